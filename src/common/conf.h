@@ -1,0 +1,176 @@
+/* conf.h — slurm.conf: parse, hold, print.
+ *
+ * conf_load() reads the file named by its argument, or $SLURM_CONF, or
+ * SLUICE_SYSCONFDIR/slurm.conf.  Keys are case-insensitive; '#' starts a
+ * comment; "Include FILE" nests (relative to the including file's dir);
+ * NodeName=DEFAULT / PartitionName=DEFAULT set defaults for later lines;
+ * NodeName takes hostlists and expands to one conf_node_t per host (Port=
+ * and NodeAddr= ranges spread over the hosts).  An unknown key or a bad
+ * value fails the whole load with "file:line: message" in err and nothing
+ * is returned: a caller never sees a half-parsed config.
+ *
+ * Every key/value the file set is also kept, in file order, with the
+ * effective value of every known key, for `scontrol show config`.
+ */
+#ifndef SLUICE_CONF_H
+#define SLUICE_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+	char     *name;          /* NodeName */
+	char     *addr;          /* NodeAddr (default: hostname, default: name) */
+	char     *hostname;      /* NodeHostname (default: name) */
+	uint16_t  port;          /* Port (default: SlurmdPort) */
+	uint16_t  cpus;          /* CPUs (default: boards*sockets*cores*threads) */
+	uint16_t  boards;
+	uint16_t  sockets;       /* total sockets */
+	uint16_t  cores_per_socket;
+	uint16_t  threads_per_core;
+	uint64_t  real_memory;   /* MB (default 1) */
+	uint64_t  tmp_disk;      /* MB */
+	uint32_t  weight;        /* default 1 */
+	char     *features;      /* "a,b" or NULL */
+	char     *gres;          /* "gpu:2" or NULL */
+	char     *state;         /* State= as written (CLOUD/FUTURE/DOWN/DRAIN/...) or NULL */
+	char     *reason;        /* Reason= */
+	char     *cpu_spec_list;
+	uint16_t  core_spec_cnt;
+	uint64_t  mem_spec_limit;
+} conf_node_t;
+
+typedef struct {
+	char     *name;
+	char     *nodes;          /* Nodes= expression as written ("ALL" expanded) */
+	bool      is_default;
+	char     *state;          /* UP DOWN DRAIN INACTIVE */
+	uint32_t  max_time;       /* minutes, INFINITE32 = UNLIMITED */
+	uint32_t  default_time;   /* minutes, NO_VAL32 = NONE */
+	uint32_t  max_nodes;      /* INFINITE32 = UNLIMITED */
+	uint32_t  min_nodes;
+	char     *allow_groups;   /* NULL = ALL */
+	char     *allow_accounts; /* NULL = ALL */
+	char     *deny_accounts;
+	char     *allow_qos;
+	char     *deny_qos;
+	char     *qos;
+	uint16_t  priority_job_factor;
+	uint16_t  priority_tier;
+	char     *oversubscribe;  /* NO YES EXCLUSIVE FORCE[:n] */
+	bool      hidden;
+	bool      root_only;
+	bool      exclusive_user;
+	bool      lln;
+	uint32_t  grace_time;
+	uint64_t  def_mem_per_cpu;   /* MB, 0 = unset */
+	uint64_t  def_mem_per_node;
+	uint64_t  max_mem_per_cpu;
+	uint64_t  max_mem_per_node;
+	uint32_t  max_cpus_per_node;
+	char     *preempt_mode;
+	char     *alternate;
+	char     *tres_billing_weights;
+	uint16_t  over_time_limit;   /* NO_VAL16 = NONE */
+	bool      disable_root_jobs;
+	bool      req_resv;
+} conf_part_t;
+
+typedef struct {
+	char *key;     /* spelled as Slurm spells it in `scontrol show config` */
+	char *value;   /* effective value as printed */
+} conf_kv_t;
+
+typedef struct slurm_conf {
+	char     *path;               /* the file loaded */
+	char     *cluster_name;
+	char    **ctld_hosts;         /* SlurmctldHost names, primary first */
+	char    **ctld_addrs;         /* matching addresses (name if not given) */
+	size_t    ctld_host_cnt;
+	uint16_t  slurmctld_port;     /* 6817 */
+	uint16_t  slurmd_port;        /* 6818 */
+	char     *auth_type;          /* auth/munge */
+	char     *auth_info;          /* e.g. socket=/run/munge/munge.socket.2 */
+	char     *cred_type;
+	char     *plugin_dir;
+	char     *state_save_location;
+	char     *slurmd_spool_dir;   /* may contain %n / %h */
+	char     *slurmctld_log_file;
+	char     *slurmd_log_file;    /* may contain %n / %h */
+	char     *slurmctld_pid_file;
+	char     *slurmd_pid_file;    /* may contain %n / %h */
+	int       slurmctld_debug;    /* log_level_t */
+	int       slurmd_debug;
+	char     *slurm_user;         /* SlurmUser (default root) */
+	uint32_t  slurm_user_id;
+	char     *slurmd_user;
+	uint16_t  slurmd_timeout;     /* s, 300 */
+	uint16_t  slurmctld_timeout;  /* s, 120 */
+	uint16_t  message_timeout;    /* s, 10 */
+	uint16_t  kill_wait;          /* s, 30 */
+	uint16_t  inactive_limit;
+	uint16_t  over_time_limit;
+	uint16_t  wait_time;
+	uint32_t  min_job_age;        /* s, 300 */
+	uint32_t  first_job_id;       /* 1 */
+	uint32_t  max_job_id;         /* 0x03ff0000 */
+	uint32_t  max_job_count;      /* 10000 */
+	uint32_t  max_array_size;     /* 1001 */
+	uint16_t  return_to_service;  /* 0 */
+	uint16_t  tree_width;
+	char     *select_type;        /* select/cons_tres */
+	char     *select_type_parameters;
+	char     *scheduler_type;     /* sched/backfill */
+	char     *scheduler_parameters;
+	char     *priority_type;      /* priority/basic */
+	char     *proctrack_type;
+	char     *task_plugin;
+	char     *mpi_default;
+	char     *switch_type;
+	char     *job_comp_type;
+	char     *job_acct_gather_type;
+	char     *accounting_storage_type;
+	char     *accounting_storage_host;
+	uint16_t  accounting_storage_port;
+	char     *accounting_storage_enforce;
+	char     *prolog;
+	char     *epilog;
+	char     *prolog_slurmctld;
+	char     *epilog_slurmctld;
+	char     *tmp_fs;
+	uint64_t  def_mem_per_cpu;    /* MB, 0 = unset */
+	uint64_t  def_mem_per_node;
+	uint64_t  max_mem_per_cpu;
+	uint64_t  max_mem_per_node;
+	char     *enforce_part_limits; /* ALL ANY NO (default NO) */
+	bool      job_requeue;        /* default true */
+	char     *debug_flags;
+	char     *plugstack_config;
+	char     *mail_prog;
+
+	conf_node_t *nodes;           /* expanded, in file order */
+	size_t       node_cnt;
+	conf_part_t *parts;
+	size_t       part_cnt;
+
+	conf_kv_t   *kv;              /* every key with its effective value */
+	size_t       kv_cnt;
+} slurm_conf_t;
+
+/* path NULL: $SLURM_CONF or the compiled-in default. */
+slurm_conf_t *conf_load(const char *path, char *err, size_t errlen);
+void          conf_destroy(slurm_conf_t *c);
+/* The path conf_load(NULL) would read. */
+const char   *conf_default_path(void);
+
+const conf_node_t *conf_find_node(const slurm_conf_t *c, const char *name);
+const conf_part_t *conf_find_part(const slurm_conf_t *c, const char *name);
+/* Value for a key as `scontrol show config` prints it, or NULL. */
+const char   *conf_get(const slurm_conf_t *c, const char *key);
+/* Expand %n (node name) and %h (hostname) in a path; caller frees. */
+char         *conf_expand_node_path(const char *pattern, const char *node_name);
+/* The directory of slurm.conf, where gres.conf, plugstack.conf live. */
+char         *conf_sibling_path(const slurm_conf_t *c, const char *file);
+
+#endif

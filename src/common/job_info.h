@@ -1,0 +1,272 @@
+/* job_info.h — the job as the commands and the wire see it.
+ *
+ * job_desc_t is what sbatch (and later srun/salloc) asks for; job_info_t is
+ * the job record the controller reports (squeue, scontrol show job) and the
+ * first member of the controller's own record.  Both are described once in
+ * a field table (job_desc_fields, job_info_fields) that pack/unpack/free
+ * walk, so adding a field is one line in job_info.c.
+ *
+ * Units: memory MB; time limits minutes (NO_VAL32 unset, INFINITE32
+ * UNLIMITED); times are time_t (0 = unset).
+ */
+#ifndef SLUICE_JOB_INFO_H
+#define SLUICE_JOB_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "common/fields.h"
+
+/* Base states (low byte) — order is Slurm's. */
+enum job_state_base {
+	JOB_PENDING = 0,
+	JOB_RUNNING,
+	JOB_SUSPENDED,
+	JOB_COMPLETE,
+	JOB_CANCELLED,
+	JOB_FAILED,
+	JOB_TIMEOUT,
+	JOB_NODE_FAIL,
+	JOB_PREEMPTED,
+	JOB_BOOT_FAIL,
+	JOB_DEADLINE,
+	JOB_OOM,
+	JOB_END
+};
+#define JOB_STATE_BASE     0x000000ffu
+#define JOB_LAUNCH_FAILED  0x00000100u
+#define JOB_REQUEUE        0x00000400u
+#define JOB_REQUEUE_HOLD   0x00000800u
+#define JOB_SPECIAL_EXIT   0x00001000u
+#define JOB_RESIZING       0x00002000u
+#define JOB_CONFIGURING    0x00004000u
+#define JOB_COMPLETING     0x00008000u
+#define JOB_STOPPED        0x00010000u
+#define JOB_SIGNALING      0x00400000u
+#define JOB_STAGE_OUT      0x01000000u
+
+/* "RUNNING", "COMPLETING" (flag states win, as Slurm prints them). */
+const char *job_state_string(uint32_t state);
+/* "R", "CG", ... */
+const char *job_state_string_compact(uint32_t state);
+/* JSON list form: base first then flags, NULL-terminated static array. */
+int         job_state_strings(uint32_t state, const char *out[8]);
+/* "PENDING"/"PD"/"pending" -> base state (flags: COMPLETING...); -1 if unknown. */
+int         job_state_from_string(const char *s, uint32_t *state);
+bool        job_state_is_finished(uint32_t state);   /* base >= COMPLETE, not completing */
+
+/* Pending/failure reasons; string table in job_info.c (Slurm's words). */
+enum job_reason {
+	WAIT_NO_REASON = 0,     /* None */
+	WAIT_PRIORITY,          /* Priority */
+	WAIT_DEPENDENCY,        /* Dependency */
+	WAIT_RESOURCES,         /* Resources */
+	WAIT_PART_NODE_LIMIT,   /* PartitionNodeLimit */
+	WAIT_PART_TIME_LIMIT,   /* PartitionTimeLimit */
+	WAIT_PART_DOWN,         /* PartitionDown */
+	WAIT_PART_INACTIVE,     /* PartitionInactive */
+	WAIT_HELD,              /* JobHeldAdmin */
+	WAIT_TIME,              /* BeginTime */
+	WAIT_LICENSES,          /* Licenses */
+	WAIT_ASSOC_JOB_LIMIT,   /* AssociationJobLimit */
+	WAIT_RESERVATION,       /* Reservation */
+	WAIT_NODE_NOT_AVAIL,    /* ReqNodeNotAvail */
+	WAIT_HELD_USER,         /* JobHeldUser */
+	WAIT_FRONT_END,
+	FAIL_DOWN_PARTITION,    /* PartitionDown */
+	FAIL_DOWN_NODE,         /* NodeDown */
+	FAIL_BAD_CONSTRAINTS,   /* BadConstraints */
+	FAIL_SYSTEM,            /* SystemFailure */
+	FAIL_LAUNCH,            /* JobLaunchFailure */
+	FAIL_EXIT_CODE,         /* NonZeroExitCode */
+	FAIL_TIMEOUT,           /* TimeLimit */
+	FAIL_INACTIVE_LIMIT,    /* InactiveLimit */
+	FAIL_ACCOUNT,           /* InvalidAccount */
+	FAIL_QOS,               /* InvalidQOS */
+	WAIT_QOS_THRES,         /* QOSUsageThreshold */
+	WAIT_DEP_INVALID,       /* DependencyNeverSatisfied */
+	FAIL_SIGNAL,            /* RaisedSignal */
+	FAIL_OOM,               /* OutOfMemory */
+	WAIT_PROLOG,            /* Prolog */
+	WAIT_CLEANING,          /* Cleaning */
+	WAIT_ARRAY_TASK_LIMIT,  /* JobArrayTaskLimit */
+	WAIT_ACCOUNTING_POLICY, /* AccountingPolicy */
+	WAIT_RESV_DELETED,      /* ReservationDeleted */
+	FAIL_DEADLINE,          /* DeadLine */
+	WAIT_MAX_REQUEUE,       /* JobHoldMaxRequeue */
+	WAIT_PART_CONFIG,       /* PartitionConfig */
+	WAIT_BURST_BUFFER_RESOURCE,
+	WAIT_POWER_NOT_AVAIL,
+	WAIT_NODE_STATE_CHANGE,
+	WAIT_CONSTRAINTS,       /* Constraints */
+	REASON_END
+};
+const char *job_reason_string(uint32_t reason);
+int         job_reason_from_string(const char *s);   /* -1 if unknown */
+
+/* OverSubscribe / exclusive request values (job_desc_t.shared). */
+enum job_shared {
+	JOB_SHARED_NONE = 0,      /* --exclusive */
+	JOB_SHARED_OK = 1,        /* --oversubscribe */
+	JOB_SHARED_USER = 2,      /* --exclusive=user */
+	JOB_SHARED_MCS = 3,
+	JOB_SHARED_TOPO = 4,
+	JOB_SHARED_UNSET = 0xfffe /* default: partition decides */
+};
+
+typedef struct {
+	char     *name;
+	char     *partition;      /* may be "a,b" */
+	char     *account;
+	char     *qos;
+	char     *comment;
+	char     *work_dir;
+	char     *std_out;        /* patterns, relative to work_dir */
+	char     *std_err;
+	char     *std_in;
+	char     *script;         /* batch script text */
+	char    **argv;           /* script arguments, NULL-terminated */
+	char    **environment;    /* the job's environment, NULL-terminated */
+	char     *user_name;      /* informational; the controller trusts auth */
+	uint32_t  user_id;
+	uint32_t  group_id;
+	uint32_t  min_nodes;      /* NO_VAL32 = not given */
+	uint32_t  max_nodes;
+	uint32_t  num_tasks;      /* NO_VAL32 = not given */
+	uint16_t  cpus_per_task;  /* NO_VAL16 = not given */
+	uint16_t  ntasks_per_node;
+	uint32_t  min_cpus;       /* NO_VAL32 */
+	uint64_t  pn_min_memory;  /* MB per node, or per CPU if mem_per_cpu; NO_VAL64 */
+	bool      mem_per_cpu;
+	uint32_t  time_limit;     /* minutes */
+	uint32_t  time_min;
+	time_t    begin_time;
+	bool      hold;           /* submit held (--hold) */
+	uint32_t  nice;           /* NO_VAL32, else nice + NICE_OFFSET */
+	uint32_t  priority;       /* NO_VAL32; operators only */
+	char     *req_nodes;      /* -w */
+	char     *exc_nodes;      /* -x */
+	char     *features;       /* -C */
+	uint16_t  shared;         /* enum job_shared */
+	uint16_t  contiguous;
+	uint16_t  requeue;        /* NO_VAL16, 0, 1 */
+	uint16_t  open_mode;      /* 0 default, 1 append, 2 truncate */
+	char     *submit_host;
+	char     *submit_line;
+	char     *array_inx;      /* --array */
+	char     *dependency;
+	char     *gres;           /* tres_per_node */
+	char     *licenses;
+	char     *reservation;
+	char     *wckey;
+	char     *mail_type;
+	char     *mail_user;
+	char     *export_env;     /* --export as given */
+	uint16_t  kill_on_node_fail;
+	uint32_t  tmp_disk;       /* MB */
+	uint16_t  immediate;
+	uint16_t  warn_signal;
+	uint16_t  warn_time;
+	time_t    deadline;
+	uint32_t  ntasks_per_core;
+	uint16_t  sockets_per_node;
+	uint16_t  cores_per_socket;
+	uint16_t  threads_per_core;
+	char     *cpus_per_tres;
+	char     *mem_per_tres;
+	char     *tres_per_task;
+	char     *container;
+	char     *spank_env;      /* reserved for SPANK options */
+} job_desc_t;
+
+#define NICE_OFFSET 0x80000000u
+
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  array_job_id;   /* 0 = not an array */
+	uint32_t  array_task_id;  /* NO_VAL32 = the pending meta record */
+	char     *array_task_str; /* pending tasks "5-99%10" or NULL */
+	uint32_t  array_max_tasks;
+	char     *name;
+	uint32_t  user_id;
+	char     *user_name;
+	uint32_t  group_id;
+	char     *group_name;
+	char     *partition;
+	char     *account;
+	char     *qos;
+	char     *comment;
+	uint32_t  job_state;
+	uint32_t  state_reason;
+	char     *state_desc;     /* free text reason, overrides state_reason */
+	uint32_t  priority;
+	uint32_t  nice;           /* stored with NICE_OFFSET */
+	bool      held_by_user;
+	char     *nodes;          /* allocated node list, ranged */
+	char     *sched_nodes;
+	char     *batch_host;
+	uint32_t  num_nodes;      /* allocated, or requested min when pending */
+	uint32_t  max_nodes;
+	uint32_t  num_cpus;
+	uint32_t  num_tasks;
+	uint16_t  cpus_per_task;
+	uint16_t  ntasks_per_node;
+	uint32_t  min_cpus_node;
+	uint64_t  pn_min_memory;  /* MB; per CPU if mem_per_cpu */
+	bool      mem_per_cpu;
+	uint32_t  pn_min_tmp_disk;
+	uint32_t  time_limit;
+	uint32_t  time_min;
+	time_t    submit_time;
+	time_t    eligible_time;
+	time_t    accrue_time;
+	time_t    start_time;
+	time_t    end_time;
+	time_t    suspend_time;
+	time_t    pre_sus_time;
+	time_t    last_sched_eval;
+	time_t    deadline;
+	char     *work_dir;
+	char     *std_out;        /* patterns as submitted */
+	char     *std_err;
+	char     *std_in;
+	char     *command;
+	char     *submit_line;
+	char     *alloc_node;     /* submit host */
+	uint32_t  alloc_sid;
+	uint32_t  exit_code;      /* wait() status */
+	uint32_t  derived_ec;
+	char     *req_nodes;
+	char     *exc_nodes;
+	char     *features;
+	char     *dependency;
+	uint16_t  shared;
+	uint16_t  contiguous;
+	uint16_t  requeue;
+	uint32_t  restart_cnt;
+	bool      batch_flag;
+	bool      reboot;
+	char     *tres_req_str;   /* "cpu=2,node=1,billing=2" */
+	char     *tres_alloc_str;
+	char     *gres;
+	char     *licenses;
+	char     *reservation;
+	char     *wckey;
+	char     *mail_type;
+	char     *mail_user;
+	char     *cpus_per_node_str;  /* "2(x3),1" for SLURM_JOB_CPUS_PER_NODE */
+	char     *container;
+	char     *cluster;
+	char     *sched_name;     /* "Main" or "Backfill" */
+	double    billable_tres;
+} job_info_t;
+
+extern const field_desc_t job_desc_fields[];
+extern const field_desc_t job_info_fields[];
+
+void job_desc_init(job_desc_t *d);   /* every "not given" value */
+void job_desc_free_members(job_desc_t *d);
+void job_info_free_members(job_info_t *j);
+
+#endif

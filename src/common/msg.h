@@ -1,0 +1,69 @@
+/* msg.h — message framing: header, credential, body.
+ *
+ * On the wire a message is
+ *     header (MSG_HEADER_LEN bytes, big-endian):
+ *         u32 magic, u16 protocol version, u16 type, u16 flags,
+ *         u32 credential length, u32 body length
+ *     credential (auth plugin bytes; its digest covers header + body)
+ *     body (packed with the message table's pack function for type)
+ * The receiver checks magic, version and both lengths against their caps
+ * before reading further, authenticates before unpacking, and unpacks with
+ * the table's bounds-checked unpacker.  A bad message is an error value,
+ * never a crash.
+ */
+#ifndef SLUICE_MSG_H
+#define SLUICE_MSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/pack.h"
+
+#define MSG_MAGIC            0x534c5543u    /* "SLUC" */
+#define MSG_PROTOCOL_VERSION 0x2505u
+#define MSG_HEADER_LEN       18
+#define MSG_MAX_CRED_LEN     8192
+#define MSG_MAX_BODY_LEN     (512u * 1024 * 1024)
+
+enum {
+	MSG_FLAG_NONE = 0,
+};
+
+typedef struct {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint16_t flags;
+	uint32_t cred_len;
+	uint32_t body_len;
+} msg_header_t;
+
+typedef struct {
+	uint16_t type;
+	uint16_t flags;
+	uid_t    auth_uid;     /* set by msg_decode from the credential */
+	gid_t    auth_gid;
+	void    *data;         /* the type's struct (msg_types.h), or NULL */
+	char     peer[64];     /* "127.0.0.1:40112" or "unix", for logs */
+} slurm_msg_t;
+
+/* Encode a whole message (header + credential + body) into *out.
+ * Returns 0 or a slurm_err_t. */
+int  msg_encode(uint16_t type, const void *data, buf_t **out);
+/* Parse and check a header: magic, version, type known, lengths in caps. */
+int  msg_header_parse(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h);
+/* Authenticate (credential vs digest of raw header + body), then unpack.
+ * On success fills msg (type, uid/gid, data).  Returns 0 or a slurm_err_t
+ * (SLURM_PROTOCOL_AUTHENTICATION_ERROR, SLURM_UNEXPECTED_MSG_ERROR, ...). */
+int  msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
+		const uint8_t *cred, const uint8_t *body, slurm_msg_t *msg);
+/* Free msg->data with the table's free function. */
+void msg_free(slurm_msg_t *msg);
+
+/* Blocking helpers on a connected socket, for commands, slurmd and stepd. */
+int  msg_send_fd(int fd, uint16_t type, const void *data, int timeout_ms);
+int  msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms);
+
+#endif

@@ -1,0 +1,283 @@
+/* msg_types.h — every message type, its body struct, and the table that
+ * packs, unpacks and frees it (msg_types.c: one row per type).
+ *
+ * Naming follows Slurm's (REQUEST_X / RESPONSE_X); numbers are ours.  A
+ * type with no body has a NULL data pointer.
+ */
+#ifndef SLUICE_MSG_TYPES_H
+#define SLUICE_MSG_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "common/job_info.h"
+#include "common/node_info.h"
+#include "common/pack.h"
+
+typedef enum {
+	/* node <-> controller */
+	MESSAGE_NODE_REGISTRATION = 1001,   /* node_registration_msg_t */
+	REQUEST_RECONFIGURE = 1003,
+	REQUEST_SHUTDOWN = 1005,            /* shutdown_msg_t */
+	REQUEST_PING = 1008,                /* controller -> slurmd, or scontrol ping */
+	REQUEST_NODE_REGISTRATION_STATUS = 1010,
+
+	/* information */
+	REQUEST_BUILD_INFO = 2001,          /* no body */
+	RESPONSE_BUILD_INFO,                /* config_info_msg_t */
+	REQUEST_JOB_INFO,                   /* job_info_request_msg_t */
+	RESPONSE_JOB_INFO,                  /* job_info_msg_t */
+	REQUEST_NODE_INFO = 2007,           /* info_request_msg_t */
+	RESPONSE_NODE_INFO,                 /* node_info_msg_t */
+	REQUEST_PARTITION_INFO,             /* info_request_msg_t */
+	RESPONSE_PARTITION_INFO,            /* part_info_msg_t */
+
+	/* updates */
+	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
+	REQUEST_UPDATE_NODE,                /* node_update_msg_t */
+
+	/* submission */
+	REQUEST_SUBMIT_BATCH_JOB = 4003,    /* job_desc_t */
+	RESPONSE_SUBMIT_BATCH_JOB,          /* submit_response_msg_t */
+	REQUEST_BATCH_JOB_LAUNCH,           /* batch_launch_msg_t */
+
+	/* job control */
+	REQUEST_CANCEL_JOB = 5005,          /* job_signal_msg_t (from users) */
+	REQUEST_COMPLETE_BATCH_SCRIPT = 5018, /* batch_complete_msg_t */
+	REQUEST_JOB_HOLD = 5030,            /* job_hold_msg_t (hold/release) */
+
+	/* controller -> slurmd */
+	REQUEST_SIGNAL_JOB = 6004,          /* node_signal_msg_t */
+	REQUEST_TERMINATE_JOB = 6011,       /* node_signal_msg_t */
+	MESSAGE_EPILOG_COMPLETE = 6012,     /* epilog_complete_msg_t */
+
+	RESPONSE_SLURM_RC = 8001,           /* return_code_msg_t */
+} msg_type_t;
+
+typedef struct {
+	int32_t rc;
+	char   *msg;              /* optional text for the user */
+} return_code_msg_t;
+
+typedef struct {
+	char     *node_name;
+	char     *version;
+	char     *arch;
+	char     *os;
+	char     *hostname;
+	uint16_t  cpus;
+	uint16_t  boards;
+	uint16_t  sockets;
+	uint16_t  cores;          /* per socket */
+	uint16_t  threads;        /* per core */
+	uint64_t  real_memory;    /* MB */
+	uint64_t  free_mem;
+	uint32_t  tmp_disk;
+	uint32_t  cpu_load;
+	time_t    boot_time;
+	time_t    slurmd_start_time;
+	uint32_t *job_ids;        /* jobs running on the node */
+	uint32_t  job_cnt;
+	uint32_t  config_hash;
+	bool      startup;        /* first registration since slurmd started */
+} node_registration_msg_t;
+
+typedef struct {
+	uint16_t  options;        /* 0 = stop everything, 1 = controller only */
+} shutdown_msg_t;
+
+typedef struct {
+	char    **keys;           /* NULL-terminated, as scontrol prints them */
+	char    **values;
+	uint32_t  cnt;
+	time_t    last_update;
+} config_info_msg_t;
+
+/* Filters are applied by the controller; 0/NULL = no filter. */
+typedef struct {
+	uint16_t  show_flags;     /* SHOW_ALL, SHOW_DETAIL */
+	time_t    last_update;
+	uint32_t *job_ids;        /* NULL-terminated semantics: job_id_cnt */
+	uint32_t  job_id_cnt;
+	uint32_t  user_id;        /* NO_VAL32 = all */
+} job_info_request_msg_t;
+
+typedef struct {
+	uint16_t  show_flags;
+	time_t    last_update;
+	char     *name;           /* one node / partition, or NULL */
+} info_request_msg_t;
+
+#define SHOW_ALL    0x0001
+#define SHOW_DETAIL 0x0002
+
+typedef struct {
+	time_t      last_update;
+	uint32_t    cnt;
+	job_info_t *jobs;
+} job_info_msg_t;
+
+typedef struct {
+	time_t       last_update;
+	uint32_t     cnt;
+	node_info_t *nodes;
+} node_info_msg_t;
+
+typedef struct {
+	time_t       last_update;
+	uint32_t     cnt;
+	part_info_t *parts;
+} part_info_msg_t;
+
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	int32_t   error_code;
+	char     *job_submit_user_msg;
+} submit_response_msg_t;
+
+/* scontrol update job: fields left at their "not given" value are
+ * untouched (NO_VAL / NULL).  job_id_str allows "123" and later "123_4". */
+typedef struct {
+	char     *job_id_str;
+	uint32_t  time_limit;
+	uint32_t  priority;
+	uint32_t  nice;
+	uint32_t  min_nodes;
+	uint32_t  max_nodes;
+	char     *name;
+	char     *comment;
+	char     *partition;
+	char     *features;
+	char     *exc_nodes;
+	char     *req_nodes;
+	char     *dependency;
+	char     *account;
+	char     *qos;
+	time_t    begin_time;
+	uint16_t  requeue;
+} job_update_msg_t;
+
+typedef struct {
+	char     *node_names;     /* hostlist expression */
+	uint32_t  node_state;     /* NO_VAL32, or NODE_STATE_* / NODE_RESUME */
+	char     *reason;
+	uint32_t  reason_uid;
+	char     *features;
+	char     *gres;
+	uint32_t  weight;
+	char     *comment;
+} node_update_msg_t;
+
+/* User cancel/signal: scancel. */
+enum {
+	KILL_JOB_BATCH = 0x0001,  /* signal only the batch shell */
+	KILL_FULL_JOB  = 0x0002,  /* batch shell and all steps */
+	KILL_STEPS_ONLY = 0x0004,
+	KILL_HURRY     = 0x0008,
+};
+typedef struct {
+	char     *job_id_str;     /* "123", "123_4", "123_[1-3]" */
+	uint32_t  job_id;
+	uint32_t  step_id;        /* NO_VAL32 = whole job */
+	uint16_t  signal;         /* 0 with no --signal: cancel (SIGKILL path) */
+	uint16_t  flags;
+	bool      cancel;         /* true: end the job (state CANCELLED) */
+} job_signal_msg_t;
+
+typedef struct {
+	char     *job_id_str;
+	bool      hold;           /* false = release */
+	bool      user_hold;      /* uhold (JobHeldUser) vs admin hold */
+} job_hold_msg_t;
+
+/* Controller -> slurmd: start the batch step of a job. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  array_job_id;
+	uint32_t  array_task_id;
+	uint32_t  uid;
+	uint32_t  gid;
+	char     *user_name;
+	char     *job_name;
+	char     *partition;
+	char     *account;
+	char     *qos;
+	char     *nodes;          /* allocation, ranged */
+	uint32_t  num_nodes;
+	char     *cpus_per_node;  /* "2(x3),1" */
+	uint16_t  cpus_on_node;   /* on the batch host */
+	uint32_t  num_tasks;      /* NO_VAL32 if not requested */
+	uint16_t  cpus_per_task;  /* NO_VAL16 if not requested */
+	uint16_t  ntasks_per_node;
+	char     *tasks_per_node; /* "1(x2)" */
+	uint64_t  mem_per_node;   /* MB or NO_VAL64 */
+	uint64_t  mem_per_cpu;
+	uint32_t  time_limit;     /* minutes */
+	time_t    start_time;
+	char     *work_dir;
+	char     *std_out;        /* patterns */
+	char     *std_err;
+	char     *std_in;
+	uint16_t  open_mode;
+	char     *script;
+	char    **argv;
+	char    **environment;
+	char     *submit_dir;     /* == work_dir unless -D */
+	char     *submit_host;
+	char     *cluster_name;
+	uint32_t  restart_cnt;
+	char     *cpu_bind;       /* allocated cores on the node, "0-1" */
+	uint32_t  nice;
+} batch_launch_msg_t;
+
+/* Controller -> slurmd: signal a job's processes or end them. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;        /* NO_VAL32 = all */
+	uint16_t  signal;
+	uint16_t  flags;          /* KILL_JOB_BATCH ... */
+	uint16_t  kill_wait;      /* seconds between SIGTERM and SIGKILL */
+	uint32_t  job_state;      /* why: CANCELLED, TIMEOUT, ... (for logs) */
+	char     *nodes;
+} node_signal_msg_t;
+
+/* slurmd -> controller: the batch script ended. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  job_rc;         /* wait() status */
+	int32_t   slurm_rc;       /* launch failure code, 0 if it ran */
+	char     *node_name;
+	uint64_t  user_cpu_usec;
+	uint64_t  sys_cpu_usec;
+	uint64_t  max_rss_kb;
+} batch_complete_msg_t;
+
+/* slurmd -> controller: all processes of a job are gone on this node. */
+typedef struct {
+	uint32_t  job_id;
+	int32_t   rc;
+	char     *node_name;
+} epilog_complete_msg_t;
+
+/* ---- the table ---- */
+
+typedef struct {
+	uint16_t    type;
+	const char *name;                     /* "REQUEST_PING" for logs */
+	size_t      size;                     /* sizeof the body, 0 = none */
+	void (*pack)(buf_t *b, const void *data);
+	int  (*unpack)(buf_t *b, void **data);   /* allocates *data */
+	void (*free)(void *data);
+} msg_desc_t;
+
+const msg_desc_t *msg_desc_find(uint16_t type);   /* NULL if unknown */
+const char       *msg_type_name(uint16_t type);   /* "unknown" if unknown */
+/* Pack a body; 0 or -1 for an unknown type. */
+int  msg_body_pack(uint16_t type, const void *data, buf_t *b);
+/* Unpack a body; requires every byte to be consumed.  0 or -1. */
+int  msg_body_unpack(uint16_t type, buf_t *b, void **data);
+void msg_body_free(uint16_t type, void *data);
+
+#endif

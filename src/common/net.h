@@ -1,0 +1,61 @@
+/* net.h — connections: blocking RPC clients and a libevent server.
+ *
+ * Clients (commands, slurmd, stepd, controller worker threads) use the
+ * blocking calls with timeouts.  Daemons serve requests with net_server on
+ * their event loop: the handler runs on the loop thread with an
+ * authenticated, unpacked message and answers with net_reply*() now or
+ * later (e.g. after the journal is on disk).  The connection is freed once
+ * the reply is flushed, or when the peer goes away.
+ */
+#ifndef SLUICE_NET_H
+#define SLUICE_NET_H
+
+#include <stdint.h>
+
+#include "common/msg.h"
+
+struct event_base;
+
+/* ---- client ---- */
+
+/* Connected socket fd or -1 (errno set). */
+int net_connect_tcp(const char *host, uint16_t port, int timeout_ms);
+int net_connect_unix(const char *path);
+/* Send req and wait for one reply.  Returns 0 (resp filled; caller
+ * msg_free()s it) or a slurm_err_t such as
+ * SLURM_COMMUNICATIONS_CONNECTION_ERROR or SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT. */
+int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
+	    slurm_msg_t *resp, int timeout_ms);
+int net_rpc_unix(const char *path, uint16_t type, const void *req,
+		 slurm_msg_t *resp, int timeout_ms);
+/* For requests answered by RESPONSE_SLURM_RC: returns the transport error,
+ * or 0 with the remote return code in *rc. */
+int net_rpc_rc(const char *host, uint16_t port, uint16_t type, const void *req,
+	       int *rc, int timeout_ms);
+
+/* ---- server ---- */
+
+typedef struct net_server net_server_t;
+typedef struct net_conn net_conn_t;
+/* Called on the loop thread; msg is owned by the connection (freed after
+ * the reply).  Must eventually call net_reply() or net_reply_rc(). */
+typedef void (*net_handler_f)(net_conn_t *conn, slurm_msg_t *msg, void *arg);
+
+/* Listening socket on addr:port (addr NULL = any); port 0 picks one.
+ * Returns fd or -1. */
+int  net_listen_tcp(const char *addr, uint16_t port);
+int  net_listen_unix(const char *path, int mode);
+/* Port a listening fd is bound to. */
+uint16_t net_local_port(int fd);
+
+net_server_t *net_server_create(struct event_base *base, int listen_fd,
+				net_handler_f handler, void *arg, int timeout_ms);
+void          net_server_destroy(net_server_t *s);
+
+void        net_reply(net_conn_t *c, uint16_t type, const void *data);
+void        net_reply_rc(net_conn_t *c, int rc);
+/* Close without answering (bad peer). */
+void        net_conn_drop(net_conn_t *c);
+const char *net_conn_peer(const net_conn_t *c);
+
+#endif
