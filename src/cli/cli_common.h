@@ -1,0 +1,37 @@
+/* cli_common.h — what every command does first, and how it talks to the
+ * controller.
+ *
+ * cli_init() sets up logging on stderr as "prog: error: msg" (verbosity
+ * from -v counts), loads slurm.conf (on failure prints
+ * "prog: error: ..." naming file:line and exits 1), and loads the auth
+ * plugin.  Commands that work without a controller (scontrol show
+ * hostnames) may call cli_init_noconf() instead.
+ */
+#ifndef SLUICE_CLI_COMMON_H
+#define SLUICE_CLI_COMMON_H
+
+#include <stdint.h>
+
+#include "common/conf.h"
+#include "common/msg.h"
+
+void cli_init(const char *prog, int verbosity);
+void cli_init_noconf(const char *prog, int verbosity);
+const slurm_conf_t *cli_conf(void);
+const char *cli_prog(void);
+
+/* One request to the controller (tries each SlurmctldHost in order, with
+ * MessageTimeout).  Returns 0 and fills resp (caller msg_free()s), or a
+ * slurm_err_t (SLURM_COMMUNICATIONS_CONNECTION_ERROR when no controller
+ * answers). */
+int cli_ctld_rpc(uint16_t type, const void *req, slurm_msg_t *resp);
+/* For RC-answered requests: transport error, or 0 with *rc set. */
+int cli_ctld_rpc_rc(uint16_t type, const void *req, int *rc);
+/* If resp is RESPONSE_SLURM_RC, its code; else 0. */
+int cli_resp_rc(const slurm_msg_t *resp);
+
+/* "Unable to contact slurm controller (connect failure)" style message
+ * for a transport error, as Slurm's commands word it. */
+const char *cli_comm_strerror(int err);
+
+#endif
