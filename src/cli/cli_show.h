@@ -1,0 +1,25 @@
+/* cli_show.h — printing records the way scontrol shows them, and the
+ * --json/--yaml documents (Slurm 25.05 shapes) that scontrol, squeue and
+ * sinfo share.  Implemented on top of the one field description per record
+ * (cli_fields_*.c), which the squeue/sinfo format engine walks too.
+ */
+#ifndef SLUICE_CLI_SHOW_H
+#define SLUICE_CLI_SHOW_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "common/msg_types.h"
+
+/* scontrol show job|node|partition: "Key=Value" lines (one_liner: -o). */
+void cli_show_job(FILE *out, const job_info_t *j, bool one_liner, bool detail);
+void cli_show_node(FILE *out, const node_info_t *n, bool one_liner);
+void cli_show_part(FILE *out, const part_info_t *p, bool one_liner);
+
+/* {"jobs":[...], "meta":..., "errors":[], "warnings":[]} and the same
+ * for nodes and partitions; yaml=true prints the same tree as YAML. */
+void cli_print_jobs_json(FILE *out, const job_info_msg_t *m, bool yaml);
+void cli_print_nodes_json(FILE *out, const node_info_msg_t *m, bool yaml);
+void cli_print_parts_json(FILE *out, const part_info_msg_t *m, bool yaml);
+
+#endif
