@@ -1,0 +1,188 @@
+/* cli_common.c — what every command does first (logging, slurm.conf,
+ * auth) and the one way commands talk to the controller.
+ */
+#include "cli/cli_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/auth.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/net.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+
+static struct {
+	char prog[64];
+	slurm_conf_t *conf;
+} cli;
+
+static log_level_t cli_level(int verbosity)
+{
+	int l = LOG_LEVEL_INFO + verbosity;
+
+	if (l < LOG_LEVEL_QUIET)
+		l = LOG_LEVEL_QUIET;
+	if (l > LOG_LEVEL_DEBUG5)
+		l = LOG_LEVEL_DEBUG5;
+	return (log_level_t)l;
+}
+
+static void cli_set_prog(const char *prog)
+{
+	const char *slash = prog ? strrchr(prog, '/') : NULL;
+
+	snprintf(cli.prog, sizeof(cli.prog), "%s",
+		 slash ? slash + 1 : (prog ? prog : "slurm"));
+}
+
+void cli_init_noconf(const char *prog, int verbosity)
+{
+	log_options_t opts = {
+		.stderr_level = cli_level(verbosity),
+		.file_level = LOG_LEVEL_QUIET,
+		.stderr_timestamps = false,
+		.stderr_prefix = true,
+	};
+
+	cli_set_prog(prog);
+	log_init(cli.prog, opts, NULL);
+}
+
+void cli_init(const char *prog, int verbosity)
+{
+	char err[512] = "";
+	int rc;
+
+	cli_init_noconf(prog, verbosity);
+	if (cli.conf)
+		return;
+	cli.conf = conf_load(NULL, err, sizeof(err));
+	if (!cli.conf) {
+		error("%s", err[0] ? err : "Unable to process configuration file");
+		exit(1);
+	}
+	rc = auth_init(cli.conf->auth_type, cli.conf->auth_info,
+		       cli.conf->plugin_dir);
+	if (rc != 0) {
+		error("auth_init(%s) failed: %s",
+		      cli.conf->auth_type ? cli.conf->auth_type : "auth/munge",
+		      slurm_strerror(rc));
+		exit(1);
+	}
+}
+
+const slurm_conf_t *cli_conf(void)
+{
+	return cli.conf;
+}
+
+const char *cli_prog(void)
+{
+	return cli.prog[0] ? cli.prog : "slurm";
+}
+
+/* Errors after which another controller may still answer. */
+static bool cli_err_is_transport(int rc)
+{
+	switch (rc) {
+	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
+	case SLURM_COMMUNICATIONS_SEND_ERROR:
+	case SLURM_COMMUNICATIONS_RECEIVE_ERROR:
+	case SLURM_COMMUNICATIONS_SHUTDOWN_ERROR:
+	case SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR:
+	case SLURMCTLD_COMMUNICATIONS_SEND_ERROR:
+	case SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR:
+	case SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR:
+	case SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT:
+	case SLURM_PROTOCOL_SOCKET_IMPL_ZERO_RECV_LENGTH:
+	case SLURM_PROTOCOL_SOCKET_IMPL_NEGATIVE_RECV_LENGTH:
+	case SLURM_PROTOCOL_SOCKET_IMPL_NOT_ALL_DATA_SENT:
+	case SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int cli_timeout_ms(void)
+{
+	int t = cli.conf && cli.conf->message_timeout ?
+		cli.conf->message_timeout : 10;
+
+	return t * 1000;
+}
+
+int cli_ctld_rpc(uint16_t type, const void *req, slurm_msg_t *resp)
+{
+	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+
+	memset(resp, 0, sizeof(*resp));
+	if (!cli.conf)
+		return rc;
+	for (size_t i = 0; i < cli.conf->ctld_host_cnt; i++) {
+		const char *addr = cli.conf->ctld_addrs ?
+			cli.conf->ctld_addrs[i] : NULL;
+
+		if (!addr)
+			addr = cli.conf->ctld_hosts[i];
+		debug2("sending %s to %s:%u", msg_type_name(type), addr,
+		       cli.conf->slurmctld_port);
+		rc = net_rpc(addr, cli.conf->slurmctld_port, type, req, resp,
+			     cli_timeout_ms());
+		if (rc == 0 || !cli_err_is_transport(rc))
+			return rc;
+		debug("%s: controller %s:%u: %s", msg_type_name(type), addr,
+		      cli.conf->slurmctld_port, slurm_strerror(rc));
+	}
+	return rc;
+}
+
+int cli_resp_rc(const slurm_msg_t *resp)
+{
+	const return_code_msg_t *r;
+
+	if (!resp || resp->type != RESPONSE_SLURM_RC || !resp->data)
+		return 0;
+	r = resp->data;
+	return r->rc;
+}
+
+int cli_ctld_rpc_rc(uint16_t type, const void *req, int *rc)
+{
+	slurm_msg_t resp;
+	int err = cli_ctld_rpc(type, req, &resp);
+
+	if (err)
+		return err;
+	if (resp.type != RESPONSE_SLURM_RC) {
+		*rc = SLURM_UNEXPECTED_MSG_ERROR;
+	} else {
+		*rc = cli_resp_rc(&resp);
+	}
+	msg_free(&resp);
+	return 0;
+}
+
+const char *cli_comm_strerror(int err)
+{
+	switch (err) {
+	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
+	case SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR:
+		return "Unable to contact slurm controller (connect failure)";
+	case SLURM_COMMUNICATIONS_SEND_ERROR:
+	case SLURMCTLD_COMMUNICATIONS_SEND_ERROR:
+		return "Unable to contact slurm controller (send failure)";
+	case SLURM_COMMUNICATIONS_RECEIVE_ERROR:
+	case SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR:
+		return "Unable to contact slurm controller (receive failure)";
+	case SLURM_COMMUNICATIONS_SHUTDOWN_ERROR:
+	case SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR:
+		return "Unable to contact slurm controller (shutdown failure)";
+	default:
+		return slurm_strerror(err);
+	}
+}
