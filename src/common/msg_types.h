@@ -88,7 +88,7 @@ typedef struct {
 } shutdown_msg_t;
 
 typedef struct {
-	char    **keys;           /* NULL-terminated, as scontrol prints them */
+	char    **keys;           /* NULL-terminated (cnt entries), as scontrol prints them */
 	char    **values;
 	uint32_t  cnt;
 	time_t    last_update;
@@ -263,10 +263,13 @@ typedef struct {
 
 /* ---- the table ---- */
 
+/* A body is either a flat struct described by a field table (fields set,
+ * pack/unpack/free NULL), or has its own functions (lists of records). */
 typedef struct {
 	uint16_t    type;
 	const char *name;                     /* "REQUEST_PING" for logs */
 	size_t      size;                     /* sizeof the body, 0 = none */
+	const field_desc_t *fields;
 	void (*pack)(buf_t *b, const void *data);
 	int  (*unpack)(buf_t *b, void **data);   /* allocates *data */
 	void (*free)(void *data);

@@ -1,0 +1,411 @@
+/* msg_types.c — the message table: one row per message type. */
+#include <string.h>
+
+#include "common/msg_types.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+#define F(st, m, t) FIELD(st, m, t)
+
+static const field_desc_t return_code_fields[] = {
+	{ "rc", FT_U32, offsetof(return_code_msg_t, rc) },
+	F(return_code_msg_t, msg, FT_STR),
+	FIELD_END
+};
+
+#define R(m, t) F(node_registration_msg_t, m, t)
+static const field_desc_t registration_fields[] = {
+	R(node_name, FT_STR), R(version, FT_STR), R(arch, FT_STR),
+	R(os, FT_STR), R(hostname, FT_STR), R(cpus, FT_U16),
+	R(boards, FT_U16), R(sockets, FT_U16), R(cores, FT_U16),
+	R(threads, FT_U16), R(real_memory, FT_U64), R(free_mem, FT_U64),
+	R(tmp_disk, FT_U32), R(cpu_load, FT_U32), R(boot_time, FT_TIME),
+	R(slurmd_start_time, FT_TIME), R(config_hash, FT_U32),
+	R(startup, FT_BOOL),
+	FIELD_END
+};
+#undef R
+
+static const field_desc_t shutdown_fields[] = {
+	F(shutdown_msg_t, options, FT_U16),
+	FIELD_END
+};
+
+static const field_desc_t info_request_fields[] = {
+	F(info_request_msg_t, show_flags, FT_U16),
+	F(info_request_msg_t, last_update, FT_TIME),
+	F(info_request_msg_t, name, FT_STR),
+	FIELD_END
+};
+
+static const field_desc_t submit_response_fields[] = {
+	F(submit_response_msg_t, job_id, FT_U32),
+	F(submit_response_msg_t, step_id, FT_U32),
+	{ "error_code", FT_U32, offsetof(submit_response_msg_t, error_code) },
+	F(submit_response_msg_t, job_submit_user_msg, FT_STR),
+	FIELD_END
+};
+
+#define U(m, t) F(job_update_msg_t, m, t)
+static const field_desc_t job_update_fields[] = {
+	U(job_id_str, FT_STR), U(time_limit, FT_U32), U(priority, FT_U32),
+	U(nice, FT_U32), U(min_nodes, FT_U32), U(max_nodes, FT_U32),
+	U(name, FT_STR), U(comment, FT_STR), U(partition, FT_STR),
+	U(features, FT_STR), U(exc_nodes, FT_STR), U(req_nodes, FT_STR),
+	U(dependency, FT_STR), U(account, FT_STR), U(qos, FT_STR),
+	U(begin_time, FT_TIME), U(requeue, FT_U16),
+	FIELD_END
+};
+#undef U
+
+#define N(m, t) F(node_update_msg_t, m, t)
+static const field_desc_t node_update_fields[] = {
+	N(node_names, FT_STR), N(node_state, FT_U32), N(reason, FT_STR),
+	N(reason_uid, FT_U32), N(features, FT_STR), N(gres, FT_STR),
+	N(weight, FT_U32), N(comment, FT_STR),
+	FIELD_END
+};
+#undef N
+
+#define S(m, t) F(job_signal_msg_t, m, t)
+static const field_desc_t job_signal_fields[] = {
+	S(job_id_str, FT_STR), S(job_id, FT_U32), S(step_id, FT_U32),
+	S(signal, FT_U16), S(flags, FT_U16), S(cancel, FT_BOOL),
+	FIELD_END
+};
+#undef S
+
+static const field_desc_t job_hold_fields[] = {
+	F(job_hold_msg_t, job_id_str, FT_STR),
+	F(job_hold_msg_t, hold, FT_BOOL),
+	F(job_hold_msg_t, user_hold, FT_BOOL),
+	FIELD_END
+};
+
+#define B(m, t) F(batch_launch_msg_t, m, t)
+static const field_desc_t batch_launch_fields[] = {
+	B(job_id, FT_U32), B(array_job_id, FT_U32), B(array_task_id, FT_U32),
+	B(uid, FT_U32), B(gid, FT_U32), B(user_name, FT_STR),
+	B(job_name, FT_STR), B(partition, FT_STR), B(account, FT_STR),
+	B(qos, FT_STR), B(nodes, FT_STR), B(num_nodes, FT_U32),
+	B(cpus_per_node, FT_STR), B(cpus_on_node, FT_U16),
+	B(num_tasks, FT_U32), B(cpus_per_task, FT_U16),
+	B(ntasks_per_node, FT_U16), B(tasks_per_node, FT_STR),
+	B(mem_per_node, FT_U64), B(mem_per_cpu, FT_U64),
+	B(time_limit, FT_U32), B(start_time, FT_TIME), B(work_dir, FT_STR),
+	B(std_out, FT_STR), B(std_err, FT_STR), B(std_in, FT_STR),
+	B(open_mode, FT_U16), B(script, FT_STR), B(argv, FT_STRLIST),
+	B(environment, FT_STRLIST), B(submit_dir, FT_STR),
+	B(submit_host, FT_STR), B(cluster_name, FT_STR),
+	B(restart_cnt, FT_U32), B(cpu_bind, FT_STR), B(nice, FT_U32),
+	FIELD_END
+};
+#undef B
+
+#define G(m, t) F(node_signal_msg_t, m, t)
+static const field_desc_t node_signal_fields[] = {
+	G(job_id, FT_U32), G(step_id, FT_U32), G(signal, FT_U16),
+	G(flags, FT_U16), G(kill_wait, FT_U16), G(job_state, FT_U32),
+	G(nodes, FT_STR),
+	FIELD_END
+};
+#undef G
+
+#define C(m, t) F(batch_complete_msg_t, m, t)
+static const field_desc_t batch_complete_fields[] = {
+	C(job_id, FT_U32), C(job_rc, FT_U32),
+	{ "slurm_rc", FT_U32, offsetof(batch_complete_msg_t, slurm_rc) },
+	C(node_name, FT_STR), C(user_cpu_usec, FT_U64),
+	C(sys_cpu_usec, FT_U64), C(max_rss_kb, FT_U64),
+	FIELD_END
+};
+#undef C
+
+static const field_desc_t epilog_complete_fields[] = {
+	F(epilog_complete_msg_t, job_id, FT_U32),
+	{ "rc", FT_U32, offsetof(epilog_complete_msg_t, rc) },
+	F(epilog_complete_msg_t, node_name, FT_STR),
+	FIELD_END
+};
+
+/* ---- bodies with arrays ---- */
+
+static void registration_pack(buf_t *b, const void *data)
+{
+	const node_registration_msg_t *m = data;
+
+	fields_pack(b, registration_fields, m);
+	pack32_array(b, m->job_ids, m->job_cnt);
+}
+
+static void registration_free(void *data)
+{
+	node_registration_msg_t *m = data;
+
+	fields_free(registration_fields, m);
+	xfree(m->job_ids);
+	xfree(m);
+}
+
+static int registration_unpack(buf_t *b, void **data)
+{
+	node_registration_msg_t *m = xmalloc(sizeof(*m));
+
+	if (fields_unpack(b, registration_fields, m) < 0) {
+		xfree(m);
+		return -1;
+	}
+	if (unpack32_array(b, &m->job_ids, &m->job_cnt, PACK_MAX_ARRAY_LEN) < 0) {
+		registration_free(m);
+		return -1;
+	}
+	*data = m;
+	return 0;
+}
+
+static void config_info_pack(buf_t *b, const void *data)
+{
+	const config_info_msg_t *m = data;
+
+	pack_time(b, m->last_update);
+	packstr_array(b, m->keys, m->cnt);
+	packstr_array(b, m->values, m->cnt);
+}
+
+static void config_info_free(void *data)
+{
+	config_info_msg_t *m = data;
+
+	if (m->keys)
+		xstrarray_free(m->keys);
+	if (m->values)
+		xstrarray_free(m->values);
+	xfree(m);
+}
+
+static int config_info_unpack(buf_t *b, void **data)
+{
+	config_info_msg_t *m = xmalloc(sizeof(*m));
+	uint32_t nv = 0;
+
+	if (unpack_time(b, &m->last_update) < 0 ||
+	    unpackstr_array(b, &m->keys, &m->cnt, PACK_MAX_ARRAY_LEN) < 0 ||
+	    unpackstr_array(b, &m->values, &nv, PACK_MAX_ARRAY_LEN) < 0 ||
+	    nv != m->cnt) {
+		config_info_free(m);
+		return -1;
+	}
+	*data = m;
+	return 0;
+}
+
+static void job_info_request_pack(buf_t *b, const void *data)
+{
+	const job_info_request_msg_t *m = data;
+
+	pack16(b, m->show_flags);
+	pack_time(b, m->last_update);
+	pack32_array(b, m->job_ids, m->job_id_cnt);
+	pack32(b, m->user_id);
+}
+
+static void job_info_request_free(void *data)
+{
+	job_info_request_msg_t *m = data;
+
+	xfree(m->job_ids);
+	xfree(m);
+}
+
+static int job_info_request_unpack(buf_t *b, void **data)
+{
+	job_info_request_msg_t *m = xmalloc(sizeof(*m));
+
+	if (unpack16(b, &m->show_flags) < 0 ||
+	    unpack_time(b, &m->last_update) < 0 ||
+	    unpack32_array(b, &m->job_ids, &m->job_id_cnt, PACK_MAX_ARRAY_LEN) < 0 ||
+	    unpack32(b, &m->user_id) < 0) {
+		job_info_request_free(m);
+		return -1;
+	}
+	*data = m;
+	return 0;
+}
+
+/* A list of records: time, count, then each record by its field table.
+ * The three record lists share this code through their layouts. */
+typedef struct {
+	time_t    last_update;
+	uint32_t  cnt;
+	void     *recs;
+} rec_list_t;
+
+static void rec_list_pack(buf_t *b, const rec_list_t *l, const field_desc_t *f,
+			  size_t rec_size)
+{
+	pack_time(b, l->last_update);
+	pack32(b, l->cnt);
+	for (uint32_t i = 0; i < l->cnt; i++)
+		fields_pack(b, f, (const char *)l->recs + i * rec_size);
+}
+
+static void rec_list_free(rec_list_t *l, const field_desc_t *f, size_t rec_size)
+{
+	for (uint32_t i = 0; i < l->cnt; i++)
+		fields_free(f, (char *)l->recs + i * rec_size);
+	xfree(l->recs);
+	xfree(l);
+}
+
+static int rec_list_unpack(buf_t *b, void **data, const field_desc_t *f,
+			   size_t rec_size)
+{
+	rec_list_t *l = xmalloc(sizeof(*l));
+	uint32_t cnt;
+
+	if (unpack_time(b, &l->last_update) < 0 || unpack32(b, &cnt) < 0)
+		goto error;
+	/* Every record takes at least one byte: a cheap sanity cap. */
+	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b))
+		goto error;
+	l->recs = xcalloc(cnt ? cnt : 1, rec_size);
+	for (l->cnt = 0; l->cnt < cnt; l->cnt++)
+		if (fields_unpack(b, f, (char *)l->recs + l->cnt * rec_size) < 0)
+			goto error;
+	*data = l;
+	return 0;
+error:
+	rec_list_free(l, f, rec_size);
+	return -1;
+}
+
+_Static_assert(offsetof(job_info_msg_t, jobs) == offsetof(rec_list_t, recs), "layout");
+_Static_assert(offsetof(node_info_msg_t, nodes) == offsetof(rec_list_t, recs), "layout");
+_Static_assert(offsetof(part_info_msg_t, parts) == offsetof(rec_list_t, recs), "layout");
+_Static_assert(offsetof(job_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
+
+#define REC_LIST_FUNCS(prefix, fields, rec_t)                                  \
+	static void prefix##_pack(buf_t *b, const void *d)                     \
+	{                                                                      \
+		rec_list_pack(b, d, fields, sizeof(rec_t));                    \
+	}                                                                      \
+	static int prefix##_unpack(buf_t *b, void **d)                         \
+	{                                                                      \
+		return rec_list_unpack(b, d, fields, sizeof(rec_t));           \
+	}                                                                      \
+	static void prefix##_free(void *d)                                     \
+	{                                                                      \
+		rec_list_free(d, fields, sizeof(rec_t));                       \
+	}
+
+REC_LIST_FUNCS(job_list, job_info_fields, job_info_t)
+REC_LIST_FUNCS(node_list, node_info_fields, node_info_t)
+REC_LIST_FUNCS(part_list, part_info_fields, part_info_t)
+
+#define ROW_FIELDS(t, st, f) { t, #t, sizeof(st), f, NULL, NULL, NULL }
+#define ROW_FUNCS(t, st, p) { t, #t, sizeof(st), NULL, p##_pack, p##_unpack, p##_free }
+#define ROW_EMPTY(t) { t, #t, 0, NULL, NULL, NULL, NULL }
+
+static const msg_desc_t table[] = {
+	ROW_FUNCS(MESSAGE_NODE_REGISTRATION, node_registration_msg_t, registration),
+	ROW_EMPTY(REQUEST_RECONFIGURE),
+	ROW_FIELDS(REQUEST_SHUTDOWN, shutdown_msg_t, shutdown_fields),
+	ROW_EMPTY(REQUEST_PING),
+	ROW_EMPTY(REQUEST_NODE_REGISTRATION_STATUS),
+	ROW_EMPTY(REQUEST_BUILD_INFO),
+	ROW_FUNCS(RESPONSE_BUILD_INFO, config_info_msg_t, config_info),
+	ROW_FUNCS(REQUEST_JOB_INFO, job_info_request_msg_t, job_info_request),
+	ROW_FUNCS(RESPONSE_JOB_INFO, job_info_msg_t, job_list),
+	ROW_FIELDS(REQUEST_NODE_INFO, info_request_msg_t, info_request_fields),
+	ROW_FUNCS(RESPONSE_NODE_INFO, node_info_msg_t, node_list),
+	ROW_FIELDS(REQUEST_PARTITION_INFO, info_request_msg_t, info_request_fields),
+	ROW_FUNCS(RESPONSE_PARTITION_INFO, part_info_msg_t, part_list),
+	ROW_FIELDS(REQUEST_UPDATE_JOB, job_update_msg_t, job_update_fields),
+	ROW_FIELDS(REQUEST_UPDATE_NODE, node_update_msg_t, node_update_fields),
+	ROW_FIELDS(REQUEST_SUBMIT_BATCH_JOB, job_desc_t, job_desc_fields),
+	ROW_FIELDS(RESPONSE_SUBMIT_BATCH_JOB, submit_response_msg_t, submit_response_fields),
+	ROW_FIELDS(REQUEST_BATCH_JOB_LAUNCH, batch_launch_msg_t, batch_launch_fields),
+	ROW_FIELDS(REQUEST_CANCEL_JOB, job_signal_msg_t, job_signal_fields),
+	ROW_FIELDS(REQUEST_COMPLETE_BATCH_SCRIPT, batch_complete_msg_t, batch_complete_fields),
+	ROW_FIELDS(REQUEST_JOB_HOLD, job_hold_msg_t, job_hold_fields),
+	ROW_FIELDS(REQUEST_SIGNAL_JOB, node_signal_msg_t, node_signal_fields),
+	ROW_FIELDS(REQUEST_TERMINATE_JOB, node_signal_msg_t, node_signal_fields),
+	ROW_FIELDS(MESSAGE_EPILOG_COMPLETE, epilog_complete_msg_t, epilog_complete_fields),
+	ROW_FIELDS(RESPONSE_SLURM_RC, return_code_msg_t, return_code_fields),
+};
+#define TABLE_LEN (sizeof(table) / sizeof(table[0]))
+
+const msg_desc_t *msg_desc_find(uint16_t type)
+{
+	for (size_t i = 0; i < TABLE_LEN; i++)
+		if (table[i].type == type)
+			return &table[i];
+	return NULL;
+}
+
+const char *msg_type_name(uint16_t type)
+{
+	const msg_desc_t *d = msg_desc_find(type);
+
+	return d ? d->name : "unknown";
+}
+
+int msg_body_pack(uint16_t type, const void *data, buf_t *b)
+{
+	const msg_desc_t *d = msg_desc_find(type);
+
+	if (!d)
+		return -1;
+	if (!d->size)
+		return 0;
+	if (!data)
+		return -1;
+	if (d->fields)
+		fields_pack(b, d->fields, data);
+	else
+		d->pack(b, data);
+	return 0;
+}
+
+int msg_body_unpack(uint16_t type, buf_t *b, void **data)
+{
+	const msg_desc_t *d = msg_desc_find(type);
+	void *body = NULL;
+
+	*data = NULL;
+	if (!d)
+		return -1;
+	if (!d->size)
+		return buf_remaining(b) ? -1 : 0;
+	if (d->fields) {
+		body = xmalloc(d->size);
+		if (fields_unpack(b, d->fields, body) < 0) {
+			xfree(body);
+			return -1;
+		}
+	} else if (d->unpack(b, &body) < 0) {
+		return -1;
+	}
+	if (buf_remaining(b)) {          /* trailing bytes: not our message */
+		msg_body_free(type, body);
+		return -1;
+	}
+	*data = body;
+	return 0;
+}
+
+void msg_body_free(uint16_t type, void *data)
+{
+	const msg_desc_t *d = msg_desc_find(type);
+
+	if (!d || !data)
+		return;
+	if (d->fields) {
+		fields_free(d->fields, data);
+		xfree(data);
+	} else if (d->free) {
+		d->free(data);
+	} else {
+		xfree(data);
+	}
+}
