@@ -1,0 +1,212 @@
+/* fields.c — pack, unpack, free and copy a struct by walking its field
+ * table (see fields.h).  Fields go on the wire in table order, each with
+ * pack.h's encoding for its type.
+ */
+#include "common/fields.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/bitmap.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+typedef char *str_t;
+typedef char **strv_t;
+typedef bitmap_t *bitmap_ptr_t;
+
+#define AT(rec, f, type) ((type *)((char *)(rec) + (f)->offset))
+#define CAT(rec, f, type) ((const type *)((const char *)(rec) + (f)->offset))
+
+static void field_pack(buf_t *b, const field_desc_t *f, const void *rec)
+{
+	switch (f->type) {
+	case FT_U8:
+		pack8(b, *CAT(rec, f, uint8_t));
+		break;
+	case FT_U16:
+		pack16(b, *CAT(rec, f, uint16_t));
+		break;
+	case FT_U32:
+		pack32(b, *CAT(rec, f, uint32_t));
+		break;
+	case FT_U64:
+		pack64(b, *CAT(rec, f, uint64_t));
+		break;
+	case FT_BOOL:
+		packbool(b, *CAT(rec, f, bool));
+		break;
+	case FT_DOUBLE:
+		packdouble(b, *CAT(rec, f, double));
+		break;
+	case FT_TIME:
+		pack_time(b, *CAT(rec, f, time_t));
+		break;
+	case FT_STR:
+		packstr(b, *CAT(rec, f, str_t));
+		break;
+	case FT_STRLIST:
+		packstr_list(b, *CAT(rec, f, strv_t));
+		break;
+	case FT_BITMAP:
+		pack_bitmap(b, *CAT(rec, f, bitmap_ptr_t));
+		break;
+	}
+}
+
+static int field_unpack(buf_t *b, const field_desc_t *f, void *rec)
+{
+	uint32_t n;
+
+	switch (f->type) {
+	case FT_U8:
+		return unpack8(b, AT(rec, f, uint8_t));
+	case FT_U16:
+		return unpack16(b, AT(rec, f, uint16_t));
+	case FT_U32:
+		return unpack32(b, AT(rec, f, uint32_t));
+	case FT_U64:
+		return unpack64(b, AT(rec, f, uint64_t));
+	case FT_BOOL:
+		return unpackbool(b, AT(rec, f, bool));
+	case FT_DOUBLE:
+		return unpackdouble(b, AT(rec, f, double));
+	case FT_TIME:
+		return unpack_time(b, AT(rec, f, time_t));
+	case FT_STR:
+		return unpackstr(b, AT(rec, f, str_t));
+	case FT_STRLIST:
+		return unpackstr_array(b, AT(rec, f, strv_t), &n,
+				       PACK_MAX_ARRAY_LEN);
+	case FT_BITMAP:
+		return unpack_bitmap(b, AT(rec, f, bitmap_ptr_t));
+	}
+	return -1;
+}
+
+/* Free one field's owned memory and reset it. */
+static void field_free(const field_desc_t *f, void *rec)
+{
+	switch (f->type) {
+	case FT_STR:
+		xfree(*AT(rec, f, str_t));
+		break;
+	case FT_STRLIST: {
+		char **a = *AT(rec, f, strv_t);
+
+		for (size_t i = 0; a && a[i]; i++)
+			xfree(a[i]);
+		xfree(*AT(rec, f, strv_t));
+		break;
+	}
+	case FT_BITMAP:
+		if (*AT(rec, f, bitmap_ptr_t))
+			bitmap_destroy(*AT(rec, f, bitmap_ptr_t));
+		*AT(rec, f, bitmap_ptr_t) = NULL;
+		break;
+	default:
+		break;
+	}
+}
+
+static size_t field_scalar_size(field_type_t t)
+{
+	switch (t) {
+	case FT_U8:
+		return sizeof(uint8_t);
+	case FT_U16:
+		return sizeof(uint16_t);
+	case FT_U32:
+		return sizeof(uint32_t);
+	case FT_U64:
+		return sizeof(uint64_t);
+	case FT_BOOL:
+		return sizeof(bool);
+	case FT_DOUBLE:
+		return sizeof(double);
+	case FT_TIME:
+		return sizeof(time_t);
+	default:
+		return 0;
+	}
+}
+
+static char **strlist_dup(char *const *a)
+{
+	size_t n = 0;
+	char **d;
+
+	if (!a)
+		return NULL;
+	while (a[n])
+		n++;
+	d = xcalloc(n + 1, sizeof(*d));
+	for (size_t i = 0; i < n; i++)
+		d[i] = xstrdup(a[i]);
+	return d;
+}
+
+static void field_copy(const field_desc_t *f, void *dst, const void *src)
+{
+	const bitmap_t *bm;
+	size_t sz = field_scalar_size(f->type);
+
+	if (sz) {
+		memcpy((char *)dst + f->offset, (const char *)src + f->offset, sz);
+		return;
+	}
+	switch (f->type) {
+	case FT_STR:
+		*AT(dst, f, str_t) = xstrdup(*CAT(src, f, str_t));
+		break;
+	case FT_STRLIST:
+		*AT(dst, f, strv_t) = strlist_dup(*CAT(src, f, strv_t));
+		break;
+	case FT_BITMAP:
+		bm = *CAT(src, f, bitmap_ptr_t);
+		*AT(dst, f, bitmap_ptr_t) = bm ? bitmap_copy(bm) : NULL;
+		break;
+	default:
+		break;
+	}
+}
+
+void fields_pack(buf_t *b, const field_desc_t *f, const void *rec)
+{
+	for (; f->name; f++)
+		field_pack(b, f, rec);
+}
+
+int fields_unpack(buf_t *b, const field_desc_t *f, void *rec)
+{
+	size_t start = buf_offset(b);
+	const field_desc_t *i;
+
+	for (i = f; i->name; i++) {
+		if (field_unpack(b, i, rec) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	/* Only the fields this call set: the rest may hold foreign data. */
+	for (const field_desc_t *j = f; j < i; j++)
+		field_free(j, rec);
+	buf_set_offset(b, start);
+	return -1;
+}
+
+void fields_free(const field_desc_t *f, void *rec)
+{
+	if (!rec)
+		return;
+	for (; f->name; f++)
+		field_free(f, rec);
+}
+
+void fields_copy(const field_desc_t *f, void *dst, const void *src)
+{
+	for (; f->name; f++)
+		field_copy(f, dst, src);
+}
