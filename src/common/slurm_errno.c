@@ -40,7 +40,7 @@ static const errtab_entry_t errtab[] = {
 	{ SLURMCTLD_COMMUNICATIONS_SEND_ERROR, "Unable to contact slurm controller (send failure)" },
 	{ SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR, "Unable to contact slurm controller (receive failure)" },
 	{ SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR, "Unable to contact slurm controller (shutdown failure)" },
-	{ SLURMCTLD_COMMUNICATIONS_BACKOFF, "Unable to contact slurm controller (backoff)" },
+	{ SLURMCTLD_COMMUNICATIONS_BACKOFF, "Rate limit exceeded, please retry momentarily" },
 
 	{ SLURM_NO_CHANGE_IN_DATA, "Data has not changed since time specified" },
 
@@ -85,6 +85,7 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_DEPENDENCY, "Job dependency problem" },
 	{ ESLURM_BATCH_ONLY, "Only batch jobs are accepted or processed" },
 	{ ESLURM_LICENSES_UNAVAILABLE, "Licenses currently unavailable" },
+	{ ESLURM_TAKEOVER_NO_HEARTBEAT, "No heartbeat from the primary controller, takeover not possible" },
 	{ ESLURM_JOB_HELD, "Job is in held state, pending scheduler release" },
 	{ ESLURM_INVALID_CRED_TYPE_CHANGE, "CredType change requires restart of all Slurm daemons to take effect" },
 	{ ESLURM_INVALID_TASK_MEMORY, "Memory required by task is not available" },
@@ -141,7 +142,7 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_PRIO_RESET_FAIL, "Changes to job priority are not persistent, change nice instead" },
 	{ ESLURM_CANNOT_MODIFY_CRON_JOB, "Cannot modify scrontab jobs through scontrol" },
 	{ ESLURM_INVALID_JOB_CONTAINER_CHANGE, "JobContainerType change requires restart of all Slurm daemons and commands to take effect" },
-	{ ESLURM_CANNOT_CANCEL_CRON_JOB, "Cannot cancel scrontab jobs without the --cron flag." },
+	{ ESLURM_CANNOT_CANCEL_CRON_JOB, "Cannot cancel scrontab jobs without --cron flag." },
 	{ ESLURM_INVALID_MCS_LABEL, "Invalid mcs_label specified" },
 	{ ESLURM_BURST_BUFFER_WAIT, "Waiting for burst buffer" },
 	{ ESLURM_PARTITION_DOWN, "Partition in DOWN state" },
@@ -170,7 +171,7 @@ static const errtab_entry_t errtab[] = {
 	{ ESPANK_JOB_FAILURE, "Failure in job" },
 
 	{ ESLURMD_KILL_TASK_FAILED, "Kill task failed" },
-	{ ESLURMD_KILL_JOB_ALREADY_COMPLETE, "Kill job failed, job already complete" },
+	{ ESLURMD_KILL_JOB_ALREADY_COMPLETE, "Job already complete" },
 	{ ESLURMD_INVALID_ACCT_FREQ, "Invalid accounting frequency requested" },
 	{ ESLURMD_INVALID_JOB_CREDENTIAL, "Invalid job credential" },
 	{ ESLURMD_UID_NOT_FOUND, "User not found on host" },
