@@ -10,6 +10,7 @@
 #ifndef SLUICE_PLUGIN_H
 #define SLUICE_PLUGIN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SLUICE_PLUGIN_ABI 0x19050000u   /* 25.05 family, bump on ops change */

@@ -1,0 +1,99 @@
+/* auth.c — the process's auth plugin (AuthType) and calls through it.
+ *
+ * auth_init() runs once at start, before any thread calls auth_create()
+ * or auth_verify(); after that the loaded ops are only read, so the calls
+ * need no lock.  The plugin's own calls are thread-safe.
+ */
+#include "common/auth.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/plugin.h"
+#include "slurm/slurm_errno.h"
+
+static plugin_handle_t *auth_plugin;
+static const auth_ops_t *auth_ops;
+
+/* AuthType values we know how to load. */
+static bool auth_type_supported(const char *auth_type)
+{
+	return auth_type && !strcmp(auth_type, "auth/munge");
+}
+
+int auth_init(const char *auth_type, const char *auth_info,
+	      const char *plugin_dir)
+{
+	char err[512];
+	int rc;
+
+	if (!auth_type || !*auth_type)
+		auth_type = "auth/munge";
+	if (auth_plugin) {
+		if (!strcmp(plugin_name(auth_plugin), auth_type))
+			return SLURM_SUCCESS;
+		error("AuthType=%s requested but %s is already loaded",
+		      auth_type, plugin_name(auth_plugin));
+		return ESLURM_INVALID_AUTHTYPE_CHANGE;
+	}
+	if (!auth_type_supported(auth_type)) {
+		error("AuthType=%s is not supported (supported: auth/munge)",
+		      auth_type);
+		return SLURM_PLUGIN_NAME_INVALID;
+	}
+	auth_plugin = plugin_load(auth_type, plugin_dir, err, sizeof(err));
+	if (!auth_plugin) {
+		error("cannot load AuthType=%s: %s", auth_type, err);
+		return SLURM_PLUGIN_NAME_INVALID;
+	}
+	auth_ops = plugin_ops(auth_plugin);
+	rc = auth_ops->init ? auth_ops->init(auth_info) : SLURM_SUCCESS;
+	if (rc != SLURM_SUCCESS) {
+		error("%s: initialisation failed (AuthInfo=%s)", auth_type,
+		      auth_info ? auth_info : "");
+		auth_ops = NULL;
+		plugin_unload(auth_plugin);
+		auth_plugin = NULL;
+	}
+	return rc;
+}
+
+int auth_create(const uint8_t digest[AUTH_DIGEST_LEN], char **cred,
+		uint32_t *len)
+{
+	*cred = NULL;
+	*len = 0;
+	if (!auth_ops) {
+		error("auth_create: no auth plugin loaded (auth_init not called)");
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return auth_ops->create(digest, cred, len);
+}
+
+int auth_verify(const char *cred, uint32_t len,
+		const uint8_t digest[AUTH_DIGEST_LEN], uid_t *uid, gid_t *gid,
+		const char **why)
+{
+	*why = NULL;
+	if (!auth_ops) {
+		*why = "no auth plugin loaded";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (!cred || !len) {
+		*why = "no credential";
+		return ESLURM_AUTH_CRED_INVALID;
+	}
+	return auth_ops->verify(cred, len, digest, uid, gid, why);
+}
+
+void auth_fini(void)
+{
+	if (!auth_plugin)
+		return;
+	if (auth_ops && auth_ops->fini)
+		auth_ops->fini();
+	auth_ops = NULL;
+	plugin_unload(auth_plugin);
+	auth_plugin = NULL;
+}
