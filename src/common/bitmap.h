@@ -16,7 +16,8 @@ bitmap_t *bitmap_create(size_t nbits);       /* all clear */
 bitmap_t *bitmap_copy(const bitmap_t *b);
 void      bitmap_destroy(bitmap_t *b);
 size_t    bitmap_size(const bitmap_t *b);
-/* Returns a new bitmap of nbits holding the first min(old,new) bits. */
+/* Returns a new bitmap of nbits holding the first min(old,new) bits.
+ * Like realloc: b is consumed; use only the returned pointer. */
 bitmap_t *bitmap_resize(bitmap_t *b, size_t nbits);
 
 void bitmap_set(bitmap_t *b, size_t bit);
