@@ -1,0 +1,18 @@
+/* cli_env.h — the environment a job takes with it (--export).
+ *
+ * spec NULL or "ALL": the whole environment.  "NONE": only the SLURM_*
+ * variables.  "NIL": nothing.  "ALL,A=b": everything, with A set to b.
+ * "A,B=c": the SLURM_* variables, A with its current value, B=c.
+ */
+#ifndef SLUICE_CLI_ENV_H
+#define SLUICE_CLI_ENV_H
+
+/* NULL-terminated "K=V" array; free with xstrarray_free(). */
+char **cli_env_export(const char *spec, char *const *envp);
+/* Set (replace or append) name=value in a NULL-terminated array; returns
+ * the new array. */
+char **cli_env_set(char **env, const char *name, const char *value);
+/* Value of name in env, or NULL. */
+const char *cli_env_get(char *const *env, const char *name);
+
+#endif

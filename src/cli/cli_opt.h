@@ -1,0 +1,96 @@
+/* cli_opt.h — the one table of job-request options shared by sbatch (and
+ * later srun and salloc).
+ *
+ * Each row names a long option, its short letter, whether it takes an
+ * argument, the input environment variable per command (SBATCH_*,
+ * SALLOC_*, SLURM_*) and a setter that checks the value and stores it in
+ * the request (cli_job_opts_t.desc) or in the command-side fields.
+ *
+ * Three sources fill one cli_job_opts_t, with Slurm's precedence:
+ * command line > input environment > "#SBATCH" script directives.  Each
+ * option remembers which source set it; a lower source never overrides a
+ * higher one, so the sources may be read in any order.
+ *
+ * A setter that rejects a value prints "prog: error: ..." and the parse
+ * function returns -1: the caller exits 255 as Slurm does.
+ */
+#ifndef SLUICE_CLI_OPT_H
+#define SLUICE_CLI_OPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/job_info.h"
+
+typedef enum {
+	CLI_CMD_SBATCH = 0x1,
+	CLI_CMD_SALLOC = 0x2,
+	CLI_CMD_SRUN   = 0x4,
+} cli_cmd_t;
+
+typedef enum {
+	CLI_SRC_NONE = 0,
+	CLI_SRC_SCRIPT,      /* #SBATCH lines */
+	CLI_SRC_ENV,         /* SBATCH_* variables */
+	CLI_SRC_ARGV,        /* the command line */
+} cli_src_t;
+
+#define CLI_OPT_MAX 128   /* more than the number of option ids */
+
+typedef struct {
+	job_desc_t desc;          /* what goes to the controller */
+	cli_cmd_t  cmd;
+	const char *prog;         /* "sbatch", for messages */
+
+	int        verbose;       /* -v count */
+	int        quiet;         /* -Q count */
+	bool       help;
+	bool       usage;
+	bool       version;
+	bool       parsable;
+	bool       wait;
+	bool       test_only;
+	bool       get_user_env;
+	bool       kill_on_invalid_dep;
+	bool       ignore_pbs;
+	bool       uid_set;
+	bool       gid_set;
+	char      *wrap;          /* --wrap command */
+	char      *propagate;     /* --propagate[=rlimits] */
+	char      *gpus;          /* --gpus (tres per job) */
+	char      *signal;        /* --signal as given */
+
+	bool       quiet_getopt;  /* do not print getopt's messages (fuzzing) */
+	uint8_t    set_by[CLI_OPT_MAX];   /* cli_src_t per option id */
+} cli_job_opts_t;
+
+void cli_opt_init(cli_job_opts_t *o, cli_cmd_t cmd, const char *prog);
+void cli_opt_free(cli_job_opts_t *o);
+
+/* Command line: options until the first non-option argument (the script).
+ * On success returns 0 and *first_arg = index of the first non-option
+ * argument (== argc if none).  Returns -1 after printing the error (an
+ * unknown option prints getopt's text and 'Try "prog --help" for more
+ * information'). */
+int  cli_opt_parse_argv(cli_job_opts_t *o, int argc, char **argv,
+			int *first_arg);
+/* Input environment variables (envp NULL-terminated, "K=V").  0 or -1. */
+int  cli_opt_parse_env(cli_job_opts_t *o, char *const *envp);
+/* "#SBATCH" lines of the script's leading comment block (prefix is
+ * "#SBATCH").  0 or -1. */
+int  cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
+			  const char *prefix);
+
+/* Split one directive's text into arguments (quotes removed, an unquoted
+ * '#' word ends the line).  Returns a NULL-terminated array (xstrarray_free). */
+char **cli_opt_split_directive(const char *text, size_t len);
+
+/* Parse a signal name ("TERM", "SIGUSR1", "9"); -1 if unknown. */
+int  cli_opt_signal_from_string(const char *s);
+
+/* sbatch --help / --usage text. */
+void cli_opt_print_help(const cli_job_opts_t *o);
+void cli_opt_print_usage(const cli_job_opts_t *o);
+
+#endif

@@ -1,0 +1,691 @@
+/* cli_opt_set.c — the job option table: one row per option, and the
+ * setters that check a value and store it in the request.
+ *
+ * Messages for bad values are Slurm's where known ("Invalid --mem
+ * specification"); every setter returns 0, or -1 after printing.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli_opt_int.h"
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+#define SB CLI_CMD_SBATCH
+#define SA CLI_CMD_SALLOC
+#define SR CLI_CMD_SRUN
+#define ALL (SB | SA | SR)
+
+/* ---- value helpers ---- */
+
+/* Whole number in [min, max]; -1 if malformed or out of range. */
+static int opt_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int opt_bad_number(const char *arg, const cli_opt_def_t *d)
+{
+	error("Invalid numeric value \"%s\" for --%s.", arg ? arg : "", d->name);
+	return -1;
+}
+
+static int opt_bad_spec(const cli_opt_def_t *d)
+{
+	error("Invalid --%s specification", d->name);
+	return -1;
+}
+
+static char **opt_str_field(cli_job_opts_t *o, const cli_opt_def_t *d)
+{
+	return (char **)((char *)&o->desc + d->off);
+}
+
+/* ---- setters ---- */
+
+static int set_str(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	char **f = opt_str_field(o, d);
+
+	xfree(*f);
+	*f = xstrdup(arg);
+	return 0;
+}
+
+static int set_flag(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	switch (d->id) {
+	case OPT_HELP:
+		o->help = true;
+		break;
+	case OPT_USAGE:
+		o->usage = true;
+		break;
+	case OPT_VERSION:
+		o->version = true;
+		break;
+	case OPT_PARSABLE:
+		o->parsable = true;
+		break;
+	case OPT_WAIT:
+		o->wait = true;
+		break;
+	case OPT_TEST_ONLY:
+		o->test_only = true;
+		break;
+	case OPT_HOLD:
+		o->desc.hold = true;
+		break;
+	case OPT_CONTIGUOUS:
+		o->desc.contiguous = 1;
+		break;
+	case OPT_IGNORE_PBS:
+		o->ignore_pbs = true;
+		break;
+	case OPT_IMMEDIATE:
+		o->desc.immediate = 1;
+		break;
+	case OPT_VERBOSE:
+		o->verbose++;
+		break;
+	case OPT_QUIET:
+		o->quiet++;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+static int set_wrap(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	xfree(o->wrap);
+	o->wrap = xstrdup(arg);
+	return 0;
+}
+
+static int set_u16(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	long v;
+
+	if (opt_long(arg, 1, 0xfffd, &v) < 0)
+		return opt_bad_number(arg, d);
+	switch (d->id) {
+	case OPT_CPUS_PER_TASK:
+		o->desc.cpus_per_task = (uint16_t)v;
+		break;
+	case OPT_NTASKS_PER_NODE:
+		o->desc.ntasks_per_node = (uint16_t)v;
+		break;
+	case OPT_SOCKETS_PER_NODE:
+		o->desc.sockets_per_node = (uint16_t)v;
+		break;
+	case OPT_CORES_PER_SOCKET:
+		o->desc.cores_per_socket = (uint16_t)v;
+		break;
+	case OPT_THREADS_PER_CORE:
+		o->desc.threads_per_core = (uint16_t)v;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+static int set_u32(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	long v;
+	long min = d->id == OPT_MINCPUS ? 0 : 1;
+
+	if (opt_long(arg, min, (long)NO_VAL32 - 1, &v) < 0)
+		return opt_bad_number(arg, d);
+	switch (d->id) {
+	case OPT_NTASKS:
+		o->desc.num_tasks = (uint32_t)v;
+		break;
+	case OPT_MINCPUS:
+		o->desc.min_cpus = (uint32_t)v;
+		break;
+	case OPT_NTASKS_PER_CORE:
+		o->desc.ntasks_per_core = (uint32_t)v;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* -N min[-max] */
+static int set_nodes(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	char *min_s = xstrdup(arg), *max_s = strchr(min_s, '-');
+	long min, max;
+	int rc = -1;
+
+	if (max_s)
+		*max_s++ = '\0';
+	if (opt_long(min_s, 0, (long)NO_VAL32 - 1, &min) < 0) {
+		error("\"%s\" is not a valid node count", min_s);
+		goto cleanup;
+	}
+	max = min;
+	if (max_s && opt_long(max_s, 0, (long)NO_VAL32 - 1, &max) < 0) {
+		error("\"%s\" is not a valid node count", max_s);
+		goto cleanup;
+	}
+	if (max < min) {
+		error("Maximum node count %ld is less than minimum node count %ld",
+		      max, min);
+		goto cleanup;
+	}
+	o->desc.min_nodes = (uint32_t)min;
+	o->desc.max_nodes = max_s ? (uint32_t)max : NO_VAL32;
+	rc = 0;
+cleanup:
+	xfree(min_s);
+	return rc;
+}
+
+static int set_mem(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	uint64_t mb;
+
+	if (!arg || parse_mem_mb(arg, &mb) < 0)
+		return opt_bad_spec(d);
+	o->desc.pn_min_memory = mb;
+	o->desc.mem_per_cpu = !strcmp(d->name, "mem-per-cpu");
+	return 0;
+}
+
+static int set_tmp(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	uint64_t mb;
+
+	if (!arg || parse_mem_mb(arg, &mb) < 0 || mb > UINT32_MAX - 2)
+		return opt_bad_spec(d);
+	o->desc.tmp_disk = (uint32_t)mb;
+	return 0;
+}
+
+static int set_time(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	uint32_t min;
+
+	if (!arg || parse_duration_min(arg, &min) < 0 || min == NO_VAL32)
+		return opt_bad_spec(d);
+	if (min == 0)
+		min = INFINITE32;     /* zero asks for no limit */
+	if (d->id == OPT_TIME)
+		o->desc.time_limit = min;
+	else
+		o->desc.time_min = min;
+	return 0;
+}
+
+static int set_when(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	time_t t;
+
+	if (!arg || parse_time(arg, time(NULL), &t) < 0) {
+		error("Invalid time specification %s", arg ? arg : "");
+		return -1;
+	}
+	if (d->id == OPT_BEGIN)
+		o->desc.begin_time = t;
+	else
+		o->desc.deadline = t;
+	return 0;
+}
+
+static int set_open_mode(cli_job_opts_t *o, const char *arg,
+			 const cli_opt_def_t *d)
+{
+	if (arg && (arg[0] == 'a' || arg[0] == 'A')) {
+		o->desc.open_mode = 1;
+	} else if (arg && (arg[0] == 't' || arg[0] == 'T')) {
+		o->desc.open_mode = 2;
+	} else {
+		error("Invalid --open-mode argument: %s.", arg ? arg : "");
+		return -1;
+	}
+	return 0;
+}
+
+static int set_shared(cli_job_opts_t *o, const char *arg,
+		      const cli_opt_def_t *d)
+{
+	if (!strcmp(d->name, "oversubscribe")) {
+		o->desc.shared = JOB_SHARED_OK;
+	} else if (!arg || !*arg) {
+		o->desc.shared = JOB_SHARED_NONE;
+	} else if (!strcasecmp(arg, "user")) {
+		o->desc.shared = JOB_SHARED_USER;
+	} else if (!strcasecmp(arg, "mcs")) {
+		o->desc.shared = JOB_SHARED_MCS;
+	} else if (!strcasecmp(arg, "topo")) {
+		o->desc.shared = JOB_SHARED_TOPO;
+	} else {
+		error("invalid exclusive option %s", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_requeue(cli_job_opts_t *o, const char *arg,
+		       const cli_opt_def_t *d)
+{
+	o->desc.requeue = strcmp(d->name, "requeue") ? 0 : 1;
+	return 0;
+}
+
+static int set_no_kill(cli_job_opts_t *o, const char *arg,
+		       const cli_opt_def_t *d)
+{
+	if (arg && !strcasecmp(arg, "off")) {
+		o->desc.kill_on_node_fail = 1;
+	} else if (!arg || !*arg || !strcasecmp(arg, "on") ||
+		   !strcasecmp(arg, "set")) {
+		o->desc.kill_on_node_fail = 0;
+	} else {
+		error("Invalid --no-kill specification");
+		return -1;
+	}
+	return 0;
+}
+
+static int set_nice(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	long limit = (long)NICE_OFFSET - 3, v = 100;
+
+	if (arg && opt_long(arg, -limit, limit, &v) < 0) {
+		error("Invalid --nice value: %s", arg);
+		return -1;
+	}
+	o->desc.nice = (uint32_t)(NICE_OFFSET + v);
+	return 0;
+}
+
+static int set_priority(cli_job_opts_t *o, const char *arg,
+			const cli_opt_def_t *d)
+{
+	long v;
+
+	if (arg && !strcasecmp(arg, "TOP")) {
+		o->desc.priority = NO_VAL32 - 1;
+		return 0;
+	}
+	if (opt_long(arg, 0, (long)NO_VAL32 - 1, &v) < 0) {
+		error("Priority must be >=0 and <%u", NO_VAL32);
+		return -1;
+	}
+	o->desc.priority = (uint32_t)v;
+	return 0;
+}
+
+/* 0-15, 1,3,5, 0-15:4, with an optional %max. */
+static int set_array(cli_job_opts_t *o, const char *arg,
+		     const cli_opt_def_t *d)
+{
+	const char *p;
+	bool digit = false;
+
+	if (!arg || !*arg)
+		goto bad;
+	for (p = arg; *p; p++) {
+		if (isdigit((unsigned char)*p))
+			digit = true;
+		else if (!strchr(",-:%", *p))
+			goto bad;
+	}
+	if (!digit || arg[0] == '%' || arg[0] == ',' || arg[0] == '-')
+		goto bad;
+	xfree(o->desc.array_inx);
+	o->desc.array_inx = xstrdup(arg);
+	return 0;
+bad:
+	error("Invalid job array specification");
+	return -1;
+}
+
+static const char *const mail_types[] = {
+	"NONE", "BEGIN", "END", "FAIL", "REQUEUE", "ALL", "INVALID_DEPEND",
+	"STAGE_OUT", "TIME_LIMIT", "TIME_LIMIT_90", "TIME_LIMIT_80",
+	"TIME_LIMIT_50", "ARRAY_TASKS", NULL
+};
+
+static bool mail_type_known(const char *t)
+{
+	for (size_t i = 0; mail_types[i]; i++)
+		if (!strcasecmp(t, mail_types[i]))
+			return true;
+	return false;
+}
+
+static int set_mail_type(cli_job_opts_t *o, const char *arg,
+			 const cli_opt_def_t *d)
+{
+	char **items = xstrsplit(arg ? arg : "", ",", NULL);
+	int rc = 0;
+
+	if (!items[0])
+		rc = -1;
+	for (size_t i = 0; items[i] && !rc; i++)
+		if (!mail_type_known(items[i]))
+			rc = -1;
+	xstrarray_free(items);
+	if (rc) {
+		error("--mail-type=%s invalid", arg ? arg : "");
+		return -1;
+	}
+	xfree(o->desc.mail_type);
+	o->desc.mail_type = xstrdup(arg);
+	return 0;
+}
+
+/* [{R|B}:]<sig>[@<sig_time>] */
+static int set_signal(cli_job_opts_t *o, const char *arg,
+		      const cli_opt_def_t *d)
+{
+	char *copy = xstrdup(arg ? arg : ""), *sig = copy, *at;
+	long when = 60;
+	int num, rc = -1;
+
+	if ((sig[0] == 'R' || sig[0] == 'B') && sig[1] == ':')
+		sig += 2;
+	else if (!strncmp(sig, "RB:", 3) || !strncmp(sig, "BR:", 3))
+		sig += 3;
+	if ((at = strchr(sig, '@')))
+		*at++ = '\0';
+	num = cli_opt_signal_from_string(sig);
+	if (num < 1 || num > 0xffff ||
+	    (at && opt_long(at, 0, 0xffff, &when) < 0)) {
+		error("Invalid --signal specification");
+		goto cleanup;
+	}
+	o->desc.warn_signal = (uint16_t)num;
+	o->desc.warn_time = (uint16_t)when;
+	xfree(o->signal);
+	o->signal = xstrdup(arg);
+	rc = 0;
+cleanup:
+	xfree(copy);
+	return rc;
+}
+
+static int set_kill_inv_dep(cli_job_opts_t *o, const char *arg,
+			    const cli_opt_def_t *d)
+{
+	bool v;
+
+	if (!arg || parse_bool(arg, &v) < 0) {
+		error("Invalid --kill-on-invalid-dep specification");
+		return -1;
+	}
+	o->kill_on_invalid_dep = v;
+	return 0;
+}
+
+static int set_get_user_env(cli_job_opts_t *o, const char *arg,
+			    const cli_opt_def_t *d)
+{
+	o->get_user_env = true;
+	return 0;
+}
+
+static int set_propagate(cli_job_opts_t *o, const char *arg,
+			 const cli_opt_def_t *d)
+{
+	xfree(o->propagate);
+	o->propagate = xstrdup(arg && *arg ? arg : "ALL");
+	return 0;
+}
+
+static int set_gpus(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	char *val;
+
+	if (!arg || !*arg)
+		return opt_bad_spec(d);
+	val = xstrdup_printf("gres/gpu:%s", arg);
+	switch (d->id) {
+	case OPT_GPUS:
+		xfree(o->gpus);
+		o->gpus = val;
+		return 0;
+	case OPT_GPUS_PER_NODE:
+		xfree(o->desc.gres);
+		o->desc.gres = val;
+		return 0;
+	case OPT_GPUS_PER_TASK:
+		xfree(o->desc.tres_per_task);
+		o->desc.tres_per_task = val;
+		return 0;
+	default:
+		xfree(val);
+		return -1;
+	}
+}
+
+static int set_per_gpu(cli_job_opts_t *o, const char *arg,
+		       const cli_opt_def_t *d)
+{
+	uint64_t mb;
+	long n;
+
+	if (d->id == OPT_MEM_PER_GPU) {
+		if (!arg || parse_mem_mb(arg, &mb) < 0)
+			return opt_bad_spec(d);
+		xfree(o->desc.mem_per_tres);
+		o->desc.mem_per_tres = xstrdup_printf("gres/gpu:%llu",
+						      (unsigned long long)mb);
+		return 0;
+	}
+	if (opt_long(arg, 1, 0xfffd, &n) < 0)
+		return opt_bad_number(arg, d);
+	xfree(o->desc.cpus_per_tres);
+	o->desc.cpus_per_tres = xstrdup_printf("gres/gpu:%ld", n);
+	return 0;
+}
+
+static int set_uid(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	struct passwd *pw = arg ? getpwnam(arg) : NULL;
+	long v;
+
+	if (getuid() != 0) {
+		error("--uid only permitted by root user");
+		return -1;
+	}
+	if (pw) {
+		o->desc.user_id = pw->pw_uid;
+	} else if (opt_long(arg, 0, (long)NO_VAL32 - 1, &v) == 0) {
+		o->desc.user_id = (uint32_t)v;
+	} else {
+		error("Invalid --uid specification");
+		return -1;
+	}
+	o->uid_set = true;
+	return 0;
+}
+
+static int set_gid(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	struct group *gr = arg ? getgrnam(arg) : NULL;
+	long v;
+
+	if (getuid() != 0) {
+		error("--gid only permitted by root user");
+		return -1;
+	}
+	if (gr) {
+		o->desc.group_id = gr->gr_gid;
+	} else if (opt_long(arg, 0, (long)NO_VAL32 - 1, &v) == 0) {
+		o->desc.group_id = (uint32_t)v;
+	} else {
+		error("Invalid --gid specification");
+		return -1;
+	}
+	o->gid_set = true;
+	return 0;
+}
+
+/* ---- the table ---- */
+
+#define STR(f) set_str, offsetof(job_desc_t, f)
+#define FN(f)  f, 0
+#define NOARG  no_argument
+#define REQ    required_argument
+#define OPT    optional_argument
+
+const cli_opt_def_t cli_opt_table[] = {
+	{ "account", 'A', REQ, OPT_ACCOUNT, ALL,
+	  { "SBATCH_ACCOUNT", "SALLOC_ACCOUNT", "SLURM_ACCOUNT" }, STR(account) },
+	{ "array", 'a', REQ, OPT_ARRAY, SB,
+	  { "SBATCH_ARRAY_INX" }, FN(set_array) },
+	{ "begin", 'b', REQ, OPT_BEGIN, ALL, { 0 }, FN(set_when) },
+	{ "chdir", 'D', REQ, OPT_CHDIR, ALL,
+	  { NULL, NULL, "SLURM_WORKING_DIR" }, STR(work_dir) },
+	{ "comment", 0, REQ, OPT_COMMENT, ALL, { 0 }, STR(comment) },
+	{ "constraint", 'C', REQ, OPT_CONSTRAINT, ALL,
+	  { "SBATCH_CONSTRAINT", "SALLOC_CONSTRAINT", "SLURM_CONSTRAINT" },
+	  STR(features) },
+	{ "container", 0, REQ, OPT_CONTAINER, ALL,
+	  { "SBATCH_CONTAINER", "SALLOC_CONTAINER", "SLURM_CONTAINER" },
+	  STR(container) },
+	{ "contiguous", 0, NOARG, OPT_CONTIGUOUS, ALL, { 0 }, FN(set_flag) },
+	{ "cores-per-socket", 0, REQ, OPT_CORES_PER_SOCKET, ALL, { 0 },
+	  FN(set_u16) },
+	{ "cpus-per-gpu", 0, REQ, OPT_CPUS_PER_GPU, ALL,
+	  { "SBATCH_CPUS_PER_GPU", "SALLOC_CPUS_PER_GPU", "SLURM_CPUS_PER_GPU" },
+	  FN(set_per_gpu) },
+	{ "cpus-per-task", 'c', REQ, OPT_CPUS_PER_TASK, ALL,
+	  { NULL, NULL, "SLURM_CPUS_PER_TASK" }, FN(set_u16) },
+	{ "deadline", 0, REQ, OPT_DEADLINE, ALL, { 0 }, FN(set_when) },
+	{ "dependency", 'd', REQ, OPT_DEPENDENCY, ALL,
+	  { NULL, NULL, "SLURM_DEPENDENCY" }, STR(dependency) },
+	{ "error", 'e', REQ, OPT_ERROR, SB | SR,
+	  { "SBATCH_ERROR", NULL, "SLURM_STDERRMODE" }, STR(std_err) },
+	{ "exclude", 'x', REQ, OPT_EXCLUDE, ALL, { 0 }, STR(exc_nodes) },
+	{ "exclusive", 0, OPT, OPT_SHARED, ALL,
+	  { "SBATCH_EXCLUSIVE", "SALLOC_EXCLUSIVE", "SLURM_EXCLUSIVE" },
+	  FN(set_shared) },
+	{ "export", 0, REQ, OPT_EXPORT, SB | SR,
+	  { "SBATCH_EXPORT", NULL, "SLURM_EXPORT_ENV" }, STR(export_env) },
+	{ "get-user-env", 0, OPT, OPT_GET_USER_ENV, SB | SA,
+	  { "SBATCH_GET_USER_ENV", "SALLOC_GET_USER_ENV" },
+	  FN(set_get_user_env) },
+	{ "gid", 0, REQ, OPT_GID, ALL, { 0 }, FN(set_gid) },
+	{ "gpus", 'G', REQ, OPT_GPUS, ALL,
+	  { "SBATCH_GPUS", "SALLOC_GPUS", "SLURM_GPUS" }, FN(set_gpus) },
+	{ "gpus-per-node", 0, REQ, OPT_GPUS_PER_NODE, ALL,
+	  { "SBATCH_GPUS_PER_NODE", "SALLOC_GPUS_PER_NODE",
+	    "SLURM_GPUS_PER_NODE" }, FN(set_gpus) },
+	{ "gpus-per-task", 0, REQ, OPT_GPUS_PER_TASK, ALL,
+	  { "SBATCH_GPUS_PER_TASK", "SALLOC_GPUS_PER_TASK",
+	    "SLURM_GPUS_PER_TASK" }, FN(set_gpus) },
+	{ "gres", 0, REQ, OPT_GRES, ALL,
+	  { "SBATCH_GRES", "SALLOC_GRES", "SLURM_GRES" }, STR(gres) },
+	{ "help", 'h', NOARG, OPT_HELP, ALL, { 0 }, FN(set_flag) },
+	{ "hold", 'H', NOARG, OPT_HOLD, SB | SA, { 0 }, FN(set_flag) },
+	{ "ignore-pbs", 0, NOARG, OPT_IGNORE_PBS, SB,
+	  { "SBATCH_IGNORE_PBS" }, FN(set_flag) },
+	{ "immediate", 'I', OPT, OPT_IMMEDIATE, SA | SR, { 0 }, FN(set_flag) },
+	{ "input", 'i', REQ, OPT_INPUT, SB | SR,
+	  { "SBATCH_INPUT", NULL, "SLURM_STDINMODE" }, STR(std_in) },
+	{ "job-name", 'J', REQ, OPT_JOB_NAME, ALL,
+	  { "SBATCH_JOB_NAME", "SALLOC_JOB_NAME", "SLURM_JOB_NAME" },
+	  STR(name) },
+	{ "kill-on-invalid-dep", 0, REQ, OPT_KILL_INV_DEP, SB, { 0 },
+	  FN(set_kill_inv_dep) },
+	{ "licenses", 'L', REQ, OPT_LICENSES, ALL, { 0 }, STR(licenses) },
+	{ "mail-type", 0, REQ, OPT_MAIL_TYPE, ALL, { 0 }, FN(set_mail_type) },
+	{ "mail-user", 0, REQ, OPT_MAIL_USER, ALL, { 0 }, STR(mail_user) },
+	{ "mem", 0, REQ, OPT_MEM, ALL,
+	  { "SBATCH_MEM_PER_NODE", "SALLOC_MEM_PER_NODE",
+	    "SLURM_MEM_PER_NODE" }, FN(set_mem) },
+	{ "mem-per-cpu", 0, REQ, OPT_MEM, ALL,
+	  { "SBATCH_MEM_PER_CPU", "SALLOC_MEM_PER_CPU", "SLURM_MEM_PER_CPU" },
+	  FN(set_mem) },
+	{ "mem-per-gpu", 0, REQ, OPT_MEM_PER_GPU, ALL,
+	  { "SBATCH_MEM_PER_GPU", "SALLOC_MEM_PER_GPU", "SLURM_MEM_PER_GPU" },
+	  FN(set_per_gpu) },
+	{ "mincpus", 0, REQ, OPT_MINCPUS, ALL, { 0 }, FN(set_u32) },
+	{ "nice", 0, OPT, OPT_NICE, ALL, { 0 }, FN(set_nice) },
+	{ "no-kill", 'k', OPT, OPT_NO_KILL, ALL,
+	  { "SBATCH_NO_KILL", "SALLOC_NO_KILL", "SLURM_NO_KILL" },
+	  FN(set_no_kill) },
+	{ "no-requeue", 0, NOARG, OPT_REQUEUE, SB,
+	  { "SBATCH_NO_REQUEUE" }, FN(set_requeue) },
+	{ "nodelist", 'w', REQ, OPT_NODELIST, ALL, { 0 }, STR(req_nodes) },
+	{ "nodes", 'N', REQ, OPT_NODES, ALL,
+	  { NULL, NULL, "SLURM_NNODES" }, FN(set_nodes) },
+	{ "ntasks", 'n', REQ, OPT_NTASKS, ALL,
+	  { NULL, NULL, "SLURM_NTASKS" }, FN(set_u32) },
+	{ "ntasks-per-core", 0, REQ, OPT_NTASKS_PER_CORE, ALL, { 0 },
+	  FN(set_u32) },
+	{ "ntasks-per-node", 0, REQ, OPT_NTASKS_PER_NODE, ALL,
+	  { NULL, NULL, "SLURM_NTASKS_PER_NODE" }, FN(set_u16) },
+	{ "open-mode", 0, REQ, OPT_OPEN_MODE, SB | SR,
+	  { "SBATCH_OPEN_MODE", NULL, "SLURM_OPEN_MODE" }, FN(set_open_mode) },
+	{ "output", 'o', REQ, OPT_OUTPUT, SB | SR,
+	  { "SBATCH_OUTPUT", NULL, "SLURM_STDOUTMODE" }, STR(std_out) },
+	{ "oversubscribe", 's', NOARG, OPT_SHARED, ALL, { 0 }, FN(set_shared) },
+	{ "parsable", 0, NOARG, OPT_PARSABLE, SB, { 0 }, FN(set_flag) },
+	{ "partition", 'p', REQ, OPT_PARTITION, ALL,
+	  { "SBATCH_PARTITION", "SALLOC_PARTITION", "SLURM_PARTITION" },
+	  STR(partition) },
+	{ "priority", 0, REQ, OPT_PRIORITY, ALL, { 0 }, FN(set_priority) },
+	{ "propagate", 0, OPT, OPT_PROPAGATE, SB | SR, { 0 }, FN(set_propagate) },
+	{ "qos", 'q', REQ, OPT_QOS, ALL,
+	  { "SBATCH_QOS", "SALLOC_QOS", "SLURM_QOS" }, STR(qos) },
+	{ "quiet", 'Q', NOARG, OPT_QUIET, ALL, { 0 }, FN(set_flag) },
+	{ "requeue", 0, NOARG, OPT_REQUEUE, SB,
+	  { "SBATCH_REQUEUE" }, FN(set_requeue) },
+	{ "reservation", 0, REQ, OPT_RESERVATION, ALL,
+	  { "SBATCH_RESERVATION", "SALLOC_RESERVATION", "SLURM_RESERVATION" },
+	  STR(reservation) },
+	{ "signal", 0, REQ, OPT_SIGNAL, ALL,
+	  { "SBATCH_SIGNAL", "SALLOC_SIGNAL", "SLURM_SIGNAL" }, FN(set_signal) },
+	{ "sockets-per-node", 0, REQ, OPT_SOCKETS_PER_NODE, ALL, { 0 },
+	  FN(set_u16) },
+	{ "test-only", 0, NOARG, OPT_TEST_ONLY, SB | SR, { 0 }, FN(set_flag) },
+	{ "threads-per-core", 0, REQ, OPT_THREADS_PER_CORE, ALL,
+	  { "SBATCH_THREADS_PER_CORE", "SALLOC_THREADS_PER_CORE",
+	    "SLURM_THREADS_PER_CORE" }, FN(set_u16) },
+	{ "time", 't', REQ, OPT_TIME, ALL,
+	  { "SBATCH_TIMELIMIT", "SALLOC_TIMELIMIT", "SLURM_TIMELIMIT" },
+	  FN(set_time) },
+	{ "time-min", 0, REQ, OPT_TIME_MIN, ALL, { 0 }, FN(set_time) },
+	{ "tmp", 0, REQ, OPT_TMP, ALL, { 0 }, FN(set_tmp) },
+	{ "uid", 0, REQ, OPT_UID, ALL, { 0 }, FN(set_uid) },
+	{ "usage", 0, NOARG, OPT_USAGE, ALL, { 0 }, FN(set_flag) },
+	{ "verbose", 'v', NOARG, OPT_VERBOSE, ALL, { 0 }, FN(set_flag) },
+	{ "version", 'V', NOARG, OPT_VERSION, ALL, { 0 }, FN(set_flag) },
+	{ "wait", 'W', NOARG, OPT_WAIT, SB, { "SBATCH_WAIT" }, FN(set_flag) },
+	{ "wckey", 0, REQ, OPT_WCKEY, ALL,
+	  { "SBATCH_WCKEY", "SALLOC_WCKEY", "SLURM_WCKEY" }, STR(wckey) },
+	{ "wrap", 0, REQ, OPT_WRAP, SB, { 0 }, FN(set_wrap) },
+};
+
+const size_t cli_opt_table_len = sizeof(cli_opt_table) / sizeof(cli_opt_table[0]);
