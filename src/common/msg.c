@@ -1,0 +1,392 @@
+/* msg.c — message framing, authentication and blocking send/receive
+ * (see msg.h).
+ *
+ * The digest that the credential carries is SHA-256 over the 18 header
+ * bytes as sent, except that the credential-length field is taken as zero
+ * (the credential's length cannot be known before the credential exists),
+ * followed by the body.  So magic, version, type, flags, body length and
+ * body are all bound to the credential.
+ *
+ * msg_decode() logs an authentication failure as
+ *     "Authentication failure from <msg->peer>: <why>"
+ * so a caller that knows its peer sets msg->peer before decoding; decode
+ * keeps it.  Timeouts of 0 or less mean "wait forever".
+ */
+#include "common/msg.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <openssl/evp.h>
+
+#include "common/auth.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/xmalloc.h"
+#include "slurm/slurm_errno.h"
+
+#define CRED_LEN_OFFSET 10      /* u32 magic, u16 version, u16 type, u16 flags */
+
+/* ---- header and digest ---- */
+
+static void header_write(uint8_t raw[MSG_HEADER_LEN], const msg_header_t *h)
+{
+	buf_t *b = buf_create(MSG_HEADER_LEN);
+
+	pack32(b, h->magic);
+	pack16(b, h->version);
+	pack16(b, h->type);
+	pack16(b, h->flags);
+	pack32(b, h->cred_len);
+	pack32(b, h->body_len);
+	memcpy(raw, buf_data(b), MSG_HEADER_LEN);
+	buf_destroy(b);
+}
+
+static void header_read(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h)
+{
+	buf_t *b = buf_view(raw, MSG_HEADER_LEN);
+
+	unpack32(b, &h->magic);
+	unpack16(b, &h->version);
+	unpack16(b, &h->type);
+	unpack16(b, &h->flags);
+	unpack32(b, &h->cred_len);
+	unpack32(b, &h->body_len);
+	buf_destroy(b);
+}
+
+static int msg_digest(const uint8_t raw_header[MSG_HEADER_LEN],
+		      const uint8_t *body, uint32_t body_len,
+		      uint8_t digest[AUTH_DIGEST_LEN])
+{
+	uint8_t hdr[MSG_HEADER_LEN];
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int n = 0;
+	int rc = -1;
+
+	memcpy(hdr, raw_header, MSG_HEADER_LEN);
+	memset(hdr + CRED_LEN_OFFSET, 0, 4);
+	if (!ctx)
+		return -1;
+	if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
+	    EVP_DigestUpdate(ctx, hdr, MSG_HEADER_LEN) != 1 ||
+	    (body_len && EVP_DigestUpdate(ctx, body, body_len) != 1) ||
+	    EVP_DigestFinal_ex(ctx, digest, &n) != 1 || n != AUTH_DIGEST_LEN)
+		goto out;
+	rc = 0;
+out:
+	EVP_MD_CTX_free(ctx);
+	return rc;
+}
+
+int msg_header_parse(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h)
+{
+	header_read(raw, h);
+	if (h->magic != MSG_MAGIC || h->version != MSG_PROTOCOL_VERSION)
+		return SLURM_PROTOCOL_VERSION_ERROR;
+	if (!msg_desc_find(h->type))
+		return SLURM_UNEXPECTED_MSG_ERROR;
+	if (h->cred_len > MSG_MAX_CRED_LEN || h->body_len > MSG_MAX_BODY_LEN)
+		return SLURM_PROTOCOL_INSANE_MSG_LENGTH;
+	return SLURM_SUCCESS;
+}
+
+/* ---- encode / decode ---- */
+
+static void put_raw(buf_t *b, const void *p, size_t n)
+{
+	buf_t *v = buf_view(p, n);
+
+	packbuf(b, v);
+	buf_destroy(v);
+}
+
+static bool header_same(const msg_header_t *a, const msg_header_t *b)
+{
+	return a->magic == b->magic && a->version == b->version &&
+	       a->type == b->type && a->flags == b->flags &&
+	       a->cred_len == b->cred_len && a->body_len == b->body_len;
+}
+
+int msg_encode(uint16_t type, const void *data, buf_t **out)
+{
+	msg_header_t h = { MSG_MAGIC, MSG_PROTOCOL_VERSION, type, MSG_FLAG_NONE,
+			   0, 0 };
+	uint8_t raw[MSG_HEADER_LEN], digest[AUTH_DIGEST_LEN];
+	buf_t *body = buf_create(256), *b = NULL;
+	char *cred = NULL;
+	uint32_t cred_len = 0;
+	int rc;
+
+	*out = NULL;
+	if (!msg_desc_find(type)) {
+		rc = SLURM_UNEXPECTED_MSG_ERROR;
+		goto out;
+	}
+	if (msg_body_pack(type, data, body) < 0) {
+		error("cannot pack %s: no body given", msg_type_name(type));
+		rc = SLURM_ERROR;
+		goto out;
+	}
+	if (buf_len(body) > MSG_MAX_BODY_LEN) {
+		rc = SLURM_PROTOCOL_INSANE_MSG_LENGTH;
+		goto out;
+	}
+	h.body_len = (uint32_t)buf_len(body);
+	header_write(raw, &h);
+	if (msg_digest(raw, buf_data(body), h.body_len, digest) < 0 ||
+	    auth_create(digest, &cred, &cred_len) != SLURM_SUCCESS ||
+	    cred_len > MSG_MAX_CRED_LEN) {
+		rc = SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		goto out;
+	}
+	h.cred_len = cred_len;
+	header_write(raw, &h);
+	b = buf_create(MSG_HEADER_LEN + cred_len + h.body_len);
+	put_raw(b, raw, MSG_HEADER_LEN);
+	put_raw(b, cred, cred_len);
+	packbuf(b, body);
+	*out = b;
+	rc = SLURM_SUCCESS;
+out:
+	xfree(cred);
+	buf_destroy(body);
+	return rc;
+}
+
+int msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
+	       const uint8_t *cred, const uint8_t *body, slurm_msg_t *msg)
+{
+	uint8_t digest[AUTH_DIGEST_LEN];
+	msg_header_t chk;
+	const char *why = NULL;
+	buf_t *b;
+	void *data = NULL;
+	uid_t uid;
+	gid_t gid;
+	int rc;
+
+	msg->data = NULL;
+	rc = msg_header_parse(raw_header, &chk);
+	if (rc != SLURM_SUCCESS)
+		return rc;
+	if (!header_same(&chk, h))      /* h must describe raw_header */
+		return SLURM_ERROR;
+	if (msg_digest(raw_header, body, h->body_len, digest) < 0)
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	rc = auth_verify((const char *)cred, h->cred_len, digest, &uid, &gid,
+			 &why);
+	if (rc != SLURM_SUCCESS) {
+		error("Authentication failure from %s: %s",
+		      msg->peer[0] ? msg->peer : "unknown peer",
+		      why ? why : "unknown reason");
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	b = buf_view(body, h->body_len);
+	rc = msg_body_unpack(h->type, b, &data);
+	buf_destroy(b);
+	if (rc < 0) {
+		error("%s from %s (uid %u): malformed body of %u bytes",
+		      msg_type_name(h->type), msg->peer[0] ? msg->peer : "unknown peer",
+		      (unsigned)uid, h->body_len);
+		return SLURM_COMMUNICATIONS_RECEIVE_ERROR;
+	}
+	msg->type = h->type;
+	msg->flags = h->flags;
+	msg->auth_uid = uid;
+	msg->auth_gid = gid;
+	msg->data = data;
+	return SLURM_SUCCESS;
+}
+
+void msg_free(slurm_msg_t *msg)
+{
+	if (!msg || !msg->data)
+		return;
+	msg_body_free(msg->type, msg->data);
+	msg->data = NULL;
+}
+
+/* ---- blocking I/O ---- */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for fd to be ready for events until deadline (0 = none).
+ * 0 ready, 1 timed out, -1 error. */
+static int wait_fd(int fd, short events, long long deadline)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int left, n;
+
+	for (;;) {
+		left = -1;
+		if (deadline) {
+			long long d = deadline - now_ms();
+
+			if (d <= 0)
+				return 1;
+			left = d > 60000 ? 60000 : (int)d;
+		}
+		n = poll(&p, 1, left);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+static ssize_t fd_write(int fd, const uint8_t *p, size_t n)
+{
+	ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+	if (w < 0 && errno == ENOTSOCK)
+		w = write(fd, p, n);
+	return w;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n, long long deadline)
+{
+	while (n) {
+		ssize_t w = fd_write(fd, p, n);
+
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			return SLURM_COMMUNICATIONS_SEND_ERROR;
+		switch (wait_fd(fd, POLLOUT, deadline)) {
+		case 0:
+			break;
+		case 1:
+			return SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT;
+		default:
+			return SLURM_COMMUNICATIONS_SEND_ERROR;
+		}
+	}
+	return SLURM_SUCCESS;
+}
+
+/* Read exactly n bytes.  *got counts what arrived (to tell a closed
+ * connection from a truncated message). */
+static int read_all(int fd, uint8_t *p, size_t n, long long deadline,
+		    size_t *got)
+{
+	size_t done = 0;
+	int rc = SLURM_SUCCESS;
+
+	while (done < n) {
+		int w = wait_fd(fd, POLLIN, deadline);
+		ssize_t r;
+
+		if (w) {
+			rc = w == 1 ? SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
+				    : SLURM_COMMUNICATIONS_RECEIVE_ERROR;
+			break;
+		}
+		r = read(fd, p + done, n - done);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN ||
+			      errno == EWOULDBLOCK))
+			continue;
+		if (r < 0) {
+			rc = SLURM_COMMUNICATIONS_RECEIVE_ERROR;
+			break;
+		}
+		if (r == 0) {
+			rc = ESLURM_PROTOCOL_INCOMPLETE_PACKET;
+			break;
+		}
+		done += (size_t)r;
+	}
+	if (got)
+		*got = done;
+	return rc;
+}
+
+static long long deadline_of(int timeout_ms)
+{
+	return timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+}
+
+int msg_send_fd(int fd, uint16_t type, const void *data, int timeout_ms)
+{
+	buf_t *b = NULL;
+	int rc = msg_encode(type, data, &b);
+
+	if (rc == SLURM_SUCCESS)
+		rc = write_all(fd, buf_data(b), buf_len(b), deadline_of(timeout_ms));
+	buf_destroy(b);
+	return rc;
+}
+
+static void fd_peer(int fd, char *out, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[INET6_ADDRSTRLEN] = "";
+	uint16_t port = 0;
+
+	snprintf(out, len, "unknown");
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0)
+		return;
+	if (ss.ss_family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		port = ntohs(in->sin_port);
+		snprintf(out, len, "%s:%u", host, port);
+	} else if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		port = ntohs(in6->sin6_port);
+		snprintf(out, len, "[%s]:%u", host, port);
+	} else if (ss.ss_family == AF_UNIX) {
+		snprintf(out, len, "unix");
+	}
+}
+
+int msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms)
+{
+	long long deadline = deadline_of(timeout_ms);
+	uint8_t raw[MSG_HEADER_LEN], *rest = NULL;
+	msg_header_t h;
+	size_t got = 0;
+	int rc;
+
+	memset(msg, 0, sizeof(*msg));
+	fd_peer(fd, msg->peer, sizeof(msg->peer));
+	rc = read_all(fd, raw, MSG_HEADER_LEN, deadline, &got);
+	if (rc == ESLURM_PROTOCOL_INCOMPLETE_PACKET && got == 0)
+		return SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT;
+	if (rc != SLURM_SUCCESS)
+		return rc;
+	rc = msg_header_parse(raw, &h);
+	if (rc != SLURM_SUCCESS) {
+		error("bad message header from %s: %s", msg->peer,
+		      slurm_strerror(rc));
+		return rc;
+	}
+	rest = xmalloc((size_t)h.cred_len + h.body_len + 1);
+	rc = read_all(fd, rest, (size_t)h.cred_len + h.body_len, deadline, NULL);
+	if (rc == SLURM_SUCCESS)
+		rc = msg_decode(raw, &h, rest, rest + h.cred_len, msg);
+	xfree(rest);
+	return rc;
+}
