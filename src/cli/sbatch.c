@@ -1,0 +1,323 @@
+/* sbatch — submit a batch script to the controller.
+ *
+ * Options come from the command line, SBATCH_* variables and the script's
+ * "#SBATCH" directives (cli_opt).  The script is the file argument, stdin,
+ * or the --wrap command wrapped in a /bin/sh script.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_env.h"
+#include "cli/cli_opt.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+
+extern char **environ;
+
+#define SBATCH_MAX_SCRIPT (64u * 1024 * 1024)
+
+static char *read_stream(FILE *f, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	do {
+		if (n + 4096 + 1 > cap) {
+			size_t ncap = cap ? cap * 2 : 8192;
+
+			buf = xrealloc_sz(buf, cap, ncap);
+			cap = ncap;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got > 0 && n < SBATCH_MAX_SCRIPT);
+	buf = buf ? buf : xmalloc(1);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static char *read_script(const char *path, size_t *len)
+{
+	FILE *f;
+	char *s;
+
+	if (!path)
+		return read_stream(stdin, len);
+	if (!(f = fopen(path, "r"))) {
+		error("Unable to open file %s", path);
+		exit(1);
+	}
+	s = read_stream(f, len);
+	fclose(f);
+	return s;
+}
+
+static char *wrap_script(const char *cmd)
+{
+	return xstrdup_printf("#!/bin/sh\n"
+			      "# This script was created by sbatch --wrap.\n\n"
+			      "%s\n", cmd);
+}
+
+static void check_script(const char *script, size_t len)
+{
+	if (!len) {
+		error("Batch script is empty!");
+		exit(1);
+	}
+	if (strlen(script) != len) {
+		error("The SLURM controller does not allow scripts that");
+		error("contain a NULL character '\\0'.");
+		exit(1);
+	}
+	if (strncmp(script, "#!", 2)) {
+		error("This does not look like a batch script.  The first");
+		error("line must start with #! followed by the path to an interpreter.");
+		error("For instance: #!/bin/sh");
+		exit(1);
+	}
+	if (strstr(script, "\r\n")) {
+		error("Batch script contains DOS line breaks (\\r\\n)");
+		error("instead of expected UNIX line breaks (\\n).");
+		exit(1);
+	}
+}
+
+static char *absolute_dir(const char *dir)
+{
+	char cwd[PATH_MAX];
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), "/tmp");
+	if (!dir)
+		return xstrdup(cwd);
+	if (dir[0] == '/')
+		return xstrdup(dir);
+	return xstrdup_printf("%s/%s", cwd, dir);
+}
+
+static char *short_hostname(void)
+{
+	char host[256] = "";
+	char *dot;
+
+	gethostname(host, sizeof(host) - 1);
+	if ((dot = strchr(host, '.')))
+		*dot = '\0';
+	return xstrdup(host);
+}
+
+static char *join_args(int argc, char **argv)
+{
+	char *s = NULL;
+
+	for (int i = 0; i < argc; i++)
+		xstrfmtcat(&s, "%s%s", i ? " " : "", argv[i]);
+	return s;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Everything the request needs beyond the options. */
+static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
+		      char **argv, int first)
+{
+	job_desc_t *d = &o->desc;
+	struct passwd *pw;
+	char *wd = absolute_dir(d->work_dir);
+
+	xfree(d->work_dir);
+	d->work_dir = wd;
+	if (!d->name)
+		d->name = xstrdup(o->wrap ? "wrap" : path ? base_name(path) :
+				  "sbatch");
+	if (!o->uid_set)
+		d->user_id = getuid();
+	if (!o->gid_set)
+		d->group_id = getgid();
+	if ((pw = getpwuid(d->user_id)))
+		d->user_name = xstrdup(pw->pw_name);
+	d->submit_host = short_hostname();
+	d->submit_line = join_args(argc, argv);
+	d->environment = cli_env_export(d->export_env, environ);
+	if (o->get_user_env)
+		d->environment = cli_env_set(d->environment,
+					     "SLURM_GET_USER_ENV", "1");
+	d->argv = xcalloc(1, sizeof(char *));
+	for (int i = first; i < argc; i++)
+		d->argv = xstrarray_append(d->argv, argv[i]);
+}
+
+static void submit_failed(int rc, const char *msg)
+{
+	if (msg && *msg)
+		error("%s", msg);
+	error("Batch job submission failed: %s", slurm_strerror(rc));
+	exit(1);
+}
+
+static uint32_t submit(cli_job_opts_t *o)
+{
+	slurm_msg_t resp;
+	const submit_response_msg_t *sr;
+	uint32_t job_id;
+	int rc = cli_ctld_rpc(REQUEST_SUBMIT_BATCH_JOB, &o->desc, &resp);
+
+	if (rc) {
+		error("Batch job submission failed: %s", cli_comm_strerror(rc));
+		exit(1);
+	}
+	if (resp.type == RESPONSE_SLURM_RC) {
+		const return_code_msg_t *r = resp.data;
+
+		submit_failed(r && r->rc ? r->rc : SLURM_UNEXPECTED_MSG_ERROR,
+			      r ? r->msg : NULL);
+	}
+	if (resp.type != RESPONSE_SUBMIT_BATCH_JOB || !resp.data)
+		submit_failed(SLURM_UNEXPECTED_MSG_ERROR, NULL);
+	sr = resp.data;
+	if (sr->error_code)
+		submit_failed(sr->error_code, sr->job_submit_user_msg);
+	if (sr->job_submit_user_msg && *sr->job_submit_user_msg)
+		info("%s", sr->job_submit_user_msg);
+	job_id = sr->job_id;
+	msg_free(&resp);
+	return job_id;
+}
+
+/* Exit status of a finished job as a shell would report it. */
+static int job_rc(const job_info_t *j)
+{
+	if (WIFEXITED(j->exit_code))
+		return WEXITSTATUS(j->exit_code);
+	if (WIFSIGNALED(j->exit_code))
+		return 128 + WTERMSIG(j->exit_code);
+	return 0;
+}
+
+/* Poll once: -1 while any part of the job runs, else its exit code. */
+static int poll_job(uint32_t job_id)
+{
+	job_info_request_msg_t req = {
+		.job_ids = &job_id, .job_id_cnt = 1, .user_id = NO_VAL32,
+	};
+	slurm_msg_t resp;
+	const job_info_msg_t *m;
+	int rc = 0, err = cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp);
+
+	if (err)
+		return -1;    /* controller away: keep waiting */
+	if (resp.type != RESPONSE_JOB_INFO || !resp.data) {
+		rc = cli_resp_rc(&resp) == ESLURM_INVALID_JOB_ID ? 0 : -1;
+		msg_free(&resp);
+		return rc;
+	}
+	m = resp.data;
+	for (uint32_t i = 0; i < m->cnt && rc >= 0; i++) {
+		const job_info_t *j = &m->jobs[i];
+
+		if (j->job_id != job_id && j->array_job_id != job_id)
+			continue;
+		if (!job_state_is_finished(j->job_state))
+			rc = -1;
+		else if (job_rc(j) > rc)
+			rc = job_rc(j);
+	}
+	msg_free(&resp);
+	return rc;
+}
+
+static int wait_job(uint32_t job_id)
+{
+	unsigned delay = 1;
+	int rc;
+
+	while ((rc = poll_job(job_id)) < 0) {
+		sleep(delay);
+		if (delay < 5)
+			delay++;
+	}
+	return rc;
+}
+
+static void early_exits(const cli_job_opts_t *o)
+{
+	if (o->help) {
+		cli_opt_print_help(o);
+		exit(0);
+	}
+	if (o->usage) {
+		cli_opt_print_usage(o);
+		exit(0);
+	}
+	if (o->version) {
+		printf("slurm %s\n", SLUICE_VERSION_STRING);
+		exit(0);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	cli_job_opts_t o;
+	const char *path = NULL;
+	char *script;
+	size_t len;
+	int first = argc, rc = 0;
+	uint32_t job_id;
+
+	cli_init_noconf("sbatch", 0);
+	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
+	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
+		exit(255);
+	early_exits(&o);
+	if (cli_opt_parse_env(&o, environ) < 0)
+		exit(255);
+	if (o.wrap) {
+		if (first < argc) {
+			error("Script arguments not permitted with --wrap option");
+			exit(1);
+		}
+		script = wrap_script(o.wrap);
+		len = strlen(script);
+	} else {
+		path = first < argc ? argv[first++] : NULL;
+		script = read_script(path, &len);
+	}
+	check_script(script, len);
+	if (cli_opt_parse_script(&o, script, len, "#SBATCH") < 0)
+		exit(255);
+	cli_init("sbatch", o.verbose - o.quiet);
+	o.desc.script = script;
+	fill_desc(&o, path, argc, argv, first);
+	if (o.test_only) {
+		error("--test-only is not supported by this controller");
+		exit(1);
+	}
+	job_id = submit(&o);
+	if (o.parsable)
+		printf("%u\n", job_id);
+	else if (!o.quiet)
+		printf("Submitted batch job %u\n", job_id);
+	fflush(stdout);
+	if (o.wait)
+		rc = wait_job(job_id);
+	cli_opt_free(&o);
+	return rc;
+}
