@@ -1,0 +1,213 @@
+/* ctld_send.c — ordered, retried delivery of node messages to the
+ * controller (see ctld_send.h). */
+#include "slurmd/common/ctld_send.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/net.h"
+#include "common/xmalloc.h"
+#include "slurm/slurm_errno.h"
+
+#define BACKOFF_FIRST_MS 250
+#define BACKOFF_MAX_MS   4000
+
+typedef struct item {
+	struct item *next;
+	uint16_t     type;
+	void        *data;
+	int          notify_fd;
+} item_t;
+
+struct ctld_sender {
+	const slurm_conf_t *conf;
+	pthread_t       thread;
+	pthread_mutex_t lock;
+	pthread_cond_t  cond;       /* queue changed, or stop */
+	item_t         *head;
+	item_t         *tail;
+	bool            stop;
+};
+
+static void deadline_in(struct timespec *ts, int ms)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (long) (ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+/* One pass over the controllers; true once one of them answered. */
+static bool try_send(ctld_sender_t *s, const item_t *it, bool quiet)
+{
+	const slurm_conf_t *c = s->conf;
+	int timeout = (c->message_timeout ? c->message_timeout : 10) * 1000;
+
+	for (size_t i = 0; i < c->ctld_host_cnt; i++) {
+		int rc = 0;
+		int err = net_rpc_rc(c->ctld_addrs[i], c->slurmctld_port,
+				     it->type, it->data, &rc, timeout);
+
+		if (err == 0) {
+			if (rc)
+				info("%s: controller %s answered: %s",
+				     msg_type_name(it->type), c->ctld_hosts[i],
+				     slurm_strerror(rc));
+			return true;
+		}
+		if (quiet)
+			debug("%s to %s:%u failed: %s", msg_type_name(it->type),
+			      c->ctld_addrs[i], c->slurmctld_port,
+			      slurm_strerror(err));
+		else
+			error("%s to %s:%u failed: %s, will retry",
+			      msg_type_name(it->type), c->ctld_addrs[i],
+			      c->slurmctld_port, slurm_strerror(err));
+	}
+	return false;
+}
+
+static void item_done(ctld_sender_t *s, item_t *it)
+{
+	char byte = 1;
+
+	pthread_mutex_lock(&s->lock);
+	s->head = it->next;
+	if (!s->head)
+		s->tail = NULL;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+
+	if (it->notify_fd >= 0 && write(it->notify_fd, &byte, 1) < 0)
+		debug("ctld_send: notify: %m");
+	msg_body_free(it->type, it->data);
+	xfree(it);
+}
+
+/* Sleep up to ms unless asked to stop; returns true if stopping. */
+static bool backoff_wait(ctld_sender_t *s, int ms)
+{
+	struct timespec ts;
+	bool stop;
+
+	deadline_in(&ts, ms);
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop) {
+		if (pthread_cond_timedwait(&s->cond, &s->lock, &ts) == ETIMEDOUT)
+			break;
+	}
+	stop = s->stop;
+	pthread_mutex_unlock(&s->lock);
+	return stop;
+}
+
+static void *sender_main(void *arg)
+{
+	ctld_sender_t *s = arg;
+
+	for (;;) {
+		item_t *it;
+		int delay = BACKOFF_FIRST_MS;
+		int tries = 0;
+
+		pthread_mutex_lock(&s->lock);
+		while (!s->head && !s->stop)
+			pthread_cond_wait(&s->cond, &s->lock);
+		it = s->stop ? NULL : s->head;
+		pthread_mutex_unlock(&s->lock);
+		if (!it)
+			return NULL;
+
+		while (!try_send(s, it, tries++ > 0)) {
+			if (backoff_wait(s, delay))
+				return NULL;
+			delay = delay * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS
+							   : delay * 2;
+		}
+		item_done(s, it);
+	}
+}
+
+ctld_sender_t *ctld_sender_create(const slurm_conf_t *conf)
+{
+	ctld_sender_t *s = xmalloc(sizeof(*s));
+
+	s->conf = conf;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	if (pthread_create(&s->thread, NULL, sender_main, s)) {
+		error("ctld_send: pthread_create: %m");
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->cond);
+		xfree(s);
+		return NULL;
+	}
+	return s;
+}
+
+void ctld_sender_queue(ctld_sender_t *s, uint16_t type, void *data,
+		       int notify_fd)
+{
+	item_t *it = xmalloc(sizeof(*it));
+
+	it->type = type;
+	it->data = data;
+	it->notify_fd = notify_fd;
+	pthread_mutex_lock(&s->lock);
+	if (s->tail)
+		s->tail->next = it;
+	else
+		s->head = it;
+	s->tail = it;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int ctld_sender_flush(ctld_sender_t *s, int timeout_ms)
+{
+	struct timespec ts;
+	int rc = 0;
+
+	if (timeout_ms >= 0)
+		deadline_in(&ts, timeout_ms);
+	pthread_mutex_lock(&s->lock);
+	while (s->head && rc == 0) {
+		if (timeout_ms < 0)
+			pthread_cond_wait(&s->cond, &s->lock);
+		else if (pthread_cond_timedwait(&s->cond, &s->lock, &ts) ==
+			 ETIMEDOUT)
+			rc = s->head ? -1 : 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+void ctld_sender_destroy(ctld_sender_t *s)
+{
+	item_t *it;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->stop = true;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+
+	while ((it = s->head)) {
+		s->head = it->next;
+		msg_body_free(it->type, it->data);
+		xfree(it);
+	}
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	xfree(s);
+}

@@ -1,0 +1,30 @@
+/* ctld_send.h — messages from a node to the controller that must arrive.
+ *
+ * Registration, batch completion and epilog completion are queued here and
+ * sent in order by one background thread, each retried with backoff (to
+ * every SlurmctldHost in turn) until some controller answers.  A controller
+ * that is restarting therefore still gets the message once it is back.
+ * Any answer counts as acknowledged; a non-zero rc is only logged.
+ */
+#ifndef SLUICE_SLURMD_CTLD_SEND_H
+#define SLUICE_SLURMD_CTLD_SEND_H
+
+#include <stdint.h>
+
+#include "common/conf.h"
+
+typedef struct ctld_sender ctld_sender_t;
+
+/* conf must outlive the sender.  Starts the thread. */
+ctld_sender_t *ctld_sender_create(const slurm_conf_t *conf);
+/* Queue a message; the sender owns data (freed with msg_body_free).
+ * If notify_fd >= 0, one byte is written to it once acknowledged. */
+void ctld_sender_queue(ctld_sender_t *s, uint16_t type, void *data,
+		       int notify_fd);
+/* Wait until everything queued so far is acknowledged; timeout_ms < 0
+ * waits forever.  0, or -1 on timeout. */
+int  ctld_sender_flush(ctld_sender_t *s, int timeout_ms);
+/* Stop the thread; messages not yet acknowledged are dropped. */
+void ctld_sender_destroy(ctld_sender_t *s);
+
+#endif

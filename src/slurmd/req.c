@@ -1,0 +1,160 @@
+/* req.c — slurmd's request handlers (see req.h). */
+#include "slurmd/req.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/xmalloc.h"
+#include "slurm/slurm_errno.h"
+#include "slurmd/common/spool.h"
+#include "slurmd/launch.h"
+#include "slurmd/slurmd.h"
+
+#define STEPD_RPC_TIMEOUT_MS 5000
+
+typedef void (*req_f)(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg);
+
+static void req_ping(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	net_reply_rc(conn, SLURM_SUCCESS);
+}
+
+static void req_reg_status(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	net_reply_rc(conn, SLURM_SUCCESS);
+	slurmd_register(sd, false);
+}
+
+static void req_shutdown(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	info("shutdown requested by uid %u from %s", (unsigned) msg->auth_uid,
+	     msg->peer);
+	net_reply_rc(conn, SLURM_SUCCESS);
+	slurmd_shutdown(sd);
+}
+
+static void req_launch(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	const batch_launch_msg_t *m = msg->data;
+	int rc;
+
+	if (!m) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	rc = launch_batch(sd, m);
+	if (rc)
+		error("JobId=%u: batch launch failed: %s", m->job_id,
+		      slurm_strerror(rc));
+	net_reply_rc(conn, rc);
+}
+
+/* Pass a signal/terminate request on to the job's stepd.  Returns
+ * ESLURM_INVALID_JOB_ID if no stepd for the job lives here. */
+static int forward_to_stepd(slurmd_t *sd, uint16_t type,
+			    const node_signal_msg_t *m)
+{
+	char *path = spool_step_socket(sd->spool_dir, sd->node->name,
+				       m->job_id);
+	slurm_msg_t resp = { 0 };
+	int rc;
+
+	if (access(path, F_OK) < 0) {
+		rc = ESLURM_INVALID_JOB_ID;
+		goto out;
+	}
+	rc = net_rpc_unix(path, type, m, &resp, STEPD_RPC_TIMEOUT_MS);
+	if (rc) {
+		debug("JobId=%u: stepd at %s: %s", m->job_id, path,
+		      slurm_strerror(rc));
+		if (!spool_step_alive(path)) {
+			unlink(path);
+			rc = ESLURM_INVALID_JOB_ID;
+		}
+		goto out;
+	}
+	if (resp.type == RESPONSE_SLURM_RC && resp.data)
+		rc = ((return_code_msg_t *) resp.data)->rc;
+	msg_free(&resp);
+out:
+	xfree(path);
+	return rc;
+}
+
+static void req_signal(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	const node_signal_msg_t *m = msg->data;
+	int rc;
+
+	if (!m) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	debug("JobId=%u: signal %u flags 0x%x", m->job_id, m->signal,
+	      m->flags);
+	rc = forward_to_stepd(sd, REQUEST_SIGNAL_JOB, m);
+	net_reply_rc(conn, rc);
+}
+
+static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	const node_signal_msg_t *m = msg->data;
+	char *dir;
+
+	if (!m) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	net_reply_rc(conn, SLURM_SUCCESS);
+	debug("JobId=%u: terminate (kill_wait %u s)", m->job_id, m->kill_wait);
+	if (forward_to_stepd(sd, REQUEST_TERMINATE_JOB, m) !=
+	    ESLURM_INVALID_JOB_ID)
+		return;
+	/* Nothing of the job runs here (any more). */
+	dir = spool_job_dir(sd->spool_dir, m->job_id);
+	spool_remove_tree(dir);
+	xfree(dir);
+	slurmd_epilog_complete(sd, m->job_id, SLURM_SUCCESS);
+}
+
+static const struct {
+	uint16_t type;
+	req_f    handler;
+} handlers[] = {
+	{ REQUEST_PING, req_ping },
+	{ REQUEST_NODE_REGISTRATION_STATUS, req_reg_status },
+	{ REQUEST_SHUTDOWN, req_shutdown },
+	{ REQUEST_BATCH_JOB_LAUNCH, req_launch },
+	{ REQUEST_SIGNAL_JOB, req_signal },
+	{ REQUEST_TERMINATE_JOB, req_terminate },
+};
+
+static bool authorized(const slurmd_t *sd, const slurm_msg_t *msg)
+{
+	return msg->auth_uid == 0 || msg->auth_uid == sd->conf->slurm_user_id;
+}
+
+void req_handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
+{
+	slurmd_t *sd = arg;
+
+	if (!authorized(sd, msg)) {
+		error("security violation: %s from uid %u at %s",
+		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
+		      msg->peer);
+		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	debug2("%s from %s", msg_type_name(msg->type), msg->peer);
+	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
+		if (handlers[i].type == msg->type) {
+			handlers[i].handler(sd, conn, msg);
+			return;
+		}
+	}
+	error("unexpected %s from %s", msg_type_name(msg->type), msg->peer);
+	net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+}

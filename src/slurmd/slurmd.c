@@ -1,0 +1,325 @@
+/* slurmd.c — the node daemon: options, start-up, event loop.
+ *
+ * slurmd registers with the controller, answers its pings, and starts one
+ * slurmstepd per batch job; everything else about a job happens in its
+ * stepd, which outlives a slurmd restart.  The loop never blocks for long:
+ * messages to the controller go through a sender thread (ctld_send.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/auth.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurmd/common/spool.h"
+#include "slurmd/launch.h"
+#include "slurmd/req.h"
+#include "slurmd/slurmd.h"
+
+#define SLURMD_CONN_TIMEOUT_MS 30000
+
+typedef struct {
+	const char *conf_file;
+	const char *node_name;
+	const char *log_file;
+	bool        foreground;
+	bool        clear;
+	bool        print_hw;
+	int         verbose;
+} opts_t;
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"Usage: slurmd [OPTIONS]\n"
+"  -c            Force cleanup of slurmd shared memory and spool files.\n"
+"  -C            Print node configuration information and exit.\n"
+"  -D            Run daemon in foreground, with logging copied to stdout.\n"
+"  -f config     Read configuration from the specified file.\n"
+"  -h            Print this help message.\n"
+"  -L logfile    Log messages to the specified file.\n"
+"  -N node_name  Run the daemon for specified nodename.\n"
+"  -v            Verbose mode. Multiple -v's increase verbosity.\n"
+"  -V            Print version information and exit.\n");
+}
+
+static void parse_opts(int argc, char **argv, opts_t *o)
+{
+	int c;
+
+	while ((c = getopt(argc, argv, "cCDf:hL:N:vV")) != -1) {
+		switch (c) {
+		case 'c': o->clear = true; break;
+		case 'C': o->print_hw = true; break;
+		case 'D': o->foreground = true; break;
+		case 'f': o->conf_file = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		case 'L': o->log_file = optarg; break;
+		case 'N': o->node_name = optarg; break;
+		case 'v': o->verbose++; break;
+		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
+		default: usage(stderr); exit(1);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "slurmd: error: Unknown parameter: %s\n",
+			argv[optind]);
+		usage(stderr);
+		exit(1);
+	}
+}
+
+static const conf_node_t *find_my_node(const slurm_conf_t *conf,
+				       const char *name, const char *host)
+{
+	if (name)
+		return conf_find_node(conf, name);
+	for (size_t i = 0; i < conf->node_cnt; i++) {
+		const conf_node_t *n = &conf->nodes[i];
+
+		if (!xstrcmp(n->hostname, host) || !xstrcmp(n->name, host))
+			return n;
+	}
+	return NULL;
+}
+
+static char *stepd_path(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return xstrdup(SLUICE_SBINDIR "/slurmstepd");
+	self[n] = '\0';
+	return xstrdup_printf("%s/slurmstepd", dirname(self));
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+	int rc = 0;
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+	}
+	if (mkdir(p, mode) < 0 && errno != EEXIST)
+		rc = -1;
+	xfree(p);
+	return rc;
+}
+
+static void setup_logging(slurmd_t *sd, const opts_t *o)
+{
+	int level = sd->conf->slurmd_debug + o->verbose;
+	log_options_t lo = { 0 };
+
+	if (level > LOG_LEVEL_DEBUG5)
+		level = LOG_LEVEL_DEBUG5;
+	if (o->log_file)
+		sd->log_file = xstrdup(o->log_file);
+	else if (sd->conf->slurmd_log_file)
+		sd->log_file = conf_expand_node_path(sd->conf->slurmd_log_file,
+						     sd->node->name);
+	lo.stderr_level = o->foreground ? level : LOG_LEVEL_QUIET;
+	lo.file_level = level;
+	lo.stderr_timestamps = true;
+	if (log_init("slurmd", lo, sd->log_file) < 0)
+		error("could not open log file %s: %m", sd->log_file);
+}
+
+static void load_config(slurmd_t *sd, const opts_t *o)
+{
+	char err[1024] = "";
+	char real[PATH_MAX];
+
+	sd->conf = conf_load(o->conf_file, err, sizeof(err));
+	if (!sd->conf) {
+		fprintf(stderr, "slurmd: error: %s\n", err);
+		fprintf(stderr, "slurmd: fatal: Unable to process configuration file\n");
+		exit(1);
+	}
+	sd->node = find_my_node(sd->conf, o->node_name, sd->hw.hostname);
+	if (!sd->node) {
+		fprintf(stderr, "slurmd: fatal: Unable to determine this slurmd's NodeName\n");
+		exit(1);
+	}
+	sd->conf_path = xstrdup(realpath(sd->conf->path, real) ? real
+							       : sd->conf->path);
+	sd->spool_dir = conf_expand_node_path(sd->conf->slurmd_spool_dir ?
+					      sd->conf->slurmd_spool_dir :
+					      "/var/spool/slurmd",
+					      sd->node->name);
+}
+
+static void daemonize(void)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid < 0)
+		fatal("fork: %m");
+	if (pid > 0)
+		_exit(0);
+	setsid();
+	if (chdir("/") < 0)
+		error("chdir /: %m");
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+}
+
+static char *write_pid_file(const slurmd_t *sd)
+{
+	char *path;
+	FILE *f;
+
+	if (!sd->conf->slurmd_pid_file)
+		return NULL;
+	path = conf_expand_node_path(sd->conf->slurmd_pid_file, sd->node->name);
+	f = fopen(path, "w");
+	if (!f) {
+		error("unable to write pid file %s: %m", path);
+		xfree(path);
+		return NULL;
+	}
+	fprintf(f, "%d\n", (int) getpid());
+	fclose(f);
+	return path;
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	slurmd_t *sd = arg;
+
+	switch (sig) {
+	case SIGCHLD:
+		launch_reap();
+		break;
+	case SIGHUP:
+		if (sd->log_file)
+			log_reopen(sd->log_file);
+		break;
+	default:
+		info("caught signal %d, shutting down", (int) sig);
+		event_base_loopexit(sd->base, NULL);
+	}
+}
+
+void slurmd_shutdown(slurmd_t *sd)
+{
+	struct timeval tv = { 0, 200000 };
+
+	event_base_loopexit(sd->base, &tv);
+}
+
+static int run(slurmd_t *sd, int listen_fd)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGCHLD, SIGHUP };
+	struct event *ev[4];
+	int timeout = SLURMD_CONN_TIMEOUT_MS;
+
+	sd->base = event_base_new();
+	if (!sd->base)
+		fatal("event_base_new failed");
+	for (int i = 0; i < 4; i++) {
+		ev[i] = evsignal_new(sd->base, sigs[i], on_signal, sd);
+		evsignal_add(ev[i], NULL);
+	}
+	sd->server = net_server_create(sd->base, listen_fd, req_handle, sd,
+				       timeout);
+	if (!sd->server)
+		fatal("unable to serve on port %u", sd->node->port);
+	sd->sender = ctld_sender_create(sd->conf);
+	if (!sd->sender)
+		fatal("unable to start the controller sender");
+	slurmd_register(sd, true);
+	info("slurmd version %s started", SLUICE_VERSION_STRING);
+	event_base_dispatch(sd->base);
+
+	info("slurmd shutting down");
+	ctld_sender_flush(sd->sender, 1000);
+	net_server_destroy(sd->server);
+	ctld_sender_destroy(sd->sender);
+	for (int i = 0; i < 4; i++)
+		event_free(ev[i]);
+	event_base_free(sd->base);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	opts_t o = { 0 };
+	slurmd_t sd = { 0 };
+	char *pid_file;
+	int fd;
+
+	parse_opts(argc, argv, &o);
+	hwinfo_detect(&sd.hw);
+	if (o.print_hw) {
+		hwinfo_print(&sd.hw, stdout);
+		return 0;
+	}
+	load_config(&sd, &o);
+	sd.verbose = o.verbose;
+	sd.start_time = time(NULL);
+	sd.stepd_path = stepd_path();
+	setup_logging(&sd, &o);
+	signal(SIGPIPE, SIG_IGN);
+	if (mkdir_p(sd.spool_dir, 0755) < 0)
+		fatal("unable to create spool directory %s: %m", sd.spool_dir);
+	if (auth_init(sd.conf->auth_type, sd.conf->auth_info,
+		      sd.conf->plugin_dir) != 0)
+		fatal("unable to initialize %s", sd.conf->auth_type);
+	if (access(sd.stepd_path, X_OK) < 0)
+		error("%s: %m (batch jobs cannot start)", sd.stepd_path);
+	fd = net_listen_tcp(NULL, sd.node->port);
+	if (fd < 0)
+		fatal("unable to bind listen port (%u): %m", sd.node->port);
+	if (o.clear)
+		spool_clear_stale(sd.spool_dir, sd.node->name);
+	if (!o.foreground)
+		daemonize();
+	pid_file = write_pid_file(&sd);
+	info("node %s: CPUs=%u Boards=%u Sockets=%u Cores=%u Threads=%u "
+	     "Memory=%llu, spool %s, port %u", sd.node->name, sd.hw.cpus,
+	     sd.hw.boards, sd.hw.sockets, sd.hw.cores, sd.hw.threads,
+	     (unsigned long long) sd.hw.real_memory, sd.spool_dir,
+	     sd.node->port);
+
+	run(&sd, fd);
+
+	if (pid_file)
+		unlink(pid_file);
+	xfree(pid_file);
+	auth_fini();
+	hwinfo_free(&sd.hw);
+	xfree(sd.conf_path);
+	xfree(sd.spool_dir);
+	xfree(sd.log_file);
+	xfree(sd.stepd_path);
+	conf_destroy(sd.conf);
+	log_fini();
+	return 0;
+}

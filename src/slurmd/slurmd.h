@@ -1,0 +1,41 @@
+/* slurmd.h — the node daemon's state, shared by its modules.
+ *
+ * One slurmd_t per process, owned by main() and used only on the event
+ * loop thread (the controller sender has its own thread and queue).
+ */
+#ifndef SLUICE_SLURMD_SLURMD_H
+#define SLUICE_SLURMD_SLURMD_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "common/conf.h"
+#include "common/net.h"
+#include "slurmd/common/ctld_send.h"
+#include "slurmd/hwinfo.h"
+
+struct event_base;
+
+typedef struct {
+	slurm_conf_t       *conf;
+	const conf_node_t  *node;        /* this node's NodeName line */
+	char               *conf_path;   /* absolute, passed to slurmstepd */
+	char               *spool_dir;   /* SlurmdSpoolDir, %n/%h expanded */
+	char               *log_file;    /* for slurmstepd too */
+	char               *stepd_path;  /* slurmstepd next to slurmd */
+	int                 verbose;     /* -v count, passed to slurmstepd */
+	hwinfo_t            hw;
+	time_t              start_time;
+	struct event_base  *base;
+	net_server_t       *server;
+	ctld_sender_t      *sender;
+} slurmd_t;
+
+/* Queue a MESSAGE_NODE_REGISTRATION (retried until acknowledged). */
+void slurmd_register(slurmd_t *sd, bool startup);
+/* Queue a MESSAGE_EPILOG_COMPLETE for job_id. */
+void slurmd_epilog_complete(slurmd_t *sd, uint32_t job_id, int rc);
+/* Leave the event loop soon (after pending replies are flushed). */
+void slurmd_shutdown(slurmd_t *sd);
+
+#endif
