@@ -1,0 +1,263 @@
+/* cli_fields.c — walking the field tables: lookup, text, JSON, scontrol
+ * layout, and the value helpers the tables share. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli_fields.h"
+#include "common/fname.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+static bool row_end(const cli_field_t *f)
+{
+	return !f->text && !f->json;
+}
+
+const cli_field_t *cli_field_by_letter(const cli_field_t *tab, char letter)
+{
+	if (!letter)
+		return NULL;
+	for (const cli_field_t *f = tab; !row_end(f); f++)
+		if (f->letter == letter)
+			return f;
+	return NULL;
+}
+
+const cli_field_t *cli_field_by_name(const cli_field_t *tab, const char *name)
+{
+	if (!name || !*name)
+		return NULL;
+	for (const cli_field_t *f = tab; !row_end(f); f++)
+		if (f->name && !strcasecmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+char *cli_field_text(const cli_field_t *f, const void *rec, const cli_ctx_t *ctx)
+{
+	char *s = NULL;
+
+	if (f->text)
+		f->text(&s, rec, ctx);
+	return s ? s : xstrdup("(null)");
+}
+
+/* ---- JSON ---- */
+
+/* The object at path "a/b/c" minus its last element; creates parents. */
+static json_object *json_parent(json_object *root, const char *path,
+				const char **leaf)
+{
+	const char *slash;
+	json_object *cur = root;
+
+	while ((slash = strchr(path, '/'))) {
+		char *part = xstrndup(path, (size_t)(slash - path));
+		json_object *next;
+
+		if (!json_object_object_get_ex(cur, part, &next)) {
+			next = json_object_new_object();
+			json_object_object_add(cur, part, next);
+		}
+		xfree(part);
+		cur = next;
+		path = slash + 1;
+	}
+	*leaf = path;
+	return cur;
+}
+
+json_object *cli_fields_json(const cli_field_t *tab, const void *rec,
+			     const cli_ctx_t *ctx)
+{
+	json_object *o = json_object_new_object();
+
+	for (const cli_field_t *f = tab; !row_end(f); f++) {
+		const char *leaf;
+		json_object *parent, *v;
+
+		if (!f->json_key)
+			continue;
+		if (f->json) {
+			v = f->json(rec, ctx);
+		} else {
+			char *s = NULL;
+
+			f->text(&s, rec, ctx);
+			v = json_object_new_string(s ? s : "");
+			xfree(s);
+		}
+		parent = json_parent(o, f->json_key, &leaf);
+		json_object_object_add(parent, leaf, v);
+	}
+	return o;
+}
+
+/* ---- scontrol layout ---- */
+
+void cli_fields_show(FILE *out, const cli_field_t *tab, const void *rec,
+		     const cli_ctx_t *ctx, bool one_liner, bool detail,
+		     const char *end_multi, const char *end_one)
+{
+	char *line = NULL;
+	bool first = true;
+
+	for (const cli_field_t *f = tab; !row_end(f); f++) {
+		char *v = NULL;
+
+		if (!f->show_key || !f->text)
+			continue;
+		if ((f->flags & CF_SHOW_DETAIL) && !detail)
+			continue;
+		f->text(&v, rec, ctx);
+		if (!v && (f->flags & CF_SHOW_OPT))
+			continue;
+		if (!first)
+			xstrcat(&line, (f->flags & CF_SHOW_NL) && !one_liner
+					       ? "\n   " : " ");
+		xstrfmtcat(&line, "%s=%s", f->show_key, v ? v : "(null)");
+		if (f->flags & CF_SHOW_TRAIL)
+			xstrcatc(&line, ' ');
+		first = false;
+		xfree(v);
+	}
+	xstrcat(&line, one_liner ? end_one : end_multi);
+	fputs(line, out);
+	xfree(line);
+}
+
+/* ---- JSON value helpers ---- */
+
+static json_object *num_obj(bool set, bool inf, json_object *n)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "set", json_object_new_boolean(set));
+	json_object_object_add(o, "infinite", json_object_new_boolean(inf));
+	json_object_object_add(o, "number", n);
+	return o;
+}
+
+json_object *cli_json_num32(uint32_t v)
+{
+	if (v == NO_VAL32)
+		return num_obj(false, false, json_object_new_int64(0));
+	if (v == INFINITE32)
+		return num_obj(false, true, json_object_new_int64(0));
+	return num_obj(true, false, json_object_new_int64(v));
+}
+
+json_object *cli_json_num64(uint64_t v)
+{
+	if (v == NO_VAL64)
+		return num_obj(false, false, json_object_new_int64(0));
+	if (v == INFINITE64)
+		return num_obj(false, true, json_object_new_int64(0));
+	return num_obj(true, false, json_object_new_int64((int64_t)v));
+}
+
+json_object *cli_json_time(time_t t)
+{
+	return num_obj(true, false, json_object_new_int64((int64_t)t));
+}
+
+json_object *cli_json_strlist(const char *csv)
+{
+	json_object *a = json_object_new_array();
+	char **items = xstrsplit(csv ? csv : "", ",", NULL);
+
+	for (size_t i = 0; items && items[i]; i++)
+		json_object_array_add(a, json_object_new_string(items[i]));
+	xstrarray_free(items);
+	return a;
+}
+
+json_object *cli_json_str(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+/* ---- text helpers ---- */
+
+void cli_fmt_runtime(char **out, long secs)
+{
+	long d, h, m;
+
+	if (secs < 0)
+		secs = 0;
+	d = secs / 86400;
+	h = (secs / 3600) % 24;
+	m = (secs / 60) % 60;
+	if (d)
+		xstrfmtcat(out, "%ld-%02ld:%02ld:%02ld", d, h, m, secs % 60);
+	else
+		xstrfmtcat(out, "%02ld:%02ld:%02ld", h, m, secs % 60);
+}
+
+void cli_fmt_time(char **out, time_t t, const char *zero_text)
+{
+	char buf[64];
+
+	if (!t || t == (time_t)-1) {
+		xstrcat(out, zero_text);
+		return;
+	}
+	fmt_time(t, buf, sizeof(buf));
+	xstrcat(out, buf);
+}
+
+long cli_job_run_secs(const job_info_t *j, time_t now)
+{
+	uint32_t base = j->job_state & JOB_STATE_BASE;
+	time_t end;
+
+	if (!j->start_time || base == JOB_PENDING)
+		return 0;
+	if (base == JOB_SUSPENDED)
+		return (long)j->pre_sus_time;
+	if (base == JOB_RUNNING && !(j->job_state & JOB_COMPLETING))
+		end = now;
+	else
+		end = j->end_time ? j->end_time : now;
+	if (end < j->start_time)
+		return (long)j->pre_sus_time;
+	if (base == JOB_RUNNING && j->suspend_time)
+		return (long)(j->pre_sus_time + (end - j->suspend_time));
+	return (long)(end - j->start_time);
+}
+
+char *cli_job_std_path(const job_info_t *j, int which)
+{
+	const char *pat = which == 0 ? j->std_in
+			  : which == 1 ? j->std_out : j->std_err;
+	fname_ctx_t fc = {
+		.job_id = j->job_id,
+		.array_job_id = j->array_job_id,
+		.array_task_id = j->array_job_id ? j->array_task_id : NO_VAL32,
+		.step_id = FNAME_BATCH_STEP,
+		.restart_cnt = j->restart_cnt,
+		.job_name = j->name,
+		.user_name = j->user_name,
+		.node_name = j->batch_host,
+	};
+	char *exp, *path = NULL;
+
+	if (which == 2 && !pat)
+		pat = j->std_out;
+	if (!pat) {
+		if (which == 0)
+			return xstrdup("/dev/null");
+		if (!j->batch_flag)
+			return NULL;
+		pat = fname_default_batch(j->array_job_id);
+	}
+	exp = fname_expand(pat, &fc);
+	if (exp && exp[0] != '/' && j->work_dir)
+		xstrfmtcat(&path, "%s/%s", j->work_dir, exp);
+	else
+		path = xstrdup(exp);
+	xfree(exp);
+	return path;
+}

@@ -1,0 +1,694 @@
+/* cli_fields_job.c — the job record described once: squeue letters and
+ * long names, scontrol show job layout, and the 25.05 JSON members.
+ * Rows with a show_key are in scontrol's order. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli_fields.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+#define J(r) ((const job_info_t *)(r))
+#define TXT(fn) static void fn(char **o, const void *r, const cli_ctx_t *c)
+#define JSN(fn) static json_object *fn(const void *r, const cli_ctx_t *c)
+
+#define STR_TEXT(fn, m) TXT(fn) { xstrcat(o, J(r)->m); }
+#define U32_TEXT(fn, m) TXT(fn) { xstrfmtcat(o, "%u", (unsigned)J(r)->m); }
+#define NUM32_JSON(fn, m) JSN(fn) { return cli_json_num32(J(r)->m); }
+#define INT_JSON(fn, m) JSN(fn) { return json_object_new_int64(J(r)->m); }
+#define BOOL_JSON(fn, m) JSN(fn) { return json_object_new_boolean(J(r)->m); }
+#define TIME_JSON(fn, m) JSN(fn) { return cli_json_time(J(r)->m); }
+
+static bool is_pending(const job_info_t *j)
+{
+	return (j->job_state & JOB_STATE_BASE) == JOB_PENDING;
+}
+
+static bool is_running(const job_info_t *j)
+{
+	uint32_t b = j->job_state & JOB_STATE_BASE;
+
+	return b == JOB_RUNNING || b == JOB_SUSPENDED ||
+	       (j->job_state & JOB_COMPLETING);
+}
+
+static void id_name(char **o, const char *name, uint32_t id)
+{
+	if (name)
+		xstrfmtcat(o, "%s(%u)", name, id);
+	else
+		xstrfmtcat(o, "%u(%u)", id, id);
+}
+
+static void mem_text(char **o, uint64_t mb)
+{
+	char buf[32];
+
+	if (!mb || mb == NO_VAL64) {
+		xstrcat(o, "0");
+		return;
+	}
+	fmt_mem_mb(mb, buf, sizeof(buf));
+	xstrcat(o, buf);
+}
+
+static void limit_text(char **o, uint32_t min)
+{
+	char buf[32];
+
+	if (min == NO_VAL32) {
+		xstrcat(o, "N/A");
+		return;
+	}
+	fmt_time_limit_short(min, false, buf, sizeof(buf));
+	xstrcat(o, buf);
+}
+
+/* ---- identity ---- */
+
+U32_TEXT(t_job_id, job_id)
+INT_JSON(j_job_id, job_id)
+STR_TEXT(t_name, name)
+
+TXT(t_array_id)
+{
+	const job_info_t *j = J(r);
+
+	if (!j->array_job_id)
+		xstrfmtcat(o, "%u", j->job_id);
+	else if (j->array_task_id == NO_VAL32)
+		xstrfmtcat(o, "%u_[%s]", j->array_job_id,
+			   j->array_task_str ? j->array_task_str : "");
+	else
+		xstrfmtcat(o, "%u_%u", j->array_job_id, j->array_task_id);
+}
+
+TXT(t_array_job)
+{
+	xstrfmtcat(o, "%u", J(r)->array_job_id ? J(r)->array_job_id
+					       : J(r)->job_id);
+}
+
+TXT(t_array_task)
+{
+	const job_info_t *j = J(r);
+
+	if (!j->array_job_id)
+		xstrcat(o, "N/A");
+	else if (j->array_task_id == NO_VAL32)
+		xstrcat(o, j->array_task_str);
+	else
+		xstrfmtcat(o, "%u", j->array_task_id);
+}
+
+TXT(t_show_array_job)
+{
+	if (J(r)->array_job_id)
+		xstrfmtcat(o, "%u", J(r)->array_job_id);
+}
+
+TXT(t_show_array_task)
+{
+	if (J(r)->array_job_id)
+		t_array_task(o, r, c);
+}
+
+JSN(j_array_job)
+{
+	return cli_json_num32(J(r)->array_job_id);
+}
+
+JSN(j_array_task)
+{
+	const job_info_t *j = J(r);
+
+	return cli_json_num32(j->array_job_id ? j->array_task_id : NO_VAL32);
+}
+
+TXT(t_user)
+{
+	if (J(r)->user_name)
+		xstrcat(o, J(r)->user_name);
+	else
+		xstrfmtcat(o, "%u", J(r)->user_id);
+}
+
+U32_TEXT(t_uid, user_id)
+INT_JSON(j_uid, user_id)
+
+TXT(t_group)
+{
+	if (J(r)->group_name)
+		xstrcat(o, J(r)->group_name);
+	else
+		xstrfmtcat(o, "%u", J(r)->group_id);
+}
+
+U32_TEXT(t_gid, group_id)
+INT_JSON(j_gid, group_id)
+
+TXT(t_show_user) { id_name(o, J(r)->user_name, J(r)->user_id); }
+TXT(t_show_group) { id_name(o, J(r)->group_name, J(r)->group_id); }
+TXT(t_na) { xstrcat(o, "N/A"); }
+TXT(t_empty) { xstrcat(o, ""); }
+TXT(t_star) { xstrcat(o, "*"); }
+TXT(t_null) { }
+
+/* ---- priority, account ---- */
+
+U32_TEXT(t_prio, priority)
+NUM32_JSON(j_prio, priority)
+
+TXT(t_prio_float)
+{
+	xstrfmtcat(o, "%.8f", (double)J(r)->priority / 4294967295.0);
+}
+
+TXT(t_nice)
+{
+	long n = J(r)->nice == NO_VAL32 ? 0
+		 : (long)J(r)->nice - (long)NICE_OFFSET;
+
+	xstrfmtcat(o, "%ld", n);
+}
+
+JSN(j_nice)
+{
+	uint32_t n = J(r)->nice;
+
+	return json_object_new_int64(n == NO_VAL32 ? 0
+				     : (int64_t)n - (int64_t)NICE_OFFSET);
+}
+
+STR_TEXT(t_account, account)
+STR_TEXT(t_qos, qos)
+
+/* ---- state ---- */
+
+TXT(t_state) { xstrcat(o, job_state_string(J(r)->job_state)); }
+TXT(t_state_compact) { xstrcat(o, job_state_string_compact(J(r)->job_state)); }
+
+JSN(j_state)
+{
+	const char *names[8];
+	json_object *a = json_object_new_array();
+	int n = job_state_strings(J(r)->job_state, names);
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(names[i]));
+	return a;
+}
+
+TXT(t_reason) { xstrcat(o, job_reason_string(J(r)->state_reason)); }
+
+TXT(t_show_reason)
+{
+	const job_info_t *j = J(r);
+
+	xstrcat(o, j->state_desc ? j->state_desc
+				 : job_reason_string(j->state_reason));
+}
+
+TXT(t_reason_list)
+{
+	const job_info_t *j = J(r);
+
+	if (is_running(j) && j->nodes && *j->nodes) {
+		xstrcat(o, j->nodes);
+		return;
+	}
+	if (!is_pending(j) && j->state_reason == WAIT_NO_REASON &&
+	    !j->state_desc) {
+		xstrcat(o, j->nodes ? j->nodes : "");
+		return;
+	}
+	xstrfmtcat(o, "(%s)", j->state_desc ? j->state_desc
+			      : job_reason_string(j->state_reason));
+}
+
+STR_TEXT(t_state_desc, state_desc)
+
+TXT(t_dependency) { xstrcat(o, J(r)->dependency); }
+
+/* ---- requeue, exit ---- */
+
+U32_TEXT(t_requeue, requeue)
+JSN(j_requeue) { return json_object_new_boolean(J(r)->requeue != 0); }
+U32_TEXT(t_restarts, restart_cnt)
+INT_JSON(j_restarts, restart_cnt)
+TXT(t_batch) { xstrcat(o, J(r)->batch_flag ? "1" : "0"); }
+BOOL_JSON(j_batch, batch_flag)
+TXT(t_reboot) { xstrcat(o, J(r)->reboot ? "1" : "0"); }
+BOOL_JSON(j_reboot, reboot)
+
+static void exit_text(char **o, uint32_t st)
+{
+	uint32_t code = 0, sig = 0;
+
+	if (st != NO_VAL32) {
+		if ((st & 0x7f) && (st & 0x7f) != 0x7f)
+			sig = st & 0x7f;
+		code = (st >> 8) & 0xff;
+	}
+	xstrfmtcat(o, "%u:%u", code, sig);
+}
+
+TXT(t_exit) { exit_text(o, J(r)->exit_code); }
+TXT(t_derived_exit) { exit_text(o, J(r)->derived_ec); }
+
+static json_object *exit_json(uint32_t st)
+{
+	json_object *e = json_object_new_object();
+	json_object *status = json_object_new_array();
+	json_object *sig = json_object_new_object();
+	uint32_t s = (st != NO_VAL32 && (st & 0x7f) && (st & 0x7f) != 0x7f)
+		     ? st & 0x7f : 0;
+	uint32_t code = st == NO_VAL32 ? 0 : (st >> 8) & 0xff;
+
+	json_object_array_add(status, json_object_new_string(
+		s ? "SIGNALED" : code ? "ERROR" : "SUCCESS"));
+	json_object_object_add(e, "status", status);
+	json_object_object_add(e, "return_code", cli_json_num32(code));
+	json_object_object_add(sig, "id", cli_json_num32(s ? s : NO_VAL32));
+	json_object_object_add(sig, "name", json_object_new_string(""));
+	json_object_object_add(e, "signal", sig);
+	return e;
+}
+
+JSN(j_exit) { return exit_json(J(r)->exit_code); }
+JSN(j_derived_exit) { return exit_json(J(r)->derived_ec); }
+
+/* ---- times ---- */
+
+TXT(t_runtime) { cli_fmt_runtime(o, cli_job_run_secs(J(r), c->now)); }
+
+TXT(t_time_used)
+{
+	char buf[32];
+
+	fmt_elapsed((uint32_t)cli_job_run_secs(J(r), c->now), buf, sizeof(buf));
+	xstrcat(o, buf);
+}
+
+TXT(t_show_limit)
+{
+	char buf[32];
+
+	if (J(r)->time_limit == NO_VAL32) {
+		xstrcat(o, "Partition_Limit");
+		return;
+	}
+	fmt_time_limit(J(r)->time_limit, buf, sizeof(buf));
+	xstrcat(o, buf);
+}
+
+TXT(t_limit) { limit_text(o, J(r)->time_limit); }
+NUM32_JSON(j_limit, time_limit)
+
+TXT(t_time_left)
+{
+	const job_info_t *j = J(r);
+	long left;
+	char buf[32];
+
+	if (j->time_limit == INFINITE32 || j->time_limit == NO_VAL32) {
+		limit_text(o, j->time_limit);
+		return;
+	}
+	left = (long)j->time_limit * 60 - cli_job_run_secs(j, c->now);
+	fmt_elapsed(left > 0 ? (uint32_t)left : 0, buf, sizeof(buf));
+	xstrcat(o, buf);
+}
+
+TXT(t_time_min)
+{
+	char buf[32];
+
+	if (!J(r)->time_min || J(r)->time_min == NO_VAL32) {
+		xstrcat(o, "N/A");
+		return;
+	}
+	fmt_time_limit(J(r)->time_min, buf, sizeof(buf));
+	xstrcat(o, buf);
+}
+
+JSN(j_time_min) { return cli_json_num32(J(r)->time_min == NO_VAL32 ? 0 : J(r)->time_min); }
+
+TXT(t_submit) { cli_fmt_time(o, J(r)->submit_time, "Unknown"); }
+TIME_JSON(j_submit, submit_time)
+TXT(t_eligible) { cli_fmt_time(o, J(r)->eligible_time, "Unknown"); }
+TIME_JSON(j_eligible, eligible_time)
+TXT(t_accrue) { cli_fmt_time(o, J(r)->accrue_time, "Unknown"); }
+TIME_JSON(j_accrue, accrue_time)
+TXT(t_show_start) { cli_fmt_time(o, J(r)->start_time, "Unknown"); }
+TXT(t_start) { cli_fmt_time(o, J(r)->start_time, "N/A"); }
+TIME_JSON(j_start, start_time)
+TXT(t_show_end) { cli_fmt_time(o, J(r)->end_time, "Unknown"); }
+TXT(t_end) { cli_fmt_time(o, J(r)->end_time, "N/A"); }
+TIME_JSON(j_end, end_time)
+TXT(t_deadline) { cli_fmt_time(o, J(r)->deadline, "N/A"); }
+TIME_JSON(j_deadline, deadline)
+TXT(t_suspend) { cli_fmt_time(o, J(r)->suspend_time, "None"); }
+TIME_JSON(j_suspend, suspend_time)
+TXT(t_presus) { xstrfmtcat(o, "%ld", (long)J(r)->pre_sus_time); }
+TIME_JSON(j_presus, pre_sus_time)
+TXT(t_sched_eval) { cli_fmt_time(o, J(r)->last_sched_eval, "Unknown"); }
+TIME_JSON(j_sched_eval, last_sched_eval)
+TXT(t_scheduler) { xstrcat(o, J(r)->sched_name ? J(r)->sched_name : "Main"); }
+
+/* ---- placement ---- */
+
+STR_TEXT(t_partition, partition)
+
+TXT(t_alloc_node)
+{
+	xstrfmtcat(o, "%s:%u", J(r)->alloc_node ? J(r)->alloc_node : "(null)",
+		   J(r)->alloc_sid);
+}
+
+STR_TEXT(t_alloc_host, alloc_node)
+STR_TEXT(t_req_nodes, req_nodes)
+STR_TEXT(t_exc_nodes, exc_nodes)
+TXT(t_nodes) { xstrcat(o, J(r)->nodes ? J(r)->nodes : ""); }
+STR_TEXT(t_show_batch_host, batch_host)
+TXT(t_batch_host) { xstrcat(o, J(r)->batch_host ? J(r)->batch_host : "n/a"); }
+STR_TEXT(t_sched_nodes, sched_nodes)
+
+TXT(t_show_num_nodes)
+{
+	const job_info_t *j = J(r);
+
+	if (is_pending(j) && j->max_nodes && j->max_nodes != NO_VAL32)
+		xstrfmtcat(o, "%u-%u", j->num_nodes, j->max_nodes);
+	else
+		xstrfmtcat(o, "%u", j->num_nodes);
+}
+
+U32_TEXT(t_num_nodes, num_nodes)
+NUM32_JSON(j_num_nodes, num_nodes)
+U32_TEXT(t_num_cpus, num_cpus)
+NUM32_JSON(j_num_cpus, num_cpus)
+
+TXT(t_num_tasks)
+{
+	uint32_t n = J(r)->num_tasks;
+
+	xstrfmtcat(o, "%u", n == NO_VAL32 || !n ? J(r)->num_nodes : n);
+}
+
+NUM32_JSON(j_num_tasks, num_tasks)
+
+TXT(t_cpt)
+{
+	uint16_t n = J(r)->cpus_per_task;
+
+	xstrfmtcat(o, "%u", n == NO_VAL16 || !n ? 1u : (unsigned)n);
+}
+
+JSN(j_cpt)
+{
+	uint16_t n = J(r)->cpus_per_task;
+
+	return cli_json_num32(n == NO_VAL16 ? NO_VAL32 : n);
+}
+
+TXT(t_reqbsct) { xstrcat(o, "0:0:*:*"); }
+
+TXT(t_tres)
+{
+	const job_info_t *j = J(r);
+
+	xstrcat(o, !is_pending(j) && j->tres_alloc_str ? j->tres_alloc_str
+						       : j->tres_req_str);
+}
+
+STR_TEXT(t_tres_req, tres_req_str)
+STR_TEXT(t_tres_alloc, tres_alloc_str)
+
+TXT(t_ntpn)
+{
+	uint16_t n = J(r)->ntasks_per_node;
+
+	xstrfmtcat(o, "%u:0:*:*", n == NO_VAL16 ? 0u : (unsigned)n);
+}
+
+JSN(j_ntpn)
+{
+	uint16_t n = J(r)->ntasks_per_node;
+
+	return cli_json_num32(n == NO_VAL16 ? 0 : n);
+}
+
+TXT(t_min_cpus)
+{
+	uint32_t n = J(r)->min_cpus_node;
+
+	xstrfmtcat(o, "%u", n == NO_VAL32 || !n ? 1u : n);
+}
+
+NUM32_JSON(j_min_cpus, min_cpus_node)
+
+TXT(t_show_mem_node)
+{
+	if (!J(r)->mem_per_cpu)
+		mem_text(o, J(r)->pn_min_memory);
+}
+
+TXT(t_show_mem_cpu)
+{
+	if (J(r)->mem_per_cpu)
+		mem_text(o, J(r)->pn_min_memory);
+}
+
+TXT(t_min_mem) { mem_text(o, J(r)->pn_min_memory); }
+
+JSN(j_mem_cpu)
+{
+	return cli_json_num64(J(r)->mem_per_cpu ? J(r)->pn_min_memory : NO_VAL64);
+}
+
+JSN(j_mem_node)
+{
+	return cli_json_num64(J(r)->mem_per_cpu ? NO_VAL64 : J(r)->pn_min_memory);
+}
+
+U32_TEXT(t_tmp_disk, pn_min_tmp_disk)
+NUM32_JSON(j_tmp_disk, pn_min_tmp_disk)
+STR_TEXT(t_features, features)
+TXT(t_delay_boot) { xstrcat(o, "00:00:00"); }
+
+static const char *shared_name(uint16_t s)
+{
+	switch (s) {
+	case JOB_SHARED_NONE:
+		return "NO";
+	case JOB_SHARED_OK:
+		return "YES";
+	case JOB_SHARED_USER:
+		return "USER";
+	case JOB_SHARED_MCS:
+		return "MCS";
+	case JOB_SHARED_TOPO:
+		return "TOPO";
+	default:
+		return "OK";
+	}
+}
+
+TXT(t_shared) { xstrcat(o, shared_name(J(r)->shared)); }
+
+JSN(j_shared)
+{
+	json_object *a = json_object_new_array();
+	static const char *const names[] = {
+		[JOB_SHARED_NONE] = "none", [JOB_SHARED_OK] = "oversubscribe",
+		[JOB_SHARED_USER] = "user", [JOB_SHARED_MCS] = "mcs",
+		[JOB_SHARED_TOPO] = "topo",
+	};
+
+	if (J(r)->shared <= JOB_SHARED_TOPO)
+		json_object_array_add(a, json_object_new_string(
+						 names[J(r)->shared]));
+	return a;
+}
+
+U32_TEXT(t_contiguous, contiguous)
+JSN(j_contiguous) { return json_object_new_boolean(J(r)->contiguous != 0); }
+STR_TEXT(t_licenses, licenses)
+STR_TEXT(t_command, command)
+STR_TEXT(t_work_dir, work_dir)
+STR_TEXT(t_comment, comment)
+STR_TEXT(t_gres, gres)
+TXT(t_gres_na) { xstrcat(o, J(r)->gres ? J(r)->gres : "N/A"); }
+STR_TEXT(t_resv, reservation)
+STR_TEXT(t_wckey, wckey)
+STR_TEXT(t_cluster, cluster)
+STR_TEXT(t_mail_user, mail_user)
+STR_TEXT(t_container, container)
+STR_TEXT(t_submit_line, submit_line)
+STR_TEXT(t_array_str, array_task_str)
+NUM32_JSON(j_array_max, array_max_tasks)
+NUM32_JSON(j_max_nodes, max_nodes)
+TXT(t_sct) { xstrcat(o, "*:*:*"); }
+
+static void std_text(char **o, const job_info_t *j, int which)
+{
+	char *p = cli_job_std_path(j, which);
+
+	xstrcat(o, p);
+	xfree(p);
+}
+
+TXT(t_stdin) { std_text(o, J(r), 0); }
+TXT(t_stdout) { std_text(o, J(r), 1); }
+TXT(t_stderr) { std_text(o, J(r), 2); }
+STR_TEXT(t_std_in_raw, std_in)
+STR_TEXT(t_std_out_raw, std_out)
+STR_TEXT(t_std_err_raw, std_err)
+
+JSN(j_billable) { return json_object_new_double(J(r)->billable_tres); }
+JSN(j_hold) { return json_object_new_boolean(J(r)->priority == 0); }
+JSN(j_empty_list) { return json_object_new_array(); }
+JSN(j_zero) { return json_object_new_int(0); }
+JSN(j_unset) { return cli_json_num32(NO_VAL32); }
+JSN(j_mail_type) { return cli_json_strlist(J(r)->mail_type); }
+
+JSN(j_flags)
+{
+	json_object *a = json_object_new_array();
+
+	if (!is_pending(J(r)))
+		json_object_array_add(a, json_object_new_string("JOB_WAS_RUNNING"));
+	return a;
+}
+
+#define NL CF_SHOW_NL
+#define OPT CF_SHOW_OPT
+
+const cli_field_t cli_job_fields[] = {
+	/* letter name header show_key flags text json_key json */
+	{ 'A', "jobid", "JOBID", "JobId", 0, t_job_id, "job_id", j_job_id },
+	{ 0, NULL, NULL, "ArrayJobId", OPT, t_show_array_job, NULL, NULL },
+	{ 0, NULL, NULL, "ArrayTaskId", OPT, t_show_array_task, NULL, NULL },
+	{ 'j', "name", "NAME", "JobName", 0, t_name, "name", NULL },
+	{ 0, NULL, NULL, "UserId", NL, t_show_user, NULL, NULL },
+	{ 0, NULL, NULL, "GroupId", 0, t_show_group, NULL, NULL },
+	{ 0, "mcslabel", "MCSLABEL", "MCS_label", 0, t_na, "mcs_label", NULL },
+	{ 'Q', "prioritylong", "PRIORITY", "Priority", NL, t_prio, "priority", j_prio },
+	{ 'y', "nice", "NICE", "Nice", 0, t_nice, "nice", j_nice },
+	{ 'a', "account", "ACCOUNT", "Account", 0, t_account, "account", NULL },
+	{ 'q', "qos", "QOS", "QOS", 0, t_qos, "qos", NULL },
+	{ 'T', "state", "STATE", "JobState", NL, t_state, "job_state", j_state },
+	{ 0, NULL, NULL, "Reason", 0, t_show_reason, NULL, NULL },
+	{ 'E', "dependency", "DEPENDENCY", "Dependency", 0, t_dependency, "dependency", NULL },
+	{ 0, "requeue", "REQUEUE", "Requeue", NL, t_requeue, "requeue", j_requeue },
+	{ 0, "restartcnt", "RESTARTCNT", "Restarts", 0, t_restarts, "restart_cnt", j_restarts },
+	{ 0, "batchflag", "BATCHFLAG", "BatchFlag", 0, t_batch, "batch_flag", j_batch },
+	{ 0, "reboot", "REBOOT", "Reboot", 0, t_reboot, "reboot", j_reboot },
+	{ 0, "exit_code", "EXIT_CODE", "ExitCode", 0, t_exit, "exit_code", j_exit },
+	{ 0, NULL, NULL, "RunTime", NL, t_runtime, NULL, NULL },
+	{ 0, NULL, NULL, "TimeLimit", 0, t_show_limit, NULL, NULL },
+	{ 0, "timemin", "TIME_MIN", "TimeMin", 0, t_time_min, "time_minimum", j_time_min },
+	{ 'V', "submittime", "SUBMIT_TIME", "SubmitTime", NL, t_submit, "submit_time", j_submit },
+	{ 0, "eligibletime", "ELIGIBLE_TIME", "EligibleTime", 0, t_eligible, "eligible_time", j_eligible },
+	{ 0, "accruetime", "ACCRUE_TIME", "AccrueTime", NL, t_accrue, "accrue_time", j_accrue },
+	{ 0, NULL, NULL, "StartTime", NL, t_show_start, NULL, NULL },
+	{ 0, NULL, NULL, "EndTime", 0, t_show_end, NULL, NULL },
+	{ 0, "deadline", "DEADLINE", "Deadline", 0, t_deadline, "deadline", j_deadline },
+	{ 0, "suspendtime", "SUSPEND_TIME", "SuspendTime", NL, t_suspend, "suspend_time", j_suspend },
+	{ 0, NULL, NULL, "SecsPreSuspend", 0, t_presus, "pre_sus_time", j_presus },
+	{ 0, "lastschedeval", "LAST_SCHED_EVAL", "LastSchedEval", 0, t_sched_eval,
+	  "last_sched_evaluation", j_sched_eval },
+	{ 0, NULL, NULL, "Scheduler", 0, t_scheduler, NULL, NULL },
+	{ 'P', "partition", "PARTITION", "Partition", NL, t_partition, "partition", NULL },
+	{ 0, NULL, NULL, "AllocNode:Sid", 0, t_alloc_node, NULL, NULL },
+	{ 'n', "reqnodes", "REQ_NODES", "ReqNodeList", NL, t_req_nodes, "required_nodes", NULL },
+	{ 'x', "excnodes", "EXC_NODES", "ExcNodeList", 0, t_exc_nodes, "excluded_nodes", NULL },
+	{ 'N', "nodelist", "NODELIST", "NodeList", NL, t_nodes, "nodes", NULL },
+	{ 0, NULL, NULL, "BatchHost", NL | OPT, t_show_batch_host, "batch_host", NULL },
+	{ 0, NULL, NULL, "NumNodes", NL, t_show_num_nodes, NULL, NULL },
+	{ 'C', "numcpus", "CPUS", "NumCPUs", 0, t_num_cpus, "cpus", j_num_cpus },
+	{ 0, "numtasks", "TASKS", "NumTasks", 0, t_num_tasks, "tasks", j_num_tasks },
+	{ 0, "cpuspertask", "CPUS_PER_TASK", "CPUs/Task", 0, t_cpt, "cpus_per_task", j_cpt },
+	{ 0, NULL, NULL, "ReqB:S:C:T", 0, t_reqbsct, NULL, NULL },
+	{ 0, NULL, NULL, "TRES", NL, t_tres, NULL, NULL },
+	{ 0, NULL, NULL, "Socks/Node", NL, t_star, NULL, NULL },
+	{ 0, NULL, NULL, "NtasksPerN:B:S:C", 0, t_ntpn, "tasks_per_node", j_ntpn },
+	{ 0, NULL, NULL, "CoreSpec", 0, t_star, NULL, NULL },
+	{ 'c', "mincpus", "MIN_CPUS", "MinCPUsNode", NL, t_min_cpus,
+	  "minimum_cpus_per_node", j_min_cpus },
+	{ 0, NULL, NULL, "MinMemoryNode", OPT, t_show_mem_node, "memory_per_node", j_mem_node },
+	{ 0, NULL, NULL, "MinMemoryCPU", OPT, t_show_mem_cpu, "memory_per_cpu", j_mem_cpu },
+	{ 'd', "mintmpdisk", "MIN_TMP_DISK", "MinTmpDiskNode", 0, t_tmp_disk,
+	  "minimum_tmp_disk_per_node", j_tmp_disk },
+	{ 'f', "feature", "FEATURES", "Features", NL, t_features, "features", NULL },
+	{ 0, NULL, NULL, "DelayBoot", 0, t_delay_boot, NULL, NULL },
+	{ 'h', "oversubscribe", "OVER_SUBSCRIBE", "OverSubscribe", NL, t_shared, "shared", j_shared },
+	{ 'O', "contiguous", "CONTIGUOUS", "Contiguous", 0, t_contiguous, "contiguous", j_contiguous },
+	{ 'W', "licenses", "LICENSES", "Licenses", 0, t_licenses, "licenses", NULL },
+	{ 0, "network", "NETWORK", "Network", 0, t_null, "network", NULL },
+	{ 'o', "command", "COMMAND", "Command", NL, t_command, "command", NULL },
+	{ 'Z', "workdir", "WORK_DIR", "WorkDir", NL, t_work_dir, "current_working_directory", NULL },
+	{ 'k', "comment", "COMMENT", "Comment", NL | OPT, t_comment, "comment", NULL },
+	{ 0, "stderr", "STDERR", "StdErr", NL, t_stderr, "stderr_expanded", NULL },
+	{ 0, "stdin", "STDIN", "StdIn", NL, t_stdin, "stdin_expanded", NULL },
+	{ 0, "stdout", "STDOUT", "StdOut", NL, t_stdout, "stdout_expanded", NULL },
+	{ 0, NULL, NULL, "Power", NL, t_empty, NULL, NULL },
+
+	/* squeue only */
+	{ 'i', "jobarrayid", "JOBID", NULL, 0, t_array_id, NULL, NULL },
+	{ 'F', "arrayjobid", "ARRAY_JOB_ID", NULL, 0, t_array_job, "array_job_id", j_array_job },
+	{ 'K', "arraytaskid", "ARRAY_TASK_ID", NULL, 0, t_array_task, "array_task_id", j_array_task },
+	{ 'u', "username", "USER", NULL, 0, t_user, "user_name", NULL },
+	{ 'U', "userid", "UID", NULL, 0, t_uid, "user_id", j_uid },
+	{ 'g', "groupname", "GROUP", NULL, 0, t_group, "group_name", NULL },
+	{ 'G', "groupid", "GID", NULL, 0, t_gid, "group_id", j_gid },
+	{ 't', "statecompact", "ST", NULL, 0, t_state_compact, NULL, NULL },
+	{ 'M', "timeused", "TIME", NULL, 0, t_time_used, NULL, NULL },
+	{ 'l', "timelimit", "TIME_LIMIT", NULL, 0, t_limit, "time_limit", j_limit },
+	{ 'L', "timeleft", "TIME_LEFT", NULL, 0, t_time_left, NULL, NULL },
+	{ 'D', "numnodes", "NODES", NULL, 0, t_num_nodes, "node_count", j_num_nodes },
+	{ 'R', "reasonlist", "NODELIST(REASON)", NULL, 0, t_reason_list, NULL, NULL },
+	{ 'r', "reason", "REASON", NULL, 0, t_reason, "state_reason", NULL },
+	{ 'p', "priority", "PRIORITY", NULL, 0, t_prio_float, NULL, NULL },
+	{ 'S', "starttime", "START_TIME", NULL, 0, t_start, "start_time", j_start },
+	{ 'e', "endtime", "END_TIME", NULL, 0, t_end, "end_time", j_end },
+	{ 'm', "minmemory", "MIN_MEMORY", NULL, 0, t_min_mem, NULL, NULL },
+	{ 'b', "tres-per-node", "TRES_PER_NODE", NULL, 0, t_gres_na, "tres_per_node", NULL },
+	{ 0, "gres", "GRES", NULL, 0, t_gres, NULL, NULL },
+	{ 'v', "reservation", "RESERVATION", NULL, 0, t_resv, "resv_name", NULL },
+	{ 'w', "wckey", "WCKEY", NULL, 0, t_wckey, "wckey", NULL },
+	{ 'B', "batchhost", "EXEC_HOST", NULL, 0, t_batch_host, NULL, NULL },
+	{ 'Y', "schednodes", "SCHEDNODES", NULL, 0, t_sched_nodes, "scheduled_nodes", NULL },
+	{ 'z', "sct", "S:C:T", NULL, 0, t_sct, NULL, NULL },
+	{ 'H', "sockets", "SOCKETS_PER_NODE", NULL, 0, t_star, "sockets_per_node", j_unset },
+	{ 'I', "cores", "CORES_PER_SOCKET", NULL, 0, t_star, "cores_per_socket", j_unset },
+	{ 'J', "threads", "THREADS_PER_CORE", NULL, 0, t_star, "threads_per_core", j_unset },
+	{ 0, "corespec", "CORE_SPEC", NULL, 0, t_star, NULL, NULL },
+	{ 0, "tres-alloc", "TRES_ALLOC", NULL, 0, t_tres_alloc, "tres_alloc_str", NULL },
+	{ 0, "tres", "TRES", NULL, 0, t_tres_req, "tres_req_str", NULL },
+	{ 0, "cluster", "CLUSTER", NULL, 0, t_cluster, "cluster", NULL },
+	{ 0, "submitline", "SUBMITLINE", NULL, 0, t_submit_line, NULL, NULL },
+	{ 0, "container", "CONTAINER", NULL, 0, t_container, "container", NULL },
+	{ 0, "derivedec", "DERIVED_EC", NULL, 0, t_derived_exit, "derived_exit_code",
+	  j_derived_exit },
+	{ 0, "statedesc", "STATE_DESC", NULL, 0, t_state_desc, "state_description", NULL },
+	{ 0, "mailuser", "MAIL_USER", NULL, 0, t_mail_user, "mail_user", NULL },
+	{ 0, "arraytaskstr", "ARRAY_TASK_STR", NULL, 0, t_array_str, "array_task_string", NULL },
+
+	/* JSON only */
+	{ 0, NULL, NULL, NULL, 0, t_null, "array_max_tasks", j_array_max },
+	{ 0, NULL, NULL, NULL, 0, t_null, "association_id", j_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "billable_tres", j_billable },
+	{ 0, NULL, NULL, NULL, 0, t_null, "flags", j_flags },
+	{ 0, NULL, NULL, NULL, 0, t_null, "gres_detail", j_empty_list },
+	{ 0, NULL, NULL, NULL, 0, t_null, "hold", j_hold },
+	{ 0, NULL, NULL, NULL, 0, t_null, "mail_type", j_mail_type },
+	{ 0, NULL, NULL, NULL, 0, t_null, "max_nodes", j_max_nodes },
+	{ 0, NULL, NULL, NULL, 0, t_alloc_host, "allocating_node", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_std_in_raw, "standard_input", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_std_out_raw, "standard_output", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_std_err_raw, "standard_error", NULL },
+	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
+};

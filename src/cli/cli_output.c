@@ -1,0 +1,229 @@
+/* cli_output.c — table lines, JSON and YAML documents. */
+#include <stdio.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "cli/cli_output.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+char *cli_output_header(const cli_format_t *fmt)
+{
+	char *line = NULL;
+
+	xstrcat(&line, fmt->prefix);
+	for (size_t i = 0; i < fmt->cnt; i++) {
+		const cli_col_t *c = &fmt->cols[i];
+
+		cli_format_cell(&line, c->field->header, c->width, c->right);
+		xstrcat(&line, c->suffix);
+	}
+	xstrcatc(&line, '\n');
+	return line;
+}
+
+char *cli_output_line(const cli_format_t *fmt, const void *rec,
+		      const cli_ctx_t *ctx)
+{
+	char *line = NULL;
+
+	xstrcat(&line, fmt->prefix);
+	for (size_t i = 0; i < fmt->cnt; i++) {
+		const cli_col_t *c = &fmt->cols[i];
+		char *v = cli_field_text(c->field, rec, ctx);
+
+		cli_format_cell(&line, v, c->width, c->right);
+		xstrcat(&line, c->suffix);
+		xfree(v);
+	}
+	xstrcatc(&line, '\n');
+	return line;
+}
+
+void cli_output_fit(cli_format_t *fmt, const void *const *recs, size_t n,
+		    const cli_ctx_t *ctx)
+{
+	for (size_t i = 0; i < fmt->cnt; i++) {
+		cli_col_t *c = &fmt->cols[i];
+		size_t w = c->width > CLI_FORMAT_AUTO_MIN ? (size_t)c->width
+							  : CLI_FORMAT_AUTO_MIN;
+
+		if (!c->fit)
+			continue;
+		for (size_t r = 0; r < n; r++) {
+			char *v = cli_field_text(c->field, recs[r], ctx);
+
+			if (strlen(v) > w)
+				w = strlen(v);
+			xfree(v);
+		}
+		if (w > CLI_FORMAT_MAX_WIDTH)
+			w = CLI_FORMAT_MAX_WIDTH;
+		c->width = (int)w;
+		c->fit = false;
+	}
+}
+
+void cli_output_table(FILE *out, cli_format_t *fmt, const void *const *recs,
+		      size_t n, const cli_ctx_t *ctx, bool header)
+{
+	char *line;
+
+	cli_output_fit(fmt, recs, n, ctx);
+	if (header) {
+		line = cli_output_header(fmt);
+		fputs(line, out);
+		xfree(line);
+	}
+	for (size_t i = 0; i < n; i++) {
+		line = cli_output_line(fmt, recs[i], ctx);
+		fputs(line, out);
+		xfree(line);
+	}
+}
+
+/* ---- JSON documents ---- */
+
+static json_object *meta_object(void)
+{
+	json_object *meta = json_object_new_object();
+	json_object *plugin = json_object_new_object();
+	json_object *slurm = json_object_new_object();
+	json_object *ver = json_object_new_object();
+
+	json_object_object_add(plugin, "type", json_object_new_string(""));
+	json_object_object_add(plugin, "name", json_object_new_string(""));
+	json_object_object_add(plugin, "data_parser",
+			       json_object_new_string("data_parser/v0.0.43"));
+	json_object_object_add(plugin, "accounting_storage",
+			       json_object_new_string(""));
+	json_object_object_add(meta, "plugin", plugin);
+	json_object_object_add(meta, "client", json_object_new_object());
+	json_object_object_add(meta, "command", json_object_new_array());
+	json_object_object_add(ver, "major", json_object_new_string("25"));
+	json_object_object_add(ver, "micro", json_object_new_string("0"));
+	json_object_object_add(ver, "minor", json_object_new_string("05"));
+	json_object_object_add(slurm, "version", ver);
+	json_object_object_add(slurm, "release",
+			       json_object_new_string(SLUICE_VERSION_STRING));
+	json_object_object_add(slurm, "cluster", json_object_new_string(""));
+	json_object_object_add(meta, "slurm", slurm);
+	return meta;
+}
+
+json_object *cli_output_doc(const char *key, json_object *list,
+			    time_t last_update)
+{
+	json_object *doc = json_object_new_object();
+
+	json_object_object_add(doc, key, list);
+	json_object_object_add(doc, "last_update", cli_json_time(last_update));
+	json_object_object_add(doc, "meta", meta_object());
+	json_object_object_add(doc, "errors", json_object_new_array());
+	json_object_object_add(doc, "warnings", json_object_new_array());
+	return doc;
+}
+
+/* ---- YAML: the same tree through libyaml's emitter ---- */
+
+static int yaml_scalar(yaml_emitter_t *em, const char *s, bool plain_ok)
+{
+	yaml_event_t ev;
+
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
+				     (int)strlen(s), plain_ok, !plain_ok,
+				     plain_ok ? YAML_ANY_SCALAR_STYLE
+					      : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	return yaml_emitter_emit(em, &ev);
+}
+
+static int yaml_node(yaml_emitter_t *em, json_object *o);
+
+static int yaml_map(yaml_emitter_t *em, json_object *o)
+{
+	yaml_event_t ev;
+
+	yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+					    YAML_BLOCK_MAPPING_STYLE);
+	if (!yaml_emitter_emit(em, &ev))
+		return 0;
+	json_object_object_foreach(o, k, v) {
+		if (!yaml_scalar(em, k, true) || !yaml_node(em, v))
+			return 0;
+	}
+	yaml_mapping_end_event_initialize(&ev);
+	return yaml_emitter_emit(em, &ev);
+}
+
+static int yaml_seq(yaml_emitter_t *em, json_object *o)
+{
+	size_t n = json_object_array_length(o);
+	yaml_event_t ev;
+
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+			n ? YAML_BLOCK_SEQUENCE_STYLE : YAML_FLOW_SEQUENCE_STYLE);
+	if (!yaml_emitter_emit(em, &ev))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!yaml_node(em, json_object_array_get_idx(o, i)))
+			return 0;
+	yaml_sequence_end_event_initialize(&ev);
+	return yaml_emitter_emit(em, &ev);
+}
+
+static int yaml_node(yaml_emitter_t *em, json_object *o)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_object:
+		return yaml_map(em, o);
+	case json_type_array:
+		return yaml_seq(em, o);
+	case json_type_string:
+		return yaml_scalar(em, json_object_get_string(o), false);
+	case json_type_null:
+		return yaml_scalar(em, "null", true);
+	default:
+		return yaml_scalar(em, json_object_to_json_string(o), true);
+	}
+}
+
+static int yaml_write(void *data, unsigned char *buf, size_t size)
+{
+	return fwrite(buf, 1, size, data) == size;
+}
+
+static void print_yaml(FILE *out, json_object *doc)
+{
+	yaml_emitter_t em;
+	yaml_event_t ev;
+	int ok;
+
+	yaml_emitter_initialize(&em);
+	yaml_emitter_set_output(&em, yaml_write, out);
+	yaml_emitter_set_unicode(&em, 1);
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	ok = yaml_emitter_emit(&em, &ev);
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
+	ok = ok && yaml_emitter_emit(&em, &ev);
+	ok = ok && yaml_node(&em, doc);
+	yaml_document_end_event_initialize(&ev, 1);
+	ok = ok && yaml_emitter_emit(&em, &ev);
+	yaml_stream_end_event_initialize(&ev);
+	ok = ok && yaml_emitter_emit(&em, &ev);
+	yaml_emitter_delete(&em);
+	(void)ok;
+}
+
+void cli_output_doc_print(FILE *out, json_object *doc, bool yaml)
+{
+	if (yaml) {
+		print_yaml(out, doc);
+	} else {
+		fputs(json_object_to_json_string_ext(doc,
+				JSON_C_TO_STRING_PRETTY |
+				JSON_C_TO_STRING_SPACED |
+				JSON_C_TO_STRING_NOSLASHESCAPE), out);
+		fputc('\n', out);
+	}
+	json_object_put(doc);
+}
