@@ -1,0 +1,38 @@
+#!/bin/bash
+# Install the Debian packages Sluice needs to build and test, if missing.
+#
+#   scripts/install-deps.sh            build + test dependencies
+#   scripts/install-deps.sh --fuzz     also clang (libFuzzer builds)
+#
+# Only packages that are not installed are asked for, so a machine that has
+# everything never touches apt.  Needs root (or sudo) only when something is
+# missing.  Shared by tests/run and local-cluster.
+set -euo pipefail
+
+pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
+	libhwloc-dev libmunge-dev munge libcmocka-dev uthash-dev libssl-dev
+	python3 python3-pytest procps util-linux passwd iproute2)
+if [ "${1:-}" = "--fuzz" ]; then
+	pkgs+=(clang)
+fi
+
+need=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		need+=("$p")
+	fi
+done
+[ ${#need[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${need[*]}" >&2
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || {
+		echo "install-deps: missing ${need[*]}; run as root or install them" >&2
+		exit 1
+	}
+	SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"

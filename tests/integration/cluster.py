@@ -1,0 +1,796 @@
+"""A real Sluice cluster on loopback, for the integration tests.
+
+One Cluster = its own temp dir, munged (own key and socket), slurmctld and
+N slurmd (nodes n1..nN on 127.0.0.1, free ports picked at run time), and
+the helpers the tests use: run a command as root or as a test user, submit
+and wait for jobs, read the daemon logs.
+
+Binaries: $SLUICE_PREFIX (an install prefix: bin/ and sbin/), else
+$SLUICE_BUILD_DIR/bin (default <repo>/build).  When the test users cannot
+reach the build tree (e.g. /work is 0700), the build is installed into a
+world-readable prefix under /tmp first and that is used.  Commands are
+always called by absolute path: Debian's own Slurm may be in /usr/bin.
+
+Processes: every daemon we start is recorded; stop() ends exactly those
+(SIGTERM, then SIGKILL).  This process is made a child subreaper, so
+whatever the daemons leave behind (slurmstepd, job processes that escaped
+with setsid) is re-parented to us and ended at stop() too, by PID.
+"""
+
+import ctypes
+import grp
+import os
+import pwd
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TEST_USERS = ("sluice_u1", "sluice_u2")
+COMMANDS = ("sbatch", "squeue", "sinfo", "scancel", "scontrol", "srun",
+            "salloc", "sacct", "sacctmgr")
+DAEMONS = ("slurmctld", "slurmd", "slurmstepd")
+TERMINAL_STATES = {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL",
+                   "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"}
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _become_subreaper():
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except OSError:
+        pass
+
+
+_become_subreaper()
+
+# PIDs of every live process any Cluster started (all clusters), so that
+# the orphan sweep of one cluster never touches another's daemons.
+_STARTED = set()
+_STARTED_LOCK = threading.Lock()
+
+
+class Result:
+    """What a command did: rc, stdout, stderr (text)."""
+
+    def __init__(self, argv, rc, out, err):
+        self.argv, self.rc, self.out, self.err = argv, rc, out, err
+
+    def __iter__(self):
+        return iter((self.rc, self.out, self.err))
+
+    def __repr__(self):
+        return "Result(argv=%r, rc=%r, out=%r, err=%r)" % (
+            self.argv, self.rc, self.out[-2000:], self.err[-2000:])
+
+
+class ClusterError(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------
+# binaries
+
+
+def _world_reachable(path):
+    """True if every directory above path is searchable by others and the
+    file is readable+executable by others."""
+    path = os.path.abspath(path)
+    d = os.path.dirname(path)
+    while True:
+        st = os.stat(d)
+        if not st.st_mode & 0o001:
+            return False
+        if d == "/":
+            break
+        d = os.path.dirname(d)
+    return bool(os.stat(path).st_mode & 0o005 == 0o005)
+
+
+_PREFIX_CACHE = {}
+
+
+def binaries():
+    """dict name -> absolute path of Sluice's binaries, plus 'plugindir'."""
+    if "bins" in _PREFIX_CACHE:
+        return _PREFIX_CACHE["bins"]
+    prefix = os.environ.get("SLUICE_PREFIX")
+    build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(REPO, "build"))
+    build = os.path.abspath(build)
+    if not prefix:
+        probe = os.path.join(build, "bin", "sbatch")
+        if not os.path.exists(probe):
+            probe = os.path.join(build, "bin", "slurmctld")
+        if os.path.exists(probe) and not _world_reachable(probe):
+            prefix = _install_prefix(build)
+    bins = {}
+    if prefix:
+        for name in COMMANDS + DAEMONS:
+            for sub in ("bin", "sbin"):
+                p = os.path.join(prefix, sub, name)
+                if os.path.exists(p):
+                    bins[name] = p
+                    break
+            else:
+                bins[name] = os.path.join(prefix, "bin", name)
+        plugindir = None
+        for libdir in ("lib", "lib64", "lib/x86_64-linux-gnu"):
+            cand = os.path.join(prefix, libdir, "slurm")
+            if os.path.isdir(cand):
+                plugindir = cand
+                break
+        bins["plugindir"] = plugindir or os.path.join(prefix, "lib", "slurm")
+        bins["origin"] = "prefix " + prefix
+    else:
+        for name in COMMANDS + DAEMONS:
+            bins[name] = os.path.join(build, "bin", name)
+        bins["plugindir"] = os.path.join(build, "plugins")
+        bins["origin"] = "build " + build
+    _PREFIX_CACHE["bins"] = bins
+    return bins
+
+
+def _install_prefix(build):
+    prefix = tempfile.mkdtemp(prefix="sluice-prefix-")
+    os.chmod(prefix, 0o755)
+    r = subprocess.run(["cmake", "--install", build, "--prefix", prefix],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    if r.returncode != 0:
+        raise ClusterError("cmake --install failed:\n" + r.stdout)
+    for root, dirs, files in os.walk(prefix):
+        for d in dirs:
+            os.chmod(os.path.join(root, d), 0o755)
+    return prefix
+
+
+def missing_binaries(names=("slurmctld", "slurmd", "slurmstepd", "sbatch",
+                            "squeue", "sinfo", "scancel", "scontrol")):
+    b = binaries()
+    return [n for n in names if not os.access(b[n], os.X_OK)]
+
+
+# --------------------------------------------------------------------------
+# users, ports, processes
+
+
+def ensure_test_users():
+    for u in TEST_USERS:
+        try:
+            pwd.getpwnam(u)
+        except KeyError:
+            subprocess.run(["useradd", "-m", "-s", "/bin/bash", u], check=True)
+    return [pwd.getpwnam(u) for u in TEST_USERS]
+
+
+def free_ports(n):
+    socks, ports = [], []
+    try:
+        for _ in range(n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind(("127.0.0.1", 0))
+            socks.append(s)
+            ports.append(s.getsockname()[1])
+    finally:
+        for s in socks:
+            s.close()
+    return ports
+
+
+def _proc_status(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            d = {}
+            for line in f:
+                k, _, v = line.partition(":")
+                d[k] = v.strip()
+            return d
+    except OSError:
+        return None
+
+
+def _all_pids():
+    return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+
+
+def proc_cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return ""
+
+
+def live_procs_matching(text):
+    """PIDs of live (non-zombie) processes whose command line contains text
+    (what `pgrep -f text` finds, minus zombies and ourselves)."""
+    out = []
+    me = os.getpid()
+    for pid in _all_pids():
+        if pid == me:
+            continue
+        cl = proc_cmdline(pid)
+        if text in cl:
+            st = _proc_status(pid)
+            if st and not st.get("State", "").startswith("Z"):
+                out.append(pid)
+    return out
+
+
+def descendants(roots):
+    """All PIDs below the given PIDs (by PPid), not including them."""
+    children = {}
+    for pid in _all_pids():
+        st = _proc_status(pid)
+        if st:
+            children.setdefault(int(st.get("PPid", "0")), []).append(pid)
+    seen, todo = set(), list(roots)
+    while todo:
+        p = todo.pop()
+        for c in children.get(p, []):
+            if c not in seen:
+                seen.add(c)
+                todo.append(c)
+    return seen
+
+
+def _pid_alive(pid):
+    st = _proc_status(pid)
+    return st is not None and not st.get("State", "").startswith("Z")
+
+
+def _reap(pid):
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+    except OSError:
+        pass
+
+
+def kill_pids(pids, grace=5.0):
+    """SIGTERM the PIDs, wait up to grace, SIGKILL the rest."""
+    pids = [p for p in pids if _pid_alive(p)]
+    for p in pids:
+        try:
+            os.kill(p, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    end = time.time() + grace
+    while time.time() < end:
+        for p in pids:
+            _reap(p)
+        if not any(_pid_alive(p) for p in pids):
+            break
+        time.sleep(0.05)
+    for p in pids:
+        if _pid_alive(p):
+            try:
+                os.kill(p, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    for p in pids:
+        for _ in range(40):
+            _reap(p)
+            if not _pid_alive(p):
+                break
+            time.sleep(0.05)
+
+
+def _sweep_orphans():
+    """Reap/kill processes re-parented to us (subreaper) that no cluster
+    still owns: stray slurmstepd and job processes of stopped clusters."""
+    me = os.getpid()
+    with _STARTED_LOCK:
+        keep = set(_STARTED)
+    orphans = []
+    for pid in _all_pids():
+        st = _proc_status(pid)
+        if st and int(st.get("PPid", "0")) == me and pid not in keep:
+            orphans.append(pid)
+    victims = set(orphans) | descendants(orphans)
+    kill_pids(sorted(victims), grace=2.0)
+    for p in orphans:
+        _reap(p)
+
+
+# --------------------------------------------------------------------------
+# the cluster
+
+
+class Daemon:
+    def __init__(self, name, argv, popen, out_path):
+        self.name, self.argv, self.popen, self.out_path = name, argv, popen, out_path
+
+    @property
+    def pid(self):
+        return self.popen.pid
+
+    def alive(self):
+        return self.popen.poll() is None
+
+
+class Cluster:
+    def __init__(self, name="sluice", nodes=4, cpus=2, real_memory=1000,
+                 slurmd_timeout=6, kill_wait=3, min_job_age=600,
+                 extra_conf="", tag="t"):
+        self.name = name
+        self.node_names = ["n%d" % i for i in range(1, nodes + 1)]
+        self.cpus = cpus
+        self.real_memory = real_memory
+        self.slurmd_timeout = slurmd_timeout
+        self.kill_wait = kill_wait
+        self.min_job_age = min_job_age
+        self.extra_conf = extra_conf
+        self.bins = binaries()
+        self.dir = tempfile.mkdtemp(prefix="sluice-it-%s-" % tag)
+        os.chmod(self.dir, 0o755)
+        for sub in ("etc", "munge", "state", "spool", "log", "run", "home",
+                    "jobs"):
+            os.makedirs(os.path.join(self.dir, sub), exist_ok=True)
+            os.chmod(os.path.join(self.dir, sub), 0o755)
+        self.conf = os.path.join(self.dir, "etc", "slurm.conf")
+        self.munge_socket = os.path.join(self.dir, "munge", "munge.socket")
+        self.munged = None
+        self.ctld = None
+        self.slurmds = {}
+        self.ctld_port = None
+        self.node_ports = {}
+        self.users = {}
+        self.hostname = socket.gethostname()
+
+    # ---- paths -----------------------------------------------------------
+
+    def bin(self, name):
+        return self.bins[name]
+
+    @property
+    def ctld_log(self):
+        return os.path.join(self.dir, "log", "slurmctld.log")
+
+    def slurmd_log(self, node):
+        return os.path.join(self.dir, "log", "slurmd-%s.log" % node)
+
+    def workdir(self, user):
+        """A directory owned by user (or root) inside the cluster dir."""
+        name = user or "root"
+        d = os.path.join(self.dir, "jobs", name)
+        if not os.path.isdir(d):
+            os.makedirs(d)
+            if user:
+                pw = pwd.getpwnam(user)
+                os.chown(d, pw.pw_uid, pw.pw_gid)
+            os.chmod(d, 0o755)
+        return d
+
+    def mkdir_for(self, user, path):
+        os.makedirs(path, exist_ok=True)
+        if user:
+            pw = pwd.getpwnam(user)
+            os.chown(path, pw.pw_uid, pw.pw_gid)
+        return path
+
+    def write_file(self, user, path, text, mode=0o644):
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+        if user:
+            pw = pwd.getpwnam(user)
+            os.chown(path, pw.pw_uid, pw.pw_gid)
+        return path
+
+    # ---- config ----------------------------------------------------------
+
+    def conf_text(self, auth_socket=None):
+        lines = [
+            "# Generated by tests/integration/cluster.py",
+            "ClusterName=%s" % self.name,
+            "SlurmctldHost=localhost(127.0.0.1)",
+            "SlurmctldPort=%d" % self.ctld_port,
+            "AuthType=auth/munge",
+            "AuthInfo=socket=%s" % (auth_socket or self.munge_socket),
+            "PluginDir=%s" % self.bins["plugindir"],
+            "StateSaveLocation=%s" % os.path.join(self.dir, "state"),
+            "SlurmdSpoolDir=%s" % os.path.join(self.dir, "spool", "%n"),
+            "SlurmctldLogFile=%s" % self.ctld_log,
+            "SlurmdLogFile=%s" % os.path.join(self.dir, "log", "slurmd-%n.log"),
+            "SlurmctldPidFile=%s" % os.path.join(self.dir, "run", "slurmctld.pid"),
+            "SlurmdPidFile=%s" % os.path.join(self.dir, "run", "slurmd-%n.pid"),
+            "SlurmdTimeout=%d" % self.slurmd_timeout,
+            "KillWait=%d" % self.kill_wait,
+            "MinJobAge=%d" % self.min_job_age,
+            "ProctrackType=proctrack/pgid",
+            "TaskPlugin=task/none",
+            "SelectType=select/cons_tres",
+            "SelectTypeParameters=CR_Core",
+            "ReturnToService=1",
+            "SlurmctldDebug=debug",
+            "SlurmdDebug=debug",
+        ]
+        if self.extra_conf:
+            lines.append(self.extra_conf.rstrip("\n"))
+        for n in self.node_names:
+            lines.append("NodeName=%s NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d "
+                         "Port=%d" % (n, self.cpus, self.real_memory,
+                                      self.node_ports[n]))
+        lines.append("PartitionName=debug Nodes=ALL Default=YES "
+                     "MaxTime=INFINITE State=UP")
+        return "\n".join(lines) + "\n"
+
+    def write_conf(self):
+        with open(self.conf, "w") as f:
+            f.write(self.conf_text())
+        os.chmod(self.conf, 0o644)
+
+    # ---- munge -----------------------------------------------------------
+
+    def start_munged(self, subdir="munge"):
+        """Start a munged with its own fresh key under DIR/subdir; returns
+        (Daemon, socket path)."""
+        mdir = os.path.join(self.dir, subdir)
+        os.makedirs(mdir, exist_ok=True)
+        os.chmod(mdir, 0o755)
+        key = os.path.join(mdir, "munge.key")
+        sock = os.path.join(mdir, "munge.socket")
+        with open(key, "wb") as f:
+            f.write(os.urandom(1024))
+        os.chmod(key, 0o600)
+        argv = ["munged", "-F", "--force", "--socket=" + sock,
+                "--key-file=" + key,
+                "--pid-file=" + os.path.join(mdir, "munged.pid"),
+                "--log-file=" + os.path.join(self.dir, "log", subdir + "d.log"),
+                "--seed-file=" + os.path.join(mdir, "munged.seed")]
+        munged = shutil.which("munged") or "/usr/sbin/munged"
+        argv[0] = munged
+        d = self._spawn(subdir + "d", argv)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            r = subprocess.run("munge -n -S '%s' | unmunge -S '%s'" % (sock, sock),
+                               shell=True, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+            if r.returncode == 0:
+                return d, sock
+            if not d.alive():
+                break
+            time.sleep(0.1)
+        raise ClusterError("munged did not come up: " + self._tail(d.out_path))
+
+    # ---- process control ---------------------------------------------------
+
+    def _spawn(self, name, argv, env=None):
+        out_path = os.path.join(self.dir, "log", name + ".out")
+        out = open(out_path, "ab")
+        e = dict(os.environ)
+        e["SLURM_CONF"] = self.conf
+        if env:
+            e.update(env)
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
+                             stderr=subprocess.STDOUT, env=e, cwd=self.dir,
+                             start_new_session=True)
+        out.close()
+        with _STARTED_LOCK:
+            _STARTED.add(p.pid)
+        return Daemon(name, argv, p, out_path)
+
+    def _forget(self, d):
+        with _STARTED_LOCK:
+            _STARTED.discard(d.pid)
+
+    def start_ctld(self, extra_args=()):
+        argv = [self.bin("slurmctld"), "-D"] + list(extra_args)
+        self.ctld = self._spawn("slurmctld", argv)
+        return self.ctld
+
+    def start_slurmd(self, node):
+        argv = [self.bin("slurmd"), "-D", "-N", node]
+        self.slurmds[node] = self._spawn("slurmd-" + node, argv)
+        return self.slurmds[node]
+
+    def stop_daemon(self, d, sig=signal.SIGTERM, wait=10.0):
+        """Send sig to one daemon we started; SIGKILL if still alive after
+        wait (when sig is SIGTERM).  Returns its exit status."""
+        if d is None:
+            return None
+        if d.alive():
+            try:
+                os.kill(d.pid, sig)
+            except ProcessLookupError:
+                pass
+            try:
+                d.popen.wait(timeout=wait)
+            except subprocess.TimeoutExpired:
+                os.kill(d.pid, signal.SIGKILL)
+                d.popen.wait(timeout=10)
+        self._forget(d)
+        return d.popen.returncode
+
+    def kill_ctld(self, sig=signal.SIGTERM):
+        rc = self.stop_daemon(self.ctld, sig)
+        return rc
+
+    def kill_slurmd(self, node, sig=signal.SIGKILL):
+        return self.stop_daemon(self.slurmds[node], sig)
+
+    # ---- start / stop ------------------------------------------------------
+
+    def start(self, wait=True):
+        missing = missing_binaries()
+        if missing:
+            raise ClusterError("Sluice binaries missing (%s): %s" % (
+                self.bins["origin"], ", ".join(missing)))
+        ports = free_ports(1 + len(self.node_names))
+        self.ctld_port = ports[0]
+        self.node_ports = dict(zip(self.node_names, ports[1:]))
+        self.munged, _ = self.start_munged()
+        self.write_conf()
+        self.start_ctld()
+        for n in self.node_names:
+            self.start_slurmd(n)
+        if wait:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout=60, nodes=None):
+        """Until squeue answers and every node is idle."""
+        nodes = nodes or self.node_names
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            if self.ctld is not None and not self.ctld.alive():
+                raise ClusterError("slurmctld exited with %s:\n%s" % (
+                    self.ctld.popen.returncode, self.log_tails()))
+            r = self.run(["squeue"], timeout=10)
+            if r.rc == 0:
+                states = self.node_states()
+                last = states
+                if all(states.get(n, "").lower().startswith("idle") for n in nodes):
+                    return
+            else:
+                last = r
+            time.sleep(0.2)
+        raise ClusterError("cluster not ready after %ss (last: %r)\n%s" % (
+            timeout, last, self.log_tails()))
+
+    def node_states(self):
+        """{node: compact state as sinfo -N prints it} (falls back to
+        scontrol show node when sinfo fails)."""
+        r = self.run(["sinfo", "-h", "-N", "-o", "%N %t"], timeout=10)
+        states = {}
+        if r.rc == 0:
+            for line in r.out.splitlines():
+                parts = line.split()
+                if len(parts) == 2:
+                    states[parts[0]] = parts[1]
+            if states:
+                return states
+        for n, rec in self.show_nodes().items():
+            states[n] = rec.get("State", "").lower().replace("idle", "idle")
+        return states
+
+    def stop(self):
+        # End the jobs first, so slurmd/slurmstepd can clean up what they
+        # started while they still run.
+        try:
+            if self.ctld is not None and self.ctld.alive():
+                r = self.run(["squeue", "-h", "-o", "%i"], timeout=10)
+                ids = r.out.split() if r.rc == 0 else []
+                if ids:
+                    self.run(["scancel"] + ids, timeout=10)
+                    time.sleep(min(self.kill_wait + 1, 4))
+        except Exception:
+            pass
+        daemons = [d for d in self.slurmds.values()] + [self.ctld, self.munged]
+        daemons = [d for d in daemons if d is not None]
+        below = descendants([d.pid for d in daemons if d.alive()])
+        for d in daemons:
+            if d.alive():
+                try:
+                    os.kill(d.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        end = time.time() + 10
+        for d in daemons:
+            try:
+                d.popen.wait(timeout=max(0.1, end - time.time()))
+            except subprocess.TimeoutExpired:
+                pass
+        for d in daemons:
+            if d.alive():
+                os.kill(d.pid, signal.SIGKILL)
+                d.popen.wait(timeout=10)
+            self._forget(d)
+        kill_pids(sorted(below), grace=2.0)
+        _sweep_orphans()
+
+    def cleanup(self):
+        if os.environ.get("SLUICE_KEEP_TMP"):
+            return
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    # ---- running commands ----------------------------------------------------
+
+    def env_for(self, user=None, extra=None, conf=None):
+        if user:
+            pw = pwd.getpwnam(user)
+            home = pw.pw_dir if os.path.isdir(pw.pw_dir) else self.workdir(user)
+            env = {"HOME": home, "USER": user, "LOGNAME": user,
+                   "SHELL": "/bin/sh"}
+        else:
+            env = {"HOME": os.environ.get("HOME", "/root"), "USER": "root",
+                   "LOGNAME": "root", "SHELL": "/bin/sh"}
+        env["PATH"] = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+        env["LANG"] = "C.UTF-8"
+        env["SLURM_CONF"] = conf or self.conf
+        for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+            if k in os.environ:
+                env[k] = os.environ[k]
+        if extra:
+            env.update(extra)
+        return env
+
+    def run(self, argv, user=None, cwd=None, env=None, timeout=60, input=None,
+            conf=None):
+        """Run a command (argv[0] may be a Sluice command name) as root or
+        as user; returns Result(rc, out, err).  rc is -9 on timeout."""
+        argv = list(argv)
+        if argv and argv[0] in self.bins and "/" not in argv[0]:
+            argv[0] = self.bin(argv[0])
+        full = argv
+        if user:
+            pw = pwd.getpwnam(user)
+            full = ["setpriv", "--reuid=%d" % pw.pw_uid,
+                    "--regid=%d" % pw.pw_gid, "--init-groups", "--"] + argv
+        if cwd is None:
+            cwd = self.workdir(user)
+        try:
+            p = subprocess.run(full, cwd=cwd, env=self.env_for(user, env, conf),
+                               input=input, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=timeout,
+                               text=True, errors="replace")
+            return Result(argv, p.returncode, p.stdout, p.stderr)
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+            err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+            return Result(argv, -9, out, err + "\n[timed out after %ss]" % timeout)
+
+    # ---- jobs ----------------------------------------------------------------
+
+    def sbatch(self, args, user=None, cwd=None, env=None, input=None):
+        """Submit; returns the job id (int).  Raises with the full output
+        if sbatch fails or prints something unexpected."""
+        r = self.run(["sbatch"] + list(args), user=user, cwd=cwd, env=env,
+                     input=input)
+        m = re.fullmatch(r"Submitted batch job (\d+)\n", r.out)
+        if r.rc != 0 or not m:
+            raise ClusterError("sbatch %s failed: %r" % (args, r))
+        return int(m.group(1))
+
+    def show_job(self, jobid):
+        """scontrol show job as a dict (empty if it fails)."""
+        r = self.run(["scontrol", "show", "job", str(jobid)], timeout=20)
+        if r.rc != 0:
+            return {}
+        return parse_kv(r.out)
+
+    def job_state(self, jobid):
+        rec = self.show_job(jobid)
+        return rec.get("JobState")
+
+    def all_job_states(self):
+        """{jobid: state} of every job the controller knows (squeue -t all)."""
+        r = self.run(["squeue", "-h", "-t", "all", "-o", "%i %T"], timeout=30)
+        if r.rc != 0:
+            raise ClusterError("squeue failed: %r" % r)
+        states = {}
+        for line in r.out.splitlines():
+            parts = line.split()
+            if len(parts) >= 2:
+                states[parts[0]] = parts[1]
+        return states
+
+    def wait_state(self, jobid, states, timeout=60):
+        """Wait until the job's state is in states; returns it or raises."""
+        if isinstance(states, str):
+            states = {states}
+        deadline = time.time() + timeout
+        st = None
+        while time.time() < deadline:
+            st = self.job_state(jobid)
+            if st in states:
+                return st
+            if st in TERMINAL_STATES and not (states & TERMINAL_STATES):
+                break
+            time.sleep(0.2)
+        raise ClusterError("job %s: state %r, wanted %s (waited %ss)\n%s" % (
+            jobid, st, sorted(states), timeout, self.log_tails()))
+
+    def wait_done(self, jobid, timeout=60):
+        """Wait for a terminal state (COMPLETED, FAILED, ...); returns it."""
+        return self.wait_state(jobid, TERMINAL_STATES, timeout)
+
+    def show_nodes(self):
+        r = self.run(["scontrol", "show", "node"], timeout=20)
+        recs = {}
+        if r.rc != 0:
+            return recs
+        for block in re.split(r"\n\s*\n", r.out):
+            rec = parse_kv(block)
+            if "NodeName" in rec:
+                recs[rec["NodeName"]] = rec
+        return recs
+
+    # ---- logs ----------------------------------------------------------------
+
+    def log_text(self, which="slurmctld"):
+        path = self.ctld_log if which == "slurmctld" else self.slurmd_log(which)
+        try:
+            with open(path, errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def log_size(self, which="slurmctld"):
+        path = self.ctld_log if which == "slurmctld" else self.slurmd_log(which)
+        try:
+            return os.path.getsize(path)
+        except OSError:
+            return 0
+
+    def log_since(self, offset, which="slurmctld"):
+        return self.log_text(which)[offset:]
+
+    @staticmethod
+    def _tail(path, n=40):
+        try:
+            with open(path, errors="replace") as f:
+                lines = f.readlines()
+            return "".join(lines[-n:])
+        except OSError:
+            return "(no %s)\n" % path
+
+    def log_tails(self, n=40):
+        parts = []
+        files = [self.ctld_log, os.path.join(self.dir, "log", "slurmctld.out")]
+        for node in self.node_names:
+            files += [self.slurmd_log(node),
+                      os.path.join(self.dir, "log", "slurmd-%s.out" % node)]
+        for path in files:
+            if os.path.exists(path) and os.path.getsize(path) > 0:
+                parts.append("----- tail of %s -----\n%s" % (path, self._tail(path, n)))
+        return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------
+# parsing helpers
+
+
+def parse_kv(text):
+    """Key=Value tokens of scontrol output into a dict (first wins)."""
+    rec = {}
+    for tok in text.split():
+        if "=" in tok:
+            k, _, v = tok.partition("=")
+            rec.setdefault(k, v)
+    return rec
+
+
+def keys_per_line(text):
+    """For scontrol-style records: list of key lists, one per line."""
+    out = []
+    for line in text.splitlines():
+        keys = [tok.partition("=")[0] for tok in line.split() if "=" in tok]
+        if keys:
+            out.append(keys)
+    return out
+
+
+def user_ids(user):
+    pw = pwd.getpwnam(user)
+    return pw.pw_uid, pw.pw_gid, grp.getgrgid(pw.pw_gid).gr_name

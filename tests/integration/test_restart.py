@@ -1,0 +1,107 @@
+"""slurmctld restart on the same StateSaveLocation loses nothing.
+
+With jobs pending (held, and too big to start now) and running, stop the
+controller (SIGTERM; SIGKILL in the second test), start it again: every job
+is listed with its id and state, the running jobs finish COMPLETED, and new
+ids continue after the old ones.
+"""
+
+import signal
+import time
+
+import pytest
+
+import cluster as cl
+
+RUN_SECS = 20
+
+
+def setup_jobs(c):
+    user = "sluice_u1"
+    jobs = {}
+    # Three 2-CPU jobs fill n1..n3 for RUN_SECS.
+    for i in range(3):
+        jid = c.sbatch(["-J", "run%d" % i, "-c", "2", "--wrap",
+                        "/usr/bin/sleep %d; echo done-%d" % (RUN_SECS, i)], user=user)
+        jobs[jid] = "RUNNING"
+    for jid in list(jobs):
+        c.wait_state(jid, "RUNNING", 30)
+    # Needs all 8 CPUs: pending (Resources) while the others run.
+    big = c.sbatch(["-J", "big", "-n", "8", "--wrap", "true"], user=user)
+    held = c.sbatch(["-J", "held", "--hold", "--wrap", "true"], user="sluice_u2")
+    jobs[big] = "PENDING"
+    jobs[held] = "PENDING"
+    time.sleep(1)
+    return jobs, big, held
+
+
+def snapshot(c, ids):
+    states = c.all_job_states()
+    return {j: states.get(str(j)) for j in ids}
+
+
+def restart(c, sig):
+    t0 = time.time()
+    rc = c.kill_ctld(sig)
+    if sig == signal.SIGTERM:
+        assert rc == 0, "slurmctld exit status %r on SIGTERM" % rc
+    c.start_ctld()
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if c.run(["squeue"], timeout=10).rc == 0:
+            return time.time() - t0
+        assert c.ctld.alive(), "slurmctld died on restart:\n" + c.log_tails()
+        time.sleep(0.2)
+    raise AssertionError("slurmctld not answering after restart\n" + c.log_tails())
+
+
+def check_after_restart(c, jobs, big, held, submitted_last=None):
+    before = dict(jobs)
+    after = snapshot(c, before)
+    assert after == before, "job states changed across restart: before %s after %s" % (
+        before, after)
+    rec = c.show_job(held)
+    assert rec.get("Reason") == "JobHeldUser", rec
+    assert rec.get("UserId", "").startswith("sluice_u2("), rec
+    # The running jobs finish normally, then the big one runs.
+    running = [j for j, s in before.items() if s == "RUNNING"]
+    for j in running:
+        st = c.wait_done(j, RUN_SECS + 40)
+        assert st == "COMPLETED", c.show_job(j)
+    assert c.wait_done(big, 40) == "COMPLETED", c.show_job(big)
+    assert c.job_state(held) == "PENDING"
+    # New ids continue after the old ones.
+    new = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert new > max(before), "new job id %d not after %d" % (new, max(before))
+    assert c.wait_done(new, 30) == "COMPLETED"
+    # The held job can still be released and run.
+    r = c.run(["scontrol", "release", str(held)], user="sluice_u2")
+    assert r.rc == 0, r
+    assert c.wait_done(held, 30) == "COMPLETED"
+
+
+def test_restart_sigterm(new_cluster):
+    c = new_cluster(tag="restart-term")
+    jobs, big, held = setup_jobs(c)
+    assert snapshot(c, jobs) == jobs
+    restart(c, signal.SIGTERM)
+    check_after_restart(c, jobs, big, held)
+
+
+def test_restart_sigkill_keeps_acknowledged(new_cluster):
+    """SIGKILL right after a burst of submissions: every job sbatch
+    acknowledged is there after the restart."""
+    c = new_cluster(tag="restart-kill")
+    jobs, big, held = setup_jobs(c)
+    burst = []
+    for i in range(20):
+        burst.append(c.sbatch(["-J", "burst%d" % i, "--hold", "--wrap", "true"],
+                              user="sluice_u1"))
+    restart(c, signal.SIGKILL)
+    after = snapshot(c, burst)
+    missing = [j for j, s in after.items() if s != "PENDING"]
+    assert not missing, "acknowledged jobs lost or changed by SIGKILL: %s" % {
+        j: after[j] for j in missing}
+    for j in burst:
+        jobs[j] = "PENDING"
+    check_after_restart(c, jobs, big, held)
