@@ -156,6 +156,10 @@ typedef struct slurm_conf {
 
 	conf_kv_t   *kv;              /* every key with its effective value */
 	size_t       kv_cnt;
+	/* The first kv_show_cnt entries are what `scontrol show config`
+	 * prints (the controller adds its runtime keys); the rest are keys
+	 * the file set that scontrol does not print. */
+	size_t       kv_show_cnt;
 } slurm_conf_t;
 
 /* path NULL: $SLURM_CONF or the compiled-in default. */
