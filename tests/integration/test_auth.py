@@ -14,8 +14,6 @@ import time
 
 import pytest
 
-import cluster as cl
-
 
 @pytest.fixture(scope="module")
 def foreign_conf(cluster):

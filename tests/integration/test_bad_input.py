@@ -8,7 +8,6 @@ written out here so the suite runs anywhere.
 import os
 import re
 import subprocess
-import time
 
 import pytest
 

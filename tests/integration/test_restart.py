@@ -9,10 +9,6 @@ ids continue after the old ones.
 import signal
 import time
 
-import pytest
-
-import cluster as cl
-
 RUN_SECS = 20
 
 
