@@ -1,0 +1,722 @@
+/* net.c — blocking RPC clients and the libevent request server (see net.h).
+ *
+ * Server: one request and one reply per connection.  A connection reads
+ * the header, then credential and body, within the server's timeout
+ * (counted from accept, so a client that trickles bytes is cut off too);
+ * the message is authenticated and unpacked (msg_decode) before the
+ * handler sees it.  A bad or unauthenticated message is logged with the
+ * peer and answered with an rc where that makes sense, then dropped.
+ *
+ * Lifetime: while the handler holds a connection (between the handler
+ * call and its net_reply*() or net_conn_drop()), the connection is never
+ * freed behind its back: if the peer goes away it is only marked dead, and
+ * the later reply is discarded and frees it.  Otherwise a connection is
+ * freed once its reply is flushed, on error, or on timeout.  All of this
+ * happens on the loop thread.
+ *
+ * net_server_create() takes ownership of the listening fd.
+ */
+#define _GNU_SOURCE     /* accept4 */
+#include "common/net.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/xmalloc.h"
+#include "slurm/slurm_errno.h"
+
+#define ACCEPT_BATCH    64      /* connections accepted per wakeup */
+#define ACCEPT_PAUSE_MS 200     /* after EMFILE/ENFILE */
+
+/* ---- addresses ---- */
+
+static void sockaddr_str(const struct sockaddr *sa, char *out, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		snprintf(out, len, "%s:%u", host, ntohs(in->sin_port));
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		snprintf(out, len, "[%s]:%u", host, ntohs(in6->sin6_port));
+	} else if (sa->sa_family == AF_UNIX) {
+		snprintf(out, len, "unix");
+	} else {
+		snprintf(out, len, "unknown");
+	}
+}
+
+static void set_nodelay(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+static int set_blocking(int fd, bool blocking)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -1;
+	fl = blocking ? fl & ~O_NONBLOCK : fl | O_NONBLOCK;
+	return fcntl(fd, F_SETFL, fl);
+}
+
+/* ---- client ---- */
+
+/* Non-blocking connect bounded by timeout_ms (<= 0: no bound). */
+static int connect_one(const struct addrinfo *ai, int timeout_ms)
+{
+	int fd, err = 0, n;
+	socklen_t el = sizeof(err);
+	struct pollfd p;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    ai->ai_protocol);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+		goto connected;
+	if (errno != EINPROGRESS)
+		goto fail;
+	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+	do {
+		n = poll(&p, 1, timeout_ms > 0 ? timeout_ms : -1);
+	} while (n < 0 && errno == EINTR);
+	if (n == 0) {
+		errno = ETIMEDOUT;
+		goto fail;
+	}
+	if (n < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+		goto fail;
+	if (err) {
+		errno = err;
+		goto fail;
+	}
+connected:
+	set_nodelay(fd);
+	set_blocking(fd, true);
+	return fd;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+int net_connect_tcp(const char *host, uint16_t port, int timeout_ms)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	char service[8];
+	int fd = -1, rc;
+
+	snprintf(service, sizeof(service), "%u", port);
+	rc = getaddrinfo(host ? host : "localhost", service, &hints, &res);
+	if (rc) {
+		debug("cannot resolve %s: %s", host ? host : "localhost",
+		      gai_strerror(rc));
+		errno = EHOSTUNREACH;
+		return -1;
+	}
+	for (ai = res; ai && fd < 0; ai = ai->ai_next)
+		fd = connect_one(ai, timeout_ms);
+	freeaddrinfo(res);
+	return fd;
+}
+
+int net_connect_unix(const char *path)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	if (!path || strlen(path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Send on a connected fd and read one reply; closes fd. */
+static int rpc_fd(int fd, uint16_t type, const void *req, slurm_msg_t *resp,
+		  int timeout_ms)
+{
+	long long start = mono_ms();
+	int rc, left;
+
+	memset(resp, 0, sizeof(*resp));
+	rc = msg_send_fd(fd, type, req, timeout_ms);
+	if (rc == SLURM_SUCCESS) {
+		left = timeout_ms;
+		if (timeout_ms > 0) {
+			left = timeout_ms - (int)(mono_ms() - start);
+			if (left < 1)
+				left = 1;
+		}
+		rc = msg_recv_fd(fd, resp, left);
+	}
+	close(fd);
+	return rc;
+}
+
+int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
+	    slurm_msg_t *resp, int timeout_ms)
+{
+	int fd = net_connect_tcp(host, port, timeout_ms);
+
+	memset(resp, 0, sizeof(*resp));
+	if (fd < 0) {
+		debug("connect to %s:%u: %s", host ? host : "localhost", port,
+		      strerror(errno));
+		return errno == ETIMEDOUT ? SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
+					  : SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+	}
+	return rpc_fd(fd, type, req, resp, timeout_ms);
+}
+
+int net_rpc_unix(const char *path, uint16_t type, const void *req,
+		 slurm_msg_t *resp, int timeout_ms)
+{
+	int fd = net_connect_unix(path);
+
+	memset(resp, 0, sizeof(*resp));
+	if (fd < 0) {
+		debug("connect to %s: %s", path ? path : "(null)",
+		      strerror(errno));
+		return SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+	}
+	return rpc_fd(fd, type, req, resp, timeout_ms);
+}
+
+int net_rpc_rc(const char *host, uint16_t port, uint16_t type, const void *req,
+	       int *rc, int timeout_ms)
+{
+	slurm_msg_t resp;
+	int e = net_rpc(host, port, type, req, &resp, timeout_ms);
+
+	if (e != SLURM_SUCCESS)
+		return e;
+	if (resp.type != RESPONSE_SLURM_RC || !resp.data) {
+		error("%s to %s:%u answered with %s", msg_type_name(type),
+		      host ? host : "localhost", port, msg_type_name(resp.type));
+		msg_free(&resp);
+		return SLURM_UNEXPECTED_MSG_ERROR;
+	}
+	*rc = ((return_code_msg_t *)resp.data)->rc;
+	msg_free(&resp);
+	return SLURM_SUCCESS;
+}
+
+/* ---- listening sockets ---- */
+
+static int listen_on(const struct sockaddr *sa, socklen_t len)
+{
+	int one = 1, err;
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (fd < 0)
+		return -1;
+	if (sa->sa_family != AF_UNIX)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, sa, len) < 0 || listen(fd, SOMAXCONN) < 0) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+int net_listen_tcp(const char *addr, uint16_t port)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *res, *ai;
+	char service[8];
+	int fd = -1, rc;
+
+	if (!addr) {
+		struct sockaddr_in in = { .sin_family = AF_INET,
+					  .sin_port = htons(port),
+					  .sin_addr.s_addr = htonl(INADDR_ANY) };
+
+		return listen_on((struct sockaddr *)&in, sizeof(in));
+	}
+	snprintf(service, sizeof(service), "%u", port);
+	rc = getaddrinfo(addr, service, &hints, &res);
+	if (rc) {
+		error("cannot resolve listen address %s: %s", addr,
+		      gai_strerror(rc));
+		errno = EADDRNOTAVAIL;
+		return -1;
+	}
+	for (ai = res; ai && fd < 0; ai = ai->ai_next)
+		fd = listen_on(ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(res);
+	return fd;
+}
+
+int net_listen_unix(const char *path, int mode)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	if (!path || strlen(path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sun.sun_path, path);
+	unlink(path);
+	fd = listen_on((struct sockaddr *)&sun, sizeof(sun));
+	if (fd < 0)
+		return -1;
+	if (mode && chmod(path, (mode_t)mode) < 0) {
+		err = errno;
+		close(fd);
+		unlink(path);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+uint16_t net_local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return 0;
+}
+
+/* ---- server ---- */
+
+typedef enum {
+	CONN_READ_HEADER,
+	CONN_READ_REST,
+	CONN_HANDLING,          /* the handler holds it */
+	CONN_WRITING,
+} conn_state_t;
+
+struct net_server {
+	struct event_base *base;
+	struct event      *accept_ev;
+	struct event      *pause_ev;
+	int                fd;
+	net_handler_f      handler;
+	void              *arg;
+	int                timeout_ms;
+	net_conn_t        *conns;      /* every live connection */
+};
+
+struct net_conn {
+	net_server_t       *srv;       /* NULL once the server is gone */
+	struct bufferevent *bev;       /* NULL once the peer is gone */
+	struct event       *timer;
+	conn_state_t        state;
+	bool                in_handler;
+	bool                drop_after_handler;
+	uint8_t             raw[MSG_HEADER_LEN];
+	msg_header_t        h;
+	slurm_msg_t         msg;
+	char                peer[64];
+	net_conn_t         *prev, *next;
+};
+
+static void conn_unlink(net_conn_t *c)
+{
+	if (!c->srv)
+		return;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		c->srv->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	c->prev = c->next = NULL;
+}
+
+/* Close the socket but keep the struct (the handler may still hold it). */
+static void conn_close(net_conn_t *c)
+{
+	if (c->timer)
+		event_free(c->timer);
+	c->timer = NULL;
+	if (c->bev)
+		bufferevent_free(c->bev);
+	c->bev = NULL;
+}
+
+static void conn_free(net_conn_t *c)
+{
+	if (c->in_handler) {            /* freed when the handler returns */
+		c->drop_after_handler = true;
+		conn_close(c);
+		return;
+	}
+	conn_close(c);
+	conn_unlink(c);
+	msg_free(&c->msg);
+	xfree(c);
+}
+
+/* The peer is gone or misbehaved: free now unless the handler holds it. */
+static void conn_lost(net_conn_t *c)
+{
+	if (c->state == CONN_HANDLING)
+		conn_close(c);
+	else
+		conn_free(c);
+}
+
+static void conn_arm_timer(net_conn_t *c)
+{
+	struct timeval tv;
+	int ms = c->srv ? c->srv->timeout_ms : 0;
+
+	if (!c->timer || ms <= 0)
+		return;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(c->timer, &tv);
+}
+
+/* Queue an encoded reply; the connection is freed once it is flushed. */
+static void conn_send(net_conn_t *c, uint16_t type, const void *data)
+{
+	buf_t *b = NULL;
+	int rc;
+
+	if (!c->bev) {                  /* peer vanished: discard */
+		conn_free(c);
+		return;
+	}
+	rc = msg_encode(type, data, &b);
+	if (rc != SLURM_SUCCESS) {
+		error("cannot encode %s for %s: %s", msg_type_name(type),
+		      c->peer, slurm_strerror(rc));
+		conn_free(c);
+		return;
+	}
+	c->state = CONN_WRITING;
+	bufferevent_disable(c->bev, EV_READ);
+	evbuffer_drain(bufferevent_get_input(c->bev),
+		       evbuffer_get_length(bufferevent_get_input(c->bev)));
+	if (bufferevent_write(c->bev, buf_data(b), buf_len(b)) < 0) {
+		buf_destroy(b);
+		conn_free(c);
+		return;
+	}
+	buf_destroy(b);
+	bufferevent_enable(c->bev, EV_WRITE);
+	conn_arm_timer(c);
+}
+
+static void conn_reject(net_conn_t *c, int rc)
+{
+	return_code_msg_t r = { .rc = rc };
+
+	c->state = CONN_HANDLING;
+	conn_send(c, RESPONSE_SLURM_RC, &r);
+}
+
+static void conn_dispatch(net_conn_t *c)
+{
+	net_server_t *s = c->srv;
+
+	evtimer_del(c->timer);
+	c->state = CONN_HANDLING;
+	debug3("%s from %s uid %u", msg_type_name(c->msg.type), c->peer,
+	       (unsigned)c->msg.auth_uid);
+	c->in_handler = true;
+	s->handler(c, &c->msg, s->arg);
+	c->in_handler = false;
+	if (c->drop_after_handler)
+		conn_free(c);
+}
+
+/* Header complete: check it before reading further. */
+static int conn_got_header(net_conn_t *c, struct evbuffer *in)
+{
+	int rc;
+
+	evbuffer_remove(in, c->raw, MSG_HEADER_LEN);
+	rc = msg_header_parse(c->raw, &c->h);
+	if (rc != SLURM_SUCCESS) {
+		error("Invalid message header from %s: %s", c->peer,
+		      slurm_strerror(rc));
+		if (rc == SLURM_PROTOCOL_VERSION_ERROR &&
+		    c->h.magic != MSG_MAGIC)
+			conn_free(c);          /* not our protocol at all */
+		else
+			conn_reject(c, rc);
+		return -1;
+	}
+	c->state = CONN_READ_REST;
+	return 0;
+}
+
+static void conn_got_rest(net_conn_t *c, struct evbuffer *in)
+{
+	size_t need = (size_t)c->h.cred_len + c->h.body_len;
+	const uint8_t *p = need ? evbuffer_pullup(in, (ssize_t)need) : (const uint8_t *)"";
+	int rc;
+
+	memset(&c->msg, 0, sizeof(c->msg));
+	snprintf(c->msg.peer, sizeof(c->msg.peer), "%s", c->peer);
+	rc = p ? msg_decode(c->raw, &c->h, p, p + c->h.cred_len, &c->msg)
+	       : SLURM_COMMUNICATIONS_RECEIVE_ERROR;
+	evbuffer_drain(in, need);
+	if (rc != SLURM_SUCCESS) {
+		/* msg_decode logged the reason with the peer */
+		conn_reject(c, rc == SLURM_PROTOCOL_AUTHENTICATION_ERROR ? rc :
+			    SLURM_COMMUNICATIONS_RECEIVE_ERROR);
+		return;
+	}
+	conn_dispatch(c);
+}
+
+static void conn_read_cb(struct bufferevent *bev, void *arg)
+{
+	net_conn_t *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+
+	if (c->state == CONN_HANDLING || c->state == CONN_WRITING) {
+		evbuffer_drain(in, evbuffer_get_length(in));   /* one request */
+		return;
+	}
+	if (c->state == CONN_READ_HEADER) {
+		if (evbuffer_get_length(in) < MSG_HEADER_LEN)
+			return;
+		if (conn_got_header(c, in) < 0)
+			return;
+	}
+	if (evbuffer_get_length(in) < (size_t)c->h.cred_len + c->h.body_len)
+		return;
+	conn_got_rest(c, in);
+}
+
+static void conn_write_cb(struct bufferevent *bev, void *arg)
+{
+	net_conn_t *c = arg;
+
+	if (c->state == CONN_WRITING &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		conn_free(c);
+}
+
+static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	net_conn_t *c = arg;
+
+	if (what & BEV_EVENT_ERROR)
+		debug("connection from %s: %s", c->peer,
+		      evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	else if ((what & BEV_EVENT_EOF) && c->state == CONN_READ_REST)
+		error("connection from %s closed in the middle of a message",
+		      c->peer);
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		conn_lost(c);
+}
+
+static void conn_timeout_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_conn_t *c = arg;
+
+	if (c->state == CONN_WRITING)
+		error("timed out sending reply to %s", c->peer);
+	else
+		error("timed out reading message from %s", c->peer);
+	conn_lost(c);
+}
+
+static void conn_create(net_server_t *s, int fd, const struct sockaddr *sa)
+{
+	net_conn_t *c = xmalloc(sizeof(*c));
+
+	sockaddr_str(sa, c->peer, sizeof(c->peer));
+	if (sa->sa_family != AF_UNIX)
+		set_nodelay(fd);
+	c->srv = s;
+	c->bev = bufferevent_socket_new(s->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	c->timer = evtimer_new(s->base, conn_timeout_cb, c);
+	if (!c->bev || !c->timer) {
+		error("cannot set up connection from %s", c->peer);
+		if (!c->bev)
+			close(fd);
+		conn_close(c);
+		xfree(c);
+		return;
+	}
+	c->next = s->conns;
+	if (s->conns)
+		s->conns->prev = c;
+	s->conns = c;
+	bufferevent_setcb(c->bev, conn_read_cb, conn_write_cb, conn_event_cb, c);
+	bufferevent_enable(c->bev, EV_READ);
+	conn_arm_timer(c);
+}
+
+static void accept_resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_server_t *s = arg;
+
+	event_add(s->accept_ev, NULL);
+}
+
+static void accept_cb(evutil_socket_t lfd, short what, void *arg)
+{
+	net_server_t *s = arg;
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd;
+
+	for (int i = 0; i < ACCEPT_BATCH; i++) {
+		sl = sizeof(ss);
+		fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd >= 0) {
+			conn_create(s, fd, (struct sockaddr *)&ss);
+			continue;
+		}
+		if (errno == EMFILE || errno == ENFILE) {
+			struct timeval tv = { 0, ACCEPT_PAUSE_MS * 1000 };
+
+			error("accept: %s; pausing new connections",
+			      strerror(errno));
+			event_del(s->accept_ev);
+			evtimer_add(s->pause_ev, &tv);
+		} else if (errno != EAGAIN && errno != EWOULDBLOCK &&
+			   errno != EINTR && errno != ECONNABORTED) {
+			error("accept: %s", strerror(errno));
+		}
+		break;
+	}
+}
+
+net_server_t *net_server_create(struct event_base *base, int listen_fd,
+				net_handler_f handler, void *arg, int timeout_ms)
+{
+	net_server_t *s = xmalloc(sizeof(*s));
+
+	s->base = base;
+	s->fd = listen_fd;
+	s->handler = handler;
+	s->arg = arg;
+	s->timeout_ms = timeout_ms;
+	set_blocking(listen_fd, false);
+	s->accept_ev = event_new(base, listen_fd, EV_READ | EV_PERSIST,
+				 accept_cb, s);
+	s->pause_ev = evtimer_new(base, accept_resume_cb, s);
+	if (!s->accept_ev || !s->pause_ev || event_add(s->accept_ev, NULL) < 0) {
+		error("cannot serve listening socket %d", listen_fd);
+		if (s->accept_ev)
+			event_free(s->accept_ev);
+		if (s->pause_ev)
+			event_free(s->pause_ev);
+		xfree(s);
+		return NULL;
+	}
+	return s;
+}
+
+void net_server_destroy(net_server_t *s)
+{
+	net_conn_t *c, *next;
+
+	if (!s)
+		return;
+	event_free(s->accept_ev);
+	event_free(s->pause_ev);
+	close(s->fd);
+	for (c = s->conns; c; c = next) {
+		next = c->next;
+		if (c->state == CONN_HANDLING) {
+			/* the handler still holds it: orphan, free on reply */
+			conn_close(c);
+			c->srv = NULL;
+			c->prev = c->next = NULL;
+		} else {
+			conn_free(c);
+		}
+	}
+	xfree(s);
+}
+
+void net_reply(net_conn_t *c, uint16_t type, const void *data)
+{
+	if (!c)
+		return;
+	if (c->state != CONN_HANDLING) {
+		error("reply %s to %s: no request waiting for it",
+		      msg_type_name(type), c->peer);
+		return;
+	}
+	conn_send(c, type, data);
+}
+
+void net_reply_rc(net_conn_t *c, int rc)
+{
+	return_code_msg_t r = { .rc = rc };
+
+	net_reply(c, RESPONSE_SLURM_RC, &r);
+}
+
+void net_conn_drop(net_conn_t *c)
+{
+	if (!c)
+		return;
+	debug("dropping connection from %s", c->peer);
+	conn_free(c);
+}
+
+const char *net_conn_peer(const net_conn_t *c)
+{
+	return c ? c->peer : "unknown";
+}

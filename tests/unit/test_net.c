@@ -1,0 +1,454 @@
+/* test_net.c — net.h: a server on a libevent loop in a thread, driven by
+ * the blocking clients and by raw sockets that misbehave. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <poll.h>
+#include <pthread.h>
+#include <sys/socket.h>
+
+#include <event2/event.h>
+#include <event2/thread.h>
+
+#include "munge_fixture.h"
+
+#include "common/auth.h"
+#include "common/msg_types.h"
+#include "common/net.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+
+#define SERVER_TIMEOUT_MS 1000
+
+static bool have_munge;
+static struct event_base *base;
+static net_server_t *server, *userver;
+static pthread_t loop_thread;
+static uint16_t port;
+static char usock[128];
+static int handled;                 /* handler calls (atomic) */
+static int bad_uid;                 /* requests with the wrong uid */
+static net_conn_t *held;            /* a request left unanswered */
+static config_info_msg_t big_conf;
+
+/* ---- the server side (loop thread) ---- */
+
+static void reply_later_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_reply_rc(arg, 0);
+}
+
+static void reply_held_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_conn_t *c = held;
+
+	held = NULL;
+	net_reply_rc(c, 0);     /* the client is long gone: discarded */
+	*(int *)arg = 1;
+}
+
+static void handler(net_conn_t *c, slurm_msg_t *msg, void *arg)
+{
+	struct timeval tv = { 0, 50000 };
+
+	__atomic_add_fetch(&handled, 1, __ATOMIC_SEQ_CST);
+	if (msg->auth_uid != getuid())   /* no cmocka asserts off the main thread */
+		__atomic_add_fetch(&bad_uid, 1, __ATOMIC_SEQ_CST);
+	switch (msg->type) {
+	case REQUEST_PING:
+		net_reply_rc(c, 0);
+		break;
+	case REQUEST_RECONFIGURE:          /* answered from a timer */
+		event_base_once(base, -1, EV_TIMEOUT, reply_later_cb, c, &tv);
+		break;
+	case REQUEST_SHUTDOWN:             /* never answered in time */
+		held = c;
+		break;
+	case REQUEST_NODE_REGISTRATION_STATUS:
+		net_conn_drop(c);
+		break;
+	case REQUEST_BUILD_INFO:
+		net_reply(c, RESPONSE_BUILD_INFO, &big_conf);
+		break;
+	default:
+		net_reply_rc(c, ESLURM_ACCESS_DENIED);
+		break;
+	}
+}
+
+static void *loop_main(void *arg)
+{
+	event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY);
+	return NULL;
+}
+
+static void make_big_conf(void)
+{
+	enum { N = 5000 };
+
+	big_conf.cnt = N;
+	big_conf.keys = xcalloc(N + 1, sizeof(char *));
+	big_conf.values = xcalloc(N + 1, sizeof(char *));
+	for (int i = 0; i < N; i++) {
+		big_conf.keys[i] = xstrdup_printf("Key%d", i);
+		big_conf.values[i] = xstrdup_printf("%0200d", i);
+	}
+}
+
+static int group_setup(void **state)
+{
+	const char *sock = munge_fixture_start();
+	char *info;
+	int fd, ufd;
+
+	if (!sock)
+		return 0;
+	info = xstrdup_printf("socket=%s", sock);
+	have_munge = auth_init("auth/munge", info, NULL) == 0;
+	xfree(info);
+	if (!have_munge)
+		return -1;
+	make_big_conf();
+	evthread_use_pthreads();
+	base = event_base_new();
+	fd = net_listen_tcp("127.0.0.1", 0);
+	assert_true(fd >= 0);
+	port = net_local_port(fd);
+	assert_true(port > 0);
+	server = net_server_create(base, fd, handler, NULL, SERVER_TIMEOUT_MS);
+	snprintf(usock, sizeof(usock), "%s/test.sock", munge_fixture_dir);
+	ufd = net_listen_unix(usock, 0600);
+	assert_true(ufd >= 0);
+	userver = net_server_create(base, ufd, handler, NULL, SERVER_TIMEOUT_MS);
+	assert_non_null(server);
+	assert_non_null(userver);
+	return pthread_create(&loop_thread, NULL, loop_main, NULL);
+}
+
+static void stop_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_server_destroy(server);
+	net_server_destroy(userver);
+	event_base_loopbreak(base);
+}
+
+static int group_teardown(void **state)
+{
+	if (base) {
+		event_base_once(base, -1, EV_TIMEOUT, stop_cb, NULL,
+				&(struct timeval){ 0, 0 });
+		pthread_join(loop_thread, NULL);
+		event_base_free(base);
+	}
+	for (uint32_t i = 0; i < big_conf.cnt; i++) {
+		xfree(big_conf.keys[i]);
+		xfree(big_conf.values[i]);
+	}
+	xfree(big_conf.keys);
+	xfree(big_conf.values);
+	auth_fini();
+	munge_fixture_stop();
+	return 0;
+}
+
+#define NEED_MUNGE() do { if (!have_munge) skip(); } while (0)
+
+/* ---- client-side helpers ---- */
+
+static int handled_now(void)
+{
+	return __atomic_load_n(&handled, __ATOMIC_SEQ_CST);
+}
+
+static int raw_connect(void)
+{
+	int fd = net_connect_tcp("127.0.0.1", port, 1000);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* Read whatever comes until EOF or timeout; bytes read, -1 on timeout. */
+static int read_to_eof(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[4096];
+	int total = 0;
+	ssize_t n;
+
+	for (;;) {
+		if (poll(&p, 1, timeout_ms) <= 0)
+			return -1;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			return total;
+		total += (int)n;
+	}
+}
+
+/* ---- misbehaving peers first ---- */
+
+static void test_garbage_dropped(void **state)
+{
+	int before, fd;
+
+	NEED_MUNGE();
+	before = handled_now();
+	fd = raw_connect();
+	assert_int_equal(write(fd, "GET / HTTP/1.0\r\n\r\n", 18), 18);
+	assert_int_equal(read_to_eof(fd, 2000), 0);   /* closed, no answer */
+	close(fd);
+	assert_int_equal(handled_now(), before);
+}
+
+static void test_wrong_version_answered(void **state)
+{
+	uint8_t raw[MSG_HEADER_LEN] = { 0x53, 0x4c, 0x55, 0x43, 0x24, 0x11,
+					0x03, 0xf0 };   /* REQUEST_PING, v24.11 */
+	slurm_msg_t m;
+	int fd;
+
+	NEED_MUNGE();
+	fd = raw_connect();
+	assert_int_equal(write(fd, raw, sizeof(raw)), sizeof(raw));
+	assert_int_equal(msg_recv_fd(fd, &m, 2000), 0);
+	assert_int_equal(m.type, RESPONSE_SLURM_RC);
+	assert_int_equal(((return_code_msg_t *)m.data)->rc,
+			 SLURM_PROTOCOL_VERSION_ERROR);
+	msg_free(&m);
+	close(fd);
+}
+
+static void test_replay_refused(void **state)
+{
+	buf_t *b = NULL;
+	slurm_msg_t m;
+	int before, fd, rc[2];
+
+	NEED_MUNGE();
+	before = handled_now();
+	assert_int_equal(msg_encode(REQUEST_PING, NULL, &b), 0);
+	for (int i = 0; i < 2; i++) {
+		fd = raw_connect();
+		assert_int_equal(write(fd, buf_data(b), buf_len(b)),
+				 (ssize_t)buf_len(b));
+		assert_int_equal(msg_recv_fd(fd, &m, 2000), 0);
+		assert_int_equal(m.type, RESPONSE_SLURM_RC);
+		rc[i] = ((return_code_msg_t *)m.data)->rc;
+		msg_free(&m);
+		close(fd);
+	}
+	assert_int_equal(rc[0], 0);
+	assert_int_equal(rc[1], SLURM_PROTOCOL_AUTHENTICATION_ERROR);
+	assert_int_equal(handled_now(), before + 1);
+	buf_destroy(b);
+}
+
+static void test_tampered_refused(void **state)
+{
+	return_code_msg_t r = { 0, "abc" };
+	buf_t *b = NULL;
+	uint8_t *p;
+	size_t len;
+	slurm_msg_t m;
+	int before, fd;
+
+	NEED_MUNGE();
+	before = handled_now();
+	assert_int_equal(msg_encode(RESPONSE_SLURM_RC, &r, &b), 0);
+	p = buf_steal(b, &len);
+	p[len - 2] = 'x';
+	fd = raw_connect();
+	assert_int_equal(write(fd, p, len), (ssize_t)len);
+	assert_int_equal(msg_recv_fd(fd, &m, 2000), 0);
+	assert_int_equal(((return_code_msg_t *)m.data)->rc,
+			 SLURM_PROTOCOL_AUTHENTICATION_ERROR);
+	msg_free(&m);
+	close(fd);
+	assert_int_equal(handled_now(), before);
+	xfree(p);
+	buf_destroy(b);
+}
+
+/* A client that connects and says nothing is cut off after the server's
+ * timeout, and does not stall others meanwhile. */
+static void test_idle_client(void **state)
+{
+	int fd, rc = -1;
+	struct timespec t0, t1;
+
+	NEED_MUNGE();
+	fd = raw_connect();
+	assert_int_equal(write(fd, "SLUC", 4), 4);   /* a partial header */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_PING, NULL, &rc,
+				    2000), 0);
+	assert_int_equal(rc, 0);
+	assert_int_equal(read_to_eof(fd, 3 * SERVER_TIMEOUT_MS), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true((t1.tv_sec - t0.tv_sec) * 1000 +
+		    (t1.tv_nsec - t0.tv_nsec) / 1000000 >= SERVER_TIMEOUT_MS - 100);
+	close(fd);
+}
+
+static void test_connect_refused(void **state)
+{
+	int fd = net_listen_tcp("127.0.0.1", 0), rc = 7;
+	uint16_t dead_port = net_local_port(fd);
+
+	close(fd);
+	assert_int_equal(net_rpc_rc("127.0.0.1", dead_port, REQUEST_PING, NULL,
+				    &rc, 1000),
+			 SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+	assert_int_equal(rc, 7);
+	assert_int_equal(net_rpc_unix("/nonexistent/sock", REQUEST_PING, NULL,
+				      &(slurm_msg_t){ 0 }, 1000),
+			 SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+}
+
+/* ---- requests ---- */
+
+static void test_ping(void **state)
+{
+	int rc = -1;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_PING, NULL, &rc,
+				    2000), 0);
+	assert_int_equal(rc, 0);
+	rc = -1;
+	assert_int_equal(net_rpc_rc("localhost", port, REQUEST_PING, NULL, &rc,
+				    2000), 0);
+	assert_int_equal(rc, 0);
+}
+
+static void test_unix_ping(void **state)
+{
+	slurm_msg_t m;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_unix(usock, REQUEST_PING, NULL, &m, 2000), 0);
+	assert_int_equal(m.type, RESPONSE_SLURM_RC);
+	assert_int_equal(((return_code_msg_t *)m.data)->rc, 0);
+	msg_free(&m);
+}
+
+static void test_other_rc(void **state)
+{
+	job_hold_msg_t h = { .job_id_str = "12", .hold = true };
+	int rc = 0;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_JOB_HOLD, &h,
+				    &rc, 2000), 0);
+	assert_int_equal(rc, ESLURM_ACCESS_DENIED);
+	assert_int_equal(__atomic_load_n(&bad_uid, __ATOMIC_SEQ_CST), 0);
+}
+
+static void test_deferred_reply(void **state)
+{
+	int rc = -1;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_RECONFIGURE,
+				    NULL, &rc, 2000), 0);
+	assert_int_equal(rc, 0);
+}
+
+/* The server never answers: the client times out; the handler's late
+ * reply to the vanished client is discarded safely. */
+static void test_timeout_then_late_reply(void **state)
+{
+	shutdown_msg_t s = { .options = 1 };
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int rc = -1, done = 0;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_SHUTDOWN, &s, &rc,
+				    300), SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT);
+	nanosleep(&ts, NULL);      /* let the server see the hang-up */
+	event_base_once(base, -1, EV_TIMEOUT, reply_held_cb, &done,
+			&(struct timeval){ 0, 0 });
+	for (int i = 0; i < 100 && !__atomic_load_n(&done, __ATOMIC_SEQ_CST); i++)
+		nanosleep(&ts, NULL);
+	assert_true(done);
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_PING, NULL, &rc,
+				    2000), 0);
+}
+
+static void test_dropped(void **state)
+{
+	int rc = -1;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port,
+				    REQUEST_NODE_REGISTRATION_STATUS, NULL, &rc,
+				    2000), SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT);
+}
+
+static void test_large_reply(void **state)
+{
+	config_info_msg_t *c;
+	slurm_msg_t m;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc("127.0.0.1", port, REQUEST_BUILD_INFO, NULL,
+				 &m, 5000), 0);
+	assert_int_equal(m.type, RESPONSE_BUILD_INFO);
+	c = m.data;
+	assert_int_equal(c->cnt, big_conf.cnt);
+	assert_string_equal(c->values[c->cnt - 1], big_conf.values[c->cnt - 1]);
+	msg_free(&m);
+}
+
+static void *pinger(void *arg)
+{
+	int *fails = arg, rc;
+
+	for (int i = 0; i < 25; i++) {
+		rc = -1;
+		if (net_rpc_rc("127.0.0.1", port, REQUEST_PING, NULL, &rc,
+			       5000) || rc)
+			__atomic_add_fetch(fails, 1, __ATOMIC_SEQ_CST);
+	}
+	return NULL;
+}
+
+static void test_concurrent(void **state)
+{
+	pthread_t th[8];
+	int fails = 0;
+
+	NEED_MUNGE();
+	for (int i = 0; i < 8; i++)
+		pthread_create(&th[i], NULL, pinger, &fails);
+	for (int i = 0; i < 8; i++)
+		pthread_join(th[i], NULL);
+	assert_int_equal(fails, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_garbage_dropped),
+		cmocka_unit_test(test_wrong_version_answered),
+		cmocka_unit_test(test_replay_refused),
+		cmocka_unit_test(test_tampered_refused),
+		cmocka_unit_test(test_idle_client),
+		cmocka_unit_test(test_connect_refused),
+		cmocka_unit_test(test_ping),
+		cmocka_unit_test(test_unix_ping),
+		cmocka_unit_test(test_other_rc),
+		cmocka_unit_test(test_deferred_reply),
+		cmocka_unit_test(test_timeout_then_late_reply),
+		cmocka_unit_test(test_dropped),
+		cmocka_unit_test(test_large_reply),
+		cmocka_unit_test(test_concurrent),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
