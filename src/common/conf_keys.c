@@ -844,8 +844,12 @@ static char *show_user(conf_state_t *st, const conf_key_t *k)
 
 	if (!name)
 		return xstrdup("(null)");
+	struct passwd *pw;
+
 	if (ck_user(name, &uid) < 0)
 		return xstrdup_printf("%s(?)", name);
+	if ((pw = getpwuid((uid_t)uid)))
+		name = pw->pw_name;
 	return xstrdup_printf("%s(%u)", name, uid);
 }
 

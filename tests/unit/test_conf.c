@@ -1,0 +1,682 @@
+/* test_conf.c — slurm.conf parsing: bad files first (each error names
+ * file:line and key), then syntax, records, defaults and the kv list. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "common/conf.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+static char tmpdir[] = "/tmp/test_conf.XXXXXX";
+
+static char *data_path(const char *name)
+{
+	const char *dir = getenv("SLUICE_TEST_DATA");
+
+	return xstrdup_printf("%s/conf/%s", dir ? dir : "tests/unit/data", name);
+}
+
+/* Write text to tmpdir/name and return the path. */
+static char *write_conf(const char *name, const char *text)
+{
+	char *path = xstrdup_printf("%s/%s", tmpdir, name);
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	return path;
+}
+
+static slurm_conf_t *load_text(const char *text, char *err, size_t len)
+{
+	char *path = write_conf("t.conf", text);
+	slurm_conf_t *c = conf_load(path, err, len);
+
+	xfree(path);
+	return c;
+}
+
+static void test_bad_files(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *want;   /* substring of the error */
+	} cases[] = {
+		{ "ClusterName=x\n\nFoo=bar\n", "t.conf:3: unknown key \"Foo\"" },
+		{ "MaxJobCount=abc\n", "t.conf:1: invalid value \"abc\" for MaxJobCount" },
+		{ "KillWait=-1\n", "KillWait" },
+		{ "KillWait=70000\n", "KillWait" },
+		{ "SlurmctldPort=70000\n", "SlurmctldPort" },
+		{ "SlurmctldPort=6818-6817\n", "SlurmctldPort" },
+		{ "SlurmctldPort=a-b\n", "SlurmctldPort" },
+		{ "SrunPortRange=60000\n", "SrunPortRange" },
+		{ "SlurmctldDebug=loud\n", "SlurmctldDebug" },
+		{ "SlurmUser=no_such_user_xyz\n", "t.conf:1: SlurmUser: unknown user" },
+		{ "UsePAM=maybe\n", "UsePAM" },
+		{ "DefMemPerCPU=lots\n", "DefMemPerCPU" },
+		{ "EnforcePartLimits=SOME\n", "EnforcePartLimits" },
+		{ "SuspendTime=soon\n", "SuspendTime" },
+		{ "PriorityDecayHalfLife=abc\n", "PriorityDecayHalfLife" },
+		{ "FirstJobId=100\nMaxJobId=10\n", "FirstJobId" },
+		{ "SlurmctldHost=a(b\n", "t.conf:1: invalid value \"a(b\" for SlurmctldHost" },
+		{ "garbage here\n", "t.conf:1: parse error" },
+		{ "ClusterName=\"open\n", "t.conf:1: unterminated quote" },
+		{ "\nNodeName=n[1-\n", "t.conf:2: invalid value \"n[1-\" for NodeName" },
+		{ "NodeName=n1 Colour=red\n", "t.conf:1: unknown key \"Colour\"" },
+		{ "NodeName=n1 CPUs=many\n", "invalid value \"many\" for CPUs" },
+		{ "NodeName=n1 RealMemory=lots\n", "RealMemory" },
+		{ "NodeName=n1 State=SIDEWAYS\n", "State" },
+		{ "NodeName=n[1-4] Port=1-3\n", "Port count" },
+		{ "NodeName=n1 Port=99999\n", "Port" },
+		{ "NodeName=n1 Port=abc\n", "Port" },
+		{ "NodeName=n[1-2] NodeAddr=a,b,c\n", "NodeAddr count" },
+		{ "NodeName=n[1-3] NodeHostname=h[1-2]\n", "NodeHostname count" },
+		{ "NodeName=n1\nNodeName=n[0-2]\n", "t.conf:2: node \"n1\" is defined more than once" },
+		{ "NodeName=DEFAULT NodeAddr=x\n", "NodeAddr not allowed" },
+		{ "NodeName=ALL\n", "reserved" },
+		{ "NodeName=\n", "empty value" },
+		{ "PartitionName=p MaxTime=abc\n", "t.conf:1: invalid value \"abc\" for MaxTime" },
+		{ "PartitionName=p DefaultTime=x\n", "DefaultTime" },
+		{ "PartitionName=p State=SIDEWAYS\n", "State" },
+		{ "PartitionName=p OverSubscribe=MAYBE\n", "OverSubscribe" },
+		{ "PartitionName=p OverSubscribe=YES:x\n", "OverSubscribe" },
+		{ "PartitionName=p Shared=FORCE:0\n", "Shared" },
+		{ "PartitionName=p MaxNodes=lots\n", "MaxNodes" },
+		{ "PartitionName=p Hidden=perhaps\n", "Hidden" },
+		{ "PartitionName=p PreemptMode=NICELY\n", "PreemptMode" },
+		{ "PartitionName=p Color=red\n", "unknown key \"Color\"" },
+		{ "PartitionName=DEFAULT MaxTime=zzz\n", "MaxTime" },
+		{ "PartitionName=p\nPartitionName=p\n", "t.conf:2: partition \"p\" is defined more than once" },
+		{ "NodeName=n1\n\nPartitionName=p Nodes=n[1-2]\n",
+		  "t.conf:3: unknown node \"n2\" in Nodes" },
+		{ "NodeName=n1\nDownNodes=n9\n", "t.conf:2: DownNodes: unknown node \"n9\"" },
+		{ "NodeName=n1\nDownNodes=n1 State=HAPPY\n", "State" },
+		{ "NodeSet=s Colour=x\n", "Colour" },
+		{ "FrontendName=f Port=x\n", "Port" },
+	};
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		slurm_conf_t *c;
+
+		err[0] = '\0';
+		c = load_text(cases[i].text, err, sizeof(err));
+		if (c) {
+			conf_destroy(c);
+			fail_msg("accepted: %s", cases[i].text);
+		}
+		if (!strstr(err, cases[i].want))
+			fail_msg("case %zu: error \"%s\" lacks \"%s\"", i, err,
+				 cases[i].want);
+	}
+}
+
+static void test_unknown_key_names_file_line(void **state)
+{
+	char *path = data_path("bad_key.conf");
+	char *want = xstrdup_printf("%s:4: unknown key \"Foo\"", path);
+	char err[512];
+
+	assert_null(conf_load(path, err, sizeof(err)));
+	assert_string_equal(err, want);
+	xfree(want);
+	xfree(path);
+}
+
+static void test_missing_file(void **state)
+{
+	char err[512];
+
+	assert_null(conf_load("/nonexistent/slurm.conf", err, sizeof(err)));
+	assert_non_null(strstr(err, "/nonexistent/slurm.conf"));
+}
+
+static void test_include_missing(void **state)
+{
+	char *path = data_path("include_missing.conf");
+	char *want = xstrdup_printf("%s:2: Include \"nothere.conf\"", path);
+	char err[512];
+
+	assert_null(conf_load(path, err, sizeof(err)));
+	if (strncmp(err, want, strlen(want)))
+		fail_msg("error \"%s\" does not start with \"%s\"", err, want);
+	xfree(want);
+	xfree(path);
+}
+
+static void test_include_nested(void **state)
+{
+	char *path = data_path("include_main.conf");
+	char err[512] = "";
+	slurm_conf_t *c = conf_load(path, err, sizeof(err));
+
+	if (!c)
+		fail_msg("%s", err);
+	assert_int_equal(c->node_cnt, 3);
+	/* sub/nodes.conf includes more.conf (b1) before defining a[1-2]. */
+	assert_string_equal(c->nodes[0].name, "b1");
+	assert_int_equal(c->nodes[0].cpus, 8);
+	assert_string_equal(c->nodes[1].name, "a1");
+	assert_int_equal(c->part_cnt, 1);
+	assert_string_equal(c->parts[0].name, "p1");
+	assert_true(c->parts[0].is_default);
+	conf_destroy(c);
+	xfree(path);
+}
+
+static void test_include_loop(void **state)
+{
+	char err[512] = "";
+	char *p = write_conf("loop.conf", "Include loop.conf\n");
+
+	assert_null(conf_load(p, err, sizeof(err)));
+	assert_non_null(strstr(err, "nested too deeply"));
+	xfree(p);
+}
+
+static void test_defaults(void **state)
+{
+	char *path = data_path("minimal.conf");
+	char err[512] = "";
+	slurm_conf_t *c = conf_load(path, err, sizeof(err));
+
+	if (!c)
+		fail_msg("%s", err);
+	assert_int_equal(c->slurmctld_port, 6817);
+	assert_int_equal(c->slurmd_port, 6818);
+	assert_int_equal(c->slurmd_timeout, 300);
+	assert_int_equal(c->slurmctld_timeout, 120);
+	assert_int_equal(c->message_timeout, 10);
+	assert_int_equal(c->kill_wait, 30);
+	assert_int_equal(c->min_job_age, 300);
+	assert_int_equal(c->first_job_id, 1);
+	assert_int_equal(c->max_job_id, 67043328);
+	assert_int_equal(c->max_job_count, 10000);
+	assert_int_equal(c->max_array_size, 1001);
+	assert_int_equal(c->tree_width, 16);
+	assert_int_equal(c->return_to_service, 0);
+	assert_true(c->job_requeue);
+	assert_string_equal(c->auth_type, "auth/munge");
+	assert_string_equal(c->select_type, "select/cons_tres");
+	assert_string_equal(c->scheduler_type, "sched/backfill");
+	assert_string_equal(c->priority_type, "priority/basic");
+	assert_string_equal(c->proctrack_type, "proctrack/cgroup");
+	assert_string_equal(c->state_save_location, "/var/spool/slurmctld");
+	assert_string_equal(c->slurmd_spool_dir, "/var/spool/slurmd");
+	assert_string_equal(c->slurm_user, "root");
+	assert_int_equal(c->slurm_user_id, 0);
+	assert_string_equal(c->enforce_part_limits, "NO");
+	assert_int_equal(c->slurmctld_debug, 3);
+	assert_int_equal(c->slurmd_debug, 3);
+	assert_int_equal(c->ctld_host_cnt, 1);
+	assert_string_equal(c->ctld_hosts[0], "ctl");
+	assert_string_equal(c->ctld_addrs[0], "ctl");
+	/* Node defaults: one CPU, 1 MB, SlurmdPort. */
+	assert_int_equal(c->node_cnt, 1);
+	assert_int_equal(c->nodes[0].cpus, 1);
+	assert_int_equal(c->nodes[0].real_memory, 1);
+	assert_int_equal(c->nodes[0].weight, 1);
+	assert_int_equal(c->nodes[0].port, 6818);
+	assert_string_equal(c->nodes[0].addr, "n1");
+	assert_string_equal(c->nodes[0].hostname, "n1");
+	/* Partition defaults. */
+	assert_string_equal(c->parts[0].state, "UP");
+	assert_int_equal(c->parts[0].max_time, INFINITE32);
+	assert_int_equal(c->parts[0].default_time, NO_VAL32);
+	assert_int_equal(c->parts[0].max_nodes, INFINITE32);
+	assert_string_equal(c->parts[0].oversubscribe, "NO");
+	assert_int_equal(c->parts[0].priority_tier, 1);
+	assert_false(c->parts[0].is_default);
+	conf_destroy(c);
+	xfree(path);
+}
+
+static void test_full(void **state)
+{
+	char *path = data_path("full.conf");
+	char err[512] = "";
+	slurm_conf_t *c = conf_load(path, err, sizeof(err));
+	const conf_node_t *n;
+	const conf_part_t *p;
+
+	if (!c)
+		fail_msg("%s", err);
+	assert_string_equal(c->cluster_name, "Test");
+	assert_int_equal(c->ctld_host_cnt, 2);
+	assert_string_equal(c->ctld_addrs[0], "10.0.0.1");
+	assert_string_equal(c->ctld_hosts[1], "ctl2");
+	assert_int_equal(c->slurmctld_port, 6817);
+	assert_int_equal(c->slurmd_port, 7000);
+	assert_int_equal(c->slurmctld_debug, 6);
+	assert_int_equal(c->slurmd_debug, 3);
+	assert_int_equal(c->kill_wait, 45);
+	assert_int_equal(c->def_mem_per_cpu, 2048);
+	assert_string_equal(c->scheduler_parameters,
+			    "bf_interval=30,default_queue_depth=200");
+	assert_string_equal(c->mail_prog, "/usr/bin/mail");
+	assert_string_equal(conf_get(c, "MailDomain"), "example.org");
+	assert_string_equal(conf_get(c, "Licenses"), "matlab:2#3");
+
+	assert_int_equal(c->node_cnt, 7);
+	n = conf_find_node(c, "n3");
+	assert_non_null(n);
+	assert_string_equal(n->hostname, "host3");
+	assert_string_equal(n->addr, "10.1.0.3");
+	assert_int_equal(n->port, 17003);
+	assert_int_equal(n->cpus, 4);
+	assert_int_equal(n->sockets, 4);
+	assert_int_equal(n->cores_per_socket, 1);
+	assert_int_equal(n->real_memory, 8192);
+	assert_string_equal(n->state, "UNKNOWN");
+	n = conf_find_node(c, "n4");
+	assert_string_equal(n->state, "DRAIN");
+	assert_string_equal(n->reason, "bad fan");
+	n = conf_find_node(c, "big02");
+	assert_non_null(n);
+	/* A later DEFAULT merges with the earlier one. */
+	assert_int_equal(n->real_memory, 16384);
+	/* CPUs=4 from DEFAULT fits no socket/core/thread product: reset. */
+	assert_int_equal(n->cpus, 32);
+	assert_int_equal(n->sockets, 2);
+	assert_int_equal(n->weight, 10);
+	assert_string_equal(n->features, "fast,gpu");
+	assert_string_equal(n->gres, "gpu:2");
+	assert_int_equal(n->port, 7000);
+	n = conf_find_node(c, "one");
+	assert_string_equal(n->hostname, "box");
+	assert_string_equal(n->addr, "box");
+	assert_int_equal(n->port, 18000);
+	assert_null(conf_find_node(c, "n5"));
+
+	assert_int_equal(c->part_cnt, 3);
+	p = conf_find_part(c, "debug");
+	assert_true(p->is_default);
+	assert_int_equal(p->max_time, 1440);
+	assert_int_equal(p->default_time, 30);
+	assert_string_equal(p->nodes, "n[1-4]");
+	p = conf_find_part(c, "big");
+	assert_int_equal(p->max_time, INFINITE32);
+	assert_string_equal(p->oversubscribe, "FORCE:2");
+	assert_null(p->allow_accounts);
+	assert_string_equal(p->allow_qos, "normal,high");
+	p = conf_find_part(c, "all");
+	/* Only the first Default=YES partition is the default. */
+	assert_false(p->is_default);
+	assert_true(p->hidden);
+	assert_int_equal(p->priority_tier, 5);
+	assert_string_equal(p->nodes, "n[1-4],big[01-02],one");
+	assert_null(conf_find_part(c, "nope"));
+	conf_destroy(c);
+	xfree(path);
+}
+
+static void test_topology(void **state)
+{
+	static const struct {
+		const char *line;
+		unsigned cpus, sockets, cores, threads;
+	} cases[] = {
+		{ "NodeName=x CPUs=8", 8, 8, 1, 1 },
+		{ "NodeName=x Sockets=2 CoresPerSocket=4 ThreadsPerCore=2", 16, 2, 4, 2 },
+		{ "NodeName=x CoresPerSocket=4", 4, 1, 4, 1 },
+		{ "NodeName=x CPUs=16 CoresPerSocket=4 ThreadsPerCore=2", 16, 2, 4, 2 },
+		{ "NodeName=x Boards=2 SocketsPerBoard=2 CoresPerSocket=2", 8, 4, 2, 1 },
+		{ "NodeName=x Procs=6", 6, 6, 1, 1 },
+		{ "NodeName=x CPUs=7 Sockets=2 CoresPerSocket=2", 4, 2, 2, 1 },
+	};
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = xstrdup_printf("%s\n", cases[i].line);
+		slurm_conf_t *c = load_text(text, err, sizeof(err));
+
+		if (!c)
+			fail_msg("%s: %s", cases[i].line, err);
+		if (c->nodes[0].cpus != cases[i].cpus ||
+		    c->nodes[0].sockets != cases[i].sockets ||
+		    c->nodes[0].cores_per_socket != cases[i].cores ||
+		    c->nodes[0].threads_per_core != cases[i].threads)
+			fail_msg("%s: got cpus=%u sockets=%u cores=%u threads=%u",
+				 cases[i].line, c->nodes[0].cpus,
+				 c->nodes[0].sockets,
+				 c->nodes[0].cores_per_socket,
+				 c->nodes[0].threads_per_core);
+		conf_destroy(c);
+		xfree(text);
+	}
+}
+
+static void test_syntax(void **state)
+{
+	char err[512] = "";
+	slurm_conf_t *c = load_text(
+		"  clustername=\"my cluster\"   # trailing comment\n"
+		"SLURMCTLDHOST=a \\\n"
+		"  SlurmctldHost=b(10.9.9.9)\n"
+		"\n"
+		"# only a comment\n"
+		"Prolog=/etc/prolog\\#1\n"
+		"SelectTypeParameters=cr_core\n"
+		"EnforcePartLimits=yes\n"
+		"OverTimeLimit=unlimited\n"
+		"SuspendTime=600\n"
+		"SlurmdUser=0\n"
+		"ControlMachine=old\n",
+		err, sizeof(err));
+
+	if (!c)
+		fail_msg("%s", err);
+	assert_string_equal(c->cluster_name, "my cluster");
+	assert_int_equal(c->ctld_host_cnt, 2);
+	assert_string_equal(c->ctld_hosts[1], "b");
+	assert_string_equal(c->ctld_addrs[1], "10.9.9.9");
+	assert_string_equal(c->prolog, "/etc/prolog#1");
+	assert_string_equal(c->select_type_parameters, "CR_CORE");
+	assert_string_equal(c->enforce_part_limits, "ALL");
+	assert_int_equal(c->over_time_limit, INFINITE16);
+	assert_string_equal(conf_get(c, "SlurmctldHost[0]"), "a");
+	assert_string_equal(conf_get(c, "SlurmctldHost[1]"), "b(10.9.9.9)");
+	assert_string_equal(conf_get(c, "SuspendTime"), "600 sec");
+	assert_string_equal(conf_get(c, "OverTimeLimit"), "UNLIMITED");
+	assert_string_equal(conf_get(c, "EnforcePartLimits"), "ALL");
+	assert_string_equal(conf_get(c, "SlurmdUser"), "root(0)");
+	conf_destroy(c);
+
+	/* Old names when there is no SlurmctldHost. */
+	c = load_text("ControlMachine=m1\nControlAddr=10.0.0.5\n"
+		      "BackupController=m2\n", err, sizeof(err));
+	if (!c)
+		fail_msg("%s", err);
+	assert_int_equal(c->ctld_host_cnt, 2);
+	assert_string_equal(c->ctld_hosts[0], "m1");
+	assert_string_equal(c->ctld_addrs[0], "10.0.0.5");
+	assert_string_equal(c->ctld_addrs[1], "m2");
+	conf_destroy(c);
+}
+
+static void test_times_and_memory(void **state)
+{
+	static const struct {
+		const char *max_time;
+		uint32_t minutes;
+	} cases[] = {
+		{ "UNLIMITED", INFINITE32 }, { "INFINITE", INFINITE32 },
+		{ "60", 60 }, { "1:30:00", 90 }, { "2-00:00:00", 2880 },
+		{ "1-12", 2160 }, { "0:30", 1 },
+	};
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = xstrdup_printf("PartitionName=p MaxTime=%s "
+					    "DefMemPerNode=4G MaxMemPerCPU=512\n",
+					    cases[i].max_time);
+		slurm_conf_t *c = load_text(text, err, sizeof(err));
+
+		if (!c)
+			fail_msg("%s: %s", text, err);
+		if (c->parts[0].max_time != cases[i].minutes)
+			fail_msg("MaxTime=%s gave %u", cases[i].max_time,
+				 c->parts[0].max_time);
+		assert_int_equal(c->parts[0].def_mem_per_node, 4096);
+		assert_int_equal(c->parts[0].max_mem_per_cpu, 512);
+		conf_destroy(c);
+		xfree(text);
+	}
+}
+
+static void test_partition_defaults_and_flags(void **state)
+{
+	char err[512] = "";
+	slurm_conf_t *c = load_text(
+		"NodeName=n[1-3]\n"
+		"PartitionName=DEFAULT State=DOWN AllowGroups=ALL MaxNodes=2\n"
+		"PartitionName=a Nodes=n1 Shared=YES RootOnly=yes LLN=YES\n"
+		"PartitionName=DEFAULT MaxNodes=UNLIMITED\n"
+		"PartitionName=b Nodes=\"n2 n3\" Priority=7 OverSubscribe=EXCLUSIVE"
+		" AllowGroups=wheel,users DenyAccounts=Foo PreemptMode=suspend,gang\n",
+		err, sizeof(err));
+	const conf_part_t *p;
+
+	if (!c)
+		fail_msg("%s", err);
+	p = conf_find_part(c, "a");
+	assert_string_equal(p->state, "DOWN");
+	assert_int_equal(p->max_nodes, 2);
+	assert_string_equal(p->oversubscribe, "YES:4");
+	assert_true(p->root_only);
+	assert_true(p->lln);
+	assert_null(p->allow_groups);
+	p = conf_find_part(c, "b");
+	assert_string_equal(p->state, "DOWN");
+	assert_int_equal(p->max_nodes, INFINITE32);
+	assert_int_equal(p->priority_tier, 7);
+	assert_int_equal(p->priority_job_factor, 7);
+	assert_string_equal(p->oversubscribe, "EXCLUSIVE");
+	assert_string_equal(p->allow_groups, "wheel,users");
+	assert_string_equal(p->deny_accounts, "foo");
+	assert_string_equal(p->preempt_mode, "SUSPEND,GANG");
+	assert_string_equal(p->nodes, "n2,n3");
+	conf_destroy(c);
+}
+
+static void test_nodeset(void **state)
+{
+	char err[512] = "";
+	slurm_conf_t *c = load_text(
+		"NodeName=n[1-2] Features=gpu\nNodeName=n3\n"
+		"NodeSet=gpus Feature=gpu\n"
+		"NodeSet=rest Nodes=n3\n"
+		"PartitionName=p Nodes=gpus,rest\n",
+		err, sizeof(err));
+
+	if (!c)
+		fail_msg("%s", err);
+	assert_string_equal(c->parts[0].nodes, "gpus,rest");
+	conf_destroy(c);
+}
+
+/* The kv list follows `scontrol show config` order and value formats. */
+static void test_kv(void **state)
+{
+	static const char *const order[] = {
+		"AccountingStorageBackupHost", "AccountingStorageEnforce",
+		"AccountingStorageHost", "AccountingStorageExternalHost",
+		"AccountingStorageParameters", "AccountingStoragePort",
+		"AccountingStorageTRES", "AccountingStorageType",
+	};
+	static const struct {
+		const char *key, *value;
+	} want[] = {
+		{ "AccountingStorageEnforce", "none" },
+		{ "AccountingStoragePort", "0" },
+		{ "AuthType", "auth/munge" },
+		{ "BatchStartTimeout", "10 sec" },
+		{ "ClusterName", "(null)" },
+		{ "DefMemPerNode", "UNLIMITED" },
+		{ "DisableRootJobs", "No" },
+		{ "EnforcePartLimits", "NO" },
+		{ "EpilogMsgTime", "2000 usec" },
+		{ "FirstJobId", "1" },
+		{ "HASH_VAL", "Match" },
+		{ "JobRequeue", "1" },
+		{ "KillWait", "30 sec" },
+		{ "MaxDBDMsgs", "20004" },
+		{ "MaxJobCount", "10000" },
+		{ "MaxJobId", "67043328" },
+		{ "MaxNodeCount", "1" },
+		{ "MessageTimeout", "10 sec" },
+		{ "MinJobAge", "300 sec" },
+		{ "OverTimeLimit", "0 min" },
+		{ "PreemptExemptTime", "00:00:00" },
+		{ "PreemptMode", "OFF" },
+		{ "PriorityType", "priority/basic" },
+		{ "ResumeRate", "300 nodes/min" },
+		{ "ReturnToService", "0" },
+		{ "SelectType", "select/cons_tres" },
+		{ "SlurmUser", "root(0)" },
+		{ "SlurmctldDebug", "info" },
+		{ "SlurmctldHost[0]", "ctl" },
+		{ "SlurmctldPort", "6817" },
+		{ "SlurmctldSyslogDebug", "(null)" },
+		{ "SlurmdPort", "6818" },
+		{ "SlurmdTimeout", "300 sec" },
+		{ "SrunPortRange", "0-0" },
+		{ "SuspendTime", "INFINITE" },
+		{ "TaskPluginParam", "(null type)" },
+		{ "TreeWidth", "16" },
+		{ "UsePam", "No" },
+		{ "VSizeFactor", "0 percent" },
+		{ "slurmdtimeout", "300 sec" },
+	};
+	char *path = data_path("minimal.conf");
+	char err[512] = "";
+	slurm_conf_t *c = conf_load(path, err, sizeof(err));
+
+	if (!c)
+		fail_msg("%s", err);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		assert_string_equal(c->kv[i].key, order[i]);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *v = conf_get(c, want[i].key);
+
+		if (!v || strcmp(v, want[i].value))
+			fail_msg("%s = \"%s\", want \"%s\"", want[i].key,
+				 v ? v : "NULL", want[i].value);
+	}
+	assert_null(conf_get(c, "PriorityWeightAge"));
+	assert_null(conf_get(c, "NoSuchKey"));
+	assert_int_equal(c->kv_show_cnt, c->kv_cnt);
+	conf_destroy(c);
+	xfree(path);
+}
+
+static void test_kv_full(void **state)
+{
+	static const struct {
+		const char *key, *value;
+	} want[] = {
+		{ "ClusterName", "Test" },
+		{ "SlurmctldHost[0]", "ctl1(10.0.0.1)" },
+		{ "SlurmctldHost[1]", "ctl2" },
+		{ "SlurmctldPort", "6817-6818" },
+		{ "SlurmdDebug", "info" },
+		{ "SlurmctldDebug", "debug2" },
+		{ "DefMemPerNode", "2048" },
+		{ "MaxJobCount", "100000" },
+		{ "MaxDBDMsgs", "200028" },
+		{ "MaxNodeCount", "7" },
+		{ "PriorityWeightAge", "1000" },
+		{ "PriorityDecayHalfLife", "7-00:00:00" },
+		{ "PriorityCalcPeriod", "00:05:00" },
+		{ "PriorityWeightFairShare", "0" },
+		{ "AccountingStoragePass", "/run/munge/munge.socket.2" },
+	};
+	char *path = data_path("full.conf");
+	char err[512] = "";
+	slurm_conf_t *c = conf_load(path, err, sizeof(err));
+
+	if (!c)
+		fail_msg("%s", err);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *v = conf_get(c, want[i].key);
+
+		if (!v || strcmp(v, want[i].value))
+			fail_msg("%s = \"%s\", want \"%s\"", want[i].key,
+				 v ? v : "NULL", want[i].value);
+	}
+	/* Hidden keys come after what scontrol prints. */
+	assert_true(c->kv_show_cnt < c->kv_cnt);
+	for (size_t i = 0; i < c->kv_show_cnt; i++)
+		assert_string_not_equal(c->kv[i].key, "AccountingStoragePass");
+	conf_destroy(c);
+	xfree(path);
+}
+
+static void test_slurm_conf_env(void **state)
+{
+	char *path = data_path("minimal.conf");
+	char err[512] = "";
+	slurm_conf_t *c;
+
+	setenv("SLURM_CONF", path, 1);
+	assert_string_equal(conf_default_path(), path);
+	c = conf_load(NULL, err, sizeof(err));
+	if (!c)
+		fail_msg("%s", err);
+	assert_string_equal(c->path, path);
+	assert_int_equal(c->node_cnt, 1);
+	conf_destroy(c);
+	unsetenv("SLURM_CONF");
+	assert_string_not_equal(conf_default_path(), path);
+	xfree(path);
+}
+
+static void test_paths(void **state)
+{
+	char host[256], *s, *dot;
+	slurm_conf_t c = { .path = "/etc/slurm/slurm.conf" };
+
+	gethostname(host, sizeof(host));
+	if ((dot = strchr(host, '.')))
+		*dot = '\0';
+	s = conf_expand_node_path("/var/spool/%n/x%%y", "n7");
+	assert_string_equal(s, "/var/spool/n7/x%y");
+	xfree(s);
+	s = conf_expand_node_path("/log/%h.log", "n7");
+	assert_non_null(strstr(s, host));
+	xfree(s);
+	s = conf_expand_node_path("/plain", "n7");
+	assert_string_equal(s, "/plain");
+	xfree(s);
+	s = conf_sibling_path(&c, "gres.conf");
+	assert_string_equal(s, "/etc/slurm/gres.conf");
+	xfree(s);
+}
+
+static int setup(void **state)
+{
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char *cmd = xstrdup_printf("rm -rf '%s'", tmpdir);
+	int rc = system(cmd);
+
+	xfree(cmd);
+	return rc == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_unknown_key_names_file_line),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_include_missing),
+		cmocka_unit_test(test_include_loop),
+		cmocka_unit_test(test_include_nested),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_times_and_memory),
+		cmocka_unit_test(test_partition_defaults_and_flags),
+		cmocka_unit_test(test_nodeset),
+		cmocka_unit_test(test_kv),
+		cmocka_unit_test(test_kv_full),
+		cmocka_unit_test(test_slurm_conf_env),
+		cmocka_unit_test(test_paths),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
