@@ -1,5 +1,6 @@
 /* cli_fields.c — walking the field tables: lookup, text, JSON, scontrol
  * layout, and the value helpers the tables share. */
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -180,6 +181,16 @@ json_object *cli_json_str(const char *s)
 }
 
 /* ---- text helpers ---- */
+
+void cli_fmt_uid(char **out, uint32_t uid)
+{
+	struct passwd *pw = getpwuid((uid_t)uid);
+
+	if (pw)
+		xstrcat(out, pw->pw_name);
+	else
+		xstrfmtcat(out, "%u", uid);
+}
 
 void cli_fmt_runtime(char **out, long secs)
 {

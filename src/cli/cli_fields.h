@@ -28,7 +28,8 @@
 typedef struct {
 	time_t                 now;
 	const part_info_msg_t *parts;     /* sinfo rows, partition lookups */
-	bool                   sinfo_long;
+	uint16_t               slurmd_port;   /* scontrol omits Port= if equal */
+	bool                   node_flag;     /* sinfo -N: a row per node */
 } cli_ctx_t;
 
 typedef void (*cli_text_f)(char **out, const void *rec, const cli_ctx_t *ctx);
@@ -39,7 +40,7 @@ enum {
 	CF_SHOW_OPT   = 0x02,   /* scontrol: leave the key out if no value */
 	CF_SHOW_TRAIL = 0x04,   /* scontrol: a space after the value */
 	CF_SHOW_DETAIL = 0x08,  /* scontrol: only with -d */
-	CF_RIGHT      = 0x10,   /* -O: right-justify by default */
+	CF_SINFO_AGG  = 0x10,   /* sinfo: summarises the row, not a grouping key */
 };
 
 typedef struct {
@@ -92,6 +93,9 @@ json_object *cli_json_strlist(const char *csv); /* "a,b" -> ["a","b"] */
 json_object *cli_json_str(const char *s);      /* NULL -> "" */
 
 /* ---- text helpers ---- */
+
+/* User name for a uid, or the number. */
+void cli_fmt_uid(char **out, uint32_t uid);
 
 /* Elapsed seconds as scontrol prints them: "00:00:11", "1-02:03:04". */
 void cli_fmt_runtime(char **out, long secs);

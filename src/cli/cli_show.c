@@ -1,0 +1,78 @@
+/* cli_show.c — scontrol show job|node|partition and the --json/--yaml
+ * documents, both walking the field tables of cli_fields_*.c. */
+#include <time.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_fields.h"
+#include "cli/cli_output.h"
+#include "cli/cli_show.h"
+
+static cli_ctx_t show_ctx(void)
+{
+	const slurm_conf_t *conf = cli_conf();
+	cli_ctx_t ctx = { .now = time(NULL) };
+
+	ctx.slurmd_port = conf ? conf->slurmd_port : 6818;
+	return ctx;
+}
+
+void cli_show_job(FILE *out, const job_info_t *j, bool one_liner, bool detail)
+{
+	cli_ctx_t ctx = show_ctx();
+
+	cli_fields_show(out, cli_job_fields, j, &ctx, one_liner, detail,
+			"\n   \n\n", " \n");
+}
+
+void cli_show_node(FILE *out, const node_info_t *n, bool one_liner)
+{
+	cli_ctx_t ctx = show_ctx();
+
+	cli_fields_show(out, cli_node_fields, n, &ctx, one_liner, false,
+			"\n\n", "\n");
+}
+
+void cli_show_part(FILE *out, const part_info_t *p, bool one_liner)
+{
+	cli_ctx_t ctx = show_ctx();
+
+	cli_fields_show(out, cli_part_fields, p, &ctx, one_liner, false,
+			"\n\n", "\n");
+}
+
+/* One list from a record array and a table, wrapped in the envelope. */
+static json_object *records_doc(const char *key, const cli_field_t *tab,
+				const void *recs, size_t size, uint32_t cnt,
+				time_t last_update)
+{
+	cli_ctx_t ctx = show_ctx();
+	json_object *list = json_object_new_array();
+
+	for (uint32_t i = 0; i < cnt; i++)
+		json_object_array_add(list, cli_fields_json(tab,
+				(const char *)recs + (size_t)i * size, &ctx));
+	return cli_output_doc(key, list, last_update);
+}
+
+void cli_print_jobs_json(FILE *out, const job_info_msg_t *m, bool yaml)
+{
+	json_object *doc = records_doc("jobs", cli_job_fields, m->jobs,
+				       sizeof(*m->jobs), m->cnt, m->last_update);
+
+	json_object_object_add(doc, "last_backfill", cli_json_time(0));
+	cli_output_doc_print(out, doc, yaml);
+}
+
+void cli_print_nodes_json(FILE *out, const node_info_msg_t *m, bool yaml)
+{
+	cli_output_doc_print(out, records_doc("nodes", cli_node_fields, m->nodes,
+					      sizeof(*m->nodes), m->cnt,
+					      m->last_update), yaml);
+}
+
+void cli_print_parts_json(FILE *out, const part_info_msg_t *m, bool yaml)
+{
+	cli_output_doc_print(out, records_doc("partitions", cli_part_fields,
+					      m->parts, sizeof(*m->parts), m->cnt,
+					      m->last_update), yaml);
+}
