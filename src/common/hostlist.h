@@ -4,7 +4,11 @@
  * ("n[01-03]" -> n01 n02 n03), accepts several bracket groups per name
  * (cartesian product, leftmost varies slowest) and rejects malformed or huge
  * ranges with a message.  hostlist_ranged() compresses back to the shortest
- * bracket form, merging runs with equal prefix, suffix and padding.
+ * bracket form, merging runs of adjacent hosts with equal prefix and
+ * compatible padding (n9,n10 -> n[9-10]; n02,n3 -> n[02,3]), as Slurm does.
+ * Text after a closing bracket ("n[1-2]-ib") gives plain names n1-ib n2-ib.
+ * Separators are commas and white space; empty items are skipped as Slurm
+ * skips them, but an empty range inside brackets ("n[1,]") is an error.
  */
 #ifndef SLUICE_HOSTLIST_H
 #define SLUICE_HOSTLIST_H
