@@ -1,0 +1,20 @@
+/* cli_scontrol.h — scontrol's commands that change things: update of
+ * jobs and nodes, hold/uhold/release.  Split out of scontrol.c; each
+ * returns the command's exit code (0 or 1) and prints its own errors.
+ */
+#ifndef SLUICE_CLI_SCONTROL_H
+#define SLUICE_CLI_SCONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* "kw" matches word when word is a case-insensitive prefix of kw at
+ * least min characters long. */
+bool scontrol_kw(const char *word, const char *kw, size_t min);
+
+/* argv: the "Key=Value" words after "update". */
+int  scontrol_update(int argc, char **argv, bool quiet);
+/* op: "hold", "uhold" or "release"; argv: job ids. */
+int  scontrol_hold(const char *op, int argc, char **argv, bool quiet);
+
+#endif

@@ -1,0 +1,372 @@
+/* cli_scontrol_update.c — scontrol update (jobs, nodes) and
+ * hold/uhold/release, with Slurm's messages.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_scontrol.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/node_info.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+
+bool scontrol_kw(const char *word, const char *kw, size_t min)
+{
+	size_t n = strlen(word);
+
+	return n >= min && n <= strlen(kw) && !strncasecmp(word, kw, n);
+}
+
+/* Split "Key=Value" into key (copied) and value (pointer into arg). */
+static char *split_kv(const char *arg, const char **val)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq) {
+		*val = NULL;
+		return xstrdup(arg);
+	}
+	*val = eq + 1;
+	return xstrndup(arg, (size_t)(eq - arg));
+}
+
+static int update_rc(int err, int rc, bool quiet)
+{
+	if (err) {
+		if (!quiet)
+			fprintf(stderr, "slurm_update error: %s\n",
+				cli_comm_strerror(err));
+		return 1;
+	}
+	if (rc) {
+		if (!quiet)
+			fprintf(stderr, "slurm_update error: %s\n",
+				slurm_strerror(rc));
+		return 1;
+	}
+	return 0;
+}
+
+static int bad_value(const char *key, const char *val)
+{
+	fprintf(stderr, "Invalid input: %s=%s\n", key, val ? val : "");
+	fprintf(stderr, "Request aborted\n");
+	return -1;
+}
+
+/* ---- nodes ---- */
+
+static const struct {
+	const char *name;
+	uint32_t    state;
+	bool        need_reason;
+} node_states[] = {
+	{ "DOWN", NODE_STATE_DOWN, true },
+	{ "DRAIN", NODE_STATE_DRAIN, true },
+	{ "FAIL", NODE_STATE_FAIL, true },
+	{ "RESUME", NODE_RESUME, false },
+	{ "UNDRAIN", NODE_STATE_UNDRAIN, false },
+	{ "IDLE", NODE_STATE_IDLE, false },
+	{ "NORESP", NODE_STATE_NO_RESPOND, false },
+	{ "FUTURE", NODE_STATE_FUTURE, false },
+};
+
+static int node_state_value(const char *val, uint32_t *state, bool *reason)
+{
+	for (size_t i = 0; i < sizeof(node_states) / sizeof(node_states[0]); i++) {
+		if (val && !strcasecmp(val, node_states[i].name)) {
+			*state = node_states[i].state;
+			*reason = node_states[i].need_reason;
+			return 0;
+		}
+	}
+	fprintf(stderr, "Invalid input: State=%s\n", val ? val : "");
+	fprintf(stderr, "Request aborted\n");
+	fprintf(stderr, "Valid states are: NoResp DRAIN FAIL FUTURE RESUME "
+		"UNDRAIN DOWN IDLE\n");
+	return -1;
+}
+
+static int node_kv(node_update_msg_t *u, const char *key, const char *val,
+		   bool *need_reason)
+{
+	long w;
+	char *end;
+
+	if (!xstrcasecmp(key, "NodeName")) {
+		xfree(u->node_names);
+		u->node_names = xstrdup(val);
+	} else if (!xstrcasecmp(key, "State")) {
+		if (node_state_value(val, &u->node_state, need_reason) < 0)
+			return -1;
+	} else if (!xstrcasecmp(key, "Reason")) {
+		xfree(u->reason);
+		u->reason = xstrdup(val);
+	} else if (!xstrcasecmp(key, "Features") ||
+		   !xstrcasecmp(key, "AvailableFeatures")) {
+		xfree(u->features);
+		u->features = xstrdup(val);
+	} else if (!xstrcasecmp(key, "Gres")) {
+		xfree(u->gres);
+		u->gres = xstrdup(val);
+	} else if (!xstrcasecmp(key, "Comment")) {
+		xfree(u->comment);
+		u->comment = xstrdup(val);
+	} else if (!xstrcasecmp(key, "Weight")) {
+		w = val ? strtol(val, &end, 10) : -1;
+		if (!val || *end || w < 0)
+			return bad_value(key, val);
+		u->weight = (uint32_t)w;
+	} else {
+		fprintf(stderr, "Update of this parameter is not supported: %s=%s\n",
+			key, val ? val : "");
+		fprintf(stderr, "Request aborted\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int update_node(int argc, char **argv, bool quiet)
+{
+	node_update_msg_t u = {
+		.node_state = NO_VAL32, .weight = NO_VAL32,
+		.reason_uid = NO_VAL32,
+	};
+	bool need_reason = false;
+	int rc = 1, remote = 0, err;
+
+	for (int i = 0; i < argc; i++) {
+		const char *val;
+		char *key = split_kv(argv[i], &val);
+		int r = node_kv(&u, key, val, &need_reason);
+
+		xfree(key);
+		if (r < 0)
+			goto cleanup;
+	}
+	if (need_reason && (!u.reason || !*u.reason)) {
+		fprintf(stderr, "You must specify a reason when DOWNING or "
+			"DRAINING a node. Request denied\n");
+		goto cleanup;
+	}
+	err = cli_ctld_rpc_rc(REQUEST_UPDATE_NODE, &u, &remote);
+	rc = update_rc(err, remote, quiet);
+cleanup:
+	xfree(u.node_names);
+	xfree(u.reason);
+	xfree(u.features);
+	xfree(u.gres);
+	xfree(u.comment);
+	return rc;
+}
+
+/* ---- jobs ---- */
+
+static int job_u32(const char *key, const char *val, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!val || !*val || !isdigit((unsigned char)val[0]))
+		return bad_value(key, val);
+	v = strtoul(val, &end, 10);
+	if (*end || v >= NO_VAL32)
+		return bad_value(key, val);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int job_nodes(job_update_msg_t *u, const char *key, const char *val)
+{
+	char *min_s = xstrdup(val ? val : ""), *max_s = strchr(min_s, '-');
+	int rc = 0;
+
+	if (max_s)
+		*max_s++ = '\0';
+	if (job_u32(key, min_s, &u->min_nodes) < 0 ||
+	    (max_s && job_u32(key, max_s, &u->max_nodes) < 0))
+		rc = -1;
+	xfree(min_s);
+	return rc;
+}
+
+static int job_nice(job_update_msg_t *u, const char *key, const char *val)
+{
+	char *end;
+	long v = val ? strtol(val, &end, 10) : 0;
+
+	if (!val || !*val || *end || v <= -(long)(NICE_OFFSET - 3) ||
+	    v >= (long)(NICE_OFFSET - 3))
+		return bad_value(key, val);
+	u->nice = NICE_OFFSET + (uint32_t)v;
+	return 0;
+}
+
+static int job_time(job_update_msg_t *u, const char *key, const char *val)
+{
+	if (!val || parse_duration_min(val, &u->time_limit) < 0 ||
+	    u->time_limit == NO_VAL32) {
+		fprintf(stderr, "Invalid TimeLimit value\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int job_begin(job_update_msg_t *u, const char *key, const char *val)
+{
+	if (!val || parse_time(val, time(NULL), &u->begin_time) < 0) {
+		fprintf(stderr, "Invalid StartTime value\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void job_str(char **field, const char *val)
+{
+	xfree(*field);
+	*field = xstrdup(val ? val : "");
+}
+
+static int job_kv(job_update_msg_t *u, const char *key, const char *val)
+{
+	if (!xstrcasecmp(key, "JobId")) {
+		job_str(&u->job_id_str, val);
+		return 0;
+	}
+	if (!xstrcasecmp(key, "TimeLimit"))
+		return job_time(u, key, val);
+	if (!xstrcasecmp(key, "Priority"))
+		return job_u32(key, val, &u->priority);
+	if (!xstrcasecmp(key, "Nice"))
+		return job_nice(u, key, val);
+	if (!xstrcasecmp(key, "NumNodes") || !xstrcasecmp(key, "ReqNodes"))
+		return job_nodes(u, key, val);
+	if (!xstrcasecmp(key, "StartTime") || !xstrcasecmp(key, "BeginTime"))
+		return job_begin(u, key, val);
+	if (!xstrcasecmp(key, "Name") || !xstrcasecmp(key, "JobName"))
+		job_str(&u->name, val);
+	else if (!xstrcasecmp(key, "Comment"))
+		job_str(&u->comment, val);
+	else if (!xstrcasecmp(key, "Partition"))
+		job_str(&u->partition, val);
+	else if (!xstrcasecmp(key, "Features"))
+		job_str(&u->features, val);
+	else if (!xstrcasecmp(key, "ExcNodeList"))
+		job_str(&u->exc_nodes, val);
+	else if (!xstrcasecmp(key, "ReqNodeList"))
+		job_str(&u->req_nodes, val);
+	else if (!xstrcasecmp(key, "Dependency"))
+		job_str(&u->dependency, val);
+	else if (!xstrcasecmp(key, "Account"))
+		job_str(&u->account, val);
+	else if (!xstrcasecmp(key, "QOS"))
+		job_str(&u->qos, val);
+	else if (!xstrcasecmp(key, "Requeue"))
+		u->requeue = val && !strcmp(val, "0") ? 0 : 1;
+	else {
+		fprintf(stderr, "Update of this parameter is not supported: %s=%s\n",
+			key, val ? val : "");
+		fprintf(stderr, "Request aborted\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void job_update_free(job_update_msg_t *u)
+{
+	xfree(u->job_id_str);
+	xfree(u->name);
+	xfree(u->comment);
+	xfree(u->partition);
+	xfree(u->features);
+	xfree(u->exc_nodes);
+	xfree(u->req_nodes);
+	xfree(u->dependency);
+	xfree(u->account);
+	xfree(u->qos);
+}
+
+static int update_job(int argc, char **argv, bool quiet)
+{
+	job_update_msg_t u = {
+		.time_limit = NO_VAL32, .priority = NO_VAL32, .nice = NO_VAL32,
+		.min_nodes = NO_VAL32, .max_nodes = NO_VAL32,
+		.requeue = NO_VAL16,
+	};
+	int rc = 1, remote = 0, err;
+
+	for (int i = 0; i < argc; i++) {
+		const char *val;
+		char *key = split_kv(argv[i], &val);
+		int r = job_kv(&u, key, val);
+
+		xfree(key);
+		if (r < 0)
+			goto cleanup;
+	}
+	err = cli_ctld_rpc_rc(REQUEST_UPDATE_JOB, &u, &remote);
+	rc = update_rc(err, remote, quiet);
+cleanup:
+	job_update_free(&u);
+	return rc;
+}
+
+int scontrol_update(int argc, char **argv, bool quiet)
+{
+	for (int i = 0; i < argc; i++) {
+		if (xstrcaseprefix(argv[i], "NodeName="))
+			return update_node(argc, argv, quiet);
+		if (xstrcaseprefix(argv[i], "JobId="))
+			return update_job(argc, argv, quiet);
+	}
+	if (argc == 0)
+		fprintf(stderr, "too few arguments for keyword:update\n");
+	else
+		fprintf(stderr, "No valid entity in update command\n"
+			"Input line must include \"NodeName\", \"JobId\"\n");
+	return 1;
+}
+
+/* ---- hold / uhold / release ---- */
+
+int scontrol_hold(const char *op, int argc, char **argv, bool quiet)
+{
+	int rc = 0;
+
+	if (argc == 0) {
+		fprintf(stderr, "too few arguments for keyword:%s\n", op);
+		return 1;
+	}
+	for (int i = 0; i < argc; i++) {
+		job_hold_msg_t h = {
+			.job_id_str = argv[i],
+			.hold = strcmp(op, "release") != 0,
+			.user_hold = !strcmp(op, "uhold"),
+		};
+		int remote = 0, err = cli_ctld_rpc_rc(REQUEST_JOB_HOLD, &h, &remote);
+
+		if (err) {
+			if (!quiet)
+				fprintf(stderr, "slurm_suspend error: %s\n",
+					cli_comm_strerror(err));
+			rc = 1;
+		} else if (remote) {
+			if (!quiet) {
+				fprintf(stderr, "%s for job %s\n",
+					slurm_strerror(remote), argv[i]);
+				fprintf(stderr, "slurm_suspend error: %s\n",
+					slurm_strerror(remote));
+			}
+			rc = 1;
+		}
+	}
+	return rc;
+}

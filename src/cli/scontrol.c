@@ -1,0 +1,586 @@
+/* scontrol — view and change the controller's state.
+ *
+ * Commands: show job|node|partition|config|hostnames|hostlist|
+ * hostlistsorted, update, hold, uhold, release, ping, reconfigure,
+ * shutdown, version.  Keywords are case-insensitive and may be
+ * abbreviated.  With no command, commands are read from stdin.
+ * Updating commands live in cli_scontrol_update.c.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_opt.h"
+#include "cli/cli_scontrol.h"
+#include "cli/cli_show.h"
+#include "common/hostlist.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/net.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+
+static struct {
+	bool one_liner;
+	bool detail;
+	bool all;
+	bool json;
+	bool yaml;
+	bool quiet;
+	int  verbose;
+	bool conf_loaded;
+} sc;
+
+typedef int (*sc_cmd_f)(int argc, char **argv);
+
+static void need_conf(void)
+{
+	if (sc.conf_loaded)
+		return;
+	cli_init("scontrol", sc.verbose - (sc.quiet ? 1 : 0));
+	sc.conf_loaded = true;
+}
+
+static int load_error(const char *what, int err, int rc)
+{
+	fprintf(stderr, "%s error: %s\n", what,
+		err ? cli_comm_strerror(err) : slurm_strerror(rc));
+	return 1;
+}
+
+/* ---- show job ---- */
+
+/* "123" or "123_4": base id and task (NO_VAL32 if none); -1 if bad. */
+static int job_id_parse(const char *s, uint32_t *id, uint32_t *task)
+{
+	char *end;
+	unsigned long v;
+
+	*task = NO_VAL32;
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	v = strtoul(s, &end, 10);
+	if (!v || v >= NO_VAL32)
+		return -1;
+	*id = (uint32_t)v;
+	if (*end == '_' && isdigit((unsigned char)end[1])) {
+		*task = (uint32_t)strtoul(end + 1, &end, 10);
+	}
+	return *end ? -1 : 0;
+}
+
+static bool job_selected(const job_info_t *j, uint32_t id, uint32_t task)
+{
+	if (task != NO_VAL32)
+		return j->array_job_id == id && j->array_task_id == task;
+	return j->job_id == id || j->array_job_id == id;
+}
+
+static int print_jobs(const job_info_msg_t *m, const char *arg,
+		      uint32_t id, uint32_t task)
+{
+	job_info_msg_t sel = { .last_update = m->last_update };
+
+	sel.jobs = xcalloc(m->cnt + 1, sizeof(job_info_t));
+	for (uint32_t i = 0; i < m->cnt; i++)
+		if (!arg || job_selected(&m->jobs[i], id, task))
+			sel.jobs[sel.cnt++] = m->jobs[i];   /* shallow */
+	if (arg && !sel.cnt) {
+		xfree(sel.jobs);
+		return load_error("slurm_load_jobs", 0, ESLURM_INVALID_JOB_ID);
+	}
+	if (sc.json || sc.yaml)
+		cli_print_jobs_json(stdout, &sel, sc.yaml);
+	else if (!sel.cnt)
+		printf("No jobs in the system\n");
+	for (uint32_t i = 0; !sc.json && !sc.yaml && i < sel.cnt; i++)
+		cli_show_job(stdout, &sel.jobs[i], sc.one_liner, sc.detail);
+	xfree(sel.jobs);
+	return 0;
+}
+
+static int show_jobs(const char *arg)
+{
+	uint32_t id = 0, task = NO_VAL32;
+	job_info_request_msg_t req = {
+		.user_id = NO_VAL32,
+		.show_flags = SHOW_ALL | (sc.detail ? SHOW_DETAIL : 0),
+	};
+	slurm_msg_t resp;
+	int err, rc;
+
+	if (arg && job_id_parse(arg, &id, &task) < 0)
+		return load_error("slurm_load_jobs", 0, ESLURM_INVALID_JOB_ID);
+	if (arg) {
+		req.job_ids = &id;
+		req.job_id_cnt = 1;
+	}
+	if ((err = cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp)))
+		return load_error("slurm_load_jobs", err, 0);
+	if (resp.type != RESPONSE_JOB_INFO || !resp.data) {
+		rc = cli_resp_rc(&resp);
+		msg_free(&resp);
+		return load_error("slurm_load_jobs", 0,
+				  rc ? rc : SLURM_UNEXPECTED_MSG_ERROR);
+	}
+	rc = print_jobs(resp.data, arg, id, task);
+	msg_free(&resp);
+	return rc;
+}
+
+/* ---- show node / partition ---- */
+
+static int info_rpc(uint16_t type, uint16_t reply, slurm_msg_t *resp,
+		    const char *what)
+{
+	info_request_msg_t req = { .show_flags = sc.all ? SHOW_ALL : 0 };
+	int err, rc;
+
+	if (type == REQUEST_NODE_INFO)
+		req.show_flags = SHOW_ALL;
+	if ((err = cli_ctld_rpc(type, &req, resp)))
+		return load_error(what, err, 0);
+	if (resp->type != reply || !resp->data) {
+		rc = cli_resp_rc(resp);
+		msg_free(resp);
+		return load_error(what, 0, rc ? rc : SLURM_UNEXPECTED_MSG_ERROR);
+	}
+	return 0;
+}
+
+static int show_nodes(const char *arg)
+{
+	node_info_msg_t sel = { 0 };
+	hostlist_t *want = NULL;
+	slurm_msg_t resp;
+	const node_info_msg_t *m;
+
+	if (arg && !(want = hostlist_parse(arg, NULL, 0))) {
+		printf("Node %s not found\n", arg);
+		return 1;
+	}
+	if (info_rpc(REQUEST_NODE_INFO, RESPONSE_NODE_INFO, &resp,
+		     "slurm_load_node")) {
+		hostlist_destroy(want);
+		return 1;
+	}
+	m = resp.data;
+	sel.last_update = m->last_update;
+	sel.nodes = xcalloc(m->cnt + 1, sizeof(node_info_t));
+	for (uint32_t i = 0; i < m->cnt; i++)
+		if (!want || hostlist_find(want, m->nodes[i].name) >= 0)
+			sel.nodes[sel.cnt++] = m->nodes[i];
+	if (arg && !sel.cnt)
+		printf("Node %s not found\n", arg);
+	else if (sc.json || sc.yaml)
+		cli_print_nodes_json(stdout, &sel, sc.yaml);
+	else if (!sel.cnt)
+		printf("No nodes in the system\n");
+	for (uint32_t i = 0; !sc.json && !sc.yaml && i < sel.cnt; i++)
+		cli_show_node(stdout, &sel.nodes[i], sc.one_liner);
+	xfree(sel.nodes);
+	msg_free(&resp);
+	hostlist_destroy(want);
+	return arg && !sel.cnt ? 1 : 0;
+}
+
+static int show_parts(const char *arg)
+{
+	part_info_msg_t sel = { 0 };
+	slurm_msg_t resp;
+	const part_info_msg_t *m;
+
+	if (info_rpc(REQUEST_PARTITION_INFO, RESPONSE_PARTITION_INFO, &resp,
+		     "slurm_load_partitions"))
+		return 1;
+	m = resp.data;
+	sel.last_update = m->last_update;
+	sel.parts = xcalloc(m->cnt + 1, sizeof(part_info_t));
+	for (uint32_t i = 0; i < m->cnt; i++)
+		if (!arg || !xstrcmp(arg, m->parts[i].name))
+			sel.parts[sel.cnt++] = m->parts[i];
+	if (arg && !sel.cnt)
+		printf("Partition %s not found\n", arg);
+	else if (sc.json || sc.yaml)
+		cli_print_parts_json(stdout, &sel, sc.yaml);
+	else if (!sel.cnt)
+		printf("No partitions in the system\n");
+	for (uint32_t i = 0; !sc.json && !sc.yaml && i < sel.cnt; i++)
+		cli_show_part(stdout, &sel.parts[i], sc.one_liner);
+	xfree(sel.parts);
+	msg_free(&resp);
+	return arg && !sel.cnt ? 1 : 0;
+}
+
+/* ---- ping and config ---- */
+
+static const char *ctld_role(size_t i, char *buf, size_t len)
+{
+	if (i == 0)
+		return "primary";
+	if (i == 1)
+		return "backup";
+	snprintf(buf, len, "backup%zu", i);
+	return buf;
+}
+
+static int ping_ctlds(void)
+{
+	const slurm_conf_t *c = cli_conf();
+	int down = 0;
+
+	for (size_t i = 0; c && i < c->ctld_host_cnt; i++) {
+		const char *addr = c->ctld_addrs && c->ctld_addrs[i] ?
+			c->ctld_addrs[i] : c->ctld_hosts[i];
+		int rc = 0, err;
+		char role[32];
+
+		err = net_rpc_rc(addr, c->slurmctld_port, REQUEST_PING, NULL,
+				 &rc, (c->message_timeout ? c->message_timeout : 10) * 1000);
+		if (err || rc)
+			down++;
+		printf("Slurmctld(%s) at %s is %s\n",
+		       ctld_role(i, role, sizeof(role)), c->ctld_hosts[i],
+		       err || rc ? "DOWN" : "UP");
+	}
+	return down ? 1 : 0;
+}
+
+static int cmd_ping(int argc, char **argv)
+{
+	need_conf();
+	return ping_ctlds();
+}
+
+static int show_config(void)
+{
+	slurm_msg_t resp;
+	const config_info_msg_t *m;
+	char when[64];
+	int err, rc;
+
+	if ((err = cli_ctld_rpc(REQUEST_BUILD_INFO, NULL, &resp)))
+		return load_error("slurm_load_ctl_conf", err, 0);
+	if (resp.type != RESPONSE_BUILD_INFO || !resp.data) {
+		rc = cli_resp_rc(&resp);
+		msg_free(&resp);
+		return load_error("slurm_load_ctl_conf", 0,
+				  rc ? rc : SLURM_UNEXPECTED_MSG_ERROR);
+	}
+	m = resp.data;
+	fmt_time(m->last_update ? m->last_update : time(NULL), when,
+		 sizeof(when));
+	printf("Configuration data as of %s\n", when);
+	for (uint32_t i = 0; i < m->cnt; i++)
+		printf("%-23s = %s\n", m->keys[i],
+		       m->values[i] ? m->values[i] : "(null)");
+	msg_free(&resp);
+	printf("\n");
+	return ping_ctlds();
+}
+
+/* ---- hostlists (no controller needed) ---- */
+
+static char *hostlist_arg(const char *arg)
+{
+	FILE *f;
+	char line[4096], *out = NULL;
+
+	if (!arg)
+		arg = getenv("SLURM_JOB_NODELIST");
+	if (!arg || arg[0] != '/')
+		return xstrdup(arg);
+	if (!(f = fopen(arg, "r"))) {
+		error("Unable to open file %s", arg);
+		return NULL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		xstrtrim(line);
+		if (*line)
+			xstrfmtcat(&out, "%s%s", out ? "," : "", line);
+	}
+	fclose(f);
+	return out;
+}
+
+static int show_hostlist(const char *arg, int mode)
+{
+	char *expr = hostlist_arg(arg), err[256] = "", *s;
+	hostlist_t *hl;
+
+	if (!expr) {
+		if (!arg)
+			error("Hostlist is not specified and "
+			      "SLURM_JOB_NODELIST is not set");
+		return 1;
+	}
+	if (!(hl = hostlist_parse(expr, err, sizeof(err)))) {
+		error("Invalid hostlist: %s", expr);
+		xfree(expr);
+		return 1;
+	}
+	if (mode == 0) {
+		for (size_t i = 0; i < hostlist_count(hl); i++)
+			printf("%s\n", hostlist_nth(hl, i));
+	} else {
+		if (mode == 2)
+			hostlist_uniq(hl);
+		s = hostlist_ranged(hl);
+		printf("%s\n", s);
+		xfree(s);
+	}
+	hostlist_destroy(hl);
+	xfree(expr);
+	return 0;
+}
+
+/* ---- show dispatch ---- */
+
+static int cmd_show(int argc, char **argv)
+{
+	const char *what, *arg;
+
+	if (argc < 1) {
+		fprintf(stderr, "too few arguments for keyword:show\n");
+		return 1;
+	}
+	what = argv[0];
+	arg = argc > 1 ? argv[1] : NULL;
+	if (!strcasecmp(what, "hostnames") || scontrol_kw(what, "hostnames", 5))
+		return show_hostlist(arg, 0);
+	if (!strcasecmp(what, "hostlist"))
+		return show_hostlist(arg, 1);
+	if (scontrol_kw(what, "hostlistsorted", 9))
+		return show_hostlist(arg, 2);
+	need_conf();
+	if (scontrol_kw(what, "jobs", 1) || !strcasecmp(what, "jobid"))
+		return show_jobs(arg);
+	if (scontrol_kw(what, "nodes", 1) || !strcasecmp(what, "nodename"))
+		return show_nodes(arg);
+	if (scontrol_kw(what, "partitions", 2) ||
+	    !strcasecmp(what, "partitionname"))
+		return show_parts(arg);
+	if (scontrol_kw(what, "config", 1))
+		return show_config();
+	fprintf(stderr, "invalid entity:%s for keyword:show\n", what);
+	return 1;
+}
+
+/* ---- other commands ---- */
+
+static int cmd_update(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_update(argc, argv, sc.quiet);
+}
+
+static int cmd_hold(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_hold("hold", argc, argv, sc.quiet);
+}
+
+static int cmd_uhold(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_hold("uhold", argc, argv, sc.quiet);
+}
+
+static int cmd_release(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_hold("release", argc, argv, sc.quiet);
+}
+
+static int cmd_reconfigure(int argc, char **argv)
+{
+	int rc = 0, err;
+
+	need_conf();
+	err = cli_ctld_rpc_rc(REQUEST_RECONFIGURE, NULL, &rc);
+	if (err || rc)
+		return load_error("slurm_reconfigure", err, rc);
+	return 0;
+}
+
+static int cmd_shutdown(int argc, char **argv)
+{
+	shutdown_msg_t m = { .options = 0 };
+	int rc = 0, err;
+
+	if (argc > 0 && (!strcasecmp(argv[0], "slurmctld") ||
+			 !strcasecmp(argv[0], "controller"))) {
+		m.options = 1;
+	} else if (argc > 0) {
+		fprintf(stderr, "invalid shutdown argument:%s\n", argv[0]);
+		return 1;
+	}
+	need_conf();
+	err = cli_ctld_rpc_rc(REQUEST_SHUTDOWN, &m, &rc);
+	if (err || rc)
+		return load_error("slurm_shutdown", err, rc);
+	return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("slurm %s\n", SLUICE_VERSION_STRING);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	size_t      min;
+	sc_cmd_f    fn;
+} commands[] = {
+	{ "show", 3, cmd_show },
+	{ "update", 1, cmd_update },
+	{ "hold", 2, cmd_hold },
+	{ "uhold", 2, cmd_uhold },
+	{ "release", 3, cmd_release },
+	{ "ping", 2, cmd_ping },
+	{ "reconfigure", 3, cmd_reconfigure },
+	{ "shutdown", 3, cmd_shutdown },
+	{ "version", 4, cmd_version },
+};
+
+static int run_command(int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (scontrol_kw(argv[0], commands[i].name, commands[i].min))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "invalid keyword: %s\n", argv[0]);
+	return 1;
+}
+
+/* No command on the command line: one command per line of stdin. */
+static int run_interactive(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	bool tty = isatty(STDIN_FILENO);
+
+	for (;;) {
+		char **args;
+
+		if (tty) {
+			printf("scontrol: ");
+			fflush(stdout);
+		}
+		if (getline(&line, &cap, stdin) < 0)
+			break;
+		args = cli_opt_split_directive(line, strlen(line));
+		if (args[0] && (!strcasecmp(args[0], "quit") ||
+				!strcasecmp(args[0], "exit"))) {
+			xstrarray_free(args);
+			break;
+		}
+		if (args[0])
+			rc = run_command((int)xstrarray_len(args), args);
+		xstrarray_free(args);
+	}
+	free(line);
+	return rc;
+}
+
+/* ---- options ---- */
+
+static const char usage_text[] =
+"scontrol [<OPTION>] [<COMMAND>]\n"
+"    Valid <OPTION> values are:\n"
+"     -a or --all: equivalent to \"all\" command\n"
+"     -d or --details: equivalent to \"details\" command\n"
+"     -h or --help: equivalent to \"help\" command\n"
+"     --json: Produce JSON output\n"
+"     -o or --oneliner: equivalent to \"oneliner\" command\n"
+"     -Q or --quiet: equivalent to \"quiet\" command\n"
+"     -v or --verbose: equivalent to \"verbose\" command\n"
+"     -V or --version: equivalent to \"version\" command\n"
+"     --yaml: Produce YAML output\n"
+"\n"
+"  <keyword> may be omitted from the execute line and scontrol will execute\n"
+"  in interactive mode. It will process commands as entered until explicitly\n"
+"  terminated.\n"
+"\n"
+"    Valid <COMMAND> values are:\n"
+"     exit                     terminate scontrol\n"
+"     hold <job_list>          prevent specified job from starting\n"
+"     ping                     print status of slurmctld daemons\n"
+"     quit                     terminate this command\n"
+"     reconfigure              re-read the configuration files\n"
+"     release <job_list>       permit specified job to start\n"
+"     show <ENTITY> [<ID>]     display state of identified entity, default\n"
+"                              is all records\n"
+"     shutdown <OPTS>          shutdown slurm daemons\n"
+"     uhold <job_list>         place user hold on specified job\n"
+"     update <SPECIFICATIONS>  update job or node configuration\n"
+"     version                  display tool version number\n"
+"\n"
+"  <ENTITY> may be \"config\", \"hostnames\", \"hostlist\", \"hostlistsorted\",\n"
+"       \"job\", \"node\" or \"partition\".\n"
+"\n"
+"  Node names may be specified using simple range expressions,\n"
+"  (e.g. \"lx[10-20]\" corresponds to lx10, lx11, lx12, ...)\n";
+
+enum { OPT_JSON = 0x100, OPT_YAML, OPT_USAGE };
+
+static const struct option long_opts[] = {
+	{ "all", no_argument, NULL, 'a' },
+	{ "details", no_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", optional_argument, NULL, OPT_JSON },
+	{ "oneliner", no_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'Q' },
+	{ "usage", no_argument, NULL, OPT_USAGE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "yaml", optional_argument, NULL, OPT_YAML },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void parse_opts(int argc, char **argv)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, "adhoQvV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': sc.all = true; break;
+		case 'd': sc.detail = true; break;
+		case 'o': sc.one_liner = true; break;
+		case 'Q': sc.quiet = true; break;
+		case 'v': sc.verbose++; break;
+		case OPT_JSON: sc.json = true; break;
+		case OPT_YAML: sc.yaml = true; break;
+		case 'h':
+		case OPT_USAGE:
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			printf("slurm %s\n", SLUICE_VERSION_STRING);
+			exit(0);
+		default:
+			fprintf(stderr,
+				"Try \"scontrol --help\" for more information\n");
+			exit(1);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	cli_init_noconf("scontrol", 0);
+	parse_opts(argc, argv);
+	cli_init_noconf("scontrol", sc.verbose - (sc.quiet ? 1 : 0));
+	if (optind >= argc)
+		return run_interactive();
+	return run_command(argc - optind, argv + optind);
+}
