@@ -140,10 +140,10 @@ static void munge_fixture_stop(void)
 		fclose(f);
 	}
 	if (pid > 1 && kill((pid_t)pid, SIGTERM) == 0) {
-		/* Not our child: poll until it is gone (at most ~2 s). */
+		/* Not our child: poll until it is gone (munged takes ~2 s; give it 5). */
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-		for (int i = 0; i < 200 && kill((pid_t)pid, 0) == 0; i++)
+		for (int i = 0; i < 500 && kill((pid_t)pid, 0) == 0; i++)
 			nanosleep(&ts, NULL);
 	}
 	munge_fixture_rmdir();
