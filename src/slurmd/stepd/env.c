@@ -1,0 +1,154 @@
+/* env.c — the batch script's environment (see env.h). */
+#include "slurmd/stepd/env.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+#define UNLIMITED_END_SECS (365L * 24 * 3600)
+
+static long find(char *const *env, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (long i = 0; env && env[i]; i++) {
+		if (!strncmp(env[i], name, len) && env[i][len] == '=')
+			return i;
+	}
+	return -1;
+}
+
+const char *env_get(char *const *env, const char *name)
+{
+	long i = find(env, name);
+
+	return i < 0 ? NULL : env[i] + strlen(name) + 1;
+}
+
+void env_set(char ***env, const char *name, const char *value)
+{
+	char *entry = xstrdup_printf("%s=%s", name, value ? value : "");
+	long i = find(*env, name);
+
+	if (i >= 0) {
+		xfree((*env)[i]);
+		(*env)[i] = entry;
+		return;
+	}
+	*env = xstrarray_append(*env, entry);
+	xfree(entry);
+}
+
+void env_setf(char ***env, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	char *v = NULL;
+
+	va_start(ap, fmt);
+	xvstrfmtcat(&v, fmt, ap);
+	va_end(ap);
+	env_set(env, name, v);
+	xfree(v);
+}
+
+static void set_job_ids(char ***env, const stepd_t *sd)
+{
+	const batch_launch_msg_t *j = sd->job;
+
+	env_setf(env, "SLURM_JOB_ID", "%u", j->job_id);
+	env_setf(env, "SLURM_JOBID", "%u", j->job_id);
+	env_set(env, "SLURM_JOB_NAME", j->job_name);
+	env_set(env, "SLURM_JOB_USER", sd->user_name);
+	env_setf(env, "SLURM_JOB_UID", "%u", j->uid);
+	env_setf(env, "SLURM_JOB_GID", "%u", j->gid);
+	if (sd->group_name)
+		env_set(env, "SLURM_JOB_GROUP", sd->group_name);
+	env_set(env, "SLURM_JOB_PARTITION", j->partition);
+	if (j->account && *j->account)
+		env_set(env, "SLURM_JOB_ACCOUNT", j->account);
+	if (j->qos && *j->qos)
+		env_set(env, "SLURM_JOB_QOS", j->qos);
+	if (j->array_job_id) {
+		env_setf(env, "SLURM_ARRAY_JOB_ID", "%u", j->array_job_id);
+		env_setf(env, "SLURM_ARRAY_TASK_ID", "%u", j->array_task_id);
+	}
+	if (j->restart_cnt)
+		env_setf(env, "SLURM_RESTART_COUNT", "%u", j->restart_cnt);
+}
+
+static void set_layout(char ***env, const stepd_t *sd)
+{
+	const batch_launch_msg_t *j = sd->job;
+
+	env_set(env, "SLURM_JOB_NODELIST", j->nodes);
+	env_set(env, "SLURM_NODELIST", j->nodes);
+	env_setf(env, "SLURM_JOB_NUM_NODES", "%u", j->num_nodes);
+	env_setf(env, "SLURM_NNODES", "%u", j->num_nodes);
+	env_set(env, "SLURM_JOB_CPUS_PER_NODE", j->cpus_per_node);
+	env_setf(env, "SLURM_CPUS_ON_NODE", "%u", j->cpus_on_node);
+	if (j->tasks_per_node && *j->tasks_per_node)
+		env_set(env, "SLURM_TASKS_PER_NODE", j->tasks_per_node);
+	else if (j->num_nodes > 1)
+		env_setf(env, "SLURM_TASKS_PER_NODE", "1(x%u)", j->num_nodes);
+	else
+		env_set(env, "SLURM_TASKS_PER_NODE", "1");
+	if (j->num_tasks && j->num_tasks != NO_VAL32) {
+		env_setf(env, "SLURM_NTASKS", "%u", j->num_tasks);
+		env_setf(env, "SLURM_NPROCS", "%u", j->num_tasks);
+	}
+	if (j->cpus_per_task && j->cpus_per_task != NO_VAL16)
+		env_setf(env, "SLURM_CPUS_PER_TASK", "%u", j->cpus_per_task);
+	if (j->ntasks_per_node && j->ntasks_per_node != NO_VAL16)
+		env_setf(env, "SLURM_NTASKS_PER_NODE", "%u",
+			 j->ntasks_per_node);
+	if (j->mem_per_node && j->mem_per_node != NO_VAL64)
+		env_setf(env, "SLURM_MEM_PER_NODE", "%llu",
+			 (unsigned long long) j->mem_per_node);
+	if (j->mem_per_cpu && j->mem_per_cpu != NO_VAL64)
+		env_setf(env, "SLURM_MEM_PER_CPU", "%llu",
+			 (unsigned long long) j->mem_per_cpu);
+}
+
+static void set_site(char ***env, const stepd_t *sd)
+{
+	const batch_launch_msg_t *j = sd->job;
+	long end;
+
+	env_set(env, "SLURM_SUBMIT_DIR", j->submit_dir ? j->submit_dir
+						       : j->work_dir);
+	env_set(env, "SLURM_SUBMIT_HOST", j->submit_host);
+	env_set(env, "SLURM_CLUSTER_NAME", j->cluster_name ? j->cluster_name
+							   : sd->conf->cluster_name);
+	env_set(env, "SLURM_CONF", sd->conf_path);
+	env_set(env, "SLURMD_NODENAME", sd->node_name);
+	env_setf(env, "SLURM_JOB_START_TIME", "%ld", (long) j->start_time);
+	if (j->time_limit == INFINITE32 || j->time_limit == NO_VAL32)
+		end = (long) j->start_time + UNLIMITED_END_SECS;
+	else
+		end = (long) j->start_time + (long) j->time_limit * 60;
+	env_setf(env, "SLURM_JOB_END_TIME", "%ld", end);
+	if (!env_get(*env, "SLURM_PRIO_PROCESS"))
+		env_set(env, "SLURM_PRIO_PROCESS", "0");
+	env_set(env, "SLURM_GTIDS", "0");
+	env_set(env, "SLURM_LOCALID", "0");
+	env_set(env, "SLURM_NODEID", "0");
+	env_set(env, "SLURM_PROCID", "0");
+	env_set(env, "SLURM_TOPOLOGY_ADDR", sd->node_name);
+	env_set(env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+	env_set(env, "ENVIRONMENT", "BATCH");
+}
+
+char **env_build_batch(const stepd_t *sd)
+{
+	char **env = xstrarray_dup(sd->job->environment);
+
+	if (!env)
+		env = xcalloc(1, sizeof(char *));
+	set_job_ids(&env, sd);
+	set_layout(&env, sd);
+	set_site(&env, sd);
+	return env;
+}

@@ -1,0 +1,234 @@
+/* life.c — a batch stepd's life cycle (see life.h). */
+#define _GNU_SOURCE
+#include "slurmd/stepd/life.h"
+
+#include <event2/event.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "slurm/slurm_errno.h"
+#include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/report.h"
+
+#define POLL_MS          250
+#define LINGER_SECS      120   /* wait this long for the terminate request */
+
+static struct event *sig_ev[3];
+
+static int job_procs(stepd_t *sd, int sig)
+{
+	return proctrack_signal(sd->task_pid, getpid(), sig);
+}
+
+static void arm(struct event *ev, long ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	evtimer_add(ev, &tv);
+}
+
+static void finish(stepd_t *sd)
+{
+	if (sd->finishing)
+		return;
+	sd->finishing = true;
+	if (sd->terminating)
+		report_epilog_complete(sd);
+	info("JobId=%u: done", sd->job->job_id);
+	event_base_loopexit(sd->base, NULL);
+}
+
+/* Called on every tick and child exit: is the job over? */
+static void check_done(stepd_t *sd)
+{
+	int left;
+
+	if (!sd->task_done || sd->finishing)
+		return;
+	/* after the script, nothing of the job may stay; during terminate
+	 * the KillWait grace applies until the kill timer fired */
+	if (!sd->terminating || !evtimer_pending(sd->kill_ev, NULL))
+		left = job_procs(sd, SIGKILL);
+	else
+		left = proctrack_count(sd->task_pid, getpid());
+	if (left > 0) {
+		arm(sd->poll_ev, POLL_MS);
+		return;
+	}
+	if (sd->terminating)
+		finish(sd);
+}
+
+static void on_task_exit(stepd_t *sd, int status, const struct rusage *ru)
+{
+	sd->task_done = true;
+	sd->task_status = status;
+	sd->task_ru = *ru;
+	if (WIFSIGNALED(status))
+		info("JobId=%u: batch script killed by signal %d",
+		     sd->job->job_id, WTERMSIG(status));
+	else
+		info("JobId=%u: batch script exited with status %d",
+		     sd->job->job_id, WEXITSTATUS(status));
+	report_batch_complete(sd, sd->ack_pipe[1]);
+}
+
+static void reap(stepd_t *sd)
+{
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+		if (pid == sd->task_pid && !sd->task_done)
+			on_task_exit(sd, status, &ru);
+		else
+			debug2("JobId=%u: reaped pid %d", sd->job->job_id,
+			       (int) pid);
+	}
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	stepd_t *sd = arg;
+
+	if (sig == SIGCHLD) {
+		reap(sd);
+		check_done(sd);
+	} else if (sig == SIGTERM) {
+		info("JobId=%u: slurmstepd got SIGTERM, ending the job",
+		     sd->job->job_id);
+		stepd_terminate(sd, 0);
+	}
+}
+
+static void on_kill_timer(evutil_socket_t fd, short what, void *arg)
+{
+	stepd_t *sd = arg;
+	int n = job_procs(sd, SIGKILL);
+
+	if (n)
+		info("JobId=%u: sent SIGKILL to %d process(es) after KillWait",
+		     sd->job->job_id, n);
+	check_done(sd);
+}
+
+static void on_poll(evutil_socket_t fd, short what, void *arg)
+{
+	stepd_t *sd = arg;
+
+	reap(sd);
+	check_done(sd);
+}
+
+static void on_linger(evutil_socket_t fd, short what, void *arg)
+{
+	stepd_t *sd = arg;
+
+	info("JobId=%u: no terminate request came, exiting", sd->job->job_id);
+	if (proctrack_count(sd->task_pid, getpid()) == 0)
+		finish(sd);
+	else
+		arm(sd->linger_ev, 1000);
+}
+
+static void on_ack(evutil_socket_t fd, short what, void *arg)
+{
+	stepd_t *sd = arg;
+	char buf[16];
+	struct timeval tv = { LINGER_SECS, 0 };
+
+	if (read(fd, buf, sizeof(buf)) <= 0)
+		return;
+	debug("JobId=%u: controller acknowledged completion", sd->job->job_id);
+	if (!sd->terminating)
+		evtimer_add(sd->linger_ev, &tv);
+}
+
+int stepd_signal(stepd_t *sd, int sig, uint16_t flags)
+{
+	const uint32_t id = sd->job->job_id;
+	int n;
+
+	if (sd->task_done)
+		return ESLURM_ALREADY_DONE;
+	if (flags & KILL_JOB_BATCH) {
+		info("JobId=%u: signal %d to the batch shell", id, sig);
+		return kill(sd->task_pid, sig) < 0 ? ESLURMD_KILL_TASK_FAILED
+						   : SLURM_SUCCESS;
+	}
+	if (!(flags & KILL_FULL_JOB) && sig != SIGKILL) {
+		/* as in Slurm: without --batch/--full only steps get it */
+		debug("JobId=%u: signal %d not for the batch step", id, sig);
+		return SLURM_SUCCESS;
+	}
+	n = job_procs(sd, sig);
+	info("JobId=%u: signal %d sent to %d process(es)", id, sig, n);
+	return SLURM_SUCCESS;
+}
+
+void stepd_terminate(stepd_t *sd, uint16_t kill_wait)
+{
+	int n;
+
+	if (sd->terminating) {
+		check_done(sd);
+		return;
+	}
+	sd->terminating = true;
+	if (sd->linger_ev)
+		evtimer_del(sd->linger_ev);
+	sd->kill_wait = kill_wait ? kill_wait : sd->conf->kill_wait;
+	job_procs(sd, SIGCONT);
+	n = job_procs(sd, SIGTERM);
+	info("JobId=%u: terminating, SIGTERM to %d process(es), KillWait %u s",
+	     sd->job->job_id, n, sd->kill_wait);
+	arm(sd->kill_ev, (long) sd->kill_wait * 1000);
+	arm(sd->poll_ev, POLL_MS);
+}
+
+int life_init(stepd_t *sd)
+{
+	static const int sigs[] = { SIGCHLD, SIGTERM };
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	for (int i = 0; i < 2; i++) {
+		sig_ev[i] = evsignal_new(sd->base, sigs[i], on_signal, sd);
+		if (!sig_ev[i] || evsignal_add(sig_ev[i], NULL) < 0)
+			return -1;
+	}
+	sd->kill_ev = evtimer_new(sd->base, on_kill_timer, sd);
+	sd->poll_ev = evtimer_new(sd->base, on_poll, sd);
+	sd->linger_ev = evtimer_new(sd->base, on_linger, sd);
+	if (pipe2(sd->ack_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	return 0;
+}
+
+int life_watch_acks(stepd_t *sd)
+{
+	sd->ack_ev = event_new(sd->base, sd->ack_pipe[0], EV_READ | EV_PERSIST,
+			       on_ack, sd);
+	return sd->ack_ev ? event_add(sd->ack_ev, NULL) : -1;
+}
+
+void life_fini(stepd_t *sd)
+{
+	for (int i = 0; i < 2; i++) {
+		if (sig_ev[i])
+			event_free(sig_ev[i]);
+	}
+	if (sd->ack_ev)
+		event_free(sd->ack_ev);
+	if (sd->kill_ev)
+		event_free(sd->kill_ev);
+	if (sd->poll_ev)
+		event_free(sd->poll_ev);
+	if (sd->linger_ev)
+		event_free(sd->linger_ev);
+}

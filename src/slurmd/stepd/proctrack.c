@@ -1,0 +1,162 @@
+/* proctrack.c — finding and signalling a job's processes via /proc
+ * (see proctrack.h). */
+#define _GNU_SOURCE
+#include "slurmd/stepd/proctrack.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+
+typedef struct {
+	pid_t pid;
+	pid_t ppid;
+	pid_t sid;
+	bool  zombie;
+	bool  member;
+} proc_t;
+
+typedef struct {
+	proc_t *v;
+	size_t  cnt;
+	size_t  cap;
+} proc_table_t;
+
+int proctrack_init(void)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+		error("prctl(PR_SET_CHILD_SUBREAPER): %m");
+		return -1;
+	}
+	return 0;
+}
+
+/* "pid (comm) S ppid pgrp session ..." — comm may hold spaces and ')'. */
+static bool read_stat(const char *pid_dir, proc_t *p)
+{
+	char path[64], buf[1024];
+	FILE *f;
+	char *rp, state;
+	int ppid, pgrp, sid;
+	bool ok = false;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) &&
+	    sscanf(rp + 1, " %c %d %d %d", &state, &ppid, &pgrp, &sid) == 4) {
+		p->pid = (pid_t) atoi(pid_dir);
+		p->ppid = ppid;
+		p->sid = sid;
+		p->zombie = (state == 'Z' || state == 'X');
+		p->member = false;
+		ok = true;
+	}
+	fclose(f);
+	return ok;
+}
+
+static void load_table(proc_table_t *t)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	memset(t, 0, sizeof(*t));
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		proc_t p;
+
+		if (!isdigit((unsigned char) de->d_name[0]))
+			continue;
+		if (!read_stat(de->d_name, &p))
+			continue;
+		if (t->cnt == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 512;
+			t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
+		}
+		t->v[t->cnt++] = p;
+	}
+	closedir(d);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const proc_t *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static const proc_t *find_pid(const proc_table_t *t, pid_t pid)
+{
+	proc_t key = { .pid = pid };
+
+	return bsearch(&key, t->v, t->cnt, sizeof(*t->v), cmp_pid);
+}
+
+/* Mark session members and descendants of ancestor (fixed point). */
+static void mark_members(proc_table_t *t, pid_t sid, pid_t ancestor)
+{
+	bool changed = true;
+
+	qsort(t->v, t->cnt, sizeof(*t->v), cmp_pid);
+	for (size_t i = 0; i < t->cnt; i++) {
+		proc_t *p = &t->v[i];
+
+		p->member = (sid > 0 && p->sid == sid) || p->ppid == ancestor;
+	}
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < t->cnt; i++) {
+			const proc_t *parent;
+
+			if (t->v[i].member)
+				continue;
+			parent = find_pid(t, t->v[i].ppid);
+			if (parent && parent->member) {
+				t->v[i].member = true;
+				changed = true;
+			}
+		}
+	}
+}
+
+static int walk(pid_t sid, pid_t ancestor, int sig)
+{
+	proc_table_t t;
+	int n = 0;
+
+	load_table(&t);
+	mark_members(&t, sid, ancestor);
+	for (size_t i = 0; i < t.cnt; i++) {
+		proc_t *p = &t.v[i];
+
+		if (!p->member || p->zombie || p->pid == ancestor)
+			continue;
+		if (sig && kill(p->pid, sig) < 0)
+			continue;
+		n++;
+	}
+	xfree(t.v);
+	return n;
+}
+
+int proctrack_count(pid_t sid, pid_t ancestor)
+{
+	return walk(sid, ancestor, 0);
+}
+
+int proctrack_signal(pid_t sid, pid_t ancestor, int sig)
+{
+	if (sid > 0 && sig)
+		killpg(sid, sig);
+	return walk(sid, ancestor, sig);
+}

@@ -1,0 +1,20 @@
+/* proctrack.h — the processes of a job (proctrack/pgid, made escape-proof).
+ *
+ * A job's processes are those in the batch script's session plus every
+ * descendant of slurmstepd.  slurmstepd is a child subreaper, so a process
+ * that calls setsid() and is orphaned is re-parented to slurmstepd and
+ * still counts.  Zombies do not count.
+ */
+#ifndef SLUICE_STEPD_PROCTRACK_H
+#define SLUICE_STEPD_PROCTRACK_H
+
+#include <sys/types.h>
+
+/* Make the calling process a subreaper for its descendants.  0 or -1. */
+int proctrack_init(void);
+/* Living processes of the job (session sid, descendants of ancestor). */
+int proctrack_count(pid_t sid, pid_t ancestor);
+/* Send sig to all of them; returns how many were signalled. */
+int proctrack_signal(pid_t sid, pid_t ancestor, int sig);
+
+#endif

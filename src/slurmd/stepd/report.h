@@ -1,0 +1,14 @@
+/* report.h — what slurmstepd tells the controller, queued on the
+ * retrying sender (ctld_send.h). */
+#ifndef SLUICE_STEPD_REPORT_H
+#define SLUICE_STEPD_REPORT_H
+
+#include "slurmd/stepd/stepd.h"
+
+/* REQUEST_COMPLETE_BATCH_SCRIPT with the script's wait status and usage;
+ * a byte goes to notify_fd once the controller acknowledged it. */
+void report_batch_complete(stepd_t *sd, int notify_fd);
+/* MESSAGE_EPILOG_COMPLETE: nothing of the job is left on this node. */
+void report_epilog_complete(stepd_t *sd);
+
+#endif

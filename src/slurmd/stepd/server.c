@@ -1,0 +1,68 @@
+/* server.c — the stepd's Unix socket (see server.h). */
+#include "slurmd/stepd/server.h"
+
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "slurm/slurm_errno.h"
+
+#define STEPD_CONN_TIMEOUT_MS 10000
+
+static void handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
+{
+	stepd_t *sd = arg;
+	const node_signal_msg_t *m = msg->data;
+
+	if (msg->auth_uid != 0 && msg->auth_uid != sd->conf->slurm_user_id) {
+		error("JobId=%u: %s from uid %u refused", sd->job->job_id,
+		      msg_type_name(msg->type), (unsigned) msg->auth_uid);
+		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	if (!m || (msg->type != REQUEST_SIGNAL_JOB &&
+		   msg->type != REQUEST_TERMINATE_JOB)) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	if (m->job_id != sd->job->job_id) {
+		net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	if (msg->type == REQUEST_SIGNAL_JOB) {
+		net_reply_rc(conn, stepd_signal(sd, m->signal, m->flags));
+		return;
+	}
+	net_reply_rc(conn, SLURM_SUCCESS);
+	stepd_terminate(sd, m->kill_wait);
+}
+
+int server_start(stepd_t *sd)
+{
+	int fd;
+
+	unlink(sd->sock_path);
+	fd = net_listen_unix(sd->sock_path, 0600);
+	if (fd < 0) {
+		error("JobId=%u: cannot listen on %s: %m", sd->job->job_id,
+		      sd->sock_path);
+		return -1;
+	}
+	sd->server = net_server_create(sd->base, fd, handle, sd,
+				       STEPD_CONN_TIMEOUT_MS);
+	if (!sd->server) {
+		close(fd);
+		unlink(sd->sock_path);
+		return -1;
+	}
+	return 0;
+}
+
+void server_stop(stepd_t *sd)
+{
+	if (!sd->server)
+		return;
+	net_server_destroy(sd->server);
+	sd->server = NULL;
+	unlink(sd->sock_path);
+}

@@ -1,0 +1,249 @@
+/* stepd.c — slurmstepd for a batch job: start-up, loop, clean-up.
+ *
+ * Started by slurmd (launch.h) in its own session as
+ *     slurmstepd -f <slurm.conf> -N <node name> [-v...]
+ * with the launch message on stdin and the verdict pipe on stdout.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/auth.h"
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+#include "slurmd/common/spool.h"
+#include "slurmd/stepd/life.h"
+#include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/server.h"
+#include "slurmd/stepd/stepd.h"
+#include "slurmd/stepd/task.h"
+
+typedef struct {
+	const char *conf_file;
+	const char *node_name;
+	int         verbose;
+} opts_t;
+
+static void parse_opts(int argc, char **argv, opts_t *o)
+{
+	int c;
+
+	while ((c = getopt(argc, argv, "f:N:vV")) != -1) {
+		switch (c) {
+		case 'f': o->conf_file = optarg; break;
+		case 'N': o->node_name = optarg; break;
+		case 'v': o->verbose++; break;
+		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
+		default: exit(1);
+		}
+	}
+	if (!o->conf_file || !o->node_name) {
+		fprintf(stderr, "slurmstepd: error: started by slurmd only\n");
+		exit(1);
+	}
+}
+
+static int read_full(int fd, void *p, size_t len)
+{
+	char *c = p;
+
+	while (len) {
+		ssize_t n = read(fd, c, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		c += n;
+		len -= (size_t) n;
+	}
+	return 0;
+}
+
+/* u32 length (big-endian) + REQUEST_BATCH_JOB_LAUNCH body on fd. */
+static batch_launch_msg_t *read_launch(int fd)
+{
+	uint32_t len;
+	uint8_t *body = NULL;
+	buf_t *b = NULL;
+	void *data = NULL;
+
+	if (read_full(fd, &len, sizeof(len)) < 0)
+		return NULL;
+	len = ntohl(len);
+	if (len == 0 || len > MSG_MAX_BODY_LEN)
+		return NULL;
+	body = xmalloc(len);
+	if (read_full(fd, body, len) == 0) {
+		b = buf_view(body, len);
+		if (msg_body_unpack(REQUEST_BATCH_JOB_LAUNCH, b, &data) < 0)
+			data = NULL;
+		buf_destroy(b);
+	}
+	xfree(body);
+	return data;
+}
+
+/* Keep the verdict pipe off fds 0-2, which become /dev/null. */
+static int take_verdict_fd(void)
+{
+	int vfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	int null = open("/dev/null", O_RDWR);
+
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+	return vfd;
+}
+
+static void send_verdict(int *fd, int32_t rc)
+{
+	if (*fd < 0)
+		return;
+	if (write(*fd, &rc, sizeof(rc)) != sizeof(rc))
+		error("could not tell slurmd the launch result: %m");
+	close(*fd);
+	*fd = -1;
+}
+
+static void setup_logging(stepd_t *sd, const opts_t *o)
+{
+	int level = sd->conf->slurmd_debug + o->verbose;
+	char *file = NULL;
+	log_options_t lo = { 0 };
+
+	if (level > LOG_LEVEL_DEBUG5)
+		level = LOG_LEVEL_DEBUG5;
+	if (sd->conf->slurmd_log_file)
+		file = conf_expand_node_path(sd->conf->slurmd_log_file,
+					     sd->node_name);
+	lo.file_level = level;
+	lo.stderr_level = file ? LOG_LEVEL_QUIET : level;
+	lo.stderr_timestamps = true;
+	log_init("slurmstepd", lo, file);
+	xfree(file);
+}
+
+static void fill_identity(stepd_t *sd)
+{
+	const batch_launch_msg_t *j = sd->job;
+	struct passwd *pw;
+	struct group *gr;
+
+	if (j->user_name && *j->user_name)
+		sd->user_name = xstrdup(j->user_name);
+	else if ((pw = getpwuid(j->uid)))
+		sd->user_name = xstrdup(pw->pw_name);
+	else
+		sd->user_name = xstrdup_printf("%u", j->uid);
+	if ((gr = getgrgid(j->gid)))
+		sd->group_name = xstrdup(gr->gr_name);
+}
+
+static int setup(stepd_t *sd, const opts_t *o)
+{
+	char err[1024] = "";
+
+	sd->conf = conf_load(o->conf_file, err, sizeof(err));
+	if (!sd->conf) {
+		fprintf(stderr, "slurmstepd: error: %s\n", err);
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	}
+	sd->conf_path = xstrdup(o->conf_file);
+	sd->node_name = xstrdup(o->node_name);
+	setup_logging(sd, o);
+	sd->spool_dir = conf_expand_node_path(sd->conf->slurmd_spool_dir ?
+					      sd->conf->slurmd_spool_dir :
+					      "/var/spool/slurmd",
+					      sd->node_name);
+	sd->sock_path = spool_step_socket(sd->spool_dir, sd->node_name,
+					  sd->job->job_id);
+	sd->job_dir = spool_job_dir(sd->spool_dir, sd->job->job_id);
+	fill_identity(sd);
+	if (auth_init(sd->conf->auth_type, sd->conf->auth_info,
+		      sd->conf->plugin_dir) != 0) {
+		error("JobId=%u: cannot initialize %s", sd->job->job_id,
+		      sd->conf->auth_type);
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	}
+	proctrack_init();
+	sd->base = event_base_new();
+	if (!sd->base || life_init(sd) < 0)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	if (server_start(sd) < 0)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	return SLURM_SUCCESS;
+}
+
+static void cleanup(stepd_t *sd)
+{
+	server_stop(sd);
+	if (sd->job_dir)
+		spool_remove_tree(sd->job_dir);
+	if (sd->sender) {
+		/* the controller must hear about the job, however long
+		 * it is away */
+		ctld_sender_flush(sd->sender, -1);
+		ctld_sender_destroy(sd->sender);
+	}
+	life_fini(sd);
+	if (sd->base)
+		event_base_free(sd->base);
+	auth_fini();
+	msg_body_free(REQUEST_BATCH_JOB_LAUNCH, sd->job);
+	xfree(sd->conf_path);
+	xfree(sd->node_name);
+	xfree(sd->spool_dir);
+	xfree(sd->sock_path);
+	xfree(sd->job_dir);
+	xfree(sd->user_name);
+	xfree(sd->group_name);
+	conf_destroy(sd->conf);
+}
+
+int main(int argc, char **argv)
+{
+	opts_t o = { 0 };
+	stepd_t sd = { .ack_pipe = { -1, -1 } };
+	int vfd, rc;
+
+	parse_opts(argc, argv, &o);
+	sd.job = read_launch(STDIN_FILENO);
+	vfd = take_verdict_fd();
+	if (!sd.job) {
+		fprintf(stderr, "slurmstepd: error: bad launch message\n");
+		send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
+		return 1;
+	}
+	rc = setup(&sd, &o);
+	if (!rc)
+		rc = task_start(&sd);
+	send_verdict(&vfd, rc);
+	if (rc) {
+		cleanup(&sd);
+		return 1;
+	}
+	sd.sender = ctld_sender_create(sd.conf);
+	if (!sd.sender || life_watch_acks(&sd) < 0)
+		fatal("JobId=%u: cannot start the controller sender",
+		      sd.job->job_id);
+	event_base_dispatch(sd.base);
+	cleanup(&sd);
+	log_fini();
+	return 0;
+}

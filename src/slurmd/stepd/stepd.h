@@ -1,0 +1,65 @@
+/* stepd.h — one batch job's slurmstepd: its state and life cycle.
+ *
+ * Life of a batch stepd:
+ *   start    read the launch message from slurmd, open <spool>/<node>_<id>.batch,
+ *            fork the script (task.h), tell slurmd the verdict;
+ *   running  serve signal/terminate requests (server.h);
+ *   ended    the script exited: REQUEST_COMPLETE_BATCH_SCRIPT to the
+ *            controller (retried until acknowledged), leftovers killed;
+ *   finish   after REQUEST_TERMINATE_JOB and once no process of the job is
+ *            left: MESSAGE_EPILOG_COMPLETE, socket and job dir removed, exit.
+ * stepd is a child subreaper, so processes that escape the script's session
+ * are re-parented to it and stay findable (proctrack.h).
+ */
+#ifndef SLUICE_STEPD_STEPD_H
+#define SLUICE_STEPD_STEPD_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "common/conf.h"
+#include "common/msg_types.h"
+#include "common/net.h"
+#include "slurmd/common/ctld_send.h"
+
+struct event_base;
+struct event;
+
+typedef struct {
+	slurm_conf_t       *conf;
+	char               *conf_path;
+	char               *node_name;
+	char               *spool_dir;
+	char               *sock_path;
+	char               *job_dir;
+	batch_launch_msg_t *job;         /* the launch message */
+	char               *user_name;
+	char               *group_name;
+
+	pid_t               task_pid;    /* the batch script; its session id */
+	bool                task_done;
+	int                 task_status; /* wait() status */
+	struct rusage       task_ru;
+
+	bool                terminating; /* REQUEST_TERMINATE_JOB received */
+	bool                finishing;
+	uint16_t            kill_wait;
+
+	struct event_base  *base;
+	net_server_t       *server;
+	ctld_sender_t      *sender;
+	int                 ack_pipe[2]; /* sender -> loop: completion acked */
+	struct event       *ack_ev;
+	struct event       *kill_ev;     /* SIGKILL after kill_wait */
+	struct event       *poll_ev;     /* are all processes gone? */
+	struct event       *linger_ev;   /* give up waiting for terminate */
+} stepd_t;
+
+/* Deliver sig as a signal request asks (flags KILL_JOB_BATCH ...). */
+int  stepd_signal(stepd_t *sd, int sig, uint16_t flags);
+/* End the job: SIGCONT+SIGTERM now, SIGKILL after kill_wait seconds,
+ * epilog complete once nothing is left. */
+void stepd_terminate(stepd_t *sd, uint16_t kill_wait);
+
+#endif

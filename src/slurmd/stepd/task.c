@@ -1,0 +1,219 @@
+/* task.c — fork and exec the batch script (see task.h). */
+#define _GNU_SOURCE
+#include "slurmd/stepd/task.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+#include "slurmd/common/spool.h"
+#include "slurmd/stepd/env.h"
+#include "slurmd/stepd/io.h"
+
+/* Where the child failed, reported over the exec pipe. */
+typedef enum {
+	STAGE_SESSION = 1,
+	STAGE_USER,
+	STAGE_IO,
+	STAGE_EXEC,
+} stage_t;
+
+typedef struct {
+	int32_t stage;
+	int32_t err;
+} task_report_t;
+
+#define EXIT_IO_FAILED   1
+#define EXIT_EXEC_FAILED 127
+
+static void report(int fd, stage_t stage, int err)
+{
+	task_report_t r = { stage, err };
+
+	if (write(fd, &r, sizeof(r)) < 0)
+		_exit(EXIT_EXEC_FAILED);
+}
+
+static int become_user(const stepd_t *sd)
+{
+	const batch_launch_msg_t *j = sd->job;
+
+	if (getuid() != 0) {
+		/* unprivileged slurmd (development): only our own jobs */
+		if (j->uid != getuid()) {
+			errno = EPERM;
+			return -1;
+		}
+		return 0;
+	}
+	if (initgroups(sd->user_name, j->gid) < 0 && setgroups(0, NULL) < 0)
+		return -1;
+	if (setgid(j->gid) < 0 || setuid(j->uid) < 0)
+		return -1;
+	return 0;
+}
+
+static void apply_umask(char *const *env)
+{
+	const char *m = env_get(env, "SLURM_UMASK");
+	char *end;
+	long v;
+
+	if (!m)
+		return;
+	v = strtol(m, &end, 8);
+	if (!*end && v >= 0 && v <= 0777)
+		umask((mode_t) v);
+}
+
+static void reset_signals(void)
+{
+	sigset_t none;
+
+	for (int s = 1; s < NSIG; s++)
+		signal(s, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static char **exec_argv(const stepd_t *sd, const char *script)
+{
+	char **argv = xcalloc(1, sizeof(char *));
+
+	argv = xstrarray_append(argv, script);
+	for (size_t i = 0; sd->job->argv && sd->job->argv[i]; i++)
+		argv = xstrarray_append(argv, sd->job->argv[i]);
+	return argv;
+}
+
+/* Runs in the child; never returns. */
+static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
+{
+	const char *work = sd->job->work_dir ? sd->job->work_dir : "/tmp";
+	char *script = spool_script_path(sd->spool_dir, sd->job->job_id);
+	char *cd_err = NULL;
+	const char *what;
+
+	if (setsid() < 0) {
+		report(rfd, STAGE_SESSION, errno);
+		_exit(EXIT_EXEC_FAILED);
+	}
+	if (become_user(sd) < 0) {
+		report(rfd, STAGE_USER, errno);
+		_exit(EXIT_EXEC_FAILED);
+	}
+	apply_umask(env);
+	if (chdir(work) < 0) {
+		cd_err = xstrdup_printf("slurmstepd: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
+					work, strerror(errno));
+		if (chdir("/tmp") < 0)
+			cd_err = NULL;
+	}
+	if (io_open_task(io, &what) < 0) {
+		report(rfd, STAGE_IO, errno);
+		_exit(EXIT_IO_FAILED);
+	}
+	if (cd_err && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
+		cd_err = NULL;
+	env_setf(&env, "SLURM_TASK_PID", "%d", (int) getpid());
+	reset_signals();
+	execve(script, exec_argv(sd, script), env);
+	{
+		int e = errno;
+
+		dprintf(STDERR_FILENO, "slurmstepd: error: execve(): %s: %s\n",
+			script, strerror(e));
+		report(rfd, STAGE_EXEC, e);
+	}
+	_exit(EXIT_EXEC_FAILED);
+}
+
+/* Read the child's report; 0 if it reached exec, else fills r. */
+static int read_report(int fd, task_report_t *r)
+{
+	ssize_t n;
+
+	do {
+		n = read(fd, r, sizeof(*r));
+	} while (n < 0 && errno == EINTR);
+	return n == sizeof(*r) ? -1 : 0;
+}
+
+static int handle_failure(stepd_t *sd, pid_t pid, const task_report_t *r,
+			  const io_paths_t *io)
+{
+	const batch_launch_msg_t *j = sd->job;
+
+	switch (r->stage) {
+	case STAGE_SESSION:
+	case STAGE_USER:
+		error("JobId=%u: cannot become uid %u gid %u: %s", j->job_id,
+		      j->uid, j->gid, strerror(r->err));
+		waitpid(pid, NULL, 0);
+		return ESLURMD_SET_UID_OR_GID_ERROR;
+	case STAGE_IO:
+		error("JobId=%u: could not open output file %s: %s", j->job_id,
+		      io->err ? io->err : io->out, strerror(r->err));
+		break;
+	default:
+		error("JobId=%u: execve of the batch script failed: %s",
+		      j->job_id, strerror(r->err));
+		break;
+	}
+	/* it ran as the user and failed; its exit status tells the rest */
+	sd->task_pid = pid;
+	return SLURM_SUCCESS;
+}
+
+int task_start(stepd_t *sd)
+{
+	int p[2];
+	io_paths_t io;
+	char **env = env_build_batch(sd);
+	task_report_t r;
+	pid_t pid;
+	int rc = SLURM_SUCCESS;
+
+	io_paths_build(sd, &io);
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		error("JobId=%u: pipe: %m", sd->job->job_id);
+		rc = ESLURMD_EXECVE_FAILED;
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		error("JobId=%u: fork: %m", sd->job->job_id);
+		close(p[0]);
+		close(p[1]);
+		rc = ESLURMD_EXECVE_FAILED;
+		goto out;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		child(sd, p[1], env, &io);
+	}
+	close(p[1]);
+	if (read_report(p[0], &r) < 0)
+		rc = handle_failure(sd, pid, &r, &io);
+	else
+		sd->task_pid = pid;
+	close(p[0]);
+	if (!rc)
+		info("JobId=%u: batch script started, pid %d", sd->job->job_id,
+		     (int) sd->task_pid);
+out:
+	io_paths_free(&io);
+	xstrarray_free(env);
+	return rc;
+}
