@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/xmalloc.h"
@@ -359,11 +360,16 @@ out:
 static int conf_read_file(conf_state_t *st, const char *path)
 {
 	FILE *fp = fopen(path, "r");
+	struct stat sb;
 	int rc;
 
 	if (!fp)
 		return conf_fail(st, "cannot open %s: %s", path,
 				 strerror(errno));
+	if (fstat(fileno(fp), &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		fclose(fp);
+		return conf_fail(st, "%s is not a regular file", path);
+	}
 	rc = conf_read_lines(st, path, fp);
 	fclose(fp);
 	return rc;

@@ -202,6 +202,20 @@ static int node_u(conf_state_t *st, const conf_pairs_t *m, const char *key,
 	return conf_rec_num(st, key, v, max, 0, out);
 }
 
+/* Weight: a number, or UNLIMITED (the highest weight a node can have). */
+static int node_weight(conf_state_t *st, const conf_pairs_t *m, uint64_t *out)
+{
+	const char *v = conf_pairs_get(m, "Weight");
+
+	if (!v)
+		return 0;
+	if (conf_rec_num(st, "Weight", v, INFINITE32 - 1, INFINITE32, out) < 0)
+		return -1;
+	if (*out == INFINITE32)
+		*out = INFINITE32 - 1;
+	return 0;
+}
+
 static int node_numbers(conf_state_t *st, const conf_pairs_t *m,
 			node_line_t *nl)
 {
@@ -214,7 +228,7 @@ static int node_numbers(conf_state_t *st, const conf_pairs_t *m,
 	    node_u(st, m, "Sockets", 65535, &nl->sockets, &nl->has_sockets) ||
 	    node_u(st, m, "CoresPerSocket", 65535, &nl->cores, NULL) ||
 	    node_u(st, m, "ThreadsPerCore", 65535, &nl->threads, NULL) ||
-	    node_u(st, m, "Weight", UINT32_MAX, &nl->weight, NULL) ||
+	    node_weight(st, m, &nl->weight) ||
 	    node_u(st, m, "CoreSpecCount", 65535, &nl->core_spec, NULL))
 		return -1;
 	if (!nl->has_cpus) {
@@ -551,6 +565,9 @@ int conf_record(conf_state_t *st, conf_pairs_t *pairs)
 
 	if (!*pairs->v[0].value)
 		return conf_fail(st, "empty value for %s", key);
+	for (size_t i = 1; i < pairs->cnt; i++)
+		if (!strcasecmp(pairs->v[i].key, key))
+			return conf_fail(st, "%s given twice on one line", key);
 	if (!strcasecmp(key, "NodeName"))
 		return node_record(st, pairs);
 	if (!strcasecmp(key, "PartitionName"))
