@@ -40,11 +40,13 @@ int auth_init(const char *auth_type, const char *auth_info,
 	if (!auth_type_supported(auth_type)) {
 		error("AuthType=%s is not supported (supported: auth/munge)",
 		      auth_type);
+		error("cannot create auth context for %s", auth_type);
 		return SLURM_PLUGIN_NAME_INVALID;
 	}
 	auth_plugin = plugin_load(auth_type, plugin_dir, err, sizeof(err));
 	if (!auth_plugin) {
-		error("cannot load AuthType=%s: %s", auth_type, err);
+		error("%s", err);
+		error("cannot create auth context for %s", auth_type);
 		return SLURM_PLUGIN_NAME_INVALID;
 	}
 	auth_ops = plugin_ops(auth_plugin);

@@ -26,9 +26,9 @@
 
 static bool have_munge;
 static struct event_base *base;
-static net_server_t *server, *userver;
+static net_server_t *server, *userver, *hserver;
 static pthread_t loop_thread;
-static uint16_t port;
+static uint16_t port, hport;
 static char usock[128];
 static int handled;                 /* handler calls (atomic) */
 static int bad_uid;                 /* requests with the wrong uid */
@@ -48,6 +48,18 @@ static void reply_held_cb(evutil_socket_t fd, short what, void *arg)
 
 	held = NULL;
 	net_reply_rc(c, 0);     /* the client is long gone: discarded */
+	*(int *)arg = 1;
+}
+
+/* The server goes away while its handler still holds a request. */
+static void destroy_then_reply_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_conn_t *c = held;
+
+	held = NULL;
+	net_server_destroy(hserver);
+	hserver = NULL;
+	net_reply_rc(c, 0);
 	*(int *)arg = 1;
 }
 
@@ -126,6 +138,10 @@ static int group_setup(void **state)
 	userver = net_server_create(base, ufd, handler, NULL, SERVER_TIMEOUT_MS);
 	assert_non_null(server);
 	assert_non_null(userver);
+	fd = net_listen_tcp("127.0.0.1", 0);
+	hport = net_local_port(fd);
+	hserver = net_server_create(base, fd, handler, NULL, SERVER_TIMEOUT_MS);
+	assert_non_null(hserver);
 	return pthread_create(&loop_thread, NULL, loop_main, NULL);
 }
 
@@ -133,6 +149,7 @@ static void stop_cb(evutil_socket_t fd, short what, void *arg)
 {
 	net_server_destroy(server);
 	net_server_destroy(userver);
+	net_server_destroy(hserver);
 	event_base_loopbreak(base);
 }
 
@@ -380,6 +397,24 @@ static void test_timeout_then_late_reply(void **state)
 				    2000), 0);
 }
 
+static void test_destroy_while_held(void **state)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	shutdown_msg_t s = { 0 };
+	int rc = -1, done = 0;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", hport, REQUEST_SHUTDOWN, &s,
+				    &rc, 300), SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT);
+	event_base_once(base, -1, EV_TIMEOUT, destroy_then_reply_cb, &done,
+			&(struct timeval){ 0, 0 });
+	for (int i = 0; i < 100 && !__atomic_load_n(&done, __ATOMIC_SEQ_CST); i++)
+		nanosleep(&ts, NULL);
+	assert_true(done);
+	assert_int_equal(net_rpc_rc("127.0.0.1", hport, REQUEST_PING, NULL, &rc,
+				    1000), SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+}
+
 static void test_dropped(void **state)
 {
 	int rc = -1;
@@ -445,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_other_rc),
 		cmocka_unit_test(test_deferred_reply),
 		cmocka_unit_test(test_timeout_then_late_reply),
+		cmocka_unit_test(test_destroy_while_held),
 		cmocka_unit_test(test_dropped),
 		cmocka_unit_test(test_large_reply),
 		cmocka_unit_test(test_concurrent),
