@@ -642,6 +642,37 @@ static void test_paths(void **state)
 	xfree(s);
 }
 
+/* etc/slurm.conf.example loads (with a SlurmUser that exists here). */
+static void test_example(void **state)
+{
+	char *src = data_path("../../../../etc/slurm.conf.example");
+	char *text = NULL, *at, *path, line[1024], err[512] = "";
+	FILE *fp = fopen(src, "r");
+	slurm_conf_t *c;
+
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp))
+		xstrcat(&text, line);
+	fclose(fp);
+	at = strstr(text, "SlurmUser=slurm\n");
+	assert_non_null(at);
+	memcpy(at, "SlurmUser=root \n", 16);
+	path = write_conf("example.conf", text);
+	c = conf_load(path, err, sizeof(err));
+	if (!c)
+		fail_msg("%s", err);
+	assert_int_equal(c->node_cnt, 8);
+	assert_int_equal(c->part_cnt, 3);
+	assert_int_equal(c->ctld_host_cnt, 2);
+	assert_int_equal(conf_find_node(c, "gpu02")->real_memory, 512000);
+	assert_string_equal(conf_find_part(c, "debug")->nodes,
+			    "cn[01-06],gpu[01-02]");
+	conf_destroy(c);
+	xfree(path);
+	xfree(text);
+	xfree(src);
+}
+
 static int setup(void **state)
 {
 	return mkdtemp(tmpdir) ? 0 : -1;
@@ -676,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_kv_full),
 		cmocka_unit_test(test_slurm_conf_env),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_example),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
