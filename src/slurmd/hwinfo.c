@@ -4,7 +4,6 @@
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -43,7 +42,6 @@ static int detect_topology(hwinfo_t *hw)
 	hw->sockets = clamp16(pkgs);
 	hw->cores = clamp16(cores / pkgs);
 	hw->threads = clamp16(pus / cores);
-	hw->real_memory = hwloc_get_root_obj(topo)->total_memory / (1024 * 1024);
 	hwloc_topology_destroy(topo);
 	return 0;
 }
@@ -93,17 +91,16 @@ int hwinfo_detect(hwinfo_t *hw)
 	detect_uptime(hw);
 	rc = detect_topology(hw);
 	if (rc < 0) {
-		struct sysinfo si;
-
 		error("hwloc: could not load the topology, using sysconf");
 		hw->cpus = clamp16(sysconf(_SC_NPROCESSORS_ONLN));
 		hw->sockets = 1;
 		hw->cores = hw->cpus;
 		hw->threads = 1;
-		if (sysinfo(&si) == 0)
-			hw->real_memory = (uint64_t) si.totalram * si.mem_unit /
-					  (1024 * 1024);
 	}
+	/* physical memory as the kernel counts it (hwloc may see less
+	 * inside a restricted cpuset) */
+	hw->real_memory = (uint64_t) sysconf(_SC_PHYS_PAGES) *
+			  (uint64_t) sysconf(_SC_PAGESIZE) / (1024 * 1024);
 	if (hw->real_memory < 1)
 		hw->real_memory = 1;
 	return rc;
