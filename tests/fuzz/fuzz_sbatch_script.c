@@ -1,0 +1,34 @@
+/* fuzz_sbatch_script.c — libFuzzer harness for the "#SBATCH" directive
+ * parser: any script text must parse or fail cleanly, never crash or
+ * leak.  The parser's sources are compiled in (the commands' static
+ * library is not linked into harnesses).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../src/cli/cli_env.c"
+#include "../../src/cli/cli_opt.c"
+#include "../../src/cli/cli_opt_help.c"
+#include "../../src/cli/cli_opt_set.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static bool init;
+	cli_job_opts_t o;
+	char **args;
+
+	if (!init) {
+		log_set_levels(LOG_LEVEL_QUIET, LOG_LEVEL_QUIET);
+		init = true;
+	}
+	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
+	o.quiet_getopt = true;
+	cli_opt_parse_script(&o, (const char *)data, size, "#SBATCH");
+	cli_opt_free(&o);
+
+	args = cli_opt_split_directive((const char *)data, size);
+	xstrarray_free(args);
+	return 0;
+}
