@@ -589,10 +589,12 @@ static int ck_host_entry(conf_state_t *st, const char *v, char **host,
 	const char *lp = strchr(v, '(');
 	size_t len = strlen(v);
 
+	if (!*v)
+		return -1;
 	if (!lp) {
 		*host = xstrdup(v);
 		*addr = NULL;
-		return *v ? 0 : -1;
+		return 0;
 	}
 	if (lp == v || v[len - 1] != ')' || len - (size_t)(lp - v) < 3)
 		return -1;
