@@ -284,16 +284,41 @@ def kill_pids(pids, grace=5.0):
             time.sleep(0.05)
 
 
-def _sweep_orphans():
-    """Reap/kill processes re-parented to us (subreaper) that no cluster
-    still owns: stray slurmstepd and job processes of stopped clusters."""
+def _mentions(pid, text):
+    """True if the process's environment, cwd or command line names text."""
+    try:
+        with open("/proc/%d/environ" % pid, "rb") as f:
+            if text.encode() in f.read():
+                return True
+    except OSError:
+        pass
+    try:
+        if os.readlink("/proc/%d/cwd" % pid).startswith(text):
+            return True
+    except OSError:
+        pass
+    return text in proc_cmdline(pid)
+
+
+# Directories of clusters that are running (for the orphan sweep).
+_LIVE_DIRS = set()
+
+
+def _sweep_orphans(cluster_dir):
+    """Kill and reap processes re-parented to us (we are a subreaper) that
+    no cluster still owns: stray slurmstepd and job processes.  When other
+    clusters still run, only orphans that name cluster_dir (environment,
+    cwd, command line) are taken."""
     me = os.getpid()
     with _STARTED_LOCK:
         keep = set(_STARTED)
+        others = _LIVE_DIRS - {cluster_dir}
     orphans = []
     for pid in _all_pids():
         st = _proc_status(pid)
         if st and int(st.get("PPid", "0")) == me and pid not in keep:
+            if others and not _mentions(pid, cluster_dir):
+                continue
             orphans.append(pid)
     victims = set(orphans) | descendants(orphans)
     kill_pids(sorted(victims), grace=2.0)
@@ -525,11 +550,15 @@ class Cluster:
         if missing:
             raise ClusterError("Sluice binaries missing (%s): %s" % (
                 self.bins["origin"], ", ".join(missing)))
+        with _STARTED_LOCK:
+            _LIVE_DIRS.add(self.dir)
         ports = free_ports(1 + len(self.node_names))
         self.ctld_port = ports[0]
         self.node_ports = dict(zip(self.node_names, ports[1:]))
         self.munged, _ = self.start_munged()
         self.write_conf()
+        for n in self.node_names:
+            os.makedirs(os.path.join(self.dir, "spool", n), exist_ok=True)
         self.start_ctld()
         for n in self.node_names:
             self.start_slurmd(n)
@@ -607,7 +636,9 @@ class Cluster:
                 d.popen.wait(timeout=10)
             self._forget(d)
         kill_pids(sorted(below), grace=2.0)
-        _sweep_orphans()
+        _sweep_orphans(self.dir)
+        with _STARTED_LOCK:
+            _LIVE_DIRS.discard(self.dir)
 
     def cleanup(self):
         if os.environ.get("SLUICE_KEEP_TMP"):
@@ -638,22 +669,30 @@ class Cluster:
     def run(self, argv, user=None, cwd=None, env=None, timeout=60, input=None,
             conf=None):
         """Run a command (argv[0] may be a Sluice command name) as root or
-        as user; returns Result(rc, out, err).  rc is -9 on timeout."""
+        as user; returns Result(rc, out, err).  rc is -9 on timeout.
+
+        A Sluice command runs from its absolute path with argv[0] set to
+        its bare name, as a shell would run it from PATH (messages start
+        with "sbatch: ...").  A test user's command runs with that user's
+        uid, gid and supplementary groups (what setpriv --init-groups
+        does)."""
         argv = list(argv)
-        if argv and argv[0] in self.bins and "/" not in argv[0]:
-            argv[0] = self.bin(argv[0])
-        full = argv
+        exe = None
+        if argv and "/" not in argv[0] and argv[0] in self.bins:
+            exe = self.bin(argv[0])
+        kw = {}
         if user:
             pw = pwd.getpwnam(user)
-            full = ["setpriv", "--reuid=%d" % pw.pw_uid,
-                    "--regid=%d" % pw.pw_gid, "--init-groups", "--"] + argv
+            kw = {"user": pw.pw_uid, "group": pw.pw_gid,
+                  "extra_groups": os.getgrouplist(user, pw.pw_gid)}
         if cwd is None:
             cwd = self.workdir(user)
         try:
-            p = subprocess.run(full, cwd=cwd, env=self.env_for(user, env, conf),
+            p = subprocess.run(argv, executable=exe, cwd=cwd,
+                               env=self.env_for(user, env, conf),
                                input=input, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, timeout=timeout,
-                               text=True, errors="replace")
+                               text=True, errors="replace", **kw)
             return Result(argv, p.returncode, p.stdout, p.stderr)
         except subprocess.TimeoutExpired as e:
             out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
