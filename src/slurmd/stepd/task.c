@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/close_range.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -87,6 +88,20 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* Nothing but stdio crosses exec, whatever slurmd was started with. */
+static void cloexec_from_3(void)
+{
+	long max;
+
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return;
+	max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (int fd = 3; fd < max; fd++)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
 static char **exec_argv(const stepd_t *sd, const char *script)
 {
 	char **argv = xcalloc(1, sizeof(char *));
@@ -128,6 +143,7 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 		cd_err = NULL;
 	env_setf(&env, "SLURM_TASK_PID", "%d", (int) getpid());
 	reset_signals();
+	cloexec_from_3();
 	execve(script, exec_argv(sd, script), env);
 	{
 		int e = errno;
