@@ -9,8 +9,9 @@
  * value fails the whole load with "file:line: message" in err and nothing
  * is returned: a caller never sees a half-parsed config.
  *
- * Every key/value the file set is also kept, in file order, with the
- * effective value of every known key, for `scontrol show config`.
+ * kv holds the effective value of every known key, spelled and ordered as
+ * `scontrol show config` prints them (first kv_show_cnt entries), then the
+ * keys the file set that scontrol does not print (AccountingStoragePass...).
  */
 #ifndef SLUICE_CONF_H
 #define SLUICE_CONF_H

@@ -601,6 +601,46 @@ static void test_kv_full(void **state)
 	xfree(path);
 }
 
+/* The reference cluster's `scontrol show config`, key by key and in order
+ * (less the controller's runtime keys). */
+static void test_kv_matches_oracle(void **state)
+{
+	char *path = data_path("oracle.conf");
+	char *want = data_path("oracle_show_config.txt");
+	char err[512] = "", line[1024];
+	slurm_conf_t *c = conf_load(path, err, sizeof(err));
+	FILE *fp = fopen(want, "r");
+	size_t i = 0;
+
+	if (!c)
+		fail_msg("%s", err);
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		char *eq = strstr(line, " = "), *key, *val;
+
+		assert_non_null(eq);
+		line[strcspn(line, "\n")] = '\0';
+		key = xstrndup(line, strcspn(line, " "));
+		val = eq + 3;
+		if (i >= c->kv_show_cnt)
+			fail_msg("missing %s", key);
+		if (strcmp(c->kv[i].key, key) || strcmp(c->kv[i].value, val))
+			fail_msg("line %zu: got %s = \"%s\", want %s = \"%s\"",
+				 i + 1, c->kv[i].key, c->kv[i].value, key, val);
+		xfree(key);
+		i++;
+	}
+	fclose(fp);
+	assert_int_equal(i, c->kv_show_cnt);
+	assert_int_equal(c->node_cnt, 4);
+	assert_int_equal(c->nodes[3].port, 26825);
+	assert_string_equal(c->nodes[3].addr, "127.0.0.1");
+	assert_string_equal(c->nodes[3].hostname, "vm");
+	conf_destroy(c);
+	xfree(path);
+	xfree(want);
+}
+
 static void test_slurm_conf_env(void **state)
 {
 	char *path = data_path("minimal.conf");
@@ -705,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_nodeset),
 		cmocka_unit_test(test_kv),
 		cmocka_unit_test(test_kv_full),
+		cmocka_unit_test(test_kv_matches_oracle),
 		cmocka_unit_test(test_slurm_conf_env),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_example),
