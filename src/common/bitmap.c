@@ -1,7 +1,8 @@
 /* bitmap.c — fixed-size bit sets in 64-bit words.
  *
- * Bits past nbits in the last word are always kept clear, so counting,
- * comparing and searching can work on whole words.
+ * Bits past nbits in the last word are kept clear, so comparing and set
+ * algebra can work on whole words.  Words written through bitmap_words_mut()
+ * (unpack) may break that, so the searches and the count mask the last word.
  */
 #include "common/bitmap.h"
 
@@ -184,12 +185,18 @@ void bitmap_not(bitmap_t *b)
 	clear_tail(b);
 }
 
+/* Word i with any bits past nbits masked off. */
+static uint64_t word_at(const bitmap_t *b, size_t i)
+{
+	return i + 1 == b->nwords ? b->words[i] & tail_mask(b) : b->words[i];
+}
+
 size_t bitmap_count(const bitmap_t *b)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < b->nwords; i++)
-		n += (size_t)__builtin_popcountll(b->words[i]);
+		n += (size_t)__builtin_popcountll(word_at(b, i));
 	return n;
 }
 
@@ -230,11 +237,11 @@ long bitmap_next_set(const bitmap_t *b, size_t from)
 	if (from >= b->nbits)
 		return -1;
 	w = WORD(from);
-	word = b->words[w] & ~((UINT64_C(1) << (from & 63)) - 1);
+	word = word_at(b, w) & ~((UINT64_C(1) << (from & 63)) - 1);
 	while (!word) {
 		if (++w >= b->nwords)
 			return -1;
-		word = b->words[w];
+		word = word_at(b, w);
 	}
 	return (long)(w * 64 + (size_t)__builtin_ctzll(word));
 }
@@ -246,10 +253,12 @@ long bitmap_first_set(const bitmap_t *b)
 
 long bitmap_last_set(const bitmap_t *b)
 {
-	for (size_t w = b->nwords; w-- > 0;)
-		if (b->words[w])
-			return (long)(w * 64 + 63 -
-				      (size_t)__builtin_clzll(b->words[w]));
+	for (size_t w = b->nwords; w-- > 0;) {
+		uint64_t word = word_at(b, w);
+
+		if (word)
+			return (long)(w * 64 + 63 - (size_t)__builtin_clzll(word));
+	}
 	return -1;
 }
 
@@ -264,10 +273,11 @@ static size_t word_nth_set(uint64_t word, size_t n)
 long bitmap_nth_set(const bitmap_t *b, size_t n)
 {
 	for (size_t w = 0; w < b->nwords; w++) {
-		size_t c = (size_t)__builtin_popcountll(b->words[w]);
+		uint64_t word = word_at(b, w);
+		size_t c = (size_t)__builtin_popcountll(word);
 
 		if (n < c)
-			return (long)(w * 64 + word_nth_set(b->words[w], n));
+			return (long)(w * 64 + word_nth_set(word, n));
 		n -= c;
 	}
 	return -1;

@@ -1,5 +1,6 @@
 /* fuzz_parse_util.c — arbitrary text into the duration, size, number and
- * time parsers.  What parses must print and parse back to the same value.
+ * time parsers, and bitmap_from_str() (the other small string parser of the
+ * common library).  What parses must print and parse back to the same value.
  *
  * Build: CC=clang cmake -DSLUICE_FUZZ=ON
  *        -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined ...
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bitmap.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -69,6 +71,22 @@ static void check_time(const char *s)
 		fmt_time(t, buf, sizeof(buf));
 }
 
+static void check_bitmap(const char *s)
+{
+	bitmap_t *b = bitmap_from_str(s, 200), *again;
+	char *str;
+
+	if (!b)
+		return;
+	str = bitmap_to_str(b);
+	again = bitmap_from_str(str, 200);
+	if (!again || !bitmap_equal(b, again))
+		abort();
+	bitmap_destroy(again);
+	bitmap_destroy(b);
+	xfree(str);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = xstrndup((const char *)data, size);
@@ -77,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_mem(s);
 	check_numbers(s);
 	check_time(s);
+	check_bitmap(s);
 	xfree(s);
 	return 0;
 }

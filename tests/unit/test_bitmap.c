@@ -167,6 +167,23 @@ static void test_large(void **state)
 	bitmap_destroy(b);
 }
 
+/* Words written by an unpacker may carry bits past nbits: ignore them. */
+static void test_dirty_tail(void **state)
+{
+	bitmap_t *b = bitmap_create(70);
+	char *s;
+
+	bitmap_words_mut(b)[1] = ~UINT64_C(0);
+	assert_int_equal(bitmap_count(b), 6);
+	assert_int_equal(bitmap_last_set(b), 69);
+	assert_int_equal(bitmap_next_set(b, 69), 69);
+	assert_int_equal(bitmap_nth_set(b, 6), -1);
+	s = bitmap_to_str(b);
+	assert_string_equal(s, "64-69");
+	xfree(s);
+	bitmap_destroy(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_dirty_tail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
