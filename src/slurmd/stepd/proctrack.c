@@ -156,7 +156,10 @@ int proctrack_count(pid_t sid, pid_t ancestor)
 
 int proctrack_signal(pid_t sid, pid_t ancestor, int sig)
 {
+	int n = walk(sid, ancestor, sig);
+
+	/* and whatever the group forked meanwhile */
 	if (sid > 0 && sig)
 		killpg(sid, sig);
-	return walk(sid, ancestor, sig);
+	return n;
 }
