@@ -15,10 +15,12 @@ void *xrealloc_sz(void *ptr, size_t old_size, size_t new_size);
 void *xrealloc(void *ptr, size_t size);
 void  xfree_ptr(void *ptr);
 
-#define xfree(p)                        \
-	do {                            \
-		xfree_ptr(p);           \
-		(p) = NULL;             \
+/* p is evaluated once, so xfree(a[--n]) is safe. */
+#define xfree(p)                                        \
+	do {                                            \
+		__typeof__(p) *xfree_pp_ = &(p);        \
+		xfree_ptr((void *)*xfree_pp_);          \
+		*xfree_pp_ = NULL;                      \
 	} while (0)
 
 #endif
