@@ -115,37 +115,27 @@ static bool header_same(const msg_header_t *a, const msg_header_t *b)
 	       a->cred_len == b->cred_len && a->body_len == b->body_len;
 }
 
-int msg_encode(uint16_t type, const void *data, buf_t **out)
+int msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out)
 {
 	msg_header_t h = { MSG_MAGIC, MSG_PROTOCOL_VERSION, type, MSG_FLAG_NONE,
 			   0, 0 };
 	uint8_t raw[MSG_HEADER_LEN], digest[AUTH_DIGEST_LEN];
-	buf_t *body = buf_create(256), *b = NULL;
 	char *cred = NULL;
 	uint32_t cred_len = 0;
-	int rc;
+	buf_t *b;
 
 	*out = NULL;
-	if (!msg_desc_find(type)) {
-		rc = SLURM_UNEXPECTED_MSG_ERROR;
-		goto out;
-	}
-	if (msg_body_pack(type, data, body) < 0) {
-		error("cannot pack %s: no body given", msg_type_name(type));
-		rc = SLURM_ERROR;
-		goto out;
-	}
-	if (buf_len(body) > MSG_MAX_BODY_LEN) {
-		rc = SLURM_PROTOCOL_INSANE_MSG_LENGTH;
-		goto out;
-	}
+	if (!msg_desc_find(type))
+		return SLURM_UNEXPECTED_MSG_ERROR;
+	if (buf_len(body) > MSG_MAX_BODY_LEN)
+		return SLURM_PROTOCOL_INSANE_MSG_LENGTH;
 	h.body_len = (uint32_t)buf_len(body);
 	header_write(raw, &h);
 	if (msg_digest(raw, buf_data(body), h.body_len, digest) < 0 ||
 	    auth_create(digest, &cred, &cred_len) != SLURM_SUCCESS ||
 	    cred_len > MSG_MAX_CRED_LEN) {
-		rc = SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-		goto out;
+		xfree(cred);
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
 	h.cred_len = cred_len;
 	header_write(raw, &h);
@@ -153,10 +143,26 @@ int msg_encode(uint16_t type, const void *data, buf_t **out)
 	put_raw(b, raw, MSG_HEADER_LEN);
 	put_raw(b, cred, cred_len);
 	packbuf(b, body);
-	*out = b;
-	rc = SLURM_SUCCESS;
-out:
 	xfree(cred);
+	*out = b;
+	return SLURM_SUCCESS;
+}
+
+int msg_encode(uint16_t type, const void *data, buf_t **out)
+{
+	buf_t *body;
+	int rc;
+
+	*out = NULL;
+	if (!msg_desc_find(type))
+		return SLURM_UNEXPECTED_MSG_ERROR;
+	body = buf_create(256);
+	if (msg_body_pack(type, data, body) < 0) {
+		error("cannot pack %s: no body given", msg_type_name(type));
+		rc = SLURM_ERROR;
+	} else {
+		rc = msg_encode_packed(type, body, out);
+	}
 	buf_destroy(body);
 	return rc;
 }

@@ -52,6 +52,10 @@ typedef struct {
 /* Encode a whole message (header + credential + body) into *out.
  * Returns 0 or a slurm_err_t. */
 int  msg_encode(uint16_t type, const void *data, buf_t **out);
+/* msg_encode() for a body already packed with msg_body_pack(): lets one
+ * thread pack (the owner of the data) and another sign.  Added by the
+ * protocol layer for net.c's signing workers. */
+int  msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out);
 /* Parse and check a header: magic, version, type known, lengths in caps. */
 int  msg_header_parse(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h);
 /* Authenticate (credential vs digest of raw header + body), then unpack.
