@@ -84,6 +84,10 @@ void conf_keys_free(slurm_conf_t *c);
 
 /* conf_nodes.c: helpers shared by the record parsers. */
 /* Every key of pairs must be in allowed (NULL-terminated). */
+/* Defaults, then the line's pairs after its first (later wins), with old
+ * key spellings (Feature, Procs, Shared...) folded into the current ones. */
+void conf_rec_merge(conf_pairs_t *out, const conf_pairs_t *dflt,
+		    const conf_pairs_t *line);
 int  conf_rec_check_keys(conf_state_t *st, const conf_pairs_t *pairs,
 			 const char *const *allowed);
 /* Number ("UNLIMITED"/"INFINITE" -> unlim if unlim != 0); -1 + err. */

@@ -108,14 +108,29 @@ int conf_rec_mem(conf_state_t *st, const char *key, const char *v,
 	return 0;
 }
 
-/* Merge: defaults first, then the line (later wins). */
-static void rec_merge(conf_pairs_t *out, const conf_pairs_t *dflt,
-		      const conf_pairs_t *line)
+/* Old or alternate spellings of record keys, and the key they stand for. */
+static const char *const rec_aliases[][2] = {
+	{ "Feature", "Features" },
+	{ "AvailableFeatures", "Features" },
+	{ "Procs", "CPUs" },
+	{ "Shared", "OverSubscribe" },
+};
+
+static const char *rec_canon(const char *key)
+{
+	for (size_t i = 0; i < sizeof(rec_aliases) / sizeof(rec_aliases[0]); i++)
+		if (!strcasecmp(key, rec_aliases[i][0]))
+			return rec_aliases[i][1];
+	return key;
+}
+
+void conf_rec_merge(conf_pairs_t *out, const conf_pairs_t *dflt,
+		    const conf_pairs_t *line)
 {
 	for (size_t i = 0; i < dflt->cnt; i++)
-		conf_pairs_set(out, dflt->v[i].key, dflt->v[i].value);
+		conf_pairs_set(out, rec_canon(dflt->v[i].key), dflt->v[i].value);
 	for (size_t i = 1; i < line->cnt; i++)
-		conf_pairs_set(out, line->v[i].key, line->v[i].value);
+		conf_pairs_set(out, rec_canon(line->v[i].key), line->v[i].value);
 }
 
 static int rec_state(conf_state_t *st, const char *v,
@@ -220,7 +235,6 @@ static int node_numbers(conf_state_t *st, const conf_pairs_t *m,
 			node_line_t *nl)
 {
 	const char *v;
-	bool has_procs;
 
 	if (node_u(st, m, "CPUs", 65535, &nl->cpus, &nl->has_cpus) ||
 	    node_u(st, m, "Boards", 65535, &nl->boards, NULL) ||
@@ -231,11 +245,6 @@ static int node_numbers(conf_state_t *st, const conf_pairs_t *m,
 	    node_weight(st, m, &nl->weight) ||
 	    node_u(st, m, "CoreSpecCount", 65535, &nl->core_spec, NULL))
 		return -1;
-	if (!nl->has_cpus) {
-		if (node_u(st, m, "Procs", 65535, &nl->cpus, &has_procs))
-			return -1;
-		nl->has_cpus = has_procs;
-	}
 	if ((v = conf_pairs_get(m, "RealMemory")) &&
 	    conf_rec_mem(st, "RealMemory", v, &nl->mem))
 		return -1;
@@ -393,10 +402,6 @@ static int node_strings(conf_state_t *st, const conf_pairs_t *m,
 			node_line_t *nl)
 {
 	nl->features = conf_pairs_get(m, "Features");
-	if (!nl->features)
-		nl->features = conf_pairs_get(m, "Feature");
-	if (!nl->features)
-		nl->features = conf_pairs_get(m, "AvailableFeatures");
 	nl->gres = conf_pairs_get(m, "Gres");
 	nl->reason = conf_pairs_get(m, "Reason");
 	nl->cpu_spec = conf_pairs_get(m, "CpuSpecList");
@@ -419,7 +424,7 @@ static int node_default(conf_state_t *st, conf_pairs_t *pairs)
 		if (conf_pairs_get(pairs, banned[i]))
 			return conf_fail(st, "%s not allowed with NodeName=DEFAULT",
 					 banned[i]);
-	rec_merge(&m, &(conf_pairs_t){ 0 }, pairs);
+	conf_rec_merge(&m, &(conf_pairs_t){ 0 }, pairs);
 	if (node_numbers(st, &m, &nl) || node_strings(st, &m, &nl))
 		goto out;
 	if (conf_pairs_get(&m, "Port") && node_ports(st, conf_pairs_get(&m, "Port"), &nl))
@@ -461,7 +466,7 @@ static int node_record(conf_state_t *st, conf_pairs_t *pairs)
 		return node_default(st, pairs);
 	if (!strcasecmp(value, "ALL"))
 		return conf_fail(st, "\"ALL\" is reserved and cannot be a NodeName");
-	rec_merge(&m, &st->node_dflt, pairs);
+	conf_rec_merge(&m, &st->node_dflt, pairs);
 	if (!(nl.names = rec_hostlist(st, "NodeName", value)))
 		goto out;
 	n = hostlist_count(nl.names);

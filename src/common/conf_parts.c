@@ -230,7 +230,7 @@ static int part_flags(conf_state_t *st, const conf_pairs_t *m, conf_part_t *p)
  * "NO", "EXCLUSIVE", "YES:4", "FORCE:4". */
 static int part_share(conf_state_t *st, const conf_pairs_t *m, conf_part_t *p)
 {
-	const char *key = conf_pairs_get(m, "OverSubscribe") ? "OverSubscribe" : "Shared";
+	const char *key = "OverSubscribe";
 	const char *v = conf_pairs_get(m, key), *colon;
 	char *word;
 	uint64_t n = 4;
@@ -319,15 +319,6 @@ static int part_fill(conf_state_t *st, const conf_pairs_t *m, conf_part_t *p)
 	return 0;
 }
 
-static void part_merge(conf_pairs_t *out, const conf_pairs_t *dflt,
-		       const conf_pairs_t *line)
-{
-	for (size_t i = 0; i < dflt->cnt; i++)
-		conf_pairs_set(out, dflt->v[i].key, dflt->v[i].value);
-	for (size_t i = 1; i < line->cnt; i++)
-		conf_pairs_set(out, line->v[i].key, line->v[i].value);
-}
-
 static void part_push(conf_state_t *st, conf_part_t *p)
 {
 	slurm_conf_t *c = st->c;
@@ -349,7 +340,7 @@ int conf_part_record(conf_state_t *st, conf_pairs_t *pairs)
 
 	if (conf_rec_check_keys(st, pairs, part_keys) < 0)
 		return -1;
-	part_merge(&m, &st->part_dflt, pairs);
+	conf_rec_merge(&m, &st->part_dflt, pairs);
 	part_init(&p);
 	if (part_fill(st, &m, &p) < 0)
 		goto out;

@@ -89,7 +89,7 @@ static void test_bad_files(void **state)
 		{ "PartitionName=p State=SIDEWAYS\n", "State" },
 		{ "PartitionName=p OverSubscribe=MAYBE\n", "OverSubscribe" },
 		{ "PartitionName=p OverSubscribe=YES:x\n", "OverSubscribe" },
-		{ "PartitionName=p Shared=FORCE:0\n", "Shared" },
+		{ "PartitionName=p Shared=FORCE:0\n", "invalid value \"FORCE:0\"" },
 		{ "PartitionName=p MaxNodes=lots\n", "MaxNodes" },
 		{ "PartitionName=p Hidden=perhaps\n", "Hidden" },
 		{ "PartitionName=p PreemptMode=NICELY\n", "PreemptMode" },
@@ -331,6 +331,7 @@ static void test_topology(void **state)
 		{ "NodeName=x CPUs=16 CoresPerSocket=4 ThreadsPerCore=2", 16, 2, 4, 2 },
 		{ "NodeName=x Boards=2 SocketsPerBoard=2 CoresPerSocket=2", 8, 4, 2, 1 },
 		{ "NodeName=x Procs=6", 6, 6, 1, 1 },
+		{ "NodeName=DEFAULT CPUs=2\nNodeName=x Procs=6", 6, 6, 1, 1 },
 		{ "NodeName=x CPUs=7 Sockets=2 CoresPerSocket=2", 4, 2, 2, 1 },
 	};
 	char err[512];
@@ -472,7 +473,8 @@ static void test_nodeset(void **state)
 {
 	char err[512] = "";
 	slurm_conf_t *c = load_text(
-		"NodeName=n[1-2] Features=gpu\nNodeName=n3\n"
+		"NodeName=DEFAULT Features=cpu\n"
+		"NodeName=n[1-2] Feature=gpu\nNodeName=n3\n"
 		"NodeSet=gpus Feature=gpu\n"
 		"NodeSet=rest Nodes=n3\n"
 		"PartitionName=p Nodes=gpus,rest\n",
@@ -481,6 +483,8 @@ static void test_nodeset(void **state)
 	if (!c)
 		fail_msg("%s", err);
 	assert_string_equal(c->parts[0].nodes, "gpus,rest");
+	assert_string_equal(c->nodes[0].features, "gpu");
+	assert_string_equal(c->nodes[2].features, "cpu");
 	conf_destroy(c);
 }
 
