@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+"""Sluice's figures, measured the way shared/oracle/bench.sh measures Slurm.
+
+Brings up its own cluster (tests/integration/cluster.py: munged, slurmctld,
+N slurmd on loopback), then prints `name: value` lines:
+
+  submit    1000 x `sbatch --wrap true` with the nodes drained (the submit
+            path alone), from 1 client and from PAR parallel clients
+  pending   squeue / scontrol / sinfo latency (hyperfine medians) and
+            slurmctld RSS with N_PENDING pending jobs
+  e2e       N_E2E one-CPU jobs from one submitter on idle nodes, until the
+            last one has finished
+
+Sizes and phases from the environment: N_SUBMIT (1000) N_E2E (1000)
+N_PENDING (5000) PAR (8) RUNS (20) NODES (4) PHASES (submit,pending,e2e).
+Run as root: /usr/bin/python3 tests/perf/bench.py
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+from cluster import Cluster  # noqa: E402
+
+N_SUBMIT = int(os.environ.get("N_SUBMIT", 1000))
+N_E2E = int(os.environ.get("N_E2E", 1000))
+N_PENDING = int(os.environ.get("N_PENDING", 5000))
+PAR = int(os.environ.get("PAR", 8))
+RUNS = int(os.environ.get("RUNS", 20))
+NODES = int(os.environ.get("NODES", 4))
+PHASES = os.environ.get("PHASES", "submit,pending,e2e").split(",")
+
+
+def say(name, value):
+    print("%s: %s" % (name, value), flush=True)
+
+
+def rss_mib(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return "%.1f" % (int(line.split()[1]) / 1024.0)
+    return "NA"
+
+
+def submit(c, n, par, args):
+    """n sbatch calls from par parallel clients; raises on any failure."""
+    errors = []
+
+    def client(count):
+        for _ in range(count):
+            r = c.run(["sbatch"] + args, cwd=c.jobdir)
+            if r.rc != 0:
+                errors.append(r)
+                return
+
+    per = n // par
+    threads = [threading.Thread(target=client, args=(per,)) for _ in range(par)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise RuntimeError("sbatch failed: %r" % errors[0])
+    return per * par
+
+
+def median_ms(c, argv, runs=RUNS):
+    """hyperfine median of a Sluice command, in ms."""
+    exe = [c.bin(argv[0])] + argv[1:]
+    env = dict(os.environ, **c.env_for())
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        p = subprocess.run(["hyperfine", "-N", "--style", "none", "--warmup", "1",
+                            "--runs", str(runs), "--export-json", out.name,
+                            " ".join(exe)], env=env, capture_output=True,
+                           text=True)
+        if p.returncode != 0:
+            return "NA (%s)" % p.stderr.strip()[-200:]
+        with open(out.name) as f:
+            return "%.1f" % (json.load(f)["results"][0]["median"] * 1000)
+
+
+def wait_empty(c, timeout=1800):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        r = c.run(["squeue", "-h", "-o", "%A"])
+        if r.rc == 0 and not r.out.strip():
+            return
+        time.sleep(0.25)
+    raise RuntimeError("jobs still queued after %ss" % timeout)
+
+
+def nodelist(c):
+    return "n[1-%d]" % NODES
+
+
+def drain(c):
+    r = c.run(["scontrol", "update", "NodeName=" + nodelist(c), "State=DRAIN",
+               "Reason=bench"])
+    if r.rc != 0:
+        raise RuntimeError("drain failed: %r" % r)
+
+
+def resume(c):
+    c.run(["scontrol", "update", "NodeName=" + nodelist(c), "State=RESUME"])
+
+
+def main():
+    c = Cluster(nodes=NODES, min_job_age=300, slurmd_timeout=300,
+                extra_conf="MaxJobCount=100000\n", tag="bench")
+    c.jobdir = os.path.join(c.dir, "jobs")
+    try:
+        c.start()
+        say("sluice_version", c.run(["sbatch", "--version"]).out.strip())
+        say("machine", "%d cpus, %s" % (os.cpu_count(), os.uname().release))
+        say("nodes", "%d x %d CPUs, one slurmd process each" % (NODES, c.cpus))
+        time.sleep(1)
+        say("ctld_rss_idle_mib", rss_mib(c.ctld.pid))
+
+        if "e2e" in PHASES:
+            t0 = time.time()
+            submit(c, N_E2E, 1, ["--wrap", "true"])
+            t1 = time.time()
+            wait_empty(c)
+            t2 = time.time()
+            say("e2e_jobs", "%d (1 CPU each, 1 sequential submitter, nodes idle)" % N_E2E)
+            say("e2e_submit_while_running_jobs_per_s", "%.1f" % (N_E2E / (t1 - t0)))
+            say("e2e_total_s", "%.2f" % (t2 - t0))
+            say("e2e_jobs_per_s", "%.1f" % (N_E2E / (t2 - t0)))
+
+        if "submit" in PHASES:
+            drain(c)
+            t0 = time.time()
+            n = submit(c, N_SUBMIT, 1, ["--wrap", "true"])
+            t1 = time.time()
+            say("submit_1client_jobs_per_s", "%.1f" % (n / (t1 - t0)))
+            t0 = time.time()
+            n = submit(c, N_SUBMIT, PAR, ["--wrap", "true"])
+            t1 = time.time()
+            say("submit_%dclients_jobs_per_s" % PAR, "%.1f" % (n / (t1 - t0)))
+
+        if "pending" in PHASES:
+            drain(c)
+            have = len(c.run(["squeue", "-h", "-t", "PD", "-o", "%A"]).out.split())
+            if N_PENDING > have:
+                submit(c, N_PENDING - have, PAR, ["--wrap", "true"])
+            have = len(c.run(["squeue", "-h", "-t", "PD", "-o", "%A"]).out.split())
+            say("pending_jobs", have)
+            last = c.run(["squeue", "-h", "-o", "%A"]).out.split()[-1]
+            say("squeue_median_ms", median_ms(c, ["squeue"]))
+            say("squeue_h_o_iT_median_ms", median_ms(c, ["squeue", "-h", "-o", "%i %T"]))
+            say("scontrol_show_job_median_ms", median_ms(c, ["scontrol", "show", "job", last]))
+            say("sinfo_median_ms", median_ms(c, ["sinfo"]))
+            say("ctld_rss_pending_mib", rss_mib(c.ctld.pid))
+            c.run(["scancel", "-u", "root"], timeout=600)
+            time.sleep(2)
+            say("ctld_rss_after_cancel_mib", rss_mib(c.ctld.pid))
+            resume(c)
+    finally:
+        c.stop()
+        c.cleanup()
+
+
+if __name__ == "__main__":
+    main()
