@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -112,6 +113,21 @@ static void set_layout(char ***env, const stepd_t *sd)
 			 (unsigned long long) j->mem_per_cpu);
 }
 
+static void set_host(char ***env, const stepd_t *sd)
+{
+	char host[256] = "";
+	char *dot;
+
+	if (gethostname(host, sizeof(host) - 1) == 0) {
+		if ((dot = strchr(host, '.')))
+			*dot = '\0';
+		env_set(env, "HOSTNAME", host);
+	}
+	if (!env_get(*env, "TMPDIR"))
+		env_set(env, "TMPDIR", sd->conf->tmp_fs ? sd->conf->tmp_fs
+							: "/tmp");
+}
+
 static void set_site(char ***env, const stepd_t *sd)
 {
 	const batch_launch_msg_t *j = sd->job;
@@ -139,6 +155,7 @@ static void set_site(char ***env, const stepd_t *sd)
 	env_set(env, "SLURM_TOPOLOGY_ADDR", sd->node_name);
 	env_set(env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
 	env_set(env, "ENVIRONMENT", "BATCH");
+	set_host(env, sd);
 }
 
 char **env_build_batch(const stepd_t *sd)
