@@ -35,6 +35,8 @@ static void finish(stepd_t *sd)
 	if (sd->finishing)
 		return;
 	sd->finishing = true;
+	/* no new requests: slurmd answers for a job without a socket */
+	unlink(sd->sock_path);
 	if (sd->terminating)
 		report_epilog_complete(sd);
 	info("JobId=%u: done", sd->job->job_id);
