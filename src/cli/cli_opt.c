@@ -36,6 +36,7 @@ void cli_opt_free(cli_job_opts_t *o)
 	xfree(o->propagate);
 	xfree(o->gpus);
 	xfree(o->signal);
+	xfree(o->clusters);
 }
 
 static bool opt_for_cmd(const cli_job_opts_t *o, const cli_opt_def_t *d)
@@ -49,6 +50,7 @@ static int opt_apply(cli_job_opts_t *o, const cli_opt_def_t *d,
 	if (o->set_by[d->id] > src)
 		return 0;
 	o->set_by[d->id] = (uint8_t)src;
+	o->cur_src = src;
 	return d->set(o, arg, d);
 }
 
@@ -184,7 +186,8 @@ int cli_opt_parse_env(cli_job_opts_t *o, char *const *envp)
 		    (d->has_arg == optional_argument && !*val))
 			val = NULL;
 		if (opt_apply(o, d, val, CLI_SRC_ENV) < 0)
-			return -1;
+			error("\"%s=%s\" -- invalid value, ignoring...",
+			      d->env[k], val ? val : "");
 	}
 	return 0;
 }

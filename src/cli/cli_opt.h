@@ -60,8 +60,12 @@ typedef struct {
 	char      *propagate;     /* --propagate[=rlimits] */
 	char      *gpus;          /* --gpus (tres per job) */
 	char      *signal;        /* --signal as given */
+	char      *clusters;      /* -M/--clusters as given */
+	uint32_t   ntasks_per_gpu;
 
 	bool       quiet_getopt;  /* do not print getopt's messages (fuzzing) */
+	cli_src_t  cur_src;       /* source of the option being applied */
+	uint8_t    mem_kind_src[3];   /* --mem, --mem-per-cpu, --mem-per-gpu */
 	uint8_t    set_by[CLI_OPT_MAX];   /* cli_src_t per option id */
 } cli_job_opts_t;
 
@@ -75,7 +79,9 @@ void cli_opt_free(cli_job_opts_t *o);
  * information'). */
 int  cli_opt_parse_argv(cli_job_opts_t *o, int argc, char **argv,
 			int *first_arg);
-/* Input environment variables (envp NULL-terminated, "K=V").  0 or -1. */
+/* Input environment variables (envp NULL-terminated, "K=V").  A bad
+ * value is reported ('"SBATCH_X=v" -- invalid value, ignoring...') and
+ * skipped, as Slurm does; returns 0. */
 int  cli_opt_parse_env(cli_job_opts_t *o, char *const *envp);
 /* "#SBATCH" lines of the script's leading comment block (prefix is
  * "#SBATCH").  0 or -1. */

@@ -118,6 +118,14 @@ static int set_flag(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	return 0;
 }
 
+static int set_clusters(cli_job_opts_t *o, const char *arg,
+			const cli_opt_def_t *d)
+{
+	xfree(o->clusters);
+	o->clusters = xstrdup(arg);
+	return 0;
+}
+
 static int set_wrap(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 {
 	xfree(o->wrap);
@@ -170,6 +178,9 @@ static int set_u32(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	case OPT_NTASKS_PER_CORE:
 		o->desc.ntasks_per_core = (uint32_t)v;
 		break;
+	case OPT_NTASKS_PER_GPU:
+		o->ntasks_per_gpu = (uint32_t)v;
+		break;
 	default:
 		return -1;
 	}
@@ -207,14 +218,54 @@ cleanup:
 	return rc;
 }
 
+/* Sizes: "4096", "4G", "512M", also "4GB" / "512MB". */
+static int opt_mem(const char *arg, uint64_t *mb)
+{
+	char *copy;
+	size_t n;
+	int rc;
+
+	if (!arg)
+		return -1;
+	copy = xstrdup(arg);
+	n = strlen(copy);
+	if (n >= 2 && (copy[n - 1] == 'B' || copy[n - 1] == 'b') &&
+	    strchr("kKmMgGtT", copy[n - 2]))
+		copy[n - 1] = '\0';
+	rc = parse_mem_mb(copy, mb);
+	xfree(copy);
+	return rc;
+}
+
+/* --mem, --mem-per-cpu and --mem-per-gpu share one option id, so a
+ * higher source replaces a lower one; two of them from the same source
+ * is an error. */
+static int opt_mem_kind(cli_job_opts_t *o, int kind)
+{
+	for (int k = 0; k < 3; k++) {
+		if (k != kind && o->mem_kind_src[k] == o->cur_src &&
+		    o->cur_src != CLI_SRC_NONE) {
+			error("--mem, --mem-per-cpu, and --mem-per-gpu are "
+			      "mutually exclusive.");
+			return -1;
+		}
+	}
+	o->mem_kind_src[kind] = (uint8_t)o->cur_src;
+	return 0;
+}
+
 static int set_mem(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 {
+	bool per_cpu = !strcmp(d->name, "mem-per-cpu");
 	uint64_t mb;
 
-	if (!arg || parse_mem_mb(arg, &mb) < 0)
+	if (opt_mem(arg, &mb) < 0)
 		return opt_bad_spec(d);
+	if (opt_mem_kind(o, per_cpu ? 1 : 0) < 0)
+		return -1;
 	o->desc.pn_min_memory = mb;
-	o->desc.mem_per_cpu = !strcmp(d->name, "mem-per-cpu");
+	o->desc.mem_per_cpu = per_cpu;
+	xfree(o->desc.mem_per_tres);
 	return 0;
 }
 
@@ -222,7 +273,7 @@ static int set_tmp(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 {
 	uint64_t mb;
 
-	if (!arg || parse_mem_mb(arg, &mb) < 0 || mb > UINT32_MAX - 2)
+	if (opt_mem(arg, &mb) < 0 || mb > UINT32_MAX - 2)
 		return opt_bad_spec(d);
 	o->desc.tmp_disk = (uint32_t)mb;
 	return 0;
@@ -493,9 +544,13 @@ static int set_per_gpu(cli_job_opts_t *o, const char *arg,
 	uint64_t mb;
 	long n;
 
-	if (d->id == OPT_MEM_PER_GPU) {
-		if (!arg || parse_mem_mb(arg, &mb) < 0)
+	if (!strcmp(d->name, "mem-per-gpu")) {
+		if (opt_mem(arg, &mb) < 0)
 			return opt_bad_spec(d);
+		if (opt_mem_kind(o, 2) < 0)
+			return -1;
+		o->desc.pn_min_memory = NO_VAL64;
+		o->desc.mem_per_cpu = false;
 		xfree(o->desc.mem_per_tres);
 		o->desc.mem_per_tres = xstrdup_printf("gres/gpu:%llu",
 						      (unsigned long long)mb);
@@ -566,6 +621,9 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "begin", 'b', REQ, OPT_BEGIN, ALL, { 0 }, FN(set_when) },
 	{ "chdir", 'D', REQ, OPT_CHDIR, ALL,
 	  { NULL, NULL, "SLURM_WORKING_DIR" }, STR(work_dir) },
+	{ "clusters", 'M', REQ, OPT_CLUSTERS, SB | SA | SR,
+	  { "SBATCH_CLUSTERS", "SALLOC_CLUSTERS", "SLURM_CLUSTERS" },
+	  FN(set_clusters) },
 	{ "comment", 0, REQ, OPT_COMMENT, ALL, { 0 }, STR(comment) },
 	{ "constraint", 'C', REQ, OPT_CONSTRAINT, ALL,
 	  { "SBATCH_CONSTRAINT", "SALLOC_CONSTRAINT", "SLURM_CONSTRAINT" },
@@ -627,7 +685,7 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "mem-per-cpu", 0, REQ, OPT_MEM, ALL,
 	  { "SBATCH_MEM_PER_CPU", "SALLOC_MEM_PER_CPU", "SLURM_MEM_PER_CPU" },
 	  FN(set_mem) },
-	{ "mem-per-gpu", 0, REQ, OPT_MEM_PER_GPU, ALL,
+	{ "mem-per-gpu", 0, REQ, OPT_MEM, ALL,
 	  { "SBATCH_MEM_PER_GPU", "SALLOC_MEM_PER_GPU", "SLURM_MEM_PER_GPU" },
 	  FN(set_per_gpu) },
 	{ "mincpus", 0, REQ, OPT_MINCPUS, ALL, { 0 }, FN(set_u32) },
@@ -643,6 +701,8 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "ntasks", 'n', REQ, OPT_NTASKS, ALL,
 	  { NULL, NULL, "SLURM_NTASKS" }, FN(set_u32) },
 	{ "ntasks-per-core", 0, REQ, OPT_NTASKS_PER_CORE, ALL, { 0 },
+	  FN(set_u32) },
+	{ "ntasks-per-gpu", 0, REQ, OPT_NTASKS_PER_GPU, ALL, { 0 },
 	  FN(set_u32) },
 	{ "ntasks-per-node", 0, REQ, OPT_NTASKS_PER_NODE, ALL,
 	  { NULL, NULL, "SLURM_NTASKS_PER_NODE" }, FN(set_u16) },

@@ -311,7 +311,10 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	job_id = submit(&o);
-	if (o.parsable)
+	if (o.parsable && o.clusters)
+		printf("%u;%s\n", job_id, cli_conf()->cluster_name ?
+		       cli_conf()->cluster_name : o.clusters);
+	else if (o.parsable)
 		printf("%u\n", job_id);
 	else if (!o.quiet)
 		printf("Submitted batch job %u\n", job_id);

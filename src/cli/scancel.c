@@ -52,6 +52,8 @@ enum {
 static const struct option long_opts[] = {
 	{ "account", required_argument, NULL, 'A' },
 	{ "batch", no_argument, NULL, 'b' },
+	{ "clusters", required_argument, NULL, 'M' },
+	{ "cluster", required_argument, NULL, 'M' },
 	{ "full", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "hurry", no_argument, NULL, 'H' },
@@ -136,6 +138,7 @@ static void parse_opt(scancel_opts_t *o, int c, const char *arg)
 	case 'b': o->flags |= KILL_JOB_BATCH; break;
 	case 'f': o->flags |= KILL_FULL_JOB; break;
 	case 'H': o->flags |= KILL_HURRY; break;
+	case 'M': break;   /* one cluster: accepted, nothing to choose */
 	case 'n': o->names = split_list(o->names, arg); break;
 	case 'p': o->partitions = split_list(o->partitions, arg); break;
 	case 'q': o->qos = split_list(o->qos, arg); break;
@@ -189,7 +192,7 @@ static void parse_args(scancel_opts_t *o, int argc, char **argv)
 	o->ids = xcalloc(1, sizeof(char *));
 	parse_env(o);
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "A:bfHn:p:Qq:s:t:u:vVw:h",
+	while ((c = getopt_long(argc, argv, "A:bfHM:n:p:Qq:s:t:u:vVw:h",
 				long_opts, NULL)) != -1)
 		parse_opt(o, c, optarg);
 	for (int i = optind; i < argc; i++)

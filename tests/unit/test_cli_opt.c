@@ -66,6 +66,9 @@ static void test_bad_values(void **state)
 		{ "sbatch", "-Z", NULL },
 		{ "sbatch", "--partition", NULL },   /* missing argument */
 		{ "sbatch", "--parsable=yes", NULL }, /* takes none */
+		{ "sbatch", "--mem=1G", "--mem-per-cpu=1G" },
+		{ "sbatch", "--mem-per-gpu=1G", "--mem=1G" },
+		{ "sbatch", "--mem=4GiB", NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -174,6 +177,22 @@ static void test_special_values(void **state)
 	assert_int_equal(o.desc.requeue, 1);   /* last one wins */
 	assert_int_equal(o.desc.min_nodes, 3);
 	assert_int_equal(o.desc.max_nodes, NO_VAL32);
+	cli_opt_free(&o);
+}
+
+static void test_mem_sources(void **state)
+{
+	const char *args[] = { "sbatch", "--mem-per-cpu=2GB", NULL };
+	const char *script = "#!/bin/sh\n#SBATCH --mem=512MB\n";
+	cli_job_opts_t o;
+
+	/* a higher source replaces another kind from a lower one */
+	opts_new(&o);
+	assert_int_equal(parse_script(&o, script), 0);
+	assert_int_equal(o.desc.pn_min_memory, 512);
+	assert_int_equal(parse_args(&o, args, NULL), 0);
+	assert_int_equal(o.desc.pn_min_memory, 2048);
+	assert_true(o.desc.mem_per_cpu);
 	cli_opt_free(&o);
 }
 
@@ -291,8 +310,10 @@ static void test_env_bad_value(void **state)
 	char *envp[] = { "SBATCH_TIMELIMIT=whenever", NULL };
 	cli_job_opts_t o;
 
+	/* reported and ignored, as Slurm does */
 	opts_new(&o);
-	assert_int_equal(cli_opt_parse_env(&o, envp), -1);
+	assert_int_equal(cli_opt_parse_env(&o, envp), 0);
+	assert_int_equal(o.desc.time_limit, NO_VAL32);
 	cli_opt_free(&o);
 }
 
@@ -359,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_bad_directives),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_special_values),
+		cmocka_unit_test(test_mem_sources),
 		cmocka_unit_test(test_script_args_stop_options),
 		cmocka_unit_test(test_directives_stop_at_first_command),
 		cmocka_unit_test(test_directives_indented_line_ends_block),
