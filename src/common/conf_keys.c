@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/log.h"
 #include "common/parse_util.h"
@@ -603,12 +604,30 @@ static int ck_host_entry(conf_state_t *st, const char *v, char **host,
 	return 0;
 }
 
+/* "localhost" as a controller name stands for this host's short name
+ * (the address stays "localhost"). */
+static char *ck_ctld_name(char *host)
+{
+	char buf[256], *dot;
+
+	if (strcasecmp(host, "localhost") || gethostname(buf, sizeof(buf)) < 0)
+		return host;
+	buf[sizeof(buf) - 1] = '\0';
+	if ((dot = strchr(buf, '.')))
+		*dot = '\0';
+	xfree(host);
+	return xstrdup(buf);
+}
+
 static void ck_ctld_push(slurm_conf_t *c, char *host, char *addr)
 {
+	if (!addr)
+		addr = xstrdup(host);
+	host = ck_ctld_name(host);
 	c->ctld_hosts = xrealloc(c->ctld_hosts, (c->ctld_host_cnt + 1) * sizeof(char *));
 	c->ctld_addrs = xrealloc(c->ctld_addrs, (c->ctld_host_cnt + 1) * sizeof(char *));
 	c->ctld_hosts[c->ctld_host_cnt] = host;
-	c->ctld_addrs[c->ctld_host_cnt] = addr ? addr : xstrdup(host);
+	c->ctld_addrs[c->ctld_host_cnt] = addr;
 	c->ctld_host_cnt++;
 }
 
@@ -625,6 +644,17 @@ static int ck_ctld_hosts(conf_state_t *st)
 			conf_fail(st, "invalid value \"%s\" for SlurmctldHost",
 				  st->ctld_raw[i]);
 			st->where = NULL;
+			return -1;
+		}
+		for (size_t j = 0; j < st->c->ctld_host_cnt; j++) {
+			if (strcmp(st->c->ctld_hosts[j], host))
+				continue;
+			st->where = st->ctld_where[i];
+			conf_fail(st, "SlurmctldHost \"%s\" is given more than once",
+				  host);
+			st->where = NULL;
+			xfree(host);
+			xfree(addr);
 			return -1;
 		}
 		ck_ctld_push(st->c, host, addr);

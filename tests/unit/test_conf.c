@@ -68,6 +68,8 @@ static void test_bad_files(void **state)
 		{ "PriorityDecayHalfLife=abc\n", "PriorityDecayHalfLife" },
 		{ "FirstJobId=100\nMaxJobId=10\n", "FirstJobId" },
 		{ "SlurmctldHost=a(b\n", "t.conf:1: invalid value \"a(b\" for SlurmctldHost" },
+		{ "SlurmctldHost=a\nSlurmctldHost=a(10.0.0.1)\n",
+		  "t.conf:2: SlurmctldHost \"a\" is given more than once" },
 		{ "garbage here\n", "t.conf:1: parse error" },
 		{ "ClusterName=\"open\n", "t.conf:1: unterminated quote" },
 		{ "\nNodeName=n[1-\n", "t.conf:2: invalid value \"n[1-\" for NodeName" },
@@ -390,6 +392,14 @@ static void test_syntax(void **state)
 	assert_string_equal(conf_get(c, "OverTimeLimit"), "UNLIMITED");
 	assert_string_equal(conf_get(c, "EnforcePartLimits"), "ALL");
 	assert_string_equal(conf_get(c, "SlurmdUser"), "root(0)");
+	conf_destroy(c);
+
+	/* localhost stands for this host's name. */
+	c = load_text("SlurmctldHost=localhost\n", err, sizeof(err));
+	if (!c)
+		fail_msg("%s", err);
+	assert_string_not_equal(c->ctld_hosts[0], "localhost");
+	assert_string_equal(c->ctld_addrs[0], "localhost");
 	conf_destroy(c);
 
 	/* Old names when there is no SlurmctldHost. */
