@@ -1,0 +1,183 @@
+/* agent.c — worker threads for blocking work; results return to the loop.
+ *
+ * One queue in (mutex + condition), one queue out (mutex + an event made
+ * active from the worker; libevent runs with evthread_use_pthreads).
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <event2/event.h>
+#include <utlist.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/net.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/agent.h"
+#include "slurm/slurm_errno.h"
+
+typedef struct work_item {
+	agent_work_f      work;
+	agent_done_f      done;
+	void             *arg;
+	struct work_item *next, *prev;
+} work_item_t;
+
+typedef struct {
+	char             *host;
+	uint16_t          port;
+	uint16_t          type;
+	void             *req;
+	int               timeout_ms;
+	int               rc;
+	agent_rpc_done_f  done;
+	void             *arg;
+} rpc_item_t;
+
+static struct {
+	pthread_mutex_t  mutex;
+	pthread_cond_t   cond;
+	work_item_t     *in;        /* FIFO */
+	work_item_t     *out;
+	pthread_t       *threads;
+	int              nthreads;
+	bool             stop;
+	unsigned         pending;
+	struct event    *done_ev;
+} ag = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+
+static void *_worker(void *unused)
+{
+	work_item_t *w;
+
+	for (;;) {
+		pthread_mutex_lock(&ag.mutex);
+		while (!ag.in && !ag.stop)
+			pthread_cond_wait(&ag.cond, &ag.mutex);
+		if (!ag.in) {            /* stopping and drained */
+			pthread_mutex_unlock(&ag.mutex);
+			return NULL;
+		}
+		w = ag.in;
+		DL_DELETE(ag.in, w);
+		pthread_mutex_unlock(&ag.mutex);
+
+		w->work(w->arg);
+
+		pthread_mutex_lock(&ag.mutex);
+		DL_APPEND(ag.out, w);
+		pthread_mutex_unlock(&ag.mutex);
+		event_active(ag.done_ev, EV_READ, 0);
+	}
+}
+
+static void _on_done(evutil_socket_t fd, short what, void *unused)
+{
+	work_item_t *list, *w, *tmp;
+
+	pthread_mutex_lock(&ag.mutex);
+	list = ag.out;
+	ag.out = NULL;
+	pthread_mutex_unlock(&ag.mutex);
+	DL_FOREACH_SAFE(list, w, tmp) {
+		ag.pending--;
+		if (w->done)
+			w->done(w->arg);
+		xfree(w);
+	}
+}
+
+int agent_init(struct event_base *base, int threads)
+{
+	int i;
+
+	ag.done_ev = event_new(base, -1, 0, _on_done, NULL);
+	if (!ag.done_ev)
+		return -1;
+	ag.stop = false;
+	ag.threads = xcalloc(threads, sizeof(pthread_t));
+	for (i = 0; i < threads; i++) {
+		if (pthread_create(&ag.threads[i], NULL, _worker, NULL))
+			return -1;
+		ag.nthreads++;
+	}
+	return 0;
+}
+
+void agent_fini(void)
+{
+	int i;
+
+	pthread_mutex_lock(&ag.mutex);
+	ag.stop = true;
+	pthread_cond_broadcast(&ag.cond);
+	pthread_mutex_unlock(&ag.mutex);
+	for (i = 0; i < ag.nthreads; i++)
+		pthread_join(ag.threads[i], NULL);
+	xfree(ag.threads);
+	ag.nthreads = 0;
+	if (ag.done_ev) {
+		event_free(ag.done_ev);
+		ag.done_ev = NULL;
+	}
+}
+
+void agent_queue_work(agent_work_f work, agent_done_f done, void *arg)
+{
+	work_item_t *w = xmalloc(sizeof(*w));
+
+	w->work = work;
+	w->done = done;
+	w->arg = arg;
+	ag.pending++;
+	pthread_mutex_lock(&ag.mutex);
+	DL_APPEND(ag.in, w);
+	pthread_cond_signal(&ag.cond);
+	pthread_mutex_unlock(&ag.mutex);
+}
+
+unsigned agent_pending(void)
+{
+	return ag.pending;
+}
+
+static void _rpc_work(void *arg)
+{
+	rpc_item_t *r = arg;
+	int rc = 0;
+	int trc = net_rpc_rc(r->host, r->port, r->type, r->req, &rc,
+			     r->timeout_ms);
+
+	r->rc = trc ? trc : rc;
+}
+
+static void _rpc_done(void *arg)
+{
+	rpc_item_t *r = arg;
+
+	if (r->rc)
+		debug("agent: %s to %s:%u: rc=%d", msg_type_name(r->type),
+		      r->host, r->port, r->rc);
+	if (r->done)
+		r->done(r->rc, r->arg);
+	msg_body_free(r->type, r->req);
+	xfree(r->host);
+	xfree(r);
+}
+
+void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
+		   int timeout_ms, agent_rpc_done_f done, void *arg)
+{
+	rpc_item_t *r = xmalloc(sizeof(*r));
+
+	r->host = xstrdup(host);
+	r->port = port;
+	r->type = type;
+	r->req = req;
+	r->timeout_ms = timeout_ms;
+	r->done = done;
+	r->arg = arg;
+	agent_queue_work(_rpc_work, _rpc_done, r);
+}

@@ -1,0 +1,380 @@
+/* controller.c — slurmctld: options, start-up, the event loop, signals,
+ * timers, reconfigure and shutdown. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <event2/thread.h>
+
+#include "common/auth.h"
+#include "common/log.h"
+#include "common/net.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/agent.h"
+#include "ctld/commit.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/node_mgr.h"
+#include "ctld/part_mgr.h"
+#include "ctld/rpc.h"
+#include "ctld/sched.h"
+#include "ctld/state_save.h"
+#include "slurm/slurm_errno.h"
+
+#define AGENT_THREADS 8
+
+typedef struct {
+	bool  foreground;
+	bool  clear_state;
+	bool  ignore_state_errors;
+	int   verbose;
+	char *conf_path;
+	char *log_file;
+} ctld_opts_t;
+
+static struct {
+	ctld_opts_t        opts;
+	slurm_conf_t      *conf;
+	struct event_base *base;
+	net_server_t      *server;
+	struct event      *tick_ev;
+	struct event      *sig_ev[4];
+	time_t             boot_time;
+	time_t             last_ping;
+	bool               stopping;
+} ctld;
+
+const slurm_conf_t *ctld_conf(void)
+{
+	return ctld.conf;
+}
+
+struct event_base *ctld_base(void)
+{
+	return ctld.base;
+}
+
+time_t ctld_boot_time(void)
+{
+	return ctld.boot_time;
+}
+
+bool ctld_is_operator(uid_t uid)
+{
+	return uid == 0 || (ctld.conf && uid == ctld.conf->slurm_user_id);
+}
+
+static void _usage(FILE *out)
+{
+	fprintf(out,
+"Usage: slurmctld [OPTIONS]\n"
+"  -c            Do not recover state from last checkpoint.\n"
+"  -D            Run daemon in foreground, with logging copied to stderr.\n"
+"  -f file       Use specified file for slurmctld configuration.\n"
+"  -h            Print this help message.\n"
+"  -i            Ignore errors found while reading in state files on startup.\n"
+"  -L logfile    Log messages to the specified file.\n"
+"  -v            Verbose mode. Multiple -v's increase verbosity.\n"
+"  -V            Print version information and exit.\n");
+}
+
+static void _parse_opts(int argc, char **argv, ctld_opts_t *o)
+{
+	static const struct option lopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "cDf:hiL:RsvV", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->clear_state = true; break;
+		case 'D': o->foreground = true; break;
+		case 'f': o->conf_path = xstrdup(optarg); break;
+		case 'h': _usage(stdout); exit(0);
+		case 'i': o->ignore_state_errors = true; break;
+		case 'L': o->log_file = xstrdup(optarg); break;
+		case 'R': case 's': break;
+		case 'v': o->verbose++; break;
+		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
+		default: _usage(stderr); exit(1);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "slurmctld: error: Unknown argument: %s\n",
+			argv[optind]);
+		_usage(stderr);
+		exit(1);
+	}
+}
+
+static slurm_conf_t *_load_conf(const char *path, char *err, size_t errlen)
+{
+	char abs[PATH_MAX];
+
+	if (path && path[0] != '/' && realpath(path, abs))
+		path = abs;
+	return conf_load(path, err, errlen);
+}
+
+static log_level_t _file_level(void)
+{
+	int l = ctld.conf->slurmctld_debug + ctld.opts.verbose;
+
+	return l > LOG_LEVEL_DEBUG5 ? LOG_LEVEL_DEBUG5 : l;
+}
+
+static void _setup_log(void)
+{
+	log_options_t lo = { .stderr_level = LOG_LEVEL_ERROR,
+			     .file_level = _file_level(),
+			     .stderr_timestamps = true };
+	const char *file = ctld.opts.log_file ? ctld.opts.log_file :
+		ctld.conf->slurmctld_log_file;
+
+	if (ctld.opts.foreground)
+		lo.stderr_level = _file_level();
+	else if (!file)
+		lo.stderr_level = LOG_LEVEL_QUIET;
+	if (log_init("slurmctld", lo, file) < 0)
+		error("Unable to open log file %s", file);
+}
+
+static void _daemonize(void)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid > 0)
+		_exit(0);
+	setsid();
+	if (chdir("/") < 0)
+		error_errno("chdir /");
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+}
+
+static void _write_pidfile(void)
+{
+	const char *f = ctld.conf->slurmctld_pid_file;
+	FILE *fp;
+
+	if (!f)
+		return;
+	fp = fopen(f, "w");
+	if (!fp) {
+		error_errno("Unable to open pid file %s", f);
+		return;
+	}
+	fprintf(fp, "%d\n", (int) getpid());
+	fclose(fp);
+}
+
+/* ---- loop events ---- */
+
+static void _tick(evutil_socket_t fd, short what, void *arg)
+{
+	time_t now = time(NULL);
+	uint16_t period = ctld.conf->slurmd_timeout / 3;
+
+	if (!period)
+		period = 1;
+	job_mgr_tick(now);
+	if (now - ctld.last_ping >= period) {
+		ctld.last_ping = now;
+		node_mgr_ping(now);
+	}
+	if (now % 5 == 0)
+		sched_trigger();
+}
+
+static void _on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	if (sig == SIGHUP) {
+		info("Reconfigure signal (SIGHUP) received");
+		ctld_reconfigure();
+		return;
+	}
+	info("Terminate signal (SIGINT or SIGTERM) received");
+	ctld_shutdown();
+}
+
+void ctld_shutdown(void)
+{
+	struct timeval tv = { 0, 200000 };
+
+	if (ctld.stopping)
+		return;
+	ctld.stopping = true;
+	event_base_loopexit(ctld.base, &tv);
+}
+
+int ctld_reconfigure(void)
+{
+	char err[512] = "";
+	slurm_conf_t *nc = _load_conf(ctld.conf->path, err, sizeof(err));
+
+	if (!nc) {
+		error("Reconfigure failed, keeping the old config: %s", err);
+		return SLURM_ERROR;
+	}
+	if (node_mgr_reconfig(nc, err, sizeof(err)) < 0 ||
+	    part_mgr_init(nc, err, sizeof(err)) < 0) {
+		error("Reconfigure failed, keeping the old config: %s", err);
+		node_mgr_reconfig(ctld.conf, err, sizeof(err));
+		conf_destroy(nc);
+		return SLURM_ERROR;
+	}
+	conf_destroy(ctld.conf);
+	ctld.conf = nc;
+	job_mgr_reattach_parts();
+	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
+		       _file_level());
+	info("Reconfigured from %s", nc->path);
+	commit_dirty();
+	sched_trigger();
+	return SLURM_SUCCESS;
+}
+
+static int _add_events(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct timeval one = { 1, 0 };
+	size_t i;
+
+	ctld.tick_ev = event_new(ctld.base, -1, EV_PERSIST, _tick, NULL);
+	event_add(ctld.tick_ev, &one);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		ctld.sig_ev[i] = evsignal_new(ctld.base, sigs[i], _on_signal,
+					      NULL);
+		event_add(ctld.sig_ev[i], NULL);
+	}
+	return 0;
+}
+
+static void _listen(void)
+{
+	int fd = net_listen_tcp(NULL, ctld.conf->slurmctld_port);
+
+	if (fd < 0)
+		fatal("Unable to bind listen port (%u): %s",
+		      ctld.conf->slurmctld_port, strerror(errno));
+	ctld.server = net_server_create(ctld.base, fd, rpc_dispatch, NULL,
+					ctld.conf->message_timeout * 1000);
+	if (!ctld.server)
+		fatal("Unable to serve on port %u", ctld.conf->slurmctld_port);
+}
+
+static void _init_state(void)
+{
+	const slurm_conf_t *c = ctld.conf;
+	char err[512] = "";
+	int rc;
+
+	if (node_mgr_init(c) < 0)
+		fatal("Unable to build the node table");
+	if (part_mgr_init(c, err, sizeof(err)) < 0)
+		fatal("%s", err);
+	job_mgr_init();
+	if (ctld.opts.clear_state) {
+		info("Not recovering state (-c)");
+		return;
+	}
+	rc = state_save_load(c->state_save_location, err, sizeof(err));
+	if (rc < 0 && !ctld.opts.ignore_state_errors)
+		fatal("%s (use -i to ignore, -c to start without state)", err);
+	if (rc < 0)
+		error("Ignoring unreadable state: %s", err);
+	part_mgr_refresh_totals();
+}
+
+static void _start(void)
+{
+	const slurm_conf_t *c = ctld.conf;
+	char err[512] = "";
+
+	if (state_save_init(c->state_save_location, c->cluster_name, err,
+			    sizeof(err)) < 0)
+		fatal("%s", err);
+	ctld.boot_time = time(NULL);
+	ctld.last_ping = ctld.boot_time;
+	_init_state();
+	if (!ctld.opts.foreground)
+		_daemonize();
+	_write_pidfile();
+	if (auth_init(c->auth_type, c->auth_info, c->plugin_dir) != 0)
+		fatal("failed to initialize auth plugin %s", c->auth_type);
+	evthread_use_pthreads();
+	ctld.base = event_base_new();
+	if (!ctld.base)
+		fatal("event_base_new failed");
+	if (commit_init(ctld.base) < 0 || agent_init(ctld.base, AGENT_THREADS) < 0 ||
+	    sched_init(ctld.base) < 0)
+		fatal("Unable to start the controller's workers");
+	_listen();
+	_add_events();
+}
+
+static void _stop(void)
+{
+	size_t i;
+
+	info("Saving all slurm state");
+	commit_sync();
+	if (ctld.server)
+		net_server_destroy(ctld.server);
+	agent_fini();
+	sched_fini();
+	commit_fini();
+	if (ctld.tick_ev)
+		event_free(ctld.tick_ev);
+	for (i = 0; i < 4; i++)
+		if (ctld.sig_ev[i])
+			event_free(ctld.sig_ev[i]);
+	if (ctld.conf->slurmctld_pid_file)
+		unlink(ctld.conf->slurmctld_pid_file);
+	info("Slurmctld shutdown completing");
+}
+
+int main(int argc, char **argv)
+{
+	char err[1024] = "";
+	log_options_t lo = { .stderr_level = LOG_LEVEL_INFO,
+			     .file_level = LOG_LEVEL_QUIET,
+			     .stderr_prefix = true };
+
+	_parse_opts(argc, argv, &ctld.opts);
+	log_init("slurmctld", lo, NULL);
+	ctld.conf = _load_conf(ctld.opts.conf_path, err, sizeof(err));
+	if (!ctld.conf) {
+		fprintf(stderr, "slurmctld: fatal: %s\n", err);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	_setup_log();
+	_start();
+	info("slurmctld version %s started on cluster %s",
+	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);
+	sched_trigger();
+	event_base_dispatch(ctld.base);
+	_stop();
+	return 0;
+}

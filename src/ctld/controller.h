@@ -1,0 +1,29 @@
+/* controller.h — what every part of slurmctld may ask of the controller:
+ * the current configuration, the event loop, who is an operator, and the
+ * requests to schedule, save state or stop.
+ *
+ * All of it belongs to the loop thread; worker threads use none of it.
+ */
+#ifndef SLUICE_CTLD_CONTROLLER_H
+#define SLUICE_CTLD_CONTROLLER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "common/conf.h"
+
+struct event_base;
+
+/* The configuration in force (replaced by reconfigure). */
+const slurm_conf_t *ctld_conf(void);
+struct event_base  *ctld_base(void);
+time_t              ctld_boot_time(void);
+/* root or SlurmUser */
+bool                ctld_is_operator(uid_t uid);
+/* Ask the loop to leave after the current iteration (state is saved). */
+void                ctld_shutdown(void);
+/* Re-read slurm.conf; 0 or a slurm_err_t, the old config kept on error. */
+int                 ctld_reconfigure(void);
+
+#endif

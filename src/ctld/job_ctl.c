@@ -1,0 +1,391 @@
+/* job_ctl.c — requests that act on existing jobs: cancel and signal,
+ * hold and release, update, batch completion, epilog completion
+ * (job_mgr.h). */
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/agent.h"
+#include "ctld/commit.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/sched.h"
+#include "slurm/slurm_errno.h"
+
+#define BASE(j) ((j)->info.job_state & JOB_STATE_BASE)
+
+static bool _may_act(const job_record_t *j, uid_t uid)
+{
+	return j->info.user_id == uid || ctld_is_operator(uid);
+}
+
+static bool _done(const job_record_t *j)
+{
+	return BASE(j) >= JOB_COMPLETE || (j->info.job_state & JOB_COMPLETING);
+}
+
+/* ---- cancel / signal ---- */
+
+static void _signal_nodes(job_record_t *j, uint16_t sig, uint16_t flags)
+{
+	long i;
+
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1)) {
+		node_record_t *n = node_mgr_at(i);
+		node_signal_msg_t *s;
+
+		if ((flags & KILL_JOB_BATCH) &&
+		    xstrcmp(n->info.name, j->info.batch_host))
+			continue;
+		s = xmalloc(sizeof(*s));
+		s->job_id = j->info.job_id;
+		s->step_id = NO_VAL32;
+		s->signal = sig;
+		s->flags = flags;
+		s->job_state = j->info.job_state;
+		s->nodes = xstrdup(j->info.nodes);
+		agent_send_rc(n->info.node_addr, n->info.port,
+			      REQUEST_SIGNAL_JOB, s,
+			      ctld_conf()->message_timeout * 1000, NULL, NULL);
+	}
+}
+
+static int _cancel(job_record_t *j, const job_signal_msg_t *r, uid_t uid)
+{
+	bool cancel = r->cancel || !r->signal || r->signal == SIGKILL;
+
+	if (!_may_act(j, uid)) {
+		error("Security violation, REQUEST_CANCEL_JOB RPC for JobId=%u "
+		      "from uid=%u", j->info.job_id, (unsigned) uid);
+		return ESLURM_ACCESS_DENIED;
+	}
+	if (_done(j))
+		return ESLURM_ALREADY_DONE;
+	if (BASE(j) == JOB_PENDING) {
+		info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u uid %u",
+		     j->info.job_id, (unsigned) uid);
+		job_mgr_end(j, JOB_CANCELLED, j->info.state_reason, 0);
+		return 0;
+	}
+	if (!cancel) {
+		_signal_nodes(j, r->signal, r->flags);
+		return 0;
+	}
+	info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u uid %u",
+	     j->info.job_id, (unsigned) uid);
+	job_mgr_end(j, JOB_CANCELLED, WAIT_NO_REASON, 0);
+	return 0;
+}
+
+void job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m)
+{
+	job_signal_msg_t *r = m->data;
+	job_record_t *j = NULL;
+
+	if (r)
+		j = (r->job_id_str && *r->job_id_str) ?
+			job_mgr_find_str(r->job_id_str) : job_mgr_find(r->job_id);
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	int rc = _cancel(j, r, m->auth_uid);
+
+	if (rc) {
+		net_reply_rc(c, rc);
+		return;
+	}
+	sched_trigger();
+	commit_reply_rc(c, 0, NULL);
+}
+
+/* ---- hold / release ---- */
+
+static int _hold(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
+{
+	bool op = ctld_is_operator(uid);
+	job_info_t *i = &j->info;
+
+	if (!_may_act(j, uid)) {
+		error("Security violation, JOB_UPDATE RPC for JobId=%u from "
+		      "uid=%u", i->job_id, (unsigned) uid);
+		return ESLURM_USER_ID_MISSING;
+	}
+	if (BASE(j) != JOB_PENDING)
+		return ESLURM_JOB_NOT_PENDING;
+	if (h->hold) {
+		bool user = h->user_hold || !op;
+
+		if (i->priority)
+			j->prio_saved = i->priority;
+		i->priority = 0;
+		i->state_reason = user ? WAIT_HELD_USER : WAIT_HELD;
+		i->held_by_user = user;
+		info("hold_job: JobId=%u held by uid %u", i->job_id,
+		     (unsigned) uid);
+	} else {
+		if (i->state_reason == WAIT_HELD && !op)
+			return ESLURM_ACCESS_DENIED;
+		if (i->priority == 0) {
+			i->priority = j->prio_saved ? j->prio_saved :
+				job_mgr_new_priority();
+			i->state_reason = WAIT_NO_REASON;
+			i->held_by_user = false;
+			if (!i->eligible_time)
+				i->eligible_time = time(NULL);
+			if (!i->accrue_time)
+				i->accrue_time = i->eligible_time;
+			info("release_job: JobId=%u released by uid %u",
+			     i->job_id, (unsigned) uid);
+		}
+	}
+	job_mgr_pending_resort(j);
+	return 0;
+}
+
+void job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m)
+{
+	job_hold_msg_t *h = m->data;
+	job_record_t *j = h ? job_mgr_find_str(h->job_id_str) : NULL;
+	int rc;
+
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	rc = _hold(j, h, m->auth_uid);
+	if (rc) {
+		net_reply_rc(c, rc);
+		return;
+	}
+	sched_trigger();
+	commit_reply_rc(c, 0, NULL);
+}
+
+/* ---- update ---- */
+
+static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
+{
+	bool pending = BASE(j) == JOB_PENDING;
+	bitmap_t *b;
+
+	if (_done(j))
+		return ESLURM_JOB_FINISHED;
+	if (u->time_limit != NO_VAL32 && !op &&
+	    (j->info.time_limit == INFINITE32 ? u->time_limit != INFINITE32 :
+	     u->time_limit > j->info.time_limit))
+		return ESLURM_ACCESS_DENIED;
+	if (u->priority != NO_VAL32 && !op)
+		return ESLURM_ACCESS_DENIED;
+	if (u->nice != NO_VAL32 && !op && u->nice < NICE_OFFSET)
+		return ESLURM_ACCESS_DENIED;
+	if ((u->partition || u->min_nodes != NO_VAL32 || u->features ||
+	     u->exc_nodes || u->req_nodes || u->begin_time) && !pending)
+		return ESLURM_JOB_NOT_PENDING;
+	if (u->partition && !part_mgr_find(u->partition))
+		return ESLURM_INVALID_PARTITION_NAME;
+	if (u->min_nodes != NO_VAL32 && (u->min_nodes == 0 ||
+	    (u->max_nodes != NO_VAL32 && u->max_nodes &&
+	     u->max_nodes < u->min_nodes)))
+		return ESLURM_INVALID_NODE_COUNT;
+	if (u->exc_nodes && *u->exc_nodes) {
+		if (!(b = node_mgr_bitmap(u->exc_nodes, NULL)))
+			return ESLURM_INVALID_NODE_NAME;
+		bitmap_destroy(b);
+	}
+	if (u->req_nodes && *u->req_nodes) {
+		if (!(b = node_mgr_bitmap(u->req_nodes, NULL)))
+			return ESLURM_INVALID_NODE_NAME;
+		bitmap_destroy(b);
+	}
+	return 0;
+}
+
+static void _set_str(char **dst, const char *src)
+{
+	xfree(*dst);
+	*dst = *src ? xstrdup(src) : NULL;
+}
+
+static void _update_prio(job_record_t *j, const job_update_msg_t *u)
+{
+	job_info_t *i = &j->info;
+
+	if (u->nice != NO_VAL32) {
+		int64_t p = (int64_t) (i->priority ? i->priority : j->prio_saved) +
+			((int64_t) i->nice - NICE_OFFSET) -
+			((int64_t) u->nice - NICE_OFFSET);
+
+		i->nice = u->nice;
+		p = p < 1 ? 1 : p;
+		if (i->priority)
+			i->priority = (uint32_t) p;
+		j->prio_saved = (uint32_t) p;
+	}
+	if (u->priority != NO_VAL32) {
+		i->priority = u->priority;
+		if (u->priority) {
+			j->prio_saved = u->priority;
+			if (i->state_reason == WAIT_HELD ||
+			    i->state_reason == WAIT_HELD_USER)
+				i->state_reason = WAIT_NO_REASON;
+		} else {
+			i->state_reason = WAIT_HELD;
+		}
+	}
+	if (j->on_pend)
+		job_mgr_pending_resort(j);
+}
+
+static void _apply_update(job_record_t *j, const job_update_msg_t *u)
+{
+	job_info_t *i = &j->info;
+
+	if (u->time_limit != NO_VAL32) {
+		i->time_limit = u->time_limit;
+		if (BASE(j) == JOB_RUNNING)
+			i->end_time = u->time_limit == INFINITE32 ? 0 :
+				i->start_time + (time_t) u->time_limit * 60;
+	}
+	if (u->name)
+		_set_str(&i->name, u->name);
+	if (u->comment)
+		_set_str(&i->comment, u->comment);
+	if (u->account)
+		_set_str(&i->account, u->account);
+	if (u->qos)
+		_set_str(&i->qos, u->qos);
+	if (u->dependency)
+		_set_str(&i->dependency, u->dependency);
+	if (u->features)
+		_set_str(&i->features, u->features);
+	if (u->exc_nodes)
+		_set_str(&i->exc_nodes, u->exc_nodes);
+	if (u->req_nodes)
+		_set_str(&i->req_nodes, u->req_nodes);
+	if (u->exc_nodes || u->req_nodes)
+		j->bitmap_gen = 0;
+	if (u->partition) {
+		_set_str(&i->partition, u->partition);
+		j->part = part_mgr_find(u->partition);
+	}
+	if (u->min_nodes != NO_VAL32) {
+		i->num_nodes = u->min_nodes;
+		i->max_nodes = u->max_nodes != NO_VAL32 ? u->max_nodes :
+			u->min_nodes;
+		if (i->num_tasks < i->num_nodes)
+			i->num_tasks = i->num_nodes;
+		i->num_cpus = i->num_tasks * (i->cpus_per_task ? i->cpus_per_task : 1);
+	}
+	if (u->begin_time) {
+		j->begin_time = u->begin_time;
+		i->eligible_time = u->begin_time;
+	}
+	if (u->requeue != NO_VAL16)
+		i->requeue = u->requeue;
+	_update_prio(j, u);
+}
+
+void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
+{
+	job_update_msg_t *u = m->data;
+	job_record_t *j = u ? job_mgr_find_str(u->job_id_str) : NULL;
+	int rc;
+
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	if (!_may_act(j, m->auth_uid)) {
+		error("Security violation, JOB_UPDATE RPC for JobId=%u from "
+		      "uid=%u", j->info.job_id, (unsigned) m->auth_uid);
+		net_reply_rc(c, ESLURM_USER_ID_MISSING);
+		return;
+	}
+	rc = _check_update(j, u, ctld_is_operator(m->auth_uid));
+	if (rc) {
+		info("_update_job: JobId=%u: %s", j->info.job_id,
+		     slurm_strerror(rc));
+		net_reply_rc(c, rc);
+		return;
+	}
+	_apply_update(j, u);
+	info("_slurm_rpc_update_job: complete JobId=%u uid=%u",
+	     j->info.job_id, (unsigned) m->auth_uid);
+	sched_trigger();
+	commit_reply_rc(c, 0, NULL);
+}
+
+/* ---- completion from slurmd ---- */
+
+static void _batch_ended(job_record_t *j, const batch_complete_msg_t *b)
+{
+	uint32_t st = b->job_rc;
+
+	if (b->slurm_rc) {
+		error("Batch JobId=%u launch failed on %s: %s", j->info.job_id,
+		      b->node_name ? b->node_name : "?",
+		      slurm_strerror(b->slurm_rc));
+		job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, st);
+		return;
+	}
+	if (WIFSIGNALED(st)) {
+		info("_job_complete: JobId=%u WTERMSIG %d", j->info.job_id,
+		     WTERMSIG(st));
+		job_mgr_end(j, JOB_FAILED, FAIL_SIGNAL, st);
+	} else if (WEXITSTATUS(st)) {
+		info("_job_complete: JobId=%u WEXITSTATUS %d", j->info.job_id,
+		     WEXITSTATUS(st));
+		job_mgr_end(j, JOB_FAILED, FAIL_EXIT_CODE, st);
+	} else {
+		info("_job_complete: JobId=%u WEXITSTATUS 0", j->info.job_id);
+		job_mgr_end(j, JOB_COMPLETE, WAIT_NO_REASON, st);
+	}
+	info("_job_complete: JobId=%u done", j->info.job_id);
+}
+
+void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
+{
+	batch_complete_msg_t *b = m->data;
+	job_record_t *j = b ? job_mgr_find(b->job_id) : NULL;
+
+	if (!j) {
+		info("REQUEST_COMPLETE_BATCH_SCRIPT for unknown JobId=%u",
+		     b ? b->job_id : 0);
+		net_reply_rc(c, 0);
+		return;
+	}
+	if (BASE(j) == JOB_RUNNING && !(j->info.job_state & JOB_COMPLETING)) {
+		_batch_ended(j, b);
+	} else if (!j->info.exit_code && BASE(j) >= JOB_COMPLETE) {
+		j->info.exit_code = b->job_rc;   /* keep CANCELLED/TIMEOUT */
+		commit_dirty();
+	}
+	sched_trigger();
+	commit_reply_rc(c, 0, NULL);
+}
+
+void job_mgr_rpc_epilog(net_conn_t *c, slurm_msg_t *m)
+{
+	epilog_complete_msg_t *e = m->data;
+	job_record_t *j = e ? job_mgr_find(e->job_id) : NULL;
+	node_record_t *n = e ? node_mgr_find(e->node_name) : NULL;
+
+	if (!j || !n) {
+		debug("MESSAGE_EPILOG_COMPLETE for JobId=%u on %s: nothing to do",
+		      e ? e->job_id : 0, e && e->node_name ? e->node_name : "?");
+		net_reply_rc(c, 0);
+		return;
+	}
+	if (e->rc)
+		error("Epilog of JobId=%u on node %s failed (rc=%d)",
+		      j->info.job_id, n->info.name, e->rc);
+	job_mgr_node_done(j, n);
+	commit_reply_rc(c, 0, NULL);
+}

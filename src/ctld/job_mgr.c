@@ -1,0 +1,513 @@
+/* job_mgr.c — job table and lists, allocation and release, end of jobs,
+ * purge, job info and the job part of the snapshot (job_mgr.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <utlist.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/agent.h"
+#include "ctld/commit.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/sched.h"
+#include "ctld/state_save.h"
+#include "slurm/slurm_errno.h"
+
+#define TERM_RESEND_SEC 30
+
+static struct {
+	job_record_t *by_id;
+	job_record_t *pending;     /* scheduling order */
+	job_record_t *running;     /* holding nodes */
+	job_record_t *finished;    /* by end time, for purge */
+	uint32_t      cnt;
+	uint32_t      next_id;
+} jm;
+
+int job_mgr_init(void)
+{
+	jm.next_id = ctld_conf()->first_job_id ? ctld_conf()->first_job_id : 1;
+	return 0;
+}
+
+static void _free_job(job_record_t *j)
+{
+	job_info_free_members(&j->info);
+	xstrarray_free(j->argv);
+	if (j->node_bitmap)
+		bitmap_destroy(j->node_bitmap);
+	if (j->comp_bitmap)
+		bitmap_destroy(j->comp_bitmap);
+	if (j->req_bitmap)
+		bitmap_destroy(j->req_bitmap);
+	if (j->exc_bitmap)
+		bitmap_destroy(j->exc_bitmap);
+	xfree(j->node_cpus);
+	xfree(j->node_tasks);
+	xfree(j->node_mem);
+	xfree(j);
+}
+
+void job_mgr_fini(void)
+{
+	job_record_t *j, *tmp;
+
+	HASH_ITER(hh, jm.by_id, j, tmp) {
+		HASH_DEL(jm.by_id, j);
+		_free_job(j);
+	}
+	jm.pending = jm.running = jm.finished = NULL;
+	jm.cnt = 0;
+}
+
+job_record_t *job_mgr_find(uint32_t job_id)
+{
+	job_record_t *j = NULL;
+
+	HASH_FIND(hh, jm.by_id, &job_id, sizeof(uint32_t), j);
+	return j;
+}
+
+job_record_t *job_mgr_find_str(const char *id)
+{
+	uint32_t v;
+
+	if (!id || parse_u32(id, &v) < 0)
+		return NULL;
+	return job_mgr_find(v);
+}
+
+uint32_t job_mgr_count(void)
+{
+	return jm.cnt;
+}
+
+uint32_t job_mgr_next_id(void)
+{
+	return jm.next_id;
+}
+
+void job_mgr_set_next_id(uint32_t id)
+{
+	if (id)
+		jm.next_id = id;
+}
+
+job_record_t *job_mgr_create(uint32_t job_id)
+{
+	job_record_t *j = xmalloc(sizeof(*j));
+
+	j->info.job_id = job_id;
+	j->info.array_task_id = NO_VAL32;
+	j->info.nice = NICE_OFFSET;
+	return j;
+}
+
+void job_mgr_add(job_record_t *j)
+{
+	HASH_ADD(hh, jm.by_id, info.job_id, sizeof(uint32_t), j);
+	jm.cnt++;
+	if (j->info.job_id >= jm.next_id) {
+		jm.next_id = j->info.job_id + 1;
+		if (jm.next_id > ctld_conf()->max_job_id)
+			jm.next_id = ctld_conf()->first_job_id;
+	}
+}
+
+/* ---- lists ---- */
+
+static int _prio_cmp(const job_record_t *a, const job_record_t *b)
+{
+	if (a->info.priority != b->info.priority)
+		return a->info.priority > b->info.priority ? -1 : 1;
+	return a->info.job_id < b->info.job_id ? -1 : 1;
+}
+
+job_record_t *job_mgr_pending_first(void)
+{
+	return jm.pending;
+}
+
+/* Insert in order, searching from the tail: new jobs have the lowest
+ * priority of all, so a submit costs O(1). */
+void job_mgr_pending_add(job_record_t *j)
+{
+	job_record_t *pos = jm.pending ? jm.pending->pend_prev : NULL;
+
+	if (j->on_pend)
+		return;
+	while (pos && _prio_cmp(j, pos) < 0)
+		pos = pos == jm.pending ? NULL : pos->pend_prev;
+	if (!pos) {
+		DL_PREPEND2(jm.pending, j, pend_prev, pend_next);
+	} else if (!pos->pend_next) {
+		DL_APPEND2(jm.pending, j, pend_prev, pend_next);
+	} else {
+		j->pend_next = pos->pend_next;
+		j->pend_prev = pos;
+		pos->pend_next->pend_prev = j;
+		pos->pend_next = j;
+	}
+	j->on_pend = true;
+}
+
+void job_mgr_pending_del(job_record_t *j)
+{
+	if (!j->on_pend)
+		return;
+	DL_DELETE2(jm.pending, j, pend_prev, pend_next);
+	j->on_pend = false;
+}
+
+void job_mgr_pending_resort(job_record_t *j)
+{
+	job_mgr_pending_del(j);
+	job_mgr_pending_add(j);
+}
+
+void job_mgr_running_add(job_record_t *j)
+{
+	if (j->on_run)
+		return;
+	DL_APPEND2(jm.running, j, run_prev, run_next);
+	j->on_run = true;
+}
+
+void job_mgr_running_del(job_record_t *j)
+{
+	if (!j->on_run)
+		return;
+	DL_DELETE2(jm.running, j, run_prev, run_next);
+	j->on_run = false;
+}
+
+job_record_t *job_mgr_running_first(void)
+{
+	return jm.running;
+}
+
+job_record_t *job_mgr_finished_first(void)
+{
+	return jm.finished;
+}
+
+/* The finished list reuses the run links: a job is on one or the other. */
+static void _finished_add(job_record_t *j)
+{
+	job_mgr_running_del(j);
+	job_mgr_pending_del(j);
+	if (j->on_fin)
+		return;
+	DL_APPEND2(jm.finished, j, run_prev, run_next);
+	j->on_fin = true;
+}
+
+/* ---- allocation ---- */
+
+static long _alloc_pos(const job_record_t *j, uint32_t index)
+{
+	long i, k = 0;
+
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1), k++)
+		if ((uint32_t) i == index)
+			return k;
+	return -1;
+}
+
+static void _apply_alloc(job_record_t *j)
+{
+	long i, k = 0;
+
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1), k++)
+		node_mgr_alloc(node_mgr_at(i), j->node_cpus[k], j->node_mem[k]);
+}
+
+static void _tres_alloc(job_record_t *j)
+{
+	uint64_t mem = 0;
+	char m[32];
+	uint32_t k;
+
+	for (k = 0; k < j->alloc_cnt; k++)
+		mem += j->node_mem[k];
+	xfree(j->info.tres_alloc_str);
+	j->info.tres_alloc_str = xstrdup_printf("cpu=%u", j->info.num_cpus);
+	if (mem) {
+		fmt_mem_mb(mem, m, sizeof(m));
+		xstrfmtcat(&j->info.tres_alloc_str, ",mem=%s", m);
+	}
+	xstrfmtcat(&j->info.tres_alloc_str, ",node=%u,billing=%u",
+		   j->info.num_nodes, j->info.num_cpus);
+}
+
+void job_mgr_start(job_record_t *j, const select_result_t *res)
+{
+	job_info_t *i = &j->info;
+	time_t now = time(NULL);
+
+	j->node_bitmap = bitmap_copy(res->nodes);
+	j->alloc_cnt = res->node_cnt;
+	j->node_cpus = xcalloc(res->node_cnt + 1, sizeof(uint16_t));
+	j->node_tasks = xcalloc(res->node_cnt + 1, sizeof(uint16_t));
+	j->node_mem = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
+	memcpy(j->node_cpus, res->cpus, res->node_cnt * sizeof(uint16_t));
+	memcpy(j->node_tasks, res->tasks, res->node_cnt * sizeof(uint16_t));
+	memcpy(j->node_mem, res->mem, res->node_cnt * sizeof(uint64_t));
+	_apply_alloc(j);
+	job_mgr_pending_del(j);
+	job_mgr_running_add(j);
+	i->job_state = JOB_RUNNING;
+	i->state_reason = WAIT_NO_REASON;
+	i->start_time = now;
+	i->end_time = (i->time_limit == INFINITE32 || i->time_limit == NO_VAL32) ?
+		0 : now + (time_t) i->time_limit * 60;
+	if (!i->eligible_time)
+		i->eligible_time = now;
+	i->last_sched_eval = now;
+	xfree(i->nodes);
+	i->nodes = node_mgr_names(j->node_bitmap);
+	xfree(i->batch_host);
+	i->batch_host = xstrdup(node_mgr_at(bitmap_first_set(j->node_bitmap))->info.name);
+	i->num_nodes = res->node_cnt;
+	i->num_cpus = res->cpu_cnt;
+	xfree(i->cpus_per_node_str);
+	i->cpus_per_node_str = select_compress_counts(res->cpus, res->node_cnt);
+	xfree(i->sched_name);
+	i->sched_name = xstrdup("Main");
+	_tres_alloc(j);
+	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s",
+	     i->job_id, i->nodes, i->num_cpus, i->partition);
+	commit_dirty();
+	job_mgr_launch(j);
+}
+
+/* Give back node n's share of j. */
+static void _release_node(job_record_t *j, node_record_t *n)
+{
+	long k = _alloc_pos(j, n->index);
+
+	if (k < 0)
+		return;
+	node_mgr_release(n, j->node_cpus[k], j->node_mem[k]);
+}
+
+static void _finish(job_record_t *j)
+{
+	j->info.job_state &= ~JOB_COMPLETING;
+	_finished_add(j);
+	debug("JobId=%u completing done", j->info.job_id);
+	commit_dirty();
+	sched_trigger();
+}
+
+static void _send_terminate(job_record_t *j, node_record_t *n)
+{
+	node_signal_msg_t *s = xmalloc(sizeof(*s));
+
+	s->job_id = j->info.job_id;
+	s->step_id = NO_VAL32;
+	s->signal = 9;
+	s->kill_wait = ctld_conf()->kill_wait;
+	s->job_state = j->info.job_state & JOB_STATE_BASE;
+	s->nodes = xstrdup(j->info.nodes);
+	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_TERMINATE_JOB, s,
+		      ctld_conf()->message_timeout * 1000, NULL, NULL);
+}
+
+static void _terminate_all(job_record_t *j)
+{
+	long i;
+
+	j->term_sent = time(NULL);
+	for (i = bitmap_first_set(j->comp_bitmap); i >= 0;
+	     i = bitmap_next_set(j->comp_bitmap, i + 1))
+		_send_terminate(j, node_mgr_at(i));
+}
+
+void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
+		 uint32_t exit_code)
+{
+	job_info_t *i = &j->info;
+	long b;
+
+	i->job_state = state;
+	i->state_reason = reason;
+	i->exit_code = exit_code;
+	i->end_time = time(NULL);
+	if (!j->node_bitmap || !j->on_run) {
+		_finished_add(j);
+		commit_dirty();
+		return;
+	}
+	i->job_state |= JOB_COMPLETING;
+	if (j->comp_bitmap)
+		bitmap_destroy(j->comp_bitmap);
+	j->comp_bitmap = bitmap_copy(j->node_bitmap);
+	for (b = bitmap_first_set(j->node_bitmap); b >= 0;
+	     b = bitmap_next_set(j->node_bitmap, b + 1)) {
+		node_record_t *n = node_mgr_at(b);
+
+		if ((n->info.node_state & NODE_STATE_BASE) == NODE_STATE_DOWN) {
+			bitmap_clear(j->comp_bitmap, b);
+			_release_node(j, n);
+		} else {
+			node_mgr_completing(n, true);
+		}
+	}
+	_terminate_all(j);
+	if (!bitmap_count(j->comp_bitmap))
+		_finish(j);
+	commit_dirty();
+}
+
+void job_mgr_node_done(job_record_t *j, node_record_t *n)
+{
+	if (!j->comp_bitmap || !bitmap_test(j->comp_bitmap, n->index))
+		return;
+	bitmap_clear(j->comp_bitmap, n->index);
+	node_mgr_completing(n, false);
+	_release_node(j, n);
+	if (!bitmap_count(j->comp_bitmap))
+		_finish(j);
+	commit_dirty();
+	sched_trigger();
+}
+
+void job_mgr_node_fail(node_record_t *n)
+{
+	job_record_t *j, *tmp;
+
+	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
+		if (!bitmap_test(j->node_bitmap, n->index))
+			continue;
+		if ((j->info.job_state & JOB_STATE_BASE) == JOB_RUNNING &&
+		    !(j->info.job_state & JOB_COMPLETING)) {
+			info("Killing JobId=%u on failed node %s",
+			     j->info.job_id, n->info.name);
+			job_mgr_end(j, JOB_NODE_FAIL, FAIL_DOWN_NODE, 0);
+		} else {
+			job_mgr_node_done(j, n);
+		}
+	}
+}
+
+bool job_mgr_on_node(uint32_t job_id, const node_record_t *n)
+{
+	job_record_t *j = job_mgr_find(job_id);
+
+	return j && j->on_run && j->node_bitmap &&
+	       bitmap_test(j->node_bitmap, n->index) &&
+	       !(j->comp_bitmap && !bitmap_test(j->comp_bitmap, n->index) &&
+		 (j->info.job_state & JOB_COMPLETING));
+}
+
+/* ---- once a second ---- */
+
+static void _check_time_limits(time_t now)
+{
+	job_record_t *j, *tmp;
+
+	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
+		job_info_t *i = &j->info;
+
+		if (i->job_state & JOB_COMPLETING) {
+			if (now - j->term_sent >= TERM_RESEND_SEC)
+				_terminate_all(j);
+			continue;
+		}
+		if (i->job_state != JOB_RUNNING || i->time_limit == INFINITE32 ||
+		    i->time_limit == NO_VAL32 ||
+		    now < i->start_time + (time_t) i->time_limit * 60)
+			continue;
+		info("Time limit exhausted for JobId=%u", i->job_id);
+		job_mgr_end(j, JOB_TIMEOUT, FAIL_TIMEOUT, 0);
+	}
+}
+
+static void _purge(time_t now)
+{
+	uint32_t age = ctld_conf()->min_job_age;
+	job_record_t *j;
+	bool any = false;
+
+	if (!age)
+		return;
+	while ((j = jm.finished) && j->info.end_time + (time_t) age <= now) {
+		DL_DELETE2(jm.finished, j, run_prev, run_next);
+		HASH_DEL(jm.by_id, j);
+		jm.cnt--;
+		state_save_remove_job_files(ctld_conf()->state_save_location,
+					    j->info.job_id);
+		debug2("Purging old records of JobId=%u", j->info.job_id);
+		_free_job(j);
+		any = true;
+	}
+	if (any)
+		commit_dirty();
+}
+
+void job_mgr_tick(time_t now)
+{
+	_check_time_limits(now);
+	_purge(now);
+}
+
+void job_mgr_reattach_parts(void)
+{
+	job_record_t *j, *tmp;
+
+	HASH_ITER(hh, jm.by_id, j, tmp)
+		j->part = part_mgr_find(j->info.partition);
+}
+
+/* ---- info ---- */
+
+static bool _wanted(const job_info_request_msg_t *r, const job_record_t *j)
+{
+	uint32_t k;
+
+	if (r->user_id != NO_VAL32 && r->user_id != j->info.user_id)
+		return false;
+	if (!r->job_id_cnt || !r->job_ids)
+		return true;
+	for (k = 0; k < r->job_id_cnt; k++)
+		if (r->job_ids[k] == j->info.job_id)
+			return true;
+	return false;
+}
+
+void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
+{
+	job_info_request_msg_t all = { .user_id = NO_VAL32 }, *r = m->data;
+	job_info_msg_t resp = { .last_update = time(NULL) };
+	job_record_t *j, *tmp;
+
+	if (!r)
+		r = &all;
+	if (r->job_id_cnt == 1 && r->job_ids && !job_mgr_find(r->job_ids[0])) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	resp.jobs = xcalloc(jm.cnt + 1, sizeof(job_info_t));
+	if (r->job_id_cnt && r->job_ids && r->job_id_cnt < jm.cnt / 4) {
+		for (uint32_t k = 0; k < r->job_id_cnt; k++) {
+			j = job_mgr_find(r->job_ids[k]);
+			if (j && (r->user_id == NO_VAL32 ||
+				  r->user_id == j->info.user_id))
+				resp.jobs[resp.cnt++] = j->info;
+		}
+	} else {
+		HASH_ITER(hh, jm.by_id, j, tmp)
+			if (_wanted(r, j))
+				resp.jobs[resp.cnt++] = j->info;
+	}
+	net_reply(c, RESPONSE_JOB_INFO, &resp);   /* packed now: shallow copies */
+	xfree(resp.jobs);
+}

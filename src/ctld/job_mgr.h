@@ -1,0 +1,121 @@
+/* job_mgr.h — the controller's job records.
+ *
+ * Records live in a hash table on job_id; pending jobs are also on a list
+ * kept in scheduling order (priority, then job id) and running jobs on a
+ * list for the time-limit check.  job_info_t is the first member, so a
+ * record is reported without conversion.
+ *
+ * Split over job_mgr.c (table, lists, allocation, info, purge, state),
+ * job_submit.c (validate and create) and job_ctl.c (cancel, hold, update,
+ * completion, time limits, node failure).
+ */
+#ifndef SLUICE_CTLD_JOB_MGR_H
+#define SLUICE_CTLD_JOB_MGR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <uthash.h>
+
+#include "common/bitmap.h"
+#include "common/job_info.h"
+#include "common/net.h"
+#include "common/pack.h"
+#include "ctld/node_mgr.h"
+#include "ctld/part_mgr.h"
+#include "ctld/select.h"
+
+typedef struct job_record {
+	job_info_t      info;          /* first member */
+	part_record_t  *part;
+	char          **argv;          /* script arguments */
+	bitmap_t       *node_bitmap;   /* allocated nodes */
+	uint16_t       *node_cpus;     /* per allocated node, index order */
+	uint16_t       *node_tasks;
+	uint64_t       *node_mem;
+	uint32_t        alloc_cnt;     /* entries in the arrays above */
+	bitmap_t       *comp_bitmap;   /* nodes yet to confirm the end */
+	bitmap_t       *req_bitmap;    /* -w, cached for node generation */
+	bitmap_t       *exc_bitmap;    /* -x */
+	uint32_t        bitmap_gen;
+	uint32_t        prio_saved;    /* priority to restore on release */
+	bool            exclusive;
+	bool            ntasks_given;  /* -n given (SLURM_NTASKS) */
+	bool            cpt_given;     /* -c given */
+	uint16_t        open_mode;
+	time_t          begin_time;    /* --begin, 0 = none */
+	time_t          term_sent;     /* last REQUEST_TERMINATE_JOB */
+	UT_hash_handle  hh;
+	struct job_record *pend_prev, *pend_next;
+	struct job_record *run_prev, *run_next;
+	bool            on_pend, on_run, on_fin;  /* run: holds nodes */
+} job_record_t;
+
+int           job_mgr_init(void);
+void          job_mgr_fini(void);
+
+job_record_t *job_mgr_find(uint32_t job_id);
+/* "123" -> record; NULL if malformed or unknown. */
+job_record_t *job_mgr_find_str(const char *id);
+uint32_t      job_mgr_count(void);
+uint32_t      job_mgr_next_id(void);
+void          job_mgr_set_next_id(uint32_t id);
+/* Pending list in scheduling order (first, then ->pend_next). */
+job_record_t *job_mgr_pending_first(void);
+/* Re-sort one pending job after its priority changed. */
+void          job_mgr_pending_resort(job_record_t *j);
+
+/* Start a pending job on the selected resources (state, nodes, launch). */
+void          job_mgr_start(job_record_t *j, const select_result_t *res);
+/* Fill the select request for a pending job (cached -w/-x bitmaps). */
+void          job_mgr_select_req(job_record_t *j, select_req_t *req);
+/* Why a pending job cannot be tried in its partition now (a reason), or
+ * WAIT_NO_REASON if it may be placed. */
+uint32_t      job_mgr_part_reason(job_record_t *j, time_t now);
+/* -w / -x bitmaps for the current node table (NULL if not given). */
+const bitmap_t *job_mgr_req_nodes(job_record_t *j);
+const bitmap_t *job_mgr_exc_nodes(job_record_t *j);
+
+/* End a job that holds nodes: state (with flags), reason, terminate on
+ * its nodes, resources released as each node confirms. */
+void          job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
+			  uint32_t exit_code);
+/* A node confirmed the job's processes are gone there. */
+void          job_mgr_node_done(job_record_t *j, node_record_t *n);
+/* Its node failed: every job on it ends NODE_FAIL. */
+void          job_mgr_node_fail(node_record_t *n);
+/* Once a second: time limits, purge of old finished jobs. */
+void          job_mgr_tick(time_t now);
+/* Partition pointers after a reconfigure. */
+void          job_mgr_reattach_parts(void);
+/* Is a job with this id still running/completing on node n? */
+bool          job_mgr_on_node(uint32_t job_id, const node_record_t *n);
+
+/* RPC handlers. */
+void          job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_epilog(net_conn_t *c, slurm_msg_t *m);
+
+/* Snapshot of every job record. */
+void          job_mgr_pack_state(buf_t *b);
+int           job_mgr_unpack_state(buf_t *b);
+
+/* Internal to the job manager's files. */
+job_record_t *job_mgr_create(uint32_t job_id);
+void          job_mgr_add(job_record_t *j);
+void          job_mgr_pending_add(job_record_t *j);
+void          job_mgr_pending_del(job_record_t *j);
+void          job_mgr_running_add(job_record_t *j);
+void          job_mgr_running_del(job_record_t *j);
+job_record_t *job_mgr_running_first(void);
+job_record_t *job_mgr_finished_first(void);
+/* Priority counter (priority/basic counts down from 4294901759). */
+uint32_t      job_mgr_new_priority(void);
+void          job_mgr_restore_priorities(void);
+void          job_mgr_launch(job_record_t *j);
+
+#endif

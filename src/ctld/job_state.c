@@ -1,0 +1,280 @@
+/* job_state.c — job records in the snapshot, and the batch launch
+ * (job_mgr.h). */
+#include <string.h>
+
+#include <utlist.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/agent.h"
+#include "ctld/commit.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/sched.h"
+#include "ctld/state_save.h"
+#include "slurm/slurm_errno.h"
+
+#define JOB_REC_MAGIC 0x4a4f4231u   /* "JOB1" */
+
+static void _pack_alloc(buf_t *b, const job_record_t *j)
+{
+	long i, k = 0;
+
+	pack32(b, j->node_bitmap ? j->alloc_cnt : 0);
+	if (!j->node_bitmap)
+		return;
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
+		packstr(b, node_mgr_at(i)->info.name);
+		pack16(b, j->node_cpus[k]);
+		pack16(b, j->node_tasks[k]);
+		pack64(b, j->node_mem[k]);
+		packbool(b, j->comp_bitmap && bitmap_test(j->comp_bitmap, i));
+	}
+}
+
+static void _pack_job(buf_t *b, const job_record_t *j)
+{
+	pack32(b, JOB_REC_MAGIC);
+	fields_pack(b, job_info_fields, &j->info);
+	packstr_list(b, j->argv);
+	pack32(b, j->prio_saved);
+	packbool(b, j->exclusive);
+	packbool(b, j->ntasks_given);
+	packbool(b, j->cpt_given);
+	pack16(b, j->open_mode);
+	pack_time(b, j->begin_time);
+	_pack_alloc(b, j);
+}
+
+void job_mgr_pack_state(buf_t *b)
+{
+	job_record_t *j;
+	uint32_t n = 0;
+
+	pack32(b, job_mgr_count());
+	for (j = job_mgr_pending_first(); j; j = j->pend_next, n++)
+		_pack_job(b, j);
+	for (j = job_mgr_running_first(); j; j = j->run_next, n++)
+		_pack_job(b, j);
+	for (j = job_mgr_finished_first(); j; j = j->run_next, n++)
+		_pack_job(b, j);
+	if (n != job_mgr_count())
+		error("state save: packed %u of %u jobs", n, job_mgr_count());
+}
+
+/* Allocation of one restored job, matched to nodes by name. */
+static int _unpack_alloc(buf_t *b, job_record_t *j)
+{
+	uint32_t cnt, k, kept = 0;
+	size_t nn = node_mgr_count() ? node_mgr_count() : 1;
+
+	if (unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN)
+		return -1;
+	if (!cnt)
+		return 0;
+	j->node_bitmap = bitmap_create(nn);
+	j->comp_bitmap = bitmap_create(nn);
+	j->node_cpus = xcalloc(cnt + 1, sizeof(uint16_t));
+	j->node_tasks = xcalloc(cnt + 1, sizeof(uint16_t));
+	j->node_mem = xcalloc(cnt + 1, sizeof(uint64_t));
+	for (k = 0; k < cnt; k++) {
+		char *name = NULL;
+		uint16_t cpus, tasks;
+		uint64_t mem;
+		bool comp;
+		node_record_t *n;
+
+		if (unpackstr(b, &name) < 0 || unpack16(b, &cpus) < 0 ||
+		    unpack16(b, &tasks) < 0 || unpack64(b, &mem) < 0 ||
+		    unpackbool(b, &comp) < 0) {
+			xfree(name);
+			return -1;
+		}
+		n = node_mgr_find(name);
+		xfree(name);
+		if (!n)
+			continue;
+		/* names were packed in index order, so kept stays sorted */
+		bitmap_set(j->node_bitmap, n->index);
+		if (comp)
+			bitmap_set(j->comp_bitmap, n->index);
+		j->node_cpus[kept] = cpus;
+		j->node_tasks[kept] = tasks;
+		j->node_mem[kept] = mem;
+		kept++;
+	}
+	j->alloc_cnt = kept;
+	return 0;
+}
+
+static void _attach(job_record_t *j)
+{
+	uint32_t st = j->info.job_state;
+	long i, k = 0;
+
+	j->part = part_mgr_find(j->info.partition);
+	job_mgr_add(j);
+	if ((st & JOB_STATE_BASE) == JOB_PENDING) {
+		job_mgr_pending_add(j);
+		return;
+	}
+	if (!j->node_bitmap || (!(st & JOB_COMPLETING) &&
+				(st & JOB_STATE_BASE) != JOB_RUNNING)) {
+		time_t end = j->info.end_time;
+
+		job_mgr_end(j, st, j->info.state_reason, j->info.exit_code);
+		j->info.job_state = st & ~JOB_COMPLETING;
+		j->info.end_time = end;
+		return;
+	}
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
+		node_record_t *n = node_mgr_at(i);
+
+		if ((st & JOB_COMPLETING) && !bitmap_test(j->comp_bitmap, i))
+			continue;      /* this node already confirmed */
+		node_mgr_alloc(n, j->node_cpus[k], j->node_mem[k]);
+		if (st & JOB_COMPLETING)
+			node_mgr_completing(n, true);
+	}
+	job_mgr_running_add(j);
+}
+
+static job_record_t *_unpack_job(buf_t *b)
+{
+	job_record_t *j = job_mgr_create(0);
+	uint32_t magic, n;
+
+	if (unpack32(b, &magic) < 0 || magic != JOB_REC_MAGIC)
+		goto fail;
+	memset(&j->info, 0, sizeof(j->info));
+	if (fields_unpack(b, job_info_fields, &j->info) < 0)
+		goto fail;
+	if (unpackstr_array(b, &j->argv, &n, PACK_MAX_ARRAY_LEN) < 0 ||
+	    unpack32(b, &j->prio_saved) < 0 || unpackbool(b, &j->exclusive) < 0 ||
+	    unpackbool(b, &j->ntasks_given) < 0 ||
+	    unpackbool(b, &j->cpt_given) < 0 || unpack16(b, &j->open_mode) < 0 ||
+	    unpack_time(b, &j->begin_time) < 0 ||
+	    _unpack_alloc(b, j) < 0)
+		goto fail;
+	return j;
+fail:
+	job_info_free_members(&j->info);
+	xstrarray_free(j->argv);
+	if (j->node_bitmap)
+		bitmap_destroy(j->node_bitmap);
+	if (j->comp_bitmap)
+		bitmap_destroy(j->comp_bitmap);
+	xfree(j->node_cpus);
+	xfree(j->node_tasks);
+	xfree(j->node_mem);
+	xfree(j);
+	return NULL;
+}
+
+int job_mgr_unpack_state(buf_t *b)
+{
+	uint32_t cnt, k;
+
+	if (unpack32(b, &cnt) < 0 || cnt > 64u * 1024 * 1024)
+		return -1;
+	for (k = 0; k < cnt; k++) {
+		job_record_t *j = _unpack_job(b);
+
+		if (!j)
+			return -1;
+		if (job_mgr_find(j->info.job_id)) {
+			error("Duplicate JobId=%u in the state file",
+			      j->info.job_id);
+			return -1;
+		}
+		_attach(j);
+	}
+	job_mgr_restore_priorities();
+	return 0;
+}
+
+/* ---- batch launch ---- */
+
+static char *_tasks_per_node(const job_record_t *j)
+{
+	return select_compress_counts(j->node_tasks, j->alloc_cnt);
+}
+
+static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
+				       char **env)
+{
+	batch_launch_msg_t *l = xmalloc(sizeof(*l));
+	const job_info_t *i = &j->info;
+
+	l->job_id = i->job_id;
+	l->array_task_id = NO_VAL32;
+	l->uid = i->user_id;
+	l->gid = i->group_id;
+	l->user_name = xstrdup(i->user_name);
+	l->job_name = xstrdup(i->name);
+	l->partition = xstrdup(i->partition);
+	l->account = xstrdup(i->account);
+	l->qos = xstrdup(i->qos);
+	l->nodes = xstrdup(i->nodes);
+	l->num_nodes = i->num_nodes;
+	l->cpus_per_node = xstrdup(i->cpus_per_node_str);
+	l->cpus_on_node = j->node_cpus[0];
+	l->num_tasks = j->ntasks_given ? i->num_tasks : NO_VAL32;
+	l->cpus_per_task = j->cpt_given ? i->cpus_per_task : NO_VAL16;
+	l->ntasks_per_node = i->ntasks_per_node;
+	l->tasks_per_node = _tasks_per_node(j);
+	l->mem_per_node = (i->pn_min_memory && !i->mem_per_cpu) ?
+		i->pn_min_memory : NO_VAL64;
+	l->mem_per_cpu = (i->pn_min_memory && i->mem_per_cpu) ?
+		i->pn_min_memory : NO_VAL64;
+	l->time_limit = i->time_limit;
+	l->start_time = i->start_time;
+	l->work_dir = xstrdup(i->work_dir);
+	l->std_out = xstrdup(i->std_out);
+	l->std_err = xstrdup(i->std_err);
+	l->std_in = xstrdup(i->std_in);
+	l->open_mode = j->open_mode;
+	l->script = script;
+	l->argv = xstrarray_dup(j->argv);
+	l->environment = env;
+	l->submit_dir = xstrdup(i->work_dir);
+	l->submit_host = xstrdup(i->alloc_node);
+	l->cluster_name = xstrdup(ctld_conf()->cluster_name);
+	l->restart_cnt = i->restart_cnt;
+	l->nice = i->nice;
+	return l;
+}
+
+static void _launch_done(int rc, void *arg)
+{
+	uint32_t id = (uint32_t) (uintptr_t) arg;
+	job_record_t *j = job_mgr_find(id);
+
+	if (!rc || !j || j->info.job_state != JOB_RUNNING)
+		return;
+	error("Launch of batch JobId=%u on %s failed: %s", id,
+	      j->info.batch_host, slurm_strerror(rc));
+	job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
+}
+
+void job_mgr_launch(job_record_t *j)
+{
+	node_record_t *n = node_mgr_find(j->info.batch_host);
+	char *script = NULL, **env = NULL;
+	batch_launch_msg_t *l;
+
+	if (state_save_read_job_files(ctld_conf()->state_save_location,
+				      j->info.job_id, &script, &env) < 0) {
+		job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
+		return;
+	}
+	l = _launch_msg(j, script, env);
+	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_BATCH_JOB_LAUNCH,
+		      l, ctld_conf()->message_timeout * 1000, _launch_done,
+		      (void *) (uintptr_t) j->info.job_id);
+}

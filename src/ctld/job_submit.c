@@ -1,0 +1,514 @@
+/* job_submit.c — REQUEST_SUBMIT_BATCH_JOB: validate a job_desc_t, create
+ * the record, save its script, answer once the state is on disk; plus the
+ * request-derived helpers the scheduler uses (job_mgr.h). */
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/commit.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/sched.h"
+#include "ctld/state_save.h"
+#include "slurm/slurm_errno.h"
+
+#define PRIO_TOP 4294901759u
+
+static uint32_t next_prio = PRIO_TOP;
+
+uint32_t job_mgr_new_priority(void)
+{
+	return next_prio > 1 ? next_prio-- : 1;
+}
+
+void job_mgr_restore_priorities(void)
+{
+	job_record_t *j;
+	uint32_t low = PRIO_TOP + 1;
+
+	for (j = job_mgr_pending_first(); j; j = j->pend_next) {
+		if (j->info.priority && j->info.priority < low)
+			low = j->info.priority;
+		if (j->prio_saved && j->prio_saved < low)
+			low = j->prio_saved;
+	}
+	for (j = job_mgr_running_first(); j; j = j->run_next)
+		if (j->info.priority && j->info.priority < low)
+			low = j->info.priority;
+	next_prio = low - 1;
+}
+
+typedef struct {
+	uid_t          uid;
+	gid_t          gid;
+	part_record_t *part;
+	uint32_t       min_nodes;
+	uint32_t       max_nodes;     /* 0 = no limit */
+	uint32_t       num_tasks;
+	uint16_t       cpt;
+	uint16_t       ntpn;          /* 0 = none */
+	uint64_t       mem;           /* MB, 0 = none */
+	bool           mem_per_cpu;
+	bool           exclusive;
+	uint32_t       time_limit;
+	char          *msg;           /* text for the user */
+} submit_t;
+
+static int _pick_partition(const job_desc_t *d, submit_t *s)
+{
+	char *name = NULL, *comma;
+
+	if (!d->partition || !*d->partition) {
+		s->part = part_mgr_default();
+		return s->part ? 0 : ESLURM_DEFAULT_PARTITION_NOT_SET;
+	}
+	name = xstrdup(d->partition);
+	if ((comma = strchr(name, ',')))
+		*comma = '\0';
+	s->part = part_mgr_find(name);
+	if (!s->part) {
+		s->msg = xstrdup_printf("invalid partition specified: %s", name);
+		xfree(name);
+		return ESLURM_INVALID_PARTITION_NAME;
+	}
+	xfree(name);
+	if (s->part->info.state_up == PARTITION_DRAIN ||
+	    s->part->info.state_up == PARTITION_INACTIVE)
+		return ESLURM_PARTITION_NOT_AVAIL;
+	return 0;
+}
+
+static int _sizes(const job_desc_t *d, submit_t *s)
+{
+	s->min_nodes = d->min_nodes == NO_VAL32 ? 1 : d->min_nodes;
+	if (!s->min_nodes)
+		s->min_nodes = 1;
+	if (d->max_nodes != NO_VAL32 && d->max_nodes)
+		s->max_nodes = d->max_nodes;
+	else if (d->min_nodes != NO_VAL32)
+		s->max_nodes = s->min_nodes;
+	if (s->max_nodes && s->max_nodes < s->min_nodes)
+		return ESLURM_INVALID_NODE_COUNT;
+	s->cpt = (d->cpus_per_task == NO_VAL16 || !d->cpus_per_task) ?
+		1 : d->cpus_per_task;
+	s->ntpn = (d->ntasks_per_node == NO_VAL16) ? 0 : d->ntasks_per_node;
+	if (d->num_tasks == 0)
+		return ESLURM_BAD_TASK_COUNT;
+	if (d->num_tasks != NO_VAL32)
+		s->num_tasks = d->num_tasks;
+	else if (s->ntpn)
+		s->num_tasks = s->min_nodes * s->ntpn;
+	else
+		s->num_tasks = s->min_nodes;
+	if (d->min_cpus != NO_VAL32 && d->min_cpus > s->num_tasks * s->cpt &&
+	    d->num_tasks == NO_VAL32)
+		s->num_tasks = (d->min_cpus + s->cpt - 1) / s->cpt;
+	return 0;
+}
+
+static void _memory(const job_desc_t *d, submit_t *s)
+{
+	const part_info_t *p = &s->part->info;
+	const slurm_conf_t *c = ctld_conf();
+
+	if (d->pn_min_memory != NO_VAL64) {
+		s->mem = d->pn_min_memory;
+		s->mem_per_cpu = d->mem_per_cpu;
+	} else if (p->def_mem_per_cpu || (!p->def_mem_per_node && c->def_mem_per_cpu)) {
+		s->mem = p->def_mem_per_cpu ? p->def_mem_per_cpu : c->def_mem_per_cpu;
+		s->mem_per_cpu = true;
+	} else if (p->def_mem_per_node || c->def_mem_per_node) {
+		s->mem = p->def_mem_per_node ? p->def_mem_per_node :
+			c->def_mem_per_node;
+	}
+}
+
+static int _check_nodes(const job_desc_t *d, submit_t *s)
+{
+	bitmap_t *b;
+
+	if (d->req_nodes && *d->req_nodes) {
+		b = node_mgr_bitmap(d->req_nodes, NULL);
+		if (!b)
+			return ESLURM_INVALID_NODE_NAME;
+		if (!bitmap_is_subset(b, s->part->node_bitmap)) {
+			bitmap_destroy(b);
+			return ESLURM_REQUESTED_NODES_NOT_IN_PARTITION;
+		}
+		if (bitmap_count(b) > s->min_nodes && !s->max_nodes)
+			s->min_nodes = bitmap_count(b);
+		bitmap_destroy(b);
+	}
+	if (d->exc_nodes && *d->exc_nodes) {
+		b = node_mgr_bitmap(d->exc_nodes, NULL);
+		if (!b)
+			return ESLURM_INVALID_NODE_NAME;
+		bitmap_destroy(b);
+	}
+	return 0;
+}
+
+static void _select_req_from(const submit_t *s, select_req_t *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->min_nodes = s->min_nodes;
+	r->max_nodes = s->max_nodes ? s->max_nodes : UINT32_MAX;
+	r->num_tasks = s->num_tasks;
+	r->cpus_per_task = s->cpt;
+	r->ntasks_per_node = s->ntpn;
+	if (s->mem_per_cpu)
+		r->mem_per_cpu = s->mem;
+	else
+		r->mem_per_node = s->mem;
+	r->exclusive = s->exclusive;
+}
+
+/* Could the job ever run in its partition?  Node count limits only make
+ * it wait (PartitionNodeLimit / PartitionConfig). */
+static int _can_ever_run(const job_desc_t *d, submit_t *s)
+{
+	const part_info_t *p = &s->part->info;
+	size_t cnt = node_mgr_count();
+	select_node_t *view;
+	select_result_t res;
+	select_req_t r;
+	bitmap_t *avail, *reqd = NULL;
+	int rc;
+
+	if (s->min_nodes > p->total_nodes ||
+	    (p->max_nodes != INFINITE32 && s->min_nodes > p->max_nodes) ||
+	    s->min_nodes < p->min_nodes)
+		return 0;
+	view = xcalloc(cnt + 1, sizeof(*view));
+	node_mgr_select_view(view);
+	avail = bitmap_copy(s->part->node_bitmap);
+	if (d->exc_nodes && *d->exc_nodes) {
+		bitmap_t *x = node_mgr_bitmap(d->exc_nodes, NULL);
+
+		bitmap_and_not(avail, x);
+		bitmap_destroy(x);
+	}
+	_select_req_from(s, &r);
+	if (d->req_nodes && *d->req_nodes)
+		r.required = reqd = node_mgr_bitmap(d->req_nodes, NULL);
+	rc = select_job_test(view, cnt, avail, &r, true, &res);
+	if (rc == SELECT_OK)
+		select_result_free(&res);
+	if (reqd)
+		bitmap_destroy(reqd);
+	bitmap_destroy(avail);
+	xfree(view);
+	return rc == SELECT_OK ? 0 : ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+}
+
+static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s)
+{
+	bool op = ctld_is_operator(m->auth_uid);
+	int rc;
+
+	s->uid = (op && d->user_id != NO_VAL32) ? d->user_id : m->auth_uid;
+	s->gid = (op && d->group_id != NO_VAL32) ? d->group_id : m->auth_gid;
+	if ((rc = _pick_partition(d, s)))
+		return rc;
+	if (!d->script || !*d->script)
+		return ESLURM_JOB_SCRIPT_MISSING;
+	if (strncmp(d->script, "#!", 2))
+		return ESLURM_JOB_SCRIPT_MISSING;
+	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)))
+		return rc;
+	if (job_mgr_count() >= ctld_conf()->max_job_count)
+		return EAGAIN;
+	if (!op && d->priority != NO_VAL32)
+		return ESLURM_ACCESS_DENIED;
+	if (!op && d->nice != NO_VAL32 && d->nice < NICE_OFFSET)
+		return ESLURM_ACCESS_DENIED;
+	_memory(d, s);
+	s->exclusive = d->shared == JOB_SHARED_NONE ||
+		!xstrcasecmp(s->part->info.oversubscribe, "EXCLUSIVE");
+	s->time_limit = d->time_limit;
+	if (s->time_limit == NO_VAL32)
+		s->time_limit = s->part->info.default_time != NO_VAL32 ?
+			s->part->info.default_time : s->part->info.max_time;
+	return _can_ever_run(d, s);
+}
+
+static char *_user_name(uid_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		return xstrdup(pw.pw_name);
+	return xstrdup_printf("%u", (unsigned) uid);
+}
+
+static char *_group_name(gid_t gid)
+{
+	struct group gr, *res = NULL;
+	char buf[4096];
+
+	if (getgrgid_r(gid, &gr, buf, sizeof(buf), &res) == 0 && res)
+		return xstrdup(gr.gr_name);
+	return xstrdup_printf("%u", (unsigned) gid);
+}
+
+static char *_default_name(const job_desc_t *d)
+{
+	const char *slash;
+
+	if (d->name && *d->name)
+		return xstrdup(d->name);
+	if (d->argv && d->argv[0]) {
+		slash = strrchr(d->argv[0], '/');
+		return xstrdup(slash ? slash + 1 : d->argv[0]);
+	}
+	return xstrdup("sbatch");
+}
+
+static void _tres_req(job_record_t *j, const submit_t *s)
+{
+	job_info_t *i = &j->info;
+	uint64_t mem = s->mem_per_cpu ? s->mem * i->num_cpus :
+		s->mem * s->min_nodes;
+	char m[32];
+
+	i->tres_req_str = xstrdup_printf("cpu=%u", i->num_cpus);
+	if (mem) {
+		fmt_mem_mb(mem, m, sizeof(m));
+		xstrfmtcat(&i->tres_req_str, ",mem=%s", m);
+	}
+	xstrfmtcat(&i->tres_req_str, ",node=%u,billing=%u", s->min_nodes,
+		   i->num_cpus);
+}
+
+static void _copy_strings(job_info_t *i, const job_desc_t *d)
+{
+	i->account = xstrdup(d->account);
+	i->qos = xstrdup(d->qos);
+	i->comment = xstrdup(d->comment);
+	i->work_dir = xstrdup(d->work_dir);
+	i->std_out = xstrdup(d->std_out);
+	i->std_err = xstrdup(d->std_err);
+	i->std_in = xstrdup(d->std_in);
+	i->command = xstrdup(d->argv && d->argv[0] ? d->argv[0] : NULL);
+	i->submit_line = xstrdup(d->submit_line);
+	i->alloc_node = xstrdup(d->submit_host);
+	i->req_nodes = xstrdup(d->req_nodes);
+	i->exc_nodes = xstrdup(d->exc_nodes);
+	i->features = xstrdup(d->features);
+	i->dependency = xstrdup(d->dependency);
+	i->gres = xstrdup(d->gres);
+	i->licenses = xstrdup(d->licenses);
+	i->reservation = xstrdup(d->reservation);
+	i->wckey = xstrdup(d->wckey);
+	i->mail_type = xstrdup(d->mail_type);
+	i->mail_user = xstrdup(d->mail_user);
+	i->container = xstrdup(d->container);
+	i->cluster = xstrdup(ctld_conf()->cluster_name);
+}
+
+static void _set_priority(job_record_t *j, const job_desc_t *d, time_t now)
+{
+	job_info_t *i = &j->info;
+	uint32_t prio = d->priority != NO_VAL32 ? d->priority :
+		job_mgr_new_priority();
+
+	if (d->nice != NO_VAL32) {
+		int64_t p = (int64_t) prio - ((int64_t) d->nice - NICE_OFFSET);
+
+		i->nice = d->nice;
+		prio = p < 1 ? 1 : p > PRIO_TOP ? PRIO_TOP : (uint32_t) p;
+	}
+	i->priority = prio;
+	j->prio_saved = prio;
+	if (d->hold || prio == 0) {
+		i->priority = 0;
+		i->state_reason = d->hold ? WAIT_HELD_USER : WAIT_HELD;
+		i->held_by_user = d->hold;
+		return;
+	}
+	if (j->begin_time > now) {
+		i->state_reason = WAIT_TIME;
+		i->eligible_time = j->begin_time;
+	} else {
+		i->eligible_time = now;
+	}
+	i->accrue_time = i->eligible_time;
+}
+
+static job_record_t *_create(const job_desc_t *d, const submit_t *s)
+{
+	job_record_t *j = job_mgr_create(job_mgr_next_id());
+	job_info_t *i = &j->info;
+	time_t now = time(NULL);
+
+	i->name = _default_name(d);
+	i->user_id = s->uid;
+	i->user_name = _user_name(s->uid);
+	i->group_id = s->gid;
+	i->group_name = _group_name(s->gid);
+	i->partition = xstrdup(s->part->info.name);
+	j->part = s->part;
+	_copy_strings(i, d);
+	i->job_state = JOB_PENDING;
+	i->num_nodes = s->min_nodes;
+	i->max_nodes = s->max_nodes;
+	i->num_tasks = s->num_tasks;
+	i->cpus_per_task = s->cpt;
+	i->ntasks_per_node = s->ntpn;
+	i->num_cpus = s->num_tasks * s->cpt;
+	i->min_cpus_node = s->cpt;
+	i->pn_min_memory = s->mem;
+	i->mem_per_cpu = s->mem_per_cpu;
+	i->time_limit = s->time_limit;
+	i->time_min = d->time_min;
+	i->submit_time = now;
+	i->shared = d->shared;
+	i->contiguous = d->contiguous == NO_VAL16 ? 0 : d->contiguous;
+	i->requeue = d->requeue != NO_VAL16 ? d->requeue :
+		(ctld_conf()->job_requeue ? 1 : 0);
+	i->batch_flag = true;
+	i->deadline = d->deadline;
+	j->argv = xstrarray_dup(d->argv);
+	j->exclusive = s->exclusive;
+	j->ntasks_given = d->num_tasks != NO_VAL32;
+	j->cpt_given = d->cpus_per_task != NO_VAL16;
+	j->open_mode = d->open_mode;
+	j->begin_time = d->begin_time;
+	_set_priority(j, d, now);
+	_tres_req(j, s);
+	return j;
+}
+
+static void _free_submit_resp(void *data)
+{
+	msg_body_free(RESPONSE_SUBMIT_BATCH_JOB, data);
+}
+
+static void _reply_error(net_conn_t *c, int rc, const char *msg)
+{
+	return_code_msg_t r = { .rc = rc, .msg = (char *) msg };
+
+	net_reply(c, RESPONSE_SLURM_RC, &r);
+}
+
+void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
+{
+	job_desc_t *d = m->data;
+	submit_t s = { 0 };
+	submit_response_msg_t *resp;
+	struct timeval t0, t1;
+	job_record_t *j;
+	int rc;
+
+	gettimeofday(&t0, NULL);
+	rc = d ? _validate(d, m, &s) : ESLURM_JOB_SCRIPT_MISSING;
+	if (rc) {
+		info("_slurm_rpc_submit_batch_job: uid=%u: %s", m->auth_uid,
+		     slurm_strerror(rc));
+		_reply_error(c, rc, s.msg);
+		xfree(s.msg);
+		return;
+	}
+	j = _create(d, &s);
+	if (state_save_job_files(ctld_conf()->state_save_location,
+				 j->info.job_id, d->script, d->environment) < 0) {
+		_reply_error(c, ESLURM_WRITING_TO_FILE, NULL);
+		job_info_free_members(&j->info);
+		xstrarray_free(j->argv);
+		xfree(j);
+		return;
+	}
+	job_mgr_add(j);
+	job_mgr_pending_add(j);
+	resp = xmalloc(sizeof(*resp));
+	resp->job_id = j->info.job_id;
+	resp->step_id = NO_VAL32;
+	gettimeofday(&t1, NULL);
+	info("_slurm_rpc_submit_batch_job: JobId=%u InitPrio=%u usec=%ld",
+	     j->info.job_id, j->info.priority,
+	     (long) ((t1.tv_sec - t0.tv_sec) * 1000000 +
+		     (t1.tv_usec - t0.tv_usec)));
+	commit_reply(c, RESPONSE_SUBMIT_BATCH_JOB, resp, _free_submit_resp);
+	sched_trigger();
+}
+
+/* ---- what the scheduler asks of a pending job ---- */
+
+static void _refresh_bitmaps(job_record_t *j)
+{
+	if (j->bitmap_gen == node_mgr_generation() && j->bitmap_gen)
+		return;
+	if (j->req_bitmap)
+		bitmap_destroy(j->req_bitmap);
+	if (j->exc_bitmap)
+		bitmap_destroy(j->exc_bitmap);
+	j->req_bitmap = j->exc_bitmap = NULL;
+	if (j->info.req_nodes && *j->info.req_nodes)
+		j->req_bitmap = node_mgr_bitmap(j->info.req_nodes, NULL);
+	if (j->info.exc_nodes && *j->info.exc_nodes)
+		j->exc_bitmap = node_mgr_bitmap(j->info.exc_nodes, NULL);
+	j->bitmap_gen = node_mgr_generation();
+}
+
+const bitmap_t *job_mgr_req_nodes(job_record_t *j)
+{
+	_refresh_bitmaps(j);
+	return j->req_bitmap;
+}
+
+const bitmap_t *job_mgr_exc_nodes(job_record_t *j)
+{
+	_refresh_bitmaps(j);
+	return j->exc_bitmap;
+}
+
+void job_mgr_select_req(job_record_t *j, select_req_t *r)
+{
+	const job_info_t *i = &j->info;
+
+	memset(r, 0, sizeof(*r));
+	r->min_nodes = i->num_nodes ? i->num_nodes : 1;
+	r->max_nodes = i->max_nodes ? i->max_nodes : UINT32_MAX;
+	r->num_tasks = i->num_tasks ? i->num_tasks : 1;
+	r->cpus_per_task = i->cpus_per_task ? i->cpus_per_task : 1;
+	r->ntasks_per_node = i->ntasks_per_node == NO_VAL16 ? 0 :
+		i->ntasks_per_node;
+	if (i->pn_min_memory && i->pn_min_memory != NO_VAL64) {
+		if (i->mem_per_cpu)
+			r->mem_per_cpu = i->pn_min_memory;
+		else
+			r->mem_per_node = i->pn_min_memory;
+	}
+	r->exclusive = j->exclusive;
+	r->required = job_mgr_req_nodes(j);
+}
+
+uint32_t job_mgr_part_reason(job_record_t *j, time_t now)
+{
+	const part_info_t *p;
+
+	if (!j->part)
+		return WAIT_PART_CONFIG;
+	p = &j->part->info;
+	if (p->state_up == PARTITION_DOWN)
+		return WAIT_PART_DOWN;
+	if (p->state_up == PARTITION_INACTIVE)
+		return WAIT_PART_INACTIVE;
+	if (p->max_time != INFINITE32 && j->info.time_limit != INFINITE32 &&
+	    j->info.time_limit > p->max_time)
+		return WAIT_PART_TIME_LIMIT;
+	if ((p->max_nodes != INFINITE32 && j->info.num_nodes > p->max_nodes) ||
+	    j->info.num_nodes < p->min_nodes)
+		return WAIT_PART_NODE_LIMIT;
+	if (j->info.num_nodes > p->total_nodes)
+		return WAIT_PART_CONFIG;
+	return WAIT_NO_REASON;
+}

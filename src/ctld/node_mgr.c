@@ -1,0 +1,401 @@
+/* node_mgr.c — node table, allocation counts, state saving (node_mgr.h).
+ * Registration, ping and updates are in node_state.c. */
+#include <string.h>
+
+#include "common/hostlist.h"
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/controller.h"
+#include "ctld/node_mgr.h"
+#include "ctld/node_state.h"
+
+static struct {
+	node_record_t **nodes;
+	size_t          cnt;
+	node_record_t  *by_name;
+	uint32_t        generation;
+} nm;
+
+size_t node_mgr_count(void)
+{
+	return nm.cnt;
+}
+
+uint32_t node_mgr_generation(void)
+{
+	return nm.generation;
+}
+
+node_record_t *node_mgr_at(size_t index)
+{
+	return index < nm.cnt ? nm.nodes[index] : NULL;
+}
+
+node_record_t *node_mgr_find(const char *name)
+{
+	node_record_t *n = NULL;
+
+	if (name)
+		HASH_FIND_STR(nm.by_name, name, n);
+	return n;
+}
+
+static uint32_t _conf_state(const conf_node_t *cn)
+{
+	if (!cn->state)
+		return NODE_STATE_UNKNOWN;
+	if (!strcasecmp(cn->state, "DOWN"))
+		return NODE_STATE_DOWN;
+	if (!strcasecmp(cn->state, "DRAIN"))
+		return NODE_STATE_UNKNOWN | NODE_STATE_DRAIN;
+	if (!strcasecmp(cn->state, "FUTURE"))
+		return NODE_STATE_FUTURE;
+	if (!strcasecmp(cn->state, "CLOUD"))
+		return NODE_STATE_UNKNOWN | NODE_STATE_CLOUD;
+	return NODE_STATE_UNKNOWN;
+}
+
+static void _cfg_tres(node_record_t *n)
+{
+	char mem[32];
+
+	fmt_mem_mb(n->info.real_memory, mem, sizeof(mem));
+	xfree(n->info.tres_fmt_str);
+	n->info.tres_fmt_str = xstrdup_printf("cpu=%u,mem=%s,billing=%u",
+					      n->info.cpus, mem, n->info.cpus);
+}
+
+/* Attributes that come from slurm.conf (first build and reconfigure). */
+static void _apply_conf(node_record_t *n, const conf_node_t *cn)
+{
+	node_info_t *i = &n->info;
+
+	xfree(i->node_addr);
+	i->node_addr = xstrdup(cn->addr ? cn->addr : cn->name);
+	if (!i->node_hostname || !i->version) {
+		xfree(i->node_hostname);
+		i->node_hostname = xstrdup(cn->hostname ? cn->hostname : cn->name);
+	}
+	i->port = cn->port ? cn->port : ctld_conf()->slurmd_port;
+	n->cfg_cpus = i->cpus = cn->cpus;
+	i->boards = cn->boards ? cn->boards : 1;
+	n->cfg_sockets = i->sockets = cn->sockets ? cn->sockets : 1;
+	n->cfg_cores = i->cores = cn->cores_per_socket ? cn->cores_per_socket : 1;
+	n->cfg_threads = i->threads = cn->threads_per_core ? cn->threads_per_core : 1;
+	n->cfg_memory = i->real_memory = cn->real_memory;
+	i->tmp_disk = cn->tmp_disk;
+	i->weight = cn->weight;
+	xfree(i->features);
+	xfree(i->features_act);
+	i->features = xstrdup(cn->features);
+	i->features_act = xstrdup(cn->features);
+	xfree(i->gres);
+	i->gres = xstrdup(cn->gres);
+	_cfg_tres(n);
+}
+
+static node_record_t *_new_node(const conf_node_t *cn, uint32_t index)
+{
+	node_record_t *n = xmalloc(sizeof(*n));
+
+	n->index = index;
+	n->info.name = xstrdup(cn->name);
+	n->info.node_state = _conf_state(cn);
+	n->info.reason = xstrdup(cn->reason);
+	if (cn->reason) {
+		n->info.reason_time = time(NULL);
+		n->info.reason_uid = ctld_conf()->slurm_user_id;
+	}
+	n->info.free_mem = NO_VAL64;
+	n->info.owner = NO_VAL32;
+	n->info.alloc_tres_fmt_str = xstrdup("");
+	n->last_response = time(NULL);
+	_apply_conf(n, cn);
+	return n;
+}
+
+static void _free_node(node_record_t *n)
+{
+	node_info_free_members(&n->info);
+	xfree(n);
+}
+
+static void _drop_table(void)
+{
+	size_t i;
+
+	HASH_CLEAR(hh, nm.by_name);
+	for (i = 0; i < nm.cnt; i++)
+		_free_node(nm.nodes[i]);
+	xfree(nm.nodes);
+	nm.cnt = 0;
+}
+
+int node_mgr_init(const slurm_conf_t *conf)
+{
+	size_t i;
+
+	_drop_table();
+	nm.nodes = xcalloc(conf->node_cnt + 1, sizeof(*nm.nodes));
+	for (i = 0; i < conf->node_cnt; i++) {
+		node_record_t *n = _new_node(&conf->nodes[i], i), *dup = NULL;
+
+		HASH_FIND_STR(nm.by_name, n->info.name, dup);
+		if (dup) {
+			error("Duplicated NodeName %s in the config file",
+			      n->info.name);
+			_free_node(n);
+			continue;
+		}
+		n->index = nm.cnt;
+		nm.nodes[nm.cnt++] = n;
+		HASH_ADD_KEYPTR(hh, nm.by_name, n->info.name,
+				strlen(n->info.name), n);
+	}
+	nm.generation++;
+	return 0;
+}
+
+static bool _same_nodes(const slurm_conf_t *conf)
+{
+	size_t i;
+
+	if (conf->node_cnt != nm.cnt)
+		return false;
+	for (i = 0; i < nm.cnt; i++)
+		if (strcmp(conf->nodes[i].name, nm.nodes[i]->info.name))
+			return false;
+	return true;
+}
+
+static bool _any_busy(void)
+{
+	size_t i;
+
+	for (i = 0; i < nm.cnt; i++)
+		if (nm.nodes[i]->job_cnt)
+			return true;
+	return false;
+}
+
+/* Rebuild with a new node list, keeping the state of nodes by name. */
+static void _rebuild(const slurm_conf_t *conf)
+{
+	node_record_t **old = nm.nodes, *by_name = nm.by_name, *o;
+	size_t old_cnt = nm.cnt, i;
+
+	nm.nodes = NULL;
+	nm.by_name = NULL;
+	nm.cnt = 0;
+	node_mgr_init(conf);
+	for (i = 0; i < nm.cnt; i++) {
+		node_record_t *n = nm.nodes[i];
+
+		HASH_FIND_STR(by_name, n->info.name, o);
+		if (!o)
+			continue;
+		node_state_carry(n, o);
+	}
+	HASH_CLEAR(hh, by_name);
+	for (i = 0; i < old_cnt; i++)
+		_free_node(old[i]);
+	xfree(old);
+}
+
+int node_mgr_reconfig(const slurm_conf_t *conf, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (_same_nodes(conf)) {
+		for (i = 0; i < nm.cnt; i++)
+			_apply_conf(nm.nodes[i], &conf->nodes[i]);
+		return 0;
+	}
+	if (_any_busy()) {
+		snprintf(err, errlen, "the node list changed while jobs hold "
+			 "nodes; restart slurmctld to change it");
+		return -1;
+	}
+	_rebuild(conf);
+	return 0;
+}
+
+void node_mgr_fini(void)
+{
+	_drop_table();
+}
+
+bitmap_t *node_mgr_bitmap(const char *expr, char **bad)
+{
+	char err[256];
+	hostlist_t *hl = hostlist_parse(expr, err, sizeof(err));
+	bitmap_t *b;
+	size_t i;
+
+	if (!hl) {
+		if (bad)
+			*bad = xstrdup(expr);
+		return NULL;
+	}
+	b = bitmap_create(nm.cnt ? nm.cnt : 1);
+	for (i = 0; i < hostlist_count(hl); i++) {
+		node_record_t *n = node_mgr_find(hostlist_nth(hl, i));
+
+		if (!n) {
+			if (bad)
+				*bad = xstrdup(hostlist_nth(hl, i));
+			bitmap_destroy(b);
+			b = NULL;
+			break;
+		}
+		bitmap_set(b, n->index);
+	}
+	hostlist_destroy(hl);
+	return b;
+}
+
+char *node_mgr_names(const bitmap_t *b)
+{
+	hostlist_t *hl = hostlist_create();
+	char *s;
+	long i;
+
+	for (i = bitmap_first_set(b); i >= 0; i = bitmap_next_set(b, i + 1))
+		hostlist_push_host(hl, nm.nodes[i]->info.name);
+	s = hostlist_ranged(hl);
+	hostlist_destroy(hl);
+	return s;
+}
+
+bool node_mgr_usable(const node_record_t *n)
+{
+	uint32_t base = n->info.node_state & NODE_STATE_BASE;
+
+	if (base == NODE_STATE_DOWN || base == NODE_STATE_UNKNOWN ||
+	    base == NODE_STATE_FUTURE)
+		return false;
+	return !(n->info.node_state & (NODE_STATE_DRAIN | NODE_STATE_NO_RESPOND |
+				       NODE_STATE_FAIL));
+}
+
+void node_mgr_select_view(select_node_t *sel)
+{
+	size_t i;
+
+	for (i = 0; i < nm.cnt; i++) {
+		const node_info_t *in = &nm.nodes[i]->info;
+
+		sel[i].cpus = in->cpus;
+		sel[i].alloc_cpus = in->alloc_cpus;
+		sel[i].real_memory = in->real_memory;
+		sel[i].alloc_memory = in->alloc_memory;
+		sel[i].weight = in->weight;
+	}
+}
+
+static void _alloc_tres(node_record_t *n)
+{
+	char mem[32];
+
+	xfree(n->info.alloc_tres_fmt_str);
+	if (!n->info.alloc_cpus) {
+		n->info.alloc_tres_fmt_str = xstrdup("");
+		return;
+	}
+	n->info.alloc_tres_fmt_str = xstrdup_printf("cpu=%u",
+						    n->info.alloc_cpus);
+	if (n->info.alloc_memory) {
+		fmt_mem_mb(n->info.alloc_memory, mem, sizeof(mem));
+		xstrfmtcat(&n->info.alloc_tres_fmt_str, ",mem=%s", mem);
+	}
+}
+
+void node_mgr_alloc(node_record_t *n, uint16_t cpus, uint64_t mem)
+{
+	n->info.alloc_cpus += cpus;
+	n->info.alloc_memory += mem;
+	n->job_cnt++;
+	n->info.last_busy = time(NULL);
+	_alloc_tres(n);
+	node_state_refresh(n);
+}
+
+void node_mgr_release(node_record_t *n, uint16_t cpus, uint64_t mem)
+{
+	n->info.alloc_cpus = n->info.alloc_cpus > cpus ?
+		n->info.alloc_cpus - cpus : 0;
+	n->info.alloc_memory = n->info.alloc_memory > mem ?
+		n->info.alloc_memory - mem : 0;
+	if (n->job_cnt)
+		n->job_cnt--;
+	n->info.last_busy = time(NULL);
+	_alloc_tres(n);
+	node_state_refresh(n);
+}
+
+void node_mgr_completing(node_record_t *n, bool on)
+{
+	if (on)
+		n->comp_cnt++;
+	else if (n->comp_cnt)
+		n->comp_cnt--;
+	node_state_refresh(n);
+}
+
+/* ---- snapshot: DOWN and DRAIN states with reasons ---- */
+
+void node_mgr_pack_state(buf_t *b)
+{
+	uint32_t cnt = 0;
+	size_t i;
+
+	for (i = 0; i < nm.cnt; i++)
+		if (node_state_worth_saving(nm.nodes[i]))
+			cnt++;
+	pack32(b, cnt);
+	for (i = 0; i < nm.cnt; i++) {
+		const node_record_t *n = nm.nodes[i];
+
+		if (!node_state_worth_saving(n))
+			continue;
+		packstr(b, n->info.name);
+		pack32(b, n->info.node_state);
+		packstr(b, n->info.reason);
+		pack32(b, n->info.reason_uid);
+		pack_time(b, n->info.reason_time);
+		packbool(b, n->down_no_resp);
+	}
+}
+
+int node_mgr_unpack_state(buf_t *b)
+{
+	uint32_t cnt, i, state, uid;
+	char *name = NULL, *reason = NULL;
+	time_t when;
+	bool no_resp;
+
+	if (unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN)
+		return -1;
+	for (i = 0; i < cnt; i++) {
+		node_record_t *n;
+
+		if (unpackstr(b, &name) < 0 || unpack32(b, &state) < 0 ||
+		    unpackstr(b, &reason) < 0 || unpack32(b, &uid) < 0 ||
+		    unpack_time(b, &when) < 0 || unpackbool(b, &no_resp) < 0) {
+			xfree(name);
+			xfree(reason);
+			return -1;
+		}
+		n = node_mgr_find(name);
+		if (n)
+			node_state_restore(n, state, reason, uid, when, no_resp);
+		else
+			info("Node %s in the state file is no longer configured",
+			     name);
+		xfree(name);
+		xfree(reason);
+	}
+	return 0;
+}

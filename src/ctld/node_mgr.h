@@ -1,0 +1,81 @@
+/* node_mgr.h — the controller's node table.
+ *
+ * One record per NodeName (node_info_t first, as scontrol shows it) with
+ * its bit index in every node bitmap.  Owns node states: registration,
+ * ping / not responding / DOWN, drain and resume, and the CPUs and memory
+ * allocated to jobs on each node.
+ */
+#ifndef SLUICE_CTLD_NODE_MGR_H
+#define SLUICE_CTLD_NODE_MGR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <uthash.h>
+
+#include "common/bitmap.h"
+#include "common/conf.h"
+#include "common/net.h"
+#include "common/node_info.h"
+#include "common/pack.h"
+#include "ctld/select.h"
+
+typedef struct node_record {
+	node_info_t info;          /* first member */
+	uint32_t    index;         /* bit in node bitmaps */
+	time_t      last_response; /* last answer from its slurmd */
+	uint32_t    job_cnt;       /* jobs holding resources here */
+	uint32_t    comp_cnt;      /* jobs completing here */
+	bool        ping_pending;
+	bool        down_no_resp;  /* DOWN set by us for "Not responding" */
+	uint16_t    cfg_cpus;      /* slurm.conf values, for registration */
+	uint16_t    cfg_sockets;
+	uint16_t    cfg_cores;
+	uint16_t    cfg_threads;
+	uint64_t    cfg_memory;
+	UT_hash_handle hh;         /* by name */
+} node_record_t;
+
+int            node_mgr_init(const slurm_conf_t *conf);
+/* Apply a new config: attributes of the same nodes change in place.  A
+ * different node list is refused while jobs hold nodes (-1, err). */
+int            node_mgr_reconfig(const slurm_conf_t *conf, char *err,
+				 size_t errlen);
+void           node_mgr_fini(void);
+
+size_t         node_mgr_count(void);
+/* Bumped when the table is rebuilt (cached bitmaps become stale). */
+uint32_t       node_mgr_generation(void);
+node_record_t *node_mgr_at(size_t index);
+node_record_t *node_mgr_find(const char *name);
+/* Hostlist expression -> new bitmap; NULL if malformed or a name is
+ * unknown (*bad, if given, gets a copy of the first bad name). */
+bitmap_t      *node_mgr_bitmap(const char *expr, char **bad);
+char          *node_mgr_names(const bitmap_t *b);   /* ranged; caller frees */
+/* Nodes that may take new work now (not DOWN, DRAIN, NOT_RESPONDING,
+ * UNKNOWN, FUTURE). */
+bool           node_mgr_usable(const node_record_t *n);
+/* Fill sel[0..count) for select_job_test. */
+void           node_mgr_select_view(select_node_t *sel);
+
+/* Allocation bookkeeping, called by the job manager. */
+void           node_mgr_alloc(node_record_t *n, uint16_t cpus, uint64_t mem);
+void           node_mgr_release(node_record_t *n, uint16_t cpus, uint64_t mem);
+void           node_mgr_completing(node_record_t *n, bool on);
+
+/* RPC handlers. */
+void           node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m);
+void           node_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m);
+void           node_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
+
+/* Ping / registration requests; DOWN after SlurmdTimeout of silence. */
+void           node_mgr_ping(time_t now);
+/* REQUEST_SHUTDOWN to every slurmd. */
+void           node_mgr_shutdown_slurmds(void);
+
+/* Snapshot: DOWN/DRAIN states with reasons. */
+void           node_mgr_pack_state(buf_t *b);
+int            node_mgr_unpack_state(buf_t *b);
+
+#endif

@@ -1,0 +1,459 @@
+/* node_state.c — node state machine: registration, ping and not
+ * responding, DOWN, drain/resume updates, node info (node_mgr.h). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/agent.h"
+#include "ctld/commit.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/node_mgr.h"
+#include "ctld/node_state.h"
+#include "ctld/sched.h"
+#include "slurm/slurm_errno.h"
+
+#define BASE(n) ((n)->info.node_state & NODE_STATE_BASE)
+
+static void _set_base(node_record_t *n, uint32_t base)
+{
+	n->info.node_state = (n->info.node_state & ~NODE_STATE_BASE) | base;
+}
+
+void node_state_refresh(node_record_t *n)
+{
+	uint32_t base = BASE(n);
+
+	if (base == NODE_STATE_IDLE || base == NODE_STATE_MIXED ||
+	    base == NODE_STATE_ALLOCATED) {
+		if (!n->info.alloc_cpus)
+			base = NODE_STATE_IDLE;
+		else if (n->info.alloc_cpus >= n->info.cpus)
+			base = NODE_STATE_ALLOCATED;
+		else
+			base = NODE_STATE_MIXED;
+		_set_base(n, base);
+	}
+	if (n->comp_cnt)
+		n->info.node_state |= NODE_STATE_COMPLETING;
+	else
+		n->info.node_state &= ~NODE_STATE_COMPLETING;
+}
+
+static void _set_reason(node_record_t *n, const char *reason, uint32_t uid)
+{
+	xfree(n->info.reason);
+	n->info.reason = xstrdup(reason);
+	n->info.reason_uid = reason ? uid : 0;
+	n->info.reason_time = reason ? time(NULL) : 0;
+}
+
+void node_state_carry(node_record_t *n, const node_record_t *old)
+{
+	n->info.node_state = old->info.node_state;
+	_set_reason(n, old->info.reason, old->info.reason_uid);
+	n->info.reason_time = old->info.reason_time;
+	n->down_no_resp = old->down_no_resp;
+	n->last_response = old->last_response;
+	xfree(n->info.version);
+	n->info.version = xstrdup(old->info.version);
+	xfree(n->info.arch);
+	n->info.arch = xstrdup(old->info.arch);
+	xfree(n->info.os);
+	n->info.os = xstrdup(old->info.os);
+	n->info.boot_time = old->info.boot_time;
+	n->info.slurmd_start_time = old->info.slurmd_start_time;
+	node_state_refresh(n);
+}
+
+bool node_state_worth_saving(const node_record_t *n)
+{
+	return BASE(n) == NODE_STATE_DOWN ||
+	       (n->info.node_state & NODE_STATE_DRAIN) || n->info.reason;
+}
+
+void node_state_restore(node_record_t *n, uint32_t state, const char *reason,
+			uint32_t uid, time_t when, bool no_resp)
+{
+	uint32_t base = (state & NODE_STATE_BASE) == NODE_STATE_DOWN ?
+		NODE_STATE_DOWN : NODE_STATE_UNKNOWN;
+
+	n->info.node_state = base | (state & NODE_STATE_DRAIN);
+	_set_reason(n, reason, uid);
+	n->info.reason_time = when;
+	n->down_no_resp = no_resp;
+}
+
+/* ---- DOWN ---- */
+
+static void _set_down(node_record_t *n, const char *reason, uint32_t uid,
+		      bool no_resp)
+{
+	_set_base(n, NODE_STATE_DOWN);
+	_set_reason(n, reason, uid);
+	n->down_no_resp = no_resp;
+	job_mgr_node_fail(n);
+	node_state_refresh(n);
+	commit_dirty();
+	sched_trigger();
+}
+
+static void _return_to_service(node_record_t *n)
+{
+	_set_base(n, NODE_STATE_IDLE);
+	if (n->down_no_resp || !(n->info.node_state & NODE_STATE_DRAIN))
+		_set_reason(n, NULL, 0);
+	n->down_no_resp = false;
+	node_state_refresh(n);
+	info("node %s returned to service", n->info.name);
+}
+
+/* ---- registration ---- */
+
+static char *_low_resources(const node_record_t *n,
+			    const node_registration_msg_t *r)
+{
+	uint32_t cfg = n->cfg_sockets * n->cfg_cores * n->cfg_threads;
+	uint32_t rep = (r->sockets ? r->sockets : 1) *
+		       (r->cores ? r->cores : 1) * (r->threads ? r->threads : 1);
+	char *why = NULL;
+
+	if (rep < cfg)
+		xstrcat(&why, "Low socket*core*thread count");
+	if (r->cpus < n->cfg_cpus)
+		xstrfmtcat(&why, "%sLow CPUs", why ? ", " : "");
+	if (r->real_memory < n->cfg_memory)
+		xstrfmtcat(&why, "%sLow RealMemory (reported:%" PRIu64
+			   " < 100.00%% of configured:%" PRIu64 ")",
+			   why ? ", " : "", r->real_memory, n->cfg_memory);
+	if (r->tmp_disk < n->info.tmp_disk)
+		xstrfmtcat(&why, "%sLow TmpDisk (reported:%u < 100.00%% of "
+			   "configured:%u)", why ? ", " : "", r->tmp_disk,
+			   n->info.tmp_disk);
+	return why;
+}
+
+static void _record_registration(node_record_t *n,
+				 const node_registration_msg_t *r)
+{
+	node_info_t *i = &n->info;
+
+	xfree(i->arch);
+	i->arch = xstrdup(r->arch);
+	xfree(i->os);
+	i->os = xstrdup(r->os);
+	xfree(i->version);
+	i->version = xstrdup(r->version);
+	if (r->hostname) {
+		xfree(i->node_hostname);
+		i->node_hostname = xstrdup(r->hostname);
+	}
+	i->boot_time = r->boot_time;
+	i->slurmd_start_time = r->slurmd_start_time;
+	i->free_mem = r->free_mem;
+	i->cpu_load = r->cpu_load;
+	n->last_response = time(NULL);
+}
+
+static void _terminate_stray(node_record_t *n, uint32_t job_id)
+{
+	node_signal_msg_t *s = xmalloc(sizeof(*s));
+
+	s->job_id = job_id;
+	s->step_id = NO_VAL32;
+	s->signal = 9;
+	s->kill_wait = ctld_conf()->kill_wait;
+	s->job_state = JOB_CANCELLED;
+	s->nodes = xstrdup(n->info.name);
+	info("Killing unknown JobId=%u on node %s", job_id, n->info.name);
+	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_TERMINATE_JOB, s,
+		      ctld_conf()->message_timeout * 1000, NULL, NULL);
+}
+
+static void _check_low(node_record_t *n, const node_registration_msg_t *r)
+{
+	char *why = _low_resources(n, r);
+
+	if (!why)
+		return;
+	if (!(n->info.node_state & NODE_STATE_DRAIN) ||
+	    xstrcmp(why, n->info.reason)) {
+		error("Setting node %s state to DRAIN with reason:%s",
+		      n->info.name, why);
+		n->info.node_state |= NODE_STATE_DRAIN;
+		_set_reason(n, why, ctld_conf()->slurm_user_id);
+	}
+	xfree(why);
+}
+
+void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
+{
+	node_registration_msg_t *r = m->data;
+	node_record_t *n = r ? node_mgr_find(r->node_name) : NULL;
+	uint16_t rts = ctld_conf()->return_to_service;
+	uint32_t i;
+
+	if (!n) {
+		error("Node %s not found (registration from %s)",
+		      r && r->node_name ? r->node_name : "(null)", m->peer);
+		net_reply_rc(c, ESLURM_INVALID_NODE_NAME);
+		return;
+	}
+	debug("Node %s registered (startup=%d) from %s", n->info.name,
+	      r->startup, m->peer);
+	_record_registration(n, r);
+	if (n->info.node_state & NODE_STATE_NO_RESPOND) {
+		n->info.node_state &= ~NODE_STATE_NO_RESPOND;
+		info("Node %s now responding", n->info.name);
+	}
+	_check_low(n, r);
+	if (BASE(n) == NODE_STATE_UNKNOWN) {
+		_set_base(n, NODE_STATE_IDLE);
+	} else if (BASE(n) == NODE_STATE_DOWN &&
+		   ((rts == 1 && n->down_no_resp) || rts == 2)) {
+		_return_to_service(n);
+	}
+	node_state_refresh(n);
+	for (i = 0; i < r->job_cnt && r->job_ids; i++)
+		if (!job_mgr_on_node(r->job_ids[i], n))
+			_terminate_stray(n, r->job_ids[i]);
+	commit_dirty();
+	sched_trigger();
+	net_reply_rc(c, SLURM_SUCCESS);
+}
+
+/* ---- ping ---- */
+
+typedef struct {
+	uint32_t gen;
+	uint32_t index;
+} ping_arg_t;
+
+static void _not_responding(node_record_t *n, time_t now)
+{
+	uint16_t tmo = ctld_conf()->slurmd_timeout;
+
+	if (!(n->info.node_state & NODE_STATE_NO_RESPOND)) {
+		n->info.node_state |= NODE_STATE_NO_RESPOND;
+		debug("Node %s not responding", n->info.name);
+	}
+	if (!tmo || now - n->last_response < tmo || BASE(n) == NODE_STATE_DOWN)
+		return;
+	error("Nodes %s not responding, setting DOWN", n->info.name);
+	_set_down(n, "Not responding", ctld_conf()->slurm_user_id, true);
+}
+
+static void _ping_done(int rc, void *arg)
+{
+	ping_arg_t *p = arg;
+	node_record_t *n = node_mgr_at(p->index);
+	time_t now = time(NULL);
+
+	if (p->gen != node_mgr_generation() || !n)
+		goto out;
+	n->ping_pending = false;
+	if (rc) {
+		_not_responding(n, now);
+		goto out;
+	}
+	n->last_response = now;
+	if (n->info.node_state & NODE_STATE_NO_RESPOND) {
+		n->info.node_state &= ~NODE_STATE_NO_RESPOND;
+		info("Node %s now responding", n->info.name);
+		sched_trigger();
+	}
+out:
+	xfree(p);
+}
+
+static void _ping_one(node_record_t *n)
+{
+	ping_arg_t *p = xmalloc(sizeof(*p));
+	uint32_t base = BASE(n);
+	uint16_t type = (base == NODE_STATE_UNKNOWN || base == NODE_STATE_DOWN) ?
+		REQUEST_NODE_REGISTRATION_STATUS : REQUEST_PING;
+
+	p->gen = node_mgr_generation();
+	p->index = n->index;
+	n->ping_pending = true;
+	agent_send_rc(n->info.node_addr, n->info.port, type, NULL,
+		      ctld_conf()->message_timeout * 1000, _ping_done, p);
+}
+
+void node_mgr_ping(time_t now)
+{
+	size_t i;
+
+	for (i = 0; i < node_mgr_count(); i++) {
+		node_record_t *n = node_mgr_at(i);
+
+		if (BASE(n) == NODE_STATE_FUTURE || n->ping_pending)
+			continue;
+		_ping_one(n);
+	}
+}
+
+void node_mgr_shutdown_slurmds(void)
+{
+	size_t i;
+
+	for (i = 0; i < node_mgr_count(); i++) {
+		node_record_t *n = node_mgr_at(i);
+		shutdown_msg_t *s;
+
+		if (BASE(n) == NODE_STATE_FUTURE || BASE(n) == NODE_STATE_DOWN)
+			continue;
+		s = xmalloc(sizeof(*s));
+		agent_send_rc(n->info.node_addr, n->info.port, REQUEST_SHUTDOWN,
+			      s, ctld_conf()->message_timeout * 1000, NULL, NULL);
+	}
+}
+
+/* ---- scontrol update node ---- */
+
+static int _check_update(const node_update_msg_t *u)
+{
+	uint32_t st = u->node_state;
+
+	if (st == NO_VAL32 || st == NODE_RESUME || st == NODE_STATE_UNDRAIN ||
+	    st == NODE_STATE_IDLE)
+		return 0;
+	if (st == NODE_STATE_DRAIN || st == NODE_STATE_DOWN ||
+	    st == (NODE_STATE_DOWN | NODE_STATE_DRAIN))
+		return (u->reason && *u->reason) ? 0 : ESLURM_INVALID_NODE_STATE;
+	return ESLURM_INVALID_NODE_STATE;
+}
+
+static const char *_state_word(const node_record_t *n)
+{
+	bool busy = n->info.alloc_cpus || n->comp_cnt;
+
+	if (BASE(n) == NODE_STATE_DOWN)
+		return "DOWN";
+	if (n->info.node_state & NODE_STATE_DRAIN)
+		return busy ? "DRAINING" : "DRAINED";
+	return busy ? "ALLOCATED" : "IDLE";
+}
+
+static int _resume(node_record_t *n)
+{
+	uint32_t st = n->info.node_state;
+
+	if (BASE(n) != NODE_STATE_DOWN && !(st & (NODE_STATE_DRAIN | NODE_STATE_FAIL)))
+		return ESLURM_INVALID_NODE_STATE;
+	n->info.node_state &= ~(NODE_STATE_DRAIN | NODE_STATE_FAIL);
+	if (BASE(n) == NODE_STATE_DOWN) {
+		_set_base(n, NODE_STATE_IDLE);
+		/* usable once its slurmd answers */
+		n->info.node_state |= NODE_STATE_NO_RESPOND;
+		n->last_response = time(NULL);
+		n->down_no_resp = false;
+		if (!n->ping_pending)
+			_ping_one(n);
+	}
+	_set_reason(n, NULL, 0);
+	return 0;
+}
+
+static int _update_one(node_record_t *n, const node_update_msg_t *u,
+		       uint32_t uid)
+{
+	uint32_t st = u->node_state, ruid = u->reason_uid != NO_VAL32 &&
+		u->reason_uid ? u->reason_uid : uid;
+	int rc = 0;
+
+	if (u->weight != NO_VAL32 && u->weight != 0)
+		n->info.weight = u->weight;
+	if (u->comment) {
+		xfree(n->info.comment);
+		n->info.comment = xstrdup(u->comment);
+	}
+	if (u->features) {
+		xfree(n->info.features);
+		n->info.features = xstrdup(u->features);
+	}
+	if (st == NODE_RESUME || st == NODE_STATE_IDLE) {
+		rc = _resume(n);
+		if (rc && st == NODE_STATE_IDLE)
+			rc = 0;
+	} else if (st == NODE_STATE_UNDRAIN) {
+		n->info.node_state &= ~NODE_STATE_DRAIN;
+		_set_reason(n, NULL, 0);
+	} else if (st & NODE_STATE_DRAIN) {
+		n->info.node_state |= NODE_STATE_DRAIN;
+		_set_reason(n, u->reason, ruid);
+	}
+	if ((st & NODE_STATE_BASE) == NODE_STATE_DOWN && st != NO_VAL32) {
+		info("Killing jobs on node %s set DOWN", n->info.name);
+		_set_down(n, u->reason, ruid, false);
+	} else if (st == NO_VAL32 && u->reason) {
+		_set_reason(n, u->reason, ruid);
+	}
+	node_state_refresh(n);
+	if (st != NO_VAL32 && !rc)
+		info("update_node: node %s state set to %s", n->info.name,
+		     _state_word(n));
+	if (u->reason && !rc)
+		info("update_node: node %s reason set to: %s", n->info.name,
+		     u->reason);
+	return rc;
+}
+
+void node_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
+{
+	node_update_msg_t *u = m->data;
+	char *bad = NULL;
+	bitmap_t *b;
+	long i;
+	int rc;
+
+	if (!u || !u->node_names) {
+		net_reply_rc(c, ESLURM_INVALID_NODE_NAME);
+		return;
+	}
+	b = node_mgr_bitmap(u->node_names, &bad);
+	if (!b) {
+		info("update_node: node %s does not exist", bad ? bad : "");
+		xfree(bad);
+		net_reply_rc(c, ESLURM_INVALID_NODE_NAME);
+		return;
+	}
+	rc = _check_update(u);
+	for (i = bitmap_first_set(b); !rc && i >= 0; i = bitmap_next_set(b, i + 1))
+		rc = _update_one(node_mgr_at(i), u, m->auth_uid);
+	bitmap_destroy(b);
+	sched_trigger();
+	commit_reply_rc(c, rc, NULL);
+}
+
+/* ---- info ---- */
+
+void node_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
+{
+	info_request_msg_t *r = m->data;
+	node_info_msg_t resp = { .last_update = time(NULL) };
+	size_t i, cnt = node_mgr_count();
+
+	if (r && r->name && *r->name) {
+		node_record_t *n = node_mgr_find(r->name);
+
+		if (!n) {
+			net_reply_rc(c, ESLURM_INVALID_NODE_NAME);
+			return;
+		}
+		resp.cnt = 1;
+		resp.nodes = xmalloc(sizeof(node_info_t));
+		resp.nodes[0] = n->info;
+	} else {
+		resp.cnt = cnt;
+		resp.nodes = xcalloc(cnt + 1, sizeof(node_info_t));
+		for (i = 0; i < cnt; i++)
+			resp.nodes[i] = node_mgr_at(i)->info;
+	}
+	net_reply(c, RESPONSE_NODE_INFO, &resp);   /* packed now: shallow copies */
+	xfree(resp.nodes);
+}

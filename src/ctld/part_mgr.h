@@ -1,0 +1,29 @@
+/* part_mgr.h — partitions from slurm.conf: node sets, limits, state. */
+#ifndef SLUICE_CTLD_PART_MGR_H
+#define SLUICE_CTLD_PART_MGR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/bitmap.h"
+#include "common/conf.h"
+#include "common/net.h"
+#include "common/node_info.h"
+
+typedef struct part_record {
+	part_info_t info;          /* first member */
+	bitmap_t   *node_bitmap;
+} part_record_t;
+
+/* Build from conf (the node table must exist).  -1 + err on bad Nodes=. */
+int            part_mgr_init(const slurm_conf_t *conf, char *err, size_t errlen);
+void           part_mgr_fini(void);
+size_t         part_mgr_count(void);
+part_record_t *part_mgr_at(size_t i);
+part_record_t *part_mgr_find(const char *name);
+part_record_t *part_mgr_default(void);
+/* Recompute totals and each node's "partitions" string. */
+void           part_mgr_refresh_totals(void);
+void           part_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
+
+#endif

@@ -1,0 +1,97 @@
+/* rpc.c — the controller's dispatch table (rpc.h).
+ *
+ * One row per request type: the handler and whether only operators (root
+ * and SlurmUser) may call it.  Node messages (registration, completion,
+ * epilog) are operator-only: slurmd runs as root or SlurmUser.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "ctld/config_info.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/node_mgr.h"
+#include "ctld/part_mgr.h"
+#include "ctld/rpc.h"
+#include "slurm/slurm_errno.h"
+
+typedef void (*rpc_handler_f)(net_conn_t *c, slurm_msg_t *m);
+
+typedef struct {
+	uint16_t      type;
+	bool          operator_only;
+	rpc_handler_f handler;
+} rpc_row_t;
+
+static void _ping(net_conn_t *c, slurm_msg_t *m)
+{
+	net_reply_rc(c, SLURM_SUCCESS);
+}
+
+static void _reconfigure(net_conn_t *c, slurm_msg_t *m)
+{
+	info("Processing Reconfiguration Request from uid=%u",
+	     (unsigned) m->auth_uid);
+	net_reply_rc(c, ctld_reconfigure());
+}
+
+static void _shutdown(net_conn_t *c, slurm_msg_t *m)
+{
+	shutdown_msg_t *s = m->data;
+
+	info("Shutdown request from uid=%u", (unsigned) m->auth_uid);
+	if (!s || s->options != 1)
+		node_mgr_shutdown_slurmds();
+	net_reply_rc(c, SLURM_SUCCESS);
+	ctld_shutdown();
+}
+
+static const rpc_row_t rpc_table[] = {
+	{ REQUEST_SUBMIT_BATCH_JOB,      false, job_mgr_rpc_submit },
+	{ REQUEST_JOB_INFO,              false, job_mgr_rpc_info },
+	{ REQUEST_NODE_INFO,             false, node_mgr_rpc_info },
+	{ REQUEST_PARTITION_INFO,        false, part_mgr_rpc_info },
+	{ REQUEST_BUILD_INFO,            false, config_info_rpc },
+	{ REQUEST_CANCEL_JOB,            false, job_mgr_rpc_cancel },
+	{ REQUEST_JOB_HOLD,              false, job_mgr_rpc_hold },
+	{ REQUEST_UPDATE_JOB,            false, job_mgr_rpc_update },
+	{ REQUEST_PING,                  false, _ping },
+	{ REQUEST_UPDATE_NODE,           true,  node_mgr_rpc_update },
+	{ REQUEST_RECONFIGURE,           true,  _reconfigure },
+	{ REQUEST_SHUTDOWN,              true,  _shutdown },
+	{ MESSAGE_NODE_REGISTRATION,     true,  node_mgr_rpc_register },
+	{ REQUEST_COMPLETE_BATCH_SCRIPT, true,  job_mgr_rpc_complete },
+	{ MESSAGE_EPILOG_COMPLETE,       true,  job_mgr_rpc_epilog },
+};
+
+static const rpc_row_t *_find(uint16_t type)
+{
+	for (size_t i = 0; i < sizeof(rpc_table) / sizeof(rpc_table[0]); i++)
+		if (rpc_table[i].type == type)
+			return &rpc_table[i];
+	return NULL;
+}
+
+void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
+{
+	const rpc_row_t *row = _find(msg->type);
+
+	debug2("Processing RPC: %s from uid=%u peer=%s",
+	       msg_type_name(msg->type), (unsigned) msg->auth_uid, msg->peer);
+	if (!row) {
+		error("invalid RPC msg_type=%u from uid=%u peer=%s", msg->type,
+		      (unsigned) msg->auth_uid, msg->peer);
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	if (row->operator_only && !ctld_is_operator(msg->auth_uid)) {
+		error("Security violation, %s RPC from uid=%u peer=%s",
+		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
+		      msg->peer);
+		net_reply_rc(conn, ESLURM_USER_ID_MISSING);
+		return;
+	}
+	row->handler(conn, msg);
+}
