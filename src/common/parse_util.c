@@ -445,7 +445,7 @@ static int parse_iso(const char *p, time_t *out)
 	return make_time(&tm, out);
 }
 
-/* "MM/DD[/YY][-HH:MM[:SS]]", "MM.DD[.YY]", "MMDD[YY]": a date without a
+/* "MM/DD[/YY[YY]][-HH:MM[:SS]]", "MM.DD[.YY]", "MMDD[YY]": a date without a
  * year that has passed means next year. */
 static int parse_mdy(const char *p, time_t now, time_t *out)
 {
@@ -460,9 +460,16 @@ static int parse_mdy(const char *p, time_t now, time_t *out)
 		sep = *p++;
 	if (read_int(&p, sep ? 1 : 2, 2, &d) < 0)
 		return -1;
-	if ((sep && *p == sep && (p++, true)) || (!sep && *p))
-		if (read_int(&p, 2, 2, &y) < 0)
+	if ((sep && *p == sep && (p++, true)) || (!sep && *p)) {
+		const char *ys = p;
+
+		if (read_int(&p, 2, sep ? 4 : 2, &y) < 0 || p - ys == 3)
 			return -1;
+		if (p - ys == 4)
+			y -= 2000;	/* "12/25/2026" */
+		if (y < 0)
+			return -1;
+	}
 	if (sep == '/' && *p == '-' && (p++, read_clock(&p, &tm) < 0))
 		return -1;
 	if (*p || m < 1 || m > 12 || d < 1)
