@@ -537,19 +537,49 @@ void hostlist_sort(hostlist_t *hl)
 	xfree(tmp);
 }
 
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+	return h;
+}
+
+/* Insert name into an open-addressing set; false if it was there. */
+static bool name_set_add(const char **set, size_t mask, const char *name)
+{
+	for (size_t i = (size_t)name_hash(name) & mask;; i = (i + 1) & mask) {
+		if (!set[i]) {
+			set[i] = name;
+			return true;
+		}
+		if (!strcmp(set[i], name))
+			return false;
+	}
+}
+
+/* A name can be held twice with different structure (n12 from "n12" and
+ * from "n1[2]"), and those need not sort next to each other, so duplicates
+ * are found by name in a hash set rather than by neighbours. */
 void hostlist_uniq(hostlist_t *hl)
 {
-	size_t out = 0;
+	size_t out = 0, size = 16;
+	const char **set;
 
 	hostlist_sort(hl);
+	while (size < hl->n * 2)
+		size *= 2;
+	set = xcalloc(size, sizeof(*set));
 	for (size_t i = 0; i < hl->n; i++) {
-		if (out && !strcmp(hl->h[out - 1].name, hl->h[i].name)) {
+		if (!name_set_add(set, size - 1, hl->h[i].name)) {
 			xfree(hl->h[i].name);
 			continue;
 		}
 		hl->h[out++] = hl->h[i];
 	}
 	hl->n = out;
+	xfree(set);
 }
 
 /* ---- compression ---- */

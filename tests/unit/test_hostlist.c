@@ -187,6 +187,7 @@ static void test_sort_uniq(void **state)
 		{ "x10,x9,x02,x1,x001", "x[1,9,02,10,001]", "x[1,9,02,10,001]" },
 		{ "n[5-1000],n[1-10]", NULL, "n[1-1000]" },
 		{ "c,b,a,b,c,a", "a,a,b,b,c,c", "a,b,c" },
+		{ "n12,n1[2-3],n11,n12", NULL, "n[11-12],n13" },
 	};
 
 	for (size_t i = 0; i < N(cases); i++) {
