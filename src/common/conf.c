@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,16 +360,23 @@ out:
 
 static int conf_read_file(conf_state_t *st, const char *path)
 {
-	FILE *fp = fopen(path, "r");
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat sb;
+	FILE *fp;
 	int rc;
 
-	if (!fp)
+	if (fd < 0)
 		return conf_fail(st, "cannot open %s: %s", path,
 				 strerror(errno));
-	if (fstat(fileno(fp), &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		fclose(fp);
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
 		return conf_fail(st, "%s is not a regular file", path);
+	}
+	if (!(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return conf_fail(st, "cannot read %s: %s", path,
+				 strerror(errno));
 	}
 	rc = conf_read_lines(st, path, fp);
 	fclose(fp);

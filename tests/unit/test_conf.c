@@ -71,6 +71,8 @@ static void test_bad_files(void **state)
 		{ "SlurmctldHost=a\nSlurmctldHost=a(10.0.0.1)\n",
 		  "t.conf:2: SlurmctldHost \"a\" is given more than once" },
 		{ "garbage here\n", "t.conf:1: parse error" },
+		{ "Include /dev/null\n", "t.conf:1: /dev/null is not a regular file" },
+		{ "Include /\n", "t.conf:1: / is not a regular file" },
 		{ "ClusterName=\"open\n", "t.conf:1: unterminated quote" },
 		{ "\nNodeName=n[1-\n", "t.conf:2: invalid value \"n[1-\" for NodeName" },
 		{ "NodeName=n1 Colour=red\n", "t.conf:1: unknown key \"Colour\"" },
