@@ -367,6 +367,8 @@ static int node_emit(conf_state_t *st, const node_line_t *nl)
 {
 	size_t n = hostlist_count(nl->names);
 
+	if (st->c->node_cnt + n > HOSTLIST_MAX_HOSTS)
+		return conf_fail(st, "more than %u nodes", HOSTLIST_MAX_HOSTS);
 	for (size_t i = 0; i < n; i++) {
 		conf_node_t *nd = node_push(st);
 		const char *h = nth_or_one(nl->hosts, i);
