@@ -26,7 +26,7 @@
 
 #define CLI_FORMAT_MAX_WIDTH 4096
 #define CLI_FORMAT_LONG_DEFAULT_WIDTH 20
-#define CLI_FORMAT_AUTO_MIN 10
+#define CLI_FORMAT_AUTO_MIN 9
 
 typedef struct {
 	const cli_field_t *field;
