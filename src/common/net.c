@@ -7,12 +7,17 @@
  * handler sees it.  A bad or unauthenticated message is logged with the
  * peer and answered with an rc where that makes sense, then dropped.
  *
- * Lifetime: while the handler holds a connection (between the handler
- * call and its net_reply*() or net_conn_drop()), the connection is never
- * freed behind its back: if the peer goes away it is only marked dead, and
- * the later reply is discarded and frees it.  Otherwise a connection is
- * freed once its reply is flushed, on error, or on timeout.  All of this
- * happens on the loop thread.
+ * Credentials cost a round trip to munged each, so they are checked and
+ * made by a few worker threads per server, never on the loop: the loop
+ * hands a connection to the workers (VERIFYING: decode the request;
+ * SIGNING: sign a reply body the loop packed) and gets it back through an
+ * eventfd.  Workers touch only the connection's message bytes.
+ *
+ * Lifetime: while the handler or a worker holds a connection, it is never
+ * freed behind their back: if the peer goes away it is only closed, and
+ * freed when the holder is done (a late reply is discarded).  Otherwise a
+ * connection is freed once its reply is flushed, on error, or on timeout.
+ * Everything but the workers' decode/sign runs on the loop thread.
  *
  * net_server_create() takes ownership of the listening fd.
  */
@@ -23,8 +28,11 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -45,6 +53,7 @@
 
 #define ACCEPT_BATCH    64      /* connections accepted per wakeup */
 #define ACCEPT_PAUSE_MS 200     /* after EMFILE/ENFILE */
+#define NET_WORKERS     4       /* credential threads per server */
 
 /* ---- addresses ---- */
 
@@ -340,9 +349,24 @@ uint16_t net_local_port(int fd)
 typedef enum {
 	CONN_READ_HEADER,
 	CONN_READ_REST,
+	CONN_VERIFYING,         /* a worker decodes the request */
 	CONN_HANDLING,          /* the handler holds it */
+	CONN_SIGNING,           /* a worker signs the reply */
 	CONN_WRITING,
 } conn_state_t;
+
+/* Connections handed to the workers, and handed back. */
+typedef struct {
+	pthread_mutex_t lock;
+	pthread_cond_t  cond;
+	net_conn_t     *todo, *todo_tail;
+	net_conn_t     *done;
+	bool            stop;
+	pthread_t       threads[NET_WORKERS];
+	int             nthreads;
+	int             efd;            /* workers -> loop wakeup */
+	struct event   *done_ev;
+} net_pool_t;
 
 struct net_server {
 	struct event_base *base;
@@ -353,6 +377,7 @@ struct net_server {
 	void              *arg;
 	int                timeout_ms;
 	net_conn_t        *conns;      /* every live connection */
+	net_pool_t         pool;
 };
 
 struct net_conn {
@@ -366,6 +391,12 @@ struct net_conn {
 	msg_header_t        h;
 	slurm_msg_t         msg;
 	char                peer[64];
+	uint8_t            *in;        /* credential + body, for the worker */
+	uint16_t            reply_type;
+	buf_t              *reply;     /* packed reply body, for the worker */
+	buf_t              *out;       /* encoded reply, from the worker */
+	int                 job_rc;
+	net_conn_t         *job_next;  /* in the pool's todo/done list */
 	net_conn_t         *prev, *next;
 };
 
@@ -403,16 +434,134 @@ static void conn_free(net_conn_t *c)
 	conn_close(c);
 	conn_unlink(c);
 	msg_free(&c->msg);
+	xfree(c->in);
+	buf_destroy(c->reply);
+	buf_destroy(c->out);
 	xfree(c);
 }
 
-/* The peer is gone or misbehaved: free now unless the handler holds it. */
+static bool conn_held(const net_conn_t *c)
+{
+	return c->state == CONN_VERIFYING || c->state == CONN_HANDLING ||
+	       c->state == CONN_SIGNING;
+}
+
+/* The peer is gone or misbehaved: free now unless someone holds it. */
 static void conn_lost(net_conn_t *c)
 {
-	if (c->state == CONN_HANDLING)
+	if (conn_held(c))
 		conn_close(c);
 	else
 		conn_free(c);
+}
+
+/* ---- the credential workers ---- */
+
+static void *pool_worker(void *arg);
+
+/* Workers start with the first job (a daemon that forks before serving
+ * anything forks single-threaded) and with every signal blocked (signals
+ * belong to the loop). */
+static void pool_spawn(net_pool_t *p)
+{
+	sigset_t all, old;
+	int rc = 0;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (; p->nthreads < NET_WORKERS && !rc; p->nthreads++) {
+		rc = pthread_create(&p->threads[p->nthreads], NULL, pool_worker, p);
+		if (rc)
+			break;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!p->nthreads)
+		error("cannot start credential threads: %s", strerror(rc));
+}
+
+static void conn_job_run(net_conn_t *c);
+
+/* On the loop thread. */
+static void pool_push(net_server_t *s, net_conn_t *c)
+{
+	net_pool_t *p = &s->pool;
+
+	if (!p->nthreads)
+		pool_spawn(p);
+	if (!p->nthreads) {             /* no threads: do it here */
+		conn_job_run(c);
+		pthread_mutex_lock(&p->lock);
+		c->job_next = p->done;
+		p->done = c;
+		pthread_mutex_unlock(&p->lock);
+		eventfd_write(p->efd, 1);
+		return;
+	}
+	pthread_mutex_lock(&p->lock);
+	c->job_next = NULL;
+	if (p->todo_tail)
+		p->todo_tail->job_next = c;
+	else
+		p->todo = c;
+	p->todo_tail = c;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* On a worker: only the message fields, never the socket or the lists. */
+static void conn_job_run(net_conn_t *c)
+{
+	if (c->state == CONN_VERIFYING)
+		c->job_rc = msg_decode(c->raw, &c->h, c->in,
+				       c->in + c->h.cred_len, &c->msg);
+	else
+		c->job_rc = msg_encode_packed(c->reply_type, c->reply, &c->out);
+}
+
+static void *pool_worker(void *arg)
+{
+	net_pool_t *p = arg;
+	net_conn_t *c;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		while (!p->stop && !p->todo)
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (p->stop) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		c = p->todo;
+		p->todo = c->job_next;
+		if (!p->todo)
+			p->todo_tail = NULL;
+		pthread_mutex_unlock(&p->lock);
+
+		conn_job_run(c);
+
+		pthread_mutex_lock(&p->lock);
+		c->job_next = p->done;
+		p->done = c;
+		pthread_mutex_unlock(&p->lock);
+		eventfd_write(p->efd, 1);
+	}
+}
+
+static void pool_stop(net_pool_t *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	for (int i = 0; i < p->nthreads; i++)
+		pthread_join(p->threads[i], NULL);
+	p->nthreads = 0;
+	if (p->done_ev)
+		event_free(p->done_ev);
+	if (p->efd >= 0)
+		close(p->efd);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
 }
 
 static void conn_arm_timer(net_conn_t *c)
@@ -427,23 +576,30 @@ static void conn_arm_timer(net_conn_t *c)
 	evtimer_add(c->timer, &tv);
 }
 
-/* Queue an encoded reply; the connection is freed once it is flushed. */
+/* Pack the reply here (the data is the loop's), sign it on a worker. */
 static void conn_send(net_conn_t *c, uint16_t type, const void *data)
 {
-	buf_t *b = NULL;
-	int rc;
+	if (!c->bev || !c->srv) {       /* peer or server gone: discard */
+		conn_free(c);
+		return;
+	}
+	c->reply = buf_create(256);
+	if (msg_body_pack(type, data, c->reply) < 0) {
+		error("cannot pack %s for %s", msg_type_name(type), c->peer);
+		conn_free(c);
+		return;
+	}
+	c->reply_type = type;
+	c->state = CONN_SIGNING;
+	pool_push(c->srv, c);
+}
 
-	if (!c->bev) {                  /* peer vanished: discard */
-		conn_free(c);
-		return;
-	}
-	rc = msg_encode(type, data, &b);
-	if (rc != SLURM_SUCCESS) {
-		error("cannot encode %s for %s: %s", msg_type_name(type),
-		      c->peer, slurm_strerror(rc));
-		conn_free(c);
-		return;
-	}
+/* The signed reply is back; the connection is freed once it is flushed. */
+static void conn_write(net_conn_t *c)
+{
+	buf_t *b = c->out;
+
+	c->out = NULL;
 	c->state = CONN_WRITING;
 	bufferevent_disable(c->bev, EV_READ);
 	evbuffer_drain(bufferevent_get_input(c->bev),
@@ -502,17 +658,28 @@ static int conn_got_header(net_conn_t *c, struct evbuffer *in)
 	return 0;
 }
 
+/* The whole message is in: a worker authenticates and unpacks it. */
 static void conn_got_rest(net_conn_t *c, struct evbuffer *in)
 {
 	size_t need = (size_t)c->h.cred_len + c->h.body_len;
-	const uint8_t *p = need ? evbuffer_pullup(in, (ssize_t)need) : (const uint8_t *)"";
-	int rc;
 
+	c->in = xmalloc(need ? need : 1);
+	evbuffer_remove(in, c->in, need);
 	memset(&c->msg, 0, sizeof(c->msg));
 	snprintf(c->msg.peer, sizeof(c->msg.peer), "%s", c->peer);
-	rc = p ? msg_decode(c->raw, &c->h, p, p + c->h.cred_len, &c->msg)
-	       : SLURM_COMMUNICATIONS_RECEIVE_ERROR;
-	evbuffer_drain(in, need);
+	c->state = CONN_VERIFYING;
+	pool_push(c->srv, c);
+}
+
+static void conn_verified(net_conn_t *c)
+{
+	int rc = c->job_rc;
+
+	xfree(c->in);
+	if (!c->bev) {
+		conn_free(c);
+		return;
+	}
 	if (rc != SLURM_SUCCESS) {
 		/* msg_decode logged the reason with the peer */
 		conn_reject(c, rc == SLURM_PROTOCOL_AUTHENTICATION_ERROR ? rc :
@@ -522,12 +689,47 @@ static void conn_got_rest(net_conn_t *c, struct evbuffer *in)
 	conn_dispatch(c);
 }
 
+static void conn_signed(net_conn_t *c)
+{
+	buf_destroy(c->reply);
+	c->reply = NULL;
+	if (c->job_rc != SLURM_SUCCESS)
+		error("cannot encode %s for %s: %s", msg_type_name(c->reply_type),
+		      c->peer, slurm_strerror(c->job_rc));
+	if (c->job_rc != SLURM_SUCCESS || !c->bev)
+		conn_free(c);
+	else
+		conn_write(c);
+}
+
+/* Loop side of the eventfd: take back what the workers finished. */
+static void pool_done_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_pool_t *p = arg;
+	net_conn_t *c, *next;
+	eventfd_t n;
+
+	eventfd_read(fd, &n);
+	pthread_mutex_lock(&p->lock);
+	c = p->done;
+	p->done = NULL;
+	pthread_mutex_unlock(&p->lock);
+	for (; c; c = next) {
+		next = c->job_next;
+		c->job_next = NULL;
+		if (c->state == CONN_VERIFYING)
+			conn_verified(c);
+		else
+			conn_signed(c);
+	}
+}
+
 static void conn_read_cb(struct bufferevent *bev, void *arg)
 {
 	net_conn_t *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
 
-	if (c->state == CONN_HANDLING || c->state == CONN_WRITING) {
+	if (c->state != CONN_READ_HEADER && c->state != CONN_READ_REST) {
 		evbuffer_drain(in, evbuffer_get_length(in));   /* one request */
 		return;
 	}
@@ -640,6 +842,22 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
 	}
 }
 
+static int pool_start(net_server_t *s)
+{
+	net_pool_t *p = &s->pool;
+
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	p->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (p->efd < 0)
+		return -1;
+	p->done_ev = event_new(s->base, p->efd, EV_READ | EV_PERSIST,
+			       pool_done_cb, p);
+	if (!p->done_ev || event_add(p->done_ev, NULL) < 0)
+		return -1;
+	return 0;
+}
+
 net_server_t *net_server_create(struct event_base *base, int listen_fd,
 				net_handler_f handler, void *arg, int timeout_ms)
 {
@@ -650,12 +868,15 @@ net_server_t *net_server_create(struct event_base *base, int listen_fd,
 	s->handler = handler;
 	s->arg = arg;
 	s->timeout_ms = timeout_ms;
+	s->pool.efd = -1;
 	set_blocking(listen_fd, false);
 	s->accept_ev = event_new(base, listen_fd, EV_READ | EV_PERSIST,
 				 accept_cb, s);
 	s->pause_ev = evtimer_new(base, accept_resume_cb, s);
-	if (!s->accept_ev || !s->pause_ev || event_add(s->accept_ev, NULL) < 0) {
+	if (pool_start(s) < 0 || !s->accept_ev || !s->pause_ev ||
+	    event_add(s->accept_ev, NULL) < 0) {
 		error("cannot serve listening socket %d", listen_fd);
+		pool_stop(&s->pool);
 		if (s->accept_ev)
 			event_free(s->accept_ev);
 		if (s->pause_ev)
@@ -675,6 +896,7 @@ void net_server_destroy(net_server_t *s)
 	event_free(s->accept_ev);
 	event_free(s->pause_ev);
 	close(s->fd);
+	pool_stop(&s->pool);            /* no worker holds a connection now */
 	for (c = s->conns; c; c = next) {
 		next = c->next;
 		if (c->state == CONN_HANDLING) {
@@ -712,6 +934,10 @@ void net_conn_drop(net_conn_t *c)
 {
 	if (!c)
 		return;
+	if (c->state != CONN_HANDLING) {
+		error("drop of connection from %s: no request waiting", c->peer);
+		return;
+	}
 	debug("dropping connection from %s", c->peer);
 	conn_free(c);
 }

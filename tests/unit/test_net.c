@@ -48,7 +48,7 @@ static void reply_held_cb(evutil_socket_t fd, short what, void *arg)
 
 	held = NULL;
 	net_reply_rc(c, 0);     /* the client is long gone: discarded */
-	*(int *)arg = 1;
+	__atomic_store_n((int *)arg, 1, __ATOMIC_SEQ_CST);
 }
 
 /* The server goes away while its handler still holds a request. */
@@ -60,7 +60,7 @@ static void destroy_then_reply_cb(evutil_socket_t fd, short what, void *arg)
 	net_server_destroy(hserver);
 	hserver = NULL;
 	net_reply_rc(c, 0);
-	*(int *)arg = 1;
+	__atomic_store_n((int *)arg, 1, __ATOMIC_SEQ_CST);
 }
 
 static void handler(net_conn_t *c, slurm_msg_t *msg, void *arg)
