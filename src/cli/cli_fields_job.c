@@ -550,6 +550,7 @@ STR_TEXT(t_std_err_raw, std_err)
 JSN(j_billable) { return json_object_new_double(J(r)->billable_tres); }
 JSN(j_hold) { return json_object_new_boolean(J(r)->priority == 0); }
 JSN(j_empty_list) { return json_object_new_array(); }
+JSN(j_empty_str) { return json_object_new_string(""); }
 JSN(j_zero) { return json_object_new_int(0); }
 JSN(j_unset) { return cli_json_num32(NO_VAL32); }
 JSN(j_mail_type) { return cli_json_strlist(J(r)->mail_type); }
@@ -574,7 +575,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 'j', "name", "NAME", "JobName", 0, t_name, "name", NULL },
 	{ 0, NULL, NULL, "UserId", NL, t_show_user, NULL, NULL },
 	{ 0, NULL, NULL, "GroupId", 0, t_show_group, NULL, NULL },
-	{ 0, "mcslabel", "MCSLABEL", "MCS_label", 0, t_na, "mcs_label", NULL },
+	{ 0, "mcslabel", "MCSLABEL", "MCS_label", 0, t_na, "mcs_label", j_empty_str },
 	{ 'Q', "prioritylong", "PRIORITY", "Priority", NL, t_prio, "priority", j_prio },
 	{ 'y', "nice", "NICE", "Nice", 0, t_nice, "nice", j_nice },
 	{ 'a', "account", "ACCOUNT", "Account", 0, t_account, "account", NULL },

@@ -1,5 +1,6 @@
 /* cli_output.c — table lines, JSON and YAML documents. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -126,14 +127,32 @@ json_object *cli_output_doc(const char *key, json_object *list,
 
 /* ---- YAML: the same tree through libyaml's emitter ---- */
 
-static int yaml_scalar(yaml_emitter_t *em, const char *s, bool plain_ok)
+/* A string a YAML reader would take for something else gets quotes. */
+static bool yaml_needs_quotes(const char *s)
 {
+	static const char *const words[] = {
+		"", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false",
+		"False", "FALSE", "yes", "Yes", "YES", "no", "No", "NO", "on",
+		"On", "ON", "off", "Off", "OFF",
+	};
+	char *end;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(s, words[i]))
+			return true;
+	(void)strtod(s, &end);
+	return end != s && !*end;
+}
+
+static int yaml_scalar(yaml_emitter_t *em, const char *s, bool is_string)
+{
+	bool quote = is_string && yaml_needs_quotes(s);
 	yaml_event_t ev;
 
 	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
-				     (int)strlen(s), plain_ok, !plain_ok,
-				     plain_ok ? YAML_ANY_SCALAR_STYLE
-					      : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+				     (int)strlen(s), !quote, quote,
+				     quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
+					   : YAML_ANY_SCALAR_STYLE);
 	return yaml_emitter_emit(em, &ev);
 }
 
@@ -179,11 +198,11 @@ static int yaml_node(yaml_emitter_t *em, json_object *o)
 	case json_type_array:
 		return yaml_seq(em, o);
 	case json_type_string:
-		return yaml_scalar(em, json_object_get_string(o), false);
+		return yaml_scalar(em, json_object_get_string(o), true);
 	case json_type_null:
-		return yaml_scalar(em, "null", true);
+		return yaml_scalar(em, "null", false);
 	default:
-		return yaml_scalar(em, json_object_to_json_string(o), true);
+		return yaml_scalar(em, json_object_to_json_string(o), false);
 	}
 }
 
