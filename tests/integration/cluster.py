@@ -12,12 +12,11 @@ world-readable prefix under /tmp first and that is used.  Commands are
 always called by absolute path: Debian's own Slurm may be in /usr/bin.
 
 Processes: every daemon we start is recorded; stop() ends exactly those
-(SIGTERM, then SIGKILL).  This process is made a child subreaper, so
-whatever the daemons leave behind (slurmstepd, job processes that escaped
-with setsid) is re-parented to us and ended at stop() too, by PID.
+(SIGTERM, then SIGKILL), then whatever they left behind (slurmstepd, job
+processes that escaped with setsid), found by PID through the cluster's
+unique directory in their environment, cwd or command line.
 """
 
-import ctypes
 import grp
 import os
 import pwd
@@ -37,19 +36,6 @@ COMMANDS = ("sbatch", "squeue", "sinfo", "scancel", "scontrol", "srun",
 DAEMONS = ("slurmctld", "slurmd", "slurmstepd")
 TERMINAL_STATES = {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL",
                    "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"}
-
-PR_SET_CHILD_SUBREAPER = 36
-
-
-def _become_subreaper():
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except OSError:
-        pass
-
-
-_become_subreaper()
 
 # PIDs of every live process any Cluster started (all clusters), so that
 # the orphan sweep of one cluster never touches another's daemons.
@@ -300,30 +286,20 @@ def _mentions(pid, text):
     return text in proc_cmdline(pid)
 
 
-# Directories of clusters that are running (for the orphan sweep).
-_LIVE_DIRS = set()
 
 
 def _sweep_orphans(cluster_dir):
-    """Kill and reap processes re-parented to us (we are a subreaper) that
-    no cluster still owns: stray slurmstepd and job processes.  When other
-    clusters still run, only orphans that name cluster_dir (environment,
-    cwd, command line) are taken."""
+    """After a cluster's daemons are stopped: end what they left behind
+    (slurmstepd, job processes that escaped with setsid, re-parented to
+    init), found by the cluster's unique directory in their environment
+    (SLURM_CONF), cwd or command line.  Never another cluster's daemons."""
     me = os.getpid()
     with _STARTED_LOCK:
         keep = set(_STARTED)
-        others = _LIVE_DIRS - {cluster_dir}
-    orphans = []
-    for pid in _all_pids():
-        st = _proc_status(pid)
-        if st and int(st.get("PPid", "0")) == me and pid not in keep:
-            if others and not _mentions(pid, cluster_dir):
-                continue
-            orphans.append(pid)
-    victims = set(orphans) | descendants(orphans)
-    kill_pids(sorted(victims), grace=2.0)
-    for p in orphans:
-        _reap(p)
+    left = [p for p in _all_pids()
+            if p != me and p not in keep and _pid_alive(p)
+            and _mentions(p, cluster_dir)]
+    kill_pids(sorted(set(left) | descendants(left)), grace=2.0)
 
 
 # --------------------------------------------------------------------------
@@ -550,8 +526,6 @@ class Cluster:
         if missing:
             raise ClusterError("Sluice binaries missing (%s): %s" % (
                 self.bins["origin"], ", ".join(missing)))
-        with _STARTED_LOCK:
-            _LIVE_DIRS.add(self.dir)
         ports = free_ports(1 + len(self.node_names))
         self.ctld_port = ports[0]
         self.node_ports = dict(zip(self.node_names, ports[1:]))
@@ -637,8 +611,6 @@ class Cluster:
             self._forget(d)
         kill_pids(sorted(below), grace=2.0)
         _sweep_orphans(self.dir)
-        with _STARTED_LOCK:
-            _LIVE_DIRS.discard(self.dir)
 
     def cleanup(self):
         if os.environ.get("SLUICE_KEEP_TMP"):

@@ -6,7 +6,9 @@ import time
 
 def test_slurmd_sigkill_node_down_job_node_fail(new_cluster):
     c = new_cluster(tag="nodefail", slurmd_timeout=6)
-    jid = c.sbatch(["-J", "victim", "-w", "n2", "--wrap", "/usr/bin/sleep 300"],
+    # --no-requeue: with JobRequeue=1 (the default) Slurm would requeue it.
+    jid = c.sbatch(["-J", "victim", "-w", "n2", "--no-requeue", "--wrap",
+                    "/usr/bin/sleep 300"],
                    user="sluice_u1")
     c.wait_state(jid, "RUNNING", 30)
     rec = c.show_job(jid)
