@@ -693,3 +693,17 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_std_err_raw, "standard_error", NULL },
 	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
+
+/* Local macros end here: the unit test builds several tables in one
+ * translation unit. */
+#undef BOOL_JSON
+#undef INT_JSON
+#undef J
+#undef JSN
+#undef NL
+#undef NUM32_JSON
+#undef OPT
+#undef STR_TEXT
+#undef TIME_JSON
+#undef TXT
+#undef U32_TEXT

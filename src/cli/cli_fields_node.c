@@ -18,16 +18,16 @@
 #define INT_JSON(fn, m) JSN(fn) { return json_object_new_int64((int64_t)N(r)->m); }
 #define TIME_JSON(fn, m) JSN(fn) { return cli_json_time(N(r)->m); }
 
-STR_TEXT(t_name, name)
-STR_TEXT(t_arch, arch)
-U_TEXT(t_cores, cores)
-INT_JSON(j_cores, cores)
-U_TEXT(t_alloc_cpus, alloc_cpus)
-INT_JSON(j_alloc_cpus, alloc_cpus)
-U_TEXT(t_cpus, cpus)
-INT_JSON(j_cpus, cpus)
+STR_TEXT(nt_name, name)
+STR_TEXT(nt_arch, arch)
+U_TEXT(nt_cores, cores)
+INT_JSON(nj_cores, cores)
+U_TEXT(nt_alloc_cpus, alloc_cpus)
+INT_JSON(nj_alloc_cpus, alloc_cpus)
+U_TEXT(nt_cpus, cpus)
+INT_JSON(nj_cpus, cpus)
 
-TXT(t_load)
+TXT(nt_load)
 {
 	if (N(r)->cpu_load == NO_VAL32)
 		xstrcat(o, "N/A");
@@ -35,41 +35,41 @@ TXT(t_load)
 		xstrfmtcat(o, "%.2f", N(r)->cpu_load / 100.0);
 }
 
-INT_JSON(j_load, cpu_load)
-STR_TEXT(t_features, features)
-JSN(j_features) { return cli_json_strlist(N(r)->features); }
+INT_JSON(nj_load, cpu_load)
+STR_TEXT(nt_features, features)
+JSN(nj_features) { return cli_json_strlist(N(r)->features); }
 
-TXT(t_features_act)
+TXT(nt_features_act)
 {
 	xstrcat(o, N(r)->features_act ? N(r)->features_act : N(r)->features);
 }
 
-JSN(j_features_act)
+JSN(nj_features_act)
 {
 	return cli_json_strlist(N(r)->features_act ? N(r)->features_act
 						   : N(r)->features);
 }
 
-STR_TEXT(t_gres, gres)
-STR_TEXT(t_gres_used, gres_used)
-STR_TEXT(t_addr, node_addr)
-STR_TEXT(t_hostname, node_hostname)
+STR_TEXT(nt_gres, gres)
+STR_TEXT(nt_gres_used, gres_used)
+STR_TEXT(nt_addr, node_addr)
+STR_TEXT(nt_hostname, node_hostname)
 
-TXT(t_show_port)
+TXT(nt_show_port)
 {
 	if (N(r)->port && N(r)->port != c->slurmd_port)
 		xstrfmtcat(o, "%u", N(r)->port);
 }
 
-INT_JSON(j_port, port)
-STR_TEXT(t_version, version)
-STR_TEXT(t_os, os)
-U_TEXT(t_real_mem, real_memory)
-INT_JSON(j_real_mem, real_memory)
-U_TEXT(t_alloc_mem, alloc_memory)
-INT_JSON(j_alloc_mem, alloc_memory)
+INT_JSON(nj_port, port)
+STR_TEXT(nt_version, version)
+STR_TEXT(nt_os, os)
+U_TEXT(nt_real_mem, real_memory)
+INT_JSON(nj_real_mem, real_memory)
+U_TEXT(nt_alloc_mem, alloc_memory)
+INT_JSON(nj_alloc_mem, alloc_memory)
 
-TXT(t_free_mem)
+TXT(nt_free_mem)
 {
 	if (N(r)->free_mem == NO_VAL64)
 		xstrcat(o, "N/A");
@@ -77,13 +77,13 @@ TXT(t_free_mem)
 		xstrfmtcat(o, "%llu", (unsigned long long)N(r)->free_mem);
 }
 
-JSN(j_free_mem) { return cli_json_num64(N(r)->free_mem); }
-U_TEXT(t_sockets, sockets)
-INT_JSON(j_sockets, sockets)
-U_TEXT(t_boards, boards)
-INT_JSON(j_boards, boards)
+JSN(nj_free_mem) { return cli_json_num64(N(r)->free_mem); }
+U_TEXT(nt_sockets, sockets)
+INT_JSON(nj_sockets, sockets)
+U_TEXT(nt_boards, boards)
+INT_JSON(nj_boards, boards)
 
-TXT(t_state)
+TXT(nt_state)
 {
 	char *s = node_state_string_long(N(r)->node_state);
 
@@ -91,7 +91,7 @@ TXT(t_state)
 	xfree(s);
 }
 
-JSN(j_state)
+JSN(nj_state)
 {
 	const char *names[16];
 	json_object *a = json_object_new_array();
@@ -102,14 +102,14 @@ JSN(j_state)
 	return a;
 }
 
-U_TEXT(t_threads, threads)
-INT_JSON(j_threads, threads)
-U_TEXT(t_tmp_disk, tmp_disk)
-INT_JSON(j_tmp_disk, tmp_disk)
-U_TEXT(t_weight, weight)
-INT_JSON(j_weight, weight)
+U_TEXT(nt_threads, threads)
+INT_JSON(nj_threads, threads)
+U_TEXT(nt_tmp_disk, tmp_disk)
+INT_JSON(nj_tmp_disk, tmp_disk)
+U_TEXT(nt_weight, weight)
+INT_JSON(nj_weight, weight)
 
-TXT(t_owner)
+TXT(nt_owner)
 {
 	if (N(r)->owner == NO_VAL32) {
 		xstrcat(o, "N/A");
@@ -119,7 +119,7 @@ TXT(t_owner)
 	xstrfmtcat(o, "(%u)", N(r)->owner);
 }
 
-JSN(j_owner)
+JSN(nj_owner)
 {
 	char *s = NULL;
 	json_object *v;
@@ -131,22 +131,22 @@ JSN(j_owner)
 	return v;
 }
 
-TXT(t_mcs) { xstrcat(o, N(r)->mcs_label ? N(r)->mcs_label : "N/A"); }
-STR_TEXT(t_partitions, partitions)
-JSN(j_partitions) { return cli_json_strlist(N(r)->partitions); }
-TXT(t_boot) { cli_fmt_time(o, N(r)->boot_time, "None"); }
-TIME_JSON(j_boot, boot_time)
-TXT(t_slurmd_start) { cli_fmt_time(o, N(r)->slurmd_start_time, "None"); }
-TIME_JSON(j_slurmd_start, slurmd_start_time)
-TXT(t_last_busy) { cli_fmt_time(o, N(r)->last_busy, "None"); }
-TIME_JSON(j_last_busy, last_busy)
-STR_TEXT(t_cfg_tres, tres_fmt_str)
-TXT(t_alloc_tres) { xstrcat(o, N(r)->alloc_tres_fmt_str ? N(r)->alloc_tres_fmt_str : ""); }
-TXT(t_na_lower) { xstrcat(o, "n/a"); }
-TXT(t_zero) { xstrcat(o, "0"); }
-TXT(t_ns) { xstrcat(o, "n/s"); }
+TXT(nt_mcs) { xstrcat(o, N(r)->mcs_label ? N(r)->mcs_label : "N/A"); }
+STR_TEXT(nt_partitions, partitions)
+JSN(nj_partitions) { return cli_json_strlist(N(r)->partitions); }
+TXT(nt_boot) { cli_fmt_time(o, N(r)->boot_time, "None"); }
+TIME_JSON(nj_boot, boot_time)
+TXT(nt_slurmd_start) { cli_fmt_time(o, N(r)->slurmd_start_time, "None"); }
+TIME_JSON(nj_slurmd_start, slurmd_start_time)
+TXT(nt_last_busy) { cli_fmt_time(o, N(r)->last_busy, "None"); }
+TIME_JSON(nj_last_busy, last_busy)
+STR_TEXT(nt_cfg_tres, tres_fmt_str)
+TXT(nt_alloc_tres) { xstrcat(o, N(r)->alloc_tres_fmt_str ? N(r)->alloc_tres_fmt_str : ""); }
+TXT(nt_na_lower) { xstrcat(o, "n/a"); }
+TXT(nt_zero) { xstrcat(o, "0"); }
+TXT(nt_ns) { xstrcat(o, "n/s"); }
 
-TXT(t_show_reason)
+TXT(nt_show_reason)
 {
 	const node_info_t *n = N(r);
 	char buf[64];
@@ -159,81 +159,94 @@ TXT(t_show_reason)
 	xstrfmtcat(o, "@%s]", buf);
 }
 
-STR_TEXT(t_reason, reason)
+STR_TEXT(nt_reason, reason)
 
-TXT(t_reason_user)
+TXT(nt_reason_user)
 {
 	if (N(r)->reason_uid != NO_VAL32 && N(r)->reason)
 		cli_fmt_uid(o, N(r)->reason_uid);
 }
 
-TIME_JSON(j_reason_time, reason_time)
-STR_TEXT(t_comment, comment)
-STR_TEXT(t_extra, extra)
-TXT(t_null) { }
+TIME_JSON(nj_reason_time, reason_time)
+STR_TEXT(nt_comment, comment)
+STR_TEXT(nt_extra, extra)
+TXT(nt_null) { }
 
-JSN(j_idle_cpus)
+JSN(nj_idle_cpus)
 {
 	return json_object_new_int64((int64_t)N(r)->cpus - N(r)->alloc_cpus);
 }
 
-JSN(j_empty_list) { return json_object_new_array(); }
+JSN(nj_empty_list) { return json_object_new_array(); }
 
 #define NL CF_SHOW_NL
 #define OPT CF_SHOW_OPT
 #define TRAIL CF_SHOW_TRAIL
 
 const cli_field_t cli_node_fields[] = {
-	{ 0, NULL, NULL, "NodeName", 0, t_name, "name", NULL },
-	{ 0, NULL, NULL, "Arch", 0, t_arch, "architecture", NULL },
-	{ 0, NULL, NULL, "CoresPerSocket", TRAIL, t_cores, "cores", j_cores },
-	{ 0, NULL, NULL, "CPUAlloc", NL, t_alloc_cpus, "alloc_cpus", j_alloc_cpus },
-	{ 0, NULL, NULL, "CPUEfctv", 0, t_cpus, "effective_cpus", j_cpus },
-	{ 0, NULL, NULL, "CPUTot", 0, t_cpus, "cpus", j_cpus },
-	{ 0, NULL, NULL, "CPULoad", 0, t_load, "cpu_load", j_load },
-	{ 0, NULL, NULL, "AvailableFeatures", NL, t_features, "features", j_features },
-	{ 0, NULL, NULL, "ActiveFeatures", NL, t_features_act, "active_features",
-	  j_features_act },
-	{ 0, NULL, NULL, "Gres", NL, t_gres, "gres", NULL },
-	{ 0, NULL, NULL, "NodeAddr", NL, t_addr, "address", NULL },
-	{ 0, NULL, NULL, "NodeHostName", 0, t_hostname, "hostname", NULL },
-	{ 0, NULL, NULL, "Port", OPT, t_show_port, "port", j_port },
-	{ 0, NULL, NULL, "Version", 0, t_version, "version", NULL },
-	{ 0, NULL, NULL, "OS", NL | TRAIL, t_os, "operating_system", NULL },
-	{ 0, NULL, NULL, "RealMemory", NL, t_real_mem, "real_memory", j_real_mem },
-	{ 0, NULL, NULL, "AllocMem", 0, t_alloc_mem, "alloc_memory", j_alloc_mem },
-	{ 0, NULL, NULL, "FreeMem", 0, t_free_mem, "free_mem", j_free_mem },
-	{ 0, NULL, NULL, "Sockets", 0, t_sockets, "sockets", j_sockets },
-	{ 0, NULL, NULL, "Boards", 0, t_boards, "boards", j_boards },
-	{ 0, NULL, NULL, "State", NL, t_state, "state", j_state },
-	{ 0, NULL, NULL, "ThreadsPerCore", 0, t_threads, "threads", j_threads },
-	{ 0, NULL, NULL, "TmpDisk", 0, t_tmp_disk, "temporary_disk", j_tmp_disk },
-	{ 0, NULL, NULL, "Weight", 0, t_weight, "weight", j_weight },
-	{ 0, NULL, NULL, "Owner", 0, t_owner, "owner", j_owner },
-	{ 0, NULL, NULL, "MCS_label", 0, t_mcs, NULL, NULL },
-	{ 0, NULL, NULL, "Partitions", NL | TRAIL, t_partitions, "partitions", j_partitions },
-	{ 0, NULL, NULL, "BootTime", NL, t_boot, "boot_time", j_boot },
-	{ 0, NULL, NULL, "SlurmdStartTime", 0, t_slurmd_start, "slurmd_start_time",
-	  j_slurmd_start },
-	{ 0, NULL, NULL, "LastBusyTime", NL, t_last_busy, "last_busy", j_last_busy },
-	{ 0, NULL, NULL, "CfgTRES", NL, t_cfg_tres, "tres", NULL },
-	{ 0, NULL, NULL, "AllocTRES", NL, t_alloc_tres, "tres_used", NULL },
-	{ 0, NULL, NULL, "CapWatts", NL, t_na_lower, NULL, NULL },
-	{ 0, NULL, NULL, "CurrentWatts", NL, t_zero, NULL, NULL },
-	{ 0, NULL, NULL, "AveWatts", 0, t_zero, NULL, NULL },
-	{ 0, NULL, NULL, "ExtSensorsJoules", NL, t_ns, NULL, NULL },
-	{ 0, NULL, NULL, "ExtSensorsWatts", 0, t_zero, NULL, NULL },
-	{ 0, NULL, NULL, "ExtSensorsTemp", 0, t_ns, NULL, NULL },
-	{ 0, NULL, NULL, "Comment", NL | OPT, t_comment, "comment", NULL },
-	{ 0, NULL, NULL, "Reason", NL | OPT, t_show_reason, NULL, NULL },
+	{ 0, NULL, NULL, "NodeName", 0, nt_name, "name", NULL },
+	{ 0, NULL, NULL, "Arch", 0, nt_arch, "architecture", NULL },
+	{ 0, NULL, NULL, "CoresPerSocket", TRAIL, nt_cores, "cores", nj_cores },
+	{ 0, NULL, NULL, "CPUAlloc", NL, nt_alloc_cpus, "alloc_cpus", nj_alloc_cpus },
+	{ 0, NULL, NULL, "CPUEfctv", 0, nt_cpus, "effective_cpus", nj_cpus },
+	{ 0, NULL, NULL, "CPUTot", 0, nt_cpus, "cpus", nj_cpus },
+	{ 0, NULL, NULL, "CPULoad", 0, nt_load, "cpu_load", nj_load },
+	{ 0, NULL, NULL, "AvailableFeatures", NL, nt_features, "features", nj_features },
+	{ 0, NULL, NULL, "ActiveFeatures", NL, nt_features_act, "active_features",
+	  nj_features_act },
+	{ 0, NULL, NULL, "Gres", NL, nt_gres, "gres", NULL },
+	{ 0, NULL, NULL, "NodeAddr", NL, nt_addr, "address", NULL },
+	{ 0, NULL, NULL, "NodeHostName", 0, nt_hostname, "hostname", NULL },
+	{ 0, NULL, NULL, "Port", OPT, nt_show_port, "port", nj_port },
+	{ 0, NULL, NULL, "Version", 0, nt_version, "version", NULL },
+	{ 0, NULL, NULL, "OS", NL | TRAIL, nt_os, "operating_system", NULL },
+	{ 0, NULL, NULL, "RealMemory", NL, nt_real_mem, "real_memory", nj_real_mem },
+	{ 0, NULL, NULL, "AllocMem", 0, nt_alloc_mem, "alloc_memory", nj_alloc_mem },
+	{ 0, NULL, NULL, "FreeMem", 0, nt_free_mem, "free_mem", nj_free_mem },
+	{ 0, NULL, NULL, "Sockets", 0, nt_sockets, "sockets", nj_sockets },
+	{ 0, NULL, NULL, "Boards", 0, nt_boards, "boards", nj_boards },
+	{ 0, NULL, NULL, "State", NL, nt_state, "state", nj_state },
+	{ 0, NULL, NULL, "ThreadsPerCore", 0, nt_threads, "threads", nj_threads },
+	{ 0, NULL, NULL, "TmpDisk", 0, nt_tmp_disk, "temporary_disk", nj_tmp_disk },
+	{ 0, NULL, NULL, "Weight", 0, nt_weight, "weight", nj_weight },
+	{ 0, NULL, NULL, "Owner", 0, nt_owner, "owner", nj_owner },
+	{ 0, NULL, NULL, "MCS_label", 0, nt_mcs, NULL, NULL },
+	{ 0, NULL, NULL, "Partitions", NL | TRAIL, nt_partitions, "partitions", nj_partitions },
+	{ 0, NULL, NULL, "BootTime", NL, nt_boot, "boot_time", nj_boot },
+	{ 0, NULL, NULL, "SlurmdStartTime", 0, nt_slurmd_start, "slurmd_start_time",
+	  nj_slurmd_start },
+	{ 0, NULL, NULL, "LastBusyTime", NL, nt_last_busy, "last_busy", nj_last_busy },
+	{ 0, NULL, NULL, "CfgTRES", NL, nt_cfg_tres, "tres", NULL },
+	{ 0, NULL, NULL, "AllocTRES", NL, nt_alloc_tres, "tres_used", NULL },
+	{ 0, NULL, NULL, "CapWatts", NL, nt_na_lower, NULL, NULL },
+	{ 0, NULL, NULL, "CurrentWatts", NL, nt_zero, NULL, NULL },
+	{ 0, NULL, NULL, "AveWatts", 0, nt_zero, NULL, NULL },
+	{ 0, NULL, NULL, "ExtSensorsJoules", NL, nt_ns, NULL, NULL },
+	{ 0, NULL, NULL, "ExtSensorsWatts", 0, nt_zero, NULL, NULL },
+	{ 0, NULL, NULL, "ExtSensorsTemp", 0, nt_ns, NULL, NULL },
+	{ 0, NULL, NULL, "Comment", NL | OPT, nt_comment, "comment", NULL },
+	{ 0, NULL, NULL, "Reason", NL | OPT, nt_show_reason, NULL, NULL },
 
 	/* JSON only */
-	{ 0, NULL, NULL, NULL, 0, t_reason, "reason", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_reason_user, "reason_set_by_user", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_null, "reason_changed_at", j_reason_time },
-	{ 0, NULL, NULL, NULL, 0, t_gres_used, "gres_used", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_null, "alloc_idle_cpus", j_idle_cpus },
-	{ 0, NULL, NULL, NULL, 0, t_extra, "extra", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_null, "next_state_after_reboot", j_empty_list },
+	{ 0, NULL, NULL, NULL, 0, nt_reason, "reason", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_reason_user, "reason_set_by_user", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "reason_changed_at", nj_reason_time },
+	{ 0, NULL, NULL, NULL, 0, nt_gres_used, "gres_used", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "alloc_idle_cpus", nj_idle_cpus },
+	{ 0, NULL, NULL, NULL, 0, nt_extra, "extra", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "next_state_after_reboot", nj_empty_list },
 	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
+
+/* Local macros end here: the unit test builds several tables in one
+ * translation unit. */
+#undef INT_JSON
+#undef JSN
+#undef N
+#undef NL
+#undef OPT
+#undef STR_TEXT
+#undef TIME_JSON
+#undef TRAIL
+#undef TXT
+#undef U_TEXT

@@ -39,52 +39,52 @@ static void count_text(char **o, uint64_t v)
 		xstrfmtcat(o, "%llu", (unsigned long long)v);
 }
 
-STR_TEXT(t_name, name)
-ALL_TEXT(t_allow_groups, allow_groups)
-ALL_TEXT(t_allow_accounts, allow_accounts)
-ALL_TEXT(t_allow_qos, allow_qos)
-STR_TEXT(t_deny_accounts, deny_accounts)
-STR_TEXT(t_deny_qos, deny_qos)
-TXT(t_all) { xstrcat(o, "ALL"); }
-YESNO_TEXT(t_default, is_default)
-TXT(t_qos) { xstrcat(o, P(r)->qos_char ? P(r)->qos_char : "N/A"); }
-TXT(t_default_time) { minutes_text(o, P(r)->default_time, "NONE"); }
-NUM32_JSON(j_default_time, default_time)
-YESNO_TEXT(t_disable_root, disable_root_jobs)
-YESNO_TEXT(t_excl_user, exclusive_user)
-U_TEXT(t_grace, grace_time)
-INT_JSON(j_grace, grace_time)
-YESNO_TEXT(t_hidden, hidden)
-TXT(t_max_nodes) { count_text(o, P(r)->max_nodes); }
-NUM32_JSON(j_max_nodes, max_nodes)
-TXT(t_max_time) { minutes_text(o, P(r)->max_time, "UNLIMITED"); }
-NUM32_JSON(j_max_time, max_time)
-U_TEXT(t_min_nodes, min_nodes)
-INT_JSON(j_min_nodes, min_nodes)
-YESNO_TEXT(t_lln, lln)
+STR_TEXT(pt_name, name)
+ALL_TEXT(pt_allow_groups, allow_groups)
+ALL_TEXT(pt_allow_accounts, allow_accounts)
+ALL_TEXT(pt_allow_qos, allow_qos)
+STR_TEXT(pt_deny_accounts, deny_accounts)
+STR_TEXT(pt_deny_qos, deny_qos)
+TXT(pt_all) { xstrcat(o, "ALL"); }
+YESNO_TEXT(pt_default, is_default)
+TXT(pt_qos) { xstrcat(o, P(r)->qos_char ? P(r)->qos_char : "N/A"); }
+TXT(pt_default_time) { minutes_text(o, P(r)->default_time, "NONE"); }
+NUM32_JSON(pj_default_time, default_time)
+YESNO_TEXT(pt_disable_root, disable_root_jobs)
+YESNO_TEXT(pt_excl_user, exclusive_user)
+U_TEXT(pt_grace, grace_time)
+INT_JSON(pj_grace, grace_time)
+YESNO_TEXT(pt_hidden, hidden)
+TXT(pt_max_nodes) { count_text(o, P(r)->max_nodes); }
+NUM32_JSON(pj_max_nodes, max_nodes)
+TXT(pt_max_time) { minutes_text(o, P(r)->max_time, "UNLIMITED"); }
+NUM32_JSON(pj_max_time, max_time)
+U_TEXT(pt_min_nodes, min_nodes)
+INT_JSON(pj_min_nodes, min_nodes)
+YESNO_TEXT(pt_lln, lln)
 
-TXT(t_max_cpn)
+TXT(pt_max_cpn)
 {
 	count_text(o, P(r)->max_cpus_per_node ? P(r)->max_cpus_per_node
 					      : INFINITE32);
 }
 
-JSN(j_max_cpn)
+JSN(pj_max_cpn)
 {
 	return cli_json_num32(P(r)->max_cpus_per_node ? P(r)->max_cpus_per_node
 						      : INFINITE32);
 }
 
-STR_TEXT(t_nodes, nodes)
-U_TEXT(t_prio_factor, priority_job_factor)
-INT_JSON(j_prio_factor, priority_job_factor)
-U_TEXT(t_prio_tier, priority_tier)
-INT_JSON(j_prio_tier, priority_tier)
-YESNO_TEXT(t_root_only, root_only)
-YESNO_TEXT(t_req_resv, req_resv)
-TXT(t_oversub) { xstrcat(o, P(r)->oversubscribe ? P(r)->oversubscribe : "NO"); }
+STR_TEXT(pt_nodes, nodes)
+U_TEXT(pt_prio_factor, priority_job_factor)
+INT_JSON(pj_prio_factor, priority_job_factor)
+U_TEXT(pt_prio_tier, priority_tier)
+INT_JSON(pj_prio_tier, priority_tier)
+YESNO_TEXT(pt_root_only, root_only)
+YESNO_TEXT(pt_req_resv, req_resv)
+TXT(pt_oversub) { xstrcat(o, P(r)->oversubscribe ? P(r)->oversubscribe : "NO"); }
 
-TXT(t_over_time)
+TXT(pt_over_time)
 {
 	uint16_t v = P(r)->over_time_limit;
 
@@ -96,7 +96,7 @@ TXT(t_over_time)
 		xstrfmtcat(o, "%u", v);
 }
 
-JSN(j_over_time)
+JSN(pj_over_time)
 {
 	uint16_t v = P(r)->over_time_limit;
 
@@ -104,10 +104,10 @@ JSN(j_over_time)
 			      : v == INFINITE16 ? INFINITE32 : v);
 }
 
-TXT(t_preempt) { xstrcat(o, P(r)->preempt_mode ? P(r)->preempt_mode : "OFF"); }
-TXT(t_state) { xstrcat(o, part_state_string(P(r)->state_up)); }
+TXT(pt_preempt) { xstrcat(o, P(r)->preempt_mode ? P(r)->preempt_mode : "OFF"); }
+TXT(pt_state) { xstrcat(o, part_state_string(P(r)->state_up)); }
 
-JSN(j_state)
+JSN(pj_state)
 {
 	json_object *a = json_object_new_array();
 
@@ -116,31 +116,31 @@ JSN(j_state)
 	return a;
 }
 
-U_TEXT(t_total_cpus, total_cpus)
-INT_JSON(j_total_cpus, total_cpus)
-U_TEXT(t_total_nodes, total_nodes)
-INT_JSON(j_total_nodes, total_nodes)
+U_TEXT(pt_total_cpus, total_cpus)
+INT_JSON(pj_total_cpus, total_cpus)
+U_TEXT(pt_total_nodes, total_nodes)
+INT_JSON(pj_total_nodes, total_nodes)
 
-TXT(t_select_params)
+TXT(pt_select_params)
 {
 	xstrcat(o, P(r)->select_type_parameters ? P(r)->select_type_parameters
 						: "NONE");
 }
 
-TXT(t_null) { }
+TXT(pt_null) { }
 
 static bool mem_set(uint64_t v)
 {
 	return v && v != NO_VAL64 && v != INFINITE64;
 }
 
-TXT(t_def_mem_cpu)
+TXT(pt_def_mem_cpu)
 {
 	if (mem_set(P(r)->def_mem_per_cpu))
 		xstrfmtcat(o, "%llu", (unsigned long long)P(r)->def_mem_per_cpu);
 }
 
-TXT(t_def_mem_node)
+TXT(pt_def_mem_node)
 {
 	if (mem_set(P(r)->def_mem_per_cpu))
 		return;
@@ -150,13 +150,13 @@ TXT(t_def_mem_node)
 		xstrcat(o, "UNLIMITED");
 }
 
-TXT(t_max_mem_cpu)
+TXT(pt_max_mem_cpu)
 {
 	if (mem_set(P(r)->max_mem_per_cpu))
 		xstrfmtcat(o, "%llu", (unsigned long long)P(r)->max_mem_per_cpu);
 }
 
-TXT(t_max_mem_node)
+TXT(pt_max_mem_node)
 {
 	if (mem_set(P(r)->max_mem_per_cpu))
 		return;
@@ -171,72 +171,86 @@ static json_object *mem_json(uint64_t v)
 	return cli_json_num64(mem_set(v) ? v : NO_VAL64);
 }
 
-JSN(j_def_mem_cpu) { return mem_json(P(r)->def_mem_per_cpu); }
-JSN(j_def_mem_node) { return mem_json(P(r)->def_mem_per_node); }
-JSN(j_max_mem_cpu) { return mem_json(P(r)->max_mem_per_cpu); }
-JSN(j_max_mem_node) { return mem_json(P(r)->max_mem_per_node); }
-STR_TEXT(t_tres, tres_fmt_str)
-STR_TEXT(t_billing, billing_weights_str)
-STR_TEXT(t_alternate, alternate)
-STR_TEXT(t_allow_groups_raw, allow_groups)
-STR_TEXT(t_allow_accounts_raw, allow_accounts)
-STR_TEXT(t_allow_qos_raw, allow_qos)
-STR_TEXT(t_qos_raw, qos_char)
+JSN(pj_def_mem_cpu) { return mem_json(P(r)->def_mem_per_cpu); }
+JSN(pj_def_mem_node) { return mem_json(P(r)->def_mem_per_node); }
+JSN(pj_max_mem_cpu) { return mem_json(P(r)->max_mem_per_cpu); }
+JSN(pj_max_mem_node) { return mem_json(P(r)->max_mem_per_node); }
+STR_TEXT(pt_tres, tres_fmt_str)
+STR_TEXT(pt_billing, billing_weights_str)
+STR_TEXT(pt_alternate, alternate)
+STR_TEXT(pt_allow_groups_raw, allow_groups)
+STR_TEXT(pt_allow_accounts_raw, allow_accounts)
+STR_TEXT(pt_allow_qos_raw, allow_qos)
+STR_TEXT(pt_qos_raw, qos_char)
 
 #define NL CF_SHOW_NL
 #define OPT CF_SHOW_OPT
 
 const cli_field_t cli_part_fields[] = {
-	{ 0, NULL, NULL, "PartitionName", 0, t_name, "name", NULL },
-	{ 0, NULL, NULL, "AllowGroups", NL, t_allow_groups, NULL, NULL },
-	{ 0, NULL, NULL, "AllowAccounts", 0, t_allow_accounts, NULL, NULL },
-	{ 0, NULL, NULL, "DenyAccounts", OPT, t_deny_accounts, "accounts/deny", NULL },
-	{ 0, NULL, NULL, "AllowQos", 0, t_allow_qos, NULL, NULL },
-	{ 0, NULL, NULL, "DenyQos", OPT, t_deny_qos, "qos/deny", NULL },
-	{ 0, NULL, NULL, "AllocNodes", NL, t_all, NULL, NULL },
-	{ 0, NULL, NULL, "Default", 0, t_default, NULL, NULL },
-	{ 0, NULL, NULL, "QoS", 0, t_qos, NULL, NULL },
-	{ 0, NULL, NULL, "DefaultTime", NL, t_default_time, "defaults/time", j_default_time },
-	{ 0, NULL, NULL, "DisableRootJobs", 0, t_disable_root, NULL, NULL },
-	{ 0, NULL, NULL, "ExclusiveUser", 0, t_excl_user, NULL, NULL },
-	{ 0, NULL, NULL, "GraceTime", 0, t_grace, "grace_time", j_grace },
-	{ 0, NULL, NULL, "Hidden", 0, t_hidden, NULL, NULL },
-	{ 0, NULL, NULL, "MaxNodes", NL, t_max_nodes, "maximums/nodes", j_max_nodes },
-	{ 0, NULL, NULL, "MaxTime", 0, t_max_time, "maximums/time", j_max_time },
-	{ 0, NULL, NULL, "MinNodes", 0, t_min_nodes, "minimums/nodes", j_min_nodes },
-	{ 0, NULL, NULL, "LLN", 0, t_lln, NULL, NULL },
-	{ 0, NULL, NULL, "MaxCPUsPerNode", 0, t_max_cpn, "maximums/cpus_per_node", j_max_cpn },
-	{ 0, NULL, NULL, "Nodes", NL, t_nodes, "nodes/configured", NULL },
-	{ 0, NULL, NULL, "PriorityJobFactor", NL, t_prio_factor, "priority/job_factor",
-	  j_prio_factor },
-	{ 0, NULL, NULL, "PriorityTier", 0, t_prio_tier, "priority/tier", j_prio_tier },
-	{ 0, NULL, NULL, "RootOnly", 0, t_root_only, NULL, NULL },
-	{ 0, NULL, NULL, "ReqResv", 0, t_req_resv, NULL, NULL },
-	{ 0, NULL, NULL, "OverSubscribe", 0, t_oversub, NULL, NULL },
-	{ 0, NULL, NULL, "OverTimeLimit", NL, t_over_time, "maximums/over_time_limit",
-	  j_over_time },
-	{ 0, NULL, NULL, "PreemptMode", 0, t_preempt, NULL, NULL },
-	{ 0, NULL, NULL, "State", NL, t_state, "partition/state", j_state },
-	{ 0, NULL, NULL, "TotalCPUs", 0, t_total_cpus, "cpus/total", j_total_cpus },
-	{ 0, NULL, NULL, "TotalNodes", 0, t_total_nodes, "nodes/total", j_total_nodes },
-	{ 0, NULL, NULL, "SelectTypeParameters", 0, t_select_params, NULL, NULL },
-	{ 0, NULL, NULL, "JobDefaults", NL, t_null, NULL, NULL },
-	{ 0, NULL, NULL, "DefMemPerCPU", NL | OPT, t_def_mem_cpu,
-	  "defaults/partition_memory_per_cpu", j_def_mem_cpu },
-	{ 0, NULL, NULL, "DefMemPerNode", NL | OPT, t_def_mem_node,
-	  "defaults/partition_memory_per_node", j_def_mem_node },
-	{ 0, NULL, NULL, "MaxMemPerCPU", OPT, t_max_mem_cpu,
-	  "maximums/partition_memory_per_cpu", j_max_mem_cpu },
-	{ 0, NULL, NULL, "MaxMemPerNode", OPT, t_max_mem_node,
-	  "maximums/partition_memory_per_node", j_max_mem_node },
-	{ 0, NULL, NULL, "TRES", NL, t_tres, "tres/configured", NULL },
-	{ 0, NULL, NULL, "TRESBillingWeights", NL | OPT, t_billing, "tres/billing_weights", NULL },
+	{ 0, NULL, NULL, "PartitionName", 0, pt_name, "name", NULL },
+	{ 0, NULL, NULL, "AllowGroups", NL, pt_allow_groups, NULL, NULL },
+	{ 0, NULL, NULL, "AllowAccounts", 0, pt_allow_accounts, NULL, NULL },
+	{ 0, NULL, NULL, "DenyAccounts", OPT, pt_deny_accounts, "accounts/deny", NULL },
+	{ 0, NULL, NULL, "AllowQos", 0, pt_allow_qos, NULL, NULL },
+	{ 0, NULL, NULL, "DenyQos", OPT, pt_deny_qos, "qos/deny", NULL },
+	{ 0, NULL, NULL, "AllocNodes", NL, pt_all, NULL, NULL },
+	{ 0, NULL, NULL, "Default", 0, pt_default, NULL, NULL },
+	{ 0, NULL, NULL, "QoS", 0, pt_qos, NULL, NULL },
+	{ 0, NULL, NULL, "DefaultTime", NL, pt_default_time, "defaults/time", pj_default_time },
+	{ 0, NULL, NULL, "DisableRootJobs", 0, pt_disable_root, NULL, NULL },
+	{ 0, NULL, NULL, "ExclusiveUser", 0, pt_excl_user, NULL, NULL },
+	{ 0, NULL, NULL, "GraceTime", 0, pt_grace, "grace_time", pj_grace },
+	{ 0, NULL, NULL, "Hidden", 0, pt_hidden, NULL, NULL },
+	{ 0, NULL, NULL, "MaxNodes", NL, pt_max_nodes, "maximums/nodes", pj_max_nodes },
+	{ 0, NULL, NULL, "MaxTime", 0, pt_max_time, "maximums/time", pj_max_time },
+	{ 0, NULL, NULL, "MinNodes", 0, pt_min_nodes, "minimums/nodes", pj_min_nodes },
+	{ 0, NULL, NULL, "LLN", 0, pt_lln, NULL, NULL },
+	{ 0, NULL, NULL, "MaxCPUsPerNode", 0, pt_max_cpn, "maximums/cpus_per_node", pj_max_cpn },
+	{ 0, NULL, NULL, "Nodes", NL, pt_nodes, "nodes/configured", NULL },
+	{ 0, NULL, NULL, "PriorityJobFactor", NL, pt_prio_factor, "priority/job_factor",
+	  pj_prio_factor },
+	{ 0, NULL, NULL, "PriorityTier", 0, pt_prio_tier, "priority/tier", pj_prio_tier },
+	{ 0, NULL, NULL, "RootOnly", 0, pt_root_only, NULL, NULL },
+	{ 0, NULL, NULL, "ReqResv", 0, pt_req_resv, NULL, NULL },
+	{ 0, NULL, NULL, "OverSubscribe", 0, pt_oversub, NULL, NULL },
+	{ 0, NULL, NULL, "OverTimeLimit", NL, pt_over_time, "maximums/over_time_limit",
+	  pj_over_time },
+	{ 0, NULL, NULL, "PreemptMode", 0, pt_preempt, NULL, NULL },
+	{ 0, NULL, NULL, "State", NL, pt_state, "partition/state", pj_state },
+	{ 0, NULL, NULL, "TotalCPUs", 0, pt_total_cpus, "cpus/total", pj_total_cpus },
+	{ 0, NULL, NULL, "TotalNodes", 0, pt_total_nodes, "nodes/total", pj_total_nodes },
+	{ 0, NULL, NULL, "SelectTypeParameters", 0, pt_select_params, NULL, NULL },
+	{ 0, NULL, NULL, "JobDefaults", NL, pt_null, NULL, NULL },
+	{ 0, NULL, NULL, "DefMemPerCPU", NL | OPT, pt_def_mem_cpu,
+	  "defaults/partition_memory_per_cpu", pj_def_mem_cpu },
+	{ 0, NULL, NULL, "DefMemPerNode", NL | OPT, pt_def_mem_node,
+	  "defaults/partition_memory_per_node", pj_def_mem_node },
+	{ 0, NULL, NULL, "MaxMemPerCPU", OPT, pt_max_mem_cpu,
+	  "maximums/partition_memory_per_cpu", pj_max_mem_cpu },
+	{ 0, NULL, NULL, "MaxMemPerNode", OPT, pt_max_mem_node,
+	  "maximums/partition_memory_per_node", pj_max_mem_node },
+	{ 0, NULL, NULL, "TRES", NL, pt_tres, "tres/configured", NULL },
+	{ 0, NULL, NULL, "TRESBillingWeights", NL | OPT, pt_billing, "tres/billing_weights", NULL },
 
 	/* JSON only */
-	{ 0, NULL, NULL, NULL, 0, t_allow_groups_raw, "groups/allowed", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_allow_accounts_raw, "accounts/allowed", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_allow_qos_raw, "qos/allowed", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_qos_raw, "qos/assigned", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_alternate, "alternate", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_allow_groups_raw, "groups/allowed", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_allow_accounts_raw, "accounts/allowed", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_allow_qos_raw, "qos/allowed", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_qos_raw, "qos/assigned", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_alternate, "alternate", NULL },
 	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
+
+/* Local macros end here: the unit test builds several tables in one
+ * translation unit. */
+#undef ALL_TEXT
+#undef INT_JSON
+#undef JSN
+#undef NL
+#undef NUM32_JSON
+#undef OPT
+#undef P
+#undef STR_TEXT
+#undef TXT
+#undef U_TEXT
+#undef YESNO_TEXT

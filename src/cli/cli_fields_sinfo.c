@@ -19,7 +19,7 @@
 
 /* ---- partition columns ---- */
 
-TXT(t_part)
+TXT(st_part)
 {
 	const part_info_t *p = R(r)->part;
 
@@ -32,9 +32,9 @@ TXT(t_part)
 		xstrcatc(o, '*');
 }
 
-TXT(t_part_name) { xstrcat(o, R(r)->part ? R(r)->part->name : "n/a"); }
+TXT(st_part_name) { xstrcat(o, R(r)->part ? R(r)->part->name : "n/a"); }
 
-TXT(t_avail)
+TXT(st_avail)
 {
 	static const char *const names[] = {
 		[PARTITION_INACTIVE] = "inact", [PARTITION_DOWN] = "down",
@@ -58,10 +58,10 @@ static void limit(char **o, uint32_t min)
 	xstrcat(o, buf);
 }
 
-TXT(t_time) { limit(o, R(r)->part ? R(r)->part->max_time : NO_VAL32); }
-TXT(t_def_time) { limit(o, R(r)->part ? R(r)->part->default_time : NO_VAL32); }
+TXT(st_time) { limit(o, R(r)->part ? R(r)->part->max_time : NO_VAL32); }
+TXT(st_def_time) { limit(o, R(r)->part ? R(r)->part->default_time : NO_VAL32); }
 
-TXT(t_job_size)
+TXT(st_job_size)
 {
 	const part_info_t *p = R(r)->part;
 
@@ -76,27 +76,27 @@ TXT(t_job_size)
 		xstrfmtcat(o, "%u", p->max_nodes);
 }
 
-TXT(t_root)
+TXT(st_root)
 {
 	xstrcat(o, R(r)->part && R(r)->part->root_only ? "yes" : "no");
 }
 
-TXT(t_oversub)
+TXT(st_oversub)
 {
 	const part_info_t *p = R(r)->part;
 
 	xstrcat(o, p && p->oversubscribe ? p->oversubscribe : "NO");
 }
 
-TXT(t_groups)
+TXT(st_groups)
 {
 	const part_info_t *p = R(r)->part;
 
 	xstrcat(o, p && p->allow_groups ? p->allow_groups : "all");
 }
 
-TXT(t_prio_tier) { xstrfmtcat(o, "%u", R(r)->part ? R(r)->part->priority_tier : 0); }
-TXT(t_prio_factor) { xstrfmtcat(o, "%u", R(r)->part ? R(r)->part->priority_job_factor : 0); }
+TXT(st_prio_tier) { xstrfmtcat(o, "%u", R(r)->part ? R(r)->part->priority_tier : 0); }
+TXT(st_prio_factor) { xstrfmtcat(o, "%u", R(r)->part ? R(r)->part->priority_job_factor : 0); }
 
 /* ---- node summaries ---- */
 
@@ -127,10 +127,10 @@ static void list_text(char **o, const void *r, int what)
 	xfree(s);
 }
 
-TXT(t_nodelist) { list_text(o, r, 0); }
-TXT(t_hostnames) { list_text(o, r, 1); }
-TXT(t_addrs) { list_text(o, r, 2); }
-TXT(t_count) { xstrfmtcat(o, "%zu", R(r)->cnt); }
+TXT(st_nodelist) { list_text(o, r, 0); }
+TXT(st_hostnames) { list_text(o, r, 1); }
+TXT(st_addrs) { list_text(o, r, 2); }
+TXT(st_count) { xstrfmtcat(o, "%zu", R(r)->cnt); }
 
 enum { CNT_ALLOC, CNT_IDLE, CNT_OTHER, CNT_TOTAL };
 
@@ -184,9 +184,9 @@ static void aiot(char **o, const uint64_t cnt[4], bool ai_only)
 			   (unsigned long long)cnt[3]);
 }
 
-TXT(t_nodes_aiot) { uint64_t n[4]; node_counts(R(r), n); aiot(o, n, false); }
-TXT(t_nodes_ai) { uint64_t n[4]; node_counts(R(r), n); aiot(o, n, true); }
-TXT(t_cpus_aiot) { uint64_t n[4]; cpu_counts(R(r), n); aiot(o, n, false); }
+TXT(st_nodes_aiot) { uint64_t n[4]; node_counts(R(r), n); aiot(o, n, false); }
+TXT(st_nodes_ai) { uint64_t n[4]; node_counts(R(r), n); aiot(o, n, true); }
+TXT(st_cpus_aiot) { uint64_t n[4]; cpu_counts(R(r), n); aiot(o, n, false); }
 
 /* "min" or "min+" when the nodes differ. */
 typedef uint64_t (*node_num_f)(const node_info_t *n);
@@ -220,24 +220,24 @@ static uint64_t n_free_mem(const node_info_t *n)
 	return n->free_mem == NO_VAL64 ? 0 : n->free_mem;
 }
 
-TXT(t_cpus) { min_plus(o, R(r), n_cpus); }
-TXT(t_mem) { min_plus(o, R(r), n_mem); }
-TXT(t_disk) { min_plus(o, R(r), n_disk); }
-TXT(t_weight) { min_plus(o, R(r), n_weight); }
-TXT(t_sockets) { min_plus(o, R(r), n_sockets); }
-TXT(t_cores) { min_plus(o, R(r), n_cores); }
-TXT(t_threads) { min_plus(o, R(r), n_threads); }
-TXT(t_free_mem) { min_plus(o, R(r), n_free_mem); }
-TXT(t_alloc_mem) { min_plus(o, R(r), n_alloc_mem); }
+TXT(st_cpus) { min_plus(o, R(r), n_cpus); }
+TXT(st_mem) { min_plus(o, R(r), n_mem); }
+TXT(st_disk) { min_plus(o, R(r), n_disk); }
+TXT(st_weight) { min_plus(o, R(r), n_weight); }
+TXT(st_sockets) { min_plus(o, R(r), n_sockets); }
+TXT(st_cores) { min_plus(o, R(r), n_cores); }
+TXT(st_threads) { min_plus(o, R(r), n_threads); }
+TXT(st_free_mem) { min_plus(o, R(r), n_free_mem); }
+TXT(st_alloc_mem) { min_plus(o, R(r), n_alloc_mem); }
 
-TXT(t_sct)
+TXT(st_sct)
 {
 	const node_info_t *n = N0(r);
 
 	xstrfmtcat(o, "%u:%u:%u", n->sockets, n->cores, n->threads);
 }
 
-TXT(t_load)
+TXT(st_load)
 {
 	const node_info_t *n = N0(r);
 
@@ -247,7 +247,7 @@ TXT(t_load)
 		xstrfmtcat(o, "%.2f", n->cpu_load / 100.0);
 }
 
-TXT(t_state)
+TXT(st_state)
 {
 	char *s = node_state_string_sinfo(N0(r)->node_state, true);
 
@@ -255,7 +255,7 @@ TXT(t_state)
 	xfree(s);
 }
 
-TXT(t_state_long)
+TXT(st_state_long)
 {
 	char *s = node_state_string_sinfo(N0(r)->node_state, false);
 
@@ -263,28 +263,28 @@ TXT(t_state_long)
 	xfree(s);
 }
 
-TXT(t_features) { xstrcat(o, N0(r)->features); }
+TXT(st_features) { xstrcat(o, N0(r)->features); }
 
-TXT(t_features_act)
+TXT(st_features_act)
 {
 	xstrcat(o, N0(r)->features_act ? N0(r)->features_act : N0(r)->features);
 }
 
-TXT(t_gres) { xstrcat(o, N0(r)->gres); }
-TXT(t_gres_used) { xstrcat(o, N0(r)->gres_used); }
-TXT(t_version) { xstrcat(o, N0(r)->version); }
-TXT(t_comment) { xstrcat(o, N0(r)->comment); }
-TXT(t_extra) { xstrcat(o, N0(r)->extra); }
-TXT(t_port) { xstrfmtcat(o, "%u", N0(r)->port); }
+TXT(st_gres) { xstrcat(o, N0(r)->gres); }
+TXT(st_gres_used) { xstrcat(o, N0(r)->gres_used); }
+TXT(st_version) { xstrcat(o, N0(r)->version); }
+TXT(st_comment) { xstrcat(o, N0(r)->comment); }
+TXT(st_extra) { xstrcat(o, N0(r)->extra); }
+TXT(st_port) { xstrfmtcat(o, "%u", N0(r)->port); }
 
-TXT(t_reason)
+TXT(st_reason)
 {
 	const char *s = N0(r)->reason;
 
 	xstrcat(o, s && *s ? s : "none");
 }
 
-TXT(t_reason_user)
+TXT(st_reason_user)
 {
 	const node_info_t *n = N0(r);
 
@@ -294,7 +294,7 @@ TXT(t_reason_user)
 		cli_fmt_uid(o, n->reason_uid);
 }
 
-TXT(t_reason_uid)
+TXT(st_reason_uid)
 {
 	const node_info_t *n = N0(r);
 
@@ -304,7 +304,7 @@ TXT(t_reason_uid)
 		xstrfmtcat(o, "%u", n->reason_uid);
 }
 
-TXT(t_reason_time)
+TXT(st_reason_time)
 {
 	const node_info_t *n = N0(r);
 
@@ -312,7 +312,7 @@ TXT(t_reason_time)
 		     "Unknown");
 }
 
-TXT(t_null) { }
+TXT(st_null) { }
 
 /* ---- JSON ---- */
 
@@ -341,7 +341,7 @@ static json_object *name_list(const cli_sinfo_row_t *row, int what)
 	return a;
 }
 
-JSN(j_nodes)
+JSN(sj_nodes)
 {
 	uint64_t cnt[4];
 	json_object *o;
@@ -372,7 +372,7 @@ static json_object *min_max(const cli_sinfo_row_t *row, node_num_f get)
 	return o;
 }
 
-JSN(j_cpus)
+JSN(sj_cpus)
 {
 	uint64_t cnt[4];
 	json_object *o;
@@ -388,13 +388,13 @@ JSN(j_cpus)
 	return o;
 }
 
-JSN(j_sockets) { return min_max(R(r), n_sockets); }
-JSN(j_cores) { return min_max(R(r), n_cores); }
-JSN(j_threads) { return min_max(R(r), n_threads); }
-JSN(j_disk) { return min_max(R(r), n_disk); }
-JSN(j_weight) { return min_max(R(r), n_weight); }
+JSN(sj_sockets) { return min_max(R(r), n_sockets); }
+JSN(sj_cores) { return min_max(R(r), n_cores); }
+JSN(sj_threads) { return min_max(R(r), n_threads); }
+JSN(sj_disk) { return min_max(R(r), n_disk); }
+JSN(sj_weight) { return min_max(R(r), n_weight); }
 
-JSN(j_memory)
+JSN(sj_memory)
 {
 	json_object *o = min_max(R(r), n_mem);
 
@@ -404,7 +404,7 @@ JSN(j_memory)
 	return o;
 }
 
-JSN(j_state)
+JSN(sj_state)
 {
 	const char *names[16];
 	json_object *a = json_object_new_array();
@@ -415,14 +415,14 @@ JSN(j_state)
 	return a;
 }
 
-JSN(j_partition)
+JSN(sj_partition)
 {
 	if (!R(r)->part)
 		return json_object_new_object();
 	return cli_fields_json(cli_part_fields, R(r)->part, c);
 }
 
-JSN(j_features)
+JSN(sj_features)
 {
 	json_object *o = json_object_new_object();
 
@@ -432,7 +432,7 @@ JSN(j_features)
 	return o;
 }
 
-JSN(j_reason)
+JSN(sj_reason)
 {
 	json_object *o = json_object_new_object();
 	char *user = NULL;
@@ -447,52 +447,60 @@ JSN(j_reason)
 	return o;
 }
 
-JSN(j_port) { return json_object_new_int(N0(r)->port); }
+JSN(sj_port) { return json_object_new_int(N0(r)->port); }
 
 const cli_field_t cli_sinfo_fields[] = {
-	{ 'P', "partition", "PARTITION", NULL, 0, t_part, NULL, NULL },
-	{ 'R', "partitionname", "PARTITION", NULL, 0, t_part_name, NULL, NULL },
-	{ 'a', "available", "AVAIL", NULL, 0, t_avail, NULL, NULL },
-	{ 'l', "time", "TIMELIMIT", NULL, 0, t_time, NULL, NULL },
-	{ 'L', "defaulttime", "DEFAULTTIME", NULL, 0, t_def_time, NULL, NULL },
-	{ 's', "size", "JOB_SIZE", NULL, 0, t_job_size, NULL, NULL },
-	{ 'r', "root", "ROOT", NULL, 0, t_root, NULL, NULL },
-	{ 'h', "oversubscribe", "OVERSUBSCRIBE", NULL, 0, t_oversub, NULL, NULL },
-	{ 'g', "groups", "GROUPS", NULL, 0, t_groups, NULL, NULL },
-	{ 'p', "prioritytier", "PRIO_TIER", NULL, 0, t_prio_tier, NULL, NULL },
-	{ 'S', "priorityjobfactor", "PRIO_JOB_FACTOR", NULL, 0, t_prio_factor, NULL, NULL },
-	{ 'D', "nodes", "NODES", NULL, AGG, t_count, "nodes", j_nodes },
-	{ 'N', "nodelist", "NODELIST", NULL, AGG, t_nodelist, NULL, NULL },
-	{ 'n', "nodehost", "HOSTNAMES", NULL, AGG, t_hostnames, NULL, NULL },
-	{ 'o', "nodeaddr", "NODE_ADDR", NULL, AGG, t_addrs, NULL, NULL },
-	{ 'F', "nodeaiot", "NODES(A/I/O/T)", NULL, AGG, t_nodes_aiot, NULL, NULL },
-	{ 'A', "nodeai", "NODES(A/I)", NULL, AGG, t_nodes_ai, NULL, NULL },
-	{ 'C', "cpusstate", "CPUS(A/I/O/T)", NULL, AGG, t_cpus_aiot, "cpus", j_cpus },
-	{ 't', "statecompact", "STATE", NULL, 0, t_state, "node/state", j_state },
-	{ 'T', "statelong", "STATE", NULL, 0, t_state_long, NULL, NULL },
-	{ 'c', "cpus", "CPUS", NULL, 0, t_cpus, NULL, NULL },
-	{ 'm', "memory", "MEMORY", NULL, 0, t_mem, "memory", j_memory },
-	{ 0, "allocmem", "ALLOCMEM", NULL, 0, t_alloc_mem, NULL, NULL },
-	{ 'e', "freemem", "FREE_MEM", NULL, 0, t_free_mem, NULL, NULL },
-	{ 'd', "disk", "TMP_DISK", NULL, 0, t_disk, "disk", j_disk },
-	{ 'w', "weight", "WEIGHT", NULL, 0, t_weight, "weight", j_weight },
-	{ 'z', "socketcorethread", "S:C:T", NULL, 0, t_sct, NULL, NULL },
-	{ 'X', "sockets", "SOCKETS", NULL, 0, t_sockets, "sockets", j_sockets },
-	{ 'Y', "cores", "CORES", NULL, 0, t_cores, "cores", j_cores },
-	{ 'Z', "threads", "THREADS", NULL, 0, t_threads, "threads", j_threads },
-	{ 'O', "cpusload", "CPU_LOAD", NULL, 0, t_load, NULL, NULL },
-	{ 'f', "features", "AVAIL_FEATURES", NULL, 0, t_features, "features", j_features },
-	{ 'b', "features_act", "ACTIVE_FEATURES", NULL, 0, t_features_act, NULL, NULL },
-	{ 'G', "gres", "GRES", NULL, 0, t_gres, "gres/total", NULL },
-	{ 0, "gresused", "GRES_USED", NULL, 0, t_gres_used, "gres/used", NULL },
-	{ 'E', "reason", "REASON", NULL, 0, t_reason, "reason", j_reason },
-	{ 'u', "user", "USER", NULL, 0, t_reason_user, NULL, NULL },
-	{ 'U', "userlong", "USER", NULL, 0, t_reason_uid, NULL, NULL },
-	{ 'H', "timestamp", "TIMESTAMP", NULL, 0, t_reason_time, NULL, NULL },
-	{ 'v', "version", "VERSION", NULL, 0, t_version, NULL, NULL },
-	{ 0, "comment", "COMMENT", NULL, 0, t_comment, "comment", NULL },
-	{ 0, "extra", "EXTRA", NULL, 0, t_extra, "extra", NULL },
-	{ 0, "port", "PORT", NULL, 0, t_port, "port", j_port },
-	{ 0, NULL, NULL, NULL, 0, t_null, "partition", j_partition },
+	{ 'P', "partition", "PARTITION", NULL, 0, st_part, NULL, NULL },
+	{ 'R', "partitionname", "PARTITION", NULL, 0, st_part_name, NULL, NULL },
+	{ 'a', "available", "AVAIL", NULL, 0, st_avail, NULL, NULL },
+	{ 'l', "time", "TIMELIMIT", NULL, 0, st_time, NULL, NULL },
+	{ 'L', "defaulttime", "DEFAULTTIME", NULL, 0, st_def_time, NULL, NULL },
+	{ 's', "size", "JOB_SIZE", NULL, 0, st_job_size, NULL, NULL },
+	{ 'r', "root", "ROOT", NULL, 0, st_root, NULL, NULL },
+	{ 'h', "oversubscribe", "OVERSUBSCRIBE", NULL, 0, st_oversub, NULL, NULL },
+	{ 'g', "groups", "GROUPS", NULL, 0, st_groups, NULL, NULL },
+	{ 'p', "prioritytier", "PRIO_TIER", NULL, 0, st_prio_tier, NULL, NULL },
+	{ 'S', "priorityjobfactor", "PRIO_JOB_FACTOR", NULL, 0, st_prio_factor, NULL, NULL },
+	{ 'D', "nodes", "NODES", NULL, AGG, st_count, "nodes", sj_nodes },
+	{ 'N', "nodelist", "NODELIST", NULL, AGG, st_nodelist, NULL, NULL },
+	{ 'n', "nodehost", "HOSTNAMES", NULL, AGG, st_hostnames, NULL, NULL },
+	{ 'o', "nodeaddr", "NODE_ADDR", NULL, AGG, st_addrs, NULL, NULL },
+	{ 'F', "nodeaiot", "NODES(A/I/O/T)", NULL, AGG, st_nodes_aiot, NULL, NULL },
+	{ 'A', "nodeai", "NODES(A/I)", NULL, AGG, st_nodes_ai, NULL, NULL },
+	{ 'C', "cpusstate", "CPUS(A/I/O/T)", NULL, AGG, st_cpus_aiot, "cpus", sj_cpus },
+	{ 't', "statecompact", "STATE", NULL, 0, st_state, "node/state", sj_state },
+	{ 'T', "statelong", "STATE", NULL, 0, st_state_long, NULL, NULL },
+	{ 'c', "cpus", "CPUS", NULL, 0, st_cpus, NULL, NULL },
+	{ 'm', "memory", "MEMORY", NULL, 0, st_mem, "memory", sj_memory },
+	{ 0, "allocmem", "ALLOCMEM", NULL, 0, st_alloc_mem, NULL, NULL },
+	{ 'e', "freemem", "FREE_MEM", NULL, 0, st_free_mem, NULL, NULL },
+	{ 'd', "disk", "TMP_DISK", NULL, 0, st_disk, "disk", sj_disk },
+	{ 'w', "weight", "WEIGHT", NULL, 0, st_weight, "weight", sj_weight },
+	{ 'z', "socketcorethread", "S:C:T", NULL, 0, st_sct, NULL, NULL },
+	{ 'X', "sockets", "SOCKETS", NULL, 0, st_sockets, "sockets", sj_sockets },
+	{ 'Y', "cores", "CORES", NULL, 0, st_cores, "cores", sj_cores },
+	{ 'Z', "threads", "THREADS", NULL, 0, st_threads, "threads", sj_threads },
+	{ 'O', "cpusload", "CPU_LOAD", NULL, 0, st_load, NULL, NULL },
+	{ 'f', "features", "AVAIL_FEATURES", NULL, 0, st_features, "features", sj_features },
+	{ 'b', "features_act", "ACTIVE_FEATURES", NULL, 0, st_features_act, NULL, NULL },
+	{ 'G', "gres", "GRES", NULL, 0, st_gres, "gres/total", NULL },
+	{ 0, "gresused", "GRES_USED", NULL, 0, st_gres_used, "gres/used", NULL },
+	{ 'E', "reason", "REASON", NULL, 0, st_reason, "reason", sj_reason },
+	{ 'u', "user", "USER", NULL, 0, st_reason_user, NULL, NULL },
+	{ 'U', "userlong", "USER", NULL, 0, st_reason_uid, NULL, NULL },
+	{ 'H', "timestamp", "TIMESTAMP", NULL, 0, st_reason_time, NULL, NULL },
+	{ 'v', "version", "VERSION", NULL, 0, st_version, NULL, NULL },
+	{ 0, "comment", "COMMENT", NULL, 0, st_comment, "comment", NULL },
+	{ 0, "extra", "EXTRA", NULL, 0, st_extra, "extra", NULL },
+	{ 0, "port", "PORT", NULL, 0, st_port, "port", sj_port },
+	{ 0, NULL, NULL, NULL, 0, st_null, "partition", sj_partition },
 	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
+
+/* Local macros end here: the unit test builds several tables in one
+ * translation unit. */
+#undef AGG
+#undef JSN
+#undef N0
+#undef R
+#undef TXT

@@ -385,9 +385,6 @@ static row_t *find_row(sinfo_t *s, const char *key, size_t part, uint64_t h)
 
 static void row_add(row_t *r, const node_info_t *n, const part_info_t *p)
 {
-	for (size_t i = 0; i < r->row.cnt; i++)
-		if (r->row.nodes[i] == n)
-			return;
 	if (r->row.cnt == r->row.alloc) {
 		r->row.alloc = r->row.alloc ? r->row.alloc * 2 : 4;
 		r->row.nodes = xrealloc(r->row.nodes,
@@ -433,9 +430,12 @@ static size_t part_nodes(const sinfo_t *s, const part_info_t *p, size_t **out)
 	return n;
 }
 
+/* Without partition columns a node lands in one row whatever partitions
+ * it is in: "placed" keeps it from being counted twice. */
 static void build_rows(sinfo_t *s, const cli_format_t *fmt)
 {
 	bool by_part = format_by_part(fmt);
+	bool *placed = xcalloc(s->nodes->cnt + 1, sizeof(bool));
 
 	s->slot_cnt = 64;
 	while (s->slot_cnt < 2 * (s->nodes->cnt + 1) * (s->parts->cnt + 1))
@@ -453,8 +453,9 @@ static void build_rows(sinfo_t *s, const cli_format_t *fmt)
 			size_t part = by_part ? pi : SIZE_MAX;
 			char *key;
 
-			if (!node_wanted(node))
+			if ((!by_part && placed[idx[i]]) || !node_wanted(node))
 				continue;
+			placed[idx[i]] = true;
 			key = node_key(s, fmt, node, by_part ? p : NULL);
 			row_add(find_row(s, key, part, hash_str(key, part)), node,
 				by_part ? p : NULL);
@@ -462,6 +463,7 @@ static void build_rows(sinfo_t *s, const cli_format_t *fmt)
 		}
 		xfree(idx);
 	}
+	xfree(placed);
 }
 
 /* ---- sorting ---- */

@@ -12,6 +12,8 @@
 /* The engine lives in the command library; test its sources directly. */
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_fields_job.c"
+#include "../../src/cli/cli_fields_part.c"
+#include "../../src/cli/cli_fields_sinfo.c"
 #include "../../src/cli/cli_format.c"
 #include "../../src/cli/cli_output.c"
 
@@ -342,6 +344,102 @@ static void test_json_shape(void **state)
 	json_object_put(o);
 }
 
+/* Every -O name the clients in reference/clients.md send. */
+static void test_client_long_names(void **state)
+{
+	static const char *const job_names[] = {
+		"Account", "JobID", "BatchHost", "MinCpus", "NumCPUs", "MinTmpDisk",
+		"NumNodes", "EndTime", "Dependency", "Feature", "ArrayJobID",
+		"GroupName", "GroupID", "OverSubscribe", "Sockets", "JobArrayID",
+		"Cores", "Name", "Threads", "Comment", "ArrayTaskID", "TimeLimit",
+		"TimeLeft", "MinMemory", "TimeUsed", "ReqNodes", "NodeList",
+		"Command", "Contiguous", "QOS", "Partition", "PriorityLong",
+		"Reason", "StartTime", "StateCompact", "State", "UserName",
+		"UserID", "Reservation", "SubmitTime", "WCKey", "Licenses",
+		"ExcNodes", "CoreSpec", "Nice", "SchedNodes", "SCT", "WorkDir",
+		"tres-alloc", "tres-per-node", "ReasonList", "exit_code",
+	};
+	static const char *const node_names[] = {
+		"nodehost", "gres", "gresused", "statelong", "NodeList", "AllocMem",
+		"Memory", "CPUsState", "StateLong", "Partition", "CPUs",
+	};
+
+	for (size_t i = 0; i < sizeof(job_names) / sizeof(job_names[0]); i++)
+		assert_non_null(cli_field_by_name(cli_job_fields, job_names[i]));
+	for (size_t i = 0; i < sizeof(node_names) / sizeof(node_names[0]); i++)
+		assert_non_null(cli_field_by_name(cli_sinfo_fields, node_names[i]));
+}
+
+static void test_time_limits(void **state)
+{
+	static const struct {
+		uint32_t    min;
+		const char *squeue;
+		const char *scontrol;
+	} cases[] = {
+		{ INFINITE32, "UNLIMITED\n", "TimeLimit=UNLIMITED " },
+		{ 30, "30:00\n", "TimeLimit=00:30:00 " },
+		{ 90, "1:30:00\n", "TimeLimit=01:30:00 " },
+		{ 1440, "1-00:00:00\n", "TimeLimit=1-00:00:00 " },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		job_info_t j = make_job(1, "t", JOB_PENDING);
+		cli_ctx_t ctx = { .now = NOW };
+		char *line, *buf = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		j.time_limit = cases[i].min;
+		line = render("%l", &j);
+		assert_string_equal(line, cases[i].squeue);
+		xfree(line);
+		f = open_memstream(&buf, &len);
+		cli_fields_show(f, cli_job_fields, &j, &ctx, true, false, "", "");
+		fclose(f);
+		assert_non_null(strstr(buf, cases[i].scontrol));
+		free(buf);
+	}
+}
+
+static void test_sinfo_row(void **state)
+{
+	node_info_t n[3];
+	const node_info_t *ptrs[3] = { &n[0], &n[1], &n[2] };
+	part_info_t p;
+	cli_sinfo_row_t row = { .part = &p, .nodes = ptrs, .cnt = 3 };
+	cli_ctx_t ctx = { .now = NOW };
+	cli_format_t fmt;
+	char *line;
+
+	memset(n, 0, sizeof(n));
+	memset(&p, 0, sizeof(p));
+	p.name = (char *)"debug";
+	p.is_default = true;
+	p.state_up = PARTITION_UP;
+	p.max_time = INFINITE32;
+	p.max_nodes = INFINITE32;
+	for (int i = 0; i < 3; i++) {
+		n[i].cpus = 2;
+		n[i].real_memory = 2048;
+		n[i].name = xstrdup_printf("n%d", i + 1);
+	}
+	n[0].node_state = NODE_STATE_ALLOCATED;
+	n[0].alloc_cpus = 2;
+	n[1].node_state = NODE_STATE_IDLE;
+	n[2].node_state = NODE_STATE_IDLE | NODE_STATE_DRAIN;
+	n[2].real_memory = 4096;
+	cli_format_parse(&fmt, "%9P %.5a %.10l %.16F %C %s %m %N", cli_sinfo_fields,
+			 "node");
+	line = cli_output_line(&fmt, &row, &ctx);
+	assert_string_equal(line, "debug*       up   infinite          1/1/1/3 "
+				  "2/2/2/6 1-infinite 2048+ n[1-3]\n");
+	xfree(line);
+	cli_format_free(&fmt);
+	for (int i = 0; i < 3; i++)
+		xfree(n[i].name);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +456,9 @@ int main(void)
 		cmocka_unit_test(test_finished_and_array),
 		cmocka_unit_test(test_show_job_layout),
 		cmocka_unit_test(test_json_shape),
+		cmocka_unit_test(test_client_long_names),
+		cmocka_unit_test(test_time_limits),
+		cmocka_unit_test(test_sinfo_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
