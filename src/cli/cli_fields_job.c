@@ -617,6 +617,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, "Socks/Node", NL, t_star, NULL, NULL },
 	{ 0, NULL, NULL, "NtasksPerN:B:S:C", 0, t_ntpn, "tasks_per_node", j_ntpn },
 	{ 0, NULL, NULL, "CoreSpec", 0, t_star, NULL, NULL },
+	{ 0, NULL, NULL, "JOB_GRES", NL | CF_SHOW_DETAIL, t_gres, NULL, NULL },
 	{ 'c', "mincpus", "MIN_CPUS", "MinCPUsNode", NL, t_min_cpus,
 	  "minimum_cpus_per_node", j_min_cpus },
 	{ 0, NULL, NULL, "MinMemoryNode", OPT, t_show_mem_node, "memory_per_node", j_mem_node },

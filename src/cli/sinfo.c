@@ -576,27 +576,35 @@ static int cmp_rows(const void *pa, const void *pb)
 
 /* ---- output ---- */
 
-static int load(slurm_msg_t *nresp, slurm_msg_t *presp)
+/* One info request; prints Slurm's "what: why" line on failure. */
+static int load_one(uint16_t type, uint16_t want, const char *what,
+		    slurm_msg_t *resp)
 {
 	info_request_msg_t req = { .show_flags = opt.all ? SHOW_ALL : 0 };
-	int rc = cli_ctld_rpc(REQUEST_NODE_INFO, &req, nresp);
+	int rc = cli_ctld_rpc(type, &req, resp);
 
-	if (!rc && !(rc = cli_resp_rc(nresp)) && nresp->type != RESPONSE_NODE_INFO)
-		rc = SLURM_UNEXPECTED_MSG_ERROR;
 	if (rc) {
-		fprintf(stderr, "slurm_load_node error: %s\n",
-			nresp->type ? slurm_strerror(rc) : cli_comm_strerror(rc));
-		msg_free(nresp);
+		fprintf(stderr, "%s: %s\n", what, cli_comm_strerror(rc));
 		return 1;
 	}
-	rc = cli_ctld_rpc(REQUEST_PARTITION_INFO, &req, presp);
-	if (!rc && !(rc = cli_resp_rc(presp)) &&
-	    presp->type != RESPONSE_PARTITION_INFO)
+	rc = cli_resp_rc(resp);
+	if (!rc && (resp->type != want || !resp->data))
 		rc = SLURM_UNEXPECTED_MSG_ERROR;
 	if (rc) {
-		fprintf(stderr, "slurm_load_partitions error: %s\n",
-			presp->type ? slurm_strerror(rc) : cli_comm_strerror(rc));
-		msg_free(nresp);
+		fprintf(stderr, "%s: %s\n", what, slurm_strerror(rc));
+		msg_free(resp);
+		return 1;
+	}
+	return 0;
+}
+
+static int load(slurm_msg_t *nresp, slurm_msg_t *presp)
+{
+	if (load_one(REQUEST_PARTITION_INFO, RESPONSE_PARTITION_INFO,
+		     "slurm_load_partitions", presp))
+		return 1;
+	if (load_one(REQUEST_NODE_INFO, RESPONSE_NODE_INFO, "slurm_load_node",
+		     nresp)) {
 		msg_free(presp);
 		return 1;
 	}
@@ -628,7 +636,7 @@ static void print_date(void)
 	time_t now = time(NULL);
 	char buf[64];
 
-	strftime(buf, sizeof(buf), "%a %b %d %H:%M:%S %Y", localtime(&now));
+	strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", localtime(&now));
 	printf("%s\n", buf);
 }
 

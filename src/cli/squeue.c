@@ -605,7 +605,7 @@ static void print_date(void)
 	time_t now = time(NULL);
 	char buf[64];
 
-	strftime(buf, sizeof(buf), "%a %b %d %H:%M:%S %Y", localtime(&now));
+	strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", localtime(&now));
 	printf("%s\n", buf);
 }
 
