@@ -215,6 +215,11 @@ static uint64_t n_cores(const node_info_t *n) { return n->cores; }
 static uint64_t n_threads(const node_info_t *n) { return n->threads; }
 static uint64_t n_alloc_mem(const node_info_t *n) { return n->alloc_memory; }
 
+static uint64_t n_load(const node_info_t *n)
+{
+	return n->cpu_load == NO_VAL32 ? 0 : n->cpu_load;
+}
+
 static uint64_t n_free_mem(const node_info_t *n)
 {
 	return n->free_mem == NO_VAL64 ? 0 : n->free_mem;
@@ -385,6 +390,7 @@ JSN(sj_cpus)
 	json_object_object_add(o, "maximum",
 			       json_object_get(json_object_object_get(mm, "maximum")));
 	json_object_put(mm);
+	json_object_object_add(o, "load", min_max(R(r), n_load));
 	return o;
 }
 

@@ -323,10 +323,13 @@ static void parse_env(void)
 {
 	const char *v;
 
-	if ((v = getenv("SQUEUE_FORMAT")) && !opt.format && !opt.format_long)
-		opt.format = xstrdup(v);
-	if ((v = getenv("SQUEUE_FORMAT2")) && !opt.format && !opt.format_long)
-		opt.format_long = xstrdup(v);
+	/* Only without -o/-O; SQUEUE_FORMAT2 wins over SQUEUE_FORMAT. */
+	if (!opt.format && !opt.format_long) {
+		if ((v = getenv("SQUEUE_FORMAT2")) && *v)
+			opt.format_long = xstrdup(v);
+		else if ((v = getenv("SQUEUE_FORMAT")) && *v)
+			opt.format = xstrdup(v);
+	}
 	if ((v = getenv("SQUEUE_SORT")) && !opt.sort)
 		opt.sort = xstrdup(v);
 	if ((v = getenv("SQUEUE_USERS")) && !opt.uid_cnt && parse_users(v) < 0)
