@@ -138,7 +138,7 @@ TXT(nt_boot) { cli_fmt_time(o, N(r)->boot_time, "None"); }
 TIME_JSON(nj_boot, boot_time)
 TXT(nt_slurmd_start) { cli_fmt_time(o, N(r)->slurmd_start_time, "None"); }
 TIME_JSON(nj_slurmd_start, slurmd_start_time)
-TXT(nt_last_busy) { cli_fmt_time(o, N(r)->last_busy, "None"); }
+TXT(nt_last_busy) { cli_fmt_time(o, N(r)->last_busy, "Unknown"); }
 TIME_JSON(nj_last_busy, last_busy)
 STR_TEXT(nt_cfg_tres, tres_fmt_str)
 TXT(nt_alloc_tres) { xstrcat(o, N(r)->alloc_tres_fmt_str ? N(r)->alloc_tres_fmt_str : ""); }

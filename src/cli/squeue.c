@@ -540,6 +540,12 @@ static int cmp_key(const job_info_t *a, const job_info_t *b, char k)
 	case 'e': return cmp_u64((uint64_t)a->end_time, (uint64_t)b->end_time);
 	case 'U': return cmp_u64(a->user_id, b->user_id);
 	case 'G': return cmp_u64(a->group_id, b->group_id);
+	case 'P': return xstrcmp(a->partition, b->partition);
+	case 'j': return xstrcmp(a->name, b->name);
+	case 't': return strcmp(job_state_string_compact(a->job_state),
+				job_state_string_compact(b->job_state));
+	case 'T': return strcmp(job_state_string(a->job_state),
+				job_state_string(b->job_state));
 	}
 	f = cli_field_by_letter(cli_job_fields, k);
 	if (!f)
