@@ -440,6 +440,25 @@ static void test_sinfo_row(void **state)
 		xfree(n[i].name);
 }
 
+static void test_parsable(void **state)
+{
+	job_info_t j = make_job(5, "ok", JOB_COMPLETE);
+	const void *recs[1] = { &j };
+	cli_ctx_t ctx = { .now = NOW };
+	cli_format_t fmt;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cli_format_parse(&fmt, "%.3i %2j %T", cli_job_fields, "job");
+	cli_output_parsable(f, &fmt, recs, 1, &ctx, true, "|", false);
+	cli_output_parsable(f, &fmt, recs, 1, &ctx, false, "|", true);
+	fclose(f);
+	assert_string_equal(buf, "JOBID|NAME|STATE\n5|ok|COMPLETED\n5|ok|COMPLETED|\n");
+	free(buf);
+	cli_format_free(&fmt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_client_long_names),
 		cmocka_unit_test(test_time_limits),
 		cmocka_unit_test(test_sinfo_row),
+		cmocka_unit_test(test_parsable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
