@@ -265,15 +265,61 @@ static void print_yaml(FILE *out, json_object *doc)
 	(void)ok;
 }
 
+/* ---- JSON, laid out as Slurm 25.05 prints it: two-space indent,
+ * "key": value, empty containers as [] and {} ---- */
+
+static void indent(FILE *out, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputs("  ", out);
+}
+
+static void print_json(FILE *out, json_object *o, int depth)
+{
+	enum json_type t = json_object_get_type(o);
+	size_t n = 0, i = 0;
+
+	if (t == json_type_array)
+		n = json_object_array_length(o);
+	else if (t == json_type_object)
+		n = (size_t)json_object_object_length(o);
+	else {
+		fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					JSON_C_TO_STRING_NOSLASHESCAPE), out);
+		return;
+	}
+	fputc(t == json_type_array ? '[' : '{', out);
+	if (t == json_type_array) {
+		for (i = 0; i < n; i++) {
+			fputs(i ? ",\n" : "\n", out);
+			indent(out, depth + 1);
+			print_json(out, json_object_array_get_idx(o, i), depth + 1);
+		}
+	} else {
+		json_object_object_foreach(o, k, v) {
+			json_object *key = json_object_new_string(k);
+
+			fputs(i++ ? ",\n" : "\n", out);
+			indent(out, depth + 1);
+			fprintf(out, "%s: ", json_object_to_json_string_ext(key,
+					JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_object_put(key);
+			print_json(out, v, depth + 1);
+		}
+	}
+	if (n) {
+		fputc('\n', out);
+		indent(out, depth);
+	}
+	fputc(t == json_type_array ? ']' : '}', out);
+}
+
 void cli_output_doc_print(FILE *out, json_object *doc, bool yaml)
 {
 	if (yaml) {
 		print_yaml(out, doc);
 	} else {
-		fputs(json_object_to_json_string_ext(doc,
-				JSON_C_TO_STRING_PRETTY |
-				JSON_C_TO_STRING_SPACED |
-				JSON_C_TO_STRING_NOSLASHESCAPE), out);
+		print_json(out, doc, 0);
 		fputc('\n', out);
 	}
 	json_object_put(doc);

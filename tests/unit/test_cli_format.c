@@ -459,6 +459,30 @@ static void test_parsable(void **state)
 	cli_format_free(&fmt);
 }
 
+static void test_json_document(void **state)
+{
+	job_info_t j = make_job(3, "a/b \"q\"", JOB_RUNNING);
+	job_info_msg_t m = { .last_update = NOW, .cnt = 1, .jobs = &j };
+	cli_ctx_t ctx = { .now = NOW };
+	json_object *list = json_object_new_array(), *back, *v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	json_object_array_add(list, cli_fields_json(cli_job_fields, &j, &ctx));
+	cli_output_doc_print(f, cli_output_doc("jobs", list, m.last_update), false);
+	fclose(f);
+	assert_non_null(strstr(buf, "\n  \"errors\": [],\n"));
+	assert_non_null(strstr(buf, "\"name\": \"a/b \\\"q\\\"\""));
+	assert_non_null(strstr(buf, "\"gres_detail\": []"));
+	back = json_tokener_parse(buf);
+	assert_non_null(back);
+	assert_true(json_object_object_get_ex(back, "jobs", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+	json_object_put(back);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_time_limits),
 		cmocka_unit_test(test_sinfo_row),
 		cmocka_unit_test(test_parsable),
+		cmocka_unit_test(test_json_document),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
