@@ -1,11 +1,10 @@
 /* spool.c — SlurmdSpoolDir names and housekeeping (see spool.h). */
-#define _XOPEN_SOURCE 700
 #define _GNU_SOURCE
 #include "slurmd/common/spool.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,23 +130,45 @@ void spool_clear_stale(const char *spool, const char *node)
 	xfree(ids);
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
+/* Empty the directory open at dfd, never following a symbolic link: each
+ * level is opened relative to its parent with O_NOFOLLOW, so a user who
+ * swaps a directory for a link cannot point root elsewhere. */
+static void empty_dir(int dfd, int depth)
 {
-	int rc = (flag == FTW_DP) ? rmdir(path) : unlink(path);
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
 
-	if (rc < 0 && errno != ENOENT)
-		debug("remove %s: %m", path);
-	return 0;
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0 || errno != EISDIR)
+			continue;
+		sub = openat(dirfd(d), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0 && depth < 64)
+			empty_dir(sub, depth + 1);
+		else if (sub >= 0)
+			close(sub);
+		unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
 }
 
 int spool_remove_tree(const char *path)
 {
-	struct stat st;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
 		return unlink(path);
-	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	}
+	empty_dir(fd, 0);
+	return rmdir(path);
 }
