@@ -554,6 +554,45 @@ JSN(j_empty_str) { return json_object_new_string(""); }
 JSN(j_zero) { return json_object_new_int(0); }
 JSN(j_unset) { return cli_json_num32(NO_VAL32); }
 JSN(j_mail_type) { return cli_json_strlist(J(r)->mail_type); }
+JSN(j_set_zero) { return cli_json_num32(0); }
+JSN(j_infinite) { return cli_json_num32(INFINITE32); }
+
+JSN(j_power)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "flags", json_object_new_array());
+	return o;
+}
+
+JSN(j_profile)
+{
+	json_object *a = json_object_new_array();
+
+	json_object_array_add(a, json_object_new_string("NOT_SET"));
+	return a;
+}
+
+/* What 25.05 reports under job_resources, from what the job record has. */
+JSN(j_job_resources)
+{
+	const job_info_t *j = J(r);
+	json_object *o = json_object_new_object(), *nodes;
+
+	if (!j->nodes || !*j->nodes)
+		return o;
+	nodes = json_object_new_object();
+	json_object_object_add(o, "select_type", json_object_new_array());
+	json_object_object_add(nodes, "count", json_object_new_int64(j->num_nodes));
+	json_object_object_add(nodes, "select_type", json_object_new_array());
+	json_object_object_add(nodes, "list", json_object_new_string(j->nodes));
+	json_object_object_add(nodes, "whole", json_object_new_boolean(0));
+	json_object_object_add(nodes, "allocation", json_object_new_array());
+	json_object_object_add(o, "nodes", nodes);
+	json_object_object_add(o, "cpus", json_object_new_int64(j->num_cpus));
+	json_object_object_add(o, "threads_per_core", cli_json_num32(NO_VAL32));
+	return o;
+}
 
 JSN(j_flags)
 {
@@ -692,6 +731,54 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_std_in_raw, "standard_input", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_std_out_raw, "standard_output", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_std_err_raw, "standard_error", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_null, "job_resources", j_job_resources },
+	{ 0, NULL, NULL, NULL, 0, t_null, "power", j_power },
+	{ 0, NULL, NULL, NULL, 0, t_null, "profile", j_profile },
+	{ 0, NULL, NULL, NULL, 0, t_null, "job_size_str", j_empty_list },
+	{ 0, NULL, NULL, NULL, 0, t_null, "priority_by_partition", j_empty_list },
+	{ 0, NULL, NULL, NULL, 0, t_null, "cpu_frequency_minimum", j_unset },
+	{ 0, NULL, NULL, NULL, 0, t_null, "cpu_frequency_maximum", j_unset },
+	{ 0, NULL, NULL, NULL, 0, t_null, "cpu_frequency_governor", j_unset },
+	{ 0, NULL, NULL, NULL, 0, t_null, "delay_boot", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "het_job_id", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "het_job_offset", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "max_cpus", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "preempt_time", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "preemptable_time", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "resize_time", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "tasks_per_board", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "tasks_per_tres", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "tasks_per_core", j_infinite },
+	{ 0, NULL, NULL, NULL, 0, t_null, "tasks_per_socket", j_infinite },
+	{ 0, NULL, NULL, NULL, 0, t_null, "core_spec", j_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "required_switches", j_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "segment_size", j_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "sockets_per_board", j_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "maximum_switch_wait_time", j_zero },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "admin_comment", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "batch_features", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "burst_buffer", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "burst_buffer_state", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "cluster_features", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "container_id", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "cpus_per_tres", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "cron", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "extra", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "failed_node", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_origin", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_siblings_active", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_siblings_viable", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "het_job_id_set", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "licenses_allocated", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "memory_per_tres", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "prefer", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "selinux_context", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "system_comment", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "tres_bind", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "tres_freq", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "tres_per_job", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "tres_per_socket", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_empty, "tres_per_task", NULL },
 	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
 

@@ -12,6 +12,7 @@
 /* The engine lives in the command library; test its sources directly. */
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_fields_job.c"
+#include "../../src/cli/cli_fields_node.c"
 #include "../../src/cli/cli_fields_part.c"
 #include "../../src/cli/cli_fields_sinfo.c"
 #include "../../src/cli/cli_format.c"
@@ -483,6 +484,30 @@ static void test_json_document(void **state)
 	free(buf);
 }
 
+/* A JSON key or -O name given twice in one table would silently shadow. */
+static void check_unique(const cli_field_t *tab)
+{
+	for (const cli_field_t *a = tab; a->text || a->json; a++) {
+		for (const cli_field_t *b = a + 1; b->text || b->json; b++) {
+			if (a->json_key && b->json_key &&
+			    !strcmp(a->json_key, b->json_key))
+				fail_msg("JSON key %s twice", a->json_key);
+			if (a->name && b->name && !strcasecmp(a->name, b->name))
+				fail_msg("-O name %s twice", a->name);
+			if (a->letter && a->letter == b->letter)
+				fail_msg("letter %c twice", a->letter);
+		}
+	}
+}
+
+static void test_tables_unique(void **state)
+{
+	check_unique(cli_job_fields);
+	check_unique(cli_node_fields);
+	check_unique(cli_part_fields);
+	check_unique(cli_sinfo_fields);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_sinfo_row),
 		cmocka_unit_test(test_parsable),
 		cmocka_unit_test(test_json_document),
+		cmocka_unit_test(test_tables_unique),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
