@@ -178,6 +178,26 @@ JSN(nj_idle_cpus)
 }
 
 JSN(nj_empty_list) { return json_object_new_array(); }
+JSN(nj_empty_obj) { return json_object_new_object(); }
+JSN(nj_zero) { return json_object_new_int(0); }
+JSN(nj_zero_float) { return json_object_new_double(0.0); }
+JSN(nj_set_zero) { return cli_json_num32(0); }
+TXT(nt_empty) { xstrcat(o, ""); }
+TXT(nt_na) { xstrcat(o, "N/A"); }
+STR_TEXT(nt_mcs_raw, mcs_label)
+
+JSN(nj_energy)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "average_watts", json_object_new_int(0));
+	json_object_object_add(o, "base_consumed_energy", json_object_new_int(0));
+	json_object_object_add(o, "consumed_energy", json_object_new_int(0));
+	json_object_object_add(o, "current_watts", cli_json_num32(0));
+	json_object_object_add(o, "previous_consumed_energy", json_object_new_int(0));
+	json_object_object_add(o, "last_collected", json_object_new_int(0));
+	return o;
+}
 
 #define NL CF_SHOW_NL
 #define OPT CF_SHOW_OPT
@@ -235,6 +255,25 @@ const cli_field_t cli_node_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, nt_null, "alloc_idle_cpus", nj_idle_cpus },
 	{ 0, NULL, NULL, NULL, 0, nt_extra, "extra", NULL },
 	{ 0, NULL, NULL, NULL, 0, nt_null, "next_state_after_reboot", nj_empty_list },
+	{ 0, NULL, NULL, NULL, 0, nt_mcs_raw, "mcs_label", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_empty, "burstbuffer_network_address", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_empty, "cluster_name", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "specialized_cores", nj_zero },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "specialized_memory", nj_zero },
+	{ 0, NULL, NULL, NULL, 0, nt_empty, "specialized_cpus", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "cpu_binding", nj_zero },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "energy", nj_energy },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "external_sensors", nj_empty_obj },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "power", nj_empty_obj },
+	{ 0, NULL, NULL, NULL, 0, nt_empty, "gpu_spec", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_na, "gres_drained", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_empty, "instance_id", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_empty, "instance_type", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "res_cores_per_gpu", nj_zero },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "resume_after", nj_set_zero },
+	{ 0, NULL, NULL, NULL, 0, nt_empty, "reservation", NULL },
+	{ 0, NULL, NULL, NULL, 0, nt_null, "tres_weighted", nj_zero_float },
+	{ 0, NULL, NULL, NULL, 0, nt_empty, "topology", NULL },
 	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
 

@@ -1,6 +1,7 @@
 /* cli_fields_part.c — the partition record described once: scontrol show
  * partition layout and the 25.05 "partitions" JSON members. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_fields.h"
@@ -183,6 +184,24 @@ STR_TEXT(pt_allow_accounts_raw, allow_accounts)
 STR_TEXT(pt_allow_qos_raw, allow_qos)
 STR_TEXT(pt_qos_raw, qos_char)
 
+JSN(pj_empty_list) { return json_object_new_array(); }
+JSN(pj_zero) { return json_object_new_int(0); }
+JSN(pj_one) { return json_object_new_int(1); }
+JSN(pj_unset) { return cli_json_num32(NO_VAL32); }
+JSN(pj_infinite) { return cli_json_num32(INFINITE32); }
+TXT(pt_empty) { xstrcat(o, ""); }
+
+JSN(pj_oversub)
+{
+	json_object *o = json_object_new_object();
+	const char *s = P(r)->oversubscribe;
+	const char *colon = s ? strchr(s, ':') : NULL;
+
+	json_object_object_add(o, "jobs", json_object_new_int(colon ? atoi(colon + 1) : 1));
+	json_object_object_add(o, "flags", json_object_new_array());
+	return o;
+}
+
 #define NL CF_SHOW_NL
 #define OPT CF_SHOW_OPT
 
@@ -238,6 +257,19 @@ const cli_field_t cli_part_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, pt_allow_qos_raw, "qos/allowed", NULL },
 	{ 0, NULL, NULL, NULL, 0, pt_qos_raw, "qos/assigned", NULL },
 	{ 0, NULL, NULL, NULL, 0, pt_alternate, "alternate", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_empty, "nodes/allowed_allocation", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_empty, "cluster", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_null, "select_type", pj_empty_list },
+	{ 0, NULL, NULL, NULL, 0, pt_null, "cpus/task_binding", pj_zero },
+	{ 0, NULL, NULL, NULL, 0, pt_empty, "defaults/job", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_null, "maximums/cpus_per_socket", pj_infinite },
+	{ 0, NULL, NULL, NULL, 0, pt_null, "maximums/shares", pj_one },
+	{ 0, NULL, NULL, NULL, 0, pt_null, "maximums/oversubscribe", pj_oversub },
+	{ 0, NULL, NULL, NULL, 0, pt_empty, "node_sets", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_null, "timeouts/resume", pj_unset },
+	{ 0, NULL, NULL, NULL, 0, pt_null, "timeouts/suspend", pj_unset },
+	{ 0, NULL, NULL, NULL, 0, pt_empty, "topology", NULL },
+	{ 0, NULL, NULL, NULL, 0, pt_null, "suspend_time", pj_unset },
 	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
 
