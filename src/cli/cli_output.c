@@ -1,7 +1,10 @@
 /* cli_output.c — table lines, JSON and YAML documents. */
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "cli/cli_output.h"
@@ -117,6 +120,25 @@ void cli_output_parsable(FILE *out, const cli_format_t *fmt,
 
 /* ---- JSON documents ---- */
 
+static char doc_cluster[128];
+
+void cli_output_set_cluster(const char *name)
+{
+	snprintf(doc_cluster, sizeof(doc_cluster), "%s", name ? name : "");
+}
+
+static json_object *client_object(void)
+{
+	json_object *o = json_object_new_object();
+	struct passwd *pw = getpwuid(getuid());
+	struct group *gr = getgrgid(getgid());
+
+	json_object_object_add(o, "source", json_object_new_string(""));
+	json_object_object_add(o, "user", json_object_new_string(pw ? pw->pw_name : ""));
+	json_object_object_add(o, "group", json_object_new_string(gr ? gr->gr_name : ""));
+	return o;
+}
+
 static json_object *meta_object(void)
 {
 	json_object *meta = json_object_new_object();
@@ -131,7 +153,7 @@ static json_object *meta_object(void)
 	json_object_object_add(plugin, "accounting_storage",
 			       json_object_new_string(""));
 	json_object_object_add(meta, "plugin", plugin);
-	json_object_object_add(meta, "client", json_object_new_object());
+	json_object_object_add(meta, "client", client_object());
 	json_object_object_add(meta, "command", json_object_new_array());
 	json_object_object_add(ver, "major", json_object_new_string("25"));
 	json_object_object_add(ver, "micro", json_object_new_string("0"));
@@ -139,7 +161,7 @@ static json_object *meta_object(void)
 	json_object_object_add(slurm, "version", ver);
 	json_object_object_add(slurm, "release",
 			       json_object_new_string(SLUICE_VERSION_STRING));
-	json_object_object_add(slurm, "cluster", json_object_new_string(""));
+	json_object_object_add(slurm, "cluster", json_object_new_string(doc_cluster));
 	json_object_object_add(meta, "slurm", slurm);
 	return meta;
 }

@@ -40,6 +40,8 @@ void  cli_output_parsable(FILE *out, const cli_format_t *fmt,
  * ownership of list. */
 json_object *cli_output_doc(const char *key, json_object *list,
 			    time_t last_update);
+/* meta.slurm.cluster of later documents (ClusterName). */
+void  cli_output_set_cluster(const char *name);
 /* Print doc as JSON (pretty, 2 spaces) or YAML, then release it. */
 void  cli_output_doc_print(FILE *out, json_object *doc, bool yaml);
 

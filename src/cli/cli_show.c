@@ -13,6 +13,7 @@ static cli_ctx_t show_ctx(void)
 	cli_ctx_t ctx = { .now = time(NULL) };
 
 	ctx.slurmd_port = conf ? conf->slurmd_port : 6818;
+	cli_output_set_cluster(conf ? conf->cluster_name : NULL);
 	return ctx;
 }
 

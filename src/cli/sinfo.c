@@ -715,6 +715,7 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	parse_env();
 	cli_init("sinfo", opt.verbose);
+	cli_output_set_cluster(cli_conf()->cluster_name);
 	for (int iter = 0;; iter++) {
 		int rc = sinfo_once(iter);
 

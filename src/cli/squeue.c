@@ -726,6 +726,7 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	parse_env();
 	cli_init("squeue", opt.verbose);
+	cli_output_set_cluster(cli_conf()->cluster_name);
 	if (opt.me) {
 		opt.uids = xrealloc(opt.uids, (opt.uid_cnt + 1) * sizeof(*opt.uids));
 		opt.uids[opt.uid_cnt++] = getuid();
