@@ -141,7 +141,7 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 {
 	job_desc_t *d = &o->desc;
 	struct passwd *pw;
-	char *wd = absolute_dir(d->work_dir);
+	char *wd = absolute_dir(d->work_dir), *cwd = absolute_dir(NULL);
 
 	xfree(d->work_dir);
 	d->work_dir = wd;
@@ -157,12 +157,18 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	d->submit_host = short_hostname();
 	d->submit_line = join_args(argc, argv);
 	d->environment = cli_env_export(d->export_env, environ);
+	/* Where sbatch ran, whatever --export says (the controller and the
+	 * node read them from here). */
+	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_DIR", cwd);
+	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_HOST",
+				     d->submit_host);
 	if (o->get_user_env)
 		d->environment = cli_env_set(d->environment,
 					     "SLURM_GET_USER_ENV", "1");
 	d->argv = xcalloc(1, sizeof(char *));
 	for (int i = first; i < argc; i++)
 		d->argv = xstrarray_append(d->argv, argv[i]);
+	xfree(cwd);
 }
 
 static void submit_failed(int rc, const char *msg)

@@ -274,7 +274,7 @@ static int cancel_one(const scancel_opts_t *o, const char *id_str,
 	if (err) {
 		error("Kill job error on job id %s: %s", id_str,
 		      cli_comm_strerror(err));
-		return err;
+		return 1;
 	}
 	if (!rc)
 		return 0;
@@ -285,7 +285,9 @@ static int cancel_one(const scancel_opts_t *o, const char *id_str,
 	if ((rc == ESLURM_ALREADY_DONE || rc == ESLURM_INVALID_JOB_ID) &&
 	    (o->signal < 0 || o->signal == SIGKILL))
 		return 0;
-	return rc;
+	/* Slurm exits with the error code's low byte (Access/permission
+	 * denied: 210). */
+	return (rc & 0xff) ? (rc & 0xff) : 1;
 }
 
 static bool has_filters(const scancel_opts_t *o)
@@ -403,8 +405,8 @@ static int cancel_filtered(scancel_opts_t *o)
 		if (!job_match(o, nodes, j))
 			continue;
 		id = job_id_string(j);
-		if (cancel_one(o, id, j->job_id, NO_VAL32))
-			rc = 1;
+		if ((e = cancel_one(o, id, j->job_id, NO_VAL32)))
+			rc = e;
 		xfree(id);
 	}
 	msg_free(&resp);
@@ -418,11 +420,12 @@ static int cancel_ids(const scancel_opts_t *o)
 
 	for (size_t i = 0; o->ids[i]; i++) {
 		uint32_t job_id, step_id;
+		int e;
 
 		if (parse_job_id(o->ids[i], &job_id, &step_id) < 0)
 			continue;   /* reported before any request */
-		if (cancel_one(o, o->ids[i], job_id, step_id))
-			rc = 1;
+		if ((e = cancel_one(o, o->ids[i], job_id, step_id)))
+			rc = e;
 	}
 	return rc;
 }
