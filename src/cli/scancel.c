@@ -189,6 +189,7 @@ static void parse_args(scancel_opts_t *o, int argc, char **argv)
 	int c;
 
 	o->signal = -1;
+	argv[0] = "scancel";   /* getopt's messages read "scancel: ..." */
 	o->ids = xcalloc(1, sizeof(char *));
 	parse_env(o);
 	opterr = 1;

@@ -551,6 +551,7 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
+	argv[0] = "scontrol";   /* getopt's messages read "scontrol: ..." */
 	while ((c = getopt_long(argc, argv, "adhoQvV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': sc.all = true; break;
