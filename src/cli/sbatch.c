@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -162,7 +163,10 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_DIR", cwd);
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_HOST",
 				     d->submit_host);
-	if (o->get_user_env)
+	/* --export=NONE implies loading the user's environment on the node,
+	 * as --get-user-env does. */
+	if (o->get_user_env ||
+	    (d->export_env && !strcasecmp(d->export_env, "NONE")))
 		d->environment = cli_env_set(d->environment,
 					     "SLURM_GET_USER_ENV", "1");
 	d->argv = xcalloc(1, sizeof(char *));

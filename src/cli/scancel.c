@@ -443,6 +443,19 @@ static void check_ids(const scancel_opts_t *o)
 	}
 }
 
+static void opts_free(scancel_opts_t *o)
+{
+	xstrarray_free(o->users);
+	xstrarray_free(o->names);
+	xstrarray_free(o->partitions);
+	xstrarray_free(o->states);
+	xstrarray_free(o->accounts);
+	xstrarray_free(o->qos);
+	xstrarray_free(o->wckeys);
+	xstrarray_free(o->ids);
+	xfree(o->nodelist);
+}
+
 /* Users other than root/SlurmUser only pick their own jobs by filter. */
 static void default_user(scancel_opts_t *o)
 {
@@ -476,5 +489,6 @@ int main(int argc, char **argv)
 	} else {
 		rc = cancel_ids(&o);
 	}
+	opts_free(&o);
 	return rc;
 }
