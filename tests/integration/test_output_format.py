@@ -136,10 +136,12 @@ def jobs(cluster, idle):
     run2 = c.sbatch(["-J", "averylongjobname", "--wrap", "/usr/bin/sleep 300"], user="sluice_u2")
     c.wait_state(run1, "RUNNING", 30)
     c.wait_state(run2, "RUNNING", 30)
-    held = c.sbatch(["-J", "held", "--hold", "--wrap", "true"], user=u)
-    wide = c.sbatch(["-J", "wide", "-n", "8", "--wrap", "true"], user=u)
+    # Finished before `wide` is queued: a pending job that cannot start
+    # holds back lower-priority ones in FIFO order.
     done = c.sbatch(["-J", "ok", "--wrap", "true"], user=u)
     c.wait_done(done, 30)
+    held = c.sbatch(["-J", "held", "--hold", "--wrap", "true"], user=u)
+    wide = c.sbatch(["-J", "wide", "-n", "8", "--wrap", "true"], user=u)
     time.sleep(2)   # let the scheduler give `wide` its reason
     return {"run1": run1, "run2": run2, "held": held, "wide": wide, "done": done}
 
