@@ -578,23 +578,16 @@ static int cmp_jobs(const void *pa, const void *pb)
 
 /* ---- output ---- */
 
+/* Every job: -j is matched here, since an array's tasks carry job ids of
+ * their own that the controller's id filter would leave out. */
 static int load_jobs(slurm_msg_t *resp)
 {
 	job_info_request_msg_t req = { .user_id = NO_VAL32 };
-	uint32_t *ids = NULL;
 	int rc;
 
 	if (opt.all)
 		req.show_flags |= SHOW_ALL;
-	if (opt.job_cnt) {
-		ids = xcalloc(opt.job_cnt, sizeof(*ids));
-		for (size_t i = 0; i < opt.job_cnt; i++)
-			ids[i] = opt.jobs[i].job_id;
-		req.job_ids = ids;
-		req.job_id_cnt = (uint32_t)opt.job_cnt;
-	}
 	rc = cli_ctld_rpc(REQUEST_JOB_INFO, &req, resp);
-	xfree(ids);
 	if (rc) {
 		fprintf(stderr, "slurm_load_jobs error: %s\n", cli_comm_strerror(rc));
 		return 1;
