@@ -266,8 +266,13 @@ def test_200_jobs_two_users(cluster):
             problems.append("%s %s: MY_OTHER=%r, expected %r" % (
                 where, exp.get("export", ""), rec.get("MY_OTHER"), exp["my_other"]))
         if exp["kind"] == 2:
-            if os.path.basename(out) != "%s-%d-%s.out" % (exp["user"], jid, node):
-                problems.append("%s: %%N in output name gave %s on %s" % (where, out, node))
+            # %N is the short hostname of the machine the job ran on (what
+            # Slurm's slurmstepd uses), not the NodeName: here every node
+            # is this host.
+            short = host.split(".")[0]
+            if os.path.basename(out) != "%s-%d-%s.out" % (exp["user"], jid, short):
+                problems.append("%s: %%N in output name gave %s, expected host %s" % (
+                    where, out, short))
             if not os.path.exists(exp["err"]):
                 problems.append("%s: no -e file %s" % (where, exp["err"]))
             elif os.stat(exp["err"]).st_uid != exp["uid"]:
