@@ -37,7 +37,7 @@
 static struct {
 	int         verbose, iterate;
 	bool        all, dead, responding, no_header, long_fmt, node_flag;
-	bool        summarize, reasons, json, yaml;
+	bool        summarize, reasons, json, yaml, clusters;
 	char       *format, *format_long, *sort;
 	char      **parts;
 	hostlist_t *nodes;
@@ -159,6 +159,7 @@ static int apply_option(int c, const char *arg)
 {
 	switch (c) {
 	case 'a': opt.all = true; return 0;
+	case 'M': opt.clusters = true; return 0;
 	case 'd': opt.dead = true; return 0;
 	case 'h': opt.no_header = true; return 0;
 	case 'i':
@@ -698,6 +699,8 @@ static int sinfo_once(int iter)
 			putchar('\n');
 		if (opt.long_fmt || opt.iterate)
 			print_date();
+		if (opt.clusters)
+			printf("CLUSTER: %s\n", cli_conf()->cluster_name);
 		cli_output_table(stdout, &fmt, (const void *const *)sorted, s.cnt,
 				 &s.ctx, !opt.no_header);
 	}

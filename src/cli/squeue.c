@@ -39,7 +39,7 @@ typedef struct {
 static struct {
 	int        verbose;
 	bool       no_header, long_fmt, all, array, start, steps, me;
-	bool       json, yaml;
+	bool       json, yaml, clusters;
 	int        iterate;
 	char      *format, *format_long, *sort;
 	char     **users_arg, **parts, **names, **accounts, **qos;
@@ -255,6 +255,7 @@ static int apply_option(int c, const char *arg)
 {
 	switch (c) {
 	case 'A': set_list(&opt.accounts, arg); return 0;
+	case 'M': opt.clusters = true; return 0;
 	case 'a': opt.all = true; return 0;
 	case 'r': opt.array = true; return 0;
 	case 'h': opt.no_header = true; return 0;
@@ -702,6 +703,8 @@ static int squeue_once(int iter)
 		putchar('\n');
 	if (opt.long_fmt || opt.iterate)
 		print_date();
+	if (opt.clusters)
+		printf("CLUSTER: %s\n", cli_conf()->cluster_name);
 	build_format(&fmt);
 	cli_output_table(stdout, &fmt, (const void *const *)jobs,
 			 opt.steps ? 0 : n, &sort_ctx, !opt.no_header);
