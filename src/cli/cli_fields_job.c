@@ -131,7 +131,7 @@ TXT(t_user)
 	if (J(r)->user_name)
 		xstrcat(o, J(r)->user_name);
 	else
-		xstrfmtcat(o, "%u", J(r)->user_id);
+		cli_fmt_uid(o, J(r)->user_id);
 }
 
 U32_TEXT(t_uid, user_id)
@@ -551,6 +551,7 @@ JSN(j_billable) { return json_object_new_double(J(r)->billable_tres); }
 JSN(j_hold) { return json_object_new_boolean(J(r)->priority == 0); }
 JSN(j_empty_list) { return json_object_new_array(); }
 JSN(j_empty_str) { return json_object_new_string(""); }
+JSN(j_gres) { return cli_json_str(J(r)->gres); }
 JSN(j_zero) { return json_object_new_int(0); }
 JSN(j_unset) { return cli_json_num32(NO_VAL32); }
 JSN(j_mail_type) { return cli_json_strlist(J(r)->mail_type); }
@@ -696,7 +697,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 'S', "starttime", "START_TIME", NULL, 0, t_start, "start_time", j_start },
 	{ 'e', "endtime", "END_TIME", NULL, 0, t_end, "end_time", j_end },
 	{ 'm', "minmemory", "MIN_MEMORY", NULL, 0, t_min_mem, NULL, NULL },
-	{ 'b', "tres-per-node", "TRES_PER_NODE", NULL, 0, t_gres_na, "tres_per_node", NULL },
+	{ 'b', "tres-per-node", "TRES_PER_NODE", NULL, 0, t_gres_na, "tres_per_node", j_gres },
 	{ 0, "gres", "GRES", NULL, 0, t_gres, NULL, NULL },
 	{ 'v', "reservation", "RESERVATION", NULL, 0, t_resv, "resv_name", NULL },
 	{ 'w', "wckey", "WCKEY", NULL, 0, t_wckey, "wckey", NULL },
