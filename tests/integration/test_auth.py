@@ -150,6 +150,18 @@ def test_other_user_cannot_hold_or_update(cluster, u1_jobs):
     assert c.show_job(pend).get("JobName") == "u1pend"
 
 
+def test_other_user_cannot_release(cluster):
+    c = cluster
+    jid = c.sbatch(["-J", "u1held", "--hold", "--wrap", "true"], user="sluice_u1")
+    r = c.run(["scontrol", "release", str(jid)], user="sluice_u2")
+    assert r.rc != 0, r
+    assert re.search(r"Access/permission denied|Invalid user id", r.err), r
+    time.sleep(0.5)
+    rec = c.show_job(jid)
+    assert (rec.get("JobState"), rec.get("Reason")) == ("PENDING", "JobHeldUser"), rec
+    c.run(["scancel", str(jid)], user="sluice_u1")
+
+
 def test_owner_and_root_can(cluster, u1_jobs):
     c = cluster
     run, pend = u1_jobs

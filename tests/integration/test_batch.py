@@ -326,3 +326,25 @@ def test_script_on_stdin_and_failed_exit(cluster):
     out = os.path.join(c.workdir(user), "slurm-%d.out" % jid)
     with open(out) as f:
         assert f.read() == "from-stdin\n"
+
+
+def test_submit_dir_and_command_with_chdir(cluster):
+    """With -D, the job runs in the -D dir and its default output goes
+    there, but SLURM_SUBMIT_DIR stays where sbatch ran; Command= is the
+    absolute path of the script even when given relative (checked against
+    Slurm 22.05)."""
+    c = cluster
+    user = "sluice_u2"
+    base = c.workdir(user)
+    sub = c.mkdir_for(user, os.path.join(base, "cmd-sub"))
+    c.write_file(user, os.path.join(base, "cmd.sh"),
+                 "#!/bin/sh\n#SBATCH -J cmdjob\n"
+                 "echo \"$SLURM_SUBMIT_DIR $(/usr/bin/pwd -P)\"\n")
+    jid = c.sbatch(["-D", sub, "cmd.sh"], user=user, cwd=base)
+    assert c.wait_done(jid, 60) == "COMPLETED"
+    rec = c.show_job(jid)
+    assert rec.get("Command") == os.path.join(base, "cmd.sh"), rec
+    assert rec.get("WorkDir") == sub, rec
+    assert rec.get("StdOut") == os.path.join(sub, "slurm-%d.out" % jid), rec
+    with open(os.path.join(sub, "slurm-%d.out" % jid)) as f:
+        assert f.read() == "%s %s\n" % (base, sub)
