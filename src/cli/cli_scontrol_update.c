@@ -337,6 +337,35 @@ int scontrol_update(int argc, char **argv, bool quiet)
 
 /* ---- hold / uhold / release ---- */
 
+/* One hold/release request; 0 or 1. */
+static int hold_one(const char *op, const char *id, bool quiet)
+{
+	job_hold_msg_t h = {
+		.job_id_str = (char *)id,
+		.hold = strcmp(op, "release") != 0,
+		.user_hold = !strcmp(op, "uhold"),
+	};
+	int remote = 0, err = cli_ctld_rpc_rc(REQUEST_JOB_HOLD, &h, &remote);
+
+	if (err) {
+		if (!quiet)
+			fprintf(stderr, "slurm_suspend error: %s\n",
+				cli_comm_strerror(err));
+		return 1;
+	}
+	if (remote) {
+		if (!quiet) {
+			fprintf(stderr, "%s for job %s\n",
+				slurm_strerror(remote), id);
+			fprintf(stderr, "slurm_suspend error: %s\n",
+				slurm_strerror(remote));
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* Job ids may be given as separate words or a comma-separated list. */
 int scontrol_hold(const char *op, int argc, char **argv, bool quiet)
 {
 	int rc = 0;
@@ -346,27 +375,12 @@ int scontrol_hold(const char *op, int argc, char **argv, bool quiet)
 		return 1;
 	}
 	for (int i = 0; i < argc; i++) {
-		job_hold_msg_t h = {
-			.job_id_str = argv[i],
-			.hold = strcmp(op, "release") != 0,
-			.user_hold = !strcmp(op, "uhold"),
-		};
-		int remote = 0, err = cli_ctld_rpc_rc(REQUEST_JOB_HOLD, &h, &remote);
+		char **ids = xstrsplit(argv[i], ",", NULL);
 
-		if (err) {
-			if (!quiet)
-				fprintf(stderr, "slurm_suspend error: %s\n",
-					cli_comm_strerror(err));
-			rc = 1;
-		} else if (remote) {
-			if (!quiet) {
-				fprintf(stderr, "%s for job %s\n",
-					slurm_strerror(remote), argv[i]);
-				fprintf(stderr, "slurm_suspend error: %s\n",
-					slurm_strerror(remote));
-			}
-			rc = 1;
-		}
+		for (size_t k = 0; ids[k]; k++)
+			if (hold_one(op, ids[k], quiet))
+				rc = 1;
+		xstrarray_free(ids);
 	}
 	return rc;
 }
