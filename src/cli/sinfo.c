@@ -8,6 +8,8 @@
  */
 #include <ctype.h>
 #include <getopt.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,10 +270,41 @@ static bool node_wanted(const node_info_t *n)
 	return state_match(n);
 }
 
+/* Is the caller in one of the groups of an AllowGroups list? */
+static bool in_allowed_groups(const char *groups)
+{
+	struct passwd *pw = getpwuid(getuid());
+	gid_t gids[256];
+	int n = 256;
+	char **names;
+	bool hit = false;
+
+	if (!pw || getgrouplist(pw->pw_name, pw->pw_gid, gids, &n) < 0)
+		return true;    /* cannot tell: show it */
+	names = xstrsplit(groups, ",", NULL);
+	for (size_t i = 0; names && names[i] && !hit; i++) {
+		struct group *gr = getgrnam(names[i]);
+
+		for (int k = 0; gr && k < n && !hit; k++)
+			hit = gids[k] == gr->gr_gid;
+	}
+	xstrarray_free(names);
+	return hit;
+}
+
+/* Without -a: no hidden partitions, none the caller's groups may not use. */
 static bool part_wanted(const part_info_t *p)
 {
-	if (!opt.parts)
-		return opt.all || !p->hidden;
+	if (!opt.parts) {
+		if (opt.all)
+			return true;
+		if (p->hidden)
+			return false;
+		if (!getuid())
+			return true;
+		return !p->allow_groups || !strcasecmp(p->allow_groups, "ALL") ||
+		       in_allowed_groups(p->allow_groups);
+	}
 	for (size_t i = 0; opt.parts[i]; i++)
 		if (!strcmp(opt.parts[i], p->name))
 			return true;
