@@ -288,6 +288,23 @@ int cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 	return 0;
 }
 
+/* ---- checks across options ---- */
+
+int cli_opt_validate(cli_job_opts_t *o)
+{
+	job_desc_t *d = &o->desc;
+
+	if (d->num_tasks != NO_VAL32 && d->min_nodes != NO_VAL32 &&
+	    d->num_tasks < d->min_nodes) {
+		info("Warning: can't run %u processes on %u nodes, setting "
+		     "nnodes to %u", d->num_tasks, d->min_nodes, d->num_tasks);
+		d->min_nodes = d->num_tasks;
+		if (d->max_nodes != NO_VAL32 && d->max_nodes > d->num_tasks)
+			d->max_nodes = d->num_tasks;
+	}
+	return 0;
+}
+
 /* ---- signals ---- */
 
 static const struct {

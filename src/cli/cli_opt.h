@@ -88,6 +88,10 @@ int  cli_opt_parse_env(cli_job_opts_t *o, char *const *envp);
 int  cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 			  const char *prefix);
 
+/* Checks across options once every source was read (Slurm's warnings,
+ * e.g. fewer tasks than nodes lowers the node count).  0 or -1. */
+int  cli_opt_validate(cli_job_opts_t *o);
+
 /* Split one directive's text into arguments (quotes removed, an unquoted
  * '#' word ends the line).  Returns a NULL-terminated array (xstrarray_free). */
 char **cli_opt_split_directive(const char *text, size_t len);

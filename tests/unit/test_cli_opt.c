@@ -196,6 +196,19 @@ static void test_mem_sources(void **state)
 	cli_opt_free(&o);
 }
 
+static void test_validate_tasks_below_nodes(void **state)
+{
+	const char *args[] = { "sbatch", "-N", "2-4", "-n", "1", NULL };
+	cli_job_opts_t o;
+
+	opts_new(&o);
+	assert_int_equal(parse_args(&o, args, NULL), 0);
+	assert_int_equal(cli_opt_validate(&o), 0);
+	assert_int_equal(o.desc.min_nodes, 1);
+	assert_int_equal(o.desc.max_nodes, 1);
+	cli_opt_free(&o);
+}
+
 static void test_script_args_stop_options(void **state)
 {
 	const char *args[] = { "sbatch", "-J", "x", "job.sh", "-p", "arg", NULL };
@@ -381,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_special_values),
 		cmocka_unit_test(test_mem_sources),
+		cmocka_unit_test(test_validate_tasks_below_nodes),
 		cmocka_unit_test(test_script_args_stop_options),
 		cmocka_unit_test(test_directives_stop_at_first_command),
 		cmocka_unit_test(test_directives_indented_line_ends_block),
