@@ -374,6 +374,43 @@ static int cmd_show(int argc, char **argv)
 	return 1;
 }
 
+static const char usage_text[] =
+"scontrol [<OPTION>] [<COMMAND>]\n"
+"    Valid <OPTION> values are:\n"
+"     -a or --all: equivalent to \"all\" command\n"
+"     -d or --details: equivalent to \"details\" command\n"
+"     -h or --help: equivalent to \"help\" command\n"
+"     --json: Produce JSON output\n"
+"     -o or --oneliner: equivalent to \"oneliner\" command\n"
+"     -Q or --quiet: equivalent to \"quiet\" command\n"
+"     -v or --verbose: equivalent to \"verbose\" command\n"
+"     -V or --version: equivalent to \"version\" command\n"
+"     --yaml: Produce YAML output\n"
+"\n"
+"  <keyword> may be omitted from the execute line and scontrol will execute\n"
+"  in interactive mode. It will process commands as entered until explicitly\n"
+"  terminated.\n"
+"\n"
+"    Valid <COMMAND> values are:\n"
+"     exit                     terminate scontrol\n"
+"     hold <job_list>          prevent specified job from starting\n"
+"     ping                     print status of slurmctld daemons\n"
+"     quit                     terminate this command\n"
+"     reconfigure              re-read the configuration files\n"
+"     release <job_list>       permit specified job to start\n"
+"     show <ENTITY> [<ID>]     display state of identified entity, default\n"
+"                              is all records\n"
+"     shutdown <OPTS>          shutdown slurm daemons\n"
+"     uhold <job_list>         place user hold on specified job\n"
+"     update <SPECIFICATIONS>  update job or node configuration\n"
+"     version                  display tool version number\n"
+"\n"
+"  <ENTITY> may be \"config\", \"hostnames\", \"hostlist\", \"hostlistsorted\",\n"
+"       \"job\", \"node\" or \"partition\".\n"
+"\n"
+"  Node names may be specified using simple range expressions,\n"
+"  (e.g. \"lx[10-20]\" corresponds to lx10, lx11, lx12, ...)\n";
+
 /* ---- other commands ---- */
 
 static int cmd_update(int argc, char **argv)
@@ -436,11 +473,47 @@ static int cmd_version(int argc, char **argv)
 	return 0;
 }
 
+/* Settings that the options also set, as interactive commands. */
+static int cmd_oneliner(int argc, char **argv)
+{
+	sc.one_liner = true;
+	return 0;
+}
+
+static int cmd_details(int argc, char **argv)
+{
+	sc.detail = true;
+	return 0;
+}
+
+static int cmd_all(int argc, char **argv)
+{
+	sc.all = true;
+	return 0;
+}
+
+static int cmd_quiet(int argc, char **argv)
+{
+	sc.quiet = true;
+	return 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	fputs(usage_text, stdout);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	size_t      min;
 	sc_cmd_f    fn;
 } commands[] = {
+	{ "oneliner", 3, cmd_oneliner },
+	{ "details", 3, cmd_details },
+	{ "all", 3, cmd_all },
+	{ "quiet", 4, cmd_quiet },
+	{ "help", 2, cmd_help },
 	{ "show", 3, cmd_show },
 	{ "update", 1, cmd_update },
 	{ "hold", 2, cmd_hold },
@@ -493,43 +566,6 @@ static int run_interactive(void)
 }
 
 /* ---- options ---- */
-
-static const char usage_text[] =
-"scontrol [<OPTION>] [<COMMAND>]\n"
-"    Valid <OPTION> values are:\n"
-"     -a or --all: equivalent to \"all\" command\n"
-"     -d or --details: equivalent to \"details\" command\n"
-"     -h or --help: equivalent to \"help\" command\n"
-"     --json: Produce JSON output\n"
-"     -o or --oneliner: equivalent to \"oneliner\" command\n"
-"     -Q or --quiet: equivalent to \"quiet\" command\n"
-"     -v or --verbose: equivalent to \"verbose\" command\n"
-"     -V or --version: equivalent to \"version\" command\n"
-"     --yaml: Produce YAML output\n"
-"\n"
-"  <keyword> may be omitted from the execute line and scontrol will execute\n"
-"  in interactive mode. It will process commands as entered until explicitly\n"
-"  terminated.\n"
-"\n"
-"    Valid <COMMAND> values are:\n"
-"     exit                     terminate scontrol\n"
-"     hold <job_list>          prevent specified job from starting\n"
-"     ping                     print status of slurmctld daemons\n"
-"     quit                     terminate this command\n"
-"     reconfigure              re-read the configuration files\n"
-"     release <job_list>       permit specified job to start\n"
-"     show <ENTITY> [<ID>]     display state of identified entity, default\n"
-"                              is all records\n"
-"     shutdown <OPTS>          shutdown slurm daemons\n"
-"     uhold <job_list>         place user hold on specified job\n"
-"     update <SPECIFICATIONS>  update job or node configuration\n"
-"     version                  display tool version number\n"
-"\n"
-"  <ENTITY> may be \"config\", \"hostnames\", \"hostlist\", \"hostlistsorted\",\n"
-"       \"job\", \"node\" or \"partition\".\n"
-"\n"
-"  Node names may be specified using simple range expressions,\n"
-"  (e.g. \"lx[10-20]\" corresponds to lx10, lx11, lx12, ...)\n";
 
 enum { OPT_JSON = 0x100, OPT_YAML, OPT_USAGE };
 
