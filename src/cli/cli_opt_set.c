@@ -605,6 +605,26 @@ static int set_gid(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	return 0;
 }
 
+/* Options Slurm has whose feature Sluice does not offer yet: accepted so
+ * that scripts written for Slurm still submit. */
+static int set_ignored(cli_job_opts_t *o, const char *arg,
+		       const cli_opt_def_t *d)
+{
+	debug("--%s%s%s is accepted but has no effect yet", d->name,
+	      arg ? "=" : "", arg ? arg : "");
+	return 0;
+}
+
+static int set_tres_per_task(cli_job_opts_t *o, const char *arg,
+			     const cli_opt_def_t *d)
+{
+	if (!arg || !*arg)
+		return opt_bad_spec(d);
+	xfree(o->desc.tres_per_task);
+	o->desc.tres_per_task = xstrdup(arg);
+	return 0;
+}
+
 /* ---- the table ---- */
 
 #define STR(f) set_str, offsetof(job_desc_t, f)
@@ -612,6 +632,10 @@ static int set_gid(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 #define NOARG  no_argument
 #define REQ    required_argument
 #define OPT    optional_argument
+
+/* Accepted for compatibility, no effect yet (see set_ignored). */
+#define IGN(name, s, arg) \
+	{ name, s, arg, OPT_IGNORED, ALL, { 0 }, FN(set_ignored) }
 
 const cli_opt_def_t cli_opt_table[] = {
 	{ "account", 'A', REQ, OPT_ACCOUNT, ALL,
@@ -746,6 +770,23 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "wckey", 0, REQ, OPT_WCKEY, ALL,
 	  { "SBATCH_WCKEY", "SALLOC_WCKEY", "SLURM_WCKEY" }, STR(wckey) },
 	{ "wrap", 0, REQ, OPT_WRAP, SB, { 0 }, FN(set_wrap) },
+	{ "tres-per-task", 0, REQ, OPT_GPUS_PER_TASK, ALL,
+	  { "SBATCH_TRES_PER_TASK", "SALLOC_TRES_PER_TASK",
+	    "SLURM_TRES_PER_TASK" }, FN(set_tres_per_task) },
+	IGN("acctg-freq", 0, REQ), IGN("batch", 0, REQ), IGN("bb", 0, REQ),
+	IGN("bbf", 0, REQ), IGN("cluster-constraint", 0, REQ),
+	IGN("core-spec", 'S', REQ), IGN("cpu-freq", 0, REQ),
+	IGN("delay-boot", 0, REQ), IGN("distribution", 'm', REQ),
+	IGN("export-file", 0, REQ), IGN("extra", 0, REQ),
+	IGN("extra-node-info", 'B', REQ), IGN("gpu-bind", 0, REQ),
+	IGN("gpu-freq", 0, REQ), IGN("gres-flags", 0, REQ),
+	IGN("hint", 0, REQ), IGN("mcs-label", 0, REQ), IGN("mem-bind", 0, REQ),
+	IGN("network", 0, REQ), IGN("nodefile", 'F', REQ),
+	IGN("ntasks-per-socket", 0, REQ), IGN("overcommit", 'O', NOARG),
+	IGN("power", 0, REQ), IGN("prefer", 0, REQ), IGN("profile", 0, REQ),
+	IGN("reboot", 0, NOARG), IGN("spread-job", 0, NOARG),
+	IGN("switches", 0, REQ), IGN("thread-spec", 0, REQ),
+	IGN("use-min-nodes", 0, NOARG), IGN("wait-all-nodes", 0, REQ),
 };
 
 const size_t cli_opt_table_len = sizeof(cli_opt_table) / sizeof(cli_opt_table[0]);

@@ -209,6 +209,18 @@ static void test_validate_tasks_below_nodes(void **state)
 	cli_opt_free(&o);
 }
 
+static void test_accepted_without_effect(void **state)
+{
+	const char *args[] = { "sbatch", "-O", "--hint=nomultithread",
+			       "-m", "block", "--export", "ALL", NULL };
+	cli_job_opts_t o;
+
+	opts_new(&o);
+	assert_int_equal(parse_args(&o, args, NULL), 0);
+	assert_string_equal(o.desc.export_env, "ALL");
+	cli_opt_free(&o);
+}
+
 static void test_script_args_stop_options(void **state)
 {
 	const char *args[] = { "sbatch", "-J", "x", "job.sh", "-p", "arg", NULL };
@@ -395,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_special_values),
 		cmocka_unit_test(test_mem_sources),
 		cmocka_unit_test(test_validate_tasks_below_nodes),
+		cmocka_unit_test(test_accepted_without_effect),
 		cmocka_unit_test(test_script_args_stop_options),
 		cmocka_unit_test(test_directives_stop_at_first_command),
 		cmocka_unit_test(test_directives_indented_line_ends_block),
