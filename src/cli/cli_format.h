@@ -6,7 +6,7 @@
  *     no width prints the whole value; "%%" is a literal '%'.  Text after
  *     a spec (up to the next '%') is that column's suffix, text before the
  *     first spec the line's prefix.  sinfo's "%#N" means "as wide as the
- *     widest value, at least 10".
+ *     widest value and the header, at least 9".
  * Long form (-O/--Format, SQUEUE_FORMAT2):
  *     "JobID:10,Name,State:.8|"   name[:[.][size][suffix]] per column,
  *     names case-insensitive; no ':' means the default width (20), a ':'

@@ -49,11 +49,14 @@ void cli_output_fit(cli_format_t *fmt, const void *const *recs, size_t n,
 {
 	for (size_t i = 0; i < fmt->cnt; i++) {
 		cli_col_t *c = &fmt->cols[i];
-		size_t w = c->width > CLI_FORMAT_AUTO_MIN ? (size_t)c->width
-							  : CLI_FORMAT_AUTO_MIN;
+		size_t w = CLI_FORMAT_AUTO_MIN;
 
 		if (!c->fit)
 			continue;
+		if ((size_t)c->width > w)
+			w = (size_t)c->width;
+		if (c->field->header && strlen(c->field->header) > w)
+			w = strlen(c->field->header);
 		for (size_t r = 0; r < n; r++) {
 			char *v = cli_field_text(c->field, recs[r], ctx);
 

@@ -28,11 +28,11 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
-#define FMT_DEFAULT "%9P %.5a %.10l %.6D %.6t %N"
-#define FMT_LONG "%9P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N"
-#define FMT_NODE "%#N %.6D %.9P %6t"
-#define FMT_NODE_LONG "%#N %.6D %.9P %.11T %4c %.8z %.6m %.8d %.6w %.8f %20E"
-#define FMT_SUMMARY "%9P %.5a %.10l %.16F %N"
+#define FMT_DEFAULT "%#P %.5a %.10l %.6D %.6t %N"
+#define FMT_LONG "%#P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N"
+#define FMT_NODE "%#N %.6D %.#P %6t"
+#define FMT_NODE_LONG "%#N %.6D %.#P %.11T %4c %.8z %.6m %.8d %.6w %.8f %20E"
+#define FMT_SUMMARY "%#P %.5a %.10l %.16F %N"
 #define FMT_REASON "%20E %9u %19H %N"
 #define FMT_REASON_LONG "%20E %12U %19H %6t %N"
 
