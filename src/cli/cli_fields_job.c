@@ -162,7 +162,7 @@ NUM32_JSON(j_prio, priority)
 
 TXT(t_prio_float)
 {
-	xstrfmtcat(o, "%.8f", (double)J(r)->priority / 4294967295.0);
+	xstrfmtcat(o, "%.14f", (double)J(r)->priority / 4294967295.0);
 }
 
 TXT(t_nice)
