@@ -64,12 +64,18 @@ TXT(st_def_time) { limit(o, R(r)->part ? R(r)->part->default_time : NO_VAL32); }
 TXT(st_job_size)
 {
 	const part_info_t *p = R(r)->part;
+	uint32_t min;
 
 	if (!p) {
 		xstrcat(o, "n/a");
 		return;
 	}
-	xstrfmtcat(o, "%u-", p->min_nodes ? p->min_nodes : 1);
+	min = p->min_nodes ? p->min_nodes : 1;
+	if (p->max_nodes == min) {
+		xstrfmtcat(o, "%u", min);
+		return;
+	}
+	xstrfmtcat(o, "%u-", min);
 	if (p->max_nodes == INFINITE32 || p->max_nodes == NO_VAL32)
 		xstrcat(o, "infinite");
 	else
