@@ -17,6 +17,7 @@
 #include "../../src/cli/cli_fields_sinfo.c"
 #include "../../src/cli/cli_format.c"
 #include "../../src/cli/cli_output.c"
+#include "common/log.h"
 
 #define NOW 1795351559
 
@@ -510,6 +511,7 @@ static void test_tables_unique(void **state)
 
 int main(void)
 {
+	log_options_t quiet = { .stderr_level = LOG_LEVEL_QUIET };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_short_specs),
 		cmocka_unit_test(test_bad_long_specs),
@@ -532,5 +534,6 @@ int main(void)
 		cmocka_unit_test(test_tables_unique),
 	};
 
+	log_init("test_cli_format", quiet, NULL);   /* bad specs are expected */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
