@@ -192,13 +192,13 @@ static bool yaml_needs_quotes(const char *s)
 		"False", "FALSE", "yes", "Yes", "YES", "no", "No", "NO", "on",
 		"On", "ON", "off", "Off", "OFF",
 	};
-	char *end;
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strcmp(s, words[i]))
 			return true;
-	(void)strtod(s, &end);
-	return end != s && !*end;
+	if (strchr("0123456789+-.", *s))
+		return true;    /* numbers, dates, times, "0:0" */
+	return false;
 }
 
 static int yaml_scalar(yaml_emitter_t *em, const char *s, bool is_string)

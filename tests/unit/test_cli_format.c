@@ -485,6 +485,33 @@ static void test_json_document(void **state)
 	free(buf);
 }
 
+static void test_yaml_document(void **state)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	json_object_object_add(o, "name", json_object_new_string("plain"));
+	json_object_object_add(o, "num_like", json_object_new_string("123"));
+	json_object_object_add(o, "time", json_object_new_string("2026-11-22T12:45:48"));
+	json_object_object_add(o, "word", json_object_new_string("yes"));
+	json_object_object_add(o, "n", json_object_new_int(7));
+	json_object_object_add(o, "b", json_object_new_boolean(1));
+	json_object_object_add(o, "empty", a);
+	cli_output_doc_print(f, o, true);
+	fclose(f);
+	assert_non_null(strstr(buf, "---\n"));
+	assert_non_null(strstr(buf, "\nname: plain\n"));
+	assert_non_null(strstr(buf, "\nnum_like: \"123\"\n"));
+	assert_non_null(strstr(buf, "\ntime: \"2026-11-22T12:45:48\"\n"));
+	assert_non_null(strstr(buf, "\nword: \"yes\"\n"));
+	assert_non_null(strstr(buf, "\nn: 7\n"));
+	assert_non_null(strstr(buf, "\nb: true\n"));
+	assert_non_null(strstr(buf, "\nempty: []\n"));
+	free(buf);
+}
+
 /* A JSON key or -O name given twice in one table would silently shadow. */
 static void check_unique(const cli_field_t *tab)
 {
@@ -532,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_parsable),
 		cmocka_unit_test(test_json_document),
 		cmocka_unit_test(test_tables_unique),
+		cmocka_unit_test(test_yaml_document),
 	};
 
 	log_init("test_cli_format", quiet, NULL);   /* bad specs are expected */
