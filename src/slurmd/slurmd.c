@@ -44,7 +44,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 "Usage: slurmd [OPTIONS]\n"
-"  -c            Force cleanup of slurmd shared memory and spool files.\n"
+"  -c            Clear spool files of jobs that no longer run.\n"
 "  -C            Print node configuration information and exit.\n"
 "  -D            Run daemon in foreground, with logging copied to stdout.\n"
 "  -f config     Read configuration from the specified file.\n"
@@ -59,6 +59,7 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 {
 	int c;
 
+	opterr = 0;
 	while ((c = getopt(argc, argv, "cCDf:hL:N:vV")) != -1) {
 		switch (c) {
 		case 'c': o->clear = true; break;
@@ -70,7 +71,15 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 		case 'N': o->node_name = optarg; break;
 		case 'v': o->verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
-		default: usage(stderr); exit(1);
+		default:
+			if (optopt == 'f' || optopt == 'L' || optopt == 'N')
+				fprintf(stderr, "slurmd: option requires an argument -- '%c'\n",
+					optopt);
+			else
+				fprintf(stderr, "slurmd: invalid option -- '%c'\n",
+					optopt);
+			usage(stderr);
+			exit(1);
 		}
 	}
 	if (optind < argc) {
