@@ -16,8 +16,6 @@
 #define POLL_MS          250
 #define LINGER_SECS      120   /* wait this long for the terminate request */
 
-static struct event *sig_ev[3];
-
 static int job_procs(stepd_t *sd, int sig)
 {
 	return proctrack_signal(sd->task_pid, getpid(), sig);
@@ -200,8 +198,8 @@ int life_init(stepd_t *sd)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	for (int i = 0; i < 2; i++) {
-		sig_ev[i] = evsignal_new(sd->base, sigs[i], on_signal, sd);
-		if (!sig_ev[i] || evsignal_add(sig_ev[i], NULL) < 0)
+		sd->sig_ev[i] = evsignal_new(sd->base, sigs[i], on_signal, sd);
+		if (!sd->sig_ev[i] || evsignal_add(sd->sig_ev[i], NULL) < 0)
 			return -1;
 	}
 	sd->kill_ev = evtimer_new(sd->base, on_kill_timer, sd);
@@ -222,8 +220,8 @@ int life_watch_acks(stepd_t *sd)
 void life_fini(stepd_t *sd)
 {
 	for (int i = 0; i < 2; i++) {
-		if (sig_ev[i])
-			event_free(sig_ev[i]);
+		if (sd->sig_ev[i])
+			event_free(sd->sig_ev[i]);
 	}
 	if (sd->ack_ev)
 		event_free(sd->ack_ev);

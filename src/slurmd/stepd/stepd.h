@@ -51,6 +51,7 @@ typedef struct {
 	ctld_sender_t      *sender;
 	int                 ack_pipe[2]; /* sender -> loop: completion acked */
 	struct event       *ack_ev;
+	struct event       *sig_ev[2];   /* SIGCHLD, SIGTERM */
 	struct event       *kill_ev;     /* SIGKILL after kill_wait */
 	struct event       *poll_ev;     /* are all processes gone? */
 	struct event       *linger_ev;   /* give up waiting for terminate */
