@@ -37,13 +37,21 @@ def _start(**kw):
 
 
 def _stop(c, keep=False):
+    """Stop the cluster; fail (at teardown) if any process of it wrote a
+    sanitizer report."""
+    reports = []
     try:
         c.stop()
     finally:
         if c in _ACTIVE:
             _ACTIVE.remove(c)
-        if not keep:
+        reports = c.sanitizer_reports()
+        if not keep and not reports:
             c.cleanup()
+    if reports:
+        pytest.fail("sanitizer reports from the cluster in %s:\n%s" % (
+            c.dir, "\n".join("--- %s ---\n%s" % (p, t[:4000]) for p, t in reports[:5])),
+            pytrace=False)
 
 
 @pytest.fixture(scope="session")
