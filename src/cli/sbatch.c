@@ -169,7 +169,21 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	    (d->export_env && !strcasecmp(d->export_env, "NONE")))
 		d->environment = cli_env_set(d->environment,
 					     "SLURM_GET_USER_ENV", "1");
+	/* As Slurm: argv[0] is the script's absolute path (the job's
+	 * Command=), then the script's arguments; empty for stdin/--wrap. */
 	d->argv = xcalloc(1, sizeof(char *));
+	if (path) {
+		const char *rel = path;
+		char *abs;
+
+		while (rel[0] == '.' && rel[1] == '/')
+			rel += 2;
+		abs = path[0] == '/' ? xstrdup(path) :
+			xstrdup_printf("%s/%s", cwd, rel);
+
+		d->argv = xstrarray_append(d->argv, abs);
+		xfree(abs);
+	}
 	for (int i = first; i < argc; i++)
 		d->argv = xstrarray_append(d->argv, argv[i]);
 	xfree(cwd);
