@@ -59,6 +59,13 @@ extern const cli_field_t cli_job_fields[];
 extern const cli_field_t cli_node_fields[];
 extern const cli_field_t cli_part_fields[];
 extern const cli_field_t cli_sinfo_fields[];
+extern const cli_field_t cli_step_fields[];
+
+/* A job step as squeue -s lists it (the batch step of a running job). */
+typedef struct {
+	const job_info_t *job;
+	const char       *name;     /* "batch" */
+} cli_step_row_t;
 
 /* Row lookup: by format letter or by long name; NULL if none. */
 const cli_field_t *cli_field_by_letter(const cli_field_t *tab, char letter);

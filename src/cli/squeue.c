@@ -614,14 +614,38 @@ static void print_date(void)
 
 static void build_format(cli_format_t *fmt)
 {
+	const cli_field_t *tab = opt.steps ? cli_step_fields : cli_job_fields;
+	const char *what = opt.steps ? "step" : "job";
+
 	if (opt.format)
-		cli_format_parse(fmt, opt.format, cli_job_fields, "job");
+		cli_format_parse(fmt, opt.format, tab, what);
 	else if (opt.format_long)
-		cli_format_parse_long(fmt, opt.format_long, cli_job_fields, "job");
+		cli_format_parse_long(fmt, opt.format_long, tab, what);
 	else
 		cli_format_parse(fmt, opt.steps ? FMT_STEPS : opt.start ? FMT_START
-				 : opt.long_fmt ? FMT_LONG : FMT_DEFAULT,
-				 cli_job_fields, "job");
+				 : opt.long_fmt ? FMT_LONG : FMT_DEFAULT, tab, what);
+}
+
+/* squeue -s: the batch step of every running batch job among jobs. */
+static void print_steps(cli_format_t *fmt, const job_info_t **jobs, size_t n)
+{
+	cli_step_row_t *rows = xcalloc(n + 1, sizeof(*rows));
+	const void **recs = xcalloc(n + 1, sizeof(*recs));
+	size_t cnt = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const job_info_t *j = jobs[i];
+
+		if ((j->job_state & JOB_STATE_BASE) != JOB_RUNNING ||
+		    !j->batch_flag || !j->batch_host)
+			continue;
+		rows[cnt] = (cli_step_row_t){ j, "batch" };
+		recs[cnt] = &rows[cnt];
+		cnt++;
+	}
+	cli_output_table(stdout, fmt, recs, cnt, &sort_ctx, !opt.no_header);
+	xfree(recs);
+	xfree(rows);
 }
 
 /* Filtered, expanded, sorted pointers into m (and ex). */
@@ -650,7 +674,8 @@ static const job_info_t **select_jobs(const job_info_msg_t *m, expanded_t *ex,
 		items[n] = (sort_item_t){ &ex->recs[i], n };
 		n++;
 	}
-	parse_sort(opt.sort ? opt.sort : opt.start ? "S" : SORT_DEFAULT);
+	parse_sort(opt.sort ? opt.sort : opt.start ? "S" : opt.steps ? "P,i"
+		   : SORT_DEFAULT);
 	if (n)
 		qsort(items, n, sizeof(*items), cmp_jobs);
 	out = xcalloc(n + 1, sizeof(*out));
@@ -706,8 +731,11 @@ static int squeue_once(int iter)
 	if (opt.clusters)
 		printf("CLUSTER: %s\n", cli_conf()->cluster_name);
 	build_format(&fmt);
-	cli_output_table(stdout, &fmt, (const void *const *)jobs,
-			 opt.steps ? 0 : n, &sort_ctx, !opt.no_header);
+	if (opt.steps)
+		print_steps(&fmt, jobs, n);
+	else
+		cli_output_table(stdout, &fmt, (const void *const *)jobs, n,
+				 &sort_ctx, !opt.no_header);
 	cli_format_free(&fmt);
 out:
 	xfree(jobs);

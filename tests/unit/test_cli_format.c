@@ -534,6 +534,27 @@ static void test_tables_unique(void **state)
 	check_unique(cli_node_fields);
 	check_unique(cli_part_fields);
 	check_unique(cli_sinfo_fields);
+	check_unique(cli_step_fields);
+}
+
+static void test_step_row(void **state)
+{
+	job_info_t j = make_job(12, "job", JOB_RUNNING);
+	cli_step_row_t row = { &j, "batch" };
+	cli_ctx_t ctx = { .now = NOW };
+	cli_format_t fmt;
+	char *line;
+
+	j.start_time = NOW - 5;
+	j.batch_host = (char *)"n1";
+	cli_format_parse(&fmt, "%.15i %.8j %.9P %.8u %.9M %N", cli_step_fields, "step");
+	line = cli_output_header(&fmt);
+	assert_string_equal(line, "         STEPID     NAME PARTITION     USER      TIME NODELIST\n");
+	xfree(line);
+	line = cli_output_line(&fmt, &row, &ctx);
+	assert_string_equal(line, "       12.batch    batch     debug     root      0:05 n1\n");
+	xfree(line);
+	cli_format_free(&fmt);
 }
 
 int main(void)
@@ -559,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_parsable),
 		cmocka_unit_test(test_json_document),
 		cmocka_unit_test(test_tables_unique),
+		cmocka_unit_test(test_step_row),
 		cmocka_unit_test(test_yaml_document),
 	};
 
