@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -136,6 +138,29 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* The submitting process's nice value and umask go with the job (as
+ * SLURM_PRIO_PROCESS and SLURM_UMASK) unless already set. */
+static void propagate_process_env(job_desc_t *d)
+{
+	mode_t mask = umask(0);
+	char buf[32];
+	int prio;
+
+	umask(mask);
+	if (!getenv("SLURM_UMASK")) {
+		snprintf(buf, sizeof(buf), "0%o%o%o", (mask >> 6) & 7,
+			 (mask >> 3) & 7, mask & 7);
+		d->environment = cli_env_set(d->environment, "SLURM_UMASK", buf);
+	}
+	if (!getenv("SLURM_PRIO_PROCESS")) {
+		errno = 0;
+		prio = getpriority(PRIO_PROCESS, 0);
+		snprintf(buf, sizeof(buf), "%d", errno ? 0 : prio);
+		d->environment = cli_env_set(d->environment,
+					     "SLURM_PRIO_PROCESS", buf);
+	}
+}
+
 /* Everything the request needs beyond the options. */
 static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 		      char **argv, int first)
@@ -163,6 +188,7 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_DIR", cwd);
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_HOST",
 				     d->submit_host);
+	propagate_process_env(d);
 	/* --export=NONE implies loading the user's environment on the node,
 	 * as --get-user-env does. */
 	if (o->get_user_env ||
