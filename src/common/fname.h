@@ -4,7 +4,7 @@
  *     %%  a literal '%'           %A  array master job id (job id if no array)
  *     %a  array task id           %b  array task id modulo 10
  *     %J  jobid.stepid            %j  job id
- *     %N  node name               %n  node index within the job
+ *     %N  short host name         %n  node index within the job
  *     %s  step id ("batch" for the batch step)
  *     %t  task rank               %u  user name
  *     %x  job name                %r  restart count
@@ -29,7 +29,7 @@ typedef struct {
 	uint32_t    restart_cnt;    /* %r */
 	const char *job_name;       /* %x */
 	const char *user_name;      /* %u */
-	const char *node_name;      /* %N */
+	const char *node_name;      /* %N: the short host name */
 } fname_ctx_t;
 
 #define FNAME_BATCH_STEP 0xfffffffbu

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,9 +13,23 @@
 
 enum { OPEN_MODE_APPEND = 1, OPEN_MODE_TRUNCATE = 2 };
 
+/* %N is the machine's short host name, as in Slurm, not the NodeName
+ * (they differ when several slurmd share a host). */
+static void short_hostname(char *buf, size_t len)
+{
+	char *dot;
+
+	if (gethostname(buf, len - 1) < 0)
+		buf[0] = '\0';
+	buf[len - 1] = '\0';
+	if ((dot = strchr(buf, '.')))
+		*dot = '\0';
+}
+
 void io_paths_build(const stepd_t *sd, io_paths_t *p)
 {
 	const batch_launch_msg_t *j = sd->job;
+	char host[256];
 	fname_ctx_t c = {
 		.job_id = j->job_id,
 		.array_job_id = j->array_job_id,
@@ -23,11 +38,14 @@ void io_paths_build(const stepd_t *sd, io_paths_t *p)
 		.restart_cnt = j->restart_cnt,
 		.job_name = j->job_name,
 		.user_name = sd->user_name,
-		.node_name = sd->node_name,
+		.node_name = host,
 	};
 	const char *out = j->std_out && *j->std_out ? j->std_out
 				: fname_default_batch(j->array_job_id);
 
+	short_hostname(host, sizeof(host));
+	if (!host[0])
+		snprintf(host, sizeof(host), "%s", sd->node_name);
 	memset(p, 0, sizeof(*p));
 	p->out = fname_expand(out, &c);
 	if (j->std_err && *j->std_err) {
