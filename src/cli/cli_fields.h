@@ -29,7 +29,6 @@ typedef struct {
 	time_t                 now;
 	const part_info_msg_t *parts;     /* sinfo rows, partition lookups */
 	uint16_t               slurmd_port;   /* scontrol omits Port= if equal */
-	bool                   node_flag;     /* sinfo -N: a row per node */
 } cli_ctx_t;
 
 typedef void (*cli_text_f)(char **out, const void *rec, const cli_ctx_t *ctx);

@@ -700,7 +700,7 @@ static void free_rows(sinfo_t *s)
 static int sinfo_once(int iter)
 {
 	slurm_msg_t nresp, presp;
-	sinfo_t s = { .ctx = { .now = time(NULL), .node_flag = opt.node_flag } };
+	sinfo_t s = { .ctx = { .now = time(NULL) } };
 	cli_format_t fmt;
 	row_t **sorted;
 	bool long_form;
