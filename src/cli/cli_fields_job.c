@@ -202,12 +202,18 @@ JSN(j_state)
 
 TXT(t_reason) { xstrcat(o, job_reason_string(J(r)->state_reason)); }
 
+/* scontrol keeps Key=Value tokens whole: spaces in a free-text reason
+ * become '_'. */
 TXT(t_show_reason)
 {
 	const job_info_t *j = J(r);
+	size_t start = *o ? strlen(*o) : 0;
 
 	xstrcat(o, j->state_desc ? j->state_desc
 				 : job_reason_string(j->state_reason));
+	for (char *p = *o + start; *p; p++)
+		if (*p == ' ')
+			*p = '_';
 }
 
 TXT(t_reason_list)

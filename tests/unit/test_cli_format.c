@@ -327,6 +327,14 @@ static void test_show_job_layout(void **state)
 	assert_non_null(strstr(buf, "\n   StdOut=/tmp/w/slurm-1.out\n"));
 	assert_non_null(strstr(buf, "\n   Power=\n   \n\n"));
 	free(buf);
+
+	j.state_desc = (char *)"ReqNodeNotAvail, UnavailableNodes:n2";
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	cli_fields_show(f, cli_job_fields, &j, &ctx, true, false, "", "");
+	fclose(f);
+	assert_non_null(strstr(buf, " Reason=ReqNodeNotAvail,_UnavailableNodes:n2 "));
+	free(buf);
 }
 
 static void test_json_shape(void **state)
