@@ -17,6 +17,7 @@ Run as root: /usr/bin/python3 tests/perf/bench.py
 """
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -77,7 +78,7 @@ def median_ms(c, argv, runs=RUNS):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         p = subprocess.run(["hyperfine", "-N", "--style", "none", "--warmup", "1",
                             "--runs", str(runs), "--export-json", out.name,
-                            " ".join(exe)], env=env, capture_output=True,
+                            " ".join(shlex.quote(a) for a in exe)], env=env, capture_output=True,
                            text=True)
         if p.returncode != 0:
             return "NA (%s)" % p.stderr.strip()[-200:]
