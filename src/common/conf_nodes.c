@@ -16,6 +16,9 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
+/* Far beyond any cluster; keeps a typo like n[1-999999] from eating memory. */
+#define CONF_MAX_NODES (1u << 17)
+
 typedef struct {
 	char          *name;   /* points at c->nodes[i].name */
 	size_t         i;
@@ -367,8 +370,8 @@ static int node_emit(conf_state_t *st, const node_line_t *nl)
 {
 	size_t n = hostlist_count(nl->names);
 
-	if (st->c->node_cnt + n > HOSTLIST_MAX_HOSTS)
-		return conf_fail(st, "more than %u nodes", HOSTLIST_MAX_HOSTS);
+	if (st->c->node_cnt + n > CONF_MAX_NODES)
+		return conf_fail(st, "more than %u nodes", CONF_MAX_NODES);
 	for (size_t i = 0; i < n; i++) {
 		conf_node_t *nd = node_push(st);
 		const char *h = nth_or_one(nl->hosts, i);
