@@ -933,6 +933,13 @@ void conf_keys_build_kv(conf_state_t *st)
 			ck_kv_add(c, key, xstrdup(v ? v : "(null)"));
 			continue;
 		}
+		/* Memory per CPU, when set, is printed under its own name. */
+		if (k->fn == show_def_mem && c->def_mem_per_cpu &&
+		    !c->def_mem_per_node)
+			key = "DefMemPerCPU";
+		if (k->fn == show_max_mem && c->max_mem_per_cpu &&
+		    !c->max_mem_per_node)
+			key = "MaxMemPerCPU";
 		ck_kv_add(c, key, k->fn ? k->fn(st, k) : ck_show_generic(st, k));
 	}
 	c->kv_show_cnt = c->kv_cnt;
