@@ -6,12 +6,17 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "common/job_info.h"
 #include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/report.h"
+#include "slurmd/stepd/task.h"
 
 #define POLL_MS          250
 #define LINGER_SECS      120   /* wait this long for the terminate request */
@@ -66,6 +71,10 @@ static void on_task_exit(stepd_t *sd, int status, const struct rusage *ru)
 {
 	sd->task_done = true;
 	sd->task_status = status;
+	if (sd->err_fd >= 0) {
+		close(sd->err_fd);
+		sd->err_fd = -1;
+	}
 	sd->task_ru = *ru;
 	if (WIFSIGNALED(status))
 		info("JobId=%u: batch script killed by signal %d",
@@ -101,7 +110,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	} else if (sig == SIGTERM) {
 		info("JobId=%u: slurmstepd got SIGTERM, ending the job",
 		     sd->job->job_id);
-		stepd_terminate(sd, 0);
+		stepd_terminate(sd, 0, JOB_PENDING);
 	}
 }
 
@@ -170,7 +179,30 @@ int stepd_signal(stepd_t *sd, int sig, uint16_t flags)
 	return SLURM_SUCCESS;
 }
 
-void stepd_terminate(stepd_t *sd, uint16_t kill_wait)
+/* "*** JOB 12 ON n1 CANCELLED AT 2026-11-23T10:00:00 DUE TO TIME LIMIT ***" */
+static void note_cancel(stepd_t *sd, uint32_t job_state)
+{
+	const char *why;
+	char when[32], *line;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	switch (job_state & JOB_STATE_BASE) {
+	case JOB_CANCELLED: why = ""; break;
+	case JOB_TIMEOUT:   why = " DUE TO TIME LIMIT"; break;
+	case JOB_NODE_FAIL: why = " DUE TO NODE FAILURE"; break;
+	case JOB_PREEMPTED: why = " DUE TO PREEMPTION"; break;
+	default: return;
+	}
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	line = xstrdup_printf("slurmstepd: error: *** JOB %u ON %s CANCELLED AT %s%s ***\n",
+			      sd->job->job_id, sd->node_name, when, why);
+	task_note(sd, line);
+	xfree(line);
+}
+
+void stepd_terminate(stepd_t *sd, uint16_t kill_wait, uint32_t job_state)
 {
 	int n;
 
@@ -179,6 +211,8 @@ void stepd_terminate(stepd_t *sd, uint16_t kill_wait)
 		return;
 	}
 	sd->terminating = true;
+	if (!sd->task_done)
+		note_cancel(sd, job_state);
 	if (sd->linger_ev)
 		evtimer_del(sd->linger_ev);
 	sd->kill_wait = kill_wait ? kill_wait : sd->conf->kill_wait;

@@ -34,7 +34,7 @@ static void handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		return;
 	}
 	net_reply_rc(conn, SLURM_SUCCESS);
-	stepd_terminate(sd, m->kill_wait);
+	stepd_terminate(sd, m->kill_wait, m->job_state);
 }
 
 int server_start(stepd_t *sd)

@@ -219,7 +219,7 @@ static void cleanup(stepd_t *sd)
 int main(int argc, char **argv)
 {
 	opts_t o = { 0 };
-	stepd_t sd = { .ack_pipe = { -1, -1 } };
+	stepd_t sd = { .ack_pipe = { -1, -1 }, .err_fd = -1 };
 	int vfd, rc;
 
 	parse_opts(argc, argv, &o);

@@ -41,6 +41,7 @@ typedef struct {
 	bool                task_done;
 	int                 task_status; /* wait() status */
 	struct rusage       task_ru;
+	int                 err_fd;      /* the task's stderr, or -1 */
 
 	bool                terminating; /* REQUEST_TERMINATE_JOB received */
 	bool                finishing;
@@ -60,7 +61,9 @@ typedef struct {
 /* Deliver sig as a signal request asks (flags KILL_JOB_BATCH ...). */
 int  stepd_signal(stepd_t *sd, int sig, uint16_t flags);
 /* End the job: SIGCONT+SIGTERM now, SIGKILL after kill_wait seconds,
- * epilog complete once nothing is left. */
-void stepd_terminate(stepd_t *sd, uint16_t kill_wait);
+ * epilog complete once nothing is left.  job_state (JOB_CANCELLED,
+ * JOB_TIMEOUT, ...) says why; a running script's stderr gets Slurm's
+ * "*** JOB n ON node CANCELLED AT time ***" line. */
+void stepd_terminate(stepd_t *sd, uint16_t kill_wait, uint32_t job_state);
 
 #endif

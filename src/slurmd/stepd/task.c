@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/close_range.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,9 +23,13 @@
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/io.h"
 
-/* Where the child failed, reported over the exec pipe. */
+/* How far the child got, reported over the exec channel (a seqpacket
+ * socket, closed on exec).  STAGE_IO_OK carries the task's stderr
+ * descriptor, so stepd can add Slurm's notices to the job's stderr
+ * through the same open file (and offset) without opening user paths. */
 typedef enum {
-	STAGE_SESSION = 1,
+	STAGE_IO_OK = 0,
+	STAGE_SESSION,
 	STAGE_USER,
 	STAGE_IO,
 	STAGE_EXEC,
@@ -43,6 +48,28 @@ static void report(int fd, stage_t stage, int err)
 	task_report_t r = { stage, err };
 
 	if (write(fd, &r, sizeof(r)) < 0)
+		_exit(EXIT_EXEC_FAILED);
+}
+
+static void send_stderr(int sock)
+{
+	task_report_t r = { STAGE_IO_OK, 0 };
+	char ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &r, sizeof(r) };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl, .msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *cm;
+	int fd = STDERR_FILENO;
+
+	memset(ctl, 0, sizeof(ctl));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	if (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
 		_exit(EXIT_EXEC_FAILED);
 }
 
@@ -139,6 +166,7 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 		report(rfd, STAGE_IO, errno);
 		_exit(EXIT_IO_FAILED);
 	}
+	send_stderr(rfd);
 	if (cd_err && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
 		cd_err = NULL;
 	env_setf(&env, "SLURM_TASK_PID", "%d", (int) getpid());
@@ -155,15 +183,39 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 	_exit(EXIT_EXEC_FAILED);
 }
 
-/* Read the child's report; 0 if it reached exec, else fills r. */
-static int read_report(int fd, task_report_t *r)
+/* One report; 1 if read (with *fd if one came along), 0 at EOF. */
+static int recv_report(int sock, task_report_t *r, int *fd)
 {
+	char ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { r, sizeof(*r) };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl, .msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *cm;
 	ssize_t n;
 
 	do {
-		n = read(fd, r, sizeof(*r));
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
 	} while (n < 0 && errno == EINTR);
-	return n == sizeof(*r) ? -1 : 0;
+	if (n != sizeof(*r))
+		return 0;
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(fd, CMSG_DATA(cm), sizeof(int));
+	}
+	return 1;
+}
+
+/* Follow the child to exec; 0 if it got there, else -1 with r filled.
+ * Keeps the task's stderr descriptor in sd->err_fd. */
+static int read_report(stepd_t *sd, int sock, task_report_t *r)
+{
+	while (recv_report(sock, r, &sd->err_fd)) {
+		if (r->stage != STAGE_IO_OK)
+			return -1;
+	}
+	return 0;
 }
 
 static int handle_failure(stepd_t *sd, pid_t pid, const task_report_t *r,
@@ -202,8 +254,8 @@ int task_start(stepd_t *sd)
 	int rc = SLURM_SUCCESS;
 
 	io_paths_build(sd, &io);
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		error("JobId=%u: pipe: %m", sd->job->job_id);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0) {
+		error("JobId=%u: socketpair: %m", sd->job->job_id);
 		rc = ESLURMD_EXECVE_FAILED;
 		goto out;
 	}
@@ -220,7 +272,7 @@ int task_start(stepd_t *sd)
 		child(sd, p[1], env, &io);
 	}
 	close(p[1]);
-	if (read_report(p[0], &r) < 0)
+	if (read_report(sd, p[0], &r) < 0)
 		rc = handle_failure(sd, pid, &r, &io);
 	else
 		sd->task_pid = pid;
@@ -232,4 +284,12 @@ out:
 	io_paths_free(&io);
 	xstrarray_free(env);
 	return rc;
+}
+
+void task_note(const stepd_t *sd, const char *text)
+{
+	if (sd->err_fd < 0)
+		return;
+	if (write(sd->err_fd, text, strlen(text)) < 0)
+		debug("JobId=%u: note on stderr: %m", sd->job->job_id);
 }

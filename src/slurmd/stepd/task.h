@@ -15,5 +15,8 @@
  * and failed in a way its exit status reports); else a slurm_err_t and
  * nothing is left running. */
 int task_start(stepd_t *sd);
+/* Append text to the job's stderr file, opened as the user (nothing is
+ * created).  Blocks for a short fork; for Slurm's cancel notice. */
+void task_note(const stepd_t *sd, const char *text);
 
 #endif
