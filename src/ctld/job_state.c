@@ -205,6 +205,18 @@ static char *_tasks_per_node(const job_record_t *j)
 	return select_compress_counts(j->node_tasks, j->alloc_cnt);
 }
 
+/* sbatch exports SLURM_SUBMIT_DIR (where it ran) in the job's
+ * environment; -D/--chdir only moves work_dir. */
+static char *_submit_dir(const job_info_t *i, char **env)
+{
+	static const char key[] = "SLURM_SUBMIT_DIR=";
+
+	for (size_t k = 0; env && env[k]; k++)
+		if (!strncmp(env[k], key, sizeof(key) - 1))
+			return xstrdup(env[k] + sizeof(key) - 1);
+	return xstrdup(i->work_dir);
+}
+
 static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 				       char **env)
 {
@@ -242,7 +254,7 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	l->script = script;
 	l->argv = xstrarray_dup(j->argv);
 	l->environment = env;
-	l->submit_dir = xstrdup(i->work_dir);
+	l->submit_dir = _submit_dir(i, env);
 	l->submit_host = xstrdup(i->alloc_node);
 	l->cluster_name = xstrdup(ctld_conf()->cluster_name);
 	l->restart_cnt = i->restart_cnt;
