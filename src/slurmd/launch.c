@@ -10,7 +10,6 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/log.h"
@@ -224,14 +223,4 @@ int launch_batch(slurmd_t *sd, const batch_launch_msg_t *m)
 out:
 	xfree(sock);
 	return rc;
-}
-
-void launch_reap(void)
-{
-	int status;
-	pid_t pid;
-
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-		debug2("slurmstepd pid %d ended, status 0x%x", (int) pid,
-		       status);
 }

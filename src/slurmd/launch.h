@@ -16,7 +16,5 @@
 #include "slurmd/slurmd.h"
 
 int  launch_batch(slurmd_t *sd, const batch_launch_msg_t *m);
-/* Reap exited slurmstepd children (called on SIGCHLD). */
-void launch_reap(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/epilog.h"
 #include "slurmd/launch.h"
 #include "slurmd/slurmd.h"
 
@@ -117,7 +118,7 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	dir = spool_job_dir(sd->spool_dir, m->job_id);
 	spool_remove_tree(dir);
 	xfree(dir);
-	slurmd_epilog_complete(sd, m->job_id, SLURM_SUCCESS);
+	epilog_start(sd, m->job_id, m->nodes);
 }
 
 static const struct {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/auth.h"
@@ -24,7 +25,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/common/spool.h"
-#include "slurmd/launch.h"
+#include "slurmd/epilog.h"
 #include "slurmd/req.h"
 #include "slurmd/slurmd.h"
 
@@ -218,13 +219,26 @@ static char *write_pid_file(const slurmd_t *sd)
 	return path;
 }
 
+/* slurmstepd and Epilog processes are our children. */
+static void reap_children(slurmd_t *sd)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (!epilog_reaped(sd, pid, status))
+			debug2("child %d ended, status 0x%x", (int) pid,
+			       status);
+	}
+}
+
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	slurmd_t *sd = arg;
 
 	switch (sig) {
 	case SIGCHLD:
-		launch_reap();
+		reap_children(sd);
 		break;
 	case SIGHUP:
 		if (sd->log_file)
@@ -328,6 +342,7 @@ int main(int argc, char **argv)
 	xfree(sd.spool_dir);
 	xfree(sd.log_file);
 	xfree(sd.stepd_path);
+	xfree(sd.epilogs);
 	conf_destroy(sd.conf);
 	log_fini();
 	return 0;

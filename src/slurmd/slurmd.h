@@ -7,6 +7,7 @@
 #define SLUICE_SLURMD_SLURMD_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "common/conf.h"
@@ -15,6 +16,11 @@
 #include "slurmd/hwinfo.h"
 
 struct event_base;
+
+typedef struct {
+	pid_t    pid;
+	uint32_t job_id;
+} slurmd_epilog_t;
 
 typedef struct {
 	slurm_conf_t       *conf;
@@ -29,6 +35,8 @@ typedef struct {
 	struct event_base  *base;
 	net_server_t       *server;
 	ctld_sender_t      *sender;
+	slurmd_epilog_t    *epilogs;     /* Epilogs running (epilog.h) */
+	size_t              epilog_cnt;
 } slurmd_t;
 
 /* Queue a MESSAGE_NODE_REGISTRATION (retried until acknowledged). */

@@ -33,17 +33,44 @@ static void arm(struct event *ev, long ms)
 	evtimer_add(ev, &tv);
 }
 
+static void done(stepd_t *sd, int epilog_rc)
+{
+	if (sd->terminating)
+		report_epilog_complete(sd, epilog_rc);
+	info("JobId=%u: done", sd->job->job_id);
+	event_base_loopexit(sd->base, NULL);
+}
+
+/* Nothing of the job is left: Epilog (if any), then done. */
 static void finish(stepd_t *sd)
 {
+	const char *epilog = sd->conf->epilog;
+	script_info_t si;
+
 	if (sd->finishing)
 		return;
 	sd->finishing = true;
 	/* no new requests: slurmd answers for a job without a socket */
 	unlink(sd->sock_path);
-	if (sd->terminating)
-		report_epilog_complete(sd);
-	info("JobId=%u: done", sd->job->job_id);
-	event_base_loopexit(sd->base, NULL);
+	if (!sd->terminating || !epilog || !*epilog) {
+		done(sd, 0);
+		return;
+	}
+	stepd_script_info(sd, "epilog_slurmd", &si);
+	sd->epilog_pid = script_spawn(epilog, &si);
+	if (sd->epilog_pid <= 0)
+		done(sd, 1);
+}
+
+static void epilog_ended(stepd_t *sd, int status)
+{
+	int rc = script_exit_rc(status);
+
+	sd->epilog_pid = 0;
+	if (rc)
+		error("JobId=%u: epilog failed with rc %d", sd->job->job_id,
+		      rc);
+	done(sd, rc);
 }
 
 /* Called on every tick and child exit: is the job over? */
@@ -94,6 +121,8 @@ static void reap(stepd_t *sd)
 	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
 		if (pid == sd->task_pid && !sd->task_done)
 			on_task_exit(sd, status, &ru);
+		else if (sd->epilog_pid > 0 && pid == sd->epilog_pid)
+			epilog_ended(sd, status);
 		else
 			debug2("JobId=%u: reaped pid %d", sd->job->job_id,
 			       (int) pid);

@@ -27,12 +27,12 @@ void report_batch_complete(stepd_t *sd, int notify_fd)
 			  notify_fd);
 }
 
-void report_epilog_complete(stepd_t *sd)
+void report_epilog_complete(stepd_t *sd, int rc)
 {
 	epilog_complete_msg_t *m = xmalloc(sizeof(*m));
 
 	m->job_id = sd->job->job_id;
-	m->rc = 0;
+	m->rc = rc;
 	m->node_name = xstrdup(sd->node_name);
 	debug("JobId=%u: reporting epilog complete", m->job_id);
 	ctld_sender_queue(sd->sender, MESSAGE_EPILOG_COMPLETE, m, -1);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/auth.h"
@@ -190,6 +191,47 @@ static int setup(stepd_t *sd, const opts_t *o)
 	return SLURM_SUCCESS;
 }
 
+void stepd_script_info(const stepd_t *sd, const char *context,
+		       script_info_t *info)
+{
+	const batch_launch_msg_t *j = sd->job;
+
+	*info = (script_info_t) {
+		.context = context, .job_id = j->job_id,
+		.uid = j->uid, .gid = j->gid, .user_name = sd->user_name,
+		.partition = j->partition, .account = j->account,
+		.nodes = j->nodes, .node_name = sd->node_name,
+		.cluster_name = j->cluster_name ? j->cluster_name
+						: sd->conf->cluster_name,
+		.conf_path = sd->conf_path,
+	};
+}
+
+/* The site's Prolog, before the script; non-zero fails the launch. */
+static int run_prolog(stepd_t *sd)
+{
+	const char *path = sd->conf->prolog;
+	script_info_t si;
+	int status = 0;
+	pid_t pid;
+
+	if (!path || !*path)
+		return SLURM_SUCCESS;
+	stepd_script_info(sd, "prolog_slurmd", &si);
+	pid = script_spawn(path, &si);
+	if (pid < 0)
+		return ESLURMD_PROLOG_FAILED;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return ESLURMD_PROLOG_FAILED;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return SLURM_SUCCESS;
+	error("JobId=%u: prolog %s failed, status 0x%x", sd->job->job_id,
+	      path, status);
+	return ESLURMD_PROLOG_FAILED;
+}
+
 static void cleanup(stepd_t *sd)
 {
 	server_stop(sd);
@@ -231,6 +273,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rc = setup(&sd, &o);
+	if (!rc)
+		rc = run_prolog(&sd);
 	if (!rc)
 		rc = task_start(&sd);
 	send_verdict(&vfd, rc);

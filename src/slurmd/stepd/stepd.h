@@ -22,6 +22,7 @@
 #include "common/msg_types.h"
 #include "common/net.h"
 #include "slurmd/common/ctld_send.h"
+#include "slurmd/common/script.h"
 
 struct event_base;
 struct event;
@@ -43,6 +44,7 @@ typedef struct {
 	struct rusage       task_ru;
 	int                 err_fd;      /* the task's stderr, or -1 */
 
+	pid_t               epilog_pid;  /* Epilog running, or 0 */
 	bool                terminating; /* REQUEST_TERMINATE_JOB received */
 	bool                finishing;
 	uint16_t            kill_wait;
@@ -57,6 +59,10 @@ typedef struct {
 	struct event       *poll_ev;     /* are all processes gone? */
 	struct event       *linger_ev;   /* give up waiting for terminate */
 } stepd_t;
+
+/* Who the job is, for the Prolog and Epilog (script.h). */
+void stepd_script_info(const stepd_t *sd, const char *context,
+		       script_info_t *info);
 
 /* Deliver sig as a signal request asks (flags KILL_JOB_BATCH ...). */
 int  stepd_signal(stepd_t *sd, int sig, uint16_t flags);
