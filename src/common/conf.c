@@ -405,7 +405,7 @@ static void conf_state_free(conf_state_t *st)
 	}
 	xstrarray_free(st->ctld_raw);
 	xstrarray_free(st->ctld_where);
-	conf_node_index_free(st);
+	conf_node_index_free(&st->node_idx);
 	xfree(st->where);
 }
 
@@ -427,8 +427,11 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 		rc = conf_keys_finish(&st);
 	if (!rc)
 		rc = conf_records_finish(&st);
-	if (!rc)
+	if (!rc) {
 		conf_keys_build_kv(&st);
+		c->node_index = st.node_idx;
+		st.node_idx = NULL;
+	}
 	conf_state_free(&st);
 	if (rc < 0) {
 		conf_destroy(c);
@@ -442,6 +445,7 @@ void conf_destroy(slurm_conf_t *c)
 	if (!c)
 		return;
 	conf_keys_free(c);
+	conf_node_index_free(&c->node_index);
 	xfree(c->path);
 	for (size_t i = 0; i < c->ctld_host_cnt; i++) {
 		xfree(c->ctld_hosts[i]);
@@ -465,11 +469,17 @@ void conf_destroy(slurm_conf_t *c)
 
 const conf_node_t *conf_find_node(const slurm_conf_t *c, const char *name)
 {
+	long i;
+
 	if (!c || !name)
 		return NULL;
-	for (size_t i = 0; i < c->node_cnt; i++)
-		if (!strcmp(c->nodes[i].name, name))
-			return &c->nodes[i];
+	if (c->node_index) {
+		i = conf_node_index_find(c->node_index, name);
+		return i < 0 ? NULL : &c->nodes[i];
+	}
+	for (size_t j = 0; j < c->node_cnt; j++)   /* built by hand */
+		if (!strcmp(c->nodes[j].name, name))
+			return &c->nodes[j];
 	return NULL;
 }
 

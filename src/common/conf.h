@@ -161,6 +161,8 @@ typedef struct slurm_conf {
 	 * prints (the controller adds its runtime keys); the rest are keys
 	 * the file set that scontrol does not print. */
 	size_t       kv_show_cnt;
+
+	void        *node_index;      /* private: name -> node, for conf_find_node */
 } slurm_conf_t;
 
 /* path NULL: $SLURM_CONF or the compiled-in default. */

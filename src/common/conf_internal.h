@@ -111,6 +111,8 @@ int  conf_records_finish(conf_state_t *st);
 long conf_node_lookup(conf_state_t *st, const char *name);
 void conf_node_free(conf_node_t *n);
 void conf_part_free(conf_part_t *p);
-void conf_node_index_free(conf_state_t *st);
+/* The name -> index hash built while loading (conf_state_t.node_idx). */
+void conf_node_index_free(void **idx);
+long conf_node_index_find(void *idx, const char *name);
 
 #endif

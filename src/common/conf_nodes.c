@@ -335,23 +335,28 @@ static int node_index_add(conf_state_t *st, size_t i)
 	return 0;
 }
 
-void conf_node_index_free(conf_state_t *st)
+void conf_node_index_free(void **idx)
 {
-	node_idx_t *head = st->node_idx, *e, *tmp;
+	node_idx_t *head = *idx, *e, *tmp;
 
 	HASH_ITER(hh, head, e, tmp) {
 		HASH_DEL(head, e);
 		xfree(e);
 	}
-	st->node_idx = NULL;
+	*idx = NULL;
+}
+
+long conf_node_index_find(void *idx, const char *name)
+{
+	node_idx_t *head = idx, *e;
+
+	HASH_FIND_STR(head, name, e);
+	return e ? (long)e->i : -1;
 }
 
 static long node_index_find(conf_state_t *st, const char *name)
 {
-	node_idx_t *head = st->node_idx, *e;
-
-	HASH_FIND_STR(head, name, e);
-	return e ? (long)e->i : -1;
+	return conf_node_index_find(st->node_idx, name);
 }
 
 static conf_node_t *node_push(conf_state_t *st)
