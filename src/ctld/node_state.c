@@ -157,6 +157,8 @@ static void _record_registration(node_record_t *n,
 	i->free_mem = r->free_mem;
 	i->cpu_load = r->cpu_load;
 	n->last_response = time(NULL);
+	if (!i->last_busy)
+		i->last_busy = n->last_response;
 }
 
 static void _terminate_stray(node_record_t *n, uint32_t job_id)
