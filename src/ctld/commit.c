@@ -25,6 +25,8 @@ typedef struct reply {
 	commit_free_f  free_fn;
 	int            rc;
 	char          *msg;
+	commit_after_f after;
+	void          *after_arg;
 	struct reply  *next, *prev;
 } reply_t;
 
@@ -49,7 +51,9 @@ static struct {
 
 static void _send(reply_t *r)
 {
-	if (r->type == RESPONSE_SLURM_RC) {
+	if (r->after) {
+		r->after(r->after_arg);
+	} else if (r->type == RESPONSE_SLURM_RC) {
 		return_code_msg_t m = { .rc = r->rc, .msg = r->msg };
 
 		if (r->msg)
@@ -243,5 +247,15 @@ void commit_reply(net_conn_t *c, uint16_t type, void *data,
 	r->type = type;
 	r->data = data;
 	r->free_fn = free_fn;
+	_queue(r);
+}
+
+void commit_after(commit_after_f fn, void *arg)
+{
+	reply_t *r = xmalloc(sizeof(*r));
+
+	r->after = fn;
+	r->after_arg = arg;
+	cm.dirty = true;
 	_queue(r);
 }

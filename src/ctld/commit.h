@@ -15,6 +15,7 @@
 #include "common/net.h"
 
 typedef void (*commit_free_f)(void *data);
+typedef void (*commit_after_f)(void *arg);
 
 int  commit_init(struct event_base *base);
 /* Write the snapshot now on this thread (shutdown); waits for a write in
@@ -29,5 +30,9 @@ void commit_reply_rc(net_conn_t *c, int rc, const char *msg);
 /* Queue any reply; data is freed with free_fn after it is sent. */
 void commit_reply(net_conn_t *c, uint16_t type, void *data,
 		  commit_free_f free_fn);
+
+/* Run fn(arg) on the loop once the state as it is now is on disk (e.g.
+ * launch a job only after its start is saved). */
+void commit_after(commit_after_f fn, void *arg);
 
 #endif

@@ -274,11 +274,18 @@ static void _launch_done(int rc, void *arg)
 	job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
 }
 
-void job_mgr_launch(job_record_t *j)
+/* The job's start is on disk: now tell its batch host. */
+static void _launch_now(void *arg)
 {
-	node_record_t *n = node_mgr_find(j->info.batch_host);
+	uint32_t id = (uint32_t) (uintptr_t) arg;
+	job_record_t *j = job_mgr_find(id);
+	node_record_t *n;
 	char *script = NULL, **env = NULL;
 	batch_launch_msg_t *l;
+
+	if (!j || j->info.job_state != JOB_RUNNING)
+		return;
+	n = node_mgr_find(j->info.batch_host);
 
 	if (state_save_read_job_files(ctld_conf()->state_save_location,
 				      j->info.job_id, &script, &env) < 0) {
@@ -289,4 +296,9 @@ void job_mgr_launch(job_record_t *j)
 	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_BATCH_JOB_LAUNCH,
 		      l, ctld_conf()->message_timeout * 1000, _launch_done,
 		      (void *) (uintptr_t) j->info.job_id);
+}
+
+void job_mgr_launch(job_record_t *j)
+{
+	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
 }
