@@ -93,6 +93,9 @@ int  conf_rec_check_keys(conf_state_t *st, const conf_pairs_t *pairs,
 /* Number ("UNLIMITED"/"INFINITE" -> unlim if unlim != 0); -1 + err. */
 int  conf_rec_num(conf_state_t *st, const char *key, const char *v,
 		  uint64_t max, uint64_t unlim, uint64_t *out);
+/* A non-empty hostlist of at most CONF_MAX_NODES hosts; NULL + err. */
+struct hostlist *conf_rec_hostlist(conf_state_t *st, const char *key,
+				   const char *v);
 int  conf_rec_bool(conf_state_t *st, const char *key, const char *v, bool *out);
 int  conf_rec_mem(conf_state_t *st, const char *key, const char *v,
 		  uint64_t *out);

@@ -159,11 +159,72 @@ static int rec_state(conf_state_t *st, const char *v,
 	return 0;
 }
 
-static hostlist_t *rec_hostlist(conf_state_t *st, const char *key,
-				const char *v)
+/* Hosts in one bracket group "[1-3,7]"; *p is after the '['. */
+static uint64_t hl_group_count(const char **p)
+{
+	uint64_t cnt = 0, lo = 0, hi = 0;
+	bool in_hi = false;
+
+	for (; **p && **p != ']'; (*p)++) {
+		char ch = **p;
+
+		if (isdigit((unsigned char)ch)) {
+			uint64_t *n = in_hi ? &hi : &lo;
+
+			if (*n < UINT32_MAX)
+				*n = *n * 10 + (uint64_t)(ch - '0');
+		} else if (ch == '-') {
+			in_hi = true;
+			hi = 0;
+		} else if (ch == ',') {
+			cnt += in_hi && hi > lo ? hi - lo + 1 : 1;
+			lo = hi = 0;
+			in_hi = false;
+		}
+	}
+	cnt += in_hi && hi > lo ? hi - lo + 1 : 1;
+	if (**p)
+		(*p)++;
+	return cnt;
+}
+
+/* An upper bound on the hosts an expression names, without expanding it
+ * (a few brackets can multiply to millions of long names). */
+static uint64_t hl_estimate(const char *expr)
+{
+	uint64_t total = 0, item = 1;
+	const char *p = expr;
+
+	while (*p) {
+		if (*p == '[') {
+			uint64_t g;
+
+			p++;
+			g = hl_group_count(&p);
+			item = item > UINT32_MAX / (g ? g : 1) ? UINT32_MAX : item * g;
+			continue;
+		}
+		if (*p == ',' || isspace((unsigned char)*p)) {
+			total += item;
+			item = 1;
+		}
+		p++;
+	}
+	return total + item;
+}
+
+hostlist_t *conf_rec_hostlist(conf_state_t *st, const char *key,
+			       const char *v)
 {
 	char herr[256] = "";
-	hostlist_t *hl = hostlist_parse(v, herr, sizeof(herr));
+	hostlist_t *hl;
+
+	if (hl_estimate(v) > CONF_MAX_NODES) {
+		conf_fail(st, "%s=%.40s names more than %u hosts", key, v,
+			  CONF_MAX_NODES);
+		return NULL;
+	}
+	hl = hostlist_parse(v, herr, sizeof(herr));
 
 	if (!hl) {
 		conf_fail(st, "invalid value \"%s\" for %s: %s", v, key, herr);
@@ -193,7 +254,7 @@ static int node_ports(conf_state_t *st, const char *v, node_line_t *nl)
 	char *expr = v[0] == '[' ? xstrdup(v) : xstrdup_printf("[%s]", v);
 	int rc = 0;
 
-	nl->ports = rec_hostlist(st, "Port", expr);
+	nl->ports = conf_rec_hostlist(st, "Port", expr);
 	xfree(expr);
 	if (!nl->ports)
 		return -1;
@@ -303,7 +364,7 @@ static int node_parallel(conf_state_t *st, const conf_pairs_t *m,
 
 	if (!v)
 		return 0;
-	if (!(*out = rec_hostlist(st, key, v)))
+	if (!(*out = conf_rec_hostlist(st, key, v)))
 		return -1;
 	if (hostlist_count(*out) != 1 && hostlist_count(*out) != n)
 		return conf_fail(st, "%s count (%zu) does not match NodeName count (%zu)",
@@ -477,7 +538,7 @@ static int node_record(conf_state_t *st, conf_pairs_t *pairs)
 	if (!strcasecmp(value, "ALL"))
 		return conf_fail(st, "\"ALL\" is reserved and cannot be a NodeName");
 	conf_rec_merge(&m, &st->node_dflt, pairs);
-	if (!(nl.names = rec_hostlist(st, "NodeName", value)))
+	if (!(nl.names = conf_rec_hostlist(st, "NodeName", value)))
 		goto out;
 	n = hostlist_count(nl.names);
 	if (node_parallel(st, &m, "NodeHostname", n, &nl.hosts) ||
@@ -525,7 +586,7 @@ static int nodeset_record(conf_state_t *st, conf_pairs_t *pairs)
 		return -1;
 	if ((nodes = conf_pairs_get(pairs, "Nodes")) &&
 	    strcasecmp(nodes, "ALL")) {
-		if (!(hl = rec_hostlist(st, "Nodes", nodes)))
+		if (!(hl = conf_rec_hostlist(st, "Nodes", nodes)))
 			return -1;
 		hostlist_destroy(hl);
 	}
@@ -544,7 +605,7 @@ static int down_record(conf_state_t *st, conf_pairs_t *pairs)
 
 	if (conf_rec_check_keys(st, pairs, down_keys) < 0)
 		return -1;
-	if (!(hl = rec_hostlist(st, "DownNodes", pairs->v[0].value)))
+	if (!(hl = conf_rec_hostlist(st, "DownNodes", pairs->v[0].value)))
 		return -1;
 	hostlist_destroy(hl);
 	if ((state = conf_pairs_get(pairs, "State")) &&

@@ -437,7 +437,6 @@ static char *part_all_nodes(conf_state_t *st)
 
 static int part_resolve(conf_state_t *st, conf_part_t *p)
 {
-	char herr[256] = "";
 	hostlist_t *hl;
 	int rc = 0;
 
@@ -451,9 +450,8 @@ static int part_resolve(conf_state_t *st, conf_part_t *p)
 		p->nodes = part_all_nodes(st);
 		return 0;
 	}
-	if (!(hl = hostlist_parse(p->nodes, herr, sizeof(herr))))
-		return conf_fail(st, "invalid value \"%s\" for Nodes: %s",
-				 p->nodes, herr);
+	if (!(hl = conf_rec_hostlist(st, "Nodes", p->nodes)))
+		return -1;
 	for (size_t i = 0; i < hostlist_count(hl) && !rc; i++)
 		rc = part_resolve_one(st, hostlist_nth(hl, i));
 	hostlist_destroy(hl);
