@@ -277,7 +277,12 @@ static void _tres_req(job_record_t *j, const submit_t *s)
 	job_info_t *i = &j->info;
 	uint64_t mem = s->mem_per_cpu ? s->mem * i->num_cpus :
 		s->mem * s->min_nodes;
+	long first = bitmap_first_set(s->part->node_bitmap);
 	char m[32];
+
+	/* No memory asked: Slurm counts whole nodes' memory in ReqTRES. */
+	if (!s->mem && first >= 0)
+		mem = node_mgr_at(first)->info.real_memory * s->min_nodes;
 
 	i->tres_req_str = xstrdup_printf("cpu=%u", i->num_cpus);
 	if (mem) {
