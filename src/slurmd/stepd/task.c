@@ -133,8 +133,10 @@ static char **exec_argv(const stepd_t *sd, const char *script)
 {
 	char **argv = xcalloc(1, sizeof(char *));
 
+	/* The launch argv is the submitted command line: argv[0] names the
+	 * script as submitted, the script's own arguments follow. */
 	argv = xstrarray_append(argv, script);
-	for (size_t i = 0; sd->job->argv && sd->job->argv[i]; i++)
+	for (size_t i = 1; sd->job->argv && sd->job->argv[0] && sd->job->argv[i]; i++)
 		argv = xstrarray_append(argv, sd->job->argv[i]);
 	return argv;
 }
