@@ -47,3 +47,23 @@ def test_slurmd_sigkill_node_down_job_node_fail(new_cluster):
     nj = c.sbatch(["-N", "1", "--wrap", "echo $SLURMD_NODENAME"], user="sluice_u1")
     assert c.wait_done(nj, 30) == "COMPLETED"
     assert c.show_job(nj).get("NodeList") != "n2"
+
+
+def test_slurmd_restart_keeps_running_job(new_cluster):
+    """slurmd killed and started again within SlurmdTimeout: the job it
+    launched keeps running (slurmstepd does not depend on slurmd), ends
+    COMPLETED, and the node stays in service."""
+    c = new_cluster(tag="slurmd-restart", slurmd_timeout=30)
+    jid = c.sbatch(["-J", "survivor", "-w", "n3", "--wrap",
+                    "/usr/bin/sleep 8; echo survived"], user="sluice_u1")
+    c.wait_state(jid, "RUNNING", 30)
+    c.kill_slurmd("n3")
+    time.sleep(1)
+    c.start_slurmd("n3")
+    assert c.wait_done(jid, 60) == "COMPLETED", c.show_job(jid)
+    out = "%s/slurm-%d.out" % (c.workdir("sluice_u1"), jid)
+    with open(out) as f:
+        assert f.read() == "survived\n"
+    c.wait_ready(timeout=30)
+    nj = c.sbatch(["-w", "n3", "--wrap", "true"], user="sluice_u2")
+    assert c.wait_done(nj, 30) == "COMPLETED"

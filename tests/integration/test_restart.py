@@ -7,6 +7,7 @@ ids continue after the old ones.
 """
 
 import signal
+import threading
 import time
 
 RUN_SECS = 20
@@ -101,3 +102,58 @@ def test_restart_sigkill_keeps_acknowledged(new_cluster):
     for j in burst:
         jobs[j] = "PENDING"
     check_after_restart(c, jobs, big, held)
+
+
+def test_job_ends_while_controller_down(new_cluster):
+    """A job that finishes while slurmctld is stopped is recorded COMPLETED
+    once the controller is back (the node side keeps the news until then)."""
+    c = new_cluster(tag="restart-down")
+    short = c.sbatch(["-J", "short", "--wrap", "/usr/bin/sleep 3"], user="sluice_u1")
+    failing = c.sbatch(["-J", "fails", "--wrap", "/usr/bin/sleep 3; exit 7"],
+                       user="sluice_u2")
+    c.wait_state(short, "RUNNING", 30)
+    c.wait_state(failing, "RUNNING", 30)
+    assert c.kill_ctld(signal.SIGTERM) == 0
+    time.sleep(8)               # both end while nobody listens
+    c.start_ctld()
+    assert c.wait_done(short, 60) == "COMPLETED", c.show_job(short)
+    assert c.wait_done(failing, 60) == "FAILED", c.show_job(failing)
+    assert c.show_job(failing).get("ExitCode") == "7:0"
+    # Their CPUs are free again: a job needing all 8 runs.
+    wide = c.sbatch(["-n", "8", "--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(wide, 60) == "COMPLETED", c.show_job(wide)
+
+
+def test_sigkill_during_concurrent_submissions(new_cluster):
+    """Clients keep submitting while slurmctld is SIGKILLed: every job any
+    sbatch reported as submitted exists after the restart, ids unique."""
+    c = new_cluster(tag="restart-load")
+    acked, lock, stop = [], threading.Lock(), threading.Event()
+
+    def submitter(user):
+        while not stop.is_set():
+            r = c.run(["sbatch", "--hold", "--parsable", "--wrap", "true"],
+                      user=user, timeout=30)
+            if r.rc == 0 and r.out.strip().isdigit():
+                with lock:
+                    acked.append(int(r.out))
+
+    threads = [threading.Thread(target=submitter, args=(u,))
+               for u in ("sluice_u1", "sluice_u2", "sluice_u1", "sluice_u2")]
+    for t in threads:
+        t.start()
+    time.sleep(3)
+    c.kill_ctld(signal.SIGKILL)
+    stop.set()
+    for t in threads:
+        t.join()
+    assert len(acked) >= 10, "too few submissions before the kill: %d" % len(acked)
+    assert len(set(acked)) == len(acked), "duplicate job ids acknowledged"
+    c.start_ctld()
+    c.wait_ready(timeout=30)
+    states = c.all_job_states()
+    lost = [j for j in acked if states.get(str(j)) != "PENDING"]
+    assert not lost, "%d of %d acknowledged jobs lost after SIGKILL: %s" % (
+        len(lost), len(acked), lost[:20])
+    new = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert new > max(acked)
