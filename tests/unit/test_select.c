@@ -268,6 +268,60 @@ static void test_never_oversubscribe(void **st)
 	bitmap_destroy(all);
 }
 
+static void test_max_nodes_and_ntpn(void **st)
+{
+	bitmap_t *all = _all();
+	select_result_t res;
+	select_req_t r = _req(6);
+
+	_cluster(2, 1000);
+	/* 6 tasks on 2-CPU nodes need 3 nodes: -N 1-2 cannot */
+	r.max_nodes = 2;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, true, &res),
+			 SELECT_NEVER);
+	r.max_nodes = 3;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.node_cnt, 3);
+	select_result_free(&res);
+	/* --ntasks-per-node=1 spreads 3 tasks over 3 nodes */
+	r = _req(3);
+	r.ntasks_per_node = 1;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.node_cnt, 3);
+	assert_int_equal(res.tasks[0], 1);
+	select_result_free(&res);
+	/* -c 2: one task per 2-CPU node */
+	r = _req(2);
+	r.cpus_per_task = 2;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.node_cnt, 2);
+	assert_int_equal(res.cpu_cnt, 4);
+	select_result_free(&res);
+	r.cpus_per_task = 3;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, true, &res),
+			 SELECT_NEVER);
+	bitmap_destroy(all);
+}
+
+static void test_exclusive_memory(void **st)
+{
+	bitmap_t *all = _all();
+	select_result_t res;
+	select_req_t r = _req(1);
+
+	_cluster(2, 1000);
+	r.exclusive = true;
+	r.mem_per_cpu = 400;           /* whole node: 2 x 400 */
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.mem[0], 800);
+	assert_int_equal(res.cpus[0], 2);
+	select_result_free(&res);
+	r.mem_per_cpu = 600;           /* 1200 > 1000 on every node */
+	assert_int_equal(select_job_test(cl, NODES, all, &r, true, &res),
+			 SELECT_NEVER);
+	bitmap_destroy(all);
+}
+
 static void test_compress(void **st)
 {
 	uint16_t v[] = { 2, 2, 2, 1 };
@@ -291,6 +345,8 @@ int main(void)
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_weight_order),
 		cmocka_unit_test(test_never_oversubscribe),
+		cmocka_unit_test(test_max_nodes_and_ntpn),
+		cmocka_unit_test(test_exclusive_memory),
 		cmocka_unit_test(test_compress),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
