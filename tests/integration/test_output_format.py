@@ -8,6 +8,7 @@ must not).
 """
 
 import re
+import socket
 import time
 
 import pytest
@@ -285,3 +286,23 @@ def test_version(cluster):
     for cmd in ("sbatch", "squeue", "sinfo", "scontrol", "scancel"):
         r = cluster.run([cmd, "--version"])
         assert (r.rc, r.out, r.err) == (0, "slurm 25.05.0\n", ""), r
+
+
+def test_scontrol_ping(cluster):
+    """SlurmctldHost=localhost is shown as this host's short name (as
+    Slurm 22.05 does)."""
+    host = socket.gethostname().split(".")[0]
+    r = cluster.run(["scontrol", "ping"], user="sluice_u2")
+    assert (r.rc, r.out, r.err) == (0, "Slurmctld(primary) at %s is UP\n" % host, ""), r
+
+
+def test_sbatch_script_output_lines(cluster):
+    """sbatch prints exactly one line; --parsable prints only the id."""
+    c = cluster
+    r = c.run(["sbatch", "--hold", "-J", "fmt", "--wrap", "true"], user="sluice_u1")
+    assert r.rc == 0 and r.err == "", r
+    assert re.fullmatch(r"Submitted batch job \d+\n", r.out), r
+    jid = int(r.out.split()[-1])
+    r = c.run(["squeue", "-h", "-j", str(jid), "-o", "%i|%j|%u|%T|%r"], user="sluice_u1")
+    assert r.out == "%d|fmt|sluice_u1|PENDING|JobHeldUser\n" % jid, r
+    c.run(["scancel", str(jid)], user="sluice_u1")
