@@ -1,0 +1,484 @@
+/* dbd_conf.c — the slurmdbd.conf parser (see dbd_conf.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "dbd/dbd_conf.h"
+
+#ifndef SLUICE_SYSCONFDIR
+#define SLUICE_SYSCONFDIR "/etc/slurm"
+#endif
+
+#define DBD_CONF_MAX_LINE 8192
+
+typedef struct {
+	dbd_conf_t *c;
+	char       *err;
+	size_t      errlen;
+	size_t      line;
+} dbd_parse_t;
+
+typedef int (*dbd_set_f)(dbd_parse_t *p, const char *key, const char *val,
+			 size_t off);
+
+typedef struct {
+	const char *name;
+	dbd_set_f   set;
+	size_t      off;        /* member of dbd_conf_t, or purge kind */
+} dbd_key_t;
+
+static int dbd_fail(dbd_parse_t *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int dbd_fail(dbd_parse_t *p, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (p->err && p->errlen)
+		snprintf(p->err, p->errlen, "%s:%zu: %s", p->c->path, p->line,
+			 msg);
+	return -1;
+}
+
+/* ---- value setters ---- */
+
+static int set_str(dbd_parse_t *p, const char *key, const char *val,
+		   size_t off)
+{
+	char **dst = (char **)((char *)p->c + off);
+
+	xfree(*dst);
+	*dst = xstrdup(val);
+	return 0;
+}
+
+static int set_port(dbd_parse_t *p, const char *key, const char *val,
+		    size_t off)
+{
+	uint32_t v;
+
+	if (parse_u32(val, &v) < 0 || v == 0 || v > 65535)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	*(uint16_t *)((char *)p->c + off) = (uint16_t)v;
+	return 0;
+}
+
+static int set_u16(dbd_parse_t *p, const char *key, const char *val,
+		   size_t off)
+{
+	uint32_t v;
+
+	if (parse_u32(val, &v) < 0 || v > 65535)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	*(uint16_t *)((char *)p->c + off) = (uint16_t)v;
+	return 0;
+}
+
+static int set_u32(dbd_parse_t *p, const char *key, const char *val,
+		   size_t off)
+{
+	uint32_t v;
+
+	if (parse_u32(val, &v) < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	*(uint32_t *)((char *)p->c + off) = v;
+	return 0;
+}
+
+static int set_bool(dbd_parse_t *p, const char *key, const char *val,
+		    size_t off)
+{
+	if (parse_bool(val, (bool *)((char *)p->c + off)) < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	return 0;
+}
+
+static int set_level(dbd_parse_t *p, const char *key, const char *val,
+		     size_t off)
+{
+	int l = log_level_from_string(val);
+
+	if (l < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	p->c->debug_level = l;
+	return 0;
+}
+
+static int set_storage_type(dbd_parse_t *p, const char *key,
+			    const char *val, size_t off)
+{
+	if (xstrcasecmp(val, "accounting_storage/mysql"))
+		return dbd_fail(p, "invalid value \"%s\" for %s (only "
+				"accounting_storage/mysql is supported)",
+				val, key);
+	return set_str(p, key, "accounting_storage/mysql", off);
+}
+
+static int set_auth_type(dbd_parse_t *p, const char *key, const char *val,
+			 size_t off)
+{
+	if (!xstrcaseprefix(val, "auth/") || !val[5])
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	return set_str(p, key, val, off);
+}
+
+static int set_slurm_user(dbd_parse_t *p, const char *key, const char *val,
+			  size_t off)
+{
+	struct passwd *pw = getpwnam(val);
+
+	if (!pw)
+		return dbd_fail(p, "%s: unknown user \"%s\"", key, val);
+	p->c->slurm_user_id = pw->pw_uid;
+	return set_str(p, key, val, off);
+}
+
+static int set_purge(dbd_parse_t *p, const char *key, const char *val,
+		     size_t kind)
+{
+	if (dbd_conf_parse_purge(val, &p->c->purge[kind]) < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	return 0;
+}
+
+static int set_private(dbd_parse_t *p, const char *key, const char *val,
+		       size_t off)
+{
+	uint32_t bits;
+
+	if (dbd_conf_parse_private(val, &bits) < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	p->c->private_data |= bits;
+	return 0;
+}
+
+/* Accepted for compatibility with existing files; not used yet. */
+static int set_ignore(dbd_parse_t *p, const char *key, const char *val,
+		      size_t off)
+{
+	debug("%s:%zu: %s is not used", p->c->path, p->line, key);
+	return 0;
+}
+
+#define S(name, member) { name, set_str, offsetof(dbd_conf_t, member) }
+#define K(name, fn, member) { name, fn, offsetof(dbd_conf_t, member) }
+#define P(name, kind) { name, set_purge, kind }
+#define I(name) { name, set_ignore, 0 }
+
+static const dbd_key_t dbd_keys[] = {
+	S("ArchiveDir", archive_dir),
+	I("ArchiveEvents"), I("ArchiveJobs"), I("ArchiveResvs"),
+	I("ArchiveScript"), I("ArchiveSteps"), I("ArchiveSuspend"),
+	I("ArchiveTXN"), I("ArchiveUsage"),
+	S("AuthInfo", auth_info),
+	K("AuthType", set_auth_type, auth_type),
+	K("CommitDelay", set_u32, commit_delay),
+	S("DbdAddr", dbd_addr),
+	I("DbdBackupHost"),
+	S("DbdHost", dbd_host),
+	K("DbdPort", set_port, dbd_port),
+	I("DebugFlags"),
+	K("DebugLevel", set_level, debug_level),
+	I("DebugLevelSyslog"),
+	S("LogFile", log_file),
+	I("LogTimeFormat"),
+	K("MessageTimeout", set_u16, message_timeout),
+	S("PidFile", pid_file),
+	S("PluginDir", plugin_dir),
+	K("PrivateData", set_private, private_data),
+	P("PurgeEventAfter", DBD_PURGE_EVENT),
+	P("PurgeJobAfter", DBD_PURGE_JOB),
+	P("PurgeResvAfter", DBD_PURGE_RESV),
+	P("PurgeStepAfter", DBD_PURGE_STEP),
+	P("PurgeSuspendAfter", DBD_PURGE_SUSPEND),
+	P("PurgeTXNAfter", DBD_PURGE_TXN),
+	P("PurgeUsageAfter", DBD_PURGE_USAGE),
+	K("SlurmUser", set_slurm_user, slurm_user),
+	S("StorageHost", storage_host),
+	S("StorageLoc", storage_loc),
+	S("StoragePass", storage_pass),
+	K("StoragePort", set_port, storage_port),
+	K("StorageType", set_storage_type, storage_type),
+	S("StorageUser", storage_user),
+	K("TrackWCKey", set_bool, track_wckey),
+	{ NULL, NULL, 0 }
+};
+
+#undef S
+#undef K
+#undef P
+#undef I
+
+/* ---- public value parsers ---- */
+
+int dbd_conf_parse_purge(const char *s, dbd_purge_t *out)
+{
+	static const struct { const char *word; dbd_purge_unit_t unit; } u[] = {
+		{ "hour", DBD_PURGE_HOURS }, { "hours", DBD_PURGE_HOURS },
+		{ "day", DBD_PURGE_DAYS }, { "days", DBD_PURGE_DAYS },
+		{ "month", DBD_PURGE_MONTHS }, { "months", DBD_PURGE_MONTHS },
+	};
+	unsigned long n;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || n > 0xffffffffUL)
+		return -1;
+	if (!*end) {
+		out->count = (uint32_t)n;
+		out->unit = DBD_PURGE_MONTHS;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		if (!xstrcasecmp(end, u[i].word)) {
+			out->count = (uint32_t)n;
+			out->unit = u[i].unit;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int dbd_conf_parse_private(const char *s, uint32_t *out)
+{
+	static const struct { const char *word; uint32_t bit; } w[] = {
+		{ "accounts", DBD_PRIVATE_ACCOUNTS },
+		{ "events", DBD_PRIVATE_EVENTS },
+		{ "jobs", DBD_PRIVATE_JOBS },
+		{ "reservations", DBD_PRIVATE_RESERVATIONS },
+		{ "usage", DBD_PRIVATE_USAGE },
+		{ "users", DBD_PRIVATE_USERS },
+	};
+	char **items = xstrsplit(s, ",", NULL);
+	uint32_t bits = 0;
+	int rc = 0;
+
+	for (size_t i = 0; items[i] && rc == 0; i++) {
+		size_t j;
+
+		for (j = 0; j < sizeof(w) / sizeof(w[0]); j++)
+			if (!xstrcasecmp(items[i], w[j].word))
+				break;
+		if (j == sizeof(w) / sizeof(w[0]))
+			rc = -1;
+		else
+			bits |= w[j].bit;
+	}
+	xstrarray_free(items);
+	if (rc == 0)
+		*out = bits;
+	return rc;
+}
+
+/* ---- the file ---- */
+
+static void dbd_conf_defaults(dbd_conf_t *c)
+{
+	char host[256] = "localhost";
+
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		snprintf(host, sizeof(host), "localhost");
+	c->dbd_host = xstrdup(host);
+	c->dbd_port = 6819;
+	c->storage_type = xstrdup("accounting_storage/mysql");
+	c->storage_host = xstrdup("localhost");
+	c->storage_port = 3306;
+	c->storage_loc = xstrdup("slurm_acct_db");
+	c->slurm_user = xstrdup("root");
+	c->slurm_user_id = 0;
+	c->auth_type = xstrdup("auth/munge");
+	c->debug_level = LOG_LEVEL_INFO;
+	c->pid_file = xstrdup("/var/run/slurmdbd.pid");
+	c->archive_dir = xstrdup("/tmp");
+	c->message_timeout = 10;
+}
+
+static const dbd_key_t *dbd_key_find(const char *key)
+{
+	for (const dbd_key_t *k = dbd_keys; k->name; k++)
+		if (!xstrcasecmp(k->name, key))
+			return k;
+	return NULL;
+}
+
+/* Strip a comment ('#', "\#" escapes it) in place. */
+static void dbd_strip(char *s)
+{
+	char *out = s;
+
+	for (char *p = s; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			*out++ = *++p;
+			continue;
+		}
+		if (*p == '#')
+			break;
+		*out++ = *p;
+	}
+	*out = '\0';
+}
+
+/* One "K=V" at *pp; advances *pp.  0, or -1 with the error set. */
+static int dbd_pair(dbd_parse_t *p, const char **pp)
+{
+	const char *s = *pp, *k = s, *v;
+	const dbd_key_t *key;
+	char *name, *val;
+	int rc;
+
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	if (s == k || *s != '=')
+		return dbd_fail(p, "parse error near \"%.40s\"", k);
+	name = xstrndup(k, (size_t)(s - k));
+	s++;
+	if (*s == '"') {
+		v = ++s;
+		while (*s && *s != '"')
+			s++;
+		if (!*s) {
+			rc = dbd_fail(p, "unterminated quote in value of %s",
+				      name);
+			xfree(name);
+			return rc;
+		}
+		val = xstrndup(v, (size_t)(s - v));
+		s++;
+	} else {
+		v = s;
+		while (*s && !isspace((unsigned char)*s))
+			s++;
+		val = xstrndup(v, (size_t)(s - v));
+	}
+	key = dbd_key_find(name);
+	if (!key)
+		rc = dbd_fail(p, "unknown key \"%s\"", name);
+	else
+		rc = key->set(p, key->name, val, key->off);
+	xfree(name);
+	xfree(val);
+	*pp = s;
+	return rc;
+}
+
+static int dbd_line(dbd_parse_t *p, char *line)
+{
+	const char *s;
+
+	dbd_strip(line);
+	s = line;
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			return 0;
+		if (dbd_pair(p, &s) < 0)
+			return -1;
+	}
+}
+
+static int dbd_read(dbd_parse_t *p, FILE *fp)
+{
+	char buf[DBD_CONF_MAX_LINE];
+
+	while (fgets(buf, sizeof(buf), fp)) {
+		size_t n = strlen(buf);
+
+		p->line++;
+		if (n == sizeof(buf) - 1 && buf[n - 1] != '\n')
+			return dbd_fail(p, "line too long");
+		if (dbd_line(p, buf) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Defaults that depend on other keys. */
+static void dbd_conf_finish(dbd_conf_t *c)
+{
+	if (!c->dbd_addr)
+		c->dbd_addr = xstrdup(c->dbd_host);
+	if (!c->storage_user)
+		c->storage_user = xstrdup(c->slurm_user);
+}
+
+char *dbd_conf_default_path(void)
+{
+	const char *env = getenv("SLURM_CONF");
+	const char *slash;
+
+	if (!env || !*env)
+		return xstrdup(SLUICE_SYSCONFDIR "/slurmdbd.conf");
+	slash = strrchr(env, '/');
+	if (!slash)
+		return xstrdup("slurmdbd.conf");
+	return xstrdup_printf("%.*s/slurmdbd.conf", (int)(slash - env), env);
+}
+
+dbd_conf_t *dbd_conf_load(const char *path, char *err, size_t errlen)
+{
+	dbd_conf_t *c = xmalloc(sizeof(*c));
+	dbd_parse_t p = { .c = c, .err = err, .errlen = errlen };
+	FILE *fp;
+	int rc = -1;
+
+	if (err && errlen)
+		err[0] = '\0';
+	c->path = path ? xstrdup(path) : dbd_conf_default_path();
+	dbd_conf_defaults(c);
+	fp = fopen(c->path, "r");
+	if (!fp) {
+		if (err && errlen)
+			snprintf(err, errlen, "Unable to open %s: %s", c->path,
+				 strerror(errno));
+		goto out;
+	}
+	rc = dbd_read(&p, fp);
+	fclose(fp);
+	if (rc == 0)
+		dbd_conf_finish(c);
+out:
+	if (rc < 0) {
+		dbd_conf_destroy(c);
+		return NULL;
+	}
+	return c;
+}
+
+void dbd_conf_destroy(dbd_conf_t *c)
+{
+	if (!c)
+		return;
+	xfree(c->path);
+	xfree(c->dbd_host);
+	xfree(c->dbd_addr);
+	xfree(c->storage_type);
+	xfree(c->storage_host);
+	xfree(c->storage_user);
+	xfree(c->storage_pass);
+	xfree(c->storage_loc);
+	xfree(c->slurm_user);
+	xfree(c->auth_type);
+	xfree(c->auth_info);
+	xfree(c->log_file);
+	xfree(c->pid_file);
+	xfree(c->plugin_dir);
+	xfree(c->archive_dir);
+	xfree(c);
+}
