@@ -128,6 +128,24 @@ static const field_desc_t epilog_complete_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t dbd_acct_fields[] = {
+	F(dbd_acct_msg_t, op, FT_U16),
+	F(dbd_acct_msg_t, entity, FT_U16),
+	F(dbd_acct_msg_t, flags, FT_U16),
+	F(dbd_acct_msg_t, names, FT_STRLIST),
+	F(dbd_acct_msg_t, where, FT_STRLIST),
+	F(dbd_acct_msg_t, set, FT_STRLIST),
+	FIELD_END
+};
+
+static const field_desc_t dbd_acct_resp_fields[] = {
+	{ "rc", FT_U32, offsetof(dbd_acct_resp_msg_t, rc) },
+	F(dbd_acct_resp_msg_t, msg, FT_STR),
+	F(dbd_acct_resp_msg_t, cols, FT_STRLIST),
+	F(dbd_acct_resp_msg_t, cells, FT_STRLIST),
+	FIELD_END
+};
+
 /* ---- bodies with arrays ---- */
 
 static void registration_pack(buf_t *b, const void *data)
@@ -332,6 +350,8 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_TERMINATE_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(MESSAGE_EPILOG_COMPLETE, epilog_complete_msg_t, epilog_complete_fields),
 	ROW_FIELDS(RESPONSE_SLURM_RC, return_code_msg_t, return_code_fields),
+	ROW_FIELDS(REQUEST_DBD_ACCT, dbd_acct_msg_t, dbd_acct_fields),
+	ROW_FIELDS(RESPONSE_DBD_ACCT, dbd_acct_resp_msg_t, dbd_acct_resp_fields),
 };
 #define TABLE_LEN (sizeof(table) / sizeof(table[0]))
 

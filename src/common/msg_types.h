@@ -53,6 +53,10 @@ typedef enum {
 	MESSAGE_EPILOG_COMPLETE = 6012,     /* epilog_complete_msg_t */
 
 	RESPONSE_SLURM_RC = 8001,           /* return_code_msg_t */
+
+	/* sacctmgr (later sacct, sshare, sreport) <-> slurmdbd */
+	REQUEST_DBD_ACCT = 7001,            /* dbd_acct_msg_t */
+	RESPONSE_DBD_ACCT,                  /* dbd_acct_resp_msg_t */
 } msg_type_t;
 
 typedef struct {
@@ -260,6 +264,50 @@ typedef struct {
 	int32_t   rc;
 	char     *node_name;
 } epilog_complete_msg_t;
+
+/* sacctmgr -> slurmdbd: one add/modify/delete/list on one kind of entity.
+ * Conditions and settings are "key=value" strings with lower-case keys
+ * (values are comma lists where the key allows several); the dbd checks
+ * them.  Without DBD_ACCT_COMMIT the change is made inside a transaction
+ * and rolled back (what sacctmgr shows before asking to commit). */
+typedef enum {
+	DBD_OP_ADD = 1,
+	DBD_OP_MODIFY,
+	DBD_OP_DELETE,
+	DBD_OP_LIST,
+} dbd_op_t;
+
+typedef enum {
+	DBD_ENT_CLUSTER = 1,
+	DBD_ENT_ACCOUNT,
+	DBD_ENT_USER,
+	DBD_ENT_QOS,
+	DBD_ENT_ASSOC,
+} dbd_entity_t;
+
+enum {
+	DBD_ACCT_COMMIT     = 0x0001,
+	DBD_ACCT_WITH_ASSOC = 0x0002,   /* list: one row per association */
+};
+
+typedef struct {
+	uint16_t  op;             /* dbd_op_t */
+	uint16_t  entity;         /* dbd_entity_t */
+	uint16_t  flags;          /* DBD_ACCT_* */
+	char    **names;          /* add: the new names; NULL-terminated */
+	char    **where;          /* "key=value" conditions */
+	char    **set;            /* "key=value" settings */
+} dbd_acct_msg_t;
+
+/* slurmdbd -> sacctmgr: rc and a table.  list: one row per record, a
+ * column per field (cols names them; "" = no value).  add/modify/delete:
+ * what changed, rows of (kind, name, cluster, account, user). */
+typedef struct {
+	int32_t   rc;
+	char     *msg;            /* text for the user when rc != 0 */
+	char    **cols;           /* column names; NULL-terminated */
+	char    **cells;          /* row-major, rows * ncols strings */
+} dbd_acct_resp_msg_t;
 
 /* ---- the table ---- */
 
