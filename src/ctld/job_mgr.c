@@ -398,6 +398,32 @@ void job_mgr_node_fail(node_record_t *n)
 	}
 }
 
+static bool _listed(uint32_t id, const uint32_t *ids, uint32_t cnt)
+{
+	for (uint32_t k = 0; k < cnt; k++)
+		if (ids[k] == id)
+			return true;
+	return false;
+}
+
+void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
+			   uint32_t cnt)
+{
+	time_t grace = time(NULL) - ctld_conf()->message_timeout - 5;
+	job_record_t *j, *tmp;
+
+	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
+		if (j->info.job_state != JOB_RUNNING ||
+		    j->info.start_time > grace ||
+		    xstrcmp(j->info.batch_host, n->info.name) ||
+		    _listed(j->info.job_id, ids, cnt))
+			continue;
+		error("Batch JobId=%u missing from batch node %s, killing it",
+		      j->info.job_id, n->info.name);
+		job_mgr_end(j, JOB_NODE_FAIL, FAIL_DOWN_NODE, 0);
+	}
+}
+
 bool job_mgr_on_node(uint32_t job_id, const node_record_t *n)
 {
 	job_record_t *j = job_mgr_find(job_id);

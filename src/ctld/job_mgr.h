@@ -88,6 +88,11 @@ void          job_mgr_node_fail(node_record_t *n);
 void          job_mgr_tick(time_t now);
 /* Partition pointers after a reconfigure. */
 void          job_mgr_reattach_parts(void);
+/* Node n registered listing the jobs alive on it: batch jobs it should
+ * be running but does not list (and that are not just being launched)
+ * are lost and end NODE_FAIL. */
+void          job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
+				    uint32_t cnt);
 /* Is a job with this id still running/completing on node n? */
 bool          job_mgr_on_node(uint32_t job_id, const node_record_t *n);
 

@@ -223,6 +223,7 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	for (i = 0; i < r->job_cnt && r->job_ids; i++)
 		if (!job_mgr_on_node(r->job_ids[i], n))
 			_terminate_stray(n, r->job_ids[i]);
+	job_mgr_check_missing(n, r->job_ids, r->job_ids ? r->job_cnt : 0);
 	commit_dirty();
 	sched_trigger();
 	net_reply_rc(c, SLURM_SUCCESS);
