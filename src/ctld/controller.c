@@ -248,6 +248,8 @@ int ctld_reconfigure(void)
 	job_mgr_reattach_parts();
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());
+	if (!ctld.opts.log_file && nc->slurmctld_log_file)
+		log_reopen(nc->slurmctld_log_file);
 	info("Reconfigured from %s", nc->path);
 	commit_dirty();
 	sched_trigger();
