@@ -15,10 +15,12 @@
 #include "cli/cli_opt_int.h"
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/spank.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
 #define CLI_LONG_VAL_BASE 0x100
+#define CLI_SPANK_VAL_BASE 0x10000   /* getopt val of SPANK option i */
 #define CLI_MAX_DIRECTIVE_ARGS 256
 
 void cli_opt_init(cli_job_opts_t *o, cli_cmd_t cmd, const char *prog)
@@ -63,9 +65,10 @@ typedef struct {
 
 static void opt_getopt_build(const cli_job_opts_t *o, opt_getopt_t *g)
 {
-	size_t n = 0;
+	size_t n = 0, nspank = spank_stack_option_count(o->spank);
 
-	g->longopts = xcalloc(cli_opt_table_len + 1, sizeof(struct option));
+	g->longopts = xcalloc(cli_opt_table_len + nspank + 1,
+			      sizeof(struct option));
 	g->shorts = xstrdup("+");
 	for (size_t i = 0; i < cli_opt_table_len; i++) {
 		const cli_opt_def_t *d = &cli_opt_table[i];
@@ -83,6 +86,11 @@ static void opt_getopt_build(const cli_job_opts_t *o, opt_getopt_t *g)
 			xstrcat(&g->shorts, ":");
 		else if (d->has_arg == optional_argument)
 			xstrcat(&g->shorts, "::");
+	}
+	for (size_t i = 0; i < nspank; i++, n++) {
+		g->longopts[n].name = spank_stack_option_name(o->spank, i);
+		g->longopts[n].has_arg = spank_stack_option_has_arg(o->spank, i);
+		g->longopts[n].val = CLI_SPANK_VAL_BASE + (int)i;
 	}
 }
 
@@ -121,6 +129,15 @@ static int opt_getopt_run(cli_job_opts_t *o, int argc, char **argv,
 	while ((c = getopt_long(argc, av, g.shorts, g.longopts, NULL)) != -1) {
 		const cli_opt_def_t *d = opt_by_val(o, c);
 
+		if (c >= CLI_SPANK_VAL_BASE) {
+			if (spank_stack_option_apply(o->spank,
+						     (size_t)(c - CLI_SPANK_VAL_BASE),
+						     optarg, src) < 0) {
+				rc = -1;
+				break;
+			}
+			continue;
+		}
 		if (c == '?' || c == ':' || !d) {
 			if (!o->quiet_getopt)
 				fprintf(stderr,

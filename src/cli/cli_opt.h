@@ -63,6 +63,7 @@ typedef struct {
 	char      *clusters;      /* -M/--clusters as given */
 	uint32_t   ntasks_per_gpu;
 
+	struct spank_stack *spank; /* SPANK plugins' options, or NULL */
 	bool       quiet_getopt;  /* do not print getopt's messages (fuzzing) */
 	cli_src_t  cur_src;       /* source of the option being applied */
 	uint8_t    mem_kind_src[3];   /* --mem, --mem-per-cpu, --mem-per-gpu */

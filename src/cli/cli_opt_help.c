@@ -2,8 +2,10 @@
  * Slurm lays them out.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli_opt.h"
+#include "common/spank.h"
 
 static const char sbatch_usage[] =
 "Usage: sbatch [-N nnodes] [-n ntasks]\n"
@@ -127,9 +129,14 @@ static const char sbatch_help[] =
 "  -V, --version               output version information and exit\n"
 "\n";
 
+/* SPANK plugins' options go before "Help options:", as in Slurm. */
 void cli_opt_print_help(const cli_job_opts_t *o)
 {
-	fputs(sbatch_help, stdout);
+	const char *tail = strstr(sbatch_help, "\nHelp options:");
+
+	fwrite(sbatch_help, 1, (size_t)(tail - sbatch_help), stdout);
+	spank_stack_print_options(o->spank, stdout, 6, 30);
+	fputs(tail, stdout);
 }
 
 void cli_opt_print_usage(const cli_job_opts_t *o)

@@ -8,7 +8,8 @@
  *              DEMO_SPANK_OPT (the option's value), DEMO_SPANK_ITEMS (the
  *              items it could read) and, with the "prepend" argument,
  *              prepends "/usr/bin/env DEMO_SPANK_WRAPPED=1" to the task.
- * Each callback logs "demo_spank: <callback> ctx=<n>".
+ * Each callback logs "demo_spank: <callback> ...": with slurm_info in
+ * slurmstepd (the node's log), slurm_verbose in commands (sbatch -v).
  *
  * plugstack.conf arguments: "fail_init" (init returns -1), "prepend",
  * "fail_task_init" (task_init returns -1).
@@ -22,6 +23,14 @@
 #include <slurm/spank.h>
 
 SPANK_PLUGIN(demo_spank, 1)
+
+#define LOG(...)                                                \
+	do {                                                    \
+		if (spank_context() == S_CTX_REMOTE)            \
+			slurm_info(__VA_ARGS__);                \
+		else                                            \
+			slurm_verbose(__VA_ARGS__);             \
+	} while (0)
 
 static char opt_value[256];
 static int opt_seen;
@@ -54,7 +63,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 {
 	spank_err_t rc;
 
-	slurm_info("demo_spank: init ctx=%d remote=%d", (int)spank_context(),
+	LOG("demo_spank: init ctx=%d remote=%d", (int)spank_context(),
 		   spank_remote(sp));
 	if (has_arg(ac, av, "fail_init")) {
 		slurm_error("demo_spank: failing init as asked");
@@ -73,7 +82,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	char *arg = NULL;
 	int got = spank_option_getopt(sp, &demo_opt, &arg) == ESPANK_SUCCESS;
 
-	slurm_info("demo_spank: init_post_opt ctx=%d opt=%s getopt=%d",
+	LOG("demo_spank: init_post_opt ctx=%d opt=%s getopt=%d",
 		   (int)spank_context(), opt_seen ? opt_value : "(none)", got);
 	if (opt_seen && spank_context() == S_CTX_ALLOCATOR)
 		spank_job_control_setenv(sp, "DEMO_JC", opt_value, 1);
@@ -85,7 +94,7 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "%u", (unsigned)geteuid());
-	slurm_info("demo_spank: user_init euid=%s", buf);
+	LOG("demo_spank: user_init euid=%s", buf);
 	spank_setenv(sp, "DEMO_SPANK_USER_INIT", buf, 1);
 	return 0;
 }
@@ -95,7 +104,7 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "%u", (unsigned)geteuid());
-	slurm_info("demo_spank: task_init_privileged euid=%s", buf);
+	LOG("demo_spank: task_init_privileged euid=%s", buf);
 	spank_setenv(sp, "DEMO_SPANK_PRIV_EUID", buf, 1);
 	return 0;
 }
@@ -146,7 +155,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	static const char *wrap[] = { "/usr/bin/env", "DEMO_SPANK_WRAPPED=1" };
 	char buf[1024];
 
-	slurm_info("demo_spank: task_init euid=%u", (unsigned)geteuid());
+	LOG("demo_spank: task_init euid=%u", (unsigned)geteuid());
 	if (has_arg(ac, av, "fail_task_init"))
 		return -1;
 	if (opt_seen) {
@@ -168,7 +177,7 @@ int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
 	pid_t pid = 0;
 
 	spank_get_item(sp, S_TASK_PID, &pid);
-	slurm_info("demo_spank: task_post_fork pid=%d", (int)pid);
+	LOG("demo_spank: task_post_fork pid=%d", (int)pid);
 	return 0;
 }
 
@@ -177,12 +186,12 @@ int slurm_spank_task_exit(spank_t sp, int ac, char **av)
 	int status = -1;
 
 	spank_get_item(sp, S_TASK_EXIT_STATUS, &status);
-	slurm_info("demo_spank: task_exit status=%d", status);
+	LOG("demo_spank: task_exit status=%d", status);
 	return 0;
 }
 
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
-	slurm_info("demo_spank: exit ctx=%d", (int)spank_context());
+	LOG("demo_spank: exit ctx=%d", (int)spank_context());
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "slurm/slurm_errno.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/report.h"
+#include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/task.h"
 
 #define POLL_MS          250
@@ -109,6 +110,7 @@ static void on_task_exit(stepd_t *sd, int status, const struct rusage *ru)
 	else
 		info("JobId=%u: batch script exited with status %d",
 		     sd->job->job_id, WEXITSTATUS(status));
+	stepd_spank_task_exit(sd->task_pid, status);
 	report_batch_complete(sd, sd->ack_pipe[1]);
 }
 

@@ -28,6 +28,7 @@
 #include "slurmd/stepd/life.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/server.h"
+#include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/stepd.h"
 #include "slurmd/stepd/task.h"
 
@@ -234,6 +235,7 @@ static int run_prolog(stepd_t *sd)
 
 static void cleanup(stepd_t *sd)
 {
+	stepd_spank_fini();
 	server_stop(sd);
 	if (sd->job_dir)
 		spool_remove_tree(sd->job_dir);

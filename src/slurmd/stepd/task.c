@@ -22,6 +22,7 @@
 #include "slurmd/common/spool.h"
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/io.h"
+#include "slurmd/stepd/spank_stepd.h"
 
 /* How far the child got, reported over the exec channel (a seqpacket
  * socket, closed on exec).  STAGE_IO_OK carries the task's stderr
@@ -147,12 +148,15 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 	const char *work = sd->job->work_dir ? sd->job->work_dir : "/tmp";
 	char *script = spool_script_path(sd->spool_dir, sd->job->job_id);
 	char *cd_err = NULL;
+	char **argv = exec_argv(sd, script);
 	const char *what;
 
 	if (setsid() < 0) {
 		report(rfd, STAGE_SESSION, errno);
 		_exit(EXIT_EXEC_FAILED);
 	}
+	if (stepd_spank_task(SPANK_CB_TASK_INIT_PRIVILEGED, &env, &argv) < 0)
+		_exit(EXIT_IO_FAILED);
 	if (become_user(sd) < 0) {
 		report(rfd, STAGE_USER, errno);
 		_exit(EXIT_EXEC_FAILED);
@@ -172,14 +176,21 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 	if (cd_err && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
 		cd_err = NULL;
 	env_setf(&env, "SLURM_TASK_PID", "%d", (int) getpid());
+	if (stepd_spank_task(SPANK_CB_TASK_INIT, &env, &argv) < 0) {
+		dprintf(STDERR_FILENO, "slurmstepd: error: Failed to invoke spank plugin stack\n");
+		_exit(EXIT_IO_FAILED);
+	}
 	reset_signals();
 	cloexec_from_3();
-	execve(script, exec_argv(sd, script), env);
+	if (strchr(argv[0], '/'))
+		execve(argv[0], argv, env);
+	else
+		execvpe(argv[0], argv, env);
 	{
 		int e = errno;
 
 		dprintf(STDERR_FILENO, "slurmstepd: error: execve(): %s: %s\n",
-			script, strerror(e));
+			argv[0], strerror(e));
 		report(rfd, STAGE_EXEC, e);
 	}
 	_exit(EXIT_EXEC_FAILED);
@@ -256,6 +267,8 @@ int task_start(stepd_t *sd)
 	int rc = SLURM_SUCCESS;
 
 	io_paths_build(sd, &io);
+	if ((rc = stepd_spank_start(sd, &env)))
+		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0) {
 		error("JobId=%u: socketpair: %m", sd->job->job_id);
 		rc = ESLURMD_EXECVE_FAILED;
@@ -274,6 +287,7 @@ int task_start(stepd_t *sd)
 		child(sd, p[1], env, &io);
 	}
 	close(p[1]);
+	stepd_spank_post_fork(pid);
 	if (read_report(sd, p[0], &r) < 0)
 		rc = handle_failure(sd, pid, &r, &io);
 	else

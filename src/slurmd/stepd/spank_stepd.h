@@ -1,0 +1,31 @@
+/* spank_stepd.h — SPANK plugins in a batch job's slurmstepd (the remote
+ * context), called at the points where Slurm calls them:
+ *
+ *   stepd_spank_start     before the fork: init, options from the job's
+ *                         environment, init_post_opt, then user_init as
+ *                         the user (effective ids only);
+ *   stepd_spank_task      in the child: task_init_privileged as root,
+ *                         task_init as the user before exec (both may
+ *                         change the task's env and argv);
+ *   stepd_spank_post_fork in stepd after the fork;
+ *   stepd_spank_task_exit in stepd when the script ended;
+ *   stepd_spank_fini      exit, then unload.
+ * With no plugstack.conf every call does nothing.
+ */
+#ifndef SLUICE_STEPD_SPANK_STEPD_H
+#define SLUICE_STEPD_SPANK_STEPD_H
+
+#include "common/spank.h"
+#include "slurmd/stepd/stepd.h"
+
+/* env: the batch environment, changed by the plugins.  0, or the
+ * slurm_err_t that fails the launch (a required plugin failed). */
+int  stepd_spank_start(stepd_t *sd, char ***env);
+/* cb: SPANK_CB_TASK_INIT_PRIVILEGED or SPANK_CB_TASK_INIT.  -1 when a
+ * required plugin failed: the task must not run. */
+int  stepd_spank_task(spank_cb_t cb, char ***env, char ***argv);
+void stepd_spank_post_fork(pid_t pid);
+void stepd_spank_task_exit(pid_t pid, int status);
+void stepd_spank_fini(void);
+
+#endif

@@ -1,0 +1,234 @@
+"""SPANK plugins: plugstack.conf, the allocator context in sbatch and the
+remote context in slurmstepd, driven with the suite's test plugin
+(tests/spank/demo_spank.c, built as <build>/tests/spank/demo_spank.so).
+
+The cluster's plugstack.conf sits next to its slurm.conf (the default
+PlugStackConfig); each test writes the lines it needs.
+"""
+
+import os
+import pwd
+import re
+import shutil
+
+import pytest
+
+import cluster as cl
+from conftest import _start, _stop
+
+BATCH_STEP = 0xfffffffb
+
+
+def _demo_plugin():
+    build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build"))
+    path = os.path.join(build, "tests", "spank", "demo_spank.so")
+    return path if os.path.exists(path) else None
+
+
+@pytest.fixture(scope="module")
+def spank_cluster(users):
+    src = _demo_plugin()
+    if not src:
+        pytest.skip("demo_spank.so not built (tests/spank)")
+    c = _start(tag="spank", nodes=2)
+    # test users must be able to dlopen it (the build tree may be 0700)
+    plugdir = os.path.join(c.dir, "spank")
+    os.makedirs(plugdir, exist_ok=True)
+    os.chmod(plugdir, 0o755)
+    shutil.copy(src, os.path.join(plugdir, "demo_spank.so"))
+    os.chmod(os.path.join(plugdir, "demo_spank.so"), 0o755)
+    c.spank_so = os.path.join(plugdir, "demo_spank.so")
+    c.plugstack = os.path.join(c.dir, "etc", "plugstack.conf")
+    yield c
+    _stop(c)
+
+
+def plugstack(c, text):
+    with open(c.plugstack, "w") as f:
+        f.write(text)
+    os.chmod(c.plugstack, 0o644)
+
+
+def job_output(c, user, jobid, name):
+    path = os.path.join(c.workdir(user), name)
+    with open(path) as f:
+        return f.read()
+
+
+def env_of(text):
+    env = {}
+    for line in text.splitlines():
+        k, sep, v = line.partition("=")
+        if sep:
+            env[k] = v
+    return env
+
+
+SCRIPT = """#!/bin/sh
+#SBATCH --output=%s
+env
+"""
+
+
+def run_job(c, args, script, out, user="sluice_u1"):
+    c.write_file(user, os.path.join(c.workdir(user), "job.sh"), script, 0o755)
+    jobid = c.sbatch(args + ["job.sh"], user=user)
+    assert c.wait_done(jobid) == "COMPLETED", c.show_job(jobid)
+    return env_of(job_output(c, user, jobid, out))
+
+
+# ---- bad inputs first --------------------------------------------------
+
+def test_required_plugin_failing_init_stops_sbatch(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s fail_init\n" % c.spank_so)
+    r = c.run(["sbatch", "--wrap", "true"], user="sluice_u1")
+    assert r.rc == 1, r
+    assert "sbatch: error: spank: required plugin demo_spank: init() " \
+        "failed with rc=-1" in r.err, r
+    assert "sbatch: error: Failed to initialize plugin stack" in r.err, r
+    assert "Submitted batch job" not in r.out
+
+
+def test_missing_required_plugin_stops_sbatch(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "# comment\n\nrequired /nonexistent/x.so\n")
+    r = c.run(["sbatch", "--wrap", "true"], user="sluice_u1")
+    assert r.rc == 1, r
+    assert re.search(r"spank: .*plugstack.conf:3: Failed to load plugin "
+                     r"/nonexistent/x.so. Aborting.", r.err), r
+    assert "Failed to initialize plugin stack" in r.err
+
+
+def test_bad_plugstack_line_names_file_and_line(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "optional %s\nbogus line\n" % c.spank_so)
+    r = c.run(["sbatch", "--wrap", "true"], user="sluice_u1")
+    assert r.rc == 1, r
+    assert "plugstack.conf:2:" in r.err, r
+
+
+def test_invalid_option_argument(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s\n" % c.spank_so)
+    r = c.run(["sbatch", "--demo-opt=fail", "--wrap", "true"],
+              user="sluice_u1")
+    assert r.rc != 0, r
+    assert "Invalid --demo-opt argument: fail" in r.err, r
+
+
+def test_optional_plugin_failing_init_is_ignored(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "optional %s fail_init\n" % c.spank_so)
+    jobid = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(jobid) == "COMPLETED"
+
+
+def test_unknown_option_without_plugin(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "")
+    r = c.run(["sbatch", "--demo-opt=x", "--wrap", "true"], user="sluice_u1")
+    assert r.rc == 255, r
+    assert "unrecognized option" in r.err, r
+
+
+# ---- the allocator context --------------------------------------------
+
+def test_help_lists_plugin_options(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s\n" % c.spank_so)
+    r = c.run(["sbatch", "--help"])
+    assert r.rc == 0, r
+    block = r.out.split("Options provided by plugins:\n", 1)
+    assert len(block) == 2, r.out
+    line = block[1].splitlines()[0]
+    assert line == "%-30s%s" % ("      --demo-opt=ARG",
+                               "Demo option handled by demo_spank (test "
+                               "plugin)"), repr(line)
+    assert r.out.index("Options provided by plugins:") < \
+        r.out.index("Help options:")
+
+
+def test_help_without_plugins_is_unchanged(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "")
+    r = c.run(["sbatch", "--help"])
+    assert r.rc == 0 and "Options provided by plugins" not in r.out
+
+
+def test_option_on_command_line_reaches_task(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s\n" % c.spank_so)
+    env = run_job(c, ["--demo-opt=cli"], SCRIPT % "cli.out", "cli.out")
+    assert env.get("DEMO_SPANK_OPT") == "cli", env
+    assert env.get("DEMO_SPANK_OPT_REMOTE") == "1"
+    assert env.get(
+        "SLURM_SPANK__SLURM_SPANK_OPTION_demo_spank_demo_opt") == "cli"
+    assert env.get("SLURM_SPANK_DEMO_JC") == "cli"
+
+
+def test_option_in_sbatch_directive(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s\n" % c.spank_so)
+    script = "#!/bin/sh\n#SBATCH --output=dir.out\n#SBATCH --demo-opt=fromscript\nenv\n"
+    env = run_job(c, [], script, "dir.out")
+    assert env.get("DEMO_SPANK_OPT") == "fromscript", env
+
+
+def test_option_precedence_and_env(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s\n" % c.spank_so)
+    script = "#!/bin/sh\n#SBATCH --output=prec.out\n#SBATCH --demo-opt=script\nenv\n"
+    var = "SLURM_SPANK__SLURM_SPANK_OPTION_demo_spank_demo_opt"
+    c.write_file("sluice_u1", os.path.join(c.workdir("sluice_u1"), "p.sh"),
+                 script, 0o755)
+    r = c.run(["sbatch", "p.sh"], user="sluice_u1", env={var: "fromenv"})
+    jobid = int(r.out.split()[-1])
+    assert c.wait_done(jobid) == "COMPLETED"
+    env = env_of(job_output(c, "sluice_u1", jobid, "prec.out"))
+    assert env.get("DEMO_SPANK_OPT") == "fromenv", env
+    r = c.run(["sbatch", "--demo-opt=cmd", "p.sh"], user="sluice_u1",
+              env={var: "fromenv"})
+    jobid = int(r.out.split()[-1])
+    assert c.wait_done(jobid) == "COMPLETED"
+    env = env_of(job_output(c, "sluice_u1", jobid, "prec.out"))
+    assert env.get("DEMO_SPANK_OPT") == "cmd", env
+
+
+# ---- the remote context -------------------------------------------------
+
+def test_remote_callbacks_items_env_and_argv(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s prepend\n" % c.spank_so)
+    pw = pwd.getpwnam("sluice_u1")
+    uid, gid = pw.pw_uid, pw.pw_gid
+    env = run_job(c, ["--demo-opt=items"], SCRIPT % "items.out", "items.out")
+    jobid = int(env["SLURM_JOB_ID"])
+    assert env.get("DEMO_SPANK_WRAPPED") == "1", env   # prepended argv
+    assert env.get("DEMO_SPANK_USER_INIT") == str(uid)  # user_init as user
+    assert env.get("DEMO_SPANK_PRIV_EUID") == "0"       # still root there
+    assert env.get("DEMO_SPANK_NO_OVERWRITE") == "ok"
+    items = dict(kv.split("=", 1) for kv in env["DEMO_SPANK_ITEMS"].split())
+    assert items["uid"] == str(uid) and items["gid"] == str(gid), items
+    assert items["job"] == str(jobid)
+    assert int(items["step"], 16) == BATCH_STEP
+    assert items["nnodes"] == "1" and items["nodeid"] == "0"
+    assert items["ltasks"] == "1" and items["ttasks"] == "1"
+    assert items["task"] == "0" and items["gtask"] == "0"
+    assert items["pid"] == "self" and items["env"] == "yes"
+    assert items["version"] == "25.05.0"
+    assert int(items["ncpus"]) >= 1
+    log = "\n".join(c.log_text(n) for n in c.node_names)
+    for cb in ("init ctx=2 remote=1", "init_post_opt ctx=2 opt=items",
+               "task_post_fork pid=", "task_exit status=0", "exit ctx=2"):
+        assert "demo_spank: " + cb in log, cb
+
+
+def test_required_plugin_failing_task_init_fails_job(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s fail_task_init\n" % c.spank_so)
+    jobid = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(jobid) == "FAILED"
+    plugstack(c, "optional %s fail_task_init\n" % c.spank_so)
+    jobid = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(jobid) == "COMPLETED"
