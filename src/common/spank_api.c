@@ -93,8 +93,8 @@ static spank_err_t env_get(char **env, const char *var, char *buf, int len)
 	if (i < 0)
 		return ESPANK_ENV_NOEXIST;
 	v = env[i] + strlen(var) + 1;
-	if ((int)strlen(v) >= len)
-		return ESPANK_NOSPACE;
+	if (!buf || (int)strlen(v) >= len)
+		return ESPANK_NOSPACE;   /* (NULL, 0) asks "is it set?" */
 	memcpy(buf, v, strlen(v) + 1);
 	return ESPANK_SUCCESS;
 }
@@ -141,7 +141,7 @@ API spank_err_t spank_getenv(spank_t h, const char *var, char *buf, int len)
 {
 	char ***env;
 
-	if (!handle_ok(h) || bad_var(var) || !buf || len <= 0)
+	if (!handle_ok(h) || bad_var(var) || len < 0 || (!buf && len))
 		return ESPANK_BAD_ARG;
 	if (!is_remote(h))
 		return ESPANK_NOT_REMOTE;
@@ -206,7 +206,7 @@ API spank_err_t spank_job_control_getenv(spank_t h, const char *var,
 
 	if (rc)
 		return rc;
-	if (!buf || len <= 0)
+	if (len < 0 || (!buf && len))
 		return ESPANK_BAD_ARG;
 	return env_get(h->stack->jc_env, var, buf, len);
 }

@@ -14,6 +14,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/common/spool.h"
 
 #define BATCH_STEP_ID 0xfffffffbu   /* SLURM_BATCH_SCRIPT */
 
@@ -22,10 +23,10 @@ static struct {
 	spank_job_t    job;
 	char         **env;        /* the job's environment */
 	spank_task_t   task;
-	char          *user_name;
+	char         **argv;       /* the batch step's command */
 } st;
 
-static void fill_job(const stepd_t *sd)
+static void fill_job(const stepd_t *sd, const char *script)
 {
 	const batch_launch_msg_t *j = sd->job;
 	spank_job_t *sj = &st.job;
@@ -50,7 +51,12 @@ static void fill_job(const stepd_t *sd)
 	sj->restart_count = j->restart_cnt;
 	sj->array_job_id = j->array_job_id;
 	sj->array_task_id = j->array_job_id ? j->array_task_id : 0;
-	sj->argv = j->argv;
+	/* as the task runs it: the spooled script, then its arguments */
+	st.argv = xcalloc(1, sizeof(char *));
+	st.argv = xstrarray_append(st.argv, script);
+	for (size_t i = 1; j->argv && j->argv[0] && j->argv[i]; i++)
+		st.argv = xstrarray_append(st.argv, j->argv[i]);
+	sj->argv = st.argv;
 	sj->env = &st.env;
 	sj->gids = xcalloc((size_t)n, sizeof(gid_t));
 	if (getgrouplist(sd->user_name, j->gid, sj->gids, &n) < 0) {
@@ -112,6 +118,7 @@ static int start_stack(stepd_t *sd)
 
 int stepd_spank_start(stepd_t *sd, char ***env)
 {
+	char *script;
 	int rc;
 
 	st.stack = spank_stack_create(S_CTX_REMOTE, sd->conf->plugstack_config,
@@ -124,7 +131,9 @@ int stepd_spank_start(stepd_t *sd, char ***env)
 	if (!spank_stack_plugin_count(st.stack))
 		return SLURM_SUCCESS;
 	st.env = xstrarray_dup(*env);
-	fill_job(sd);
+	script = spool_script_path(sd->spool_dir, sd->job->job_id);
+	fill_job(sd, script);
+	xfree(script);
 	rc = start_stack(sd);
 	xstrarray_free(*env);
 	*env = xstrarray_dup(st.env);
@@ -168,6 +177,7 @@ void stepd_spank_fini(void)
 	spank_stack_call(st.stack, SPANK_CB_EXIT, NULL, NULL);
 	spank_stack_destroy(st.stack);
 	xstrarray_free(st.env);
+	xstrarray_free(st.argv);
 	xfree(st.job.gids);
 	memset(&st, 0, sizeof(st));
 }
