@@ -351,6 +351,7 @@ class Cluster:
         self.node_ports = {}
         self.users = {}
         self.hostname = socket.gethostname()
+        self.failed = False       # a test using it failed: keep its dir
 
     # ---- paths -----------------------------------------------------------
 
@@ -369,7 +370,7 @@ class Cluster:
         name = user or "root"
         d = os.path.join(self.dir, "jobs", name)
         if not os.path.isdir(d):
-            os.makedirs(d)
+            os.makedirs(d, exist_ok=True)
             if user:
                 pw = pwd.getpwnam(user)
                 os.chown(d, pw.pw_uid, pw.pw_gid)
@@ -580,7 +581,7 @@ class Cluster:
             if states:
                 return states
         for n, rec in self.show_nodes().items():
-            states[n] = rec.get("State", "").lower().replace("idle", "idle")
+            states[n] = rec.get("State", "").lower()
         return states
 
     def stop(self):
@@ -619,7 +620,7 @@ class Cluster:
         _sweep_orphans(self.dir)
 
     def cleanup(self):
-        if os.environ.get("SLUICE_KEEP_TMP"):
+        if os.environ.get("SLUICE_KEEP_TMP") or self.failed:
             return
         shutil.rmtree(self.dir, ignore_errors=True)
 

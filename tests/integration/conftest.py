@@ -10,7 +10,7 @@ Run as root: the fixture starts munged and the daemons and switches to the
 test users.  SLUICE_BUILD_DIR / SLUICE_PREFIX choose the binaries (see
 cluster.py); SLUICE_KEEP_TMP=1 keeps each cluster's directory.  When a test
 fails, the tail of every daemon log of the clusters it used is attached to
-the report.
+the report and those clusters' directories are kept.
 """
 
 import os
@@ -91,7 +91,8 @@ def pytest_runtest_makereport(item, call):
     rep = outcome.get_result()
     if rep.failed and _ACTIVE:
         for c in _ACTIVE:
-            rep.sections.append(("daemon logs of %s" % c.dir, c.log_tails()))
+            c.failed = True
+            rep.sections.append(("daemon logs of %s (kept)" % c.dir, c.log_tails()))
 
 
 def pytest_report_header(config):
