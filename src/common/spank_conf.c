@@ -166,7 +166,7 @@ static int do_include(parse_ctx_t *p, char **w, size_t n, const char *fname,
 	dir = dir_of(fname);
 	pat = w[1][0] == '/' ? xstrdup(w[1]) :
 		xstrdup_printf("%s/%s", dir, w[1]);
-	grc = glob(pat, GLOB_ERR, NULL, &g);
+	grc = glob(pat, 0, NULL, &g);
 	if (grc == 0) {
 		p->depth++;
 		for (size_t i = 0; i < g.gl_pathc && !rc; i++)
