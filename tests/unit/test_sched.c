@@ -1,0 +1,233 @@
+/* test_sched.c — the scheduler over real node, partition and job tables,
+ * without daemons: the controller's modules are compiled in, the loop
+ * pieces (controller, agent) are replaced by the small stubs below, and
+ * replies go to a NULL connection (net_reply ignores it). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../src/ctld/select.c"
+#include "../../src/ctld/commit.c"
+#include "../../src/ctld/state_save.c"
+#include "../../src/ctld/node_mgr.c"
+#include "../../src/ctld/node_state.c"
+#include "../../src/ctld/part_mgr.c"
+#include "../../src/ctld/job_mgr.c"
+#include "../../src/ctld/job_submit.c"
+#include "../../src/ctld/job_state.c"
+#include "../../src/ctld/sched.c"
+
+/* ---- stubs for the loop's modules ---- */
+
+static slurm_conf_t *conf;
+static unsigned sent_rpcs;
+
+const slurm_conf_t *ctld_conf(void) { return conf; }
+struct event_base *ctld_base(void) { return NULL; }
+time_t ctld_boot_time(void) { return 0; }
+bool ctld_is_operator(uid_t uid) { return uid == 0; }
+void ctld_shutdown(void) { }
+int ctld_reconfigure(void) { return 0; }
+
+int agent_init(struct event_base *base, int threads) { return 0; }
+void agent_fini(void) { }
+unsigned agent_pending(void) { return 0; }
+void agent_queue_work(agent_work_f work, agent_done_f done, void *arg) { }
+void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
+		   int timeout_ms, agent_rpc_done_f done, void *arg)
+{
+	sent_rpcs++;
+	msg_body_free(type, req);
+}
+
+/* ---- fixture ---- */
+
+static char dir[] = "/tmp/test_sched.XXXXXX";
+
+static int setup(void **st)
+{
+	char path[256], err[512];
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+	f = fopen(path, "w");
+	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s/state\n"
+		"NodeName=n[1-2] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
+		"PartitionName=debug Nodes=ALL Default=YES MaxTime=60\n"
+		"PartitionName=down Nodes=n1 State=DOWN\n", dir);
+	fclose(f);
+	conf = conf_load(path, err, sizeof(err));
+	if (!conf) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	if (state_save_init(conf->state_save_location, "t", err, sizeof(err)))
+		return -1;
+	node_mgr_init(conf);
+	part_mgr_init(conf, err, sizeof(err));
+	job_mgr_init();
+	for (size_t i = 0; i < node_mgr_count(); i++) {
+		node_registration_msg_t r = { .cpus = 2, .sockets = 2,
+					      .cores = 1, .threads = 1,
+					      .real_memory = 1000 };
+		slurm_msg_t m = { .data = &r };
+
+		r.node_name = node_mgr_at(i)->info.name;
+		node_mgr_rpc_register(NULL, &m);
+	}
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	char cmd[300];
+
+	job_mgr_fini();
+	part_mgr_fini();
+	node_mgr_fini();
+	conf_destroy(conf);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static uint32_t submit(const char *part, uint32_t tasks, uint32_t nodes,
+		       uint32_t minutes, bool hold)
+{
+	job_desc_t d;
+	slurm_msg_t m = { .auth_uid = 0 };
+	uint32_t id = job_mgr_next_id();
+
+	job_desc_init(&d);
+	d.script = xstrdup("#!/bin/sh\ntrue\n");
+	d.partition = xstrdup(part);
+	d.num_tasks = tasks;
+	d.min_nodes = nodes;
+	d.time_limit = minutes;
+	d.hold = hold;
+	m.data = &d;
+	job_mgr_rpc_submit(NULL, &m);
+	job_desc_free_members(&d);
+	return job_mgr_find(id) ? id : 0;
+}
+
+static uint32_t state(uint32_t id)
+{
+	return job_mgr_find(id)->info.job_state;
+}
+
+static uint32_t reason(uint32_t id)
+{
+	return job_mgr_find(id)->info.state_reason;
+}
+
+/* ---- tests ---- */
+
+static void test_rejects(void **st)
+{
+	assert_int_equal(submit("nosuch", NO_VAL32, NO_VAL32, NO_VAL32, false), 0);
+	/* 5 CPUs on one node can never fit */
+	assert_int_equal(submit(NULL, 5, 1, NO_VAL32, false), 0);
+}
+
+static void test_strict_order_and_reasons(void **st)
+{
+	uint32_t run[4], wait1, wait2, held, toolong, wide, down;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		run[i] = submit(NULL, 1, NO_VAL32, NO_VAL32, false);
+	wait1 = submit(NULL, 1, NO_VAL32, NO_VAL32, false);
+	held = submit(NULL, 1, NO_VAL32, NO_VAL32, true);
+	toolong = submit(NULL, 1, NO_VAL32, 120, false);
+	wide = submit(NULL, 3, 3, NO_VAL32, false);
+	down = submit("down", 1, NO_VAL32, NO_VAL32, false);
+	wait2 = submit(NULL, 1, NO_VAL32, NO_VAL32, false);
+	assert_int_equal(sched_run(), 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(state(run[i]), JOB_RUNNING);
+	/* two 1-CPU jobs per 2-CPU node, nodes in index order */
+	assert_string_equal(job_mgr_find(run[0])->info.nodes, "n1");
+	assert_string_equal(job_mgr_find(run[1])->info.nodes, "n1");
+	assert_string_equal(job_mgr_find(run[2])->info.nodes, "n2");
+	assert_int_equal(node_mgr_find("n1")->info.alloc_cpus, 2);
+	assert_int_equal(state(wait1), JOB_PENDING);
+	assert_int_equal(reason(wait1), WAIT_RESOURCES);
+	assert_int_equal(reason(wait2), WAIT_PRIORITY);
+	assert_int_equal(reason(held), WAIT_HELD_USER);
+	assert_int_equal(job_mgr_find(held)->info.priority, 0);
+	assert_int_equal(reason(toolong), WAIT_PART_TIME_LIMIT);
+	assert_int_equal(reason(wide), WAIT_PART_CONFIG);
+	assert_int_equal(reason(down), WAIT_PART_DOWN);
+	/* priority/basic counts down from the top */
+	assert_int_equal(job_mgr_find(run[0])->info.priority, 4294901759u);
+	assert_int_equal(job_mgr_find(run[1])->info.priority, 4294901758u);
+
+	/* run[0] ends: COMPLETING until n1 confirms, then wait1 starts */
+	job_mgr_end(job_mgr_find(run[0]), JOB_COMPLETE, WAIT_NO_REASON, 0);
+	assert_true(state(run[0]) & JOB_COMPLETING);
+	assert_int_equal(sched_run(), 0);
+	job_mgr_node_done(job_mgr_find(run[0]), node_mgr_find("n1"));
+	assert_int_equal(state(run[0]), JOB_COMPLETE);
+	assert_int_equal(sched_run(), 1);
+	assert_int_equal(state(wait1), JOB_RUNNING);
+	assert_int_equal(reason(wait2), WAIT_RESOURCES);
+}
+
+static void test_node_down_fails_jobs(void **st)
+{
+	node_record_t *n2 = node_mgr_find("n2");
+	job_record_t *j;
+	uint32_t on_n2 = 0;
+
+	for (j = job_mgr_running_first(); j; j = j->run_next)
+		if (!strcmp(j->info.nodes, "n2"))
+			on_n2 = j->info.job_id;
+	assert_int_not_equal(on_n2, 0);
+	_set_down(n2, "test", 0, false);
+	assert_int_equal(state(on_n2), JOB_NODE_FAIL);
+	assert_int_equal(reason(on_n2), FAIL_DOWN_NODE);
+	assert_int_equal(n2->info.alloc_cpus, 0);
+	assert_false(node_mgr_usable(n2));
+}
+
+static void test_snapshot_roundtrip(void **st)
+{
+	buf_t *b = state_save_pack();
+	uint32_t cnt = job_mgr_count(), next = job_mgr_next_id();
+	char err[256];
+
+	assert_int_equal(state_save_write(conf->state_save_location, b), 0);
+	buf_destroy(b);
+	job_mgr_fini();
+	node_mgr_init(conf);
+	part_mgr_init(conf, err, sizeof(err));
+	job_mgr_init();
+	assert_int_equal(state_save_load(conf->state_save_location, err,
+					 sizeof(err)), 0);
+	assert_int_equal(job_mgr_count(), cnt);
+	assert_int_equal(job_mgr_next_id(), next);
+	assert_int_equal((node_mgr_find("n2")->info.node_state & NODE_STATE_BASE),
+			 NODE_STATE_DOWN);
+	/* running jobs hold their CPUs again */
+	assert_int_equal(node_mgr_find("n1")->info.alloc_cpus, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_strict_order_and_reasons),
+		cmocka_unit_test(test_node_down_fails_jobs),
+		cmocka_unit_test(test_snapshot_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
