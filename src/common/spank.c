@@ -467,7 +467,8 @@ void spank_stack_print_options(const spank_stack_t *s, FILE *fp,
 			fprintf(fp, "%-*s", width, info);
 			print_wrapped(fp, o->usage, width, 80, true);
 		} else {
-			fprintf(fp, "%s\n", info);
+			/* a long one stands apart, with a blank line */
+			fprintf(fp, "\n%s\n", info);
 			print_wrapped(fp, o->usage, width, 80, false);
 		}
 		xfree(info);
