@@ -1,1 +1,304 @@
-int main(void){return 0;}
+/* slurmdbd.c — the accounting daemon: options, start-up, the event loop,
+ * signals and shutdown.  Requests arrive through net_server on the loop;
+ * anything that touches MariaDB goes to the worker thread (dbd_worker). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <event2/event.h>
+#include <event2/thread.h>
+
+#include "common/auth.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/net.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "dbd/dbd_conf.h"
+#include "dbd/dbd_db.h"
+#include "dbd/dbd_worker.h"
+#include "slurm/slurm_errno.h"
+
+#define DB_WAIT_S 60
+
+typedef struct {
+	bool  foreground;
+	int   verbose;
+	char *conf_path;
+} dbd_opts_t;
+
+static struct {
+	dbd_opts_t         opts;
+	dbd_conf_t        *conf;
+	struct event_base *base;
+	net_server_t      *server;
+	struct event      *sig_ev[3];
+	bool               pid_written;
+} dbd;
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"Usage: slurmdbd [OPTIONS]\n"
+"  -D            Run daemon in foreground, with logging copied to stderr.\n"
+"  -f file       Use specified file for slurmdbd configuration.\n"
+"  -h            Print this help message.\n"
+"  -v            Verbose mode. Multiple -v's increase verbosity.\n"
+"  -V            Print version information and exit.\n");
+}
+
+static void parse_opts(int argc, char **argv, dbd_opts_t *o)
+{
+	static const struct option lopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "Df:hvV", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'D': o->foreground = true; break;
+		case 'f': o->conf_path = xstrdup(optarg); break;
+		case 'h': usage(stdout); exit(0);
+		case 'v': o->verbose++; break;
+		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
+		default: usage(stderr); exit(1);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "slurmdbd: error: Unknown argument: %s\n",
+			argv[optind]);
+		usage(stderr);
+		exit(1);
+	}
+}
+
+static log_level_t file_level(void)
+{
+	int l = dbd.conf->debug_level + dbd.opts.verbose;
+
+	return l > LOG_LEVEL_DEBUG5 ? LOG_LEVEL_DEBUG5 : l;
+}
+
+static void setup_log(void)
+{
+	log_options_t lo = { .stderr_level = LOG_LEVEL_ERROR,
+			     .file_level = file_level(),
+			     .stderr_timestamps = true };
+	const char *file = dbd.conf->log_file;
+
+	if (dbd.opts.foreground)
+		lo.stderr_level = file_level();
+	else if (!file)
+		lo.stderr_level = LOG_LEVEL_QUIET;
+	if (log_init("slurmdbd", lo, file) < 0)
+		error("Unable to open log file %s", file);
+}
+
+/* The file holds StoragePass: warn when others may read it. */
+static void check_conf_mode(void)
+{
+	struct stat st;
+
+	if (stat(dbd.conf->path, &st) == 0 && (st.st_mode & 077))
+		info("%s file %s should be 600 is %o accessible for group or "
+		     "others", "slurmdbd.conf", dbd.conf->path,
+		     (unsigned)(st.st_mode & 0777));
+}
+
+static void daemonize(void)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid > 0)
+		_exit(0);
+	setsid();
+	if (chdir("/") < 0)
+		error_errno("chdir /");
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+}
+
+static void write_pidfile(void)
+{
+	const char *f = dbd.conf->pid_file;
+	FILE *fp;
+
+	if (!f)
+		return;
+	fp = fopen(f, "w");
+	if (!fp) {
+		error_errno("Unable to open pid file %s", f);
+		return;
+	}
+	fprintf(fp, "%d\n", (int)getpid());
+	fclose(fp);
+	dbd.pid_written = true;
+}
+
+/* Running as root with another SlurmUser: become that user. */
+static void drop_privileges(void)
+{
+	struct passwd *pw;
+
+	if (getuid() != 0 || dbd.conf->slurm_user_id == 0)
+		return;
+	pw = getpwuid(dbd.conf->slurm_user_id);
+	if (!pw)
+		fatal("SlurmUser %s: no passwd entry", dbd.conf->slurm_user);
+	if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
+	    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
+		fatal("Unable to become SlurmUser %s: %s",
+		      dbd.conf->slurm_user, strerror(errno));
+}
+
+/* ---- requests ---- */
+
+static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
+{
+	switch (msg->type) {
+	case REQUEST_DBD_ACCT:
+		if (!msg->data) {
+			net_reply_rc(conn, SLURM_PROTOCOL_INSANE_MSG_LENGTH);
+			return;
+		}
+		dbd_worker_submit(conn, msg);
+		return;
+	case REQUEST_PING:
+		net_reply_rc(conn, SLURM_SUCCESS);
+		return;
+	default:
+		error("%s from %s uid %u is not for slurmdbd",
+		      msg_type_name(msg->type), msg->peer,
+		      (unsigned)msg->auth_uid);
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+	}
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct timeval tv = { 0, 100000 };
+
+	if (sig == SIGHUP) {
+		info("Reconfigure signal (SIGHUP) received: reopening the log");
+		log_reopen(dbd.conf->log_file);
+		return;
+	}
+	info("Terminate signal (SIGINT or SIGTERM) received");
+	event_base_loopexit(dbd.base, &tv);
+}
+
+static void add_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		dbd.sig_ev[i] = evsignal_new(dbd.base, sigs[i], on_signal,
+					     NULL);
+		event_add(dbd.sig_ev[i], NULL);
+	}
+}
+
+static void listen_port(void)
+{
+	const char *addr = dbd.conf->dbd_addr;
+	int fd;
+
+	/* DbdAddr names this host; listen on every address unless it is a
+	 * loopback one (tests, single-host setups). */
+	if (addr && strncmp(addr, "127.", 4) && strcmp(addr, "localhost"))
+		addr = NULL;
+	fd = net_listen_tcp(addr, dbd.conf->dbd_port);
+	if (fd < 0)
+		fatal("Unable to bind listen port (%u): %s",
+		      dbd.conf->dbd_port, strerror(errno));
+	dbd.server = net_server_create(dbd.base, fd, dispatch, NULL,
+				       dbd.conf->message_timeout * 1000);
+	if (!dbd.server)
+		fatal("Unable to serve on port %u", dbd.conf->dbd_port);
+}
+
+static void start(void)
+{
+	const dbd_conf_t *c = dbd.conf;
+	dbd_db_t *db;
+
+	if (auth_init(c->auth_type, c->auth_info, c->plugin_dir) != 0)
+		fatal("failed to initialize auth plugin %s", c->auth_type);
+	db = dbd_db_open(c, DB_WAIT_S);
+	if (!db)
+		fatal("Unable to connect to database %s on %s:%u",
+		      c->storage_loc, c->storage_host, c->storage_port);
+	evthread_use_pthreads();
+	dbd.base = event_base_new();
+	if (!dbd.base)
+		fatal("event_base_new failed");
+	listen_port();
+	if (dbd_worker_init(dbd.base, db, c) < 0)
+		fatal("Unable to start the database worker");
+	add_signals();
+	info("slurmdbd version %s started", SLUICE_VERSION_STRING);
+}
+
+static void stop(void)
+{
+	if (dbd.server)
+		net_server_destroy(dbd.server);
+	dbd_worker_fini();
+	for (size_t i = 0; i < 3; i++)
+		if (dbd.sig_ev[i])
+			event_free(dbd.sig_ev[i]);
+	if (dbd.base)
+		event_base_free(dbd.base);
+	if (dbd.pid_written)
+		unlink(dbd.conf->pid_file);
+	info("slurmdbd shutdown completing");
+}
+
+int main(int argc, char **argv)
+{
+	char err[1024] = "";
+	log_options_t lo = { .stderr_level = LOG_LEVEL_INFO,
+			     .file_level = LOG_LEVEL_QUIET,
+			     .stderr_prefix = true };
+
+	parse_opts(argc, argv, &dbd.opts);
+	log_init("slurmdbd", lo, NULL);
+	dbd.conf = dbd_conf_load(dbd.opts.conf_path, err, sizeof(err));
+	if (!dbd.conf) {
+		fprintf(stderr, "slurmdbd: fatal: %s\n", err);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	setup_log();
+	check_conf_mode();
+	if (!dbd.opts.foreground)
+		daemonize();
+	write_pidfile();
+	drop_privileges();
+	start();
+	event_base_dispatch(dbd.base);
+	stop();
+	dbd_conf_destroy(dbd.conf);
+	xfree(dbd.opts.conf_path);
+	log_fini();
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* cli_sacctmgr.h — sacctmgr's pieces shared between sacctmgr.c (commands,
+ * talking to slurmdbd, add/modify/delete messages) and
+ * cli_sacctmgr_show.c (the show/list tables).
+ *
+ * slurmdbd answers a list with a table of strings: named columns, one row
+ * per record.  A row is printed through cli_sacctmgr_fields, whose getters
+ * look their column up by name.
+ */
+#ifndef SLUICE_CLI_SACCTMGR_H
+#define SLUICE_CLI_SACCTMGR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli_fields.h"
+#include "common/msg_types.h"
+
+typedef struct {
+	bool   noheader;     /* -n */
+	bool   parsable;     /* -p: '|' after every field */
+	bool   parsable2;    /* -P: '|' between fields */
+	bool   immediate;    /* -i */
+	bool   quiet;        /* -Q */
+	int    verbose;
+} mgr_opts_t;
+
+/* One record of a list reply. */
+typedef struct {
+	char *const *cols;   /* the reply's column names */
+	char *const *cells;  /* this row's cells (same order) */
+	size_t       ncols;
+	int          depth;  /* tree: indentation of the Account column */
+} mgr_row_t;
+
+/* What "show" prints: entity, format= (NULL = default), tree. */
+typedef struct {
+	uint16_t    entity;
+	bool        with_assoc;
+	bool        tree;
+	const char *format;
+} mgr_show_t;
+
+extern const cli_field_t cli_sacctmgr_fields[];
+
+/* The cell of column name in row, or NULL. */
+const char *cli_sacctmgr_cell(const mgr_row_t *row, const char *name);
+
+/* Print a list reply; returns the exit code. */
+int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
+		      const dbd_acct_resp_msg_t *resp);
+
+#endif

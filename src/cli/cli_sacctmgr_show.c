@@ -1,0 +1,455 @@
+/* cli_sacctmgr_show.c — sacctmgr show/list: the field table, format=,
+ * association tree order, and the table / -p / -P output.
+ *
+ * Table cells are right-justified to the column width and followed by a
+ * space; a value longer than its column is cut and ends in '+'.  Headers
+ * are cut without a mark.  A dashed line follows the header.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_output.h"
+#include "cli/cli_sacctmgr.h"
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+/* ---- getters: one per column name ---- */
+
+const char *cli_sacctmgr_cell(const mgr_row_t *row, const char *name)
+{
+	for (size_t i = 0; i < row->ncols; i++)
+		if (!strcmp(row->cols[i], name))
+			return row->cells[i];
+	return NULL;
+}
+
+static void put(char **out, const char *v)
+{
+	xstrcat(out, v ? v : "");
+	if (!*out)
+		*out = xstrdup("");
+}
+
+#define CELL(fn, col)                                                   \
+	static void fn(char **out, const void *rec, const cli_ctx_t *ctx)   \
+	{                                                                   \
+		put(out, cli_sacctmgr_cell(rec, col));                      \
+	}
+#define FIXED(fn, text)                                                 \
+	static void fn(char **out, const void *rec, const cli_ctx_t *ctx)   \
+	{                                                                   \
+		put(out, text);                                             \
+	}
+
+CELL(g_cluster, "cluster")
+CELL(g_chost, "controlhost")
+CELL(g_cport, "controlport")
+CELL(g_rpc, "rpc")
+CELL(g_partition, "partition")
+CELL(g_share, "share")
+CELL(g_priority, "priority")
+CELL(g_grpjobs, "grpjobs")
+CELL(g_grpsubmit, "grpsubmit")
+CELL(g_maxjobs, "maxjobs")
+CELL(g_maxsubmit, "maxsubmit")
+CELL(g_qos, "qos")
+CELL(g_defqos, "defqos")
+CELL(g_descr, "descr")
+CELL(g_org, "org")
+CELL(g_defacct, "defacct")
+CELL(g_admin, "admin")
+CELL(g_name, "name")
+CELL(g_parent, "parentname")
+CELL(g_id, "id")
+CELL(g_maxjobspu, "maxjobspu")
+CELL(g_maxsubmitpu, "maxsubmitpu")
+FIXED(g_empty, "")
+FIXED(g_grace, "00:00:00")
+FIXED(g_pmode, "cluster")
+
+/* withassoc rows carry the association's account/user separately. */
+static void g_account(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const mgr_row_t *r = rec;
+	const char *v = cli_sacctmgr_cell(r, "assocaccount");
+
+	if (!v)
+		v = cli_sacctmgr_cell(r, "account");
+	for (int i = 0; i < r->depth; i++)
+		xstrcatc(out, ' ');
+	put(out, v);
+}
+
+static void g_user(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const char *v = cli_sacctmgr_cell(rec, "assocuser");
+
+	put(out, v ? v : cli_sacctmgr_cell(rec, "user"));
+}
+
+static void wall(char **out, const char *minutes)
+{
+	char buf[64];
+	uint32_t m;
+
+	if (!minutes || !*minutes || parse_u32(minutes, &m) < 0) {
+		put(out, "");
+		return;
+	}
+	fmt_time_limit(m, buf, sizeof(buf));
+	put(out, buf);
+}
+
+static void g_grpwall(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	wall(out, cli_sacctmgr_cell(rec, "grpwall"));
+}
+
+static void g_maxwall(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	wall(out, cli_sacctmgr_cell(rec, "maxwall"));
+}
+
+static void g_ufactor(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const char *v = cli_sacctmgr_cell(rec, "usagefactor");
+
+	if (!v || !*v)
+		put(out, "");
+	else
+		xstrfmtcat(out, "%f", atof(v));
+}
+
+#define F(name, header, fn) { 0, name, header, NULL, 0, fn, NULL, NULL }
+
+/* Same order as field_widths[]. */
+const cli_field_t cli_sacctmgr_fields[] = {
+	F("Cluster", "Cluster", g_cluster),
+	F("ControlHost", "ControlHost", g_chost),
+	F("ControlPort", "ControlPort", g_cport),
+	F("RPC", "RPC", g_rpc),
+	F("Account", "Account", g_account),
+	F("User", "User", g_user),
+	F("Partition", "Partition", g_partition),
+	F("Share", "Share", g_share),
+	F("Priority", "Priority", g_priority),
+	F("GrpJobs", "GrpJobs", g_grpjobs),
+	F("GrpTRES", "GrpTRES", g_empty),
+	F("GrpSubmit", "GrpSubmit", g_grpsubmit),
+	F("GrpWall", "GrpWall", g_grpwall),
+	F("GrpTRESMins", "GrpTRESMins", g_empty),
+	F("MaxJobs", "MaxJobs", g_maxjobs),
+	F("MaxTRES", "MaxTRES", g_empty),
+	F("MaxTRESPerNode", "MaxTRESPerNode", g_empty),
+	F("MaxSubmit", "MaxSubmit", g_maxsubmit),
+	F("MaxWall", "MaxWall", g_maxwall),
+	F("MaxTRESMins", "MaxTRESMins", g_empty),
+	F("QOS", "QOS", g_qos),
+	F("DefaultQOS", "Def QOS", g_defqos),
+	F("GrpTRESRunMins", "GrpTRESRunMin", g_empty),
+	F("Description", "Descr", g_descr),
+	F("Organization", "Org", g_org),
+	F("DefaultAccount", "Def Acct", g_defacct),
+	F("AdminLevel", "Admin", g_admin),
+	F("Name", "Name", g_name),
+	F("ParentName", "Par Name", g_parent),
+	F("ID", "ID", g_id),
+	F("GraceTime", "GraceTime", g_grace),
+	F("Preempt", "Preempt", g_empty),
+	F("PreemptExemptTime", "PreemptExemptTime", g_empty),
+	F("PreemptMode", "PreemptMode", g_pmode),
+	F("Flags", "Flags", g_empty),
+	F("UsageThres", "UsageThres", g_empty),
+	F("UsageFactor", "UsageFactor", g_ufactor),
+	F("MaxTRESPU", "MaxTRESPU", g_empty),
+	F("MaxJobsPU", "MaxJobsPU", g_maxjobspu),
+	F("MaxSubmitPU", "MaxSubmitPU", g_maxsubmitpu),
+	F("MaxTRESPA", "MaxTRESPA", g_empty),
+	F("MaxJobsPA", "MaxJobsPA", g_empty),
+	F("MaxSubmitPA", "MaxSubmitPA", g_empty),
+	F("MinTRES", "MinTRES", g_empty),
+	{ 0 }
+};
+
+static const int field_widths[] = {
+	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
+	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 10,
+	10, 11, 13, 9, 11, 13, 9, 11, 13,
+};
+
+/* Other spellings format= accepts. */
+static const struct {
+	const char *alias, *name;
+} aliases[] = {
+	{ "Fairshare", "Share" }, { "Shares", "Share" },
+	{ "GrpSubmitJobs", "GrpSubmit" }, { "MaxSubmitJobs", "MaxSubmit" },
+	{ "Descr", "Description" }, { "Org", "Organization" },
+	{ "DefQOS", "DefaultQOS" }, { "DefAcct", "DefaultAccount" },
+	{ "Admin", "AdminLevel" }, { "Acct", "Account" },
+	{ "ParentN", "ParentName" }, { "Par", "ParentName" },
+	{ "MaxJobsPerUser", "MaxJobsPU" },
+	{ "MaxSubmitJobsPerUser", "MaxSubmitPU" },
+	{ "QOSLevel", "QOS" },
+};
+
+static const char *const default_formats[] = {
+	[DBD_ENT_CLUSTER] = "Cluster,ControlHost,ControlPort,RPC,Share,GrpJobs,"
+		"GrpTRES,GrpSubmit,MaxJobs,MaxTRES,MaxSubmit,MaxWall,QOS,"
+		"DefaultQOS",
+	[DBD_ENT_ACCOUNT] = "Account,Description,Organization",
+	[DBD_ENT_USER] = "User,DefaultAccount,AdminLevel",
+	[DBD_ENT_QOS] = "Name,Priority,GraceTime,Preempt,PreemptExemptTime,"
+		"PreemptMode,Flags,UsageThres,UsageFactor,GrpTRES,GrpTRESMins,"
+		"GrpTRESRunMins,GrpJobs,GrpSubmit,GrpWall,MaxTRES,"
+		"MaxTRESPerNode,MaxTRESMins,MaxWall,MaxTRESPU,MaxJobsPU,"
+		"MaxSubmitPU,MaxTRESPA,MaxJobsPA,MaxSubmitPA,MinTRES",
+	[DBD_ENT_ASSOC] = "Cluster,Account,User,Partition,Share,Priority,"
+		"GrpJobs,GrpTRES,GrpSubmit,GrpWall,GrpTRESMins,MaxJobs,MaxTRES,"
+		"MaxTRESPerNode,MaxSubmit,MaxWall,MaxTRESMins,QOS,DefaultQOS,"
+		"GrpTRESRunMins",
+};
+
+#define ASSOC_FORMAT "Cluster,ParentName,User,Share,Priority,GrpJobs," \
+	"GrpTRES,GrpSubmit,GrpWall,GrpTRESMins,MaxJobs,MaxTRES," \
+	"MaxTRESPerNode,MaxSubmit,MaxWall,MaxTRESMins,QOS,DefaultQOS," \
+	"GrpTRESRunMins"
+#define USER_ASSOC_FORMAT "User,DefaultAccount,AdminLevel,Cluster,Account," \
+	"Partition,Share,Priority,MaxJobs,MaxTRES,MaxSubmit,MaxWall,QOS," \
+	"DefaultQOS"
+
+/* ---- format= ---- */
+
+static int field_index(const char *name, size_t n)
+{
+	const cli_field_t *f = cli_sacctmgr_fields;
+
+	for (size_t i = 0; f[i].name; i++)
+		if (strlen(f[i].name) == n && !strncasecmp(f[i].name, name, n))
+			return (int)i;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strlen(aliases[i].alias) == n &&
+		    !strncasecmp(aliases[i].alias, name, n))
+			return field_index(aliases[i].name,
+					   strlen(aliases[i].name));
+	for (size_t i = 0; n && f[i].name; i++)
+		if (!strncasecmp(f[i].name, name, n))
+			return (int)i;
+	return -1;
+}
+
+static int add_column(cli_format_t *fmt, const char *item, bool tree)
+{
+	const char *pct = strchr(item, '%');
+	size_t n = pct ? (size_t)(pct - item) : strlen(item);
+	int i = field_index(item, n);
+	cli_col_t *c;
+
+	if (i < 0) {
+		fprintf(stderr, "Unknown field '%.*s'\n", (int)n, item);
+		return -1;
+	}
+	fmt->cols = xrealloc(fmt->cols, (fmt->cnt + 1) * sizeof(*fmt->cols));
+	c = &fmt->cols[fmt->cnt++];
+	memset(c, 0, sizeof(*c));
+	c->field = &cli_sacctmgr_fields[i];
+	c->width = pct ? atoi(pct + 1) : field_widths[i];
+	if (c->width < 0)
+		c->width = -c->width;
+	c->right = true;
+	c->suffix = xstrdup(" ");
+	if (tree && c->field->text == g_account) {
+		c->right = false;
+		if (!pct)
+			c->width = 20;
+	}
+	return 0;
+}
+
+static int build_format(cli_format_t *fmt, const mgr_show_t *s)
+{
+	const char *spec = s->format;
+	char **items;
+	int rc = 0;
+
+	if (!spec && s->with_assoc && s->entity == DBD_ENT_USER)
+		spec = USER_ASSOC_FORMAT;
+	if (!spec)
+		spec = default_formats[s->entity];
+	items = xstrsplit(spec, ",", NULL);
+	for (size_t i = 0; items[i] && rc == 0; i++)
+		rc = add_column(fmt, items[i], s->tree);
+	if (rc == 0 && !s->format && s->with_assoc &&
+	    s->entity == DBD_ENT_ACCOUNT) {
+		char **more = xstrsplit(ASSOC_FORMAT, ",", NULL);
+
+		for (size_t i = 0; more[i] && rc == 0; i++)
+			rc = add_column(fmt, more[i], false);
+		xstrarray_free(more);
+	}
+	xstrarray_free(items);
+	return rc;
+}
+
+/* ---- rows and the association tree ---- */
+
+typedef struct {
+	mgr_row_t *rows;
+	size_t     n;
+	mgr_row_t **order;
+	size_t     done;
+} mgr_tree_t;
+
+static bool same(const char *a, const char *b)
+{
+	return !xstrcmp(a ? a : "", b ? b : "");
+}
+
+/* Account row acct of cluster, then its users, then its sub-accounts. */
+static void tree_walk(mgr_tree_t *t, const char *cluster, const char *acct,
+		      int depth)
+{
+	if (depth > 64)          /* a loop in the parent links */
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		mgr_row_t *r = &t->rows[i];
+
+		if (same(cli_sacctmgr_cell(r, "cluster"), cluster) &&
+		    same(cli_sacctmgr_cell(r, "account"), acct) &&
+		    same(cli_sacctmgr_cell(r, "user"), "")) {
+			r->depth = depth;
+			t->order[t->done++] = r;
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		mgr_row_t *r = &t->rows[i];
+
+		if (same(cli_sacctmgr_cell(r, "cluster"), cluster) &&
+		    same(cli_sacctmgr_cell(r, "account"), acct) &&
+		    !same(cli_sacctmgr_cell(r, "user"), "")) {
+			r->depth = depth + 1;
+			t->order[t->done++] = r;
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		mgr_row_t *r = &t->rows[i];
+
+		if (same(cli_sacctmgr_cell(r, "cluster"), cluster) &&
+		    same(cli_sacctmgr_cell(r, "parentname"), acct) &&
+		    same(cli_sacctmgr_cell(r, "user"), "") &&
+		    !same(cli_sacctmgr_cell(r, "account"), acct))
+			tree_walk(t, cluster, cli_sacctmgr_cell(r, "account"),
+				  depth + 1);
+	}
+}
+
+static bool placed(const mgr_tree_t *t, const mgr_row_t *r)
+{
+	for (size_t i = 0; i < t->done; i++)
+		if (t->order[i] == r)
+			return true;
+	return false;
+}
+
+/* Association rows in tree order; rows the walk did not reach (a where
+ * clause cut their parents out) follow in the order received. */
+static void tree_order(mgr_tree_t *t, bool indent)
+{
+	const char *last = NULL;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const char *c = cli_sacctmgr_cell(&t->rows[i], "cluster");
+
+		if (last && same(last, c))
+			continue;
+		last = c;
+		tree_walk(t, c, "root", 0);
+	}
+	for (size_t i = 0; i < t->n && t->done < t->n; i++)
+		if (!placed(t, &t->rows[i]))
+			t->order[t->done++] = &t->rows[i];
+	for (size_t i = 0; !indent && i < t->n; i++)
+		t->rows[i].depth = 0;
+}
+
+/* ---- printing ---- */
+
+static void print_table(const mgr_opts_t *o, const cli_format_t *fmt,
+			mgr_row_t *const *rows, size_t n)
+{
+	cli_ctx_t ctx = { 0 };
+	char *line;
+
+	if (!o->noheader) {
+		line = cli_output_header(fmt);
+		fputs(line, stdout);
+		xfree(line);
+		for (size_t i = 0; i < fmt->cnt; i++) {
+			for (int k = 0; k < fmt->cols[i].width; k++)
+				putchar('-');
+			putchar(' ');
+		}
+		putchar('\n');
+	}
+	for (size_t r = 0; r < n; r++) {
+		line = NULL;
+		for (size_t i = 0; i < fmt->cnt; i++) {
+			const cli_col_t *c = &fmt->cols[i];
+			char *v = cli_field_text(c->field, rows[r], &ctx);
+
+			if (c->width > 0 && strlen(v) > (size_t)c->width) {
+				v[c->width - 1] = '+';
+				v[c->width] = '\0';
+			}
+			cli_format_cell(&line, v, c->width, c->right);
+			xstrcat(&line, c->suffix);
+			xfree(v);
+		}
+		printf("%s\n", line ? line : "");
+		xfree(line);
+	}
+}
+
+int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
+		      const dbd_acct_resp_msg_t *resp)
+{
+	size_t ncols = xstrarray_len(resp->cols);
+	size_t ncells = xstrarray_len(resp->cells);
+	mgr_tree_t t = { 0 };
+	cli_format_t fmt = { 0 };
+	cli_ctx_t ctx = { 0 };
+	int rc = 1;
+
+	if (build_format(&fmt, s) < 0)
+		goto out;
+	t.n = ncols ? ncells / ncols : 0;
+	t.rows = xcalloc(t.n + 1, sizeof(*t.rows));
+	t.order = xcalloc(t.n + 1, sizeof(*t.order));
+	for (size_t i = 0; i < t.n; i++) {
+		t.rows[i].cols = resp->cols;
+		t.rows[i].cells = resp->cells + i * ncols;
+		t.rows[i].ncols = ncols;
+	}
+	if (s->entity == DBD_ENT_ASSOC) {
+		tree_order(&t, s->tree);
+	} else {
+		for (size_t i = 0; i < t.n; i++)
+			t.order[t.done++] = &t.rows[i];
+	}
+	if (o->parsable || o->parsable2)
+		cli_output_parsable(stdout, &fmt,
+				    (const void *const *)t.order, t.n, &ctx,
+				    !o->noheader, "|", o->parsable);
+	else
+		print_table(o, &fmt, t.order, t.n);
+	rc = 0;
+out:
+	for (size_t i = 0; i < fmt.cnt; i++)
+		xfree(fmt.cols[i].suffix);
+	xfree(fmt.cols);
+	xfree(t.rows);
+	xfree(t.order);
+	return rc;
+}

@@ -1,0 +1,508 @@
+/* dbd_acct.c — request dispatch, permission check, the entity
+ * descriptions and the helpers the operations share. */
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "dbd/dbd_acct_int.h"
+#include "slurm/slurm_errno.h"
+
+/* ---- the entities ---- */
+
+#define LIMIT_SETS(assoc)                                               \
+	{ "grpjobs", SET_NUM, assoc, "grp_jobs" },                      \
+	{ "grpsubmitjobs", SET_NUM, assoc, "grp_submit" },              \
+	{ "grpwall", SET_WALL, assoc, "grp_wall" },                     \
+	{ "maxjobs", SET_NUM, assoc, "max_jobs" },                      \
+	{ "maxsubmitjobs", SET_NUM, assoc, "max_submit" },              \
+	{ "maxwall", SET_WALL, assoc, "max_wall" }
+#define ASSOC_SETS(assoc)                                               \
+	{ "fairshare", SET_SHARES, assoc, "shares" },                   \
+	{ "priority", SET_NUM, assoc, "priority" },                     \
+	{ "qos", SET_QOSLIST, assoc, "qos" },                           \
+	{ "defaultqos", SET_STR, assoc, "def_qos" },                    \
+	LIMIT_SETS(assoc)
+#define LIMIT_COLS(p)                                                   \
+	{ "grpjobs", p "grp_jobs" }, { "grpsubmit", p "grp_submit" },   \
+	{ "grpwall", p "grp_wall" }, { "maxjobs", p "max_jobs" },       \
+	{ "maxsubmit", p "max_submit" }, { "maxwall", p "max_wall" }
+
+static const dbd_col_t cluster_cols[] = {
+	{ "cluster", "c.name" }, { "controlhost", "c.control_host" },
+	{ "controlport", "c.control_port" }, { "rpc", "c.rpc_version" },
+	{ "share", "a.shares" }, { "qos", "a.qos" }, { "defqos", "a.def_qos" },
+	LIMIT_COLS("a."), { NULL, NULL }
+};
+static const dbd_cond_t cluster_conds[] = {
+	{ "name", "c.name IN (%s)" }, { "cluster", "c.name IN (%s)" },
+	{ NULL, NULL }
+};
+static const dbd_setting_t cluster_sets[] = { ASSOC_SETS(true), { NULL } };
+
+static const dbd_col_t account_cols[] = {
+	{ "account", "t.name" }, { "descr", "t.description" },
+	{ "org", "t.organization" }, { NULL, NULL }
+};
+static const dbd_cond_t account_conds[] = {
+	{ "name", "t.name IN (%s)" }, { "account", "t.name IN (%s)" },
+	{ "description", "t.description IN (%s)" },
+	{ "organization", "t.organization IN (%s)" },
+	{ "cluster", "t.name IN (SELECT acct FROM assoc_table WHERE "
+		     "deleted=0 AND cluster IN (%s))" },
+	{ "parent", "t.name IN (SELECT acct FROM assoc_table WHERE deleted=0 "
+		    "AND user_name='' AND parent_acct IN (%s))" },
+	{ NULL, NULL }
+};
+static const dbd_setting_t account_sets[] = {
+	{ "description", SET_STR, false, "description" },
+	{ "organization", SET_STR, false, "organization" },
+	ASSOC_SETS(true), { NULL }
+};
+
+static const dbd_col_t user_cols[] = {
+	{ "user", "t.name" }, { "defacct", "t.default_acct" },
+	{ "admin", "ELT(t.admin_level, 'None', 'Operator', 'Administrator')" },
+	{ NULL, NULL }
+};
+static const dbd_cond_t user_conds[] = {
+	{ "name", "t.name IN (%s)" }, { "user", "t.name IN (%s)" },
+	{ "defaultaccount", "t.default_acct IN (%s)" },
+	{ "account", "t.name IN (SELECT user_name FROM assoc_table WHERE "
+		     "deleted=0 AND acct IN (%s))" },
+	{ "cluster", "t.name IN (SELECT user_name FROM assoc_table WHERE "
+		     "deleted=0 AND cluster IN (%s))" },
+	{ NULL, NULL }
+};
+static const dbd_setting_t user_sets[] = {
+	{ "defaultaccount", SET_ACCOUNT, false, "default_acct" },
+	{ "adminlevel", SET_ADMIN, false, "admin_level" },
+	ASSOC_SETS(true), { NULL }
+};
+
+static const dbd_col_t qos_cols[] = {
+	{ "id", "t.id" }, { "name", "t.name" }, { "descr", "t.description" },
+	{ "priority", "t.priority" }, { "usagefactor", "t.usage_factor" },
+	{ "grpjobs", "t.grp_jobs" }, { "grpsubmit", "t.grp_submit" },
+	{ "grpwall", "t.grp_wall" }, { "maxjobspu", "t.max_jobs" },
+	{ "maxsubmitpu", "t.max_submit" }, { "maxwall", "t.max_wall" },
+	{ NULL, NULL }
+};
+static const dbd_cond_t qos_conds[] = {
+	{ "name", "t.name IN (%s)" }, { "qos", "t.name IN (%s)" },
+	{ "id", "t.id IN (%s)" }, { NULL, NULL }
+};
+static const dbd_setting_t qos_sets[] = {
+	{ "description", SET_STR, false, "description" },
+	{ "priority", SET_SHARES, false, "priority" },
+	{ "grpjobs", SET_NUM, false, "grp_jobs" },
+	{ "grpsubmitjobs", SET_NUM, false, "grp_submit" },
+	{ "grpwall", SET_WALL, false, "grp_wall" },
+	{ "maxjobspu", SET_NUM, false, "max_jobs" },
+	{ "maxjobsperuser", SET_NUM, false, "max_jobs" },
+	{ "maxsubmitjobspu", SET_NUM, false, "max_submit" },
+	{ "maxsubmitjobsperuser", SET_NUM, false, "max_submit" },
+	{ "maxwall", SET_WALL, false, "max_wall" },
+	{ NULL }
+};
+
+static const dbd_col_t assoc_cols[] = {
+	{ "id", "t.id" }, { "cluster", "t.cluster" }, { "account", "t.acct" },
+	{ "user", "t.user_name" }, { "partition", "t.`partition`" },
+	{ "parentname", "t.parent_acct" }, { "share", "t.shares" },
+	{ "priority", "t.priority" }, { "qos", "t.qos" },
+	{ "defqos", "t.def_qos" }, LIMIT_COLS("t."), { NULL, NULL }
+};
+static const dbd_cond_t assoc_conds[] = {
+	{ "id", "t.id IN (%s)" }, { "cluster", "t.cluster IN (%s)" },
+	{ "account", "t.acct IN (%s)" }, { "user", "t.user_name IN (%s)" },
+	{ "partition", "t.`partition` IN (%s)" },
+	{ "parent", "t.parent_acct IN (%s)" }, { NULL, NULL }
+};
+static const dbd_setting_t assoc_sets[] = { ASSOC_SETS(false), { NULL } };
+
+static const dbd_entity_desc_t entities[] = {
+	{ DBD_ENT_CLUSTER, "clusters", "cluster_table",
+	  "cluster_table c LEFT JOIN assoc_table a ON a.cluster=c.name AND "
+	  "a.acct='root' AND a.user_name='' AND a.`partition`='' AND "
+	  "a.deleted=0", "c.deleted=0", "c.name", "c.name",
+	  "cluster IN (%s) AND acct='root' AND user_name=''",
+	  cluster_cols, cluster_conds, cluster_sets },
+	{ DBD_ENT_ACCOUNT, "accounts", "acct_table", "acct_table t",
+	  "t.deleted=0", "t.name", "t.name",
+	  "acct IN (%s) AND user_name=''",
+	  account_cols, account_conds, account_sets },
+	{ DBD_ENT_USER, "users", "user_table", "user_table t", "t.deleted=0",
+	  "t.name", "t.name", "user_name IN (%s)",
+	  user_cols, user_conds, user_sets },
+	{ DBD_ENT_QOS, "qos", "qos_table", "qos_table t", "t.deleted=0",
+	  "t.id", "t.name", NULL, qos_cols, qos_conds, qos_sets },
+	{ DBD_ENT_ASSOC, "associations", "assoc_table", "assoc_table t",
+	  "t.deleted=0", "t.cluster, t.acct, t.user_name, t.`partition`",
+	  "t.id", NULL, assoc_cols, assoc_conds, assoc_sets },
+};
+
+const dbd_entity_desc_t *dbd_entity_find(uint16_t entity)
+{
+	for (size_t i = 0; i < sizeof(entities) / sizeof(entities[0]); i++)
+		if (entities[i].entity == entity)
+			return &entities[i];
+	return NULL;
+}
+
+/* ---- admin levels ---- */
+
+int dbd_acct_admin_parse(const char *s)
+{
+	if (!xstrcasecmp(s, "None"))
+		return DBD_ADMIN_NONE;
+	if (!xstrcasecmp(s, "Operator"))
+		return DBD_ADMIN_OPERATOR;
+	if (!xstrcasecmp(s, "Administrator") || !xstrcasecmp(s, "Admin"))
+		return DBD_ADMIN_SUPER;
+	return -1;
+}
+
+const char *dbd_acct_admin_name(int level)
+{
+	switch (level) {
+	case DBD_ADMIN_OPERATOR:
+		return "Operator";
+	case DBD_ADMIN_SUPER:
+		return "Administrator";
+	default:
+		return "None";
+	}
+}
+
+/* ---- request helpers ---- */
+
+const char *dbd_kv_get(char *const *kvs, const char *key)
+{
+	const char *found = NULL;
+	size_t n = strlen(key);
+
+	for (size_t i = 0; kvs && kvs[i]; i++)
+		if (!strncmp(kvs[i], key, n) && kvs[i][n] == '=')
+			found = kvs[i] + n + 1;
+	return found;
+}
+
+char **dbd_kv_list(char *const *kvs, const char *key)
+{
+	const char *v = dbd_kv_get(kvs, key);
+	char **list;
+
+	if (!v)
+		return NULL;
+	list = xstrsplit(v, ",", NULL);
+	for (size_t i = 0; list[i]; i++)
+		xstrtolower(list[i]);
+	return list;
+}
+
+int dbd_req_fail(dbd_req_t *r, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->resp->rc = rc;
+	xfree(r->resp->msg);
+	if (fmt) {
+		va_start(ap, fmt);
+		xvstrfmtcat(&r->resp->msg, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void dbd_req_cols(dbd_req_t *r, const char *const *cols)
+{
+	xstrarray_free(r->resp->cols);
+	r->resp->cols = NULL;
+	for (size_t i = 0; cols[i]; i++)
+		r->resp->cols = xstrarray_append(r->resp->cols, cols[i]);
+}
+
+void dbd_req_cell(dbd_req_t *r, const char *v)
+{
+	r->cells = xrealloc(r->cells, (r->ncells + 2) * sizeof(char *));
+	r->cells[r->ncells++] = xstrdup(v ? v : "");
+	r->cells[r->ncells] = NULL;
+}
+
+void dbd_req_change(dbd_req_t *r, const char *kind, const char *name,
+		    const char *cluster, const char *acct, const char *user)
+{
+	static const char *const cols[] = { "kind", "name", "cluster",
+					    "account", "user", NULL };
+
+	if (!r->resp->cols)
+		dbd_req_cols(r, cols);
+	dbd_req_cell(r, kind);
+	dbd_req_cell(r, name);
+	dbd_req_cell(r, cluster);
+	dbd_req_cell(r, acct);
+	dbd_req_cell(r, user);
+}
+
+char *dbd_req_quoted(dbd_req_t *r, char *const *values)
+{
+	char *out = NULL;
+
+	for (size_t i = 0; values && values[i]; i++) {
+		if (i)
+			xstrcatc(&out, ',');
+		dbd_db_quote(r->db, &out, values[i]);
+	}
+	return out;
+}
+
+static const dbd_cond_t *cond_find(const dbd_entity_desc_t *e,
+				   const char *key, size_t n)
+{
+	for (const dbd_cond_t *c = e->conds; c->key; c++)
+		if (strlen(c->key) == n && !strncmp(c->key, key, n))
+			return c;
+	return NULL;
+}
+
+int dbd_req_where_sql(dbd_req_t *r, const dbd_entity_desc_t *e, char **sql)
+{
+	char *const *w = r->req->where;
+
+	for (size_t i = 0; w && w[i]; i++) {
+		const char *eq = strchr(w[i], '=');
+		const dbd_cond_t *c = eq ? cond_find(e, w[i], eq - w[i]) : NULL;
+		char **vals;
+		char *q;
+
+		if (!c)
+			return dbd_req_fail(r, SLURM_ERROR,
+					    " Unknown condition: %s", w[i]);
+		vals = xstrsplit(eq + 1, ",", NULL);
+		for (size_t j = 0; vals[j]; j++)
+			xstrtolower(vals[j]);
+		q = dbd_req_quoted(r, vals);
+		xstrcat(sql, " AND ");
+		xstrfmtcat(sql, c->sql, q ? q : "''");
+		xfree(q);
+		xstrarray_free(vals);
+	}
+	return 0;
+}
+
+int dbd_req_match(dbd_req_t *r, const dbd_entity_desc_t *e, dbd_rows_t *rows)
+{
+	char *sql = xstrdup_printf("SELECT DISTINCT %s FROM %s WHERE %s",
+				   e->key_expr, e->from, e->alive);
+	int rc = dbd_req_where_sql(r, e, &sql);
+
+	if (rc == 0 && dbd_db_select(r->db, sql, rows) < 0)
+		rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	xfree(sql);
+	return rc;
+}
+
+int dbd_req_exists(dbd_req_t *r, const char *sql)
+{
+	dbd_rows_t rows;
+	int found;
+
+	if (dbd_db_select(r->db, sql, &rows) < 0)
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	found = rows.rows > 0;
+	dbd_rows_free(&rows);
+	return found;
+}
+
+static int set_number(dbd_req_t *r, const dbd_setting_t *s, const char *val,
+		      char **sql)
+{
+	uint32_t n;
+
+	if (!strcmp(val, "-1")) {
+		/* unset: no limit; Fairshare back to 1, QOS Priority 0 */
+		if (s->type != SET_SHARES)
+			xstrcat(sql, "NULL");
+		else
+			xstrcat(sql, strcmp(s->column, "priority") ? "1" : "0");
+		return 0;
+	}
+	if (s->type == SET_WALL) {
+		if (parse_duration_min(val, &n) < 0)
+			return dbd_req_fail(r, SLURM_ERROR,
+					    " Bad MaxWall time format: %s", val);
+		if (n == INFINITE32) {
+			xstrcat(sql, "NULL");
+			return 0;
+		}
+	} else if (parse_u32(val, &n) < 0) {
+		return dbd_req_fail(r, SLURM_ERROR,
+				    " Bad value for %s: %s", s->key, val);
+	}
+	xstrfmtcat(sql, "%u", n);
+	return 0;
+}
+
+static int set_qos_list(dbd_req_t *r, const char *val, char **sql)
+{
+	char **names = xstrsplit(val, ",", NULL);
+	char *joined = NULL, *q;
+	int rc = 0;
+
+	for (size_t i = 0; names[i] && rc == 0; i++) {
+		const char *n = names[i][0] == '+' || names[i][0] == '-' ?
+			names[i] + 1 : names[i];
+
+		xstrtolower(names[i]);
+		q = xstrdup("SELECT 1 FROM qos_table WHERE deleted=0 AND name=");
+		dbd_db_quote(r->db, &q, n);
+		rc = dbd_req_exists(r, q);
+		xfree(q);
+		if (rc == 0)
+			rc = dbd_req_fail(r, SLURM_ERROR, " Invalid qos: %s", n);
+		else if (rc > 0)
+			rc = 0;
+		if (joined)
+			xstrcatc(&joined, ',');
+		xstrcat(&joined, n);
+	}
+	if (rc == 0)
+		dbd_db_quote(r->db, sql, joined ? joined : "");
+	xfree(joined);
+	xstrarray_free(names);
+	return rc;
+}
+
+int dbd_req_set_value(dbd_req_t *r, const dbd_setting_t *s, const char *val,
+		      char **sql)
+{
+	int level;
+
+	switch (s->type) {
+	case SET_STR:
+		dbd_db_quote(r->db, sql, val);
+		return 0;
+	case SET_NUM:
+	case SET_SHARES:
+	case SET_WALL:
+		return set_number(r, s, val, sql);
+	case SET_ADMIN:
+		level = dbd_acct_admin_parse(val);
+		if (level < 0)
+			return dbd_req_fail(r, SLURM_ERROR,
+					    " Unknown AdminLevel: %s", val);
+		xstrfmtcat(sql, "%d", level);
+		return 0;
+	case SET_QOSLIST:
+		return set_qos_list(r, val, sql);
+	case SET_ACCOUNT: {
+		char *lower = xstrtolower(xstrdup(val));
+
+		dbd_db_quote(r->db, sql, lower);
+		xfree(lower);
+		return 0;
+	}
+	}
+	return -1;
+}
+
+/* ---- permission ---- */
+
+static int admin_level(dbd_req_t *r, uid_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	dbd_rows_t rows;
+	char *sql;
+	int level = DBD_ADMIN_NONE;
+
+	if (uid == 0 || uid == r->ctx->conf->slurm_user_id)
+		return DBD_ADMIN_SUPER;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) != 0 || !res)
+		return DBD_ADMIN_NONE;
+	sql = xstrdup("SELECT admin_level FROM user_table WHERE deleted=0 "
+		      "AND name=");
+	dbd_db_quote(r->db, &sql, pw.pw_name);
+	if (dbd_db_select(r->db, sql, &rows) == 0) {
+		if (rows.rows)
+			level = atoi(dbd_rows_get(&rows, 0, 0));
+		dbd_rows_free(&rows);
+	}
+	xfree(sql);
+	return level;
+}
+
+static bool may_change(dbd_req_t *r)
+{
+	int level = admin_level(r, r->ctx->uid);
+
+	if (level >= DBD_ADMIN_SUPER)
+		return true;
+	if (level >= DBD_ADMIN_OPERATOR && !dbd_kv_get(r->req->set,
+						       "adminlevel"))
+		return true;
+	return false;
+}
+
+/* ---- dispatch ---- */
+
+static int run_op(dbd_req_t *r)
+{
+	switch (r->req->op) {
+	case DBD_OP_ADD:
+		return dbd_acct_add(r);
+	case DBD_OP_MODIFY:
+		return dbd_acct_modify(r);
+	case DBD_OP_DELETE:
+		return dbd_acct_delete(r);
+	}
+	return dbd_req_fail(r, SLURM_ERROR, "unknown operation %u",
+			    r->req->op);
+}
+
+/* A change: one transaction, committed if the request says so. */
+static void run_change(dbd_req_t *r)
+{
+	if (dbd_db_begin(r->db) < 0) {
+		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		return;
+	}
+	if (run_op(r) < 0 || !(r->req->flags & DBD_ACCT_COMMIT)) {
+		dbd_db_rollback(r->db);
+		return;
+	}
+	if (dbd_db_commit(r->db) < 0)
+		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+}
+
+void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+		     const dbd_acct_msg_t *req, dbd_acct_resp_msg_t *resp)
+{
+	dbd_req_t r = { .db = db, .ctx = ctx, .req = req, .resp = resp,
+			.now = time(NULL) };
+
+	if (!dbd_entity_find(req->entity)) {
+		dbd_req_fail(&r, SLURM_ERROR, "unknown entity %u",
+			     req->entity);
+	} else if (req->op == DBD_OP_LIST) {
+		dbd_acct_list(&r);
+	} else if (!may_change(&r)) {
+		info("%s: uid %u may not change %s", ctx->peer,
+		     (unsigned)ctx->uid, dbd_entity_find(req->entity)->what);
+		dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
+	} else {
+		run_change(&r);
+	}
+	if (resp->rc != 0) {
+		xstrarray_free(r.cells);
+		r.cells = NULL;
+	}
+	resp->cells = r.cells;
+}

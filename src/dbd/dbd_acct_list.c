@@ -1,0 +1,89 @@
+/* dbd_acct_list.c — list (sacctmgr show): one row per record, a column
+ * per field of the entity's description; with DBD_ACCT_WITH_ASSOC the
+ * accounts or users are joined with their associations. */
+#include <string.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "dbd/dbd_acct_int.h"
+#include "slurm/slurm_errno.h"
+
+/* Association columns added by withassoc (table alias a). */
+static const dbd_col_t with_assoc_cols[] = {
+	{ "cluster", "a.cluster" }, { "parentname", "a.parent_acct" },
+	{ "assocaccount", "a.acct" }, { "assocuser", "a.user_name" },
+	{ "partition", "a.`partition`" }, { "share", "a.shares" },
+	{ "priority", "a.priority" }, { "grpjobs", "a.grp_jobs" },
+	{ "grpsubmit", "a.grp_submit" }, { "grpwall", "a.grp_wall" },
+	{ "maxjobs", "a.max_jobs" }, { "maxsubmit", "a.max_submit" },
+	{ "maxwall", "a.max_wall" }, { "qos", "a.qos" },
+	{ "defqos", "a.def_qos" }, { NULL, NULL }
+};
+
+static void add_cols(char **sql, const char ***names, size_t *n,
+		     const dbd_col_t *cols)
+{
+	for (const dbd_col_t *c = cols; c->name; c++) {
+		if (*n)
+			xstrcat(sql, ", ");
+		xstrcat(sql, c->expr);
+		*names = xrealloc(*names, (*n + 2) * sizeof(char *));
+		(*names)[(*n)++] = c->name;
+		(*names)[*n] = NULL;
+	}
+}
+
+/* FROM and ORDER BY for a withassoc listing, or NULL if not one. */
+static bool with_assoc_from(const dbd_req_t *r, const char **from,
+			    const char **order)
+{
+	if (!(r->req->flags & DBD_ACCT_WITH_ASSOC))
+		return false;
+	if (r->req->entity == DBD_ENT_ACCOUNT) {
+		*from = "acct_table t JOIN assoc_table a ON a.acct=t.name AND "
+			"a.deleted=0";
+		*order = "t.name, a.cluster, a.user_name";
+		return true;
+	}
+	if (r->req->entity == DBD_ENT_USER) {
+		*from = "user_table t JOIN assoc_table a ON a.user_name=t.name "
+			"AND a.deleted=0";
+		*order = "t.name, a.cluster, a.acct";
+		return true;
+	}
+	return false;
+}
+
+int dbd_acct_list(dbd_req_t *r)
+{
+	const dbd_entity_desc_t *e = dbd_entity_find(r->req->entity);
+	const char *from = e->from, *order = e->order;
+	const char **names = NULL;
+	bool with = with_assoc_from(r, &from, &order);
+	char *sql = xstrdup("SELECT ");
+	dbd_rows_t rows;
+	size_t n = 0;
+	int rc = -1;
+
+	add_cols(&sql, &names, &n, e->cols);
+	if (with)
+		add_cols(&sql, &names, &n, with_assoc_cols);
+	xstrfmtcat(&sql, " FROM %s WHERE %s", from, e->alive);
+	if (dbd_req_where_sql(r, e, &sql) < 0)
+		goto out;
+	xstrfmtcat(&sql, " ORDER BY %s", order);
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		goto out;
+	}
+	dbd_req_cols(r, (const char *const *)names);
+	for (size_t i = 0; i < (size_t)rows.rows * rows.cols; i++)
+		dbd_req_cell(r, rows.cells[i]);
+	dbd_rows_free(&rows);
+	rc = 0;
+out:
+	xfree(names);
+	xfree(sql);
+	return rc;
+}

@@ -1,0 +1,271 @@
+/* dbd_acct_mod.c — modify and delete (sacctmgr modify/delete): find the
+ * records the where clause names, then change them and their
+ * associations.  Deleted records are marked, not removed, so that job
+ * records keep pointing at something. */
+#include <string.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "dbd/dbd_acct_int.h"
+#include "slurm/slurm_errno.h"
+
+static const char *kind_of(uint16_t entity)
+{
+	switch (entity) {
+	case DBD_ENT_CLUSTER:
+		return "cluster";
+	case DBD_ENT_ACCOUNT:
+		return "account";
+	case DBD_ENT_USER:
+		return "user";
+	case DBD_ENT_QOS:
+		return "qos";
+	default:
+		return "assoc";
+	}
+}
+
+static const dbd_setting_t *setting_find(const dbd_entity_desc_t *e,
+					 const char *key, size_t n)
+{
+	for (const dbd_setting_t *s = e->sets; s->key; s++)
+		if (strlen(s->key) == n && !strncmp(s->key, key, n))
+			return s;
+	return NULL;
+}
+
+/* "col=value, ..." for the main table and for associations. */
+static int build_sets(dbd_req_t *r, const dbd_entity_desc_t *e,
+		      char **main_set, char **assoc_set)
+{
+	char *const *set = r->req->set;
+
+	for (size_t i = 0; set && set[i]; i++) {
+		const char *eq = strchr(set[i], '=');
+		const dbd_setting_t *s = eq ? setting_find(e, set[i],
+							   eq - set[i]) : NULL;
+		char **dst;
+
+		if (!s)
+			return dbd_req_fail(r, SLURM_ERROR,
+					    " Unknown option: %s", set[i]);
+		dst = s->on_assoc ? assoc_set : main_set;
+		xstrfmtcat(dst, "%s`%s`=", *dst ? ", " : "", s->column);
+		if (dbd_req_set_value(r, s, eq + 1, dst) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every user's new default account must be one of its associations. */
+static int check_default_account(dbd_req_t *r, const char *keys)
+{
+	const char *acct = dbd_kv_get(r->req->set, "defaultaccount");
+	char *sql, *lower;
+	dbd_rows_t rows;
+	int rc = 0;
+
+	if (r->req->entity != DBD_ENT_USER || !acct)
+		return 0;
+	lower = xstrtolower(xstrdup(acct));
+	sql = xstrdup_printf("SELECT name FROM user_table WHERE name IN (%s) "
+			     "AND name NOT IN (SELECT user_name FROM "
+			     "assoc_table WHERE deleted=0 AND acct=", keys);
+	dbd_db_quote(r->db, &sql, lower);
+	xstrcat(&sql, ")");
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	} else {
+		if (rows.rows)
+			rc = dbd_req_fail(r, SLURM_ERROR,
+				" Can't modify because these users aren't "
+				"associated with new default account '%s'...\n"
+				"  %s", lower, dbd_rows_get(&rows, 0, 0));
+		dbd_rows_free(&rows);
+	}
+	xfree(lower);
+	xfree(sql);
+	return rc;
+}
+
+/* Report the association rows a change touches, then change them. */
+static int update_assocs(dbd_req_t *r, const char *match, const char *what)
+{
+	char *sql = xstrdup_printf("SELECT cluster, acct, user_name FROM "
+				   "assoc_table WHERE deleted=0 AND %s "
+				   "ORDER BY cluster, acct, user_name", match);
+	dbd_rows_t rows;
+	int rc = 0;
+
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		xfree(sql);
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	}
+	for (uint32_t i = 0; i < rows.rows; i++)
+		dbd_req_change(r, "assoc", NULL, dbd_rows_get(&rows, i, 0),
+			       dbd_rows_get(&rows, i, 1),
+			       dbd_rows_get(&rows, i, 2));
+	dbd_rows_free(&rows);
+	xfree(sql);
+	sql = xstrdup_printf("UPDATE assoc_table SET %s, mod_time=%ld WHERE "
+			     "deleted=0 AND %s", what, (long)r->now, match);
+	if (dbd_db_exec(r->db, sql) < 0)
+		rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	xfree(sql);
+	return rc;
+}
+
+static char *keys_of(dbd_req_t *r, const dbd_rows_t *rows)
+{
+	char *out = NULL;
+
+	for (uint32_t i = 0; i < rows->rows; i++) {
+		if (i)
+			xstrcatc(&out, ',');
+		dbd_db_quote(r->db, &out, dbd_rows_get(rows, i, 0));
+	}
+	return out;
+}
+
+static const char *key_column(const dbd_entity_desc_t *e)
+{
+	return e->entity == DBD_ENT_ASSOC ? "id" : "name";
+}
+
+int dbd_acct_modify(dbd_req_t *r)
+{
+	const dbd_entity_desc_t *e = dbd_entity_find(r->req->entity);
+	char *main_set = NULL, *assoc_set = NULL, *keys = NULL, *sql = NULL;
+	char *match = NULL;
+	dbd_rows_t rows = { 0 };
+	int rc = -1;
+
+	if (build_sets(r, e, &main_set, &assoc_set) < 0 ||
+	    dbd_req_match(r, e, &rows) < 0)
+		goto out;
+	if (!rows.rows) {
+		rc = 0;                  /* nothing matched: no changes */
+		goto out;
+	}
+	keys = keys_of(r, &rows);
+	if (check_default_account(r, keys) < 0)
+		goto out;
+	if (main_set && e->entity == DBD_ENT_ASSOC) {
+		match = xstrdup_printf("id IN (%s)", keys);
+		if (update_assocs(r, match, main_set) < 0)
+			goto out;
+	} else if (main_set) {
+		sql = xstrdup_printf("UPDATE %s SET %s, mod_time=%ld WHERE "
+				     "name IN (%s)", e->table, main_set,
+				     (long)r->now, keys);
+		if (dbd_db_exec(r->db, sql) < 0) {
+			dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+			goto out;
+		}
+		for (uint32_t i = 0; i < rows.rows; i++)
+			dbd_req_change(r, kind_of(e->entity),
+				       dbd_rows_get(&rows, i, 0), NULL, NULL,
+				       NULL);
+	}
+	if (assoc_set && e->assoc_match) {
+		match = xstrdup_printf(e->assoc_match, keys);
+		if (update_assocs(r, match, assoc_set) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	dbd_rows_free(&rows);
+	xfree(main_set);
+	xfree(assoc_set);
+	xfree(keys);
+	xfree(sql);
+	xfree(match);
+	return rc;
+}
+
+/* ---- delete ---- */
+
+static int check_delete(dbd_req_t *r, const dbd_rows_t *rows,
+			const char *keys)
+{
+	char *sql;
+	int found;
+
+	if (r->req->entity != DBD_ENT_ACCOUNT)
+		return 0;
+	for (uint32_t i = 0; i < rows->rows; i++)
+		if (!strcmp(dbd_rows_get(rows, i, 0), "root"))
+			return dbd_req_fail(r, SLURM_ERROR,
+				" You can not delete the root account");
+	sql = xstrdup_printf("SELECT 1 FROM assoc_table WHERE deleted=0 AND "
+			     "user_name='' AND parent_acct IN (%s) AND acct "
+			     "NOT IN (%s)", keys, keys);
+	found = dbd_req_exists(r, sql);
+	xfree(sql);
+	if (found > 0)
+		return dbd_req_fail(r, SLURM_ERROR,
+			" Can't delete an account that has sub-accounts; "
+			"delete or move them first");
+	return found < 0 ? -1 : 0;
+}
+
+/* Which association rows go with the deleted records. */
+static char *assoc_delete_match(uint16_t entity, const char *keys)
+{
+	switch (entity) {
+	case DBD_ENT_CLUSTER:
+		return xstrdup_printf("cluster IN (%s)", keys);
+	case DBD_ENT_ACCOUNT:
+		return xstrdup_printf("acct IN (%s)", keys);
+	case DBD_ENT_USER:
+		return xstrdup_printf("user_name IN (%s)", keys);
+	default:
+		return NULL;
+	}
+}
+
+int dbd_acct_delete(dbd_req_t *r)
+{
+	const dbd_entity_desc_t *e = dbd_entity_find(r->req->entity);
+	char *keys = NULL, *sql = NULL, *match = NULL;
+	dbd_rows_t rows = { 0 };
+	int rc = -1;
+
+	if (r->req->set && r->req->set[0]) {
+		dbd_req_fail(r, SLURM_ERROR, " Unknown option: %s",
+			     r->req->set[0]);
+		goto out;
+	}
+	if (dbd_req_match(r, e, &rows) < 0)
+		goto out;
+	if (!rows.rows) {
+		rc = 0;
+		goto out;
+	}
+	keys = keys_of(r, &rows);
+	if (check_delete(r, &rows, keys) < 0)
+		goto out;
+	sql = xstrdup_printf("UPDATE %s SET deleted=1, mod_time=%ld WHERE "
+			     "%s IN (%s)", e->table, (long)r->now,
+			     key_column(e), keys);
+	match = assoc_delete_match(e->entity, keys);
+	if (e->entity == DBD_ENT_ASSOC)
+		match = xstrdup_printf("id IN (%s)", keys);
+	if (match && update_assocs(r, match, "deleted=1") < 0)
+		goto out;
+	if (dbd_db_exec(r->db, sql) < 0) {
+		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		goto out;
+	}
+	for (uint32_t i = 0; e->entity != DBD_ENT_ASSOC && i < rows.rows; i++)
+		dbd_req_change(r, kind_of(e->entity),
+			       dbd_rows_get(&rows, i, 0), NULL, NULL, NULL);
+	rc = 0;
+out:
+	dbd_rows_free(&rows);
+	xfree(keys);
+	xfree(sql);
+	xfree(match);
+	return rc;
+}

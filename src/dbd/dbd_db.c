@@ -1,0 +1,391 @@
+/* dbd_db.c — MariaDB connection, schema migrations, query helpers. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <mysql.h>
+#include <errmsg.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "dbd/dbd_db.h"
+
+struct dbd_db {
+	MYSQL            *my;
+	const dbd_conf_t *conf;
+	bool              in_txn;
+};
+
+/* ---- the schema: migrations in order; version N = first N applied ---- */
+
+#define TIME_COLS \
+	"creation_time BIGINT NOT NULL DEFAULT 0, " \
+	"mod_time BIGINT NOT NULL DEFAULT 0, " \
+	"deleted TINYINT NOT NULL DEFAULT 0"
+#define LIMIT_COLS \
+	"grp_jobs INT UNSIGNED NULL, grp_submit INT UNSIGNED NULL, " \
+	"grp_wall INT UNSIGNED NULL, max_jobs INT UNSIGNED NULL, " \
+	"max_submit INT UNSIGNED NULL, max_wall INT UNSIGNED NULL"
+
+static const char *const schema_v1[] = {
+	"CREATE TABLE cluster_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+	"control_host VARCHAR(255) NOT NULL DEFAULT '', "
+	"control_port INT UNSIGNED NOT NULL DEFAULT 0, "
+	"rpc_version SMALLINT UNSIGNED NOT NULL DEFAULT 0, "
+	TIME_COLS ") ENGINE=InnoDB",
+
+	"CREATE TABLE acct_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+	"description TEXT NOT NULL, organization TEXT NOT NULL, "
+	TIME_COLS ") ENGINE=InnoDB",
+
+	"CREATE TABLE user_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+	"admin_level TINYINT UNSIGNED NOT NULL DEFAULT 1, "
+	"default_acct VARCHAR(64) NOT NULL DEFAULT '', "
+	TIME_COLS ") ENGINE=InnoDB",
+
+	"CREATE TABLE qos_table (id INT UNSIGNED NOT NULL AUTO_INCREMENT "
+	"PRIMARY KEY, name VARCHAR(64) NOT NULL UNIQUE, "
+	"description TEXT NOT NULL, priority INT UNSIGNED NOT NULL DEFAULT 0, "
+	"usage_factor DOUBLE NOT NULL DEFAULT 1, "
+	"flags INT UNSIGNED NOT NULL DEFAULT 0, "
+	LIMIT_COLS ", " TIME_COLS ") ENGINE=InnoDB",
+
+	"CREATE TABLE assoc_table (id INT UNSIGNED NOT NULL AUTO_INCREMENT "
+	"PRIMARY KEY, cluster VARCHAR(64) NOT NULL, acct VARCHAR(64) NOT NULL, "
+	"user_name VARCHAR(64) NOT NULL DEFAULT '', "
+	"`partition` VARCHAR(64) NOT NULL DEFAULT '', "
+	"parent_acct VARCHAR(64) NOT NULL DEFAULT '', "
+	"shares INT UNSIGNED NOT NULL DEFAULT 1, priority INT UNSIGNED NULL, "
+	LIMIT_COLS ", qos TEXT NOT NULL, "
+	"def_qos VARCHAR(64) NOT NULL DEFAULT '', " TIME_COLS ", "
+	"UNIQUE KEY assoc_key (cluster, acct, user_name, `partition`)) "
+	"ENGINE=InnoDB",
+
+	/* Job and step records (filled by the controller, later). */
+	"CREATE TABLE job_table (job_db_inx BIGINT UNSIGNED NOT NULL "
+	"AUTO_INCREMENT PRIMARY KEY, cluster VARCHAR(64) NOT NULL, "
+	"id_job INT UNSIGNED NOT NULL, id_array_job INT UNSIGNED NOT NULL "
+	"DEFAULT 0, id_array_task INT UNSIGNED NOT NULL DEFAULT 4294967294, "
+	"time_submit BIGINT NOT NULL, time_eligible BIGINT NOT NULL DEFAULT 0, "
+	"time_start BIGINT NOT NULL DEFAULT 0, time_end BIGINT NOT NULL "
+	"DEFAULT 0, job_name TEXT NOT NULL, id_user INT UNSIGNED NOT NULL, "
+	"id_group INT UNSIGNED NOT NULL, account VARCHAR(64) NOT NULL "
+	"DEFAULT '', `partition` VARCHAR(64) NOT NULL DEFAULT '', "
+	"qos VARCHAR(64) NOT NULL DEFAULT '', id_assoc INT UNSIGNED NOT NULL "
+	"DEFAULT 0, state INT UNSIGNED NOT NULL, exit_code INT UNSIGNED NOT "
+	"NULL DEFAULT 0, derived_ec INT UNSIGNED NOT NULL DEFAULT 0, "
+	"timelimit INT UNSIGNED NOT NULL DEFAULT 0, nodelist TEXT NOT NULL, "
+	"nodes_alloc INT UNSIGNED NOT NULL DEFAULT 0, cpus_req INT UNSIGNED "
+	"NOT NULL DEFAULT 0, tres_alloc TEXT NOT NULL, tres_req TEXT NOT NULL, "
+	"work_dir TEXT NOT NULL, reason INT UNSIGNED NOT NULL DEFAULT 0, "
+	"comment TEXT NULL, mod_time BIGINT NOT NULL DEFAULT 0, "
+	"UNIQUE KEY job_key (cluster, id_job, time_submit), "
+	"KEY job_end (cluster, time_end)) ENGINE=InnoDB",
+
+	"CREATE TABLE step_table (job_db_inx BIGINT UNSIGNED NOT NULL, "
+	"id_step INT NOT NULL, step_name TEXT NOT NULL, "
+	"time_start BIGINT NOT NULL DEFAULT 0, time_end BIGINT NOT NULL "
+	"DEFAULT 0, state INT UNSIGNED NOT NULL, exit_code INT UNSIGNED NOT "
+	"NULL DEFAULT 0, nodelist TEXT NOT NULL, nodes_alloc INT UNSIGNED NOT "
+	"NULL DEFAULT 0, tasks INT UNSIGNED NOT NULL DEFAULT 0, "
+	"tres_alloc TEXT NOT NULL, user_sec BIGINT UNSIGNED NOT NULL DEFAULT 0, "
+	"user_usec INT UNSIGNED NOT NULL DEFAULT 0, sys_sec BIGINT UNSIGNED "
+	"NOT NULL DEFAULT 0, sys_usec INT UNSIGNED NOT NULL DEFAULT 0, "
+	"max_rss BIGINT UNSIGNED NOT NULL DEFAULT 0, max_vsize BIGINT UNSIGNED "
+	"NOT NULL DEFAULT 0, PRIMARY KEY (job_db_inx, id_step)) ENGINE=InnoDB",
+
+	/* What every database starts with. */
+	"INSERT INTO acct_table (name, description, organization, "
+	"creation_time, mod_time) VALUES ('root', 'default root account', "
+	"'root', UNIX_TIMESTAMP(), UNIX_TIMESTAMP())",
+	"INSERT INTO user_table (name, admin_level, default_acct, "
+	"creation_time, mod_time) VALUES ('root', 3, 'root', "
+	"UNIX_TIMESTAMP(), UNIX_TIMESTAMP())",
+	"INSERT INTO qos_table (name, description, creation_time, mod_time) "
+	"VALUES ('normal', 'Normal QOS default', UNIX_TIMESTAMP(), "
+	"UNIX_TIMESTAMP())",
+	NULL
+};
+
+static const char *const *const migrations[] = {
+	schema_v1,
+};
+#define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+int dbd_db_schema_version(void)
+{
+	return MIGRATION_CNT;
+}
+
+/* ---- connection ---- */
+
+static MYSQL *db_connect(const dbd_conf_t *c)
+{
+	MYSQL *my = mysql_init(NULL);
+	unsigned int timeout = 10;
+	my_bool off = 0;
+
+	if (!my)
+		return NULL;
+	mysql_options(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+	mysql_options(my, MYSQL_OPT_RECONNECT, &off);
+	mysql_options(my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+	if (!mysql_real_connect(my, c->storage_host, c->storage_user,
+				c->storage_pass, NULL, c->storage_port, NULL,
+				0)) {
+		error("mysql_real_connect %s:%u as %s: %s", c->storage_host,
+		      c->storage_port, c->storage_user, mysql_error(my));
+		mysql_close(my);
+		return NULL;
+	}
+	return my;
+}
+
+/* StorageLoc goes into SQL as an identifier: letters, digits, '_' only. */
+static bool db_name_ok(const char *s)
+{
+	if (!s || !*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static int db_use(dbd_db_t *db)
+{
+	char *sql = xstrdup_printf("CREATE DATABASE IF NOT EXISTS `%s`",
+				   db->conf->storage_loc);
+	int rc = mysql_query(db->my, sql);
+
+	xfree(sql);
+	if (rc == 0)
+		rc = mysql_select_db(db->my, db->conf->storage_loc);
+	if (rc != 0)
+		error("Unable to use database %s: %s", db->conf->storage_loc,
+		      mysql_error(db->my));
+	return rc ? -1 : 0;
+}
+
+static int db_current_version(dbd_db_t *db, int *version)
+{
+	dbd_rows_t r = { 0 };
+
+	if (dbd_db_exec(db, "CREATE TABLE IF NOT EXISTS schema_version "
+			"(version INT UNSIGNED NOT NULL) ENGINE=InnoDB") < 0 ||
+	    dbd_db_select(db, "SELECT MAX(version) FROM schema_version",
+			  &r) < 0)
+		return -1;
+	*version = r.rows ? atoi(dbd_rows_get(&r, 0, 0)) : 0;
+	dbd_rows_free(&r);
+	return 0;
+}
+
+/* Apply every migration past the stored version, recording each. */
+static int db_migrate(dbd_db_t *db)
+{
+	int version;
+
+	if (db_current_version(db, &version) < 0)
+		return -1;
+	if (version > MIGRATION_CNT) {
+		error("Database %s has schema version %d, newer than this "
+		      "slurmdbd's %d", db->conf->storage_loc, version,
+		      MIGRATION_CNT);
+		return -1;
+	}
+	for (int v = version; v < MIGRATION_CNT; v++) {
+		char *sql;
+		int rc;
+
+		info("Upgrading database %s to schema version %d",
+		     db->conf->storage_loc, v + 1);
+		for (const char *const *s = migrations[v]; *s; s++)
+			if (dbd_db_exec(db, *s) < 0)
+				return -1;
+		sql = xstrdup_printf("INSERT INTO schema_version VALUES (%d)",
+				     v + 1);
+		rc = dbd_db_exec(db, sql);
+		xfree(sql);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+dbd_db_t *dbd_db_open(const dbd_conf_t *conf, int wait_s)
+{
+	dbd_db_t *db;
+	time_t until = time(NULL) + wait_s;
+	MYSQL *my;
+
+	if (!db_name_ok(conf->storage_loc)) {
+		error("StorageLoc \"%s\" is not a valid database name",
+		      conf->storage_loc);
+		return NULL;
+	}
+	while (!(my = db_connect(conf))) {
+		if (time(NULL) >= until)
+			return NULL;
+		sleep(2);
+	}
+	db = xmalloc(sizeof(*db));
+	db->my = my;
+	db->conf = conf;
+	if (db_use(db) < 0 || db_migrate(db) < 0) {
+		dbd_db_close(db);
+		return NULL;
+	}
+	verbose("Accounting storage MYSQL plugin loaded, database %s schema "
+		"version %d", conf->storage_loc, MIGRATION_CNT);
+	return db;
+}
+
+void dbd_db_close(dbd_db_t *db)
+{
+	if (!db)
+		return;
+	if (db->my)
+		mysql_close(db->my);
+	xfree(db);
+}
+
+static bool db_gone(unsigned int err)
+{
+	return err == CR_SERVER_GONE_ERROR || err == CR_SERVER_LOST ||
+	       err == CR_CONNECTION_ERROR;
+}
+
+static int db_reconnect(dbd_db_t *db)
+{
+	MYSQL *my = db_connect(db->conf);
+
+	if (!my)
+		return -1;
+	mysql_close(db->my);
+	db->my = my;
+	if (mysql_select_db(my, db->conf->storage_loc) != 0) {
+		error("Unable to use database %s: %s", db->conf->storage_loc,
+		      mysql_error(my));
+		return -1;
+	}
+	info("Reconnected to the database");
+	return 0;
+}
+
+int dbd_db_exec(dbd_db_t *db, const char *sql)
+{
+	debug3("query: %s", sql);
+	if (mysql_query(db->my, sql) == 0)
+		return 0;
+	if (!db->in_txn && db_gone(mysql_errno(db->my)) &&
+	    db_reconnect(db) == 0 && mysql_query(db->my, sql) == 0)
+		return 0;
+	error("mysql query failed: %s (%u): %.300s", mysql_error(db->my),
+	      mysql_errno(db->my), sql);
+	return -1;
+}
+
+int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
+{
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	uint32_t i = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (dbd_db_exec(db, sql) < 0)
+		return -1;
+	res = mysql_store_result(db->my);
+	if (!res) {
+		error("mysql_store_result: %s", mysql_error(db->my));
+		return -1;
+	}
+	out->rows = (uint32_t)mysql_num_rows(res);
+	out->cols = mysql_num_fields(res);
+	out->cells = xcalloc((size_t)out->rows * out->cols + 1,
+			     sizeof(char *));
+	while ((row = mysql_fetch_row(res)))
+		for (uint32_t c = 0; c < out->cols; c++)
+			out->cells[i++] = xstrdup(row[c] ? row[c] : "");
+	mysql_free_result(res);
+	return 0;
+}
+
+void dbd_rows_free(dbd_rows_t *r)
+{
+	for (size_t i = 0; r->cells && i < (size_t)r->rows * r->cols; i++)
+		xfree(r->cells[i]);
+	xfree(r->cells);
+	r->rows = r->cols = 0;
+}
+
+const char *dbd_rows_get(const dbd_rows_t *r, uint32_t row, uint32_t col)
+{
+	if (row >= r->rows || col >= r->cols)
+		return "";
+	return r->cells[(size_t)row * r->cols + col];
+}
+
+uint64_t dbd_db_affected(dbd_db_t *db)
+{
+	return (uint64_t)mysql_affected_rows(db->my);
+}
+
+int dbd_db_begin(dbd_db_t *db)
+{
+	if (dbd_db_exec(db, "START TRANSACTION") < 0)
+		return -1;
+	db->in_txn = true;
+	return 0;
+}
+
+int dbd_db_commit(dbd_db_t *db)
+{
+	int rc = dbd_db_exec(db, "COMMIT");
+
+	db->in_txn = false;
+	return rc;
+}
+
+void dbd_db_rollback(dbd_db_t *db)
+{
+	if (mysql_query(db->my, "ROLLBACK") != 0)
+		error("ROLLBACK failed: %s", mysql_error(db->my));
+	db->in_txn = false;
+}
+
+void dbd_db_quote(dbd_db_t *db, char **sql, const char *value)
+{
+	size_t n;
+	char *esc;
+
+	if (!value) {
+		xstrcat(sql, "NULL");
+		return;
+	}
+	n = strlen(value);
+	esc = xmalloc(2 * n + 1);
+	mysql_real_escape_string(db->my, esc, value, (unsigned long)n);
+	xstrcatc(sql, '\'');
+	xstrcat(sql, esc);
+	xstrcatc(sql, '\'');
+	xfree(esc);
+}
+
+void dbd_db_in(dbd_db_t *db, char **sql, const char *col, char **values)
+{
+	if (!values || !values[0]) {
+		xstrcat(sql, "1");
+		return;
+	}
+	xstrfmtcat(sql, "%s IN (", col);
+	for (size_t i = 0; values[i]; i++) {
+		if (i)
+			xstrcatc(sql, ',');
+		dbd_db_quote(db, sql, values[i]);
+	}
+	xstrcatc(sql, ')');
+}

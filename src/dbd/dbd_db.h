@@ -1,0 +1,54 @@
+/* dbd_db.h — slurmdbd's MariaDB access: one connection, the schema and
+ * its migrations, and query helpers.
+ *
+ * Everything here blocks, so it runs on the dbd worker thread only (never
+ * on the event loop).  Values from outside are put into SQL only through
+ * dbd_db_quote(), which escapes them with the connection's character set;
+ * table and column names come from this code alone.
+ */
+#ifndef SLUICE_DBD_DB_H
+#define SLUICE_DBD_DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dbd/dbd_conf.h"
+
+typedef struct dbd_db dbd_db_t;
+
+/* One result: rows x cols strings ("" for SQL NULL).  Free with
+ * dbd_rows_free(). */
+typedef struct {
+	char   **cells;
+	uint32_t rows;
+	uint32_t cols;
+} dbd_rows_t;
+
+/* Connect to StorageHost:StoragePort as StorageUser, create StorageLoc if
+ * needed and bring its schema to the current version.  Retries the
+ * connection every 2 s up to wait_s seconds.  NULL on failure (logged). */
+dbd_db_t *dbd_db_open(const dbd_conf_t *conf, int wait_s);
+void      dbd_db_close(dbd_db_t *db);
+/* The schema version this build creates. */
+int       dbd_db_schema_version(void);
+
+/* Run one statement; 0 or -1 (logged).  Reconnects once if the server
+ * went away, outside a transaction. */
+int  dbd_db_exec(dbd_db_t *db, const char *sql);
+/* SELECT into rows; 0 or -1. */
+int  dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out);
+void dbd_rows_free(dbd_rows_t *r);
+const char *dbd_rows_get(const dbd_rows_t *r, uint32_t row, uint32_t col);
+/* Rows changed by the last statement. */
+uint64_t dbd_db_affected(dbd_db_t *db);
+
+int  dbd_db_begin(dbd_db_t *db);
+int  dbd_db_commit(dbd_db_t *db);
+void dbd_db_rollback(dbd_db_t *db);
+
+/* Append 'value' escaped and quoted (NULL appends NULL). */
+void dbd_db_quote(dbd_db_t *db, char **sql, const char *value);
+/* Append "col IN ('a','b')" for a comma list, or "1" for an empty list. */
+void dbd_db_in(dbd_db_t *db, char **sql, const char *col, char **values);
+
+#endif

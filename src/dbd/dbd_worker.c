@@ -1,0 +1,160 @@
+/* dbd_worker.c — one database thread, a todo and a done queue. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/xmalloc.h"
+#include "dbd/dbd_acct.h"
+#include "dbd/dbd_worker.h"
+
+typedef struct dbd_job {
+	net_conn_t          *conn;
+	slurm_msg_t         *msg;     /* owned by conn until the reply */
+	dbd_acct_resp_msg_t *resp;
+	struct dbd_job      *next;
+} dbd_job_t;
+
+typedef struct {
+	dbd_job_t *head, *tail;
+} dbd_queue_t;
+
+static struct {
+	pthread_t          thread;
+	bool               started;
+	bool               stopping;
+	pthread_mutex_t    mutex;
+	pthread_cond_t     cond;
+	dbd_queue_t        todo;
+	dbd_queue_t        done;
+	struct event      *done_ev;
+	dbd_db_t          *db;
+	const dbd_conf_t  *conf;
+} wk = { .mutex = PTHREAD_MUTEX_INITIALIZER,
+	 .cond = PTHREAD_COND_INITIALIZER };
+
+static void queue_push(dbd_queue_t *q, dbd_job_t *j)
+{
+	j->next = NULL;
+	if (q->tail)
+		q->tail->next = j;
+	else
+		q->head = j;
+	q->tail = j;
+}
+
+static dbd_job_t *queue_pop(dbd_queue_t *q)
+{
+	dbd_job_t *j = q->head;
+
+	if (j) {
+		q->head = j->next;
+		if (!q->head)
+			q->tail = NULL;
+	}
+	return j;
+}
+
+static void run_job(dbd_job_t *j)
+{
+	dbd_acct_ctx_t ctx = { .uid = j->msg->auth_uid,
+			       .conf = wk.conf,
+			       .peer = j->msg->peer };
+
+	j->resp = xmalloc(sizeof(*j->resp));
+	dbd_acct_handle(wk.db, &ctx, j->msg->data, j->resp);
+}
+
+static void *worker_main(void *arg)
+{
+	pthread_mutex_lock(&wk.mutex);
+	for (;;) {
+		dbd_job_t *j;
+
+		while (!wk.todo.head && !wk.stopping)
+			pthread_cond_wait(&wk.cond, &wk.mutex);
+		j = queue_pop(&wk.todo);
+		if (!j)
+			break;              /* stopping and nothing left */
+		pthread_mutex_unlock(&wk.mutex);
+		run_job(j);
+		pthread_mutex_lock(&wk.mutex);
+		queue_push(&wk.done, j);
+		event_active(wk.done_ev, EV_READ, 0);
+	}
+	pthread_mutex_unlock(&wk.mutex);
+	return NULL;
+}
+
+/* On the loop: send every finished reply. */
+static void on_done(evutil_socket_t fd, short what, void *arg)
+{
+	dbd_job_t *j;
+
+	for (;;) {
+		pthread_mutex_lock(&wk.mutex);
+		j = queue_pop(&wk.done);
+		pthread_mutex_unlock(&wk.mutex);
+		if (!j)
+			break;
+		net_reply(j->conn, RESPONSE_DBD_ACCT, j->resp);
+		msg_body_free(RESPONSE_DBD_ACCT, j->resp);
+		xfree(j);
+	}
+}
+
+int dbd_worker_init(struct event_base *base, dbd_db_t *db,
+		    const dbd_conf_t *conf)
+{
+	sigset_t all, old;
+	int rc;
+
+	wk.db = db;
+	wk.conf = conf;
+	wk.done_ev = event_new(base, -1, 0, on_done, NULL);
+	if (!wk.done_ev)
+		return -1;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&wk.thread, NULL, worker_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		error("pthread_create: %s", strerror(rc));
+		return -1;
+	}
+	wk.started = true;
+	return 0;
+}
+
+void dbd_worker_submit(net_conn_t *conn, slurm_msg_t *msg)
+{
+	dbd_job_t *j = xmalloc(sizeof(*j));
+
+	j->conn = conn;
+	j->msg = msg;
+	pthread_mutex_lock(&wk.mutex);
+	queue_push(&wk.todo, j);
+	pthread_cond_signal(&wk.cond);
+	pthread_mutex_unlock(&wk.mutex);
+}
+
+void dbd_worker_fini(void)
+{
+	if (wk.started) {
+		pthread_mutex_lock(&wk.mutex);
+		wk.stopping = true;
+		pthread_cond_signal(&wk.cond);
+		pthread_mutex_unlock(&wk.mutex);
+		pthread_join(wk.thread, NULL);
+		on_done(-1, 0, NULL);
+		wk.started = false;
+	}
+	if (wk.done_ev)
+		event_free(wk.done_ev);
+	wk.done_ev = NULL;
+	dbd_db_close(wk.db);
+	wk.db = NULL;
+}
