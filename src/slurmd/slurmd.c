@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/daemon.h"
 #include "common/auth.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -178,44 +179,15 @@ static void load_config(slurmd_t *sd, const opts_t *o)
 					      sd->node->name);
 }
 
-static void daemonize(void)
-{
-	pid_t pid = fork();
-	int fd;
-
-	if (pid < 0)
-		fatal("fork: %m");
-	if (pid > 0)
-		_exit(0);
-	setsid();
-	if (chdir("/") < 0)
-		error("chdir /: %m");
-	fd = open("/dev/null", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		if (fd > STDERR_FILENO)
-			close(fd);
-	}
-}
-
 static char *write_pid_file(const slurmd_t *sd)
 {
 	char *path;
-	FILE *f;
 
 	if (!sd->conf->slurmd_pid_file)
 		return NULL;
 	path = conf_expand_node_path(sd->conf->slurmd_pid_file, sd->node->name);
-	f = fopen(path, "w");
-	if (!f) {
-		error("unable to write pid file %s: %m", path);
+	if (daemon_write_pidfile(path) < 0)
 		xfree(path);
-		return NULL;
-	}
-	fprintf(f, "%d\n", (int) getpid());
-	fclose(f);
 	return path;
 }
 
@@ -323,7 +295,7 @@ int main(int argc, char **argv)
 	if (o.clear)
 		spool_clear_stale(sd.spool_dir, sd.node->name);
 	if (!o.foreground)
-		daemonize();
+		daemon_detach();
 	pid_file = write_pid_file(&sd);
 	info("node %s: CPUs=%u Boards=%u Sockets=%u Cores=%u Threads=%u "
 	     "Memory=%llu, spool %s, port %u", sd.node->name, sd.hw.cpus,
@@ -333,8 +305,7 @@ int main(int argc, char **argv)
 
 	run(&sd, fd);
 
-	if (pid_file)
-		unlink(pid_file);
+	daemon_remove_pidfile(pid_file);
 	xfree(pid_file);
 	auth_fini();
 	hwinfo_free(&sd.hw);
