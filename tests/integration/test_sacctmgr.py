@@ -279,3 +279,35 @@ def test_restart_keeps_data(env):
     env.restart_dbd()
     assert snapshot(env) == before
     assert "schema version 1" in env.dbd_log_text()
+
+
+def test_withassoc(env):
+    out = show(env, "user", "nobody", "withassoc",
+               "format=user,defaultaccount,cluster,account,share")
+    assert out == "nobody|physics|oracle|physics|7\n"
+    out = show(env, "account", "physics", "withassoc",
+               "format=account,cluster,parentname,user")
+    lines = out.split("\n")
+    assert lines[0] == "physics|oracle|root|"
+    assert "physics|oracle|physics|nobody" in lines
+
+
+def test_database_down_then_back(env):
+    """While MariaDB is down requests fail with an error and slurmdbd
+    keeps running; once it is back the next request works, and nothing
+    that was refused shows up."""
+    before = snapshot(env)
+    env.db.stop()
+    try:
+        r = env.sacctmgr("-n", "-P", "show", "account")
+        assert r.rc == 1, r
+        assert "Unable to connect to database" in r.err, r
+        r = env.sacctmgr("-i", "add", "account", "lost")
+        assert r.rc == 1, r
+        assert env.dbd.alive()
+    finally:
+        env.db.start()
+    assert snapshot(env) == before
+    r = env.sacctmgr("-i", "add", "account", "found")
+    assert r.rc == 0, r
+    assert "found" in show(env, "account", "format=account").split()
