@@ -19,7 +19,11 @@ struct dbd_db {
 	bool              in_txn;
 };
 
-/* ---- the schema: migrations in order; version N = first N applied ---- */
+/* ---- the schema: migrations in order; version N = first N applied ----
+ *
+ * DDL commits on its own in MariaDB, so a migration interrupted half way
+ * is simply run again: every statement must be safe to repeat (IF NOT
+ * EXISTS, INSERT IGNORE). */
 
 #define TIME_COLS \
 	"creation_time BIGINT NOT NULL DEFAULT 0, " \
@@ -31,29 +35,29 @@ struct dbd_db {
 	"max_submit INT UNSIGNED NULL, max_wall INT UNSIGNED NULL"
 
 static const char *const schema_v1[] = {
-	"CREATE TABLE cluster_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+	"CREATE TABLE IF NOT EXISTS cluster_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
 	"control_host VARCHAR(255) NOT NULL DEFAULT '', "
 	"control_port INT UNSIGNED NOT NULL DEFAULT 0, "
 	"rpc_version SMALLINT UNSIGNED NOT NULL DEFAULT 0, "
 	TIME_COLS ") ENGINE=InnoDB",
 
-	"CREATE TABLE acct_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+	"CREATE TABLE IF NOT EXISTS acct_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
 	"description TEXT NOT NULL, organization TEXT NOT NULL, "
 	TIME_COLS ") ENGINE=InnoDB",
 
-	"CREATE TABLE user_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+	"CREATE TABLE IF NOT EXISTS user_table (name VARCHAR(64) NOT NULL PRIMARY KEY, "
 	"admin_level TINYINT UNSIGNED NOT NULL DEFAULT 1, "
 	"default_acct VARCHAR(64) NOT NULL DEFAULT '', "
 	TIME_COLS ") ENGINE=InnoDB",
 
-	"CREATE TABLE qos_table (id INT UNSIGNED NOT NULL AUTO_INCREMENT "
+	"CREATE TABLE IF NOT EXISTS qos_table (id INT UNSIGNED NOT NULL AUTO_INCREMENT "
 	"PRIMARY KEY, name VARCHAR(64) NOT NULL UNIQUE, "
 	"description TEXT NOT NULL, priority INT UNSIGNED NOT NULL DEFAULT 0, "
 	"usage_factor DOUBLE NOT NULL DEFAULT 1, "
 	"flags INT UNSIGNED NOT NULL DEFAULT 0, "
 	LIMIT_COLS ", " TIME_COLS ") ENGINE=InnoDB",
 
-	"CREATE TABLE assoc_table (id INT UNSIGNED NOT NULL AUTO_INCREMENT "
+	"CREATE TABLE IF NOT EXISTS assoc_table (id INT UNSIGNED NOT NULL AUTO_INCREMENT "
 	"PRIMARY KEY, cluster VARCHAR(64) NOT NULL, acct VARCHAR(64) NOT NULL, "
 	"user_name VARCHAR(64) NOT NULL DEFAULT '', "
 	"`partition` VARCHAR(64) NOT NULL DEFAULT '', "
@@ -65,7 +69,7 @@ static const char *const schema_v1[] = {
 	"ENGINE=InnoDB",
 
 	/* Job and step records (filled by the controller, later). */
-	"CREATE TABLE job_table (job_db_inx BIGINT UNSIGNED NOT NULL "
+	"CREATE TABLE IF NOT EXISTS job_table (job_db_inx BIGINT UNSIGNED NOT NULL "
 	"AUTO_INCREMENT PRIMARY KEY, cluster VARCHAR(64) NOT NULL, "
 	"id_job INT UNSIGNED NOT NULL, id_array_job INT UNSIGNED NOT NULL "
 	"DEFAULT 0, id_array_task INT UNSIGNED NOT NULL DEFAULT 4294967294, "
@@ -85,7 +89,7 @@ static const char *const schema_v1[] = {
 	"UNIQUE KEY job_key (cluster, id_job, time_submit), "
 	"KEY job_end (cluster, time_end)) ENGINE=InnoDB",
 
-	"CREATE TABLE step_table (job_db_inx BIGINT UNSIGNED NOT NULL, "
+	"CREATE TABLE IF NOT EXISTS step_table (job_db_inx BIGINT UNSIGNED NOT NULL, "
 	"id_step INT NOT NULL, step_name TEXT NOT NULL, "
 	"time_start BIGINT NOT NULL DEFAULT 0, time_end BIGINT NOT NULL "
 	"DEFAULT 0, state INT UNSIGNED NOT NULL, exit_code INT UNSIGNED NOT "
@@ -98,13 +102,13 @@ static const char *const schema_v1[] = {
 	"NOT NULL DEFAULT 0, PRIMARY KEY (job_db_inx, id_step)) ENGINE=InnoDB",
 
 	/* What every database starts with. */
-	"INSERT INTO acct_table (name, description, organization, "
+	"INSERT IGNORE INTO acct_table (name, description, organization, "
 	"creation_time, mod_time) VALUES ('root', 'default root account', "
 	"'root', UNIX_TIMESTAMP(), UNIX_TIMESTAMP())",
-	"INSERT INTO user_table (name, admin_level, default_acct, "
+	"INSERT IGNORE INTO user_table (name, admin_level, default_acct, "
 	"creation_time, mod_time) VALUES ('root', 3, 'root', "
 	"UNIX_TIMESTAMP(), UNIX_TIMESTAMP())",
-	"INSERT INTO qos_table (name, description, creation_time, mod_time) "
+	"INSERT IGNORE INTO qos_table (name, description, creation_time, mod_time) "
 	"VALUES ('normal', 'Normal QOS default', UNIX_TIMESTAMP(), "
 	"UNIX_TIMESTAMP())",
 	NULL
