@@ -63,6 +63,7 @@ static const dbd_cond_t account_conds[] = {
 static const dbd_setting_t account_sets[] = {
 	{ "description", SET_STR, false, "description" },
 	{ "organization", SET_STR, false, "organization" },
+	{ "parent", SET_ACCOUNT, true, "parent_acct" },
 	ASSOC_SETS(true), { NULL }
 };
 

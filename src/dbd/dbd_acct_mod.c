@@ -89,6 +89,78 @@ static int check_default_account(dbd_req_t *r, const char *keys)
 	return rc;
 }
 
+/* Parent of acct's association (any cluster), "" at the top. */
+static char *parent_of(dbd_req_t *r, const char *acct)
+{
+	char *sql = xstrdup("SELECT parent_acct FROM assoc_table WHERE "
+			    "deleted=0 AND user_name='' AND acct=");
+	dbd_rows_t rows;
+	char *p = NULL;
+
+	dbd_db_quote(r->db, &sql, acct);
+	xstrcat(&sql, " LIMIT 1");
+	if (dbd_db_select(r->db, sql, &rows) == 0) {
+		p = xstrdup(rows.rows ? dbd_rows_get(&rows, 0, 0) : "");
+		dbd_rows_free(&rows);
+	}
+	xfree(sql);
+	return p;
+}
+
+static bool in_rows(const dbd_rows_t *rows, const char *name)
+{
+	for (uint32_t i = 0; i < rows->rows; i++)
+		if (!strcmp(dbd_rows_get(rows, i, 0), name))
+			return true;
+	return false;
+}
+
+/* Moving accounts: the new parent must exist on every cluster the
+ * accounts are on and must not be one of them or below them. */
+static int check_parent(dbd_req_t *r, const dbd_rows_t *rows,
+			const char *keys)
+{
+	const char *v = dbd_kv_get(r->req->set, "parent");
+	char *parent, *cur, *sql;
+	int rc = 0, found;
+
+	if (r->req->entity != DBD_ENT_ACCOUNT || !v)
+		return 0;
+	parent = xstrtolower(xstrdup(v));
+	sql = xstrdup_printf("SELECT 1 FROM assoc_table a WHERE deleted=0 AND "
+			     "user_name='' AND acct IN (%s) AND NOT EXISTS "
+			     "(SELECT 1 FROM assoc_table p WHERE p.deleted=0 "
+			     "AND p.user_name='' AND p.cluster=a.cluster AND "
+			     "p.acct=", keys);
+	dbd_db_quote(r->db, &sql, parent);
+	xstrcat(&sql, ")");
+	found = dbd_req_exists(r, sql);
+	xfree(sql);
+	if (found != 0) {
+		if (found > 0)
+			dbd_req_fail(r, SLURM_ERROR, " error: Parent account "
+				     "'%s' doesn't exist", parent);
+		xfree(parent);
+		return -1;
+	}
+	cur = parent;
+	for (int depth = 0; rc == 0 && cur && cur[0] && depth < 64; depth++) {
+		char *next;
+
+		if (in_rows(rows, cur)) {
+			rc = dbd_req_fail(r, SLURM_ERROR, " error: Account "
+					  "'%s' can not be moved below itself",
+					  cur);
+			break;
+		}
+		next = parent_of(r, cur);
+		xfree(cur);
+		cur = next;
+	}
+	xfree(cur);
+	return rc;
+}
+
 /* Report the association rows a change touches, then change them. */
 static int update_assocs(dbd_req_t *r, const char *match, const char *what)
 {
@@ -149,7 +221,8 @@ int dbd_acct_modify(dbd_req_t *r)
 		goto out;
 	}
 	keys = keys_of(r, &rows);
-	if (check_default_account(r, keys) < 0)
+	if (check_default_account(r, keys) < 0 ||
+	    check_parent(r, &rows, keys) < 0)
 		goto out;
 	if (main_set && e->entity == DBD_ENT_ASSOC) {
 		match = xstrdup_printf("id IN (%s)", keys);

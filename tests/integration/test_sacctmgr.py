@@ -316,3 +316,43 @@ def test_database_down_then_back(env):
     r = env.sacctmgr("-i", "add", "account", "found")
     assert r.rc == 0, r
     assert "found" in show(env, "account", "format=account").split()
+
+
+def test_move_account(env):
+    r = env.sacctmgr("-i", "add", "account", "theory", "parent=physics")
+    assert r.rc == 0, r
+    assert "  Parent        = physics\n" in r.out
+    tree = show(env, "assoc", "tree", "format=account,user")
+    assert "\n  theory|\n" in tree, tree
+    assert show(env, "assoc", "where", "account=theory",
+                "format=account,parentname") == "theory|physics\n"
+    # not below itself
+    r = env.sacctmgr("-i", "modify", "account", "physics", "set",
+                     "parent=theory")
+    assert r.rc == 1, r
+    assert "below itself" in r.err
+    r = env.sacctmgr("-i", "modify", "account", "theory", "set",
+                     "parent=nosuch")
+    assert r.rc == 1, r
+    r = env.sacctmgr("-i", "modify", "account", "theory", "set",
+                     "parent=root")
+    assert r.rc == 0, r
+    assert " Modified account associations...\n" in r.out
+    assert show(env, "assoc", "where", "account=theory",
+                "format=account,parentname") == "theory|root\n"
+    r = env.sacctmgr("-i", "delete", "account", "theory")
+    assert r.rc == 0, r
+
+
+def test_tree_indents_by_depth(env):
+    r = env.sacctmgr("-i", "add", "account", "sub", "parent=physics")
+    assert r.rc == 0, r
+    r = env.sacctmgr("-n", "show", "assoc", "tree", "where", "cluster=oracle",
+                     "format=account%12,user")
+    assert r.rc == 0, r
+    lines = [l.rstrip() for l in r.out.split("\n") if l.strip()]
+    assert lines[0].split() == ["root"], lines
+    sub = [l for l in lines if l.strip() == "sub"]
+    assert sub and sub[0].startswith("  sub"), lines
+    r = env.sacctmgr("-i", "delete", "account", "sub")
+    assert r.rc == 0, r
