@@ -356,3 +356,14 @@ def test_tree_indents_by_depth(env):
     assert sub and sub[0].startswith("  sub"), lines
     r = env.sacctmgr("-i", "delete", "account", "sub")
     assert r.rc == 0, r
+
+
+def test_slurmdbd_down(env):
+    env.stop_dbd()
+    try:
+        r = env.sacctmgr("show", "account", timeout=60)
+        assert r.rc == 1, r
+        assert "sacctmgr: error: Problem talking to the database: " in r.err
+    finally:
+        env.start_dbd()
+    assert show(env, "account", "format=account") != ""
