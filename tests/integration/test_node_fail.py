@@ -1,6 +1,7 @@
 """A slurmd killed with SIGKILL: after SlurmdTimeout its node is DOWN with
 reason "Not responding", and the job running there ends NODE_FAIL."""
 
+import os
 import time
 
 
@@ -55,15 +56,23 @@ def test_slurmd_restart_keeps_running_job(new_cluster):
     COMPLETED, and the node stays in service."""
     c = new_cluster(tag="slurmd-restart", slurmd_timeout=30)
     jid = c.sbatch(["-J", "survivor", "-w", "n3", "--wrap",
-                    "/usr/bin/sleep 8; echo survived"], user="sluice_u1")
+                    "echo started; /usr/bin/sleep 8; echo survived"], user="sluice_u1")
     c.wait_state(jid, "RUNNING", 30)
+    # Kill slurmd only once the script runs (not in the middle of the
+    # launch request, which is another case).
+    out = "%s/slurm-%d.out" % (c.workdir("sluice_u1"), jid)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if os.path.exists(out) and open(out).read().startswith("started"):
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
     c.kill_slurmd("n3")
     time.sleep(1)
     c.start_slurmd("n3")
     assert c.wait_done(jid, 60) == "COMPLETED", c.show_job(jid)
-    out = "%s/slurm-%d.out" % (c.workdir("sluice_u1"), jid)
     with open(out) as f:
-        assert f.read() == "survived\n"
+        assert f.read() == "started\nsurvived\n"
     c.wait_ready(timeout=30)
     nj = c.sbatch(["-w", "n3", "--wrap", "true"], user="sluice_u2")
     assert c.wait_done(nj, 30) == "COMPLETED"
