@@ -224,6 +224,13 @@ def test_remote_callbacks_items_env_and_argv(spank_cluster):
         assert "demo_spank: " + cb in log, cb
 
 
+def test_prepended_command_found_in_path(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s prepend_path\n" % c.spank_so)
+    env = run_job(c, [], SCRIPT % "path.out", "path.out")
+    assert env.get("DEMO_SPANK_WRAPPED") == "path", env
+
+
 def test_required_plugin_failing_task_init_fails_job(spank_cluster):
     c = spank_cluster
     plugstack(c, "required %s fail_task_init\n" % c.spank_so)

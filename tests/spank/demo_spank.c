@@ -12,6 +12,7 @@
  * slurmstepd (the node's log), slurm_verbose in commands (sbatch -v).
  *
  * plugstack.conf arguments: "fail_init" (init returns -1), "prepend",
+ * "prepend_path" (the wrapper as "env", found in the job's PATH),
  * "fail_task_init" (task_init returns -1).
  */
 #include <stdint.h>
@@ -153,6 +154,7 @@ static void items(spank_t sp, char *buf, size_t len)
 int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
 	static const char *wrap[] = { "/usr/bin/env", "DEMO_SPANK_WRAPPED=1" };
+	static const char *path_wrap[] = { "env", "DEMO_SPANK_WRAPPED=path" };
 	char buf[1024];
 
 	LOG("demo_spank: task_init euid=%u", (unsigned)geteuid());
@@ -169,6 +171,8 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 		spank_setenv(sp, "DEMO_SPANK_NO_OVERWRITE", "ok", 1);
 	if (has_arg(ac, av, "prepend"))
 		spank_prepend_task_argv(sp, 2, wrap);
+	if (has_arg(ac, av, "prepend_path"))
+		spank_prepend_task_argv(sp, 2, path_wrap);
 	return 0;
 }
 

@@ -182,10 +182,13 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 	}
 	reset_signals();
 	cloexec_from_3();
-	if (strchr(argv[0], '/'))
+	if (strchr(argv[0], '/')) {
 		execve(argv[0], argv, env);
-	else
-		execvpe(argv[0], argv, env);
+	} else {
+		/* a wrapper a plugin prepended: found in the job's PATH */
+		environ = env;
+		execvp(argv[0], argv);
+	}
 	{
 		int e = errno;
 
