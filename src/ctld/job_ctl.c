@@ -119,6 +119,7 @@ static int _hold(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
 	}
 	if (BASE(j) != JOB_PENDING)
 		return ESLURM_JOB_NOT_PENDING;
+	job_mgr_touch(j);
 	if (h->hold) {
 		bool user = h->user_hold || !op;
 
@@ -247,6 +248,7 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 {
 	job_info_t *i = &j->info;
 
+	job_mgr_touch(j);
 	if (u->time_limit != NO_VAL32) {
 		i->time_limit = u->time_limit;
 		if (BASE(j) == JOB_RUNNING)
@@ -365,6 +367,7 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		_batch_ended(j, b);
 	} else if (!j->info.exit_code && BASE(j) >= JOB_COMPLETE) {
 		j->info.exit_code = b->job_rc;   /* keep CANCELLED/TIMEOUT */
+		job_mgr_touch(j);
 		commit_dirty();
 	}
 	sched_trigger();

@@ -50,7 +50,14 @@ static void _free_job(job_record_t *j)
 	xfree(j->node_cpus);
 	xfree(j->node_tasks);
 	xfree(j->node_mem);
+	if (j->packed)
+		buf_destroy(j->packed);
 	xfree(j);
+}
+
+void job_mgr_touch(job_record_t *j)
+{
+	j->packed_ok = false;
 }
 
 void job_mgr_fini(void)
@@ -166,6 +173,7 @@ void job_mgr_pending_del(job_record_t *j)
 
 void job_mgr_pending_resort(job_record_t *j)
 {
+	job_mgr_touch(j);
 	job_mgr_pending_del(j);
 	job_mgr_pending_add(j);
 }
@@ -282,6 +290,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	xfree(i->sched_name);
 	i->sched_name = xstrdup("Main");
 	_tres_alloc(j);
+	job_mgr_touch(j);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s",
 	     i->job_id, i->nodes, i->num_cpus, i->partition);
 	commit_dirty();
@@ -300,6 +309,7 @@ static void _release_node(job_record_t *j, node_record_t *n)
 
 static void _finish(job_record_t *j)
 {
+	job_mgr_touch(j);
 	j->info.job_state &= ~JOB_COMPLETING;
 	_finished_add(j);
 	debug("JobId=%u completing done", j->info.job_id);
@@ -341,6 +351,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	i->state_reason = reason;
 	i->exit_code = exit_code;
 	i->end_time = time(NULL);
+	job_mgr_touch(j);
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();
@@ -372,6 +383,7 @@ void job_mgr_node_done(job_record_t *j, node_record_t *n)
 	if (!j->comp_bitmap || !bitmap_test(j->comp_bitmap, n->index))
 		return;
 	bitmap_clear(j->comp_bitmap, n->index);
+	job_mgr_touch(j);
 	node_mgr_completing(n, false);
 	_release_node(j, n);
 	if (!bitmap_count(j->comp_bitmap))

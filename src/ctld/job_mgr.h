@@ -44,6 +44,9 @@ typedef struct job_record {
 	bool            cpt_given;     /* -c given */
 	uint16_t        open_mode;
 	time_t          begin_time;    /* --begin, 0 = none */
+	buf_t          *packed;        /* snapshot bytes, valid if packed_ok */
+	bool            packed_ok;
+	uint32_t        packed_gen;    /* node generation when packed */
 	time_t          term_sent;     /* last REQUEST_TERMINATE_JOB */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
@@ -110,6 +113,9 @@ void          job_mgr_pack_state(buf_t *b);
 int           job_mgr_unpack_state(buf_t *b);
 
 /* Internal to the job manager's files. */
+/* The record changed: repack it in the next snapshot.  Every change to
+ * a saved field must be followed by this. */
+void          job_mgr_touch(job_record_t *j);
 job_record_t *job_mgr_create(uint32_t job_id);
 void          job_mgr_add(job_record_t *j);
 void          job_mgr_pending_add(job_record_t *j);

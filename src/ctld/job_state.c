@@ -36,7 +36,7 @@ static void _pack_alloc(buf_t *b, const job_record_t *j)
 	}
 }
 
-static void _pack_job(buf_t *b, const job_record_t *j)
+static void _pack_job_fields(buf_t *b, const job_record_t *j)
 {
 	pack32(b, JOB_REC_MAGIC);
 	fields_pack(b, job_info_fields, &j->info);
@@ -48,6 +48,21 @@ static void _pack_job(buf_t *b, const job_record_t *j)
 	pack16(b, j->open_mode);
 	pack_time(b, j->begin_time);
 	_pack_alloc(b, j);
+}
+
+/* Each record is packed once per change and the bytes kept. */
+static void _pack_job(buf_t *b, job_record_t *j)
+{
+	if (!j->packed || !j->packed_ok ||
+	    j->packed_gen != node_mgr_generation()) {
+		if (j->packed)
+			buf_destroy(j->packed);
+		j->packed = buf_create(1024);
+		_pack_job_fields(j->packed, j);
+		j->packed_ok = true;
+		j->packed_gen = node_mgr_generation();
+	}
+	packbuf(b, j->packed);
 }
 
 void job_mgr_pack_state(buf_t *b)

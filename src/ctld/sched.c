@@ -229,19 +229,24 @@ int sched_run(void)
 		if (why == WAIT_NO_REASON && !bitmap_count(p.usable))
 			why = WAIT_RESOURCES;
 		if (why != WAIT_NO_REASON) {
+			if (j->info.state_reason != why)
+				job_mgr_touch(j);
 			j->info.state_reason = why;
 			if (why == WAIT_RESOURCES)
 				_block(&p, j->part);
 			continue;
 		}
-		if (!j->info.eligible_time)
+		if (!j->info.eligible_time) {
 			j->info.eligible_time = p.now;
+			job_mgr_touch(j);
+		}
 		if (_try(j, &p)) {
 			started++;
 			continue;
 		}
 		j->info.state_reason = _req_nodes_down(j, &p) ?
 			WAIT_NODE_NOT_AVAIL : WAIT_RESOURCES;
+		job_mgr_touch(j);
 		_block(&p, j->part);
 	}
 	_pass_fini(&p);

@@ -161,7 +161,8 @@ out:
 
 buf_t *state_save_pack(void)
 {
-	buf_t *b = buf_create(64 * 1024);
+	static size_t last_len = 64 * 1024;
+	buf_t *b = buf_create(last_len + last_len / 8);
 
 	packstr(b, STATE_MAGIC);
 	pack16(b, STATE_SAVE_VERSION);
@@ -170,6 +171,7 @@ buf_t *state_save_pack(void)
 	pack32(b, job_mgr_next_id());
 	node_mgr_pack_state(b);
 	job_mgr_pack_state(b);
+	last_len = buf_len(b);
 	return b;
 }
 

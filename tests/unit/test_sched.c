@@ -201,9 +201,17 @@ static void test_node_down_fails_jobs(void **st)
 
 static void test_snapshot_roundtrip(void **st)
 {
-	buf_t *b = state_save_pack();
-	uint32_t cnt = job_mgr_count(), next = job_mgr_next_id();
+	buf_t *b = state_save_pack();   /* every record packed and cached */
+	job_record_t *p = job_mgr_pending_first();
+	uint32_t cnt = job_mgr_count(), next = job_mgr_next_id(), pid;
 	char err[256];
+
+	/* a change after the first pack must reach the next snapshot */
+	buf_destroy(b);
+	assert_non_null(p);
+	pid = p->info.job_id;
+	job_mgr_end(p, JOB_CANCELLED, WAIT_NO_REASON, 0);
+	b = state_save_pack();
 
 	assert_int_equal(state_save_write(conf->state_save_location, b), 0);
 	buf_destroy(b);
@@ -217,6 +225,7 @@ static void test_snapshot_roundtrip(void **st)
 	assert_int_equal(job_mgr_next_id(), next);
 	assert_int_equal((node_mgr_find("n2")->info.node_state & NODE_STATE_BASE),
 			 NODE_STATE_DOWN);
+	assert_int_equal(state(pid), JOB_CANCELLED);
 	/* running jobs hold their CPUs again */
 	assert_int_equal(node_mgr_find("n1")->info.alloc_cpus, 2);
 }
