@@ -513,6 +513,9 @@ static bool _wanted(const job_info_request_msg_t *r, const job_record_t *j)
 
 	if (r->user_id != NO_VAL32 && r->user_id != j->info.user_id)
 		return false;
+	if (!r->job_id_cnt && j->part && j->part->info.hidden &&
+	    !(r->show_flags & SHOW_ALL))
+		return false;
 	if (!r->job_id_cnt || !r->job_ids)
 		return true;
 	for (k = 0; k < r->job_id_cnt; k++)
