@@ -61,28 +61,38 @@ typedef struct {
 	char          *msg;           /* text for the user */
 } submit_t;
 
+/* "-p a,b": every name must exist; the job goes to the first one that
+ * takes submissions (it does not yet move between them). */
 static int _pick_partition(const job_desc_t *d, submit_t *s)
 {
-	char *name = NULL, *comma;
+	char **names;
+	int rc = ESLURM_PARTITION_NOT_AVAIL;
 
 	if (!d->partition || !*d->partition) {
 		s->part = part_mgr_default();
 		return s->part ? 0 : ESLURM_DEFAULT_PARTITION_NOT_SET;
 	}
-	name = xstrdup(d->partition);
-	if ((comma = strchr(name, ',')))
-		*comma = '\0';
-	s->part = part_mgr_find(name);
-	if (!s->part) {
-		s->msg = xstrdup_printf("invalid partition specified: %s", name);
-		xfree(name);
-		return ESLURM_INVALID_PARTITION_NAME;
+	names = xstrsplit(d->partition, ",", NULL);
+	if (!names[0])
+		rc = ESLURM_INVALID_PARTITION_NAME;
+	for (size_t i = 0; names[i]; i++) {
+		part_record_t *p = part_mgr_find(names[i]);
+
+		if (!p) {
+			s->msg = xstrdup_printf("invalid partition specified: %s",
+						names[i]);
+			s->part = NULL;
+			rc = ESLURM_INVALID_PARTITION_NAME;
+			break;
+		}
+		if (!s->part && p->info.state_up != PARTITION_DRAIN &&
+		    p->info.state_up != PARTITION_INACTIVE) {
+			s->part = p;
+			rc = 0;
+		}
 	}
-	xfree(name);
-	if (s->part->info.state_up == PARTITION_DRAIN ||
-	    s->part->info.state_up == PARTITION_INACTIVE)
-		return ESLURM_PARTITION_NOT_AVAIL;
-	return 0;
+	xstrarray_free(names);
+	return rc;
 }
 
 static int _sizes(const job_desc_t *d, submit_t *s)

@@ -134,6 +134,8 @@ static uint32_t reason(uint32_t id)
 static void test_rejects(void **st)
 {
 	assert_int_equal(submit("nosuch", NO_VAL32, NO_VAL32, NO_VAL32, false), 0);
+	assert_int_equal(submit("debug,nosuch", NO_VAL32, NO_VAL32, NO_VAL32,
+				false), 0);
 	/* 5 CPUs on one node can never fit */
 	assert_int_equal(submit(NULL, 5, 1, NO_VAL32, false), 0);
 }
