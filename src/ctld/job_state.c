@@ -23,8 +23,10 @@ static void _pack_alloc(buf_t *b, const job_record_t *j)
 {
 	long i, k = 0;
 
-	pack32(b, j->node_bitmap ? j->alloc_cnt : 0);
-	if (!j->node_bitmap)
+	/* only jobs holding nodes need them back (finished jobs' bitmaps may
+	 * predate a node table rebuild) */
+	pack32(b, j->node_bitmap && j->on_run ? j->alloc_cnt : 0);
+	if (!j->node_bitmap || !j->on_run)
 		return;
 	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
 	     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
