@@ -245,6 +245,14 @@ static spank_err_t job_item(spank_t h, spank_item_t item, va_list ap)
 	}
 }
 
+/* Prolog/Epilog plugins know who and which job, nothing more. */
+static spank_err_t job_script_item(spank_t h, spank_item_t item, va_list ap)
+{
+	if (item != S_JOB_UID && item != S_JOB_GID && item != S_JOB_ID)
+		return ESPANK_NOT_AVAIL;
+	return job_item(h, item, ap);
+}
+
 /* Outside a job (sbatch, srun before the step): who runs the command. */
 static spank_err_t own_id(spank_item_t item, va_list ap)
 {
@@ -274,6 +282,8 @@ API spank_err_t spank_get_item(spank_t h, spank_item_t item, ...)
 	va_start(ap, item);
 	if (item >= S_SLURM_VERSION && item <= S_SLURM_VERSION_MICRO)
 		rc = version_item(item, ap);
+	else if (h->stack->ctx == S_CTX_JOB_SCRIPT && h->stack->job)
+		rc = job_script_item(h, item, ap);
 	else if (h->stack->ctx != S_CTX_REMOTE && needs_job(item) &&
 		 item != S_JOB_UID && item != S_JOB_GID)
 		rc = ESPANK_NOT_REMOTE;

@@ -10,6 +10,7 @@ import os
 import pwd
 import re
 import shutil
+import time
 
 import pytest
 
@@ -220,8 +221,17 @@ def test_remote_callbacks_items_env_and_argv(spank_cluster):
     assert int(items["ncpus"]) >= 1
     log = "\n".join(c.log_text(n) for n in c.node_names)
     for cb in ("init ctx=2 remote=1", "init_post_opt ctx=2 opt=items",
-               "task_post_fork pid=", "task_exit status=0", "exit ctx=2"):
+               "task_post_fork pid=", "task_exit status=0", "exit ctx=2",
+               "job_prolog ctx=5 job=%d uid=%d jc=items" % (jobid, uid)):
         assert "demo_spank: " + cb in log, cb
+    # the epilog runs once the controller ends the job on the node
+    deadline = time.time() + 20
+    want = "demo_spank: job_epilog ctx=5 job=%d uid=%d jc=items" % (jobid,
+                                                                     uid)
+    while want not in log and time.time() < deadline:
+        time.sleep(0.2)
+        log = "\n".join(c.log_text(n) for n in c.node_names)
+    assert want in log
 
 
 def test_prepended_command_found_in_path(spank_cluster):
@@ -239,3 +249,13 @@ def test_required_plugin_failing_task_init_fails_job(spank_cluster):
     plugstack(c, "optional %s fail_task_init\n" % c.spank_so)
     jobid = c.sbatch(["--wrap", "true"], user="sluice_u1")
     assert c.wait_done(jobid) == "COMPLETED"
+
+
+def test_required_job_prolog_failure_fails_launch(spank_cluster):
+    """Last in the file: the node may be drained afterwards."""
+    c = spank_cluster
+    plugstack(c, "required %s fail_job_prolog\n" % c.spank_so)
+    jobid = c.sbatch(["-w", "n2", "--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(jobid) != "COMPLETED"
+    assert "spank: required plugin demo_spank: job_prolog() failed" in \
+        c.log_text("n2")

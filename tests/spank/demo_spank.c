@@ -13,10 +13,13 @@
  *
  * plugstack.conf arguments: "fail_init" (init returns -1), "prepend",
  * "prepend_path" (the wrapper as "env", found in the job's PATH),
- * "fail_task_init" (task_init returns -1).
+ * "fail_task_init" (task_init returns -1), "fail_job_prolog".
+ * job_prolog and job_epilog log the job id, uid and SPANK_DEMO_JC (the
+ * job-control variable set in sbatch, as the Prolog environment has it).
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -27,7 +30,8 @@ SPANK_PLUGIN(demo_spank, 1)
 
 #define LOG(...)                                                \
 	do {                                                    \
-		if (spank_context() == S_CTX_REMOTE)            \
+		if (spank_context() == S_CTX_REMOTE ||          \
+		    spank_context() == S_CTX_JOB_SCRIPT)        \
 			slurm_info(__VA_ARGS__);                \
 		else                                            \
 			slurm_verbose(__VA_ARGS__);             \
@@ -198,4 +202,28 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
 	LOG("demo_spank: exit ctx=%d", (int)spank_context());
 	return 0;
+}
+
+static int job_script(spank_t sp, const char *what)
+{
+	uint32_t job = 0;
+	uid_t uid = 0;
+	const char *jc = getenv("SPANK_DEMO_JC");
+
+	spank_get_item(sp, S_JOB_ID, &job);
+	spank_get_item(sp, S_JOB_UID, &uid);
+	LOG("demo_spank: %s ctx=%d job=%u uid=%u jc=%s", what,
+	    (int)spank_context(), job, (unsigned)uid, jc ? jc : "(none)");
+	return 0;
+}
+
+int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
+{
+	job_script(sp, "job_prolog");
+	return has_arg(ac, av, "fail_job_prolog") ? -1 : 0;
+}
+
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
+{
+	return job_script(sp, "job_epilog");
 }

@@ -22,6 +22,8 @@
 #define POLL_MS          250
 #define LINGER_SECS      120   /* wait this long for the terminate request */
 
+static int spank_epilog_rc;    /* a required plugin's job_epilog failed */
+
 static int job_procs(stepd_t *sd, int sig)
 {
 	return proctrack_signal(sd->task_pid, getpid(), sig);
@@ -53,8 +55,14 @@ static void finish(stepd_t *sd)
 	sd->finishing = true;
 	/* no new requests: slurmd answers for a job without a socket */
 	unlink(sd->sock_path);
+	if (sd->terminating) {
+		/* the step's plugins end before the job's epilog ones */
+		stepd_spank_fini();
+		spank_epilog_rc = stepd_spank_job_script(sd, SPANK_CB_JOB_EPILOG)
+				  ? 1 : 0;
+	}
 	if (!sd->terminating || !epilog || !*epilog) {
-		done(sd, 0);
+		done(sd, spank_epilog_rc);
 		return;
 	}
 	stepd_script_info(sd, "epilog_slurmd", &si);
@@ -68,6 +76,8 @@ static void epilog_ended(stepd_t *sd, int status)
 	int rc = script_exit_rc(status);
 
 	sd->epilog_pid = 0;
+	if (!rc)
+		rc = spank_epilog_rc;
 	if (rc)
 		error("JobId=%u: epilog failed with rc %d", sd->job->job_id,
 		      rc);

@@ -5,6 +5,8 @@
 #include "slurmd/stepd/spank_stepd.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <grp.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,4 +182,101 @@ void stepd_spank_fini(void)
 	xstrarray_free(st.argv);
 	xfree(st.job.gids);
 	memset(&st, 0, sizeof(st));
+}
+
+/* ---- job_script: job_prolog / job_epilog ------------------------------ */
+
+/* The Prolog/Epilog environment: the job control variables a plugin set
+ * in sbatch (SLURM_SPANK_<X> in the job's environment) as SPANK_<X>. */
+static char **job_script_env(const stepd_t *sd)
+{
+	char **env = xcalloc(1, sizeof(char *));
+	const char *pre = "SLURM_SPANK_";
+	size_t n = strlen(pre);
+
+	for (size_t i = 0; sd->job->environment && sd->job->environment[i];
+	     i++) {
+		const char *e = sd->job->environment[i];
+
+		if (!strncmp(e, pre, n) && strncmp(e + n, "_SLURM_SPANK_", 13))
+			env = xstrarray_append(env, e + 6);  /* "SPANK_..." */
+	}
+	return env;
+}
+
+/* The child's environment: what the Prolog gets from Slurm that plugins
+ * read with getenv() in the job_script context. */
+static void job_script_setenv(const stepd_t *sd, char **env)
+{
+	char num[16];
+
+	clearenv();
+	for (size_t i = 0; env[i]; i++)
+		putenv(env[i]);
+	snprintf(num, sizeof(num), "%u", sd->job->job_id);
+	setenv("SLURM_JOB_ID", num, 1);
+	snprintf(num, sizeof(num), "%u", sd->job->uid);
+	setenv("SLURM_JOB_UID", num, 1);
+	snprintf(num, sizeof(num), "%u", sd->job->gid);
+	setenv("SLURM_JOB_GID", num, 1);
+	setenv("SLURM_JOB_USER", sd->user_name, 1);
+}
+
+/* In a fresh child (a new process each run, as Slurm runs them): load the
+ * stack for S_CTX_JOB_SCRIPT and run one callback.  env stays allocated:
+ * environ points into it until _exit. */
+static void job_script_child(stepd_t *sd, spank_cb_t cb)
+{
+	char **env = job_script_env(sd);
+	spank_job_t job = {
+		.uid = sd->job->uid, .gid = sd->job->gid,
+		.job_id = sd->job->job_id, .env = &env,
+	};
+	spank_stack_t *s;
+	int rc;
+
+	job_script_setenv(sd, env);
+	s = spank_stack_create(S_CTX_JOB_SCRIPT, sd->conf->plugstack_config,
+			       sd->conf->plugin_dir, &job);
+	rc = s ? spank_stack_call(s, cb, NULL, NULL) : -1;
+	spank_stack_destroy(s);
+	_exit(rc < 0 ? 1 : 0);
+}
+
+static bool have_plugins(const stepd_t *sd)
+{
+	spank_conf_t c;
+	bool any;
+
+	if (spank_conf_parse_file(sd->conf->plugstack_config,
+				  sd->conf->plugin_dir, &c, NULL, 0) < 0)
+		return true;   /* the child reports the error */
+	any = c.cnt > 0;
+	spank_conf_free(&c);
+	return any;
+}
+
+int stepd_spank_job_script(stepd_t *sd, spank_cb_t cb)
+{
+	int status = 0;
+	pid_t pid;
+
+	if (!have_plugins(sd))
+		return 0;
+	pid = fork();
+	if (pid < 0) {
+		error("JobId=%u: spank: fork: %m", sd->job->job_id);
+		return -1;
+	}
+	if (pid == 0)
+		job_script_child(sd, cb);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	error("JobId=%u: spank: %s failed", sd->job->job_id,
+	      cb == SPANK_CB_JOB_PROLOG ? "job_prolog" : "job_epilog");
+	return -1;
 }

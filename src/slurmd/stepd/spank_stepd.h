@@ -9,7 +9,10 @@
  *                         change the task's env and argv);
  *   stepd_spank_post_fork in stepd after the fork;
  *   stepd_spank_task_exit in stepd when the script ended;
- *   stepd_spank_fini      exit, then unload.
+ *   stepd_spank_fini      exit, then unload;
+ *   stepd_spank_job_script  job_prolog (before the Prolog) or job_epilog
+ *                         (before the Epilog, after fini) in a child of
+ *                         its own: the S_CTX_JOB_SCRIPT context.
  * With no plugstack.conf every call does nothing.
  */
 #ifndef SLUICE_STEPD_SPANK_STEPD_H
@@ -27,5 +30,8 @@ int  stepd_spank_task(spank_cb_t cb, char ***env, char ***argv);
 void stepd_spank_post_fork(pid_t pid);
 void stepd_spank_task_exit(pid_t pid, int status);
 void stepd_spank_fini(void);
+/* cb: SPANK_CB_JOB_PROLOG or SPANK_CB_JOB_EPILOG.  -1 when a required
+ * plugin failed (as a failing Prolog/Epilog). */
+int  stepd_spank_job_script(stepd_t *sd, spank_cb_t cb);
 
 #endif

@@ -216,6 +216,8 @@ static int run_prolog(stepd_t *sd)
 	int status = 0;
 	pid_t pid;
 
+	if (stepd_spank_job_script(sd, SPANK_CB_JOB_PROLOG) < 0)
+		return ESLURMD_PROLOG_FAILED;
 	if (!path || !*path)
 		return SLURM_SUCCESS;
 	stepd_script_info(sd, "prolog_slurmd", &si);
