@@ -1,14 +1,15 @@
-/* spank_stepd.c — SPANK's remote context for a batch job (see
- * spank_stepd.h).  One job per slurmstepd, so the stack is module state.
+/* spank_stepd.c — SPANK in a batch job's slurmstepd: the remote context
+ * and the job_script one (see spank_stepd.h).  One job per slurmstepd, so
+ * the remote stack is module state.
  */
 #define _GNU_SOURCE
 #include "slurmd/stepd/spank_stepd.h"
 
 #include <errno.h>
-#include <stdlib.h>
-#include <sys/wait.h>
 #include <grp.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/log.h"
