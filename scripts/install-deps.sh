@@ -11,9 +11,13 @@ set -euo pipefail
 
 pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	libhwloc-dev libmunge-dev munge libcmocka-dev uthash-dev libssl-dev
-	python3 python3-pytest procps util-linux passwd iproute2)
+	libmariadb-dev
+	python3 python3-pytest procps util-linux passwd iproute2
+	mariadb-server mariadb-client)
+# mariadb-server/-client: slurmdbd's database for the accounting tests
+# (a private mariadbd per test, never the system one).
 if [ "${1:-}" = "--fuzz" ]; then
-	pkgs+=(clang)
+	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi
 
 need=()
