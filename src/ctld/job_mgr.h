@@ -48,6 +48,7 @@ typedef struct job_record {
 	bool            packed_ok;
 	uint32_t        packed_gen;    /* node generation when packed */
 	time_t          term_sent;     /* last REQUEST_TERMINATE_JOB */
+	uint16_t        launch_tries;  /* batch launches sent for this start */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;

@@ -1,6 +1,7 @@
 /* job_state.c — job records in the snapshot, and the batch launch
  * (job_mgr.h). */
 #include <string.h>
+#include <event2/event.h>
 
 #include <utlist.h>
 
@@ -279,13 +280,43 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	return l;
 }
 
+#define LAUNCH_RETRY_SEC 2
+
+static void _launch_now(void *arg);
+
+/* No answer is not a refusal: the slurmd may have started the job and
+ * died (or been restarted) before it replied.  slurmd ignores a second
+ * launch of a job it runs, so resend until the node answers or is
+ * declared DOWN (which ends the job NODE_FAIL). */
+static bool _launch_transport_error(int rc)
+{
+	return (rc >= SLURM_COMMUNICATIONS_CONNECTION_ERROR &&
+		rc <= SLURM_COMMUNICATIONS_SHUTDOWN_ERROR) ||
+	       rc == SLURM_COMMUNICATIONS_MISSING_SOCKET_ERROR ||
+	       (rc >= SLURM_PROTOCOL_SOCKET_IMPL_ZERO_RECV_LENGTH &&
+		rc <= SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT);
+}
+
+static void _launch_retry(evutil_socket_t fd, short what, void *arg)
+{
+	_launch_now(arg);
+}
+
 static void _launch_done(int rc, void *arg)
 {
 	uint32_t id = (uint32_t) (uintptr_t) arg;
 	job_record_t *j = job_mgr_find(id);
+	unsigned max_tries = ctld_conf()->slurmd_timeout / LAUNCH_RETRY_SEC + 1;
+	struct timeval tv = { LAUNCH_RETRY_SEC, 0 };
 
 	if (!rc || !j || j->info.job_state != JOB_RUNNING)
 		return;
+	if (_launch_transport_error(rc) && j->launch_tries < max_tries) {
+		info("Launch of batch JobId=%u on %s: %s; resending in %d s",
+		     id, j->info.batch_host, slurm_strerror(rc), LAUNCH_RETRY_SEC);
+		event_base_once(ctld_base(), -1, EV_TIMEOUT, _launch_retry, arg, &tv);
+		return;
+	}
 	error("Launch of batch JobId=%u on %s failed: %s", id,
 	      j->info.batch_host, slurm_strerror(rc));
 	job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
@@ -310,6 +341,7 @@ static void _launch_now(void *arg)
 		return;
 	}
 	l = _launch_msg(j, script, env);
+	j->launch_tries++;
 	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_BATCH_JOB_LAUNCH,
 		      l, ctld_conf()->message_timeout * 1000, _launch_done,
 		      (void *) (uintptr_t) j->info.job_id);
@@ -317,5 +349,6 @@ static void _launch_now(void *arg)
 
 void job_mgr_launch(job_record_t *j)
 {
+	j->launch_tries = 0;
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
 }
