@@ -20,17 +20,18 @@ from conftest import _start, _stop
 BATCH_STEP = 0xfffffffb
 
 
-def _demo_plugin():
+def _test_plugin(name):
     build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build"))
-    path = os.path.join(build, "tests", "spank", "demo_spank.so")
+    path = os.path.join(build, "tests", "spank", name)
     return path if os.path.exists(path) else None
 
 
 @pytest.fixture(scope="module")
 def spank_cluster(users):
-    src = _demo_plugin()
-    if not src:
-        pytest.skip("demo_spank.so not built (tests/spank)")
+    src = _test_plugin("demo_spank.so")
+    static = _test_plugin("static_spank.so")
+    if not src or not static:
+        pytest.skip("test plugins not built (tests/spank)")
     c = _start(tag="spank", nodes=2)
     # test users must be able to dlopen it (the build tree may be 0700)
     plugdir = os.path.join(c.dir, "spank")
@@ -39,6 +40,9 @@ def spank_cluster(users):
     shutil.copy(src, os.path.join(plugdir, "demo_spank.so"))
     os.chmod(os.path.join(plugdir, "demo_spank.so"), 0o755)
     c.spank_so = os.path.join(plugdir, "demo_spank.so")
+    shutil.copy(static, os.path.join(plugdir, "static_spank.so"))
+    os.chmod(os.path.join(plugdir, "static_spank.so"), 0o755)
+    c.static_so = os.path.join(plugdir, "static_spank.so")
     c.plugstack = os.path.join(c.dir, "etc", "plugstack.conf")
     yield c
     _stop(c)
@@ -155,6 +159,34 @@ def test_help_without_plugins_is_unchanged(spank_cluster):
     plugstack(c, "")
     r = c.run(["sbatch", "--help"])
     assert r.rc == 0 and "Options provided by plugins" not in r.out
+
+
+def test_static_option_table(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "optional %s\nrequired %s\n" % (c.spank_so, c.static_so))
+    r = c.run(["sbatch", "--help"])
+    assert r.rc == 0, r
+    block = r.out.split("Options provided by plugins:\n", 1)[1]
+    block = block.split("\nHelp options:", 1)[0]
+    assert "      --static-flag           Set STATIC_SPANK_FLAG in the task\n" \
+        in block, block
+    assert "      --static-level=N        Optional level for the task\n" \
+        in block, block
+    # too long for the 30-column field: alone on its line, after a blank
+    assert "\n\n      --static-option-with-a-rather-long-name=VALUE\n" \
+        "                              A long option name, printed on its own line in\n" \
+        "                              --help, its usage wrapped over more than one line\n" \
+        in block, block
+    env = run_job(c, ["--static-flag", "--static-level"],
+                  SCRIPT % "static.out", "static.out")
+    assert env.get("STATIC_SPANK_FLAG") == "1", env
+    assert env.get("STATIC_SPANK_LEVEL") == "default", env
+    assert env.get(
+        "SLURM_SPANK__SLURM_SPANK_OPTION_static_spank_static_flag") == ""
+    script = "#!/bin/sh\n#SBATCH --output=lvl.out\n#SBATCH --static-level=3\nenv\n"
+    env = run_job(c, [], script, "lvl.out")
+    assert env.get("STATIC_SPANK_LEVEL") == "3", env
+    assert "STATIC_SPANK_FLAG" not in env
 
 
 def test_option_on_command_line_reaches_task(spank_cluster):
