@@ -14,6 +14,7 @@
 #include <event2/event.h>
 #include <event2/thread.h>
 
+#include "common/daemon.h"
 #include "common/auth.h"
 #include "common/log.h"
 #include "common/net.h"
@@ -150,44 +151,6 @@ static void _setup_log(void)
 		error("Unable to open log file %s", file);
 }
 
-static void _daemonize(void)
-{
-	pid_t pid = fork();
-	int fd;
-
-	if (pid < 0)
-		fatal("fork: %s", strerror(errno));
-	if (pid > 0)
-		_exit(0);
-	setsid();
-	if (chdir("/") < 0)
-		error_errno("chdir /");
-	fd = open("/dev/null", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
-	}
-}
-
-static void _write_pidfile(void)
-{
-	const char *f = ctld.conf->slurmctld_pid_file;
-	FILE *fp;
-
-	if (!f)
-		return;
-	fp = fopen(f, "w");
-	if (!fp) {
-		error_errno("Unable to open pid file %s", f);
-		return;
-	}
-	fprintf(fp, "%d\n", (int) getpid());
-	fclose(fp);
-}
-
 /* ---- loop events ---- */
 
 static void _tick(evutil_socket_t fd, short what, void *arg)
@@ -320,8 +283,8 @@ static void _start(void)
 	ctld.last_ping = ctld.boot_time;
 	_init_state();
 	if (!ctld.opts.foreground)
-		_daemonize();
-	_write_pidfile();
+		daemon_detach();
+	daemon_write_pidfile(ctld.conf->slurmctld_pid_file);
 	if (auth_init(c->auth_type, c->auth_info, c->plugin_dir) != 0)
 		fatal("failed to initialize auth plugin %s", c->auth_type);
 	evthread_use_pthreads();
@@ -351,8 +314,7 @@ static void _stop(void)
 	for (i = 0; i < 4; i++)
 		if (ctld.sig_ev[i])
 			event_free(ctld.sig_ev[i]);
-	if (ctld.conf->slurmctld_pid_file)
-		unlink(ctld.conf->slurmctld_pid_file);
+	daemon_remove_pidfile(ctld.conf->slurmctld_pid_file);
 	info("Slurmctld shutdown completing");
 }
 
