@@ -134,7 +134,8 @@ static int stack_load(spank_stack_t *s, const spank_conf_t *c)
 				      "Aborting.", e->file, e->line, e->path);
 				return -1;
 			}
-			error("spank: %s:%d: Failed to load optional plugin "
+			/* sic: Slurm's message has no space after "%d:" */
+			error("spank: %s:%d:Failed to load optional plugin "
 			      "%s. Ignored.", e->file, e->line, e->path);
 			continue;
 		}

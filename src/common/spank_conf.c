@@ -3,7 +3,10 @@
  * Lines are "required|optional PATH [ARGS...]" or "include GLOB"; '#'
  * starts a comment; blank lines are skipped.  A relative PATH is looked
  * up in each PluginDir directory; a relative GLOB is taken against the
- * including file's directory.
+ * including file's directory.  As in Slurm, a line that is none of these
+ * is logged ("spank: file:line: Invalid line. Ignoring.") and skipped;
+ * what fails the whole file is an unreadable include, includes nested
+ * too deep, or too many plugins.
  */
 #define _GNU_SOURCE
 #include "common/spank.h"
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -148,17 +152,12 @@ static int include_file(parse_ctx_t *p, const char *path, const char *from,
 	return rc;
 }
 
-static int do_include(parse_ctx_t *p, char **w, size_t n, const char *fname,
-		      int line)
+static int do_include(parse_ctx_t *p, char **w, const char *fname, int line)
 {
 	char *pat, *dir;
 	glob_t g;
 	int rc = 0, grc;
 
-	if (n != 2) {
-		set_err(p, fname, line, "include takes one pattern");
-		return -1;
-	}
 	if (p->depth >= SPANK_CONF_MAX_DEPTH) {
 		set_err(p, fname, line, "includes nested too deep");
 		return -1;
@@ -189,10 +188,6 @@ static int add_plugin(parse_ctx_t *p, char **w, size_t n, const char *fname,
 	spank_conf_t *c = p->c;
 	spank_conf_entry_t *e;
 
-	if (n < 2) {
-		set_err(p, fname, line, "missing plugin path");
-		return -1;
-	}
 	if (c->cnt >= SPANK_CONF_MAX_PLUGINS) {
 		set_err(p, fname, line, "too many plugins");
 		return -1;
@@ -221,16 +216,13 @@ static int parse_line(parse_ctx_t *p, const char *s, const char *fname,
 
 	if (n == 0)
 		goto out;
-	if (!strcasecmp(w[0], "include"))
-		rc = do_include(p, w, n, fname, line);
-	else if (!strcasecmp(w[0], "required") ||
-		 !strcasecmp(w[0], "optional"))
+	if (!strcasecmp(w[0], "include") && n == 2)
+		rc = do_include(p, w, fname, line);
+	else if ((!strcasecmp(w[0], "required") ||
+		  !strcasecmp(w[0], "optional")) && n >= 2)
 		rc = add_plugin(p, w, n, fname, line);
-	else {
-		set_err(p, fname, line, "Invalid line: expected "
-			"required, optional or include, got \"%s\"", w[0]);
-		rc = -1;
-	}
+	else
+		error("spank: %s:%d: Invalid line. Ignoring.", fname, line);
 out:
 	xstrarray_free(w);
 	return rc;
@@ -254,11 +246,7 @@ static int parse_text(parse_ctx_t *p, const char *text, size_t len,
 		line++;
 		if (hash)
 			llen = (size_t)(hash - s);
-		if (memchr(s, '\0', llen)) {
-			set_err(p, fname, line, "NUL character in line");
-			return -1;
-		}
-		one = xstrndup(s, llen);
+		one = xstrndup(s, llen);   /* a NUL ends the line early */
 		rc = parse_line(p, one, fname, line);
 		xfree(one);
 		if (rc < 0)
@@ -300,7 +288,8 @@ int spank_conf_parse_file(const char *path, const char *plugin_dir,
 		if (e == ENOENT)
 			return 0;
 		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(e));
+			snprintf(err, errlen, "Failed to open %s: %s", path,
+				 strerror(e));
 		return -1;
 	}
 	rc = spank_conf_parse_text(text, len, path, plugin_dir, c, err, errlen);

@@ -105,12 +105,23 @@ def test_missing_required_plugin_stops_sbatch(spank_cluster):
     assert "Failed to initialize plugin stack" in r.err
 
 
-def test_bad_plugstack_line_names_file_and_line(spank_cluster):
+def test_bad_plugstack_line_is_ignored(spank_cluster):
+    """As Slurm: the line is named and skipped, the rest still loads."""
     c = spank_cluster
-    plugstack(c, "optional %s\nbogus line\n" % c.spank_so)
+    plugstack(c, "bogus line\nrequired %s\n" % c.spank_so)
+    r = c.run(["sbatch", "--demo-opt=x", "--wrap", "true"], user="sluice_u1")
+    assert r.rc == 0, r
+    assert re.search(r"sbatch: error: spank: \S*plugstack.conf:1: Invalid "
+                     r"line. Ignoring.", r.err), r
+
+
+def test_missing_optional_plugin_is_skipped(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "optional /nonexistent/y.so\n")
     r = c.run(["sbatch", "--wrap", "true"], user="sluice_u1")
-    assert r.rc == 1, r
-    assert "plugstack.conf:2:" in r.err, r
+    assert r.rc == 0, r
+    assert re.search(r"spank: \S*plugstack.conf:1:Failed to load optional "
+                     r"plugin /nonexistent/y.so. Ignored.", r.err), r
 
 
 def test_invalid_option_argument(spank_cluster):
