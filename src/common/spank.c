@@ -58,9 +58,10 @@ static bool version_ok(const char *path, void *dl)
 	if (SLURM_VERSION_MAJOR(v) == SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) &&
 	    SLURM_VERSION_MINOR(v) == SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER))
 		return true;
-	error("plugin_load_from_file: Incompatible Slurm plugin %s version "
-	      "(%u.%02u.%u)", path, SLURM_VERSION_MAJOR(v),
-	      SLURM_VERSION_MINOR(v), SLURM_VERSION_MICRO(v));
+	/* info, not error: Slurm prints it so ("sbatch: plugin_load_...") */
+	info("plugin_load_from_file: Incompatible Slurm plugin %s version "
+	     "(%u.%02u.%u)", path, SLURM_VERSION_MAJOR(v),
+	     SLURM_VERSION_MINOR(v), SLURM_VERSION_MICRO(v));
 	return false;
 }
 
@@ -140,6 +141,8 @@ static int stack_load(spank_stack_t *s, const spank_conf_t *c)
 			continue;
 		}
 		p->path = xstrdup(e->path);
+		p->file = strrchr(p->path, '/') ? strrchr(p->path, '/') + 1
+						: p->path;
 		p->required = e->required;
 		p->argc = e->argc;
 		p->argv = xstrarray_dup(e->argv);
@@ -227,16 +230,16 @@ int spank_stack_call(spank_stack_t *s, spank_cb_t cb, spank_task_t *task,
 			continue;
 		h.plugin = i;
 		r = p->cb[cb](&h, p->argc, p->argv);
-		debug2("spank: %s: %s = %d", p->name, cb_names[cb].name, r);
+		debug2("spank: %s: %s = %d", p->file, cb_names[cb].name, r);
 		if (r >= 0)
 			continue;
 		if (!p->required) {
 			verbose("spank: optional plugin %s: %s() failed with "
-				"rc=%d", p->name, cb_names[cb].name, r);
+				"rc=%d", p->file, cb_names[cb].name, r);
 			continue;
 		}
 		error("spank: required plugin %s: %s() failed with rc=%d",
-		      p->name, cb_names[cb].name, r);
+		      p->file, cb_names[cb].name, r);
 		if (init_failure && p->failure_mode)
 			*init_failure = *p->failure_mode;
 		rc = -1;

@@ -10,8 +10,9 @@
 #define SPANK_HANDLE_MAGIC 0x5350414eu   /* "SPAN" */
 
 typedef struct {
-	char   *name;          /* plugin_name */
+	char   *name;          /* plugin_name: names its options */
 	char   *path;
+	const char *file;      /* basename of path: names it in messages */
 	bool    required;
 	void   *dl;
 	int     argc;

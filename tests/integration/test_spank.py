@@ -89,7 +89,7 @@ def test_required_plugin_failing_init_stops_sbatch(spank_cluster):
     plugstack(c, "required %s fail_init\n" % c.spank_so)
     r = c.run(["sbatch", "--wrap", "true"], user="sluice_u1")
     assert r.rc == 1, r
-    assert "sbatch: error: spank: required plugin demo_spank: init() " \
+    assert "sbatch: error: spank: required plugin demo_spank.so: init() " \
         "failed with rc=-1" in r.err, r
     assert "sbatch: error: Failed to initialize plugin stack" in r.err, r
     assert "Submitted batch job" not in r.out
@@ -300,5 +300,5 @@ def test_required_job_prolog_failure_fails_launch(spank_cluster):
     plugstack(c, "required %s fail_job_prolog\n" % c.spank_so)
     jobid = c.sbatch(["-w", "n2", "--wrap", "true"], user="sluice_u1")
     assert c.wait_done(jobid) != "COMPLETED"
-    assert "spank: required plugin demo_spank: job_prolog() failed" in \
+    assert "spank: required plugin demo_spank.so: job_prolog() failed" in \
         c.log_text("n2")
