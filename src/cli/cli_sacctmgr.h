@@ -24,6 +24,18 @@ typedef struct {
 	int    verbose;
 } mgr_opts_t;
 
+/* One command line: what to do to which entity. */
+typedef struct {
+	uint16_t   op;           /* dbd_op_t */
+	uint16_t   entity;       /* dbd_entity_t */
+	char     **names;        /* add: the names */
+	char     **where;        /* "key=value", keys as slurmdbd knows them */
+	char     **set;
+	char      *format;       /* format=, or NULL */
+	bool       with_assoc;
+	bool       tree;
+} mgr_cmd_t;
+
 /* One record of a list reply. */
 typedef struct {
 	char *const *cols;   /* the reply's column names */
@@ -41,6 +53,18 @@ typedef struct {
 } mgr_show_t;
 
 extern const cli_field_t cli_sacctmgr_fields[];
+
+/* argv[0] is the command ("add", "show", ...).  0, or the exit code after
+ * printing Slurm's message for an unknown command, entity or key. */
+int  cli_sacctmgr_parse(mgr_cmd_t *c, int argc, char **argv);
+void cli_sacctmgr_cmd_free(mgr_cmd_t *c);
+/* "accounts", "users", "QOS", ... as messages name them. */
+const char *cli_sacctmgr_plural(uint16_t entity);
+
+/* What an add/modify/delete did (or would do), as Slurm words it.
+ * Returns false when it did nothing (" Nothing new added." ...). */
+bool cli_sacctmgr_print_changes(const mgr_cmd_t *c,
+				const dbd_acct_resp_msg_t *r);
 
 /* The cell of column name in row, or NULL. */
 const char *cli_sacctmgr_cell(const mgr_row_t *row, const char *name);

@@ -62,7 +62,6 @@ CELL(g_org, "org")
 CELL(g_defacct, "defacct")
 CELL(g_admin, "admin")
 CELL(g_name, "name")
-CELL(g_parent, "parentname")
 CELL(g_id, "id")
 CELL(g_maxjobspu, "maxjobspu")
 CELL(g_maxsubmitpu, "maxsubmitpu")
@@ -88,6 +87,16 @@ static void g_user(char **out, const void *rec, const cli_ctx_t *ctx)
 	const char *v = cli_sacctmgr_cell(rec, "assocuser");
 
 	put(out, v ? v : cli_sacctmgr_cell(rec, "user"));
+}
+
+/* Only an account's association has a parent to show. */
+static void g_parent(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const char *user = cli_sacctmgr_cell(rec, "assocuser");
+
+	if (!user)
+		user = cli_sacctmgr_cell(rec, "user");
+	put(out, user && *user ? "" : cli_sacctmgr_cell(rec, "parentname"));
 }
 
 static void wall(char **out, const char *minutes)
@@ -155,7 +164,7 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("DefaultAccount", "Def Acct", g_defacct),
 	F("AdminLevel", "Admin", g_admin),
 	F("Name", "Name", g_name),
-	F("ParentName", "Par Name", g_parent),
+	F("ParentName", "ParentName", g_parent),
 	F("ID", "ID", g_id),
 	F("GraceTime", "GraceTime", g_grace),
 	F("Preempt", "Preempt", g_empty),
@@ -171,14 +180,24 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("MaxJobsPA", "MaxJobsPA", g_empty),
 	F("MaxSubmitPA", "MaxSubmitPA", g_empty),
 	F("MinTRES", "MinTRES", g_empty),
+	F("GrpNodes", "GrpNodes", g_empty),
+	F("GrpCPUs", "GrpCPUs", g_empty),
+	F("GrpMem", "GrpMem", g_empty),
+	F("GrpCPUMins", "GrpCPUMins", g_empty),
+	F("MaxNodes", "MaxNodes", g_empty),
+	F("MaxCPUs", "MaxCPUs", g_empty),
+	F("MaxCPUMins", "MaxCPUMins", g_empty),
 	{ 0 }
 };
 
 static const int field_widths[] = {
 	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
-	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 10,
-	10, 11, 13, 9, 11, 13, 9, 11, 13,
+	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 40,
+	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11,
 };
+_Static_assert(sizeof(field_widths) / sizeof(field_widths[0]) ==
+	       sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]) - 1,
+	       "one width per sacctmgr field");
 
 /* Other spellings format= accepts. */
 static const struct {
@@ -212,13 +231,13 @@ static const char *const default_formats[] = {
 		"GrpTRESRunMins",
 };
 
+/* withassoc: what follows the account's own columns, and the user's. */
 #define ASSOC_FORMAT "Cluster,ParentName,User,Share,Priority,GrpJobs," \
-	"GrpTRES,GrpSubmit,GrpWall,GrpTRESMins,MaxJobs,MaxTRES," \
-	"MaxTRESPerNode,MaxSubmit,MaxWall,MaxTRESMins,QOS,DefaultQOS," \
-	"GrpTRESRunMins"
+	"GrpNodes,GrpCPUs,GrpMem,GrpSubmit,GrpWall,GrpCPUMins,MaxJobs," \
+	"MaxNodes,MaxCPUs,MaxSubmit,MaxWall,MaxCPUMins,QOS,DefaultQOS"
 #define USER_ASSOC_FORMAT "User,DefaultAccount,AdminLevel,Cluster,Account," \
-	"Partition,Share,Priority,MaxJobs,MaxTRES,MaxSubmit,MaxWall,QOS," \
-	"DefaultQOS"
+	"Partition,Share,Priority,MaxJobs,MaxNodes,MaxCPUs,MaxSubmit," \
+	"MaxWall,MaxCPUMins,QOS,DefaultQOS"
 
 /* ---- format= ---- */
 

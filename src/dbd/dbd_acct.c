@@ -222,6 +222,25 @@ int dbd_req_fail(dbd_req_t *r, int rc, const char *fmt, ...)
 	return -1;
 }
 
+void dbd_req_warn(dbd_req_t *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->resp->msg)
+		xstrcatc(&r->resp->msg, '\n');
+	va_start(ap, fmt);
+	xvstrfmtcat(&r->resp->msg, fmt, ap);
+	va_end(ap);
+	r->warned = true;
+}
+
+int dbd_req_fail_warned(dbd_req_t *r, const char *last)
+{
+	dbd_req_warn(r, "%s", last);
+	r->resp->rc = SLURM_ERROR;
+	return -1;
+}
+
 void dbd_req_cols(dbd_req_t *r, const char *const *cols)
 {
 	xstrarray_free(r->resp->cols);
@@ -468,19 +487,38 @@ static int run_op(dbd_req_t *r)
 			    r->req->op);
 }
 
-/* A change: one transaction, committed if the request says so. */
-static void run_change(dbd_req_t *r)
+/* A change: one transaction, committed if the request says so (and never
+ * for a caller who may not change: they only see what would happen).
+ * Returns the operation's result; warnings leave it at 0. */
+static int run_change(dbd_req_t *r, bool allowed)
 {
-	if (dbd_db_begin(r->db) < 0) {
-		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
-		return;
-	}
-	if (run_op(r) < 0 || !(r->req->flags & DBD_ACCT_COMMIT)) {
+	int rc;
+
+	if (dbd_db_begin(r->db) < 0)
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	rc = run_op(r);
+	if (rc < 0 || !allowed || !(r->req->flags & DBD_ACCT_COMMIT)) {
 		dbd_db_rollback(r->db);
-		return;
+		return rc;
 	}
 	if (dbd_db_commit(r->db) < 0)
-		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	return 0;
+}
+
+/* Not allowed to change: an add still reports what it would have added
+ * (sacctmgr prints it before the refusal); others are refused at once. */
+static int refuse_change(dbd_req_t *r)
+{
+	int rc = 0;
+
+	info("%s: uid %u may not change %s", r->ctx->peer,
+	     (unsigned)r->ctx->uid, dbd_entity_find(r->req->entity)->what);
+	if (r->req->op == DBD_OP_ADD)
+		rc = run_change(r, false);
+	xfree(r->resp->msg);
+	r->resp->rc = ESLURM_ACCESS_DENIED;
+	return rc < 0 ? -1 : 0;
 }
 
 void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
@@ -488,20 +526,20 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 {
 	dbd_req_t r = { .db = db, .ctx = ctx, .req = req, .resp = resp,
 			.now = time(NULL) };
+	int rc;
 
-	if (!dbd_entity_find(req->entity)) {
-		dbd_req_fail(&r, SLURM_ERROR, "unknown entity %u",
-			     req->entity);
-	} else if (req->op == DBD_OP_LIST) {
-		dbd_acct_list(&r);
-	} else if (!may_change(&r)) {
-		info("%s: uid %u may not change %s", ctx->peer,
-		     (unsigned)ctx->uid, dbd_entity_find(req->entity)->what);
-		dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
-	} else {
-		run_change(&r);
-	}
-	if (resp->rc != 0) {
+	if (!dbd_entity_find(req->entity))
+		rc = dbd_req_fail(&r, SLURM_ERROR, "unknown entity %u",
+				  req->entity);
+	else if (req->op == DBD_OP_LIST)
+		rc = dbd_acct_list(&r);
+	else if (!may_change(&r))
+		rc = refuse_change(&r);
+	else
+		rc = run_change(&r, true);
+	if (rc == 0 && r.warned && resp->rc == 0)
+		resp->rc = SLURM_ERROR;
+	if (rc < 0) {
 		xstrarray_free(r.cells);
 		r.cells = NULL;
 	}

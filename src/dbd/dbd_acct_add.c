@@ -224,6 +224,8 @@ static int add_cluster(dbd_req_t *r, const char *name)
 	char *sql;
 	int rc = exists(r, "cluster_table", "name", name);
 
+	if (rc > 0)
+		dbd_req_change(r, "exists", name, NULL, NULL, NULL);
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
 	sql = xstrdup("INSERT INTO cluster_table (name, creation_time, "
@@ -245,29 +247,18 @@ static int add_cluster(dbd_req_t *r, const char *name)
 
 /* ---- accounts ---- */
 
-static char *default_org(dbd_req_t *r, const char *name, const char *parent)
+/* A new account's organization: its own name under root, else its
+ * parent's name. */
+static char *default_org(const char *name, const char *parent)
 {
-	char *sql = xstrdup("SELECT organization FROM acct_table WHERE name=");
-	dbd_rows_t rows;
-	char *org = NULL;
-
-	if (!strcmp(parent, "root"))
-		return xstrdup(name);
-	dbd_db_quote(r->db, &sql, parent);
-	if (dbd_db_select(r->db, sql, &rows) == 0) {
-		if (rows.rows)
-			org = xstrdup(dbd_rows_get(&rows, 0, 0));
-		dbd_rows_free(&rows);
-	}
-	xfree(sql);
-	return org ? org : xstrdup(name);
+	return xstrdup(strcmp(parent, "root") ? parent : name);
 }
 
 static int insert_account(dbd_req_t *r, const char *name, const char *parent)
 {
 	const char *desc = dbd_kv_get(r->req->set, "description");
 	const char *org = dbd_kv_get(r->req->set, "organization");
-	char *def_org = org ? NULL : default_org(r, name, parent);
+	char *def_org = org ? NULL : default_org(name, parent);
 	char *sql = xstrdup("INSERT INTO acct_table (name, description, "
 			    "organization, creation_time, mod_time) VALUES (");
 	int rc;
@@ -302,21 +293,42 @@ static int add_account(dbd_req_t *r, const char *name, const char *parent,
 		dbd_req_change(r, "account", name, NULL, NULL, NULL);
 	}
 	for (size_t i = 0; clusters[i]; i++) {
-		rc = assoc_exists(r, clusters[i], parent, "");
-		if (rc == 0)
-			return dbd_req_fail(r, SLURM_ERROR,
-				" error: Parent account '%s' doesn't exist on "
-				"cluster %s", parent, clusters[i]);
-		rc = rc < 0 ? -1 : assoc_exists(r, clusters[i], name, "");
+		rc = assoc_exists(r, clusters[i], name, "");
 		if (rc < 0)
 			return -1;
 		if (rc > 0)
 			continue;
 		if (insert_assoc(r, clusters[i], name, "", parent) < 0)
 			return -1;
-		dbd_req_change(r, "assoc", NULL, clusters[i], name, NULL);
+		dbd_req_change(r, "assoc", parent, clusters[i], name, NULL);
 	}
 	return 0;
+}
+
+/* The clusters where parent has an association; the others are
+ * reported.  NULL (failed) when there is none. */
+static char **parent_clusters(dbd_req_t *r, const char *parent,
+			      char **clusters)
+{
+	char **ok = NULL;
+
+	for (size_t i = 0; clusters[i]; i++) {
+		int rc = assoc_exists(r, clusters[i], parent, "");
+
+		if (rc < 0) {
+			xstrarray_free(ok);
+			return NULL;
+		}
+		if (rc > 0)
+			ok = xstrarray_append(ok, clusters[i]);
+		else
+			dbd_req_warn(r, " Parent account '%s' doesn't exist on "
+				     "cluster %s\n        Contact your admin to "
+				     "add this account.", parent, clusters[i]);
+	}
+	if (!ok)
+		dbd_req_fail_warned(r, " No associations created.");
+	return ok;
 }
 
 /* ---- users ---- */
@@ -347,29 +359,50 @@ static int insert_user(dbd_req_t *r, const char *name, const char *def_acct)
 	return rc;
 }
 
-/* Every account must have an association on every cluster. */
-static int check_accounts(dbd_req_t *r, char **accts, char **clusters)
+/* Every account must exist; the (cluster, account) pairs where it has
+ * an association are returned as "cluster\naccount" strings, the others
+ * reported.  NULL (failed) when there is no pair at all. */
+static char **user_pairs(dbd_req_t *r, char **accts, char **clusters)
 {
-	for (size_t c = 0; clusters[c]; c++) {
-		for (size_t a = 0; accts[a]; a++) {
-			int rc = assoc_exists(r, clusters[c], accts[a], "");
+	char **pairs = NULL;
+	int rc = 0;
 
-			if (rc < 0)
-				return -1;
-			if (rc == 0)
-				return dbd_req_fail(r, SLURM_ERROR,
-					" This account '%s' doesn't exist on "
-					"cluster %s\n        Contact your "
-					"admin to add this account.\n"
-					" No associations or wckeys created.",
+	for (size_t a = 0; accts[a] && rc >= 0; a++) {
+		rc = exists(r, "acct_table", "name", accts[a]);
+		if (rc == 0)
+			rc = dbd_req_fail(r, SLURM_ERROR, " This account '%s' "
+				"doesn't exist.\n        Contact your admin to "
+				"add this account.\n No associations or wckeys "
+				"created.", accts[a]);
+	}
+	for (size_t c = 0; rc >= 0 && clusters[c]; c++) {
+		for (size_t a = 0; rc >= 0 && accts[a]; a++) {
+			rc = assoc_exists(r, clusters[c], accts[a], "");
+			if (rc > 0) {
+				char *p = xstrdup_printf("%s\n%s", clusters[c],
+							 accts[a]);
+
+				pairs = xstrarray_append(pairs, p);
+				xfree(p);
+			} else if (rc == 0) {
+				dbd_req_warn(r, " This account '%s' doesn't "
+					"exist on cluster %s\n        Contact "
+					"your admin to add this account.",
 					accts[a], clusters[c]);
+			}
 		}
 	}
-	return 0;
+	if (rc >= 0 && !pairs)
+		dbd_req_fail_warned(r, " No associations or wckeys created.");
+	if (rc < 0 || !pairs) {
+		xstrarray_free(pairs);
+		return NULL;
+	}
+	return pairs;
 }
 
-static int add_user(dbd_req_t *r, const char *name, char **accts,
-		    const char *def_acct, char **clusters)
+static int add_user(dbd_req_t *r, const char *name, char **pairs,
+		    const char *def_acct)
 {
 	int rc = exists(r, "user_table", "name", name);
 
@@ -380,19 +413,18 @@ static int add_user(dbd_req_t *r, const char *name, char **accts,
 			return -1;
 		dbd_req_change(r, "user", name, NULL, NULL, NULL);
 	}
-	for (size_t c = 0; clusters[c]; c++) {
-		for (size_t a = 0; accts[a]; a++) {
-			rc = assoc_exists(r, clusters[c], accts[a], name);
-			if (rc < 0)
-				return -1;
-			if (rc > 0)
-				continue;
-			if (insert_assoc(r, clusters[c], accts[a], name,
-					 accts[a]) < 0)
-				return -1;
-			dbd_req_change(r, "assoc", NULL, clusters[c], accts[a],
-				       name);
-		}
+	for (size_t i = 0; pairs[i]; i++) {
+		char *cluster = pairs[i], *acct = strchr(pairs[i], '\n') + 1;
+
+		acct[-1] = '\0';
+		rc = assoc_exists(r, cluster, acct, name);
+		if (rc == 0 && insert_assoc(r, cluster, acct, name, acct) == 0)
+			dbd_req_change(r, "assoc", NULL, cluster, acct, name);
+		else if (rc == 0)
+			rc = -1;
+		acct[-1] = '\n';
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -401,6 +433,7 @@ static int add_users(dbd_req_t *r, char **names, char **clusters)
 {
 	char **accts = dbd_kv_list(r->req->set, "account");
 	char *def = xstrdup(dbd_kv_get(r->req->set, "defaultaccount"));
+	char **pairs = NULL;
 	int rc = -1;
 
 	xstrtolower(def);
@@ -413,13 +446,15 @@ static int add_users(dbd_req_t *r, char **names, char **clusters)
 	}
 	if (!def)
 		def = xstrdup(accts[0]);
-	if (check_accounts(r, accts, clusters) < 0)
+	pairs = user_pairs(r, accts, clusters);
+	if (!pairs)
 		goto out;
 	rc = 0;
 	for (size_t i = 0; names[i] && rc == 0; i++)
-		rc = add_user(r, names[i], accts, def, clusters);
+		rc = add_user(r, names[i], pairs, def);
 out:
 	xstrarray_free(accts);
+	xstrarray_free(pairs);
 	xfree(def);
 	return rc;
 }
@@ -478,19 +513,19 @@ out:
 static int add_accounts(dbd_req_t *r, char **names, char **clusters)
 {
 	char *parent = xstrdup(dbd_kv_get(r->req->set, "parent"));
-	int rc;
+	char **ok;
+	int rc = -1;
 
 	xstrtolower(parent);
 	if (!parent)
 		parent = xstrdup("root");
-	rc = exists(r, "acct_table", "name", parent);
-	if (rc == 0)
-		rc = dbd_req_fail(r, SLURM_ERROR,
-				  " error: Parent account '%s' doesn't exist",
-				  parent);
-	rc = rc < 0 ? -1 : 0;
-	for (size_t i = 0; names[i] && rc == 0; i++)
-		rc = add_account(r, names[i], parent, clusters);
+	ok = parent_clusters(r, parent, clusters);
+	if (ok) {
+		rc = 0;
+		for (size_t i = 0; names[i] && rc == 0; i++)
+			rc = add_account(r, names[i], parent, ok);
+	}
+	xstrarray_free(ok);
 	xfree(parent);
 	return rc;
 }

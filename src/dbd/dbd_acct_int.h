@@ -21,6 +21,7 @@ typedef struct {
 	char                 **cells;      /* rows being built */
 	size_t                 ncells;
 	time_t                 now;
+	bool                   warned;     /* done, but not all of it */
 } dbd_req_t;
 
 /* A list column: its name in the response and its SQL expression. */
@@ -79,6 +80,13 @@ char      **dbd_kv_list(char *const *kvs, const char *key);
 /* Set rc and message (printf-style) of the response. */
 int   dbd_req_fail(dbd_req_t *r, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Note a part of the request that could not be done (one more line of
+ * the response's message); the rest is still committed and the caller
+ * is told with rc SLURM_ERROR. */
+void  dbd_req_warn(dbd_req_t *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Fail after warnings: add a last line to them; returns -1. */
+int   dbd_req_fail_warned(dbd_req_t *r, const char *last);
 /* Name the response's columns (NULL-terminated list of names). */
 void  dbd_req_cols(dbd_req_t *r, const char *const *cols);
 /* Append one cell / one changed-record row (kind, name, cluster,

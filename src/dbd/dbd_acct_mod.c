@@ -164,9 +164,10 @@ static int check_parent(dbd_req_t *r, const dbd_rows_t *rows,
 /* Report the association rows a change touches, then change them. */
 static int update_assocs(dbd_req_t *r, const char *match, const char *what)
 {
-	char *sql = xstrdup_printf("SELECT cluster, acct, user_name FROM "
-				   "assoc_table WHERE deleted=0 AND %s "
-				   "ORDER BY cluster, acct, user_name", match);
+	char *sql = xstrdup_printf("SELECT cluster, acct, user_name, "
+				   "parent_acct FROM assoc_table WHERE "
+				   "deleted=0 AND %s ORDER BY cluster, acct, "
+				   "user_name", match);
 	dbd_rows_t rows;
 	int rc = 0;
 
@@ -175,7 +176,8 @@ static int update_assocs(dbd_req_t *r, const char *match, const char *what)
 		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
 	}
 	for (uint32_t i = 0; i < rows.rows; i++)
-		dbd_req_change(r, "assoc", NULL, dbd_rows_get(&rows, i, 0),
+		dbd_req_change(r, "assoc", dbd_rows_get(&rows, i, 3),
+			       dbd_rows_get(&rows, i, 0),
 			       dbd_rows_get(&rows, i, 1),
 			       dbd_rows_get(&rows, i, 2));
 	dbd_rows_free(&rows);

@@ -143,17 +143,23 @@ def snapshot(env):
 
 
 def test_non_admin_add_refused(env, users):
+    """Slurm shows what would have been added, then refuses."""
     before = snapshot(env)
     u = users[0].pw_name
     r = env.sacctmgr("-i", "add", "account", "chem", user=u)
     assert r.rc == 1, r
+    assert r.out == (" Adding Account(s)\n  chem\n Settings\n"
+                     "  Description     = Account Name\n"
+                     "  Organization    = Parent/Account Name\n"
+                     " Associations\n  A = chem       C = oracle    \n"), r
     assert r.err == " Problem adding accounts: Access/permission denied\n"
+    denied = ("sacctmgr: error: Your user doesn't have privilege to perform "
+              "this action\n Error with request: Access/permission denied\n")
     r = env.sacctmgr("-i", "modify", "user", "nobody", "set",
                      "adminlevel=admin", user=u)
-    assert r.rc == 1, r
-    assert "Access/permission denied" in r.err
+    assert (r.rc, r.out, r.err) == (1, "", denied), r
     r = env.sacctmgr("-i", "delete", "user", "alice", user=u)
-    assert r.rc == 1, r
+    assert (r.rc, r.out, r.err) == (1, "", denied), r
     assert snapshot(env) == before
     assert "may not change" in env.dbd_log_text()
 
@@ -165,13 +171,31 @@ def test_non_admin_may_read(env, users):
     assert r.out == "physics\nroot\n"
 
 
+LIST_ENTITIES = (
+    'Input line must include "Account", "Association", "Cluster", '
+    '"Configuration",\n"Event", "Federation", "Problem", "QOS", "Resource", '
+    '"Reservation",\n"RunAwayJobs", "Stats", "Transaction", "TRES", "User", '
+    'or "WCKey"\n')
+ADD_ENTITIES = ('Input line must include "Account", "Cluster", "Coordinator", '
+                '"Federation", "QOS", "Resource", or "User"\n')
+MODIFY_ENTITIES = ('Input line must include "Account", "Cluster", '
+                   '"Federation", "Job", "QOS", "Resource" or "User"\n')
+
+
 def test_unknown_entity(env):
     before = snapshot(env)
-    for verb in ("show", "add", "delete", "modify"):
+    for verb, word, help in (("show", "list", LIST_ENTITIES),
+                             ("add", "add", ADD_ENTITIES),
+                             ("delete", "delete", ADD_ENTITIES),
+                             ("modify", "modify", MODIFY_ENTITIES)):
         r = env.sacctmgr("-i", verb, "bogus", "x")
-        assert r.rc == 1, r
-        word = "list" if verb == "show" else verb
-        assert r.err.startswith("No valid entity in %s command\n" % word), r
+        assert (r.rc, r.out) == (1, ""), r
+        assert r.err == "No valid entity in %s command\n%s" % (word, help)
+    # associations are only listed
+    r = env.sacctmgr("-i", "modify", "assoc", "where", "user=nobody", "set",
+                     "maxjobs=4")
+    assert (r.rc, r.err) == (1, "No valid entity in modify command\n" +
+                             MODIFY_ENTITIES), r
     r = env.sacctmgr("frobnicate", "account")
     assert r.rc == 1 and r.err == "invalid keyword: frobnicate\n", r
     assert snapshot(env) == before
@@ -179,17 +203,39 @@ def test_unknown_entity(env):
 
 def test_bad_where_clause(env):
     before = snapshot(env)
-    r = env.sacctmgr("-i", "delete", "account", "where", "color=blue")
-    assert r.rc == 1, r
-    assert r.err.startswith(" Unknown condition: color=blue\n"), r
-    r = env.sacctmgr("-i", "modify", "account", "where", "name=physics",
-                     "set", "color=blue")
-    assert r.rc == 1, r
-    assert r.err.startswith(" Unknown option: color=blue\n"), r
-    # a key sacctmgr knows but the entity does not take
-    r = env.sacctmgr("show", "qos", "where", "parent=root")
-    assert r.rc == 1, r
-    assert r.err == " Unknown condition: parent=root\n", r
+    cases = [
+        (("-i", "delete", "account", "where", "color=blue"), "",
+         " Unknown condition: color=blue\n Use keyword 'set' to modify value\n"
+         " No conditions given to remove, not executing.\n"),
+        (("-i", "delete", "qos", "where", "color=blue"), "",
+         " Unknown condition: color=blue\n Use keyword 'set' to modify "
+         "SLURM_PRINT_VALUE\n No conditions given to remove, not executing.\n"),
+        (("-i", "delete", "cluster", "where", "color=blue"), "",
+         " Unknown condition: color=blue\n Use keyword 'set' to modify value\n"),
+        (("-i", "modify", "account", "where", "name=physics", "set",
+          "color=blue"), "",
+         " Unknown option: color=blue\n Use keyword 'where' to modify "
+         "condition\n"),
+        (("-i", "modify", "user", "where", "color=blue", "set",
+          "fairshare=1"), "",
+         " Unknown condition: color=blue\n Use keyword 'set' to modify value\n"),
+        (("show", "qos", "where", "parent=root"), "",
+         " Unknown condition: parent=root\n Use keyword 'set' to modify "
+         "SLURM_PRINT_VALUE\n"),
+        (("show", "assoc", "where", "color=blue"), "",
+         " Unknown condition: color=blue\n"),
+        (("-i", "add", "account", "zz", "color=blue"), "",
+         " Unknown option: color=blue\n Use keyword 'where' to modify "
+         "condition\n"),
+        (("-i", "add", "user", "zz", "account=physics", "color=blue"), "",
+         " Unknown option: color=blue\n"),
+        (("-i", "add", "qos", "zz", "color=blue"),
+         " Unknown option: color=blue\n Use keyword 'where' to modify "
+         "condition\n", ""),
+    ]
+    for args, out, err in cases:
+        r = env.sacctmgr(*args)
+        assert (r.rc, r.out, r.err) == (1, out, err), r
     assert snapshot(env) == before
 
 
@@ -201,9 +247,10 @@ def test_unknown_names_change_nothing(env):
                      "fairshare=5")
     assert (r.rc, r.out) == (1, " Nothing modified\n"), r
     r = env.sacctmgr("-i", "add", "user", "bob", "account=nosuch")
-    assert r.rc == 1, r
-    assert r.err.startswith(" This account 'nosuch' doesn't exist on "
-                            "cluster oracle\n"), r
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err == (" This account 'nosuch' doesn't exist.\n        Contact "
+                     "your admin to add this account.\n No associations or "
+                     "wckeys created.\n"), r
     assert snapshot(env) == before
 
 
@@ -214,21 +261,24 @@ def test_commit_question(env):
     before = snapshot(env)
     r = env.sacctmgr("add", "account", "chem", input="n\n")
     assert r.rc == 0, r
-    assert "Would you like to commit changes? (You have 30 seconds to " \
-        "decide)\n(N/y): " in r.out
-    assert r.out.endswith(" Changes Discarded\n")
+    assert r.out.endswith(
+        " Associations\n  A = chem       C = oracle    \n"
+        "Would you like to commit changes? (You have 30 seconds to decide)\n"
+        "(N/y): \n Changes Discarded\n"), r
     assert snapshot(env) == before
     r = env.sacctmgr("add", "account", "chem", input="y\n")
     assert r.rc == 0, r
+    assert r.out.endswith("(N/y): \n"), r
     assert "chem" in show(env, "account", "format=account").split()
 
 
 def test_modify_and_delete(env):
     r = env.sacctmgr("-i", "modify", "user", "nobody", "set",
                      "adminlevel=operator", "fairshare=7", "maxjobs=2")
-    assert r.rc == 0, r
-    assert " Modified users...\n  nobody\n" in r.out
-    assert " Modified user associations...\n" in r.out
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out == (" Modified users...\n  nobody\n"
+                     " Modified user associations...\n"
+                     "  C = oracle     A = physics              U = nobody   \n")
     assert show(env, "user", "nobody", "format=user,admin") == \
         "nobody|Operator\n"
     assert show(env, "assoc", "where", "user=nobody",
@@ -237,6 +287,18 @@ def test_modify_and_delete(env):
     assert r.rc == 0, r
     assert show(env, "assoc", "where", "user=nobody",
                 "format=maxjobs") == "\n"
+    r = env.sacctmgr("-i", "modify", "account", "physics", "set",
+                     "fairshare=3")
+    assert r.out == (" Modified account associations...\n"
+                     "  C = oracle     A = physics of root\n"), r
+    r = env.sacctmgr("-i", "modify", "account", "physics", "set",
+                     "description=physics dept")
+    assert r.out == " Modified accounts...\n  physics\n", r
+    r = env.sacctmgr("-i", "modify", "cluster", "oracle", "set",
+                     "fairshare=2")
+    assert r.out == (" Setting\n  Default Limits:\n  Fairshare     = 2\n"
+                     " Modified cluster defaults for associations...\n"
+                     "  C = oracle     A = root\n"), r
     r = env.sacctmgr("-i", "delete", "account", "chem")
     assert r.rc == 0, r
     assert r.out == " Deleting accounts...\n  chem\n"
@@ -258,14 +320,107 @@ def test_operator_may_change(env, users):
     assert r.rc == 0, r
 
 
+QOS_COLS = [("Name", 10), ("Priority", 10), ("GraceTime", 10),
+            ("Preempt", 10), ("PreemptExemptTime", 19), ("PreemptMode", 11),
+            ("Flags", 40), ("UsageThres", 10), ("UsageFactor", 11),
+            ("GrpTRES", 13), ("GrpTRESMins", 13), ("GrpTRESRunMin", 13),
+            ("GrpJobs", 7), ("GrpSubmit", 9), ("GrpWall", 11), ("MaxTRES", 13),
+            ("MaxTRESPerNode", 14), ("MaxTRESMins", 13), ("MaxWall", 11),
+            ("MaxTRESPU", 13), ("MaxJobsPU", 9), ("MaxSubmitPU", 11),
+            ("MaxTRESPA", 13), ("MaxJobsPA", 9), ("MaxSubmitPA", 11),
+            ("MinTRES", 13)]
+
+
+def qos_table(rows):
+    """show qos as Slurm 22.05 prints it (widths taken from the oracle)."""
+    out = "".join("%*s " % (w, h) for h, w in QOS_COLS) + "\n"
+    out += "".join("-" * w + " " for h, w in QOS_COLS) + "\n"
+    for vals in rows:
+        v = {"GraceTime": "00:00:00", "PreemptMode": "cluster",
+             "UsageFactor": "1.000000"}
+        v.update(vals)
+        out += "".join("%*s " % (w, v.get(h, "")) for h, w in QOS_COLS) + "\n"
+    return out
+
+
 def test_qos(env):
+    r = env.sacctmgr("show", "qos")
+    assert (r.rc, r.out) == (0, qos_table([{"Name": "normal",
+                                            "Priority": "0"}])), r
     r = env.sacctmgr("-i", "add", "qos", "high", "priority=100",
                      "maxwall=1-00:00:00")
     assert r.rc == 0, r
+    assert r.out == (" Adding QOS(s)\n  high\n Settings\n"
+                     "  Description    = high\n")
     assert show(env, "qos", "format=name,priority,maxwall") == \
         "normal|0|\nhigh|100|1-00:00:00\n"
     r = env.sacctmgr("-i", "add", "qos", "high")
     assert (r.rc, r.out) == (1, " Nothing new added.\n"), r
+    r = env.sacctmgr("-i", "modify", "qos", "high", "set", "priority=50")
+    assert (r.rc, r.out) == (0, " Modified qos...\n  high\n"), r
+
+
+def test_two_clusters(env):
+    """What cannot be done on one cluster is reported; the rest is done."""
+    r = env.sacctmgr("-i", "add", "cluster", "other")
+    assert r.rc == 0, r
+    try:
+        two_clusters(env)
+    finally:
+        for args in (("user", "carol"), ("user", "dave"),
+                     ("account", "sub1"), ("account", "sub2")):
+            env.sacctmgr("-i", "delete", *args)
+        r = env.sacctmgr("-i", "delete", "cluster", "other")
+    assert (r.rc, r.out) == (0, " Deleting clusters...\n  other\n"), r
+
+
+def two_clusters(env):
+    r = env.sacctmgr("-i", "add", "cluster", "other")
+    assert (r.rc, r.out) == (1, " This cluster other already exists.  "
+                             "Not adding.\n"), r
+    r = env.sacctmgr("-i", "add", "account", "sub1", "parent=physics")
+    assert r.rc == 1, r
+    assert r.out == (" Adding Account(s)\n  sub1\n Settings\n"
+                     "  Description     = Account Name\n"
+                     "  Organization    = Parent/Account Name\n"
+                     " Associations\n  A = sub1       C = oracle    \n"
+                     " Settings\n  Parent        = physics\n"), r
+    assert r.err == (" Parent account 'physics' doesn't exist on cluster "
+                     "other\n        Contact your admin to add this "
+                     "account.\n"), r
+    assert show(env, "account", "sub1", "format=account,org") == \
+        "sub1|physics\n"
+    r = env.sacctmgr("-i", "add", "account", "q1", "parent=nosuch")
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err == "".join(
+        " Parent account 'nosuch' doesn't exist on cluster %s\n        "
+        "Contact your admin to add this account.\n" % c
+        for c in ("oracle", "other")) + " No associations created.\n", r
+    r = env.sacctmgr("-i", "add", "account", "sub2", "fairshare=5")
+    assert r.rc == 0, r
+    assert r.out.endswith(" Associations\n  A = sub2       C = oracle    \n"
+                          "  A = sub2       C = other     \n Settings\n"
+                          "  Fairshare     = 5\n  Parent        = root\n")
+    r = env.sacctmgr("-i", "add", "user", "carol", "account=sub1")
+    assert r.rc == 1, r
+    assert r.out == (" Adding User(s)\n  carol\n Associations =\n"
+                     "  U = carol     A = sub1       C = oracle    \n"
+                     " Non Default Settings\n"), r
+    assert r.err == (" This account 'sub1' doesn't exist on cluster other\n"
+                     "        Contact your admin to add this account.\n"), r
+    r = env.sacctmgr("-i", "add", "user", "dave", "account=sub2",
+                     "defaultaccount=sub2", "adminlevel=operator",
+                     "fairshare=4")
+    assert r.rc == 0, r
+    assert r.out == (" Adding User(s)\n  dave\n Settings =\n"
+                     "  Default Account = sub2\n"
+                     "  Admin Level     = Operator\n"
+                     " Associations =\n"
+                     "  U = dave      A = sub2       C = oracle    \n"
+                     "  U = dave      A = sub2       C = other     \n"
+                     " Non Default Settings\n  Fairshare     = 4\n"), r
+    r = env.sacctmgr("-i", "delete", "user", "carol")
+    assert (r.rc, r.out) == (0, " Deleting users...\n  carol\n"), r
 
 
 def test_delete_then_add_again(env):
@@ -294,7 +449,7 @@ def test_withassoc(env):
                "format=account,cluster,parentname,user")
     lines = out.split("\n")
     assert lines[0] == "physics|oracle|root|"
-    assert "physics|oracle|physics|nobody" in lines
+    assert "physics|oracle||nobody" in lines   # users' rows: no parent
 
 
 def test_database_down_then_back(env):

@@ -1,0 +1,257 @@
+/* cli_sacctmgr_changes.c — how sacctmgr reports an add, modify or
+ * delete: the blocks Slurm prints (" Adding Account(s)", " Associations",
+ * " Modified users...", ...) from the rows slurmdbd sent back, one per
+ * changed record: (kind, name, cluster, account, user).  For association
+ * rows "name" holds the parent account.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli_sacctmgr.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+typedef struct {
+	char *const *cells;
+	size_t       n;
+} mgr_changes_t;
+
+#define CH(ch, i, col) ((ch)->cells[(i) * 5 + (col)])
+
+static size_t count_kind(const mgr_changes_t *ch, const char *kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ch->n; i++)
+		n += !strcmp(CH(ch, i, 0), kind);
+	return n;
+}
+
+static void print_names(const mgr_changes_t *ch, const char *kind,
+			const char *fmt)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		if (!strcmp(CH(ch, i, 0), kind))
+			printf(fmt, CH(ch, i, 1));
+}
+
+static const char *set_value(const mgr_cmd_t *c, const char *key)
+{
+	size_t n = strlen(key);
+	const char *v = NULL;
+
+	for (size_t i = 0; c->set && c->set[i]; i++)
+		if (!strncmp(c->set[i], key, n) && c->set[i][n] == '=')
+			v = c->set[i] + n + 1;
+	return v;
+}
+
+/* Did the request give anything besides where to put it? */
+static bool has_settings(const mgr_cmd_t *c)
+{
+	for (size_t i = 0; c->set && c->set[i]; i++)
+		if (strncmp(c->set[i], "cluster=", 8))
+			return true;
+	return false;
+}
+
+/* Association settings the request gave, "  Key<pad> = value". */
+static void print_limits(const mgr_cmd_t *c)
+{
+	static const struct {
+		const char *key, *label;
+	} l[] = {
+		{ "fairshare", "Fairshare" }, { "priority", "Priority" },
+		{ "grpjobs", "GrpJobs" }, { "grpsubmitjobs", "GrpSubmitJobs" },
+		{ "grpwall", "GrpWall" }, { "maxjobs", "MaxJobs" },
+		{ "maxsubmitjobs", "MaxSubmitJobs" }, { "maxwall", "MaxWall" },
+		{ "qos", "QOS" }, { "defaultqos", "Default QOS" },
+	};
+
+	for (size_t k = 0; k < sizeof(l) / sizeof(l[0]); k++) {
+		const char *v = set_value(c, l[k].key);
+
+		if (v)
+			printf("  %-13s = %s\n", l[k].label, v);
+	}
+}
+
+static void print_add_account(const mgr_cmd_t *c, const mgr_changes_t *ch)
+{
+	const char *desc = set_value(c, "description");
+	const char *org = set_value(c, "organization");
+	const char *parent = set_value(c, "parent");
+
+	if (count_kind(ch, "account")) {
+		printf(" Adding Account(s)\n");
+		print_names(ch, "account", "  %s\n");
+		printf(" Settings\n");
+		printf("  %-15s = %s\n", "Description",
+		       desc ? desc : "Account Name");
+		printf("  %-15s = %s\n", "Organization",
+		       org ? org : "Parent/Account Name");
+	}
+	if (!count_kind(ch, "assoc"))
+		return;
+	printf(" Associations\n");
+	for (size_t i = 0; i < ch->n; i++)
+		if (!strcmp(CH(ch, i, 0), "assoc"))
+			printf("  A = %-10.10s C = %-10.10s\n", CH(ch, i, 3),
+			       CH(ch, i, 2));
+	if (!has_settings(c))
+		return;
+	printf(" Settings\n");
+	print_limits(c);
+	printf("  %-13s = %s\n", "Parent", parent ? parent : "root");
+}
+
+/* AdminLevel as Slurm spells it back. */
+static const char *admin_word(const char *v)
+{
+	if (!strcasecmp(v, "operator"))
+		return "Operator";
+	if (!strcasecmp(v, "administrator") || !strcasecmp(v, "admin"))
+		return "Administrator";
+	if (!strcasecmp(v, "none"))
+		return "None";
+	return v;
+}
+
+static void print_add_user(const mgr_cmd_t *c, const mgr_changes_t *ch)
+{
+	const char *def = set_value(c, "defaultaccount");
+	const char *admin = set_value(c, "adminlevel");
+
+	if (count_kind(ch, "user")) {
+		printf(" Adding User(s)\n");
+		print_names(ch, "user", "  %s\n");
+		if (def || admin)
+			printf(" Settings =\n");
+		if (def)
+			printf("  %-15s = %s\n", "Default Account", def);
+		if (admin)
+			printf("  %-15s = %s\n", "Admin Level",
+			       admin_word(admin));
+	}
+	if (!count_kind(ch, "assoc"))
+		return;
+	printf(" Associations =\n");
+	for (size_t i = 0; i < ch->n; i++)
+		if (!strcmp(CH(ch, i, 0), "assoc"))
+			printf("  U = %-9.9s A = %-10.10s C = %-10.10s\n",
+			       CH(ch, i, 4), CH(ch, i, 3), CH(ch, i, 2));
+	printf(" Non Default Settings\n");
+	print_limits(c);
+}
+
+static void print_add_qos(const mgr_cmd_t *c, const mgr_changes_t *ch)
+{
+	const char *desc = set_value(c, "description");
+
+	printf(" Adding QOS(s)\n");
+	print_names(ch, "qos", "  %s\n");
+	printf(" Settings\n");
+	for (size_t i = 0; i < ch->n; i++)
+		if (!strcmp(CH(ch, i, 0), "qos")) {
+			printf("  %-14s = %s\n", "Description",
+			       desc ? desc : CH(ch, i, 1));
+			break;
+		}
+}
+
+static bool print_add(const mgr_cmd_t *c, const mgr_changes_t *ch)
+{
+	switch (c->entity) {
+	case DBD_ENT_CLUSTER:
+		print_names(ch, "exists",
+			    " This cluster %s already exists.  Not adding.\n");
+		if (!count_kind(ch, "cluster"))
+			return false;
+		printf(" Adding Cluster(s)\n");
+		print_names(ch, "cluster", "  Name           = %s\n");
+		return true;
+	case DBD_ENT_ACCOUNT:
+		print_add_account(c, ch);
+		return true;
+	case DBD_ENT_USER:
+		print_add_user(c, ch);
+		return true;
+	default:
+		print_add_qos(c, ch);
+		return true;
+	}
+}
+
+static void print_assoc_rows(const mgr_cmd_t *c, const mgr_changes_t *ch)
+{
+	for (size_t i = 0; i < ch->n; i++) {
+		if (strcmp(CH(ch, i, 0), "assoc"))
+			continue;
+		if (c->entity == DBD_ENT_ACCOUNT)
+			printf("  C = %-10.10s A = %s of %s\n", CH(ch, i, 2),
+			       CH(ch, i, 3), CH(ch, i, 1));
+		else if (c->entity == DBD_ENT_CLUSTER)
+			printf("  C = %-10.10s A = %s\n", CH(ch, i, 2),
+			       CH(ch, i, 3));
+		else
+			printf("  C = %-10.10s A = %-20.20s U = %-9.9s\n",
+			       CH(ch, i, 2), CH(ch, i, 3), CH(ch, i, 4));
+	}
+}
+
+static void print_modified_assocs(const mgr_cmd_t *c, const mgr_changes_t *ch)
+{
+	if (c->entity == DBD_ENT_CLUSTER) {
+		printf(" Setting\n  Default Limits:\n");
+		print_limits(c);
+		printf(" Modified cluster defaults for associations...\n");
+	} else if (c->entity == DBD_ENT_ACCOUNT) {
+		printf(" Modified account associations...\n");
+	} else {
+		printf(" Modified user associations...\n");
+	}
+	print_assoc_rows(c, ch);
+}
+
+static void print_modify_delete(const mgr_cmd_t *c, const mgr_changes_t *ch)
+{
+	bool del = c->op == DBD_OP_DELETE;
+
+	if (ch->n > count_kind(ch, "assoc")) {
+		if (del)
+			printf(" Deleting %s...\n", c->entity == DBD_ENT_QOS ?
+			       "QOS(s)" : cli_sacctmgr_plural(c->entity));
+		else
+			printf(" Modified %s...\n", c->entity == DBD_ENT_QOS ?
+			       "qos" : cli_sacctmgr_plural(c->entity));
+		for (size_t i = 0; i < ch->n; i++)
+			if (strcmp(CH(ch, i, 0), "assoc"))
+				printf("  %s\n", CH(ch, i, 1));
+	}
+	if (!del && count_kind(ch, "assoc"))
+		print_modified_assocs(c, ch);
+}
+
+bool cli_sacctmgr_print_changes(const mgr_cmd_t *c,
+				const dbd_acct_resp_msg_t *r)
+{
+	mgr_changes_t ch = { r->cells, xstrarray_len(r->cells) / 5 };
+
+	if (xstrarray_len(r->cols) == 5 && ch.n) {
+		if (c->op != DBD_OP_ADD) {
+			print_modify_delete(c, &ch);
+			return true;
+		}
+		if (print_add(c, &ch))
+			return true;
+		return false;         /* only "already exists" lines */
+	}
+	if (c->op == DBD_OP_ADD)
+		printf(" Nothing new added.\n");
+	else if (c->op == DBD_OP_MODIFY)
+		printf(" Nothing modified\n");
+	else
+		printf(" Nothing deleted\n");
+	return false;
+}

@@ -1,0 +1,315 @@
+/* cli_sacctmgr_parse.c — sacctmgr's command line after the options:
+ * command word, entity, names, where/set specs, format=, withassoc, tree.
+ *
+ * Keys are checked here, per entity and per place (where, set, add), so
+ * that a bad spec is refused with Slurm's words before anything is sent:
+ * " Unknown condition: K=V" / " Unknown option: K=V" and the hint line
+ * Slurm prints for that entity.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli_sacctmgr.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+static const struct {
+	const char *word;
+	size_t      min;       /* shortest accepted prefix */
+	uint16_t    op;
+} ops[] = {
+	{ "add", 3, DBD_OP_ADD }, { "create", 2, DBD_OP_ADD },
+	{ "modify", 1, DBD_OP_MODIFY }, { "update", 1, DBD_OP_MODIFY },
+	{ "delete", 3, DBD_OP_DELETE }, { "remove", 3, DBD_OP_DELETE },
+	{ "show", 3, DBD_OP_LIST }, { "list", 2, DBD_OP_LIST },
+};
+
+static const struct {
+	const char *word;
+	size_t      min;
+	uint16_t    entity;
+	bool        list_only;
+} entities[] = {
+	{ "accounts", 3, DBD_ENT_ACCOUNT, false },
+	{ "associations", 3, DBD_ENT_ASSOC, true },
+	{ "clusters", 2, DBD_ENT_CLUSTER, false },
+	{ "qos", 1, DBD_ENT_QOS, false },
+	{ "users", 1, DBD_ENT_USER, false },
+};
+
+/* Spellings -> the key slurmdbd knows. */
+static const struct {
+	const char *word;
+	const char *key;
+} spellings[] = {
+	{ "name", "name" }, { "names", "name" },
+	{ "cluster", "cluster" }, { "clusters", "cluster" },
+	{ "account", "account" }, { "accounts", "account" },
+	{ "acct", "account" }, { "accts", "account" },
+	{ "user", "user" }, { "users", "user" },
+	{ "parent", "parent" }, { "description", "description" },
+	{ "organization", "organization" },
+	{ "defaultaccount", "defaultaccount" },
+	{ "adminlevel", "adminlevel" }, { "fairshare", "fairshare" },
+	{ "share", "fairshare" }, { "shares", "fairshare" },
+	{ "grpjobs", "grpjobs" }, { "grpsubmitjobs", "grpsubmitjobs" },
+	{ "grpsubmit", "grpsubmitjobs" }, { "grpwall", "grpwall" },
+	{ "maxjobs", "maxjobs" }, { "maxsubmitjobs", "maxsubmitjobs" },
+	{ "maxsubmit", "maxsubmitjobs" }, { "maxwall", "maxwall" },
+	{ "qos", "qos" }, { "qoslevel", "qos" },
+	{ "defaultqos", "defaultqos" }, { "priority", "priority" },
+	{ "partition", "partition" }, { "id", "id" },
+	{ "maxjobsperuser", "maxjobspu" }, { "maxjobspu", "maxjobspu" },
+	{ "maxsubmitjobsperuser", "maxsubmitjobspu" },
+	{ "maxsubmitjobspu", "maxsubmitjobspu" },
+};
+
+#define ASSOC_KEYS "fairshare priority qos defaultqos grpjobs grpsubmitjobs " \
+	"grpwall maxjobs maxsubmitjobs maxwall "
+#define QOS_KEYS "description priority grpjobs grpsubmitjobs grpwall " \
+	"maxjobspu maxsubmitjobspu maxwall "
+
+/* Keys each entity takes, by place; indexed by dbd_entity_t. */
+static const char *const where_keys[] = {
+	[DBD_ENT_CLUSTER] = "name cluster ",
+	[DBD_ENT_ACCOUNT] = "name account description organization cluster "
+			    "parent ",
+	[DBD_ENT_USER] = "name user defaultaccount account cluster ",
+	[DBD_ENT_QOS] = "name qos id ",
+	[DBD_ENT_ASSOC] = "id cluster account user partition parent ",
+};
+static const char *const set_keys[] = {
+	[DBD_ENT_CLUSTER] = ASSOC_KEYS,
+	[DBD_ENT_ACCOUNT] = "description organization parent " ASSOC_KEYS,
+	[DBD_ENT_USER] = "defaultaccount adminlevel " ASSOC_KEYS,
+	[DBD_ENT_QOS] = QOS_KEYS,
+	[DBD_ENT_ASSOC] = ASSOC_KEYS,
+};
+static const char *const add_keys[] = {
+	[DBD_ENT_CLUSTER] = "name " ASSOC_KEYS,
+	[DBD_ENT_ACCOUNT] = "name description organization parent cluster "
+			    ASSOC_KEYS,
+	[DBD_ENT_USER] = "name account defaultaccount adminlevel cluster "
+			 "partition " ASSOC_KEYS,
+	[DBD_ENT_QOS] = "name " QOS_KEYS,
+};
+
+static bool word_is(const char *arg, const char *word, size_t min)
+{
+	size_t n = strlen(arg);
+
+	return n >= min && n <= strlen(word) && !strncasecmp(arg, word, n);
+}
+
+static const char *op_word(uint16_t op)
+{
+	switch (op) {
+	case DBD_OP_ADD:
+		return "add";
+	case DBD_OP_MODIFY:
+		return "modify";
+	case DBD_OP_DELETE:
+		return "delete";
+	default:
+		return "list";
+	}
+}
+
+/* The entities Slurm lists for each command (it knows more than we do). */
+static const char *entity_help(uint16_t op)
+{
+	switch (op) {
+	case DBD_OP_LIST:
+		return "Input line must include \"Account\", \"Association\", "
+		       "\"Cluster\", \"Configuration\",\n\"Event\", "
+		       "\"Federation\", \"Problem\", \"QOS\", \"Resource\", "
+		       "\"Reservation\",\n\"RunAwayJobs\", \"Stats\", "
+		       "\"Transaction\", \"TRES\", \"User\", or \"WCKey\"\n";
+	case DBD_OP_MODIFY:
+		return "Input line must include \"Account\", \"Cluster\", "
+		       "\"Federation\", \"Job\", \"QOS\", \"Resource\" or "
+		       "\"User\"\n";
+	default:
+		return "Input line must include \"Account\", \"Cluster\", "
+		       "\"Coordinator\", \"Federation\", \"QOS\", "
+		       "\"Resource\", or \"User\"\n";
+	}
+}
+
+/* The key slurmdbd knows for "Key=..." (malloc'd), or NULL. */
+static char *normal_key(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg) : 0;
+
+	for (size_t i = 0; n && i < sizeof(spellings) / sizeof(spellings[0]);
+	     i++)
+		if (strlen(spellings[i].word) == n &&
+		    !strncasecmp(spellings[i].word, arg, n))
+			return xstrdup(spellings[i].key);
+	return NULL;
+}
+
+/* Is key one of the space-separated words of list? */
+static bool key_allowed(const char *list, const char *key)
+{
+	char *hay, *needle;
+	bool ok;
+
+	if (!list)
+		return false;
+	hay = xstrdup_printf(" %s", list);
+	needle = xstrdup_printf(" %s ", key);
+	ok = strstr(hay, needle) != NULL;
+	xfree(hay);
+	xfree(needle);
+	return ok;
+}
+
+/* Slurm's message for a spec the entity does not take; returns 1. */
+static int bad_spec(const mgr_cmd_t *c, const char *arg, bool in_set)
+{
+	if (c->op == DBD_OP_ADD) {
+		FILE *out = c->entity == DBD_ENT_QOS ? stdout : stderr;
+
+		fprintf(out, " Unknown option: %s\n", arg);
+		if (c->entity != DBD_ENT_USER)
+			fprintf(out, " Use keyword 'where' to modify "
+				"condition\n");
+		return 1;
+	}
+	if (in_set) {
+		fprintf(stderr, " Unknown option: %s\n Use keyword 'where' to "
+			"modify condition\n", arg);
+		return 1;
+	}
+	fprintf(stderr, " Unknown condition: %s\n", arg);
+	if (c->entity == DBD_ENT_QOS)
+		fprintf(stderr, " Use keyword 'set' to modify "
+			"SLURM_PRINT_VALUE\n");
+	else if (c->entity != DBD_ENT_ASSOC)
+		fprintf(stderr, " Use keyword 'set' to modify value\n");
+	if (c->op == DBD_OP_DELETE && c->entity != DBD_ENT_CLUSTER)
+		fprintf(stderr, " No conditions given to remove, not "
+			"executing.\n");
+	return 1;
+}
+
+static void add_names(mgr_cmd_t *c, const char *list)
+{
+	char **more = xstrsplit(list, ",", NULL);
+
+	for (size_t i = 0; more[i]; i++)
+		c->names = xstrarray_append(c->names, more[i]);
+	xstrarray_free(more);
+}
+
+/* A "Key=Value" spec. */
+static int parse_spec(mgr_cmd_t *c, const char *arg, bool in_set)
+{
+	const char *const *lists = c->op == DBD_OP_ADD ? add_keys :
+		in_set ? set_keys : where_keys;
+	char *key = normal_key(arg);
+	char *kv;
+
+	if (!key || !key_allowed(lists[c->entity], key)) {
+		xfree(key);
+		return bad_spec(c, arg, in_set);
+	}
+	kv = xstrdup_printf("%s=%s", key, strchr(arg, '=') + 1);
+	if (c->op == DBD_OP_ADD && !strcmp(key, "name"))
+		add_names(c, strchr(arg, '=') + 1);
+	else if (c->op == DBD_OP_ADD || in_set)
+		c->set = xstrarray_append(c->set, kv);
+	else
+		c->where = xstrarray_append(c->where, kv);
+	xfree(kv);
+	xfree(key);
+	return 0;
+}
+
+/* One word after the entity.  0, or the exit code with the error shown. */
+static int parse_word(mgr_cmd_t *c, const char *arg, bool *in_set)
+{
+	char *kv;
+
+	if (!strcasecmp(arg, "where"))
+		return (*in_set = false, 0);
+	if (!strcasecmp(arg, "set"))
+		return (*in_set = true, 0);
+	if (!strcasecmp(arg, "withassoc") || !strcasecmp(arg, "withassocs"))
+		return (c->with_assoc = true, 0);
+	if (!strcasecmp(arg, "tree"))
+		return (c->tree = true, 0);
+	if (!strncasecmp(arg, "format=", 7)) {
+		xfree(c->format);
+		c->format = xstrdup(arg + 7);
+		return 0;
+	}
+	if (strchr(arg, '='))
+		return parse_spec(c, arg, *in_set);
+	if (c->op == DBD_OP_ADD) {
+		add_names(c, arg);
+	} else {
+		kv = xstrdup_printf("name=%s", arg);
+		c->where = xstrarray_append(c->where, kv);
+		xfree(kv);
+	}
+	return 0;
+}
+
+int cli_sacctmgr_parse(mgr_cmd_t *c, int argc, char **argv)
+{
+	bool in_set = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (word_is(argv[0], ops[i].word, ops[i].min))
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0])) {
+		fprintf(stderr, "invalid keyword: %s\n", argv[0]);
+		return 1;
+	}
+	c->op = ops[i].op;
+	for (i = 0; argc > 1 && i < sizeof(entities) / sizeof(entities[0]); i++)
+		if (word_is(argv[1], entities[i].word, entities[i].min) &&
+		    (!entities[i].list_only || c->op == DBD_OP_LIST))
+			break;
+	if (argc < 2 || i == sizeof(entities) / sizeof(entities[0])) {
+		fprintf(stderr, "No valid entity in %s command\n%s",
+			op_word(c->op), entity_help(c->op));
+		return 1;
+	}
+	c->entity = entities[i].entity;
+	for (int a = 2; a < argc; a++)
+		if (parse_word(c, argv[a], &in_set))
+			return 1;
+	return 0;
+}
+
+void cli_sacctmgr_cmd_free(mgr_cmd_t *c)
+{
+	xstrarray_free(c->names);
+	xstrarray_free(c->where);
+	xstrarray_free(c->set);
+	xfree(c->format);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *cli_sacctmgr_plural(uint16_t entity)
+{
+	switch (entity) {
+	case DBD_ENT_CLUSTER:
+		return "clusters";
+	case DBD_ENT_ACCOUNT:
+		return "accounts";
+	case DBD_ENT_USER:
+		return "users";
+	case DBD_ENT_QOS:
+		return "QOS";
+	default:
+		return "associations";
+	}
+}
