@@ -262,7 +262,10 @@ void stepd_terminate(stepd_t *sd, uint16_t kill_wait, uint32_t job_state)
 	info("JobId=%u: terminating, SIGTERM to %d process(es), KillWait %u s",
 	     sd->job->job_id, n, sd->kill_wait);
 	arm(sd->kill_ev, (long) sd->kill_wait * 1000);
-	arm(sd->poll_ev, POLL_MS);
+	if (sd->task_done)
+		check_done(sd);   /* finishes now when nothing is left */
+	else
+		arm(sd->poll_ev, POLL_MS);
 }
 
 int life_init(stepd_t *sd)
