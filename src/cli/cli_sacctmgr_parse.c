@@ -75,8 +75,9 @@ static const struct {
 static const char *const where_keys[] = {
 	[DBD_ENT_CLUSTER] = "name cluster ",
 	[DBD_ENT_ACCOUNT] = "name account description organization cluster "
-			    "parent ",
-	[DBD_ENT_USER] = "name user defaultaccount account cluster ",
+			    "parent user partition ",
+	[DBD_ENT_USER] = "name user defaultaccount account cluster "
+			 "partition ",
 	[DBD_ENT_QOS] = "name qos id ",
 	[DBD_ENT_ASSOC] = "id cluster account user partition parent ",
 };

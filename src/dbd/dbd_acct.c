@@ -58,6 +58,10 @@ static const dbd_cond_t account_conds[] = {
 		     "deleted=0 AND cluster IN (%s))" },
 	{ "parent", "t.name IN (SELECT acct FROM assoc_table WHERE deleted=0 "
 		    "AND user_name='' AND parent_acct IN (%s))" },
+	{ "user", "t.name IN (SELECT acct FROM assoc_table WHERE deleted=0 "
+		  "AND user_name IN (%s))" },
+	{ "partition", "t.name IN (SELECT acct FROM assoc_table WHERE "
+		       "deleted=0 AND `partition` IN (%s))" },
 	{ NULL, NULL }
 };
 static const dbd_setting_t account_sets[] = {
@@ -79,6 +83,8 @@ static const dbd_cond_t user_conds[] = {
 		     "deleted=0 AND acct IN (%s))" },
 	{ "cluster", "t.name IN (SELECT user_name FROM assoc_table WHERE "
 		     "deleted=0 AND cluster IN (%s))" },
+	{ "partition", "t.name IN (SELECT user_name FROM assoc_table WHERE "
+		       "deleted=0 AND `partition` IN (%s))" },
 	{ NULL, NULL }
 };
 static const dbd_setting_t user_sets[] = {
@@ -283,13 +289,22 @@ char *dbd_req_quoted(dbd_req_t *r, char *const *values)
 	return out;
 }
 
-static const dbd_cond_t *cond_find(const dbd_entity_desc_t *e,
-				   const char *key, size_t n)
+static const dbd_cond_t *cond_in(const dbd_cond_t *c, const char *key,
+				 size_t n)
 {
-	for (const dbd_cond_t *c = e->conds; c->key; c++)
+	for (; c && c->key; c++)
 		if (strlen(c->key) == n && !strncmp(c->key, key, n))
 			return c;
 	return NULL;
+}
+
+static const dbd_cond_t *cond_find(const dbd_req_t *r,
+				   const dbd_entity_desc_t *e,
+				   const char *key, size_t n)
+{
+	const dbd_cond_t *c = cond_in(r->conds_first, key, n);
+
+	return c ? c : cond_in(e->conds, key, n);
 }
 
 int dbd_req_where_sql(dbd_req_t *r, const dbd_entity_desc_t *e, char **sql)
@@ -298,7 +313,8 @@ int dbd_req_where_sql(dbd_req_t *r, const dbd_entity_desc_t *e, char **sql)
 
 	for (size_t i = 0; w && w[i]; i++) {
 		const char *eq = strchr(w[i], '=');
-		const dbd_cond_t *c = eq ? cond_find(e, w[i], eq - w[i]) : NULL;
+		const dbd_cond_t *c = eq ? cond_find(r, e, w[i], eq - w[i]) :
+			NULL;
 		char **vals;
 		char *q;
 

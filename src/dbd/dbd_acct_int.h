@@ -22,6 +22,7 @@ typedef struct {
 	size_t                 ncells;
 	time_t                 now;
 	bool                   warned;     /* done, but not all of it */
+	const struct dbd_cond *conds_first; /* looked up before the entity's */
 } dbd_req_t;
 
 /* A list column: its name in the response and its SQL expression. */
@@ -31,7 +32,7 @@ typedef struct {
 } dbd_col_t;
 
 /* A "where" key: SQL with one %s that receives the quoted value list. */
-typedef struct {
+typedef struct dbd_cond {
 	const char *key;
 	const char *sql;
 } dbd_cond_t;

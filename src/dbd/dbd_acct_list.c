@@ -34,6 +34,20 @@ static void add_cols(char **sql, const char ***names, size_t *n,
 	}
 }
 
+/* withassoc: conditions on the association rows themselves. */
+static const dbd_cond_t with_assoc_conds[] = {
+	{ "cluster", "a.cluster IN (%s)" },
+	{ "user", "a.user_name IN (%s)" },
+	{ "partition", "a.`partition` IN (%s)" },
+	{ NULL, NULL }
+};
+static const dbd_cond_t with_assoc_user_conds[] = {
+	{ "account", "a.acct IN (%s)" },
+	{ "cluster", "a.cluster IN (%s)" },
+	{ "partition", "a.`partition` IN (%s)" },
+	{ NULL, NULL }
+};
+
 /* FROM and ORDER BY for a withassoc listing, or NULL if not one. */
 static bool with_assoc_from(const dbd_req_t *r, const char **from,
 			    const char **order)
@@ -67,8 +81,11 @@ int dbd_acct_list(dbd_req_t *r)
 	int rc = -1;
 
 	add_cols(&sql, &names, &n, e->cols);
-	if (with)
+	if (with) {
 		add_cols(&sql, &names, &n, with_assoc_cols);
+		r->conds_first = e->entity == DBD_ENT_USER ?
+			with_assoc_user_conds : with_assoc_conds;
+	}
 	xstrfmtcat(&sql, " FROM %s WHERE %s", from, e->alive);
 	if (dbd_req_where_sql(r, e, &sql) < 0)
 		goto out;

@@ -522,3 +522,55 @@ def test_slurmdbd_down(env):
     finally:
         env.start_dbd()
     assert show(env, "account", "format=account") != ""
+
+
+def table(cols, rows):
+    """A sacctmgr table: right-justified cells, a space after each."""
+    out = "".join("%*s " % (w, h) for h, w in cols) + "\n"
+    out += "".join("-" * w + " " for h, w in cols) + "\n"
+    for vals in rows:
+        out += "".join("%*s " % (w, vals.get(h, "")) for h, w in cols) + "\n"
+    return out
+
+
+USER_ASSOC_COLS = [("User", 10), ("Def Acct", 10), ("Admin", 9),
+                   ("Cluster", 10), ("Account", 10), ("Partition", 10),
+                   ("Share", 9), ("Priority", 10), ("MaxJobs", 7),
+                   ("MaxNodes", 8), ("MaxCPUs", 8), ("MaxSubmit", 9),
+                   ("MaxWall", 11), ("MaxCPUMins", 11), ("QOS", 20),
+                   ("Def QOS", 9)]
+ACCOUNT_ASSOC_COLS = [("Account", 10), ("Descr", 20), ("Org", 20),
+                      ("Cluster", 10), ("ParentName", 10), ("User", 10),
+                      ("Share", 9), ("Priority", 10), ("GrpJobs", 7),
+                      ("GrpNodes", 8), ("GrpCPUs", 8), ("GrpMem", 7),
+                      ("GrpSubmit", 9), ("GrpWall", 11), ("GrpCPUMins", 11),
+                      ("MaxJobs", 7), ("MaxNodes", 8), ("MaxCPUs", 8),
+                      ("MaxSubmit", 9), ("MaxWall", 11), ("MaxCPUMins", 11),
+                      ("QOS", 20), ("Def QOS", 9)]
+
+
+def test_withassoc_tables(env):
+    """Default withassoc layouts, as Slurm 22.05 prints them."""
+    r = env.sacctmgr("-i", "modify", "user", "nobody", "set", "maxjobs=2")
+    assert r.rc == 0, r
+    try:
+        r = env.sacctmgr("show", "user", "nobody", "withassoc")
+        assert (r.rc, r.out) == (0, table(USER_ASSOC_COLS, [{
+            "User": "nobody", "Def Acct": "physics", "Admin": "Operator",
+            "Cluster": "oracle", "Account": "physics", "Share": "7",
+            "MaxJobs": "2", "QOS": "normal"}])), r
+        r = env.sacctmgr("-n", "-P", "show", "account", "physics",
+                         "withassoc", "where", "user=nobody",
+                         "format=account,user")
+        assert (r.rc, r.out) == (0, "physics|nobody\n"), r
+        r = env.sacctmgr("show", "account", "physics", "withassoc")
+        assert r.rc == 0, r
+        want = table(ACCOUNT_ASSOC_COLS, [{
+            "Account": "physics", "Descr": "physics dept", "Org": "science",
+            "Cluster": "oracle", "User": "nobody", "Share": "7",
+            "MaxJobs": "2", "QOS": "normal"}]).split("\n")
+        got = r.out.split("\n")
+        assert got[0:2] == want[0:2]
+        assert want[2] in got, r.out
+    finally:
+        env.sacctmgr("-i", "modify", "user", "nobody", "set", "maxjobs=-1")
