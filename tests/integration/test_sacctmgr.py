@@ -574,3 +574,18 @@ def test_withassoc_tables(env):
         assert want[2] in got, r.out
     finally:
         env.sacctmgr("-i", "modify", "user", "nobody", "set", "maxjobs=-1")
+
+
+def test_slurmdbd_bad_config(env, tmp_path):
+    """A bad slurmdbd.conf stops the daemon with file:line, exit 1."""
+    import subprocess
+    conf = tmp_path / "slurmdbd.conf"
+    conf.write_text("DbdPort=1\nFoo=bar\n")
+    p = subprocess.run([env.dbd_bin(), "-D", "-f", str(conf)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=30)
+    assert p.returncode == 1
+    assert p.stderr == 'slurmdbd: fatal: %s:2: unknown key "Foo"\n' % conf
+    p = subprocess.run([env.dbd_bin(), "-V"], stdout=subprocess.PIPE,
+                       text=True, timeout=30)
+    assert (p.returncode, p.stdout) == (0, "slurm 25.05.0\n")
