@@ -1,10 +1,10 @@
 /* scancel — cancel or signal jobs, by id or by filter.
  *
- * With job ids and no filter each id goes to the controller as given
- * ("123", "123_4", "123_[1-3]", "123.0").  With filters the job list is
- * fetched and every matching, still active job is cancelled; a user who
- * is not root or SlurmUser only selects their own jobs unless -u says
- * otherwise.
+ * Everything goes to the controller in one REQUEST_KILL_JOBS: with job
+ * ids and no filter each id as given ("123", "123_4", "123_[1-3]",
+ * "123.0"); with filters the controller selects every matching, still
+ * active job (restricted to the ids if any are given).  A user who is not
+ * root or SlurmUser only selects their own jobs unless -u says otherwise.
  */
 #include <ctype.h>
 #include <getopt.h>
@@ -255,34 +255,27 @@ static int parse_job_id(const char *s, uint32_t *job_id, uint32_t *step_id)
 
 /* ---- cancelling ---- */
 
-/* One request; returns 0 or the error that decides the exit code. */
-static int cancel_one(const scancel_opts_t *o, const char *id_str,
-		      uint32_t job_id, uint32_t step_id)
+static bool has_filters(const scancel_opts_t *o)
 {
-	job_signal_msg_t req = {
-		.job_id_str = (char *)id_str, .job_id = job_id,
-		.step_id = step_id, .flags = o->flags,
-		.signal = o->signal < 0 ? 0 : (uint16_t)o->signal,
-		.cancel = o->signal < 0,
-	};
-	int rc = 0, err;
+	return o->users || o->names || o->partitions || o->states ||
+	       o->accounts || o->qos || o->wckeys || o->nodelist;
+}
 
+/* One job's outcome: print what Slurm's scancel prints and return the
+ * error that decides the exit code (0 = none). */
+static int job_result(const scancel_opts_t *o, const char *id, int rc,
+		      const char *msg)
+{
 	if (o->signal < 0)
-		verbose("Terminating job %s", id_str);
+		verbose("Terminating job %s", id);
 	else
-		verbose("Signal %d to job %s", o->signal, id_str);
-	err = cli_ctld_rpc_rc(REQUEST_CANCEL_JOB, &req, &rc);
-	if (err) {
-		error("Kill job error on job id %s: %s", id_str,
-		      cli_comm_strerror(err));
-		return 1;
-	}
+		verbose("Signal %d to job %s", o->signal, id);
 	if (!rc)
 		return 0;
 	if (o->verbose > 0 ||
 	    (rc != ESLURM_ALREADY_DONE && rc != ESLURM_INVALID_JOB_ID))
-		error("Kill job error on job id %s: %s", id_str,
-		      slurm_strerror(rc));
+		error("Kill job error on job id %s: %s", id,
+		      msg ? msg : slurm_strerror(rc));
 	if ((rc == ESLURM_ALREADY_DONE || rc == ESLURM_INVALID_JOB_ID) &&
 	    (o->signal < 0 || o->signal == SIGKILL))
 		return 0;
@@ -291,143 +284,71 @@ static int cancel_one(const scancel_opts_t *o, const char *id_str,
 	return (rc & 0xff) ? (rc & 0xff) : 1;
 }
 
-static bool has_filters(const scancel_opts_t *o)
+/* The request failed as a whole: with ids, each id reports it as its
+ * own error (as one request per id would); with filters, once. */
+static int request_failed(const scancel_opts_t *o, bool by_filter,
+			  const char *why)
 {
-	return o->users || o->names || o->partitions || o->states ||
-	       o->accounts || o->qos || o->wckeys || o->nodelist;
-}
-
-static bool in_list(char **list, const char *v)
-{
-	if (!list)
-		return true;
-	for (size_t i = 0; list[i]; i++)
-		if (v && !strcmp(list[i], v))
-			return true;
-	return false;
-}
-
-static bool user_match(char **users, const job_info_t *j)
-{
-	char uid[16];
-
-	if (!users)
-		return true;
-	snprintf(uid, sizeof(uid), "%u", j->user_id);
-	return in_list(users, j->user_name) || in_list(users, uid);
-}
-
-static bool state_match(char **states, uint32_t state)
-{
-	uint32_t want;
-
-	if (!states) {
-		uint32_t base = state & JOB_STATE_BASE;
-
-		return base == JOB_PENDING || base == JOB_RUNNING ||
-		       base == JOB_SUSPENDED;
+	if (by_filter) {
+		error("Kill job error: %s", why);
+		return 1;
 	}
-	for (size_t i = 0; states[i]; i++)
-		if (job_state_from_string(states[i], &want) == 0 &&
-		    (state & JOB_STATE_BASE) == (want & JOB_STATE_BASE))
-			return true;
-	return false;
+	for (size_t i = 0; o->ids[i]; i++) {
+		if (o->signal < 0)
+			verbose("Terminating job %s", o->ids[i]);
+		else
+			verbose("Signal %d to job %s", o->signal, o->ids[i]);
+		error("Kill job error on job id %s: %s", o->ids[i], why);
+	}
+	return 1;
 }
 
-static bool nodes_match(hostlist_t *want, const job_info_t *j)
+/* One REQUEST_KILL_JOBS for every id or filter: the controller selects
+ * the jobs and answers with the ones it could not signal (with -v, with
+ * every one, so each can be named). */
+static int cancel_jobs(const scancel_opts_t *o)
 {
-	hostlist_t *hl;
-	bool hit = false;
-
-	if (!want)
-		return true;
-	if (!j->nodes || !(hl = hostlist_parse(j->nodes, NULL, 0)))
-		return false;
-	for (size_t i = 0; i < hostlist_count(hl) && !hit; i++)
-		hit = hostlist_find(want, hostlist_nth(hl, i)) >= 0;
-	hostlist_destroy(hl);
-	return hit;
-}
-
-static bool id_match(char **ids, const job_info_t *j)
-{
-	uint32_t id, step;
-
-	if (!ids[0])
-		return true;
-	for (size_t i = 0; ids[i]; i++)
-		if (parse_job_id(ids[i], &id, &step) == 0 &&
-		    (id == j->job_id || id == j->array_job_id))
-			return true;
-	return false;
-}
-
-static bool job_match(const scancel_opts_t *o, hostlist_t *nodes,
-		      const job_info_t *j)
-{
-	return user_match(o->users, j) && in_list(o->names, j->name) &&
-	       in_list(o->partitions, j->partition) &&
-	       in_list(o->accounts, j->account) && in_list(o->qos, j->qos) &&
-	       in_list(o->wckeys, j->wckey) &&
-	       state_match(o->states, j->job_state) &&
-	       nodes_match(nodes, j) && id_match(o->ids, j);
-}
-
-static char *job_id_string(const job_info_t *j)
-{
-	if (j->array_job_id && j->array_task_id != NO_VAL32)
-		return xstrdup_printf("%u_%u", j->array_job_id, j->array_task_id);
-	return xstrdup_printf("%u", j->job_id);
-}
-
-static int cancel_filtered(scancel_opts_t *o)
-{
-	job_info_request_msg_t req = { .user_id = NO_VAL32 };
-	hostlist_t *nodes = NULL;
+	kill_jobs_msg_t req = {
+		.job_ids = o->ids, .flags = o->flags,
+		.signal = o->signal < 0 ? 0 : (uint16_t)o->signal,
+		.cancel = o->signal < 0, .verbose = o->verbose > 0,
+		.users = o->users, .names = o->names,
+		.partitions = o->partitions, .states = o->states,
+		.nodelist = o->nodelist, .accounts = o->accounts,
+		.qos = o->qos, .wckeys = o->wckeys,
+	};
+	bool by_filter = has_filters(o);
+	const kill_jobs_resp_msg_t *r;
+	hostlist_t *nodes;
 	slurm_msg_t resp;
-	const job_info_msg_t *m;
-	char err[256] = "";
 	int rc = 0, e;
 
-	if (o->nodelist && !(nodes = hostlist_parse(o->nodelist, err, sizeof(err)))) {
-		error("Invalid node name specified: %s", o->nodelist);
-		return 1;
-	}
-	if ((e = cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp))) {
-		error("slurm_load_jobs error: %s", cli_comm_strerror(e));
+	if (o->nodelist) {
+		if (!(nodes = hostlist_parse(o->nodelist, NULL, 0))) {
+			error("Invalid node name specified: %s", o->nodelist);
+			return 1;
+		}
 		hostlist_destroy(nodes);
-		return 1;
 	}
-	m = resp.type == RESPONSE_JOB_INFO ? resp.data : NULL;
-	for (uint32_t i = 0; m && i < m->cnt; i++) {
-		const job_info_t *j = &m->jobs[i];
-		char *id;
+	if ((e = cli_ctld_rpc(REQUEST_KILL_JOBS, &req, &resp)))
+		return request_failed(o, by_filter, cli_comm_strerror(e));
+	if (resp.type == RESPONSE_SLURM_RC) {
+		const return_code_msg_t *m = resp.data;
 
-		if (!job_match(o, nodes, j))
-			continue;
-		id = job_id_string(j);
-		if ((e = cancel_one(o, id, j->job_id, NO_VAL32)))
+		e = m ? m->rc : SLURM_ERROR;
+		rc = e ? request_failed(o, by_filter, slurm_strerror(e)) : 0;
+		msg_free(&resp);
+		return rc;
+	}
+	r = resp.type == RESPONSE_KILL_JOBS ? resp.data : NULL;
+	for (uint32_t i = 0; r && i < r->cnt; i++) {
+		const kill_jobs_resp_job_t *j = &r->jobs[i];
+
+		if ((e = job_result(o, j->job_id_str ? j->job_id_str : "?",
+				    j->error_code, j->error_msg)))
 			rc = e;
-		xfree(id);
 	}
 	msg_free(&resp);
-	hostlist_destroy(nodes);
-	return rc;
-}
-
-static int cancel_ids(const scancel_opts_t *o)
-{
-	int rc = 0;
-
-	for (size_t i = 0; o->ids[i]; i++) {
-		uint32_t job_id, step_id;
-		int e;
-
-		if (parse_job_id(o->ids[i], &job_id, &step_id) < 0)
-			continue;   /* reported before any request */
-		if ((e = cancel_one(o, o->ids[i], job_id, step_id)))
-			rc = e;
-	}
 	return rc;
 }
 
@@ -483,12 +404,9 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	cli_init("scancel", o.verbose - o.quiet);
-	if (has_filters(&o)) {
+	if (has_filters(&o))
 		default_user(&o);
-		rc = cancel_filtered(&o);
-	} else {
-		rc = cancel_ids(&o);
-	}
+	rc = cancel_jobs(&o);
 	opts_free(&o);
 	return rc;
 }

@@ -82,6 +82,24 @@ static const field_desc_t job_hold_fields[] = {
 	FIELD_END
 };
 
+#define K(m, t) F(kill_jobs_msg_t, m, t)
+static const field_desc_t kill_jobs_fields[] = {
+	K(job_ids, FT_STRLIST), K(signal, FT_U16), K(flags, FT_U16),
+	K(cancel, FT_BOOL), K(verbose, FT_BOOL), K(users, FT_STRLIST),
+	K(names, FT_STRLIST), K(partitions, FT_STRLIST),
+	K(states, FT_STRLIST), K(nodelist, FT_STR), K(accounts, FT_STRLIST),
+	K(qos, FT_STRLIST), K(wckeys, FT_STRLIST),
+	FIELD_END
+};
+#undef K
+
+static const field_desc_t kill_jobs_resp_job_fields[] = {
+	F(kill_jobs_resp_job_t, job_id_str, FT_STR),
+	{ "error_code", FT_U32, offsetof(kill_jobs_resp_job_t, error_code) },
+	F(kill_jobs_resp_job_t, error_msg, FT_STR),
+	FIELD_END
+};
+
 #define B(m, t) F(batch_launch_msg_t, m, t)
 static const field_desc_t batch_launch_fields[] = {
 	B(job_id, FT_U32), B(array_job_id, FT_U32), B(array_task_id, FT_U32),
@@ -250,6 +268,48 @@ static int job_info_request_unpack(buf_t *b, void **data)
 	return 0;
 }
 
+/* RESPONSE_KILL_JOBS: count, then each entry by its field table. */
+static void kill_jobs_resp_pack(buf_t *b, const void *data)
+{
+	const kill_jobs_resp_msg_t *m = data;
+
+	pack32(b, m->cnt);
+	for (uint32_t i = 0; i < m->cnt; i++)
+		fields_pack(b, kill_jobs_resp_job_fields, &m->jobs[i]);
+}
+
+static void kill_jobs_resp_free(void *data)
+{
+	kill_jobs_resp_msg_t *m = data;
+
+	for (uint32_t i = 0; i < m->cnt; i++)
+		fields_free(kill_jobs_resp_job_fields, &m->jobs[i]);
+	xfree(m->jobs);
+	xfree(m);
+}
+
+static int kill_jobs_resp_unpack(buf_t *b, void **data)
+{
+	kill_jobs_resp_msg_t *m = xmalloc(sizeof(*m));
+	uint32_t cnt;
+
+	if (unpack32(b, &cnt) < 0)
+		goto error;
+	/* An entry takes at least 12 bytes (three u32s). */
+	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b) / 12)
+		goto error;
+	m->jobs = xcalloc(cnt ? cnt : 1, sizeof(*m->jobs));
+	for (m->cnt = 0; m->cnt < cnt; m->cnt++)
+		if (fields_unpack(b, kill_jobs_resp_job_fields,
+				  &m->jobs[m->cnt]) < 0)
+			goto error;
+	*data = m;
+	return 0;
+error:
+	kill_jobs_resp_free(m);
+	return -1;
+}
+
 /* A list of records: time, count, then each record by its field table.
  * The three record lists share this code through their layouts. */
 typedef struct {
@@ -352,6 +412,8 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_SLURM_RC, return_code_msg_t, return_code_fields),
 	ROW_FIELDS(REQUEST_DBD_ACCT, dbd_acct_msg_t, dbd_acct_fields),
 	ROW_FIELDS(RESPONSE_DBD_ACCT, dbd_acct_resp_msg_t, dbd_acct_resp_fields),
+	ROW_FIELDS(REQUEST_KILL_JOBS, kill_jobs_msg_t, kill_jobs_fields),
+	ROW_FUNCS(RESPONSE_KILL_JOBS, kill_jobs_resp_msg_t, kill_jobs_resp),
 };
 #define TABLE_LEN (sizeof(table) / sizeof(table[0]))
 

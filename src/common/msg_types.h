@@ -46,6 +46,8 @@ typedef enum {
 	REQUEST_CANCEL_JOB = 5005,          /* job_signal_msg_t (from users) */
 	REQUEST_COMPLETE_BATCH_SCRIPT = 5018, /* batch_complete_msg_t */
 	REQUEST_JOB_HOLD = 5030,            /* job_hold_msg_t (hold/release) */
+	REQUEST_KILL_JOBS = 5032,           /* kill_jobs_msg_t (scancel, many jobs) */
+	RESPONSE_KILL_JOBS,                 /* kill_jobs_resp_msg_t */
 
 	/* controller -> slurmd */
 	REQUEST_SIGNAL_JOB = 6004,          /* node_signal_msg_t */
@@ -189,6 +191,42 @@ typedef struct {
 	uint16_t  flags;
 	bool      cancel;         /* true: end the job (state CANCELLED) */
 } job_signal_msg_t;
+
+/* scancel: cancel or signal many jobs in one request.  The controller
+ * selects the jobs: with no filter set, each of job_ids (as given,
+ * "123"); with any filter, every job matching all of them (and, if
+ * job_ids is set, one of those ids).  A filter list matches if any entry
+ * does; NULL = no filter.  Without states only PENDING, RUNNING and
+ * SUSPENDED jobs are selected by filter.  Each job is then handled as
+ * REQUEST_CANCEL_JOB would (owner or operator), all under one commit. */
+typedef struct {
+	char    **job_ids;        /* job_id_str each; NULL-terminated */
+	uint16_t  signal;         /* as job_signal_msg_t */
+	uint16_t  flags;          /* KILL_JOB_BATCH ... */
+	bool      cancel;
+	bool      verbose;        /* reply with every selected job, 0 = done */
+	char    **users;          /* user names or numeric uids */
+	char    **names;          /* job names */
+	char    **partitions;
+	char    **states;         /* "PENDING", "R", ... */
+	char     *nodelist;       /* hostlist: jobs on any of these nodes */
+	char    **accounts;
+	char    **qos;
+	char    **wckeys;
+} kill_jobs_msg_t;
+
+/* One job of a REQUEST_KILL_JOBS that could not be signalled (or, with
+ * verbose, any selected job). */
+typedef struct {
+	char     *job_id_str;     /* as requested, or "123" / "123_4" */
+	int32_t   error_code;     /* 0 = signalled */
+	char     *error_msg;      /* slurm_strerror(error_code), or NULL */
+} kill_jobs_resp_job_t;
+
+typedef struct {
+	uint32_t              cnt;
+	kill_jobs_resp_job_t *jobs;
+} kill_jobs_resp_msg_t;
 
 typedef struct {
 	char     *job_id_str;

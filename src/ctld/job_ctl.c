@@ -2,9 +2,12 @@
  * hold and release, update, batch completion, epilog completion
  * (job_mgr.h). */
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
+#include "common/hostlist.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
@@ -56,29 +59,40 @@ static void _signal_nodes(job_record_t *j, uint16_t sig, uint16_t flags)
 	}
 }
 
-static int _cancel(job_record_t *j, const job_signal_msg_t *r, uid_t uid)
+/* How to act on each job of a cancel request. */
+typedef struct {
+	uint16_t  signal;         /* 0 = cancel */
+	uint16_t  flags;          /* KILL_JOB_BATCH ... */
+	bool      cancel;
+	uint16_t  rpc;            /* names the request in the security log */
+	bool      log_each;       /* one info line per cancelled job */
+} kill_how_t;
+
+static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 {
-	bool cancel = r->cancel || !r->signal || r->signal == SIGKILL;
+	bool cancel = how->cancel || !how->signal || how->signal == SIGKILL;
 
 	if (!_may_act(j, uid)) {
-		error("Security violation, REQUEST_CANCEL_JOB RPC for JobId=%u "
-		      "from uid=%u", j->info.job_id, (unsigned) uid);
+		error("Security violation, %s RPC for JobId=%u from uid=%u",
+		      msg_type_name(how->rpc), j->info.job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;
 	}
 	if (_done(j))
 		return ESLURM_ALREADY_DONE;
 	if (BASE(j) == JOB_PENDING) {
-		info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u uid %u",
-		     j->info.job_id, (unsigned) uid);
+		if (how->log_each)
+			info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u "
+			     "uid %u", j->info.job_id, (unsigned) uid);
 		job_mgr_end(j, JOB_CANCELLED, j->info.state_reason, 0);
 		return 0;
 	}
 	if (!cancel) {
-		_signal_nodes(j, r->signal, r->flags);
+		_signal_nodes(j, how->signal, how->flags);
 		return 0;
 	}
-	info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u uid %u",
-	     j->info.job_id, (unsigned) uid);
+	if (how->log_each)
+		info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u uid %u",
+		     j->info.job_id, (unsigned) uid);
 	job_mgr_end(j, JOB_CANCELLED, WAIT_NO_REASON, 0);
 	return 0;
 }
@@ -87,6 +101,8 @@ void job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m)
 {
 	job_signal_msg_t *r = m->data;
 	job_record_t *j = NULL;
+	kill_how_t how = { .rpc = REQUEST_CANCEL_JOB, .log_each = true };
+	int rc;
 
 	if (r)
 		j = (r->job_id_str && *r->job_id_str) ?
@@ -95,14 +111,226 @@ void job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
 		return;
 	}
-	int rc = _cancel(j, r, m->auth_uid);
-
+	how.signal = r->signal;
+	how.flags = r->flags;
+	how.cancel = r->cancel;
+	rc = _cancel(j, &how, m->auth_uid);
 	if (rc) {
 		net_reply_rc(c, rc);
 		return;
 	}
 	sched_trigger();
 	commit_reply_rc(c, 0, NULL);
+}
+
+/* ---- many jobs at once: REQUEST_KILL_JOBS ---- */
+
+static bool _list_set(char *const *l)
+{
+	return l && l[0];
+}
+
+static bool _in_list(char *const *l, const char *v)
+{
+	if (!_list_set(l))
+		return true;
+	for (size_t i = 0; l[i]; i++)
+		if (v && !strcmp(l[i], v))
+			return true;
+	return false;
+}
+
+static bool _user_match(char *const *users, const job_info_t *i)
+{
+	char uid[16];
+
+	if (!_list_set(users))
+		return true;
+	snprintf(uid, sizeof(uid), "%u", i->user_id);
+	return _in_list(users, i->user_name) || _in_list(users, uid);
+}
+
+static bool _state_match(char *const *states, uint32_t state)
+{
+	uint32_t base = state & JOB_STATE_BASE, want;
+
+	if (!_list_set(states))
+		return base == JOB_PENDING || base == JOB_RUNNING ||
+		       base == JOB_SUSPENDED;
+	for (size_t i = 0; states[i]; i++)
+		if (job_state_from_string(states[i], &want) == 0 &&
+		    base == (want & JOB_STATE_BASE))
+			return true;
+	return false;
+}
+
+static bool _nodes_match(const hostlist_t *want, const job_record_t *j)
+{
+	long i;
+
+	if (!want)
+		return true;
+	if (!j->node_bitmap)
+		return false;
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1))
+		if (hostlist_find(want, node_mgr_at(i)->info.name) >= 0)
+			return true;
+	return false;
+}
+
+/* "123", "123_4", "123.0": the job or array job the id names. */
+static bool _id_match(char *const *ids, const job_info_t *i)
+{
+	if (!_list_set(ids))
+		return true;
+	for (size_t k = 0; ids[k]; k++) {
+		char *end;
+		unsigned long v = strtoul(ids[k], &end, 10);
+
+		if (end != ids[k] && v && (v == i->job_id ||
+					   v == i->array_job_id))
+			return true;
+	}
+	return false;
+}
+
+static bool _kill_filtered(const kill_jobs_msg_t *k)
+{
+	return _list_set(k->users) || _list_set(k->names) ||
+	       _list_set(k->partitions) || _list_set(k->states) ||
+	       (k->nodelist && *k->nodelist) || _list_set(k->accounts) ||
+	       _list_set(k->qos) || _list_set(k->wckeys);
+}
+
+static bool _kill_match(const kill_jobs_msg_t *k, const hostlist_t *nodes,
+			const job_record_t *j)
+{
+	const job_info_t *i = &j->info;
+
+	return _user_match(k->users, i) && _in_list(k->names, i->name) &&
+	       _in_list(k->partitions, i->partition) &&
+	       _in_list(k->accounts, i->account) &&
+	       _in_list(k->qos, i->qos) && _in_list(k->wckeys, i->wckey) &&
+	       _state_match(k->states, i->job_state) &&
+	       _nodes_match(nodes, j) && _id_match(k->job_ids, i);
+}
+
+static int _job_id_cmp(const void *a, const void *b)
+{
+	uint32_t x = (*(job_record_t *const *)a)->info.job_id;
+	uint32_t y = (*(job_record_t *const *)b)->info.job_id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every job (pending, running, finished) matching the filters, in job id
+ * order; caller frees.  NULL with *cnt 0 if none. */
+static job_record_t **_kill_select(const kill_jobs_msg_t *k,
+				   const hostlist_t *nodes, size_t *cnt)
+{
+	job_record_t *lists[3] = { job_mgr_pending_first(),
+				   job_mgr_running_first(),
+				   job_mgr_finished_first() };
+	job_record_t **sel = xcalloc(job_mgr_count() + 1, sizeof(*sel));
+	size_t n = 0, max = job_mgr_count();
+
+	for (int l = 0; l < 3; l++) {
+		for (job_record_t *j = lists[l]; j && n < max;
+		     j = l ? j->run_next : j->pend_next)
+			if (_kill_match(k, nodes, j))
+				sel[n++] = j;
+	}
+	qsort(sel, n, sizeof(*sel), _job_id_cmp);
+	*cnt = n;
+	return sel;
+}
+
+static void _kill_entry(kill_jobs_resp_msg_t *r, char *id, int rc)
+{
+	kill_jobs_resp_job_t *e = &r->jobs[r->cnt++];
+
+	e->job_id_str = id;
+	e->error_code = rc;
+	e->error_msg = rc ? xstrdup(slurm_strerror(rc)) : NULL;
+}
+
+static char *_job_id_str(const job_info_t *i)
+{
+	if (i->array_job_id && i->array_task_id != NO_VAL32)
+		return xstrdup_printf("%u_%u", i->array_job_id,
+				      i->array_task_id);
+	return xstrdup_printf("%u", i->job_id);
+}
+
+static void _kill_resp_free(void *data)
+{
+	msg_body_free(RESPONSE_KILL_JOBS, data);
+}
+
+void job_mgr_rpc_kill_jobs(net_conn_t *c, slurm_msg_t *m)
+{
+	kill_jobs_msg_t *k = m->data;
+	kill_how_t how = { .rpc = REQUEST_KILL_JOBS };
+	kill_jobs_resp_msg_t *resp = xmalloc(sizeof(*resp));
+	job_record_t **sel = NULL;
+	hostlist_t *nodes = NULL;
+	size_t n_sel = 0, n_ids = 0, done = 0;
+	bool by_filter;
+
+	if (!k) {
+		net_reply_rc(c, SLURM_UNEXPECTED_MSG_ERROR);
+		goto cleanup;
+	}
+	by_filter = _kill_filtered(k);
+	while (k->job_ids && k->job_ids[n_ids])
+		n_ids++;
+	if (k->nodelist && *k->nodelist &&
+	    !(nodes = hostlist_parse(k->nodelist, NULL, 0))) {
+		net_reply_rc(c, ESLURM_INVALID_NODE_NAME);
+		goto cleanup;
+	}
+	how.signal = k->signal;
+	how.flags = k->flags;
+	how.cancel = k->cancel;
+	if (by_filter) {
+		sel = _kill_select(k, nodes, &n_sel);
+		resp->jobs = xcalloc(n_sel + 1, sizeof(*resp->jobs));
+		for (size_t i = 0; i < n_sel; i++) {
+			int rc = _cancel(sel[i], &how, m->auth_uid);
+
+			done += !rc;
+			if (rc || k->verbose)
+				_kill_entry(resp, _job_id_str(&sel[i]->info), rc);
+		}
+	} else {
+		resp->jobs = xcalloc(n_ids + 1, sizeof(*resp->jobs));
+		for (size_t i = 0; i < n_ids; i++) {
+			job_record_t *j = job_mgr_find_str(k->job_ids[i]);
+			int rc = j ? _cancel(j, &how, m->auth_uid) :
+				ESLURM_INVALID_JOB_ID;
+
+			done += !rc;
+			if (rc || k->verbose)
+				_kill_entry(resp, xstrdup(k->job_ids[i]), rc);
+		}
+		n_sel = n_ids;
+	}
+	info("_slurm_rpc_kill_jobs: REQUEST_KILL_JOBS uid=%u %s=%zu "
+	     "signalled=%zu errors=%zu", (unsigned) m->auth_uid,
+	     by_filter ? "matched" : "ids", n_sel, done, n_sel - done);
+	if (done) {
+		sched_trigger();
+		commit_reply(c, RESPONSE_KILL_JOBS, resp, _kill_resp_free);
+		resp = NULL;
+	} else {
+		net_reply(c, RESPONSE_KILL_JOBS, resp);
+	}
+cleanup:
+	if (resp)
+		_kill_resp_free(resp);
+	xfree(sel);
+	hostlist_destroy(nodes);
 }
 
 /* ---- hold / release ---- */

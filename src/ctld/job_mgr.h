@@ -104,6 +104,7 @@ bool          job_mgr_on_node(uint32_t job_id, const node_record_t *n);
 void          job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_kill_jobs(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m);

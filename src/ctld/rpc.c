@@ -55,6 +55,7 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_PARTITION_INFO,        false, part_mgr_rpc_info },
 	{ REQUEST_BUILD_INFO,            false, config_info_rpc },
 	{ REQUEST_CANCEL_JOB,            false, job_mgr_rpc_cancel },
+	{ REQUEST_KILL_JOBS,             false, job_mgr_rpc_kill_jobs },
 	{ REQUEST_JOB_HOLD,              false, job_mgr_rpc_hold },
 	{ REQUEST_UPDATE_JOB,            false, job_mgr_rpc_update },
 	{ REQUEST_PING,                  false, _ping },

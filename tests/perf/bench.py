@@ -158,7 +158,12 @@ def main():
             say("scontrol_show_job_median_ms", median_ms(c, ["scontrol", "show", "job", last]))
             say("sinfo_median_ms", median_ms(c, ["sinfo"]))
             say("ctld_rss_pending_mib", rss_mib(c.ctld.pid))
-            c.run(["scancel", "-u", "root"], timeout=600)
+            t0 = time.time()
+            r = c.run(["scancel", "-u", "root"], timeout=600)
+            took = time.time() - t0
+            left = len(c.run(["squeue", "-h", "-t", "PD", "-o", "%A"]).out.split())
+            say("scancel_all_s", "%.2f (%d jobs, rc %d, %d left pending)" % (
+                took, have, r.rc, left))
             time.sleep(2)
             say("ctld_rss_after_cancel_mib", rss_mib(c.ctld.pid))
             resume(c)

@@ -11,6 +11,7 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurm/slurm_errno.h"
 
 /* Fill a field-described struct with distinct non-zero values. */
 static void fill_fields(const field_desc_t *f, void *rec)
@@ -106,6 +107,16 @@ static void *sample(const msg_desc_t *d)
 		fill_fields(part_info_fields, &m->parts[0]);
 		break;
 	}
+	case RESPONSE_KILL_JOBS: {
+		kill_jobs_resp_msg_t *m = body;
+		m->cnt = 2;
+		m->jobs = xcalloc(2, sizeof(kill_jobs_resp_job_t));
+		m->jobs[0].job_id_str = xstrdup("17");
+		m->jobs[0].error_code = ESLURM_ACCESS_DENIED;
+		m->jobs[0].error_msg = xstrdup("Access/permission denied");
+		m->jobs[1].job_id_str = xstrdup("18_3");
+		break;
+	}
 	default:
 		fail_msg("no sample for %s", d->name);
 	}
@@ -122,6 +133,7 @@ static const uint16_t all_types[] = {
 	REQUEST_BATCH_JOB_LAUNCH, REQUEST_CANCEL_JOB,
 	REQUEST_COMPLETE_BATCH_SCRIPT, REQUEST_JOB_HOLD, REQUEST_SIGNAL_JOB,
 	REQUEST_TERMINATE_JOB, MESSAGE_EPILOG_COMPLETE, RESPONSE_SLURM_RC,
+	REQUEST_KILL_JOBS, RESPONSE_KILL_JOBS,
 };
 #define N_TYPES (sizeof(all_types) / sizeof(all_types[0]))
 
@@ -224,6 +236,64 @@ static void test_job_info_list_values(void **state)
 	buf_destroy(b);
 }
 
+/* scancel's bulk request: unset filters stay NULL, lists keep their
+ * order; the reply keeps each job's id, code and text. */
+static void test_kill_jobs_values(void **state)
+{
+	char *ids[] = { "12", "13_2", NULL };
+	char *users[] = { "alice", "1001", NULL };
+	kill_jobs_msg_t req = { .job_ids = ids, .signal = 0, .cancel = true,
+				.users = users, .nodelist = "n[1-2]" };
+	kill_jobs_resp_job_t e = { "13_2", ESLURM_ACCESS_DENIED, "denied" };
+	kill_jobs_resp_msg_t rep = { .cnt = 1, .jobs = &e };
+	kill_jobs_msg_t *k = NULL;
+	kill_jobs_resp_msg_t *o = NULL;
+	buf_t *b = buf_create(64), *r;
+
+	assert_int_equal(msg_body_pack(REQUEST_KILL_JOBS, &req, b), 0);
+	r = buf_view(buf_data(b), buf_len(b));
+	assert_int_equal(msg_body_unpack(REQUEST_KILL_JOBS, r, (void **)&k), 0);
+	assert_string_equal(k->job_ids[1], "13_2");
+	assert_null(k->job_ids[2]);
+	assert_string_equal(k->users[0], "alice");
+	assert_string_equal(k->nodelist, "n[1-2]");
+	assert_true(k->cancel);
+	assert_false(k->verbose);
+	assert_true(!k->names || !k->names[0]);
+	assert_true(!k->partitions || !k->partitions[0]);
+	msg_body_free(REQUEST_KILL_JOBS, k);
+	buf_destroy(r);
+	buf_destroy(b);
+
+	b = buf_create(64);
+	assert_int_equal(msg_body_pack(RESPONSE_KILL_JOBS, &rep, b), 0);
+	r = buf_view(buf_data(b), buf_len(b));
+	assert_int_equal(msg_body_unpack(RESPONSE_KILL_JOBS, r, (void **)&o), 0);
+	assert_int_equal(o->cnt, 1);
+	assert_string_equal(o->jobs[0].job_id_str, "13_2");
+	assert_int_equal(o->jobs[0].error_code, ESLURM_ACCESS_DENIED);
+	assert_string_equal(o->jobs[0].error_msg, "denied");
+	msg_body_free(RESPONSE_KILL_JOBS, o);
+	buf_destroy(r);
+	buf_destroy(b);
+}
+
+static void test_kill_jobs_resp_absurd_count_refused(void **state)
+{
+	buf_t *b = buf_create(16), *r;
+	void *out = (void *)1;
+
+	pack32(b, 0x7fffffffu);         /* promises far more than follows */
+	packstr(b, "1");
+	pack32(b, 0);
+	packstr(b, NULL);
+	r = buf_view(buf_data(b), buf_len(b));
+	assert_int_equal(msg_body_unpack(RESPONSE_KILL_JOBS, r, &out), -1);
+	assert_null(out);
+	buf_destroy(r);
+	buf_destroy(b);
+}
+
 static void test_state_names(void **state)
 {
 	uint32_t s;
@@ -272,6 +342,8 @@ int main(void)
 		cmocka_unit_test(test_truncated_and_trailing_refused),
 		cmocka_unit_test(test_round_trip_every_type),
 		cmocka_unit_test(test_job_info_list_values),
+		cmocka_unit_test(test_kill_jobs_resp_absurd_count_refused),
+		cmocka_unit_test(test_kill_jobs_values),
 		cmocka_unit_test(test_state_names),
 		cmocka_unit_test(test_node_state_names),
 	};
