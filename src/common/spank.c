@@ -70,7 +70,10 @@ static int plugin_open(spank_plugin_t *p, const char *path)
 {
 	const char *type, *name;
 
-	p->dl = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	/* RTLD_LOCAL: every plugin defines plugin_name, spank_options and
+	 * the like; loaded global, the first plugin's definitions would
+	 * interpose on the ones a later plugin uses itself. */
+	p->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!p->dl) {
 		error("plugin_load_from_file: dlopen(%s): %s", path, dlerror());
 		error("spank: %s: Dlopen of plugin file failed", path);
