@@ -746,13 +746,14 @@ class Cluster:
 
     def sanitizer_env(self):
         """ASAN/UBSAN options that send reports to san_dir (no effect on a
-        build without sanitizers).  Leak checking is off here: daemons
-        stopped by a signal are not expected to free everything; the unit
-        tests check leaks."""
+        build without sanitizers).  Leak checking is off here unless
+        SLUICE_SAN_LEAKS=1: daemons stopped by a signal are not expected to
+        free everything; the unit tests check leaks."""
         asan = os.environ.get("ASAN_OPTIONS", "")
         ubsan = os.environ.get("UBSAN_OPTIONS", "")
+        leaks = "" if os.environ.get("SLUICE_SAN_LEAKS") == "1" else "detect_leaks=0"
         return {
-            "ASAN_OPTIONS": ":".join(x for x in (asan, "detect_leaks=0",
+            "ASAN_OPTIONS": ":".join(x for x in (asan, leaks,
                                                 "log_path=%s/asan" % self.san_dir) if x),
             "UBSAN_OPTIONS": ":".join(x for x in (ubsan, "print_stacktrace=1",
                                                  "log_path=%s/ubsan" % self.san_dir) if x),

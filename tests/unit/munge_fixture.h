@@ -56,7 +56,7 @@ static int munge_fixture_write_key(const char *path)
 
 static char *munge_fixture_path(const char *name)
 {
-	static char buf[4][192];
+	static char buf[4][512];
 	static int next;
 	char *p = buf[next++ % 4];
 
@@ -67,7 +67,7 @@ static char *munge_fixture_path(const char *name)
 /* Run munged (it forks and returns once its socket is ready). */
 static int munge_fixture_spawn(const char *bin)
 {
-	char sock[160], key[160], pid[160], log[160], seed[160];
+	char sock[600], key[600], pid[600], log[600], seed[600];
 	int status;
 	pid_t p;
 
