@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -812,6 +813,25 @@ static void accept_resume_cb(evutil_socket_t fd, short what, void *arg)
 	event_add(s->accept_ev, NULL);
 }
 
+/* Out of descriptors: close the connection that has waited longest for
+ * its request (reading, nobody holds it), so that idle or slow clients
+ * cannot lock everyone else out.  false if there is none. */
+static bool evict_oldest_idle(net_server_t *s)
+{
+	net_conn_t *victim = NULL;
+
+	for (net_conn_t *c = s->conns; c; c = c->next)  /* newest first */
+		if (c->bev && (c->state == CONN_READ_HEADER ||
+			       c->state == CONN_READ_REST))
+			victim = c;
+	if (!victim)
+		return false;
+	error("out of file descriptors: closing idle connection from %s",
+	      victim->peer);
+	conn_free(victim);
+	return true;
+}
+
 static void accept_cb(evutil_socket_t lfd, short what, void *arg)
 {
 	net_server_t *s = arg;
@@ -827,6 +847,8 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
 			conn_create(s, fd, (struct sockaddr *)&ss);
 			continue;
 		}
+		if (errno == EMFILE && evict_oldest_idle(s))
+			continue;
 		if (errno == EMFILE || errno == ENFILE) {
 			struct timeval tv = { 0, ACCEPT_PAUSE_MS * 1000 };
 
@@ -858,10 +880,26 @@ static int pool_start(net_server_t *s)
 	return 0;
 }
 
+/* A server may hold many connections: use every descriptor the hard
+ * limit allows. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		debug("setrlimit(RLIMIT_NOFILE, %llu): %s",
+		      (unsigned long long)rl.rlim_max, strerror(errno));
+}
+
 net_server_t *net_server_create(struct event_base *base, int listen_fd,
 				net_handler_f handler, void *arg, int timeout_ms)
 {
 	net_server_t *s = xmalloc(sizeof(*s));
+
+	raise_nofile();
 
 	s->base = base;
 	s->fd = listen_fd;

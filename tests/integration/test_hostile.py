@@ -1,0 +1,127 @@
+"""Hostile clients cannot crash or stall the controller.
+
+- A header that declares a 4 GiB body is refused at once (an error reply,
+  then the connection is closed) and logged with the peer's address.
+- A body cut short by the peer closing is logged, nothing else happens.
+- 10,000 idle connections (and some that stop half way through a header)
+  held open at once: a concurrent `squeue` still answers, and a job still
+  runs.  Slurm 22.05 stopped answering at 1,000.
+"""
+
+import resource
+import socket
+import struct
+import time
+
+MAGIC = 0x534C5543
+VERSION = 0x2505
+REQUEST_JOB_INFO = 2003
+N_IDLE = 10000
+
+
+def header(type_, cred_len, body_len, magic=MAGIC, version=VERSION):
+    return struct.pack("!IHHHII", magic, version, type_, 0, cred_len, body_len)
+
+
+def closed_by_peer(s, timeout=10):
+    """True if the server closes s (EOF or reset) within timeout; an error
+    reply before the close is fine."""
+    end = time.time() + timeout
+    try:
+        while time.time() < end:
+            s.settimeout(max(0.1, end - time.time()))
+            if s.recv(4096) == b"":
+                return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        pass
+    return False
+
+
+def wait_log(c, off, text, timeout=10):
+    end = time.time() + timeout
+    while time.time() < end:
+        if text in c.log_since(off):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_four_gib_body_refused(cluster):
+    c = cluster
+    off = c.log_size()
+    s = socket.create_connection(("127.0.0.1", c.ctld_port))
+    port = s.getsockname()[1]
+    s.sendall(header(REQUEST_JOB_INFO, 0, 0xFFFFFFFF))
+    assert closed_by_peer(s), "controller kept a connection promising 4 GiB"
+    s.close()
+    assert wait_log(c, off, "127.0.0.1:%d" % port), c.log_since(off)[-2000:]
+    assert c.ctld.alive()
+    assert c.run(["squeue"]).rc == 0
+
+
+def test_truncated_body_logged(cluster):
+    c = cluster
+    off = c.log_size()
+    s = socket.create_connection(("127.0.0.1", c.ctld_port))
+    port = s.getsockname()[1]
+    s.sendall(header(REQUEST_JOB_INFO, 0, 1000) + b"\x00" * 100)
+    time.sleep(0.2)
+    s.close()
+    assert wait_log(c, off, "127.0.0.1:%d" % port), c.log_since(off)[-2000:]
+    assert c.ctld.alive()
+    assert c.run(["squeue"]).rc == 0
+
+
+def test_ten_thousand_idle_connections(cluster):
+    c = cluster
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = N_IDLE + 1000
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(need, hard), hard))
+    socks = []
+    try:
+        for i in range(N_IDLE):
+            s = socket.socket()
+            s.setblocking(True)
+            s.connect(("127.0.0.1", c.ctld_port))
+            if i % 50 == 0:          # half a header, then nothing
+                s.sendall(header(REQUEST_JOB_INFO, 0, 10)[:7])
+            socks.append(s)
+        r = c.run(["squeue"], timeout=30)
+        assert r.rc == 0, "squeue failed with %d idle connections: %r" % (N_IDLE, r)
+        r = c.run(["sinfo"], timeout=30)
+        assert r.rc == 0, r
+        jid = c.sbatch(["--wrap", "true"], user="sluice_u2")
+        assert c.wait_done(jid, 60) == "COMPLETED"
+    finally:
+        for s in socks:
+            s.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert c.ctld.alive(), c.log_tails()
+    assert c.run(["squeue"]).rc == 0
+
+
+def test_idle_connections_beyond_fd_limit(cluster):
+    """With fewer descriptors than idle clients, the controller closes the
+    longest-waiting idle connection instead of refusing everyone."""
+    c = cluster
+    pid = c.ctld.pid
+    old = resource.prlimit(pid, resource.RLIMIT_NOFILE)
+    resource.prlimit(pid, resource.RLIMIT_NOFILE, (512, old[1]))
+    socks = []
+    off = c.log_size()
+    try:
+        for _ in range(2000):
+            socks.append(socket.create_connection(("127.0.0.1", c.ctld_port)))
+        r = c.run(["squeue"], timeout=30)
+        assert r.rc == 0, "squeue failed with the controller out of descriptors: %r" % r
+        jid = c.sbatch(["--wrap", "true"], user="sluice_u2")
+        assert c.wait_done(jid, 60) == "COMPLETED"
+    finally:
+        for s in socks:
+            s.close()
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, old)
+    assert "closing idle connection from 127.0.0.1:" in c.log_since(off)
+    assert c.ctld.alive(), c.log_tails()
