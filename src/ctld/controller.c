@@ -18,6 +18,7 @@
 #include "common/auth.h"
 #include "common/log.h"
 #include "common/net.h"
+#include "common/privs.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/agent.h"
@@ -334,6 +335,9 @@ int main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	_setup_log();
+	if (privs_become_user(ctld.conf->slurm_user, ctld.conf->slurm_user_id,
+			      err, sizeof(err)) < 0)
+		fatal("%s", err);
 	_start();
 	info("slurmctld version %s started on cluster %s",
 	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);

@@ -125,6 +125,11 @@ int state_save_init(const char *dir, const char *cluster, char *err,
 			 dir, strerror(errno));
 		return -1;
 	}
+	if (access(dir, W_OK | X_OK) < 0) {
+		snprintf(err, errlen, "StateSaveLocation %s is not writable by uid %u: %s",
+			 dir, (unsigned) geteuid(), strerror(errno));
+		return -1;
+	}
 	path = xstrdup_printf("%s/%s", dir, CLUSTER_FILE);
 	old = _read_file(path, &len);
 	if (old) {
