@@ -4,7 +4,10 @@
  * lowest Weight, then lowest index.  The first min_nodes candidates that
  * can hold a task are taken, each gets one task, then tasks fill the chosen
  * nodes in order (block distribution) and more nodes are added up to
- * max_nodes while tasks remain.
+ * max_nodes while tasks remain.  --spread-job takes as many nodes as it
+ * may and deals tasks round-robin; --contiguous tries each run of
+ * consecutive usable nodes in turn.  Then each chosen node names its CPU
+ * ids (lowest free, whole cores under SELECT_CR_CORE) and GPU indexes.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -20,7 +23,10 @@ typedef struct {
 	bool                 ignore_alloc;
 	uint32_t            *order;     /* candidate indices */
 	size_t               order_cnt;
+	size_t               nreq;      /* required nodes at the head */
 	uint32_t            *tasks;     /* per node index */
+	uint32_t            *cap;       /* per node index, tasks it can take */
+	uint32_t            *gpus;      /* per node index, --gpus share */
 } sel_ctx_t;
 
 static int _cmp_weight(const void *a, const void *b, void *arg)
@@ -34,153 +40,431 @@ static int _cmp_weight(const void *a, const void *b, void *arg)
 	return ia < ib ? -1 : (ia > ib);
 }
 
+static uint16_t _thr(const select_node_t *n, uint8_t cr)
+{
+	return (cr & SELECT_CR_CORE) && n->threads > 1 ? n->threads : 1;
+}
+
+uint32_t select_cpus_for(const select_node_t *n, uint8_t cr, uint32_t cpus)
+{
+	uint32_t t = _thr(n, cr);
+
+	return (cpus + t - 1) / t * t;
+}
+
+static uint64_t _gpu_mask(const select_node_t *n)
+{
+	uint16_t g = n->gpus > SELECT_MAX_GPUS ? SELECT_MAX_GPUS : n->gpus;
+
+	return g >= 64 ? UINT64_MAX : ((uint64_t) 1 << g) - 1;
+}
+
+static bool _wants_gpus(const select_req_t *r)
+{
+	return r->gpus_per_node || r->gpus_per_task || r->gpus_per_job;
+}
+
+static bool _exclusive(const select_req_t *r)
+{
+	return r->exclusive || (r->cr & SELECT_LINEAR);
+}
+
+/* CPUs free for this request: whole free cores under SELECT_CR_CORE. */
+static uint32_t _free_cpus(const sel_ctx_t *s, const select_node_t *n)
+{
+	uint16_t thr = _thr(n, s->req->cr);
+	uint32_t free = 0, c, t;
+
+	if (s->ignore_alloc)
+		return n->cpus / thr * thr;
+	if (!n->cpu_used) {
+		free = n->alloc_cpus >= n->cpus ? 0 : n->cpus - n->alloc_cpus;
+		return free / thr * thr;
+	}
+	for (c = 0; c + thr <= n->cpus; c += thr) {
+		for (t = 0; t < thr; t++)
+			if (bitmap_test(n->cpu_used, c + t))
+				break;
+		if (t == thr)
+			free += thr;
+	}
+	return free;
+}
+
+static uint32_t _free_gpus(const sel_ctx_t *s, const select_node_t *n)
+{
+	uint64_t used = s->ignore_alloc ? 0 : n->gpu_used;
+
+	return (uint32_t) __builtin_popcountll(_gpu_mask(n) & ~used);
+}
+
+static bool _idle(const select_node_t *n)
+{
+	return !n->alloc_cpus && !n->alloc_memory && !n->gpu_used &&
+	       (!n->cpu_used || !bitmap_count(n->cpu_used));
+}
+
+/* GPU limits on the tasks a node can take; UINT32_MAX = none. */
+static uint32_t _gpu_cap(const sel_ctx_t *s, const select_node_t *n)
+{
+	const select_req_t *r = s->req;
+	uint32_t free;
+
+	if (!_wants_gpus(r))
+		return UINT32_MAX;
+	if (r->gpu_type && (!n->gpu_type || strcmp(r->gpu_type, n->gpu_type)))
+		return 0;
+	free = _free_gpus(s, n);
+	if (free < r->gpus_per_node || (r->gpus_per_job && !free))
+		return 0;
+	if (r->gpus_per_task)
+		return (free - r->gpus_per_node) / r->gpus_per_task;
+	return UINT32_MAX;
+}
+
 /* How many tasks of req node n could take now (or when empty). */
 static uint32_t _node_cap(const sel_ctx_t *s, const select_node_t *n)
 {
 	const select_req_t *r = s->req;
-	uint64_t free_cpus = n->cpus, free_mem = n->real_memory, t;
+	bool mem_ok = !(r->cr & SELECT_CR_NO_MEMORY);
+	uint16_t thr = _thr(n, r->cr);
+	uint64_t free_mem = n->real_memory, t, g;
+	uint32_t free_cpus;
 
 	if (!s->ignore_alloc) {
-		if (r->exclusive && (n->alloc_cpus || n->alloc_memory))
+		if (_exclusive(r) && !_idle(n))
 			return 0;
-		free_cpus = n->alloc_cpus >= n->cpus ? 0 : n->cpus - n->alloc_cpus;
 		free_mem = n->alloc_memory >= n->real_memory ?
 			0 : n->real_memory - n->alloc_memory;
 	}
-	if (r->exclusive)
-		free_cpus = n->cpus;
+	free_cpus = _exclusive(r) ? n->cpus / thr * thr : _free_cpus(s, n);
 	t = free_cpus / r->cpus_per_task;
 	if (r->ntasks_per_node && t > r->ntasks_per_node)
 		t = r->ntasks_per_node;
-	if (r->mem_per_node) {
+	if (mem_ok && r->mem_per_node) {
 		if (free_mem < r->mem_per_node)
 			return 0;
-	} else if (r->mem_per_cpu) {
-		if (r->exclusive) {
+	} else if (mem_ok && r->mem_per_cpu) {
+		if (_exclusive(r)) {
 			if ((uint64_t) n->cpus * r->mem_per_cpu > free_mem)
 				return 0;
-		} else if (t > free_mem / (r->mem_per_cpu * r->cpus_per_task)) {
-			t = free_mem / (r->mem_per_cpu * r->cpus_per_task);
+		} else {
+			uint64_t c = free_mem / r->mem_per_cpu / thr * thr;
+
+			if (t > c / r->cpus_per_task)
+				t = c / r->cpus_per_task;
 		}
 	}
+	g = _gpu_cap(s, n);
+	if (t > g)
+		t = g;
 	return t > UINT32_MAX ? UINT32_MAX : (uint32_t) t;
 }
 
-/* Candidate order: required nodes (index order), then the rest of avail. */
+/* Candidate order: required nodes (index order), then the rest of avail
+ * by weight; with contiguous, plain index order. */
 static int _build_order(sel_ctx_t *s, const bitmap_t *avail, size_t node_cnt)
 {
 	const bitmap_t *reqd = s->req->required;
+	const bitmap_t *feat = s->req->feature_nodes;
 	size_t nreq = 0, first_other;
 	bool uniform = true;
 	long i;
 
 	s->order = xcalloc(node_cnt ? node_cnt : 1, sizeof(uint32_t));
-	if (reqd) {
+	if (reqd && !s->req->contiguous) {
 		for (i = bitmap_first_set(reqd); i >= 0;
 		     i = bitmap_next_set(reqd, i + 1)) {
+			if ((size_t) i >= node_cnt)
+				return -1;
 			if (!bitmap_test(avail, i) && !s->ignore_alloc)
+				return -1;
+			if (feat && !bitmap_test(feat, i))
 				return -1;
 			s->order[nreq++] = i;
 		}
 	}
 	first_other = nreq;
-	for (i = bitmap_first_set(avail); i >= 0;
+	for (i = bitmap_first_set(avail); i >= 0 && (size_t) i < node_cnt;
 	     i = bitmap_next_set(avail, i + 1)) {
-		if (reqd && bitmap_test(reqd, i))
+		if (reqd && bitmap_test(reqd, i) && !s->req->contiguous)
 			continue;
-		if (s->order_cnt + nreq > first_other &&
+		if (feat && !bitmap_test(feat, i))
+			continue;
+		if (s->order_cnt &&
 		    s->nodes[i].weight != s->nodes[s->order[first_other]].weight)
 			uniform = false;
 		s->order[first_other + s->order_cnt++] = i;
 	}
-	if (!uniform)
+	if (!uniform && !s->req->contiguous)
 		qsort_r(s->order + first_other, s->order_cnt, sizeof(uint32_t),
 			_cmp_weight, (void *) s->nodes);
 	s->order_cnt += nreq;
+	s->nreq = nreq;
 	return (int) nreq;
 }
 
-/* Distribute tasks; returns 0 when all tasks found a place. */
-static int _distribute(sel_ctx_t *s, size_t nreq)
+/* Spread: one task per node over as many nodes as allowed, then deal the
+ * rest round-robin. */
+static uint32_t _spread(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
+			uint32_t chosen, uint32_t tasks_left)
 {
 	const select_req_t *r = s->req;
-	uint32_t *cap = xcalloc(s->order_cnt + 1, sizeof(uint32_t));
-	uint32_t chosen = 0, tasks_left, add;
-	size_t k, next = 0;
-	int rc = -1;
+	bool any = true;
+	size_t k;
 
-	for (k = 0; k < s->order_cnt; k++)
-		cap[k] = _node_cap(s, &s->nodes[s->order[k]]);
-	for (k = 0; k < nreq; k++) {
-		if (!cap[k])
-			goto out;
-		s->tasks[s->order[k]] = 1;
+	for (k = 0; k < cnt && tasks_left && chosen < r->max_nodes; k++) {
+		if (s->tasks[ord[k]] || !s->cap[ord[k]])
+			continue;
+		s->tasks[ord[k]] = 1;
+		tasks_left--;
 		chosen++;
 	}
-	for (next = nreq; next < s->order_cnt && chosen < r->min_nodes; next++) {
-		if (!cap[next])
+	while (tasks_left && any) {
+		any = false;
+		for (k = 0; k < cnt && tasks_left; k++) {
+			uint32_t *t = &s->tasks[ord[k]];
+
+			if (!*t || *t >= s->cap[ord[k]])
+				continue;
+			(*t)++;
+			tasks_left--;
+			any = true;
+		}
+	}
+	return tasks_left;
+}
+
+/* Distribute tasks over ord[0..cnt) (its first nreq required); returns 0
+ * when all tasks found a place. */
+static int _distribute(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
+		       size_t nreq)
+{
+	const select_req_t *r = s->req;
+	uint32_t chosen = 0, tasks_left, add;
+	size_t k, next = 0;
+
+	for (k = 0; k < nreq; k++) {
+		if (!s->cap[ord[k]])
+			return -1;
+		s->tasks[ord[k]] = 1;
+		chosen++;
+	}
+	for (next = nreq; next < cnt && chosen < r->min_nodes; next++) {
+		if (!s->cap[ord[next]])
 			continue;
-		s->tasks[s->order[next]] = 1;
+		s->tasks[ord[next]] = 1;
 		chosen++;
 	}
 	if (chosen < r->min_nodes || chosen > r->max_nodes)
-		goto out;
+		return -1;
 	tasks_left = r->num_tasks > chosen ? r->num_tasks - chosen : 0;
+	if (r->spread)
+		return _spread(s, ord, cnt, chosen, tasks_left) ? -1 : 0;
 	for (k = 0; k < next && tasks_left; k++) {
-		uint32_t *t = &s->tasks[s->order[k]];
+		uint32_t *t = &s->tasks[ord[k]];
 
 		if (!*t)
 			continue;
-		add = cap[k] - *t < tasks_left ? cap[k] - *t : tasks_left;
+		add = s->cap[ord[k]] - *t < tasks_left ?
+			s->cap[ord[k]] - *t : tasks_left;
 		*t += add;
 		tasks_left -= add;
 	}
-	for (; next < s->order_cnt && tasks_left && chosen < r->max_nodes; next++) {
-		if (!cap[next])
+	for (; next < cnt && tasks_left && chosen < r->max_nodes; next++) {
+		if (!s->cap[ord[next]])
 			continue;
-		add = cap[next] < tasks_left ? cap[next] : tasks_left;
-		s->tasks[s->order[next]] = add;
+		add = s->cap[ord[next]] < tasks_left ? s->cap[ord[next]] :
+			tasks_left;
+		s->tasks[ord[next]] = add;
 		tasks_left -= add;
 		chosen++;
 	}
-	rc = tasks_left ? -1 : 0;
-out:
-	xfree(cap);
-	return rc;
+	return tasks_left ? -1 : 0;
+}
+
+/* --gpus=N: shares of the chosen nodes' free GPUs, in candidate order. */
+static int _share_gpus(sel_ctx_t *s, const uint32_t *ord, size_t cnt)
+{
+	const select_req_t *r = s->req;
+	uint32_t left = r->gpus_per_job;
+	size_t k;
+
+	for (k = 0; k < cnt && left; k++) {
+		uint32_t i = ord[k], free, own;
+
+		if (!s->tasks[i])
+			continue;
+		own = r->gpus_per_node + r->gpus_per_task * s->tasks[i];
+		free = _free_gpus(s, &s->nodes[i]);
+		free = free > own ? free - own : 0;
+		s->gpus[i] = free < left ? free : left;
+		left -= s->gpus[i];
+	}
+	return left ? -1 : 0;
+}
+
+static void _reset(sel_ctx_t *s, size_t node_cnt)
+{
+	memset(s->tasks, 0, node_cnt * sizeof(uint32_t));
+	memset(s->gpus, 0, node_cnt * sizeof(uint32_t));
+}
+
+static bool _has_required(const sel_ctx_t *s)
+{
+	const bitmap_t *reqd = s->req->required;
+	long i;
+
+	if (!reqd)
+		return true;
+	for (i = bitmap_first_set(reqd); i >= 0; i = bitmap_next_set(reqd, i + 1))
+		if (!s->tasks[i])
+			return false;
+	return true;
+}
+
+/* Try each run of consecutive usable nodes (index order). */
+static int _place_contiguous(sel_ctx_t *s, size_t node_cnt)
+{
+	size_t a = 0, b;
+
+	while (a < s->order_cnt) {
+		if (!s->cap[s->order[a]]) {
+			a++;
+			continue;
+		}
+		for (b = a + 1; b < s->order_cnt &&
+		     s->order[b] == s->order[b - 1] + 1 && s->cap[s->order[b]];
+		     b++)
+			;
+		_reset(s, node_cnt);
+		if (!_distribute(s, s->order + a, b - a, 0) &&
+		    _has_required(s) &&
+		    (!s->req->gpus_per_job ||
+		     !_share_gpus(s, s->order + a, b - a)))
+			return 0;
+		a = b;
+	}
+	return -1;
+}
+
+static int _place(sel_ctx_t *s, size_t node_cnt)
+{
+	size_t k;
+
+	for (k = 0; k < s->order_cnt; k++)
+		s->cap[s->order[k]] = _node_cap(s, &s->nodes[s->order[k]]);
+	if (s->req->contiguous)
+		return _place_contiguous(s, node_cnt);
+	if (_distribute(s, s->order, s->order_cnt, s->nreq) < 0)
+		return -1;
+	if (s->req->gpus_per_job && _share_gpus(s, s->order, s->order_cnt) < 0)
+		return -1;
+	return 0;
+}
+
+/* Lowest free CPU ids (whole cores under SELECT_CR_CORE). */
+static bitmap_t *_pick_cpus(const sel_ctx_t *s, const select_node_t *n,
+			    uint32_t want)
+{
+	uint16_t thr = _thr(n, s->req->cr);
+	bitmap_t *b = bitmap_create(n->cpus ? n->cpus : 1);
+	uint32_t c, t, got = 0;
+
+	for (c = 0; c + thr <= n->cpus && got < want; c += thr) {
+		for (t = 0; t < thr && !s->ignore_alloc; t++)
+			if (bitmap_test(n->cpu_used, c + t))
+				break;
+		if (!s->ignore_alloc && t < thr)
+			continue;
+		bitmap_set_range(b, c, c + thr - 1);
+		got += thr;
+	}
+	return b;
+}
+
+static uint64_t _pick_gpus(const sel_ctx_t *s, const select_node_t *n,
+			   uint32_t want)
+{
+	uint64_t free = _gpu_mask(n) & ~(s->ignore_alloc ? 0 : n->gpu_used);
+	uint64_t out = 0;
+
+	while (want-- && free) {
+		uint64_t low = free & -free;
+
+		out |= low;
+		free &= ~low;
+	}
+	return out;
+}
+
+static void _fill_node(const sel_ctx_t *s, size_t i, uint32_t j,
+		       select_result_t *res)
+{
+	const select_req_t *r = s->req;
+	const select_node_t *n = &s->nodes[i];
+	uint32_t cpus, g;
+
+	cpus = _exclusive(r) ? n->cpus :
+		select_cpus_for(n, r->cr, s->tasks[i] * r->cpus_per_task);
+	res->cpus[j] = cpus;
+	res->tasks[j] = s->tasks[i];
+	if (r->cr & SELECT_CR_NO_MEMORY)
+		res->mem[j] = 0;
+	else if (r->mem_per_node)
+		res->mem[j] = r->mem_per_node;
+	else if (r->mem_per_cpu)
+		res->mem[j] = r->mem_per_cpu * cpus;
+	if (res->cpu_ids && n->cpu_used)
+		res->cpu_ids[j] = _pick_cpus(s, n, cpus);
+	g = r->gpus_per_node + r->gpus_per_task * s->tasks[i] + s->gpus[i];
+	if (_exclusive(r))
+		g = n->gpus;          /* whole nodes come with all their GPUs */
+	res->gpus[j] = g ? _pick_gpus(s, n, g) : 0;
+	res->gpu_cnt += (uint32_t) __builtin_popcountll(res->gpus[j]);
+	res->cpu_cnt += cpus;
 }
 
 static void _fill_result(const sel_ctx_t *s, size_t node_cnt,
 			 select_result_t *res)
 {
-	const select_req_t *r = s->req;
+	bool ids = false;
 	uint32_t j = 0;
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	res->nodes = bitmap_create(node_cnt);
-	for (i = 0; i < node_cnt; i++)
-		if (s->tasks[i])
-			res->node_cnt++;
+	res->nodes = bitmap_create(node_cnt ? node_cnt : 1);
+	for (i = 0; i < node_cnt; i++) {
+		if (!s->tasks[i])
+			continue;
+		res->node_cnt++;
+		if (s->nodes[i].cpu_used)
+			ids = true;
+	}
 	res->cpus = xcalloc(res->node_cnt + 1, sizeof(uint16_t));
 	res->tasks = xcalloc(res->node_cnt + 1, sizeof(uint16_t));
 	res->mem = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
+	res->gpus = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
+	if (ids)
+		res->cpu_ids = xcalloc(res->node_cnt + 1, sizeof(bitmap_t *));
 	for (i = 0; i < node_cnt; i++) {
-		uint32_t cpus;
-
 		if (!s->tasks[i])
 			continue;
 		bitmap_set(res->nodes, i);
-		cpus = r->exclusive ? s->nodes[i].cpus :
-			s->tasks[i] * r->cpus_per_task;
-		res->cpus[j] = cpus;
-		res->tasks[j] = s->tasks[i];
-		if (r->mem_per_node)
-			res->mem[j] = r->mem_per_node;
-		else if (r->mem_per_cpu)
-			res->mem[j] = r->mem_per_cpu * cpus;
-		res->cpu_cnt += cpus;
+		_fill_node(s, i, j, res);
 		j++;
 	}
+}
+
+static bool _valid(const select_req_t *req)
+{
+	if (!req->cpus_per_task || !req->min_nodes ||
+	    req->min_nodes > req->max_nodes)
+		return false;
+	if (req->gpus_per_node > SELECT_MAX_GPUS ||
+	    req->gpus_per_task > SELECT_MAX_GPUS)
+		return false;
+	return true;
 }
 
 int select_job_test(const select_node_t *nodes, size_t node_cnt,
@@ -190,21 +474,27 @@ int select_job_test(const select_node_t *nodes, size_t node_cnt,
 	sel_ctx_t s = { .nodes = nodes, .req = req,
 			.ignore_alloc = ignore_alloc };
 	int nreq, rc = ignore_alloc ? SELECT_NEVER : SELECT_BUSY;
+	size_t cnt = node_cnt ? node_cnt : 1;
 
-	if (!req->cpus_per_task || !req->min_nodes ||
-	    req->min_nodes > req->max_nodes)
+	if (!_valid(req))
 		return SELECT_NEVER;
 	nreq = _build_order(&s, avail, node_cnt);
 	if (nreq < 0)
 		goto out;
-	s.tasks = xcalloc(node_cnt ? node_cnt : 1, sizeof(uint32_t));
-	if ((uint32_t) nreq > req->max_nodes || _distribute(&s, nreq) < 0)
+	if ((uint32_t) nreq > req->max_nodes)
+		goto out;
+	s.tasks = xcalloc(cnt, sizeof(uint32_t));
+	s.cap = xcalloc(cnt, sizeof(uint32_t));
+	s.gpus = xcalloc(cnt, sizeof(uint32_t));
+	if (_place(&s, node_cnt) < 0)
 		goto out;
 	_fill_result(&s, node_cnt, res);
 	rc = SELECT_OK;
 out:
 	xfree(s.order);
 	xfree(s.tasks);
+	xfree(s.cap);
+	xfree(s.gpus);
 	return rc;
 }
 
@@ -214,9 +504,14 @@ void select_result_free(select_result_t *res)
 		return;
 	if (res->nodes)
 		bitmap_destroy(res->nodes);
+	for (uint32_t k = 0; res->cpu_ids && k < res->node_cnt; k++)
+		if (res->cpu_ids[k])
+			bitmap_destroy(res->cpu_ids[k]);
+	xfree(res->cpu_ids);
 	xfree(res->cpus);
 	xfree(res->tasks);
 	xfree(res->mem);
+	xfree(res->gpus);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -235,6 +530,29 @@ char *select_compress_counts(const uint16_t *vals, size_t n)
 		else
 			xstrfmtcat(&out, "%u", vals[i]);
 		i += run;
+	}
+	return out ? out : xstrdup("");
+}
+
+char *select_gpu_idx_str(uint64_t bits)
+{
+	char *out = NULL;
+	int i = 0, j;
+
+	while (i < 64) {
+		if (!(bits & ((uint64_t) 1 << i))) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < 64 && (bits & ((uint64_t) 1 << (j + 1))); j++)
+			;
+		if (out)
+			xstrcatc(&out, ',');
+		if (j > i)
+			xstrfmtcat(&out, "%d-%d", i, j);
+		else
+			xstrfmtcat(&out, "%d", i);
+		i = j + 1;
 	}
 	return out ? out : xstrdup("");
 }

@@ -5,6 +5,12 @@
  * The caller describes every node (capacity and what is already allocated),
  * the set of nodes the job may use right now, and the request; select
  * answers with the nodes and the CPUs/memory to take on each.
+ *
+ * The detail fields (threads, cpu_used, gpus, cr, gpus_per_*...) are
+ * optional: left zero, selection counts CPUs and memory only, which is
+ * what a benchmark on a synthetic cluster needs.  Filled in, selection
+ * takes whole cores (SELECT_CR_CORE), names the CPU ids and GPU indexes
+ * it takes on each node, and honours --contiguous and --spread-job.
  */
 #ifndef SLUICE_CTLD_SELECT_H
 #define SLUICE_CTLD_SELECT_H
@@ -21,7 +27,23 @@ typedef struct {
 	uint64_t real_memory;     /* MB */
 	uint64_t alloc_memory;    /* MB */
 	uint32_t weight;          /* lower is used first */
+	/* optional detail, zero/NULL = not tracked */
+	uint16_t threads;         /* threads per core (whole cores), 0 = 1 */
+	const bitmap_t *cpu_used; /* CPU ids taken (cpus bits), or NULL */
+	uint16_t gpus;            /* gres/gpu on the node, <= SELECT_MAX_GPUS */
+	uint64_t gpu_used;        /* GPU indexes taken */
+	const char *gpu_type;     /* "tesla", or NULL */
 } select_node_t;
+
+#define SELECT_MAX_GPUS 64
+
+/* select_req_t.cr: how resources are consumed (SelectType,
+ * SelectTypeParameters).  0 = count CPUs, memory is consumable. */
+enum select_cr {
+	SELECT_CR_CORE      = 0x01, /* a core's threads go together */
+	SELECT_CR_NO_MEMORY = 0x02, /* memory is not consumable (CR_Core) */
+	SELECT_LINEAR       = 0x04, /* select/linear: whole nodes */
+};
 
 typedef struct {
 	uint32_t  min_nodes;       /* >= 1 */
@@ -33,6 +55,15 @@ typedef struct {
 	uint64_t  mem_per_cpu;     /* MB, 0 = none (used if mem_per_node 0) */
 	bool      exclusive;       /* whole nodes, idle ones only */
 	const bitmap_t *required;  /* nodes that must be in the allocation, or NULL */
+	/* optional detail */
+	uint8_t   cr;              /* enum select_cr flags */
+	uint16_t  gpus_per_node;   /* --gres=gpu:N, --gpus-per-node */
+	uint16_t  gpus_per_task;   /* --gpus-per-task */
+	uint32_t  gpus_per_job;    /* --gpus */
+	const char *gpu_type;      /* --gres=gpu:TYPE:N, NULL = any type */
+	const bitmap_t *feature_nodes; /* nodes matching -C, NULL = all */
+	bool      contiguous;      /* consecutive nodes (--contiguous) */
+	bool      spread;          /* as many nodes as possible (--spread-job) */
 } select_req_t;
 
 typedef struct {
@@ -42,6 +73,10 @@ typedef struct {
 	uint16_t *cpus;            /* per chosen node, in index order */
 	uint16_t *tasks;           /* per chosen node, in index order */
 	uint64_t *mem;             /* MB per chosen node, in index order */
+	bitmap_t **cpu_ids;        /* per chosen node: CPU ids taken; NULL when
+				    * the nodes carry no cpu_used */
+	uint64_t *gpus;            /* per chosen node: GPU indexes taken */
+	uint32_t  gpu_cnt;         /* total GPUs */
 } select_result_t;
 
 enum select_rc {
@@ -62,5 +97,11 @@ void select_result_free(select_result_t *res);
 /* Compress per-node counts as Slurm prints them: {2,2,2,1} -> "2(x3),1".
  * Caller frees. */
 char *select_compress_counts(const uint16_t *vals, size_t n);
+
+/* CPUs a node gives for tasks CPUs of work: rounded up to whole cores
+ * under SELECT_CR_CORE. */
+uint32_t select_cpus_for(const select_node_t *n, uint8_t cr, uint32_t cpus);
+/* "0,1" / "0-1" forms of a GPU index mask: "0-1" (Slurm's IDX list). */
+char *select_gpu_idx_str(uint64_t bits);
 
 #endif

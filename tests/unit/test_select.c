@@ -334,6 +334,261 @@ static void test_compress(void **st)
 	xfree(s);
 }
 
+/* ---- cons_tres detail: CPU ids, whole cores, GPUs ---- */
+
+static bitmap_t *used[NODES];
+
+/* 4 CPUs = 2 cores x 2 threads, 2 GPUs (n3: none), CPU ids tracked. */
+static void _detail_cluster(void)
+{
+	for (int i = 0; i < NODES; i++) {
+		if (used[i])
+			bitmap_destroy(used[i]);
+		used[i] = bitmap_create(4);
+		cl[i] = (select_node_t) { .cpus = 4, .real_memory = 1000,
+					  .weight = 1, .threads = 2,
+					  .cpu_used = used[i],
+					  .gpus = i == 3 ? 0 : 2,
+					  .gpu_type = "tesla" };
+	}
+}
+
+/* Take res, failing on any CPU id or GPU index taken twice. */
+static void _commit_detail(const select_result_t *res)
+{
+	long i;
+	int j = 0;
+
+	_commit(res);
+	for (i = bitmap_first_set(res->nodes); i >= 0;
+	     i = bitmap_next_set(res->nodes, i + 1), j++) {
+		assert_non_null(res->cpu_ids);
+		assert_false(bitmap_overlaps(used[i], res->cpu_ids[j]));
+		assert_int_equal(bitmap_count(res->cpu_ids[j]), res->cpus[j]);
+		bitmap_or(used[i], res->cpu_ids[j]);
+		assert_int_equal(cl[i].gpu_used & res->gpus[j], 0);
+		cl[i].gpu_used |= res->gpus[j];
+	}
+}
+
+static void test_whole_cores(void **st)
+{
+	bitmap_t *all = _all();
+	select_result_t res;
+	select_req_t r = _req(1);
+	char *s;
+
+	_detail_cluster();
+	r.cr = SELECT_CR_CORE;
+	/* one task, one CPU: a whole core (2 threads) */
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.cpus[0], 2);
+	s = bitmap_to_str(res.cpu_ids[0]);
+	assert_string_equal(s, "0-1");
+	xfree(s);
+	_commit_detail(&res);
+	select_result_free(&res);
+	/* next one takes the other core of n0 */
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(bitmap_first_set(res.nodes), 0);
+	s = bitmap_to_str(res.cpu_ids[0]);
+	assert_string_equal(s, "2-3");
+	xfree(s);
+	_commit_detail(&res);
+	select_result_free(&res);
+	/* -c 3 rounds to 2 cores = 4 CPUs: n1 */
+	r.cpus_per_task = 3;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(bitmap_first_set(res.nodes), 1);
+	assert_int_equal(res.cpu_cnt, 4);
+	select_result_free(&res);
+	/* CR_CPU: single threads, 2 tasks share a core */
+	_detail_cluster();
+	r = _req(2);
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.cpu_cnt, 2);
+	s = bitmap_to_str(res.cpu_ids[0]);
+	assert_string_equal(s, "0-1");
+	xfree(s);
+	select_result_free(&res);
+	bitmap_destroy(all);
+}
+
+static void test_memory_not_consumable(void **st)
+{
+	bitmap_t *all = _all();
+	select_result_t res;
+	select_req_t r = _req(1);
+
+	_cluster(2, 1000);
+	r.cr = SELECT_CR_NO_MEMORY;
+	r.mem_per_node = 900;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(select_job_test(cl, NODES, all, &r, false,
+						 &res), 0);
+		/* both on n0: memory is not counted (CR_Core) */
+		assert_int_equal(bitmap_first_set(res.nodes), 0);
+		assert_int_equal(res.mem[0], 0);
+		_commit(&res);
+		select_result_free(&res);
+	}
+	bitmap_destroy(all);
+}
+
+static void test_gpus(void **st)
+{
+	bitmap_t *all = _all();
+	select_result_t res;
+	select_req_t r = _req(1);
+	int placed = 0;
+
+	_detail_cluster();
+	r.cr = SELECT_CR_CORE;
+	r.gpus_per_node = 1;
+	/* 6 one-GPU jobs fill the 6 GPUs of n0-n2, never n3 */
+	while (select_job_test(cl, NODES, all, &r, false, &res) == 0) {
+		assert_int_not_equal(bitmap_first_set(res.nodes), 3);
+		assert_int_equal(res.gpu_cnt, 1);
+		_commit_detail(&res);
+		select_result_free(&res);
+		placed++;
+	}
+	assert_int_equal(placed, 6);
+	/* n0 GPUs 0 and 1 went to the first two jobs */
+	assert_int_equal(cl[0].gpu_used, 3);
+	/* never: 3 GPUs on one node */
+	r.gpus_per_node = 3;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, true, &res),
+			 SELECT_NEVER);
+	/* a type no node has */
+	r.gpus_per_node = 1;
+	r.gpu_type = "k80";
+	assert_int_equal(select_job_test(cl, NODES, all, &r, true, &res),
+			 SELECT_NEVER);
+	r.gpu_type = "tesla";
+	assert_int_equal(select_job_test(cl, NODES, all, &r, true, &res), 0);
+	select_result_free(&res);
+	/* --gpus-per-task=1 -n 4: two nodes with 2 GPUs each */
+	_detail_cluster();
+	r = _req(4);
+	r.gpus_per_task = 1;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.node_cnt, 2);
+	assert_int_equal(res.gpus[0], 3);
+	assert_int_equal(res.gpus[1], 3);
+	select_result_free(&res);
+	/* --gpus=3 on -N 2 */
+	r = _req(2);
+	r.min_nodes = r.max_nodes = 2;
+	r.gpus_per_job = 3;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.gpu_cnt, 3);
+	select_result_free(&res);
+	r.gpus_per_job = 5;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, true, &res),
+			 SELECT_NEVER);
+	bitmap_destroy(all);
+}
+
+static void test_features(void **st)
+{
+	bitmap_t *all = _all(), *feat = bitmap_create(NODES);
+	select_result_t res;
+	select_req_t r = _req(1);
+
+	_cluster(2, 1000);
+	bitmap_set(feat, 2);
+	r.feature_nodes = feat;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(bitmap_first_set(res.nodes), 2);
+	select_result_free(&res);
+	r.min_nodes = 2;
+	r.num_tasks = 2;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, true, &res),
+			 SELECT_NEVER);
+	bitmap_destroy(feat);
+	bitmap_destroy(all);
+}
+
+static void test_contiguous(void **st)
+{
+	bitmap_t *all = _all();
+	select_result_t res;
+	select_req_t r = _req(2);
+	char *s;
+
+	_cluster(2, 1000);
+	cl[1].alloc_cpus = 2;          /* n1 busy: n0 | n2 n3 */
+	r.min_nodes = r.max_nodes = 2;
+	r.contiguous = true;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	s = bitmap_to_str(res.nodes);
+	assert_string_equal(s, "2-3");
+	xfree(s);
+	select_result_free(&res);
+	/* without --contiguous, the lowest free nodes */
+	r.contiguous = false;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	s = bitmap_to_str(res.nodes);
+	assert_string_equal(s, "0,2");
+	xfree(s);
+	select_result_free(&res);
+	r.contiguous = true;
+	r.min_nodes = r.max_nodes = 3;
+	r.num_tasks = 3;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res),
+			 SELECT_BUSY);
+	bitmap_destroy(all);
+}
+
+static void test_spread_and_linear(void **st)
+{
+	bitmap_t *all = _all();
+	select_result_t res;
+	select_req_t r = _req(4);
+
+	_cluster(4, 1000);
+	/* -n 4 packs onto one 4-CPU node... */
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.node_cnt, 1);
+	select_result_free(&res);
+	/* ...--spread-job uses one node per task */
+	r.spread = true;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(res.node_cnt, 4);
+	assert_int_equal(res.tasks[3], 1);
+	select_result_free(&res);
+	/* select/linear: a 1-CPU job takes the whole node, and a node with
+	 * anything on it is not used */
+	r = _req(1);
+	r.cr = SELECT_LINEAR;
+	cl[0].alloc_cpus = 1;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(bitmap_first_set(res.nodes), 1);
+	assert_int_equal(res.cpus[0], 4);
+	select_result_free(&res);
+	bitmap_destroy(all);
+}
+
+static void test_gpu_idx_str(void **st)
+{
+	char *s = select_gpu_idx_str(0xb);
+
+	assert_string_equal(s, "0-1,3");
+	xfree(s);
+	s = select_gpu_idx_str(0);
+	assert_string_equal(s, "");
+	xfree(s);
+}
+
+static int teardown_detail(void **st)
+{
+	for (int i = 0; i < NODES; i++)
+		if (used[i])
+			bitmap_destroy(used[i]);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +603,13 @@ int main(void)
 		cmocka_unit_test(test_max_nodes_and_ntpn),
 		cmocka_unit_test(test_exclusive_memory),
 		cmocka_unit_test(test_compress),
+		cmocka_unit_test(test_whole_cores),
+		cmocka_unit_test(test_memory_not_consumable),
+		cmocka_unit_test(test_gpus),
+		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_contiguous),
+		cmocka_unit_test(test_spread_and_linear),
+		cmocka_unit_test(test_gpu_idx_str),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, teardown_detail);
 }

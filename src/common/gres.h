@@ -1,0 +1,63 @@
+/* gres.h — generic resources: the "gpu:tesla:2" specs of slurm.conf's
+ * Gres= and of job requests, and gres.conf.
+ *
+ * A spec list is "name[:type][:count]" items joined by commas; "gres/" or
+ * "gres:" in front of a name is accepted (TRES spelling).  gres.conf
+ * lines are Key=Value pairs: Name= (required), Type=, Count= (number,
+ * K/M/G suffix), File= (a path, with a hostlist-style range in the name:
+ * /dev/nvidia[0-1]), Cores=, Links=, Flags=, and NodeName= limiting the
+ * line to those nodes; AutoDetect= alone on a line is accepted.  '#'
+ * starts a comment.  Bad input fails the whole parse with "line N: why".
+ */
+#ifndef SLUICE_GRES_H
+#define SLUICE_GRES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GRES_MAX_COUNT 1000000u
+
+typedef struct {
+	char     *name;     /* "gpu" */
+	char     *type;     /* "tesla" or NULL */
+	uint64_t  count;    /* 1 if not written */
+} gres_spec_t;
+
+/* "gpu:2,mps:100" -> array (caller frees with gres_specs_free); NULL +
+ * err if malformed.  An empty or NULL spec gives an empty array. */
+gres_spec_t *gres_specs_parse(const char *spec, size_t *cnt, char *err,
+			      size_t errlen);
+void         gres_specs_free(gres_spec_t *v, size_t cnt);
+/* Sum of the counts of name (any type if type is NULL) in a spec list. */
+uint64_t     gres_specs_count(const gres_spec_t *v, size_t cnt,
+			      const char *name, const char *type);
+
+typedef struct {
+	char     *name;
+	char     *type;
+	uint64_t  count;    /* from Count=, else the number of files */
+	char    **files;    /* expanded File=, NULL-terminated, or NULL */
+	char     *cores;
+} gres_conf_rec_t;
+
+typedef struct {
+	gres_conf_rec_t *v;
+	size_t           cnt;
+} gres_conf_t;
+
+/* Parse gres.conf text, keeping the lines for node (every line if node
+ * is NULL). */
+gres_conf_t *gres_conf_parse(const char *text, const char *node, char *err,
+			     size_t errlen);
+/* Read and parse a file; a missing file is an empty config. */
+gres_conf_t *gres_conf_load(const char *path, const char *node, char *err,
+			    size_t errlen);
+void         gres_conf_destroy(gres_conf_t *g);
+/* Device numbers of the node's GPUs by gres index: the number at the end
+ * of each File= (/dev/nvidia3 -> 3), else the index.  Returns how many
+ * were written to dev (at most max). */
+size_t       gres_conf_gpu_devices(const gres_conf_t *g, uint32_t *dev,
+				   size_t max);
+
+#endif
