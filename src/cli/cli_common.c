@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/auth.h"
 #include "common/log.h"
@@ -116,7 +117,37 @@ static int cli_timeout_ms(void)
 	return t * 1000;
 }
 
+static bool told_to_back_off(const slurm_msg_t *resp)
+{
+	const return_code_msg_t *r = resp->data;
+
+	return resp->type == RESPONSE_SLURM_RC && r &&
+	       r->rc == SLURMCTLD_COMMUNICATIONS_BACKOFF;
+}
+
+static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp);
+
+/* The controller rate-limits users (SlurmctldParameters=rl_enable): when
+ * told to back off, sleep a second and ask again, for up to
+ * CLI_BACKOFF_MAX_S seconds. */
+#define CLI_BACKOFF_MAX_S 300
+
 int cli_ctld_rpc(uint16_t type, const void *req, slurm_msg_t *resp)
+{
+	int rc;
+
+	for (int waited = 0;; waited++) {
+		rc = ctld_rpc_once(type, req, resp);
+		if (rc || !told_to_back_off(resp) || waited >= CLI_BACKOFF_MAX_S)
+			return rc;
+		debug("%s: controller asked us to back off, retrying in 1 s",
+		      msg_type_name(type));
+		msg_free(resp);
+		sleep(1);
+	}
+}
+
+static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
 {
 	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 

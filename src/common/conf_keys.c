@@ -249,7 +249,7 @@ static const conf_key_t conf_keys[] = {
 	{ "SlurmctldPrimaryOffProg", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "SlurmctldPrimaryOnProg", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "SlurmctldTimeout", NULL, CK_U16, F(slurmctld_timeout), "120", " sec", 0, NULL },
-	{ "SlurmctldParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "SlurmctldParameters", NULL, CK_STR, F(slurmctld_params), NULL, NULL, 0, NULL },
 	{ "SlurmdDebug", NULL, CK_LOG, F(slurmd_debug), "info", NULL, 0, NULL },
 	{ "SlurmdLogFile", NULL, CK_STR, F(slurmd_log_file), NULL, NULL, 0, NULL },
 	{ "SlurmdParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },

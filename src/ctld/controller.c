@@ -27,6 +27,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
+#include "ctld/rate_limit.h"
 #include "ctld/rpc.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
@@ -194,10 +195,16 @@ void ctld_shutdown(void)
 int ctld_reconfigure(void)
 {
 	char err[512] = "";
+	rl_conf_t rl;
 	slurm_conf_t *nc = _load_conf(ctld.conf->path, err, sizeof(err));
 
 	if (!nc) {
 		error("Reconfigure failed, keeping the old config: %s", err);
+		return SLURM_ERROR;
+	}
+	if (rl_parse(nc->slurmctld_params, &rl, err, sizeof(err)) < 0) {
+		error("Reconfigure failed, keeping the old config: %s", err);
+		conf_destroy(nc);
 		return SLURM_ERROR;
 	}
 	if (node_mgr_reconfig(nc, err, sizeof(err)) < 0 ||
@@ -209,6 +216,7 @@ int ctld_reconfigure(void)
 	}
 	conf_destroy(ctld.conf);
 	ctld.conf = nc;
+	rl_configure(&rl);
 	job_mgr_reattach_parts();
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());
@@ -277,6 +285,11 @@ static void _start(void)
 	const slurm_conf_t *c = ctld.conf;
 	char err[512] = "";
 
+	rl_conf_t rl;
+
+	if (rl_parse(c->slurmctld_params, &rl, err, sizeof(err)) < 0)
+		fatal("%s", err);
+	rl_configure(&rl);
 	if (state_save_init(c->state_save_location, c->cluster_name, err,
 			    sizeof(err)) < 0)
 		fatal("%s", err);
@@ -310,6 +323,7 @@ static void _stop(void)
 	agent_fini();
 	sched_fini();
 	commit_fini();
+	rl_fini();
 	if (ctld.tick_ev)
 		event_free(ctld.tick_ev);
 	for (i = 0; i < 4; i++)

@@ -6,6 +6,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -14,6 +15,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
+#include "ctld/rate_limit.h"
 #include "ctld/rpc.h"
 #include "slurm/slurm_errno.h"
 
@@ -85,6 +87,11 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		error("invalid RPC msg_type=%u from uid=%u peer=%s", msg->type,
 		      (unsigned) msg->auth_uid, msg->peer);
 		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	if (!ctld_is_operator(msg->auth_uid) &&
+	    !rl_allow(msg->auth_uid, time(NULL))) {
+		net_reply_rc(conn, SLURMCTLD_COMMUNICATIONS_BACKOFF);
 		return;
 	}
 	if (row->operator_only && !ctld_is_operator(msg->auth_uid)) {

@@ -8,6 +8,7 @@
   runs.  Slurm 22.05 stopped answering at 1,000.
 """
 
+import pwd
 import resource
 import socket
 import struct
@@ -125,3 +126,29 @@ def test_idle_connections_beyond_fd_limit(cluster):
         resource.prlimit(pid, resource.RLIMIT_NOFILE, old)
     assert "closing idle connection from 127.0.0.1:" in c.log_since(off)
     assert c.ctld.alive(), c.log_tails()
+
+
+def test_rate_limit_backs_users_off(new_cluster):
+    """SlurmctldParameters=rl_enable: a user past his burst is told to back
+    off and his commands retry until they get through; root and
+    SlurmUser are never limited."""
+    c = new_cluster(extra_conf="SlurmctldParameters=rl_enable,rl_bucket_size=3,"
+                               "rl_refill_rate=1,rl_refill_period=1")
+    off = c.log_size()
+    for _ in range(20):
+        r = c.run(["squeue"])
+        assert r.rc == 0, r
+    assert "RPC rate limit exceeded" not in c.log_since(off)
+    uid = pwd.getpwnam("sluice_u1").pw_uid
+    t0 = time.time()
+    for _ in range(6):
+        r = c.run(["squeue", "-h", "-o", "%i"], user="sluice_u1")
+        assert (r.rc, r.err) == (0, ""), r
+    took = time.time() - t0
+    log = c.log_since(off)
+    assert "RPC rate limit exceeded by uid %d" % uid in log, log[-2000:]
+    # 3 at once, then one a second: the last three waited for tokens.
+    assert took >= 2, took
+    # Other users were not slowed by it.
+    r = c.run(["squeue"], user="sluice_u2")
+    assert r.rc == 0, r
