@@ -18,6 +18,7 @@
 
 #include "cli/cli_opt_int.h"
 #include "common/log.h"
+#include "common/msg_types.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -461,11 +462,15 @@ static int set_signal(cli_job_opts_t *o, const char *arg,
 	char *copy = xstrdup(arg ? arg : ""), *sig = copy, *at;
 	long when = 60;
 	int num, rc = -1;
+	bool batch = false;
 
-	if ((sig[0] == 'R' || sig[0] == 'B') && sig[1] == ':')
+	if ((sig[0] == 'R' || sig[0] == 'B') && sig[1] == ':') {
+		batch = sig[0] == 'B';
 		sig += 2;
-	else if (!strncmp(sig, "RB:", 3) || !strncmp(sig, "BR:", 3))
+	} else if (!strncmp(sig, "RB:", 3) || !strncmp(sig, "BR:", 3)) {
+		batch = true;
 		sig += 3;
+	}
 	if ((at = strchr(sig, '@')))
 		*at++ = '\0';
 	num = cli_opt_signal_from_string(sig);
@@ -476,6 +481,7 @@ static int set_signal(cli_job_opts_t *o, const char *arg,
 	}
 	o->desc.warn_signal = (uint16_t)num;
 	o->desc.warn_time = (uint16_t)when;
+	o->desc.warn_flags = batch ? KILL_JOB_BATCH : 0;
 	xfree(o->signal);
 	o->signal = xstrdup(arg);
 	rc = 0;
@@ -494,6 +500,7 @@ static int set_kill_inv_dep(cli_job_opts_t *o, const char *arg,
 		return -1;
 	}
 	o->kill_on_invalid_dep = v;
+	o->desc.kill_inv_dep = v ? 1 : 0;
 	return 0;
 }
 

@@ -150,6 +150,7 @@ typedef struct slurm_conf {
 	char     *debug_flags;
 	char     *plugstack_config;
 	char     *mail_prog;
+	char     *dependency_params; /* DependencyParameters */
 
 	conf_node_t *nodes;           /* expanded, in file order */
 	size_t       node_cnt;

@@ -119,7 +119,7 @@ static const conf_key_t conf_keys[] = {
 	{ "CredType", NULL, CK_STR, F(cred_type), "cred/munge", NULL, 0, NULL },
 	{ "DebugFlags", NULL, CK_STR, F(debug_flags), NULL, NULL, 0, NULL },
 	SHOW("DefMemPerNode", show_def_mem),
-	{ "DependencyParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "DependencyParameters", NULL, CK_STR, F(dependency_params), NULL, NULL, 0, NULL },
 	{ "DisableRootJobs", NULL, CK_BOOL, NOF, "NO", NULL, 0, NULL },
 	{ "EioTimeout", NULL, CK_U16, NOF, "60", NULL, 0, NULL },
 	{ "EnforcePartLimits", NULL, CK_ENFORCE, F(enforce_part_limits), "NO", NULL, 0, NULL },

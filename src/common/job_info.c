@@ -205,6 +205,7 @@ const field_desc_t job_desc_fields[] = {
 	D(threads_per_core, FT_U16), D(cpus_per_tres, FT_STR),
 	D(mem_per_tres, FT_STR), D(tres_per_task, FT_STR),
 	D(container, FT_STR), D(spank_env, FT_STR),
+	D(kill_inv_dep, FT_U16), D(warn_flags, FT_U16),
 	FIELD_END
 };
 #undef D
@@ -239,6 +240,8 @@ const field_desc_t job_info_fields[] = {
 	J(mail_type, FT_STR), J(mail_user, FT_STR),
 	J(cpus_per_node_str, FT_STR), J(container, FT_STR), J(cluster, FT_STR),
 	J(sched_name, FT_STR), J(billable_tres, FT_DOUBLE),
+	J(kill_inv_dep, FT_U16), J(warn_signal, FT_U16), J(warn_time, FT_U16),
+	J(warn_flags, FT_U16), J(warn_sent, FT_BOOL), J(suspend_start, FT_TIME),
 	FIELD_END
 };
 #undef J
@@ -266,6 +269,7 @@ void job_desc_init(job_desc_t *d)
 	d->tmp_disk = NO_VAL32;
 	d->warn_signal = NO_VAL16;
 	d->warn_time = NO_VAL16;
+	d->kill_inv_dep = NO_VAL16;
 	d->ntasks_per_core = NO_VAL32;
 	d->sockets_per_node = NO_VAL16;
 	d->cores_per_socket = NO_VAL16;

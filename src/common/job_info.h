@@ -178,6 +178,8 @@ typedef struct {
 	char     *tres_per_task;
 	char     *container;
 	char     *spank_env;      /* reserved for SPANK options */
+	uint16_t  kill_inv_dep;   /* --kill-on-invalid-dep: NO_VAL16, 0, 1 */
+	uint16_t  warn_flags;     /* --signal B: -> KILL_JOB_BATCH */
 } job_desc_t;
 
 #define NICE_OFFSET 0x80000000u
@@ -260,6 +262,12 @@ typedef struct {
 	char     *cluster;
 	char     *sched_name;     /* "Main" or "Backfill" */
 	double    billable_tres;
+	uint16_t  kill_inv_dep;   /* 0 = DependencyParameters decides, 1 yes, 2 no */
+	uint16_t  warn_signal;    /* --signal: 0 = none */
+	uint16_t  warn_time;      /* seconds before the limit */
+	uint16_t  warn_flags;     /* KILL_JOB_BATCH: batch shell only */
+	bool      warn_sent;
+	time_t    suspend_start;  /* when the running suspension began */
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

@@ -16,6 +16,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
@@ -403,6 +404,7 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 {
 	bool pending = BASE(j) == JOB_PENDING;
 	bitmap_t *b;
+	int rc;
 
 	if (_done(j))
 		return ESLURM_JOB_FINISHED;
@@ -415,8 +417,11 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 	if (u->nice != NO_VAL32 && !op && u->nice < NICE_OFFSET)
 		return ESLURM_ACCESS_DENIED;
 	if ((u->partition || u->min_nodes != NO_VAL32 || u->features ||
-	     u->exc_nodes || u->req_nodes || u->begin_time) && !pending)
+	     u->exc_nodes || u->req_nodes || u->begin_time ||
+	     u->dependency) && !pending)
 		return ESLURM_JOB_NOT_PENDING;
+	if (u->dependency && (rc = job_depend_check(j, u->dependency)))
+		return rc;
 	if (u->partition && !part_mgr_find(u->partition))
 		return ESLURM_INVALID_PARTITION_NAME;
 	if (u->min_nodes != NO_VAL32 && (u->min_nodes == 0 ||
@@ -492,7 +497,7 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 	if (u->qos)
 		_set_str(&i->qos, u->qos);
 	if (u->dependency)
-		_set_str(&i->dependency, u->dependency);
+		job_depend_set(j, u->dependency);
 	if (u->features)
 		_set_str(&i->features, u->features);
 	if (u->exc_nodes)

@@ -13,6 +13,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
@@ -38,6 +39,7 @@ int job_mgr_init(void)
 static void _free_job(job_record_t *j)
 {
 	job_info_free_members(&j->info);
+	job_depend_free(j);
 	xstrarray_free(j->argv);
 	if (j->node_bitmap)
 		bitmap_destroy(j->node_bitmap);

@@ -6,8 +6,9 @@
  * record is reported without conversion.
  *
  * Split over job_mgr.c (table, lists, allocation, info, purge, state),
- * job_submit.c (validate and create) and job_ctl.c (cancel, hold, update,
- * completion, time limits, node failure).
+ * job_submit.c (validate and create), job_ctl.c (cancel, hold, update,
+ * completion, time limits, node failure) and job_depend.c (dependencies,
+ * its own header).
  */
 #ifndef SLUICE_CTLD_JOB_MGR_H
 #define SLUICE_CTLD_JOB_MGR_H
@@ -18,6 +19,7 @@
 #include <uthash.h>
 
 #include "common/bitmap.h"
+#include "common/depend.h"
 #include "common/job_info.h"
 #include "common/net.h"
 #include "common/pack.h"
@@ -44,6 +46,7 @@ typedef struct job_record {
 	bool            cpt_given;     /* -c given */
 	uint16_t        open_mode;
 	time_t          begin_time;    /* --begin, 0 = none */
+	depend_list_t  *depend;        /* parsed info.dependency (job_depend.c) */
 	buf_t          *packed;        /* snapshot bytes, valid if packed_ok */
 	bool            packed_ok;
 	uint32_t        packed_gen;    /* node generation when packed */

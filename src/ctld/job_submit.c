@@ -14,6 +14,7 @@
 #include "common/xstring.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
@@ -318,7 +319,6 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->req_nodes = xstrdup(d->req_nodes);
 	i->exc_nodes = xstrdup(d->exc_nodes);
 	i->features = xstrdup(d->features);
-	i->dependency = xstrdup(d->dependency);
 	i->gres = xstrdup(d->gres);
 	i->licenses = xstrdup(d->licenses);
 	i->reservation = xstrdup(d->reservation);
@@ -391,6 +391,13 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 		(ctld_conf()->job_requeue ? 1 : 0);
 	i->batch_flag = true;
 	i->deadline = d->deadline;
+	i->kill_inv_dep = d->kill_inv_dep == NO_VAL16 ? 0 :
+		d->kill_inv_dep ? 1 : 2;
+	if (d->warn_signal != NO_VAL16 && d->warn_signal) {
+		i->warn_signal = d->warn_signal;
+		i->warn_time = d->warn_time == NO_VAL16 ? 60 : d->warn_time;
+		i->warn_flags = d->warn_flags;
+	}
 	j->argv = xstrarray_dup(d->argv);
 	j->exclusive = s->exclusive;
 	j->ntasks_given = d->num_tasks != NO_VAL32;
@@ -433,10 +440,21 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	j = _create(d, &s);
+	if ((rc = job_depend_check(j, d->dependency))) {
+		info("_slurm_rpc_submit_batch_job: uid=%u: %s", m->auth_uid,
+		     slurm_strerror(rc));
+		_reply_error(c, rc, NULL);
+		job_info_free_members(&j->info);
+		xstrarray_free(j->argv);
+		xfree(j);
+		return;
+	}
+	job_depend_set(j, d->dependency);
 	if (state_save_job_files(ctld_conf()->state_save_location,
 				 j->info.job_id, d->script, d->environment) < 0) {
 		_reply_error(c, ESLURM_WRITING_TO_FILE, NULL);
 		job_info_free_members(&j->info);
+		job_depend_free(j);
 		xstrarray_free(j->argv);
 		xfree(j);
 		return;

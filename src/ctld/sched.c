@@ -15,6 +15,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/controller.h"
+#include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
@@ -63,53 +64,6 @@ void sched_trigger(void)
 	event_active(sc.ev, EV_READ, 0);
 }
 
-/* ---- dependencies: after, afterany, afterok, afternotok ---- */
-
-enum { DEP_OK, DEP_WAIT, DEP_NEVER };
-
-static int _one_dep(const char *type, uint32_t id)
-{
-	job_record_t *d = job_mgr_find(id);
-	uint32_t st, base;
-
-	if (!d)
-		return DEP_OK;        /* purged long ago: finished */
-	st = d->info.job_state;
-	base = st & JOB_STATE_BASE;
-	if (!strcmp(type, "after"))
-		return base == JOB_PENDING ? DEP_WAIT : DEP_OK;
-	if (base < JOB_COMPLETE || (st & JOB_COMPLETING))
-		return DEP_WAIT;
-	if (!strcmp(type, "afterany"))
-		return DEP_OK;
-	if (!strcmp(type, "afterok"))
-		return base == JOB_COMPLETE ? DEP_OK : DEP_NEVER;
-	if (!strcmp(type, "afternotok"))
-		return base != JOB_COMPLETE ? DEP_OK : DEP_NEVER;
-	return DEP_OK;
-}
-
-static int _deps(const char *dep)
-{
-	char **parts = xstrsplit(dep, ",", NULL);
-	int rc = DEP_OK;
-
-	for (size_t i = 0; parts[i] && rc != DEP_NEVER; i++) {
-		char **f = xstrsplit(parts[i], ":", NULL);
-
-		for (size_t k = 1; f[0] && f[k]; k++) {
-			uint32_t id = strtoul(f[k], NULL, 10);
-			int r = _one_dep(f[0], id);
-
-			if (r > rc)
-				rc = r;
-		}
-		xstrarray_free(f);
-	}
-	xstrarray_free(parts);
-	return rc;
-}
-
 /* ---- one pass ---- */
 
 static bool _is_blocked(const pass_t *p, const part_record_t *part)
@@ -136,14 +90,8 @@ static uint32_t _wait_reason(job_record_t *j, pass_t *p)
 		return i->state_reason == WAIT_HELD_USER ? WAIT_HELD_USER : WAIT_HELD;
 	if (j->begin_time > p->now)
 		return WAIT_TIME;
-	if (i->dependency && *i->dependency) {
-		int d = _deps(i->dependency);
-
-		if (d == DEP_WAIT)
-			return WAIT_DEPENDENCY;
-		if (d == DEP_NEVER)
-			return WAIT_DEP_INVALID;
-	}
+	if ((r = job_depend_reason(j, p->now)) != WAIT_NO_REASON)
+		return r;
 	r = job_mgr_part_reason(j, p->now);
 	if (r != WAIT_NO_REASON)
 		return r;

@@ -21,6 +21,7 @@
 #include "../../src/ctld/job_mgr.c"
 #include "../../src/ctld/job_submit.c"
 #include "../../src/ctld/job_state.c"
+#include "../../src/ctld/job_depend.c"
 #include "../../src/ctld/sched.c"
 
 /* ---- stubs for the loop's modules ---- */
