@@ -107,6 +107,7 @@ typedef struct slurm_conf {
 	uint32_t  slurm_user_id;
 	char     *slurmd_user;
 	char     *slurmctld_params;   /* SlurmctldParameters, as written */
+	char     *private_data;       /* PrivateData, as written */
 	uint16_t  slurmd_timeout;     /* s, 300 */
 	uint16_t  slurmctld_timeout;  /* s, 120 */
 	uint16_t  message_timeout;    /* s, 10 */

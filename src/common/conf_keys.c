@@ -210,7 +210,7 @@ static const conf_key_t conf_keys[] = {
 	{ "PriorityWeightPartition", NULL, CK_U32, NOF, "0", NULL, CKF_MF, NULL },
 	{ "PriorityWeightQOS", NULL, CK_U32, NOF, "0", NULL, CKF_MF, NULL },
 	{ "PriorityWeightTRES", NULL, CK_STR, NOF, NULL, NULL, CKF_MF, NULL },
-	{ "PrivateData", NULL, CK_STR, NOF, "none", NULL, 0, NULL },
+	{ "PrivateData", NULL, CK_STR, F(private_data), "none", NULL, 0, NULL },
 	{ "ProctrackType", NULL, CK_STR, F(proctrack_type), "proctrack/cgroup", NULL, 0, NULL },
 	{ "Prolog", NULL, CK_STR, F(prolog), NULL, NULL, 0, NULL },
 	{ "PrologEpilogTimeout", NULL, CK_U16, NOF, "65534", NULL, 0, NULL },

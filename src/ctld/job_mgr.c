@@ -530,13 +530,30 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	job_info_request_msg_t all = { .user_id = NO_VAL32 }, *r = m->data;
 	job_info_msg_t resp = { .last_update = time(NULL) };
-	job_record_t *j, *tmp;
+	job_record_t *j = NULL, *tmp;
+
+	job_info_request_msg_t own;
 
 	if (!r)
 		r = &all;
-	if (r->job_id_cnt == 1 && r->job_ids && !job_mgr_find(r->job_ids[0])) {
+	if (r->job_id_cnt == 1 && r->job_ids && !(j = job_mgr_find(r->job_ids[0]))) {
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
 		return;
+	}
+	if (ctld_hides(PRIVATE_DATA_JOBS, m->auth_uid)) {
+		/* PrivateData=jobs: a user sees his own jobs only. */
+		if (r->job_id_cnt == 1 && r->job_ids &&
+		    j->info.user_id != m->auth_uid) {
+			net_reply_rc(c, ESLURM_ACCESS_DENIED);
+			return;
+		}
+		own = *r;
+		if (own.user_id != NO_VAL32 && own.user_id != m->auth_uid) {
+			net_reply(c, RESPONSE_JOB_INFO, &resp);   /* nothing */
+			return;
+		}
+		own.user_id = m->auth_uid;
+		r = &own;
 	}
 	resp.jobs = xcalloc(jm.cnt + 1, sizeof(job_info_t));
 	if (r->job_id_cnt && r->job_ids && r->job_id_cnt < jm.cnt / 4) {

@@ -25,6 +25,7 @@ typedef struct {
 	uint16_t      type;
 	bool          operator_only;
 	rpc_handler_f handler;
+	uint32_t      private_data;   /* PRIVATE_DATA_* that hides it all */
 } rpc_row_t;
 
 static void _ping(net_conn_t *c, slurm_msg_t *m)
@@ -53,7 +54,8 @@ static void _shutdown(net_conn_t *c, slurm_msg_t *m)
 static const rpc_row_t rpc_table[] = {
 	{ REQUEST_SUBMIT_BATCH_JOB,      false, job_mgr_rpc_submit },
 	{ REQUEST_JOB_INFO,              false, job_mgr_rpc_info },
-	{ REQUEST_NODE_INFO,             false, node_mgr_rpc_info },
+	{ REQUEST_NODE_INFO,             false, node_mgr_rpc_info,
+	  PRIVATE_DATA_NODES },
 	{ REQUEST_PARTITION_INFO,        false, part_mgr_rpc_info },
 	{ REQUEST_BUILD_INFO,            false, config_info_rpc },
 	{ REQUEST_CANCEL_JOB,            false, job_mgr_rpc_cancel },
@@ -99,6 +101,13 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
 		      msg->peer);
 		net_reply_rc(conn, ESLURM_USER_ID_MISSING);
+		return;
+	}
+	if (row->private_data && ctld_hides(row->private_data, msg->auth_uid)) {
+		error("Security violation, %s RPC from uid=%u peer=%s (PrivateData)",
+		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
+		      msg->peer);
+		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
 		return;
 	}
 	row->handler(conn, msg);

@@ -185,3 +185,30 @@ def test_squeue_shows_other_users_jobs(cluster):
     r = c.run(["squeue", "-h", "-o", "%i %u"], user="sluice_u2")
     assert "%d sluice_u1" % jid in r.out.splitlines(), r
     c.run(["scancel", str(jid)], user="sluice_u1")
+
+
+def test_private_data_jobs_and_nodes(new_cluster):
+    """PrivateData=jobs,nodes: users see only their own jobs and no node
+    state; operators see everything."""
+    c = new_cluster(extra_conf="PrivateData=jobs,nodes")
+    j1 = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u1")
+    j2 = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u2")
+    ids = lambda r: sorted(r.out.split())  # noqa: E731
+    r = c.run(["squeue", "-h", "-o", "%i"], user="sluice_u2")
+    assert (r.rc, ids(r)) == (0, [str(j2)]), r
+    r = c.run(["squeue", "-h", "-o", "%i", "-u", "sluice_u1"], user="sluice_u2")
+    assert (r.rc, r.out) == (0, ""), r
+    r = c.run(["squeue", "-h", "-o", "%i"])
+    assert ids(r) == sorted([str(j1), str(j2)]), r
+    r = c.run(["scontrol", "show", "job", str(j1)], user="sluice_u2")
+    assert r.rc != 0 and "Access/permission denied" in r.err, r
+    assert "JobId=%s" % j1 not in r.out
+    r = c.run(["scontrol", "show", "job", str(j1)], user="sluice_u1")
+    assert r.rc == 0 and "JobId=%s " % j1 in r.out, r
+    r = c.run(["sinfo", "-h"], user="sluice_u2")
+    assert r.rc != 0 and "Access/permission denied" in r.err, r
+    assert r.out == "", r
+    r = c.run(["scontrol", "show", "node", "n1"], user="sluice_u2")
+    assert r.rc != 0 and "Access/permission denied" in r.err, r
+    r = c.run(["sinfo", "-h", "-o", "%D"])
+    assert (r.rc, r.out.strip()) == (0, "4"), r
