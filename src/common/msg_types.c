@@ -310,6 +310,185 @@ error:
 	return -1;
 }
 
+static const field_desc_t prio_req_fields[] = {
+	F(priority_factors_request_msg_t, job_ids, FT_STRLIST),
+	F(priority_factors_request_msg_t, users, FT_STRLIST),
+	F(priority_factors_request_msg_t, partitions, FT_STRLIST),
+	FIELD_END
+};
+
+#define P(m, t) F(priority_factors_t, m, t)
+static const field_desc_t prio_factor_fields[] = {
+	P(job_id, FT_U32), P(user_id, FT_U32), P(user_name, FT_STR),
+	P(partition, FT_STR), P(qos, FT_STR), P(account, FT_STR),
+	P(priority, FT_U32), P(site, FT_DOUBLE), P(age, FT_DOUBLE),
+	P(fairshare, FT_DOUBLE), P(job_size, FT_DOUBLE), P(part, FT_DOUBLE),
+	P(qos_f, FT_DOUBLE), P(assoc, FT_DOUBLE),
+	{ "nice", FT_U32, offsetof(priority_factors_t, nice) },
+	P(tres, FT_STR), P(norm_age, FT_DOUBLE), P(norm_fairshare, FT_DOUBLE),
+	P(norm_job_size, FT_DOUBLE), P(norm_part, FT_DOUBLE),
+	P(norm_qos, FT_DOUBLE), P(norm_assoc, FT_DOUBLE), P(norm_tres, FT_STR),
+	FIELD_END
+};
+#undef P
+
+#define W(m, t) F(priority_factors_msg_t, m, t)
+static const field_desc_t prio_resp_fields[] = {
+	W(last_update, FT_TIME), W(weight_age, FT_U32), W(weight_fs, FT_U32),
+	W(weight_js, FT_U32), W(weight_part, FT_U32), W(weight_qos, FT_U32),
+	W(weight_assoc, FT_U32), W(weight_tres, FT_STR), W(multifactor, FT_BOOL),
+	FIELD_END
+};
+#undef W
+
+static const field_desc_t stats_req_fields[] = {
+	F(stats_info_request_msg_t, command_id, FT_U16),
+	FIELD_END
+};
+
+static const field_desc_t stats_row_fields[] = {
+	F(stats_rpc_row_t, name, FT_STR), F(stats_rpc_row_t, id, FT_U32),
+	F(stats_rpc_row_t, count, FT_U32), F(stats_rpc_row_t, total_usec, FT_U64),
+	FIELD_END
+};
+
+#define T(m, t) F(stats_info_response_msg_t, m, t)
+static const field_desc_t stats_resp_fields[] = {
+	T(req_time, FT_TIME), T(req_time_start, FT_TIME),
+	T(server_thread_count, FT_U32), T(agent_queue_size, FT_U32),
+	T(agent_count, FT_U32), T(agent_thread_count, FT_U32),
+	T(dbd_agent_queue_size, FT_U32), T(jobs_submitted, FT_U32),
+	T(jobs_started, FT_U32), T(jobs_completed, FT_U32),
+	T(jobs_canceled, FT_U32), T(jobs_failed, FT_U32),
+	T(job_states_ts, FT_TIME), T(jobs_pending, FT_U32),
+	T(jobs_running, FT_U32), T(schedule_cycle_max, FT_U32),
+	T(schedule_cycle_last, FT_U32), T(schedule_cycle_counter, FT_U32),
+	T(schedule_cycle_sum, FT_U64), T(schedule_cycle_depth, FT_U64),
+	T(schedule_queue_len, FT_U32), T(bf_backfilled_jobs, FT_U32),
+	T(bf_last_backfilled_jobs, FT_U32), T(bf_cycle_counter, FT_U32),
+	T(bf_cycle_sum, FT_U64), T(bf_cycle_last, FT_U32),
+	T(bf_cycle_max, FT_U32), T(bf_last_depth, FT_U32),
+	T(bf_last_depth_try, FT_U32), T(bf_depth_sum, FT_U64),
+	T(bf_depth_try_sum, FT_U64), T(bf_queue_len, FT_U32),
+	T(bf_queue_len_sum, FT_U64), T(bf_table_size, FT_U32),
+	T(bf_table_size_sum, FT_U64), T(bf_when_last_cycle, FT_TIME),
+	T(bf_active, FT_BOOL), T(backfill, FT_BOOL),
+	FIELD_END
+};
+#undef T
+
+/* Rows (count, then each row by its table) of a record with two row
+ * lists or one list after fixed fields. */
+static void rows_pack(buf_t *b, const field_desc_t *f, const void *rows,
+		      size_t size, uint32_t cnt)
+{
+	pack32(b, cnt);
+	for (uint32_t i = 0; i < cnt; i++)
+		fields_pack(b, f, (const char *) rows + i * size);
+}
+
+static void rows_free(const field_desc_t *f, void *rows, size_t size,
+		      uint32_t cnt)
+{
+	for (uint32_t i = 0; i < cnt; i++)
+		fields_free(f, (char *) rows + i * size);
+	xfree(rows);
+}
+
+/* Every row takes at least 4 bytes: a cheap cap before allocating. */
+static int rows_unpack(buf_t *b, const field_desc_t *f, void **rows,
+		       size_t size, uint32_t *cnt)
+{
+	uint32_t n;
+
+	*rows = NULL;
+	*cnt = 0;
+	if (unpack32(b, &n) < 0 || n > PACK_MAX_ARRAY_LEN ||
+	    n > buf_remaining(b) / 4)
+		return -1;
+	*rows = xcalloc(n ? n : 1, size);
+	for (; *cnt < n; (*cnt)++)
+		if (fields_unpack(b, f, (char *) *rows + *cnt * size) < 0)
+			return -1;
+	return 0;
+}
+
+static void prio_resp_pack(buf_t *b, const void *data)
+{
+	const priority_factors_msg_t *m = data;
+
+	fields_pack(b, prio_resp_fields, m);
+	rows_pack(b, prio_factor_fields, m->jobs, sizeof(*m->jobs), m->cnt);
+}
+
+static void prio_resp_free(void *data)
+{
+	priority_factors_msg_t *m = data;
+
+	fields_free(prio_resp_fields, m);
+	rows_free(prio_factor_fields, m->jobs, sizeof(*m->jobs), m->cnt);
+	xfree(m);
+}
+
+static int prio_resp_unpack(buf_t *b, void **data)
+{
+	priority_factors_msg_t *m = xmalloc(sizeof(*m));
+
+	if (fields_unpack(b, prio_resp_fields, m) < 0) {
+		xfree(m);
+		return -1;
+	}
+	if (rows_unpack(b, prio_factor_fields, (void **) &m->jobs,
+			sizeof(*m->jobs), &m->cnt) < 0) {
+		prio_resp_free(m);
+		return -1;
+	}
+	*data = m;
+	return 0;
+}
+
+static void stats_resp_pack(buf_t *b, const void *data)
+{
+	const stats_info_response_msg_t *m = data;
+
+	fields_pack(b, stats_resp_fields, m);
+	rows_pack(b, stats_row_fields, m->rpc_types, sizeof(stats_rpc_row_t),
+		  m->rpc_type_cnt);
+	rows_pack(b, stats_row_fields, m->rpc_users, sizeof(stats_rpc_row_t),
+		  m->rpc_user_cnt);
+}
+
+static void stats_resp_free(void *data)
+{
+	stats_info_response_msg_t *m = data;
+
+	fields_free(stats_resp_fields, m);
+	rows_free(stats_row_fields, m->rpc_types, sizeof(stats_rpc_row_t),
+		  m->rpc_type_cnt);
+	rows_free(stats_row_fields, m->rpc_users, sizeof(stats_rpc_row_t),
+		  m->rpc_user_cnt);
+	xfree(m);
+}
+
+static int stats_resp_unpack(buf_t *b, void **data)
+{
+	stats_info_response_msg_t *m = xmalloc(sizeof(*m));
+
+	if (fields_unpack(b, stats_resp_fields, m) < 0) {
+		xfree(m);
+		return -1;
+	}
+	if (rows_unpack(b, stats_row_fields, (void **) &m->rpc_types,
+			sizeof(stats_rpc_row_t), &m->rpc_type_cnt) < 0 ||
+	    rows_unpack(b, stats_row_fields, (void **) &m->rpc_users,
+			sizeof(stats_rpc_row_t), &m->rpc_user_cnt) < 0) {
+		stats_resp_free(m);
+		return -1;
+	}
+	*data = m;
+	return 0;
+}
+
 /* A list of records: time, count, then each record by its field table.
  * The three record lists share this code through their layouts. */
 typedef struct {
@@ -414,6 +593,10 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_DBD_ACCT, dbd_acct_resp_msg_t, dbd_acct_resp_fields),
 	ROW_FIELDS(REQUEST_KILL_JOBS, kill_jobs_msg_t, kill_jobs_fields),
 	ROW_FUNCS(RESPONSE_KILL_JOBS, kill_jobs_resp_msg_t, kill_jobs_resp),
+	ROW_FIELDS(REQUEST_PRIORITY_FACTORS, priority_factors_request_msg_t, prio_req_fields),
+	ROW_FUNCS(RESPONSE_PRIORITY_FACTORS, priority_factors_msg_t, prio_resp),
+	ROW_FIELDS(REQUEST_STATS_INFO, stats_info_request_msg_t, stats_req_fields),
+	ROW_FUNCS(RESPONSE_STATS_INFO, stats_info_response_msg_t, stats_resp),
 };
 #define TABLE_LEN (sizeof(table) / sizeof(table[0]))
 

@@ -32,6 +32,10 @@ typedef enum {
 	RESPONSE_NODE_INFO,                 /* node_info_msg_t */
 	REQUEST_PARTITION_INFO,             /* info_request_msg_t */
 	RESPONSE_PARTITION_INFO,            /* part_info_msg_t */
+	REQUEST_PRIORITY_FACTORS = 2026,    /* priority_factors_request_msg_t */
+	RESPONSE_PRIORITY_FACTORS,          /* priority_factors_msg_t */
+	REQUEST_STATS_INFO = 2035,          /* stats_info_request_msg_t */
+	RESPONSE_STATS_INFO,                /* stats_info_response_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -346,6 +350,111 @@ typedef struct {
 	char    **cols;           /* column names; NULL-terminated */
 	char    **cells;          /* row-major, rows * ncols strings */
 } dbd_acct_resp_msg_t;
+
+/* sprio: the factors of pending jobs.  Filters as in the request are
+ * applied by the controller (NULL = all). */
+typedef struct {
+	char    **job_ids;        /* "123" each; NULL-terminated */
+	char    **users;          /* names or numeric uids */
+	char    **partitions;
+} priority_factors_request_msg_t;
+
+/* One pending job in one partition.  Weighted values are the factors
+ * times their weights (what sprio prints by default); norm_* are the
+ * factors in [0,1]. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  user_id;
+	char     *user_name;
+	char     *partition;
+	char     *qos;
+	char     *account;
+	uint32_t  priority;
+	double    site;
+	double    age;
+	double    fairshare;
+	double    job_size;
+	double    part;
+	double    qos_f;
+	double    assoc;
+	int32_t   nice;           /* nice value (without NICE_OFFSET) */
+	char     *tres;           /* "cpu=10,mem=5" weighted TRES, or NULL */
+	double    norm_age;
+	double    norm_fairshare;
+	double    norm_job_size;
+	double    norm_part;
+	double    norm_qos;
+	double    norm_assoc;
+	char     *norm_tres;
+} priority_factors_t;
+
+typedef struct {
+	time_t              last_update;
+	uint32_t            cnt;
+	priority_factors_t *jobs;
+	/* The configured weights, for sprio -w. */
+	uint32_t            weight_age, weight_fs, weight_js, weight_part,
+			    weight_qos, weight_assoc;
+	char               *weight_tres;
+	bool                multifactor;
+} priority_factors_msg_t;
+
+/* sdiag.  command_id: 0 = get, 1 = reset (operators). */
+typedef struct {
+	uint16_t  command_id;
+} stats_info_request_msg_t;
+
+typedef struct {
+	char     *name;           /* message type name, or user name */
+	uint32_t  id;             /* message type, or uid */
+	uint32_t  count;
+	uint64_t  total_usec;
+} stats_rpc_row_t;
+
+typedef struct {
+	time_t    req_time;
+	time_t    req_time_start;
+	uint32_t  server_thread_count;
+	uint32_t  agent_queue_size;
+	uint32_t  agent_count;
+	uint32_t  agent_thread_count;
+	uint32_t  dbd_agent_queue_size;
+	uint32_t  jobs_submitted;
+	uint32_t  jobs_started;
+	uint32_t  jobs_completed;
+	uint32_t  jobs_canceled;
+	uint32_t  jobs_failed;
+	time_t    job_states_ts;
+	uint32_t  jobs_pending;
+	uint32_t  jobs_running;
+	uint32_t  schedule_cycle_max;
+	uint32_t  schedule_cycle_last;
+	uint32_t  schedule_cycle_counter;
+	uint64_t  schedule_cycle_sum;
+	uint64_t  schedule_cycle_depth;
+	uint32_t  schedule_queue_len;
+	uint32_t  bf_backfilled_jobs;
+	uint32_t  bf_last_backfilled_jobs;
+	uint32_t  bf_cycle_counter;
+	uint64_t  bf_cycle_sum;
+	uint32_t  bf_cycle_last;
+	uint32_t  bf_cycle_max;
+	uint32_t  bf_last_depth;
+	uint32_t  bf_last_depth_try;
+	uint64_t  bf_depth_sum;
+	uint64_t  bf_depth_try_sum;
+	uint32_t  bf_queue_len;
+	uint64_t  bf_queue_len_sum;
+	uint32_t  bf_table_size;
+	uint64_t  bf_table_size_sum;
+	time_t    bf_when_last_cycle;
+	bool      bf_active;
+	bool      backfill;       /* SchedulerType=sched/backfill */
+	uint32_t  rpc_type_cnt;
+	stats_rpc_row_t *rpc_types;
+	uint32_t  rpc_user_cnt;
+	stats_rpc_row_t *rpc_users;
+} stats_info_response_msg_t;
 
 /* ---- the table ---- */
 

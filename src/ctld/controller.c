@@ -31,6 +31,7 @@
 #include "ctld/rpc.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
+#include "ctld/stats.h"
 #include "slurm/slurm_errno.h"
 
 #define AGENT_THREADS 8
@@ -273,7 +274,7 @@ int ctld_reconfigure(void)
 		log_reopen(nc->slurmctld_log_file);
 	info("Reconfigured from %s", nc->path);
 	commit_dirty();
-	sched_trigger();
+	sched_reconfig();
 	return SLURM_SUCCESS;
 }
 
@@ -345,6 +346,7 @@ static void _start(void)
 			    sizeof(err)) < 0)
 		fatal("%s", err);
 	ctld.boot_time = time(NULL);
+	stats_init(ctld.boot_time);
 	ctld.last_ping = ctld.boot_time;
 	_init_state();
 	if (!ctld.opts.foreground)

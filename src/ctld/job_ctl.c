@@ -464,6 +464,7 @@ static void _update_prio(job_record_t *j, const job_update_msg_t *u)
 	}
 	if (u->priority != NO_VAL32) {
 		i->priority = u->priority;
+		j->prio_fixed = u->priority != 0;
 		if (u->priority) {
 			j->prio_saved = u->priority;
 			if (i->state_reason == WAIT_HELD ||

@@ -17,6 +17,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
+#include "ctld/stats.h"
 #include "slurm/slurm_errno.h"
 
 #define TERM_RESEND_SEC 30
@@ -130,8 +131,14 @@ void job_mgr_add(job_record_t *j)
 
 /* ---- lists ---- */
 
+/* Partition PriorityTier first, then priority, then job id. */
 static int _prio_cmp(const job_record_t *a, const job_record_t *b)
 {
+	uint16_t ta = a->part ? a->part->info.priority_tier : 0;
+	uint16_t tb = b->part ? b->part->info.priority_tier : 0;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
 	if (a->info.priority != b->info.priority)
 		return a->info.priority > b->info.priority ? -1 : 1;
 	return a->info.job_id < b->info.job_id ? -1 : 1;
@@ -178,6 +185,31 @@ void job_mgr_pending_resort(job_record_t *j)
 	job_mgr_touch(j);
 	job_mgr_pending_del(j);
 	job_mgr_pending_add(j);
+}
+
+static int _prio_qcmp(const void *a, const void *b)
+{
+	return _prio_cmp(*(job_record_t * const *) a,
+			 *(job_record_t * const *) b);
+}
+
+void job_mgr_pending_sort(void)
+{
+	job_record_t *j, **v;
+	size_t n = 0, k;
+
+	for (j = jm.pending; j; j = j->pend_next)
+		n++;
+	if (n < 2)
+		return;
+	v = xcalloc(n, sizeof(*v));
+	for (j = jm.pending, k = 0; j; j = j->pend_next)
+		v[k++] = j;
+	qsort(v, n, sizeof(*v), _prio_qcmp);
+	jm.pending = NULL;
+	for (k = 0; k < n; k++)
+		DL_APPEND2(jm.pending, v[k], pend_prev, pend_next);
+	xfree(v);
 }
 
 void job_mgr_running_add(job_record_t *j)
@@ -354,6 +386,9 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	i->exit_code = exit_code;
 	i->end_time = time(NULL);
 	job_mgr_touch(j);
+	stats_job((state & JOB_STATE_BASE) == JOB_COMPLETE ? STATS_JOB_COMPLETED :
+		  (state & JOB_STATE_BASE) == JOB_CANCELLED ? STATS_JOB_CANCELED :
+		  STATS_JOB_FAILED);
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();

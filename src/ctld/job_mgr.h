@@ -41,6 +41,7 @@ typedef struct job_record {
 	bitmap_t       *exc_bitmap;    /* -x */
 	uint32_t        bitmap_gen;
 	uint32_t        prio_saved;    /* priority to restore on release */
+	bool            prio_fixed;    /* set by an operator: not recomputed */
 	bool            exclusive;
 	bool            ntasks_given;  /* -n given (SLURM_NTASKS) */
 	bool            cpt_given;     /* -c given */
@@ -71,6 +72,8 @@ void          job_mgr_set_next_id(uint32_t id);
 job_record_t *job_mgr_pending_first(void);
 /* Re-sort one pending job after its priority changed. */
 void          job_mgr_pending_resort(job_record_t *j);
+/* Re-sort the whole pending list (after priorities were recomputed). */
+void          job_mgr_pending_sort(void);
 
 /* Start a pending job on the selected resources (state, nodes, launch). */
 void          job_mgr_start(job_record_t *j, const select_result_t *res);

@@ -16,8 +16,10 @@
 #include "ctld/controller.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/priority.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
+#include "ctld/stats.h"
 #include "slurm/slurm_errno.h"
 
 #define PRIO_TOP 4294901759u
@@ -333,7 +335,9 @@ static void _set_priority(job_record_t *j, const job_desc_t *d, time_t now)
 {
 	job_info_t *i = &j->info;
 	uint32_t prio = d->priority != NO_VAL32 ? d->priority :
-		job_mgr_new_priority();
+		priority_new_job(j, now);
+
+	j->prio_fixed = d->priority != NO_VAL32;
 
 	if (d->nice != NO_VAL32) {
 		int64_t p = (int64_t) prio - ((int64_t) d->nice - NICE_OFFSET);
@@ -470,6 +474,7 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	     (long) ((t1.tv_sec - t0.tv_sec) * 1000000 +
 		     (t1.tv_usec - t0.tv_usec)));
 	commit_reply(c, RESPONSE_SUBMIT_BATCH_JOB, resp, _free_submit_resp);
+	stats_job(STATS_JOB_SUBMITTED);
 	sched_trigger();
 }
 

@@ -15,8 +15,10 @@
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
+#include "ctld/priority.h"
 #include "ctld/rate_limit.h"
 #include "ctld/rpc.h"
+#include "ctld/stats.h"
 #include "slurm/slurm_errno.h"
 
 typedef void (*rpc_handler_f)(net_conn_t *c, slurm_msg_t *m);
@@ -63,6 +65,8 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_JOB_HOLD,              false, job_mgr_rpc_hold },
 	{ REQUEST_UPDATE_JOB,            false, job_mgr_rpc_update },
 	{ REQUEST_PING,                  false, _ping },
+	{ REQUEST_PRIORITY_FACTORS,      false, priority_rpc_factors },
+	{ REQUEST_STATS_INFO,            false, stats_rpc_info },
 	{ REQUEST_UPDATE_NODE,           true,  node_mgr_rpc_update },
 	{ REQUEST_RECONFIGURE,           true,  _reconfigure },
 	{ REQUEST_SHUTDOWN,              true,  _shutdown },
@@ -82,6 +86,9 @@ static const rpc_row_t *_find(uint16_t type)
 void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 {
 	const rpc_row_t *row = _find(msg->type);
+	uint64_t t0 = stats_now_usec();
+	uint16_t type = msg->type;
+	uint32_t uid = msg->auth_uid;
 
 	debug2("Processing RPC: %s from uid=%u peer=%s",
 	       msg_type_name(msg->type), (unsigned) msg->auth_uid, msg->peer);
@@ -111,4 +118,5 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		return;
 	}
 	row->handler(conn, msg);
+	stats_rpc(type, uid, stats_now_usec() - t0);
 }

@@ -1,10 +1,13 @@
 /* sched.c — the main scheduler (sched.h).
  *
- * One pass walks the pending list in priority order.  Per partition the
- * order is strict: once a job cannot start for lack of resources, the
- * partition is blocked and every later job there waits with reason
- * Priority.  Triggers are coalesced: any number of sched_trigger() calls
- * in one loop iteration cost one pass.
+ * One pass walks the pending list in priority order (partition
+ * PriorityTier first).  Per partition the order is strict: once a job
+ * cannot start for lack of resources, the partition is blocked and every
+ * later job there waits with reason Priority; sched/backfill may start
+ * those later if that delays nobody.  Triggers are coalesced: any number
+ * of sched_trigger() calls between passes cost one pass, at most one per
+ * sched_min_interval, each testing default_queue_depth jobs; a timer runs
+ * a full pass every sched_interval.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +15,19 @@
 #include <event2/event.h>
 
 #include "common/log.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/backfill.h"
 #include "ctld/controller.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
+#include "ctld/priority.h"
 #include "ctld/sched.h"
 #include "ctld/select.h"
+#include "ctld/stats.h"
 
 typedef struct {
 	select_node_t  *view;
@@ -32,36 +39,260 @@ typedef struct {
 } pass_t;
 
 static struct {
-	struct event *ev;
-	bool          queued;
-	unsigned long passes;
+	struct event  *ev;        /* event pass (depth-limited) */
+	struct event  *full_ev;   /* sched_interval timer */
+	bool           queued;
+	unsigned long  passes;
+	uint64_t       gen;       /* sched_trigger() calls */
+	uint64_t       last_usec; /* end of the last pass */
+	sched_params_t params;
 } sc;
+
+/* ---- SchedulerParameters ---- */
+
+static void _defaults(sched_params_t *p, uint16_t message_timeout)
+{
+	memset(p, 0, sizeof(*p));
+	p->backfill = true;
+	p->sched_interval = 60;
+	p->default_queue_depth = 100;
+	p->sched_min_interval = 2;
+	p->max_sched_time = message_timeout / 2 ? message_timeout / 2 : 1;
+	p->bf_interval = 30;
+	p->bf_window = 1440;
+	p->bf_resolution = 60;
+	p->bf_max_job_test = 500;
+	p->bf_yield_interval = 10000;
+	p->bf_yield_sleep = 0;
+}
+
+typedef struct {
+	const char *key;
+	size_t      off;
+	uint32_t    min, max;
+} sched_key_t;
+
+#define K(k, m, lo, hi) { k, offsetof(sched_params_t, m), lo, hi }
+static const sched_key_t sched_keys[] = {
+	K("sched_interval", sched_interval, 0, 86400),
+	K("default_queue_depth", default_queue_depth, 0, 1000000),
+	K("sched_min_interval", sched_min_interval, 0, 1000000),
+	K("max_sched_time", max_sched_time, 1, 3600),
+	K("bf_interval", bf_interval, 1, 10800),
+	K("bf_window", bf_window, 1, 43200),
+	K("bf_resolution", bf_resolution, 1, 3600),
+	K("bf_max_job_test", bf_max_job_test, 1, 1000000),
+	K("bf_max_job_user", bf_max_job_user, 0, 1000000),
+	K("bf_yield_interval", bf_yield_interval, 1, 10000000),
+	K("bf_yield_sleep", bf_yield_sleep, 0, 10000000),
+};
+#undef K
+
+static int _param(sched_params_t *p, const char *item, char *err,
+		  size_t errlen)
+{
+	const char *eq = strchr(item, '=');
+	size_t klen = eq ? (size_t) (eq - item) : strlen(item);
+	uint32_t v;
+
+	if (klen == 11 && !strncmp(item, "bf_continue", klen)) {
+		p->bf_continue = true;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(sched_keys) / sizeof(sched_keys[0]); i++) {
+		const sched_key_t *k = &sched_keys[i];
+
+		if (strlen(k->key) != klen || strncmp(item, k->key, klen))
+			continue;
+		if (!eq || parse_u32(eq + 1, &v) < 0 || v < k->min ||
+		    v > k->max) {
+			snprintf(err, errlen, "Invalid SchedulerParameters %s "
+				 "(must be %u..%u)", item, k->min, k->max);
+			return -1;
+		}
+		*(uint32_t *) ((char *) p + k->off) = v;
+		return 0;
+	}
+	return 0;   /* keys for features we do not have are ignored */
+}
+
+int sched_params_parse(const char *type, const char *str,
+		       uint16_t message_timeout, sched_params_t *p,
+		       char *err, size_t errlen)
+{
+	sched_params_t n;
+	char **items;
+	int rc = 0;
+
+	_defaults(&n, message_timeout);
+	if (type && strcmp(type, "sched/backfill") &&
+	    strcmp(type, "sched/builtin")) {
+		snprintf(err, errlen, "Invalid SchedulerType %s", type);
+		return -1;
+	}
+	n.backfill = !type || !strcmp(type, "sched/backfill");
+	items = xstrsplit(str ? str : "", ",", NULL);
+	for (size_t i = 0; items[i] && !rc; i++)
+		if (*items[i])
+			rc = _param(&n, items[i], err, errlen);
+	xstrarray_free(items);
+	if (!rc)
+		*p = n;
+	return rc;
+}
+
+const sched_params_t *sched_params(void)
+{
+	return &sc.params;
+}
+
+static void _load_params(void)
+{
+	const slurm_conf_t *c = ctld_conf();
+	char err[256];
+
+	if (sched_params_parse(c->scheduler_type, c->scheduler_parameters,
+			       c->message_timeout, &sc.params, err,
+			       sizeof(err)) < 0) {
+		error("%s: using the defaults", err);
+		_defaults(&sc.params, c->message_timeout);
+	}
+}
+
+/* ---- triggers and timers ---- */
+
+static int _pass(bool full);
 
 static void _on_trigger(evutil_socket_t fd, short what, void *arg)
 {
 	sc.queued = false;
-	sched_run();
+	_pass(false);
+}
+
+static void _on_full(evutil_socket_t fd, short what, void *arg)
+{
+	_pass(true);
+}
+
+static void _arm_full(void)
+{
+	struct timeval tv = { sc.params.sched_interval, 0 };
+
+	if (!sc.full_ev)
+		return;
+	event_del(sc.full_ev);
+	if (sc.params.sched_interval)
+		event_add(sc.full_ev, &tv);
 }
 
 int sched_init(struct event_base *base)
 {
+	_load_params();
+	priority_init(base);
+	if (!base)
+		return backfill_init(NULL);   /* tests: passes are called */
 	sc.ev = event_new(base, -1, 0, _on_trigger, NULL);
-	return sc.ev ? 0 : -1;
+	sc.full_ev = event_new(base, -1, EV_PERSIST, _on_full, NULL);
+	if (!sc.ev || !sc.full_ev)
+		return -1;
+	_arm_full();
+	return backfill_init(base);
 }
 
 void sched_fini(void)
 {
+	backfill_fini();
+	priority_fini();
 	if (sc.ev)
 		event_free(sc.ev);
-	sc.ev = NULL;
+	if (sc.full_ev)
+		event_free(sc.full_ev);
+	sc.ev = sc.full_ev = NULL;
+}
+
+void sched_reconfig(void)
+{
+	_load_params();
+	_arm_full();
+	priority_reconfig();
+	backfill_reconfig();
+	sched_trigger();
 }
 
 void sched_trigger(void)
 {
+	uint64_t now, min = sc.params.sched_min_interval;
+	struct timeval tv = { 0, 0 };
+
+	sc.gen++;
 	if (!sc.ev || sc.queued)
 		return;
 	sc.queued = true;
+	now = stats_now_usec();
+	if (sc.last_usec && now < sc.last_usec + min) {
+		uint64_t wait = sc.last_usec + min - now;
+
+		tv.tv_sec = wait / 1000000;
+		tv.tv_usec = wait % 1000000;
+		event_add(sc.ev, &tv);
+		return;
+	}
 	event_active(sc.ev, EV_READ, 0);
+}
+
+uint64_t sched_change_gen(void)
+{
+	return sc.gen;
+}
+
+/* ---- the reason engine ---- */
+
+static uint32_t _r_held(job_record_t *j, time_t now)
+{
+	job_info_t *i = &j->info;
+
+	if (i->priority)
+		return WAIT_NO_REASON;
+	return i->state_reason == WAIT_HELD_USER || i->held_by_user ?
+		WAIT_HELD_USER : WAIT_HELD;
+}
+
+static uint32_t _r_begin(job_record_t *j, time_t now)
+{
+	return j->begin_time > now ? WAIT_TIME : WAIT_NO_REASON;
+}
+
+/* In order: the first reason found is the one shown.  Add a check here
+ * to give pending jobs a new reason (both schedulers use this table). */
+static const sched_reason_f reason_checks[] = {
+	_r_held,
+	_r_begin,
+	job_depend_reason,
+	job_mgr_part_reason,
+};
+
+uint32_t sched_job_reason(job_record_t *j, time_t now)
+{
+	for (size_t i = 0; i < sizeof(reason_checks) / sizeof(reason_checks[0]);
+	     i++) {
+		uint32_t r = reason_checks[i](j, now);
+
+		if (r != WAIT_NO_REASON)
+			return r;
+	}
+	return WAIT_NO_REASON;
+}
+
+void sched_set_reason(job_record_t *j, uint32_t why, const char *desc)
+{
+	job_info_t *i = &j->info;
+
+	if (i->state_reason == why && !xstrcmp(i->state_desc, desc))
+		return;
+	i->state_reason = why;
+	xfree(i->state_desc);
+	i->state_desc = desc ? xstrdup(desc) : NULL;
+	job_mgr_touch(j);
 }
 
 /* ---- one pass ---- */
@@ -80,26 +311,6 @@ static void _block(pass_t *p, part_record_t *part)
 		p->blocked[p->blocked_cnt++] = part;
 }
 
-/* Why a job cannot even be tried now, or WAIT_NO_REASON. */
-static uint32_t _wait_reason(job_record_t *j, pass_t *p)
-{
-	job_info_t *i = &j->info;
-	uint32_t r;
-
-	if (!i->priority)
-		return i->state_reason == WAIT_HELD_USER ? WAIT_HELD_USER : WAIT_HELD;
-	if (j->begin_time > p->now)
-		return WAIT_TIME;
-	if ((r = job_depend_reason(j, p->now)) != WAIT_NO_REASON)
-		return r;
-	r = job_mgr_part_reason(j, p->now);
-	if (r != WAIT_NO_REASON)
-		return r;
-	if (_is_blocked(p, j->part))
-		return WAIT_PRIORITY;
-	return WAIT_NO_REASON;
-}
-
 static void _take(pass_t *p, const select_result_t *res)
 {
 	long i, k = 0;
@@ -111,11 +322,23 @@ static void _take(pass_t *p, const select_result_t *res)
 	}
 }
 
-static bool _req_nodes_down(job_record_t *j, const pass_t *p)
+/* "ReqNodeNotAvail, UnavailableNodes:n[1-2]" when -w names nodes that
+ * cannot be used now; NULL otherwise. */
+static char *_req_nodes_down(job_record_t *j, const pass_t *p)
 {
 	const bitmap_t *r = job_mgr_req_nodes(j);
+	bitmap_t *down;
+	char *names, *out;
 
-	return r && !bitmap_is_subset(r, p->usable);
+	if (!r || bitmap_is_subset(r, p->usable))
+		return NULL;
+	down = bitmap_copy(r);
+	bitmap_and_not(down, p->usable);
+	names = node_mgr_names(down);
+	out = xstrdup_printf("ReqNodeNotAvail, UnavailableNodes:%s", names);
+	xfree(names);
+	bitmap_destroy(down);
+	return out;
 }
 
 static bool _try(job_record_t *j, pass_t *p)
@@ -136,6 +359,7 @@ static bool _try(job_record_t *j, pass_t *p)
 		return false;
 	_take(p, &res);
 	job_mgr_start(j, &res);
+	stats_job(STATS_JOB_STARTED);
 	select_result_free(&res);
 	return true;
 }
@@ -162,44 +386,69 @@ static void _pass_fini(pass_t *p)
 	xfree(p->blocked);
 }
 
-int sched_run(void)
+/* Try one job; true if it started. */
+static bool _one(job_record_t *j, pass_t *p)
 {
+	uint32_t why = sched_job_reason(j, p->now);
+	char *desc;
+
+	j->info.last_sched_eval = p->now;
+	if (why == WAIT_NO_REASON && _is_blocked(p, j->part))
+		why = WAIT_PRIORITY;
+	if (why == WAIT_NO_REASON && !bitmap_count(p->usable))
+		why = WAIT_RESOURCES;
+	if (why != WAIT_NO_REASON) {
+		sched_set_reason(j, why, NULL);
+		if (why == WAIT_RESOURCES)
+			_block(p, j->part);
+		return false;
+	}
+	if (!j->info.eligible_time) {
+		j->info.eligible_time = p->now;
+		job_mgr_touch(j);
+	}
+	if (_try(j, p))
+		return true;
+	desc = _req_nodes_down(j, p);
+	sched_set_reason(j, desc ? WAIT_NODE_NOT_AVAIL : WAIT_RESOURCES, desc);
+	xfree(desc);
+	_block(p, j->part);
+	return false;
+}
+
+static int _pass(bool full)
+{
+	uint64_t t0 = stats_now_usec(), stop;
+	uint32_t depth = 0, limit, queue = 0;
 	job_record_t *j, *next;
 	pass_t p = { 0 };
 	int started = 0;
 
+	limit = full || !sc.params.default_queue_depth ? UINT32_MAX :
+		sc.params.default_queue_depth;
+	stop = sc.params.max_sched_time ?
+		t0 + (uint64_t) sc.params.max_sched_time * 1000000 : UINT64_MAX;
 	_pass_init(&p);
 	for (j = job_mgr_pending_first(); j; j = next) {
-		uint32_t why = _wait_reason(j, &p);
-
 		next = j->pend_next;
-		j->info.last_sched_eval = p.now;
-		if (why == WAIT_NO_REASON && !bitmap_count(p.usable))
-			why = WAIT_RESOURCES;
-		if (why != WAIT_NO_REASON) {
-			if (j->info.state_reason != why)
-				job_mgr_touch(j);
-			j->info.state_reason = why;
-			if (why == WAIT_RESOURCES)
-				_block(&p, j->part);
+		queue++;
+		if (depth >= limit || (depth % 64 == 63 &&
+				       stats_now_usec() > stop))
 			continue;
-		}
-		if (!j->info.eligible_time) {
-			j->info.eligible_time = p.now;
-			job_mgr_touch(j);
-		}
-		if (_try(j, &p)) {
+		depth++;
+		if (_one(j, &p))
 			started++;
-			continue;
-		}
-		j->info.state_reason = _req_nodes_down(j, &p) ?
-			WAIT_NODE_NOT_AVAIL : WAIT_RESOURCES;
-		job_mgr_touch(j);
-		_block(&p, j->part);
 	}
 	_pass_fini(&p);
 	sc.passes++;
+	sc.last_usec = stats_now_usec();
+	stats_main_cycle(sc.last_usec - t0, depth, queue);
 	if (started)
 		debug("sched: pass %lu started %d jobs", sc.passes, started);
 	return started;
+}
+
+int sched_run(void)
+{
+	return _pass(true);
 }

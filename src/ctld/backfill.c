@@ -1,0 +1,485 @@
+/* backfill.c — sched/backfill (backfill.h).
+ *
+ * A pass: build the availability map from the running jobs (each
+ * releases its CPUs and memory at its end time), snapshot the pending
+ * job ids in queue order, then for each job that may run (no hold,
+ * begin time, dependency or partition reason) find its earliest start.
+ * A start now goes through select_job_test on a view where every node
+ * offers only what stays free for the job's whole time limit, so no
+ * reservation is touched; a later start is reserved in the map and shown
+ * as the job's StartTime.  Jobs of one shape (partition, size, time
+ * limit) that found no start cannot find one later in the pass (the map
+ * only fills up), so they are skipped after the first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+#include <uthash.h>
+
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/backfill.h"
+#include "ctld/bf_map.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/node_mgr.h"
+#include "ctld/part_mgr.h"
+#include "ctld/sched.h"
+#include "ctld/select.h"
+#include "ctld/stats.h"
+
+#define NEVER ((time_t) -1)
+
+typedef struct {
+	const part_record_t *part;
+	uint32_t nodes;
+	uint32_t duration;
+	uint64_t mem;
+	uint16_t cpus;
+	uint16_t exclusive;
+} shape_key_t;
+
+typedef struct {
+	shape_key_t    key;
+	time_t         not_before;   /* NEVER: no start in the window */
+	UT_hash_handle hh;
+} shape_t;
+
+typedef struct {
+	uint32_t       uid;
+	uint32_t       cnt;
+	UT_hash_handle hh;
+} user_cnt_t;
+
+typedef struct {
+	const part_record_t *part;
+	bitmap_t            *avail;   /* usable nodes of the partition */
+} part_avail_t;
+
+static struct {
+	struct event  *ev;
+	bool           active;       /* a pass is under way */
+	bf_map_t      *map;
+	uint32_t      *ids;
+	size_t         cnt, pos;
+	time_t         now;
+	uint64_t       gen;
+	uint64_t       work_usec;
+	uint32_t       depth, depth_try, started;
+	size_t         node_cnt;
+	bitmap_t      *usable;
+	bitmap_t      *nodes;        /* scratch: planned nodes */
+	select_node_t *live;         /* allocations now, as we know them */
+	select_node_t *view;         /* scratch: what a start may take */
+	part_avail_t  *parts;
+	size_t         part_cnt;
+	shape_t       *shapes;
+	user_cnt_t    *users;
+} bf;
+
+/* ---- timers ---- */
+
+static void _bf_on_event(evutil_socket_t fd, short what, void *arg);
+
+static void _bf_arm(uint64_t usec)
+{
+	struct timeval tv = { usec / 1000000, usec % 1000000 };
+
+	if (!bf.ev)
+		return;
+	event_del(bf.ev);
+	event_add(bf.ev, &tv);
+}
+
+int backfill_init(struct event_base *base)
+{
+	if (!base)
+		return 0;
+	bf.ev = event_new(base, -1, 0, _bf_on_event, NULL);
+	if (!bf.ev)
+		return -1;
+	if (sched_params()->backfill)
+		_bf_arm((uint64_t) sched_params()->bf_interval * 1000000);
+	return 0;
+}
+
+bool backfill_active(void)
+{
+	return bf.active;
+}
+
+/* ---- a pass ---- */
+
+static void _bf_free_pass(void)
+{
+	shape_t *s, *ts;
+	user_cnt_t *u, *tu;
+
+	bf_map_destroy(bf.map);
+	bf.map = NULL;
+	xfree(bf.ids);
+	xfree(bf.live);
+	xfree(bf.view);
+	if (bf.usable)
+		bitmap_destroy(bf.usable);
+	if (bf.nodes)
+		bitmap_destroy(bf.nodes);
+	bf.usable = bf.nodes = NULL;
+	for (size_t i = 0; i < bf.part_cnt; i++)
+		bitmap_destroy(bf.parts[i].avail);
+	xfree(bf.parts);
+	bf.part_cnt = 0;
+	HASH_ITER(hh, bf.shapes, s, ts) {
+		HASH_DEL(bf.shapes, s);
+		xfree(s);
+	}
+	HASH_ITER(hh, bf.users, u, tu) {
+		HASH_DEL(bf.users, u);
+		xfree(u);
+	}
+	bf.active = false;
+	stats_bf_active(0);
+}
+
+/* Running jobs give back what they hold at their end time. */
+static void _bf_add_running(void)
+{
+	job_record_t *j;
+
+	for (j = job_mgr_running_first(); j; j = j->run_next) {
+		time_t end = j->info.end_time;
+		bool completing = j->info.job_state & JOB_COMPLETING;
+		long i, k = 0;
+
+		if (!j->node_bitmap)
+			continue;
+		if (completing || (end && end < bf.now))
+			end = bf.now;
+		else if (!end)
+			continue;          /* no time limit: holds on forever */
+		for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+		     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
+			if (completing && j->comp_bitmap &&
+			    !bitmap_test(j->comp_bitmap, i))
+				continue;  /* already given back */
+			bf_map_release(bf.map, i, end, j->node_cpus[k],
+				       j->node_mem[k]);
+		}
+	}
+}
+
+static void _bf_live_view(void)
+{
+	node_mgr_select_view(bf.live);
+	bitmap_clear_all(bf.usable);
+	for (size_t i = 0; i < bf.node_cnt; i++)
+		if (node_mgr_usable(node_mgr_at(i)))
+			bitmap_set(bf.usable, i);
+}
+
+static void _bf_begin(void)
+{
+	const sched_params_t *p = sched_params();
+	job_record_t *j;
+	size_t n = 0;
+
+	bf.now = time(NULL);
+	bf.node_cnt = node_mgr_count();
+	bf.live = xcalloc(bf.node_cnt + 1, sizeof(*bf.live));
+	bf.view = xcalloc(bf.node_cnt + 1, sizeof(*bf.view));
+	bf.usable = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
+	bf.nodes = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
+	_bf_live_view();
+	bf.map = bf_map_create(bf.live, bf.node_cnt, bf.now, p->bf_resolution,
+			       p->bf_window * 60);
+	_bf_add_running();
+	bf_map_finalize(bf.map);
+	for (j = job_mgr_pending_first(); j; j = j->pend_next)
+		n++;
+	bf.ids = xcalloc(n + 1, sizeof(uint32_t));
+	bf.cnt = 0;
+	for (j = job_mgr_pending_first(); j; j = j->pend_next)
+		bf.ids[bf.cnt++] = j->info.job_id;
+	bf.pos = 0;
+	bf.depth = bf.depth_try = bf.started = 0;
+	bf.work_usec = 0;
+	bf.gen = sched_change_gen();
+	bf.active = true;
+	stats_bf_active(1);
+}
+
+static const bitmap_t *_bf_part_avail(const part_record_t *part)
+{
+	part_avail_t *pa;
+
+	for (size_t i = 0; i < bf.part_cnt; i++)
+		if (bf.parts[i].part == part)
+			return bf.parts[i].avail;
+	bf.parts = xrealloc(bf.parts, (bf.part_cnt + 1) * sizeof(*bf.parts));
+	pa = &bf.parts[bf.part_cnt++];
+	pa->part = part;
+	pa->avail = bitmap_copy(bf.usable);
+	bitmap_and(pa->avail, part->node_bitmap);
+	return pa->avail;
+}
+
+static void _bf_to_bf_req(const job_record_t *j, const select_req_t *s,
+		       bf_req_t *r)
+{
+	uint32_t limit = j->info.time_limit, per;
+
+	memset(r, 0, sizeof(*r));
+	r->node_cnt = s->min_nodes;
+	if (s->ntasks_per_node)
+		per = s->ntasks_per_node;
+	else
+		per = (s->num_tasks + s->min_nodes - 1) / s->min_nodes;
+	per *= s->cpus_per_task;
+	r->cpus = per > UINT16_MAX ? UINT16_MAX : (uint16_t) per;
+	r->mem = s->mem_per_node ? s->mem_per_node : s->mem_per_cpu * r->cpus;
+	r->exclusive = s->exclusive;
+	if (limit == INFINITE32 || limit == NO_VAL32 || limit > 0x3ffffff)
+		r->duration = UINT32_MAX;
+	else
+		r->duration = limit * 60;
+}
+
+static shape_t *_bf_shape(const job_record_t *j, const bf_req_t *r)
+{
+	shape_key_t k;
+	shape_t *s;
+
+	memset(&k, 0, sizeof(k));
+	k.part = j->part;
+	k.nodes = r->node_cnt;
+	k.duration = r->duration;
+	k.mem = r->mem;
+	k.cpus = r->cpus;
+	k.exclusive = r->exclusive;
+	HASH_FIND(hh, bf.shapes, &k, sizeof(k), s);
+	if (!s) {
+		s = xmalloc(sizeof(*s));
+		s->key = k;
+		HASH_ADD(hh, bf.shapes, key, sizeof(k), s);
+	}
+	return s;
+}
+
+static bool _bf_user_full(uint32_t uid)
+{
+	uint32_t max = sched_params()->bf_max_job_user;
+	user_cnt_t *u;
+
+	if (!max)
+		return false;
+	HASH_FIND(hh, bf.users, &uid, sizeof(uid), u);
+	if (!u) {
+		u = xmalloc(sizeof(*u));
+		u->uid = uid;
+		HASH_ADD(hh, bf.users, uid, sizeof(uid), u);
+	}
+	return u->cnt++ >= max;
+}
+
+/* Start j now on what stays free for its whole time limit. */
+static bool _bf_start_now(job_record_t *j, const bitmap_t *avail,
+		       select_req_t *sreq, const bf_req_t *r)
+{
+	select_result_t res;
+	long i, k = 0;
+
+	bf_map_view(bf.map, r->duration, bf.view);
+	for (size_t n = 0; n < bf.node_cnt; n++) {
+		if (bf.live[n].alloc_cpus > bf.view[n].alloc_cpus)
+			bf.view[n].alloc_cpus = bf.live[n].alloc_cpus;
+		if (bf.live[n].alloc_memory > bf.view[n].alloc_memory)
+			bf.view[n].alloc_memory = bf.live[n].alloc_memory;
+	}
+	if (select_job_test(bf.view, bf.node_cnt, avail, sreq, false, &res) !=
+	    SELECT_OK)
+		return false;
+	for (i = bitmap_first_set(res.nodes); i >= 0;
+	     i = bitmap_next_set(res.nodes, i + 1), k++) {
+		bf.live[i].alloc_cpus += res.cpus[k];
+		bf.live[i].alloc_memory += res.mem[k];
+	}
+	bf_map_take(bf.map, res.nodes, res.cpus, res.mem, bf.now, r->duration);
+	job_mgr_start(j, &res);
+	xfree(j->info.sched_name);
+	j->info.sched_name = xstrdup("Backfill");
+	info("backfill: Started JobId=%u in %s on %s", j->info.job_id,
+	     j->info.partition, j->info.nodes);
+	stats_job(STATS_JOB_STARTED);
+	select_result_free(&res);
+	bf.started++;
+	return true;
+}
+
+static void _bf_set_start(job_record_t *j, time_t t)
+{
+	j->info.start_time = t;
+}
+
+/* One pending job; false when the pass must stop (bf_max_job_test). */
+static bool _bf_one(job_record_t *j)
+{
+	const bitmap_t *exc, *reqd;
+	bitmap_t *avail = NULL;
+	select_req_t sreq;
+	bf_req_t r;
+	shape_t *shape = NULL;
+	time_t start;
+	int rc;
+
+	bf.depth++;
+	if (!j->part || sched_job_reason(j, bf.now) != WAIT_NO_REASON)
+		return true;
+	if (bf.depth_try >= sched_params()->bf_max_job_test)
+		return false;
+	if (_bf_user_full(j->info.user_id))
+		return true;
+	bf.depth_try++;
+	job_mgr_select_req(j, &sreq);
+	_bf_to_bf_req(j, &sreq, &r);
+	exc = job_mgr_exc_nodes(j);
+	reqd = job_mgr_req_nodes(j);
+	if (exc || reqd) {
+		avail = bitmap_copy(_bf_part_avail(j->part));
+		if (exc)
+			bitmap_and_not(avail, exc);
+		if (reqd) {
+			if (!bitmap_is_subset(reqd, avail))
+				goto out;
+			/* plan on the named nodes only */
+			bitmap_and(avail, reqd);
+			if (bitmap_count(avail) > r.node_cnt)
+				r.node_cnt = bitmap_count(avail);
+		}
+	} else {
+		shape = _bf_shape(j, &r);
+		if (shape->not_before == NEVER)
+			goto out;
+	}
+	rc = bf_map_earliest(bf.map, avail ? avail : _bf_part_avail(j->part), &r,
+			     shape && shape->not_before > bf.now ?
+			     shape->not_before : bf.now, &start, bf.nodes);
+	if (rc < 0) {
+		if (shape)
+			shape->not_before = NEVER;
+		_bf_set_start(j, 0);
+		goto out;
+	}
+	if (shape)
+		shape->not_before = start;
+	if (start <= bf.now &&
+	    _bf_start_now(j, avail ? avail : _bf_part_avail(j->part), &sreq, &r))
+		goto out;
+	bf_map_reserve(bf.map, bf.nodes, &r, start);
+	_bf_set_start(j, start > bf.now ? start : bf.now + 1);
+out:
+	if (avail)
+		bitmap_destroy(avail);
+	return true;
+}
+
+static void _bf_end(void)
+{
+	const sched_params_t *p = sched_params();
+
+	stats_bf_cycle(bf.work_usec, bf.depth, bf.depth_try, bf.cnt,
+		       p->bf_window * 60 / (p->bf_resolution ?
+					    p->bf_resolution : 1),
+		       bf.started);
+	debug("backfill: completed testing %u(%u) jobs, started %u, usec=%lu",
+	      bf.depth, bf.depth_try, bf.started,
+	      (unsigned long) bf.work_usec);
+	_bf_free_pass();
+}
+
+/* Work until done or the yield budget is spent (budget 0: no yield).
+ * true when the pass is over. */
+static bool _bf_step(uint64_t budget)
+{
+	uint64_t t0 = stats_now_usec(), t = t0;
+	unsigned n = 0;
+	bool over = false;
+
+	while (bf.pos < bf.cnt) {
+		job_record_t *j = job_mgr_find(bf.ids[bf.pos++]);
+
+		if (j && j->on_pend && !_bf_one(j)) {
+			over = true;
+			break;
+		}
+		if (budget && (++n & 7) == 0 &&
+		    (t = stats_now_usec()) - t0 >= budget)
+			break;
+	}
+	t = stats_now_usec();
+	bf.work_usec += t - t0;
+	return over || bf.pos >= bf.cnt;
+}
+
+static void _bf_on_event(evutil_socket_t fd, short what, void *arg)
+{
+	const sched_params_t *p = sched_params();
+
+	if (!p->backfill)
+		return;
+	if (!bf.active) {
+		_bf_begin();
+	} else if (sched_change_gen() != bf.gen) {
+		if (!p->bf_continue) {
+			debug("backfill: system state changed, breaking out "
+			      "after testing %u(%u) jobs", bf.depth,
+			      bf.depth_try);
+			_bf_end();
+			_bf_arm((uint64_t) p->bf_interval * 1000000);
+			return;
+		}
+		bf.gen = sched_change_gen();
+		_bf_live_view();
+	}
+	if (_bf_step(p->bf_yield_interval)) {
+		_bf_end();
+		_bf_arm((uint64_t) p->bf_interval * 1000000);
+		return;
+	}
+	_bf_arm(p->bf_yield_sleep);
+}
+
+int backfill_run(void)
+{
+	uint32_t started;
+
+	if (bf.active)
+		_bf_free_pass();
+	_bf_begin();
+	_bf_step(0);
+	started = bf.started;
+	_bf_end();
+	return (int) started;
+}
+
+void backfill_reconfig(void)
+{
+	if (bf.active)
+		_bf_free_pass();
+	if (bf.ev) {
+		event_del(bf.ev);
+		if (sched_params()->backfill)
+			_bf_arm((uint64_t) sched_params()->bf_interval * 1000000);
+	}
+}
+
+void backfill_fini(void)
+{
+	if (bf.active)
+		_bf_free_pass();
+	if (bf.ev)
+		event_free(bf.ev);
+	bf.ev = NULL;
+}

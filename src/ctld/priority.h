@@ -1,0 +1,74 @@
+/* priority.h — job priorities: priority/basic (FIFO: each new job just
+ * below the previous one) and priority/multifactor (weighted age,
+ * fair-share, job size, partition, QOS, TRES, minus nice), recomputed
+ * for pending jobs every PriorityCalcPeriod.
+ *
+ * Fair-share comes from a hook the accounting side installs; without one
+ * the factor is 1.0.  A priority set by an operator (sbatch --priority,
+ * scontrol update Priority=) is kept as set.
+ */
+#ifndef SLUICE_CTLD_PRIORITY_H
+#define SLUICE_CTLD_PRIORITY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "common/msg_types.h"
+#include "common/net.h"
+
+struct event_base;
+struct job_record;
+
+/* Weights and options of priority/multifactor, from slurm.conf. */
+typedef struct {
+	bool     multifactor;
+	uint32_t w_age, w_fs, w_js, w_part, w_qos, w_assoc;
+	uint32_t w_tres_cpu, w_tres_mem, w_tres_node;
+	uint32_t max_age;          /* s */
+	uint32_t calc_period;      /* s */
+	bool     favor_small;
+	bool     accrue_always;    /* PriorityFlags=ACCRUE_ALWAYS */
+	bool     calc_running;     /* PriorityFlags=CALCULATE_RUNNING */
+	char    *tres;             /* PriorityWeightTRES as configured */
+} priority_conf_t;
+
+/* Read the Priority* keys of conf into pc (free with priority_conf_free).
+ * -1 + err on a bad value. */
+int  priority_conf_load(const slurm_conf_t *conf, priority_conf_t *pc,
+			char *err, size_t errlen);
+void priority_conf_free(priority_conf_t *pc);
+
+/* Cluster totals the job size and TRES factors divide by. */
+typedef struct {
+	uint32_t nodes;
+	uint64_t cpus;
+	uint64_t mem;              /* MB */
+	uint16_t max_part_factor;  /* highest PriorityJobFactor */
+} priority_totals_t;
+
+/* Factors of j at now (out's norm_* and weighted values).  Pure: used
+ * by the controller and by unit tests on synthetic jobs. */
+uint32_t priority_compute(const priority_conf_t *pc,
+			  const priority_totals_t *tot,
+			  const struct job_record *j, time_t now,
+			  priority_factors_t *out);
+
+/* Fair-share factor in [0,1] of a job's user/account (acct installs). */
+typedef double (*priority_fairshare_f)(uint32_t uid, const char *account);
+void priority_set_fairshare_hook(priority_fairshare_f f);
+
+void priority_init(struct event_base *base);
+void priority_fini(void);
+void priority_reconfig(void);
+bool priority_is_multifactor(void);
+/* Priority of a new job before nice: basic counts down, multifactor
+ * computes. */
+uint32_t priority_new_job(struct job_record *j, time_t now);
+/* Recompute every pending job's priority and resort the queue. */
+void priority_recalc(time_t now);
+
+/* REQUEST_PRIORITY_FACTORS (sprio). */
+void priority_rpc_factors(net_conn_t *c, slurm_msg_t *m);
+
+#endif

@@ -1,0 +1,352 @@
+/* test_backfill.c — sched/backfill and priority/multifactor over real
+ * node, partition and job tables, without daemons (stubs as in
+ * test_sched.c). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../src/ctld/select.c"
+#include "../../src/ctld/commit.c"
+#include "../../src/ctld/state_save.c"
+#include "../../src/ctld/node_mgr.c"
+#include "../../src/ctld/node_state.c"
+#include "../../src/ctld/part_mgr.c"
+#include "../../src/ctld/job_mgr.c"
+#include "../../src/ctld/job_submit.c"
+#include "../../src/ctld/job_state.c"
+#include "../../src/ctld/job_depend.c"
+#include "../../src/ctld/stats.c"
+#include "../../src/ctld/priority.c"
+#include "../../src/ctld/bf_map.c"
+#include "../../src/ctld/backfill.c"
+#include "../../src/ctld/sched.c"
+
+/* ---- stubs for the loop's modules ---- */
+
+static slurm_conf_t *conf;
+static unsigned sent_rpcs;
+
+const slurm_conf_t *ctld_conf(void) { return conf; }
+struct event_base *ctld_base(void) { return NULL; }
+time_t ctld_boot_time(void) { return 0; }
+bool ctld_is_operator(uid_t uid) { return uid == 0; }
+void ctld_shutdown(void) { }
+int ctld_reconfigure(void) { return 0; }
+
+int agent_init(struct event_base *base, int threads) { return 0; }
+void agent_fini(void) { }
+unsigned agent_pending(void) { return 0; }
+void agent_queue_work(agent_work_f work, agent_done_f done, void *arg) { }
+void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
+		   int timeout_ms, agent_rpc_done_f done, void *arg)
+{
+	sent_rpcs++;
+	msg_body_free(type, req);
+}
+
+/* ---- fixture ---- */
+
+static char dir[] = "/tmp/test_backfill.XXXXXX";
+
+static int setup(void **st)
+{
+	char path[256], err[512];
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+	f = fopen(path, "w");
+	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s/state\n"
+		"NodeName=n[1-2] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
+		"PartitionName=debug Nodes=ALL Default=YES MaxTime=120 "
+		"PriorityJobFactor=10\n"
+		"PartitionName=low Nodes=ALL PriorityJobFactor=5\n"
+		"PriorityType=priority/multifactor\n"
+		"PriorityWeightAge=1000\nPriorityWeightJobSize=2000\n"
+		"PriorityWeightPartition=10000\nPriorityWeightFairshare=500\n"
+		"PriorityMaxAge=1:00:00\n"
+		"SchedulerParameters=bf_resolution=60,bf_window=240\n", dir);
+	fclose(f);
+	conf = conf_load(path, err, sizeof(err));
+	if (!conf) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	if (state_save_init(conf->state_save_location, "t", err, sizeof(err)))
+		return -1;
+	node_mgr_init(conf);
+	part_mgr_init(conf, err, sizeof(err));
+	job_mgr_init();
+	sched_init(NULL);
+	for (size_t i = 0; i < node_mgr_count(); i++) {
+		node_registration_msg_t r = { .cpus = 2, .sockets = 2,
+					      .cores = 1, .threads = 1,
+					      .real_memory = 1000 };
+		slurm_msg_t m = { .data = &r };
+
+		r.node_name = node_mgr_at(i)->info.name;
+		node_mgr_rpc_register(NULL, &m);
+	}
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	char cmd[300];
+
+	job_mgr_fini();
+	part_mgr_fini();
+	node_mgr_fini();
+	conf_destroy(conf);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static uint32_t submit(const char *part, uint32_t tasks, uint32_t nodes,
+		       uint32_t minutes, bool hold)
+{
+	job_desc_t d;
+	slurm_msg_t m = { .auth_uid = 0 };
+	uint32_t id = job_mgr_next_id();
+
+	job_desc_init(&d);
+	d.script = xstrdup("#!/bin/sh\ntrue\n");
+	d.partition = xstrdup(part);
+	d.num_tasks = tasks;
+	d.min_nodes = nodes;
+	d.time_limit = minutes;
+	d.hold = hold;
+	m.data = &d;
+	job_mgr_rpc_submit(NULL, &m);
+	job_desc_free_members(&d);
+	return job_mgr_find(id) ? id : 0;
+}
+
+static uint32_t state(uint32_t id)
+{
+	return job_mgr_find(id)->info.job_state;
+}
+
+static uint32_t reason(uint32_t id)
+{
+	return job_mgr_find(id)->info.state_reason;
+}
+
+/* ---- tests ---- */
+
+static job_record_t *J(uint32_t id)
+{
+	return job_mgr_find(id);
+}
+
+static void end_job(uint32_t id)
+{
+	job_record_t *j = J(id);
+	long i;
+
+	job_mgr_end(j, JOB_COMPLETE, WAIT_NO_REASON, 0);
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1))
+		job_mgr_node_done(j, node_mgr_at(i));
+}
+
+static void test_params(void **st)
+{
+	sched_params_t p;
+	char err[128];
+
+	assert_int_equal(sched_params_parse("sched/nosuch", NULL, 10, &p, err,
+					    sizeof(err)), -1);
+	assert_int_equal(sched_params_parse(NULL, "bf_window=0", 10, &p, err,
+					    sizeof(err)), -1);
+	assert_int_equal(sched_params_parse(NULL, "bf_interval=x", 10, &p, err,
+					    sizeof(err)), -1);
+	assert_int_equal(sched_params_parse("sched/builtin",
+					    "bf_continue,default_queue_depth=7,"
+					    "other_key=1", 10, &p, err,
+					    sizeof(err)), 0);
+	assert_false(p.backfill);
+	assert_true(p.bf_continue);
+	assert_int_equal(p.default_queue_depth, 7);
+	assert_int_equal(p.bf_interval, 30);
+	assert_int_equal(p.bf_window, 1440);
+	assert_int_equal(p.max_sched_time, 5);
+	/* what the fixture configured */
+	assert_true(sched_params()->backfill);
+	assert_int_equal(sched_params()->bf_window, 240);
+}
+
+/* n1 full for 10 min, n2 half full for 30 min.  A 2-node job plans for
+ * +30; a 20-minute 1-CPU job is started in front of it; a 100-minute one
+ * would delay it and waits.  When the running jobs end on time the large
+ * job starts before the long one. */
+static void test_backfill_hole(void **st)
+{
+	uint32_t r1, r2, big, longj, shortj;
+	time_t now = time(NULL);
+
+	r1 = submit(NULL, 2, 1, 10, false);
+	r2 = submit(NULL, 1, 1, 30, false);
+	assert_int_equal(sched_run(), 2);
+	assert_string_equal(J(r1)->info.nodes, "n1");
+	assert_string_equal(J(r2)->info.nodes, "n2");
+	big = submit(NULL, 4, 2, 10, false);
+	longj = submit(NULL, 1, 1, 100, false);
+	shortj = submit(NULL, 1, 1, 20, false);
+	assert_int_equal(sched_run(), 0);
+	assert_int_equal(reason(big), WAIT_RESOURCES);
+	assert_int_equal(reason(longj), WAIT_PRIORITY);
+	assert_int_equal(reason(shortj), WAIT_PRIORITY);
+
+	assert_int_equal(backfill_run(), 1);
+	assert_int_equal(state(shortj), JOB_RUNNING);
+	assert_string_equal(J(shortj)->info.sched_name, "Backfill");
+	assert_string_equal(J(shortj)->info.nodes, "n2");
+	assert_int_equal(state(longj), JOB_PENDING);
+	assert_int_equal(state(big), JOB_PENDING);
+	/* planned starts: big when r2 ends, long when big ends */
+	assert_true(J(big)->info.start_time >= J(r2)->info.end_time);
+	assert_true(J(big)->info.start_time <= J(r2)->info.end_time + 60);
+	assert_true(J(longj)->info.start_time >= J(big)->info.start_time + 600);
+	assert_true(J(big)->info.start_time >= now + 29 * 60);
+	/* a second pass starts nothing more and keeps the plan */
+	assert_int_equal(backfill_run(), 0);
+	assert_int_equal(state(longj), JOB_PENDING);
+
+	/* the running jobs end on time: the large job starts, then the
+	 * long job waits for it */
+	end_job(r1);
+	end_job(shortj);
+	assert_int_equal(sched_run(), 0);   /* r2 still holds a CPU of n2 */
+	assert_int_equal(backfill_run(), 0);
+	assert_int_equal(state(longj), JOB_PENDING);
+	end_job(r2);
+	assert_int_equal(sched_run(), 1);
+	assert_int_equal(state(big), JOB_RUNNING);
+	assert_int_equal(state(longj), JOB_PENDING);
+	assert_int_equal(reason(longj), WAIT_RESOURCES);
+	end_job(big);
+	assert_int_equal(sched_run(), 1);
+	end_job(longj);
+}
+
+/* A job that can never start in the window is not planned. */
+static void test_backfill_window(void **st)
+{
+	uint32_t r1, r2, wide;
+
+	r1 = submit(NULL, 2, 1, 120, false);
+	r2 = submit(NULL, 2, 1, 120, false);
+	assert_int_equal(sched_run(), 2);
+	wide = submit(NULL, 4, 2, 120, false);
+	assert_int_equal(backfill_run(), 0);
+	assert_true(J(wide)->info.start_time > 0);   /* +120 < 240 window */
+	end_job(r1);
+	end_job(r2);
+	assert_int_equal(sched_run(), 1);
+	end_job(wide);
+}
+
+static void test_multifactor(void **st)
+{
+	priority_conf_t pc;
+	priority_totals_t t = { .nodes = 2, .cpus = 4, .mem = 2000,
+				.max_part_factor = 10 };
+	priority_factors_t f = { 0 };
+	job_record_t j = { 0 };
+	part_record_t part = { 0 };
+	time_t now = 1000000;
+	uint32_t p;
+	char err[128];
+
+	assert_int_equal(priority_conf_load(conf, &pc, err, sizeof(err)), 0);
+	assert_true(pc.multifactor);
+	assert_int_equal(pc.w_age, 1000);
+	assert_int_equal(pc.max_age, 3600);
+	part.info.priority_job_factor = 5;
+	j.part = &part;
+	j.info.nice = NICE_OFFSET;
+	j.info.num_nodes = 1;
+	j.info.num_cpus = 2;
+	j.info.eligible_time = now - 1800;   /* half of PriorityMaxAge */
+	p = priority_compute(&pc, &t, &j, now, &f);
+	assert_true(f.norm_age > 0.4999 && f.norm_age < 0.5001);
+	assert_true(f.age > 499.9 && f.age < 500.1);
+	/* (1/2 nodes + 2/4 CPUs) / 2 */
+	assert_true(f.norm_job_size > 0.4999 && f.norm_job_size < 0.5001);
+	assert_true(f.norm_part > 0.4999 && f.norm_part < 0.5001);
+	assert_true(f.norm_fairshare > 0.9999);   /* no accounting: neutral */
+	/* 500 + 500 (fair-share) + 1000 + 5000 */
+	assert_int_equal(p, 7000);
+	/* nice subtracts; never below 1 */
+	j.info.nice = NICE_OFFSET + 100;
+	assert_int_equal(priority_compute(&pc, &t, &j, now, NULL), 6900);
+	j.info.nice = NICE_OFFSET + 100000;
+	assert_int_equal(priority_compute(&pc, &t, &j, now, NULL), 1);
+	/* age is capped at PriorityMaxAge */
+	j.info.nice = NICE_OFFSET;
+	j.info.eligible_time = now - 100000;
+	assert_int_equal(priority_compute(&pc, &t, &j, now, NULL), 7500);
+	/* PriorityFavorSmall turns the job size factor around */
+	pc.favor_small = true;
+	assert_int_equal(priority_compute(&pc, &t, &j, now, NULL), 7500);
+	j.info.num_cpus = 4;
+	j.info.num_nodes = 2;
+	assert_int_equal(priority_compute(&pc, &t, &j, now, NULL), 6500);
+	xfree(f.tres);
+	xfree(f.norm_tres);
+	priority_conf_free(&pc);
+}
+
+/* Submitted jobs get multifactor priorities: the higher partition
+ * factor sorts first, an operator's priority stays as set. */
+static void test_multifactor_queue(void **st)
+{
+	uint32_t r1, r2, low, high, fixed;
+
+	r1 = submit(NULL, 2, 1, 120, false);
+	r2 = submit(NULL, 2, 1, 120, false);
+	assert_int_equal(sched_run(), 2);
+	low = submit("low", 1, 1, 10, false);
+	high = submit("debug", 1, 1, 10, false);
+	assert_true(J(high)->info.priority > J(low)->info.priority);
+	assert_int_equal(job_mgr_pending_first()->info.job_id, high);
+	/* 5000 partition + 500 fair-share + (1/2 + 1/4) / 2 x 2000 size */
+	assert_int_equal(J(low)->info.priority, 6250);
+	assert_int_equal(J(high)->info.priority, 11250);
+	/* an hour later low has the whole age factor; an operator set
+	 * high's priority to 100 and it stays there */
+	J(low)->info.eligible_time -= 3600;
+	J(low)->info.accrue_time = J(low)->info.eligible_time;
+	J(high)->prio_fixed = true;
+	J(high)->info.priority = fixed = 100;
+	priority_recalc(time(NULL));
+	assert_int_equal(J(high)->info.priority, fixed);
+	assert_int_equal(J(low)->info.priority, 7250);
+	assert_int_equal(job_mgr_pending_first()->info.job_id, low);
+	end_job(r1);
+	end_job(r2);
+	assert_int_equal(sched_run(), 2);
+	end_job(low);
+	end_job(high);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_backfill_hole),
+		cmocka_unit_test(test_backfill_window),
+		cmocka_unit_test(test_multifactor),
+		cmocka_unit_test(test_multifactor_queue),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

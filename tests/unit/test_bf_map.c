@@ -1,0 +1,183 @@
+/* test_bf_map.c — backfill's availability map on synthetic clusters. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../src/ctld/bf_map.c"
+
+#define T0 1000000
+#define MIN 60
+
+/* n nodes of 4 CPUs / 4000 MB, all free. */
+static void nodes_init(select_node_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (select_node_t) { .cpus = 4, .real_memory = 4000,
+					 .weight = 1 };
+}
+
+static bitmap_t *all(size_t n)
+{
+	bitmap_t *b = bitmap_create(n);
+
+	bitmap_set_all(b);
+	return b;
+}
+
+static void test_bad_requests(void **st)
+{
+	select_node_t v[2];
+	bitmap_t *a = all(2);
+	bf_map_t *m;
+	bf_req_t r = { .node_cnt = 0, .cpus = 1, .duration = 60 };
+	time_t s;
+
+	nodes_init(v, 2);
+	m = bf_map_create(v, 2, T0, 60, 1440 * MIN);
+	bf_map_finalize(m);
+	/* no nodes wanted, more nodes than exist, more CPUs than a node has */
+	assert_int_equal(bf_map_earliest(m, a, &r, T0, &s, NULL), -1);
+	r.node_cnt = 3;
+	assert_int_equal(bf_map_earliest(m, a, &r, T0, &s, NULL), -1);
+	r.node_cnt = 1;
+	r.cpus = 5;
+	assert_int_equal(bf_map_earliest(m, a, &r, T0, &s, NULL), -1);
+	r.cpus = 1;
+	r.mem = 5000;
+	assert_int_equal(bf_map_earliest(m, a, &r, T0, &s, NULL), -1);
+	bf_map_destroy(m);
+	bitmap_destroy(a);
+}
+
+/* Node 0 busy until +10 min, node 1 busy on 2 of 4 CPUs until +30 min.
+ * A 2-node whole-node job plans for +30; a 2-CPU 20-minute job fits in
+ * front of it now; a 2-CPU 60-minute job would delay it and so waits
+ * until the large job is over. */
+static void test_hole_in_front_of_large_job(void **st)
+{
+	select_node_t v[2];
+	bitmap_t *a = all(2), *nodes = bitmap_create(2);
+	bf_req_t big = { .node_cnt = 2, .cpus = 4, .duration = 10 * MIN };
+	bf_req_t shortj = { .node_cnt = 1, .cpus = 2, .duration = 20 * MIN };
+	bf_req_t longj = { .node_cnt = 1, .cpus = 2, .duration = 60 * MIN };
+	select_node_t view[2];
+	bf_map_t *m;
+	time_t s;
+
+	nodes_init(v, 2);
+	v[0].alloc_cpus = 4;
+	v[1].alloc_cpus = 2;
+	m = bf_map_create(v, 2, T0, 60, 1440 * MIN);
+	bf_map_release(m, 0, T0 + 10 * MIN, 4, 0);
+	bf_map_release(m, 1, T0 + 30 * MIN, 2, 0);
+	bf_map_finalize(m);
+
+	assert_int_equal(bf_map_earliest(m, a, &big, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 30 * MIN);
+	assert_int_equal(bitmap_count(nodes), 2);
+	bf_map_reserve(m, nodes, &big, s);
+
+	/* the long job cannot start before the large one ends */
+	assert_int_equal(bf_map_earliest(m, a, &longj, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 40 * MIN);
+	/* the short one starts now, on node 1 (node 0 is full) */
+	assert_int_equal(bf_map_earliest(m, a, &shortj, T0, &s, nodes), 0);
+	assert_int_equal(s, T0);
+	assert_true(bitmap_test(nodes, 1));
+	assert_false(bitmap_test(nodes, 0));
+	/* what a 20-minute job may take now: 2 CPUs on node 1 */
+	bf_map_view(m, 20 * MIN, view);
+	assert_int_equal(view[0].cpus - view[0].alloc_cpus, 0);
+	assert_int_equal(view[1].cpus - view[1].alloc_cpus, 2);
+	/* for 60 minutes nothing is free anywhere */
+	bf_map_view(m, 60 * MIN, view);
+	assert_int_equal(view[1].cpus - view[1].alloc_cpus, 0);
+	bf_map_reserve(m, nodes, &shortj, s);
+
+	/* the reservation is intact: the large job still plans for +30 */
+	bitmap_clear_all(nodes);
+	assert_int_equal(bf_map_earliest(m, a, &big, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 40 * MIN);   /* its own slot is taken now */
+	bf_map_destroy(m);
+	bitmap_destroy(a);
+	bitmap_destroy(nodes);
+}
+
+/* A job that never fits inside the window, and one restricted to a node
+ * set. */
+static void test_window_and_avail(void **st)
+{
+	select_node_t v[3];
+	bitmap_t *a = bitmap_create(3), *nodes = bitmap_create(3);
+	bf_req_t one = { .node_cnt = 1, .cpus = 4, .duration = 5 * MIN };
+	bf_map_t *m;
+	time_t s;
+
+	nodes_init(v, 3);
+	for (int i = 0; i < 3; i++)
+		v[i].alloc_cpus = 4;
+	m = bf_map_create(v, 3, T0, 60, 60 * MIN);
+	bf_map_release(m, 0, T0 + 5 * MIN, 4, 0);
+	bf_map_release(m, 1, T0 + 90 * MIN, 4, 0);   /* past the window */
+	bf_map_release(m, 2, T0 - 5, 4, 0);          /* overdue: soon */
+	bf_map_finalize(m);
+	bitmap_set(a, 1);
+	assert_int_equal(bf_map_earliest(m, a, &one, T0, &s, nodes), -1);
+	bitmap_set(a, 0);
+	assert_int_equal(bf_map_earliest(m, a, &one, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 5 * MIN);
+	assert_true(bitmap_test(nodes, 0));
+	bitmap_set(a, 2);
+	assert_int_equal(bf_map_earliest(m, a, &one, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 1 * MIN);
+	assert_true(bitmap_test(nodes, 2));
+	/* exclusive needs the whole node, memory included */
+	one.exclusive = true;
+	assert_int_equal(bf_map_earliest(m, a, &one, T0 + 2 * MIN, &s, nodes), 0);
+	assert_int_equal(s, T0 + 2 * MIN);
+	bf_map_destroy(m);
+	bitmap_destroy(a);
+	bitmap_destroy(nodes);
+}
+
+/* The k-th pick jumps straight to the start where enough nodes free. */
+static void test_many_nodes(void **st)
+{
+	enum { N = 200 };
+	select_node_t v[N];
+	bitmap_t *a = all(N), *nodes = bitmap_create(N);
+	bf_req_t r = { .node_cnt = 50, .cpus = 4, .duration = 30 * MIN };
+	bf_map_t *m;
+	time_t s;
+
+	nodes_init(v, N);
+	for (int i = 0; i < N; i++)
+		v[i].alloc_cpus = 4;
+	m = bf_map_create(v, N, T0, 60, 1440 * MIN);
+	for (int i = 0; i < N; i++)   /* node i frees at +(i+1) min */
+		bf_map_release(m, (i * 37) % N, T0 + (i + 1) * MIN, 4, 0);
+	bf_map_finalize(m);
+	assert_int_equal(bf_map_earliest(m, a, &r, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 50 * MIN);
+	assert_int_equal(bitmap_count(nodes), 50);
+	bf_map_reserve(m, nodes, &r, s);
+	/* those 50 are free again at +80, before 50 others are (+100) */
+	assert_int_equal(bf_map_earliest(m, a, &r, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 80 * MIN);
+	bf_map_destroy(m);
+	bitmap_destroy(a);
+	bitmap_destroy(nodes);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_hole_in_front_of_large_job),
+		cmocka_unit_test(test_window_and_avail),
+		cmocka_unit_test(test_many_nodes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
