@@ -74,6 +74,7 @@ static struct {
 	bitmap_t      *nodes;        /* scratch: planned nodes */
 	select_node_t *live;         /* allocations now, as we know them */
 	select_node_t *view;         /* scratch: what a start may take */
+	bitmap_t     **tmp_used;     /* scratch: CPU ids kept for the plan */
 	part_avail_t  *parts;
 	size_t         part_cnt;
 	shape_t       *shapes;
@@ -123,6 +124,10 @@ static void _bf_free_pass(void)
 	xfree(bf.ids);
 	xfree(bf.live);
 	xfree(bf.view);
+	for (size_t i = 0; bf.tmp_used && i < bf.node_cnt; i++)
+		if (bf.tmp_used[i])
+			bitmap_destroy(bf.tmp_used[i]);
+	xfree(bf.tmp_used);
 	if (bf.usable)
 		bitmap_destroy(bf.usable);
 	if (bf.nodes)
@@ -190,6 +195,7 @@ static void _bf_begin(void)
 	bf.node_cnt = node_mgr_count();
 	bf.live = xcalloc(bf.node_cnt + 1, sizeof(*bf.live));
 	bf.view = xcalloc(bf.node_cnt + 1, sizeof(*bf.view));
+	bf.tmp_used = xcalloc(bf.node_cnt + 1, sizeof(*bf.tmp_used));
 	bf.usable = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
 	bf.nodes = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
 	_bf_live_view();
@@ -284,20 +290,59 @@ static bool _bf_user_full(uint32_t uid)
 	return u->cnt++ >= max;
 }
 
+/* Mark CPUs of a node with CPU ids used until only free_cpus remain
+ * free; returns the bitmap to show select (the live one if no change). */
+static const bitmap_t *_bf_limit_ids(size_t n, const bitmap_t *used,
+				     uint16_t cpus, uint16_t free_cpus)
+{
+	size_t live_free = cpus - bitmap_count(used);
+	long c;
+
+	if (live_free <= free_cpus)
+		return used;
+	if (!bf.tmp_used[n])
+		bf.tmp_used[n] = bitmap_copy(used);
+	else {
+		bitmap_clear_all(bf.tmp_used[n]);
+		bitmap_or(bf.tmp_used[n], used);
+	}
+	for (c = cpus - 1; c >= 0 && live_free > free_cpus; c--) {
+		if (bitmap_test(bf.tmp_used[n], c))
+			continue;
+		bitmap_set(bf.tmp_used[n], c);
+		live_free--;
+	}
+	return bf.tmp_used[n];
+}
+
+/* The live view, less whatever the plan keeps for reservations over the
+ * next duration seconds. */
+static void _bf_start_view(uint32_t duration)
+{
+	bf_map_view(bf.map, duration, bf.view);
+	for (size_t n = 0; n < bf.node_cnt; n++) {
+		select_node_t plan = bf.view[n];
+
+		bf.view[n] = bf.live[n];
+		if (plan.alloc_cpus > bf.view[n].alloc_cpus)
+			bf.view[n].alloc_cpus = plan.alloc_cpus;
+		if (plan.alloc_memory > bf.view[n].alloc_memory)
+			bf.view[n].alloc_memory = plan.alloc_memory;
+		if (bf.live[n].cpu_used)
+			bf.view[n].cpu_used = _bf_limit_ids(n,
+				bf.live[n].cpu_used, plan.cpus,
+				plan.cpus - plan.alloc_cpus);
+	}
+}
+
 /* Start j now on what stays free for its whole time limit. */
 static bool _bf_start_now(job_record_t *j, const bitmap_t *avail,
-		       select_req_t *sreq, const bf_req_t *r)
+			  select_req_t *sreq, const bf_req_t *r)
 {
 	select_result_t res;
 	long i, k = 0;
 
-	bf_map_view(bf.map, r->duration, bf.view);
-	for (size_t n = 0; n < bf.node_cnt; n++) {
-		if (bf.live[n].alloc_cpus > bf.view[n].alloc_cpus)
-			bf.view[n].alloc_cpus = bf.live[n].alloc_cpus;
-		if (bf.live[n].alloc_memory > bf.view[n].alloc_memory)
-			bf.view[n].alloc_memory = bf.live[n].alloc_memory;
-	}
+	_bf_start_view(r->duration);
 	if (select_job_test(bf.view, bf.node_cnt, avail, sreq, false, &res) !=
 	    SELECT_OK)
 		return false;
