@@ -11,7 +11,7 @@ set -euo pipefail
 
 pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	libhwloc-dev libmunge-dev munge libcmocka-dev uthash-dev libssl-dev
-	libmariadb-dev
+	libmariadb-dev liblua5.4-dev
 	python3 python3-pytest procps util-linux passwd iproute2
 	mariadb-server mariadb-client)
 # mariadb-server/-client: slurmdbd's database for the accounting tests

@@ -108,6 +108,7 @@ typedef struct slurm_conf {
 	char     *slurmd_user;
 	char     *slurmctld_params;   /* SlurmctldParameters, as written */
 	char     *private_data;       /* PrivateData, as written */
+	char     *job_submit_plugins; /* JobSubmitPlugins, as written */
 	uint16_t  slurmd_timeout;     /* s, 300 */
 	uint16_t  slurmctld_timeout;  /* s, 120 */
 	uint16_t  message_timeout;    /* s, 10 */

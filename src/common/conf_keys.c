@@ -157,7 +157,7 @@ static const conf_key_t conf_keys[] = {
 	SHOW("JobDefaults", show_job_defaults),
 	{ "JobFileAppend", NULL, CK_U16, NOF, "0", NULL, 0, NULL },
 	{ "JobRequeue", NULL, CK_BOOL01, F(job_requeue), "1", NULL, 0, NULL },
-	{ "JobSubmitPlugins", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "JobSubmitPlugins", NULL, CK_STR, F(job_submit_plugins), NULL, NULL, 0, NULL },
 	{ "KillOnBadExit", NULL, CK_U16, NOF, "0", NULL, 0, NULL },
 	{ "KillWait", NULL, CK_U16, F(kill_wait), "30", " sec", 0, NULL },
 	{ "LaunchParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },

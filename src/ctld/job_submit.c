@@ -16,6 +16,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_submit_plugin.h"
 #include "ctld/priority.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
@@ -435,7 +436,18 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	int rc;
 
 	gettimeofday(&t0, NULL);
-	rc = d ? _validate(d, m, &s) : ESLURM_JOB_SCRIPT_MISSING;
+	rc = d ? job_submit_plugin_submit(d, m->auth_uid, &s.msg) :
+		 ESLURM_JOB_SCRIPT_MISSING;
+	if (!rc) {
+		char *plugin_msg = s.msg;
+
+		s.msg = NULL;
+		rc = _validate(d, m, &s);
+		if (!s.msg)
+			s.msg = plugin_msg;
+		else
+			xfree(plugin_msg);
+	}
 	if (rc) {
 		info("_slurm_rpc_submit_batch_job: uid=%u: %s", m->auth_uid,
 		     slurm_strerror(rc));
@@ -451,6 +463,7 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 		job_info_free_members(&j->info);
 		xstrarray_free(j->argv);
 		xfree(j);
+		xfree(s.msg);
 		return;
 	}
 	job_depend_set(j, d->dependency);
@@ -461,6 +474,7 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 		job_depend_free(j);
 		xstrarray_free(j->argv);
 		xfree(j);
+		xfree(s.msg);
 		return;
 	}
 	job_mgr_add(j);
@@ -468,6 +482,8 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	resp = xmalloc(sizeof(*resp));
 	resp->job_id = j->info.job_id;
 	resp->step_id = NO_VAL32;
+	resp->job_submit_user_msg = s.msg;     /* from a job_submit plugin */
+	s.msg = NULL;
 	gettimeofday(&t1, NULL);
 	info("_slurm_rpc_submit_batch_job: JobId=%u InitPrio=%u usec=%ld",
 	     j->info.job_id, j->info.priority,

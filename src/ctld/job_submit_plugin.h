@@ -1,0 +1,47 @@
+/* job_submit_plugin.h — JobSubmitPlugins: site code that sees (and may
+ * change or refuse) every job submission and update.
+ *
+ * slurm.conf names a comma-separated list, e.g. "lua"; each is loaded as
+ * the plugin job_submit/<name> and called in that order.  A plugin
+ * exports ops of this type (see common/plugin.h).  It runs on the
+ * controller's loop thread.
+ */
+#ifndef SLUICE_CTLD_JOB_SUBMIT_PLUGIN_H
+#define SLUICE_CTLD_JOB_SUBMIT_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/conf.h"
+#include "common/job_info.h"
+#include "common/node_info.h"
+
+typedef struct {
+	/* Once at load (and again at reconfigure); 0, or -1 with err. */
+	int  (*init)(const slurm_conf_t *conf, char *err, size_t errlen);
+	void (*fini)(void);
+	/* A new job: desc may be changed.  Returns 0 or an error code (the
+	 * submission is refused); *user_msg (xmalloc'd, may be set either
+	 * way) is shown to the submitting user. */
+	int  (*submit)(job_desc_t *desc, const part_info_t *parts,
+		       size_t part_cnt, uint32_t submit_uid, char **user_msg);
+	/* An update of an existing job: desc holds the fields being changed
+	 * (unset ones at NO_VAL / NULL) and may be changed; job is the job as
+	 * it is.  Same return convention. */
+	int  (*modify)(job_desc_t *desc, const job_info_t *job,
+		       const part_info_t *parts, size_t part_cnt,
+		       uint32_t modify_uid, char **user_msg);
+} job_submit_ops_t;
+
+/* Load the plugins named by conf->job_submit_plugins (none: nothing).
+ * 0, or -1 with a message in err (at start that is fatal; at
+ * reconfigure the old plugins stay). */
+int  job_submit_plugin_init(const slurm_conf_t *conf, char *err, size_t errlen);
+void job_submit_plugin_fini(void);
+/* Run every plugin's submit / modify in order; the first error stops
+ * the chain.  Messages of all plugins are joined with newlines. */
+int  job_submit_plugin_submit(job_desc_t *desc, uint32_t uid, char **user_msg);
+int  job_submit_plugin_modify(job_desc_t *desc, const job_info_t *job,
+			      uint32_t uid, char **user_msg);
+
+#endif
