@@ -192,7 +192,12 @@ int cli_ctld_rpc_rc(uint16_t type, const void *req, int *rc)
 	if (resp.type != RESPONSE_SLURM_RC) {
 		*rc = SLURM_UNEXPECTED_MSG_ERROR;
 	} else {
+		const return_code_msg_t *r = resp.data;
+
 		*rc = cli_resp_rc(&resp);
+		/* Text for the user (a job_submit plugin's message). */
+		if (r && r->msg && *r->msg)
+			fprintf(stderr, "%s\n", r->msg);
 	}
 	msg_free(&resp);
 	return 0;

@@ -25,7 +25,8 @@ const char *cli_prog(void);
  * slurm_err_t (SLURM_COMMUNICATIONS_CONNECTION_ERROR when no controller
  * answers). */
 int cli_ctld_rpc(uint16_t type, const void *req, slurm_msg_t *resp);
-/* For RC-answered requests: transport error, or 0 with *rc set. */
+/* For RC-answered requests: transport error, or 0 with *rc set.  A text
+ * the controller sends with the code is printed on stderr. */
 int cli_ctld_rpc_rc(uint16_t type, const void *req, int *rc);
 /* If resp is RESPONSE_SLURM_RC, its code; else 0. */
 int cli_resp_rc(const slurm_msg_t *resp);

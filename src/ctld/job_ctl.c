@@ -18,6 +18,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_submit_plugin.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
 
@@ -528,10 +529,70 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 	_update_prio(j, u);
 }
 
+/* JobSubmitPlugins see the update as a job_desc of the fields being
+ * changed, and may change them (or refuse). */
+static int _plugin_modify(job_record_t *j, job_update_msg_t *u, uid_t uid,
+			  char **user_msg)
+{
+	static const size_t strs[] = {
+		offsetof(job_update_msg_t, name), offsetof(job_update_msg_t, comment),
+		offsetof(job_update_msg_t, partition),
+		offsetof(job_update_msg_t, features),
+		offsetof(job_update_msg_t, exc_nodes),
+		offsetof(job_update_msg_t, req_nodes),
+		offsetof(job_update_msg_t, dependency),
+		offsetof(job_update_msg_t, account), offsetof(job_update_msg_t, qos),
+	};
+	static const size_t dstrs[] = {
+		offsetof(job_desc_t, name), offsetof(job_desc_t, comment),
+		offsetof(job_desc_t, partition), offsetof(job_desc_t, features),
+		offsetof(job_desc_t, exc_nodes), offsetof(job_desc_t, req_nodes),
+		offsetof(job_desc_t, dependency), offsetof(job_desc_t, account),
+		offsetof(job_desc_t, qos),
+	};
+	job_desc_t d;
+	int rc;
+
+	job_desc_init(&d);
+	d.time_limit = u->time_limit;
+	d.priority = u->priority;
+	d.nice = u->nice;
+	d.min_nodes = u->min_nodes;
+	d.max_nodes = u->max_nodes;
+	d.begin_time = u->begin_time;
+	d.requeue = u->requeue;
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		char *v = *(char **)((char *) u + strs[i]);
+
+		*(char **)((char *) &d + dstrs[i]) = v ? xstrdup(v) : NULL;
+	}
+	rc = job_submit_plugin_modify(&d, &j->info, uid, user_msg);
+	if (!rc) {
+		u->time_limit = d.time_limit;
+		u->priority = d.priority;
+		u->nice = d.nice;
+		u->min_nodes = d.min_nodes;
+		u->max_nodes = d.max_nodes;
+		u->begin_time = d.begin_time;
+		u->requeue = d.requeue;
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+			char **to = (char **)((char *) u + strs[i]);
+			char **from = (char **)((char *) &d + dstrs[i]);
+
+			xfree(*to);
+			*to = *from;
+			*from = NULL;
+		}
+	}
+	job_desc_free_members(&d);
+	return rc;
+}
+
 void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 {
 	job_update_msg_t *u = m->data;
 	job_record_t *j = u ? job_mgr_find_str(u->job_id_str) : NULL;
+	char *user_msg = NULL;
 	int rc;
 
 	if (!j) {
@@ -544,6 +605,16 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_USER_ID_MISSING);
 		return;
 	}
+	if ((rc = _plugin_modify(j, u, m->auth_uid, &user_msg))) {
+		return_code_msg_t r = { .rc = rc, .msg = user_msg };
+
+		info("_update_job: JobId=%u: refused by job_submit plugin: %s",
+		     j->info.job_id, slurm_strerror(rc));
+		net_reply(c, RESPONSE_SLURM_RC, &r);
+		xfree(user_msg);
+		return;
+	}
+	xfree(user_msg);
 	rc = _check_update(j, u, ctld_is_operator(m->auth_uid));
 	if (rc) {
 		info("_update_job: JobId=%u: %s", j->info.job_id,

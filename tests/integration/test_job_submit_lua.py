@@ -151,3 +151,33 @@ def test_missing_script_stops_controller(users):
         assert "job_submit.lua" in text and "No such file" in text, text[-2000:]
     finally:
         conftest._stop(c, keep=False)
+
+
+MODIFY = SCRIPT[:SCRIPT.index("function slurm_job_modify")] + textwrap.dedent("""\
+    function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
+        if job_desc.time_limit ~= slurm.NO_VAL and job_desc.time_limit > 60 then
+            slurm.log_user("Jobs of %s may run 60 minutes at most",
+                           job_rec.account)
+            return slurm.ESLURM_INVALID_TIME_LIMIT
+        end
+        if job_desc.comment ~= nil then
+            job_desc.comment = "checked:" .. job_desc.comment
+        end
+        return slurm.SUCCESS
+    end
+    """)
+
+
+def test_modify_sees_changes_and_refuses(lua_cluster):
+    c = lua_cluster
+    write_script(c, MODIFY)
+    r = c.run(["sbatch", "-t", "5", "--hold", "--wrap", "true"], user="sluice_u1")
+    jid = r.out.split()[-1]
+    r = c.run(["scontrol", "update", "JobId=%s" % jid, "Comment=hello"],
+              user="sluice_u1")
+    assert r.rc == 0, r
+    assert c.show_job(jid)["Comment"] == "checked:hello"
+    r = c.run(["scontrol", "update", "JobId=%s" % jid, "TimeLimit=120"])
+    assert r.rc == 1, r
+    assert "Jobs of general may run 60 minutes at most" in r.err, r
+    assert c.show_job(jid)["TimeLimit"] == "00:05:00"
