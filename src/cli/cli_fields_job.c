@@ -200,7 +200,11 @@ JSN(j_state)
 	return a;
 }
 
-TXT(t_reason) { xstrcat(o, job_reason_string(J(r)->state_reason)); }
+TXT(t_reason)
+{
+	xstrcat(o, J(r)->state_desc ? J(r)->state_desc
+				    : job_reason_string(J(r)->state_reason));
+}
 
 /* scontrol keeps Key=Value tokens whole: spaces in a free-text reason
  * become '_'. */

@@ -393,10 +393,17 @@ static bool _one(job_record_t *j, pass_t *p)
 	char *desc;
 
 	j->info.last_sched_eval = p->now;
+	if (why == WAIT_NO_REASON && (desc = _req_nodes_down(j, p))) {
+		sched_set_reason(j, WAIT_NODE_NOT_AVAIL, desc);
+		xfree(desc);
+		return false;
+	}
 	if (why == WAIT_NO_REASON && _is_blocked(p, j->part))
 		why = WAIT_PRIORITY;
 	if (why == WAIT_NO_REASON && !bitmap_count(p->usable))
 		why = WAIT_RESOURCES;
+	if (why == WAIT_TIME)
+		j->info.start_time = j->begin_time;   /* squeue --start */
 	if (why != WAIT_NO_REASON) {
 		sched_set_reason(j, why, NULL);
 		if (why == WAIT_RESOURCES)
@@ -409,9 +416,7 @@ static bool _one(job_record_t *j, pass_t *p)
 	}
 	if (_try(j, p))
 		return true;
-	desc = _req_nodes_down(j, p);
-	sched_set_reason(j, desc ? WAIT_NODE_NOT_AVAIL : WAIT_RESOURCES, desc);
-	xfree(desc);
+	sched_set_reason(j, WAIT_RESOURCES, NULL);
 	_block(p, j->part);
 	return false;
 }
