@@ -530,6 +530,23 @@ STR_TEXT(t_command, command)
 STR_TEXT(t_work_dir, work_dir)
 STR_TEXT(t_comment, comment)
 STR_TEXT(t_gres, gres)
+STR_TEXT(t_tres_per_job, tres_per_job)
+STR_TEXT(t_tres_per_task, tres_per_task)
+
+/* scontrol -d: JOB_GRES=gpu:1 then one line per run of nodes with the
+ * same layout ("     Nodes=n1 CPU_IDs=0-1 Mem=100 GRES=gpu:1(IDX:0)"). */
+TXT(t_job_gres)
+{
+	const job_info_t *j = J(r);
+
+	xstrcat(o, j->gres_alloc ? j->gres_alloc : "(null)");
+	if (j->alloc_detail &&
+	    ((j->job_state & JOB_STATE_BASE) == JOB_RUNNING ||
+	     (j->job_state & JOB_COMPLETING))) {
+		xstrcatc(o, '\n');
+		xstrcat(o, j->alloc_detail);
+	}
+}
 TXT(t_gres_na) { xstrcat(o, J(r)->gres ? J(r)->gres : "N/A"); }
 STR_TEXT(t_resv, reservation)
 STR_TEXT(t_wckey, wckey)
@@ -669,7 +686,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, "Socks/Node", NL, t_star, NULL, NULL },
 	{ 0, NULL, NULL, "NtasksPerN:B:S:C", 0, t_ntpn, "tasks_per_node", j_ntpn },
 	{ 0, NULL, NULL, "CoreSpec", 0, t_star, NULL, NULL },
-	{ 0, NULL, NULL, "JOB_GRES", NL | CF_SHOW_DETAIL, t_gres, NULL, NULL },
+	{ 0, NULL, NULL, "JOB_GRES", NL | CF_SHOW_DETAIL, t_job_gres, NULL, NULL },
 	{ 'c', "mincpus", "MIN_CPUS", "MinCPUsNode", NL, t_min_cpus,
 	  "minimum_cpus_per_node", j_min_cpus },
 	{ 0, NULL, NULL, "MinMemoryNode", OPT, t_show_mem_node, "memory_per_node", j_mem_node },
@@ -692,6 +709,9 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, "stdin", "STDIN", "StdIn", NL, t_stdin, "stdin_expanded", NULL },
 	{ 0, "stdout", "STDOUT", "StdOut", NL, t_stdout, "stdout_expanded", NULL },
 	{ 0, NULL, NULL, "Power", NL, t_empty, NULL, NULL },
+	{ 0, NULL, NULL, "TresPerJob", NL | OPT, t_tres_per_job, NULL, NULL },
+	{ 0, NULL, NULL, "TresPerNode", NL | OPT, t_gres, NULL, NULL },
+	{ 0, NULL, NULL, "TresPerTask", NL | OPT, t_tres_per_task, NULL, NULL },
 
 	/* squeue only */
 	{ 'i', "jobarrayid", "JOBID", NULL, 0, t_array_id, NULL, NULL },

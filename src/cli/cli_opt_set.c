@@ -98,6 +98,9 @@ static int set_flag(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	case OPT_HOLD:
 		o->desc.hold = true;
 		break;
+	case OPT_SPREAD_JOB:
+		o->desc.bitflags |= JOB_SPREAD;
+		break;
 	case OPT_CONTIGUOUS:
 		o->desc.contiguous = 1;
 		break;
@@ -528,8 +531,8 @@ static int set_gpus(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	val = xstrdup_printf("gres/gpu:%s", arg);
 	switch (d->id) {
 	case OPT_GPUS:
-		xfree(o->gpus);
-		o->gpus = val;
+		xfree(o->desc.tres_per_job);
+		o->desc.tres_per_job = val;
 		return 0;
 	case OPT_GPUS_PER_NODE:
 		xfree(o->desc.gres);
@@ -791,7 +794,7 @@ const cli_opt_def_t cli_opt_table[] = {
 	IGN("network", 0, REQ), IGN("nodefile", 'F', REQ),
 	IGN("ntasks-per-socket", 0, REQ), IGN("overcommit", 'O', NOARG),
 	IGN("power", 0, REQ), IGN("prefer", 0, REQ), IGN("profile", 0, REQ),
-	IGN("reboot", 0, NOARG), IGN("spread-job", 0, NOARG),
+	IGN("reboot", 0, NOARG), { "spread-job", 0, NOARG, OPT_SPREAD_JOB, ALL, { 0 }, FN(set_flag) },
 	IGN("switches", 0, REQ), IGN("thread-spec", 0, REQ),
 	IGN("use-min-nodes", 0, NOARG), IGN("wait-all-nodes", 0, REQ),
 };

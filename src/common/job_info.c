@@ -206,6 +206,7 @@ const field_desc_t job_desc_fields[] = {
 	D(mem_per_tres, FT_STR), D(tres_per_task, FT_STR),
 	D(container, FT_STR), D(spank_env, FT_STR),
 	D(kill_inv_dep, FT_U16), D(warn_flags, FT_U16),
+	D(tres_per_job, FT_STR), D(bitflags, FT_U32),
 	FIELD_END
 };
 #undef D
@@ -242,6 +243,8 @@ const field_desc_t job_info_fields[] = {
 	J(sched_name, FT_STR), J(billable_tres, FT_DOUBLE),
 	J(kill_inv_dep, FT_U16), J(warn_signal, FT_U16), J(warn_time, FT_U16),
 	J(warn_flags, FT_U16), J(warn_sent, FT_BOOL), J(suspend_start, FT_TIME),
+	J(tres_per_job, FT_STR), J(tres_per_task, FT_STR), J(bitflags, FT_U32),
+	J(alloc_detail, FT_STR), J(gres_alloc, FT_STR),
 	FIELD_END
 };
 #undef J

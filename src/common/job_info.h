@@ -180,7 +180,12 @@ typedef struct {
 	char     *spank_env;      /* reserved for SPANK options */
 	uint16_t  kill_inv_dep;   /* --kill-on-invalid-dep: NO_VAL16, 0, 1 */
 	uint16_t  warn_flags;     /* --signal B: -> KILL_JOB_BATCH */
+	char     *tres_per_job;   /* --gpus: "gres/gpu:4" */
+	uint32_t  bitflags;       /* JOB_SPREAD... */
 } job_desc_t;
+
+/* job_desc_t.bitflags / job_info_t.bitflags */
+#define JOB_SPREAD 0x00000001u   /* --spread-job */
 
 #define NICE_OFFSET 0x80000000u
 
@@ -268,6 +273,11 @@ typedef struct {
 	uint16_t  warn_flags;     /* KILL_JOB_BATCH: batch shell only */
 	bool      warn_sent;
 	time_t    suspend_start;  /* when the running suspension began */
+	char     *tres_per_job;   /* --gpus */
+	char     *tres_per_task;  /* --gpus-per-task */
+	uint32_t  bitflags;       /* JOB_SPREAD... */
+	char     *alloc_detail;   /* scontrol -d: "Nodes=n1 CPU_IDs=0-1 Mem=100 GRES=gpu:1(IDX:0)" lines */
+	char     *gres_alloc;     /* JOB_GRES: "gpu:1" or NULL */
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

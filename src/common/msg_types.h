@@ -276,6 +276,7 @@ typedef struct {
 	uint32_t  restart_cnt;
 	char     *cpu_bind;       /* allocated cores on the node, "0-1" */
 	uint32_t  nice;
+	char     *gpu_idx;        /* GPU (gres) indexes on the node, "0-1" */
 } batch_launch_msg_t;
 
 /* Controller -> slurmd: signal a job's processes or end them. */

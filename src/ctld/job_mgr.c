@@ -15,6 +15,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_res.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
@@ -52,6 +53,7 @@ static void _free_job(job_record_t *j)
 		bitmap_destroy(j->exc_bitmap);
 	xfree(j->node_cpus);
 	xfree(j->node_tasks);
+	job_res_free(j);
 	xfree(j->node_mem);
 	if (j->packed)
 		buf_destroy(j->packed);
@@ -324,6 +326,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	xfree(i->sched_name);
 	i->sched_name = xstrdup("Main");
 	_tres_alloc(j);
+	job_res_start(j, res);
 	job_mgr_touch(j);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s",
 	     i->job_id, i->nodes, i->num_cpus, i->partition);
@@ -338,6 +341,7 @@ static void _release_node(job_record_t *j, node_record_t *n)
 
 	if (k < 0)
 		return;
+	job_res_hold_node(j, (uint32_t) k, n, false);
 	node_mgr_release(n, j->node_cpus[k], j->node_mem[k]);
 }
 
@@ -539,7 +543,7 @@ void job_mgr_reattach_parts(void)
 	job_record_t *j, *tmp;
 
 	HASH_ITER(hh, jm.by_id, j, tmp)
-		j->part = part_mgr_find(j->info.partition);
+		job_res_attach_parts(j);
 }
 
 /* ---- info ---- */

@@ -53,6 +53,18 @@ typedef struct job_record {
 	uint32_t        packed_gen;    /* node generation when packed */
 	time_t          term_sent;     /* last REQUEST_TERMINATE_JOB */
 	uint16_t        launch_tries;  /* batch launches sent for this start */
+	/* resources in detail (job_res.c) */
+	bitmap_t      **node_cpu_ids;  /* per allocated node: CPU ids, or NULL */
+	uint64_t       *node_gpus;     /* per allocated node: GPU indexes */
+	part_record_t **part_list;     /* -p a,b: every partition it may use */
+	uint32_t        part_cnt;
+	bitmap_t       *feat_bitmap;   /* nodes matching -C, cached */
+	uint32_t        feat_gen;
+	uint16_t        gpus_per_node; /* parsed from gres/tres_per_* */
+	uint16_t        gpus_per_task;
+	uint32_t        gpus_per_job;
+	char           *gpu_type;
+	bool            gpus_parsed;
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;

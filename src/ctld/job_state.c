@@ -14,6 +14,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_res.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "slurm/slurm_errno.h"
@@ -36,6 +37,7 @@ static void _pack_alloc(buf_t *b, const job_record_t *j)
 		pack16(b, j->node_tasks[k]);
 		pack64(b, j->node_mem[k]);
 		packbool(b, j->comp_bitmap && bitmap_test(j->comp_bitmap, i));
+		job_res_pack_node(b, j, (uint32_t) k);
 	}
 }
 
@@ -114,6 +116,8 @@ static int _unpack_alloc(buf_t *b, job_record_t *j)
 		}
 		n = node_mgr_find(name);
 		xfree(name);
+		if (job_res_unpack_node(b, j, cnt, kept, n) < 0)
+			return -1;
 		if (!n)
 			continue;
 		/* names were packed in index order, so kept stays sorted */
@@ -134,7 +138,7 @@ static void _attach(job_record_t *j)
 	uint32_t st = j->info.job_state;
 	long i, k = 0;
 
-	j->part = part_mgr_find(j->info.partition);
+	job_res_attach_parts(j);
 	job_mgr_add(j);
 	if ((st & JOB_STATE_BASE) == JOB_PENDING) {
 		job_mgr_pending_add(j);
@@ -156,6 +160,7 @@ static void _attach(job_record_t *j)
 		if ((st & JOB_COMPLETING) && !bitmap_test(j->comp_bitmap, i))
 			continue;      /* this node already confirmed */
 		node_mgr_alloc(n, j->node_cpus[k], j->node_mem[k]);
+		job_res_hold_node(j, (uint32_t) k, n, true);
 		if (st & JOB_COMPLETING)
 			node_mgr_completing(n, true);
 	}
@@ -190,6 +195,7 @@ fail:
 	xfree(j->node_cpus);
 	xfree(j->node_tasks);
 	xfree(j->node_mem);
+	job_res_free(j);
 	xfree(j);
 	return NULL;
 }
@@ -277,6 +283,10 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	l->cluster_name = xstrdup(ctld_conf()->cluster_name);
 	l->restart_cnt = i->restart_cnt;
 	l->nice = i->nice;
+	if (j->node_cpu_ids && j->node_cpu_ids[0])
+		l->cpu_bind = bitmap_to_str(j->node_cpu_ids[0]);
+	if (j->node_gpus && j->node_gpus[0])
+		l->gpu_idx = select_gpu_idx_str(j->node_gpus[0]);
 	return l;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "common/features.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
@@ -16,6 +17,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_res.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/priority.h"
 #include "ctld/sched.h"
@@ -63,18 +65,89 @@ typedef struct {
 	bool           exclusive;
 	uint32_t       time_limit;
 	char          *msg;           /* text for the user */
+	char          *parts;         /* usable partitions of -p, "a,b" */
+	uint16_t       gpn, gpt;      /* GPUs per node, per task */
+	uint32_t       gpj;           /* GPUs per job */
+	char          *gpu_type;
 } submit_t;
 
-/* "-p a,b": every name must exist; the job goes to the first one that
- * takes submissions (it does not yet move between them). */
+static bool _enforce(void)
+{
+	const char *e = ctld_conf()->enforce_part_limits;
+
+	return e && xstrcasecmp(e, "NO");
+}
+
+static bool _in_list(const char *list, const char *name)
+{
+	char **v;
+	bool found = false;
+
+	if (!list || !name)
+		return false;
+	v = xstrsplit(list, ",", NULL);
+	for (size_t i = 0; v[i] && !found; i++)
+		found = !strcasecmp(v[i], name);
+	xstrarray_free(v);
+	return found;
+}
+
+/* Is one of uid's groups in AllowGroups? */
+static bool _group_ok(const part_info_t *p, uid_t uid, gid_t gid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	gid_t groups[256];
+	int n = 256;
+
+	if (!p->allow_groups || uid == 0 || uid == ctld_conf()->slurm_user_id)
+		return true;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) || !res)
+		return false;
+	if (getgrouplist(res->pw_name, gid, groups, &n) < 0)
+		n = 256;
+	for (int i = 0; i < n; i++) {
+		struct group gr, *g = NULL;
+		char gbuf[4096];
+
+		if (!getgrgid_r(groups[i], &gr, gbuf, sizeof(gbuf), &g) && g &&
+		    _in_list(p->allow_groups, g->gr_name))
+			return true;
+	}
+	return false;
+}
+
+/* May this job use partition p at all?  0 or a Slurm error. */
+static int _part_access(const part_info_t *p, const job_desc_t *d,
+			uid_t uid, gid_t gid)
+{
+	if (p->root_only && uid != 0)
+		return ESLURM_ACCESS_DENIED;
+	if (!_group_ok(p, uid, gid))
+		return ESLURM_JOB_MISSING_REQUIRED_PARTITION_GROUP;
+	if (p->allow_accounts && !_in_list(p->allow_accounts, d->account))
+		return ESLURM_INVALID_ACCOUNT;
+	if (p->deny_accounts && _in_list(p->deny_accounts, d->account))
+		return ESLURM_INVALID_ACCOUNT;
+	return 0;
+}
+
+/* "-p a,b": every name must exist; the job keeps the ones it may use
+ * (taking submissions, access allowed) and runs in whichever can start it
+ * first. */
 static int _pick_partition(const job_desc_t *d, submit_t *s)
 {
 	char **names;
-	int rc = ESLURM_PARTITION_NOT_AVAIL;
+	int rc = ESLURM_PARTITION_NOT_AVAIL, arc = 0;
 
 	if (!d->partition || !*d->partition) {
 		s->part = part_mgr_default();
-		return s->part ? 0 : ESLURM_DEFAULT_PARTITION_NOT_SET;
+		if (!s->part)
+			return ESLURM_DEFAULT_PARTITION_NOT_SET;
+		if ((rc = _part_access(&s->part->info, d, s->uid, s->gid)))
+			return rc;
+		s->parts = xstrdup(s->part->info.name);
+		return 0;
 	}
 	names = xstrsplit(d->partition, ",", NULL);
 	if (!names[0])
@@ -86,14 +159,24 @@ static int _pick_partition(const job_desc_t *d, submit_t *s)
 			s->msg = xstrdup_printf("invalid partition specified: %s",
 						names[i]);
 			s->part = NULL;
+			xfree(s->parts);
 			rc = ESLURM_INVALID_PARTITION_NAME;
 			break;
 		}
-		if (!s->part && p->info.state_up != PARTITION_DRAIN &&
-		    p->info.state_up != PARTITION_INACTIVE) {
-			s->part = p;
-			rc = 0;
+		if (p->info.state_up == PARTITION_DRAIN ||
+		    p->info.state_up == PARTITION_INACTIVE ||
+		    _in_list(s->parts, p->info.name))
+			continue;
+		if ((arc = _part_access(&p->info, d, s->uid, s->gid))) {
+			if (rc == ESLURM_PARTITION_NOT_AVAIL)
+				rc = arc;
+			continue;
 		}
+		if (!s->part)
+			s->part = p;
+		xstrfmtcat(&s->parts, "%s%s", s->parts ? "," : "",
+			   p->info.name);
+		rc = 0;
 	}
 	xstrarray_free(names);
 	return rc;
@@ -169,7 +252,8 @@ static int _check_nodes(const job_desc_t *d, submit_t *s)
 	return 0;
 }
 
-static void _select_req_from(const submit_t *s, select_req_t *r)
+static void _select_req_from(const job_desc_t *d, const submit_t *s,
+			     const part_record_t *part, select_req_t *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->min_nodes = s->min_nodes;
@@ -181,45 +265,159 @@ static void _select_req_from(const submit_t *s, select_req_t *r)
 		r->mem_per_cpu = s->mem;
 	else
 		r->mem_per_node = s->mem;
-	r->exclusive = s->exclusive;
+	r->exclusive = d->shared == JOB_SHARED_NONE ||
+		!xstrcasecmp(part->info.oversubscribe, "EXCLUSIVE");
+	r->cr = job_res_cr();
+	r->gpus_per_node = s->gpn;
+	r->gpus_per_task = s->gpt;
+	r->gpus_per_job = s->gpj;
+	r->gpu_type = s->gpu_type;
+	r->contiguous = d->contiguous && d->contiguous != NO_VAL16;
+	r->spread = d->bitflags & JOB_SPREAD;
 }
 
-/* Could the job ever run in its partition?  Node count limits only make
- * it wait (PartitionNodeLimit / PartitionConfig). */
-static int _can_ever_run(const job_desc_t *d, submit_t *s)
+/* Partition limits the job exceeds (time, node counts): 0 or the error
+ * a submit gets when EnforcePartLimits says so; *reason is the wait. */
+static int _part_limits(const submit_t *s, const part_record_t *part)
 {
-	const part_info_t *p = &s->part->info;
-	size_t cnt = node_mgr_count();
-	select_node_t *view;
+	const part_info_t *p = &part->info;
+
+	if (p->max_time != INFINITE32 && s->time_limit != INFINITE32 &&
+	    s->time_limit != NO_VAL32 && s->time_limit > p->max_time)
+		return ESLURM_INVALID_TIME_LIMIT;
+	if ((p->max_nodes != INFINITE32 && s->min_nodes > p->max_nodes) ||
+	    (s->max_nodes && s->max_nodes < p->min_nodes) ||
+	    s->min_nodes > p->total_nodes)
+		return ESLURM_INVALID_NODE_COUNT;
+	return 0;
+}
+
+/* Could the job ever run in part (on empty nodes)?  Node counts beyond
+ * the partition only make it wait (PartitionNodeLimit/PartitionConfig). */
+static bool _fits_part(const job_desc_t *d, const submit_t *s,
+		       const part_record_t *part, const select_node_t *view,
+		       size_t cnt)
+{
+	const part_info_t *p = &part->info;
 	select_result_t res;
 	select_req_t r;
-	bitmap_t *avail, *reqd = NULL;
+	bitmap_t *avail, *reqd = NULL, *feat = NULL;
 	int rc;
 
 	if (s->min_nodes > p->total_nodes ||
 	    (p->max_nodes != INFINITE32 && s->min_nodes > p->max_nodes) ||
 	    s->min_nodes < p->min_nodes)
-		return 0;
-	view = xcalloc(cnt + 1, sizeof(*view));
-	node_mgr_select_view(view);
-	avail = bitmap_copy(s->part->node_bitmap);
+		return true;
+	avail = bitmap_copy(part->node_bitmap);
 	if (d->exc_nodes && *d->exc_nodes) {
 		bitmap_t *x = node_mgr_bitmap(d->exc_nodes, NULL);
 
 		bitmap_and_not(avail, x);
 		bitmap_destroy(x);
 	}
-	_select_req_from(s, &r);
+	_select_req_from(d, s, part, &r);
 	if (d->req_nodes && *d->req_nodes)
 		r.required = reqd = node_mgr_bitmap(d->req_nodes, NULL);
+	if (d->features && *d->features)
+		r.feature_nodes = feat = job_res_feature_nodes(d->features);
 	rc = select_job_test(view, cnt, avail, &r, true, &res);
 	if (rc == SELECT_OK)
 		select_result_free(&res);
 	if (reqd)
 		bitmap_destroy(reqd);
+	if (feat)
+		bitmap_destroy(feat);
 	bitmap_destroy(avail);
+	return rc == SELECT_OK;
+}
+
+static int _can_ever_run(const job_desc_t *d, submit_t *s)
+{
+	size_t cnt = node_mgr_count();
+	select_node_t *view = xcalloc(cnt + 1, sizeof(*view));
+	char **names = xstrsplit(s->parts, ",", NULL);
+	bool any = false;
+	int rc = 0, first = 0;
+
+	node_mgr_select_view(view);
+	for (size_t i = 0; names[i]; i++) {
+		part_record_t *p = part_mgr_find(names[i]);
+		int lim;
+
+		if (!p)
+			continue;
+		lim = _enforce() ? _part_limits(s, p) : 0;
+		if (!lim && !_fits_part(d, s, p, view, cnt))
+			lim = ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+		if (!lim)
+			any = true;
+		else if (!first)
+			first = lim;
+	}
+	if (!any)
+		rc = first ? first : ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+	else if (first && !xstrcasecmp(ctld_conf()->enforce_part_limits, "ALL"))
+		rc = first;
+	xstrarray_free(names);
 	xfree(view);
-	return rc == SELECT_OK ? 0 : ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+	return rc;
+}
+
+static bool _feature_known(const char *name, void *arg)
+{
+	for (size_t i = 0; i < node_mgr_count(); i++) {
+		const char *f = node_mgr_at(i)->info.features;
+		char **v;
+		bool hit = false;
+
+		if (!f)
+			continue;
+		v = xstrsplit(f, ",", NULL);
+		for (size_t k = 0; v[k] && !hit; k++)
+			hit = !strcmp(v[k], name);
+		xstrarray_free(v);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+/* -C and the GPU requests: well formed and known to the cluster. */
+static int _check_requests(const job_desc_t *d, submit_t *s)
+{
+	const char *types = conf_get(ctld_conf(), "GresTypes");
+
+	if (d->features && *d->features &&
+	    (!features_valid(d->features, NULL, 0) ||
+	     !features_each(d->features, _feature_known, NULL)))
+		return ESLURM_INVALID_FEATURE;
+	if (job_res_parse_gpus(d->gres, d->tres_per_task, d->tres_per_job,
+			       &s->gpn, &s->gpt, &s->gpj, &s->gpu_type) < 0)
+		return ESLURM_INVALID_GRES;
+	if ((s->gpn || s->gpt || s->gpj) && (!types || !strstr(types, "gpu")))
+		return ESLURM_INVALID_GRES;
+	return 0;
+}
+
+/* MaxMemPerNode / MaxMemPerCPU of the partition, else the cluster's. */
+static int _check_memory(const submit_t *s)
+{
+	const part_info_t *p = &s->part->info;
+	const slurm_conf_t *c = ctld_conf();
+	uint64_t max_node = p->max_mem_per_node ? p->max_mem_per_node :
+		c->max_mem_per_node;
+	uint64_t max_cpu = p->max_mem_per_cpu ? p->max_mem_per_cpu :
+		c->max_mem_per_cpu;
+	uint64_t per_node = s->mem_per_cpu ?
+		s->mem * s->cpt * (s->ntpn ? s->ntpn : 1) : s->mem;
+
+	if (!s->mem)
+		return 0;
+	if (s->mem_per_cpu && max_cpu && s->mem > max_cpu)
+		return ESLURM_INVALID_TASK_MEMORY;
+	if (max_node && per_node > max_node)
+		return ESLURM_INVALID_TASK_MEMORY;
+	return 0;
 }
 
 static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s)
@@ -235,7 +433,8 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s)
 		return ESLURM_JOB_SCRIPT_MISSING;
 	if (strncmp(d->script, "#!", 2))
 		return ESLURM_JOB_SCRIPT_MISSING;
-	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)))
+	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
+	    (rc = _check_requests(d, s)))
 		return rc;
 	if (job_mgr_count() >= ctld_conf()->max_job_count)
 		return EAGAIN;
@@ -244,6 +443,8 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s)
 	if (!op && d->nice != NO_VAL32 && d->nice < NICE_OFFSET)
 		return ESLURM_ACCESS_DENIED;
 	_memory(d, s);
+	if ((rc = _check_memory(s)))
+		return rc;
 	s->exclusive = d->shared == JOB_SHARED_NONE ||
 		!xstrcasecmp(s->part->info.oversubscribe, "EXCLUSIVE");
 	s->time_limit = d->time_limit;
@@ -305,6 +506,9 @@ static void _tres_req(job_record_t *j, const submit_t *s)
 	}
 	xstrfmtcat(&i->tres_req_str, ",node=%u,billing=%u", s->min_nodes,
 		   i->num_cpus);
+	if (s->gpn || s->gpt || s->gpj)
+		xstrfmtcat(&i->tres_req_str, ",gres/gpu=%u",
+			   s->gpn * s->min_nodes + s->gpt * s->num_tasks + s->gpj);
 }
 
 static void _copy_strings(job_info_t *i, const job_desc_t *d)
@@ -322,7 +526,10 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->req_nodes = xstrdup(d->req_nodes);
 	i->exc_nodes = xstrdup(d->exc_nodes);
 	i->features = xstrdup(d->features);
-	i->gres = xstrdup(d->gres);
+	i->gres = job_res_tres_spec(d->gres);
+	i->tres_per_task = job_res_tres_spec(d->tres_per_task);
+	i->tres_per_job = job_res_tres_spec(d->tres_per_job);
+	i->bitflags = d->bitflags;
 	i->licenses = xstrdup(d->licenses);
 	i->reservation = xstrdup(d->reservation);
 	i->wckey = xstrdup(d->wckey);
@@ -374,8 +581,8 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	i->user_name = _user_name(s->uid);
 	i->group_id = s->gid;
 	i->group_name = _group_name(s->gid);
-	i->partition = xstrdup(s->part->info.name);
-	j->part = s->part;
+	i->partition = xstrdup(s->parts ? s->parts : s->part->info.name);
+	job_res_attach_parts(j);
 	_copy_strings(i, d);
 	i->job_state = JOB_PENDING;
 	i->num_nodes = s->min_nodes;
@@ -453,13 +660,18 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 		     slurm_strerror(rc));
 		_reply_error(c, rc, s.msg);
 		xfree(s.msg);
+		xfree(s.parts);
+		xfree(s.gpu_type);
 		return;
 	}
 	j = _create(d, &s);
+	xfree(s.parts);
+	xfree(s.gpu_type);
 	if ((rc = job_depend_check(j, d->dependency))) {
 		info("_slurm_rpc_submit_batch_job: uid=%u: %s", m->auth_uid,
 		     slurm_strerror(rc));
 		_reply_error(c, rc, NULL);
+		job_res_free(j);
 		job_info_free_members(&j->info);
 		xstrarray_free(j->argv);
 		xfree(j);
@@ -470,6 +682,7 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	if (state_save_job_files(ctld_conf()->state_save_location,
 				 j->info.job_id, d->script, d->environment) < 0) {
 		_reply_error(c, ESLURM_WRITING_TO_FILE, NULL);
+		job_res_free(j);
 		job_info_free_members(&j->info);
 		job_depend_free(j);
 		xstrarray_free(j->argv);
@@ -543,6 +756,7 @@ void job_mgr_select_req(job_record_t *j, select_req_t *r)
 	}
 	r->exclusive = j->exclusive;
 	r->required = job_mgr_req_nodes(j);
+	job_res_fill_req(j, r);
 }
 
 uint32_t job_mgr_part_reason(job_record_t *j, time_t now)

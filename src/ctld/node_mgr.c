@@ -2,6 +2,7 @@
  * Registration, ping and updates are in node_state.c. */
 #include <string.h>
 
+#include "common/gres.h"
 #include "common/hostlist.h"
 #include "common/log.h"
 #include "common/parse_util.h"
@@ -65,6 +66,50 @@ static void _cfg_tres(node_record_t *n)
 	xfree(n->info.tres_fmt_str);
 	n->info.tres_fmt_str = xstrdup_printf("cpu=%u,mem=%s,billing=%u",
 					      n->info.cpus, mem, n->info.cpus);
+	if (n->gpus)
+		xstrfmtcat(&n->info.tres_fmt_str, ",gres/gpu=%u", n->gpus);
+}
+
+/* GPUs of Gres= ("gpu:2", "gpu:tesla:2"); other GRES are shown only. */
+static void _cfg_gres(node_record_t *n, const conf_node_t *cn)
+{
+	char err[128];
+	size_t cnt = 0;
+	gres_spec_t *v = gres_specs_parse(cn->gres, &cnt, err, sizeof(err));
+	uint64_t g;
+
+	xfree(n->gpu_type);
+	n->gpus = 0;
+	if (!v) {
+		error("NodeName=%s: %s", cn->name, err);
+		return;
+	}
+	g = gres_specs_count(v, cnt, "gpu", NULL);
+	if (g > SELECT_MAX_GPUS) {
+		error("NodeName=%s: more than %d GPUs, using %d", cn->name,
+		      SELECT_MAX_GPUS, SELECT_MAX_GPUS);
+		g = SELECT_MAX_GPUS;
+	}
+	n->gpus = (uint16_t) g;
+	for (size_t i = 0; i < cnt; i++)
+		if (!strcmp(v[i].name, "gpu") && v[i].type && !n->gpu_type)
+			n->gpu_type = xstrdup(v[i].type);
+	gres_specs_free(v, cnt);
+}
+
+/* GresUsed as scontrol -d and sinfo print it: "gpu:tesla:1(IDX:0)". */
+static void _gres_used(node_record_t *n)
+{
+	char *idx;
+
+	xfree(n->info.gres_used);
+	if (!n->gpus)
+		return;
+	idx = select_gpu_idx_str(n->gpu_used);
+	n->info.gres_used = xstrdup_printf("gpu%s%s:%d(IDX:%s)",
+		n->gpu_type ? ":" : "", n->gpu_type ? n->gpu_type : "",
+		__builtin_popcountll(n->gpu_used), *idx ? idx : "N/A");
+	xfree(idx);
 }
 
 /* Attributes that come from slurm.conf (first build and reconfigure). */
@@ -93,6 +138,12 @@ static void _apply_conf(node_record_t *n, const conf_node_t *cn)
 	i->features_act = xstrdup(cn->features);
 	xfree(i->gres);
 	i->gres = xstrdup(cn->gres);
+	_cfg_gres(n, cn);
+	if (!n->cpu_used || bitmap_size(n->cpu_used) != (cn->cpus ? cn->cpus : 1u))
+		n->cpu_used = n->cpu_used ? bitmap_resize(n->cpu_used,
+							  cn->cpus ? cn->cpus : 1) :
+			bitmap_create(cn->cpus ? cn->cpus : 1);
+	_gres_used(n);
 	_cfg_tres(n);
 }
 
@@ -119,6 +170,9 @@ static node_record_t *_new_node(const conf_node_t *cn, uint32_t index)
 static void _free_node(node_record_t *n)
 {
 	node_info_free_members(&n->info);
+	if (n->cpu_used)
+		bitmap_destroy(n->cpu_used);
+	xfree(n->gpu_type);
 	xfree(n);
 }
 
@@ -292,6 +346,11 @@ void node_mgr_select_view(select_node_t *sel)
 		sel[i].real_memory = in->real_memory;
 		sel[i].alloc_memory = in->alloc_memory;
 		sel[i].weight = in->weight;
+		sel[i].threads = nm.nodes[i]->cfg_threads;
+		sel[i].cpu_used = nm.nodes[i]->cpu_used;
+		sel[i].gpus = nm.nodes[i]->gpus;
+		sel[i].gpu_used = nm.nodes[i]->gpu_used;
+		sel[i].gpu_type = nm.nodes[i]->gpu_type;
 	}
 }
 
@@ -310,6 +369,26 @@ static void _alloc_tres(node_record_t *n)
 		fmt_mem_mb(n->info.alloc_memory, mem, sizeof(mem));
 		xstrfmtcat(&n->info.alloc_tres_fmt_str, ",mem=%s", mem);
 	}
+	if (n->gpu_used)
+		xstrfmtcat(&n->info.alloc_tres_fmt_str, ",gres/gpu=%d",
+			   __builtin_popcountll(n->gpu_used));
+}
+
+void node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids, uint64_t gpus,
+		   bool on)
+{
+	if (cpu_ids && bitmap_size(cpu_ids) == bitmap_size(n->cpu_used)) {
+		if (on)
+			bitmap_or(n->cpu_used, cpu_ids);
+		else
+			bitmap_and_not(n->cpu_used, cpu_ids);
+	}
+	if (on)
+		n->gpu_used |= gpus;
+	else
+		n->gpu_used &= ~gpus;
+	_gres_used(n);
+	_alloc_tres(n);
 }
 
 void node_mgr_alloc(node_record_t *n, uint16_t cpus, uint64_t mem)

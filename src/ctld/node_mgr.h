@@ -34,6 +34,10 @@ typedef struct node_record {
 	uint16_t    cfg_cores;
 	uint16_t    cfg_threads;
 	uint64_t    cfg_memory;
+	bitmap_t   *cpu_used;      /* CPU ids held by jobs (cfg_cpus bits) */
+	uint16_t    gpus;          /* gres/gpu from Gres= (<= SELECT_MAX_GPUS) */
+	char       *gpu_type;      /* "tesla" from Gres=gpu:tesla:2, or NULL */
+	uint64_t    gpu_used;      /* GPU indexes held by jobs */
 	UT_hash_handle hh;         /* by name */
 } node_record_t;
 
@@ -63,6 +67,9 @@ void           node_mgr_select_view(select_node_t *sel);
 void           node_mgr_alloc(node_record_t *n, uint16_t cpus, uint64_t mem);
 void           node_mgr_release(node_record_t *n, uint16_t cpus, uint64_t mem);
 void           node_mgr_completing(node_record_t *n, bool on);
+/* CPU ids and GPU indexes a job takes (on) or gives back (!on). */
+void           node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids,
+			     uint64_t gpus, bool on);
 
 /* RPC handlers. */
 void           node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m);

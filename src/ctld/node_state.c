@@ -120,7 +120,12 @@ static char *_low_resources(const node_record_t *n,
 	uint32_t cfg = n->cfg_sockets * n->cfg_cores * n->cfg_threads;
 	uint32_t rep = (r->sockets ? r->sockets : 1) *
 		       (r->cores ? r->cores : 1) * (r->threads ? r->threads : 1);
+	const char *sp = conf_get(ctld_conf(), "SlurmdParameters");
 	char *why = NULL;
+
+	/* config_overrides: slurm.conf's node sizes win over the hardware */
+	if (sp && strstr(sp, "config_overrides"))
+		return NULL;
 
 	if (rep < cfg)
 		xstrcat(&why, "Low socket*core*thread count");

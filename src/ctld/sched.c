@@ -22,6 +22,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_res.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
@@ -343,18 +344,11 @@ static char *_req_nodes_down(job_record_t *j, const pass_t *p)
 
 static bool _try(job_record_t *j, pass_t *p)
 {
-	const bitmap_t *exc = job_mgr_exc_nodes(j);
-	bitmap_t *avail = bitmap_copy(p->usable);
 	select_result_t res;
-	select_req_t req;
 	int rc;
 
-	bitmap_and(avail, j->part->node_bitmap);
-	if (exc)
-		bitmap_and_not(avail, exc);
-	job_mgr_select_req(j, &req);
-	rc = select_job_test(p->view, p->node_cnt, avail, &req, false, &res);
-	bitmap_destroy(avail);
+	/* every partition of -p a,b; -x, -C, GPUs (job_res.c) */
+	rc = job_res_select(j, p->view, p->node_cnt, p->usable, false, &res);
 	if (rc != SELECT_OK)
 		return false;
 	_take(p, &res);

@@ -321,7 +321,8 @@ class Daemon:
 class Cluster:
     def __init__(self, name="sluice", nodes=4, cpus=2, real_memory=1000,
                  slurmd_timeout=6, kill_wait=3, min_job_age=600,
-                 extra_conf="", tag="t"):
+                 extra_conf="", tag="t", node_extra="",
+                 select_params="CR_Core"):
         self.name = name
         self.node_names = ["n%d" % i for i in range(1, nodes + 1)]
         self.cpus = cpus
@@ -330,6 +331,8 @@ class Cluster:
         self.kill_wait = kill_wait
         self.min_job_age = min_job_age
         self.extra_conf = extra_conf
+        self.node_extra = node_extra        # appended to every NodeName line
+        self.select_params = select_params
         self.bins = binaries()
         self.dir = tempfile.mkdtemp(prefix="sluice-it-%s-" % tag)
         os.chmod(self.dir, 0o755)
@@ -416,7 +419,7 @@ class Cluster:
             "ProctrackType=proctrack/pgid",
             "TaskPlugin=task/none",
             "SelectType=select/cons_tres",
-            "SelectTypeParameters=CR_Core",
+            "SelectTypeParameters=%s" % self.select_params,
             "ReturnToService=1",
             "SlurmctldDebug=debug",
             "SlurmdDebug=debug",
@@ -425,11 +428,20 @@ class Cluster:
             lines.append(self.extra_conf.rstrip("\n"))
         for n in self.node_names:
             lines.append("NodeName=%s NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d "
-                         "Port=%d" % (n, self.cpus, self.real_memory,
-                                      self.node_ports[n]))
+                         "Port=%d%s" % (n, self.cpus, self.real_memory,
+                                        self.node_ports[n],
+                                        self._node_extra(n)))
         lines.append("PartitionName=debug Nodes=ALL Default=YES "
                      "MaxTime=INFINITE State=UP")
         return "\n".join(lines) + "\n"
+
+    def _node_extra(self, node):
+        """node_extra: one string for every node, or {node: string}."""
+        if isinstance(self.node_extra, dict):
+            extra = self.node_extra.get(node, "")
+        else:
+            extra = self.node_extra
+        return " " + extra if extra else ""
 
     def write_conf(self):
         with open(self.conf, "w") as f:

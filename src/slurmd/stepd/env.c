@@ -5,6 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/bitmap.h"
+#include "common/gres.h"
+#include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -158,6 +161,40 @@ static void set_site(char ***env, const stepd_t *sd)
 	set_host(env, sd);
 }
 
+/* The GPUs allocated on this node: the controller sends gres indexes,
+ * gres.conf's File= lines turn them into device numbers. */
+static void set_gpus(char ***env, const stepd_t *sd)
+{
+	const batch_launch_msg_t *j = sd->job;
+	bitmap_t *idx;
+	gres_conf_t *g;
+	uint32_t dev[64];
+	size_t ndev;
+	char err[256], *path, *list = NULL;
+	unsigned cnt = 0;
+
+	if (!j->gpu_idx || !*j->gpu_idx ||
+	    !(idx = bitmap_from_str(j->gpu_idx, 64)))
+		return;
+	path = conf_sibling_path(sd->conf, "gres.conf");
+	g = gres_conf_load(path, sd->node_name, err, sizeof(err));
+	if (!g)
+		error("JobId=%u: %s", j->job_id, err);
+	ndev = g ? gres_conf_gpu_devices(g, dev, 64) : 0;
+	for (long i = bitmap_first_set(idx); i >= 0;
+	     i = bitmap_next_set(idx, i + 1), cnt++)
+		xstrfmtcat(&list, "%s%u", list ? "," : "",
+			   (size_t) i < ndev ? dev[i] : (unsigned) i);
+	env_set(env, "CUDA_VISIBLE_DEVICES", list);
+	env_set(env, "GPU_DEVICE_ORDINAL", list);
+	env_set(env, "SLURM_JOB_GPUS", list);
+	env_setf(env, "SLURM_GPUS_ON_NODE", "%u", cnt);
+	xfree(list);
+	xfree(path);
+	gres_conf_destroy(g);
+	bitmap_destroy(idx);
+}
+
 char **env_build_batch(const stepd_t *sd)
 {
 	char **env = xstrarray_dup(sd->job->environment);
@@ -167,5 +204,6 @@ char **env_build_batch(const stepd_t *sd)
 	set_job_ids(&env, sd);
 	set_layout(&env, sd);
 	set_site(&env, sd);
+	set_gpus(&env, sd);
 	return env;
 }

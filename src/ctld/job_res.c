@@ -1,0 +1,422 @@
+/* job_res.c — a job's resources in detail (job_res.h). */
+#define _GNU_SOURCE
+#include <string.h>
+#include <strings.h>
+
+#include "common/features.h"
+#include "common/gres.h"
+#include "common/hostlist.h"
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/controller.h"
+#include "ctld/job_res.h"
+
+uint8_t job_res_cr(void)
+{
+	const slurm_conf_t *c = ctld_conf();
+	const char *p = c->select_type_parameters ? c->select_type_parameters : "";
+	uint8_t cr = 0;
+
+	if (c->select_type && strstr(c->select_type, "linear"))
+		cr |= SELECT_LINEAR;
+	if (strcasestr(p, "CR_CORE") || strcasestr(p, "CR_SOCKET"))
+		cr |= SELECT_CR_CORE;
+	if (!strcasestr(p, "MEMORY"))
+		cr |= SELECT_CR_NO_MEMORY;
+	return cr;
+}
+
+/* GPUs of one TRES string; -1 bad. */
+static int _gpus_of(const char *spec, uint64_t *out, char **type)
+{
+	char err[128];
+	size_t cnt = 0;
+	gres_spec_t *v;
+
+	*out = 0;
+	if (!spec || !*spec)
+		return 0;
+	if (!(v = gres_specs_parse(spec, &cnt, err, sizeof(err))))
+		return -1;
+	for (size_t i = 0; i < cnt; i++) {
+		if (strcmp(v[i].name, "gpu")) {
+			gres_specs_free(v, cnt);
+			return -1;
+		}
+		*out += v[i].count;
+		if (v[i].type && !*type)
+			*type = xstrdup(v[i].type);
+	}
+	gres_specs_free(v, cnt);
+	return 0;
+}
+
+int job_res_parse_gpus(const char *per_node, const char *per_task,
+		       const char *per_job, uint16_t *gpn, uint16_t *gpt,
+		       uint32_t *gpj, char **type)
+{
+	uint64_t n, t, j;
+
+	*type = NULL;
+	if (_gpus_of(per_node, &n, type) < 0 || _gpus_of(per_task, &t, type) < 0 ||
+	    _gpus_of(per_job, &j, type) < 0 || n > SELECT_MAX_GPUS ||
+	    t > SELECT_MAX_GPUS || j > UINT16_MAX) {
+		xfree(*type);
+		return -1;
+	}
+	*gpn = (uint16_t) n;
+	*gpt = (uint16_t) t;
+	*gpj = (uint32_t) j;
+	return 0;
+}
+
+char *job_res_tres_spec(const char *spec)
+{
+	char **items;
+	char *out = NULL;
+
+	if (!spec || !*spec)
+		return NULL;
+	items = xstrsplit(spec, ",", NULL);
+	for (size_t i = 0; items[i]; i++) {
+		const char *s = items[i];
+
+		if (!strncmp(s, "gres/", 5) || !strncmp(s, "gres:", 5))
+			s += 5;
+		xstrfmtcat(&out, "%sgres/%s", out ? "," : "", s);
+	}
+	xstrarray_free(items);
+	return out;
+}
+
+bitmap_t *job_res_feature_nodes(const char *expr)
+{
+	size_t cnt = node_mgr_count();
+	bitmap_t *b = bitmap_create(cnt ? cnt : 1);
+
+	for (size_t i = 0; i < cnt; i++)
+		if (features_match(expr, node_mgr_at(i)->info.features_act))
+			bitmap_set(b, i);
+	return b;
+}
+
+static void _parse_gpus(job_record_t *j)
+{
+	const job_info_t *i = &j->info;
+
+	if (j->gpus_parsed)
+		return;
+	xfree(j->gpu_type);
+	if (job_res_parse_gpus(i->gres, i->tres_per_task, i->tres_per_job,
+			       &j->gpus_per_node, &j->gpus_per_task,
+			       &j->gpus_per_job, &j->gpu_type) < 0) {
+		error("JobId=%u: unusable GRES request", i->job_id);
+		j->gpus_per_node = j->gpus_per_task = 0;
+		j->gpus_per_job = 0;
+	}
+	j->gpus_parsed = true;
+}
+
+void job_res_fill_req(job_record_t *j, select_req_t *r)
+{
+	const job_info_t *i = &j->info;
+
+	_parse_gpus(j);
+	r->cr = job_res_cr();
+	r->gpus_per_node = j->gpus_per_node;
+	r->gpus_per_task = j->gpus_per_task;
+	r->gpus_per_job = j->gpus_per_job;
+	r->gpu_type = j->gpu_type;
+	r->contiguous = i->contiguous && i->contiguous != NO_VAL16;
+	r->spread = i->bitflags & JOB_SPREAD;
+	if (i->features && *i->features) {
+		if (!j->feat_bitmap || j->feat_gen != node_mgr_generation()) {
+			if (j->feat_bitmap)
+				bitmap_destroy(j->feat_bitmap);
+			j->feat_bitmap = job_res_feature_nodes(i->features);
+			j->feat_gen = node_mgr_generation();
+		}
+		r->feature_nodes = j->feat_bitmap;
+	}
+}
+
+/* ---- partitions ---- */
+
+void job_res_attach_parts(job_record_t *j)
+{
+	char **names = xstrsplit(j->info.partition ? j->info.partition : "",
+				 ",", NULL);
+	size_t n = xstrarray_len(names);
+
+	xfree(j->part_list);
+	j->part_cnt = 0;
+	j->part_list = xcalloc(n + 1, sizeof(*j->part_list));
+	for (size_t k = 0; k < n; k++) {
+		part_record_t *p = part_mgr_find(names[k]);
+
+		if (p)
+			j->part_list[j->part_cnt++] = p;
+	}
+	j->part = j->part_cnt ? j->part_list[0] : NULL;
+	xstrarray_free(names);
+}
+
+void job_res_set_part(job_record_t *j, part_record_t *part)
+{
+	j->part = part;
+	xfree(j->part_list);
+	j->part_list = xcalloc(2, sizeof(*j->part_list));
+	j->part_list[0] = part;
+	j->part_cnt = 1;
+	if (xstrcmp(j->info.partition, part->info.name)) {
+		xfree(j->info.partition);
+		j->info.partition = xstrdup(part->info.name);
+		job_mgr_touch(j);
+	}
+}
+
+static int _select_in(job_record_t *j, part_record_t *part,
+		      const select_node_t *view, size_t node_cnt,
+		      const bitmap_t *usable, bool ignore_alloc,
+		      select_result_t *res)
+{
+	const bitmap_t *exc = job_mgr_exc_nodes(j);
+	bitmap_t *avail = bitmap_copy(usable);
+	select_req_t req;
+	int rc;
+
+	bitmap_and(avail, part->node_bitmap);
+	if (exc)
+		bitmap_and_not(avail, exc);
+	job_mgr_select_req(j, &req);
+	req.exclusive = j->info.shared == JOB_SHARED_NONE ||
+		!xstrcasecmp(part->info.oversubscribe, "EXCLUSIVE");
+	rc = select_job_test(view, node_cnt, avail, &req, ignore_alloc, res);
+	bitmap_destroy(avail);
+	return rc;
+}
+
+int job_res_select(job_record_t *j, const select_node_t *view,
+		   size_t node_cnt, const bitmap_t *usable, bool ignore_alloc,
+		   select_result_t *res)
+{
+	part_record_t *first = j->part;
+	int rc = SELECT_NEVER, r;
+
+	if (!j->part_cnt)
+		job_res_attach_parts(j);
+	if (!j->part_cnt && first) {
+		j->part = first;
+		return _select_in(j, first, view, node_cnt, usable,
+				  ignore_alloc, res);
+	}
+	for (uint32_t k = 0; k < j->part_cnt; k++) {
+		part_record_t *p = j->part_list[k];
+
+		j->part = p;
+		if (j->part_cnt > 1 &&
+		    job_mgr_part_reason(j, time(NULL)) != WAIT_NO_REASON)
+			continue;
+		r = _select_in(j, p, view, node_cnt, usable, ignore_alloc, res);
+		if (r == SELECT_OK) {
+			if (j->part_cnt > 1 && !ignore_alloc)
+				job_res_set_part(j, p);
+			else if (ignore_alloc)
+				j->part = first;
+			return SELECT_OK;
+		}
+		if (r < rc)
+			rc = r;
+	}
+	j->part = first;
+	return rc;
+}
+
+/* ---- held resources ---- */
+
+void job_res_start(job_record_t *j, const select_result_t *res)
+{
+	long i;
+	uint32_t k = 0;
+
+	j->node_gpus = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
+	memcpy(j->node_gpus, res->gpus, res->node_cnt * sizeof(uint64_t));
+	if (res->cpu_ids) {
+		j->node_cpu_ids = xcalloc(res->node_cnt + 1, sizeof(bitmap_t *));
+		for (k = 0; k < res->node_cnt; k++)
+			if (res->cpu_ids[k])
+				j->node_cpu_ids[k] = bitmap_copy(res->cpu_ids[k]);
+	}
+	k = 0;
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1), k++)
+		job_res_hold_node(j, k, node_mgr_at(i), true);
+	job_res_describe(j);
+}
+
+void job_res_hold_node(job_record_t *j, uint32_t k, node_record_t *n, bool on)
+{
+	if (k >= j->alloc_cnt)
+		return;
+	node_mgr_hold(n, j->node_cpu_ids ? j->node_cpu_ids[k] : NULL,
+		      j->node_gpus ? j->node_gpus[k] : 0, on);
+}
+
+static char *_gpu_str(const job_record_t *j, uint32_t cnt)
+{
+	return xstrdup_printf("gpu%s%s:%u", j->gpu_type ? ":" : "",
+			      j->gpu_type ? j->gpu_type : "", cnt);
+}
+
+/* "Nodes=n[1-2] CPU_IDs=0-1 Mem=100 GRES=gpu:1(IDX:0)" per run of nodes
+ * with the same layout. */
+static char *_node_line(const job_record_t *j, uint32_t k)
+{
+	char *cpus = j->node_cpu_ids && j->node_cpu_ids[k] ?
+		bitmap_to_str(j->node_cpu_ids[k]) : NULL;
+	uint64_t g = j->node_gpus ? j->node_gpus[k] : 0;
+	char *line, *gres = NULL;
+
+	if (g) {
+		char *idx = select_gpu_idx_str(g);
+		char *name = _gpu_str(j, (uint32_t) __builtin_popcountll(g));
+
+		gres = xstrdup_printf("%s(IDX:%s)", name, idx);
+		xfree(idx);
+		xfree(name);
+	}
+	if (cpus)
+		line = xstrdup_printf("CPU_IDs=%s Mem=%llu GRES=%s", cpus,
+				      (unsigned long long) j->node_mem[k],
+				      gres ? gres : "");
+	else
+		line = xstrdup_printf("CPUs=%u Mem=%llu GRES=%s", j->node_cpus[k],
+				      (unsigned long long) j->node_mem[k],
+				      gres ? gres : "");
+	xfree(cpus);
+	xfree(gres);
+	return line;
+}
+
+static void _flush_run(char **out, hostlist_t *hl, const char *line)
+{
+	char *names = hostlist_ranged(hl);
+
+	xstrfmtcat(out, "%s     Nodes=%s %s", *out ? "\n" : "", names, line);
+	xfree(names);
+}
+
+static char *_detail(const job_record_t *j)
+{
+	hostlist_t *hl = NULL;
+	char *out = NULL, *prev = NULL;
+	long i;
+	uint32_t k = 0;
+
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0 && k < j->alloc_cnt;
+	     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
+		char *line = _node_line(j, k);
+
+		if (prev && strcmp(prev, line)) {
+			_flush_run(&out, hl, prev);
+			hostlist_destroy(hl);
+			hl = NULL;
+		}
+		if (!hl)
+			hl = hostlist_create();
+		hostlist_push_host(hl, node_mgr_at(i)->info.name);
+		xfree(prev);
+		prev = line;
+	}
+	if (hl) {
+		_flush_run(&out, hl, prev);
+		hostlist_destroy(hl);
+	}
+	xfree(prev);
+	return out;
+}
+
+void job_res_describe(job_record_t *j)
+{
+	job_info_t *i = &j->info;
+	uint32_t gpus = 0;
+
+	_parse_gpus(j);
+	for (uint32_t k = 0; j->node_gpus && k < j->alloc_cnt; k++)
+		gpus += (uint32_t) __builtin_popcountll(j->node_gpus[k]);
+	if (gpus && i->tres_alloc_str)
+		xstrfmtcat(&i->tres_alloc_str, ",gres/gpu=%u", gpus);
+	xfree(i->gres_alloc);
+	if (gpus)
+		i->gres_alloc = _gpu_str(j, gpus);
+	xfree(i->alloc_detail);
+	if (j->node_bitmap)
+		i->alloc_detail = _detail(j);
+	job_mgr_touch(j);
+}
+
+uint32_t job_res_gpus_requested(job_record_t *j)
+{
+	const job_info_t *i = &j->info;
+
+	_parse_gpus(j);
+	return j->gpus_per_node * (i->num_nodes ? i->num_nodes : 1) +
+	       j->gpus_per_task * (i->num_tasks ? i->num_tasks : 1) +
+	       j->gpus_per_job;
+}
+
+void job_res_free(job_record_t *j)
+{
+	for (uint32_t k = 0; j->node_cpu_ids && k < j->alloc_cnt; k++)
+		if (j->node_cpu_ids[k])
+			bitmap_destroy(j->node_cpu_ids[k]);
+	xfree(j->node_cpu_ids);
+	xfree(j->node_gpus);
+	xfree(j->part_list);
+	j->part_cnt = 0;
+	if (j->feat_bitmap)
+		bitmap_destroy(j->feat_bitmap);
+	j->feat_bitmap = NULL;
+	xfree(j->gpu_type);
+	j->gpus_parsed = false;
+}
+
+/* ---- snapshot ---- */
+
+void job_res_pack_node(buf_t *b, const job_record_t *j, uint32_t k)
+{
+	char *ids = j->node_cpu_ids && j->node_cpu_ids[k] ?
+		bitmap_to_str(j->node_cpu_ids[k]) : NULL;
+
+	packstr(b, ids);
+	pack64(b, j->node_gpus ? j->node_gpus[k] : 0);
+	xfree(ids);
+}
+
+int job_res_unpack_node(buf_t *b, job_record_t *j, uint32_t cnt, uint32_t k,
+			const node_record_t *n)
+{
+	char *ids = NULL;
+	uint64_t gpus;
+
+	if (unpackstr(b, &ids) < 0 || unpack64(b, &gpus) < 0) {
+		xfree(ids);
+		return -1;
+	}
+	if (!j->node_gpus)
+		j->node_gpus = xcalloc(cnt + 1, sizeof(uint64_t));
+	if (n && k < cnt) {
+		j->node_gpus[k] = gpus;
+		if (ids && *ids) {
+			if (!j->node_cpu_ids)
+				j->node_cpu_ids = xcalloc(cnt + 1,
+							  sizeof(bitmap_t *));
+			j->node_cpu_ids[k] = bitmap_from_str(ids,
+				bitmap_size(n->cpu_used));
+		}
+	}
+	xfree(ids);
+	return 0;
+}
