@@ -241,6 +241,9 @@ void job_res_start(job_record_t *j, const select_result_t *res)
 	long i;
 	uint32_t k = 0;
 
+	if (j->part && (j->part_cnt > 1 ||
+			xstrcmp(j->info.partition, j->part->info.name)))
+		job_res_set_part(j, j->part);   /* -p a,b: the one it runs in */
 	j->node_gpus = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
 	memcpy(j->node_gpus, res->gpus, res->node_cnt * sizeof(uint64_t));
 	if (res->cpu_ids) {
