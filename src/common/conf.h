@@ -133,6 +133,7 @@ typedef struct slurm_conf {
 	char     *mpi_default;
 	char     *switch_type;
 	char     *job_comp_type;
+	char     *job_comp_loc;       /* JobCompLoc */
 	char     *job_acct_gather_type;
 	char     *accounting_storage_type;
 	char     *accounting_storage_host;

@@ -147,7 +147,7 @@ static const conf_key_t conf_keys[] = {
 	  "jobacct_gather/none", NULL, 0, NULL },
 	{ "JobAcctGatherParams", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "JobCompHost", NULL, CK_STR, NOF, "localhost", NULL, 0, NULL },
-	{ "JobCompLoc", NULL, CK_STR, NOF, "/var/log/slurm_jobcomp.log", NULL, 0, NULL },
+	{ "JobCompLoc", NULL, CK_STR, F(job_comp_loc), "/var/log/slurm_jobcomp.log", NULL, 0, NULL },
 	{ "JobCompPort", NULL, CK_U32, NOF, "0", NULL, 0, NULL },
 	{ "JobCompType", NULL, CK_STR, F(job_comp_type), "jobcomp/none", NULL, 0, NULL },
 	{ "JobCompUser", NULL, CK_STR, NOF, "root", NULL, 0, NULL },

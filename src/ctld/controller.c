@@ -26,6 +26,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_submit_plugin.h"
+#include "ctld/jobcomp.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/rate_limit.h"
@@ -270,6 +271,8 @@ int ctld_reconfigure(void)
 	ctld.private_data = private_data;
 	if (job_submit_plugin_init(nc, err, sizeof(err)) < 0)
 		error("Reconfigure: %s; job submissions are refused until it loads", err);
+	if (jobcomp_init(nc, err, sizeof(err)) < 0)
+		error("Reconfigure: %s; ended jobs are not recorded until it loads", err);
 	job_mgr_reattach_parts();
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());
@@ -345,7 +348,8 @@ static void _start(void)
 				    sizeof(err)) < 0)
 		fatal("%s", err);
 	rl_configure(&rl);
-	if (job_submit_plugin_init(c, err, sizeof(err)) < 0)
+	if (job_submit_plugin_init(c, err, sizeof(err)) < 0 ||
+	    jobcomp_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (state_save_init(c->state_save_location, c->cluster_name, err,
 			    sizeof(err)) < 0)
@@ -383,6 +387,7 @@ static void _stop(void)
 	commit_fini();
 	rl_fini();
 	job_submit_plugin_fini();
+	jobcomp_fini();
 	if (ctld.tick_ev)
 		event_free(ctld.tick_ev);
 	for (i = 0; i < 4; i++)

@@ -16,6 +16,7 @@
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
+#include "ctld/jobcomp.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
@@ -393,6 +394,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	stats_job((state & JOB_STATE_BASE) == JOB_COMPLETE ? STATS_JOB_COMPLETED :
 		  (state & JOB_STATE_BASE) == JOB_CANCELLED ? STATS_JOB_CANCELED :
 		  STATS_JOB_FAILED);
+	jobcomp_job_end(i);
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();
