@@ -54,9 +54,13 @@ typedef struct {
 	UT_hash_handle hh;
 } user_cnt_t;
 
+#define MAX_FAILS 64
+
 typedef struct {
 	const part_record_t *part;
 	bitmap_t            *avail;   /* usable nodes of the partition */
+	bf_req_t             fails[MAX_FAILS];  /* requests that found no start */
+	size_t               fail_cnt;
 } part_avail_t;
 
 static struct {
@@ -217,19 +221,56 @@ static void _bf_begin(void)
 	stats_bf_active(1);
 }
 
-static const bitmap_t *_bf_part_avail(const part_record_t *part)
+static part_avail_t *_bf_part(const part_record_t *part)
 {
 	part_avail_t *pa;
 
 	for (size_t i = 0; i < bf.part_cnt; i++)
 		if (bf.parts[i].part == part)
-			return bf.parts[i].avail;
+			return &bf.parts[i];
 	bf.parts = xrealloc(bf.parts, (bf.part_cnt + 1) * sizeof(*bf.parts));
 	pa = &bf.parts[bf.part_cnt++];
+	memset(pa, 0, sizeof(*pa));
 	pa->part = part;
 	pa->avail = bitmap_copy(bf.usable);
 	bitmap_and(pa->avail, part->node_bitmap);
-	return pa->avail;
+	return pa;
+}
+
+static const bitmap_t *_bf_part_avail(const part_record_t *part)
+{
+	return _bf_part(part)->avail;
+}
+
+/* a asks for no more than b in every respect */
+static bool _bf_le(const bf_req_t *a, const bf_req_t *b)
+{
+	return a->exclusive == b->exclusive && a->node_cnt <= b->node_cnt &&
+	       a->cpus <= b->cpus && a->mem <= b->mem &&
+	       a->duration <= b->duration;
+}
+
+/* The map only fills up during a pass: a request at least as large as
+ * one that found no start finds none either. */
+static bool _bf_dominated(const part_avail_t *pa, const bf_req_t *r)
+{
+	for (size_t i = 0; i < pa->fail_cnt; i++)
+		if (_bf_le(&pa->fails[i], r))
+			return true;
+	return false;
+}
+
+static void _bf_add_fail(part_avail_t *pa, const bf_req_t *r)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < pa->fail_cnt; i++)
+		if (!_bf_le(r, &pa->fails[i]))
+			pa->fails[k++] = pa->fails[i];
+	pa->fail_cnt = k;
+	if (k == MAX_FAILS)
+		pa->fail_cnt--;
+	pa->fails[pa->fail_cnt++] = *r;
 }
 
 static void _bf_to_bf_req(const job_record_t *j, const select_req_t *s,
@@ -247,6 +288,8 @@ static void _bf_to_bf_req(const job_record_t *j, const select_req_t *s,
 	r->cpus = per > UINT16_MAX ? UINT16_MAX : (uint16_t) per;
 	r->mem = s->mem_per_node ? s->mem_per_node : s->mem_per_cpu * r->cpus;
 	r->exclusive = s->exclusive;
+	if (r->exclusive)
+		r->cpus = r->mem = 0;   /* whole nodes: one shape per size */
 	if (limit == INFINITE32 || limit == NO_VAL32 || limit > 0x3ffffff)
 		r->duration = UINT32_MAX;
 	else
@@ -404,6 +447,8 @@ static bool _bf_one(job_record_t *j)
 				r.node_cnt = bitmap_count(avail);
 		}
 	} else {
+		if (_bf_dominated(_bf_part(j->part), &r))
+			goto out;
 		shape = _bf_shape(j, &r);
 		if (shape->not_before == NEVER)
 			goto out;
@@ -412,8 +457,10 @@ static bool _bf_one(job_record_t *j)
 			     shape && shape->not_before > bf.now ?
 			     shape->not_before : bf.now, &start, bf.nodes);
 	if (rc < 0) {
-		if (shape)
+		if (shape) {
 			shape->not_before = NEVER;
+			_bf_add_fail(_bf_part(j->part), &r);
+		}
 		_bf_set_start(j, 0);
 		goto out;
 	}

@@ -1,0 +1,277 @@
+/* sched_bench — main scheduler and backfill pass times on synthetic
+ * clusters (a benchmark: prints figures, never fails on them).
+ *
+ * Links the controller's modules without its loop (controller.c and
+ * agent.c are replaced by the stubs below).  For each size: a cluster of
+ * N nodes x 32 CPUs x 256 GB, filled by the main scheduler with 16-CPU
+ * jobs (two per node, one on every tenth node) whose time limits are
+ * spread over 10 min..24 h;
+ * then a queue of P pending jobs of mixed sizes (1-32 CPUs on one node,
+ * 2-16 whole nodes, some wide jobs) and time limits (10 min..48 h).
+ * Prints the main pass time, the backfill pass time with Slurm's default
+ * bf_max_job_test=500 and over the whole queue (CPU time of the one
+ * thread: the figures hold on a busy machine), and peak memory.
+ *
+ * Usage: sched_bench [nodes jobs]...   (default: 1000 10000 10000 100000)
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/agent.h"
+#include "ctld/backfill.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/node_mgr.h"
+#include "ctld/part_mgr.h"
+#include "ctld/sched.h"
+#include "ctld/state_save.h"
+
+/* ---- stubs for the loop's modules ---- */
+
+static slurm_conf_t *conf;
+
+const slurm_conf_t *ctld_conf(void) { return conf; }
+struct event_base *ctld_base(void) { return NULL; }
+time_t ctld_boot_time(void) { return 0; }
+bool ctld_is_operator(uid_t uid) { return uid == 0; }
+bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
+int ctld_parse_private_data(const char *val, uint32_t *out, char *err,
+			    size_t errlen)
+{
+	(void) val; (void) err; (void) errlen;
+	*out = 0;
+	return 0;
+}
+void ctld_shutdown(void) { }
+int ctld_reconfigure(void) { return 0; }
+int agent_init(struct event_base *base, int threads) { return 0; }
+void agent_fini(void) { }
+unsigned agent_pending(void) { return 0; }
+void agent_queue_work(agent_work_f work, agent_done_f done, void *arg) { }
+void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
+		   int timeout_ms, agent_rpc_done_f done, void *arg)
+{
+	msg_body_free(type, req);
+}
+
+/* ---- the synthetic cluster ---- */
+
+#define CPUS 32
+#define MEM  256000
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	/* CPU time of this thread: the machine may be shared */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static long peak_mb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss / 1024;
+}
+
+static void load_conf(const char *dir, size_t nodes, uint32_t max_test)
+{
+	char path[512], err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+	f = fopen(path, "w");
+	fprintf(f, "ClusterName=bench\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s/state\n"
+		"SchedulerParameters=bf_max_job_test=%u,max_sched_time=3600\n"
+		"NodeName=n[1-%zu] NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d\n"
+		"PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE\n",
+		dir, max_test, nodes, CPUS, MEM);
+	fclose(f);
+	conf = conf_load(path, err, sizeof(err));
+	if (!conf) {
+		fprintf(stderr, "sched_bench: %s\n", err);
+		exit(1);
+	}
+}
+
+static void register_nodes(void)
+{
+	for (size_t i = 0; i < node_mgr_count(); i++) {
+		node_registration_msg_t r = { .cpus = CPUS, .sockets = 2,
+					      .cores = CPUS / 2, .threads = 1,
+					      .real_memory = MEM };
+		slurm_msg_t m = { .data = &r };
+
+		r.node_name = node_mgr_at(i)->info.name;
+		node_mgr_rpc_register(NULL, &m);
+	}
+}
+
+static uint32_t prio = 4000000000u;
+
+static job_record_t *add_job(uint32_t nodes, uint32_t tasks, uint32_t mins,
+			     bool excl, uint32_t uid)
+{
+	job_record_t *j = job_mgr_create(job_mgr_next_id());
+	job_info_t *i = &j->info;
+
+	j->part = part_mgr_default();
+	i->partition = xstrdup(j->part->info.name);
+	i->user_id = uid;
+	i->num_nodes = nodes;
+	i->max_nodes = nodes;
+	i->num_tasks = tasks;
+	i->cpus_per_task = 1;
+	i->ntasks_per_node = NO_VAL16;
+	i->num_cpus = tasks;
+	i->pn_min_memory = 1000;
+	i->mem_per_cpu = true;
+	i->time_limit = mins;
+	i->priority = prio--;
+	i->submit_time = i->eligible_time = time(NULL);
+	i->job_state = JOB_PENDING;
+	i->batch_flag = true;
+	j->exclusive = excl;
+	job_mgr_add(j);
+	job_mgr_pending_add(j);
+	return j;
+}
+
+static uint32_t rnd(uint32_t lo, uint32_t hi)
+{
+	return lo + (uint32_t) (random() % (hi - lo + 1));
+}
+
+/* Two 16-CPU jobs per node, but one on every tenth node: holes of 16
+ * CPUs for backfill to fill. */
+static void fill(size_t nodes)
+{
+	for (size_t i = 0; i < 2 * nodes - nodes / 10; i++)
+		add_job(1, CPUS / 2, rnd(10, 1440), false, 1000 + i % 50);
+}
+
+static void queue(size_t nodes, size_t jobs)
+{
+	uint32_t wide = nodes / 20 ? nodes / 20 : 2;
+
+	for (size_t i = 0; i < jobs; i++) {
+		uint32_t r = rnd(0, 99), mins = rnd(10, 2880);
+		uint32_t uid = 1000 + rnd(0, 199);
+
+		if (r < 70)
+			add_job(1, rnd(1, CPUS), mins, false, uid);
+		else if (r < 95) {
+			uint32_t n = rnd(2, 16);
+
+			add_job(n, n * CPUS, mins, true, uid);
+		} else {
+			uint32_t n = rnd(17, wide > 17 ? wide : 18);
+
+			add_job(n, n * CPUS, mins, true, uid);
+		}
+	}
+}
+
+static void run(size_t nodes, size_t jobs)
+{
+	char dir[] = "/tmp/sched_bench.XXXXXX", err[512], cmd[600];
+	double t, main_ms, bf_ms, bf_full_ms, bf_full2_ms;
+	job_record_t *j;
+	size_t running = 0, planned = 0;
+	int started, bf_started;
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	srandom(42);
+	load_conf(dir, nodes, 500);
+	if (state_save_init(conf->state_save_location, "bench", err,
+			    sizeof(err)) < 0) {
+		fprintf(stderr, "sched_bench: %s\n", err);
+		exit(1);
+	}
+	node_mgr_init(conf);
+	part_mgr_init(conf, err, sizeof(err));
+	part_mgr_refresh_totals();
+	job_mgr_init();
+	sched_init(NULL);
+	register_nodes();
+	fill(nodes);
+	started = sched_run();
+	queue(nodes, jobs);
+
+	t = now_ms();
+	sched_run();
+	main_ms = now_ms() - t;
+
+	t = now_ms();
+	bf_started = backfill_run();
+	bf_ms = now_ms() - t;
+
+	/* the whole queue: bf_max_job_test = every job */
+	conf_destroy(conf);
+	load_conf(dir, nodes, jobs + 1);
+	sched_reconfig();
+	t = now_ms();
+	bf_started += backfill_run();
+	bf_full_ms = now_ms() - t;
+	t = now_ms();
+	backfill_run();
+	bf_full2_ms = now_ms() - t;
+
+	for (j = job_mgr_running_first(); j; j = j->run_next)
+		running++;
+	for (j = job_mgr_pending_first(); j; j = j->pend_next)
+		if (j->info.start_time)
+			planned++;
+	printf("%zu nodes x %zu pending jobs (%d running, %zu CPUs):\n",
+	       nodes, jobs, started, nodes * CPUS);
+	printf("  main scheduler pass:              %9.1f ms\n", main_ms);
+	printf("  backfill pass, bf_max_job_test=500: %7.1f ms\n", bf_ms);
+	printf("  backfill pass, whole queue:       %9.1f ms"
+	       " (again: %.1f ms)\n", bf_full_ms, bf_full2_ms);
+	printf("  backfilled jobs started: %d, pending jobs with a planned "
+	       "start: %zu, running: %zu\n", bf_started, planned, running);
+	printf("  peak memory (RSS): %ld MB\n", peak_mb());
+	sched_fini();
+	job_mgr_fini();
+	part_mgr_fini();
+	node_mgr_fini();
+	conf_destroy(conf);
+	conf = NULL;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "sched_bench: could not remove %s\n", dir);
+}
+
+int main(int argc, char **argv)
+{
+	/* quiet: the stubbed agent cannot launch anything */
+	log_options_t lo = { .stderr_level = LOG_LEVEL_QUIET,
+			     .file_level = LOG_LEVEL_QUIET };
+
+	log_init("sched_bench", lo, NULL);
+	if (argc < 3) {
+		run(1000, 10000);
+		run(10000, 100000);
+		return 0;
+	}
+	for (int a = 1; a + 1 < argc; a += 2)
+		run(strtoul(argv[a], NULL, 10), strtoul(argv[a + 1], NULL, 10));
+	return 0;
+}
