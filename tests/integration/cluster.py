@@ -322,7 +322,7 @@ class Cluster:
     def __init__(self, name="sluice", nodes=4, cpus=2, real_memory=1000,
                  slurmd_timeout=6, kill_wait=3, min_job_age=600,
                  extra_conf="", tag="t", node_extra="",
-                 select_params="CR_Core"):
+                 select_params="CR_Core", debug="debug"):
         self.name = name
         self.node_names = ["n%d" % i for i in range(1, nodes + 1)]
         self.cpus = cpus
@@ -333,6 +333,7 @@ class Cluster:
         self.extra_conf = extra_conf
         self.node_extra = node_extra        # appended to every NodeName line
         self.select_params = select_params
+        self.debug = debug        # SlurmctldDebug/SlurmdDebug (benchmarks: info)
         self.bins = binaries()
         self.dir = tempfile.mkdtemp(prefix="sluice-it-%s-" % tag)
         os.chmod(self.dir, 0o755)
@@ -421,8 +422,8 @@ class Cluster:
             "SelectType=select/cons_tres",
             "SelectTypeParameters=%s" % self.select_params,
             "ReturnToService=1",
-            "SlurmctldDebug=debug",
-            "SlurmdDebug=debug",
+            "SlurmctldDebug=%s" % self.debug,
+            "SlurmdDebug=%s" % self.debug,
         ]
         if self.extra_conf:
             lines.append(self.extra_conf.rstrip("\n"))
