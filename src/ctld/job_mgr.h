@@ -94,6 +94,9 @@ void          job_mgr_select_req(job_record_t *j, select_req_t *req);
 /* Why a pending job cannot be tried in its partition now (a reason), or
  * WAIT_NO_REASON if it may be placed. */
 uint32_t      job_mgr_part_reason(job_record_t *j, time_t now);
+/* The same for one partition of the job's list. */
+uint32_t      job_mgr_part_reason_in(job_record_t *j, const part_record_t *part,
+				      time_t now);
 /* -w / -x bitmaps for the current node table (NULL if not given). */
 const bitmap_t *job_mgr_req_nodes(job_record_t *j);
 const bitmap_t *job_mgr_exc_nodes(job_record_t *j);

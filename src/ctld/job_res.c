@@ -217,7 +217,7 @@ int job_res_select(job_record_t *j, const select_node_t *view,
 
 		j->part = p;
 		if (j->part_cnt > 1 &&
-		    job_mgr_part_reason(j, time(NULL)) != WAIT_NO_REASON)
+		    job_mgr_part_reason_in(j, p, time(NULL)) != WAIT_NO_REASON)
 			continue;
 		r = _select_in(j, p, view, node_cnt, usable, ignore_alloc, res);
 		if (r == SELECT_OK) {

@@ -759,13 +759,14 @@ void job_mgr_select_req(job_record_t *j, select_req_t *r)
 	job_res_fill_req(j, r);
 }
 
-uint32_t job_mgr_part_reason(job_record_t *j, time_t now)
+uint32_t job_mgr_part_reason_in(job_record_t *j, const part_record_t *part,
+				time_t now)
 {
 	const part_info_t *p;
 
-	if (!j->part)
+	if (!part)
 		return WAIT_PART_CONFIG;
-	p = &j->part->info;
+	p = &part->info;
 	if (p->state_up == PARTITION_DOWN)
 		return WAIT_PART_DOWN;
 	if (p->state_up == PARTITION_INACTIVE)
@@ -779,4 +780,21 @@ uint32_t job_mgr_part_reason(job_record_t *j, time_t now)
 	if (j->info.num_nodes > p->total_nodes)
 		return WAIT_PART_CONFIG;
 	return WAIT_NO_REASON;
+}
+
+/* -p a,b: no reason if one of them may run the job, else the first's. */
+uint32_t job_mgr_part_reason(job_record_t *j, time_t now)
+{
+	uint32_t first = WAIT_NO_REASON, r;
+
+	if (j->part_cnt <= 1)
+		return job_mgr_part_reason_in(j, j->part, now);
+	for (uint32_t k = 0; k < j->part_cnt; k++) {
+		r = job_mgr_part_reason_in(j, j->part_list[k], now);
+		if (r == WAIT_NO_REASON)
+			return r;
+		if (!k)
+			first = r;
+	}
+	return first;
 }
