@@ -1,5 +1,5 @@
 /* cli_scontrol.h — scontrol's commands that change things: update of
- * jobs and nodes, hold/uhold/release.  Split out of scontrol.c; each
+ * jobs and nodes, hold/uhold/release, requeue/suspend/resume/top.  Split out of scontrol.c; each
  * returns the command's exit code (0 or 1) and prints its own errors.
  */
 #ifndef SLUICE_CLI_SCONTROL_H
@@ -16,5 +16,8 @@ bool scontrol_kw(const char *word, const char *kw, size_t min);
 int  scontrol_update(int argc, char **argv, bool quiet);
 /* op: "hold", "uhold" or "release"; argv: job ids. */
 int  scontrol_hold(const char *op, int argc, char **argv, bool quiet);
+/* op: "requeue", "requeuehold", "suspend", "resume" or "top"; argv: the
+ * options (requeue) and job ids. */
+int  scontrol_jobctl(const char *op, int argc, char **argv, bool quiet);
 
 #endif

@@ -210,14 +210,45 @@ static int job_nice(job_update_msg_t *u, const char *key, const char *val)
 	return 0;
 }
 
-static int job_time(job_update_msg_t *u, const char *key, const char *val)
+/* TimeLimit=, or TimeLimit+= / TimeLimit-= relative to the job's
+ * current limit (*delta_sign set, resolved once the job is known). */
+static int job_time(job_update_msg_t *u, const char *key, const char *val,
+		    int *delta_sign)
 {
+	size_t n = strlen(key);
+
+	if (n && (key[n - 1] == '+' || key[n - 1] == '-'))
+		*delta_sign = key[n - 1] == '+' ? 1 : -1;
 	if (!val || parse_duration_min(val, &u->time_limit) < 0 ||
-	    u->time_limit == NO_VAL32) {
+	    u->time_limit == NO_VAL32 ||
+	    (*delta_sign && u->time_limit == INFINITE32)) {
 		fprintf(stderr, "Invalid TimeLimit value\n");
 		return -1;
 	}
 	return 0;
+}
+
+/* The job's time limit now, for TimeLimit+= / -=; 0 or -1. */
+static int job_current_limit(const char *id, uint32_t *limit)
+{
+	job_info_request_msg_t req = { .user_id = NO_VAL32 };
+	slurm_msg_t resp = { 0 };
+	uint32_t jid;
+	int rc = -1;
+
+	if (!id || parse_u32(id, &jid) < 0)
+		return -1;
+	req.job_ids = &jid;
+	req.job_id_cnt = 1;
+	if (cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp))
+		return -1;
+	if (resp.type == RESPONSE_JOB_INFO && resp.data &&
+	    ((job_info_msg_t *) resp.data)->cnt == 1) {
+		*limit = ((job_info_msg_t *) resp.data)->jobs[0].time_limit;
+		rc = 0;
+	}
+	msg_free(&resp);
+	return rc;
 }
 
 static int job_begin(job_update_msg_t *u, const char *key, const char *val)
@@ -235,14 +266,16 @@ static void job_str(char **field, const char *val)
 	*field = xstrdup(val ? val : "");
 }
 
-static int job_kv(job_update_msg_t *u, const char *key, const char *val)
+static int job_kv(job_update_msg_t *u, const char *key, const char *val,
+		  int *delta_sign)
 {
 	if (!xstrcasecmp(key, "JobId")) {
 		job_str(&u->job_id_str, val);
 		return 0;
 	}
-	if (!xstrcasecmp(key, "TimeLimit"))
-		return job_time(u, key, val);
+	if (!xstrcasecmp(key, "TimeLimit") || !xstrcasecmp(key, "TimeLimit+") ||
+	    !xstrcasecmp(key, "TimeLimit-"))
+		return job_time(u, key, val, delta_sign);
 	if (!xstrcasecmp(key, "Priority"))
 		return job_u32(key, val, &u->priority);
 	if (!xstrcasecmp(key, "Nice"))
@@ -301,19 +334,41 @@ static int update_job(int argc, char **argv, bool quiet)
 		.min_nodes = NO_VAL32, .max_nodes = NO_VAL32,
 		.requeue = NO_VAL16,
 	};
-	int rc = 1, remote = 0, err;
+	int rc = 1, remote = 0, err, delta = 0;
+	uint32_t now_limit;
 
 	for (int i = 0; i < argc; i++) {
 		const char *val;
 		char *key = split_kv(argv[i], &val);
-		int r = job_kv(&u, key, val);
+		int r = job_kv(&u, key, val, &delta);
 
 		xfree(key);
 		if (r < 0)
 			goto cleanup;
 	}
+	if (delta) {
+		if (job_current_limit(u.job_id_str, &now_limit) < 0 ||
+		    now_limit == INFINITE32 || now_limit == NO_VAL32) {
+			fprintf(stderr, "Invalid TimeLimit value\n");
+			goto cleanup;
+		}
+		if (delta < 0)
+			u.time_limit = u.time_limit >= now_limit ? 1 :
+				now_limit - u.time_limit;
+		else
+			u.time_limit += now_limit;
+	}
 	err = cli_ctld_rpc_rc(REQUEST_UPDATE_JOB, &u, &remote);
-	rc = update_rc(err, remote, quiet);
+	if (err || remote) {
+		if (!quiet)
+			fprintf(stderr, "%s for job %s\n",
+				err ? cli_comm_strerror(err) :
+				slurm_strerror(remote),
+				u.job_id_str ? u.job_id_str : "");
+		rc = 1;
+	} else {
+		rc = 0;
+	}
 cleanup:
 	job_update_free(&u);
 	return rc;
@@ -321,6 +376,21 @@ cleanup:
 
 int scontrol_update(int argc, char **argv, bool quiet)
 {
+	/* "update job 12 Key=Value..." is taken as "update JobId=12 ..." */
+	if (argc >= 2 && (!strcasecmp(argv[0], "job") ||
+			  !strcasecmp(argv[0], "jobid")) && !strchr(argv[1], '=')) {
+		char *id = xstrdup_printf("JobId=%s", argv[1]);
+		char **v = xcalloc((size_t) argc, sizeof(*v));
+		int rc;
+
+		v[0] = id;
+		for (int i = 2; i < argc; i++)
+			v[i - 1] = argv[i];
+		rc = update_job(argc - 1, v, quiet);
+		xfree(id);
+		xfree(v);
+		return rc;
+	}
 	for (int i = 0; i < argc; i++) {
 		if (xstrcaseprefix(argv[i], "NodeName="))
 			return update_node(argc, argv, quiet);

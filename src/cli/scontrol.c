@@ -403,9 +403,14 @@ static const char usage_text[] =
 "     quit                     terminate this command\n"
 "     reconfigure              re-read the configuration files\n"
 "     release <job_list>       permit specified job to start\n"
+"     requeue <job_id>         re-queue a batch job\n"
+"     requeuehold <job_id>     re-queue and hold a batch job\n"
+"     resume <job_list>        resume previously suspended job\n"
 "     show <ENTITY> [<ID>]     display state of identified entity, default\n"
 "                              is all records\n"
 "     shutdown <OPTS>          shutdown slurm daemons\n"
+"     suspend <job_list>       suspend specified job\n"
+"     top <job_list>           Put specified job first in queue for user\n"
 "     uhold <job_list>         place user hold on specified job\n"
 "     update <SPECIFICATIONS>  update job or node configuration\n"
 "     version                  display tool version number\n"
@@ -441,6 +446,18 @@ static int cmd_release(int argc, char **argv)
 	need_conf();
 	return scontrol_hold("release", argc, argv, sc.quiet);
 }
+
+#define JOBCTL_CMD(fn, op) \
+static int fn(int argc, char **argv) \
+{ \
+	need_conf(); \
+	return scontrol_jobctl(op, argc, argv, sc.quiet); \
+}
+JOBCTL_CMD(cmd_requeue, "requeue")
+JOBCTL_CMD(cmd_requeuehold, "requeuehold")
+JOBCTL_CMD(cmd_suspend, "suspend")
+JOBCTL_CMD(cmd_resume, "resume")
+JOBCTL_CMD(cmd_top, "top")
 
 static int cmd_reconfigure(int argc, char **argv)
 {
@@ -524,6 +541,11 @@ static const struct {
 	{ "hold", 2, cmd_hold },
 	{ "uhold", 2, cmd_uhold },
 	{ "release", 3, cmd_release },
+	{ "requeue", 3, cmd_requeue },
+	{ "requeuehold", 8, cmd_requeuehold },
+	{ "resume", 3, cmd_resume },
+	{ "suspend", 2, cmd_suspend },
+	{ "top", 3, cmd_top },
 	{ "ping", 2, cmd_ping },
 	{ "reconfigure", 3, cmd_reconfigure },
 	{ "shutdown", 3, cmd_shutdown },

@@ -82,6 +82,23 @@ static const field_desc_t job_hold_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t suspend_fields[] = {
+	F(suspend_msg_t, job_id_str, FT_STR),
+	F(suspend_msg_t, op, FT_U16),
+	FIELD_END
+};
+
+static const field_desc_t requeue_fields[] = {
+	F(requeue_msg_t, job_id_str, FT_STR),
+	F(requeue_msg_t, flags, FT_U32),
+	FIELD_END
+};
+
+static const field_desc_t top_job_fields[] = {
+	F(top_job_msg_t, job_id_str, FT_STR),
+	FIELD_END
+};
+
 #define K(m, t) F(kill_jobs_msg_t, m, t)
 static const field_desc_t kill_jobs_fields[] = {
 	K(job_ids, FT_STRLIST), K(signal, FT_U16), K(flags, FT_U16),
@@ -586,6 +603,9 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_CANCEL_JOB, job_signal_msg_t, job_signal_fields),
 	ROW_FIELDS(REQUEST_COMPLETE_BATCH_SCRIPT, batch_complete_msg_t, batch_complete_fields),
 	ROW_FIELDS(REQUEST_JOB_HOLD, job_hold_msg_t, job_hold_fields),
+	ROW_FIELDS(REQUEST_SUSPEND, suspend_msg_t, suspend_fields),
+	ROW_FIELDS(REQUEST_JOB_REQUEUE, requeue_msg_t, requeue_fields),
+	ROW_FIELDS(REQUEST_TOP_JOB, top_job_msg_t, top_job_fields),
 	ROW_FIELDS(REQUEST_SIGNAL_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(REQUEST_TERMINATE_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(MESSAGE_EPILOG_COMPLETE, epilog_complete_msg_t, epilog_complete_fields),

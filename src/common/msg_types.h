@@ -48,10 +48,13 @@ typedef enum {
 
 	/* job control */
 	REQUEST_CANCEL_JOB = 5005,          /* job_signal_msg_t (from users) */
+	REQUEST_SUSPEND = 5014,             /* suspend_msg_t (suspend/resume) */
 	REQUEST_COMPLETE_BATCH_SCRIPT = 5018, /* batch_complete_msg_t */
+	REQUEST_JOB_REQUEUE = 5023,         /* requeue_msg_t */
 	REQUEST_JOB_HOLD = 5030,            /* job_hold_msg_t (hold/release) */
 	REQUEST_KILL_JOBS = 5032,           /* kill_jobs_msg_t (scancel, many jobs) */
 	RESPONSE_KILL_JOBS,                 /* kill_jobs_resp_msg_t */
+	REQUEST_TOP_JOB = 5039,             /* top_job_msg_t */
 
 	/* controller -> slurmd */
 	REQUEST_SIGNAL_JOB = 6004,          /* node_signal_msg_t */
@@ -237,6 +240,29 @@ typedef struct {
 	bool      hold;           /* false = release */
 	bool      user_hold;      /* uhold (JobHeldUser) vs admin hold */
 } job_hold_msg_t;
+
+/* scontrol suspend/resume: operators only. */
+enum { SUSPEND_JOB = 0, RESUME_JOB = 1 };
+typedef struct {
+	char     *job_id_str;
+	uint16_t  op;             /* SUSPEND_JOB, RESUME_JOB */
+} suspend_msg_t;
+
+/* scontrol requeue/requeuehold. */
+enum {
+	REQUEUE_HOLD         = 0x0001,   /* requeuehold */
+	REQUEUE_SPECIAL_EXIT = 0x0002,   /* requeuehold State=SpecialExit */
+	REQUEUE_INCOMPLETE   = 0x0004,   /* only jobs not yet finished */
+};
+typedef struct {
+	char     *job_id_str;
+	uint32_t  flags;          /* REQUEUE_* */
+} requeue_msg_t;
+
+/* scontrol top: move a pending job ahead of the same user's others. */
+typedef struct {
+	char     *job_id_str;
+} top_job_msg_t;
 
 /* Controller -> slurmd: start the batch step of a job. */
 typedef struct {

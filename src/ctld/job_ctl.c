@@ -36,31 +36,6 @@ static bool _done(const job_record_t *j)
 
 /* ---- cancel / signal ---- */
 
-static void _signal_nodes(job_record_t *j, uint16_t sig, uint16_t flags)
-{
-	long i;
-
-	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
-	     i = bitmap_next_set(j->node_bitmap, i + 1)) {
-		node_record_t *n = node_mgr_at(i);
-		node_signal_msg_t *s;
-
-		if ((flags & KILL_JOB_BATCH) &&
-		    xstrcmp(n->info.name, j->info.batch_host))
-			continue;
-		s = xmalloc(sizeof(*s));
-		s->job_id = j->info.job_id;
-		s->step_id = NO_VAL32;
-		s->signal = sig;
-		s->flags = flags;
-		s->job_state = j->info.job_state;
-		s->nodes = xstrdup(j->info.nodes);
-		agent_send_rc(n->info.node_addr, n->info.port,
-			      REQUEST_SIGNAL_JOB, s,
-			      ctld_conf()->message_timeout * 1000, NULL, NULL);
-	}
-}
-
 /* How to act on each job of a cancel request. */
 typedef struct {
 	uint16_t  signal;         /* 0 = cancel */
@@ -89,7 +64,7 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 		return 0;
 	}
 	if (!cancel) {
-		_signal_nodes(j, how->signal, how->flags);
+		job_mgr_signal_nodes(j, how->signal, how->flags);
 		return 0;
 	}
 	if (how->log_each)
@@ -347,7 +322,10 @@ static int _hold(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
 		      "uid=%u", i->job_id, (unsigned) uid);
 		return ESLURM_USER_ID_MISSING;
 	}
-	if (BASE(j) != JOB_PENDING)
+	/* as Slurm: a running job may be held (it comes back held if it is
+	 * requeued); a finished one may not */
+	if (BASE(j) != JOB_PENDING &&
+	    (BASE(j) != JOB_RUNNING || (i->job_state & JOB_COMPLETING)))
 		return ESLURM_JOB_NOT_PENDING;
 	job_mgr_touch(j);
 	if (h->hold) {
@@ -367,6 +345,8 @@ static int _hold(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
 			i->priority = j->prio_saved ? j->prio_saved :
 				job_mgr_new_priority();
 			i->state_reason = WAIT_NO_REASON;
+			xfree(i->state_desc);
+			i->job_state &= ~(JOB_SPECIAL_EXIT | JOB_REQUEUE_HOLD);
 			i->held_by_user = false;
 			if (!i->eligible_time)
 				i->eligible_time = time(NULL);
@@ -376,7 +356,8 @@ static int _hold(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
 			     i->job_id, (unsigned) uid);
 		}
 	}
-	job_mgr_pending_resort(j);
+	if (j->on_pend)
+		job_mgr_pending_resort(j);
 	return 0;
 }
 
@@ -401,6 +382,23 @@ void job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m)
 
 /* ---- update ---- */
 
+/* Would a user's new limit be a raise?  A pending job may be raised up
+ * to its partition's MaxTime; a running one never. */
+static bool _time_raised(const job_record_t *j, uint32_t limit)
+{
+	uint32_t cur = j->info.time_limit;
+	const part_info_t *p = j->part ? &j->part->info : NULL;
+
+	if (cur != INFINITE32 && limit != INFINITE32 && limit <= cur)
+		return false;
+	if (cur == INFINITE32 && limit == INFINITE32)
+		return false;
+	if (BASE(j) != JOB_PENDING || !p)
+		return true;
+	return p->max_time != INFINITE32 &&
+	       (limit == INFINITE32 || limit > p->max_time);
+}
+
 static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 {
 	bool pending = BASE(j) == JOB_PENDING;
@@ -409,15 +407,18 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 
 	if (_done(j))
 		return ESLURM_JOB_FINISHED;
-	if (u->time_limit != NO_VAL32 && !op &&
-	    (j->info.time_limit == INFINITE32 ? u->time_limit != INFINITE32 :
-	     u->time_limit > j->info.time_limit))
+	if (u->time_limit != NO_VAL32 && !op && _time_raised(j, u->time_limit))
 		return ESLURM_ACCESS_DENIED;
-	if (u->priority != NO_VAL32 && !op)
+	if (u->priority != NO_VAL32 && !op && !j->info.priority)
+		return ESLURM_JOB_HELD;
+	if (u->priority != NO_VAL32 && !op && u->priority > j->info.priority)
 		return ESLURM_ACCESS_DENIED;
 	if (u->nice != NO_VAL32 && !op && u->nice < NICE_OFFSET)
 		return ESLURM_ACCESS_DENIED;
-	if ((u->partition || u->min_nodes != NO_VAL32 || u->features ||
+	if (u->min_nodes != NO_VAL32 && !pending)
+		return ESLURM_NOT_SUPPORTED;     /* no resizing of running jobs */
+	if (((u->partition && xstrcmp(u->partition, j->info.partition)) ||
+	     u->features ||
 	     u->exc_nodes || u->req_nodes || u->begin_time ||
 	     u->dependency) && !pending)
 		return ESLURM_JOB_NOT_PENDING;
@@ -622,11 +623,14 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, rc);
 		return;
 	}
+	/* a user's lower priority is set, but Slurm warns it will not last */
+	rc = u->priority != NO_VAL32 && !ctld_is_operator(m->auth_uid) ?
+		ESLURM_PRIO_RESET_FAIL : 0;
 	_apply_update(j, u);
 	info("_slurm_rpc_update_job: complete JobId=%u uid=%u",
 	     j->info.job_id, (unsigned) m->auth_uid);
 	sched_trigger();
-	commit_reply_rc(c, 0, NULL);
+	commit_reply_rc(c, rc, NULL);
 }
 
 /* ---- completion from slurmd ---- */

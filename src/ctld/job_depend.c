@@ -229,6 +229,13 @@ uint32_t job_depend_reason(job_record_t *j, time_t now)
 		return WAIT_NO_REASON;
 	}
 	if (changed) {
+		/* as Slurm shows it: satisfied entries drop out of the list */
+		uint32_t n = 0;
+
+		for (uint32_t k = 0; k < l->cnt; k++)
+			if (l->e[k].state != DEPEND_FULFILLED)
+				l->e[n++] = l->e[k];
+		l->cnt = n;
 		xfree(j->info.dependency);
 		j->info.dependency = depend_string(l);
 		job_mgr_touch(j);

@@ -252,6 +252,14 @@ static void _finished_add(job_record_t *j)
 	j->on_fin = true;
 }
 
+void job_mgr_finished_del(job_record_t *j)
+{
+	if (!j->on_fin)
+		return;
+	DL_DELETE2(jm.finished, j, run_prev, run_next);
+	j->on_fin = false;
+}
+
 /* ---- allocation ---- */
 
 static long _alloc_pos(const job_record_t *j, uint32_t index)
@@ -350,6 +358,10 @@ static void _finish(job_record_t *j)
 {
 	job_mgr_touch(j);
 	j->info.job_state &= ~JOB_COMPLETING;
+	if (j->info.job_state & JOB_REQUEUE) {
+		job_mgr_requeue_done(j);
+		return;
+	}
 	_finished_add(j);
 	debug("JobId=%u completing done", j->info.job_id);
 	commit_dirty();
@@ -491,6 +503,16 @@ bool job_mgr_on_node(uint32_t job_id, const node_record_t *n)
 
 /* ---- once a second ---- */
 
+/* OverTimeLimit: how long past its end a job may run (s). */
+static time_t _over_time(const job_info_t *i)
+{
+	uint16_t m = ctld_conf()->over_time_limit;
+
+	if (m == INFINITE16)
+		return (time_t) 1 << 40;
+	return m == NO_VAL16 ? 0 : (time_t) m * 60;
+}
+
 static void _check_time_limits(time_t now)
 {
 	job_record_t *j, *tmp;
@@ -503,9 +525,23 @@ static void _check_time_limits(time_t now)
 				_terminate_all(j);
 			continue;
 		}
-		if (i->job_state != JOB_RUNNING || i->time_limit == INFINITE32 ||
-		    i->time_limit == NO_VAL32 ||
-		    now < i->start_time + (time_t) i->time_limit * 60)
+		if (i->job_state != JOB_RUNNING || !i->end_time)
+			continue;
+		if (i->warn_signal && !i->warn_sent &&
+		    now >= i->end_time - (time_t) i->warn_time) {
+			info("%s: warning signal %u to JobId=%u", __func__,
+			     i->warn_signal, i->job_id);
+			job_mgr_signal_nodes(j, i->warn_signal, i->warn_flags);
+			i->warn_sent = true;
+			job_mgr_touch(j);
+		}
+		if (i->deadline && now >= i->deadline) {
+			info("%s: JobId=%u reached its deadline", __func__,
+			     i->job_id);
+			job_mgr_end(j, JOB_DEADLINE, FAIL_DEADLINE, 0);
+			continue;
+		}
+		if (now < i->end_time + _over_time(i))
 			continue;
 		info("Time limit exhausted for JobId=%u", i->job_id);
 		job_mgr_end(j, JOB_TIMEOUT, FAIL_TIMEOUT, 0);

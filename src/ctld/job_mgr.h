@@ -7,8 +7,8 @@
  *
  * Split over job_mgr.c (table, lists, allocation, info, purge, state),
  * job_submit.c (validate and create), job_ctl.c (cancel, hold, update,
- * completion, time limits, node failure) and job_depend.c (dependencies,
- * its own header).
+ * completion, time limits, node failure), job_ops.c (requeue, suspend,
+ * resume, top) and job_depend.c (dependencies, its own header).
  */
 #ifndef SLUICE_CTLD_JOB_MGR_H
 #define SLUICE_CTLD_JOB_MGR_H
@@ -128,6 +128,9 @@ void          job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_kill_jobs(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_suspend(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_requeue(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_top(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_epilog(net_conn_t *c, slurm_msg_t *m);
 
@@ -151,5 +154,13 @@ job_record_t *job_mgr_finished_first(void);
 uint32_t      job_mgr_new_priority(void);
 void          job_mgr_restore_priorities(void);
 void          job_mgr_launch(job_record_t *j);
+/* REQUEST_SIGNAL_JOB to the job's nodes (KILL_JOB_BATCH: batch host). */
+void          job_mgr_signal_nodes(job_record_t *j, uint16_t sig,
+				   uint16_t flags);
+/* A requeued job's nodes are all clean (or it had none): pending again
+ * (job_ops.c). */
+void          job_mgr_requeue_done(job_record_t *j);
+/* Take a finished job off the finished list (requeue). */
+void          job_mgr_finished_del(job_record_t *j);
 
 #endif

@@ -140,7 +140,8 @@ static void _attach(job_record_t *j)
 
 	job_res_attach_parts(j);
 	job_mgr_add(j);
-	if ((st & JOB_STATE_BASE) == JOB_PENDING) {
+	/* a requeued job still completing on its nodes holds them */
+	if ((st & JOB_STATE_BASE) == JOB_PENDING && !(st & JOB_COMPLETING)) {
 		job_mgr_pending_add(j);
 		return;
 	}

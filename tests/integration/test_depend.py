@@ -222,3 +222,16 @@ def test_dependency_survives_restart(new_cluster):
     c.wait_done(a, 30)
     time.sleep(6)
     assert c.job_state(x) == "PENDING"
+
+
+def test_satisfied_entries_drop_out(cluster):
+    c = cluster
+    a = sbatch_wrap(c, "true", "-J", "drop_a")
+    b = sbatch_wrap(c, "sleep 30", "-J", "drop_b")
+    x = sbatch_wrap(c, "true", "-J", "drop_x",
+                    "--dependency=afterok:%d,afterany:%d" % (a, b))
+    c.wait_done(a, 30)
+    # as Slurm shows it: the satisfied afterok entry is gone
+    wait_field(c, x, "Dependency", "afterany:%d(unfulfilled)" % b)
+    assert show(c, x)["Reason"] == "Dependency"
+    c.run(["scancel", str(b), str(x)], user=U1)

@@ -27,6 +27,7 @@
 #include "../../src/ctld/bf_map.c"
 #include "../../src/ctld/backfill.c"
 #include "../../src/ctld/sched_params.c"
+#include "../../src/ctld/job_ops.c"
 #include "../../src/ctld/sched.c"
 
 /* ---- stubs for the loop's modules ---- */

@@ -1,0 +1,313 @@
+/* job_ops.c — scontrol requeue/requeuehold, suspend/resume and top
+ * (job_mgr.h). */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/agent.h"
+#include "ctld/commit.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/sched.h"
+#include "slurm/slurm_errno.h"
+
+#define OBASE(j) ((j)->info.job_state & JOB_STATE_BASE)
+
+static const char held_desc[] = "job requeued in held state";
+
+static bool _owner_or_op(const job_record_t *j, uid_t uid)
+{
+	return j->info.user_id == uid || ctld_is_operator(uid);
+}
+
+/* Every request here answers like Slurm's: one rc for one job. */
+static void _reply(net_conn_t *c, int rc)
+{
+	if (rc) {
+		net_reply_rc(c, rc);
+		return;
+	}
+	sched_trigger();
+	commit_reply_rc(c, 0, NULL);
+}
+
+/* ---- signals to a job's nodes ---- */
+
+void job_mgr_signal_nodes(job_record_t *j, uint16_t sig, uint16_t flags)
+{
+	long i;
+
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1)) {
+		node_record_t *n = node_mgr_at(i);
+		node_signal_msg_t *s;
+
+		if ((flags & KILL_JOB_BATCH) &&
+		    xstrcmp(n->info.name, j->info.batch_host))
+			continue;
+		s = xmalloc(sizeof(*s));
+		s->job_id = j->info.job_id;
+		s->step_id = NO_VAL32;
+		s->signal = sig;
+		s->flags = flags;
+		s->job_state = j->info.job_state;
+		s->nodes = xstrdup(j->info.nodes);
+		agent_send_rc(n->info.node_addr, n->info.port,
+			      REQUEST_SIGNAL_JOB, s,
+			      ctld_conf()->message_timeout * 1000, NULL, NULL);
+	}
+}
+
+/* ---- requeue ---- */
+
+static void _hold_for_requeue(job_record_t *j, uid_t uid, bool special)
+{
+	job_info_t *i = &j->info;
+	bool user = !ctld_is_operator(uid);
+
+	if (i->priority)
+		j->prio_saved = i->priority;
+	i->priority = 0;
+	i->held_by_user = user;
+	i->state_reason = user ? WAIT_HELD_USER : WAIT_HELD;
+	xfree(i->state_desc);
+	i->state_desc = xstrdup(held_desc);
+	if (special)
+		i->job_state |= JOB_SPECIAL_EXIT;
+}
+
+static void _free_alloc(job_record_t *j)
+{
+	if (j->node_bitmap)
+		bitmap_destroy(j->node_bitmap);
+	if (j->comp_bitmap)
+		bitmap_destroy(j->comp_bitmap);
+	j->node_bitmap = j->comp_bitmap = NULL;
+	xfree(j->node_cpus);
+	xfree(j->node_tasks);
+	xfree(j->node_mem);
+	j->alloc_cnt = 0;
+}
+
+void job_mgr_requeue_done(job_record_t *j)
+{
+	job_info_t *i = &j->info;
+
+	job_mgr_running_del(j);
+	job_mgr_finished_del(j);
+	_free_alloc(j);
+	i->job_state = JOB_PENDING | (i->job_state & JOB_SPECIAL_EXIT);
+	xfree(i->nodes);
+	xfree(i->batch_host);
+	xfree(i->tres_alloc_str);
+	xfree(i->cpus_per_node_str);
+	i->start_time = i->end_time = 0;
+	i->suspend_time = i->suspend_start = 0;
+	i->pre_sus_time = 0;
+	i->warn_sent = false;
+	i->num_cpus = i->num_tasks * (i->cpus_per_task ? i->cpus_per_task : 1);
+	j->term_sent = 0;
+	j->launch_tries = 0;
+	job_mgr_pending_add(j);
+	job_mgr_touch(j);
+	info("%s: JobId=%u pending again (Restarts=%u)", __func__, i->job_id,
+	     i->restart_cnt);
+	commit_dirty();
+	sched_trigger();
+}
+
+static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
+{
+	job_info_t *i = &j->info;
+	uint32_t base = OBASE(j);
+	bool hold = flags & (REQUEUE_HOLD | REQUEUE_SPECIAL_EXIT);
+
+	if (!_owner_or_op(j, uid)) {
+		error("Security violation, REQUEST_JOB_REQUEUE RPC for JobId=%u "
+		      "from uid=%u", i->job_id, (unsigned) uid);
+		return ESLURM_ACCESS_DENIED;
+	}
+	if (!i->batch_flag)
+		return ESLURM_BATCH_ONLY;
+	if (i->job_state & JOB_COMPLETING)
+		return ESLURM_TRANSITION_STATE_NO_UPDATE;
+	if (base == JOB_PENDING) {
+		if (!hold)
+			return ESLURM_JOB_PENDING;
+		_hold_for_requeue(j, uid, flags & REQUEUE_SPECIAL_EXIT);
+		job_mgr_pending_resort(j);
+		return 0;
+	}
+	if ((flags & REQUEUE_INCOMPLETE) && base != JOB_RUNNING &&
+	    base != JOB_SUSPENDED)
+		return ESLURM_JOB_FINISHED;
+	if (!i->requeue)
+		return ESLURM_DISABLED;
+	if (base == JOB_SUSPENDED)
+		hold = true;     /* a suspended job comes back held */
+	info("%s: JobId=%u requeue%s by uid %u (was %s)", __func__, i->job_id,
+	     hold ? "hold" : "", (unsigned) uid, job_state_string(i->job_state));
+	i->restart_cnt++;
+	if (hold)
+		_hold_for_requeue(j, uid, flags & REQUEUE_SPECIAL_EXIT);
+	if (base == JOB_RUNNING || base == JOB_SUSPENDED) {
+		/* pending once every node confirms the job is gone */
+		job_mgr_end(j, JOB_PENDING | JOB_REQUEUE |
+			    (i->job_state & JOB_SPECIAL_EXIT),
+			    i->state_reason, i->exit_code);
+		return 0;
+	}
+	job_mgr_requeue_done(j);
+	return 0;
+}
+
+void job_mgr_rpc_requeue(net_conn_t *c, slurm_msg_t *m)
+{
+	requeue_msg_t *r = m->data;
+	job_record_t *j = r ? job_mgr_find_str(r->job_id_str) : NULL;
+
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	_reply(c, _requeue(j, r->flags, m->auth_uid));
+}
+
+/* ---- suspend / resume ---- */
+
+static int _suspend(job_record_t *j, uint16_t op, uid_t uid, time_t now)
+{
+	job_info_t *i = &j->info;
+	uint32_t base = OBASE(j);
+
+	if (!ctld_is_operator(uid)) {
+		error("SECURITY VIOLATION: Attempt to suspend/resume JobId=%u "
+		      "from uid=%u", i->job_id, (unsigned) uid);
+		return ESLURM_ACCESS_DENIED;
+	}
+	if (base == JOB_PENDING)
+		return ESLURM_JOB_PENDING;
+	if (base >= JOB_COMPLETE || (i->job_state & JOB_COMPLETING))
+		return ESLURM_ALREADY_DONE;
+	if (op == SUSPEND_JOB) {
+		if (base == JOB_SUSPENDED)
+			return 0;
+		i->pre_sus_time += now - (i->suspend_time ? i->suspend_time :
+					  i->start_time);
+		i->suspend_time = i->suspend_start = now;
+		i->job_state = (i->job_state & ~JOB_STATE_BASE) | JOB_SUSPENDED;
+		job_mgr_signal_nodes(j, SIGSTOP, KILL_FULL_JOB);
+		info("%s: JobId=%u suspended by uid %u", __func__, i->job_id,
+		     (unsigned) uid);
+	} else {
+		if (base != JOB_SUSPENDED)
+			return ESLURM_JOB_NOT_SUSPENDED;
+		/* suspended time does not count against the limit */
+		if (i->end_time)
+			i->end_time += now - i->suspend_start;
+		i->suspend_time = now;
+		i->suspend_start = 0;
+		i->job_state = (i->job_state & ~JOB_STATE_BASE) | JOB_RUNNING;
+		job_mgr_signal_nodes(j, SIGCONT, KILL_FULL_JOB);
+		info("%s: JobId=%u resumed by uid %u", __func__, i->job_id,
+		     (unsigned) uid);
+	}
+	job_mgr_touch(j);
+	return 0;
+}
+
+void job_mgr_rpc_suspend(net_conn_t *c, slurm_msg_t *m)
+{
+	suspend_msg_t *s = m->data;
+	job_record_t *j = s ? job_mgr_find_str(s->job_id_str) : NULL;
+
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	_reply(c, _suspend(j, s->op, m->auth_uid, time(NULL)));
+}
+
+/* ---- top ---- */
+
+static bool _same_queue(const job_record_t *a, const job_record_t *b)
+{
+	return a->info.user_id == b->info.user_id && a->info.priority &&
+	       !xstrcmp(a->info.partition, b->info.partition) &&
+	       !xstrcmp(a->info.account, b->info.account) &&
+	       !xstrcmp(a->info.qos, b->info.qos);
+}
+
+/* j takes the highest priority of its user's jobs in the same
+ * partition, account and QOS; those that were ahead of it move down one
+ * place each, so the user's share of priorities stays the same. */
+static void _to_top(job_record_t *j)
+{
+	job_record_t **ahead = NULL, *x;
+	size_t n = 0, cap = 0;
+	uint32_t prio = j->info.priority, next;
+
+	for (x = job_mgr_pending_first(); x && x != j; x = x->pend_next) {
+		if (!_same_queue(x, j) || x->info.priority <= prio)
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 8;
+
+			ahead = xrealloc_sz(ahead, cap * sizeof(*ahead),
+					    ncap * sizeof(*ahead));
+			cap = ncap;
+		}
+		ahead[n++] = x;
+	}
+	if (!n)
+		return;
+	next = ahead[0]->info.priority;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t p = k + 1 < n ? ahead[k + 1]->info.priority : prio;
+
+		ahead[k]->info.priority = ahead[k]->prio_saved = p;
+		job_mgr_pending_resort(ahead[k]);
+	}
+	j->info.priority = j->prio_saved = next;
+	job_mgr_pending_resort(j);
+	xfree(ahead);
+}
+
+static bool _user_top_enabled(void)
+{
+	const char *p = ctld_conf()->scheduler_parameters;
+
+	return p && strstr(p, "enable_user_top");
+}
+
+static int _top(job_record_t *j, uid_t uid)
+{
+	if (!_owner_or_op(j, uid) ||
+	    (!ctld_is_operator(uid) && !_user_top_enabled()))
+		return ESLURM_ACCESS_DENIED;
+	if (OBASE(j) != JOB_PENDING)
+		return ESLURM_JOB_NOT_PENDING;
+	if (!j->info.priority)
+		return ESLURM_JOB_HELD;
+	_to_top(j);
+	info("%s: JobId=%u moved to the top by uid %u (Priority=%u)",
+	     __func__, j->info.job_id, (unsigned) uid, j->info.priority);
+	return 0;
+}
+
+void job_mgr_rpc_top(net_conn_t *c, slurm_msg_t *m)
+{
+	top_job_msg_t *t = m->data;
+	job_record_t *j = t ? job_mgr_find_str(t->job_id_str) : NULL;
+
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	_reply(c, _top(j, m->auth_uid));
+}
