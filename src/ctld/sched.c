@@ -197,6 +197,11 @@ void sched_set_reason(job_record_t *j, uint32_t why, const char *desc)
 {
 	job_info_t *i = &j->info;
 
+	/* a hold's own text ("job requeued in held state") stays until the
+	 * job is released */
+	if (!desc && (why == WAIT_HELD || why == WAIT_HELD_USER) &&
+	    i->state_reason == why)
+		return;
 	if (i->state_reason == why && !xstrcmp(i->state_desc, desc))
 		return;
 	i->state_reason = why;
