@@ -356,8 +356,8 @@ static int _can_ever_run(const job_desc_t *d, submit_t *s)
 	}
 	if (!any)
 		rc = first ? first : ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
-	else if (first && !xstrcasecmp(ctld_conf()->enforce_part_limits, "ALL"))
-		rc = first;
+	else if (first && xstrcasecmp(ctld_conf()->enforce_part_limits, "ANY"))
+		rc = first;       /* ALL (YES): every listed partition */
 	xstrarray_free(names);
 	xfree(view);
 	return rc;

@@ -159,3 +159,16 @@ def test_enforce_part_limits(new_cluster):
     refused(c, ["-N", "9"], "Node count specification invalid")
     j = c.sbatch(["-p", "short", "-t", "5", "--wrap", "true"], user=U)
     c.wait_done(j, 30)
+
+
+def test_select_linear(new_cluster):
+    c = new_cluster(extra_conf="SelectType=select/linear")
+    jobs = [c.sbatch(["-n", "1", "--wrap", "/usr/bin/sleep 20"], user=U)
+            for _ in range(2)]
+    for j in jobs:
+        c.wait_state(j, "RUNNING", 30)
+    recs = [c.show_job(j) for j in jobs]
+    # whole nodes: one job per node, all its CPUs
+    assert [r["NumCPUs"] for r in recs] == ["2", "2"]
+    assert recs[0]["NodeList"] != recs[1]["NodeList"]
+    cancel_all(c, jobs)
