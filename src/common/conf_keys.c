@@ -5,6 +5,7 @@
  */
 #include "common/conf.h"
 #include "common/conf_internal.h"
+#include "common/conf_params.h"
 
 #include <ctype.h>
 #include <pwd.h>
@@ -38,6 +39,8 @@ typedef enum {
 	CK_RANGE,    /* "60001-63000" */
 	CK_USER,     /* user name (or uid) that must exist */
 	CK_ENFORCE,  /* EnforcePartLimits: ALL ANY NO YES */
+	CK_PRIVATE,  /* PrivateData: jobs,nodes,... (conf_params) */
+	CK_CTLDPAR,  /* SlurmctldParameters: rl_* checked (conf_params) */
 	CK_SPECIAL,  /* printed only, by its function */
 } ck_kind_t;
 
@@ -210,7 +213,7 @@ static const conf_key_t conf_keys[] = {
 	{ "PriorityWeightPartition", NULL, CK_U32, NOF, "0", NULL, CKF_MF, NULL },
 	{ "PriorityWeightQOS", NULL, CK_U32, NOF, "0", NULL, CKF_MF, NULL },
 	{ "PriorityWeightTRES", NULL, CK_STR, NOF, NULL, NULL, CKF_MF, NULL },
-	{ "PrivateData", NULL, CK_STR, F(private_data), "none", NULL, 0, NULL },
+	{ "PrivateData", NULL, CK_PRIVATE, F(private_data), "none", NULL, 0, NULL },
 	{ "ProctrackType", NULL, CK_STR, F(proctrack_type), "proctrack/cgroup", NULL, 0, NULL },
 	{ "Prolog", NULL, CK_STR, F(prolog), NULL, NULL, 0, NULL },
 	{ "PrologEpilogTimeout", NULL, CK_U16, NOF, "65534", NULL, 0, NULL },
@@ -249,7 +252,7 @@ static const conf_key_t conf_keys[] = {
 	{ "SlurmctldPrimaryOffProg", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "SlurmctldPrimaryOnProg", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "SlurmctldTimeout", NULL, CK_U16, F(slurmctld_timeout), "120", " sec", 0, NULL },
-	{ "SlurmctldParameters", NULL, CK_STR, F(slurmctld_params), NULL, NULL, 0, NULL },
+	{ "SlurmctldParameters", NULL, CK_CTLDPAR, F(slurmctld_params), NULL, NULL, 0, NULL },
 	{ "SlurmdDebug", NULL, CK_LOG, F(slurmd_debug), "info", NULL, 0, NULL },
 	{ "SlurmdLogFile", NULL, CK_STR, F(slurmd_log_file), NULL, NULL, 0, NULL },
 	{ "SlurmdParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
@@ -535,6 +538,22 @@ static int ck_parse(conf_state_t *st, const conf_key_t *k, const char *v)
 		if (k->off == F(slurm_user))
 			st->c->slurm_user_id = u32;
 		return ck_set_str(st, k, v, false);
+	case CK_PRIVATE: {
+		uint32_t bits;
+		char err[128];
+
+		if (conf_parse_private_data(v, &bits, err, sizeof(err)) < 0)
+			return -1;
+		return ck_set_str(st, k, v, false);
+	}
+	case CK_CTLDPAR: {
+		rl_conf_t rl;
+		char err[128];
+
+		if (conf_parse_rl(v, &rl, err, sizeof(err)) < 0)
+			return -1;
+		return ck_set_str(st, k, v, false);
+	}
 	case CK_ENFORCE:
 		if (!strcasecmp(v, "YES"))
 			v = "ALL";
@@ -553,6 +572,20 @@ int conf_key_set(conf_state_t *st, int idx, const char *value)
 	const conf_key_t *k = &conf_keys[idx];
 
 	if (ck_parse(st, k, value) < 0) {
+		char err[160] = "";
+
+		if (k->kind == CK_PRIVATE) {
+			uint32_t bits;
+
+			conf_parse_private_data(value, &bits, err, sizeof(err));
+			return conf_fail(st, "%s", err);
+		}
+		if (k->kind == CK_CTLDPAR) {
+			rl_conf_t rl;
+
+			conf_parse_rl(value, &rl, err, sizeof(err));
+			return conf_fail(st, "%s", err);
+		}
 		if (k->kind == CK_USER)
 			return conf_fail(st, "%s: unknown user \"%s\"", k->name,
 					 value);
@@ -703,7 +736,8 @@ void conf_keys_free(slurm_conf_t *c)
 		if (k->off == NOF)
 			continue;
 		if (k->kind != CK_STR && k->kind != CK_UPPER &&
-		    k->kind != CK_USER && k->kind != CK_ENFORCE)
+		    k->kind != CK_USER && k->kind != CK_ENFORCE &&
+		    k->kind != CK_PRIVATE && k->kind != CK_CTLDPAR)
 			continue;
 		f = (char **)((char *)c + k->off);
 		xfree(*f);

@@ -80,45 +80,6 @@ bool ctld_is_operator(uid_t uid)
 	return uid == 0 || (ctld.conf && uid == ctld.conf->slurm_user_id);
 }
 
-int ctld_parse_private_data(const char *val, uint32_t *out, char *err,
-			    size_t errlen)
-{
-	static const struct { const char *word; uint32_t bit; } words[] = {
-		{ "jobs", PRIVATE_DATA_JOBS }, { "nodes", PRIVATE_DATA_NODES },
-		{ "partitions", PRIVATE_DATA_PARTITIONS },
-		{ "usage", PRIVATE_DATA_USAGE }, { "users", PRIVATE_DATA_USERS },
-		{ "accounts", PRIVATE_DATA_ACCOUNTS },
-		{ "reservations", PRIVATE_DATA_RESERVATIONS },
-		{ "events", PRIVATE_DATA_EVENTS },
-	};
-	char *copy, *save = NULL, *tok;
-	int rc = 0;
-
-	*out = 0;
-	if (!val || !strcasecmp(val, "none"))
-		return 0;
-	copy = xstrdup(val);
-	for (tok = strtok_r(copy, ",", &save); tok && !rc;
-	     tok = strtok_r(NULL, ",", &save)) {
-		size_t i, n = sizeof(words) / sizeof(words[0]);
-
-		if (!strcasecmp(tok, "all")) {
-			*out = ~0u;
-			continue;
-		}
-		for (i = 0; i < n && strcasecmp(tok, words[i].word); i++)
-			;
-		if (i == n) {
-			snprintf(err, errlen, "PrivateData: unknown value \"%s\"", tok);
-			rc = -1;
-		} else {
-			*out |= words[i].bit;
-		}
-	}
-	xfree(copy);
-	return rc;
-}
-
 bool ctld_hides(uint32_t what, uid_t uid)
 {
 	return (ctld.private_data & what) && !ctld_is_operator(uid);
@@ -251,8 +212,8 @@ int ctld_reconfigure(void)
 		error("Reconfigure failed, keeping the old config: %s", err);
 		return SLURM_ERROR;
 	}
-	if (rl_parse(nc->slurmctld_params, &rl, err, sizeof(err)) < 0 ||
-	    ctld_parse_private_data(nc->private_data, &private_data, err,
+	if (conf_parse_rl(nc->slurmctld_params, &rl, err, sizeof(err)) < 0 ||
+	    conf_parse_private_data(nc->private_data, &private_data, err,
 				    sizeof(err)) < 0) {
 		error("Reconfigure failed, keeping the old config: %s", err);
 		conf_destroy(nc);
@@ -343,8 +304,8 @@ static void _start(void)
 
 	rl_conf_t rl;
 
-	if (rl_parse(c->slurmctld_params, &rl, err, sizeof(err)) < 0 ||
-	    ctld_parse_private_data(c->private_data, &ctld.private_data, err,
+	if (conf_parse_rl(c->slurmctld_params, &rl, err, sizeof(err)) < 0 ||
+	    conf_parse_private_data(c->private_data, &ctld.private_data, err,
 				    sizeof(err)) < 0)
 		fatal("%s", err);
 	rl_configure(&rl);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "common/conf.h"
+#include "common/conf_params.h"
 
 struct event_base;
 
@@ -23,21 +24,6 @@ struct event_base  *ctld_base(void);
 time_t              ctld_boot_time(void);
 /* root or SlurmUser */
 bool                ctld_is_operator(uid_t uid);
-/* PrivateData=: what it hides from users who are not operators. */
-enum {
-	PRIVATE_DATA_JOBS         = 1 << 0,
-	PRIVATE_DATA_NODES        = 1 << 1,
-	PRIVATE_DATA_PARTITIONS   = 1 << 2,
-	PRIVATE_DATA_USAGE        = 1 << 3,
-	PRIVATE_DATA_USERS        = 1 << 4,
-	PRIVATE_DATA_ACCOUNTS     = 1 << 5,
-	PRIVATE_DATA_RESERVATIONS = 1 << 6,
-	PRIVATE_DATA_EVENTS       = 1 << 7,
-};
-/* Parse a PrivateData value into PRIVATE_DATA_* bits.  0, or -1 with a
- * message in err naming an unknown word. */
-int                 ctld_parse_private_data(const char *val, uint32_t *out,
-					    char *err, size_t errlen);
 /* Does PrivateData hide `what` from uid? */
 bool                ctld_hides(uint32_t what, uid_t uid);
 /* Ask the loop to leave after the current iteration (state is saved). */

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "../../src/ctld/rate_limit.c"
+#include "common/conf_params.h"
 
 static int teardown(void **state)
 {
@@ -21,13 +22,13 @@ static void test_parse_defaults_and_keys(void **state)
 	char err[128] = "";
 
 	(void) state;
-	assert_int_equal(rl_parse(NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_parse_rl(NULL, &c, err, sizeof(err)), 0);
 	assert_false(c.enable);
 	assert_int_equal(c.bucket_size, 30);
 	assert_int_equal(c.refill_rate, 10);
 	assert_int_equal(c.refill_period, 1);
 	assert_int_equal(c.table_size, 8192);
-	assert_int_equal(rl_parse("enable_configless,rl_enable,rl_bucket_size=5,"
+	assert_int_equal(conf_parse_rl("enable_configless,rl_enable,rl_bucket_size=5,"
 				  "rl_refill_rate=2,rl_refill_period=3,"
 				  "rl_table_size=16,rl_log_freq=-1", &c, err,
 				  sizeof(err)), 0);
@@ -52,7 +53,7 @@ static void test_parse_errors(void **state)
 	(void) state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(rl_parse(bad[i], &c, err, sizeof(err)), -1);
+		assert_int_equal(conf_parse_rl(bad[i], &c, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "SlurmctldParameters"));
 	}
 }
@@ -63,7 +64,7 @@ static void test_disabled_allows_everything(void **state)
 	char err[64];
 
 	(void) state;
-	rl_parse("rl_bucket_size=1", &c, err, sizeof(err));
+	conf_parse_rl("rl_bucket_size=1", &c, err, sizeof(err));
 	rl_configure(&c);
 	for (int i = 0; i < 1000; i++)
 		assert_true(rl_allow(1000, 100));
@@ -75,7 +76,7 @@ static void test_bucket_and_refill(void **state)
 	char err[64];
 
 	(void) state;
-	rl_parse("rl_enable,rl_bucket_size=3,rl_refill_rate=2,rl_refill_period=5,"
+	conf_parse_rl("rl_enable,rl_bucket_size=3,rl_refill_rate=2,rl_refill_period=5,"
 		 "rl_log_freq=-1", &c, err, sizeof(err));
 	rl_configure(&c);
 	/* a burst of bucket_size, then refused */

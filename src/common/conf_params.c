@@ -1,0 +1,119 @@
+/* conf_params.c — see conf_params.h. */
+#include "common/conf_params.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+int conf_parse_private_data(const char *val, uint32_t *out, char *err,
+			    size_t errlen)
+{
+	static const struct { const char *word; uint32_t bit; } words[] = {
+		{ "jobs", PRIVATE_DATA_JOBS }, { "nodes", PRIVATE_DATA_NODES },
+		{ "partitions", PRIVATE_DATA_PARTITIONS },
+		{ "usage", PRIVATE_DATA_USAGE }, { "users", PRIVATE_DATA_USERS },
+		{ "accounts", PRIVATE_DATA_ACCOUNTS },
+		{ "reservations", PRIVATE_DATA_RESERVATIONS },
+		{ "events", PRIVATE_DATA_EVENTS },
+	};
+	char *copy, *save = NULL, *tok;
+	int rc = 0;
+
+	*out = 0;
+	if (!val || !strcasecmp(val, "none"))
+		return 0;
+	copy = xstrdup(val);
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t i, n = sizeof(words) / sizeof(words[0]);
+
+		if (!strcasecmp(tok, "all")) {
+			*out = ~0u;
+			continue;
+		}
+		for (i = 0; i < n && strcasecmp(tok, words[i].word); i++)
+			;
+		if (i == n) {
+			snprintf(err, errlen, "PrivateData: unknown value \"%s\"", tok);
+			rc = -1;
+		} else {
+			*out |= words[i].bit;
+		}
+	}
+	xfree(copy);
+	return rc;
+}
+
+static int parse_u32(const char *key, const char *val, uint32_t min,
+		     uint32_t *out, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = val ? strtoul(val, &end, 10) : 0;
+	if (!val || !*val || *end || errno || v < min || v > UINT32_MAX) {
+		snprintf(err, errlen,
+			 "SlurmctldParameters: invalid %s value \"%s\"", key,
+			 val ? val : "");
+		return -1;
+	}
+	*out = (uint32_t) v;
+	return 0;
+}
+
+int conf_parse_rl(const char *params, rl_conf_t *out, char *err,
+		  size_t errlen)
+{
+	char *copy, *save = NULL, *tok;
+	int rc = 0;
+
+	*out = (rl_conf_t) { .bucket_size = 30, .refill_rate = 10,
+			     .refill_period = 1, .table_size = 8192,
+			     .log_freq = 0 };
+	if (!params)
+		return 0;
+	copy = xstrdup(params);
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *val = strchr(tok, '=');
+
+		if (val)
+			*val++ = '\0';
+		if (!strcasecmp(tok, "rl_enable")) {
+			out->enable = true;
+		} else if (!strcasecmp(tok, "rl_bucket_size")) {
+			rc = parse_u32(tok, val, 1, &out->bucket_size, err, errlen);
+		} else if (!strcasecmp(tok, "rl_refill_rate")) {
+			rc = parse_u32(tok, val, 1, &out->refill_rate, err, errlen);
+		} else if (!strcasecmp(tok, "rl_refill_period")) {
+			rc = parse_u32(tok, val, 1, &out->refill_period, err, errlen);
+		} else if (!strcasecmp(tok, "rl_table_size")) {
+			rc = parse_u32(tok, val, 1, &out->table_size, err, errlen);
+			if (!rc && out->table_size > (1u << 24)) {
+				snprintf(err, errlen, "SlurmctldParameters: rl_table_size %u is too large",
+					 out->table_size);
+				rc = -1;
+			}
+		} else if (!strcasecmp(tok, "rl_log_freq")) {
+			char *end;
+			long v = val ? strtol(val, &end, 10) : 0;
+
+			if (!val || !*val || *end || v < -1 || v > INT32_MAX) {
+				snprintf(err, errlen,
+					 "SlurmctldParameters: invalid rl_log_freq value \"%s\"",
+					 val ? val : "");
+				rc = -1;
+			} else {
+				out->log_freq = (int32_t) v;
+			}
+		}
+	}
+	xfree(copy);
+	return rc;
+}

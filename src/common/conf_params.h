@@ -1,0 +1,48 @@
+/* conf_params.h — slurm.conf values that are lists of words:
+ * PrivateData and the rl_* keys of SlurmctldParameters.
+ *
+ * conf_keys checks them when the file is read (a bad value is an error
+ * naming the file and line); slurmctld reads them again from the stored
+ * strings to act on them.
+ */
+#ifndef SLUICE_CONF_PARAMS_H
+#define SLUICE_CONF_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* PrivateData=: what it hides from users who are not operators. */
+enum {
+	PRIVATE_DATA_JOBS         = 1 << 0,
+	PRIVATE_DATA_NODES        = 1 << 1,
+	PRIVATE_DATA_PARTITIONS   = 1 << 2,
+	PRIVATE_DATA_USAGE        = 1 << 3,
+	PRIVATE_DATA_USERS        = 1 << 4,
+	PRIVATE_DATA_ACCOUNTS     = 1 << 5,
+	PRIVATE_DATA_RESERVATIONS = 1 << 6,
+	PRIVATE_DATA_EVENTS       = 1 << 7,
+};
+
+/* "jobs,nodes" / "all" / "none" -> PRIVATE_DATA_* bits.  0, or -1 with
+ * a message in err naming the unknown word. */
+int conf_parse_private_data(const char *val, uint32_t *out, char *err,
+			    size_t errlen);
+
+/* Per-user RPC rate limiting (SlurmctldParameters=rl_enable,...). */
+typedef struct {
+	bool     enable;          /* rl_enable */
+	uint32_t bucket_size;     /* rl_bucket_size (30) */
+	uint32_t refill_rate;     /* rl_refill_rate (10) */
+	uint32_t refill_period;   /* rl_refill_period, seconds (1) */
+	uint32_t table_size;      /* rl_table_size (8192) */
+	int32_t  log_freq;        /* rl_log_freq: lines a second, -1 none, 0 all */
+} rl_conf_t;
+
+/* The rl_* keys of a SlurmctldParameters value (NULL: defaults,
+ * disabled).  Other keys are left to their readers.  0, or -1 with a
+ * message in err. */
+int conf_parse_rl(const char *params, rl_conf_t *out, char *err,
+		  size_t errlen);
+
+#endif

@@ -1,0 +1,32 @@
+/* fuzz_conf_params.c — libFuzzer harness for the list-valued slurm.conf
+ * values: PrivateData and SlurmctldParameters' rl_* keys. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/conf_params.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+	char err[256];
+	uint32_t bits;
+	rl_conf_t rl;
+
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+	err[0] = '\0';
+	if (conf_parse_private_data(s, &bits, err, sizeof(err)) < 0 && !err[0])
+		abort();               /* a refusal always says why */
+	err[0] = '\0';
+	if (conf_parse_rl(s, &rl, err, sizeof(err)) < 0 && !err[0])
+		abort();
+	if (conf_parse_rl(s, &rl, err, sizeof(err)) == 0 &&
+	    (!rl.bucket_size || !rl.refill_period || !rl.table_size))
+		abort();               /* accepted values are usable */
+	free(s);
+	return 0;
+}
