@@ -1,4 +1,5 @@
 /* job_info.c — job states, reasons and the job record field tables. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -60,6 +61,18 @@ const char *job_state_string(uint32_t state)
 	if (base >= JOB_END)
 		return "?";
 	return base_states[base].name;
+}
+
+void job_exit_code_str(uint32_t status, char *buf, size_t len)
+{
+	uint32_t code = 0, sig = 0;
+
+	if (status != NO_VAL32) {
+		if ((status & 0x7f) && (status & 0x7f) != 0x7f)
+			sig = status & 0x7f;
+		code = (status >> 8) & 0xff;
+	}
+	snprintf(buf, len, "%u:%u", code, sig);
 }
 
 const char *job_state_string_compact(uint32_t state)

@@ -50,6 +50,9 @@ enum job_state_base {
 const char *job_state_string(uint32_t state);
 /* "R", "CG", ... */
 const char *job_state_string_compact(uint32_t state);
+/* A wait() status as Slurm prints exit codes: "exit:signal" ("0:0",
+ * "3:0", "0:9"); NO_VAL32 prints "0:0". */
+void        job_exit_code_str(uint32_t status, char *buf, size_t len);
 /* JSON list form: base first then flags, NULL-terminated static array. */
 int         job_state_strings(uint32_t state, const char *out[8]);
 /* "PENDING"/"PD"/"pending" -> base state (flags: COMPLETING...); -1 if unknown. */

@@ -119,7 +119,11 @@ static void add_msg(char **all, char *msg)
 	xfree(msg);
 }
 
-int job_submit_plugin_submit(job_desc_t *desc, uint32_t uid, char **user_msg)
+/* One call of a plugin; the chain runs them in order. */
+typedef int (*js_call_f)(const js_plugin_t *p, const part_info_t *parts,
+			 size_t part_cnt, void *arg, char **msg);
+
+static int run_chain(js_call_f call, void *arg, char **user_msg)
 {
 	size_t part_cnt;
 	part_info_t *parts;
@@ -133,34 +137,50 @@ int job_submit_plugin_submit(job_desc_t *desc, uint32_t uid, char **user_msg)
 	for (size_t i = 0; i < plugin_cnt && !rc; i++) {
 		char *msg = NULL;
 
-		if (plugins[i].ops->submit)
-			rc = plugins[i].ops->submit(desc, parts, part_cnt, uid, &msg);
+		rc = call(&plugins[i], parts, part_cnt, arg, &msg);
 		add_msg(user_msg, msg);
 	}
 	xfree(parts);
 	return rc;
 }
 
+typedef struct {
+	job_desc_t       *desc;
+	const job_info_t *job;        /* modify only */
+	uint32_t          uid;
+} js_args_t;
+
+static int call_submit(const js_plugin_t *p, const part_info_t *parts,
+		       size_t part_cnt, void *arg, char **msg)
+{
+	js_args_t *a = arg;
+
+	if (!p->ops->submit)
+		return 0;
+	return p->ops->submit(a->desc, parts, part_cnt, a->uid, msg);
+}
+
+static int call_modify(const js_plugin_t *p, const part_info_t *parts,
+		       size_t part_cnt, void *arg, char **msg)
+{
+	js_args_t *a = arg;
+
+	if (!p->ops->modify)
+		return 0;
+	return p->ops->modify(a->desc, a->job, parts, part_cnt, a->uid, msg);
+}
+
+int job_submit_plugin_submit(job_desc_t *desc, uint32_t uid, char **user_msg)
+{
+	js_args_t a = { .desc = desc, .uid = uid };
+
+	return run_chain(call_submit, &a, user_msg);
+}
+
 int job_submit_plugin_modify(job_desc_t *desc, const job_info_t *job,
 			     uint32_t uid, char **user_msg)
 {
-	size_t part_cnt;
-	part_info_t *parts;
-	int rc = 0;
+	js_args_t a = { .desc = desc, .job = job, .uid = uid };
 
-	if (broken)
-		return refuse_broken(user_msg);
-	if (!plugin_cnt)
-		return 0;
-	parts = parts_snapshot(&part_cnt);
-	for (size_t i = 0; i < plugin_cnt && !rc; i++) {
-		char *msg = NULL;
-
-		if (plugins[i].ops->modify)
-			rc = plugins[i].ops->modify(desc, job, parts, part_cnt,
-						    uid, &msg);
-		add_msg(user_msg, msg);
-	}
-	xfree(parts);
-	return rc;
+	return run_chain(call_modify, &a, user_msg);
 }

@@ -486,16 +486,26 @@ static int call(const char *fn, int nargs, job_desc_t **box, char **user_msg)
 	return rc;
 }
 
-static int js_submit(job_desc_t *desc, const part_info_t *parts,
-		     size_t part_cnt, uint32_t uid, char **user_msg)
+/* The script, loaded again if it changed; false (logged) if there is
+ * none to run. */
+static bool script_ready(void)
 {
 	char err[512] = "";
-	job_desc_t **box;
 
 	if (load_script(err, sizeof(err)) < 0) {
 		error("job_submit/lua: %s", err);
-		return SLURM_ERROR;
+		return false;
 	}
+	return true;
+}
+
+static int js_submit(job_desc_t *desc, const part_info_t *parts,
+		     size_t part_cnt, uint32_t uid, char **user_msg)
+{
+	job_desc_t **box;
+
+	if (!script_ready())
+		return SLURM_ERROR;
 	box = push_desc(js.L, desc);
 	push_parts(js.L, parts, part_cnt);
 	lua_pushinteger(js.L, uid);
@@ -506,13 +516,10 @@ static int js_modify(job_desc_t *desc, const job_info_t *job,
 		     const part_info_t *parts, size_t part_cnt, uint32_t uid,
 		     char **user_msg)
 {
-	char err[512] = "";
 	job_desc_t **box;
 
-	if (load_script(err, sizeof(err)) < 0) {
-		error("job_submit/lua: %s", err);
+	if (!script_ready())
 		return SLURM_ERROR;
-	}
 	box = push_desc(js.L, desc);
 	push_record(js.L, job_info_fields, job);
 	push_parts(js.L, parts, part_cnt);

@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,14 +57,6 @@ static void when(time_t t, char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
-static void exit_str(uint32_t status, char *buf, size_t len)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, len, "0:%d", WTERMSIG(status));
-	else
-		snprintf(buf, len, "%d:0", WEXITSTATUS(status));
-}
-
 static const char *s(const char *v)
 {
 	return v ? v : "";
@@ -81,8 +72,8 @@ static void ft_job_end(const job_info_t *j)
 	when(j->end_time, end, sizeof(end));
 	when(j->submit_time, submit, sizeof(submit));
 	when(j->eligible_time, elig, sizeof(elig));
-	exit_str(j->exit_code, ec, sizeof(ec));
-	exit_str(j->derived_ec, dec, sizeof(dec));
+	job_exit_code_str(j->exit_code, ec, sizeof(ec));
+	job_exit_code_str(j->derived_ec, dec, sizeof(dec));
 	if (j->time_limit == INFINITE32 || j->time_limit == NO_VAL32)
 		snprintf(limit, sizeof(limit), "UNLIMITED");
 	else

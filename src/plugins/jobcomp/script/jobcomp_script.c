@@ -160,14 +160,6 @@ static char **addu(char **env, const char *name, unsigned long long v)
 	return add(env, name, buf);
 }
 
-static void exit_str(uint32_t status, char *buf, size_t len)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, len, "0:%d", WTERMSIG(status));
-	else
-		snprintf(buf, len, "%d:0", WEXITSTATUS(status));
-}
-
 static void js_job_end(const job_info_t *j)
 {
 	char **env = xcalloc(1, sizeof(char *));
@@ -194,9 +186,9 @@ static void js_job_end(const job_info_t *j)
 	env = add(env, "NODES", j->nodes);
 	env = addu(env, "NODECNT", j->nodes && *j->nodes ? j->num_nodes : 0);
 	env = addu(env, "PROCS", j->nodes && *j->nodes ? j->num_cpus : 0);
-	exit_str(j->exit_code, buf, sizeof(buf));
+	job_exit_code_str(j->exit_code, buf, sizeof(buf));
 	env = add(env, "EXITCODE", buf);
-	exit_str(j->derived_ec, buf, sizeof(buf));
+	job_exit_code_str(j->derived_ec, buf, sizeof(buf));
 	env = add(env, "DERIVED_EC", buf);
 	env = add(env, "WORK_DIR", j->work_dir);
 	env = add(env, "BATCH", j->batch_flag ? "yes" : "no");
