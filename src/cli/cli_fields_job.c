@@ -114,6 +114,12 @@ TXT(t_show_array_task)
 		t_array_task(o, r, c);
 }
 
+TXT(t_show_throttle)
+{
+	if (J(r)->array_job_id && J(r)->array_max_tasks)
+		xstrfmtcat(o, "%u", J(r)->array_max_tasks);
+}
+
 JSN(j_array_job)
 {
 	return cli_json_num32(J(r)->array_job_id);
@@ -639,6 +645,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 'A', "jobid", "JOBID", "JobId", 0, t_job_id, "job_id", j_job_id },
 	{ 0, NULL, NULL, "ArrayJobId", OPT, t_show_array_job, NULL, NULL },
 	{ 0, NULL, NULL, "ArrayTaskId", OPT, t_show_array_task, NULL, NULL },
+	{ 0, NULL, NULL, "ArrayTaskThrottle", OPT, t_show_throttle, NULL, NULL },
 	{ 'j', "name", "NAME", "JobName", 0, t_name, "name", NULL },
 	{ 0, NULL, NULL, "UserId", NL, t_show_user, NULL, NULL },
 	{ 0, NULL, NULL, "GroupId", 0, t_show_group, NULL, NULL },
@@ -655,6 +662,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, "batchflag", "BATCHFLAG", "BatchFlag", 0, t_batch, "batch_flag", j_batch },
 	{ 0, "reboot", "REBOOT", "Reboot", 0, t_reboot, "reboot", j_reboot },
 	{ 0, "exit_code", "EXIT_CODE", "ExitCode", 0, t_exit, "exit_code", j_exit },
+	{ 0, NULL, NULL, "DerivedExitCode", NL | CF_SHOW_DETAIL, t_derived_exit, NULL, NULL },
 	{ 0, NULL, NULL, "RunTime", NL, t_runtime, NULL, NULL },
 	{ 0, NULL, NULL, "TimeLimit", 0, t_show_limit, NULL, NULL },
 	{ 0, "timemin", "TIME_MIN", "TimeMin", 0, t_time_min, "time_minimum", j_time_min },

@@ -284,6 +284,8 @@ static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		return job_nodes(u, key, val);
 	if (!xstrcasecmp(key, "StartTime") || !xstrcasecmp(key, "BeginTime"))
 		return job_begin(u, key, val);
+	if (!xstrcasecmp(key, "ArrayTaskThrottle"))
+		return job_u32(key, val, &u->array_max_tasks);
 	if (!xstrcasecmp(key, "Name") || !xstrcasecmp(key, "JobName"))
 		job_str(&u->name, val);
 	else if (!xstrcasecmp(key, "Comment"))
@@ -332,7 +334,7 @@ static int update_job(int argc, char **argv, bool quiet)
 	job_update_msg_t u = {
 		.time_limit = NO_VAL32, .priority = NO_VAL32, .nice = NO_VAL32,
 		.min_nodes = NO_VAL32, .max_nodes = NO_VAL32,
-		.requeue = NO_VAL16,
+		.requeue = NO_VAL16, .array_max_tasks = NO_VAL32,
 	};
 	int rc = 1, remote = 0, err, delta = 0;
 	uint32_t now_limit;

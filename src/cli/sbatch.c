@@ -292,13 +292,14 @@ static uint32_t submit(cli_job_opts_t *o)
 	return job_id;
 }
 
-/* Exit status of a finished job as a shell would report it. */
+/* What --wait exits with for a finished job: its exit code, or 1 when
+ * a signal ended it (as Slurm's sbatch). */
 static int job_rc(const job_info_t *j)
 {
 	if (WIFEXITED(j->exit_code))
 		return WEXITSTATUS(j->exit_code);
 	if (WIFSIGNALED(j->exit_code))
-		return 128 + WTERMSIG(j->exit_code);
+		return 1;
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "cli/cli_opt.h"
 #include "cli/cli_scontrol.h"
 #include "cli/cli_show.h"
+#include "common/array_spec.h"
 #include "common/hostlist.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -77,11 +78,18 @@ static int job_id_parse(const char *s, uint32_t *id, uint32_t *task)
 	return *end ? -1 : 0;
 }
 
+/* A task not started yet is shown through its array's pending record
+ * (as that task). */
 static bool job_selected(const job_info_t *j, uint32_t id, uint32_t task)
 {
-	if (task != NO_VAL32)
-		return j->array_job_id == id && j->array_task_id == task;
-	return j->job_id == id || j->array_job_id == id;
+	if (task == NO_VAL32)
+		return j->job_id == id || j->array_job_id == id;
+	if (j->array_job_id != id)
+		return false;
+	if (j->array_task_id == NO_VAL32)
+		return !job_state_is_finished(j->job_state) &&
+		       array_spec_contains(j->array_task_str, task);
+	return j->array_task_id == task;
 }
 
 static int print_jobs(const job_info_msg_t *m, const char *arg,
@@ -90,9 +98,19 @@ static int print_jobs(const job_info_msg_t *m, const char *arg,
 	job_info_msg_t sel = { .last_update = m->last_update };
 
 	sel.jobs = xcalloc(m->cnt + 1, sizeof(job_info_t));
-	for (uint32_t i = 0; i < m->cnt; i++)
-		if (!arg || job_selected(&m->jobs[i], id, task))
-			sel.jobs[sel.cnt++] = m->jobs[i];   /* shallow */
+	for (uint32_t i = 0; i < m->cnt; i++) {
+		if (arg && !job_selected(&m->jobs[i], id, task))
+			continue;
+		sel.jobs[sel.cnt] = m->jobs[i];   /* shallow */
+		if (task != NO_VAL32)
+			sel.jobs[sel.cnt].array_task_id = task;
+		sel.cnt++;
+	}
+	if (arg && !sel.cnt && task != NO_VAL32) {
+		xfree(sel.jobs);
+		printf("Job %s not found\n", arg);
+		return 1;
+	}
 	if (arg && !sel.cnt) {
 		xfree(sel.jobs);
 		return load_error("slurm_load_jobs", 0, ESLURM_INVALID_JOB_ID);

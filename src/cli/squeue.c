@@ -18,6 +18,7 @@
 #include "cli/cli_format.h"
 #include "cli/cli_output.h"
 #include "cli/cli_show.h"
+#include "common/array_spec.h"
 #include "common/hostlist.h"
 #include "common/log.h"
 #include "common/parse_util.h"
@@ -434,14 +435,20 @@ static bool node_match(const job_info_t *j)
 	return hit;
 }
 
-static bool job_wanted(const job_info_t *j)
+/* Every filter but -j. */
+static bool job_wanted_noid(const job_info_t *j)
 {
 	if (opt.start && (j->job_state & JOB_STATE_BASE) != JOB_PENDING)
 		return false;
-	return state_match(j) && job_id_match(j) && uid_match(j) &&
+	return state_match(j) && uid_match(j) &&
 	       part_match(j->partition) && in_list(opt.names, j->name) &&
 	       in_list(opt.accounts, j->account) && in_list(opt.qos, j->qos) &&
 	       node_match(j);
+}
+
+static bool job_wanted(const job_info_t *j)
+{
+	return job_wanted_noid(j) && job_id_match(j);
 }
 
 /* ---- -r: one line per pending array task ---- */
@@ -451,36 +458,41 @@ typedef struct {
 	size_t      cnt;
 } expanded_t;
 
+/* One copy of the pending record j per task it holds that -j selects. */
 static void expand_tasks(const job_info_t *j, expanded_t *ex)
 {
-	char **ranges = xstrsplit(j->array_task_str ? j->array_task_str : "",
-				  ",", NULL);
+	char err[128];
+	uint32_t thr;
+	bitmap_t *b = array_spec_parse(j->array_task_str ? j->array_task_str : "",
+				       ARRAY_SPEC_MAX_SIZE, &thr, err, sizeof(err));
 
-	for (size_t i = 0; ranges && ranges[i]; i++) {
-		char *pct = strchr(ranges[i], '%'), *dash, *colon;
-		uint32_t lo, hi, step = 1;
+	for (long t = b ? bitmap_first_set(b) : -1; t >= 0;
+	     t = bitmap_next_set(b, (size_t)t + 1)) {
+		job_info_t rec = *j;
 
-		if (pct)
-			*pct = '\0';
-		if ((colon = strchr(ranges[i], ':'))) {
-			*colon = '\0';
-			if (parse_u32(colon + 1, &step) < 0 || !step)
-				step = 1;
-		}
-		dash = strchr(ranges[i], '-');
-		if (dash)
-			*dash = '\0';
-		if (parse_u32(ranges[i], &lo) < 0 ||
-		    (dash ? parse_u32(dash + 1, &hi) : parse_u32(ranges[i], &hi)) < 0)
+		rec.array_task_id = (uint32_t)t;
+		if (!job_id_match(&rec))
 			continue;
-		for (uint64_t t = lo; t <= hi && ex->cnt < 1000000; t += step) {
-			ex->recs = xrealloc(ex->recs, (ex->cnt + 1) * sizeof(*ex->recs));
-			ex->recs[ex->cnt] = *j;
-			ex->recs[ex->cnt].array_task_id = (uint32_t)t;
-			ex->cnt++;
-		}
+		ex->recs = xrealloc(ex->recs, (ex->cnt + 1) * sizeof(*ex->recs));
+		ex->recs[ex->cnt++] = rec;
 	}
-	xstrarray_free(ranges);
+	if (b)
+		bitmap_destroy(b);
+}
+
+/* j is an array's pending record: is it shown one line per task (-r, or
+ * -j naming one of its tasks)? */
+static bool expand_wanted(const job_info_t *j)
+{
+	if (!j->array_job_id || j->array_task_id != NO_VAL32)
+		return false;
+	if (opt.array)
+		return true;
+	for (size_t i = 0; i < opt.job_cnt; i++)
+		if (opt.jobs[i].job_id == j->array_job_id &&
+		    opt.jobs[i].task_id != NO_VAL32)
+			return true;
+	return false;
 }
 
 /* ---- sorting ---- */
@@ -659,11 +671,10 @@ static const job_info_t **select_jobs(const job_info_msg_t *m, expanded_t *ex,
 	for (uint32_t i = 0; i < m->cnt; i++) {
 		const job_info_t *j = &m->jobs[i];
 
-		if (!job_wanted(j))
-			continue;
-		if (opt.array && j->array_job_id && j->array_task_id == NO_VAL32)
-			expand_tasks(j, ex);
-		else {
+		if (expand_wanted(j)) {
+			if (job_wanted_noid(j))
+				expand_tasks(j, ex);
+		} else if (job_wanted(j)) {
 			items = xrealloc(items, (n + 1) * sizeof(*items));
 			items[n] = (sort_item_t){ j, n };
 			n++;

@@ -170,6 +170,7 @@ typedef struct {
 	char     *qos;
 	time_t    begin_time;
 	uint16_t  requeue;
+	uint32_t  array_max_tasks;   /* ArrayTaskThrottle, NO_VAL32 */
 } job_update_msg_t;
 
 typedef struct {

@@ -16,6 +16,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_submit_plugin.h"
@@ -83,7 +84,8 @@ void job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m)
 
 	if (r)
 		j = (r->job_id_str && *r->job_id_str) ?
-			job_mgr_find_str(r->job_id_str) : job_mgr_find(r->job_id);
+			job_mgr_find_for(r->job_id_str, m->auth_uid) :
+			job_mgr_find(r->job_id);
 	if (!j) {
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
 		return;
@@ -240,6 +242,46 @@ static char *_job_id_str(const job_info_t *i)
 	return xstrdup_printf("%u", i->job_id);
 }
 
+/* Every job an id names ("123" may be a whole array, "123_[1-3]" some of
+ * its tasks): 0 if any was signalled, else the first error. */
+static int _cancel_id(const char *id, const kill_how_t *how, uid_t uid)
+{
+	job_array_sel_t sel;
+	int rc = job_array_select(id, &sel), first = 0, ok = 0;
+
+	for (size_t i = 0; !rc && i < sel.cnt; i++) {
+		int r = _cancel(sel.recs[i], how, uid);
+
+		ok += !r;
+		if (r && !first)
+			first = r;
+	}
+	if (!rc && sel.tasks) {
+		int r = 0;
+
+		if (!_may_act(sel.meta, uid)) {
+			error("Security violation, %s RPC for JobId=%s from "
+			      "uid=%u", msg_type_name(how->rpc), id, (unsigned) uid);
+			r = ESLURM_ACCESS_DENIED;
+		} else if (_done(sel.meta)) {
+			r = ESLURM_ALREADY_DONE;
+		} else if (!how->cancel && how->signal && how->signal != SIGKILL) {
+			r = ESLURM_JOB_PENDING;
+		} else if (job_array_sel_all_pending(&sel)) {
+			r = _cancel(sel.meta, how, uid);
+		} else {
+			info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%s "
+			     "uid %u", id, (unsigned) uid);
+			job_array_drop(sel.meta, sel.tasks);
+		}
+		ok += !r;
+		if (r && !first)
+			first = r;
+	}
+	job_array_sel_free(&sel);
+	return rc ? rc : ok ? 0 : first;
+}
+
 static void _kill_resp_free(void *data)
 {
 	msg_body_free(RESPONSE_KILL_JOBS, data);
@@ -283,9 +325,7 @@ void job_mgr_rpc_kill_jobs(net_conn_t *c, slurm_msg_t *m)
 	} else {
 		resp->jobs = xcalloc(n_ids + 1, sizeof(*resp->jobs));
 		for (size_t i = 0; i < n_ids; i++) {
-			job_record_t *j = job_mgr_find_str(k->job_ids[i]);
-			int rc = j ? _cancel(j, &how, m->auth_uid) :
-				ESLURM_INVALID_JOB_ID;
+			int rc = _cancel_id(k->job_ids[i], &how, m->auth_uid);
 
 			done += !rc;
 			if (rc || k->verbose)
@@ -364,7 +404,8 @@ static int _hold(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
 void job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m)
 {
 	job_hold_msg_t *h = m->data;
-	job_record_t *j = h ? job_mgr_find_str(h->job_id_str) : NULL;
+	job_record_t *j = h ? job_mgr_find_for(h->job_id_str, m->auth_uid) :
+		NULL;
 	int rc;
 
 	if (!j) {
@@ -426,6 +467,8 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 		return rc;
 	if (u->partition && !part_mgr_find(u->partition))
 		return ESLURM_INVALID_PARTITION_NAME;
+	if (u->array_max_tasks != NO_VAL32 && u->array_max_tasks && !j->array)
+		return ESLURM_INVALID_ARRAY;
 	if (u->min_nodes != NO_VAL32 && (u->min_nodes == 0 ||
 	    (u->max_nodes != NO_VAL32 && u->max_nodes &&
 	     u->max_nodes < u->min_nodes)))
@@ -527,6 +570,8 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 	}
 	if (u->requeue != NO_VAL16)
 		i->requeue = u->requeue;
+	if (u->array_max_tasks != NO_VAL32)
+		job_array_set_throttle(j, u->array_max_tasks);
 	_update_prio(j, u);
 }
 
@@ -592,7 +637,8 @@ static int _plugin_modify(job_record_t *j, job_update_msg_t *u, uid_t uid,
 void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 {
 	job_update_msg_t *u = m->data;
-	job_record_t *j = u ? job_mgr_find_str(u->job_id_str) : NULL;
+	job_record_t *j = u ? job_mgr_find_for(u->job_id_str, m->auth_uid) :
+		NULL;
 	char *user_msg = NULL;
 	int rc;
 

@@ -13,6 +13,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
@@ -41,6 +42,7 @@ int job_mgr_init(void)
 
 static void _free_job(job_record_t *j)
 {
+	job_array_release(j);
 	job_info_free_members(&j->info);
 	job_depend_free(j);
 	xstrarray_free(j->argv);
@@ -93,6 +95,27 @@ job_record_t *job_mgr_find_str(const char *id)
 	if (!id || parse_u32(id, &v) < 0)
 		return NULL;
 	return job_mgr_find(v);
+}
+
+job_record_t *job_mgr_find_for(const char *id, uid_t uid)
+{
+	job_array_sel_t sel;
+	job_record_t *j = NULL;
+
+	if (!id || !strchr(id, '_'))
+		return job_mgr_find_str(id);
+	if (job_array_select(id, &sel))
+		return NULL;
+	if (sel.cnt == 1 && !sel.tasks)
+		j = sel.recs[0];
+	else if (!sel.cnt && bitmap_count(sel.tasks) == 1 &&
+		 (sel.meta->info.user_id == uid || ctld_is_operator(uid)))
+		j = job_array_split(sel.meta,
+				    (uint32_t)bitmap_first_set(sel.tasks));
+	else if (!sel.cnt)
+		j = sel.meta;          /* the caller refuses on the owner */
+	job_array_sel_free(&sel);
+	return j;
 }
 
 uint32_t job_mgr_count(void)
@@ -302,8 +325,11 @@ static void _tres_alloc(job_record_t *j)
 
 void job_mgr_start(job_record_t *j, const select_result_t *res)
 {
-	job_info_t *i = &j->info;
+	job_info_t *i;
 	time_t now = time(NULL);
+
+	j = job_array_take_task(j);
+	i = &j->info;
 
 	j->node_bitmap = bitmap_copy(res->nodes);
 	j->alloc_cnt = res->node_cnt;
@@ -560,8 +586,10 @@ static void _purge(time_t now)
 		DL_DELETE2(jm.finished, j, run_prev, run_next);
 		HASH_DEL(jm.by_id, j);
 		jm.cnt--;
-		state_save_remove_job_files(ctld_conf()->state_save_location,
-					    j->info.job_id);
+		if (job_array_last_ref(j))
+			state_save_remove_job_files(
+				ctld_conf()->state_save_location,
+				job_array_files_id(j));
 		debug2("Purging old records of JobId=%u", j->info.job_id);
 		_free_job(j);
 		any = true;
@@ -598,8 +626,21 @@ static bool _wanted(const job_info_request_msg_t *r, const job_record_t *j)
 	if (!r->job_id_cnt || !r->job_ids)
 		return true;
 	for (k = 0; k < r->job_id_cnt; k++)
-		if (r->job_ids[k] == j->info.job_id)
+		if (r->job_ids[k] == j->info.job_id ||
+		    (j->info.array_job_id && r->job_ids[k] == j->info.array_job_id))
 			return true;
+	return false;
+}
+
+/* Is any requested id an array (whose other records must come too)? */
+static bool _names_array(const job_info_request_msg_t *r)
+{
+	for (uint32_t k = 0; k < r->job_id_cnt; k++) {
+		job_record_t *j = job_mgr_find(r->job_ids[k]);
+
+		if (j && j->array)
+			return true;
+	}
 	return false;
 }
 
@@ -633,7 +674,8 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		r = &own;
 	}
 	resp.jobs = xcalloc(jm.cnt + 1, sizeof(job_info_t));
-	if (r->job_id_cnt && r->job_ids && r->job_id_cnt < jm.cnt / 4) {
+	if (r->job_id_cnt && r->job_ids && r->job_id_cnt < jm.cnt / 4 &&
+	    !_names_array(r)) {
 		for (uint32_t k = 0; k < r->job_id_cnt; k++) {
 			j = job_mgr_find(r->job_ids[k]);
 			if (j && (r->user_id == NO_VAL32 ||
@@ -641,9 +683,12 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 				resp.jobs[resp.cnt++] = j->info;
 		}
 	} else {
-		HASH_ITER(hh, jm.by_id, j, tmp)
-			if (_wanted(r, j))
-				resp.jobs[resp.cnt++] = j->info;
+		HASH_ITER(hh, jm.by_id, j, tmp) {
+			if (!_wanted(r, j))
+				continue;
+			job_array_sync(j);
+			resp.jobs[resp.cnt++] = j->info;
+		}
 	}
 	net_reply(c, RESPONSE_JOB_INFO, &resp);   /* packed now: shallow copies */
 	xfree(resp.jobs);

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 #include <uthash.h>
 
@@ -26,6 +27,8 @@
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/select.h"
+
+typedef struct job_array job_array_t;   /* job_array.h */
 
 typedef struct job_record {
 	job_info_t      info;          /* first member */
@@ -65,6 +68,7 @@ typedef struct job_record {
 	uint32_t        gpus_per_job;
 	char           *gpu_type;
 	bool            gpus_parsed;
+	job_array_t    *array;         /* shared by an array's records */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;
@@ -77,6 +81,9 @@ void          job_mgr_fini(void);
 job_record_t *job_mgr_find(uint32_t job_id);
 /* "123" -> record; NULL if malformed or unknown. */
 job_record_t *job_mgr_find_str(const char *id);
+/* "123" or "123_4" for a request from uid: a task still pending in its
+ * array's record is split off first (when uid may act on the array). */
+job_record_t *job_mgr_find_for(const char *id, uid_t uid);
 uint32_t      job_mgr_count(void);
 uint32_t      job_mgr_next_id(void);
 void          job_mgr_set_next_id(uint32_t id);

@@ -13,6 +13,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_array.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
 #include "ctld/sched.h"
@@ -53,6 +54,7 @@ static void _pack_job_fields(buf_t *b, const job_record_t *j)
 	pack16(b, j->open_mode);
 	pack_time(b, j->begin_time);
 	_pack_alloc(b, j);
+	job_array_pack(b, j);
 }
 
 /* Each record is packed once per change and the bytes kept. */
@@ -183,10 +185,11 @@ static job_record_t *_unpack_job(buf_t *b)
 	    unpackbool(b, &j->ntasks_given) < 0 ||
 	    unpackbool(b, &j->cpt_given) < 0 || unpack16(b, &j->open_mode) < 0 ||
 	    unpack_time(b, &j->begin_time) < 0 ||
-	    _unpack_alloc(b, j) < 0)
+	    _unpack_alloc(b, j) < 0 || job_array_unpack(b, j) < 0)
 		goto fail;
 	return j;
 fail:
+	job_array_release(j);
 	job_info_free_members(&j->info);
 	xstrarray_free(j->argv);
 	if (j->node_bitmap)
@@ -249,7 +252,8 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	const job_info_t *i = &j->info;
 
 	l->job_id = i->job_id;
-	l->array_task_id = NO_VAL32;
+	l->array_job_id = j->array ? i->array_job_id : 0;
+	l->array_task_id = j->array ? i->array_task_id : NO_VAL32;
 	l->uid = i->user_id;
 	l->gid = i->group_id;
 	l->user_name = xstrdup(i->user_name);
@@ -278,8 +282,8 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	l->open_mode = j->open_mode;
 	l->script = script;
 	l->argv = xstrarray_dup(j->argv);
-	l->environment = env;
-	l->submit_dir = _submit_dir(i, env);
+	l->environment = job_array_env(j, env);
+	l->submit_dir = _submit_dir(i, l->environment);
 	l->submit_host = xstrdup(i->alloc_node);
 	l->cluster_name = xstrdup(ctld_conf()->cluster_name);
 	l->restart_cnt = i->restart_cnt;
@@ -347,7 +351,7 @@ static void _launch_now(void *arg)
 	n = node_mgr_find(j->info.batch_host);
 
 	if (state_save_read_job_files(ctld_conf()->state_save_location,
-				      j->info.job_id, &script, &env) < 0) {
+				      job_array_files_id(j), &script, &env) < 0) {
 		job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
 		return;
 	}

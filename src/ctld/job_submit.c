@@ -15,6 +15,7 @@
 #include "common/xstring.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
@@ -436,6 +437,9 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s)
 	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
 	    (rc = _check_requests(d, s)))
 		return rc;
+	if (d->array_inx && *d->array_inx &&
+	    (rc = job_array_check(d->array_inx)))
+		return rc;
 	if (job_mgr_count() >= ctld_conf()->max_job_count)
 		return EAGAIN;
 	if (!op && d->priority != NO_VAL32)
@@ -691,6 +695,8 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	job_mgr_add(j);
+	if (d->array_inx && *d->array_inx)
+		job_array_create(j, d->array_inx);
 	job_mgr_pending_add(j);
 	resp = xmalloc(sizeof(*resp));
 	resp->job_id = j->info.job_id;

@@ -20,6 +20,7 @@
 #include "common/xstring.h"
 #include "ctld/backfill.h"
 #include "ctld/controller.h"
+#include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
@@ -172,12 +173,18 @@ static uint32_t _r_begin(job_record_t *j, time_t now)
 	return j->begin_time > now ? WAIT_TIME : WAIT_NO_REASON;
 }
 
+static uint32_t _r_array(job_record_t *j, time_t now)
+{
+	return job_array_throttled(j) ? WAIT_ARRAY_TASK_LIMIT : WAIT_NO_REASON;
+}
+
 /* In order: the first reason found is the one shown.  Add a check here
  * to give pending jobs a new reason (both schedulers use this table). */
 static const sched_reason_f reason_checks[] = {
 	_r_held,
 	_r_begin,
 	job_depend_reason,
+	_r_array,
 	job_mgr_part_reason,
 };
 
@@ -349,8 +356,11 @@ static int _pass(bool full)
 				       stats_now_usec() > stop))
 			continue;
 		depth++;
-		if (_one(j, &p))
+		if (_one(j, &p)) {
 			started++;
+			if (j->on_pend)
+				next = j;    /* an array: its next task */
+		}
 	}
 	_pass_fini(&p);
 	sc.passes++;
