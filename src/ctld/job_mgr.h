@@ -68,7 +68,9 @@ typedef struct job_record {
 	uint32_t        gpus_per_job;
 	char           *gpu_type;
 	bool            gpus_parsed;
-	job_array_t    *array;         /* shared by an array's records */
+	job_array_t    *array;         /* shared by an array's records; a
+					 * started task copies the request
+					 * fields (job_array.c _ja_copy) */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;
