@@ -69,11 +69,44 @@ static bool _exclusive(const select_req_t *r)
 	return r->exclusive || (r->cr & SELECT_LINEAR);
 }
 
+/* Free CPU ids of a node: whole free cores (all thr threads clear). */
+static uint32_t _free_ids(const bitmap_t *used, uint32_t cpus, uint16_t thr)
+{
+	const uint64_t *w = bitmap_words(used);
+	size_t nw = bitmap_nwords(used), k;
+	uint32_t free = 0, c, t;
+
+	if (thr == 1 || (thr == 2 && !(cpus & 1))) {
+		for (k = 0; k < nw; k++) {
+			uint64_t valid = (k + 1) * 64 <= cpus ? UINT64_MAX :
+				(((uint64_t) 1 << (cpus - k * 64)) - 1);
+			uint64_t busy = w[k] & valid, even = 0x5555555555555555ull;
+
+			if (thr == 2)   /* core c = bits 2c, 2c+1: busy if either */
+				free += 2 * (uint32_t) __builtin_popcountll(
+					~((busy | (busy >> 1)) & even) & even &
+					valid);
+			else
+				free += (uint32_t) __builtin_popcountll(~busy &
+									valid);
+		}
+		return free;
+	}
+	for (c = 0; c + thr <= cpus; c += thr) {
+		for (t = 0; t < thr; t++)
+			if (bitmap_test(used, c + t))
+				break;
+		if (t == thr)
+			free += thr;
+	}
+	return free;
+}
+
 /* CPUs free for this request: whole free cores under SELECT_CR_CORE. */
 static uint32_t _free_cpus(const sel_ctx_t *s, const select_node_t *n)
 {
 	uint16_t thr = _thr(n, s->req->cr);
-	uint32_t free = 0, c, t;
+	uint32_t free;
 
 	if (s->ignore_alloc)
 		return n->cpus / thr * thr;
@@ -81,14 +114,7 @@ static uint32_t _free_cpus(const sel_ctx_t *s, const select_node_t *n)
 		free = n->alloc_cpus >= n->cpus ? 0 : n->cpus - n->alloc_cpus;
 		return free / thr * thr;
 	}
-	for (c = 0; c + thr <= n->cpus; c += thr) {
-		for (t = 0; t < thr; t++)
-			if (bitmap_test(n->cpu_used, c + t))
-				break;
-		if (t == thr)
-			free += thr;
-	}
-	return free;
+	return _free_ids(n->cpu_used, n->cpus, thr);
 }
 
 static uint32_t _free_gpus(const sel_ctx_t *s, const select_node_t *n)
@@ -235,10 +261,11 @@ static uint32_t _spread(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
 	return tasks_left;
 }
 
-/* Distribute tasks over ord[0..cnt) (its first nreq required); returns 0
- * when all tasks found a place. */
+/* Distribute tasks over ord[0..cnt) (its first nreq required), choosing
+ * other nodes only if they can take min_cap tasks; returns 0 when all
+ * tasks found a place. */
 static int _distribute(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
-		       size_t nreq)
+		       size_t nreq, uint32_t min_cap)
 {
 	const select_req_t *r = s->req;
 	uint32_t chosen = 0, tasks_left, add;
@@ -251,7 +278,7 @@ static int _distribute(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
 		chosen++;
 	}
 	for (next = nreq; next < cnt && chosen < r->min_nodes; next++) {
-		if (!s->cap[ord[next]])
+		if (!s->cap[ord[next]] || s->cap[ord[next]] < min_cap)
 			continue;
 		s->tasks[ord[next]] = 1;
 		chosen++;
@@ -272,7 +299,7 @@ static int _distribute(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
 		tasks_left -= add;
 	}
 	for (; next < cnt && tasks_left && chosen < r->max_nodes; next++) {
-		if (!s->cap[ord[next]])
+		if (!s->cap[ord[next]] || s->cap[ord[next]] < min_cap)
 			continue;
 		add = s->cap[ord[next]] < tasks_left ? s->cap[ord[next]] :
 			tasks_left;
@@ -338,7 +365,7 @@ static int _place_contiguous(sel_ctx_t *s, size_t node_cnt)
 		     b++)
 			;
 		_reset(s, node_cnt);
-		if (!_distribute(s, s->order + a, b - a, 0) &&
+		if (!_distribute(s, s->order + a, b - a, 0, 1) &&
 		    _has_required(s) &&
 		    (!s->req->gpus_per_job ||
 		     !_share_gpus(s, s->order + a, b - a)))
@@ -356,7 +383,22 @@ static int _place(sel_ctx_t *s, size_t node_cnt)
 		s->cap[s->order[k]] = _node_cap(s, &s->nodes[s->order[k]]);
 	if (s->req->contiguous)
 		return _place_contiguous(s, node_cnt);
-	if (_distribute(s, s->order, s->order_cnt, s->nreq) < 0)
+	/* With few nodes allowed (-N 1 -n 8), look first for nodes that hold
+	 * their whole share, not the first with a free CPU. */
+	if (s->req->max_nodes < s->order_cnt && !s->req->spread) {
+		uint32_t share = (s->req->num_tasks + s->req->max_nodes - 1) /
+			s->req->max_nodes;
+
+		if (share > 1) {
+			if (!_distribute(s, s->order, s->order_cnt, s->nreq,
+					 share) &&
+			    (!s->req->gpus_per_job ||
+			     !_share_gpus(s, s->order, s->order_cnt)))
+				return 0;
+			_reset(s, node_cnt);
+		}
+	}
+	if (_distribute(s, s->order, s->order_cnt, s->nreq, 1) < 0)
 		return -1;
 	if (s->req->gpus_per_job && _share_gpus(s, s->order, s->order_cnt) < 0)
 		return -1;

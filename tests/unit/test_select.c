@@ -570,6 +570,28 @@ static void test_spread_and_linear(void **st)
 	bitmap_destroy(all);
 }
 
+/* -N 1 -n 2 must not fail because the first node has one free CPU */
+static void test_share_fits_one_node(void **st)
+{
+	bitmap_t *all = _all();
+	select_result_t res;
+	select_req_t r = _req(2);
+
+	_cluster(2, 1000);
+	cl[0].alloc_cpus = 1;
+	r.max_nodes = 1;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(bitmap_first_set(res.nodes), 1);
+	assert_int_equal(res.tasks[0], 2);
+	select_result_free(&res);
+	/* with room for more nodes, the free CPU of n0 is used first */
+	r.max_nodes = 4;
+	assert_int_equal(select_job_test(cl, NODES, all, &r, false, &res), 0);
+	assert_int_equal(bitmap_first_set(res.nodes), 0);
+	select_result_free(&res);
+	bitmap_destroy(all);
+}
+
 static void test_gpu_idx_str(void **st)
 {
 	char *s = select_gpu_idx_str(0xb);
@@ -610,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_contiguous),
 		cmocka_unit_test(test_spread_and_linear),
 		cmocka_unit_test(test_gpu_idx_str),
+		cmocka_unit_test(test_share_fits_one_node),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_detail);
 }
