@@ -347,6 +347,13 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	i->start_time = now;
 	i->end_time = (i->time_limit == INFINITE32 || i->time_limit == NO_VAL32) ?
 		0 : now + (time_t) i->time_limit * 60;
+	/* --deadline with --time-min: run shorter to end in time */
+	if (i->deadline && (!i->end_time || i->end_time > i->deadline) &&
+	    i->time_min && i->time_min != NO_VAL32 &&
+	    now + (time_t) i->time_min * 60 <= i->deadline) {
+		i->time_limit = (uint32_t) ((i->deadline - now) / 60);
+		i->end_time = now + (time_t) i->time_limit * 60;
+	}
 	if (!i->eligible_time)
 		i->eligible_time = now;
 	i->last_sched_eval = now;
@@ -598,9 +605,41 @@ static void _purge(time_t now)
 		commit_dirty();
 }
 
+/* The shortest run a pending job accepts (s): --time-min, else its
+ * limit; 0 if unlimited. */
+static time_t _min_run(const job_info_t *i)
+{
+	if (i->time_min && i->time_min != NO_VAL32 && i->time_min != INFINITE32)
+		return (time_t) i->time_min * 60;
+	if (i->time_limit == NO_VAL32 || i->time_limit == INFINITE32)
+		return 0;
+	return (time_t) i->time_limit * 60;
+}
+
+/* --deadline: a pending job that can no longer end in time ends
+ * DEADLINE. */
+static void _check_deadlines(time_t now)
+{
+	job_record_t *j, *next;
+
+	for (j = jm.pending; j; j = next) {
+		job_info_t *i = &j->info;
+
+		next = j->pend_next;
+		if (!i->deadline || now + _min_run(i) <= i->deadline)
+			continue;
+		info("%s: JobId=%u cannot end before its deadline, ending it",
+		     __func__, i->job_id);
+		job_mgr_end(j, JOB_DEADLINE, FAIL_DEADLINE, 0);
+		sched_trigger();
+	}
+}
+
 void job_mgr_tick(time_t now)
 {
 	_check_time_limits(now);
+	if (now % 5 == 0)
+		_check_deadlines(now);
 	_purge(now);
 }
 

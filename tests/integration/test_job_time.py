@@ -1,0 +1,113 @@
+"""Time: --signal before the limit, --begin, --deadline, --time-min,
+KillWait.
+
+- --signal=B:USR1@N reaches the batch shell N seconds before the time
+  limit; the script traps it.
+- --begin holds a job with reason BeginTime until then.
+- --deadline ends a pending job DEADLINE (reason DeadLine) once it can
+  no longer end in time; with --time-min it starts with a shorter limit.
+- scancel sends SIGTERM first and SIGKILL only after KillWait.
+"""
+
+import os
+import time
+
+U1 = "sluice_u1"
+
+
+def sb(c, cmd, *args, user=U1):
+    return c.sbatch(list(args) + ["--wrap", cmd], user=user)
+
+
+def wait_for(pred, timeout=30, what="condition"):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.2)
+    raise AssertionError("timed out waiting for %s" % what)
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def test_signal_batch_shell_before_limit(cluster):
+    c = cluster
+    f = os.path.join(c.workdir(U1), "sig-usr1")
+    script = ("trap 'echo got USR1 >> %s; exit 0' USR1; "
+              "while :; do /usr/bin/sleep 0.2; done" % f)
+    j = sb(c, script, "-J", "sig", "-t", "1", "--signal=B:USR1@55")
+    c.wait_state(j, "RUNNING", 30)
+    t0 = time.time()
+    wait_for(lambda: "got USR1" in read(f), 30, "USR1 trapped")
+    assert time.time() - t0 < 25
+    assert c.wait_done(j, 30) == "COMPLETED"
+    assert "warning signal 10 to JobId=%d" % j in c.log_text()
+
+
+def test_begin_time(cluster):
+    c = cluster
+    j = sb(c, "true", "-J", "begin", "--begin=now+4")
+    rec = c.show_job(j)
+    assert (rec["JobState"], rec["Reason"]) == ("PENDING", "BeginTime"), rec
+    r = c.run(["squeue", "-h", "-j", str(j), "-o", "%t %r"])
+    assert r.out.strip() == "PD BeginTime", r
+    assert c.wait_done(j, 30) == "COMPLETED"
+    later = sb(c, "true", "-J", "begin2", "--begin=2030-12-01T10:00")
+    rec = c.show_job(later)
+    assert rec["Reason"] == "BeginTime", rec
+    assert rec["EligibleTime"] == "2030-12-01T10:00:00", rec
+    r = c.run(["scontrol", "update", "JobId=%d" % later, "StartTime=now"],
+              user=U1)
+    assert r.rc == 0, r
+    assert c.wait_done(later, 30) == "COMPLETED"
+
+
+def test_deadline(cluster):
+    c = cluster
+    j = sb(c, "true", "-J", "dl", "-t", "5", "--deadline=now+60", "--hold")
+    assert c.wait_done(j, 30) == "DEADLINE"
+    rec = c.show_job(j)
+    assert rec["Reason"] == "DeadLine", rec
+    r = c.run(["squeue", "-h", "-t", "all", "-j", str(j), "-o", "%t %T"])
+    assert r.out.strip() == "DL DEADLINE", r
+    # --time-min lets it start with what is left before the deadline
+    k = sb(c, "sleep 30", "-J", "dl2", "-t", "10", "--time-min=1",
+           "--deadline=now+150")
+    c.wait_state(k, "RUNNING", 30)
+    rec = c.show_job(k)
+    assert rec["TimeMin"] == "00:01:00", rec
+    assert rec["TimeLimit"] in ("00:01:00", "00:02:00"), rec
+    c.run(["scancel", str(k)], user=U1)
+
+
+def test_time_min_shown(cluster):
+    c = cluster
+    j = sb(c, "true", "-J", "tmin", "-t", "5", "--time-min=2", "--hold")
+    rec = c.show_job(j)
+    assert (rec["TimeLimit"], rec["TimeMin"]) == ("00:05:00", "00:02:00"), rec
+    c.run(["scancel", str(j)], user=U1)
+
+
+def test_kill_wait_between_term_and_kill(cluster):
+    c = cluster
+    f = os.path.join(c.workdir(U1), "kw-term")
+    script = ("trap 'echo TERM >> %s' TERM; "
+              "while :; do /usr/bin/sleep 0.2; done" % f)
+    j = sb(c, script, "-J", "kw")
+    c.wait_state(j, "RUNNING", 30)
+    time.sleep(1)
+    t0 = time.time()
+    r = c.run(["scancel", str(j)], user=U1)
+    assert r.rc == 0, r
+    wait_for(lambda: "TERM" in read(f), 15, "SIGTERM trapped")
+    wait_for(lambda: c.job_state(j) == "CANCELLED", 30, "job gone")
+    took = time.time() - t0
+    # KillWait=3 in the test cluster: SIGKILL only after it
+    assert took >= 2.5, took
