@@ -487,8 +487,19 @@ void job_mgr_node_fail(node_record_t *n)
 	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
 		if (!bitmap_test(j->node_bitmap, n->index))
 			continue;
-		if ((j->info.job_state & JOB_STATE_BASE) == JOB_RUNNING &&
-		    !(j->info.job_state & JOB_COMPLETING)) {
+		uint32_t base = j->info.job_state & JOB_STATE_BASE;
+
+		if ((base == JOB_RUNNING || base == JOB_SUSPENDED) &&
+		    !(j->info.job_state & JOB_COMPLETING) &&
+		    j->info.batch_flag && j->info.requeue) {
+			/* --requeue / JobRequeue: run it again elsewhere */
+			info("%s: requeue JobId=%u due to failure of node %s",
+			     __func__, j->info.job_id, n->info.name);
+			j->info.restart_cnt++;
+			job_mgr_end(j, JOB_PENDING | JOB_REQUEUE, WAIT_NO_REASON,
+				    j->info.exit_code);
+		} else if ((base == JOB_RUNNING || base == JOB_SUSPENDED) &&
+			   !(j->info.job_state & JOB_COMPLETING)) {
 			info("Killing JobId=%u on failed node %s",
 			     j->info.job_id, n->info.name);
 			job_mgr_end(j, JOB_NODE_FAIL, FAIL_DOWN_NODE, 0);

@@ -214,3 +214,22 @@ def test_update_rules(cluster):
     assert (r.rc, r.err) == (1, "Job is in held state, pending scheduler "
                              "release for job %d\n" % p), r
     c.run(["scancel", str(j), str(p)], user=U1)
+
+
+def test_requeue_on_node_failure(new_cluster):
+    c = new_cluster(tag="rqnode", nodes=2, slurmd_timeout=6)
+    j = sb(c, "sleep 300", "-J", "rqnf", "-w", "n1", "--requeue")
+    c.wait_state(j, "RUNNING", 30)
+    c.kill_slurmd("n1")
+    rec = wait_for(lambda: (lambda r: r if r.get("Restarts") == "1" else None)(
+        c.show_job(j)), 60, "requeue after node failure")
+    assert rec["JobState"] in ("PENDING", "COMPLETING"), rec
+    assert c.wait_state(j, "PENDING", 30) == "PENDING"
+    # it may only run on n1, which is down: it waits
+    assert c.show_job(j)["Reason"] in ("ReqNodeNotAvail", "Resources") or \
+        c.show_job(j)["Reason"].startswith("ReqNodeNotAvail"), c.show_job(j)
+    r = c.run(["scontrol", "update", "JobId=%d" % j, "ReqNodeList=n2"], user=U1)
+    assert r.rc == 0, r
+    c.wait_state(j, "RUNNING", 30)
+    assert c.show_job(j)["NodeList"] == "n2"
+    c.run(["scancel", str(j)], user=U1)

@@ -206,6 +206,7 @@ static void test_node_down_fails_jobs(void **st)
 		if (!strcmp(j->info.nodes, "n2"))
 			on_n2 = j->info.job_id;
 	assert_int_not_equal(on_n2, 0);
+	job_mgr_find(on_n2)->info.requeue = 0;   /* --no-requeue, else requeued */
 	_set_down(n2, "test", 0, false);
 	assert_int_equal(state(on_n2), JOB_NODE_FAIL);
 	assert_int_equal(reason(on_n2), FAIL_DOWN_NODE);
