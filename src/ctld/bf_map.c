@@ -161,7 +161,8 @@ void bf_map_finalize(bf_map_t *m)
 {
 	size_t k;
 
-	qsort(m->rel, m->rel_cnt, sizeof(bf_rel_t), _rel_cmp);
+	if (m->rel_cnt)
+		qsort(m->rel, m->rel_cnt, sizeof(bf_rel_t), _rel_cmp);
 	for (k = 0; k < m->rel_cnt; k++) {
 		const bf_rel_t *r = &m->rel[k];
 		bf_node_t *n = &m->nodes[r->node];

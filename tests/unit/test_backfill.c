@@ -346,6 +346,52 @@ static void test_multifactor_queue(void **st)
 	end_job(high);
 }
 
+/* With a tiny bf_yield_interval a pass gives the loop back many times;
+ * a change meanwhile ends it early unless bf_continue. */
+static void test_backfill_yields(void **st)
+{
+	uint32_t r1, r2, ids[40];
+	sched_params_t save = sc.params;
+	int calls = 0;
+
+	r1 = submit(NULL, 2, 1, 120, false);
+	r2 = submit(NULL, 2, 1, 120, false);
+	assert_int_equal(sched_run(), 2);
+	for (int i = 0; i < 40; i++)
+		ids[i] = submit(NULL, 1, 1, 10 + i, false);
+	sc.params.bf_yield_interval = 1;
+	sc.params.bf_continue = false;
+	_bf_on_event(-1, 0, NULL);
+	assert_true(backfill_active());
+	assert_true(bf.pos < bf.cnt);
+	sched_trigger();                 /* something changed meanwhile */
+	_bf_on_event(-1, 0, NULL);
+	assert_false(backfill_active()); /* the pass ended there */
+	assert_int_equal(J(ids[39])->info.start_time, 0);
+
+	sc.params.bf_continue = true;
+	do {
+		_bf_on_event(-1, 0, NULL);
+		calls++;
+		if (calls == 2)
+			sched_trigger();
+	} while (backfill_active() && calls < 1000);
+	assert_false(backfill_active());
+	assert_true(calls > 2);
+	/* the first four are planned when r1 and r2 end; none before */
+	for (int i = 0; i < 4; i++)
+		assert_true(J(ids[i])->info.start_time >=
+			    J(r1)->info.end_time);
+	for (int i = 4; i < 40; i++)
+		assert_true(!J(ids[i])->info.start_time ||
+			    J(ids[i])->info.start_time >= J(r1)->info.end_time);
+	sc.params = save;
+	end_job(r1);
+	end_job(r2);
+	for (int i = 0; i < 40; i++)
+		job_mgr_end(J(ids[i]), JOB_CANCELLED, WAIT_NO_REASON, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_backfill_window),
 		cmocka_unit_test(test_multifactor),
 		cmocka_unit_test(test_multifactor_queue),
+		cmocka_unit_test(test_backfill_yields),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
