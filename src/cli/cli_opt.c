@@ -65,11 +65,17 @@ typedef struct {
 
 static void opt_getopt_build(const cli_job_opts_t *o, opt_getopt_t *g)
 {
-	size_t n = 0, nspank = spank_stack_option_count(o->spank);
+	size_t n = 0, nspank = spank_stack_option_count(o->spank), nextra = 0;
 
-	g->longopts = xcalloc(cli_opt_table_len + nspank + 1,
+	while (o->extra_long && o->extra_long[nextra].name)
+		nextra++;
+	g->longopts = xcalloc(cli_opt_table_len + nspank + nextra + 1,
 			      sizeof(struct option));
 	g->shorts = xstrdup("+");
+	for (size_t i = 0; i < nextra; i++)
+		g->longopts[n++] = o->extra_long[i];
+	if (o->extra_short)
+		xstrcat(&g->shorts, o->extra_short);
 	for (size_t i = 0; i < cli_opt_table_len; i++) {
 		const cli_opt_def_t *d = &cli_opt_table[i];
 
@@ -129,6 +135,16 @@ static int opt_getopt_run(cli_job_opts_t *o, int argc, char **argv,
 	while ((c = getopt_long(argc, av, g.shorts, g.longopts, NULL)) != -1) {
 		const cli_opt_def_t *d = opt_by_val(o, c);
 
+		if (o->extra_cb && c > 0 && c < CLI_LONG_VAL_BASE &&
+		    c != '?' && c != ':' &&
+		    (c >= 0x80 || (o->extra_short &&
+				   strchr(o->extra_short, c)))) {
+			if (o->extra_cb(o, c, optarg) < 0) {
+				rc = -1;
+				break;
+			}
+			continue;
+		}
 		if (c >= CLI_SPANK_VAL_BASE) {
 			if (spank_stack_option_apply(o->spank,
 						     (size_t)(c - CLI_SPANK_VAL_BASE),

@@ -38,7 +38,15 @@ typedef enum {
 
 #define CLI_OPT_MAX 128   /* more than the number of option ids */
 
-typedef struct {
+struct option;
+typedef struct cli_job_opts cli_job_opts_t;
+/* A command's own options outside the shared table (srun's --label ...):
+ * they are matched before the table's.  Their getopt vals must be below
+ * 0x100 (a short letter, or 0x80-0xff for long-only ones); cb gets the
+ * val and the argument and returns 0 or -1 (error already printed). */
+typedef int (*cli_extra_opt_f)(cli_job_opts_t *o, int val, const char *arg);
+
+struct cli_job_opts {
 	job_desc_t desc;          /* what goes to the controller */
 	cli_cmd_t  cmd;
 	const char *prog;         /* "sbatch", for messages */
@@ -68,7 +76,12 @@ typedef struct {
 	cli_src_t  cur_src;       /* source of the option being applied */
 	uint8_t    mem_kind_src[3];   /* --mem, --mem-per-cpu, --mem-per-gpu */
 	uint8_t    set_by[CLI_OPT_MAX];   /* cli_src_t per option id */
-} cli_job_opts_t;
+
+	const struct option *extra_long;  /* NULL-name-terminated, or NULL */
+	const char *extra_short;          /* getopt letters of extra_long */
+	cli_extra_opt_f extra_cb;
+	void      *extra_ctx;             /* for the callback */
+};
 
 void cli_opt_init(cli_job_opts_t *o, cli_cmd_t cmd, const char *prog);
 void cli_opt_free(cli_job_opts_t *o);

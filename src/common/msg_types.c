@@ -183,6 +183,77 @@ static const field_desc_t dbd_acct_resp_fields[] = {
 	FIELD_END
 };
 
+#define SC(m, t) F(job_step_create_request_msg_t, m, t)
+static const field_desc_t step_create_fields[] = {
+	SC(job_id, FT_U32), SC(min_nodes, FT_U32), SC(num_tasks, FT_U32),
+	SC(cpus_per_task, FT_U16), SC(ntasks_per_node, FT_U16),
+	SC(task_dist, FT_U16), SC(plane_size, FT_U16), SC(relative, FT_U16),
+	SC(mem_per_node, FT_U64), SC(exact, FT_BOOL), SC(overlap, FT_BOOL),
+	SC(node_list, FT_STR), SC(exc_nodes, FT_STR), SC(name, FT_STR),
+	SC(host, FT_STR), SC(srun_pid, FT_U32),
+	FIELD_END
+};
+#undef SC
+
+#define SR(m, t) F(job_step_create_response_msg_t, m, t)
+static const field_desc_t step_create_resp_fields[] = {
+	SR(job_id, FT_U32), SR(step_id, FT_U32), SR(node_list, FT_STR),
+	SR(node_names, FT_STRLIST), SR(node_addrs, FT_STRLIST),
+	SR(tasks_per_node, FT_STR), SR(cpus_per_node, FT_STR),
+	SR(num_tasks, FT_U32), SR(cpus_per_task, FT_U16),
+	SR(cred_payload, FT_STR), SR(cred_sigs, FT_STRLIST),
+	FIELD_END
+};
+#undef SR
+
+static const field_desc_t step_complete_fields[] = {
+	F(step_complete_msg_t, job_id, FT_U32),
+	F(step_complete_msg_t, step_id, FT_U32),
+	F(step_complete_msg_t, node_name, FT_STR),
+	F(step_complete_msg_t, step_rc, FT_U32),
+	FIELD_END
+};
+
+static const field_desc_t complete_alloc_fields[] = {
+	F(complete_job_alloc_msg_t, job_id, FT_U32),
+	F(complete_job_alloc_msg_t, job_rc, FT_U32),
+	FIELD_END
+};
+
+static const field_desc_t step_info_request_fields[] = {
+	F(job_step_info_request_msg_t, job_id, FT_U32),
+	F(job_step_info_request_msg_t, step_id, FT_U32),
+	F(job_step_info_request_msg_t, user_id, FT_U32),
+	FIELD_END
+};
+
+#define SI(m, t) F(job_step_info_t, m, t)
+static const field_desc_t step_info_fields[] = {
+	SI(job_id, FT_U32), SI(step_id, FT_U32), SI(array_job_id, FT_U32),
+	SI(array_task_id, FT_U32), SI(name, FT_STR), SI(partition, FT_STR),
+	SI(user_id, FT_U32), SI(user_name, FT_STR), SI(state, FT_U32),
+	SI(start_time, FT_TIME), SI(time_limit, FT_U32), SI(nodes, FT_STR),
+	SI(node_cnt, FT_U32), SI(num_tasks, FT_U32), SI(num_cpus, FT_U32),
+	SI(task_dist, FT_U16), SI(srun_host, FT_STR), SI(srun_pid, FT_U32),
+	SI(tres, FT_STR),
+	FIELD_END
+};
+#undef SI
+
+#define LT(m, t) F(launch_tasks_request_msg_t, m, t)
+static const field_desc_t launch_tasks_fields[] = {
+	LT(job_id, FT_U32), LT(step_id, FT_U32), LT(uid, FT_U32),
+	LT(gid, FT_U32), LT(user_name, FT_STR), LT(cred_payload, FT_STR),
+	LT(cred_sig, FT_STR), LT(node_list, FT_STR), LT(node_id, FT_U32),
+	LT(num_tasks, FT_U32), LT(gtids, FT_STR), LT(cpus_per_task, FT_U16),
+	LT(argv, FT_STRLIST), LT(env, FT_STRLIST), LT(cwd, FT_STR),
+	LT(srun_host, FT_STR), LT(srun_port, FT_U16), LT(io_key, FT_STR),
+	LT(ofname, FT_STR), LT(efname, FT_STR), LT(ifname, FT_STR),
+	LT(flags, FT_U16), LT(kill_wait, FT_U32),
+	FIELD_END
+};
+#undef LT
+
 /* ---- bodies with arrays ---- */
 
 static void registration_pack(buf_t *b, const void *data)
@@ -559,6 +630,8 @@ _Static_assert(offsetof(job_info_msg_t, jobs) == offsetof(rec_list_t, recs), "la
 _Static_assert(offsetof(node_info_msg_t, nodes) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(part_info_msg_t, parts) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(job_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
+_Static_assert(offsetof(job_step_info_msg_t, steps) == offsetof(rec_list_t, recs), "layout");
+_Static_assert(offsetof(job_step_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
 
 #define REC_LIST_FUNCS(prefix, fields, rec_t)                                  \
 	static void prefix##_pack(buf_t *b, const void *d)                     \
@@ -577,6 +650,7 @@ _Static_assert(offsetof(job_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layo
 REC_LIST_FUNCS(job_list, job_info_fields, job_info_t)
 REC_LIST_FUNCS(node_list, node_info_fields, node_info_t)
 REC_LIST_FUNCS(part_list, part_info_fields, part_info_t)
+REC_LIST_FUNCS(step_list, step_info_fields, job_step_info_t)
 
 #define ROW_FIELDS(t, st, f) { t, #t, sizeof(st), f, NULL, NULL, NULL }
 #define ROW_FUNCS(t, st, p) { t, #t, sizeof(st), NULL, p##_pack, p##_unpack, p##_free }
@@ -619,6 +693,15 @@ static const msg_desc_t table[] = {
 	ROW_FUNCS(RESPONSE_PRIORITY_FACTORS, priority_factors_msg_t, prio_resp),
 	ROW_FIELDS(REQUEST_STATS_INFO, stats_info_request_msg_t, stats_req_fields),
 	ROW_FUNCS(RESPONSE_STATS_INFO, stats_info_response_msg_t, stats_resp),
+	ROW_FIELDS(REQUEST_RESOURCE_ALLOCATION, job_desc_t, job_desc_fields),
+	ROW_FIELDS(RESPONSE_RESOURCE_ALLOCATION, submit_response_msg_t, submit_response_fields),
+	ROW_FIELDS(REQUEST_JOB_STEP_CREATE, job_step_create_request_msg_t, step_create_fields),
+	ROW_FIELDS(RESPONSE_JOB_STEP_CREATE, job_step_create_response_msg_t, step_create_resp_fields),
+	ROW_FIELDS(REQUEST_STEP_COMPLETE, step_complete_msg_t, step_complete_fields),
+	ROW_FIELDS(REQUEST_COMPLETE_JOB_ALLOCATION, complete_job_alloc_msg_t, complete_alloc_fields),
+	ROW_FIELDS(REQUEST_JOB_STEP_INFO, job_step_info_request_msg_t, step_info_request_fields),
+	ROW_FUNCS(RESPONSE_JOB_STEP_INFO, job_step_info_msg_t, step_list),
+	ROW_FIELDS(REQUEST_LAUNCH_TASKS, launch_tasks_request_msg_t, launch_tasks_fields),
 };
 #define TABLE_LEN (sizeof(table) / sizeof(table[0]))
 

@@ -36,17 +36,25 @@ typedef enum {
 	RESPONSE_PRIORITY_FACTORS,          /* priority_factors_msg_t */
 	REQUEST_STATS_INFO = 2035,          /* stats_info_request_msg_t */
 	RESPONSE_STATS_INFO,                /* stats_info_response_msg_t */
+	REQUEST_JOB_STEP_INFO = 2051,       /* job_step_info_request_msg_t */
+	RESPONSE_JOB_STEP_INFO,             /* job_step_info_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
 	REQUEST_UPDATE_NODE,                /* node_update_msg_t */
 
 	/* submission */
+	REQUEST_RESOURCE_ALLOCATION = 4001, /* job_desc_t (srun, salloc) */
+	RESPONSE_RESOURCE_ALLOCATION,       /* submit_response_msg_t */
 	REQUEST_SUBMIT_BATCH_JOB = 4003,    /* job_desc_t */
 	RESPONSE_SUBMIT_BATCH_JOB,          /* submit_response_msg_t */
 	REQUEST_BATCH_JOB_LAUNCH,           /* batch_launch_msg_t */
 
 	/* job control */
+	REQUEST_JOB_STEP_CREATE = 5001,     /* job_step_create_request_msg_t */
+	RESPONSE_JOB_STEP_CREATE,           /* job_step_create_response_msg_t */
+	REQUEST_STEP_COMPLETE = 5016,       /* step_complete_msg_t */
+	REQUEST_COMPLETE_JOB_ALLOCATION = 5017, /* complete_job_alloc_msg_t */
 	REQUEST_CANCEL_JOB = 5005,          /* job_signal_msg_t (from users) */
 	REQUEST_SUSPEND = 5014,             /* suspend_msg_t (suspend/resume) */
 	REQUEST_COMPLETE_BATCH_SCRIPT = 5018, /* batch_complete_msg_t */
@@ -55,6 +63,9 @@ typedef enum {
 	REQUEST_KILL_JOBS = 5032,           /* kill_jobs_msg_t (scancel, many jobs) */
 	RESPONSE_KILL_JOBS,                 /* kill_jobs_resp_msg_t */
 	REQUEST_TOP_JOB = 5039,             /* top_job_msg_t */
+
+	/* srun -> slurmd */
+	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
 
 	/* controller -> slurmd */
 	REQUEST_SIGNAL_JOB = 6004,          /* node_signal_msg_t */
@@ -483,6 +494,138 @@ typedef struct {
 	uint32_t  rpc_user_cnt;
 	stats_rpc_row_t *rpc_users;
 } stats_info_response_msg_t;
+/* ---- job steps (srun, salloc) ---- */
+
+/* Step ids Slurm gives the steps that are not srun's. */
+#define SLURM_BATCH_SCRIPT  0xfffffffbu
+#define SLURM_EXTERN_CONT   0xfffffffcu
+
+/* Task distribution (srun -m). */
+enum step_dist {
+	STEP_DIST_BLOCK = 1,
+	STEP_DIST_CYCLIC,
+	STEP_DIST_PLANE,
+};
+
+/* srun -> controller: a step in a running job.  Counts NO_VAL32/16 = not
+ * given (the controller applies Slurm's defaults). */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  min_nodes;      /* -N */
+	uint32_t  num_tasks;      /* -n */
+	uint16_t  cpus_per_task;  /* -c */
+	uint16_t  ntasks_per_node;
+	uint16_t  task_dist;      /* enum step_dist */
+	uint16_t  plane_size;
+	uint16_t  relative;       /* -r, NO_VAL16 */
+	uint64_t  mem_per_node;   /* MB, NO_VAL64 */
+	bool      exact;          /* --exact: only the CPUs the tasks need */
+	bool      overlap;        /* --overlap: share CPUs with other steps */
+	char     *node_list;      /* -w */
+	char     *exc_nodes;      /* -x */
+	char     *name;           /* step name (the command) */
+	char     *host;           /* srun's address */
+	uint32_t  srun_pid;
+} job_step_create_request_msg_t;
+
+/* The step: its nodes, their slurmd addresses, the task layout and the
+ * credential (cred_payload signed once per node: cred_sigs[i] is for
+ * node i only, so each slurmd checks its own signature). */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	char     *node_list;      /* ranged */
+	char    **node_names;     /* in step node order */
+	char    **node_addrs;     /* "addr:port" of each slurmd */
+	char     *tasks_per_node; /* "2,2,1" in node order */
+	char     *cpus_per_node;  /* "2,2,2" CPUs of the step on each node */
+	uint32_t  num_tasks;
+	uint16_t  cpus_per_task;
+	char     *cred_payload;   /* hex of the packed step_cred_t */
+	char    **cred_sigs;      /* one per node */
+} job_step_create_response_msg_t;
+
+/* slurmstepd -> controller: the step ended on one node. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	char     *node_name;
+	uint32_t  step_rc;        /* largest task wait() status on the node */
+} step_complete_msg_t;
+
+/* srun/salloc -> controller: release an allocation they created. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  job_rc;         /* wait() status style exit */
+} complete_job_alloc_msg_t;
+
+/* squeue -s, scontrol show step: 0 / NO_VAL32 = all. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	uint32_t  user_id;
+} job_step_info_request_msg_t;
+
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;        /* SLURM_BATCH_SCRIPT for the batch step */
+	uint32_t  array_job_id;
+	uint32_t  array_task_id;
+	char     *name;
+	char     *partition;
+	uint32_t  user_id;
+	char     *user_name;
+	uint32_t  state;          /* JOB_RUNNING ... */
+	time_t    start_time;
+	uint32_t  time_limit;     /* minutes, INFINITE32 */
+	char     *nodes;
+	uint32_t  node_cnt;
+	uint32_t  num_tasks;
+	uint32_t  num_cpus;
+	uint16_t  task_dist;
+	char     *srun_host;
+	uint32_t  srun_pid;
+	char     *tres;
+} job_step_info_t;
+
+typedef struct {
+	time_t           last_update;
+	uint32_t         cnt;
+	job_step_info_t *steps;
+} job_step_info_msg_t;
+
+/* srun -> each slurmd: start this node's tasks of a step. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	uint32_t  uid;            /* must match the sender and the credential */
+	uint32_t  gid;
+	char     *user_name;
+	char     *cred_payload;   /* from RESPONSE_JOB_STEP_CREATE */
+	char     *cred_sig;       /* this node's signature */
+	char     *node_list;      /* the step's nodes (as in the credential) */
+	uint32_t  node_id;        /* this node's index in node_list */
+	uint32_t  num_tasks;      /* of the whole step */
+	char     *gtids;          /* global task ids on this node, "0,4" */
+	uint16_t  cpus_per_task;
+	char    **argv;
+	char    **env;            /* step environment (task variables added) */
+	char     *cwd;
+	char     *srun_host;      /* where the stepd connects back */
+	uint16_t  srun_port;
+	char     *io_key;         /* shown back to srun when connecting */
+	char     *ofname;         /* per-task patterns (%t %n %N), or NULL */
+	char     *efname;
+	char     *ifname;
+	uint16_t  flags;          /* LAUNCH_* */
+	uint32_t  kill_wait;
+} launch_tasks_request_msg_t;
+
+enum {
+	LAUNCH_UNBUFFERED = 0x0001,   /* -u: forward output as it comes */
+	LAUNCH_LABEL      = 0x0002,
+	LAUNCH_STDIN_NONE = 0x0004,
+};
 
 /* ---- the table ---- */
 

@@ -747,3 +747,41 @@ void job_mgr_rpc_epilog(net_conn_t *c, slurm_msg_t *m)
 	job_mgr_node_done(j, n);
 	commit_reply_rc(c, 0, NULL);
 }
+
+/* ---- srun/salloc release their allocation ---- */
+
+void job_mgr_rpc_complete_alloc(net_conn_t *c, slurm_msg_t *m)
+{
+	complete_job_alloc_msg_t *r = m->data;
+	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
+	uint32_t st;
+
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	if (!_may_act(j, m->auth_uid)) {
+		error("Security violation, REQUEST_COMPLETE_JOB_ALLOCATION RPC "
+		      "for JobId=%u from uid=%u", j->info.job_id,
+		      (unsigned) m->auth_uid);
+		net_reply_rc(c, ESLURM_USER_ID_MISSING);
+		return;
+	}
+	if (_done(j)) {
+		net_reply_rc(c, ESLURM_ALREADY_DONE);
+		return;
+	}
+	st = r->job_rc;
+	info("_slurm_rpc_complete_job_allocation: JobId=%u rc=%u",
+	     j->info.job_id, st);
+	if (BASE(j) == JOB_PENDING)
+		job_mgr_end(j, JOB_CANCELLED, j->info.state_reason, 0);
+	else if (WIFSIGNALED(st))
+		job_mgr_end(j, JOB_FAILED, FAIL_SIGNAL, st);
+	else if (WEXITSTATUS(st))
+		job_mgr_end(j, JOB_FAILED, FAIL_EXIT_CODE, st);
+	else
+		job_mgr_end(j, JOB_COMPLETE, WAIT_NO_REASON, st);
+	sched_trigger();
+	commit_reply_rc(c, 0, NULL);
+}

@@ -21,6 +21,7 @@
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
+#include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
 
 #define TERM_RESEND_SEC 30
@@ -43,6 +44,7 @@ int job_mgr_init(void)
 static void _free_job(job_record_t *j)
 {
 	job_array_release(j);
+	step_mgr_job_free(j);
 	job_info_free_members(&j->info);
 	job_depend_free(j);
 	xstrarray_free(j->argv);
@@ -440,6 +442,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		  (state & JOB_STATE_BASE) == JOB_CANCELLED ? STATS_JOB_CANCELED :
 		  STATS_JOB_FAILED);
 	jobcomp_job_end(i);
+	step_mgr_job_end(j);
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();
@@ -524,7 +527,7 @@ void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 	job_record_t *j, *tmp;
 
 	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
-		if (j->info.job_state != JOB_RUNNING ||
+		if (j->info.job_state != JOB_RUNNING || !j->info.batch_flag ||
 		    j->info.start_time > grace ||
 		    xstrcmp(j->info.batch_host, n->info.name) ||
 		    _listed(j->info.job_id, ids, cnt))

@@ -71,6 +71,7 @@ typedef struct job_record {
 	job_array_t    *array;         /* shared by an array's records; a
 					 * started task copies the request
 					 * fields (job_array.c _ja_copy) */
+	struct job_steps *steps;       /* step_mgr.h; NULL = none yet */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;
@@ -142,6 +143,9 @@ void          job_mgr_rpc_requeue(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_top(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_epilog(net_conn_t *c, slurm_msg_t *m);
+/* srun/salloc: an allocation without a batch script, and its release. */
+void          job_mgr_rpc_allocate(net_conn_t *c, slurm_msg_t *m);
+void          job_mgr_rpc_complete_alloc(net_conn_t *c, slurm_msg_t *m);
 
 /* Snapshot of every job record. */
 void          job_mgr_pack_state(buf_t *b);

@@ -364,6 +364,8 @@ static void _launch_now(void *arg)
 
 void job_mgr_launch(job_record_t *j)
 {
+	if (!j->info.batch_flag)      /* srun/salloc: they start the steps */
+		return;
 	j->launch_tries = 0;
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
 }

@@ -421,7 +421,8 @@ static int _check_memory(const submit_t *s)
 	return 0;
 }
 
-static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s)
+static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
+		     bool batch)
 {
 	bool op = ctld_is_operator(m->auth_uid);
 	int rc;
@@ -430,9 +431,9 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s)
 	s->gid = (op && d->group_id != NO_VAL32) ? d->group_id : m->auth_gid;
 	if ((rc = _pick_partition(d, s)))
 		return rc;
-	if (!d->script || !*d->script)
+	if (batch && (!d->script || !*d->script))
 		return ESLURM_JOB_SCRIPT_MISSING;
-	if (strncmp(d->script, "#!", 2))
+	if (batch && strncmp(d->script, "#!", 2))
 		return ESLURM_JOB_SCRIPT_MISSING;
 	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
 	    (rc = _check_requests(d, s)))
@@ -605,7 +606,7 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	i->contiguous = d->contiguous == NO_VAL16 ? 0 : d->contiguous;
 	i->requeue = d->requeue != NO_VAL16 ? d->requeue :
 		(ctld_conf()->job_requeue ? 1 : 0);
-	i->batch_flag = true;
+	i->batch_flag = d->script != NULL;
 	i->deadline = d->deadline;
 	i->kill_inv_dep = d->kill_inv_dep == NO_VAL16 ? 0 :
 		d->kill_inv_dep ? 1 : 2;
@@ -637,9 +638,11 @@ static void _reply_error(net_conn_t *c, int rc, const char *msg)
 	net_reply(c, RESPONSE_SLURM_RC, &r);
 }
 
-void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
+static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 {
 	job_desc_t *d = m->data;
+	const char *rpc = batch ? "_slurm_rpc_submit_batch_job" :
+		"_slurm_rpc_allocate_resources";
 	submit_t s = { 0 };
 	submit_response_msg_t *resp;
 	struct timeval t0, t1;
@@ -647,21 +650,22 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	int rc;
 
 	gettimeofday(&t0, NULL);
+	if (d && !batch)
+		xfree(d->script);
 	rc = d ? job_submit_plugin_submit(d, m->auth_uid, &s.msg) :
 		 ESLURM_JOB_SCRIPT_MISSING;
 	if (!rc) {
 		char *plugin_msg = s.msg;
 
 		s.msg = NULL;
-		rc = _validate(d, m, &s);
+		rc = _validate(d, m, &s, batch);
 		if (!s.msg)
 			s.msg = plugin_msg;
 		else
 			xfree(plugin_msg);
 	}
 	if (rc) {
-		info("_slurm_rpc_submit_batch_job: uid=%u: %s", m->auth_uid,
-		     slurm_strerror(rc));
+		info("%s: uid=%u: %s", rpc, m->auth_uid, slurm_strerror(rc));
 		_reply_error(c, rc, s.msg);
 		xfree(s.msg);
 		xfree(s.parts);
@@ -672,7 +676,7 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	xfree(s.parts);
 	xfree(s.gpu_type);
 	if ((rc = job_depend_check(j, d->dependency))) {
-		info("_slurm_rpc_submit_batch_job: uid=%u: %s", m->auth_uid,
+		info("%s: uid=%u: %s", rpc, m->auth_uid,
 		     slurm_strerror(rc));
 		_reply_error(c, rc, NULL);
 		job_res_free(j);
@@ -683,7 +687,7 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	job_depend_set(j, d->dependency);
-	if (state_save_job_files(ctld_conf()->state_save_location,
+	if (batch && state_save_job_files(ctld_conf()->state_save_location,
 				 j->info.job_id, d->script, d->environment) < 0) {
 		_reply_error(c, ESLURM_WRITING_TO_FILE, NULL);
 		job_res_free(j);
@@ -704,13 +708,24 @@ void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	resp->job_submit_user_msg = s.msg;     /* from a job_submit plugin */
 	s.msg = NULL;
 	gettimeofday(&t1, NULL);
-	info("_slurm_rpc_submit_batch_job: JobId=%u InitPrio=%u usec=%ld",
+	info("%s: JobId=%u InitPrio=%u usec=%ld", rpc,
 	     j->info.job_id, j->info.priority,
 	     (long) ((t1.tv_sec - t0.tv_sec) * 1000000 +
 		     (t1.tv_usec - t0.tv_usec)));
-	commit_reply(c, RESPONSE_SUBMIT_BATCH_JOB, resp, _free_submit_resp);
+	commit_reply(c, batch ? RESPONSE_SUBMIT_BATCH_JOB :
+		     RESPONSE_RESOURCE_ALLOCATION, resp, _free_submit_resp);
 	stats_job(STATS_JOB_SUBMITTED);
 	sched_trigger();
+}
+
+void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)
+{
+	_submit(c, m, true);
+}
+
+void job_mgr_rpc_allocate(net_conn_t *c, slurm_msg_t *m)
+{
+	_submit(c, m, false);
 }
 
 /* ---- what the scheduler asks of a pending job ---- */

@@ -19,6 +19,7 @@
 #include "ctld/rate_limit.h"
 #include "ctld/rpc.h"
 #include "ctld/stats.h"
+#include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
 
 typedef void (*rpc_handler_f)(net_conn_t *c, slurm_msg_t *m);
@@ -76,6 +77,11 @@ static const rpc_row_t rpc_table[] = {
 	{ MESSAGE_NODE_REGISTRATION,     true,  node_mgr_rpc_register },
 	{ REQUEST_COMPLETE_BATCH_SCRIPT, true,  job_mgr_rpc_complete },
 	{ MESSAGE_EPILOG_COMPLETE,       true,  job_mgr_rpc_epilog },
+	{ REQUEST_RESOURCE_ALLOCATION,   false, job_mgr_rpc_allocate },
+	{ REQUEST_COMPLETE_JOB_ALLOCATION, false, job_mgr_rpc_complete_alloc },
+	{ REQUEST_JOB_STEP_CREATE,       false, step_mgr_rpc_create },
+	{ REQUEST_JOB_STEP_INFO,         false, step_mgr_rpc_info },
+	{ REQUEST_STEP_COMPLETE,         true,  step_mgr_rpc_complete },
 };
 
 static const rpc_row_t *_find(uint16_t type)

@@ -3,6 +3,7 @@
 #include "slurmd/launch.h"
 
 #include <arpa/inet.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -73,7 +74,8 @@ out:
 	return rc;
 }
 
-static int spawn_stepd(slurmd_t *sd, int in_fd, int out_fd, pid_t *pid)
+static int spawn_stepd(slurmd_t *sd, int in_fd, int out_fd, bool step,
+		       pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -86,6 +88,8 @@ static int spawn_stepd(slurmd_t *sd, int in_fd, int out_fd, pid_t *pid)
 	argv[argc++] = sd->conf_path;
 	argv[argc++] = "-N";
 	argv[argc++] = (char *) sd->node->name;
+	if (step)
+		argv[argc++] = "-s";
 	for (int i = 0; i < sd->verbose && argc < 14; i++)
 		argv[argc++] = "-v";
 	argv[argc] = NULL;
@@ -111,13 +115,13 @@ static int spawn_stepd(slurmd_t *sd, int in_fd, int out_fd, pid_t *pid)
 	return 0;
 }
 
-static int send_launch_msg(int fd, const batch_launch_msg_t *m)
+static int send_launch_msg(int fd, uint16_t type, const void *m)
 {
 	buf_t *b = buf_create(4096);
 	uint32_t len;
 	int rc = -1;
 
-	if (msg_body_pack(REQUEST_BATCH_JOB_LAUNCH, m, b) < 0)
+	if (msg_body_pack(type, m, b) < 0)
 		goto out;
 	len = htonl((uint32_t) buf_len(b));
 	if (write_all(fd, &len, sizeof(len)) < 0 ||
@@ -159,7 +163,8 @@ static int read_verdict(int fd, uint32_t job_id, int timeout_ms)
 	return rc;
 }
 
-static int start_stepd(slurmd_t *sd, const batch_launch_msg_t *m)
+int launch_run_stepd(slurmd_t *sd, uint16_t type, const void *m,
+		     uint32_t job_id)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
 	int timeout = (sd->conf->message_timeout ? sd->conf->message_timeout
@@ -168,20 +173,21 @@ static int start_stepd(slurmd_t *sd, const batch_launch_msg_t *m)
 	int rc = ESLURMD_EXECVE_FAILED;
 
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
-		error("JobId=%u: pipe: %m", m->job_id);
+		error("JobId=%u: pipe: %m", job_id);
 		goto out;
 	}
-	if (spawn_stepd(sd, in[0], out[1], &pid) < 0)
+	if (spawn_stepd(sd, in[0], out[1], type != REQUEST_BATCH_JOB_LAUNCH,
+			&pid) < 0)
 		goto out;
-	debug("JobId=%u: slurmstepd pid %d", m->job_id, (int) pid);
+	debug("JobId=%u: slurmstepd pid %d", job_id, (int) pid);
 	close(in[0]);
 	close(out[1]);
 	in[0] = out[1] = -1;
-	if (send_launch_msg(in[1], m) < 0)
-		error("JobId=%u: sending launch to slurmstepd: %m", m->job_id);
+	if (send_launch_msg(in[1], type, m) < 0)
+		error("JobId=%u: sending launch to slurmstepd: %m", job_id);
 	close(in[1]);
 	in[1] = -1;
-	rc = read_verdict(out[0], m->job_id, timeout);
+	rc = read_verdict(out[0], job_id, timeout);
 out:
 	for (int i = 0; i < 2; i++) {
 		if (in[i] >= 0)
@@ -213,7 +219,7 @@ int launch_batch(slurmd_t *sd, const batch_launch_msg_t *m)
 	rc = make_job_dir(sd, m);
 	if (rc)
 		goto out;
-	rc = start_stepd(sd, m);
+	rc = launch_run_stepd(sd, REQUEST_BATCH_JOB_LAUNCH, m, m->job_id);
 	if (rc) {
 		char *dir = spool_job_dir(sd->spool_dir, m->job_id);
 

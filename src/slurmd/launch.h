@@ -16,5 +16,9 @@
 #include "slurmd/slurmd.h"
 
 int  launch_batch(slurmd_t *sd, const batch_launch_msg_t *m);
+/* Spawn slurmstepd (with -s for anything but a batch launch), hand it the
+ * message body of type over the pipe and return its verdict. */
+int  launch_run_stepd(slurmd_t *sd, uint16_t type, const void *m,
+		      uint32_t job_id);
 
 #endif

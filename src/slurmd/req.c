@@ -8,10 +8,12 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/epilog.h"
 #include "slurmd/launch.h"
+#include "slurmd/launch_step.h"
 #include "slurmd/slurmd.h"
 
 #define STEPD_RPC_TIMEOUT_MS 5000
@@ -51,6 +53,39 @@ static void req_launch(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 		error("JobId=%u: batch launch failed: %s", m->job_id,
 		      slurm_strerror(rc));
 	net_reply_rc(conn, rc);
+}
+
+static void req_launch_tasks(slurmd_t *sd, net_conn_t *conn,
+			     slurm_msg_t *msg)
+{
+	const launch_tasks_request_msg_t *m = msg->data;
+	int rc;
+
+	if (!m) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	rc = launch_step(sd, msg->auth_uid, m);
+	if (rc)
+		error("StepId=%u.%u: launch failed: %s", m->job_id, m->step_id,
+		      slurm_strerror(rc));
+	net_reply_rc(conn, rc);
+}
+
+/* Pass the request on to every step stepd of the job here. */
+static void forward_to_steps(slurmd_t *sd, uint16_t type,
+			     const node_signal_msg_t *m)
+{
+	char **socks = launch_step_sockets(sd, m->job_id);
+
+	for (size_t i = 0; socks[i]; i++) {
+		slurm_msg_t resp = { 0 };
+
+		if (net_rpc_unix(socks[i], type, m, &resp,
+				 STEPD_RPC_TIMEOUT_MS) == 0)
+			msg_free(&resp);
+	}
+	xstrarray_free(socks);
 }
 
 /* Pass a signal/terminate request on to the job's stepd.  Returns
@@ -96,7 +131,11 @@ static void req_signal(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	}
 	debug("JobId=%u: signal %u flags 0x%x", m->job_id, m->signal,
 	      m->flags);
+	if (!(m->flags & KILL_JOB_BATCH))
+		forward_to_steps(sd, REQUEST_SIGNAL_JOB, m);
 	rc = forward_to_stepd(sd, REQUEST_SIGNAL_JOB, m);
+	if (rc == ESLURM_INVALID_JOB_ID && !(m->flags & KILL_JOB_BATCH))
+		rc = SLURM_SUCCESS;
 	net_reply_rc(conn, rc);
 }
 
@@ -111,6 +150,7 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	}
 	net_reply_rc(conn, SLURM_SUCCESS);
 	debug("JobId=%u: terminate (kill_wait %u s)", m->job_id, m->kill_wait);
+	forward_to_steps(sd, REQUEST_TERMINATE_JOB, m);
 	if (forward_to_stepd(sd, REQUEST_TERMINATE_JOB, m) !=
 	    ESLURM_INVALID_JOB_ID)
 		return;
@@ -131,10 +171,14 @@ static const struct {
 	{ REQUEST_BATCH_JOB_LAUNCH, req_launch },
 	{ REQUEST_SIGNAL_JOB, req_signal },
 	{ REQUEST_TERMINATE_JOB, req_terminate },
+	{ REQUEST_LAUNCH_TASKS, req_launch_tasks },
 };
 
+/* Users may only launch tasks (their step credential is checked). */
 static bool authorized(const slurmd_t *sd, const slurm_msg_t *msg)
 {
+	if (msg->type == REQUEST_LAUNCH_TASKS)
+		return true;
 	return msg->auth_uid == 0 || msg->auth_uid == sd->conf->slurm_user_id;
 }
 

@@ -30,6 +30,7 @@
 #include "../../src/ctld/sched_params.c"
 #include "../../src/ctld/job_ops.c"
 #include "../../src/ctld/sched.c"
+#include "../../src/ctld/step_mgr.c"
 
 /* ---- stubs for the loop's modules ---- */
 

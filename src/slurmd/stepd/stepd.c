@@ -29,6 +29,7 @@
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/server.h"
 #include "slurmd/stepd/spank_stepd.h"
+#include "slurmd/stepd/step.h"
 #include "slurmd/stepd/stepd.h"
 #include "slurmd/stepd/task.h"
 
@@ -36,14 +37,16 @@ typedef struct {
 	const char *conf_file;
 	const char *node_name;
 	int         verbose;
+	bool        step;         /* -s: an srun step (step.h) */
 } opts_t;
 
 static void parse_opts(int argc, char **argv, opts_t *o)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "f:N:vV")) != -1) {
+	while ((c = getopt(argc, argv, "f:N:svV")) != -1) {
 		switch (c) {
+		case 's': o->step = true; break;
 		case 'f': o->conf_file = optarg; break;
 		case 'N': o->node_name = optarg; break;
 		case 'v': o->verbose++; break;
@@ -269,6 +272,8 @@ int main(int argc, char **argv)
 	int vfd, rc;
 
 	parse_opts(argc, argv, &o);
+	if (o.step)
+		return step_main(o.conf_file, o.node_name, o.verbose);
 	sd.job = read_launch(STDIN_FILENO);
 	vfd = take_verdict_fd();
 	if (!sd.job) {

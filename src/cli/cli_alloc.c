@@ -1,0 +1,237 @@
+/* cli_alloc.c — allocations for srun and salloc (cli_alloc.h). */
+#include "cli/cli_alloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_env.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+
+extern char **environ;
+
+static volatile sig_atomic_t interrupted;
+
+static void _on_int(int sig)
+{
+	interrupted = sig;
+}
+
+static char *_host(void)
+{
+	char host[256] = "";
+	char *dot;
+
+	gethostname(host, sizeof(host) - 1);
+	if ((dot = strchr(host, '.')))
+		*dot = '\0';
+	return xstrdup(host);
+}
+
+int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
+		      uint32_t *job_id)
+{
+	job_desc_t *d = &o->desc;
+	char cwd[PATH_MAX];
+	struct passwd *pw;
+	slurm_msg_t resp;
+	int rc;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), "/tmp");
+	if (!d->name)
+		d->name = xstrdup(name_default);
+	if (!d->work_dir)
+		d->work_dir = xstrdup(cwd);
+	d->user_id = getuid();
+	d->group_id = getgid();
+	if ((pw = getpwuid(d->user_id)))
+		d->user_name = xstrdup(pw->pw_name);
+	d->submit_host = _host();
+	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_DIR", cwd);
+	rc = cli_ctld_rpc(REQUEST_RESOURCE_ALLOCATION, d, &resp);
+	if (rc) {
+		error("Unable to allocate resources: %s", cli_comm_strerror(rc));
+		return -1;
+	}
+	if (resp.type == RESPONSE_RESOURCE_ALLOCATION && resp.data) {
+		*job_id = ((submit_response_msg_t *) resp.data)->job_id;
+		msg_free(&resp);
+		return 0;
+	}
+	if (resp.type == RESPONSE_SLURM_RC && resp.data) {
+		return_code_msg_t *r = resp.data;
+
+		if (r->msg && *r->msg)
+			error("%s", r->msg);
+		error("Unable to allocate resources: %s", slurm_strerror(r->rc));
+	} else {
+		error("Unable to allocate resources: %s",
+		      slurm_strerror(SLURM_UNEXPECTED_MSG_ERROR));
+	}
+	msg_free(&resp);
+	return -1;
+}
+
+/* 1 running, 0 still pending, -1 gone (message printed). */
+static int _poll(uint32_t job_id, job_info_t *ji)
+{
+	job_info_request_msg_t req = {
+		.job_ids = &job_id, .job_id_cnt = 1, .user_id = NO_VAL32,
+	};
+	slurm_msg_t resp;
+	const job_info_msg_t *m;
+	int rc = 0;
+
+	if (cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp))
+		return 0;
+	if (resp.type != RESPONSE_JOB_INFO || !resp.data ||
+	    !((job_info_msg_t *) resp.data)->cnt) {
+		msg_free(&resp);
+		return 0;
+	}
+	m = resp.data;
+	switch (m->jobs[0].job_state & JOB_STATE_BASE) {
+	case JOB_PENDING:
+		break;
+	case JOB_RUNNING:
+		if (m->jobs[0].job_state & JOB_COMPLETING) {
+			rc = -1;
+			break;
+		}
+		fields_copy(job_info_fields, ji, &m->jobs[0]);
+		rc = 1;
+		break;
+	default:
+		rc = -1;
+	}
+	msg_free(&resp);
+	if (rc < 0)
+		info("Job allocation %u has been revoked.", job_id);
+	return rc;
+}
+
+static void _cancel(uint32_t job_id)
+{
+	job_signal_msg_t r = { .job_id = job_id, .step_id = NO_VAL32,
+			       .cancel = true };
+	int rc;
+
+	cli_ctld_rpc_rc(REQUEST_CANCEL_JOB, &r, &rc);
+}
+
+int cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
+		   job_info_t *ji)
+{
+	struct sigaction sa = { .sa_handler = _on_int }, old_int, old_term;
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	bool said = false;
+	int rc;
+
+	memset(ji, 0, sizeof(*ji));
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	for (;;) {
+		rc = _poll(job_id, ji);
+		if (rc)
+			break;
+		if (immediate) {
+			error("Unable to allocate resources: %s",
+			      "Immediate execution impossible, insufficient priority");
+			_cancel(job_id);
+			rc = -1;
+			break;
+		}
+		if (!said && !quiet) {
+			info("job %u queued and waiting for resources", job_id);
+			said = true;
+		}
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 500 * 1000 * 1000)
+			ts.tv_nsec *= 2;
+		if (interrupted) {
+			info("Job allocation %u has been revoked.", job_id);
+			_cancel(job_id);
+			rc = -1;
+			break;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (rc > 0 && said && !quiet)
+		info("job %u has been allocated resources", job_id);
+	return rc > 0 ? 0 : -1;
+}
+
+static void _set(char ***env, const char *k, const char *v)
+{
+	if (v)
+		*env = cli_env_set(*env, k, v);
+}
+
+static void _setu(char ***env, const char *k, uint32_t v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%u", v);
+	*env = cli_env_set(*env, k, b);
+}
+
+void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
+{
+	char cwd[PATH_MAX], *host = _host();
+	mode_t mask = umask(0);
+	char b[32];
+
+	umask(mask);
+	_setu(env, "SLURM_JOB_ID", j->job_id);
+	_setu(env, "SLURM_JOBID", j->job_id);
+	_set(env, "SLURM_JOB_NAME", j->name);
+	_set(env, "SLURM_JOB_NODELIST", j->nodes);
+	_set(env, "SLURM_NODELIST", j->nodes);
+	_setu(env, "SLURM_JOB_NUM_NODES", j->num_nodes);
+	_setu(env, "SLURM_NNODES", j->num_nodes);
+	_set(env, "SLURM_JOB_CPUS_PER_NODE", j->cpus_per_node_str);
+	_set(env, "SLURM_JOB_PARTITION", j->partition);
+	_set(env, "SLURM_JOB_ACCOUNT", j->account);
+	_set(env, "SLURM_JOB_QOS", j->qos);
+	_setu(env, "SLURM_JOB_UID", j->user_id);
+	_set(env, "SLURM_JOB_USER", j->user_name);
+	_setu(env, "SLURM_JOB_GID", j->group_id);
+	_set(env, "SLURM_CLUSTER_NAME", cli_conf()->cluster_name);
+	if (getcwd(cwd, sizeof(cwd)))
+		_set(env, "SLURM_SUBMIT_DIR", cwd);
+	_set(env, "SLURM_SUBMIT_HOST", host);
+	if (o && o->desc.num_tasks != NO_VAL32) {
+		_setu(env, "SLURM_NTASKS", o->desc.num_tasks);
+		_setu(env, "SLURM_NPROCS", o->desc.num_tasks);
+	}
+	if (o && o->desc.cpus_per_task != NO_VAL16)
+		_setu(env, "SLURM_CPUS_PER_TASK", o->desc.cpus_per_task);
+	snprintf(b, sizeof(b), "0%o%o%o", (mask >> 6) & 7, (mask >> 3) & 7,
+		 mask & 7);
+	if (!cli_env_get(*env, "SLURM_UMASK"))
+		_set(env, "SLURM_UMASK", b);
+	xfree(host);
+}
+
+void cli_alloc_release(uint32_t job_id, uint32_t status)
+{
+	complete_job_alloc_msg_t r = { .job_id = job_id, .job_rc = status };
+	int rc;
+
+	cli_ctld_rpc_rc(REQUEST_COMPLETE_JOB_ALLOCATION, &r, &rc);
+}

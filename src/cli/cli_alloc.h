@@ -1,0 +1,29 @@
+/* cli_alloc.h — an allocation without a batch script, for srun (when
+ * not inside one) and salloc: request it, wait until it runs (printing
+ * Slurm's "job N queued and waiting for resources" lines), describe it in
+ * the environment, release it. */
+#ifndef SLUICE_CLI_ALLOC_H
+#define SLUICE_CLI_ALLOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/cli_opt.h"
+#include "common/job_info.h"
+
+/* Request the allocation for o (name defaults to name_default).  On error
+ * prints Slurm's "Unable to allocate resources: ..." and returns -1. */
+int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
+		       uint32_t *job_id);
+/* Wait for the job to run; fills *info (job_info_free_members).  With
+ * immediate, gives up (and cancels) if it does not run at once.  A
+ * SIGINT while waiting cancels the job.  0 or -1 (message printed). */
+int  cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
+		    job_info_t *info);
+/* The SLURM_JOB_* variables of an allocation, set in *env. */
+void cli_alloc_env(char ***env, const job_info_t *j,
+		   const cli_job_opts_t *o);
+/* Release: REQUEST_COMPLETE_JOB_ALLOCATION with a wait-style status. */
+void cli_alloc_release(uint32_t job_id, uint32_t status);
+
+#endif

@@ -1,0 +1,528 @@
+/* srun — run parallel tasks as a job step.
+ *
+ * Inside an allocation (SLURM_JOB_ID or --jobid) srun asks the controller
+ * for a step in it; otherwise it first creates an allocation (cli_alloc.h)
+ * and releases it at the end.  The step's tasks are launched by sending
+ * REQUEST_LAUNCH_TASKS to every node's slurmd directly; each node's
+ * slurmstepd connects back to srun's port and streams the tasks' output
+ * and exits (srun_io.c).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli_alloc.h"
+#include "cli/cli_common.h"
+#include "cli/cli_env.h"
+#include "cli/cli_opt.h"
+#include "cli/srun.h"
+#include "common/fname.h"
+#include "common/log.h"
+#include "common/net.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+
+extern char **environ;
+
+typedef struct {
+	cli_job_opts_t o;
+	srun_opts_t    so;
+	char         **argv;       /* the command */
+	uint32_t       job_id;
+	bool           own_alloc;
+	char          *my_addr;    /* what the nodes connect back to */
+	int            listen_fd;
+	uint16_t       port;
+} srun_t;
+
+/* ---- options ---- */
+
+static void _early_exits(srun_t *r)
+{
+	if (r->o.help) {
+		cli_opt_print_help(&r->o);
+		exit(0);
+	}
+	if (r->o.usage) {
+		cli_opt_print_usage(&r->o);
+		exit(0);
+	}
+	if (r->o.version) {
+		printf("slurm %s\n", SLUICE_VERSION_STRING);
+		exit(0);
+	}
+	if (r->so.mpi && !strcasecmp(r->so.mpi, "list")) {
+		printf("MPI plugin types are...\n\tnone\n");
+		exit(0);
+	}
+}
+
+static void _checks(srun_t *r, int argc, int first)
+{
+	if (r->so.het) {
+		error("Heterogeneous job steps are not supported");
+		exit(1);
+	}
+	if (r->so.mpi && strcasecmp(r->so.mpi, "none")) {
+		error("invalid MPI type '%s', --mpi=list for acceptable types",
+		      r->so.mpi);
+		exit(1);
+	}
+	if (first >= argc) {
+		fprintf(stderr, "srun: fatal: No command given to execute.\n");
+		exit(1);
+	}
+}
+
+/* Options from the environment count only where the command line did not
+ * set them; a node count inherited from the allocation (SLURM_NNODES)
+ * gives way to -n on the command line. */
+static void _parse(srun_t *r, int argc, char **argv)
+{
+	int first = argc;
+	cli_job_opts_t *o = &r->o;
+	bool n_argv, N_argv;
+
+	cli_opt_init(o, CLI_CMD_SRUN, "srun");
+	srun_opt_setup(o, &r->so);
+	if (cli_opt_parse_argv(o, argc, argv, &first) < 0)
+		exit(1);
+	_early_exits(r);
+	n_argv = o->desc.num_tasks != NO_VAL32;
+	N_argv = o->desc.min_nodes != NO_VAL32;
+	if (cli_opt_parse_env(o, environ) < 0)
+		exit(1);
+	if (n_argv && !N_argv && o->desc.min_nodes != NO_VAL32 &&
+	    o->desc.num_tasks < o->desc.min_nodes)
+		o->desc.min_nodes = o->desc.max_nodes = NO_VAL32;
+	if (n_argv && N_argv && o->desc.num_tasks < o->desc.min_nodes) {
+		info("Warning: can't run %u processes on %u nodes, setting "
+		     "nnodes to %u", o->desc.num_tasks, o->desc.min_nodes,
+		     o->desc.num_tasks);
+		o->desc.min_nodes = o->desc.num_tasks;
+	}
+	_checks(r, argc, first);
+	r->argv = xcalloc((size_t) (argc - first) + 1, sizeof(char *));
+	for (int i = first; i < argc; i++)
+		r->argv[i - first] = xstrdup(argv[i]);
+}
+
+/* ---- our address and port ---- */
+
+/* The local address the controller is reached by (as Slurm's
+ * SLURM_LAUNCH_NODE_IPADDR). */
+static char *_my_addr(void)
+{
+	const slurm_conf_t *c = cli_conf();
+	const char *host = c->ctld_host_cnt && c->ctld_addrs[0] ?
+		c->ctld_addrs[0] : "127.0.0.1";
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(c->slurmctld_port) };
+	struct sockaddr_in me;
+	socklen_t len = sizeof(me);
+	char buf[INET_ADDRSTRLEN] = "127.0.0.1";
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd >= 0 && inet_pton(AF_INET, host, &sa.sin_addr) == 1 &&
+	    connect(fd, (struct sockaddr *) &sa, sizeof(sa)) == 0 &&
+	    getsockname(fd, (struct sockaddr *) &me, &len) == 0)
+		inet_ntop(AF_INET, &me.sin_addr, buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	return xstrdup(buf);
+}
+
+static char *_io_key(void)
+{
+	uint8_t raw[16];
+	char *key = xmalloc(33);
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || read(fd, raw, sizeof(raw)) != sizeof(raw)) {
+		for (size_t i = 0; i < sizeof(raw); i++)
+			raw[i] = (uint8_t) (rand() ^ getpid());
+	}
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(key + 2 * i, 3, "%02x", raw[i]);
+	return key;
+}
+
+/* ---- the allocation ---- */
+
+static const char *_base(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static void _job(srun_t *r)
+{
+	const char *id = getenv("SLURM_JOB_ID");
+	job_info_t ji;
+	uint32_t v;
+
+	if (r->so.jobid) {
+		r->job_id = r->so.jobid;
+		return;
+	}
+	if (id && parse_u32(id, &v) == 0 && v) {
+		r->job_id = v;
+		return;
+	}
+	if (cli_alloc_request(&r->o, _base(r->argv[0]), &r->job_id) < 0)
+		exit(1);
+	r->own_alloc = true;
+	if (cli_alloc_wait(r->job_id, r->o.quiet, r->o.desc.immediate != 0 &&
+			   r->o.desc.immediate != NO_VAL16, &ji) < 0)
+		exit(1);
+	cli_alloc_env(&environ, &ji, &r->o);
+	job_info_free_members(&ji);
+}
+
+/* ---- the step ---- */
+
+static job_step_create_response_msg_t *_create(srun_t *r)
+{
+	const job_desc_t *d = &r->o.desc;
+	job_step_create_request_msg_t q = {
+		.job_id = r->job_id, .min_nodes = d->min_nodes,
+		.num_tasks = d->num_tasks, .cpus_per_task = d->cpus_per_task,
+		.ntasks_per_node = d->ntasks_per_node,
+		.task_dist = r->so.dist ? r->so.dist : STEP_DIST_BLOCK,
+		.plane_size = r->so.plane, .relative = r->so.relative,
+		.mem_per_node = NO_VAL64, .exact = r->so.exact,
+		.overlap = r->so.overlap, .node_list = d->req_nodes,
+		.exc_nodes = d->exc_nodes, .name = (char *) _base(r->argv[0]),
+		.host = r->my_addr, .srun_pid = (uint32_t) getpid(),
+	};
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	bool said = false;
+
+	for (;;) {
+		slurm_msg_t resp;
+		int rc = cli_ctld_rpc(REQUEST_JOB_STEP_CREATE, &q, &resp);
+
+		if (!rc && resp.type == RESPONSE_JOB_STEP_CREATE && resp.data) {
+			job_step_create_response_msg_t *s = resp.data;
+
+			resp.data = NULL;
+			msg_free(&resp);
+			if (said)
+				info("Step created for StepId=%u.%u", s->job_id,
+				     s->step_id);
+			return s;
+		}
+		if (!rc)
+			rc = cli_resp_rc(&resp);
+		msg_free(&resp);
+		if (rc != ESLURM_NODES_BUSY) {
+			error("Unable to create step for job %u: %s", r->job_id,
+			      rc >= SLURM_COMMUNICATIONS_CONNECTION_ERROR &&
+			      rc < ESLURM_INVALID_PARTITION_NAME ?
+			      cli_comm_strerror(rc) : slurm_strerror(rc));
+			return NULL;
+		}
+		if (!said)
+			info("Job step creation temporarily disabled, retrying "
+			     "(%s)", slurm_strerror(rc));
+		said = true;
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 400 * 1000 * 1000)
+			ts.tv_nsec *= 2;
+	}
+}
+
+/* {2,2,2,1} -> "2(x3),1", as Slurm prints per-node counts. */
+static char *_compress(const uint32_t *v, uint32_t n)
+{
+	char *s = xstrdup("");
+
+	for (uint32_t i = 0; i < n;) {
+		uint32_t k = i;
+
+		while (k + 1 < n && v[k + 1] == v[i])
+			k++;
+		if (k > i)
+			xstrfmtcat(&s, "%s%u(x%u)", i ? "," : "", v[i], k - i + 1);
+		else
+			xstrfmtcat(&s, "%s%u", i ? "," : "", v[i]);
+		i = k + 1;
+	}
+	return s;
+}
+
+static void _setu(char ***env, const char *k, uint32_t v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%u", v);
+	*env = cli_env_set(*env, k, b);
+}
+
+static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
+			const uint32_t *counts)
+{
+	char **env = cli_env_export(r->o.desc.export_env, environ);
+	char *tpn = _compress(counts, (uint32_t) xstrarray_len(s->node_names));
+	uint32_t nn = (uint32_t) xstrarray_len(s->node_names);
+
+	_setu(&env, "SLURM_STEP_ID", s->step_id);
+	_setu(&env, "SLURM_STEPID", s->step_id);
+	_setu(&env, "SLURM_NTASKS", s->num_tasks);
+	_setu(&env, "SLURM_NPROCS", s->num_tasks);
+	env = cli_env_set(env, "SLURM_STEP_NODELIST", s->node_list);
+	env = cli_env_set(env, "SLURM_NODELIST", s->node_list);
+	_setu(&env, "SLURM_STEP_NUM_NODES", nn);
+	_setu(&env, "SLURM_NNODES", nn);
+	_setu(&env, "SLURM_STEP_NUM_TASKS", s->num_tasks);
+	env = cli_env_set(env, "SLURM_STEP_TASKS_PER_NODE", tpn);
+	env = cli_env_set(env, "SLURM_TASKS_PER_NODE", tpn);
+	if (r->o.desc.cpus_per_task != NO_VAL16)
+		_setu(&env, "SLURM_CPUS_PER_TASK", r->o.desc.cpus_per_task);
+	env = cli_env_set(env, "SLURM_LAUNCH_NODE_IPADDR", r->my_addr);
+	env = cli_env_set(env, "SLURM_SRUN_COMM_HOST", r->my_addr);
+	_setu(&env, "SLURM_SRUN_COMM_PORT", r->port);
+	_setu(&env, "SLURM_STEP_LAUNCHER_PORT", r->port);
+	if (r->so.dist_str)
+		env = cli_env_set(env, "SLURM_DISTRIBUTION", r->so.dist_str);
+	if (!cli_env_get(env, "SLURM_CONF") && getenv("SLURM_CONF"))
+		env = cli_env_set(env, "SLURM_CONF", getenv("SLURM_CONF"));
+	xfree(tpn);
+	return env;
+}
+
+/* ---- launch ---- */
+
+typedef struct {
+	launch_tasks_request_msg_t m;
+	char  host[256];
+	uint16_t port;
+	int   rc;
+	const char *node;
+} launch_t;
+
+static void *_launch_one(void *arg)
+{
+	launch_t *l = arg;
+	int rc = 0, err;
+
+	err = net_rpc_rc(l->host, l->port, REQUEST_LAUNCH_TASKS, &l->m, &rc,
+			 cli_conf()->message_timeout * 1000);
+	l->rc = err ? err : rc;
+	return NULL;
+}
+
+static bool _per_task(const char *pat)
+{
+	return pat && (strstr(pat, "%t") || strstr(pat, "%n") ||
+		       strstr(pat, "%N"));
+}
+
+/* Input: "all" (default), "none", a task number, or a file. */
+static int _in_task(srun_t *r, char **ifname)
+{
+	const char *in = r->o.desc.std_in;
+	uint32_t v;
+
+	*ifname = NULL;
+	if (!in || !strcasecmp(in, "all"))
+		return -1;
+	if (!strcasecmp(in, "none"))
+		return -2;
+	if (parse_u32(in, &v) == 0)
+		return (int) v;
+	*ifname = xstrdup(in);
+	return -2;
+}
+
+/* -o/-e without per-task or per-node parts: srun writes the file. */
+static int _local_out(srun_t *r, const char *pat, uint32_t step_id, int dflt)
+{
+	fname_ctx_t fc = { .job_id = r->job_id, .step_id = step_id,
+			   .array_task_id = NO_VAL32,
+			   .job_name = r->o.desc.name,
+			   .user_name = getenv("USER") };
+	char *path;
+	int fd;
+
+	if (!pat || _per_task(pat))
+		return dflt;
+	if (!strcasecmp(pat, "none"))
+		return open("/dev/null", O_WRONLY | O_CLOEXEC);
+	path = fname_expand(pat, &fc);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
+		  (r->o.desc.open_mode == 1 ? O_APPEND : O_TRUNC), 0644);
+	if (fd < 0) {
+		error("Could not open stdout file %s: %m", path);
+		fd = dflt;
+	}
+	xfree(path);
+	return fd;
+}
+
+static int _launch(srun_t *r, job_step_create_response_msg_t *s,
+		   srun_step_t *st, char **env)
+{
+	uint32_t nn = st->node_cnt, *counts = xcalloc(nn + 1, sizeof(uint32_t));
+	uint32_t **ids = xcalloc(nn + 1, sizeof(uint32_t *));
+	launch_t *l = xcalloc(nn + 1, sizeof(launch_t));
+	pthread_t *th = xcalloc(nn + 1, sizeof(pthread_t));
+	char cwd[PATH_MAX], *ifname = NULL;
+	const char *wd = r->o.desc.work_dir;
+	int rc = 0;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), "/tmp");
+	srun_parse_counts(s->tasks_per_node, nn, counts);
+	srun_layout(r->so.dist, r->so.plane, counts, nn, ids);
+	st->task_node = xcalloc(s->num_tasks + 1, sizeof(uint32_t));
+	st->in_task = _in_task(r, &ifname);
+	for (uint32_t n = 0; n < nn; n++) {
+		launch_tasks_request_msg_t *m = &l[n].m;
+		char *colon;
+
+		snprintf(l[n].host, sizeof(l[n].host), "%s", s->node_addrs[n]);
+		if ((colon = strrchr(l[n].host, ':'))) {
+			*colon = '\0';
+			l[n].port = (uint16_t) atoi(colon + 1);
+		}
+		m->job_id = s->job_id;
+		m->step_id = s->step_id;
+		m->uid = getuid();
+		m->gid = getgid();
+		m->user_name = getenv("USER");
+		m->cred_payload = s->cred_payload;
+		m->cred_sig = s->cred_sigs[n];
+		m->node_list = s->node_list;
+		m->node_id = n;
+		m->num_tasks = s->num_tasks;
+		m->gtids = xstrdup("");
+		for (uint32_t k = 0; k < counts[n]; k++) {
+			xstrfmtcat(&m->gtids, "%s%u", k ? "," : "", ids[n][k]);
+			if (ids[n][k] < s->num_tasks)
+				st->task_node[ids[n][k]] = n;
+		}
+		m->cpus_per_task = s->cpus_per_task;
+		m->argv = r->argv;
+		m->env = env;
+		m->cwd = (char *) (wd ? wd : cwd);
+		m->srun_host = r->my_addr;
+		m->srun_port = r->port;
+		m->io_key = st->io_key;
+		m->ofname = _per_task(r->o.desc.std_out) ? r->o.desc.std_out : NULL;
+		m->efname = _per_task(r->o.desc.std_err) ? r->o.desc.std_err : NULL;
+		m->ifname = ifname;
+		m->flags = (r->so.unbuffered ? LAUNCH_UNBUFFERED : 0) |
+			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0);
+		m->kill_wait = cli_conf()->kill_wait;
+		l[n].node = s->node_names[n];
+		pthread_create(&th[n], NULL, _launch_one, &l[n]);
+	}
+	for (uint32_t n = 0; n < nn; n++) {
+		pthread_join(th[n], NULL);
+		if (l[n].rc && !rc) {
+			error("Task launch for StepId=%u.%u failed on node %s: %s",
+			      s->job_id, s->step_id, l[n].node,
+			      slurm_strerror(l[n].rc));
+			rc = l[n].rc;
+		}
+		xfree(l[n].m.gtids);
+		xfree(ids[n]);
+	}
+	xfree(ifname);
+	xfree(counts);
+	xfree(ids);
+	xfree(l);
+	xfree(th);
+	return rc;
+}
+
+static int _run_step(srun_t *r)
+{
+	job_step_create_response_msg_t *s;
+	srun_step_t st = { .so = &r->so, .out_fd = STDOUT_FILENO,
+			   .err_fd = STDERR_FILENO };
+	uint32_t *counts;
+	char **env;
+	int rc;
+
+	s = _create(r);
+	if (!s)
+		return 1;
+	st.job_id = s->job_id;
+	st.step_id = s->step_id;
+	st.node_cnt = (uint32_t) xstrarray_len(s->node_names);
+	st.node_names = s->node_names;
+	st.num_tasks = s->num_tasks;
+	st.listen_fd = r->listen_fd;
+	st.io_key = _io_key();
+	st.out_fd = _local_out(r, r->o.desc.std_out, s->step_id, STDOUT_FILENO);
+	st.err_fd = r->o.desc.std_err ?
+		_local_out(r, r->o.desc.std_err, s->step_id, STDERR_FILENO) :
+		(r->o.desc.std_out && !_per_task(r->o.desc.std_out) ?
+		 st.out_fd : STDERR_FILENO);
+	counts = xcalloc(st.node_cnt + 1, sizeof(uint32_t));
+	if (srun_parse_counts(s->tasks_per_node, st.node_cnt, counts) < 0) {
+		error("Bad step layout from the controller");
+		rc = 1;
+		goto out;
+	}
+	env = _step_env(r, s, counts);
+	rc = _launch(r, s, &st, env);
+	xstrarray_free(env);
+	if (rc) {
+		rc = 1;
+		goto out;
+	}
+	rc = srun_io_run(&st);
+out:
+	xfree(counts);
+	xfree(st.io_key);
+	xfree(st.task_node);
+	msg_body_free(RESPONSE_JOB_STEP_CREATE, s);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	srun_t r = { .listen_fd = -1 };
+	int rc;
+
+	environ = xstrarray_dup(environ);    /* ours to change */
+	cli_init_noconf("srun", 0);
+	_parse(&r, argc, argv);
+	cli_init("srun", r.o.verbose - r.o.quiet);
+	r.my_addr = _my_addr();
+	r.listen_fd = net_listen_tcp(NULL, 0);
+	if (r.listen_fd < 0) {
+		error("cannot listen for the step's tasks: %m");
+		return 1;
+	}
+	r.port = net_local_port(r.listen_fd);
+	_job(&r);
+	rc = _run_step(&r);
+	if (r.own_alloc)
+		cli_alloc_release(r.job_id, (uint32_t) (rc & 0xff) << 8);
+	close(r.listen_fd);
+	xfree(r.my_addr);
+	xstrarray_free(r.argv);
+	cli_opt_free(&r.o);
+	return rc;
+}

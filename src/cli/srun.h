@@ -1,0 +1,59 @@
+/* srun.h — srun's modules: options (srun_opt.c), task layout
+ * (srun_layout.c), the allocation it may create (cli_alloc.h), launching
+ * the tasks and the I/O with every node (srun_io.c). */
+#ifndef SLUICE_CLI_SRUN_H
+#define SLUICE_CLI_SRUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/cli_opt.h"
+#include "common/msg_types.h"
+
+typedef struct {
+	bool      label;          /* -l */
+	bool      unbuffered;     /* -u */
+	bool      exact;
+	bool      overlap;
+	bool      kill_bad_exit;  /* -K */
+	int       wait_sec;       /* -W, 0 = no limit */
+	uint16_t  relative;       /* -r, NO_VAL16 */
+	uint16_t  dist;           /* enum step_dist, 0 = not given */
+	uint16_t  plane;
+	char     *dist_str;       /* as given, for SLURM_DISTRIBUTION */
+	char     *mpi;
+	uint32_t  jobid;          /* --jobid, 0 = none */
+	bool      het;
+} srun_opts_t;
+
+/* Install srun's own options into o (o->extra_*, ctx = so). */
+void srun_opt_setup(cli_job_opts_t *o, srun_opts_t *so);
+
+/* Global task ids per node, as Slurm lays them out: block, cyclic or
+ * plane (of plane_size).  counts[n] tasks on node n; out[n] gets an
+ * xmalloc'd array of counts[n] ids.  */
+void srun_layout(uint16_t dist, uint16_t plane_size, const uint32_t *counts,
+		 uint32_t nodes, uint32_t **out);
+/* Comma-separated counts "2,2,1" -> array; -1 if malformed. */
+int  srun_parse_counts(const char *s, uint32_t n, uint32_t *out);
+
+/* What the I/O loop needs. */
+typedef struct {
+	const srun_opts_t *so;
+	uint32_t   job_id;
+	uint32_t   step_id;
+	uint32_t   node_cnt;
+	char     **node_names;
+	uint32_t   num_tasks;
+	uint32_t  *task_node;     /* node index of each task */
+	int        listen_fd;
+	char      *io_key;
+	int        in_task;       /* -1 = all, -2 = none, else the task */
+	int        out_fd;        /* where stdout goes (1 or a file) */
+	int        err_fd;
+} srun_step_t;
+
+/* Serve the step until every node is done; returns srun's exit code. */
+int  srun_io_run(srun_step_t *s);
+
+#endif

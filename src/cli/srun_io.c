@@ -1,0 +1,470 @@
+/* srun_io.c — srun's side of a running step: the nodes' streams
+ * (io_frame.h), its own stdin, signals, and the final exit code. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/srun.h"
+#include "common/io_frame.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+#define MAX_CONN 4096
+
+typedef struct {
+	int       fd;
+	int       node;           /* -1 until IO_INIT */
+	uint8_t  *buf;
+	size_t    len, cap;
+	bool      done;
+} conn_t;
+
+typedef struct {
+	srun_step_t *s;
+	conn_t      *conns;
+	size_t       nconn;
+	bool        *node_done;
+	uint32_t     nodes_left;
+	int         *status;      /* per task, -1 = running */
+	bool         killed;
+	time_t       last_int;
+	time_t       first_exit;
+	bool         stdin_open;
+	int          sig_pipe[2];
+	int          label_width;
+} io_t;
+
+static int sig_wfd = -1;
+
+static void _on_signal(int sig)
+{
+	uint8_t c = (uint8_t) sig;
+	int e = errno;
+
+	if (sig_wfd >= 0 && write(sig_wfd, &c, 1) < 0)
+		c = 0;      /* the loop is flooded: this one is lost */
+	errno = e;
+}
+
+static int _write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t n = write(fd, c, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		c += n;
+		len -= (size_t) n;
+	}
+	return 0;
+}
+
+static void _send(io_t *io, int node, uint16_t type, uint32_t task,
+		  const void *p, size_t len)
+{
+	io_frame_t f = { .type = type, .task = task, .len = (uint32_t) len };
+	uint8_t hdr[IO_FRAME_HDR];
+
+	io_frame_put(hdr, &f);
+	for (size_t i = 0; i < io->nconn; i++) {
+		conn_t *c = &io->conns[i];
+
+		if (c->fd < 0 || c->node < 0 || (node >= 0 && c->node != node))
+			continue;
+		if (_write_all(c->fd, hdr, sizeof(hdr)) < 0 ||
+		    (len && _write_all(c->fd, p, len) < 0))
+			continue;
+	}
+}
+
+static void _signal_tasks(io_t *io, int sig)
+{
+	uint8_t be[4] = { 0, 0, 0, (uint8_t) sig };
+
+	_send(io, -1, IO_SIGNAL, 0, be, sizeof(be));
+}
+
+/* ---- output ---- */
+
+static void _output(io_t *io, uint16_t type, uint32_t task, const uint8_t *p,
+		    size_t len)
+{
+	int fd = type == IO_STDERR ? io->s->err_fd : io->s->out_fd;
+	char *out = NULL;
+	size_t i = 0;
+
+	if (!io->s->so->label) {
+		_write_all(fd, p, len);
+		return;
+	}
+	while (i < len) {
+		const uint8_t *nl = memchr(p + i, '\n', len - i);
+		size_t n = nl ? (size_t) (nl - (p + i)) + 1 : len - i;
+
+		xstrfmtcat(&out, "%*u: %.*s", io->label_width, task, (int) n,
+			   (const char *) p + i);
+		i += n;
+	}
+	if (out)
+		_write_all(fd, out, strlen(out));
+	xfree(out);
+}
+
+/* ---- frames from a node ---- */
+
+static void _conn_close(io_t *io, conn_t *c)
+{
+	if (c->fd < 0)
+		return;
+	close(c->fd);
+	c->fd = -1;
+	xfree(c->buf);
+	if (c->node >= 0 && !io->node_done[c->node]) {
+		io->node_done[c->node] = true;
+		io->nodes_left--;
+		if (!io->killed)
+			error("%s: lost connection to the step's slurmstepd",
+			      io->s->node_names[c->node]);
+	}
+}
+
+static void _task_exit(io_t *io, uint32_t task, uint32_t status)
+{
+	if (task >= io->s->num_tasks)
+		return;
+	io->status[task] = (int) status;
+	if (!io->first_exit)
+		io->first_exit = time(NULL);
+	if (io->s->so->kill_bad_exit && status && !io->killed) {
+		io->killed = true;
+		_signal_tasks(io, SIGKILL);
+	}
+}
+
+static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
+{
+	if (c->node < 0) {
+		if (f->type != IO_INIT || f->task >= io->s->node_cnt ||
+		    f->len != strlen(io->s->io_key) ||
+		    memcmp(p, io->s->io_key, f->len))
+			return -1;
+		c->node = (int) f->task;
+		return 0;
+	}
+	switch (f->type) {
+	case IO_STDOUT:
+	case IO_STDERR:
+		_output(io, f->type, f->task, p, f->len);
+		break;
+	case IO_EXIT:
+		if (f->len == 4)
+			_task_exit(io, f->task, (uint32_t) p[0] << 24 |
+				   (uint32_t) p[1] << 16 | p[2] << 8 | p[3]);
+		break;
+	case IO_DONE:
+		c->done = true;
+		if (!io->node_done[c->node]) {
+			io->node_done[c->node] = true;
+			io->nodes_left--;
+		}
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+static void _conn_read(io_t *io, conn_t *c)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	if (c->cap - c->len < 65536) {
+		c->cap = c->len + 65536 + IO_FRAME_HDR;
+		c->buf = xrealloc(c->buf, c->cap);
+	}
+	n = read(c->fd, c->buf + c->len, c->cap - c->len);
+	if (n <= 0) {
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			return;
+		_conn_close(io, c);
+		return;
+	}
+	c->len += (size_t) n;
+	while (c->len - off >= IO_FRAME_HDR) {
+		io_frame_t f;
+
+		if (io_frame_get(c->buf + off, &f) < 0) {
+			_conn_close(io, c);
+			return;
+		}
+		if (c->len - off < IO_FRAME_HDR + f.len)
+			break;
+		if (_frame(io, c, &f, c->buf + off + IO_FRAME_HDR) < 0) {
+			_conn_close(io, c);
+			return;
+		}
+		off += IO_FRAME_HDR + f.len;
+	}
+	memmove(c->buf, c->buf + off, c->len - off);
+	c->len -= off;
+}
+
+static void _accept(io_t *io)
+{
+	int fd = accept4(io->s->listen_fd, NULL, NULL, SOCK_CLOEXEC), one = 1;
+
+	if (fd < 0)
+		return;
+	if (io->nconn >= MAX_CONN) {
+		close(fd);
+		return;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	io->conns = xrealloc(io->conns, (io->nconn + 1) * sizeof(conn_t));
+	io->conns[io->nconn++] = (conn_t) { .fd = fd, .node = -1 };
+}
+
+/* ---- stdin ---- */
+
+static bool _all_connected(const io_t *io)
+{
+	uint32_t have = 0;
+
+	for (size_t i = 0; i < io->nconn; i++)
+		if (io->conns[i].fd >= 0 && io->conns[i].node >= 0)
+			have++;
+	return have >= io->s->node_cnt;
+}
+
+static void _stdin(io_t *io)
+{
+	uint8_t b[8192];
+	ssize_t n = read(STDIN_FILENO, b, sizeof(b));
+	int task = io->s->in_task;
+	int node = task >= 0 ? (int) io->s->task_node[task] : -1;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		io->stdin_open = false;
+		n = 0;
+	}
+	_send(io, node, IO_STDIN, task >= 0 ? (uint32_t) task : IO_ALL_TASKS,
+	      b, (size_t) n);
+}
+
+/* ---- signals ---- */
+
+static char *_task_ranges(const io_t *io, bool (*pick)(const io_t *, uint32_t,
+						       void *), void *arg)
+{
+	char *s = NULL;
+	uint32_t t = 0, n = io->s->num_tasks;
+
+	while (t < n) {
+		uint32_t e;
+
+		if (!pick(io, t, arg)) {
+			t++;
+			continue;
+		}
+		for (e = t; e + 1 < n && pick(io, e + 1, arg); e++)
+			;
+		if (e > t)
+			xstrfmtcat(&s, "%s%u-%u", s ? "," : "", t, e);
+		else
+			xstrfmtcat(&s, "%s%u", s ? "," : "", t);
+		t = e + 1;
+	}
+	return s;
+}
+
+static bool _running(const io_t *io, uint32_t t, void *arg)
+{
+	return io->status[t] < 0;
+}
+
+static void _status(io_t *io)
+{
+	char *r = _task_ranges(io, _running, NULL);
+
+	if (r)
+		info("StepId=%u.%u task%s %s: running", io->s->job_id,
+		     io->s->step_id, strpbrk(r, ",-") ? "s" : "", r);
+	xfree(r);
+}
+
+static void _handle_signal(io_t *io, int sig)
+{
+	time_t now = time(NULL);
+
+	if (sig != SIGINT) {
+		_signal_tasks(io, sig);
+		return;
+	}
+	if (io->last_int && now - io->last_int <= 1) {
+		info("sending Ctrl-C to StepId=%u.%u", io->s->job_id,
+		     io->s->step_id);
+		info("Job step aborted: Waiting up to 32 seconds for job step "
+		     "to finish.");
+		io->killed = true;
+		_signal_tasks(io, SIGKILL);
+		return;
+	}
+	io->last_int = now;
+	info("interrupt (one more within 1 sec to abort)");
+	_status(io);
+}
+
+static void _install_signals(io_t *io)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				    SIGUSR1, SIGUSR2, SIGCONT };
+	struct sigaction sa = { .sa_handler = _on_signal };
+
+	if (pipe2(io->sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		return;
+	sig_wfd = io->sig_pipe[1];
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* ---- the end ---- */
+
+typedef struct {
+	uint32_t node;
+	int      status;
+} same_t;
+
+static bool _same(const io_t *io, uint32_t t, void *arg)
+{
+	const same_t *w = arg;
+
+	return io->s->task_node[t] == w->node && io->status[t] == w->status;
+}
+
+static int _code(int st)
+{
+	if (st < 0)
+		return 0;
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+static int _report(io_t *io)
+{
+	bool *told = xcalloc(io->s->num_tasks + 1, sizeof(bool));
+	int rc = 0;
+
+	for (uint32_t t = 0; t < io->s->num_tasks; t++) {
+		int st = io->status[t];
+		same_t w = { io->s->task_node[t], st };
+		char *r;
+
+		if (_code(st) > rc)
+			rc = _code(st);
+		if (told[t] || st <= 0)
+			continue;
+		for (uint32_t u = t; u < io->s->num_tasks; u++)
+			if (_same(io, u, &w))
+				told[u] = true;
+		r = _task_ranges(io, _same, &w);
+		if (WIFSIGNALED(st))
+			error("%s: task%s %s: %s", io->s->node_names[w.node],
+			      strpbrk(r, ",-") ? "s" : "", r,
+			      strsignal(WTERMSIG(st)));
+		else
+			error("%s: task%s %s: Exited with exit code %d",
+			      io->s->node_names[w.node],
+			      strpbrk(r, ",-") ? "s" : "", r, WEXITSTATUS(st));
+		xfree(r);
+	}
+	xfree(told);
+	return rc;
+}
+
+int srun_io_run(srun_step_t *s)
+{
+	io_t io = { .s = s, .sig_pipe = { -1, -1 } };
+	struct pollfd *p = NULL;
+	int rc;
+
+	io.node_done = xcalloc(s->node_cnt + 1, sizeof(bool));
+	io.nodes_left = s->node_cnt;
+	io.status = xcalloc(s->num_tasks + 1, sizeof(int));
+	for (uint32_t t = 0; t < s->num_tasks; t++)
+		io.status[t] = -1;
+	io.stdin_open = s->in_task != -2;
+	for (uint32_t n = s->num_tasks > 1 ? s->num_tasks - 1 : 0; n; n /= 10)
+		io.label_width++;
+	if (!io.label_width)
+		io.label_width = 1;
+	_install_signals(&io);
+	while (io.nodes_left) {
+		size_t np = 0;
+		int timeout = 1000;
+
+		p = xrealloc(p, (io.nconn + 3) * sizeof(*p));
+		p[np++] = (struct pollfd) { .fd = s->listen_fd, .events = POLLIN };
+		p[np++] = (struct pollfd) { .fd = io.sig_pipe[0], .events = POLLIN };
+		p[np++] = (struct pollfd) {
+			.fd = io.stdin_open && _all_connected(&io) ?
+				STDIN_FILENO : -1, .events = POLLIN };
+		for (size_t i = 0; i < io.nconn; i++)
+			p[np++] = (struct pollfd) { .fd = io.conns[i].fd,
+						    .events = POLLIN };
+		if (poll(p, np, timeout) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents & POLLIN) {
+			uint8_t sig;
+
+			while (read(io.sig_pipe[0], &sig, 1) == 1)
+				_handle_signal(&io, sig);
+		}
+		if (p[0].revents & POLLIN)
+			_accept(&io);
+		if (p[2].revents & (POLLIN | POLLHUP))
+			_stdin(&io);
+		for (size_t i = 0; i < io.nconn && 3 + i < np; i++)
+			if (p[3 + i].revents & (POLLIN | POLLHUP | POLLERR))
+				_conn_read(&io, &io.conns[i]);
+		if (s->so->wait_sec && io.first_exit && !io.killed &&
+		    time(NULL) - io.first_exit >= s->so->wait_sec) {
+			error("First task exited %ds ago", s->so->wait_sec);
+			io.killed = true;
+			_signal_tasks(&io, SIGKILL);
+		}
+	}
+	rc = _report(&io);
+	for (size_t i = 0; i < io.nconn; i++)
+		_conn_close(&io, &io.conns[i]);
+	sig_wfd = -1;
+	if (io.sig_pipe[0] >= 0) {
+		close(io.sig_pipe[0]);
+		close(io.sig_pipe[1]);
+	}
+	xfree(io.conns);
+	xfree(io.node_done);
+	xfree(io.status);
+	xfree(p);
+	return rc;
+}

@@ -1,0 +1,127 @@
+/* srun_opt.c — srun's options beyond the shared job-option table. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/srun.h"
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+enum {
+	O_EXACT = 0x80, O_OVERLAP, O_MPI, O_JOBID, O_HET, O_CPU_BIND,
+	O_MULTI_PROG, O_PTY,
+};
+
+static const struct option srun_long[] = {
+	{ "label", no_argument, NULL, 'l' },
+	{ "unbuffered", no_argument, NULL, 'u' },
+	{ "relative", required_argument, NULL, 'r' },
+	{ "kill-on-bad-exit", optional_argument, NULL, 'K' },
+	{ "wait", required_argument, NULL, 'W' },
+	{ "distribution", required_argument, NULL, 'm' },
+	{ "exact", no_argument, NULL, O_EXACT },
+	{ "overlap", no_argument, NULL, O_OVERLAP },
+	{ "mpi", required_argument, NULL, O_MPI },
+	{ "jobid", required_argument, NULL, O_JOBID },
+	{ "het-group", required_argument, NULL, O_HET },
+	{ "het-job", no_argument, NULL, O_HET },
+	{ "cpu-bind", required_argument, NULL, O_CPU_BIND },
+	{ "cpu_bind", required_argument, NULL, O_CPU_BIND },
+	{ "multi-prog", no_argument, NULL, O_MULTI_PROG },
+	{ "pty", no_argument, NULL, O_PTY },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int _dist(srun_opts_t *so, const char *arg)
+{
+	char *s = xstrdup(arg), *colon = strchr(s, ':');
+	int rc = 0;
+
+	if (colon)
+		*colon = '\0';          /* :block|cyclic for cores: no effect */
+	if (!strcasecmp(s, "block")) {
+		so->dist = STEP_DIST_BLOCK;
+	} else if (!strcasecmp(s, "cyclic")) {
+		so->dist = STEP_DIST_CYCLIC;
+	} else if (!strncasecmp(s, "plane=", 6) && atoi(s + 6) > 0) {
+		so->dist = STEP_DIST_PLANE;
+		so->plane = (uint16_t) atoi(s + 6);
+	} else if (!strcmp(s, "*") || !strcasecmp(s, "arbitrary")) {
+		so->dist = 0;
+	} else {
+		error("Invalid --distribution specification");
+		rc = -1;
+	}
+	if (!rc) {
+		xfree(so->dist_str);
+		so->dist_str = xstrdup(so->dist == STEP_DIST_PLANE ? "plane" :
+				       so->dist == STEP_DIST_CYCLIC ? "cyclic" :
+				       "block");
+	}
+	xfree(s);
+	return rc;
+}
+
+static int _cb(cli_job_opts_t *o, int val, const char *arg)
+{
+	srun_opts_t *so = o->extra_ctx;
+	uint32_t v;
+
+	switch (val) {
+	case 'l': so->label = true; break;
+	case 'u': so->unbuffered = true; break;
+	case 'K': so->kill_bad_exit = !arg || atoi(arg) != 0; break;
+	case 'r':
+		if (parse_u32(arg, &v) < 0 || v > 65533) {
+			error("Invalid --relative specification");
+			return -1;
+		}
+		so->relative = (uint16_t) v;
+		break;
+	case 'W':
+		if (parse_u32(arg, &v) < 0) {
+			error("Invalid --wait specification");
+			return -1;
+		}
+		so->wait_sec = (int) v;
+		break;
+	case 'm': return _dist(so, arg);
+	case O_EXACT: so->exact = true; break;
+	case O_OVERLAP: so->overlap = true; break;
+	case O_MPI:
+		xfree(so->mpi);
+		so->mpi = xstrdup(arg);
+		break;
+	case O_JOBID:
+		if (parse_u32(arg, &v) < 0 || !v) {
+			error("Invalid --jobid specification");
+			return -1;
+		}
+		so->jobid = v;
+		break;
+	case O_HET: so->het = true; break;
+	case O_CPU_BIND: break;          /* task/none: nothing to bind */
+	case O_MULTI_PROG:
+		error("--multi-prog is not supported");
+		return -1;
+	case O_PTY:
+		error("--pty is not supported");
+		return -1;
+	default: return -1;
+	}
+	return 0;
+}
+
+void srun_opt_setup(cli_job_opts_t *o, srun_opts_t *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->relative = NO_VAL16;
+	o->extra_long = srun_long;
+	o->extra_short = "lur:K::W:m:";
+	o->extra_cb = _cb;
+	o->extra_ctx = so;
+}

@@ -1,0 +1,51 @@
+/* step_cred.h — job step credentials: what the controller grants a step
+ * and what slurmd checks before it runs anything.
+ *
+ * The controller packs a step_cred_t (the payload, sent hex-encoded) and
+ * signs a SHA-256 digest of it with the auth plugin (a MUNGE credential),
+ * once per node of the step: every slurmd verifies its own signature, so
+ * MUNGE's replay cache refuses a signature shown twice.  A verifier
+ * requires the signer to be root or SlurmUser, the digest to match the
+ * payload (a changed node list breaks it), the credential not to have
+ * expired, and its node to be one of the step's.
+ */
+#ifndef SLUICE_STEP_CRED_H
+#define SLUICE_STEP_CRED_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#define STEP_CRED_TTL 120          /* seconds a credential is good for */
+
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	uint32_t  uid;
+	uint32_t  gid;
+	char     *user_name;
+	char     *node_list;      /* the step's nodes, ranged */
+	char     *cpus_per_node;  /* "2,2,1" in node order */
+	uint64_t  mem_per_node;   /* MB, 0 = no limit */
+	time_t    expiry;
+	char     *job_node_list;  /* the allocation */
+} step_cred_t;
+
+/* Hex of the packed payload (caller xfree()s). */
+char *step_cred_encode(const step_cred_t *c);
+/* Signature over a payload (hex text as sent); *sig xmalloc'd.
+ * 0 or a slurm_err_t. */
+int   step_cred_sign(const char *payload_hex, char **sig);
+/* Check sig over payload_hex as described above for node `node` at time
+ * now; signer must be uid 0 or slurm_uid.  On success *out holds the
+ * decoded credential (step_cred_free).  Else a slurm_err_t
+ * (ESLURMD_INVALID_JOB_CREDENTIAL, ESLURMD_CREDENTIAL_EXPIRED,
+ * ESLURMD_CREDENTIAL_REPLAYED) and *why says what failed. */
+int   step_cred_verify(const char *payload_hex, const char *sig,
+		       uid_t slurm_uid, const char *node, time_t now,
+		       step_cred_t **out, const char **why);
+/* Decode only (no signature check): for tests and fuzzing.  NULL if bad. */
+step_cred_t *step_cred_decode(const char *payload_hex);
+void  step_cred_free(step_cred_t *c);
+
+#endif

@@ -1,0 +1,670 @@
+/* step_mgr.c — job steps in the controller (step_mgr.h). */
+#include "ctld/step_mgr.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "common/hostlist.h"
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/msg_types.h"
+#include "common/step_cred.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/controller.h"
+#include "slurm/slurm_errno.h"
+
+typedef struct step_record {
+	uint32_t  step_id;
+	char     *name;
+	uint32_t  uid;
+	time_t    start;
+	uint32_t  num_tasks;
+	uint16_t  cpt;
+	uint16_t  dist;
+	uint32_t  node_cnt;
+	uint32_t *pos;            /* per step node: index in the job's arrays */
+	uint16_t *cpus;           /* taken on each step node */
+	uint16_t *tasks;
+	bool     *done;
+	uint32_t  remaining;
+	uint32_t  rc;             /* largest wait status reported */
+	char     *nodes;
+	char     *host;
+	uint32_t  srun_pid;
+	struct step_record *next;
+} step_record_t;
+
+struct job_steps {
+	step_record_t *list;
+	uint32_t       next_id;
+	uint16_t      *used;      /* CPUs taken by steps, per job node */
+	uint32_t       alloc_cnt;
+};
+
+#define STEP_JOB_BASE(j) ((j)->info.job_state & JOB_STATE_BASE)
+
+static void _step_free(step_record_t *s)
+{
+	xfree(s->name);
+	xfree(s->pos);
+	xfree(s->cpus);
+	xfree(s->tasks);
+	xfree(s->done);
+	xfree(s->nodes);
+	xfree(s->host);
+	xfree(s);
+}
+
+static struct job_steps *_steps(job_record_t *j)
+{
+	if (!j->steps) {
+		j->steps = xmalloc(sizeof(*j->steps));
+		j->steps->alloc_cnt = j->alloc_cnt;
+		j->steps->used = xcalloc(j->alloc_cnt + 1, sizeof(uint16_t));
+	}
+	return j->steps;
+}
+
+void step_mgr_job_free(job_record_t *j)
+{
+	step_record_t *s, *next;
+
+	if (!j->steps)
+		return;
+	for (s = j->steps->list; s; s = next) {
+		next = s->next;
+		_step_free(s);
+	}
+	xfree(j->steps->used);
+	xfree(j->steps);
+	j->steps = NULL;
+}
+
+void step_mgr_job_end(job_record_t *j)
+{
+	step_record_t *s;
+
+	if (!j->steps)
+		return;
+	for (s = j->steps->list; s; s = s->next)
+		info("StepId=%u.%u ended with JobId=%u", j->info.job_id,
+		     s->step_id, j->info.job_id);
+	step_mgr_job_free(j);
+}
+
+/* ---- placement ---- */
+
+/* The job's nodes in allocation order. */
+typedef struct {
+	uint32_t        cnt;
+	node_record_t **node;
+	uint16_t       *cpus;     /* job CPUs per node */
+	uint16_t       *used;     /* taken by steps */
+} job_nodes_t;
+
+static void _job_nodes(job_record_t *j, job_nodes_t *jn)
+{
+	long i;
+	uint32_t k = 0;
+
+	jn->cnt = j->alloc_cnt;
+	jn->node = xcalloc(jn->cnt + 1, sizeof(*jn->node));
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0 && k < jn->cnt;
+	     i = bitmap_next_set(j->node_bitmap, i + 1))
+		jn->node[k++] = node_mgr_at(i);
+	jn->cpus = j->node_cpus;
+	jn->used = _steps(j)->used;
+}
+
+typedef struct {
+	uint32_t  cnt;            /* chosen nodes */
+	uint32_t *pos;
+	uint16_t *tasks;
+	uint16_t *cpus;
+	uint32_t  num_tasks;
+	uint16_t  cpt;
+} layout_t;
+
+static void _layout_free(layout_t *l)
+{
+	xfree(l->pos);
+	xfree(l->tasks);
+	xfree(l->cpus);
+}
+
+static uint32_t _cap(const job_nodes_t *jn, uint32_t k,
+		     const job_step_create_request_msg_t *r, uint16_t cpt,
+		     bool now)
+{
+	uint32_t cpus = jn->cpus[k];
+
+	if (now && r->exact && !r->overlap)
+		cpus = cpus > jn->used[k] ? cpus - jn->used[k] : 0;
+	return cpus / cpt;
+}
+
+static bool _usable_now(const job_nodes_t *jn, uint32_t k,
+			const job_step_create_request_msg_t *r, uint16_t cpt)
+{
+	if (r->overlap)
+		return true;
+	if (r->exact)
+		return jn->cpus[k] >= jn->used[k] + cpt;
+	return jn->used[k] == 0;
+}
+
+/* Tasks per chosen node: Slurm's rounds (one more task per node per
+ * round while its CPUs allow), planes of plane_size, or exactly
+ * ntasks_per_node.  -1 if the tasks do not fit. */
+static int _spread(layout_t *l, const uint32_t *caps,
+		   const job_step_create_request_msg_t *r)
+{
+	uint32_t left = l->num_tasks, i;
+	bool any;
+
+	if (r->ntasks_per_node && r->ntasks_per_node != NO_VAL16) {
+		for (i = 0; i < l->cnt; i++) {
+			uint32_t t = left < r->ntasks_per_node ? left :
+				r->ntasks_per_node;
+
+			if (t > caps[i])
+				return -1;
+			l->tasks[i] = (uint16_t) t;
+			left -= t;
+		}
+		return left ? -1 : 0;
+	}
+	if (r->task_dist == STEP_DIST_PLANE && r->plane_size &&
+	    r->plane_size != NO_VAL16) {
+		for (i = 0; left; i = (i + 1) % l->cnt) {
+			uint32_t t = left < r->plane_size ? left : r->plane_size;
+
+			l->tasks[i] += (uint16_t) t;
+			left -= t;
+		}
+		for (i = 0; i < l->cnt; i++)
+			if (l->tasks[i] > caps[i])
+				return -1;
+		return 0;
+	}
+	do {
+		any = false;
+		for (i = 0; i < l->cnt && left; i++) {
+			if (l->tasks[i] >= caps[i] && l->tasks[i])
+				continue;
+			if (!caps[i])
+				return -1;
+			l->tasks[i]++;
+			left--;
+			any = true;
+		}
+	} while (left && any);
+	return left ? -1 : 0;
+}
+
+static int _bitmap_from(const char *expr, const job_nodes_t *jn, bool *want,
+			uint32_t *cnt, bool must_exist)
+{
+	char err[256];
+	hostlist_t *hl;
+	size_t n;
+
+	*cnt = 0;
+	if (!expr || !*expr)
+		return 0;
+	if (!(hl = hostlist_parse(expr, err, sizeof(err))))
+		return ESLURM_INVALID_NODE_NAME;
+	n = hostlist_count(hl);
+	for (size_t h = 0; h < n; h++) {
+		const char *name = hostlist_nth(hl, h);
+		bool found = false;
+
+		for (uint32_t k = 0; k < jn->cnt; k++) {
+			if (!strcmp(jn->node[k]->info.name, name)) {
+				if (!want[k])
+					(*cnt)++;
+				want[k] = true;
+				found = true;
+			}
+		}
+		if (!found && must_exist) {
+			hostlist_destroy(hl);
+			return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+		}
+	}
+	hostlist_destroy(hl);
+	return 0;
+}
+
+static uint32_t _want_nodes(const job_step_create_request_msg_t *r,
+			    uint32_t cand, uint32_t req_cnt)
+{
+	uint32_t n;
+
+	if (r->min_nodes != NO_VAL32 && r->min_nodes)
+		n = r->min_nodes;
+	else if (req_cnt)
+		n = req_cnt;
+	else if (r->num_tasks != NO_VAL32 && r->ntasks_per_node &&
+		 r->ntasks_per_node != NO_VAL16)
+		n = (r->num_tasks + r->ntasks_per_node - 1) / r->ntasks_per_node;
+	else if (r->num_tasks != NO_VAL32 && r->num_tasks < cand)
+		n = r->num_tasks;
+	else
+		n = cand;
+	if (r->num_tasks != NO_VAL32 && r->num_tasks && r->num_tasks < n)
+		n = r->num_tasks;
+	return n;
+}
+
+/* Choose nodes and tasks: 0, ESLURM_NODES_BUSY (later), or an error
+ * that will not go away. */
+static int _place(job_record_t *j, const job_step_create_request_msg_t *r,
+		  layout_t *l)
+{
+	job_nodes_t jn;
+	bool *req = NULL, *exc = NULL;
+	uint32_t *order = NULL, *caps = NULL, req_cnt, exc_cnt, ncand = 0;
+	uint32_t start = 0, want, total_cap = 0, k, i;
+	int rc;
+
+	_job_nodes(j, &jn);
+	req = xcalloc(jn.cnt + 1, sizeof(bool));
+	exc = xcalloc(jn.cnt + 1, sizeof(bool));
+	order = xcalloc(jn.cnt + 1, sizeof(uint32_t));
+	l->cpt = (r->cpus_per_task && r->cpus_per_task != NO_VAL16) ?
+		r->cpus_per_task : 1;
+	if ((rc = _bitmap_from(r->node_list, &jn, req, &req_cnt, true)) ||
+	    (rc = _bitmap_from(r->exc_nodes, &jn, exc, &exc_cnt, false)))
+		goto out;
+	if (r->relative != NO_VAL16) {
+		if (r->relative >= jn.cnt) {
+			rc = ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+			goto out;
+		}
+		start = r->relative;
+	}
+	for (k = start; k < jn.cnt; k++)
+		if (!exc[k] || req[k])
+			order[ncand++] = k;
+	want = _want_nodes(r, ncand, req_cnt);
+	l->num_tasks = (r->num_tasks != NO_VAL32 && r->num_tasks) ?
+		r->num_tasks :
+		(r->ntasks_per_node && r->ntasks_per_node != NO_VAL16) ?
+		want * r->ntasks_per_node : want;
+	if (!want || want > ncand || req_cnt > want) {
+		rc = ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+		goto out;
+	}
+	/* could it ever fit (nothing else running)? */
+	for (i = 0; i < ncand; i++)
+		total_cap += _cap(&jn, order[i], r, l->cpt, false);
+	if (total_cap < l->num_tasks) {
+		rc = ESLURM_TOO_MANY_REQUESTED_CPUS;
+		goto out;
+	}
+	l->pos = xcalloc(want + 1, sizeof(uint32_t));
+	l->tasks = xcalloc(want + 1, sizeof(uint16_t));
+	l->cpus = xcalloc(want + 1, sizeof(uint16_t));
+	caps = xcalloc(want + 1, sizeof(uint32_t));
+	/* required nodes first, then the others in order */
+	for (int pass = 0; pass < 2; pass++) {
+		for (i = 0; i < ncand && l->cnt < want; i++) {
+			k = order[i];
+			if ((pass == 0) != req[k])
+				continue;
+			if (!_usable_now(&jn, k, r, l->cpt)) {
+				if (req[k]) {
+					rc = ESLURM_NODES_BUSY;
+					goto out;
+				}
+				continue;
+			}
+			l->pos[l->cnt++] = k;
+		}
+	}
+	if (l->cnt < want) {
+		rc = ESLURM_NODES_BUSY;
+		goto out;
+	}
+	/* keep allocation order */
+	for (i = 1; i < l->cnt; i++)
+		for (uint32_t m = i; m > 0 && l->pos[m - 1] > l->pos[m]; m--) {
+			uint32_t t = l->pos[m];
+
+			l->pos[m] = l->pos[m - 1];
+			l->pos[m - 1] = t;
+		}
+	for (i = 0; i < l->cnt; i++)
+		caps[i] = _cap(&jn, l->pos[i], r, l->cpt, true);
+	if (_spread(l, caps, r) < 0) {
+		rc = r->exact ? ESLURM_NODES_BUSY : ESLURM_TOO_MANY_REQUESTED_CPUS;
+		goto out;
+	}
+	for (i = 0; i < l->cnt; i++) {
+		k = l->pos[i];
+		if (r->overlap)
+			l->cpus[i] = 0;
+		else if (r->exact)
+			l->cpus[i] = (uint16_t) (l->tasks[i] * l->cpt);
+		else
+			l->cpus[i] = jn.cpus[k];
+	}
+	rc = 0;
+out:
+	if (rc)
+		_layout_free(l);
+	xfree(jn.node);
+	xfree(req);
+	xfree(exc);
+	xfree(order);
+	xfree(caps);
+	return rc;
+}
+
+/* ---- create ---- */
+
+static char *_join16(const uint16_t *v, uint32_t n)
+{
+	char *s = xstrdup("");
+
+	for (uint32_t i = 0; i < n; i++)
+		xstrfmtcat(&s, "%s%u", i ? "," : "", v[i]);
+	return s;
+}
+
+static step_record_t *_record(job_record_t *j,
+			      const job_step_create_request_msg_t *r,
+			      layout_t *l, uid_t uid)
+{
+	struct job_steps *js = _steps(j);
+	step_record_t *s = xmalloc(sizeof(*s));
+	hostlist_t *hl = hostlist_create();
+	job_nodes_t jn;
+
+	_job_nodes(j, &jn);
+	s->step_id = js->next_id++;
+	s->name = xstrdup(r->name && *r->name ? r->name : "srun");
+	s->uid = uid;
+	s->start = time(NULL);
+	s->num_tasks = l->num_tasks;
+	s->cpt = l->cpt;
+	s->dist = r->task_dist;
+	s->node_cnt = l->cnt;
+	s->pos = l->pos;
+	s->tasks = l->tasks;
+	s->cpus = l->cpus;
+	s->done = xcalloc(l->cnt + 1, sizeof(bool));
+	s->remaining = l->cnt;
+	for (uint32_t i = 0; i < l->cnt; i++) {
+		hostlist_push_host(hl, jn.node[l->pos[i]]->info.name);
+		js->used[l->pos[i]] += l->cpus[i];
+	}
+	s->nodes = hostlist_ranged(hl);
+	s->host = xstrdup(r->host);
+	s->srun_pid = r->srun_pid;
+	hostlist_destroy(hl);
+	xfree(jn.node);
+	s->next = js->list;
+	js->list = s;
+	memset(l, 0, sizeof(*l));
+	return s;
+}
+
+static job_step_create_response_msg_t *
+_response(job_record_t *j, const step_record_t *s)
+{
+	job_step_create_response_msg_t *resp = xmalloc(sizeof(*resp));
+	step_cred_t cred = { 0 };
+	job_nodes_t jn;
+
+	_job_nodes(j, &jn);
+	resp->job_id = j->info.job_id;
+	resp->step_id = s->step_id;
+	resp->node_list = xstrdup(s->nodes);
+	resp->node_names = xcalloc(s->node_cnt + 1, sizeof(char *));
+	resp->node_addrs = xcalloc(s->node_cnt + 1, sizeof(char *));
+	resp->cred_sigs = xcalloc(s->node_cnt + 1, sizeof(char *));
+	for (uint32_t i = 0; i < s->node_cnt; i++) {
+		node_record_t *n = jn.node[s->pos[i]];
+
+		resp->node_names[i] = xstrdup(n->info.name);
+		resp->node_addrs[i] = xstrdup_printf("%s:%u",
+			n->info.node_addr ? n->info.node_addr : n->info.name,
+			n->info.port);
+	}
+	resp->tasks_per_node = _join16(s->tasks, s->node_cnt);
+	resp->cpus_per_node = _join16(s->cpus, s->node_cnt);
+	resp->num_tasks = s->num_tasks;
+	resp->cpus_per_task = s->cpt;
+	cred.job_id = j->info.job_id;
+	cred.step_id = s->step_id;
+	cred.uid = j->info.user_id;
+	cred.gid = j->info.group_id;
+	cred.user_name = j->info.user_name;
+	cred.node_list = s->nodes;
+	cred.cpus_per_node = resp->cpus_per_node;
+	cred.expiry = time(NULL) + STEP_CRED_TTL;
+	cred.job_node_list = j->info.nodes;
+	resp->cred_payload = step_cred_encode(&cred);
+	for (uint32_t i = 0; i < s->node_cnt; i++) {
+		if (step_cred_sign(resp->cred_payload, &resp->cred_sigs[i])) {
+			error("StepId=%u.%u: cannot sign its credential",
+			      j->info.job_id, s->step_id);
+			msg_body_free(RESPONSE_JOB_STEP_CREATE, resp);
+			resp = NULL;
+			break;
+		}
+	}
+	xfree(jn.node);
+	return resp;
+}
+
+static int _check_job(job_record_t *j, uid_t uid)
+{
+	if (!j)
+		return ESLURM_INVALID_JOB_ID;
+	if (j->info.user_id != uid && !ctld_is_operator(uid))
+		return ESLURM_ACCESS_DENIED;
+	if (STEP_JOB_BASE(j) == JOB_PENDING)
+		return ESLURM_JOB_PENDING;
+	if (STEP_JOB_BASE(j) != JOB_RUNNING || (j->info.job_state & JOB_COMPLETING) ||
+	    !j->node_bitmap)
+		return ESLURM_ALREADY_DONE;
+	return 0;
+}
+
+void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
+{
+	job_step_create_request_msg_t *r = m->data;
+	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
+	job_step_create_response_msg_t *resp;
+	layout_t l = { 0 };
+	step_record_t *s;
+	int rc;
+
+	if (!r) {
+		net_reply_rc(c, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	if ((rc = _check_job(j, m->auth_uid)) || (rc = _place(j, r, &l))) {
+		if (rc == ESLURM_NODES_BUSY)
+			debug("_slurm_rpc_job_step_create: JobId=%u: %s",
+			      r->job_id, slurm_strerror(rc));
+		else
+			info("_slurm_rpc_job_step_create: JobId=%u uid=%u: %s",
+			     r->job_id, (unsigned) m->auth_uid,
+			     slurm_strerror(rc));
+		net_reply_rc(c, rc);
+		return;
+	}
+	s = _record(j, r, &l, m->auth_uid);
+	resp = _response(j, s);
+	if (!resp) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_CREDENTIAL);
+		return;
+	}
+	info("_slurm_rpc_job_step_create: StepId=%u.%u %s usec=0",
+	     j->info.job_id, s->step_id, s->nodes);
+	net_reply(c, RESPONSE_JOB_STEP_CREATE, resp);
+	msg_body_free(RESPONSE_JOB_STEP_CREATE, resp);
+}
+
+/* ---- completion ---- */
+
+static const char *_rc_state(uint32_t rc)
+{
+	if (WIFSIGNALED(rc))
+		return WTERMSIG(rc) == 9 ? "CANCELLED" : "FAILED";
+	return WEXITSTATUS(rc) ? "FAILED" : "COMPLETED";
+}
+
+static void _step_done(job_record_t *j, step_record_t *s)
+{
+	struct job_steps *js = j->steps;
+	step_record_t **pp;
+
+	for (uint32_t i = 0; i < s->node_cnt; i++) {
+		uint32_t k = s->pos[i];
+
+		js->used[k] = js->used[k] > s->cpus[i] ?
+			js->used[k] - s->cpus[i] : 0;
+	}
+	info("_slurm_rpc_step_complete: StepId=%u.%u State=%s ExitCode=%u:%u",
+	     j->info.job_id, s->step_id, _rc_state(s->rc),
+	     WIFEXITED(s->rc) ? WEXITSTATUS(s->rc) : 0,
+	     WIFSIGNALED(s->rc) ? WTERMSIG(s->rc) : 0);
+	for (pp = &js->list; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	_step_free(s);
+}
+
+static uint32_t _worse(uint32_t a, uint32_t b)
+{
+	uint32_t ca = WIFSIGNALED(a) ? 128 + WTERMSIG(a) : WEXITSTATUS(a);
+	uint32_t cb = WIFSIGNALED(b) ? 128 + WTERMSIG(b) : WEXITSTATUS(b);
+
+	return cb > ca ? b : a;
+}
+
+void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
+{
+	step_complete_msg_t *r = m->data;
+	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
+	step_record_t *s = NULL;
+	job_nodes_t jn;
+
+	if (j && j->steps)
+		for (s = j->steps->list; s && s->step_id != r->step_id;
+		     s = s->next)
+			;
+	if (!s) {
+		debug("REQUEST_STEP_COMPLETE for StepId=%u.%u: nothing to do",
+		      r ? r->job_id : 0, r ? r->step_id : 0);
+		net_reply_rc(c, 0);
+		return;
+	}
+	_job_nodes(j, &jn);
+	for (uint32_t i = 0; i < s->node_cnt; i++) {
+		if (s->done[i] || !r->node_name ||
+		    strcmp(jn.node[s->pos[i]]->info.name, r->node_name))
+			continue;
+		s->done[i] = true;
+		s->remaining--;
+		s->rc = _worse(s->rc, r->step_rc);
+	}
+	xfree(jn.node);
+	if (!s->remaining)
+		_step_done(j, s);
+	net_reply_rc(c, 0);
+}
+
+/* ---- info ---- */
+
+static void _info_fill(job_step_info_t *o, const job_record_t *j,
+		       const step_record_t *s)
+{
+	const job_info_t *i = &j->info;
+
+	o->job_id = i->job_id;
+	o->array_job_id = i->array_job_id;
+	o->array_task_id = i->array_task_id;
+	o->partition = i->partition;
+	o->user_id = i->user_id;
+	o->user_name = i->user_name;
+	o->state = JOB_RUNNING;
+	o->time_limit = i->time_limit;
+	if (!s) {
+		o->step_id = SLURM_BATCH_SCRIPT;
+		o->name = "batch";
+		o->start_time = i->start_time;
+		o->nodes = i->batch_host;
+		o->node_cnt = 1;
+		o->num_tasks = 1;
+		o->num_cpus = j->node_cpus ? j->node_cpus[0] : 1;
+		return;
+	}
+	o->step_id = s->step_id;
+	o->name = s->name;
+	o->start_time = s->start;
+	o->nodes = s->nodes;
+	o->node_cnt = s->node_cnt;
+	o->num_tasks = s->num_tasks;
+	o->num_cpus = 0;
+	for (uint32_t k = 0; k < s->node_cnt; k++)
+		o->num_cpus += s->cpus[k] ? s->cpus[k] : s->tasks[k] * s->cpt;
+	o->task_dist = s->dist;
+	o->srun_host = s->host;
+	o->srun_pid = s->srun_pid;
+}
+
+static bool _step_wanted(const job_step_info_request_msg_t *r,
+			 uint32_t step_id)
+{
+	return !r || r->step_id == NO_VAL32 || r->step_id == step_id;
+}
+
+void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
+{
+	job_step_info_request_msg_t *r = m->data;
+	job_step_info_msg_t resp = { .last_update = time(NULL) };
+	uint32_t cap = 16;
+	job_record_t *j;
+
+	resp.steps = xcalloc(cap, sizeof(job_step_info_t));
+	for (j = job_mgr_running_first(); j; j = j->run_next) {
+		step_record_t *s;
+
+		if (STEP_JOB_BASE(j) != JOB_RUNNING || (j->info.job_state & JOB_COMPLETING))
+			continue;
+		if (r && r->job_id && r->job_id != NO_VAL32 &&
+		    r->job_id != j->info.job_id)
+			continue;
+		if (r && r->user_id != NO_VAL32 && r->user_id != j->info.user_id)
+			continue;
+		if (resp.cnt + 2 >= cap || (j->steps && resp.cnt + 64 >= cap)) {
+			cap = cap * 2 + 64;
+			resp.steps = xrealloc(resp.steps, cap * sizeof(job_step_info_t));
+		}
+		if (j->info.batch_flag && _step_wanted(r, SLURM_BATCH_SCRIPT))
+			_info_fill(&resp.steps[resp.cnt++], j, NULL);
+		for (s = j->steps ? j->steps->list : NULL; s; s = s->next) {
+			if (!_step_wanted(r, s->step_id))
+				continue;
+			if (resp.cnt + 1 >= cap) {
+				cap *= 2;
+				resp.steps = xrealloc(resp.steps,
+						      cap * sizeof(job_step_info_t));
+			}
+			_info_fill(&resp.steps[resp.cnt++], j, s);
+		}
+	}
+	net_reply(c, RESPONSE_JOB_STEP_INFO, &resp);   /* shallow copies */
+	xfree(resp.steps);
+}

@@ -1,0 +1,29 @@
+/* step_mgr.h — job steps in the controller: srun's steps (N.0, N.1, ...)
+ * inside running jobs, their CPUs within the allocation and their
+ * credentials; the batch step is reported as N.batch.
+ *
+ * Steps live only in memory, hung off their job (job_record_t.steps);
+ * they end with the job.  A step takes, on each of its nodes, all the
+ * job's CPUs there (Slurm's default), only what its tasks need
+ * (--exact), or none (--overlap).
+ */
+#ifndef SLUICE_CTLD_STEP_MGR_H
+#define SLUICE_CTLD_STEP_MGR_H
+
+#include "common/net.h"
+#include "ctld/job_mgr.h"
+
+/* REQUEST_JOB_STEP_CREATE: RESPONSE_JOB_STEP_CREATE or rc
+ * (ESLURM_NODES_BUSY while the allocation's CPUs are taken). */
+void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m);
+/* REQUEST_STEP_COMPLETE from a node's slurmstepd. */
+void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m);
+/* REQUEST_JOB_STEP_INFO: running steps (and batch steps). */
+void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
+
+/* The job ended: its steps end with it (their CPUs go with the job). */
+void step_mgr_job_end(job_record_t *j);
+/* Free the job's step records. */
+void step_mgr_job_free(job_record_t *j);
+
+#endif

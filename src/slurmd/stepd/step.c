@@ -1,0 +1,401 @@
+/* step.c — slurmstepd for an srun step: start-up, srun stream, requests
+ * from slurmd, the end (step.h). */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/auth.h"
+#include "common/io_frame.h"
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+#include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/step.h"
+
+#define STEP_CONN_TIMEOUT_MS 10000
+
+/* ---- to srun ---- */
+
+void step_send(step_t *st, uint16_t type, uint32_t task, const void *p,
+	       size_t len)
+{
+	io_frame_t f = { .type = type, .task = task, .len = (uint32_t) len };
+	uint8_t hdr[IO_FRAME_HDR];
+
+	if (!st->srun)
+		return;
+	io_frame_put(hdr, &f);
+	bufferevent_write(st->srun, hdr, sizeof(hdr));
+	if (len)
+		bufferevent_write(st->srun, p, len);
+}
+
+static void _srun_gone(step_t *st, const char *why)
+{
+	if (!st->srun)
+		return;
+	bufferevent_free(st->srun);
+	st->srun = NULL;
+	if (!st->completing) {
+		info("StepId=%u.%u: %s, killing the step", st->m->job_id,
+		     st->m->step_id, why);
+		step_tasks_signal(st, SIGKILL);
+	}
+}
+
+static void _on_srun_read(struct bufferevent *bev, void *arg)
+{
+	step_t *st = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+
+	for (;;) {
+		uint8_t hdr[IO_FRAME_HDR];
+		io_frame_t f;
+		uint8_t *p;
+
+		if (evbuffer_copyout(in, hdr, sizeof(hdr)) < (ssize_t) sizeof(hdr))
+			return;
+		if (io_frame_get(hdr, &f) < 0) {
+			_srun_gone(st, "bad frame from srun");
+			return;
+		}
+		if (evbuffer_get_length(in) < sizeof(hdr) + f.len)
+			return;
+		evbuffer_drain(in, sizeof(hdr));
+		p = f.len ? evbuffer_pullup(in, f.len) : NULL;
+		if (f.type == IO_STDIN) {
+			step_tasks_stdin(st, f.task, p, f.len);
+		} else if (f.type == IO_SIGNAL && f.len == 4) {
+			int sig = (int) ((uint32_t) p[0] << 24 | p[1] << 16 |
+					 p[2] << 8 | p[3]);
+
+			debug("StepId=%u.%u: signal %d from srun",
+			      st->m->job_id, st->m->step_id, sig);
+			if (sig > 0 && sig < NSIG)
+				step_tasks_signal(st, sig);
+		}
+		evbuffer_drain(in, f.len);
+		if (!st->srun)
+			return;
+	}
+}
+
+static void _on_srun_event(struct bufferevent *bev, short what, void *arg)
+{
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		_srun_gone(arg, "srun went away");
+}
+
+static int _connect_srun(step_t *st)
+{
+	const launch_tasks_request_msg_t *m = st->m;
+	int fd = net_connect_tcp(m->srun_host, m->srun_port,
+				 STEP_CONN_TIMEOUT_MS);
+	int one = 1;
+
+	if (fd < 0) {
+		error("StepId=%u.%u: connect to srun at %s:%u: %m", m->job_id,
+		      m->step_id, m->srun_host, m->srun_port);
+		return -1;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	evutil_make_socket_nonblocking(fd);
+	st->srun = bufferevent_socket_new(st->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	bufferevent_setcb(st->srun, _on_srun_read, NULL, _on_srun_event, st);
+	bufferevent_enable(st->srun, EV_READ | EV_WRITE);
+	step_send(st, IO_INIT, m->node_id, m->io_key,
+		  m->io_key ? strlen(m->io_key) : 0);
+	return 0;
+}
+
+/* ---- the end ---- */
+
+static bool _all_over(const step_t *st)
+{
+	if (st->open_fds > 0)
+		return false;
+	for (uint32_t i = 0; i < st->ntasks; i++)
+		if (!st->tasks[i].exited)
+			return false;
+	return true;
+}
+
+/* The controller has the step's end: tell srun, then leave. */
+static void _on_ack(evutil_socket_t fd, short what, void *arg)
+{
+	step_t *st = arg;
+	char c;
+
+	if (read(fd, &c, 1) != 1)
+		return;
+	step_send(st, IO_DONE, st->m->node_id, NULL, 0);
+	if (st->srun) {
+		struct evbuffer *out = bufferevent_get_output(st->srun);
+		int sfd = bufferevent_getfd(st->srun);
+
+		/* flush what is queued, blocking: we are about to exit */
+		evutil_make_socket_closeonexec(sfd);
+		fcntl(sfd, F_SETFL, fcntl(sfd, F_GETFL) & ~O_NONBLOCK);
+		while (evbuffer_get_length(out) &&
+		       evbuffer_write(out, sfd) > 0)
+			;
+	}
+	event_base_loopbreak(st->base);
+}
+
+void step_check_done(step_t *st)
+{
+	step_complete_msg_t *c;
+
+	if (st->completing || !_all_over(st))
+		return;
+	st->completing = true;
+	if (st->kill_ev)
+		event_del(st->kill_ev);
+	/* what the tasks left behind */
+	proctrack_signal(0, getpid(), SIGKILL);
+	c = xmalloc(sizeof(*c));
+	c->job_id = st->m->job_id;
+	c->step_id = st->m->step_id;
+	c->node_name = xstrdup(st->node_name);
+	c->step_rc = st->worst;
+	ctld_sender_queue(st->sender, REQUEST_STEP_COMPLETE, c, st->ack_pipe[1]);
+}
+
+/* ---- requests from slurmd ---- */
+
+static void _on_kill(evutil_socket_t fd, short what, void *arg)
+{
+	step_tasks_signal(arg, SIGKILL);
+}
+
+static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
+{
+	step_t *st = arg;
+	const node_signal_msg_t *m = msg->data;
+
+	if (msg->auth_uid != 0 && msg->auth_uid != st->conf->slurm_user_id) {
+		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	if (!m || (msg->type != REQUEST_SIGNAL_JOB &&
+		   msg->type != REQUEST_TERMINATE_JOB)) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	net_reply_rc(conn, SLURM_SUCCESS);
+	if (msg->type == REQUEST_SIGNAL_JOB) {
+		step_tasks_signal(st, m->signal);
+		return;
+	}
+	step_tasks_signal(st, SIGCONT);
+	step_tasks_signal(st, SIGTERM);
+	if (!st->kill_ev) {
+		struct timeval tv = { m->kill_wait, 0 };
+
+		st->kill_ev = evtimer_new(st->base, _on_kill, st);
+		evtimer_add(st->kill_ev, &tv);
+	}
+}
+
+static void _on_sigchld(evutil_socket_t fd, short what, void *arg)
+{
+	step_t *st = arg;
+
+	step_tasks_reap(st);
+	step_check_done(st);
+}
+
+/* ---- start ---- */
+
+static launch_tasks_request_msg_t *_read_launch(int fd)
+{
+	uint32_t len;
+	uint8_t *body;
+	void *data = NULL;
+	size_t got = 0;
+	buf_t *b;
+
+	while (got < sizeof(len)) {
+		ssize_t n = read(fd, (char *) &len + got, sizeof(len) - got);
+
+		if (n <= 0 && !(n < 0 && errno == EINTR))
+			return NULL;
+		if (n > 0)
+			got += (size_t) n;
+	}
+	len = ntohl(len);
+	if (!len || len > MSG_MAX_BODY_LEN)
+		return NULL;
+	body = xmalloc(len);
+	for (got = 0; got < len;) {
+		ssize_t n = read(fd, body + got, len - got);
+
+		if (n <= 0 && !(n < 0 && errno == EINTR)) {
+			xfree(body);
+			return NULL;
+		}
+		if (n > 0)
+			got += (size_t) n;
+	}
+	b = buf_view(body, len);
+	if (msg_body_unpack(REQUEST_LAUNCH_TASKS, b, &data) < 0)
+		data = NULL;
+	buf_destroy(b);
+	xfree(body);
+	return data;
+}
+
+static void _logging(step_t *st, int verbose)
+{
+	int level = st->conf->slurmd_debug + verbose;
+	char *file = NULL;
+	log_options_t lo = { 0 };
+
+	if (level > LOG_LEVEL_DEBUG5)
+		level = LOG_LEVEL_DEBUG5;
+	if (st->conf->slurmd_log_file)
+		file = conf_expand_node_path(st->conf->slurmd_log_file,
+					     st->node_name);
+	lo.file_level = level;
+	lo.stderr_level = file ? LOG_LEVEL_QUIET : level;
+	log_init("slurmstepd", lo, file);
+	xfree(file);
+}
+
+static int _listen(step_t *st)
+{
+	int fd;
+
+	st->sock_path = xstrdup_printf("%s/%s_%u.%u", st->spool_dir,
+				       st->node_name, st->m->job_id,
+				       st->m->step_id);
+	unlink(st->sock_path);
+	fd = net_listen_unix(st->sock_path, 0600);
+	if (fd < 0)
+		return -1;
+	st->server = net_server_create(st->base, fd, _handle, st,
+				       STEP_CONN_TIMEOUT_MS);
+	return st->server ? 0 : -1;
+}
+
+static int _setup(step_t *st, const char *conf_file, const char *node,
+		  int verbose)
+{
+	char err[1024] = "";
+
+	st->conf = conf_load(conf_file, err, sizeof(err));
+	if (!st->conf)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	st->node_name = xstrdup(node);
+	_logging(st, verbose);
+	st->spool_dir = conf_expand_node_path(st->conf->slurmd_spool_dir ?
+					      st->conf->slurmd_spool_dir :
+					      "/var/spool/slurmd", node);
+	if (auth_init(st->conf->auth_type, st->conf->auth_info,
+		      st->conf->plugin_dir) != 0)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	proctrack_init();
+	st->base = event_base_new();
+	if (!st->base || pipe2(st->ack_pipe, O_CLOEXEC) < 0)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	st->chld_ev = evsignal_new(st->base, SIGCHLD, _on_sigchld, st);
+	st->ack_ev = event_new(st->base, st->ack_pipe[0], EV_READ | EV_PERSIST,
+			       _on_ack, st);
+	event_add(st->chld_ev, NULL);
+	event_add(st->ack_ev, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (_listen(st) < 0 || _connect_srun(st) < 0)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	st->sender = ctld_sender_create(st->conf);
+	return st->sender ? 0 : ESLURMD_SETUP_ENVIRONMENT_ERROR;
+}
+
+static void _cleanup(step_t *st)
+{
+	if (st->server) {
+		net_server_destroy(st->server);
+		unlink(st->sock_path);
+	}
+	if (st->sender) {
+		ctld_sender_flush(st->sender, -1);
+		ctld_sender_destroy(st->sender);
+	}
+	step_tasks_free(st);
+	if (st->srun)
+		bufferevent_free(st->srun);
+	if (st->chld_ev)
+		event_free(st->chld_ev);
+	if (st->ack_ev)
+		event_free(st->ack_ev);
+	if (st->kill_ev)
+		event_free(st->kill_ev);
+	if (st->base)
+		event_base_free(st->base);
+	auth_fini();
+	msg_body_free(REQUEST_LAUNCH_TASKS, st->m);
+	xfree(st->node_name);
+	xfree(st->spool_dir);
+	xfree(st->sock_path);
+	if (st->conf)
+		conf_destroy(st->conf);
+}
+
+static void _verdict(int *fd, int32_t rc)
+{
+	if (*fd < 0)
+		return;
+	if (write(*fd, &rc, sizeof(rc)) != sizeof(rc))
+		error("could not tell slurmd the launch result: %m");
+	close(*fd);
+	*fd = -1;
+}
+
+int step_main(const char *conf_file, const char *node_name, int verbose)
+{
+	step_t st = { .ack_pipe = { -1, -1 } };
+	int vfd, rc, null;
+
+	st.m = _read_launch(STDIN_FILENO);
+	vfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if ((null = open("/dev/null", O_RDWR)) >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+	if (!st.m) {
+		_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
+		return 1;
+	}
+	rc = _setup(&st, conf_file, node_name, verbose);
+	if (!rc)
+		rc = step_tasks_start(&st);
+	_verdict(&vfd, rc);
+	if (rc) {
+		error("StepId=%u.%u: launch failed: %s", st.m->job_id,
+		      st.m->step_id, slurm_strerror(rc));
+		_cleanup(&st);
+		return 1;
+	}
+	debug("StepId=%u.%u: %u tasks started", st.m->job_id, st.m->step_id,
+	      st.ntasks);
+	event_base_dispatch(st.base);
+	_cleanup(&st);
+	log_fini();
+	return 0;
+}

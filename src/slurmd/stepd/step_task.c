@@ -1,0 +1,435 @@
+/* step_task.c — the tasks of a step on this node (step.h): fork them as
+ * the user, forward their output line by line, reap them. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/fname.h"
+#include "common/io_frame.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+#include "slurmd/stepd/env.h"
+#include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/step.h"
+
+#define EXIT_EXEC_FAILED 2
+
+/* ---- in the child ---- */
+
+static void _child_signals(void)
+{
+	sigset_t none;
+
+	for (int s = 1; s < NSIG; s++)
+		signal(s, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static int _become_user(const launch_tasks_request_msg_t *m)
+{
+	struct passwd *pw;
+
+	if (getuid() != 0)
+		return m->uid == getuid() ? 0 : -1;
+	pw = getpwuid(m->uid);
+	if ((!pw || initgroups(pw->pw_name, m->gid) < 0) &&
+	    setgroups(0, NULL) < 0)
+		return -1;
+	if (setgid(m->gid) < 0 || setuid(m->uid) < 0)
+		return -1;
+	return 0;
+}
+
+/* Per-task file pattern (%t %n %N %j %s ...), opened as the user. */
+static int _open_pattern(const step_t *st, const step_task_t *t,
+			 const char *pat, int flags)
+{
+	const launch_tasks_request_msg_t *m = st->m;
+	const char *jname = env_get(m->env, "SLURM_JOB_NAME");
+	fname_ctx_t fi = {
+		.job_id = m->job_id, .step_id = m->step_id,
+		.task_id = t->gtid, .node_id = m->node_id,
+		.node_name = st->node_name, .user_name = m->user_name,
+		.array_job_id = 0, .array_task_id = 0xfffffffeu,
+		.job_name = jname,
+	};
+	char *path = fname_expand(pat, &fi);
+	int fd;
+
+	if (!strchr(pat, '%') || strstr(pat, "%t"))
+		flags |= O_TRUNC;
+	else
+		flags |= O_APPEND;
+	fd = open(path, flags | O_CREAT, 0644);
+	if (fd < 0)
+		fprintf(stderr, "slurmstepd: error: Could not open %s: %s\n",
+			path, strerror(errno));
+	xfree(path);
+	return fd;
+}
+
+static void _child_io(const step_t *st, const step_task_t *t, int in, int out,
+		      int err)
+{
+	const launch_tasks_request_msg_t *m = st->m;
+	int fd;
+
+	if (m->ifname && (fd = _open_pattern(st, t, m->ifname, O_RDONLY)) >= 0)
+		in = fd;
+	if (m->ofname && (fd = _open_pattern(st, t, m->ofname, O_WRONLY)) >= 0) {
+		out = fd;
+		if (!m->efname)
+			err = fd;
+	}
+	if (m->efname && (fd = _open_pattern(st, t, m->efname, O_WRONLY)) >= 0)
+		err = fd;
+	if (in < 0)
+		in = open("/dev/null", O_RDONLY);
+	dup2(in, STDIN_FILENO);
+	dup2(out, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
+}
+
+static char **_task_env(const step_t *st, const step_task_t *t)
+{
+	const launch_tasks_request_msg_t *m = st->m;
+	char **env = xstrarray_dup(m->env ? m->env : (char *[]) { NULL });
+
+	env_setf(&env, "SLURM_PROCID", "%u", t->gtid);
+	env_setf(&env, "SLURM_LOCALID", "%u", t->lid);
+	env_setf(&env, "SLURM_NODEID", "%u", m->node_id);
+	env_setf(&env, "SLURM_TASK_PID", "%d", (int) getpid());
+	env_set(&env, "SLURMD_NODENAME", st->node_name);
+	env_set(&env, "SLURM_GTIDS", m->gtids);
+	env_set(&env, "SLURM_TOPOLOGY_ADDR", st->node_name);
+	env_set(&env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+	return env;
+}
+
+static void _child(const step_t *st, const step_task_t *t, int in, int out,
+		   int err)
+{
+	const launch_tasks_request_msg_t *m = st->m;
+	char **env;
+
+	setpgid(0, 0);
+	_child_signals();
+	if (_become_user(m) < 0) {
+		dprintf(err, "slurmstepd: error: cannot become uid %u: %s\n",
+			m->uid, strerror(errno));
+		_exit(EXIT_EXEC_FAILED);
+	}
+	if (!m->cwd || chdir(m->cwd) < 0) {
+		dprintf(err, "slurmstepd: error: couldn't chdir to `%s': %s: "
+			"going to /tmp instead\n", m->cwd ? m->cwd : "",
+			strerror(errno));
+		if (chdir("/tmp") < 0)
+			_exit(EXIT_EXEC_FAILED);
+	}
+	_child_io(st, t, in, out, err);
+	env = _task_env(st, t);
+	{
+		const char *um = env_get(env, "SLURM_UMASK");
+
+		if (um)
+			umask((mode_t) strtol(um, NULL, 8));
+	}
+	environ = env;
+	execvp(m->argv[0], m->argv);
+	fprintf(stderr, "slurmstepd: error: execve(): %s: %s\n", m->argv[0],
+		strerror(errno));
+	_exit(EXIT_EXEC_FAILED);
+}
+
+/* ---- output ---- */
+
+/* Send what is complete in buf (all of it if flush or unbuffered). */
+static void _send_lines(step_task_t *t, struct evbuffer *buf, uint16_t type,
+			bool flush)
+{
+	step_t *st = t->st;
+	bool raw = flush || (st->m->flags & LAUNCH_UNBUFFERED);
+
+	for (;;) {
+		size_t len = evbuffer_get_length(buf), n = 0;
+		uint8_t *p;
+
+		if (!len)
+			return;
+		p = evbuffer_pullup(buf, len > IO_FRAME_MAX ? IO_FRAME_MAX : len);
+		if (raw || len >= IO_FRAME_MAX) {
+			n = len > IO_FRAME_MAX ? IO_FRAME_MAX : len;
+		} else {
+			for (size_t i = len; i > 0; i--)
+				if (p[i - 1] == '\n') {
+					n = i;
+					break;
+				}
+		}
+		if (!n)
+			return;
+		step_send(st, type, t->gtid, p, n);
+		evbuffer_drain(buf, n);
+	}
+}
+
+static void _close_out(step_task_t *t, bool err)
+{
+	int *fd = err ? &t->err_fd : &t->out_fd;
+	struct event **ev = err ? &t->err_ev : &t->out_ev;
+
+	if (*fd < 0)
+		return;
+	_send_lines(t, err ? t->err_buf : t->out_buf,
+		    err ? IO_STDERR : IO_STDOUT, true);
+	event_free(*ev);
+	*ev = NULL;
+	close(*fd);
+	*fd = -1;
+	t->st->open_fds--;
+}
+
+/* Read what is there; false at EOF. */
+static bool _read_out(step_task_t *t, bool err)
+{
+	int fd = err ? t->err_fd : t->out_fd;
+	struct evbuffer *buf = err ? t->err_buf : t->out_buf;
+	char chunk[16384];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n > 0) {
+			evbuffer_add(buf, chunk, (size_t) n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	_send_lines(t, buf, err ? IO_STDERR : IO_STDOUT, false);
+	return !(n == 0 || (n < 0 && errno != EAGAIN));
+}
+
+static void _on_output(evutil_socket_t fd, short what, void *arg)
+{
+	step_task_t *t = arg;
+	bool err = fd == t->err_fd;
+
+	if (!_read_out(t, err)) {
+		_close_out(t, err);
+		step_check_done(t->st);
+	}
+}
+
+/* ---- start ---- */
+
+static int _gtids(step_t *st)
+{
+	char *s = xstrdup(st->m->gtids), *save = NULL, *tok;
+	uint32_t n = 0;
+
+	for (char *c = s; *c; c++)
+		if (*c == ',')
+			n++;
+	st->tasks = xcalloc(n + 2, sizeof(step_task_t));
+	n = 0;
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		unsigned long v = strtoul(tok, &end, 10);
+
+		if (*end || v >= st->m->num_tasks) {
+			xfree(s);
+			return -1;
+		}
+		st->tasks[n].gtid = (uint32_t) v;
+		st->tasks[n].lid = n;
+		n++;
+	}
+	xfree(s);
+	st->ntasks = n;
+	return n ? 0 : -1;
+}
+
+static bool _gets_stdin(const step_t *st, const step_task_t *t)
+{
+	const char *in = st->m->ifname;
+
+	if (st->m->flags & LAUNCH_STDIN_NONE)
+		return false;
+	return !in;
+}
+
+static int _start_one(step_t *st, step_task_t *t)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	pid_t pid;
+
+	if ((_gets_stdin(st, t) && pipe2(in, O_CLOEXEC) < 0) ||
+	    pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		return ESLURMD_EXECVE_FAILED;
+	pid = fork();
+	if (pid < 0) {
+		error("StepId=%u.%u: fork: %m", st->m->job_id, st->m->step_id);
+		return ESLURMD_EXECVE_FAILED;
+	}
+	if (pid == 0)
+		_child(st, t, in[0], out[1], err[1]);
+	setpgid(pid, pid);
+	t->pid = pid;
+	t->st = st;
+	if (in[0] >= 0)
+		close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	t->in_fd = in[1];
+	t->out_fd = out[0];
+	t->err_fd = err[0];
+	fcntl(t->out_fd, F_SETFL, O_NONBLOCK);
+	fcntl(t->err_fd, F_SETFL, O_NONBLOCK);
+	t->out_buf = evbuffer_new();
+	t->err_buf = evbuffer_new();
+	t->out_ev = event_new(st->base, t->out_fd, EV_READ | EV_PERSIST,
+			      _on_output, t);
+	t->err_ev = event_new(st->base, t->err_fd, EV_READ | EV_PERSIST,
+			      _on_output, t);
+	event_add(t->out_ev, NULL);
+	event_add(t->err_ev, NULL);
+	st->open_fds += 2;
+	return 0;
+}
+
+int step_tasks_start(step_t *st)
+{
+	if (_gtids(st) < 0)
+		return SLURM_UNEXPECTED_MSG_ERROR;
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		st->tasks[i].in_fd = st->tasks[i].out_fd = st->tasks[i].err_fd = -1;
+		if (_start_one(st, &st->tasks[i])) {
+			step_tasks_signal(st, SIGKILL);
+			return ESLURMD_EXECVE_FAILED;
+		}
+	}
+	return 0;
+}
+
+/* ---- exits, signals, stdin ---- */
+
+static void _task_exited(step_t *st, step_task_t *t, int status)
+{
+	uint32_t st_code = (uint32_t) status;
+	uint8_t be[4] = { (uint8_t) (st_code >> 24), (uint8_t) (st_code >> 16),
+			  (uint8_t) (st_code >> 8), (uint8_t) st_code };
+
+	t->exited = true;
+	t->status = status;
+	/* what it wrote before it ended goes first */
+	if (t->out_fd >= 0 && !_read_out(t, false))
+		_close_out(t, false);
+	if (t->err_fd >= 0 && !_read_out(t, true))
+		_close_out(t, true);
+	if (t->in_fd >= 0) {
+		close(t->in_fd);
+		t->in_fd = -1;
+	}
+	step_send(st, IO_EXIT, t->gtid, be, sizeof(be));
+	t->exit_sent = true;
+	{
+		uint32_t a = st->worst, b = st_code;
+		uint32_t ca = WIFSIGNALED(a) ? 128 + WTERMSIG(a) : WEXITSTATUS(a);
+		uint32_t cb = WIFSIGNALED(b) ? 128 + WTERMSIG(b) : WEXITSTATUS(b);
+
+		if (cb > ca)
+			st->worst = b;
+	}
+	debug("StepId=%u.%u task %u (pid %d) exited, status 0x%x",
+	      st->m->job_id, st->m->step_id, t->gtid, (int) t->pid, status);
+}
+
+void step_tasks_reap(step_t *st)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (uint32_t i = 0; i < st->ntasks; i++)
+			if (st->tasks[i].pid == pid && !st->tasks[i].exited)
+				_task_exited(st, &st->tasks[i], status);
+	}
+}
+
+void step_tasks_signal(step_t *st, int sig)
+{
+	for (uint32_t i = 0; i < st->ntasks; i++)
+		if (st->tasks[i].pid > 0 && !st->tasks[i].exited)
+			killpg(st->tasks[i].pid, sig);
+	if (sig == SIGKILL || sig == SIGTERM)
+		proctrack_signal(0, getpid(), sig);
+}
+
+void step_tasks_stdin(step_t *st, uint32_t task, const void *p, size_t len)
+{
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		step_task_t *t = &st->tasks[i];
+		const char *c = p;
+		size_t left = len;
+
+		if (t->in_fd < 0 || (task != IO_ALL_TASKS && task != t->gtid))
+			continue;
+		if (!len) {
+			close(t->in_fd);
+			t->in_fd = -1;
+			continue;
+		}
+		while (left) {
+			ssize_t n = write(t->in_fd, c, left);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close(t->in_fd);
+				t->in_fd = -1;
+				break;
+			}
+			c += n;
+			left -= (size_t) n;
+		}
+	}
+}
+
+void step_tasks_free(step_t *st)
+{
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		step_task_t *t = &st->tasks[i];
+
+		if (t->out_ev)
+			event_free(t->out_ev);
+		if (t->err_ev)
+			event_free(t->err_ev);
+		if (t->out_fd >= 0)
+			close(t->out_fd);
+		if (t->err_fd >= 0)
+			close(t->err_fd);
+		if (t->in_fd >= 0)
+			close(t->in_fd);
+		if (t->out_buf)
+			evbuffer_free(t->out_buf);
+		if (t->err_buf)
+			evbuffer_free(t->err_buf);
+	}
+	xfree(st->tasks);
+}
