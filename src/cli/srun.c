@@ -429,6 +429,8 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->ofname = _per_task(r->o.desc.std_out) ? r->o.desc.std_out : NULL;
 		m->efname = _per_task(r->o.desc.std_err) ? r->o.desc.std_err : NULL;
 		m->ifname = ifname;
+		m->input_task = st->in_task == -1 ? 0xffffffffu :
+			st->in_task < 0 ? NO_VAL32 : (uint32_t) st->in_task;
 		m->flags = (r->so.unbuffered ? LAUNCH_UNBUFFERED : 0) |
 			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0);
 		m->kill_wait = cli_conf()->kill_wait;

@@ -249,7 +249,7 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(argv, FT_STRLIST), LT(env, FT_STRLIST), LT(cwd, FT_STR),
 	LT(srun_host, FT_STR), LT(srun_port, FT_U16), LT(io_key, FT_STR),
 	LT(ofname, FT_STR), LT(efname, FT_STR), LT(ifname, FT_STR),
-	LT(flags, FT_U16), LT(kill_wait, FT_U32),
+	LT(input_task, FT_U32), LT(flags, FT_U16), LT(kill_wait, FT_U32),
 	FIELD_END
 };
 #undef LT

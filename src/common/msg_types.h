@@ -617,6 +617,8 @@ typedef struct {
 	char     *ofname;         /* per-task patterns (%t %n %N), or NULL */
 	char     *efname;
 	char     *ifname;
+	uint32_t  input_task;     /* gets srun's stdin: a task id, IO_ALL_TASKS
+				   * (0xffffffff) or NO_VAL32 = none */
 	uint16_t  flags;          /* LAUNCH_* */
 	uint32_t  kill_wait;
 } launch_tasks_request_msg_t;

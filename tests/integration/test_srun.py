@@ -43,3 +43,279 @@ def test_block_layout_n8_N4(cluster):
         node = rank // 2
         assert vals == ["n%d" % (node + 1), str(node), str(rank % 2), "8",
                         "4", "2(x4)"], (rank, vals)
+
+
+def test_cyclic_layout_n8_N4(cluster):
+    r = srun(cluster, ["-N4", "-n8", "-l", "--distribution=cyclic",
+                       "printenv", "SLURMD_NODENAME", "SLURM_NODEID",
+                       "SLURM_LOCALID", "SLURM_DISTRIBUTION"])
+    assert r.rc == 0, r
+    got = ranks(r.out)
+    assert sorted(got) == list(range(8))
+    for rank, vals in got.items():
+        node = rank % 4
+        assert vals == ["n%d" % (node + 1), str(node), str(rank // 4),
+                        "cyclic"], (rank, vals)
+
+
+def test_block_uneven_and_plane(cluster):
+    # 5 tasks on 3 nodes (2 CPUs each): block puts 0-1, 2-3, 4
+    r = srun(cluster, ["-N3", "-n5", "-l", "printenv", "SLURM_NODEID"])
+    assert r.rc == 0, r
+    assert {k: v[0] for k, v in ranks(r.out).items()} == {
+        0: "0", 1: "0", 2: "1", 3: "1", 4: "2"}
+    # cyclic: 0,3 / 1,4 / 2
+    r = srun(cluster, ["-N3", "-n5", "-l", "-m", "cyclic", "printenv",
+                       "SLURM_NODEID"])
+    assert r.rc == 0, r
+    assert {k: v[0] for k, v in ranks(r.out).items()} == {
+        0: "0", 1: "1", 2: "2", 3: "0", 4: "1"}
+    # plane=2 over 2 nodes, 4 tasks: 0-1 on node 0, 2-3 on node 1
+    r = srun(cluster, ["-N2", "-n4", "-l", "--distribution=plane=2",
+                       "printenv", "SLURM_NODEID", "SLURM_STEP_TASKS_PER_NODE"])
+    assert r.rc == 0, r
+    assert {k: v for k, v in ranks(r.out).items()} == {
+        0: ["0", "2(x2)"], 1: ["0", "2(x2)"], 2: ["1", "2(x2)"],
+        3: ["1", "2(x2)"]}
+
+
+def test_task_environment(cluster):
+    r = srun(cluster, ["-N2", "-n2", "-c2", "-l", "printenv",
+                       "SLURM_STEP_ID", "SLURM_STEPID", "SLURM_PROCID",
+                       "SLURM_NPROCS", "SLURM_STEP_NODELIST",
+                       "SLURM_STEP_NUM_TASKS", "SLURM_TASKS_PER_NODE",
+                       "SLURM_CPUS_PER_TASK", "SLURM_LAUNCH_NODE_IPADDR",
+                       "SLURM_SRUN_COMM_HOST", "SLURM_SRUN_COMM_PORT",
+                       "SLURM_TASK_PID", "SLURM_JOB_ID"])
+    assert r.rc == 0, r
+    got = ranks(r.out)
+    for rank in (0, 1):
+        v = got[rank]
+        assert v[:10] == ["0", "0", str(rank), "2", "n[1-2]", "2", "1(x2)",
+                          "2", "127.0.0.1", "127.0.0.1"], v
+        assert int(v[10]) > 0 and int(v[11]) > 1 and int(v[12]) > 0
+    assert got[0][10] == got[1][10]
+
+
+def test_exit_code_is_highest_with_slurm_messages(cluster):
+    r = srun(cluster, ["-N2", "-n4", "sh", "-c",
+                       "exit $((SLURM_PROCID == 3 ? 2 : "
+                       "(SLURM_PROCID == 0 ? 1 : 0)))"])
+    assert r.rc == 2, r
+    assert "srun: error: n2: task 3: Exited with exit code 2\n" in r.err
+    assert "srun: error: n1: task 0: Exited with exit code 1\n" in r.err
+    assert "task 1" not in r.err and "task 2" not in r.err
+    r = srun(cluster, ["-n1", "false"])
+    assert r.rc == 1 and r.err.endswith(
+        "srun: error: n1: task 0: Exited with exit code 1\n"), r
+    r = srun(cluster, ["-n1", "sh", "-c", "kill -9 $$"])
+    assert r.rc == 137 and "srun: error: n1: task 0: Killed\n" in r.err, r
+    r = srun(cluster, ["-n1", "/no/such/program"])
+    assert r.rc == 2, r
+    assert "/no/such/program: No such file or directory" in r.err
+
+
+def test_stdin_reaches_task_0_and_all(cluster):
+    r = srun(cluster, ["-n1", "cat"], input="line one\nline two\n")
+    assert r.rc == 0 and r.out == "line one\nline two\n", r
+    r = srun(cluster, ["-N2", "-n2", "-l", "--input=0", "cat"],
+             input="hello\n")
+    assert r.rc == 0 and r.out == "0: hello\n", r
+    r = srun(cluster, ["-N2", "-n2", "-l", "cat"], input="all\n")
+    assert r.rc == 0 and sorted(r.out.splitlines()) == ["0: all", "1: all"], r
+    r = srun(cluster, ["-n1", "--input=none", "cat"], input="lost\n")
+    assert r.rc == 0 and r.out == "", r
+
+
+def test_label_lines_are_whole(cluster):
+    # each task writes 2000 lines in small pieces; no line may be mixed
+    prog = ("i=0; while [ $i -lt 2000 ]; do printf 'task%s-' $SLURM_PROCID; "
+            "printf 'line%s\\n' $i; i=$((i+1)); done")
+    r = srun(cluster, ["-N4", "-n8", "-l", "sh", "-c", prog], timeout=120)
+    assert r.rc == 0, r.err
+    lines = r.out.splitlines()
+    assert len(lines) == 8 * 2000
+    seen = {}
+    for line in lines:
+        m = re.fullmatch(r"(\d): task(\d)-line(\d+)", line)
+        assert m and m.group(1) == m.group(2), line
+        t = int(m.group(1))
+        assert int(m.group(3)) == seen.get(t, -1) + 1, line
+        seen[t] = int(m.group(3))
+
+
+def test_output_patterns(cluster):
+    d = cluster.workdir(U)
+    r = srun(cluster, ["-N2", "-n4", "-o", os.path.join(d, "out-%j-%t.txt"),
+                       "sh", "-c", "echo rank $SLURM_PROCID"])
+    assert r.rc == 0 and r.out == "", r
+    files = sorted(f for f in os.listdir(d) if f.startswith("out-"))
+    assert len(files) == 4, files
+    jid = files[0].split("-")[1]
+    for t in range(4):
+        with open(os.path.join(d, "out-%s-%d.txt" % (jid, t))) as f:
+            assert f.read() == "rank %d\n" % t
+    r = srun(cluster, ["-n2", "-o", os.path.join(d, "all-%j.txt"), "echo",
+                       "x"])
+    assert r.rc == 0 and r.out == ""
+    allf = [f for f in os.listdir(d) if f.startswith("all-")]
+    with open(os.path.join(d, allf[0])) as f:
+        assert f.read() == "x\nx\n"
+
+
+def test_outside_allocation_creates_and_releases_job(cluster):
+    r = srun(cluster, ["-N1", "-J", "myname", "printenv", "SLURM_JOB_ID",
+                       "SLURM_JOB_NAME", "SLURM_JOB_NUM_NODES"])
+    assert r.rc == 0, r
+    jid, name, nn = r.out.split()
+    assert name == "myname" and nn == "1"
+    assert cluster.wait_state(int(jid), {"COMPLETED"}, timeout=30)
+    r = srun(cluster, ["-p", "nosuch", "true"])
+    assert r.rc == 1
+    assert r.err.endswith("srun: error: Unable to allocate resources: "
+                          "Invalid partition name specified\n"), r
+
+
+def test_refusals(cluster):
+    r = srun(cluster, ["--mpi=pmix", "true"])
+    assert r.rc == 1 and "invalid MPI type 'pmix'" in r.err
+    r = srun(cluster, ["--het-group=0", "true"])
+    assert r.rc == 1 and "Heterogeneous" in r.err
+    r = srun(cluster, ["--mpi=list"])
+    assert r.rc == 0 and "none" in r.out
+    r = srun(cluster, [])
+    assert r.rc == 1 and "No command given" in r.err
+
+
+def _out_file(cluster, jid, user=U):
+    path = os.path.join(cluster.workdir(user), "slurm-%d.out" % jid)
+    with open(path) as f:
+        return f.read()
+
+
+def test_batch_script_three_steps(cluster):
+    d = cluster.workdir(U)
+    script = "\n".join([
+        "#!/bin/sh",
+        "#SBATCH -N1 -n2",
+        "SRUN=%s" % cluster.bin("srun"),
+        "$SRUN -n2 sh -c 'echo first $SLURM_STEP_ID $SLURM_PROCID' | sort",
+        "echo rc0=$?",
+        "$SRUN -n1 --exact sh -c 'sleep 1; echo second $SLURM_STEP_ID; "
+        "exit 3' &",
+        "A=$!",
+        "$SRUN -n1 --exact sh -c 'sleep 1; echo third $SLURM_STEP_ID' &",
+        "B=$!",
+        "wait $A; echo rcA=$?",
+        "wait $B; echo rcB=$?",
+        ""])
+    path = cluster.write_file(U, os.path.join(d, "three.sh"), script, 0o755)
+    t0 = time.time()
+    jid = cluster.sbatch([path], user=U, cwd=d)
+    assert cluster.wait_state(jid, {"COMPLETED", "FAILED"}, timeout=60) \
+        == "COMPLETED"
+    out = _out_file(cluster, jid)
+    assert "first 0 0\nfirst 0 1\nrc0=0\n" in out, out
+    assert "rcA=3\n" in out and "rcB=0\n" in out, out
+    assert "temporarily disabled" not in out, out
+    steps = {int(m.group(1)): (m.group(2), m.group(3)) for m in re.finditer(
+        r"_slurm_rpc_step_complete: StepId=%d\.(\d+) State=(\w+) "
+        r"ExitCode=(\d+:\d+)" % jid, cluster.log_text())}
+    # the two parallel steps are 1 and 2 (either order)
+    assert steps[0] == ("COMPLETED", "0:0"), steps
+    assert sorted([steps[1], steps[2]]) == [("COMPLETED", "0:0"),
+                                            ("FAILED", "3:0")], steps
+    second = re.search(r"second (\d)", out).group(1)
+    third = re.search(r"third (\d)", out).group(1)
+    assert {second, third} == {"1", "2"}
+    assert time.time() - t0 < 30
+
+
+def test_busy_step_waits_for_cpus(cluster):
+    d = cluster.workdir(U)
+    script = "\n".join([
+        "#!/bin/sh",
+        "#SBATCH -N1 -n1",
+        "SRUN=%s" % cluster.bin("srun"),
+        "$SRUN -n1 sleep 2 &",
+        "sleep 0.5",
+        "$SRUN -n1 echo after",
+        "wait",
+        ""])
+    path = cluster.write_file(U, os.path.join(d, "busy.sh"), script, 0o755)
+    jid = cluster.sbatch([path], user=U, cwd=d)
+    assert cluster.wait_state(jid, {"COMPLETED", "FAILED"}, timeout=60) \
+        == "COMPLETED"
+    out = _out_file(cluster, jid)
+    assert ("srun: Job step creation temporarily disabled, retrying "
+            "(Requested nodes are busy)\n") in out, out
+    assert "srun: Step created for StepId=%d.1\n" % jid in out, out
+    assert out.rstrip().endswith("after"), out
+
+
+def _popen_srun(cluster, args, user=U):
+    import pwd
+    pw = pwd.getpwnam(user)
+    return subprocess.Popen(
+        [cluster.bin("srun")] + list(args), user=pw.pw_uid, group=pw.pw_gid,
+        extra_groups=os.getgrouplist(user, pw.pw_gid),
+        env=cluster.env_for(user), cwd=cluster.workdir(user),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+
+
+def _wait_procs(marker, want_any, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if bool(cl.live_procs_matching(marker)) == want_any:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_sigint_twice_kills_the_step(cluster):
+    marker = "3517.25"
+    p = _popen_srun(cluster, ["-N2", "-n4", "sleep", marker])
+    assert _wait_procs("sleep " + marker, True), "tasks never started"
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    assert p.poll() is None, "one Ctrl-C must not end srun"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert "srun: interrupt (one more within 1 sec to abort)\n" in err, err
+    assert re.search(r"srun: StepId=\d+\.0 tasks 0-3: running\n", err), err
+    assert p.returncode == 137, (p.returncode, err)
+    assert _wait_procs("sleep " + marker, False), "tasks survived"
+
+
+def test_srun_killed_kills_the_step(cluster):
+    marker = "3518.25"
+    p = _popen_srun(cluster, ["-N2", "-n2", "sleep", marker])
+    assert _wait_procs("sleep " + marker, True), "tasks never started"
+    p.kill()
+    p.communicate(timeout=10)
+    assert _wait_procs("sleep " + marker, False), "tasks survived srun"
+
+
+def test_sigterm_and_usr1_forwarded(cluster):
+    prog = ("trap 'echo got USR1' USR1; trap 'echo got TERM; exit 7' TERM; "
+            "echo ready; while :; do sleep 0.1; done")
+    p = _popen_srun(cluster, ["-n1", "-u", "sh", "-c", prog])
+    line = p.stdout.readline()
+    assert line == "ready\n", line
+    p.send_signal(signal.SIGUSR1)
+    assert p.stdout.readline() == "got USR1\n"
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=30)
+    assert out == "got TERM\n", (out, err)
+    assert p.returncode == 7, err
+
+
+def test_kill_on_bad_exit(cluster):
+    t0 = time.time()
+    r = srun(cluster, ["-N2", "-n2", "-K", "sh", "-c",
+                       "if [ $SLURM_PROCID = 1 ]; then exit 4; fi; sleep 30"])
+    assert r.rc == 137 or r.rc == 4, r
+    assert time.time() - t0 < 20
+    assert "task 1: Exited with exit code 4" in r.err

@@ -28,6 +28,8 @@
 
 #define STEP_CONN_TIMEOUT_MS 10000
 
+static void _on_srun_write(struct bufferevent *bev, void *arg);
+
 /* ---- to srun ---- */
 
 void step_send(step_t *st, uint16_t type, uint32_t task, const void *p,
@@ -50,6 +52,8 @@ static void _srun_gone(step_t *st, const char *why)
 		return;
 	bufferevent_free(st->srun);
 	st->srun = NULL;
+	if (st->leaving)
+		event_base_loopbreak(st->base);
 	if (!st->completing) {
 		info("StepId=%u.%u: %s, killing the step", st->m->job_id,
 		     st->m->step_id, why);
@@ -115,7 +119,8 @@ static int _connect_srun(step_t *st)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	evutil_make_socket_nonblocking(fd);
 	st->srun = bufferevent_socket_new(st->base, fd, BEV_OPT_CLOSE_ON_FREE);
-	bufferevent_setcb(st->srun, _on_srun_read, NULL, _on_srun_event, st);
+	bufferevent_setcb(st->srun, _on_srun_read, _on_srun_write,
+			  _on_srun_event, st);
 	bufferevent_enable(st->srun, EV_READ | EV_WRITE);
 	step_send(st, IO_INIT, m->node_id, m->io_key,
 		  m->io_key ? strlen(m->io_key) : 0);
@@ -134,27 +139,38 @@ static bool _all_over(const step_t *st)
 	return true;
 }
 
-/* The controller has the step's end: tell srun, then leave. */
+static void _leave(evutil_socket_t fd, short what, void *arg)
+{
+	event_base_loopbreak(((step_t *) arg)->base);
+}
+
+/* IO_DONE has left (or srun is gone): the step is over here. */
+static void _on_srun_write(struct bufferevent *bev, void *arg)
+{
+	step_t *st = arg;
+
+	if (st->leaving &&
+	    !evbuffer_get_length(bufferevent_get_output(bev)))
+		event_base_loopbreak(st->base);
+}
+
+/* The controller has the step's end: tell srun, then leave (at most a
+ * few seconds later if srun does not read). */
 static void _on_ack(evutil_socket_t fd, short what, void *arg)
 {
 	step_t *st = arg;
+	struct timeval tv = { 5, 0 };
 	char c;
 
 	if (read(fd, &c, 1) != 1)
 		return;
-	step_send(st, IO_DONE, st->m->node_id, NULL, 0);
-	if (st->srun) {
-		struct evbuffer *out = bufferevent_get_output(st->srun);
-		int sfd = bufferevent_getfd(st->srun);
-
-		/* flush what is queued, blocking: we are about to exit */
-		evutil_make_socket_closeonexec(sfd);
-		fcntl(sfd, F_SETFL, fcntl(sfd, F_GETFL) & ~O_NONBLOCK);
-		while (evbuffer_get_length(out) &&
-		       evbuffer_write(out, sfd) > 0)
-			;
+	st->leaving = true;
+	if (!st->srun) {
+		event_base_loopbreak(st->base);
+		return;
 	}
-	event_base_loopbreak(st->base);
+	step_send(st, IO_DONE, st->m->node_id, NULL, 0);
+	event_base_once(st->base, -1, EV_TIMEOUT, _leave, st, &tv);
 }
 
 void step_check_done(step_t *st)

@@ -61,6 +61,7 @@ typedef struct step {
 	struct event       *kill_ev;
 	int                 open_fds;     /* task output fds still open */
 	bool                completing;   /* step complete queued */
+	bool                leaving;      /* acknowledged: IO_DONE sent */
 	uint32_t            worst;        /* largest task wait status */
 } step_t;
 

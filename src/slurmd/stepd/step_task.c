@@ -267,11 +267,11 @@ static int _gtids(step_t *st)
 
 static bool _gets_stdin(const step_t *st, const step_task_t *t)
 {
-	const char *in = st->m->ifname;
+	uint32_t want = st->m->input_task;
 
-	if (st->m->flags & LAUNCH_STDIN_NONE)
+	if (st->m->ifname || (st->m->flags & LAUNCH_STDIN_NONE))
 		return false;
-	return !in;
+	return want == IO_ALL_TASKS || want == t->gtid;
 }
 
 static int _start_one(step_t *st, step_task_t *t)
