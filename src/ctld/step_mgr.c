@@ -34,10 +34,10 @@ typedef struct step_record {
 	char     *host;
 	uint32_t  srun_pid;
 	struct step_record *next;
-} step_record_t;
+} sm_step_t;
 
 struct job_steps {
-	step_record_t *list;
+	sm_step_t *list;
 	uint32_t       next_id;
 	uint16_t      *used;      /* CPUs taken by steps, per job node */
 	uint32_t       alloc_cnt;
@@ -45,7 +45,7 @@ struct job_steps {
 
 #define STEP_JOB_BASE(j) ((j)->info.job_state & JOB_STATE_BASE)
 
-static void _step_free(step_record_t *s)
+static void sm_step_free(sm_step_t *s)
 {
 	xfree(s->name);
 	xfree(s->pos);
@@ -57,7 +57,7 @@ static void _step_free(step_record_t *s)
 	xfree(s);
 }
 
-static struct job_steps *_steps(job_record_t *j)
+static struct job_steps *sm_steps(job_record_t *j)
 {
 	if (!j->steps) {
 		j->steps = xmalloc(sizeof(*j->steps));
@@ -69,13 +69,13 @@ static struct job_steps *_steps(job_record_t *j)
 
 void step_mgr_job_free(job_record_t *j)
 {
-	step_record_t *s, *next;
+	sm_step_t *s, *next;
 
 	if (!j->steps)
 		return;
 	for (s = j->steps->list; s; s = next) {
 		next = s->next;
-		_step_free(s);
+		sm_step_free(s);
 	}
 	xfree(j->steps->used);
 	xfree(j->steps);
@@ -84,7 +84,7 @@ void step_mgr_job_free(job_record_t *j)
 
 void step_mgr_job_end(job_record_t *j)
 {
-	step_record_t *s;
+	sm_step_t *s;
 
 	if (!j->steps)
 		return;
@@ -102,9 +102,9 @@ typedef struct {
 	node_record_t **node;
 	uint16_t       *cpus;     /* job CPUs per node */
 	uint16_t       *used;     /* taken by steps */
-} job_nodes_t;
+} sm_job_nodes_t;
 
-static void _job_nodes(job_record_t *j, job_nodes_t *jn)
+static void sm_job_nodes(job_record_t *j, sm_job_nodes_t *jn)
 {
 	long i;
 	uint32_t k = 0;
@@ -115,7 +115,7 @@ static void _job_nodes(job_record_t *j, job_nodes_t *jn)
 	     i = bitmap_next_set(j->node_bitmap, i + 1))
 		jn->node[k++] = node_mgr_at(i);
 	jn->cpus = j->node_cpus;
-	jn->used = _steps(j)->used;
+	jn->used = sm_steps(j)->used;
 }
 
 typedef struct {
@@ -125,16 +125,16 @@ typedef struct {
 	uint16_t *cpus;
 	uint32_t  num_tasks;
 	uint16_t  cpt;
-} layout_t;
+} sm_layout_t;
 
-static void _layout_free(layout_t *l)
+static void sm_layout_free(sm_layout_t *l)
 {
 	xfree(l->pos);
 	xfree(l->tasks);
 	xfree(l->cpus);
 }
 
-static uint32_t _cap(const job_nodes_t *jn, uint32_t k,
+static uint32_t sm_cap(const sm_job_nodes_t *jn, uint32_t k,
 		     const job_step_create_request_msg_t *r, uint16_t cpt,
 		     bool now)
 {
@@ -145,7 +145,7 @@ static uint32_t _cap(const job_nodes_t *jn, uint32_t k,
 	return cpus / cpt;
 }
 
-static bool _usable_now(const job_nodes_t *jn, uint32_t k,
+static bool sm_usable_now(const sm_job_nodes_t *jn, uint32_t k,
 			const job_step_create_request_msg_t *r, uint16_t cpt)
 {
 	if (r->overlap)
@@ -158,7 +158,7 @@ static bool _usable_now(const job_nodes_t *jn, uint32_t k,
 /* Tasks per chosen node: Slurm's rounds (one more task per node per
  * round while its CPUs allow), planes of plane_size, or exactly
  * ntasks_per_node.  -1 if the tasks do not fit. */
-static int _spread(layout_t *l, const uint32_t *caps,
+static int sm_spread(sm_layout_t *l, const uint32_t *caps,
 		   const job_step_create_request_msg_t *r)
 {
 	uint32_t left = l->num_tasks, i;
@@ -204,7 +204,7 @@ static int _spread(layout_t *l, const uint32_t *caps,
 	return left ? -1 : 0;
 }
 
-static int _bitmap_from(const char *expr, const job_nodes_t *jn, bool *want,
+static int sm_bitmap_from(const char *expr, const sm_job_nodes_t *jn, bool *want,
 			uint32_t *cnt, bool must_exist)
 {
 	char err[256];
@@ -238,7 +238,7 @@ static int _bitmap_from(const char *expr, const job_nodes_t *jn, bool *want,
 	return 0;
 }
 
-static uint32_t _want_nodes(const job_step_create_request_msg_t *r,
+static uint32_t sm_want_nodes(const job_step_create_request_msg_t *r,
 			    uint32_t cand, uint32_t req_cnt)
 {
 	uint32_t n;
@@ -261,23 +261,23 @@ static uint32_t _want_nodes(const job_step_create_request_msg_t *r,
 
 /* Choose nodes and tasks: 0, ESLURM_NODES_BUSY (later), or an error
  * that will not go away. */
-static int _place(job_record_t *j, const job_step_create_request_msg_t *r,
-		  layout_t *l)
+static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
+		  sm_layout_t *l)
 {
-	job_nodes_t jn;
+	sm_job_nodes_t jn;
 	bool *req = NULL, *exc = NULL;
 	uint32_t *order = NULL, *caps = NULL, req_cnt, exc_cnt, ncand = 0;
 	uint32_t start = 0, want, total_cap = 0, k, i;
 	int rc;
 
-	_job_nodes(j, &jn);
+	sm_job_nodes(j, &jn);
 	req = xcalloc(jn.cnt + 1, sizeof(bool));
 	exc = xcalloc(jn.cnt + 1, sizeof(bool));
 	order = xcalloc(jn.cnt + 1, sizeof(uint32_t));
 	l->cpt = (r->cpus_per_task && r->cpus_per_task != NO_VAL16) ?
 		r->cpus_per_task : 1;
-	if ((rc = _bitmap_from(r->node_list, &jn, req, &req_cnt, true)) ||
-	    (rc = _bitmap_from(r->exc_nodes, &jn, exc, &exc_cnt, false)))
+	if ((rc = sm_bitmap_from(r->node_list, &jn, req, &req_cnt, true)) ||
+	    (rc = sm_bitmap_from(r->exc_nodes, &jn, exc, &exc_cnt, false)))
 		goto out;
 	if (r->relative != NO_VAL16) {
 		if (r->relative >= jn.cnt) {
@@ -289,7 +289,7 @@ static int _place(job_record_t *j, const job_step_create_request_msg_t *r,
 	for (k = start; k < jn.cnt; k++)
 		if (!exc[k] || req[k])
 			order[ncand++] = k;
-	want = _want_nodes(r, ncand, req_cnt);
+	want = sm_want_nodes(r, ncand, req_cnt);
 	l->num_tasks = (r->num_tasks != NO_VAL32 && r->num_tasks) ?
 		r->num_tasks :
 		(r->ntasks_per_node && r->ntasks_per_node != NO_VAL16) ?
@@ -300,7 +300,7 @@ static int _place(job_record_t *j, const job_step_create_request_msg_t *r,
 	}
 	/* could it ever fit (nothing else running)? */
 	for (i = 0; i < ncand; i++)
-		total_cap += _cap(&jn, order[i], r, l->cpt, false);
+		total_cap += sm_cap(&jn, order[i], r, l->cpt, false);
 	if (total_cap < l->num_tasks) {
 		rc = ESLURM_TOO_MANY_REQUESTED_CPUS;
 		goto out;
@@ -315,7 +315,7 @@ static int _place(job_record_t *j, const job_step_create_request_msg_t *r,
 			k = order[i];
 			if ((pass == 0) != req[k])
 				continue;
-			if (!_usable_now(&jn, k, r, l->cpt)) {
+			if (!sm_usable_now(&jn, k, r, l->cpt)) {
 				if (req[k]) {
 					rc = ESLURM_NODES_BUSY;
 					goto out;
@@ -338,8 +338,8 @@ static int _place(job_record_t *j, const job_step_create_request_msg_t *r,
 			l->pos[m - 1] = t;
 		}
 	for (i = 0; i < l->cnt; i++)
-		caps[i] = _cap(&jn, l->pos[i], r, l->cpt, true);
-	if (_spread(l, caps, r) < 0) {
+		caps[i] = sm_cap(&jn, l->pos[i], r, l->cpt, true);
+	if (sm_spread(l, caps, r) < 0) {
 		rc = r->exact ? ESLURM_NODES_BUSY : ESLURM_TOO_MANY_REQUESTED_CPUS;
 		goto out;
 	}
@@ -355,7 +355,7 @@ static int _place(job_record_t *j, const job_step_create_request_msg_t *r,
 	rc = 0;
 out:
 	if (rc)
-		_layout_free(l);
+		sm_layout_free(l);
 	xfree(jn.node);
 	xfree(req);
 	xfree(exc);
@@ -366,7 +366,7 @@ out:
 
 /* ---- create ---- */
 
-static char *_join16(const uint16_t *v, uint32_t n)
+static char *sm_join16(const uint16_t *v, uint32_t n)
 {
 	char *s = xstrdup("");
 
@@ -375,16 +375,16 @@ static char *_join16(const uint16_t *v, uint32_t n)
 	return s;
 }
 
-static step_record_t *_record(job_record_t *j,
+static sm_step_t *sm_record(job_record_t *j,
 			      const job_step_create_request_msg_t *r,
-			      layout_t *l, uid_t uid)
+			      sm_layout_t *l, uid_t uid)
 {
-	struct job_steps *js = _steps(j);
-	step_record_t *s = xmalloc(sizeof(*s));
+	struct job_steps *js = sm_steps(j);
+	sm_step_t *s = xmalloc(sizeof(*s));
 	hostlist_t *hl = hostlist_create();
-	job_nodes_t jn;
+	sm_job_nodes_t jn;
 
-	_job_nodes(j, &jn);
+	sm_job_nodes(j, &jn);
 	s->step_id = js->next_id++;
 	s->name = xstrdup(r->name && *r->name ? r->name : "srun");
 	s->uid = uid;
@@ -414,13 +414,13 @@ static step_record_t *_record(job_record_t *j,
 }
 
 static job_step_create_response_msg_t *
-_response(job_record_t *j, const step_record_t *s)
+sm_response(job_record_t *j, const sm_step_t *s)
 {
 	job_step_create_response_msg_t *resp = xmalloc(sizeof(*resp));
 	step_cred_t cred = { 0 };
-	job_nodes_t jn;
+	sm_job_nodes_t jn;
 
-	_job_nodes(j, &jn);
+	sm_job_nodes(j, &jn);
 	resp->job_id = j->info.job_id;
 	resp->step_id = s->step_id;
 	resp->node_list = xstrdup(s->nodes);
@@ -435,8 +435,8 @@ _response(job_record_t *j, const step_record_t *s)
 			n->info.node_addr ? n->info.node_addr : n->info.name,
 			n->info.port);
 	}
-	resp->tasks_per_node = _join16(s->tasks, s->node_cnt);
-	resp->cpus_per_node = _join16(s->cpus, s->node_cnt);
+	resp->tasks_per_node = sm_join16(s->tasks, s->node_cnt);
+	resp->cpus_per_node = sm_join16(s->cpus, s->node_cnt);
 	resp->num_tasks = s->num_tasks;
 	resp->cpus_per_task = s->cpt;
 	cred.job_id = j->info.job_id;
@@ -462,7 +462,7 @@ _response(job_record_t *j, const step_record_t *s)
 	return resp;
 }
 
-static int _check_job(job_record_t *j, uid_t uid)
+static int sm_check_job(job_record_t *j, uid_t uid)
 {
 	if (!j)
 		return ESLURM_INVALID_JOB_ID;
@@ -481,15 +481,15 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 	job_step_create_request_msg_t *r = m->data;
 	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
 	job_step_create_response_msg_t *resp;
-	layout_t l = { 0 };
-	step_record_t *s;
+	sm_layout_t l = { 0 };
+	sm_step_t *s;
 	int rc;
 
 	if (!r) {
 		net_reply_rc(c, SLURM_UNEXPECTED_MSG_ERROR);
 		return;
 	}
-	if ((rc = _check_job(j, m->auth_uid)) || (rc = _place(j, r, &l))) {
+	if ((rc = sm_check_job(j, m->auth_uid)) || (rc = sm_place(j, r, &l))) {
 		if (rc == ESLURM_NODES_BUSY)
 			debug("_slurm_rpc_job_step_create: JobId=%u: %s",
 			      r->job_id, slurm_strerror(rc));
@@ -500,8 +500,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, rc);
 		return;
 	}
-	s = _record(j, r, &l, m->auth_uid);
-	resp = _response(j, s);
+	s = sm_record(j, r, &l, m->auth_uid);
+	resp = sm_response(j, s);
 	if (!resp) {
 		net_reply_rc(c, ESLURM_INVALID_JOB_CREDENTIAL);
 		return;
@@ -514,17 +514,17 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 
 /* ---- completion ---- */
 
-static const char *_rc_state(uint32_t rc)
+static const char *sm_rc_state(uint32_t rc)
 {
 	if (WIFSIGNALED(rc))
 		return WTERMSIG(rc) == 9 ? "CANCELLED" : "FAILED";
 	return WEXITSTATUS(rc) ? "FAILED" : "COMPLETED";
 }
 
-static void _step_done(job_record_t *j, step_record_t *s)
+static void sm_step_done(job_record_t *j, sm_step_t *s)
 {
 	struct job_steps *js = j->steps;
-	step_record_t **pp;
+	sm_step_t **pp;
 
 	for (uint32_t i = 0; i < s->node_cnt; i++) {
 		uint32_t k = s->pos[i];
@@ -533,7 +533,7 @@ static void _step_done(job_record_t *j, step_record_t *s)
 			js->used[k] - s->cpus[i] : 0;
 	}
 	info("_slurm_rpc_step_complete: StepId=%u.%u State=%s ExitCode=%u:%u",
-	     j->info.job_id, s->step_id, _rc_state(s->rc),
+	     j->info.job_id, s->step_id, sm_rc_state(s->rc),
 	     WIFEXITED(s->rc) ? WEXITSTATUS(s->rc) : 0,
 	     WIFSIGNALED(s->rc) ? WTERMSIG(s->rc) : 0);
 	for (pp = &js->list; *pp; pp = &(*pp)->next) {
@@ -542,10 +542,10 @@ static void _step_done(job_record_t *j, step_record_t *s)
 			break;
 		}
 	}
-	_step_free(s);
+	sm_step_free(s);
 }
 
-static uint32_t _worse(uint32_t a, uint32_t b)
+static uint32_t sm_worse(uint32_t a, uint32_t b)
 {
 	uint32_t ca = WIFSIGNALED(a) ? 128 + WTERMSIG(a) : WEXITSTATUS(a);
 	uint32_t cb = WIFSIGNALED(b) ? 128 + WTERMSIG(b) : WEXITSTATUS(b);
@@ -557,8 +557,8 @@ void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 {
 	step_complete_msg_t *r = m->data;
 	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
-	step_record_t *s = NULL;
-	job_nodes_t jn;
+	sm_step_t *s = NULL;
+	sm_job_nodes_t jn;
 
 	if (j && j->steps)
 		for (s = j->steps->list; s && s->step_id != r->step_id;
@@ -570,25 +570,25 @@ void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, 0);
 		return;
 	}
-	_job_nodes(j, &jn);
+	sm_job_nodes(j, &jn);
 	for (uint32_t i = 0; i < s->node_cnt; i++) {
 		if (s->done[i] || !r->node_name ||
 		    strcmp(jn.node[s->pos[i]]->info.name, r->node_name))
 			continue;
 		s->done[i] = true;
 		s->remaining--;
-		s->rc = _worse(s->rc, r->step_rc);
+		s->rc = sm_worse(s->rc, r->step_rc);
 	}
 	xfree(jn.node);
 	if (!s->remaining)
-		_step_done(j, s);
+		sm_step_done(j, s);
 	net_reply_rc(c, 0);
 }
 
 /* ---- info ---- */
 
-static void _info_fill(job_step_info_t *o, const job_record_t *j,
-		       const step_record_t *s)
+static void sm_info_fill(job_step_info_t *o, const job_record_t *j,
+		       const sm_step_t *s)
 {
 	const job_info_t *i = &j->info;
 
@@ -624,7 +624,7 @@ static void _info_fill(job_step_info_t *o, const job_record_t *j,
 	o->srun_pid = s->srun_pid;
 }
 
-static bool _step_wanted(const job_step_info_request_msg_t *r,
+static bool sm_step_wanted(const job_step_info_request_msg_t *r,
 			 uint32_t step_id)
 {
 	return !r || r->step_id == NO_VAL32 || r->step_id == step_id;
@@ -639,7 +639,7 @@ void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 
 	resp.steps = xcalloc(cap, sizeof(job_step_info_t));
 	for (j = job_mgr_running_first(); j; j = j->run_next) {
-		step_record_t *s;
+		sm_step_t *s;
 
 		if (STEP_JOB_BASE(j) != JOB_RUNNING || (j->info.job_state & JOB_COMPLETING))
 			continue;
@@ -652,17 +652,17 @@ void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 			cap = cap * 2 + 64;
 			resp.steps = xrealloc(resp.steps, cap * sizeof(job_step_info_t));
 		}
-		if (j->info.batch_flag && _step_wanted(r, SLURM_BATCH_SCRIPT))
-			_info_fill(&resp.steps[resp.cnt++], j, NULL);
+		if (j->info.batch_flag && sm_step_wanted(r, SLURM_BATCH_SCRIPT))
+			sm_info_fill(&resp.steps[resp.cnt++], j, NULL);
 		for (s = j->steps ? j->steps->list : NULL; s; s = s->next) {
-			if (!_step_wanted(r, s->step_id))
+			if (!sm_step_wanted(r, s->step_id))
 				continue;
 			if (resp.cnt + 1 >= cap) {
 				cap *= 2;
 				resp.steps = xrealloc(resp.steps,
 						      cap * sizeof(job_step_info_t));
 			}
-			_info_fill(&resp.steps[resp.cnt++], j, s);
+			sm_info_fill(&resp.steps[resp.cnt++], j, s);
 		}
 	}
 	net_reply(c, RESPONSE_JOB_STEP_INFO, &resp);   /* shallow copies */
