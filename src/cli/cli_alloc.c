@@ -134,12 +134,12 @@ static void _cancel(uint32_t job_id)
 }
 
 int cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
-		   job_info_t *ji)
+		   bool say_pending, job_info_t *ji)
 {
 	struct sigaction sa = { .sa_handler = _on_int }, old_int, old_term;
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	bool said = false;
-	int rc;
+	int rc, tries = 0;
 
 	memset(ji, 0, sizeof(*ji));
 	sigaction(SIGINT, &sa, &old_int);
@@ -148,14 +148,16 @@ int cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
 		rc = _poll(job_id, ji);
 		if (rc)
 			break;
-		if (immediate) {
+		if (immediate && ++tries > 6) {    /* about a second */
 			error("Unable to allocate resources: %s",
-			      "Immediate execution impossible, insufficient priority");
+			      slurm_strerror(ESLURM_CAN_NOT_START_IMMEDIATELY));
 			_cancel(job_id);
 			rc = -1;
 			break;
 		}
-		if (!said && !quiet) {
+		if (!said && !quiet && !immediate) {
+			if (say_pending)
+				info("Pending job allocation %u", job_id);
 			info("job %u queued and waiting for resources", job_id);
 			said = true;
 		}

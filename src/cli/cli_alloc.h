@@ -17,9 +17,11 @@ int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		       uint32_t *job_id);
 /* Wait for the job to run; fills *info (job_info_free_members).  With
  * immediate, gives up (and cancels) if it does not run at once.  A
- * SIGINT while waiting cancels the job.  0 or -1 (message printed). */
+ * SIGINT while waiting cancels the job.  say_pending (salloc) also prints
+ * "Pending job allocation N" when it has to wait.  0 or -1 (message
+ * printed). */
 int  cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
-		    job_info_t *info);
+		    bool say_pending, job_info_t *info);
 /* The SLURM_JOB_* variables of an allocation, set in *env. */
 void cli_alloc_env(char ***env, const job_info_t *j,
 		   const cli_job_opts_t *o);

@@ -190,7 +190,7 @@ static void _job(srun_t *r)
 		exit(1);
 	r->own_alloc = true;
 	if (cli_alloc_wait(r->job_id, r->o.quiet, r->o.desc.immediate != 0 &&
-			   r->o.desc.immediate != NO_VAL16, &ji) < 0)
+			   r->o.desc.immediate != NO_VAL16, false, &ji) < 0)
 		exit(1);
 	cli_alloc_env(&environ, &ji, &r->o);
 	job_info_free_members(&ji);

@@ -44,6 +44,7 @@ typedef struct {
 	bool         stdin_open;
 	int          sig_pipe[2];
 	int          label_width;
+	uint32_t     connected;   /* nodes whose IO_INIT arrived */
 } io_t;
 
 static int sig_wfd = -1;
@@ -165,6 +166,7 @@ static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
 		    memcmp(p, io->s->io_key, f->len))
 			return -1;
 		c->node = (int) f->task;
+		io->connected++;
 		return 0;
 	}
 	switch (f->type) {
@@ -243,14 +245,10 @@ static void _accept(io_t *io)
 
 /* ---- stdin ---- */
 
+/* Every node has connected once (some may already be done). */
 static bool _all_connected(const io_t *io)
 {
-	uint32_t have = 0;
-
-	for (size_t i = 0; i < io->nconn; i++)
-		if (io->conns[i].fd >= 0 && io->conns[i].node >= 0)
-			have++;
-	return have >= io->s->node_cnt;
+	return io->connected >= io->s->node_cnt;
 }
 
 static void _stdin(io_t *io)

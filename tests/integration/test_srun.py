@@ -264,6 +264,15 @@ def _popen_srun(cluster, args, user=U):
         stderr=subprocess.PIPE, text=True)
 
 
+def _readline(p, timeout=30):
+    import select
+    r, _, _ = select.select([p.stdout], [], [], timeout)
+    if not r:
+        p.kill()
+        raise AssertionError("no output from srun in %ss" % timeout)
+    return p.stdout.readline()
+
+
 def _wait_procs(marker, want_any, timeout=20):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -296,16 +305,18 @@ def test_srun_killed_kills_the_step(cluster):
     p.kill()
     p.communicate(timeout=10)
     assert _wait_procs("sleep " + marker, False), "tasks survived srun"
+    # as in Slurm (InactiveLimit=0) the allocation stays: give it back
+    cluster.run(["scancel", "-u", U], user=U)
 
 
 def test_sigterm_and_usr1_forwarded(cluster):
     prog = ("trap 'echo got USR1' USR1; trap 'echo got TERM; exit 7' TERM; "
             "echo ready; while :; do sleep 0.1; done")
     p = _popen_srun(cluster, ["-n1", "-u", "sh", "-c", prog])
-    line = p.stdout.readline()
+    line = _readline(p)
     assert line == "ready\n", line
     p.send_signal(signal.SIGUSR1)
-    assert p.stdout.readline() == "got USR1\n"
+    assert _readline(p) == "got USR1\n"
     p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=30)
     assert out == "got TERM\n", (out, err)
@@ -319,3 +330,39 @@ def test_kill_on_bad_exit(cluster):
     assert r.rc == 137 or r.rc == 4, r
     assert time.time() - t0 < 20
     assert "task 1: Exited with exit code 4" in r.err
+
+
+def test_salloc_runs_command_and_releases(cluster):
+    r = cluster.run(["salloc", "-N2", "sh", "-c",
+                     "echo in $SLURM_JOB_ID $SLURM_JOB_NUM_NODES "
+                     "$SLURM_JOB_NODELIST; exit 3"], user=U)
+    assert r.rc == 3, r
+    jid, nn, nodes = r.out.split()[1:]
+    assert nn == "2" and nodes == "n[1-2]", r.out
+    assert "salloc: Granted job allocation %s\n" % jid in r.err, r.err
+    assert r.err.endswith("salloc: Relinquishing job allocation %s\n" % jid)
+    assert cluster.wait_state(int(jid), {"FAILED", "COMPLETED"},
+                              timeout=30) == "FAILED"
+
+
+def test_salloc_with_srun_inside(cluster):
+    r = cluster.run(["salloc", "-N2", "-n4", cluster.bin("srun"), "-l",
+                     "printenv", "SLURM_NODEID"], user=U)
+    assert r.rc == 0, r
+    assert {k: v[0] for k, v in ranks(r.out).items()} == {
+        0: "0", 1: "0", 2: "1", 3: "1"}
+
+
+def test_salloc_no_shell_and_immediate(cluster):
+    r = cluster.run(["salloc", "--no-shell", "-N4", "--exclusive"], user=U)
+    assert r.rc == 0, r
+    m = re.search(r"salloc: Granted job allocation (\d+)\n", r.err)
+    assert m, r.err
+    jid = int(m.group(1))
+    assert cluster.job_state(jid) == "RUNNING"
+    r = cluster.run(["salloc", "-I", "-N1", "true"], user=U)
+    assert r.rc == 1, r
+    assert "salloc: error: Unable to allocate resources: Job can not start " \
+        "immediately\n" in r.err, r.err
+    cluster.run(["scancel", str(jid)], user=U)
+    cluster.wait_state(jid, {"CANCELLED"}, timeout=30)
