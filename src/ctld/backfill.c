@@ -25,6 +25,7 @@
 #include "ctld/bf_map.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_res.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/sched.h"
@@ -379,14 +380,14 @@ static void _bf_start_view(uint32_t duration)
 }
 
 /* Start j now on what stays free for its whole time limit. */
-static bool _bf_start_now(job_record_t *j, const bitmap_t *avail,
-			  select_req_t *sreq, const bf_req_t *r)
+static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
 {
 	select_result_t res;
 	long i, k = 0;
 
 	_bf_start_view(r->duration);
-	if (select_job_test(bf.view, bf.node_cnt, avail, sreq, false, &res) !=
+	/* its partitions, -w, -x, -C and GPUs as the main scheduler does */
+	if (job_res_select(j, bf.view, bf.node_cnt, bf.usable, false, &res) !=
 	    SELECT_OK)
 		return false;
 	for (i = bitmap_first_set(res.nodes); i >= 0;
@@ -432,12 +433,21 @@ static bool _bf_one(job_record_t *j)
 	bf.depth_try++;
 	job_mgr_select_req(j, &sreq);
 	_bf_to_bf_req(j, &sreq, &r);
+	if (!r.exclusive && (j->info.shared == JOB_SHARED_NONE ||
+			     !xstrcasecmp(j->part->info.oversubscribe,
+					  "EXCLUSIVE"))) {
+		r.exclusive = true;
+		r.cpus = 0;
+		r.mem = 0;
+	}
 	exc = job_mgr_exc_nodes(j);
 	reqd = job_mgr_req_nodes(j);
-	if (exc || reqd) {
+	if (exc || reqd || sreq.feature_nodes) {
 		avail = bitmap_copy(_bf_part_avail(j->part));
 		if (exc)
 			bitmap_and_not(avail, exc);
+		if (sreq.feature_nodes)
+			bitmap_and(avail, sreq.feature_nodes);
 		if (reqd) {
 			if (!bitmap_is_subset(reqd, avail))
 				goto out;
@@ -466,8 +476,7 @@ static bool _bf_one(job_record_t *j)
 	}
 	if (shape)
 		shape->not_before = start;
-	if (start <= bf.now &&
-	    _bf_start_now(j, avail ? avail : _bf_part_avail(j->part), &sreq, &r))
+	if (start <= bf.now && _bf_start_now(j, &r))
 		goto out;
 	bf_map_reserve(bf.map, bf.nodes, &r, start);
 	_bf_set_start(j, start > bf.now ? start : bf.now + 1);
