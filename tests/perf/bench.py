@@ -10,9 +10,13 @@ N slurmd on loopback), then prints `name: value` lines:
             slurmctld RSS with N_PENDING pending jobs
   e2e       N_E2E one-CPU jobs from one submitter on idle nodes, until the
             last one has finished
+  array     slurmctld RSS and state file size with one held 10-task array,
+            then with one held N_ARRAY-task array (the pending tasks are one
+            record: the figures must not grow with the size)
 
 Sizes and phases from the environment: N_SUBMIT (1000) N_E2E (1000)
-N_PENDING (5000) PAR (8) RUNS (20) NODES (4) PHASES (submit,pending,e2e).
+N_PENDING (5000) PAR (8) RUNS (20) NODES (4) N_ARRAY (10000)
+PHASES (array,submit,pending,e2e).
 Run as root: /usr/bin/python3 tests/perf/bench.py
 """
 import json
@@ -34,7 +38,8 @@ N_PENDING = int(os.environ.get("N_PENDING", 5000))
 PAR = int(os.environ.get("PAR", 8))
 RUNS = int(os.environ.get("RUNS", 20))
 NODES = int(os.environ.get("NODES", 4))
-PHASES = os.environ.get("PHASES", "submit,pending,e2e").split(",")
+N_ARRAY = int(os.environ.get("N_ARRAY", 10000))
+PHASES = os.environ.get("PHASES", "array,submit,pending,e2e").split(",")
 
 
 def say(name, value):
@@ -111,9 +116,34 @@ def resume(c):
     c.run(["scontrol", "update", "NodeName=" + nodelist(c), "State=RESUME"])
 
 
+def state_kib(c):
+    p = os.path.join(c.dir, "state", "ctld_state")
+    return "%.1f" % (os.path.getsize(p) / 1024.0) if os.path.exists(p) else "NA"
+
+
+def array_phase(c):
+    """One held array of 10 tasks, then one of N_ARRAY: RSS and snapshot
+    size after each (the arrays stay pending: held)."""
+    for n in (10, N_ARRAY):
+        r = c.run(["sbatch", "--parsable", "--hold", "--array=0-%d" % (n - 1),
+                   "--wrap", "true"], cwd=c.jobdir)
+        if r.rc != 0:
+            raise RuntimeError("sbatch --array failed: %r" % r)
+        time.sleep(1)
+        lines = len(c.run(["squeue", "-h", "-o", "%i"]).out.split())
+        say("array_%d_tasks_ctld_rss_mib" % n, "%s (%d squeue lines)" % (
+            rss_mib(c.ctld.pid), lines))
+        say("array_%d_tasks_state_file_kib" % n, state_kib(c))
+        say("array_%d_tasks_squeue_r_median_ms" % n,
+            median_ms(c, ["squeue", "-r", "-h", "-o", "%i"], runs=5))
+        c.run(["scancel", r.out.strip()])
+        wait_empty(c)
+
+
 def main():
     c = Cluster(nodes=NODES, min_job_age=300, slurmd_timeout=300,
-                extra_conf="MaxJobCount=100000\n", tag="bench")
+                extra_conf="MaxJobCount=100000\nMaxArraySize=%d\n" % (
+                    max(N_ARRAY, 1001) + 1), tag="bench")
     c.jobdir = os.path.join(c.dir, "jobs")
     try:
         c.start()
@@ -122,6 +152,9 @@ def main():
         say("nodes", "%d x %d CPUs, one slurmd process each" % (NODES, c.cpus))
         time.sleep(1)
         say("ctld_rss_idle_mib", rss_mib(c.ctld.pid))
+
+        if "array" in PHASES:
+            array_phase(c)
 
         if "e2e" in PHASES:
             t0 = time.time()
