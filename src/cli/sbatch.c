@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli_common.h"
@@ -292,6 +293,41 @@ static uint32_t submit(cli_job_opts_t *o)
 	return job_id;
 }
 
+/* --test-only: when and where the job would start; nothing is created.
+ * Exits. */
+static void test_only(cli_job_opts_t *o)
+{
+	const will_run_response_msg_t *w;
+	slurm_msg_t resp;
+	char when[64];
+	struct tm tm;
+	int rc = cli_ctld_rpc(REQUEST_JOB_WILL_RUN, &o->desc, &resp);
+
+	if (rc) {
+		fprintf(stderr, "allocation failure: %s\n", cli_comm_strerror(rc));
+		exit(1);
+	}
+	if (resp.type != RESPONSE_JOB_WILL_RUN || !resp.data) {
+		const return_code_msg_t *r = resp.type == RESPONSE_SLURM_RC ?
+			resp.data : NULL;
+
+		if (r && r->msg && *r->msg)
+			error("%s", r->msg);
+		fprintf(stderr, "allocation failure: %s\n",
+			slurm_strerror(r && r->rc ? r->rc :
+				       SLURM_UNEXPECTED_MSG_ERROR));
+		exit(1);
+	}
+	w = resp.data;
+	localtime_r(&w->start_time, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	info("Job %u to start at %s using %u processors on nodes %s in "
+	     "partition %s", w->job_id, when, w->proc_cnt,
+	     w->node_list ? w->node_list : "", w->part_name ? w->part_name : "");
+	msg_free(&resp);
+	exit(0);
+}
+
 /* What --wait exits with for a finished job: its exit code, or 1 when
  * a signal ended it (as Slurm's sbatch). */
 static int job_rc(const job_info_t *j)
@@ -402,10 +438,8 @@ int main(int argc, char **argv)
 	o.desc.script = script;
 	fill_desc(&o, path, argc, argv, first);
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
-	if (o.test_only) {
-		error("--test-only is not supported by this controller");
-		exit(1);
-	}
+	if (o.test_only)
+		test_only(&o);
 	job_id = submit(&o);
 	if (o.parsable && o.clusters)
 		printf("%u;%s\n", job_id, cli_conf()->cluster_name ?

@@ -38,6 +38,15 @@ static const field_desc_t info_request_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t will_run_fields[] = {
+	F(will_run_response_msg_t, job_id, FT_U32),
+	F(will_run_response_msg_t, start_time, FT_TIME),
+	F(will_run_response_msg_t, proc_cnt, FT_U32),
+	F(will_run_response_msg_t, node_list, FT_STR),
+	F(will_run_response_msg_t, part_name, FT_STR),
+	FIELD_END
+};
+
 static const field_desc_t submit_response_fields[] = {
 	F(submit_response_msg_t, job_id, FT_U32),
 	F(submit_response_msg_t, step_id, FT_U32),
@@ -674,6 +683,8 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_UPDATE_NODE, node_update_msg_t, node_update_fields),
 	ROW_FIELDS(REQUEST_SUBMIT_BATCH_JOB, job_desc_t, job_desc_fields),
 	ROW_FIELDS(RESPONSE_SUBMIT_BATCH_JOB, submit_response_msg_t, submit_response_fields),
+	ROW_FIELDS(REQUEST_JOB_WILL_RUN, job_desc_t, job_desc_fields),
+	ROW_FIELDS(RESPONSE_JOB_WILL_RUN, will_run_response_msg_t, will_run_fields),
 	ROW_FIELDS(REQUEST_BATCH_JOB_LAUNCH, batch_launch_msg_t, batch_launch_fields),
 	ROW_FIELDS(REQUEST_CANCEL_JOB, job_signal_msg_t, job_signal_fields),
 	ROW_FIELDS(REQUEST_COMPLETE_BATCH_SCRIPT, batch_complete_msg_t, batch_complete_fields),

@@ -49,6 +49,8 @@ typedef enum {
 	REQUEST_SUBMIT_BATCH_JOB = 4003,    /* job_desc_t */
 	RESPONSE_SUBMIT_BATCH_JOB,          /* submit_response_msg_t */
 	REQUEST_BATCH_JOB_LAUNCH,           /* batch_launch_msg_t */
+	REQUEST_JOB_WILL_RUN = 4012,        /* job_desc_t (sbatch --test-only) */
+	RESPONSE_JOB_WILL_RUN,              /* will_run_response_msg_t */
 
 	/* job control */
 	REQUEST_JOB_STEP_CREATE = 5001,     /* job_step_create_request_msg_t */
@@ -160,6 +162,15 @@ typedef struct {
 	int32_t   error_code;
 	char     *job_submit_user_msg;
 } submit_response_msg_t;
+
+/* sbatch --test-only: when and where the job would start. */
+typedef struct {
+	uint32_t  job_id;         /* the id it was given (and not used) */
+	time_t    start_time;     /* now, or an estimate */
+	uint32_t  proc_cnt;
+	char     *node_list;
+	char     *part_name;
+} will_run_response_msg_t;
 
 /* scontrol update job: fields left at their "not given" value are
  * untouched (NO_VAL / NULL).  job_id_str allows "123" and later "123_4". */

@@ -147,6 +147,13 @@ void          job_mgr_rpc_epilog(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_allocate(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_complete_alloc(net_conn_t *c, slurm_msg_t *m);
 
+/* sbatch --test-only: a request validated as a submit would be, as a
+ * record that is not added (NULL with *rc and maybe *msg on refusal);
+ * job_mgr_trial_free() frees it.  job_will_run.c answers with it. */
+job_record_t *job_mgr_trial(job_desc_t *d, const slurm_msg_t *m, int *rc,
+			    char **msg);
+void          job_mgr_trial_free(job_record_t *j);
+
 /* Snapshot of every job record. */
 void          job_mgr_pack_state(buf_t *b);
 int           job_mgr_unpack_state(buf_t *b);

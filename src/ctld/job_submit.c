@@ -638,6 +638,46 @@ static void _reply_error(net_conn_t *c, int rc, const char *msg)
 	net_reply(c, RESPONSE_SLURM_RC, &r);
 }
 
+job_record_t *job_mgr_trial(job_desc_t *d, const slurm_msg_t *m, int *rc,
+			    char **msg)
+{
+	submit_t s = { 0 };
+	job_record_t *j;
+
+	*msg = NULL;
+	*rc = d ? job_submit_plugin_submit(d, m->auth_uid, &s.msg) :
+		ESLURM_JOB_SCRIPT_MISSING;
+	if (!*rc) {
+		xfree(s.msg);
+		*rc = _validate(d, m, &s, true);
+	}
+	if (*rc) {
+		*msg = s.msg;
+		xfree(s.parts);
+		xfree(s.gpu_type);
+		return NULL;
+	}
+	j = _create(d, &s);
+	xfree(s.parts);
+	xfree(s.gpu_type);
+	xfree(s.msg);
+	if ((*rc = job_depend_check(j, d->dependency))) {
+		job_mgr_trial_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+void job_mgr_trial_free(job_record_t *j)
+{
+	if (!j)
+		return;
+	job_res_free(j);
+	job_info_free_members(&j->info);
+	xstrarray_free(j->argv);
+	xfree(j);
+}
+
 static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 {
 	job_desc_t *d = m->data;

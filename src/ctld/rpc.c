@@ -13,6 +13,7 @@
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_will_run.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
@@ -56,6 +57,7 @@ static void _shutdown(net_conn_t *c, slurm_msg_t *m)
 
 static const rpc_row_t rpc_table[] = {
 	{ REQUEST_SUBMIT_BATCH_JOB,      false, job_mgr_rpc_submit },
+	{ REQUEST_JOB_WILL_RUN,          false, job_mgr_rpc_will_run },
 	{ REQUEST_JOB_INFO,              false, job_mgr_rpc_info },
 	{ REQUEST_NODE_INFO,             false, node_mgr_rpc_info,
 	  PRIVATE_DATA_NODES },
