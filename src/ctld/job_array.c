@@ -172,6 +172,11 @@ job_record_t *job_array_take_task(job_record_t *j)
 	return _ja_take(j, (uint32_t)t);
 }
 
+long job_array_next_task(const job_record_t *j)
+{
+	return _ja_is_meta(j) ? bitmap_first_set(j->array->pending) : -1;
+}
+
 job_record_t *job_array_split(job_record_t *meta, uint32_t task)
 {
 	job_record_t *j;

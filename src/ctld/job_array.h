@@ -29,6 +29,9 @@ void          job_array_create(job_record_t *j, const char *spec);
 /* The record to start when the scheduler picks j: j, or a task split
  * off the meta record j. */
 job_record_t *job_array_take_task(job_record_t *j);
+/* The task job_array_take_task(j) would start next, or -1 if j is not
+ * an array's record of pending tasks. */
+long          job_array_next_task(const job_record_t *j);
 /* j is an array's pending record whose %N throttle is reached. */
 bool          job_array_throttled(const job_record_t *j);
 /* Refresh j->info.array_task_str from the pending set (before replies). */

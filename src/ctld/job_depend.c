@@ -1,5 +1,6 @@
 /* job_depend.c — dependencies of pending jobs on other jobs
  * (job_depend.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "common/xstring.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
@@ -74,36 +76,31 @@ static void _count(target_t *t, const job_record_t *d)
 		t->ended = i->end_time;
 }
 
-static bool _task_of(const job_record_t *d, const depend_t *e)
-{
-	return d->info.array_job_id == e->job_id &&
-	       (e->task_id == DEPEND_ALL_TASKS ||
-		d->info.array_task_id == e->task_id);
-}
-
-/* Array tasks live in their own records: look through the table only
- * when the entry names tasks or the job is an array. */
+/* The records an entry names: a job, every record of an array ("12",
+ * "12_*"), or one task ("12_3"); tasks that have not started yet count
+ * as pending. */
 static void _targets(const depend_t *e, target_t *t)
 {
-	job_record_t *d = job_mgr_find(e->job_id), *x;
+	job_array_sel_t sel;
+	char id[32];
 
 	memset(t, 0, sizeof(*t));
-	if (e->task_id == DEPEND_NO_TASK && d && !d->info.array_job_id) {
-		_count(t, d);
+	if (e->task_id == DEPEND_NO_TASK || e->task_id == DEPEND_ALL_TASKS)
+		snprintf(id, sizeof(id), "%u", e->job_id);
+	else
+		snprintf(id, sizeof(id), "%u_%u", e->job_id, e->task_id);
+	if (job_array_select(id, &sel))
 		return;
+	for (size_t k = 0; k < sel.cnt; k++)
+		_count(t, sel.recs[k]);
+	if (sel.tasks) {
+		uint32_t n = (uint32_t) bitmap_count(sel.tasks);
+
+		t->cnt += n;
+		t->pending += n;
+		t->active += n;
 	}
-	if (d && (e->task_id == DEPEND_NO_TASK || _task_of(d, e) ||
-		  d->info.array_task_id == NO_VAL32))
-		_count(t, d);    /* the array's own record (pending tasks) */
-	for (x = job_mgr_pending_first(); x; x = x->pend_next)
-		if (x != d && _task_of(x, e))
-			_count(t, x);
-	for (x = job_mgr_running_first(); x; x = x->run_next)
-		if (x != d && _task_of(x, e))
-			_count(t, x);
-	for (x = job_mgr_finished_first(); x; x = x->run_next)
-		if (x != d && _task_of(x, e))
-			_count(t, x);
+	job_array_sel_free(&sel);
 }
 
 static bool _after(time_t ref, uint32_t minutes, time_t now)
@@ -130,13 +127,40 @@ static int _singleton(const job_record_t *j)
 	return DEPEND_FULFILLED;
 }
 
+/* aftercorr: the task of j that would start next (or j's own task)
+ * against the same task of the target array; a target that is no array
+ * counts whole. */
+static void _corr_targets(const job_record_t *j, const depend_t *e,
+			  target_t *t)
+{
+	depend_t c = *e;
+	job_record_t *d = job_mgr_find(e->job_id);
+	long mine = j->info.array_task_id != NO_VAL32 ?
+		(long) j->info.array_task_id : job_array_next_task(j);
+
+	c.task_id = DEPEND_NO_TASK;
+	if (mine >= 0 && d && d->array)
+		c.task_id = (uint32_t) mine;
+	_targets(&c, t);
+}
+
+/* Is j an array's record of tasks not started yet?  An aftercorr entry
+ * satisfied for its next task is then not satisfied for the others. */
+static bool _corr_transient(const job_record_t *j)
+{
+	return j->info.array_task_id == NO_VAL32 && job_array_next_task(j) >= 0;
+}
+
 static int _entry_state(const job_record_t *j, const depend_t *e, time_t now)
 {
 	target_t t;
 
 	if (e->type == DEPEND_SINGLETON)
 		return _singleton(j);
-	_targets(e, &t);
+	if (e->type == DEPEND_AFTER_CORR)
+		_corr_targets(j, e, &t);
+	else
+		_targets(e, &t);
 	if (!t.cnt)
 		return DEPEND_FULFILLED;      /* purged long ago: it ended */
 	switch (e->type) {
@@ -201,10 +225,27 @@ static void _kill_later(job_record_t *j)
 			(void *) (uintptr_t) j->info.job_id, &now);
 }
 
+/* As Slurm shows it: satisfied entries drop out of an all-of list. */
+static void _show_changes(job_record_t *j, depend_list_t *l, bool changed)
+{
+	uint32_t n = 0;
+
+	if (!changed)
+		return;
+	for (uint32_t k = 0; k < l->cnt; k++)
+		if (l->e[k].state != DEPEND_FULFILLED)
+			l->e[n++] = l->e[k];
+	l->cnt = n;
+	xfree(j->info.dependency);
+	j->info.dependency = depend_string(l);
+	job_mgr_touch(j);
+	commit_dirty();
+}
+
 uint32_t job_depend_reason(job_record_t *j, time_t now)
 {
 	depend_list_t *l = _list(j);
-	uint32_t fulfilled = 0, failed = 0;
+	uint32_t fulfilled = 0, failed = 0, transient = 0;
 	bool changed = false;
 
 	if (!j->info.dependency || !*j->info.dependency)
@@ -216,11 +257,23 @@ uint32_t job_depend_reason(job_record_t *j, time_t now)
 
 		/* a failed entry stays failed, even if its job is requeued */
 		if (e->state == DEPEND_UNFULFILLED) {
-			e->state = (uint16_t) _entry_state(j, e, now);
+			int st = _entry_state(j, e, now);
+
+			if (st == DEPEND_FULFILLED &&
+			    e->type == DEPEND_AFTER_CORR && _corr_transient(j)) {
+				transient++;      /* for the next task only */
+				continue;
+			}
+			e->state = (uint16_t) st;
 			changed |= e->state != DEPEND_UNFULFILLED;
 		}
 		fulfilled += e->state == DEPEND_FULFILLED;
 		failed += e->state == DEPEND_FAILED;
+	}
+	if (transient && (l->any ? !fulfilled :
+			  fulfilled + transient == l->cnt)) {
+		_show_changes(j, l, changed);
+		return WAIT_NO_REASON;
 	}
 	if (l->any ? fulfilled > 0 : fulfilled == l->cnt) {
 		debug("JobId=%u: dependency %s satisfied", j->info.job_id,
@@ -228,19 +281,7 @@ uint32_t job_depend_reason(job_record_t *j, time_t now)
 		job_depend_set(j, NULL);
 		return WAIT_NO_REASON;
 	}
-	if (changed) {
-		/* as Slurm shows it: satisfied entries drop out of the list */
-		uint32_t n = 0;
-
-		for (uint32_t k = 0; k < l->cnt; k++)
-			if (l->e[k].state != DEPEND_FULFILLED)
-				l->e[n++] = l->e[k];
-		l->cnt = n;
-		xfree(j->info.dependency);
-		j->info.dependency = depend_string(l);
-		job_mgr_touch(j);
-		commit_dirty();
-	}
+	_show_changes(j, l, changed);
 	if (l->any ? failed == l->cnt : failed > 0) {
 		if (_kill_invalid(j))
 			_kill_later(j);
@@ -274,8 +315,8 @@ static int _check_entry(job_record_t *j, const depend_t *e)
 
 	if (e->type == DEPEND_SINGLETON)
 		return 0;
-	if (e->type == DEPEND_BURST_BUFFER || e->type == DEPEND_AFTER_CORR)
-		return ESLURM_DEPENDENCY;     /* no burst buffers, no arrays */
+	if (e->type == DEPEND_BURST_BUFFER)
+		return ESLURM_DEPENDENCY;     /* no burst buffers */
 	if (e->job_id == j->info.job_id)
 		return ESLURM_DEPENDENCY;
 	_targets(e, &t);

@@ -169,7 +169,7 @@ static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
 void job_mgr_rpc_requeue(net_conn_t *c, slurm_msg_t *m)
 {
 	requeue_msg_t *r = m->data;
-	job_record_t *j = r ? job_mgr_find_str(r->job_id_str) : NULL;
+	job_record_t *j = r ? job_mgr_find_for(r->job_id_str, m->auth_uid) : NULL;
 
 	if (!j) {
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
@@ -224,7 +224,7 @@ static int _suspend(job_record_t *j, uint16_t op, uid_t uid, time_t now)
 void job_mgr_rpc_suspend(net_conn_t *c, slurm_msg_t *m)
 {
 	suspend_msg_t *s = m->data;
-	job_record_t *j = s ? job_mgr_find_str(s->job_id_str) : NULL;
+	job_record_t *j = s ? job_mgr_find_for(s->job_id_str, m->auth_uid) : NULL;
 
 	if (!j) {
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
@@ -303,7 +303,7 @@ static int _top(job_record_t *j, uid_t uid)
 void job_mgr_rpc_top(net_conn_t *c, slurm_msg_t *m)
 {
 	top_job_msg_t *t = m->data;
-	job_record_t *j = t ? job_mgr_find_str(t->job_id_str) : NULL;
+	job_record_t *j = t ? job_mgr_find_for(t->job_id_str, m->auth_uid) : NULL;
 
 	if (!j) {
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);

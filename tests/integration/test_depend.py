@@ -7,6 +7,8 @@
   DependencyNeverSatisfied and `(failed)`; with --kill-on-invalid-dep=yes
   (or DependencyParameters=kill_invalid_depend) the child is cancelled.
 - `?` lists need one entry, singleton serialises jobs of one name and user.
+- Array targets: a task (12_1), the whole array (12, 12_*); aftercorr
+  releases task i of an array only after task i of the other completed.
 - Unknown targets and bad syntax are refused with Slurm's message, and a
   dependency survives a controller restart.
 """
@@ -161,7 +163,7 @@ def test_singleton(cluster):
 @pytest.mark.parametrize("spec", [
     "afterok:999999", "afterok:", "afterok:1:", "afterok:x", "foo:1",
     "afterok:1,afterany:1?after:1", "afterburstbuffer:%(a)d",
-    "aftercorr:%(a)d", "afterok:%(a)d,", "singleton:1",
+    "afterok:%(a)d,", "singleton:1",
 ])
 def test_bad_dependency_refused(cluster, spec):
     c = cluster
@@ -235,3 +237,62 @@ def test_satisfied_entries_drop_out(cluster):
     wait_field(c, x, "Dependency", "afterany:%d(unfulfilled)" % b)
     assert show(c, x)["Reason"] == "Dependency"
     c.run(["scancel", str(b), str(x)], user=U1)
+
+
+def _times(path):
+    """'X task epoch' lines -> {(X, task): epoch}."""
+    out = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                p = line.split()
+                if len(p) == 3:
+                    out[(p[0], int(p[1]))] = float(p[2])
+    except OSError:
+        pass
+    return out
+
+
+def test_array_targets(cluster):
+    c = cluster
+    arr = sbatch_wrap(c, "sleep 2", "-J", "arr", "--array=0-2")
+    task = sbatch_wrap(c, "true", "-J", "after_task",
+                       "--dependency=afterok:%d_1" % arr)
+    whole = sbatch_wrap(c, "true", "-J", "after_arr",
+                        "--dependency=afterok:%d" % arr)
+    star = sbatch_wrap(c, "true", "-J", "after_star",
+                       "--dependency=afterany:%d_*" % arr)
+    assert show(c, task)["Dependency"] == "afterok:%d_1(unfulfilled)" % arr
+    assert show(c, star)["Dependency"] == "afterany:%d_*(unfulfilled)" % arr
+    for j in (task, whole, star):
+        assert c.wait_done(j, 60) == "COMPLETED"
+    r = c.run(["sbatch", "--dependency=afterok:%d_7" % arr, "--wrap", "true"],
+              user=U1)
+    assert (r.rc, r.err) == (1, DEP_ERR), r
+
+
+def test_aftercorr(cluster):
+    c = cluster
+    log = os.path.join(c.workdir(U1), "corr.log")
+    c.write_file(U1, log, "")
+    a = sbatch_wrap(c, 'if [ "$SLURM_ARRAY_TASK_ID" = 0 ]; then sleep 6; '
+                    'else sleep 1; fi; '
+                    'echo "A $SLURM_ARRAY_TASK_ID $(date +%%s.%%N)" >> %s' % log,
+                    "-J", "corrA", "--array=0-3")
+    b = sbatch_wrap(c, 'echo "B $SLURM_ARRAY_TASK_ID $(date +%%s.%%N)" >> %s' % log,
+                    "-J", "corrB", "--array=0-3",
+                    "--dependency=aftercorr:%d" % a)
+    assert show(c, b)["Dependency"] == "aftercorr:%d(unfulfilled)" % a
+    wait_for_all = time.time() + 60
+    while time.time() < wait_for_all and len(_times(log)) < 8:
+        time.sleep(0.5)
+    t = _times(log)
+    assert len(t) == 8, t
+    for i in range(4):
+        assert t[("B", i)] >= t[("A", i)], (i, t)
+    # a failed task never releases its partner
+    f = sbatch_wrap(c, 'exit $SLURM_ARRAY_TASK_ID', "-J", "corrF", "--array=0-1")
+    g = sbatch_wrap(c, "true", "-J", "corrG", "--array=0-1",
+                    "--dependency=aftercorr:%d" % f)
+    wait_field(c, g, "Reason", "DependencyNeverSatisfied", 60)
+    c.run(["scancel", str(g)], user=U1)
