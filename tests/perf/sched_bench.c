@@ -146,6 +146,7 @@ static job_record_t *add_job(uint32_t nodes, uint32_t tasks, uint32_t mins,
 	i->job_state = JOB_PENDING;
 	i->batch_flag = true;
 	j->exclusive = excl;
+	i->shared = excl ? JOB_SHARED_NONE : JOB_SHARED_UNSET;
 	job_mgr_add(j);
 	job_mgr_pending_add(j);
 	return j;
