@@ -77,6 +77,8 @@ static int setup(void **st)
 		"PartitionName=debug Nodes=ALL Default=YES MaxTime=120 "
 		"PriorityJobFactor=10\n"
 		"PartitionName=low Nodes=ALL PriorityJobFactor=5\n"
+		"PartitionName=tier Nodes=ALL PriorityJobFactor=1 "
+		"PriorityTier=2\n"
 		"PriorityType=priority/multifactor\n"
 		"PriorityWeightAge=1000\nPriorityWeightJobSize=2000\n"
 		"PriorityWeightPartition=10000\nPriorityWeightFairshare=500\n"
@@ -347,6 +349,28 @@ static void test_multifactor_queue(void **st)
 	end_job(high);
 }
 
+/* A higher PriorityTier is scheduled first whatever the priorities. */
+static void test_priority_tier(void **st)
+{
+	uint32_t r1, r2, hi, tiered;
+
+	r1 = submit(NULL, 2, 1, 120, false);
+	r2 = submit(NULL, 2, 1, 120, false);
+	assert_int_equal(sched_run(), 2);
+	hi = submit("debug", 2, 1, 10, false);
+	tiered = submit("tier", 2, 1, 10, false);
+	assert_true(J(hi)->info.priority > J(tiered)->info.priority);
+	assert_int_equal(job_mgr_pending_first()->info.job_id, tiered);
+	end_job(r1);
+	assert_int_equal(sched_run(), 1);
+	assert_int_equal(state(tiered), JOB_RUNNING);
+	assert_int_equal(state(hi), JOB_PENDING);
+	end_job(r2);
+	end_job(tiered);
+	assert_int_equal(sched_run(), 1);
+	end_job(hi);
+}
+
 /* With a tiny bf_yield_interval a pass gives the loop back many times;
  * a change meanwhile ends it early unless bf_continue. */
 static void test_backfill_yields(void **st)
@@ -402,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_multifactor),
 		cmocka_unit_test(test_multifactor_queue),
 		cmocka_unit_test(test_backfill_yields),
+		cmocka_unit_test(test_priority_tier),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
