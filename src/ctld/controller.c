@@ -333,6 +333,7 @@ static void _start(void)
 		fatal("Unable to start the controller's workers");
 	_listen();
 	_add_events();
+	job_mgr_launch_recover();
 }
 
 static void _stop(void)

@@ -16,6 +16,7 @@
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
 #include "ctld/jobcomp.h"
 #include "ctld/sched.h"
@@ -443,6 +444,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		  STATS_JOB_FAILED);
 	jobcomp_job_end(i);
 	step_mgr_job_end(j);
+	job_epilog_start(j);
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();

@@ -174,6 +174,8 @@ job_record_t *job_mgr_finished_first(void);
 uint32_t      job_mgr_new_priority(void);
 void          job_mgr_restore_priorities(void);
 void          job_mgr_launch(job_record_t *j);
+/* After a restart: relaunch what PrologSlurmctld was holding. */
+void          job_mgr_launch_recover(void);
 /* REQUEST_SIGNAL_JOB to the job's nodes (KILL_JOB_BATCH: batch host). */
 void          job_mgr_signal_nodes(job_record_t *j, uint16_t sig,
 				   uint16_t flags);

@@ -44,6 +44,9 @@ bool ctld_is_operator(uid_t uid) { return uid == 0; }
 bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
 int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, char **m) { (void) d; (void) uid; (void) m; return 0; }
 void jobcomp_job_end(const job_info_t *j) { (void) j; }
+bool job_prolog_start(job_record_t *j, void (*l)(job_record_t *)) { (void) j; (void) l; return false; }
+void job_epilog_start(const job_record_t *j) { (void) j; }
+void job_prolog_recover(void (*l)(job_record_t *)) { (void) l; }
 void ctld_shutdown(void) { }
 int ctld_reconfigure(void) { return 0; }
 

@@ -90,7 +90,7 @@ static void ft_job_end(const job_info_t *j)
 		"DerivedExitCode=%s ExitCode=%s \n",
 		j->job_id, s(j->user_name), j->user_id, s(j->group_name),
 		j->group_id, s(j->name),
-		job_state_string(j->job_state & JOB_STATE_BASE),
+		job_state_string(j->job_state),
 		s(j->partition), limit, start, end,
 		j->nodes && *j->nodes ? j->nodes : "(null)",
 		j->nodes && *j->nodes ? j->num_nodes : 0,

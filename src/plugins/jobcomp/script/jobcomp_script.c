@@ -169,7 +169,7 @@ static void js_job_end(const job_info_t *j)
 	env = add(env, "PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
 	env = addu(env, "JOBID", j->job_id);
 	env = add(env, "JOBNAME", j->name);
-	env = add(env, "JOBSTATE", job_state_string(j->job_state & JOB_STATE_BASE));
+	env = add(env, "JOBSTATE", job_state_string(j->job_state));
 	env = addu(env, "UID", j->user_id);
 	env = addu(env, "GID", j->group_id);
 	env = add(env, "USERNAME", j->user_name);
