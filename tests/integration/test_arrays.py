@@ -112,6 +112,21 @@ def test_throttle_update(cluster):
     c.run(["scancel", str(jid), str(plain)], user=USER)
 
 
+def test_release_one_task_then_the_array(cluster):
+    """scontrol release of one task of a held array lets that task run
+    alone; releasing the array id lets the rest run."""
+    c = cluster
+    jid = submit(c, ["--array=0-3", "--hold", "--wrap", "true"])
+    r = c.run(["scontrol", "release", "%d_2" % jid], user=USER)
+    assert r.rc == 0, r
+    states = wait_for(lambda: squeue(c, "-t", "all", "-j", str(jid), "-o", "%i %T"),
+                      lambda out: "%d_2 COMPLETED" % jid in out)
+    assert "%d_2 COMPLETED" % jid in states, states
+    assert "%d_[0-1,3] PENDING" % jid in states, states
+    assert c.run(["scontrol", "release", str(jid)], user=USER).rc == 0
+    assert wait_array_done(c, jid, 60) == {str(t): "COMPLETED" for t in range(4)}
+
+
 # ---- scancel ------------------------------------------------------------------
 
 
