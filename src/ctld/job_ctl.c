@@ -401,6 +401,29 @@ static int _hold(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
 	return 0;
 }
 
+/* An array's id holds (releases) every pending record of the array. */
+static int _hold_id(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
+{
+	job_array_sel_t sel;
+	int ok = 0, first = 0;
+
+	if (!j->array || strchr(h->job_id_str, '_') ||
+	    job_array_select(h->job_id_str, &sel))
+		return _hold(j, h, uid);
+	for (size_t i = 0; i < sel.cnt; i++) {
+		int rc;
+
+		if (BASE(sel.recs[i]) != JOB_PENDING)
+			continue;
+		rc = _hold(sel.recs[i], h, uid);
+		ok += !rc;
+		if (rc && !first)
+			first = rc;
+	}
+	job_array_sel_free(&sel);
+	return ok ? 0 : first ? first : ESLURM_JOB_NOT_PENDING;
+}
+
 void job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m)
 {
 	job_hold_msg_t *h = m->data;
@@ -412,7 +435,7 @@ void job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
 		return;
 	}
-	rc = _hold(j, h, m->auth_uid);
+	rc = _hold_id(j, h, m->auth_uid);
 	if (rc) {
 		net_reply_rc(c, rc);
 		return;

@@ -123,6 +123,10 @@ def test_release_one_task_then_the_array(cluster):
                       lambda out: "%d_2 COMPLETED" % jid in out)
     assert "%d_2 COMPLETED" % jid in states, states
     assert "%d_[0-1,3] PENDING" % jid in states, states
+    # a task split off by its own hold is held and released with the array
+    assert c.run(["scontrol", "hold", "%d_3" % jid], user=USER).rc == 0
+    out = squeue(c, "-t", "PD", "-j", str(jid), "-o", "%i %r")
+    assert out == "%d_[0-1] JobHeldUser\n%d_3 JobHeldUser\n" % (jid, jid), out
     assert c.run(["scontrol", "release", str(jid)], user=USER).rc == 0
     assert wait_array_done(c, jid, 60) == {str(t): "COMPLETED" for t in range(4)}
 
