@@ -301,8 +301,9 @@ static void _pass_fini(pass_t *p)
 	xfree(p->blocked);
 }
 
-/* Try one job; true if it started. */
-static bool _one(job_record_t *j, pass_t *p)
+/* Try one job; true if it started.  *tried counts jobs that got as far
+ * as a placement attempt (what default_queue_depth limits). */
+static bool _one(job_record_t *j, pass_t *p, uint32_t *tried)
 {
 	uint32_t why = sched_job_reason(j, p->now);
 	char *desc;
@@ -329,6 +330,7 @@ static bool _one(job_record_t *j, pass_t *p)
 		j->info.eligible_time = p->now;
 		job_mgr_touch(j);
 	}
+	(*tried)++;
 	if (_try(j, p))
 		return true;
 	sched_set_reason(j, WAIT_RESOURCES, NULL);
@@ -339,7 +341,7 @@ static bool _one(job_record_t *j, pass_t *p)
 static int _pass(bool full)
 {
 	uint64_t t0 = stats_now_usec(), stop;
-	uint32_t depth = 0, limit, queue = 0;
+	uint32_t depth = 0, seen = 0, limit, queue = 0;
 	job_record_t *j, *next;
 	pass_t p = { 0 };
 	int started = 0;
@@ -351,12 +353,17 @@ static int _pass(bool full)
 	_pass_init(&p);
 	for (j = job_mgr_pending_first(); j; j = next) {
 		next = j->pend_next;
+		/* default_queue_depth counts placement attempts: held,
+		 * dependent or blocked jobs cost little and keep their
+		 * reasons current */
+		if (depth >= limit ||
+		    (++seen % 64 == 0 && stats_now_usec() > stop)) {
+			for (; j; j = j->pend_next)
+				queue++;
+			break;
+		}
 		queue++;
-		if (depth >= limit || (depth % 64 == 63 &&
-				       stats_now_usec() > stop))
-			continue;
-		depth++;
-		if (_one(j, &p)) {
+		if (_one(j, &p, &depth)) {
 			started++;
 			if (j->on_pend)
 				next = j;    /* an array: its next task */
