@@ -63,7 +63,12 @@ extern const cli_field_t cli_step_fields[];
 /* A job step as squeue -s lists it (the batch step of a running job). */
 typedef struct {
 	const job_info_t *job;
-	const char       *name;     /* "batch" */
+	const char       *name;     /* "batch", or an srun step's name */
+	bool              srun;     /* an srun step: the fields below */
+	uint32_t          step_id;
+	const char       *nodes;
+	time_t            start;
+	uint32_t          tasks;
 } cli_step_row_t;
 
 /* Row lookup: by format letter or by long name; NULL if none. */

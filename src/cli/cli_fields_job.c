@@ -831,18 +831,38 @@ const cli_field_t cli_job_fields[] = {
 
 #define S(r) ((const cli_step_row_t *)(r))
 
-TXT(s_step_id) { xstrfmtcat(o, "%u.%s", S(r)->job->job_id, S(r)->name); }
+TXT(s_step_id)
+{
+	if (S(r)->srun)
+		xstrfmtcat(o, "%u.%u", S(r)->job->job_id, S(r)->step_id);
+	else
+		xstrfmtcat(o, "%u.%s", S(r)->job->job_id, S(r)->name);
+}
 TXT(s_name) { xstrcat(o, S(r)->name); }
 TXT(s_partition) { t_partition(o, S(r)->job, c); }
 TXT(s_user) { t_user(o, S(r)->job, c); }
 TXT(s_uid) { t_uid(o, S(r)->job, c); }
-TXT(s_time) { t_time_used(o, S(r)->job, c); }
-TXT(s_nodes) { xstrcat(o, S(r)->job->batch_host); }
+TXT(s_time)
+{
+	char buf[32];
+
+	if (!S(r)->srun) {
+		t_time_used(o, S(r)->job, c);
+		return;
+	}
+	fmt_elapsed(c->now > S(r)->start ? (uint32_t) (c->now - S(r)->start)
+		    : 0, buf, sizeof(buf));
+	xstrcat(o, buf);
+}
+TXT(s_nodes)
+{
+	xstrcat(o, S(r)->srun ? S(r)->nodes : S(r)->job->batch_host);
+}
 TXT(s_job_id) { t_job_id(o, S(r)->job, c); }
 TXT(s_state) { xstrcat(o, "RUNNING"); }
 TXT(s_start) { t_start(o, S(r)->job, c); }
 TXT(s_limit) { t_limit(o, S(r)->job, c); }
-TXT(s_one) { xstrcat(o, "1"); }
+TXT(s_one) { xstrfmtcat(o, "%u", S(r)->srun ? S(r)->tasks : 1); }
 
 const cli_field_t cli_step_fields[] = {
 	{ 'i', "stepid", "STEPID", NULL, 0, s_step_id, NULL, NULL },

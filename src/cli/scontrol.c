@@ -19,6 +19,7 @@
 #include "cli/cli_opt.h"
 #include "cli/cli_scontrol.h"
 #include "cli/cli_show.h"
+#include "cli/cli_show_step.h"
 #include "common/array_spec.h"
 #include "common/hostlist.h"
 #include "common/log.h"
@@ -388,6 +389,8 @@ static int cmd_show(int argc, char **argv)
 		return show_parts(arg);
 	if (scontrol_kw(what, "config", 1))
 		return show_config();
+	if (scontrol_kw(what, "steps", 4))
+		return cli_show_steps(arg, sc.one_liner);
 	fprintf(stderr, "invalid entity:%s for keyword:show\n", what);
 	return 1;
 }

@@ -638,26 +638,60 @@ static void build_format(cli_format_t *fmt)
 				 : opt.long_fmt ? FMT_LONG : FMT_DEFAULT, tab, what);
 }
 
-/* squeue -s: the batch step of every running batch job among jobs. */
+/* The running srun steps (REQUEST_JOB_STEP_INFO); NULL if none. */
+static job_step_info_msg_t *load_steps(slurm_msg_t *resp)
+{
+	job_step_info_request_msg_t req = { .job_id = NO_VAL32,
+					    .step_id = NO_VAL32,
+					    .user_id = NO_VAL32 };
+
+	if (cli_ctld_rpc(REQUEST_JOB_STEP_INFO, &req, resp))
+		return NULL;
+	if (resp->type != RESPONSE_JOB_STEP_INFO || !resp->data) {
+		msg_free(resp);
+		return NULL;
+	}
+	return resp->data;
+}
+
+/* squeue -s: the batch step and srun steps of every running job among
+ * jobs. */
 static void print_steps(cli_format_t *fmt, const job_info_t **jobs, size_t n)
 {
-	cli_step_row_t *rows = xcalloc(n + 1, sizeof(*rows));
-	const void **recs = xcalloc(n + 1, sizeof(*recs));
+	slurm_msg_t sresp = { 0 };
+	const job_step_info_msg_t *sm = load_steps(&sresp);
+	size_t cap = n + (sm ? sm->cnt : 0) + 1;
+	cli_step_row_t *rows = xcalloc(cap, sizeof(*rows));
+	const void **recs = xcalloc(cap, sizeof(*recs));
 	size_t cnt = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const job_info_t *j = jobs[i];
 
-		if ((j->job_state & JOB_STATE_BASE) != JOB_RUNNING ||
-		    !j->batch_flag || !j->batch_host)
+		if ((j->job_state & JOB_STATE_BASE) != JOB_RUNNING)
 			continue;
-		rows[cnt] = (cli_step_row_t){ j, "batch" };
-		recs[cnt] = &rows[cnt];
-		cnt++;
+		if (j->batch_flag && j->batch_host) {
+			rows[cnt] = (cli_step_row_t){ j, "batch" };
+			recs[cnt] = &rows[cnt];
+			cnt++;
+		}
+		for (uint32_t k = 0; sm && k < sm->cnt; k++) {
+			const job_step_info_t *s = &sm->steps[k];
+
+			if (s->job_id != j->job_id ||
+			    s->step_id == SLURM_BATCH_SCRIPT || cnt + 1 >= cap)
+				continue;
+			rows[cnt] = (cli_step_row_t){ j, s->name, true,
+				s->step_id, s->nodes, s->start_time,
+				s->num_tasks };
+			recs[cnt] = &rows[cnt];
+			cnt++;
+		}
 	}
 	cli_output_table(stdout, fmt, recs, cnt, &sort_ctx, !opt.no_header);
 	xfree(recs);
 	xfree(rows);
+	msg_free(&sresp);
 }
 
 /* Filtered, expanded, sorted pointers into m (and ex). */

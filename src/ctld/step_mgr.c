@@ -407,8 +407,13 @@ static sm_step_t *sm_record(job_record_t *j,
 	s->srun_pid = r->srun_pid;
 	hostlist_destroy(hl);
 	xfree(jn.node);
-	s->next = js->list;
-	js->list = s;
+	{
+		sm_step_t **tail = &js->list;   /* kept in step id order */
+
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = s;
+	}
 	memset(l, 0, sizeof(*l));
 	return s;
 }

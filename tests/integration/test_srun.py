@@ -366,3 +366,30 @@ def test_salloc_no_shell_and_immediate(cluster):
         "immediately\n" in r.err, r.err
     cluster.run(["scancel", str(jid)], user=U)
     cluster.wait_state(jid, {"CANCELLED"}, timeout=30)
+
+
+def test_steps_shown_and_scancel_ends_them(cluster):
+    r = cluster.run(["salloc", "--no-shell", "-N2"], user=U)
+    assert r.rc == 0, r
+    jid = int(re.search(r"Granted job allocation (\d+)", r.err).group(1))
+    marker = "3519.25"
+    p = _popen_srun(cluster, ["--jobid=%d" % jid, "-N2", "-n2", "sleep",
+                              marker])
+    assert _wait_procs("sleep " + marker, True), "tasks never started"
+    r = cluster.run(["squeue", "-s", "-j", str(jid), "-h", "-o",
+                     "%i %j %N"], user=U)
+    assert r.rc == 0 and r.out == "%d.0 sleep n[1-2]\n" % jid, r
+    r = cluster.run(["squeue", "-s", "-j", str(jid)], user=U)
+    assert r.out.splitlines()[0].split() == [
+        "STEPID", "NAME", "PARTITION", "USER", "TIME", "NODELIST"], r.out
+    r = cluster.run(["scontrol", "show", "step", "%d.0" % jid], user=U)
+    assert r.rc == 0, r
+    rec = cl.parse_kv(r.out)
+    assert rec["StepId"] == "%d.0" % jid and rec["NodeList"] == "n[1-2]"
+    assert rec["Tasks"] == "2" and rec["Name"] == "sleep", rec
+    assert rec["State"] == "RUNNING"
+    r = cluster.run(["scancel", str(jid)], user=U)
+    assert r.rc == 0, r
+    out, err = p.communicate(timeout=30)
+    assert _wait_procs("sleep " + marker, False), "tasks survived scancel"
+    assert p.returncode != 0

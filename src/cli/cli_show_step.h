@@ -1,0 +1,9 @@
+/* cli_show_step.h — `scontrol show step [N[.S]]`: the running steps as
+ * the controller reports them (REQUEST_JOB_STEP_INFO). */
+#ifndef SLUICE_CLI_SHOW_STEP_H
+#define SLUICE_CLI_SHOW_STEP_H
+
+/* Print the steps matching id (NULL = all); exit code 0 or 1. */
+int cli_show_steps(const char *id, int one_liner);
+
+#endif
