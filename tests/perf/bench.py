@@ -13,10 +13,12 @@ N slurmd on loopback), then prints `name: value` lines:
   array     slurmctld RSS and state file size with one held 10-task array,
             then with one held N_ARRAY-task array (the pending tasks are one
             record: the figures must not grow with the size)
+  srun      median wall time of `srun -N1 -n1 true` and `srun -N4 -n4 true`
+            as job steps of an existing allocation (salloc --no-shell)
 
 Sizes and phases from the environment: N_SUBMIT (1000) N_E2E (1000)
 N_PENDING (5000) PAR (8) RUNS (20) NODES (4) N_ARRAY (10000)
-PHASES (array,submit,pending,e2e).
+PHASES (array,submit,pending,e2e,srun).
 Run as root: /usr/bin/python3 tests/perf/bench.py
 """
 import json
@@ -39,7 +41,7 @@ PAR = int(os.environ.get("PAR", 8))
 RUNS = int(os.environ.get("RUNS", 20))
 NODES = int(os.environ.get("NODES", 4))
 N_ARRAY = int(os.environ.get("N_ARRAY", 10000))
-PHASES = os.environ.get("PHASES", "array,submit,pending,e2e").split(",")
+PHASES = os.environ.get("PHASES", "array,submit,pending,e2e,srun").split(",")
 
 
 def say(name, value):
@@ -89,6 +91,36 @@ def median_ms(c, argv, runs=RUNS):
             return "NA (%s)" % p.stderr.strip()[-200:]
         with open(out.name) as f:
             return "%.1f" % (json.load(f)["results"][0]["median"] * 1000)
+
+
+def median_wall_ms(c, argv, runs=RUNS):
+    """Median wall time of a Sluice command run from Python, in ms."""
+    times = []
+    for _ in range(runs + 1):
+        t0 = time.perf_counter()
+        r = c.run(argv)
+        took = (time.perf_counter() - t0) * 1000
+        if r.rc != 0:
+            return "NA (%r)" % r
+        times.append(took)
+    times = sorted(times[1:])          # the first run warms up
+    return "%.1f" % times[len(times) // 2]
+
+
+def bench_srun(c):
+    import re
+    r = c.run(["salloc", "--no-shell", "-N%d" % NODES, "--exclusive"])
+    m = re.search(r"Granted job allocation (\d+)", r.err)
+    if not m:
+        say("srun_step", "NA (%r)" % r)
+        return
+    jid = m.group(1)
+    say("srun_N1_n1_true_median_ms", median_wall_ms(
+        c, ["srun", "--jobid=" + jid, "-N1", "-n1", "true"]))
+    say("srun_N%d_n%d_true_median_ms" % (NODES, NODES), median_wall_ms(
+        c, ["srun", "--jobid=" + jid, "-N%d" % NODES, "-n%d" % NODES, "true"]))
+    c.run(["scancel", jid])
+    wait_empty(c)
 
 
 def wait_empty(c, timeout=1800):
@@ -166,6 +198,9 @@ def main():
             say("e2e_submit_while_running_jobs_per_s", "%.1f" % (N_E2E / (t1 - t0)))
             say("e2e_total_s", "%.2f" % (t2 - t0))
             say("e2e_jobs_per_s", "%.1f" % (N_E2E / (t2 - t0)))
+
+        if "srun" in PHASES:
+            bench_srun(c)
 
         if "submit" in PHASES:
             drain(c)
