@@ -2,11 +2,8 @@
  * signals and shutdown.  Requests arrive through net_server on the loop;
  * anything that touches MariaDB goes to the worker thread (dbd_worker). */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +14,11 @@
 #include <event2/thread.h>
 
 #include "common/auth.h"
+#include "common/daemon.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
+#include "common/privs.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_conf.h"
@@ -41,7 +40,6 @@ static struct {
 	struct event_base *base;
 	net_server_t      *server;
 	struct event      *sig_ev[3];
-	bool               pid_written;
 } dbd;
 
 static void usage(FILE *out)
@@ -113,61 +111,6 @@ static void check_conf_mode(void)
 		info("%s file %s should be 600 is %o accessible for group or "
 		     "others", "slurmdbd.conf", dbd.conf->path,
 		     (unsigned)(st.st_mode & 0777));
-}
-
-static void daemonize(void)
-{
-	pid_t pid = fork();
-	int fd;
-
-	if (pid < 0)
-		fatal("fork: %s", strerror(errno));
-	if (pid > 0)
-		_exit(0);
-	setsid();
-	if (chdir("/") < 0)
-		error_errno("chdir /");
-	fd = open("/dev/null", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
-	}
-}
-
-static void write_pidfile(void)
-{
-	const char *f = dbd.conf->pid_file;
-	FILE *fp;
-
-	if (!f)
-		return;
-	fp = fopen(f, "w");
-	if (!fp) {
-		error_errno("Unable to open pid file %s", f);
-		return;
-	}
-	fprintf(fp, "%d\n", (int)getpid());
-	fclose(fp);
-	dbd.pid_written = true;
-}
-
-/* Running as root with another SlurmUser: become that user. */
-static void drop_privileges(void)
-{
-	struct passwd *pw;
-
-	if (getuid() != 0 || dbd.conf->slurm_user_id == 0)
-		return;
-	pw = getpwuid(dbd.conf->slurm_user_id);
-	if (!pw)
-		fatal("SlurmUser %s: no passwd entry", dbd.conf->slurm_user);
-	if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
-	    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
-		fatal("Unable to become SlurmUser %s: %s",
-		      dbd.conf->slurm_user, strerror(errno));
 }
 
 /* ---- requests ---- */
@@ -268,8 +211,7 @@ static void stop(void)
 			event_free(dbd.sig_ev[i]);
 	if (dbd.base)
 		event_base_free(dbd.base);
-	if (dbd.pid_written)
-		unlink(dbd.conf->pid_file);
+	daemon_remove_pidfile(dbd.conf->pid_file);
 	info("slurmdbd shutdown completing");
 }
 
@@ -291,9 +233,11 @@ int main(int argc, char **argv)
 	setup_log();
 	check_conf_mode();
 	if (!dbd.opts.foreground)
-		daemonize();
-	write_pidfile();
-	drop_privileges();
+		daemon_detach();
+	daemon_write_pidfile(dbd.conf->pid_file);
+	if (privs_become_user(dbd.conf->slurm_user, dbd.conf->slurm_user_id,
+			      err, sizeof(err)) < 0)
+		fatal("%s", err);
 	start();
 	event_base_dispatch(dbd.base);
 	stop();
