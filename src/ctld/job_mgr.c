@@ -704,6 +704,7 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	job_info_request_msg_t all = { .user_id = NO_VAL32 }, *r = m->data;
 	job_info_msg_t resp = { .last_update = time(NULL) };
 	job_record_t *j = NULL, *tmp;
+	bool by_id;
 
 	job_info_request_msg_t own;
 
@@ -728,9 +729,13 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		own.user_id = m->auth_uid;
 		r = &own;
 	}
-	resp.jobs = xcalloc(jm.cnt + 1, sizeof(job_info_t));
-	if (r->job_id_cnt && r->job_ids && r->job_id_cnt < jm.cnt / 4 &&
-	    !_names_array(r)) {
+	by_id = r->job_id_cnt && r->job_ids && r->job_id_cnt < jm.cnt / 4 &&
+		!_names_array(r);
+	/* Sized for the answer: `scontrol show job N` with 50,000 jobs
+	 * queued must not zero 28 MB. */
+	resp.jobs = xcalloc((by_id ? r->job_id_cnt : jm.cnt) + 1,
+			    sizeof(job_info_t));
+	if (by_id) {
 		for (uint32_t k = 0; k < r->job_id_cnt; k++) {
 			j = job_mgr_find(r->job_ids[k]);
 			if (j && (r->user_id == NO_VAL32 ||
