@@ -15,6 +15,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
+#include "ctld/job_mail.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
@@ -375,6 +376,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	job_mgr_touch(j);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s",
 	     i->job_id, i->nodes, i->num_cpus, i->partition);
+	job_mail(j, JOB_MAIL_BEGIN);
 	commit_dirty();
 	job_mgr_launch(j);
 }
@@ -432,6 +434,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		 uint32_t exit_code)
 {
 	job_info_t *i = &j->info;
+	uint32_t was = i->job_state & JOB_STATE_BASE;
 	long b;
 
 	i->job_state = state;
@@ -445,6 +448,10 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	jobcomp_job_end(i);
 	step_mgr_job_end(j);
 	job_epilog_start(j);
+	/* only a live job's end is news (a restart re-ends finished ones) */
+	if ((was == JOB_PENDING || was == JOB_RUNNING ||
+	     was == JOB_SUSPENDED) && (state & JOB_STATE_BASE) != JOB_PENDING)
+		job_mail(j, JOB_MAIL_END);
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();
@@ -501,6 +508,7 @@ void job_mgr_node_fail(node_record_t *n)
 			info("%s: requeue JobId=%u due to failure of node %s",
 			     __func__, j->info.job_id, n->info.name);
 			j->info.restart_cnt++;
+			job_mail(j, JOB_MAIL_REQUEUE);
 			job_mgr_end(j, JOB_PENDING | JOB_REQUEUE, WAIT_NO_REASON,
 				    j->info.exit_code);
 		} else if ((base == JOB_RUNNING || base == JOB_SUSPENDED) &&

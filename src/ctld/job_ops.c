@@ -12,6 +12,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_mail.h"
 #include "ctld/job_mgr.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
@@ -153,6 +154,7 @@ static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
 	info("%s: JobId=%u requeue%s by uid %u (was %s)", __func__, i->job_id,
 	     hold ? "hold" : "", (unsigned) uid, job_state_string(i->job_state));
 	i->restart_cnt++;
+	job_mail(j, JOB_MAIL_REQUEUE);
 	if (hold)
 		_hold_for_requeue(j, uid, flags & REQUEUE_SPECIAL_EXIT);
 	if (base == JOB_RUNNING || base == JOB_SUSPENDED) {
