@@ -407,9 +407,14 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
 	return true;
 }
 
-static void _bf_set_start(job_record_t *j, time_t t)
+/* The planned start and nodes (squeue --start START_TIME, SCHEDNODES);
+ * nodes NULL: no plan. */
+static void _bf_set_start(job_record_t *j, time_t t, const bitmap_t *nodes)
 {
 	j->info.start_time = t;
+	xfree(j->info.sched_nodes);
+	if (nodes)
+		j->info.sched_nodes = node_mgr_names(nodes);
 }
 
 /* One pending job; false when the pass must stop (bf_max_job_test). */
@@ -471,7 +476,7 @@ static bool _bf_one(job_record_t *j)
 			shape->not_before = NEVER;
 			_bf_add_fail(_bf_part(j->part), &r);
 		}
-		_bf_set_start(j, 0);
+		_bf_set_start(j, 0, NULL);
 		goto out;
 	}
 	if (shape)
@@ -479,7 +484,7 @@ static bool _bf_one(job_record_t *j)
 	if (start <= bf.now && _bf_start_now(j, &r))
 		goto out;
 	bf_map_reserve(bf.map, bf.nodes, &r, start);
-	_bf_set_start(j, start > bf.now ? start : bf.now + 1);
+	_bf_set_start(j, start > bf.now ? start : bf.now + 1, bf.nodes);
 out:
 	if (avail)
 		bitmap_destroy(avail);

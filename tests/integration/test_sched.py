@@ -105,6 +105,7 @@ def test_backfill_in_front_of_large_job(sc):
     head, row = r.out.splitlines()[:2]
     assert "START_TIME" in head and "NODELIST(REASON)" in head
     assert st in row and "(Resources)" in row
+    assert " n[1-2] " in row      # SCHEDNODES: where it is planned
     # the running jobs end: the large job starts before the long one
     cancel(sc, r1, r2)
     sc.wait_done(big, timeout=60)

@@ -231,6 +231,7 @@ static void test_backfill_hole(void **st)
 	assert_true(J(big)->info.start_time <= J(r2)->info.end_time + 60);
 	assert_true(J(longj)->info.start_time >= J(big)->info.start_time + 600);
 	assert_true(J(big)->info.start_time >= now + 29 * 60);
+	assert_string_equal(J(big)->info.sched_nodes, "n[1-2]");
 	/* a second pass starts nothing more and keeps the plan */
 	assert_int_equal(backfill_run(), 0);
 	assert_int_equal(state(longj), JOB_PENDING);
