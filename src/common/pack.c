@@ -260,6 +260,11 @@ void packbuf(buf_t *b, const buf_t *src)
 	put_bytes(b, src->data, src->len);
 }
 
+void packraw(buf_t *b, const void *p, size_t len)
+{
+	put_bytes(b, p, len);
+}
+
 /* ---- unpack ---- */
 
 static int get_bytes(buf_t *b, void *p, size_t n)

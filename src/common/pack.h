@@ -51,6 +51,7 @@ void packstr_list(buf_t *b, char *const *arr);
 void pack32_array(buf_t *b, const uint32_t *arr, uint32_t n);
 void pack_bitmap(buf_t *b, const bitmap_t *bm);  /* NULL ok */
 void packbuf(buf_t *b, const buf_t *src);        /* raw append */
+void packraw(buf_t *b, const void *p, size_t len);  /* raw bytes */
 
 int unpack8(buf_t *b, uint8_t *v);
 int unpack16(buf_t *b, uint16_t *v);

@@ -1,11 +1,15 @@
-/* commit.c — group commit of the state snapshot (see commit.h).
+/* commit.c — group commit to the journal (see commit.h).
  *
- * The loop packs (cheap, in memory); one writer thread writes and fsyncs
- * (slow) while the loop keeps serving.  Replies wait in two batches: those
- * covered by the write in flight, and those queued since.
+ * The loop frames records (cheap, in memory); one writer thread appends
+ * and fdatasyncs (slow) while the loop keeps serving; one snapshot thread
+ * writes snapshots.  Replies wait in two batches: those covered by the
+ * write in flight, and those queued since.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <event2/event.h>
 #include <utlist.h>
@@ -16,7 +20,12 @@
 #include "common/xstring.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/journal.h"
 #include "ctld/state_save.h"
+#include "slurm/slurm_errno.h"
+
+#define ROTATE_MIN_BYTES (16u * 1024 * 1024)
+#define RETRY_SEC 1
 
 typedef struct reply {
 	net_conn_t    *conn;
@@ -30,24 +39,60 @@ typedef struct reply {
 	struct reply  *next, *prev;
 } reply_t;
 
+/* One write: records to append, and maybe a snapshot to start a new
+ * journal generation with. */
+typedef struct {
+	buf_t    *records;
+	buf_t    *snapshot;
+	uint64_t  snap_seq;
+	uint64_t  new_gen;
+	bool      recover;     /* after a failure: snapshot, then new file */
+	bool      rotated;     /* the new journal file is in use */
+	int       rc;
+	int       err;
+} batch_t;
+
 static struct {
 	struct event    *commit_ev;
 	struct event    *done_ev;
+	struct event    *snap_ev;
+	struct event    *retry_ev;
 	reply_t         *waiting;
 	reply_t         *inflight;
 	bool             dirty;
 	bool             writing;
-	pthread_t        thread;
-	bool             thread_up;
+	bool             broken;       /* last write failed */
+	bool             snap_busy;    /* a snapshot is being written */
+	pthread_t        thread, snap_thread;
+	bool             thread_up, snap_up;
 	pthread_mutex_t  mutex;
 	pthread_cond_t   cond;
-	buf_t           *to_write;
+	batch_t         *to_write;     /* loop -> writer */
+	batch_t         *written;      /* writer -> loop */
+	buf_t           *snap_buf;     /* writer -> snapshot thread */
+	uint64_t         snap_seq, snap_gen;
+	bool             snap_done;
+	int              snap_rc;
+	pthread_mutex_t  snap_write_mutex;
+	uint64_t         snap_written_seq;
+	journal_file_t  *jf;           /* the writer's, once started */
 	char            *dir;
+	bool             sync;
 	bool             stop;
-	bool             finished;
-	int              write_rc;
-	unsigned long    writes;
-} cm = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	uint64_t         seq, gen;     /* loop's */
+	size_t           jbytes;       /* in the current journal file */
+	size_t           rotate_at;
+	bool             rotate_fixed;
+} cm = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
+	 .snap_write_mutex = PTHREAD_MUTEX_INITIALIZER };
+
+/* ---- replies ---- */
+
+static void _free_reply(reply_t *r)
+{
+	xfree(r->msg);
+	xfree(r);
+}
 
 static void _send(reply_t *r)
 {
@@ -65,8 +110,7 @@ static void _send(reply_t *r)
 		if (r->free_fn)
 			r->free_fn(r->data);
 	}
-	xfree(r->msg);
-	xfree(r);
+	_free_reply(r);
 }
 
 static void _send_all(reply_t **list)
@@ -79,6 +123,101 @@ static void _send_all(reply_t **list)
 	}
 }
 
+/* The write failed: success replies become errors; work to do after the
+ * write waits for the next one that succeeds. */
+static unsigned _refuse_all(reply_t **list)
+{
+	reply_t *r, *tmp;
+	unsigned n = 0;
+
+	DL_FOREACH_SAFE(*list, r, tmp) {
+		DL_DELETE(*list, r);
+		if (r->after) {
+			DL_APPEND(cm.waiting, r);
+			continue;
+		}
+		n++;
+		if (r->type != RESPONSE_SLURM_RC || !r->rc) {
+			if (r->type != RESPONSE_SLURM_RC && r->free_fn)
+				r->free_fn(r->data);
+			r->type = RESPONSE_SLURM_RC;
+			r->rc = ESLURM_WRITING_TO_FILE;
+			xfree(r->msg);
+		}
+		_send(r);
+	}
+	return n;
+}
+
+/* ---- threads ---- */
+
+/* Write a snapshot unless a newer one is already written; then the
+ * journal files it makes redundant go. */
+static int _write_snapshot(const buf_t *b, uint64_t seq, uint64_t gen)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&cm.snap_write_mutex);
+	if (seq >= cm.snap_written_seq) {
+		rc = state_save_write(cm.dir, b);
+		if (!rc) {
+			cm.snap_written_seq = seq;
+			journal_remove_before(cm.dir, gen);
+		}
+	}
+	pthread_mutex_unlock(&cm.snap_write_mutex);
+	return rc;
+}
+
+static void _write_batch(batch_t *b)
+{
+	journal_file_t *nf;
+
+	if (b->recover) {
+		if (!(nf = journal_create(cm.dir, b->new_gen, cm.sync)) ||
+		    _write_snapshot(b->snapshot, b->snap_seq, b->new_gen) < 0) {
+			b->err = errno;
+			b->rc = -1;
+			journal_close(nf);
+			return;
+		}
+		journal_close(cm.jf);
+		cm.jf = nf;
+		b->rotated = true;
+		return;
+	}
+	if (!cm.jf) {
+		b->err = EBADF;
+		b->rc = -1;
+		return;
+	}
+	if (journal_append(cm.jf, buf_data(b->records),
+			   buf_len(b->records)) < 0) {
+		b->err = errno;
+		b->rc = -1;
+		return;
+	}
+	if (!b->snapshot)
+		return;
+	if (!(nf = journal_create(cm.dir, b->new_gen, cm.sync))) {
+		error_errno("Unable to start journal generation %llu in %s; "
+			    "appending to generation %llu",
+			    (unsigned long long) b->new_gen, cm.dir,
+			    (unsigned long long) journal_gen(cm.jf));
+		return;
+	}
+	journal_close(cm.jf);
+	cm.jf = nf;
+	b->rotated = true;
+	pthread_mutex_lock(&cm.mutex);
+	cm.snap_buf = b->snapshot;
+	cm.snap_seq = b->snap_seq;
+	cm.snap_gen = b->new_gen;
+	b->snapshot = NULL;
+	pthread_cond_broadcast(&cm.cond);
+	pthread_mutex_unlock(&cm.mutex);
+}
+
 static void *_writer(void *unused)
 {
 	pthread_mutex_lock(&cm.mutex);
@@ -87,16 +226,13 @@ static void *_writer(void *unused)
 			pthread_cond_wait(&cm.cond, &cm.mutex);
 		if (!cm.to_write)
 			break;
-		buf_t *b = cm.to_write;
-		char *dir = cm.dir;
+		batch_t *b = cm.to_write;
 
 		pthread_mutex_unlock(&cm.mutex);
-		int rc = state_save_write(dir, b);
-		buf_destroy(b);
+		_write_batch(b);
 		pthread_mutex_lock(&cm.mutex);
 		cm.to_write = NULL;
-		cm.write_rc = rc;
-		cm.finished = true;
+		cm.written = b;
 		pthread_cond_broadcast(&cm.cond);
 		if (cm.done_ev)
 			event_active(cm.done_ev, EV_READ, 0);
@@ -105,108 +241,298 @@ static void *_writer(void *unused)
 	return NULL;
 }
 
-static void _start_write(void)
+static void *_snapshotter(void *unused)
 {
-	buf_t *b = state_save_pack();
+	pthread_mutex_lock(&cm.mutex);
+	for (;;) {
+		while (!cm.snap_buf && !cm.stop)
+			pthread_cond_wait(&cm.cond, &cm.mutex);
+		if (!cm.snap_buf)
+			break;
+		buf_t *b = cm.snap_buf;
+		uint64_t seq = cm.snap_seq, gen = cm.snap_gen;
 
+		pthread_mutex_unlock(&cm.mutex);
+		int rc = _write_snapshot(b, seq, gen);
+		buf_destroy(b);
+		pthread_mutex_lock(&cm.mutex);
+		cm.snap_buf = NULL;
+		cm.snap_rc = rc;
+		cm.snap_done = true;
+		pthread_cond_broadcast(&cm.cond);
+		if (cm.snap_ev)
+			event_active(cm.snap_ev, EV_READ, 0);
+	}
+	pthread_mutex_unlock(&cm.mutex);
+	return NULL;
+}
+
+/* ---- loop side ---- */
+
+static void _batch_free(batch_t *b)
+{
+	if (b->records)
+		buf_destroy(b->records);
+	if (b->snapshot)
+		buf_destroy(b->snapshot);
+	xfree(b);
+}
+
+static void _set_rotate_at(size_t snap_len)
+{
+	if (!cm.rotate_fixed)
+		cm.rotate_at = snap_len * 2 > ROTATE_MIN_BYTES ?
+			snap_len * 2 : ROTATE_MIN_BYTES;
+}
+
+static batch_t *_new_snapshot_batch(batch_t *b)
+{
+	b->new_gen = ++cm.gen;
+	b->snap_seq = cm.seq;
+	b->snapshot = state_save_pack(cm.seq, b->new_gen);
+	_set_rotate_at(buf_len(b->snapshot));
+	return b;
+}
+
+static void _start_write(batch_t *b)
+{
 	cm.inflight = cm.waiting;
 	cm.waiting = NULL;
-	cm.dirty = false;
 	cm.writing = true;
 	pthread_mutex_lock(&cm.mutex);
-	xfree(cm.dir);
-	cm.dir = xstrdup(ctld_conf()->state_save_location);
 	cm.to_write = b;
-	cm.finished = false;
+	cm.written = NULL;
 	pthread_cond_broadcast(&cm.cond);
 	pthread_mutex_unlock(&cm.mutex);
 }
 
 static void _on_commit(evutil_socket_t fd, short what, void *arg)
 {
+	batch_t *b;
+
 	if (cm.writing || (!cm.dirty && !cm.waiting))
 		return;
-	_start_write();
+	if (cm.broken && evtimer_pending(cm.retry_ev, NULL))
+		return;
+	b = xmalloc(sizeof(*b));
+	b->records = buf_create(16 * 1024);
+	state_save_pack_changes(b->records, &cm.seq);
+	cm.dirty = false;
+	if (cm.broken) {
+		b->recover = true;
+		_new_snapshot_batch(b);
+	} else if (!buf_len(b->records)) {
+		_batch_free(b);          /* all earlier writes are done */
+		_send_all(&cm.waiting);
+		return;
+	} else if (cm.jbytes + buf_len(b->records) >= cm.rotate_at &&
+		   !cm.snap_busy) {
+		_new_snapshot_batch(b);
+		cm.snap_busy = true;
+	}
+	_start_write(b);
 }
 
-static void _finish_write(void)
+static void _finish_write(batch_t *b)
 {
-	if (cm.write_rc < 0)
-		error("Unable to save state in %s: the replies below were "
-		      "sent without it on disk", cm.dir);
-	cm.writes++;
+	unsigned n;
+
 	cm.writing = false;
+	if (b->rc < 0) {
+		struct timeval tv = { RETRY_SEC, 0 };
+
+		errno = b->err;
+		if (b->snapshot && !b->recover)
+			cm.snap_busy = false;
+		cm.broken = true;
+		n = _refuse_all(&cm.inflight);
+		error_errno("Unable to save state in %s: %u request(s) "
+			    "answered with an error; retrying with a full "
+			    "snapshot", cm.dir, n);
+		evtimer_add(cm.retry_ev, &tv);
+		return;
+	}
+	if (b->recover) {
+		info("State saved in %s again (snapshot and journal "
+		     "generation %llu)", cm.dir,
+		     (unsigned long long) b->new_gen);
+		cm.broken = false;
+		cm.jbytes = 0;
+	} else if (b->rotated) {
+		cm.jbytes = 0;
+		debug("Journal rotated to generation %llu at seq %llu",
+		      (unsigned long long) b->new_gen,
+		      (unsigned long long) b->snap_seq);
+	} else {
+		cm.jbytes += buf_len(b->records);
+		if (b->snapshot)
+			cm.snap_busy = false;
+	}
 	_send_all(&cm.inflight);
 }
 
 static void _on_done(evutil_socket_t fd, short what, void *arg)
 {
+	batch_t *b;
+
 	pthread_mutex_lock(&cm.mutex);
-	bool fin = cm.finished;
+	b = cm.written;
+	cm.written = NULL;
 	pthread_mutex_unlock(&cm.mutex);
-	if (!cm.writing || !fin)
+	if (!cm.writing || !b)
 		return;
-	_finish_write();
+	_finish_write(b);
+	_batch_free(b);
 	if (cm.dirty || cm.waiting)
 		event_active(cm.commit_ev, EV_READ, 0);
 }
 
-int commit_init(struct event_base *base)
+static void _on_snap(evutil_socket_t fd, short what, void *arg)
 {
-	cm.commit_ev = event_new(base, -1, 0, _on_commit, NULL);
-	cm.done_ev = event_new(base, -1, 0, _on_done, NULL);
-	if (!cm.commit_ev || !cm.done_ev)
-		return -1;
-	if (pthread_create(&cm.thread, NULL, _writer, NULL))
-		return -1;
-	cm.thread_up = true;
-	return 0;
-}
+	bool done;
+	int rc;
 
-static void _wait_inflight(void)
-{
-	if (!cm.writing)
-		return;
 	pthread_mutex_lock(&cm.mutex);
-	while (!cm.finished)
-		pthread_cond_wait(&cm.cond, &cm.mutex);
+	done = cm.snap_done;
+	rc = cm.snap_rc;
+	cm.snap_done = false;
 	pthread_mutex_unlock(&cm.mutex);
-	_finish_write();
+	if (!done)
+		return;
+	cm.snap_busy = false;
+	if (rc < 0)
+		error("Unable to write the snapshot in %s: the journal keeps "
+		      "its records until the next one", cm.dir);
 }
 
-int commit_sync(void)
+static void _on_retry(evutil_socket_t fd, short what, void *arg)
+{
+	cm.dirty = true;          /* try the snapshot even if nothing waits */
+	event_active(cm.commit_ev, EV_READ, 0);
+}
+
+static void _read_env(void)
+{
+	const char *v = getenv("SLUICE_JOURNAL_ROTATE_BYTES");
+
+	cm.sync = !getenv("SLUICE_JOURNAL_NOSYNC") ||
+		  !strcmp(getenv("SLUICE_JOURNAL_NOSYNC"), "0");
+	if (!cm.sync)
+		error("SLUICE_JOURNAL_NOSYNC is set: the journal is not "
+		      "synced, acknowledged changes may be lost (for "
+		      "benchmarks only)");
+	if (v && atol(v) > 0) {
+		cm.rotate_at = (size_t) atol(v);
+		cm.rotate_fixed = true;
+	}
+}
+
+/* The recovered state as the first snapshot, a new journal after it. */
+static int _start_journal(const recover_t *r)
 {
 	buf_t *b;
 	int rc;
 
-	_wait_inflight();
-	b = state_save_pack();
-	rc = state_save_write(ctld_conf()->state_save_location, b);
+	cm.seq = r->seq;
+	cm.gen = r->next_gen;
+	state_save_changes_reset();
+	b = state_save_pack(cm.seq, cm.gen);
+	_set_rotate_at(buf_len(b));
+	cm.jf = journal_create(cm.dir, cm.gen, cm.sync);
+	if (!cm.jf) {
+		error_errno("Unable to create journal generation %llu in %s",
+			    (unsigned long long) cm.gen, cm.dir);
+		buf_destroy(b);
+		return -1;
+	}
+	if (r->damaged_gen)
+		recover_keep_damaged(cm.dir, r->damaged_gen, cm.gen);
+	rc = _write_snapshot(b, cm.seq, cm.gen);
 	buf_destroy(b);
 	if (rc < 0)
-		error("Unable to save state in %s",
-		      ctld_conf()->state_save_location);
+		error("Unable to save state in %s", cm.dir);
+	else
+		debug("Journal generation %llu started at seq %llu",
+		      (unsigned long long) cm.gen, (unsigned long long) cm.seq);
+	return rc;
+}
+
+int commit_init(struct event_base *base, const recover_t *r)
+{
+	cm.dir = xstrdup(ctld_conf()->state_save_location);
+	_read_env();
+	if (_start_journal(r) < 0)
+		return -1;
+	cm.commit_ev = event_new(base, -1, 0, _on_commit, NULL);
+	cm.done_ev = event_new(base, -1, 0, _on_done, NULL);
+	cm.snap_ev = event_new(base, -1, 0, _on_snap, NULL);
+	cm.retry_ev = evtimer_new(base, _on_retry, NULL);
+	if (!cm.commit_ev || !cm.done_ev || !cm.snap_ev || !cm.retry_ev)
+		return -1;
+	if (pthread_create(&cm.thread, NULL, _writer, NULL))
+		return -1;
+	cm.thread_up = true;
+	if (pthread_create(&cm.snap_thread, NULL, _snapshotter, NULL))
+		return -1;
+	cm.snap_up = true;
+	return 0;
+}
+
+static void _wait_idle(void)
+{
+	pthread_mutex_lock(&cm.mutex);
+	while ((cm.writing && !cm.written) || cm.snap_buf)
+		pthread_cond_wait(&cm.cond, &cm.mutex);
+	pthread_mutex_unlock(&cm.mutex);
+	if (cm.writing)
+		_on_done(-1, 0, NULL);
+}
+
+int commit_sync(void)
+{
+	buf_t *b, *rec = buf_create(4096);
+	int rc;
+
+	_wait_idle();
+	state_save_pack_changes(rec, &cm.seq);  /* in the snapshot below */
+	buf_destroy(rec);
+	cm.gen++;
+	b = state_save_pack(cm.seq, cm.gen);
+	rc = _write_snapshot(b, cm.seq, cm.gen);
+	buf_destroy(b);
 	cm.dirty = false;
+	if (rc < 0) {
+		error("Unable to save state in %s", cm.dir);
+		_refuse_all(&cm.waiting);
+	}
 	_send_all(&cm.waiting);
 	return rc;
 }
 
 void commit_fini(void)
 {
-	if (cm.thread_up) {
-		pthread_mutex_lock(&cm.mutex);
-		cm.stop = true;
-		pthread_cond_broadcast(&cm.cond);
-		pthread_mutex_unlock(&cm.mutex);
+	pthread_mutex_lock(&cm.mutex);
+	cm.stop = true;
+	pthread_cond_broadcast(&cm.cond);
+	pthread_mutex_unlock(&cm.mutex);
+	if (cm.thread_up)
 		pthread_join(cm.thread, NULL);
-		cm.thread_up = false;
-	}
+	if (cm.snap_up)
+		pthread_join(cm.snap_thread, NULL);
+	cm.thread_up = cm.snap_up = false;
 	if (cm.commit_ev)
 		event_free(cm.commit_ev);
 	if (cm.done_ev)
 		event_free(cm.done_ev);
-	cm.commit_ev = cm.done_ev = NULL;
+	if (cm.snap_ev)
+		event_free(cm.snap_ev);
+	if (cm.retry_ev)
+		event_free(cm.retry_ev);
+	cm.commit_ev = cm.done_ev = cm.snap_ev = cm.retry_ev = NULL;
+	journal_close(cm.jf);
+	cm.jf = NULL;
 	xfree(cm.dir);
+	state_save_fini();
 }
 
 void commit_dirty(void)

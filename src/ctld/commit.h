@@ -1,11 +1,24 @@
 /* commit.h — group commit: acknowledged means on disk.
  *
  * A handler that changed state does not answer at once: it queues its
- * reply here.  Once per loop iteration a commit packs the state snapshot
- * (state_save_pack) and a writer thread writes it (tmp file, fsync,
- * rename, fsync dir); then every reply queued before that pack is sent.
- * Replies queued while a write is in flight wait for the next one, so a
- * burst of requests shares one write.
+ * reply here.  Once per loop iteration a commit frames what changed as
+ * journal records (state_save_pack_changes) and a writer thread appends
+ * them to the journal and fdatasyncs it; then every reply queued before
+ * that is sent.  Replies queued while a write is in flight wait for the
+ * next one, so a burst of requests shares one fdatasync.
+ *
+ * When the journal has grown past a threshold, the commit also packs a
+ * snapshot: the writer starts a new journal file after the batch, and a
+ * snapshot thread writes the snapshot (tmp, fsync, rename) and removes
+ * the older journal files once it is durable.
+ *
+ * If a write fails, the replies waiting for it become errors
+ * (ESLURM_WRITING_TO_FILE), work queued with commit_after() waits, and
+ * the next commit writes a whole snapshot and a new journal file.
+ *
+ * SLUICE_JOURNAL_NOSYNC=1 in slurmctld's environment skips fdatasync
+ * (benchmarks of what durability costs; unsafe).
+ * SLUICE_JOURNAL_ROTATE_BYTES=N rotates after N journal bytes (tests).
  */
 #ifndef SLUICE_CTLD_COMMIT_H
 #define SLUICE_CTLD_COMMIT_H
@@ -13,12 +26,16 @@
 #include <stdint.h>
 
 #include "common/net.h"
+#include "ctld/recover.h"
 
 typedef void (*commit_free_f)(void *data);
 typedef void (*commit_after_f)(void *arg);
 
-int  commit_init(struct event_base *base);
-/* Write the snapshot now on this thread (shutdown); waits for a write in
+/* Start the writer: a first snapshot of the recovered state (r) and a
+ * new journal file after it; older journal files are removed (damaged
+ * ones renamed *.damaged).  0, or -1 (logged). */
+int  commit_init(struct event_base *base, const recover_t *r);
+/* Write a snapshot now on this thread (shutdown); waits for a write in
  * flight first.  Queued replies are sent.  0 or -1. */
 int  commit_sync(void);
 void commit_fini(void);

@@ -30,6 +30,7 @@
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/rate_limit.h"
+#include "ctld/recover.h"
 #include "ctld/rpc.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
@@ -54,6 +55,7 @@ static struct {
 	net_server_t      *server;
 	struct event      *tick_ev;
 	struct event      *sig_ev[4];
+	recover_t          recovered;
 	time_t             boot_time;
 	time_t             last_ping;
 	uint32_t           private_data;   /* PRIVATE_DATA_* */
@@ -287,13 +289,17 @@ static void _init_state(void)
 	job_mgr_init();
 	if (ctld.opts.clear_state) {
 		info("Not recovering state (-c)");
+		ctld.recovered.next_gen = recover_next_gen(c->state_save_location);
 		return;
 	}
-	rc = state_save_load(c->state_save_location, err, sizeof(err));
+	rc = recover_state(c->state_save_location, &ctld.recovered, err,
+			   sizeof(err));
 	if (rc < 0 && !ctld.opts.ignore_state_errors)
 		fatal("%s (use -i to ignore, -c to start without state)", err);
-	if (rc < 0)
+	if (rc < 0) {
 		error("Ignoring unreadable state: %s", err);
+		ctld.recovered.next_gen = recover_next_gen(c->state_save_location);
+	}
 	part_mgr_refresh_totals();
 }
 
@@ -328,7 +334,9 @@ static void _start(void)
 	ctld.base = event_base_new();
 	if (!ctld.base)
 		fatal("event_base_new failed");
-	if (commit_init(ctld.base) < 0 || agent_init(ctld.base, AGENT_THREADS) < 0 ||
+	if (commit_init(ctld.base, &ctld.recovered) < 0)
+		fatal("Unable to save state in %s", c->state_save_location);
+	if (agent_init(ctld.base, AGENT_THREADS) < 0 ||
 	    sched_init(ctld.base) < 0)
 		fatal("Unable to start the controller's workers");
 	_listen();

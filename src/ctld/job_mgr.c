@@ -35,12 +35,28 @@ static struct {
 	job_record_t *finished;    /* by end time, for purge */
 	uint32_t      cnt;
 	uint32_t      next_id;
+	uint32_t     *dirty;       /* ids changed since the last commit */
+	size_t        dirty_cnt, dirty_cap;
+	uint32_t     *purged;      /* ids purged since the last commit */
+	size_t        purged_cnt, purged_cap;
 } jm;
 
 int job_mgr_init(void)
 {
 	jm.next_id = ctld_conf()->first_job_id ? ctld_conf()->first_job_id : 1;
 	return 0;
+}
+
+static void _push_id(uint32_t **arr, size_t *cnt, size_t *cap, uint32_t id)
+{
+	if (*cnt == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+
+		*arr = xrealloc_sz(*arr, *cap * sizeof(uint32_t),
+				   ncap * sizeof(uint32_t));
+		*cap = ncap;
+	}
+	(*arr)[(*cnt)++] = id;
 }
 
 static void _free_job(job_record_t *j)
@@ -70,6 +86,27 @@ static void _free_job(job_record_t *j)
 void job_mgr_touch(job_record_t *j)
 {
 	j->packed_ok = false;
+	if (j->jdirty)
+		return;
+	j->jdirty = true;
+	_push_id(&jm.dirty, &jm.dirty_cnt, &jm.dirty_cap, j->info.job_id);
+}
+
+void job_mgr_free_job(job_record_t *j)
+{
+	_free_job(j);
+}
+
+/* The journal takes the ids changed and purged since the last call. */
+void job_mgr_take_changes(uint32_t **dirty, size_t *dirty_cnt,
+			  uint32_t **purged, size_t *purged_cnt)
+{
+	*dirty = jm.dirty;
+	*dirty_cnt = jm.dirty_cnt;
+	*purged = jm.purged;
+	*purged_cnt = jm.purged_cnt;
+	jm.dirty = jm.purged = NULL;
+	jm.dirty_cnt = jm.dirty_cap = jm.purged_cnt = jm.purged_cap = 0;
 }
 
 void job_mgr_fini(void)
@@ -82,6 +119,9 @@ void job_mgr_fini(void)
 	}
 	jm.pending = jm.running = jm.finished = NULL;
 	jm.cnt = 0;
+	xfree(jm.dirty);
+	xfree(jm.purged);
+	jm.dirty_cnt = jm.dirty_cap = jm.purged_cnt = jm.purged_cap = 0;
 }
 
 job_record_t *job_mgr_find(uint32_t job_id)
@@ -152,6 +192,8 @@ void job_mgr_add(job_record_t *j)
 {
 	HASH_ADD(hh, jm.by_id, info.job_id, sizeof(uint32_t), j);
 	jm.cnt++;
+	j->jdirty = false;
+	job_mgr_touch(j);
 	if (j->info.job_id >= jm.next_id) {
 		jm.next_id = j->info.job_id + 1;
 		if (jm.next_id > ctld_conf()->max_job_id)
@@ -622,6 +664,8 @@ static void _purge(time_t now)
 				ctld_conf()->state_save_location,
 				job_array_files_id(j));
 		debug2("Purging old records of JobId=%u", j->info.job_id);
+		_push_id(&jm.purged, &jm.purged_cnt, &jm.purged_cap,
+			 j->info.job_id);
 		_free_job(j);
 		any = true;
 	}

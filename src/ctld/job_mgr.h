@@ -54,6 +54,7 @@ typedef struct job_record {
 	buf_t          *packed;        /* snapshot bytes, valid if packed_ok */
 	bool            packed_ok;
 	uint32_t        packed_gen;    /* node generation when packed */
+	bool            jdirty;        /* on the journal's changed list */
 	time_t          term_sent;     /* last REQUEST_TERMINATE_JOB */
 	uint16_t        launch_tries;  /* batch launches sent for this start */
 	/* resources in detail (job_res.c) */
@@ -156,12 +157,28 @@ void          job_mgr_trial_free(job_record_t *j);
 
 /* Snapshot of every job record. */
 void          job_mgr_pack_state(buf_t *b);
-int           job_mgr_unpack_state(buf_t *b);
+/* Journal: a JREC_JOB record for every job changed (job_mgr_touch) and
+ * a JREC_PURGE for every job purged since the last call, numbered from
+ * *seq + 1 (*seq ends at the last one used). */
+void          job_mgr_pack_changes(buf_t *b, uint64_t *seq);
+/* Forget the changes so far (the snapshot written at start has them). */
+void          job_mgr_changes_reset(void);
+
+/* Recovery (recover.c): one record as packed in a snapshot or a
+ * JREC_JOB, not in the table yet; NULL if malformed. */
+job_record_t *job_mgr_unpack_job(buf_t *b);
+/* Free a record that is not in the table. */
+void          job_mgr_free_job(job_record_t *j);
+/* Put a recovered record in the table, its lists and its nodes. */
+void          job_mgr_attach(job_record_t *j);
 
 /* Internal to the job manager's files. */
 /* The record changed: repack it in the next snapshot.  Every change to
  * a saved field must be followed by this. */
 void          job_mgr_touch(job_record_t *j);
+/* Hand over (caller frees) the ids touched and purged since last time. */
+void          job_mgr_take_changes(uint32_t **dirty, size_t *dirty_cnt,
+				   uint32_t **purged, size_t *purged_cnt);
 job_record_t *job_mgr_create(uint32_t job_id);
 void          job_mgr_add(job_record_t *j);
 void          job_mgr_pending_add(job_record_t *j);

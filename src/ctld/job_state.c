@@ -17,11 +17,13 @@
 #include "ctld/job_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
+#include "ctld/journal.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "slurm/slurm_errno.h"
 
 #define JOB_REC_MAGIC 0x4a4f4231u   /* "JOB1" */
+#define JOB_REC_VERSION 1           /* payload version of JREC_JOB */
 
 static void _pack_alloc(buf_t *b, const job_record_t *j)
 {
@@ -58,8 +60,9 @@ static void _pack_job_fields(buf_t *b, const job_record_t *j)
 	job_array_pack(b, j);
 }
 
-/* Each record is packed once per change and the bytes kept. */
-static void _pack_job(buf_t *b, job_record_t *j)
+/* Each record is packed once per change and the bytes kept: the journal
+ * record and the next snapshot share them. */
+static const buf_t *_packed(job_record_t *j)
 {
 	if (!j->packed || !j->packed_ok ||
 	    j->packed_gen != node_mgr_generation()) {
@@ -70,7 +73,55 @@ static void _pack_job(buf_t *b, job_record_t *j)
 		j->packed_ok = true;
 		j->packed_gen = node_mgr_generation();
 	}
-	packbuf(b, j->packed);
+	return j->packed;
+}
+
+static void _pack_job(buf_t *b, job_record_t *j)
+{
+	packbuf(b, _packed(j));
+}
+
+void job_mgr_pack_changes(buf_t *b, uint64_t *seq)
+{
+	uint32_t *dirty, *purged;
+	size_t nd, np, k;
+
+	job_mgr_take_changes(&dirty, &nd, &purged, &np);
+	for (k = 0; k < nd; k++) {
+		job_record_t *j = job_mgr_find(dirty[k]);
+		const buf_t *p;
+
+		if (!j || !j->jdirty)
+			continue;        /* purged since */
+		j->jdirty = false;
+		p = _packed(j);
+		journal_frame(b, JREC_JOB, JOB_REC_VERSION, ++*seq,
+			      buf_data(p), buf_len(p));
+	}
+	for (k = 0; k < np; k++) {
+		uint8_t id[4] = { purged[k] >> 24, purged[k] >> 16,
+				  purged[k] >> 8, purged[k] };
+
+		journal_frame(b, JREC_PURGE, 1, ++*seq, id, sizeof(id));
+	}
+	xfree(dirty);
+	xfree(purged);
+}
+
+void job_mgr_changes_reset(void)
+{
+	uint32_t *dirty, *purged;
+	size_t nd, np;
+
+	job_mgr_take_changes(&dirty, &nd, &purged, &np);
+	for (size_t k = 0; k < nd; k++) {
+		job_record_t *j = job_mgr_find(dirty[k]);
+
+		if (j)
+			j->jdirty = false;
+	}
+	xfree(dirty);
+	xfree(purged);
 }
 
 void job_mgr_pack_state(buf_t *b)
@@ -136,7 +187,7 @@ static int _unpack_alloc(buf_t *b, job_record_t *j)
 	return 0;
 }
 
-static void _attach(job_record_t *j)
+void job_mgr_attach(job_record_t *j)
 {
 	uint32_t st = j->info.job_state;
 	long i, k = 0;
@@ -171,7 +222,7 @@ static void _attach(job_record_t *j)
 	job_mgr_running_add(j);
 }
 
-static job_record_t *_unpack_job(buf_t *b)
+job_record_t *job_mgr_unpack_job(buf_t *b)
 {
 	job_record_t *j = job_mgr_create(0);
 	uint32_t magic, n;
@@ -203,28 +254,6 @@ fail:
 	job_res_free(j);
 	xfree(j);
 	return NULL;
-}
-
-int job_mgr_unpack_state(buf_t *b)
-{
-	uint32_t cnt, k;
-
-	if (unpack32(b, &cnt) < 0 || cnt > 64u * 1024 * 1024)
-		return -1;
-	for (k = 0; k < cnt; k++) {
-		job_record_t *j = _unpack_job(b);
-
-		if (!j)
-			return -1;
-		if (job_mgr_find(j->info.job_id)) {
-			error("Duplicate JobId=%u in the state file",
-			      j->info.job_id);
-			return -1;
-		}
-		_attach(j);
-	}
-	job_mgr_restore_priorities();
-	return 0;
 }
 
 /* ---- batch launch ---- */

@@ -448,7 +448,27 @@ void node_mgr_pack_state(buf_t *b)
 	}
 }
 
-int node_mgr_unpack_state(buf_t *b)
+/* Back to what slurm.conf says of the node. */
+static void _reset_to_conf(node_record_t *n)
+{
+	const slurm_conf_t *c = ctld_conf();
+
+	for (size_t i = 0; i < c->node_cnt; i++) {
+		const conf_node_t *cn = &c->nodes[i];
+
+		if (strcmp(cn->name, n->info.name))
+			continue;
+		n->info.node_state = _conf_state(cn);
+		xfree(n->info.reason);
+		n->info.reason = xstrdup(cn->reason);
+		n->info.reason_time = cn->reason ? time(NULL) : 0;
+		n->info.reason_uid = cn->reason ? c->slurm_user_id : 0;
+		n->down_no_resp = false;
+		return;
+	}
+}
+
+int node_mgr_unpack_state(buf_t *b, bool replace)
 {
 	uint32_t cnt, i, state, uid;
 	char *name = NULL, *reason = NULL;
@@ -457,6 +477,8 @@ int node_mgr_unpack_state(buf_t *b)
 
 	if (unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN)
 		return -1;
+	for (i = 0; replace && i < nm.cnt; i++)
+		_reset_to_conf(nm.nodes[i]);
 	for (i = 0; i < cnt; i++) {
 		node_record_t *n;
 

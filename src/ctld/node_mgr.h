@@ -81,8 +81,10 @@ void           node_mgr_ping(time_t now);
 /* REQUEST_SHUTDOWN to every slurmd. */
 void           node_mgr_shutdown_slurmds(void);
 
-/* Snapshot: DOWN/DRAIN states with reasons. */
+/* Snapshot: DOWN/DRAIN states with reasons.  With replace, nodes the
+ * record does not list go back to their slurm.conf state first (a later
+ * journal record replaces the whole set). */
 void           node_mgr_pack_state(buf_t *b);
-int            node_mgr_unpack_state(buf_t *b);
+int            node_mgr_unpack_state(buf_t *b, bool replace);
 
 #endif

@@ -1,11 +1,15 @@
-/* state_save.c — snapshot and per-job files in StateSaveLocation.
+/* state_save.c — snapshot, journal records of changes, and per-job
+ * files in StateSaveLocation.
  *
  * Snapshot "ctld_state": packstr(magic), pack16(version), pack_time(saved),
- * packstr(cluster), pack32(next job id), node states, job records.  It is
+ * packstr(cluster), [v2: pack64(last journal seq in it), pack64(first
+ * journal generation to replay after it)], pack32(next job id), node
+ * states, job records, [v2: u32 CRC-32C of all the bytes before].  It is
  * written to "ctld_state.new", fsync'd, renamed, and the directory fsync'd.
- * Job scripts and environments are written without fsync at submit; the
- * next snapshot write syncs the file system first, so they are on disk
- * before the submit is acknowledged.
+ * Job scripts and environments are written without fsync at submit and
+ * also go into the journal (JREC_JOB_FILES), so they are on disk before
+ * the submit is acknowledged; a snapshot write syncs the file system
+ * first, so they stay on disk when that journal is removed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,17 +19,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/crc32c.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
+#include "ctld/journal.h"
 #include "ctld/node_mgr.h"
 #include "ctld/state_save.h"
 
 #define STATE_MAGIC "SLUICE_CTLD_STATE"
 #define STATE_FILE  "ctld_state"
 #define CLUSTER_FILE "clustername"
+
+/* What the journal has of the state besides job records. */
+static struct {
+	buf_t   **files;        /* JREC_JOB_FILES payloads not yet framed */
+	size_t    files_cnt, files_cap;
+	buf_t    *nodes;        /* node states as last journaled */
+	uint32_t  next_id;      /* next job id as last journaled */
+	bool      replaying;    /* recovery writes job files: no records */
+} ss;
 
 static int _mkdir_p(const char *path, mode_t mode)
 {
@@ -48,7 +63,7 @@ static int _mkdir_p(const char *path, mode_t mode)
 	return rc;
 }
 
-static char *_read_file(const char *path, size_t *len)
+char *state_save_read_file(const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *data = NULL;
@@ -131,7 +146,7 @@ int state_save_init(const char *dir, const char *cluster, char *err,
 		return -1;
 	}
 	path = xstrdup_printf("%s/%s", dir, CLUSTER_FILE);
-	old = _read_file(path, &len);
+	old = state_save_read_file(path, &len);
 	if (old) {
 		xstrtrim(old);
 		if (cluster && *old && strcmp(old, cluster)) {
@@ -164,7 +179,7 @@ out:
 	return rc;
 }
 
-buf_t *state_save_pack(void)
+buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 {
 	static size_t last_len = 64 * 1024;
 	buf_t *b = buf_create(last_len + last_len / 8);
@@ -173,11 +188,81 @@ buf_t *state_save_pack(void)
 	pack16(b, STATE_SAVE_VERSION);
 	pack_time(b, time(NULL));
 	packstr(b, ctld_conf()->cluster_name);
+	pack64(b, seq);
+	pack64(b, gen);
 	pack32(b, job_mgr_next_id());
 	node_mgr_pack_state(b);
 	job_mgr_pack_state(b);
+	pack32(b, crc32c(0, buf_data(b), buf_len(b)));
 	last_len = buf_len(b);
 	return b;
+}
+
+/* ---- journal records of what changed ---- */
+
+static void _frame_buf(buf_t *b, uint16_t type, uint64_t *seq,
+		       const buf_t *p)
+{
+	journal_frame(b, type, 1, ++*seq, buf_data(p), buf_len(p));
+}
+
+/* Node states: one record with all of them whenever they differ from
+ * the last one journaled (cheap: only DOWN/DRAIN nodes are packed). */
+static void _pack_nodes_change(buf_t *b, uint64_t *seq)
+{
+	buf_t *n = buf_create(256);
+
+	node_mgr_pack_state(n);
+	if (ss.nodes && buf_len(ss.nodes) == buf_len(n) &&
+	    !memcmp(buf_data(ss.nodes), buf_data(n), buf_len(n))) {
+		buf_destroy(n);
+		return;
+	}
+	if (b)
+		_frame_buf(b, JREC_NODES, seq, n);
+	if (ss.nodes)
+		buf_destroy(ss.nodes);
+	ss.nodes = n;
+}
+
+void state_save_pack_changes(buf_t *b, uint64_t *seq)
+{
+	uint32_t next = job_mgr_next_id();
+
+	/* scripts first: a job record in the journal has its files */
+	for (size_t i = 0; i < ss.files_cnt; i++) {
+		_frame_buf(b, JREC_JOB_FILES, seq, ss.files[i]);
+		buf_destroy(ss.files[i]);
+	}
+	ss.files_cnt = 0;
+	job_mgr_pack_changes(b, seq);
+	_pack_nodes_change(b, seq);
+	if (next != ss.next_id) {
+		uint8_t v[4] = { next >> 24, next >> 16, next >> 8, next };
+
+		journal_frame(b, JREC_NEXT_ID, 1, ++*seq, v, sizeof(v));
+		ss.next_id = next;
+	}
+}
+
+void state_save_changes_reset(void)
+{
+	for (size_t i = 0; i < ss.files_cnt; i++)
+		buf_destroy(ss.files[i]);
+	ss.files_cnt = 0;
+	job_mgr_changes_reset();
+	_pack_nodes_change(NULL, NULL);
+	ss.next_id = job_mgr_next_id();
+}
+
+void state_save_fini(void)
+{
+	state_save_changes_reset();
+	xfree(ss.files);
+	ss.files_cap = 0;
+	if (ss.nodes)
+		buf_destroy(ss.nodes);
+	ss.nodes = NULL;
 }
 
 static void _fsync_dir(const char *dir)
@@ -215,14 +300,16 @@ out:
 	return rc;
 }
 
-static int _unpack_header(buf_t *b, char *err, size_t errlen)
+int state_save_unpack_header(buf_t *b, uint64_t *seq, uint64_t *gen,
+			     char *err, size_t errlen)
 {
 	char *magic = NULL, *cluster = NULL;
 	uint16_t ver;
 	time_t saved;
-	uint32_t next_id;
+	uint32_t next_id, crc;
 	int rc = -1;
 
+	*seq = *gen = 0;
 	if (unpackstr(b, &magic) < 0 || xstrcmp(magic, STATE_MAGIC)) {
 		snprintf(err, errlen, "state file has no valid header");
 		goto out;
@@ -231,7 +318,20 @@ static int _unpack_header(buf_t *b, char *err, size_t errlen)
 		snprintf(err, errlen, "state file version %u not supported", ver);
 		goto out;
 	}
+	if (ver >= 2) {
+		size_t len = buf_len(b);
+		const uint8_t *d = buf_data(b);
+
+		crc = len >= 4 ? (uint32_t) d[len - 4] << 24 |
+			(uint32_t) d[len - 3] << 16 |
+			(uint32_t) d[len - 2] << 8 | d[len - 1] : 0;
+		if (len < 4 || crc32c(0, d, len - 4) != crc) {
+			snprintf(err, errlen, "state file fails its checksum");
+			goto out;
+		}
+	}
 	if (unpack_time(b, &saved) < 0 || unpackstr(b, &cluster) < 0 ||
+	    (ver >= 2 && (unpack64(b, seq) < 0 || unpack64(b, gen) < 0)) ||
 	    unpack32(b, &next_id) < 0) {
 		snprintf(err, errlen, "state file header truncated");
 		goto out;
@@ -243,51 +343,54 @@ static int _unpack_header(buf_t *b, char *err, size_t errlen)
 		goto out;
 	}
 	job_mgr_set_next_id(next_id);
-	rc = 0;
+	rc = ver;
 out:
 	xfree(magic);
 	xfree(cluster);
 	return rc;
 }
 
-int state_save_load(const char *dir, char *err, size_t errlen)
-{
-	char *path = xstrdup_printf("%s/%s", dir, STATE_FILE);
-	size_t len = 0;
-	char *data = _read_file(path, &len);
-	buf_t *b = NULL;
-	int rc = -1;
-
-	if (!data) {
-		rc = errno == ENOENT ? 1 : -1;
-		if (rc < 0)
-			snprintf(err, errlen, "Unable to read %s: %s", path,
-				 strerror(errno));
-		else
-			info("No state file %s to recover", path);
-		goto out;
-	}
-	b = buf_view(data, len);
-	if (_unpack_header(b, err, errlen) < 0)
-		goto out;
-	if (node_mgr_unpack_state(b) < 0 || job_mgr_unpack_state(b) < 0) {
-		snprintf(err, errlen, "Incomplete or corrupt state file %s",
-			 path);
-		goto out;
-	}
-	info("Recovered state of %u jobs from %s", job_mgr_count(), path);
-	rc = 0;
-out:
-	if (b)
-		buf_destroy(b);
-	xfree(data);
-	xfree(path);
-	return rc;
-}
-
 static char *_job_dir(const char *dir, uint32_t job_id)
 {
 	return xstrdup_printf("%s/hash.%u/job.%u", dir, job_id % 10, job_id);
+}
+
+static void _queue_files_record(uint32_t job_id, const char *script,
+				char *const *env)
+{
+	buf_t *p = buf_create(1024 + (script ? strlen(script) : 0));
+
+	pack32(p, job_id);
+	packstr(p, script);
+	packstr_list(p, env);
+	if (ss.files_cnt == ss.files_cap) {
+		size_t ncap = ss.files_cap ? ss.files_cap * 2 : 64;
+
+		ss.files = xrealloc_sz(ss.files, ss.files_cap * sizeof(buf_t *),
+				       ncap * sizeof(buf_t *));
+		ss.files_cap = ncap;
+	}
+	ss.files[ss.files_cnt++] = p;
+}
+
+int state_save_replay_job_files(const char *dir, const void *data,
+				uint32_t len)
+{
+	buf_t *b = buf_view(data, len);
+	char *script = NULL, **env = NULL;
+	uint32_t id, n;
+	int rc = -1;
+
+	if (unpack32(b, &id) == 0 && unpackstr(b, &script) == 0 &&
+	    unpackstr_array(b, &env, &n, PACK_MAX_ARRAY_LEN) == 0) {
+		ss.replaying = true;
+		rc = state_save_job_files(dir, id, script, env);
+		ss.replaying = false;
+	}
+	xfree(script);
+	xstrarray_free(env);
+	buf_destroy(b);
+	return rc;
 }
 
 int state_save_job_files(const char *dir, uint32_t job_id,
@@ -315,6 +418,8 @@ int state_save_job_files(const char *dir, uint32_t job_id,
 	if (_write_file(path, blob ? blob : "", blen, false, 0600) < 0)
 		goto out;
 	rc = 0;
+	if (!ss.replaying)
+		_queue_files_record(job_id, script, env);
 out:
 	if (rc < 0)
 		error_errno("Unable to save script of JobId=%u in %s", job_id, jd);
@@ -332,13 +437,13 @@ int state_save_read_job_files(const char *dir, uint32_t job_id,
 	size_t len = 0, off = 0;
 	int rc = -1;
 
-	*script = _read_file(path, &len);
+	*script = state_save_read_file(path, &len);
 	*env = NULL;
 	if (!*script)
 		goto out;
 	xfree(path);
 	path = xstrdup_printf("%s/environment", jd);
-	blob = _read_file(path, &len);
+	blob = state_save_read_file(path, &len);
 	if (!blob)
 		goto out;
 	*env = xcalloc(1, sizeof(char *));

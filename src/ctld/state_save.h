@@ -1,9 +1,13 @@
-/* state_save.h — the controller's snapshot in StateSaveLocation.
+/* state_save.h — the controller's state in StateSaveLocation.
  *
- * File "ctld_state": a header (magic string, format version, time,
- * cluster name) then next job id, node states, job records.  Job scripts
- * and environments live beside it in hash.<id%10>/job.<id>/ (written once
- * at submit, removed at purge).
+ * File "ctld_state": the snapshot, a header (magic string, format
+ * version, time, cluster name, and from version 2 the last journal
+ * sequence number it holds and the first journal generation after it)
+ * then next job id, node states, job records, and from version 2 a
+ * CRC-32C.  Changes since the snapshot are records in the journal files
+ * (journal.h) that state_save_pack_changes() frames.  Job scripts and
+ * environments live beside it in hash.<id%10>/job.<id>/ (written once at
+ * submit, removed at purge).  Recovery is in recover.h.
  */
 #ifndef SLUICE_CTLD_STATE_SAVE_H
 #define SLUICE_CTLD_STATE_SAVE_H
@@ -13,22 +17,37 @@
 
 #include "common/pack.h"
 
-#define STATE_SAVE_VERSION 1
+#define STATE_SAVE_VERSION 2
 
 /* mkdir -p the state dir; refuse a dir of another cluster.  0, or -1
  * with a message in err. */
 int    state_save_init(const char *dir, const char *cluster, char *err,
 		       size_t errlen);
-/* Pack the whole snapshot (loop thread). */
-buf_t *state_save_pack(void);
+void   state_save_fini(void);
+/* Pack the whole snapshot (loop thread): the state as of journal record
+ * seq, to be followed by journal generation gen. */
+buf_t *state_save_pack(uint64_t seq, uint64_t gen);
 /* Write a packed snapshot durably (any thread).  0 or -1 (errno). */
 int    state_save_write(const char *dir, const buf_t *b);
-/* Load at start.  0; 1 if there is no state; -1 with a message in err. */
-int    state_save_load(const char *dir, char *err, size_t errlen);
+/* Frame every change since the last call as journal records numbered
+ * from *seq + 1 (loop thread).  Nothing appended if nothing changed. */
+void   state_save_pack_changes(buf_t *b, uint64_t *seq);
+/* Forget the changes so far (a snapshot was just packed with them). */
+void   state_save_changes_reset(void);
 
-/* Per-job files.  0 or -1 (logged). */
+/* Snapshot header: the format version (>= 1) with *seq and *gen (0 for
+ * version 1) and the next job id applied, or -1 with a message. */
+int    state_save_unpack_header(buf_t *b, uint64_t *seq, uint64_t *gen,
+				char *err, size_t errlen);
+/* A whole file (xfree), NUL-terminated; NULL with errno. */
+char  *state_save_read_file(const char *path, size_t *len);
+
+/* Per-job files.  0 or -1 (logged).  Also queues the journal record. */
 int    state_save_job_files(const char *dir, uint32_t job_id,
 			    const char *script, char *const *env);
+/* Write the files of a JREC_JOB_FILES payload (recovery).  0 or -1. */
+int    state_save_replay_job_files(const char *dir, const void *data,
+				   uint32_t len);
 /* Read them back; caller frees (script xfree, env xstrarray_free). */
 int    state_save_read_job_files(const char *dir, uint32_t job_id,
 				 char **script, char ***env);

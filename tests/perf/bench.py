@@ -15,10 +15,17 @@ N slurmd on loopback), then prints `name: value` lines:
             record: the figures must not grow with the size)
   srun      median wall time of `srun -N1 -n1 true` and `srun -N4 -n4 true`
             as job steps of an existing allocation (salloc --no-shell)
+  queued    submit throughput (1 and PAR clients, N_SUBMIT jobs each) with
+            N_QUEUED jobs already pending: what a commit costs when the
+            controller holds many jobs
+
+The controller's durability is on unless SLUICE_JOURNAL_NOSYNC=1 is in the
+environment (passed to slurmctld: no fdatasync, for measuring its cost
+only).
 
 Sizes and phases from the environment: N_SUBMIT (1000) N_E2E (1000)
-N_PENDING (5000) PAR (8) RUNS (20) NODES (4) N_ARRAY (10000)
-PHASES (array,submit,pending,e2e,srun).
+N_PENDING (5000) N_QUEUED (10000) PAR (8) RUNS (20) NODES (4) N_ARRAY (10000)
+PHASES (array,submit,pending,e2e,srun; queued on request).
 Run as root: /usr/bin/python3 tests/perf/bench.py
 """
 import json
@@ -37,6 +44,7 @@ from cluster import Cluster  # noqa: E402
 N_SUBMIT = int(os.environ.get("N_SUBMIT", 1000))
 N_E2E = int(os.environ.get("N_E2E", 1000))
 N_PENDING = int(os.environ.get("N_PENDING", 5000))
+N_QUEUED = int(os.environ.get("N_QUEUED", 10000))
 PAR = int(os.environ.get("PAR", 8))
 RUNS = int(os.environ.get("RUNS", 20))
 NODES = int(os.environ.get("NODES", 4))
@@ -235,6 +243,23 @@ def main():
             time.sleep(2)
             say("ctld_rss_after_cancel_mib", rss_mib(c.ctld.pid))
             resume(c)
+
+        if "queued" in PHASES:
+            drain(c)
+            have = len(c.run(["squeue", "-h", "-t", "PD", "-o", "%A"]).out.split())
+            if N_QUEUED > have:
+                submit(c, N_QUEUED - have, PAR, ["--hold", "--wrap", "true"])
+            have = len(c.run(["squeue", "-h", "-t", "PD", "-o", "%A"]).out.split())
+            say("queued_jobs", have)
+            t0 = time.time()
+            n = submit(c, N_SUBMIT, 1, ["--wrap", "true"])
+            t1 = time.time()
+            say("queued_submit_1client_jobs_per_s", "%.1f" % (n / (t1 - t0)))
+            t0 = time.time()
+            n = submit(c, N_SUBMIT, PAR, ["--wrap", "true"])
+            t1 = time.time()
+            say("queued_submit_%dclients_jobs_per_s" % PAR, "%.1f" % (n / (t1 - t0)))
+            say("ctld_rss_queued_mib", rss_mib(c.ctld.pid))
     finally:
         c.stop()
         c.cleanup()

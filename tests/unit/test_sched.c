@@ -15,6 +15,8 @@
 #include "../../src/ctld/select.c"
 #include "../../src/ctld/commit.c"
 #include "../../src/ctld/state_save.c"
+#include "../../src/ctld/journal.c"
+#include "../../src/ctld/recover.c"
 #include "../../src/ctld/node_mgr.c"
 #include "../../src/ctld/node_state.c"
 #include "../../src/ctld/part_mgr.c"
@@ -221,7 +223,7 @@ static void test_node_down_fails_jobs(void **st)
 
 static void test_snapshot_roundtrip(void **st)
 {
-	buf_t *b = state_save_pack();   /* every record packed and cached */
+	buf_t *b = state_save_pack(0, 1);   /* every record packed, cached */
 	job_record_t *p = job_mgr_pending_first();
 	uint32_t cnt = job_mgr_count(), next = job_mgr_next_id(), pid;
 	char err[256];
@@ -231,7 +233,7 @@ static void test_snapshot_roundtrip(void **st)
 	assert_non_null(p);
 	pid = p->info.job_id;
 	job_mgr_end(p, JOB_CANCELLED, WAIT_NO_REASON, 0);
-	b = state_save_pack();
+	b = state_save_pack(0, 1);
 
 	assert_int_equal(state_save_write(conf->state_save_location, b), 0);
 	buf_destroy(b);
@@ -239,8 +241,10 @@ static void test_snapshot_roundtrip(void **st)
 	node_mgr_init(conf);
 	part_mgr_init(conf, err, sizeof(err));
 	job_mgr_init();
-	assert_int_equal(state_save_load(conf->state_save_location, err,
-					 sizeof(err)), 0);
+	recover_t r;
+
+	assert_int_equal(recover_state(conf->state_save_location, &r, err,
+				       sizeof(err)), 0);
 	assert_int_equal(job_mgr_count(), cnt);
 	assert_int_equal(job_mgr_next_id(), next);
 	assert_int_equal((node_mgr_find("n2")->info.node_state & NODE_STATE_BASE),

@@ -1,0 +1,373 @@
+/* recover.c — snapshot load and journal replay at start (recover.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/job_mgr.h"
+#include "ctld/journal.h"
+#include "ctld/node_mgr.h"
+#include "ctld/recover.h"
+#include "ctld/state_save.h"
+
+#define STATE_FILE "ctld_state"
+
+typedef struct {
+	const char   *dir;
+	job_record_t *jobs;      /* by id (hh), not in the table yet */
+	buf_t        *nodes;     /* last JREC_NODES payload */
+	uint32_t      next_id;   /* last JREC_NEXT_ID, 0 = none */
+	uint64_t      last;      /* last sequence number applied */
+	uint32_t      applied;
+	char         *path;      /* the journal file being read */
+} replay_t;
+
+static void _put_job(replay_t *rp, job_record_t *j)
+{
+	job_record_t *old = NULL;
+
+	HASH_FIND(hh, rp->jobs, &j->info.job_id, sizeof(uint32_t), old);
+	if (old) {
+		HASH_DEL(rp->jobs, old);
+		job_mgr_free_job(old);
+	}
+	HASH_ADD(hh, rp->jobs, info.job_id, sizeof(uint32_t), j);
+}
+
+static void _drop_jobs(replay_t *rp)
+{
+	job_record_t *j, *tmp;
+
+	HASH_ITER(hh, rp->jobs, j, tmp) {
+		HASH_DEL(rp->jobs, j);
+		job_mgr_free_job(j);
+	}
+}
+
+/* 0, 1 if there is no snapshot, -1 (err). */
+static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
+			  size_t errlen)
+{
+	char *path = xstrdup_printf("%s/%s", rp->dir, STATE_FILE);
+	size_t len = 0;
+	char *data = state_save_read_file(path, &len);
+	buf_t *b = NULL;
+	uint32_t cnt, k;
+	int rc = -1, ver;
+
+	if (!data) {
+		rc = errno == ENOENT ? 1 : -1;
+		if (rc < 0)
+			snprintf(err, errlen, "Unable to read %s: %s", path,
+				 strerror(errno));
+		else
+			info("No state file %s to recover", path);
+		goto out;
+	}
+	b = buf_view(data, len);
+	ver = state_save_unpack_header(b, &rp->last, gen, err, errlen);
+	if (ver < 0)
+		goto out;
+	if (node_mgr_unpack_state(b, false) < 0 || unpack32(b, &cnt) < 0 ||
+	    cnt > 64u * 1024 * 1024)
+		goto corrupt;
+	for (k = 0; k < cnt; k++) {
+		job_record_t *j = job_mgr_unpack_job(b), *dup = NULL;
+
+		if (!j)
+			goto corrupt;
+		HASH_FIND(hh, rp->jobs, &j->info.job_id, sizeof(uint32_t), dup);
+		if (dup) {
+			error("Duplicate JobId=%u in the state file",
+			      j->info.job_id);
+			job_mgr_free_job(j);
+			goto corrupt;
+		}
+		_put_job(rp, j);
+	}
+	info("Recovered state of %u jobs from %s (format version %d, journal "
+	     "seq %llu)", cnt, path, ver, (unsigned long long) rp->last);
+	rc = 0;
+	goto out;
+corrupt:
+	snprintf(err, errlen, "Incomplete or corrupt state file %s", path);
+	_drop_jobs(rp);
+out:
+	if (b)
+		buf_destroy(b);
+	xfree(data);
+	xfree(path);
+	return rc;
+}
+
+static uint32_t _u32(const uint8_t *p)
+{
+	return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 |
+	       (uint32_t) p[2] << 8 | p[3];
+}
+
+/* Apply one record to what is gathered.  0, or -1 with why. */
+static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
+		  size_t whylen)
+{
+	job_record_t *j = NULL;
+	buf_t *b;
+	uint32_t id;
+
+	switch (r->type) {
+	case JREC_JOB:
+		b = buf_view(r->data, r->len);
+		j = job_mgr_unpack_job(b);
+		buf_destroy(b);
+		if (!j) {
+			snprintf(why, whylen, "job record seq %llu malformed",
+				 (unsigned long long) r->seq);
+			return -1;
+		}
+		_put_job(rp, j);
+		return 0;
+	case JREC_PURGE:
+		if (r->len != 4)
+			break;
+		id = _u32(r->data);
+		HASH_FIND(hh, rp->jobs, &id, sizeof(uint32_t), j);
+		if (j) {
+			HASH_DEL(rp->jobs, j);
+			job_mgr_free_job(j);
+		}
+		return 0;
+	case JREC_NODES:
+		if (rp->nodes)
+			buf_destroy(rp->nodes);
+		rp->nodes = buf_from_copy(r->data, r->len);
+		return 0;
+	case JREC_NEXT_ID:
+		if (r->len != 4)
+			break;
+		rp->next_id = _u32(r->data);
+		return 0;
+	case JREC_JOB_FILES:
+		if (state_save_replay_job_files(rp->dir, r->data, r->len) < 0)
+			error("Journal %s: job files record seq %llu not "
+			      "restored", rp->path, (unsigned long long) r->seq);
+		return 0;
+	default:
+		snprintf(why, whylen, "record seq %llu has unknown type %u "
+			 "(written by a newer slurmctld?)",
+			 (unsigned long long) r->seq, r->type);
+		return -1;
+	}
+	snprintf(why, whylen, "record seq %llu (type %u) has length %u",
+		 (unsigned long long) r->seq, r->type, r->len);
+	return -1;
+}
+
+static void _log_damage(replay_t *rp, const uint8_t *data, size_t len,
+			size_t off, int what, const char *why)
+{
+	uint64_t first, last;
+	size_t after;
+
+	if (what == JOURNAL_TORN) {
+		error("Journal %s: torn last record at offset %zu (%s): cut "
+		      "%zu bytes; %u records before it kept (up to seq %llu)",
+		      rp->path, off, why, len - off, rp->applied,
+		      (unsigned long long) rp->last);
+		return;
+	}
+	after = journal_count_after(data, len, off, &first, &last);
+	error("Journal %s: damaged record at offset %zu (%s): replay stops "
+	      "there; kept %u records up to seq %llu, cut %zu bytes holding "
+	      "%zu intact records%s", rp->path, off, why, rp->applied,
+	      (unsigned long long) rp->last, len - off, after,
+	      after ? "" : " (none)");
+	if (after)
+		error("Journal %s: records seq %llu to %llu after the damage "
+		      "are not replayed", rp->path, (unsigned long long) first,
+		      (unsigned long long) last);
+}
+
+/* Replay one file.  0 to go on with the next, -1 to stop. */
+static int _replay_file(replay_t *rp, uint64_t gen)
+{
+	size_t len = 0, off = JOURNAL_HDR_LEN, at;
+	char *data, why[256];
+	uint64_t hgen;
+	journal_rec_t r;
+	int rc = -1, what;
+
+	rp->path = journal_path(rp->dir, gen);
+	data = state_save_read_file(rp->path, &len);
+	if (!data) {
+		error_errno("Unable to read journal %s", rp->path);
+		goto out;
+	}
+	why[0] = '\0';
+	hgen = gen;
+	if (journal_check_header((uint8_t *) data, len, &hgen, why,
+				 sizeof(why)) < 0 || hgen != gen) {
+		if (hgen != gen && !why[0])
+			snprintf(why, sizeof(why), "header says generation %llu",
+				 (unsigned long long) hgen);
+		error("Journal %s: %s: cut %zu bytes, nothing replayed from it",
+		      rp->path, why, len);
+		goto out;
+	}
+	for (;;) {
+		at = off;
+		why[0] = '\0';
+		what = journal_next((uint8_t *) data, len, &off, &r, why,
+				    sizeof(why));
+		if (what == JOURNAL_END) {
+			rc = 0;
+			break;
+		}
+		if (what != JOURNAL_REC) {
+			_log_damage(rp, (uint8_t *) data, len, at, what, why);
+			break;
+		}
+		if (r.seq <= rp->last)
+			continue;           /* already in the snapshot */
+		if (r.seq != rp->last + 1) {
+			snprintf(why, sizeof(why), "record seq %llu follows seq "
+				 "%llu", (unsigned long long) r.seq,
+				 (unsigned long long) rp->last);
+			_log_damage(rp, (uint8_t *) data, len, at,
+				    JOURNAL_DAMAGED, why);
+			break;
+		}
+		if (_apply(rp, &r, why, sizeof(why)) < 0) {
+			_log_damage(rp, (uint8_t *) data, len, at,
+				    JOURNAL_DAMAGED, why);
+			break;
+		}
+		rp->last = r.seq;
+		rp->applied++;
+	}
+out:
+	xfree(data);
+	xfree(rp->path);
+	return rc;
+}
+
+static int _end_cmp(const void *a, const void *b)
+{
+	const job_record_t *x = *(job_record_t *const *) a;
+	const job_record_t *y = *(job_record_t *const *) b;
+
+	if (x->info.end_time != y->info.end_time)
+		return x->info.end_time < y->info.end_time ? -1 : 1;
+	return x->info.job_id < y->info.job_id ? -1 :
+	       x->info.job_id > y->info.job_id;
+}
+
+/* Into the tables: nodes first (a job on a DOWN node ends), then the
+ * jobs in end time order (the purge list is kept in that order). */
+static void _install(replay_t *rp)
+{
+	size_t n = HASH_COUNT(rp->jobs), k = 0;
+	job_record_t **all = xcalloc(n + 1, sizeof(*all)), *j, *tmp;
+
+	if (rp->nodes && node_mgr_unpack_state(rp->nodes, true) < 0)
+		error("Journal: node states record malformed, ignored");
+	if (rp->next_id)
+		job_mgr_set_next_id(rp->next_id);
+	HASH_ITER(hh, rp->jobs, j, tmp) {
+		HASH_DEL(rp->jobs, j);
+		all[k++] = j;
+	}
+	qsort(all, k, sizeof(*all), _end_cmp);
+	for (size_t i = 0; i < k; i++)
+		job_mgr_attach(all[i]);
+	xfree(all);
+	job_mgr_restore_priorities();
+}
+
+int recover_state(const char *dir, recover_t *r, char *err, size_t errlen)
+{
+	replay_t rp = { .dir = dir };
+	uint64_t snap_gen = 0, *gens = NULL, first;
+	size_t cnt = 0, i;
+	int snap;
+
+	memset(r, 0, sizeof(*r));
+	snap = _load_snapshot(&rp, &snap_gen, err, errlen);
+	if (snap < 0)
+		return -1;
+	first = rp.last;
+	journal_list(dir, &gens, &cnt);
+	for (i = 0; i < cnt; i++) {
+		if (gens[i] < snap_gen)
+			continue;        /* left over: all in the snapshot */
+		if (_replay_file(&rp, gens[i]) < 0) {
+			r->damaged_gen = gens[i];
+			for (i++; i < cnt; i++) {
+				char *p = journal_path(dir, gens[i]);
+
+				error("Journal %s not replayed (it follows the "
+				      "damage)", p);
+				xfree(p);
+			}
+			break;
+		}
+	}
+	if (rp.applied)
+		info("Replayed %u journal records (seq %llu to %llu)",
+		     rp.applied, (unsigned long long) first + 1,
+		     (unsigned long long) rp.last);
+	r->seq = rp.last;
+	r->replayed = rp.applied;
+	r->next_gen = snap_gen ? snap_gen : 1;
+	if (cnt && gens[cnt - 1] + 1 > r->next_gen)
+		r->next_gen = gens[cnt - 1] + 1;
+	xfree(gens);
+	_install(&rp);
+	if (rp.nodes)
+		buf_destroy(rp.nodes);
+	if (snap == 1 && !rp.applied)
+		return 1;
+	info("Recovered state of %u jobs", job_mgr_count());
+	return 0;
+}
+
+uint64_t recover_next_gen(const char *dir)
+{
+	uint64_t *gens = NULL, next = 1;
+	size_t cnt = 0;
+
+	if (journal_list(dir, &gens, &cnt) == 0 && cnt)
+		next = gens[cnt - 1] + 1;
+	xfree(gens);
+	return next;
+}
+
+void recover_keep_damaged(const char *dir, uint64_t from_gen,
+			  uint64_t before_gen)
+{
+	uint64_t *gens = NULL;
+	size_t cnt = 0;
+
+	if (!from_gen || journal_list(dir, &gens, &cnt) < 0)
+		return;
+	for (size_t i = 0; i < cnt; i++) {
+		char *p, *q;
+
+		if (gens[i] < from_gen || gens[i] >= before_gen)
+			continue;
+		p = journal_path(dir, gens[i]);
+		q = xstrdup_printf("%s.damaged", p);
+		if (rename(p, q) < 0)
+			error_errno("Unable to rename %s", p);
+		else
+			info("Damaged journal kept as %s", q);
+		xfree(p);
+		xfree(q);
+	}
+	xfree(gens);
+}

@@ -1,0 +1,166 @@
+/* fuzz_journal.c — arbitrary bytes as the controller's state on disk:
+ * the snapshot (ctld_state) and a journal file, read by recover_state()
+ * into real node and job tables, as slurmctld does at start.  Input: a
+ * big-endian u16 n, then the snapshot (the first n & 0x7fff bytes of the
+ * rest, at most all of it), then the journal file.  With n's top bit set
+ * the checksums are made right first, so that the record parsers behind
+ * them (job records, node states, job files) see the mutated bytes.  Nothing may crash or leak; a
+ * journal image is also scanned record by record.
+ *
+ * Build: CC=clang cmake -DSLUICE_FUZZ=ON
+ *        -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined ...
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/ctld/select.c"
+#include "../../src/ctld/commit.c"
+#include "../../src/ctld/state_save.c"
+#include "../../src/ctld/journal.c"
+#include "../../src/ctld/recover.c"
+#include "../../src/ctld/node_mgr.c"
+#include "../../src/ctld/node_state.c"
+#include "../../src/ctld/part_mgr.c"
+#include "../../src/ctld/job_mgr.c"
+#include "../../src/ctld/job_submit.c"
+#include "../../src/ctld/job_state.c"
+#include "../../src/ctld/sched.c"
+
+/* ---- what the loop's modules would provide ---- */
+
+static slurm_conf_t *conf;
+
+const slurm_conf_t *ctld_conf(void) { return conf; }
+struct event_base *ctld_base(void) { return NULL; }
+time_t ctld_boot_time(void) { return 0; }
+bool ctld_is_operator(uid_t uid) { return uid == 0; }
+void ctld_shutdown(void) { }
+int ctld_reconfigure(void) { return 0; }
+int agent_init(struct event_base *base, int threads) { return 0; }
+void agent_fini(void) { }
+unsigned agent_pending(void) { return 0; }
+void agent_queue_work(agent_work_f work, agent_done_f done, void *arg) { }
+void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
+		   int timeout_ms, agent_rpc_done_f done, void *arg)
+{
+	msg_body_free(type, req);
+}
+
+static char dir[] = "/tmp/fuzz_journal.XXXXXX";
+static char *state_dir;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	log_options_t quiet = { LOG_LEVEL_QUIET, LOG_LEVEL_QUIET, false, false };
+	char path[256], err[512];
+	FILE *f;
+
+	log_init("fuzz_journal", quiet, NULL);
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+	f = fopen(path, "w");
+	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s/state\n"
+		"NodeName=n[1-4] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
+		"PartitionName=debug Nodes=ALL Default=YES\n", dir);
+	fclose(f);
+	conf = conf_load(path, err, sizeof(err));
+	if (!conf || state_save_init(conf->state_save_location, "t", err,
+				     sizeof(err)))
+		abort();
+	state_dir = conf->state_save_location;
+	return 0;
+}
+
+static void _put(const char *name, const uint8_t *d, size_t n)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", state_dir, name);
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	f = fopen(path, "wb");
+	if (!f)
+		abort();
+	if (n && fwrite(d, 1, n, f) != n)
+		abort();
+	fclose(f);
+}
+
+static void _scan(const uint8_t *d, size_t n)
+{
+	size_t off = JOURNAL_HDR_LEN;
+	journal_rec_t r;
+	uint64_t gen, a, b;
+	char why[256];
+
+	if (journal_check_header(d, n, &gen, why, sizeof(why)) < 0)
+		off = 0;
+	while (journal_next(d, n, &off, &r, why, sizeof(why)) == JOURNAL_REC)
+		if (r.data + r.len > d + n)
+			abort();
+	journal_count_after(d, n, off, &a, &b);
+}
+
+/* Right checksums: every record of the journal image (framed by its
+ * length field) and the snapshot's trailing CRC. */
+static void _fix_crcs(uint8_t *snap, size_t sn, uint8_t *j, size_t jn)
+{
+	size_t off = JOURNAL_HDR_LEN;
+
+	if (sn >= 4)
+		_put32(snap + sn - 4, crc32c(0, snap, sn - 4));
+	if (jn >= JOURNAL_HDR_LEN)
+		_put32(j + 20, crc32c(0, j, 20));
+	while (off + JOURNAL_REC_HDR_LEN <= jn) {
+		uint32_t n = _get32(j + off + 16), crc;
+
+		if (n > jn - off - JOURNAL_REC_HDR_LEN)
+			break;
+		crc = crc32c(0, j + off + 4, 16);
+		crc = crc32c(crc, j + off + JOURNAL_REC_HDR_LEN, n);
+		_put32(j + off + 20, crc);
+		off += JOURNAL_REC_HDR_LEN + n;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
+{
+	char err[512];
+	size_t snap;
+	recover_t r;
+	uint8_t *data;
+	bool fix;
+
+	if (size < 2)
+		return 0;
+	snap = (size_t) (in[0] & 0x7f) << 8 | in[1];
+	fix = in[0] & 0x80;
+	size -= 2;
+	data = xmalloc(size + 1);
+	memcpy(data, in + 2, size);
+	if (snap > size)
+		snap = size;
+	if (fix)
+		_fix_crcs(data, snap, data + snap, size - snap);
+	_scan(data + snap, size - snap);
+	_put("ctld_state", snap ? data : NULL, snap);
+	_put("ctld_journal.1", data + snap, size - snap);
+	node_mgr_init(conf);
+	part_mgr_init(conf, err, sizeof(err));
+	job_mgr_init();
+	recover_state(state_dir, &r, err, sizeof(err));
+	job_mgr_fini();
+	part_mgr_fini();
+	node_mgr_fini();
+	xfree(data);
+	return 0;
+}
