@@ -342,6 +342,7 @@ static void _start(void)
 	_listen();
 	_add_events();
 	job_mgr_launch_recover();
+	job_mgr_relaunch_running();
 }
 
 static void _stop(void)

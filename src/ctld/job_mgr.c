@@ -472,6 +472,17 @@ static void _terminate_all(job_record_t *j)
 		_send_terminate(j, node_mgr_at(i));
 }
 
+/* The end is on disk: now tell the nodes.  Sent earlier, a node could
+ * clean the job up and a controller restarted from before the end would
+ * launch it a second time. */
+static void _terminate_saved(void *arg)
+{
+	job_record_t *j = job_mgr_find((uint32_t) (uintptr_t) arg);
+
+	if (j && (j->info.job_state & JOB_COMPLETING) && j->comp_bitmap)
+		_terminate_all(j);
+}
+
 void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		 uint32_t exit_code)
 {
@@ -514,7 +525,8 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 			node_mgr_completing(n, true);
 		}
 	}
-	_terminate_all(j);
+	j->term_sent = time(NULL);
+	commit_after(_terminate_saved, (void *) (uintptr_t) i->job_id);
 	if (!bitmap_count(j->comp_bitmap))
 		_finish(j);
 	commit_dirty();
@@ -580,8 +592,19 @@ void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 
 	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
 		if (j->info.job_state != JOB_RUNNING || !j->info.batch_flag ||
-		    j->info.start_time > grace ||
-		    xstrcmp(j->info.batch_host, n->info.name) ||
+		    xstrcmp(j->info.batch_host, n->info.name))
+			continue;
+		if (j->recovered_run) {
+			j->recovered_run = false;
+			if (_listed(j->info.job_id, ids, cnt))
+				continue;
+			info("Batch JobId=%u is not running on %s after the "
+			     "controller's restart: launching it",
+			     j->info.job_id, n->info.name);
+			job_mgr_relaunch(j);
+			continue;
+		}
+		if (j->info.start_time > grace ||
 		    _listed(j->info.job_id, ids, cnt))
 			continue;
 		error("Batch JobId=%u missing from batch node %s, killing it",

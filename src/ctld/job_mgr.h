@@ -73,6 +73,8 @@ typedef struct job_record {
 					 * started task copies the request
 					 * fields (job_array.c _ja_copy) */
 	struct job_steps *steps;       /* step_mgr.h; NULL = none yet */
+	bool            recovered_run; /* running at restart: launch it if its
+				        * node registers without it */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;
@@ -126,9 +128,17 @@ void          job_mgr_tick(time_t now);
 void          job_mgr_reattach_parts(void);
 /* Node n registered listing the jobs alive on it: batch jobs it should
  * be running but does not list (and that are not just being launched)
- * are lost and end NODE_FAIL. */
+ * are lost and end NODE_FAIL; those recovered at a restart are launched
+ * now. */
 void          job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 				    uint32_t cnt);
+/* After a restart: the running batch jobs wait for their node's
+ * registration.  Their start was saved before their launch was sent, so
+ * the launch may never have left: a job the node does not list then is
+ * launched (job_mgr_check_missing). */
+void          job_mgr_relaunch_running(void);
+/* Send a running batch job's launch again (no PrologSlurmctld). */
+void          job_mgr_relaunch(job_record_t *j);
 /* Is a job with this id still running/completing on node n? */
 bool          job_mgr_on_node(uint32_t job_id, const node_record_t *n);
 

@@ -412,3 +412,26 @@ void job_mgr_launch(job_record_t *j)
 		return;
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
 }
+
+void job_mgr_relaunch(job_record_t *j)
+{
+	j->launch_tries = 0;
+	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
+}
+
+void job_mgr_relaunch_running(void)
+{
+	job_record_t *j;
+	unsigned n = 0;
+
+	for (j = job_mgr_running_first(); j; j = j->run_next) {
+		if (j->info.job_state != JOB_RUNNING || !j->info.batch_flag ||
+		    !j->node_bitmap || !j->alloc_cnt)
+			continue;
+		j->recovered_run = true;
+		n++;
+	}
+	if (n)
+		info("%u recovered running batch job(s) wait for their nodes "
+		     "to register", n);
+}

@@ -193,14 +193,15 @@ static void _log_damage(replay_t *rp, const uint8_t *data, size_t len,
 		      (unsigned long long) last);
 }
 
-/* Replay one file.  0 to go on with the next, -1 to stop. */
+/* Replay one file.  0 to go on with the next; JOURNAL_TORN (cut at a
+ * torn end) or JOURNAL_DAMAGED to stop. */
 static int _replay_file(replay_t *rp, uint64_t gen)
 {
 	size_t len = 0, off = JOURNAL_HDR_LEN, at;
 	char *data, why[256];
 	uint64_t hgen;
 	journal_rec_t r;
-	int rc = -1, what;
+	int rc = JOURNAL_DAMAGED, what;
 
 	rp->path = journal_path(rp->dir, gen);
 	data = state_save_read_file(rp->path, &len);
@@ -230,6 +231,7 @@ static int _replay_file(replay_t *rp, uint64_t gen)
 		}
 		if (what != JOURNAL_REC) {
 			_log_damage(rp, (uint8_t *) data, len, at, what, why);
+			rc = what;
 			break;
 		}
 		if (r.seq <= rp->last)
@@ -303,10 +305,15 @@ int recover_state(const char *dir, recover_t *r, char *err, size_t errlen)
 	first = rp.last;
 	journal_list(dir, &gens, &cnt);
 	for (i = 0; i < cnt; i++) {
+		int what;
+
 		if (gens[i] < snap_gen)
 			continue;        /* left over: all in the snapshot */
-		if (_replay_file(&rp, gens[i]) < 0) {
+		what = _replay_file(&rp, gens[i]);
+		if (what == JOURNAL_DAMAGED ||
+		    (what == JOURNAL_TORN && i + 1 < cnt))
 			r->damaged_gen = gens[i];
+		if (what) {
 			for (i++; i < cnt; i++) {
 				char *p = journal_path(dir, gens[i]);
 

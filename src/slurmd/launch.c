@@ -198,8 +198,38 @@ out:
 	return rc;
 }
 
+static slurmd_run_t *_find_run(slurmd_t *sd, uint32_t job_id)
+{
+	for (size_t i = 0; i < SLURMD_RUNS; i++)
+		if (sd->runs[i].job_id == job_id)
+			return &sd->runs[i];
+	return NULL;
+}
+
+static void _note_run(slurmd_t *sd, const batch_launch_msg_t *m)
+{
+	slurmd_run_t *r = _find_run(sd, m->job_id);
+
+	if (!r) {
+		r = &sd->runs[sd->run_next];
+		sd->run_next = (sd->run_next + 1) % SLURMD_RUNS;
+	}
+	r->job_id = m->job_id;
+	r->start_time = m->start_time;
+	r->ended = false;
+}
+
+void launch_ended(slurmd_t *sd, uint32_t job_id)
+{
+	slurmd_run_t *r = _find_run(sd, job_id);
+
+	if (r)
+		r->ended = true;
+}
+
 int launch_batch(slurmd_t *sd, const batch_launch_msg_t *m)
 {
+	const slurmd_run_t *run;
 	char *sock = spool_step_socket(sd->spool_dir, sd->node->name,
 				       m->job_id);
 	int rc;
@@ -214,12 +244,21 @@ int launch_batch(slurmd_t *sd, const batch_launch_msg_t *m)
 		rc = SLURM_SUCCESS;
 		goto out;
 	}
+	run = _find_run(sd, m->job_id);
+	if (run && run->ended && run->start_time == m->start_time) {
+		info("JobId=%u: this run already ended here, launch ignored",
+		     m->job_id);
+		rc = SLURM_SUCCESS;
+		goto out;
+	}
 	unlink(sock);
 	info("Launching batch job %u for UID %u", m->job_id, m->uid);
 	rc = make_job_dir(sd, m);
 	if (rc)
 		goto out;
 	rc = launch_run_stepd(sd, REQUEST_BATCH_JOB_LAUNCH, m, m->job_id);
+	if (!rc)
+		_note_run(sd, m);
 	if (rc) {
 		char *dir = spool_job_dir(sd->spool_dir, m->job_id);
 

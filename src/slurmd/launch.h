@@ -20,5 +20,9 @@ int  launch_batch(slurmd_t *sd, const batch_launch_msg_t *m);
  * message body of type over the pipe and return its verdict. */
 int  launch_run_stepd(slurmd_t *sd, uint16_t type, const void *m,
 		      uint32_t job_id);
+/* The controller ended the job here (REQUEST_TERMINATE_JOB): a launch
+ * of the same run arriving late (a controller resending it after a
+ * restart) is ignored, so a job never runs twice. */
+void launch_ended(slurmd_t *sd, uint32_t job_id);
 
 #endif

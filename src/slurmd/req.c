@@ -151,6 +151,7 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	net_reply_rc(conn, SLURM_SUCCESS);
 	debug("JobId=%u: terminate (kill_wait %u s)", m->job_id, m->kill_wait);
 	forward_to_steps(sd, REQUEST_TERMINATE_JOB, m);
+	launch_ended(sd, m->job_id);
 	if (forward_to_stepd(sd, REQUEST_TERMINATE_JOB, m) !=
 	    ESLURM_INVALID_JOB_ID)
 		return;

@@ -22,6 +22,16 @@ typedef struct {
 	uint32_t job_id;
 } slurmd_epilog_t;
 
+/* A batch run this slurmd launched: job id and the start time the
+ * controller gave it, and whether the controller has ended it since. */
+typedef struct {
+	uint32_t job_id;
+	time_t   start_time;
+	bool     ended;
+} slurmd_run_t;
+
+#define SLURMD_RUNS 4096
+
 typedef struct {
 	slurm_conf_t       *conf;
 	const conf_node_t  *node;        /* this node's NodeName line */
@@ -37,6 +47,8 @@ typedef struct {
 	ctld_sender_t      *sender;
 	slurmd_epilog_t    *epilogs;     /* Epilogs running (epilog.h) */
 	size_t              epilog_cnt;
+	slurmd_run_t        runs[SLURMD_RUNS];  /* recent launches, a ring */
+	size_t              run_next;
 } slurmd_t;
 
 /* Queue a MESSAGE_NODE_REGISTRATION (retried until acknowledged). */

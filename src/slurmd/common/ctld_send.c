@@ -56,6 +56,13 @@ static bool try_send(ctld_sender_t *s, const item_t *it, bool quiet)
 		int err = net_rpc_rc(c->ctld_addrs[i], c->slurmctld_port,
 				     it->type, it->data, &rc, timeout);
 
+		if (err == 0 && rc == ESLURM_WRITING_TO_FILE) {
+			/* it could not save the news: not taken */
+			error("%s: controller %s could not save it (%s), will "
+			      "retry", msg_type_name(it->type), c->ctld_hosts[i],
+			      slurm_strerror(rc));
+			return false;
+		}
 		if (err == 0) {
 			if (rc)
 				info("%s: controller %s answered: %s",
