@@ -28,6 +28,12 @@
 #include "../../src/ctld/job_mgr.c"
 #include "../../src/ctld/job_submit.c"
 #include "../../src/ctld/job_state.c"
+#include "../../src/ctld/job_depend.c"
+#include "../../src/ctld/job_res.c"
+#include "../../src/ctld/stats.c"
+#include "../../src/ctld/priority.c"
+#include "../../src/ctld/bf_map.c"
+#include "../../src/ctld/backfill.c"
 #include "../../src/ctld/sched.c"
 
 /* ---- what the loop's modules would provide ---- */
@@ -38,6 +44,9 @@ const slurm_conf_t *ctld_conf(void) { return conf; }
 struct event_base *ctld_base(void) { return NULL; }
 time_t ctld_boot_time(void) { return 0; }
 bool ctld_is_operator(uid_t uid) { return uid == 0; }
+bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
+int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, char **m) { (void) d; (void) uid; (void) m; return 0; }
+void jobcomp_job_end(const job_info_t *j) { (void) j; }
 void ctld_shutdown(void) { }
 int ctld_reconfigure(void) { return 0; }
 int agent_init(struct event_base *base, int threads) { return 0; }
@@ -95,7 +104,7 @@ static void _put(const char *name, const uint8_t *d, size_t n)
 	fclose(f);
 }
 
-static void _scan(const uint8_t *d, size_t n)
+static void _scan_image(const uint8_t *d, size_t n)
 {
 	size_t off = JOURNAL_HDR_LEN;
 	journal_rec_t r;
@@ -151,7 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		snap = size;
 	if (fix)
 		_fix_crcs(data, snap, data + snap, size - snap);
-	_scan(data + snap, size - snap);
+	_scan_image(data + snap, size - snap);
 	_put("ctld_state", snap ? data : NULL, snap);
 	_put("ctld_journal.1", data + snap, size - snap);
 	node_mgr_init(conf);

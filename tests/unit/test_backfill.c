@@ -14,6 +14,8 @@
 #include "../../src/ctld/select.c"
 #include "../../src/ctld/commit.c"
 #include "../../src/ctld/state_save.c"
+#include "../../src/ctld/journal.c"
+#include "../../src/ctld/recover.c"
 #include "../../src/ctld/node_mgr.c"
 #include "../../src/ctld/node_state.c"
 #include "../../src/ctld/part_mgr.c"
