@@ -157,8 +157,14 @@ def resume(c):
 
 
 def state_kib(c):
-    p = os.path.join(c.dir, "state", "ctld_state")
-    return "%.1f" % (os.path.getsize(p) / 1024.0) if os.path.exists(p) else "NA"
+    """Snapshot plus journal files: what StateSaveLocation holds of the
+    controller's state (the journal has every change since the snapshot)."""
+    d = os.path.join(c.dir, "state")
+    names = [n for n in os.listdir(d) if n == "ctld_state" or
+             (n.startswith("ctld_journal.") and n.split(".")[-1].isdigit())]
+    if not names:
+        return "NA"
+    return "%.1f" % (sum(os.path.getsize(os.path.join(d, n)) for n in names) / 1024.0)
 
 
 def array_phase(c):
