@@ -341,8 +341,8 @@ static void _start(void)
 		fatal("Unable to start the controller's workers");
 	_listen();
 	_add_events();
+	job_mgr_relaunch_running();     /* not those in PrologSlurmctld: */
 	job_mgr_launch_recover();
-	job_mgr_relaunch_running();
 }
 
 static void _stop(void)
