@@ -187,6 +187,20 @@ static uint32_t _node_cap(const sel_ctx_t *s, const select_node_t *n)
 	return t > UINT32_MAX ? UINT32_MAX : (uint32_t) t;
 }
 
+#define CAP_UNKNOWN UINT32_MAX
+
+/* Tasks node i can take, computed the first time it is asked: a small
+ * job looks at a few nodes, not all of them. */
+static uint32_t _cap(sel_ctx_t *s, uint32_t i)
+{
+	if (s->cap[i] == CAP_UNKNOWN) {
+		uint32_t c = _node_cap(s, &s->nodes[i]);
+
+		s->cap[i] = c == CAP_UNKNOWN ? CAP_UNKNOWN - 1 : c;
+	}
+	return s->cap[i];
+}
+
 /* Candidate order: required nodes (index order), then the rest of avail
  * by weight; with contiguous, plain index order. */
 static int _build_order(sel_ctx_t *s, const bitmap_t *avail, size_t node_cnt)
@@ -240,7 +254,7 @@ static uint32_t _spread(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
 	size_t k;
 
 	for (k = 0; k < cnt && tasks_left && chosen < r->max_nodes; k++) {
-		if (s->tasks[ord[k]] || !s->cap[ord[k]])
+		if (s->tasks[ord[k]] || !_cap(s, ord[k]))
 			continue;
 		s->tasks[ord[k]] = 1;
 		tasks_left--;
@@ -251,7 +265,7 @@ static uint32_t _spread(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
 		for (k = 0; k < cnt && tasks_left; k++) {
 			uint32_t *t = &s->tasks[ord[k]];
 
-			if (!*t || *t >= s->cap[ord[k]])
+			if (!*t || *t >= _cap(s, ord[k]))
 				continue;
 			(*t)++;
 			tasks_left--;
@@ -272,13 +286,13 @@ static int _distribute(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
 	size_t k, next = 0;
 
 	for (k = 0; k < nreq; k++) {
-		if (!s->cap[ord[k]])
+		if (!_cap(s, ord[k]))
 			return -1;
 		s->tasks[ord[k]] = 1;
 		chosen++;
 	}
 	for (next = nreq; next < cnt && chosen < r->min_nodes; next++) {
-		if (!s->cap[ord[next]] || s->cap[ord[next]] < min_cap)
+		if (!_cap(s, ord[next]) || _cap(s, ord[next]) < min_cap)
 			continue;
 		s->tasks[ord[next]] = 1;
 		chosen++;
@@ -293,15 +307,15 @@ static int _distribute(sel_ctx_t *s, const uint32_t *ord, size_t cnt,
 
 		if (!*t)
 			continue;
-		add = s->cap[ord[k]] - *t < tasks_left ?
-			s->cap[ord[k]] - *t : tasks_left;
+		add = _cap(s, ord[k]) - *t < tasks_left ?
+			_cap(s, ord[k]) - *t : tasks_left;
 		*t += add;
 		tasks_left -= add;
 	}
 	for (; next < cnt && tasks_left && chosen < r->max_nodes; next++) {
-		if (!s->cap[ord[next]] || s->cap[ord[next]] < min_cap)
+		if (!_cap(s, ord[next]) || _cap(s, ord[next]) < min_cap)
 			continue;
-		add = s->cap[ord[next]] < tasks_left ? s->cap[ord[next]] :
+		add = _cap(s, ord[next]) < tasks_left ? _cap(s, ord[next]) :
 			tasks_left;
 		s->tasks[ord[next]] = add;
 		tasks_left -= add;
@@ -356,12 +370,12 @@ static int _place_contiguous(sel_ctx_t *s, size_t node_cnt)
 	size_t a = 0, b;
 
 	while (a < s->order_cnt) {
-		if (!s->cap[s->order[a]]) {
+		if (!_cap(s, s->order[a])) {
 			a++;
 			continue;
 		}
 		for (b = a + 1; b < s->order_cnt &&
-		     s->order[b] == s->order[b - 1] + 1 && s->cap[s->order[b]];
+		     s->order[b] == s->order[b - 1] + 1 && _cap(s, s->order[b]);
 		     b++)
 			;
 		_reset(s, node_cnt);
@@ -377,10 +391,7 @@ static int _place_contiguous(sel_ctx_t *s, size_t node_cnt)
 
 static int _place(sel_ctx_t *s, size_t node_cnt)
 {
-	size_t k;
-
-	for (k = 0; k < s->order_cnt; k++)
-		s->cap[s->order[k]] = _node_cap(s, &s->nodes[s->order[k]]);
+	memset(s->cap, 0xff, node_cnt * sizeof(uint32_t));   /* CAP_UNKNOWN */
 	if (s->req->contiguous)
 		return _place_contiguous(s, node_cnt);
 	/* With few nodes allowed (-N 1 -n 8), look first for nodes that hold
