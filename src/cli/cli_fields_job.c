@@ -71,6 +71,16 @@ U32_TEXT(t_job_id, job_id)
 INT_JSON(j_job_id, job_id)
 STR_TEXT(t_name, name)
 
+/* "123_[5-99%10]", cut to 31 characters as Slurm's squeue does. */
+static void array_id_text(char **o, const job_info_t *j)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%u_[%s]", j->array_job_id,
+		 j->array_task_str ? j->array_task_str : "");
+	xstrcat(o, buf);
+}
+
 TXT(t_array_id)
 {
 	const job_info_t *j = J(r);
@@ -78,8 +88,7 @@ TXT(t_array_id)
 	if (!j->array_job_id)
 		xstrfmtcat(o, "%u", j->job_id);
 	else if (j->array_task_id == NO_VAL32)
-		xstrfmtcat(o, "%u_[%s]", j->array_job_id,
-			   j->array_task_str ? j->array_task_str : "");
+		array_id_text(o, j);
 	else
 		xstrfmtcat(o, "%u_%u", j->array_job_id, j->array_task_id);
 }

@@ -94,6 +94,17 @@ def test_pending_array_is_one_line_and_expands(cluster):
     c.run(["scancel", str(jid)], user=USER)
 
 
+def test_long_pending_ids_cut_as_slurm(cluster):
+    """squeue's job id column holds at most 31 characters of the pending
+    form (as Slurm's); %K has the whole set."""
+    c = cluster
+    jid = submit(c, ["--array=0-20:2,21-25", "--hold", "--wrap", "true"])
+    full = "0,2,4,6,8,10,12,14,16,18,20-25"
+    out = squeue(c, "-j", str(jid), "-o", "%i|%K")
+    assert out == "%s|%s\n" % (("%d_[%s]" % (jid, full))[:31], full), out
+    c.run(["scancel", str(jid)], user=USER)
+
+
 def test_throttle_update(cluster):
     """scontrol update ArrayTaskThrottle changes the %N of the pending
     record; on a job that is no array it is refused."""
