@@ -93,6 +93,10 @@ def test_ld_preload_does_not_reach_prolog(priv):
     p["marker"].write_text("")
     os.chmod(p["marker"], 0o666)     # the job (a user) appends to it too
     env = {"LD_PRELOAD": str(p["so"]), "LD_LIBRARY_PATH": str(p["dir"])}
+    # sbatch itself inherits the preload: an ASan build must be told that
+    # a library ahead of its runtime is expected here.
+    san = c.sanitizer_env()["ASAN_OPTIONS"]
+    env["ASAN_OPTIONS"] = ":".join(x for x in (san, "verify_asan_link_order=0") if x)
     jid = c.sbatch(["--export=ALL", "--wrap", "true"], user="sluice_u1",
                    env=env)
     assert c.wait_done(jid, 60) == "COMPLETED"
