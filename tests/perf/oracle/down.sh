@@ -6,9 +6,9 @@
 # 50,000 of them one RPC at a time would take minutes).
 #   tests/perf/oracle/down.sh           stop, keep state (DB, job state, logs)
 #   tests/perf/oracle/down.sh --purge   stop and delete $ORACLE_DIR
-#   ... --purge --fast                  SIGKILL the daemons instead of waiting
-#                                       for them to save what is deleted anyway
-#                                       (50,000 jobs: minutes)
+#   tests/perf/oracle/down.sh --fast    SIGKILL the daemons instead of waiting
+#                                       for them to save state about to be
+#                                       deleted (50,000 jobs: minutes)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
@@ -18,10 +18,9 @@ for a in "$@"; do
 	case $a in
 	--purge) purge=1 ;;
 	--fast) sig=KILL ;;
-	*) echo "usage: $0 [--purge [--fast]]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--purge] [--fast]" >&2; exit 2 ;;
 	esac
 done
-[ $purge -eq 1 ] || sig=TERM
 
 # stop NAME EXE-BASENAME
 stop() {
