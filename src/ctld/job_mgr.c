@@ -607,6 +607,15 @@ void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 		if (j->info.start_time > grace ||
 		    _listed(j->info.job_id, ids, cnt))
 			continue;
+		if (j->info.requeue) {
+			error("Batch JobId=%u missing from batch node %s, "
+			      "requeuing it", j->info.job_id, n->info.name);
+			j->info.restart_cnt++;
+			job_mail(j, JOB_MAIL_REQUEUE);
+			job_mgr_end(j, JOB_PENDING | JOB_REQUEUE, WAIT_NO_REASON,
+				    j->info.exit_code);
+			continue;
+		}
 		error("Batch JobId=%u missing from batch node %s, killing it",
 		      j->info.job_id, n->info.name);
 		job_mgr_end(j, JOB_NODE_FAIL, FAIL_DOWN_NODE, 0);

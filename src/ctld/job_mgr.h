@@ -128,8 +128,8 @@ void          job_mgr_tick(time_t now);
 void          job_mgr_reattach_parts(void);
 /* Node n registered listing the jobs alive on it: batch jobs it should
  * be running but does not list (and that are not just being launched)
- * are lost and end NODE_FAIL; those recovered at a restart are launched
- * now. */
+ * are lost: requeued (--requeue, JobRequeue=1) or ended NODE_FAIL; those
+ * recovered at a restart are launched now. */
 void          job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 				    uint32_t cnt);
 /* After a restart: the running batch jobs wait for their node's
