@@ -18,6 +18,10 @@ N slurmd on loopback), then prints `name: value` lines:
   queued    submit throughput (1 and PAR clients, N_SUBMIT jobs each) with
             N_QUEUED jobs already pending: what a commit costs when the
             controller holds many jobs
+  rpc       the same without an sbatch process per job (tests/submit_rpc
+            sends REQUEST_SUBMIT_BATCH_JOB from 1 and PAR threads, N_RPC
+            jobs each), empty and with N_QUEUED held jobs queued: the
+            controller's own submit rate
 
 The controller's durability is on unless SLUICE_JOURNAL_NOSYNC=1 is in the
 environment (passed to slurmctld: no fdatasync, for measuring its cost
@@ -45,6 +49,7 @@ N_SUBMIT = int(os.environ.get("N_SUBMIT", 1000))
 N_E2E = int(os.environ.get("N_E2E", 1000))
 N_PENDING = int(os.environ.get("N_PENDING", 5000))
 N_QUEUED = int(os.environ.get("N_QUEUED", 10000))
+N_RPC = int(os.environ.get("N_RPC", 3000))
 PAR = int(os.environ.get("PAR", 8))
 RUNS = int(os.environ.get("RUNS", 20))
 NODES = int(os.environ.get("NODES", 4))
@@ -186,6 +191,29 @@ def array_phase(c):
         wait_empty(c)
 
 
+def submit_rpc(c, n, par, hold=False):
+    build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(HERE, "..", "..", "build"))
+    exe = os.path.join(build, "tests", "submit_rpc")
+    argv = [exe, str(n), str(par)] + (["--hold"] if hold else [])
+    p = subprocess.run(argv, env=dict(os.environ, **c.env_for()),
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("submit_rpc failed: %s %s" % (p.stdout, p.stderr))
+    return p.stdout.split()[0]
+
+
+def rpc_phase(c):
+    drain(c)
+    say("rpc_submit_1thread_jobs_per_s", submit_rpc(c, N_RPC, 1))
+    say("rpc_submit_%dthreads_jobs_per_s" % PAR, submit_rpc(c, N_RPC, PAR))
+    have = len(c.run(["squeue", "-h", "-t", "PD", "-o", "%A"]).out.split())
+    if N_QUEUED > have:
+        submit_rpc(c, N_QUEUED - have, PAR, hold=True)
+    say("rpc_queued_jobs", len(c.run(["squeue", "-h", "-t", "PD", "-o", "%A"]).out.split()))
+    say("rpc_queued_submit_1thread_jobs_per_s", submit_rpc(c, N_RPC, 1))
+    say("rpc_queued_submit_%dthreads_jobs_per_s" % PAR, submit_rpc(c, N_RPC, PAR))
+
+
 def main():
     c = Cluster(nodes=NODES, min_job_age=300, slurmd_timeout=300,
                 extra_conf="MaxJobCount=100000\nMaxArraySize=%d\n" % (
@@ -266,6 +294,8 @@ def main():
             t1 = time.time()
             say("queued_submit_%dclients_jobs_per_s" % PAR, "%.1f" % (n / (t1 - t0)))
             say("ctld_rss_queued_mib", rss_mib(c.ctld.pid))
+        if "rpc" in PHASES:
+            rpc_phase(c)
     finally:
         c.stop()
         c.cleanup()
