@@ -66,7 +66,7 @@ static void _early_exits(srun_t *r)
 		exit(0);
 	}
 	if (r->so.mpi && !strcasecmp(r->so.mpi, "list")) {
-		printf("MPI plugin types are...\n\tnone\n");
+		printf("MPI plugin types are...\n\tnone\n\tpmi2\n");
 		exit(0);
 	}
 }
@@ -77,7 +77,8 @@ static void _checks(srun_t *r, int argc, int first)
 		error("Heterogeneous job steps are not supported");
 		exit(1);
 	}
-	if (r->so.mpi && strcasecmp(r->so.mpi, "none")) {
+	if (r->so.mpi && strcasecmp(r->so.mpi, "none") &&
+	    strcasecmp(r->so.mpi, "pmi2")) {
 		error("invalid MPI type '%s', --mpi=list for acceptable types",
 		      r->so.mpi);
 		exit(1);
@@ -329,6 +330,43 @@ static void *_launch_one(void *arg)
 	return NULL;
 }
 
+/* --mpi, else MpiDefault: serve PMI? */
+static bool _want_pmi(const srun_t *r)
+{
+	const char *t = r->so.mpi ? r->so.mpi : cli_conf()->mpi_default;
+
+	return t && !strcasecmp(t, "pmi2");
+}
+
+/* PMI_process_mapping: (vector,(start_node,node_count,tasks_per_node)...)
+ * describing which node each rank is on, in rank order. */
+static char *_pmi_mapping(const uint32_t *task_node, uint32_t ntasks)
+{
+	char *s = xstrdup("(vector");
+	uint32_t r = 0;
+
+	while (r < ntasks) {
+		uint32_t n0 = task_node[r], tpn = 0, nodes = 0;
+
+		while (r + tpn < ntasks && task_node[r + tpn] == n0)
+			tpn++;
+		for (;;) {
+			uint32_t k = 0, base = r + nodes * tpn;
+
+			while (k < tpn && base + k < ntasks &&
+			       task_node[base + k] == n0 + nodes)
+				k++;
+			if (k != tpn)
+				break;
+			nodes++;
+		}
+		xstrfmtcat(&s, ",(%u,%u,%u)", n0, nodes, tpn);
+		r += nodes * tpn;
+	}
+	xstrcat(&s, ")");
+	return s;
+}
+
 static bool _per_task(const char *pat)
 {
 	return pat && (strstr(pat, "%t") || strstr(pat, "%n") ||
@@ -384,7 +422,7 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 	uint32_t **ids = xcalloc(nn + 1, sizeof(uint32_t *));
 	launch_t *l = xcalloc(nn + 1, sizeof(launch_t));
 	pthread_t *th = xcalloc(nn + 1, sizeof(pthread_t));
-	char cwd[PATH_MAX], *ifname = NULL;
+	char cwd[PATH_MAX], *ifname = NULL, *mapping = NULL;
 	const char *wd = r->o.desc.work_dir;
 	int rc = 0;
 
@@ -394,6 +432,12 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 	srun_layout(r->so.dist, r->so.plane, counts, nn, ids);
 	st->task_node = xcalloc(s->num_tasks + 1, sizeof(uint32_t));
 	st->in_task = _in_task(r, &ifname);
+	for (uint32_t n = 0; n < nn; n++)
+		for (uint32_t k = 0; k < counts[n]; k++)
+			if (ids[n][k] < s->num_tasks)
+				st->task_node[ids[n][k]] = n;
+	if (_want_pmi(r))
+		mapping = _pmi_mapping(st->task_node, s->num_tasks);
 	for (uint32_t n = 0; n < nn; n++) {
 		launch_tasks_request_msg_t *m = &l[n].m;
 		char *colon;
@@ -434,6 +478,10 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->flags = (r->so.unbuffered ? LAUNCH_UNBUFFERED : 0) |
 			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0);
 		m->kill_wait = cli_conf()->kill_wait;
+		if (mapping) {
+			m->flags |= LAUNCH_PMI;
+			m->pmi_mapping = mapping;
+		}
 		l[n].node = s->node_names[n];
 		pthread_create(&th[n], NULL, _launch_one, &l[n]);
 	}
@@ -449,6 +497,7 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		xfree(ids[n]);
 	}
 	xfree(ifname);
+	xfree(mapping);
 	xfree(counts);
 	xfree(ids);
 	xfree(l);

@@ -45,6 +45,8 @@ typedef struct {
 	int          sig_pipe[2];
 	int          label_width;
 	uint32_t     connected;   /* nodes whose IO_INIT arrived */
+	char        *fence;       /* PMI pairs of this barrier so far */
+	uint32_t     fence_cnt;   /* nodes in the barrier */
 } io_t;
 
 static int sig_wfd = -1;
@@ -178,6 +180,17 @@ static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
 		if (f->len == 4)
 			_task_exit(io, f->task, (uint32_t) p[0] << 24 |
 				   (uint32_t) p[1] << 16 | p[2] << 8 | p[3]);
+		break;
+	case IO_PMI_FENCE:
+		if (f->len)
+			xstrfmtcat(&io->fence, "%.*s", (int) f->len,
+				   (const char *) p);
+		if (++io->fence_cnt >= io->s->node_cnt) {
+			_send(io, -1, IO_PMI_FENCE_OUT, 0, io->fence,
+			      io->fence ? strlen(io->fence) : 0);
+			xfree(io->fence);
+			io->fence_cnt = 0;
+		}
 		break;
 	case IO_DONE:
 		c->done = true;
@@ -461,6 +474,7 @@ int srun_io_run(srun_step_t *s)
 		close(io.sig_pipe[1]);
 	}
 	xfree(io.conns);
+	xfree(io.fence);
 	xfree(io.node_done);
 	xfree(io.status);
 	xfree(p);

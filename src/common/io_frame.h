@@ -9,6 +9,10 @@
  *                  IO_EXIT (payload u32 wait status), IO_DONE;
  *   srun -> stepd: IO_STDIN (task or IO_ALL_TASKS; length 0 = EOF),
  *                  IO_SIGNAL (payload u32 signal number).
+ * PMI barriers: each stepd sends IO_PMI_FENCE ("key=value\n" pairs put
+ * on the node since the last barrier) once all its tasks entered it; srun
+ * sends every node's pairs back in one IO_PMI_FENCE_OUT when all nodes
+ * did.
  */
 #ifndef SLUICE_IO_FRAME_H
 #define SLUICE_IO_FRAME_H
@@ -17,7 +21,7 @@
 #include <stdint.h>
 
 #define IO_FRAME_HDR   12
-#define IO_FRAME_MAX   (64u * 1024)
+#define IO_FRAME_MAX   (4u * 1024 * 1024)
 #define IO_ALL_TASKS   0xffffffffu
 
 enum io_frame_type {
@@ -28,6 +32,8 @@ enum io_frame_type {
 	IO_EXIT,
 	IO_DONE,
 	IO_SIGNAL,
+	IO_PMI_FENCE,       /* stepd -> srun: this node's new PMI pairs */
+	IO_PMI_FENCE_OUT,   /* srun -> stepd: every node's, barrier over */
 	IO_TYPE_END
 };
 

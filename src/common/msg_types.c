@@ -259,6 +259,7 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(srun_host, FT_STR), LT(srun_port, FT_U16), LT(io_key, FT_STR),
 	LT(ofname, FT_STR), LT(efname, FT_STR), LT(ifname, FT_STR),
 	LT(input_task, FT_U32), LT(flags, FT_U16), LT(kill_wait, FT_U32),
+	LT(pmi_mapping, FT_STR),
 	FIELD_END
 };
 #undef LT

@@ -632,12 +632,14 @@ typedef struct {
 				   * (0xffffffff) or NO_VAL32 = none */
 	uint16_t  flags;          /* LAUNCH_* */
 	uint32_t  kill_wait;
+	char     *pmi_mapping;    /* PMI_process_mapping (LAUNCH_PMI) */
 } launch_tasks_request_msg_t;
 
 enum {
 	LAUNCH_UNBUFFERED = 0x0001,   /* -u: forward output as it comes */
 	LAUNCH_LABEL      = 0x0002,
 	LAUNCH_STDIN_NONE = 0x0004,
+	LAUNCH_PMI        = 0x0008,   /* serve PMI on PMI_FD (--mpi=pmi2) */
 };
 
 /* ---- the table ---- */

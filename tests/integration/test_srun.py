@@ -393,3 +393,56 @@ def test_steps_shown_and_scancel_ends_them(cluster):
     out, err = p.communicate(timeout=30)
     assert _wait_procs("sleep " + marker, False), "tasks survived scancel"
     assert p.returncode != 0
+
+
+PMI_CLIENT = r'''
+import os, socket, sys
+fd = int(os.environ["PMI_FD"])
+s = socket.socket(fileno=fd)
+f = s.makefile("rw")
+def cmd(line):
+    f.write(line + "\n"); f.flush()
+    return dict(kv.split("=", 1) for kv in f.readline().split())
+r = cmd("cmd=init pmi_version=1 pmi_subversion=1")
+assert r["cmd"] == "response_to_init" and r["rc"] == "0", r
+kvs = cmd("cmd=get_my_kvsname")["kvsname"]
+rank, size = int(os.environ["PMI_RANK"]), int(os.environ["PMI_SIZE"])
+assert cmd("cmd=get_universe_size")["size"] == str(size)
+for rnd in range(2):
+    r = cmd("cmd=put kvsname=%s key=k%d-%d value=%d" % (kvs, rnd, rank,
+                                                        (rank + 1) * 10 ** rnd))
+    assert r["rc"] == "0", r
+    r = cmd("cmd=barrier_in")
+    assert r["cmd"] == "barrier_out", r
+    total = 0
+    for other in range(size):
+        r = cmd("cmd=get kvsname=%s key=k%d-%d" % (kvs, rnd, other))
+        assert r["rc"] == "0", (other, r)
+        total += int(r["value"])
+    print("rank %d round %d sum %d" % (rank, rnd, total))
+m = cmd("cmd=get kvsname=%s key=PMI_process_mapping" % kvs)
+print("rank %d mapping %s" % (rank, m.get("value")))
+assert cmd("cmd=get kvsname=%s key=nosuchkey" % kvs)["rc"] != "0"
+assert cmd("cmd=finalize")["cmd"] == "finalize_ack"
+'''
+
+
+def test_pmi_simple_wire_across_nodes(cluster):
+    d = cluster.workdir(U)
+    path = cluster.write_file(U, os.path.join(d, "pmi_client.py"),
+                              PMI_CLIENT)
+    r = srun(cluster, ["-N4", "-n8", "--mpi=pmi2", "/usr/bin/python3",
+                       path], timeout=120)
+    assert r.rc == 0, r
+    lines = sorted(r.out.splitlines())
+    want = sorted(["rank %d round 0 sum 36" % k for k in range(8)] +
+                  ["rank %d round 1 sum 360" % k for k in range(8)] +
+                  ["rank %d mapping (vector,(0,4,2))" % k for k in range(8)])
+    assert lines == want, r.out
+    # cyclic: ranks 0-3 on nodes 0-3, then 4-7 again
+    r = srun(cluster, ["-N4", "-n8", "-m", "cyclic", "--mpi=pmi2",
+                       "/usr/bin/python3", path], timeout=120)
+    assert r.rc == 0, r
+    assert "rank 0 mapping (vector,(0,4,1),(0,4,1))" in r.out, r.out
+    r = srun(cluster, ["-n1", "printenv", "PMI_FD"])
+    assert r.rc == 1 and r.out == ""

@@ -25,6 +25,7 @@
 #include "slurm/slurm_errno.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
+#include "slurmd/stepd/step_pmi.h"
 
 #define STEP_CONN_TIMEOUT_MS 10000
 
@@ -91,6 +92,8 @@ static void _on_srun_read(struct bufferevent *bev, void *arg)
 			      st->m->job_id, st->m->step_id, sig);
 			if (sig > 0 && sig < NSIG)
 				step_tasks_signal(st, sig);
+		} else if (f.type == IO_PMI_FENCE_OUT && st->pmi) {
+			step_pmi_fence_out(st->pmi, (const char *) p, f.len);
 		}
 		evbuffer_drain(in, f.len);
 		if (!st->srun)

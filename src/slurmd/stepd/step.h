@@ -25,6 +25,7 @@ struct event;
 struct bufferevent;
 struct evbuffer;
 struct step;
+typedef struct step_pmi step_pmi_t;
 
 typedef struct {
 	struct step     *st;
@@ -63,6 +64,7 @@ typedef struct step {
 	bool                completing;   /* step complete queued */
 	bool                leaving;      /* acknowledged: IO_DONE sent */
 	uint32_t            worst;        /* largest task wait status */
+	step_pmi_t         *pmi;          /* --mpi=pmi2, or NULL */
 } step_t;
 
 /* Run a step stepd; returns the process exit code. */

@@ -24,8 +24,10 @@
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
+#include "slurmd/stepd/step_pmi.h"
 
 #define EXIT_EXEC_FAILED 2
+#define OUT_CHUNK (64u * 1024)    /* a longer line is cut here */
 
 /* ---- in the child ---- */
 
@@ -104,7 +106,7 @@ static void _child_io(const step_t *st, const step_task_t *t, int in, int out,
 	dup2(err, STDERR_FILENO);
 }
 
-static char **_task_env(const step_t *st, const step_task_t *t)
+static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd)
 {
 	const launch_tasks_request_msg_t *m = st->m;
 	char **env = xstrarray_dup(m->env ? m->env : (char *[]) { NULL });
@@ -117,11 +119,18 @@ static char **_task_env(const step_t *st, const step_task_t *t)
 	env_set(&env, "SLURM_GTIDS", m->gtids);
 	env_set(&env, "SLURM_TOPOLOGY_ADDR", st->node_name);
 	env_set(&env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+	if (pmi_fd >= 0) {
+		env_setf(&env, "PMI_FD", "%d", pmi_fd);
+		env_setf(&env, "PMI_RANK", "%u", t->gtid);
+		env_setf(&env, "PMI_SIZE", "%u", m->num_tasks);
+		env_setf(&env, "PMI_JOBID", "%u.%u", m->job_id, m->step_id);
+		env_set(&env, "SLURM_MPI_TYPE", "pmi2");
+	}
 	return env;
 }
 
 static void _child(const step_t *st, const step_task_t *t, int in, int out,
-		   int err)
+		   int err, int pmi_fd)
 {
 	const launch_tasks_request_msg_t *m = st->m;
 	char **env;
@@ -141,7 +150,9 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 			_exit(EXIT_EXEC_FAILED);
 	}
 	_child_io(st, t, in, out, err);
-	env = _task_env(st, t);
+	if (pmi_fd >= 0)
+		fcntl(pmi_fd, F_SETFD, 0);     /* crosses exec */
+	env = _task_env(st, t, pmi_fd);
 	{
 		const char *um = env_get(env, "SLURM_UMASK");
 
@@ -170,9 +181,9 @@ static void _send_lines(step_task_t *t, struct evbuffer *buf, uint16_t type,
 
 		if (!len)
 			return;
-		p = evbuffer_pullup(buf, len > IO_FRAME_MAX ? IO_FRAME_MAX : len);
-		if (raw || len >= IO_FRAME_MAX) {
-			n = len > IO_FRAME_MAX ? IO_FRAME_MAX : len;
+		p = evbuffer_pullup(buf, len > OUT_CHUNK ? OUT_CHUNK : len);
+		if (raw || len >= OUT_CHUNK) {
+			n = len > OUT_CHUNK ? OUT_CHUNK : len;
 		} else {
 			for (size_t i = len; i > 0; i--)
 				if (p[i - 1] == '\n') {
@@ -277,10 +288,13 @@ static bool _gets_stdin(const step_t *st, const step_task_t *t)
 static int _start_one(step_t *st, step_task_t *t)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int pmi_fd = -1;
 	pid_t pid;
 
 	if ((_gets_stdin(st, t) && pipe2(in, O_CLOEXEC) < 0) ||
 	    pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		return ESLURMD_EXECVE_FAILED;
+	if (st->pmi && step_pmi_task_fd(st->pmi, t, &pmi_fd) < 0)
 		return ESLURMD_EXECVE_FAILED;
 	pid = fork();
 	if (pid < 0) {
@@ -288,8 +302,10 @@ static int _start_one(step_t *st, step_task_t *t)
 		return ESLURMD_EXECVE_FAILED;
 	}
 	if (pid == 0)
-		_child(st, t, in[0], out[1], err[1]);
+		_child(st, t, in[0], out[1], err[1], pmi_fd);
 	setpgid(pid, pid);
+	if (st->pmi)
+		step_pmi_task_started(st->pmi, t, pmi_fd);
 	t->pid = pid;
 	t->st = st;
 	if (in[0] >= 0)
@@ -317,6 +333,8 @@ int step_tasks_start(step_t *st)
 {
 	if (_gtids(st) < 0)
 		return SLURM_UNEXPECTED_MSG_ERROR;
+	if (st->m->flags & LAUNCH_PMI)
+		st->pmi = step_pmi_create(st);
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		st->tasks[i].in_fd = st->tasks[i].out_fd = st->tasks[i].err_fd = -1;
 		if (_start_one(st, &st->tasks[i])) {
@@ -413,6 +431,8 @@ void step_tasks_stdin(step_t *st, uint32_t task, const void *p, size_t len)
 
 void step_tasks_free(step_t *st)
 {
+	step_pmi_destroy(st->pmi);
+	st->pmi = NULL;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		step_task_t *t = &st->tasks[i];
 
