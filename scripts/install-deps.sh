@@ -13,9 +13,12 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	libhwloc-dev libmunge-dev munge libcmocka-dev uthash-dev libssl-dev
 	libmariadb-dev liblua5.4-dev
 	python3 python3-pytest procps util-linux passwd iproute2
-	mariadb-server mariadb-client)
+	mariadb-server mariadb-client
+	mpich libmpich-dev)
 # mariadb-server/-client: slurmdbd's database for the accounting tests
 # (a private mariadbd per test, never the system one).
+# mpich/libmpich-dev: an MPI program built with mpicc runs through
+# srun --mpi=pmi2 in tests/integration/test_srun.py.
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi

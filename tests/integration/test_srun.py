@@ -408,6 +408,7 @@ assert r["cmd"] == "response_to_init" and r["rc"] == "0", r
 kvs = cmd("cmd=get_my_kvsname")["kvsname"]
 rank, size = int(os.environ["PMI_RANK"]), int(os.environ["PMI_SIZE"])
 assert cmd("cmd=get_universe_size")["size"] == str(size)
+assert cmd("cmd=barrier_in")["cmd"] == "barrier_out"   # nothing put yet
 for rnd in range(2):
     r = cmd("cmd=put kvsname=%s key=k%d-%d value=%d" % (kvs, rnd, rank,
                                                         (rank + 1) * 10 ** rnd))
@@ -446,3 +447,40 @@ def test_pmi_simple_wire_across_nodes(cluster):
     assert "rank 0 mapping (vector,(0,4,1),(0,4,1))" in r.out, r.out
     r = srun(cluster, ["-n1", "printenv", "PMI_FD"])
     assert r.rc == 1 and r.out == ""
+
+
+MPI_SUM = r'''
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+	int rank, size, sum = 0, one;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	one = rank + 1;
+	MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	printf("rank %d of %d sum %d\n", rank, size, sum);
+	MPI_Finalize();
+	return 0;
+}
+'''
+
+
+def test_mpich_allreduce_8_ranks_4_nodes(cluster):
+    import shutil
+    import pytest
+    if not shutil.which("mpicc"):
+        pytest.skip("Debian's MPICH (mpicc) is not installed "
+                    "(scripts/install-deps.sh)")
+    d = cluster.workdir(U)
+    src = cluster.write_file(U, os.path.join(d, "mpi_sum.c"), MPI_SUM)
+    exe = os.path.join(d, "mpi_sum")
+    subprocess.run(["mpicc", "-o", exe, src], check=True)
+    os.chmod(exe, 0o755)
+    r = srun(cluster, ["-N4", "-n8", "--mpi=pmi2", exe], timeout=120)
+    assert r.rc == 0, r
+    assert sorted(r.out.splitlines()) == sorted(
+        "rank %d of 8 sum 36" % k for k in range(8)), r

@@ -270,7 +270,8 @@ void step_pmi_task_started(step_pmi_t *p, step_task_t *t, int child_fd)
 
 void step_pmi_fence_out(step_pmi_t *p, const char *data, size_t len)
 {
-	char *copy = xstrndup(data, len), *save = NULL, *line;
+	char *copy = xstrndup(data && len ? data : "", data ? len : 0);
+	char *save = NULL, *line;
 
 	for (line = strtok_r(copy, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
