@@ -89,6 +89,11 @@ static void _free_alloc(job_record_t *j)
 	if (j->comp_bitmap)
 		bitmap_destroy(j->comp_bitmap);
 	j->node_bitmap = j->comp_bitmap = NULL;
+	for (uint32_t k = 0; j->node_cpu_ids && k < j->alloc_cnt; k++)
+		if (j->node_cpu_ids[k])
+			bitmap_destroy(j->node_cpu_ids[k]);
+	xfree(j->node_cpu_ids);
+	xfree(j->node_gpus);
 	xfree(j->node_cpus);
 	xfree(j->node_tasks);
 	xfree(j->node_mem);

@@ -218,8 +218,11 @@ def test_update_rules(cluster):
 
 def test_requeue_on_node_failure(new_cluster):
     c = new_cluster(tag="rqnode", nodes=2, slurmd_timeout=6)
-    j = sb(c, "sleep 300", "-J", "rqnf", "-w", "n1", "--requeue")
+    mark = os.path.join(c.workdir(U1), "rqnf-started")
+    j = sb(c, "touch %s; sleep 300" % mark, "-J", "rqnf", "-w", "n1",
+           "--requeue")
     c.wait_state(j, "RUNNING", 30)
+    wait_for(lambda: os.path.exists(mark), 30, "job started on n1")
     c.kill_slurmd("n1")
     rec = wait_for(lambda: (lambda r: r if r.get("Restarts") == "1" else None)(
         c.show_job(j)), 60, "requeue after node failure")
