@@ -418,7 +418,7 @@ static bool _pr_wanted(const priority_factors_request_msg_t *q,
 	if (!q)
 		return true;
 	snprintf(id, sizeof(id), "%u", j->info.job_id);
-	return _pr_in(q->job_ids, id) && _pr_in(q->partitions, j->info.partition) &&
+	return _pr_in(q->job_ids, id) &&
 	       _pr_user_in(q->users, j->info.user_id, j->info.user_name);
 }
 
@@ -433,25 +433,41 @@ void priority_rpc_factors(net_conn_t *c, slurm_msg_t *m)
 
 	_pr_totals(&t);
 	for (j = job_mgr_pending_first(); j; j = j->pend_next)
-		n++;
+		n += j->part_cnt > 1 ? j->part_cnt : 1;
 	r.jobs = xcalloc(n + 1, sizeof(*r.jobs));
 	for (j = job_mgr_pending_first(); j; j = j->pend_next) {
-		priority_factors_t *f;
+		/* -p a,b: one row per partition, as Slurm shows it */
+		uint32_t parts = j->part_cnt > 1 ? j->part_cnt : 1;
+		part_record_t *save = j->part;
 
 		if (!j->info.priority || !_pr_wanted(q, j))
 			continue;
-		f = &r.jobs[r.cnt++];
-		priority_compute(&pr.pc, &t, j, now, f);
-		f->job_id = j->info.job_id;
-		f->user_id = j->info.user_id;
-		f->user_name = xstrdup(j->info.user_name);
-		f->partition = xstrdup(j->info.partition);
-		f->account = xstrdup(j->info.account);
-		f->qos = xstrdup(j->info.qos);
-		f->priority = j->info.priority;
-		if (!pr.pc.multifactor) {
-			f->fairshare = f->norm_fairshare = 0;
-			f->age = f->job_size = f->part = 0;
+		for (uint32_t k = 0; k < parts; k++) {
+			part_record_t *p = j->part_cnt > 1 ? j->part_list[k] :
+				j->part;
+			priority_factors_t *f;
+			uint32_t prio;
+
+			if (q && q->partitions && !_pr_in(q->partitions,
+				p ? p->info.name : j->info.partition))
+				continue;
+			f = &r.jobs[r.cnt++];
+			j->part = p;
+			prio = priority_compute(&pr.pc, &t, j, now, f);
+			j->part = save;
+			f->job_id = j->info.job_id;
+			f->user_id = j->info.user_id;
+			f->user_name = xstrdup(j->info.user_name);
+			f->partition = xstrdup(p ? p->info.name :
+					       j->info.partition);
+			f->account = xstrdup(j->info.account);
+			f->qos = xstrdup(j->info.qos);
+			f->priority = parts > 1 && pr.pc.multifactor &&
+				!j->prio_fixed ? prio : j->info.priority;
+			if (!pr.pc.multifactor) {
+				f->fairshare = f->norm_fairshare = 0;
+				f->age = f->job_size = f->part = 0;
+			}
 		}
 	}
 	r.multifactor = pr.pc.multifactor;

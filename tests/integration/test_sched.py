@@ -136,6 +136,14 @@ def test_sprio_factors_match_weights(sc):
     assert "NICE" in head
     r = sc.run(["sprio", "-h", "-o", "%i %Y %F", "-j%d" % jid])
     assert r.out.split() == [str(jid), "1500", "500"]
+    # a job that may run in two partitions has a row for each
+    two = sub(sc, "--begin=now+1hour", "-p", "debug,offline")
+    r = sc.run(["sprio", "-h", "-o", "%i %r %P", "-j%d" % two])
+    assert sorted(r.out.splitlines()) == ["%d debug 1000" % two,
+                                          "%d offline 1000" % two], r
+    r = sc.run(["sprio", "-h", "-o", "%i %r", "-j%d" % two, "-p", "offline"])
+    assert r.out.split() == [str(two), "offline"], r
+    cancel(sc, two)
     # --nice lowers the priority by its value
     nice = sub(sc, "--begin=now+1hour", "--nice=100")
     r = sc.run(["sprio", "-h", "-o", "%i %Y %N", "--jobs=%d" % nice])
