@@ -8,6 +8,7 @@ array, a controller restart with a pending array, and exit codes
 
 import os
 import re
+import signal
 import time
 
 import cluster as cl
@@ -290,3 +291,34 @@ def test_restart_keeps_pending_array(new_cluster):
     for t in list(range(7)) + list(range(10, 30)):
         with open(os.path.join(d, "%d_%d.out" % (jid, t))) as f:
             assert f.read() == "%d 30\n" % t
+
+
+def test_restart_with_tasks_running(new_cluster):
+    """A controller killed (SIGKILL) while two tasks of a %2 array run and
+    the rest pend: after the restart the throttle still holds and every
+    task ends COMPLETED once."""
+    c = new_cluster()
+    d = c.mkdir_for(USER, os.path.join(c.workdir(USER), "rr"))
+    jid = submit(c, ["--array=0-5%2", "-o", d + "/%A_%a.out", "--wrap",
+                     "/usr/bin/sleep 2; echo $SLURM_ARRAY_TASK_ID"])
+    running = wait_for(lambda: squeue(c, "-t", "R", "-o", "%i").split(),
+                       lambda r: len(r) == 2)
+    assert len(running) == 2, running
+    c.kill_ctld(signal.SIGKILL)
+    c.start_ctld()
+    most = 0
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        r = c.run(["squeue", "-h", "-o", "%t"], user=USER, timeout=10)
+        if r.rc == 0:
+            sts = r.out.split()
+            most = max(most, sts.count("R"))
+            if not sts:
+                break
+        time.sleep(0.2)
+    assert most <= 2, most
+    states = wait_array_done(c, jid, 30)
+    assert states == {str(t): "COMPLETED" for t in range(6)}, states
+    for t in range(6):
+        with open(os.path.join(d, "%d_%d.out" % (jid, t))) as f:
+            assert f.read() == "%d\n" % t
