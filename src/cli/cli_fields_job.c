@@ -282,6 +282,15 @@ static void exit_text(char **o, uint32_t st)
 TXT(t_exit) { exit_text(o, J(r)->exit_code); }
 TXT(t_derived_exit) { exit_text(o, J(r)->derived_ec); }
 
+/* squeue prints the wait() status itself (1792 for "exit 7"), as Slurm's. */
+static void status_text(char **o, uint32_t st)
+{
+	xstrfmtcat(o, "%u", st == NO_VAL32 ? 0 : st);
+}
+
+TXT(t_exit_raw) { status_text(o, J(r)->exit_code); }
+TXT(t_derived_raw) { status_text(o, J(r)->derived_ec); }
+
 static json_object *exit_json(uint32_t st)
 {
 	json_object *e = json_object_new_object();
@@ -670,7 +679,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, "restartcnt", "RESTARTCNT", "Restarts", 0, t_restarts, "restart_cnt", j_restarts },
 	{ 0, "batchflag", "BATCHFLAG", "BatchFlag", 0, t_batch, "batch_flag", j_batch },
 	{ 0, "reboot", "REBOOT", "Reboot", 0, t_reboot, "reboot", j_reboot },
-	{ 0, "exit_code", "EXIT_CODE", "ExitCode", 0, t_exit, "exit_code", j_exit },
+	{ 0, NULL, NULL, "ExitCode", 0, t_exit, "exit_code", j_exit },
 	{ 0, NULL, NULL, "DerivedExitCode", NL | CF_SHOW_DETAIL, t_derived_exit, NULL, NULL },
 	{ 0, NULL, NULL, "RunTime", NL, t_runtime, NULL, NULL },
 	{ 0, NULL, NULL, "TimeLimit", 0, t_show_limit, NULL, NULL },
@@ -766,7 +775,8 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, "cluster", "CLUSTER", NULL, 0, t_cluster, "cluster", NULL },
 	{ 0, "submitline", "SUBMITLINE", NULL, 0, t_submit_line, NULL, NULL },
 	{ 0, "container", "CONTAINER", NULL, 0, t_container, "container", NULL },
-	{ 0, "derivedec", "DERIVED_EC", NULL, 0, t_derived_exit, "derived_exit_code",
+	{ 0, "exit_code", "EXIT_CODE", NULL, 0, t_exit_raw, NULL, NULL },
+	{ 0, "derivedec", "DERIVED_EC", NULL, 0, t_derived_raw, "derived_exit_code",
 	  j_derived_exit },
 	{ 0, "statedesc", "STATE_DESC", NULL, 0, t_state_desc, "state_description", NULL },
 	{ 0, "mailuser", "MAIL_USER", NULL, 0, t_mail_user, "mail_user", NULL },

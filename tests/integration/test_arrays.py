@@ -229,6 +229,12 @@ def test_task_env_files_and_exit_codes(cluster):
     sig = int(r.out.split()[-1])
     rec = c.show_job(sig)
     assert (rec["JobState"], rec["ExitCode"]) == ("FAILED", "0:10"), rec
+    # squeue's exit_code is the wait() status itself, as Slurm prints it
+    out = squeue(c, "-t", "all", "-j", "%d,%d_4" % (sig, jid), "-O",
+                 "JobArrayID:12,exit_code:10,derivedec:10")
+    assert sorted(out.split("\n")[:-1]) == sorted([
+        "%-12s%-10s%-10s" % (sig, 10, 0),
+        "%-12s%-10s%-10s" % ("%d_4" % jid, 256, 0)]), out
 
 
 def test_thousand_tasks_throttled(new_cluster):
