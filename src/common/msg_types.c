@@ -263,8 +263,145 @@ static const field_desc_t launch_tasks_fields[] = {
 	FIELD_END
 };
 #undef LT
+static const field_desc_t dbd_records_resp_fields[] = {
+	{ "rc", FT_U32, offsetof(dbd_records_resp_msg_t, rc) },
+	F(dbd_records_resp_msg_t, acked_seq, FT_U64),
+	F(dbd_records_resp_msg_t, msg, FT_STR),
+	FIELD_END
+};
+
+#define Q(m, t) F(dbd_job_cond_msg_t, m, t)
+static const field_desc_t dbd_job_cond_fields[] = {
+	Q(cluster, FT_STR), Q(job_ids, FT_STRLIST), Q(users, FT_STRLIST),
+	Q(gids, FT_STRLIST), Q(accounts, FT_STRLIST),
+	Q(partitions, FT_STRLIST), Q(qos, FT_STRLIST), Q(names, FT_STRLIST),
+	Q(states, FT_STRLIST), Q(start, FT_TIME), Q(end, FT_TIME),
+	Q(flags, FT_U16),
+	FIELD_END
+};
+#undef Q
 
 /* ---- bodies with arrays ---- */
+
+/* REQUEST_DBD_RECORDS: cluster, epoch, count, then each frame. */
+static void dbd_records_pack(buf_t *b, const void *data)
+{
+	const dbd_records_msg_t *m = data;
+
+	packstr(b, m->cluster);
+	pack64(b, m->epoch);
+	pack32(b, m->cnt);
+	for (uint32_t i = 0; i < m->cnt; i++) {
+		pack64(b, m->recs[i].seq);
+		pack16(b, m->recs[i].kind);
+		packmem(b, m->recs[i].data, m->recs[i].len);
+	}
+}
+
+static void dbd_records_free(void *data)
+{
+	dbd_records_msg_t *m = data;
+
+	for (uint32_t i = 0; i < m->cnt; i++)
+		acct_frame_free_members(&m->recs[i]);
+	xfree(m->recs);
+	xfree(m->cluster);
+	xfree(m);
+}
+
+static int dbd_records_unpack(buf_t *b, void **data)
+{
+	dbd_records_msg_t *m = xmalloc(sizeof(*m));
+	uint32_t cnt;
+
+	if (unpackstr(b, &m->cluster) < 0 || unpack64(b, &m->epoch) < 0 ||
+	    unpack32(b, &cnt) < 0)
+		goto error;
+	/* A record takes at least 14 bytes (seq, kind, length). */
+	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b) / 14)
+		goto error;
+	m->recs = xcalloc(cnt ? cnt : 1, sizeof(*m->recs));
+	for (m->cnt = 0; m->cnt < cnt; m->cnt++) {
+		acct_frame_t *f = &m->recs[m->cnt];
+		void *p = NULL;
+
+		if (unpack64(b, &f->seq) < 0 || unpack16(b, &f->kind) < 0 ||
+		    unpackmem(b, &p, &f->len, ACCT_FRAME_MAX_BODY) < 0)
+			goto error;
+		f->data = p;
+	}
+	*data = m;
+	return 0;
+error:
+	dbd_records_free(m);
+	return -1;
+}
+
+/* RESPONSE_DBD_JOBS: rc, jobs, then steps, each by its field table. */
+static void dbd_jobs_pack(buf_t *b, const void *data)
+{
+	const dbd_jobs_msg_t *m = data;
+
+	pack32(b, (uint32_t)m->rc);
+	pack32(b, m->job_cnt);
+	for (uint32_t i = 0; i < m->job_cnt; i++)
+		fields_pack(b, acct_job_rec_fields, &m->jobs[i]);
+	pack32(b, m->step_cnt);
+	for (uint32_t i = 0; i < m->step_cnt; i++)
+		fields_pack(b, acct_step_rec_fields, &m->steps[i]);
+}
+
+static void dbd_jobs_free(void *data)
+{
+	dbd_jobs_msg_t *m = data;
+
+	for (uint32_t i = 0; i < m->job_cnt; i++)
+		fields_free(acct_job_rec_fields, &m->jobs[i]);
+	for (uint32_t i = 0; i < m->step_cnt; i++)
+		fields_free(acct_step_rec_fields, &m->steps[i]);
+	xfree(m->jobs);
+	xfree(m->steps);
+	xfree(m);
+}
+
+static int unpack_recs(buf_t *b, const field_desc_t *f, size_t size,
+		       uint32_t *cnt_out, void **recs_out)
+{
+	uint32_t cnt;
+	char *recs;
+
+	/* A record takes far more than 32 bytes: a cheap cap on cnt. */
+	if (unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN ||
+	    cnt > buf_remaining(b) / 32)
+		return -1;
+	recs = xcalloc(cnt ? cnt : 1, size);
+	*recs_out = recs;
+	for (*cnt_out = 0; *cnt_out < cnt; (*cnt_out)++)
+		if (fields_unpack(b, f, recs + (size_t)*cnt_out * size) < 0)
+			return -1;
+	return 0;
+}
+
+static int dbd_jobs_unpack(buf_t *b, void **data)
+{
+	dbd_jobs_msg_t *m = xmalloc(sizeof(*m));
+	uint32_t rc;
+
+	if (unpack32(b, &rc) < 0)
+		goto error;
+	m->rc = (int32_t)rc;
+	if (unpack_recs(b, acct_job_rec_fields, sizeof(acct_job_rec_t),
+			&m->job_cnt, (void **)&m->jobs) < 0 ||
+	    unpack_recs(b, acct_step_rec_fields, sizeof(acct_step_rec_t),
+			&m->step_cnt, (void **)&m->steps) < 0)
+		goto error;
+	*data = m;
+	return 0;
+error:
+	dbd_jobs_free(m);
+	return -1;
+}
+
 
 static void registration_pack(buf_t *b, const void *data)
 {
@@ -699,6 +836,10 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_SLURM_RC, return_code_msg_t, return_code_fields),
 	ROW_FIELDS(REQUEST_DBD_ACCT, dbd_acct_msg_t, dbd_acct_fields),
 	ROW_FIELDS(RESPONSE_DBD_ACCT, dbd_acct_resp_msg_t, dbd_acct_resp_fields),
+	ROW_FUNCS(REQUEST_DBD_RECORDS, dbd_records_msg_t, dbd_records),
+	ROW_FIELDS(RESPONSE_DBD_RECORDS, dbd_records_resp_msg_t, dbd_records_resp_fields),
+	ROW_FIELDS(REQUEST_DBD_JOBS, dbd_job_cond_msg_t, dbd_job_cond_fields),
+	ROW_FUNCS(RESPONSE_DBD_JOBS, dbd_jobs_msg_t, dbd_jobs),
 	ROW_FIELDS(REQUEST_KILL_JOBS, kill_jobs_msg_t, kill_jobs_fields),
 	ROW_FUNCS(RESPONSE_KILL_JOBS, kill_jobs_resp_msg_t, kill_jobs_resp),
 	ROW_FIELDS(REQUEST_PRIORITY_FACTORS, priority_factors_request_msg_t, prio_req_fields),

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "common/acct_rec.h"
 #include "common/job_info.h"
 #include "common/node_info.h"
 #include "common/pack.h"
@@ -79,6 +80,10 @@ typedef enum {
 	/* sacctmgr (later sacct, sshare, sreport) <-> slurmdbd */
 	REQUEST_DBD_ACCT = 7001,            /* dbd_acct_msg_t */
 	RESPONSE_DBD_ACCT,                  /* dbd_acct_resp_msg_t */
+	REQUEST_DBD_RECORDS,                /* dbd_records_msg_t (slurmctld) */
+	RESPONSE_DBD_RECORDS,               /* dbd_records_resp_msg_t */
+	REQUEST_DBD_JOBS,                   /* dbd_job_cond_msg_t (sacct) */
+	RESPONSE_DBD_JOBS,                  /* dbd_jobs_msg_t */
 } msg_type_t;
 
 typedef struct {
@@ -641,6 +646,55 @@ enum {
 	LAUNCH_STDIN_NONE = 0x0004,
 	LAUNCH_PMI        = 0x0008,   /* serve PMI on PMI_FD (--mpi=pmi2) */
 };
+/* slurmctld -> slurmdbd: a batch of outbox records, stored in one
+ * transaction.  (epoch, seq) identify a record: the dbd skips those it
+ * has already stored, so a batch resent after a lost answer or a crash
+ * changes nothing. */
+typedef struct {
+	char         *cluster;
+	uint64_t      epoch;
+	uint32_t      cnt;
+	acct_frame_t *recs;       /* in sequence order */
+} dbd_records_msg_t;
+
+/* rc 0: every record up to acked_seq is stored (committed). */
+typedef struct {
+	int32_t   rc;
+	uint64_t  acked_seq;
+	char     *msg;
+} dbd_records_resp_msg_t;
+
+/* sacct -> slurmdbd: which jobs.  Lists are strings; NULL = any.
+ * job_ids: "123" (the job, or every task of array 123) or "123_4".
+ * users/gids: numeric ids.  states: base state numbers.  start/end: the
+ * window (0 = open); with states, a job matches if it was in one of them
+ * during the window, otherwise if it was eligible during it. */
+enum {
+	DBD_JOBS_NO_STEPS   = 0x0001,   /* -X */
+	DBD_JOBS_DUPLICATES = 0x0002,   /* -D */
+};
+typedef struct {
+	char     *cluster;          /* NULL = every cluster */
+	char    **job_ids;
+	char    **users;
+	char    **gids;
+	char    **accounts;
+	char    **partitions;
+	char    **qos;
+	char    **names;
+	char    **states;
+	time_t    start;
+	time_t    end;
+	uint16_t  flags;
+} dbd_job_cond_msg_t;
+
+typedef struct {
+	int32_t          rc;
+	uint32_t         job_cnt;
+	acct_job_rec_t  *jobs;      /* by submit time, then id */
+	uint32_t         step_cnt;
+	acct_step_rec_t *steps;     /* grouped by job, in step order */
+} dbd_jobs_msg_t;
 
 /* ---- the table ---- */
 

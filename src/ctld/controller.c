@@ -21,6 +21,7 @@
 #include "common/privs.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
@@ -328,6 +329,9 @@ static void _start(void)
 	if (!ctld.opts.foreground)
 		daemon_detach();
 	daemon_write_pidfile(ctld.conf->slurmctld_pid_file);
+	if (acct_init(c, err, sizeof(err)) < 0)      /* after the fork */
+		fatal("%s", err);
+	acct_resync();
 	if (auth_init(c->auth_type, c->auth_info, c->plugin_dir) != 0)
 		fatal("failed to initialize auth plugin %s", c->auth_type);
 	evthread_use_pthreads();
@@ -354,6 +358,7 @@ static void _stop(void)
 	if (ctld.server)
 		net_server_destroy(ctld.server);
 	agent_fini();
+	acct_fini();
 	sched_fini();
 	commit_fini();
 	rl_fini();

@@ -13,6 +13,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
@@ -61,6 +62,7 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 		if (how->log_each)
 			info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u "
 			     "uid %u", j->info.job_id, (unsigned) uid);
+		j->acct_requid = uid;
 		job_mgr_end(j, JOB_CANCELLED, j->info.state_reason, 0);
 		return 0;
 	}
@@ -71,6 +73,7 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 	if (how->log_each)
 		info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u uid %u",
 		     j->info.job_id, (unsigned) uid);
+	j->acct_requid = uid;
 	job_mgr_end(j, JOB_CANCELLED, WAIT_NO_REASON, 0);
 	return 0;
 }
@@ -696,6 +699,7 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 	rc = u->priority != NO_VAL32 && !ctld_is_operator(m->auth_uid) ?
 		ESLURM_PRIO_RESET_FAIL : 0;
 	_apply_update(j, u);
+	acct_job_changed(j);
 	info("_slurm_rpc_update_job: complete JobId=%u uid=%u",
 	     j->info.job_id, (unsigned) m->auth_uid);
 	sched_trigger();
@@ -747,7 +751,9 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		j->info.exit_code = b->job_rc;   /* keep CANCELLED/TIMEOUT */
 		job_mgr_touch(j);
 		commit_dirty();
+		acct_job_changed(j);
 	}
+	acct_job_batch_done(j, b);
 	sched_trigger();
 	commit_reply_rc(c, 0, NULL);
 }

@@ -10,6 +10,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
@@ -185,6 +186,7 @@ job_record_t *job_mgr_create(uint32_t job_id)
 	j->info.job_id = job_id;
 	j->info.array_task_id = NO_VAL32;
 	j->info.nice = NICE_OFFSET;
+	j->acct_requid = NO_VAL32;
 	return j;
 }
 
@@ -420,6 +422,8 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	     i->job_id, i->nodes, i->num_cpus, i->partition);
 	job_mail(j, JOB_MAIL_BEGIN);
 	commit_dirty();
+	acct_job_changed(j);
+	acct_job_batch_started(j);
 	job_mgr_launch(j);
 }
 
@@ -505,6 +509,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	if ((was == JOB_PENDING || was == JOB_RUNNING ||
 	     was == JOB_SUSPENDED) && (state & JOB_STATE_BASE) != JOB_PENDING)
 		job_mail(j, JOB_MAIL_END);
+	acct_job_changed(j);
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();

@@ -75,6 +75,8 @@ typedef struct job_record {
 	struct job_steps *steps;       /* step_mgr.h; NULL = none yet */
 	bool            recovered_run; /* running at restart: launch it if its
 				        * node registers without it */
+	uint32_t        acct_requid;   /* who cancelled it (accounting), or
+					  NO_VAL32; not saved */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;

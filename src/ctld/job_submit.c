@@ -13,6 +13,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_job.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
@@ -742,6 +743,7 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 	if (d->array_inx && *d->array_inx)
 		job_array_create(j, d->array_inx);
 	job_mgr_pending_add(j);
+	acct_job_changed(j);
 	resp = xmalloc(sizeof(*resp));
 	resp->job_id = j->info.job_id;
 	resp->step_id = NO_VAL32;

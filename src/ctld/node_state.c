@@ -8,6 +8,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
@@ -44,7 +45,7 @@ void node_state_refresh(node_record_t *n)
 		n->info.node_state &= ~NODE_STATE_COMPLETING;
 }
 
-static void _set_reason(node_record_t *n, const char *reason, uint32_t uid)
+static void _put_reason(node_record_t *n, const char *reason, uint32_t uid)
 {
 	xfree(n->info.reason);
 	n->info.reason = xstrdup(reason);
@@ -52,10 +53,24 @@ static void _set_reason(node_record_t *n, const char *reason, uint32_t uid)
 	n->info.reason_time = reason ? time(NULL) : 0;
 }
 
+/* A new reason: also an accounting event (the old one ends). */
+static void _set_reason(node_record_t *n, const char *reason, uint32_t uid)
+{
+	char *old = n->info.reason;
+	time_t old_time = n->info.reason_time;
+
+	if (!old && !reason)
+		return;
+	n->info.reason = NULL;
+	_put_reason(n, reason, uid);
+	acct_node_reason(n, old, old_time);
+	xfree(old);
+}
+
 void node_state_carry(node_record_t *n, const node_record_t *old)
 {
 	n->info.node_state = old->info.node_state;
-	_set_reason(n, old->info.reason, old->info.reason_uid);
+	_put_reason(n, old->info.reason, old->info.reason_uid);
 	n->info.reason_time = old->info.reason_time;
 	n->down_no_resp = old->down_no_resp;
 	n->last_response = old->last_response;
@@ -83,7 +98,7 @@ void node_state_restore(node_record_t *n, uint32_t state, const char *reason,
 		NODE_STATE_DOWN : NODE_STATE_UNKNOWN;
 
 	n->info.node_state = base | (state & NODE_STATE_DRAIN);
-	_set_reason(n, reason, uid);
+	_put_reason(n, reason, uid);
 	n->info.reason_time = when;
 	n->down_no_resp = no_resp;
 }

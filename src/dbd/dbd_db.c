@@ -114,8 +114,41 @@ static const char *const schema_v1[] = {
 	NULL
 };
 
+/* v2: what the controller sends (accounting records). */
+static const char *const schema_v2[] = {
+	"ALTER TABLE job_table "
+	"ADD COLUMN IF NOT EXISTS requid INT UNSIGNED NOT NULL DEFAULT 4294967294, "
+	"ADD COLUMN IF NOT EXISTS cpus_alloc INT UNSIGNED NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS req_mem BIGINT UNSIGNED NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS mem_per_cpu TINYINT NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS submit_line TEXT NULL, "
+	"ADD COLUMN IF NOT EXISTS constraints TEXT NULL, "
+	"ADD COLUMN IF NOT EXISTS restart_cnt INT UNSIGNED NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS priority INT UNSIGNED NOT NULL DEFAULT 0",
+	"CREATE INDEX IF NOT EXISTS job_submit ON job_table (cluster, time_submit)",
+	"CREATE INDEX IF NOT EXISTS job_user ON job_table (id_user, time_submit)",
+	"CREATE INDEX IF NOT EXISTS job_array ON job_table (cluster, id_array_job)",
+	"CREATE INDEX IF NOT EXISTS job_name ON job_table (job_name(64))",
+	"ALTER TABLE step_table "
+	"ADD COLUMN IF NOT EXISTS requid INT UNSIGNED NOT NULL DEFAULT 4294967294, "
+	"ADD COLUMN IF NOT EXISTS cpus_alloc INT UNSIGNED NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS ave_rss BIGINT UNSIGNED NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS ave_vsize BIGINT UNSIGNED NOT NULL DEFAULT 0",
+	"CREATE TABLE IF NOT EXISTS event_table (cluster VARCHAR(64) NOT NULL, "
+	"node_name VARCHAR(64) NOT NULL, time_start BIGINT NOT NULL, "
+	"time_end BIGINT NOT NULL DEFAULT 0, state INT UNSIGNED NOT NULL "
+	"DEFAULT 0, reason TEXT NOT NULL, reason_uid INT UNSIGNED NOT NULL "
+	"DEFAULT 4294967294, tres TEXT NOT NULL, "
+	"PRIMARY KEY (cluster, node_name, time_start)) ENGINE=InnoDB",
+	"CREATE TABLE IF NOT EXISTS outbox_table (cluster VARCHAR(64) NOT NULL "
+	"PRIMARY KEY, epoch BIGINT UNSIGNED NOT NULL, last_seq BIGINT "
+	"UNSIGNED NOT NULL) ENGINE=InnoDB",
+	NULL
+};
+
 static const char *const *const migrations[] = {
 	schema_v1,
+	schema_v2,
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

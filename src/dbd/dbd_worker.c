@@ -9,12 +9,14 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "dbd/dbd_acct.h"
+#include "dbd/dbd_jobs.h"
 #include "dbd/dbd_worker.h"
 
 typedef struct dbd_job {
 	net_conn_t          *conn;
 	slurm_msg_t         *msg;     /* owned by conn until the reply */
-	dbd_acct_resp_msg_t *resp;
+	uint16_t             resp_type;
+	void                *resp;
 	struct dbd_job      *next;
 } dbd_job_t;
 
@@ -64,8 +66,22 @@ static void run_job(dbd_job_t *j)
 			       .conf = wk.conf,
 			       .peer = j->msg->peer };
 
-	j->resp = xmalloc(sizeof(*j->resp));
-	dbd_acct_handle(wk.db, &ctx, j->msg->data, j->resp);
+	switch (j->msg->type) {
+	case REQUEST_DBD_RECORDS:
+		j->resp_type = RESPONSE_DBD_RECORDS;
+		j->resp = xmalloc(sizeof(dbd_records_resp_msg_t));
+		dbd_jobs_store(wk.db, &ctx, j->msg->data, j->resp);
+		break;
+	case REQUEST_DBD_JOBS:
+		j->resp_type = RESPONSE_DBD_JOBS;
+		j->resp = xmalloc(sizeof(dbd_jobs_msg_t));
+		dbd_jobs_query(wk.db, &ctx, j->msg->data, j->resp);
+		break;
+	default:
+		j->resp_type = RESPONSE_DBD_ACCT;
+		j->resp = xmalloc(sizeof(dbd_acct_resp_msg_t));
+		dbd_acct_handle(wk.db, &ctx, j->msg->data, j->resp);
+	}
 }
 
 static void *worker_main(void *arg)
@@ -100,8 +116,8 @@ static void on_done(evutil_socket_t fd, short what, void *arg)
 		pthread_mutex_unlock(&wk.mutex);
 		if (!j)
 			break;
-		net_reply(j->conn, RESPONSE_DBD_ACCT, j->resp);
-		msg_body_free(RESPONSE_DBD_ACCT, j->resp);
+		net_reply(j->conn, j->resp_type, j->resp);
+		msg_body_free(j->resp_type, j->resp);
 		xfree(j);
 	}
 }

@@ -119,6 +119,8 @@ static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 {
 	switch (msg->type) {
 	case REQUEST_DBD_ACCT:
+	case REQUEST_DBD_RECORDS:
+	case REQUEST_DBD_JOBS:
 		if (!msg->data) {
 			net_reply_rc(conn, SLURM_PROTOCOL_INSANE_MSG_LENGTH);
 			return;

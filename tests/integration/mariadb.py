@@ -153,11 +153,12 @@ class MariaDB:
 class AcctEnv:
     """munged + MariaDB + slurmdbd, and a slurm.conf pointing at them."""
 
-    def __init__(self, tag="acct", cluster_name="sluice"):
-        self.c = cl.Cluster(name=cluster_name, nodes=1, tag=tag)
-        ctld_port, node_port, self.dbd_port, db_port = cl.free_ports(4)
+    def __init__(self, tag="acct", cluster_name="sluice", nodes=1, **kw):
+        self.c = cl.Cluster(name=cluster_name, nodes=nodes, tag=tag, **kw)
+        ports = cl.free_ports(3 + nodes)
+        ctld_port, self.dbd_port, db_port = ports[:3]
         self.c.ctld_port = ctld_port
-        self.c.node_ports = {"n1": node_port}
+        self.c.node_ports = dict(zip(self.c.node_names, ports[3:]))
         self.c.extra_conf = (
             "AccountingStorageType=accounting_storage/slurmdbd\n"
             "AccountingStorageHost=127.0.0.1\n"
@@ -221,6 +222,19 @@ class AcctEnv:
             time.sleep(0.2)
         raise cl.ClusterError("slurmdbd did not come up: " +
                               self.c._tail(self.dbd.out_path))
+
+    def start_cluster(self):
+        """slurmctld and every slurmd (after start()), until all idle."""
+        for n in self.c.node_names:
+            os.makedirs(os.path.join(self.dir, "spool", n), exist_ok=True)
+        self.c.start_ctld()
+        for n in self.c.node_names:
+            self.c.start_slurmd(n)
+        self.c.wait_ready()
+
+    def sacct(self, *args, user=None, timeout=60):
+        return self.c.run([self.c.bins["sacct"]] + list(args), user=user,
+                          timeout=timeout)
 
     def stop_dbd(self, sig=signal.SIGTERM):
         rc = self.c.stop_daemon(self.dbd, sig=sig)

@@ -1,0 +1,621 @@
+/* cli_sacct_fields.c — sacct's field table (cli_sacct.h). */
+#include <grp.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+
+#include "cli/cli_fields.h"
+#include "cli/cli_sacct.h"
+#include "common/job_info.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+#define JOB(r)  ((r)->job)
+#define STEP(r) ((r)->step)
+
+static void put(char **out, const char *s)
+{
+	xstrcat(out, s ? s : "");
+}
+
+/* ---- value formats ---- */
+
+static void fmt_exit(char **out, uint32_t status)
+{
+	xstrfmtcat(out, "%d:%d", WIFSIGNALED(status) ? 0 :
+		   WEXITSTATUS(status),
+		   WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* CPU times: [D-]HH:MM:SS, or MM:SS.mmm under an hour. */
+static void fmt_cpu(char **out, uint64_t usec)
+{
+	uint64_t s = usec / 1000000, ms = (usec % 1000000) / 1000;
+
+	if (s >= 86400)
+		xstrfmtcat(out, "%" PRIu64 "-%02" PRIu64 ":%02" PRIu64 ":%02"
+			   PRIu64, s / 86400, s % 86400 / 3600,
+			   s % 3600 / 60, s % 60);
+	else if (s >= 3600)
+		xstrfmtcat(out, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64,
+			   s / 3600, s % 3600 / 60, s % 60);
+	else
+		xstrfmtcat(out, "%02" PRIu64 ":%02" PRIu64 ".%03" PRIu64,
+			   s / 60, s % 60, ms);
+}
+
+/* KB counts as Slurm prints them: the unit grows only while exact. */
+static void fmt_kb(char **out, uint64_t kb)
+{
+	static const char units[] = "KMGTP";
+	int u = 0;
+
+	if (!kb) {
+		put(out, "0");
+		return;
+	}
+	while (kb >= 1024 && !(kb % 1024) && u < 4) {
+		kb /= 1024;
+		u++;
+	}
+	xstrfmtcat(out, "%" PRIu64 "%c", kb, units[u]);
+}
+
+static void fmt_when(char **out, time_t t)
+{
+	char buf[64];
+
+	if (!t) {
+		put(out, "Unknown");
+		return;
+	}
+	fmt_time(t, buf, sizeof(buf));
+	put(out, buf);
+}
+
+void sacct_state_text(char **out, uint32_t state, uint32_t requid)
+{
+	uint32_t base = state & JOB_STATE_BASE;
+
+	put(out, job_state_string(base));
+	if (base == JOB_CANCELLED && requid != NO_VAL32)
+		xstrfmtcat(out, " by %u", requid);
+}
+
+static long elapsed(const sacct_row_t *r)
+{
+	time_t start = STEP(r) ? STEP(r)->start : JOB(r)->start;
+	time_t end = STEP(r) ? STEP(r)->end : JOB(r)->end;
+
+	if (!start)
+		return 0;
+	if (!end)
+		end = r->now;
+	return end > start ? (long)(end - start) : 0;
+}
+
+static uint32_t cpus(const sacct_row_t *r)
+{
+	return STEP(r) ? STEP(r)->num_cpus : JOB(r)->num_cpus;
+}
+
+static void name_cache(char **out, uint32_t id, bool group)
+{
+	static uint32_t last_uid = NO_VAL32, last_gid = NO_VAL32;
+	static char *uname, *gname;
+	uint32_t *last = group ? &last_gid : &last_uid;
+	char **name = group ? &gname : &uname;
+
+	if (*last != id) {
+		xfree(*name);
+		if (group) {
+			struct group *g = getgrgid((gid_t)id);
+
+			*name = g ? xstrdup(g->gr_name) :
+				xstrdup_printf("%u", id);
+		} else {
+			struct passwd *p = getpwuid((uid_t)id);
+
+			*name = p ? xstrdup(p->pw_name) :
+				xstrdup_printf("%u", id);
+		}
+		*last = id;
+	}
+	put(out, *name);
+}
+
+/* "mem=" of a TRES string, or NULL. */
+static char *tres_mem(const char *tres)
+{
+	const char *p = tres ? strstr(tres, "mem=") : NULL;
+
+	if (!p || (p != tres && p[-1] != ','))
+		return NULL;
+	p += 4;
+	return xstrndup(p, strcspn(p, ","));
+}
+
+/* ---- getters ---- */
+
+static void g_jobid(char **out, const sacct_row_t *r)
+{
+	const acct_job_rec_t *j = JOB(r);
+
+	if (j->array_job_id && j->array_task_id != NO_VAL32)
+		xstrfmtcat(out, "%u_%u", j->array_job_id, j->array_task_id);
+	else
+		xstrfmtcat(out, "%u", j->job_id);
+}
+
+static void step_suffix(char **out, const acct_step_rec_t *s)
+{
+	int32_t id = (int32_t)s->step_id;
+
+	if (id == ACCT_STEP_BATCH)
+		put(out, ".batch");
+	else if (id == ACCT_STEP_EXTERN)
+		put(out, ".extern");
+	else
+		xstrfmtcat(out, ".%d", id);
+}
+
+static void g_jobid_full(char **out, const sacct_row_t *r)
+{
+	g_jobid(out, r);
+	if (STEP(r))
+		step_suffix(out, STEP(r));
+}
+
+static void g_jobidraw(char **out, const sacct_row_t *r)
+{
+	xstrfmtcat(out, "%u", JOB(r)->job_id);
+	if (STEP(r))
+		step_suffix(out, STEP(r));
+}
+
+static void g_jobname(char **out, const sacct_row_t *r)
+{
+	put(out, STEP(r) ? STEP(r)->name : JOB(r)->name);
+}
+
+#define JOB_ONLY_STR(fn, member)                                        \
+	static void fn(char **out, const sacct_row_t *r)                    \
+	{                                                                   \
+		if (!STEP(r))                                               \
+			put(out, JOB(r)->member);                           \
+	}
+JOB_ONLY_STR(g_partition, partition)
+JOB_ONLY_STR(g_qos, qos)
+JOB_ONLY_STR(g_workdir, work_dir)
+JOB_ONLY_STR(g_comment, comment)
+JOB_ONLY_STR(g_submitline, submit_line)
+JOB_ONLY_STR(g_constraints, constraints)
+JOB_ONLY_STR(g_reqtres, tres_req)
+JOB_ONLY_STR(g_cluster, cluster)
+
+static void g_account(char **out, const sacct_row_t *r)
+{
+	put(out, JOB(r)->account);
+}
+
+static void g_user(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		name_cache(out, JOB(r)->uid, false);
+}
+
+static void g_uid(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		xstrfmtcat(out, "%u", JOB(r)->uid);
+}
+
+static void g_group(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		name_cache(out, JOB(r)->gid, true);
+}
+
+static void g_gid(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		xstrfmtcat(out, "%u", JOB(r)->gid);
+}
+
+static void g_state(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		sacct_state_text(out, STEP(r)->state, STEP(r)->requid);
+	else
+		sacct_state_text(out, JOB(r)->state, JOB(r)->requid);
+}
+
+static void g_exit(char **out, const sacct_row_t *r)
+{
+	fmt_exit(out, STEP(r) ? STEP(r)->exit_code : JOB(r)->exit_code);
+}
+
+static void g_derived(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		fmt_exit(out, JOB(r)->derived_ec);
+}
+
+static void g_submit(char **out, const sacct_row_t *r)
+{
+	fmt_when(out, STEP(r) ? STEP(r)->start : JOB(r)->submit);
+}
+
+static void g_eligible(char **out, const sacct_row_t *r)
+{
+	fmt_when(out, STEP(r) ? STEP(r)->start : JOB(r)->eligible);
+}
+
+static void g_start(char **out, const sacct_row_t *r)
+{
+	fmt_when(out, STEP(r) ? STEP(r)->start : JOB(r)->start);
+}
+
+static void g_end(char **out, const sacct_row_t *r)
+{
+	fmt_when(out, STEP(r) ? STEP(r)->end : JOB(r)->end);
+}
+
+static void g_elapsed(char **out, const sacct_row_t *r)
+{
+	cli_fmt_runtime(out, elapsed(r));
+}
+
+static void g_elapsedraw(char **out, const sacct_row_t *r)
+{
+	xstrfmtcat(out, "%ld", elapsed(r));
+}
+
+static void g_timelimit(char **out, const sacct_row_t *r)
+{
+	char buf[64];
+
+	if (STEP(r))
+		return;
+	if (JOB(r)->time_limit == NO_VAL32) {
+		put(out, "Partition_Limit");
+		return;
+	}
+	fmt_time_limit(JOB(r)->time_limit, buf, sizeof(buf));
+	put(out, buf);
+}
+
+static void g_timelimitraw(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		return;
+	if (JOB(r)->time_limit == INFINITE32)
+		put(out, "UNLIMITED");
+	else if (JOB(r)->time_limit == NO_VAL32)
+		put(out, "Partition_Limit");
+	else
+		xstrfmtcat(out, "%u", JOB(r)->time_limit);
+}
+
+static void g_nnodes(char **out, const sacct_row_t *r)
+{
+	xstrfmtcat(out, "%u", STEP(r) ? STEP(r)->num_nodes :
+		   JOB(r)->num_nodes);
+}
+
+static void g_ncpus(char **out, const sacct_row_t *r)
+{
+	xstrfmtcat(out, "%u", cpus(r));
+}
+
+static void g_reqcpus(char **out, const sacct_row_t *r)
+{
+	xstrfmtcat(out, "%u", STEP(r) ? STEP(r)->num_cpus : JOB(r)->req_cpus);
+}
+
+static void g_alloctres(char **out, const sacct_row_t *r)
+{
+	put(out, STEP(r) ? STEP(r)->tres_alloc : JOB(r)->tres_alloc);
+}
+
+static void g_reqmem(char **out, const sacct_row_t *r)
+{
+	char *m;
+
+	if (STEP(r))
+		return;
+	m = tres_mem(JOB(r)->tres_req);
+	put(out, m ? m : "0");
+	xfree(m);
+}
+
+static void g_nodelist(char **out, const sacct_row_t *r)
+{
+	const char *n = STEP(r) ? STEP(r)->nodes : JOB(r)->nodes;
+
+	put(out, n && *n ? n : "None assigned");
+}
+
+static void g_reason(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		put(out, job_reason_string(JOB(r)->reason));
+}
+
+static void g_ntasks(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		xstrfmtcat(out, "%u", STEP(r)->ntasks);
+}
+
+static void g_maxrss(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		fmt_kb(out, STEP(r)->max_rss_kb);
+}
+
+static void g_averss(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		fmt_kb(out, STEP(r)->ave_rss_kb);
+}
+
+static void g_maxvm(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		fmt_kb(out, STEP(r)->max_vsize_kb);
+}
+
+static void g_avevm(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		fmt_kb(out, STEP(r)->ave_vsize_kb);
+}
+
+static void g_maxrssnode(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		put(out, STEP(r)->nodes);
+}
+
+static void g_maxtask(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		put(out, "0");
+}
+
+static void g_avecpu(char **out, const sacct_row_t *r)
+{
+	const acct_step_rec_t *s = STEP(r);
+
+	if (s)
+		fmt_cpu(out, (s->user_usec + s->sys_usec) /
+			(s->ntasks ? s->ntasks : 1));
+}
+
+static void g_totalcpu(char **out, const sacct_row_t *r)
+{
+	const acct_step_rec_t *s = STEP(r);
+
+	fmt_cpu(out, s ? s->user_usec + s->sys_usec : r->steps_cpu_usec);
+}
+
+static void g_usercpu(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		fmt_cpu(out, STEP(r)->user_usec);
+}
+
+static void g_syscpu(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		fmt_cpu(out, STEP(r)->sys_usec);
+}
+
+static void g_cputime(char **out, const sacct_row_t *r)
+{
+	cli_fmt_runtime(out, elapsed(r) * (long)cpus(r));
+}
+
+static void g_cputimeraw(char **out, const sacct_row_t *r)
+{
+	xstrfmtcat(out, "%ld", elapsed(r) * (long)cpus(r));
+}
+
+static void g_restarts(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		xstrfmtcat(out, "%u", JOB(r)->restart_cnt);
+}
+
+static void g_priority(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		xstrfmtcat(out, "%u", JOB(r)->priority);
+}
+
+static void g_energy(char **out, const sacct_row_t *r)
+{
+	if (STEP(r))
+		put(out, "0");
+}
+
+static void g_blank(char **out, const sacct_row_t *r)
+{
+	(void)out;
+	(void)r;
+}
+
+/* Sorted as sacct -e lists them. */
+const sacct_field_t sacct_fields[] = {
+	{ "Account", 10, g_account },
+	{ "AdminComment", 14, g_blank },
+	{ "AllocCPUS", 10, g_ncpus },
+	{ "AllocNodes", 10, g_nnodes },
+	{ "AllocTRES", 10, g_alloctres },
+	{ "AssocID", 10, g_blank },
+	{ "AveCPU", 10, g_avecpu },
+	{ "AveCPUFreq", 10, g_blank },
+	{ "AveDiskRead", 14, g_blank },
+	{ "AveDiskWrite", 14, g_blank },
+	{ "AvePages", 10, g_blank },
+	{ "AveRSS", 10, g_averss },
+	{ "AveVMSize", 10, g_avevm },
+	{ "Cluster", 10, g_cluster },
+	{ "Comment", 14, g_comment },
+	{ "Constraints", 19, g_constraints },
+	{ "ConsumedEnergy", 14, g_energy },
+	{ "ConsumedEnergyRaw", 17, g_energy },
+	{ "CPUTime", 10, g_cputime },
+	{ "CPUTimeRAW", 10, g_cputimeraw },
+	{ "DerivedExitCode", 15, g_derived },
+	{ "Elapsed", 10, g_elapsed },
+	{ "ElapsedRaw", 10, g_elapsedraw },
+	{ "Eligible", 19, g_eligible },
+	{ "End", 19, g_end },
+	{ "ExitCode", 8, g_exit },
+	{ "GID", 6, g_gid },
+	{ "Group", 9, g_group },
+	{ "JobID", -12, g_jobid_full },
+	{ "JobIDRaw", -12, g_jobidraw },
+	{ "JobName", 10, g_jobname },
+	{ "MaxDiskRead", 12, g_blank },
+	{ "MaxDiskReadNode", 15, g_blank },
+	{ "MaxDiskReadTask", 15, g_blank },
+	{ "MaxDiskWrite", 12, g_blank },
+	{ "MaxDiskWriteNode", 16, g_blank },
+	{ "MaxDiskWriteTask", 16, g_blank },
+	{ "MaxPages", 8, g_blank },
+	{ "MaxPagesNode", 12, g_blank },
+	{ "MaxPagesTask", 14, g_blank },
+	{ "MaxRSS", 10, g_maxrss },
+	{ "MaxRSSNode", 10, g_maxrssnode },
+	{ "MaxRSSTask", 10, g_maxtask },
+	{ "MaxVMSize", 10, g_maxvm },
+	{ "MaxVMSizeNode", 14, g_maxrssnode },
+	{ "MaxVMSizeTask", 14, g_maxtask },
+	{ "MinCPU", 10, g_avecpu },
+	{ "MinCPUNode", 10, g_maxrssnode },
+	{ "MinCPUTask", 10, g_maxtask },
+	{ "NCPUS", 10, g_ncpus },
+	{ "NNodes", 8, g_nnodes },
+	{ "NodeList", 15, g_nodelist },
+	{ "NTasks", 8, g_ntasks },
+	{ "Partition", 10, g_partition },
+	{ "Priority", 10, g_priority },
+	{ "QOS", 10, g_qos },
+	{ "Reason", 20, g_reason },
+	{ "ReqCPUFreqGov", 13, g_blank },
+	{ "ReqCPUFreqMax", 13, g_blank },
+	{ "ReqCPUFreqMin", 13, g_blank },
+	{ "ReqCPUS", 8, g_reqcpus },
+	{ "ReqMem", 10, g_reqmem },
+	{ "ReqTRES", 10, g_reqtres },
+	{ "Restarts", 8, g_restarts },
+	{ "Start", 19, g_start },
+	{ "State", 10, g_state },
+	{ "Submit", 19, g_submit },
+	{ "SubmitLine", 10, g_submitline },
+	{ "SystemCPU", 10, g_syscpu },
+	{ "Timelimit", 10, g_timelimit },
+	{ "TimelimitRaw", 15, g_timelimitraw },
+	{ "TotalCPU", 10, g_totalcpu },
+	{ "TRESUsageInAve", 14, g_blank },
+	{ "TRESUsageInMax", 14, g_blank },
+	{ "TRESUsageInMaxNode", 18, g_blank },
+	{ "TRESUsageInMaxTask", 18, g_blank },
+	{ "TRESUsageInMin", 14, g_blank },
+	{ "TRESUsageInMinNode", 18, g_blank },
+	{ "TRESUsageInMinTask", 18, g_blank },
+	{ "TRESUsageInTot", 14, g_blank },
+	{ "TRESUsageOutAve", 15, g_blank },
+	{ "TRESUsageOutMax", 15, g_blank },
+	{ "TRESUsageOutMaxNode", 19, g_blank },
+	{ "TRESUsageOutMaxTask", 19, g_blank },
+	{ "TRESUsageOutTot", 15, g_blank },
+	{ "UID", 6, g_uid },
+	{ "User", 9, g_user },
+	{ "UserCPU", 10, g_usercpu },
+	{ "WCKey", 10, g_blank },
+	{ "WorkDir", 30, g_workdir },
+	{ NULL, 0, NULL }
+};
+
+static const sacct_field_t *find_field(const char *name, size_t n)
+{
+	const sacct_field_t *prefix = NULL;
+
+	for (const sacct_field_t *f = sacct_fields; f->name; f++) {
+		if (strlen(f->name) == n && !strncasecmp(f->name, name, n))
+			return f;
+		if (!prefix && n && !strncasecmp(f->name, name, n))
+			prefix = f;
+	}
+	return prefix;
+}
+
+int sacct_format_parse(const char *spec, sacct_col_t **cols, size_t *cnt,
+		       char **bad)
+{
+	char **items = xstrsplit(spec, ",", NULL);
+	size_t n = 0;
+
+	*cols = xcalloc(xstrarray_len(items) + 1, sizeof(sacct_col_t));
+	*bad = NULL;
+	for (size_t i = 0; items[i]; i++) {
+		char *name = items[i], *pct = strchr(name, '%');
+		size_t len = pct ? (size_t)(pct - name) : strlen(name);
+		const sacct_field_t *f;
+		char *end;
+		long w;
+
+		if (!len)
+			continue;
+		f = find_field(name, len);
+		if (!f) {
+			*bad = xstrndup(name, len);
+			break;
+		}
+		(*cols)[n].field = f;
+		(*cols)[n].width = f->width;
+		if (pct) {
+			w = strtol(pct + 1, &end, 10);
+			if (*end || end == pct + 1 || w > 4096 || w < -4096) {
+				*bad = xstrdup(name);
+				break;
+			}
+			(*cols)[n].width = (int)w;
+		}
+		n++;
+	}
+	xstrarray_free(items);
+	*cnt = n;
+	if (*bad) {
+		xfree(*cols);
+		*cnt = 0;
+		return -1;
+	}
+	return 0;
+}
+
+char *sacct_field_text(const sacct_field_t *f, const sacct_row_t *r)
+{
+	char *out = NULL;
+
+	f->get(&out, r);
+	return out ? out : xstrdup("");
+}
+
+void sacct_fields_help(FILE *out)
+{
+	size_t i = 0;
+
+	for (const sacct_field_t *f = sacct_fields; f->name; f++, i++)
+		fprintf(out, "%-20s%s", f->name, i % 4 == 3 ? "\n" : "");
+	if (i % 4)
+		fputc('\n', out);
+}

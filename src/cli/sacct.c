@@ -1,0 +1,629 @@
+/* sacct — job accounting from slurmdbd.
+ *
+ * Builds a REQUEST_DBD_JOBS from the options (Slurm's defaults: own jobs
+ * unless root, -a, -u or -j; since midnight unless -S, -j or -s), then
+ * prints a row per job and, unless -X, one per step, through the field
+ * table in cli_sacct_fields.c.
+ */
+#include <getopt.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_sacct.h"
+#include "common/hostlist.h"
+#include "common/job_info.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/net.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+
+#define DEFAULT_FORMAT "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode"
+#define BRIEF_FORMAT   "JobID,State,ExitCode"
+#define LONG_FORMAT \
+	"JobID,JobIDRaw,JobName,Partition,MaxVMSize,MaxVMSizeNode," \
+	"MaxVMSizeTask,AveVMSize,MaxRSS,MaxRSSNode,MaxRSSTask,AveRSS," \
+	"MaxPages,MaxPagesNode,MaxPagesTask,AvePages,MinCPU,MinCPUNode," \
+	"MinCPUTask,AveCPU,NTasks,AllocCPUS,Elapsed,State,ExitCode," \
+	"AveCPUFreq,ReqCPUFreqMin,ReqCPUFreqMax,ReqCPUFreqGov,ReqMem," \
+	"ConsumedEnergy,MaxDiskRead,MaxDiskReadNode,MaxDiskReadTask," \
+	"AveDiskRead,MaxDiskWrite,MaxDiskWriteNode,MaxDiskWriteTask," \
+	"AveDiskWrite,ReqTRES,AllocTRES,TRESUsageInAve,TRESUsageInMax," \
+	"TRESUsageInMaxNode,TRESUsageInMaxTask,TRESUsageInMin," \
+	"TRESUsageInMinNode,TRESUsageInMinTask,TRESUsageInTot," \
+	"TRESUsageOutMax,TRESUsageOutMaxNode,TRESUsageOutMaxTask," \
+	"TRESUsageOutAve,TRESUsageOutTot"
+
+/* A -j entry: job ("123" / "123_4") and an optional step ("batch", "0"). */
+typedef struct {
+	char *job;
+	char *step;
+} job_sel_t;
+
+static struct {
+	dbd_job_cond_msg_t cond;
+	job_sel_t *sel;
+	size_t     sel_cnt;
+	char      *format;
+	bool       all_users;
+	bool       brief;
+	bool       longfmt;
+	bool       noheader;
+	int        parsable;          /* 0, 1 (-p), 2 (-P) */
+	char      *delim;
+	bool       allocations;
+	bool       start_given;
+	bool       end_given;
+	char      *nodelist;
+	int        verbose;
+} opt;
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"Usage: sacct [OPTIONS]\n"
+"  -a, --allusers       show every user's jobs\n"
+"  -A, --accounts=list  only these accounts\n"
+"  -b, --brief          JobID, State, ExitCode\n"
+"  -D, --duplicates     every record of a reused job id\n"
+"      --delimiter=str  separator for -p/-P (default '|')\n"
+"  -e, --helpformat     list the fields -o accepts\n"
+"  -E, --endtime=time   jobs before this time\n"
+"  -g, --gid=list       only these groups\n"
+"  -j, --jobs=list      only these jobs (123, 123_4, 123.batch)\n"
+"  -l, --long           many usage fields\n"
+"  -n, --noheader       no header line\n"
+"      --name=list      only jobs with these names\n"
+"  -N, --nodelist=list  only jobs that ran on these nodes\n"
+"  -o, --format=list    fields to show (Name%%width)\n"
+"  -p, --parsable       '|' after every field\n"
+"  -P, --parsable2      '|' between fields\n"
+"  -q, --qos=list       only these QOS\n"
+"  -r, --partition=list only these partitions\n"
+"  -s, --state=list     jobs in these states during the window\n"
+"  -S, --starttime=time jobs after this time\n"
+"  -u, --user=list      only these users (names or uids)\n"
+"  -X, --allocations    jobs only, no steps\n"
+"  -V, --version        print the version\n");
+}
+
+static char **list_add(char **list, const char *csv)
+{
+	char **items = xstrsplit(csv, ",", NULL);
+
+	for (size_t i = 0; items[i]; i++)
+		if (items[i][0])
+			list = xstrarray_append(list, items[i]);
+	xstrarray_free(items);
+	return list;
+}
+
+/* A user name or a number. */
+static int parse_uid(const char *s, uid_t *out)
+{
+	struct passwd *pw = getpwnam(s);
+	uint32_t v;
+
+	if (pw) {
+		*out = pw->pw_uid;
+		return 0;
+	}
+	if (parse_u32(s, &v) < 0)
+		return -1;
+	*out = (uid_t)v;
+	return 0;
+}
+
+static int parse_gid(const char *s, gid_t *out)
+{
+	struct group *gr = getgrnam(s);
+	uint32_t v;
+
+	if (gr) {
+		*out = gr->gr_gid;
+		return 0;
+	}
+	if (parse_u32(s, &v) < 0)
+		return -1;
+	*out = (gid_t)v;
+	return 0;
+}
+
+static void add_users(const char *csv)
+{
+	char **items = xstrsplit(csv, ",", NULL);
+
+	for (size_t i = 0; items[i]; i++) {
+		uid_t uid;
+		char num[16];
+
+		if (!items[i][0])
+			continue;
+		if (parse_uid(items[i], &uid) < 0)
+			fatal("Invalid user id: %s", items[i]);
+		snprintf(num, sizeof(num), "%u", (unsigned)uid);
+		opt.cond.users = xstrarray_append(opt.cond.users, num);
+	}
+	xstrarray_free(items);
+}
+
+static void add_groups(const char *csv)
+{
+	char **items = xstrsplit(csv, ",", NULL);
+
+	for (size_t i = 0; items[i]; i++) {
+		gid_t gid;
+		char num[16];
+
+		if (!items[i][0])
+			continue;
+		if (parse_gid(items[i], &gid) < 0)
+			fatal("Invalid group id: %s", items[i]);
+		snprintf(num, sizeof(num), "%u", (unsigned)gid);
+		opt.cond.gids = xstrarray_append(opt.cond.gids, num);
+	}
+	xstrarray_free(items);
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* "123", "123_4", "123.batch", "123_4.0" */
+static void add_jobs(const char *csv)
+{
+	char **items = xstrsplit(csv, ",", NULL);
+
+	for (size_t i = 0; items[i]; i++) {
+		char *id = items[i], *dot = strchr(id, '.'), *us;
+		job_sel_t s = { 0 };
+		bool ok;
+
+		if (!id[0])
+			continue;
+		s.job = dot ? xstrndup(id, dot - id) : xstrdup(id);
+		s.step = dot ? xstrdup(dot + 1) : NULL;
+		us = strchr(s.job, '_');
+		ok = us ? (us > s.job && all_digits(us + 1)) : all_digits(s.job);
+		if (us && ok) {
+			*us = '\0';
+			ok = all_digits(s.job);
+			*us = '_';
+		}
+		if (ok && s.step)
+			ok = all_digits(s.step) || !strcmp(s.step, "batch") ||
+			     !strcmp(s.step, "extern");
+		if (!ok)
+			fatal("Bad job/step specified: %s", id);
+		opt.sel = xrealloc(opt.sel, (opt.sel_cnt + 1) * sizeof(*opt.sel));
+		opt.sel[opt.sel_cnt++] = s;
+		opt.cond.job_ids = xstrarray_append(opt.cond.job_ids, s.job);
+	}
+	xstrarray_free(items);
+}
+
+static void add_states(const char *csv)
+{
+	char **items = xstrsplit(csv, ",", NULL);
+
+	for (size_t i = 0; items[i]; i++) {
+		uint32_t st;
+		char num[16];
+
+		if (!items[i][0])
+			continue;
+		if (job_state_from_string(items[i], &st) < 0)
+			fatal("Invalid state: %s", items[i]);
+		snprintf(num, sizeof(num), "%u", st & JOB_STATE_BASE);
+		opt.cond.states = xstrarray_append(opt.cond.states, num);
+	}
+	xstrarray_free(items);
+}
+
+static time_t parse_when(const char *s, const char *what)
+{
+	time_t t;
+
+	if (parse_time(s, time(NULL), &t) < 0)
+		fatal("Invalid %s time: %s", what, s);
+	return t;
+}
+
+enum {
+	OPT_DELIM = 0x100, OPT_NAME, OPT_USAGE, OPT_NOCONVERT, OPT_UNITS,
+	OPT_JSON, OPT_ARRAY, OPT_LOCAL,
+};
+
+static void parse_opts(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "allusers", no_argument, NULL, 'a' },
+		{ "accounts", required_argument, NULL, 'A' },
+		{ "brief", no_argument, NULL, 'b' },
+		{ "duplicates", no_argument, NULL, 'D' },
+		{ "delimiter", required_argument, NULL, OPT_DELIM },
+		{ "helpformat", no_argument, NULL, 'e' },
+		{ "endtime", required_argument, NULL, 'E' },
+		{ "gid", required_argument, NULL, 'g' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "long", no_argument, NULL, 'l' },
+		{ "allclusters", no_argument, NULL, 'L' },
+		{ "clusters", required_argument, NULL, 'M' },
+		{ "noheader", no_argument, NULL, 'n' },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "nodelist", required_argument, NULL, 'N' },
+		{ "format", required_argument, NULL, 'o' },
+		{ "parsable", no_argument, NULL, 'p' },
+		{ "parsable2", no_argument, NULL, 'P' },
+		{ "qos", required_argument, NULL, 'q' },
+		{ "partition", required_argument, NULL, 'r' },
+		{ "state", required_argument, NULL, 's' },
+		{ "starttime", required_argument, NULL, 'S' },
+		{ "truncate", no_argument, NULL, 'T' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "usage", no_argument, NULL, OPT_USAGE },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "allocations", no_argument, NULL, 'X' },
+		{ "noconvert", no_argument, NULL, OPT_NOCONVERT },
+		{ "units", required_argument, NULL, OPT_UNITS },
+		{ "array", no_argument, NULL, OPT_ARRAY },
+		{ "local", no_argument, NULL, OPT_LOCAL },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "aA:bDeE:g:hj:lLM:nN:o:pPq:r:s:S:Tu:vVX",
+				lopts, NULL)) != -1) {
+		switch (c) {
+		case 'a': opt.all_users = true; break;
+		case 'A': opt.cond.accounts = list_add(opt.cond.accounts, optarg); break;
+		case 'b': opt.brief = true; break;
+		case 'D': opt.cond.flags |= DBD_JOBS_DUPLICATES; break;
+		case OPT_DELIM: xfree(opt.delim); opt.delim = xstrdup(optarg); break;
+		case 'e': sacct_fields_help(stdout); exit(0);
+		case 'E': opt.cond.end = parse_when(optarg, "end"); opt.end_given = true; break;
+		case 'g': add_groups(optarg); break;
+		case 'h': case OPT_USAGE: usage(stdout); exit(0);
+		case 'j': add_jobs(optarg); break;
+		case 'l': opt.longfmt = true; break;
+		case 'L': case 'M': case 'T': case OPT_NOCONVERT: case OPT_UNITS:
+		case OPT_ARRAY: case OPT_LOCAL: break;
+		case 'n': opt.noheader = true; break;
+		case OPT_NAME: opt.cond.names = list_add(opt.cond.names, optarg); break;
+		case 'N': xfree(opt.nodelist); opt.nodelist = xstrdup(optarg); break;
+		case 'o':
+			if (opt.format)
+				xstrcatc(&opt.format, ',');
+			xstrcat(&opt.format, optarg);
+			break;
+		case 'p': opt.parsable = 1; break;
+		case 'P': opt.parsable = 2; break;
+		case 'q': opt.cond.qos = list_add(opt.cond.qos, optarg); break;
+		case 'r': opt.cond.partitions = list_add(opt.cond.partitions, optarg); break;
+		case 's': add_states(optarg); break;
+		case 'S': opt.cond.start = parse_when(optarg, "start"); opt.start_given = true; break;
+		case 'u': add_users(optarg); break;
+		case 'v': opt.verbose++; break;
+		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
+		case 'X': opt.allocations = true; break;
+		default: usage(stderr); exit(1);
+		}
+	}
+	if (optind < argc)
+		fatal("Unknown arguments: %s", argv[optind]);
+}
+
+/* Slurm's defaults for what was not given. */
+static void apply_defaults(void)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!opt.cond.users && !opt.all_users && !opt.cond.job_ids &&
+	    getuid() != 0) {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%u", (unsigned)getuid());
+		opt.cond.users = xstrarray_append(NULL, num);
+	}
+	if (!opt.start_given) {
+		if (opt.cond.job_ids) {
+			opt.cond.start = 0;
+		} else if (opt.cond.states) {
+			opt.cond.start = now;
+		} else {
+			localtime_r(&now, &tm);
+			tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+			tm.tm_isdst = -1;
+			opt.cond.start = mktime(&tm);
+		}
+	}
+	if (!opt.end_given)
+		opt.cond.end = now;
+	if (opt.allocations)
+		opt.cond.flags |= DBD_JOBS_NO_STEPS;
+	if (!opt.delim)
+		opt.delim = xstrdup("|");
+	if (!opt.format) {
+		const char *env = getenv("SACCT_FORMAT");
+
+		opt.format = xstrdup(opt.brief ? BRIEF_FORMAT :
+				     opt.longfmt ? LONG_FORMAT :
+				     env && *env ? env : DEFAULT_FORMAT);
+	}
+}
+
+/* ---- the query ---- */
+
+static dbd_jobs_msg_t *query(void)
+{
+	const slurm_conf_t *c = cli_conf();
+	const char *host = c->accounting_storage_host ?
+		c->accounting_storage_host : "localhost";
+	slurm_msg_t resp;
+	dbd_jobs_msg_t *r;
+	int rc;
+
+	if (!c->accounting_storage_type ||
+	    !strstr(c->accounting_storage_type, "slurmdbd")) {
+		error("Slurm accounting storage is disabled");
+		exit(1);
+	}
+	opt.cond.cluster = c->cluster_name;
+	rc = net_rpc(host, c->accounting_storage_port, REQUEST_DBD_JOBS,
+		     &opt.cond, &resp, c->message_timeout * 1000 * 3);
+	opt.cond.cluster = NULL;
+	if (rc) {
+		error("Problem talking to the database: %s",
+		      slurm_strerror(rc));
+		exit(1);
+	}
+	if (resp.type != RESPONSE_DBD_JOBS || !resp.data) {
+		rc = cli_resp_rc(&resp);
+		error("Problem talking to the database: %s",
+		      slurm_strerror(rc ? rc : SLURM_UNEXPECTED_MSG_ERROR));
+		exit(1);
+	}
+	r = resp.data;
+	resp.data = NULL;
+	msg_free(&resp);
+	if (r->rc) {
+		error("Problem talking to the database: %s",
+		      slurm_strerror(r->rc));
+		exit(1);
+	}
+	return r;
+}
+
+/* ---- selection after the query ---- */
+
+static bool on_nodes(const acct_job_rec_t *j, hostlist_t *want)
+{
+	char err[128];
+	hostlist_t *hl;
+	bool hit = false;
+
+	if (!want)
+		return true;
+	if (!j->nodes || !(hl = hostlist_parse(j->nodes, err, sizeof(err))))
+		return false;
+	for (size_t i = 0; i < hostlist_count(hl) && !hit; i++)
+		for (size_t k = 0; k < hostlist_count(want) && !hit; k++)
+			hit = !strcmp(hostlist_nth(hl, i), hostlist_nth(want, k));
+	hostlist_destroy(hl);
+	return hit;
+}
+
+/* Without -D, a reused job id shows only its latest record. */
+static bool superseded(const dbd_jobs_msg_t *r, uint32_t i)
+{
+	if (opt.cond.flags & DBD_JOBS_DUPLICATES)
+		return false;
+	for (uint32_t k = i + 1; k < r->job_cnt; k++)
+		if (r->jobs[k].job_id == r->jobs[i].job_id &&
+		    !xstrcmp(r->jobs[k].cluster, r->jobs[i].cluster))
+			return true;
+	return false;
+}
+
+static const char *step_name(const acct_step_rec_t *s, char *buf, size_t n)
+{
+	int32_t id = (int32_t)s->step_id;
+
+	if (id == ACCT_STEP_BATCH)
+		return "batch";
+	if (id == ACCT_STEP_EXTERN)
+		return "extern";
+	snprintf(buf, n, "%d", id);
+	return buf;
+}
+
+/* -j 123.batch: which rows of job j to print. */
+static bool sel_match(const acct_job_rec_t *j, const acct_step_rec_t *s)
+{
+	char id[32], buf[16];
+	bool any_sel = false;
+
+	if (!opt.sel_cnt)
+		return true;
+	for (size_t i = 0; i < opt.sel_cnt; i++) {
+		const job_sel_t *sel = &opt.sel[i];
+		bool job_hit;
+
+		snprintf(id, sizeof(id), "%u", j->job_id);
+		job_hit = !strcmp(sel->job, id);
+		if (!job_hit && j->array_job_id) {
+			snprintf(id, sizeof(id), "%u", j->array_job_id);
+			job_hit = !strcmp(sel->job, id);
+			snprintf(id, sizeof(id), "%u_%u", j->array_job_id,
+				 j->array_task_id);
+			job_hit = job_hit || !strcmp(sel->job, id);
+		}
+		if (!job_hit)
+			continue;
+		any_sel = true;
+		if (!sel->step)
+			return true;
+		if (s && !strcmp(sel->step, step_name(s, buf, sizeof(buf))))
+			return true;
+	}
+	return !any_sel;
+}
+
+/* ---- output ---- */
+
+static void cell(char **line, const char *text, int width)
+{
+	int w = width < 0 ? -width : width;
+	int len = (int)strlen(text);
+
+	if (!w) {
+		xstrcat(line, text);
+	} else if (len > w) {
+		xstrfmtcat(line, "%.*s+", w - 1, text);
+	} else {
+		xstrfmtcat(line, width < 0 ? "%-*s" : "%*s", w, text);
+	}
+	xstrcatc(line, ' ');
+}
+
+static void print_header(const sacct_col_t *cols, size_t n)
+{
+	char *line = NULL, *dash = NULL;
+
+	if (opt.noheader)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = cols[i].field->name;
+
+		if (opt.parsable) {
+			xstrcat(&line, name);
+			if (i + 1 < n || opt.parsable == 1)
+				xstrcat(&line, opt.delim);
+			continue;
+		}
+		int w = cols[i].width < 0 ? -cols[i].width : cols[i].width;
+
+		xstrfmtcat(&line, cols[i].width < 0 ? "%-*.*s " : "%*.*s ",
+			   w, w, name);
+		for (int k = 0; k < w; k++)
+			xstrcatc(&dash, '-');
+		xstrcatc(&dash, ' ');
+	}
+	printf("%s\n", line ? line : "");
+	if (dash)
+		printf("%s\n", dash);
+	xfree(line);
+	xfree(dash);
+}
+
+static void print_row(const sacct_col_t *cols, size_t n, const sacct_row_t *r)
+{
+	char *line = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		char *t = sacct_field_text(cols[i].field, r);
+
+		if (opt.parsable) {
+			xstrcat(&line, t);
+			if (i + 1 < n || opt.parsable == 1)
+				xstrcat(&line, opt.delim);
+		} else {
+			cell(&line, t, cols[i].width);
+		}
+		xfree(t);
+	}
+	fputs(line ? line : "", stdout);
+	fputc('\n', stdout);
+	xfree(line);
+}
+
+static bool same_job(const acct_step_rec_t *s, const acct_job_rec_t *j)
+{
+	return s->job_id == j->job_id && s->submit == j->submit;
+}
+
+static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
+		      size_t n, hostlist_t *want)
+{
+	time_t now = time(NULL);
+	uint32_t s0 = 0;
+
+	print_header(cols, n);
+	for (uint32_t i = 0; i < r->job_cnt; i++) {
+		const acct_job_rec_t *j = &r->jobs[i];
+		sacct_row_t row = { .job = j, .now = now };
+		uint32_t s1;
+
+		/* Steps come in job order: skip to this job's. */
+		while (s0 < r->step_cnt &&
+		       (r->steps[s0].submit < j->submit ||
+			(r->steps[s0].submit == j->submit &&
+			 r->steps[s0].job_id < j->job_id)))
+			s0++;
+		for (s1 = s0; s1 < r->step_cnt && same_job(&r->steps[s1], j);
+		     s1++)
+			row.steps_cpu_usec += r->steps[s1].user_usec +
+					      r->steps[s1].sys_usec;
+		if (superseded(r, i) || !on_nodes(j, want))
+			continue;
+		if (sel_match(j, NULL))
+			print_row(cols, n, &row);
+		for (uint32_t k = s0; k < s1 && !opt.allocations; k++) {
+			sacct_row_t sr = { .job = j, .step = &r->steps[k],
+					   .now = now };
+
+			if (opt.sel_cnt && !sel_match(j, &r->steps[k]))
+				continue;
+			print_row(cols, n, &sr);
+		}
+		s0 = s1;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	sacct_col_t *cols;
+	size_t n;
+	char *bad = NULL;
+	dbd_jobs_msg_t *r;
+	hostlist_t *want = NULL;
+	char err[256];
+
+	parse_opts(argc, argv);
+	cli_init("sacct", opt.verbose);
+	apply_defaults();
+	if (sacct_format_parse(opt.format, &cols, &n, &bad) < 0) {
+		error("Invalid field requested: \"%s\"", bad);
+		exit(1);
+	}
+	if (opt.nodelist &&
+	    !(want = hostlist_parse(opt.nodelist, err, sizeof(err))))
+		fatal("Invalid node list: %s", opt.nodelist);
+	r = query();
+	print_all(r, cols, n, want);
+	msg_body_free(RESPONSE_DBD_JOBS, r);
+	if (want)
+		hostlist_destroy(want);
+	xfree(cols);
+	return 0;
+}

@@ -1,0 +1,237 @@
+/* acct_rec.c — accounting record tables and the outbox frame format
+ * (acct_rec.h). */
+#include <string.h>
+
+#include "common/acct_rec.h"
+#include "common/pack.h"
+#include "common/xmalloc.h"
+
+#define F(st, m, t) FIELD(st, m, t)
+
+#define CL(m, t) F(acct_cluster_rec_t, m, t)
+const field_desc_t acct_cluster_rec_fields[] = {
+	CL(control_host, FT_STR), CL(control_port, FT_U32),
+	CL(registered, FT_TIME),
+	FIELD_END
+};
+#undef CL
+
+#define J(m, t) F(acct_job_rec_t, m, t)
+const field_desc_t acct_job_rec_fields[] = {
+	J(job_id, FT_U32), J(array_job_id, FT_U32), J(array_task_id, FT_U32),
+	J(name, FT_STR), J(uid, FT_U32), J(gid, FT_U32), J(account, FT_STR),
+	J(partition, FT_STR), J(qos, FT_STR), J(state, FT_U32),
+	J(reason, FT_U32), J(requid, FT_U32), J(exit_code, FT_U32),
+	J(derived_ec, FT_U32), J(submit, FT_TIME), J(eligible, FT_TIME),
+	J(start, FT_TIME), J(end, FT_TIME), J(time_limit, FT_U32),
+	J(nodes, FT_STR), J(num_nodes, FT_U32), J(num_cpus, FT_U32),
+	J(req_cpus, FT_U32), J(tres_alloc, FT_STR), J(tres_req, FT_STR),
+	J(req_mem, FT_U64), J(mem_per_cpu, FT_BOOL), J(work_dir, FT_STR),
+	J(comment, FT_STR), J(submit_line, FT_STR), J(constraints, FT_STR),
+	J(restart_cnt, FT_U32), J(priority, FT_U32), J(cluster, FT_STR),
+	FIELD_END
+};
+#undef J
+
+#define S(m, t) F(acct_step_rec_t, m, t)
+const field_desc_t acct_step_rec_fields[] = {
+	S(job_id, FT_U32), S(submit, FT_TIME), S(step_id, FT_U32),
+	S(name, FT_STR), S(start, FT_TIME), S(end, FT_TIME),
+	S(state, FT_U32), S(exit_code, FT_U32), S(requid, FT_U32),
+	S(nodes, FT_STR), S(num_nodes, FT_U32), S(ntasks, FT_U32),
+	S(num_cpus, FT_U32), S(tres_alloc, FT_STR), S(user_usec, FT_U64),
+	S(sys_usec, FT_U64), S(max_rss_kb, FT_U64), S(max_vsize_kb, FT_U64),
+	S(ave_rss_kb, FT_U64), S(ave_vsize_kb, FT_U64),
+	FIELD_END
+};
+#undef S
+
+#define E(m, t) F(acct_event_rec_t, m, t)
+const field_desc_t acct_event_rec_fields[] = {
+	E(node_name, FT_STR), E(state, FT_U32), E(reason, FT_STR),
+	E(reason_uid, FT_U32), E(start, FT_TIME), E(end, FT_TIME),
+	E(tres, FT_STR),
+	FIELD_END
+};
+#undef E
+
+const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size)
+{
+	switch (kind) {
+	case ACCT_REC_CLUSTER:
+		*size = sizeof(acct_cluster_rec_t);
+		return acct_cluster_rec_fields;
+	case ACCT_REC_JOB:
+		*size = sizeof(acct_job_rec_t);
+		return acct_job_rec_fields;
+	case ACCT_REC_STEP:
+		*size = sizeof(acct_step_rec_t);
+		return acct_step_rec_fields;
+	case ACCT_REC_NODE_EVENT:
+		*size = sizeof(acct_event_rec_t);
+		return acct_event_rec_fields;
+	}
+	*size = 0;
+	return NULL;
+}
+
+/* ---- CRC-32 (IEEE, reflected) ---- */
+
+uint32_t acct_crc32(const void *data, size_t len)
+{
+	static uint32_t table[256];
+	static bool ready;
+	const uint8_t *p = data;
+	uint32_t crc = 0xffffffffu;
+
+	if (!ready) {          /* idempotent: a race writes the same values */
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+		ready = true;
+	}
+	for (size_t i = 0; i < len; i++)
+		crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+	return crc ^ 0xffffffffu;
+}
+
+/* ---- big-endian helpers for the file framing ---- */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, (uint32_t)v);
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) << 32 | get32(p + 4);
+}
+
+void acct_outbox_header(uint8_t *out, uint64_t epoch)
+{
+	memcpy(out, ACCT_OUTBOX_MAGIC, 8);
+	put32(out + 8, ACCT_OUTBOX_VERSION);
+	put64(out + 12, epoch);
+}
+
+int acct_outbox_header_parse(const uint8_t *in, size_t len, uint64_t *epoch)
+{
+	if (len < ACCT_OUTBOX_HDR_LEN || memcmp(in, ACCT_OUTBOX_MAGIC, 8) ||
+	    get32(in + 8) != ACCT_OUTBOX_VERSION)
+		return -1;
+	*epoch = get64(in + 12);
+	return 0;
+}
+
+/* ---- frames ---- */
+
+void acct_frame_build(acct_frame_t *f, uint64_t seq, uint16_t kind,
+		      const void *rec)
+{
+	size_t size;
+	const field_desc_t *fields = acct_rec_fields(kind, &size);
+	buf_t *b = buf_create(256);
+	size_t len;
+
+	fields_pack(b, fields, rec);
+	f->seq = seq;
+	f->kind = kind;
+	f->data = buf_steal(b, &len);
+	f->len = (uint32_t)len;
+	buf_destroy(b);
+}
+
+/* Body on disk: seq (8), kind (2), data. */
+uint8_t *acct_frame_encode(const acct_frame_t *f, size_t *len)
+{
+	uint32_t body = 10 + f->len;
+	uint8_t *out = xmalloc(ACCT_FRAME_HDR_LEN + body);
+	uint8_t *p = out + ACCT_FRAME_HDR_LEN;
+
+	put64(p, f->seq);
+	p[8] = f->kind >> 8;
+	p[9] = (uint8_t)f->kind;
+	if (f->len)
+		memcpy(p + 10, f->data, f->len);
+	put32(out, body);
+	put32(out + 4, acct_crc32(p, body));
+	*len = ACCT_FRAME_HDR_LEN + body;
+	return out;
+}
+
+size_t acct_frame_decode(const uint8_t *in, size_t len, acct_frame_t *f)
+{
+	uint32_t body;
+	const uint8_t *p = in + ACCT_FRAME_HDR_LEN;
+
+	memset(f, 0, sizeof(*f));
+	if (len < ACCT_FRAME_HDR_LEN)
+		return 0;
+	body = get32(in);
+	if (body < 10 || body > ACCT_FRAME_MAX_BODY ||
+	    body > len - ACCT_FRAME_HDR_LEN ||
+	    acct_crc32(p, body) != get32(in + 4))
+		return 0;
+	f->seq = get64(p);
+	f->kind = (uint16_t)(p[8] << 8 | p[9]);
+	f->len = body - 10;
+	f->data = xmalloc(f->len + 1);
+	memcpy(f->data, p + 10, f->len);
+	return ACCT_FRAME_HDR_LEN + body;
+}
+
+void acct_frame_free_members(acct_frame_t *f)
+{
+	xfree(f->data);
+	f->len = 0;
+}
+
+void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len)
+{
+	size_t size;
+	const field_desc_t *fields = acct_rec_fields(kind, &size);
+	buf_t *b;
+	void *rec;
+
+	if (!fields)
+		return NULL;
+	b = buf_view(data, len);
+	rec = xmalloc(size);
+	if (fields_unpack(b, fields, rec) < 0 || buf_remaining(b)) {
+		fields_free(fields, rec);
+		xfree(rec);
+	}
+	buf_destroy(b);
+	return rec;
+}
+
+void acct_rec_free(uint16_t kind, void *rec)
+{
+	size_t size;
+	const field_desc_t *fields = acct_rec_fields(kind, &size);
+
+	if (!rec)
+		return;
+	if (fields)
+		fields_free(fields, rec);
+	xfree(rec);
+}

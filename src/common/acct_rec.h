@@ -1,0 +1,166 @@
+/* acct_rec.h — the accounting records slurmctld sends to slurmdbd, the
+ * frame that carries one in the controller's outbox file, and the job
+ * and step records slurmdbd returns to sacct.
+ *
+ * A record is a kind and a body described by a field table (job, step,
+ * node event, cluster registration).  The controller packs each record
+ * once, keeps the bytes in its outbox and sends them unchanged; slurmdbd
+ * unpacks them by kind.  Every record carries a sequence number that is
+ * unique within its outbox epoch, so a record sent twice is stored once.
+ *
+ * Outbox file: a header ("SLACCTOB", u32 version, u64 epoch) then frames
+ * [u32 body length][u32 CRC-32 of body][body = u64 seq, u16 kind,
+ * packed record].  A crash may leave a torn last frame: readers stop at
+ * the first frame that is short or fails its CRC.
+ */
+#ifndef SLUICE_ACCT_REC_H
+#define SLUICE_ACCT_REC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "common/fields.h"
+
+typedef enum {
+	ACCT_REC_CLUSTER = 1,     /* acct_cluster_rec_t */
+	ACCT_REC_JOB,             /* acct_job_rec_t: full state, upserted */
+	ACCT_REC_STEP,            /* acct_step_rec_t: upserted */
+	ACCT_REC_NODE_EVENT,      /* acct_event_rec_t */
+	ACCT_REC_KIND_END
+} acct_rec_kind_t;
+
+/* Step ids as Slurm numbers its special steps (stored signed). */
+#define ACCT_STEP_BATCH   (-5)
+#define ACCT_STEP_EXTERN  (-4)
+
+typedef struct {
+	char     *control_host;
+	uint32_t  control_port;
+	time_t    registered;
+} acct_cluster_rec_t;
+
+/* One job as the controller knows it now.  Key: (cluster, job_id,
+ * submit).  requid: who cancelled it, NO_VAL32 if nobody. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  array_job_id;   /* 0 = not an array task */
+	uint32_t  array_task_id;  /* NO_VAL32 = none */
+	char     *name;
+	uint32_t  uid;
+	uint32_t  gid;
+	char     *account;
+	char     *partition;
+	char     *qos;
+	uint32_t  state;          /* base state and flags, as job_info_t */
+	uint32_t  reason;
+	uint32_t  requid;
+	uint32_t  exit_code;      /* wait() status */
+	uint32_t  derived_ec;
+	time_t    submit;
+	time_t    eligible;
+	time_t    start;
+	time_t    end;
+	uint32_t  time_limit;     /* minutes, NO_VAL32/INFINITE32 */
+	char     *nodes;
+	uint32_t  num_nodes;
+	uint32_t  num_cpus;       /* allocated, or requested while pending */
+	uint32_t  req_cpus;
+	char     *tres_alloc;
+	char     *tres_req;
+	uint64_t  req_mem;        /* MB, NO_VAL64 = none */
+	bool      mem_per_cpu;
+	char     *work_dir;
+	char     *comment;
+	char     *submit_line;
+	char     *constraints;
+	uint32_t  restart_cnt;
+	uint32_t  priority;
+	char     *cluster;        /* filled by slurmdbd in query answers */
+} acct_job_rec_t;
+
+/* One step of a job; key (job, step_id).  Usage in microseconds / KB. */
+typedef struct {
+	uint32_t  job_id;
+	time_t    submit;         /* the job's, to find its record */
+	uint32_t  step_id;        /* int32: ACCT_STEP_BATCH, 0, 1, ... */
+	char     *name;
+	time_t    start;
+	time_t    end;            /* 0 = running */
+	uint32_t  state;
+	uint32_t  exit_code;      /* wait() status */
+	uint32_t  requid;
+	char     *nodes;
+	uint32_t  num_nodes;
+	uint32_t  ntasks;
+	uint32_t  num_cpus;
+	char     *tres_alloc;
+	uint64_t  user_usec;
+	uint64_t  sys_usec;
+	uint64_t  max_rss_kb;
+	uint64_t  max_vsize_kb;
+	uint64_t  ave_rss_kb;
+	uint64_t  ave_vsize_kb;
+} acct_step_rec_t;
+
+/* A node went down/drained (end = 0) or came back (end set). */
+typedef struct {
+	char     *node_name;
+	uint32_t  state;          /* node state */
+	char     *reason;
+	uint32_t  reason_uid;
+	time_t    start;
+	time_t    end;
+	char     *tres;           /* "cpu=2" */
+} acct_event_rec_t;
+
+extern const field_desc_t acct_cluster_rec_fields[];
+extern const field_desc_t acct_job_rec_fields[];
+extern const field_desc_t acct_step_rec_fields[];
+extern const field_desc_t acct_event_rec_fields[];
+
+/* Field table and struct size of a kind; NULL / 0 if unknown. */
+const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size);
+
+/* ---- outbox file ---- */
+
+#define ACCT_OUTBOX_MAGIC    "SLACCTOB"
+#define ACCT_OUTBOX_VERSION  1u
+#define ACCT_OUTBOX_HDR_LEN  20u     /* magic 8 + version 4 + epoch 8 */
+#define ACCT_FRAME_HDR_LEN   8u      /* length 4 + crc 4 */
+#define ACCT_FRAME_MAX_BODY  (4u * 1024 * 1024)
+
+uint32_t acct_crc32(const void *data, size_t len);
+
+/* Encode the file header into out[ACCT_OUTBOX_HDR_LEN]. */
+void acct_outbox_header(uint8_t *out, uint64_t epoch);
+/* Check a header; 0 and *epoch, or -1. */
+int  acct_outbox_header_parse(const uint8_t *in, size_t len,
+			      uint64_t *epoch);
+
+/* A framed record: what the outbox file holds and what is sent. */
+typedef struct {
+	uint64_t  seq;
+	uint16_t  kind;
+	uint32_t  len;            /* of data */
+	uint8_t  *data;           /* packed record body */
+} acct_frame_t;
+
+/* Pack rec of kind as a frame body; the caller owns *out (xfree). */
+void acct_frame_build(acct_frame_t *f, uint64_t seq, uint16_t kind,
+		      const void *rec);
+/* The on-disk bytes of f (frame header + body); caller xfrees. */
+uint8_t *acct_frame_encode(const acct_frame_t *f, size_t *len);
+/* Parse one on-disk frame at in[0..len).  Returns bytes consumed (> 0)
+ * with *f filled (f->data xmalloc'd), 0 if the frame is incomplete or
+ * corrupt (a torn tail: stop reading there). */
+size_t acct_frame_decode(const uint8_t *in, size_t len, acct_frame_t *f);
+void   acct_frame_free_members(acct_frame_t *f);
+
+/* Unpack a frame's record into a new struct of its kind (free with
+ * acct_rec_free).  NULL if the kind is unknown or the bytes are bad. */
+void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len);
+void  acct_rec_free(uint16_t kind, void *rec);
+
+#endif

@@ -1,0 +1,253 @@
+/* acct_job.c — controller objects to accounting records (acct_job.h). */
+#include <string.h>
+#include <sys/wait.h>
+#include <utlist.h>
+
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/acct_job.h"
+#include "ctld/acct_outbox.h"
+#include "ctld/acct_send.h"
+
+static bool enabled;
+
+bool acct_enabled(void)
+{
+	return enabled;
+}
+
+static void register_cluster(const slurm_conf_t *c)
+{
+	acct_cluster_rec_t r = {
+		.control_host = c->ctld_host_cnt ? c->ctld_addrs[0] : NULL,
+		.control_port = c->slurmctld_port,
+		.registered = time(NULL),
+	};
+
+	acct_outbox_append(ACCT_REC_CLUSTER, &r);
+}
+
+int acct_init(const slurm_conf_t *c, char *err, size_t errlen)
+{
+	const char *host = c->accounting_storage_host ?
+		c->accounting_storage_host : "localhost";
+	int timeout = c->message_timeout * 1000 * 3;
+
+	if (!c->accounting_storage_type ||
+	    !strstr(c->accounting_storage_type, "slurmdbd"))
+		return 0;
+	if (acct_outbox_open(c->state_save_location, err, errlen) < 0)
+		return -1;
+	enabled = true;
+	register_cluster(c);
+	if (timeout < 30000)
+		timeout = 30000;
+	if (acct_send_start(host, c->accounting_storage_port,
+			    c->cluster_name, timeout) < 0) {
+		snprintf(err, errlen, "Unable to start the slurmdbd agent");
+		return -1;
+	}
+	verbose("Accounting storage SLURMDBD plugin loaded: %s:%u",
+		host, c->accounting_storage_port);
+	return 0;
+}
+
+void acct_fini(void)
+{
+	if (!enabled)
+		return;
+	acct_send_stop();
+	acct_outbox_close();
+	enabled = false;
+}
+
+uint32_t acct_queue_depth(void)
+{
+	return enabled ? acct_outbox_depth() : 0;
+}
+
+/* ---- jobs ---- */
+
+static uint64_t req_mem(const job_info_t *i)
+{
+	return i->pn_min_memory;
+}
+
+void acct_job_changed(job_record_t *j)
+{
+	const job_info_t *i = &j->info;
+	uint32_t base = i->job_state & JOB_STATE_BASE;
+	/* Slurm reports a cancelled or timed-out job's own exit code as
+	 * 0:0 (the .batch step keeps the signal). */
+	bool killed = base == JOB_CANCELLED || base == JOB_TIMEOUT;
+	/* Set at start and kept (also across a restart, unlike the node
+	 * bitmap of a finished job). */
+	bool started = base != JOB_PENDING && i->nodes && i->nodes[0];
+	acct_job_rec_t r;
+
+	if (!enabled)
+		return;
+	r = (acct_job_rec_t){
+		.job_id = i->job_id,
+		.array_job_id = i->array_job_id,
+		.array_task_id = i->array_task_id,
+		.name = i->name,
+		.uid = i->user_id,
+		.gid = i->group_id,
+		.account = i->account,
+		.partition = i->partition,
+		.qos = i->qos,
+		.state = i->job_state & ~JOB_COMPLETING,
+		.reason = i->state_reason,
+		.requid = j->acct_requid,
+		.exit_code = killed ? 0 : i->exit_code,
+		.derived_ec = i->derived_ec,
+		.submit = i->submit_time,
+		.eligible = i->eligible_time,
+		.start = started ? i->start_time : 0,
+		.end = base >= JOB_COMPLETE ? i->end_time : 0,
+		.time_limit = i->time_limit,
+		.nodes = started ? i->nodes : NULL,
+		.num_nodes = i->num_nodes,
+		.num_cpus = i->num_cpus,
+		.req_cpus = i->num_cpus,
+		.tres_alloc = started ? i->tres_alloc_str : NULL,
+		.tres_req = i->tres_req_str,
+		.req_mem = req_mem(i),
+		.mem_per_cpu = i->mem_per_cpu,
+		.work_dir = i->work_dir,
+		.comment = i->comment,
+		.submit_line = i->submit_line,
+		.constraints = i->features,
+		.restart_cnt = i->restart_cnt,
+		.priority = i->priority,
+	};
+	acct_outbox_append(ACCT_REC_JOB, &r);
+}
+
+/* The batch step's state from the script's wait status and the job. */
+static uint32_t batch_state(const job_record_t *j, uint32_t status)
+{
+	uint32_t base = j->info.job_state & JOB_STATE_BASE;
+
+	if (base == JOB_CANCELLED || base == JOB_TIMEOUT ||
+	    base == JOB_PREEMPTED)
+		return JOB_CANCELLED;
+	if (base == JOB_NODE_FAIL || base == JOB_OOM)
+		return base;
+	if (WIFSIGNALED(status) || WEXITSTATUS(status))
+		return JOB_FAILED;
+	return JOB_COMPLETE;
+}
+
+/* The .batch step: on the batch host, with that node's CPUs. */
+static void batch_step(job_record_t *j, acct_step_rec_t *s)
+{
+	const job_info_t *i = &j->info;
+	uint32_t cpus = j->node_cpus && j->alloc_cnt ? j->node_cpus[0] : 1;
+	uint64_t mem = j->node_mem && j->alloc_cnt ? j->node_mem[0] : 0;
+	char m[32];
+
+	*s = (acct_step_rec_t){
+		.job_id = i->job_id,
+		.submit = i->submit_time,
+		.step_id = (uint32_t)ACCT_STEP_BATCH,
+		.name = "batch",
+		.start = i->start_time,
+		.state = JOB_RUNNING,
+		.requid = NO_VAL32,
+		.nodes = i->batch_host,
+		.num_nodes = 1,
+		.ntasks = 1,
+		.num_cpus = cpus,
+	};
+	s->tres_alloc = xstrdup_printf("cpu=%u", cpus);
+	if (mem) {
+		fmt_mem_mb(mem, m, sizeof(m));
+		xstrfmtcat(&s->tres_alloc, ",mem=%s", m);
+	}
+	xstrcat(&s->tres_alloc, ",node=1");
+}
+
+void acct_job_batch_started(job_record_t *j)
+{
+	acct_step_rec_t s;
+
+	if (!enabled)
+		return;
+	batch_step(j, &s);
+	acct_outbox_append(ACCT_REC_STEP, &s);
+	xfree(s.tres_alloc);
+}
+
+void acct_job_batch_done(job_record_t *j, const batch_complete_msg_t *b)
+{
+	acct_step_rec_t s;
+
+	if (!enabled || b->slurm_rc)
+		return;
+	batch_step(j, &s);
+	s.end = time(NULL);
+	s.state = batch_state(j, b->job_rc);
+	s.exit_code = b->job_rc;
+	s.requid = j->acct_requid;
+	s.user_usec = b->user_cpu_usec;
+	s.sys_usec = b->sys_cpu_usec;
+	s.max_rss_kb = b->max_rss_kb;
+	s.ave_rss_kb = b->max_rss_kb;
+	acct_outbox_append(ACCT_REC_STEP, &s);
+	xfree(s.tres_alloc);
+}
+
+/* ---- nodes ---- */
+
+void acct_node_reason(node_record_t *n, const char *old_reason,
+		      time_t old_time)
+{
+	acct_event_rec_t e = { .node_name = n->info.name,
+			       .state = n->info.node_state };
+	char tres[32];
+
+	if (!enabled)
+		return;
+	snprintf(tres, sizeof(tres), "cpu=%u", (unsigned)n->info.cpus);
+	e.tres = tres;
+	if (old_reason && old_time) {
+		e.reason = (char *)old_reason;
+		e.start = old_time;
+		e.end = time(NULL);
+		acct_outbox_append(ACCT_REC_NODE_EVENT, &e);
+	}
+	if (n->info.reason && n->info.reason_time) {
+		e.reason = n->info.reason;
+		e.reason_uid = n->info.reason_uid;
+		e.start = n->info.reason_time;
+		e.end = 0;
+		acct_outbox_append(ACCT_REC_NODE_EVENT, &e);
+	}
+}
+
+void acct_resync(void)
+{
+	job_record_t *j;
+	uint32_t n = 0;
+
+	if (!enabled)
+		return;
+	DL_FOREACH2(job_mgr_pending_first(), j, pend_next) {
+		acct_job_changed(j);
+		n++;
+	}
+	DL_FOREACH2(job_mgr_running_first(), j, run_next) {
+		acct_job_changed(j);
+		n++;
+	}
+	DL_FOREACH2(job_mgr_finished_first(), j, run_next) {
+		acct_job_changed(j);
+		n++;
+	}
+	if (n)
+		debug("slurmdbd: queued the state of %u jobs", n);
+}

@@ -1,0 +1,26 @@
+/* dbd_jobs.h — job, step and node event records in the database: what
+ * the controller sends (dbd_store.c) and what sacct asks for
+ * (dbd_query.c).
+ *
+ * Runs on the worker thread.  A batch of records is one transaction;
+ * records are keyed so that storing one twice changes nothing: jobs by
+ * (cluster, job id, submit time), steps by (job, step id), node events
+ * by (cluster, node, start), and each cluster's last stored outbox
+ * (epoch, sequence) is kept with them, so a resent batch is skipped.
+ */
+#ifndef SLUICE_DBD_JOBS_H
+#define SLUICE_DBD_JOBS_H
+
+#include "common/msg_types.h"
+#include "dbd/dbd_acct.h"
+#include "dbd/dbd_db.h"
+
+/* REQUEST_DBD_RECORDS: only root and SlurmUser may send it. */
+void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+		    const dbd_records_msg_t *req,
+		    dbd_records_resp_msg_t *resp);
+/* REQUEST_DBD_JOBS. */
+void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+		    const dbd_job_cond_msg_t *req, dbd_jobs_msg_t *resp);
+
+#endif

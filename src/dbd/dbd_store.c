@@ -1,0 +1,400 @@
+/* dbd_store.c — store a batch of the controller's accounting records in
+ * one transaction (dbd_jobs.h). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/job_info.h"
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "dbd/dbd_jobs.h"
+#include "slurm/slurm_errno.h"
+
+#define JOB_ROWS_MAX 500      /* rows per multi-row INSERT */
+
+typedef struct {
+	dbd_db_t   *db;
+	const char *cluster;
+	time_t      now;
+	char       *jobs_sql;      /* pending multi-row job INSERT */
+	uint32_t    job_rows;
+	uint32_t    stored;
+	uint32_t    skipped;
+} store_t;
+
+static void q(store_t *s, char **sql, const char *v)
+{
+	dbd_db_quote(s->db, sql, v ? v : "");
+}
+
+/* ---- jobs: one multi-row upsert per run of job records ---- */
+
+#define JOB_COLS \
+	"cluster, id_job, id_array_job, id_array_task, job_name, id_user, " \
+	"id_group, account, `partition`, qos, state, reason, requid, " \
+	"exit_code, derived_ec, time_submit, time_eligible, time_start, " \
+	"time_end, timelimit, nodelist, nodes_alloc, cpus_alloc, cpus_req, " \
+	"tres_alloc, tres_req, req_mem, mem_per_cpu, work_dir, comment, " \
+	"submit_line, constraints, restart_cnt, priority, mod_time"
+
+static const char job_update[] =
+	" ON DUPLICATE KEY UPDATE id_array_job=VALUES(id_array_job), "
+	"id_array_task=VALUES(id_array_task), job_name=VALUES(job_name), "
+	"id_user=VALUES(id_user), id_group=VALUES(id_group), "
+	"account=VALUES(account), `partition`=VALUES(`partition`), "
+	"qos=VALUES(qos), state=VALUES(state), reason=VALUES(reason), "
+	"requid=IF(VALUES(requid)=4294967294, job_table.requid, VALUES(requid)), "
+	"exit_code=VALUES(exit_code), derived_ec=VALUES(derived_ec), "
+	"time_eligible=VALUES(time_eligible), "
+	"time_start=VALUES(time_start), time_end=VALUES(time_end), "
+	"timelimit=VALUES(timelimit), nodelist=VALUES(nodelist), "
+	"nodes_alloc=VALUES(nodes_alloc), cpus_alloc=VALUES(cpus_alloc), "
+	"cpus_req=VALUES(cpus_req), tres_alloc=VALUES(tres_alloc), "
+	"tres_req=VALUES(tres_req), req_mem=VALUES(req_mem), "
+	"mem_per_cpu=VALUES(mem_per_cpu), work_dir=VALUES(work_dir), "
+	"comment=VALUES(comment), submit_line=VALUES(submit_line), "
+	"constraints=VALUES(constraints), restart_cnt=VALUES(restart_cnt), "
+	"priority=VALUES(priority), mod_time=VALUES(mod_time)";
+
+static int flush_jobs(store_t *s)
+{
+	int rc;
+
+	if (!s->jobs_sql)
+		return 0;
+	xstrcat(&s->jobs_sql, job_update);
+	rc = dbd_db_exec(s->db, s->jobs_sql);
+	xfree(s->jobs_sql);
+	s->job_rows = 0;
+	return rc;
+}
+
+static int add_job(store_t *s, const acct_job_rec_t *j)
+{
+	char **sql = &s->jobs_sql;
+
+	if (!*sql)
+		*sql = xstrdup("INSERT INTO job_table (" JOB_COLS ") VALUES ");
+	else
+		xstrcatc(sql, ',');
+	xstrcatc(sql, '(');
+	q(s, sql, s->cluster);
+	xstrfmtcat(sql, ",%u,%u,%u,", j->job_id, j->array_job_id,
+		   j->array_task_id);
+	q(s, sql, j->name);
+	xstrfmtcat(sql, ",%u,%u,", j->uid, j->gid);
+	q(s, sql, j->account);
+	xstrcatc(sql, ',');
+	q(s, sql, j->partition);
+	xstrcatc(sql, ',');
+	q(s, sql, j->qos);
+	xstrfmtcat(sql, ",%u,%u,%u,%u,%u,%" PRId64 ",%" PRId64 ",%" PRId64
+		   ",%" PRId64 ",%u,", j->state, j->reason, j->requid,
+		   j->exit_code, j->derived_ec, (int64_t)j->submit,
+		   (int64_t)j->eligible, (int64_t)j->start, (int64_t)j->end,
+		   j->time_limit);
+	q(s, sql, j->nodes);
+	xstrfmtcat(sql, ",%u,%u,%u,", j->num_nodes, j->num_cpus, j->req_cpus);
+	q(s, sql, j->tres_alloc);
+	xstrcatc(sql, ',');
+	q(s, sql, j->tres_req);
+	xstrfmtcat(sql, ",%" PRIu64 ",%d,",
+		   j->req_mem == NO_VAL64 ? 0 : j->req_mem,
+		   j->mem_per_cpu ? 1 : 0);
+	q(s, sql, j->work_dir);
+	xstrcatc(sql, ',');
+	dbd_db_quote(s->db, sql, j->comment);
+	xstrcatc(sql, ',');
+	dbd_db_quote(s->db, sql, j->submit_line);
+	xstrcatc(sql, ',');
+	dbd_db_quote(s->db, sql, j->constraints);
+	xstrfmtcat(sql, ",%u,%u,%" PRId64 ")", j->restart_cnt, j->priority,
+		   (int64_t)s->now);
+	if (++s->job_rows >= JOB_ROWS_MAX)
+		return flush_jobs(s);
+	return 0;
+}
+
+/* A job that ended closes its steps still open (a cancelled or timed
+ * out job's steps end CANCELLED); the step's own end, if it comes later,
+ * replaces this. */
+static int close_steps(store_t *s, const acct_job_rec_t *j)
+{
+	char *sql;
+	int rc;
+
+	if (!j->end || flush_jobs(s) < 0)
+		return j->end ? -1 : 0;
+	sql = xstrdup_printf("UPDATE step_table s JOIN job_table t ON "
+			     "s.job_db_inx=t.job_db_inx SET "
+			     "s.time_end=t.time_end, s.state=IF(t.state IN "
+			     "(%u,%u,%u), %u, t.state) WHERE s.time_end=0 AND "
+			     "t.cluster=", JOB_CANCELLED, JOB_TIMEOUT,
+			     JOB_PREEMPTED, JOB_CANCELLED);
+	q(s, &sql, s->cluster);
+	xstrfmtcat(&sql, " AND t.id_job=%u AND t.time_submit=%" PRId64,
+		   j->job_id, (int64_t)j->submit);
+	rc = dbd_db_exec(s->db, sql);
+	xfree(sql);
+	return rc;
+}
+
+/* ---- steps, events, registration: one statement each ---- */
+
+static int add_step(store_t *s, const acct_step_rec_t *st)
+{
+	char *sql = xstrdup("INSERT INTO step_table (job_db_inx, id_step, "
+		"step_name, time_start, time_end, state, exit_code, requid, "
+		"nodelist, nodes_alloc, tasks, cpus_alloc, tres_alloc, "
+		"user_sec, user_usec, sys_sec, sys_usec, max_rss, max_vsize, "
+		"ave_rss, ave_vsize) SELECT job_db_inx, ");
+	int rc;
+
+	xstrfmtcat(&sql, "%d,", (int32_t)st->step_id);
+	q(s, &sql, st->name);
+	xstrfmtcat(&sql, ",%" PRId64 ",%" PRId64 ",%u,%u,%u,",
+		   (int64_t)st->start, (int64_t)st->end, st->state,
+		   st->exit_code, st->requid);
+	q(s, &sql, st->nodes);
+	xstrfmtcat(&sql, ",%u,%u,%u,", st->num_nodes, st->ntasks,
+		   st->num_cpus);
+	q(s, &sql, st->tres_alloc);
+	xstrfmtcat(&sql, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		   " FROM job_table WHERE cluster=",
+		   st->user_usec / 1000000, st->user_usec % 1000000,
+		   st->sys_usec / 1000000, st->sys_usec % 1000000,
+		   st->max_rss_kb, st->max_vsize_kb, st->ave_rss_kb,
+		   st->ave_vsize_kb);
+	q(s, &sql, s->cluster);
+	xstrfmtcat(&sql, " AND id_job=%u AND time_submit=%" PRId64
+		   " ON DUPLICATE KEY UPDATE step_name=VALUES(step_name), "
+		   "time_start=VALUES(time_start), time_end=VALUES(time_end), "
+		   "state=VALUES(state), exit_code=VALUES(exit_code), "
+		   "requid=IF(VALUES(requid)=4294967294, step_table.requid, "
+		   "VALUES(requid)), nodelist=VALUES(nodelist), "
+		   "nodes_alloc=VALUES(nodes_alloc), tasks=VALUES(tasks), "
+		   "cpus_alloc=VALUES(cpus_alloc), tres_alloc=VALUES(tres_alloc), "
+		   "user_sec=VALUES(user_sec), user_usec=VALUES(user_usec), "
+		   "sys_sec=VALUES(sys_sec), sys_usec=VALUES(sys_usec), "
+		   "max_rss=VALUES(max_rss), max_vsize=VALUES(max_vsize), "
+		   "ave_rss=VALUES(ave_rss), ave_vsize=VALUES(ave_vsize)",
+		   st->job_id, (int64_t)st->submit);
+	rc = dbd_db_exec(s->db, sql);
+	if (rc == 0 && dbd_db_affected(s->db) == 0)
+		error("Step %u.%d of an unknown job: not stored", st->job_id,
+		      (int32_t)st->step_id);
+	xfree(sql);
+	return rc;
+}
+
+static int add_event(store_t *s, const acct_event_rec_t *e)
+{
+	char *sql = xstrdup("INSERT INTO event_table (cluster, node_name, "
+			    "time_start, time_end, state, reason, reason_uid, "
+			    "tres) VALUES (");
+	int rc;
+
+	q(s, &sql, s->cluster);
+	xstrcatc(&sql, ',');
+	q(s, &sql, e->node_name);
+	xstrfmtcat(&sql, ",%" PRId64 ",%" PRId64 ",%u,", (int64_t)e->start,
+		   (int64_t)e->end, e->state);
+	q(s, &sql, e->reason);
+	xstrfmtcat(&sql, ",%u,", e->reason_uid);
+	q(s, &sql, e->tres);
+	xstrcat(&sql, ") ON DUPLICATE KEY UPDATE time_end=VALUES(time_end), "
+		"state=IF(VALUES(time_end)=0, VALUES(state), state)");
+	rc = dbd_db_exec(s->db, sql);
+	xfree(sql);
+	return rc;
+}
+
+static int add_cluster(store_t *s, const acct_cluster_rec_t *c)
+{
+	char *sql = xstrdup("INSERT INTO cluster_table (name, control_host, "
+			    "control_port, rpc_version, creation_time, "
+			    "mod_time) VALUES (");
+	int rc;
+
+	q(s, &sql, s->cluster);
+	xstrcatc(&sql, ',');
+	q(s, &sql, c->control_host);
+	xstrfmtcat(&sql, ",%u,%u,%" PRId64 ",%" PRId64 ") ON DUPLICATE KEY "
+		   "UPDATE control_host=VALUES(control_host), "
+		   "control_port=VALUES(control_port), "
+		   "rpc_version=VALUES(rpc_version)", c->control_port,
+		   (unsigned)MSG_PROTOCOL_VERSION, (int64_t)s->now,
+		   (int64_t)s->now);
+	rc = dbd_db_exec(s->db, sql);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	/* A cluster the controller brought: its root associations too. */
+	for (int i = 0; i < 2; i++) {
+		sql = xstrdup("INSERT IGNORE INTO assoc_table (cluster, acct, "
+			      "user_name, parent_acct, qos, creation_time, "
+			      "mod_time) VALUES (");
+		q(s, &sql, s->cluster);
+		xstrfmtcat(&sql, ",'root','%s','%s','normal',%" PRId64 ",%"
+			   PRId64 ")", i ? "root" : "", i ? "root" : "",
+			   (int64_t)s->now, (int64_t)s->now);
+		rc = dbd_db_exec(s->db, sql);
+		xfree(sql);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int apply(store_t *s, const acct_frame_t *f)
+{
+	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
+	int rc = 0;
+
+	if (!rec) {
+		/* Never storable: drop it rather than block the queue. */
+		error("Cluster %s: record %" PRIu64 " (kind %u) is malformed, "
+		      "dropped", s->cluster, f->seq, f->kind);
+		s->skipped++;
+		return 0;
+	}
+	if (f->kind != ACCT_REC_JOB)
+		rc = flush_jobs(s);
+	if (rc == 0) {
+		switch (f->kind) {
+		case ACCT_REC_JOB:
+			rc = add_job(s, rec);
+			if (rc == 0)
+				rc = close_steps(s, rec);
+			break;
+		case ACCT_REC_STEP:
+			rc = add_step(s, rec);
+			break;
+		case ACCT_REC_NODE_EVENT:
+			rc = add_event(s, rec);
+			break;
+		case ACCT_REC_CLUSTER:
+			rc = add_cluster(s, rec);
+			break;
+		}
+	}
+	acct_rec_free(f->kind, rec);
+	s->stored++;
+	return rc;
+}
+
+/* The last sequence stored for this cluster's outbox epoch (0 if the
+ * epoch is new). */
+static int last_seq(store_t *s, uint64_t epoch, uint64_t *seq)
+{
+	dbd_rows_t rows;
+	char *sql = xstrdup("SELECT epoch, last_seq FROM outbox_table WHERE "
+			    "cluster=");
+	int rc;
+
+	q(s, &sql, s->cluster);
+	xstrcat(&sql, " FOR UPDATE");
+	rc = dbd_db_select(s->db, sql, &rows);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	*seq = 0;
+	if (rows.rows && strtoull(dbd_rows_get(&rows, 0, 0), NULL, 10) == epoch)
+		*seq = strtoull(dbd_rows_get(&rows, 0, 1), NULL, 10);
+	dbd_rows_free(&rows);
+	return 0;
+}
+
+static int set_last_seq(store_t *s, uint64_t epoch, uint64_t seq)
+{
+	char *sql = xstrdup("INSERT INTO outbox_table (cluster, epoch, "
+			    "last_seq) VALUES (");
+	int rc;
+
+	q(s, &sql, s->cluster);
+	xstrfmtcat(&sql, ",%" PRIu64 ",%" PRIu64 ") ON DUPLICATE KEY UPDATE "
+		   "epoch=VALUES(epoch), last_seq=VALUES(last_seq)", epoch,
+		   seq);
+	rc = dbd_db_exec(s->db, sql);
+	xfree(sql);
+	return rc;
+}
+
+static int store_batch(store_t *s, const dbd_records_msg_t *req,
+		       uint64_t *acked)
+{
+	uint64_t done, top = 0;
+
+	if (last_seq(s, req->epoch, &done) < 0)
+		return -1;
+	for (uint32_t i = 0; i < req->cnt; i++) {
+		const acct_frame_t *f = &req->recs[i];
+
+		if (f->seq > top)
+			top = f->seq;
+		if (f->seq <= done) {
+			s->skipped++;
+			continue;
+		}
+		if (apply(s, f) < 0)
+			return -1;
+	}
+	if (flush_jobs(s) < 0)
+		return -1;
+	if (top > done && set_last_seq(s, req->epoch, top) < 0)
+		return -1;
+	*acked = top > done ? top : done;
+	return 0;
+}
+
+static bool cluster_name_ok(const char *s)
+{
+	if (!s || !*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (*s < 0x21 || *s > 0x7e || *s == '\'' || *s == '\\')
+			return false;
+	return true;
+}
+
+void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+		    const dbd_records_msg_t *req,
+		    dbd_records_resp_msg_t *resp)
+{
+	store_t s = { .db = db, .cluster = req->cluster, .now = time(NULL) };
+	uint64_t acked = 0;
+
+	if (ctx->uid != 0 && ctx->uid != ctx->conf->slurm_user_id) {
+		error("Security violation, REQUEST_DBD_RECORDS from uid %u "
+		      "(%s)", (unsigned)ctx->uid, ctx->peer);
+		resp->rc = ESLURM_ACCESS_DENIED;
+		return;
+	}
+	if (!cluster_name_ok(req->cluster)) {
+		resp->rc = SLURM_ERROR;
+		resp->msg = xstrdup("invalid cluster name");
+		return;
+	}
+	if (dbd_db_begin(db) < 0) {
+		resp->rc = ESLURM_DB_CONNECTION;
+		return;
+	}
+	if (store_batch(&s, req, &acked) < 0) {
+		xfree(s.jobs_sql);
+		dbd_db_rollback(db);
+		resp->rc = ESLURM_DB_CONNECTION;
+		return;
+	}
+	if (dbd_db_commit(db) < 0) {
+		resp->rc = ESLURM_DB_CONNECTION;
+		return;
+	}
+	resp->acked_seq = acked;
+	debug("Cluster %s: stored %u records, skipped %u already stored "
+	      "(up to %" PRIu64 ")", s.cluster, s.stored, s.skipped, acked);
+}
