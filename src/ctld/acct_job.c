@@ -191,8 +191,7 @@ void acct_job_batch_done(job_record_t *j, const batch_complete_msg_t *b)
 	batch_step(j, &s);
 	s.end = time(NULL);
 	s.state = batch_state(j, b->job_rc);
-	s.exit_code = b->job_rc;
-	s.requid = j->acct_requid;
+	s.exit_code = b->job_rc;       /* Slurm names no canceller here */
 	s.user_usec = b->user_cpu_usec;
 	s.sys_usec = b->sys_cpu_usec;
 	s.max_rss_kb = b->max_rss_kb;

@@ -1,0 +1,373 @@
+"""sacct over jobs the controller recorded through slurmdbd into a
+private MariaDB.
+
+The first group shares one cluster: jobs with mixed outcomes
+(COMPLETED, FAILED by exit code and by signal, CANCELLED, TIMEOUT,
+held) and what sacct prints for them, checked against what Slurm prints
+(shared/oracle/ref/sacct*.txt layouts).  The fault tests each bring up
+their own cluster and break the path to the database while jobs run:
+MariaDB stopped, slurmdbd SIGKILLed, slurmctld SIGKILLed with records
+still in its outbox; every job must then arrive exactly once.
+SLUICE_ACCT_FAULT_JOBS sets how many jobs those tests run (default 40).
+"""
+
+import os
+import re
+import signal
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import mariadb  # noqa: E402
+
+pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
+                                reason="MariaDB server not installed: %s"
+                                % ", ".join(mariadb.missing_tools()))
+
+U1, U2 = "sluice_u1", "sluice_u2"
+FAULT_JOBS = int(os.environ.get("SLUICE_ACCT_FAULT_JOBS", "40"))
+HEADER = ("JobID           JobName  Partition    Account  AllocCPUS      "
+          "State ExitCode \n"
+          "------------ ---------- ---------- ---------- ---------- "
+          "---------- -------- \n")
+
+
+def _start_env(tag, nodes=2):
+    e = mariadb.AcctEnv(tag=tag, nodes=nodes)
+    try:
+        e.start()
+        e.start_cluster()
+    except BaseException:
+        e.stop()
+        raise
+    return e
+
+
+def _finish_env(e):
+    e.stop()
+    reports = e.c.sanitizer_reports()
+    if reports:
+        pytest.fail("sanitizer reports in %s:\n%s" % (e.dir, "\n".join(
+            "--- %s ---\n%s" % (p, t[:4000]) for p, t in reports[:5])),
+            pytrace=False)
+    e.cleanup()
+
+
+def _uid(user):
+    import pwd
+    return pwd.getpwnam(user).pw_uid
+
+
+def wait_sacct(env, ids, want, timeout=90, user=None):
+    """Until `sacct -X -P -n -o JobIDRaw,State -j ids` gives want (a dict
+    id -> state); returns the last dict seen."""
+    deadline = time.time() + timeout
+    got = None
+    while time.time() < deadline:
+        r = env.sacct("-X", "-P", "-n", "-o", "JobIDRaw,State", "-j",
+                      ",".join(str(i) for i in ids), user=user)
+        if r.rc == 0:
+            got = dict(line.split("|", 1) for line in r.out.splitlines())
+            if got == want:
+                return got
+        time.sleep(0.5)
+    return got
+
+
+# ---------------------------------------------------------------------------
+# mixed outcomes on one shared cluster
+
+
+@pytest.fixture(scope="module")
+def mixed(users):
+    e = _start_env("sacct")
+    c = e.c
+    jobs = {}
+    # The time limit takes a minute: start it first.
+    jobs["timeout"] = c.sbatch(["-J", "tlimit", "--time=1", "--wrap",
+                                "sleep 300"], user=U1)
+    jobs["ok"] = c.sbatch(["-J", "ok", "--wrap", "true"], user=U1)
+    jobs["fail"] = c.sbatch(["-J", "fails", "--wrap", "exit 3"], user=U1)
+    jobs["signal"] = c.sbatch(["-J", "sig", "--wrap", "kill -9 $$"], user=U1)
+    jobs["cancel"] = c.sbatch(["-J", "cancelme", "--wrap", "sleep 300"],
+                              user=U1)
+    jobs["held"] = c.sbatch(["-J", "held", "-H", "--wrap", "true"], user=U1)
+    jobs["other"] = c.sbatch(["-J", "u2job", "--wrap", "true"], user=U2)
+    c.wait_state(jobs["cancel"], "RUNNING")
+    time.sleep(1)
+    r = c.run(["scancel", str(jobs["cancel"])], user=U1)
+    assert r.rc == 0, r
+    for k in ("ok", "fail", "signal", "cancel", "other"):
+        c.wait_done(jobs[k])
+    c.wait_done(jobs["timeout"], timeout=150)
+    e.jobs = jobs
+    want = {str(jobs["ok"]): "COMPLETED", str(jobs["fail"]): "FAILED",
+            str(jobs["signal"]): "FAILED",
+            str(jobs["cancel"]): "CANCELLED by %d" % _uid(U1),
+            str(jobs["timeout"]): "TIMEOUT", str(jobs["held"]): "PENDING",
+            str(jobs["other"]): "COMPLETED"}
+    got = wait_sacct(e, list(jobs.values()), want)
+    assert got == want, got
+    yield e
+    _finish_env(e)
+
+
+def test_parsable_states_as_slurm_prints_them(mixed):
+    """What Snakemake runs: one `id|STATE` line per job, no header."""
+    j = mixed.jobs
+    ids = [j["ok"], j["fail"], j["cancel"], j["timeout"]]
+    r = mixed.sacct("-P", "-n", "-X", "-o", "JobIdRaw,State", "-j",
+                    ",".join(map(str, ids)), user=U1)
+    assert r.rc == 0, r
+    assert r.err == ""
+    assert r.out == ("%d|TIMEOUT\n%d|COMPLETED\n%d|FAILED\n"
+                     "%d|CANCELLED by %d\n" % (
+                         j["timeout"], j["ok"], j["fail"], j["cancel"],
+                         _uid(U1)))
+    # Snakemake's older form: -j once per job, --format spelled out.
+    r = mixed.sacct("-P", "-n", "--format=JobIdRaw,State", "-j",
+                    str(j["fail"]), user=U1)
+    assert r.out == "%d|FAILED\n%d.batch|FAILED\n" % (j["fail"], j["fail"])
+
+
+def test_exit_codes_and_steps(mixed):
+    j = mixed.jobs
+    r = mixed.sacct("-P", "-o", "JobID,JobName,State,ExitCode,"
+                    "DerivedExitCode", "-j",
+                    "%d,%d,%d,%d" % (j["fail"], j["signal"], j["cancel"],
+                                     j["timeout"]), user=U1)
+    assert r.rc == 0, r
+    lines = r.out.splitlines()
+    assert lines[0] == "JobID|JobName|State|ExitCode|DerivedExitCode"
+    rows = {ln.split("|")[0]: ln.split("|")[1:] for ln in lines[1:]}
+    t, f, s, c = j["timeout"], j["fail"], j["signal"], j["cancel"]
+    assert rows[str(f)] == ["fails", "FAILED", "3:0", "0:0"]
+    assert rows["%d.batch" % f] == ["batch", "FAILED", "3:0", ""]
+    assert rows[str(s)] == ["sig", "FAILED", "0:9", "0:0"]
+    assert rows["%d.batch" % s] == ["batch", "FAILED", "0:9", ""]
+    # A cancelled or timed-out job reads 0:0; its batch step the signal.
+    assert rows[str(c)][1:3] == ["CANCELLED by %d" % _uid(U1), "0:0"]
+    assert rows["%d.batch" % c][1:3] == ["CANCELLED", "0:15"]
+    assert rows[str(t)][1:3] == ["TIMEOUT", "0:0"]
+    assert rows["%d.batch" % t][1:3] == ["CANCELLED", "0:15"]
+
+
+def test_times_and_usage(mixed):
+    j = mixed.jobs
+    r = mixed.sacct("-P", "-n", "-o", "JobID,Submit,Start,End,Elapsed,"
+                    "ElapsedRaw,Timelimit,NNodes,NCPUS,NodeList,User,UID,"
+                    "CPUTimeRAW,TotalCPU,MaxRSS", "-j",
+                    "%d,%d" % (j["timeout"], j["held"]), user=U1)
+    assert r.rc == 0, r
+    rows = {ln.split("|")[0]: ln.split("|") for ln in r.out.splitlines()}
+    t = rows[str(j["timeout"])]
+    iso = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+    assert all(re.fullmatch(iso, x) for x in t[1:4]), t
+    assert t[1] <= t[2] <= t[3]
+    assert 60 <= int(t[5]) <= 90, t           # ran until its 1 min limit
+    assert t[4] == "00:%02d:%02d" % divmod(int(t[5]), 60)
+    assert t[6] == "00:01:00"
+    assert t[7:10] == ["1", "1", t[9]] and re.fullmatch(r"n\d", t[9])
+    assert t[10:12] == [U1, str(_uid(U1))]
+    assert t[12] == t[5]                      # 1 CPU x elapsed
+    b = rows["%d.batch" % j["timeout"]]
+    assert b[10] == "" and re.fullmatch(r"\d+K", b[14]), b
+    h = rows[str(j["held"])]
+    assert h[2:5] == ["Unknown", "Unknown", "00:00:00"], h
+    assert h[9] == "None assigned"
+
+
+def test_default_table_layout(mixed):
+    j = mixed.jobs
+    r = mixed.sacct("-j", str(j["fail"]), user=U1)
+    assert r.rc == 0, r
+    f = str(j["fail"])
+    assert r.out == HEADER + (
+        "%-12s %10s %10s %10s %10s %10s %8s \n" % (f, "fails", "debug", "",
+                                                    "1", "FAILED", "3:0") +
+        "%-12s %10s %10s %10s %10s %10s %8s \n" % (f + ".batch", "batch",
+                                                    "", "", "1", "FAILED",
+                                                    "3:0"))
+    # A state longer than its column ends in '+'; a width fits it.
+    r = mixed.sacct("-X", "-n", "-o", "State,State%20", "-j",
+                    str(j["cancel"]), user=U1)
+    assert r.out == "CANCELLED+ %20s \n" % ("CANCELLED by %d" % _uid(U1))
+    r = mixed.sacct("-X", "-n", "-o", "JobName%-12,JobID%8", "-j",
+                    str(j["ok"]), user=U1)
+    assert r.out == "%-12s %8s \n" % ("ok", j["ok"])
+
+
+def test_default_user_window_and_filters(mixed):
+    j = mixed.jobs
+    # A user sees only their own jobs; held jobs (never eligible) only
+    # when asked for by id.
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw", user=U2)
+    assert r.out.split() == [str(j["other"])]
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw", user=U1)
+    mine = {str(v) for k, v in j.items() if k not in ("other", "held")}
+    assert set(r.out.split()) == mine
+    # root (and -a) sees everyone's
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw,User")
+    assert "%d|%s" % (j["other"], U2) in r.out.splitlines()
+    r = mixed.sacct("-a", "-X", "-P", "-n", "-o", "JobIDRaw", user=U2)
+    assert str(j["ok"]) in r.out.split()
+    r = mixed.sacct("-u", U2, "-X", "-P", "-n", "-o", "JobIDRaw")
+    assert r.out.split() == [str(j["other"])]
+    # states over a window
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw", "-s", "F,TO",
+                    "-S", "now-1hour", user=U1)
+    assert set(r.out.split()) == {str(j["fail"]), str(j["signal"]),
+                                  str(j["timeout"])}
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw", "-s", "CD",
+                    user=U1)
+    assert r.out == ""                    # -s alone: the window is now
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw", "--name=fails,ok",
+                    user=U1)
+    assert set(r.out.split()) == {str(j["fail"]), str(j["ok"])}
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw", "-S", "now+1hour",
+                    user=U1)
+    assert r.out == ""
+    r = mixed.sacct("-b", "-n", "-P", "-j", str(j["fail"]), user=U1)
+    assert r.out == "%d|FAILED|3:0\n%d.batch|FAILED|3:0\n" % (j["fail"],
+                                                               j["fail"])
+    r = mixed.sacct("-n", "-P", "-o", "JobID", "-j", "%d.batch" % j["ok"],
+                    user=U1)
+    assert r.out == "%d.batch\n" % j["ok"]
+    r = mixed.sacct("-p", "-n", "-X", "-o", "JobIDRaw,JobName", "-j",
+                    str(j["ok"]), "--delimiter=:", user=U1)
+    assert r.out == "%d:ok:\n" % j["ok"]
+
+
+def test_bad_input(mixed):
+    r = mixed.sacct("-j", "abc", user=U1)
+    assert (r.rc, r.out) == (1, "")
+    assert r.err == "sacct: fatal: Bad job/step specified: abc\n"
+    r = mixed.sacct("-o", "JobID,Bogus", user=U1)
+    assert r.rc == 1 and "Bogus" in r.err and r.out == ""
+    r = mixed.sacct("-s", "NOTASTATE", user=U1)
+    assert r.rc == 1 and r.out == ""
+    r = mixed.sacct("-e")
+    assert r.rc == 0 and "JobIDRaw" in r.out and "CPUTimeRAW" in r.out
+
+
+def test_node_events(mixed):
+    c = mixed.c
+    r = c.run(["scontrol", "update", "NodeName=n2", "State=DRAIN",
+               "Reason=disk check"])
+    assert r.rc == 0, r
+    r = c.run(["scontrol", "update", "NodeName=n2", "State=RESUME"])
+    assert r.rc == 0, r
+    deadline = time.time() + 30
+    rows = []
+    while time.time() < deadline:
+        rows = mixed.db.sql("SELECT node_name, reason, time_end > 0 FROM "
+                            "event_table", db=mixed.db.db).stdout.split("\n")
+        if "n2\tdisk check\t1" in rows:
+            break
+        time.sleep(0.5)
+    assert "n2\tdisk check\t1" in rows
+
+
+# ---------------------------------------------------------------------------
+# faults: nothing lost, nothing twice
+
+
+def _submit_many(c, n, script="true"):
+    return [c.sbatch(["-J", "f%d" % i, "--wrap", script], user=U1)
+            for i in range(n)]
+
+
+def _wait_all_done(c, ids, timeout=300):
+    deadline = time.time() + timeout
+    left = set(map(str, ids))
+    while left and time.time() < deadline:
+        st = c.all_job_states()
+        left = {i for i in left if st.get(i) not in
+                ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT")}
+        time.sleep(0.5)
+    assert not left, "jobs not done: %s" % sorted(left)
+
+
+def _db_counts(env):
+    out = env.db.sql("SELECT COUNT(*), COUNT(DISTINCT id_job) FROM "
+                     "job_table; SELECT COUNT(*) FROM step_table",
+                     db=env.db.db).stdout.split()
+    return [int(x) for x in out]
+
+
+def _check_exactly_once(env, ids):
+    want = {str(i): "COMPLETED" for i in ids}
+    got = wait_sacct(env, ids, want, timeout=120)
+    assert got == want
+    jobs, distinct, steps = _db_counts(env)
+    assert jobs == distinct == len(ids)
+    assert steps == len(ids)
+
+
+def _outbox_len(env):
+    p = os.path.join(env.dir, "state", "acct_outbox")
+    return os.path.getsize(p) if os.path.exists(p) else 0
+
+
+def test_mariadb_stopped_while_jobs_run(users):
+    env = _start_env("acct-mariadb")
+    try:
+        c = env.c
+        ids = _submit_many(c, FAULT_JOBS // 2, "sleep 2")
+        env.db.stop()
+        ids += _submit_many(c, FAULT_JOBS - len(ids))
+        _wait_all_done(c, ids)
+        assert _outbox_len(env) > 20          # records wait on disk
+        assert "records wait in the outbox" in c.log_text()
+        env.db.start()
+        _check_exactly_once(env, ids)
+    finally:
+        _finish_env(env)
+
+
+def test_slurmdbd_killed_while_jobs_run(users):
+    env = _start_env("acct-dbdkill")
+    try:
+        c = env.c
+        ids = _submit_many(c, FAULT_JOBS // 2, "sleep 2")
+        env.stop_dbd(sig=signal.SIGKILL)
+        ids += _submit_many(c, FAULT_JOBS - len(ids))
+        _wait_all_done(c, ids)
+        assert _outbox_len(env) > 20
+        env.start_dbd()
+        _check_exactly_once(env, ids)
+    finally:
+        _finish_env(env)
+
+
+def test_slurmctld_killed_with_records_queued(users):
+    env = _start_env("acct-ctldkill")
+    try:
+        c = env.c
+        ids = _submit_many(c, FAULT_JOBS // 2)
+        _wait_all_done(c, ids)
+        # slurmdbd away: the rest stays in the outbox when the
+        # controller dies in the middle of the stream.
+        env.stop_dbd()
+        more = _submit_many(c, FAULT_JOBS - len(ids), "sleep 1")
+        time.sleep(0.5)
+        c.kill_ctld(sig=signal.SIGKILL)
+        assert _outbox_len(env) > 20
+        c.start_ctld()
+        deadline = time.time() + 60
+        while c.run(["squeue"], timeout=10).rc != 0:
+            assert time.time() < deadline and c.ctld.alive()
+            time.sleep(0.2)
+        ids += more
+        _wait_all_done(c, ids)
+        env.start_dbd()
+        _check_exactly_once(env, ids)
+        # the records of the first half were sent again (resync after
+        # the restart) and stored once
+        assert re.search(r"skipped [1-9]\d* already stored|stored \d+ "
+                         "records", env.dbd_log_text())
+    finally:
+        _finish_env(env)
