@@ -53,6 +53,11 @@ void job_prolog_recover(void (*l)(job_record_t *)) { (void) l; }
 void ctld_shutdown(void) { }
 int ctld_reconfigure(void) { return 0; }
 
+void acct_job_changed(job_record_t *j) { }
+void acct_job_batch_started(job_record_t *j) { }
+void acct_node_reason(node_record_t *n, const char *old_reason,
+		      time_t old_time) { }
+
 int agent_init(struct event_base *base, int threads) { return 0; }
 void agent_fini(void) { }
 unsigned agent_pending(void) { return 0; }
