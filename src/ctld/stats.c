@@ -10,6 +10,7 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
@@ -214,6 +215,7 @@ void stats_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	r.req_time_start = st.since;
 	r.server_thread_count = 1;
 	r.agent_queue_size = agent_pending();
+	r.dbd_agent_queue_size = acct_queue_depth();
 	r.agent_thread_count = 0;
 	r.backfill = sched_params()->backfill;
 	_st_counts(&r);

@@ -56,6 +56,7 @@ int ctld_reconfigure(void) { return 0; }
 
 void acct_job_changed(job_record_t *j) { }
 void acct_job_batch_started(job_record_t *j) { }
+uint32_t acct_queue_depth(void) { return 0; }
 void acct_node_reason(node_record_t *n, const char *old_reason,
 		      time_t old_time) { }
 
