@@ -455,6 +455,7 @@ const sacct_field_t sacct_fields[] = {
 	{ "Account", 10, g_account },
 	{ "AdminComment", 14, g_blank },
 	{ "AllocCPUS", 10, g_ncpus },
+	{ "AllocGRES", -12, g_blank },
 	{ "AllocNodes", 10, g_nnodes },
 	{ "AllocTRES", 10, g_alloctres },
 	{ "AssocID", 10, g_blank },

@@ -241,6 +241,42 @@ def test_default_user_window_and_filters(mixed):
     assert r.out == "%d:ok:\n" % j["ok"]
 
 
+def test_client_forms(mixed):
+    """The sacct lines workflow tools run (reference/clients.md)."""
+    j = mixed.jobs
+    ok, fail = j["ok"], j["fail"]
+    # submitit: -j repeated, header kept, steps skipped by the client
+    r = mixed.sacct("-o", "JobID,State,NodeList", "--parsable2", "-j",
+                    str(ok), "-j", str(fail), user=U1)
+    lines = r.out.splitlines()
+    assert lines[0] == "JobID|State|NodeList"
+    assert [ln.split("|")[:2] for ln in lines[1:] if "." not in
+            ln.split("|")[0]] == [[str(ok), "COMPLETED"],
+                                  [str(fail), "FAILED"]]
+    # Toil: ids as one list, from the epoch
+    r = mixed.sacct("-n", "-j", "%d,%d" % (ok, fail), "--format",
+                    "JobIDRaw,State,ExitCode", "-P", "-S", "1970-01-01",
+                    user=U1)
+    assert r.out == ("%d|COMPLETED|0:0\n%d.batch|COMPLETED|0:0\n"
+                     "%d|FAILED|3:0\n%d.batch|FAILED|3:0\n" % (
+                         ok, ok, fail, fail))
+    # snakemake-executor-plugin-slurm: by name over a window
+    r = mixed.sacct("-X", "--parsable2", "--clusters", "all", "--noheader",
+                    "--format=JobIdRaw,State", "--starttime",
+                    time.strftime("%Y-%m-%dT00:00"), "--endtime", "now",
+                    "--name", "fails", user=U1)
+    assert r.out == "%d|FAILED\n" % fail
+    r = mixed.sacct("-j", str(ok), "-n", "-X", "-o", "nodelist%-256",
+                    user=U1)
+    assert re.fullmatch(r"n\d +\n", r.out) and len(r.out) == 258
+    r = mixed.sacct("-nu", U1, "-o", "Account%20", user=U1)
+    assert r.rc == 0 and r.out.startswith(" " * 20 + " \n")
+    # prometheus-slurm-exporter
+    r = mixed.sacct("-a", "-X", "--format=Allocgres", "--state=RUNNING",
+                    "--noheader", "--parsable2")
+    assert (r.rc, r.err) == (0, "")
+
+
 def test_bad_input(mixed):
     r = mixed.sacct("-j", "abc", user=U1)
     assert (r.rc, r.out) == (1, "")
