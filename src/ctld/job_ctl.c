@@ -20,6 +20,7 @@
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_prolog.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
@@ -712,6 +713,10 @@ static void _batch_ended(job_record_t *j, const batch_complete_msg_t *b)
 {
 	uint32_t st = b->job_rc;
 
+	if (b->slurm_rc == ESLURMD_PROLOG_FAILED) {
+		job_prolog_node_failed(j, b->node_name);
+		return;
+	}
 	if (b->slurm_rc) {
 		error("Batch JobId=%u launch failed on %s: %s", j->info.job_id,
 		      b->node_name ? b->node_name : "?",

@@ -19,6 +19,7 @@
 #include "common/xstring.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/node_mgr.h"
 #include "ctld/sched.h"
 
 typedef struct {
@@ -123,22 +124,45 @@ static void prolog_done(evutil_socket_t fd, short what, void *arg)
 	}
 	error("prolog_slurmctld JobId=%u failed: %s", i->job_id,
 	      r->status < 0 ? "could not run it" : "exit status");
-	if (i->batch_flag && i->requeue) {
-		info("prolog_slurmctld JobId=%u: requeued and held", i->job_id);
-		i->restart_cnt++;
-		if (i->priority)
-			j->prio_saved = i->priority;
-		i->priority = 0;
-		i->held_by_user = false;
-		job_mgr_end(j, JOB_PENDING | JOB_REQUEUE, WAIT_HELD, 0);
-		xfree(i->state_desc);
-		i->state_desc = xstrdup("launch failed requeued held");
-	} else {
+	if (!job_prolog_requeue_held(j))
 		job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
-	}
 	commit_dirty();
 	sched_trigger();
 	run_free(r);
+}
+
+bool job_prolog_requeue_held(job_record_t *j)
+{
+	job_info_t *i = &j->info;
+
+	if (!i->batch_flag || !i->requeue)
+		return false;
+	info("Requeuing JobId=%u (held: launch failed)", i->job_id);
+	i->restart_cnt++;
+	if (i->priority)
+		j->prio_saved = i->priority;
+	i->priority = 0;
+	i->held_by_user = false;
+	job_mgr_end(j, JOB_PENDING | JOB_REQUEUE, WAIT_HELD, 0);
+	xfree(i->state_desc);
+	i->state_desc = xstrdup("launch failed requeued held");
+	return true;
+}
+
+void job_prolog_node_failed(job_record_t *j, const char *node_name)
+{
+	node_record_t *n = node_name ? node_mgr_find(node_name) : NULL;
+
+	if (n) {
+		error("validate_node_specs: Prolog or job env setup failure on node %s, draining the node",
+		      n->info.name);
+		node_mgr_drain(n, "Prolog error", ctld_conf()->slurm_user_id);
+	}
+	if (!job_prolog_requeue_held(j)) {
+		info("JobId=%u cannot be requeued: cancelled", j->info.job_id);
+		job_mgr_end(j, JOB_CANCELLED, WAIT_NO_REASON, 0);
+	}
+	sched_trigger();
 }
 
 static void epilog_done(evutil_socket_t fd, short what, void *arg)

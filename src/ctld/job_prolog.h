@@ -22,6 +22,14 @@ bool job_prolog_start(job_record_t *j, void (*launch)(job_record_t *j));
 /* After a restart: jobs that were CONFIGURING lost their prolog with
  * the old controller; run it again (then launch). */
 void job_prolog_recover(void (*launch)(job_record_t *j));
+/* A prolog (PrologSlurmctld or a node's Prolog) failed: requeue the job
+ * held, "launch failed requeued held", if it is a batch job that may be
+ * requeued.  false (nothing done) otherwise. */
+bool job_prolog_requeue_held(job_record_t *j);
+/* A node's Prolog failed for the job (as Slurm): the node is drained
+ * ("Prolog error"), the job requeued held or, if it may not be requeued,
+ * cancelled. */
+void job_prolog_node_failed(job_record_t *j, const char *node_name);
 /* The job ended: start EpilogSlurmctld if one is set. */
 void job_epilog_start(const job_record_t *j);
 

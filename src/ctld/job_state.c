@@ -364,6 +364,10 @@ static void _launch_done(int rc, void *arg)
 	}
 	error("Launch of batch JobId=%u on %s failed: %s", id,
 	      j->info.batch_host, slurm_strerror(rc));
+	if (rc == ESLURMD_PROLOG_FAILED) {
+		job_prolog_node_failed(j, j->info.batch_host);
+		return;
+	}
 	job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
 }
 

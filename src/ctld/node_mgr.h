@@ -71,6 +71,10 @@ void           node_mgr_completing(node_record_t *n, bool on);
 void           node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids,
 			     uint64_t gpus, bool on);
 
+/* Drain n with reason (by uid); running jobs go on. */
+void           node_mgr_drain(node_record_t *n, const char *reason,
+			      uint32_t uid);
+
 /* RPC handlers. */
 void           node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m);
 void           node_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m);

@@ -212,6 +212,14 @@ static void _check_low(node_record_t *n, const node_registration_msg_t *r)
 	xfree(why);
 }
 
+void node_mgr_drain(node_record_t *n, const char *reason, uint32_t uid)
+{
+	n->info.node_state |= NODE_STATE_DRAIN;
+	_set_reason(n, reason, uid);
+	node_state_refresh(n);
+	commit_dirty();
+}
+
 void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 {
 	node_registration_msg_t *r = m->data;

@@ -100,3 +100,44 @@ def test_failed_prolog_requeues_held(pc):
                   user="sluice_u1")
     assert c.wait_done(nj, 30) == "FAILED"
     c.run(["scancel", str(jid)])
+
+
+def test_node_prolog_failure_drains_and_requeues(new_cluster):
+    """A node's Prolog exiting non-zero (as Slurm 22.05 does): the node is
+    drained with reason "Prolog error", a requeueable batch job goes back
+    to pending held (launch failed requeued held, Restarts=1), one that
+    may not be requeued is cancelled."""
+    c = new_cluster(nodes=2)
+    prolog = os.path.join(c.dir, "etc", "node_prolog.sh")
+    with open(prolog, "w") as f:
+        f.write("#!/bin/sh\n[ \"$SLURMD_NODENAME\" = n1 ] && exit 1\nexit 0\n")
+    os.chmod(prolog, 0o755)
+    c.extra_conf = "Prolog=%s" % prolog
+    c.write_conf()
+    for n in list(c.slurmds):
+        c.kill_slurmd(n, sig=15)
+    c.kill_ctld()
+    c.start_ctld()
+    for n in c.node_names:
+        c.start_slurmd(n)
+    c.wait_ready()
+    jid = c.sbatch(["-w", "n1", "--wrap", "true"], user="sluice_u1")
+    end = time.time() + 30
+    while time.time() < end and c.show_job(jid).get("Restarts") != "1":
+        time.sleep(0.3)
+    text = c.run(["scontrol", "show", "job", str(jid)]).out
+    assert "JobState=PENDING Reason=launch_failed_requeued_held " in text, text
+    assert "Restarts=1 " in text, text
+    r = c.run(["sinfo", "-R", "-h", "-o", "%E|%N"])
+    assert r.out.strip() == "Prolog error|n1", r
+    node = c.run(["scontrol", "show", "node", "n1"]).out
+    assert "State=IDLE+DRAIN" in node or "State=DRAINED" in node or \
+        "DRAIN" in node, node
+    # The other node runs jobs; a --no-requeue job on n1 would be cancelled.
+    ok = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(ok, 30) == "COMPLETED"
+    assert c.show_job(ok)["NodeList"] == "n2"
+    c.run(["scontrol", "update", "NodeName=n1", "State=RESUME"])
+    nr = c.sbatch(["-w", "n1", "--no-requeue", "--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(nr, 30) == "CANCELLED"
+    c.run(["scancel", str(jid)])
