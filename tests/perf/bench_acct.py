@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Accounting figures: how fast slurmdbd stores a burst of the
+controller's records, and sacct's latency over many job records.
+
+Brings up its own munged, MariaDB, slurmdbd, slurmctld and slurmd's
+(tests/integration/mariadb.py), prints `name: value` lines, stops all of
+it.  Run as root:
+
+    SLUICE_BUILD_DIR=$PWD/build python3 tests/perf/bench_acct.py
+
+BENCH_BURST_JOBS (2000): jobs submitted while slurmdbd is stopped; their
+records (one per job, plus the cluster registration) wait in the
+controller's outbox and are timed from slurmdbd's start until the outbox
+is empty.  BENCH_SACCT_JOBS (10000): job records (each with a .batch
+step) written into the database for the sacct timings.
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+
+import cluster as cl  # noqa: E402
+import mariadb  # noqa: E402
+
+BURST = int(os.environ.get("BENCH_BURST_JOBS", "2000"))
+SACCT_JOBS = int(os.environ.get("BENCH_SACCT_JOBS", "10000"))
+RUNS = 7
+
+
+def say(name, value):
+    print("%s: %s" % (name, value), flush=True)
+
+
+def outbox_len(env):
+    p = os.path.join(env.dir, "state", "acct_outbox")
+    return os.path.getsize(p) if os.path.exists(p) else 0
+
+
+def submit_held(c, n, par=8):
+    def client(count):
+        for _ in range(count):
+            c.sbatch(["-H", "-J", "burst", "--wrap", "true"])
+    th = [threading.Thread(target=client, args=(n // par + (i < n % par),))
+          for i in range(par)]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+
+
+def burst(env):
+    env.stop_dbd()
+    t0 = time.time()
+    submit_held(env.c, BURST)
+    say("burst_submit_jobs_per_s", "%.0f" % (BURST / (time.time() - t0)))
+    say("burst_outbox_bytes", outbox_len(env))
+    log_from = len(env.dbd_log_text())
+    t0 = time.time()
+    env.start_dbd(wait=False)
+    while outbox_len(env) > 20:
+        if time.time() - t0 > 600:
+            raise SystemExit("outbox not drained after 600 s")
+        time.sleep(0.02)
+    dt = time.time() - t0
+    # includes slurmdbd's start-up and the sender's retry pause
+    say("burst_records", BURST)
+    say("burst_drain_s", "%.2f" % dt)
+    say("burst_records_per_s", "%.0f" % (BURST / dt))
+    # slurmdbd's own rate: from its log, first to last stored batch
+    import re
+    from datetime import datetime
+    stamps, total, first = [], 0, None
+    for m in re.finditer(r"\[([\d\-T:.]+)\] debug:  Cluster \S+: stored "
+                         r"(\d+) records", env.dbd_log_text()[log_from:]):
+        stamps.append(datetime.strptime(m.group(1), "%Y-%m-%dT%H:%M:%S.%f"))
+        total += int(m.group(2))
+        first = int(m.group(2)) if first is None else first
+    if len(stamps) > 1:
+        total -= first          # stored before the first stamp
+        span = (stamps[-1] - stamps[0]).total_seconds()
+        say("dbd_store_batches", len(stamps))
+        say("dbd_store_records_per_s", "%.0f (%d records over %.2f s, "
+            "after the first batch)" % (total / span if span else 0, total,
+                                      span))
+    env.c.run(["scancel", "-u", "root"])
+
+
+def fill(env, n):
+    """n finished jobs with a .batch step each, written as SQL (the
+    controller would take minutes to run them on 2 cores)."""
+    now = int(time.time()) - 3600
+    rows, steps = [], []
+    for i in range(n):
+        jid = 1000000 + i
+        t = now + i % 3000
+        rows.append("('sluice',%d,0,4294967294,'job%d',0,0,'acct','debug',"
+                    "'normal',3,0,4294967294,0,0,%d,%d,%d,%d,60,'n1',1,1,1,"
+                    "'cpu=1,node=1','cpu=1,node=1','/tmp',%d)"
+                    % (jid, i % 50, t, t, t, t + 5, t))
+    cols = ("cluster,id_job,id_array_job,id_array_task,job_name,id_user,"
+            "id_group,account,`partition`,qos,state,reason,requid,exit_code,"
+            "derived_ec,time_submit,time_eligible,time_start,time_end,"
+            "timelimit,nodelist,nodes_alloc,cpus_alloc,cpus_req,tres_alloc,"
+            "tres_req,work_dir,mod_time")
+    for k in range(0, n, 2000):
+        env.db.sql("INSERT INTO job_table (%s) VALUES %s" % (
+            cols, ",".join(rows[k:k + 2000])), db=env.db.db)
+    env.db.sql("INSERT INTO step_table (job_db_inx,id_step,step_name,"
+               "time_start,time_end,state,exit_code,nodelist,nodes_alloc,"
+               "tasks,tres_alloc) SELECT job_db_inx,-5,'batch',time_start,"
+               "time_end,3,0,'n1',1,1,'cpu=1' FROM job_table WHERE "
+               "id_job >= 1000000", db=env.db.db)
+
+
+def median_ms(env, args):
+    times = []
+    out = ""
+    for _ in range(RUNS):
+        t0 = time.time()
+        r = env.sacct(*args)
+        times.append((time.time() - t0) * 1000)
+        if r.rc != 0:
+            raise SystemExit("sacct %s failed: %r" % (args, r))
+        out = r.out
+    return statistics.median(times), out.count("\n")
+
+
+def sacct_latency(env):
+    fill(env, SACCT_JOBS)
+    say("sacct_job_records", SACCT_JOBS)
+    for name, args in (
+            ("sacct_all_X_P_ms", ["-a", "-X", "-P", "-n", "-o",
+                                  "JobIDRaw,State", "-S", "now-2days"]),
+            ("sacct_all_default_ms", ["-a", "-S", "now-2days"]),
+            ("sacct_one_job_ms", ["-P", "-n", "-X", "-o", "JobIdRaw,State",
+                                  "-j", str(1000000 + SACCT_JOBS // 2)]),
+            ("sacct_name_ms", ["-a", "-P", "-n", "-X", "-o",
+                               "JobIdRaw,State", "--name=job7",
+                               "-S", "now-2days"])):
+        ms, lines = median_ms(env, args)
+        say(name, "%.1f (%d lines)" % (ms, lines))
+
+
+def main():
+    if os.geteuid() != 0:
+        raise SystemExit("run as root")
+    cl.ensure_test_users()
+    env = mariadb.AcctEnv(tag="bench-acct", nodes=1, min_job_age=3600)
+    try:
+        env.start()
+        env.start_cluster()
+        say("cpus", os.cpu_count())
+        burst(env)
+        sacct_latency(env)
+    finally:
+        env.stop()
+        env.cleanup()
+
+
+if __name__ == "__main__":
+    main()
