@@ -239,7 +239,7 @@ static time_t parse_when(const char *s, const char *what)
 {
 	time_t t;
 
-	if (parse_time(s, time(NULL), &t) < 0)
+	if (parse_time_past(s, time(NULL), &t) < 0)
 		fatal("Invalid %s time: %s", what, s);
 	return t;
 }

@@ -447,7 +447,7 @@ static int parse_iso(const char *p, time_t *out)
 
 /* "MM/DD[/YY[YY]][-HH:MM[:SS]]", "MM.DD[.YY]", "MMDD[YY]": a date without a
  * year that has passed means next year. */
-static int parse_mdy(const char *p, time_t now, time_t *out)
+static int parse_mdy(const char *p, time_t now, bool past, time_t *out)
 {
 	struct tm tm = { 0 }, cur;
 	int m, d, y = -1;
@@ -479,15 +479,17 @@ static int parse_mdy(const char *p, time_t now, time_t *out)
 	tm.tm_mday = d;
 	if (make_time(&tm, out) < 0)
 		return -1;
-	if (y < 0 && *out < now) {
-		tm.tm_year++;
+	if (y < 0 && (past ? *out > now : *out < now)) {
+		tm.tm_year += past ? -1 : 1;
 		return make_time(&tm, out);
 	}
 	return 0;
 }
 
-/* "HH:MM[:SS] [AM|PM]": today, or tomorrow if that time has passed. */
-static int parse_clock(const char *p, time_t now, time_t *out)
+/* "HH:MM[:SS] [AM|PM]": today, or tomorrow if that time has passed (a
+ * start time); with past, yesterday if it has not come yet (a query's
+ * window, sacct -S/-E). */
+static int parse_clock(const char *p, time_t now, bool past, time_t *out)
 {
 	struct tm tm;
 
@@ -495,10 +497,10 @@ static int parse_clock(const char *p, time_t now, time_t *out)
 	if (read_clock(&p, &tm) < 0 || *p)
 		return -1;
 	*out = mktime(&tm);
-	if (*out < now) {
+	if (past ? *out > now : *out < now) {
 		int h = tm.tm_hour, m = tm.tm_min, s = tm.tm_sec;
 
-		day_start(now, 1, &tm);
+		day_start(now, past ? -1 : 1, &tm);
 		tm.tm_hour = h;
 		tm.tm_min = m;
 		tm.tm_sec = s;
@@ -507,7 +509,7 @@ static int parse_clock(const char *p, time_t now, time_t *out)
 	return 0;
 }
 
-static int parse_time_any(const char *s, time_t now, time_t *out)
+static int parse_time_any(const char *s, time_t now, bool past, time_t *out)
 {
 	int rc;
 
@@ -518,15 +520,25 @@ static int parse_time_any(const char *s, time_t now, time_t *out)
 	if (strlen(s) >= 8 && isdigit((unsigned char)s[0]) && s[4] == '-')
 		return parse_iso(s, out);
 	if (strchr(s, ':') && !strchr(s, '/'))
-		return parse_clock(s, now, out);
-	return parse_mdy(s, now, out);
+		return parse_clock(s, now, past, out);
+	return parse_mdy(s, now, past, out);
 }
 
 int parse_time(const char *s, time_t now, time_t *out)
 {
 	time_t t;
 
-	if (!s || !*s || parse_time_any(s, now, &t) < 0)
+	if (!s || !*s || parse_time_any(s, now, false, &t) < 0)
+		return -1;
+	*out = t;
+	return 0;
+}
+
+int parse_time_past(const char *s, time_t now, time_t *out)
+{
+	time_t t;
+
+	if (!s || !*s || parse_time_any(s, now, true, &t) < 0)
 		return -1;
 	*out = t;
 	return 0;

@@ -49,6 +49,9 @@ int  parse_bool(const char *s, bool *out);
  * "YYYY-MM-DD[THH:MM[:SS]]", "MM/DD[/YY]", "midnight", "noon", "teatime",
  * "today", "tomorrow".  -1 on malformed input. */
 int  parse_time(const char *s, time_t now, time_t *out);
+/* The same for a moment already past (sacct -S/-E): a bare "HH:MM" not
+ * yet reached today means yesterday's. */
+int  parse_time_past(const char *s, time_t now, time_t *out);
 /* "2026-11-22T12:45:48"; 0 prints "Unknown"; (time_t)-1... callers choose. */
 void fmt_time(time_t t, char *buf, size_t len);
 

@@ -252,6 +252,38 @@ static void test_time_good(void **state)
 	}
 }
 
+/* sacct -S/-E: a date or clock time without a year or day means the
+ * last one already past. */
+static void test_time_past(void **state)
+{
+	static const struct {
+		const char *in;
+		const char *out;
+	} cases[] = {
+		{ "10:00", "2026-11-22T10:00:00" },	/* passed: today */
+		{ "16:00", "2026-11-21T16:00:00" },	/* not yet: yesterday */
+		{ "01/05", "2026-01-05T00:00:00" },
+		{ "12/25", "2025-12-25T00:00:00" },
+		{ "12/25/26", "2026-12-25T00:00:00" },	/* a year given: as is */
+		{ "2026-11-01", "2026-11-01T00:00:00" },
+		{ "now-1hour", "2026-11-22T11:45:48" },
+		{ "today", "2026-11-22T00:00:00" },
+	};
+	char buf[32];
+
+	(void) state;
+	for (size_t i = 0; i < N(cases); i++) {
+		time_t t;
+
+		if (parse_time_past(cases[i].in, NOW, &t) != 0)
+			fail_msg("parse_time_past rejected \"%s\"", cases[i].in);
+		fmt_time(t, buf, sizeof(buf));
+		if (strcmp(buf, cases[i].out))
+			fail_msg("\"%s\" -> %s, want %s", cases[i].in, buf,
+				 cases[i].out);
+	}
+}
+
 static void test_fmt_time(void **state)
 {
 	char buf[32];
@@ -272,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_time_bad),
 		cmocka_unit_test(test_time_good),
+		cmocka_unit_test(test_time_past),
 		cmocka_unit_test(test_fmt_time),
 	};
 
