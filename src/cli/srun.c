@@ -244,6 +244,11 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 			info("Job step creation temporarily disabled, retrying "
 			     "(%s)", slurm_strerror(rc));
 		said = true;
+		if (srun_io_stop_signal()) {
+			info("Cancelled pending job step with signal %d",
+			     srun_io_stop_signal());
+			return NULL;
+		}
 		nanosleep(&ts, NULL);
 		if (ts.tv_nsec < 400 * 1000 * 1000)
 			ts.tv_nsec *= 2;
@@ -568,6 +573,7 @@ int main(int argc, char **argv)
 	}
 	r.port = net_local_port(r.listen_fd);
 	_job(&r);
+	srun_io_signals_init();
 	rc = _run_step(&r);
 	if (r.own_alloc)
 		cli_alloc_release(r.job_id, (uint32_t) (rc & 0xff) << 8);

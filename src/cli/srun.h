@@ -53,6 +53,10 @@ typedef struct {
 	int        err_fd;
 } srun_step_t;
 
+/* Catch srun's signals from now on (queued until srun_io_run). */
+void srun_io_signals_init(void);
+/* SIGINT or SIGTERM caught so far (0 = none). */
+int  srun_io_stop_signal(void);
 /* Serve the step until every node is done; returns srun's exit code. */
 int  srun_io_run(srun_step_t *s);
 

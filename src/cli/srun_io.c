@@ -42,20 +42,24 @@ typedef struct {
 	time_t       last_int;
 	time_t       first_exit;
 	bool         stdin_open;
-	int          sig_pipe[2];
+	int          sig_pipe[1];  /* read end of the signal pipe */
 	int          label_width;
 	uint32_t     connected;   /* nodes whose IO_INIT arrived */
 	char        *fence;       /* PMI pairs of this barrier so far */
 	uint32_t     fence_cnt;   /* nodes in the barrier */
 } io_t;
 
+static int sig_pipe[2] = { -1, -1 };
 static int sig_wfd = -1;
+static volatile sig_atomic_t last_stop_sig;
 
 static void _on_signal(int sig)
 {
 	uint8_t c = (uint8_t) sig;
 	int e = errno;
 
+	if (sig == SIGINT || sig == SIGTERM)
+		last_stop_sig = sig;
 	if (sig_wfd >= 0 && write(sig_wfd, &c, 1) < 0)
 		c = 0;      /* the loop is flooded: this one is lost */
 	errno = e;
@@ -169,6 +173,11 @@ static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
 			return -1;
 		c->node = (int) f->task;
 		io->connected++;
+		if (io->killed) {       /* the step was killed before it came */
+			uint8_t be[4] = { 0, 0, 0, SIGKILL };
+
+			_send(io, c->node, IO_SIGNAL, 0, be, sizeof(be));
+		}
 		return 0;
 	}
 	switch (f->type) {
@@ -344,18 +353,23 @@ static void _handle_signal(io_t *io, int sig)
 	_status(io);
 }
 
-static void _install_signals(io_t *io)
+int srun_io_stop_signal(void)
+{
+	return last_stop_sig;
+}
+
+void srun_io_signals_init(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
 				    SIGUSR1, SIGUSR2, SIGCONT };
 	struct sigaction sa = { .sa_handler = _on_signal };
 
-	if (pipe2(io->sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+	signal(SIGPIPE, SIG_IGN);
+	if (sig_pipe[0] >= 0 || pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		return;
-	sig_wfd = io->sig_pipe[1];
+	sig_wfd = sig_pipe[1];
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 }
 
 /* ---- the end ---- */
@@ -415,7 +429,7 @@ static int _report(io_t *io)
 
 int srun_io_run(srun_step_t *s)
 {
-	io_t io = { .s = s, .sig_pipe = { -1, -1 } };
+	io_t io = { .s = s };
 	struct pollfd *p = NULL;
 	int rc;
 
@@ -429,7 +443,8 @@ int srun_io_run(srun_step_t *s)
 		io.label_width++;
 	if (!io.label_width)
 		io.label_width = 1;
-	_install_signals(&io);
+	srun_io_signals_init();
+	io.sig_pipe[0] = sig_pipe[0];
 	while (io.nodes_left) {
 		size_t np = 0;
 		int timeout = 1000;
@@ -469,9 +484,10 @@ int srun_io_run(srun_step_t *s)
 	for (size_t i = 0; i < io.nconn; i++)
 		_conn_close(&io, &io.conns[i]);
 	sig_wfd = -1;
-	if (io.sig_pipe[0] >= 0) {
-		close(io.sig_pipe[0]);
-		close(io.sig_pipe[1]);
+	if (sig_pipe[0] >= 0) {
+		close(sig_pipe[0]);
+		close(sig_pipe[1]);
+		sig_pipe[0] = sig_pipe[1] = -1;
 	}
 	xfree(io.conns);
 	xfree(io.fence);

@@ -273,10 +273,17 @@ def _readline(p, timeout=30):
     return p.stdout.readline()
 
 
-def _wait_procs(marker, want_any, timeout=20):
+def _task_procs(cmd):
+    """Live processes whose command line starts with cmd (the tasks, not
+    the srun whose arguments contain it)."""
+    return [pid for pid in cl.live_procs_matching(cmd)
+            if cl.proc_cmdline(pid).startswith(cmd)]
+
+
+def _wait_procs(cmd, want_any, timeout=20):
     deadline = time.time() + timeout
     while time.time() < deadline:
-        if bool(cl.live_procs_matching(marker)) == want_any:
+        if bool(_task_procs(cmd)) == want_any:
             return True
         time.sleep(0.1)
     return False
