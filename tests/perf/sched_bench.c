@@ -37,33 +37,8 @@
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 
-/* ---- stubs for the loop's modules ---- */
-
-static slurm_conf_t *conf;
-
-const slurm_conf_t *ctld_conf(void) { return conf; }
-struct event_base *ctld_base(void) { return NULL; }
-time_t ctld_boot_time(void) { return 0; }
-bool ctld_is_operator(uid_t uid) { return uid == 0; }
-bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
-int ctld_parse_private_data(const char *val, uint32_t *out, char *err,
-			    size_t errlen)
-{
-	(void) val; (void) err; (void) errlen;
-	*out = 0;
-	return 0;
-}
-void ctld_shutdown(void) { }
-int ctld_reconfigure(void) { return 0; }
-int agent_init(struct event_base *base, int threads) { return 0; }
-void agent_fini(void) { }
-unsigned agent_pending(void) { return 0; }
-void agent_queue_work(agent_work_f work, agent_done_f done, void *arg) { }
-void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
-		   int timeout_ms, agent_rpc_done_f done, void *arg)
-{
-	msg_body_free(type, req);
-}
+/* The loop (controller.c) and agent.c are not linked: stubs. */
+#include "../unit/ctld_stubs.h"
 
 /* ---- the synthetic cluster ---- */
 

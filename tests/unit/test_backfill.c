@@ -11,64 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../src/ctld/select.c"
-#include "../../src/ctld/commit.c"
-#include "../../src/ctld/state_save.c"
-#include "../../src/ctld/journal.c"
-#include "../../src/ctld/recover.c"
-#include "../../src/ctld/node_mgr.c"
-#include "../../src/ctld/node_state.c"
-#include "../../src/ctld/part_mgr.c"
-#include "../../src/ctld/job_mgr.c"
-#include "../../src/ctld/job_submit.c"
-#include "../../src/ctld/job_state.c"
-#include "../../src/ctld/job_depend.c"
-#include "../../src/ctld/job_res.c"
-#include "../../src/ctld/job_array.c"
-#include "../../src/ctld/stats.c"
-#include "../../src/ctld/priority.c"
-#include "../../src/ctld/bf_map.c"
-#include "../../src/ctld/backfill.c"
-#include "../../src/ctld/sched_params.c"
-#include "../../src/ctld/job_ops.c"
-#include "../../src/ctld/job_mail.c"
-#include "../../src/ctld/sched.c"
-#include "../../src/ctld/step_mgr.c"
-
-/* ---- stubs for the loop's modules ---- */
-
-static slurm_conf_t *conf;
-static unsigned sent_rpcs;
-
-const slurm_conf_t *ctld_conf(void) { return conf; }
-struct event_base *ctld_base(void) { return NULL; }
-time_t ctld_boot_time(void) { return 0; }
-bool ctld_is_operator(uid_t uid) { return uid == 0; }
-bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
-int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, char **m) { (void) d; (void) uid; (void) m; return 0; }
-void jobcomp_job_end(const job_info_t *j) { (void) j; }
-bool job_prolog_start(job_record_t *j, void (*l)(job_record_t *)) { (void) j; (void) l; return false; }
-void job_epilog_start(const job_record_t *j) { (void) j; }
-void job_prolog_recover(void (*l)(job_record_t *)) { (void) l; }
-void ctld_shutdown(void) { }
-int ctld_reconfigure(void) { return 0; }
-
-void acct_job_changed(job_record_t *j) { }
-void acct_job_batch_started(job_record_t *j) { }
-uint32_t acct_queue_depth(void) { return 0; }
-void acct_node_reason(node_record_t *n, const char *old_reason,
-		      time_t old_time) { }
-
-int agent_init(struct event_base *base, int threads) { return 0; }
-void agent_fini(void) { }
-unsigned agent_pending(void) { return 0; }
-void agent_queue_work(agent_work_f work, agent_done_f done, void *arg) { }
-void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
-		   int timeout_ms, agent_rpc_done_f done, void *arg)
-{
-	sent_rpcs++;
-	msg_body_free(type, req);
-}
+#include "ctld_world.h"
 
 /* ---- fixture ---- */
 

@@ -1,0 +1,42 @@
+/* ctld_stubs.h — the controller's loop (controller.c) and its RPC agent
+ * (agent.c) replaced by stubs, for programs that run the controller's
+ * modules without daemons: test_sched, test_backfill, sched_bench.
+ *
+ * Include once, after the ctld headers (or sources).  `conf` is the
+ * configuration the modules see; `sent_rpcs` counts what they would have
+ * sent to slurmd's.
+ */
+#ifndef SLUICE_TESTS_CTLD_STUBS_H
+#define SLUICE_TESTS_CTLD_STUBS_H
+
+#include "common/msg_types.h"
+#include "ctld/agent.h"
+#include "ctld/controller.h"
+
+static slurm_conf_t *conf;
+static unsigned sent_rpcs;
+
+const slurm_conf_t *ctld_conf(void) { return conf; }
+struct event_base *ctld_base(void) { return NULL; }
+time_t ctld_boot_time(void) { return 0; }
+bool ctld_is_operator(uid_t uid) { return uid == 0; }
+bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
+void ctld_shutdown(void) { }
+int ctld_reconfigure(void) { return 0; }
+
+int agent_init(struct event_base *base, int threads) { (void) base; (void) threads; return 0; }
+void agent_fini(void) { }
+unsigned agent_pending(void) { return 0; }
+void agent_queue_work(agent_work_f work, agent_done_f done, void *arg)
+{
+	(void) work; (void) done; (void) arg;
+}
+void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
+		   int timeout_ms, agent_rpc_done_f done, void *arg)
+{
+	(void) host; (void) port; (void) timeout_ms; (void) done; (void) arg;
+	sent_rpcs++;
+	msg_body_free(type, req);
+}
+
+#endif

@@ -1,0 +1,61 @@
+/* ctld_world.h — the controller's modules compiled into one test
+ * program (so its statics are reachable), with the pieces that need a
+ * running loop or daemons around them stubbed out: test_sched and
+ * test_backfill run the scheduler over real node, partition and job
+ * tables this way.  A new controller module goes in the list below; a new
+ * hook into a module left out gets a stub here, once. */
+#ifndef SLUICE_TESTS_CTLD_WORLD_H
+#define SLUICE_TESTS_CTLD_WORLD_H
+
+#include "../../src/ctld/select.c"
+#include "../../src/ctld/commit.c"
+#include "../../src/ctld/state_save.c"
+#include "../../src/ctld/journal.c"
+#include "../../src/ctld/recover.c"
+#include "../../src/ctld/node_mgr.c"
+#include "../../src/ctld/node_state.c"
+#include "../../src/ctld/part_mgr.c"
+#include "../../src/ctld/job_mgr.c"
+#include "../../src/ctld/job_submit.c"
+#include "../../src/ctld/job_state.c"
+#include "../../src/ctld/job_depend.c"
+#include "../../src/ctld/job_res.c"
+#include "../../src/ctld/job_array.c"
+#include "../../src/ctld/stats.c"
+#include "../../src/ctld/priority.c"
+#include "../../src/ctld/bf_map.c"
+#include "../../src/ctld/backfill.c"
+#include "../../src/ctld/sched_params.c"
+#include "../../src/ctld/job_ops.c"
+#include "../../src/ctld/job_mail.c"
+#include "../../src/ctld/sched.c"
+#include "../../src/ctld/step_mgr.c"
+
+#include "ctld_stubs.h"
+
+/* Site plugins and scripts: none configured. */
+int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, char **m)
+{
+	(void) d; (void) uid; (void) m;
+	return 0;
+}
+void jobcomp_job_end(const job_info_t *j) { (void) j; }
+bool job_prolog_start(job_record_t *j, void (*l)(job_record_t *))
+{
+	(void) j; (void) l;
+	return false;
+}
+void job_epilog_start(const job_record_t *j) { (void) j; }
+void job_prolog_recover(void (*l)(job_record_t *)) { (void) l; }
+
+/* Accounting: off. */
+void acct_job_changed(job_record_t *j) { (void) j; }
+void acct_job_batch_started(job_record_t *j) { (void) j; }
+uint32_t acct_queue_depth(void) { return 0; }
+void acct_node_reason(node_record_t *n, const char *old_reason,
+		      time_t old_time)
+{
+	(void) n; (void) old_reason; (void) old_time;
+}
+
+#endif
