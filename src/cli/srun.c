@@ -580,6 +580,8 @@ int main(int argc, char **argv)
 	close(r.listen_fd);
 	xfree(r.my_addr);
 	xstrarray_free(r.argv);
+	xfree(r.so.mpi);
+	xfree(r.so.dist_str);
 	cli_opt_free(&r.o);
 	return rc;
 }
