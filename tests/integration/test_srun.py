@@ -60,13 +60,15 @@ def test_cyclic_layout_n8_N4(cluster):
 
 def test_block_uneven_and_plane(cluster):
     # 5 tasks on 3 nodes (2 CPUs each): block puts 0-1, 2-3, 4
-    r = srun(cluster, ["-N3", "-n5", "-l", "printenv", "SLURM_NODEID"])
+    # whole nodes, so that every node of the allocation has 2 CPUs
+    r = srun(cluster, ["-N3", "-n5", "--exclusive", "-l", "printenv",
+                       "SLURM_NODEID"])
     assert r.rc == 0, r
     assert {k: v[0] for k, v in ranks(r.out).items()} == {
         0: "0", 1: "0", 2: "1", 3: "1", 4: "2"}
     # cyclic: 0,3 / 1,4 / 2
-    r = srun(cluster, ["-N3", "-n5", "-l", "-m", "cyclic", "printenv",
-                       "SLURM_NODEID"])
+    r = srun(cluster, ["-N3", "-n5", "--exclusive", "-l", "-m", "cyclic",
+                       "printenv", "SLURM_NODEID"])
     assert r.rc == 0, r
     assert {k: v[0] for k, v in ranks(r.out).items()} == {
         0: "0", 1: "1", 2: "2", 3: "0", 4: "1"}
