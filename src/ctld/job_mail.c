@@ -1,16 +1,14 @@
 /* job_mail.c — MailProg on job events (job_mail.h). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
 
 #include "common/log.h"
+#include "common/spawn.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -104,34 +102,14 @@ static char **_mail_env(const job_record_t *j, const char *what)
 static void *_mail_run(void *arg)
 {
 	mail_t *m = arg;
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none;
-	pid_t pid;
-	int rc, status = 0;
+	int err = 0, status = spawn_wait(m->prog, m->argv, m->env, NULL, &err);
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawnattr_init(&attr);
-	sigemptyset(&none);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID |
-				 POSIX_SPAWN_SETSIGMASK);
-	rc = posix_spawn(&pid, m->prog, &fa, &attr, m->argv, m->env);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	if (rc) {
+	if (status < 0)
 		error("job_mail: cannot run %s for JobId=%u: %s", m->prog,
-		      m->job_id, strerror(rc));
-	} else {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (status)
-			error("job_mail: %s for JobId=%u exited 0x%x", m->prog,
-			      m->job_id, (unsigned) status);
-	}
+		      m->job_id, strerror(err));
+	else if (status)
+		error("job_mail: %s for JobId=%u exited 0x%x", m->prog,
+		      m->job_id, (unsigned) status);
 	xfree(m->prog);
 	xstrarray_free(m->argv);
 	xstrarray_free(m->env);

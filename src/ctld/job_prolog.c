@@ -1,20 +1,17 @@
 /* job_prolog.c — see job_prolog.h. */
-#define _GNU_SOURCE
 #include "ctld/job_prolog.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/spawn.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/commit.h"
@@ -179,34 +176,13 @@ static void epilog_done(evutil_socket_t fd, short what, void *arg)
 	run_free(r);
 }
 
-static int spawn_wait(const run_t *r)
+static int run_wait(const run_t *r)
 {
-	char *argv[] = { r->path, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none;
-	pid_t pid;
-	int rc, status;
+	int err = 0, status = spawn_wait(r->path, NULL, r->env, NULL, &err);
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawnattr_init(&attr);
-	sigemptyset(&none);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
-	rc = posix_spawn(&pid, r->path, &fa, &attr, argv, r->env);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	if (rc) {
+	if (status < 0)
 		error("%s: cannot run %s for JobId=%u: %s", r->context, r->path,
-		      r->job_id, strerror(rc));
-		return -1;
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+		      r->job_id, strerror(err));
 	return status;
 }
 
@@ -215,7 +191,7 @@ static void *runner(void *arg)
 	run_t *r = arg;
 	struct timeval now = { 0, 0 };
 
-	r->status = spawn_wait(r);
+	r->status = run_wait(r);
 	event_base_once(ctld_base(), -1, EV_TIMEOUT,
 			r->launch ? prolog_done : epilog_done, r, &now);
 	return NULL;

@@ -9,11 +9,8 @@
  * own, one at a time on this plugin's thread so a slow script never holds
  * up the controller; a non-zero exit is logged.
  */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +20,7 @@
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/plugin.h"
+#include "common/spawn.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/jobcomp.h"
@@ -46,33 +44,12 @@ static struct {
 
 static void run_one(const item_t *it)
 {
-	char *argv[] = { sc.script, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none;
-	pid_t pid;
-	int rc, status;
+	int err = 0, status = spawn_wait(sc.script, NULL, it->env, "/tmp", &err);
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addchdir_np(&fa, "/tmp");
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawnattr_init(&attr);
-	sigemptyset(&none);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
-	rc = posix_spawn(&pid, sc.script, &fa, &attr, argv, it->env);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	if (rc) {
+	if (status < 0)
 		error("jobcomp/script: cannot run %s for JobId=%u: %s", sc.script,
-		      it->job_id, strerror(rc));
-		return;
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		      it->job_id, strerror(err));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		debug("jobcomp/script: %s done for JobId=%u", sc.script, it->job_id);
 	else if (WIFSIGNALED(status))
 		error("jobcomp/script: %s for JobId=%u killed by signal %d",
