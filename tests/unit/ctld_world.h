@@ -47,6 +47,16 @@ bool job_prolog_start(job_record_t *j, void (*l)(job_record_t *))
 }
 void job_epilog_start(const job_record_t *j) { (void) j; }
 void job_prolog_recover(void (*l)(job_record_t *)) { (void) l; }
+void job_prolog_node_failed(job_record_t *j, const char *node)
+{
+	(void) node;
+	job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
+}
+bool job_prolog_requeue_held(job_record_t *j)
+{
+	(void) j;
+	return false;
+}
 
 /* Accounting: off. */
 void acct_job_changed(job_record_t *j) { (void) j; }
