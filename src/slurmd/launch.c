@@ -216,6 +216,7 @@ static void _note_run(slurmd_t *sd, const batch_launch_msg_t *m)
 	}
 	r->job_id = m->job_id;
 	r->start_time = m->start_time;
+	r->restart_cnt = m->restart_cnt;
 	r->ended = false;
 }
 
@@ -245,7 +246,8 @@ int launch_batch(slurmd_t *sd, const batch_launch_msg_t *m)
 		goto out;
 	}
 	run = _find_run(sd, m->job_id);
-	if (run && run->ended && run->start_time == m->start_time) {
+	if (run && run->ended && run->start_time == m->start_time &&
+	    run->restart_cnt == m->restart_cnt) {
 		info("JobId=%u: this run already ended here, launch ignored",
 		     m->job_id);
 		rc = SLURM_SUCCESS;

@@ -22,11 +22,13 @@ typedef struct {
 	uint32_t job_id;
 } slurmd_epilog_t;
 
-/* A batch run this slurmd launched: job id and the start time the
- * controller gave it, and whether the controller has ended it since. */
+/* A batch run this slurmd launched: job id, the start time and restart
+ * count the controller gave it (a requeued job may start again within
+ * the same second), and whether the controller has ended it since. */
 typedef struct {
 	uint32_t job_id;
 	time_t   start_time;
+	uint32_t restart_cnt;
 	bool     ended;
 } slurmd_run_t;
 

@@ -17,47 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/ctld/select.c"
-#include "../../src/ctld/commit.c"
-#include "../../src/ctld/state_save.c"
-#include "../../src/ctld/journal.c"
-#include "../../src/ctld/recover.c"
-#include "../../src/ctld/node_mgr.c"
-#include "../../src/ctld/node_state.c"
-#include "../../src/ctld/part_mgr.c"
-#include "../../src/ctld/job_mgr.c"
-#include "../../src/ctld/job_submit.c"
-#include "../../src/ctld/job_state.c"
-#include "../../src/ctld/job_depend.c"
-#include "../../src/ctld/job_res.c"
-#include "../../src/ctld/stats.c"
-#include "../../src/ctld/priority.c"
-#include "../../src/ctld/bf_map.c"
-#include "../../src/ctld/backfill.c"
-#include "../../src/ctld/sched.c"
-
-/* ---- what the loop's modules would provide ---- */
-
-static slurm_conf_t *conf;
-
-const slurm_conf_t *ctld_conf(void) { return conf; }
-struct event_base *ctld_base(void) { return NULL; }
-time_t ctld_boot_time(void) { return 0; }
-bool ctld_is_operator(uid_t uid) { return uid == 0; }
-bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
-int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, char **m) { (void) d; (void) uid; (void) m; return 0; }
-void jobcomp_job_end(const job_info_t *j) { (void) j; }
-void ctld_shutdown(void) { }
-int ctld_reconfigure(void) { return 0; }
-int agent_init(struct event_base *base, int threads) { return 0; }
-void agent_fini(void) { }
-unsigned agent_pending(void) { return 0; }
-void agent_queue_work(agent_work_f work, agent_done_f done, void *arg) { }
-void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
-		   int timeout_ms, agent_rpc_done_f done, void *arg)
-{
-	msg_body_free(type, req);
-}
+/* The controller's modules, with the loop and daemons stubbed out. */
+#include "../unit/ctld_world.h"
 
 static char dir[] = "/tmp/fuzz_journal.XXXXXX";
 static char *state_dir;

@@ -295,10 +295,19 @@ def test_required_plugin_failing_task_init_fails_job(spank_cluster):
 
 
 def test_required_job_prolog_failure_fails_launch(spank_cluster):
-    """Last in the file: the node may be drained afterwards."""
+    """Last in the file: the node is drained afterwards.  A required
+    plugin failing in job_prolog is a prolog failure, handled as Slurm
+    does: the node drained ("Prolog error"), the job requeued held."""
     c = spank_cluster
     plugstack(c, "required %s fail_job_prolog\n" % c.spank_so)
     jobid = c.sbatch(["-w", "n2", "--wrap", "true"], user="sluice_u1")
-    assert c.wait_done(jobid) != "COMPLETED"
+    end = time.time() + 60
+    while time.time() < end and c.show_job(jobid).get("Restarts") != "1":
+        time.sleep(0.3)
+    text = c.run(["scontrol", "show", "job", str(jobid)]).out
+    assert "JobState=PENDING Reason=launch_failed_requeued_held " in text, text
     assert "spank: required plugin demo_spank.so: job_prolog() failed" in \
         c.log_text("n2")
+    r = c.run(["sinfo", "-R", "-h", "-o", "%E|%N"])
+    assert "Prolog error|n2" in r.out, r
+    c.run(["scancel", str(jobid)])
