@@ -12,6 +12,7 @@
 #define SLUICE_MUNGE_FIXTURE_H
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -149,5 +150,40 @@ static void munge_fixture_stop(void)
 	munge_fixture_rmdir();
 	munge_fixture_dir[0] = '\0';
 }
+
+/* cmocka group setup/teardown for tests that need auth/munge: start a
+ * private munged and load the plugin on its socket.  Without munged the
+ * tests that say NEED_MUNGE() are skipped. */
+#include "common/auth.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+static bool have_munge __attribute__((unused));
+
+static inline int munge_auth_setup(void **state)
+{
+	const char *sock = munge_fixture_start();
+	char *info;
+	int rc;
+
+	(void) state;
+	if (!sock)
+		return 0;
+	info = xstrdup_printf("socket=%s", sock);
+	rc = auth_init("auth/munge", info, NULL);
+	xfree(info);
+	have_munge = rc == 0;
+	return rc;
+}
+
+static inline int munge_auth_teardown(void **state)
+{
+	(void) state;
+	auth_fini();
+	munge_fixture_stop();
+	return 0;
+}
+
+#define NEED_MUNGE() do { if (!have_munge) skip(); } while (0)
 
 #endif

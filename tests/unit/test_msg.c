@@ -21,32 +21,6 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
-static bool have_munge;
-
-static int group_setup(void **state)
-{
-	const char *sock = munge_fixture_start();
-	char *info;
-	int rc;
-
-	if (!sock)
-		return 0;
-	info = xstrdup_printf("socket=%s", sock);
-	rc = auth_init("auth/munge", info, NULL);
-	xfree(info);
-	have_munge = rc == 0;
-	return rc;
-}
-
-static int group_teardown(void **state)
-{
-	auth_fini();
-	munge_fixture_stop();
-	return 0;
-}
-
-#define NEED_MUNGE() do { if (!have_munge) skip(); } while (0)
-
 /* ---- helpers ---- */
 
 typedef struct {
@@ -424,5 +398,5 @@ int main(void)
 		cmocka_unit_test(test_socket_large),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, munge_auth_setup, munge_auth_teardown);
 }

@@ -18,32 +18,6 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
-static bool have_munge;
-
-static int group_setup(void **state)
-{
-	const char *sock = munge_fixture_start();
-	char *info;
-	int rc;
-
-	if (!sock)
-		return 0;
-	info = xstrdup_printf("socket=%s", sock);
-	rc = auth_init("auth/munge", info, NULL);
-	xfree(info);
-	have_munge = rc == 0;
-	return rc;
-}
-
-static int group_teardown(void **state)
-{
-	auth_fini();
-	munge_fixture_stop();
-	return 0;
-}
-
-#define NEED_MUNGE() do { if (!have_munge) skip(); } while (0)
-
 static step_cred_t base = {
 	.job_id = 12, .step_id = 3, .uid = 1001, .gid = 1001,
 	.user_name = "u1", .node_list = "n[1-2]", .cpus_per_node = "2,2",
@@ -187,5 +161,5 @@ int main(void)
 	};
 
 	base.expiry = time(NULL) + STEP_CRED_TTL;
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, munge_auth_setup, munge_auth_teardown);
 }
