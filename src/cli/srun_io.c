@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/srun.h"
+#include "common/fd.h"
 #include "common/io_frame.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -65,23 +66,6 @@ static void _on_signal(int sig)
 	errno = e;
 }
 
-static int _write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t n = write(fd, c, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= (size_t) n;
-	}
-	return 0;
-}
-
 static void _send(io_t *io, int node, uint16_t type, uint32_t task,
 		  const void *p, size_t len)
 {
@@ -94,8 +78,8 @@ static void _send(io_t *io, int node, uint16_t type, uint32_t task,
 
 		if (c->fd < 0 || c->node < 0 || (node >= 0 && c->node != node))
 			continue;
-		if (_write_all(c->fd, hdr, sizeof(hdr)) < 0 ||
-		    (len && _write_all(c->fd, p, len) < 0))
+		if (fd_write_all(c->fd, hdr, sizeof(hdr)) < 0 ||
+		    (len && fd_write_all(c->fd, p, len) < 0))
 			continue;
 	}
 }
@@ -117,7 +101,7 @@ static void _output(io_t *io, uint16_t type, uint32_t task, const uint8_t *p,
 	size_t i = 0;
 
 	if (!io->s->so->label) {
-		_write_all(fd, p, len);
+		fd_write_all(fd, p, len);
 		return;
 	}
 	while (i < len) {
@@ -129,7 +113,7 @@ static void _output(io_t *io, uint16_t type, uint32_t task, const uint8_t *p,
 		i += n;
 	}
 	if (out)
-		_write_all(fd, out, strlen(out));
+		fd_write_all(fd, out, strlen(out));
 	xfree(out);
 }
 

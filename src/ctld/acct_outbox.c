@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/fd.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -36,21 +37,6 @@ static struct {
 static size_t frame_disk_len(const acct_frame_t *f)
 {
 	return ACCT_FRAME_HDR_LEN + 10 + f->len;
-}
-
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
 }
 
 static void queue_push(const acct_frame_t *f)
@@ -101,12 +87,12 @@ static int rewrite_file(void)
 	if (fd < 0)
 		goto out;
 	acct_outbox_header(hdr, ob.epoch);
-	if (write_all(fd, hdr, sizeof(hdr)) < 0)
+	if (fd_write_all(fd, hdr, sizeof(hdr)) < 0)
 		goto out;
 	for (size_t i = ob.head; i < ob.cnt; i++) {
 		size_t n;
 		uint8_t *bytes = acct_frame_encode(&ob.q[i], &n);
-		int w = write_all(fd, bytes, n);
+		int w = fd_write_all(fd, bytes, n);
 
 		xfree(bytes);
 		if (w < 0)
@@ -261,7 +247,7 @@ void acct_outbox_append(uint16_t kind, const void *rec)
 	pthread_mutex_lock(&ob.mutex);
 	acct_frame_build(&f, ob.next_seq++, kind, rec);
 	bytes = acct_frame_encode(&f, &n);
-	if (ob.fd < 0 || write_all(ob.fd, bytes, n) < 0) {
+	if (ob.fd < 0 || fd_write_all(ob.fd, bytes, n) < 0) {
 		if (!ob.file_bad)
 			error("acct_outbox: write to %s failed: %s", ob.path,
 			      strerror(errno));

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/crc32c.h"
+#include "common/fd.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -289,23 +290,6 @@ int journal_list(const char *dir, uint64_t **gens, size_t *cnt)
 	return 0;
 }
 
-static int _write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		len -= w;
-	}
-	return 0;
-}
-
 static void _jfile_fsync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -331,7 +315,7 @@ journal_file_t *journal_create(const char *dir, uint64_t gen, bool sync)
 	if (f->fd < 0)
 		goto fail;
 	_file_header(h, gen);
-	if (_write_all(f->fd, h, sizeof(h)) < 0 || (sync && fsync(f->fd) < 0))
+	if (fd_write_all(f->fd, h, sizeof(h)) < 0 || (sync && fsync(f->fd) < 0))
 		goto fail;
 	f->size = sizeof(h);
 	if (sync)
@@ -355,7 +339,7 @@ int journal_append(journal_file_t *f, const void *data, size_t len)
 
 	if (!len)
 		return 0;
-	if (_write_all(f->fd, data, len) == 0 &&
+	if (fd_write_all(f->fd, data, len) == 0 &&
 	    (!f->sync || fdatasync(f->fd) == 0)) {
 		f->size += len;
 		return 0;

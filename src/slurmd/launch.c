@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fd.h"
 #include "common/log.h"
 #include "common/pack.h"
 #include "common/xmalloc.h"
@@ -21,23 +22,6 @@
 #include "slurmd/common/spool.h"
 
 extern char **environ;
-
-static int write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t n = write(fd, c, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= (size_t) n;
-	}
-	return 0;
-}
 
 /* <spool>/jobNNNNN owned by the user, with slurm_script (mode 0500).
  * Created by root inside root's spool dir; handed over only once written. */
@@ -54,7 +38,7 @@ static int make_job_dir(slurmd_t *sd, const batch_launch_msg_t *m)
 	}
 	fd = open(script, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0500);
-	if (fd < 0 || write_all(fd, m->script, strlen(m->script)) < 0 ||
+	if (fd < 0 || fd_write_all(fd, m->script, strlen(m->script)) < 0 ||
 	    fchown(fd, m->uid, m->gid) < 0 || fchmod(fd, 0500) < 0) {
 		error("JobId=%u: writing %s: %m", m->job_id, script);
 		goto out;
@@ -124,8 +108,8 @@ static int send_launch_msg(int fd, uint16_t type, const void *m)
 	if (msg_body_pack(type, m, b) < 0)
 		goto out;
 	len = htonl((uint32_t) buf_len(b));
-	if (write_all(fd, &len, sizeof(len)) < 0 ||
-	    write_all(fd, buf_data(b), buf_len(b)) < 0)
+	if (fd_write_all(fd, &len, sizeof(len)) < 0 ||
+	    fd_write_all(fd, buf_data(b), buf_len(b)) < 0)
 		goto out;
 	rc = 0;
 out:
