@@ -14,11 +14,15 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	libmariadb-dev liblua5.4-dev
 	python3 python3-pytest procps util-linux passwd iproute2
 	mariadb-server mariadb-client
-	mpich libmpich-dev)
+	mpich libmpich-dev libpmi2-0-dev libpmix-dev openmpi-bin libopenmpi-dev)
 # mariadb-server/-client: slurmdbd's database for the accounting tests
 # (a private mariadbd per test, never the system one).
 # mpich/libmpich-dev: an MPI program built with mpicc runs through
-# srun --mpi=pmi2 in tests/integration/test_srun.py.
+# srun --mpi=pmi2 in tests/integration/test_srun.py (built with
+# mpicc.mpich: with Open MPI installed too, plain mpicc may be Open MPI's).
+# libpmi2-0-dev: Slurm's libpmi2 (PMI-2 wire client) for the PMI-2 test.
+# libpmix-dev: the PMIx server library slurmstepd uses for --mpi=pmix;
+# openmpi-bin/libopenmpi-dev: an Open MPI program run through it.
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi

@@ -220,6 +220,15 @@ static const field_desc_t step_complete_fields[] = {
 	F(step_complete_msg_t, step_id, FT_U32),
 	F(step_complete_msg_t, node_name, FT_STR),
 	F(step_complete_msg_t, step_rc, FT_U32),
+	F(step_complete_msg_t, user_cpu_usec, FT_U64),
+	F(step_complete_msg_t, sys_cpu_usec, FT_U64),
+	F(step_complete_msg_t, max_rss_kb, FT_U64),
+	F(step_complete_msg_t, max_rss_task, FT_U32),
+	F(step_complete_msg_t, tot_rss_kb, FT_U64),
+	F(step_complete_msg_t, max_vsize_kb, FT_U64),
+	F(step_complete_msg_t, max_vsize_task, FT_U32),
+	F(step_complete_msg_t, tot_vsize_kb, FT_U64),
+	F(step_complete_msg_t, ntasks, FT_U32),
 	FIELD_END
 };
 

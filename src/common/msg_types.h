@@ -567,6 +567,18 @@ typedef struct {
 	uint32_t  step_id;
 	char     *node_name;
 	uint32_t  step_rc;        /* largest task wait() status on the node */
+	/* usage of the node's tasks (jobacct_gather): CPU summed, RSS and
+	 * VM size in KB, max_* the largest task (global id in *_task),
+	 * tot_* the sum over the node's ntasks tasks */
+	uint64_t  user_cpu_usec;
+	uint64_t  sys_cpu_usec;
+	uint64_t  max_rss_kb;
+	uint32_t  max_rss_task;
+	uint64_t  tot_rss_kb;
+	uint64_t  max_vsize_kb;
+	uint32_t  max_vsize_task;
+	uint64_t  tot_vsize_kb;
+	uint32_t  ntasks;
 } step_complete_msg_t;
 
 /* srun/salloc -> controller: release an allocation they created. */
