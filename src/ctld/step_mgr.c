@@ -1,6 +1,7 @@
 /* step_mgr.c — job steps in the controller (step_mgr.h). */
 #include "ctld/step_mgr.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -12,6 +13,8 @@
 #include "common/step_cred.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_job.h"
+#include "ctld/acct_outbox.h"
 #include "ctld/controller.h"
 #include "slurm/slurm_errno.h"
 
@@ -33,6 +36,13 @@ typedef struct step_record {
 	char     *nodes;
 	char     *host;
 	uint32_t  srun_pid;
+	/* usage reported by the nodes so far */
+	uint64_t  user_usec;
+	uint64_t  sys_usec;
+	uint64_t  max_rss_kb;
+	uint64_t  tot_rss_kb;
+	uint64_t  max_vsize_kb;
+	uint64_t  tot_vsize_kb;
 	struct step_record *next;
 } sm_step_t;
 
@@ -82,15 +92,66 @@ void step_mgr_job_free(job_record_t *j)
 	j->steps = NULL;
 }
 
+/* ---- accounting (ACCT_REC_STEP, upserted by job and step id) ---- */
+
+static uint32_t sm_num_cpus(const sm_step_t *s)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < s->node_cnt; k++)
+		n += s->cpus[k] ? s->cpus[k] : s->tasks[k] * s->cpt;
+	return n;
+}
+
+/* end 0: the step started (RUNNING); else its end with state and
+ * wait status. */
+static void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
+		    uint32_t state, uint32_t rc)
+{
+	acct_step_rec_t r;
+
+	if (!acct_enabled())
+		return;
+	r = (acct_step_rec_t){
+		.job_id = j->info.job_id,
+		.submit = j->info.submit_time,
+		.step_id = s->step_id,
+		.name = s->name,
+		.start = s->start,
+		.end = end,
+		.state = end ? state : JOB_RUNNING,
+		.exit_code = end ? rc : 0,
+		.requid = NO_VAL32,
+		.nodes = s->nodes,
+		.num_nodes = s->node_cnt,
+		.ntasks = s->num_tasks,
+		.num_cpus = sm_num_cpus(s),
+		.user_usec = s->user_usec,
+		.sys_usec = s->sys_usec,
+		.max_rss_kb = s->max_rss_kb,
+		.max_vsize_kb = s->max_vsize_kb,
+		.ave_rss_kb = s->num_tasks ? s->tot_rss_kb / s->num_tasks : 0,
+		.ave_vsize_kb = s->num_tasks ?
+			s->tot_vsize_kb / s->num_tasks : 0,
+	};
+	r.tres_alloc = xstrdup_printf("cpu=%u,node=%u", r.num_cpus,
+				      r.num_nodes);
+	acct_outbox_append(ACCT_REC_STEP, &r);
+	xfree(r.tres_alloc);
+}
+
 void step_mgr_job_end(job_record_t *j)
 {
 	sm_step_t *s;
 
 	if (!j->steps)
 		return;
-	for (s = j->steps->list; s; s = s->next)
+	for (s = j->steps->list; s; s = s->next) {
 		info("StepId=%u.%u ended with JobId=%u", j->info.job_id,
 		     s->step_id, j->info.job_id);
+		/* as Slurm: the step of a job that ends under it */
+		sm_acct(j, s, time(NULL), JOB_CANCELLED, SIGKILL);
+	}
 	step_mgr_job_free(j);
 }
 
@@ -513,17 +574,24 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 	}
 	info("_slurm_rpc_job_step_create: StepId=%u.%u %s usec=0",
 	     j->info.job_id, s->step_id, s->nodes);
+	sm_acct(j, s, 0, JOB_RUNNING, 0);
 	net_reply(c, RESPONSE_JOB_STEP_CREATE, resp);
 	msg_body_free(RESPONSE_JOB_STEP_CREATE, resp);
 }
 
 /* ---- completion ---- */
 
-static const char *sm_rc_state(uint32_t rc)
+static uint32_t sm_rc_state(uint32_t rc)
 {
 	if (WIFSIGNALED(rc))
-		return WTERMSIG(rc) == 9 ? "CANCELLED" : "FAILED";
-	return WEXITSTATUS(rc) ? "FAILED" : "COMPLETED";
+		return WTERMSIG(rc) == 9 ? JOB_CANCELLED : JOB_FAILED;
+	return WEXITSTATUS(rc) ? JOB_FAILED : JOB_COMPLETE;
+}
+
+static const char *sm_state_name(uint32_t state)
+{
+	return state == JOB_CANCELLED ? "CANCELLED" :
+		state == JOB_FAILED ? "FAILED" : "COMPLETED";
 }
 
 static void sm_step_done(job_record_t *j, sm_step_t *s)
@@ -537,8 +605,9 @@ static void sm_step_done(job_record_t *j, sm_step_t *s)
 		js->used[k] = js->used[k] > s->cpus[i] ?
 			js->used[k] - s->cpus[i] : 0;
 	}
+	sm_acct(j, s, time(NULL), sm_rc_state(s->rc), s->rc);
 	info("_slurm_rpc_step_complete: StepId=%u.%u State=%s ExitCode=%u:%u",
-	     j->info.job_id, s->step_id, sm_rc_state(s->rc),
+	     j->info.job_id, s->step_id, sm_state_name(sm_rc_state(s->rc)),
 	     WIFEXITED(s->rc) ? WEXITSTATUS(s->rc) : 0,
 	     WIFSIGNALED(s->rc) ? WTERMSIG(s->rc) : 0);
 	for (pp = &js->list; *pp; pp = &(*pp)->next) {
@@ -583,6 +652,14 @@ void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		s->done[i] = true;
 		s->remaining--;
 		s->rc = sm_worse(s->rc, r->step_rc);
+		s->user_usec += r->user_cpu_usec;
+		s->sys_usec += r->sys_cpu_usec;
+		s->tot_rss_kb += r->tot_rss_kb;
+		s->tot_vsize_kb += r->tot_vsize_kb;
+		if (r->max_rss_kb > s->max_rss_kb)
+			s->max_rss_kb = r->max_rss_kb;
+		if (r->max_vsize_kb > s->max_vsize_kb)
+			s->max_vsize_kb = r->max_vsize_kb;
 	}
 	xfree(jn.node);
 	if (!s->remaining)
@@ -621,9 +698,7 @@ static void sm_info_fill(job_step_info_t *o, const job_record_t *j,
 	o->nodes = s->nodes;
 	o->node_cnt = s->node_cnt;
 	o->num_tasks = s->num_tasks;
-	o->num_cpus = 0;
-	for (uint32_t k = 0; k < s->node_cnt; k++)
-		o->num_cpus += s->cpus[k] ? s->cpus[k] : s->tasks[k] * s->cpt;
+	o->num_cpus = sm_num_cpus(s);
 	o->task_dist = s->dist;
 	o->srun_host = s->host;
 	o->srun_pid = s->srun_pid;

@@ -62,6 +62,11 @@ bool job_prolog_requeue_held(job_record_t *j)
 void acct_job_changed(job_record_t *j) { (void) j; }
 void acct_job_batch_started(job_record_t *j) { (void) j; }
 uint32_t acct_queue_depth(void) { return 0; }
+bool acct_enabled(void) { return false; }
+void acct_outbox_append(uint16_t kind, const void *rec)
+{
+	(void) kind; (void) rec;
+}
 void acct_node_reason(node_record_t *n, const char *old_reason,
 		      time_t old_time)
 {

@@ -25,6 +25,7 @@
 #include "slurm/slurm_errno.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
+#include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_pmi.h"
 
 #define STEP_CONN_TIMEOUT_MS 10000
@@ -192,6 +193,8 @@ void step_check_done(step_t *st)
 	c->step_id = st->m->step_id;
 	c->node_name = xstrdup(st->node_name);
 	c->step_rc = st->worst;
+	step_acct_stop(st);
+	step_acct_fill(st, c);
 	ctld_sender_queue(st->sender, REQUEST_STEP_COMPLETE, c, st->ack_pipe[1]);
 }
 
@@ -354,6 +357,7 @@ static void _cleanup(step_t *st)
 		ctld_sender_flush(st->sender, -1);
 		ctld_sender_destroy(st->sender);
 	}
+	step_acct_stop(st);
 	step_tasks_free(st);
 	if (st->srun)
 		bufferevent_free(st->srun);
@@ -404,6 +408,8 @@ int step_main(const char *conf_file, const char *node_name, int verbose)
 	rc = _setup(&st, conf_file, node_name, verbose);
 	if (!rc)
 		rc = step_tasks_start(&st);
+	if (!rc)
+		step_acct_start(&st);
 	_verdict(&vfd, rc);
 	if (rc) {
 		error("StepId=%u.%u: launch failed: %s", st.m->job_id,

@@ -27,6 +27,17 @@ struct evbuffer;
 struct step;
 typedef struct step_pmi step_pmi_t;
 
+/* A task's usage (step_acct.c); KB and microseconds. */
+typedef struct {
+	uint64_t user_usec;       /* at exit */
+	uint64_t sys_usec;
+	uint64_t cpu_usec;        /* user+sys, sampled or at exit */
+	uint64_t rss_kb;          /* last sample */
+	uint64_t vsize_kb;
+	uint64_t max_rss_kb;
+	uint64_t max_vsize_kb;
+} step_usage_t;
+
 typedef struct {
 	struct step     *st;
 	uint32_t         gtid;
@@ -42,6 +53,7 @@ typedef struct {
 	bool             exited;
 	bool             exit_sent;
 	int              status;
+	step_usage_t     usage;
 } step_task_t;
 
 typedef struct step {
@@ -65,6 +77,8 @@ typedef struct step {
 	bool                leaving;      /* acknowledged: IO_DONE sent */
 	uint32_t            worst;        /* largest task wait status */
 	step_pmi_t         *pmi;          /* --mpi=pmi2, or NULL */
+	bool                acct_on;      /* jobacct_gather/linux */
+	struct event       *acct_ev;      /* sampling timer */
 } step_t;
 
 /* Run a step stepd; returns the process exit code. */

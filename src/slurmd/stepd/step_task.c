@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
+#include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_pmi.h"
 
 #define EXIT_EXEC_FAILED 2
@@ -347,12 +349,16 @@ int step_tasks_start(step_t *st)
 
 /* ---- exits, signals, stdin ---- */
 
-static void _task_exited(step_t *st, step_task_t *t, int status)
+static void _task_exited(step_t *st, step_task_t *t, int status,
+			 const struct rusage *ru)
 {
 	uint32_t st_code = (uint32_t) status;
 	uint8_t be[4] = { (uint8_t) (st_code >> 24), (uint8_t) (st_code >> 16),
 			  (uint8_t) (st_code >> 8), (uint8_t) st_code };
 
+	if (st->acct_on)
+		step_acct_sample(st);     /* the last look at its processes */
+	step_acct_task_exit(st, t, ru);
 	t->exited = true;
 	t->status = status;
 	/* what it wrote before it ended goes first */
@@ -380,13 +386,14 @@ static void _task_exited(step_t *st, step_task_t *t, int status)
 
 void step_tasks_reap(step_t *st)
 {
+	struct rusage ru;
 	int status;
 	pid_t pid;
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
 		for (uint32_t i = 0; i < st->ntasks; i++)
 			if (st->tasks[i].pid == pid && !st->tasks[i].exited)
-				_task_exited(st, &st->tasks[i], status);
+				_task_exited(st, &st->tasks[i], status, &ru);
 	}
 }
 

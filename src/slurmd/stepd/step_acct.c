@@ -1,0 +1,240 @@
+/* step_acct.c — jobacct_gather/linux for a step's tasks (step_acct.h). */
+#define _GNU_SOURCE
+#include "slurmd/stepd/step_acct.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+
+typedef struct {
+	pid_t    pid;
+	pid_t    ppid;
+	uint64_t cpu_usec;        /* utime+stime+cutime+cstime */
+	uint64_t rss_kb;
+	uint64_t vsize_kb;
+} acct_proc_t;
+
+int step_acct_freq(const char *spec, int def)
+{
+	const char *p;
+	char *end;
+	long v;
+
+	if (!spec || !*spec)
+		return def;
+	p = strstr(spec, "task=");
+	p = p ? p + 5 : spec;
+	if (!isdigit((unsigned char) *p))
+		return def;
+	v = strtol(p, &end, 10);
+	if ((*end && *end != ',') || v < 0 || v > 86400)
+		return def;
+	return (int) v;
+}
+
+/* "pid (comm) S ppid ..." — comm may hold spaces and ')'. */
+static int _read_stat(const char *dir, acct_proc_t *p, long tick,
+		      long page_kb)
+{
+	char path[64], buf[2048];
+	unsigned long long ut, stime, vsize;
+	long long cut, cst, rss;
+	char *rp, state;
+	int ppid, n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", dir);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	n = fgets(buf, sizeof(buf), f) ? 0 : -1;
+	fclose(f);
+	if (n < 0 || !(rp = strrchr(buf, ')')))
+		return -1;
+	/* fields 3.. : state ppid pgrp session tty tpgid flags minflt
+	 * cminflt majflt cmajflt utime stime cutime cstime priority nice
+	 * threads itrealvalue starttime vsize rss */
+	if (sscanf(rp + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+		   "%llu %llu %lld %lld %*d %*d %*d %*d %*u %llu %lld",
+		   &state, &ppid, &ut, &stime, &cut, &cst, &vsize, &rss) != 8)
+		return -1;
+	if (state == 'Z' || state == 'X')
+		return -1;
+	p->pid = (pid_t) atoi(dir);
+	p->ppid = ppid;
+	p->cpu_usec = (ut + stime + (uint64_t) (cut > 0 ? cut : 0) +
+		       (uint64_t) (cst > 0 ? cst : 0)) * 1000000ull /
+		(uint64_t) tick;
+	p->rss_kb = rss > 0 ? (uint64_t) rss * (uint64_t) page_kb : 0;
+	p->vsize_kb = vsize / 1024;
+	return 0;
+}
+
+static acct_proc_t *_scan(size_t *cnt)
+{
+	long tick = sysconf(_SC_CLK_TCK), page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	acct_proc_t *v = NULL;
+	size_t cap = 0;
+
+	*cnt = 0;
+	if (!d)
+		return NULL;
+	if (tick <= 0)
+		tick = 100;
+	if (page_kb <= 0)
+		page_kb = 4;
+	while ((e = readdir(d))) {
+		if (!isdigit((unsigned char) e->d_name[0]))
+			continue;
+		if (*cnt == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		if (!_read_stat(e->d_name, &v[*cnt], tick, page_kb))
+			(*cnt)++;
+	}
+	closedir(d);
+	return v;
+}
+
+static pid_t _parent_of(const acct_proc_t *v, size_t cnt, pid_t pid)
+{
+	for (size_t i = 0; i < cnt; i++)
+		if (v[i].pid == pid)
+			return v[i].ppid;
+	return 0;
+}
+
+/* The local task index a process belongs to, or -1. */
+static int _task_of(const step_t *st, const acct_proc_t *v, size_t cnt,
+		    pid_t pid)
+{
+	pid_t me = getpid();
+
+	for (int depth = 0; pid > 1 && pid != me && depth < 64; depth++) {
+		for (uint32_t i = 0; i < st->ntasks; i++)
+			if (st->tasks[i].pid == pid && !st->tasks[i].exited)
+				return (int) i;
+		pid = _parent_of(v, cnt, pid);
+	}
+	return -1;
+}
+
+void step_acct_sample(step_t *st)
+{
+	size_t cnt;
+	acct_proc_t *v = _scan(&cnt);
+	uint64_t *rss = xcalloc(st->ntasks + 1, sizeof(uint64_t));
+	uint64_t *vm = xcalloc(st->ntasks + 1, sizeof(uint64_t));
+	uint64_t *cpu = xcalloc(st->ntasks + 1, sizeof(uint64_t));
+	bool *seen = xcalloc(st->ntasks + 1, sizeof(bool));
+
+	for (size_t i = 0; i < cnt; i++) {
+		int k = _task_of(st, v, cnt, v[i].pid);
+
+		if (k < 0)
+			continue;
+		rss[k] += v[i].rss_kb;
+		vm[k] += v[i].vsize_kb;
+		cpu[k] += v[i].cpu_usec;
+		seen[k] = true;
+	}
+	for (uint32_t k = 0; k < st->ntasks; k++) {
+		step_usage_t *u = &st->tasks[k].usage;
+
+		if (!seen[k] || st->tasks[k].exited)
+			continue;
+		u->rss_kb = rss[k];
+		u->vsize_kb = vm[k];
+		if (rss[k] > u->max_rss_kb)
+			u->max_rss_kb = rss[k];
+		if (vm[k] > u->max_vsize_kb)
+			u->max_vsize_kb = vm[k];
+		if (cpu[k] > u->cpu_usec)
+			u->cpu_usec = cpu[k];
+	}
+	xfree(v);
+	xfree(rss);
+	xfree(vm);
+	xfree(cpu);
+	xfree(seen);
+}
+
+static void _on_timer(evutil_socket_t fd, short what, void *arg)
+{
+	step_acct_sample(arg);
+}
+
+void step_acct_start(step_t *st)
+{
+	const char *type = st->conf->job_acct_gather_type;
+	int freq = step_acct_freq(st->conf->job_acct_gather_freq, 30);
+	struct timeval tv = { freq, 0 };
+
+	st->acct_on = type && strstr(type, "linux");
+	if (!st->acct_on || !freq)
+		return;
+	st->acct_ev = event_new(st->base, -1, EV_PERSIST, _on_timer, st);
+	event_add(st->acct_ev, &tv);
+}
+
+void step_acct_stop(step_t *st)
+{
+	if (st->acct_ev) {
+		event_free(st->acct_ev);
+		st->acct_ev = NULL;
+	}
+}
+
+static uint64_t _tv_usec(const struct timeval *tv)
+{
+	return (uint64_t) tv->tv_sec * 1000000ull + (uint64_t) tv->tv_usec;
+}
+
+void step_acct_task_exit(step_t *st, step_task_t *t, const struct rusage *ru)
+{
+	step_usage_t *u = &t->usage;
+
+	(void) st;
+	u->user_usec = _tv_usec(&ru->ru_utime);
+	u->sys_usec = _tv_usec(&ru->ru_stime);
+	u->cpu_usec = u->user_usec + u->sys_usec;
+	if ((uint64_t) ru->ru_maxrss > u->max_rss_kb)
+		u->max_rss_kb = (uint64_t) ru->ru_maxrss;
+	u->rss_kb = 0;
+	u->vsize_kb = 0;
+}
+
+void step_acct_fill(const step_t *st, step_complete_msg_t *c)
+{
+	c->ntasks = st->ntasks;
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		const step_task_t *t = &st->tasks[i];
+		const step_usage_t *u = &t->usage;
+
+		if (t->exited) {
+			c->user_cpu_usec += u->user_usec;
+			c->sys_cpu_usec += u->sys_usec;
+		} else {
+			c->user_cpu_usec += u->cpu_usec;   /* split unknown */
+		}
+		c->tot_rss_kb += u->max_rss_kb;
+		c->tot_vsize_kb += u->max_vsize_kb;
+		if (!i || u->max_rss_kb > c->max_rss_kb) {
+			c->max_rss_kb = u->max_rss_kb;
+			c->max_rss_task = t->gtid;
+		}
+		if (!i || u->max_vsize_kb > c->max_vsize_kb) {
+			c->max_vsize_kb = u->max_vsize_kb;
+			c->max_vsize_task = t->gtid;
+		}
+	}
+}

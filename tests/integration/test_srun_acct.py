@@ -1,0 +1,125 @@
+"""Per-step accounting of srun steps: the controller records N.0, N.1, ...
+through slurmdbd (private MariaDB, as test_sacct.py) with their states,
+exit codes and the usage the nodes' slurmstepd gathered
+(JobAcctGatherType=jobacct_gather/linux); `scontrol show step` lists them
+while they run; `sstat` shows a running step's usage.
+"""
+
+import os
+import re
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import mariadb  # noqa: E402
+
+pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
+                                reason="MariaDB server not installed: %s"
+                                % ", ".join(mariadb.missing_tools()))
+
+U = "sluice_u1"
+
+
+@pytest.fixture(scope="module")
+def env(users):
+    e = mariadb.AcctEnv(tag="srunacct", nodes=2)
+    e.c.extra_conf += ("\nJobAcctGatherType=jobacct_gather/linux\n"
+                       "JobAcctGatherFrequency=1")
+    try:
+        e.start()
+        e.start_cluster()
+    except BaseException:
+        e.stop()
+        raise
+    yield e
+    e.stop()
+    reports = e.c.sanitizer_reports()
+    if reports:
+        pytest.fail("sanitizer reports in %s:\n%s" % (e.dir, "\n".join(
+            "--- %s ---\n%s" % (p, t[:4000]) for p, t in reports[:5])),
+            pytrace=False)
+    e.cleanup()
+
+
+def _sacct_rows(env, jid, fields, want_rows, timeout=60):
+    """`sacct -P -n -o fields -j jid` as {JobID: [other fields]} once it
+    has want_rows rows that all ended."""
+    deadline = time.time() + timeout
+    rows = {}
+    while time.time() < deadline:
+        r = env.sacct("-P", "-n", "-o", "JobID," + fields, "-j", str(jid),
+                      user=U)
+        assert r.rc == 0, r
+        rows = {ln.split("|")[0]: ln.split("|")[1:]
+                for ln in r.out.splitlines()}
+        if len(rows) == want_rows and not any(
+                "RUNNING" in v for v in rows.values()):
+            return rows
+        time.sleep(0.5)
+    return rows
+
+
+MEM_STEP = ("import time; x = bytearray(80 * 1024 * 1024); "
+            "x[::4096] = b'1' * len(x[::4096]); time.sleep(3)")
+
+
+def test_three_steps_recorded_with_states_and_exit_codes(env):
+    c = env.c
+    d = c.workdir(U)
+    script = "\n".join([
+        "#!/bin/sh",
+        "#SBATCH -N1 -n2",
+        "SRUN=%s" % c.bin("srun"),
+        "$SRUN -n2 true",
+        "$SRUN -n1 --exact sh -c 'sleep 3; exit 3' &",
+        "A=$!",
+        "$SRUN -n1 --exact /usr/bin/python3 -c \"%s\" &" % MEM_STEP,
+        "B=$!",
+        "wait $A; echo rcA=$?",
+        "wait $B; echo rcB=$?",
+        ""])
+    path = c.write_file(U, os.path.join(d, "three.sh"), script, 0o755)
+    jid = c.sbatch([path], user=U, cwd=d)
+    # while the two parallel steps run, scontrol lists both
+    deadline = time.time() + 30
+    shown = ""
+    while time.time() < deadline:
+        r = c.run(["scontrol", "show", "step", str(jid)], user=U)
+        shown = r.out
+        if "StepId=%d.1 " % jid in shown and "StepId=%d.2 " % jid in shown:
+            break
+        time.sleep(0.2)
+    assert "StepId=%d.1 " % jid in shown and \
+        "StepId=%d.2 " % jid in shown, shown
+    assert re.search(r"StepId=%d\.[12] .*\n\s*State=RUNNING" % jid, shown)
+    assert "Tasks=1 Name=sh " in shown and "Tasks=1 Name=python3 " in shown
+    assert c.wait_state(jid, {"COMPLETED", "FAILED"}, timeout=60) \
+        == "COMPLETED"
+    rows = _sacct_rows(env, jid, "JobName,State,ExitCode,NNodes,NTasks,"
+                       "AllocCPUS,NodeList,MaxRSS,TotalCPU", 5)
+    j = str(jid)
+    assert sorted(rows) == sorted([j, j + ".batch", j + ".0", j + ".1",
+                                   j + ".2"]), rows
+    assert rows[j + ".0"][:6] == ["true", "COMPLETED", "0:0", "1", "2",
+                                  "2"], rows
+    # the parallel steps are 1 and 2 in either order
+    by_name = {rows[j + ".%d" % k][0]: rows[j + ".%d" % k] for k in (1, 2)}
+    assert by_name["sh"][1:6] == ["FAILED", "3:0", "1", "1", "1"], rows
+    assert by_name["python3"][1:6] == ["COMPLETED", "0:0", "1", "1",
+                                       "1"], rows
+    assert re.fullmatch(r"n[12]", by_name["python3"][6]), rows
+    # MaxRSS from the stepd: the 80 MB the step touched
+    m = re.fullmatch(r"(\d+)K", by_name["python3"][7])
+    assert m and int(m.group(1)) >= 80 * 1024, rows
+    # default table: the steps as rows of their own
+    r = env.sacct("-j", j, user=U)
+    assert r.rc == 0, r
+    row = "%-12s %10s %10s %10s %10s %10s %8s \n"
+    assert row % (j + ".0", "true", "", "", "2", "COMPLETED", "0:0") \
+        in r.out, r.out
+    assert row % (j + ".%d" % [k for k in (1, 2) if rows[j + ".%d" % k][0]
+                               == "sh"][0], "sh", "", "", "1", "FAILED",
+                  "3:0") in r.out, r.out
