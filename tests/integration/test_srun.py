@@ -495,3 +495,64 @@ def test_mpich_allreduce_8_ranks_4_nodes(cluster):
     assert r.rc == 0, r
     assert sorted(r.out.splitlines()) == sorted(
         "rank %d of 8 sum 36" % k for k in range(8)), r
+
+
+PMI2_PROG = r'''
+#include <slurm/pmi2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(x) do { int rc_ = (x); if (rc_ != PMI2_SUCCESS) { \
+	fprintf(stderr, "%s failed: %d\n", #x, rc_); return 1; } } while (0)
+
+int main(void)
+{
+	int spawned, size, rank, appnum, found, len, sum = 0;
+	char jobid[256], key[64], val[PMI2_MAX_VALLEN], map[PMI2_MAX_VALLEN];
+	const char *node = getenv("SLURMD_NODENAME");
+
+	CHECK(PMI2_Init(&spawned, &size, &rank, &appnum));
+	CHECK(PMI2_Job_GetId(jobid, sizeof(jobid)));
+	snprintf(key, sizeof(key), "k%d", rank);
+	snprintf(val, sizeof(val), "%d;from=%s", (rank + 1) * 10, node);
+	CHECK(PMI2_KVS_Put(key, val));
+	CHECK(PMI2_KVS_Fence());
+	for (int r = 0; r < size; r++) {
+		snprintf(key, sizeof(key), "k%d", r);
+		CHECK(PMI2_KVS_Get(jobid, r, key, val, sizeof(val), &len));
+		if (!strstr(val, ";from=n")) {
+			fprintf(stderr, "bad value %s\n", val);
+			return 1;
+		}
+		sum += atoi(val);
+	}
+	if (!strcmp(getenv("SLURM_LOCALID"), "0"))
+		CHECK(PMI2_Info_PutNodeAttr("shm", node));
+	CHECK(PMI2_Info_GetNodeAttr("shm", val, sizeof(val), &found, 1));
+	CHECK(PMI2_Info_GetJobAttr("PMI_process_mapping", map, sizeof(map),
+				   &found));
+	CHECK(PMI2_KVS_Fence());
+	printf("rank %d of %d sum %d attr %s job %s mapping %s\n", rank, size,
+	       sum, val, strcmp(jobid, getenv("PMI_JOBID")) ? "?" : "ok", map);
+	CHECK(PMI2_Finalize());
+	return 0;
+}
+'''
+
+
+def test_libpmi2_kvs_across_4_nodes(cluster):
+    """Slurm's libpmi2 (Debian libpmi2-0-dev) speaks the PMI-2 wire."""
+    import pytest
+    if not os.path.exists("/usr/include/slurm/pmi2.h"):
+        pytest.skip("libpmi2-0-dev is not installed (scripts/install-deps.sh)")
+    d = cluster.workdir(U)
+    src = cluster.write_file(U, os.path.join(d, "pmi2_kvs.c"), PMI2_PROG)
+    exe = os.path.join(d, "pmi2_kvs")
+    subprocess.run(["cc", "-o", exe, src, "-lpmi2"], check=True)
+    os.chmod(exe, 0o755)
+    r = srun(cluster, ["-N4", "-n8", "--mpi=pmi2", exe], timeout=120)
+    assert r.rc == 0, r
+    want = sorted("rank %d of 8 sum 360 attr n%d job ok mapping "
+                  "(vector,(0,4,2))" % (k, k // 2 + 1) for k in range(8))
+    assert sorted(r.out.splitlines()) == want, r

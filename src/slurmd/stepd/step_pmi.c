@@ -1,4 +1,6 @@
-/* step_pmi.c — the PMI-1 "simple" wire server of a step (step_pmi.h).
+/* step_pmi.c — the PMI-1 "simple" wire server of a step (step_pmi.h);
+ * a client that says "cmd=init pmi_version=2" switches to the PMI-2
+ * wire (step_pmi2.c).
  *
  * Each task talks on its own socketpair (PMI_FD): newline-terminated
  * lines of space-separated key=value pairs, the first "cmd=...".  Puts go
@@ -11,6 +13,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,51 +26,38 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/stepd/step.h"
-#include "slurmd/stepd/step_pmi.h"
+#include "slurmd/stepd/step_pmi_int.h"
 
-#define PMI_LINE_MAX   4096
-#define PMI_KEY_MAX    256
-#define PMI_VAL_MAX    1024
+const char *pmi_kv_find(const pmi_kv_t *v, size_t n, const char *key)
+{
+	for (size_t i = n; i > 0; i--)      /* newest wins */
+		if (!strcmp(v[i - 1].key, key))
+			return v[i - 1].val;
+	return NULL;
+}
 
-typedef struct {
-	char *key;
-	char *val;
-} kv_t;
-
-typedef struct {
-	step_t       *st;
-	step_task_t  *t;
-	int           fd;
-	struct event *ev;
-	char          buf[PMI_LINE_MAX];
-	size_t        len;
-	bool          in_barrier;
-} pmi_client_t;
-
-struct step_pmi {
-	step_t       *st;
-	pmi_client_t *c;           /* one per local task */
-	kv_t         *kvs;         /* visible to every rank */
-	size_t        kv_cnt;
-	char         *pending;     /* "key=value\n" put since the last fence */
-	uint32_t      in_barrier;
-	char         *kvsname;
-};
+void pmi_kv_push(pmi_kv_t **v, size_t *n, const char *key, const char *val)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(pmi_kv_t));
+	(*v)[*n].key = xstrdup(key);
+	(*v)[*n].val = xstrdup(val);
+	(*n)++;
+}
 
 static const char *_kv_get(const step_pmi_t *p, const char *key)
 {
-	for (size_t i = p->kv_cnt; i > 0; i--)      /* newest wins */
-		if (!strcmp(p->kvs[i - 1].key, key))
-			return p->kvs[i - 1].val;
-	return NULL;
+	return pmi_kv_find(p->kvs, p->kv_cnt, key);
 }
 
 static void _kv_add(step_pmi_t *p, const char *key, const char *val)
 {
-	p->kvs = xrealloc(p->kvs, (p->kv_cnt + 1) * sizeof(kv_t));
-	p->kvs[p->kv_cnt].key = xstrdup(key);
-	p->kvs[p->kv_cnt].val = xstrdup(val);
-	p->kv_cnt++;
+	pmi_kv_push(&p->kvs, &p->kv_cnt, key, val);
+}
+
+void pmi_put(step_pmi_t *p, const char *key, const char *val)
+{
+	xstrfmtcat(&p->pending, "%s=%s\n", key, val);
+	_kv_add(p, key, val);    /* visible here at once */
 }
 
 /* Value of key in a request line (copied to out), or NULL. */
@@ -98,12 +88,35 @@ static const char *_arg(const char *line, const char *key, char *out,
 static void _reply(pmi_client_t *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+void pmi_write(pmi_client_t *c, const char *buf, size_t len)
+{
+	size_t off = 0;
+
+	while (c->fd >= 0 && off < len) {
+		ssize_t w = write(c->fd, buf + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN) {
+			/* a task that does not read its answers: wait a
+			 * little, then drop them */
+			struct pollfd pf = { .fd = c->fd, .events = POLLOUT };
+
+			if (poll(&pf, 1, 1000) > 0)
+				continue;
+			return;
+		}
+		if (w <= 0)
+			return;
+		off += (size_t) w;
+	}
+}
+
 static void _reply(pmi_client_t *c, const char *fmt, ...)
 {
 	char buf[PMI_LINE_MAX + 64];
 	va_list ap;
 	int n;
-	size_t off = 0;
 
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -112,18 +125,10 @@ static void _reply(pmi_client_t *c, const char *fmt, ...)
 		return;
 	if ((size_t) n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	while (off < (size_t) n) {
-		ssize_t w = write(c->fd, buf + off, (size_t) n - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		off += (size_t) w;
-	}
+	pmi_write(c, buf, (size_t) n);
 }
 
-static void _barrier_in(step_pmi_t *p, pmi_client_t *c)
+void pmi_barrier_in(step_pmi_t *p, pmi_client_t *c)
 {
 	if (c->in_barrier)
 		return;
@@ -145,6 +150,14 @@ static void _request(step_pmi_t *p, pmi_client_t *c, char *line)
 		return;
 	}
 	if (!strcmp(cmd, "init")) {
+		if (_arg(line, "pmi_version", val, sizeof(val)) &&
+		    !strcmp(val, "2")) {
+			/* libpmi2: the rest is PMI-2 wire */
+			_reply(c, "cmd=response_to_init pmi_version=2 "
+			       "pmi_subversion=0 rc=0\n");
+			c->ver = 2;
+			return;
+		}
 		_reply(c, "cmd=response_to_init pmi_version=1 "
 		       "pmi_subversion=1 rc=0\n");
 	} else if (!strcmp(cmd, "get_maxes")) {
@@ -164,8 +177,7 @@ static void _request(step_pmi_t *p, pmi_client_t *c, char *line)
 			_reply(c, "cmd=put_result rc=-1 msg=bad_put\n");
 			return;
 		}
-		xstrfmtcat(&p->pending, "%s=%s\n", key, val);
-		_kv_add(p, key, val);    /* visible here at once */
+		pmi_put(p, key, val);
 		_reply(c, "cmd=put_result rc=0\n");
 	} else if (!strcmp(cmd, "get")) {
 		if (!_arg(line, "key", key, sizeof(key)) ||
@@ -174,7 +186,7 @@ static void _request(step_pmi_t *p, pmi_client_t *c, char *line)
 		else
 			_reply(c, "cmd=get_result rc=0 value=%s\n", v);
 	} else if (!strcmp(cmd, "barrier_in")) {
-		_barrier_in(p, c);
+		pmi_barrier_in(p, c);
 	} else if (!strcmp(cmd, "finalize")) {
 		_reply(c, "cmd=finalize_ack rc=0\n");
 	} else if (!strcmp(cmd, "abort")) {
@@ -186,7 +198,7 @@ static void _request(step_pmi_t *p, pmi_client_t *c, char *line)
 	}
 }
 
-static void _close(pmi_client_t *c)
+void pmi_close(pmi_client_t *c)
 {
 	if (c->ev) {
 		event_free(c->ev);
@@ -197,35 +209,49 @@ static void _close(pmi_client_t *c)
 	c->fd = -1;
 }
 
+/* PMI-1: whole lines; false if the client was closed. */
+static bool _pmi1_input(step_pmi_t *p, pmi_client_t *c)
+{
+	char *nl;
+
+	while (c->ver == 1 && (nl = memchr(c->buf, '\n', c->len))) {
+		size_t used = (size_t) (nl - c->buf) + 1;
+
+		*nl = '\0';
+		_request(p, c, c->buf);
+		if (c->fd < 0)
+			return false;
+		memmove(c->buf, c->buf + used, c->len - used);
+		c->len -= used;
+		c->buf[c->len] = '\0';
+	}
+	if (c->ver == 1 && c->len >= PMI_LINE_MAX) {
+		error("StepId=%u.%u: PMI line too long from task %u",
+		      c->st->m->job_id, c->st->m->step_id, c->t->gtid);
+		pmi_close(c);
+		return false;
+	}
+	return true;
+}
+
 static void _on_read(evutil_socket_t fd, short what, void *arg)
 {
 	pmi_client_t *c = arg;
-	ssize_t n = read(fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
-	char *nl;
+	step_pmi_t *p = c->st->pmi;
+	ssize_t n = read(fd, c->buf + c->len, PMI_BUF_MAX - c->len);
 
 	if (n <= 0) {
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			return;
-		_close(c);
+		pmi_close(c);
 		return;
 	}
 	c->len += (size_t) n;
 	c->buf[c->len] = '\0';
-	while ((nl = memchr(c->buf, '\n', c->len))) {
-		size_t used = (size_t) (nl - c->buf) + 1;
-
-		*nl = '\0';
-		_request(c->st->pmi, c, c->buf);
-		if (c->fd < 0)
-			return;
-		memmove(c->buf, c->buf + used, c->len - used);
-		c->len -= used;
-	}
-	if (c->len >= sizeof(c->buf) - 1) {
-		error("StepId=%u.%u: PMI line too long from task %u",
-		      c->st->m->job_id, c->st->m->step_id, c->t->gtid);
-		_close(c);
-	}
+	if (!_pmi1_input(p, c))
+		return;
+	if (c->ver == 2)
+		pmi2_input(p, c);
 }
 
 step_pmi_t *step_pmi_create(step_t *st)
@@ -252,6 +278,8 @@ int step_pmi_task_fd(step_pmi_t *p, step_task_t *t, int *child_fd)
 	c->st = p->st;
 	c->t = t;
 	c->fd = sv[0];
+	c->ver = 1;
+	c->buf = xmalloc(PMI_BUF_MAX + 1);
 	*child_fd = sv[1];
 	return 0;
 }
@@ -291,7 +319,9 @@ void step_pmi_fence_out(step_pmi_t *p, const char *data, size_t len)
 		if (!c->in_barrier)
 			continue;
 		c->in_barrier = false;
-		if (c->fd >= 0)
+		if (c->fd >= 0 && c->ver == 2)
+			pmi2_fence_done(c);
+		else if (c->fd >= 0)
 			_reply(c, "cmd=barrier_out rc=0\n");
 	}
 }
@@ -300,8 +330,17 @@ void step_pmi_destroy(step_pmi_t *p)
 {
 	if (!p)
 		return;
-	for (uint32_t i = 0; i < p->st->ntasks; i++)
-		_close(&p->c[i]);
+	for (uint32_t i = 0; i < p->st->ntasks; i++) {
+		pmi_close(&p->c[i]);
+		xfree(p->c[i].buf);
+		xfree(p->c[i].wait_attr);
+		xfree(p->c[i].thrid);
+	}
+	for (size_t i = 0; i < p->node_attr_cnt; i++) {
+		xfree(p->node_attrs[i].key);
+		xfree(p->node_attrs[i].val);
+	}
+	xfree(p->node_attrs);
 	for (size_t i = 0; i < p->kv_cnt; i++) {
 		xfree(p->kvs[i].key);
 		xfree(p->kvs[i].val);
