@@ -290,6 +290,29 @@ static const field_desc_t dbd_job_cond_fields[] = {
 };
 #undef Q
 
+#define RP(m, t) F(dbd_report_msg_t, m, t)
+static const field_desc_t dbd_report_fields[] = {
+	RP(report, FT_U16), RP(cluster, FT_STR), RP(start, FT_TIME),
+	RP(end, FT_TIME), RP(users, FT_STRLIST), RP(accounts, FT_STRLIST),
+	FIELD_END
+};
+#undef RP
+
+static const field_desc_t share_request_fields[] = {
+	F(share_request_msg_t, accounts, FT_STRLIST),
+	F(share_request_msg_t, users, FT_STRLIST),
+	F(share_request_msg_t, flags, FT_U16),
+	FIELD_END
+};
+
+static const field_desc_t table_resp_fields[] = {
+	{ "rc", FT_U32, offsetof(table_resp_msg_t, rc) },
+	F(table_resp_msg_t, msg, FT_STR),
+	F(table_resp_msg_t, cols, FT_STRLIST),
+	F(table_resp_msg_t, cells, FT_STRLIST),
+	FIELD_END
+};
+
 /* ---- bodies with arrays ---- */
 
 /* REQUEST_DBD_RECORDS: cluster, epoch, count, then each frame. */
@@ -849,6 +872,10 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_DBD_RECORDS, dbd_records_resp_msg_t, dbd_records_resp_fields),
 	ROW_FIELDS(REQUEST_DBD_JOBS, dbd_job_cond_msg_t, dbd_job_cond_fields),
 	ROW_FUNCS(RESPONSE_DBD_JOBS, dbd_jobs_msg_t, dbd_jobs),
+	ROW_FIELDS(REQUEST_DBD_REPORT, dbd_report_msg_t, dbd_report_fields),
+	ROW_FIELDS(RESPONSE_DBD_REPORT, table_resp_msg_t, table_resp_fields),
+	ROW_FIELDS(REQUEST_SHARE_INFO, share_request_msg_t, share_request_fields),
+	ROW_FIELDS(RESPONSE_SHARE_INFO, table_resp_msg_t, table_resp_fields),
 	ROW_FIELDS(REQUEST_KILL_JOBS, kill_jobs_msg_t, kill_jobs_fields),
 	ROW_FUNCS(RESPONSE_KILL_JOBS, kill_jobs_resp_msg_t, kill_jobs_resp),
 	ROW_FIELDS(REQUEST_PRIORITY_FACTORS, priority_factors_request_msg_t, prio_req_fields),

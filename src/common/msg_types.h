@@ -33,6 +33,8 @@ typedef enum {
 	RESPONSE_NODE_INFO,                 /* node_info_msg_t */
 	REQUEST_PARTITION_INFO,             /* info_request_msg_t */
 	RESPONSE_PARTITION_INFO,            /* part_info_msg_t */
+	REQUEST_SHARE_INFO = 2022,          /* share_request_msg_t (sshare) */
+	RESPONSE_SHARE_INFO,                /* table_resp_msg_t */
 	REQUEST_PRIORITY_FACTORS = 2026,    /* priority_factors_request_msg_t */
 	RESPONSE_PRIORITY_FACTORS,          /* priority_factors_msg_t */
 	REQUEST_STATS_INFO = 2035,          /* stats_info_request_msg_t */
@@ -84,6 +86,8 @@ typedef enum {
 	RESPONSE_DBD_RECORDS,               /* dbd_records_resp_msg_t */
 	REQUEST_DBD_JOBS,                   /* dbd_job_cond_msg_t (sacct) */
 	RESPONSE_DBD_JOBS,                  /* dbd_jobs_msg_t */
+	REQUEST_DBD_REPORT = 7020,          /* dbd_report_msg_t (sreport) */
+	RESPONSE_DBD_REPORT,                /* table_resp_msg_t */
 } msg_type_t;
 
 typedef struct {
@@ -707,6 +711,55 @@ typedef struct {
 	uint32_t         step_cnt;
 	acct_step_rec_t *steps;     /* grouped by job, in step order */
 } dbd_jobs_msg_t;
+
+/* sreport -> slurmdbd: usage of one cluster in [start, end).  users are
+ * numeric uids (NULL = all).  The answer is a table_resp_msg_t whose
+ * columns are DBD_REPORT_COLS: one row per fact, its kind first:
+ *   "cap"   secs = CPU-seconds the cluster had (cpus = its CPUs now)
+ *   "down"  secs = CPU-seconds of nodes down or drained
+ *   "alloc" secs = CPU-seconds allocated to jobs
+ *   "plan"  secs = CPU-seconds eligible jobs waited (demand)
+ *   "acct"  account and its parent (the account tree)
+ *   "use"   account, uid: secs allocated and count of jobs
+ *   "size"  account, cpus: secs and count of jobs of that size
+ * Numbers are decimal strings. */
+enum {
+	DBD_REPORT_CLUSTER = 1,   /* cap down alloc plan */
+	DBD_REPORT_ASSOC,         /* cap acct use */
+	DBD_REPORT_JOB_SIZES,     /* cap acct size */
+};
+#define DBD_REPORT_COLS { "kind", "account", "parent", "uid", "cpus", \
+			  "secs", "count", NULL }
+typedef struct {
+	uint16_t  report;         /* DBD_REPORT_* */
+	char     *cluster;
+	time_t    start;
+	time_t    end;
+	char    **users;
+	char    **accounts;
+} dbd_report_msg_t;
+
+/* sshare -> slurmctld.  Lists of names; NULL = all (users: with -a or
+ * -u; without either, the caller's own associations and their
+ * parents). */
+enum {
+	SHARE_ALL_USERS = 0x0001,    /* -a */
+};
+typedef struct {
+	char    **accounts;
+	char    **users;
+	uint16_t  flags;
+} share_request_msg_t;
+
+/* A table of strings: rc, an optional message, column names and the
+ * cells row-major (rows * ncols; "" = no value).  RESPONSE_SHARE_INFO
+ * and RESPONSE_DBD_REPORT. */
+typedef struct {
+	int32_t   rc;
+	char     *msg;
+	char    **cols;
+	char    **cells;
+} table_resp_msg_t;
 
 /* ---- the table ---- */
 

@@ -18,6 +18,25 @@ bool acct_enabled(void)
 	return enabled;
 }
 
+/* The cluster's CPUs from now on: an event with no node name, as
+ * Slurm keeps them (sreport's reported time). */
+static void register_cluster_tres(time_t now)
+{
+	acct_event_rec_t e = { .node_name = "", .start = now,
+			       .reason = "Cluster Registered TRES" };
+	uint64_t cpus = 0;
+	size_t n = node_mgr_count();
+	char tres[64];
+
+	for (size_t i = 0; i < n; i++)
+		cpus += node_mgr_at(i)->info.cpus;
+	snprintf(tres, sizeof(tres), "cpu=%llu,node=%zu",
+		 (unsigned long long)cpus, n);
+	e.tres = tres;
+	e.reason_uid = NO_VAL32;
+	acct_outbox_append(ACCT_REC_NODE_EVENT, &e);
+}
+
 static void register_cluster(const slurm_conf_t *c)
 {
 	acct_cluster_rec_t r = {
@@ -27,6 +46,7 @@ static void register_cluster(const slurm_conf_t *c)
 	};
 
 	acct_outbox_append(ACCT_REC_CLUSTER, &r);
+	register_cluster_tres(r.registered);
 }
 
 int acct_init(const slurm_conf_t *c, char *err, size_t errlen)

@@ -192,12 +192,32 @@ static int add_step(store_t *s, const acct_step_rec_t *st)
 	return rc;
 }
 
+/* The cluster's TRES changed (node name ""): the record before ends. */
+static int close_cluster_tres(store_t *s, const acct_event_rec_t *e)
+{
+	char *sql = xstrdup_printf("UPDATE event_table SET time_end=%" PRId64
+				   " WHERE node_name='' AND time_end=0 AND "
+				   "time_start < %" PRId64 " AND cluster=",
+				   (int64_t)e->start, (int64_t)e->start);
+	int rc;
+
+	q(s, &sql, s->cluster);
+	rc = dbd_db_exec(s->db, sql);
+	xfree(sql);
+	return rc;
+}
+
 static int add_event(store_t *s, const acct_event_rec_t *e)
 {
-	char *sql = xstrdup("INSERT INTO event_table (cluster, node_name, "
-			    "time_start, time_end, state, reason, reason_uid, "
-			    "tres) VALUES (");
+	char *sql;
 	int rc;
+
+	if ((!e->node_name || !e->node_name[0]) &&
+	    close_cluster_tres(s, e) < 0)
+		return -1;
+	sql = xstrdup("INSERT INTO event_table (cluster, node_name, "
+		      "time_start, time_end, state, reason, reason_uid, "
+		      "tres) VALUES (");
 
 	q(s, &sql, s->cluster);
 	xstrcatc(&sql, ',');

@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "dbd/dbd_acct.h"
 #include "dbd/dbd_jobs.h"
+#include "dbd/dbd_report.h"
 #include "dbd/dbd_worker.h"
 
 typedef struct dbd_job {
@@ -76,6 +77,11 @@ static void run_job(dbd_job_t *j)
 		j->resp_type = RESPONSE_DBD_JOBS;
 		j->resp = xmalloc(sizeof(dbd_jobs_msg_t));
 		dbd_jobs_query(wk.db, &ctx, j->msg->data, j->resp);
+		break;
+	case REQUEST_DBD_REPORT:
+		j->resp_type = RESPONSE_DBD_REPORT;
+		j->resp = xmalloc(sizeof(table_resp_msg_t));
+		dbd_report_handle(wk.db, &ctx, j->msg->data, j->resp);
 		break;
 	default:
 		j->resp_type = RESPONSE_DBD_ACCT;

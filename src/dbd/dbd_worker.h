@@ -20,7 +20,8 @@ struct event_base;
 /* Takes ownership of db. */
 int  dbd_worker_init(struct event_base *base, dbd_db_t *db,
 		     const dbd_conf_t *conf);
-/* Queue msg (REQUEST_DBD_ACCT, _RECORDS, _JOBS) from conn; the reply
+/* Queue msg (REQUEST_DBD_ACCT, _RECORDS, _JOBS,
+ * _REPORT) from conn; the reply
  * follows later. */
 void dbd_worker_submit(net_conn_t *conn, slurm_msg_t *msg);
 /* Finish queued work, stop the thread, close the database. */

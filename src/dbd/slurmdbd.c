@@ -121,6 +121,7 @@ static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 	case REQUEST_DBD_ACCT:
 	case REQUEST_DBD_RECORDS:
 	case REQUEST_DBD_JOBS:
+	case REQUEST_DBD_REPORT:
 		if (!msg->data) {
 			net_reply_rc(conn, SLURM_PROTOCOL_INSANE_MSG_LENGTH);
 			return;

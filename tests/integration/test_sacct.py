@@ -289,6 +289,94 @@ def test_bad_input(mixed):
     assert r.rc == 0 and "JobIDRaw" in r.out and "CPUTimeRAW" in r.out
 
 
+def sreport(env, *args, user=None):
+    return env.c.run([env.c.bins["sreport"]] + list(args), user=user,
+                     timeout=60)
+
+
+DASH80 = "-" * 80
+UTIL_HEADER = ("  Cluster Allocate     Down PLND Dow     Idle  Planned "
+               "Reported \n--------- -------- -------- -------- -------- "
+               "-------- -------- \n")
+
+
+def _acct_of(env, user):
+    r = env.sacct("-X", "-P", "-n", "-o", "Account", "-u", user, "-j",
+                  ",".join(str(i) for i in env.jobs.values()))
+    return r.out.splitlines()[0]
+
+
+def test_sreport_totals_equal_the_jobs(mixed):
+    """sreport's CPU time per user and for the cluster is what the jobs
+    sacct lists used (CPUTimeRAW = CPUs x elapsed)."""
+    ids = ",".join(str(i) for i in mixed.jobs.values())
+    r = mixed.sacct("-a", "-X", "-P", "-n", "-o", "User,CPUTimeRAW", "-j",
+                    ids)
+    assert r.rc == 0, r
+    want = {}
+    for line in r.out.splitlines():
+        user, secs = line.split("|")
+        want[user] = want.get(user, 0) + int(secs)
+    assert want[U1] > 60 and want[U2] >= 0, want
+    window = ["start=now-6hours", "end=now"]
+    r = sreport(mixed, "-t", "seconds", "-P", "-n", "cluster",
+                "UserUtilizationByAccount", *window)
+    assert r.rc == 0 and r.err == "", r
+    got = {}
+    for line in r.out.splitlines():
+        cluster, login, _proper, _acct, used, energy = line.split("|")
+        assert (cluster, energy) == ("sluice", "0")
+        got[login] = got.get(login, 0) + int(used)
+    assert {u: s for u, s in got.items() if s} == \
+        {u: s for u, s in want.items() if s}
+    r = sreport(mixed, "-t", "seconds", "-P", "-n", "cluster",
+                "utilization", *window)
+    assert r.rc == 0, r
+    cluster, alloc, down, pdown, idle, plan, reported = \
+        r.out.strip().split("|")
+    assert int(alloc) == sum(want.values())
+    assert int(alloc) + int(down) + int(pdown) + int(idle) + int(plan) == \
+        int(reported)
+    # Percentages of the reported time; the first user's share.
+    r = sreport(mixed, "-t", "percent", "-P", "-n", "user", "topusage",
+                "topcount=1", *window)
+    top = max(got, key=got.get)
+    assert r.out == "sluice|%s||%s|%.2f%%|0.00%%\n" % (
+        top, _acct_of(mixed, top), got[top] * 100.0 / int(reported)), r
+
+
+def test_sreport_layout(mixed):
+    """Yesterday's window by default; the layout of Slurm's sreport (the
+    cluster did not exist yesterday, so no row)."""
+    import datetime
+    y = (datetime.date.today() - datetime.timedelta(days=1)).isoformat()
+    r = sreport(mixed, "cluster", "utilization")
+    assert r.rc == 0, r
+    assert r.out == (DASH80 + "\nCluster Utilization %sT00:00:00 - "
+                     "%sT23:59:59\nUsage reported in CPU Minutes\n" % (y, y)
+                     + DASH80 + "\n" + UTIL_HEADER)
+    r = sreport(mixed, "-t", "hourper", "user", "topusage",
+                "start=2026-01-05T09:40", "end=2026-01-05T12:10")
+    assert r.out.splitlines()[1:3] == [
+        "Top 10 Users 2026-01-05T10:00:00 - 2026-01-05T11:59:59 "
+        "(7200 secs)", "Usage reported in CPU Hours/Percentage of Total"]
+    assert r.out.splitlines()[4] == (
+        "  Cluster     Login     Proper Name         Account "
+        "             Used            Energy ")
+
+
+def test_sreport_bad_input(mixed):
+    r = sreport(mixed, "cluster", "bogus")
+    assert r.rc == 1 and r.out == "" and \
+        r.err.startswith("Not valid report bogus\n"), r
+    r = sreport(mixed, "nosuchtype")
+    assert (r.rc, r.out, r.err) == (1, "", "invalid keyword: nosuchtype\n")
+    r = sreport(mixed, "cluster", "utilization", "bogus=1")
+    assert r.rc == 1 and " Unknown condition: bogus=1" in r.err
+    r = sreport(mixed, "job", "sizesbyaccount", "grouping=10,5")
+    assert r.rc == 1 and "Invalid grouping" in r.err
+
+
 def test_node_events(mixed):
     c = mixed.c
     r = c.run(["scontrol", "update", "NodeName=n2", "State=DRAIN",

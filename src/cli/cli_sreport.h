@@ -1,0 +1,108 @@
+/* cli_sreport.h — sreport's reports, their columns and their output.
+ *
+ * sreport.c parses the command line into an sreport_t, asks slurmdbd
+ * for the figures (REQUEST_DBD_REPORT) and hands the answer to one of
+ * the report builders (cli_sreport_rep.c), which fill an sr_table_t of
+ * rows; cli_sreport_out.c prints it as Slurm does: a banner (title,
+ * window, units), a header, a dash line, rows, with usage values in the
+ * chosen time format and usage columns as wide as their values need.
+ */
+#ifndef SLUICE_CLI_SREPORT_H
+#define SLUICE_CLI_SREPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "common/msg_types.h"
+
+/* -t: what a usage value prints as. */
+typedef enum {
+	SR_TIME_SECS,
+	SR_TIME_MINS,
+	SR_TIME_HOURS,
+	SR_TIME_PERCENT,
+	SR_TIME_SECPER,
+	SR_TIME_MINPER,
+	SR_TIME_HOURPER,
+} sr_time_t;
+
+/* "MinPer", "hours", "p"... -> SR_TIME_*; -1 if unknown. */
+int         sr_time_parse(const char *s);
+/* "CPU Minutes", "Percentage of Total", "CPU Hours/Percentage of Total" */
+const char *sr_time_units(sr_time_t tf, bool cpu);
+
+typedef enum {
+	SR_CLUSTER_UTIL = 1,
+	SR_ACCT_BY_USER,
+	SR_USER_BY_ACCT,
+	SR_USER_TOP,
+	SR_JOB_SIZES,
+} sr_kind_t;
+
+/* Everything the command line said. */
+typedef struct {
+	sr_kind_t  kind;
+	sr_time_t  tf;
+	int        parsable;       /* 0, 1 (-p), 2 (-P) */
+	bool       noheader;
+	char      *cluster;
+	time_t     start, end;     /* after Slurm's rounding */
+	char     **users;          /* uids */
+	char     **accounts;
+	char      *format;         /* format= */
+	bool       tree;
+	bool       group;
+	bool       flat;
+	bool       job_count;      /* PrintJobCount */
+	uint32_t   top_count;      /* TopCount (10) */
+	uint32_t  *grouping;       /* job size bounds, ascending */
+	uint32_t   grouping_cnt;
+} sreport_t;
+
+/* A column a report offers. */
+typedef struct {
+	const char *name;          /* format= key */
+	const char *header;
+	int         width;         /* < 0 left-justified */
+	bool        usage;         /* a usage value (time format, width) */
+} sr_field_t;
+
+typedef struct {
+	char     *text;            /* not a usage value */
+	uint64_t  secs;            /* a usage value */
+} sr_cell_t;
+
+typedef struct {
+	const sr_field_t **cols;
+	int               *widths;
+	uint32_t           ncols;
+	sr_cell_t         *cells;  /* rows * ncols */
+	uint32_t           rows;
+	uint64_t           total;  /* what percentages are of */
+} sr_table_t;
+
+/* Choose columns: format (a comma list with optional %width) or the
+ * defaults (names, NULL-terminated).  -1 if a name is unknown
+ * (printed). */
+int  sr_table_cols(sr_table_t *t, const sr_field_t *fields,
+		   const char *const *defaults, const char *format);
+/* Start a new row; then set cells by column name (ignored if the
+ * column was not chosen). */
+void sr_table_row(sr_table_t *t);
+void sr_table_str(sr_table_t *t, const char *col, const char *v);
+void sr_table_secs(sr_table_t *t, const char *col, uint64_t secs);
+void sr_table_free(sr_table_t *t);
+
+/* The banner: dashes, title, units, dashes (nothing with -n). */
+void sr_banner(const sreport_t *o, const char *title, const char *units);
+/* Header, dash line and rows. */
+void sr_table_print(const sreport_t *o, sr_table_t *t);
+
+/* Build and print report o->kind from slurmdbd's answer. */
+int  sr_report(const sreport_t *o, const table_resp_msg_t *r);
+
+/* "Cluster Utilization 2026-11-20T10:00:00 - 2026-11-20T11:59:59" */
+char *sr_window(const sreport_t *o, const char *what, bool secs);
+
+#endif

@@ -1,0 +1,583 @@
+/* cli_sreport_rep.c — sreport's reports from slurmdbd's figures
+ * (cli_sreport.h): cluster Utilization, AccountUtilizationByUser,
+ * UserUtilizationByAccount, user TopUsage, job SizesByAccount. */
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_sreport.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+/* ---- slurmdbd's answer, parsed ---- */
+
+typedef struct {
+	char     *name;
+	char     *parent;
+	uint64_t  secs;          /* jobs of this account itself */
+	uint64_t  count;
+	uint64_t  sub_secs;      /* with every account below it */
+	uint64_t  sub_count;
+} sr_acct_t;
+
+typedef struct {
+	const char *account;
+	uint32_t    uid;
+	uint32_t    cpus;
+	uint64_t    secs;
+	uint64_t    count;
+} sr_use_t;
+
+typedef struct {
+	uint64_t   cap, down, alloc, plan;
+	uint64_t   cpus;
+	sr_acct_t *accts;
+	uint32_t   nacct;
+	sr_use_t  *uses;          /* "use" or "size" rows */
+	uint32_t   nuse;
+} sr_data_t;
+
+static int col_index(const table_resp_msg_t *r, const char *name)
+{
+	for (int i = 0; r->cols && r->cols[i]; i++)
+		if (!strcmp(r->cols[i], name))
+			return i;
+	return -1;
+}
+
+static sr_acct_t *acct_find(sr_data_t *d, const char *name)
+{
+	for (uint32_t i = 0; i < d->nacct; i++)
+		if (!strcmp(d->accts[i].name, name))
+			return &d->accts[i];
+	return NULL;
+}
+
+static int parse(const table_resp_msg_t *r, sr_data_t *d)
+{
+	int ck = col_index(r, "kind"), ca = col_index(r, "account"),
+	    cp = col_index(r, "parent"), cu = col_index(r, "uid"),
+	    cc = col_index(r, "cpus"), cs = col_index(r, "secs"),
+	    cn = col_index(r, "count");
+	size_t ncols = xstrarray_len(r->cols);
+	size_t rows = ncols ? xstrarray_len(r->cells) / ncols : 0;
+
+	if (ck < 0 || ca < 0 || cp < 0 || cu < 0 || cc < 0 || cs < 0 ||
+	    cn < 0)
+		return -1;
+	for (size_t i = 0; i < rows; i++) {
+		char **c = &r->cells[i * ncols];
+		uint64_t secs = strtoull(c[cs], NULL, 10);
+
+		if (!strcmp(c[ck], "cap")) {
+			d->cap = secs;
+			d->cpus = strtoull(c[cc], NULL, 10);
+		} else if (!strcmp(c[ck], "down")) {
+			d->down = secs;
+		} else if (!strcmp(c[ck], "alloc")) {
+			d->alloc = secs;
+		} else if (!strcmp(c[ck], "plan")) {
+			d->plan = secs;
+		} else if (!strcmp(c[ck], "acct")) {
+			d->accts = xrealloc(d->accts, (d->nacct + 1) *
+					    sizeof(sr_acct_t));
+			d->accts[d->nacct++] = (sr_acct_t){
+				.name = c[ca], .parent = c[cp] };
+		} else if (!strcmp(c[ck], "use") || !strcmp(c[ck], "size")) {
+			d->uses = xrealloc(d->uses, (d->nuse + 1) *
+					   sizeof(sr_use_t));
+			d->uses[d->nuse++] = (sr_use_t){
+				.account = c[ca],
+				.uid = (uint32_t)strtoul(c[cu], NULL, 10),
+				.cpus = (uint32_t)strtoul(c[cc], NULL, 10),
+				.secs = secs,
+				.count = strtoull(c[cn], NULL, 10) };
+		}
+	}
+	/* each account's own usage, then summed up the tree */
+	for (uint32_t i = 0; i < d->nuse; i++) {
+		sr_acct_t *a = acct_find(d, d->uses[i].account);
+
+		if (a) {
+			a->secs += d->uses[i].secs;
+			a->count += d->uses[i].count;
+		}
+	}
+	for (uint32_t i = 0; i < d->nacct; i++) {
+		sr_acct_t *a = &d->accts[i];
+		uint32_t guard = 0;
+
+		for (sr_acct_t *p = a; p && guard++ <= d->nacct;
+		     p = p->parent[0] && strcmp(p->name, "root") ?
+			     acct_find(d, p->parent) : NULL) {
+			p->sub_secs += a->secs;
+			p->sub_count += a->count;
+		}
+	}
+	return 0;
+}
+
+static void data_free(sr_data_t *d)
+{
+	xfree(d->accts);
+	xfree(d->uses);
+}
+
+/* Login and "Proper Name" (GECOS up to its first comma). */
+static void user_names(uint32_t uid, char **login, char **proper)
+{
+	struct passwd *pw = getpwuid((uid_t)uid);
+
+	if (!pw) {
+		*login = xstrdup_printf("%u", uid);
+		*proper = xstrdup("");
+		return;
+	}
+	*login = xstrdup(pw->pw_name);
+	*proper = xstrndup(pw->pw_gecos ? pw->pw_gecos : "",
+			   pw->pw_gecos ? strcspn(pw->pw_gecos, ",") : 0);
+}
+
+static void usage_banner(const sreport_t *o, const char *title)
+{
+	char units[128];
+
+	snprintf(units, sizeof(units), "Usage reported in %s",
+		 sr_time_units(o->tf, true));
+	sr_banner(o, title, units);
+}
+
+/* ---- cluster Utilization ---- */
+
+static const sr_field_t util_fields[] = {
+	{ "Cluster", "Cluster", 9, false },
+	{ "Allocated", "Allocated", 8, true },
+	{ "Down", "Down", 8, true },
+	{ "PlannedDown", "PLND Down", 8, true },
+	{ "Idle", "Idle", 8, true },
+	{ "Planned", "Planned", 8, true },
+	{ "Reported", "Reported", 8, true },
+	{ "OverCommitted", "Over Comm", 8, true },
+	{ "TresCount", "TRES Count", 10, false },
+	{ "TresName", "TRES Name", 14, false },
+	{ "Energy", "Energy", 8, true },
+	{ NULL }
+};
+static const char *const util_default[] = {
+	"Cluster", "Allocated", "Down", "PlannedDown", "Idle", "Planned",
+	"Reported", NULL
+};
+
+static int cluster_util(const sreport_t *o, sr_data_t *d)
+{
+	sr_table_t t = { 0 };
+	uint64_t down, alloc, avail, plan;
+	char *title = sr_window(o, "Cluster Utilization", false);
+	char n[32];
+	int rc = sr_table_cols(&t, util_fields, util_default, o->format);
+
+	usage_banner(o, title);
+	xfree(title);
+	down = d->down < d->cap ? d->down : d->cap;
+	alloc = d->alloc < d->cap - down ? d->alloc : d->cap - down;
+	avail = d->cap - down - alloc;
+	plan = d->plan < avail ? d->plan : avail;
+	t.total = d->cap;
+	if (d->cap) {
+		sr_table_row(&t);
+		sr_table_str(&t, "Cluster", o->cluster);
+		sr_table_secs(&t, "Allocated", alloc);
+		sr_table_secs(&t, "Down", down);
+		sr_table_secs(&t, "PlannedDown", 0);
+		sr_table_secs(&t, "Idle", avail - plan);
+		sr_table_secs(&t, "Planned", plan);
+		sr_table_secs(&t, "Reported", d->cap);
+		sr_table_secs(&t, "OverCommitted", d->plan - plan);
+		snprintf(n, sizeof(n), "%" PRIu64, d->cpus);
+		sr_table_str(&t, "TresCount", n);
+		sr_table_str(&t, "TresName", "cpu");
+	}
+	sr_table_print(o, &t);
+	sr_table_free(&t);
+	return rc;
+}
+
+/* ---- association reports ---- */
+
+static const sr_field_t assoc_fields[] = {
+	{ "Accounts", "Account", 15, false },
+	{ "Cluster", "Cluster", 9, false },
+	{ "Login", "Login", 9, false },
+	{ "Proper", "Proper Name", 15, false },
+	{ "Used", "Used", 8, true },
+	{ "Energy", "Energy", 8, true },
+	{ "TresCount", "TRES Count", 10, false },
+	{ "TresName", "TRES Name", 14, false },
+	{ NULL }
+};
+static const sr_field_t assoc_tree_fields[] = {
+	{ "Accounts", "Account", -20, false },
+	{ "Cluster", "Cluster", 9, false },
+	{ "Login", "Login", 9, false },
+	{ "Proper", "Proper Name", 15, false },
+	{ "Used", "Used", 8, true },
+	{ "Energy", "Energy", 8, true },
+	{ "TresCount", "TRES Count", 10, false },
+	{ "TresName", "TRES Name", 14, false },
+	{ NULL }
+};
+static const char *const acct_user_default[] = {
+	"Cluster", "Accounts", "Login", "Proper", "Used", "Energy", NULL
+};
+static const char *const user_acct_default[] = {
+	"Cluster", "Login", "Proper", "Accounts", "Used", "Energy", NULL
+};
+
+static void assoc_row(const sreport_t *o, sr_table_t *t, const char *acct,
+		      uint32_t uid, bool user, uint64_t secs)
+{
+	sr_table_row(t);
+	sr_table_str(t, "Cluster", o->cluster);
+	sr_table_str(t, "Accounts", acct);
+	if (user) {
+		char *login, *proper;
+
+		user_names(uid, &login, &proper);
+		sr_table_str(t, "Login", login);
+		sr_table_str(t, "Proper", proper);
+		xfree(login);
+		xfree(proper);
+	}
+	sr_table_secs(t, "Used", secs);
+	sr_table_secs(t, "Energy", 0);
+	sr_table_str(t, "TresCount", "");
+	sr_table_str(t, "TresName", "cpu");
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const sr_acct_t *const *)a)->name,
+		      (*(const sr_acct_t *const *)b)->name);
+}
+
+static int by_login(const void *a, const void *b)
+{
+	const sr_use_t *x = *(const sr_use_t *const *)a;
+	const sr_use_t *y = *(const sr_use_t *const *)b;
+	struct passwd *p;
+	char *nx, *ny;
+	int rc;
+
+	p = getpwuid(x->uid);
+	nx = p ? xstrdup(p->pw_name) : xstrdup_printf("%u", x->uid);
+	p = getpwuid(y->uid);
+	ny = p ? xstrdup(p->pw_name) : xstrdup_printf("%u", y->uid);
+	rc = strcmp(nx, ny);
+	xfree(nx);
+	xfree(ny);
+	return rc;
+}
+
+/* One account, its users, then the accounts below it. */
+static void acct_visit(const sreport_t *o, sr_data_t *d, sr_table_t *t,
+		       sr_acct_t *a, int depth)
+{
+	const sr_use_t **users = xcalloc(d->nuse + 1, sizeof(*users));
+	sr_acct_t **kids = xcalloc(d->nacct + 1, sizeof(*kids));
+	uint32_t nu = 0, nk = 0;
+	char *name;
+
+	if (!a->sub_count || depth > 64)
+		goto out;
+	name = o->tree ? xstrdup_printf("%*s%s", depth, "", a->name) :
+		xstrdup(a->name);
+	if (!o->users)
+		assoc_row(o, t, name, 0, false, a->sub_secs);
+	for (uint32_t i = 0; i < d->nuse; i++)
+		if (!strcmp(d->uses[i].account, a->name))
+			users[nu++] = &d->uses[i];
+	qsort(users, nu, sizeof(*users), by_login);
+	xfree(name);
+	name = o->tree ? xstrdup_printf("%*s%s", depth + 1, "", a->name) :
+		xstrdup(a->name);
+	for (uint32_t i = 0; i < nu; i++)
+		assoc_row(o, t, name, users[i]->uid, true, users[i]->secs);
+	xfree(name);
+	for (uint32_t i = 0; i < d->nacct; i++)
+		if (!strcmp(d->accts[i].parent, a->name) &&
+		    strcmp(d->accts[i].name, a->name))
+			kids[nk++] = &d->accts[i];
+	qsort(kids, nk, sizeof(*kids), by_name);
+	for (uint32_t i = 0; i < nk; i++)
+		acct_visit(o, d, t, kids[i], depth + 1);
+out:
+	xfree(users);
+	xfree(kids);
+}
+
+static int acct_by_user(const sreport_t *o, sr_data_t *d)
+{
+	sr_table_t t = { 0 };
+	char *title = sr_window(o, "Cluster/Account/User Utilization", true);
+	int rc = sr_table_cols(&t, o->tree ? assoc_tree_fields : assoc_fields,
+			       acct_user_default, o->format);
+
+	usage_banner(o, title);
+	xfree(title);
+	t.total = d->cap;
+	if (o->accounts) {
+		for (size_t i = 0; o->accounts[i]; i++) {
+			sr_acct_t *a = acct_find(d, o->accounts[i]);
+
+			if (a)
+				acct_visit(o, d, &t, a, 0);
+		}
+	} else if (acct_find(d, "root")) {
+		acct_visit(o, d, &t, acct_find(d, "root"), 0);
+	}
+	sr_table_print(o, &t);
+	sr_table_free(&t);
+	return rc;
+}
+
+typedef struct {
+	uint32_t uid;
+	char    *accounts;       /* "a" or "a, b" (Group) */
+	uint64_t secs;
+} sr_urow_t;
+
+static int by_usage(const void *a, const void *b)
+{
+	const sr_urow_t *x = a, *y = b;
+
+	return x->secs < y->secs ? 1 : x->secs > y->secs ? -1 : 0;
+}
+
+/* UserUtilizationByAccount and TopUsage: one row per user and account
+ * (or per user with Group), most usage first. */
+static int user_rows(const sreport_t *o, sr_data_t *d, bool top)
+{
+	sr_table_t t = { 0 };
+	sr_urow_t *rows = xcalloc(d->nuse + 1, sizeof(*rows));
+	uint32_t n = 0, limit;
+	char *title;
+	int rc = sr_table_cols(&t, assoc_fields, user_acct_default,
+			       o->format);
+
+	if (top) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "Top %u Users", o->top_count);
+		title = sr_window(o, what, true);
+	} else {
+		title = sr_window(o, "Cluster/User/Account Utilization", true);
+	}
+	usage_banner(o, title);
+	xfree(title);
+	for (uint32_t i = 0; i < d->nuse; i++) {
+		const sr_use_t *u = &d->uses[i];
+		uint32_t k = n;
+
+		if (!u->count)
+			continue;
+		if (top && o->group)
+			for (k = 0; k < n && rows[k].uid != u->uid; k++)
+				;
+		if (k == n) {
+			rows[n++] = (sr_urow_t){ .uid = u->uid,
+				.accounts = xstrdup(u->account) };
+		} else {
+			xstrfmtcat(&rows[k].accounts, ", %s", u->account);
+		}
+		rows[k].secs += u->secs;
+	}
+	qsort(rows, n, sizeof(*rows), by_usage);
+	limit = top && o->top_count < n ? o->top_count : n;
+	t.total = d->cap;
+	for (uint32_t i = 0; i < limit; i++)
+		assoc_row(o, &t, rows[i].accounts, rows[i].uid, true,
+			  rows[i].secs);
+	for (uint32_t i = 0; i < n; i++)
+		xfree(rows[i].accounts);
+	xfree(rows);
+	sr_table_print(o, &t);
+	sr_table_free(&t);
+	return rc;
+}
+
+/* ---- job SizesByAccount ---- */
+
+static const sr_field_t size_fields[] = {
+	{ "Cluster", "Cluster", 9, false },
+	{ "Account", "Account", 9, false },
+	{ NULL }
+};
+static const char *const size_default[] = { "Cluster", "Account", NULL };
+
+/* Jobs of account a (and below it unless flat) by size bin. */
+static void size_sums(const sreport_t *o, sr_data_t *d, const char *a,
+		      bool flat, uint64_t *bins)
+{
+	for (uint32_t i = 0; i < d->nuse; i++) {
+		const sr_use_t *u = &d->uses[i];
+		sr_acct_t *p = acct_find(d, u->account);
+		bool in = !strcmp(u->account, a);
+		uint32_t b = 0, guard = 0;
+
+		while (!in && !flat && p && p->parent[0] &&
+		       strcmp(p->name, "root") && guard++ <= d->nacct) {
+			p = acct_find(d, p->parent);
+			in = p && !strcmp(p->name, a);
+		}
+		if (!in && !flat && !strcmp(a, "root"))
+			in = true;   /* every job is below root */
+		if (!in)
+			continue;
+		while (b < o->grouping_cnt && u->cpus >= o->grouping[b])
+			b++;
+		bins[b] += o->job_count ? u->count : u->secs;
+	}
+}
+
+static char *size_text(const sreport_t *o, uint64_t v, uint64_t total)
+{
+	double pct = total ? (double)v * 100.0 / (double)total : 0;
+
+	if (o->job_count)
+		return xstrdup_printf("%" PRIu64, v);
+	switch (o->tf) {
+	case SR_TIME_SECS:
+		return xstrdup_printf("%" PRIu64, v);
+	case SR_TIME_HOURS:
+		return xstrdup_printf("%" PRIu64, (v + 1800) / 3600);
+	case SR_TIME_PERCENT:
+		return xstrdup_printf("%.2f%%", pct);
+	case SR_TIME_SECPER:
+		return xstrdup_printf("%" PRIu64 "(%.2f%%)", v, pct);
+	case SR_TIME_MINPER:
+		return xstrdup_printf("%" PRIu64 "(%.2f%%)", (v + 30) / 60, pct);
+	case SR_TIME_HOURPER:
+		return xstrdup_printf("%" PRIu64 "(%.2f%%)", (v + 1800) / 3600,
+				      pct);
+	default:
+		return xstrdup_printf("%" PRIu64, (v + 30) / 60);
+	}
+}
+
+static int job_sizes(const sreport_t *o, sr_data_t *d)
+{
+	static sr_field_t bin_field = { "bin", "", 13, false };
+	static sr_field_t pct_field = { "pct", "% of cluster", 12, false };
+	uint32_t nb = o->grouping_cnt + 1;
+	sr_field_t *bf = xcalloc(nb, sizeof(sr_field_t));
+	char **heads = xcalloc(nb + 1, sizeof(char *));
+	char **names = NULL, *title = sr_window(o, "Job Sizes", true);
+	char units[128];
+	uint64_t grand = 0;
+	sr_table_t t = { 0 };
+	int rc = sr_table_cols(&t, size_fields, size_default, o->format);
+	uint32_t fixed = t.ncols;
+
+	if (o->job_count)
+		snprintf(units, sizeof(units), "Units are in number of jobs "
+			 "ran");
+	else
+		snprintf(units, sizeof(units), "Time reported in %s",
+			 sr_time_units(o->tf, false));
+	sr_banner(o, title, units);
+	xfree(title);
+	for (uint32_t b = 0; b < nb; b++) {
+		bf[b] = bin_field;
+		if (b == o->grouping_cnt)
+			heads[b] = xstrdup_printf(">= %u CPUs",
+						  b ? o->grouping[b - 1] : 0);
+		else
+			heads[b] = xstrdup_printf("%u-%u CPUs",
+				b ? o->grouping[b - 1] : 0,
+				o->grouping[b] - 1);
+		bf[b].header = heads[b];
+		t.cols = xrealloc(t.cols, (t.ncols + 1) * sizeof(*t.cols));
+		t.widths = xrealloc(t.widths, (t.ncols + 1) * sizeof(int));
+		t.cols[t.ncols] = &bf[b];
+		t.widths[t.ncols++] = 13;
+	}
+	t.cols = xrealloc(t.cols, (t.ncols + 1) * sizeof(*t.cols));
+	t.widths = xrealloc(t.widths, (t.ncols + 1) * sizeof(int));
+	t.cols[t.ncols] = &pct_field;
+	t.widths[t.ncols++] = 12;
+	for (uint32_t i = 0; i < d->nuse; i++)
+		grand += o->job_count ? d->uses[i].count : d->uses[i].secs;
+	/* which accounts get a row */
+	if (o->flat) {
+		for (uint32_t i = 0; i < d->nuse; i++) {
+			bool seen = false;
+
+			for (size_t k = 0; names && names[k]; k++)
+				seen |= !strcmp(names[k], d->uses[i].account);
+			if (!seen)
+				names = xstrarray_append(names,
+							 d->uses[i].account);
+		}
+	} else if (o->accounts) {
+		names = xstrarray_dup(o->accounts);
+	} else if (d->nuse) {
+		names = xstrarray_append(NULL, "root");
+	}
+	for (size_t k = 0; names && names[k]; k++) {
+		uint64_t *bins = xcalloc(nb, sizeof(uint64_t)), sum = 0;
+
+		size_sums(o, d, names[k], o->flat, bins);
+		sr_table_row(&t);
+		sr_table_str(&t, "Cluster", o->cluster);
+		sr_table_str(&t, "Account", names[k]);
+		for (uint32_t b = 0; b < nb; b++) {
+			char *v = size_text(o, bins[b], grand);
+
+			t.cells[(size_t)(t.rows - 1) * t.ncols + fixed + b]
+				.text = v;
+			sum += bins[b];
+		}
+		t.cells[(size_t)(t.rows - 1) * t.ncols + fixed + nb].text =
+			xstrdup_printf("%.2f%%", grand ? (double)sum * 100.0 /
+				       (double)grand : 0.0);
+		xfree(bins);
+	}
+	xstrarray_free(names);
+	sr_table_print(o, &t);
+	sr_table_free(&t);
+	xstrarray_free(heads);
+	xfree(bf);
+	return rc;
+}
+
+int sr_report(const sreport_t *o, const table_resp_msg_t *r)
+{
+	sr_data_t d = { 0 };
+	int rc;
+
+	if (parse(r, &d) < 0) {
+		error("Unexpected answer from slurmdbd");
+		return -1;
+	}
+	switch (o->kind) {
+	case SR_CLUSTER_UTIL:
+		rc = cluster_util(o, &d);
+		break;
+	case SR_ACCT_BY_USER:
+		rc = acct_by_user(o, &d);
+		break;
+	case SR_USER_BY_ACCT:
+		rc = user_rows(o, &d, false);
+		break;
+	case SR_USER_TOP:
+		rc = user_rows(o, &d, true);
+		break;
+	default:
+		rc = job_sizes(o, &d);
+	}
+	data_free(&d);
+	return rc;
+}

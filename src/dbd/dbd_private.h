@@ -1,0 +1,27 @@
+/* dbd_private.h — who may see what in slurmdbd's answers.
+ *
+ * An AdminLevel of Operator or higher (and root, SlurmUser) sees
+ * everything.  Others are limited by slurmdbd.conf's PrivateData:
+ * with "jobs" sacct shows only their own jobs; with "usage" sreport
+ * shows only their own usage and no cluster-wide figures.
+ */
+#ifndef SLUICE_DBD_PRIVATE_H
+#define SLUICE_DBD_PRIVATE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "dbd/dbd_acct.h"
+#include "dbd/dbd_db.h"
+
+/* DBD_ADMIN_* of uid: root and SlurmUser are DBD_ADMIN_SUPER, a user
+ * unknown to the system or the database DBD_ADMIN_NONE. */
+int  dbd_admin_level(dbd_db_t *db, const dbd_conf_t *conf, uid_t uid);
+/* Does PrivateData bit `what` (DBD_PRIVATE_*) limit ctx's user to their
+ * own records? */
+bool dbd_private_limits(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+			uint32_t what);
+/* Replace *users (a list of numeric uids) by ctx's own uid. */
+void dbd_private_own_only(const dbd_acct_ctx_t *ctx, char ***users);
+
+#endif
