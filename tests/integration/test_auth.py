@@ -187,10 +187,10 @@ def test_squeue_shows_other_users_jobs(cluster):
     c.run(["scancel", str(jid)], user="sluice_u1")
 
 
-def test_private_data_jobs_and_nodes(new_cluster):
-    """PrivateData=jobs,nodes: users see only their own jobs and no node
-    state; operators see everything."""
-    c = new_cluster(extra_conf="PrivateData=jobs,nodes")
+def test_private_data_jobs_nodes_partitions(new_cluster):
+    """PrivateData=jobs,nodes,partitions: users see only their own jobs and
+    no node or partition state; operators see everything."""
+    c = new_cluster(extra_conf="PrivateData=jobs,nodes,partitions")
     j1 = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u1")
     j2 = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u2")
     ids = lambda r: sorted(r.out.split())  # noqa: E731
@@ -212,3 +212,8 @@ def test_private_data_jobs_and_nodes(new_cluster):
     assert r.rc != 0 and "Access/permission denied" in r.err, r
     r = c.run(["sinfo", "-h", "-o", "%D"])
     assert (r.rc, r.out.strip()) == (0, "4"), r
+    r = c.run(["scontrol", "show", "partition"], user="sluice_u2")
+    assert r.rc != 0 and "Access/permission denied" in r.err, r
+    assert "PartitionName=" not in r.out, r
+    r = c.run(["scontrol", "show", "partition"])
+    assert r.rc == 0 and "PartitionName=" in r.out, r
