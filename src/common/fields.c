@@ -210,3 +210,39 @@ void fields_copy(const field_desc_t *f, void *dst, const void *src)
 	for (; f->name; f++)
 		field_copy(f, dst, src);
 }
+
+void fields_pack_one(buf_t *b, const field_desc_t *f, const void *rec)
+{
+	field_pack(b, f, rec);
+}
+
+int fields_unpack_one(buf_t *b, const field_desc_t *f, void *rec)
+{
+	size_t sz = fields_size(f->type);
+
+	field_free(f, rec);
+	if (field_unpack(b, f, rec) == 0)
+		return 0;
+	field_free(f, rec);
+	memset((char *)rec + f->offset, 0, sz);
+	return -1;
+}
+
+void fields_free_one(const field_desc_t *f, void *rec)
+{
+	field_free(f, rec);
+}
+
+size_t fields_size(field_type_t t)
+{
+	switch (t) {
+	case FT_STR:
+		return sizeof(char *);
+	case FT_STRLIST:
+		return sizeof(char **);
+	case FT_BITMAP:
+		return sizeof(bitmap_t *);
+	default:
+		return field_scalar_size(t);
+	}
+}

@@ -41,4 +41,12 @@ void fields_free(const field_desc_t *f, void *rec);
 /* Deep copy src into zeroed dst. */
 void fields_copy(const field_desc_t *f, void *dst, const void *src);
 
+/* One field (tagrec.h builds self-describing records from these). */
+void   fields_pack_one(buf_t *b, const field_desc_t *f, const void *rec);
+/* Frees what the field held first; on failure it is left zeroed. */
+int    fields_unpack_one(buf_t *b, const field_desc_t *f, void *rec);
+void   fields_free_one(const field_desc_t *f, void *rec);
+/* Bytes a field's value occupies in the struct. */
+size_t fields_size(field_type_t t);
+
 #endif

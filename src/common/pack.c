@@ -168,6 +168,16 @@ void pack32(buf_t *b, uint32_t v)
 	put_bytes(b, x, 4);
 }
 
+void pack32_at(buf_t *b, size_t off, uint32_t v)
+{
+	if (!b->owned || off + 4 > b->len)
+		return;
+	b->data[off] = v >> 24;
+	b->data[off + 1] = v >> 16;
+	b->data[off + 2] = v >> 8;
+	b->data[off + 3] = v;
+}
+
 void pack64(buf_t *b, uint64_t v)
 {
 	pack32(b, (uint32_t)(v >> 32));

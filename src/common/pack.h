@@ -39,6 +39,8 @@ uint8_t *buf_steal(buf_t *b, size_t *len);
 void pack8(buf_t *b, uint8_t v);
 void pack16(buf_t *b, uint16_t v);
 void pack32(buf_t *b, uint32_t v);
+/* Overwrite 4 bytes already written at off (a length filled in later). */
+void pack32_at(buf_t *b, size_t off, uint32_t v);
 void pack64(buf_t *b, uint64_t v);
 void packbool(buf_t *b, bool v);
 void packdouble(buf_t *b, double v);

@@ -431,29 +431,11 @@ bool job_array_sel_all_pending(const job_array_sel_t *sel)
 
 /* ---- snapshot ---- */
 
-void job_array_pack(buf_t *b, const job_record_t *j)
-{
-	const job_array_t *a = j->array;
-	bool meta = a && a->meta == j;
-
-	packbool(b, a != NULL);
-	if (!a)
-		return;
-	pack32(b, a->st.count);
-	pack32(b, a->st.min);
-	pack32(b, a->st.max);
-	pack32(b, a->st.step);
-	packbool(b, meta);
-	if (meta)
-		pack_bitmap(b, a->pending);
-}
-
 int job_array_unpack(buf_t *b, job_record_t *j)
 {
 	array_spec_stats_t st;
 	bitmap_t *pending = NULL;
 	bool has, meta = false;
-	job_array_t *a;
 
 	if (unpackbool(b, &has) < 0)
 		return -1;
@@ -462,11 +444,33 @@ int job_array_unpack(buf_t *b, job_record_t *j)
 	if (unpack32(b, &st.count) < 0 || unpack32(b, &st.min) < 0 ||
 	    unpack32(b, &st.max) < 0 || unpack32(b, &st.step) < 0 ||
 	    unpackbool(b, &meta) < 0 ||
-	    (meta && unpack_bitmap(b, &pending) < 0) ||
-	    !j->info.array_job_id)
+	    (meta && unpack_bitmap(b, &pending) < 0))
 		return -1;
+	return job_array_restore(j, &st, meta, pending);
+}
+
+void job_array_saved(const job_record_t *j, array_spec_stats_t *st,
+		     bool *meta, const bitmap_t **pending)
+{
+	const job_array_t *a = j->array;
+
+	*st = a->st;
+	*meta = a->meta == j;
+	*pending = *meta ? a->pending : NULL;
+}
+
+int job_array_restore(job_record_t *j, const array_spec_stats_t *st,
+		      bool meta, bitmap_t *pending)
+{
+	job_array_t *a;
+
+	if (!j->info.array_job_id) {
+		if (pending)
+			bitmap_destroy(pending);
+		return -1;
+	}
 	a = _ja_get(j->info.array_job_id, true);
-	a->st = st;
+	a->st = *st;
 	a->refs++;
 	j->array = a;
 	if (meta) {
@@ -476,6 +480,8 @@ int job_array_unpack(buf_t *b, job_record_t *j)
 		a->meta = j;
 		a->str_stale = true;
 		job_array_sync(j);
+	} else if (pending) {
+		bitmap_destroy(pending);
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/array_spec.h"
 #include "common/bitmap.h"
 #include "common/pack.h"
 #include "ctld/job_mgr.h"
@@ -68,7 +69,14 @@ job_record_t *job_array_split(job_record_t *meta, uint32_t task);
 void          job_array_set_throttle(job_record_t *j, uint32_t max_tasks);
 
 /* Snapshot: the array part of one record. */
-void          job_array_pack(buf_t *b, const job_record_t *j);
+/* Format-1 job records (read only): the array part. */
 int           job_array_unpack(buf_t *b, job_record_t *j);
+/* What a job record saves of its array (j->array set). */
+void          job_array_saved(const job_record_t *j, array_spec_stats_t *st,
+			      bool *meta, const bitmap_t **pending);
+/* Back from a saved record (pending: owned, the meta record's only);
+ * j->info.array_job_id must be set.  0 or -1. */
+int           job_array_restore(job_record_t *j, const array_spec_stats_t *st,
+				bool meta, bitmap_t *pending);
 
 #endif

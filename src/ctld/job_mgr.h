@@ -176,9 +176,7 @@ void          job_mgr_pack_changes(buf_t *b, uint64_t *seq);
 /* Forget the changes so far (the snapshot written at start has them). */
 void          job_mgr_changes_reset(void);
 
-/* Recovery (recover.c): one record as packed in a snapshot or a
- * JREC_JOB, not in the table yet; NULL if malformed. */
-job_record_t *job_mgr_unpack_job(buf_t *b);
+/* Recovery (recover.c) reads records with job_rec.h. */
 /* Free a record that is not in the table. */
 void          job_mgr_free_job(job_record_t *j);
 /* Put a recovered record in the table, its lists and its nodes. */

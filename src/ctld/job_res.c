@@ -388,38 +388,29 @@ void job_res_free(job_record_t *j)
 
 /* ---- snapshot ---- */
 
-void job_res_pack_node(buf_t *b, const job_record_t *j, uint32_t k)
+void job_res_saved_node(const job_record_t *j, uint32_t k, char **ids,
+			uint64_t *gpus)
 {
-	char *ids = j->node_cpu_ids && j->node_cpu_ids[k] ?
+	*ids = j->node_cpu_ids && j->node_cpu_ids[k] ?
 		bitmap_to_str(j->node_cpu_ids[k]) : NULL;
-
-	packstr(b, ids);
-	pack64(b, j->node_gpus ? j->node_gpus[k] : 0);
-	xfree(ids);
+	*gpus = j->node_gpus ? j->node_gpus[k] : 0;
 }
 
-int job_res_unpack_node(buf_t *b, job_record_t *j, uint32_t cnt, uint32_t k,
-			const node_record_t *n)
+void job_res_restore_node(job_record_t *j, uint32_t cnt, uint32_t k,
+			  const node_record_t *n, const char *ids,
+			  uint64_t gpus)
 {
-	char *ids = NULL;
-	uint64_t gpus;
-
-	if (unpackstr(b, &ids) < 0 || unpack64(b, &gpus) < 0) {
-		xfree(ids);
-		return -1;
-	}
 	if (!j->node_gpus)
 		j->node_gpus = xcalloc(cnt + 1, sizeof(uint64_t));
-	if (n && k < cnt) {
-		j->node_gpus[k] = gpus;
-		if (ids && *ids) {
-			if (!j->node_cpu_ids)
-				j->node_cpu_ids = xcalloc(cnt + 1,
-							  sizeof(bitmap_t *));
-			j->node_cpu_ids[k] = bitmap_from_str(ids,
-				bitmap_size(n->cpu_used));
-		}
+	if (!n || k >= cnt)
+		return;
+	j->node_gpus[k] = gpus;
+	if (ids && *ids) {
+		if (!j->node_cpu_ids)
+			j->node_cpu_ids = xcalloc(cnt + 1, sizeof(bitmap_t *));
+		if (j->node_cpu_ids[k])
+			bitmap_destroy(j->node_cpu_ids[k]);
+		j->node_cpu_ids[k] = bitmap_from_str(ids,
+						     bitmap_size(n->cpu_used));
 	}
-	xfree(ids);
-	return 0;
 }

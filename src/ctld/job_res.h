@@ -51,10 +51,13 @@ void     job_res_describe(job_record_t *j);
 uint32_t job_res_gpus_requested(job_record_t *j);
 void     job_res_free(job_record_t *j);
 
-/* Snapshot: per allocated node k, then the reader side (n NULL = node no
- * longer configured: read and drop). */
-void     job_res_pack_node(buf_t *b, const job_record_t *j, uint32_t k);
-int      job_res_unpack_node(buf_t *b, job_record_t *j, uint32_t cnt,
-			     uint32_t k, const node_record_t *n);
+/* Saved job records (job_rec.c): what allocated node k holds (ids
+ * xfree'd by the caller), and back (n NULL = node no longer configured:
+ * dropped). */
+void     job_res_saved_node(const job_record_t *j, uint32_t k, char **ids,
+			    uint64_t *gpus);
+void     job_res_restore_node(job_record_t *j, uint32_t cnt, uint32_t k,
+			      const node_record_t *n, const char *ids,
+			      uint64_t gpus);
 
 #endif

@@ -17,48 +17,11 @@
 #include "ctld/job_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
+#include "ctld/job_rec.h"
 #include "ctld/journal.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "slurm/slurm_errno.h"
-
-#define JOB_REC_MAGIC 0x4a4f4231u   /* "JOB1" */
-#define JOB_REC_VERSION 1           /* payload version of JREC_JOB */
-
-static void _pack_alloc(buf_t *b, const job_record_t *j)
-{
-	long i, k = 0;
-
-	/* only jobs holding nodes need them back (finished jobs' bitmaps may
-	 * predate a node table rebuild) */
-	pack32(b, j->node_bitmap && j->on_run ? j->alloc_cnt : 0);
-	if (!j->node_bitmap || !j->on_run)
-		return;
-	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
-	     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
-		packstr(b, node_mgr_at(i)->info.name);
-		pack16(b, j->node_cpus[k]);
-		pack16(b, j->node_tasks[k]);
-		pack64(b, j->node_mem[k]);
-		packbool(b, j->comp_bitmap && bitmap_test(j->comp_bitmap, i));
-		job_res_pack_node(b, j, (uint32_t) k);
-	}
-}
-
-static void _pack_job_fields(buf_t *b, const job_record_t *j)
-{
-	pack32(b, JOB_REC_MAGIC);
-	fields_pack(b, job_info_fields, &j->info);
-	packstr_list(b, j->argv);
-	pack32(b, j->prio_saved);
-	packbool(b, j->exclusive);
-	packbool(b, j->ntasks_given);
-	packbool(b, j->cpt_given);
-	pack16(b, j->open_mode);
-	pack_time(b, j->begin_time);
-	_pack_alloc(b, j);
-	job_array_pack(b, j);
-}
 
 /* Each record is packed once per change and the bytes kept: the journal
  * record and the next snapshot share them. */
@@ -69,7 +32,7 @@ static const buf_t *_packed(job_record_t *j)
 		if (j->packed)
 			buf_destroy(j->packed);
 		j->packed = buf_create(1024);
-		_pack_job_fields(j->packed, j);
+		job_rec_pack(j->packed, j);
 		j->packed_ok = true;
 		j->packed_gen = node_mgr_generation();
 	}
@@ -140,53 +103,6 @@ void job_mgr_pack_state(buf_t *b)
 		error("state save: packed %u of %u jobs", n, job_mgr_count());
 }
 
-/* Allocation of one restored job, matched to nodes by name. */
-static int _unpack_alloc(buf_t *b, job_record_t *j)
-{
-	uint32_t cnt, k, kept = 0;
-	size_t nn = node_mgr_count() ? node_mgr_count() : 1;
-
-	if (unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN)
-		return -1;
-	if (!cnt)
-		return 0;
-	j->node_bitmap = bitmap_create(nn);
-	j->comp_bitmap = bitmap_create(nn);
-	j->node_cpus = xcalloc(cnt + 1, sizeof(uint16_t));
-	j->node_tasks = xcalloc(cnt + 1, sizeof(uint16_t));
-	j->node_mem = xcalloc(cnt + 1, sizeof(uint64_t));
-	for (k = 0; k < cnt; k++) {
-		char *name = NULL;
-		uint16_t cpus, tasks;
-		uint64_t mem;
-		bool comp;
-		node_record_t *n;
-
-		if (unpackstr(b, &name) < 0 || unpack16(b, &cpus) < 0 ||
-		    unpack16(b, &tasks) < 0 || unpack64(b, &mem) < 0 ||
-		    unpackbool(b, &comp) < 0) {
-			xfree(name);
-			return -1;
-		}
-		n = node_mgr_find(name);
-		xfree(name);
-		if (job_res_unpack_node(b, j, cnt, kept, n) < 0)
-			return -1;
-		if (!n)
-			continue;
-		/* names were packed in index order, so kept stays sorted */
-		bitmap_set(j->node_bitmap, n->index);
-		if (comp)
-			bitmap_set(j->comp_bitmap, n->index);
-		j->node_cpus[kept] = cpus;
-		j->node_tasks[kept] = tasks;
-		j->node_mem[kept] = mem;
-		kept++;
-	}
-	j->alloc_cnt = kept;
-	return 0;
-}
-
 void job_mgr_attach(job_record_t *j)
 {
 	uint32_t st = j->info.job_state;
@@ -220,40 +136,6 @@ void job_mgr_attach(job_record_t *j)
 			node_mgr_completing(n, true);
 	}
 	job_mgr_running_add(j);
-}
-
-job_record_t *job_mgr_unpack_job(buf_t *b)
-{
-	job_record_t *j = job_mgr_create(0);
-	uint32_t magic, n;
-
-	if (unpack32(b, &magic) < 0 || magic != JOB_REC_MAGIC)
-		goto fail;
-	memset(&j->info, 0, sizeof(j->info));
-	if (fields_unpack(b, job_info_fields, &j->info) < 0)
-		goto fail;
-	if (unpackstr_array(b, &j->argv, &n, PACK_MAX_ARRAY_LEN) < 0 ||
-	    unpack32(b, &j->prio_saved) < 0 || unpackbool(b, &j->exclusive) < 0 ||
-	    unpackbool(b, &j->ntasks_given) < 0 ||
-	    unpackbool(b, &j->cpt_given) < 0 || unpack16(b, &j->open_mode) < 0 ||
-	    unpack_time(b, &j->begin_time) < 0 ||
-	    _unpack_alloc(b, j) < 0 || job_array_unpack(b, j) < 0)
-		goto fail;
-	return j;
-fail:
-	job_array_release(j);
-	job_info_free_members(&j->info);
-	xstrarray_free(j->argv);
-	if (j->node_bitmap)
-		bitmap_destroy(j->node_bitmap);
-	if (j->comp_bitmap)
-		bitmap_destroy(j->comp_bitmap);
-	xfree(j->node_cpus);
-	xfree(j->node_tasks);
-	xfree(j->node_mem);
-	job_res_free(j);
-	xfree(j);
-	return NULL;
 }
 
 /* ---- batch launch ---- */

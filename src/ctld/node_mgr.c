@@ -6,6 +6,7 @@
 #include "common/hostlist.h"
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/tagrec.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/controller.h"
@@ -425,6 +426,28 @@ void node_mgr_completing(node_record_t *n, bool on)
 
 /* ---- snapshot: DOWN and DRAIN states with reasons ---- */
 
+#define NODE2_MAGIC 0x4e4f4432u   /* "NOD2" */
+
+/* What is saved of a node (format 2: tagged, common/tagrec.h). */
+typedef struct {
+	char     *name;
+	uint32_t  node_state;
+	char     *reason;
+	uint32_t  reason_uid;
+	time_t    reason_time;
+	bool      down_no_resp;
+} saved_node_t;
+
+#define S(m, t) FIELD(saved_node_t, m, t)
+static const field_desc_t saved_node_fields[] = {
+	S(name, FT_STR), S(node_state, FT_U32), S(reason, FT_STR),
+	S(reason_uid, FT_U32), S(reason_time, FT_TIME),
+	S(down_no_resp, FT_BOOL),
+	FIELD_END
+};
+#undef S
+static tagrec_table_t saved_node_tab = TAGREC_TABLE(saved_node_fields);
+
 void node_mgr_pack_state(buf_t *b)
 {
 	uint32_t cnt = 0;
@@ -436,15 +459,20 @@ void node_mgr_pack_state(buf_t *b)
 	pack32(b, cnt);
 	for (i = 0; i < nm.cnt; i++) {
 		const node_record_t *n = nm.nodes[i];
+		saved_node_t s = {
+			.name = n->info.name, .node_state = n->info.node_state,
+			.reason = n->info.reason,
+			.reason_uid = n->info.reason_uid,
+			.reason_time = n->info.reason_time,
+			.down_no_resp = n->down_no_resp,
+		};
+		size_t at;
 
 		if (!node_state_worth_saving(n))
 			continue;
-		packstr(b, n->info.name);
-		pack32(b, n->info.node_state);
-		packstr(b, n->info.reason);
-		pack32(b, n->info.reason_uid);
-		pack_time(b, n->info.reason_time);
-		packbool(b, n->down_no_resp);
+		at = tagrec_begin(b, NODE2_MAGIC);
+		tagrec_pack(b, &saved_node_tab, &s);
+		tagrec_end(b, at);
 	}
 }
 
@@ -468,35 +496,48 @@ static void _reset_to_conf(node_record_t *n)
 	}
 }
 
-int node_mgr_unpack_state(buf_t *b, bool replace)
+/* One saved node: format 1 positional, format 2 tagged.  0 or -1. */
+static int _unpack_one(buf_t *b, uint16_t version, saved_node_t *s)
 {
-	uint32_t cnt, i, state, uid;
-	char *name = NULL, *reason = NULL;
-	time_t when;
-	bool no_resp;
+	if (version >= 2) {
+		saved_node_tab.hint = 0;
+		return tagrec_unpack(b, NODE2_MAGIC, &saved_node_tab, s, NULL,
+				     NULL);
+	}
+	if (unpackstr(b, &s->name) < 0 || unpack32(b, &s->node_state) < 0 ||
+	    unpackstr(b, &s->reason) < 0 || unpack32(b, &s->reason_uid) < 0 ||
+	    unpack_time(b, &s->reason_time) < 0 ||
+	    unpackbool(b, &s->down_no_resp) < 0)
+		return -1;
+	return 0;
+}
 
-	if (unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN)
+int node_mgr_unpack_state(buf_t *b, bool replace, uint16_t version)
+{
+	uint32_t cnt, i;
+
+	if (version < 1 || version > NODE_STATE_VERSION ||
+	    unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN)
 		return -1;
 	for (i = 0; replace && i < nm.cnt; i++)
 		_reset_to_conf(nm.nodes[i]);
 	for (i = 0; i < cnt; i++) {
+		saved_node_t s = { 0 };
 		node_record_t *n;
 
-		if (unpackstr(b, &name) < 0 || unpack32(b, &state) < 0 ||
-		    unpackstr(b, &reason) < 0 || unpack32(b, &uid) < 0 ||
-		    unpack_time(b, &when) < 0 || unpackbool(b, &no_resp) < 0) {
-			xfree(name);
-			xfree(reason);
+		if (_unpack_one(b, version, &s) < 0 || !s.name) {
+			fields_free(saved_node_fields, &s);
 			return -1;
 		}
-		n = node_mgr_find(name);
+		n = node_mgr_find(s.name);
 		if (n)
-			node_state_restore(n, state, reason, uid, when, no_resp);
+			node_state_restore(n, s.node_state, s.reason,
+					   s.reason_uid, s.reason_time,
+					   s.down_no_resp);
 		else
 			info("Node %s in the state file is no longer configured",
-			     name);
-		xfree(name);
-		xfree(reason);
+			     s.name);
+		fields_free(saved_node_fields, &s);
 	}
 	return 0;
 }

@@ -88,7 +88,11 @@ void           node_mgr_shutdown_slurmds(void);
 /* Snapshot: DOWN/DRAIN states with reasons.  With replace, nodes the
  * record does not list go back to their slurm.conf state first (a later
  * journal record replaces the whole set). */
+/* Saved node states (DOWN/DRAIN with reasons): written in format
+ * NODE_STATE_VERSION (2: tagged records), read in 1 (positional) or 2. */
+#define NODE_STATE_VERSION 2
 void           node_mgr_pack_state(buf_t *b);
-int            node_mgr_unpack_state(buf_t *b, bool replace);
+int            node_mgr_unpack_state(buf_t *b, bool replace,
+				     uint16_t version);
 
 #endif

@@ -11,6 +11,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_rec.h"
 #include "ctld/journal.h"
 #include "ctld/node_mgr.h"
 #include "ctld/recover.h"
@@ -22,6 +23,7 @@ typedef struct {
 	const char   *dir;
 	job_record_t *jobs;      /* by id (hh), not in the table yet */
 	buf_t        *nodes;     /* last JREC_NODES payload */
+	uint16_t      nodes_ver; /* its format */
 	uint32_t      next_id;   /* last JREC_NEXT_ID, 0 = none */
 	uint64_t      last;      /* last sequence number applied */
 	uint32_t      applied;
@@ -59,6 +61,7 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 	char *data = state_save_read_file(path, &len);
 	buf_t *b = NULL;
 	uint32_t cnt, k;
+	uint16_t rec_ver;
 	int rc = -1, ver;
 
 	if (!data) {
@@ -74,11 +77,13 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 	ver = state_save_unpack_header(b, &rp->last, gen, err, errlen);
 	if (ver < 0)
 		goto out;
-	if (node_mgr_unpack_state(b, false) < 0 || unpack32(b, &cnt) < 0 ||
+	rec_ver = ver >= 3 ? 2 : 1;     /* node and job record formats */
+	if (node_mgr_unpack_state(b, false, rec_ver) < 0 ||
+	    unpack32(b, &cnt) < 0 ||
 	    cnt > 64u * 1024 * 1024)
 		goto corrupt;
 	for (k = 0; k < cnt; k++) {
-		job_record_t *j = job_mgr_unpack_job(b), *dup = NULL;
+		job_record_t *j = job_rec_unpack(b, rec_ver), *dup = NULL;
 
 		if (!j)
 			goto corrupt;
@@ -120,10 +125,22 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 	buf_t *b;
 	uint32_t id;
 
+	if (r->type < JREC_TYPE_END &&
+	    r->version > (r->type == JREC_JOB ? JOB_REC_VERSION :
+			  r->type == JREC_NODES ? NODE_STATE_VERSION : 1)) {
+		snprintf(why, whylen, "record seq %llu (type %u) has format "
+			 "version %u (written by a newer slurmctld?)",
+			 (unsigned long long) r->seq, r->type, r->version);
+		return -1;
+	}
 	switch (r->type) {
 	case JREC_JOB:
 		b = buf_view(r->data, r->len);
-		j = job_mgr_unpack_job(b);
+		j = job_rec_unpack(b, r->version);
+		if (j && buf_remaining(b)) {
+			job_mgr_free_job(j);
+			j = NULL;
+		}
 		buf_destroy(b);
 		if (!j) {
 			snprintf(why, whylen, "job record seq %llu malformed",
@@ -146,6 +163,7 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		if (rp->nodes)
 			buf_destroy(rp->nodes);
 		rp->nodes = buf_from_copy(r->data, r->len);
+		rp->nodes_ver = r->version;
 		return 0;
 	case JREC_NEXT_ID:
 		if (r->len != 4)
@@ -276,7 +294,8 @@ static void _install(replay_t *rp)
 	size_t n = HASH_COUNT(rp->jobs), k = 0;
 	job_record_t **all = xcalloc(n + 1, sizeof(*all)), *j, *tmp;
 
-	if (rp->nodes && node_mgr_unpack_state(rp->nodes, true) < 0)
+	if (rp->nodes &&
+	    node_mgr_unpack_state(rp->nodes, true, rp->nodes_ver) < 0)
 		error("Journal: node states record malformed, ignored");
 	if (rp->next_id)
 		job_mgr_set_next_id(rp->next_id);

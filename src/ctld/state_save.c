@@ -1,7 +1,8 @@
 /* state_save.c — snapshot, journal records of changes, and per-job
  * files in StateSaveLocation.
  *
- * Snapshot "ctld_state": packstr(magic), pack16(version), pack_time(saved),
+ * Snapshot "ctld_state" (doc/dev/state-format.md): packstr(magic),
+ * pack16(version), pack_time(saved),
  * packstr(cluster), [v2: pack64(last journal seq in it), pack64(first
  * journal generation to replay after it)], pack32(next job id), node
  * states, job records, [v2: u32 CRC-32C of all the bytes before].  It is
@@ -200,10 +201,10 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 
 /* ---- journal records of what changed ---- */
 
-static void _frame_buf(buf_t *b, uint16_t type, uint64_t *seq,
-		       const buf_t *p)
+static void _frame_buf(buf_t *b, uint16_t type, uint16_t version,
+		       uint64_t *seq, const buf_t *p)
 {
-	journal_frame(b, type, 1, ++*seq, buf_data(p), buf_len(p));
+	journal_frame(b, type, version, ++*seq, buf_data(p), buf_len(p));
 }
 
 /* Node states: one record with all of them whenever they differ from
@@ -219,7 +220,7 @@ static void _pack_nodes_change(buf_t *b, uint64_t *seq)
 		return;
 	}
 	if (b)
-		_frame_buf(b, JREC_NODES, seq, n);
+		_frame_buf(b, JREC_NODES, NODE_STATE_VERSION, seq, n);
 	if (ss.nodes)
 		buf_destroy(ss.nodes);
 	ss.nodes = n;
@@ -231,7 +232,7 @@ void state_save_pack_changes(buf_t *b, uint64_t *seq)
 
 	/* scripts first: a job record in the journal has its files */
 	for (size_t i = 0; i < ss.files_cnt; i++) {
-		_frame_buf(b, JREC_JOB_FILES, seq, ss.files[i]);
+		_frame_buf(b, JREC_JOB_FILES, 1, seq, ss.files[i]);
 		buf_destroy(ss.files[i]);
 	}
 	ss.files_cnt = 0;

@@ -4,7 +4,8 @@
  * version, time, cluster name, and from version 2 the last journal
  * sequence number it holds and the first journal generation after it)
  * then next job id, node states, job records, and from version 2 a
- * CRC-32C.  Changes since the snapshot are records in the journal files
+ * CRC-32C.  Version 3 holds tagged node and job records (job_rec.h,
+ * doc/dev/state-format.md).  Changes since the snapshot are records in the journal files
  * (journal.h) that state_save_pack_changes() frames.  Job scripts and
  * environments live beside it in hash.<id%10>/job.<id>/ (written once at
  * submit, removed at purge).  Recovery is in recover.h.
@@ -17,7 +18,9 @@
 
 #include "common/pack.h"
 
-#define STATE_SAVE_VERSION 2
+/* Snapshot format: 1 and 2 hold format-1 (positional) node and job
+ * records, 3 format-2 (tagged) ones; all three are read. */
+#define STATE_SAVE_VERSION 3
 
 /* mkdir -p the state dir; refuse a dir of another cluster.  0, or -1
  * with a message in err. */

@@ -4,8 +4,13 @@
  * big-endian u16 n, then the snapshot (the first n & 0x7fff bytes of the
  * rest, at most all of it), then the journal file.  With n's top bit set
  * the checksums are made right first, so that the record parsers behind
- * them (job records, node states, job files) see the mutated bytes.  Nothing may crash or leak; a
- * journal image is also scanned record by record.
+ * them (job records, node states, job files) see the mutated bytes.
+ * Nothing may crash or leak.  The journal file is named after the
+ * generation its header gives (so a real state directory is a seed:
+ * tests/fuzz/corpus/fuzz_journal holds tests/unit/data/state-fmt2 and the
+ * same state as this controller writes it); its records are also scanned
+ * one by one, and the payload of each job record is read as both job
+ * record formats (positional format 1, tagged format 2) directly.
  *
  * Build: CC=clang cmake -DSLUICE_FUZZ=ON
  *        -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined ...
@@ -34,13 +39,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
 	f = fopen(path, "w");
-	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
+	fprintf(f, "ClusterName=sluice\nSlurmctldHost=localhost\n"
 		"StateSaveLocation=%s/state\n"
 		"NodeName=n[1-4] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
 		"PartitionName=debug Nodes=ALL Default=YES\n", dir);
 	fclose(f);
 	conf = conf_load(path, err, sizeof(err));
-	if (!conf || state_save_init(conf->state_save_location, "t", err,
+	if (!conf || state_save_init(conf->state_save_location, "sluice", err,
 				     sizeof(err)))
 		abort();
 	state_dir = conf->state_save_location;
@@ -74,10 +79,36 @@ static void _scan_image(const uint8_t *d, size_t n)
 
 	if (journal_check_header(d, n, &gen, why, sizeof(why)) < 0)
 		off = 0;
-	while (journal_next(d, n, &off, &r, why, sizeof(why)) == JOURNAL_REC)
+	while (journal_next(d, n, &off, &r, why, sizeof(why)) == JOURNAL_REC) {
 		if (r.data + r.len > d + n)
 			abort();
+		if (r.type != JREC_JOB)
+			continue;
+		for (uint16_t v = 1; v <= JOB_REC_VERSION; v++) {
+			buf_t *p = buf_view(r.data, r.len);
+			job_record_t *j = job_rec_unpack(p, v);
+
+			if (buf_offset(p) > r.len)
+				abort();
+			if (j)
+				job_mgr_free_job(j);
+			buf_destroy(p);
+		}
+	}
 	journal_count_after(d, n, off, &a, &b);
+}
+
+/* The journal file's name: the generation in its header, if any. */
+static void _journal_name(const uint8_t *d, size_t n, char *name,
+			  size_t len)
+{
+	uint64_t gen = 1;
+	char why[256];
+
+	if (journal_check_header(d, n, &gen, why, sizeof(why)) < 0 ||
+	    !gen || gen > 1000000)
+		gen = 1;
+	snprintf(name, len, "ctld_journal.%llu", (unsigned long long) gen);
 }
 
 /* Right checksums: every record of the journal image (framed by its
@@ -104,7 +135,7 @@ static void _fix_crcs(uint8_t *snap, size_t sn, uint8_t *j, size_t jn)
 
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 {
-	char err[512];
+	char err[512], jname[64];
 	size_t snap;
 	recover_t r;
 	uint8_t *data;
@@ -121,13 +152,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		snap = size;
 	if (fix)
 		_fix_crcs(data, snap, data + snap, size - snap);
-	_scan_image(data + snap, size - snap);
+	_journal_name(data + snap, size - snap, jname, sizeof(jname));
 	_put("ctld_state", snap ? data : NULL, snap);
-	_put("ctld_journal.1", data + snap, size - snap);
+	_put(jname, data + snap, size - snap);
 	node_mgr_init(conf);
 	part_mgr_init(conf, err, sizeof(err));
 	job_mgr_init();
+	_scan_image(data + snap, size - snap);
 	recover_state(state_dir, &r, err, sizeof(err));
+	_put(jname, NULL, 0);
 	job_mgr_fini();
 	part_mgr_fini();
 	node_mgr_fini();

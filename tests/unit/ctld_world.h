@@ -18,6 +18,7 @@
 #include "../../src/ctld/job_mgr.c"
 #include "../../src/ctld/job_submit.c"
 #include "../../src/ctld/job_state.c"
+#include "../../src/ctld/job_rec.c"
 #include "../../src/ctld/job_depend.c"
 #include "../../src/ctld/job_res.c"
 #include "../../src/ctld/job_array.c"

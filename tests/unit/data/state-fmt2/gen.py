@@ -10,7 +10,9 @@ payload version 1):
 It starts a 4-node cluster (ClusterName=sluice), makes a few jobs,
 SIGKILLs the controller, starts it again (which writes a snapshot holding
 them), makes more changes (these stay in the journal), SIGKILLs it again
-and copies StateSaveLocation here as state/.  What is in it is listed in
+and copies StateSaveLocation here as state/ (or to the directory given
+as argument: tests/fuzz/corpus/fuzz_journal seeds of the current format
+are made that way).  What is in it is listed in
 EXPECTED below (test_state_fmt.c checks the same).
 """
 import os
@@ -60,13 +62,15 @@ def main():
                "reason=late drain"])
         time.sleep(1)
         c.kill_ctld(signal.SIGKILL)
-        out = os.path.join(HERE, "state")
+        out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "state")
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(os.path.join(c.dir, "state"), out, symlinks=True)
-        with open(os.path.join(HERE, "ids.txt"), "w") as f:
-            f.write("done=%d held=%d run=%d arr=%d canc=%d late=%d\n" %
-                    (done, held, run, arr, canc, late))
-        print(open(os.path.join(HERE, "ids.txt")).read())
+        ids = "done=%d held=%d run=%d arr=%d canc=%d late=%d\n" % (
+            done, held, run, arr, canc, late)
+        if len(sys.argv) == 1:
+            with open(os.path.join(HERE, "ids.txt"), "w") as f:
+                f.write(ids)
+        print(ids)
     finally:
         c.stop()
         c.cleanup()

@@ -1,0 +1,324 @@
+/* test_state_fmt.c — the controller's on-disk records: a state directory
+ * written by the format-2 controller (tests/unit/data/state-fmt2, see
+ * gen.py there) is recovered by this one; tagged records skip fields they
+ * do not know, default the ones they lack, convert integer widths. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ctld_world.h"
+
+static char dir[] = "/tmp/test_state_fmt.XXXXXX";
+static char state[300];
+
+static void _world(void)
+{
+	char err[256];
+
+	node_mgr_init(conf);
+	part_mgr_init(conf, err, sizeof(err));
+	job_mgr_init();
+}
+
+static void _unworld(void)
+{
+	job_mgr_fini();
+	part_mgr_fini();
+	node_mgr_fini();
+}
+
+static int setup(void **st)
+{
+	char path[400], err[512];
+	FILE *f;
+
+	(void) st;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(state, sizeof(state), "%s/state", dir);
+	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+	f = fopen(path, "w");
+	fprintf(f, "ClusterName=sluice\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s\n"
+		"NodeName=n[1-4] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
+		"PartitionName=debug Nodes=ALL Default=YES\n", state);
+	fclose(f);
+	conf = conf_load(path, err, sizeof(err));
+	if (!conf) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	char cmd[400];
+
+	(void) st;
+	conf_destroy(conf);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A fresh copy of the fixture as StateSaveLocation. */
+static void _copy_fixture(void)
+{
+	const char *data = getenv("SLUICE_TEST_DATA");
+	char cmd[1200];
+
+	assert_non_null(data);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -a '%s/state-fmt2/state' "
+		 "'%s'", state, data, state);
+	assert_int_equal(system(cmd), 0);
+}
+
+static uint32_t base(uint32_t id)
+{
+	job_record_t *j = job_mgr_find(id);
+
+	assert_non_null(j);
+	return j->info.job_state & JOB_STATE_BASE;
+}
+
+/* What gen.py made: done=1 held=2 run=3 arr=4 (task 1 is JobId 5)
+ * canc=6 late=7; n4 drained before the snapshot, n1 after.  "held" was
+ * released after the snapshot and ran before the hold that followed. */
+static void _check_fixture(void)
+{
+	job_record_t *j;
+	char *script = NULL, **env = NULL;
+	node_record_t *n;
+
+	assert_int_equal(job_mgr_count(), 7);
+	assert_int_equal(job_mgr_next_id(), 8);
+
+	j = job_mgr_find(1);
+	assert_non_null(j);
+	assert_int_equal(base(1), JOB_COMPLETE);
+	assert_string_equal(j->info.name, "done");
+	assert_string_equal(j->info.user_name, "sluice_u1");
+
+	j = job_mgr_find(2);
+	/* held at the snapshot, released in the journal: it ran at once */
+	assert_int_equal(base(2), JOB_COMPLETE);
+	assert_string_equal(j->info.comment, "fixture comment");
+	assert_int_equal(j->info.time_limit, 7);
+	assert_string_equal(j->info.nodes, "n1");
+
+	j = job_mgr_find(3);
+	assert_int_equal(base(3), JOB_RUNNING);
+	assert_string_equal(j->info.name, "runner");
+	assert_string_equal(j->info.nodes, "n2");
+	assert_int_equal(j->info.requeue, 1);
+	assert_int_equal(j->alloc_cnt, 1);
+	assert_true(bitmap_test(j->node_bitmap, node_mgr_find("n2")->index));
+	assert_int_equal(j->node_cpus[0], 1);
+	assert_true(node_mgr_find("n2")->info.alloc_cpus >= 1);
+
+	j = job_mgr_find(4);
+	assert_int_equal(base(4), JOB_PENDING);
+	assert_non_null(j->array);
+	assert_ptr_equal(j->array->meta, j);
+	assert_int_equal(j->info.array_job_id, 4);
+	j = job_mgr_find(5);
+	assert_int_equal(base(5), JOB_RUNNING);
+	assert_int_equal(j->info.array_job_id, 4);
+	assert_int_equal(j->info.array_task_id, 1);
+	assert_ptr_equal(j->array, job_mgr_find(4)->array);
+	assert_string_equal(j->info.nodes, "n3");
+
+	assert_int_equal(base(6), JOB_CANCELLED);
+
+	j = job_mgr_find(7);               /* journal only */
+	assert_int_equal(base(7), JOB_PENDING);
+	assert_string_equal(j->info.name, "late");
+	assert_string_equal(j->info.user_name, "sluice_u2");
+	assert_int_equal(j->info.num_nodes, 2);
+
+	n = node_mgr_find("n4");
+	assert_true(n->info.node_state & NODE_STATE_DRAIN);
+	assert_string_equal(n->info.reason, "fixture drain");
+	n = node_mgr_find("n1");
+	assert_true(n->info.node_state & NODE_STATE_DRAIN);
+	assert_string_equal(n->info.reason, "late drain");
+	assert_false(node_mgr_find("n3")->info.node_state & NODE_STATE_DRAIN);
+
+	assert_int_equal(state_save_read_job_files(state, 7, &script, &env), 0);
+	assert_non_null(strstr(script, "true"));
+	assert_non_null(env);
+	xfree(script);
+	xstrarray_free(env);
+}
+
+static void test_fixture_fmt2(void **st)
+{
+	char err[256];
+	recover_t r;
+
+	(void) st;
+	_copy_fixture();
+	_world();
+	if (recover_state(state, &r, err, sizeof(err)) != 0)
+		fail_msg("recover: %s", err);
+	assert_true(r.replayed > 0);          /* some came from the journal */
+	assert_int_equal(r.damaged_gen, 0);
+	_check_fixture();
+
+	/* the same state written as this controller writes it, read back */
+	{
+		buf_t *b = state_save_pack(r.seq, r.next_gen);
+		const uint8_t *d = buf_data(b);
+
+		assert_int_equal(d[4 + sizeof("SLUICE_CTLD_STATE")] << 8 |
+				 d[5 + sizeof("SLUICE_CTLD_STATE")],
+				 STATE_SAVE_VERSION);
+		assert_int_equal(state_save_write(state, b), 0);
+		buf_destroy(b);
+	}
+	_unworld();
+	_world();
+	assert_int_equal(recover_state(state, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.replayed, 0);
+	_check_fixture();
+	_unworld();
+}
+
+/* A record with a field this controller does not know, one it lacks,
+ * and integer fields written with another width. */
+static void test_tagged_unknown_missing_width(void **st)
+{
+	job_record_t *j = job_mgr_create(42), *k;
+	buf_t *b = buf_create(256), *in;
+	size_t at, f;
+
+	(void) st;
+	_world();
+	j->info.name = xstrdup("tagged");
+	j->info.time_limit = 30;
+	j->exclusive = true;
+	job_rec_pack(b, j);
+	in = buf_view(buf_data(b), buf_len(b));
+	k = job_rec_unpack(in, JOB_REC_VERSION);
+	assert_non_null(k);
+	assert_int_equal(buf_remaining(in), 0);
+	assert_int_equal(k->info.job_id, 42);
+	assert_string_equal(k->info.name, "tagged");
+	assert_int_equal(k->info.time_limit, 30);
+	assert_true(k->exclusive);
+	assert_int_equal(k->info.array_task_id, NO_VAL32);
+	job_mgr_free_job(k);
+	buf_destroy(in);
+	buf_destroy(b);
+
+	/* by hand: unknown field first, job_id as u16, name, time_limit as
+	 * u64, a string where a u32 (priority) should be, and nothing else */
+	b = buf_create(256);
+	at = tagrec_begin(b, 0x4a4f4232u);
+	f = tagrec_field_begin(b, "from_the_future");
+	packstr(b, "a value this controller cannot use");
+	pack32(b, 7);
+	tagrec_field_end(b, f);
+	f = tagrec_field_begin(b, "job_id");
+	pack16(b, 43);
+	tagrec_field_end(b, f);
+	f = tagrec_field_begin(b, "name");
+	packstr(b, "sparse");
+	tagrec_field_end(b, f);
+	f = tagrec_field_begin(b, "time_limit");
+	pack64(b, 90);
+	tagrec_field_end(b, f);
+	f = tagrec_field_begin(b, "nice");
+	pack64(b, 1ull << 40);                 /* does not fit: default */
+	tagrec_field_end(b, f);
+	f = tagrec_field_begin(b, "priority");
+	packstr(b, "high");
+	tagrec_field_end(b, f);
+	f = tagrec_field_begin(b, "job.future_blob");
+	pack64(b, 1);
+	tagrec_field_end(b, f);
+	tagrec_end(b, at);
+	pack32(b, 0xdeadbeef);                 /* the next record's bytes */
+
+	in = buf_view(buf_data(b), buf_len(b));
+	k = job_rec_unpack(in, JOB_REC_VERSION);
+	assert_non_null(k);
+	assert_int_equal(buf_remaining(in), 4);   /* exactly one record */
+	assert_int_equal(k->info.job_id, 43);
+	assert_string_equal(k->info.name, "sparse");
+	assert_int_equal(k->info.time_limit, 90);
+	assert_int_equal(k->info.nice, NICE_OFFSET);      /* default */
+	assert_int_equal(k->info.priority, 0);
+	assert_int_equal(k->info.array_task_id, NO_VAL32); /* default */
+	assert_null(k->argv);
+	assert_int_equal(k->alloc_cnt, 0);
+	job_mgr_free_job(k);
+	buf_destroy(in);
+
+	/* the same record cut short anywhere: refused, no crash, no leak */
+	for (size_t len = 0; len < buf_len(b) - 4; len++) {
+		in = buf_view(buf_data(b), len);
+		assert_null(job_rec_unpack(in, JOB_REC_VERSION));
+		assert_int_equal(buf_offset(in), 0);
+		buf_destroy(in);
+	}
+	buf_destroy(b);
+	_unworld();
+}
+
+/* Every field of a record has its own tag. */
+static void test_tags_unique(void **st)
+{
+	tagrec_table_t *tabs[] = { &info_tab, &extra_tab, NULL };
+	uint32_t seen[512];
+	size_t n = 0, cnt;
+
+	(void) st;
+	for (size_t t = 0; tabs[t]; t++) {
+		const uint32_t *tags = tagrec_tags(tabs[t], &cnt);
+
+		for (size_t i = 0; i < cnt; i++)
+			seen[n++] = tags[i];
+	}
+	seen[n++] = tagrec_tag(TAG_ALLOC);
+	seen[n++] = tagrec_tag(TAG_ARRAY);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1; k < n; k++)
+			assert_int_not_equal(seen[i], seen[k]);
+	/* the node and nested records, each on its own */
+	tabs[0] = &alloc_tab;
+	tabs[1] = &array_tab;
+	for (size_t t = 0; t < 3; t++) {
+		tagrec_table_t *tab = t == 2 ? &saved_node_tab : tabs[t];
+		const uint32_t *tags = tagrec_tags(tab, &cnt);
+
+		for (size_t i = 0; i < cnt; i++)
+			for (size_t k = i + 1; k < cnt; k++)
+				assert_int_not_equal(tags[i], tags[k]);
+	}
+	/* the format-1 names all still exist in today's table (a removed
+	 * field is fine, but then this list needs a look) */
+	for (const field_desc_t *o = job_info_fields_v1; o->name; o++) {
+		bool found = false;
+
+		for (const field_desc_t *c = job_info_fields; c->name; c++)
+			found |= !strcmp(c->name, o->name) && c->type == o->type;
+		assert_true(found);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tags_unique),
+		cmocka_unit_test(test_tagged_unknown_missing_width),
+		cmocka_unit_test(test_fixture_fmt2),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
