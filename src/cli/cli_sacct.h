@@ -8,6 +8,7 @@
 #ifndef SLUICE_CLI_SACCT_H
 #define SLUICE_CLI_SACCT_H
 
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
@@ -46,6 +47,14 @@ int  sacct_format_parse(const char *spec, sacct_col_t **cols, size_t *cnt,
 char *sacct_field_text(const sacct_field_t *f, const sacct_row_t *r);
 /* sacct -e: every field name, four to a line. */
 void sacct_fields_help(FILE *out);
+
+/* --json / --yaml (cli_sacct_json.c): one job with its steps in Slurm
+ * 22.05's data_parser v0.0.38 layout, and the document around the
+ * list of them ({"meta": ..., "errors": [], "jobs": list}). */
+json_object *sacct_json_job(const acct_job_rec_t *j,
+			    const acct_step_rec_t *steps, uint32_t nsteps,
+			    time_t now);
+json_object *sacct_json_doc(json_object *jobs);
 
 /* "CANCELLED by 1000" etc. */
 void sacct_state_text(char **out, uint32_t state, uint32_t requid);

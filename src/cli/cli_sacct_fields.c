@@ -147,6 +147,9 @@ static void g_jobid(char **out, const sacct_row_t *r)
 
 	if (j->array_job_id && j->array_task_id != NO_VAL32)
 		xstrfmtcat(out, "%u_%u", j->array_job_id, j->array_task_id);
+	else if (j->array_task_str && j->array_task_str[0])
+		xstrfmtcat(out, "%u_[%s]", j->array_job_id ? j->array_job_id :
+			   j->job_id, j->array_task_str);
 	else
 		xstrfmtcat(out, "%u", j->job_id);
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
 #include "cli/cli_sacct.h"
 #include "common/hostlist.h"
 #include "common/job_info.h"
@@ -61,6 +62,7 @@ static struct {
 	int        parsable;          /* 0, 1 (-p), 2 (-P) */
 	char      *delim;
 	bool       allocations;
+	int        json;              /* 0, 1 (--json), 2 (--yaml) */
 	bool       start_given;
 	bool       end_given;
 	char      *nodelist;
@@ -93,6 +95,8 @@ static void usage(FILE *out)
 "  -S, --starttime=time jobs after this time\n"
 "  -u, --user=list      only these users (names or uids)\n"
 "  -X, --allocations    jobs only, no steps\n"
+"      --json           JSON (Slurm's data_parser v0.0.38 layout)\n"
+"      --yaml           YAML (the same document)\n"
 "  -V, --version        print the version\n");
 }
 
@@ -246,7 +250,7 @@ static time_t parse_when(const char *s, const char *what)
 
 enum {
 	OPT_DELIM = 0x100, OPT_NAME, OPT_USAGE, OPT_NOCONVERT, OPT_UNITS,
-	OPT_JSON, OPT_ARRAY, OPT_LOCAL,
+	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML,
 };
 
 static void parse_opts(int argc, char **argv)
@@ -287,6 +291,8 @@ static void parse_opts(int argc, char **argv)
 		{ "units", required_argument, NULL, OPT_UNITS },
 		{ "array", no_argument, NULL, OPT_ARRAY },
 		{ "local", no_argument, NULL, OPT_LOCAL },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "yaml", no_argument, NULL, OPT_YAML },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -307,6 +313,8 @@ static void parse_opts(int argc, char **argv)
 		case 'l': opt.longfmt = true; break;
 		case 'L': case 'M': case 'T': case OPT_NOCONVERT: case OPT_UNITS:
 		case OPT_ARRAY: case OPT_LOCAL: break;
+		case OPT_JSON: opt.json = 1; break;
+		case OPT_YAML: opt.json = 2; break;
 		case 'n': opt.noheader = true; break;
 		case OPT_NAME: opt.cond.names = list_add(opt.cond.names, optarg); break;
 		case 'N': xfree(opt.nodelist); opt.nodelist = xstrdup(optarg); break;
@@ -567,8 +575,10 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 {
 	time_t now = time(NULL);
 	uint32_t s0 = 0;
+	json_object *list = opt.json ? json_object_new_array() : NULL;
 
-	print_header(cols, n);
+	if (!list)
+		print_header(cols, n);
 	for (uint32_t i = 0; i < r->job_cnt; i++) {
 		const acct_job_rec_t *j = &r->jobs[i];
 		sacct_row_t row = { .job = j, .now = now };
@@ -586,6 +596,14 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 					      r->steps[s1].sys_usec;
 		if (superseded(r, i) || !on_nodes(j, want))
 			continue;
+		if (list) {
+			if (sel_match(j, NULL))
+				json_object_array_add(list, sacct_json_job(j,
+					&r->steps[s0], opt.allocations ? 0 :
+					s1 - s0, now));
+			s0 = s1;
+			continue;
+		}
 		if (sel_match(j, NULL))
 			print_row(cols, n, &row);
 		for (uint32_t k = s0; k < s1 && !opt.allocations; k++) {
@@ -598,6 +616,9 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 		}
 		s0 = s1;
 	}
+	if (list)
+		cli_output_doc_print(stdout, sacct_json_doc(list),
+				     opt.json == 2);
 }
 
 int main(int argc, char **argv)

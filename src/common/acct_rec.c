@@ -29,6 +29,7 @@ const field_desc_t acct_job_rec_fields[] = {
 	J(req_mem, FT_U64), J(mem_per_cpu, FT_BOOL), J(work_dir, FT_STR),
 	J(comment, FT_STR), J(submit_line, FT_STR), J(constraints, FT_STR),
 	J(restart_cnt, FT_U32), J(priority, FT_U32), J(cluster, FT_STR),
+	J(array_task_str, FT_STR),
 	FIELD_END
 };
 #undef J
@@ -205,6 +206,29 @@ void acct_frame_free_members(acct_frame_t *f)
 	f->len = 0;
 }
 
+/* A job record from an outbox written before array_task_str (the last
+ * field) existed. */
+static void *job_rec_v1(const uint8_t *data, uint32_t len)
+{
+	static field_desc_t v1[sizeof(acct_job_rec_fields) /
+			       sizeof(acct_job_rec_fields[0])];
+	size_t n = sizeof(acct_job_rec_fields) /
+		   sizeof(acct_job_rec_fields[0]);
+	buf_t *b = buf_view(data, len);
+	void *rec = xmalloc(sizeof(acct_job_rec_t));
+
+	if (!v1[0].name) {
+		memcpy(v1, acct_job_rec_fields, sizeof(v1));
+		v1[n - 2] = (field_desc_t)FIELD_END;   /* drop the last one */
+	}
+	if (fields_unpack(b, v1, rec) < 0 || buf_remaining(b)) {
+		fields_free(v1, rec);
+		xfree(rec);
+	}
+	buf_destroy(b);
+	return rec;
+}
+
 void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len)
 {
 	size_t size;
@@ -221,6 +245,8 @@ void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len)
 		xfree(rec);
 	}
 	buf_destroy(b);
+	if (!rec && kind == ACCT_REC_JOB)
+		rec = job_rec_v1(data, len);
 	return rec;
 }
 

@@ -78,6 +78,8 @@ typedef struct {
 	uint32_t  restart_cnt;
 	uint32_t  priority;
 	char     *cluster;        /* filled by slurmdbd in query answers */
+	char     *array_task_str; /* pending tasks of an array's meta
+				     record ("1-5%2"), else NULL */
 } acct_job_rec_t;
 
 /* One step of a job; key (job, step_id).  Usage in microseconds / KB. */

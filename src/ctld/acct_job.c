@@ -143,6 +143,8 @@ void acct_job_changed(job_record_t *j)
 		.constraints = i->features,
 		.restart_cnt = i->restart_cnt,
 		.priority = i->priority,
+		.array_task_str = base == JOB_PENDING &&
+			i->array_task_id == NO_VAL32 ? i->array_task_str : NULL,
 	};
 	acct_outbox_append(ACCT_REC_JOB, &r);
 }

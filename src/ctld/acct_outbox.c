@@ -194,7 +194,10 @@ int acct_outbox_open(const char *dir, char *err, size_t errlen)
 		rename(ob.path, bad);
 		xfree(bad);
 	}
-	if (valid) {
+	/* With nothing left to send, numbering starts again at 1: that must
+	 * be a new epoch, or slurmdbd would skip the new records as already
+	 * stored. */
+	if (valid && ob.cnt) {
 		if (valid < len) {
 			error("acct_outbox: %s: cutting a torn record at "
 			      "byte %zu (%zu bytes dropped)", ob.path, valid,

@@ -146,9 +146,17 @@ static const char *const schema_v2[] = {
 	NULL
 };
 
+/* v3: the pending tasks of an array's meta record (sacct's "7_[1-5]"). */
+static const char *const schema_v3[] = {
+	"ALTER TABLE job_table "
+	"ADD COLUMN IF NOT EXISTS array_task_str TEXT NULL",
+	NULL
+};
+
 static const char *const *const migrations[] = {
 	schema_v1,
 	schema_v2,
+	schema_v3,
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_jobs.h"
+#include "dbd/dbd_private.h"
 #include "slurm/slurm_errno.h"
 
 /* Selected in this order; job_db_inx last (for the steps). */
@@ -21,7 +22,8 @@
 	"t.nodelist, t.nodes_alloc, t.cpus_alloc, t.cpus_req, " \
 	"t.tres_alloc, t.tres_req, t.req_mem, t.mem_per_cpu, t.work_dir, " \
 	"t.comment, t.submit_line, t.constraints, t.restart_cnt, " \
-	"t.priority, t.cluster, t.job_db_inx FROM job_table t WHERE 1"
+	"t.priority, t.cluster, t.array_task_str, t.job_db_inx " \
+	"FROM job_table t WHERE 1"
 
 #define STEP_SELECT \
 	"SELECT j.id_job, j.time_submit, s.id_step, s.step_name, " \
@@ -225,6 +227,7 @@ static void fill_job(acct_job_rec_t *j, const dbd_rows_t *r, uint32_t i)
 	j->restart_cnt = u32(r, i, 31);
 	j->priority = u32(r, i, 32);
 	j->cluster = str(r, i, 33);
+	j->array_task_str = str(r, i, 34);
 }
 
 static void fill_step(acct_step_rec_t *s, const dbd_rows_t *r, uint32_t i)
@@ -279,12 +282,22 @@ static int load_steps(query_t *q, const dbd_rows_t *jobs)
 void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		    const dbd_job_cond_msg_t *req, dbd_jobs_msg_t *resp)
 {
+	dbd_job_cond_msg_t own = *req;
 	query_t q = { .db = db, .c = req, .resp = resp };
 	dbd_rows_t r;
+	int rc;
 
-	(void)ctx;
+	/* PrivateData=jobs: a user sees their own jobs only. */
+	own.users = NULL;
+	if (dbd_private_limits(db, ctx, DBD_PRIVATE_JOBS)) {
+		dbd_private_own_only(ctx, &own.users);
+		q.c = &own;
+	}
 	q.sql = xstrdup(JOB_SELECT);
-	if (build_where(&q) < 0) {
+	rc = build_where(&q);
+	xstrarray_free(own.users);
+	q.c = req;
+	if (rc < 0) {
 		resp->rc = SLURM_ERROR;
 		xfree(q.sql);
 		return;

@@ -39,7 +39,8 @@ static void q(store_t *s, char **sql, const char *v)
 	"exit_code, derived_ec, time_submit, time_eligible, time_start, " \
 	"time_end, timelimit, nodelist, nodes_alloc, cpus_alloc, cpus_req, " \
 	"tres_alloc, tres_req, req_mem, mem_per_cpu, work_dir, comment, " \
-	"submit_line, constraints, restart_cnt, priority, mod_time"
+	"submit_line, constraints, restart_cnt, priority, mod_time, " \
+	"array_task_str"
 
 static const char job_update[] =
 	" ON DUPLICATE KEY UPDATE id_array_job=VALUES(id_array_job), "
@@ -58,7 +59,8 @@ static const char job_update[] =
 	"mem_per_cpu=VALUES(mem_per_cpu), work_dir=VALUES(work_dir), "
 	"comment=VALUES(comment), submit_line=VALUES(submit_line), "
 	"constraints=VALUES(constraints), restart_cnt=VALUES(restart_cnt), "
-	"priority=VALUES(priority), mod_time=VALUES(mod_time)";
+	"priority=VALUES(priority), mod_time=VALUES(mod_time), "
+	"array_task_str=VALUES(array_task_str)";
 
 static int flush_jobs(store_t *s)
 {
@@ -112,8 +114,10 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 	dbd_db_quote(s->db, sql, j->submit_line);
 	xstrcatc(sql, ',');
 	dbd_db_quote(s->db, sql, j->constraints);
-	xstrfmtcat(sql, ",%u,%u,%" PRId64 ")", j->restart_cnt, j->priority,
+	xstrfmtcat(sql, ",%u,%u,%" PRId64 ",", j->restart_cnt, j->priority,
 		   (int64_t)s->now);
+	dbd_db_quote(s->db, sql, j->array_task_str);
+	xstrcatc(sql, ')');
 	if (++s->job_rows >= JOB_ROWS_MAX)
 		return flush_jobs(s);
 	return 0;

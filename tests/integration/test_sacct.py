@@ -289,6 +289,69 @@ def test_bad_input(mixed):
     assert r.rc == 0 and "JobIDRaw" in r.out and "CPUTimeRAW" in r.out
 
 
+def test_json_and_yaml(mixed):
+    """--json / --yaml: Slurm 22.05's data_parser v0.0.38 document."""
+    import json
+    import yaml
+    j = mixed.jobs
+    ids = "%d,%d,%d" % (j["ok"], j["fail"], j["signal"])
+    r = mixed.sacct("--json", "-j", ids, user=U1)
+    assert r.rc == 0 and r.err == "", r
+    doc = json.loads(r.out)
+    assert doc["meta"]["plugin"]["type"] == "openapi/dbv0.0.38"
+    assert doc["errors"] == []
+    jobs = {x["job_id"]: x for x in doc["jobs"]}
+    assert sorted(jobs) == sorted([j["ok"], j["fail"], j["signal"]])
+    ok, fail, sig = jobs[j["ok"]], jobs[j["fail"]], jobs[j["signal"]]
+    assert ok["state"]["current"] == "COMPLETED"
+    assert ok["exit_code"] == {"status": "SUCCESS", "return_code": 0}
+    assert ok["user"] == U1 and ok["name"] == "ok"
+    assert ok["partition"] == "debug" and ok["cluster"] == "sluice"
+    assert fail["exit_code"] == {"status": "FAILED", "return_code": 3}
+    assert sig["exit_code"]["status"] == "SIGNALED"
+    assert sig["exit_code"]["signal"]["signal_id"] == 9
+    step = fail["steps"][0]
+    assert step["step"]["id"] == "batch" and step["state"] == "FAILED"
+    assert step["nodes"]["count"] == 1 and step["nodes"]["list"] == \
+        [fail["nodes"]]
+    assert ok["time"]["end"] >= ok["time"]["start"] >= \
+        ok["time"]["submission"] > 0
+    cpu = [t for t in ok["tres"]["allocated"] if t["type"] == "cpu"]
+    assert cpu == [{"type": "cpu", "name": None, "id": 1, "count": 1}]
+    # -X: no steps; YAML: the same document.
+    r = mixed.sacct("--yaml", "-X", "-j", str(j["fail"]), user=U1)
+    assert r.rc == 0, r
+    y = yaml.safe_load(r.out)
+    assert [x["job_id"] for x in y["jobs"]] == [j["fail"]]
+    assert y["jobs"][0]["steps"] == []
+    assert y["jobs"][0]["exit_code"] == fail["exit_code"]
+
+
+def test_pending_array_shows_its_tasks(mixed):
+    """A pending array's record reads N_[1-5%2] (JobIDRaw N), as Slurm."""
+    c = mixed.c
+    a = c.sbatch(["-H", "--array=1-5%2", "--wrap", "true"], user=U1)
+    try:
+        want = {"%d_[1-5%%2]" % a: "%d|PENDING" % a}
+        deadline = time.time() + 30
+        got = None
+        while time.time() < deadline:
+            r = mixed.sacct("-X", "-P", "-n", "-o", "JobID,JobIDRaw,State",
+                            "-j", str(a), user=U1)
+            got = dict(ln.split("|", 1) for ln in r.out.splitlines())
+            if got == want:
+                break
+            time.sleep(0.5)
+        assert got == want
+        r = mixed.sacct("--json", "-j", str(a), user=U1)
+        import json
+        arr = json.loads(r.out)["jobs"][0]["array"]
+        assert (arr["job_id"], arr["task"], arr["task_id"]) == \
+            (a, "0x3E", None)
+    finally:
+        c.run(["scancel", str(a)], user=U1)
+
+
 def sreport(env, *args, user=None):
     return env.c.run([env.c.bins["sreport"]] + list(args), user=user,
                      timeout=60)

@@ -185,10 +185,17 @@ static void test_outbox_torn_tail(void **st)
 	assert_int_equal(file_size(), ACCT_OUTBOX_HDR_LEN);
 	acct_outbox_close();
 
-	/* Reopened: nothing to send, same epoch. */
+	/* Reopened with nothing to send: numbering starts again at 1, so
+	 * in a new epoch (slurmdbd would skip seq 1.. of the old one as
+	 * already stored). */
 	assert_int_equal(acct_outbox_open(dir, err, sizeof(err)), 0);
 	assert_int_equal(acct_outbox_depth(), 0);
-	assert_true(acct_outbox_epoch() == epoch);
+	assert_true(acct_outbox_epoch() != epoch);
+	append_jobs(1, 1);
+	n = acct_outbox_take(&batch, 10, 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(batch[0].seq, 1);
+	xfree(batch);
 	acct_outbox_close();
 }
 
