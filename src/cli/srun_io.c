@@ -400,6 +400,7 @@ static int _report(io_t *io)
 		if (WIFSIGNALED(st))
 			error("%s: task%s %s: %s", io->s->node_names[w.node],
 			      strpbrk(r, ",-") ? "s" : "", r,
+			      st == SIG_OOM ? "Out Of Memory" :
 			      strsignal(WTERMSIG(st)));
 		else
 			error("%s: task%s %s: Exited with exit code %d",

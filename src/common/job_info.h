@@ -35,6 +35,9 @@ enum job_state_base {
 	JOB_END
 };
 #define JOB_STATE_BASE     0x000000ffu
+/* The wait status slurmstepd reports for a step the cgroup OOM handler
+ * hit (task/cgroup): as a signal, 253 & 0x7f = 125, sacct's "0:125". */
+#define SIG_OOM            253
 #define JOB_LAUNCH_FAILED  0x00000100u
 #define JOB_REQUEUE        0x00000400u
 #define JOB_REQUEUE_HOLD   0x00000800u

@@ -159,6 +159,8 @@ static uint32_t batch_state(const job_record_t *j, uint32_t status)
 		return JOB_CANCELLED;
 	if (base == JOB_NODE_FAIL || base == JOB_OOM)
 		return base;
+	if (status == SIG_OOM)
+		return JOB_OOM;
 	if (WIFSIGNALED(status) || WEXITSTATUS(status))
 		return JOB_FAILED;
 	return JOB_COMPLETE;

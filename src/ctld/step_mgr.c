@@ -514,6 +514,21 @@ sm_response(job_record_t *j, const sm_step_t *s)
 	cred.cpus_per_node = resp->cpus_per_node;
 	cred.expiry = time(NULL) + STEP_CRED_TTL;
 	cred.job_node_list = j->info.nodes;
+	/* the job's memory on the step's nodes (task/cgroup's limit), also
+	 * where the select plugin does not track memory; one figure for
+	 * all of them: the largest */
+	for (uint32_t i = 0; i < s->node_cnt; i++) {
+		uint32_t k = s->pos[i];
+		uint64_t mem = j->node_mem && k < j->alloc_cnt ?
+			       j->node_mem[k] : 0;
+
+		if (!mem && j->info.pn_min_memory)
+			mem = j->info.pn_min_memory *
+			      (j->info.mem_per_cpu && j->node_cpus &&
+			       k < j->alloc_cnt ? j->node_cpus[k] : 1);
+		if (mem > cred.mem_per_node)
+			cred.mem_per_node = mem;
+	}
 	resp->cred_payload = step_cred_encode(&cred);
 	for (uint32_t i = 0; i < s->node_cnt; i++) {
 		if (step_cred_sign(resp->cred_payload, &resp->cred_sigs[i])) {
@@ -583,6 +598,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 
 static uint32_t sm_rc_state(uint32_t rc)
 {
+	if (rc == SIG_OOM)
+		return JOB_OOM;
 	if (WIFSIGNALED(rc))
 		return WTERMSIG(rc) == 9 ? JOB_CANCELLED : JOB_FAILED;
 	return WEXITSTATUS(rc) ? JOB_FAILED : JOB_COMPLETE;
@@ -590,7 +607,8 @@ static uint32_t sm_rc_state(uint32_t rc)
 
 static const char *sm_state_name(uint32_t state)
 {
-	return state == JOB_CANCELLED ? "CANCELLED" :
+	return state == JOB_OOM ? "OUT_OF_MEMORY" :
+		state == JOB_CANCELLED ? "CANCELLED" :
 		state == JOB_FAILED ? "FAILED" : "COMPLETED";
 }
 

@@ -14,6 +14,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/report.h"
 #include "slurmd/stepd/spank_stepd.h"
@@ -108,7 +109,7 @@ static void check_done(stepd_t *sd)
 static void on_task_exit(stepd_t *sd, int status, const struct rusage *ru)
 {
 	sd->task_done = true;
-	sd->task_status = status;
+	sd->task_status = stepd_cgroup_exit_status(sd, status);
 	if (sd->err_fd >= 0) {
 		close(sd->err_fd);
 		sd->err_fd = -1;

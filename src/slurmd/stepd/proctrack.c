@@ -14,6 +14,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "slurmd/stepd/cgroup.h"
 
 typedef struct {
 	pid_t pid;
@@ -28,6 +29,13 @@ typedef struct {
 	size_t  cnt;
 	size_t  cap;
 } proc_table_t;
+
+static struct cgroup_step *track_cg;
+
+void proctrack_use_cgroup(struct cgroup_step *cg)
+{
+	track_cg = cgroup_step_tracks(cg) ? cg : NULL;
+}
 
 int proctrack_init(void)
 {
@@ -151,12 +159,18 @@ static int walk(pid_t sid, pid_t ancestor, int sig)
 
 int proctrack_count(pid_t sid, pid_t ancestor)
 {
-	return walk(sid, ancestor, 0);
+	int n = walk(sid, ancestor, 0), c = cgroup_step_signal(track_cg, 0);
+
+	return c > n ? c : n;
 }
 
 int proctrack_signal(pid_t sid, pid_t ancestor, int sig)
 {
+	int c = cgroup_step_signal(track_cg, sig);
 	int n = walk(sid, ancestor, sig);
+
+	if (c > n)
+		n = c;
 
 	/* and whatever the group forked meanwhile */
 	if (sid > 0 && sig)

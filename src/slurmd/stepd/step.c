@@ -23,6 +23,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/step_acct.h"
@@ -332,6 +333,7 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 		      st->conf->plugin_dir) != 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	proctrack_init();
+	step_cgroup_create(st);
 	st->base = event_base_new();
 	if (!st->base || pipe2(st->ack_pipe, O_CLOEXEC) < 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
@@ -359,6 +361,7 @@ static void _cleanup(step_t *st)
 	}
 	step_acct_stop(st);
 	step_tasks_free(st);
+	step_cgroup_destroy(st);
 	if (st->srun)
 		bufferevent_free(st->srun);
 	if (st->chld_ev)

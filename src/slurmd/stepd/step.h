@@ -25,6 +25,7 @@ struct event;
 struct bufferevent;
 struct evbuffer;
 struct step;
+struct cgroup_step;
 typedef struct step_pmi step_pmi_t;
 
 /* A task's usage (step_acct.c); KB and microseconds. */
@@ -79,6 +80,8 @@ typedef struct step {
 	step_pmi_t         *pmi;          /* --mpi=pmi2, or NULL */
 	bool                acct_on;      /* jobacct_gather/linux */
 	struct event       *acct_ev;      /* sampling timer */
+	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */
+	bool                oom_told;
 } step_t;
 
 /* Run a step stepd; returns the process exit code. */

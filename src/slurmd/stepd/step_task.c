@@ -22,6 +22,8 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/stepd/cgroup.h"
+#include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
@@ -139,6 +141,7 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 
 	setpgid(0, 0);
 	_child_signals();
+	cgroup_step_attach_self(st->cg);
 	if (_become_user(m) < 0) {
 		dprintf(err, "slurmstepd: error: cannot become uid %u: %s\n",
 			m->uid, strerror(errno));
@@ -352,13 +355,18 @@ int step_tasks_start(step_t *st)
 static void _task_exited(step_t *st, step_task_t *t, int status,
 			 const struct rusage *ru)
 {
-	uint32_t st_code = (uint32_t) status;
-	uint8_t be[4] = { (uint8_t) (st_code >> 24), (uint8_t) (st_code >> 16),
-			  (uint8_t) (st_code >> 8), (uint8_t) st_code };
+	uint32_t st_code;
+	uint8_t be[4];
 
 	if (st->acct_on)
 		step_acct_sample(st);     /* the last look at its processes */
 	step_acct_task_exit(st, t, ru);
+	status = step_cgroup_exit_status(st, t->gtid, status);  /* OOM */
+	st_code = (uint32_t) status;
+	be[0] = (uint8_t) (st_code >> 24);
+	be[1] = (uint8_t) (st_code >> 16);
+	be[2] = (uint8_t) (st_code >> 8);
+	be[3] = (uint8_t) st_code;
 	t->exited = true;
 	t->status = status;
 	/* what it wrote before it ended goes first */

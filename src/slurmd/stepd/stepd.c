@@ -25,6 +25,8 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/stepd/cgroup.h"
+#include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/life.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/server.h"
@@ -187,6 +189,7 @@ static int setup(stepd_t *sd, const opts_t *o)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	}
 	proctrack_init();
+	stepd_cgroup_create(sd);
 	sd->base = event_base_new();
 	if (!sd->base || life_init(sd) < 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
@@ -241,6 +244,8 @@ static int run_prolog(stepd_t *sd)
 static void cleanup(stepd_t *sd)
 {
 	stepd_spank_fini();
+	proctrack_use_cgroup(NULL);
+	cgroup_step_destroy(sd->cg);
 	server_stop(sd);
 	if (sd->job_dir)
 		spool_remove_tree(sd->job_dir);

@@ -58,6 +58,7 @@ typedef struct {
 	struct event       *kill_ev;     /* SIGKILL after kill_wait */
 	struct event       *poll_ev;     /* are all processes gone? */
 	struct event       *linger_ev;   /* give up waiting for terminate */
+	struct cgroup_step *cg;          /* cgroup.h, or NULL */
 } stepd_t;
 
 /* Who the job is, for the Prolog and Epilog (script.h). */

@@ -20,6 +20,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/io.h"
 #include "slurmd/stepd/spank_stepd.h"
@@ -155,6 +156,7 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 		report(rfd, STAGE_SESSION, errno);
 		_exit(EXIT_EXEC_FAILED);
 	}
+	cgroup_step_attach_self(sd->cg);
 	if (stepd_spank_task(SPANK_CB_TASK_INIT_PRIVILEGED, &env, &argv) < 0)
 		_exit(EXIT_IO_FAILED);
 	if (become_user(sd) < 0) {

@@ -1,0 +1,274 @@
+/* cgroup_conf.c — reading cgroup.conf (see cgroup_conf.h). */
+#define _GNU_SOURCE
+#include "common/cgroup_conf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
+#define CGROUP_CONF_MAX_BYTES (1024 * 1024)
+
+typedef enum { K_BOOL, K_PCT, K_MB, K_STR, K_PLUGIN, K_SWAPPINESS, K_OBSOLETE } kkind_t;
+
+typedef struct {
+	const char *name;
+	kkind_t     kind;
+	size_t      off;
+} ckey_t;
+
+#define O(f) offsetof(cgroup_conf_t, f)
+
+static const ckey_t keys[] = {
+	{ "CgroupAutomount",        K_BOOL,       O(automount) },
+	{ "CgroupMountpoint",       K_STR,        O(mountpoint) },
+	{ "CgroupPlugin",           K_PLUGIN,     O(plugin) },
+	{ "ConstrainCores",         K_BOOL,       O(constrain_cores) },
+	{ "ConstrainDevices",       K_BOOL,       O(constrain_devices) },
+	{ "ConstrainRAMSpace",      K_BOOL,       O(constrain_ram) },
+	{ "ConstrainSwapSpace",     K_BOOL,       O(constrain_swap) },
+	{ "AllowedRAMSpace",        K_PCT,        O(allowed_ram) },
+	{ "AllowedSwapSpace",       K_PCT,        O(allowed_swap) },
+	{ "MaxRAMPercent",          K_PCT,        O(max_ram_percent) },
+	{ "MaxSwapPercent",         K_PCT,        O(max_swap_percent) },
+	{ "MinRAMSpace",            K_MB,         O(min_ram_mb) },
+	{ "MemorySwappiness",       K_SWAPPINESS, O(swappiness) },
+	{ "IgnoreSystemd",          K_BOOL,       O(ignore_systemd) },
+	/* accepted as Slurm 22.05 does, without effect here */
+	{ "IgnoreSystemdOnFailure", K_OBSOLETE,   0 },
+	{ "AllowedKmemSpace",       K_OBSOLETE,   0 },
+	{ "ConstrainKmemSpace",     K_OBSOLETE,   0 },
+	{ "MaxKmemPercent",         K_OBSOLETE,   0 },
+	{ "MinKmemSpace",           K_OBSOLETE,   0 },
+	{ "CgroupReleaseAgentDir",  K_OBSOLETE,   0 },
+	{ "TaskAffinity",           K_OBSOLETE,   0 },
+};
+
+void cgroup_conf_defaults(cgroup_conf_t *c)
+{
+	*c = (cgroup_conf_t) {
+		.mountpoint = xstrdup("/sys/fs/cgroup"),
+		.allowed_ram = 100.0,
+		.allowed_swap = 0.0,
+		.max_ram_percent = 100.0,
+		.max_swap_percent = 100.0,
+		.min_ram_mb = 30,
+		.swappiness = -1,
+	};
+}
+
+void cgroup_conf_free(cgroup_conf_t *c)
+{
+	xfree(c->mountpoint);
+}
+
+static int fail(char *err, size_t errlen, const char *fname, int line,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int fail(char *err, size_t errlen, const char *fname, int line,
+		const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (err && errlen)
+		snprintf(err, errlen, "%s:%d: %s", fname, line, msg);
+	return -1;
+}
+
+/* "95", "95.5", "95%" -> percent in [0, max]. */
+static int parse_pct(const char *v, double max, double *out)
+{
+	char *end;
+	double d;
+
+	if (!*v || isspace((unsigned char) *v))
+		return -1;
+	errno = 0;
+	d = strtod(v, &end);
+	if (end == v || errno || !isfinite(d))
+		return -1;
+	if (*end == '%')
+		end++;
+	if (*end || d < 0 || d > max)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static int set_value(cgroup_conf_t *c, const ckey_t *k, const char *v,
+		     char *why, size_t wlen)
+{
+	char *base = (char *) c;
+	bool b;
+	uint64_t mb;
+	uint32_t u;
+
+	switch (k->kind) {
+	case K_BOOL:
+		if (parse_bool(v, &b) < 0) {
+			snprintf(why, wlen, "yes or no expected");
+			return -1;
+		}
+		*(bool *) (base + k->off) = b;
+		return 0;
+	case K_PCT:
+		/* AllowedSwapSpace may exceed 100 (of the RAM limit) */
+		if (parse_pct(v, k->off == O(allowed_swap) ? 1e6 : 100.0,
+			      (double *) (base + k->off)) < 0) {
+			snprintf(why, wlen, "a percentage expected%s",
+				 k->off == O(allowed_swap) ? "" : " (0-100)");
+			return -1;
+		}
+		return 0;
+	case K_MB:
+		if (parse_mem_mb(v, &mb) < 0) {
+			snprintf(why, wlen, "a size in MB expected");
+			return -1;
+		}
+		*(uint64_t *) (base + k->off) = mb;
+		return 0;
+	case K_STR:
+		if (!*v || v[0] != '/') {
+			snprintf(why, wlen, "an absolute path expected");
+			return -1;
+		}
+		xfree(*(char **) (base + k->off));
+		*(char **) (base + k->off) = xstrdup(v);
+		return 0;
+	case K_PLUGIN:
+		if (!strcasecmp(v, "autodetect"))
+			c->plugin = CGROUP_PLUGIN_AUTO;
+		else if (!strcasecmp(v, "cgroup/v1"))
+			c->plugin = CGROUP_PLUGIN_V1;
+		else if (!strcasecmp(v, "cgroup/v2"))
+			c->plugin = CGROUP_PLUGIN_V2;
+		else {
+			snprintf(why, wlen, "autodetect, cgroup/v1 or cgroup/v2 expected");
+			return -1;
+		}
+		return 0;
+	case K_SWAPPINESS:
+		if (parse_u32(v, &u) < 0 || u > 100) {
+			snprintf(why, wlen, "0-100 expected");
+			return -1;
+		}
+		c->swappiness = (int32_t) u;
+		return 0;
+	case K_OBSOLETE:
+		return 0;
+	}
+	return -1;
+}
+
+/* One non-comment line: "Key=Value" (spaces around '=' allowed). */
+static int parse_line(cgroup_conf_t *c, char *s, const char *fname, int line,
+		      char *err, size_t errlen)
+{
+	char *eq = strchr(s, '='), *key, *val, *e;
+	char why[128];
+	const ckey_t *k = NULL;
+
+	if (!eq)
+		return fail(err, errlen, fname, line,
+			    "Parsing error at unrecognized key: %.64s", s);
+	*eq = '\0';
+	key = s;
+	for (e = eq; e > key && isspace((unsigned char) e[-1]); e--)
+		e[-1] = '\0';
+	val = eq + 1;
+	while (isspace((unsigned char) *val))
+		val++;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcasecmp(keys[i].name, key))
+			k = &keys[i];
+	if (!k)
+		return fail(err, errlen, fname, line,
+			    "Parsing error at unrecognized key: %.64s", key);
+	if (!*val)
+		return fail(err, errlen, fname, line, "%s: no value", k->name);
+	if (set_value(c, k, val, why, sizeof(why)) < 0)
+		return fail(err, errlen, fname, line, "%s=%.64s: %s", k->name,
+			    val, why);
+	return 0;
+}
+
+int cgroup_conf_parse_text(const char *text, size_t len, const char *fname,
+			   cgroup_conf_t *c, char *err, size_t errlen)
+{
+	size_t pos = 0;
+	int line = 0;
+
+	cgroup_conf_defaults(c);
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
+		char *s = xstrndup(text + pos, n), *p, *hash, *end;
+		int rc = 0;
+
+		line++;
+		pos += n + (nl ? 1 : 0);
+		if (memchr(s, '\0', n)) {
+			xfree(s);
+			cgroup_conf_free(c);
+			cgroup_conf_defaults(c);
+			return fail(err, errlen, fname, line, "NUL byte in line");
+		}
+		if ((hash = strchr(s, '#')))
+			*hash = '\0';
+		for (p = s; isspace((unsigned char) *p); p++)
+			;
+		for (end = p + strlen(p); end > p && isspace((unsigned char) end[-1]); end--)
+			end[-1] = '\0';
+		if (*p)
+			rc = parse_line(c, p, fname, line, err, errlen);
+		xfree(s);
+		if (rc < 0) {
+			cgroup_conf_free(c);
+			cgroup_conf_defaults(c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cgroup_conf_load(const char *path, cgroup_conf_t *c, char *err,
+		     size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char *text;
+	size_t n;
+	int rc;
+
+	if (!f) {
+		cgroup_conf_defaults(c);
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	text = xmalloc(CGROUP_CONF_MAX_BYTES + 1);
+	n = fread(text, 1, CGROUP_CONF_MAX_BYTES + 1, f);
+	fclose(f);
+	if (n > CGROUP_CONF_MAX_BYTES) {
+		xfree(text);
+		cgroup_conf_defaults(c);
+		snprintf(err, errlen, "%s: larger than %d bytes", path,
+			 CGROUP_CONF_MAX_BYTES);
+		return -1;
+	}
+	rc = cgroup_conf_parse_text(text, n, path, c, err, errlen);
+	xfree(text);
+	return rc;
+}

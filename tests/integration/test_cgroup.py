@@ -1,0 +1,139 @@
+"""Process containers: proctrack/cgroup + task/cgroup with cgroup.conf.
+
+The machine's hierarchy is whatever it is (v2, v1 or a mix): slurmstepd
+detects it.  Where it finds no writable controller for what a test needs,
+it logs "cgroup: not used for StepId=... (REASON)" and the test skips
+with that reason.
+"""
+
+import os
+import re
+import time
+
+import pytest
+
+import cluster as cl
+from conftest import _start, _stop
+
+CGROUP_CONF = """# test cgroup.conf
+ConstrainCores=yes
+ConstrainRAMSpace=yes
+AllowedRAMSpace=100
+ConstrainSwapSpace=yes
+AllowedSwapSpace=0
+"""
+
+
+@pytest.fixture(scope="module")
+def cg_cluster(users):
+    c = _start(tag="cgroup", nodes=2,
+               extra_conf="ProctrackType=proctrack/cgroup\n"
+                          "TaskPlugin=task/affinity,task/cgroup\n")
+    c.write_file(None, os.path.join(c.dir, "etc", "cgroup.conf"), CGROUP_CONF)
+    yield c
+    _stop(c)
+
+
+def _skip_if_unused(c, jobid):
+    for n in c.node_names:
+        try:
+            text = open(c.slurmd_log(n)).read()
+        except OSError:
+            continue
+        m = re.search(r"cgroup: not used for StepId=%d\.\S+ \((.*)\)" % jobid,
+                      text)
+        if m:
+            pytest.skip("no usable cgroup hierarchy: " + m.group(1))
+
+
+def _run(c, script, args, name, user="sluice_u1", timeout=60):
+    wd = c.workdir(user)
+    c.write_file(user, os.path.join(wd, name + ".sh"), script, 0o755)
+    jobid = c.sbatch(args + ["-o", name + ".out", name + ".sh"], user=user,
+                     cwd=wd)
+    st = c.wait_done(jobid, timeout=timeout)
+    try:
+        out = open(os.path.join(wd, name + ".out")).read()
+    except OSError:
+        out = ""
+    return jobid, st, out
+
+
+def test_oom_job_ends_out_of_memory(cg_cluster):
+    c = cg_cluster
+    script = """#!/bin/sh
+cat /proc/self/cgroup
+python3 -c 'x = b"a" * (300 << 20); print("survived")'
+echo script-end
+"""
+    jobid, st, out = _run(c, script, ["--mem=60M", "-w", "n1"], "oom")
+    _skip_if_unused(c, jobid)
+    assert re.search(r"/slurm_n1/uid_\d+/job_%d/step_batch$" % jobid, out,
+                     re.M), out
+    assert "survived" not in out
+    assert ("slurmstepd: error: Detected 1 oom-kill event(s) in StepId=%d.batch. "
+            "Some of your processes may have been killed by the cgroup "
+            "out-of-memory handler.\n" % jobid) in out
+    assert st == "OUT_OF_MEMORY", c.show_job(jobid)
+    rec = c.show_job(jobid)
+    assert rec["Reason"] == "OutOfMemory"
+    assert rec["ExitCode"] == "0:125"
+
+
+def test_within_mem_completes(cg_cluster):
+    c = cg_cluster
+    script = """#!/bin/sh
+python3 -c 'x = b"a" * (20 << 20); print("fine")'
+"""
+    jobid, st, out = _run(c, script, ["--mem=100M", "-w", "n2"], "fits")
+    _skip_if_unused(c, jobid)
+    assert out == "fine\n"
+    assert st == "COMPLETED"
+
+
+def test_cores_and_reparented_daemon(cg_cluster):
+    """ConstrainCores: the job's one CPU (node CPU ids mapped onto the
+    machine); proctrack/cgroup: a daemon that left the script's session
+    is in the step's cgroup and is killed when the job ends."""
+    c = cg_cluster
+    wd = c.workdir("sluice_u1")
+    pidfile = os.path.join(wd, "daemon.pid")
+    script = """#!/bin/sh
+grep Cpus_allowed_list /proc/self/status
+setsid sh -c 'echo $$ > %s; exec sleep 300' < /dev/null > /dev/null 2>&1 &
+sleep 1
+""" % pidfile
+    jobid, st, out = _run(c, script, ["-n1", "-w", "n2"], "cores")
+    _skip_if_unused(c, jobid)
+    assert st == "COMPLETED", out
+    m = re.search(r"Cpus_allowed_list:\s*(\S+)", out)
+    ncpu = os.cpu_count()
+    allowed = m.group(1)
+    assert re.fullmatch(r"\d+", allowed), out   # one CPU, as allocated
+    assert int(allowed) < ncpu
+    pid = int(open(pidfile).read())
+    deadline = time.time() + 10
+    while time.time() < deadline and os.path.exists("/proc/%d" % pid):
+        time.sleep(0.2)
+    assert not os.path.exists("/proc/%d" % pid), "daemon survived the job"
+
+
+def test_srun_step_oom(cg_cluster):
+    c = cg_cluster
+    r = c.run(["srun", "--mem=60M", "-w", "n1", "python3", "-c",
+               'x = b"a" * (300 << 20); print("survived")'],
+              user="sluice_u1", cwd=c.workdir("sluice_u1"), timeout=60)
+    m = re.search(r"StepId=(\d+)\.0", r.err)
+    if not m:
+        jobs = c.all_job_states()
+        for jid in jobs:
+            _skip_if_unused(c, int(jid))
+    assert m, r
+    jobid = int(m.group(1))
+    assert "survived" not in r.out
+    assert ("slurmstepd: error: Detected 1 oom-kill event(s) in StepId=%d.0. "
+            "Some of your processes may have been killed by the cgroup "
+            "out-of-memory handler.\n" % jobid) in r.err, r
+    assert "srun: error: n1: task 0: Out Of Memory\n" in r.err, r
+    assert r.rc != 0
+    assert "StepId=%d.0 State=OUT_OF_MEMORY" % jobid in open(c.ctld_log).read()
