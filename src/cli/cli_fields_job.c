@@ -383,6 +383,20 @@ TXT(t_end) { cli_fmt_time(o, J(r)->end_time, "N/A"); }
 TIME_JSON(j_end, end_time)
 TXT(t_deadline) { cli_fmt_time(o, J(r)->deadline, "N/A"); }
 TIME_JSON(j_deadline, deadline)
+/* shown only when the controller runs with preemption (set for jobs that
+ * started) */
+TXT(t_show_preempt_elig)
+{
+	if (J(r)->preemptable_time)
+		cli_fmt_time(o, J(r)->preemptable_time, "None");
+}
+TXT(t_show_preempt_time)
+{
+	if (J(r)->preemptable_time)
+		cli_fmt_time(o, J(r)->preempt_time, "None");
+}
+TIME_JSON(j_preempt_time, preempt_time)
+TIME_JSON(j_preemptable_time, preemptable_time)
 TXT(t_suspend) { cli_fmt_time(o, J(r)->suspend_time, "None"); }
 TIME_JSON(j_suspend, suspend_time)
 TXT(t_presus) { xstrfmtcat(o, "%ld", (long)J(r)->pre_sus_time); }
@@ -691,6 +705,9 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, "StartTime", NL, t_show_start, NULL, NULL },
 	{ 0, NULL, NULL, "EndTime", 0, t_show_end, NULL, NULL },
 	{ 0, "deadline", "DEADLINE", "Deadline", 0, t_deadline, "deadline", j_deadline },
+	{ 0, NULL, NULL, "PreemptEligibleTime", NL | OPT, t_show_preempt_elig,
+	  NULL, NULL },
+	{ 0, NULL, NULL, "PreemptTime", OPT, t_show_preempt_time, NULL, NULL },
 	{ 0, "suspendtime", "SUSPEND_TIME", "SuspendTime", NL, t_suspend,
 	  "suspend_time", j_suspend },
 	{ 0, NULL, NULL, "SecsPreSuspend", 0, t_presus, "pre_sus_time", j_presus },
@@ -807,8 +824,8 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_null, "het_job_id", j_set_zero },
 	{ 0, NULL, NULL, NULL, 0, t_null, "het_job_offset", j_set_zero },
 	{ 0, NULL, NULL, NULL, 0, t_null, "max_cpus", j_set_zero },
-	{ 0, NULL, NULL, NULL, 0, t_null, "preempt_time", j_set_zero },
-	{ 0, NULL, NULL, NULL, 0, t_null, "preemptable_time", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "preempt_time", j_preempt_time },
+	{ 0, NULL, NULL, NULL, 0, t_null, "preemptable_time", j_preemptable_time },
 	{ 0, NULL, NULL, NULL, 0, t_null, "resize_time", j_set_zero },
 	{ 0, NULL, NULL, NULL, 0, t_null, "tasks_per_board", j_set_zero },
 	{ 0, NULL, NULL, NULL, 0, t_null, "tasks_per_tres", j_set_zero },

@@ -258,6 +258,8 @@ const field_desc_t job_info_fields[] = {
 	J(warn_flags, FT_U16), J(warn_sent, FT_BOOL), J(suspend_start, FT_TIME),
 	J(tres_per_job, FT_STR), J(tres_per_task, FT_STR), J(bitflags, FT_U32),
 	J(alloc_detail, FT_STR), J(gres_alloc, FT_STR),
+	J(preemptable_time, FT_TIME), J(preempt_time, FT_TIME),
+	J(preempt_susp, FT_BOOL),
 	FIELD_END
 };
 #undef J

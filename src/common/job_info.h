@@ -284,6 +284,11 @@ typedef struct {
 	uint32_t  bitflags;       /* JOB_SPREAD... */
 	char     *alloc_detail;   /* scontrol -d: "Nodes=n1 CPU_IDs=0-1 Mem=100 GRES=gpu:1(IDX:0)" lines */
 	char     *gres_alloc;     /* JOB_GRES: "gpu:1" or NULL */
+	time_t    preemptable_time; /* PreemptEligibleTime; 0 = preemption off
+				     * or not started (line not shown) */
+	time_t    preempt_time;   /* when chosen for preemption, 0 = never */
+	bool      preempt_susp;   /* suspended by preemption: resumed by the
+				   * scheduler when its CPUs are free */
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

@@ -162,6 +162,8 @@ static void _bf_add_running(void)
 	for (j = job_mgr_running_first(); j; j = j->run_next) {
 		time_t end = j->info.end_time;
 		bool completing = j->info.job_state & JOB_COMPLETING;
+		bool suspended = (j->info.job_state & JOB_STATE_BASE) ==
+			JOB_SUSPENDED;
 		long i, k = 0;
 
 		if (!j->node_bitmap)
@@ -175,8 +177,9 @@ static void _bf_add_running(void)
 			if (completing && j->comp_bitmap &&
 			    !bitmap_test(j->comp_bitmap, i))
 				continue;  /* already given back */
-			bf_map_release(bf.map, i, end, j->node_cpus[k],
-				       j->node_mem[k]);
+			/* a suspended job's CPUs are free already */
+			bf_map_release(bf.map, i, end, suspended ? 0 :
+				       j->node_cpus[k], j->node_mem[k]);
 		}
 	}
 }

@@ -21,6 +21,7 @@
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
 #include "ctld/jobcomp.h"
+#include "ctld/preempt.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
@@ -417,6 +418,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	i->sched_name = xstrdup("Main");
 	_tres_alloc(j);
 	job_res_start(j, res);
+	preempt_job_started(j);
 	job_mgr_touch(j);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s",
 	     i->job_id, i->nodes, i->num_cpus, i->partition);
@@ -460,7 +462,8 @@ static void _send_terminate(job_record_t *j, node_record_t *n)
 	s->step_id = NO_VAL32;
 	s->signal = 9;
 	s->kill_wait = ctld_conf()->kill_wait;
-	s->job_state = j->info.job_state & JOB_STATE_BASE;
+	/* the base state says why (stepd's "DUE TO ..."); REQUEUE kept */
+	s->job_state = j->info.job_state & (JOB_STATE_BASE | JOB_REQUEUE);
 	s->nodes = xstrdup(j->info.nodes);
 	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_TERMINATE_JOB, s,
 		      ctld_conf()->message_timeout * 1000, NULL, NULL);
@@ -494,6 +497,8 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	uint32_t was = i->job_state & JOB_STATE_BASE;
 	long b;
 
+	if (was == JOB_SUSPENDED)
+		job_mgr_suspend_res(j, true);   /* its CPUs, released below */
 	i->job_state = state;
 	i->state_reason = reason;
 	i->exit_code = exit_code;
@@ -507,7 +512,8 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	job_epilog_start(j);
 	/* only a live job's end is news (a restart re-ends finished ones) */
 	if ((was == JOB_PENDING || was == JOB_RUNNING ||
-	     was == JOB_SUSPENDED) && (state & JOB_STATE_BASE) != JOB_PENDING)
+	     was == JOB_SUSPENDED) && (state & JOB_STATE_BASE) != JOB_PENDING &&
+	    !(state & JOB_REQUEUE))
 		job_mail(j, JOB_MAIL_END);
 	acct_job_changed(j);
 	if (!j->node_bitmap || !j->on_run) {
@@ -742,6 +748,7 @@ static void _check_deadlines(time_t now)
 
 void job_mgr_tick(time_t now)
 {
+	preempt_tick(now);      /* GraceTime over: before the time limits */
 	_check_time_limits(now);
 	if (now % 5 == 0)
 		_check_deadlines(now);

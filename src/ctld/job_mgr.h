@@ -77,6 +77,8 @@ typedef struct job_record {
 				        * node registers without it */
 	uint32_t        acct_requid;   /* who cancelled it (accounting), or
 					  NO_VAL32; not saved */
+	uint32_t        preempt_by;    /* job it is preempted for (log); not
+					  saved */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;
@@ -209,6 +211,16 @@ void          job_mgr_signal_nodes(job_record_t *j, uint16_t sig,
 /* A requeued job's nodes are all clean (or it had none): pending again
  * (job_ops.c). */
 void          job_mgr_requeue_done(job_record_t *j);
+/* Suspend (or resume) a running job now, without permission checks:
+ * state, time accounting, SIGSTOP/SIGCONT, and its CPUs given back (or
+ * taken again) on its nodes (job_ops.c). */
+void          job_mgr_suspend_job(job_record_t *j, bool suspend, time_t now);
+/* A suspended job's CPUs on its nodes: taken again (on) or given back. */
+void          job_mgr_suspend_res(job_record_t *j, bool on);
+/* Requeue a running job that is preempted: it ends PREEMPTED (as
+ * accounting and its nodes see it) and is pending again once its nodes
+ * are clean.  -1 if it may not be requeued (no batch job, --no-requeue). */
+int           job_mgr_preempt_requeue(job_record_t *j);
 /* Take a finished job off the finished list (requeue). */
 void          job_mgr_finished_del(job_record_t *j);
 

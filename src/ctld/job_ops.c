@@ -100,9 +100,31 @@ static void _free_alloc(job_record_t *j)
 	j->alloc_cnt = 0;
 }
 
+/* AuthInfo cred_expire=N (s, default 120): how long a job credential
+ * lives, and so how long a requeued job waits before it starts again. */
+static uint32_t _cred_expire(void)
+{
+	const char *a = ctld_conf()->auth_info, *p;
+	uint32_t v;
+	char buf[16];
+	size_t n;
+
+	p = a ? strstr(a, "cred_expire=") : NULL;
+	if (!p)
+		return 120;
+	p += strlen("cred_expire=");
+	n = strcspn(p, ",");
+	if (n >= sizeof(buf))
+		return 120;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	return parse_u32(buf, &v) < 0 ? 120 : v;
+}
+
 void job_mgr_requeue_done(job_record_t *j)
 {
 	job_info_t *i = &j->info;
+	time_t now = time(NULL);
 
 	job_mgr_running_del(j);
 	job_mgr_finished_del(j);
@@ -116,6 +138,15 @@ void job_mgr_requeue_done(job_record_t *j)
 	i->suspend_time = i->suspend_start = 0;
 	i->pre_sus_time = 0;
 	i->warn_sent = false;
+	i->preempt_time = i->preemptable_time = 0;
+	i->preempt_susp = false;
+	/* as Slurm: a new submit (a new accounting record), and no start
+	 * before the job credentials of the last run have expired */
+	i->submit_time = now;
+	if (j->begin_time <= now) {
+		j->begin_time = now + _cred_expire() + 1;
+		i->eligible_time = j->begin_time;
+	}
 	i->num_cpus = i->num_tasks * (i->cpus_per_task ? i->cpus_per_task : 1);
 	j->term_sent = 0;
 	j->launch_tries = 0;
@@ -173,6 +204,21 @@ static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
 	return 0;
 }
 
+int job_mgr_preempt_requeue(job_record_t *j)
+{
+	job_info_t *i = &j->info;
+
+	if (!i->batch_flag || !i->requeue ||
+	    (OBASE(j) != JOB_RUNNING && OBASE(j) != JOB_SUSPENDED))
+		return -1;
+	i->restart_cnt++;
+	job_mail(j, JOB_MAIL_REQUEUE);
+	/* PREEMPTED for accounting and the nodes ("DUE TO PREEMPTION"),
+	 * pending again once they are clean */
+	job_mgr_end(j, JOB_PREEMPTED | JOB_REQUEUE, WAIT_NO_REASON, SIGKILL);
+	return 0;
+}
+
 void job_mgr_rpc_requeue(net_conn_t *c, slurm_msg_t *m)
 {
 	requeue_msg_t *r = m->data;
@@ -186,6 +232,51 @@ void job_mgr_rpc_requeue(net_conn_t *c, slurm_msg_t *m)
 }
 
 /* ---- suspend / resume ---- */
+
+void job_mgr_suspend_res(job_record_t *j, bool on)
+{
+	long i, k = 0;
+
+	if (!j->on_run || !j->node_bitmap)
+		return;
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0 &&
+	     (uint32_t) k < j->alloc_cnt;
+	     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
+		if (j->comp_bitmap && (j->info.job_state & JOB_COMPLETING) &&
+		    !bitmap_test(j->comp_bitmap, i))
+			continue;
+		node_mgr_suspend_cpus(node_mgr_at(i), j->node_cpus[k],
+				      j->node_cpu_ids ? j->node_cpu_ids[k] :
+				      NULL, on);
+	}
+}
+
+void job_mgr_suspend_job(job_record_t *j, bool suspend, time_t now)
+{
+	job_info_t *i = &j->info;
+
+	if (suspend) {
+		i->pre_sus_time += now - (i->suspend_time ? i->suspend_time :
+					  i->start_time);
+		i->suspend_time = i->suspend_start = now;
+		i->job_state = (i->job_state & ~JOB_STATE_BASE) | JOB_SUSPENDED;
+		job_mgr_signal_nodes(j, SIGSTOP, KILL_FULL_JOB);
+		/* as Slurm: a suspended job's CPUs may be given to others
+		 * (its memory and GPUs stay held) */
+		job_mgr_suspend_res(j, false);
+	} else {
+		/* suspended time does not count against the limit */
+		if (i->end_time)
+			i->end_time += now - i->suspend_start;
+		i->suspend_time = now;
+		i->suspend_start = 0;
+		i->preempt_susp = false;
+		i->job_state = (i->job_state & ~JOB_STATE_BASE) | JOB_RUNNING;
+		job_mgr_suspend_res(j, true);
+		job_mgr_signal_nodes(j, SIGCONT, KILL_FULL_JOB);
+	}
+	job_mgr_touch(j);
+}
 
 static int _suspend(job_record_t *j, uint16_t op, uid_t uid, time_t now)
 {
@@ -204,27 +295,16 @@ static int _suspend(job_record_t *j, uint16_t op, uid_t uid, time_t now)
 	if (op == SUSPEND_JOB) {
 		if (base == JOB_SUSPENDED)
 			return 0;
-		i->pre_sus_time += now - (i->suspend_time ? i->suspend_time :
-					  i->start_time);
-		i->suspend_time = i->suspend_start = now;
-		i->job_state = (i->job_state & ~JOB_STATE_BASE) | JOB_SUSPENDED;
-		job_mgr_signal_nodes(j, SIGSTOP, KILL_FULL_JOB);
+		job_mgr_suspend_job(j, true, now);
 		info("%s: JobId=%u suspended by uid %u", __func__, i->job_id,
 		     (unsigned) uid);
 	} else {
 		if (base != JOB_SUSPENDED)
 			return ESLURM_JOB_NOT_SUSPENDED;
-		/* suspended time does not count against the limit */
-		if (i->end_time)
-			i->end_time += now - i->suspend_start;
-		i->suspend_time = now;
-		i->suspend_start = 0;
-		i->job_state = (i->job_state & ~JOB_STATE_BASE) | JOB_RUNNING;
-		job_mgr_signal_nodes(j, SIGCONT, KILL_FULL_JOB);
+		job_mgr_suspend_job(j, false, now);
 		info("%s: JobId=%u resumed by uid %u", __func__, i->job_id,
 		     (unsigned) uid);
 	}
-	job_mgr_touch(j);
 	return 0;
 }
 

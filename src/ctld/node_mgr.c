@@ -392,6 +392,24 @@ void node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids, uint64_t gpus,
 	_alloc_tres(n);
 }
 
+void node_mgr_suspend_cpus(node_record_t *n, uint16_t cpus,
+			   const bitmap_t *cpu_ids, bool on)
+{
+	if (on)
+		n->info.alloc_cpus += cpus;
+	else
+		n->info.alloc_cpus = n->info.alloc_cpus > cpus ?
+			n->info.alloc_cpus - cpus : 0;
+	if (cpu_ids && bitmap_size(cpu_ids) == bitmap_size(n->cpu_used)) {
+		if (on)
+			bitmap_or(n->cpu_used, cpu_ids);
+		else
+			bitmap_and_not(n->cpu_used, cpu_ids);
+	}
+	_alloc_tres(n);
+	node_state_refresh(n);
+}
+
 void node_mgr_alloc(node_record_t *n, uint16_t cpus, uint64_t mem)
 {
 	n->info.alloc_cpus += cpus;

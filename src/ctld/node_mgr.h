@@ -68,6 +68,11 @@ void           node_mgr_alloc(node_record_t *n, uint16_t cpus, uint64_t mem);
 void           node_mgr_release(node_record_t *n, uint16_t cpus, uint64_t mem);
 void           node_mgr_completing(node_record_t *n, bool on);
 /* CPU ids and GPU indexes a job takes (on) or gives back (!on). */
+/* A job on n is suspended (on false) or resumed: its CPUs (count and
+ * ids) are given back or taken again; memory and GPUs stay held, as
+ * Slurm's select does for a suspended job. */
+void           node_mgr_suspend_cpus(node_record_t *n, uint16_t cpus,
+				     const bitmap_t *cpu_ids, bool on);
 void           node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids,
 			     uint64_t gpus, bool on);
 

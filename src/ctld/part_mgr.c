@@ -15,6 +15,7 @@ static struct {
 	part_record_t **parts;
 	size_t          cnt;
 	part_record_t  *dflt;
+	const char     *preempt_mode; /* global PreemptMode while loading */
 } pm;
 
 size_t part_mgr_count(void)
@@ -87,7 +88,9 @@ static void _fill_info(part_info_t *i, const conf_part_t *cp)
 	i->max_mem_per_node = cp->max_mem_per_node;
 	i->max_cpus_per_node = cp->max_cpus_per_node;
 	i->over_time_limit = cp->over_time_limit;
-	i->preempt_mode = xstrdup(cp->preempt_mode ? cp->preempt_mode : "OFF");
+	/* unset: the global PreemptMode, as Slurm shows it */
+	i->preempt_mode = xstrdup(cp->preempt_mode ? cp->preempt_mode :
+				  pm.preempt_mode ? pm.preempt_mode : "OFF");
 	i->billing_weights_str = xstrdup(cp->tres_billing_weights);
 }
 
@@ -134,6 +137,7 @@ int part_mgr_init(const slurm_conf_t *conf, char *err, size_t errlen)
 	part_record_t *dflt = NULL;
 	size_t i;
 
+	pm.preempt_mode = conf_get(conf, "PreemptMode");
 	for (i = 0; i < conf->part_cnt; i++) {
 		parts[i] = _new_part(&conf->parts[i], err, errlen);
 		if (!parts[i]) {

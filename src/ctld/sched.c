@@ -26,6 +26,7 @@
 #include "ctld/job_res.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
+#include "ctld/preempt.h"
 #include "ctld/priority.h"
 #include "ctld/sched.h"
 #include "ctld/select.h"
@@ -333,6 +334,7 @@ static bool _one(job_record_t *j, pass_t *p, uint32_t *tried)
 	(*tried)++;
 	if (_try(j, p))
 		return true;
+	preempt_for(j, p->view, p->node_cnt, p->usable);
 	sched_set_reason(j, WAIT_RESOURCES, NULL);
 	_block(p, j->part);
 	return false;
@@ -350,6 +352,7 @@ static int _pass(bool full)
 		sc.params.default_queue_depth;
 	stop = sc.params.max_sched_time ?
 		t0 + (uint64_t) sc.params.max_sched_time * 1000000 : UINT64_MAX;
+	preempt_resume_suspended();
 	_pass_init(&p);
 	for (j = job_mgr_pending_first(); j; j = next) {
 		next = j->pend_next;

@@ -406,7 +406,10 @@ class Cluster:
             "SlurmctldHost=localhost(127.0.0.1)",
             "SlurmctldPort=%d" % self.ctld_port,
             "AuthType=auth/munge",
-            "AuthInfo=socket=%s" % (auth_socket or self.munge_socket),
+            # cred_expire: a requeued job waits cred_expire+1 s to start
+            # again (Slurm's default 120 would slow every requeue test)
+            "AuthInfo=socket=%s,cred_expire=2" % (auth_socket or
+                                                  self.munge_socket),
             "PluginDir=%s" % self.bins["plugindir"],
             "StateSaveLocation=%s" % os.path.join(self.dir, "state"),
             "SlurmdSpoolDir=%s" % os.path.join(self.dir, "spool", "%n"),

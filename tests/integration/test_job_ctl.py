@@ -228,6 +228,9 @@ def test_requeue_on_node_failure(new_cluster):
         c.show_job(j)), 60, "requeue after node failure")
     assert rec["JobState"] in ("PENDING", "COMPLETING"), rec
     assert c.wait_state(j, "PENDING", 30) == "PENDING"
+    # a requeued job first waits cred_expire + 1 s (Reason=BeginTime)
+    wait_for(lambda: c.show_job(j)["Reason"] != "BeginTime", 10,
+             "requeue begin delay")
     # it may only run on n1, which is down: it waits
     assert c.show_job(j)["Reason"] in ("ReqNodeNotAvail", "Resources") or \
         c.show_job(j)["Reason"].startswith("ReqNodeNotAvail"), c.show_job(j)

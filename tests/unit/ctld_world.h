@@ -29,6 +29,7 @@
 #include "../../src/ctld/sched_params.c"
 #include "../../src/ctld/job_ops.c"
 #include "../../src/ctld/job_mail.c"
+#include "../../src/ctld/preempt.c"
 #include "../../src/ctld/sched.c"
 #include "../../src/ctld/step_mgr.c"
 

@@ -230,6 +230,11 @@ static void note_cancel(stepd_t *sd, uint32_t job_state)
 	struct tm tm;
 
 	switch (job_state & JOB_STATE_BASE) {
+	case JOB_PENDING:
+		if (!(job_state & JOB_REQUEUE))
+			return;
+		why = " DUE TO JOB REQUEUE";
+		break;
 	case JOB_CANCELLED: why = ""; break;
 	case JOB_TIMEOUT:   why = " DUE TO TIME LIMIT"; break;
 	case JOB_NODE_FAIL: why = " DUE TO NODE FAILURE"; break;
