@@ -334,7 +334,13 @@ static bool _one(job_record_t *j, pass_t *p, uint32_t *tried)
 	(*tried)++;
 	if (_try(j, p))
 		return true;
-	preempt_for(j, p->view, p->node_cnt, p->usable);
+	/* suspended victims free their CPUs at once: try again now (before
+	 * the next pass would resume them) */
+	if (preempt_for(j, p->view, p->node_cnt, p->usable)) {
+		node_mgr_select_view(p->view);
+		if (_try(j, p))
+			return true;
+	}
 	sched_set_reason(j, WAIT_RESOURCES, NULL);
 	_block(p, j->part);
 	return false;
