@@ -66,9 +66,15 @@ static void _early_exits(srun_t *r)
 		exit(0);
 	}
 	if (r->so.mpi && !strcasecmp(r->so.mpi, "list")) {
-		printf("MPI plugin types are...\n\tnone\n\tpmi2\n");
+		printf("MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\n"
+		       "specific pmix plugin versions available: pmix_v4\n");
 		exit(0);
 	}
+}
+
+static bool _is_pmix(const char *t)
+{
+	return t && (!strcasecmp(t, "pmix") || !strcasecmp(t, "pmix_v4"));
 }
 
 static void _checks(srun_t *r, int argc, int first)
@@ -78,7 +84,7 @@ static void _checks(srun_t *r, int argc, int first)
 		exit(1);
 	}
 	if (r->so.mpi && strcasecmp(r->so.mpi, "none") &&
-	    strcasecmp(r->so.mpi, "pmi2")) {
+	    strcasecmp(r->so.mpi, "pmi2") && !_is_pmix(r->so.mpi)) {
 		error("invalid MPI type '%s', --mpi=list for acceptable types",
 		      r->so.mpi);
 		exit(1);
@@ -335,12 +341,14 @@ static void *_launch_one(void *arg)
 	return NULL;
 }
 
-/* --mpi, else MpiDefault: serve PMI? */
-static bool _want_pmi(const srun_t *r)
+/* --mpi, else MpiDefault: LAUNCH_PMI (pmi2), LAUNCH_PMIX or 0. */
+static uint16_t _want_pmi(const srun_t *r)
 {
 	const char *t = r->so.mpi ? r->so.mpi : cli_conf()->mpi_default;
 
-	return t && !strcasecmp(t, "pmi2");
+	if (t && !strcasecmp(t, "pmi2"))
+		return LAUNCH_PMI;
+	return _is_pmix(t) ? LAUNCH_PMIX : 0;
 }
 
 /* PMI_process_mapping: (vector,(start_node,node_count,tasks_per_node)...)
@@ -484,7 +492,7 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0);
 		m->kill_wait = cli_conf()->kill_wait;
 		if (mapping) {
-			m->flags |= LAUNCH_PMI;
+			m->flags |= _want_pmi(r);
 			m->pmi_mapping = mapping;
 		}
 		l[n].node = s->node_names[n];

@@ -46,7 +46,8 @@ typedef struct {
 	int          sig_pipe[1];  /* read end of the signal pipe */
 	int          label_width;
 	uint32_t     connected;   /* nodes whose IO_INIT arrived */
-	char        *fence;       /* PMI pairs of this barrier so far */
+	char        *fence;       /* PMI pairs / PMIx blobs of this fence */
+	size_t       fence_len;
 	uint32_t     fence_cnt;   /* nodes in the barrier */
 } io_t;
 
@@ -175,13 +176,16 @@ static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
 				   (uint32_t) p[1] << 16 | p[2] << 8 | p[3]);
 		break;
 	case IO_PMI_FENCE:
-		if (f->len)
-			xstrfmtcat(&io->fence, "%.*s", (int) f->len,
-				   (const char *) p);
+		if (f->len) {         /* bytes: PMIx blobs are binary */
+			io->fence = xrealloc(io->fence, io->fence_len + f->len);
+			memcpy(io->fence + io->fence_len, p, f->len);
+			io->fence_len += f->len;
+		}
 		if (++io->fence_cnt >= io->s->node_cnt) {
 			_send(io, -1, IO_PMI_FENCE_OUT, 0, io->fence,
-			      io->fence ? strlen(io->fence) : 0);
+			      io->fence_len);
 			xfree(io->fence);
+			io->fence_len = 0;
 			io->fence_cnt = 0;
 		}
 		break;

@@ -661,6 +661,7 @@ enum {
 	LAUNCH_LABEL      = 0x0002,
 	LAUNCH_STDIN_NONE = 0x0004,
 	LAUNCH_PMI        = 0x0008,   /* serve PMI on PMI_FD (--mpi=pmi2) */
+	LAUNCH_PMIX       = 0x0010,   /* PMIx server in the stepd (--mpi=pmix) */
 };
 /* slurmctld -> slurmdbd: a batch of outbox records, stored in one
  * transaction.  (epoch, seq) identify a record: the dbd skips those it

@@ -27,6 +27,7 @@ struct evbuffer;
 struct step;
 struct cgroup_step;
 typedef struct step_pmi step_pmi_t;
+typedef struct step_pmix step_pmix_t;
 
 /* A task's usage (step_acct.c); KB and microseconds. */
 typedef struct {
@@ -55,6 +56,7 @@ typedef struct {
 	bool             exit_sent;
 	int              status;
 	step_usage_t     usage;
+	char           **pmix_env;    /* PMIX_* for the child (--mpi=pmix) */
 } step_task_t;
 
 typedef struct step {
@@ -78,6 +80,7 @@ typedef struct step {
 	bool                leaving;      /* acknowledged: IO_DONE sent */
 	uint32_t            worst;        /* largest task wait status */
 	step_pmi_t         *pmi;          /* --mpi=pmi2, or NULL */
+	step_pmix_t        *pmix;         /* --mpi=pmix, or NULL */
 	bool                acct_on;      /* jobacct_gather/linux */
 	struct event       *acct_ev;      /* sampling timer */
 	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */

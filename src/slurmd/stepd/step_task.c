@@ -29,6 +29,7 @@
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_pmi.h"
+#include "slurmd/stepd/step_pmix.h"
 
 #define EXIT_EXEC_FAILED 2
 #define OUT_CHUNK (64u * 1024)    /* a longer line is cut here */
@@ -123,6 +124,17 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd)
 	env_set(&env, "SLURM_GTIDS", m->gtids);
 	env_set(&env, "SLURM_TOPOLOGY_ADDR", st->node_name);
 	env_set(&env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+	for (char **e = t->pmix_env; e && *e; e++) {
+		char *eq = strchr(*e, '=');
+
+		if (eq) {
+			*eq = '\0';
+			env_set(&env, *e, eq + 1);
+			*eq = '=';
+		}
+	}
+	if (t->pmix_env)
+		env_set(&env, "SLURM_MPI_TYPE", "pmix");
 	if (pmi_fd >= 0) {
 		env_setf(&env, "PMI_FD", "%d", pmi_fd);
 		env_setf(&env, "PMI_RANK", "%u", t->gtid);
@@ -301,6 +313,8 @@ static int _start_one(step_t *st, step_task_t *t)
 		return ESLURMD_EXECVE_FAILED;
 	if (st->pmi && step_pmi_task_fd(st->pmi, t, &pmi_fd) < 0)
 		return ESLURMD_EXECVE_FAILED;
+	if (st->pmix && !(t->pmix_env = step_pmix_task_env(st->pmix, t)))
+		return ESLURMD_EXECVE_FAILED;
 	pid = fork();
 	if (pid < 0) {
 		error("StepId=%u.%u: fork: %m", st->m->job_id, st->m->step_id);
@@ -340,6 +354,9 @@ int step_tasks_start(step_t *st)
 		return SLURM_UNEXPECTED_MSG_ERROR;
 	if (st->m->flags & LAUNCH_PMI)
 		st->pmi = step_pmi_create(st);
+	if ((st->m->flags & LAUNCH_PMIX) &&
+	    !(st->pmix = step_pmix_create(st)))
+		return ESLURMD_EXECVE_FAILED;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		st->tasks[i].in_fd = st->tasks[i].out_fd = st->tasks[i].err_fd = -1;
 		if (_start_one(st, &st->tasks[i])) {
@@ -448,6 +465,8 @@ void step_tasks_free(step_t *st)
 {
 	step_pmi_destroy(st->pmi);
 	st->pmi = NULL;
+	step_pmix_destroy(st->pmix);
+	st->pmix = NULL;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		step_task_t *t = &st->tasks[i];
 
@@ -465,6 +484,7 @@ void step_tasks_free(step_t *st)
 			evbuffer_free(t->out_buf);
 		if (t->err_buf)
 			evbuffer_free(t->err_buf);
+		xstrarray_free(t->pmix_env);
 	}
 	xfree(st->tasks);
 }
