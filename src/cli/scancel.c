@@ -262,25 +262,35 @@ static bool has_filters(const scancel_opts_t *o)
 }
 
 /* One job's outcome: print what Slurm's scancel prints and return the
- * error that decides the exit code (0 = none). */
+ * exit code it asks for (0 = none).  As 22.05: a plain cancel of a job
+ * that is gone or never existed is silent (named with -v) and not an
+ * error; an explicit --signal (even KILL) to such a job is "Invalid job id
+ * specified" and exit 1; any other error exits with the error code's low
+ * byte (Access/permission denied: 210). */
 static int job_result(const scancel_opts_t *o, const char *id, int rc,
 		      const char *msg)
 {
+	bool gone = rc == ESLURM_ALREADY_DONE || rc == ESLURM_INVALID_JOB_ID;
+
 	if (o->signal < 0)
 		verbose("Terminating job %s", id);
 	else
 		verbose("Signal %d to job %s", o->signal, id);
 	if (!rc)
 		return 0;
-	if (o->verbose > 0 ||
-	    (rc != ESLURM_ALREADY_DONE && rc != ESLURM_INVALID_JOB_ID))
-		error("Kill job error on job id %s: %s", id,
-		      msg ? msg : slurm_strerror(rc));
-	if ((rc == ESLURM_ALREADY_DONE || rc == ESLURM_INVALID_JOB_ID) &&
-	    (o->signal < 0 || o->signal == SIGKILL))
+	if (gone && o->signal < 0) {
+		if (o->verbose > 0)
+			error("Kill job error on job id %s: %s", id,
+			      msg ? msg : slurm_strerror(rc));
 		return 0;
-	/* Slurm exits with the error code's low byte (Access/permission
-	 * denied: 210). */
+	}
+	if (gone) {
+		error("Kill job error on job id %s: %s", id,
+		      slurm_strerror(ESLURM_INVALID_JOB_ID));
+		return 1;
+	}
+	error("Kill job error on job id %s: %s", id,
+	      msg ? msg : slurm_strerror(rc));
 	return (rc & 0xff) ? (rc & 0xff) : 1;
 }
 
@@ -344,8 +354,9 @@ static int cancel_jobs(const scancel_opts_t *o)
 	for (uint32_t i = 0; r && i < r->cnt; i++) {
 		const kill_jobs_resp_job_t *j = &r->jobs[i];
 
-		if ((e = job_result(o, j->job_id_str ? j->job_id_str : "?",
-				    j->error_code, j->error_msg)))
+		e = job_result(o, j->job_id_str ? j->job_id_str : "?",
+			       j->error_code, j->error_msg);
+		if (e > rc)
 			rc = e;
 	}
 	msg_free(&resp);

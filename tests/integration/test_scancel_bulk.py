@@ -19,6 +19,7 @@ import pytest
 N_BULK = 300
 N_OTHER = 4
 DENIED = "scancel: error: Kill job error on job id %d: Access/permission denied"
+INVALID = "scancel: error: Kill job error on job id %d: Invalid job id specified"
 
 
 def submit_many(c, n, user, args, par=4):
@@ -148,6 +149,18 @@ def test_scancel_id_list_mixed(cluster, u1, u2):
     # Unknown and finished ids alone: silent, exit 0 (as before).
     r = c.run(["scancel", str(unknown), str(own[0])], user=u1)
     assert (r.rc, r.out, r.err) == (0, "", ""), r
+
+    # An explicit signal (even KILL) to a finished or unknown job is an
+    # error in 22.05: "Invalid job id specified", exit 1; with an access
+    # error among them, the access error's code wins (checked on 22.05).
+    for sig in ("USR1", "KILL"):
+        r = c.run(["scancel", "-s", sig, str(own[0])], user=u1)
+        assert (r.rc, r.out, r.err) == (1, "", INVALID % own[0] + "\n"), r
+    r = c.run(["scancel", "-s", "USR1", str(foreign), str(unknown)], user=u1)
+    assert r.rc == 210, r
+    assert sorted(r.err.splitlines()) == sorted(
+        [DENIED % foreign, INVALID % unknown]), r
+
     # The owner (and root) still can.
     r = c.run(["scancel", str(foreign)], user=u2)
     assert (r.rc, r.err) == (0, ""), r
