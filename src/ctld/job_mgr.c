@@ -33,6 +33,7 @@
 static struct {
 	job_record_t *by_id;
 	job_record_t *pending;     /* scheduling order */
+	uint64_t      pend_gen;    /* changes to the pending list */
 	job_record_t *running;     /* holding nodes */
 	job_record_t *finished;    /* by end time, for purge */
 	uint32_t      cnt;
@@ -120,6 +121,7 @@ void job_mgr_fini(void)
 		_free_job(j);
 	}
 	jm.pending = jm.running = jm.finished = NULL;
+	jm.pend_gen++;
 	jm.cnt = 0;
 	xfree(jm.dirty);
 	xfree(jm.purged);
@@ -224,6 +226,16 @@ job_record_t *job_mgr_pending_first(void)
 	return jm.pending;
 }
 
+int job_mgr_pending_cmp(const job_record_t *a, const job_record_t *b)
+{
+	return a == b ? 0 : _prio_cmp(a, b);
+}
+
+uint64_t job_mgr_pending_gen(void)
+{
+	return jm.pend_gen;
+}
+
 /* Insert in order, searching from the tail: new jobs have the lowest
  * priority of all, so a submit costs O(1). */
 void job_mgr_pending_add(job_record_t *j)
@@ -245,6 +257,7 @@ void job_mgr_pending_add(job_record_t *j)
 		pos->pend_next = j;
 	}
 	j->on_pend = true;
+	jm.pend_gen++;
 }
 
 void job_mgr_pending_del(job_record_t *j)
@@ -253,6 +266,7 @@ void job_mgr_pending_del(job_record_t *j)
 		return;
 	DL_DELETE2(jm.pending, j, pend_prev, pend_next);
 	j->on_pend = false;
+	jm.pend_gen++;
 }
 
 void job_mgr_pending_resort(job_record_t *j)
@@ -281,6 +295,7 @@ void job_mgr_pending_sort(void)
 	for (j = jm.pending, k = 0; j; j = j->pend_next)
 		v[k++] = j;
 	qsort(v, n, sizeof(*v), _prio_qcmp);
+	jm.pend_gen++;
 	jm.pending = NULL;
 	for (k = 0; k < n; k++)
 		DL_APPEND2(jm.pending, v[k], pend_prev, pend_next);

@@ -99,6 +99,10 @@ uint32_t      job_mgr_next_id(void);
 void          job_mgr_set_next_id(uint32_t id);
 /* Pending list in scheduling order (first, then ->pend_next). */
 job_record_t *job_mgr_pending_first(void);
+/* Scheduling order: < 0 if a comes before b. */
+int           job_mgr_pending_cmp(const job_record_t *a, const job_record_t *b);
+/* Bumped by every change to the pending list (add, delete, re-sort). */
+uint64_t      job_mgr_pending_gen(void);
 /* Re-sort one pending job after its priority changed. */
 void          job_mgr_pending_resort(job_record_t *j);
 /* Re-sort the whole pending list (after priorities were recomputed). */

@@ -757,7 +757,7 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 	commit_reply(c, batch ? RESPONSE_SUBMIT_BATCH_JOB :
 		     RESPONSE_RESOURCE_ALLOCATION, resp, _free_submit_resp);
 	stats_job(STATS_JOB_SUBMITTED);
-	sched_trigger();
+	sched_trigger_new(j);
 }
 
 void job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m)

@@ -37,8 +37,15 @@ typedef struct {
 	size_t          node_cnt;
 	bitmap_t       *usable;
 	part_record_t **blocked;
+	job_record_t  **blocker;    /* the job that blocked blocked[i] */
 	size_t          blocked_cnt;
+	size_t          blocked_max;
 	time_t          now;
+	uint32_t        time_dep;   /* jobs left waiting on time (BeginTime,
+				     * Dependency): their reason may change
+				     * with the clock alone */
+	uint32_t        tried;      /* placement attempts (whole pass) */
+	uint32_t        queue;      /* pending jobs seen */
 } pass_t;
 
 static struct {
@@ -49,6 +56,15 @@ static struct {
 	uint64_t       gen;       /* sched_trigger() calls */
 	uint64_t       last_usec; /* end of the last pass */
 	sched_params_t params;
+	/* incremental passes (see the top of this file) */
+	bool           need_full;   /* a sched_trigger() since the last pass */
+	uint32_t      *new_ids;     /* sched_trigger_new() since the last pass */
+	size_t         new_cnt, new_max;
+	bool           base_ok;     /* base holds a complete pass's outcome */
+	pass_t         base;
+	uint64_t       base_pend_gen;
+	uint32_t       base_node_gen;
+	unsigned long  inc_passes;  /* of sc.passes, how many incremental */
 } sc;
 
 /* ---- SchedulerParameters ---- */
@@ -74,6 +90,7 @@ static void _load_params(void)
 /* ---- triggers and timers ---- */
 
 static int _pass(bool full);
+static void _base_drop(void);
 
 static void _on_trigger(evutil_socket_t fd, short what, void *arg)
 {
@@ -120,6 +137,9 @@ void sched_fini(void)
 	if (sc.full_ev)
 		event_free(sc.full_ev);
 	sc.ev = sc.full_ev = NULL;
+	_base_drop();
+	xfree(sc.new_ids);
+	sc.new_cnt = sc.new_max = 0;
 }
 
 void sched_reconfig(void)
@@ -131,7 +151,7 @@ void sched_reconfig(void)
 	sched_trigger();
 }
 
-void sched_trigger(void)
+static void _arm(void)
 {
 	uint64_t now, min = sc.params.sched_min_interval;
 	struct timeval tv = { 0, 0 };
@@ -150,6 +170,27 @@ void sched_trigger(void)
 		return;
 	}
 	event_active(sc.ev, EV_READ, 0);
+}
+
+void sched_trigger(void)
+{
+	sc.need_full = true;
+	_arm();
+}
+
+void sched_trigger_new(job_record_t *j)
+{
+	if (j->array || sc.new_cnt >= 4096) {
+		sc.need_full = true;          /* arrays: many tasks at once */
+	} else {
+		if (sc.new_cnt == sc.new_max) {
+			sc.new_max = sc.new_max ? 2 * sc.new_max : 64;
+			sc.new_ids = xrealloc(sc.new_ids, sc.new_max *
+					      sizeof(*sc.new_ids));
+		}
+		sc.new_ids[sc.new_cnt++] = j->info.job_id;
+	}
+	_arm();
 }
 
 uint64_t sched_change_gen(void)
@@ -228,10 +269,12 @@ static bool _is_blocked(const pass_t *p, const part_record_t *part)
 	return false;
 }
 
-static void _block(pass_t *p, part_record_t *part)
+static void _block(pass_t *p, part_record_t *part, job_record_t *j)
 {
-	if (!_is_blocked(p, part))
-		p->blocked[p->blocked_cnt++] = part;
+	if (_is_blocked(p, part))
+		return;
+	p->blocked[p->blocked_cnt] = part;
+	p->blocker[p->blocked_cnt++] = j;
 }
 
 static void _take(pass_t *p, const select_result_t *res)
@@ -292,19 +335,24 @@ static void _pass_init(pass_t *p)
 	for (i = 0; i < p->node_cnt; i++)
 		if (node_mgr_usable(node_mgr_at(i)))
 			bitmap_set(p->usable, i);
-	p->blocked = xcalloc(part_mgr_count() + 1, sizeof(*p->blocked));
+	p->blocked_max = part_mgr_count() + 1;
+	p->blocked = xcalloc(p->blocked_max, sizeof(*p->blocked));
+	p->blocker = xcalloc(p->blocked_max, sizeof(*p->blocker));
 }
 
 static void _pass_fini(pass_t *p)
 {
 	xfree(p->view);
-	bitmap_destroy(p->usable);
+	if (p->usable)
+		bitmap_destroy(p->usable);
 	xfree(p->blocked);
+	xfree(p->blocker);
+	memset(p, 0, sizeof(*p));
 }
 
-/* Try one job; true if it started.  *tried counts jobs that got as far
+/* Try one job; true if it started.  p->tried counts jobs that got as far
  * as a placement attempt (what default_queue_depth limits). */
-static bool _one(job_record_t *j, pass_t *p, uint32_t *tried)
+static bool _one(job_record_t *j, pass_t *p)
 {
 	uint32_t why = sched_job_reason(j, p->now);
 	char *desc;
@@ -321,17 +369,19 @@ static bool _one(job_record_t *j, pass_t *p, uint32_t *tried)
 		why = WAIT_RESOURCES;
 	if (why == WAIT_TIME)
 		j->info.start_time = j->begin_time;   /* squeue --start */
+	if (why == WAIT_TIME || why == WAIT_DEPENDENCY)
+		p->time_dep++;
 	if (why != WAIT_NO_REASON) {
 		sched_set_reason(j, why, NULL);
 		if (why == WAIT_RESOURCES)
-			_block(p, j->part);
+			_block(p, j->part, j);
 		return false;
 	}
 	if (!j->info.eligible_time) {
 		j->info.eligible_time = p->now;
 		job_mgr_touch(j);
 	}
-	(*tried)++;
+	p->tried++;
 	if (_try(j, p))
 		return true;
 	/* suspended victims free their CPUs at once: try again now (before
@@ -342,16 +392,134 @@ static bool _one(job_record_t *j, pass_t *p, uint32_t *tried)
 			return true;
 	}
 	sched_set_reason(j, WAIT_RESOURCES, NULL);
-	_block(p, j->part);
+	_block(p, j->part, j);
 	return false;
+}
+
+/* ---- the incremental pass ---- */
+
+static void _base_drop(void)
+{
+	if (sc.base_ok)
+		_pass_fini(&sc.base);
+	sc.base_ok = false;
+}
+
+/* Keep a complete pass's outcome as the base of the next incremental
+ * ones (takes p's memory). */
+static void _base_keep(pass_t *p)
+{
+	_base_drop();
+	sc.base = *p;
+	memset(p, 0, sizeof(*p));
+	sc.base_pend_gen = job_mgr_pending_gen();
+	sc.base_node_gen = node_mgr_generation();
+	sc.base_ok = true;
+}
+
+/* Is the base still what a full pass would start from, apart from the
+ * new jobs?  p is a fresh pass_init of now. */
+static bool _base_valid(const pass_t *p, uint32_t limit)
+{
+	const pass_t *b = &sc.base;
+
+	if (!sc.base_ok || sc.need_full || !sc.new_cnt)
+		return false;
+	if (job_mgr_pending_gen() != sc.base_pend_gen + sc.new_cnt ||
+	    node_mgr_generation() != sc.base_node_gen)
+		return false;         /* jobs left, moved or came otherwise */
+	if (b->time_dep && p->now != b->now)
+		return false;         /* a BeginTime or dependency may be due */
+	if ((uint64_t) b->tried + sc.new_cnt >= limit)
+		return false;         /* a full pass would stop short */
+	if (p->node_cnt != b->node_cnt || p->blocked_max != b->blocked_max ||
+	    !bitmap_equal(p->usable, b->usable))
+		return false;
+	for (size_t i = 0; i < p->node_cnt; i++) {
+		const select_node_t *x = &p->view[i], *y = &b->view[i];
+
+		if (x->alloc_cpus < y->alloc_cpus ||
+		    x->alloc_memory < y->alloc_memory ||
+		    (y->gpu_used & ~x->gpu_used))
+			return false;     /* something was freed */
+	}
+	return true;
+}
+
+static int _new_cmp(const void *a, const void *b)
+{
+	return job_mgr_pending_cmp(*(job_record_t * const *) a,
+				   *(job_record_t * const *) b);
+}
+
+/* Evaluate only the new jobs, in queue order, each against the partitions
+ * blocked ahead of it.  Returns the jobs started. */
+static int _pass_new(pass_t *p)
+{
+	pass_t *b = &sc.base;
+	job_record_t **v = xcalloc(sc.new_cnt, sizeof(*v));
+	size_t n = 0, i, k;
+	int started = 0;
+
+	for (i = 0; i < sc.new_cnt; i++) {
+		job_record_t *j = job_mgr_find(sc.new_ids[i]);
+
+		if (j && j->on_pend)
+			v[n++] = j;
+	}
+	qsort(v, n, sizeof(*v), _new_cmp);
+	p->time_dep = b->time_dep;
+	p->tried = b->tried;
+	p->queue = b->queue;
+	for (i = 0; i < n; i++) {
+		job_record_t *j = v[i], *old = NULL;
+		part_record_t *part = j->part;
+
+		/* the partitions blocked by a job ahead of this one */
+		p->blocked_cnt = 0;
+		for (k = 0; k < b->blocked_cnt; k++) {
+			if (job_mgr_pending_cmp(b->blocker[k], j) < 0) {
+				p->blocked[p->blocked_cnt] = b->blocked[k];
+				p->blocker[p->blocked_cnt++] = b->blocker[k];
+			} else if (b->blocked[k] == part) {
+				old = b->blocker[k];
+			}
+		}
+		p->queue++;
+		if (_one(j, p)) {
+			started++;
+			p->queue--;
+			continue;
+		}
+		if (_is_blocked(p, part) &&
+		    p->blocker[p->blocked_cnt - 1] == j) {
+			/* j blocks its partition, ahead of the old blocker */
+			for (k = 0; k < b->blocked_cnt; k++)
+				if (b->blocked[k] == part)
+					break;
+			if (k == b->blocked_cnt)
+				b->blocked_cnt++;
+			b->blocked[k] = part;
+			b->blocker[k] = j;
+			if (old)
+				sched_set_reason(old, WAIT_PRIORITY, NULL);
+		}
+	}
+	/* the base's blocked list is the result; the view is now's */
+	p->blocked_cnt = b->blocked_cnt;
+	memcpy(p->blocked, b->blocked, b->blocked_cnt * sizeof(*p->blocked));
+	memcpy(p->blocker, b->blocker, b->blocked_cnt * sizeof(*p->blocker));
+	xfree(v);
+	return started;
 }
 
 static int _pass(bool full)
 {
 	uint64_t t0 = stats_now_usec(), stop;
-	uint32_t depth = 0, seen = 0, limit, queue = 0;
+	uint32_t limit, seen = 0;
 	job_record_t *j, *next;
 	pass_t p = { 0 };
+	bool complete = true;
 	int started = 0;
 
 	limit = full || !sc.params.default_queue_depth ? UINT32_MAX :
@@ -360,28 +528,48 @@ static int _pass(bool full)
 		t0 + (uint64_t) sc.params.max_sched_time * 1000000 : UINT64_MAX;
 	preempt_resume_suspended();
 	_pass_init(&p);
+	if (!full && _base_valid(&p, limit)) {
+		started = _pass_new(&p);
+		sc.inc_passes++;
+		goto done;
+	}
 	for (j = job_mgr_pending_first(); j; j = next) {
 		next = j->pend_next;
 		/* default_queue_depth counts placement attempts: held,
 		 * dependent or blocked jobs cost little and keep their
 		 * reasons current */
-		if (depth >= limit ||
+		if (p.tried >= limit ||
 		    (++seen % 64 == 0 && stats_now_usec() > stop)) {
 			for (; j; j = j->pend_next)
-				queue++;
+				p.queue++;
+			complete = false;
 			break;
 		}
-		queue++;
-		if (_one(j, &p, &depth)) {
+		p.queue++;
+		if (_one(j, &p)) {
 			started++;
+			p.queue--;
 			if (j->on_pend)
 				next = j;    /* an array: its next task */
 		}
 	}
-	_pass_fini(&p);
+	if (p.tried >= sc.params.default_queue_depth &&
+	    sc.params.default_queue_depth)
+		complete = false;
+done:
+	sc.need_full = false;
+	sc.new_cnt = 0;
 	sc.passes++;
 	sc.last_usec = stats_now_usec();
-	stats_main_cycle(sc.last_usec - t0, depth, queue);
+	stats_main_cycle(sc.last_usec - t0, p.tried, p.queue + started);
+	if (complete) {
+		/* what the base must match: the nodes as the starts left them */
+		node_mgr_select_view(p.view);
+		_base_keep(&p);
+	} else {
+		_base_drop();
+		_pass_fini(&p);
+	}
 	if (started)
 		debug("sched: pass %lu started %d jobs", sc.passes, started);
 	return started;

@@ -25,6 +25,9 @@ void sched_fini(void);
 void sched_reconfig(void);
 /* Something changed (submit, job end, node up...): schedule soon. */
 void sched_trigger(void);
+/* A job was just submitted (and is pending): schedule soon.  If nothing
+ * else changed since the last pass, the pass evaluates only such jobs. */
+void sched_trigger_new(struct job_record *j);
 /* Bumped by every sched_trigger(): lets a yielded pass see changes. */
 uint64_t sched_change_gen(void);
 /* One full pass now; returns the number of jobs started. */

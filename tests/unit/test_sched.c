@@ -272,6 +272,153 @@ static void test_journal_replay(void **st)
 	assert_int_equal(r.damaged_gen, 0);     /* a torn end is no damage */
 }
 
+/* ---- the incremental pass ---- */
+
+static void fresh_world(void)
+{
+	char err[256];
+
+	job_mgr_fini();
+	node_mgr_init(conf);
+	part_mgr_init(conf, err, sizeof(err));
+	job_mgr_init();
+	for (size_t i = 0; i < node_mgr_count(); i++) {
+		node_registration_msg_t r = { .cpus = 2, .sockets = 2,
+					      .cores = 1, .threads = 1,
+					      .real_memory = 1000 };
+		slurm_msg_t m = { .data = &r };
+
+		r.node_name = node_mgr_at(i)->info.name;
+		node_mgr_rpc_register(NULL, &m);
+	}
+}
+
+/* A job as sbatch would send it, with the fields the tests vary. */
+static uint32_t submit_x(uint32_t tasks, uint32_t prio, time_t begin,
+			 const char *nodelist, bool hold)
+{
+	job_desc_t d;
+	slurm_msg_t m = { .auth_uid = 0 };
+	uint32_t id = job_mgr_next_id();
+
+	job_desc_init(&d);
+	d.script = xstrdup("#!/bin/sh\ntrue\n");
+	d.num_tasks = tasks;
+	d.priority = prio;
+	d.begin_time = begin;
+	d.req_nodes = nodelist ? xstrdup(nodelist) : NULL;
+	d.hold = hold;
+	m.data = &d;
+	job_mgr_rpc_submit(NULL, &m);
+	job_desc_free_members(&d);
+	assert_non_null(job_mgr_find(id));
+	return id;
+}
+
+typedef struct {
+	uint32_t id, state, reason;
+} seen_t;
+
+static size_t look(seen_t *v, size_t max)
+{
+	job_record_t *j, *tmp;
+	size_t n = 0;
+
+	HASH_ITER(hh, jm.by_id, j, tmp) {
+		assert_true(n < max);
+		v[n].id = j->info.job_id;
+		v[n].state = j->info.job_state;
+		v[n++].reason = j->info.state_reason;
+	}
+	return n;
+}
+
+/* What the passes since the last full one left is what a full pass
+ * gives: it starts nothing and changes no reason. */
+static void assert_full_agrees(void)
+{
+	seen_t a[64], b[64];
+	size_t n = look(a, 64);
+
+	assert_int_equal(sched_run(), 0);
+	assert_int_equal(look(b, 64), n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(a[i].id, b[i].id);
+		assert_int_equal(a[i].state, b[i].state);
+		assert_int_equal(a[i].reason, b[i].reason);
+	}
+}
+
+static void test_incremental_pass(void **st)
+{
+	unsigned long inc;
+	uint32_t big, small, top, top2, mid, later, w, begin;
+	job_record_t *t;
+
+	fresh_world();
+	_pass(false);                       /* the base: an empty queue */
+	inc = sc.inc_passes;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(state(submit_x(1, NO_VAL32, 0, NULL, false)),
+				 JOB_PENDING);
+		assert_int_equal(_pass(false), 1);
+	}
+	assert_int_equal(sc.inc_passes, inc + 3);
+	big = submit_x(2, NO_VAL32, 0, NULL, false);     /* 1 CPU is free */
+	_pass(false);
+	assert_int_equal(reason(big), WAIT_RESOURCES);
+	small = submit_x(1, NO_VAL32, 0, NULL, false);   /* fits, but behind */
+	_pass(false);
+	assert_int_equal(reason(small), WAIT_PRIORITY);
+	submit_x(1, NO_VAL32, 0, NULL, true);
+	begin = submit_x(1, NO_VAL32, time(NULL) + 3600, NULL, false);
+	w = submit_x(1, NO_VAL32, 0, "n2", false);
+	_pass(false);
+	assert_int_equal(reason(w), WAIT_PRIORITY);
+	assert_int_equal(reason(begin), WAIT_TIME);
+	assert_int_equal(sc.inc_passes, inc + 6);
+	assert_full_agrees();
+	/* a job waiting on the clock makes the next second's pass a whole
+	 * one; without it the counts below do not depend on the clock */
+	job_mgr_end(job_mgr_find(begin), JOB_CANCELLED, WAIT_NO_REASON, 0);
+	sched_run();
+
+	/* a new job ahead of the blocker: it takes the free CPU */
+	top = submit_x(1, 4294901759u + 10, 0, NULL, false);
+	inc = sc.inc_passes;
+	_pass(false);
+	assert_int_equal(sc.inc_passes, inc + 1);
+	assert_int_equal(state(top), JOB_RUNNING);
+	assert_int_equal(reason(big), WAIT_RESOURCES);
+	assert_full_agrees();
+
+	/* two ahead of it that cannot start: the first of them blocks the
+	 * partition, the old blocker waits on Priority, as in a full pass */
+	top2 = submit_x(2, 4294901759u + 5, 0, NULL, false);
+	mid = submit_x(1, 4294901759u + 4, 0, NULL, false);
+	later = submit_x(1, NO_VAL32, 0, NULL, false);
+	inc = sc.inc_passes;
+	_pass(false);
+	assert_int_equal(sc.inc_passes, inc + 1);
+	assert_int_equal(reason(top2), WAIT_RESOURCES);
+	assert_int_equal(reason(mid), WAIT_PRIORITY);
+	assert_int_equal(reason(big), WAIT_PRIORITY);
+	assert_int_equal(reason(later), WAIT_PRIORITY);
+	assert_full_agrees();
+
+	/* a job ends: the next pass is a whole one (top2 still needs 2) */
+	t = job_mgr_find(top);
+	job_mgr_end(t, JOB_COMPLETE, WAIT_NO_REASON, 0);
+	job_mgr_node_done(t, node_mgr_find(t->info.nodes));
+	assert_int_equal(state(top), JOB_COMPLETE);
+	sched_trigger();
+	inc = sc.inc_passes;
+	_pass(false);
+	assert_int_equal(sc.inc_passes, inc);
+	assert_int_equal(reason(mid), WAIT_PRIORITY);
+	assert_full_agrees();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_node_down_fails_jobs),
 		cmocka_unit_test(test_snapshot_roundtrip),
 		cmocka_unit_test(test_journal_replay),
+		cmocka_unit_test(test_incremental_pass),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
