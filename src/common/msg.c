@@ -23,11 +23,11 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include <openssl/evp.h>
 
 #include "common/auth.h"
 #include "common/log.h"
 #include "common/msg_types.h"
+#include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "slurm/slurm_errno.h"
 
@@ -67,23 +67,16 @@ static int msg_digest(const uint8_t raw_header[MSG_HEADER_LEN],
 		      uint8_t digest[AUTH_DIGEST_LEN])
 {
 	uint8_t hdr[MSG_HEADER_LEN];
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned int n = 0;
-	int rc = -1;
+	sha256_t s;
 
 	memcpy(hdr, raw_header, MSG_HEADER_LEN);
 	memset(hdr + CRED_LEN_OFFSET, 0, 4);
-	if (!ctx)
-		return -1;
-	if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
-	    EVP_DigestUpdate(ctx, hdr, MSG_HEADER_LEN) != 1 ||
-	    (body_len && EVP_DigestUpdate(ctx, body, body_len) != 1) ||
-	    EVP_DigestFinal_ex(ctx, digest, &n) != 1 || n != AUTH_DIGEST_LEN)
-		goto out;
-	rc = 0;
-out:
-	EVP_MD_CTX_free(ctx);
-	return rc;
+	sha256_init(&s);
+	sha256_update(&s, hdr, MSG_HEADER_LEN);
+	if (body_len)
+		sha256_update(&s, body, body_len);
+	sha256_final(&s, digest);
+	return 0;
 }
 
 int msg_header_parse(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h)

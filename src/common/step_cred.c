@@ -1,13 +1,13 @@
 /* step_cred.c — job step credentials (step_cred.h). */
 #include "common/step_cred.h"
 
-#include <openssl/evp.h>
 #include <string.h>
 
 #include "common/auth.h"
 #include "common/fields.h"
 #include "common/hostlist.h"
 #include "common/pack.h"
+#include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -95,17 +95,12 @@ void step_cred_free(step_cred_t *c)
 static void _digest(const char *payload_hex, uint8_t d[AUTH_DIGEST_LEN])
 {
 	static const char tag[] = "sluice-step-cred:";
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned int len = 0;
+	sha256_t s;
 
-	memset(d, 0, AUTH_DIGEST_LEN);
-	if (!ctx)
-		return;
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-	EVP_DigestUpdate(ctx, tag, sizeof(tag) - 1);
-	EVP_DigestUpdate(ctx, payload_hex, strlen(payload_hex));
-	EVP_DigestFinal_ex(ctx, d, &len);
-	EVP_MD_CTX_free(ctx);
+	sha256_init(&s);
+	sha256_update(&s, tag, sizeof(tag) - 1);
+	sha256_update(&s, payload_hex, strlen(payload_hex));
+	sha256_final(&s, d);
 }
 
 int step_cred_sign(const char *payload_hex, char **sig)
