@@ -425,6 +425,8 @@ static bool _base_valid(const pass_t *p, uint32_t limit)
 
 	if (!sc.base_ok || sc.need_full || !sc.new_cnt)
 		return false;
+	if (preempt_enabled())
+		return false;         /* a new job may free others' resources */
 	if (job_mgr_pending_gen() != sc.base_pend_gen + sc.new_cnt ||
 	    node_mgr_generation() != sc.base_node_gen)
 		return false;         /* jobs left, moved or came otherwise */
