@@ -41,6 +41,7 @@ typedef enum {
 	CK_ENFORCE,  /* EnforcePartLimits: ALL ANY NO YES */
 	CK_PRIVATE,  /* PrivateData: jobs,nodes,... (conf_params) */
 	CK_CTLDPAR,  /* SlurmctldParameters: rl_* checked (conf_params) */
+	CK_ACCTENF,  /* AccountingStorageEnforce (conf_params) */
 	CK_SPECIAL,  /* printed only, by its function */
 } ck_kind_t;
 
@@ -81,7 +82,7 @@ static char *show_user(conf_state_t *st, const conf_key_t *k);
 
 static const conf_key_t conf_keys[] = {
 	{ "AccountingStorageBackupHost", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
-	{ "AccountingStorageEnforce", NULL, CK_STR, F(accounting_storage_enforce),
+	{ "AccountingStorageEnforce", NULL, CK_ACCTENF, F(accounting_storage_enforce),
 	  NULL, NULL, 0, show_acct_enforce },
 	{ "AccountingStorageHost", NULL, CK_STR, F(accounting_storage_host), NULL, NULL, 0, NULL },
 	{ "AccountingStorageExternalHost", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
@@ -555,6 +556,14 @@ static int ck_parse(conf_state_t *st, const conf_key_t *k, const char *v)
 			return -1;
 		return ck_set_str(st, k, v, false);
 	}
+	case CK_ACCTENF: {
+		uint32_t bits;
+		char err[128];
+
+		if (conf_parse_acct_enforce(v, &bits, err, sizeof(err)) < 0)
+			return -1;
+		return ck_set_str(st, k, v, false);
+	}
 	case CK_ENFORCE:
 		if (!strcasecmp(v, "YES"))
 			v = "ALL";
@@ -579,6 +588,12 @@ int conf_key_set(conf_state_t *st, int idx, const char *value)
 			uint32_t bits;
 
 			conf_parse_private_data(value, &bits, err, sizeof(err));
+			return conf_fail(st, "%s", err);
+		}
+		if (k->kind == CK_ACCTENF) {
+			uint32_t bits;
+
+			conf_parse_acct_enforce(value, &bits, err, sizeof(err));
 			return conf_fail(st, "%s", err);
 		}
 		if (k->kind == CK_CTLDPAR) {
@@ -738,7 +753,8 @@ void conf_keys_free(slurm_conf_t *c)
 			continue;
 		if (k->kind != CK_STR && k->kind != CK_UPPER &&
 		    k->kind != CK_USER && k->kind != CK_ENFORCE &&
-		    k->kind != CK_PRIVATE && k->kind != CK_CTLDPAR)
+		    k->kind != CK_PRIVATE && k->kind != CK_CTLDPAR &&
+		    k->kind != CK_ACCTENF)
 			continue;
 		f = (char **)((char *)c + k->off);
 		xfree(*f);

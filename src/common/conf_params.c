@@ -117,3 +117,45 @@ int conf_parse_rl(const char *params, rl_conf_t *out, char *err,
 	xfree(copy);
 	return rc;
 }
+
+int conf_parse_acct_enforce(const char *s, uint32_t *flags, char *err,
+			    size_t errlen)
+{
+	static const struct { const char *name; uint32_t bits; } words[] = {
+		{ "associations", ACCT_ENFORCE_ASSOCS },
+		{ "limits", ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_ASSOCS },
+		{ "qos", ACCT_ENFORCE_QOS | ACCT_ENFORCE_ASSOCS },
+		{ "safe", ACCT_ENFORCE_SAFE | ACCT_ENFORCE_LIMITS |
+			  ACCT_ENFORCE_ASSOCS },
+		{ "wckeys", ACCT_ENFORCE_WCKEYS | ACCT_ENFORCE_ASSOCS },
+		{ "nojobs", ACCT_ENFORCE_NOJOBS | ACCT_ENFORCE_NOSTEPS },
+		{ "nosteps", ACCT_ENFORCE_NOSTEPS },
+		{ "all", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
+			 ACCT_ENFORCE_QOS | ACCT_ENFORCE_SAFE |
+			 ACCT_ENFORCE_WCKEYS },
+		{ "none", 0 }, { "0", 0 },
+	};
+	char **v;
+	int rc = 0;
+
+	*flags = 0;
+	if (!s || !*s)
+		return 0;
+	v = xstrsplit(s, ",", NULL);
+	for (size_t i = 0; v[i] && rc == 0; i++) {
+		size_t k, n = sizeof(words) / sizeof(words[0]);
+
+		for (k = 0; k < n; k++)
+			if (!xstrcasecmp(v[i], words[k].name))
+				break;
+		if (k == n) {
+			snprintf(err, errlen, "AccountingStorageEnforce: bad "
+				 "value '%s'", v[i]);
+			rc = -1;
+		} else {
+			*flags |= words[k].bits;
+		}
+	}
+	xstrarray_free(v);
+	return rc;
+}

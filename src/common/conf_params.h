@@ -1,5 +1,6 @@
 /* conf_params.h — slurm.conf values that are lists of words:
- * PrivateData and the rl_* keys of SlurmctldParameters.
+ * PrivateData, AccountingStorageEnforce and the rl_* keys of
+ * SlurmctldParameters.
  *
  * conf_keys checks them when the file is read (a bad value is an error
  * naming the file and line); slurmctld reads them again from the stored
@@ -27,6 +28,23 @@ enum {
 /* "jobs,nodes" / "all" / "none" -> PRIVATE_DATA_* bits.  0, or -1 with
  * a message in err naming the unknown word. */
 int conf_parse_private_data(const char *val, uint32_t *out, char *err,
+			    size_t errlen);
+
+/* AccountingStorageEnforce=associations,limits,qos,safe,... */
+enum {
+	ACCT_ENFORCE_ASSOCS  = 0x01,
+	ACCT_ENFORCE_LIMITS  = 0x02,
+	ACCT_ENFORCE_QOS     = 0x04,
+	ACCT_ENFORCE_SAFE    = 0x08,
+	ACCT_ENFORCE_WCKEYS  = 0x10,
+	ACCT_ENFORCE_NOJOBS  = 0x20,
+	ACCT_ENFORCE_NOSTEPS = 0x40,
+};
+
+/* As Slurm: limits, qos and safe imply associations; safe implies
+ * limits; "all" is everything but nojobs/nosteps; "none"/"0" nothing.
+ * 0, or -1 with a message in err naming the unknown word. */
+int conf_parse_acct_enforce(const char *val, uint32_t *out, char *err,
 			    size_t errlen);
 
 /* Per-user RPC rate limiting (SlurmctldParameters=rl_enable,...). */

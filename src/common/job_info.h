@@ -106,6 +106,35 @@ enum job_reason {
 	WAIT_POWER_NOT_AVAIL,
 	WAIT_NODE_STATE_CHANGE,
 	WAIT_CONSTRAINTS,       /* Constraints */
+	/* accounting limits (AccountingStorageEnforce) */
+	WAIT_ASSOC_GRP_CPU,         /* AssocGrpCpuLimit */
+	WAIT_ASSOC_GRP_MEM,         /* AssocGrpMemLimit */
+	WAIT_ASSOC_GRP_NODE,        /* AssocGrpNodeLimit */
+	WAIT_ASSOC_GRP_JOBS,        /* AssocGrpJobsLimit */
+	WAIT_ASSOC_GRP_SUBMIT,      /* AssocGrpSubmitJobsLimit */
+	WAIT_ASSOC_GRP_WALL,        /* AssocGrpWallLimit */
+	WAIT_ASSOC_MAX_JOBS,        /* AssocMaxJobsLimit */
+	WAIT_ASSOC_MAX_SUBMIT,      /* AssocMaxSubmitJobLimit */
+	WAIT_ASSOC_MAX_CPU_PER_JOB, /* AssocMaxCpuPerJobLimit */
+	WAIT_ASSOC_MAX_MEM_PER_JOB, /* AssocMaxMemPerJob */
+	WAIT_ASSOC_MAX_NODE_PER_JOB, /* AssocMaxNodePerJobLimit */
+	WAIT_ASSOC_MAX_CPU_PER_NODE, /* AssocMaxCpuPerNode */
+	WAIT_ASSOC_MAX_MEM_PER_NODE, /* AssocMaxMemPerNode */
+	WAIT_ASSOC_MAX_WALL_PER_JOB, /* AssocMaxWallDurationPerJobLimit */
+	WAIT_QOS_GRP_CPU,           /* QOSGrpCpuLimit */
+	WAIT_QOS_GRP_MEM,           /* QOSGrpMemLimit */
+	WAIT_QOS_GRP_NODE,          /* QOSGrpNodeLimit */
+	WAIT_QOS_GRP_JOBS,          /* QOSGrpJobsLimit */
+	WAIT_QOS_GRP_SUBMIT,        /* QOSGrpSubmitJobsLimit */
+	WAIT_QOS_MAX_CPU_PER_JOB,   /* QOSMaxCpuPerJobLimit */
+	WAIT_QOS_MAX_MEM_PER_JOB,   /* QOSMaxMemoryPerJob */
+	WAIT_QOS_MAX_NODE_PER_JOB,  /* QOSMaxNodePerJobLimit */
+	WAIT_QOS_MAX_CPU_PER_USER,  /* QOSMaxCpuPerUserLimit */
+	WAIT_QOS_MAX_MEM_PER_USER,  /* QOSMaxMemoryPerUser */
+	WAIT_QOS_MAX_NODE_PER_USER, /* QOSMaxNodePerUserLimit */
+	WAIT_QOS_MAX_JOBS_PER_USER, /* QOSMaxJobsPerUserLimit */
+	WAIT_QOS_MAX_SUBMIT_PER_USER, /* QOSMaxSubmitJobPerUserLimit */
+	WAIT_QOS_MAX_WALL_PER_JOB,  /* QOSMaxWallDurationPerJobLimit */
 	REASON_END
 };
 const char *job_reason_string(uint32_t reason);

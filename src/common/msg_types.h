@@ -88,6 +88,9 @@ typedef enum {
 	RESPONSE_DBD_JOBS,                  /* dbd_jobs_msg_t */
 	REQUEST_DBD_REPORT = 7020,          /* dbd_report_msg_t (sreport) */
 	RESPONSE_DBD_REPORT,                /* table_resp_msg_t */
+
+	/* slurmdbd -> slurmctld: associations, QOS or users changed */
+	ACCOUNTING_UPDATE_MSG = 10001,      /* no body */
 } msg_type_t;
 
 typedef struct {
@@ -384,6 +387,7 @@ typedef enum {
 	DBD_ENT_USER,
 	DBD_ENT_QOS,
 	DBD_ENT_ASSOC,
+	DBD_ENT_COORD,            /* coordinators: (user, account) pairs */
 } dbd_entity_t;
 
 enum {

@@ -23,6 +23,7 @@
 #include "common/xstring.h"
 #include "ctld/acct_job.h"
 #include "ctld/agent.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
@@ -338,6 +339,8 @@ static void _start(void)
 	ctld.base = event_base_new();
 	if (!ctld.base)
 		fatal("event_base_new failed");
+	if (assoc_mgr_init(c, ctld.base, err, sizeof(err)) < 0)
+		fatal("%s", err);
 	if (commit_init(ctld.base, &ctld.recovered) < 0)
 		fatal("Unable to save state in %s", c->state_save_location);
 	if (agent_init(ctld.base, AGENT_THREADS) < 0 ||
@@ -359,6 +362,7 @@ static void _stop(void)
 		net_server_destroy(ctld.server);
 	agent_fini();
 	acct_fini();
+	assoc_mgr_fini();
 	sched_fini();
 	commit_fini();
 	rl_fini();

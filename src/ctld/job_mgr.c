@@ -12,6 +12,7 @@
 #include "common/xstring.h"
 #include "ctld/acct_job.h"
 #include "ctld/agent.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
@@ -258,6 +259,7 @@ void job_mgr_pending_add(job_record_t *j)
 	}
 	j->on_pend = true;
 	jm.pend_gen++;
+	assoc_mgr_job_pending(j, 1);
 }
 
 void job_mgr_pending_del(job_record_t *j)
@@ -267,6 +269,7 @@ void job_mgr_pending_del(job_record_t *j)
 	DL_DELETE2(jm.pending, j, pend_prev, pend_next);
 	j->on_pend = false;
 	jm.pend_gen++;
+	assoc_mgr_job_pending(j, -1);
 }
 
 void job_mgr_pending_resort(job_record_t *j)
@@ -308,6 +311,7 @@ void job_mgr_running_add(job_record_t *j)
 		return;
 	DL_APPEND2(jm.running, j, run_prev, run_next);
 	j->on_run = true;
+	assoc_mgr_job_running(j, 1);
 }
 
 void job_mgr_running_del(job_record_t *j)
@@ -316,6 +320,7 @@ void job_mgr_running_del(job_record_t *j)
 		return;
 	DL_DELETE2(jm.running, j, run_prev, run_next);
 	j->on_run = false;
+	assoc_mgr_job_running(j, -1);
 }
 
 job_record_t *job_mgr_running_first(void)

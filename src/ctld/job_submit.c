@@ -14,6 +14,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/acct_job.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
@@ -457,7 +458,12 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if (s->time_limit == NO_VAL32)
 		s->time_limit = s->part->info.default_time != NO_VAL32 ?
 			s->part->info.default_time : s->part->info.max_time;
-	return _can_ever_run(d, s);
+	if ((rc = _can_ever_run(d, s)))
+		return rc;
+	/* fills the default account and QOS in the request */
+	return assoc_mgr_submit_check((job_desc_t *)d, s->uid,
+				      s->part->info.name, s->time_limit,
+				      &s->msg);
 }
 
 static char *_user_name(uid_t uid)

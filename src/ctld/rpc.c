@@ -10,6 +10,7 @@
 
 #include "common/log.h"
 #include "common/msg_types.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
@@ -85,6 +86,7 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_JOB_STEP_CREATE,       false, step_mgr_rpc_create },
 	{ REQUEST_JOB_STEP_INFO,         false, step_mgr_rpc_info },
 	{ REQUEST_STEP_COMPLETE,         true,  step_mgr_rpc_complete },
+	{ ACCOUNTING_UPDATE_MSG,         true,  assoc_mgr_rpc_update },
 };
 
 static const rpc_row_t *_find(uint16_t type)

@@ -18,6 +18,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/backfill.h"
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
@@ -228,6 +229,7 @@ static const sched_reason_f reason_checks[] = {
 	job_depend_reason,
 	_r_array,
 	job_mgr_part_reason,
+	assoc_mgr_job_reason,
 };
 
 uint32_t sched_job_reason(job_record_t *j, time_t now)

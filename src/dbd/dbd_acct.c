@@ -9,6 +9,7 @@
 
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/tres_limit.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_acct_int.h"
@@ -22,7 +23,13 @@
 	{ "grpwall", SET_WALL, assoc, "grp_wall" },                     \
 	{ "maxjobs", SET_NUM, assoc, "max_jobs" },                      \
 	{ "maxsubmitjobs", SET_NUM, assoc, "max_submit" },              \
-	{ "maxwall", SET_WALL, assoc, "max_wall" }
+	{ "maxwall", SET_WALL, assoc, "max_wall" },                     \
+	{ "grptres", SET_TRES, assoc, "grp_tres" },                     \
+	{ "maxtres", SET_TRES, assoc, "max_tres" },                     \
+	{ "maxtrespj", SET_TRES, assoc, "max_tres" },                   \
+	{ "maxtresperjob", SET_TRES, assoc, "max_tres" },               \
+	{ "maxtrespn", SET_TRES, assoc, "max_tres_pn" },                \
+	{ "maxtrespernode", SET_TRES, assoc, "max_tres_pn" }
 #define ASSOC_SETS(assoc)                                               \
 	{ "fairshare", SET_SHARES, assoc, "shares" },                   \
 	{ "priority", SET_NUM, assoc, "priority" },                     \
@@ -32,7 +39,9 @@
 #define LIMIT_COLS(p)                                                   \
 	{ "grpjobs", p "grp_jobs" }, { "grpsubmit", p "grp_submit" },   \
 	{ "grpwall", p "grp_wall" }, { "maxjobs", p "max_jobs" },       \
-	{ "maxsubmit", p "max_submit" }, { "maxwall", p "max_wall" }
+	{ "maxsubmit", p "max_submit" }, { "maxwall", p "max_wall" },   \
+	{ "grptres", p "grp_tres" }, { "maxtres", p "max_tres" },       \
+	{ "maxtrespn", p "max_tres_pn" }
 
 static const dbd_col_t cluster_cols[] = {
 	{ "cluster", "c.name" }, { "controlhost", "c.control_host" },
@@ -99,6 +108,10 @@ static const dbd_col_t qos_cols[] = {
 	{ "grpjobs", "t.grp_jobs" }, { "grpsubmit", "t.grp_submit" },
 	{ "grpwall", "t.grp_wall" }, { "maxjobspu", "t.max_jobs" },
 	{ "maxsubmitpu", "t.max_submit" }, { "maxwall", "t.max_wall" },
+	{ "preempt", "t.preempt" }, { "gracetime", "t.grace_time" },
+	{ "flags", "IF(t.flags & 1, 'DenyOnLimit', '')" },
+	{ "grptres", "t.grp_tres" }, { "maxtres", "t.max_tres" },
+	{ "maxtrespu", "t.max_tres_pu" },
 	{ NULL, NULL }
 };
 static const dbd_cond_t qos_conds[] = {
@@ -116,8 +129,27 @@ static const dbd_setting_t qos_sets[] = {
 	{ "maxsubmitjobspu", SET_NUM, false, "max_submit" },
 	{ "maxsubmitjobsperuser", SET_NUM, false, "max_submit" },
 	{ "maxwall", SET_WALL, false, "max_wall" },
+	{ "usagefactor", SET_DOUBLE, false, "usage_factor" },
+	{ "preempt", SET_QOSLIST, false, "preempt" },
+	{ "gracetime", SET_SECS, false, "grace_time" },
+	{ "flags", SET_QOSFLAGS, false, "flags" },
+	{ "grptres", SET_TRES, false, "grp_tres" },
+	{ "maxtres", SET_TRES, false, "max_tres" },
+	{ "maxtresperjob", SET_TRES, false, "max_tres" },
+	{ "maxtrespj", SET_TRES, false, "max_tres" },
+	{ "maxtrespu", SET_TRES, false, "max_tres_pu" },
+	{ "maxtresperuser", SET_TRES, false, "max_tres_pu" },
 	{ NULL }
 };
+
+static const dbd_col_t coord_cols[] = {
+	{ "user", "t.user_name" }, { "account", "t.acct" }, { NULL, NULL }
+};
+static const dbd_cond_t coord_conds[] = {
+	{ "user", "t.user_name IN (%s)" }, { "name", "t.user_name IN (%s)" },
+	{ "account", "t.acct IN (%s)" }, { NULL, NULL }
+};
+static const dbd_setting_t coord_sets[] = { { NULL } };
 
 static const dbd_col_t assoc_cols[] = {
 	{ "id", "t.id" }, { "cluster", "t.cluster" }, { "account", "t.acct" },
@@ -153,6 +185,9 @@ static const dbd_entity_desc_t entities[] = {
 	{ DBD_ENT_ASSOC, "associations", "assoc_table", "assoc_table t",
 	  "t.deleted=0", "t.cluster, t.acct, t.user_name, t.`partition`",
 	  "t.id", NULL, assoc_cols, assoc_conds, assoc_sets },
+	{ DBD_ENT_COORD, "coordinators", "coord_table", "coord_table t",
+	  "t.deleted=0", "t.user_name, t.acct", "t.user_name", NULL,
+	  coord_cols, coord_conds, coord_sets },
 };
 
 const dbd_entity_desc_t *dbd_entity_find(uint16_t entity)
@@ -370,7 +405,11 @@ static int set_number(dbd_req_t *r, const dbd_setting_t *s, const char *val,
 			xstrcat(sql, strcmp(s->column, "priority") ? "1" : "0");
 		return 0;
 	}
-	if (s->type == SET_WALL) {
+	if (s->type == SET_SECS) {
+		if (parse_duration_sec(val, &n) < 0)
+			return dbd_req_fail(r, SLURM_ERROR,
+					    " Bad GraceTime format: %s", val);
+	} else if (s->type == SET_WALL) {
 		if (parse_duration_min(val, &n) < 0)
 			return dbd_req_fail(r, SLURM_ERROR,
 					    " Bad MaxWall time format: %s", val);
@@ -416,6 +455,54 @@ static int set_qos_list(dbd_req_t *r, const char *val, char **sql)
 	return rc;
 }
 
+static int set_tres(dbd_req_t *r, const char *val, char **sql)
+{
+	char err[256];
+	char *canon = tres_limit_canon(val, err, sizeof(err));
+
+	if (!canon)
+		return dbd_req_fail(r, SLURM_ERROR, " %s", err);
+	dbd_db_quote(r->db, sql, canon);
+	xfree(canon);
+	return 0;
+}
+
+static int set_double(dbd_req_t *r, const char *val, char **sql)
+{
+	char *end = NULL;
+	double d = strtod(val, &end);
+
+	if (!strcmp(val, "-1")) {
+		xstrcat(sql, "1");
+		return 0;
+	}
+	if (!*val || *end || !(d >= 0) || d > 1e9)
+		return dbd_req_fail(r, SLURM_ERROR, " Bad UsageFactor: %s",
+				    val);
+	xstrfmtcat(sql, "%.6f", d);
+	return 0;
+}
+
+static int set_qos_flags(dbd_req_t *r, const char *val, char **sql)
+{
+	char **flags = xstrsplit(val, ",", NULL);
+	unsigned bits = 0;
+	int rc = 0;
+
+	for (size_t i = 0; flags[i] && rc == 0; i++) {
+		if (!xstrcasecmp(flags[i], "DenyOnLimit"))
+			bits |= 1;
+		else if (xstrcasecmp(flags[i], "-1") &&
+			 xstrcasecmp(flags[i], "None"))
+			rc = dbd_req_fail(r, SLURM_ERROR, " Unknown QOS flag: %s",
+					  flags[i]);
+	}
+	xstrarray_free(flags);
+	if (rc == 0)
+		xstrfmtcat(sql, "%u", bits);
+	return rc;
+}
+
 int dbd_req_set_value(dbd_req_t *r, const dbd_setting_t *s, const char *val,
 		      char **sql)
 {
@@ -429,6 +516,14 @@ int dbd_req_set_value(dbd_req_t *r, const dbd_setting_t *s, const char *val,
 	case SET_SHARES:
 	case SET_WALL:
 		return set_number(r, s, val, sql);
+	case SET_SECS:
+		return set_number(r, s, val, sql);
+	case SET_TRES:
+		return set_tres(r, val, sql);
+	case SET_DOUBLE:
+		return set_double(r, val, sql);
+	case SET_QOSFLAGS:
+		return set_qos_flags(r, val, sql);
 	case SET_ADMIN:
 		level = dbd_acct_admin_parse(val);
 		if (level < 0)

@@ -28,6 +28,8 @@ static bool add_key_known(const dbd_entity_desc_t *e, const char *kv)
 			return true;
 	if (e->entity == DBD_ENT_QOS || e->entity == DBD_ENT_CLUSTER)
 		return false;
+	if (e->entity == DBD_ENT_COORD)
+		return n == 7 && !strncmp(kv, "account", 7);
 	for (size_t i = 0; add_only_keys[i]; i++)
 		if (strlen(add_only_keys[i]) == n &&
 		    !strncmp(add_only_keys[i], kv, n))
@@ -105,6 +107,29 @@ static char *parent_qos(dbd_req_t *r, const char *cluster, const char *acct)
 	return qos ? qos : xstrdup("normal");
 }
 
+/* Several keys may name one column (MaxTRES, MaxTRESPerJob): the first
+ * stands for all of them. */
+static bool first_of_column(const dbd_entity_desc_t *e,
+			    const dbd_setting_t *s)
+{
+	for (const dbd_setting_t *o = e->sets; o != s; o++)
+		if (!strcmp(o->column, s->column))
+			return false;
+	return true;
+}
+
+/* The value the request gives s's column under any of its keys. */
+static const char *setting_value(dbd_req_t *r, const dbd_entity_desc_t *e,
+				 const dbd_setting_t *s)
+{
+	const char *v = NULL;
+
+	for (const dbd_setting_t *o = e->sets; o->key; o++)
+		if (!strcmp(o->column, s->column) && !v)
+			v = dbd_kv_get(r->req->set, o->key);
+	return v;
+}
+
 /* Columns and values of an association's settings: defaults, then
  * whatever the request sets. */
 static int assoc_values(dbd_req_t *r, const char *qos, char **cols,
@@ -113,8 +138,10 @@ static int assoc_values(dbd_req_t *r, const char *qos, char **cols,
 	const dbd_entity_desc_t *a = dbd_entity_find(DBD_ENT_ASSOC);
 
 	for (const dbd_setting_t *s = a->sets; s->key; s++) {
-		const char *v = dbd_kv_get(r->req->set, s->key);
+		const char *v = setting_value(r, a, s);
 
+		if (!first_of_column(a, s))
+			continue;
 		xstrfmtcat(cols, ", `%s`", s->column);
 		xstrcat(vals, ", ");
 		if (v) {
@@ -124,7 +151,7 @@ static int assoc_values(dbd_req_t *r, const char *qos, char **cols,
 			xstrcat(vals, "1");
 		} else if (s->type == SET_QOSLIST) {
 			dbd_db_quote(r->db, vals, qos);
-		} else if (s->type == SET_STR) {
+		} else if (s->type == SET_STR || s->type == SET_TRES) {
 			xstrcat(vals, "''");
 		} else {
 			xstrcat(vals, "NULL");
@@ -476,9 +503,9 @@ static int add_qos(dbd_req_t *r, const char *name)
 		update = xstrdup(", description=VALUES(description)");
 	}
 	for (const dbd_setting_t *s = e->sets; s->key; s++) {
-		const char *v = dbd_kv_get(r->req->set, s->key);
+		const char *v = setting_value(r, e, s);
 
-		if (!v)
+		if (!v || !first_of_column(e, s))
 			continue;
 		xstrfmtcat(&cols, ", `%s`", s->column);
 		xstrcat(&vals, ", ");
@@ -506,6 +533,65 @@ out:
 	xfree(vals);
 	xfree(update);
 	return rc;
+}
+
+/* ---- coordinators ---- */
+
+static int add_coord(dbd_req_t *r, const char *user, const char *acct)
+{
+	char *sql = xstrdup("SELECT 1 FROM coord_table WHERE deleted=0 AND "
+			    "user_name=");
+	int rc;
+
+	dbd_db_quote(r->db, &sql, user);
+	xstrcat(&sql, " AND acct=");
+	dbd_db_quote(r->db, &sql, acct);
+	rc = dbd_req_exists(r, sql);
+	xfree(sql);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	sql = xstrdup("INSERT INTO coord_table (user_name, acct, "
+		      "creation_time, mod_time) VALUES (");
+	dbd_db_quote(r->db, &sql, user);
+	xstrcatc(&sql, ',');
+	dbd_db_quote(r->db, &sql, acct);
+	xstrfmtcat(&sql, ", %ld, %ld) ON DUPLICATE KEY UPDATE deleted=0, "
+		   "mod_time=VALUES(mod_time)", (long)r->now, (long)r->now);
+	rc = dbd_db_exec(r->db, sql);
+	xfree(sql);
+	if (rc < 0)
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	dbd_req_change(r, "coord", user, NULL, acct, user);
+	return 0;
+}
+
+/* "add coordinator account=a,b names=u,v": every user and account must
+ * exist. */
+static int add_coords(dbd_req_t *r, char **names)
+{
+	char **accts = dbd_kv_list(r->req->set, "account");
+	int rc = 0;
+
+	if (!accts)
+		return dbd_req_fail(r, SLURM_ERROR, " You need to specify an "
+				    "account list here.");
+	for (size_t i = 0; accts[i] && rc >= 0; i++) {
+		rc = exists(r, "acct_table", "name", accts[i]);
+		if (rc == 0)
+			rc = dbd_req_fail(r, SLURM_ERROR, " This account '%s' "
+					  "doesn't exist.", accts[i]);
+	}
+	for (size_t i = 0; names[i] && rc >= 0; i++) {
+		rc = exists(r, "user_table", "name", names[i]);
+		if (rc == 0)
+			rc = dbd_req_fail(r, SLURM_ERROR, " This user '%s' "
+					  "doesn't exist.", names[i]);
+	}
+	for (size_t u = 0; names[u] && rc >= 0; u++)
+		for (size_t a = 0; accts[a] && rc >= 0; a++)
+			rc = add_coord(r, names[u], accts[a]);
+	xstrarray_free(accts);
+	return rc < 0 ? -1 : 0;
 }
 
 /* ---- entry ---- */
@@ -543,6 +629,10 @@ int dbd_acct_add(dbd_req_t *r)
 	if (check_request(r, e) < 0)
 		return -1;
 	names = names_of(r);
+	if (e->entity == DBD_ENT_COORD) {
+		rc = add_coords(r, names);
+		goto out;
+	}
 	if (e->entity == DBD_ENT_CLUSTER || e->entity == DBD_ENT_QOS) {
 		rc = 0;
 		for (size_t i = 0; names[i] && rc == 0; i++)

@@ -45,6 +45,10 @@ typedef enum {
 	SET_ADMIN,         /* AdminLevel */
 	SET_QOSLIST,       /* names of existing QOS */
 	SET_ACCOUNT,       /* name of an existing account */
+	SET_TRES,          /* TRES limit list (tres_limit.h) */
+	SET_DOUBLE,        /* floating point number */
+	SET_SECS,          /* duration in seconds, -1 = unset */
+	SET_QOSFLAGS,      /* QOS Flags=DenyOnLimit,... */
 } dbd_set_type_t;
 
 /* A "set" key: which column of which table it changes. */

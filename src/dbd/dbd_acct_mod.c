@@ -215,6 +215,9 @@ int dbd_acct_modify(dbd_req_t *r)
 	dbd_rows_t rows = { 0 };
 	int rc = -1;
 
+	if (e->entity == DBD_ENT_COORD)
+		return dbd_req_fail(r, SLURM_ERROR, " Coordinators can only be "
+				    "added or removed");
 	if (build_sets(r, e, &main_set, &assoc_set) < 0 ||
 	    dbd_req_match(r, e, &rows) < 0)
 		goto out;
@@ -300,6 +303,46 @@ static char *assoc_delete_match(uint16_t entity, const char *keys)
 	}
 }
 
+/* Coordinators: rows (user, account) matched by where. */
+static int delete_coords(dbd_req_t *r, const dbd_entity_desc_t *e)
+{
+	char *sql = xstrdup("SELECT t.user_name, t.acct FROM coord_table t "
+			    "WHERE t.deleted=0");
+	dbd_rows_t rows;
+	int rc = -1;
+
+	if (!r->req->where || !r->req->where[0]) {
+		xfree(sql);
+		return dbd_req_fail(r, SLURM_ERROR, " No conditions given");
+	}
+	if (dbd_req_where_sql(r, e, &sql) < 0)
+		goto out;
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		goto out;
+	}
+	rc = 0;
+	for (uint32_t i = 0; i < rows.rows && rc == 0; i++) {
+		char *u = xstrdup("UPDATE coord_table SET deleted=1, mod_time=");
+
+		xstrfmtcat(&u, "%ld WHERE user_name=", (long)r->now);
+		dbd_db_quote(r->db, &u, dbd_rows_get(&rows, i, 0));
+		xstrcat(&u, " AND acct=");
+		dbd_db_quote(r->db, &u, dbd_rows_get(&rows, i, 1));
+		if (dbd_db_exec(r->db, u) < 0)
+			rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		else
+			dbd_req_change(r, "coord", dbd_rows_get(&rows, i, 0),
+				       NULL, dbd_rows_get(&rows, i, 1),
+				       dbd_rows_get(&rows, i, 0));
+		xfree(u);
+	}
+	dbd_rows_free(&rows);
+out:
+	xfree(sql);
+	return rc;
+}
+
 int dbd_acct_delete(dbd_req_t *r)
 {
 	const dbd_entity_desc_t *e = dbd_entity_find(r->req->entity);
@@ -312,6 +355,8 @@ int dbd_acct_delete(dbd_req_t *r)
 			     r->req->set[0]);
 		goto out;
 	}
+	if (e->entity == DBD_ENT_COORD)
+		return delete_coords(r, e);
 	if (dbd_req_match(r, e, &rows) < 0)
 		goto out;
 	if (!rows.rows) {

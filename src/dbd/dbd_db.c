@@ -153,10 +153,30 @@ static const char *const schema_v3[] = {
 	NULL
 };
 
+/* v4: what the controller's association cache enforces (TRES limits,
+ * QOS preemption, grace time, flags) and coordinators. */
+static const char *const schema_v4[] = {
+	"ALTER TABLE assoc_table "
+	"ADD COLUMN IF NOT EXISTS grp_tres TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS max_tres TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS max_tres_pn TEXT NOT NULL DEFAULT ''",
+	"ALTER TABLE qos_table "
+	"ADD COLUMN IF NOT EXISTS preempt TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS grace_time INT UNSIGNED NULL, "
+	"ADD COLUMN IF NOT EXISTS grp_tres TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS max_tres TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS max_tres_pu TEXT NOT NULL DEFAULT ''",
+	"CREATE TABLE IF NOT EXISTS coord_table (user_name VARCHAR(64) NOT "
+	"NULL, acct VARCHAR(64) NOT NULL, " TIME_COLS ", "
+	"PRIMARY KEY (user_name, acct)) ENGINE=InnoDB",
+	NULL
+};
+
 static const char *const *const migrations[] = {
 	schema_v1,
 	schema_v2,
 	schema_v3,
+	schema_v4,
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

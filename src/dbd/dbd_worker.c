@@ -10,8 +10,10 @@
 #include "common/xmalloc.h"
 #include "dbd/dbd_acct.h"
 #include "dbd/dbd_jobs.h"
+#include "dbd/dbd_notify.h"
 #include "dbd/dbd_report.h"
 #include "dbd/dbd_worker.h"
+#include "slurm/slurm_errno.h"
 
 typedef struct dbd_job {
 	net_conn_t          *conn;
@@ -61,6 +63,14 @@ static dbd_job_t *queue_pop(dbd_queue_t *q)
 	return j;
 }
 
+/* A committed change the controllers must hear of (a spurious one only
+ * costs a reload). */
+static bool changed(const dbd_acct_msg_t *req, const dbd_acct_resp_msg_t *r)
+{
+	return req->op != DBD_OP_LIST && (req->flags & DBD_ACCT_COMMIT) &&
+	       r->rc != ESLURM_ACCESS_DENIED && r->cells;
+}
+
 static void run_job(dbd_job_t *j)
 {
 	dbd_acct_ctx_t ctx = { .uid = j->msg->auth_uid,
@@ -87,6 +97,8 @@ static void run_job(dbd_job_t *j)
 		j->resp_type = RESPONSE_DBD_ACCT;
 		j->resp = xmalloc(sizeof(dbd_acct_resp_msg_t));
 		dbd_acct_handle(wk.db, &ctx, j->msg->data, j->resp);
+		if (changed(j->msg->data, j->resp))
+			dbd_notify_send(wk.db);
 	}
 }
 

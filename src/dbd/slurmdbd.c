@@ -23,6 +23,7 @@
 #include "common/xstring.h"
 #include "dbd/dbd_conf.h"
 #include "dbd/dbd_db.h"
+#include "dbd/dbd_notify.h"
 #include "dbd/dbd_worker.h"
 #include "slurm/slurm_errno.h"
 
@@ -198,7 +199,7 @@ static void start(void)
 	if (!dbd.base)
 		fatal("event_base_new failed");
 	listen_port();
-	if (dbd_worker_init(dbd.base, db, c) < 0)
+	if (dbd_notify_init() < 0 || dbd_worker_init(dbd.base, db, c) < 0)
 		fatal("Unable to start the database worker");
 	add_signals();
 	info("slurmdbd version %s started", SLUICE_VERSION_STRING);
@@ -209,6 +210,7 @@ static void stop(void)
 	if (dbd.server)
 		net_server_destroy(dbd.server);
 	dbd_worker_fini();
+	dbd_notify_fini();
 	for (size_t i = 0; i < 3; i++)
 		if (dbd.sig_ev[i])
 			event_free(dbd.sig_ev[i]);
