@@ -23,6 +23,7 @@ typedef enum {
 	REQUEST_SHUTDOWN = 1005,            /* shutdown_msg_t */
 	REQUEST_PING = 1008,                /* controller -> slurmd, or scontrol ping */
 	REQUEST_NODE_REGISTRATION_STATUS = 1010,
+	REQUEST_HEALTH_CHECK = 1011,        /* controller -> slurmd, no body */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */

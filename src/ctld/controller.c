@@ -29,6 +29,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/jobcomp.h"
+#include "ctld/node_health.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/rate_limit.h"
@@ -180,6 +181,7 @@ static void _tick(evutil_socket_t fd, short what, void *arg)
 		ctld.last_ping = now;
 		node_mgr_ping(now);
 	}
+	node_health_tick(now);
 	if (now % 5 == 0)
 		sched_trigger();
 }

@@ -196,12 +196,14 @@ static void _terminate_stray(node_record_t *n, uint32_t job_id)
 		      ctld_conf()->message_timeout * 1000, NULL, NULL);
 }
 
-static void _check_low(node_record_t *n, const node_registration_msg_t *r)
+/* Drain a node that registers with less than slurm.conf says; false if
+ * so (not a valid configuration: a DOWN node stays DOWN). */
+static bool _check_low(node_record_t *n, const node_registration_msg_t *r)
 {
 	char *why = _low_resources(n, r);
 
 	if (!why)
-		return;
+		return true;
 	if (!(n->info.node_state & NODE_STATE_DRAIN) ||
 	    xstrcmp(why, n->info.reason)) {
 		error("Setting node %s state to DRAIN with reason:%s",
@@ -210,6 +212,7 @@ static void _check_low(node_record_t *n, const node_registration_msg_t *r)
 		_set_reason(n, why, ctld_conf()->slurm_user_id);
 	}
 	xfree(why);
+	return false;
 }
 
 void node_mgr_drain(node_record_t *n, const char *reason, uint32_t uid)
@@ -225,6 +228,7 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	node_registration_msg_t *r = m->data;
 	node_record_t *n = r ? node_mgr_find(r->node_name) : NULL;
 	uint16_t rts = ctld_conf()->return_to_service;
+	bool valid;
 	uint32_t i;
 
 	if (!n) {
@@ -240,10 +244,13 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 		n->info.node_state &= ~NODE_STATE_NO_RESPOND;
 		info("Node %s now responding", n->info.name);
 	}
-	_check_low(n, r);
+	valid = _check_low(n, r);
+	/* ReturnToService: 0 a DOWN node stays DOWN until an admin resumes
+	 * it; 1 it returns if it was DOWN for not responding; 2 it returns
+	 * whatever the reason; either only with a valid configuration */
 	if (BASE(n) == NODE_STATE_UNKNOWN) {
 		_set_base(n, NODE_STATE_IDLE);
-	} else if (BASE(n) == NODE_STATE_DOWN &&
+	} else if (BASE(n) == NODE_STATE_DOWN && valid &&
 		   ((rts == 1 && n->down_no_resp) || rts == 2)) {
 		_return_to_service(n);
 	}

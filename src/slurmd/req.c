@@ -12,6 +12,7 @@
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/epilog.h"
+#include "slurmd/health.h"
 #include "slurmd/launch.h"
 #include "slurmd/launch_step.h"
 #include "slurmd/slurmd.h"
@@ -23,6 +24,13 @@ typedef void (*req_f)(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg);
 static void req_ping(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 {
 	net_reply_rc(conn, SLURM_SUCCESS);
+}
+
+static void req_health_check(slurmd_t *sd, net_conn_t *conn,
+			     slurm_msg_t *msg)
+{
+	net_reply_rc(conn, SLURM_SUCCESS);
+	health_start(sd);
 }
 
 static void req_reg_status(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
@@ -168,6 +176,7 @@ static const struct {
 } handlers[] = {
 	{ REQUEST_PING, req_ping },
 	{ REQUEST_NODE_REGISTRATION_STATUS, req_reg_status },
+	{ REQUEST_HEALTH_CHECK, req_health_check },
 	{ REQUEST_SHUTDOWN, req_shutdown },
 	{ REQUEST_BATCH_JOB_LAUNCH, req_launch },
 	{ REQUEST_SIGNAL_JOB, req_signal },

@@ -27,6 +27,7 @@
 #include "common/xstring.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/epilog.h"
+#include "slurmd/health.h"
 #include "slurmd/req.h"
 #include "slurmd/slurmd.h"
 
@@ -191,14 +192,15 @@ static char *write_pid_file(const slurmd_t *sd)
 	return path;
 }
 
-/* slurmstepd and Epilog processes are our children. */
+/* slurmstepd, Epilog and HealthCheckProgram processes are our children. */
 static void reap_children(slurmd_t *sd)
 {
 	int status;
 	pid_t pid;
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (!epilog_reaped(sd, pid, status))
+		if (!epilog_reaped(sd, pid, status) &&
+		    !health_reaped(sd, pid, status))
 			debug2("child %d ended, status 0x%x", (int) pid,
 			       status);
 	}
@@ -249,6 +251,7 @@ static int run(slurmd_t *sd, int listen_fd)
 	sd->sender = ctld_sender_create(sd->conf);
 	if (!sd->sender)
 		fatal("unable to start the controller sender");
+	health_run_sync(sd);        /* before registering, as Slurm does */
 	slurmd_register(sd, true);
 	info("slurmd version %s started", SLUICE_VERSION_STRING);
 	event_base_dispatch(sd->base);
@@ -259,6 +262,7 @@ static int run(slurmd_t *sd, int listen_fd)
 	ctld_sender_destroy(sd->sender);
 	for (int i = 0; i < 4; i++)
 		event_free(ev[i]);
+	health_fini(sd);
 	event_base_free(sd->base);
 	return 0;
 }

@@ -42,7 +42,8 @@ static char **build_env(const script_info_t *i)
 	char **env = xcalloc(1, sizeof(char *));
 
 	env = add(env, "PATH", "/bin:/usr/bin:/sbin:/usr/sbin");
-	env = add(env, "SLURM_SCRIPT_CONTEXT", i->context);
+	if (i->job_id != NO_VAL32)     /* not for the HealthCheckProgram */
+		env = add(env, "SLURM_SCRIPT_CONTEXT", i->context);
 	env = add_u32(env, "SLURM_JOB_ID", i->job_id);
 	env = add_u32(env, "SLURM_JOBID", i->job_id);
 	env = add_u32(env, "SLURM_JOB_UID", i->uid);
@@ -86,12 +87,18 @@ pid_t script_spawn(const char *path, const script_info_t *info)
 	xstrarray_free(env);
 	if (rc) {
 		errno = rc;
-		error("JobId=%u: cannot run %s %s: %m", info->job_id,
-		      info->context, path);
+		if (info->job_id == NO_VAL32)
+			error("cannot run %s %s: %m", info->context, path);
+		else
+			error("JobId=%u: cannot run %s %s: %m", info->job_id,
+			      info->context, path);
 		return -1;
 	}
-	debug("JobId=%u: %s %s started, pid %d", info->job_id, info->context,
-	      path, (int) pid);
+	if (info->job_id == NO_VAL32)
+		debug("%s %s started, pid %d", info->context, path, (int) pid);
+	else
+		debug("JobId=%u: %s %s started, pid %d", info->job_id,
+		      info->context, path, (int) pid);
 	return pid;
 }
 

@@ -12,8 +12,9 @@
 #include <sys/types.h>
 
 typedef struct {
-	const char *context;     /* "prolog_slurmd" or "epilog_slurmd" */
-	uint32_t    job_id;
+	const char *context;     /* "prolog_slurmd", "epilog_slurmd", or
+				  * "health_check" (no job) */
+	uint32_t    job_id;      /* NO_VAL32: none */
 	uint32_t    uid;         /* NO_VAL32 when not known */
 	uint32_t    gid;
 	const char *user_name;   /* NULL when not known */
