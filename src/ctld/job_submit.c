@@ -72,6 +72,7 @@ typedef struct {
 	uint16_t       gpn, gpt;      /* GPUs per node, per task */
 	uint32_t       gpj;           /* GPUs per job */
 	char          *gpu_type;
+	bool           fixed_prio;    /* an operator's --priority */
 } submit_t;
 
 static bool _enforce(void)
@@ -445,10 +446,18 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 		return rc;
 	if (job_mgr_count() >= ctld_conf()->max_job_count)
 		return EAGAIN;
+	/* As 22.05: a user's --priority is ignored (the job gets the
+	 * computed priority), a negative --nice is refused. */
+	s->fixed_prio = op && d->priority != NO_VAL32;
 	if (!op && d->priority != NO_VAL32)
-		return ESLURM_ACCESS_DENIED;
+		debug("%s: uid %u may not set --priority=%u, ignored", __func__,
+		      (unsigned) m->auth_uid, (unsigned) d->priority);
 	if (!op && d->nice != NO_VAL32 && d->nice < NICE_OFFSET)
-		return ESLURM_ACCESS_DENIED;
+		return ESLURM_INVALID_NICE;
+	/* No reservation exists (reservations are not implemented): any
+	 * name is unknown, as Slurm answers for one that does not exist. */
+	if (d->reservation && *d->reservation)
+		return ESLURM_RESERVATION_INVALID;
 	_memory(d, s);
 	if ((rc = _check_memory(s)))
 		return rc;
@@ -551,13 +560,13 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->cluster = xstrdup(ctld_conf()->cluster_name);
 }
 
-static void _set_priority(job_record_t *j, const job_desc_t *d, time_t now)
+static void _set_priority(job_record_t *j, const job_desc_t *d,
+			  const submit_t *s, time_t now)
 {
 	job_info_t *i = &j->info;
-	uint32_t prio = d->priority != NO_VAL32 ? d->priority :
-		priority_new_job(j, now);
+	uint32_t prio = s->fixed_prio ? d->priority : priority_new_job(j, now);
 
-	j->prio_fixed = d->priority != NO_VAL32;
+	j->prio_fixed = s->fixed_prio;
 
 	if (d->nice != NO_VAL32) {
 		int64_t p = (int64_t) prio - ((int64_t) d->nice - NICE_OFFSET);
@@ -628,7 +637,7 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	j->cpt_given = d->cpus_per_task != NO_VAL16;
 	j->open_mode = d->open_mode;
 	j->begin_time = d->begin_time;
-	_set_priority(j, d, now);
+	_set_priority(j, d, s, now);
 	_tres_req(j, s);
 	return j;
 }
