@@ -229,6 +229,8 @@ static const field_desc_t step_complete_fields[] = {
 	F(step_complete_msg_t, max_vsize_task, FT_U32),
 	F(step_complete_msg_t, tot_vsize_kb, FT_U64),
 	F(step_complete_msg_t, ntasks, FT_U32),
+	F(step_complete_msg_t, min_cpu_usec, FT_U64),
+	F(step_complete_msg_t, min_cpu_task, FT_U32),
 	FIELD_END
 };
 
@@ -893,6 +895,8 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_JOB_STEP_INFO, job_step_info_request_msg_t, step_info_request_fields),
 	ROW_FUNCS(RESPONSE_JOB_STEP_INFO, job_step_info_msg_t, step_list),
 	ROW_FIELDS(REQUEST_LAUNCH_TASKS, launch_tasks_request_msg_t, launch_tasks_fields),
+	ROW_FIELDS(REQUEST_JOB_STEP_STAT, job_step_info_request_msg_t, step_info_request_fields),
+	ROW_FIELDS(RESPONSE_JOB_STEP_STAT, step_complete_msg_t, step_complete_fields),
 };
 #define TABLE_LEN (sizeof(table) / sizeof(table[0]))
 

@@ -69,6 +69,9 @@ typedef enum {
 	REQUEST_KILL_JOBS = 5032,           /* kill_jobs_msg_t (scancel, many jobs) */
 	RESPONSE_KILL_JOBS,                 /* kill_jobs_resp_msg_t */
 	REQUEST_TOP_JOB = 5039,             /* top_job_msg_t */
+	REQUEST_JOB_STEP_STAT = 5035,       /* job_step_info_request_msg_t (sstat
+					     * -> slurmd -> step stepd) */
+	RESPONSE_JOB_STEP_STAT,             /* step_complete_msg_t: usage now */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
@@ -588,6 +591,8 @@ typedef struct {
 	uint32_t  max_vsize_task;
 	uint64_t  tot_vsize_kb;
 	uint32_t  ntasks;
+	uint64_t  min_cpu_usec;   /* the task with the least CPU time */
+	uint32_t  min_cpu_task;
 } step_complete_msg_t;
 
 /* srun/salloc -> controller: release an allocation they created. */

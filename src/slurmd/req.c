@@ -170,6 +170,44 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	epilog_start(sd, m->job_id, m->nodes);
 }
 
+/* sstat: the step stepd here answers with its usage now; it checks that
+ * the asking user owns the step (user_id is the sender's uid). */
+static void req_step_stat(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	job_step_info_request_msg_t r;
+	slurm_msg_t resp = { 0 };
+	char *path;
+	int rc;
+
+	if (!msg->data) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	r = *(job_step_info_request_msg_t *) msg->data;
+	r.user_id = msg->auth_uid;
+	path = launch_step_socket(sd->spool_dir, sd->node->name, r.job_id,
+				  r.step_id);
+	if (access(path, F_OK) < 0) {
+		xfree(path);
+		net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	rc = net_rpc_unix(path, REQUEST_JOB_STEP_STAT, &r, &resp,
+			  STEPD_RPC_TIMEOUT_MS);
+	xfree(path);
+	if (rc) {
+		net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	if (resp.type == RESPONSE_JOB_STEP_STAT && resp.data)
+		net_reply(conn, RESPONSE_JOB_STEP_STAT, resp.data);
+	else
+		net_reply_rc(conn, resp.type == RESPONSE_SLURM_RC && resp.data ?
+			     ((return_code_msg_t *) resp.data)->rc :
+			     SLURM_UNEXPECTED_MSG_ERROR);
+	msg_free(&resp);
+}
+
 static const struct {
 	uint16_t type;
 	req_f    handler;
@@ -182,12 +220,15 @@ static const struct {
 	{ REQUEST_SIGNAL_JOB, req_signal },
 	{ REQUEST_TERMINATE_JOB, req_terminate },
 	{ REQUEST_LAUNCH_TASKS, req_launch_tasks },
+	{ REQUEST_JOB_STEP_STAT, req_step_stat },
 };
 
-/* Users may only launch tasks (their step credential is checked). */
+/* Users may only launch tasks (their step credential is checked) and ask
+ * about their steps' usage (the stepd checks the owner). */
 static bool authorized(const slurmd_t *sd, const slurm_msg_t *msg)
 {
-	if (msg->type == REQUEST_LAUNCH_TASKS)
+	if (msg->type == REQUEST_LAUNCH_TASKS ||
+	    msg->type == REQUEST_JOB_STEP_STAT)
 		return true;
 	return msg->auth_uid == 0 || msg->auth_uid == sd->conf->slurm_user_id;
 }

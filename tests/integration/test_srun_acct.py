@@ -123,3 +123,67 @@ def test_three_steps_recorded_with_states_and_exit_codes(env):
     assert row % (j + ".%d" % [k for k in (1, 2) if rows[j + ".%d" % k][0]
                                == "sh"][0], "sh", "", "", "1", "FAILED",
                   "3:0") in r.out, r.out
+
+
+GROW = ("import time\n"
+        "chunks = []\n"
+        "for i in range(12):\n"
+        "    chunks.append(bytearray(10 * 1024 * 1024))\n"
+        "    chunks[-1][::4096] = b'1' * len(chunks[-1][::4096])\n"
+        "    time.sleep(0.5)\n"
+        "time.sleep(30)\n")
+
+
+def test_sstat_shows_growing_rss(env):
+    c = env.c
+    d = c.workdir(U)
+    prog = c.write_file(U, os.path.join(d, "grow.py"), GROW)
+    script = "\n".join([
+        "#!/bin/sh",
+        "#SBATCH -N2 -n2",
+        "%s -N2 -n2 /usr/bin/python3 %s" % (c.bin("srun"), prog), ""])
+    path = c.write_file(U, os.path.join(d, "grow.sh"), script, 0o755)
+    jid = c.sbatch([path], user=U, cwd=d)
+    rss = []
+    deadline = time.time() + 40
+    row = None
+    while time.time() < deadline and len(rss) < 6:
+        r = c.run(["sstat", "-P", "-n", "-o",
+                   "JobID,MaxRSS,MaxRSSNode,MaxRSSTask,AveRSS,NTasks",
+                   "-j", str(jid)], user=U)
+        assert r.rc == 0, r
+        if r.out:
+            row = r.out.rstrip("\n").split("|")
+            assert row[0] == "%d.0" % jid and row[5] == "2", r
+            assert re.fullmatch(r"n[12]", row[2]) and row[3] in "01", r
+            m = re.fullmatch(r"(\d+)K", row[1])
+            assert m, r
+            if not rss or int(m.group(1)) > rss[-1]:
+                rss.append(int(m.group(1)))
+        time.sleep(0.6)
+    # the step grows by 10 MB a task every half second
+    assert len(rss) >= 3 and rss[-1] >= rss[0] + 20 * 1024, rss
+    # the full default table, one row, and the step named
+    r = c.run(["sstat", "-j", "%d.0" % jid], user=U)
+    assert r.rc == 0, r
+    lines = r.out.splitlines()
+    assert lines[0].startswith("JobID         MaxVMSize  MaxVMSizeNode ")
+    assert lines[2].startswith("%-12s " % ("%d.0" % jid)), r
+    assert len(lines) == 3, r
+    # -p keeps the last '|'; errors as Slurm words them
+    r = c.run(["sstat", "-p", "-n", "-o", "jobid,ntasks", "-j", str(jid)],
+              user=U)
+    assert r.out == "%d.0|2|\n" % jid, r
+    r = c.run(["sstat", "-n", "-j", "%d.7" % jid], user=U)
+    assert r.rc == 0 and r.out == "" and \
+        "sstat: error: StepId=%d.7 not found running." % jid in r.err, r
+    r = c.run(["sstat", "-j", str(jid), "-o", "foo"], user=U)
+    assert r.rc == 1 and 'Invalid field requested: "foo"' in r.err, r
+    r = c.run(["sstat"], user=U)
+    assert r.rc == 1 and "You didn't give me any jobs to stat." in r.err
+    # another user's step: refused by the node
+    r = c.run(["sstat", "-n", "-P", "-o", "JobID,MaxRSS", "-j", str(jid)],
+              user="sluice_u2")
+    assert r.out == "" and "denied" in r.err, r
+    c.run(["scancel", str(jid)], user=U)
+    c.wait_done(jid)

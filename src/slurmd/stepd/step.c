@@ -198,7 +198,7 @@ void step_check_done(step_t *st)
 	c->node_name = xstrdup(st->node_name);
 	c->step_rc = st->worst;
 	step_acct_stop(st);
-	step_acct_fill(st, c);
+	step_acct_fill(st, c, false);
 	ctld_sender_queue(st->sender, REQUEST_STEP_COMPLETE, c, st->ack_pipe[1]);
 }
 
@@ -209,6 +209,25 @@ static void _on_kill(evutil_socket_t fd, short what, void *arg)
 	step_tasks_signal(arg, SIGKILL);
 }
 
+/* sstat (through slurmd, which names the asking user in user_id). */
+static void _stat(step_t *st, net_conn_t *conn,
+		  const job_step_info_request_msg_t *r)
+{
+	step_complete_msg_t c = { .job_id = st->m->job_id,
+				  .step_id = st->m->step_id,
+				  .node_name = st->node_name };
+
+	if (r->user_id != st->m->uid && r->user_id != 0 &&
+	    r->user_id != st->conf->slurm_user_id) {
+		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	if (!st->completing)
+		step_acct_sample(st);
+	step_acct_fill(st, &c, true);
+	net_reply(conn, RESPONSE_JOB_STEP_STAT, &c);
+}
+
 static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 {
 	step_t *st = arg;
@@ -216,6 +235,10 @@ static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 
 	if (msg->auth_uid != 0 && msg->auth_uid != st->conf->slurm_user_id) {
 		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	if (msg->type == REQUEST_JOB_STEP_STAT && msg->data) {
+		_stat(st, conn, msg->data);
 		return;
 	}
 	if (!m || (msg->type != REQUEST_SIGNAL_JOB &&

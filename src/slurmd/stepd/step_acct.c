@@ -213,7 +213,7 @@ void step_acct_task_exit(step_t *st, step_task_t *t, const struct rusage *ru)
 	u->vsize_kb = 0;
 }
 
-void step_acct_fill(const step_t *st, step_complete_msg_t *c)
+void step_acct_fill(const step_t *st, step_complete_msg_t *c, bool now)
 {
 	c->ntasks = st->ntasks;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
@@ -226,8 +226,9 @@ void step_acct_fill(const step_t *st, step_complete_msg_t *c)
 		} else {
 			c->user_cpu_usec += u->cpu_usec;   /* split unknown */
 		}
-		c->tot_rss_kb += u->max_rss_kb;
-		c->tot_vsize_kb += u->max_vsize_kb;
+		/* at the end: the tasks' peaks; while running: now */
+		c->tot_rss_kb += now ? u->rss_kb : u->max_rss_kb;
+		c->tot_vsize_kb += now ? u->vsize_kb : u->max_vsize_kb;
 		if (!i || u->max_rss_kb > c->max_rss_kb) {
 			c->max_rss_kb = u->max_rss_kb;
 			c->max_rss_task = t->gtid;
@@ -235,6 +236,10 @@ void step_acct_fill(const step_t *st, step_complete_msg_t *c)
 		if (!i || u->max_vsize_kb > c->max_vsize_kb) {
 			c->max_vsize_kb = u->max_vsize_kb;
 			c->max_vsize_task = t->gtid;
+		}
+		if (!i || u->cpu_usec < c->min_cpu_usec) {
+			c->min_cpu_usec = u->cpu_usec;
+			c->min_cpu_task = t->gtid;
 		}
 	}
 }

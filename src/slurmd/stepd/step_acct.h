@@ -12,6 +12,7 @@
 #ifndef SLUICE_STEPD_STEP_ACCT_H
 #define SLUICE_STEPD_STEP_ACCT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
 
@@ -27,8 +28,9 @@ void step_acct_sample(step_t *st);
 /* A task ended with this rusage. */
 void step_acct_task_exit(step_t *st, step_task_t *t, const struct rusage *ru);
 /* The node's totals into the step-complete message (fields after
- * step_rc). */
-void step_acct_fill(const step_t *st, step_complete_msg_t *c);
+ * step_rc): tot_* sum the tasks' peaks, or (now) their current sizes
+ * (sstat's Ave*). */
+void step_acct_fill(const step_t *st, step_complete_msg_t *c, bool now);
 
 /* Seconds from a JobAcctGatherFrequency value ("30", "task=5,energy=0");
  * def if absent or bad. */
