@@ -40,6 +40,7 @@ typedef struct {
 	uint32_t duration;
 	uint64_t mem;
 	uint16_t cpus;
+	uint16_t gpus;
 	uint16_t exclusive;
 } shape_key_t;
 
@@ -180,6 +181,10 @@ static void _bf_add_running(void)
 			/* a suspended job's CPUs are free already */
 			bf_map_release(bf.map, i, end, suspended ? 0 :
 				       j->node_cpus[k], j->node_mem[k]);
+			if (j->node_gpus && j->node_gpus[k])
+				bf_map_release_gpus(bf.map, i, end,
+					(uint16_t) __builtin_popcountll(
+						j->node_gpus[k]));
 		}
 	}
 }
@@ -250,7 +255,7 @@ static const bitmap_t *_bf_part_avail(const part_record_t *part)
 static bool _bf_le(const bf_req_t *a, const bf_req_t *b)
 {
 	return a->exclusive == b->exclusive && a->node_cnt <= b->node_cnt &&
-	       a->cpus <= b->cpus && a->mem <= b->mem &&
+	       a->cpus <= b->cpus && a->mem <= b->mem && a->gpus <= b->gpus &&
 	       a->duration <= b->duration;
 }
 
@@ -291,6 +296,11 @@ static void _bf_to_bf_req(const job_record_t *j, const select_req_t *s,
 	per *= s->cpus_per_task;
 	r->cpus = per > UINT16_MAX ? UINT16_MAX : (uint16_t) per;
 	r->mem = s->mem_per_node ? s->mem_per_node : s->mem_per_cpu * r->cpus;
+	/* GPUs per node: --gres/--gpus-per-node, --gpus-per-task for its
+	 * tasks there, and an even share of --gpus */
+	per = s->gpus_per_node + s->gpus_per_task * (per / s->cpus_per_task) +
+	      (s->gpus_per_job + s->min_nodes - 1) / s->min_nodes;
+	r->gpus = per > SELECT_MAX_GPUS ? SELECT_MAX_GPUS : (uint16_t) per;
 	r->exclusive = s->exclusive;
 	if (r->exclusive)
 		r->cpus = r->mem = 0;   /* whole nodes: one shape per size */
@@ -311,6 +321,7 @@ static shape_t *_bf_shape(const job_record_t *j, const bf_req_t *r)
 	k.duration = r->duration;
 	k.mem = r->mem;
 	k.cpus = r->cpus;
+	k.gpus = r->gpus;
 	k.exclusive = r->exclusive;
 	HASH_FIND(hh, bf.shapes, &k, sizeof(k), s);
 	if (!s) {
@@ -362,6 +373,22 @@ static const bitmap_t *_bf_limit_ids(size_t n, const bitmap_t *used,
 	return bf.tmp_used[n];
 }
 
+/* GPUs of a node marked used until no more than gpus - planned_used
+ * stay free (the highest indexes are kept for the plan). */
+static uint64_t _bf_limit_gpus(uint64_t used, uint16_t gpus,
+			       uint16_t planned_used)
+{
+	int have = __builtin_popcountll(used);
+
+	for (int g = gpus - 1; g >= 0 && have < planned_used; g--) {
+		if (used & ((uint64_t) 1 << g))
+			continue;
+		used |= (uint64_t) 1 << g;
+		have++;
+	}
+	return used;
+}
+
 /* The live view, less whatever the plan keeps for reservations over the
  * next duration seconds. */
 static void _bf_start_view(uint32_t duration)
@@ -379,6 +406,9 @@ static void _bf_start_view(uint32_t duration)
 			bf.view[n].cpu_used = _bf_limit_ids(n,
 				bf.live[n].cpu_used, plan.cpus,
 				plan.cpus - plan.alloc_cpus);
+		bf.view[n].gpu_used = _bf_limit_gpus(bf.live[n].gpu_used,
+			plan.gpus, (uint16_t) __builtin_popcountll(
+				plan.gpu_used));
 	}
 }
 
@@ -386,6 +416,7 @@ static void _bf_start_view(uint32_t duration)
 static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
 {
 	select_result_t res;
+	uint16_t *gpus;
 	long i, k = 0;
 
 	_bf_start_view(r->duration);
@@ -393,12 +424,17 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
 	if (job_res_select(j, bf.view, bf.node_cnt, bf.usable, false, &res) !=
 	    SELECT_OK)
 		return false;
+	gpus = xcalloc(res.node_cnt + 1, sizeof(*gpus));
 	for (i = bitmap_first_set(res.nodes); i >= 0;
 	     i = bitmap_next_set(res.nodes, i + 1), k++) {
 		bf.live[i].alloc_cpus += res.cpus[k];
 		bf.live[i].alloc_memory += res.mem[k];
+		bf.live[i].gpu_used |= res.gpus[k];
+		gpus[k] = (uint16_t) __builtin_popcountll(res.gpus[k]);
 	}
-	bf_map_take(bf.map, res.nodes, res.cpus, res.mem, bf.now, r->duration);
+	bf_map_take(bf.map, res.nodes, res.cpus, res.mem, gpus, bf.now,
+		    r->duration);
+	xfree(gpus);
 	job_mgr_start(j, &res);
 	xfree(j->info.sched_name);
 	j->info.sched_name = xstrdup("Backfill");

@@ -18,6 +18,7 @@
 typedef struct {
 	uint32_t slot;
 	uint16_t cpus;
+	uint16_t gpus;
 	uint64_t mem;
 } bf_pt_t;
 
@@ -25,13 +26,14 @@ typedef struct {
 	bf_pt_t *pt;
 	uint32_t cnt, cap;
 	uint16_t cap_cpus;
+	uint16_t cap_gpus;
 	uint64_t cap_mem;
 	uint32_t weight;
 } bf_node_t;
 
 typedef struct {
 	uint32_t node, slot;
-	uint16_t cpus;
+	uint16_t cpus, gpus;
 	uint64_t mem;
 } bf_rel_t;
 
@@ -77,6 +79,11 @@ bf_map_t *bf_map_create(const select_node_t *nodes, size_t node_cnt,
 			s->cpus - s->alloc_cpus;
 		n->pt[0].mem = s->alloc_memory >= s->real_memory ? 0 :
 			s->real_memory - s->alloc_memory;
+		n->cap_gpus = s->gpus > SELECT_MAX_GPUS ? SELECT_MAX_GPUS :
+			s->gpus;
+		n->pt[0].gpus = (uint16_t) __builtin_popcountll(
+			(n->cap_gpus >= 64 ? UINT64_MAX :
+			 ((uint64_t) 1 << n->cap_gpus) - 1) & ~s->gpu_used);
 		m->slot_free[0] += n->pt[0].cpus;
 	}
 	return m;
@@ -123,8 +130,8 @@ static uint32_t _dur_slots(const bf_map_t *m, uint32_t secs)
 	return d ? d : 1;
 }
 
-void bf_map_release(bf_map_t *m, uint32_t node, time_t end, uint16_t cpus,
-		    uint64_t mem)
+static void _release(bf_map_t *m, uint32_t node, time_t end, uint16_t cpus,
+		     uint64_t mem, uint16_t gpus)
 {
 	uint32_t s = _slot_up(m, end);
 
@@ -136,7 +143,20 @@ void bf_map_release(bf_map_t *m, uint32_t node, time_t end, uint16_t cpus,
 		m->rel_cap = m->rel_cap ? m->rel_cap * 2 : 64;
 		m->rel = xrealloc(m->rel, m->rel_cap * sizeof(bf_rel_t));
 	}
-	m->rel[m->rel_cnt++] = (bf_rel_t) { node, s, cpus, mem };
+	m->rel[m->rel_cnt++] = (bf_rel_t) { node, s, cpus, gpus, mem };
+}
+
+void bf_map_release(bf_map_t *m, uint32_t node, time_t end, uint16_t cpus,
+		    uint64_t mem)
+{
+	_release(m, node, end, cpus, mem, 0);
+}
+
+void bf_map_release_gpus(bf_map_t *m, uint32_t node, time_t end,
+			 uint16_t gpus)
+{
+	if (gpus)
+		_release(m, node, end, 0, 0, gpus);
 }
 
 static int _rel_cmp(const void *a, const void *b)
@@ -172,6 +192,8 @@ void bf_map_finalize(bf_map_t *m)
 		last.cpus = c > n->cap_cpus ? n->cap_cpus : c;
 		last.mem = last.mem + r->mem > n->cap_mem ? n->cap_mem :
 			last.mem + r->mem;
+		last.gpus = last.gpus + r->gpus > n->cap_gpus ? n->cap_gpus :
+			last.gpus + r->gpus;
 		m->slot_free[r->slot] += last.cpus - n->pt[n->cnt - 1].cpus;
 		if (n->pt[n->cnt - 1].slot == r->slot)
 			n->pt[n->cnt - 1] = last;
@@ -192,8 +214,9 @@ static bool _fits(const bf_node_t *n, const bf_pt_t *p, const bf_req_t *r)
 {
 	if (r->exclusive)
 		return p->cpus >= n->cap_cpus && p->mem >= n->cap_mem &&
-		       n->cap_cpus;
-	return p->cpus >= r->cpus && p->mem >= r->mem;
+		       p->gpus >= n->cap_gpus && n->cap_cpus &&
+		       n->cap_gpus >= r->gpus;
+	return p->cpus >= r->cpus && p->mem >= r->mem && p->gpus >= r->gpus;
 }
 
 /* Earliest slot >= s where node n holds r for d slots, or SLOT_INF. */
@@ -345,7 +368,7 @@ static uint32_t _split(bf_node_t *n, uint32_t s)
 }
 
 static void _node_take(bf_map_t *m, bf_node_t *n, uint32_t s, uint32_t e,
-		       uint16_t cpus, uint64_t mem)
+		       uint16_t cpus, uint64_t mem, uint16_t gpus)
 {
 	uint32_t a, b, i, k;
 
@@ -364,6 +387,7 @@ static void _node_take(bf_map_t *m, bf_node_t *n, uint32_t s, uint32_t e,
 			m->slot_free[k] -= took;
 		p->cpus -= took;
 		p->mem = p->mem < mem ? 0 : p->mem - mem;
+		p->gpus = p->gpus < gpus ? 0 : p->gpus - gpus;
 	}
 }
 
@@ -380,12 +404,14 @@ void bf_map_reserve(bf_map_t *m, const bitmap_t *nodes, const bf_req_t *r,
 		bf_node_t *n = &m->nodes[i];
 
 		_node_take(m, n, s, e, r->exclusive ? n->cap_cpus : r->cpus,
-			   r->exclusive ? n->cap_mem : r->mem);
+			   r->exclusive ? n->cap_mem : r->mem,
+			   r->exclusive ? n->cap_gpus : r->gpus);
 	}
 }
 
 void bf_map_take(bf_map_t *m, const bitmap_t *nodes, const uint16_t *cpus,
-		 const uint64_t *mem, time_t start, uint32_t duration)
+		 const uint64_t *mem, const uint16_t *gpus, time_t start,
+		 uint32_t duration)
 {
 	uint32_t s = _slot_up(m, start), e = s + _dur_slots(m, duration);
 	long i, k = 0;
@@ -394,7 +420,8 @@ void bf_map_take(bf_map_t *m, const bitmap_t *nodes, const uint16_t *cpus,
 		e = SLOT_INF;
 	for (i = bitmap_first_set(nodes); i >= 0;
 	     i = bitmap_next_set(nodes, i + 1), k++)
-		_node_take(m, &m->nodes[i], s, e, cpus[k], mem[k]);
+		_node_take(m, &m->nodes[i], s, e, cpus[k], mem[k],
+			   gpus ? gpus[k] : 0);
 }
 
 void bf_map_view(const bf_map_t *m, uint32_t duration, select_node_t *view)
@@ -403,7 +430,7 @@ void bf_map_view(const bf_map_t *m, uint32_t duration, select_node_t *view)
 
 	for (size_t i = 0; i < m->node_cnt; i++) {
 		const bf_node_t *n = &m->nodes[i];
-		uint16_t c = n->pt[0].cpus;
+		uint16_t c = n->pt[0].cpus, g = n->pt[0].gpus;
 		uint64_t mem = n->pt[0].mem;
 
 		for (uint32_t k = 1; k < n->cnt && n->pt[k].slot < d; k++) {
@@ -411,7 +438,12 @@ void bf_map_view(const bf_map_t *m, uint32_t duration, select_node_t *view)
 				c = n->pt[k].cpus;
 			if (n->pt[k].mem < mem)
 				mem = n->pt[k].mem;
+			if (n->pt[k].gpus < g)
+				g = n->pt[k].gpus;
 		}
+		view[i].gpus = n->cap_gpus;
+		view[i].gpu_used = n->cap_gpus - g >= 64 ? UINT64_MAX :
+			((uint64_t) 1 << (n->cap_gpus - g)) - 1;
 		view[i].cpus = n->cap_cpus;
 		view[i].real_memory = n->cap_mem;
 		view[i].weight = n->weight;

@@ -29,17 +29,22 @@ typedef struct {
 	uint32_t node_cnt;       /* >= 1 */
 	uint16_t cpus;           /* per node */
 	uint64_t mem;            /* MB per node */
+	uint16_t gpus;           /* per node */
 	bool     exclusive;      /* whole idle nodes */
 	uint32_t duration;       /* seconds */
 } bf_req_t;
 
-/* nodes[i] gives capacity and what is allocated now. */
+/* nodes[i] gives capacity and what is allocated now (GPUs: gpus and
+ * gpu_used). */
 bf_map_t *bf_map_create(const select_node_t *nodes, size_t node_cnt,
 			time_t now, uint32_t resolution, uint32_t window);
 void      bf_map_destroy(bf_map_t *m);
 /* A running job gives cpus/mem back on node at end (<= now: soon). */
 void      bf_map_release(bf_map_t *m, uint32_t node, time_t end,
 			 uint16_t cpus, uint64_t mem);
+/* The same for GPUs. */
+void      bf_map_release_gpus(bf_map_t *m, uint32_t node, time_t end,
+			      uint16_t gpus);
 /* After the last release, before any query. */
 void      bf_map_finalize(bf_map_t *m);
 
@@ -52,13 +57,15 @@ int       bf_map_earliest(bf_map_t *m, const bitmap_t *avail,
 /* Take req's share on every node of nodes from start for its duration. */
 void      bf_map_reserve(bf_map_t *m, const bitmap_t *nodes,
 			 const bf_req_t *req, time_t start);
-/* Take cpus[k] / mem[k] on the k-th node of nodes (a started job). */
+/* Take cpus[k] / mem[k] / gpus[k] (gpus may be NULL) on the k-th node
+ * of nodes (a started job). */
 void      bf_map_take(bf_map_t *m, const bitmap_t *nodes,
 		      const uint16_t *cpus, const uint64_t *mem,
-		      time_t start, uint32_t duration);
+		      const uint16_t *gpus, time_t start, uint32_t duration);
 /* What may be given now to a job running duration seconds without
  * touching any reservation: view[i] gets node i's capacity and, as
- * allocated, everything but the least free over [now, now+duration). */
+ * allocated, everything but the least free over [now, now+duration)
+ * (GPUs as a count: gpu_used has that many low bits set). */
 void      bf_map_view(const bf_map_t *m, uint32_t duration,
 		      select_node_t *view);
 /* Bytes held by the map (for the benchmark). */

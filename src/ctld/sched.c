@@ -287,6 +287,7 @@ static void _take(pass_t *p, const select_result_t *res)
 	     i = bitmap_next_set(res->nodes, i + 1), k++) {
 		p->view[i].alloc_cpus += res->cpus[k];
 		p->view[i].alloc_memory += res->mem[k];
+		p->view[i].gpu_used |= res->gpus[k];   /* a copy, unlike cpu_used */
 	}
 }
 

@@ -29,10 +29,14 @@ static int setup(void **st)
 	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
 		"StateSaveLocation=%s/state\n"
 		"NodeName=n[1-2] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
-		"PartitionName=debug Nodes=ALL Default=YES MaxTime=120 "
+		"GresTypes=gpu\n"
+		"NodeName=g1 NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 "
+		"Gres=gpu:2\n"
+		"PartitionName=debug Nodes=n[1-2] Default=YES MaxTime=120 "
 		"PriorityJobFactor=10\n"
-		"PartitionName=low Nodes=ALL PriorityJobFactor=5\n"
-		"PartitionName=tier Nodes=ALL PriorityJobFactor=1 "
+		"PartitionName=low Nodes=n[1-2] PriorityJobFactor=5\n"
+		"PartitionName=gpu Nodes=g1\n"
+		"PartitionName=tier Nodes=n[1-2] PriorityJobFactor=1 "
 		"PriorityTier=2\n"
 		"PriorityType=priority/multifactor\n"
 		"PriorityWeightAge=1000\nPriorityWeightJobSize=2000\n"
@@ -204,6 +208,61 @@ static void test_backfill_hole(void **st)
 	end_job(longj);
 }
 
+static uint32_t submit_gpu(uint32_t gpus, uint32_t minutes)
+{
+	job_desc_t d;
+	slurm_msg_t m = { .auth_uid = 0 };
+	uint32_t id = job_mgr_next_id();
+
+	job_desc_init(&d);
+	d.script = xstrdup("#!/bin/sh\ntrue\n");
+	d.partition = xstrdup("gpu");
+	d.num_tasks = 1;
+	d.min_nodes = 1;
+	d.time_limit = minutes;
+	d.gres = xstrdup_printf("gres/gpu:%u", gpus);
+	m.data = &d;
+	job_mgr_rpc_submit(NULL, &m);
+	job_desc_free_members(&d);
+	return job_mgr_find(id) ? id : 0;
+}
+
+/* GPUs in the plan (g1: 2 CPUs, 2 GPUs).  One GPU is busy for 10 min; a
+ * 2-GPU job plans for then; a 1-GPU 30-minute job would take the GPU it
+ * waits for and is not started (a CPU is free); a 1-GPU 5-minute job is. */
+static void test_backfill_gpus(void **st)
+{
+	uint32_t r1, big, g30, g5;
+	time_t now = time(NULL);
+
+	r1 = submit_gpu(1, 10);
+	assert_true(r1);
+	assert_int_equal(sched_run(), 1);
+	assert_string_equal(J(r1)->info.nodes, "g1");
+	big = submit_gpu(2, 10);
+	g30 = submit_gpu(1, 30);
+	g5 = submit_gpu(1, 5);
+	assert_int_equal(sched_run(), 0);
+	assert_int_equal(reason(big), WAIT_RESOURCES);
+	assert_int_equal(backfill_run(), 1);
+	assert_int_equal(state(g5), JOB_RUNNING);
+	assert_int_equal(state(g30), JOB_PENDING);
+	assert_int_equal(state(big), JOB_PENDING);
+	assert_true(J(big)->info.start_time >= now + 9 * 60);
+	assert_true(J(big)->info.start_time <= J(r1)->info.end_time + 60);
+	assert_string_equal(J(big)->info.sched_nodes, "g1");
+	assert_true(J(g30)->info.start_time >= J(big)->info.start_time + 600);
+	/* the GPU holders end on time: the 2-GPU job goes first */
+	end_job(r1);
+	end_job(g5);
+	assert_int_equal(sched_run(), 1);
+	assert_int_equal(state(big), JOB_RUNNING);
+	assert_int_equal(state(g30), JOB_PENDING);
+	end_job(big);
+	assert_int_equal(sched_run(), 1);
+	end_job(g30);
+}
+
 /* A job that can never start in the window is not planned. */
 static void test_backfill_window(void **st)
 {
@@ -285,9 +344,10 @@ static void test_multifactor_queue(void **st)
 	high = submit("debug", 1, 1, 10, false);
 	assert_true(J(high)->info.priority > J(low)->info.priority);
 	assert_int_equal(job_mgr_pending_first()->info.job_id, high);
-	/* 5000 partition + 500 fair-share + (1/2 + 1/4) / 2 x 2000 size */
-	assert_int_equal(J(low)->info.priority, 6250);
-	assert_int_equal(J(high)->info.priority, 11250);
+	/* 5000 partition + 500 fair-share + (1/3 + 1/6) / 2 x 2000 size
+	 * (3 nodes, 6 CPUs) */
+	assert_int_equal(J(low)->info.priority, 6000);
+	assert_int_equal(J(high)->info.priority, 11000);
 	/* an hour later low has the whole age factor; an operator set
 	 * high's priority to 100 and it stays there */
 	J(low)->info.eligible_time -= 3600;
@@ -296,7 +356,7 @@ static void test_multifactor_queue(void **st)
 	J(high)->info.priority = fixed = 100;
 	priority_recalc(time(NULL));
 	assert_int_equal(J(high)->info.priority, fixed);
-	assert_int_equal(J(low)->info.priority, 7250);
+	assert_int_equal(J(low)->info.priority, 7000);
 	assert_int_equal(job_mgr_pending_first()->info.job_id, low);
 	end_job(r1);
 	end_job(r2);
@@ -379,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_backfill_hole),
 		cmocka_unit_test(test_backfill_window),
+		cmocka_unit_test(test_backfill_gpus),
 		cmocka_unit_test(test_multifactor),
 		cmocka_unit_test(test_multifactor_queue),
 		cmocka_unit_test(test_backfill_yields),

@@ -105,6 +105,57 @@ static void test_hole_in_front_of_large_job(void **st)
 	bitmap_destroy(nodes);
 }
 
+/* GPUs in the plan: one node of 4 CPUs and 2 GPUs, one GPU held until
+ * +10 min.  A 2-GPU job plans for +10; a 1-GPU 30-minute job would take
+ * its GPU and waits until it is over; a 1-GPU 5-minute one starts now;
+ * CPU-only jobs are not held back by the GPU plan; the view for a long
+ * job shows no free GPU. */
+static void test_gpus_in_plan(void **st)
+{
+	select_node_t v[1], view[1];
+	bitmap_t *a = all(1), *nodes = bitmap_create(1);
+	bf_req_t two = { .node_cnt = 1, .cpus = 1, .gpus = 2,
+			 .duration = 60 * MIN };
+	bf_req_t long1 = { .node_cnt = 1, .cpus = 1, .gpus = 1,
+			   .duration = 30 * MIN };
+	bf_req_t short1 = { .node_cnt = 1, .cpus = 1, .gpus = 1,
+			    .duration = 5 * MIN };
+	bf_req_t cpu = { .node_cnt = 1, .cpus = 1, .duration = 120 * MIN };
+	bf_req_t three = { .node_cnt = 1, .cpus = 1, .gpus = 3,
+			   .duration = 5 * MIN };
+	bf_map_t *m;
+	time_t s;
+
+	nodes_init(v, 1);
+	v[0].gpus = 2;
+	v[0].gpu_used = 0x1;
+	v[0].alloc_cpus = 1;
+	m = bf_map_create(v, 1, T0, 60, 1440 * MIN);
+	bf_map_release(m, 0, T0 + 10 * MIN, 1, 0);
+	bf_map_release_gpus(m, 0, T0 + 10 * MIN, 1);
+	bf_map_finalize(m);
+
+	assert_int_equal(bf_map_earliest(m, a, &three, T0, &s, nodes), -1);
+	assert_int_equal(bf_map_earliest(m, a, &two, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 10 * MIN);
+	bf_map_reserve(m, nodes, &two, s);
+	assert_int_equal(bf_map_earliest(m, a, &long1, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 70 * MIN);
+	assert_int_equal(bf_map_earliest(m, a, &short1, T0, &s, nodes), 0);
+	assert_int_equal(s, T0);
+	assert_int_equal(bf_map_earliest(m, a, &cpu, T0, &s, nodes), 0);
+	assert_int_equal(s, T0);
+	/* a 30-minute job may take no GPU now, a 5-minute one the free one */
+	bf_map_view(m, 30 * MIN, view);
+	assert_int_equal(view[0].gpus, 2);
+	assert_int_equal(__builtin_popcountll(view[0].gpu_used), 2);
+	bf_map_view(m, 5 * MIN, view);
+	assert_int_equal(__builtin_popcountll(view[0].gpu_used), 1);
+	bf_map_destroy(m);
+	bitmap_destroy(a);
+	bitmap_destroy(nodes);
+}
+
 /* A job that never fits inside the window, and one restricted to a node
  * set. */
 static void test_window_and_avail(void **st)
@@ -176,6 +227,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_requests),
 		cmocka_unit_test(test_hole_in_front_of_large_job),
+		cmocka_unit_test(test_gpus_in_plan),
 		cmocka_unit_test(test_window_and_avail),
 		cmocka_unit_test(test_many_nodes),
 	};
