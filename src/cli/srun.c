@@ -491,6 +491,9 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->flags = (r->so.unbuffered ? LAUNCH_UNBUFFERED : 0) |
 			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0);
 		m->kill_wait = cli_conf()->kill_wait;
+		m->cpu_bind = r->so.cpu_bind;
+		m->task_prolog = r->so.task_prolog;
+		m->task_epilog = r->so.task_epilog;
 		if (mapping) {
 			m->flags |= _want_pmi(r);
 			m->pmi_mapping = mapping;
@@ -589,6 +592,9 @@ int main(int argc, char **argv)
 	xfree(r.my_addr);
 	xstrarray_free(r.argv);
 	xfree(r.so.mpi);
+	xfree(r.so.cpu_bind);
+	xfree(r.so.task_prolog);
+	xfree(r.so.task_epilog);
 	xfree(r.so.dist_str);
 	cli_opt_free(&r.o);
 	return rc;

@@ -24,6 +24,9 @@ typedef struct {
 	char     *mpi;
 	uint32_t  jobid;          /* --jobid, 0 = none */
 	bool      het;
+	char     *cpu_bind;       /* --cpu-bind (checked), --task-prolog, */
+	char     *task_prolog;    /* --task-epilog: for slurmstepd */
+	char     *task_epilog;
 } srun_opts_t;
 
 /* Install srun's own options into o (o->extra_*, ctx = so). */

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "cli/srun.h"
+#include "common/cpu_bind.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -13,7 +14,7 @@
 
 enum {
 	O_EXACT = 0x80, O_OVERLAP, O_MPI, O_JOBID, O_HET, O_CPU_BIND,
-	O_MULTI_PROG, O_PTY,
+	O_MULTI_PROG, O_PTY, O_TASK_PROLOG, O_TASK_EPILOG,
 };
 
 static const struct option srun_long[] = {
@@ -33,6 +34,8 @@ static const struct option srun_long[] = {
 	{ "cpu_bind", required_argument, NULL, O_CPU_BIND },
 	{ "multi-prog", no_argument, NULL, O_MULTI_PROG },
 	{ "pty", no_argument, NULL, O_PTY },
+	{ "task-prolog", required_argument, NULL, O_TASK_PROLOG },
+	{ "task-epilog", required_argument, NULL, O_TASK_EPILOG },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -104,7 +107,28 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		so->jobid = v;
 		break;
 	case O_HET: so->het = true; break;
-	case O_CPU_BIND: break;          /* task/none: nothing to bind */
+	case O_CPU_BIND: {
+		cpu_bind_t b;
+		char err[256];
+
+		if (cpu_bind_parse(arg, &b, err, sizeof(err)) < 0) {
+			error("%s", err);
+			return -1;
+		}
+		cpu_bind_free(&b);
+		xfree(so->cpu_bind);
+		so->cpu_bind = xstrdup(arg);
+		break;
+	}
+	case O_TASK_PROLOG:
+	case O_TASK_EPILOG: {
+		char **dst = val == O_TASK_PROLOG ? &so->task_prolog
+						  : &so->task_epilog;
+
+		xfree(*dst);
+		*dst = xstrdup(arg);
+		break;
+	}
 	case O_MULTI_PROG:
 		error("--multi-prog is not supported");
 		return -1;

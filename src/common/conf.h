@@ -142,6 +142,8 @@ typedef struct slurm_conf {
 	char     *accounting_storage_enforce;
 	char     *prolog;
 	char     *epilog;
+	char     *task_prolog;    /* TaskProlog, TaskEpilog */
+	char     *task_epilog;
 	char     *prolog_slurmctld;
 	char     *epilog_slurmctld;
 	char     *tmp_fs;

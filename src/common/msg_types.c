@@ -270,7 +270,8 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(srun_host, FT_STR), LT(srun_port, FT_U16), LT(io_key, FT_STR),
 	LT(ofname, FT_STR), LT(efname, FT_STR), LT(ifname, FT_STR),
 	LT(input_task, FT_U32), LT(flags, FT_U16), LT(kill_wait, FT_U32),
-	LT(pmi_mapping, FT_STR),
+	LT(pmi_mapping, FT_STR), LT(cpu_bind, FT_STR), LT(task_prolog, FT_STR),
+	LT(task_epilog, FT_STR),
 	FIELD_END
 };
 #undef LT

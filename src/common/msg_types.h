@@ -664,6 +664,9 @@ typedef struct {
 	uint16_t  flags;          /* LAUNCH_* */
 	uint32_t  kill_wait;
 	char     *pmi_mapping;    /* PMI_process_mapping (LAUNCH_PMI) */
+	char     *cpu_bind;       /* --cpu-bind as given, or NULL */
+	char     *task_prolog;    /* --task-prolog, --task-epilog, or NULL */
+	char     *task_epilog;
 } launch_tasks_request_msg_t;
 
 enum {

@@ -2,11 +2,20 @@
 #define _GNU_SOURCE
 #include "slurmd/stepd/affinity.h"
 
+#include <errno.h>
+#include <hwloc.h>
 #include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "common/bitmap.h"
+#include "common/cpu_bind.h"
+#include "common/log.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 
 /* The machine CPUs this process may use, in order. */
 static int avail_cpus(int **out)
@@ -48,4 +57,206 @@ char *affinity_map_cpus(const char *node_cpus, uint32_t ncpus)
 	bitmap_destroy(out);
 	xfree(avail);
 	return s;
+}
+
+/* ---- task/affinity ---- */
+
+typedef struct {
+	bool        on;
+	bool        verbose;
+	const char *kind;       /* MASK, MAP, RANK, NONE */
+	char       *node;
+	uint32_t    ntasks;
+	cpu_set_t  *sets;       /* per local task; empty = leave alone */
+} plan_t;
+
+static plan_t plan;
+
+/* hwloc objects of a type, as cpu_set_t limited to allowed, in order;
+ * the empty ones dropped. */
+static int objs(hwloc_topology_t topo, hwloc_obj_type_t type,
+		const cpu_set_t *allowed, cpu_set_t **out)
+{
+	int n = hwloc_get_nbobjs_by_type(topo, type), k = 0;
+
+	*out = xcalloc((size_t) (n > 0 ? n : 1), sizeof(cpu_set_t));
+	for (int i = 0; i < n; i++) {
+		hwloc_obj_t o = hwloc_get_obj_by_type(topo, type, (unsigned) i);
+		int pu;
+
+		CPU_ZERO(&(*out)[k]);
+		hwloc_bitmap_foreach_begin(pu, o->cpuset)
+			if (pu < CPU_SETSIZE && CPU_ISSET(pu, allowed))
+				CPU_SET(pu, &(*out)[k]);
+		hwloc_bitmap_foreach_end();
+		if (CPU_COUNT(&(*out)[k]))
+			k++;
+	}
+	return k;
+}
+
+static void allowed_set(const char *allowed, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	if (allowed) {
+		bitmap_t *b = bitmap_from_str(allowed, CPU_SETSIZE);
+
+		for (long i = b ? bitmap_first_set(b) : -1; i >= 0;
+		     i = bitmap_next_set(b, (size_t) i + 1))
+			CPU_SET((int) i, set);
+		bitmap_destroy(b);
+	}
+	if (!CPU_COUNT(set) && sched_getaffinity(0, sizeof(*set), set) < 0)
+		CPU_ZERO(set);
+}
+
+/* Node CPU ids (bits of mask, or one id) -> machine CPUs. */
+static void map_node_cpus(uint64_t mask, long one, cpu_set_t *out)
+{
+	char *ids = NULL, *mapped;
+
+	if (one >= 0) {
+		ids = xstrdup_printf("%ld", one);
+	} else {
+		for (int i = 0; i < 64; i++)
+			if (mask & (UINT64_C(1) << i))
+				xstrfmtcat(&ids, "%s%d", ids ? "," : "", i);
+	}
+	mapped = ids ? affinity_map_cpus(ids, 0) : NULL;
+	allowed_set(mapped, out);
+	xfree(ids);
+	xfree(mapped);
+}
+
+static void plan_units(hwloc_topology_t topo, hwloc_obj_type_t type,
+		       const cpu_set_t *allowed, uint16_t cpt)
+{
+	cpu_set_t *u;
+	int n = objs(topo, type, allowed, &u);
+
+	for (uint32_t t = 0; n > 0 && t < plan.ntasks; t++)
+		for (uint32_t k = 0; k < cpt; k++)
+			CPU_OR(&plan.sets[t], &plan.sets[t],
+			       &u[(t * cpt + k) % (uint32_t) n]);
+	xfree(u);
+}
+
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *s = list; s && (s = strstr(s, name)); s += n)
+		if ((s == list || s[-1] == ',') && (!s[n] || s[n] == ','))
+			return true;
+	return false;
+}
+
+int affinity_plan(const char *task_plugin, const char *cpu_bind,
+		  const char *allowed, uint32_t ntasks,
+		  uint16_t cpus_per_task, const char *node_name)
+{
+	cpu_bind_t b;
+	char err[256];
+	cpu_set_t avail;
+	hwloc_topology_t topo;
+	uint16_t cpt = cpus_per_task && cpus_per_task < 0xfffe ?
+		       cpus_per_task : 1;
+
+	memset(&plan, 0, sizeof(plan));
+	if (!cpu_bind || !*cpu_bind || !listed(task_plugin, "task/affinity"))
+		return 0;
+	if (cpu_bind_parse(cpu_bind, &b, err, sizeof(err)) < 0) {
+		error("task/affinity: %s", err);
+		return -1;
+	}
+	plan.on = true;
+	plan.verbose = b.verbose;
+	plan.node = xstrdup(node_name);
+	plan.ntasks = ntasks;
+	plan.sets = xcalloc(ntasks + 1, sizeof(cpu_set_t));
+	plan.kind = b.type == CPU_BIND_MAP ? "MAP" :
+		    b.type == CPU_BIND_RANK ? "RANK" :
+		    b.type == CPU_BIND_NONE || b.type == CPU_BIND_DEFAULT ?
+		    "NONE" : "MASK";
+	allowed_set(allowed, &avail);
+	if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
+		error("task/affinity: hwloc cannot load the topology");
+		cpu_bind_free(&b);
+		return -1;
+	}
+	switch (b.type) {
+	case CPU_BIND_CORES:
+		plan_units(topo, HWLOC_OBJ_CORE, &avail, cpt);
+		break;
+	case CPU_BIND_THREADS:
+		plan_units(topo, HWLOC_OBJ_PU, &avail, cpt);
+		break;
+	case CPU_BIND_SOCKETS:
+		plan_units(topo, HWLOC_OBJ_PACKAGE, &avail, 1);
+		break;
+	case CPU_BIND_RANK:
+		plan_units(topo, HWLOC_OBJ_PU, &avail, 1);
+		break;
+	case CPU_BIND_MAP:
+		for (uint32_t t = 0; t < ntasks; t++)
+			map_node_cpus(0, (long) b.list[t % b.cnt], &plan.sets[t]);
+		break;
+	case CPU_BIND_MASK:
+		for (uint32_t t = 0; t < ntasks; t++)
+			map_node_cpus(b.list[t % b.cnt], -1, &plan.sets[t]);
+		break;
+	default:
+		break;
+	}
+	hwloc_topology_destroy(topo);
+	cpu_bind_free(&b);
+	return 0;
+}
+
+static void mask_hex(const cpu_set_t *set, char *buf, size_t len)
+{
+	int last = -1, pos = 0;
+
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set))
+			last = c;
+	if (last < 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	for (int nib = last / 4; nib >= 0 && (size_t) pos + 1 < len; nib--) {
+		int v = 0;
+
+		for (int k = 0; k < 4; k++)
+			if (CPU_ISSET(nib * 4 + k, set))
+				v |= 1 << k;
+		buf[pos++] = "0123456789abcdef"[v];
+	}
+	buf[pos] = '\0';
+}
+
+void affinity_apply(uint32_t gtid, uint32_t lid)
+{
+	cpu_set_t now;
+	char hex[CPU_SETSIZE / 4 + 2];
+	bool set = false;
+
+	if (!plan.on)
+		return;
+	if (lid < plan.ntasks && CPU_COUNT(&plan.sets[lid])) {
+		if (sched_setaffinity(0, sizeof(plan.sets[lid]),
+				      &plan.sets[lid]) == 0)
+			set = true;
+		else
+			dprintf(STDERR_FILENO, "slurmstepd: error: sched_setaffinity: %s\n",
+				strerror(errno));
+	}
+	if (!plan.verbose)
+		return;
+	if (sched_getaffinity(0, sizeof(now), &now) < 0)
+		CPU_ZERO(&now);
+	mask_hex(&now, hex, sizeof(hex));
+	dprintf(STDERR_FILENO, "cpu-bind=%s - %s, task %2u %2u [%d]: mask 0x%s%s\n",
+		plan.kind, plan.node, gtid, lid, (int) getpid(), hex,
+		set ? " set" : "");
 }

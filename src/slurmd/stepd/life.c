@@ -15,10 +15,12 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/stepd/cgroup_stepd.h"
+#include "slurmd/stepd/env.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/report.h"
 #include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/task.h"
+#include "slurmd/stepd/task_prolog.h"
 
 #define POLL_MS          250
 #define LINGER_SECS      120   /* wait this long for the terminate request */
@@ -115,6 +117,13 @@ static void on_task_exit(stepd_t *sd, int status, const struct rusage *ru)
 		sd->err_fd = -1;
 	}
 	sd->task_ru = *ru;
+	if (sd->conf->task_epilog && *sd->conf->task_epilog) {
+		char **env = env_build_batch(sd);
+
+		task_epilog_run(sd->conf->task_epilog, env, sd->job->uid,
+				sd->job->gid, sd->job->work_dir, TASK_EPILOG_WAIT);
+		xstrarray_free(env);
+	}
 	if (WIFSIGNALED(status))
 		info("JobId=%u: batch script killed by signal %d",
 		     sd->job->job_id, WTERMSIG(status));

@@ -22,6 +22,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/stepd/affinity.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/env.h"
@@ -30,6 +31,7 @@
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_pmi.h"
 #include "slurmd/stepd/step_pmix.h"
+#include "slurmd/stepd/task_prolog.h"
 
 #define EXIT_EXEC_FAILED 2
 #define OUT_CHUNK (64u * 1024)    /* a longer line is cut here */
@@ -150,6 +152,7 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 {
 	const launch_tasks_request_msg_t *m = st->m;
 	char **env;
+	int rc;
 
 	setpgid(0, 0);
 	_child_signals();
@@ -170,6 +173,10 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 	if (pmi_fd >= 0)
 		fcntl(pmi_fd, F_SETFD, 0);     /* crosses exec */
 	env = _task_env(st, t, pmi_fd);
+	affinity_apply(t->gtid, t->lid);
+	if ((rc = task_prolog_run(st->conf->task_prolog, &env)) ||
+	    (rc = task_prolog_run(m->task_prolog, &env)))
+		_exit(WIFEXITED(rc) ? WEXITSTATUS(rc) : EXIT_EXEC_FAILED);
 	{
 		const char *um = env_get(env, "SLURM_UMASK");
 
@@ -357,6 +364,9 @@ int step_tasks_start(step_t *st)
 	if ((st->m->flags & LAUNCH_PMIX) &&
 	    !(st->pmix = step_pmix_create(st)))
 		return ESLURMD_EXECVE_FAILED;
+	affinity_plan(st->conf->task_plugin, st->m->cpu_bind,
+		      cgroup_step_cpus(st->cg), st->ntasks,
+		      st->m->cpus_per_task, st->node_name);
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		st->tasks[i].in_fd = st->tasks[i].out_fd = st->tasks[i].err_fd = -1;
 		if (_start_one(st, &st->tasks[i])) {
@@ -395,6 +405,10 @@ static void _task_exited(step_t *st, step_task_t *t, int status,
 		close(t->in_fd);
 		t->in_fd = -1;
 	}
+	task_epilog_run(st->conf->task_epilog, st->m->env, st->m->uid,
+			st->m->gid, st->m->cwd, TASK_EPILOG_WAIT);
+	task_epilog_run(st->m->task_epilog, st->m->env, st->m->uid,
+			st->m->gid, st->m->cwd, TASK_EPILOG_WAIT);
 	step_send(st, IO_EXIT, t->gtid, be, sizeof(be));
 	t->exit_sent = true;
 	{

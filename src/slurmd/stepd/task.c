@@ -24,6 +24,7 @@
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/io.h"
 #include "slurmd/stepd/spank_stepd.h"
+#include "slurmd/stepd/task_prolog.h"
 
 /* How far the child got, reported over the exec channel (a seqpacket
  * socket, closed on exec).  STAGE_IO_OK carries the task's stderr
@@ -151,6 +152,7 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 	char *cd_err = NULL;
 	char **argv = exec_argv(sd, script);
 	const char *what;
+	int e;
 
 	if (setsid() < 0) {
 		report(rfd, STAGE_SESSION, errno);
@@ -178,6 +180,8 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 	if (cd_err && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
 		cd_err = NULL;
 	env_setf(&env, "SLURM_TASK_PID", "%d", (int) getpid());
+	if ((e = task_prolog_run(sd->conf->task_prolog, &env)))
+		_exit(WIFEXITED(e) ? WEXITSTATUS(e) : EXIT_EXEC_FAILED);
 	if (stepd_spank_task(SPANK_CB_TASK_INIT, &env, &argv) < 0) {
 		dprintf(STDERR_FILENO, "slurmstepd: error: Failed to invoke spank plugin stack\n");
 		_exit(EXIT_IO_FAILED);
