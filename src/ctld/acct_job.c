@@ -10,6 +10,7 @@
 #include "ctld/acct_job.h"
 #include "ctld/acct_outbox.h"
 #include "ctld/acct_send.h"
+#include "ctld/fairshare.h"
 
 static bool enabled;
 
@@ -147,6 +148,8 @@ void acct_job_changed(job_record_t *j)
 			i->array_task_id == NO_VAL32 ? i->array_task_str : NULL,
 	};
 	acct_outbox_append(ACCT_REC_JOB, &r);
+	if (base >= JOB_COMPLETE)
+		fairshare_job_end(j);
 }
 
 /* The batch step's state from the script's wait status and the job. */

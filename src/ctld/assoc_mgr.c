@@ -27,6 +27,7 @@
 #include "ctld/assoc_mgr.h"
 #include "ctld/assoc_mgr_int.h"
 #include "ctld/controller.h"
+#include "ctld/rpc.h"
 #include "slurm/slurm_errno.h"
 
 #define AM_STATE_FILE    "assoc_mgr_state"
@@ -750,7 +751,7 @@ assoc_admin_t assoc_mgr_admin_level(uid_t uid)
 {
 	assoc_user_t *u;
 
-	if (ctld_is_operator(uid))
+	if (rpc_privilege(uid) == RPC_PRIV_SLURM)
 		return ASSOC_ADMIN_SUPER;
 	u = assoc_mgr_user(uid);
 	return u ? u->admin_level : ASSOC_ADMIN_NONE;

@@ -24,6 +24,7 @@
 #include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/assoc_mgr.h"
+#include "ctld/fairshare.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
@@ -80,9 +81,11 @@ time_t ctld_boot_time(void)
 	return ctld.boot_time;
 }
 
+/* root, SlurmUser and accounting Operators/Administrators (rpc.c
+ * decides). */
 bool ctld_is_operator(uid_t uid)
 {
-	return uid == 0 || (ctld.conf && uid == ctld.conf->slurm_user_id);
+	return rpc_privilege(uid) >= RPC_PRIV_OPERATOR;
 }
 
 bool ctld_hides(uint32_t what, uid_t uid)
@@ -343,6 +346,8 @@ static void _start(void)
 		fatal("event_base_new failed");
 	if (assoc_mgr_init(c, ctld.base, err, sizeof(err)) < 0)
 		fatal("%s", err);
+	if (acct_enabled() && fairshare_init(c, err, sizeof(err)) < 0)
+		fatal("%s", err);
 	if (commit_init(ctld.base, &ctld.recovered) < 0)
 		fatal("Unable to save state in %s", c->state_save_location);
 	if (agent_init(ctld.base, AGENT_THREADS) < 0 ||
@@ -363,6 +368,7 @@ static void _stop(void)
 	if (ctld.server)
 		net_server_destroy(ctld.server);
 	agent_fini();
+	fairshare_fini();
 	acct_fini();
 	assoc_mgr_fini();
 	sched_fini();

@@ -22,7 +22,8 @@ struct event_base;
 const slurm_conf_t *ctld_conf(void);
 struct event_base  *ctld_base(void);
 time_t              ctld_boot_time(void);
-/* root or SlurmUser */
+/* root, SlurmUser, or an accounting Operator or Administrator
+ * (rpc_privilege() decides) */
 bool                ctld_is_operator(uid_t uid);
 /* Does PrivateData hide `what` from uid? */
 bool                ctld_hides(uint32_t what, uid_t uid);

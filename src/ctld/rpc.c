@@ -13,6 +13,7 @@
 #include "ctld/assoc_mgr.h"
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
+#include "ctld/fairshare.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_will_run.h"
 #include "ctld/node_mgr.h"
@@ -28,10 +29,25 @@ typedef void (*rpc_handler_f)(net_conn_t *c, slurm_msg_t *m);
 
 typedef struct {
 	uint16_t      type;
-	bool          operator_only;
+	rpc_priv_t    need;           /* the caller's least privilege */
 	rpc_handler_f handler;
 	uint32_t      private_data;   /* PRIVATE_DATA_* that hides it all */
 } rpc_row_t;
+
+rpc_priv_t rpc_privilege(uid_t uid)
+{
+	const slurm_conf_t *c = ctld_conf();
+	assoc_user_t *u;
+
+	if (uid == 0 || (c && uid == c->slurm_user_id))
+		return RPC_PRIV_SLURM;
+	u = assoc_mgr_loaded() ? assoc_mgr_user(uid) : NULL;
+	if (!u)
+		return RPC_PRIV_USER;
+	return u->admin_level == ASSOC_ADMIN_SUPER ? RPC_PRIV_ADMIN :
+	       u->admin_level == ASSOC_ADMIN_OPERATOR ? RPC_PRIV_OPERATOR :
+	       RPC_PRIV_USER;
+}
 
 static void _ping(net_conn_t *c, slurm_msg_t *m)
 {
@@ -57,36 +73,37 @@ static void _shutdown(net_conn_t *c, slurm_msg_t *m)
 }
 
 static const rpc_row_t rpc_table[] = {
-	{ REQUEST_SUBMIT_BATCH_JOB,      false, job_mgr_rpc_submit },
-	{ REQUEST_JOB_WILL_RUN,          false, job_mgr_rpc_will_run },
-	{ REQUEST_JOB_INFO,              false, job_mgr_rpc_info },
-	{ REQUEST_NODE_INFO,             false, node_mgr_rpc_info,
+	{ REQUEST_SUBMIT_BATCH_JOB,      RPC_PRIV_USER, job_mgr_rpc_submit },
+	{ REQUEST_JOB_WILL_RUN,          RPC_PRIV_USER, job_mgr_rpc_will_run },
+	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info },
+	{ REQUEST_NODE_INFO,             RPC_PRIV_USER, node_mgr_rpc_info,
 	  PRIVATE_DATA_NODES },
-	{ REQUEST_PARTITION_INFO,        false, part_mgr_rpc_info,
+	{ REQUEST_PARTITION_INFO,        RPC_PRIV_USER, part_mgr_rpc_info,
 	  PRIVATE_DATA_PARTITIONS },
-	{ REQUEST_BUILD_INFO,            false, config_info_rpc },
-	{ REQUEST_CANCEL_JOB,            false, job_mgr_rpc_cancel },
-	{ REQUEST_KILL_JOBS,             false, job_mgr_rpc_kill_jobs },
-	{ REQUEST_JOB_HOLD,              false, job_mgr_rpc_hold },
-	{ REQUEST_UPDATE_JOB,            false, job_mgr_rpc_update },
-	{ REQUEST_SUSPEND,               false, job_mgr_rpc_suspend },
-	{ REQUEST_JOB_REQUEUE,           false, job_mgr_rpc_requeue },
-	{ REQUEST_TOP_JOB,               false, job_mgr_rpc_top },
-	{ REQUEST_PING,                  false, _ping },
-	{ REQUEST_PRIORITY_FACTORS,      false, priority_rpc_factors },
-	{ REQUEST_STATS_INFO,            false, stats_rpc_info },
-	{ REQUEST_UPDATE_NODE,           true,  node_mgr_rpc_update },
-	{ REQUEST_RECONFIGURE,           true,  _reconfigure },
-	{ REQUEST_SHUTDOWN,              true,  _shutdown },
-	{ MESSAGE_NODE_REGISTRATION,     true,  node_mgr_rpc_register },
-	{ REQUEST_COMPLETE_BATCH_SCRIPT, true,  job_mgr_rpc_complete },
-	{ MESSAGE_EPILOG_COMPLETE,       true,  job_mgr_rpc_epilog },
-	{ REQUEST_RESOURCE_ALLOCATION,   false, job_mgr_rpc_allocate },
-	{ REQUEST_COMPLETE_JOB_ALLOCATION, false, job_mgr_rpc_complete_alloc },
-	{ REQUEST_JOB_STEP_CREATE,       false, step_mgr_rpc_create },
-	{ REQUEST_JOB_STEP_INFO,         false, step_mgr_rpc_info },
-	{ REQUEST_STEP_COMPLETE,         true,  step_mgr_rpc_complete },
-	{ ACCOUNTING_UPDATE_MSG,         true,  assoc_mgr_rpc_update },
+	{ REQUEST_BUILD_INFO,            RPC_PRIV_USER, config_info_rpc },
+	{ REQUEST_CANCEL_JOB,            RPC_PRIV_USER, job_mgr_rpc_cancel },
+	{ REQUEST_KILL_JOBS,             RPC_PRIV_USER, job_mgr_rpc_kill_jobs },
+	{ REQUEST_JOB_HOLD,              RPC_PRIV_USER, job_mgr_rpc_hold },
+	{ REQUEST_UPDATE_JOB,            RPC_PRIV_USER, job_mgr_rpc_update },
+	{ REQUEST_SUSPEND,               RPC_PRIV_USER, job_mgr_rpc_suspend },
+	{ REQUEST_JOB_REQUEUE,           RPC_PRIV_USER, job_mgr_rpc_requeue },
+	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top },
+	{ REQUEST_PING,                  RPC_PRIV_USER, _ping },
+	{ REQUEST_PRIORITY_FACTORS,      RPC_PRIV_USER, priority_rpc_factors },
+	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info },
+	{ REQUEST_STATS_INFO,            RPC_PRIV_USER, stats_rpc_info },
+	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update },
+	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
+	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
+	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
+	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete },
+	{ MESSAGE_EPILOG_COMPLETE,       RPC_PRIV_SLURM,  job_mgr_rpc_epilog },
+	{ REQUEST_RESOURCE_ALLOCATION,   RPC_PRIV_USER, job_mgr_rpc_allocate },
+	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc },
+	{ REQUEST_JOB_STEP_CREATE,       RPC_PRIV_USER, step_mgr_rpc_create },
+	{ REQUEST_JOB_STEP_INFO,         RPC_PRIV_USER, step_mgr_rpc_info },
+	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete },
+	{ ACCOUNTING_UPDATE_MSG,         RPC_PRIV_SLURM,  assoc_mgr_rpc_update },
 };
 
 static const rpc_row_t *_find(uint16_t type)
@@ -103,6 +120,7 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 	uint64_t t0 = stats_now_usec();
 	uint16_t type = msg->type;
 	uint32_t uid = msg->auth_uid;
+	rpc_priv_t priv;
 
 	debug2("Processing RPC: %s from uid=%u peer=%s",
 	       msg_type_name(msg->type), (unsigned) msg->auth_uid, msg->peer);
@@ -112,12 +130,12 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
 		return;
 	}
-	if (!ctld_is_operator(msg->auth_uid) &&
-	    !rl_allow(msg->auth_uid, time(NULL))) {
+	priv = rpc_privilege(msg->auth_uid);
+	if (priv < RPC_PRIV_OPERATOR && !rl_allow(msg->auth_uid, time(NULL))) {
 		net_reply_rc(conn, SLURMCTLD_COMMUNICATIONS_BACKOFF);
 		return;
 	}
-	if (row->operator_only && !ctld_is_operator(msg->auth_uid)) {
+	if (priv < row->need) {
 		error("Security violation, %s RPC from uid=%u peer=%s",
 		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
 		      msg->peer);

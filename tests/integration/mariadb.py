@@ -153,7 +153,9 @@ class MariaDB:
 class AcctEnv:
     """munged + MariaDB + slurmdbd, and a slurm.conf pointing at them."""
 
-    def __init__(self, tag="acct", cluster_name="sluice", nodes=1, **kw):
+    def __init__(self, tag="acct", cluster_name="sluice", nodes=1,
+                 dbd_extra="", **kw):
+        self.dbd_extra = dbd_extra        # more slurmdbd.conf lines
         self.c = cl.Cluster(name=cluster_name, nodes=nodes, tag=tag, **kw)
         ports = cl.free_ports(3 + nodes)
         ctld_port, self.dbd_port, db_port = ports[:3]
@@ -195,7 +197,7 @@ class AcctEnv:
             "StorageUser=%s" % self.db.user,
             "StoragePass=%s" % self.db.password,
             "StorageLoc=%s" % self.db.db,
-        ]) + "\n"
+        ] + ([self.dbd_extra] if self.dbd_extra else [])) + "\n"
         with open(self.dbd_conf, "w") as f:
             f.write(text)
         os.chmod(self.dbd_conf, 0o600)

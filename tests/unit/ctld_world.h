@@ -62,6 +62,12 @@ bool job_prolog_requeue_held(job_record_t *j)
 	return false;
 }
 
+/* Privileges (rpc.c): root is the cluster's own, everyone else a user. */
+rpc_priv_t rpc_privilege(uid_t uid)
+{
+	return uid == 0 ? RPC_PRIV_SLURM : RPC_PRIV_USER;
+}
+
 /* Accounting: off. */
 void acct_job_changed(job_record_t *j) { (void) j; }
 void acct_job_batch_started(job_record_t *j) { (void) j; }

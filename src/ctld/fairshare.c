@@ -1,0 +1,621 @@
+/* fairshare.c — usage per association and the classic fair-share factor
+ * (fairshare.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <utlist.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/assoc_mgr.h"
+#include "ctld/controller.h"
+#include "ctld/fairshare.h"
+#include "ctld/job_mgr.h"
+#include "ctld/priority.h"
+#include "slurm/slurm_errno.h"
+
+#define FS_FILE    "fairshare_state"
+#define FS_MAGIC   "SLUICE_FAIRSHARE 1"
+
+typedef enum {
+	RESET_NONE, RESET_NOW, RESET_DAILY, RESET_WEEKLY, RESET_MONTHLY,
+	RESET_QUARTERLY, RESET_YEARLY,
+} fs_reset_t;
+
+/* Raw usage of one association as of ts (decay after ts not applied). */
+typedef struct {
+	uint32_t id;
+	double   usage;
+	time_t   ts;
+} fs_usage_t;
+
+/* A job charged at its end since the last period (not to charge twice). */
+typedef struct {
+	uint32_t job_id;
+	time_t   end;
+} fs_ended_t;
+
+/* Per association, computed from a snapshot (see fs_calc). */
+typedef struct {
+	assoc_rec_t *a;
+	int          parent;       /* index, -1 for root */
+	double       own, sub;     /* decayed usage: own, with below it */
+	double       norm_shares, eff_usage, factor;
+} fs_node_t;
+
+static struct {
+	bool         on;
+	double       half_life;    /* s, 0 = no decay */
+	fs_reset_t   reset;
+	uint32_t     period;       /* s */
+	char        *path;
+	fs_usage_t  *u;            /* sorted by id */
+	size_t       nu;
+	fs_ended_t  *ended;
+	size_t       nended;
+	time_t       last_tick;
+	time_t       last_reset;
+	struct event *ev;
+	/* cache of the computed tree */
+	fs_node_t   *nodes;
+	size_t       nnodes;
+	uint64_t     gen;
+	time_t       calc_time;
+	uint64_t     version, calc_version;
+} fs;
+
+/* ---- configuration ---- */
+
+static const char *conf_val(const slurm_conf_t *c, const char *key)
+{
+	const char *s = conf_get(c, key);
+
+	return s && *s && strcmp(s, "(null)") ? s : NULL;
+}
+
+static int load_conf(const slurm_conf_t *c, char *err, size_t errlen)
+{
+	static const char *const resets[] = {
+		"NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY",
+		"YEARLY",
+	};
+	const char *s = conf_val(c, "PriorityDecayHalfLife");
+	uint32_t v = 7 * 86400, m = 5;
+
+	if (s && parse_duration_sec(s, &v) < 0) {
+		snprintf(err, errlen, "Invalid PriorityDecayHalfLife=%s", s);
+		return -1;
+	}
+	fs.half_life = v;
+	fs.reset = RESET_NONE;
+	if ((s = conf_val(c, "PriorityUsageResetPeriod"))) {
+		size_t i;
+
+		for (i = 0; i < sizeof(resets) / sizeof(resets[0]); i++)
+			if (!strcasecmp(s, resets[i]))
+				break;
+		if (i == sizeof(resets) / sizeof(resets[0])) {
+			snprintf(err, errlen, "Invalid PriorityUsageResetPeriod"
+				 "=%s", s);
+			return -1;
+		}
+		fs.reset = (fs_reset_t)i;
+	}
+	if ((s = conf_val(c, "PriorityCalcPeriod")) &&
+	    parse_duration_min(s, &m) < 0) {
+		snprintf(err, errlen, "Invalid PriorityCalcPeriod=%s", s);
+		return -1;
+	}
+	fs.period = m ? m * 60 : 300;
+	return 0;
+}
+
+/* ---- usage ---- */
+
+static double decayed(const fs_usage_t *u, time_t now)
+{
+	if (!fs.half_life || now <= u->ts)
+		return u->usage;
+	return u->usage * pow(2.0, -(double)(now - u->ts) / fs.half_life);
+}
+
+static fs_usage_t *usage_find(uint32_t id, bool add)
+{
+	size_t lo = 0, hi = fs.nu;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (fs.u[mid].id == id)
+			return &fs.u[mid];
+		if (fs.u[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!add)
+		return NULL;
+	fs.u = xrealloc(fs.u, (fs.nu + 1) * sizeof(*fs.u));
+	memmove(&fs.u[lo + 1], &fs.u[lo], (fs.nu - lo) * sizeof(*fs.u));
+	fs.u[lo] = (fs_usage_t){ .id = id };
+	fs.nu++;
+	return &fs.u[lo];
+}
+
+static void usage_add(uint32_t id, double amount, time_t now)
+{
+	fs_usage_t *u = usage_find(id, true);
+
+	u->usage = decayed(u, now) + amount;
+	u->ts = now;
+	fs.version++;
+}
+
+/* CPU-seconds of j in [from, to), times its QOS's UsageFactor, to its
+ * association. */
+static double charge(job_record_t *j, time_t from, time_t to, time_t now)
+{
+	assoc_rec_t *a;
+	assoc_qos_t *q;
+	double amount;
+
+	if (to <= from || !assoc_mgr_loaded())
+		return 0;
+	a = assoc_mgr_find(j->info.user_id, j->info.account,
+			   j->info.partition);
+	if (!a)
+		return 0;
+	q = j->info.qos && j->info.qos[0] ? assoc_mgr_qos(j->info.qos) : NULL;
+	amount = (double)j->info.num_cpus * (double)(to - from) *
+		 (q ? q->usage_factor : 1.0);
+	usage_add(a->id, amount, now);
+	return amount;
+}
+
+/* ---- usage resets ---- */
+
+static time_t next_reset(time_t after)
+{
+	struct tm tm;
+
+	localtime_r(&after, &tm);
+	tm.tm_sec = tm.tm_min = tm.tm_hour = 0;
+	tm.tm_isdst = -1;
+	switch (fs.reset) {
+	case RESET_DAILY:
+		tm.tm_mday++;
+		break;
+	case RESET_WEEKLY:                 /* Sunday 00:00 */
+		tm.tm_mday += 7 - tm.tm_wday;
+		break;
+	case RESET_MONTHLY:
+		tm.tm_mday = 1;
+		tm.tm_mon++;
+		break;
+	case RESET_QUARTERLY:
+		tm.tm_mday = 1;
+		tm.tm_mon = tm.tm_mon / 3 * 3 + 3;
+		break;
+	case RESET_YEARLY:
+		tm.tm_mday = 1;
+		tm.tm_mon = 0;
+		tm.tm_year++;
+		break;
+	default:
+		return 0;
+	}
+	return mktime(&tm);
+}
+
+static void reset_usage(time_t now, const char *why)
+{
+	info("fairshare: usage reset (%s)", why);
+	xfree(fs.u);
+	fs.nu = 0;
+	fs.last_reset = now;
+	fs.version++;
+}
+
+static void maybe_reset(time_t now)
+{
+	time_t at;
+
+	if (fs.reset == RESET_NONE || fs.reset == RESET_NOW)
+		return;
+	at = next_reset(fs.last_reset ? fs.last_reset : now);
+	if (!fs.last_reset)
+		fs.last_reset = now;
+	else if (at && now >= at)
+		reset_usage(now, "PriorityUsageResetPeriod");
+}
+
+/* ---- state file ---- */
+
+static void save_state(void)
+{
+	char *tmp, *text = NULL;
+	FILE *f;
+
+	if (!fs.path)
+		return;
+	xstrfmtcat(&text, "%s\nlast_tick %" PRId64 "\nlast_reset %" PRId64
+		   "\n", FS_MAGIC, (int64_t)fs.last_tick,
+		   (int64_t)fs.last_reset);
+	for (size_t i = 0; i < fs.nu; i++)
+		xstrfmtcat(&text, "u %u %.17g %" PRId64 "\n", fs.u[i].id,
+			   fs.u[i].usage, (int64_t)fs.u[i].ts);
+	for (size_t i = 0; i < fs.nended; i++)
+		xstrfmtcat(&text, "e %u %" PRId64 "\n", fs.ended[i].job_id,
+			   (int64_t)fs.ended[i].end);
+	tmp = xstrdup_printf("%s.new", fs.path);
+	f = fopen(tmp, "w");
+	if (!f || fputs(text, f) < 0 || fflush(f) || fsync(fileno(f))) {
+		error("fairshare: writing %s: %s", tmp, strerror(errno));
+		if (f)
+			fclose(f);
+	} else if (fclose(f) || rename(tmp, fs.path) < 0) {
+		error("fairshare: saving %s: %s", fs.path, strerror(errno));
+	}
+	xfree(tmp);
+	xfree(text);
+}
+
+/* One line of the state file; false if it is malformed. */
+static bool load_line(const char *line)
+{
+	int64_t a, b;
+	unsigned id;
+	double u;
+	char extra;
+
+	if (sscanf(line, "last_tick %" SCNd64 " %c", &a, &extra) == 1) {
+		fs.last_tick = (time_t)a;
+	} else if (sscanf(line, "last_reset %" SCNd64 " %c", &a,
+			  &extra) == 1) {
+		fs.last_reset = (time_t)a;
+	} else if (sscanf(line, "u %u %lf %" SCNd64 " %c", &id, &u, &b,
+			  &extra) == 3 && isfinite(u) && u >= 0) {
+		fs_usage_t *e = usage_find(id, true);
+
+		e->usage = u;
+		e->ts = (time_t)b;
+	} else if (sscanf(line, "e %u %" SCNd64 " %c", &id, &b,
+			  &extra) == 2) {
+		fs.ended = xrealloc(fs.ended, (fs.nended + 1) *
+				    sizeof(*fs.ended));
+		fs.ended[fs.nended++] = (fs_ended_t){ id, (time_t)b };
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static void load_state(void)
+{
+	FILE *f = fopen(fs.path, "r");
+	char line[256];
+	unsigned n = 0;
+
+	if (!f) {
+		if (errno != ENOENT)
+			error("fairshare: %s: %s", fs.path, strerror(errno));
+		return;
+	}
+	if (!fgets(line, sizeof(line), f) || strncmp(line, FS_MAGIC,
+						     strlen(FS_MAGIC))) {
+		error("fairshare: %s is not a fair-share state file, ignored",
+		      fs.path);
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!load_line(line)) {
+			error("fairshare: %s: bad line %u ignored", fs.path,
+			      n + 2);
+			continue;
+		}
+		n++;
+	}
+	fclose(f);
+	verbose("fairshare: recovered usage of %zu associations", fs.nu);
+}
+
+/* ---- the tree ---- */
+
+static int node_index(const assoc_rec_t *a)
+{
+	for (size_t i = 0; a && i < fs.nnodes; i++)
+		if (fs.nodes[i].a == a)
+			return (int)i;
+	return -1;
+}
+
+static double norm_of(size_t i, int depth)
+{
+	fs_node_t *n = &fs.nodes[i];
+
+	if (n->norm_shares >= 0 || depth > 64)
+		return n->norm_shares < 0 ? 0 : n->norm_shares;
+	if (n->parent < 0) {
+		n->norm_shares = 1.0;
+	} else {
+		double sib = 0;
+
+		for (size_t k = 0; k < fs.nnodes; k++)
+			if (fs.nodes[k].parent == n->parent)
+				sib += fs.nodes[k].a->shares;
+		n->norm_shares = sib > 0 ? (double)n->a->shares / sib *
+			norm_of((size_t)n->parent, depth + 1) : 0;
+	}
+	return n->norm_shares;
+}
+
+/* Usage, NormShares, EffectvUsage and factor of every association. */
+static void fs_calc(time_t now)
+{
+	assoc_rec_t **all;
+	size_t cnt;
+	double total = 0;
+
+	if (fs.nodes && fs.gen == assoc_mgr_generation() &&
+	    fs.calc_time == now && fs.calc_version == fs.version)
+		return;
+	all = assoc_mgr_all(&cnt);
+	xfree(fs.nodes);
+	fs.nodes = xcalloc(cnt + 1, sizeof(fs_node_t));
+	fs.nnodes = cnt;
+	for (size_t i = 0; i < cnt; i++) {
+		fs_usage_t *u = usage_find(all[i]->id, false);
+
+		fs.nodes[i].a = all[i];
+		fs.nodes[i].own = u ? decayed(u, now) : 0;
+		fs.nodes[i].norm_shares = -1;
+	}
+	for (size_t i = 0; i < cnt; i++)
+		fs.nodes[i].parent = node_index(all[i]->parent);
+	for (size_t i = 0; i < cnt; i++) {
+		int p = (int)i, guard = 0;
+
+		while (p >= 0 && guard++ < 64) {
+			fs.nodes[p].sub += fs.nodes[i].own;
+			p = fs.nodes[p].parent;
+		}
+		total += fs.nodes[i].own;
+	}
+	for (size_t i = 0; i < cnt; i++) {
+		fs_node_t *n = &fs.nodes[i];
+
+		norm_of(i, 0);
+		n->eff_usage = n->parent < 0 ? 1.0 :
+			total > 0 ? n->sub / total : 0;
+		n->factor = n->norm_shares > 0 ?
+			pow(2.0, -n->eff_usage / n->norm_shares) : 0;
+		if (n->parent < 0)
+			n->factor = 1.0;
+	}
+	fs.gen = assoc_mgr_generation();
+	fs.calc_time = now;
+	fs.calc_version = fs.version;
+}
+
+double fairshare_factor(uint32_t uid, const char *account)
+{
+	assoc_rec_t *a;
+	int i;
+
+	if (!fs.on || !assoc_mgr_loaded())
+		return 1.0;
+	a = assoc_mgr_find((uid_t)uid, account, NULL);
+	if (!a)
+		return 1.0;
+	fs_calc(time(NULL));
+	i = node_index(a);
+	return i < 0 ? 1.0 : fs.nodes[i].factor;
+}
+
+/* ---- charging ---- */
+
+void fairshare_job_end(job_record_t *j)
+{
+	time_t start = j->info.start_time, end = j->info.end_time;
+
+	if (!fs.on || !start || !end)
+		return;
+	for (size_t i = 0; i < fs.nended; i++)
+		if (fs.ended[i].job_id == j->info.job_id &&
+		    fs.ended[i].end == end)
+			return;
+	if (charge(j, start > fs.last_tick ? start : fs.last_tick, end,
+		   time(NULL)) <= 0)
+		return;
+	fs.ended = xrealloc(fs.ended, (fs.nended + 1) * sizeof(*fs.ended));
+	fs.ended[fs.nended++] = (fs_ended_t){ j->info.job_id, end };
+}
+
+void fairshare_tick(time_t now)
+{
+	job_record_t *j;
+
+	if (!fs.on)
+		return;
+	maybe_reset(now);
+	DL_FOREACH2(job_mgr_running_first(), j, run_next) {
+		time_t start = j->info.start_time;
+
+		if (start && !j->info.end_time)
+			charge(j, start > fs.last_tick ? start : fs.last_tick,
+			       now, now);
+	}
+	fs.last_tick = now;
+	xfree(fs.ended);
+	fs.nended = 0;
+	save_state();
+}
+
+static void on_tick(evutil_socket_t fd, short what, void *arg)
+{
+	fairshare_tick(time(NULL));
+}
+
+int fairshare_init(const slurm_conf_t *c, char *err, size_t errlen)
+{
+	struct event_base *base = ctld_base();
+	time_t now = time(NULL);
+
+	if (load_conf(c, err, errlen) < 0)
+		return -1;
+	fs.path = xstrdup_printf("%s/%s", c->state_save_location, FS_FILE);
+	load_state();
+	if (!fs.last_tick)
+		fs.last_tick = now;
+	if (fs.reset == RESET_NOW)
+		reset_usage(now, "PriorityUsageResetPeriod=NOW");
+	fs.on = true;
+	priority_set_fairshare_hook(fairshare_factor);
+	if (base) {
+		struct timeval tv = { fs.period, 0 };
+
+		fs.ev = event_new(base, -1, EV_PERSIST, on_tick, NULL);
+		if (fs.ev)
+			event_add(fs.ev, &tv);
+	}
+	return 0;
+}
+
+void fairshare_fini(void)
+{
+	if (!fs.on)
+		return;
+	fairshare_tick(time(NULL));
+	priority_set_fairshare_hook(NULL);
+	if (fs.ev)
+		event_free(fs.ev);
+	fs.ev = NULL;
+	xfree(fs.u);
+	xfree(fs.ended);
+	xfree(fs.nodes);
+	xfree(fs.path);
+	memset(&fs, 0, sizeof(fs));
+}
+
+/* ---- sshare ---- */
+
+typedef struct {
+	char   **cells;
+	size_t   n, cap;
+	uid_t    uid;
+	bool     own_only;      /* PrivateData=usage: only uid's users */
+	double   total;
+} share_out_t;
+
+static void out_cell(share_out_t *o, const char *v)
+{
+	if (o->n + 2 > o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 64;
+		o->cells = xrealloc(o->cells, o->cap * sizeof(char *));
+	}
+	o->cells[o->n++] = xstrdup(v ? v : "");
+	o->cells[o->n] = NULL;
+}
+
+static void out_num(share_out_t *o, const char *fmt, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	out_cell(o, buf);
+}
+
+static int by_user_name(const void *x, const void *y)
+{
+	const fs_node_t *a = *(fs_node_t *const *)x;
+	const fs_node_t *b = *(fs_node_t *const *)y;
+	int u = (a->a->user[0] != 0) - (b->a->user[0] != 0);
+
+	if (u)
+		return -u;             /* users before accounts */
+	return strcmp(a->a->user[0] ? a->a->user : a->a->acct,
+		      b->a->user[0] ? b->a->user : b->a->acct);
+}
+
+static void share_row(share_out_t *o, const fs_node_t *n, int depth)
+{
+	bool user = n->a->user[0] != 0;
+	char d[16];
+
+	snprintf(d, sizeof(d), "%d", depth);
+	out_cell(o, n->a->acct);
+	out_cell(o, n->a->user);
+	out_cell(o, d);
+	if (n->parent < 0)
+		out_cell(o, "");
+	else
+		out_num(o, "%.0f", n->a->shares);
+	out_num(o, "%.6f", n->norm_shares);
+	out_num(o, "%.0f", n->sub);
+	out_num(o, "%.6f", o->total > 0 ? n->sub / o->total : 0);
+	out_num(o, "%.6f", n->eff_usage);
+	if (user)
+		out_num(o, "%.6f", n->factor);
+	else
+		out_cell(o, "");
+}
+
+static void share_visit(share_out_t *o, int idx, int depth)
+{
+	fs_node_t **kids;
+	size_t nk = 0;
+
+	if (depth > 64)
+		return;
+	share_row(o, &fs.nodes[idx], depth);
+	kids = xcalloc(fs.nnodes + 1, sizeof(*kids));
+	for (size_t i = 0; i < fs.nnodes; i++)
+		if (fs.nodes[i].parent == idx &&
+		    (!fs.nodes[i].a->user[0] || !o->own_only ||
+		     fs.nodes[i].a->uid == o->uid))
+			kids[nk++] = &fs.nodes[i];
+	qsort(kids, nk, sizeof(*kids), by_user_name);
+	for (size_t i = 0; i < nk; i++) {
+		if (kids[i]->a->user[0])
+			share_row(o, kids[i], depth + 1);
+		else
+			share_visit(o, (int)(kids[i] - fs.nodes), depth + 1);
+	}
+	xfree(kids);
+}
+
+void fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m)
+{
+	static const char *const cols[] = {
+		"account", "user", "depth", "raw_shares", "norm_shares",
+		"raw_usage", "norm_usage", "effectv_usage", "fairshare", NULL
+	};
+	table_resp_msg_t r = { 0 };
+	share_out_t o = { .uid = m->auth_uid };
+
+	if (fs.on && assoc_mgr_loaded()) {
+		fs_calc(time(NULL));
+		o.own_only = ctld_hides(PRIVATE_DATA_USAGE, m->auth_uid) &&
+			assoc_mgr_admin_level(m->auth_uid) <
+			ASSOC_ADMIN_OPERATOR;
+		for (size_t i = 0; i < fs.nnodes; i++)
+			if (fs.nodes[i].parent < 0) {
+				o.total = fs.nodes[i].sub;
+				share_visit(&o, (int)i, 0);
+			}
+	}
+	r.cols = (char **)cols;
+	r.cells = o.cells ? o.cells : xcalloc(1, sizeof(char *));
+	net_reply(c, RESPONSE_SHARE_INFO, &r);
+	xstrarray_free(r.cells);
+}

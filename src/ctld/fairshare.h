@@ -1,0 +1,49 @@
+/* fairshare.h — decayed usage per association and the fair-share factor
+ * (classic algorithm: FairShare = 2^(-EffectvUsage / NormShares)), and
+ * sshare's REQUEST_SHARE_INFO.
+ *
+ * Usage: a job charges CPUs x seconds x its QOS's UsageFactor to its
+ * association (assoc_mgr), while it runs (every PriorityCalcPeriod) and
+ * when it ends; an account's usage is the sum of everything below it.
+ * Usage halves every PriorityDecayHalfLife (0: never) and is cleared at
+ * each PriorityUsageResetPeriod boundary.  It is kept per association id
+ * in StateSaveLocation/fairshare_state (written at each period and at
+ * shutdown) and survives restarts.
+ *
+ * NormShares: an association's Fairshare over the sum of its siblings'
+ * (user and account associations under the same account), times its
+ * parent's NormShares.  EffectvUsage: its usage over the whole cluster's.
+ * Without accounting, or for a job without an association, the factor
+ * is 1.0 (neutral).  Loop thread only.
+ */
+#ifndef SLUICE_CTLD_FAIRSHARE_H
+#define SLUICE_CTLD_FAIRSHARE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "common/conf.h"
+#include "common/net.h"
+
+struct job_record;
+
+/* Read the Priority* keys, load the saved usage, install the factor
+ * hook and the periodic charge.  0, or -1 with err. */
+int    fairshare_init(const slurm_conf_t *c, char *err, size_t errlen);
+/* Charge running jobs, save, stop. */
+void   fairshare_fini(void);
+
+/* The job ended: charge what it ran since it was last charged (once). */
+void   fairshare_job_end(struct job_record *j);
+/* Charge running jobs up to now, apply a usage reset if one is due,
+ * save the state. */
+void   fairshare_tick(time_t now);
+
+/* Fair-share factor in [0,1] of uid's association in account ("" = the
+ * user's default). */
+double fairshare_factor(uint32_t uid, const char *account);
+
+/* REQUEST_SHARE_INFO (sshare). */
+void   fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m);
+
+#endif

@@ -1,0 +1,179 @@
+"""Fair-share, sshare, AdminLevel and PrivateData over accounting.
+
+One cluster (1 node, priority/multifactor with only the fair-share
+weight, PrivateData=usage in slurm.conf and jobs,usage in slurmdbd.conf)
+and two users in one account.  User A runs a job first; then, with the
+node busy, A and B each submit an equal job, A's first: B's starts
+first, sshare shows A's usage and lower factor, the usage survives a
+controller restart.  B sees only their own lines (sshare, sacct,
+sreport) until made an accounting Operator, and may then cancel A's jobs
+but still not reconfigure.
+"""
+
+import os
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import mariadb  # noqa: E402
+
+pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
+                                reason="MariaDB server not installed: %s"
+                                % ", ".join(mariadb.missing_tools()))
+
+A, B = "sluice_u1", "sluice_u2"
+PRIO = ("PriorityType=priority/multifactor\n"
+        "PriorityWeightFairshare=10000\n"
+        "PriorityWeightAge=0\nPriorityWeightJobSize=0\n"
+        "PriorityWeightPartition=0\n"
+        "PriorityDecayHalfLife=01:00:00\n"
+        "PrivateData=usage")
+
+
+@pytest.fixture(scope="module")
+def env(users):
+    e = mariadb.AcctEnv(tag="fairshare", nodes=1,
+                        dbd_extra="PrivateData=jobs,usage")
+    e.c.extra_conf += "\n" + PRIO
+    try:
+        e.start()
+        e.start_cluster()
+        for args in (["add", "account", "physics"],
+                     ["add", "user", A, B, "account=physics"]):
+            r = e.sacctmgr("-i", *args)
+            assert r.rc == 0, r
+        _wait_shares(e, lambda rows: {A, B} <= set(rows))
+    except BaseException:
+        e.stop()
+        raise
+    yield e
+    e.stop()
+    e.cleanup()
+
+
+def sshare(e, *args, user=None):
+    return e.c.run([e.c.bins["sshare"]] + list(args), user=user)
+
+
+def _rows(e, user=None):
+    """sshare -a -P -n: user lines as {user: (raw_usage, fairshare)}."""
+    r = sshare(e, "-a", "-P", "-n", "-o", "Account,User,RawUsage,FairShare",
+               user=user)
+    assert r.rc == 0, r
+    rows = {}
+    for line in r.out.splitlines():
+        acct, u, raw, fs = line.split("|")
+        if u:
+            rows[u] = (int(raw), float(fs))
+    return rows
+
+
+def _wait_shares(e, cond, timeout=30, user=None):
+    deadline = time.time() + timeout
+    rows = None
+    while time.time() < deadline:
+        rows = _rows(e, user)
+        if cond(rows):
+            return rows
+        time.sleep(0.5)
+    raise AssertionError("sshare never showed it: %r" % (rows,))
+
+
+def _start(e, jid):
+    r = e.sacct("-X", "-P", "-n", "-o", "Start", "-j", str(jid))
+    return r.out.strip()
+
+
+def test_fairshare_orders_equal_jobs(env):
+    c = env.c
+    first = c.sbatch(["-A", "physics", "--exclusive", "--wrap", "sleep 3"],
+                     user=A)
+    c.wait_done(first, timeout=60)
+    rows = _wait_shares(env, lambda r: r[A][0] > 0)
+    assert rows[A][0] >= 3 * c.cpus - 1, rows        # CPUs x seconds
+    assert rows[B] == (0, 1.0), rows
+    assert rows[A][1] < rows[B][1]
+    # The node busy; A submits before B.
+    blocker = c.sbatch(["--exclusive", "--wrap", "sleep 3"])
+    c.wait_state(blocker, "RUNNING")
+    ja = c.sbatch(["-A", "physics", "--exclusive", "--wrap", "sleep 1"],
+                  user=A)
+    jb = c.sbatch(["-A", "physics", "--exclusive", "--wrap", "sleep 1"],
+                  user=B)
+    r = c.run(["sprio", "-n", "-h", "-o", "%i %f"])
+    fs = dict(line.split() for line in r.out.splitlines())
+    assert float(fs[str(ja)]) < float(fs[str(jb)]) == 1.0, r
+    c.wait_done(ja, timeout=60)
+    c.wait_done(jb, timeout=60)
+    assert _start(env, jb) < _start(env, ja), (_start(env, jb),
+                                              _start(env, ja))
+
+
+def test_usage_survives_restart(env):
+    c = env.c
+    before = _rows(env)[A][0]
+    assert before > 0
+    assert c.kill_ctld() == 0
+    c.start_ctld()
+    c.wait_ready()
+    rows = _wait_shares(env, lambda r: A in r)
+    # decayed by at most a few seconds of a one-hour half-life
+    assert before * 0.99 <= rows[A][0] <= before, (before, rows)
+    assert rows[A][1] < 1.0
+
+
+def test_private_usage_and_jobs(env):
+    rows = _rows(env, user=B)
+    assert set(rows) == {B}, rows
+    r = env.sacct("-a", "-X", "-P", "-n", "-o", "User", "-S", "now-1hour",
+                  user=B)
+    assert r.rc == 0 and set(r.out.split()) == {B}, r
+    r = env.c.run([env.c.bins["sreport"], "-P", "-n", "user", "topusage",
+                   "start=now-1hour", "end=now"], user=B)
+    assert r.rc == 0 and [ln.split("|")[1] for ln in r.out.splitlines()] \
+        == [B], r
+    r = env.c.run([env.c.bins["sreport"], "cluster", "utilization"], user=B)
+    assert r.rc == 1 and "Access/permission denied" in r.err, r
+    # root sees everyone
+    assert {A, B} <= set(_rows(env))
+
+
+def test_operator_controls_other_jobs(env):
+    c = env.c
+    held = c.sbatch(["-A", "physics", "-H", "--wrap", "true"], user=A)
+    r = c.run(["scancel", str(held)], user=B)
+    assert r.rc != 0 and "Access/permission denied" in r.err, r
+    r = env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=Operator")
+    assert r.rc == 0, r
+    # The controller learns it: B sees A's usage now.
+    _wait_shares(env, lambda rows: A in rows, user=B)
+    r = c.run(["scancel", str(held)], user=B)
+    assert r.rc == 0, r
+    assert c.wait_state(held, "CANCELLED")
+    r = c.run(["scontrol", "reconfigure"], user=B)
+    assert r.rc != 0, r
+    env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=None")
+
+
+def test_sshare_layout(env):
+    """Slurm's columns; without -a only the caller's user lines."""
+    r = sshare(env)
+    assert r.rc == 0, r
+    lines = r.out.splitlines(True)
+    assert lines[:2] == [
+        "Account                    User  RawShares  NormShares    "
+        "RawUsage  EffectvUsage  FairShare \n",
+        "-------------------- ---------- ---------- ----------- "
+        "----------- ------------- ---------- \n"]
+    accts = [ln[:21].rstrip() for ln in lines[2:]]
+    users = [ln[21:31].strip() for ln in lines[2:]]
+    assert accts[0] == "root" and " physics" in accts, accts
+    assert A not in users and B not in users, users
+    r = sshare(env, "-A", "physics", "-a", "-P")
+    assert r.out.splitlines()[0] == ("Account|User|RawShares|NormShares|"
+                                     "RawUsage|EffectvUsage|FairShare")
+    body = [ln.split("|")[:2] for ln in r.out.splitlines()[1:]]
+    assert body == [[" physics", ""], ["  physics", A], ["  physics", B]]
