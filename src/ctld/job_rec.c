@@ -364,6 +364,31 @@ fail:
 	return NULL;
 }
 
+uint32_t job_rec_id(const void *data, uint32_t len, uint16_t version)
+{
+	buf_t *b = buf_view(data, len), *body = NULL;
+	uint32_t magic, id = 0;
+	tagrec_field_t f;
+
+	if (version == 1) {
+		if (unpack32(b, &magic) < 0 || magic != JOB1_MAGIC ||
+		    unpack32(b, &id) < 0)
+			id = 0;
+	} else if (version == 2 && tagrec_open(b, JOB2_MAGIC, &body) == 0) {
+		while (tagrec_next(body, &f) > 0) {
+			if (f.tag == tagrec_tag("job_id") && f.len == 4) {
+				id = (uint32_t) f.data[0] << 24 |
+				     (uint32_t) f.data[1] << 16 |
+				     (uint32_t) f.data[2] << 8 | f.data[3];
+				break;
+			}
+		}
+		buf_destroy(body);
+	}
+	buf_destroy(b);
+	return id;
+}
+
 job_record_t *job_rec_unpack(buf_t *b, uint16_t version)
 {
 	switch (version) {

@@ -21,6 +21,9 @@
 #define JOB_REC_VERSION 2           /* written; 1 is read too */
 
 void          job_rec_pack(buf_t *b, const job_record_t *j);
+/* The job id a record names, without reading the rest (0 if it names
+ * none): the ids of records recovery could not replay. */
+uint32_t      job_rec_id(const void *data, uint32_t len, uint16_t version);
 /* One record of the given format at b's cursor; NULL if malformed. */
 job_record_t *job_rec_unpack(buf_t *b, uint16_t version);
 

@@ -211,24 +211,47 @@ int journal_next(const uint8_t *data, size_t len, size_t *off,
 	return what;
 }
 
-size_t journal_count_after(const uint8_t *data, size_t len, size_t off,
-			   uint64_t *first, uint64_t *last)
+size_t journal_each_after(const uint8_t *data, size_t len, size_t off,
+			  void (*each)(const journal_rec_t *r, void *arg),
+			  void *arg)
 {
 	journal_rec_t r;
 	size_t cnt = 0;
 
-	*first = *last = 0;
-	for (off++; off + JOURNAL_REC_HDR_LEN <= len; ) {
+	while (off + JOURNAL_REC_HDR_LEN <= len) {
 		if (!_intact_at(data, len, off, &r)) {
 			off++;
 			continue;
 		}
-		if (!cnt++)
-			*first = r.seq;
-		*last = r.seq;
+		cnt++;
+		if (each)
+			each(&r, arg);
 		off += JOURNAL_REC_HDR_LEN + r.len;
 	}
 	return cnt;
+}
+
+typedef struct {
+	uint64_t *first, *last;
+	size_t    n;
+} first_last_t;
+
+static void _first_last(const journal_rec_t *r, void *arg)
+{
+	first_last_t *fl = arg;
+
+	if (!fl->n++)
+		*fl->first = r->seq;
+	*fl->last = r->seq;
+}
+
+size_t journal_count_after(const uint8_t *data, size_t len, size_t off,
+			   uint64_t *first, uint64_t *last)
+{
+	first_last_t fl = { first, last, 0 };
+
+	*first = *last = 0;
+	return journal_each_after(data, len, off + 1, _first_last, &fl);
 }
 
 /* ---- files ---- */

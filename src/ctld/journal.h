@@ -62,6 +62,11 @@ int  journal_next(const uint8_t *data, size_t len, size_t *off,
  * checksum), for the log: how many, first and last sequence number. */
 size_t journal_count_after(const uint8_t *data, size_t len, size_t off,
 			   uint64_t *first, uint64_t *last);
+/* The same from off itself, calling each (may be NULL) on every intact
+ * record found. */
+size_t journal_each_after(const uint8_t *data, size_t len, size_t off,
+			  void (*each)(const journal_rec_t *r, void *arg),
+			  void *arg);
 
 /* ---- files ---- */
 

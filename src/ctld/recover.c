@@ -1,5 +1,6 @@
 /* recover.c — snapshot load and journal replay at start (recover.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/controller.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_rec.h"
 #include "ctld/journal.h"
@@ -28,6 +30,8 @@ typedef struct {
 	uint64_t      last;      /* last sequence number applied */
 	uint32_t      applied;
 	char         *path;      /* the journal file being read */
+	uint32_t      lost_id;   /* highest job id of records not replayed */
+	uint32_t      lost_next; /* highest JREC_NEXT_ID not replayed */
 } replay_t;
 
 static void _put_job(replay_t *rp, job_record_t *j)
@@ -186,6 +190,45 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 	return -1;
 }
 
+/* An intact record that is not replayed (after damage): the job ids it
+ * names must not be given to new jobs (they may have been acknowledged). */
+static void _note_lost(const journal_rec_t *r, void *arg)
+{
+	replay_t *rp = arg;
+	uint32_t id = 0;
+
+	switch (r->type) {
+	case JREC_JOB:
+		id = job_rec_id(r->data, r->len, r->version);
+		break;
+	case JREC_PURGE:
+	case JREC_JOB_FILES:
+		if (r->len >= 4)
+			id = _u32(r->data);
+		break;
+	case JREC_NEXT_ID:
+		if (r->len == 4 && _u32(r->data) > rp->lost_next)
+			rp->lost_next = _u32(r->data);
+		break;
+	default:
+		break;
+	}
+	if (id > rp->lost_id)
+		rp->lost_id = id;
+}
+
+/* A whole journal file that follows the damage. */
+static void _note_lost_file(replay_t *rp, const char *path)
+{
+	size_t len = 0;
+	char *data = state_save_read_file(path, &len);
+
+	if (data)
+		journal_each_after((uint8_t *) data, len, JOURNAL_HDR_LEN,
+				   _note_lost, rp);
+	xfree(data);
+}
+
 static void _log_damage(replay_t *rp, const uint8_t *data, size_t len,
 			size_t off, int what, const char *why)
 {
@@ -200,6 +243,7 @@ static void _log_damage(replay_t *rp, const uint8_t *data, size_t len,
 		return;
 	}
 	after = journal_count_after(data, len, off, &first, &last);
+	journal_each_after(data, len, off, _note_lost, rp);
 	error("Journal %s: damaged record at offset %zu (%s): replay stops "
 	      "there; kept %u records up to seq %llu, cut %zu bytes holding "
 	      "%zu intact records%s", rp->path, off, why, rp->applied,
@@ -276,6 +320,50 @@ out:
 	return rc;
 }
 
+/* Job ids named by records after the damage may have been given to jobs
+ * a client was told about: the next job id goes past them. */
+static void _skip_lost_ids(const replay_t *rp)
+{
+	uint32_t want = rp->lost_next, max = ctld_conf()->max_job_id;
+
+	if (rp->lost_id && rp->lost_id + 1 > want)
+		want = rp->lost_id + 1;
+	if (want <= job_mgr_next_id() || (max && want > max))
+		return;
+	error("Journal: the records not replayed name JobIds up to %u: the "
+	      "next JobId is %u, not %u", want - 1, want, job_mgr_next_id());
+	job_mgr_set_next_id(want);
+}
+
+/* Job scripts and environments without a job record (lost to damage, or
+ * written by a submit that crashed before its record was): removed. */
+static void _remove_orphan_files(const char *dir)
+{
+	for (int h = 0; h < 10; h++) {
+		char *hd = xstrdup_printf("%s/hash.%d", dir, h);
+		DIR *d = opendir(hd);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			char *end;
+			unsigned long id;
+
+			if (strncmp(e->d_name, "job.", 4))
+				continue;
+			id = strtoul(e->d_name + 4, &end, 10);
+			if (*end || !id || id > UINT32_MAX ||
+			    job_mgr_find((uint32_t) id))
+				continue;
+			info("Removing the script and environment of JobId=%lu "
+			     "(%s/%s): no such job", id, hd, e->d_name);
+			state_save_remove_job_files(dir, (uint32_t) id);
+		}
+		if (d)
+			closedir(d);
+		xfree(hd);
+	}
+}
+
 static int _end_cmp(const void *a, const void *b)
 {
 	const job_record_t *x = *(job_record_t *const *) a;
@@ -299,6 +387,7 @@ static void _install(replay_t *rp)
 		error("Journal: node states record malformed, ignored");
 	if (rp->next_id)
 		job_mgr_set_next_id(rp->next_id);
+	_skip_lost_ids(rp);
 	HASH_ITER(hh, rp->jobs, j, tmp) {
 		HASH_DEL(rp->jobs, j);
 		all[k++] = j;
@@ -338,6 +427,7 @@ int recover_state(const char *dir, recover_t *r, char *err, size_t errlen)
 
 				error("Journal %s not replayed (it follows the "
 				      "damage)", p);
+				_note_lost_file(&rp, p);
 				xfree(p);
 			}
 			break;
@@ -354,6 +444,7 @@ int recover_state(const char *dir, recover_t *r, char *err, size_t errlen)
 		r->next_gen = gens[cnt - 1] + 1;
 	xfree(gens);
 	_install(&rp);
+	_remove_orphan_files(dir);
 	if (rp.nodes)
 		buf_destroy(rp.nodes);
 	if (snap == 1 && !rp.applied)

@@ -190,6 +190,45 @@ static void test_fixture_fmt2(void **st)
 	_unworld();
 }
 
+/* Damage in the first journal record: the records after it are not
+ * replayed, but the job ids they name are not given out again, and the
+ * script of the job lost with them is removed. */
+static void test_damage_skips_lost_ids(void **st)
+{
+	char path[400], err[256];
+	recover_t r;
+	FILE *f;
+	int c;
+
+	(void) st;
+	_copy_fixture();
+	snprintf(path, sizeof(path), "%s/ctld_journal.2", state);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	/* file header 24, record header 24: the first payload (job files of
+	 * JobId=7) */
+	assert_int_equal(fseek(f, 24 + 24 + 2, SEEK_SET), 0);
+	c = fgetc(f);
+	assert_int_equal(fseek(f, 24 + 24 + 2, SEEK_SET), 0);
+	fputc(c ^ 0x40, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/hash.7/job.7/script", state);
+	assert_int_equal(access(path, F_OK), 0);
+
+	_world();
+	assert_int_equal(recover_state(state, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.replayed, 0);
+	assert_int_equal(r.damaged_gen, 2);
+	assert_int_equal(job_mgr_count(), 6);          /* the snapshot's */
+	assert_null(job_mgr_find(7));
+	/* the snapshot says 7, the lost records name JobId=7 and 8 next */
+	assert_int_equal(job_mgr_next_id(), 8);
+	assert_int_not_equal(access(path, F_OK), 0);   /* orphan removed */
+	snprintf(path, sizeof(path), "%s/hash.2/job.2/script", state);
+	assert_int_equal(access(path, F_OK), 0);       /* a job's kept */
+	_unworld();
+}
+
 /* A record with a field this controller does not know, one it lacks,
  * and integer fields written with another width. */
 static void test_tagged_unknown_missing_width(void **st)
@@ -319,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_tags_unique),
 		cmocka_unit_test(test_tagged_unknown_missing_width),
 		cmocka_unit_test(test_fixture_fmt2),
+		cmocka_unit_test(test_damage_skips_lost_ids),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
