@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,6 +393,10 @@ int main(int argc, char **argv)
 			     .file_level = LOG_LEVEL_QUIET,
 			     .stderr_prefix = true };
 
+	/* Large buffers (a squeue reply over 50,000 jobs is tens of MB) are
+	 * mapped and given back when freed; glibc's default raises its
+	 * threshold after the first such free and keeps the memory. */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	_parse_opts(argc, argv, &ctld.opts);
 	log_init("slurmctld", lo, NULL);
 	ctld.conf = _load_conf(ctld.opts.conf_path, err, sizeof(err));

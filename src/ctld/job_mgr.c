@@ -82,14 +82,11 @@ static void _free_job(job_record_t *j)
 	xfree(j->node_tasks);
 	job_res_free(j);
 	xfree(j->node_mem);
-	if (j->packed)
-		buf_destroy(j->packed);
 	xfree(j);
 }
 
 void job_mgr_touch(job_record_t *j)
 {
-	j->packed_ok = false;
 	if (j->jdirty)
 		return;
 	j->jdirty = true;

@@ -51,9 +51,6 @@ typedef struct job_record {
 	uint16_t        open_mode;
 	time_t          begin_time;    /* --begin, 0 = none */
 	depend_list_t  *depend;        /* parsed info.dependency (job_depend.c) */
-	buf_t          *packed;        /* snapshot bytes, valid if packed_ok */
-	bool            packed_ok;
-	uint32_t        packed_gen;    /* node generation when packed */
 	bool            jdirty;        /* on the journal's changed list */
 	time_t          term_sent;     /* last REQUEST_TERMINATE_JOB */
 	uint16_t        launch_tries;  /* batch launches sent for this start */

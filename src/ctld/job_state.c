@@ -23,43 +23,33 @@
 #include "ctld/state_save.h"
 #include "slurm/slurm_errno.h"
 
-/* Each record is packed once per change and the bytes kept: the journal
- * record and the next snapshot share them. */
-static const buf_t *_packed(job_record_t *j)
-{
-	if (!j->packed || !j->packed_ok ||
-	    j->packed_gen != node_mgr_generation()) {
-		if (j->packed)
-			buf_destroy(j->packed);
-		j->packed = buf_create(1024);
-		job_rec_pack(j->packed, j);
-		j->packed_ok = true;
-		j->packed_gen = node_mgr_generation();
-	}
-	return j->packed;
-}
-
+/* Records are packed when they are journaled or snapshotted, and the
+ * bytes are not kept: a copy per job was the largest part of a pending
+ * job's memory (~1 KiB of its ~3.6).  A snapshot packs every job again
+ * (a few microseconds each, once per journal rotation). */
 static void _pack_job(buf_t *b, job_record_t *j)
 {
-	packbuf(b, _packed(j));
+	job_rec_pack(b, j);
 }
 
 void job_mgr_pack_changes(buf_t *b, uint64_t *seq)
 {
 	uint32_t *dirty, *purged;
 	size_t nd, np, k;
+	buf_t *p;
 
 	job_mgr_take_changes(&dirty, &nd, &purged, &np);
 	for (k = 0; k < nd; k++) {
 		job_record_t *j = job_mgr_find(dirty[k]);
-		const buf_t *p;
 
 		if (!j || !j->jdirty)
 			continue;        /* purged since */
 		j->jdirty = false;
-		p = _packed(j);
+		p = buf_create(2048);
+		_pack_job(p, j);
 		journal_frame(b, JREC_JOB, JOB_REC_VERSION, ++*seq,
 			      buf_data(p), buf_len(p));
+		buf_destroy(p);
 	}
 	for (k = 0; k < np; k++) {
 		uint8_t id[4] = { purged[k] >> 24, purged[k] >> 16,
