@@ -569,6 +569,8 @@ STR_TEXT(t_work_dir, work_dir)
 STR_TEXT(t_comment, comment)
 STR_TEXT(t_gres, gres)
 STR_TEXT(t_tres_per_job, tres_per_job)
+STR_TEXT(t_cpus_per_tres, cpus_per_tres)
+STR_TEXT(t_mem_per_tres, mem_per_tres)
 STR_TEXT(t_tres_per_task, tres_per_task)
 
 /* scontrol -d: JOB_GRES=gpu:1 then one line per run of nodes with the
@@ -752,6 +754,8 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, "stdin", "STDIN", "StdIn", NL, t_stdin, "stdin_expanded", NULL },
 	{ 0, "stdout", "STDOUT", "StdOut", NL, t_stdout, "stdout_expanded", NULL },
 	{ 0, NULL, NULL, "Power", NL, t_empty, NULL, NULL },
+	{ 0, NULL, NULL, "CpusPerTres", NL | OPT, t_cpus_per_tres, NULL, NULL },
+	{ 0, NULL, NULL, "MemPerTres", NL | OPT, t_mem_per_tres, NULL, NULL },
 	{ 0, NULL, NULL, "TresPerJob", NL | OPT, t_tres_per_job, NULL, NULL },
 	{ 0, NULL, NULL, "TresPerNode", NL | OPT, t_gres, NULL, NULL },
 	{ 0, NULL, NULL, "TresPerTask", NL | OPT, t_tres_per_task, NULL, NULL },

@@ -318,6 +318,8 @@ typedef struct {
 	time_t    preempt_time;   /* when chosen for preemption, 0 = never */
 	bool      preempt_susp;   /* suspended by preemption: resumed by the
 				   * scheduler when its CPUs are free */
+	char     *cpus_per_tres;  /* --cpus-per-gpu: "gres/gpu:N" */
+	char     *mem_per_tres;   /* --mem-per-gpu: "gres/gpu:MB" */
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

@@ -64,6 +64,8 @@ typedef struct job_record {
 	uint16_t        gpus_per_node; /* parsed from gres/tres_per_* */
 	uint16_t        gpus_per_task;
 	uint32_t        gpus_per_job;
+	uint16_t        cpus_per_gpu;  /* --cpus-per-gpu, 0 = none */
+	uint64_t        mem_per_gpu;   /* --mem-per-gpu MB, 0 = none */
 	char           *gpu_type;
 	bool            gpus_parsed;
 	job_array_t    *array;         /* shared by an array's records; a

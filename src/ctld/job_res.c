@@ -72,6 +72,25 @@ int job_res_parse_gpus(const char *per_node, const char *per_task,
 	return 0;
 }
 
+int job_res_parse_per_gpu(const char *spec, uint64_t *v)
+{
+	const char *p = spec;
+	uint64_t n;
+
+	if (v)
+		*v = 0;
+	if (!spec || !*spec)
+		return 0;
+	if (!strncmp(p, "gres/", 5) || !strncmp(p, "gres:", 5))
+		p += 5;
+	if (strncmp(p, "gpu:", 4) || parse_u64(p + 4, &n) < 0 || !n ||
+	    n > UINT32_MAX)
+		return -1;
+	if (v)
+		*v = n;
+	return 0;
+}
+
 char *job_res_tres_spec(const char *spec)
 {
 	char **items;
@@ -105,6 +124,7 @@ bitmap_t *job_res_feature_nodes(const char *expr)
 static void _parse_gpus(job_record_t *j)
 {
 	const job_info_t *i = &j->info;
+	uint64_t v;
 
 	if (j->gpus_parsed)
 		return;
@@ -116,7 +136,41 @@ static void _parse_gpus(job_record_t *j)
 		j->gpus_per_node = j->gpus_per_task = 0;
 		j->gpus_per_job = 0;
 	}
+	if (job_res_parse_per_gpu(i->cpus_per_tres, &v) < 0 || v > UINT16_MAX)
+		v = 0;
+	j->cpus_per_gpu = (uint16_t) v;
+	if (job_res_parse_per_gpu(i->mem_per_tres, &v) < 0)
+		v = 0;
+	j->mem_per_gpu = v;
 	j->gpus_parsed = true;
+}
+
+/* --cpus-per-gpu / --mem-per-gpu: the CPUs and memory a node needs for
+ * the GPUs the job takes there (the tasks get at least those CPUs; the
+ * memory applies when no --mem/--mem-per-cpu was given). */
+static void _per_gpu(const job_record_t *j, select_req_t *r)
+{
+	uint32_t tpn, gpn, cpt;
+
+	if ((!j->cpus_per_gpu && !j->mem_per_gpu) ||
+	    !(r->gpus_per_node || r->gpus_per_task || r->gpus_per_job))
+		return;
+	tpn = r->ntasks_per_node ? r->ntasks_per_node :
+		(r->num_tasks + r->min_nodes - 1) / r->min_nodes;
+	if (!tpn)
+		tpn = 1;
+	gpn = r->gpus_per_node + r->gpus_per_task * tpn +
+	      (r->gpus_per_job + r->min_nodes - 1) / r->min_nodes;
+	if (j->cpus_per_gpu) {
+		cpt = (gpn * j->cpus_per_gpu + tpn - 1) / tpn;
+		if (r->gpus_per_task && !r->gpus_per_node && !r->gpus_per_job)
+			cpt = r->gpus_per_task * j->cpus_per_gpu;
+		if (cpt > r->cpus_per_task)
+			r->cpus_per_task = cpt > UINT16_MAX ? UINT16_MAX :
+				(uint16_t) cpt;
+	}
+	if (j->mem_per_gpu && !r->mem_per_node && !r->mem_per_cpu)
+		r->mem_per_node = (uint64_t) gpn * j->mem_per_gpu;
 }
 
 void job_res_fill_req(job_record_t *j, select_req_t *r)
@@ -129,6 +183,7 @@ void job_res_fill_req(job_record_t *j, select_req_t *r)
 	r->gpus_per_task = j->gpus_per_task;
 	r->gpus_per_job = j->gpus_per_job;
 	r->gpu_type = j->gpu_type;
+	_per_gpu(j, r);
 	r->contiguous = i->contiguous && i->contiguous != NO_VAL16;
 	r->spread = i->bitflags & JOB_SPREAD;
 	if (i->features && *i->features) {

@@ -21,6 +21,9 @@ uint8_t  job_res_cr(void);
 int      job_res_parse_gpus(const char *per_node, const char *per_task,
 			    const char *per_job, uint16_t *gpn, uint16_t *gpt,
 			    uint32_t *gpj, char **type);
+/* "gres/gpu:N" (--cpus-per-gpu, --mem-per-gpu) -> N in *v (may be
+ * NULL); NULL/empty -> 0; -1 if malformed or not gpu. */
+int      job_res_parse_per_gpu(const char *spec, uint64_t *v);
 /* A request spelled as TRES ("gpu:2" -> "gres/gpu:2"); NULL stays NULL. */
 char    *job_res_tres_spec(const char *spec);
 /* Nodes whose active features satisfy expr (a new bitmap). */

@@ -400,6 +400,9 @@ static int _check_requests(const job_desc_t *d, submit_t *s)
 		return ESLURM_INVALID_GRES;
 	if ((s->gpn || s->gpt || s->gpj) && (!types || !strstr(types, "gpu")))
 		return ESLURM_INVALID_GRES;
+	if (job_res_parse_per_gpu(d->cpus_per_tres, NULL) < 0 ||
+	    job_res_parse_per_gpu(d->mem_per_tres, NULL) < 0)
+		return ESLURM_INVALID_GRES;
 	return 0;
 }
 
@@ -550,6 +553,8 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->gres = job_res_tres_spec(d->gres);
 	i->tres_per_task = job_res_tres_spec(d->tres_per_task);
 	i->tres_per_job = job_res_tres_spec(d->tres_per_job);
+	i->cpus_per_tres = job_res_tres_spec(d->cpus_per_tres);
+	i->mem_per_tres = job_res_tres_spec(d->mem_per_tres);
 	i->bitflags = d->bitflags;
 	i->licenses = xstrdup(d->licenses);
 	i->reservation = xstrdup(d->reservation);

@@ -145,6 +145,24 @@ def test_node_use_shown(gpu_cluster):
     c.wait_done(jid, 30)
 
 
+def test_cpus_and_mem_per_gpu(gpu_cluster):
+    """--cpus-per-gpu / --mem-per-gpu size the allocation by its GPUs."""
+    c = gpu_cluster
+    jid, _ = gpu_job(c, ["--gpus=2", "--cpus-per-gpu=2", "--mem-per-gpu=150",
+                         "-w", "n1"], "pergpu")
+    c.wait_state(jid, "RUNNING", 30)
+    rec = c.show_job(jid)
+    assert rec["NumCPUs"] == "4", rec
+    assert rec["CpusPerTres"] == "gres/gpu:2", rec
+    assert rec["MemPerTres"] == "gres/gpu:150", rec
+    assert rec["TRES"] == "cpu=4,mem=300M,node=1,billing=4,gres/gpu=2", rec
+    r = c.run(["sbatch", "--gpus=1", "--cpus-per-gpu=0", "--wrap", "true"],
+              user="sluice_u1")
+    assert r.rc != 0, r
+    c.run(["scancel", str(jid)])
+    c.wait_done(jid, 30)
+
+
 @pytest.mark.parametrize("args,msg", [
     (["--gres=gpu:3"], "Requested node configuration is not available"),
     (["--gres=gpu:1", "-C", "amd&ib"],
