@@ -155,7 +155,18 @@ def test_sprio_factors_match_weights(sc):
 
 
 def test_pending_reasons(sc):
-    fill = [sub(sc, "-n1", "-t", "5", cmd="sleep 300") for _ in range(4)]
+    # an array throttled to one running task: the rest JobArrayTaskLimit
+    arr = sc.sbatch(["--array=0-2%1", "-n1", "-t", "5", "--wrap", "sleep 300"],
+                    user=U1)
+    want = "%d_[1-2%%1] JobArrayTaskLimit" % arr
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        r = sc.run(["squeue", "-h", "-j", str(arr), "-o", "%i %r"])
+        if want in r.out.splitlines():
+            break
+        time.sleep(0.2)
+    assert want in r.out.splitlines(), r
+    fill = [sub(sc, "-n1", "-t", "5", cmd="sleep 300") for _ in range(3)]
     for j in fill:
         sc.wait_state(j, "RUNNING")
     res = sub(sc, "-n1", "-t", "5")
@@ -168,6 +179,11 @@ def test_pending_reasons(sc):
     wait_reason(sc, down, "PartitionDown")
     wait_reason(sc, begin, "BeginTime")
     wait_reason(sc, held, "JobHeldUser")
+    admin = sub(sc, "-n1")
+    assert sc.run(["scontrol", "hold", str(admin)]).rc == 0
+    wait_reason(sc, admin, "JobHeldAdmin")
+    dep = sub(sc, "-n1", "-d", "afterok:%d" % fill[0])
+    wait_reason(sc, dep, "Dependency")
     # a node named with -w that cannot be used
     r = sc.run(["scontrol", "update", "nodename=n2", "state=drain",
                 "reason=test"])
@@ -176,7 +192,43 @@ def test_pending_reasons(sc):
     wait_reason(sc, wnode, "ReqNodeNotAvail, UnavailableNodes:n2")
     r = sc.run(["scontrol", "update", "nodename=n2", "state=resume"])
     assert r.rc == 0, r
-    cancel(sc, *fill, res, prio, down, begin, held, wnode)
+    cancel(sc, *fill, res, prio, down, begin, held, wnode, admin, dep, arr)
+
+
+def test_squeue_answers_during_long_backfill_pass(users):
+    """A backfill pass that yields for 0.6 s after every few jobs takes
+    seconds over 32 pending jobs; squeue answers in the middle of it
+    (sdiag says the pass is under way before and after)."""
+    conf = ("SchedulerParameters=bf_interval=1,bf_continue,"
+            "bf_yield_interval=100,bf_yield_sleep=600000")
+    c = cl.Cluster(nodes=1, cpus=2, extra_conf=conf, tag="bfyield")
+    try:
+        c.start()
+        run = sub(c, "-n2", "-t", "10", cmd="sleep 300")
+        c.wait_state(run, "RUNNING")
+        for t in range(1, 33):
+            sub(c, "-n1", "-t", str(t))
+
+        def active():
+            r = c.run(["sdiag"])
+            assert r.rc == 0, r
+            return "middle of backfilling" in r.out
+
+        deadline = time.time() + 30
+        while not active():
+            assert time.time() < deadline, "no backfill pass seen"
+            time.sleep(0.05)
+        t0 = time.time()
+        r = c.run(["squeue", "-h", "-o", "%i %T"])
+        took = time.time() - t0
+        assert r.rc == 0 and len(r.out.splitlines()) == 33, r
+        assert active(), "the pass ended before squeue answered"
+        assert took < 1.0, took
+        c.run(["scancel", "-u", U1])
+    finally:
+        c.stop()
+        if not c.failed:
+            c.cleanup()
 
 
 def test_sdiag(sc):
