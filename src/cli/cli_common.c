@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/auth.h"
@@ -147,13 +148,23 @@ int cli_ctld_rpc(uint16_t type, const void *req, slurm_msg_t *resp)
 	}
 }
 
-static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
+static bool in_standby(const slurm_msg_t *resp)
+{
+	const return_code_msg_t *r = resp->data;
+
+	return resp->type == RESPONSE_SLURM_RC && r &&
+	       r->rc == ESLURM_IN_STANDBY_MODE;
+}
+
+/* One pass over the SlurmctldHost list in order: a controller that cannot
+ * be reached, or that answers it is in standby mode, passes the request on
+ * to the next.  *standby: some controller answered "standby". */
+static int ctld_rpc_pass(uint16_t type, const void *req, slurm_msg_t *resp,
+			 bool *standby)
 {
 	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 
-	memset(resp, 0, sizeof(*resp));
-	if (!cli.conf)
-		return rc;
+	*standby = false;
 	for (size_t i = 0; i < cli.conf->ctld_host_cnt; i++) {
 		const char *addr = cli.conf->ctld_addrs ?
 			cli.conf->ctld_addrs[i] : NULL;
@@ -164,12 +175,70 @@ static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
 		       cli.conf->slurmctld_port);
 		rc = net_rpc(addr, cli.conf->slurmctld_port, type, req, resp,
 			     cli_timeout_ms());
+		if (rc == 0 && in_standby(resp) &&
+		    i + 1 < cli.conf->ctld_host_cnt) {
+			debug("%s: controller %s is in standby mode",
+			      msg_type_name(type), addr);
+			*standby = true;
+			msg_free(resp);
+			memset(resp, 0, sizeof(*resp));
+			continue;
+		}
+		if (rc == 0 && in_standby(resp))
+			*standby = true;
 		if (rc == 0 || !cli_err_is_transport(rc))
 			return rc;
 		debug("%s: controller %s:%u: %s", msg_type_name(type), addr,
 		      cli.conf->slurmctld_port, slurm_strerror(rc));
 	}
 	return rc;
+}
+
+/* While no controller is in control but one is standing by (the primary
+ * died, a backup has not taken over yet), wait and ask again, as Slurm
+ * does, for up to 1.5 x SlurmctldTimeout. */
+static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
+{
+	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+	int limit, nap;
+	time_t start = time(NULL);
+	bool standby;
+
+	memset(resp, 0, sizeof(*resp));
+	if (!cli.conf)
+		return rc;
+	limit = cli.conf->slurmctld_timeout ? cli.conf->slurmctld_timeout : 120;
+	nap = limit / 2 > 5 ? 5 : (limit / 2 ? limit / 2 : 1);
+	limit += limit / 2;
+	for (;;) {
+		rc = ctld_rpc_pass(type, req, resp, &standby);
+		if (!standby || (rc == 0 && !in_standby(resp)) ||
+		    cli.conf->ctld_host_cnt < 2 ||
+		    time(NULL) - start >= limit)
+			return rc;
+		debug("%s: primary not responding, backup not in control; "
+		      "retrying in %d s", msg_type_name(type), nap);
+		if (rc == 0)
+			msg_free(resp);
+		memset(resp, 0, sizeof(*resp));
+		sleep((unsigned) nap);
+	}
+}
+
+int cli_ctld_rpc_at(size_t inx, uint16_t type, const void *req,
+		    slurm_msg_t *resp)
+{
+	const char *addr;
+
+	memset(resp, 0, sizeof(*resp));
+	if (!cli.conf || inx >= cli.conf->ctld_host_cnt)
+		return SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+	addr = cli.conf->ctld_addrs && cli.conf->ctld_addrs[inx] ?
+		cli.conf->ctld_addrs[inx] : cli.conf->ctld_hosts[inx];
+	debug2("sending %s to %s:%u", msg_type_name(type), addr,
+	       cli.conf->slurmctld_port);
+	return net_rpc(addr, cli.conf->slurmctld_port, type, req, resp,
+		       cli_timeout_ms());
 }
 
 int cli_resp_rc(const slurm_msg_t *resp)

@@ -10,6 +10,7 @@
 #ifndef SLUICE_CLI_COMMON_H
 #define SLUICE_CLI_COMMON_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/conf.h"
@@ -28,6 +29,10 @@ int cli_ctld_rpc(uint16_t type, const void *req, slurm_msg_t *resp);
 /* For RC-answered requests: transport error, or 0 with *rc set.  A text
  * the controller sends with the code is printed on stderr. */
 int cli_ctld_rpc_rc(uint16_t type, const void *req, int *rc);
+/* One request to SlurmctldHost[inx] only (scontrol takeover, shutdown,
+ * ping): transport error, or 0 with resp filled. */
+int cli_ctld_rpc_at(size_t inx, uint16_t type, const void *req,
+		    slurm_msg_t *resp);
 /* If resp is RESPONSE_SLURM_RC, its code; else 0. */
 int cli_resp_rc(const slurm_msg_t *resp);
 

@@ -257,13 +257,14 @@ static int ping_ctlds(void)
 	int down = 0;
 
 	for (size_t i = 0; c && i < c->ctld_host_cnt; i++) {
-		const char *addr = c->ctld_addrs && c->ctld_addrs[i] ?
-			c->ctld_addrs[i] : c->ctld_hosts[i];
-		int rc = 0, err;
+		slurm_msg_t resp;
+		int err, rc;
 		char role[32];
 
-		err = net_rpc_rc(addr, c->slurmctld_port, REQUEST_PING, NULL,
-				 &rc, (c->message_timeout ? c->message_timeout : 10) * 1000);
+		err = cli_ctld_rpc_at(i, REQUEST_PING, NULL, &resp);
+		rc = err ? 0 : cli_resp_rc(&resp);
+		if (!err)
+			msg_free(&resp);
 		if (err || rc)
 			down++;
 		printf("Slurmctld(%s) at %s is %s\n",
@@ -271,6 +272,67 @@ static int ping_ctlds(void)
 		       err || rc ? "DOWN" : "UP");
 	}
 	return down ? 1 : 0;
+}
+
+/* Is SlurmctldHost[i] up and standing by (not in control)? */
+static bool ctld_standing_by(size_t i)
+{
+	slurm_msg_t resp;
+	const control_status_msg_t *st;
+	bool standby;
+
+	if (cli_ctld_rpc_at(i, REQUEST_CONTROL_STATUS, NULL, &resp))
+		return false;
+	st = resp.data;
+	standby = resp.type == RESPONSE_CONTROL_STATUS && st &&
+		  !st->control_time;
+	msg_free(&resp);
+	return standby;
+}
+
+/* scontrol takeover [INDEX]: tell a standby controller to take control
+ * (it asks the one in control to hand over).  Without INDEX, the first
+ * controller of the list that is standing by (Slurm: INDEX=1, which is
+ * the same while the primary is in control). */
+static int cmd_takeover(int argc, char **argv)
+{
+	const slurm_conf_t *c;
+	slurm_msg_t resp;
+	size_t inx = 1;
+	int err, rc;
+
+	if (argc > 1) {
+		fprintf(stderr, "takeover: too many arguments\n");
+		return 1;
+	}
+	need_conf();
+	c = cli_conf();
+	if (argc > 0) {
+		char *end;
+		long v = strtol(argv[0], &end, 10);
+
+		if (*end || v < 0 || (size_t) v >= c->ctld_host_cnt ||
+		    end == argv[0]) {
+			fprintf(stderr, "invalid takeover index: %s\n", argv[0]);
+			return 1;
+		}
+		inx = (size_t) v;
+	} else {
+		for (size_t i = 0; i < c->ctld_host_cnt; i++)
+			if (ctld_standing_by(i)) {
+				inx = i;
+				break;
+			}
+	}
+	if (inx >= c->ctld_host_cnt)
+		return load_error("slurm_takeover", 0, ESLURM_DISABLED);
+	err = cli_ctld_rpc_at(inx, REQUEST_TAKEOVER, NULL, &resp);
+	rc = err ? 0 : cli_resp_rc(&resp);
+	if (!err)
+		msg_free(&resp);
+	if (err || rc)
+		return load_error("slurm_takeover", err, rc);
+	return 0;
 }
 
 static int cmd_ping(int argc, char **argv)
@@ -431,6 +493,7 @@ static const char usage_text[] =
 "                              is all records\n"
 "     shutdown <OPTS>          shutdown slurm daemons\n"
 "     suspend <job_list>       suspend specified job\n"
+"     takeover                 ask slurm backup controller to take over\n"
 "     top <job_list>           Put specified job first in queue for user\n"
 "     uhold <job_list>         place user hold on specified job\n"
 "     update <SPECIFICATIONS>  update job or node configuration\n"
@@ -494,7 +557,7 @@ static int cmd_reconfigure(int argc, char **argv)
 static int cmd_shutdown(int argc, char **argv)
 {
 	shutdown_msg_t m = { .options = 0 };
-	int rc = 0, err;
+	int rc = 0, err = 0, ok = 0;
 
 	if (argc > 0 && (!strcasecmp(argv[0], "slurmctld") ||
 			 !strcasecmp(argv[0], "controller"))) {
@@ -504,9 +567,28 @@ static int cmd_shutdown(int argc, char **argv)
 		return 1;
 	}
 	need_conf();
-	err = cli_ctld_rpc_rc(REQUEST_SHUTDOWN, &m, &rc);
-	if (err || rc)
-		return load_error("slurm_shutdown", err, rc);
+	if (cli_conf()->ctld_host_cnt < 2) {
+		err = cli_ctld_rpc_rc(REQUEST_SHUTDOWN, &m, &rc);
+		if (err || rc)
+			return load_error("slurm_shutdown", err, rc);
+		return 0;
+	}
+	/* every controller: the one in control and those standing by */
+	for (size_t i = 0; i < cli_conf()->ctld_host_cnt; i++) {
+		slurm_msg_t resp;
+		int e = cli_ctld_rpc_at(i, REQUEST_SHUTDOWN, &m, &resp);
+
+		if (e) {
+			err = err ? err : e;
+			continue;
+		}
+		rc = cli_resp_rc(&resp);
+		msg_free(&resp);
+		if (!rc)
+			ok++;
+	}
+	if (!ok)
+		return load_error("slurm_shutdown", rc ? 0 : err, rc);
 	return 0;
 }
 
@@ -570,6 +652,7 @@ static const struct {
 	{ "ping", 2, cmd_ping },
 	{ "reconfigure", 3, cmd_reconfigure },
 	{ "shutdown", 3, cmd_shutdown },
+	{ "takeover", 3, cmd_takeover },
 	{ "version", 4, cmd_version },
 };
 

@@ -31,6 +31,13 @@ static const field_desc_t shutdown_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t control_status_fields[] = {
+	F(control_status_msg_t, backup_inx, FT_U16),
+	F(control_status_msg_t, control_time, FT_TIME),
+	F(control_status_msg_t, lease_epoch, FT_U32),
+	FIELD_END
+};
+
 static const field_desc_t info_request_fields[] = {
 	F(info_request_msg_t, show_flags, FT_U16),
 	F(info_request_msg_t, last_update, FT_TIME),
@@ -844,6 +851,10 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_SHUTDOWN, shutdown_msg_t, shutdown_fields),
 	ROW_EMPTY(REQUEST_PING),
 	ROW_EMPTY(ACCOUNTING_UPDATE_MSG),
+	ROW_EMPTY(REQUEST_CONTROL),
+	ROW_EMPTY(REQUEST_TAKEOVER),
+	ROW_EMPTY(REQUEST_CONTROL_STATUS),
+	ROW_FIELDS(RESPONSE_CONTROL_STATUS, control_status_msg_t, control_status_fields),
 	ROW_EMPTY(REQUEST_NODE_REGISTRATION_STATUS),
 	ROW_EMPTY(REQUEST_HEALTH_CHECK),
 	ROW_EMPTY(REQUEST_BUILD_INFO),

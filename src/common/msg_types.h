@@ -22,8 +22,10 @@ typedef enum {
 	REQUEST_RECONFIGURE = 1003,
 	REQUEST_SHUTDOWN = 1005,            /* shutdown_msg_t */
 	REQUEST_PING = 1008,                /* controller -> slurmd, or scontrol ping */
+	REQUEST_CONTROL = 1009,             /* standby -> active controller: hand over */
 	REQUEST_NODE_REGISTRATION_STATUS = 1010,
 	REQUEST_HEALTH_CHECK = 1011,        /* controller -> slurmd, no body */
+	REQUEST_TAKEOVER = 1022,            /* scontrol takeover -> a standby controller */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */
@@ -42,6 +44,8 @@ typedef enum {
 	RESPONSE_STATS_INFO,                /* stats_info_response_msg_t */
 	REQUEST_JOB_STEP_INFO = 2051,       /* job_step_info_request_msg_t */
 	RESPONSE_JOB_STEP_INFO,             /* job_step_info_msg_t */
+	REQUEST_CONTROL_STATUS,             /* no body */
+	RESPONSE_CONTROL_STATUS,            /* control_status_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -128,6 +132,14 @@ typedef struct {
 typedef struct {
 	uint16_t  options;        /* 0 = stop everything, 1 = controller only */
 } shutdown_msg_t;
+
+/* Answer to REQUEST_CONTROL_STATUS: which SlurmctldHost entry answered and
+ * since when it is in control (0 = standby). */
+typedef struct {
+	uint16_t  backup_inx;     /* index in the SlurmctldHost list */
+	time_t    control_time;
+	uint32_t  lease_epoch;    /* epoch of the lease it holds, 0 = none */
+} control_status_msg_t;
 
 typedef struct {
 	char    **keys;           /* NULL-terminated (cnt entries), as scontrol prints them */

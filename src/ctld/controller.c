@@ -28,6 +28,7 @@
 #include "ctld/fairshare.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/ha.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/jobcomp.h"
@@ -180,6 +181,12 @@ static void _tick(evutil_socket_t fd, short what, void *arg)
 
 	if (!period)
 		period = 1;
+	if (!ha_lease_check()) {
+		error("The controller lease in %s was taken by another "
+		      "controller: stopping at once, writing nothing",
+		      ctld.conf->state_save_location);
+		_exit(1);
+	}
 	job_mgr_tick(now);
 	if (now - ctld.last_ping >= period) {
 		ctld.last_ping = now;
@@ -273,10 +280,11 @@ static int _add_events(void)
 
 static void _listen(void)
 {
-	int fd = net_listen_tcp(NULL, ctld.conf->slurmctld_port);
+	int fd = net_listen_tcp(ha_listen_addr(), ctld.conf->slurmctld_port);
 
 	if (fd < 0)
-		fatal("Unable to bind listen port (%u): %s",
+		fatal("Unable to bind listen port (%s:%u): %s",
+		      ha_listen_addr() ? ha_listen_addr() : "*",
 		      ctld.conf->slurmctld_port, strerror(errno));
 	ctld.server = net_server_create(ctld.base, fd, rpc_dispatch, NULL,
 					ctld.conf->message_timeout * 1000);
@@ -333,15 +341,9 @@ static void _start(void)
 	stats_init(ctld.boot_time);
 	ctld.last_ping = ctld.boot_time;
 	_init_state();
-	if (!ctld.opts.foreground)
-		daemon_detach();
-	daemon_write_pidfile(ctld.conf->slurmctld_pid_file);
 	if (acct_init(c, err, sizeof(err)) < 0)      /* after the fork */
 		fatal("%s", err);
 	acct_resync();
-	if (auth_init(c->auth_type, c->auth_info, c->plugin_dir) != 0)
-		fatal("failed to initialize auth plugin %s", c->auth_type);
-	evthread_use_pthreads();
 	ctld.base = event_base_new();
 	if (!ctld.base)
 		fatal("event_base_new failed");
@@ -383,12 +385,53 @@ static void _stop(void)
 		if (ctld.sig_ev[i])
 			event_free(ctld.sig_ev[i]);
 	daemon_remove_pidfile(ctld.conf->slurmctld_pid_file);
+	ha_lease_release();
 	info("Slurmctld shutdown completing");
+}
+
+/* Detach, then become the controller: at once if the lease is free (the
+ * primary), else after standby mode hands us the lease.  false: told to
+ * shut down while standing by. */
+static bool _become_controller(void)
+{
+	char err[512] = "";
+	int r = 0;
+
+	if (ha_init(ctld.conf, err, sizeof(err)) < 0)
+		fatal("%s", err);
+	if (!ctld.opts.foreground && !ha_reexeced())
+		daemon_detach();
+	daemon_write_pidfile(ctld.conf->slurmctld_pid_file);
+	if (auth_init(ctld.conf->auth_type, ctld.conf->auth_info,
+		      ctld.conf->plugin_dir) != 0)
+		fatal("failed to initialize auth plugin %s",
+		      ctld.conf->auth_type);
+	evthread_use_pthreads();
+	if (!ha_start_standby()) {
+		/* one controller: a previous one may still be saving */
+		for (int i = 0; i < 50 && (r = ha_lease_try()) == 0 &&
+		     ctld.conf->ctld_host_cnt <= 1; i++)
+			usleep(100000);
+		if (r < 0)
+			fatal("Unable to take the controller lease in %s",
+			      ctld.conf->state_save_location);
+		if (r == 0 && ctld.conf->ctld_host_cnt <= 1)
+			fatal("Another slurmctld holds the controller lease in "
+			      "%s (StateSaveLocation is in use)",
+			      ctld.conf->state_save_location);
+		if (r == 0)
+			info("Another controller is in control (it holds the "
+			     "lease in %s): starting in standby mode",
+			     ctld.conf->state_save_location);
+	}
+	if (r == 1)
+		return true;
+	return ha_standby_run() == 0;
 }
 
 int main(int argc, char **argv)
 {
-	char err[1024] = "";
+	char err[1024] = "", abs[PATH_MAX];
 	log_options_t lo = { .stderr_level = LOG_LEVEL_INFO,
 			     .file_level = LOG_LEVEL_QUIET,
 			     .stderr_prefix = true };
@@ -398,6 +441,11 @@ int main(int argc, char **argv)
 	 * threshold after the first such free and keeps the memory. */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	_parse_opts(argc, argv, &ctld.opts);
+	if (ctld.opts.conf_path && ctld.opts.conf_path[0] != '/' &&
+	    realpath(ctld.opts.conf_path, abs)) {
+		xfree(ctld.opts.conf_path);
+		ctld.opts.conf_path = xstrdup(abs);
+	}
 	log_init("slurmctld", lo, NULL);
 	ctld.conf = _load_conf(ctld.opts.conf_path, err, sizeof(err));
 	if (!ctld.conf) {
@@ -409,11 +457,19 @@ int main(int argc, char **argv)
 	if (privs_become_user(ctld.conf->slurm_user, ctld.conf->slurm_user_id,
 			      err, sizeof(err)) < 0)
 		fatal("%s", err);
+	if (!_become_controller()) {
+		daemon_remove_pidfile(ctld.conf->slurmctld_pid_file);
+		info("Slurmctld shutdown completing");
+		return 0;
+	}
 	_start();
+	ha_set_control_time(time(NULL));
 	info("slurmctld version %s started on cluster %s",
 	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);
 	sched_trigger();
 	event_base_dispatch(ctld.base);
 	_stop();
+	if (ha_relinquishing())
+		ha_reexec_standby(argv);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
 #include "ctld/fairshare.h"
+#include "ctld/ha.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_will_run.h"
 #include "ctld/node_mgr.h"
@@ -89,6 +90,9 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_JOB_REQUEUE,           RPC_PRIV_USER, job_mgr_rpc_requeue },
 	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top },
 	{ REQUEST_PING,                  RPC_PRIV_USER, _ping },
+	{ REQUEST_CONTROL_STATUS,        RPC_PRIV_USER, ha_rpc_control_status },
+	{ REQUEST_CONTROL,               RPC_PRIV_SLURM,  ha_rpc_control },
+	{ REQUEST_TAKEOVER,              RPC_PRIV_SLURM,  ha_rpc_takeover },
 	{ REQUEST_PRIORITY_FACTORS,      RPC_PRIV_USER, priority_rpc_factors },
 	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info },
 	{ REQUEST_STATS_INFO,            RPC_PRIV_USER, stats_rpc_info },
@@ -128,6 +132,12 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		error("invalid RPC msg_type=%u from uid=%u peer=%s", msg->type,
 		      (unsigned) msg->auth_uid, msg->peer);
 		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	if (ha_relinquishing() && type != REQUEST_PING &&
+	    type != REQUEST_CONTROL_STATUS && type != REQUEST_CONTROL) {
+		/* handing over: the next controller will answer */
+		net_reply_rc(conn, ESLURM_IN_STANDBY_MODE);
 		return;
 	}
 	priv = rpc_privilege(msg->auth_uid);

@@ -56,6 +56,12 @@ static bool try_send(ctld_sender_t *s, const item_t *it, bool quiet)
 		int err = net_rpc_rc(c->ctld_addrs[i], c->slurmctld_port,
 				     it->type, it->data, &rc, timeout);
 
+		if (err == 0 && rc == ESLURM_IN_STANDBY_MODE) {
+			/* a backup standing by: try the next one */
+			debug("%s: controller %s is in standby mode",
+			      msg_type_name(it->type), c->ctld_hosts[i]);
+			continue;
+		}
 		if (err == 0 && rc == ESLURM_WRITING_TO_FILE) {
 			/* it could not save the news: not taken */
 			error("%s: controller %s could not save it (%s), will "
