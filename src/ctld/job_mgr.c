@@ -507,6 +507,16 @@ static void _terminate_saved(void *arg)
 		_terminate_all(j);
 }
 
+static bool reending;        /* job_mgr_reend: no news */
+
+void job_mgr_reend(job_record_t *j)
+{
+	reending = true;
+	job_mgr_end(j, j->info.job_state, j->info.state_reason,
+		    j->info.exit_code);
+	reending = false;
+}
+
 void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		 uint32_t exit_code)
 {
@@ -521,10 +531,13 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	i->exit_code = exit_code;
 	i->end_time = time(NULL);
 	job_mgr_touch(j);
-	stats_job((state & JOB_STATE_BASE) == JOB_COMPLETE ? STATS_JOB_COMPLETED :
-		  (state & JOB_STATE_BASE) == JOB_CANCELLED ? STATS_JOB_CANCELED :
-		  STATS_JOB_FAILED);
-	jobcomp_job_end(i);
+	if (!reending) {
+		stats_job((state & JOB_STATE_BASE) == JOB_COMPLETE ?
+			  STATS_JOB_COMPLETED :
+			  (state & JOB_STATE_BASE) == JOB_CANCELLED ?
+			  STATS_JOB_CANCELED : STATS_JOB_FAILED);
+		jobcomp_job_end(i);
+	}
 	step_mgr_job_end(j);
 	job_epilog_start(j);
 	/* only a live job's end is news (a restart re-ends finished ones) */

@@ -125,6 +125,10 @@ const bitmap_t *job_mgr_exc_nodes(job_record_t *j);
  * its nodes, resources released as each node confirms. */
 void          job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 			  uint32_t exit_code);
+/* A recovered job that had already ended: the same bookkeeping as
+ * job_mgr_end without the news (jobcomp record, statistics) it made when
+ * it really ended. */
+void          job_mgr_reend(job_record_t *j);
 /* A node confirmed the job's processes are gone there. */
 void          job_mgr_node_done(job_record_t *j, node_record_t *n);
 /* Its node failed: every job on it ends NODE_FAIL. */

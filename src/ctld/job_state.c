@@ -109,7 +109,7 @@ void job_mgr_attach(job_record_t *j)
 				(st & JOB_STATE_BASE) != JOB_RUNNING)) {
 		time_t end = j->info.end_time;
 
-		job_mgr_end(j, st, j->info.state_reason, j->info.exit_code);
+		job_mgr_reend(j);
 		j->info.job_state = st & ~JOB_COMPLETING;
 		j->info.end_time = end;
 		return;
