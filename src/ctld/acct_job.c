@@ -8,6 +8,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/acct_job.h"
+#include "ctld/ha.h"
 #include "ctld/acct_outbox.h"
 #include "ctld/acct_send.h"
 #include "ctld/fairshare.h"
@@ -41,7 +42,8 @@ static void register_cluster_tres(time_t now)
 static void register_cluster(const slurm_conf_t *c)
 {
 	acct_cluster_rec_t r = {
-		.control_host = c->ctld_host_cnt ? c->ctld_addrs[0] : NULL,
+		.control_host = c->ctld_host_cnt ?
+			c->ctld_addrs[ha_index()] : NULL,   /* the one in control */
 		.control_port = c->slurmctld_port,
 		.registered = time(NULL),
 	};
