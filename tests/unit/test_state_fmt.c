@@ -253,6 +253,7 @@ static void test_tagged_unknown_missing_width(void **st)
 	assert_true(k->exclusive);
 	assert_int_equal(k->info.array_task_id, NO_VAL32);
 	job_mgr_free_job(k);
+	job_mgr_free_job(j);
 	buf_destroy(in);
 	buf_destroy(b);
 
