@@ -29,6 +29,7 @@
 #include "cli/cli_opt.h"
 #include "cli/srun.h"
 #include "common/fname.h"
+#include "common/multi_prog.h"
 #include "common/log.h"
 #include "common/net.h"
 #include "common/parse_util.h"
@@ -47,6 +48,7 @@ typedef struct {
 	char          *my_addr;    /* what the nodes connect back to */
 	int            listen_fd;
 	uint16_t       port;
+	char          *mp_text;    /* --multi-prog file's text */
 } srun_t;
 
 /* ---- options ---- */
@@ -95,6 +97,53 @@ static void _checks(srun_t *r, int argc, int first)
 	}
 }
 
+/* A configuration file's text (at most 1 MiB), or NULL. */
+static char *_read_small(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *text = NULL;
+	size_t len = 0;
+	char buf[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && len < (1u << 20)) {
+		text = xrealloc(text, len + n + 1);
+		memcpy(text + len, buf, n);
+		len += n;
+		text[len] = '\0';
+	}
+	fclose(f);
+	return text ? text : xstrdup("");
+}
+
+/* --multi-prog FILE: read and check it (its task count gives -n when
+ * not set); Slurm's messages, exit 1 if it is bad. */
+static void _multi_prog(srun_t *r)
+{
+	char err[1024], *save = NULL, *line;
+	uint32_t n = r->o.desc.num_tasks;
+
+	r->mp_text = _read_small(r->argv[0]);
+	if (!r->mp_text) {
+		error("Could not open multi_prog config file %s", r->argv[0]);
+		exit(1);
+	}
+	if (n == NO_VAL32 || !n) {
+		n = multi_prog_count(r->mp_text);
+		if (n)
+			r->o.desc.num_tasks = n;
+	}
+	if (multi_prog_check(r->mp_text, n ? n : 1, r->argv[0], err,
+			     sizeof(err)) < 0) {
+		for (line = strtok_r(err, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			error("%s", line);
+		exit(1);
+	}
+}
+
 /* Options from the environment count only where the command line did not
  * set them; a node count inherited from the allocation (SLURM_NNODES)
  * gives way to -n on the command line. */
@@ -126,6 +175,8 @@ static void _parse(srun_t *r, int argc, char **argv)
 	r->argv = xcalloc((size_t) (argc - first) + 1, sizeof(char *));
 	for (int i = first; i < argc; i++)
 		r->argv[i - first] = xstrdup(argv[i]);
+	if (r->so.multi_prog)
+		_multi_prog(r);
 }
 
 /* ---- our address and port ---- */
@@ -498,6 +549,7 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 			m->flags |= _want_pmi(r);
 			m->pmi_mapping = mapping;
 		}
+		m->multi_prog = r->mp_text;
 		l[n].node = s->node_names[n];
 		pthread_create(&th[n], NULL, _launch_one, &l[n]);
 	}
@@ -596,6 +648,7 @@ int main(int argc, char **argv)
 	xfree(r.so.task_prolog);
 	xfree(r.so.task_epilog);
 	xfree(r.so.dist_str);
+	xfree(r.mp_text);
 	cli_opt_free(&r.o);
 	return rc;
 }

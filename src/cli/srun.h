@@ -27,6 +27,7 @@ typedef struct {
 	char     *cpu_bind;       /* --cpu-bind (checked), --task-prolog, */
 	char     *task_prolog;    /* --task-epilog: for slurmstepd */
 	char     *task_epilog;
+	bool      multi_prog;     /* the command is a --multi-prog file */
 } srun_opts_t;
 
 /* Install srun's own options into o (o->extra_*, ctx = so). */

@@ -129,9 +129,7 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		*dst = xstrdup(arg);
 		break;
 	}
-	case O_MULTI_PROG:
-		error("--multi-prog is not supported");
-		return -1;
+	case O_MULTI_PROG: so->multi_prog = true; break;
 	case O_PTY:
 		error("--pty is not supported");
 		return -1;

@@ -679,6 +679,7 @@ typedef struct {
 	char     *cpu_bind;       /* --cpu-bind as given, or NULL */
 	char     *task_prolog;    /* --task-prolog, --task-epilog, or NULL */
 	char     *task_epilog;
+	char     *multi_prog;     /* --multi-prog file's text, or NULL */
 } launch_tasks_request_msg_t;
 
 enum {

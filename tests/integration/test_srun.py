@@ -588,3 +588,51 @@ def test_openmpi_pmix_allreduce_8_ranks_4_nodes(cluster):
     assert r.rc == 0, r
     assert sorted(r.out.splitlines()) == sorted(
         "rank %d of 8 sum 36" % k for k in range(8)), r
+
+
+def test_multi_prog(cluster):
+    d = cluster.workdir(U)
+    conf = cluster.write_file(U, os.path.join(d, "mp.conf"), "\n".join([
+        "# Slurm's MPMD file",
+        "0      echo zero %t %o",
+        "",
+        "1-2 /usr/bin/python3 -c 'import sys; print(sys.argv[1:])' "
+        "r%t %o 'a b'",
+        "*  echo rest %t",
+        ""]))
+    r = srun(cluster, ["-n5", "-l", "--multi-prog", conf])
+    assert r.rc == 0, r
+    assert sorted(r.out.splitlines()) == [
+        "0: zero 0 0", "1: ['r1', '0', 'a b']", "2: ['r2', '1', 'a b']",
+        "3: rest 3", "4: rest 4"], r
+    # without -n: as many tasks as the file names
+    conf2 = cluster.write_file(U, os.path.join(d, "mp2.conf"),
+                               "0,2 echo even %t %o\n1 echo odd\n")
+    r = srun(cluster, ["-l", "--multi-prog", conf2])
+    assert r.rc == 0 and sorted(r.out.splitlines()) == [
+        "0: even 0 0", "1: odd", "2: even 2 1"], r
+    bad = {
+        "0 echo a\n0-1 echo b\n": ["Duplicate record for task 0",
+                                   "Line 2 of configuration file %s "
+                                   "invalid"],
+        "0 echo a\n": ["Configuration file %s invalid, no record for "
+                       "task id 1"],
+        "0 echo a\n1 echo b\n5 echo c\n": ["Invalid task id, 5 >= ntasks",
+                                           "Line 3 of configuration file "
+                                           "%s invalid"],
+        "x echo a\n": ["Invalid task range specification (x)",
+                       "Line 1 of configuration file %s invalid"],
+        "* echo a\n0 echo b\n": ["Task range specification with asterisk "
+                                 "must be last",
+                                 "Line 2 of configuration file %s invalid"],
+    }
+    path = os.path.join(d, "bad.conf")
+    for text, msgs in bad.items():
+        cluster.write_file(U, path, text)
+        r = srun(cluster, ["-n2", "--multi-prog", path])
+        assert r.rc == 1 and r.out == "", (text, r)
+        assert r.err == "".join("srun: error: %s\n" % (
+            m % path if "%s" in m else m) for m in msgs), (text, r)
+    r = srun(cluster, ["-n1", "--multi-prog", "/no/such/file"])
+    assert r.rc == 1 and r.err == ("srun: error: Could not open multi_prog "
+                                   "config file /no/such/file\n"), r

@@ -19,6 +19,7 @@
 #include "common/fname.h"
 #include "common/io_frame.h"
 #include "common/log.h"
+#include "common/multi_prog.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -151,7 +152,7 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 		   int err, int pmi_fd)
 {
 	const launch_tasks_request_msg_t *m = st->m;
-	char **env;
+	char **env, **argv;
 	int rc;
 
 	setpgid(0, 0);
@@ -184,8 +185,15 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 			umask((mode_t) strtol(um, NULL, 8));
 	}
 	environ = env;
-	execvp(m->argv[0], m->argv);
-	fprintf(stderr, "slurmstepd: error: execve(): %s: %s\n", m->argv[0],
+	argv = m->argv;
+	if (m->multi_prog &&
+	    !(argv = multi_prog_argv(m->multi_prog, m->num_tasks, t->gtid))) {
+		fprintf(stderr, "slurmstepd: error: no program for task %u in "
+			"the --multi-prog configuration\n", t->gtid);
+		_exit(EXIT_EXEC_FAILED);
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "slurmstepd: error: execve(): %s: %s\n", argv[0],
 		strerror(errno));
 	_exit(EXIT_EXEC_FAILED);
 }
