@@ -137,3 +137,40 @@ def test_srun_step_oom(cg_cluster):
     assert "srun: error: n1: task 0: Out Of Memory\n" in r.err, r
     assert r.rc != 0
     assert "StepId=%d.0 State=OUT_OF_MEMORY" % jobid in open(c.ctld_log).read()
+
+
+def test_v2_tracking_on_hybrid_unified_tree(cg_cluster):
+    """CgroupPlugin=cgroup/v2 on a hybrid machine's v2 tree: the step is
+    tracked there (cgroup.procs, cgroup.freeze, cgroup.kill) even without
+    v2 controllers; where /sys/fs/cgroup is pure v2 the tests above cover
+    v2 already."""
+    c = cg_cluster
+    unified = "/sys/fs/cgroup/unified"
+    if os.path.realpath("/sys/fs/cgroup") == unified or \
+            not os.path.exists(os.path.join(unified, "cgroup.procs")):
+        pytest.skip("no hybrid v2 tree at %s" % unified)
+    conf = os.path.join(c.dir, "etc", "cgroup.conf")
+    wd = c.workdir("sluice_u1")
+    pidfile = os.path.join(wd, "v2daemon.pid")
+    c.write_file(None, conf, "CgroupPlugin=cgroup/v2\nCgroupMountpoint=%s\n"
+                 % unified)
+    try:
+        script = """#!/bin/sh
+cat /proc/self/cgroup
+setsid sh -c 'echo $$ > %s; exec sleep 300' < /dev/null > /dev/null 2>&1 &
+sleep 1
+""" % pidfile
+        jobid, st, out = _run(c, script, ["-w", "n1"], "v2track")
+    finally:
+        c.write_file(None, conf, CGROUP_CONF)
+    _skip_if_unused(c, jobid)
+    assert st == "COMPLETED", out
+    assert re.search(r"^0::/slurm_n1/uid_\d+/job_%d/step_batch$" % jobid, out,
+                     re.M), out
+    pid = int(open(pidfile).read())
+    deadline = time.time() + 10
+    while time.time() < deadline and os.path.exists("/proc/%d" % pid):
+        time.sleep(0.2)
+    assert not os.path.exists("/proc/%d" % pid), "daemon survived the job"
+    assert not os.path.exists(os.path.join(unified, "slurm_n1", "uid_%d" % 
+                              os.stat(wd).st_uid, "job_%d" % jobid))

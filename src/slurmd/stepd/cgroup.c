@@ -236,8 +236,9 @@ static int make_path(const cgroup_step_t *cg, int h, const char *rel)
 		if (!rc && h == H_CPUSET)
 			cpuset_inherit(path);
 		if (!rc && cg->cpus && level >= 2 &&
-		    (h == H_CPUSET || (h == H_V2 && tree.v2)))
-			write_str(path, "cpuset.cpus", cg->cpus);
+		    (h == H_CPUSET || (h == H_V2 && tree.v2)) &&
+		    write_str(path, "cpuset.cpus", cg->cpus) < 0 && level == 3)
+			rc = -1;     /* the step would not be constrained */
 		level++;
 	}
 	xfree(s);
@@ -252,8 +253,10 @@ static uint64_t mem_limit_mb(const cgroup_conf_t *cc, uint64_t mem_mb)
 	return mb < cc->min_ram_mb ? cc->min_ram_mb : mb;
 }
 
-static void set_memory(const cgroup_step_t *cg, const cgroup_conf_t *cc,
-		       const char *dir, uint64_t mem_mb)
+/* 0, or -1 if the limit could not be set (no such file: the controller
+ * is not enabled down to here). */
+static int set_memory(const cgroup_step_t *cg, const cgroup_conf_t *cc,
+		      const char *dir, uint64_t mem_mb)
 {
 	uint64_t lim = mem_limit_mb(cc, mem_mb) << 20;
 	uint64_t swap = (uint64_t) ((double) mem_mb * cc->allowed_swap / 100.0)
@@ -262,14 +265,16 @@ static void set_memory(const cgroup_step_t *cg, const cgroup_conf_t *cc,
 
 	snprintf(v, sizeof(v), "%llu", (unsigned long long) lim);
 	if (cg->v2) {
-		write_str(dir, "memory.max", v);
+		if (write_str(dir, "memory.max", v) < 0)
+			return -1;
 		if (cc->constrain_swap) {
 			snprintf(v, sizeof(v), "%llu", (unsigned long long) swap);
 			write_str(dir, "memory.swap.max", v);
 		}
-		return;
+		return 0;
 	}
-	write_str(dir, "memory.limit_in_bytes", v);
+	if (write_str(dir, "memory.limit_in_bytes", v) < 0)
+		return -1;
 	if (cc->constrain_swap) {
 		snprintf(v, sizeof(v), "%llu", (unsigned long long) (lim + swap));
 		write_str(dir, "memory.memsw.limit_in_bytes", v);
@@ -278,6 +283,7 @@ static void set_memory(const cgroup_step_t *cg, const cgroup_conf_t *cc,
 		snprintf(v, sizeof(v), "%d", cc->swappiness);
 		write_str(dir, "memory.swappiness", v);
 	}
+	return 0;
 }
 
 /* Pick the hierarchies for what is asked; false if none fits. */
@@ -373,9 +379,17 @@ static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
 		char *job = xstrdup_printf("%s/%s", tree.root[cg->mem_h],
 					   cg->job_rel);
 
-		set_memory(cg, cc, job, r->mem_mb);
-		set_memory(cg, cc, cg->dir[cg->mem_h], r->mem_mb);
+		int rc = set_memory(cg, cc, job, r->mem_mb);
+
+		if (!rc)
+			rc = set_memory(cg, cc, cg->dir[cg->mem_h], r->mem_mb);
 		xfree(job);
+		if (rc) {
+			snprintf(why, wlen, "%s: cannot set a memory limit in %s: %s",
+				 tree.why, cg->dir[cg->mem_h], strerror(errno));
+			cgroup_step_destroy(cg);
+			return NULL;
+		}
 	}
 	return cg;
 }
