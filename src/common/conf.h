@@ -142,6 +142,7 @@ typedef struct slurm_conf {
 	char     *accounting_storage_enforce;
 	char     *prolog;
 	char     *epilog;
+	char     *acct_gather_energy_type;
 	char     *task_prolog;    /* TaskProlog, TaskEpilog */
 	char     *task_epilog;
 	char     *prolog_slurmctld;

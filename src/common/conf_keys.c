@@ -95,7 +95,7 @@ static const conf_key_t conf_keys[] = {
 	  "accounting_storage/none", NULL, 0, NULL },
 	{ "AccountingStorageUser", NULL, CK_STR, NOF, "N/A", NULL, 0, NULL },
 	{ "AccountingStoreFlags", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
-	{ "AcctGatherEnergyType", NULL, CK_STR, NOF, "acct_gather_energy/none", NULL, 0, NULL },
+	{ "AcctGatherEnergyType", NULL, CK_STR, F(acct_gather_energy_type), "acct_gather_energy/none", NULL, 0, NULL },
 	{ "AcctGatherFilesystemType", NULL, CK_STR, NOF, "acct_gather_filesystem/none",
 	  NULL, 0, NULL },
 	{ "AcctGatherInterconnectType", NULL, CK_STR, NOF,

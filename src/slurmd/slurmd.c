@@ -26,6 +26,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/energy_rapl.h"
 #include "slurmd/epilog.h"
 #include "slurmd/health.h"
 #include "slurmd/req.h"
@@ -254,6 +255,7 @@ static int run(slurmd_t *sd, int listen_fd)
 	health_run_sync(sd);        /* before registering, as Slurm does */
 	slurmd_register(sd, true);
 	info("slurmd version %s started", SLUICE_VERSION_STRING);
+	energy_rapl_check(sd->conf);
 	event_base_dispatch(sd->base);
 
 	info("slurmd shutting down");

@@ -24,7 +24,9 @@ echo "$SLURM_JOB_ID $(id -un)" >> %s
 
 @pytest.fixture(scope="module")
 def tp_cluster(users):
-    c = _start(tag="taskprolog", nodes=2, extra_conf="TaskPlugin=task/affinity\n")
+    c = _start(tag="taskprolog", nodes=2,
+               extra_conf="TaskPlugin=task/affinity\n"
+                          "AcctGatherEnergyType=acct_gather_energy/rapl\n")
     etc = os.path.join(c.dir, "etc")
     c.epilog_log = os.path.join(c.dir, "jobs", "task_epilog.log")
     open(c.epilog_log, "w").close()
@@ -122,3 +124,17 @@ def test_cpu_bind_map_cpu_and_bad_value(tp_cluster):
               cwd=c.workdir("sluice_u1"), timeout=30)
     assert r.rc != 0
     assert 'srun: error: unrecognized --cpu-bind argument "bogus"' in r.err, r
+
+
+def test_energy_rapl_says_why_energy_stays_zero(tp_cluster):
+    """acct_gather_energy/rapl: one line in each slurmd log naming what it
+    found (no powercap counters here, or counters not accounted yet)."""
+    c = tp_cluster
+    for n in c.node_names:
+        text = open(c.slurmd_log(n)).read()
+        lines = [l for l in text.splitlines() if "acct_gather_energy/rapl:" in l]
+        assert len(lines) == 1, text[-2000:]
+        assert lines[0].endswith("ConsumedEnergy stays 0"), lines[0]
+        if not os.path.isdir("/sys/class/powercap"):
+            assert "no RAPL energy counters under /sys/class/powercap " \
+                   "(No such file or directory)" in lines[0]
