@@ -33,6 +33,7 @@ typedef struct {
 	char     **set;
 	char      *format;       /* format=, or NULL */
 	bool       with_assoc;
+	bool       with_coord;   /* users: their coordinator accounts */
 	bool       tree;
 } mgr_cmd_t;
 
@@ -48,6 +49,7 @@ typedef struct {
 typedef struct {
 	uint16_t    entity;
 	bool        with_assoc;
+	bool        with_coord;
 	bool        tree;
 	const char *format;
 } mgr_show_t;

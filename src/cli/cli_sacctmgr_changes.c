@@ -5,10 +5,13 @@
  * rows "name" holds the parent account.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cli/cli_sacctmgr.h"
+#include "common/parse_util.h"
+#include "common/tres_limit.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -18,6 +21,11 @@ typedef struct {
 } mgr_changes_t;
 
 #define CH(ch, i, col) ((ch)->cells[(i) * 5 + (col)])
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static size_t count_kind(const mgr_changes_t *ch, const char *kind)
 {
@@ -56,24 +64,69 @@ static bool has_settings(const mgr_cmd_t *c)
 	return false;
 }
 
-/* Association settings the request gave, "  Key<pad> = value". */
+/* A value as Slurm prints it back: durations as [D-]HH:MM:SS, TRES and
+ * QOS lists in their stored order. */
+static char *shown(const char *key, const char *v)
+{
+	char buf[64], err[128];
+	uint32_t m;
+
+	if (!strcmp(key, "grpwall") || !strcmp(key, "maxwall")) {
+		if (strcmp(v, "-1") && parse_duration_min(v, &m) == 0) {
+			fmt_time_limit(m, buf, sizeof(buf));
+			return xstrdup(buf);
+		}
+	} else if (strstr(key, "tres")) {
+		char *c = tres_limit_canon(v, err, sizeof(err));
+
+		if (c && *c)
+			return c;
+		xfree(c);
+	} else if (!strcmp(key, "qos") || !strcmp(key, "preempt")) {
+		char **l = xstrsplit(v, ",", NULL);
+		char *out = NULL;
+
+		qsort(l, xstrarray_len(l), sizeof(*l), cmp_str);
+		for (size_t i = 0; l[i]; i++)
+			xstrfmtcat(&out, "%s%s", i ? "," : "", l[i]);
+		xstrarray_free(l);
+		if (out)
+			return out;
+	} else if (!strcmp(key, "usagefactor")) {
+		return xstrdup_printf("%.4f", atof(v));
+	}
+	return xstrdup(v);
+}
+
+/* Association settings the request gave, "  Key<pad>= value", in
+ * Slurm's order; Parent (accounts) before the QOS. */
 static void print_limits(const mgr_cmd_t *c)
 {
 	static const struct {
 		const char *key, *label;
 	} l[] = {
-		{ "fairshare", "Fairshare" }, { "priority", "Priority" },
-		{ "grpjobs", "GrpJobs" }, { "grpsubmitjobs", "GrpSubmitJobs" },
+		{ "fairshare", "Fairshare" }, { "grpjobs", "GrpJobs" },
+		{ "grpsubmitjobs", "GrpSubmitJobs" }, { "grptres", "GrpTRES" },
 		{ "grpwall", "GrpWall" }, { "maxjobs", "MaxJobs" },
-		{ "maxsubmitjobs", "MaxSubmitJobs" }, { "maxwall", "MaxWall" },
-		{ "qos", "QOS" }, { "defaultqos", "Default QOS" },
+		{ "maxsubmitjobs", "MaxSubmitJobs" }, { "maxtres", "MaxTRES" },
+		{ "maxtrespn", "MaxTRESPerNode" }, { "maxwall", "MaxWall" },
+		{ "priority", "Priority" }, { "parent", "Parent" },
+		{ "qos", "QOS" }, { "defaultqos", "DefQOS" },
 	};
 
 	for (size_t k = 0; k < sizeof(l) / sizeof(l[0]); k++) {
 		const char *v = set_value(c, l[k].key);
+		char *s;
 
-		if (v)
-			printf("  %-13s = %s\n", l[k].label, v);
+		if (!strcmp(l[k].key, "parent") && c->entity == DBD_ENT_ACCOUNT &&
+		    c->op == DBD_OP_ADD && !v)
+			v = "root";
+		if (!v || (!strcmp(l[k].key, "parent") &&
+			   (c->entity != DBD_ENT_ACCOUNT || c->op != DBD_OP_ADD)))
+			continue;
+		s = shown(l[k].key, v);
+		printf("  %-14s= %s\n", l[k].label, s);
+		xfree(s);
 	}
 }
 
@@ -81,8 +134,6 @@ static void print_add_account(const mgr_cmd_t *c, const mgr_changes_t *ch)
 {
 	const char *desc = set_value(c, "description");
 	const char *org = set_value(c, "organization");
-	const char *parent = set_value(c, "parent");
-
 	if (count_kind(ch, "account")) {
 		printf(" Adding Account(s)\n");
 		print_names(ch, "account", "  %s\n");
@@ -103,7 +154,6 @@ static void print_add_account(const mgr_cmd_t *c, const mgr_changes_t *ch)
 		return;
 	printf(" Settings\n");
 	print_limits(c);
-	printf("  %-13s = %s\n", "Parent", parent ? parent : "root");
 }
 
 /* AdminLevel as Slurm spells it back. */
@@ -147,6 +197,23 @@ static void print_add_user(const mgr_cmd_t *c, const mgr_changes_t *ch)
 
 static void print_add_qos(const mgr_cmd_t *c, const mgr_changes_t *ch)
 {
+	static const struct {
+		const char *key, *label;
+		int width;
+	} l[] = {
+		{ "flags", "Flags", 24 }, { "gracetime", "GraceTime", 24 },
+		{ "grpjobs", "GrpJobs", 24 },
+		{ "grpsubmitjobs", "GrpSubmitJobs", 24 },
+		{ "grptres", "GrpTRES", 24 }, { "grpwall", "GrpWall", 24 },
+		{ "maxjobspu", "MaxJobsPerUser", 14 },
+		{ "maxsubmitjobspu", "MaxSubmitJobsPerUser", 24 },
+		{ "maxtres", "MaxTRESPerJob", 24 },
+		{ "maxtrespn", "MaxTRESPerNode", 24 },
+		{ "maxtrespu", "MaxTRESPerUser", 24 },
+		{ "maxwall", "MaxWall", 24 }, { "preempt", "Preempt", 24 },
+		{ "priority", "Priority", 24 },
+		{ "usagefactor", "UsageFactor", 24 },
+	};
 	const char *desc = set_value(c, "description");
 
 	printf(" Adding QOS(s)\n");
@@ -158,6 +225,55 @@ static void print_add_qos(const mgr_cmd_t *c, const mgr_changes_t *ch)
 			       desc ? desc : CH(ch, i, 1));
 			break;
 		}
+	for (size_t k = 0; k < sizeof(l) / sizeof(l[0]); k++) {
+		const char *v = set_value(c, l[k].key);
+		char *s;
+
+		if (!v)
+			continue;
+		s = shown(l[k].key, v);
+		printf("  %-*s = %s\n", l[k].width, l[k].label, s);
+		xfree(s);
+	}
+}
+
+/* Coordinators: what the request names (Slurm prints it so). */
+static void print_list(char *const *kvs, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (size_t i = 0; kvs && kvs[i]; i++)
+		if (!strncmp(kvs[i], key, n) && kvs[i][n] == '=') {
+			char **v = xstrsplit(kvs[i] + n + 1, ",", NULL);
+
+			for (size_t k = 0; v[k]; k++)
+				printf("  %s\n", v[k]);
+			xstrarray_free(v);
+		}
+}
+
+static bool print_coords(const mgr_cmd_t *c, const mgr_changes_t *ch)
+{
+	if (c->op == DBD_OP_ADD) {
+		printf(" Adding Coordinator User(s)\n");
+		for (size_t i = 0; c->names && c->names[i]; i++)
+			printf("  %s\n", c->names[i]);
+		printf(" To Account(s) and all sub-accounts\n");
+		print_list(c->set, "account");
+		return true;
+	}
+	printf(" Removing Coordinators with user name\n");
+	print_list(c->where, "user");
+	printf(" From Account(s)\n");
+	print_list(c->where, "account");
+	if (!ch->n) {
+		printf(" Nothing removed\n");
+		return false;
+	}
+	printf(" Removed Coordinators (sub accounts not listed)...\n");
+	for (size_t i = 0; i < ch->n; i++)
+		printf("  U = %-9s A = %-10s\n", CH(ch, i, 1), CH(ch, i, 3));
+	return true;
 }
 
 static bool print_add(const mgr_cmd_t *c, const mgr_changes_t *ch)
@@ -238,6 +354,8 @@ bool cli_sacctmgr_print_changes(const mgr_cmd_t *c,
 {
 	mgr_changes_t ch = { r->cells, xstrarray_len(r->cells) / 5 };
 
+	if (c->entity == DBD_ENT_COORD)
+		return r->rc == 0 && print_coords(c, &ch);
 	if (xstrarray_len(r->cols) == 5 && ch.n) {
 		if (c->op != DBD_OP_ADD) {
 			print_modify_delete(c, &ch);

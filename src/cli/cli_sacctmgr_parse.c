@@ -35,6 +35,7 @@ static const struct {
 	{ "accounts", 3, DBD_ENT_ACCOUNT, false },
 	{ "associations", 3, DBD_ENT_ASSOC, true },
 	{ "clusters", 2, DBD_ENT_CLUSTER, false },
+	{ "coordinators", 2, DBD_ENT_COORD, false },
 	{ "qos", 1, DBD_ENT_QOS, false },
 	{ "users", 1, DBD_ENT_USER, false },
 };
@@ -64,12 +65,19 @@ static const struct {
 	{ "maxjobsperuser", "maxjobspu" }, { "maxjobspu", "maxjobspu" },
 	{ "maxsubmitjobsperuser", "maxsubmitjobspu" },
 	{ "maxsubmitjobspu", "maxsubmitjobspu" },
+	{ "grptres", "grptres" }, { "maxtres", "maxtres" },
+	{ "maxtresperjob", "maxtres" }, { "maxtrespj", "maxtres" },
+	{ "maxtrespernode", "maxtrespn" }, { "maxtrespn", "maxtrespn" },
+	{ "maxtresperuser", "maxtrespu" }, { "maxtrespu", "maxtrespu" },
+	{ "usagefactor", "usagefactor" }, { "preempt", "preempt" },
+	{ "gracetime", "gracetime" }, { "flags", "flags" },
 };
 
 #define ASSOC_KEYS "fairshare priority qos defaultqos grpjobs grpsubmitjobs " \
-	"grpwall maxjobs maxsubmitjobs maxwall "
+	"grpwall maxjobs maxsubmitjobs maxwall grptres maxtres maxtrespn "
 #define QOS_KEYS "description priority grpjobs grpsubmitjobs grpwall " \
-	"maxjobspu maxsubmitjobspu maxwall "
+	"maxjobspu maxsubmitjobspu maxwall usagefactor preempt gracetime " \
+	"flags grptres maxtres maxtrespu "
 
 /* Keys each entity takes, by place; indexed by dbd_entity_t. */
 static const char *const where_keys[] = {
@@ -80,6 +88,7 @@ static const char *const where_keys[] = {
 			 "partition ",
 	[DBD_ENT_QOS] = "name qos id ",
 	[DBD_ENT_ASSOC] = "id cluster account user partition parent ",
+	[DBD_ENT_COORD] = "name user account ",
 };
 static const char *const set_keys[] = {
 	[DBD_ENT_CLUSTER] = ASSOC_KEYS,
@@ -95,6 +104,7 @@ static const char *const add_keys[] = {
 	[DBD_ENT_USER] = "name account defaultaccount adminlevel cluster "
 			 "partition " ASSOC_KEYS,
 	[DBD_ENT_QOS] = "name " QOS_KEYS,
+	[DBD_ENT_COORD] = "name user account ",
 };
 
 static bool word_is(const char *arg, const char *word, size_t min)
@@ -242,6 +252,8 @@ static int parse_word(mgr_cmd_t *c, const char *arg, bool *in_set)
 		return (*in_set = true, 0);
 	if (!strcasecmp(arg, "withassoc") || !strcasecmp(arg, "withassocs"))
 		return (c->with_assoc = true, 0);
+	if (!strcasecmp(arg, "withcoord") || !strcasecmp(arg, "withcoords"))
+		return (c->with_coord = true, 0);
 	if (!strcasecmp(arg, "tree"))
 		return (c->tree = true, 0);
 	if (!strncasecmp(arg, "format=", 7)) {
@@ -257,6 +269,48 @@ static int parse_word(mgr_cmd_t *c, const char *arg, bool *in_set)
 		kv = xstrdup_printf("name=%s", arg);
 		c->where = xstrarray_append(c->where, kv);
 		xfree(kv);
+	}
+	return 0;
+}
+
+/* Coordinators: "add coordinator account=a names=u" keeps the users as
+ * names and the accounts as a setting; delete takes both as conditions
+ * ("names=u account=a", with or without "where"). */
+static int coord_args(mgr_cmd_t *c)
+{
+	bool accts = false;
+
+	if (c->op == DBD_OP_DELETE) {
+		for (size_t i = 0; c->set && c->set[i]; i++)
+			c->where = xstrarray_append(c->where, c->set[i]);
+		xstrarray_free(c->set);
+		c->set = NULL;
+		for (size_t i = 0; c->where && c->where[i]; i++)
+			if (!strncmp(c->where[i], "name=", 5)) {
+				char *u = xstrdup_printf("user=%s",
+							 c->where[i] + 5);
+
+				xfree(c->where[i]);
+				c->where[i] = u;
+			}
+	}
+	if (c->op == DBD_OP_ADD) {
+		char **keep = NULL;
+
+		for (size_t i = 0; c->set && c->set[i]; i++)
+			if (!strncmp(c->set[i], "user=", 5))
+				add_names(c, c->set[i] + 5);
+			else
+				keep = xstrarray_append(keep, c->set[i]);
+		xstrarray_free(c->set);
+		c->set = keep;
+	}
+	for (char **kv = c->op == DBD_OP_DELETE ? c->where : c->set;
+	     kv && *kv; kv++)
+		accts |= !strncmp(*kv, "account=", 8);
+	if (!accts) {
+		fprintf(stderr, " You need to specify an account list here.\n");
+		return 1;
 	}
 	return 0;
 }
@@ -284,9 +338,17 @@ int cli_sacctmgr_parse(mgr_cmd_t *c, int argc, char **argv)
 		return 1;
 	}
 	c->entity = entities[i].entity;
+	if (c->entity == DBD_ENT_COORD && (c->op == DBD_OP_LIST ||
+					   c->op == DBD_OP_MODIFY)) {
+		fprintf(stderr, "No valid entity in %s command\n%s",
+			op_word(c->op), entity_help(c->op));
+		return 1;
+	}
 	for (int a = 2; a < argc; a++)
 		if (parse_word(c, argv[a], &in_set))
 			return 1;
+	if (c->entity == DBD_ENT_COORD)
+		return coord_args(c);
 	return 0;
 }
 
@@ -310,6 +372,8 @@ const char *cli_sacctmgr_plural(uint16_t entity)
 		return "users";
 	case DBD_ENT_QOS:
 		return "QOS";
+	case DBD_ENT_COORD:
+		return "coordinators";
 	default:
 		return "associations";
 	}

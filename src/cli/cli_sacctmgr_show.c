@@ -65,8 +65,14 @@ CELL(g_name, "name")
 CELL(g_id, "id")
 CELL(g_maxjobspu, "maxjobspu")
 CELL(g_maxsubmitpu, "maxsubmitpu")
+CELL(g_grptres, "grptres")
+CELL(g_maxtres, "maxtres")
+CELL(g_maxtrespn, "maxtrespn")
+CELL(g_maxtrespu, "maxtrespu")
+CELL(g_preempt, "preempt")
+CELL(g_flags, "flags")
+CELL(g_coords, "coords")
 FIXED(g_empty, "")
-FIXED(g_grace, "00:00:00")
 FIXED(g_pmode, "cluster")
 
 /* withassoc rows carry the association's account/user separately. */
@@ -132,6 +138,49 @@ static void g_ufactor(char **out, const void *rec, const cli_ctx_t *ctx)
 		xstrfmtcat(out, "%f", atof(v));
 }
 
+/* GraceTime: seconds as [D-]HH:MM:SS. */
+static void g_grace(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const char *v = cli_sacctmgr_cell(rec, "gracetime");
+	unsigned long s = v && *v ? strtoul(v, NULL, 10) : 0;
+
+	if (s >= 86400)
+		xstrfmtcat(out, "%lu-", s / 86400);
+	xstrfmtcat(out, "%02lu:%02lu:%02lu", s / 3600 % 24, s / 60 % 60,
+		   s % 60);
+}
+
+/* GrpCPUs, GrpMem, GrpNodes, MaxCPUs, MaxNodes: one TRES of a limit. */
+static void tres_item(char **out, const void *rec, const char *col,
+		      const char *tres)
+{
+	const char *v = cli_sacctmgr_cell(rec, col);
+	size_t n = strlen(tres);
+
+	for (const char *p = v; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 :
+	     NULL) {
+		if (!strncmp(p, tres, n) && p[n] == '=') {
+			const char *end = strchr(p, ',');
+
+			xstrncat(out, p + n + 1, end ? (size_t)(end - p - n - 1) :
+				 strlen(p + n + 1));
+			return;
+		}
+	}
+	put(out, "");
+}
+
+#define TRES_ITEM(fn, col, tres)                                        \
+	static void fn(char **out, const void *rec, const cli_ctx_t *ctx)   \
+	{                                                                   \
+		tres_item(out, rec, col, tres);                             \
+	}
+TRES_ITEM(g_grpcpus, "grptres", "cpu")
+TRES_ITEM(g_grpmem, "grptres", "mem")
+TRES_ITEM(g_grpnodes, "grptres", "node")
+TRES_ITEM(g_maxcpus, "maxtres", "cpu")
+TRES_ITEM(g_maxnodes, "maxtres", "node")
+
 #define F(name, header, fn) { 0, name, header, NULL, 0, fn, NULL, NULL }
 
 /* Same order as field_widths[]. */
@@ -146,13 +195,13 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("Share", "Share", g_share),
 	F("Priority", "Priority", g_priority),
 	F("GrpJobs", "GrpJobs", g_grpjobs),
-	F("GrpTRES", "GrpTRES", g_empty),
+	F("GrpTRES", "GrpTRES", g_grptres),
 	F("GrpSubmit", "GrpSubmit", g_grpsubmit),
 	F("GrpWall", "GrpWall", g_grpwall),
 	F("GrpTRESMins", "GrpTRESMins", g_empty),
 	F("MaxJobs", "MaxJobs", g_maxjobs),
-	F("MaxTRES", "MaxTRES", g_empty),
-	F("MaxTRESPerNode", "MaxTRESPerNode", g_empty),
+	F("MaxTRES", "MaxTRES", g_maxtres),
+	F("MaxTRESPerNode", "MaxTRESPerNode", g_maxtrespn),
 	F("MaxSubmit", "MaxSubmit", g_maxsubmit),
 	F("MaxWall", "MaxWall", g_maxwall),
 	F("MaxTRESMins", "MaxTRESMins", g_empty),
@@ -167,33 +216,34 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("ParentName", "ParentName", g_parent),
 	F("ID", "ID", g_id),
 	F("GraceTime", "GraceTime", g_grace),
-	F("Preempt", "Preempt", g_empty),
+	F("Preempt", "Preempt", g_preempt),
 	F("PreemptExemptTime", "PreemptExemptTime", g_empty),
 	F("PreemptMode", "PreemptMode", g_pmode),
-	F("Flags", "Flags", g_empty),
+	F("Flags", "Flags", g_flags),
 	F("UsageThres", "UsageThres", g_empty),
 	F("UsageFactor", "UsageFactor", g_ufactor),
-	F("MaxTRESPU", "MaxTRESPU", g_empty),
+	F("MaxTRESPU", "MaxTRESPU", g_maxtrespu),
 	F("MaxJobsPU", "MaxJobsPU", g_maxjobspu),
 	F("MaxSubmitPU", "MaxSubmitPU", g_maxsubmitpu),
 	F("MaxTRESPA", "MaxTRESPA", g_empty),
 	F("MaxJobsPA", "MaxJobsPA", g_empty),
 	F("MaxSubmitPA", "MaxSubmitPA", g_empty),
 	F("MinTRES", "MinTRES", g_empty),
-	F("GrpNodes", "GrpNodes", g_empty),
-	F("GrpCPUs", "GrpCPUs", g_empty),
-	F("GrpMem", "GrpMem", g_empty),
+	F("GrpNodes", "GrpNodes", g_grpnodes),
+	F("GrpCPUs", "GrpCPUs", g_grpcpus),
+	F("GrpMem", "GrpMem", g_grpmem),
 	F("GrpCPUMins", "GrpCPUMins", g_empty),
-	F("MaxNodes", "MaxNodes", g_empty),
-	F("MaxCPUs", "MaxCPUs", g_empty),
+	F("MaxNodes", "MaxNodes", g_maxnodes),
+	F("MaxCPUs", "MaxCPUs", g_maxcpus),
 	F("MaxCPUMins", "MaxCPUMins", g_empty),
+	F("Coordinators", "Coord Accounts", g_coords),
 	{ 0 }
 };
 
 static const int field_widths[] = {
 	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
-	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 40,
-	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11,
+	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 20,
+	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20,
 };
 _Static_assert(sizeof(field_widths) / sizeof(field_widths[0]) ==
 	       sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]) - 1,
@@ -211,7 +261,9 @@ static const struct {
 	{ "ParentN", "ParentName" }, { "Par", "ParentName" },
 	{ "MaxJobsPerUser", "MaxJobsPU" },
 	{ "MaxSubmitJobsPerUser", "MaxSubmitPU" },
-	{ "QOSLevel", "QOS" },
+	{ "QOSLevel", "QOS" }, { "MaxTRESPerJob", "MaxTRES" },
+	{ "MaxTRESPJ", "MaxTRES" }, { "MaxTRESPerUser", "MaxTRESPU" },
+	{ "MaxTRESPN", "MaxTRESPerNode" },
 };
 
 static const char *const default_formats[] = {
@@ -221,7 +273,7 @@ static const char *const default_formats[] = {
 	[DBD_ENT_ACCOUNT] = "Account,Description,Organization",
 	[DBD_ENT_USER] = "User,DefaultAccount,AdminLevel",
 	[DBD_ENT_QOS] = "Name,Priority,GraceTime,Preempt,PreemptExemptTime,"
-		"PreemptMode,Flags,UsageThres,UsageFactor,GrpTRES,GrpTRESMins,"
+		"PreemptMode,Flags%40,UsageThres,UsageFactor,GrpTRES,GrpTRESMins,"
 		"GrpTRESRunMins,GrpJobs,GrpSubmit,GrpWall,MaxTRES,"
 		"MaxTRESPerNode,MaxTRESMins,MaxWall,MaxTRESPU,MaxJobsPU,"
 		"MaxSubmitPU,MaxTRESPA,MaxJobsPA,MaxSubmitPA,MinTRES",
@@ -295,6 +347,8 @@ static int build_format(cli_format_t *fmt, const mgr_show_t *s)
 
 	if (!spec && s->with_assoc && s->entity == DBD_ENT_USER)
 		spec = USER_ASSOC_FORMAT;
+	if (!spec && s->with_coord && s->entity == DBD_ENT_USER)
+		spec = "User,DefaultAccount,AdminLevel,Coordinators";
 	if (!spec)
 		spec = default_formats[s->entity];
 	items = xstrsplit(spec, ",", NULL);

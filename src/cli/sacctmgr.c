@@ -168,7 +168,8 @@ static int run_change(const mgr_cmd_t *c)
 static int run_show(const mgr_cmd_t *c)
 {
 	mgr_show_t s = { .entity = c->entity, .with_assoc = c->with_assoc,
-			 .tree = c->tree, .format = c->format };
+			 .with_coord = c->with_coord, .tree = c->tree,
+			 .format = c->format };
 	dbd_acct_resp_msg_t *r = NULL;
 	int rc = 1;
 

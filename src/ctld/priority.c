@@ -7,7 +7,9 @@
  *   job size   (nodes / cluster nodes + CPUs / cluster CPUs) / 2;
  *              1 - that with PriorityFavorSmall
  *   partition  PriorityJobFactor / the highest PriorityJobFactor
- *   QOS, assoc 0 until QOS and association priorities exist
+ *   QOS        the job's QOS Priority / the highest QOS Priority
+ *              (assoc_mgr; 0 without accounting)
+ *   assoc      0 until association priorities exist
  *   TRES       CPUs, memory, nodes over the cluster's totals
  */
 #define _GNU_SOURCE
@@ -23,6 +25,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
@@ -227,6 +230,18 @@ static void _pr_tres_factors(const priority_conf_t *pc,
 	}
 }
 
+/* QOS factor: its Priority over the highest of all QOS. */
+static double _pr_qos(const job_info_t *i)
+{
+	uint32_t max = assoc_mgr_qos_max_priority();
+	assoc_qos_t *q;
+
+	if (!max)
+		return 0;
+	q = assoc_mgr_qos(i->qos && *i->qos ? i->qos : "normal");
+	return q ? (double) q->priority / max : 0;
+}
+
 uint32_t priority_compute(const priority_conf_t *pc,
 			  const priority_totals_t *t,
 			  const struct job_record *j, time_t now,
@@ -248,6 +263,8 @@ uint32_t priority_compute(const priority_conf_t *pc,
 	f.fairshare = pc->w_fs * f.norm_fairshare;
 	f.job_size = pc->w_js * f.norm_job_size;
 	f.part = pc->w_part * f.norm_part;
+	f.norm_qos = _pr_qos(i);
+	f.qos_f = pc->w_qos * f.norm_qos;
 	f.nice = (int32_t) nice;
 	_pr_tres_factors(pc, t, i, out ? &f : NULL, &tres);
 	sum = f.age + f.fairshare + f.job_size + f.part + f.qos_f + f.assoc +

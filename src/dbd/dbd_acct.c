@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "common/log.h"
@@ -83,6 +84,8 @@ static const dbd_setting_t account_sets[] = {
 static const dbd_col_t user_cols[] = {
 	{ "user", "t.name" }, { "defacct", "t.default_acct" },
 	{ "admin", "ELT(t.admin_level, 'None', 'Operator', 'Administrator')" },
+	{ "coords", "(SELECT GROUP_CONCAT(c.acct ORDER BY c.acct) FROM "
+		    "coord_table c WHERE c.deleted=0 AND c.user_name=t.name)" },
 	{ NULL, NULL }
 };
 static const dbd_cond_t user_conds[] = {
@@ -406,7 +409,8 @@ static int set_number(dbd_req_t *r, const dbd_setting_t *s, const char *val,
 		return 0;
 	}
 	if (s->type == SET_SECS) {
-		if (parse_duration_sec(val, &n) < 0)
+		/* GraceTime: a bare number is seconds */
+		if (parse_u32(val, &n) < 0 && parse_duration_sec(val, &n) < 0)
 			return dbd_req_fail(r, SLURM_ERROR,
 					    " Bad GraceTime format: %s", val);
 	} else if (s->type == SET_WALL) {
@@ -425,12 +429,27 @@ static int set_number(dbd_req_t *r, const dbd_setting_t *s, const char *val,
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+
+	/* "+x"/"-x" sort by their name */
+	if (*x == '+' || *x == '-')
+		x++;
+	if (*y == '+' || *y == '-')
+		y++;
+	return strcasecmp(x, y);
+}
+
 static int set_qos_list(dbd_req_t *r, const char *val, char **sql)
 {
 	char **names = xstrsplit(val, ",", NULL);
 	char *joined = NULL, *q;
+	size_t cnt = xstrarray_len(names);
 	int rc = 0;
 
+	/* stored (and shown) in name order, as Slurm shows them */
+	qsort(names, cnt, sizeof(*names), cmp_str);
 	for (size_t i = 0; names[i] && rc == 0; i++) {
 		const char *n = names[i][0] == '+' || names[i][0] == '-' ?
 			names[i] + 1 : names[i];
@@ -494,8 +513,9 @@ static int set_qos_flags(dbd_req_t *r, const char *val, char **sql)
 			bits |= 1;
 		else if (xstrcasecmp(flags[i], "-1") &&
 			 xstrcasecmp(flags[i], "None"))
-			rc = dbd_req_fail(r, SLURM_ERROR, " Unknown QOS flag: %s",
-					  flags[i]);
+			rc = dbd_req_fail(r, SLURM_ERROR, " Unknown QOS flag "
+					  "used in:\n  '%s'\n Valid QOS flags are"
+					  "\n  'DenyOnLimit'", flags[i]);
 	}
 	xstrarray_free(flags);
 	if (rc == 0)

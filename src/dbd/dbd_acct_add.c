@@ -575,17 +575,17 @@ static int add_coords(dbd_req_t *r, char **names)
 	if (!accts)
 		return dbd_req_fail(r, SLURM_ERROR, " You need to specify an "
 				    "account list here.");
-	for (size_t i = 0; accts[i] && rc >= 0; i++) {
-		rc = exists(r, "acct_table", "name", accts[i]);
-		if (rc == 0)
-			rc = dbd_req_fail(r, SLURM_ERROR, " This account '%s' "
-					  "doesn't exist.", accts[i]);
-	}
 	for (size_t i = 0; names[i] && rc >= 0; i++) {
 		rc = exists(r, "user_table", "name", names[i]);
 		if (rc == 0)
-			rc = dbd_req_fail(r, SLURM_ERROR, " This user '%s' "
-					  "doesn't exist.", names[i]);
+			rc = dbd_req_fail(r, SLURM_ERROR, " You specified a "
+					  "non-existent user '%s'.", names[i]);
+	}
+	for (size_t i = 0; accts[i] && rc >= 0; i++) {
+		rc = exists(r, "acct_table", "name", accts[i]);
+		if (rc == 0)
+			rc = dbd_req_fail(r, SLURM_ERROR, " You specified a "
+					  "non-existent account '%s'.", accts[i]);
 	}
 	for (size_t u = 0; names[u] && rc >= 0; u++)
 		for (size_t a = 0; accts[a] && rc >= 0; a++)

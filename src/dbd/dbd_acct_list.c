@@ -17,7 +17,9 @@ static const dbd_col_t with_assoc_cols[] = {
 	{ "priority", "a.priority" }, { "grpjobs", "a.grp_jobs" },
 	{ "grpsubmit", "a.grp_submit" }, { "grpwall", "a.grp_wall" },
 	{ "maxjobs", "a.max_jobs" }, { "maxsubmit", "a.max_submit" },
-	{ "maxwall", "a.max_wall" }, { "qos", "a.qos" },
+	{ "maxwall", "a.max_wall" }, { "grptres", "a.grp_tres" },
+	{ "maxtres", "a.max_tres" }, { "maxtrespn", "a.max_tres_pn" },
+	{ "qos", "a.qos" },
 	{ "defqos", "a.def_qos" }, { NULL, NULL }
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/tres_limit.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_acct_int.h"
@@ -52,7 +53,67 @@ static int build_sets(dbd_req_t *r, const dbd_entity_desc_t *e,
 					    " Unknown option: %s", set[i]);
 		dst = s->on_assoc ? assoc_set : main_set;
 		xstrfmtcat(dst, "%s`%s`=", *dst ? ", " : "", s->column);
+		if (s->type == SET_TRES) {
+			/* checked here, merged row by row later */
+			char *check = NULL;
+			int rc = dbd_req_set_value(r, s, eq + 1, &check);
+
+			xfree(check);
+			if (rc < 0)
+				return -1;
+			xstrfmtcat(dst, "`%s`", s->column);
+			continue;
+		}
 		if (dbd_req_set_value(r, s, eq + 1, dst) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* TRES limits change per TRES, as Slurm's: "GrpTRES=cpu=4" keeps the
+ * row's other TRES, "cpu=-1" drops cpu.  table's rows matched by match
+ * get each TRES setting of the request merged into their value. */
+static int merge_tres(dbd_req_t *r, const dbd_entity_desc_t *e,
+		      bool on_assoc, const char *table, const char *match)
+{
+	char *const *set = r->req->set;
+
+	for (size_t i = 0; set && set[i]; i++) {
+		const char *eq = strchr(set[i], '=');
+		const dbd_setting_t *s = setting_find(e, set[i], eq - set[i]);
+		char *sql;
+		dbd_rows_t rows;
+		int rc = 0;
+
+		if (s->type != SET_TRES || s->on_assoc != on_assoc)
+			continue;
+		sql = xstrdup_printf("SELECT id, `%s` FROM %s WHERE deleted=0 "
+				     "AND %s", s->column, table, match);
+		if (dbd_db_select(r->db, sql, &rows) < 0) {
+			xfree(sql);
+			return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		}
+		xfree(sql);
+		for (uint32_t k = 0; k < rows.rows && rc == 0; k++) {
+			char err[256];
+			char *both = xstrdup_printf("%s,%s",
+						    dbd_rows_get(&rows, k, 1),
+						    eq + 1);
+			char *merged = tres_limit_canon(both, err, sizeof(err));
+
+			sql = xstrdup_printf("UPDATE %s SET `%s`=", table,
+					     s->column);
+			dbd_db_quote(r->db, &sql, merged ? merged : "");
+			xstrfmtcat(&sql, " WHERE id=%s",
+				   dbd_rows_get(&rows, k, 0));
+			if (dbd_db_exec(r->db, sql) < 0)
+				rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+			xfree(sql);
+			xfree(merged);
+			xfree(both);
+		}
+		dbd_rows_free(&rows);
+		if (rc < 0)
 			return -1;
 	}
 	return 0;
@@ -231,7 +292,8 @@ int dbd_acct_modify(dbd_req_t *r)
 		goto out;
 	if (main_set && e->entity == DBD_ENT_ASSOC) {
 		match = xstrdup_printf("id IN (%s)", keys);
-		if (update_assocs(r, match, main_set) < 0)
+		if (update_assocs(r, match, main_set) < 0 ||
+		    merge_tres(r, e, false, "assoc_table", match) < 0)
 			goto out;
 	} else if (main_set) {
 		sql = xstrdup_printf("UPDATE %s SET %s, mod_time=%ld WHERE "
@@ -245,10 +307,16 @@ int dbd_acct_modify(dbd_req_t *r)
 			dbd_req_change(r, kind_of(e->entity),
 				       dbd_rows_get(&rows, i, 0), NULL, NULL,
 				       NULL);
+		xfree(sql);
+		sql = xstrdup_printf("name IN (%s)", keys);
+		if (e->entity == DBD_ENT_QOS &&
+		    merge_tres(r, e, false, e->table, sql) < 0)
+			goto out;
 	}
 	if (assoc_set && e->assoc_match) {
 		match = xstrdup_printf(e->assoc_match, keys);
-		if (update_assocs(r, match, assoc_set) < 0)
+		if (update_assocs(r, match, assoc_set) < 0 ||
+		    merge_tres(r, e, true, "assoc_table", match) < 0)
 			goto out;
 	}
 	rc = 0;

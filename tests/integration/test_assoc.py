@@ -159,3 +159,173 @@ def test_max_submit_rejects_at_submit(env):
                   ("PENDING", "RUNNING")) == ids
     cancel_all(env)
     change(env, "modify", "user", U1, "set", "MaxSubmitJobs=-1")
+
+
+def prio(env, jid):
+    r = env.c.run(["squeue", "-h", "-j", str(jid), "-o", "%Q"])
+    assert r.rc == 0, r
+    return int(r.out)
+
+
+def test_qos_must_be_allowed_and_higher_priority_jumps_queue(env):
+    r = sbatch(env, "--qos=high")
+    assert r.rc == 1 and r.err.endswith("Invalid qos specification\n"), r
+    change(env, "modify", "user", U1, "set", "qos=normal,high")
+    fill = [job_id(sbatch(env)) for _ in range(4)]
+    for jid in fill:
+        env.c.wait_state(jid, "RUNNING", timeout=30)
+    low = job_id(sbatch(env))
+    high = job_id(sbatch(env, "--qos=high"))
+    assert env.c.show_job(high)["QOS"] == "high"
+    assert prio(env, high) > prio(env, low)
+    r = env.c.run(["sprio", "-h", "--jobs=%d" % high, "-o", "%i %q"])
+    assert r.out.split() == [str(high), "1.0000000"], r
+    env.c.run(["scancel", str(fill[0])])
+    env.c.wait_state(high, "RUNNING", timeout=30)
+    assert env.c.job_state(low) == "PENDING"
+    cancel_all(env)
+
+
+def test_qos_user_limit_and_deny_on_limit(env):
+    change(env, "modify", "qos", "high", "set", "MaxJobsPerUser=1")
+    a = job_id(sbatch(env, "--qos=high"))
+    b = job_id(sbatch(env, "--qos=high"))
+    env.c.wait_state(a, "RUNNING", timeout=30)
+    assert reason(env, b, "QOSMaxJobsPerUserLimit") == \
+        "QOSMaxJobsPerUserLimit"
+    cancel_all(env)
+    change(env, "modify", "qos", "high", "set", "MaxJobsPerUser=-1",
+           "MaxWall=10", "Flags=DenyOnLimit")
+    r = sbatch(env, "--qos=high", "-t", "20")
+    assert r.rc == 1, r
+    assert r.err == ("sbatch: error: QOSMaxWallDurationPerJobLimit\n"
+                     "sbatch: error: Batch job submission failed: Job "
+                     "violates accounting/QOS policy (job submit limit, "
+                     "user's size and/or time limits)\n"), r
+    job_id(sbatch(env, "--qos=high", "-t", "5"))
+    cancel_all(env)
+    change(env, "modify", "qos", "high", "set", "MaxWall=-1", "Flags=-1")
+
+
+def test_grp_cpu_limit_on_account(env):
+    change(env, "modify", "account", "proj", "set", "GrpTRES=cpu=2")
+    a = job_id(sbatch(env, "-n", "2"))
+    b = job_id(sbatch(env))
+    env.c.wait_state(a, "RUNNING", timeout=30)
+    assert reason(env, b, "AssocGrpCpuLimit") == "AssocGrpCpuLimit"
+    cancel_all(env)
+    change(env, "modify", "account", "proj", "set", "GrpTRES=cpu=-1")
+
+
+# ---- sacctmgr: what Slurm 22.05's printed for the same commands -----------
+
+def test_sacctmgr_qos_settings(env):
+    r = env.sacctmgr("-i", "add", "qos", "hq", "priority=100",
+                     "preempt=normal", "usagefactor=2", "gracetime=120",
+                     "maxjobsperuser=3", "maxsubmitjobsperuser=5",
+                     "maxwall=1:00:00", "flags=DenyOnLimit",
+                     "maxtresperuser=cpu=4,mem=2G", "grptres=cpu=8")
+    assert r.rc == 0, r
+    assert r.out == (" Adding QOS(s)\n  hq\n Settings\n"
+                     "  Description    = hq\n"
+                     "  Flags                    = DenyOnLimit\n"
+                     "  GraceTime                = 120\n"
+                     "  GrpTRES                  = cpu=8\n"
+                     "  MaxJobsPerUser = 3\n"
+                     "  MaxSubmitJobsPerUser     = 5\n"
+                     "  MaxTRESPerUser           = cpu=4,mem=2G\n"
+                     "  MaxWall                  = 01:00:00\n"
+                     "  Preempt                  = normal\n"
+                     "  Priority                 = 100\n"
+                     "  UsageFactor              = 2.0000\n"), r
+    r = env.sacctmgr("show", "qos", "hq", "format=Name,Priority,GraceTime,"
+                     "Preempt,Flags,UsageFactor,GrpTRES,MaxTRESPU,MaxJobsPU,"
+                     "MaxSubmitPU,MaxWall")
+    assert r.out.splitlines()[2] == (
+        "        hq        100   00:02:00     normal          DenyOnLimit"
+        "    2.000000         cpu=8  cpu=4,mem=2G         3           5"
+        "    01:00:00 "), r
+    r = env.sacctmgr("-i", "modify", "qos", "hq", "set", "flags=Bogus")
+    assert r.rc == 1 and r.err.startswith(
+        " Unknown QOS flag used in:\n  'Bogus'\n"), r
+    r = env.sacctmgr("-i", "modify", "qos", "where", "nme=hq", "set",
+                     "priority=1")
+    assert (r.rc, r.err) == (1, " Unknown condition: nme=hq\n Use keyword "
+                             "'set' to modify SLURM_PRINT_VALUE\n"), r
+    r = env.sacctmgr("-i", "modify", "qos", "where", "name=nosuch", "set",
+                     "priority=1")
+    assert (r.rc, r.out) == (1, " Nothing modified\n"), r
+    r = env.sacctmgr("-i", "delete", "qos", "hq")
+    assert r.rc == 0, r
+
+
+def test_sacctmgr_association_limits(env):
+    r = env.sacctmgr("-i", "modify", "user", U1, "set", "maxjobs=2",
+                     "maxsubmitjobs=3", "grptres=cpu=4,node=2", "maxtres=cpu=2",
+                     "maxtrespernode=cpu=1", "grpjobs=5", "grpsubmitjobs=6",
+                     "grpwall=10:00", "maxwall=1:00:00", "fairshare=5",
+                     "defaultqos=normal")
+    assert r.rc == 0, r
+    assert r.out == (" Modified user associations...\n"
+                     "  C = sluice     A = proj                 U = sluice_u1\n")
+    # a TRES limit changes per TRES: cpu goes, node stays
+    r = env.sacctmgr("-i", "modify", "user", U1, "set", "grptres=cpu=-1")
+    assert r.rc == 0, r
+    r = env.sacctmgr("show", "assoc", "where", "user=" + U1,
+                     "format=User,GrpTRES,MaxTRES,MaxTRESPerNode,GrpJobs,"
+                     "GrpSubmit,GrpWall,MaxJobs,MaxSubmit,MaxWall,Share,QOS,"
+                     "DefaultQOS")
+    assert r.out.splitlines()[2] == (
+        " sluice_u1        node=2         cpu=2          cpu=1       5"
+        "         6    00:10:00       2         3    01:00:00         5"
+        "          high,normal    normal "), r
+    r = env.sacctmgr("-P", "-n", "show", "user", U1, "withassoc")
+    assert r.out.startswith(U1 + "|proj|None|sluice|proj||5||2||2|3|"
+                            "01:00:00||high,normal|normal"), r
+    change(env, "modify", "user", U1, "set", "maxjobs=-1", "maxsubmitjobs=-1",
+           "grptres=node=-1", "maxtres=cpu=-1", "maxtrespernode=cpu=-1",
+           "grpjobs=-1", "grpsubmitjobs=-1", "grpwall=-1", "maxwall=-1")
+
+
+def test_sacctmgr_coordinators(env):
+    r = env.sacctmgr("-i", "add", "coordinator", "account=proj",
+                     "names=" + U2)
+    assert (r.rc, r.out, r.err) == (
+        1, "", " You specified a non-existent user '%s'.\n" % U2), r
+    r = env.sacctmgr("-i", "add", "coordinator", "names=" + U1)
+    assert (r.rc, r.err) == (1, " You need to specify an account list "
+                             "here.\n"), r
+    r = env.sacctmgr("-i", "add", "coordinator", "account=proj",
+                     "names=" + U1)
+    assert (r.rc, r.out) == (0, " Adding Coordinator User(s)\n  %s\n To "
+                             "Account(s) and all sub-accounts\n  proj\n"
+                             % U1), r
+    r = env.sacctmgr("-P", "show", "user", U1, "withcoord")
+    assert r.out == ("User|Def Acct|Admin|Coord Accounts\n"
+                     "%s|proj|None|proj\n" % U1), r
+    r = env.sacctmgr("-i", "delete", "coordinator", "names=" + U1,
+                     "account=proj")
+    assert (r.rc, r.out) == (0, " Removing Coordinators with user name\n"
+                             "  %s\n From Account(s)\n  proj\n Removed "
+                             "Coordinators (sub accounts not listed)...\n"
+                             "  U = %s A = proj      \n" % (U1, U1)), r
+    r = env.sacctmgr("-i", "delete", "coordinator", "names=" + U1,
+                     "account=proj")
+    assert r.rc == 1 and r.out.endswith(" Nothing removed\n"), r
+
+
+def test_cache_used_while_slurmdbd_down(env):
+    """The controller restarts with slurmdbd away: the saved cache still
+    fills the default account and still refuses users without one."""
+    env.stop_dbd()
+    try:
+        env.c.stop_daemon(env.c.ctld)
+        env.c.start_ctld()
+        env.c.wait_ready()
+        jid = job_id(sbatch(env))
+        assert env.c.show_job(jid)["Account"] == "proj"
+        r = sbatch(env, user=U2)
+        assert r.rc == 1 and "Invalid account" in r.err, r
+        cancel_all(env)
+    finally:
+        env.start_dbd()

@@ -351,7 +351,9 @@ def test_qos(env):
                      "maxwall=1-00:00:00")
     assert r.rc == 0, r
     assert r.out == (" Adding QOS(s)\n  high\n Settings\n"
-                     "  Description    = high\n")
+                     "  Description    = high\n"
+                     "  MaxWall                  = 1-00:00:00\n"
+                     "  Priority                 = 100\n")
     assert show(env, "qos", "format=name,priority,maxwall") == \
         "normal|0|\nhigh|100|1-00:00:00\n"
     r = env.sacctmgr("-i", "add", "qos", "high")
