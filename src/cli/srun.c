@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,8 +31,8 @@
 #include "cli/cli_opt.h"
 #include "cli/srun.h"
 #include "common/fname.h"
-#include "common/multi_prog.h"
 #include "common/log.h"
+#include "common/multi_prog.h"
 #include "common/net.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -444,6 +446,8 @@ static int _in_task(srun_t *r, char **ifname)
 	uint32_t v;
 
 	*ifname = NULL;
+	if (r->so.pty)
+		return 0;                /* the terminal belongs to task 0 */
 	if (!in || !strcasecmp(in, "all"))
 		return -1;
 	if (!strcasecmp(in, "none"))
@@ -542,6 +546,15 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->flags = (r->so.unbuffered ? LAUNCH_UNBUFFERED : 0) |
 			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0);
 		m->kill_wait = cli_conf()->kill_wait;
+		if (r->so.pty) {
+			struct winsize ws = { 0 };
+
+			m->flags |= LAUNCH_PTY | LAUNCH_UNBUFFERED;
+			if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0) {
+				m->pty_rows = ws.ws_row;
+				m->pty_cols = ws.ws_col;
+			}
+		}
 		m->cpu_bind = r->so.cpu_bind;
 		m->task_prolog = r->so.task_prolog;
 		m->task_epilog = r->so.task_epilog;
@@ -571,6 +584,34 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 	xfree(l);
 	xfree(th);
 	return rc;
+}
+
+/* --pty: the local terminal passes every key to task 0 (Ctrl-C, Ctrl-D
+ * included) until the step ends. */
+static struct termios tty_saved;
+static bool tty_changed;
+
+static void _tty_restore(void)
+{
+	if (tty_changed) {
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &tty_saved);
+		tty_changed = false;
+	}
+}
+
+static void _tty_raw(const srun_t *r)
+{
+	struct termios raw;
+
+	if (!r->so.pty || !isatty(STDIN_FILENO) ||
+	    tcgetattr(STDIN_FILENO, &tty_saved) < 0)
+		return;
+	raw = tty_saved;
+	cfmakeraw(&raw);
+	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0) {
+		tty_changed = true;
+		atexit(_tty_restore);
+	}
 }
 
 static int _run_step(srun_t *r)
@@ -610,7 +651,9 @@ static int _run_step(srun_t *r)
 		rc = 1;
 		goto out;
 	}
+	_tty_raw(r);
 	rc = srun_io_run(&st);
+	_tty_restore();
 out:
 	xfree(counts);
 	xfree(st.io_key);

@@ -28,6 +28,7 @@ typedef struct {
 	char     *task_prolog;    /* --task-epilog: for slurmstepd */
 	char     *task_epilog;
 	bool      multi_prog;     /* the command is a --multi-prog file */
+	bool      pty;            /* --pty */
 } srun_opts_t;
 
 /* Install srun's own options into o (o->extra_*, ctx = so). */

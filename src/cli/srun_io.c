@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,9 +320,31 @@ static void _status(io_t *io)
 	xfree(r);
 }
 
+/* --pty: the terminal's new size to task 0's node. */
+static void _winsize(io_t *io)
+{
+	struct winsize ws;
+	uint8_t p[4];
+
+	if (io->s->in_task < 0 || ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) < 0)
+		return;
+	p[0] = (uint8_t) (ws.ws_row >> 8);
+	p[1] = (uint8_t) ws.ws_row;
+	p[2] = (uint8_t) (ws.ws_col >> 8);
+	p[3] = (uint8_t) ws.ws_col;
+	_send(io, (int) io->s->task_node[io->s->in_task], IO_WINSIZE,
+	      (uint32_t) io->s->in_task, p, sizeof(p));
+}
+
 static void _handle_signal(io_t *io, int sig)
 {
 	time_t now = time(NULL);
+
+	if (sig == SIGWINCH) {
+		if (io->s->so->pty)
+			_winsize(io);
+		return;
+	}
 
 	if (sig != SIGINT) {
 		_signal_tasks(io, sig);
@@ -349,7 +372,7 @@ int srun_io_stop_signal(void)
 void srun_io_signals_init(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
-				    SIGUSR1, SIGUSR2, SIGCONT };
+				    SIGUSR1, SIGUSR2, SIGCONT, SIGWINCH };
 	struct sigaction sa = { .sa_handler = _on_signal };
 
 	signal(SIGPIPE, SIG_IGN);

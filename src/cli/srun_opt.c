@@ -130,9 +130,7 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		break;
 	}
 	case O_MULTI_PROG: so->multi_prog = true; break;
-	case O_PTY:
-		error("--pty is not supported");
-		return -1;
+	case O_PTY: so->pty = true; break;
 	default: return -1;
 	}
 	return 0;

@@ -34,6 +34,7 @@ enum io_frame_type {
 	IO_SIGNAL,
 	IO_PMI_FENCE,       /* stepd -> srun: this node's new PMI pairs */
 	IO_PMI_FENCE_OUT,   /* srun -> stepd: every node's, barrier over */
+	IO_WINSIZE,         /* srun -> stepd (--pty): u16 rows, u16 cols */
 	IO_TYPE_END
 };
 

@@ -279,7 +279,7 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(input_task, FT_U32), LT(flags, FT_U16), LT(kill_wait, FT_U32),
 	LT(pmi_mapping, FT_STR), LT(cpu_bind, FT_STR), LT(task_prolog, FT_STR),
 	LT(task_epilog, FT_STR),
-	LT(multi_prog, FT_STR),
+	LT(multi_prog, FT_STR), LT(pty_rows, FT_U16), LT(pty_cols, FT_U16),
 	FIELD_END
 };
 #undef LT

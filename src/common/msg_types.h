@@ -680,6 +680,8 @@ typedef struct {
 	char     *task_prolog;    /* --task-prolog, --task-epilog, or NULL */
 	char     *task_epilog;
 	char     *multi_prog;     /* --multi-prog file's text, or NULL */
+	uint16_t  pty_rows;       /* LAUNCH_PTY: srun's terminal size */
+	uint16_t  pty_cols;
 } launch_tasks_request_msg_t;
 
 enum {
@@ -688,6 +690,7 @@ enum {
 	LAUNCH_STDIN_NONE = 0x0004,
 	LAUNCH_PMI        = 0x0008,   /* serve PMI on PMI_FD (--mpi=pmi2) */
 	LAUNCH_PMIX       = 0x0010,   /* PMIx server in the stepd (--mpi=pmix) */
+	LAUNCH_PTY        = 0x0020,   /* --pty: task 0 on a pseudo-terminal */
 };
 /* slurmctld -> slurmdbd: a batch of outbox records, stored in one
  * transaction.  (epoch, seq) identify a record: the dbd skips those it

@@ -636,3 +636,50 @@ def test_multi_prog(cluster):
     r = srun(cluster, ["-n1", "--multi-prog", "/no/such/file"])
     assert r.rc == 1 and r.err == ("srun: error: Could not open multi_prog "
                                    "config file /no/such/file\n"), r
+
+
+def test_pty_task_0_on_a_terminal(cluster):
+    """srun --pty from a terminal (a pty the test holds): task 0 runs on
+    a terminal of the size of srun's, keys reach it raw, SIGWINCH resizes
+    it, its exit code is srun's."""
+    import fcntl
+    import pwd
+    import struct
+    import termios
+    import threading
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 33, 91, 0, 0))
+    pw = pwd.getpwnam(U)
+    p = subprocess.Popen(
+        [cluster.bin("srun"), "--pty", "-n1", "sh"], stdin=slave,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=cluster.env_for(U, None, None), cwd=cluster.workdir(U),
+        user=pw.pw_uid, group=pw.pw_gid,
+        extra_groups=os.getgrouplist(U, pw.pw_gid))
+    os.close(slave)
+    out = []
+    t = threading.Thread(target=lambda: out.append(p.stdout.read()))
+    t.start()
+
+    try:
+        time.sleep(1.5)
+        os.write(master, b"stty size; tty; echo T$((6*7))\n")
+        time.sleep(1.5)
+        fcntl.ioctl(master, termios.TIOCSWINSZ,
+                    struct.pack("HHHH", 40, 120, 0, 0))
+        p.send_signal(signal.SIGWINCH)
+        time.sleep(1)
+        os.write(master, b"stty size; exit 3\n")
+        rc = p.wait(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        t.join(timeout=10)
+        os.close(master)
+    text = b"".join(out).decode(errors="replace")
+    assert rc == 3, (rc, text, p.stderr.read())
+    assert "33 91\r\n" in text, text
+    assert re.search(r"/dev/pts/\d+\r\n", text), text
+    assert "T42\r\n" in text, text
+    assert "40 120\r\n" in text, text

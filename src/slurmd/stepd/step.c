@@ -29,6 +29,7 @@
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_pmi.h"
 #include "slurmd/stepd/step_pmix.h"
+#include "slurmd/stepd/step_pty.h"
 
 #define STEP_CONN_TIMEOUT_MS 10000
 
@@ -97,6 +98,8 @@ static void _on_srun_read(struct bufferevent *bev, void *arg)
 				step_tasks_signal(st, sig);
 		} else if (f.type == IO_PMI_FENCE_OUT && st->pmi) {
 			step_pmi_fence_out(st->pmi, (const char *) p, f.len);
+		} else if (f.type == IO_WINSIZE) {
+			step_pty_winsize(st, f.task, p, f.len);
 		} else if (f.type == IO_PMI_FENCE_OUT && st->pmix) {
 			step_pmix_fence_out(st->pmix, (const char *) p, f.len);
 		}

@@ -57,6 +57,8 @@ typedef struct {
 	int              status;
 	step_usage_t     usage;
 	char           **pmix_env;    /* PMIX_* for the child (--mpi=pmix) */
+	bool             pty;         /* --pty: out_fd is the terminal master */
+	int              pty_slave;   /* until the child has it */
 } step_task_t;
 
 typedef struct step {

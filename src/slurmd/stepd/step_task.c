@@ -32,6 +32,7 @@
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_pmi.h"
 #include "slurmd/stepd/step_pmix.h"
+#include "slurmd/stepd/step_pty.h"
 #include "slurmd/stepd/task_prolog.h"
 
 #define EXIT_EXEC_FAILED 2
@@ -155,7 +156,8 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 	char **env, **argv;
 	int rc;
 
-	setpgid(0, 0);
+	if (!t->pty)
+		setpgid(0, 0);   /* a pty task leads a session of its own */
 	_child_signals();
 	cgroup_step_attach_self(st->cg);
 	if (_become_user(m) < 0) {
@@ -171,6 +173,7 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 			_exit(EXIT_EXEC_FAILED);
 	}
 	_child_io(st, t, in, out, err);
+	step_pty_child((step_task_t *) t);
 	if (pmi_fd >= 0)
 		fcntl(pmi_fd, F_SETFD, 0);     /* crosses exec */
 	env = _task_env(st, t, pmi_fd);
@@ -320,7 +323,7 @@ static bool _gets_stdin(const step_t *st, const step_task_t *t)
 static int _start_one(step_t *st, step_task_t *t)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
-	int pmi_fd = -1;
+	int pmi_fd = -1, ptm = -1;
 	pid_t pid;
 
 	if ((_gets_stdin(st, t) && pipe2(in, O_CLOEXEC) < 0) ||
@@ -330,6 +333,8 @@ static int _start_one(step_t *st, step_task_t *t)
 		return ESLURMD_EXECVE_FAILED;
 	if (st->pmix && !(t->pmix_env = step_pmix_task_env(st->pmix, t)))
 		return ESLURMD_EXECVE_FAILED;
+	if (step_pty_open(st, t, &ptm) < 0)
+		return ESLURMD_EXECVE_FAILED;
 	pid = fork();
 	if (pid < 0) {
 		error("StepId=%u.%u: fork: %m", st->m->job_id, st->m->step_id);
@@ -337,7 +342,8 @@ static int _start_one(step_t *st, step_task_t *t)
 	}
 	if (pid == 0)
 		_child(st, t, in[0], out[1], err[1], pmi_fd);
-	setpgid(pid, pid);
+	if (!t->pty)
+		setpgid(pid, pid);
 	if (st->pmi)
 		step_pmi_task_started(st->pmi, t, pmi_fd);
 	t->pid = pid;
@@ -349,6 +355,14 @@ static int _start_one(step_t *st, step_task_t *t)
 	t->in_fd = in[1];
 	t->out_fd = out[0];
 	t->err_fd = err[0];
+	if (ptm >= 0) {            /* the terminal is its stdin and stdout */
+		close(t->pty_slave);
+		close(out[0]);
+		t->out_fd = ptm;
+		if (t->in_fd >= 0)
+			close(t->in_fd);
+		t->in_fd = fcntl(ptm, F_DUPFD_CLOEXEC, 3);
+	}
 	fcntl(t->out_fd, F_SETFL, O_NONBLOCK);
 	fcntl(t->err_fd, F_SETFL, O_NONBLOCK);
 	t->out_buf = evbuffer_new();
@@ -462,6 +476,12 @@ void step_tasks_stdin(step_t *st, uint32_t task, const void *p, size_t len)
 
 		if (t->in_fd < 0 || (task != IO_ALL_TASKS && task != t->gtid))
 			continue;
+		if (!len && t->pty) {
+			/* srun's input ended: end of file for the terminal */
+			if (write(t->in_fd, "\004", 1) < 0)
+				debug("pty EOF: %m");
+			continue;
+		}
 		if (!len) {
 			close(t->in_fd);
 			t->in_fd = -1;
