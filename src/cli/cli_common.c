@@ -196,7 +196,11 @@ static int ctld_rpc_pass(uint16_t type, const void *req, slurm_msg_t *resp,
 
 /* While no controller is in control but one is standing by (the primary
  * died, a backup has not taken over yet), wait and ask again, as Slurm
- * does, for up to 1.5 x SlurmctldTimeout. */
+ * does, for up to 1.5 x SlurmctldTimeout (+ MessageTimeout: a hand-over
+ * by scontrol takeover, where the controllers trade places).  With several SlurmctldHost
+ * entries, connection failures to all of them are retried once a second
+ * for MessageTimeout (a hand-over in progress); with one, the command
+ * fails at once as before. */
 static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
 {
 	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
@@ -209,9 +213,19 @@ static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
 		return rc;
 	limit = cli.conf->slurmctld_timeout ? cli.conf->slurmctld_timeout : 120;
 	nap = limit / 2 > 5 ? 5 : (limit / 2 ? limit / 2 : 1);
-	limit += limit / 2;
+	limit += limit / 2 + cli_timeout_ms() / 1000;   /* + a hand-over */
 	for (;;) {
 		rc = ctld_rpc_pass(type, req, resp, &standby);
+		if (rc == SLURM_COMMUNICATIONS_CONNECTION_ERROR &&
+		    cli.conf->ctld_host_cnt > 1 &&
+		    time(NULL) - start < cli_timeout_ms() / 1000) {
+			/* none listening: a hand-over in progress (the
+			 * old controller gone, the new one starting) */
+			debug("%s: no controller answers, retrying in 1 s",
+			      msg_type_name(type));
+			sleep(1);
+			continue;
+		}
 		if (!standby || (rc == 0 && !in_standby(resp)) ||
 		    cli.conf->ctld_host_cnt < 2 ||
 		    time(NULL) - start >= limit)

@@ -60,13 +60,15 @@ class Load:
 
     def _client(self):
         while not self.stop.is_set():
+            t0 = time.time()
             r = self.c.run(["sbatch", "--parsable"], user="sluice_u1",
                            input=self.script, timeout=60)
             with self.lock:
                 if r.rc == 0 and r.out.strip().isdigit():
                     self.acked.append(int(r.out))
                 else:
-                    self.failed.append(r.err.strip()[-200:])
+                    self.failed.append("%.1f-%.1f %s" % (
+                        t0, time.time(), r.err.strip()[-200:]))
 
     def start(self):
         for t in self.threads:
@@ -170,6 +172,7 @@ def test_backup_takes_over_and_gives_back(new_cluster):
 
     # 3. scontrol takeover gives control back to it
     off = os.path.getsize(c.ctld_log)
+    t_takeover = time.time()
     r = c.run(["scontrol", "takeover"], timeout=60)
     assert r.rc == 0 and r.out == "" and r.err == "", r
     _wait(lambda: "Taking over control" in _log(c.ctld_log)[off:], 60,
@@ -208,7 +211,8 @@ def test_backup_takes_over_and_gives_back(new_cluster):
     for j in acked:
         assert j in recs, "JobId=%d not in jobcomp" % j
         assert "JobState=COMPLETED" in recs[j][0], recs[j][0]
-    print("acked %d, refused %d, takeover after %.1f s"
-          % (len(acked), len(load.failed), took))
+    print("acked %d, refused %d, takeover after %.1f s (killed at %.1f, "
+          "takeover command at %.1f)"
+          % (len(acked), len(load.failed), took, t_kill, t_takeover))
     for e in load.failed[:5]:
         print("refused: %s" % e)
