@@ -181,12 +181,31 @@ def test_backup_takes_over_and_gives_back(new_cluster):
           "the backup standing by", c)
     n = load.count()
     load.wait_count(n + 10)
-    load.finish()
 
     if FULL:
-        # 4. the backup takes over once more, and the primary is killed
-        # again later: every switch keeps everything
-        pass
+        # 4. more switches under the load: the primary dies again (the
+        # backup takes over), returns in standby, then the backup dies
+        # (the primary takes over) and returns in standby
+        for kill_primary in (True, False):
+            victim_log = c.ctld_backup_log if kill_primary else c.ctld_log
+            off = os.path.getsize(victim_log)
+            t0 = time.time()
+            if kill_primary:
+                c.kill_ctld(signal.SIGKILL)
+            else:
+                c.stop_daemon(c.ctld_backup, signal.SIGKILL)
+            _wait(lambda: "taking over" in _log(victim_log)[off:]
+                  and _squeue_ok(c), CTLD_TIMEOUT + 30, "a takeover", c)
+            assert time.time() - t0 <= CTLD_TIMEOUT + 10
+            n = load.count()
+            load.wait_count(n + 100)
+            if kill_primary:
+                c.start_ctld()
+            else:
+                c.start_backup_ctld()
+            _wait(lambda: _ping(c).count(" is UP") == 2, 30,
+                  "both controllers UP", c)
+    load.finish()
 
     # The primary is in control: with the backup stopped, commands work.
     c.stop_daemon(c.ctld_backup)
@@ -194,6 +213,16 @@ def test_backup_takes_over_and_gives_back(new_cluster):
     out = _ping(c)
     assert out == ("Slurmctld(primary) at ctl1 is UP\n"
                    "Slurmctld(backup) at ctl2 is DOWN\n"), out
+
+    # scontrol shutdown stops every controller, the standby one too
+    c.start_backup_ctld()
+    _wait(lambda: _ping(c).count(" is UP") == 2, 30, "both controllers UP", c)
+    r = c.run(["scontrol", "shutdown", "slurmctld"], timeout=60)
+    assert r.rc == 0 and r.out == "" and r.err == "", r
+    for d in (c.ctld, c.ctld_backup):
+        d.popen.wait(timeout=30)
+    c.start_ctld()
+    c.wait_ready()
 
     acked = load.acked + running
     assert len(acked) == len(set(acked)), "a job id was acknowledged twice"
