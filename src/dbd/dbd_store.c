@@ -22,6 +22,12 @@ typedef struct {
 	time_t      now;
 	char       *jobs_sql;      /* pending multi-row job INSERT */
 	uint32_t    job_rows;
+	char       *steps_sql;     /* pending steps: a UNION ALL of rows */
+	uint32_t    step_rows;
+	struct step_key { uint32_t job; int64_t submit; uint32_t step; }
+		   *step_keys;     /* the steps in steps_sql */
+	char       *ended_ids;     /* jobs that ended: "id,id" */
+	char       *ended_keys;    /* and "(id,submit),(id,submit)" */
 	uint32_t    stored;
 	uint32_t    skipped;
 } store_t;
@@ -124,15 +130,24 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 }
 
 /* A job that ended closes its steps still open (a cancelled or timed
- * out job's steps end CANCELLED); the step's own end, if it comes later,
- * replaces this. */
-static int close_steps(store_t *s, const acct_job_rec_t *j)
+ * out job's steps end CANCELLED), once per batch after its steps are
+ * stored; a step's own end, if it comes later, replaces this. */
+static void note_end(store_t *s, const acct_job_rec_t *j)
+{
+	if (!j->end)
+		return;
+	xstrfmtcat(&s->ended_ids, "%s%u", s->ended_ids ? "," : "", j->job_id);
+	xstrfmtcat(&s->ended_keys, "%s(%u,%" PRId64 ")",
+		   s->ended_keys ? "," : "", j->job_id, (int64_t)j->submit);
+}
+
+static int close_steps(store_t *s)
 {
 	char *sql;
 	int rc;
 
-	if (!j->end || flush_jobs(s) < 0)
-		return j->end ? -1 : 0;
+	if (!s->ended_ids)
+		return 0;
 	sql = xstrdup_printf("UPDATE step_table s JOIN job_table t ON "
 			     "s.job_db_inx=t.job_db_inx SET "
 			     "s.time_end=t.time_end, s.state=IF(t.state IN "
@@ -140,60 +155,107 @@ static int close_steps(store_t *s, const acct_job_rec_t *j)
 			     "t.cluster=", JOB_CANCELLED, JOB_TIMEOUT,
 			     JOB_PREEMPTED, JOB_CANCELLED);
 	q(s, &sql, s->cluster);
-	xstrfmtcat(&sql, " AND t.id_job=%u AND t.time_submit=%" PRId64,
-		   j->job_id, (int64_t)j->submit);
+	xstrfmtcat(&sql, " AND t.id_job IN (%s) AND (t.id_job, t.time_submit) "
+		   "IN (%s)", s->ended_ids, s->ended_keys);
 	rc = dbd_db_exec(s->db, sql);
 	xfree(sql);
+	xfree(s->ended_ids);
+	xfree(s->ended_keys);
 	return rc;
 }
 
 /* ---- steps, events, registration: one statement each ---- */
 
-static int add_step(store_t *s, const acct_step_rec_t *st)
+#define STEP_ROWS_MAX 500
+
+static const char step_insert[] =
+	"INSERT INTO step_table (job_db_inx, id_step, step_name, time_start, "
+	"time_end, state, exit_code, requid, nodelist, nodes_alloc, tasks, "
+	"cpus_alloc, tres_alloc, user_sec, user_usec, sys_sec, sys_usec, "
+	"max_rss, max_vsize, ave_rss, ave_vsize) SELECT t.job_db_inx, v.st, "
+	"v.nm, v.ts, v.te, v.sa, v.ec, v.rq, v.nl, v.nn, v.tk, v.cp, v.tr, "
+	"v.us, v.uu, v.ss, v.su, v.mr, v.mv, v.ar, v.av FROM (";
+static const char step_update[] =
+	" ON DUPLICATE KEY UPDATE step_name=VALUES(step_name), "
+	"time_start=VALUES(time_start), time_end=VALUES(time_end), "
+	"state=VALUES(state), exit_code=VALUES(exit_code), "
+	"requid=IF(VALUES(requid)=4294967294, step_table.requid, "
+	"VALUES(requid)), nodelist=VALUES(nodelist), "
+	"nodes_alloc=VALUES(nodes_alloc), tasks=VALUES(tasks), "
+	"cpus_alloc=VALUES(cpus_alloc), tres_alloc=VALUES(tres_alloc), "
+	"user_sec=VALUES(user_sec), user_usec=VALUES(user_usec), "
+	"sys_sec=VALUES(sys_sec), sys_usec=VALUES(sys_usec), "
+	"max_rss=VALUES(max_rss), max_vsize=VALUES(max_vsize), "
+	"ave_rss=VALUES(ave_rss), ave_vsize=VALUES(ave_vsize)";
+
+/* Store the buffered steps: one INSERT ... SELECT joining their rows to
+ * their jobs (stored first). */
+static int flush_steps(store_t *s)
 {
-	char *sql = xstrdup("INSERT INTO step_table (job_db_inx, id_step, "
-		"step_name, time_start, time_end, state, exit_code, requid, "
-		"nodelist, nodes_alloc, tasks, cpus_alloc, tres_alloc, "
-		"user_sec, user_usec, sys_sec, sys_usec, max_rss, max_vsize, "
-		"ave_rss, ave_vsize) SELECT job_db_inx, ");
+	uint64_t want = s->step_rows;
 	int rc;
 
-	xstrfmtcat(&sql, "%d,", (int32_t)st->step_id);
-	q(s, &sql, st->name);
-	xstrfmtcat(&sql, ",%" PRId64 ",%" PRId64 ",%u,%u,%u,",
-		   (int64_t)st->start, (int64_t)st->end, st->state,
-		   st->exit_code, st->requid);
-	q(s, &sql, st->nodes);
-	xstrfmtcat(&sql, ",%u,%u,%u,", st->num_nodes, st->ntasks,
-		   st->num_cpus);
-	q(s, &sql, st->tres_alloc);
-	xstrfmtcat(&sql, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		   " FROM job_table WHERE cluster=",
+	if (!s->steps_sql)
+		return 0;
+	if (flush_jobs(s) < 0)
+		return -1;
+	xstrcat(&s->steps_sql, ") v JOIN job_table t ON t.cluster=");
+	q(s, &s->steps_sql, s->cluster);
+	xstrcat(&s->steps_sql, " AND t.id_job=v.j AND t.time_submit=v.sb");
+	xstrcat(&s->steps_sql, step_update);
+	rc = dbd_db_exec(s->db, s->steps_sql);
+	if (rc == 0 && dbd_db_affected(s->db) == 0 && want)
+		error("Cluster %s: %" PRIu64 " steps of unknown jobs: not "
+		      "stored", s->cluster, want);
+	xfree(s->steps_sql);
+	xfree(s->step_keys);
+	s->step_rows = 0;
+	return rc;
+}
+
+static int add_step(store_t *s, const acct_step_rec_t *st)
+{
+	char **sql = &s->steps_sql;
+
+	/* The same step twice in one statement: its rows' order is not
+	 * defined, so store the first one before. */
+	for (uint32_t i = 0; i < s->step_rows; i++)
+		if (s->step_keys[i].job == st->job_id &&
+		    s->step_keys[i].submit == (int64_t)st->submit &&
+		    s->step_keys[i].step == st->step_id) {
+			if (flush_steps(s) < 0)
+				return -1;
+			break;
+		}
+	if (!*sql)
+		*sql = xstrdup(step_insert);
+	else
+		xstrcat(sql, " UNION ALL ");
+	xstrfmtcat(sql, "SELECT %u AS j, %" PRId64 " AS sb, %d AS st, ",
+		   st->job_id, (int64_t)st->submit, (int32_t)st->step_id);
+	q(s, sql, st->name);
+	xstrfmtcat(sql, " AS nm, %" PRId64 " AS ts, %" PRId64 " AS te, %u AS "
+		   "sa, %u AS ec, %u AS rq, ", (int64_t)st->start,
+		   (int64_t)st->end, st->state, st->exit_code, st->requid);
+	q(s, sql, st->nodes);
+	xstrfmtcat(sql, " AS nl, %u AS nn, %u AS tk, %u AS cp, ",
+		   st->num_nodes, st->ntasks, st->num_cpus);
+	q(s, sql, st->tres_alloc);
+	xstrfmtcat(sql, " AS tr, %" PRIu64 " AS us, %" PRIu64 " AS uu, %"
+		   PRIu64 " AS ss, %" PRIu64 " AS su, %" PRIu64 " AS mr, %"
+		   PRIu64 " AS mv, %" PRIu64 " AS ar, %" PRIu64 " AS av",
 		   st->user_usec / 1000000, st->user_usec % 1000000,
 		   st->sys_usec / 1000000, st->sys_usec % 1000000,
 		   st->max_rss_kb, st->max_vsize_kb, st->ave_rss_kb,
 		   st->ave_vsize_kb);
-	q(s, &sql, s->cluster);
-	xstrfmtcat(&sql, " AND id_job=%u AND time_submit=%" PRId64
-		   " ON DUPLICATE KEY UPDATE step_name=VALUES(step_name), "
-		   "time_start=VALUES(time_start), time_end=VALUES(time_end), "
-		   "state=VALUES(state), exit_code=VALUES(exit_code), "
-		   "requid=IF(VALUES(requid)=4294967294, step_table.requid, "
-		   "VALUES(requid)), nodelist=VALUES(nodelist), "
-		   "nodes_alloc=VALUES(nodes_alloc), tasks=VALUES(tasks), "
-		   "cpus_alloc=VALUES(cpus_alloc), tres_alloc=VALUES(tres_alloc), "
-		   "user_sec=VALUES(user_sec), user_usec=VALUES(user_usec), "
-		   "sys_sec=VALUES(sys_sec), sys_usec=VALUES(sys_usec), "
-		   "max_rss=VALUES(max_rss), max_vsize=VALUES(max_vsize), "
-		   "ave_rss=VALUES(ave_rss), ave_vsize=VALUES(ave_vsize)",
-		   st->job_id, (int64_t)st->submit);
-	rc = dbd_db_exec(s->db, sql);
-	if (rc == 0 && dbd_db_affected(s->db) == 0)
-		error("Step %u.%d of an unknown job: not stored", st->job_id,
-		      (int32_t)st->step_id);
-	xfree(sql);
-	return rc;
+	s->step_keys = xrealloc(s->step_keys, (s->step_rows + 1) *
+				sizeof(*s->step_keys));
+	s->step_keys[s->step_rows].job = st->job_id;
+	s->step_keys[s->step_rows].submit = (int64_t)st->submit;
+	s->step_keys[s->step_rows].step = st->step_id;
+	if (++s->step_rows >= STEP_ROWS_MAX)
+		return flush_steps(s);
+	return 0;
 }
 
 /* The cluster's TRES changed (node name ""): the record before ends. */
@@ -287,14 +349,13 @@ static int apply(store_t *s, const acct_frame_t *f)
 		s->skipped++;
 		return 0;
 	}
-	if (f->kind != ACCT_REC_JOB)
-		rc = flush_jobs(s);
+	if (f->kind != ACCT_REC_JOB && f->kind != ACCT_REC_STEP)
+		rc = flush_steps(s) < 0 || close_steps(s) < 0 ? -1 : 0;
 	if (rc == 0) {
 		switch (f->kind) {
 		case ACCT_REC_JOB:
 			rc = add_job(s, rec);
-			if (rc == 0)
-				rc = close_steps(s, rec);
+			note_end(s, rec);
 			break;
 		case ACCT_REC_STEP:
 			rc = add_step(s, rec);
@@ -368,7 +429,7 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 		if (apply(s, f) < 0)
 			return -1;
 	}
-	if (flush_jobs(s) < 0)
+	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0)
 		return -1;
 	if (top > done && set_last_seq(s, req->epoch, top) < 0)
 		return -1;
@@ -410,6 +471,10 @@ void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	}
 	if (store_batch(&s, req, &acked) < 0) {
 		xfree(s.jobs_sql);
+		xfree(s.steps_sql);
+		xfree(s.step_keys);
+		xfree(s.ended_ids);
+		xfree(s.ended_keys);
 		dbd_db_rollback(db);
 		resp->rc = ESLURM_DB_CONNECTION;
 		return;
