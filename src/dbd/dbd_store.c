@@ -132,6 +132,8 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 /* A job that ended closes its steps still open (a cancelled or timed
  * out job's steps end CANCELLED), once per batch after its steps are
  * stored; a step's own end, if it comes later, replaces this. */
+static int flush_steps(store_t *s);
+
 static void note_end(store_t *s, const acct_job_rec_t *j)
 {
 	if (!j->end)
@@ -148,6 +150,8 @@ static int close_steps(store_t *s)
 
 	if (!s->ended_ids)
 		return 0;
+	if (flush_jobs(s) < 0 || flush_steps(s) < 0)
+		return -1;
 	sql = xstrdup_printf("UPDATE step_table s JOIN job_table t ON "
 			     "s.job_db_inx=t.job_db_inx SET "
 			     "s.time_end=t.time_end, s.state=IF(t.state IN "

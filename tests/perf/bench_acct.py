@@ -11,8 +11,11 @@ it.  Run as root:
 BENCH_BURST_JOBS (2000): jobs submitted while slurmdbd is stopped; their
 records (one per job, plus the cluster registration) wait in the
 controller's outbox and are timed from slurmdbd's start until the outbox
-is empty.  BENCH_SACCT_JOBS (10000): job records (each with a .batch
-step) written into the database for the sacct timings.
+is empty.  BENCH_SACCT_JOBS (100000): finished job records (each with a
+.batch step) sent to slurmdbd through its batch path (REQUEST_DBD_RECORDS,
+1000 records a transaction, what the controller sends; tests/perf/dbd_fill)
+for the sacct and sreport timings.  BENCH_FILL_SQL=1 writes them with SQL
+instead (faster, not what slurmdbd does).
 """
 
 import os
@@ -29,7 +32,8 @@ import cluster as cl  # noqa: E402
 import mariadb  # noqa: E402
 
 BURST = int(os.environ.get("BENCH_BURST_JOBS", "2000"))
-SACCT_JOBS = int(os.environ.get("BENCH_SACCT_JOBS", "10000"))
+SACCT_JOBS = int(os.environ.get("BENCH_SACCT_JOBS", "100000"))
+FILL_SQL = os.environ.get("BENCH_FILL_SQL") == "1"
 RUNS = 7
 
 
@@ -118,21 +122,37 @@ def fill(env, n):
                "id_job >= 1000000", db=env.db.db)
 
 
-def median_ms(env, args):
+def fill_dbd(env, n):
+    """n finished jobs with a .batch step each through slurmdbd's batch
+    path (dbd_fill), timed."""
+    exe = os.path.join(os.path.dirname(env.c.bins["slurmctld"]), "..",
+                       "tests", "dbd_fill")
+    r = env.c.run([os.path.abspath(exe), str(n)], timeout=3600)
+    if r.rc != 0:
+        raise SystemExit("dbd_fill failed: %r" % (r,))
+    for line in r.out.splitlines():
+        k, v = line.split(":", 1)
+        say(k, v.strip())
+
+
+def median_ms(env, args, cmd="sacct"):
     times = []
     out = ""
     for _ in range(RUNS):
         t0 = time.time()
-        r = env.sacct(*args)
+        r = env.c.run([env.c.bins[cmd]] + list(args), timeout=600)
         times.append((time.time() - t0) * 1000)
         if r.rc != 0:
-            raise SystemExit("sacct %s failed: %r" % (args, r))
+            raise SystemExit("%s %s failed: %r" % (cmd, args, r))
         out = r.out
     return statistics.median(times), out.count("\n")
 
 
 def sacct_latency(env):
-    fill(env, SACCT_JOBS)
+    if FILL_SQL:
+        fill(env, SACCT_JOBS)
+    else:
+        fill_dbd(env, SACCT_JOBS)
     say("sacct_job_records", SACCT_JOBS)
     for name, args in (
             ("sacct_all_X_P_ms", ["-a", "-X", "-P", "-n", "-o",
@@ -144,6 +164,14 @@ def sacct_latency(env):
                                "JobIdRaw,State", "--name=job7",
                                "-S", "now-2days"])):
         ms, lines = median_ms(env, args)
+        say(name, "%.1f (%d lines)" % (ms, lines))
+    for name, args in (
+            ("sreport_cluster_util_ms", ["-t", "seconds", "cluster",
+                                         "utilization", "start=now-1days",
+                                         "end=now"]),
+            ("sreport_top_usage_ms", ["user", "topusage", "start=now-1days",
+                                      "end=now"])):
+        ms, lines = median_ms(env, args, cmd="sreport")
         say(name, "%.1f (%d lines)" % (ms, lines))
 
 
