@@ -78,17 +78,42 @@ void tagrec_field_end(buf_t *b, size_t at)
 	tagrec_end(b, at);
 }
 
-void tagrec_pack(buf_t *b, tagrec_table_t *t, const void *rec)
+/* Does field f hold the same in a and b?  Pointers: both NULL. */
+static bool _same(const field_desc_t *f, const void *a, const void *b)
+{
+	const char *x = (const char *) a + f->offset;
+	const char *y = (const char *) b + f->offset;
+
+	switch (f->type) {
+	case FT_STR:
+	case FT_STRLIST:
+	case FT_BITMAP:
+		return !*(void *const *) x && !*(void *const *) y;
+	default:
+		return !memcmp(x, y, fields_size(f->type));
+	}
+}
+
+void tagrec_pack_diff(buf_t *b, tagrec_table_t *t, const void *rec,
+		      const void *deflt)
 {
 	_tags(t);
 	for (size_t i = 0; i < t->cnt; i++) {
-		pack32(b, t->tags[i]);
-		size_t at = buf_len(b);
+		size_t at;
 
+		if (deflt && _same(&t->fields[i], rec, deflt))
+			continue;
+		pack32(b, t->tags[i]);
+		at = buf_len(b);
 		pack32(b, 0);
 		fields_pack_one(b, &t->fields[i], rec);
 		tagrec_end(b, at);
 	}
+}
+
+void tagrec_pack(buf_t *b, tagrec_table_t *t, const void *rec)
+{
+	tagrec_pack_diff(b, t, rec, NULL);
 }
 
 /* ---- reading ---- */

@@ -53,6 +53,12 @@ size_t tagrec_field_begin(buf_t *b, const char *name);
 void   tagrec_field_end(buf_t *b, size_t at);
 /* Every field of the table, tagged. */
 void   tagrec_pack(buf_t *b, tagrec_table_t *t, const void *rec);
+/* The fields of rec that differ from deflt (a record as a reader starts
+ * it: scalars compared bytewise, pointers written unless both NULL).  A
+ * reader must start from the same defaults, and a default can then never
+ * change for records already written. */
+void   tagrec_pack_diff(buf_t *b, tagrec_table_t *t, const void *rec,
+			const void *deflt);
 
 /* ---- reading ---- */
 

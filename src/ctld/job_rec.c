@@ -112,6 +112,7 @@ static tagrec_table_t array_tab = TAGREC_TABLE(array_rec_fields);
 static void _pack_alloc(buf_t *b, const job_record_t *j)
 {
 	size_t at = tagrec_field_begin(b, TAG_ALLOC);
+	const alloc_node_t zero = { 0 };
 	long i, k = 0;
 
 	pack32(b, j->alloc_cnt);
@@ -126,7 +127,7 @@ static void _pack_alloc(buf_t *b, const job_record_t *j)
 		size_t r = tagrec_begin(b, JALN_MAGIC);
 
 		job_res_saved_node(j, (uint32_t) k, &a.cpu_ids, &a.gpus);
-		tagrec_pack(b, &alloc_tab, &a);
+		tagrec_pack_diff(b, &alloc_tab, &a, &zero);
 		tagrec_end(b, r);
 		xfree(a.cpu_ids);
 	}
@@ -139,6 +140,7 @@ static void _pack_array(buf_t *b, const job_record_t *j)
 	array_spec_stats_t st;
 	const bitmap_t *pending;
 	array_rec_t a = { 0 };
+	const array_rec_t zero = { 0 };
 
 	job_array_saved(j, &st, &a.meta, &pending);
 	a.count = st.count;
@@ -147,17 +149,30 @@ static void _pack_array(buf_t *b, const job_record_t *j)
 	a.step = st.step;
 	a.pending = (bitmap_t *) pending;
 	r = tagrec_begin(b, JARR_MAGIC);
-	tagrec_pack(b, &array_tab, &a);
+	tagrec_pack_diff(b, &array_tab, &a, &zero);
 	tagrec_end(b, r);
 	tagrec_field_end(b, at);
+}
+
+/* What a reader starts from: a new record (job_mgr_create).  Fields
+ * equal to it are not written, so these defaults are part of the format:
+ * they may not change (doc/dev/state-format.md). */
+static const job_record_t *_defaults(void)
+{
+	static job_record_t *d;
+
+	if (!d)
+		d = job_mgr_create(0);
+	return d;
 }
 
 void job_rec_pack(buf_t *b, const job_record_t *j)
 {
 	size_t at = tagrec_begin(b, JOB2_MAGIC);
 
-	tagrec_pack(b, &info_tab, j);       /* info is j's first member */
-	tagrec_pack(b, &extra_tab, j);
+	/* info is j's first member */
+	tagrec_pack_diff(b, &info_tab, j, _defaults());
+	tagrec_pack_diff(b, &extra_tab, j, _defaults());
 	/* only jobs holding nodes need them back (finished jobs' bitmaps may
 	 * predate a node table rebuild) */
 	if (j->node_bitmap && j->on_run && j->alloc_cnt)

@@ -468,6 +468,7 @@ static tagrec_table_t saved_node_tab = TAGREC_TABLE(saved_node_fields);
 
 void node_mgr_pack_state(buf_t *b)
 {
+	const saved_node_t zero = { 0 };
 	uint32_t cnt = 0;
 	size_t i;
 
@@ -489,7 +490,7 @@ void node_mgr_pack_state(buf_t *b)
 		if (!node_state_worth_saving(n))
 			continue;
 		at = tagrec_begin(b, NODE2_MAGIC);
-		tagrec_pack(b, &saved_node_tab, &s);
+		tagrec_pack_diff(b, &saved_node_tab, &s, &zero);
 		tagrec_end(b, at);
 	}
 }
