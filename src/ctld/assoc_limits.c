@@ -152,6 +152,14 @@ static bool over(uint64_t limit, uint64_t used, uint64_t want)
 	return limit != ASSOC_NO_LIMIT && used + want > limit;
 }
 
+static bool tres_any(const assoc_tres_t *lim)
+{
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		if (lim->v[k] != ASSOC_NO_LIMIT)
+			return true;
+	return false;
+}
+
 /* Per-job TRES against a Max*PerJob limit: the first TRES over it. */
 static int tres_over(const assoc_tres_t *lim, const uint64_t want[])
 {
@@ -224,53 +232,24 @@ static uint32_t qos_reason(const job_record_t *j, am_snap_t *s,
 	return WAIT_NO_REASON;
 }
 
-/* A Max* limit: the association's own, else the nearest one above. */
-#define INHERIT(a, field, out)                                          \
-	do {                                                            \
-		(out) = ASSOC_NO_LIMIT;                                 \
-		for (const assoc_rec_t *x_ = (a); x_; x_ = x_->parent)  \
-			if (x_->field != ASSOC_NO_LIMIT) {              \
-				(out) = x_->field;                      \
-				break;                                  \
-			}                                               \
-	} while (0)
-
-static void inherit_tres(const assoc_rec_t *a, size_t off, assoc_tres_t *out)
-{
-	for (int k = 0; k < ASSOC_TRES_CNT; k++) {
-		out->v[k] = ASSOC_NO_LIMIT;
-		for (const assoc_rec_t *x = a; x; x = x->parent) {
-			const assoc_tres_t *t = (const void *)
-				((const char *)x + off);
-
-			if (t->v[k] != ASSOC_NO_LIMIT) {
-				out->v[k] = t->v[k];
-				break;
-			}
-		}
-	}
-}
-
 static uint32_t assoc_job_limits(const assoc_rec_t *a, uint32_t time_limit,
 				 const uint64_t t[])
 {
-	assoc_tres_t lim;
-	uint64_t wall, per_node[ASSOC_TRES_CNT];
+	uint64_t wall = a->eff_max_wall, per_node[ASSOC_TRES_CNT];
 	int k;
 
-	INHERIT(a, max_wall, wall);
 	if (wall != ASSOC_NO_LIMIT && time_limit != INFINITE32 &&
 	    time_limit != NO_VAL32 && time_limit > wall)
 		return WAIT_ASSOC_MAX_WALL_PER_JOB;
-	inherit_tres(a, offsetof(assoc_rec_t, max_tres), &lim);
-	if ((k = tres_over(&lim, t)) >= 0)
+	if ((k = tres_over(&a->eff_max_tres, t)) >= 0)
 		return assoc_max_pj[k];
-	inherit_tres(a, offsetof(assoc_rec_t, max_tres_pn), &lim);
+	if (!tres_any(&a->eff_max_tres_pn))
+		return WAIT_NO_REASON;
 	for (k = 0; k < ASSOC_TRES_CNT; k++)
 		per_node[k] = (t[k] + t[ASSOC_TRES_NODE] - 1) /
 			t[ASSOC_TRES_NODE];
 	per_node[ASSOC_TRES_NODE] = 0;
-	if ((k = tres_over(&lim, per_node)) >= 0)
+	if ((k = tres_over(&a->eff_max_tres_pn, per_node)) >= 0)
 		return assoc_max_pn[k];
 	return WAIT_NO_REASON;
 }
@@ -279,15 +258,13 @@ static uint32_t assoc_reason(const job_record_t *j, const assoc_rec_t *a,
 			     const uint64_t t[])
 {
 	uint32_t r = assoc_job_limits(a, j->info.time_limit, t);
-	uint64_t max_jobs;
 	int k;
 
 	if (r != WAIT_NO_REASON)
 		return r;
-	INHERIT(a, max_jobs, max_jobs);
-	if (over(max_jobs, a->usage.run_jobs, 1))
+	if (over(a->eff_max_jobs, a->usage.run_jobs, 1))
 		return WAIT_ASSOC_MAX_JOBS;
-	for (const assoc_rec_t *x = a; x; x = x->parent) {
+	for (const assoc_rec_t *x = a; a->grp_limited && x; x = x->parent) {
 		if (over(x->grp_jobs, x->usage.run_jobs, 1))
 			return WAIT_ASSOC_GRP_JOBS;
 		if ((k = tres_over_used(&x->grp_tres, x->usage.run_tres,
@@ -310,10 +287,10 @@ uint32_t assoc_mgr_job_reason(job_record_t *j, time_t now)
 	if (!s || !(enforce & (ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_QOS)))
 		return WAIT_NO_REASON;
 	job_tres(&j->info, t);
-	if ((enforce & ACCT_ENFORCE_QOS) && (q = job_qos(j)))
+	if ((enforce & ACCT_ENFORCE_QOS) && (q = job_qos(j)) && q->has_limits)
 		r = qos_reason(j, s, q, t);
 	if (r == WAIT_NO_REASON && (enforce & ACCT_ENFORCE_LIMITS) &&
-	    (a = job_assoc(j)))
+	    s->assocs_limited && (a = job_assoc(j)))
 		r = assoc_reason(j, a, t);
 	return r;
 }
@@ -352,7 +329,6 @@ static int check_submit_counts(const assoc_rec_t *a, assoc_qos_t *q,
 			       uid_t uid, char **msg)
 {
 	am_snap_t *s = am_snap();
-	uint64_t max_submit;
 	assoc_usage_t *uu;
 
 	if (q && (assoc_mgr_enforce() & ACCT_ENFORCE_QOS)) {
@@ -366,8 +342,7 @@ static int check_submit_counts(const assoc_rec_t *a, assoc_qos_t *q,
 	}
 	if (!(assoc_mgr_enforce() & ACCT_ENFORCE_LIMITS))
 		return 0;
-	INHERIT(a, max_submit, max_submit);
-	if (over(max_submit, a->usage.submit_jobs, 1))
+	if (over(a->eff_max_submit, a->usage.submit_jobs, 1))
 		return deny(msg, ESLURM_ACCOUNTING_POLICY,
 			    WAIT_ASSOC_MAX_SUBMIT);
 	for (const assoc_rec_t *x = a; x; x = x->parent)

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,14 @@ static void tres(const char *s, assoc_tres_t *t)
 	tres_limit_get(s, t->v);
 }
 
+static bool tres_set(const assoc_tres_t *t)
+{
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		if (t->v[k] != ASSOC_NO_LIMIT)
+			return true;
+	return false;
+}
+
 static char **name_list(const char *s)
 {
 	char **v = xstrsplit(s ? s : "", ",", NULL);
@@ -160,6 +169,11 @@ static void build_qos(am_snap_t *s, const dbd_acct_resp_msg_t *r)
 		tres(cell(r, i, "grptres"), &q->grp_tres);
 		tres(cell(r, i, "maxtres"), &q->max_tres);
 		tres(cell(r, i, "maxtrespu"), &q->max_tres_pu);
+		q->has_limits = q->grp_jobs != ASSOC_NO_LIMIT ||
+			q->max_jobs_pu != ASSOC_NO_LIMIT ||
+			q->max_wall != ASSOC_NO_LIMIT ||
+			tres_set(&q->grp_tres) || tres_set(&q->max_tres) ||
+			tres_set(&q->max_tres_pu);
 		s->qos[s->qos_cnt++] = q;
 	}
 }
@@ -216,8 +230,45 @@ static void build_assocs(am_snap_t *s, const dbd_acct_resp_msg_t *r)
 		tres(cell(r, i, "maxtrespn"), &a->max_tres_pn);
 		a->qos = name_list(cell(r, i, "qos"));
 		a->def_qos = xstrtolower(xstrdup(cell(r, i, "defqos")));
+		if (a->grp_jobs != ASSOC_NO_LIMIT ||
+		    a->max_jobs != ASSOC_NO_LIMIT ||
+		    a->max_wall != ASSOC_NO_LIMIT || tres_set(&a->grp_tres) ||
+		    tres_set(&a->max_tres) || tres_set(&a->max_tres_pn))
+			s->assocs_limited = true;
 		s->assocs[s->assoc_cnt++] = a;
 	}
+}
+
+static uint64_t first_set(const assoc_rec_t *a, size_t off)
+{
+	for (int depth = 0; a && depth < 64; a = a->parent, depth++) {
+		uint64_t v = *(const uint64_t *)((const char *)a + off);
+
+		if (v != ASSOC_NO_LIMIT)
+			return v;
+	}
+	return ASSOC_NO_LIMIT;
+}
+
+/* The limits in force of a (its own or inherited), computed once. */
+static void inherit(assoc_rec_t *a)
+{
+	a->eff_max_jobs = first_set(a, offsetof(assoc_rec_t, max_jobs));
+	a->eff_max_submit = first_set(a, offsetof(assoc_rec_t, max_submit));
+	a->eff_max_wall = first_set(a, offsetof(assoc_rec_t, max_wall));
+	for (int k = 0; k < ASSOC_TRES_CNT; k++) {
+		a->eff_max_tres.v[k] = first_set(a, offsetof(assoc_rec_t,
+						     max_tres.v[k]));
+		a->eff_max_tres_pn.v[k] = first_set(a, offsetof(assoc_rec_t,
+							max_tres_pn.v[k]));
+	}
+	for (const assoc_rec_t *x = a; x; x = x->parent)
+		if (x->grp_jobs != ASSOC_NO_LIMIT ||
+		    x->grp_submit != ASSOC_NO_LIMIT ||
+		    tres_set(&x->grp_tres)) {
+			a->grp_limited = true;
+			break;
+		}
 }
 
 /* Hash indexes and parent links. */
@@ -240,6 +291,8 @@ static void index_snap(am_snap_t *s)
 					   a->partition);
 
 		am_index_add(&s->assoc_by_key, key, a);
+		if (a->partition[0])
+			s->has_part_assocs = true;
 		am_index_add_id(&s->assoc_by_id, a->id, a);
 		xfree(key);
 	}
@@ -252,6 +305,8 @@ static void index_snap(am_snap_t *s)
 			a->parent = am_index_find(s->assoc_by_key, key);
 		xfree(key);
 	}
+	for (size_t i = 0; i < s->assoc_cnt; i++)
+		inherit(s->assocs[i]);
 	for (size_t i = 0; i < s->qos_cnt; i++)
 		if (s->qos[i]->priority > s->qos_max_prio)
 			s->qos_max_prio = s->qos[i]->priority;
@@ -697,14 +752,23 @@ assoc_user_t *assoc_mgr_user_name(const char *name)
 		NULL;
 }
 
+/* "user|acct|part" (no snprintf: this is on the scheduler's path). */
 static assoc_rec_t *find_key(const char *user, const char *acct,
 			     const char *part)
 {
+	const char *parts[3] = { user, acct, part ? part : "" };
 	char key[200];
+	size_t n = 0;
 
-	if (snprintf(key, sizeof(key), "%s|%s|%s", user, acct,
-		     part ? part : "") >= (int)sizeof(key))
-		return NULL;
+	for (int i = 0; i < 3; i++) {
+		size_t len = strlen(parts[i]);
+
+		if (n + len + 2 > sizeof(key))
+			return NULL;
+		memcpy(key + n, parts[i], len);
+		n += len;
+		key[n++] = i < 2 ? '|' : '\0';
+	}
 	return am_index_find(am.snap->assoc_by_key, key);
 }
 
@@ -718,17 +782,20 @@ assoc_rec_t *assoc_mgr_find(uid_t uid, const char *acct, const char *part)
 		return NULL;
 	if (!acct || !*acct)
 		acct = u->default_acct;
-	if (strlen(acct) >= sizeof(lower))
-		return NULL;
-	for (size_t i = 0; ; i++) {
-		lower[i] = (char)(acct[i] >= 'A' && acct[i] <= 'Z' ?
-				  acct[i] + 32 : acct[i]);
-		if (!acct[i])
-			break;
+	if (strpbrk(acct, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+		if (strlen(acct) >= sizeof(lower))
+			return NULL;
+		for (size_t i = 0; ; i++) {
+			lower[i] = (char)(acct[i] >= 'A' && acct[i] <= 'Z' ?
+					  acct[i] + 32 : acct[i]);
+			if (!acct[i])
+				break;
+		}
+		acct = lower;
 	}
-	if (part && *part)
-		a = find_key(u->name, lower, part);
-	return a ? a : find_key(u->name, lower, "");
+	if (part && *part && am.snap->has_part_assocs)
+		a = find_key(u->name, acct, part);
+	return a ? a : find_key(u->name, acct, "");
 }
 
 assoc_rec_t *assoc_mgr_find_id(uint32_t id)

@@ -79,6 +79,7 @@ typedef struct assoc_qos {
 	uint64_t      grp_jobs, grp_submit, grp_wall;   /* wall: minutes */
 	uint64_t      max_jobs_pu, max_submit_pu, max_wall;
 	assoc_tres_t  grp_tres, max_tres, max_tres_pu;
+	bool          has_limits;     /* any of the limits above set */
 	assoc_usage_t usage;          /* every job of the QOS */
 } assoc_qos_t;
 
@@ -95,6 +96,10 @@ typedef struct assoc_rec {
 	uint64_t          grp_jobs, grp_submit, grp_wall;
 	uint64_t          max_jobs, max_submit, max_wall;
 	assoc_tres_t      grp_tres, max_tres, max_tres_pn;
+	/* in force: its own Max* limits, else the nearest account's */
+	uint64_t          eff_max_jobs, eff_max_submit, eff_max_wall;
+	assoc_tres_t      eff_max_tres, eff_max_tres_pn;
+	bool              grp_limited; /* a Grp* limit here or above */
 	char            **qos;        /* QOS it may use (names) */
 	char             *def_qos;    /* "" = none */
 	assoc_usage_t     usage;      /* its jobs and those below it */

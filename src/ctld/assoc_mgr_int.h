@@ -25,6 +25,8 @@ typedef struct {
 	assoc_rec_t  **assocs;
 	size_t         assoc_cnt;
 	uint32_t       qos_max_prio;
+	bool           has_part_assocs;  /* any association per partition */
+	bool           assocs_limited;   /* any association has a limit */
 	am_index_t    *qos_by_name, *qos_by_id;
 	am_index_t    *user_by_name, *user_by_uid;
 	am_index_t    *assoc_by_key, *assoc_by_id;  /* "user|acct|part" */

@@ -12,9 +12,17 @@
  * bf_max_job_test=500 and over the whole queue (CPU time of the one
  * thread: the figures hold on a busy machine), and peak memory.
  *
+ * With SCHED_BENCH_ASSOC=1 an association cache is in place and enforced
+ * (AccountingStorageEnforce=associations,limits,qos): 200 users in 10
+ * accounts under root, MaxJobs per user, GrpJobs and GrpTRES=cpu per
+ * account, QOS normal with MaxJobsPerUser, all set high enough not to
+ * bind (the same jobs start): every job is counted and every pending
+ * job checked against them (assoc_mgr_job_reason) in every pass.
+ *
  * Usage: sched_bench [nodes jobs]...   (default: 1000 10000 10000 100000)
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +37,8 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/agent.h"
+#include "ctld/assoc_mgr.h"
+#include "ctld/assoc_mgr_int.h"
 #include "ctld/backfill.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
@@ -162,6 +172,85 @@ static void queue(size_t nodes, size_t jobs)
 	}
 }
 
+/* ---- SCHED_BENCH_ASSOC: a synthetic association cache ---- */
+
+#define BENCH_USERS 200
+#define BENCH_ACCTS 10
+
+static dbd_acct_resp_msg_t *bench_list(const char *const *cols)
+{
+	dbd_acct_resp_msg_t *r = xmalloc(sizeof(*r));
+
+	for (size_t i = 0; cols[i]; i++)
+		r->cols = xstrarray_append(r->cols, cols[i]);
+	return r;
+}
+
+static void bench_row(dbd_acct_resp_msg_t *r, ...)
+{
+	va_list ap;
+	const char *v;
+
+	va_start(ap, r);
+	while ((v = va_arg(ap, const char *)))
+		r->cells = xstrarray_append(r->cells, v);
+	va_end(ap);
+}
+
+static void bench_assoc(dbd_acct_resp_msg_t *r, int id, const char *acct,
+			const char *user, const char *parent,
+			const char *maxjobs, const char *grpjobs,
+			const char *grptres)
+{
+	char ids[16];
+
+	snprintf(ids, sizeof(ids), "%d", id);
+	bench_row(r, ids, acct, user, parent, maxjobs, grpjobs, grptres,
+		  "normal", (char *)NULL);
+}
+
+static void install_assocs(void)
+{
+	static const char *const qcols[] = { "id", "name", "priority",
+					     "maxjobspu", NULL };
+	static const char *const ucols[] = { "user", "defacct", "admin", NULL };
+	static const char *const acols[] = { "id", "account", "user",
+		"parentname", "maxjobs", "grpjobs", "grptres", "qos", NULL };
+	static const char *const ccols[] = { "user", "account", NULL };
+	dbd_acct_resp_msg_t *l[AM_LIST_CNT] = {
+		bench_list(qcols), bench_list(ucols), bench_list(acols),
+		bench_list(ccols) };
+	am_snap_t *s;
+	char name[32], acct[32];
+	int id = 1;
+
+	bench_row(l[0], "1", "normal", "0", "1000000", (char *)NULL);
+	bench_assoc(l[2], id++, "root", "", "", "", "", "");
+	for (int a = 0; a < BENCH_ACCTS; a++) {
+		snprintf(acct, sizeof(acct), "a%d", a);
+		bench_assoc(l[2], id++, acct, "", "root", "", "1000000",
+			    "cpu=100000000");
+	}
+	for (int u = 0; u < BENCH_USERS; u++) {
+		snprintf(name, sizeof(name), "benchu%d", u);
+		snprintf(acct, sizeof(acct), "a%d", u % BENCH_ACCTS);
+		bench_row(l[1], name, acct, "None", (char *)NULL);
+		bench_assoc(l[2], id++, acct, name, acct, "1000000", "", "");
+	}
+	am_install_lists(l);
+	for (int i = 0; i < AM_LIST_CNT; i++)
+		msg_body_free(RESPONSE_DBD_ACCT, l[i]);
+	/* the users do not exist here: give them the jobs' uids */
+	s = am_snap();
+	for (size_t i = 0; i < s->user_cnt; i++) {
+		s->users[i]->uid = 1000 + (uid_t)i;
+		am_index_add_id(&s->user_by_uid, s->users[i]->uid,
+				s->users[i]);
+	}
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
+		       ACCT_ENFORCE_QOS);
+}
+
 static void run(size_t nodes, size_t jobs)
 {
 	char dir[] = "/tmp/sched_bench.XXXXXX", err[512], cmd[600];
@@ -186,6 +275,8 @@ static void run(size_t nodes, size_t jobs)
 	part_mgr_refresh_totals();
 	job_mgr_init();
 	sched_init(NULL);
+	if (getenv("SCHED_BENCH_ASSOC"))
+		install_assocs();
 	register_nodes();
 	fill(nodes);
 	started = sched_run();
@@ -225,6 +316,7 @@ static void run(size_t nodes, size_t jobs)
 	       "start: %zu, running: %zu\n", bf_started, planned, running);
 	printf("  peak memory (RSS): %ld MB\n", peak_mb());
 	sched_fini();
+	assoc_mgr_fini();
 	job_mgr_fini();
 	part_mgr_fini();
 	node_mgr_fini();
