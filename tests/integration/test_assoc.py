@@ -127,6 +127,15 @@ def test_default_account_and_qos_filled(env):
     assert r.rc == 1, r
     assert r.err.endswith("Invalid qos specification\n"), r
     cancel_all(env)
+    # the account filled in is what slurmdbd records (sacct shows it)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        r = env.sacct("-X", "-n", "-P", "-o", "JobIDRaw,Account,QOS",
+                      "-j", str(jid))
+        if r.out == "%d|proj|normal\n" % jid:
+            break
+        time.sleep(0.3)
+    assert r.out == "%d|proj|normal\n" % jid, r
 
 
 def test_max_jobs_keeps_third_pending(env):

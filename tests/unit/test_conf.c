@@ -65,6 +65,8 @@ static void test_bad_files(void **state)
 		{ "DefMemPerCPU=lots\n", "DefMemPerCPU" },
 		{ "EnforcePartLimits=SOME\n", "EnforcePartLimits" },
 		{ "PrivateData=jobs,bogus\n", "t.conf:1: PrivateData: unknown value \"bogus\"" },
+		{ "\nAccountingStorageEnforce=associations,limitz\n",
+		  "t.conf:2: AccountingStorageEnforce: bad value 'limitz'" },
 		{ "SlurmctldParameters=rl_enable,rl_bucket_size=0\n",
 		  "t.conf:1: SlurmctldParameters: invalid rl_bucket_size value \"0\"" },
 		{ "SuspendTime=soon\n", "SuspendTime" },
