@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -192,6 +193,78 @@ static void _setu(char ***env, const char *k, uint32_t v)
 	*env = cli_env_set(*env, k, b);
 }
 
+/* "2(x3),1" -> counts (at most n); number filled. */
+static uint32_t _expand(const char *s, uint32_t *out, uint32_t n)
+{
+	uint32_t k = 0;
+
+	while (s && *s && k < n) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 10), rep = 1;
+
+		if (end == s)
+			break;
+		if (!strncmp(end, "(x", 2)) {
+			rep = strtoul(end + 2, &end, 10);
+			if (*end == ')')
+				end++;
+		}
+		for (unsigned long i = 0; i < rep && k < n; i++)
+			out[k++] = (uint32_t) v;
+		s = *end == ',' ? end + 1 : end;
+		if (!*end)
+			break;
+	}
+	return k;
+}
+
+/* SLURM_TASKS_PER_NODE as Slurm's salloc: the job's tasks (one per node
+ * without -n) spread a round at a time over the nodes while their CPUs
+ * allow, compressed ("2(x2),1"). */
+static char *_tasks_per_node(const job_info_t *j, const cli_job_opts_t *o)
+{
+	uint32_t n = j->num_nodes, *cpus, *tasks, left, cpt = 1;
+	char *out = NULL;
+	bool any = true;
+
+	if (!n || n > 100000)
+		return NULL;
+	cpus = xcalloc(n, sizeof(uint32_t));
+	tasks = xcalloc(n, sizeof(uint32_t));
+	if (_expand(j->cpus_per_node_str, cpus, n) != n) {
+		xfree(cpus);
+		xfree(tasks);
+		return NULL;
+	}
+	if (o && o->desc.cpus_per_task != NO_VAL16 && o->desc.cpus_per_task)
+		cpt = o->desc.cpus_per_task;
+	left = o && o->desc.num_tasks != NO_VAL32 ? o->desc.num_tasks : n;
+	while (left && any) {
+		any = false;
+		for (uint32_t i = 0; i < n && left; i++) {
+			if (tasks[i] && (tasks[i] + 1) * cpt > cpus[i])
+				continue;
+			tasks[i]++;
+			left--;
+			any = true;
+		}
+	}
+	for (uint32_t i = 0; i < n;) {
+		uint32_t r = 1;
+
+		while (i + r < n && tasks[i + r] == tasks[i])
+			r++;
+		if (r > 1)
+			xstrfmtcat(&out, "%s%u(x%u)", out ? "," : "", tasks[i], r);
+		else
+			xstrfmtcat(&out, "%s%u", out ? "," : "", tasks[i]);
+		i += r;
+	}
+	xfree(cpus);
+	xfree(tasks);
+	return out;
+}
+
 void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
 {
 	char cwd[PATH_MAX], *host = _host();
@@ -223,6 +296,13 @@ void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
 	}
 	if (o && o->desc.cpus_per_task != NO_VAL16)
 		_setu(env, "SLURM_CPUS_PER_TASK", o->desc.cpus_per_task);
+	{
+		char *tpn = _tasks_per_node(j, o);
+
+		if (tpn)
+			_set(env, "SLURM_TASKS_PER_NODE", tpn);
+		xfree(tpn);
+	}
 	snprintf(b, sizeof(b), "0%o%o%o", (mask >> 6) & 7, (mask >> 3) & 7,
 		 mask & 7);
 	if (!cli_env_get(*env, "SLURM_UMASK"))

@@ -683,3 +683,37 @@ def test_pty_task_0_on_a_terminal(cluster):
     assert re.search(r"/dev/pts/\d+\r\n", text), text
     assert "T42\r\n" in text, text
     assert "40 120\r\n" in text, text
+
+
+def test_mpirun_inside_allocation_launches_through_srun(cluster):
+    """MPICH's mpiexec and Open MPI's mpirun under salloc start their
+    daemons with srun (a step of the allocation on both nodes), as they
+    do under Slurm; SLURM_TASKS_PER_NODE tells them the slots."""
+    import shutil
+    import pytest
+    r = cluster.run(["salloc", "-N2", "-n3", "printenv",
+                     "SLURM_TASKS_PER_NODE"], user=U)
+    assert r.rc == 0 and r.out == "2,1\n", r
+    r = cluster.run(["salloc", "-N2", "printenv", "SLURM_TASKS_PER_NODE"],
+                    user=U)
+    assert r.rc == 0 and r.out == "1(x2)\n", r
+    if not (shutil.which("mpicc.mpich") and shutil.which("mpicc.openmpi")):
+        pytest.skip("MPICH and Open MPI are needed "
+                    "(scripts/install-deps.sh)")
+    d = cluster.workdir(U)
+    src = cluster.write_file(U, os.path.join(d, "mpi_sum.c"), MPI_SUM)
+    env = {"PATH": os.path.dirname(cluster.bin("srun")) + ":/usr/bin:/bin"}
+    for cc, run, extra in (("mpicc.mpich", "mpiexec.mpich", {}),
+                           ("mpicc.openmpi", "mpirun.openmpi", OMPI_ENV)):
+        exe = os.path.join(d, "sum_" + cc.split(".")[1])
+        subprocess.run([cc, "-o", exe, src], check=True)
+        os.chmod(exe, 0o755)
+        e = dict(env, **extra)
+        r = cluster.run(["salloc", "-N2", "-n4", run, "-n", "4", exe],
+                        user=U, env=e, timeout=90)
+        assert r.rc == 0, (run, r)
+        assert sorted(r.out.splitlines()) == sorted(
+            "rank %d of 4 sum 10" % k for k in range(4)), (run, r)
+        jid = int(re.search(r"Granted job allocation (\d+)", r.err).group(1))
+        assert re.search(r"_slurm_rpc_job_step_create: StepId=%d\.0 "
+                         r"n\S+" % jid, cluster.log_text()), run
