@@ -46,15 +46,14 @@ int node_health_parse_state(const char *s, uint32_t *flags, char *err,
 			*flags |= HC_NODE_MIXED;
 		else if (!strcasecmp(tok, "CYCLE"))
 			*flags |= HC_NODE_CYCLE;
-		else {
+		else if (!rc) {        /* as Slurm: the word is ignored */
 			snprintf(err, errlen, "Invalid HealthCheckNodeState "
-				 "value: %s", tok);
+				 "value %s ignored", tok);
 			rc = -1;
-			break;
 		}
 	}
 	xfree(copy);
-	if (!rc && !(*flags & HC_NODE_ANY))
+	if (!(*flags & HC_NODE_ANY))
 		*flags |= HC_NODE_ANY;         /* "CYCLE" alone: any state */
 	return rc;
 }
@@ -103,14 +102,11 @@ void node_health_tick(time_t now)
 
 	if (!interval || !prog || !*prog || !strcmp(prog, "(null)") || !cnt)
 		return;
-	if (node_health_parse_state(ns, &flags, err, sizeof(err)) < 0) {
-		if (xstrcmp(hc.bad, ns)) {
-			error("%s; health checks run on nodes in any state",
-			      err);
-			xfree(hc.bad);
-			hc.bad = xstrdup(ns);
-		}
-		flags = HC_NODE_ANY;
+	if (node_health_parse_state(ns, &flags, err, sizeof(err)) < 0 &&
+	    xstrcmp(hc.bad, ns)) {
+		error("%s", err);            /* once per value */
+		xfree(hc.bad);
+		hc.bad = xstrdup(ns);
 	}
 	if (!hc.last) {
 		hc.last = hc.cycle_start = now;      /* first round after one */

@@ -19,8 +19,9 @@
 #define HC_NODE_ANY   0x07
 #define HC_NODE_CYCLE 0x10
 
-/* HealthCheckNodeState ("ANY", "IDLE,CYCLE", ...): 0 and *flags, or -1
- * with the bad word in err. */
+/* HealthCheckNodeState ("ANY", "IDLE,CYCLE", ...) as *flags; 0, or -1
+ * with the first unknown word in err (unknown words are ignored, as
+ * Slurm does; none left means ANY). */
 int  node_health_parse_state(const char *s, uint32_t *flags, char *err,
 			     size_t errlen);
 /* Called every second by the controller loop. */

@@ -83,7 +83,12 @@ static void test_parse(void **st)
 	assert_int_equal(f, HC_NODE_ALLOC | HC_NODE_CYCLE);
 	assert_int_equal(node_health_parse_state("IDLE,BUSY", &f, err,
 						 sizeof(err)), -1);
-	assert_string_equal(err, "Invalid HealthCheckNodeState value: BUSY");
+	assert_string_equal(err, "Invalid HealthCheckNodeState value BUSY "
+			    "ignored");
+	assert_int_equal(f, HC_NODE_IDLE);
+	assert_int_equal(node_health_parse_state("BUSY", &f, err, sizeof(err)),
+			 -1);
+	assert_int_equal(f, HC_NODE_ANY);
 }
 
 static void test_all_at_once_filtered(void **st)
