@@ -1,6 +1,7 @@
 /* job_array.c — job arrays in the controller (job_array.h). */
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <uthash.h>
 
@@ -22,6 +23,12 @@ struct job_array {
 	array_spec_stats_t st;       /* of the whole array, at submit */
 	uint32_t       refs;         /* records of this array */
 	bool           str_stale;    /* meta's array_task_str */
+	/* mail for the array as a whole (job_mail.c) */
+	bool           mail_began;
+	bool           mail_mixed;   /* tasks ended in different states */
+	uint32_t       mail_state;   /* base state of the tasks that ended */
+	int            exit_min, exit_max;
+	uint32_t       mail_ended;   /* tasks ended so far */
 	UT_hash_handle hh;
 };
 
@@ -427,6 +434,55 @@ bool job_array_sel_all_pending(const job_array_sel_t *sel)
 		return false;
 	p = sel->meta->array->pending;
 	return bitmap_count(p) == bitmap_count(sel->tasks);
+}
+
+/* ---- mail for the array as a whole ---- */
+
+bool job_array_mail_first_start(job_record_t *j)
+{
+	job_array_t *a = j->array;
+
+	if (!a || a->mail_began)
+		return false;
+	a->mail_began = true;
+	return true;
+}
+
+bool job_array_mail_last_end(job_record_t *j, uint32_t *state, bool *mixed,
+			     int *exit_min, int *exit_max)
+{
+	job_array_t *a = j->array;
+	uint32_t base = j->info.job_state & JOB_STATE_BASE;
+	int ec = WIFSIGNALED(j->info.exit_code) ? 0 :
+		WEXITSTATUS(j->info.exit_code);
+	job_record_t *r;
+
+	if (!a)
+		return false;
+	if (!a->mail_ended++) {
+		a->mail_state = base;
+		a->exit_min = a->exit_max = ec;
+	} else {
+		a->mail_mixed |= a->mail_state != base;
+		if (ec < a->exit_min)
+			a->exit_min = ec;
+		if (ec > a->exit_max)
+			a->exit_max = ec;
+	}
+	*state = a->mail_state;
+	*mixed = a->mail_mixed;
+	*exit_min = a->exit_min;
+	*exit_max = a->exit_max;
+	if (a->meta && a->meta != j && a->pending && bitmap_count(a->pending))
+		return false;
+	for (r = job_mgr_running_first(); r; r = r->run_next)
+		if (r != j && r->array == a &&
+		    (r->info.job_state & JOB_STATE_BASE) < JOB_COMPLETE)
+			return false;
+	for (r = job_mgr_pending_first(); r; r = r->pend_next)
+		if (r != j && r->array == a)
+			return false;
+	return true;
 }
 
 /* ---- snapshot ---- */

@@ -65,6 +65,15 @@ void          job_array_drop(job_record_t *meta, const bitmap_t *tasks);
 /* Task t pending in meta gets a pending record of its own (to be held or
  * updated alone). */
 job_record_t *job_array_split(job_record_t *meta, uint32_t task);
+/* Mail for an array as a whole: true the first time one of its tasks
+ * starts. */
+bool          job_array_mail_first_start(job_record_t *j);
+/* Task j ended: its state and exit code join the array's; true when it
+ * was the last task (none pending or running), with the array's base
+ * state (mixed: they differ) and exit code range. */
+bool          job_array_mail_last_end(job_record_t *j, uint32_t *state,
+				      bool *mixed, int *exit_min,
+				      int *exit_max);
 /* scontrol update ArrayTaskThrottle=N on any record of the array. */
 void          job_array_set_throttle(job_record_t *j, uint32_t max_tasks);
 

@@ -15,6 +15,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
+#include "ctld/job_mail.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
 
@@ -283,6 +284,8 @@ uint32_t job_depend_reason(job_record_t *j, time_t now)
 	}
 	_show_changes(j, l, changed);
 	if (l->any ? failed == l->cnt : failed > 0) {
+		if (changed)     /* it just became invalid */
+			job_mail(j, JOB_MAIL_INVALID_DEPEND);
 		if (_kill_invalid(j))
 			_kill_later(j);
 		return WAIT_DEP_INVALID;

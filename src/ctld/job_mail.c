@@ -13,6 +13,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/controller.h"
+#include "ctld/job_array.h"
 #include "ctld/job_mail.h"
 
 typedef struct {
@@ -22,15 +23,28 @@ typedef struct {
 	uint32_t job_id;
 } mail_t;
 
-/* Does the --mail-type list ask for this event? */
+/* Does the --mail-type list ask for this event?  ALL is BEGIN, END,
+ * FAIL, INVALID_DEPEND, REQUEUE and STAGE_OUT (not the TIME_LIMIT ones). */
 static bool _mail_wanted(const char *types, const char *name, bool fail)
+{
+	char **t = xstrsplit(types ? types : "", ",", NULL);
+	bool all_ok = strncmp(name, "TIME_LIMIT", 10) != 0, yes = false;
+
+	for (size_t i = 0; t[i] && !yes; i++)
+		yes = !strcasecmp(t[i], name) ||
+		      (all_ok && !strcasecmp(t[i], "ALL")) ||
+		      (fail && !strcasecmp(t[i], "END"));
+	xstrarray_free(t);
+	return yes;
+}
+
+static bool _has_type(const char *types, const char *name)
 {
 	char **t = xstrsplit(types ? types : "", ",", NULL);
 	bool yes = false;
 
 	for (size_t i = 0; t[i] && !yes; i++)
-		yes = !strcasecmp(t[i], name) || !strcasecmp(t[i], "ALL") ||
-		      (fail && !strcasecmp(t[i], "END"));
+		yes = !strcasecmp(t[i], name);
 	xstrarray_free(t);
 	return yes;
 }
@@ -62,6 +76,16 @@ static char *_mail_subject(const job_record_t *j, const char *what, time_t now)
 	if (!strcmp(what, "Began")) {
 		_mail_hms((long) (i->start_time - i->submit_time), t, sizeof(t));
 		xstrfmtcat(&s, " Began, Queued time %s", t);
+		return s;
+	}
+	if (!strcmp(what, "Invalid dependency")) {
+		xstrfmtcat(&s, " %s", what);
+		return s;
+	}
+	if (!strncmp(what, "Reached", 7)) {
+		_mail_hms((long) (now - i->start_time - i->pre_sus_time), t,
+			  sizeof(t));
+		xstrfmtcat(&s, " %s, Run time %s", what, t);
 		return s;
 	}
 	_mail_hms(i->start_time ? (long) ((i->end_time ? i->end_time : now) -
@@ -117,28 +141,33 @@ static void *_mail_run(void *arg)
 	return NULL;
 }
 
-void job_mail(const job_record_t *j, job_mail_event_t ev)
+static const char *const ev_name[] = {
+	[JOB_MAIL_BEGIN] = "BEGIN", [JOB_MAIL_END] = "END",
+	[JOB_MAIL_REQUEUE] = "REQUEUE",
+	[JOB_MAIL_INVALID_DEPEND] = "INVALID_DEPEND",
+	[JOB_MAIL_TIME50] = "TIME_LIMIT_50", [JOB_MAIL_TIME80] = "TIME_LIMIT_80",
+	[JOB_MAIL_TIME90] = "TIME_LIMIT_90", [JOB_MAIL_TIME100] = "TIME_LIMIT",
+};
+static const char *const ev_what[] = {
+	[JOB_MAIL_BEGIN] = "Began", [JOB_MAIL_END] = "Ended",
+	[JOB_MAIL_REQUEUE] = "Requeued",
+	[JOB_MAIL_INVALID_DEPEND] = "Invalid dependency",
+	[JOB_MAIL_TIME50] = "Reached 50% of time limit",
+	[JOB_MAIL_TIME80] = "Reached 80% of time limit",
+	[JOB_MAIL_TIME90] = "Reached 90% of time limit",
+	[JOB_MAIL_TIME100] = "Reached time limit",
+};
+
+static void _mail_send(const job_record_t *j, const char *name, const char *what,
+		  char *subject)
 {
 	const job_info_t *i = &j->info;
-	const char *prog = ctld_conf()->mail_prog;
-	uint32_t base = i->job_state & JOB_STATE_BASE;
-	bool fail = ev == JOB_MAIL_END && base >= JOB_FAILED;
-	const char *name = ev == JOB_MAIL_BEGIN ? "BEGIN" :
-		ev == JOB_MAIL_REQUEUE ? "REQUEUE" : fail ? "FAIL" : "END";
-	const char *what = ev == JOB_MAIL_BEGIN ? "Began" :
-		ev == JOB_MAIL_REQUEUE ? "Requeued" : fail ? "Failed" : "Ended";
-	mail_t *m;
+	mail_t *m = xmalloc(sizeof(*m));
 	pthread_attr_t attr;
 	pthread_t t;
-	char *subject;
 
-	if (!i->mail_type || !*i->mail_type || !prog || !*prog ||
-	    !_mail_wanted(i->mail_type, name, fail))
-		return;
-	m = xmalloc(sizeof(*m));
-	m->prog = xstrdup(prog);
+	m->prog = xstrdup(ctld_conf()->mail_prog);
 	m->job_id = i->job_id;
-	subject = _mail_subject(j, what, time(NULL));
 	m->argv = xstrarray_append(m->argv, "mail");
 	m->argv = xstrarray_append(m->argv, "-s");
 	m->argv = xstrarray_append(m->argv, subject);
@@ -159,4 +188,95 @@ void job_mail(const job_record_t *j, job_mail_event_t ev)
 		xfree(m);
 	}
 	pthread_attr_destroy(&attr);
+}
+
+/* BEGIN/END/FAIL of a task without ARRAY_TASKS: one mail for the array,
+ * when its first task starts and when its last one ends. */
+static void _mail_array_summary(job_record_t *j, job_mail_event_t ev, bool fail)
+{
+	const job_info_t *i = &j->info;
+	uint32_t state;
+	bool mixed;
+	int lo, hi;
+	char *s;
+
+	s = xstrdup_printf("Slurm Array Summary Job_id=%u_* (%u) Name=%s",
+			   i->array_job_id, i->array_job_id,
+			   i->name ? i->name : "");
+	if (ev == JOB_MAIL_BEGIN) {
+		if (!job_array_mail_first_start(j) ||
+		    !_mail_wanted(i->mail_type, "BEGIN", false)) {
+			xfree(s);
+			return;
+		}
+		xstrcat(&s, " Began");
+		_mail_send(j, "BEGIN", "Began", s);
+		return;
+	}
+	if (!job_array_mail_last_end(j, &state, &mixed, &lo, &hi)) {
+		xfree(s);
+		return;
+	}
+	fail = !mixed && state >= JOB_FAILED;
+	if (!_mail_wanted(i->mail_type, fail ? "FAIL" : "END", fail)) {
+		xfree(s);
+		return;
+	}
+	xstrfmtcat(&s, " %s, %s, ExitCode [%d-%d]", fail ? "Failed" : "Ended",
+		   mixed ? "Mixed" : job_state_string(state), lo, hi);
+	_mail_send(j, fail ? "FAIL" : "END", fail ? "Failed" : "Ended", s);
+}
+
+void job_mail(job_record_t *j, job_mail_event_t ev)
+{
+	const job_info_t *i = &j->info;
+	const char *prog = ctld_conf()->mail_prog;
+	uint32_t base = i->job_state & JOB_STATE_BASE;
+	bool fail = ev == JOB_MAIL_END && base >= JOB_FAILED;
+	const char *name = fail ? "FAIL" : ev_name[ev];
+	const char *what = fail ? "Failed" : ev_what[ev];
+
+	if (ev == JOB_MAIL_BEGIN)
+		j->mail_time_sent = 0;
+	if (!i->mail_type || !*i->mail_type || !prog || !*prog)
+		return;
+	if ((ev == JOB_MAIL_BEGIN || ev == JOB_MAIL_END) && i->array_job_id &&
+	    i->array_task_id != NO_VAL32 &&
+	    !_has_type(i->mail_type, "ARRAY_TASKS")) {
+		_mail_array_summary(j, ev, fail);
+		return;
+	}
+	if (!_mail_wanted(i->mail_type, name, fail))
+		return;
+	_mail_send(j, name, what, _mail_subject(j, what, time(NULL)));
+}
+
+void job_mail_time_check(time_t now)
+{
+	static const struct { job_mail_event_t ev; int pct; } steps[] = {
+		{ JOB_MAIL_TIME100, 100 }, { JOB_MAIL_TIME90, 90 },
+		{ JOB_MAIL_TIME80, 80 }, { JOB_MAIL_TIME50, 50 },
+	};
+	job_record_t *j;
+
+	for (j = job_mgr_running_first(); j; j = j->run_next) {
+		const job_info_t *i = &j->info;
+		time_t limit;
+
+		if (i->job_state != JOB_RUNNING || !i->end_time ||
+		    !i->mail_type || !strcasestr(i->mail_type, "TIME_LIMIT"))
+			continue;
+		limit = (time_t) i->time_limit * 60;
+		/* every step reached, once (Slurm sends those it finds at
+		 * one check together) */
+		for (size_t k = sizeof(steps) / sizeof(steps[0]); k-- > 0;) {
+			uint8_t bit = (uint8_t) (1u << k);
+
+			if (now < i->end_time - limit * (100 - steps[k].pct) /
+			    100 || (j->mail_time_sent & bit))
+				continue;
+			j->mail_time_sent |= bit;
+			job_mail(j, steps[k].ev);
+		}
+	}
 }

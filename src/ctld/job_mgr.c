@@ -779,6 +779,7 @@ static void _check_deadlines(time_t now)
 void job_mgr_tick(time_t now)
 {
 	preempt_tick(now);      /* GraceTime over: before the time limits */
+	job_mail_time_check(now);
 	_check_time_limits(now);
 	if (now % 5 == 0)
 		_check_deadlines(now);

@@ -78,6 +78,8 @@ typedef struct job_record {
 					  NO_VAL32; not saved */
 	uint32_t        preempt_by;    /* job it is preempted for (log); not
 					  saved */
+	uint8_t         mail_time_sent; /* TIME_LIMIT_* mails sent this run
+					   (job_mail.c); not saved */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;

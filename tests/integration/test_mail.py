@@ -56,5 +56,37 @@ def test_mail_events(new_cluster):
         assert failed[0][2].endswith(", FAILED, ExitCode 3"), failed
         assert not [l for l in lines if l.split("|")[4] == str(quiet)]
         c.run(["scancel", str(quiet)], user=U1)
+
+        # INVALID_DEPEND; arrays mail as a whole unless ARRAY_TASKS
+        inv = c.sbatch(["-J", "inv", "--mail-type=INVALID_DEPEND", "-d",
+                        "afterok:%d" % bad, "--wrap", "true"], user=U1)
+        arr = c.sbatch(["-J", "arr", "--mail-type=BEGIN,END", "--array=1-2",
+                        "--wrap", "exit $SLURM_ARRAY_TASK_ID"], user=U1)
+        per = c.sbatch(["-J", "per", "--mail-type=END,ARRAY_TASKS",
+                        "--array=1-2", "--wrap", "true"], user=U1)
+
+        def subjects(name):
+            if not os.path.exists(log):
+                return []
+            return [l.split("|")[2] for l in open(log).read().splitlines()
+                    if " Name=%s " % name in l.split("|")[2]]
+
+        deadline = time.time() + 30
+        while time.time() < deadline and (
+                len(subjects("inv")) < 1 or len(subjects("arr")) < 2 or
+                len(subjects("per")) < 2):
+            time.sleep(0.3)
+        time.sleep(1)
+        assert subjects("inv") == ["Slurm Job_id=%d Name=inv Invalid "
+                                   "dependency" % inv], open(log).read()
+        assert subjects("arr") == [
+            "Slurm Array Summary Job_id=%d_* (%d) Name=arr Began" % (arr, arr),
+            "Slurm Array Summary Job_id=%d_* (%d) Name=arr Failed, FAILED, "
+            "ExitCode [1-2]" % (arr, arr)], open(log).read()
+        per_s = subjects("per")
+        assert len(per_s) == 2 and all(
+            x.startswith("Slurm Array Task Job_id=%d_" % per) and
+            ", COMPLETED, ExitCode 0" in x for x in per_s), per_s
+        c.run(["scancel", str(inv)], user=U1)
     finally:
         shutil.rmtree(d, ignore_errors=True)

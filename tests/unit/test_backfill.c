@@ -263,6 +263,29 @@ static void test_backfill_gpus(void **st)
 	end_job(g30);
 }
 
+/* TIME_LIMIT_* mails: each step once, when reached (all reached steps
+ * at one check). */
+static void test_mail_time_steps(void **st)
+{
+	uint32_t id = submit(NULL, 1, 1, 10, false);
+	job_record_t *j = J(id);
+	time_t s;
+
+	xfree(j->info.mail_type);
+	j->info.mail_type = xstrdup("TIME_LIMIT_50,TIME_LIMIT_90,TIME_LIMIT");
+	assert_int_equal(sched_run(), 1);
+	s = j->info.start_time;
+	job_mail_time_check(s + 60);
+	assert_int_equal(j->mail_time_sent, 0);
+	job_mail_time_check(s + 300);                 /* 50 % */
+	assert_int_equal(j->mail_time_sent, 0x8);
+	job_mail_time_check(s + 301);
+	assert_int_equal(j->mail_time_sent, 0x8);
+	job_mail_time_check(s + 600);                 /* 80, 90, 100 % */
+	assert_int_equal(j->mail_time_sent, 0xf);
+	end_job(id);
+}
+
 /* A job that can never start in the window is not planned. */
 static void test_backfill_window(void **st)
 {
@@ -440,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_backfill_hole),
 		cmocka_unit_test(test_backfill_window),
 		cmocka_unit_test(test_backfill_gpus),
+		cmocka_unit_test(test_mail_time_steps),
 		cmocka_unit_test(test_multifactor),
 		cmocka_unit_test(test_multifactor_queue),
 		cmocka_unit_test(test_backfill_yields),
