@@ -437,6 +437,41 @@ static int hold_one(const char *op, const char *id, bool quiet)
 	return 0;
 }
 
+/* "jobname=X": every job of that name that has not finished (as Slurm:
+ * other users' jobs answer their error, no match is no error). */
+static int hold_by_name(const char *op, const char *name, bool quiet)
+{
+	job_info_request_msg_t req = { .user_id = NO_VAL32 };
+	slurm_msg_t resp = { 0 };
+	job_info_msg_t *m;
+	int rc = 0, err = cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp);
+
+	if (err) {
+		if (!quiet)
+			fprintf(stderr, "slurm_load_jobs error: %s\n",
+				cli_comm_strerror(err));
+		return 1;
+	}
+	m = resp.type == RESPONSE_JOB_INFO ? resp.data : NULL;
+	for (uint32_t k = 0; m && k < m->cnt; k++) {
+		const job_info_t *j = &m->jobs[k];
+		char id[32];
+
+		if (xstrcmp(j->name, name) || job_state_is_finished(j->job_state) ||
+		    (j->job_state & JOB_STATE_BASE) >= JOB_COMPLETE)
+			continue;
+		if (j->array_job_id && j->array_task_id != NO_VAL32)
+			snprintf(id, sizeof(id), "%u_%u", j->array_job_id,
+				 j->array_task_id);
+		else
+			snprintf(id, sizeof(id), "%u", j->job_id);
+		if (hold_one(op, id, quiet))
+			rc = 1;
+	}
+	msg_free(&resp);
+	return rc;
+}
+
 /* Job ids may be given as separate words or a comma-separated list. */
 int scontrol_hold(const char *op, int argc, char **argv, bool quiet)
 {
@@ -447,7 +482,14 @@ int scontrol_hold(const char *op, int argc, char **argv, bool quiet)
 		return 1;
 	}
 	for (int i = 0; i < argc; i++) {
-		char **ids = xstrsplit(argv[i], ",", NULL);
+		char **ids;
+
+		if (!strncasecmp(argv[i], "jobname=", 8)) {
+			if (hold_by_name(op, argv[i] + 8, quiet))
+				rc = 1;
+			continue;
+		}
+		ids = xstrsplit(argv[i], ",", NULL);
 
 		for (size_t k = 0; ids[k]; k++)
 			if (hold_one(op, ids[k], quiet))

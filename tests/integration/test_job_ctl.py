@@ -118,6 +118,29 @@ def test_hold_release_permissions(cluster):
     assert c.wait_done(j, 30) == "COMPLETED"
 
 
+def test_hold_release_by_jobname(cluster):
+    # as 22.05: every unfinished job of that name; another user's job
+    # answers its error; a name nobody uses is no error
+    c = cluster
+    a = sb(c, "true", "-J", "byname", "--begin=now+1hour")
+    b = sb(c, "true", "-J", "byname", "--begin=now+1hour")
+    o = sb(c, "true", "-J", "byname", "--begin=now+1hour", user=U2)
+    r = c.run(["scontrol", "hold", "jobname=nosuchname"], user=U1)
+    assert (r.rc, r.out, r.err) == (0, "", ""), r
+    r = c.run(["scontrol", "hold", "jobname=byname"], user=U1)
+    assert (r.rc, r.err) == (1, "Invalid user id for job %d\n"
+                             "slurm_suspend error: Invalid user id\n" % o), r
+    assert [squeue(c, j, "%r") for j in (a, b, o)] == [
+        "JobHeldUser", "JobHeldUser", "BeginTime"]
+    r = c.run(["scontrol", "release", "jobname=byname"], user=U2)
+    assert r.rc == 1, r
+    assert squeue(c, a, "%r") == "JobHeldUser"
+    r = c.run(["scontrol", "release", "JobName=byname"])
+    assert r.rc == 0, r
+    assert [squeue(c, j, "%r") for j in (a, b)] == ["BeginTime"] * 2
+    c.run(["scancel", str(a), str(b), str(o)])
+
+
 def test_suspend_resume(cluster):
     c = cluster
     tick = os.path.join(c.workdir(U1), "suspend-ticks")
