@@ -243,7 +243,24 @@ static void _show_changes(job_record_t *j, depend_list_t *l, bool changed)
 	commit_dirty();
 }
 
+static uint32_t _reason_once(job_record_t *j, time_t now, bool *again);
+
+/* An array's record of pending tasks whose next task's aftercorr partner
+ * failed splits that task off (it waits DependencyNeverSatisfied on its
+ * own, as in Slurm) and is evaluated again for its next task. */
 uint32_t job_depend_reason(job_record_t *j, time_t now)
+{
+	bool again;
+	uint32_t r;
+
+	do {
+		again = false;
+		r = _reason_once(j, now, &again);
+	} while (again);
+	return r;
+}
+
+static uint32_t _reason_once(job_record_t *j, time_t now, bool *again)
 {
 	depend_list_t *l = _list(j);
 	uint32_t fulfilled = 0, failed = 0, transient = 0;
@@ -264,6 +281,18 @@ uint32_t job_depend_reason(job_record_t *j, time_t now)
 			    e->type == DEPEND_AFTER_CORR && _corr_transient(j)) {
 				transient++;      /* for the next task only */
 				continue;
+			}
+			if (st == DEPEND_FAILED &&
+			    e->type == DEPEND_AFTER_CORR && _corr_transient(j)) {
+				long t = job_array_next_task(j);
+
+				if (t >= 0 && job_array_split(j, (uint32_t) t)) {
+					debug("JobId=%u_%ld: aftercorr partner "
+					      "failed, the task waits alone",
+					      j->info.array_job_id, t);
+					*again = true;
+					return WAIT_DEPENDENCY;
+				}
 			}
 			e->state = (uint16_t) st;
 			changed |= e->state != DEPEND_UNFULFILLED;
