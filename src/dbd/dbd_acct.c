@@ -590,6 +590,87 @@ static int admin_level(dbd_req_t *r, uid_t uid)
 	return level;
 }
 
+/* The accounts uid coordinates, with every account below them. */
+static char **coord_accounts(dbd_req_t *r, uid_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	char **accts = NULL;
+	dbd_rows_t rows;
+	char *sql;
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) != 0 || !res)
+		return NULL;
+	sql = xstrdup("SELECT acct FROM coord_table WHERE deleted=0 AND "
+		      "user_name=");
+	dbd_db_quote(r->db, &sql, pw.pw_name);
+	if (dbd_db_select(r->db, sql, &rows) == 0) {
+		for (uint32_t i = 0; i < rows.rows; i++)
+			accts = xstrarray_append(accts,
+						 dbd_rows_get(&rows, i, 0));
+		dbd_rows_free(&rows);
+	}
+	xfree(sql);
+	/* breadth first down the account tree */
+	for (size_t i = 0; accts && accts[i] && i < 10000; i++) {
+		sql = xstrdup("SELECT DISTINCT acct FROM assoc_table WHERE "
+			      "deleted=0 AND user_name='' AND parent_acct=");
+		dbd_db_quote(r->db, &sql, accts[i]);
+		if (dbd_db_select(r->db, sql, &rows) == 0) {
+			for (uint32_t k = 0; k < rows.rows; k++) {
+				const char *a = dbd_rows_get(&rows, k, 0);
+				bool seen = false;
+
+				for (size_t j = 0; accts[j] && !seen; j++)
+					seen = !strcmp(accts[j], a);
+				if (!seen)
+					accts = xstrarray_append(accts, a);
+			}
+			dbd_rows_free(&rows);
+		}
+		xfree(sql);
+	}
+	return accts;
+}
+
+static bool all_in(char *const *want, char *const *have)
+{
+	if (!want || !want[0])
+		return false;
+	for (size_t i = 0; want[i]; i++) {
+		bool found = false;
+
+		for (size_t k = 0; have && have[k] && !found; k++)
+			found = !strcmp(want[i], have[k]);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* A coordinator adds users to the accounts it coordinates (and those
+ * below) and sub-accounts under them; nothing else. */
+static bool coord_may_add(dbd_req_t *r)
+{
+	const char *key = r->req->entity == DBD_ENT_USER ? "account" :
+		"parent";
+	char **want, **have;
+	bool ok;
+
+	if (r->req->op != DBD_OP_ADD || dbd_kv_get(r->req->set, "adminlevel") ||
+	    (r->req->entity != DBD_ENT_USER &&
+	     r->req->entity != DBD_ENT_ACCOUNT))
+		return false;
+	want = dbd_kv_list(r->req->set, key);
+	if (!want && r->req->entity == DBD_ENT_USER)
+		want = dbd_kv_list(r->req->set, "defaultaccount");
+	have = coord_accounts(r, r->ctx->uid);
+	ok = all_in(want, have);
+	xstrarray_free(want);
+	xstrarray_free(have);
+	return ok;
+}
+
 static bool may_change(dbd_req_t *r)
 {
 	int level = admin_level(r, r->ctx->uid);
@@ -599,7 +680,7 @@ static bool may_change(dbd_req_t *r)
 	if (level >= DBD_ADMIN_OPERATOR && !dbd_kv_get(r->req->set,
 						       "adminlevel"))
 		return true;
-	return false;
+	return coord_may_add(r);
 }
 
 /* ---- dispatch ---- */

@@ -296,6 +296,11 @@ def test_sacctmgr_association_limits(env):
            "grpjobs=-1", "grpsubmitjobs=-1", "grpwall=-1", "maxwall=-1")
 
 
+def show_accounts(env):
+    r = env.sacctmgr("-n", "-P", "show", "account", "format=account")
+    return r.out.split()
+
+
 def test_sacctmgr_coordinators(env):
     r = env.sacctmgr("-i", "add", "coordinator", "account=proj",
                      "names=" + U2)
@@ -312,6 +317,21 @@ def test_sacctmgr_coordinators(env):
     r = env.sacctmgr("-P", "show", "user", U1, "withcoord")
     assert r.out == ("User|Def Acct|Admin|Coord Accounts\n"
                      "%s|proj|None|proj\n" % U1), r
+    # a coordinator adds sub-accounts and users below its account, and
+    # nothing elsewhere
+    r = env.sacctmgr("-i", "add", "account", "sub", "parent=proj", user=U1)
+    assert r.rc == 0, r
+    r = env.sacctmgr("-i", "add", "user", U2, "account=sub", user=U1)
+    assert r.rc == 0, r
+    r = env.sacctmgr("-i", "add", "account", "other", user=U1)
+    assert r.rc == 1 and "Access/permission denied" in r.err, r
+    r = env.sacctmgr("-i", "modify", "user", U2, "set", "maxjobs=1",
+                     user=U1)
+    assert r.rc == 1 and "Access/permission denied" in r.err, r
+    assert show_accounts(env) == ["proj", "root", "sub"]
+    for args in (("delete", "user", U2), ("delete", "account", "sub")):
+        r = env.sacctmgr("-i", *args)
+        assert r.rc == 0, r
     r = env.sacctmgr("-i", "delete", "coordinator", "names=" + U1,
                      "account=proj")
     assert (r.rc, r.out) == (0, " Removing Coordinators with user name\n"
