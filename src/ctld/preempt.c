@@ -17,6 +17,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/controller.h"
 #include "ctld/job_res.h"
 #include "ctld/preempt.h"
@@ -24,6 +25,7 @@
 static struct {
 	const slurm_conf_t *conf;   /* the config the values below are from */
 	bool     enabled;
+	bool     by_qos;            /* preempt/qos: QOS Preempt lists */
 	int      mode;              /* global PreemptMode */
 	uint32_t exempt;            /* PreemptExemptTime, s */
 } pe;
@@ -63,15 +65,36 @@ static void _pe_load(void)
 	ex = conf_get(c, "PreemptExemptTime");
 	if (!ex || parse_duration_sec(ex, &pe.exempt) < 0)
 		pe.exempt = 0;
-	if (pe.enabled && strcasecmp(type, "preempt/partition_prio"))
-		info("preempt: %s: only PriorityTier preemption is done "
-		     "(no QOS Preempt lists)", type);
+	pe.by_qos = pe.enabled && !strcasecmp(type, "preempt/qos");
 }
 
 bool preempt_enabled(void)
 {
 	_pe_load();
 	return pe.enabled;
+}
+
+/* preempt/qos: the QOS of a job (NULL: none known) */
+static const assoc_qos_t *_pe_qos(const job_record_t *j)
+{
+	return j->info.qos && *j->info.qos ? assoc_mgr_qos(j->info.qos) : NULL;
+}
+
+/* The mode and GraceTime for victim r: its partition's under
+ * partition_prio, the global mode and its QOS's GraceTime under qos. */
+static int _pe_mode(const job_record_t *r)
+{
+	return pe.by_qos ? pe.mode : preempt_part_mode(r->part);
+}
+
+static uint32_t _pe_grace(const job_record_t *r)
+{
+	const assoc_qos_t *q;
+
+	if (!pe.by_qos)
+		return r->part ? r->part->info.grace_time : 0;
+	q = _pe_qos(r);
+	return q && q->grace_time < UINT32_MAX ? (uint32_t) q->grace_time : 0;
 }
 
 int preempt_part_mode(const part_record_t *part)
@@ -156,7 +179,7 @@ static void _pe_pv_release(pe_view_t *pv, const job_record_t *j, bool cpus_only)
 
 static bool _pe_cpus_only(const job_record_t *j)
 {
-	return preempt_part_mode(j->part) == PREEMPT_MODE_SUSPEND;
+	return _pe_mode(j) == PREEMPT_MODE_SUSPEND;
 }
 
 /* The view with the releasing jobs and the first cnt candidates gone
@@ -182,9 +205,27 @@ static bool _pe_fits(job_record_t *j, pe_view_t *pv, const bitmap_t *usable)
 	return true;
 }
 
-static uint16_t _pe_tier(const job_record_t *j)
+static uint32_t _pe_tier(const job_record_t *j)
 {
-	return j->part ? j->part->info.priority_tier : 0;
+	const assoc_qos_t *q;
+
+	if (!pe.by_qos)
+		return j->part ? j->part->info.priority_tier : 0;
+	q = _pe_qos(j);
+	return q ? q->priority : 0;
+}
+
+/* preempt/qos: is r's QOS in the Preempt list of j's? */
+static bool _pe_qos_preempts(const job_record_t *j, const job_record_t *r)
+{
+	const assoc_qos_t *jq = _pe_qos(j), *rq = _pe_qos(r);
+
+	if (!jq || !rq || jq == rq)
+		return false;
+	for (size_t k = 0; jq->preempt && jq->preempt[k]; k++)
+		if (!strcasecmp(jq->preempt[k], rq->name))
+			return true;
+	return false;
 }
 
 /* Lowest tier first, then lowest priority, then the youngest. */
@@ -214,9 +255,11 @@ static bool _pe_may_preempt(const job_record_t *j, const job_record_t *r,
 			 const bitmap_t *nodes, time_t now)
 {
 	if (r == j || !_pe_running(r) || r->info.preempt_time || !r->part ||
-	    !j->part || _pe_tier(r) >= _pe_tier(j))
+	    !j->part)
 		return false;
-	if (preempt_part_mode(r->part) == PREEMPT_MODE_OFF)
+	if (pe.by_qos ? !_pe_qos_preempts(j, r) : _pe_tier(r) >= _pe_tier(j))
+		return false;
+	if (_pe_mode(r) == PREEMPT_MODE_OFF)
 		return false;
 	if (pe.exempt && now < r->info.start_time + (time_t) pe.exempt)
 		return false;
@@ -331,8 +374,8 @@ static void _pe_finish(job_record_t *r, int mode, uint32_t by)
 static void _pe_act(job_record_t *r, job_record_t *by, time_t now)
 {
 	job_info_t *i = &r->info;
-	int mode = preempt_part_mode(r->part);
-	uint32_t grace = r->part ? r->part->info.grace_time : 0;
+	int mode = _pe_mode(r);
+	uint32_t grace = _pe_grace(r);
 
 	if (mode == PREEMPT_MODE_SUSPEND) {
 		job_mgr_suspend_job(r, true, now);
@@ -367,7 +410,7 @@ void preempt_tick(time_t now)
 		    now < r->info.end_time)
 			continue;
 		r->info.preempt_time = now;
-		_pe_finish(r, preempt_part_mode(r->part), r->preempt_by);
+		_pe_finish(r, _pe_mode(r), r->preempt_by);
 	}
 }
 

@@ -42,6 +42,7 @@ static int setup(void **st)
 		"PriorityWeightAge=1000\nPriorityWeightJobSize=2000\n"
 		"PriorityWeightPartition=10000\nPriorityWeightFairshare=500\n"
 		"PriorityMaxAge=1:00:00\n"
+		"PreemptType=preempt/qos\nPreemptMode=CANCEL\n"
 		"SchedulerParameters=bf_resolution=60,bf_window=240\n", dir);
 	fclose(f);
 	conf = conf_load(path, err, sizeof(err));
@@ -286,6 +287,83 @@ static void test_mail_time_steps(void **st)
 	end_job(id);
 }
 
+static dbd_acct_resp_msg_t *acct_list(const char *const *cols)
+{
+	dbd_acct_resp_msg_t *r = xmalloc(sizeof(*r));
+
+	for (size_t i = 0; cols[i]; i++)
+		r->cols = xstrarray_append(r->cols, cols[i]);
+	return r;
+}
+
+static void acct_row(dbd_acct_resp_msg_t *r, const char *const *cells)
+{
+	for (size_t i = 0; cells[i]; i++)
+		r->cells = xstrarray_append(r->cells, cells[i]);
+}
+
+/* preempt/qos: QOS high may preempt QOS low.  The node pair is full of
+ * two low jobs; a high job needing one node cancels exactly one of them
+ * (the younger) and starts once its node is clean; a second low-QOS job
+ * preempts nothing. */
+static void test_preempt_qos(void **st)
+{
+	static const char *const qcols[] = { "id", "name", "priority",
+					     "preempt", NULL };
+	static const char *const ucols[] = { "user", "defacct", "admin", NULL };
+	static const char *const acols[] = { "id", "account", "user",
+					     "parentname", NULL };
+	static const char *const ccols[] = { "user", "account", NULL };
+	static const char *const low[] = { "1", "low", "10", "", NULL };
+	static const char *const high[] = { "2", "high", "100", "low", NULL };
+	dbd_acct_resp_msg_t *l[AM_LIST_CNT] = {
+		acct_list(qcols), acct_list(ucols), acct_list(acols),
+		acct_list(ccols) };
+	uint32_t a, b, h, x;
+	job_record_t *v;
+	long i;
+
+	acct_row(l[0], low);
+	acct_row(l[0], high);
+	assert_int_equal(am_install_lists(l), 0);
+	for (int k = 0; k < AM_LIST_CNT; k++)
+		msg_body_free(RESPONSE_DBD_ACCT, l[k]);
+	a = submit(NULL, 2, 1, 60, false);
+	b = submit(NULL, 2, 1, 60, false);
+	xfree(J(a)->info.qos);
+	J(a)->info.qos = xstrdup("low");
+	xfree(J(b)->info.qos);
+	J(b)->info.qos = xstrdup("low");
+	assert_int_equal(sched_run(), 2);
+	J(b)->info.start_time += 1;              /* b is the younger */
+	x = submit(NULL, 2, 1, 10, false);
+	xfree(J(x)->info.qos);
+	J(x)->info.qos = xstrdup("low");
+	assert_int_equal(sched_run(), 0);
+	assert_int_equal(state(a), JOB_RUNNING);
+	assert_int_equal(state(b), JOB_RUNNING);  /* low preempts no low */
+	job_mgr_end(J(x), JOB_CANCELLED, WAIT_NO_REASON, 0);
+	h = submit(NULL, 2, 1, 10, false);
+	xfree(J(h)->info.qos);
+	J(h)->info.qos = xstrdup("high");
+	assert_int_equal(sched_run(), 0);         /* b's node is completing */
+	assert_int_equal(state(a), JOB_RUNNING);
+	assert_int_equal(state(b), JOB_PREEMPTED | JOB_COMPLETING);
+	assert_true(J(b)->info.preempt_time > 0);
+	assert_int_equal(reason(h), WAIT_RESOURCES);
+	assert_int_equal(sched_run(), 0);         /* nothing more preempted */
+	assert_int_equal(state(a), JOB_RUNNING);
+	v = J(b);
+	for (i = bitmap_first_set(v->node_bitmap); i >= 0;
+	     i = bitmap_next_set(v->node_bitmap, i + 1))
+		job_mgr_node_done(v, node_mgr_at(i));
+	assert_int_equal(state(b), JOB_PREEMPTED);
+	assert_int_equal(sched_run(), 1);
+	assert_int_equal(state(h), JOB_RUNNING);
+	end_job(h);
+	end_job(a);
+}
+
 /* A job that can never start in the window is not planned. */
 static void test_backfill_window(void **st)
 {
@@ -464,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_backfill_window),
 		cmocka_unit_test(test_backfill_gpus),
 		cmocka_unit_test(test_mail_time_steps),
+		cmocka_unit_test(test_preempt_qos),
 		cmocka_unit_test(test_multifactor),
 		cmocka_unit_test(test_multifactor_queue),
 		cmocka_unit_test(test_backfill_yields),
