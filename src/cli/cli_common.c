@@ -197,10 +197,10 @@ static int ctld_rpc_pass(uint16_t type, const void *req, slurm_msg_t *resp,
 /* While no controller is in control but one is standing by (the primary
  * died, a backup has not taken over yet), wait and ask again, as Slurm
  * does, for up to 1.5 x SlurmctldTimeout (+ MessageTimeout: a hand-over
- * by scontrol takeover, where the controllers trade places).  With several SlurmctldHost
- * entries, connection failures to all of them are retried once a second
- * for MessageTimeout (a hand-over in progress); with one, the command
- * fails at once as before. */
+ * by scontrol takeover, where the controllers trade places).  With
+ * several SlurmctldHost entries, a pass where none answered (connection refused, timed out or
+ * cut) is retried once a second for MessageTimeout (a hand-over in
+ * progress); with one, the command fails at once as before. */
 static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
 {
 	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
@@ -216,11 +216,12 @@ static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
 	limit += limit / 2 + cli_timeout_ms() / 1000;   /* + a hand-over */
 	for (;;) {
 		rc = ctld_rpc_pass(type, req, resp, &standby);
-		if (rc == SLURM_COMMUNICATIONS_CONNECTION_ERROR &&
+		if (cli_err_is_transport(rc) &&
 		    cli.conf->ctld_host_cnt > 1 &&
 		    time(NULL) - start < cli_timeout_ms() / 1000) {
-			/* none listening: a hand-over in progress (the
-			 * old controller gone, the new one starting) */
+			/* none answered: a hand-over in progress (the old
+			 * controller gone, the new one starting, or the
+			 * standby closing its port to serve) */
 			debug("%s: no controller answers, retrying in 1 s",
 			      msg_type_name(type));
 			sleep(1);

@@ -1,6 +1,7 @@
 /* ha.c — backup controllers: our SlurmctldHost entry, the lease, standby
  * mode and the hand-over requests (see ha.h).
  */
+#define _GNU_SOURCE                 /* F_OFD_SETLK */
 #include "ctld/ha.h"
 
 #include <errno.h>
@@ -143,7 +144,7 @@ int ha_lease_try(void)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	char line[512];
-	int fd, len;
+	int fd, len, rc;
 
 	if (ha.lease_fd >= 0)
 		return 1;
@@ -157,7 +158,12 @@ int ha_lease_try(void)
 		      ha.lease_path, strerror(errno));
 		return -1;
 	}
-	if (fcntl(fd, F_SETLK, &fl) < 0) {
+	/* an open-file-description lock: not dropped when some other fd of
+	 * this file is closed, and it conflicts within one process too */
+	rc = fcntl(fd, F_OFD_SETLK, &fl);
+	if (rc < 0 && errno == EINVAL)
+		rc = fcntl(fd, F_SETLK, &fl);        /* kernel before 3.15 */
+	if (rc < 0) {
 		int e = errno;
 
 		close(fd);

@@ -5,9 +5,9 @@
  * REQUEST_CONTROL_STATUS).
  *
  * The lease is the file StateSaveLocation/ctld_lease: the controller in
- * control holds an fcntl write lock on it for as long as it runs (the
- * kernel drops it when the process dies) and writes into it an epoch that
- * grows by one at every acquisition.  Only the holder reads or writes the
+ * control holds an fcntl write lock (F_OFD_SETLK) on it for as long as it
+ * runs (the kernel drops it when the process dies) and writes into it an
+ * epoch that grows by one at every acquisition.  Only the holder reads or writes the
  * rest of StateSaveLocation; a standby never touches it.
  */
 #ifndef SLUICE_CTLD_HA_H
