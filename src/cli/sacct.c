@@ -441,16 +441,45 @@ static bool on_nodes(const acct_job_rec_t *j, hostlist_t *want)
 	return hit;
 }
 
-/* Without -D, a reused job id shows only its latest record. */
-static bool superseded(const dbd_jobs_msg_t *r, uint32_t i)
+/* Without -D, a reused job id shows only its latest record: mark every
+ * record that a later one (same id and cluster) replaces.  Records come
+ * by submit time; sort their indexes by id to find the later ones. */
+static const dbd_jobs_msg_t *sort_r;
+
+static int by_id_then_pos(const void *a, const void *b)
 {
-	if (opt.cond.flags & DBD_JOBS_DUPLICATES)
-		return false;
-	for (uint32_t k = i + 1; k < r->job_cnt; k++)
-		if (r->jobs[k].job_id == r->jobs[i].job_id &&
-		    !xstrcmp(r->jobs[k].cluster, r->jobs[i].cluster))
-			return true;
-	return false;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const acct_job_rec_t *jx = &sort_r->jobs[x], *jy = &sort_r->jobs[y];
+	int c;
+
+	if (jx->job_id != jy->job_id)
+		return jx->job_id < jy->job_id ? -1 : 1;
+	if ((c = xstrcmp(jx->cluster, jy->cluster)))
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+static bool *superseded_marks(const dbd_jobs_msg_t *r)
+{
+	bool *marks = xcalloc(r->job_cnt + 1, sizeof(bool));
+	uint32_t *idx;
+
+	if (opt.cond.flags & DBD_JOBS_DUPLICATES || r->job_cnt < 2)
+		return marks;
+	idx = xcalloc(r->job_cnt, sizeof(uint32_t));
+	for (uint32_t i = 0; i < r->job_cnt; i++)
+		idx[i] = i;
+	sort_r = r;
+	qsort(idx, r->job_cnt, sizeof(uint32_t), by_id_then_pos);
+	for (uint32_t i = 0; i + 1 < r->job_cnt; i++) {
+		const acct_job_rec_t *a = &r->jobs[idx[i]];
+		const acct_job_rec_t *b = &r->jobs[idx[i + 1]];
+
+		if (a->job_id == b->job_id && !xstrcmp(a->cluster, b->cluster))
+			marks[idx[i]] = true;
+	}
+	xfree(idx);
+	return marks;
 }
 
 static const char *step_name(const acct_step_rec_t *s, char *buf, size_t n)
@@ -573,6 +602,7 @@ static bool same_job(const acct_step_rec_t *s, const acct_job_rec_t *j)
 static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 		      size_t n, hostlist_t *want)
 {
+	bool *old = superseded_marks(r);
 	time_t now = time(NULL);
 	uint32_t s0 = 0;
 	json_object *list = opt.json ? json_object_new_array() : NULL;
@@ -594,7 +624,7 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 		     s1++)
 			row.steps_cpu_usec += r->steps[s1].user_usec +
 					      r->steps[s1].sys_usec;
-		if (superseded(r, i) || !on_nodes(j, want))
+		if (old[i] || !on_nodes(j, want))
 			continue;
 		if (list) {
 			if (sel_match(j, NULL))
@@ -616,6 +646,7 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 		}
 		s0 = s1;
 	}
+	xfree(old);
 	if (list)
 		cli_output_doc_print(stdout, sacct_json_doc(list),
 				     opt.json == 2);

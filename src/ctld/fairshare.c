@@ -2,6 +2,7 @@
  * (fairshare.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,14 @@ typedef struct {
 	int          parent;       /* index, -1 for root */
 	double       own, sub;     /* decayed usage: own, with below it */
 	double       norm_shares, eff_usage, factor;
+	double       kid_shares;   /* sum of its children's shares */
 } fs_node_t;
+
+/* Association pointer -> node index, sorted by pointer. */
+typedef struct {
+	const assoc_rec_t *a;
+	int                idx;
+} fs_ptr_t;
 
 static struct {
 	bool         on;
@@ -67,6 +75,7 @@ static struct {
 	struct event *ev;
 	/* cache of the computed tree */
 	fs_node_t   *nodes;
+	fs_ptr_t    *by_ptr;
 	size_t       nnodes;
 	uint64_t     gen;
 	time_t       calc_time;
@@ -331,12 +340,22 @@ static void load_state(void)
 
 /* ---- the tree ---- */
 
+static int ptr_cmp(const void *x, const void *y)
+{
+	uintptr_t a = (uintptr_t)((const fs_ptr_t *)x)->a;
+	uintptr_t b = (uintptr_t)((const fs_ptr_t *)y)->a;
+
+	return a < b ? -1 : a > b;
+}
+
 static int node_index(const assoc_rec_t *a)
 {
-	for (size_t i = 0; a && i < fs.nnodes; i++)
-		if (fs.nodes[i].a == a)
-			return (int)i;
-	return -1;
+	fs_ptr_t key = { .a = a }, *hit;
+
+	if (!a || !fs.by_ptr)
+		return -1;
+	hit = bsearch(&key, fs.by_ptr, fs.nnodes, sizeof(fs_ptr_t), ptr_cmp);
+	return hit ? hit->idx : -1;
 }
 
 static double norm_of(size_t i, int depth)
@@ -348,11 +367,8 @@ static double norm_of(size_t i, int depth)
 	if (n->parent < 0) {
 		n->norm_shares = 1.0;
 	} else {
-		double sib = 0;
+		double sib = fs.nodes[n->parent].kid_shares;
 
-		for (size_t k = 0; k < fs.nnodes; k++)
-			if (fs.nodes[k].parent == n->parent)
-				sib += fs.nodes[k].a->shares;
 		n->norm_shares = sib > 0 ? (double)n->a->shares / sib *
 			norm_of((size_t)n->parent, depth + 1) : 0;
 	}
@@ -371,7 +387,9 @@ static void fs_calc(time_t now)
 		return;
 	all = assoc_mgr_all(&cnt);
 	xfree(fs.nodes);
+	xfree(fs.by_ptr);
 	fs.nodes = xcalloc(cnt + 1, sizeof(fs_node_t));
+	fs.by_ptr = xcalloc(cnt + 1, sizeof(fs_ptr_t));
 	fs.nnodes = cnt;
 	for (size_t i = 0; i < cnt; i++) {
 		fs_usage_t *u = usage_find(all[i]->id, false);
@@ -379,9 +397,15 @@ static void fs_calc(time_t now)
 		fs.nodes[i].a = all[i];
 		fs.nodes[i].own = u ? decayed(u, now) : 0;
 		fs.nodes[i].norm_shares = -1;
+		fs.by_ptr[i] = (fs_ptr_t){ all[i], (int)i };
 	}
-	for (size_t i = 0; i < cnt; i++)
+	qsort(fs.by_ptr, cnt, sizeof(fs_ptr_t), ptr_cmp);
+	for (size_t i = 0; i < cnt; i++) {
 		fs.nodes[i].parent = node_index(all[i]->parent);
+		if (fs.nodes[i].parent >= 0)
+			fs.nodes[fs.nodes[i].parent].kid_shares +=
+				all[i]->shares;
+	}
 	for (size_t i = 0; i < cnt; i++) {
 		int p = (int)i, guard = 0;
 
@@ -503,6 +527,7 @@ void fairshare_fini(void)
 	xfree(fs.u);
 	xfree(fs.ended);
 	xfree(fs.nodes);
+	xfree(fs.by_ptr);
 	xfree(fs.path);
 	memset(&fs, 0, sizeof(fs));
 }

@@ -25,14 +25,15 @@
 	"t.priority, t.cluster, t.array_task_str, t.job_db_inx " \
 	"FROM job_table t WHERE 1"
 
+/* The steps of the jobs the same conditions select (on t). */
 #define STEP_SELECT \
-	"SELECT j.id_job, j.time_submit, s.id_step, s.step_name, " \
+	"SELECT t.id_job, t.time_submit, s.id_step, s.step_name, " \
 	"s.time_start, s.time_end, s.state, s.exit_code, s.requid, " \
 	"s.nodelist, s.nodes_alloc, s.tasks, s.cpus_alloc, s.tres_alloc, " \
 	"s.user_sec * 1000000 + s.user_usec, " \
 	"s.sys_sec * 1000000 + s.sys_usec, s.max_rss, s.max_vsize, " \
-	"s.ave_rss, s.ave_vsize FROM step_table s JOIN job_table j ON " \
-	"j.job_db_inx = s.job_db_inx WHERE s.job_db_inx IN ("
+	"s.ave_rss, s.ave_vsize FROM step_table s JOIN job_table t ON " \
+	"t.job_db_inx = s.job_db_inx WHERE 1"
 
 typedef struct {
 	dbd_db_t            *db;
@@ -254,7 +255,9 @@ static void fill_step(acct_step_rec_t *s, const dbd_rows_t *r, uint32_t i)
 	s->ave_vsize_kb = u64(r, i, 19);
 }
 
-static int load_steps(query_t *q, const dbd_rows_t *jobs)
+/* The steps of the jobs selected by where (no list of ids: a sacct over
+ * 100,000 jobs would send a statement that large). */
+static int load_steps(query_t *q, const dbd_rows_t *jobs, const char *where)
 {
 	dbd_rows_t r;
 	char *sql;
@@ -262,11 +265,8 @@ static int load_steps(query_t *q, const dbd_rows_t *jobs)
 
 	if (!jobs->rows)
 		return 0;
-	sql = xstrdup(STEP_SELECT);
-	for (uint32_t i = 0; i < jobs->rows; i++)
-		xstrfmtcat(&sql, "%s%s", i ? "," : "",
-			   dbd_rows_get(jobs, i, jobs->cols - 1));
-	xstrcat(&sql, ") ORDER BY j.time_submit, j.id_job, s.id_step");
+	sql = xstrdup_printf("%s%s ORDER BY t.time_submit, t.id_job, "
+			     "s.id_step", STEP_SELECT, where);
 	rc = dbd_db_select(q->db, sql, &r);
 	xfree(sql);
 	if (rc < 0)
@@ -285,6 +285,7 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	dbd_job_cond_msg_t own = *req;
 	query_t q = { .db = db, .c = req, .resp = resp };
 	dbd_rows_t r;
+	char *where;
 	int rc;
 
 	/* PrivateData=jobs: a user sees their own jobs only. */
@@ -293,7 +294,7 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		dbd_private_own_only(ctx, &own.users);
 		q.c = &own;
 	}
-	q.sql = xstrdup(JOB_SELECT);
+	q.sql = xstrdup("");
 	rc = build_where(&q);
 	xstrarray_free(own.users);
 	q.c = req;
@@ -302,10 +303,13 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		xfree(q.sql);
 		return;
 	}
-	xstrcat(&q.sql, " ORDER BY t.time_submit, t.id_job");
+	where = q.sql;
+	q.sql = xstrdup_printf("%s%s ORDER BY t.time_submit, t.id_job",
+			       JOB_SELECT, where);
 	if (dbd_db_select(db, q.sql, &r) < 0) {
 		resp->rc = ESLURM_DB_CONNECTION;
 		xfree(q.sql);
+		xfree(where);
 		return;
 	}
 	xfree(q.sql);
@@ -313,7 +317,8 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	for (uint32_t i = 0; i < r.rows; i++)
 		fill_job(&resp->jobs[i], &r, i);
 	resp->job_cnt = r.rows;
-	if (!(req->flags & DBD_JOBS_NO_STEPS) && load_steps(&q, &r) < 0)
+	if (!(req->flags & DBD_JOBS_NO_STEPS) && load_steps(&q, &r, where) < 0)
 		resp->rc = ESLURM_DB_CONNECTION;
+	xfree(where);
 	dbd_rows_free(&r);
 }
