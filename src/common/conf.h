@@ -143,6 +143,7 @@ typedef struct slurm_conf {
 	char     *prolog;
 	char     *epilog;
 	char     *acct_gather_energy_type;
+	char     *prolog_flags;   /* PrologFlags as written (checked) */
 	char     *task_prolog;    /* TaskProlog, TaskEpilog */
 	char     *task_epilog;
 	char     *prolog_slurmctld;

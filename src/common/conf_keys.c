@@ -42,6 +42,7 @@ typedef enum {
 	CK_PRIVATE,  /* PrivateData: jobs,nodes,... (conf_params) */
 	CK_CTLDPAR,  /* SlurmctldParameters: rl_* checked (conf_params) */
 	CK_ACCTENF,  /* AccountingStorageEnforce (conf_params) */
+	CK_PROLOGF,  /* PrologFlags (conf_params) */
 	CK_SPECIAL,  /* printed only, by its function */
 } ck_kind_t;
 
@@ -220,7 +221,7 @@ static const conf_key_t conf_keys[] = {
 	{ "Prolog", NULL, CK_STR, F(prolog), NULL, NULL, 0, NULL },
 	{ "PrologEpilogTimeout", NULL, CK_U16, NOF, "65534", NULL, 0, NULL },
 	{ "PrologSlurmctld", NULL, CK_STR, F(prolog_slurmctld), NULL, NULL, 0, NULL },
-	{ "PrologFlags", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "PrologFlags", NULL, CK_PROLOGF, F(prolog_flags), NULL, NULL, 0, NULL },
 	{ "PropagatePrioProcess", NULL, CK_U16, NOF, "0", NULL, 0, NULL },
 	{ "PropagateResourceLimits", NULL, CK_STR, NOF, "ALL", NULL, 0, NULL },
 	{ "PropagateResourceLimitsExcept", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
@@ -556,6 +557,14 @@ static int ck_parse(conf_state_t *st, const conf_key_t *k, const char *v)
 			return -1;
 		return ck_set_str(st, k, v, false);
 	}
+	case CK_PROLOGF: {
+		uint32_t bits;
+		char err[128];
+
+		if (conf_parse_prolog_flags(v, &bits, err, sizeof(err)) < 0)
+			return -1;
+		return ck_set_str(st, k, v, false);
+	}
 	case CK_ACCTENF: {
 		uint32_t bits;
 		char err[128];
@@ -588,6 +597,12 @@ int conf_key_set(conf_state_t *st, int idx, const char *value)
 			uint32_t bits;
 
 			conf_parse_private_data(value, &bits, err, sizeof(err));
+			return conf_fail(st, "%s", err);
+		}
+		if (k->kind == CK_PROLOGF) {
+			uint32_t bits;
+
+			conf_parse_prolog_flags(value, &bits, err, sizeof(err));
 			return conf_fail(st, "%s", err);
 		}
 		if (k->kind == CK_ACCTENF) {
@@ -754,7 +769,7 @@ void conf_keys_free(slurm_conf_t *c)
 		if (k->kind != CK_STR && k->kind != CK_UPPER &&
 		    k->kind != CK_USER && k->kind != CK_ENFORCE &&
 		    k->kind != CK_PRIVATE && k->kind != CK_CTLDPAR &&
-		    k->kind != CK_ACCTENF)
+		    k->kind != CK_ACCTENF && k->kind != CK_PROLOGF)
 			continue;
 		f = (char **)((char *)c + k->off);
 		xfree(*f);

@@ -159,3 +159,42 @@ int conf_parse_acct_enforce(const char *s, uint32_t *flags, char *err,
 	xstrarray_free(v);
 	return rc;
 }
+
+int conf_parse_prolog_flags(const char *val, uint32_t *out, char *err,
+			    size_t errlen)
+{
+	static const struct { const char *word; uint32_t bit; } words[] = {
+		{ "Alloc", PROLOG_FLAG_ALLOC },
+		{ "Contain", PROLOG_FLAG_CONTAIN | PROLOG_FLAG_ALLOC },
+		{ "DeferBatch", PROLOG_FLAG_DEFERBATCH },
+		{ "NoHold", PROLOG_FLAG_NOHOLD },
+		{ "ForceRequeueOnFail",
+		  PROLOG_FLAG_FORCE_REQUEUE_ON_FAIL | PROLOG_FLAG_ALLOC },
+		{ "Serial", PROLOG_FLAG_SERIAL },
+		{ "X11", PROLOG_FLAG_X11 | PROLOG_FLAG_ALLOC |
+			 PROLOG_FLAG_CONTAIN },
+	};
+	char *copy, *save = NULL, *tok;
+	int rc = 0;
+
+	*out = 0;
+	if (!val || !*val || !strcasecmp(val, "none"))
+		return 0;
+	copy = xstrdup(val);
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t i, n = sizeof(words) / sizeof(words[0]);
+
+		for (i = 0; i < n && strcasecmp(tok, words[i].word); i++)
+			;
+		if (i == n) {
+			snprintf(err, errlen, "PrologFlags: unknown value \"%s\"",
+				 tok);
+			rc = -1;
+		} else {
+			*out |= words[i].bit;
+		}
+	}
+	xfree(copy);
+	return rc;
+}

@@ -41,6 +41,21 @@ enum {
 	ACCT_ENFORCE_NOSTEPS = 0x40,
 };
 
+/* PrologFlags= (Slurm 22.05's words; Contain implies Alloc). */
+enum {
+	PROLOG_FLAG_ALLOC      = 1 << 0,
+	PROLOG_FLAG_CONTAIN    = 1 << 1,
+	PROLOG_FLAG_DEFERBATCH = 1 << 2,
+	PROLOG_FLAG_NOHOLD     = 1 << 3,
+	PROLOG_FLAG_FORCE_REQUEUE_ON_FAIL = 1 << 4,
+	PROLOG_FLAG_SERIAL     = 1 << 5,
+	PROLOG_FLAG_X11        = 1 << 6,
+};
+/* "Alloc,Contain" -> PROLOG_FLAG_* bits.  0, or -1 with a message in
+ * err naming the unknown word. */
+int conf_parse_prolog_flags(const char *val, uint32_t *out, char *err,
+			    size_t errlen);
+
 /* As Slurm: limits, qos and safe imply associations; safe implies
  * limits; "all" is everything but nojobs/nosteps; "none"/"0" nothing.
  * 0, or -1 with a message in err naming the unknown word. */

@@ -1,5 +1,5 @@
 /* fuzz_conf_params.c — libFuzzer harness for the list-valued slurm.conf
- * values: PrivateData and SlurmctldParameters' rl_* keys. */
+ * values: PrivateData, PrologFlags and SlurmctldParameters' rl_* keys. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +21,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err[0] = '\0';
 	if (conf_parse_private_data(s, &bits, err, sizeof(err)) < 0 && !err[0])
 		abort();               /* a refusal always says why */
+	err[0] = '\0';
+	if (conf_parse_prolog_flags(s, &bits, err, sizeof(err)) < 0 && !err[0])
+		abort();
+	if (conf_parse_prolog_flags(s, &bits, err, sizeof(err)) == 0 &&
+	    (bits & PROLOG_FLAG_CONTAIN) && !(bits & PROLOG_FLAG_ALLOC))
+		abort();               /* Contain implies Alloc */
 	err[0] = '\0';
 	if (conf_parse_rl(s, &rl, err, sizeof(err)) < 0 && !err[0])
 		abort();

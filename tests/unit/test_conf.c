@@ -67,6 +67,7 @@ static void test_bad_files(void **state)
 		{ "PrivateData=jobs,bogus\n", "t.conf:1: PrivateData: unknown value \"bogus\"" },
 		{ "\nAccountingStorageEnforce=associations,limitz\n",
 		  "t.conf:2: AccountingStorageEnforce: bad value 'limitz'" },
+		{ "PrologFlags=Alloc,Contian\n", "t.conf:1: PrologFlags: unknown value \"Contian\"" },
 		{ "SlurmctldParameters=rl_enable,rl_bucket_size=0\n",
 		  "t.conf:1: SlurmctldParameters: invalid rl_bucket_size value \"0\"" },
 		{ "SuspendTime=soon\n", "SuspendTime" },
