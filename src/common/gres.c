@@ -8,6 +8,7 @@
 
 #include "common/gres.h"
 #include "common/hostlist.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -378,4 +379,23 @@ size_t gres_conf_gpu_devices(const gres_conf_t *g, uint32_t *dev, size_t max)
 		}
 	}
 	return n;
+}
+
+int gres_parse_per_gpu(const char *spec, uint64_t *v)
+{
+	const char *p = spec;
+	uint64_t n;
+
+	if (v)
+		*v = 0;
+	if (!spec || !*spec)
+		return 0;
+	if (!strncmp(p, "gres/", 5) || !strncmp(p, "gres:", 5))
+		p += 5;
+	if (strncmp(p, "gpu:", 4) || parse_u64(p + 4, &n) < 0 || !n ||
+	    n > UINT32_MAX)
+		return -1;
+	if (v)
+		*v = n;
+	return 0;
 }

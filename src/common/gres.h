@@ -29,6 +29,9 @@ typedef struct {
 gres_spec_t *gres_specs_parse(const char *spec, size_t *cnt, char *err,
 			      size_t errlen);
 void         gres_specs_free(gres_spec_t *v, size_t cnt);
+/* --cpus-per-gpu / --mem-per-gpu as sent: "gres/gpu:N" (or "gpu:N") ->
+ * N >= 1 in *v (v may be NULL); NULL or "" -> 0; -1 if malformed. */
+int          gres_parse_per_gpu(const char *spec, uint64_t *v);
 /* Sum of the counts of name (any type if type is NULL) in a spec list. */
 uint64_t     gres_specs_count(const gres_spec_t *v, size_t cnt,
 			      const char *name, const char *type);

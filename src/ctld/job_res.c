@@ -74,21 +74,7 @@ int job_res_parse_gpus(const char *per_node, const char *per_task,
 
 int job_res_parse_per_gpu(const char *spec, uint64_t *v)
 {
-	const char *p = spec;
-	uint64_t n;
-
-	if (v)
-		*v = 0;
-	if (!spec || !*spec)
-		return 0;
-	if (!strncmp(p, "gres/", 5) || !strncmp(p, "gres:", 5))
-		p += 5;
-	if (strncmp(p, "gpu:", 4) || parse_u64(p + 4, &n) < 0 || !n ||
-	    n > UINT32_MAX)
-		return -1;
-	if (v)
-		*v = n;
-	return 0;
+	return gres_parse_per_gpu(spec, v);
 }
 
 char *job_res_tres_spec(const char *spec)

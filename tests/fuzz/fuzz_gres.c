@@ -65,6 +65,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	_conf(text);
 	_spec(text);
 	_constraint(text);
+	{
+		uint64_t v;
+
+		if (gres_parse_per_gpu(text, &v) == 0 && *text && !v)
+			abort();   /* a given value is at least 1 */
+	}
 	xfree(text);
 	return 0;
 }
