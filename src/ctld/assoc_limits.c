@@ -40,15 +40,36 @@ static const char *job_part(const job_record_t *j)
 	return j->part ? j->part->info.name : j->info.partition;
 }
 
-static assoc_rec_t *job_assoc(const job_record_t *j)
+/* The job's association and QOS, looked up once per snapshot (the
+ * scheduler asks for every pending job in every pass). */
+static void job_lookup(job_record_t *j)
 {
-	return assoc_mgr_find(j->info.user_id, j->info.account, job_part(j));
+	typeof(j->assoc_cache) *c = &j->assoc_cache;
+	uint64_t gen = assoc_mgr_generation();
+
+	if (c->gen == gen && c->acct_key == j->info.account &&
+	    c->qos_key == j->info.qos && c->part_key == (void *)j->part)
+		return;
+	c->assoc = assoc_mgr_find(j->info.user_id, j->info.account,
+				  job_part(j));
+	c->qos = assoc_mgr_qos(j->info.qos && *j->info.qos ? j->info.qos :
+			       "normal");
+	c->acct_key = j->info.account;
+	c->qos_key = j->info.qos;
+	c->part_key = j->part;
+	c->gen = gen;
 }
 
-static assoc_qos_t *job_qos(const job_record_t *j)
+static assoc_rec_t *job_assoc(job_record_t *j)
 {
-	return assoc_mgr_qos(j->info.qos && *j->info.qos ? j->info.qos :
-			     "normal");
+	job_lookup(j);
+	return j->assoc_cache.assoc;
+}
+
+static assoc_qos_t *job_qos(job_record_t *j)
+{
+	job_lookup(j);
+	return j->assoc_cache.qos;
 }
 
 /* ---- counters ---- */

@@ -74,6 +74,13 @@ typedef struct job_record {
 	struct job_steps *steps;       /* step_mgr.h; NULL = none yet */
 	bool            recovered_run; /* running at restart: launch it if its
 				        * node registers without it */
+	struct {                       /* assoc_limits.c's lookups, valid
+					* for one association snapshot and
+					* these account/qos/partition */
+		void       *assoc, *qos;
+		const void *acct_key, *qos_key, *part_key;
+		uint64_t    gen;
+	} assoc_cache;                 /* not saved */
 	uint32_t        acct_requid;   /* who cancelled it (accounting), or
 					  NO_VAL32; not saved */
 	uint32_t        preempt_by;    /* job it is preempted for (log); not
