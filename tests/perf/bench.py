@@ -29,7 +29,9 @@ only).
 
 Sizes and phases from the environment: N_SUBMIT (1000) N_E2E (1000)
 N_PENDING (5000) N_QUEUED (10000) PAR (8) RUNS (20) NODES (4) N_ARRAY (10000)
-PHASES (array,submit,pending,e2e,srun; queued on request).
+PHASES (array,submit,pending,e2e,srun; queued on request);
+BENCH_EXTRA_CONF adds slurm.conf lines ("\\n" separated), e.g. to compare
+ProctrackType=proctrack/cgroup with the default proctrack/pgid.
 Run as root: /usr/bin/python3 tests/perf/bench.py
 """
 import json
@@ -55,6 +57,8 @@ RUNS = int(os.environ.get("RUNS", 20))
 NODES = int(os.environ.get("NODES", 4))
 N_ARRAY = int(os.environ.get("N_ARRAY", 10000))
 PHASES = os.environ.get("PHASES", "array,submit,pending,e2e,srun").split(",")
+# more slurm.conf lines, e.g. "ProctrackType=proctrack/cgroup" (\n for lines)
+EXTRA_CONF = os.environ.get("BENCH_EXTRA_CONF", "").replace("\\n", "\n")
 
 
 def say(name, value):
@@ -216,8 +220,8 @@ def rpc_phase(c):
 
 def main():
     c = Cluster(nodes=NODES, min_job_age=300, slurmd_timeout=300,
-                extra_conf="MaxJobCount=100000\nMaxArraySize=%d\n" % (
-                    max(N_ARRAY, 1001) + 1), tag="bench")
+                extra_conf="MaxJobCount=100000\nMaxArraySize=%d\n%s" % (
+                    max(N_ARRAY, 1001) + 1, EXTRA_CONF), tag="bench")
     c.jobdir = os.path.join(c.dir, "jobs")
     try:
         c.start()
