@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -100,12 +101,31 @@ static void test_missing_file(void **state)
 	cgroup_conf_free(&c);
 }
 
+/* etc/cgroup.conf.example loads and says what its comments say. */
+static void test_example(void **state)
+{
+	const char *dir = getenv("SLUICE_TEST_DATA");
+	char path[4096], err[256] = "";
+	cgroup_conf_t c;
+
+	(void) state;
+	snprintf(path, sizeof(path), "%s/../../../etc/cgroup.conf.example",
+		 dir ? dir : "tests/unit/data");
+	assert_int_equal(cgroup_conf_load(path, &c, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(c.plugin, CGROUP_PLUGIN_AUTO);
+	assert_true(c.constrain_cores);
+	assert_true(c.constrain_ram);
+	cgroup_conf_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_example),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
