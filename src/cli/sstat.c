@@ -546,16 +546,16 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	char *format = NULL;
-	int c, verbose = 0;
+	int c, verbose = 0, rc = 0;
 
 	opt.jobs = xcalloc(1, sizeof(char *));
 	while ((c = getopt_long(argc, argv, "aehj:no:pPvV", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': opt.all_steps = true; break;
-		case 'e': help_format(); return 0;
-		case 'h': usage(stdout); return 0;
-		case 'U': usage(stdout); return 0;
+		case 'e': help_format(); goto done;
+		case 'h': usage(stdout); goto done;
+		case 'U': usage(stdout); goto done;
 		case 'j': {
 			char *copy = xstrdup(optarg), *save = NULL, *t;
 
@@ -572,22 +572,23 @@ int main(int argc, char **argv)
 		case 'p': opt.parsable = 1; break;
 		case 'P': opt.parsable = 2; break;
 		case 'v': verbose++; break;
-		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); return 0;
+		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); goto done;
 		default:
 			fprintf(stderr, "Try \"sstat --help\" for more "
 				"information\n");
-			return 1;
+			rc = 1;
+			goto done;
 		}
 	}
 	cli_init("sstat", verbose);
 	for (; optind < argc; optind++)
 		opt.jobs = xstrarray_append(opt.jobs, argv[optind]);
-	if (!opt.jobs[0]) {
-		error("You didn't give me any jobs to stat.");
-		return 1;
+	if (!opt.jobs[0] || parse_format(format ? format : DEFAULT_FORMAT) < 0) {
+		if (!opt.jobs[0])
+			error("You didn't give me any jobs to stat.");
+		rc = 1;
+		goto done;
 	}
-	if (parse_format(format ? format : DEFAULT_FORMAT) < 0)
-		return 1;
 	if (!opt.noheader)
 		print_header();
 	fflush(stdout);
@@ -595,8 +596,9 @@ int main(int argc, char **argv)
 		stat_job(opt.jobs[i]);
 		fflush(stdout);
 	}
+done:
 	xstrarray_free(opt.jobs);
 	xfree(opt.cols);
 	xfree(format);
-	return 0;
+	return rc;
 }

@@ -796,7 +796,11 @@ class Cluster:
         asan = os.environ.get("ASAN_OPTIONS", "")
         ubsan = os.environ.get("UBSAN_OPTIONS", "")
         leaks = "" if os.environ.get("SLUICE_SAN_LEAKS") == "1" else "detect_leaks=0"
+        lsan = os.environ.get("LSAN_OPTIONS", "")
+        supp = "print_suppressions=0:suppressions=%s" % os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "lsan.supp")
         return {
+            "LSAN_OPTIONS": ":".join(x for x in (lsan, supp) if x),
             "ASAN_OPTIONS": ":".join(x for x in (asan, leaks,
                                                 "log_path=%s/asan" % self.san_dir) if x),
             "UBSAN_OPTIONS": ":".join(x for x in (ubsan, "print_stacktrace=1",
