@@ -401,7 +401,6 @@ static bool _become_controller(void)
 		fatal("%s", err);
 	if (!ctld.opts.foreground && !ha_reexeced())
 		daemon_detach();
-	daemon_write_pidfile(ctld.conf->slurmctld_pid_file);
 	if (auth_init(ctld.conf->auth_type, ctld.conf->auth_info,
 		      ctld.conf->plugin_dir) != 0)
 		fatal("failed to initialize auth plugin %s",
@@ -424,6 +423,9 @@ static bool _become_controller(void)
 			     "lease in %s): starting in standby mode",
 			     ctld.conf->state_save_location);
 	}
+	/* Only now: a process refused above must not overwrite the pid file
+	 * of the controller that holds the lease. */
+	daemon_write_pidfile(ctld.conf->slurmctld_pid_file);
 	if (r == 1)
 		return true;
 	return ha_standby_run() == 0;

@@ -157,3 +157,36 @@ def test_sigkill_during_concurrent_submissions(new_cluster):
         len(lost), len(acked), lost[:20])
     new = c.sbatch(["--wrap", "true"], user="sluice_u1")
     assert new > max(acked)
+
+
+def test_second_controller_refused_and_harmless(new_cluster):
+    """A second slurmctld started by mistake on the same StateSaveLocation
+    stops at once, naming the directory, and touches nothing: the running
+    controller's pid file and journal stay as they were, and every job the
+    running controller acknowledged, before and after, survives its crash.
+    (Before the controller lease, the second one recovered state, wrote a
+    snapshot and removed the live journal before failing to bind its port,
+    and the next acknowledged job was lost at the following restart.)"""
+    import os
+
+    c = new_cluster(tag="second-ctld", nodes=1)
+    j1 = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u1")
+    pidfile = os.path.join(c.dir, "run", "slurmctld.pid")
+    with open(pidfile) as f:
+        pid_before = f.read()
+    state = os.path.join(c.dir, "state")
+    files_before = sorted(n for n in os.listdir(state) if n.startswith("ctld_"))
+
+    r = c.run(["slurmctld", "-D"], timeout=60)
+    assert r.rc not in (0, -9), r
+    assert ("Another slurmctld holds the controller lease in %s" % state) in \
+        r.out + r.err, r
+    with open(pidfile) as f:
+        assert f.read() == pid_before
+    assert sorted(n for n in os.listdir(state)
+                  if n.startswith("ctld_")) == files_before
+
+    j2 = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u1")
+    restart(c, signal.SIGKILL)
+    states = snapshot(c, [j1, j2])
+    assert states == {j1: "PENDING", j2: "PENDING"}, states
