@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 #define CONF_MAX_LINE          (1024 * 1024)
 
 static int conf_read_file(conf_state_t *st, const char *path);
+static int conf_check_preempt(conf_state_t *st, const slurm_conf_t *c);
 
 int conf_fail(conf_state_t *st, const char *fmt, ...)
 {
@@ -431,6 +433,7 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 		conf_keys_build_kv(&st);
 		c->node_index = st.node_idx;
 		st.node_idx = NULL;
+		rc = conf_check_preempt(&st, c);
 	}
 	conf_state_free(&st);
 	if (rc < 0) {
@@ -438,6 +441,21 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	return c;
+}
+
+/* As Slurm: a preemption plugin with PreemptMode=OFF is refused. */
+static int conf_check_preempt(conf_state_t *st, const slurm_conf_t *c)
+{
+	const char *type = conf_get(c, "PreemptType");
+	const char *mode = conf_get(c, "PreemptMode");
+
+	if (type && strcasecmp(type, "preempt/none") &&
+	    (!mode || !strcasecmp(mode, "OFF"))) {
+		xfree(st->where);
+		return conf_fail(st, "PreemptType and PreemptMode values "
+				 "incompatible");
+	}
+	return 0;
 }
 
 void conf_destroy(slurm_conf_t *c)
