@@ -685,6 +685,19 @@ void assoc_mgr_fini(void)
 	am.stopping = false;
 }
 
+void assoc_mgr_reconfig(const slurm_conf_t *c)
+{
+	char err[256];
+	uint32_t flags;
+
+	if (!am.started && !am.snap)
+		return;                 /* accounting off */
+	if (conf_parse_acct_enforce(c->accounting_storage_enforce, &flags,
+				    err, sizeof(err)) == 0)
+		am.enforce = flags;
+	assoc_mgr_refresh();
+}
+
 void assoc_mgr_refresh(void)
 {
 	pthread_mutex_lock(&am.mutex);

@@ -122,8 +122,11 @@ typedef struct {
 int  assoc_mgr_init(const slurm_conf_t *c, struct event_base *base,
 		    char *err, size_t errlen);
 void assoc_mgr_fini(void);
-/* Reload now (ACCOUNTING_UPDATE_MSG, scontrol reconfigure). */
+/* Reload now (ACCOUNTING_UPDATE_MSG). */
 void assoc_mgr_refresh(void);
+/* scontrol reconfigure: AccountingStorageEnforce again (the accounting
+ * storage itself is read at start only), and a reload. */
+void assoc_mgr_reconfig(const slurm_conf_t *c);
 /* ACCOUNTING_UPDATE_MSG handler (rpc.c). */
 void assoc_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m);
 

@@ -258,6 +258,7 @@ int ctld_reconfigure(void)
 		log_reopen(nc->slurmctld_log_file);
 	info("Reconfigured from %s", nc->path);
 	commit_dirty();
+	assoc_mgr_reconfig(nc);
 	sched_reconfig();
 	return SLURM_SUCCESS;
 }

@@ -358,3 +358,24 @@ def test_cache_used_while_slurmdbd_down(env):
         cancel_all(env)
     finally:
         env.start_dbd()
+
+
+def test_reconfigure_changes_enforcement(env):
+    """scontrol reconfigure reads AccountingStorageEnforce again."""
+    saved = env.c.extra_conf
+    env.c.extra_conf = saved.replace(
+        "AccountingStorageEnforce=associations,limits,qos,safe",
+        "AccountingStorageEnforce=none")
+    try:
+        env.c.write_conf()
+        r = env.c.run(["scontrol", "reconfigure"])
+        assert r.rc == 0, r
+        jid = job_id(sbatch(env, user=U2))
+        assert env.c.show_job(jid)["Account"] in ("", "(null)")
+        env.c.run(["scancel", str(jid)])
+    finally:
+        env.c.extra_conf = saved
+        env.c.write_conf()
+        env.c.run(["scontrol", "reconfigure"])
+    r = sbatch(env, user=U2)
+    assert r.rc == 1 and "Invalid account" in r.err, r
