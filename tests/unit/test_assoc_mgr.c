@@ -1,0 +1,297 @@
+/* test_assoc_mgr.c — the controller's association cache without slurmdbd:
+ * a snapshot built from lists as slurmdbd sends them, its lookups, the
+ * saved file's round trip and bad input, counters and the pending
+ * reasons.  Users are root and nobody (they exist everywhere). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <pwd.h>
+
+#include "ctld_world.h"
+
+static dbd_acct_resp_msg_t *list(const char *const *cols)
+{
+	dbd_acct_resp_msg_t *r = xmalloc(sizeof(*r));
+
+	for (size_t i = 0; cols[i]; i++)
+		r->cols = xstrarray_append(r->cols, cols[i]);
+	return r;
+}
+
+static void row(dbd_acct_resp_msg_t *r, ...)
+{
+	va_list ap;
+	const char *v;
+
+	va_start(ap, r);
+	while ((v = va_arg(ap, const char *)))
+		r->cells = xstrarray_append(r->cells, v);
+	va_end(ap);
+}
+
+static uid_t nobody_uid;
+
+/* root (Administrator) in proj (default) and phys; nobody in phys only,
+ * coordinator of "top"; proj and phys under top under root. */
+static void make_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
+{
+	static const char *const qc[] = { "id", "name", "priority",
+					  "maxjobspu", "flags", "maxwall", NULL };
+	static const char *const uc[] = { "user", "defacct", "admin", NULL };
+	static const char *const ac[] = { "id", "account", "user",
+		"partition", "parentname", "maxjobs", "grptres", "qos",
+		"defqos", NULL };
+	static const char *const cc[] = { "user", "account", NULL };
+
+	l[0] = list(qc);
+	row(l[0], "1", "normal", "0", "", "", "", (char *)NULL);
+	row(l[0], "2", "High", "100", "1", "DenyOnLimit", "30", (char *)NULL);
+	l[1] = list(uc);
+	row(l[1], "root", "proj", "Administrator", (char *)NULL);
+	row(l[1], "nobody", "phys", "None", (char *)NULL);
+	l[2] = list(ac);
+	row(l[2], "1", "root", "", "", "", "", "", "normal", "", (char *)NULL);
+	row(l[2], "2", "top", "", "", "root", "", "cpu=3", "normal,high", "",
+	    (char *)NULL);
+	row(l[2], "3", "proj", "", "", "top", "2", "", "normal,high", "",
+	    (char *)NULL);
+	row(l[2], "4", "phys", "", "", "top", "", "", "normal", "",
+	    (char *)NULL);
+	row(l[2], "5", "proj", "root", "", "proj", "", "", "normal,high", "",
+	    (char *)NULL);
+	row(l[2], "6", "phys", "root", "", "phys", "", "", "normal", "",
+	    (char *)NULL);
+	row(l[2], "7", "phys", "root", "debug", "phys", "", "", "normal", "",
+	    (char *)NULL);
+	row(l[2], "8", "phys", "nobody", "", "phys", "", "", "normal", "",
+	    (char *)NULL);
+	l[3] = list(cc);
+	row(l[3], "nobody", "top", (char *)NULL);
+}
+
+static void free_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
+{
+	for (int i = 0; i < AM_LIST_CNT; i++)
+		msg_body_free(RESPONSE_DBD_ACCT, l[i]);
+}
+
+static int setup(void **st)
+{
+	dbd_acct_resp_msg_t *l[AM_LIST_CNT];
+	struct passwd *pw = getpwnam("nobody");
+
+	nobody_uid = pw ? pw->pw_uid : 65534;
+	make_lists(l);
+	am_install_lists(l);
+	free_lists(l);
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
+		       ACCT_ENFORCE_QOS);
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	assoc_mgr_fini();
+	return 0;
+}
+
+static void test_lookups(void **st)
+{
+	assoc_rec_t *a;
+
+	assert_true(assoc_mgr_loaded());
+	/* default account; a partition association wins when it exists */
+	a = assoc_mgr_find(0, NULL, "other");
+	assert_non_null(a);
+	assert_int_equal(a->id, 5);
+	assert_int_equal(assoc_mgr_find(0, "PHYS", "debug")->id, 7);
+	assert_int_equal(assoc_mgr_find(0, "phys", "other")->id, 6);
+	assert_null(assoc_mgr_find(nobody_uid, "proj", NULL));
+	assert_null(assoc_mgr_find(4242, NULL, NULL));
+	/* the tree */
+	a = assoc_mgr_find_id(5);
+	assert_string_equal(a->parent->acct, "proj");
+	assert_string_equal(a->parent->parent->acct, "top");
+	assert_string_equal(a->parent->parent->parent->acct, "root");
+	assert_null(a->parent->parent->parent->parent);
+	/* Max* inherited from the account */
+	assert_int_equal(a->eff_max_jobs, 2);
+	assert_int_equal(a->max_jobs, ASSOC_NO_LIMIT);
+	assert_true(a->grp_limited);
+	/* users, admin level, coordinators (inherited down the tree) */
+	assert_int_equal(assoc_mgr_admin_level(nobody_uid), ASSOC_ADMIN_NONE);
+	assert_int_equal(assoc_mgr_admin_level(0), ASSOC_ADMIN_SUPER);
+	assert_true(assoc_mgr_is_coord(nobody_uid, "proj"));
+	assert_true(assoc_mgr_is_coord(nobody_uid, "top"));
+	assert_false(assoc_mgr_is_coord(nobody_uid, "root"));
+	assert_false(assoc_mgr_is_coord(0, "proj"));
+	assert_string_equal(assoc_mgr_user_name("nobody")->default_acct,
+			    "phys");
+	/* QOS: names are lower case */
+	assert_non_null(assoc_mgr_qos("high"));
+	assert_int_equal(assoc_mgr_qos_id(2)->priority, 100);
+	assert_true(assoc_mgr_qos("high")->flags & ASSOC_QOS_DENY_ON_LIMIT);
+	assert_int_equal(assoc_mgr_qos_max_priority(), 100);
+}
+
+static void test_saved_file(void **st)
+{
+	dbd_acct_resp_msg_t *l[AM_LIST_CNT], *back[AM_LIST_CNT];
+	buf_t *b;
+	uint8_t *copy;
+	size_t len;
+
+	make_lists(l);
+	b = pack_lists(l);
+	len = buf_len(b);
+	assert_int_equal(am_unpack_lists(buf_data(b), len, back), 0);
+	assert_string_equal(back[2]->cells[1], "root");
+	assert_int_equal(xstrarray_len(back[2]->cells),
+			 xstrarray_len(l[2]->cells));
+	free_lists(back);
+	/* every cut and every flipped bit is refused, nothing leaks */
+	copy = xmalloc(len);
+	for (size_t n = 0; n < len; n++)
+		assert_int_equal(am_unpack_lists(buf_data(b), n, back), -1);
+	for (size_t i = 0; i < len; i++) {
+		memcpy(copy, buf_data(b), len);
+		copy[i] ^= 0x10;
+		assert_int_equal(am_unpack_lists(copy, len, back), -1);
+	}
+	xfree(copy);
+	buf_destroy(b);
+	free_lists(l);
+}
+
+static job_record_t *job(uid_t uid, const char *acct, const char *qos,
+			 uint32_t cpus)
+{
+	job_record_t *j = xmalloc(sizeof(*j));
+
+	j->info.user_id = uid;
+	j->info.account = xstrdup(acct);
+	j->info.qos = xstrdup(qos);
+	j->info.num_cpus = cpus;
+	j->info.num_nodes = 1;
+	j->info.pn_min_memory = NO_VAL64;
+	j->info.time_limit = 10;
+	return j;
+}
+
+static void job_free(job_record_t *j)
+{
+	xfree(j->info.account);
+	xfree(j->info.qos);
+	xfree(j);
+}
+
+static void test_counters_and_reasons(void **st)
+{
+	job_record_t *a = job(0, "proj", "normal", 1);
+	job_record_t *b = job(0, "proj", "normal", 1);
+	job_record_t *c = job(0, "proj", "normal", 1);
+	job_record_t *d = job(0, "phys", "normal", 1);
+	job_record_t *h = job(0, "proj", "high", 1);
+	assoc_rec_t *top = assoc_mgr_find_acct("top");
+
+	assert_int_equal(assoc_mgr_job_reason(a, 0), WAIT_NO_REASON);
+	assoc_mgr_job_running(a, 1);
+	assoc_mgr_job_running(b, 1);
+	assert_int_equal(top->usage.run_jobs, 2);
+	assert_int_equal(top->usage.run_tres[ASSOC_TRES_CPU], 2);
+	/* MaxJobs=2 from proj */
+	assert_int_equal(assoc_mgr_job_reason(c, 0), WAIT_ASSOC_MAX_JOBS);
+	/* phys has no MaxJobs, but top's GrpTRES=cpu=3 holds for it */
+	assert_int_equal(assoc_mgr_job_reason(d, 0), WAIT_NO_REASON);
+	d->info.num_cpus = 2;
+	assert_int_equal(assoc_mgr_job_reason(d, 0), WAIT_ASSOC_GRP_CPU);
+	/* QOS high: MaxJobsPerUser=1, MaxWall=30 */
+	assoc_mgr_job_running(h, 1);
+	assert_int_equal(assoc_mgr_job_reason(h, 0),
+			 WAIT_QOS_MAX_JOBS_PER_USER);
+	assoc_mgr_job_running(h, -1);
+	h->info.time_limit = 60;
+	assert_int_equal(assoc_mgr_job_reason(h, 0),
+			 WAIT_QOS_MAX_WALL_PER_JOB);
+	assoc_mgr_job_running(b, -1);
+	assoc_mgr_job_running(a, -1);
+	assert_int_equal(top->usage.run_jobs, 0);
+	assert_int_equal(top->usage.submit_jobs, 0);
+	assert_int_equal(top->usage.run_tres[ASSOC_TRES_CPU], 0);
+	assert_int_equal(assoc_mgr_job_reason(c, 0), WAIT_NO_REASON);
+	/* nothing enforced: no reason */
+	am_set_enforce(0);
+	assoc_mgr_job_running(a, 1);
+	assoc_mgr_job_running(b, 1);
+	assert_int_equal(assoc_mgr_job_reason(c, 0), WAIT_NO_REASON);
+	assoc_mgr_job_running(a, -1);
+	assoc_mgr_job_running(b, -1);
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
+		       ACCT_ENFORCE_QOS);
+	job_free(a);
+	job_free(b);
+	job_free(c);
+	job_free(d);
+	job_free(h);
+}
+
+static void test_submit_check(void **st)
+{
+	job_desc_t d = { 0 };
+	char *msg = NULL;
+
+	d.min_cpus = d.min_nodes = NO_VAL32;
+	d.pn_min_memory = NO_VAL64;
+	/* defaults filled */
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, "debug", 10, &msg), 0);
+	assert_string_equal(d.account, "proj");
+	assert_string_equal(d.qos, "normal");
+	/* no association */
+	xfree(d.account);
+	d.account = xstrdup("proj");
+	assert_int_equal(assoc_mgr_submit_check(&d, nobody_uid, "debug", 10,
+						&msg), ESLURM_INVALID_ACCOUNT);
+	/* QOS not allowed for phys; unknown QOS */
+	xfree(d.account);
+	xfree(d.qos);
+	d.account = xstrdup("phys");
+	d.qos = xstrdup("high");
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 10, &msg),
+			 ESLURM_INVALID_QOS);
+	xfree(d.qos);
+	d.qos = xstrdup("nosuch");
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 10, &msg),
+			 ESLURM_INVALID_QOS);
+	/* DenyOnLimit: MaxWall=30 refuses 60 minutes at submit */
+	xfree(d.account);
+	xfree(d.qos);
+	d.account = xstrdup("proj");
+	d.qos = xstrdup("HIGH");
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 60, &msg),
+			 ESLURM_ACCOUNTING_POLICY);
+	assert_string_equal(msg, "QOSMaxWallDurationPerJobLimit");
+	xfree(msg);
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 20, &msg), 0);
+	xfree(d.account);
+	xfree(d.qos);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lookups),
+		cmocka_unit_test(test_saved_file),
+		cmocka_unit_test(test_counters_and_reasons),
+		cmocka_unit_test(test_submit_check),
+	};
+	log_options_t quiet = { LOG_LEVEL_QUIET, LOG_LEVEL_QUIET, false, false };
+
+	log_init("test_assoc_mgr", quiet, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
