@@ -129,7 +129,10 @@ void acct_job_changed(job_record_t *j)
 		.derived_ec = i->derived_ec,
 		.submit = i->submit_time,
 		.eligible = i->eligible_time,
-		.start = started ? i->start_time : 0,
+		/* ended without starting (cancelled while pending): Slurm
+		 * records Start = End, the moment it ended */
+		.start = started ? i->start_time :
+			 base >= JOB_COMPLETE ? i->end_time : 0,
 		.end = base >= JOB_COMPLETE ? i->end_time : 0,
 		.time_limit = i->time_limit,
 		.nodes = started ? i->nodes : NULL,
