@@ -13,6 +13,7 @@ SLUICE_BACKUP_FULL=1: more clients and submissions, and three switches
 """
 
 import os
+import re
 import signal
 import threading
 import time
@@ -158,6 +159,17 @@ def test_backup_takes_over_and_gives_back(new_cluster):
     out = _ping(c)
     assert out == ("Slurmctld(primary) at ctl1 is DOWN\n"
                    "Slurmctld(backup) at ctl2 is UP\n"), out
+    # the backup answers the other commands too, with the same config
+    r = c.run(["sinfo", "-h", "-N", "-o", "%N"], timeout=30)
+    assert r.rc == 0 and r.out.split() == c.node_names, r
+    # (exit 1: it ends with the ping lines, and the primary is DOWN)
+    r = c.run(["scontrol", "show", "config"], timeout=30)
+    assert r.out.endswith("Slurmctld(primary) at ctl1 is DOWN\n"
+                          "Slurmctld(backup) at ctl2 is UP\n"), r
+    assert re.search(r"^SlurmctldHost\[0\]\s*=\s*ctl1\(127\.0\.0\.1\)$",
+                     r.out, re.M), r.out
+    assert re.search(r"^SlurmctldHost\[1\]\s*=\s*ctl2\(127\.0\.0\.2\)$",
+                     r.out, re.M), r.out
     n = load.count()
     load.wait_count(n + (10 if not FULL else 100))
 
