@@ -599,22 +599,46 @@ static bool same_job(const acct_step_rec_t *s, const acct_job_rec_t *j)
 	return s->job_id == j->job_id && s->submit == j->submit;
 }
 
+/* An array's own record (its last task, or the pending rest) comes after
+ * the tasks split off it. */
+static bool array_meta(const acct_job_rec_t *j)
+{
+	return j->array_job_id && j->job_id == j->array_job_id;
+}
+
+/* Slurm 22.05 lists jobs by submit time, then in the order their records
+ * were created: a split-off array task when it was split off (its new
+ * job id says when), the array's own record last. */
+static int by_print_order(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const acct_job_rec_t *jx = &sort_r->jobs[x], *jy = &sort_r->jobs[y];
+
+	if (jx->submit != jy->submit)
+		return jx->submit < jy->submit ? -1 : 1;
+	if (array_meta(jx) != array_meta(jy))
+		return array_meta(jx) ? 1 : -1;
+	if (jx->job_id != jy->job_id)
+		return jx->job_id < jy->job_id ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 		      size_t n, hostlist_t *want)
 {
 	bool *old = superseded_marks(r);
 	time_t now = time(NULL);
 	uint32_t s0 = 0;
+	uint32_t *first = xcalloc(r->job_cnt + 1, sizeof(uint32_t));
+	uint32_t *last = xcalloc(r->job_cnt + 1, sizeof(uint32_t));
+	uint32_t *idx = xcalloc(r->job_cnt + 1, sizeof(uint32_t));
 	json_object *list = opt.json ? json_object_new_array() : NULL;
 
-	if (!list)
-		print_header(cols, n);
+	/* Steps come in the order slurmdbd sends jobs (submit, id). */
 	for (uint32_t i = 0; i < r->job_cnt; i++) {
 		const acct_job_rec_t *j = &r->jobs[i];
-		sacct_row_t row = { .job = j, .now = now };
 		uint32_t s1;
 
-		/* Steps come in job order: skip to this job's. */
 		while (s0 < r->step_cnt &&
 		       (r->steps[s0].submit < j->submit ||
 			(r->steps[s0].submit == j->submit &&
@@ -622,21 +646,37 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 			s0++;
 		for (s1 = s0; s1 < r->step_cnt && same_job(&r->steps[s1], j);
 		     s1++)
-			row.steps_cpu_usec += r->steps[s1].user_usec +
-					      r->steps[s1].sys_usec;
+			;
+		first[i] = s0;
+		last[i] = s1;
+		s0 = s1;
+		idx[i] = i;
+	}
+	sort_r = r;
+	qsort(idx, r->job_cnt, sizeof(uint32_t), by_print_order);
+	if (!list)
+		print_header(cols, n);
+	for (uint32_t x = 0; x < r->job_cnt; x++) {
+		uint32_t i = idx[x];
+		const acct_job_rec_t *j = &r->jobs[i];
+		sacct_row_t row = { .job = j, .now = now };
+
+		for (uint32_t k = first[i]; k < last[i]; k++)
+			row.steps_cpu_usec += r->steps[k].user_usec +
+					      r->steps[k].sys_usec;
 		if (old[i] || !on_nodes(j, want))
 			continue;
 		if (list) {
 			if (sel_match(j, NULL))
 				json_object_array_add(list, sacct_json_job(j,
-					&r->steps[s0], opt.allocations ? 0 :
-					s1 - s0, now));
-			s0 = s1;
+					&r->steps[first[i]], opt.allocations ?
+					0 : last[i] - first[i], now));
 			continue;
 		}
 		if (sel_match(j, NULL))
 			print_row(cols, n, &row);
-		for (uint32_t k = s0; k < s1 && !opt.allocations; k++) {
+		for (uint32_t k = first[i]; k < last[i] && !opt.allocations;
+		     k++) {
 			sacct_row_t sr = { .job = j, .step = &r->steps[k],
 					   .now = now };
 
@@ -644,8 +684,10 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 				continue;
 			print_row(cols, n, &sr);
 		}
-		s0 = s1;
 	}
+	xfree(idx);
+	xfree(first);
+	xfree(last);
 	xfree(old);
 	if (list)
 		cli_output_doc_print(stdout, sacct_json_doc(list),

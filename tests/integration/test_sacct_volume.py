@@ -226,8 +226,11 @@ def volume(users):
 
 
 def _expected_rows(env):
-    """All expected rows, ordered as sacct orders jobs (submit time, then
-    job id; an array's tasks keep the array's submit time)."""
+    """All expected rows, ordered as Slurm 22.05's sacct orders jobs
+    (checked on the oracle): by submit time (an array's tasks keep the
+    array's), then as their records were made, i.e. by job id (a task
+    gets its own id when it is split off the array), the array's own
+    record (its last task) after the tasks split off it."""
     tasks_of = {}
     for raw, (_, jid, _) in env.view.items():
         if "_" in jid:
@@ -239,7 +242,9 @@ def _expected_rows(env):
     for row in rows:
         assert row[1] in env.view, "task %s not known to the controller" \
             % row[0]
-    rows.sort(key=lambda r: (env.view[r[1]][0], int(r[1])))
+    rows.sort(key=lambda r: (env.view[r[1]][0],
+                             r[0].split("_")[0] == r[1] and "_" in r[0],
+                             int(r[1])))
     return rows
 
 
@@ -257,20 +262,8 @@ def test_states_as_slurm_prints_them(volume):
     r = volume.sacct("-P", "-n", "-X", "-o", "JobIdRaw,State", "-j",
                      _ids(volume), user=U1)
     assert (r.rc, r.err) == (0, ""), r
-    # Jobs in submit order, byte for byte.  Array tasks: the same lines,
-    # but Slurm 22.05 orders an array's tasks by when they were split off
-    # and the array's own id (its last task) after them (see the note
-    # acct3.md); Sluice by submit time and id.  Their lines are compared
-    # as a set, the rest in order.
-    arrays = {r[1] for r in rows if "_" in r[0]}
-    lines = r.out.splitlines()
-    assert [ln for ln in lines if ln.split("|")[0] not in arrays] == \
-        ["%s|%s" % (raw, st) for jid, raw, st, _, _ in rows
-         if raw not in arrays]
-    assert sorted(ln for ln in lines if ln.split("|")[0] in arrays) == \
-        sorted("%s|%s" % (raw, st) for jid, raw, st, _, _ in rows
-               if raw in arrays)
-    assert len(lines) == len(rows) and r.out.endswith("\n")
+    assert r.out == "".join("%s|%s\n" % (raw, st)
+                            for _, raw, st, _, _ in rows)
 
 
 def _blocks(text):
@@ -301,14 +294,8 @@ def test_exit_codes_and_steps(volume):
         if r.out == want or time.time() > deadline:
             break
         time.sleep(1)
-    # each job with its steps (batch, 0, 1, ...) in order; array tasks
-    # in any order among themselves (see test_states_as_slurm_prints_them)
-    got, exp = _blocks(r.out), _blocks(want)
-    assert [b for b in got if "_" not in b[0]] == \
-        [b for b in exp if "_" not in b[0]]
-    assert sorted(b for b in got if "_" in b[0]) == \
-        sorted(b for b in exp if "_" in b[0])
-    assert len(got) == len(exp) == N_JOBS
+    assert r.out.splitlines() == want.splitlines()
+    assert len(_blocks(r.out)) == N_JOBS
 
 
 def test_times_and_usage(volume):
