@@ -167,28 +167,36 @@ void array_spec_stats(const bitmap_t *tasks, array_spec_stats_t *st)
 char *array_spec_format(const bitmap_t *tasks, uint32_t throttle)
 {
 	array_spec_stats_t st;
-	char *s = xstrdup("");
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
 	long lo;
 
+	if (!f)
+		xmalloc_oom(0);
+	/* One stream, not one xstrfmtcat per range: those re-measure the
+	 * whole string each time, quadratic in the number of ranges. */
 	array_spec_stats(tasks, &st);
 	if (st.step > 1 && st.count > 5 && st.max - st.min > 10) {
-		xstrfmtcat(&s, "%u-%u:%u", st.min, st.max, st.step);
+		fprintf(f, "%u-%u:%u", st.min, st.max, st.step);
 	} else {
 		for (lo = tasks ? bitmap_first_set(tasks) : -1; lo >= 0;) {
 			size_t hi = _next_clear(tasks, (size_t)lo) - 1;
 
-			if (*s)
-				xstrcatc(&s, ',');
+			if (ftell(f) > 0)
+				fputc(',', f);
 			if (hi == (size_t)lo)
-				xstrfmtcat(&s, "%ld", lo);
+				fprintf(f, "%ld", lo);
 			else
-				xstrfmtcat(&s, "%ld-%zu", lo, hi);
+				fprintf(f, "%ld-%zu", lo, hi);
 			lo = hi + 1 < bitmap_size(tasks) ?
 				bitmap_next_set(tasks, hi + 1) : -1;
 		}
 	}
 	if (throttle)
-		xstrfmtcat(&s, "%%%u", throttle);
+		fprintf(f, "%%%u", throttle);
+	if (fclose(f) != 0 || !s)
+		xmalloc_oom(len);
 	return s;
 }
 

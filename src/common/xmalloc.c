@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static void xmalloc_oom(size_t size) __attribute__((noreturn));
+
 
 /* No log.c here: logging may itself allocate.  One write(), then abort. */
-static void xmalloc_oom(size_t size)
+void xmalloc_oom(size_t size)
 {
 	char buf[128];
 	int n = snprintf(buf, sizeof(buf),

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+/* Print "out of memory allocating SIZE bytes" and abort. */
+void xmalloc_oom(size_t size) __attribute__((noreturn));
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 /* Grows or shrinks; bytes past the old size are zeroed. */
