@@ -270,3 +270,17 @@ class AcctEnv:
 
     def cleanup(self):
         self.c.cleanup()
+
+    def finish(self):
+        """End of a test or module: stop everything, fail it if any
+        process of the cluster wrote a sanitizer report (the directory is
+        then kept), else remove the directory."""
+        import pytest
+
+        self.stop()
+        reports = self.c.sanitizer_reports()
+        if reports:
+            pytest.fail("sanitizer reports in %s:\n%s" % (self.dir, "\n".join(
+                "--- %s ---\n%s" % (p, t[:4000]) for p, t in reports[:5])),
+                pytrace=False)
+        self.cleanup()

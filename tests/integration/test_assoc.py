@@ -52,13 +52,7 @@ def env(users):
         e.stop()
         raise
     yield e
-    e.stop()
-    reports = e.c.sanitizer_reports()
-    if reports:
-        pytest.fail("sanitizer reports in %s:\n%s" % (e.dir, "\n".join(
-            "--- %s ---\n%s" % (p, t[:4000]) for p, t in reports[:5])),
-            pytrace=False)
-    e.cleanup()
+    e.finish()
 
 
 def change(env, *args):

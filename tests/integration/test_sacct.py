@@ -46,16 +46,6 @@ def _start_env(tag, nodes=2):
     return e
 
 
-def _finish_env(e):
-    e.stop()
-    reports = e.c.sanitizer_reports()
-    if reports:
-        pytest.fail("sanitizer reports in %s:\n%s" % (e.dir, "\n".join(
-            "--- %s ---\n%s" % (p, t[:4000]) for p, t in reports[:5])),
-            pytrace=False)
-    e.cleanup()
-
-
 def _uid(user):
     import pwd
     return pwd.getpwnam(user).pw_uid
@@ -112,7 +102,7 @@ def mixed(users):
     got = wait_sacct(e, list(jobs.values()), want)
     assert got == want, got
     yield e
-    _finish_env(e)
+    e.finish()
 
 
 def test_parsable_states_as_slurm_prints_them(mixed):
@@ -512,7 +502,7 @@ def test_mariadb_stopped_while_jobs_run(users):
         env.db.start()
         _check_exactly_once(env, ids)
     finally:
-        _finish_env(env)
+        env.finish()
 
 
 def test_slurmdbd_killed_while_jobs_run(users):
@@ -527,7 +517,7 @@ def test_slurmdbd_killed_while_jobs_run(users):
         env.start_dbd()
         _check_exactly_once(env, ids)
     finally:
-        _finish_env(env)
+        env.finish()
 
 
 def test_slurmctld_killed_with_records_queued(users):
@@ -557,4 +547,4 @@ def test_slurmctld_killed_with_records_queued(users):
         assert re.search(r"skipped [1-9]\d* already stored|stored \d+ "
                          "records", env.dbd_log_text())
     finally:
-        _finish_env(env)
+        env.finish()

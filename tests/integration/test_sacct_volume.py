@@ -26,7 +26,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import mariadb  # noqa: E402
-from test_sacct import U1, _finish_env, _uid, wait_sacct  # noqa: E402
+from test_sacct import U1, _uid, wait_sacct  # noqa: E402
 
 pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
                                 reason="MariaDB server not installed: %s"
@@ -222,7 +222,7 @@ def volume(users):
     e.view = view
     e.run_secs = time.time() - t0
     yield e
-    _finish_env(e)
+    e.finish()
 
 
 def _expected_rows(env):
