@@ -456,6 +456,60 @@ static void _bf_set_start(job_record_t *j, time_t t, const bitmap_t *nodes)
 		j->info.sched_nodes = node_mgr_names(nodes);
 }
 
+/* --time-min: the longest limit, in whole minutes, from the job's
+ * --time-min up to its --time, with which it can start now on avail
+ * without delaying any reservation; 0 if none.  Fitting now is monotone
+ * in the duration, so a binary search over the minutes finds it. */
+static uint32_t _bf_shortened(const job_record_t *j, const bitmap_t *avail,
+			      const bf_req_t *full)
+{
+	uint32_t lo = j->info.time_min, hi = j->info.time_limit, best = 0;
+	bf_req_t r = *full;
+	bitmap_t *nodes;
+	time_t start;
+
+	if (!lo || lo == NO_VAL32 || lo == INFINITE32 || full->duration ==
+	    UINT32_MAX || lo >= hi)
+		return 0;
+	nodes = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
+	hi--;                       /* the whole limit did not fit */
+	while (lo <= hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		r.duration = mid * 60;
+		if (bf_map_earliest(bf.map, avail, &r, bf.now, &start,
+				    nodes) == 0 && start <= bf.now) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			if (!mid)
+				break;
+			hi = mid - 1;
+		}
+	}
+	bitmap_destroy(nodes);
+	return best;
+}
+
+/* Start j now with its limit lowered to minutes (--time-min); the limit
+ * stays as it was if the start fails. */
+static bool _bf_start_shortened(job_record_t *j, const bf_req_t *full,
+				uint32_t minutes)
+{
+	uint32_t was = j->info.time_limit;
+	bf_req_t r = *full;
+
+	r.duration = minutes * 60;
+	j->info.time_limit = minutes;
+	if (_bf_start_now(j, &r)) {
+		info("backfill: JobId=%u time limit lowered from %u to %u "
+		     "minutes (--time-min)", j->info.job_id, was, minutes);
+		return true;
+	}
+	j->info.time_limit = was;
+	return false;
+}
+
 /* One pending job; false when the pass must stop (bf_max_job_test). */
 static bool _bf_one(job_record_t *j)
 {
@@ -522,6 +576,13 @@ static bool _bf_one(job_record_t *j)
 		shape->not_before = start;
 	if (start <= bf.now && _bf_start_now(j, &r))
 		goto out;
+	if (start > bf.now) {
+		const bitmap_t *where = avail ? avail : _bf_part_avail(j->part);
+		uint32_t minutes = _bf_shortened(j, where, &r);
+
+		if (minutes && _bf_start_shortened(j, &r, minutes))
+			goto out;
+	}
 	bf_map_reserve(bf.map, bf.nodes, &r, start);
 	_bf_set_start(j, start > bf.now ? start : bf.now + 1, bf.nodes);
 out:

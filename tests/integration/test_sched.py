@@ -114,6 +114,29 @@ def test_backfill_in_front_of_large_job(sc):
     assert field(sc, big, "JobState") == "COMPLETED"
 
 
+def test_time_min_lowers_limit_to_fit_the_hole(sc):
+    """--time-min: a job whose --time would delay the large job's planned
+    start runs now with its limit lowered to fit the hole (whole minutes,
+    at least --time-min); a job whose --time-min does not fit waits."""
+    # n1 full for 2 minutes, one CPU of n2 for 4 minutes
+    r1 = sub(sc, "-N1", "-n2", "-t", "2", cmd="sleep 300")
+    sc.wait_state(r1, "RUNNING")
+    r2 = sub(sc, "-N1", "-n1", "-t", "4", cmd="sleep 300")
+    sc.wait_state(r2, "RUNNING")
+    big = sub(sc, "-N2", "-n4", "-t", "1", cmd="sleep 1")
+    wait_field(sc, big, "StartTime", lambda v: v and v != "Unknown")
+    toolong = sub(sc, "-n1", "-t", "30", "--time-min=10", cmd="sleep 300")
+    flex = sub(sc, "-n1", "-t", "30", "--time-min=1", cmd="sleep 300")
+    sc.wait_state(flex, "RUNNING")
+    limit = field(sc, flex, "TimeLimit")
+    # the hole before r1/r2 end: at most 4 minutes, at least --time-min
+    assert limit in ("00:01:00", "00:02:00", "00:03:00"), limit
+    assert field(sc, toolong, "JobState") == "PENDING"
+    assert field(sc, toolong, "TimeLimit") == "00:30:00"
+    assert field(sc, big, "JobState") == "PENDING"
+    cancel(sc, r1, r2, big, toolong, flex)
+
+
 def test_sprio_factors_match_weights(sc):
     jid = sub(sc, "--begin=now+1hour")
     r = sc.run(["sprio"])
