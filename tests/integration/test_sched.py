@@ -219,11 +219,12 @@ def test_pending_reasons(sc):
 
 
 def test_squeue_answers_during_long_backfill_pass(users):
-    """A backfill pass that yields for 0.6 s after every few jobs takes
-    seconds over 32 pending jobs; squeue answers in the middle of it
+    """A backfill pass that yields for 0.6 s after every 8 jobs (the
+    budget of 1 us is spent by then: the yield does not depend on how fast
+    the machine is) takes seconds over 32 pending jobs; squeue answers in the middle of it
     (sdiag says the pass is under way before and after)."""
     conf = ("SchedulerParameters=bf_interval=1,bf_continue,"
-            "bf_yield_interval=100,bf_yield_sleep=600000")
+            "bf_yield_interval=1,bf_yield_sleep=600000")
     c = cl.Cluster(nodes=1, cpus=2, extra_conf=conf, tag="bfyield")
     try:
         c.start()
