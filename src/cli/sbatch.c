@@ -295,6 +295,33 @@ static uint32_t submit(cli_job_opts_t *o)
 
 /* --test-only: when and where the job would start; nothing is created.
  * Exits. */
+/* -M/--clusters: this cluster (ClusterName) or "all"; any other name
+ * is refused as Slurm refuses a cluster it does not know.  Returns the
+ * name to print after "Submitted batch job N on cluster". */
+static const char *check_clusters(const char *list)
+{
+	const char *mine = cli_conf()->cluster_name ? cli_conf()->cluster_name
+						    : "";
+	char *copy = xstrdup(list), *save = NULL, *name;
+	bool bad = false;
+
+	for (name = strtok_r(copy, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (!strcasecmp(name, "all") || !strcmp(name, mine))
+			continue;
+		error("No cluster '%s' known by database.", name);
+		error("'%s' can't be reached now, or it is an invalid entry for "
+		      "--cluster.  Use 'sacctmgr list clusters' to see available "
+		      "clusters.", name);
+		bad = true;
+		break;
+	}
+	xfree(copy);
+	if (bad)
+		exit(1);
+	return mine;
+}
+
 static void test_only(cli_job_opts_t *o)
 {
 	const will_run_response_msg_t *w;
@@ -408,6 +435,7 @@ int main(int argc, char **argv)
 	size_t len;
 	int first = argc, rc = 0;
 	uint32_t job_id;
+	const char *cluster;
 
 	cli_init_noconf("sbatch", 0);
 	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
@@ -440,12 +468,14 @@ int main(int argc, char **argv)
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
 	if (o.test_only)
 		test_only(&o);
+	cluster = o.clusters ? check_clusters(o.clusters) : NULL;
 	job_id = submit(&o);
-	if (o.parsable && o.clusters)
-		printf("%u;%s\n", job_id, cli_conf()->cluster_name ?
-		       cli_conf()->cluster_name : o.clusters);
+	if (o.parsable && cluster)
+		printf("%u;%s\n", job_id, cluster);
 	else if (o.parsable)
 		printf("%u\n", job_id);
+	else if (!o.quiet && cluster)
+		printf("Submitted batch job %u on cluster %s\n", job_id, cluster);
 	else if (!o.quiet)
 		printf("Submitted batch job %u\n", job_id);
 	fflush(stdout);

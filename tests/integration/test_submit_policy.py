@@ -37,3 +37,28 @@ def test_unknown_reservation_refused(cluster):
     assert (r.rc, r.out) == (1, ""), r
     assert r.err == ("sbatch: error: Batch job submission failed: "
                      "Requested reservation is invalid\n"), r
+
+
+def test_clusters_option(cluster):
+    """-M/--clusters as 22.05 answers it: this cluster (or all) is named
+    after the job id; an unknown cluster is refused before anything is
+    submitted."""
+    c = cluster
+    name = "sluice"
+    r = c.run(["sbatch", "-M", name, "-H", "--wrap", "true"], user=U1)
+    assert r.rc == 0 and r.err == "", r
+    assert r.out.startswith("Submitted batch job ") and \
+        r.out.endswith(" on cluster %s\n" % name), r
+    r = c.run(["sbatch", "--parsable", "--clusters=all", "-H", "--wrap",
+               "true"], user=U1)
+    assert r.rc == 0 and r.out.strip().endswith(";" + name), r
+    before = c.run(["squeue", "-h", "-o", "%i"]).out
+    r = c.run(["sbatch", "-M", "%s,nosuch" % name, "--wrap", "true"], user=U1)
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err == (
+        "sbatch: error: No cluster 'nosuch' known by database.\n"
+        "sbatch: error: 'nosuch' can't be reached now, or it is an invalid "
+        "entry for --cluster.  Use 'sacctmgr list clusters' to see "
+        "available clusters.\n"), r
+    assert c.run(["squeue", "-h", "-o", "%i"]).out == before
+    c.run(["scancel", "-u", U1])
