@@ -51,7 +51,9 @@ static void check_uniq(hostlist_t *hl)
 	for (size_t i = 1; i < n; i++)
 		if (!strcmp(hostlist_nth(hl, i - 1), hostlist_nth(hl, i)))
 			abort();
-	for (size_t i = 0; i < n; i++)
+	/* hostlist_find() is a scan: check it on at most ~64 names spread
+	 * over the list, or a list of 100,000 names takes hours. */
+	for (size_t i = 0; i < n; i += n / 64 + 1)
 		if (hostlist_find(hl, hostlist_nth(hl, i)) != (long)i)
 			abort();
 }
