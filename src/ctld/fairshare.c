@@ -279,6 +279,13 @@ static void save_state(void)
 }
 
 /* One line of the state file; false if it is malformed. */
+/* Times in the file: from the epoch to the year 9999, so that the
+ * decay's "now - ts" can never overflow. */
+static bool sane_time(int64_t t)
+{
+	return t >= 0 && t <= INT64_C(253402300799);
+}
+
 static bool load_line(const char *line)
 {
 	int64_t a, b;
@@ -286,19 +293,21 @@ static bool load_line(const char *line)
 	double u;
 	char extra;
 
-	if (sscanf(line, "last_tick %" SCNd64 " %c", &a, &extra) == 1) {
+	if (sscanf(line, "last_tick %" SCNd64 " %c", &a, &extra) == 1 &&
+	    sane_time(a)) {
 		fs.last_tick = (time_t)a;
 	} else if (sscanf(line, "last_reset %" SCNd64 " %c", &a,
-			  &extra) == 1) {
+			  &extra) == 1 && sane_time(a)) {
 		fs.last_reset = (time_t)a;
 	} else if (sscanf(line, "u %u %lf %" SCNd64 " %c", &id, &u, &b,
-			  &extra) == 3 && isfinite(u) && u >= 0) {
+			  &extra) == 3 && isfinite(u) && u >= 0 &&
+		   sane_time(b)) {
 		fs_usage_t *e = usage_find(id, true);
 
 		e->usage = u;
 		e->ts = (time_t)b;
 	} else if (sscanf(line, "e %u %" SCNd64 " %c", &id, &b,
-			  &extra) == 2) {
+			  &extra) == 2 && sane_time(b)) {
 		fs.ended = xrealloc(fs.ended, (fs.nended + 1) *
 				    sizeof(*fs.ended));
 		fs.ended[fs.nended++] = (fs_ended_t){ id, (time_t)b };
