@@ -373,10 +373,10 @@ static bool is_sep(char c)
 	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int hostlist_push(hostlist_t *hl, const char *expr, char *err, size_t errlen)
+static int push_max(hostlist_t *hl, const char *expr, uint64_t budget,
+		    char *err, size_t errlen)
 {
 	size_t start_n = hl->n;
-	uint64_t budget = HOSTLIST_MAX_HOSTS;
 	const char *p = expr;
 
 	if (!expr) {
@@ -407,6 +407,11 @@ int hostlist_push(hostlist_t *hl, const char *expr, char *err, size_t errlen)
 	return 0;
 }
 
+int hostlist_push(hostlist_t *hl, const char *expr, char *err, size_t errlen)
+{
+	return push_max(hl, expr, HOSTLIST_MAX_HOSTS, err, errlen);
+}
+
 /* ---- create / destroy / access ---- */
 
 hostlist_t *hostlist_create(void)
@@ -419,6 +424,20 @@ hostlist_t *hostlist_parse(const char *expr, char *err, size_t errlen)
 	hostlist_t *hl = hostlist_create();
 
 	if (hostlist_push(hl, expr, err, errlen) < 0) {
+		hostlist_destroy(hl);
+		return NULL;
+	}
+	return hl;
+}
+
+hostlist_t *hostlist_parse_max(const char *expr, size_t max, char *err,
+			       size_t errlen)
+{
+	hostlist_t *hl = hostlist_create();
+
+	if (max > HOSTLIST_MAX_HOSTS)
+		max = HOSTLIST_MAX_HOSTS;
+	if (push_max(hl, expr, max, err, errlen) < 0) {
 		hostlist_destroy(hl);
 		return NULL;
 	}

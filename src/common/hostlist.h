@@ -24,6 +24,11 @@ typedef struct hostlist hostlist_t;
 hostlist_t *hostlist_create(void);                      /* empty */
 /* NULL on error, with a message in err ("Invalid range: ..."). */
 hostlist_t *hostlist_parse(const char *expr, char *err, size_t errlen);
+/* As hostlist_parse, but an expression naming more than max hosts is an
+ * error ("Too many hosts ...") found before any name is built: for lists
+ * from users, whose size the daemon bounds by what it could mean. */
+hostlist_t *hostlist_parse_max(const char *expr, size_t max, char *err,
+			       size_t errlen);
 hostlist_t *hostlist_copy(const hostlist_t *hl);
 void        hostlist_destroy(hostlist_t *hl);
 

@@ -147,19 +147,34 @@ static bool _state_match(char *const *states, uint32_t state)
 	return false;
 }
 
-static bool _nodes_match(const hostlist_t *want, const job_record_t *j)
+static bool _nodes_match(const bitmap_t *want, const job_record_t *j)
 {
-	long i;
-
 	if (!want)
 		return true;
-	if (!j->node_bitmap)
-		return false;
-	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
-	     i = bitmap_next_set(j->node_bitmap, i + 1))
-		if (hostlist_find(want, node_mgr_at(i)->info.name) >= 0)
-			return true;
-	return false;
+	return j->node_bitmap && bitmap_overlaps(want, j->node_bitmap);
+}
+
+/* scancel -w: the known nodes the list names (unknown names match no job);
+ * NULL for a malformed or oversized list. */
+static bitmap_t *_kill_nodes(const char *expr)
+{
+	char err[256];
+	hostlist_t *hl = node_mgr_parse_user(expr, err, sizeof(err));
+	bitmap_t *b;
+
+	if (!hl) {
+		info("_slurm_rpc_kill_jobs: bad node list: %s", err);
+		return NULL;
+	}
+	b = bitmap_create(node_mgr_count() ? node_mgr_count() : 1);
+	for (size_t i = 0; i < hostlist_count(hl); i++) {
+		node_record_t *n = node_mgr_find(hostlist_nth(hl, i));
+
+		if (n)
+			bitmap_set(b, n->index);
+	}
+	hostlist_destroy(hl);
+	return b;
 }
 
 /* "123", "123_4", "123.0": the job or array job the id names. */
@@ -186,7 +201,7 @@ static bool _kill_filtered(const kill_jobs_msg_t *k)
 	       _list_set(k->qos) || _list_set(k->wckeys);
 }
 
-static bool _kill_match(const kill_jobs_msg_t *k, const hostlist_t *nodes,
+static bool _kill_match(const kill_jobs_msg_t *k, const bitmap_t *nodes,
 			const job_record_t *j)
 {
 	const job_info_t *i = &j->info;
@@ -210,7 +225,7 @@ static int _job_id_cmp(const void *a, const void *b)
 /* Every job (pending, running, finished) matching the filters, in job id
  * order; caller frees.  NULL with *cnt 0 if none. */
 static job_record_t **_kill_select(const kill_jobs_msg_t *k,
-				   const hostlist_t *nodes, size_t *cnt)
+				   const bitmap_t *nodes, size_t *cnt)
 {
 	job_record_t *lists[3] = { job_mgr_pending_first(),
 				   job_mgr_running_first(),
@@ -297,7 +312,7 @@ void job_mgr_rpc_kill_jobs(net_conn_t *c, slurm_msg_t *m)
 	kill_how_t how = { .rpc = REQUEST_KILL_JOBS };
 	kill_jobs_resp_msg_t *resp = xmalloc(sizeof(*resp));
 	job_record_t **sel = NULL;
-	hostlist_t *nodes = NULL;
+	bitmap_t *nodes = NULL;
 	size_t n_sel = 0, n_ids = 0, done = 0;
 	bool by_filter;
 
@@ -309,7 +324,7 @@ void job_mgr_rpc_kill_jobs(net_conn_t *c, slurm_msg_t *m)
 	while (k->job_ids && k->job_ids[n_ids])
 		n_ids++;
 	if (k->nodelist && *k->nodelist &&
-	    !(nodes = hostlist_parse(k->nodelist, NULL, 0))) {
+	    !(nodes = _kill_nodes(k->nodelist))) {
 		net_reply_rc(c, ESLURM_INVALID_NODE_NAME);
 		goto cleanup;
 	}
@@ -351,7 +366,7 @@ cleanup:
 	if (resp)
 		_kill_resp_free(resp);
 	xfree(sel);
-	hostlist_destroy(nodes);
+	bitmap_destroy(nodes);
 }
 
 /* ---- hold / release ---- */

@@ -282,10 +282,15 @@ void node_mgr_fini(void)
 	_drop_table();
 }
 
+hostlist_t *node_mgr_parse_user(const char *expr, char *err, size_t errlen)
+{
+	return hostlist_parse_max(expr, 2 * nm.cnt + 1024, err, errlen);
+}
+
 bitmap_t *node_mgr_bitmap(const char *expr, char **bad)
 {
 	char err[256];
-	hostlist_t *hl = hostlist_parse(expr, err, sizeof(err));
+	hostlist_t *hl = node_mgr_parse_user(expr, err, sizeof(err));
 	bitmap_t *b;
 	size_t i;
 

@@ -15,6 +15,7 @@
 #include <uthash.h>
 
 #include "common/bitmap.h"
+#include "common/hostlist.h"
 #include "common/conf.h"
 #include "common/net.h"
 #include "common/node_info.h"
@@ -56,6 +57,12 @@ node_record_t *node_mgr_find(const char *name);
 /* Hostlist expression -> new bitmap; NULL if malformed or a name is
  * unknown (*bad, if given, gets a copy of the first bad name). */
 bitmap_t      *node_mgr_bitmap(const char *expr, char **bad);
+/* Parse a hostlist a user sent (-w, -x, scancel -w, step node lists).  An
+ * expression naming more hosts than twice the node table plus 1,024 can
+ * only hold unknown names or pointless repeats: it is refused before it is
+ * expanded, so a short request cannot make the controller build a million
+ * names.  NULL + err on error. */
+hostlist_t    *node_mgr_parse_user(const char *expr, char *err, size_t errlen);
 char          *node_mgr_names(const bitmap_t *b);   /* ranged; caller frees */
 /* Nodes that may take new work now (not DOWN, DRAIN, NOT_RESPONDING,
  * UNKNOWN, FUTURE). */

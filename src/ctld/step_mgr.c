@@ -275,7 +275,7 @@ static int sm_bitmap_from(const char *expr, const sm_job_nodes_t *jn, bool *want
 	*cnt = 0;
 	if (!expr || !*expr)
 		return 0;
-	if (!(hl = hostlist_parse(expr, err, sizeof(err))))
+	if (!(hl = node_mgr_parse_user(expr, err, sizeof(err))))
 		return ESLURM_INVALID_NODE_NAME;
 	n = hostlist_count(hl);
 	for (size_t h = 0; h < n; h++) {

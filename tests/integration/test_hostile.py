@@ -152,3 +152,28 @@ def test_rate_limit_backs_users_off(new_cluster):
     # Other users were not slowed by it.
     r = c.run(["squeue"], user="sluice_u2")
     assert r.rc == 0, r
+
+
+def test_huge_user_hostlists_refused(cluster):
+    """A user's node list naming a million hosts is refused with Slurm's
+    "Invalid node name specified" before the controller builds the names
+    (the bound is twice the node table plus 1,024), for submissions,
+    allocations and scancel -w; a normal list still works."""
+    c = cluster
+    off = c.log_size()
+    for argv, prefix in (
+            (["sbatch", "-w", "n[1-1048576]", "--wrap=true"],
+             "sbatch: error: Batch job submission failed: "),
+            (["sbatch", "-x", "x[1-100000]", "--wrap=true"],
+             "sbatch: error: Batch job submission failed: "),
+            (["srun", "-w", "a[1-1000][1-1000]", "true"],
+             "srun: error: Unable to allocate resources: "),
+            (["scancel", "-w", "x[1-1048576]"],
+             "scancel: error: Kill job error: ")):
+        r = c.run(argv, user="sluice_u1")
+        assert (r.rc, r.err) == (1, prefix + "Invalid node name specified\n"), r
+    assert "bad node list: Too many hosts in hostlist `x[1-1048576]'" in \
+        c.log_since(off)
+    r = c.run(["srun", "-w", "n[1-2]", "-N2", "printenv", "SLURMD_NODENAME"],
+              user="sluice_u1")
+    assert r.rc == 0 and sorted(r.out.split()) == ["n1", "n2"], r

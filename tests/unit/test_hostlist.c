@@ -290,6 +290,27 @@ static void test_large(void **state)
 		fail_msg("large lists took %.1f s", now_sec() - t0);
 }
 
+/* A bounded parse refuses past max before building names, across items. */
+static void test_parse_max(void **state)
+{
+	char err[128];
+	hostlist_t *hl = hostlist_parse_max("n[1-4],m1", 5, err, sizeof(err));
+
+	(void)state;
+	assert_non_null(hl);
+	assert_int_equal(hostlist_count(hl), 5);
+	hostlist_destroy(hl);
+	assert_null(hostlist_parse_max("n[1-4],m[1-2]", 5, err, sizeof(err)));
+	assert_string_equal(err, "Too many hosts in hostlist `m[1-2]'");
+	assert_null(hostlist_parse_max("n[1-4],m1,x", 5, err, sizeof(err)));
+	assert_string_equal(err, "Too many hosts in hostlist `x'");
+	assert_null(hostlist_parse_max("a[1-1000][1-1000]", 2048, err,
+				       sizeof(err)));
+	/* a max above the global cap is the global cap */
+	assert_null(hostlist_parse_max("n[0-1048576]", (size_t)-1, err,
+				       sizeof(err)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_sort_uniq),
 		cmocka_unit_test(test_api),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_parse_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
