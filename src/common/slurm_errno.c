@@ -233,8 +233,6 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_DB_QUERY_TOO_WIDE, "Too wide of a date range in query" },
 	{ ESLURM_DB_CONNECTION_INVALID, "Database connection reference is invalid" },
 	{ ESLURM_NO_REMOVE_DEFAULT_ACCOUNT, "You can not remove the default account of a user" },
-
-	{ ESLURM_INVALID_USER_ID, "Invalid user id" },
 };
 
 #define ERRTAB_LEN (sizeof(errtab) / sizeof(errtab[0]))

@@ -35,7 +35,6 @@ static const int newer_than_22_05[] = {
 	2097, 2098,  /* scrontab / JobContainerType codes */
 	3011, 3012,  /* ESPANK_NODE_FAILURE, ESPANK_JOB_FAILURE */
 	4002,        /* ESLURMD_KILL_JOB_ALREADY_COMPLETE */
-	9001,        /* ESLURM_INVALID_USER_ID: Sluice-internal (job_submit.lua) */
 };
 
 static int newer(int code)

@@ -212,7 +212,9 @@ typedef enum {
 	ESLURM_DB_CONNECTION_INVALID,
 	ESLURM_NO_REMOVE_DEFAULT_ACCOUNT,
 
-	ESLURM_INVALID_USER_ID = 9000 + 1,   /* Sluice-internal convenience */
+	/* job_submit.lua scripts name it; Slurm's code and text for it are
+	 * ESLURM_USER_ID_MISSING's ("Invalid user id"). */
+	ESLURM_INVALID_USER_ID = ESLURM_USER_ID_MISSING,
 } slurm_err_t;
 
 /* SPANK errors */
