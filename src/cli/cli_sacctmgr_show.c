@@ -49,7 +49,13 @@ CELL(g_chost, "controlhost")
 CELL(g_cport, "controlport")
 CELL(g_rpc, "rpc")
 CELL(g_partition, "partition")
-CELL(g_share, "share")
+/* Fairshare=parent is stored as 2147483647 */
+static void g_share(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const char *v = cli_sacctmgr_cell(rec, "share");
+
+	put(out, v && !strcmp(v, "2147483647") ? "parent" : v);
+}
 CELL(g_priority, "priority")
 CELL(g_grpjobs, "grpjobs")
 CELL(g_grpsubmit, "grpsubmit")

@@ -38,7 +38,7 @@ static const sh_field_t fields[] = {
 	{ "NormUsage", "NormUsage", 11, "norm_usage" },
 	{ "EffectvUsage", "EffectvUsage", 13, "effectv_usage" },
 	{ "FairShare", "FairShare", 10, "fairshare" },
-	{ "LevelFS", "LevelFS", 10, NULL },
+	{ "LevelFS", "LevelFS", 10, "level_fs" },
 	{ "GrpTRESMins", "GrpTRESMins", 30, NULL },
 	{ "TRESRunMins", "TRESRunMins", 30, NULL },
 	{ "Cluster", "Cluster", 10, NULL },
@@ -309,8 +309,7 @@ static void print(const table_resp_msg_t *r, const sh_col_t *cols, size_t n)
 				t = xstrdup_printf("%*s%s",
 					opt.users_only ? 0 : depth, "",
 					c[ca]);
-			else if (!strcmp(cols[k].f->name, "LevelFS") ||
-				 !strcmp(cols[k].f->name, "GrpTRESMins") ||
+			else if (!strcmp(cols[k].f->name, "GrpTRESMins") ||
 				 !strcmp(cols[k].f->name, "Partition"))
 				t = xstrdup("");
 			else if (!strcmp(cols[k].f->name, "TRESRunMins"))

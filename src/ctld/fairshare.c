@@ -20,6 +20,7 @@
 #include "ctld/assoc_mgr.h"
 #include "ctld/controller.h"
 #include "ctld/fairshare.h"
+#include "ctld/fairtree.h"
 #include "ctld/job_mgr.h"
 #include "ctld/priority.h"
 #include "slurm/slurm_errno.h"
@@ -51,6 +52,7 @@ typedef struct {
 	int          parent;       /* index, -1 for root */
 	double       own, sub;     /* decayed usage: own, with below it */
 	double       norm_shares, eff_usage, factor;
+	double       level_fs;     /* Fair Tree; NAN when not shown */
 	double       kid_shares;   /* sum of its children's shares */
 } fs_node_t;
 
@@ -62,6 +64,7 @@ typedef struct {
 
 static struct {
 	bool         on;
+	bool         fair_tree;    /* else classic (NO_FAIR_TREE) */
 	double       half_life;    /* s, 0 = no decay */
 	fs_reset_t   reset;
 	uint32_t     period;       /* s */
@@ -125,6 +128,15 @@ static int load_conf(const slurm_conf_t *c, char *err, size_t errlen)
 		return -1;
 	}
 	fs.period = m ? m * 60 : 300;
+	fs.fair_tree = true;
+	if ((s = conf_val(c, "PriorityFlags"))) {
+		char **flags = xstrsplit(s, ",", NULL);
+
+		for (size_t i = 0; flags[i]; i++)
+			if (!strcasecmp(flags[i], "NO_FAIR_TREE"))
+				fs.fair_tree = false;
+		xstrarray_free(flags);
+	}
 	return 0;
 }
 
@@ -375,6 +387,8 @@ static double norm_of(size_t i, int depth)
 		return n->norm_shares < 0 ? 0 : n->norm_shares;
 	if (n->parent < 0) {
 		n->norm_shares = 1.0;
+	} else if (n->a->shares == FAIRTREE_SHARES_PARENT) {
+		n->norm_shares = norm_of((size_t)n->parent, depth + 1);
 	} else {
 		double sib = fs.nodes[n->parent].kid_shares;
 
@@ -382,6 +396,36 @@ static double norm_of(size_t i, int depth)
 			norm_of((size_t)n->parent, depth + 1) : 0;
 	}
 	return n->norm_shares;
+}
+
+/* Fair Tree over the computed usage: NormShares, EffectvUsage among
+ * siblings, LevelFS and the users' rank-based factor. */
+static void fair_tree(size_t cnt)
+{
+	ft_node_t *t = xcalloc(cnt + 1, sizeof(*t));
+
+	for (size_t i = 0; i < cnt; i++) {
+		fs_node_t *n = &fs.nodes[i];
+
+		t[i] = (ft_node_t){ .parent = n->parent,
+				    .user = n->a->user[0] != 0,
+				    .shares = n->a->shares, .usage = n->sub,
+				    .name = n->a->user[0] ? n->a->user :
+					    n->a->acct };
+	}
+	fairtree_calc(t, cnt);
+	for (size_t i = 0; i < cnt; i++) {
+		fs_node_t *n = &fs.nodes[i];
+
+		n->norm_shares = t[i].norm_shares;
+		n->eff_usage = t[i].eff_usage;
+		n->level_fs = n->a->shares == FAIRTREE_SHARES_PARENT ? NAN :
+			t[i].level_fs;
+		n->factor = t[i].user ? t[i].factor : 0;
+		if (n->parent < 0)
+			n->factor = 1.0;
+	}
+	xfree(t);
 }
 
 /* Usage, NormShares, EffectvUsage and factor of every association. */
@@ -411,7 +455,8 @@ static void fs_calc(time_t now)
 	qsort(fs.by_ptr, cnt, sizeof(fs_ptr_t), ptr_cmp);
 	for (size_t i = 0; i < cnt; i++) {
 		fs.nodes[i].parent = node_index(all[i]->parent);
-		if (fs.nodes[i].parent >= 0)
+		if (fs.nodes[i].parent >= 0 &&
+		    all[i]->shares != FAIRTREE_SHARES_PARENT)
 			fs.nodes[fs.nodes[i].parent].kid_shares +=
 				all[i]->shares;
 	}
@@ -434,7 +479,10 @@ static void fs_calc(time_t now)
 			pow(2.0, -n->eff_usage / n->norm_shares) : 0;
 		if (n->parent < 0)
 			n->factor = 1.0;
+		n->level_fs = NAN;
 	}
+	if (fs.fair_tree)
+		fair_tree(cnt);
 	fs.gen = assoc_mgr_generation();
 	fs.calc_time = now;
 	fs.calc_version = fs.version;
@@ -592,6 +640,8 @@ static void share_row(share_out_t *o, const fs_node_t *n, int depth)
 	out_cell(o, d);
 	if (n->parent < 0)
 		out_cell(o, "");
+	else if (n->a->shares == FAIRTREE_SHARES_PARENT)
+		out_cell(o, "parent");
 	else
 		out_num(o, "%.0f", n->a->shares);
 	out_num(o, "%.6f", n->norm_shares);
@@ -602,6 +652,12 @@ static void share_row(share_out_t *o, const fs_node_t *n, int depth)
 		out_num(o, "%.6f", n->factor);
 	else
 		out_cell(o, "");
+	if (isnan(n->level_fs))
+		out_cell(o, "");
+	else if (isinf(n->level_fs))
+		out_cell(o, "inf");
+	else
+		out_num(o, "%.6f", n->level_fs);
 }
 
 static void share_visit(share_out_t *o, int idx, int depth)
@@ -632,7 +688,8 @@ void fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m)
 {
 	static const char *const cols[] = {
 		"account", "user", "depth", "raw_shares", "norm_shares",
-		"raw_usage", "norm_usage", "effectv_usage", "fairshare", NULL
+		"raw_usage", "norm_usage", "effectv_usage", "fairshare",
+		"level_fs", NULL
 	};
 	table_resp_msg_t r = { 0 };
 	share_out_t o = { .uid = m->auth_uid };

@@ -408,6 +408,12 @@ static int set_number(dbd_req_t *r, const dbd_setting_t *s, const char *val,
 			xstrcat(sql, strcmp(s->column, "priority") ? "1" : "0");
 		return 0;
 	}
+	if (s->type == SET_SHARES && strcmp(s->column, "priority") &&
+	    !strcasecmp(val, "parent")) {
+		/* Fairshare=parent: stored as Slurm stores it */
+		xstrcat(sql, "2147483647");
+		return 0;
+	}
 	if (s->type == SET_SECS) {
 		/* GraceTime: a bare number is seconds */
 		if (parse_u32(val, &n) < 0 && parse_duration_sec(val, &n) < 0)

@@ -9,6 +9,7 @@
 
 #include "../unit/ctld_world.h"
 #include "../../src/ctld/fairshare.c"
+#include "../../src/ctld/fairtree.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -87,6 +87,47 @@ def _start(e, jid):
     return r.out.strip()
 
 
+def _check_fair_tree(e):
+    """sshare -l under Fair Tree (the default): B, unused, has LevelFS
+    inf above A's; factors are ranks over the number of users, B's
+    directly above A's."""
+    r = sshare(e, "-a", "-l", "-P")
+    assert r.rc == 0, r
+    lines = r.out.splitlines()
+    assert lines[0] == ("Account|User|RawShares|NormShares|RawUsage|"
+                        "NormUsage|EffectvUsage|FairShare|LevelFS|"
+                        "GrpTRESMins|TRESRunMins"), lines
+    root = lines[1].split("|")
+    # the root: NormShares 0, EffectvUsage 1, no NormUsage/FairShare/LevelFS
+    assert root[:4] == ["root", "", "", "0.000000"], root
+    assert root[5:9] == ["", "1.000000", "", ""], root
+    rows = {}
+    for ln in lines[1:]:
+        f = ln.split("|")
+        if f[1]:
+            rows[f[1]] = f
+        elif f[0] == " physics":
+            acct = f
+    n = len(rows)
+    assert rows[B][8] == "inf", rows[B]
+    lfs_a = float(rows[A][8])
+    # physics: A used all of it, S = 1/2 among A and B: LevelFS 0.5
+    assert rows[A][6] == "1.000000" and rows[A][3] == "0.500000", rows[A]
+    assert lfs_a == 0.5, rows[A]
+    assert acct[7] == "" and acct[8] not in ("", "inf"), acct
+    ranks = {u: round(float(f[7]) * n) for u, f in rows.items()}
+    for u, f in rows.items():
+        assert abs(float(f[7]) - ranks[u] / n) < 1e-6, (u, f, n)
+    assert ranks[B] == ranks[A] + 1, (ranks, n)
+    # the long layout: LevelFS after FairShare, 10 wide
+    r = sshare(e, "-l", "-A", "physics", "-u", A)
+    assert r.out.splitlines()[0].startswith(
+        "Account                    User  RawShares  NormShares    "
+        "RawUsage   NormUsage  EffectvUsage  FairShare    LevelFS "), r
+    line = [ln for ln in r.out.splitlines() if A in ln][0]
+    assert line[104:114] == "  0.500000", line
+
+
 def test_fairshare_orders_equal_jobs(env):
     c = env.c
     first = c.sbatch(["-A", "physics", "--exclusive", "--wrap", "sleep 3"],
@@ -94,8 +135,9 @@ def test_fairshare_orders_equal_jobs(env):
     c.wait_done(first, timeout=60)
     rows = _wait_shares(env, lambda r: r[A][0] > 0)
     assert rows[A][0] >= 3 * c.cpus - 1, rows        # CPUs x seconds
-    assert rows[B] == (0, 1.0), rows
+    assert rows[B][0] == 0, rows
     assert rows[A][1] < rows[B][1]
+    _check_fair_tree(env)
     # The node busy; A submits before B.
     blocker = c.sbatch(["--exclusive", "--wrap", "sleep 3"])
     c.wait_state(blocker, "RUNNING")
@@ -105,7 +147,7 @@ def test_fairshare_orders_equal_jobs(env):
                   user=B)
     r = c.run(["sprio", "-n", "-h", "-o", "%i %f"])
     fs = dict(line.split() for line in r.out.splitlines())
-    assert float(fs[str(ja)]) < float(fs[str(jb)]) == 1.0, r
+    assert float(fs[str(ja)]) < float(fs[str(jb)]), r
     c.wait_done(ja, timeout=60)
     c.wait_done(jb, timeout=60)
     assert _start(env, jb) < _start(env, ja), (_start(env, jb),
