@@ -539,7 +539,8 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		jobcomp_job_end(i);
 	}
 	step_mgr_job_end(j);
-	job_epilog_start(j);
+	if (!reending)          /* it ran when the job ended, before a restart */
+		job_epilog_start(j);
 	/* only a live job's end is news (a restart re-ends finished ones) */
 	if ((was == JOB_PENDING || was == JOB_RUNNING ||
 	     was == JOB_SUSPENDED) && (state & JOB_STATE_BASE) != JOB_PENDING &&

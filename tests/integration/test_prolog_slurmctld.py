@@ -5,7 +5,8 @@
   after it exits 0.
 - A failing prolog requeues a batch job held ("launch failed requeued
   held"); a --no-requeue job ends FAILED.
-- The epilog runs after the job ended, with its exit code.
+- The epilog runs after the job ended, with its exit code, once: a
+  controller restart does not run it again for the jobs it remembers.
 """
 
 import os
@@ -22,6 +23,7 @@ esac
 exit 0
 """
 EPILOG = """#!/bin/sh
+echo "$SLURM_JOB_ID" >> {dir}/epilog.runs
 env > {dir}/epilog.$SLURM_JOB_ID.tmp && mv {dir}/epilog.$SLURM_JOB_ID.tmp {dir}/epilog.$SLURM_JOB_ID
 """
 
@@ -141,3 +143,22 @@ def test_node_prolog_failure_drains_and_requeues(new_cluster):
     nr = c.sbatch(["-w", "n1", "--no-requeue", "--wrap", "true"], user="sluice_u1")
     assert c.wait_done(nr, 30) == "CANCELLED"
     c.run(["scancel", str(jid)])
+
+
+def test_epilog_not_rerun_after_restart(pc):
+    c = pc
+    jid = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(jid, 60) == "COMPLETED"
+    env_file(os.path.join(c.scripts, "epilog.%s" % jid))
+    runs = os.path.join(c.scripts, "epilog.runs")
+    c.kill_ctld()
+    c.start_ctld()
+    c.wait_ready(timeout=30)
+    # the restarted controller still knows the job, and ran nothing for it
+    assert c.show_job(jid)["JobState"] == "COMPLETED"
+    nj = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(nj, 60) == "COMPLETED"
+    env_file(os.path.join(c.scripts, "epilog.%s" % nj))
+    time.sleep(1)
+    ids = open(runs).read().split()
+    assert ids.count(str(jid)) == 1 and ids.count(str(nj)) == 1, ids
