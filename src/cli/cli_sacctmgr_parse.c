@@ -71,13 +71,20 @@ static const struct {
 	{ "maxtresperuser", "maxtrespu" }, { "maxtrespu", "maxtrespu" },
 	{ "usagefactor", "usagefactor" }, { "preempt", "preempt" },
 	{ "gracetime", "gracetime" }, { "flags", "flags" },
+	{ "grptresmins", "grptresmins" },
+	{ "grptresrunmins", "grptresrunmins" },
+	{ "maxtresmins", "maxtresmins" },
+	{ "maxtresminsperjob", "maxtresmins" },
+	{ "maxtresminspj", "maxtresmins" },
 };
 
 #define ASSOC_KEYS "fairshare priority qos defaultqos grpjobs grpsubmitjobs " \
-	"grpwall maxjobs maxsubmitjobs maxwall grptres maxtres maxtrespn "
+	"grpwall maxjobs maxsubmitjobs maxwall grptres maxtres maxtrespn " \
+	"grptresmins grptresrunmins maxtresmins "
 #define QOS_KEYS "description priority grpjobs grpsubmitjobs grpwall " \
 	"maxjobspu maxsubmitjobspu maxwall usagefactor preempt gracetime " \
-	"flags grptres maxtres maxtrespu "
+	"flags grptres maxtres maxtrespu grptresmins grptresrunmins " \
+	"maxtresmins "
 
 /* Keys each entity takes, by place; indexed by dbd_entity_t. */
 static const char *const where_keys[] = {

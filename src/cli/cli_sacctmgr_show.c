@@ -78,6 +78,9 @@ CELL(g_maxtrespu, "maxtrespu")
 CELL(g_preempt, "preempt")
 CELL(g_flags, "flags")
 CELL(g_coords, "coords")
+CELL(g_grptresmins, "grptresmins")
+CELL(g_grptresrunmins, "grptresrunmins")
+CELL(g_maxtresmins, "maxtresmins")
 FIXED(g_empty, "")
 FIXED(g_pmode, "cluster")
 
@@ -186,6 +189,9 @@ TRES_ITEM(g_grpmem, "grptres", "mem")
 TRES_ITEM(g_grpnodes, "grptres", "node")
 TRES_ITEM(g_maxcpus, "maxtres", "cpu")
 TRES_ITEM(g_maxnodes, "maxtres", "node")
+TRES_ITEM(g_grpcpumins, "grptresmins", "cpu")
+TRES_ITEM(g_maxcpumins, "maxtresmins", "cpu")
+TRES_ITEM(g_grpcpurunmins, "grptresrunmins", "cpu")
 
 #define F(name, header, fn) { 0, name, header, NULL, 0, fn, NULL, NULL }
 
@@ -204,16 +210,16 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("GrpTRES", "GrpTRES", g_grptres),
 	F("GrpSubmit", "GrpSubmit", g_grpsubmit),
 	F("GrpWall", "GrpWall", g_grpwall),
-	F("GrpTRESMins", "GrpTRESMins", g_empty),
+	F("GrpTRESMins", "GrpTRESMins", g_grptresmins),
 	F("MaxJobs", "MaxJobs", g_maxjobs),
 	F("MaxTRES", "MaxTRES", g_maxtres),
 	F("MaxTRESPerNode", "MaxTRESPerNode", g_maxtrespn),
 	F("MaxSubmit", "MaxSubmit", g_maxsubmit),
 	F("MaxWall", "MaxWall", g_maxwall),
-	F("MaxTRESMins", "MaxTRESMins", g_empty),
+	F("MaxTRESMins", "MaxTRESMins", g_maxtresmins),
 	F("QOS", "QOS", g_qos),
 	F("DefaultQOS", "Def QOS", g_defqos),
-	F("GrpTRESRunMins", "GrpTRESRunMin", g_empty),
+	F("GrpTRESRunMins", "GrpTRESRunMins", g_grptresrunmins),
 	F("Description", "Descr", g_descr),
 	F("Organization", "Org", g_org),
 	F("DefaultAccount", "Def Acct", g_defacct),
@@ -238,18 +244,19 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("GrpNodes", "GrpNodes", g_grpnodes),
 	F("GrpCPUs", "GrpCPUs", g_grpcpus),
 	F("GrpMem", "GrpMem", g_grpmem),
-	F("GrpCPUMins", "GrpCPUMins", g_empty),
+	F("GrpCPUMins", "GrpCPUMins", g_grpcpumins),
 	F("MaxNodes", "MaxNodes", g_maxnodes),
 	F("MaxCPUs", "MaxCPUs", g_maxcpus),
-	F("MaxCPUMins", "MaxCPUMins", g_empty),
+	F("MaxCPUMins", "MaxCPUMins", g_maxcpumins),
 	F("Coordinators", "Coord Accounts", g_coords),
+	F("GrpCPURunMins", "GrpCPURunMins", g_grpcpurunmins),
 	{ 0 }
 };
 
 static const int field_widths[] = {
 	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
 	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 20,
-	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20,
+	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20, 13,
 };
 _Static_assert(sizeof(field_widths) / sizeof(field_widths[0]) ==
 	       sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]) - 1,
@@ -270,6 +277,8 @@ static const struct {
 	{ "QOSLevel", "QOS" }, { "MaxTRESPerJob", "MaxTRES" },
 	{ "MaxTRESPJ", "MaxTRES" }, { "MaxTRESPerUser", "MaxTRESPU" },
 	{ "MaxTRESPN", "MaxTRESPerNode" },
+	{ "MaxTRESMinsPerJob", "MaxTRESMins" },
+	{ "MaxTRESMinsPJ", "MaxTRESMins" },
 };
 
 static const char *const default_formats[] = {

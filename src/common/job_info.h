@@ -135,6 +135,26 @@ enum job_reason {
 	WAIT_QOS_MAX_JOBS_PER_USER, /* QOSMaxJobsPerUserLimit */
 	WAIT_QOS_MAX_SUBMIT_PER_USER, /* QOSMaxSubmitJobPerUserLimit */
 	WAIT_QOS_MAX_WALL_PER_JOB,  /* QOSMaxWallDurationPerJobLimit */
+	/* time-based accounting limits (TRES-minutes, GrpWall) */
+	WAIT_ASSOC_GRP_CPU_MIN,     /* AssocGrpCPUMinutesLimit */
+	WAIT_ASSOC_GRP_MEM_MIN,     /* AssocGrpMemMinutes */
+	WAIT_ASSOC_GRP_NODE_MIN,    /* AssocGrpNodeMinutes */
+	WAIT_ASSOC_GRP_CPU_RUN_MIN, /* AssocGrpCPURunMinutesLimit */
+	WAIT_ASSOC_GRP_MEM_RUN_MIN, /* AssocGrpMemRunMinutes */
+	WAIT_ASSOC_GRP_NODE_RUN_MIN, /* AssocGrpNodeRunMinutes */
+	WAIT_ASSOC_MAX_CPU_MINS_PER_JOB, /* AssocMaxCpuMinutesPerJobLimit */
+	WAIT_ASSOC_MAX_MEM_MINS_PER_JOB, /* AssocMaxMemMinutesPerJob */
+	WAIT_ASSOC_MAX_NODE_MINS_PER_JOB, /* AssocMaxNodeMinutesPerJob */
+	WAIT_QOS_GRP_CPU_MIN,       /* QOSGrpCPUMinutesLimit */
+	WAIT_QOS_GRP_MEM_MIN,       /* QOSGrpMemoryMinutes */
+	WAIT_QOS_GRP_NODE_MIN,      /* QOSGrpNodeMinutes */
+	WAIT_QOS_GRP_CPU_RUN_MIN,   /* QOSGrpCPURunMinutesLimit */
+	WAIT_QOS_GRP_MEM_RUN_MIN,   /* QOSGrpMemoryRunMinutes */
+	WAIT_QOS_GRP_NODE_RUN_MIN,  /* QOSGrpNodeRunMinutes */
+	WAIT_QOS_MAX_CPU_MINS_PER_JOB, /* QOSMaxCpuMinutesPerJobLimit */
+	WAIT_QOS_MAX_MEM_MINS_PER_JOB, /* QOSMaxMemoryMinutesPerJob */
+	WAIT_QOS_MAX_NODE_MINS_PER_JOB, /* QOSMaxNodeMinutesPerJob */
+	WAIT_QOS_GRP_WALL,          /* QOSGrpWallLimit */
 	REASON_END
 };
 const char *job_reason_string(uint32_t reason);

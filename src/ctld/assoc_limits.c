@@ -12,6 +12,7 @@
 #include "common/xstring.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/assoc_mgr_int.h"
+#include "ctld/fairshare.h"
 #include "ctld/job_mgr.h"
 #include "slurm/slurm_errno.h"
 
@@ -142,8 +143,10 @@ void assoc_mgr_job_running(job_record_t *j, int delta)
 {
 	am_snap_t *s = am_snap();
 
-	if (s)
+	if (s) {
 		count(s, j, delta, true);
+		s->tusage_time = 0;     /* running jobs' TRES-minutes changed */
+	}
 }
 
 void am_usage_free(am_snap_t *s)
@@ -164,6 +167,93 @@ void am_usage_recount(am_snap_t *s)
 		count(s, j, 1, false);
 	for (j = job_mgr_running_first(); j; j = j->run_next)
 		count(s, j, 1, true);
+}
+
+/* ---- time-based usage ---- */
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Minutes of a time limit; INFINITE/NO_VAL as Slurm counts them (so
+ * large that any TRES-minutes limit is over). */
+static uint64_t limit_minutes(uint32_t time_limit)
+{
+	return time_limit == NO_VAL32 ? (uint64_t)INFINITE32 : time_limit;
+}
+
+uint64_t assoc_limits_secs_left(uint32_t time_limit, time_t start,
+				time_t now)
+{
+	uint64_t secs = limit_minutes(time_limit) * 60;
+	uint64_t ran = now > start && start ? (uint64_t)(now - start) : 0;
+
+	return secs > ran ? secs - ran : 0;
+}
+
+void assoc_limits_tres_mins(const uint64_t t[ASSOC_TRES_CNT],
+			    uint32_t time_limit, uint64_t out[ASSOC_TRES_CNT])
+{
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		out[k] = mul_sat(t[k], limit_minutes(time_limit));
+}
+
+static void tusage_add(assoc_time_usage_t *u, const uint64_t t[], uint64_t secs)
+{
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		u->run_secs[k] = add_sat(u->run_secs[k], mul_sat(t[k], secs));
+}
+
+/* Running jobs' remaining TRES-seconds and the decayed usage of every
+ * association (with those below it) and QOS, once per second at most
+ * and only while a time-based Grp limit is set. */
+static void tusage_refresh(am_snap_t *s, time_t now)
+{
+	job_record_t *j;
+	double cpu, wall;
+
+	if (!s->time_limited || s->tusage_time == now)
+		return;
+	s->tusage_time = now;
+	for (size_t i = 0; i < s->assoc_cnt; i++)
+		memset(&s->assocs[i]->tusage, 0, sizeof(assoc_time_usage_t));
+	for (size_t i = 0; i < s->qos_cnt; i++) {
+		assoc_qos_t *q = s->qos[i];
+
+		memset(&q->tusage, 0, sizeof(q->tusage));
+		fairshare_usage(q->id, true, now, &cpu, &wall);
+		q->tusage.used_cpu_secs = cpu;
+		q->tusage.used_wall_secs = wall;
+	}
+	for (size_t i = 0; i < s->assoc_cnt; i++) {
+		fairshare_usage(s->assocs[i]->id, false, now, &cpu, &wall);
+		if (cpu <= 0 && wall <= 0)
+			continue;
+		for (assoc_rec_t *a = s->assocs[i]; a; a = a->parent) {
+			a->tusage.used_cpu_secs += cpu;
+			a->tusage.used_wall_secs += wall;
+		}
+	}
+	for (j = job_mgr_running_first(); j; j = j->run_next) {
+		uint64_t t[ASSOC_TRES_CNT], secs;
+		assoc_qos_t *q;
+
+		job_tres(&j->info, t);
+		secs = assoc_limits_secs_left(j->info.time_limit,
+					      j->info.start_time, now);
+		for (assoc_rec_t *a = job_assoc(j); a; a = a->parent)
+			tusage_add(&a->tusage, t, secs);
+		if ((q = job_qos(j)))
+			tusage_add(&q->tusage, t, secs);
+	}
 }
 
 /* ---- limits ---- */
@@ -212,12 +302,65 @@ static const uint32_t assoc_max_pn[] = { WAIT_ASSOC_MAX_CPU_PER_NODE,
 	WAIT_ASSOC_MAX_MEM_PER_NODE, WAIT_NO_REASON };
 static const uint32_t assoc_grp[] = { WAIT_ASSOC_GRP_CPU,
 	WAIT_ASSOC_GRP_MEM, WAIT_ASSOC_GRP_NODE };
+static const uint32_t assoc_grp_min[] = { WAIT_ASSOC_GRP_CPU_MIN,
+	WAIT_ASSOC_GRP_MEM_MIN, WAIT_ASSOC_GRP_NODE_MIN };
+static const uint32_t assoc_grp_run_min[] = { WAIT_ASSOC_GRP_CPU_RUN_MIN,
+	WAIT_ASSOC_GRP_MEM_RUN_MIN, WAIT_ASSOC_GRP_NODE_RUN_MIN };
+static const uint32_t assoc_max_min[] = { WAIT_ASSOC_MAX_CPU_MINS_PER_JOB,
+	WAIT_ASSOC_MAX_MEM_MINS_PER_JOB, WAIT_ASSOC_MAX_NODE_MINS_PER_JOB };
+static const uint32_t qos_grp_min[] = { WAIT_QOS_GRP_CPU_MIN,
+	WAIT_QOS_GRP_MEM_MIN, WAIT_QOS_GRP_NODE_MIN };
+static const uint32_t qos_grp_run_min[] = { WAIT_QOS_GRP_CPU_RUN_MIN,
+	WAIT_QOS_GRP_MEM_RUN_MIN, WAIT_QOS_GRP_NODE_RUN_MIN };
+static const uint32_t qos_max_min[] = { WAIT_QOS_MAX_CPU_MINS_PER_JOB,
+	WAIT_QOS_MAX_MEM_MINS_PER_JOB, WAIT_QOS_MAX_NODE_MINS_PER_JOB };
+
+/* Time-based Grp limits of one level (an association or a QOS): usage
+ * in minutes against GrpTRESMins (only CPU usage is tracked), running
+ * jobs' remaining TRES-minutes plus the job's against GrpTRESRunMins,
+ * wall minutes against GrpWall.  safe (AccountingStorageEnforce=safe):
+ * also the job's own TRES-minutes / time limit must fit in what is
+ * left.  want_min: the job's TRES-minutes; tl: its time limit. */
+uint32_t assoc_limits_time_grp(const assoc_tres_t *grp_mins,
+			       const assoc_tres_t *grp_run_mins,
+			       uint64_t grp_wall,
+			       const assoc_time_usage_t *u,
+			       const uint64_t want_min[ASSOC_TRES_CNT],
+			       uint64_t tl, bool safe, bool qos)
+{
+	uint64_t used_min = (uint64_t)(u->used_cpu_secs / 60.0);
+	uint64_t wall_min = (uint64_t)(u->used_wall_secs / 60.0);
+
+	for (int k = 0; k < ASSOC_TRES_CNT; k++) {
+		uint64_t lim = grp_mins->v[k];
+		uint64_t used = k == ASSOC_TRES_CPU ? used_min : 0;
+
+		if (lim == ASSOC_NO_LIMIT)
+			continue;
+		if (used >= lim || want_min[k] > lim ||
+		    (safe && add_sat(used, want_min[k]) > lim))
+			return (qos ? qos_grp_min : assoc_grp_min)[k];
+	}
+	for (int k = 0; k < ASSOC_TRES_CNT; k++) {
+		uint64_t lim = grp_run_mins->v[k];
+		uint64_t run = (u->run_secs[k] + 59) / 60;
+
+		if (lim != ASSOC_NO_LIMIT && add_sat(run, want_min[k]) > lim)
+			return (qos ? qos_grp_run_min : assoc_grp_run_min)[k];
+	}
+	if (grp_wall != ASSOC_NO_LIMIT &&
+	    (wall_min >= grp_wall || tl > grp_wall ||
+	     (safe && add_sat(wall_min, tl) > grp_wall)))
+		return qos ? WAIT_QOS_GRP_WALL : WAIT_ASSOC_GRP_WALL;
+	return WAIT_NO_REASON;
+}
 
 /* Limits a job breaks on its own, whatever else runs (DenyOnLimit
  * refuses these at submit). */
 static uint32_t qos_job_limits(const assoc_qos_t *q, uint32_t time_limit,
 			       const uint64_t t[])
 {
+	uint64_t want_min[ASSOC_TRES_CNT];
 	int k;
 
 	if (q->max_wall != ASSOC_NO_LIMIT && time_limit != INFINITE32 &&
@@ -225,6 +368,9 @@ static uint32_t qos_job_limits(const assoc_qos_t *q, uint32_t time_limit,
 		return WAIT_QOS_MAX_WALL_PER_JOB;
 	if ((k = tres_over(&q->max_tres, t)) >= 0)
 		return qos_max_pj[k];
+	assoc_limits_tres_mins(t, time_limit, want_min);
+	if ((k = tres_over(&q->max_tres_mins, want_min)) >= 0)
+		return qos_max_min[k];
 	if ((k = tres_over(&q->max_tres_pu, t)) >= 0)
 		return qos_max_pu[k];
 	return WAIT_NO_REASON;
@@ -250,7 +396,18 @@ static uint32_t qos_reason(const job_record_t *j, am_snap_t *s,
 		return WAIT_QOS_GRP_JOBS;
 	if ((k = tres_over_used(&q->grp_tres, q->usage.run_tres, t)) >= 0)
 		return qos_grp[k];
-	return WAIT_NO_REASON;
+	if (s->time_limited) {
+		uint64_t want_min[ASSOC_TRES_CNT];
+
+		assoc_limits_tres_mins(t, j->info.time_limit, want_min);
+		r = assoc_limits_time_grp(&q->grp_tres_mins,
+					  &q->grp_tres_run_mins, q->grp_wall,
+					  &q->tusage, want_min,
+					  limit_minutes(j->info.time_limit),
+					  assoc_mgr_enforce() &
+					  ACCT_ENFORCE_SAFE, true);
+	}
+	return r;
 }
 
 static uint32_t assoc_job_limits(const assoc_rec_t *a, uint32_t time_limit,
@@ -264,6 +421,13 @@ static uint32_t assoc_job_limits(const assoc_rec_t *a, uint32_t time_limit,
 		return WAIT_ASSOC_MAX_WALL_PER_JOB;
 	if ((k = tres_over(&a->eff_max_tres, t)) >= 0)
 		return assoc_max_pj[k];
+	if (tres_any(&a->eff_max_tres_mins)) {
+		uint64_t want_min[ASSOC_TRES_CNT];
+
+		assoc_limits_tres_mins(t, time_limit, want_min);
+		if ((k = tres_over(&a->eff_max_tres_mins, want_min)) >= 0)
+			return assoc_max_min[k];
+	}
 	if (!tres_any(&a->eff_max_tres_pn))
 		return WAIT_NO_REASON;
 	for (k = 0; k < ASSOC_TRES_CNT; k++)
@@ -279,6 +443,8 @@ static uint32_t assoc_reason(const job_record_t *j, const assoc_rec_t *a,
 			     const uint64_t t[])
 {
 	uint32_t r = assoc_job_limits(a, j->info.time_limit, t);
+	uint64_t want_min[ASSOC_TRES_CNT];
+	bool safe = assoc_mgr_enforce() & ACCT_ENFORCE_SAFE;
 	int k;
 
 	if (r != WAIT_NO_REASON)
@@ -292,6 +458,19 @@ static uint32_t assoc_reason(const job_record_t *j, const assoc_rec_t *a,
 					t)) >= 0)
 			return assoc_grp[k];
 	}
+	if (!a->time_limited)
+		return WAIT_NO_REASON;
+	assoc_limits_tres_mins(t, j->info.time_limit, want_min);
+	/* not on root, as Slurm */
+	for (const assoc_rec_t *x = a; x && x->parent; x = x->parent) {
+		r = assoc_limits_time_grp(&x->grp_tres_mins,
+					  &x->grp_tres_run_mins, x->grp_wall,
+					  &x->tusage, want_min,
+					  limit_minutes(j->info.time_limit),
+					  safe, false);
+		if (r != WAIT_NO_REASON)
+			return r;
+	}
 	return WAIT_NO_REASON;
 }
 
@@ -304,9 +483,9 @@ uint32_t assoc_mgr_job_reason(job_record_t *j, time_t now)
 	assoc_rec_t *a;
 	uint32_t r = WAIT_NO_REASON;
 
-	(void)now;
 	if (!s || !(enforce & (ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_QOS)))
 		return WAIT_NO_REASON;
+	tusage_refresh(s, now);
 	job_tres(&j->info, t);
 	if ((enforce & ACCT_ENFORCE_QOS) && (q = job_qos(j)) && q->has_limits)
 		r = qos_reason(j, s, q, t);
@@ -385,6 +564,26 @@ static void desc_tres(const job_desc_t *d, uint64_t t[ASSOC_TRES_CNT])
 	job_tres(&i, t);
 }
 
+/* A time-based Grp limit of q or a the job breaks on its own (its
+ * TRES-minutes or time limit over the limit, whatever the usage). */
+static uint32_t time_grp_alone(const assoc_qos_t *q, const assoc_rec_t *a,
+			       uint32_t time_limit, const uint64_t t[])
+{
+	static const assoc_time_usage_t none;
+	uint64_t want_min[ASSOC_TRES_CNT];
+
+	assoc_limits_tres_mins(t, time_limit, want_min);
+	if (q)
+		return assoc_limits_time_grp(&q->grp_tres_mins,
+					     &q->grp_tres_run_mins,
+					     q->grp_wall, &none, want_min,
+					     limit_minutes(time_limit), false,
+					     true);
+	return assoc_limits_time_grp(&a->grp_tres_mins, &a->grp_tres_run_mins,
+				     a->grp_wall, &none, want_min,
+				     limit_minutes(time_limit), false, false);
+}
+
 int assoc_mgr_submit_check(job_desc_t *d, uid_t uid, const char *part,
 			   uint32_t time_limit, char **msg)
 {
@@ -425,8 +624,13 @@ int assoc_mgr_submit_check(job_desc_t *d, uid_t uid, const char *part,
 	/* DenyOnLimit: what would keep it pending forever refuses it */
 	desc_tres(d, t);
 	r = qos_job_limits(q, time_limit, t);
+	if (r == WAIT_NO_REASON)
+		r = time_grp_alone(q, NULL, time_limit, t);
 	if (r == WAIT_NO_REASON && (enforce & ACCT_ENFORCE_LIMITS))
 		r = assoc_job_limits(a, time_limit, t);
+	for (const assoc_rec_t *x = a; r == WAIT_NO_REASON &&
+	     (enforce & ACCT_ENFORCE_LIMITS) && x && x->parent; x = x->parent)
+		r = time_grp_alone(NULL, x, time_limit, t);
 	if (r != WAIT_NO_REASON)
 		return deny(msg, ESLURM_ACCOUNTING_POLICY, r);
 	return 0;

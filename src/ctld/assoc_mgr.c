@@ -169,11 +169,22 @@ static void build_qos(am_snap_t *s, const dbd_acct_resp_msg_t *r)
 		tres(cell(r, i, "grptres"), &q->grp_tres);
 		tres(cell(r, i, "maxtres"), &q->max_tres);
 		tres(cell(r, i, "maxtrespu"), &q->max_tres_pu);
+		tres(cell(r, i, "grptresmins"), &q->grp_tres_mins);
+		tres(cell(r, i, "grptresrunmins"), &q->grp_tres_run_mins);
+		tres(cell(r, i, "maxtresmins"), &q->max_tres_mins);
 		q->has_limits = q->grp_jobs != ASSOC_NO_LIMIT ||
 			q->max_jobs_pu != ASSOC_NO_LIMIT ||
 			q->max_wall != ASSOC_NO_LIMIT ||
+			q->grp_wall != ASSOC_NO_LIMIT ||
 			tres_set(&q->grp_tres) || tres_set(&q->max_tres) ||
-			tres_set(&q->max_tres_pu);
+			tres_set(&q->max_tres_pu) ||
+			tres_set(&q->grp_tres_mins) ||
+			tres_set(&q->grp_tres_run_mins) ||
+			tres_set(&q->max_tres_mins);
+		if (q->grp_wall != ASSOC_NO_LIMIT ||
+		    tres_set(&q->grp_tres_mins) ||
+		    tres_set(&q->grp_tres_run_mins))
+			s->time_limited = true;
 		s->qos[s->qos_cnt++] = q;
 	}
 }
@@ -228,12 +239,19 @@ static void build_assocs(am_snap_t *s, const dbd_acct_resp_msg_t *r)
 		tres(cell(r, i, "grptres"), &a->grp_tres);
 		tres(cell(r, i, "maxtres"), &a->max_tres);
 		tres(cell(r, i, "maxtrespn"), &a->max_tres_pn);
+		tres(cell(r, i, "grptresmins"), &a->grp_tres_mins);
+		tres(cell(r, i, "grptresrunmins"), &a->grp_tres_run_mins);
+		tres(cell(r, i, "maxtresmins"), &a->max_tres_mins);
 		a->qos = name_list(cell(r, i, "qos"));
 		a->def_qos = xstrtolower(xstrdup(cell(r, i, "defqos")));
 		if (a->grp_jobs != ASSOC_NO_LIMIT ||
 		    a->max_jobs != ASSOC_NO_LIMIT ||
 		    a->max_wall != ASSOC_NO_LIMIT || tres_set(&a->grp_tres) ||
-		    tres_set(&a->max_tres) || tres_set(&a->max_tres_pn))
+		    tres_set(&a->max_tres) || tres_set(&a->max_tres_pn) ||
+		    a->grp_wall != ASSOC_NO_LIMIT ||
+		    tres_set(&a->grp_tres_mins) ||
+		    tres_set(&a->grp_tres_run_mins) ||
+		    tres_set(&a->max_tres_mins))
 			s->assocs_limited = true;
 		s->assocs[s->assoc_cnt++] = a;
 	}
@@ -261,7 +279,17 @@ static void inherit(assoc_rec_t *a)
 						     max_tres.v[k]));
 		a->eff_max_tres_pn.v[k] = first_set(a, offsetof(assoc_rec_t,
 							max_tres_pn.v[k]));
+		a->eff_max_tres_mins.v[k] = first_set(a,
+			offsetof(assoc_rec_t, max_tres_mins.v[k]));
 	}
+	/* time-based Grp limits; not enforced on root (as Slurm) */
+	for (const assoc_rec_t *x = a; x && x->parent; x = x->parent)
+		if (x->grp_wall != ASSOC_NO_LIMIT ||
+		    tres_set(&x->grp_tres_mins) ||
+		    tres_set(&x->grp_tres_run_mins)) {
+			a->time_limited = true;
+			break;
+		}
 	for (const assoc_rec_t *x = a; x; x = x->parent)
 		if (x->grp_jobs != ASSOC_NO_LIMIT ||
 		    x->grp_submit != ASSOC_NO_LIMIT ||
@@ -305,8 +333,11 @@ static void index_snap(am_snap_t *s)
 			a->parent = am_index_find(s->assoc_by_key, key);
 		xfree(key);
 	}
-	for (size_t i = 0; i < s->assoc_cnt; i++)
+	for (size_t i = 0; i < s->assoc_cnt; i++) {
 		inherit(s->assocs[i]);
+		if (s->assocs[i]->time_limited)
+			s->time_limited = true;
+	}
 	for (size_t i = 0; i < s->qos_cnt; i++)
 		if (s->qos[i]->priority > s->qos_max_prio)
 			s->qos_max_prio = s->qos[i]->priority;

@@ -64,6 +64,15 @@ typedef struct {
 	uint64_t run_tres[ASSOC_TRES_CNT];
 } assoc_usage_t;
 
+/* Time-based usage, refreshed at most once a second while a time-based
+ * limit is set: running jobs' remaining TRES-seconds (GrpTRESRunMins),
+ * decayed CPU-seconds and wall-seconds (GrpTRESMins, GrpWall; from the
+ * fair-share usage, so PriorityDecayHalfLife applies). */
+typedef struct {
+	uint64_t run_secs[ASSOC_TRES_CNT];
+	double   used_cpu_secs;
+	double   used_wall_secs;
+} assoc_time_usage_t;
 
 /* QOS flags. */
 enum { ASSOC_QOS_DENY_ON_LIMIT = 0x01 };
@@ -79,8 +88,12 @@ typedef struct assoc_qos {
 	uint64_t      grp_jobs, grp_submit, grp_wall;   /* wall: minutes */
 	uint64_t      max_jobs_pu, max_submit_pu, max_wall;
 	assoc_tres_t  grp_tres, max_tres, max_tres_pu;
+	/* TRES-minutes: GrpTRESMins (decayed usage), GrpTRESRunMins
+	 * (running jobs' remaining), MaxTRESMins(PerJob) */
+	assoc_tres_t  grp_tres_mins, grp_tres_run_mins, max_tres_mins;
 	bool          has_limits;     /* any of the limits above set */
 	assoc_usage_t usage;          /* every job of the QOS */
+	assoc_time_usage_t tusage;    /* time-based usage (assoc_limits.c) */
 } assoc_qos_t;
 
 typedef struct assoc_rec {
@@ -96,13 +109,17 @@ typedef struct assoc_rec {
 	uint64_t          grp_jobs, grp_submit, grp_wall;
 	uint64_t          max_jobs, max_submit, max_wall;
 	assoc_tres_t      grp_tres, max_tres, max_tres_pn;
+	assoc_tres_t      grp_tres_mins, grp_tres_run_mins, max_tres_mins;
 	/* in force: its own Max* limits, else the nearest account's */
 	uint64_t          eff_max_jobs, eff_max_submit, eff_max_wall;
-	assoc_tres_t      eff_max_tres, eff_max_tres_pn;
+	assoc_tres_t      eff_max_tres, eff_max_tres_pn, eff_max_tres_mins;
 	bool              grp_limited; /* a Grp* limit here or above */
+	bool              time_limited; /* GrpTRES(Run)Mins/GrpWall here or
+					 * above (not on root) */
 	char            **qos;        /* QOS it may use (names) */
 	char             *def_qos;    /* "" = none */
 	assoc_usage_t     usage;      /* its jobs and those below it */
+	assoc_time_usage_t tusage;    /* time-based usage, same */
 } assoc_rec_t;
 
 typedef struct {

@@ -27,6 +27,8 @@ typedef struct {
 	uint32_t       qos_max_prio;
 	bool           has_part_assocs;  /* any association per partition */
 	bool           assocs_limited;   /* any association has a limit */
+	bool           time_limited;     /* a time-based Grp limit somewhere */
+	time_t         tusage_time;      /* when tusage was last computed */
 	am_index_t    *qos_by_name, *qos_by_id;
 	am_index_t    *user_by_name, *user_by_uid;
 	am_index_t    *assoc_by_key, *assoc_by_id;  /* "user|acct|part" */
@@ -42,6 +44,25 @@ void       am_usage_free(am_snap_t *s);
  * allocated).  For the fuzz harness and unit tests too. */
 int  am_unpack_lists(const void *data, size_t len,
 		     dbd_acct_resp_msg_t *lists[AM_LIST_CNT]);
+/* Time-based limits' arithmetic (assoc_limits.c; unit-tested).
+ * Seconds left of a job with time_limit (minutes; INFINITE/NO_VAL =
+ * unlimited) started at start. */
+uint64_t assoc_limits_secs_left(uint32_t time_limit, time_t start,
+				time_t now);
+/* A job's TRES-minutes: TRES x time limit (saturating). */
+void     assoc_limits_tres_mins(const uint64_t t[ASSOC_TRES_CNT],
+				uint32_t time_limit,
+				uint64_t out[ASSOC_TRES_CNT]);
+/* GrpTRESMins / GrpTRESRunMins / GrpWall of one level against usage u
+ * and a job wanting want_min TRES-minutes for tl minutes: the reason
+ * (Assoc* or, with qos, QOS*) or WAIT_NO_REASON. */
+uint32_t assoc_limits_time_grp(const assoc_tres_t *grp_mins,
+			       const assoc_tres_t *grp_run_mins,
+			       uint64_t grp_wall,
+			       const assoc_time_usage_t *u,
+			       const uint64_t want_min[ASSOC_TRES_CNT],
+			       uint64_t tl, bool safe, bool qos);
+
 /* Tests: put a snapshot built from lists in place; set the flags. */
 int  am_install_lists(dbd_acct_resp_msg_t *lists[AM_LIST_CNT]);
 void am_set_enforce(uint32_t flags);

@@ -33,12 +33,17 @@ typedef enum {
 	RESET_QUARTERLY, RESET_YEARLY,
 } fs_reset_t;
 
-/* Raw usage of one association as of ts (decay after ts not applied). */
+/* Raw usage of one association (or QOS: FS_QOS_KEY) as of ts (decay
+ * after ts not applied): CPU-seconds and wall-seconds. */
 typedef struct {
 	uint32_t id;
 	double   usage;
 	time_t   ts;
+	double   wall;
 } fs_usage_t;
+
+/* QOS usage is kept in the same table under this bit (ids are small). */
+#define FS_QOS_KEY 0x80000000u
 
 /* A job charged at its end since the last period (not to charge twice). */
 typedef struct {
@@ -142,11 +147,16 @@ static int load_conf(const slurm_conf_t *c, char *err, size_t errlen)
 
 /* ---- usage ---- */
 
-static double decayed(const fs_usage_t *u, time_t now)
+static double decay_factor(const fs_usage_t *u, time_t now)
 {
 	if (!fs.half_life || now <= u->ts)
-		return u->usage;
-	return u->usage * pow(2.0, -(double)(now - u->ts) / fs.half_life);
+		return 1.0;
+	return pow(2.0, -(double)(now - u->ts) / fs.half_life);
+}
+
+static double decayed(const fs_usage_t *u, time_t now)
+{
+	return u->usage * decay_factor(u, now);
 }
 
 static fs_usage_t *usage_find(uint32_t id, bool add)
@@ -172,11 +182,13 @@ static fs_usage_t *usage_find(uint32_t id, bool add)
 	return &fs.u[lo];
 }
 
-static void usage_add(uint32_t id, double amount, time_t now)
+static void usage_add(uint32_t id, double amount, double wall, time_t now)
 {
 	fs_usage_t *u = usage_find(id, true);
+	double f = decay_factor(u, now);
 
-	u->usage = decayed(u, now) + amount;
+	u->usage = u->usage * f + amount;
+	u->wall = u->wall * f + wall;
 	u->ts = now;
 	fs.version++;
 }
@@ -198,7 +210,9 @@ static double charge(job_record_t *j, time_t from, time_t to, time_t now)
 	q = j->info.qos && j->info.qos[0] ? assoc_mgr_qos(j->info.qos) : NULL;
 	amount = (double)j->info.num_cpus * (double)(to - from) *
 		 (q ? q->usage_factor : 1.0);
-	usage_add(a->id, amount, now);
+	usage_add(a->id, amount, (double)(to - from), now);
+	if (q)
+		usage_add(FS_QOS_KEY | q->id, amount, (double)(to - from), now);
 	return amount;
 }
 
@@ -272,8 +286,9 @@ static void save_state(void)
 		   "\n", FS_MAGIC, (int64_t)fs.last_tick,
 		   (int64_t)fs.last_reset);
 	for (size_t i = 0; i < fs.nu; i++)
-		xstrfmtcat(&text, "u %u %.17g %" PRId64 "\n", fs.u[i].id,
-			   fs.u[i].usage, (int64_t)fs.u[i].ts);
+		xstrfmtcat(&text, "u %u %.17g %" PRId64 " %.17g\n",
+			   fs.u[i].id, fs.u[i].usage, (int64_t)fs.u[i].ts,
+			   fs.u[i].wall);
 	for (size_t i = 0; i < fs.nended; i++)
 		xstrfmtcat(&text, "e %u %" PRId64 "\n", fs.ended[i].job_id,
 			   (int64_t)fs.ended[i].end);
@@ -302,8 +317,9 @@ static bool load_line(const char *line)
 {
 	int64_t a, b;
 	unsigned id;
-	double u;
+	double u, w = 0;
 	char extra;
+	int n;
 
 	if (sscanf(line, "last_tick %" SCNd64 " %c", &a, &extra) == 1 &&
 	    sane_time(a)) {
@@ -311,13 +327,15 @@ static bool load_line(const char *line)
 	} else if (sscanf(line, "last_reset %" SCNd64 " %c", &a,
 			  &extra) == 1 && sane_time(a)) {
 		fs.last_reset = (time_t)a;
-	} else if (sscanf(line, "u %u %lf %" SCNd64 " %c", &id, &u, &b,
-			  &extra) == 3 && isfinite(u) && u >= 0 &&
+	} else if ((n = sscanf(line, "u %u %lf %" SCNd64 " %lf %c", &id, &u,
+			       &b, &w, &extra)) >= 3 && n <= 4 &&
+		   isfinite(u) && u >= 0 && isfinite(w) && w >= 0 &&
 		   sane_time(b)) {
 		fs_usage_t *e = usage_find(id, true);
 
 		e->usage = u;
 		e->ts = (time_t)b;
+		e->wall = w;
 	} else if (sscanf(line, "e %u %" SCNd64 " %c", &id, &b,
 			  &extra) == 2 && sane_time(b)) {
 		fs.ended = xrealloc(fs.ended, (fs.nended + 1) *
@@ -501,6 +519,17 @@ double fairshare_factor(uint32_t uid, const char *account)
 	fs_calc(time(NULL));
 	i = node_index(a);
 	return i < 0 ? 1.0 : fs.nodes[i].factor;
+}
+
+void fairshare_usage(uint32_t id, bool qos, time_t now, double *cpu_secs,
+		     double *wall_secs)
+{
+	fs_usage_t *u = fs.on ? usage_find(qos ? FS_QOS_KEY | id : id,
+					   false) : NULL;
+	double f = u ? decay_factor(u, now) : 0;
+
+	*cpu_secs = u ? u->usage * f : 0;
+	*wall_secs = u ? u->wall * f : 0;
 }
 
 /* ---- charging ---- */

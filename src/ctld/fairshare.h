@@ -19,6 +19,7 @@
 #ifndef SLUICE_CTLD_FAIRSHARE_H
 #define SLUICE_CTLD_FAIRSHARE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -42,6 +43,12 @@ void   fairshare_tick(time_t now);
 /* Fair-share factor in [0,1] of uid's association in account ("" = the
  * user's default). */
 double fairshare_factor(uint32_t uid, const char *account);
+
+/* Decayed usage of association id's own jobs (qos: of QOS id's jobs)
+ * as of now: CPU-seconds times the QOS UsageFactor, and wall-seconds
+ * (GrpTRESMins, GrpWall).  0 if none or without priority/multifactor. */
+void   fairshare_usage(uint32_t id, bool qos, time_t now, double *cpu_secs,
+		       double *wall_secs);
 
 /* REQUEST_SHARE_INFO (sshare). */
 void   fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m);

@@ -30,7 +30,12 @@
 	{ "maxtrespj", SET_TRES, assoc, "max_tres" },                   \
 	{ "maxtresperjob", SET_TRES, assoc, "max_tres" },               \
 	{ "maxtrespn", SET_TRES, assoc, "max_tres_pn" },                \
-	{ "maxtrespernode", SET_TRES, assoc, "max_tres_pn" }
+	{ "maxtrespernode", SET_TRES, assoc, "max_tres_pn" },           \
+	{ "grptresmins", SET_TRES, assoc, "grp_tres_mins" },            \
+	{ "grptresrunmins", SET_TRES, assoc, "grp_tres_run_mins" },     \
+	{ "maxtresmins", SET_TRES, assoc, "max_tres_mins" },            \
+	{ "maxtresminsperjob", SET_TRES, assoc, "max_tres_mins" },      \
+	{ "maxtresminspj", SET_TRES, assoc, "max_tres_mins" }
 #define ASSOC_SETS(assoc)                                               \
 	{ "fairshare", SET_SHARES, assoc, "shares" },                   \
 	{ "priority", SET_NUM, assoc, "priority" },                     \
@@ -42,7 +47,10 @@
 	{ "grpwall", p "grp_wall" }, { "maxjobs", p "max_jobs" },       \
 	{ "maxsubmit", p "max_submit" }, { "maxwall", p "max_wall" },   \
 	{ "grptres", p "grp_tres" }, { "maxtres", p "max_tres" },       \
-	{ "maxtrespn", p "max_tres_pn" }
+	{ "maxtrespn", p "max_tres_pn" },                               \
+	{ "grptresmins", p "grp_tres_mins" },                           \
+	{ "grptresrunmins", p "grp_tres_run_mins" },                    \
+	{ "maxtresmins", p "max_tres_mins" }
 
 static const dbd_col_t cluster_cols[] = {
 	{ "cluster", "c.name" }, { "controlhost", "c.control_host" },
@@ -115,6 +123,9 @@ static const dbd_col_t qos_cols[] = {
 	{ "flags", "IF(t.flags & 1, 'DenyOnLimit', '')" },
 	{ "grptres", "t.grp_tres" }, { "maxtres", "t.max_tres" },
 	{ "maxtrespu", "t.max_tres_pu" },
+	{ "grptresmins", "t.grp_tres_mins" },
+	{ "grptresrunmins", "t.grp_tres_run_mins" },
+	{ "maxtresmins", "t.max_tres_mins" },
 	{ NULL, NULL }
 };
 static const dbd_cond_t qos_conds[] = {
@@ -142,6 +153,11 @@ static const dbd_setting_t qos_sets[] = {
 	{ "maxtrespj", SET_TRES, false, "max_tres" },
 	{ "maxtrespu", SET_TRES, false, "max_tres_pu" },
 	{ "maxtresperuser", SET_TRES, false, "max_tres_pu" },
+	{ "grptresmins", SET_TRES, false, "grp_tres_mins" },
+	{ "grptresrunmins", SET_TRES, false, "grp_tres_run_mins" },
+	{ "maxtresmins", SET_TRES, false, "max_tres_mins" },
+	{ "maxtresminsperjob", SET_TRES, false, "max_tres_mins" },
+	{ "maxtresminspj", SET_TRES, false, "max_tres_mins" },
 	{ NULL }
 };
 

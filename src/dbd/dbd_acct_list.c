@@ -19,6 +19,9 @@ static const dbd_col_t with_assoc_cols[] = {
 	{ "maxjobs", "a.max_jobs" }, { "maxsubmit", "a.max_submit" },
 	{ "maxwall", "a.max_wall" }, { "grptres", "a.grp_tres" },
 	{ "maxtres", "a.max_tres" }, { "maxtrespn", "a.max_tres_pn" },
+	{ "grptresmins", "a.grp_tres_mins" },
+	{ "grptresrunmins", "a.grp_tres_run_mins" },
+	{ "maxtresmins", "a.max_tres_mins" },
 	{ "qos", "a.qos" },
 	{ "defqos", "a.def_qos" }, { NULL, NULL }
 };

@@ -172,11 +172,26 @@ static const char *const schema_v4[] = {
 	NULL
 };
 
+/* v5: time-based limits (TRES-minutes): GrpTRESMins, GrpTRESRunMins,
+ * MaxTRESMins (per job) of associations and QOS. */
+static const char *const schema_v5[] = {
+	"ALTER TABLE assoc_table "
+	"ADD COLUMN IF NOT EXISTS grp_tres_mins TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS grp_tres_run_mins TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS max_tres_mins TEXT NOT NULL DEFAULT ''",
+	"ALTER TABLE qos_table "
+	"ADD COLUMN IF NOT EXISTS grp_tres_mins TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS grp_tres_run_mins TEXT NOT NULL DEFAULT '', "
+	"ADD COLUMN IF NOT EXISTS max_tres_mins TEXT NOT NULL DEFAULT ''",
+	NULL
+};
+
 static const char *const *const migrations[] = {
 	schema_v1,
 	schema_v2,
 	schema_v3,
 	schema_v4,
+	schema_v5,
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

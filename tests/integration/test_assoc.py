@@ -220,7 +220,153 @@ def test_grp_cpu_limit_on_account(env):
     change(env, "modify", "account", "proj", "set", "GrpTRES=cpu=-1")
 
 
+def squeue_reason(env, jid, want, timeout=20):
+    """Poll squeue's %r for jid until it reads want; return what it read."""
+    deadline = time.time() + timeout
+    got = None
+    while time.time() < deadline:
+        r = env.c.run(["squeue", "-h", "-j", str(jid), "-o", "%T %r"])
+        got = r.out.strip()
+        if got == want:
+            break
+        time.sleep(0.2)
+    return got
+
+
+def test_max_tres_mins_and_grp_tres_run_mins(env):
+    """MaxTRESMins is per job (CPUs x time limit); GrpTRESRunMins counts
+    the remaining CPU-minutes of running jobs."""
+    change(env, "modify", "user", U1, "set", "MaxTRESMins=cpu=20")
+    a = job_id(sbatch(env, "-n", "2", "-t", "11"))
+    b = job_id(sbatch(env, "-n", "2", "-t", "10"))
+    assert squeue_reason(env, a, "PENDING AssocMaxCpuMinutesPerJobLimit") \
+        == "PENDING AssocMaxCpuMinutesPerJobLimit"
+    env.c.wait_state(b, "RUNNING", timeout=30)
+    cancel_all(env)
+    change(env, "modify", "user", U1, "set", "MaxTRESMins=cpu=-1")
+    change(env, "modify", "account", "proj", "set", "GrpTRESRunMins=cpu=30")
+    a = job_id(sbatch(env, "-t", "20"))
+    env.c.wait_state(a, "RUNNING", timeout=30)
+    b = job_id(sbatch(env, "-t", "20"))
+    assert squeue_reason(env, b, "PENDING AssocGrpCPURunMinutesLimit") \
+        == "PENDING AssocGrpCPURunMinutesLimit"
+    c = job_id(sbatch(env, "-t", "9"))      # 20 + 9 <= 30: fits
+    env.c.wait_state(c, "RUNNING", timeout=30)
+    env.c.run(["scancel", str(a)])
+    env.c.wait_state(b, "RUNNING", timeout=30)
+    cancel_all(env)
+    change(env, "modify", "account", "proj", "set", "GrpTRESRunMins=cpu=-1")
+
+
+def test_grp_tres_mins_from_usage_and_qos_deny(env):
+    """GrpTRESMins counts the association's (fair-share) usage: a QOS
+    with UsageFactor=100 makes a 1-second job use over a CPU-minute; the
+    next job waits with AssocGrpCPUMinutesLimit until the limit grows.
+    A DenyOnLimit QOS refuses a job over its MaxTRESMinsPerJob."""
+    env.sacctmgr("-i", "add", "qos", "burn", "usagefactor=100")
+    change(env, "modify", "user", U1, "set", "qos=normal,high,burn")
+    change(env, "modify", "account", "proj", "set", "GrpTRESMins=cpu=1")
+    r = env.c.run(["sbatch", "-o", "/dev/null", "-t", "1", "--qos=burn",
+                   "--wrap", "sleep 1"], user=U1)
+    first = job_id(r)
+    env.c.wait_state(first, "COMPLETED", timeout=60)
+    b = job_id(sbatch(env, "-t", "1"))
+    assert squeue_reason(env, b, "PENDING AssocGrpCPUMinutesLimit") == \
+        "PENDING AssocGrpCPUMinutesLimit"
+    r = env.sacctmgr("-n", "-P", "show", "assoc", "where", "account=proj",
+                     "user=", "format=Account,GrpTRESMins,GrpCPUMins")
+    assert r.out == "proj|cpu=1|1\n", r
+    change(env, "modify", "account", "proj", "set", "GrpTRESMins=cpu=100000")
+    env.c.wait_state(b, "RUNNING", timeout=30)
+    cancel_all(env)
+    change(env, "modify", "account", "proj", "set", "GrpTRESMins=cpu=-1")
+    change(env, "modify", "qos", "burn", "set", "MaxTRESMinsPerJob=cpu=5",
+           "Flags=DenyOnLimit")
+    r = env.c.run(["sbatch", "-o", "/dev/null", "-t", "6", "--qos=burn",
+                   "--wrap", "sleep 300"], user=U1)
+    assert r.rc == 1, r
+    assert r.err == ("sbatch: error: QOSMaxCpuMinutesPerJobLimit\n"
+                     "sbatch: error: Batch job submission failed: Job "
+                     "violates accounting/QOS policy (job submit limit, "
+                     "user's size and/or time limits)\n"), r
+    job_id(env.c.run(["sbatch", "-o", "/dev/null", "-t", "5", "--qos=burn",
+                      "--wrap", "sleep 300"], user=U1))
+    cancel_all(env)
+    change(env, "modify", "user", U1, "set", "qos=normal,high")
+
+
 # ---- sacctmgr: what Slurm 22.05's printed for the same commands -----------
+
+def test_sacctmgr_time_limits(env):
+    r = env.sacctmgr("-i", "add", "account", "tacct", "fairshare=5",
+                     "GrpJobs=3", "GrpTRES=cpu=4", "GrpTRESMins=cpu=100,"
+                     "mem=2000", "GrpTRESRunMins=cpu=50", "GrpWall=10:00",
+                     "MaxTRES=cpu=2", "MaxTRESMins=cpu=20,node=3",
+                     "MaxTRESPerNode=cpu=1", "MaxWall=60", "Priority=3")
+    assert r.rc == 0, r
+    assert r.out.endswith(
+        " Settings\n"
+        "  Fairshare     = 5\n"
+        "  GrpJobs       = 3\n"
+        "  GrpTRES       = cpu=4\n"
+        "  GrpTRESMins   = cpu=100,mem=2000M\n"
+        "  GrpTRESRunMins= cpu=50\n"
+        "  GrpWall       = 00:10:00\n"
+        "  MaxTRES       = cpu=2\n"
+        "  MaxTRESPerNode= cpu=1\n"
+        "  MaxTRESMins   = cpu=20,node=3\n"
+        "  MaxWall       = 01:00:00\n"
+        "  Parent        = root\n"
+        "  Priority      = 3\n"), r
+    r = env.sacctmgr("-i", "add", "qos", "tq", "GrpTRESMins=cpu=100",
+                     "GrpTRESRunMins=cpu=60", "MaxTRESMinsPerJob=cpu=30",
+                     "GrpWall=5:00", "MaxTRESPerUser=cpu=3", "MaxWall=60")
+    assert r.rc == 0, r
+    assert r.out == (" Adding QOS(s)\n  tq\n Settings\n"
+                     "  Description    = tq\n"
+                     "  GrpTRESMins              = cpu=100\n"
+                     "  GrpTRESRunMins           = cpu=60\n"
+                     "  GrpWall                  = 00:05:00\n"
+                     "  MaxTRESPerUser           = cpu=3\n"
+                     "  MaxTRESMins              = cpu=30\n"
+                     "  MaxWall                  = 01:00:00\n"), r
+    # per TRES merge, as the other TRES limits
+    r = env.sacctmgr("-i", "modify", "account", "tacct", "set",
+                     "GrpTRESMins=cpu=200", "MaxTRESMins=node=4",
+                     "GrpTRESRunMins=cpu=-1")
+    assert r.rc == 0, r
+    r = env.sacctmgr("-i", "modify", "qos", "tq", "set",
+                     "GrpTRESMins=cpu=200", "MaxTRESMinsPerJob=node=4",
+                     "GrpTRESRunMins=cpu=-1")
+    assert r.rc == 0, r
+    r = env.sacctmgr("show", "assoc", "where", "account=tacct")
+    assert r.out.splitlines()[2] == (
+        "    sluice      tacct                               5          3"
+        "       3         cpu=4              00:10:00 cpu=200,mem=+      "
+        "           cpu=2          cpu=1              01:00:00 cpu=20,nod"
+        "e=4               normal                         "), r
+    r = env.sacctmgr("-p", "show", "assoc", "where", "account=tacct",
+                     "format=Account,GrpTRESMins,GrpTRESRunMins,MaxTRESMins,"
+                     "GrpCPUMins,MaxCPUMins,GrpCPURunMins,GrpWall")
+    assert r.out == ("Account|GrpTRESMins|GrpTRESRunMins|MaxTRESMins|"
+                     "GrpCPUMins|MaxCPUMins|GrpCPURunMins|GrpWall|\n"
+                     "tacct|cpu=200,mem=2000M||cpu=20,node=4|200|20||"
+                     "00:10:00|\n"), r
+    r = env.sacctmgr("show", "qos", "tq")
+    assert r.out.splitlines()[2] == (
+        "        tq          0   00:00:00                                "
+        "    cluster                                                     "
+        "   1.000000                     cpu=200                         "
+        "           00:05:00                              cpu=30,node=4  "
+        "  01:00:00         cpu=3                                        "
+        "                                 "), r
+    r = env.sacctmgr("-i", "modify", "account", "tacct", "set",
+                     "GrpTRESMins=cpu=x")
+    assert r.rc == 1, r
+    for args in (("delete", "account", "tacct"), ("delete", "qos", "tq")):
+        r = env.sacctmgr("-i", *args)
+        assert r.rc == 0, r
+
 
 def test_sacctmgr_qos_settings(env):
     r = env.sacctmgr("-i", "add", "qos", "hq", "priority=100",

@@ -282,6 +282,214 @@ static void test_submit_check(void **st)
 	xfree(d.qos);
 }
 
+static void tres3(assoc_tres_t *t, uint64_t cpu, uint64_t mem, uint64_t node)
+{
+	t->v[ASSOC_TRES_CPU] = cpu;
+	t->v[ASSOC_TRES_MEM] = mem;
+	t->v[ASSOC_TRES_NODE] = node;
+}
+
+/* The arithmetic of the time-based limits. */
+static void test_time_arith(void **st)
+{
+	uint64_t t[ASSOC_TRES_CNT] = { 4, 1000, 2 }, m[ASSOC_TRES_CNT];
+	uint64_t want[ASSOC_TRES_CNT];
+	assoc_tres_t mins, run, none;
+	assoc_time_usage_t u = { { 0 }, 0, 0 };
+
+	/* seconds left: limit - elapsed, never negative; unlimited huge */
+	assert_int_equal(assoc_limits_secs_left(10, 1000, 1000), 600);
+	assert_int_equal(assoc_limits_secs_left(10, 1000, 1090), 510);
+	assert_int_equal(assoc_limits_secs_left(10, 1000, 9999), 0);
+	assert_int_equal(assoc_limits_secs_left(10, 0, 5000), 600);
+	assert_int_equal(assoc_limits_secs_left(INFINITE32, 1, 1),
+			 (uint64_t)INFINITE32 * 60);
+	/* TRES-minutes = TRES x time limit, saturating */
+	assoc_limits_tres_mins(t, 30, m);
+	assert_int_equal(m[ASSOC_TRES_CPU], 120);
+	assert_int_equal(m[ASSOC_TRES_MEM], 30000);
+	assert_int_equal(m[ASSOC_TRES_NODE], 60);
+	t[ASSOC_TRES_MEM] = UINT64_MAX / 2;
+	assoc_limits_tres_mins(t, INFINITE32, m);
+	assert_true(m[ASSOC_TRES_MEM] == UINT64_MAX);
+	assert_int_equal(m[ASSOC_TRES_CPU], 4ULL * INFINITE32);
+
+	tres3(&none, ASSOC_NO_LIMIT, ASSOC_NO_LIMIT, ASSOC_NO_LIMIT);
+	tres3(&mins, 100, ASSOC_NO_LIMIT, ASSOC_NO_LIMIT);
+	tres3(&run, ASSOC_NO_LIMIT, ASSOC_NO_LIMIT, 50);
+	want[ASSOC_TRES_CPU] = 40;
+	want[ASSOC_TRES_MEM] = 1;
+	want[ASSOC_TRES_NODE] = 10;
+	/* GrpTRESMins=cpu=100: usage below -> runs; at the limit -> waits */
+	u.used_cpu_secs = 99 * 60 + 59;
+	assert_int_equal(assoc_limits_time_grp(&mins, &none, ASSOC_NO_LIMIT,
+					       &u, want, 10, false, false),
+			 WAIT_NO_REASON);
+	u.used_cpu_secs = 100 * 60;
+	assert_int_equal(assoc_limits_time_grp(&mins, &none, ASSOC_NO_LIMIT,
+					       &u, want, 10, false, false),
+			 WAIT_ASSOC_GRP_CPU_MIN);
+	assert_int_equal(assoc_limits_time_grp(&mins, &none, ASSOC_NO_LIMIT,
+					       &u, want, 10, false, true),
+			 WAIT_QOS_GRP_CPU_MIN);
+	/* safe: usage + the job's own must fit */
+	u.used_cpu_secs = 70 * 60;
+	assert_int_equal(assoc_limits_time_grp(&mins, &none, ASSOC_NO_LIMIT,
+					       &u, want, 10, false, false),
+			 WAIT_NO_REASON);
+	assert_int_equal(assoc_limits_time_grp(&mins, &none, ASSOC_NO_LIMIT,
+					       &u, want, 10, true, false),
+			 WAIT_ASSOC_GRP_CPU_MIN);
+	/* a job over the limit on its own never fits */
+	u.used_cpu_secs = 0;
+	want[ASSOC_TRES_CPU] = 101;
+	assert_int_equal(assoc_limits_time_grp(&mins, &none, ASSOC_NO_LIMIT,
+					       &u, want, 10, false, false),
+			 WAIT_ASSOC_GRP_CPU_MIN);
+	want[ASSOC_TRES_CPU] = 40;
+	/* GrpTRESRunMins=node=50: running 40 node-minutes (partial minute
+	 * rounds up) + 10 wanted fits, one second more does not */
+	u.run_secs[ASSOC_TRES_NODE] = 40 * 60;
+	assert_int_equal(assoc_limits_time_grp(&none, &run, ASSOC_NO_LIMIT,
+					       &u, want, 10, false, false),
+			 WAIT_NO_REASON);
+	u.run_secs[ASSOC_TRES_NODE] = 40 * 60 + 1;
+	assert_int_equal(assoc_limits_time_grp(&none, &run, ASSOC_NO_LIMIT,
+					       &u, want, 10, false, false),
+			 WAIT_ASSOC_GRP_NODE_RUN_MIN);
+	assert_int_equal(assoc_limits_time_grp(&none, &run, ASSOC_NO_LIMIT,
+					       &u, want, 10, false, true),
+			 WAIT_QOS_GRP_NODE_RUN_MIN);
+	u.run_secs[ASSOC_TRES_NODE] = 0;
+	/* GrpWall=60 (minutes of wall time used, decayed) */
+	u.used_wall_secs = 59 * 60;
+	assert_int_equal(assoc_limits_time_grp(&none, &none, 60, &u, want, 10,
+					       false, false), WAIT_NO_REASON);
+	assert_int_equal(assoc_limits_time_grp(&none, &none, 60, &u, want, 10,
+					       true, false),
+			 WAIT_ASSOC_GRP_WALL);
+	assert_int_equal(assoc_limits_time_grp(&none, &none, 60, &u, want, 61,
+					       false, true), WAIT_QOS_GRP_WALL);
+	u.used_wall_secs = 60 * 60;
+	assert_int_equal(assoc_limits_time_grp(&none, &none, 60, &u, want, 1,
+					       false, false),
+			 WAIT_ASSOC_GRP_WALL);
+	assert_string_equal(job_reason_string(WAIT_ASSOC_GRP_CPU_MIN),
+			    "AssocGrpCPUMinutesLimit");
+	assert_string_equal(job_reason_string(WAIT_QOS_GRP_CPU_RUN_MIN),
+			    "QOSGrpCPURunMinutesLimit");
+	assert_string_equal(job_reason_string(WAIT_ASSOC_MAX_CPU_MINS_PER_JOB),
+			    "AssocMaxCpuMinutesPerJobLimit");
+}
+
+/* The limits read from slurmdbd's lists, inherited and enforced: an
+ * account "lim" (GrpTRESMins=cpu=100, GrpWall=60, MaxTRESMins=cpu=50)
+ * under root with root's association; QOS "tq" with
+ * MaxTRESMinsPerJob=cpu=30 and GrpTRESRunMins=cpu=1000 (DenyOnLimit),
+ * root's GrpTRESMins (not enforced). */
+static void test_time_limits(void **st)
+{
+	static const char *const qc[] = { "id", "name", "flags",
+		"grptresmins", "grptresrunmins", "maxtresmins", NULL };
+	static const char *const uc[] = { "user", "defacct", "admin", NULL };
+	static const char *const ac[] = { "id", "account", "user",
+		"partition", "parentname", "qos", "grptresmins", "grpwall",
+		"maxtresmins", NULL };
+	static const char *const cc[] = { "user", "account", NULL };
+	dbd_acct_resp_msg_t *l[AM_LIST_CNT];
+	job_record_t *j;
+	job_desc_t d = { 0 };
+	assoc_rec_t *a;
+	char *msg = NULL;
+
+	l[0] = list(qc);
+	row(l[0], "1", "normal", "", "", "", "", (char *)NULL);
+	row(l[0], "2", "tq", "DenyOnLimit", "", "cpu=1000", "cpu=30",
+	    (char *)NULL);
+	l[1] = list(uc);
+	row(l[1], "root", "lim", "Administrator", (char *)NULL);
+	l[2] = list(ac);
+	row(l[2], "1", "root", "", "", "", "normal,tq", "cpu=1", "", "",
+	    (char *)NULL);
+	row(l[2], "2", "lim", "", "", "root", "normal,tq", "cpu=100", "60",
+	    "cpu=50", (char *)NULL);
+	row(l[2], "3", "lim", "root", "", "lim", "normal,tq", "", "", "",
+	    (char *)NULL);
+	l[3] = list(cc);
+	assert_int_equal(am_install_lists(l), 0);
+	free_lists(l);
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
+		       ACCT_ENFORCE_QOS);
+
+	a = assoc_mgr_find_id(3);
+	assert_int_equal(a->eff_max_tres_mins.v[ASSOC_TRES_CPU], 50);
+	assert_true(a->time_limited);
+	assert_false(assoc_mgr_find_id(1)->time_limited);   /* root */
+
+	j = job(0, "lim", "normal", 2);
+	world_fs_cpu_secs = world_fs_wall_secs = 0;
+	/* 2 CPUs x 10 min = 20 cpu-minutes: fine */
+	assert_int_equal(assoc_mgr_job_reason(j, 1000), WAIT_NO_REASON);
+	/* MaxTRESMins=cpu=50 (inherited): 2 x 30 min is over */
+	j->info.time_limit = 30;
+	assert_int_equal(assoc_mgr_job_reason(j, 1001),
+			 WAIT_ASSOC_MAX_CPU_MINS_PER_JOB);
+	j->info.time_limit = 10;
+	/* usage (fair-share, decayed) reaches lim's GrpTRESMins; root's
+	 * cpu=1 never counts */
+	world_fs_cpu_secs = 40 * 60;       /* every association: 80 in lim */
+	assert_int_equal(assoc_mgr_job_reason(j, 1002), WAIT_NO_REASON);
+	world_fs_cpu_secs = 50 * 60;       /* 100 in lim */
+	assert_int_equal(assoc_mgr_job_reason(j, 1003),
+			 WAIT_ASSOC_GRP_CPU_MIN);
+	world_fs_cpu_secs = 0;
+	world_fs_wall_secs = 30 * 60;      /* 60 minutes in lim */
+	assert_int_equal(assoc_mgr_job_reason(j, 1004), WAIT_ASSOC_GRP_WALL);
+	world_fs_wall_secs = 0;
+	assert_int_equal(assoc_mgr_job_reason(j, 1004), WAIT_ASSOC_GRP_WALL);
+	assert_int_equal(assoc_mgr_job_reason(j, 1005), WAIT_NO_REASON);
+	/* QOS tq: MaxTRESMinsPerJob=cpu=30 */
+	{
+		char *old = j->info.qos;   /* a new string: a new lookup */
+
+		j->info.qos = xstrdup("tq");
+		xfree(old);
+	}
+	j->info.time_limit = 20;
+	assert_int_equal(assoc_mgr_job_reason(j, 1006),
+			 WAIT_QOS_MAX_CPU_MINS_PER_JOB);
+	/* ... an unlimited job is over every TRES-minutes limit */
+	j->info.time_limit = INFINITE32;
+	assert_int_equal(assoc_mgr_job_reason(j, 1007),
+			 WAIT_QOS_MAX_CPU_MINS_PER_JOB);
+	job_free(j);
+
+	/* DenyOnLimit refuses at submit what could never run */
+	d.min_cpus = 2;
+	d.min_nodes = 1;
+	d.pn_min_memory = NO_VAL64;
+	d.account = xstrdup("lim");
+	d.qos = xstrdup("tq");
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 20, &msg),
+			 ESLURM_ACCOUNTING_POLICY);
+	assert_string_equal(msg, "QOSMaxCpuMinutesPerJobLimit");
+	xfree(msg);
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 15, &msg), 0);
+	/* GrpWall=60 of lim: a 61-minute job alone is over it; tq's
+	 * MaxTRESMins first, so 1 CPU */
+	d.min_cpus = 1;
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 61, &msg),
+			 ESLURM_ACCOUNTING_POLICY);
+	assert_string_equal(msg, "QOSMaxCpuMinutesPerJobLimit");
+	xfree(msg);
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 30, &msg), 0);
+	xfree(d.account);
+	xfree(d.qos);
+	/* back to the other tests' snapshot */
+	assoc_mgr_fini();
+	setup(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +497,8 @@ int main(void)
 		cmocka_unit_test(test_saved_file),
 		cmocka_unit_test(test_counters_and_reasons),
 		cmocka_unit_test(test_submit_check),
+		cmocka_unit_test(test_time_arith),
+		cmocka_unit_test(test_time_limits),
 	};
 	log_options_t quiet = { LOG_LEVEL_QUIET, LOG_LEVEL_QUIET, false, false };
 
