@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CTLD_WORLD_REAL_FAIRSHARE
 #include "../unit/ctld_world.h"
 #include "../../src/ctld/fairshare.c"
 #include "../../src/ctld/fairtree.c"

@@ -70,6 +70,7 @@ rpc_priv_t rpc_privilege(uid_t uid)
 
 /* Fair-share usage (GrpTRESMins, GrpWall): what a test puts here, for
  * every association id / QOS id. */
+#ifndef CTLD_WORLD_REAL_FAIRSHARE   /* fuzz_fairshare_state has the real one */
 double world_fs_cpu_secs, world_fs_wall_secs;
 void fairshare_usage(uint32_t id, bool qos, time_t now, double *cpu_secs,
 		     double *wall_secs)
@@ -78,6 +79,7 @@ void fairshare_usage(uint32_t id, bool qos, time_t now, double *cpu_secs,
 	*cpu_secs = world_fs_cpu_secs;
 	*wall_secs = world_fs_wall_secs;
 }
+#endif
 
 /* Accounting: off. */
 void acct_job_changed(job_record_t *j) { (void) j; }
