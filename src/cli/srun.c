@@ -29,6 +29,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "cli/cli_opt.h"
+#include "cli/cli_step_io.h"
 #include "cli/srun.h"
 #include "common/fname.h"
 #include "common/log.h"
@@ -183,45 +184,6 @@ static void _parse(srun_t *r, int argc, char **argv)
 
 /* ---- our address and port ---- */
 
-/* The local address the controller is reached by (as Slurm's
- * SLURM_LAUNCH_NODE_IPADDR). */
-static char *_my_addr(void)
-{
-	const slurm_conf_t *c = cli_conf();
-	const char *host = c->ctld_host_cnt && c->ctld_addrs[0] ?
-		c->ctld_addrs[0] : "127.0.0.1";
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(c->slurmctld_port) };
-	struct sockaddr_in me;
-	socklen_t len = sizeof(me);
-	char buf[INET_ADDRSTRLEN] = "127.0.0.1";
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	if (fd >= 0 && inet_pton(AF_INET, host, &sa.sin_addr) == 1 &&
-	    connect(fd, (struct sockaddr *) &sa, sizeof(sa)) == 0 &&
-	    getsockname(fd, (struct sockaddr *) &me, &len) == 0)
-		inet_ntop(AF_INET, &me.sin_addr, buf, sizeof(buf));
-	if (fd >= 0)
-		close(fd);
-	return xstrdup(buf);
-}
-
-static char *_io_key(void)
-{
-	uint8_t raw[16];
-	char *key = xmalloc(33);
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || read(fd, raw, sizeof(raw)) != sizeof(raw)) {
-		for (size_t i = 0; i < sizeof(raw); i++)
-			raw[i] = (uint8_t) (rand() ^ getpid());
-	}
-	if (fd >= 0)
-		close(fd);
-	for (size_t i = 0; i < sizeof(raw); i++)
-		snprintf(key + 2 * i, 3, "%02x", raw[i]);
-	return key;
-}
 
 /* ---- the allocation ---- */
 
@@ -632,7 +594,7 @@ static int _run_step(srun_t *r)
 	st.node_names = s->node_names;
 	st.num_tasks = s->num_tasks;
 	st.listen_fd = r->listen_fd;
-	st.io_key = _io_key();
+	st.io_key = cli_io_key();
 	st.out_fd = _local_out(r, r->o.desc.std_out, s->step_id, STDOUT_FILENO);
 	st.err_fd = r->o.desc.std_err ?
 		_local_out(r, r->o.desc.std_err, s->step_id, STDERR_FILENO) :
@@ -671,7 +633,7 @@ int main(int argc, char **argv)
 	cli_init_noconf("srun", 0);
 	_parse(&r, argc, argv);
 	cli_init("srun", r.o.verbose - r.o.quiet);
-	r.my_addr = _my_addr();
+	r.my_addr = cli_my_addr();
 	r.listen_fd = net_listen_tcp(NULL, 0);
 	if (r.listen_fd < 0) {
 		error("cannot listen for the step's tasks: %m");

@@ -267,6 +267,23 @@ static const field_desc_t step_info_fields[] = {
 };
 #undef SI
 
+#define SL(m, t) F(step_layout_msg_t, m, t)
+static const field_desc_t step_layout_fields[] = {
+	SL(job_id, FT_U32), SL(step_id, FT_U32), SL(node_list, FT_STR),
+	SL(node_cnt, FT_U32), SL(task_cnt, FT_U32), SL(tasks_per_node, FT_STR),
+	SL(task_dist, FT_U16), SL(plane_size, FT_U16),
+	FIELD_END
+};
+#undef SL
+
+#define RA(m, t) F(reattach_tasks_msg_t, m, t)
+static const field_desc_t reattach_fields[] = {
+	RA(job_id, FT_U32), RA(step_id, FT_U32), RA(user_id, FT_U32),
+	RA(host, FT_STR), RA(port, FT_U16), RA(io_key, FT_STR),
+	FIELD_END
+};
+#undef RA
+
 #define LT(m, t) F(launch_tasks_request_msg_t, m, t)
 static const field_desc_t launch_tasks_fields[] = {
 	LT(job_id, FT_U32), LT(step_id, FT_U32), LT(uid, FT_U32),
@@ -910,6 +927,9 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_LAUNCH_TASKS, launch_tasks_request_msg_t, launch_tasks_fields),
 	ROW_FIELDS(REQUEST_JOB_STEP_STAT, job_step_info_request_msg_t, step_info_request_fields),
 	ROW_FIELDS(RESPONSE_JOB_STEP_STAT, step_complete_msg_t, step_complete_fields),
+	ROW_FIELDS(REQUEST_STEP_LAYOUT, job_step_info_request_msg_t, step_info_request_fields),
+	ROW_FIELDS(RESPONSE_STEP_LAYOUT, step_layout_msg_t, step_layout_fields),
+	ROW_FIELDS(REQUEST_REATTACH_TASKS, reattach_tasks_msg_t, reattach_fields),
 };
 #define TABLE_LEN (sizeof(table) / sizeof(table[0]))
 

@@ -76,9 +76,14 @@ typedef enum {
 	REQUEST_JOB_STEP_STAT = 5035,       /* job_step_info_request_msg_t (sstat
 					     * -> slurmd -> step stepd) */
 	RESPONSE_JOB_STEP_STAT,             /* step_complete_msg_t: usage now */
+	REQUEST_STEP_LAYOUT = 5037,         /* job_step_info_request_msg_t
+					     * (sattach) */
+	RESPONSE_STEP_LAYOUT,               /* step_layout_msg_t */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
+	/* sattach -> slurmd -> step stepd */
+	REQUEST_REATTACH_TASKS = 6007,      /* reattach_tasks_msg_t */
 
 	/* controller -> slurmd */
 	REQUEST_SIGNAL_JOB = 6004,          /* node_signal_msg_t */
@@ -647,6 +652,32 @@ typedef struct {
 	uint32_t         cnt;
 	job_step_info_t *steps;
 } job_step_info_msg_t;
+
+/* controller -> sattach: where a running step's tasks are.  tasks_per_node
+ * "2,1" (one count per node of node_list); the ids follow from task_dist
+ * and plane_size as srun lays them out. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	char     *node_list;
+	uint32_t  node_cnt;
+	uint32_t  task_cnt;
+	char     *tasks_per_node;
+	uint16_t  task_dist;
+	uint16_t  plane_size;
+} step_layout_msg_t;
+
+/* sattach -> slurmd -> the step's slurmstepd: connect to host:port as an
+ * additional I/O client and show io_key in IO_INIT.  user_id is set by
+ * slurmd to the sender's uid (the stepd checks it owns the step). */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	uint32_t  user_id;
+	char     *host;
+	uint16_t  port;
+	char     *io_key;
+} reattach_tasks_msg_t;
 
 /* srun -> each slurmd: start this node's tasks of a step. */
 typedef struct {

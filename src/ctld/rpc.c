@@ -106,6 +106,7 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc },
 	{ REQUEST_JOB_STEP_CREATE,       RPC_PRIV_USER, step_mgr_rpc_create },
 	{ REQUEST_JOB_STEP_INFO,         RPC_PRIV_USER, step_mgr_rpc_info },
+	{ REQUEST_STEP_LAYOUT,           RPC_PRIV_USER, step_mgr_rpc_layout },
 	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete },
 	{ ACCOUNTING_UPDATE_MSG,         RPC_PRIV_SLURM,  assoc_mgr_rpc_update },
 };

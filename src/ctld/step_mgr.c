@@ -26,6 +26,7 @@ typedef struct step_record {
 	uint32_t  num_tasks;
 	uint16_t  cpt;
 	uint16_t  dist;
+	uint16_t  plane;
 	uint32_t  node_cnt;
 	uint32_t *pos;            /* per step node: index in the job's arrays */
 	uint16_t *cpus;           /* taken on each step node */
@@ -453,6 +454,7 @@ static sm_step_t *sm_record(job_record_t *j,
 	s->num_tasks = l->num_tasks;
 	s->cpt = l->cpt;
 	s->dist = r->task_dist;
+	s->plane = r->plane_size == NO_VAL16 ? 0 : r->plane_size;
 	s->node_cnt = l->cnt;
 	s->pos = l->pos;
 	s->tasks = l->tasks;
@@ -765,4 +767,65 @@ void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	}
 	net_reply(c, RESPONSE_JOB_STEP_INFO, &resp);   /* shallow copies */
 	xfree(resp.steps);
+}
+
+/* ---- layout (sattach) ---- */
+
+/* REQUEST_STEP_LAYOUT: where a running step's tasks are.  As Slurm: an
+ * unknown job or step is ESLURM_INVALID_JOB_ID, a pending job
+ * ESLURM_JOB_PENDING, an ended one ESLURM_ALREADY_DONE; with
+ * PrivateData=jobs only the owner and operators may ask. */
+void step_mgr_rpc_layout(net_conn_t *c, slurm_msg_t *m)
+{
+	const job_step_info_request_msg_t *r = m->data;
+	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
+	step_layout_msg_t resp = { 0 };
+	sm_step_t *s = NULL;
+	char *counts = NULL;
+
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	if (ctld_hides(PRIVATE_DATA_JOBS, m->auth_uid) &&
+	    j->info.user_id != m->auth_uid) {
+		net_reply_rc(c, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	if (STEP_JOB_BASE(j) == JOB_PENDING) {
+		net_reply_rc(c, ESLURM_JOB_PENDING);
+		return;
+	}
+	if (STEP_JOB_BASE(j) != JOB_RUNNING ||
+	    (j->info.job_state & JOB_COMPLETING)) {
+		net_reply_rc(c, ESLURM_ALREADY_DONE);
+		return;
+	}
+	resp.job_id = j->info.job_id;
+	resp.step_id = r->step_id;
+	if (r->step_id == SLURM_BATCH_SCRIPT && j->info.batch_flag) {
+		resp.node_list = j->info.batch_host;
+		resp.node_cnt = 1;
+		resp.task_cnt = 1;
+		resp.tasks_per_node = "1";
+		resp.task_dist = STEP_DIST_BLOCK;
+		net_reply(c, RESPONSE_STEP_LAYOUT, &resp);
+		return;
+	}
+	for (s = j->steps ? j->steps->list : NULL; s; s = s->next)
+		if (s->step_id == r->step_id)
+			break;
+	if (!s) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	counts = sm_join16(s->tasks, s->node_cnt);
+	resp.node_list = s->nodes;
+	resp.node_cnt = s->node_cnt;
+	resp.task_cnt = s->num_tasks;
+	resp.tasks_per_node = counts;
+	resp.task_dist = s->dist;
+	resp.plane_size = s->plane;
+	net_reply(c, RESPONSE_STEP_LAYOUT, &resp);     /* shallow copies */
+	xfree(counts);
 }

@@ -20,6 +20,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m);
 void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m);
 /* REQUEST_JOB_STEP_INFO: running steps (and batch steps). */
 void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
+/* REQUEST_STEP_LAYOUT (sattach): RESPONSE_STEP_LAYOUT or rc. */
+void step_mgr_rpc_layout(net_conn_t *c, slurm_msg_t *m);
 
 /* The job ended: its steps end with it (their CPUs go with the job). */
 void step_mgr_job_end(job_record_t *j);

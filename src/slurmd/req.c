@@ -208,6 +208,42 @@ static void req_step_stat(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	msg_free(&resp);
 }
 
+/* sattach: the step stepd here connects to sattach as another I/O
+ * client if the asking user (user_id = the sender's uid) owns the step,
+ * or is root or SlurmUser; it checks that itself. */
+static void req_reattach(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	reattach_tasks_msg_t r;
+	slurm_msg_t resp = { 0 };
+	char *path;
+	int rc;
+
+	if (!msg->data) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	r = *(reattach_tasks_msg_t *) msg->data;
+	r.user_id = msg->auth_uid;
+	path = launch_step_socket(sd->spool_dir, sd->node->name, r.job_id,
+				  r.step_id);
+	if (access(path, F_OK) < 0) {
+		xfree(path);
+		net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	rc = net_rpc_unix(path, REQUEST_REATTACH_TASKS, &r, &resp,
+			  STEPD_RPC_TIMEOUT_MS);
+	xfree(path);
+	if (!rc)
+		rc = resp.type == RESPONSE_SLURM_RC && resp.data ?
+		     ((return_code_msg_t *) resp.data)->rc :
+		     SLURM_UNEXPECTED_MSG_ERROR;
+	else
+		rc = ESLURM_INVALID_JOB_ID;
+	msg_free(&resp);
+	net_reply_rc(conn, rc);
+}
+
 static const struct {
 	uint16_t type;
 	req_f    handler;
@@ -221,14 +257,17 @@ static const struct {
 	{ REQUEST_TERMINATE_JOB, req_terminate },
 	{ REQUEST_LAUNCH_TASKS, req_launch_tasks },
 	{ REQUEST_JOB_STEP_STAT, req_step_stat },
+	{ REQUEST_REATTACH_TASKS, req_reattach },
 };
 
-/* Users may only launch tasks (their step credential is checked) and ask
- * about their steps' usage (the stepd checks the owner). */
+/* Users may only launch tasks (their step credential is checked), ask
+ * about their steps' usage and attach to them (the stepd checks the
+ * owner). */
 static bool authorized(const slurmd_t *sd, const slurm_msg_t *msg)
 {
 	if (msg->type == REQUEST_LAUNCH_TASKS ||
-	    msg->type == REQUEST_JOB_STEP_STAT)
+	    msg->type == REQUEST_JOB_STEP_STAT ||
+	    msg->type == REQUEST_REATTACH_TASKS)
 		return true;
 	return msg->auth_uid == 0 || msg->auth_uid == sd->conf->slurm_user_id;
 }

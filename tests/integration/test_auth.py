@@ -162,6 +162,30 @@ def test_other_user_cannot_release(cluster):
     c.run(["scancel", str(jid)], user="sluice_u1")
 
 
+def test_other_user_cannot_sattach(cluster):
+    """As Slurm 22.05: every node of the step refuses the other user, who
+    is told "Node nX: no tasks running" (exit 0) and gets no output."""
+    c = cluster
+    jid = c.sbatch(["-w", "n3", "--wrap",
+                    "%s -n1 /usr/bin/sleep 600" % c.bin("srun")],
+                   user="sluice_u1")
+    step = "%d.0" % jid
+    deadline = time.time() + 40
+    while time.time() < deadline:
+        r = c.run(["squeue", "-h", "-s", "-o", "%i"])
+        if step in r.out.split():
+            break
+        time.sleep(0.2)
+    assert step in r.out.split(), r
+    r = c.run(["sattach", step], user="sluice_u2", timeout=60)
+    assert (r.rc, r.out, r.err) == (
+        0, "", "sattach: Node n3: no tasks running\n"), r
+    assert "attempt to attach to StepId=%s" % step in c.log_text("n3")
+    assert c.job_state(jid) == "RUNNING"
+    c.run(["scancel", str(jid)])
+    c.wait_done(jid, 30)
+
+
 def test_owner_and_root_can(cluster, u1_jobs):
     c = cluster
     run, pend = u1_jobs

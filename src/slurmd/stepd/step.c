@@ -27,6 +27,7 @@
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/step_acct.h"
+#include "slurmd/stepd/step_attach.h"
 #include "slurmd/stepd/step_pmi.h"
 #include "slurmd/stepd/step_pmix.h"
 #include "slurmd/stepd/step_pty.h"
@@ -43,12 +44,24 @@ void step_send(step_t *st, uint16_t type, uint32_t task, const void *p,
 	io_frame_t f = { .type = type, .task = task, .len = (uint32_t) len };
 	uint8_t hdr[IO_FRAME_HDR];
 
+	io_frame_put(hdr, &f);
+	if (type == IO_STDOUT || type == IO_STDERR || type == IO_EXIT ||
+	    type == IO_DONE)
+		step_attach_send(st, hdr, sizeof(hdr), p, len);
 	if (!st->srun)
 		return;
-	io_frame_put(hdr, &f);
 	bufferevent_write(st->srun, hdr, sizeof(hdr));
 	if (len)
 		bufferevent_write(st->srun, p, len);
+}
+
+void step_maybe_leave(step_t *st)
+{
+	if (!st->leaving || !step_attach_drained(st))
+		return;
+	if (st->srun && evbuffer_get_length(bufferevent_get_output(st->srun)))
+		return;
+	event_base_loopbreak(st->base);
 }
 
 static void _srun_gone(step_t *st, const char *why)
@@ -57,8 +70,7 @@ static void _srun_gone(step_t *st, const char *why)
 		return;
 	bufferevent_free(st->srun);
 	st->srun = NULL;
-	if (st->leaving)
-		event_base_loopbreak(st->base);
+	step_maybe_leave(st);
 	if (!st->completing) {
 		info("StepId=%u.%u: %s, killing the step", st->m->job_id,
 		     st->m->step_id, why);
@@ -158,11 +170,7 @@ static void _leave(evutil_socket_t fd, short what, void *arg)
 /* IO_DONE has left (or srun is gone): the step is over here. */
 static void _on_srun_write(struct bufferevent *bev, void *arg)
 {
-	step_t *st = arg;
-
-	if (st->leaving &&
-	    !evbuffer_get_length(bufferevent_get_output(bev)))
-		event_base_loopbreak(st->base);
+	step_maybe_leave(arg);
 }
 
 /* The controller has the step's end: tell srun, then leave (at most a
@@ -176,12 +184,9 @@ static void _on_ack(evutil_socket_t fd, short what, void *arg)
 	if (read(fd, &c, 1) != 1)
 		return;
 	st->leaving = true;
-	if (!st->srun) {
-		event_base_loopbreak(st->base);
-		return;
-	}
 	step_send(st, IO_DONE, st->m->node_id, NULL, 0);
 	event_base_once(st->base, -1, EV_TIMEOUT, _leave, st, &tv);
+	step_maybe_leave(st);
 }
 
 void step_check_done(step_t *st)
@@ -242,6 +247,10 @@ static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 	}
 	if (msg->type == REQUEST_JOB_STEP_STAT && msg->data) {
 		_stat(st, conn, msg->data);
+		return;
+	}
+	if (msg->type == REQUEST_REATTACH_TASKS && msg->data) {
+		step_attach_request(st, conn, msg->data);
 		return;
 	}
 	if (!m || (msg->type != REQUEST_SIGNAL_JOB &&
@@ -393,6 +402,7 @@ static void _cleanup(step_t *st)
 	step_cgroup_destroy(st);
 	if (st->srun)
 		bufferevent_free(st->srun);
+	step_attach_free(st);
 	if (st->chld_ev)
 		event_free(st->chld_ev);
 	if (st->ack_ev)

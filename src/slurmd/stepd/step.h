@@ -26,6 +26,8 @@ struct bufferevent;
 struct evbuffer;
 struct step;
 struct cgroup_step;
+#define STEP_MAX_ATTACH 16        /* sattach clients at once (step_attach.h) */
+
 typedef struct step_pmi step_pmi_t;
 typedef struct step_pmix step_pmix_t;
 
@@ -71,6 +73,7 @@ typedef struct step {
 	step_task_t        *tasks;
 	struct event_base  *base;
 	struct bufferevent *srun;         /* NULL once srun is gone */
+	struct bufferevent *attach[STEP_MAX_ATTACH]; /* sattach clients */
 	net_server_t       *server;
 	ctld_sender_t      *sender;
 	int                 ack_pipe[2];
@@ -102,10 +105,13 @@ void step_tasks_signal(step_t *st, int sig);
 void step_tasks_stdin(step_t *st, uint32_t task, const void *p, size_t len);
 void step_tasks_free(step_t *st);
 
-/* step.c: frames to srun (dropped if srun is gone). */
+/* step.c: frames to srun (dropped if srun is gone); output, exits and
+ * IO_DONE also to sattach clients. */
 void step_send(step_t *st, uint16_t type, uint32_t task, const void *p,
 	       size_t len);
 /* A task exited or an output fd closed: finish when all is over. */
 void step_check_done(step_t *st);
+/* After IO_DONE: leave once srun and sattach clients have it all. */
+void step_maybe_leave(step_t *st);
 
 #endif
