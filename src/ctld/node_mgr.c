@@ -18,7 +18,18 @@ static struct {
 	size_t          cnt;
 	node_record_t  *by_name;
 	uint32_t        generation;
+	uint64_t        saved_gen;     /* node_mgr_saved_touch() */
 } nm;
+
+void node_mgr_saved_touch(void)
+{
+	nm.saved_gen++;
+}
+
+uint64_t node_mgr_saved_gen(void)
+{
+	return nm.saved_gen;
+}
 
 size_t node_mgr_count(void)
 {
@@ -156,6 +167,7 @@ static node_record_t *_new_node(const conf_node_t *cn, uint32_t index)
 	n->info.name = xstrdup(cn->name);
 	n->info.node_state = _conf_state(cn);
 	n->info.reason = xstrdup(cn->reason);
+	nm.saved_gen++;
 	if (cn->reason) {
 		n->info.reason_time = time(NULL);
 		n->info.reason_uid = ctld_conf()->slurm_user_id;
@@ -210,6 +222,7 @@ int node_mgr_init(const slurm_conf_t *conf)
 				strlen(n->info.name), n);
 	}
 	nm.generation++;
+	nm.saved_gen++;
 	return 0;
 }
 
@@ -484,7 +497,14 @@ void node_mgr_pack_state(buf_t *b)
 	for (i = 0; i < nm.cnt; i++) {
 		const node_record_t *n = nm.nodes[i];
 		saved_node_t s = {
-			.name = n->info.name, .node_state = n->info.node_state,
+			/* only what node_state_restore() keeps, so other
+			 * flags (NO_RESPOND, COMPLETING, ...) need no
+			 * node_mgr_saved_touch() */
+			.name = n->info.name,
+			.node_state = ((n->info.node_state & NODE_STATE_BASE) ==
+				       NODE_STATE_DOWN ? NODE_STATE_DOWN :
+				       NODE_STATE_UNKNOWN) |
+				      (n->info.node_state & NODE_STATE_DRAIN),
 			.reason = n->info.reason,
 			.reason_uid = n->info.reason_uid,
 			.reason_time = n->info.reason_time,
@@ -510,6 +530,7 @@ static void _reset_to_conf(node_record_t *n)
 
 		if (strcmp(cn->name, n->info.name))
 			continue;
+		nm.saved_gen++;
 		n->info.node_state = _conf_state(cn);
 		xfree(n->info.reason);
 		n->info.reason = xstrdup(cn->reason);

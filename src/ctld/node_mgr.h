@@ -52,6 +52,12 @@ void           node_mgr_fini(void);
 size_t         node_mgr_count(void);
 /* Bumped when the table is rebuilt (cached bitmaps become stale). */
 uint32_t       node_mgr_generation(void);
+/* What node_mgr_pack_state() writes changed (or may have): any change of
+ * a node's DOWN-ness, DRAIN flag, reason (text, uid, time) or
+ * down_no_resp must call node_mgr_saved_touch(); the journal repacks the
+ * saved node states only when node_mgr_saved_gen() moved. */
+void           node_mgr_saved_touch(void);
+uint64_t       node_mgr_saved_gen(void);
 node_record_t *node_mgr_at(size_t index);
 node_record_t *node_mgr_find(const char *name);
 /* Hostlist expression -> new bitmap; NULL if malformed or a name is

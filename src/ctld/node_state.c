@@ -20,8 +20,28 @@
 
 #define BASE(n) ((n)->info.node_state & NODE_STATE_BASE)
 
+/* The DRAIN flag: touches the saved node states when it changes. */
+static void _set_drain(node_record_t *n, bool on)
+{
+	if (!(n->info.node_state & NODE_STATE_DRAIN) != !on)
+		node_mgr_saved_touch();
+	if (on)
+		n->info.node_state |= NODE_STATE_DRAIN;
+	else
+		n->info.node_state &= ~NODE_STATE_DRAIN;
+}
+
+static void _set_no_resp(node_record_t *n, bool no_resp)
+{
+	if (n->down_no_resp != no_resp)
+		node_mgr_saved_touch();
+	n->down_no_resp = no_resp;
+}
+
 static void _set_base(node_record_t *n, uint32_t base)
 {
+	if ((BASE(n) == NODE_STATE_DOWN) != (base == NODE_STATE_DOWN))
+		node_mgr_saved_touch();
 	n->info.node_state = (n->info.node_state & ~NODE_STATE_BASE) | base;
 }
 
@@ -47,6 +67,7 @@ void node_state_refresh(node_record_t *n)
 
 static void _put_reason(node_record_t *n, const char *reason, uint32_t uid)
 {
+	node_mgr_saved_touch();
 	xfree(n->info.reason);
 	n->info.reason = xstrdup(reason);
 	n->info.reason_uid = reason ? uid : 0;
@@ -69,6 +90,7 @@ static void _set_reason(node_record_t *n, const char *reason, uint32_t uid)
 
 void node_state_carry(node_record_t *n, const node_record_t *old)
 {
+	node_mgr_saved_touch();
 	n->info.node_state = old->info.node_state;
 	_put_reason(n, old->info.reason, old->info.reason_uid);
 	n->info.reason_time = old->info.reason_time;
@@ -97,6 +119,7 @@ void node_state_restore(node_record_t *n, uint32_t state, const char *reason,
 	uint32_t base = (state & NODE_STATE_BASE) == NODE_STATE_DOWN ?
 		NODE_STATE_DOWN : NODE_STATE_UNKNOWN;
 
+	node_mgr_saved_touch();
 	n->info.node_state = base | (state & NODE_STATE_DRAIN);
 	_put_reason(n, reason, uid);
 	n->info.reason_time = when;
@@ -110,7 +133,7 @@ static void _set_down(node_record_t *n, const char *reason, uint32_t uid,
 {
 	_set_base(n, NODE_STATE_DOWN);
 	_set_reason(n, reason, uid);
-	n->down_no_resp = no_resp;
+	_set_no_resp(n, no_resp);
 	job_mgr_node_fail(n);
 	node_state_refresh(n);
 	commit_dirty();
@@ -122,7 +145,7 @@ static void _return_to_service(node_record_t *n)
 	_set_base(n, NODE_STATE_IDLE);
 	if (n->down_no_resp || !(n->info.node_state & NODE_STATE_DRAIN))
 		_set_reason(n, NULL, 0);
-	n->down_no_resp = false;
+	_set_no_resp(n, false);
 	node_state_refresh(n);
 	info("node %s returned to service", n->info.name);
 }
@@ -208,7 +231,7 @@ static bool _check_low(node_record_t *n, const node_registration_msg_t *r)
 	    xstrcmp(why, n->info.reason)) {
 		error("Setting node %s state to DRAIN with reason:%s",
 		      n->info.name, why);
-		n->info.node_state |= NODE_STATE_DRAIN;
+		_set_drain(n, true);
 		_set_reason(n, why, ctld_conf()->slurm_user_id);
 	}
 	xfree(why);
@@ -217,7 +240,7 @@ static bool _check_low(node_record_t *n, const node_registration_msg_t *r)
 
 void node_mgr_drain(node_record_t *n, const char *reason, uint32_t uid)
 {
-	n->info.node_state |= NODE_STATE_DRAIN;
+	_set_drain(n, true);
 	_set_reason(n, reason, uid);
 	node_state_refresh(n);
 	commit_dirty();
@@ -383,13 +406,14 @@ static int _resume(node_record_t *n)
 
 	if (BASE(n) != NODE_STATE_DOWN && !(st & (NODE_STATE_DRAIN | NODE_STATE_FAIL)))
 		return ESLURM_INVALID_NODE_STATE;
-	n->info.node_state &= ~(NODE_STATE_DRAIN | NODE_STATE_FAIL);
+	_set_drain(n, false);
+	n->info.node_state &= ~NODE_STATE_FAIL;
 	if (BASE(n) == NODE_STATE_DOWN) {
 		_set_base(n, NODE_STATE_IDLE);
 		/* usable once its slurmd answers */
 		n->info.node_state |= NODE_STATE_NO_RESPOND;
 		n->last_response = time(NULL);
-		n->down_no_resp = false;
+		_set_no_resp(n, false);
 		if (!n->ping_pending)
 			_ping_one(n);
 	}
@@ -419,10 +443,10 @@ static int _update_one(node_record_t *n, const node_update_msg_t *u,
 		if (rc && st == NODE_STATE_IDLE)
 			rc = 0;
 	} else if (st == NODE_STATE_UNDRAIN) {
-		n->info.node_state &= ~NODE_STATE_DRAIN;
+		_set_drain(n, false);
 		_set_reason(n, NULL, 0);
 	} else if (st & NODE_STATE_DRAIN) {
-		n->info.node_state |= NODE_STATE_DRAIN;
+		_set_drain(n, true);
 		_set_reason(n, u->reason, ruid);
 	}
 	if ((st & NODE_STATE_BASE) == NODE_STATE_DOWN && st != NO_VAL32) {

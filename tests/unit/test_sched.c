@@ -236,6 +236,7 @@ static void test_journal_replay(void **st)
 	assert_non_null(j);
 	job_mgr_end(j, JOB_CANCELLED, WAIT_NO_REASON, 0);
 	node_mgr_find("n2")->info.node_state |= NODE_STATE_DRAIN;
+	node_mgr_saved_touch();
 	state_save_pack_changes(recs, &seq);
 	assert_true(seq > 100);
 	assert_int_equal(journal_append(f, buf_data(recs), buf_len(recs)), 0);
