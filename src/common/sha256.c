@@ -121,3 +121,59 @@ void sha256(const void *data, size_t len, uint8_t out[SHA256_LEN])
 	sha256_update(&s, data, len);
 	sha256_final(&s, out);
 }
+
+void hmac_sha256_key(hmac_sha256_key_t *k, const void *key, size_t key_len)
+{
+	uint8_t kb[64] = { 0 }, pad[64];
+
+	if (key_len > sizeof(kb))
+		sha256(key, key_len, kb);
+	else if (key_len)
+		memcpy(kb, key, key_len);
+	for (int i = 0; i < 64; i++)
+		pad[i] = kb[i] ^ 0x36;
+	sha256_init(&k->inner);
+	sha256_update(&k->inner, pad, sizeof(pad));
+	for (int i = 0; i < 64; i++)
+		pad[i] = kb[i] ^ 0x5c;
+	sha256_init(&k->outer);
+	sha256_update(&k->outer, pad, sizeof(pad));
+	explicit_bzero(kb, sizeof(kb));
+	explicit_bzero(pad, sizeof(pad));
+}
+
+void hmac_sha256_init(const hmac_sha256_key_t *k, sha256_t *s)
+{
+	*s = k->inner;
+}
+
+void hmac_sha256_final(const hmac_sha256_key_t *k, sha256_t *s,
+		       uint8_t out[SHA256_LEN])
+{
+	uint8_t d[SHA256_LEN];
+	sha256_t o = k->outer;
+
+	sha256_final(s, d);
+	sha256_update(&o, d, sizeof(d));
+	sha256_final(&o, out);
+}
+
+void hmac_sha256(const hmac_sha256_key_t *k, const void *data, size_t len,
+		 uint8_t out[SHA256_LEN])
+{
+	sha256_t s;
+
+	hmac_sha256_init(k, &s);
+	sha256_update(&s, data, len);
+	hmac_sha256_final(k, &s, out);
+}
+
+int sha256_equal(const void *a, const void *b, size_t n)
+{
+	const volatile uint8_t *x = a, *y = b;
+	uint8_t d = 0;
+
+	for (size_t i = 0; i < n; i++)
+		d |= x[i] ^ y[i];
+	return d == 0;
+}

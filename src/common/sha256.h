@@ -22,4 +22,23 @@ void sha256_final(sha256_t *s, uint8_t out[SHA256_LEN]);
 /* One call: out = SHA-256(data). */
 void sha256(const void *data, size_t len, uint8_t out[SHA256_LEN]);
 
+/* HMAC-SHA-256 (RFC 2104, test vectors RFC 4231).  The key is absorbed
+ * once (hmac_sha256_key); each message then costs two SHA-256 runs over
+ * the message plus two blocks, from the saved inner/outer states. */
+typedef struct {
+	sha256_t inner;        /* state after key ^ ipad */
+	sha256_t outer;        /* state after key ^ opad */
+} hmac_sha256_key_t;
+
+void hmac_sha256_key(hmac_sha256_key_t *k, const void *key, size_t key_len);
+/* Start a MAC: *s continues from the key's inner state. */
+void hmac_sha256_init(const hmac_sha256_key_t *k, sha256_t *s);
+void hmac_sha256_final(const hmac_sha256_key_t *k, sha256_t *s,
+		       uint8_t out[SHA256_LEN]);
+/* One call: out = HMAC-SHA-256(key, data). */
+void hmac_sha256(const hmac_sha256_key_t *k, const void *data, size_t len,
+		 uint8_t out[SHA256_LEN]);
+/* Constant-time comparison of n bytes: 1 if equal. */
+int  sha256_equal(const void *a, const void *b, size_t n);
+
 #endif
