@@ -9,6 +9,7 @@
 #include "ctld/job_rec.h"
 #include "ctld/job_res.h"
 #include "ctld/node_mgr.h"
+#include "ctld/step_mgr.h"
 
 #define JOB1_MAGIC 0x4a4f4231u   /* "JOB1": format 1 */
 #define JOB2_MAGIC 0x4a4f4232u   /* "JOB2": format 2 */
@@ -17,6 +18,7 @@
 
 #define TAG_ALLOC "job.alloc"
 #define TAG_ARRAY "job.array"
+#define TAG_STEPS "job.steps"
 
 /* The job_info_t fields of format 1, in the order it packed them: frozen
  * here, whatever job_info_fields becomes. */
@@ -175,8 +177,15 @@ void job_rec_pack(buf_t *b, const job_record_t *j)
 	tagrec_pack_diff(b, &extra_tab, j, _defaults());
 	/* only jobs holding nodes need them back (finished jobs' bitmaps may
 	 * predate a node table rebuild) */
-	if (j->node_bitmap && j->on_run && j->alloc_cnt)
+	if (j->node_bitmap && j->on_run && j->alloc_cnt) {
 		_pack_alloc(b, j);
+		if (j->steps) {   /* running steps, next step id */
+			size_t f = tagrec_field_begin(b, TAG_STEPS);
+
+			step_mgr_pack_saved(b, j);
+			tagrec_field_end(b, f);
+		}
+	}
 	if (j->array)
 		_pack_array(b, j);
 	tagrec_end(b, at);
@@ -291,7 +300,7 @@ fail:
 /* Fields of a format-2 record besides job_info_t's. */
 typedef struct {
 	job_record_t   *j;
-	tagrec_field_t  alloc, array;   /* len 0: none */
+	tagrec_field_t  alloc, array, steps;   /* len 0: none */
 	uint32_t        unknown;
 } unpack_ctx_t;
 
@@ -305,6 +314,8 @@ static int _other(void *arg, const tagrec_field_t *f)
 		c->alloc = *f;
 	else if (f->tag == tagrec_tag(TAG_ARRAY))
 		c->array = *f;
+	else if (f->tag == tagrec_tag(TAG_STEPS))
+		c->steps = *f;
 	else
 		c->unknown++;
 	return 0;
@@ -370,6 +381,11 @@ static job_record_t *_unpack_v2(buf_t *b)
 		goto fail;
 	if (c.array.data && _unpack_array(j, &c.array) < 0)
 		goto fail;
+	/* a bad step list costs the steps, not the job */
+	if (c.steps.data && step_mgr_unpack_saved(j, c.steps.data,
+						  c.steps.len) < 0)
+		error("JobId=%u: saved job steps unreadable, dropped",
+		      j->info.job_id);
 	if (c.unknown)
 		debug("JobId=%u: %u saved field(s) unknown to this slurmctld "
 		      "skipped", j->info.job_id, c.unknown);

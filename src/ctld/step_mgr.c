@@ -1,5 +1,6 @@
 /* step_mgr.c — job steps in the controller (step_mgr.h). */
 #include "ctld/step_mgr.h"
+#include "ctld/step_mgr_int.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -15,48 +16,13 @@
 #include "common/xstring.h"
 #include "ctld/acct_job.h"
 #include "ctld/acct_outbox.h"
+#include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "slurm/slurm_errno.h"
 
-typedef struct step_record {
-	uint32_t  step_id;
-	char     *name;
-	uint32_t  uid;
-	time_t    start;
-	uint32_t  num_tasks;
-	uint16_t  cpt;
-	uint16_t  dist;
-	uint16_t  plane;
-	uint32_t  node_cnt;
-	uint32_t *pos;            /* per step node: index in the job's arrays */
-	uint16_t *cpus;           /* taken on each step node */
-	uint16_t *tasks;
-	bool     *done;
-	uint32_t  remaining;
-	uint32_t  rc;             /* largest wait status reported */
-	char     *nodes;
-	char     *host;
-	uint32_t  srun_pid;
-	/* usage reported by the nodes so far */
-	uint64_t  user_usec;
-	uint64_t  sys_usec;
-	uint64_t  max_rss_kb;
-	uint64_t  tot_rss_kb;
-	uint64_t  max_vsize_kb;
-	uint64_t  tot_vsize_kb;
-	struct step_record *next;
-} sm_step_t;
-
-struct job_steps {
-	sm_step_t *list;
-	uint32_t       next_id;
-	uint16_t      *used;      /* CPUs taken by steps, per job node */
-	uint32_t       alloc_cnt;
-};
-
 #define STEP_JOB_BASE(j) ((j)->info.job_state & JOB_STATE_BASE)
 
-static void sm_step_free(sm_step_t *s)
+void sm_step_free(sm_step_t *s)
 {
 	xfree(s->name);
 	xfree(s->pos);
@@ -68,7 +34,7 @@ static void sm_step_free(sm_step_t *s)
 	xfree(s);
 }
 
-static struct job_steps *sm_steps(job_record_t *j)
+struct job_steps *sm_steps(job_record_t *j)
 {
 	if (!j->steps) {
 		j->steps = xmalloc(sizeof(*j->steps));
@@ -428,7 +394,7 @@ out:
 
 /* ---- create ---- */
 
-static char *sm_join16(const uint16_t *v, uint32_t n)
+char *sm_join16(const uint16_t *v, uint32_t n)
 {
 	char *s = xstrdup("");
 
@@ -559,6 +525,11 @@ static int sm_check_job(job_record_t *j, uid_t uid)
 	return 0;
 }
 
+static void sm_resp_free(void *resp)
+{
+	msg_body_free(RESPONSE_JOB_STEP_CREATE, resp);
+}
+
 void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 {
 	job_step_create_request_msg_t *r = m->data;
@@ -592,8 +563,10 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 	info("_slurm_rpc_job_step_create: StepId=%u.%u %s usec=0",
 	     j->info.job_id, s->step_id, s->nodes);
 	sm_acct(j, s, 0, JOB_RUNNING, 0);
-	net_reply(c, RESPONSE_JOB_STEP_CREATE, resp);
-	msg_body_free(RESPONSE_JOB_STEP_CREATE, resp);
+	/* srun launches once the step is on disk: a restarted controller
+	 * knows it and never hands its id out again */
+	job_mgr_touch(j);
+	commit_reply(c, RESPONSE_JOB_STEP_CREATE, resp, sm_resp_free);
 }
 
 /* ---- completion ---- */
@@ -684,7 +657,9 @@ void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 	xfree(jn.node);
 	if (!s->remaining)
 		sm_step_done(j, s);
-	net_reply_rc(c, 0);
+	/* the node stops resending once answered: answer when it is saved */
+	job_mgr_touch(j);
+	commit_reply_rc(c, 0, NULL);
 }
 
 /* ---- info ---- */

@@ -2,8 +2,11 @@
  * inside running jobs, their CPUs within the allocation and their
  * credentials; the batch step is reported as N.batch.
  *
- * Steps live only in memory, hung off their job (job_record_t.steps);
- * they end with the job.  A step takes, on each of its nodes, all the
+ * Steps hang off their job (job_record_t.steps) and are saved with it
+ * (the job record's "job.steps" field): a step is on disk before srun
+ * hears of it, and its end before the node's report is answered, so a
+ * restarted controller still knows the running steps and their next id.
+ * They end with the job.  A step takes, on each of its nodes, all the
  * job's CPUs there (Slurm's default), only what its tasks need
  * (--exact), or none (--overlap).
  */
@@ -27,5 +30,11 @@ void step_mgr_rpc_layout(net_conn_t *c, slurm_msg_t *m);
 void step_mgr_job_end(job_record_t *j);
 /* Free the job's step records. */
 void step_mgr_job_free(job_record_t *j);
+
+/* The job's steps as saved state (job_rec.c packs them as a field's
+ * value), and back: the job's allocation must be restored first.  -1 on
+ * a malformed value (the job is left with no steps). */
+void step_mgr_pack_saved(buf_t *b, const job_record_t *j);
+int  step_mgr_unpack_saved(job_record_t *j, const void *data, uint32_t len);
 
 #endif

@@ -7,6 +7,7 @@ while they run; `sstat` shows a running step's usage.
 
 import os
 import re
+import signal
 import sys
 import time
 
@@ -182,3 +183,47 @@ def test_sstat_shows_growing_rss(env):
     assert r.out == "" and "denied" in r.err, r
     c.run(["scancel", str(jid)], user=U)
     c.wait_done(jid)
+
+
+def test_steps_survive_controller_kill(env):
+    """A step is on disk before srun launches it: the controller killed
+    with SIGKILL while a step runs comes back knowing it (squeue -s), its
+    end is recorded with the right state, and the next srun gets the next
+    id instead of reusing 0 (which would overwrite the first step's
+    accounting record)."""
+    c = env.c
+    d = c.workdir(U)
+    script = "\n".join([
+        "#!/bin/sh",
+        "#SBATCH -N2",
+        "SRUN=%s" % c.bin("srun"),
+        "$SRUN -N2 sh -c 'sleep 8; exit 2'",
+        "$SRUN -N1 printenv SLURM_STEP_ID",
+        ""])
+    path = c.write_file(U, os.path.join(d, "restart.sh"), script, 0o755)
+    jid = c.sbatch([path], user=U, cwd=d)
+    j = str(jid)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if j + ".0 " in c.run(["squeue", "-h", "-s", "-o", "%i "]).out:
+            break
+        time.sleep(0.2)
+    c.kill_ctld(signal.SIGKILL)
+    c.start_ctld()
+    deadline = time.time() + 30
+    out = ""
+    while time.time() < deadline:
+        r = c.run(["squeue", "-h", "-s", "-o", "%i %j %N"], user=U)
+        out = r.out
+        if r.rc == 0:
+            break
+        time.sleep(0.2)
+    assert j + ".0 sh n[1-2]" in out, out
+    assert c.wait_state(jid, {"COMPLETED", "FAILED"}, timeout=60) \
+        == "COMPLETED"
+    with open(os.path.join(d, "slurm-%s.out" % j)) as f:
+        text = f.read()
+    assert text.splitlines()[-1] == "1", text
+    rows = _sacct_rows(env, jid, "JobName,State,ExitCode,NNodes", 4)
+    assert rows[j + ".0"] == ["sh", "FAILED", "2:0", "2"], rows
+    assert rows[j + ".1"] == ["printenv", "COMPLETED", "0:0", "1"], rows

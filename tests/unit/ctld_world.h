@@ -32,6 +32,7 @@
 #include "../../src/ctld/preempt.c"
 #include "../../src/ctld/sched.c"
 #include "../../src/ctld/step_mgr.c"
+#include "../../src/ctld/step_rec.c"
 #include "../../src/ctld/assoc_mgr.c"
 #include "../../src/ctld/assoc_limits.c"
 

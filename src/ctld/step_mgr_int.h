@@ -1,0 +1,55 @@
+/* step_mgr_int.h — step_mgr's records, shared by its modules only
+ * (step_mgr.c: placement, RPCs; step_rec.c: saved state). */
+#ifndef SLUICE_CTLD_STEP_MGR_INT_H
+#define SLUICE_CTLD_STEP_MGR_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "ctld/job_mgr.h"
+
+typedef struct step_record {
+	uint32_t  step_id;
+	char     *name;
+	uint32_t  uid;
+	time_t    start;
+	uint32_t  num_tasks;
+	uint16_t  cpt;
+	uint16_t  dist;
+	uint16_t  plane;
+	uint32_t  node_cnt;
+	uint32_t *pos;            /* per step node: index in the job's arrays */
+	uint16_t *cpus;           /* taken on each step node */
+	uint16_t *tasks;
+	bool     *done;
+	uint32_t  remaining;
+	uint32_t  rc;             /* largest wait status reported */
+	char     *nodes;
+	char     *host;
+	uint32_t  srun_pid;
+	/* usage reported by the nodes so far */
+	uint64_t  user_usec;
+	uint64_t  sys_usec;
+	uint64_t  max_rss_kb;
+	uint64_t  tot_rss_kb;
+	uint64_t  max_vsize_kb;
+	uint64_t  tot_vsize_kb;
+	struct step_record *next;
+} sm_step_t;
+
+struct job_steps {
+	sm_step_t *list;
+	uint32_t       next_id;
+	uint16_t      *used;      /* CPUs taken by steps, per job node */
+	uint32_t       alloc_cnt;
+};
+
+/* Free one step record. */
+void sm_step_free(sm_step_t *s);
+/* The job's step list, created empty on first use. */
+struct job_steps *sm_steps(job_record_t *j);
+/* "1,2,3"; caller frees. */
+char *sm_join16(const uint16_t *v, uint32_t n);
+
+#endif
