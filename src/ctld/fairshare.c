@@ -701,7 +701,8 @@ static void share_visit(share_out_t *o, int idx, int depth)
 	for (size_t i = 0; i < fs.nnodes; i++)
 		if (fs.nodes[i].parent == idx &&
 		    (!fs.nodes[i].a->user[0] || !o->own_only ||
-		     fs.nodes[i].a->uid == o->uid))
+		     fs.nodes[i].a->uid == o->uid ||
+		     assoc_mgr_is_coord(o->uid, fs.nodes[i].a->acct)))
 			kids[nk++] = &fs.nodes[i];
 	qsort(kids, nk, sizeof(*kids), by_user_name);
 	for (size_t i = 0; i < nk; i++) {

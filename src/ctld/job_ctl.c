@@ -17,6 +17,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
@@ -30,6 +31,13 @@
 static bool _may_act(const job_record_t *j, uid_t uid)
 {
 	return j->info.user_id == uid || ctld_is_operator(uid);
+}
+
+/* Cancel, signal, hold, update: also a coordinator of the job's account
+ * (or an account above it), as Slurm's. */
+static bool _may_control(const job_record_t *j, uid_t uid)
+{
+	return _may_act(j, uid) || assoc_mgr_is_coord(uid, j->info.account);
 }
 
 static bool _done(const job_record_t *j)
@@ -52,7 +60,7 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 {
 	bool cancel = how->cancel || !how->signal || how->signal == SIGKILL;
 
-	if (!_may_act(j, uid)) {
+	if (!_may_control(j, uid)) {
 		error("Security violation, %s RPC for JobId=%u from uid=%u",
 		      msg_type_name(how->rpc), j->info.job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;
@@ -278,7 +286,7 @@ static int _cancel_id(const char *id, const kill_how_t *how, uid_t uid)
 	if (!rc && sel.tasks) {
 		int r = 0;
 
-		if (!_may_act(sel.meta, uid)) {
+		if (!_may_control(sel.meta, uid)) {
 			error("Security violation, %s RPC for JobId=%s from "
 			      "uid=%u", msg_type_name(how->rpc), id, (unsigned) uid);
 			r = ESLURM_ACCESS_DENIED;
@@ -376,7 +384,7 @@ static int _hold(job_record_t *j, const job_hold_msg_t *h, uid_t uid)
 	bool op = ctld_is_operator(uid);
 	job_info_t *i = &j->info;
 
-	if (!_may_act(j, uid)) {
+	if (!_may_control(j, uid)) {
 		error("Security violation, JOB_UPDATE RPC for JobId=%u from "
 		      "uid=%u", i->job_id, (unsigned) uid);
 		return ESLURM_USER_ID_MISSING;
@@ -688,7 +696,7 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
 		return;
 	}
-	if (!_may_act(j, m->auth_uid)) {
+	if (!_may_control(j, m->auth_uid)) {
 		error("Security violation, JOB_UPDATE RPC for JobId=%u from "
 		      "uid=%u", j->info.job_id, (unsigned) m->auth_uid);
 		net_reply_rc(c, ESLURM_USER_ID_MISSING);

@@ -827,6 +827,21 @@ static bool _names_array(const job_info_request_msg_t *r)
 	return false;
 }
 
+/* Does uid coordinate any account? */
+static bool _is_any_coord(uid_t uid)
+{
+	assoc_user_t *u = assoc_mgr_user(uid);
+
+	return u && u->coord_accts && u->coord_accts[0];
+}
+
+/* PrivateData=jobs: its owner, and a coordinator of its account. */
+static bool _job_visible(const job_record_t *j, uid_t uid, bool coord)
+{
+	return j->info.user_id == uid ||
+	       (coord && assoc_mgr_is_coord(uid, j->info.account));
+}
+
 void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	job_info_request_msg_t all = { .user_id = NO_VAL32 }, *r = m->data;
@@ -835,6 +850,8 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	bool by_id;
 
 	job_info_request_msg_t own;
+	uid_t hide_uid = (uid_t)-1;     /* PrivateData=jobs for this user */
+	bool coord = false;
 
 	if (!r)
 		r = &all;
@@ -843,19 +860,24 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	if (ctld_hides(PRIVATE_DATA_JOBS, m->auth_uid)) {
-		/* PrivateData=jobs: a user sees his own jobs only. */
+		/* PrivateData=jobs: a user sees his own jobs only, a
+		 * coordinator also those of its accounts. */
+		coord = _is_any_coord(m->auth_uid);
 		if (r->job_id_cnt == 1 && r->job_ids &&
-		    j->info.user_id != m->auth_uid) {
+		    !_job_visible(j, m->auth_uid, coord)) {
 			net_reply_rc(c, ESLURM_ACCESS_DENIED);
 			return;
 		}
 		own = *r;
-		if (own.user_id != NO_VAL32 && own.user_id != m->auth_uid) {
+		if (!coord && own.user_id != NO_VAL32 &&
+		    own.user_id != m->auth_uid) {
 			net_reply(c, RESPONSE_JOB_INFO, &resp);   /* nothing */
 			return;
 		}
-		own.user_id = m->auth_uid;
+		if (!coord)
+			own.user_id = m->auth_uid;
 		r = &own;
+		hide_uid = m->auth_uid;
 	}
 	by_id = r->job_id_cnt && r->job_ids && r->job_id_cnt < jm.cnt / 4 &&
 		!_names_array(r);
@@ -867,12 +889,14 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		for (uint32_t k = 0; k < r->job_id_cnt; k++) {
 			j = job_mgr_find(r->job_ids[k]);
 			if (j && (r->user_id == NO_VAL32 ||
-				  r->user_id == j->info.user_id))
+				  r->user_id == j->info.user_id) &&
+			    (!coord || _job_visible(j, hide_uid, true)))
 				resp.jobs[resp.cnt++] = j->info;
 		}
 	} else {
 		HASH_ITER(hh, jm.by_id, j, tmp) {
-			if (!_wanted(r, j))
+			if (!_wanted(r, j) ||
+			    (coord && !_job_visible(j, hide_uid, true)))
 				continue;
 			job_array_sync(j);
 			resp.jobs[resp.cnt++] = j->info;

@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/agent.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_mail.h"
@@ -164,7 +165,8 @@ static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
 	uint32_t base = OBASE(j);
 	bool hold = flags & (REQUEUE_HOLD | REQUEUE_SPECIAL_EXIT);
 
-	if (!_owner_or_op(j, uid)) {
+	/* a coordinator of the job's account may requeue it too */
+	if (!_owner_or_op(j, uid) && !assoc_mgr_is_coord(uid, j->info.account)) {
 		error("Security violation, REQUEST_JOB_REQUEUE RPC for JobId=%u "
 		      "from uid=%u", i->job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;

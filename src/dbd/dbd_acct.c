@@ -14,6 +14,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_acct_int.h"
+#include "dbd/dbd_private.h"
 #include "slurm/slurm_errno.h"
 
 /* ---- the entities ---- */
@@ -612,49 +613,6 @@ static int admin_level(dbd_req_t *r, uid_t uid)
 	return level;
 }
 
-/* The accounts uid coordinates, with every account below them. */
-static char **coord_accounts(dbd_req_t *r, uid_t uid)
-{
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-	char **accts = NULL;
-	dbd_rows_t rows;
-	char *sql;
-
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) != 0 || !res)
-		return NULL;
-	sql = xstrdup("SELECT acct FROM coord_table WHERE deleted=0 AND "
-		      "user_name=");
-	dbd_db_quote(r->db, &sql, pw.pw_name);
-	if (dbd_db_select(r->db, sql, &rows) == 0) {
-		for (uint32_t i = 0; i < rows.rows; i++)
-			accts = xstrarray_append(accts,
-						 dbd_rows_get(&rows, i, 0));
-		dbd_rows_free(&rows);
-	}
-	xfree(sql);
-	/* breadth first down the account tree */
-	for (size_t i = 0; accts && accts[i] && i < 10000; i++) {
-		sql = xstrdup("SELECT DISTINCT acct FROM assoc_table WHERE "
-			      "deleted=0 AND user_name='' AND parent_acct=");
-		dbd_db_quote(r->db, &sql, accts[i]);
-		if (dbd_db_select(r->db, sql, &rows) == 0) {
-			for (uint32_t k = 0; k < rows.rows; k++) {
-				const char *a = dbd_rows_get(&rows, k, 0);
-				bool seen = false;
-
-				for (size_t j = 0; accts[j] && !seen; j++)
-					seen = !strcmp(accts[j], a);
-				if (!seen)
-					accts = xstrarray_append(accts, a);
-			}
-			dbd_rows_free(&rows);
-		}
-		xfree(sql);
-	}
-	return accts;
-}
-
 static bool all_in(char *const *want, char *const *have)
 {
 	if (!want || !want[0])
@@ -686,11 +644,40 @@ static bool coord_may_add(dbd_req_t *r)
 	want = dbd_kv_list(r->req->set, key);
 	if (!want && r->req->entity == DBD_ENT_USER)
 		want = dbd_kv_list(r->req->set, "defaultaccount");
-	have = coord_accounts(r, r->ctx->uid);
+	have = dbd_coord_accounts(r->db, r->ctx->uid);
 	ok = all_in(want, have);
 	xstrarray_free(want);
 	xstrarray_free(have);
 	return ok;
+}
+
+/* A coordinator changes the association settings (limits, fairshare,
+ * QOS) of users and accounts, and associations, below the accounts it
+ * coordinates; dbd_acct_modify checks that every association changed is
+ * there (r->coord_accts). */
+static bool coord_may_modify(dbd_req_t *r)
+{
+	const dbd_entity_desc_t *e = dbd_entity_find(r->req->entity);
+	char *const *set = r->req->set;
+
+	if (r->req->op != DBD_OP_MODIFY || !set || !set[0] ||
+	    (e->entity != DBD_ENT_USER && e->entity != DBD_ENT_ACCOUNT &&
+	     e->entity != DBD_ENT_ASSOC))
+		return false;
+	for (size_t i = 0; set[i]; i++) {
+		const char *eq = strchr(set[i], '=');
+		const dbd_setting_t *s = NULL;
+
+		for (const dbd_setting_t *x = e->sets; eq && x->key; x++)
+			if (strlen(x->key) == (size_t)(eq - set[i]) &&
+			    !strncmp(x->key, set[i], eq - set[i]))
+				s = x;
+		if (!s || (!s->on_assoc && e->entity != DBD_ENT_ASSOC) ||
+		    s->type == SET_ACCOUNT)
+			return false;
+	}
+	r->coord_accts = dbd_coord_accounts(r->db, r->ctx->uid);
+	return r->coord_accts && r->coord_accts[0];
 }
 
 static bool may_change(dbd_req_t *r)
@@ -702,7 +689,7 @@ static bool may_change(dbd_req_t *r)
 	if (level >= DBD_ADMIN_OPERATOR && !dbd_kv_get(r->req->set,
 						       "adminlevel"))
 		return true;
-	return coord_may_add(r);
+	return coord_may_add(r) || coord_may_modify(r);
 }
 
 /* ---- dispatch ---- */
@@ -777,5 +764,6 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		xstrarray_free(r.cells);
 		r.cells = NULL;
 	}
+	xstrarray_free(r.coord_accts);
 	resp->cells = r.cells;
 }

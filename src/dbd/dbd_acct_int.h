@@ -23,6 +23,9 @@ typedef struct {
 	time_t                 now;
 	bool                   warned;     /* done, but not all of it */
 	const struct dbd_cond *conds_first; /* looked up before the entity's */
+	char                 **coord_accts; /* a coordinator's modify: every
+					     * association changed must be
+					     * in these accounts */
 } dbd_req_t;
 
 /* A list column: its name in the response and its SQL expression. */

@@ -7,6 +7,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_acct_int.h"
+#include "dbd/dbd_private.h"
 #include "slurm/slurm_errno.h"
 
 /* Association columns added by withassoc (table alias a). */
@@ -74,6 +75,48 @@ static bool with_assoc_from(const dbd_req_t *r, const char **from,
 	return false;
 }
 
+/* PrivateData (slurmdbd.conf) for a user below Operator: "users" shows
+ * only its own user record and associations (a coordinator also the
+ * associations of its accounts and below); "accounts" only the accounts
+ * it coordinates. */
+static void private_where(dbd_req_t *r, bool with, char **sql)
+{
+	uint16_t ent = r->req->entity;
+	char *name, *own = NULL;
+	const char *assoc = NULL;   /* alias of the association rows */
+
+	if (ent == DBD_ENT_ASSOC)
+		assoc = "t";
+	else if (with && (ent == DBD_ENT_USER || ent == DBD_ENT_ACCOUNT))
+		assoc = "a";
+	if (ent == DBD_ENT_ACCOUNT &&
+	    dbd_private_limits(r->db, r->ctx, DBD_PRIVATE_ACCOUNTS))
+		dbd_private_where(r->db, r->ctx->uid, "0", "t.name", sql);
+	if (!dbd_private_limits(r->db, r->ctx, DBD_PRIVATE_USERS))
+		return;
+	name = dbd_user_name(r->ctx->uid);
+	if (ent == DBD_ENT_USER) {
+		xstrcat(&own, "t.name=");
+		dbd_db_quote(r->db, &own, name ? name : "");
+		xstrfmtcat(sql, " AND %s", own);
+		xfree(own);
+	}
+	if (assoc) {
+		xstrfmtcat(&own, "%s.user_name=", assoc);
+		dbd_db_quote(r->db, &own, name ? name : "");
+		if (ent == DBD_ENT_USER) {
+			xstrfmtcat(sql, " AND %s", own);
+		} else {
+			char *col = xstrdup_printf("%s.acct", assoc);
+
+			dbd_private_where(r->db, r->ctx->uid, own, col, sql);
+			xfree(col);
+		}
+		xfree(own);
+	}
+	xfree(name);
+}
+
 int dbd_acct_list(dbd_req_t *r)
 {
 	const dbd_entity_desc_t *e = dbd_entity_find(r->req->entity);
@@ -94,6 +137,7 @@ int dbd_acct_list(dbd_req_t *r)
 	xstrfmtcat(&sql, " FROM %s WHERE %s", from, e->alive);
 	if (dbd_req_where_sql(r, e, &sql) < 0)
 		goto out;
+	private_where(r, with, &sql);
 	xstrfmtcat(&sql, " ORDER BY %s", order);
 	if (dbd_db_select(r->db, sql, &rows) < 0) {
 		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);

@@ -263,6 +263,53 @@ static char *keys_of(dbd_req_t *r, const dbd_rows_t *rows)
 	return out;
 }
 
+/* A user's associations a change touches: with "where account=" (or
+ * cluster=, partition=) only those, as Slurm's. */
+static void narrow_user_assocs(dbd_req_t *r, char **match)
+{
+	static const char *const keys[][2] = {
+		{ "account", "acct" }, { "cluster", "cluster" },
+		{ "partition", "`partition`" },
+	};
+
+	if (r->req->entity != DBD_ENT_USER)
+		return;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		char **v = dbd_kv_list(r->req->where, keys[k][0]);
+		char *q = v ? dbd_req_quoted(r, v) : NULL;
+
+		if (q)
+			xstrfmtcat(match, " AND %s IN (%s)", keys[k][1], q);
+		xfree(q);
+		xstrarray_free(v);
+	}
+}
+
+/* A coordinator's change: refused unless every association it touches
+ * is in the accounts it coordinates (or below). */
+static int coord_check(dbd_req_t *r, const char *match)
+{
+	char *q, *sql;
+	int found;
+
+	if (!r->coord_accts)
+		return 0;
+	q = dbd_req_quoted(r, r->coord_accts);
+	sql = xstrdup_printf("SELECT 1 FROM assoc_table WHERE deleted=0 AND "
+			     "%s AND acct NOT IN (%s) LIMIT 1", match, q);
+	found = dbd_req_exists(r, sql);
+	xfree(sql);
+	xfree(q);
+	if (found < 0)
+		return -1;
+	if (found) {
+		info("%s: uid %u is not a coordinator of every association "
+		     "it would change", r->ctx->peer, (unsigned)r->ctx->uid);
+		return dbd_req_fail(r, ESLURM_ACCESS_DENIED, NULL);
+	}
+	return 0;
+}
+
 static const char *key_column(const dbd_entity_desc_t *e)
 {
 	return e->entity == DBD_ENT_ASSOC ? "id" : "name";
@@ -292,7 +339,8 @@ int dbd_acct_modify(dbd_req_t *r)
 		goto out;
 	if (main_set && e->entity == DBD_ENT_ASSOC) {
 		match = xstrdup_printf("id IN (%s)", keys);
-		if (update_assocs(r, match, main_set) < 0 ||
+		if (coord_check(r, match) < 0 ||
+		    update_assocs(r, match, main_set) < 0 ||
 		    merge_tres(r, e, false, "assoc_table", match) < 0)
 			goto out;
 	} else if (main_set) {
@@ -315,7 +363,9 @@ int dbd_acct_modify(dbd_req_t *r)
 	}
 	if (assoc_set && e->assoc_match) {
 		match = xstrdup_printf(e->assoc_match, keys);
-		if (update_assocs(r, match, assoc_set) < 0 ||
+		narrow_user_assocs(r, &match);
+		if (coord_check(r, match) < 0 ||
+		    update_assocs(r, match, assoc_set) < 0 ||
 		    merge_tres(r, e, true, "assoc_table", match) < 0)
 			goto out;
 	}

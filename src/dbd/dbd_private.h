@@ -24,4 +24,15 @@ bool dbd_private_limits(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 /* Replace *users (a list of numeric uids) by ctx's own uid. */
 void dbd_private_own_only(const dbd_acct_ctx_t *ctx, char ***users);
 
+/* The accounts uid coordinates, with every account below them (NULL if
+ * none; caller frees with xstrarray_free). */
+char **dbd_coord_accounts(dbd_db_t *db, uid_t uid);
+/* The name of uid (caller frees), NULL if unknown to the system. */
+char  *dbd_user_name(uid_t uid);
+/* Append " AND (own OR acct_col IN (<accounts uid coordinates>))" to
+ * *sql: what PrivateData leaves a user who is not an Operator (own: an
+ * SQL condition on its own rows; acct_col NULL: own rows only). */
+void   dbd_private_where(dbd_db_t *db, uid_t uid, const char *own,
+			 const char *acct_col, char **sql);
+
 #endif

@@ -282,22 +282,22 @@ static int load_steps(query_t *q, const dbd_rows_t *jobs, const char *where)
 void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		    const dbd_job_cond_msg_t *req, dbd_jobs_msg_t *resp)
 {
-	dbd_job_cond_msg_t own = *req;
 	query_t q = { .db = db, .c = req, .resp = resp };
 	dbd_rows_t r;
 	char *where;
 	int rc;
 
-	/* PrivateData=jobs: a user sees their own jobs only. */
-	own.users = NULL;
-	if (dbd_private_limits(db, ctx, DBD_PRIVATE_JOBS)) {
-		dbd_private_own_only(ctx, &own.users);
-		q.c = &own;
-	}
 	q.sql = xstrdup("");
 	rc = build_where(&q);
-	xstrarray_free(own.users);
-	q.c = req;
+	/* PrivateData=jobs: a user sees their own jobs, and a coordinator
+	 * those of its accounts (and below). */
+	if (rc == 0 && dbd_private_limits(db, ctx, DBD_PRIVATE_JOBS)) {
+		char *mine = xstrdup_printf("t.id_user=%u",
+					    (unsigned)ctx->uid);
+
+		dbd_private_where(db, ctx->uid, mine, "t.account", &q.sql);
+		xfree(mine);
+	}
 	if (rc < 0) {
 		resp->rc = SLURM_ERROR;
 		xfree(q.sql);

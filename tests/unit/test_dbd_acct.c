@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "dbd/dbd_acct.c"
+#include "dbd/dbd_private.c"
 
 /* ---- database stubs ---- */
 
