@@ -465,8 +465,15 @@ def test_sacctmgr_coordinators(env):
     assert r.rc == 0, r
     r = env.sacctmgr("-i", "add", "account", "other", user=U1)
     assert r.rc == 1 and "Access/permission denied" in r.err, r
+    # ... changes limits below its account (as Slurm's coordinators), not
+    # AdminLevel
     r = env.sacctmgr("-i", "modify", "user", U2, "set", "maxjobs=1",
                      user=U1)
+    assert (r.rc, r.out) == (0, " Modified user associations...\n"
+                             "  C = sluice     A = sub                  "
+                             "U = sluice_u2\n"), r
+    r = env.sacctmgr("-i", "modify", "user", U2, "set",
+                     "adminlevel=Operator", user=U1)
     assert r.rc == 1 and "Access/permission denied" in r.err, r
     assert show_accounts(env) == ["proj", "root", "sub"]
     for args in (("delete", "user", U2), ("delete", "account", "sub")):
