@@ -42,6 +42,8 @@ int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 {
 	selects++;
 	memset(out, 0, sizeof(*out));
+	if (strstr(sql, "coord_table"))
+		return 0;                  /* nobody coordinates anything */
 	out->rows = 1;
 	out->cols = 1;
 	out->cells = xcalloc(2, sizeof(char *));
