@@ -75,4 +75,27 @@ const char *cli_sacctmgr_cell(const mgr_row_t *row, const char *name);
 int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
 		      const dbd_acct_resp_msg_t *resp);
 
+/* ---- dump and load (cli_sacctmgr_dump.c, cli_sacctmgr_load.c) ---- */
+
+/* A list reply as a table. */
+typedef struct {
+	dbd_acct_resp_msg_t *resp;
+	size_t               ncols, rows;
+} mgr_table_t;
+
+/* One request to slurmdbd; 0, or 1 after printing why it failed. */
+int  cli_sacctmgr_dbd(const dbd_acct_msg_t *req, dbd_acct_resp_msg_t **out);
+/* List entity where ...; 0, or 1 after printing the error. */
+int  cli_sacctmgr_list(uint16_t entity, char **where, mgr_table_t *t);
+/* Cell of column col in row ("" when there is no such column). */
+const char *cli_sacctmgr_get(const mgr_table_t *t, size_t row,
+			     const char *col);
+void cli_sacctmgr_table_free(mgr_table_t *t);
+/* May the caller "dump" / "load"?  Prints Slurm's refusal if not. */
+bool cli_sacctmgr_may(const char *what);
+
+/* argv: what follows the command word; the exit code. */
+int  cli_sacctmgr_dump(int argc, char **argv);
+int  cli_sacctmgr_load(const mgr_opts_t *o, int argc, char **argv);
+
 #endif

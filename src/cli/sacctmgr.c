@@ -205,6 +205,8 @@ static void usage(FILE *out)
 "     delete|remove <ENTITY> where <SPECS>  delete the specified entities\n"
 "     list|show <ENTITY> [<SPECS>]     display information about entities\n"
 "     modify|update <ENTITY> where <SPECS> set <SPECS>  modify entities\n"
+"     dump <CLUSTER> [File=<FILENAME>]  dump the cluster's associations\n"
+"     load <FILE> [clean] [Cluster=<NAME>]  load associations from a file\n"
 "\n"
 "    <ENTITY> may be \"account\", \"association\", \"cluster\", \"qos\" or "
 "\"user\".\n");
@@ -255,6 +257,14 @@ int main(int argc, char **argv)
 	if (first >= argc) {
 		usage(stderr);
 		return 1;
+	}
+	if (!strcasecmp(argv[first], "dump") ||
+	    !strcasecmp(argv[first], "load")) {
+		cli_init("sacctmgr", opts.verbose);
+		return !strcasecmp(argv[first], "dump") ?
+			cli_sacctmgr_dump(argc - first - 1, argv + first + 1) :
+			cli_sacctmgr_load(&opts, argc - first - 1,
+					  argv + first + 1);
 	}
 	rc = cli_sacctmgr_parse(&c, argc - first, argv + first);
 	if (rc == 0) {

@@ -400,6 +400,8 @@ typedef enum {
 	DBD_OP_MODIFY,
 	DBD_OP_DELETE,
 	DBD_OP_LIST,
+	DBD_OP_LOAD,              /* names: the operations of a file
+				     (acct_flatfile.h), one transaction */
 } dbd_op_t;
 
 typedef enum {

@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "common/acct_flatfile.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/tres_limit.h"
@@ -553,6 +554,23 @@ int dbd_req_set_value(dbd_req_t *r, const dbd_setting_t *s, const char *val,
 
 	switch (s->type) {
 	case SET_STR:
+		if (!strcmp(s->column, "def_qos") && *val &&
+		    strcmp(val, "-1")) {
+			char *q = xstrdup("SELECT 1 FROM qos_table WHERE "
+					  "deleted=0 AND name=");
+			int found;
+
+			dbd_db_quote(r->db, &q, val);
+			found = dbd_req_exists(r, q);
+			xfree(q);
+			if (found < 0)
+				return -1;
+			if (!found)
+				return dbd_req_fail(r, SLURM_ERROR,
+					"You gave a bad default qos '%s'.  "
+					"Use 'list qos' to get complete list.",
+					val);
+		}
 		dbd_db_quote(r->db, sql, val);
 		return 0;
 	case SET_NUM:
@@ -727,6 +745,85 @@ static int run_change(dbd_req_t *r, bool allowed)
 	return 0;
 }
 
+/* ---- load (sacctmgr load) ---- */
+
+static void drop_cells(dbd_req_t *r, size_t keep)
+{
+	while (r->ncells > keep)
+		xfree(r->cells[--r->ncells]);
+	if (r->cells)
+		r->cells[r->ncells] = NULL;
+}
+
+/* One operation of a load; -1 (message naming the line) if it failed
+ * or could only be done in part. */
+static int load_one(dbd_req_t *r, const char *enc)
+{
+	dbd_acct_msg_t sub;
+	unsigned line = 0;
+	size_t before = r->ncells;
+	int rc;
+
+	if (ff_decode(enc, &line, &sub) < 0 || !dbd_entity_find(sub.entity) ||
+	    sub.op < DBD_OP_ADD || sub.op > DBD_OP_DELETE)
+		return dbd_req_fail(r, SLURM_ERROR, " Bad load request");
+	r->req = &sub;
+	r->warned = false;
+	rc = run_op(r);
+	if (rc == 0 && r->warned)
+		rc = -1;
+	if (rc < 0) {
+		if (!r->resp->rc)
+			r->resp->rc = SLURM_ERROR;
+		if (line)
+			xstrfmtcat(&r->resp->msg, "%s Problem with line(%u)",
+				   r->resp->msg && *r->resp->msg ? "\n" : "",
+				   line);
+	} else if (sub.op == DBD_OP_MODIFY) {
+		drop_cells(r, before);     /* only what is added/removed */
+	} else if (sub.op == DBD_OP_DELETE) {
+		for (size_t i = before; i + 4 < r->ncells; i += 5) {
+			char *k = xstrdup_printf("del-%s", r->cells[i]);
+
+			xfree(r->cells[i]);
+			r->cells[i] = k;
+		}
+	}
+	xstrarray_free(sub.names);
+	xstrarray_free(sub.where);
+	xstrarray_free(sub.set);
+	return rc;
+}
+
+/* Every operation of the file in one transaction: the first that fails
+ * rolls all back.  Administrators (and root/SlurmUser) only. */
+static int run_load(dbd_req_t *r)
+{
+	const dbd_acct_msg_t *top = r->req;
+	int rc = 0;
+
+	if (admin_level(r, r->ctx->uid) < DBD_ADMIN_SUPER) {
+		info("%s: uid %u may not load", r->ctx->peer,
+		     (unsigned)r->ctx->uid);
+		return dbd_req_fail(r, ESLURM_ACCESS_DENIED, " Your user does "
+				    "not have sufficient privileges to load "
+				    "files.");
+	}
+	if (dbd_db_begin(r->db) < 0)
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	for (size_t i = 0; top->names && top->names[i] && rc == 0; i++)
+		rc = load_one(r, top->names[i]);
+	r->req = top;
+	r->warned = false;
+	if (rc < 0 || !(top->flags & DBD_ACCT_COMMIT)) {
+		dbd_db_rollback(r->db);
+		return rc;
+	}
+	if (dbd_db_commit(r->db) < 0)
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	return 0;
+}
+
 /* Not allowed to change: an add still reports what it would have added
  * (sacctmgr prints it before the refusal); others are refused at once. */
 static int refuse_change(dbd_req_t *r)
@@ -749,7 +846,9 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 			.now = time(NULL) };
 	int rc;
 
-	if (!dbd_entity_find(req->entity))
+	if (req->op == DBD_OP_LOAD)
+		rc = run_load(&r);
+	else if (!dbd_entity_find(req->entity))
 		rc = dbd_req_fail(&r, SLURM_ERROR, "unknown entity %u",
 				  req->entity);
 	else if (req->op == DBD_OP_LIST)
