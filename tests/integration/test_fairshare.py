@@ -219,3 +219,59 @@ def test_sshare_layout(env):
                                      "RawUsage|EffectvUsage|FairShare")
     body = [ln.split("|")[:2] for ln in r.out.splitlines()[1:]]
     assert body == [[" physics", ""], ["  physics", A], ["  physics", B]]
+
+
+def test_fairshare_parent_then_classic(env):
+    """Fairshare=parent rows as 22.05 shows them; then the controller
+    restarted with PriorityFlags=NO_FAIR_TREE computes the classic
+    factor (and no LevelFS)."""
+    for args in (["add", "account", "sub", "parent=physics",
+                  "fairshare=parent"],
+                 ["add", "user", B, "account=sub", "fairshare=parent"]):
+        r = env.sacctmgr("-i", *args)
+        assert r.rc == 0, r
+    r = env.sacctmgr("-n", "-P", "show", "assoc", "format=account,user,share")
+    assert "sub||parent" in r.out.split() and \
+        "sub|%s|parent" % B in r.out.split(), r
+
+    def rows():
+        r = sshare(env, "-a", "-l", "-P", "-n")
+        assert r.rc == 0, r
+        return {(f[0].strip(), f[1]): f for f in
+                (ln.split("|") for ln in r.out.splitlines())}
+
+    deadline = time.time() + 30
+    while ("sub", B) not in rows() and time.time() < deadline:
+        time.sleep(0.5)
+    got = rows()
+    phys, sub, b_sub = got[("physics", "")], got[("sub", "")], \
+        got[("sub", B)]
+    # the account: its parent's NormShares, no LevelFS, no FairShare
+    assert sub[2] == "parent" and sub[3] == phys[3], (sub, phys)
+    assert sub[7] == "" and sub[8] == "", sub
+    # the user: the values of physics, a FairShare, no LevelFS
+    assert b_sub[2] == "parent" and b_sub[3] == phys[3], b_sub
+    assert b_sub[7] != "" and b_sub[8] == "", b_sub
+    # B's Fairshare=parent association is ranked among A and B with
+    # physics' LevelFS: the factors follow the LevelFS order
+    a, b = got[("physics", A)], got[("physics", B)]
+    level = {"a": float(a[8]), "b": float(b[8]), "b_sub": float(phys[8])}
+    fs = {"a": float(a[7]), "b": float(b[7]), "b_sub": float(b_sub[7])}
+    assert len(set(level.values())) == 3, level
+    assert sorted(level, key=level.get) == sorted(fs, key=fs.get), \
+        (level, fs)
+
+    c = env.c
+    c.extra_conf += "\nPriorityFlags=NO_FAIR_TREE"
+    c.write_conf()
+    assert c.kill_ctld() == 0
+    c.start_ctld()
+    c.wait_ready()
+    deadline = time.time() + 30
+    while ("sub", B) not in rows() and time.time() < deadline:
+        time.sleep(0.5)
+    got = rows()
+    a = got[("physics", A)]
+    assert all(f[8] == "" for f in got.values()), got
+    norm, eff, fs = float(a[3]), float(a[6]), float(a[7])
+    assert abs(fs - 2 ** (-eff / norm)) < 1e-5, a
