@@ -60,6 +60,12 @@ extern const cli_field_t cli_sacctmgr_fields[];
  * printing Slurm's message for an unknown command, entity or key. */
 int  cli_sacctmgr_parse(mgr_cmd_t *c, int argc, char **argv);
 void cli_sacctmgr_cmd_free(mgr_cmd_t *c);
+
+/* `rollup [START [END [ARCHIVE]]]` (cli_sacctmgr_rollup.c): slurmdbd
+ * rolls up usage now, from START again if given, up to END if given.
+ * argv[0] is the command word.  Exit code. */
+bool cli_sacctmgr_is_rollup(const char *word);
+int  cli_sacctmgr_rollup(int argc, char **argv, bool immediate);
 /* "accounts", "users", "QOS", ... as messages name them. */
 const char *cli_sacctmgr_plural(uint16_t entity);
 

@@ -32,7 +32,7 @@ typedef struct {
 } sr_use_t;
 
 typedef struct {
-	uint64_t   cap, down, alloc, plan;
+	uint64_t   cap, down, pdown, alloc, plan, over;
 	uint64_t   cpus;
 	sr_acct_t *accts;
 	uint32_t   nacct;
@@ -81,6 +81,10 @@ static int parse(const table_resp_msg_t *r, sr_data_t *d)
 			d->alloc = secs;
 		} else if (!strcmp(c[ck], "plan")) {
 			d->plan = secs;
+		} else if (!strcmp(c[ck], "pdown")) {
+			d->pdown = secs;
+		} else if (!strcmp(c[ck], "over")) {
+			d->over = secs;
 		} else if (!strcmp(c[ck], "acct")) {
 			d->accts = xrealloc(d->accts, (d->nacct + 1) *
 					    sizeof(sr_acct_t));
@@ -174,7 +178,7 @@ static const char *const util_default[] = {
 static int cluster_util(const sreport_t *o, sr_data_t *d)
 {
 	sr_table_t t = { 0 };
-	uint64_t down, alloc, avail, plan;
+	uint64_t down, pdown, alloc, avail, plan;
 	char *title = sr_window(o, "Cluster Utilization", false);
 	char n[32];
 	int rc = sr_table_cols(&t, util_fields, util_default, o->format);
@@ -182,6 +186,8 @@ static int cluster_util(const sreport_t *o, sr_data_t *d)
 	usage_banner(o, title);
 	xfree(title);
 	down = d->down < d->cap ? d->down : d->cap;
+	pdown = d->pdown < d->cap - down ? d->pdown : d->cap - down;
+	down += pdown;
 	alloc = d->alloc < d->cap - down ? d->alloc : d->cap - down;
 	avail = d->cap - down - alloc;
 	plan = d->plan < avail ? d->plan : avail;
@@ -190,12 +196,12 @@ static int cluster_util(const sreport_t *o, sr_data_t *d)
 		sr_table_row(&t);
 		sr_table_str(&t, "Cluster", o->cluster);
 		sr_table_secs(&t, "Allocated", alloc);
-		sr_table_secs(&t, "Down", down);
-		sr_table_secs(&t, "PlannedDown", 0);
+		sr_table_secs(&t, "Down", down - pdown);
+		sr_table_secs(&t, "PlannedDown", pdown);
 		sr_table_secs(&t, "Idle", avail - plan);
 		sr_table_secs(&t, "Planned", plan);
 		sr_table_secs(&t, "Reported", d->cap);
-		sr_table_secs(&t, "OverCommitted", d->plan - plan);
+		sr_table_secs(&t, "OverCommitted", d->plan - plan + d->over);
 		snprintf(n, sizeof(n), "%" PRIu64, d->cpus);
 		sr_table_str(&t, "TresCount", n);
 		sr_table_str(&t, "TresName", "cpu");

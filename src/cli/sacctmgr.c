@@ -266,6 +266,11 @@ int main(int argc, char **argv)
 			cli_sacctmgr_load(&opts, argc - first - 1,
 					  argv + first + 1);
 	}
+	if (cli_sacctmgr_is_rollup(argv[first])) {
+		cli_init("sacctmgr", opts.verbose);
+		return cli_sacctmgr_rollup(argc - first, argv + first,
+					   opts.immediate);
+	}
 	rc = cli_sacctmgr_parse(&c, argc - first, argv + first);
 	if (rc == 0) {
 		cli_init("sacctmgr", opts.verbose);

@@ -908,6 +908,7 @@ static const msg_desc_t table[] = {
 	ROW_FUNCS(RESPONSE_DBD_JOBS, dbd_jobs_msg_t, dbd_jobs),
 	ROW_FIELDS(REQUEST_DBD_REPORT, dbd_report_msg_t, dbd_report_fields),
 	ROW_FIELDS(RESPONSE_DBD_REPORT, table_resp_msg_t, table_resp_fields),
+	ROW_FIELDS(REQUEST_DBD_ROLLUP, dbd_report_msg_t, dbd_report_fields),
 	ROW_FIELDS(REQUEST_SHARE_INFO, share_request_msg_t, share_request_fields),
 	ROW_FIELDS(RESPONSE_SHARE_INFO, table_resp_msg_t, table_resp_fields),
 	ROW_FIELDS(REQUEST_KILL_JOBS, kill_jobs_msg_t, kill_jobs_fields),

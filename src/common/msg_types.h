@@ -101,6 +101,8 @@ typedef enum {
 	RESPONSE_DBD_JOBS,                  /* dbd_jobs_msg_t */
 	REQUEST_DBD_REPORT = 7020,          /* dbd_report_msg_t (sreport) */
 	RESPONSE_DBD_REPORT,                /* table_resp_msg_t */
+	REQUEST_DBD_ROLLUP = 7030,          /* dbd_report_msg_t (sacctmgr
+					     * rollup); RESPONSE_DBD_REPORT */
 
 	/* slurmdbd -> slurmctld: associations, QOS or users changed */
 	ACCOUNTING_UPDATE_MSG = 10001,      /* no body */
@@ -782,6 +784,9 @@ typedef struct {
  *   "down"  secs = CPU-seconds of nodes down or drained
  *   "alloc" secs = CPU-seconds allocated to jobs
  *   "plan"  secs = CPU-seconds eligible jobs waited (demand)
+ *   "pdown" secs = planned-down CPU-seconds (0 for now)
+ *   "over"  secs = over-committed CPU-seconds the roll-ups set apart
+ *                  (waiting that did not fit in the idle time)
  *   "acct"  account and its parent (the account tree)
  *   "use"   account, uid: secs allocated and count of jobs
  *   "size"  account, cpus: secs and count of jobs of that size

@@ -186,12 +186,52 @@ static const char *const schema_v5[] = {
 	NULL
 };
 
+/* v6: sreport's roll-ups (dbd_rollup.h).  Per cluster and TRES (1 =
+ * cpu) and per (account, user): usage in TRES-seconds by hour, day and
+ * month; rollup_table holds how far each cluster is rolled up. */
+#define CLUSTER_USAGE(t) \
+	"CREATE TABLE IF NOT EXISTS " t " (cluster VARCHAR(64) NOT NULL, " \
+	"time_start BIGINT NOT NULL, id_tres INT UNSIGNED NOT NULL, " \
+	"count BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"alloc_secs BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"down_secs BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"pdown_secs BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"idle_secs BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"plan_secs BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"over_secs BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"total_secs BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"mod_time BIGINT NOT NULL DEFAULT 0, " \
+	"PRIMARY KEY (cluster, time_start, id_tres)) ENGINE=InnoDB"
+#define ASSOC_USAGE(t) \
+	"CREATE TABLE IF NOT EXISTS " t " (cluster VARCHAR(64) NOT NULL, " \
+	"time_start BIGINT NOT NULL, acct VARCHAR(64) NOT NULL, " \
+	"id_user INT UNSIGNED NOT NULL, id_tres INT UNSIGNED NOT NULL, " \
+	"alloc_secs BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"job_cnt BIGINT UNSIGNED NOT NULL DEFAULT 0, " \
+	"mod_time BIGINT NOT NULL DEFAULT 0, " \
+	"PRIMARY KEY (cluster, time_start, acct, id_user, id_tres)) " \
+	"ENGINE=InnoDB"
+static const char *const schema_v6[] = {
+	CLUSTER_USAGE("cluster_usage_hour_table"),
+	CLUSTER_USAGE("cluster_usage_day_table"),
+	CLUSTER_USAGE("cluster_usage_month_table"),
+	ASSOC_USAGE("assoc_usage_hour_table"),
+	ASSOC_USAGE("assoc_usage_day_table"),
+	ASSOC_USAGE("assoc_usage_month_table"),
+	"CREATE TABLE IF NOT EXISTS rollup_table (cluster VARCHAR(64) NOT "
+	"NULL PRIMARY KEY, hour_last BIGINT NOT NULL DEFAULT 0, "
+	"day_last BIGINT NOT NULL DEFAULT 0, month_last BIGINT NOT NULL "
+	"DEFAULT 0, mod_time BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB",
+	NULL
+};
+
 static const char *const *const migrations[] = {
 	schema_v1,
 	schema_v2,
 	schema_v3,
 	schema_v4,
 	schema_v5,
+	schema_v6,
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

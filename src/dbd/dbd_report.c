@@ -10,6 +10,7 @@
 #include "common/xstring.h"
 #include "dbd/dbd_private.h"
 #include "dbd/dbd_report.h"
+#include "dbd/dbd_rollup.h"
 #include "slurm/slurm_errno.h"
 
 typedef struct {
@@ -19,8 +20,14 @@ typedef struct {
 	int64_t                 start;
 	int64_t                 end;      /* min(end, now) */
 	int64_t                 now;
+	int64_t                 roll_end;  /* [start, roll_end) from roll-ups */
+	const char             *table;     /* "hour", "day" or "month" */
 	char                  **cells;
 	size_t                  ncells, cap;
+	/* rolled-up figures, added to the ones computed from records */
+	uint64_t                r_cap, r_down, r_pdown, r_alloc, r_plan,
+				r_over, r_cpus;
+	dbd_rows_t              r_use;     /* acct, uid, secs, count */
 } rep_t;
 
 #define NCOLS 7
@@ -161,37 +168,160 @@ static int waited(rep_t *r, uint64_t *out)
 	return rc;
 }
 
+/* ---- the rolled-up part of the window ---- */
+
+/* Slurm's choice: the month table for whole months, the day table for
+ * whole days, else the hour table. */
+static const char *pick_table(int64_t start, int64_t end, time_t day_last,
+			      time_t month_last)
+{
+	time_t s = (time_t)start, e = (time_t)end;
+
+	if (dbd_day_floor(s) != s || dbd_day_floor(e) != e ||
+	    e < dbd_day_next(s) || e > day_last)
+		return "hour";
+	if (dbd_month_floor(s) == s && dbd_month_floor(e) == e &&
+	    e > dbd_day_next(s) && e <= month_last)
+		return "month";
+	return "day";
+}
+
+/* Which part of [start, end) the roll-ups cover. */
+static int rolled_span(rep_t *r)
+{
+	time_t hour, day, month;
+
+	r->roll_end = r->start;
+	if (dbd_rollup_marks(r->db, r->req->cluster, &hour, &day, &month) < 0)
+		return -1;
+	if (hour <= r->start)
+		return 0;
+	r->roll_end = hour < r->end ? hour : r->end;
+	r->table = pick_table(r->start, r->roll_end, day, month);
+	debug2("sreport %s: [%" PRId64 ", %" PRId64 ") from the %s roll-ups, "
+	       "the rest from the records", r->req->cluster, r->start,
+	       r->roll_end, r->table);
+	return 0;
+}
+
+static void rolled_where(rep_t *r, char **sql)
+{
+	where_cluster(r, sql, "cluster");
+	xstrfmtcat(sql, " AND id_tres=%d AND time_start >= %" PRId64 " AND "
+		   "time_start < %" PRId64, DBD_TRES_CPU, r->start,
+		   r->roll_end);
+}
+
+static int rolled_cluster(rep_t *r)
+{
+	dbd_rows_t rows;
+	char *sql;
+
+	if (r->roll_end <= r->start)
+		return 0;
+	sql = xstrdup_printf("SELECT SUM(total_secs), SUM(down_secs), "
+			     "SUM(pdown_secs), SUM(alloc_secs), "
+			     "SUM(plan_secs), SUM(over_secs), "
+			     "SUBSTRING_INDEX(GROUP_CONCAT(count ORDER BY "
+			     "time_start DESC), ',', 1) FROM "
+			     "cluster_usage_%s_table", r->table);
+	rolled_where(r, &sql);
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		xfree(sql);
+		return -1;
+	}
+	xfree(sql);
+	r->r_cap = strtoull(dbd_rows_get(&rows, 0, 0), NULL, 10);
+	r->r_down = strtoull(dbd_rows_get(&rows, 0, 1), NULL, 10);
+	r->r_pdown = strtoull(dbd_rows_get(&rows, 0, 2), NULL, 10);
+	r->r_alloc = strtoull(dbd_rows_get(&rows, 0, 3), NULL, 10);
+	r->r_plan = strtoull(dbd_rows_get(&rows, 0, 4), NULL, 10);
+	r->r_over = strtoull(dbd_rows_get(&rows, 0, 5), NULL, 10);
+	r->r_cpus = strtoull(dbd_rows_get(&rows, 0, 6), NULL, 10);
+	dbd_rows_free(&rows);
+	return 0;
+}
+
+static int rolled_use(rep_t *r)
+{
+	char *sql;
+	int rc;
+
+	if (r->roll_end <= r->start)
+		return 0;
+	sql = xstrdup_printf("SELECT acct, id_user, SUM(alloc_secs), "
+			     "SUM(job_cnt) FROM assoc_usage_%s_table",
+			     r->table);
+	rolled_where(r, &sql);
+	if (r->users && r->users[0]) {
+		xstrcat(&sql, " AND id_user IN (");
+		for (size_t i = 0; r->users[i]; i++)
+			xstrfmtcat(&sql, "%s%s", i ? "," : "", r->users[i]);
+		xstrcatc(&sql, ')');
+	}
+	if (r->req->accounts && r->req->accounts[0]) {
+		xstrcat(&sql, " AND ");
+		dbd_db_in(r->db, &sql, "acct", r->req->accounts);
+	}
+	xstrcat(&sql, " GROUP BY acct, id_user");
+	rc = dbd_db_select(r->db, sql, &r->r_use);
+	xfree(sql);
+	return rc;
+}
+
+/* The part after the roll-ups comes from the records. */
+static bool live_part(rep_t *r, int64_t *saved)
+{
+	*saved = r->start;
+	if (r->roll_end > r->start)
+		r->start = r->roll_end;
+	return r->start < r->end;
+}
+
 static int cluster_report(rep_t *r)
 {
 	uint64_t cap = 0, cpus = 0, down = 0, alloc = 0, plan = 0;
-	char *sql = xstrdup("SELECT ");
+	int64_t start;
 	char n[32];
-	int rc;
 
-	alloc_expr(r, &sql);
-	alloc_where(r, &sql);
-	rc = one_number(r, sql, &alloc);
-	xfree(sql);
-	if (rc < 0 || events(r, true, &cap, &cpus) < 0 ||
-	    events(r, false, &down, NULL) < 0 || waited(r, &plan) < 0)
+	if (rolled_span(r) < 0 || rolled_cluster(r) < 0)
 		return -1;
-	snprintf(n, sizeof(n), "%" PRIu64, cpus);
-	row(r, "cap", NULL, NULL, NULL, n, cap, 0);
-	row(r, "down", NULL, NULL, NULL, NULL, down, 0);
-	row(r, "alloc", NULL, NULL, NULL, NULL, alloc, 0);
-	row(r, "plan", NULL, NULL, NULL, NULL, plan, 0);
+	if (live_part(r, &start)) {
+		char *sql = xstrdup("SELECT ");
+		int rc;
+
+		alloc_expr(r, &sql);
+		alloc_where(r, &sql);
+		rc = one_number(r, sql, &alloc);
+		xfree(sql);
+		if (rc < 0 || events(r, true, &cap, &cpus) < 0 ||
+		    events(r, false, &down, NULL) < 0 || waited(r, &plan) < 0)
+			return -1;
+	}
+	r->start = start;
+	snprintf(n, sizeof(n), "%" PRIu64, cpus ? cpus : r->r_cpus);
+	row(r, "cap", NULL, NULL, NULL, n, cap + r->r_cap, 0);
+	row(r, "down", NULL, NULL, NULL, NULL, down + r->r_down, 0);
+	row(r, "pdown", NULL, NULL, NULL, NULL, r->r_pdown, 0);
+	row(r, "alloc", NULL, NULL, NULL, NULL, alloc + r->r_alloc, 0);
+	row(r, "plan", NULL, NULL, NULL, NULL, plan + r->r_plan, 0);
+	row(r, "over", NULL, NULL, NULL, NULL, r->r_over, 0);
 	return 0;
 }
 
 static int capacity(rep_t *r)
 {
 	uint64_t cap = 0, cpus = 0;
+	int64_t start;
 	char n[32];
 
-	if (events(r, true, &cap, &cpus) < 0)
+	if (rolled_span(r) < 0 || rolled_cluster(r) < 0)
 		return -1;
-	snprintf(n, sizeof(n), "%" PRIu64, cpus);
-	row(r, "cap", NULL, NULL, NULL, n, cap, 0);
+	if (live_part(r, &start) && events(r, true, &cap, &cpus) < 0)
+		return -1;
+	r->start = start;
+	snprintf(n, sizeof(n), "%" PRIu64, cpus ? cpus : r->r_cpus);
+	row(r, "cap", NULL, NULL, NULL, n, cap + r->r_cap, 0);
 	return 0;
 }
 
@@ -216,25 +346,76 @@ static int account_tree(rep_t *r)
 }
 
 /* One row per (account, second key) with allocated seconds and jobs. */
-static int grouped(rep_t *r, const char *kind, const char *key)
+static int grouped_rows(rep_t *r, const char *key, dbd_rows_t *rows)
 {
-	dbd_rows_t rows;
 	char *sql = xstrdup_printf("SELECT t.account, t.%s, ", key);
-	bool by_uid = !strcmp(key, "id_user");
+	int rc;
 
 	alloc_expr(r, &sql);
 	xstrcat(&sql, ", COUNT(*)");
 	alloc_where(r, &sql);
 	xstrfmtcat(&sql, " GROUP BY t.account, t.%s", key);
-	if (dbd_db_select(r->db, sql, &rows) < 0) {
-		xfree(sql);
+	rc = dbd_db_select(r->db, sql, rows);
+	xfree(sql);
+	return rc;
+}
+
+/* Usage per (account, user): the roll-ups' and the records' after them,
+ * one row each. */
+static int uses(rep_t *r)
+{
+	dbd_rows_t live = { 0 }, *ru = &r->r_use;
+	bool *merged;
+	int64_t start;
+
+	if (rolled_use(r) < 0)
+		return -1;
+	if (live_part(r, &start) && grouped_rows(r, "id_user", &live) < 0) {
+		r->start = start;
 		return -1;
 	}
-	xfree(sql);
+	r->start = start;
+	merged = xcalloc(live.rows + 1, sizeof(bool));
+	for (uint32_t i = 0; i < ru->rows; i++) {
+		uint64_t secs = strtoull(dbd_rows_get(ru, i, 2), NULL, 10);
+		uint64_t cnt = strtoull(dbd_rows_get(ru, i, 3), NULL, 10);
+
+		for (uint32_t k = 0; k < live.rows; k++)
+			if (!merged[k] &&
+			    !strcmp(dbd_rows_get(&live, k, 0),
+				    dbd_rows_get(ru, i, 0)) &&
+			    !strcmp(dbd_rows_get(&live, k, 1),
+				    dbd_rows_get(ru, i, 1))) {
+				merged[k] = true;
+				secs += strtoull(dbd_rows_get(&live, k, 2),
+						 NULL, 10);
+				cnt += strtoull(dbd_rows_get(&live, k, 3),
+						NULL, 10);
+			}
+		row(r, "use", dbd_rows_get(ru, i, 0), NULL,
+		    dbd_rows_get(ru, i, 1), NULL, secs, cnt);
+	}
+	for (uint32_t k = 0; k < live.rows; k++)
+		if (!merged[k])
+			row(r, "use", dbd_rows_get(&live, k, 0), NULL,
+			    dbd_rows_get(&live, k, 1), NULL,
+			    strtoull(dbd_rows_get(&live, k, 2), NULL, 10),
+			    strtoull(dbd_rows_get(&live, k, 3), NULL, 10));
+	xfree(merged);
+	dbd_rows_free(&live);
+	return 0;
+}
+
+/* Job sizes: from the records (as Slurm's job reports). */
+static int sizes(rep_t *r)
+{
+	dbd_rows_t rows;
+
+	if (grouped_rows(r, "cpus_alloc", &rows) < 0)
+		return -1;
 	for (uint32_t i = 0; i < rows.rows; i++)
-		row(r, kind, dbd_rows_get(&rows, i, 0), NULL,
-		    by_uid ? dbd_rows_get(&rows, i, 1) : NULL,
-		    by_uid ? NULL : dbd_rows_get(&rows, i, 1),
+		row(r, "size", dbd_rows_get(&rows, i, 0), NULL, NULL,
+		    dbd_rows_get(&rows, i, 1),
 		    strtoull(dbd_rows_get(&rows, i, 2), NULL, 10),
 		    strtoull(dbd_rows_get(&rows, i, 3), NULL, 10));
 	dbd_rows_free(&rows);
@@ -297,13 +478,14 @@ void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		break;
 	case DBD_REPORT_ASSOC:
 		rc = capacity(&r) < 0 || account_tree(&r) < 0 ||
-		     grouped(&r, "use", "id_user") < 0 ? -1 : 0;
+		     uses(&r) < 0 ? -1 : 0;
 		break;
 	default:
 		rc = capacity(&r) < 0 || account_tree(&r) < 0 ||
-		     grouped(&r, "size", "cpus_alloc") < 0 ? -1 : 0;
+		     sizes(&r) < 0 ? -1 : 0;
 	}
 	xstrarray_free(r.users);
+	dbd_rows_free(&r.r_use);
 	if (rc < 0) {
 		for (size_t i = 0; i < r.ncells; i++)
 			xfree(r.cells[i]);

@@ -12,6 +12,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_jobs.h"
+#include "dbd/dbd_rollup.h"
 #include "slurm/slurm_errno.h"
 
 #define JOB_ROWS_MAX 500      /* rows per multi-row INSERT */
@@ -30,6 +31,8 @@ typedef struct {
 	char       *ended_keys;    /* and "(id,submit),(id,submit)" */
 	uint32_t    stored;
 	uint32_t    skipped;
+	time_t      rolled;        /* roll-ups cover times before this */
+	time_t      reroll;        /* earliest changed time before it */
 } store_t;
 
 static void q(store_t *s, char **sql, const char *v)
@@ -341,6 +344,105 @@ static int add_cluster(store_t *s, const acct_cluster_rec_t *c)
 	return 0;
 }
 
+/* ---- records for hours already rolled up (dbd_rollup.h) ---- */
+
+static void reroll_at(store_t *s, time_t t)
+{
+	if (t > 0 && t < s->rolled && (!s->reroll || t < s->reroll))
+		s->reroll = t;
+}
+
+/* Earliest of the non-zero times among a and b where they differ. */
+static void reroll_changed(store_t *s, int64_t old, int64_t now)
+{
+	if (old == now)
+		return;
+	if (old)
+		reroll_at(s, (time_t)old);
+	if (now)
+		reroll_at(s, (time_t)now);
+}
+
+static bool before_rolled(const store_t *s, time_t a, time_t b, time_t c)
+{
+	return (a && a < s->rolled) || (b && b < s->rolled) ||
+	       (c && c < s->rolled);
+}
+
+/* A job record touching rolled-up hours: compare with what is stored
+ * (a job only ending now changes nothing before the mark). */
+static int job_reroll(store_t *s, const acct_job_rec_t *j)
+{
+	dbd_rows_t rows;
+	char *sql;
+	int rc;
+
+	if (!s->rolled || !before_rolled(s, j->eligible, j->start, j->end))
+		return 0;
+	sql = xstrdup_printf("SELECT time_eligible, time_start, time_end, "
+			     "cpus_alloc, cpus_req, id_user, account FROM "
+			     "job_table WHERE id_job=%u AND time_submit=%"
+			     PRId64 " AND cluster=", j->job_id,
+			     (int64_t)j->submit);
+	q(s, &sql, s->cluster);
+	rc = dbd_db_select(s->db, sql, &rows);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	if (!rows.rows) {
+		reroll_at(s, j->eligible);
+		reroll_at(s, j->start);
+		reroll_at(s, j->end);
+	} else {
+		int64_t el = strtoll(dbd_rows_get(&rows, 0, 0), NULL, 10);
+		int64_t st = strtoll(dbd_rows_get(&rows, 0, 1), NULL, 10);
+		int64_t en = strtoll(dbd_rows_get(&rows, 0, 2), NULL, 10);
+
+		reroll_changed(s, el, (int64_t)j->eligible);
+		reroll_changed(s, st, (int64_t)j->start);
+		reroll_changed(s, en, (int64_t)j->end);
+		if (strtoul(dbd_rows_get(&rows, 0, 3), NULL, 10) !=
+		    j->num_cpus ||
+		    strtoul(dbd_rows_get(&rows, 0, 4), NULL, 10) !=
+		    j->req_cpus ||
+		    strtoul(dbd_rows_get(&rows, 0, 5), NULL, 10) != j->uid ||
+		    strcmp(dbd_rows_get(&rows, 0, 6),
+			   j->account ? j->account : "")) {
+			reroll_at(s, j->eligible);
+			reroll_at(s, j->start);
+		}
+	}
+	dbd_rows_free(&rows);
+	return 0;
+}
+
+static int event_reroll(store_t *s, const acct_event_rec_t *e)
+{
+	dbd_rows_t rows;
+	char *sql;
+	int rc;
+
+	if (!s->rolled || !before_rolled(s, e->start, e->end, 0))
+		return 0;
+	sql = xstrdup_printf("SELECT time_end FROM event_table WHERE "
+			     "time_start=%" PRId64 " AND node_name=",
+			     (int64_t)e->start);
+	q(s, &sql, e->node_name);
+	xstrcat(&sql, " AND cluster=");
+	q(s, &sql, s->cluster);
+	rc = dbd_db_select(s->db, sql, &rows);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	if (!rows.rows)
+		reroll_at(s, e->start);
+	else
+		reroll_changed(s, strtoll(dbd_rows_get(&rows, 0, 0), NULL,
+					  10), (int64_t)e->end);
+	dbd_rows_free(&rows);
+	return 0;
+}
+
 static int apply(store_t *s, const acct_frame_t *f)
 {
 	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
@@ -358,14 +460,15 @@ static int apply(store_t *s, const acct_frame_t *f)
 	if (rc == 0) {
 		switch (f->kind) {
 		case ACCT_REC_JOB:
-			rc = add_job(s, rec);
+			rc = job_reroll(s, rec) < 0 ? -1 : add_job(s, rec);
 			note_end(s, rec);
 			break;
 		case ACCT_REC_STEP:
 			rc = add_step(s, rec);
 			break;
 		case ACCT_REC_NODE_EVENT:
-			rc = add_event(s, rec);
+			rc = event_reroll(s, rec) < 0 ? -1 :
+			     add_event(s, rec);
 			break;
 		case ACCT_REC_CLUSTER:
 			rc = add_cluster(s, rec);
@@ -418,8 +521,10 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 		       uint64_t *acked)
 {
 	uint64_t done, top = 0;
+	time_t day, month;
 
-	if (last_seq(s, req->epoch, &done) < 0)
+	if (last_seq(s, req->epoch, &done) < 0 ||
+	    dbd_rollup_marks(s->db, s->cluster, &s->rolled, &day, &month) < 0)
 		return -1;
 	for (uint32_t i = 0; i < req->cnt; i++) {
 		const acct_frame_t *f = &req->recs[i];
@@ -435,6 +540,13 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 	}
 	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0)
 		return -1;
+	if (s->reroll) {
+		debug("Cluster %s: records before the last roll-up: rolling "
+		      "up again from %" PRId64, s->cluster,
+		      (int64_t)s->reroll);
+		if (dbd_rollup_reset(s->db, s->cluster, s->reroll) < 0)
+			return -1;
+	}
 	if (top > done && set_last_seq(s, req->epoch, top) < 0)
 		return -1;
 	*acked = top > done ? top : done;

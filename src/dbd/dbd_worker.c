@@ -1,8 +1,10 @@
 /* dbd_worker.c — one database thread, a todo and a done queue. */
 #include <pthread.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 #include <event2/event.h>
 
 #include "common/log.h"
@@ -11,9 +13,14 @@
 #include "dbd/dbd_acct.h"
 #include "dbd/dbd_jobs.h"
 #include "dbd/dbd_notify.h"
+#include "dbd/dbd_private.h"
 #include "dbd/dbd_report.h"
+#include "dbd/dbd_rollup.h"
 #include "dbd/dbd_worker.h"
 #include "slurm/slurm_errno.h"
+
+#define ROLLUP_BUDGET_S 2.0  /* roll-up work between queued requests */
+#define ROLLUP_RETRY_S  60   /* after a database error */
 
 typedef struct dbd_job {
 	net_conn_t          *conn;
@@ -38,6 +45,8 @@ static struct {
 	struct event      *done_ev;
 	dbd_db_t          *db;
 	const dbd_conf_t  *conf;
+	time_t             next_roll;   /* 0: at start */
+	bool               roll_more;   /* a roll-up ran out of budget */
 } wk = { .mutex = PTHREAD_MUTEX_INITIALIZER,
 	 .cond = PTHREAD_COND_INITIALIZER };
 
@@ -71,6 +80,56 @@ static bool changed(const dbd_acct_msg_t *req, const dbd_acct_resp_msg_t *r)
 	       r->rc != ESLURM_ACCESS_DENIED && r->cells;
 }
 
+/* sacctmgr rollup: Administrators only.  start: roll up again from
+ * there; end: roll up only to there. */
+static void rollup_now(const dbd_acct_ctx_t *ctx, const dbd_report_msg_t *req,
+		       table_resp_msg_t *resp)
+{
+	time_t now = time(NULL);
+	bool more;
+
+	if (dbd_admin_level(wk.db, wk.conf, ctx->uid) < DBD_ADMIN_SUPER) {
+		error("Security violation, REQUEST_DBD_ROLLUP from uid %u (%s)",
+		      (unsigned)ctx->uid, ctx->peer);
+		resp->rc = ESLURM_ACCESS_DENIED;
+		return;
+	}
+	if (req->end > 0 && req->end < now)
+		now = req->end;
+	if (req->start > 0 &&
+	    (dbd_db_begin(wk.db) < 0 ||
+	     dbd_rollup_reset(wk.db, req->cluster && req->cluster[0] ?
+			      req->cluster : NULL, req->start) < 0 ||
+	     dbd_db_commit(wk.db) < 0)) {
+		dbd_db_rollback(wk.db);
+		resp->rc = ESLURM_DB_CONNECTION;
+		return;
+	}
+	info("Roll-up requested by uid %u", (unsigned)ctx->uid);
+	if (dbd_rollup_run(wk.db, wk.conf, now, 0, &more) < 0)
+		resp->rc = ESLURM_DB_CONNECTION;
+}
+
+/* The hourly roll-up (and its first run at start), a budget at a time. */
+static void rollup_step(void)
+{
+	time_t now = time(NULL);
+
+	if (dbd_rollup_run(wk.db, wk.conf, now, ROLLUP_BUDGET_S,
+			   &wk.roll_more) < 0) {
+		wk.roll_more = false;
+		wk.next_roll = now + ROLLUP_RETRY_S;
+		return;
+	}
+	if (!wk.roll_more)
+		wk.next_roll = dbd_hour_floor(now) + 3600;
+}
+
+static bool rollup_due(void)
+{
+	return wk.roll_more || time(NULL) >= wk.next_roll;
+}
+
 static void run_job(dbd_job_t *j)
 {
 	dbd_acct_ctx_t ctx = { .uid = j->msg->auth_uid,
@@ -93,6 +152,11 @@ static void run_job(dbd_job_t *j)
 		j->resp = xmalloc(sizeof(table_resp_msg_t));
 		dbd_report_handle(wk.db, &ctx, j->msg->data, j->resp);
 		break;
+	case REQUEST_DBD_ROLLUP:
+		j->resp_type = RESPONSE_DBD_REPORT;
+		j->resp = xmalloc(sizeof(table_resp_msg_t));
+		rollup_now(&ctx, j->msg->data, j->resp);
+		break;
 	default:
 		j->resp_type = RESPONSE_DBD_ACCT;
 		j->resp = xmalloc(sizeof(dbd_acct_resp_msg_t));
@@ -108,11 +172,22 @@ static void *worker_main(void *arg)
 	for (;;) {
 		dbd_job_t *j;
 
-		while (!wk.todo.head && !wk.stopping)
-			pthread_cond_wait(&wk.cond, &wk.mutex);
+		while (!wk.todo.head && !wk.stopping && !rollup_due()) {
+			struct timespec ts = { .tv_sec = wk.next_roll };
+
+			if (pthread_cond_timedwait(&wk.cond, &wk.mutex, &ts) ==
+			    EINVAL)
+				pthread_cond_wait(&wk.cond, &wk.mutex);
+		}
 		j = queue_pop(&wk.todo);
-		if (!j)
+		if (!j && wk.stopping)
 			break;              /* stopping and nothing left */
+		if (!j) {
+			pthread_mutex_unlock(&wk.mutex);
+			rollup_step();
+			pthread_mutex_lock(&wk.mutex);
+			continue;
+		}
 		pthread_mutex_unlock(&wk.mutex);
 		run_job(j);
 		pthread_mutex_lock(&wk.mutex);

@@ -1,0 +1,293 @@
+"""sreport from slurmdbd's usage roll-ups (hourly, daily, monthly).
+
+Past usage goes into slurmdbd the way the controller sends it (job and
+node event records through REQUEST_DBD_RECORDS, by tests/perf/dbd_fill):
+yesterday, the cluster's 8 CPUs from 09:16:40, jobs of two users in two
+accounts over several hours (crossing hour boundaries, some eligible
+10 minutes before they started, one still running), a node down for an
+hour.  `sacctmgr -i rollup` (the admin/testing aid: slurmdbd otherwise
+rolls up at start and each hour) rolls it up; every figure sreport
+prints is then checked against sums computed from what sacct shows of
+the same jobs (Start/End/Eligible/AllocCPUS), over yesterday (the daily
+roll-up, sreport's default window) and over hours (the hourly one).
+Then: a record arriving late for a rolled-up hour counts at once and
+after the next roll-up exactly once; removing the job records (as a job
+purge would) leaves the roll-ups and sreport's figures; PurgeUsageAfter
+removes roll-ups.  No controller: nothing here waits for jobs to run.
+"""
+
+import datetime
+import os
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import mariadb  # noqa: E402
+
+pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
+                                reason="MariaDB server not installed: %s"
+                                % ", ".join(mariadb.missing_tools()))
+
+U1, U2 = "sluice_u1", "sluice_u2"
+HOUR = 3600
+CPUS = 8
+
+
+def _uid(user):
+    import pwd
+    return pwd.getpwnam(user).pw_uid
+
+
+def _y0():
+    """Local midnight yesterday (epoch)."""
+    d = datetime.date.today() - datetime.timedelta(days=1)
+    return int(time.mktime(d.timetuple()))
+
+
+def _iso(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+
+
+class Data:
+    """What was sent, and what sacct says of it."""
+
+    def __init__(self, env):
+        self.env = env
+        self.y0 = _y0()
+        self.cluster_from = self.y0 + 9 * HOUR + 1000
+        self.down = (self.y0 + 11 * HOUR + 900, self.y0 + 12 * HOUR + 900, 2)
+        self.ids = []
+
+    def fill(self, first, n, *args):
+        exe = os.path.join(os.path.dirname(self.env.c.bins["slurmctld"]),
+                           "..", "tests", "dbd_fill")
+        r = self.env.c.run([os.path.abspath(exe)] + [str(a) for a in args]
+                           + [str(n), str(first)], timeout=120)
+        assert r.rc == 0, r
+        self.ids += list(range(first, first + n))
+
+    def jobs(self):
+        """[(user, account, cpus, eligible, start, end or None)] from
+        sacct."""
+        r = self.env.sacct("-a", "-X", "-P", "-n", "-o",
+                           "JobIDRaw,User,Account,AllocCPUS,Eligible,Start,"
+                           "End", "-j", ",".join(map(str, self.ids)))
+        assert r.rc == 0, r
+        out = []
+        for line in r.out.splitlines():
+            _id, user, acct, cpus, el, st, en = line.split("|")
+            ts = [int(time.mktime(time.strptime(v, "%Y-%m-%dT%H:%M:%S")))
+                  if v not in ("Unknown", "None") else None
+                  for v in (el, st, en)]
+            out.append((user, acct, int(cpus), ts[0], ts[1], ts[2]))
+        assert len(out) == len(self.ids), r
+        return out
+
+    def expect(self, ws, we):
+        """Cluster figures and usage per (account, user) in [ws, we)."""
+        def ov(a, b):
+            return max(0, min(b, we) - max(a, ws))
+        now = time.time()
+        alloc, plan, use = 0, 0, {}
+        for user, acct, cpus, el, st, en in self.jobs():
+            secs = cpus * ov(st, en if en else now)
+            alloc += secs
+            plan += cpus * ov(el, st)
+            use[(acct, user)] = use.get((acct, user), 0) + secs
+        down = self.down[2] * ov(self.down[0], self.down[1])
+        reported = CPUS * ov(self.cluster_from, now)
+        return {"alloc": alloc, "down": down, "plan": plan,
+                "reported": reported,
+                "idle": reported - alloc - down - plan, "use": use}
+
+
+@pytest.fixture(scope="module")
+def env(users):
+    e = mariadb.AcctEnv(tag="rollup", nodes=1)
+    try:
+        e.start()
+        for args in (["add", "cluster", "sluice"],
+                     ["add", "account", "a1,a2"],
+                     ["add", "user", U1, "account=a1"],
+                     ["add", "user", U1, U2, "account=a2"]):
+            r = e.sacctmgr("-i", *args)
+            assert r.rc == 0, r
+        d = Data(e)
+        y0, u1, u2 = d.y0, _uid(U1), _uid(U2)
+        # the cluster's CPUs and the node down, then the jobs
+        d.fill(1000, 4, "-C", CPUS, "-D", "%d,%d,%d" % d.down, "-b",
+               y0 + 9 * HOUR + 1000, "-g", 3000, "-l", 2400, "-c", 2,
+               "-U", u1, "-a", "a1")
+        d.fill(2000, 3, "-b", y0 + 9 * HOUR + 2000, "-g", 4000, "-l", 5000,
+               "-w", 600, "-U", u2, "-a", "a2")
+        d.fill(3000, 1, "-b", y0 + 13 * HOUR + 100, "-r", "-U", u1,
+               "-a", "a2")
+        e.data = d
+    except BaseException:
+        e.stop()
+        raise
+    yield e
+    e.finish()
+
+
+def sreport(env, *args, user=None):
+    return env.c.run([env.c.bins["sreport"]] + list(args), user=user,
+                     timeout=60)
+
+
+def util(env, *window):
+    r = sreport(env, "-t", "seconds", "-P", "-n", "cluster",
+                "utilization", *window)
+    assert r.rc == 0 and r.err == "", r
+    if not r.out:
+        return None
+    name, alloc, down, pdown, idle, plan, reported = \
+        r.out.strip().split("|")
+    assert (name, pdown) == ("sluice", "0"), r
+    return {"alloc": int(alloc), "down": int(down), "plan": int(plan),
+            "reported": int(reported), "idle": int(idle)}
+
+
+def by_user(env, *window):
+    r = sreport(env, "-t", "seconds", "-P", "-n", "cluster",
+                "UserUtilizationByAccount", *window)
+    assert r.rc == 0 and r.err == "", r
+    got = {}
+    for line in r.out.splitlines():
+        cluster, login, _proper, acct, used, energy = line.split("|")
+        assert (cluster, energy) == ("sluice", "0"), r
+        got[(acct, login)] = int(used)
+    return got
+
+
+def rollup(env, *args, user=None):
+    return env.sacctmgr("-i", "rollup", *args, user=user, timeout=300)
+
+
+def check_window(env, ws, we, *window):
+    want = env.data.expect(ws, we)
+    got = util(env, *window)
+    assert got == {k: want[k] for k in got}, (got, want)
+    assert by_user(env, *window) == {k: v for k, v in want["use"].items()
+                                     if v}
+    return want
+
+
+def test_rollup_needs_an_admin(env):
+    r = rollup(env, user=U1)
+    assert r.rc == 1 and "acct_storage_p_roll_usage: Access/permission " \
+        "denied" in r.err, r
+    r = env.sacctmgr("-i", "rollup", "bogus-time")
+    assert r.rc == 1 and r.err == \
+        "Invalid time specification (pos=0): bogus-time\n", r
+    r = env.sacctmgr("-i", "rollup", "now", "now", "0", "1")
+    assert r.rc == 1 and r.err == "too many arguments for rollup keyword\n"
+    r = rollup(env)
+    assert (r.rc, r.out, r.err) == (0, "", "sacctmgr: accounting_storage/"
+                                    "slurmdbd: acct_storage_p_roll_usage: "
+                                    "SUCCESS\n"), r
+
+
+def test_yesterday_from_the_daily_rollup(env):
+    """sreport's default window (yesterday) is a whole day: the daily
+    roll-up; the figures are the sums of what sacct shows."""
+    y0 = env.data.y0
+    assert rollup(env).rc == 0
+    want = check_window(env, y0, y0 + 24 * HOUR)
+    assert want["alloc"] > 20000 and want["down"] == 2 * HOUR and \
+        want["plan"] == 3 * 600 and want["reported"] > 14 * CPUS * HOUR
+    # AccountUtilizationByUser: accounts with their sums, users below
+    r = sreport(env, "-t", "seconds", "-P", "-n", "cluster",
+                "AccountUtilizationByUser")
+    assert r.rc == 0, r
+    use = want["use"]
+    a1 = sum(v for (a, _), v in use.items() if a == "a1")
+    a2 = sum(v for (a, _), v in use.items() if a == "a2")
+    assert r.out.splitlines() == [
+        "sluice|root|||%d|0" % (a1 + a2),
+        "sluice|a1|||%d|0" % a1,
+        "sluice|a1|%s||%d|0" % (U1, use[("a1", U1)]),
+        "sluice|a2|||%d|0" % a2,
+        "sluice|a2|%s||%d|0" % (U1, use[("a2", U1)]),
+        "sluice|a2|%s||%d|0" % (U2, use[("a2", U2)])], r
+    # user TopUsage in percent of the reported time, minutes, hourper
+    top = max((U1, U2), key=lambda u: sum(
+        v for (_, x), v in use.items() if x == u))
+    tsecs = sum(v for (_, x), v in use.items() if x == top)
+    r = sreport(env, "-t", "percent", "-P", "-n", "user", "topusage",
+                "topcount=1", "group")
+    assert r.out == "sluice|%s||%s|%.2f%%|0.00%%\n" % (
+        top, "a1, a2" if top == U1 else "a2",
+        tsecs * 100.0 / want["reported"]), r
+    r = sreport(env, "-t", "minutes", "-P", "-n", "cluster", "utilization",
+                "format=Cluster,Allocated,Reported")
+    assert r.out == "sluice|%d|%d\n" % ((want["alloc"] + 30) // 60,
+                                        (want["reported"] + 30) // 60), r
+    r = sreport(env, "-t", "hourper", "-p", "-n", "cluster", "utilization",
+                "format=Allocated,Down")
+    assert r.out == "%d(%.2f%%)|%d(%.2f%%)|\n" % (
+        (want["alloc"] + 1800) // 3600,
+        want["alloc"] * 100.0 / want["reported"],
+        (want["down"] + 1800) // 3600,
+        want["down"] * 100.0 / want["reported"]), r
+
+
+def test_hours_from_the_hourly_rollup(env):
+    y0 = env.data.y0
+    ws, we = y0 + 10 * HOUR, y0 + 13 * HOUR
+    window = ("start=%s" % _iso(ws), "end=%s" % _iso(we))
+    want = check_window(env, ws, we, *window)
+    assert want["down"] == 2 * HOUR and want["alloc"] > 0
+    # Slurm rounds the window to hours (10:20 -> 10:00, 12:40 -> 13:00)
+    assert util(env, "start=%s" % _iso(ws + 1200),
+                "end=%s" % _iso(we - 1200)) == util(env, *window)
+    # the job still running counts for every hour it ran
+    got = util(env, "start=%s" % _iso(y0 + 20 * HOUR),
+               "end=%s" % _iso(y0 + 24 * HOUR))
+    assert got["alloc"] == 4 * HOUR and got["reported"] == 4 * CPUS * HOUR
+
+
+def test_late_record_and_reroll(env):
+    """A job arriving for a rolled-up hour counts at once (the roll-up
+    mark moves back, that part comes from the records) and, rolled up
+    again, exactly once."""
+    d = env.data
+    y0 = d.y0
+    ws, we = y0 + 10 * HOUR, y0 + 13 * HOUR
+    window = ("start=%s" % _iso(ws), "end=%s" % _iso(we))
+    before = util(env, *window)
+    d.fill(4000, 1, "-b", y0 + 10 * HOUR + 1800, "-l", 3600, "-U",
+           _uid(U2), "-a", "a1")
+    got = check_window(env, ws, we, *window)
+    assert got["alloc"] == before["alloc"] + 3600
+    assert rollup(env).rc == 0
+    check_window(env, ws, we, *window)
+    check_window(env, y0, y0 + 24 * HOUR)
+    assert rollup(env, _iso(y0)).rc == 0   # from yesterday again
+    check_window(env, y0, y0 + 24 * HOUR)
+
+
+def test_rollups_outlive_job_records_until_purge_usage(env):
+    """Job records gone (as PurgeJobAfter would do): the roll-ups still
+    give the same figures.  PurgeUsageAfter=12hours removes yesterday's."""
+    y0 = env.data.y0
+    want = env.data.expect(y0, y0 + 24 * HOUR)
+    ws, we = y0 + 10 * HOUR, y0 + 13 * HOUR
+    window = ("start=%s" % _iso(ws), "end=%s" % _iso(we))
+    hours = util(env, *window)
+    env.db.sql("DELETE FROM job_table", db=env.db.db)
+    assert util(env) == {k: want[k] for k in
+                         ("alloc", "down", "plan", "reported", "idle")}
+    assert util(env, *window) == hours
+    env.stop_dbd()
+    env.dbd_extra = "PurgeUsageAfter=12hours"
+    env.write_dbd_conf()
+    env.start_dbd()
+    deadline = time.time() + 60
+    while util(env) is not None and time.time() < deadline:
+        time.sleep(0.5)
+    assert util(env) is None
+    assert util(env, *window) is None
