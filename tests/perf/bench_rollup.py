@@ -7,7 +7,8 @@ Brings up its own munged, MariaDB and slurmdbd (no controller:
 tests/integration/mariadb.py), fills BENCH_ROLLUP_JOBS (100000) finished
 jobs (each with a .batch step) through slurmdbd's batch path
 (tests/perf/dbd_fill, what the controller sends) spread over the
-BENCH_ROLLUP_DAYS (7) days before the current hour on a 64-CPU cluster,
+BENCH_ROLLUP_DAYS (7) days before the current hour (evenly, 5 minutes
+and 1 CPU each) on a 128-CPU cluster,
 then prints `name: value` lines:
 
 - sreport over the whole span before any roll-up (computed from the
@@ -93,9 +94,9 @@ def main():
         exe = os.path.abspath(os.path.join(
             os.path.dirname(env.c.bins["slurmctld"]), "..", "tests",
             "dbd_fill"))
-        dt, r = timed(env, [exe, "-C", "64", "-b", str(base), "-s",
-                            str(top - base - 600), "-l", "300", "-c", "2",
-                            str(JOBS)])
+        gap = max(1, (top - base - 600) // JOBS)
+        dt, r = timed(env, [exe, "-C", "128", "-b", str(base), "-g",
+                            str(gap), "-l", "300", "-c", "1", str(JOBS)])
         say("cpus", os.cpu_count())
         say("job_records", JOBS)
         say("span_hours", (top - base) // 3600)
