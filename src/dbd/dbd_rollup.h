@@ -1,5 +1,5 @@
 /* dbd_rollup.h — sreport's usage roll-ups: hourly, daily and monthly
- * usage per cluster and per (account, user), kept in MariaDB (schema v5).
+ * usage per cluster and per (account, user), kept in MariaDB (schema v6).
  *
  * An hour is rolled up from the records: the cluster's CPUs (its
  * registration events, node name ""), node down/drain events, jobs'
