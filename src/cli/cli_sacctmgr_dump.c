@@ -181,11 +181,17 @@ static void assoc_opts(const dump_t *d, char **out, size_t row, long prow)
 						     "defqos")))
 		opt(out, "DefaultQOS", dq, true);
 	opt(out, "Fairshare", cli_sacctmgr_get(t, row, "share"), false);
+	opt(out, "GrpTRESMins", cli_sacctmgr_get(t, row, "grptresmins"),
+	    false);
+	opt(out, "GrpTRESRunMins", cli_sacctmgr_get(t, row, "grptresrunmins"),
+	    false);
 	opt(out, "GrpTRES", cli_sacctmgr_get(t, row, "grptres"), false);
 	opt(out, "GrpJobs", cli_sacctmgr_get(t, row, "grpjobs"), false);
 	opt(out, "GrpSubmitJobs", cli_sacctmgr_get(t, row, "grpsubmit"),
 	    false);
 	opt(out, "GrpWall", cli_sacctmgr_get(t, row, "grpwall"), false);
+	opt(out, "MaxTRESMinsPerJob", cli_sacctmgr_get(t, row, "maxtresmins"),
+	    false);
 	opt(out, "MaxTRESPerJob", cli_sacctmgr_get(t, row, "maxtres"), false);
 	opt(out, "MaxTRESPerNode", cli_sacctmgr_get(t, row, "maxtrespn"),
 	    false);

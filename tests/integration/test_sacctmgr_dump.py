@@ -33,7 +33,9 @@ SETUP = [
     "add account lim2 description=limits organization=org fairshare=3 "
     "grpjobs=1 grpsubmitjobs=3 grptres=cpu=4,mem=2G grpwall=7 maxjobs=8 "
     "maxsubmitjobs=10 maxtres=cpu=12,node=2 maxtrespernode=cpu=13 "
-    "maxwall=1-00:00:00 priority=15 qos=high,low defaultqos=low",
+    "maxwall=1-00:00:00 priority=15 qos=high,low defaultqos=low "
+    "grptresmins=cpu=5,mem=1G grptresrunmins=cpu=6 "
+    "maxtresminsperjob=cpu=11,node=1",
     "add user alice account=phys fairshare=5 maxsubmitjobs=9",
     "add user bob account=phys,chem defaultaccount=chem qos=normal,high "
     "defaultqos=high adminlevel=operator grptres=cpu=4 maxtres=cpu=2,mem=100",
@@ -62,7 +64,7 @@ Cluster - 'oracle':Fairshare=1:QOS='normal'
 Parent - 'root'
 User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1
 Account - 'chem':Description='chemistry':Organization='sci':Fairshare=20:GrpJobs=30:MaxJobs=7:MaxWallDurationPerJob=60
-Account - 'lim2':Description='limits':Organization='org':DefaultQOS='low':Fairshare=3:GrpTRES=cpu=4,mem=2G:GrpJobs=1:GrpSubmitJobs=3:GrpWall=7:MaxTRESPerJob=cpu=12,node=2:MaxTRESPerNode=cpu=13:MaxJobs=8:MaxSubmitJobs=10:MaxWallDurationPerJob=1440:Priority=15:QOS='high,low'
+Account - 'lim2':Description='limits':Organization='org':DefaultQOS='low':Fairshare=3:GrpTRESMins=cpu=5,mem=1G:GrpTRESRunMins=cpu=6:GrpTRES=cpu=4,mem=2G:GrpJobs=1:GrpSubmitJobs=3:GrpWall=7:MaxTRESMinsPerJob=cpu=11,node=1:MaxTRESPerJob=cpu=12,node=2:MaxTRESPerNode=cpu=13:MaxJobs=8:MaxSubmitJobs=10:MaxWallDurationPerJob=1440:Priority=15:QOS='high,low'
 Account - 'phys':Description='physics dept':Organization='sci':Fairshare=40
 Parent - 'chem'
 User - 'bob':DefaultAccount='chem':AdminLevel='Operator':DefaultQOS='high':Fairshare=1:GrpTRES=cpu=4:MaxTRESPerJob=cpu=2,mem=100M:QOS='high,normal'
