@@ -32,6 +32,7 @@
 #include "cli/cli_step_io.h"
 #include "cli/srun.h"
 #include "common/fname.h"
+#include "common/forward.h"
 #include "common/log.h"
 #include "common/multi_prog.h"
 #include "common/net.h"
@@ -339,22 +340,9 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 
 typedef struct {
 	launch_tasks_request_msg_t m;
-	char  host[256];
-	uint16_t port;
 	int   rc;
 	const char *node;
 } launch_t;
-
-static void *_launch_one(void *arg)
-{
-	launch_t *l = arg;
-	int rc = 0, err;
-
-	err = net_rpc_rc(l->host, l->port, REQUEST_LAUNCH_TASKS, &l->m, &rc,
-			 cli_conf()->message_timeout * 1000);
-	l->rc = err ? err : rc;
-	return NULL;
-}
 
 /* --mpi, else MpiDefault: LAUNCH_PMI (pmi2), LAUNCH_PMIX or 0. */
 static uint16_t _want_pmi(const srun_t *r)
@@ -451,7 +439,9 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 	uint32_t nn = st->node_cnt, *counts = xcalloc(nn + 1, sizeof(uint32_t));
 	uint32_t **ids = xcalloc(nn + 1, sizeof(uint32_t *));
 	launch_t *l = xcalloc(nn + 1, sizeof(launch_t));
-	pthread_t *th = xcalloc(nn + 1, sizeof(pthread_t));
+	const void **datas = xcalloc(nn + 1, sizeof(void *));
+	int *rcs = xcalloc(nn + 1, sizeof(int));
+	fwd_req_t fr = { .type = REQUEST_LAUNCH_TASKS };
 	char cwd[PATH_MAX], *ifname = NULL, *mapping = NULL;
 	const char *wd = r->o.desc.work_dir;
 	int rc = 0;
@@ -470,13 +460,7 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		mapping = _pmi_mapping(st->task_node, s->num_tasks);
 	for (uint32_t n = 0; n < nn; n++) {
 		launch_tasks_request_msg_t *m = &l[n].m;
-		char *colon;
 
-		snprintf(l[n].host, sizeof(l[n].host), "%s", s->node_addrs[n]);
-		if ((colon = strrchr(l[n].host, ':'))) {
-			*colon = '\0';
-			l[n].port = (uint16_t) atoi(colon + 1);
-		}
 		m->job_id = s->job_id;
 		m->step_id = s->step_id;
 		m->uid = getuid();
@@ -526,15 +510,25 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		}
 		m->multi_prog = r->mp_text;
 		l[n].node = s->node_names[n];
-		pthread_create(&th[n], NULL, _launch_one, &l[n]);
+		datas[n] = m;
 	}
+	/* along a tree of TreeWidth (common/forward.h) */
+	fr.cnt = nn;
+	fr.names = s->node_names;
+	fr.addrs = s->node_addrs;
+	fr.datas = datas;
+	fr.tree_width = cli_conf()->tree_width;
+	fr.timeout_ms = cli_conf()->message_timeout * 1000;
+	fr.orig_uid = (uint32_t) getuid();
+	fwd_send(&fr, rcs);
 	for (uint32_t n = 0; n < nn; n++) {
-		pthread_join(th[n], NULL);
-		if (l[n].rc && !rc) {
+		l[n].rc = rcs[n];
+		if (l[n].rc) {          /* every node that failed, as Slurm */
 			error("Task launch for StepId=%u.%u failed on node %s: %s",
 			      s->job_id, s->step_id, l[n].node,
 			      slurm_strerror(l[n].rc));
-			rc = l[n].rc;
+			if (!rc)
+				rc = l[n].rc;
 		}
 		xfree(l[n].m.gtids);
 		xfree(ids[n]);
@@ -544,7 +538,8 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 	xfree(counts);
 	xfree(ids);
 	xfree(l);
-	xfree(th);
+	xfree(datas);
+	xfree(rcs);
 	return rc;
 }
 

@@ -293,7 +293,7 @@ static const conf_key_t conf_keys[] = {
 	{ "TopologyParam", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "TopologyPlugin", NULL, CK_STR, NOF, "topology/none", NULL, 0, NULL },
 	{ "TrackWCKey", NULL, CK_BOOL, NOF, "NO", NULL, 0, NULL },
-	{ "TreeWidth", NULL, CK_U16, F(tree_width), "16", NULL, 0, NULL },
+	{ "TreeWidth", NULL, CK_U16, F(tree_width), "50", NULL, 0, NULL },
 	{ "UsePAM", "UsePam", CK_BOOL, NOF, "NO", NULL, 0, NULL },
 	{ "UnkillableStepProgram", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "UnkillableStepTimeout", NULL, CK_U16, NOF, "60", " sec", 0, NULL },

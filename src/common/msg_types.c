@@ -284,6 +284,22 @@ static const field_desc_t reattach_fields[] = {
 };
 #undef RA
 
+#define FW(m, t) F(forward_msg_t, m, t)
+static const field_desc_t forward_fields[] = {
+	FW(type, FT_U16), FW(tree_width, FT_U16), FW(timeout_ms, FT_U32),
+	FW(orig_uid, FT_U32), FW(names, FT_STRLIST),
+	FW(body, FT_STR), FW(bodies, FT_STRLIST),
+	FIELD_END
+};
+#undef FW
+
+#define FR(m, t) F(forward_resp_msg_t, m, t)
+static const field_desc_t forward_resp_fields[] = {
+	FR(names, FT_STRLIST), FR(rcs, FT_STR),
+	FIELD_END
+};
+#undef FR
+
 #define LT(m, t) F(launch_tasks_request_msg_t, m, t)
 static const field_desc_t launch_tasks_fields[] = {
 	LT(job_id, FT_U32), LT(step_id, FT_U32), LT(uid, FT_U32),
@@ -931,6 +947,8 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_STEP_LAYOUT, job_step_info_request_msg_t, step_info_request_fields),
 	ROW_FIELDS(RESPONSE_STEP_LAYOUT, step_layout_msg_t, step_layout_fields),
 	ROW_FIELDS(REQUEST_REATTACH_TASKS, reattach_tasks_msg_t, reattach_fields),
+	ROW_FIELDS(REQUEST_FORWARD, forward_msg_t, forward_fields),
+	ROW_FIELDS(RESPONSE_FORWARD, forward_resp_msg_t, forward_resp_fields),
 };
 #define TABLE_LEN (sizeof(table) / sizeof(table[0]))
 

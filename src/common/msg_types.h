@@ -84,6 +84,10 @@ typedef enum {
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
 	/* sattach -> slurmd -> step stepd */
 	REQUEST_REATTACH_TASKS = 6007,      /* reattach_tasks_msg_t */
+	/* srun / controller / slurmd -> slurmd: a request for a subtree of
+	 * nodes (TreeWidth fan-out, common/forward.h) */
+	REQUEST_FORWARD = 6050,             /* forward_msg_t */
+	RESPONSE_FORWARD,                   /* forward_resp_msg_t */
 
 	/* controller -> slurmd */
 	REQUEST_SIGNAL_JOB = 6004,          /* node_signal_msg_t */
@@ -682,6 +686,29 @@ typedef struct {
 	uint16_t  port;
 	char     *io_key;
 } reattach_tasks_msg_t;
+
+/* A request for every node of a subtree (common/forward.h), as Slurm's
+ * forward_t: names[0] is the receiver, which handles the request itself
+ * and passes it on to names[1..] in at most tree_width groups; each
+ * group's first node gets the group.  The request is packed (hex): one
+ * body for all, or one per node (srun's launches differ per node). */
+typedef struct {
+	uint16_t  type;           /* the request inside */
+	uint16_t  tree_width;
+	uint32_t  timeout_ms;     /* for one hop */
+	uint32_t  orig_uid;       /* who asked first (logs) */
+	char    **names;          /* NodeNames: each slurmd finds their
+				   * addresses in its slurm.conf */
+	char     *body;           /* the request, or NULL and ... */
+	char    **bodies;         /* ... one per name */
+} forward_msg_t;
+
+/* The subtree's answers: rcs[i] ("0,1001,...") is names[i]'s return code
+ * or the error reaching it. */
+typedef struct {
+	char    **names;
+	char     *rcs;
+} forward_resp_msg_t;
 
 /* srun -> each slurmd: start this node's tasks of a step. */
 typedef struct {

@@ -10,6 +10,7 @@
 #include <event2/event.h>
 #include <utlist.h>
 
+#include "common/forward.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -180,4 +181,69 @@ void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
 	r->done = done;
 	r->arg = arg;
 	agent_queue_work(_rpc_work, _rpc_done, r);
+}
+
+/* ---- one request to many nodes ---- */
+
+typedef struct {
+	char     **names;
+	char     **addrs;
+	uint32_t   cnt;
+	uint16_t   type;
+	void      *req;
+	uint16_t   tree_width;
+	int        timeout_ms;
+	int       *rc;
+} tree_item_t;
+
+static void _tree_work(void *arg)
+{
+	tree_item_t *t = arg;
+	fwd_req_t r = { .type = t->type, .cnt = t->cnt, .names = t->names,
+			.addrs = t->addrs, .data = t->req,
+			.tree_width = t->tree_width,
+			.timeout_ms = t->timeout_ms };
+
+	fwd_send(&r, t->rc);
+}
+
+static void _tree_done(void *arg)
+{
+	tree_item_t *t = arg;
+
+	for (uint32_t i = 0; i < t->cnt; i++)
+		if (t->rc[i])
+			info("agent: %s to node %s failed: %s",
+			     msg_type_name(t->type), t->names[i],
+			     slurm_strerror(t->rc[i]));
+	msg_body_free(t->type, t->req);
+	for (uint32_t i = 0; i < t->cnt; i++) {
+		xfree(t->names[i]);
+		xfree(t->addrs[i]);
+	}
+	xfree(t->names);
+	xfree(t->addrs);
+	xfree(t->rc);
+	xfree(t);
+}
+
+void agent_send_tree(char * const *names, char * const *addrs, uint32_t cnt,
+		     uint16_t type, void *req, uint16_t tree_width,
+		     int timeout_ms)
+{
+	tree_item_t *t = xmalloc(sizeof(*t));
+
+	t->names = xcalloc(cnt + 1, sizeof(char *));
+	t->addrs = xcalloc(cnt + 1, sizeof(char *));
+	for (uint32_t i = 0; i < cnt; i++) {
+		t->names[i] = xstrdup(names[i]);
+		t->addrs[i] = xstrdup(addrs[i]);
+	}
+	t->cnt = cnt;
+	t->type = type;
+	t->req = req;
+	t->tree_width = tree_width;
+	t->timeout_ms = timeout_ms;
+	t->rc = xcalloc(cnt + 1, sizeof(int));
+	agent_queue_work(_tree_work, _tree_done, t);
 }

@@ -27,6 +27,14 @@ void agent_fini(void);
  * done may be NULL. */
 void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
 		   int timeout_ms, agent_rpc_done_f done, void *arg);
+/* Send the same req (ownership passes) to many nodes along a tree of
+ * tree_width (common/forward.h): at most tree_width connections from
+ * here, each first node passes it on to its group.  names/addrs
+ * ("host:port") are copied.  A node that could not be reached or
+ * refused is logged with its name. */
+void agent_send_tree(char * const *names, char * const *addrs, uint32_t cnt,
+		     uint16_t type, void *req, uint16_t tree_width,
+		     int timeout_ms);
 /* Run work(arg) on a worker, then done(arg) on the loop. */
 void agent_queue_work(agent_work_f work, agent_done_f done, void *arg);
 /* Requests queued or running (for logs and tests). */

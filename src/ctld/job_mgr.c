@@ -471,10 +471,40 @@ static void _finish(job_record_t *j)
 	sched_trigger();
 }
 
-static void _send_terminate(job_record_t *j, node_record_t *n)
+/* A request to these nodes of the job, along the TreeWidth tree. */
+void job_mgr_send_nodes(const bitmap_t *nodes, uint16_t type, void *req)
+{
+	char **names = NULL, **addrs = NULL;
+	uint32_t cnt = 0;
+	long i;
+
+	for (i = bitmap_first_set(nodes); i >= 0;
+	     i = bitmap_next_set(nodes, i + 1)) {
+		node_record_t *n = node_mgr_at(i);
+
+		names = xrealloc(names, (cnt + 2) * sizeof(char *));
+		addrs = xrealloc(addrs, (cnt + 2) * sizeof(char *));
+		names[cnt] = n->info.name;
+		addrs[cnt++] = xstrdup_printf("%s:%u", n->info.node_addr,
+					      n->info.port);
+	}
+	if (cnt)
+		agent_send_tree(names, addrs, cnt, type, req,
+				ctld_conf()->tree_width,
+				ctld_conf()->message_timeout * 1000);
+	else
+		msg_body_free(type, req);
+	for (uint32_t k = 0; k < cnt; k++)
+		xfree(addrs[k]);
+	xfree(addrs);
+	xfree(names);
+}
+
+static void _terminate_all(job_record_t *j)
 {
 	node_signal_msg_t *s = xmalloc(sizeof(*s));
 
+	j->term_sent = time(NULL);
 	s->job_id = j->info.job_id;
 	s->step_id = NO_VAL32;
 	s->signal = 9;
@@ -482,18 +512,7 @@ static void _send_terminate(job_record_t *j, node_record_t *n)
 	/* the base state says why (stepd's "DUE TO ..."); REQUEUE kept */
 	s->job_state = j->info.job_state & (JOB_STATE_BASE | JOB_REQUEUE);
 	s->nodes = xstrdup(j->info.nodes);
-	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_TERMINATE_JOB, s,
-		      ctld_conf()->message_timeout * 1000, NULL, NULL);
-}
-
-static void _terminate_all(job_record_t *j)
-{
-	long i;
-
-	j->term_sent = time(NULL);
-	for (i = bitmap_first_set(j->comp_bitmap); i >= 0;
-	     i = bitmap_next_set(j->comp_bitmap, i + 1))
-		_send_terminate(j, node_mgr_at(i));
+	job_mgr_send_nodes(j->comp_bitmap, REQUEST_TERMINATE_JOB, s);
 }
 
 /* The end is on disk: now tell the nodes.  Sent earlier, a node could

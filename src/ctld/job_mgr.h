@@ -222,6 +222,10 @@ void          job_mgr_launch(job_record_t *j);
 /* After a restart: relaunch what PrologSlurmctld was holding. */
 void          job_mgr_launch_recover(void);
 /* REQUEST_SIGNAL_JOB to the job's nodes (KILL_JOB_BATCH: batch host). */
+/* Send req (ownership passes) to these nodes along the TreeWidth tree
+ * (agent_send_tree). */
+void          job_mgr_send_nodes(const bitmap_t *nodes, uint16_t type,
+				 void *req);
 void          job_mgr_signal_nodes(job_record_t *j, uint16_t sig,
 				   uint16_t flags);
 /* A requeued job's nodes are all clean (or it had none): pending again

@@ -42,27 +42,27 @@ static void _reply(net_conn_t *c, int rc)
 
 void job_mgr_signal_nodes(job_record_t *j, uint16_t sig, uint16_t flags)
 {
+	node_signal_msg_t *s;
+	bitmap_t *to;
 	long i;
 
-	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
-	     i = bitmap_next_set(j->node_bitmap, i + 1)) {
-		node_record_t *n = node_mgr_at(i);
-		node_signal_msg_t *s;
-
-		if ((flags & KILL_JOB_BATCH) &&
-		    xstrcmp(n->info.name, j->info.batch_host))
-			continue;
-		s = xmalloc(sizeof(*s));
-		s->job_id = j->info.job_id;
-		s->step_id = NO_VAL32;
-		s->signal = sig;
-		s->flags = flags;
-		s->job_state = j->info.job_state;
-		s->nodes = xstrdup(j->info.nodes);
-		agent_send_rc(n->info.node_addr, n->info.port,
-			      REQUEST_SIGNAL_JOB, s,
-			      ctld_conf()->message_timeout * 1000, NULL, NULL);
-	}
+	if (!j->node_bitmap)
+		return;
+	s = xmalloc(sizeof(*s));
+	to = bitmap_copy(j->node_bitmap);
+	/* the batch step only: its node */
+	for (i = bitmap_first_set(to); (flags & KILL_JOB_BATCH) && i >= 0;
+	     i = bitmap_next_set(to, i + 1))
+		if (xstrcmp(node_mgr_at(i)->info.name, j->info.batch_host))
+			bitmap_clear(to, i);
+	s->job_id = j->info.job_id;
+	s->step_id = NO_VAL32;
+	s->signal = sig;
+	s->flags = flags;
+	s->job_state = j->info.job_state;
+	s->nodes = xstrdup(j->info.nodes);
+	job_mgr_send_nodes(to, REQUEST_SIGNAL_JOB, s);
+	bitmap_destroy(to);
 }
 
 /* ---- requeue ---- */

@@ -12,6 +12,7 @@
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/epilog.h"
+#include "slurmd/forward_req.h"
 #include "slurmd/health.h"
 #include "slurmd/launch.h"
 #include "slurmd/launch_step.h"
@@ -258,6 +259,7 @@ static const struct {
 	{ REQUEST_LAUNCH_TASKS, req_launch_tasks },
 	{ REQUEST_JOB_STEP_STAT, req_step_stat },
 	{ REQUEST_REATTACH_TASKS, req_reattach },
+	{ REQUEST_FORWARD, forward_req },
 };
 
 /* Users may only launch tasks (their step credential is checked), ask
@@ -267,7 +269,8 @@ static bool authorized(const slurmd_t *sd, const slurm_msg_t *msg)
 {
 	if (msg->type == REQUEST_LAUNCH_TASKS ||
 	    msg->type == REQUEST_JOB_STEP_STAT ||
-	    msg->type == REQUEST_REATTACH_TASKS)
+	    msg->type == REQUEST_REATTACH_TASKS ||
+	    msg->type == REQUEST_FORWARD)         /* forward_req checks */
 		return true;
 	return msg->auth_uid == 0 || msg->auth_uid == sd->conf->slurm_user_id;
 }

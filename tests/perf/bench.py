@@ -14,7 +14,10 @@ N slurmd on loopback), then prints `name: value` lines:
             then with one held N_ARRAY-task array (the pending tasks are one
             record: the figures must not grow with the size)
   srun      median wall time of `srun -N1 -n1 true` and `srun -N4 -n4 true`
-            as job steps of an existing allocation (salloc --no-shell)
+            as job steps of an existing allocation (salloc --no-shell), and
+            the median CPU time the -N4 one costs srun, slurmctld, the
+            slurmds and their stepds together (NODES=32 with
+            BENCH_EXTRA_CONF=TreeWidth=4 measures the launch tree)
   queued    submit throughput (1 and PAR clients, N_SUBMIT jobs each) with
             N_QUEUED jobs already pending: what a commit costs when the
             controller holds many jobs
@@ -36,6 +39,7 @@ Run as root: /usr/bin/python3 tests/perf/bench.py
 """
 import json
 import os
+import resource
 import shlex
 import subprocess
 import sys
@@ -124,6 +128,39 @@ def median_wall_ms(c, argv, runs=RUNS):
     return "%.1f" % times[len(times) // 2]
 
 
+def _cluster_cpu_ms(c):
+    """CPU time so far of slurmctld and every slurmd (with the reaped
+    slurmstepds) plus this process's reaped children (srun), in ms."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for d in [c.ctld] + list(c.slurmds.values()):
+        try:
+            with open("/proc/%d/stat" % d.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15])   # u/s/cu/cs
+        except (OSError, AttributeError):
+            pass
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return total * 1000.0 / tick + (ru.ru_utime + ru.ru_stime) * 1000.0
+
+
+def median_wall_cpu_ms(c, argv, runs=RUNS):
+    """(median wall ms, median CPU ms of the whole cluster) per run."""
+    walls, cpus = [], []
+    for _ in range(runs + 1):
+        cpu0 = _cluster_cpu_ms(c)
+        t0 = time.perf_counter()
+        r = c.run(argv)
+        took = (time.perf_counter() - t0) * 1000
+        time.sleep(0.3)          # the stepds end and are reaped
+        if r.rc != 0:
+            return "NA (%r)" % r, "NA"
+        walls.append(took)
+        cpus.append(_cluster_cpu_ms(c) - cpu0)
+    walls, cpus = sorted(walls[1:]), sorted(cpus[1:])
+    return "%.1f" % walls[len(walls) // 2], "%.1f" % cpus[len(cpus) // 2]
+
+
 def bench_srun(c):
     import re
     r = c.run(["salloc", "--no-shell", "-N%d" % NODES, "--exclusive"])
@@ -134,8 +171,12 @@ def bench_srun(c):
     jid = m.group(1)
     say("srun_N1_n1_true_median_ms", median_wall_ms(
         c, ["srun", "--jobid=" + jid, "-N1", "-n1", "true"]))
-    say("srun_N%d_n%d_true_median_ms" % (NODES, NODES), median_wall_ms(
-        c, ["srun", "--jobid=" + jid, "-N%d" % NODES, "-n%d" % NODES, "true"]))
+    wall, cpu = median_wall_cpu_ms(
+        c, ["srun", "--jobid=" + jid, "-N%d" % NODES, "-n%d" % NODES, "true"])
+    say("srun_N%d_n%d_true_median_ms" % (NODES, NODES), wall)
+    # CPU of srun + slurmctld + slurmds + stepds per run: steadier than
+    # wall time on a loaded machine
+    say("srun_N%d_n%d_true_median_cluster_cpu_ms" % (NODES, NODES), cpu)
     c.run(["scancel", jid])
     wait_empty(c)
 

@@ -220,7 +220,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->max_job_id, 67043328);
 	assert_int_equal(c->max_job_count, 10000);
 	assert_int_equal(c->max_array_size, 1001);
-	assert_int_equal(c->tree_width, 16);
+	assert_int_equal(c->tree_width, 50);   /* 22.05 (oracle) */
 	assert_int_equal(c->return_to_service, 0);
 	assert_true(c->job_requeue);
 	assert_string_equal(c->auth_type, "auth/munge");
@@ -562,7 +562,7 @@ static void test_kv(void **state)
 		{ "SrunPortRange", "0-0" },
 		{ "SuspendTime", "INFINITE" },
 		{ "TaskPluginParam", "(null type)" },
-		{ "TreeWidth", "16" },
+		{ "TreeWidth", "50" },
 		{ "UsePam", "No" },
 		{ "VSizeFactor", "0 percent" },
 		{ "slurmdtimeout", "300 sec" },
