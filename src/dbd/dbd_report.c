@@ -198,9 +198,9 @@ static int rolled_span(rep_t *r)
 		return 0;
 	r->roll_end = hour < r->end ? hour : r->end;
 	r->table = pick_table(r->start, r->roll_end, day, month);
-	debug2("sreport %s: [%" PRId64 ", %" PRId64 ") from the %s roll-ups, "
-	       "the rest from the records", r->req->cluster, r->start,
-	       r->roll_end, r->table);
+	debug("sreport %s: [%" PRId64 ", %" PRId64 ") from the %s roll-ups, "
+	      "[%" PRId64 ", %" PRId64 ") from the records", r->req->cluster,
+	      r->start, r->roll_end, r->table, r->roll_end, r->end);
 	return 0;
 }
 

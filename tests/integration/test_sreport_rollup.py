@@ -32,6 +32,7 @@ pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
                                 % ", ".join(mariadb.missing_tools()))
 
 U1, U2 = "sluice_u1", "sluice_u2"
+FULL = os.environ.get("SLUICE_ROLLUP_FULL") == "1"
 HOUR = 3600
 CPUS = 8
 
@@ -167,6 +168,15 @@ def rollup(env, *args, user=None):
     return env.sacctmgr("-i", "rollup", *args, user=user, timeout=300)
 
 
+def used_table(env, ws, we):
+    """Which roll-up table slurmdbd's log says the last report over
+    [ws, we) read."""
+    import re
+    m = re.findall(r"sreport sluice: \[%d, (\d+)\) from the (\w+) roll-ups"
+                   % ws, env.dbd_log_text())
+    return m[-1] if m else None
+
+
 def check_window(env, ws, we, *window):
     want = env.data.expect(ws, we)
     got = util(env, *window)
@@ -197,6 +207,8 @@ def test_yesterday_from_the_daily_rollup(env):
     y0 = env.data.y0
     assert rollup(env).rc == 0
     want = check_window(env, y0, y0 + 24 * HOUR)
+    assert used_table(env, y0, y0 + 24 * HOUR) == (str(y0 + 24 * HOUR),
+                                                   "day")
     assert want["alloc"] > 20000 and want["down"] == 2 * HOUR and \
         want["plan"] == 3 * 600 and want["reported"] > 14 * CPUS * HOUR
     # AccountUtilizationByUser: accounts with their sums, users below
@@ -240,6 +252,7 @@ def test_hours_from_the_hourly_rollup(env):
     ws, we = y0 + 10 * HOUR, y0 + 13 * HOUR
     window = ("start=%s" % _iso(ws), "end=%s" % _iso(we))
     want = check_window(env, ws, we, *window)
+    assert used_table(env, ws, we) == (str(we), "hour")
     assert want["down"] == 2 * HOUR and want["alloc"] > 0
     # Slurm rounds the window to hours (10:20 -> 10:00, 12:40 -> 13:00)
     assert util(env, "start=%s" % _iso(ws + 1200),
@@ -291,3 +304,65 @@ def test_rollups_outlive_job_records_until_purge_usage(env):
         time.sleep(0.5)
     assert util(env) is None
     assert util(env, *window) is None
+
+
+def _month_start(t, back=0):
+    lt = time.localtime(t)
+    y, m = lt.tm_year, lt.tm_mon - back
+    while m < 1:
+        y, m = y - 1, m + 12
+    return int(time.mktime((y, m, 1, 0, 0, 0, 0, 0, -1)))
+
+
+@pytest.mark.skipif(not FULL, reason="heavy: SLUICE_ROLLUP_FULL=1")
+def test_crash_mid_rollup_and_months(users):
+    """SLUICE_ROLLUP_FULL=1: 20,000 jobs since the first of last month;
+    slurmdbd SIGKILLed in the middle of rolling them up; after a restart
+    every hour is rolled up once (no gap, nothing twice) and sreport over
+    last month (the monthly roll-up) and over yesterday equals the sums
+    from sacct."""
+    import signal
+    e = mariadb.AcctEnv(tag="rollup-full", nodes=1)
+    try:
+        e.start()
+        for args in (["add", "cluster", "sluice"], ["add", "account", "a1"],
+                     ["add", "user", U1, U2, "account=a1"]):
+            assert e.sacctmgr("-i", *args).rc == 0
+        d = Data(e)
+        m0 = _month_start(time.time(), 1)
+        top = int(time.time()) // HOUR * HOUR
+        n = int(os.environ.get("SLUICE_ROLLUP_FULL_JOBS", "20000"))
+        d.cluster_from, d.down = m0, (0, 0, 0)
+        d.fill(100000, n, "-C", CPUS, "-b", m0, "-g", (top - m0) // n,
+               "-l", 900, "-U", "%d,%d" % (_uid(U1), _uid(U2)), "-a", "a1")
+        e.data = d
+        import subprocess
+        p = subprocess.Popen([e.sacctmgr_bin(), "-i", "rollup"],
+                             env=e.c.env_for(None, None, None),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        mid = None
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            r = e.db.sql("SELECT hour_last FROM rollup_table", db=e.db.db)
+            h = int(r.stdout.split()[0]) if r.stdout.split() else 0
+            if m0 < h < top:
+                mid = h
+                break
+            time.sleep(0.05)
+        e.stop_dbd(sig=signal.SIGKILL)
+        p.communicate(timeout=60)
+        assert mid, "the roll-up was not caught in the middle"
+        e.start_dbd()
+        assert rollup(e).rc == 0
+        r = e.db.sql("SELECT COUNT(*), COUNT(DISTINCT time_start), "
+                     "MIN(time_start), MAX(time_start) FROM "
+                     "cluster_usage_hour_table", db=e.db.db)
+        cnt, dist, lo, hi = map(int, r.stdout.split())
+        assert (cnt, dist, lo, hi) == ((top - m0) // HOUR,) * 2 + \
+            (m0, top - HOUR), r.stdout
+        m1 = _month_start(time.time())
+        check_window(e, m0, m1, "start=%s" % _iso(m0), "end=%s" % _iso(m1))
+        assert used_table(e, m0, m1) == (str(m1), "month")
+        check_window(e, d.y0, d.y0 + 24 * HOUR)
+    finally:
+        e.finish()
