@@ -73,13 +73,18 @@ class Data:
     def jobs(self):
         """[(user, account, cpus, eligible, start, end or None)] from
         sacct."""
+        sel = ["-j", ",".join(map(str, self.ids))]
+        if len(self.ids) > 1000:      # too long for one argument
+            sel = ["-S", _iso(self.cluster_from - 86400), "-E", "now"]
         r = self.env.sacct("-a", "-X", "-P", "-n", "-o",
                            "JobIDRaw,User,Account,AllocCPUS,Eligible,Start,"
-                           "End", "-j", ",".join(map(str, self.ids)))
+                           "End", *sel, timeout=600)
         assert r.rc == 0, r
-        out = []
+        out, ids = [], set(map(str, self.ids))
         for line in r.out.splitlines():
             _id, user, acct, cpus, el, st, en = line.split("|")
+            if _id not in ids:
+                continue
             ts = [int(time.mktime(time.strptime(v, "%Y-%m-%dT%H:%M:%S")))
                   if v not in ("Unknown", "None") else None
                   for v in (el, st, en)]
