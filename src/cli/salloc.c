@@ -24,6 +24,7 @@
 #include "cli/cli_alloc.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
+#include "cli/cli_spank.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -112,12 +113,19 @@ int main(int argc, char **argv)
 	o.extra_long = salloc_long;
 	o.extra_short = "";
 	o.extra_cb = _extra;
+	o.spank = cli_spank_start(S_CTX_ALLOCATOR);
 	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
 		exit(1);
 	_early_exits(&o);
-	if (cli_opt_parse_env(&o, environ) < 0 || cli_opt_validate(&o) < 0)
+	if (cli_opt_parse_env(&o, environ) < 0 ||
+	    cli_spank_env_options(&o, environ) < 0 || cli_opt_validate(&o) < 0)
 		exit(1);
 	cli_init("salloc", o.verbose - o.quiet);
+	cli_spank_post_opt(&o);
+	/* the plugins' options and job control variables go with the job
+	 * (its Prolog sees them) and to the command, whose sruns pass the
+	 * options on to their steps */
+	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
 	if (cli_alloc_request(&o, first < argc ? argv[first] : "interactive",
 			      &job_id) < 0)
 		exit(1);
@@ -128,15 +136,18 @@ int main(int argc, char **argv)
 		info("Granted job allocation %u", job_id);
 	if (no_shell) {
 		job_info_free_members(&ji);
+		cli_spank_finish(&o);
 		cli_opt_free(&o);
 		return 0;
 	}
 	cli_alloc_env(&environ, &ji, &o);
+	environ = spank_stack_job_env(o.spank, environ);
 	job_info_free_members(&ji);
 	status = _run(argv + first);
 	if (!o.quiet)
 		info("Relinquishing job allocation %u", job_id);
 	cli_alloc_release(job_id, (uint32_t) status);
+	cli_spank_finish(&o);
 	cli_opt_free(&o);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);

@@ -20,10 +20,10 @@
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "cli/cli_opt.h"
+#include "cli/cli_spank.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
-#include "common/spank.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -217,45 +217,6 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	xfree(cwd);
 }
 
-/* The allocator context of the SPANK plugins in plugstack.conf: loaded and
- * initialised before any option is read, so their options are known.  No
- * slurm.conf yet: no plugins (cli_init() reports the config later). */
-static spank_stack_t *spank_start(void)
-{
-	char err[512] = "";
-	slurm_conf_t *c = conf_load(NULL, err, sizeof(err));
-	spank_stack_t *s;
-
-	if (!c)
-		return NULL;
-	s = spank_stack_create(S_CTX_ALLOCATOR, c->plugstack_config,
-			       c->plugin_dir, NULL);
-	conf_destroy(c);
-	if (!s || spank_stack_call(s, SPANK_CB_INIT, NULL, NULL) < 0) {
-		error("Failed to initialize plugin stack");
-		exit(1);
-	}
-	return s;
-}
-
-/* Options are all read: init_post_opt; the options' values and the
- * plugins' job-control variables go with the job. */
-static void spank_post_opt(cli_job_opts_t *o)
-{
-	if (spank_stack_call(o->spank, SPANK_CB_INIT_POST_OPT, NULL,
-			     NULL) < 0) {
-		error("Plugin stack post-option processing failed");
-		exit(1);
-	}
-}
-
-static void spank_finish(cli_job_opts_t *o)
-{
-	spank_stack_call(o->spank, SPANK_CB_EXIT, NULL, NULL);
-	spank_stack_destroy(o->spank);
-	o->spank = NULL;
-}
-
 static void submit_failed(int rc, const char *msg)
 {
 	if (msg && *msg)
@@ -439,12 +400,12 @@ int main(int argc, char **argv)
 
 	cli_init_noconf("sbatch", 0);
 	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
-	o.spank = spank_start();
+	o.spank = cli_spank_start(S_CTX_ALLOCATOR);
 	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
 		exit(255);
 	early_exits(&o);
 	if (cli_opt_parse_env(&o, environ) < 0 ||
-	    spank_stack_options_from_env(o.spank, environ, CLI_SRC_ENV) < 0)
+	    cli_spank_env_options(&o, environ) < 0)
 		exit(255);
 	if (o.wrap) {
 		if (first < argc) {
@@ -462,7 +423,7 @@ int main(int argc, char **argv)
 	    cli_opt_validate(&o) < 0)
 		exit(255);
 	cli_init("sbatch", o.verbose - o.quiet);
-	spank_post_opt(&o);
+	cli_spank_post_opt(&o);
 	o.desc.script = script;
 	fill_desc(&o, path, argc, argv, first);
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
@@ -479,7 +440,7 @@ int main(int argc, char **argv)
 	else if (!o.quiet)
 		printf("Submitted batch job %u\n", job_id);
 	fflush(stdout);
-	spank_finish(&o);
+	cli_spank_finish(&o);
 	if (o.wait)
 		rc = wait_job(job_id);
 	cli_opt_free(&o);

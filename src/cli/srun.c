@@ -29,6 +29,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "cli/cli_opt.h"
+#include "cli/cli_spank.h"
 #include "cli/cli_step_io.h"
 #include "cli/srun.h"
 #include "common/fname.h"
@@ -159,12 +160,14 @@ static void _parse(srun_t *r, int argc, char **argv)
 
 	cli_opt_init(o, CLI_CMD_SRUN, "srun");
 	srun_opt_setup(o, &r->so);
+	o->spank = cli_spank_start(S_CTX_LOCAL);
 	if (cli_opt_parse_argv(o, argc, argv, &first) < 0)
 		exit(1);
 	_early_exits(r);
 	n_argv = o->desc.num_tasks != NO_VAL32;
 	N_argv = o->desc.min_nodes != NO_VAL32;
-	if (cli_opt_parse_env(o, environ) < 0)
+	if (cli_opt_parse_env(o, environ) < 0 ||
+	    cli_spank_env_options(o, environ) < 0)
 		exit(1);
 	if (n_argv && !N_argv && o->desc.min_nodes != NO_VAL32 &&
 	    o->desc.num_tasks < o->desc.min_nodes)
@@ -571,6 +574,31 @@ static void _tty_raw(const srun_t *r)
 	}
 }
 
+/* The step exists: the local plugins learn the job (the items Slurm
+ * gives srun's plugins) and may look at the environment the tasks get;
+ * the options given to srun travel with it to the remote context. */
+static int _local_user_init(srun_t *r, const job_step_create_response_msg_t *s,
+			    char ***env)
+{
+	spank_job_t job = {
+		.uid = (uint32_t) getuid(), .gid = (uint32_t) getgid(),
+		.job_id = s->job_id, .step_id = s->step_id,
+		.nnodes = (uint32_t) xstrarray_len(s->node_names),
+		.total_task_count = s->num_tasks,
+		.argv = r->argv, .env = env,
+	};
+	int rc;
+
+	*env = spank_stack_job_env(r->o.spank, *env);
+	spank_stack_set_job(r->o.spank, &job);
+	rc = spank_stack_call(r->o.spank, SPANK_CB_LOCAL_USER_INIT, NULL,
+			      NULL);
+	spank_stack_set_job(r->o.spank, NULL);
+	if (rc < 0)
+		error("Failure in local plugin stack");
+	return rc;
+}
+
 static int _run_step(srun_t *r)
 {
 	job_step_create_response_msg_t *s;
@@ -602,6 +630,11 @@ static int _run_step(srun_t *r)
 		goto out;
 	}
 	env = _step_env(r, s, counts);
+	if (_local_user_init(r, s, &env) < 0) {
+		xstrarray_free(env);
+		rc = 1;
+		goto out;
+	}
 	rc = _launch(r, s, &st, env);
 	xstrarray_free(env);
 	if (rc) {
@@ -628,6 +661,7 @@ int main(int argc, char **argv)
 	cli_init_noconf("srun", 0);
 	_parse(&r, argc, argv);
 	cli_init("srun", r.o.verbose - r.o.quiet);
+	cli_spank_post_opt(&r.o);
 	r.my_addr = cli_my_addr();
 	r.listen_fd = net_listen_tcp(NULL, 0);
 	if (r.listen_fd < 0) {
@@ -640,6 +674,7 @@ int main(int argc, char **argv)
 	rc = _run_step(&r);
 	if (r.own_alloc)
 		cli_alloc_release(r.job_id, (uint32_t) (rc & 0xff) << 8);
+	cli_spank_finish(&r.o);
 	close(r.listen_fd);
 	xfree(r.my_addr);
 	xstrarray_free(r.argv);

@@ -207,6 +207,12 @@ void spank_stack_destroy(spank_stack_t *s)
 	xfree(s);
 }
 
+void spank_stack_set_job(spank_stack_t *s, spank_job_t *job)
+{
+	if (s)
+		s->job = job;
+}
+
 size_t spank_stack_plugin_count(const spank_stack_t *s)
 {
 	return s ? s->nplugins : 0;

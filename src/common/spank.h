@@ -1,8 +1,9 @@
 /* spank.h — the SPANK host: plugstack.conf, loading site plugins, running
  * their callbacks in one context, and their options.
  *
- * A program makes one stack for its context (sbatch: S_CTX_ALLOCATOR,
- * slurmstepd: S_CTX_REMOTE), runs the callbacks in Slurm's order with
+ * A program makes one stack for its context (sbatch, salloc:
+ * S_CTX_ALLOCATOR; srun: S_CTX_LOCAL; slurmstepd: S_CTX_REMOTE), runs the
+ * callbacks in Slurm's order with
  * spank_stack_call(), and destroys it.  Plugins call back through the
  * functions of <slurm/spank.h>, which read what the host described in
  * spank_job_t / spank_task_t.  A stack with no plugstack.conf is empty and
@@ -64,6 +65,8 @@ typedef struct {
 	char     *alloc_cores;        /* "0-3" */
 	uint32_t  restart_count;
 	uint32_t  array_job_id, array_task_id;
+	const uint32_t *gtids;        /* global id of each local task, or
+				       * NULL: local id = global id */
 	char    **argv;               /* the job's command, NULL-terminated */
 	char   ***env;                /* the job's environment (spank_*env) */
 	gid_t    *gids;
@@ -106,6 +109,9 @@ typedef struct spank_stack spank_stack_t;
 spank_stack_t *spank_stack_create(spank_context_t ctx, const char *conf_path,
 				  const char *plugin_dir, spank_job_t *job);
 void   spank_stack_destroy(spank_stack_t *s);
+/* The job became known (srun's local context, once its step exists:
+ * local_user_init on sees the job items Slurm gives there). */
+void   spank_stack_set_job(spank_stack_t *s, spank_job_t *job);
 size_t spank_stack_plugin_count(const spank_stack_t *s);
 
 /* Run one callback in every plugin, in plugstack.conf order.  0, or -1

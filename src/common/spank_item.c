@@ -1,6 +1,7 @@
 /* spank_item.c — spank_get_item(): what the host described about the job
  * and the task, by item.  Items that need the job exist in the remote
- * context only (ESPANK_NOT_REMOTE elsewhere); task items only in task
+ * context only (ESPANK_NOT_REMOTE elsewhere), but for the few srun's
+ * local context has once its step exists; task items only in task
  * callbacks (ESPANK_NOT_TASK).
  */
 #define _GNU_SOURCE
@@ -71,6 +72,7 @@ static spank_err_t put_u32(va_list ap, uint32_t v)
 static spank_err_t map_item(spank_t h, spank_item_t item, va_list ap)
 {
 	const spank_task_t *t = h->task;
+	const spank_job_t *j = h->stack->job;
 	uint32_t *out;
 	long key;
 
@@ -90,14 +92,29 @@ static spank_err_t map_item(spank_t h, spank_item_t item, va_list ap)
 			(uint32_t)t->local_id;
 		return ESPANK_SUCCESS;
 	}
-	if (key >= (long)h->stack->job->local_task_count &&
-	    item == S_JOB_LOCAL_TO_GLOBAL_ID)
+	if (key < 0)
 		return ESPANK_NOEXIST;
-	if (item == S_JOB_GLOBAL_TO_LOCAL_ID &&
-	    key >= (long)h->stack->job->total_task_count)
+	if (item == S_JOB_LOCAL_TO_GLOBAL_ID) {
+		if (key >= (long)j->local_task_count)
+			return ESPANK_NOEXIST;
+		*out = j->gtids ? j->gtids[key] : (uint32_t)key;
+		return ESPANK_SUCCESS;
+	}
+	if (key >= (long)j->total_task_count)
 		return ESPANK_NOEXIST;
-	*out = (uint32_t)key;
-	return ESPANK_SUCCESS;
+	if (!j->gtids) {
+		if (key >= (long)j->local_task_count)
+			return ESPANK_NOEXIST;
+		*out = (uint32_t)key;
+		return ESPANK_SUCCESS;
+	}
+	for (uint32_t i = 0; i < j->local_task_count; i++) {
+		if (j->gtids[i] == (uint32_t)key) {
+			*out = i;
+			return ESPANK_SUCCESS;
+		}
+	}
+	return ESPANK_NOEXIST;
 }
 
 static spank_err_t task_item(spank_t h, spank_item_t item, va_list ap)
@@ -264,6 +281,15 @@ static spank_err_t own_id(spank_item_t item, va_list ap)
 	return ESPANK_SUCCESS;
 }
 
+/* What srun's plugins may ask (once the step exists; before, nothing). */
+static bool local_item(spank_item_t item)
+{
+	return item == S_JOB_UID || item == S_JOB_GID || item == S_JOB_ID ||
+	       item == S_JOB_STEPID || item == S_JOB_ARGV ||
+	       item == S_JOB_ENV || item == S_JOB_TOTAL_TASK_COUNT ||
+	       item == S_JOB_NNODES;
+}
+
 static bool needs_job(spank_item_t item)
 {
 	return item <= S_JOB_SUPPLEMENTARY_GIDS ||
@@ -284,6 +310,12 @@ API spank_err_t spank_get_item(spank_t h, spank_item_t item, ...)
 		rc = version_item(item, ap);
 	else if (h->stack->ctx == S_CTX_JOB_SCRIPT && h->stack->job)
 		rc = job_script_item(h, item, ap);
+	else if (h->stack->ctx == S_CTX_LOCAL && h->stack->job)
+		rc = local_item(item) ? job_item(h, item, ap) :
+			ESPANK_NOT_REMOTE;
+	else if (h->stack->ctx == S_CTX_LOCAL && local_item(item) &&
+		 item != S_JOB_UID && item != S_JOB_GID)
+		rc = ESPANK_NOT_AVAIL;      /* no step yet */
 	else if (h->stack->ctx != S_CTX_REMOTE && needs_job(item) &&
 		 item != S_JOB_UID && item != S_JOB_GID)
 		rc = ESPANK_NOT_REMOTE;

@@ -294,6 +294,101 @@ def test_required_plugin_failing_task_init_fails_job(spank_cluster):
     assert c.wait_done(jobid) == "COMPLETED"
 
 
+# ---- srun (local context, and the remote context of its steps) ----------
+
+TASK = ('echo "T $SLURM_PROCID|$DEMO_SPANK_OPT|$DEMO_SPANK_OPT_REMOTE|'
+        '$DEMO_SPANK_WRAPPED|$DEMO_SPANK_USER_INIT|$DEMO_SPANK_PRIV_EUID|'
+        '$DEMO_SPANK_ITEMS"')
+
+
+def test_srun_local_and_remote_contexts(spank_cluster):
+    """srun --demo-opt: the local context runs init, init_post_opt and
+    local_user_init (with the job items Slurm gives it there, and no
+    others); each task of the step runs with the option's value, the
+    prepended argv, user_init's variable and its own task ids."""
+    c = spank_cluster
+    plugstack(c, "required %s prepend\n" % c.spank_so)
+    uid = pwd.getpwnam("sluice_u1").pw_uid
+    r = c.run(["srun", "-v", "-N2", "-n3", "--demo-opt=viasrun", "sh", "-c",
+               TASK], user="sluice_u1")
+    assert r.rc == 0, r
+    # (init runs before -v is read: its verbose line is not shown)
+    for cb in ("init_post_opt ctx=1 opt=viasrun getopt=1", "exit ctx=1"):
+        assert "srun: demo_spank: " + cb in r.err, (cb, r.err)
+    m = re.search(r"srun: demo_spank: local_user_init job=(\d+) step=0 "
+                  r"nnodes=2 ttasks=3 argv0=sh nodeid=not_remote "
+                  r"opt=viasrun", r.err)
+    assert m, r.err
+    jobid = int(m.group(1))
+    rows = sorted(l[2:].split("|") for l in r.out.splitlines()
+                  if l.startswith("T "))
+    assert [row[0] for row in rows] == ["0", "1", "2"], r.out
+    seen_local = set()
+    for gtid, opt, remote, wrapped, user_init, priv, items in rows:
+        assert (opt, remote, wrapped) == ("viasrun", "1", "1"), rows
+        assert (user_init, priv) == (str(uid), "0"), rows
+        it = dict(kv.split("=", 1) for kv in items.split())
+        assert it["job"] == str(jobid) and int(it["step"], 16) == 0, it
+        assert it["gtask"] == gtid and it["ttasks"] == "3", it
+        assert it["nnodes"] == "2" and it["pid"] == "self", it
+        seen_local.add((it["nodeid"], it["task"], it["ltasks"]))
+    # block layout: node 0 runs tasks 0,1 (local 0,1), node 1 task 2
+    assert seen_local == {("0", "0", "2"), ("0", "1", "2"),
+                          ("1", "0", "1")}, seen_local
+
+
+def test_srun_help_lists_plugin_option(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s\n" % c.spank_so)
+    r = c.run(["srun", "--help"], user="sluice_u1")
+    assert r.rc == 0 and "--demo-opt=ARG" in r.out, r
+    r = c.run(["srun", "--demo-opt=fail", "true"], user="sluice_u1")
+    assert r.rc != 0 and "Invalid --demo-opt argument: fail" in r.err, r
+
+
+def test_srun_required_plugin_failures(spank_cluster):
+    c = spank_cluster
+    plugstack(c, "required %s fail_init\n" % c.spank_so)
+    r = c.run(["srun", "true"], user="sluice_u1")
+    assert r.rc == 1, r
+    assert "srun: error: Plug-in initialization failed" in r.err, r
+    # failing only on the nodes: the launch fails, the step ends at once
+    # (its CPUs are not held), and the allocation goes on
+    plugstack(c, "")
+    r = c.run(["salloc", "-N1", "--no-shell"], user="sluice_u1")
+    assert r.rc == 0, r
+    jobid = re.search(r"Granted job allocation (\d+)", r.err).group(1)
+    try:
+        plugstack(c, "required %s fail_remote_init\n" % c.spank_so)
+        r = c.run(["srun", "--jobid=" + jobid, "true"], user="sluice_u1")
+        assert r.rc != 0, r
+        plugstack(c, "")
+        r = c.run(["srun", "--jobid=" + jobid, "-I5", "echo", "ok"],
+                  user="sluice_u1", timeout=30)
+        assert (r.rc, r.out) == (0, "ok\n"), r
+        r = c.run(["squeue", "-h", "-s", "-j", jobid, "-o", "%i"])
+        assert r.out.split() == [], r
+    finally:
+        c.run(["scancel", jobid])
+
+
+def test_salloc_option_reaches_steps(spank_cluster):
+    """salloc's allocator context registers the option; its value goes to
+    the command, whose sruns carry it to their tasks."""
+    c = spank_cluster
+    plugstack(c, "required %s\n" % c.spank_so)
+    r = c.run(["salloc", "-v", "-N1", "--demo-opt=viasalloc",
+               c.bin("srun"), "sh", "-c",
+               'echo "got=$DEMO_SPANK_OPT remote=$DEMO_SPANK_OPT_REMOTE"'],
+              user="sluice_u1")
+    assert r.rc == 0, r
+    assert "got=viasalloc remote=1" in r.out, r
+    for cb in ("init_post_opt ctx=3 opt=viasalloc", "exit ctx=3"):
+        assert "salloc: demo_spank: " + cb in r.err, (cb, r.err)
+    r = c.run(["salloc", "--help"], user="sluice_u1")
+    assert "--demo-opt=ARG" in r.out, r
+
+
 def test_required_job_prolog_failure_fails_launch(spank_cluster):
     """Last in the file: the node is drained afterwards.  A required
     plugin failing in job_prolog is a prolog failure, handled as Slurm
@@ -311,3 +406,4 @@ def test_required_job_prolog_failure_fails_launch(spank_cluster):
     r = c.run(["sinfo", "-R", "-h", "-o", "%E|%N"])
     assert "Prolog error|n2" in r.out, r
     c.run(["scancel", str(jobid)])
+

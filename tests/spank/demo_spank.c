@@ -8,10 +8,12 @@
  *              DEMO_SPANK_OPT (the option's value), DEMO_SPANK_ITEMS (the
  *              items it could read) and, with the "prepend" argument,
  *              prepends "/usr/bin/env DEMO_SPANK_WRAPPED=1" to the task.
+ * local      (srun) local_user_init logs the job items it may read.
  * Each callback logs "demo_spank: <callback> ...": with slurm_info in
  * slurmstepd (the node's log), slurm_verbose in commands (sbatch -v).
  *
- * plugstack.conf arguments: "fail_init" (init returns -1), "prepend",
+ * plugstack.conf arguments: "fail_init" (init returns -1),
+ * "fail_remote_init" (only in slurmstepd), "prepend",
  * "prepend_path" (the wrapper as "env", found in the job's PATH),
  * "fail_task_init" (task_init returns -1), "fail_job_prolog".
  * job_prolog and job_epilog log the job id, uid and SPANK_DEMO_JC (the
@@ -70,7 +72,8 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 
 	LOG("demo_spank: init ctx=%d remote=%d", (int)spank_context(),
 		   spank_remote(sp));
-	if (has_arg(ac, av, "fail_init")) {
+	if (has_arg(ac, av, "fail_init") ||
+	    (spank_remote(sp) && has_arg(ac, av, "fail_remote_init"))) {
 		slurm_error("demo_spank: failing init as asked");
 		return -1;
 	}
@@ -91,6 +94,28 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 		   (int)spank_context(), opt_seen ? opt_value : "(none)", got);
 	if (opt_seen && spank_context() == S_CTX_ALLOCATOR)
 		spank_job_control_setenv(sp, "DEMO_JC", opt_value, 1);
+	return 0;
+}
+
+/* srun, once its step exists: the job items the local context has */
+int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
+{
+	uint32_t job = 0, step = 0, nn = 0, ttc = 0, nid = 0;
+	int argc = 0;
+	char **argv = NULL;
+	spank_err_t remote_only;
+
+	spank_get_item(sp, S_JOB_ID, &job);
+	spank_get_item(sp, S_JOB_STEPID, &step);
+	spank_get_item(sp, S_JOB_NNODES, &nn);
+	spank_get_item(sp, S_JOB_TOTAL_TASK_COUNT, &ttc);
+	spank_get_item(sp, S_JOB_ARGV, &argc, &argv);
+	remote_only = spank_get_item(sp, S_JOB_NODEID, &nid);
+	LOG("demo_spank: local_user_init job=%u step=%u nnodes=%u ttasks=%u "
+	    "argv0=%s nodeid=%s opt=%s", job, step, nn, ttc,
+	    argc > 0 ? argv[0] : "?",
+	    remote_only == ESPANK_NOT_REMOTE ? "not_remote" : "?",
+	    opt_seen ? opt_value : "(none)");
 	return 0;
 }
 

@@ -1,6 +1,7 @@
-/* spank_stepd.c — SPANK in a batch job's slurmstepd: the remote context
- * and the job_script one (see spank_stepd.h).  One job per slurmstepd, so
- * the remote stack is module state.
+/* spank_stepd.c — SPANK in slurmstepd: the remote context of a batch
+ * job or of a node's share of an srun step, and the job_script context
+ * (see spank_stepd.h).  One job or step per slurmstepd, so the remote
+ * stack is module state.
  */
 #define _GNU_SOURCE
 #include "slurmd/stepd/spank_stepd.h"
@@ -26,14 +27,32 @@ static struct {
 	spank_job_t    job;
 	char         **env;        /* the job's environment */
 	spank_task_t   task;
-	char         **argv;       /* the batch step's command */
+	char         **argv;       /* the step's command */
+	uint32_t      *gtids;      /* an srun step's tasks on this node */
 } st;
+
+static void fill_gids(const char *user_name, gid_t gid)
+{
+	spank_job_t *sj = &st.job;
+	int n = 64;
+
+	sj->gids = xcalloc((size_t)n, sizeof(gid_t));
+	if (!user_name ||
+	    getgrouplist(user_name, gid, sj->gids, &n) < 0) {
+		sj->gids = xrealloc(sj->gids, (size_t)(n + 1) * sizeof(gid_t));
+		if (!user_name ||
+		    getgrouplist(user_name, gid, sj->gids, &n) < 0) {
+			sj->gids[0] = gid;
+			n = 1;
+		}
+	}
+	sj->ngids = n;
+}
 
 static void fill_job(const stepd_t *sd, const char *script)
 {
 	const batch_launch_msg_t *j = sd->job;
 	spank_job_t *sj = &st.job;
-	int n = 64;
 
 	sj->uid = j->uid;
 	sj->gid = j->gid;
@@ -61,13 +80,7 @@ static void fill_job(const stepd_t *sd, const char *script)
 		st.argv = xstrarray_append(st.argv, j->argv[i]);
 	sj->argv = st.argv;
 	sj->env = &st.env;
-	sj->gids = xcalloc((size_t)n, sizeof(gid_t));
-	if (getgrouplist(sd->user_name, j->gid, sj->gids, &n) < 0) {
-		sj->gids = xrealloc(sj->gids, (size_t)n * sizeof(gid_t));
-		if (getgrouplist(sd->user_name, j->gid, sj->gids, &n) < 0)
-			n = 0;
-	}
-	sj->ngids = n;
+	fill_gids(sd->user_name, j->gid);
 }
 
 /* Run cb with the job's user as effective ids (root only). */
@@ -95,13 +108,13 @@ restore:
 	return rc;
 }
 
-static int start_stack(stepd_t *sd)
+static int start_stack(void)
 {
 	int mode = 0;
 
 	if (spank_stack_call(st.stack, SPANK_CB_INIT, NULL, &mode) < 0) {
 		error("JobId=%u: Plugin stack initialization failed.",
-		      sd->job->job_id);
+		      st.job.job_id);
 		return mode == ESPANK_NODE_FAILURE ? ESLURMD_PROLOG_FAILED
 						   : SLURM_PLUGIN_NAME_INVALID;
 	}
@@ -109,11 +122,11 @@ static int start_stack(stepd_t *sd)
 	    spank_stack_call(st.stack, SPANK_CB_INIT_POST_OPT, NULL,
 			     NULL) < 0) {
 		error("JobId=%u: Plugin stack post-option processing failed.",
-		      sd->job->job_id);
+		      st.job.job_id);
 		return SLURM_PLUGIN_NAME_INVALID;
 	}
 	if (call_as_user(SPANK_CB_USER_INIT) < 0) {
-		error("JobId=%u: spank_user_init failed", sd->job->job_id);
+		error("JobId=%u: spank_user_init failed", st.job.job_id);
 		return SLURM_PLUGIN_NAME_INVALID;
 	}
 	return SLURM_SUCCESS;
@@ -137,16 +150,59 @@ int stepd_spank_start(stepd_t *sd, char ***env)
 	script = spool_script_path(sd->spool_dir, sd->job->job_id);
 	fill_job(sd, script);
 	xfree(script);
-	rc = start_stack(sd);
+	rc = start_stack();
 	xstrarray_free(*env);
 	*env = xstrarray_dup(st.env);
 	return rc;
 }
 
-int stepd_spank_task(spank_cb_t cb, char ***env, char ***argv)
+int stepd_spank_step_start(const slurm_conf_t *conf,
+			   const launch_tasks_request_msg_t *m,
+			   uint32_t nnodes, const uint32_t *gtids,
+			   uint32_t ntasks, char ***env)
+{
+	spank_job_t *sj = &st.job;
+	int rc;
+
+	st.stack = spank_stack_create(S_CTX_REMOTE, conf->plugstack_config,
+				      conf->plugin_dir, &st.job);
+	if (!st.stack) {
+		error("JobId=%u: Plugin stack initialization failed.",
+		      m->job_id);
+		return SLURM_PLUGIN_NAME_INVALID;
+	}
+	if (!spank_stack_plugin_count(st.stack))
+		return SLURM_SUCCESS;
+	st.env = xstrarray_dup(*env ? *env : (char *[]) { NULL });
+	st.argv = xstrarray_dup(m->argv ? m->argv : (char *[]) { NULL });
+	st.gtids = xcalloc(ntasks + 1, sizeof(uint32_t));
+	memcpy(st.gtids, gtids, ntasks * sizeof(uint32_t));
+	sj->uid = m->uid;
+	sj->gid = m->gid;
+	sj->job_id = m->job_id;
+	sj->step_id = m->step_id;
+	sj->nnodes = nnodes;
+	sj->node_id = m->node_id;
+	sj->local_task_count = ntasks;
+	sj->total_task_count = m->num_tasks;
+	sj->cpus_per_task = m->cpus_per_task && m->cpus_per_task != NO_VAL16 ?
+			    m->cpus_per_task : 1;
+	sj->ncpus = (uint16_t) (ntasks * sj->cpus_per_task);
+	sj->gtids = st.gtids;
+	sj->argv = st.argv;
+	sj->env = &st.env;
+	fill_gids(m->user_name, m->gid);
+	rc = start_stack();
+	xstrarray_free(*env);
+	*env = xstrarray_dup(st.env);
+	return rc;
+}
+
+int stepd_spank_task_of(spank_cb_t cb, int lid, uint32_t gtid, char ***env,
+			char ***argv)
 {
 	spank_task_t t = {
-		.local_id = 0, .global_id = 0, .pid = getpid(),
+		.local_id = lid, .global_id = gtid, .pid = getpid(),
 		.env = env, .argv = argv,
 	};
 
@@ -155,22 +211,41 @@ int stepd_spank_task(spank_cb_t cb, char ***env, char ***argv)
 	return spank_stack_call(st.stack, cb, &t, NULL);
 }
 
-void stepd_spank_post_fork(pid_t pid)
+int stepd_spank_task(spank_cb_t cb, char ***env, char ***argv)
 {
-	if (!spank_stack_plugin_count(st.stack))
-		return;
-	st.task = (spank_task_t) { .pid = pid, .env = &st.env };
-	spank_stack_call(st.stack, SPANK_CB_TASK_POST_FORK, &st.task, NULL);
+	return stepd_spank_task_of(cb, 0, 0, env, argv);
 }
 
-void stepd_spank_task_exit(pid_t pid, int status)
+void stepd_spank_post_fork_of(int lid, uint32_t gtid, pid_t pid)
 {
 	if (!spank_stack_plugin_count(st.stack))
 		return;
 	st.task = (spank_task_t) {
-		.pid = pid, .exit_status = status, .env = &st.env,
+		.local_id = lid, .global_id = gtid, .pid = pid,
+		.env = &st.env,
+	};
+	spank_stack_call(st.stack, SPANK_CB_TASK_POST_FORK, &st.task, NULL);
+}
+
+void stepd_spank_post_fork(pid_t pid)
+{
+	stepd_spank_post_fork_of(0, 0, pid);
+}
+
+void stepd_spank_task_exit_of(int lid, uint32_t gtid, pid_t pid, int status)
+{
+	if (!spank_stack_plugin_count(st.stack))
+		return;
+	st.task = (spank_task_t) {
+		.local_id = lid, .global_id = gtid, .pid = pid,
+		.exit_status = status, .env = &st.env,
 	};
 	spank_stack_call(st.stack, SPANK_CB_TASK_EXIT, &st.task, NULL);
+}
+
+void stepd_spank_task_exit(pid_t pid, int status)
+{
+	stepd_spank_task_exit_of(0, 0, pid, status);
 }
 
 void stepd_spank_fini(void)
@@ -182,6 +257,7 @@ void stepd_spank_fini(void)
 	xstrarray_free(st.env);
 	xstrarray_free(st.argv);
 	xfree(st.job.gids);
+	xfree(st.gtids);
 	memset(&st, 0, sizeof(st));
 }
 

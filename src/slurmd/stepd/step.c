@@ -26,6 +26,7 @@
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
+#include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_attach.h"
 #include "slurmd/stepd/step_pmi.h"
@@ -398,6 +399,7 @@ static void _cleanup(step_t *st)
 		ctld_sender_destroy(st->sender);
 	}
 	step_acct_stop(st);
+	stepd_spank_fini();
 	step_tasks_free(st);
 	step_cgroup_destroy(st);
 	if (st->srun)
@@ -418,6 +420,23 @@ static void _cleanup(step_t *st)
 	xfree(st->sock_path);
 	if (st->conf)
 		conf_destroy(st->conf);
+}
+
+/* No task runs here: this node's part of the step is over (failed), so
+ * the controller does not keep its CPUs for a step that never ran. */
+static void _launch_failed(step_t *st)
+{
+	step_complete_msg_t *c;
+
+	if (!st->sender)
+		return;
+	step_tasks_signal(st, SIGKILL);
+	c = xmalloc(sizeof(*c));
+	c->job_id = st->m->job_id;
+	c->step_id = st->m->step_id;
+	c->node_name = xstrdup(st->node_name);
+	c->step_rc = 1 << 8;
+	ctld_sender_queue(st->sender, REQUEST_STEP_COMPLETE, c, -1);
 }
 
 static void _verdict(int *fd, int32_t rc)
@@ -456,6 +475,7 @@ int step_main(const char *conf_file, const char *node_name, int verbose)
 	if (rc) {
 		error("StepId=%u.%u: launch failed: %s", st.m->job_id,
 		      st.m->step_id, slurm_strerror(rc));
+		_launch_failed(&st);
 		_cleanup(&st);
 		return 1;
 	}

@@ -18,6 +18,7 @@
 
 #include "common/fname.h"
 #include "common/io_frame.h"
+#include "common/hostlist.h"
 #include "common/log.h"
 #include "common/multi_prog.h"
 #include "common/xmalloc.h"
@@ -33,6 +34,7 @@
 #include "slurmd/stepd/step_pmi.h"
 #include "slurmd/stepd/step_pmix.h"
 #include "slurmd/stepd/step_pty.h"
+#include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/task_prolog.h"
 
 #define EXIT_EXEC_FAILED 2
@@ -160,6 +162,20 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 		setpgid(0, 0);   /* a pty task leads a session of its own */
 	_child_signals();
 	cgroup_step_attach_self(st->cg);
+	env = _task_env(st, t, pmi_fd);
+	argv = m->argv;
+	if (m->multi_prog &&
+	    !(argv = multi_prog_argv(m->multi_prog, m->num_tasks, t->gtid))) {
+		dprintf(err, "slurmstepd: error: no program for task %u in "
+			"the --multi-prog configuration\n", t->gtid);
+		_exit(EXIT_EXEC_FAILED);
+	}
+	if (stepd_spank_task_of(SPANK_CB_TASK_INIT_PRIVILEGED, (int) t->lid,
+				t->gtid, &env, &argv) < 0) {
+		dprintf(err, "slurmstepd: error: spank_task_init_privileged "
+			"failed\n");
+		_exit(EXIT_EXEC_FAILED);
+	}
 	if (_become_user(m) < 0) {
 		dprintf(err, "slurmstepd: error: cannot become uid %u: %s\n",
 			m->uid, strerror(errno));
@@ -176,11 +192,16 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 	step_pty_child((step_task_t *) t);
 	if (pmi_fd >= 0)
 		fcntl(pmi_fd, F_SETFD, 0);     /* crosses exec */
-	env = _task_env(st, t, pmi_fd);
 	affinity_apply(t->gtid, t->lid);
 	if ((rc = task_prolog_run(st->conf->task_prolog, &env)) ||
 	    (rc = task_prolog_run(m->task_prolog, &env)))
 		_exit(WIFEXITED(rc) ? WEXITSTATUS(rc) : EXIT_EXEC_FAILED);
+	if (stepd_spank_task_of(SPANK_CB_TASK_INIT, (int) t->lid, t->gtid,
+				&env, &argv) < 0) {
+		fprintf(stderr, "slurmstepd: error: Failed to invoke spank "
+			"plugin stack\n");
+		_exit(EXIT_EXEC_FAILED);
+	}
 	{
 		const char *um = env_get(env, "SLURM_UMASK");
 
@@ -188,13 +209,6 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 			umask((mode_t) strtol(um, NULL, 8));
 	}
 	environ = env;
-	argv = m->argv;
-	if (m->multi_prog &&
-	    !(argv = multi_prog_argv(m->multi_prog, m->num_tasks, t->gtid))) {
-		fprintf(stderr, "slurmstepd: error: no program for task %u in "
-			"the --multi-prog configuration\n", t->gtid);
-		_exit(EXIT_EXEC_FAILED);
-	}
 	execvp(argv[0], argv);
 	fprintf(stderr, "slurmstepd: error: execve(): %s: %s\n", argv[0],
 		strerror(errno));
@@ -347,6 +361,7 @@ static int _start_one(step_t *st, step_task_t *t)
 	if (st->pmi)
 		step_pmi_task_started(st->pmi, t, pmi_fd);
 	t->pid = pid;
+	stepd_spank_post_fork_of((int) t->lid, t->gtid, pid);
 	t->st = st;
 	if (in[0] >= 0)
 		close(in[0]);
@@ -377,8 +392,27 @@ static int _start_one(step_t *st, step_task_t *t)
 	return 0;
 }
 
+/* The remote context of the node's share of the step, before any task. */
+static int _spank_start(step_t *st)
+{
+	uint32_t *gtids = xcalloc(st->ntasks + 1, sizeof(uint32_t));
+	hostlist_t *hl = hostlist_parse(st->m->node_list, NULL, 0);
+	uint32_t nnodes = hl ? (uint32_t) hostlist_count(hl) : 1;
+	int rc;
+
+	hostlist_destroy(hl);
+	for (uint32_t i = 0; i < st->ntasks; i++)
+		gtids[i] = st->tasks[i].gtid;
+	rc = stepd_spank_step_start(st->conf, st->m, nnodes, gtids,
+				    st->ntasks, &st->m->env);
+	xfree(gtids);
+	return rc;
+}
+
 int step_tasks_start(step_t *st)
 {
+	int rc;
+
 	if (_gtids(st) < 0)
 		return SLURM_UNEXPECTED_MSG_ERROR;
 	if (st->m->flags & LAUNCH_PMI)
@@ -389,6 +423,8 @@ int step_tasks_start(step_t *st)
 	affinity_plan(st->conf->task_plugin, st->m->cpu_bind,
 		      cgroup_step_cpus(st->cg), st->ntasks,
 		      st->m->cpus_per_task, st->node_name);
+	if ((rc = _spank_start(st)))
+		return rc;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		st->tasks[i].in_fd = st->tasks[i].out_fd = st->tasks[i].err_fd = -1;
 		if (_start_one(st, &st->tasks[i])) {
@@ -427,6 +463,7 @@ static void _task_exited(step_t *st, step_task_t *t, int status,
 		close(t->in_fd);
 		t->in_fd = -1;
 	}
+	stepd_spank_task_exit_of((int) t->lid, t->gtid, t->pid, status);
 	task_epilog_run(st->conf->task_epilog, st->m->env, st->m->uid,
 			st->m->gid, st->m->cwd, TASK_EPILOG_WAIT);
 	task_epilog_run(st->m->task_epilog, st->m->env, st->m->uid,
