@@ -2,6 +2,7 @@
  * AccountingStorageEnforce asks for (assoc_mgr.h): checked at submit
  * (account, QOS, submit counts, DenyOnLimit) and by the schedulers for
  * each pending job (assoc_mgr_job_reason, one cheap call per job). */
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 #include <uthash.h>
@@ -493,6 +494,85 @@ uint32_t assoc_mgr_job_reason(job_record_t *j, time_t now)
 	    s->assocs_limited && (a = job_assoc(j)))
 		r = assoc_reason(j, a, t);
 	return r;
+}
+
+/* ---- running jobs ---- */
+
+static bool time_out_level(const job_record_t *j, const char *what,
+			   const char *name, const assoc_tres_t *grp_mins,
+			   uint64_t grp_wall, const assoc_tres_t *max_mins,
+			   const assoc_time_usage_t *u, const uint64_t used[])
+{
+	uint64_t used_min = (uint64_t)(u->used_cpu_secs / 60.0);
+	uint64_t wall_min = (uint64_t)(u->used_wall_secs / 60.0);
+
+	if (grp_mins && grp_mins->v[ASSOC_TRES_CPU] != ASSOC_NO_LIMIT &&
+	    used_min >= grp_mins->v[ASSOC_TRES_CPU]) {
+		info("Job %u timed out, the job is at or exceeds %s %s's "
+		     "group max tres(cpu) minutes of %" PRIu64 " with %"
+		     PRIu64, j->info.job_id, what, name,
+		     grp_mins->v[ASSOC_TRES_CPU], used_min);
+		return true;
+	}
+	if (grp_wall != ASSOC_NO_LIMIT && wall_min >= grp_wall) {
+		info("Job %u timed out, the job is at or exceeds %s %s's "
+		     "group wall limit of %" PRIu64 " with %" PRIu64,
+		     j->info.job_id, what, name, grp_wall, wall_min);
+		return true;
+	}
+	for (int k = 0; max_mins && k < ASSOC_TRES_CNT; k++)
+		if (max_mins->v[k] != ASSOC_NO_LIMIT &&
+		    used[k] >= max_mins->v[k]) {
+			info("Job %u timed out, the job is at or exceeds %s "
+			     "%s's max tres minutes per job of %" PRIu64
+			     " with %" PRIu64, j->info.job_id, what, name,
+			     max_mins->v[k], used[k]);
+			return true;
+		}
+	return false;
+}
+
+bool assoc_mgr_job_time_out(job_record_t *j, time_t now)
+{
+	am_snap_t *s = am_snap();
+	uint64_t t[ASSOC_TRES_CNT], used[ASSOC_TRES_CNT];
+	uint64_t mins;
+	assoc_qos_t *q;
+	assoc_rec_t *a;
+
+	if (!s || !(assoc_mgr_enforce() & ACCT_ENFORCE_LIMITS) ||
+	    !j->info.start_time)
+		return false;
+	a = job_assoc(j);
+	q = job_qos(j);
+	if (!s->time_limited && !(a && tres_any(&a->eff_max_tres_mins)) &&
+	    !(q && tres_any(&q->max_tres_mins)))
+		return false;
+	tusage_refresh(s, now);
+	job_tres(&j->info, t);
+	mins = now > j->info.start_time ?
+		(uint64_t)(now - j->info.start_time) / 60 : 0;
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		used[k] = mul_sat(t[k], mins);
+	if (q && time_out_level(j, "QOS", q->name, &q->grp_tres_mins,
+				q->grp_wall, &q->max_tres_mins, &q->tusage,
+				used))
+		return true;
+	if (a && time_out_level(j, "assoc", a->acct, NULL, ASSOC_NO_LIMIT,
+				&a->eff_max_tres_mins, &a->tusage, used))
+		return true;
+	for (assoc_rec_t *x = a; x && x->parent && a->time_limited;
+	     x = x->parent) {
+		char *name = xstrdup_printf("%u(%s/%s)", x->id, x->acct,
+					    x->user[0] ? x->user : "(null)");
+		bool out = time_out_level(j, "assoc", name, &x->grp_tres_mins,
+					  x->grp_wall, NULL, &x->tusage, used);
+
+		xfree(name);
+		if (out)
+			return true;
+	}
+	return false;
 }
 
 /* ---- at submit ---- */

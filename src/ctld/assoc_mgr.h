@@ -193,6 +193,11 @@ int      assoc_mgr_submit_check(job_desc_t *d, uid_t uid, const char *part,
 /* Scheduler: WAIT_NO_REASON, or the AssocMax*, AssocGrp* or QOS* reason that
  * keeps the job pending now. */
 uint32_t assoc_mgr_job_reason(struct job_record *j, time_t now);
+/* A running job the time-based limits end now (Slurm's
+ * acct_policy_job_time_out): its association's (or an account's above
+ * it) or QOS's GrpTRESMins (cpu) or GrpWall reached, or its own
+ * TRES x minutes run reaching MaxTRESMins(PerJob).  Logs why. */
+bool     assoc_mgr_job_time_out(struct job_record *j, time_t now);
 /* Job lists (job_mgr.c): the job became pending (+1) or left it (-1),
  * started running (+1) or stopped (-1). */
 void     assoc_mgr_job_pending(struct job_record *j, int delta);

@@ -733,6 +733,10 @@ static void _check_time_limits(time_t now)
 			job_mgr_end(j, JOB_DEADLINE, FAIL_DEADLINE, 0);
 			continue;
 		}
+		if (assoc_mgr_job_time_out(j, now)) {
+			job_mgr_end(j, JOB_TIMEOUT, FAIL_TIMEOUT, 0);
+			continue;
+		}
 		if (now < i->end_time + _over_time(i))
 			continue;
 		info("Time limit exhausted for JobId=%u", i->job_id);

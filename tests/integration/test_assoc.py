@@ -295,6 +295,24 @@ def test_grp_tres_mins_from_usage_and_qos_deny(env):
     change(env, "modify", "user", U1, "set", "qos=normal,high")
 
 
+@pytest.mark.skipif(os.environ.get("SLUICE_LIMITS_FULL") != "1",
+                    reason="a minute long: SLUICE_LIMITS_FULL=1")
+def test_running_job_ended_at_max_tres_mins(env):
+    """A running job whose CPUs x minutes run reach MaxTRESMins (lowered
+    after it started) ends as TIMEOUT, as Slurm's time-out check does."""
+    jid = job_id(sbatch(env, "-n", "2", "-t", "10"))
+    env.c.wait_state(jid, "RUNNING", timeout=30)
+    change(env, "modify", "user", U1, "set", "MaxTRESMins=cpu=2")
+    try:
+        assert env.c.wait_state(jid, "TIMEOUT", timeout=150) == "TIMEOUT"
+        r = env.c.run(["scontrol", "show", "job", str(jid)])
+        assert "Reason=TimeLimit" in r.out, r
+        assert "max tres minutes per job" in env.c.log_text()
+    finally:
+        cancel_all(env)
+        change(env, "modify", "user", U1, "set", "MaxTRESMins=cpu=-1")
+
+
 # ---- sacctmgr: what Slurm 22.05's printed for the same commands -----------
 
 def test_sacctmgr_time_limits(env):

@@ -448,6 +448,20 @@ static void test_time_limits(void **st)
 	world_fs_wall_secs = 0;
 	assert_int_equal(assoc_mgr_job_reason(j, 1004), WAIT_ASSOC_GRP_WALL);
 	assert_int_equal(assoc_mgr_job_reason(j, 1005), WAIT_NO_REASON);
+	/* running: ended when it reaches its MaxTRESMins (2 CPUs x 25
+	 * minutes = 50) or lim's usage reaches GrpTRESMins */
+	j->info.start_time = 10000;
+	assert_false(assoc_mgr_job_time_out(j, 10000 + 24 * 60 + 59));
+	assert_true(assoc_mgr_job_time_out(j, 10000 + 25 * 60));
+	world_fs_cpu_secs = 50 * 60;
+	assert_true(assoc_mgr_job_time_out(j, 10000 + 60));
+	world_fs_cpu_secs = 0;
+	assert_false(assoc_mgr_job_time_out(j, 10000 + 61));
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_QOS);
+	assert_false(assoc_mgr_job_time_out(j, 10000 + 25 * 60));
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
+		       ACCT_ENFORCE_QOS);
+	j->info.start_time = 0;
 	/* QOS tq: MaxTRESMinsPerJob=cpu=30 */
 	{
 		char *old = j->info.qos;   /* a new string: a new lookup */
