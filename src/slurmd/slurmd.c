@@ -23,6 +23,7 @@
 #include "common/daemon.h"
 #include "common/auth.h"
 #include "common/log.h"
+#include "common/spank.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/common/spool.h"
@@ -237,6 +238,7 @@ static int run(slurmd_t *sd, int listen_fd)
 	static const int sigs[] = { SIGTERM, SIGINT, SIGCHLD, SIGHUP };
 	struct event *ev[4];
 	int timeout = SLURMD_CONN_TIMEOUT_MS;
+	spank_stack_t *spank;
 
 	sd->base = event_base_new();
 	if (!sd->base)
@@ -252,6 +254,11 @@ static int run(slurmd_t *sd, int listen_fd)
 	sd->sender = ctld_sender_create(sd->conf);
 	if (!sd->sender)
 		fatal("unable to start the controller sender");
+	/* SPANK plugins' slurmd context: init now, slurmd_exit at the end */
+	spank = spank_stack_create(S_CTX_SLURMD, sd->conf->plugstack_config,
+				   sd->conf->plugin_dir, NULL);
+	if (!spank || spank_stack_call(spank, SPANK_CB_INIT, NULL, NULL) < 0)
+		fatal("Failed to initialize plugin stack");
 	health_run_sync(sd);        /* before registering, as Slurm does */
 	slurmd_register(sd, true);
 	info("slurmd version %s started", SLUICE_VERSION_STRING);
@@ -259,6 +266,8 @@ static int run(slurmd_t *sd, int listen_fd)
 	event_base_dispatch(sd->base);
 
 	info("slurmd shutting down");
+	spank_stack_call(spank, SPANK_CB_SLURMD_EXIT, NULL, NULL);
+	spank_stack_destroy(spank);
 	ctld_sender_flush(sd->sender, 1000);
 	net_server_destroy(sd->server);
 	ctld_sender_destroy(sd->sender);

@@ -10,6 +10,7 @@ import os
 import pwd
 import re
 import shutil
+import signal
 import time
 
 import pytest
@@ -387,6 +388,31 @@ def test_salloc_option_reaches_steps(spank_cluster):
         assert "salloc: demo_spank: " + cb in r.err, (cb, r.err)
     r = c.run(["salloc", "--help"], user="sluice_u1")
     assert "--demo-opt=ARG" in r.out, r
+
+
+def test_slurmd_context(spank_cluster):
+    """slurmd runs its plugins' init (S_CTX_SLURMD) at start and
+    slurmd_exit when it stops; a required plugin failing there stops
+    slurmd with Slurm's fatal message."""
+    c = spank_cluster
+    plugstack(c, "required %s\n" % c.spank_so)
+    c.kill_slurmd("n1", signal.SIGTERM)
+    off = len(c.log_text("n1"))
+    c.start_slurmd("n1")
+    c.wait_ready(timeout=60)
+    assert "demo_spank: init ctx=4 remote=0" in c.log_text("n1")[off:]
+    c.kill_slurmd("n1", signal.SIGTERM)
+    assert "demo_spank: slurmd_exit ctx=4" in c.log_text("n1")[off:]
+    plugstack(c, "required %s fail_init\n" % c.spank_so)
+    off = len(c.log_text("n1"))
+    d = c.start_slurmd("n1")
+    assert d.popen.wait(timeout=30) != 0
+    assert "fatal: Failed to initialize plugin stack" in \
+        c.log_text("n1")[off:]
+    c.stop_daemon(d)
+    plugstack(c, "")
+    c.start_slurmd("n1")
+    c.wait_ready(timeout=60)
 
 
 def test_required_job_prolog_failure_fails_launch(spank_cluster):

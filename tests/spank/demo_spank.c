@@ -229,6 +229,12 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	return 0;
 }
 
+int slurm_spank_slurmd_exit(spank_t sp, int ac, char **av)
+{
+	LOG("demo_spank: slurmd_exit ctx=%d", (int)spank_context());
+	return 0;
+}
+
 static int job_script(spank_t sp, const char *what)
 {
 	uint32_t job = 0;
