@@ -21,6 +21,8 @@ typedef struct {
 	time_t                 now;
 	/* Sum of the job's steps' user+sys CPU (job rows: TotalCPU). */
 	uint64_t               steps_cpu_usec;
+	/* Sum of the job's steps' energy in joules (job rows). */
+	uint64_t               steps_energy;
 } sacct_row_t;
 
 typedef void (*sacct_get_f)(char **out, const sacct_row_t *r);

@@ -441,10 +441,24 @@ static void g_priority(char **out, const sacct_row_t *r)
 		xstrfmtcat(out, "%u", JOB(r)->priority);
 }
 
+/* Joules: the step's, or the sum of the job's steps (Slurm's sacct adds
+ * the steps' energy into the job row). */
+static uint64_t energy_of(const sacct_row_t *r)
+{
+	return STEP(r) ? STEP(r)->consumed_energy : r->steps_energy;
+}
+
 static void g_energy(char **out, const sacct_row_t *r)
 {
-	if (STEP(r))
-		put(out, "0");
+	char buf[32];
+
+	fmt_energy(energy_of(r), buf, sizeof(buf));
+	put(out, buf);
+}
+
+static void g_energy_raw(char **out, const sacct_row_t *r)
+{
+	xstrfmtcat(out, "%" PRIu64, energy_of(r));
 }
 
 static void g_blank(char **out, const sacct_row_t *r)
@@ -473,7 +487,7 @@ const sacct_field_t sacct_fields[] = {
 	{ "Comment", 14, g_comment },
 	{ "Constraints", 19, g_constraints },
 	{ "ConsumedEnergy", 14, g_energy },
-	{ "ConsumedEnergyRaw", 17, g_energy },
+	{ "ConsumedEnergyRaw", 17, g_energy_raw },
 	{ "CPUTime", 10, g_cputime },
 	{ "CPUTimeRAW", 10, g_cputimeraw },
 	{ "DerivedExitCode", 15, g_derived },

@@ -290,7 +290,7 @@ static json_object *step_obj(const acct_job_rec_t *j,
 	JADD(x, "actual_frequency", jint(0));
 	JADD(st, "CPU", x);
 	x = json_object_new_object();
-	JADD(x, "consumed", jint(0));
+	JADD(x, "consumed", jint((int64_t)s->consumed_energy));
 	JADD(st, "energy", x);
 	JADD(o, "statistics", st);
 	st = json_object_new_object();

@@ -661,9 +661,11 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 		const acct_job_rec_t *j = &r->jobs[i];
 		sacct_row_t row = { .job = j, .now = now };
 
-		for (uint32_t k = first[i]; k < last[i]; k++)
+		for (uint32_t k = first[i]; k < last[i]; k++) {
 			row.steps_cpu_usec += r->steps[k].user_usec +
 					      r->steps[k].sys_usec;
+			row.steps_energy += r->steps[k].consumed_energy;
+		}
 		if (old[i] || !on_nodes(j, want))
 			continue;
 		if (list) {

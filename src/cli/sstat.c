@@ -45,6 +45,7 @@ typedef struct {
 	char     *min_cpu_node;
 	uint32_t  min_cpu_task;
 	uint64_t  tot_cpu;
+	uint64_t  energy;         /* joules, summed over the nodes */
 	bool      any;
 } stat_row_t;
 
@@ -137,10 +138,11 @@ static void g_ntasks(char **o, const stat_row_t *r)
 }
 
 /* TRES usage: cpu, energy, fs/disk, mem, pages, vmem as Slurm lists. */
-static void tres_in(char **o, uint64_t c, uint64_t mem, uint64_t vm)
+static void tres_in(char **o, uint64_t c, uint64_t en, uint64_t mem,
+		    uint64_t vm)
 {
 	cpu(o, c);
-	xstrcat(o, ",energy=0,fs/disk=0,mem=");
+	xstrfmtcat(o, ",energy=%" PRIu64 ",fs/disk=0,mem=", en);
 	kb(o, mem);
 	xstrcat(o, ",pages=0,vmem=");
 	kb(o, vm);
@@ -148,23 +150,23 @@ static void tres_in(char **o, uint64_t c, uint64_t mem, uint64_t vm)
 static void g_in_ave(char **o, const stat_row_t *r)
 {
 	xstrcat(o, "cpu=");
-	tres_in(o, ave(r->tot_cpu, r->ntasks), ave(r->tot_rss, r->ntasks),
+	tres_in(o, ave(r->tot_cpu, r->ntasks), 0, ave(r->tot_rss, r->ntasks),
 		ave(r->tot_vm, r->ntasks));
 }
 static void g_in_max(char **o, const stat_row_t *r)
 {
 	xstrcat(o, "cpu=");
-	tres_in(o, r->tot_cpu, r->max_rss, r->max_vm);
+	tres_in(o, r->tot_cpu, 0, r->max_rss, r->max_vm);
 }
 static void g_in_min(char **o, const stat_row_t *r)
 {
 	xstrcat(o, "cpu=");
-	tres_in(o, r->min_cpu, r->max_rss, r->max_vm);
+	tres_in(o, r->min_cpu, 0, r->max_rss, r->max_vm);
 }
 static void g_in_tot(char **o, const stat_row_t *r)
 {
 	xstrcat(o, "cpu=");
-	tres_in(o, r->tot_cpu, r->tot_rss, r->tot_vm);
+	tres_in(o, r->tot_cpu, r->energy, r->tot_rss, r->tot_vm);
 }
 static void g_in_node(char **o, const stat_row_t *r)
 {
@@ -180,6 +182,13 @@ static void g_in_task(char **o, const stat_row_t *r)
 	cpu(o, (uint64_t) r->min_cpu_task * 1000000);
 	xstrfmtcat(o, ",fs/disk=0,mem=%u,pages=0,vmem=%u", r->max_rss_task,
 		   r->max_vm_task);
+}
+static void g_energy(char **o, const stat_row_t *r)
+{
+	char buf[32];
+
+	fmt_energy(r->energy, buf, sizeof(buf));
+	xstrcat(o, buf);
 }
 static void g_out(char **o, const stat_row_t *r)
 {
@@ -219,7 +228,7 @@ static const stat_field_t fields[] = {
 	{ "ReqCPUFreqMin", 13, g_unknown },
 	{ "ReqCPUFreqMax", 13, g_unknown },
 	{ "ReqCPUFreqGov", 13, g_unknown },
-	{ "ConsumedEnergy", 14, g_zero },
+	{ "ConsumedEnergy", 14, g_energy },
 	{ "MaxDiskRead", 12, g_zero },
 	{ "MaxDiskReadNode", 15, g_rssnode },
 	{ "MaxDiskReadTask", 15, g_rsstask },
@@ -368,6 +377,7 @@ static void merge(stat_row_t *r, const step_complete_msg_t *c)
 	r->tot_rss += c->tot_rss_kb;
 	r->tot_vm += c->tot_vsize_kb;
 	r->tot_cpu += c->user_cpu_usec + c->sys_cpu_usec;
+	r->energy += c->consumed_energy;
 	r->any = true;
 }
 

@@ -43,6 +43,7 @@ const field_desc_t acct_step_rec_fields[] = {
 	S(num_cpus, FT_U32), S(tres_alloc, FT_STR), S(user_usec, FT_U64),
 	S(sys_usec, FT_U64), S(max_rss_kb, FT_U64), S(max_vsize_kb, FT_U64),
 	S(ave_rss_kb, FT_U64), S(ave_vsize_kb, FT_U64),
+	S(consumed_energy, FT_U64),
 	FIELD_END
 };
 #undef S
@@ -206,27 +207,44 @@ void acct_frame_free_members(acct_frame_t *f)
 	f->len = 0;
 }
 
-/* A job record from an outbox written before array_task_str (the last
- * field) existed. */
-static void *job_rec_v1(const uint8_t *data, uint32_t len)
+/* A record from an outbox written before the last field of its table
+ * existed (job: array_task_str; step: consumed_energy). */
+static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
+		    uint32_t len)
 {
-	static field_desc_t v1[sizeof(acct_job_rec_fields) /
-			       sizeof(acct_job_rec_fields[0])];
-	size_t n = sizeof(acct_job_rec_fields) /
-		   sizeof(acct_job_rec_fields[0]);
 	buf_t *b = buf_view(data, len);
-	void *rec = xmalloc(sizeof(acct_job_rec_t));
+	void *rec = xmalloc(size);
 
-	if (!v1[0].name) {
-		memcpy(v1, acct_job_rec_fields, sizeof(v1));
-		v1[n - 2] = (field_desc_t)FIELD_END;   /* drop the last one */
-	}
 	if (fields_unpack(b, v1, rec) < 0 || buf_remaining(b)) {
 		fields_free(v1, rec);
 		xfree(rec);
 	}
 	buf_destroy(b);
 	return rec;
+}
+
+#define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+
+static void *job_rec_v1(const uint8_t *data, uint32_t len)
+{
+	static field_desc_t v1[NFIELDS(acct_job_rec_fields)];
+
+	if (!v1[0].name) {
+		memcpy(v1, acct_job_rec_fields, sizeof(v1));
+		v1[NFIELDS(v1) - 2] = (field_desc_t)FIELD_END;
+	}
+	return rec_v1(v1, sizeof(acct_job_rec_t), data, len);
+}
+
+static void *step_rec_v1(const uint8_t *data, uint32_t len)
+{
+	static field_desc_t v1[NFIELDS(acct_step_rec_fields)];
+
+	if (!v1[0].name) {
+		memcpy(v1, acct_step_rec_fields, sizeof(v1));
+		v1[NFIELDS(v1) - 2] = (field_desc_t)FIELD_END;
+	}
+	return rec_v1(v1, sizeof(acct_step_rec_t), data, len);
 }
 
 void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len)
@@ -247,6 +265,8 @@ void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len)
 	buf_destroy(b);
 	if (!rec && kind == ACCT_REC_JOB)
 		rec = job_rec_v1(data, len);
+	if (!rec && kind == ACCT_REC_STEP)
+		rec = step_rec_v1(data, len);
 	return rec;
 }
 

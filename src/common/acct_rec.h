@@ -104,6 +104,7 @@ typedef struct {
 	uint64_t  max_vsize_kb;
 	uint64_t  ave_rss_kb;
 	uint64_t  ave_vsize_kb;
+	uint64_t  consumed_energy; /* joules, summed over the step's nodes */
 } acct_step_rec_t;
 
 /* A node went down/drained (end = 0) or came back (end set). */

@@ -143,6 +143,8 @@ typedef struct slurm_conf {
 	char     *prolog;
 	char     *epilog;
 	char     *acct_gather_energy_type;
+	uint16_t  acct_gather_node_freq;  /* AcctGatherNodeFreq, s */
+	char     *task_plugin_param;      /* TaskPluginParam, NULL if unset */
 	char     *prolog_flags;   /* PrologFlags as written (checked) */
 	char     *task_prolog;    /* TaskProlog, TaskEpilog */
 	char     *task_epilog;

@@ -170,6 +170,7 @@ static const field_desc_t batch_complete_fields[] = {
 	{ "slurm_rc", FT_U32, offsetof(batch_complete_msg_t, slurm_rc) },
 	C(node_name, FT_STR), C(user_cpu_usec, FT_U64),
 	C(sys_cpu_usec, FT_U64), C(max_rss_kb, FT_U64),
+	C(consumed_energy, FT_U64),
 	FIELD_END
 };
 #undef C
@@ -238,6 +239,7 @@ static const field_desc_t step_complete_fields[] = {
 	F(step_complete_msg_t, ntasks, FT_U32),
 	F(step_complete_msg_t, min_cpu_usec, FT_U64),
 	F(step_complete_msg_t, min_cpu_task, FT_U32),
+	F(step_complete_msg_t, consumed_energy, FT_U64),
 	FIELD_END
 };
 

@@ -387,6 +387,7 @@ typedef struct {
 	uint64_t  user_cpu_usec;
 	uint64_t  sys_cpu_usec;
 	uint64_t  max_rss_kb;
+	uint64_t  consumed_energy; /* joules on the node (rapl), else 0 */
 } batch_complete_msg_t;
 
 /* slurmd -> controller: all processes of a job are gone on this node. */
@@ -618,6 +619,8 @@ typedef struct {
 	uint32_t  ntasks;
 	uint64_t  min_cpu_usec;   /* the task with the least CPU time */
 	uint32_t  min_cpu_task;
+	uint64_t  consumed_energy; /* joules the node used during the step
+				      (acct_gather_energy/rapl), else 0 */
 } step_complete_msg_t;
 
 /* srun/salloc -> controller: release an allocation they created. */

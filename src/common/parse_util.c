@@ -269,6 +269,23 @@ void fmt_mem_mb(uint64_t mb, char *buf, size_t len)
 		snprintf(buf, len, "%lluM", (unsigned long long)mb);
 }
 
+void fmt_energy(uint64_t joules, char *buf, size_t len)
+{
+	static const char units[] = "\0KMGTP";
+	double v = (double)joules;
+	int u = 0;
+
+	while (v >= 1000 && u < 5) {
+		v /= 1000;
+		u++;
+	}
+	if ((double)(uint64_t)v == v)
+		snprintf(buf, len, "%llu%.1s", (unsigned long long)v,
+			 &units[u]);
+	else
+		snprintf(buf, len, "%.2f%.1s", v, &units[u]);
+}
+
 /* ---- wall-clock times ---- */
 
 void fmt_time(time_t t, char *buf, size_t len)

@@ -37,6 +37,10 @@ void fmt_time_limit_short(uint32_t minutes, bool infinite_lowercase, char *buf, 
 int  parse_mem_mb(const char *s, uint64_t *mb);
 /* 4096 -> "4G", 1000 -> "1000M" (as scontrol TRES prints). */
 void fmt_mem_mb(uint64_t mb, char *buf, size_t len);
+/* Joules as sacct/sstat print ConsumedEnergy: divided by 1000 while
+ * >= 1000 (K, M, G, T, P), two decimals unless whole: 850 -> "850",
+ * 2500 -> "2.50K", 3000 -> "3K". */
+void fmt_energy(uint64_t joules, char *buf, size_t len);
 
 /* Whole numbers with optional k/m suffix (1k = 1024)?  Plain unsigned. */
 int  parse_u32(const char *s, uint32_t *out);

@@ -228,6 +228,7 @@ void acct_job_batch_done(job_record_t *j, const batch_complete_msg_t *b)
 	s.sys_usec = b->sys_cpu_usec;
 	s.max_rss_kb = b->max_rss_kb;
 	s.ave_rss_kb = b->max_rss_kb;
+	s.consumed_energy = b->consumed_energy;
 	acct_outbox_append(ACCT_REC_STEP, &s);
 	xfree(s.tres_alloc);
 }

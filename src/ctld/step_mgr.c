@@ -100,6 +100,7 @@ static void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
 		.ave_rss_kb = s->num_tasks ? s->tot_rss_kb / s->num_tasks : 0,
 		.ave_vsize_kb = s->num_tasks ?
 			s->tot_vsize_kb / s->num_tasks : 0,
+		.consumed_energy = s->energy,
 	};
 	r.tres_alloc = xstrdup_printf("cpu=%u,node=%u", r.num_cpus,
 				      r.num_nodes);
@@ -649,6 +650,7 @@ void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		s->sys_usec += r->sys_cpu_usec;
 		s->tot_rss_kb += r->tot_rss_kb;
 		s->tot_vsize_kb += r->tot_vsize_kb;
+		s->energy += r->consumed_energy;
 		if (r->max_rss_kb > s->max_rss_kb)
 			s->max_rss_kb = r->max_rss_kb;
 		if (r->max_vsize_kb > s->max_vsize_kb)

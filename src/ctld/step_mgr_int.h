@@ -35,6 +35,7 @@ typedef struct step_record {
 	uint64_t  tot_rss_kb;
 	uint64_t  max_vsize_kb;
 	uint64_t  tot_vsize_kb;
+	uint64_t  energy;         /* joules, summed over the nodes */
 	struct step_record *next;
 } sm_step_t;
 

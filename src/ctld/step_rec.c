@@ -29,7 +29,7 @@ typedef struct {
 	char     *nodes, *host;
 	uint32_t  srun_pid;
 	uint64_t  user_usec, sys_usec, max_rss_kb, tot_rss_kb, max_vsize_kb,
-		  tot_vsize_kb;
+		  tot_vsize_kb, energy;
 } sm_saved_t;
 
 #define SV(m, t) FIELD(sm_saved_t, m, t)
@@ -42,7 +42,7 @@ static const field_desc_t sm_saved_fields[] = {
 	SV(nodes, FT_STR), SV(host, FT_STR), SV(srun_pid, FT_U32),
 	SV(user_usec, FT_U64), SV(sys_usec, FT_U64), SV(max_rss_kb, FT_U64),
 	SV(tot_rss_kb, FT_U64), SV(max_vsize_kb, FT_U64),
-	SV(tot_vsize_kb, FT_U64),
+	SV(tot_vsize_kb, FT_U64), SV(energy, FT_U64),
 	FIELD_END
 };
 #undef SV
@@ -81,6 +81,7 @@ void step_mgr_pack_saved(buf_t *b, const job_record_t *j)
 			.tot_rss_kb = s->tot_rss_kb,
 			.max_vsize_kb = s->max_vsize_kb,
 			.tot_vsize_kb = s->tot_vsize_kb,
+			.energy = s->energy,
 		};
 		uint16_t *done = xcalloc(s->node_cnt + 1, sizeof(*done));
 		size_t r;
@@ -171,6 +172,7 @@ static sm_step_t *sm_from_saved(job_record_t *j, const sm_saved_t *v)
 	s->tot_rss_kb = v->tot_rss_kb;
 	s->max_vsize_kb = v->max_vsize_kb;
 	s->tot_vsize_kb = v->tot_vsize_kb;
+	s->energy = v->energy;
 	return s;
 }
 

@@ -225,6 +225,14 @@ static const char *const schema_v6[] = {
 	NULL
 };
 
+/* v7: a step's energy (acct_gather_energy/rapl), joules. */
+static const char *const schema_v7[] = {
+	"ALTER TABLE step_table "
+	"ADD COLUMN IF NOT EXISTS consumed_energy BIGINT UNSIGNED NOT NULL "
+	"DEFAULT 0",
+	NULL
+};
+
 static const char *const *const migrations[] = {
 	schema_v1,
 	schema_v2,
@@ -232,6 +240,7 @@ static const char *const *const migrations[] = {
 	schema_v4,
 	schema_v5,
 	schema_v6,
+	schema_v7,
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -32,7 +32,8 @@
 	"s.nodelist, s.nodes_alloc, s.tasks, s.cpus_alloc, s.tres_alloc, " \
 	"s.user_sec * 1000000 + s.user_usec, " \
 	"s.sys_sec * 1000000 + s.sys_usec, s.max_rss, s.max_vsize, " \
-	"s.ave_rss, s.ave_vsize FROM step_table s JOIN job_table t ON " \
+	"s.ave_rss, s.ave_vsize, s.consumed_energy FROM step_table s " \
+	"JOIN job_table t ON " \
 	"t.job_db_inx = s.job_db_inx WHERE 1"
 
 typedef struct {
@@ -253,6 +254,7 @@ static void fill_step(acct_step_rec_t *s, const dbd_rows_t *r, uint32_t i)
 	s->max_vsize_kb = u64(r, i, 17);
 	s->ave_rss_kb = u64(r, i, 18);
 	s->ave_vsize_kb = u64(r, i, 19);
+	s->consumed_energy = u64(r, i, 20);
 }
 
 /* The steps of the jobs selected by where (no list of ids: a sacct over

@@ -1,10 +1,10 @@
 /* energy_rapl.h — AcctGatherEnergyType=acct_gather_energy/rapl on the
  * node: whether the machine has RAPL counters (powercap).
  *
- * Energy is not accounted yet: ConsumedEnergy stays 0 everywhere.  At
- * start slurmd logs one line saying so, naming what it found: either no
- * counters ("no RAPL energy counters under /sys/class/powercap (...)")
- * or the counters it would read.
+ * At start slurmd logs one line naming what it found: no counters ("no
+ * RAPL energy counters under /sys/class/powercap (...); ConsumedEnergy
+ * stays 0") or the counters slurmstepd reads for each step
+ * (stepd/step_energy.h).
  */
 #ifndef SLUICE_SLURMD_ENERGY_RAPL_H
 #define SLUICE_SLURMD_ENERGY_RAPL_H

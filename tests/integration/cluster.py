@@ -363,6 +363,9 @@ class Cluster:
         self.users = {}
         self.hostname = socket.gethostname()
         self.failed = False       # a test using it failed: keep its dir
+        # extra environment of the daemons started from now on (e.g.
+        # SLUICE_POWERCAP_DIR, the fake sysfs tree of test_energy.py)
+        self.daemon_env = {}
 
     # ---- paths -----------------------------------------------------------
 
@@ -505,6 +508,7 @@ class Cluster:
         e = dict(os.environ)
         e["SLURM_CONF"] = self.conf
         e.update(self.sanitizer_env())
+        e.update(self.daemon_env)
         if env:
             e.update(env)
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,

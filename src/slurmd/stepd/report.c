@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurmd/stepd/step_energy.h"
 
 static uint64_t tv_usec(const struct timeval *tv)
 {
@@ -21,6 +22,8 @@ void report_batch_complete(stepd_t *sd, int notify_fd)
 	m->user_cpu_usec = tv_usec(&sd->task_ru.ru_utime);
 	m->sys_cpu_usec = tv_usec(&sd->task_ru.ru_stime);
 	m->max_rss_kb = (uint64_t) sd->task_ru.ru_maxrss;
+	step_energy_stop(sd->energy);
+	m->consumed_energy = step_energy_joules(sd->energy);
 	debug("JobId=%u: reporting batch completion, status 0x%x",
 	      m->job_id, m->job_rc);
 	ctld_sender_queue(sd->sender, REQUEST_COMPLETE_BATCH_SCRIPT, m,

@@ -29,6 +29,7 @@
 #include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_attach.h"
+#include "slurmd/stepd/step_energy.h"
 #include "slurmd/stepd/step_pmi.h"
 #include "slurmd/stepd/step_pmix.h"
 #include "slurmd/stepd/step_pty.h"
@@ -208,6 +209,8 @@ void step_check_done(step_t *st)
 	c->step_rc = st->worst;
 	step_acct_stop(st);
 	step_acct_fill(st, c, false);
+	step_energy_stop(st->energy);
+	c->consumed_energy = step_energy_joules(st->energy);
 	ctld_sender_queue(st->sender, REQUEST_STEP_COMPLETE, c, st->ack_pipe[1]);
 }
 
@@ -234,6 +237,7 @@ static void _stat(step_t *st, net_conn_t *conn,
 	if (!st->completing)
 		step_acct_sample(st);
 	step_acct_fill(st, &c, true);
+	c.consumed_energy = step_energy_joules(st->energy);
 	net_reply(conn, RESPONSE_JOB_STEP_STAT, &c);
 }
 
@@ -400,6 +404,7 @@ static void _cleanup(step_t *st)
 	}
 	step_acct_stop(st);
 	stepd_spank_fini();
+	step_energy_destroy(st->energy);
 	step_tasks_free(st);
 	step_cgroup_destroy(st);
 	if (st->srun)
@@ -467,6 +472,8 @@ int step_main(const char *conf_file, const char *node_name, int verbose)
 		return 1;
 	}
 	rc = _setup(&st, conf_file, node_name, verbose);
+	if (!rc)
+		st.energy = step_energy_start(st.conf, st.base);
 	if (!rc)
 		rc = step_tasks_start(&st);
 	if (!rc)

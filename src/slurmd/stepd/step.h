@@ -88,6 +88,7 @@ typedef struct step {
 	step_pmix_t        *pmix;         /* --mpi=pmix, or NULL */
 	bool                acct_on;      /* jobacct_gather/linux */
 	struct event       *acct_ev;      /* sampling timer */
+	struct step_energy *energy;       /* step_energy.h, or NULL */
 	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */
 	bool                oom_told;
 } step_t;

@@ -33,6 +33,7 @@
 #include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/stepd.h"
+#include "slurmd/stepd/step_energy.h"
 #include "slurmd/stepd/task.h"
 
 typedef struct {
@@ -256,6 +257,7 @@ static void cleanup(stepd_t *sd)
 		ctld_sender_destroy(sd->sender);
 	}
 	life_fini(sd);
+	step_energy_destroy(sd->energy);
 	if (sd->base)
 		event_base_free(sd->base);
 	auth_fini();
@@ -289,6 +291,8 @@ int main(int argc, char **argv)
 	rc = setup(&sd, &o);
 	if (!rc)
 		rc = run_prolog(&sd);
+	if (!rc)
+		sd.energy = step_energy_start(sd.conf, sd.base);
 	if (!rc)
 		rc = task_start(&sd);
 	send_verdict(&vfd, rc);

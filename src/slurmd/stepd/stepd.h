@@ -59,6 +59,7 @@ typedef struct {
 	struct event       *poll_ev;     /* are all processes gone? */
 	struct event       *linger_ev;   /* give up waiting for terminate */
 	struct cgroup_step *cg;          /* cgroup.h, or NULL */
+	struct step_energy *energy;      /* step_energy.h, or NULL */
 } stepd_t;
 
 /* Who the job is, for the Prolog and Epilog (script.h). */
