@@ -15,6 +15,7 @@
 void cpu_bind_free(cpu_bind_t *b)
 {
 	xfree(b->list);
+	xfree(b->list_text);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -73,6 +74,7 @@ int cpu_bind_parse(const char *s, cpu_bind_t *out, char *err, size_t errlen)
 			bool mask = !strncasecmp(tok, "mask", 4);
 
 			list = tok + (mask ? 9 : 8);
+			out->list_text = xstrdup(list);
 			if (set_type(out, mask ? CPU_BIND_MASK : CPU_BIND_MAP) < 0 ||
 			    parse_list(list, mask, out) < 0) {
 				snprintf(err, errlen, "bad list for \"--cpu-bind=%s\"",
@@ -94,7 +96,7 @@ int cpu_bind_parse(const char *s, cpu_bind_t *out, char *err, size_t errlen)
 		else if (!strcasecmp(tok, "threads"))
 			t = CPU_BIND_THREADS;
 		else if (!strcasecmp(tok, "sockets") ||
-			 !strcasecmp(tok, "ldoms") || !strcasecmp(tok, "boards"))
+			 !strcasecmp(tok, "ldoms"))
 			t = CPU_BIND_SOCKETS;
 		else if (!strcasecmp(tok, "rank"))
 			t = CPU_BIND_RANK;

@@ -1,6 +1,6 @@
 /* cpu_bind.h — srun --cpu-bind values, as Slurm 22.05 spells them:
  * comma-separated words, one binding type plus verbose|quiet:
- *   none|no  cores  threads  sockets  ldoms  boards  rank
+ *   none|no  cores  threads  sockets  ldoms  rank
  *   map_cpu:<id>[,<id>...]   mask_cpu:<hex>[,<hex>...]
  * (a list after map_cpu:/mask_cpu: runs to the end of the value; ids are
  * decimal or 0x-hex, masks hex with or without 0x).  srun checks the
@@ -18,7 +18,7 @@ typedef enum {
 	CPU_BIND_NONE,
 	CPU_BIND_CORES,
 	CPU_BIND_THREADS,
-	CPU_BIND_SOCKETS,       /* ldoms and boards too */
+	CPU_BIND_SOCKETS,       /* ldoms too */
 	CPU_BIND_RANK,
 	CPU_BIND_MAP,
 	CPU_BIND_MASK,
@@ -31,6 +31,7 @@ typedef struct {
 	bool            verbose;
 	uint32_t        cnt;      /* map_cpu ids / mask_cpu masks */
 	uint64_t       *list;     /* masks cover CPUs 0-63 */
+	char           *list_text; /* the list as written (map/mask) */
 } cpu_bind_t;
 
 /* 0, or -1 with Slurm's message in err ("unrecognized --cpu-bind

@@ -34,6 +34,7 @@ static void test_good(void **state)
 	assert_int_equal(b.type, CPU_BIND_MASK);
 	assert_int_equal(b.list[0], 3);
 	assert_int_equal(b.list[1], 12);
+	assert_string_equal(b.list_text, "0x3,c");
 	cpu_bind_free(&b);
 	assert_int_equal(cpu_bind_parse("threads,quiet", &b, err, sizeof(err)), 0);
 	assert_int_equal(b.type, CPU_BIND_THREADS);
@@ -49,6 +50,7 @@ static void test_bad(void **state)
 		const char *in, *err;
 	} cases[] = {
 		{ "bogus", "unrecognized --cpu-bind argument \"bogus\"" },
+		{ "boards", "unrecognized --cpu-bind argument \"boards\"" },
 		{ "", "unrecognized --cpu-bind argument \"\"" },
 		{ "cores,threads", "--cpu-bind: more than one binding type in \"cores,threads\"" },
 		{ "map_cpu:", "bad list for \"--cpu-bind=map_cpu:\"" },

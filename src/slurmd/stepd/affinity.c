@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "common/bitmap.h"
@@ -16,6 +17,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurmd/stepd/env.h"
 
 /* The machine CPUs this process may use, in order. */
 static int avail_cpus(int **out)
@@ -64,10 +66,12 @@ char *affinity_map_cpus(const char *node_cpus, uint32_t ncpus)
 typedef struct {
 	bool        on;
 	bool        verbose;
-	const char *kind;       /* MASK, MAP, RANK, NONE */
+	const char *kind;       /* MASK, MAP , RANK, NONE */
 	char       *node;
 	uint32_t    ntasks;
 	cpu_set_t  *sets;       /* per local task; empty = leave alone */
+	char       *env_type;   /* SLURM_CPU_BIND_TYPE: none, rank, ... */
+	char       *env_list;   /* SLURM_CPU_BIND_LIST */
 } plan_t;
 
 static plan_t plan;
@@ -93,6 +97,16 @@ static int objs(hwloc_topology_t topo, hwloc_obj_type_t type,
 			k++;
 	}
 	return k;
+}
+
+static int count_objs(hwloc_topology_t topo, hwloc_obj_type_t type,
+		      const cpu_set_t *allowed)
+{
+	cpu_set_t *u;
+	int n = objs(topo, type, allowed, &u);
+
+	xfree(u);
+	return n;
 }
 
 static void allowed_set(const char *allowed, cpu_set_t *set)
@@ -151,39 +165,140 @@ static bool listed(const char *list, const char *name)
 	return false;
 }
 
-int affinity_plan(const char *task_plugin, const char *cpu_bind,
-		  const char *allowed, uint32_t ntasks,
-		  uint16_t cpus_per_task, const char *node_name)
+/* TaskPluginParam: a default type and verbose (as --cpu-bind words),
+ * and autobind=TYPE for when auto binding finds no match. */
+static void plugin_param(const char *param, char **bind, char **autobind)
+{
+	char *copy = xstrdup(param), *save = NULL;
+
+	*bind = *autobind = NULL;
+	for (char *w = strtok_r(copy, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		if (!strncasecmp(w, "autobind=", 9)) {
+			xfree(*autobind);
+			*autobind = xstrdup(w + 9);
+		} else if (!strcasecmp(w, "verbose") || !strcasecmp(w, "none") ||
+			   !strcasecmp(w, "cores") || !strcasecmp(w, "sockets") ||
+			   !strcasecmp(w, "threads")) {
+			xstrfmtcat(bind, "%s%s", *bind ? "," : "", w);
+		}
+	}
+	xfree(copy);
+}
+
+/* Auto binding (srun(1) "--cpu-bind"): the step's threads, cores or
+ * sockets on the node matching tasks x cpus-per-task, else TaskPluginParam
+ * autobind=, else every task on all the step's CPUs. */
+static cpu_bind_type_t auto_type(hwloc_topology_t topo,
+				 const cpu_set_t *avail, uint32_t want,
+				 const char *autobind)
+{
+	if ((uint32_t) count_objs(topo, HWLOC_OBJ_PU, avail) == want)
+		return CPU_BIND_THREADS;
+	if ((uint32_t) count_objs(topo, HWLOC_OBJ_CORE, avail) == want)
+		return CPU_BIND_CORES;
+	if ((uint32_t) count_objs(topo, HWLOC_OBJ_PACKAGE, avail) == want)
+		return CPU_BIND_SOCKETS;
+	if (autobind && !strcasecmp(autobind, "threads"))
+		return CPU_BIND_THREADS;
+	if (autobind && !strcasecmp(autobind, "cores"))
+		return CPU_BIND_CORES;
+	if (autobind && !strcasecmp(autobind, "sockets"))
+		return CPU_BIND_SOCKETS;
+	return CPU_BIND_DEFAULT;
+}
+
+static void mask_hex(const cpu_set_t *set, char *buf, size_t len);
+
+/* SLURM_CPU_BIND_TYPE / _LIST as Slurm sets them: none, rank, map_cpu:
+ * and mask_cpu: with the lists as written ("0x" dropped from masks);
+ * cores, threads, sockets and auto binding as mask_cpu: with each task's
+ * mask (one mask when they all share the step's CPUs). */
+static void plan_env(const cpu_bind_t *b, bool whole)
+{
+	char hex[CPU_SETSIZE / 4 + 2];
+
+	switch (b->type) {
+	case CPU_BIND_NONE:
+		plan.env_type = xstrdup("none");
+		return;
+	case CPU_BIND_RANK:
+		plan.env_type = xstrdup("rank");
+		return;
+	case CPU_BIND_MAP:
+		plan.env_type = xstrdup("map_cpu:");
+		plan.env_list = xstrdup(b->list_text);
+		return;
+	case CPU_BIND_MASK: {
+		char *copy = xstrdup(b->list_text), *save = NULL;
+
+		plan.env_type = xstrdup("mask_cpu:");
+		for (char *w = strtok_r(copy, ",", &save); w;
+		     w = strtok_r(NULL, ",", &save))
+			xstrfmtcat(&plan.env_list, "%s%s",
+				   plan.env_list ? "," : "",
+				   strncmp(w, "0x", 2) ? w : w + 2);
+		xfree(copy);
+		return;
+	}
+	default:
+		break;
+	}
+	plan.env_type = xstrdup("mask_cpu:");
+	for (uint32_t t = 0; t < (whole ? 1 : plan.ntasks); t++) {
+		mask_hex(&plan.sets[t], hex, sizeof(hex));
+		xstrfmtcat(&plan.env_list, "%s0x%s", t ? "," : "", hex);
+	}
+}
+
+int affinity_plan(const affinity_req_t *r)
 {
 	cpu_bind_t b;
-	char err[256];
+	char err[256], *dflt = NULL, *autobind = NULL;
 	cpu_set_t avail;
 	hwloc_topology_t topo;
-	uint16_t cpt = cpus_per_task && cpus_per_task < 0xfffe ?
-		       cpus_per_task : 1;
+	uint16_t cpt = r->cpus_per_task && r->cpus_per_task < 0xfffe ?
+		       r->cpus_per_task : 1;
+	const char *spec = r->cpu_bind;
+	bool whole = false;
 
-	memset(&plan, 0, sizeof(plan));
-	if (!cpu_bind || !*cpu_bind || !listed(task_plugin, "task/affinity"))
+	affinity_plan_free();
+	if (!listed(r->task_plugin, "task/affinity"))
 		return 0;
-	if (cpu_bind_parse(cpu_bind, &b, err, sizeof(err)) < 0) {
+	if (r->task_plugin_param &&
+	    strcmp(r->task_plugin_param, "(null type)"))
+		plugin_param(r->task_plugin_param, &dflt, &autobind);
+	if (!spec || !*spec)
+		spec = dflt;
+	memset(&b, 0, sizeof(b));
+	if (spec && cpu_bind_parse(spec, &b, err, sizeof(err)) < 0) {
 		error("task/affinity: %s", err);
+		xfree(dflt);
+		xfree(autobind);
 		return -1;
 	}
+	xfree(dflt);
 	plan.on = true;
 	plan.verbose = b.verbose;
-	plan.node = xstrdup(node_name);
-	plan.ntasks = ntasks;
-	plan.sets = xcalloc(ntasks + 1, sizeof(cpu_set_t));
-	plan.kind = b.type == CPU_BIND_MAP ? "MAP" :
-		    b.type == CPU_BIND_RANK ? "RANK" :
-		    b.type == CPU_BIND_NONE || b.type == CPU_BIND_DEFAULT ?
-		    "NONE" : "MASK";
-	allowed_set(allowed, &avail);
+	plan.node = xstrdup(r->node_name);
+	plan.ntasks = r->ntasks;
+	plan.sets = xcalloc(r->ntasks + 1, sizeof(cpu_set_t));
+	allowed_set(r->allowed, &avail);
 	if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
 		error("task/affinity: hwloc cannot load the topology");
 		cpu_bind_free(&b);
+		xfree(autobind);
+		affinity_plan_free();
 		return -1;
 	}
+	if (b.type == CPU_BIND_DEFAULT) {
+		b.type = auto_type(topo, &avail, r->ntasks * cpt, autobind);
+		whole = b.type == CPU_BIND_DEFAULT;
+	}
+	xfree(autobind);
+	plan.kind = b.type == CPU_BIND_MAP ? "MAP " :
+		    b.type == CPU_BIND_RANK ? "RANK" :
+		    b.type == CPU_BIND_NONE ? "NONE" : "MASK";
 	switch (b.type) {
 	case CPU_BIND_CORES:
 		plan_units(topo, HWLOC_OBJ_CORE, &avail, cpt);
@@ -198,19 +313,47 @@ int affinity_plan(const char *task_plugin, const char *cpu_bind,
 		plan_units(topo, HWLOC_OBJ_PU, &avail, 1);
 		break;
 	case CPU_BIND_MAP:
-		for (uint32_t t = 0; t < ntasks; t++)
+		for (uint32_t t = 0; t < r->ntasks; t++)
 			map_node_cpus(0, (long) b.list[t % b.cnt], &plan.sets[t]);
 		break;
 	case CPU_BIND_MASK:
-		for (uint32_t t = 0; t < ntasks; t++)
+		for (uint32_t t = 0; t < r->ntasks; t++)
 			map_node_cpus(b.list[t % b.cnt], -1, &plan.sets[t]);
+		break;
+	case CPU_BIND_DEFAULT:        /* all on the step's CPUs */
+		for (uint32_t t = 0; t < r->ntasks; t++)
+			plan.sets[t] = avail;
 		break;
 	default:
 		break;
 	}
 	hwloc_topology_destroy(topo);
+	plan_env(&b, whole);
 	cpu_bind_free(&b);
 	return 0;
+}
+
+void affinity_plan_free(void)
+{
+	xfree(plan.node);
+	xfree(plan.sets);
+	xfree(plan.env_type);
+	xfree(plan.env_list);
+	memset(&plan, 0, sizeof(plan));
+}
+
+void affinity_env(char ***env)
+{
+	const char *v = plan.verbose ? "verbose" : "quiet";
+	const char *list = plan.env_list ? plan.env_list : "";
+
+	if (!plan.on)
+		return;
+	env_set(env, "SLURM_CPU_BIND_VERBOSE", v);
+	env_set(env, "SLURM_CPU_BIND_TYPE", plan.env_type);
+	env_set(env, "SLURM_CPU_BIND_LIST", list);
+	/* "quiet,none", "verbose,mask_cpu:0x1,0x2" */
+	env_setf(env, "SLURM_CPU_BIND", "%s,%s%s", v, plan.env_type, list);
 }
 
 static void mask_hex(const cpu_set_t *set, char *buf, size_t len)
@@ -253,10 +396,28 @@ void affinity_apply(uint32_t gtid, uint32_t lid)
 	}
 	if (!plan.verbose)
 		return;
-	if (sched_getaffinity(0, sizeof(now), &now) < 0)
+	if (!strcmp(plan.kind, "NONE"))
+		CPU_ZERO(&now);        /* Slurm shows no mask for none */
+	else if (sched_getaffinity(0, sizeof(now), &now) < 0)
 		CPU_ZERO(&now);
 	mask_hex(&now, hex, sizeof(hex));
 	dprintf(STDERR_FILENO, "cpu-bind=%s - %s, task %2u %2u [%d]: mask 0x%s%s\n",
 		plan.kind, plan.node, gtid, lid, (int) getpid(), hex,
 		set ? " set" : "");
+}
+
+void affinity_batch(const char *task_plugin, const char *node_cpus,
+		    uint32_t ncpus)
+{
+	char *mapped;
+	cpu_set_t set;
+
+	if (!listed(task_plugin, "task/affinity"))
+		return;
+	mapped = affinity_map_cpus(node_cpus, ncpus);
+	allowed_set(mapped, &set);
+	xfree(mapped);
+	if (CPU_COUNT(&set) && sched_setaffinity(0, sizeof(set), &set) < 0)
+		dprintf(STDERR_FILENO, "slurmstepd: error: sched_setaffinity: "
+			"%s\n", strerror(errno));
 }

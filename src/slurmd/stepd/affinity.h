@@ -9,16 +9,24 @@
  *
  * task/affinity (TaskPlugin=task/affinity, alone or with task/cgroup):
  * the step's --cpu-bind is planned in slurmstepd before the fork, over
- * the CPUs the step may use (its cgroup's cpuset, else stepd's own
- * affinity) with hwloc's cores and packages: local task L gets
+ * the CPUs the step may use on the node (its cgroup's cpuset, else its
+ * CPU count mapped as above) with hwloc's cores and packages: local task
+ * L gets
  *   cores|threads|sockets  the (L*c)-th .. (L*c+c-1)-th core / PU /
  *                          socket of those (c = --cpus-per-task), wrapping
  *   rank                   the L-th CPU
  *   map_cpu:LIST           node CPU LIST[L % n], mapped as above
  *   mask_cpu:LIST          the node CPUs of LIST[L % n], mapped
- *   none (or not given)    no binding.
- * With verbose each task prints Slurm's line on its stderr:
+ *   none                   no binding.
+ * Without --cpu-bind: TaskPluginParam's type (Cores, Sockets, Threads,
+ * None; Verbose), else auto binding as srun(1) says: threads, cores or
+ * sockets when the step has as many of them on the node as tasks x c,
+ * else TaskPluginParam autobind=TYPE, else every task on all the step's
+ * CPUs.  Each task gets SLURM_CPU_BIND, SLURM_CPU_BIND_VERBOSE, _TYPE and
+ * _LIST as Slurm sets them.  With verbose each task prints Slurm's line
+ * on its stderr:
  *   cpu-bind=MASK - n1, task  0  0 [4242]: mask 0x1 set
+ * The batch script is bound to the job's CPUs on its node.
  */
 #ifndef SLUICE_STEPD_AFFINITY_H
 #define SLUICE_STEPD_AFFINITY_H
@@ -30,16 +38,29 @@
  * means the first ncpus ids.  xmalloc'd, or NULL if nothing maps. */
 char *affinity_map_cpus(const char *node_cpus, uint32_t ncpus);
 
-/* Plan the binding of ntasks local tasks (nothing unless task_plugin
- * lists task/affinity).  cpu_bind: the --cpu-bind
- * value or NULL; allowed: the step's machine CPU list or NULL (stepd's
- * affinity).  0, or -1 (logged; tasks run unbound). */
-int  affinity_plan(const char *task_plugin, const char *cpu_bind,
-		   const char *allowed,
-		   uint32_t ntasks, uint16_t cpus_per_task,
-		   const char *node_name);
+typedef struct {
+	const char *task_plugin;       /* TaskPlugin */
+	const char *task_plugin_param; /* TaskPluginParam, or NULL */
+	const char *cpu_bind;          /* --cpu-bind, or NULL */
+	const char *allowed;           /* machine CPU list of the step, or
+					  NULL: stepd's affinity */
+	uint32_t    ntasks;            /* local tasks */
+	uint16_t    cpus_per_task;
+	const char *node_name;
+} affinity_req_t;
+
+/* Plan the binding of the local tasks (nothing unless TaskPlugin lists
+ * task/affinity).  0, or -1 (logged; tasks run unbound). */
+int  affinity_plan(const affinity_req_t *r);
+void affinity_plan_free(void);
 /* In task lid's child, as the user and with its stderr open: bind it and
  * print the verbose line. */
 void affinity_apply(uint32_t gtid, uint32_t lid);
+/* The SLURM_CPU_BIND* variables of the plan (nothing without one). */
+void affinity_env(char ***env);
+/* In the batch script's child: bind it to node CPUs node_cpus ("0-1";
+ * NULL: the first ncpus) under task/affinity. */
+void affinity_batch(const char *task_plugin, const char *node_cpus,
+		    uint32_t ncpus);
 
 #endif

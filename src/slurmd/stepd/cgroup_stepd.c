@@ -84,6 +84,7 @@ void step_cgroup_create(step_t *st)
 			if ((p = strchr(p, ',')))
 				p++;
 		r.ncpus = p ? (uint32_t) strtoul(p, NULL, 10) : 1;
+		st->node_cpus = r.ncpus;
 		r.mem_mb = c->mem_per_node;
 		step_cred_free(c);
 	}

@@ -89,6 +89,7 @@ typedef struct step {
 	bool                acct_on;      /* jobacct_gather/linux */
 	struct event       *acct_ev;      /* sampling timer */
 	struct step_energy *energy;       /* step_energy.h, or NULL */
+	uint32_t            node_cpus;    /* the step's CPUs here (cred) */
 	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */
 	bool                oom_told;
 } step_t;

@@ -42,7 +42,7 @@ static void _on_timer(evutil_socket_t fd, short what, void *arg)
 	(void) fd;
 	(void) what;
 	if (rapl_poll(e->r) < 0)
-		debug("acct_gather_energy/rapl: cannot read %s",
+		debug("RAPL counters %s: cannot read one",
 		      rapl_paths(e->r));
 }
 
@@ -58,8 +58,7 @@ step_energy_t *step_energy_start(const slurm_conf_t *conf,
 	if (!type || strcmp(type, "acct_gather_energy/rapl"))
 		return NULL;
 	if (!(r = rapl_open(&why))) {
-		debug("acct_gather_energy/rapl: %s", why);
-		xfree(why);
+		xfree(why);       /* slurmd has said why, once */
 		return NULL;
 	}
 	e = xmalloc(sizeof(*e));

@@ -163,6 +163,7 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 	_child_signals();
 	cgroup_step_attach_self(st->cg);
 	env = _task_env(st, t, pmi_fd);
+	affinity_env(&env);
 	argv = m->argv;
 	if (m->multi_prog &&
 	    !(argv = multi_prog_argv(m->multi_prog, m->num_tasks, t->gtid))) {
@@ -420,9 +421,24 @@ int step_tasks_start(step_t *st)
 	if ((st->m->flags & LAUNCH_PMIX) &&
 	    !(st->pmix = step_pmix_create(st)))
 		return ESLURMD_EXECVE_FAILED;
-	affinity_plan(st->conf->task_plugin, st->m->cpu_bind,
-		      cgroup_step_cpus(st->cg), st->ntasks,
-		      st->m->cpus_per_task, st->node_name);
+	{
+		char *mine = NULL;
+		affinity_req_t ar = {
+			.task_plugin = st->conf->task_plugin,
+			.task_plugin_param = st->conf->task_plugin_param,
+			.cpu_bind = st->m->cpu_bind,
+			.allowed = cgroup_step_cpus(st->cg),
+			.ntasks = st->ntasks,
+			.cpus_per_task = st->m->cpus_per_task,
+			.node_name = st->node_name,
+		};
+
+		if (!ar.allowed && st->node_cpus)
+			ar.allowed = mine = affinity_map_cpus(NULL,
+							      st->node_cpus);
+		affinity_plan(&ar);
+		xfree(mine);
+	}
 	if ((rc = _spank_start(st)))
 		return rc;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
@@ -542,6 +558,7 @@ void step_tasks_stdin(step_t *st, uint32_t task, const void *p, size_t len)
 
 void step_tasks_free(step_t *st)
 {
+	affinity_plan_free();
 	step_pmi_destroy(st->pmi);
 	st->pmi = NULL;
 	step_pmix_destroy(st->pmix);
