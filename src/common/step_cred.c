@@ -19,6 +19,7 @@ static const field_desc_t cred_fields[] = {
 	C(job_id, FT_U32), C(step_id, FT_U32), C(uid, FT_U32), C(gid, FT_U32),
 	C(user_name, FT_STR), C(node_list, FT_STR), C(cpus_per_node, FT_STR),
 	C(mem_per_node, FT_U64), C(expiry, FT_TIME), C(job_node_list, FT_STR),
+	C(cpu_ids, FT_STR),
 	FIELD_END
 };
 #undef C
@@ -179,4 +180,18 @@ int step_cred_verify(const char *payload_hex, const char *sig,
 	}
 	*out = c;
 	return SLURM_SUCCESS;
+}
+
+char *step_cred_node_cpus(const step_cred_t *c, uint32_t node_id)
+{
+	const char *p = c ? c->cpu_ids : NULL;
+	size_t n;
+
+	for (uint32_t i = 0; p && i < node_id; i++)
+		if ((p = strchr(p, ';')))
+			p++;
+	if (!p)
+		return NULL;
+	n = strcspn(p, ";");
+	return n ? xstrndup(p, n) : NULL;
 }

@@ -29,7 +29,13 @@ typedef struct {
 	uint64_t  mem_per_node;   /* MB, 0 = no limit */
 	time_t    expiry;
 	char     *job_node_list;  /* the allocation */
+	char     *cpu_ids;        /* the step's node CPU ids in node order,
+				     ';'-separated ("0-1;2;"), an empty item
+				     when unknown */
 } step_cred_t;
+
+/* Item node_id of cpu_ids, xmalloc'd; NULL if empty or missing. */
+char *step_cred_node_cpus(const step_cred_t *c, uint32_t node_id);
 
 /* Hex of the packed payload (caller xfree()s). */
 char *step_cred_encode(const step_cred_t *c);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "common/bitmap.h"
 #include "common/hostlist.h"
 #include "common/log.h"
 #include "common/parse_util.h"
@@ -31,7 +32,44 @@ void sm_step_free(sm_step_t *s)
 	xfree(s->done);
 	xfree(s->nodes);
 	xfree(s->host);
+	for (uint32_t i = 0; s->ids && i < s->node_cnt; i++)
+		bitmap_destroy(s->ids[i]);
+	xfree(s->ids);
 	xfree(s);
+}
+
+/* The node CPU ids a new step gets on job node k: cnt of the job's ids
+ * there, the ones no other step holds first (so --exact steps side by
+ * side get different CPUs, as task/affinity and ConstrainCores then
+ * bind them), then the others in order.  NULL if the job's ids are not
+ * known. */
+static bitmap_t *sm_pick_ids(const job_record_t *j, const struct job_steps *js,
+			     uint32_t k, uint32_t cnt)
+{
+	const bitmap_t *all = j->node_cpu_ids && k < j->alloc_cnt ?
+			      j->node_cpu_ids[k] : NULL;
+	bitmap_t *taken, *out;
+	uint32_t got = 0;
+
+	if (!all || !bitmap_count(all))
+		return NULL;
+	taken = bitmap_create(bitmap_size(all));
+	out = bitmap_create(bitmap_size(all));
+	for (const sm_step_t *o = js->list; o; o = o->next)
+		for (uint32_t i = 0; o->ids && i < o->node_cnt; i++)
+			if (o->pos[i] == k && o->ids[i] &&
+			    bitmap_size(o->ids[i]) == bitmap_size(all))
+				bitmap_or(taken, o->ids[i]);
+	for (int pass = 0; pass < 2 && got < cnt; pass++)
+		for (long b = bitmap_first_set(all); b >= 0 && got < cnt;
+		     b = bitmap_next_set(all, (size_t) b + 1))
+			if (!bitmap_test(out, (size_t) b) &&
+			    (pass || !bitmap_test(taken, (size_t) b))) {
+				bitmap_set(out, (size_t) b);
+				got++;
+			}
+	bitmap_destroy(taken);
+	return out;
 }
 
 struct job_steps *sm_steps(job_record_t *j)
@@ -428,9 +466,11 @@ static sm_step_t *sm_record(job_record_t *j,
 	s->cpus = l->cpus;
 	s->done = xcalloc(l->cnt + 1, sizeof(bool));
 	s->remaining = l->cnt;
+	s->ids = xcalloc(l->cnt + 1, sizeof(bitmap_t *));
 	for (uint32_t i = 0; i < l->cnt; i++) {
 		hostlist_push_host(hl, jn.node[l->pos[i]]->info.name);
 		js->used[l->pos[i]] += l->cpus[i];
+		s->ids[i] = sm_pick_ids(j, js, l->pos[i], l->cpus[i]);
 	}
 	s->nodes = hostlist_ranged(hl);
 	s->host = xstrdup(r->host);
@@ -481,6 +521,14 @@ sm_response(job_record_t *j, const sm_step_t *s)
 	cred.user_name = j->info.user_name;
 	cred.node_list = s->nodes;
 	cred.cpus_per_node = resp->cpus_per_node;
+	for (uint32_t i = 0; i < s->node_cnt; i++) {
+		char *ids = s->ids && s->ids[i] ? bitmap_to_str(s->ids[i])
+						: NULL;
+
+		xstrfmtcat(&cred.cpu_ids, "%s%s", i ? ";" : "",
+			   ids ? ids : "");
+		xfree(ids);
+	}
 	cred.expiry = time(NULL) + STEP_CRED_TTL;
 	cred.job_node_list = j->info.nodes;
 	/* the job's memory on the step's nodes (task/cgroup's limit), also
@@ -499,6 +547,7 @@ sm_response(job_record_t *j, const sm_step_t *s)
 			cred.mem_per_node = mem;
 	}
 	resp->cred_payload = step_cred_encode(&cred);
+	xfree(cred.cpu_ids);
 	for (uint32_t i = 0; i < s->node_cnt; i++) {
 		if (step_cred_sign(resp->cred_payload, &resp->cred_sigs[i])) {
 			error("StepId=%u.%u: cannot sign its credential",

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "common/bitmap.h"
 #include "ctld/job_mgr.h"
 
 typedef struct step_record {
@@ -36,6 +37,9 @@ typedef struct step_record {
 	uint64_t  max_vsize_kb;
 	uint64_t  tot_vsize_kb;
 	uint64_t  energy;         /* joules, summed over the nodes */
+	bitmap_t **ids;           /* per step node: its CPU ids, or NULL
+				     (not saved: a restarted controller
+				     picks again from the first) */
 	struct step_record *next;
 } sm_step_t;
 

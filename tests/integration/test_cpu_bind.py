@@ -142,3 +142,20 @@ def test_batch_script_bound_to_its_cpus_without_variables(cb_cluster):
     assert c.wait_state(jid, {"COMPLETED", "FAILED"}, timeout=60) \
         == "COMPLETED"
     assert open(out).read() == "[][]\n%s\n" % cpulist(0)
+
+
+def test_side_by_side_steps_get_different_cpus(cb_cluster):
+    """Two one-CPU --exact steps of a two-CPU job: each is auto-bound to
+    the CPU the controller gave it, not both to the first one."""
+    c = cb_cluster
+    d = c.workdir(U)
+    out = os.path.join(d, "cb-exact.out")
+    srun = c.bin("srun")
+    step = ("%s -n1 --exact sh -c 'sleep 1; echo \"$SLURM_STEP_ID "
+            "$SLURM_CPU_BIND_LIST\"'" % srun)
+    jid = c.sbatch(["-n2", "-o", out, "--wrap",
+                    "%s & %s & wait" % (step, step)], user=U, cwd=d)
+    assert c.wait_state(jid, {"COMPLETED", "FAILED"}, timeout=60) \
+        == "COMPLETED"
+    lists = sorted(l.split()[1] for l in open(out).read().splitlines())
+    assert lists == sorted([mask(0), mask(1)]), open(out).read()

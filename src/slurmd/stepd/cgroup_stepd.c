@@ -85,6 +85,8 @@ void step_cgroup_create(step_t *st)
 				p++;
 		r.ncpus = p ? (uint32_t) strtoul(p, NULL, 10) : 1;
 		st->node_cpus = r.ncpus;
+		xfree(st->cpu_ids);
+		st->cpu_ids = step_cred_node_cpus(c, m->node_id);
 		r.mem_mb = c->mem_per_node;
 		step_cred_free(c);
 	}

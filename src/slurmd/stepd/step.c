@@ -423,6 +423,7 @@ static void _cleanup(step_t *st)
 	xfree(st->node_name);
 	xfree(st->spool_dir);
 	xfree(st->sock_path);
+	xfree(st->cpu_ids);
 	if (st->conf)
 		conf_destroy(st->conf);
 }

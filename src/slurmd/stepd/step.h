@@ -90,6 +90,7 @@ typedef struct step {
 	struct event       *acct_ev;      /* sampling timer */
 	struct step_energy *energy;       /* step_energy.h, or NULL */
 	uint32_t            node_cpus;    /* the step's CPUs here (cred) */
+	char               *cpu_ids;      /* their node CPU ids, or NULL */
 	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */
 	bool                oom_told;
 } step_t;

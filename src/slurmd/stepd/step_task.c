@@ -427,15 +427,18 @@ int step_tasks_start(step_t *st)
 			.task_plugin = st->conf->task_plugin,
 			.task_plugin_param = st->conf->task_plugin_param,
 			.cpu_bind = st->m->cpu_bind,
-			.allowed = cgroup_step_cpus(st->cg),
 			.ntasks = st->ntasks,
 			.cpus_per_task = st->m->cpus_per_task,
 			.node_name = st->node_name,
 		};
 
-		if (!ar.allowed && st->node_cpus)
-			ar.allowed = mine = affinity_map_cpus(NULL,
+		/* the step's own CPUs (credential), else its cgroup's, else
+		 * as many as it has from the first */
+		if (st->cpu_ids || !cgroup_step_cpus(st->cg))
+			ar.allowed = mine = affinity_map_cpus(st->cpu_ids,
 							      st->node_cpus);
+		else
+			ar.allowed = cgroup_step_cpus(st->cg);
 		affinity_plan(&ar);
 		xfree(mine);
 	}
