@@ -51,6 +51,9 @@ static const sh_field_t fields[] = {
 #define LONG_FMT    "Account,User,RawShares,NormShares,RawUsage," \
 		    "NormUsage,EffectvUsage,FairShare,LevelFS,GrpTRESMins," \
 		    "TRESRunMins"
+/* -l under the classic algorithm (PriorityFlags=NO_FAIR_TREE) */
+#define LONG_FMT_CLASSIC "Account,User,RawShares,NormShares,RawUsage," \
+		    "NormUsage,EffectvUsage,FairShare,GrpTRESMins,TRESRunMins"
 
 typedef struct {
 	const sh_field_t *f;
@@ -359,6 +362,16 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	r = resp.data;
+	if (opt.longfmt && !opt.format) {
+		int ca = col_of(r, "algorithm");
+		size_t nc = xstrarray_len(r->cols);
+
+		if (ca >= 0 && nc && xstrarray_len(r->cells) >= nc &&
+		    !strcmp(r->cells[ca], "classic")) {
+			xfree(cols);
+			cols = parse_format(LONG_FMT_CLASSIC, &n);
+		}
+	}
 	print(r, cols, n);
 	msg_free(&resp);
 	xfree(cols);

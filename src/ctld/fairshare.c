@@ -1,5 +1,5 @@
-/* fairshare.c — usage per association and the classic fair-share factor
- * (fairshare.h). */
+/* fairshare.c — usage per association and the fair-share factor (Fair
+ * Tree in fairtree.c, or classic) (fairshare.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -416,6 +416,33 @@ static double norm_of(size_t i, int depth)
 	return n->norm_shares;
 }
 
+/* Classic EffectvUsage as Slurm's: children of root their share of the
+ * cluster's usage U; below, U + (parent's EffectvUsage - U) x shares /
+ * the siblings' shares, 0 while the parent has no usage. */
+static double eff_of(size_t i, double total, int depth)
+{
+	fs_node_t *n = &fs.nodes[i], *p;
+	double u;
+
+	if (n->eff_usage >= 0 || depth > 64)
+		return n->eff_usage < 0 ? 0 : n->eff_usage;
+	if (n->parent < 0)
+		return n->eff_usage = 1.0;
+	p = &fs.nodes[n->parent];
+	u = total > 0 ? n->sub / total : 0;
+	if (n->a->shares == FAIRTREE_SHARES_PARENT)
+		n->eff_usage = eff_of((size_t)n->parent, total, depth + 1);
+	else if (p->parent < 0)
+		n->eff_usage = u;
+	else if (p->sub <= 0 || p->kid_shares <= 0)
+		n->eff_usage = 0;
+	else
+		n->eff_usage = u + (eff_of((size_t)n->parent, total,
+					   depth + 1) - u) *
+			n->a->shares / p->kid_shares;
+	return n->eff_usage;
+}
+
 /* Fair Tree over the computed usage: NormShares, EffectvUsage among
  * siblings, LevelFS and the users' rank-based factor. */
 static void fair_tree(size_t cnt)
@@ -468,6 +495,7 @@ static void fs_calc(time_t now)
 		fs.nodes[i].a = all[i];
 		fs.nodes[i].own = u ? decayed(u, now) : 0;
 		fs.nodes[i].norm_shares = -1;
+		fs.nodes[i].eff_usage = -1;
 		fs.by_ptr[i] = (fs_ptr_t){ all[i], (int)i };
 	}
 	qsort(fs.by_ptr, cnt, sizeof(fs_ptr_t), ptr_cmp);
@@ -491,12 +519,9 @@ static void fs_calc(time_t now)
 		fs_node_t *n = &fs.nodes[i];
 
 		norm_of(i, 0);
-		n->eff_usage = n->parent < 0 ? 1.0 :
-			total > 0 ? n->sub / total : 0;
+		eff_of(i, total, 0);
 		n->factor = n->norm_shares > 0 ?
 			pow(2.0, -n->eff_usage / n->norm_shares) : 0;
-		if (n->parent < 0)
-			n->factor = 1.0;
 		n->level_fs = NAN;
 	}
 	if (fs.fair_tree)
@@ -677,16 +702,19 @@ static void share_row(share_out_t *o, const fs_node_t *n, int depth)
 	out_num(o, "%.0f", n->sub);
 	out_num(o, "%.6f", o->total > 0 ? n->sub / o->total : 0);
 	out_num(o, "%.6f", n->eff_usage);
-	if (user)
+	if (user || !fs.fair_tree)
 		out_num(o, "%.6f", n->factor);
 	else
 		out_cell(o, "");
-	if (isnan(n->level_fs))
+	if (!fs.fair_tree)
+		out_cell(o, "0.000000");        /* as 22.05's -o LevelFS */
+	else if (isnan(n->level_fs))
 		out_cell(o, "");
 	else if (isinf(n->level_fs))
 		out_cell(o, "inf");
 	else
 		out_num(o, "%.6f", n->level_fs);
+	out_cell(o, fs.fair_tree ? "fair_tree" : "classic");
 }
 
 static void share_visit(share_out_t *o, int idx, int depth)
@@ -719,7 +747,7 @@ void fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m)
 	static const char *const cols[] = {
 		"account", "user", "depth", "raw_shares", "norm_shares",
 		"raw_usage", "norm_usage", "effectv_usage", "fairshare",
-		"level_fs", NULL
+		"level_fs", "algorithm", NULL
 	};
 	table_resp_msg_t r = { 0 };
 	share_out_t o = { .uid = m->auth_uid };

@@ -1,6 +1,7 @@
 /* fairshare.h — decayed usage per association and the fair-share factor
- * (classic algorithm: FairShare = 2^(-EffectvUsage / NormShares)), and
- * sshare's REQUEST_SHARE_INFO.
+ * (Fair Tree, fairtree.h, unless PriorityFlags=NO_FAIR_TREE selects the
+ * classic FairShare = 2^(-EffectvUsage / NormShares)), and sshare's
+ * REQUEST_SHARE_INFO.
  *
  * Usage: a job charges CPUs x seconds x its QOS's UsageFactor to its
  * association (assoc_mgr), while it runs (every PriorityCalcPeriod) and
@@ -10,9 +11,11 @@
  * in StateSaveLocation/fairshare_state (written at each period and at
  * shutdown) and survives restarts.
  *
- * NormShares: an association's Fairshare over the sum of its siblings'
- * (user and account associations under the same account), times its
- * parent's NormShares.  EffectvUsage: its usage over the whole cluster's.
+ * Classic NormShares: an association's Fairshare over the sum of its
+ * siblings' (user and account associations under the same account),
+ * times its parent's NormShares.  Classic EffectvUsage (Slurm's): under
+ * root its usage over the cluster's (U); below, U + (parent's
+ * EffectvUsage - U) x shares / siblings' shares.
  * Without accounting, or for a job without an association, the factor
  * is 1.0 (neutral).  Loop thread only.
  */

@@ -271,7 +271,23 @@ def test_fairshare_parent_then_classic(env):
     while ("sub", B) not in rows() and time.time() < deadline:
         time.sleep(0.5)
     got = rows()
-    a = got[("physics", A)]
-    assert all(f[8] == "" for f in got.values()), got
+    a, phys = got[("physics", A)], got[("physics", "")]
     norm, eff, fs = float(a[3]), float(a[6]), float(a[7])
     assert abs(fs - 2 ** (-eff / norm)) < 1e-5, a
+    # Slurm's classic effective usage: U + (parent's - U) x S/siblings'
+    # (A and B have a share each under physics; sub's are B's)
+    u = float(a[5])
+    assert abs(eff - (u + (float(phys[6]) - u) * 1 / 2)) < 1e-5, (a, phys)
+    # 22.05's classic sshare -l: no LevelFS column; FairShare on every
+    # line, 2^(-1) for root
+    r = sshare(env, "-a", "-l", "-P")
+    lines = r.out.splitlines()
+    assert lines[0] == ("Account|User|RawShares|NormShares|RawUsage|"
+                        "NormUsage|EffectvUsage|FairShare|GrpTRESMins|"
+                        "TRESRunMins"), lines[0]
+    root = lines[1].split("|")
+    assert root[:4] == ["root", "", "", "1.000000"], root
+    assert root[6:8] == ["1.000000", "0.500000"], root
+    assert phys[7] != "", phys
+    r = sshare(env, "-a", "-n", "-P", "-o", "LevelFS")
+    assert set(r.out.split()) == {"0.000000"}, r
