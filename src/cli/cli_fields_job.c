@@ -567,6 +567,7 @@ STR_TEXT(t_licenses, licenses)
 STR_TEXT(t_command, command)
 STR_TEXT(t_work_dir, work_dir)
 STR_TEXT(t_comment, comment)
+STR_TEXT(t_show_resv, reservation)
 STR_TEXT(t_gres, gres)
 STR_TEXT(t_tres_per_job, tres_per_job)
 STR_TEXT(t_cpus_per_tres, cpus_per_tres)
@@ -740,6 +741,7 @@ const cli_field_t cli_job_fields[] = {
 	  "minimum_tmp_disk_per_node", j_tmp_disk },
 	{ 'f', "feature", "FEATURES", "Features", NL, t_features, "features", NULL },
 	{ 0, NULL, NULL, "DelayBoot", 0, t_delay_boot, NULL, NULL },
+	{ 0, NULL, NULL, "Reservation", NL | OPT, t_show_resv, NULL, NULL },
 	{ 'h', "oversubscribe", "OVER_SUBSCRIBE", "OverSubscribe", NL, t_shared,
 	  "shared", j_shared },
 	{ 'O', "contiguous", "CONTIGUOUS", "Contiguous", 0, t_contiguous,

@@ -37,6 +37,7 @@ static const struct {
 	{ "clusters", 2, DBD_ENT_CLUSTER, false },
 	{ "coordinators", 2, DBD_ENT_COORD, false },
 	{ "qos", 1, DBD_ENT_QOS, false },
+	{ "reservations", 4, DBD_ENT_RESV, true },
 	{ "users", 1, DBD_ENT_USER, false },
 };
 
@@ -96,6 +97,7 @@ static const char *const where_keys[] = {
 	[DBD_ENT_QOS] = "name qos id ",
 	[DBD_ENT_ASSOC] = "id cluster account user partition parent ",
 	[DBD_ENT_COORD] = "name user account ",
+	[DBD_ENT_RESV] = "name cluster id ",
 };
 static const char *const set_keys[] = {
 	[DBD_ENT_CLUSTER] = ASSOC_KEYS,
@@ -381,6 +383,8 @@ const char *cli_sacctmgr_plural(uint16_t entity)
 		return "QOS";
 	case DBD_ENT_COORD:
 		return "coordinators";
+	case DBD_ENT_RESV:
+		return "reservations";
 	default:
 		return "associations";
 	}

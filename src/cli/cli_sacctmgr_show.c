@@ -81,7 +81,40 @@ CELL(g_coords, "coords")
 CELL(g_grptresmins, "grptresmins")
 CELL(g_grptresrunmins, "grptresrunmins")
 CELL(g_maxtresmins, "maxtresmins")
+CELL(g_tres, "tres")
 FIXED(g_empty, "")
+
+/* Reservations: times as sacctmgr prints them, unused wall seconds. */
+static void g_rtime(char **out, const char *v)
+{
+	char buf[32];
+
+	if (v && *v && strtoll(v, NULL, 10) > 0) {
+		fmt_time((time_t)strtoll(v, NULL, 10), buf, sizeof(buf));
+		put(out, buf);
+	} else {
+		put(out, "");
+	}
+}
+
+static void g_tstart(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	g_rtime(out, cli_sacctmgr_cell(rec, "timestart"));
+}
+
+static void g_tend(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	g_rtime(out, cli_sacctmgr_cell(rec, "timeend"));
+}
+
+static void g_unused(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const char *v = cli_sacctmgr_cell(rec, "unusedwall");
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%f", v ? strtod(v, NULL) : 0.0);
+	put(out, buf);
+}
 FIXED(g_pmode, "cluster")
 
 /* withassoc rows carry the association's account/user separately. */
@@ -250,6 +283,10 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("MaxCPUMins", "MaxCPUMins", g_maxcpumins),
 	F("Coordinators", "Coord Accounts", g_coords),
 	F("GrpCPURunMins", "GrpCPURunMins", g_grpcpurunmins),
+	F("TRES", "TRES", g_tres),
+	F("TimeStart", "TimeStart", g_tstart),
+	F("TimeEnd", "TimeEnd", g_tend),
+	F("UnusedWall", "UnusedWall", g_unused),
 	{ 0 }
 };
 
@@ -257,6 +294,7 @@ static const int field_widths[] = {
 	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
 	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 20,
 	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20, 13,
+	30, 19, 19, 10,
 };
 _Static_assert(sizeof(field_widths) / sizeof(field_widths[0]) ==
 	       sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]) - 1,
@@ -279,6 +317,7 @@ static const struct {
 	{ "MaxTRESPN", "MaxTRESPerNode" },
 	{ "MaxTRESMinsPerJob", "MaxTRESMins" },
 	{ "MaxTRESMinsPJ", "MaxTRESMins" },
+	{ "Start", "TimeStart" }, { "End", "TimeEnd" },
 };
 
 static const char *const default_formats[] = {
@@ -287,6 +326,7 @@ static const char *const default_formats[] = {
 		"DefaultQOS",
 	[DBD_ENT_ACCOUNT] = "Account,Description,Organization",
 	[DBD_ENT_USER] = "User,DefaultAccount,AdminLevel",
+	[DBD_ENT_RESV] = "Cluster,Name%15,TRES,TimeStart,TimeEnd,UnusedWall",
 	[DBD_ENT_QOS] = "Name,Priority,GraceTime,Preempt,PreemptExemptTime,"
 		"PreemptMode,Flags%40,UsageThres,UsageFactor,GrpTRES,GrpTRESMins,"
 		"GrpTRESRunMins,GrpJobs,GrpSubmit,GrpWall,MaxTRES,"

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_resv.h"
 #include "cli/cli_scontrol.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -394,6 +395,9 @@ int scontrol_update(int argc, char **argv, bool quiet)
 		return rc;
 	}
 	for (int i = 0; i < argc; i++) {
+		if (xstrcaseprefix(argv[i], "ReservationName=") ||
+		    xstrcaseprefix(argv[i], "Reservation="))
+			return scontrol_resv_update(argc, argv, quiet);
 		if (xstrcaseprefix(argv[i], "NodeName="))
 			return update_node(argc, argv, quiet);
 		if (xstrcaseprefix(argv[i], "JobId="))
@@ -403,7 +407,8 @@ int scontrol_update(int argc, char **argv, bool quiet)
 		fprintf(stderr, "too few arguments for keyword:update\n");
 	else
 		fprintf(stderr, "No valid entity in update command\n"
-			"Input line must include \"NodeName\", \"JobId\"\n");
+			"Input line must include \"NodeName\", \"JobId\" or "
+			"\"ReservationName\"\n");
 	return 1;
 }
 

@@ -17,6 +17,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
+#include "cli/cli_resv.h"
 #include "cli/cli_scontrol.h"
 #include "cli/cli_show.h"
 #include "cli/cli_show_step.h"
@@ -453,6 +454,9 @@ static int cmd_show(int argc, char **argv)
 		return show_config();
 	if (scontrol_kw(what, "steps", 4))
 		return cli_show_steps(arg, sc.one_liner);
+	if (scontrol_kw(what, "reservations", 3) ||
+	    !strcasecmp(what, "reservationname"))
+		return scontrol_resv_show(arg, sc.one_liner);
 	fprintf(stderr, "invalid entity:%s for keyword:show\n", what);
 	return 1;
 }
@@ -476,6 +480,8 @@ static const char usage_text[] =
 "\n"
 "    Valid <COMMAND> values are:\n"
 "     all                      display information about all partitions\n"
+"     create <SPECIFICATIONS>  create a new reservation\n"
+"     delete <SPECIFICATIONS>  delete the specified reservation\n"
 "     details                  show more details in \"show job\"\n"
 "     exit                     terminate scontrol\n"
 "     help                     print this description of use\n"
@@ -500,7 +506,7 @@ static const char usage_text[] =
 "     version                  display tool version number\n"
 "\n"
 "  <ENTITY> may be \"config\", \"hostnames\", \"hostlist\", \"hostlistsorted\",\n"
-"       \"job\", \"node\" or \"partition\".\n"
+"       \"job\", \"node\", \"partition\" or \"reservation\".\n"
 "\n"
 "  Node names may be specified using simple range expressions,\n"
 "  (e.g. \"lx[10-20]\" corresponds to lx10, lx11, lx12, ...)\n";
@@ -511,6 +517,41 @@ static int cmd_update(int argc, char **argv)
 {
 	need_conf();
 	return scontrol_update(argc, argv, sc.quiet);
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	if (argc < 1) {
+		fprintf(stderr, "too few arguments for keyword:create\n");
+		return 1;
+	}
+	if (!scontrol_kw(argv[0], "reservation", 3)) {
+		fprintf(stderr, "invalid entity:%s for keyword:create\n",
+			argv[0]);
+		return 1;
+	}
+	need_conf();
+	return scontrol_resv_create(argc - 1, argv + 1, sc.quiet);
+}
+
+static int cmd_delete(int argc, char **argv)
+{
+	if (argc < 1) {
+		fprintf(stderr, "too few arguments for delete keyword\n");
+		return 1;
+	}
+	if (!strchr(argv[0], '=') && argc < 2) {
+		fprintf(stderr, "scontrol: error: Proper format is 'delete "
+			"<ENTITY>=<ID>' or 'delete <ENTITY> <ID>'\n");
+		return 1;
+	}
+	if (!xstrcaseprefix(argv[0], "reservation")) {
+		fprintf(stderr, "scontrol: error: Invalid deletion entity: "
+			"%s\n", argv[0]);
+		return 1;
+	}
+	need_conf();
+	return scontrol_resv_delete(argc, argv);
 }
 
 static int cmd_hold(int argc, char **argv)
@@ -641,6 +682,8 @@ static const struct {
 	{ "help", 2, cmd_help },
 	{ "show", 3, cmd_show },
 	{ "update", 1, cmd_update },
+	{ "create", 2, cmd_create },
+	{ "delete", 3, cmd_delete },
 	{ "hold", 2, cmd_hold },
 	{ "uhold", 2, cmd_uhold },
 	{ "release", 3, cmd_release },

@@ -22,6 +22,7 @@
 #include "cli/cli_fields.h"
 #include "cli/cli_format.h"
 #include "cli/cli_output.h"
+#include "cli/cli_resv.h"
 #include "common/hostlist.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -39,6 +40,7 @@
 static struct {
 	int         verbose, iterate;
 	bool        all, dead, responding, no_header, long_fmt, node_flag;
+	bool        resv;          /* -T */
 	bool        summarize, reasons, json, yaml, clusters;
 	char       *format, *format_long, *sort;
 	char      **parts;
@@ -172,6 +174,7 @@ static int apply_option(int c, const char *arg)
 		}
 		return 0;
 	case 'l': opt.long_fmt = true; return 0;
+	case 'T': opt.resv = true; return 0;
 	case 'N': opt.node_flag = true; return 0;
 	case 'n': return parse_nodes(arg);
 	case 'o': xfree(opt.format); opt.format = xstrdup(arg); return 0;
@@ -706,6 +709,8 @@ static int sinfo_once(int iter)
 	bool long_form;
 	const char *spec;
 
+	if (opt.resv)
+		return sinfo_resv(!opt.no_header);
 	if (load(&nresp, &presp))
 		return 1;
 	s.nodes = nresp.data;

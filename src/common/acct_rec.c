@@ -57,6 +57,17 @@ const field_desc_t acct_event_rec_fields[] = {
 };
 #undef E
 
+#define RV(m, t) F(acct_resv_rec_t, m, t)
+const field_desc_t acct_resv_rec_fields[] = {
+	RV(resv_id, FT_U32), RV(name, FT_STR), RV(time_start, FT_TIME),
+	RV(time_end, FT_TIME), RV(nodes, FT_STR), RV(tres, FT_STR),
+	RV(flags, FT_U64), RV(users, FT_STR), RV(accounts, FT_STR),
+	RV(deleted, FT_BOOL), RV(time_start_prev, FT_TIME),
+	RV(cluster, FT_STR),
+	FIELD_END
+};
+#undef RV
+
 const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size)
 {
 	switch (kind) {
@@ -72,6 +83,9 @@ const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size)
 	case ACCT_REC_NODE_EVENT:
 		*size = sizeof(acct_event_rec_t);
 		return acct_event_rec_fields;
+	case ACCT_REC_RESV:
+		*size = sizeof(acct_resv_rec_t);
+		return acct_resv_rec_fields;
 	}
 	*size = 0;
 	return NULL;

@@ -28,6 +28,7 @@ typedef enum {
 	ACCT_REC_JOB,             /* acct_job_rec_t: full state, upserted */
 	ACCT_REC_STEP,            /* acct_step_rec_t: upserted */
 	ACCT_REC_NODE_EVENT,      /* acct_event_rec_t */
+	ACCT_REC_RESV,            /* acct_resv_rec_t: upserted */
 	ACCT_REC_KIND_END
 } acct_rec_kind_t;
 
@@ -118,6 +119,26 @@ typedef struct {
 	char     *tres;           /* "cpu=2" */
 } acct_event_rec_t;
 
+/* A reservation created, changed or deleted.  Key: (cluster, resv_id,
+ * time_start); a recurring reservation gives a row per occurrence.
+ * deleted: it was removed (time_end is then when; before time_start:
+ * it never started, and slurmdbd keeps no row of it). */
+typedef struct {
+	uint32_t  resv_id;
+	char     *name;
+	time_t    time_start;
+	time_t    time_end;
+	char     *nodes;
+	char     *tres;           /* "cpu=4" */
+	uint64_t  flags;          /* resv_info.h bits */
+	char     *users;
+	char     *accounts;
+	bool      deleted;
+	time_t    time_start_prev; /* the row an update moved (0 = none) */
+	char     *cluster;        /* filled by slurmdbd in answers */
+} acct_resv_rec_t;
+
+extern const field_desc_t acct_resv_rec_fields[];
 extern const field_desc_t acct_cluster_rec_fields[];
 extern const field_desc_t acct_job_rec_fields[];
 extern const field_desc_t acct_step_rec_fields[];

@@ -115,6 +115,7 @@ typedef struct slurm_conf {
 	uint16_t  kill_wait;          /* s, 30 */
 	uint16_t  inactive_limit;
 	uint16_t  over_time_limit;
+	uint16_t  resv_over_run;       /* ResvOverRun minutes (INFINITE16) */
 	uint16_t  wait_time;
 	uint32_t  min_job_age;        /* s, 300 */
 	uint32_t  first_job_id;       /* 1 */

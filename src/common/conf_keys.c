@@ -234,7 +234,7 @@ static const conf_key_t conf_keys[] = {
 	{ "ResumeRate", NULL, CK_U16, NOF, "300", " nodes/min", 0, NULL },
 	{ "ResumeTimeout", NULL, CK_U16, NOF, "60", " sec", 0, NULL },
 	{ "ResvEpilog", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
-	{ "ResvOverRun", NULL, CK_UNLIM16, NOF, "0", " min", 0, NULL },
+	{ "ResvOverRun", NULL, CK_UNLIM16, F(resv_over_run), "0", " min", 0, NULL },
 	{ "ResvProlog", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "ReturnToService", NULL, CK_U16, F(return_to_service), "0", NULL, 0, NULL },
 	{ "RoutePlugin", NULL, CK_STR, NOF, "route/default", NULL, 0, NULL },

@@ -38,6 +38,11 @@ static const field_desc_t control_status_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t resv_name_fields[] = {
+	FIELD(resv_name_msg_t, name, FT_STR),
+	FIELD_END
+};
+
 static const field_desc_t info_request_fields[] = {
 	F(info_request_msg_t, show_flags, FT_U16),
 	F(info_request_msg_t, last_update, FT_TIME),
@@ -854,6 +859,8 @@ error:
 _Static_assert(offsetof(job_info_msg_t, jobs) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(node_info_msg_t, nodes) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(part_info_msg_t, parts) == offsetof(rec_list_t, recs), "layout");
+_Static_assert(offsetof(resv_info_msg_t, resvs) == offsetof(rec_list_t, recs), "layout");
+_Static_assert(offsetof(resv_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
 _Static_assert(offsetof(job_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
 _Static_assert(offsetof(job_step_info_msg_t, steps) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(job_step_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
@@ -875,6 +882,7 @@ _Static_assert(offsetof(job_step_info_msg_t, cnt) == offsetof(rec_list_t, cnt), 
 REC_LIST_FUNCS(job_list, job_info_fields, job_info_t)
 REC_LIST_FUNCS(node_list, node_info_fields, node_info_t)
 REC_LIST_FUNCS(part_list, part_info_fields, part_info_t)
+REC_LIST_FUNCS(resv_list, resv_info_fields, resv_info_t)
 REC_LIST_FUNCS(step_list, step_info_fields, job_step_info_t)
 
 #define ROW_FIELDS(t, st, f) { t, #t, sizeof(st), f, NULL, NULL, NULL }
@@ -901,6 +909,12 @@ static const msg_desc_t table[] = {
 	ROW_FUNCS(RESPONSE_NODE_INFO, node_info_msg_t, node_list),
 	ROW_FIELDS(REQUEST_PARTITION_INFO, info_request_msg_t, info_request_fields),
 	ROW_FUNCS(RESPONSE_PARTITION_INFO, part_info_msg_t, part_list),
+	ROW_FIELDS(REQUEST_RESERVATION_INFO, info_request_msg_t, info_request_fields),
+	ROW_FUNCS(RESPONSE_RESERVATION_INFO, resv_info_msg_t, resv_list),
+	ROW_FIELDS(REQUEST_CREATE_RESERVATION, resv_desc_t, resv_desc_fields),
+	ROW_FIELDS(RESPONSE_CREATE_RESERVATION, resv_name_msg_t, resv_name_fields),
+	ROW_FIELDS(REQUEST_UPDATE_RESERVATION, resv_desc_t, resv_desc_fields),
+	ROW_FIELDS(REQUEST_DELETE_RESERVATION, resv_name_msg_t, resv_name_fields),
 	ROW_FIELDS(REQUEST_UPDATE_JOB, job_update_msg_t, job_update_fields),
 	ROW_FIELDS(REQUEST_UPDATE_NODE, node_update_msg_t, node_update_fields),
 	ROW_FIELDS(REQUEST_SUBMIT_BATCH_JOB, job_desc_t, job_desc_fields),

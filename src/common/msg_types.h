@@ -15,6 +15,7 @@
 #include "common/job_info.h"
 #include "common/node_info.h"
 #include "common/pack.h"
+#include "common/resv_info.h"
 
 typedef enum {
 	/* node <-> controller */
@@ -37,6 +38,8 @@ typedef enum {
 	REQUEST_PARTITION_INFO,             /* info_request_msg_t */
 	RESPONSE_PARTITION_INFO,            /* part_info_msg_t */
 	REQUEST_SHARE_INFO = 2022,          /* share_request_msg_t (sshare) */
+	REQUEST_RESERVATION_INFO = 2024,    /* info_request_msg_t */
+	RESPONSE_RESERVATION_INFO,          /* resv_info_msg_t */
 	RESPONSE_SHARE_INFO,                /* table_resp_msg_t */
 	REQUEST_PRIORITY_FACTORS = 2026,    /* priority_factors_request_msg_t */
 	RESPONSE_PRIORITY_FACTORS,          /* priority_factors_msg_t */
@@ -50,6 +53,10 @@ typedef enum {
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
 	REQUEST_UPDATE_NODE,                /* node_update_msg_t */
+	REQUEST_CREATE_RESERVATION = 3006,  /* resv_desc_t */
+	RESPONSE_CREATE_RESERVATION,        /* resv_name_msg_t */
+	REQUEST_DELETE_RESERVATION,         /* resv_name_msg_t */
+	REQUEST_UPDATE_RESERVATION,         /* resv_desc_t */
 
 	/* submission */
 	REQUEST_RESOURCE_ALLOCATION = 4001, /* job_desc_t (srun, salloc) */
@@ -194,6 +201,17 @@ typedef struct {
 	uint32_t     cnt;
 	part_info_t *parts;
 } part_info_msg_t;
+
+typedef struct {
+	time_t       last_update;
+	uint32_t     cnt;
+	resv_info_t *resvs;
+} resv_info_msg_t;
+
+/* A reservation by name (delete; the name a create gave). */
+typedef struct {
+	char     *name;
+} resv_name_msg_t;
 
 typedef struct {
 	uint32_t  job_id;
@@ -418,6 +436,7 @@ typedef enum {
 	DBD_ENT_QOS,
 	DBD_ENT_ASSOC,
 	DBD_ENT_COORD,            /* coordinators: (user, account) pairs */
+	DBD_ENT_RESV,             /* reservations (list only) */
 } dbd_entity_t;
 
 enum {

@@ -80,6 +80,13 @@ static void sinfo_words(uint32_t state, const char **lng, const char **cmp)
 	bool busy = base == NODE_STATE_ALLOCATED || base == NODE_STATE_MIXED ||
 		    (state & NODE_STATE_COMPLETING);
 
+	if ((state & NODE_STATE_MAINT) && !(state & NODE_STATE_DRAIN) &&
+	    base != NODE_STATE_ALLOCATED && base != NODE_STATE_MIXED &&
+	    base != NODE_STATE_DOWN) {
+		*lng = "maint";      /* a MAINT reservation is active */
+		*cmp = "maint";
+		return;
+	}
 	if (state & NODE_STATE_DRAIN) {
 		if (busy) {
 			*lng = "draining";
@@ -116,6 +123,9 @@ static void sinfo_words(uint32_t state, const char **lng, const char **cmp)
 		if (state & NODE_STATE_COMPLETING) {
 			*lng = "completing";
 			*cmp = "comp";
+		} else if (state & NODE_STATE_RES) {
+			*lng = "reserved";
+			*cmp = "resv";
 		} else {
 			*lng = "idle";
 			*cmp = "idle";

@@ -28,6 +28,7 @@
 #include "ctld/job_res.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/select.h"
 #include "ctld/stats.h"
@@ -216,6 +217,8 @@ static void _bf_begin(void)
 			       p->bf_window * 60);
 	_bf_add_running();
 	bf_map_finalize(bf.map);
+	/* reserved nodes are nobody's in the plan while reserved */
+	resv_mgr_bf_plan(bf.map, bf.now, p->bf_resolution, p->bf_window * 60);
 	for (j = job_mgr_pending_first(); j; j = j->pend_next)
 		n++;
 	bf.ids = xcalloc(n + 1, sizeof(uint32_t));
@@ -524,6 +527,8 @@ static bool _bf_one(job_record_t *j)
 	bf.depth++;
 	if (!j->part || sched_job_reason(j, bf.now) != WAIT_NO_REASON)
 		return true;
+	if (j->info.reservation && *j->info.reservation)
+		return true;      /* runs on its reservation: main scheduler */
 	if (bf.depth_try >= sched_params()->bf_max_job_test)
 		return false;
 	if (_bf_user_full(j->info.user_id))

@@ -37,6 +37,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/rate_limit.h"
 #include "ctld/recover.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/rpc.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
@@ -187,6 +188,7 @@ static void _tick(evutil_socket_t fd, short what, void *arg)
 		      ctld.conf->state_save_location);
 		_exit(1);
 	}
+	resv_mgr_tick(now);
 	job_mgr_tick(now);
 	if (now - ctld.last_ping >= period) {
 		ctld.last_ping = now;
@@ -376,6 +378,7 @@ static void _stop(void)
 	acct_fini();
 	assoc_mgr_fini();
 	sched_fini();
+	resv_mgr_fini();
 	commit_fini();
 	rl_fini();
 	job_submit_plugin_fini();

@@ -23,6 +23,7 @@
 #include "ctld/job_res.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/priority.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
@@ -457,10 +458,6 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 		      (unsigned) m->auth_uid, (unsigned) d->priority);
 	if (!op && d->nice != NO_VAL32 && d->nice < NICE_OFFSET)
 		return ESLURM_INVALID_NICE;
-	/* No reservation exists (reservations are not implemented): any
-	 * name is unknown, as Slurm answers for one that does not exist. */
-	if (d->reservation && *d->reservation)
-		return ESLURM_RESERVATION_INVALID;
 	_memory(d, s);
 	if ((rc = _check_memory(s)))
 		return rc;
@@ -473,9 +470,12 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if ((rc = _can_ever_run(d, s)))
 		return rc;
 	/* fills the default account and QOS in the request */
-	return assoc_mgr_submit_check((job_desc_t *)d, s->uid,
-				      s->part->info.name, s->time_limit,
-				      &s->msg);
+	if ((rc = assoc_mgr_submit_check((job_desc_t *)d, s->uid,
+					 s->part->info.name, s->time_limit,
+					 &s->msg)))
+		return rc;
+	/* --reservation: it exists and admits the user/account */
+	return resv_mgr_job_check(d->reservation, s->uid, d->account);
 }
 
 static char *_user_name(uid_t uid)

@@ -29,6 +29,7 @@ enum {
 	JREC_NODES,       /* every saved node state (node_mgr_pack_state) */
 	JREC_NEXT_ID,     /* u32 next job id */
 	JREC_JOB_FILES,   /* u32 job id, script, environment */
+	JREC_RESV,        /* every reservation (resv_mgr_pack_state) */
 	JREC_TYPE_END
 };
 

@@ -15,6 +15,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/node_state.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
 
@@ -510,11 +511,16 @@ void node_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		resp.cnt = 1;
 		resp.nodes = xmalloc(sizeof(node_info_t));
 		resp.nodes[0] = n->info;
+		resp.nodes[0].node_state |= resv_mgr_node_flags(n->index,
+								resp.last_update);
 	} else {
 		resp.cnt = cnt;
 		resp.nodes = xcalloc(cnt + 1, sizeof(node_info_t));
-		for (i = 0; i < cnt; i++)
+		for (i = 0; i < cnt; i++) {
 			resp.nodes[i] = node_mgr_at(i)->info;
+			resp.nodes[i].node_state |=
+				resv_mgr_node_flags(i, resp.last_update);
+		}
 	}
 	net_reply(c, RESPONSE_NODE_INFO, &resp);   /* packed now: shallow copies */
 	xfree(resp.nodes);

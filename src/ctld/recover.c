@@ -17,6 +17,7 @@
 #include "ctld/journal.h"
 #include "ctld/node_mgr.h"
 #include "ctld/recover.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/state_save.h"
 
 #define STATE_FILE "ctld_state"
@@ -100,6 +101,12 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 		}
 		_put_job(rp, j);
 	}
+	if (ver >= 4) {
+		uint16_t rv;
+
+		if (unpack16(b, &rv) < 0 || resv_mgr_unpack_state(b, rv) < 0)
+			goto corrupt;
+	}
 	info("Recovered state of %u jobs from %s (format version %d, journal "
 	     "seq %llu)", cnt, path, ver, (unsigned long long) rp->last);
 	rc = 0;
@@ -173,6 +180,17 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		if (r->len != 4)
 			break;
 		rp->next_id = _u32(r->data);
+		return 0;
+	case JREC_RESV:
+		b = buf_view(r->data, r->len);
+		if (resv_mgr_unpack_state(b, r->version) < 0 ||
+		    buf_remaining(b)) {
+			buf_destroy(b);
+			snprintf(why, whylen, "reservation record seq %llu "
+				 "malformed", (unsigned long long) r->seq);
+			return -1;
+		}
+		buf_destroy(b);
 		return 0;
 	case JREC_JOB_FILES:
 		if (state_save_replay_job_files(rp->dir, r->data, r->len) < 0)

@@ -21,6 +21,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
 #include "ctld/rate_limit.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/rpc.h"
 #include "ctld/stats.h"
 #include "ctld/step_mgr.h"
@@ -81,6 +82,11 @@ static const rpc_row_t rpc_table[] = {
 	  PRIVATE_DATA_NODES },
 	{ REQUEST_PARTITION_INFO,        RPC_PRIV_USER, part_mgr_rpc_info,
 	  PRIVATE_DATA_PARTITIONS },
+	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info,
+	  PRIVATE_DATA_RESERVATIONS },
+	{ REQUEST_CREATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_create },
+	{ REQUEST_UPDATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_update },
+	{ REQUEST_DELETE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_delete },
 	{ REQUEST_BUILD_INFO,            RPC_PRIV_USER, config_info_rpc },
 	{ REQUEST_CANCEL_JOB,            RPC_PRIV_USER, job_mgr_rpc_cancel },
 	{ REQUEST_KILL_JOBS,             RPC_PRIV_USER, job_mgr_rpc_kill_jobs },

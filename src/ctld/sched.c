@@ -29,6 +29,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/preempt.h"
 #include "ctld/priority.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/select.h"
 #include "ctld/stats.h"
@@ -310,13 +311,13 @@ static char *_req_nodes_down(job_record_t *j, const pass_t *p)
 	return out;
 }
 
-static bool _try(job_record_t *j, pass_t *p)
+static bool _try(job_record_t *j, pass_t *p, const bitmap_t *usable)
 {
 	select_result_t res;
 	int rc;
 
 	/* every partition of -p a,b; -x, -C, GPUs (job_res.c) */
-	rc = job_res_select(j, p->view, p->node_cnt, p->usable, false, &res);
+	rc = job_res_select(j, p->view, p->node_cnt, usable, false, &res);
 	if (rc != SELECT_OK)
 		return false;
 	_take(p, &res);
@@ -358,6 +359,9 @@ static void _pass_fini(pass_t *p)
 static bool _one(job_record_t *j, pass_t *p)
 {
 	uint32_t why = sched_job_reason(j, p->now);
+	bitmap_t *mine = NULL;
+	const bitmap_t *use;
+	bool removed;
 	char *desc;
 
 	j->info.last_sched_eval = p->now;
@@ -385,18 +389,39 @@ static bool _one(job_record_t *j, pass_t *p)
 		job_mgr_touch(j);
 	}
 	p->tried++;
-	if (_try(j, p))
-		return true;
+	why = resv_mgr_job_nodes(j, p->usable, p->now, &mine, &removed);
+	if (why != WAIT_NO_REASON) {
+		sched_set_reason(j, why, NULL);   /* its reservation waits */
+		return false;
+	}
+	use = mine ? mine : p->usable;
+	if (_try(j, p, use))
+		goto started;
 	/* suspended victims free their CPUs at once: try again now (before
 	 * the next pass would resume them) */
-	if (preempt_for(j, p->view, p->node_cnt, p->usable)) {
+	if (preempt_for(j, p->view, p->node_cnt, use)) {
 		node_mgr_select_view(p->view);
-		if (_try(j, p))
-			return true;
+		if (_try(j, p, use))
+			goto started;
 	}
-	sched_set_reason(j, WAIT_RESOURCES, NULL);
-	_block(p, j->part, j);
+	if (removed) {
+		/* reserved nodes kept it off: 22.05's words, and the
+		 * partition stays open to jobs that end before */
+		sched_set_reason(j, WAIT_NODE_NOT_AVAIL,
+				 bitmap_overlaps(use, j->part->node_bitmap) ?
+				 "ReqNodeNotAvail, May be reserved for other job" :
+				 "ReqNodeNotAvail, Reserved for maintenance");
+	} else {
+		sched_set_reason(j, WAIT_RESOURCES, NULL);
+		_block(p, j->part, j);
+	}
+	if (mine)
+		bitmap_destroy(mine);
 	return false;
+started:
+	if (mine)
+		bitmap_destroy(mine);
+	return true;
 }
 
 /* ---- the incremental pass ---- */
@@ -428,8 +453,9 @@ static bool _base_valid(const pass_t *p, uint32_t limit)
 
 	if (!sc.base_ok || sc.need_full || !sc.new_cnt)
 		return false;
-	if (preempt_enabled())
-		return false;         /* a new job may free others' resources */
+	if (preempt_enabled() || resv_mgr_count())
+		return false;         /* a new job may free others' resources;
+				       * reservations depend on the time */
 	if (job_mgr_pending_gen() != sc.base_pend_gen + sc.new_cnt ||
 	    node_mgr_generation() != sc.base_node_gen)
 		return false;         /* jobs left, moved or came otherwise */

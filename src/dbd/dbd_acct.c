@@ -187,6 +187,20 @@ static const dbd_cond_t assoc_conds[] = {
 };
 static const dbd_setting_t assoc_sets[] = { ASSOC_SETS(false), { NULL } };
 
+/* Reservations the controller reported: those started by now. */
+static const dbd_col_t resv_cols[] = {
+	{ "cluster", "t.cluster" }, { "name", "t.resv_name" },
+	{ "id", "t.id_resv" }, { "tres", "t.tres" },
+	{ "timestart", "t.time_start" }, { "timeend", "t.time_end" },
+	{ "unusedwall", "t.unused_wall" }, { "flags", "t.flags" },
+	{ "nodes", "t.nodelist" }, { NULL, NULL }
+};
+static const dbd_cond_t resv_conds[] = {
+	{ "name", "t.resv_name IN (%s)" }, { "cluster", "t.cluster IN (%s)" },
+	{ "id", "t.id_resv IN (%s)" }, { NULL, NULL }
+};
+static const dbd_setting_t resv_sets[] = { { NULL } };
+
 static const dbd_entity_desc_t entities[] = {
 	{ DBD_ENT_CLUSTER, "clusters", "cluster_table",
 	  "cluster_table c LEFT JOIN assoc_table a ON a.cluster=c.name AND "
@@ -209,6 +223,10 @@ static const dbd_entity_desc_t entities[] = {
 	{ DBD_ENT_COORD, "coordinators", "coord_table", "coord_table t",
 	  "t.deleted=0", "t.user_name, t.acct", "t.user_name", NULL,
 	  coord_cols, coord_conds, coord_sets },
+	{ DBD_ENT_RESV, "reservations", "resv_table", "resv_table t",
+	  "t.time_start <= UNIX_TIMESTAMP()", "t.cluster, t.id_resv, "
+	  "t.time_start", "t.id_resv", NULL, resv_cols, resv_conds,
+	  resv_sets },
 };
 
 const dbd_entity_desc_t *dbd_entity_find(uint16_t entity)
@@ -853,6 +871,8 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 				  req->entity);
 	else if (req->op == DBD_OP_LIST)
 		rc = dbd_acct_list(&r);
+	else if (req->entity == DBD_ENT_RESV)   /* the controller's records */
+		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
 	else if (!may_change(&r))
 		rc = refuse_change(&r);
 	else

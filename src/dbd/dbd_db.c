@@ -233,6 +233,20 @@ static const char *const schema_v7[] = {
 	NULL
 };
 
+/* v8: reservations the controller reports (sacctmgr show reservation);
+ * a row per occurrence, keyed like Slurm's reservation table. */
+static const char *const schema_v8[] = {
+	"CREATE TABLE IF NOT EXISTS resv_table (cluster VARCHAR(64) NOT NULL, "
+	"id_resv INT UNSIGNED NOT NULL, time_start BIGINT NOT NULL, "
+	"time_end BIGINT NOT NULL DEFAULT 0, deleted TINYINT NOT NULL "
+	"DEFAULT 0, resv_name TEXT NOT NULL, nodelist TEXT NOT NULL, "
+	"tres TEXT NOT NULL, flags BIGINT UNSIGNED NOT NULL DEFAULT 0, "
+	"users TEXT NOT NULL, accounts TEXT NOT NULL, "
+	"unused_wall DOUBLE NOT NULL DEFAULT 0, "
+	"PRIMARY KEY (cluster, id_resv, time_start)) ENGINE=InnoDB",
+	NULL
+};
+
 static const char *const *const migrations[] = {
 	schema_v1,
 	schema_v2,
@@ -241,6 +255,7 @@ static const char *const *const migrations[] = {
 	schema_v5,
 	schema_v6,
 	schema_v7,
+	schema_v8,
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

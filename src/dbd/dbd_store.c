@@ -310,6 +310,60 @@ static int add_event(store_t *s, const acct_event_rec_t *e)
 	return rc;
 }
 
+/* A reservation: a row per (id, start).  An update that moved the
+ * start moves its row; one deleted before it started leaves no row. */
+static int add_resv(store_t *s, const acct_resv_rec_t *r)
+{
+	char *sql;
+	int rc;
+
+	if (r->time_start_prev) {
+		sql = xstrdup_printf("UPDATE IGNORE resv_table SET time_start=%"
+				     PRId64 " WHERE id_resv=%u AND "
+				     "time_start=%" PRId64 " AND cluster=",
+				     (int64_t)r->time_start, r->resv_id,
+				     (int64_t)r->time_start_prev);
+		q(s, &sql, s->cluster);
+		rc = dbd_db_exec(s->db, sql);
+		xfree(sql);
+		if (rc < 0)
+			return -1;
+	}
+	if (r->deleted && r->time_end < r->time_start) {
+		sql = xstrdup_printf("DELETE FROM resv_table WHERE id_resv=%u "
+				     "AND time_start=%" PRId64 " AND cluster=",
+				     r->resv_id, (int64_t)r->time_start);
+		q(s, &sql, s->cluster);
+		rc = dbd_db_exec(s->db, sql);
+		xfree(sql);
+		return rc;
+	}
+	sql = xstrdup("INSERT INTO resv_table (cluster, id_resv, time_start, "
+		      "time_end, deleted, resv_name, nodelist, tres, flags, "
+		      "users, accounts) VALUES (");
+	q(s, &sql, s->cluster);
+	xstrfmtcat(&sql, ",%u,%" PRId64 ",%" PRId64 ",%d,", r->resv_id,
+		   (int64_t)r->time_start, (int64_t)r->time_end,
+		   r->deleted ? 1 : 0);
+	q(s, &sql, r->name);
+	xstrcatc(&sql, ',');
+	q(s, &sql, r->nodes);
+	xstrcatc(&sql, ',');
+	q(s, &sql, r->tres);
+	xstrfmtcat(&sql, ",%" PRIu64 ",", r->flags);
+	q(s, &sql, r->users);
+	xstrcatc(&sql, ',');
+	q(s, &sql, r->accounts);
+	xstrcat(&sql, ") ON DUPLICATE KEY UPDATE time_end=VALUES(time_end), "
+		"deleted=VALUES(deleted), resv_name=VALUES(resv_name), "
+		"nodelist=VALUES(nodelist), tres=VALUES(tres), "
+		"flags=VALUES(flags), users=VALUES(users), "
+		"accounts=VALUES(accounts)");
+	rc = dbd_db_exec(s->db, sql);
+	xfree(sql);
+	return rc;
+}
+
 static int add_cluster(store_t *s, const acct_cluster_rec_t *c)
 {
 	char *sql = xstrdup("INSERT INTO cluster_table (name, control_host, "
@@ -475,6 +529,9 @@ static int apply(store_t *s, const acct_frame_t *f)
 			break;
 		case ACCT_REC_CLUSTER:
 			rc = add_cluster(s, rec);
+			break;
+		case ACCT_REC_RESV:
+			rc = add_resv(s, rec);
 			break;
 		}
 	}

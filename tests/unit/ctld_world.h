@@ -35,6 +35,8 @@
 #include "../../src/ctld/step_rec.c"
 #include "../../src/ctld/assoc_mgr.c"
 #include "../../src/ctld/assoc_limits.c"
+#include "../../src/ctld/resv_mgr.c"
+#include "../../src/ctld/resv_rpc.c"
 
 #include "ctld_stubs.h"
 
