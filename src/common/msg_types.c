@@ -976,6 +976,11 @@ const msg_desc_t *msg_desc_find(uint16_t type)
 	return NULL;
 }
 
+size_t msg_desc_count(void)
+{
+	return TABLE_LEN;
+}
+
 const char *msg_type_name(uint16_t type)
 {
 	const msg_desc_t *d = msg_desc_find(type);

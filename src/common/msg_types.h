@@ -38,9 +38,9 @@ typedef enum {
 	REQUEST_PARTITION_INFO,             /* info_request_msg_t */
 	RESPONSE_PARTITION_INFO,            /* part_info_msg_t */
 	REQUEST_SHARE_INFO = 2022,          /* share_request_msg_t (sshare) */
+	RESPONSE_SHARE_INFO,                /* table_resp_msg_t */
 	REQUEST_RESERVATION_INFO = 2024,    /* info_request_msg_t */
 	RESPONSE_RESERVATION_INFO,          /* resv_info_msg_t */
-	RESPONSE_SHARE_INFO,                /* table_resp_msg_t */
 	REQUEST_PRIORITY_FACTORS = 2026,    /* priority_factors_request_msg_t */
 	RESPONSE_PRIORITY_FACTORS,          /* priority_factors_msg_t */
 	REQUEST_STATS_INFO = 2035,          /* stats_info_request_msg_t */
@@ -893,6 +893,7 @@ typedef struct {
 } msg_desc_t;
 
 const msg_desc_t *msg_desc_find(uint16_t type);   /* NULL if unknown */
+size_t            msg_desc_count(void);           /* rows of the table */
 const char       *msg_type_name(uint16_t type);   /* "unknown" if unknown */
 /* Pack a body; 0 or -1 for an unknown type. */
 int  msg_body_pack(uint16_t type, const void *data, buf_t *b);

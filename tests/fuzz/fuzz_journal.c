@@ -10,7 +10,9 @@
  * tests/fuzz/corpus/fuzz_journal holds tests/unit/data/state-fmt2 and the
  * same state as this controller writes it); its records are also scanned
  * one by one, and the payload of each job record is read as both job
- * record formats (positional format 1, tagged format 2) directly.
+ * record formats (positional format 1, tagged format 2) directly, and
+ * the payload of each reservation record (JREC_RESV, also the snapshot's
+ * section from format 4) as the reservation table.
  *
  * Build: CC=clang cmake -DSLUICE_FUZZ=ON
  *        -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined ...
@@ -82,6 +84,16 @@ static void _scan_image(const uint8_t *d, size_t n)
 	while (journal_next(d, n, &off, &r, why, sizeof(why)) == JOURNAL_REC) {
 		if (r.data + r.len > d + n)
 			abort();
+		if (r.type == JREC_RESV) {
+			buf_t *p = buf_view(r.data, r.len);
+
+			resv_mgr_unpack_state(p, r.version);
+			if (buf_offset(p) > r.len)
+				abort();
+			buf_destroy(p);
+			resv_mgr_fini();
+			continue;
+		}
 		if (r.type != JREC_JOB)
 			continue;
 		for (uint16_t v = 1; v <= JOB_REC_VERSION; v++) {
@@ -161,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	_scan_image(data + snap, size - snap);
 	recover_state(state_dir, &r, err, sizeof(err));
 	_put(jname, NULL, 0);
+	resv_mgr_fini();
 	job_mgr_fini();
 	part_mgr_fini();
 	node_mgr_fini();

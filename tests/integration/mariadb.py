@@ -65,15 +65,21 @@ class MariaDB:
         self.datadir = os.path.join(dir, "data")
         self.socket = os.path.join(dir, "mysqld.sock")
         self.log = os.path.join(dir, "mariadbd.log")
+        # its own temporary directory: two bootstraps at once in the
+        # shared /tmp collided ("Unknown table 'mysql.tmp_user_sys'")
+        self.tmpdir = os.path.join(dir, "tmp")
         self.proc = None
 
     def _install(self):
         os.makedirs(self.datadir, exist_ok=True)
+        os.makedirs(self.tmpdir, exist_ok=True)
         shutil.chown(self.dir, "mysql", "mysql")
         shutil.chown(self.datadir, "mysql", "mysql")
+        shutil.chown(self.tmpdir, "mysql", "mysql")
         r = subprocess.run(
             [_find("mariadb-install-db", "mysql_install_db"), "--no-defaults",
              "--user=mysql", "--datadir=" + self.datadir,
+             "--tmpdir=" + self.tmpdir,
              "--auth-root-authentication-method=socket", "--skip-test-db"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
@@ -84,6 +90,7 @@ class MariaDB:
             self._install()
         argv = [_find("mariadbd", "mysqld"), "--no-defaults", "--user=mysql",
                 "--datadir=" + self.datadir, "--socket=" + self.socket,
+                "--tmpdir=" + self.tmpdir,
                 "--port=%d" % self.port, "--bind-address=127.0.0.1",
                 "--skip-name-resolve", "--log-error=" + self.log,
                 "--pid-file=" + os.path.join(self.dir, "mariadbd.pid"),

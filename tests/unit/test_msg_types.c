@@ -107,6 +107,14 @@ static void *sample(const msg_desc_t *d)
 		fill_fields(part_info_fields, &m->parts[0]);
 		break;
 	}
+	case RESPONSE_RESERVATION_INFO: {
+		resv_info_msg_t *m = body;
+		m->cnt = 2;
+		m->resvs = xcalloc(2, sizeof(resv_info_t));
+		fill_fields(resv_info_fields, &m->resvs[0]);
+		fill_fields(resv_info_fields, &m->resvs[1]);
+		break;
+	}
 	case RESPONSE_KILL_JOBS: {
 		kill_jobs_resp_msg_t *m = body;
 		m->cnt = 2;
@@ -134,9 +142,27 @@ static const uint16_t all_types[] = {
 	REQUEST_COMPLETE_BATCH_SCRIPT, REQUEST_JOB_HOLD, REQUEST_SIGNAL_JOB,
 	REQUEST_TERMINATE_JOB, MESSAGE_EPILOG_COMPLETE, RESPONSE_SLURM_RC,
 	REQUEST_KILL_JOBS, RESPONSE_KILL_JOBS, REQUEST_SUSPEND,
-	REQUEST_JOB_REQUEUE, REQUEST_TOP_JOB,
+	REQUEST_JOB_REQUEUE, REQUEST_TOP_JOB, REQUEST_RESERVATION_INFO,
+	RESPONSE_RESERVATION_INFO, REQUEST_CREATE_RESERVATION,
+	RESPONSE_CREATE_RESERVATION, REQUEST_UPDATE_RESERVATION,
+	REQUEST_DELETE_RESERVATION,
 };
 #define N_TYPES (sizeof(all_types) / sizeof(all_types[0]))
+
+/* Two names with one number (an enum entry without its "= N" in the
+ * wrong place) would hide a row: every row must be found by its type. */
+static void test_every_row_has_its_own_type(void **state)
+{
+	size_t found = 0;
+
+	for (uint32_t t = 0; t <= UINT16_MAX; t++)
+		if (msg_desc_find((uint16_t)t))
+			found++;
+	assert_int_equal(found, msg_desc_count());
+	assert_int_equal(REQUEST_PRIORITY_FACTORS, 2026);
+	assert_int_equal(REQUEST_RESERVATION_INFO, 2024);
+	assert_string_equal(msg_type_name(2023), "RESPONSE_SHARE_INFO");
+}
 
 static void test_unknown_type_refused(void **state)
 {
@@ -339,6 +365,7 @@ static void test_node_state_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_row_has_its_own_type),
 		cmocka_unit_test(test_unknown_type_refused),
 		cmocka_unit_test(test_truncated_and_trailing_refused),
 		cmocka_unit_test(test_round_trip_every_type),
