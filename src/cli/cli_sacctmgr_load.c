@@ -64,20 +64,125 @@ static char **concat(char **list, char *const *more)
 	return list;
 }
 
+/* Settings an existing association gets: the file's, its TRES limits
+ * replacing (not merged into) the current ones; with clean also the
+ * limits the file leaves out removed. */
+static const struct {
+	const char *key, *col;     /* set key, list column */
+	bool        tres;
+} limits[] = {
+	{ "fairshare", "share", false }, { "grpjobs", "grpjobs", false },
+	{ "grpsubmitjobs", "grpsubmit", false }, { "grpwall", "grpwall", false },
+	{ "maxjobs", "maxjobs", false }, { "maxsubmitjobs", "maxsubmit", false },
+	{ "maxwall", "maxwall", false }, { "priority", "priority", false },
+	{ "grptres", "grptres", true }, { "maxtres", "maxtres", true },
+	{ "maxtrespn", "maxtrespn", true },
+	{ "grptresmins", "grptresmins", true },
+	{ "grptresrunmins", "grptresrunmins", true },
+	{ "maxtresmins", "maxtresmins", true },
+};
+
+static const char *set_get(char *const *set, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (size_t i = 0; set && set[i]; i++)
+		if (!strncmp(set[i], key, n) && set[i][n] == '=')
+			return set[i] + n + 1;
+	return NULL;
+}
+
+/* "cpu=4,mem=2G" plus "name=-1" for each TRES of cur it does not name. */
+static char *tres_replacing(const char *want, const char *cur)
+{
+	char **have = xstrsplit(cur, ",", NULL);
+	char *out = xstrdup(want);
+
+	for (size_t i = 0; have[i]; i++) {
+		char *eq = strchr(have[i], '='), *probe;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		probe = xstrdup_printf(",%s,", want);
+		for (char *p = probe; *p; p++)
+			if (*p == '=')
+				*p = ',';
+		{
+			char *name = xstrdup_printf(",%s,", have[i]);
+
+			if (!strstr(probe, name))
+				xstrfmtcat(&out, ",%s=-1", have[i]);
+			xfree(name);
+		}
+		xfree(probe);
+	}
+	xstrarray_free(have);
+	return out;
+}
+
+static char **assoc_settings(const ff_entry_t *e, const mgr_table_t *cur,
+			     long row, bool clean)
+{
+	char **set = NULL;
+
+	for (size_t i = 0; e->assoc_set && e->assoc_set[i]; i++) {
+		bool done = false;
+
+		for (size_t k = 0; row >= 0 && k < sizeof(limits) /
+			     sizeof(limits[0]) && !done; k++) {
+			const char *v = cli_sacctmgr_get(cur, (size_t)row,
+							 limits[k].col);
+			size_t n = strlen(limits[k].key);
+			char *t;
+
+			if (!limits[k].tres || strncmp(e->assoc_set[i],
+						       limits[k].key, n) ||
+			    e->assoc_set[i][n] != '=' || !*v)
+				continue;
+			t = tres_replacing(e->assoc_set[i] + n + 1, v);
+			set = kv(set, limits[k].key, t);
+			xfree(t);
+			done = true;
+		}
+		if (!done)
+			set = xstrarray_append(set, e->assoc_set[i]);
+	}
+	for (size_t k = 0; clean && row >= 0 &&
+		     k < sizeof(limits) / sizeof(limits[0]); k++)
+		if (!set_get(e->assoc_set, limits[k].key) &&
+		    *cli_sacctmgr_get(cur, (size_t)row, limits[k].col))
+			set = kv(set, limits[k].key, "-1");
+	return set;
+}
+
+static long cur_row(const mgr_table_t *cur, const char *acct,
+		    const char *user)
+{
+	for (size_t i = 0; i < cur->rows; i++)
+		if (!strcmp(cli_sacctmgr_get(cur, i, "account"), acct) &&
+		    !strcmp(cli_sacctmgr_get(cur, i, "user"), user) &&
+		    !*cli_sacctmgr_get(cur, i, "partition"))
+			return (long)i;
+	return -1;
+}
+
 /* The association's settings on (account, user) of the cluster. */
 static void set_assoc(load_t *l, const ff_entry_t *e, const char *acct,
-		      const char *user)
+		      const char *user, const mgr_table_t *cur, bool clean)
 {
-	char **w;
+	char **w, **set = assoc_settings(e, cur, cur_row(cur, acct, user),
+					 clean);
 
-	if (!e->assoc_set)
+	if (!set)
 		return;
 	w = kv(NULL, "cluster", l->cluster);
 	w = kv(w, "account", acct);
 	w = kv(w, "user", user);
 	w = kv(w, "partition", "");
-	op(l, e->line, DBD_OP_MODIFY, DBD_ENT_ASSOC, NULL, w, e->assoc_set);
+	op(l, e->line, DBD_OP_MODIFY, DBD_ENT_ASSOC, NULL, w, set);
 	xstrarray_free(w);
+	xstrarray_free(set);
 }
 
 static bool in_file(const ff_file_t *f, const char *acct, const char *user)
@@ -139,7 +244,7 @@ static void build(load_t *l, const ff_file_t *f, mgr_table_t *cur,
 	op(l, c->line, DBD_OP_ADD, DBD_ENT_CLUSTER, l->cluster, NULL, NULL);
 	if (clean)
 		remove_others(l, f, cur);
-	set_assoc(l, c, "root", "");
+	set_assoc(l, c, "root", "", cur, clean);
 	for (size_t i = 1; i < f->n; i++) {
 		const ff_entry_t *e = &f->e[i];
 		const char *was;
@@ -167,9 +272,9 @@ static void build(load_t *l, const ff_file_t *f, mgr_table_t *cur,
 				xstrarray_free(p);
 			}
 			xstrarray_free(w);
-			set_assoc(l, e, e->name, "");
+			set_assoc(l, e, e->name, "", cur, clean);
 		} else {
-			set_assoc(l, e, e->parent, e->name);
+			set_assoc(l, e, e->parent, e->name, cur, clean);
 		}
 	}
 	/* users' own settings once all their associations exist */

@@ -199,8 +199,24 @@ def test_bad_file_changes_nothing(env):
 
 
 def test_load_clean_and_cluster(env):
-    r = env.sacctmgr("-i", "add", "account", "extra")
+    for cmd in (["add", "account", "extra"],
+                ["modify", "account", "lim2", "set", "grptres=node=9",
+                 "maxjobs=99"],
+                ["modify", "account", "phys", "set", "maxjobs=5"]):
+        r = env.sacctmgr("-i", *cmd)
+        assert r.rc == 0, r
+    # the file's settings replace those of existing associations (its
+    # TRES list too); a limit it leaves out stays
+    r = env.sacctmgr("-i", "load", _path(env, "d2.cfg"))
     assert r.rc == 0, r
+    text, _ = _dump(env, "d5.cfg")
+    phys = ("Account - 'phys':Description='physics dept':"
+            "Organization='sci':Fairshare=40")
+    extra = "Account - 'extra':Description='extra':Organization='extra':" \
+        "Fairshare=1\n"
+    chem = SLURM_DUMP.index("Account - 'lim2'")
+    want = SLURM_DUMP[:chem] + extra + SLURM_DUMP[chem:]
+    assert text == want.replace(phys, phys + ":MaxJobs=5")
     r = env.sacctmgr("-i", "load", _path(env, "d2.cfg"), "clean")
     assert r.rc == 0, r
     assert r.out.startswith("For cluster oracle\n Removing Associations\n"
