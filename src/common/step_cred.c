@@ -19,7 +19,7 @@ static const field_desc_t cred_fields[] = {
 	C(job_id, FT_U32), C(step_id, FT_U32), C(uid, FT_U32), C(gid, FT_U32),
 	C(user_name, FT_STR), C(node_list, FT_STR), C(cpus_per_node, FT_STR),
 	C(mem_per_node, FT_U64), C(expiry, FT_TIME), C(job_node_list, FT_STR),
-	C(cpu_ids, FT_STR),
+	C(cpu_ids, FT_STR), C(gpu_idx, FT_STR),
 	FIELD_END
 };
 #undef C
@@ -182,9 +182,8 @@ int step_cred_verify(const char *payload_hex, const char *sig,
 	return SLURM_SUCCESS;
 }
 
-char *step_cred_node_cpus(const step_cred_t *c, uint32_t node_id)
+static char *nth_item(const char *p, uint32_t node_id)
 {
-	const char *p = c ? c->cpu_ids : NULL;
 	size_t n;
 
 	for (uint32_t i = 0; p && i < node_id; i++)
@@ -194,4 +193,14 @@ char *step_cred_node_cpus(const step_cred_t *c, uint32_t node_id)
 		return NULL;
 	n = strcspn(p, ";");
 	return n ? xstrndup(p, n) : NULL;
+}
+
+char *step_cred_node_cpus(const step_cred_t *c, uint32_t node_id)
+{
+	return nth_item(c ? c->cpu_ids : NULL, node_id);
+}
+
+char *step_cred_node_gpus(const step_cred_t *c, uint32_t node_id)
+{
+	return nth_item(c ? c->gpu_idx : NULL, node_id);
 }

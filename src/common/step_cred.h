@@ -32,10 +32,14 @@ typedef struct {
 	char     *cpu_ids;        /* the step's node CPU ids in node order,
 				     ';'-separated ("0-1;2;"), an empty item
 				     when unknown */
+	char     *gpu_idx;        /* the job's GPUs (gres indexes) on each
+				     step node, ';'-separated ("0;1-2;") */
 } step_cred_t;
 
-/* Item node_id of cpu_ids, xmalloc'd; NULL if empty or missing. */
+/* Item node_id of cpu_ids / gpu_idx, xmalloc'd; NULL if empty or
+ * missing. */
 char *step_cred_node_cpus(const step_cred_t *c, uint32_t node_id);
+char *step_cred_node_gpus(const step_cred_t *c, uint32_t node_id);
 
 /* Hex of the packed payload (caller xfree()s). */
 char *step_cred_encode(const step_cred_t *c);

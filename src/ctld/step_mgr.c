@@ -19,6 +19,7 @@
 #include "ctld/acct_outbox.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/select.h"
 #include "slurm/slurm_errno.h"
 
 #define STEP_JOB_BASE(j) ((j)->info.job_state & JOB_STATE_BASE)
@@ -525,9 +526,17 @@ sm_response(job_record_t *j, const sm_step_t *s)
 		char *ids = s->ids && s->ids[i] ? bitmap_to_str(s->ids[i])
 						: NULL;
 
+		uint32_t k = s->pos[i];
+		uint64_t g = j->node_gpus && k < j->alloc_cnt ?
+			     j->node_gpus[k] : 0;
+		char *gpus = g ? select_gpu_idx_str(g) : NULL;
+
 		xstrfmtcat(&cred.cpu_ids, "%s%s", i ? ";" : "",
 			   ids ? ids : "");
+		xstrfmtcat(&cred.gpu_idx, "%s%s", i ? ";" : "",
+			   gpus ? gpus : "");
 		xfree(ids);
+		xfree(gpus);
 	}
 	cred.expiry = time(NULL) + STEP_CRED_TTL;
 	cred.job_node_list = j->info.nodes;
@@ -548,6 +557,7 @@ sm_response(job_record_t *j, const sm_step_t *s)
 	}
 	resp->cred_payload = step_cred_encode(&cred);
 	xfree(cred.cpu_ids);
+	xfree(cred.gpu_idx);
 	for (uint32_t i = 0; i < s->node_cnt; i++) {
 		if (step_cred_sign(resp->cred_payload, &resp->cred_sigs[i])) {
 			error("StepId=%u.%u: cannot sign its credential",

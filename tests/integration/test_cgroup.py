@@ -8,6 +8,7 @@ with that reason.
 
 import os
 import re
+import stat
 import time
 
 import pytest
@@ -174,3 +175,75 @@ sleep 1
     assert not os.path.exists("/proc/%d" % pid), "daemon survived the job"
     assert not os.path.exists(os.path.join(unified, "slurm_n1", "uid_%d" % 
                               os.stat(wd).st_uid, "job_%d" % jobid))
+
+
+# ---- ConstrainDevices ----------------------------------------------------
+
+DEV_CHECK = r"""
+echo "$1 cuda=$CUDA_VISIBLE_DEVICES"
+for i in 0 1; do
+    if head -c 1 %(dev)s/gpu$i > /dev/null 2> %(wd)s/err.$1.$i; then
+        echo "$1 gpu$i=ok"
+    else
+        echo "$1 gpu$i=$(cat %(wd)s/err.$1.$i)"
+    fi
+done
+"""
+
+
+@pytest.fixture(scope="module")
+def dev_cluster(users):
+    """One node with two fake GPUs: character devices made by the test
+    (the kernel's 1:7 /dev/full and 1:8 /dev/random, under other names),
+    named by gres.conf File=."""
+    c = _start(tag="cgdev", nodes=1,
+               extra_conf="ProctrackType=proctrack/cgroup\n"
+                          "TaskPlugin=task/cgroup\nGresTypes=gpu\n",
+               node_extra="Gres=gpu:2")
+    dev = os.path.join(c.dir, "dev")
+    os.makedirs(dev)
+    os.chmod(dev, 0o755)
+    for i, minor in enumerate((7, 8)):
+        p = os.path.join(dev, "gpu%d" % i)
+        os.mknod(p, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        os.chmod(p, 0o666)
+    c.dev = dev
+    c.write_file(None, os.path.join(c.dir, "etc", "gres.conf"),
+                 "Name=gpu File=%s/gpu[0-1]\n" % dev)
+    c.write_file(None, os.path.join(c.dir, "etc", "cgroup.conf"),
+                 "ConstrainDevices=yes\n")
+    yield c
+    _stop(c)
+
+
+def _skip_without_devices(c, jobid):
+    _skip_if_unused(c, jobid)
+    text = open(c.slurmd_log("n1")).read()
+    m = re.search(r"cgroup: ConstrainDevices for StepId=%d\.\S+ not "
+                  r"applied: (.*)" % jobid, text)
+    if m:
+        pytest.skip(m.group(1))
+
+
+def test_constrain_devices_job_opens_only_its_gpu(dev_cluster):
+    c = dev_cluster
+    wd = c.workdir("sluice_u1")
+    check = c.write_file("sluice_u1", os.path.join(wd, "devcheck.sh"),
+                         DEV_CHECK % {"dev": c.dev, "wd": wd}, 0o755)
+    script = "#!/bin/sh\n%s batch\n%s -n1 %s step\n" % (
+        check, c.bin("srun"), check)
+    jobid, st, out = _run(c, script, ["--gres=gpu:1"], "devjob")
+    _skip_without_devices(c, jobid)
+    assert st == "COMPLETED", out
+    denied = ("head: cannot open '%s/gpu1' for reading: Operation not "
+              "permitted" % c.dev)
+    for who in ("batch", "step"):
+        assert "%s cuda=0\n" % who in out, out
+        assert "%s gpu0=ok\n" % who in out, out
+        assert "%s gpu1=%s\n" % (who, denied) in out, out
+    # a job without GPUs opens neither
+    jobid, st, out = _run(c, "#!/bin/sh\n%s batch\n" % check, [], "devnone")
+    assert st == "COMPLETED", out
+    for i in (0, 1):
+        assert ("batch gpu%d=head: cannot open '%s/gpu%d' for reading: "
+                "Operation not permitted\n" % (i, c.dev, i)) in out, out

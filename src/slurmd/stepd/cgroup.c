@@ -21,12 +21,13 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/stepd/affinity.h"
+#include "slurmd/stepd/cgroup_devices.h"
 
 /* The hierarchies a step may live in: v1 controller mounts, or the v2
  * tree (pure v2, or the "unified" tree of a hybrid machine). */
-enum { H_FREEZER, H_MEMORY, H_CPUSET, H_V2, H_MAX };
+enum { H_FREEZER, H_MEMORY, H_CPUSET, H_V2, H_DEVICES, H_MAX };
 static const char *const h_name[H_MAX] = { "freezer", "memory", "cpuset",
-					   "unified" };
+					   "unified", "devices" };
 
 typedef struct {
 	bool  v2;                  /* the mount point itself is cgroup2 */
@@ -47,6 +48,7 @@ struct cgroup_step {
 	char     *cpus;            /* machine CPUs, ConstrainCores */
 	int       track_h;         /* the hierarchy listing the processes */
 	int       mem_h;           /* where memory is limited, or -1 */
+	bool      devices;         /* ConstrainDevices: v1 devices in use */
 };
 
 /* ---- files ---- */
@@ -330,6 +332,35 @@ static bool choose(cgroup_step_t *cg, const cgroup_conf_t *cc, bool task_cg,
 	return true;
 }
 
+/* ConstrainDevices: the v1 devices controller, where there is one.  On
+ * cgroup v2 device access is controlled by a BPF_CGROUP_DEVICE program,
+ * which is not done: the step runs with its devices open, and says so. */
+static bool devices_usable(const cgroup_req_t *r)
+{
+	if (tree.root[H_DEVICES] && !tree.v2)
+		return true;
+	info("cgroup: ConstrainDevices for StepId=%u.%s not applied: %s has "
+	     "no v1 devices controller (cgroup v2 device programs are not "
+	     "supported)", r->job_id, r->step, tree.why);
+	return false;
+}
+
+/* Each gres.conf GPU file the step does not hold, denied in its
+ * directory. */
+static int deny_devices(const cgroup_step_t *cg, const cgroup_req_t *r)
+{
+	char **deny = cgroup_devices_deny(r->conf, r->node_name, r->gpu_idx);
+	int rc = 0;
+
+	for (char **d = deny; d && *d && !rc; d++)
+		rc = write_str(cg->dir[H_DEVICES], "devices.deny", *d);
+	if (!rc && deny)
+		debug("cgroup: StepId=%u.%s: %zu device(s) denied", r->job_id,
+		      r->step, xstrarray_len(deny));
+	xstrarray_free(deny);
+	return rc;
+}
+
 static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
 			    bool track, bool task_cg, char *why, size_t wlen)
 {
@@ -356,11 +387,14 @@ static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
 			cg->cpus = affinity_map_cpus(r->job_cpus, r->ncpus);
 		xfree(job);
 	}
+	if (task_cg && cc->constrain_devices)
+		cg->devices = devices_usable(r);
 	step_rel = xstrdup_printf("%s/step_%s", cg->job_rel, r->step);
 	for (int h = 0; h < H_MAX; h++) {
 		bool use = h == cg->track_h || h == cg->mem_h ||
 			   (h == H_CPUSET && cg->cpus && !cg->v2) ||
-			   (h == H_V2 && cg->v2);
+			   (h == H_V2 && cg->v2) ||
+			   (h == H_DEVICES && cg->devices);
 
 		if (!use || !tree.root[h])
 			continue;
@@ -375,6 +409,13 @@ static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
 		cg->procs[h] = xstrdup_printf("%s/cgroup.procs", cg->dir[h]);
 	}
 	xfree(step_rel);
+	if (cg->devices && deny_devices(cg, r) < 0) {
+		snprintf(why, wlen, "ConstrainDevices: cannot write %s/"
+			 "devices.deny: %s", cg->dir[H_DEVICES],
+			 strerror(errno));
+		cgroup_step_destroy(cg);
+		return NULL;
+	}
 	if (cg->mem_h >= 0 && r->mem_mb) {
 		char *job = xstrdup_printf("%s/%s", tree.root[cg->mem_h],
 					   cg->job_rel);

@@ -22,7 +22,10 @@
  * ConstrainRAMSpace -> memory limit = allocation * AllowedRAMSpace%
  * (at least MinRAMSpace); ConstrainSwapSpace -> RAM+swap limit adds
  * AllowedSwapSpace%.  OOM kills are read from memory.events (v2) or
- * memory.oom_control (v1), field oom_kill.
+ * memory.oom_control (v1), field oom_kill.  ConstrainDevices: the v1
+ * devices controller denies the step the gres.conf GPU files its job does
+ * not hold (cgroup_devices.h); cgroup v2 (BPF device programs) is not
+ * supported: logged, devices stay open.
  */
 #ifndef SLUICE_STEPD_CGROUP_H
 #define SLUICE_STEPD_CGROUP_H
@@ -46,6 +49,8 @@ typedef struct {
 				   * or NULL: the first ncpus */
 	uint32_t    ncpus;
 	uint64_t    mem_mb;       /* the job's memory on the node, 0: none */
+	const char *gpu_idx;      /* the GPUs (gres indexes) the step
+				   * holds on the node, "0-1", or NULL */
 } cgroup_req_t;
 
 /* NULL when neither proctrack/cgroup nor task/cgroup is configured or no

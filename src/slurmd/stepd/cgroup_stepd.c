@@ -40,7 +40,7 @@ void stepd_cgroup_create(stepd_t *sd)
 	cgroup_req_t r = {
 		.conf = sd->conf, .node_name = sd->node_name, .uid = j->uid,
 		.job_id = j->job_id, .step = "batch", .job_cpus = j->cpu_bind,
-		.ncpus = j->cpus_on_node,
+		.ncpus = j->cpus_on_node, .gpu_idx = j->gpu_idx,
 	};
 
 	if (mem_given(j->mem_per_node))
@@ -69,7 +69,7 @@ void step_cgroup_create(step_t *st)
 {
 	const launch_tasks_request_msg_t *m = st->m;
 	step_cred_t *c = step_cred_decode(m->cred_payload);
-	char step[16];
+	char step[16], *gpus = NULL;
 	cgroup_req_t r = {
 		.conf = st->conf, .node_name = st->node_name, .uid = m->uid,
 		.job_id = m->job_id, .step = step,
@@ -87,10 +87,13 @@ void step_cgroup_create(step_t *st)
 		st->node_cpus = r.ncpus;
 		xfree(st->cpu_ids);
 		st->cpu_ids = step_cred_node_cpus(c, m->node_id);
+		gpus = step_cred_node_gpus(c, m->node_id);
+		r.gpu_idx = gpus;
 		r.mem_mb = c->mem_per_node;
 		step_cred_free(c);
 	}
 	st->cg = cgroup_step_create(&r);
+	xfree(gpus);
 	proctrack_use_cgroup(st->cg);
 }
 
