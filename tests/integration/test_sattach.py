@@ -189,6 +189,9 @@ def test_other_user_refused_root_allowed(cluster):
         while want not in c.log_text("n1") and time.time() < deadline:
             time.sleep(0.2)
         assert want in c.log_text("n1")
+        # -Q: nothing said at all (as Slurm)
+        r = c.run(["sattach", "-Q", st.id], user=OTHER, timeout=60)
+        assert (r.rc, r.out, r.err) == (0, "", ""), r
         # the step is untouched: still ticking, nothing from u2 reached it
         assert c.job_state(int(jid)) == "RUNNING"
         # root may attach

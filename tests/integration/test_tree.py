@@ -8,8 +8,9 @@ Default: 8 nodes with TreeWidth=2 (three levels).  SLUICE_TREE_FULL=1:
 - with one slurmd killed inside a group, srun names that node's failure
   (Slurm's "Task launch for StepId=J.0 failed on node nX: ...") and
   reports no other node;
-- scancel of a job running a step on every node ends every task process
-  (the terminate went down the tree), and slurmds logged forwarding it.
+- `scancel --signal` and scancel of a job running a step on every node
+  go down the tree (slurmds logged forwarding them), and the cancel ends
+  every task process.
 """
 
 import os
@@ -81,6 +82,14 @@ def test_terminate_down_the_tree(tree):
     procs = [p for p in cl.live_procs_matching("sleep " + marker)
              if cl.proc_cmdline(p).startswith("/usr/bin/sleep")]
     assert len(procs) == NODES, procs
+    # a signal to the whole job goes down the tree too
+    r = c.run(["scancel", "--signal=CONT", str(jid)], user=U)
+    assert r.rc == 0, r
+    deadline = time.time() + 30
+    while time.time() < deadline and \
+            len(_forwarded(c, "REQUEST_SIGNAL_JOB")) < WIDTH:
+        time.sleep(0.2)
+    assert len(_forwarded(c, "REQUEST_SIGNAL_JOB")) >= WIDTH
     r = c.run(["scancel", str(jid)], user=U)
     assert r.rc == 0, r
     assert c.wait_done(jid, timeout=60) == "CANCELLED"
