@@ -39,8 +39,8 @@ static const sh_field_t fields[] = {
 	{ "EffectvUsage", "EffectvUsage", 13, "effectv_usage" },
 	{ "FairShare", "FairShare", 10, "fairshare" },
 	{ "LevelFS", "LevelFS", 10, "level_fs" },
-	{ "GrpTRESMins", "GrpTRESMins", 30, NULL },
-	{ "TRESRunMins", "TRESRunMins", 30, NULL },
+	{ "GrpTRESMins", "GrpTRESMins", 30, "grp_tres_mins" },
+	{ "TRESRunMins", "TRESRunMins", 30, "tres_run_mins" },
 	{ "Cluster", "Cluster", 10, NULL },
 	{ "Partition", "Partition", 10, NULL },
 	{ NULL }
@@ -312,11 +312,8 @@ static void print(const table_resp_msg_t *r, const sh_col_t *cols, size_t n)
 				t = xstrdup_printf("%*s%s",
 					opt.users_only ? 0 : depth, "",
 					c[ca]);
-			else if (!strcmp(cols[k].f->name, "GrpTRESMins") ||
-				 !strcmp(cols[k].f->name, "Partition"))
+			else if (!strcmp(cols[k].f->name, "Partition"))
 				t = xstrdup("");
-			else if (!strcmp(cols[k].f->name, "TRESRunMins"))
-				t = xstrdup("cpu=0");
 			else if (!strcmp(cols[k].f->name, "Cluster"))
 				t = xstrdup(cli_conf()->cluster_name ?
 					    cli_conf()->cluster_name : "");

@@ -216,12 +216,12 @@ static void tusage_add(assoc_time_usage_t *u, const uint64_t t[], uint64_t secs)
 /* Running jobs' remaining TRES-seconds and the decayed usage of every
  * association (with those below it) and QOS, once per second at most
  * and only while a time-based Grp limit is set. */
-static void tusage_refresh(am_snap_t *s, time_t now)
+static void tusage_refresh_always(am_snap_t *s, time_t now, bool always)
 {
 	job_record_t *j;
 	double cpu, wall;
 
-	if (!s->time_limited || s->tusage_time == now)
+	if ((!s->time_limited && !always) || s->tusage_time == now)
 		return;
 	s->tusage_time = now;
 	for (size_t i = 0; i < s->assoc_cnt; i++)
@@ -255,6 +255,43 @@ static void tusage_refresh(am_snap_t *s, time_t now)
 		if ((q = job_qos(j)))
 			tusage_add(&q->tusage, t, secs);
 	}
+}
+
+static void tusage_refresh(am_snap_t *s, time_t now)
+{
+	tusage_refresh_always(s, now, false);
+}
+
+/* sshare -l: GrpTRESMins as Slurm prints it (TRES by id, mem in MB) and
+ * the running jobs' remaining TRES-minutes of every TRES. */
+char *assoc_mgr_grp_tres_mins_str(const assoc_rec_t *a)
+{
+	static const char *const names[] = { "cpu", "mem", "node" };
+	char *out = NULL;
+
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		if (a->grp_tres_mins.v[k] != ASSOC_NO_LIMIT)
+			xstrfmtcat(&out, "%s%s=%" PRIu64, out ? "," : "",
+				   names[k], a->grp_tres_mins.v[k]);
+	return out ? out : xstrdup("");
+}
+
+char *assoc_mgr_tres_run_mins_str(assoc_rec_t *a, time_t now)
+{
+	am_snap_t *s = am_snap();
+	uint64_t m[ASSOC_TRES_CNT] = { 0 };
+
+	if (s) {
+		tusage_refresh_always(s, now, true);
+		for (int k = 0; k < ASSOC_TRES_CNT; k++)
+			m[k] = a->tusage.run_secs[k] / 60;
+	}
+	/* billing is the CPU count without TRESBillingWeights */
+	return xstrdup_printf("cpu=%" PRIu64 ",mem=%" PRIu64 ",energy=0,"
+			      "node=%" PRIu64 ",billing=%" PRIu64 ",fs/disk=0,"
+			      "vmem=0,pages=0", m[ASSOC_TRES_CPU],
+			      m[ASSOC_TRES_MEM], m[ASSOC_TRES_NODE],
+			      m[ASSOC_TRES_CPU]);
 }
 
 /* ---- limits ---- */

@@ -193,6 +193,12 @@ int      assoc_mgr_submit_check(job_desc_t *d, uid_t uid, const char *part,
 /* Scheduler: WAIT_NO_REASON, or the AssocMax*, AssocGrp* or QOS* reason that
  * keeps the job pending now. */
 uint32_t assoc_mgr_job_reason(struct job_record *j, time_t now);
+/* sshare -l: an association's GrpTRESMins ("cpu=100,mem=2000", "" if
+ * none) and its running jobs' remaining TRES-minutes
+ * ("cpu=N,mem=N,energy=0,node=N,billing=N,fs/disk=0,vmem=0,pages=0").
+ * Caller frees. */
+char    *assoc_mgr_grp_tres_mins_str(const assoc_rec_t *a);
+char    *assoc_mgr_tres_run_mins_str(assoc_rec_t *a, time_t now);
 /* A running job the time-based limits end now (Slurm's
  * acct_policy_job_time_out): its association's (or an account's above
  * it) or QOS's GrpTRESMins (cpu) or GrpWall reached, or its own

@@ -651,6 +651,7 @@ typedef struct {
 	uid_t    uid;
 	bool     own_only;      /* PrivateData=usage: only uid's users */
 	double   total;
+	time_t   now;
 } share_out_t;
 
 static void out_cell(share_out_t *o, const char *v)
@@ -686,7 +687,7 @@ static int by_user_name(const void *x, const void *y)
 static void share_row(share_out_t *o, const fs_node_t *n, int depth)
 {
 	bool user = n->a->user[0] != 0;
-	char d[16];
+	char d[16], *tres;
 
 	snprintf(d, sizeof(d), "%d", depth);
 	out_cell(o, n->a->acct);
@@ -715,6 +716,12 @@ static void share_row(share_out_t *o, const fs_node_t *n, int depth)
 	else
 		out_num(o, "%.6f", n->level_fs);
 	out_cell(o, fs.fair_tree ? "fair_tree" : "classic");
+	tres = assoc_mgr_grp_tres_mins_str(n->a);
+	out_cell(o, tres);
+	xfree(tres);
+	tres = assoc_mgr_tres_run_mins_str(n->a, o->now);
+	out_cell(o, tres);
+	xfree(tres);
 }
 
 static void share_visit(share_out_t *o, int idx, int depth)
@@ -747,10 +754,11 @@ void fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m)
 	static const char *const cols[] = {
 		"account", "user", "depth", "raw_shares", "norm_shares",
 		"raw_usage", "norm_usage", "effectv_usage", "fairshare",
-		"level_fs", "algorithm", NULL
+		"level_fs", "algorithm", "grp_tres_mins", "tres_run_mins",
+		NULL
 	};
 	table_resp_msg_t r = { 0 };
-	share_out_t o = { .uid = m->auth_uid };
+	share_out_t o = { .uid = m->auth_uid, .now = time(NULL) };
 
 	if (fs.on && assoc_mgr_loaded()) {
 		fs_calc(time(NULL));

@@ -247,6 +247,15 @@ def test_max_tres_mins_and_grp_tres_run_mins(env):
     change(env, "modify", "account", "proj", "set", "GrpTRESRunMins=cpu=30")
     a = job_id(sbatch(env, "-t", "20"))
     env.c.wait_state(a, "RUNNING", timeout=30)
+    # sshare -l: the limit is not GrpTRESMins (blank); TRESRunMins has
+    # the running job's remaining 19-20 CPU-minutes
+    r = env.c.run([env.c.bins["sshare"], "-l", "-P", "-n", "-A", "proj",
+                   "-o", "Account,User,GrpTRESMins,TRESRunMins"])
+    assert r.rc == 0, r
+    acct = [ln for ln in r.out.splitlines() if ln.split("|")[1] == ""][0]
+    assert re.fullmatch(r" proj\|\|\|cpu=(19|20),mem=\d+,energy=0,"
+                        r"node=(19|20),billing=(19|20),fs/disk=0,vmem=0,"
+                        r"pages=0", acct), r
     b = job_id(sbatch(env, "-t", "20"))
     assert squeue_reason(env, b, "PENDING AssocGrpCPURunMinutesLimit") \
         == "PENDING AssocGrpCPURunMinutesLimit"
@@ -276,6 +285,9 @@ def test_grp_tres_mins_from_usage_and_qos_deny(env):
     r = env.sacctmgr("-n", "-P", "show", "assoc", "where", "account=proj",
                      "user=", "format=Account,GrpTRESMins,GrpCPUMins")
     assert r.out == "proj|cpu=1|1\n", r
+    r = env.c.run([env.c.bins["sshare"], "-l", "-P", "-n", "-A", "proj",
+                   "-o", "Account,User,GrpTRESMins"])
+    assert " proj||cpu=1" in r.out.splitlines(), r
     change(env, "modify", "account", "proj", "set", "GrpTRESMins=cpu=100000")
     env.c.wait_state(b, "RUNNING", timeout=30)
     cancel_all(env)
