@@ -179,6 +179,51 @@ int cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
 	return rc > 0 ? 0 : -1;
 }
 
+int cli_alloc_wait_prolog(uint32_t job_id, bool quiet, job_info_t *ji)
+{
+	struct sigaction sa = { .sa_handler = _on_int }, old_int, old_term;
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int rc = 1;
+
+	if (ji->state_reason != WAIT_PROLOG)
+		return 0;
+	if (!quiet)
+		info("Waiting for resource configuration");
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	while (rc > 0 && ji->state_reason == WAIT_PROLOG) {
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 320 * 1000 * 1000)
+			ts.tv_nsec *= 2;
+		if (interrupted) {
+			info("Job allocation %u has been revoked.", job_id);
+			_cancel(job_id);
+			rc = -1;
+			break;
+		}
+		{
+			job_info_t nj;
+			int p;
+
+			memset(&nj, 0, sizeof(nj));
+			p = _poll(job_id, &nj);
+			if (p < 0) {
+				rc = -1;
+				break;
+			}
+			if (p == 0)          /* no answer: ask again */
+				continue;
+			job_info_free_members(ji);
+			*ji = nj;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (rc > 0 && !quiet)
+		info("Nodes %s are ready for job", ji->nodes ? ji->nodes : "");
+	return rc > 0 ? 0 : -1;
+}
+
 static void _set(char ***env, const char *k, const char *v)
 {
 	if (v)

@@ -22,6 +22,10 @@ int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
  * printed). */
 int  cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
 		    bool say_pending, job_info_t *info);
+/* After cli_alloc_wait: while the nodes' Prolog runs (PrologFlags=Alloc
+ * without NoHold: Reason=Prolog) wait for it, saying so as Slurm's
+ * salloc does unless quiet; *info is refreshed.  0 or -1 (revoked). */
+int  cli_alloc_wait_prolog(uint32_t job_id, bool quiet, job_info_t *info);
 /* The SLURM_JOB_* variables of an allocation, set in *env. */
 void cli_alloc_env(char ***env, const job_info_t *j,
 		   const cli_job_opts_t *o);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli_fields.h"
+#include "common/msg_types.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -875,7 +876,9 @@ const cli_field_t cli_job_fields[] = {
 
 TXT(s_step_id)
 {
-	if (S(r)->srun)
+	if (S(r)->srun && S(r)->step_id == SLURM_EXTERN_CONT)
+		xstrfmtcat(o, "%u.extern", S(r)->job->job_id);
+	else if (S(r)->srun)
 		xstrfmtcat(o, "%u.%u", S(r)->job->job_id, S(r)->step_id);
 	else
 		xstrfmtcat(o, "%u.%s", S(r)->job->job_id, S(r)->name);

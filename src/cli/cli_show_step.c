@@ -32,6 +32,10 @@ static int _parse_id(const char *id, uint32_t *job, uint32_t *step)
 		*step = SLURM_BATCH_SCRIPT;
 		return 0;
 	}
+	if (!strcmp(end + 1, "extern")) {
+		*step = SLURM_EXTERN_CONT;
+		return 0;
+	}
 	v = strtoul(end + 1, &end, 10);
 	if (*end || v > 0xfffffff0ul)
 		return -1;
@@ -48,6 +52,8 @@ static void _print(const job_step_info_t *s, int one_liner)
 	fmt_time_limit(s->time_limit, limit, sizeof(limit));
 	if (s->step_id == SLURM_BATCH_SCRIPT)
 		id = xstrdup_printf("%u.batch", s->job_id);
+	else if (s->step_id == SLURM_EXTERN_CONT)
+		id = xstrdup_printf("%u.extern", s->job_id);
 	else
 		id = xstrdup_printf("%u.%u", s->job_id, s->step_id);
 	printf("StepId=%s UserId=%u StartTime=%s TimeLimit=%s%s", id,
@@ -58,11 +64,18 @@ static void _print(const job_step_info_t *s, int one_liner)
 	printf("Nodes=%u CPUs=%u Tasks=%u Name=%s Network=(null)%s",
 	       s->node_cnt, s->num_cpus, s->num_tasks,
 	       s->name ? s->name : "(null)", sep);
-	printf("TRES=cpu=%u,node=%u%s", s->num_cpus, s->node_cnt, sep);
-	printf("ResvPorts=(null)%s", sep);
-	printf("CPUFreqReq=Default Dist=%s%s",
-	       s->task_dist == STEP_DIST_CYCLIC ? "Cyclic" :
-	       s->task_dist == STEP_DIST_PLANE ? "Plane" : "Block", sep);
+	if (s->step_id == SLURM_EXTERN_CONT) {    /* as Slurm 22.05 */
+		printf("TRES=(null)%sResvPorts=(null)%sCPUFreqReq=Default%s",
+		       sep, sep, sep);
+	} else {
+		printf("TRES=cpu=%u,node=%u%s", s->num_cpus, s->node_cnt,
+		       sep);
+		printf("ResvPorts=(null)%s", sep);
+		printf("CPUFreqReq=Default Dist=%s%s",
+		       s->task_dist == STEP_DIST_CYCLIC ? "Cyclic" :
+		       s->task_dist == STEP_DIST_PLANE ? "Plane" : "Block",
+		       sep);
+	}
 	if (s->srun_host)
 		printf("SrunHost:Pid=%s:%u", s->srun_host, s->srun_pid);
 	else

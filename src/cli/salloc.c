@@ -134,6 +134,10 @@ int main(int argc, char **argv)
 		exit(1);
 	if (!o.quiet)
 		info("Granted job allocation %u", job_id);
+	if (cli_alloc_wait_prolog(job_id, o.quiet, &ji) < 0) {
+		job_info_free_members(&ji);
+		exit(1);
+	}
 	if (no_shell) {
 		job_info_free_members(&ji);
 		cli_spank_finish(&o);

@@ -670,22 +670,29 @@ static void print_steps(cli_format_t *fmt, const job_info_t **jobs, size_t n)
 
 		if ((j->job_state & JOB_STATE_BASE) != JOB_RUNNING)
 			continue;
-		if (j->batch_flag && j->batch_host) {
-			rows[cnt] = (cli_step_row_t){ j, "batch" };
-			recs[cnt] = &rows[cnt];
-			cnt++;
-		}
-		for (uint32_t k = 0; sm && k < sm->cnt; k++) {
-			const job_step_info_t *s = &sm->steps[k];
+		/* as Slurm: by step id, N.0 ... then N.batch, N.extern */
+		for (int pass = 0; pass < 3; pass++) {
+			if (pass == 1 && j->batch_flag && j->batch_host &&
+			    cnt + 1 < cap) {
+				rows[cnt] = (cli_step_row_t){ j, "batch" };
+				recs[cnt] = &rows[cnt];
+				cnt++;
+			}
+			for (uint32_t k = 0; pass != 1 && sm && k < sm->cnt;
+			     k++) {
+				const job_step_info_t *s = &sm->steps[k];
 
-			if (s->job_id != j->job_id ||
-			    s->step_id == SLURM_BATCH_SCRIPT || cnt + 1 >= cap)
-				continue;
-			rows[cnt] = (cli_step_row_t){ j, s->name, true,
-				s->step_id, s->nodes, s->start_time,
-				s->num_tasks };
-			recs[cnt] = &rows[cnt];
-			cnt++;
+				if (s->job_id != j->job_id ||
+				    s->step_id == SLURM_BATCH_SCRIPT ||
+				    (s->step_id == SLURM_EXTERN_CONT) !=
+				    (pass == 2) || cnt + 1 >= cap)
+					continue;
+				rows[cnt] = (cli_step_row_t){ j, s->name, true,
+					s->step_id, s->nodes, s->start_time,
+					s->num_tasks };
+				recs[cnt] = &rows[cnt];
+				cnt++;
+			}
 		}
 	}
 	cli_output_table(stdout, fmt, recs, cnt, &sort_ctx, !opt.no_header);

@@ -216,7 +216,8 @@ static void _job(srun_t *r)
 		exit(1);
 	r->own_alloc = true;
 	if (cli_alloc_wait(r->job_id, r->o.quiet, r->o.desc.immediate != 0 &&
-			   r->o.desc.immediate != NO_VAL16, false, &ji) < 0)
+			   r->o.desc.immediate != NO_VAL16, false, &ji) < 0 ||
+	    cli_alloc_wait_prolog(r->job_id, true, &ji) < 0)
 		exit(1);
 	cli_alloc_env(&environ, &ji, &r->o);
 	job_info_free_members(&ji);
@@ -258,6 +259,14 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 		if (!rc)
 			rc = cli_resp_rc(&resp);
 		msg_free(&resp);
+		if (rc == ESLURM_PROLOG_RUNNING) {   /* PrologFlags=Alloc */
+			if (srun_io_stop_signal())
+				return NULL;
+			nanosleep(&ts, NULL);
+			if (ts.tv_nsec < 400 * 1000 * 1000)
+				ts.tv_nsec *= 2;
+			continue;
+		}
 		if (rc != ESLURM_NODES_BUSY) {
 			error("Unable to create step for job %u: %s", r->job_id,
 			      rc >= SLURM_COMMUNICATIONS_CONNECTION_ERROR &&

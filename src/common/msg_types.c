@@ -169,6 +169,23 @@ static const field_desc_t node_signal_fields[] = {
 };
 #undef G
 
+#define G(m, t) F(prolog_launch_msg_t, m, t)
+static const field_desc_t prolog_launch_fields[] = {
+	G(job_id, FT_U32), G(uid, FT_U32), G(gid, FT_U32),
+	G(user_name, FT_STR), G(partition, FT_STR), G(account, FT_STR),
+	G(nodes, FT_STR), G(cluster_name, FT_STR), G(job_cpus, FT_STR),
+	G(ncpus, FT_U32), G(mem_mb, FT_U64), G(prolog_flags, FT_U32),
+	FIELD_END
+};
+#undef G
+
+#define G(m, t) F(extern_pid_msg_t, m, t)
+static const field_desc_t extern_pid_fields[] = {
+	G(job_id, FT_U32), G(pid, FT_U32), G(uid, FT_U32),
+	FIELD_END
+};
+#undef G
+
 #define C(m, t) F(batch_complete_msg_t, m, t)
 static const field_desc_t batch_complete_fields[] = {
 	C(job_id, FT_U32), C(job_rc, FT_U32),
@@ -931,6 +948,9 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_SIGNAL_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(REQUEST_TERMINATE_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(MESSAGE_EPILOG_COMPLETE, epilog_complete_msg_t, epilog_complete_fields),
+	ROW_FIELDS(REQUEST_LAUNCH_PROLOG, prolog_launch_msg_t, prolog_launch_fields),
+	ROW_FIELDS(REQUEST_COMPLETE_PROLOG, epilog_complete_msg_t, epilog_complete_fields),
+	ROW_FIELDS(REQUEST_ADD_EXTERN_PID, extern_pid_msg_t, extern_pid_fields),
 	ROW_FIELDS(RESPONSE_SLURM_RC, return_code_msg_t, return_code_fields),
 	ROW_FIELDS(REQUEST_DBD_ACCT, dbd_acct_msg_t, dbd_acct_fields),
 	ROW_FIELDS(RESPONSE_DBD_ACCT, dbd_acct_resp_msg_t, dbd_acct_resp_fields),

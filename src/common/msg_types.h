@@ -100,6 +100,9 @@ typedef enum {
 	REQUEST_SIGNAL_JOB = 6004,          /* node_signal_msg_t */
 	REQUEST_TERMINATE_JOB = 6011,       /* node_signal_msg_t */
 	MESSAGE_EPILOG_COMPLETE = 6012,     /* epilog_complete_msg_t */
+	REQUEST_LAUNCH_PROLOG = 6017,       /* prolog_launch_msg_t (PrologFlags=Alloc) */
+	REQUEST_COMPLETE_PROLOG = 6018,     /* epilog_complete_msg_t: a node's Prolog ended */
+	REQUEST_ADD_EXTERN_PID = 6050,      /* extern_pid_msg_t (to an extern stepd) */
 
 	RESPONSE_SLURM_RC = 8001,           /* return_code_msg_t */
 
@@ -414,6 +417,34 @@ typedef struct {
 	int32_t   rc;
 	char     *node_name;
 } epilog_complete_msg_t;
+
+/* controller -> slurmd, once per allocated node when PrologFlags=Alloc:
+ * run the Prolog now (and with Contain start the job's extern step).
+ * Answered at once; the outcome comes back as REQUEST_COMPLETE_PROLOG. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  uid;
+	uint32_t  gid;
+	char     *user_name;
+	char     *partition;
+	char     *account;
+	char     *nodes;          /* the job's node list */
+	char     *cluster_name;
+	char     *job_cpus;       /* CPU ids on this node ("0-1"), or NULL */
+	uint32_t  ncpus;          /* the job's CPUs on this node */
+	uint64_t  mem_mb;         /* the job's memory on this node, 0 = none */
+	uint32_t  prolog_flags;   /* PROLOG_FLAG_* the controller runs with */
+} prolog_launch_msg_t;
+
+/* pam_slurm_adopt (or any caller) -> a job's extern stepd: put pid into
+ * the job's extern step.  uid: the user the caller acts for (the job's
+ * user must be it); the sender must be root or that user, and a user
+ * may only add processes of their own. */
+typedef struct {
+	uint32_t  job_id;         /* NO_VAL32: whichever job the stepd has */
+	uint32_t  pid;
+	uint32_t  uid;
+} extern_pid_msg_t;
 
 /* sacctmgr -> slurmdbd: one add/modify/delete/list on one kind of entity.
  * Conditions and settings are "key=value" strings with lower-case keys

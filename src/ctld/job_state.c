@@ -15,6 +15,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_nprolog.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
 #include "ctld/job_rec.h"
@@ -279,8 +280,21 @@ void job_mgr_launch_recover(void)
 	job_prolog_recover(_launch_after_prolog);
 }
 
+/* The nodes' prologs (PrologFlags=Alloc) are done: go on. */
+static void _launch_after_nprolog(job_record_t *j)
+{
+	if (!j->info.batch_flag)      /* srun/salloc: they start the steps */
+		return;
+	j->launch_tries = 0;
+	if (job_prolog_start(j, _launch_after_prolog))
+		return;
+	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
+}
+
 void job_mgr_launch(job_record_t *j)
 {
+	if (job_nprolog_start(j, _launch_after_nprolog))
+		return;
 	if (!j->info.batch_flag)      /* srun/salloc: they start the steps */
 		return;
 	j->launch_tries = 0;

@@ -16,6 +16,7 @@
 #include "ctld/fairshare.h"
 #include "ctld/ha.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_nprolog.h"
 #include "ctld/job_will_run.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
@@ -108,6 +109,7 @@ static const rpc_row_t rpc_table[] = {
 	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
 	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete },
 	{ MESSAGE_EPILOG_COMPLETE,       RPC_PRIV_SLURM,  job_mgr_rpc_epilog },
+	{ REQUEST_COMPLETE_PROLOG,       RPC_PRIV_SLURM,  job_nprolog_rpc_complete },
 	{ REQUEST_RESOURCE_ALLOCATION,   RPC_PRIV_USER, job_mgr_rpc_allocate },
 	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc },
 	{ REQUEST_JOB_STEP_CREATE,       RPC_PRIV_USER, step_mgr_rpc_create },

@@ -19,6 +19,7 @@
 #include "ctld/acct_outbox.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_nprolog.h"
 #include "ctld/select.h"
 #include "slurm/slurm_errno.h"
 
@@ -141,6 +142,8 @@ static void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
 			s->tot_vsize_kb / s->num_tasks : 0,
 		.consumed_energy = s->energy,
 	};
+	if (s->step_id == SLURM_EXTERN_CONT)      /* as Slurm: the job's */
+		r.num_cpus = j->info.num_cpus;
 	r.tres_alloc = xstrdup_printf("cpu=%u,node=%u", r.num_cpus,
 				      r.num_nodes);
 	acct_outbox_append(ACCT_REC_STEP, &r);
@@ -156,8 +159,13 @@ void step_mgr_job_end(job_record_t *j)
 	for (s = j->steps->list; s; s = s->next) {
 		info("StepId=%u.%u ended with JobId=%u", j->info.job_id,
 		     s->step_id, j->info.job_id);
-		/* as Slurm: the step of a job that ends under it */
-		sm_acct(j, s, time(NULL), JOB_CANCELLED, SIGKILL);
+		/* as Slurm: the step of a job that ends under it; the
+		 * extern step ends with the job, COMPLETED (22.05 shows it
+		 * so also when the job was cancelled) */
+		if (s->step_id == SLURM_EXTERN_CONT)
+			sm_acct(j, s, time(NULL), JOB_COMPLETE, 0);
+		else
+			sm_acct(j, s, time(NULL), JOB_CANCELLED, SIGKILL);
 	}
 	step_mgr_job_free(j);
 }
@@ -571,6 +579,32 @@ sm_response(job_record_t *j, const sm_step_t *s)
 	return resp;
 }
 
+void step_mgr_extern_start(job_record_t *j)
+{
+	struct job_steps *js = sm_steps(j);
+	sm_step_t *s = xmalloc(sizeof(*s));
+
+	s->step_id = SLURM_EXTERN_CONT;
+	s->name = xstrdup("extern");
+	s->uid = j->info.user_id;
+	s->start = j->info.start_time;
+	s->num_tasks = j->alloc_cnt;
+	s->cpt = 1;
+	s->node_cnt = j->alloc_cnt;
+	s->pos = xcalloc(j->alloc_cnt + 1, sizeof(uint32_t));
+	s->tasks = xcalloc(j->alloc_cnt + 1, sizeof(uint16_t));
+	s->cpus = xcalloc(j->alloc_cnt + 1, sizeof(uint16_t));
+	s->done = xcalloc(j->alloc_cnt + 1, sizeof(bool));
+	for (uint32_t k = 0; k < j->alloc_cnt; k++) {
+		s->pos[k] = k;
+		s->tasks[k] = 1;
+	}
+	s->nodes = xstrdup(j->info.nodes);
+	s->next = js->list;          /* before the job's srun steps */
+	js->list = s;
+	sm_acct(j, s, 0, JOB_RUNNING, 0);
+}
+
 static int sm_check_job(job_record_t *j, uid_t uid)
 {
 	if (!j)
@@ -582,6 +616,8 @@ static int sm_check_job(job_record_t *j, uid_t uid)
 	if (STEP_JOB_BASE(j) != JOB_RUNNING || (j->info.job_state & JOB_COMPLETING) ||
 	    !j->node_bitmap)
 		return ESLURM_ALREADY_DONE;
+	if (job_nprolog_running(j))     /* PrologFlags=Alloc */
+		return ESLURM_PROLOG_RUNNING;
 	return 0;
 }
 
@@ -754,7 +790,7 @@ static void sm_info_fill(job_step_info_t *o, const job_record_t *j,
 	o->nodes = s->nodes;
 	o->node_cnt = s->node_cnt;
 	o->num_tasks = s->num_tasks;
-	o->num_cpus = sm_num_cpus(s);
+	o->num_cpus = s->step_id == SLURM_EXTERN_CONT ? 0 : sm_num_cpus(s);
 	o->task_dist = s->dist;
 	o->srun_host = s->host;
 	o->srun_pid = s->srun_pid;
@@ -788,10 +824,17 @@ void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 			cap = cap * 2 + 64;
 			resp.steps = xrealloc(resp.steps, cap * sizeof(job_step_info_t));
 		}
+		/* in the order they began, as Slurm: N.extern, N.batch,
+		 * N.0 ... */
+		s = j->steps ? j->steps->list : NULL;
+		if (s && s->step_id == SLURM_EXTERN_CONT &&
+		    sm_step_wanted(r, s->step_id))
+			sm_info_fill(&resp.steps[resp.cnt++], j, s);
 		if (j->info.batch_flag && sm_step_wanted(r, SLURM_BATCH_SCRIPT))
 			sm_info_fill(&resp.steps[resp.cnt++], j, NULL);
-		for (s = j->steps ? j->steps->list : NULL; s; s = s->next) {
-			if (!sm_step_wanted(r, s->step_id))
+		for (; s; s = s->next) {
+			if (!sm_step_wanted(r, s->step_id) ||
+			    s->step_id == SLURM_EXTERN_CONT)
 				continue;
 			if (resp.cnt + 1 >= cap) {
 				cap *= 2;

@@ -26,6 +26,9 @@ void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
 /* REQUEST_STEP_LAYOUT (sattach): RESPONSE_STEP_LAYOUT or rc. */
 void step_mgr_rpc_layout(net_conn_t *c, slurm_msg_t *m);
 
+/* PrologFlags=Contain: the job's extern step (N.extern, one task per
+ * node, no CPUs of its own) from now until the job ends. */
+void step_mgr_extern_start(job_record_t *j);
 /* The job ended: its steps end with it (their CPUs go with the job). */
 void step_mgr_job_end(job_record_t *j);
 /* Free the job's step records. */

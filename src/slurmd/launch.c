@@ -58,7 +58,8 @@ out:
 	return rc;
 }
 
-static int spawn_stepd(slurmd_t *sd, int in_fd, int out_fd, bool step,
+/* mode: NULL (batch), "-s" (srun step) or "-x" (extern, the Prolog) */
+static int spawn_stepd(slurmd_t *sd, int in_fd, int out_fd, const char *mode,
 		       pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
@@ -72,8 +73,8 @@ static int spawn_stepd(slurmd_t *sd, int in_fd, int out_fd, bool step,
 	argv[argc++] = sd->conf_path;
 	argv[argc++] = "-N";
 	argv[argc++] = (char *) sd->node->name;
-	if (step)
-		argv[argc++] = "-s";
+	if (mode)
+		argv[argc++] = (char *) mode;
 	for (int i = 0; i < sd->verbose && argc < 14; i++)
 		argv[argc++] = "-v";
 	argv[argc] = NULL;
@@ -160,8 +161,9 @@ int launch_run_stepd(slurmd_t *sd, uint16_t type, const void *m,
 		error("JobId=%u: pipe: %m", job_id);
 		goto out;
 	}
-	if (spawn_stepd(sd, in[0], out[1], type != REQUEST_BATCH_JOB_LAUNCH,
-			&pid) < 0)
+	if (spawn_stepd(sd, in[0], out[1],
+			type == REQUEST_BATCH_JOB_LAUNCH ? NULL :
+			type == REQUEST_LAUNCH_PROLOG ? "-x" : "-s", &pid) < 0)
 		goto out;
 	debug("JobId=%u: slurmstepd pid %d", job_id, (int) pid);
 	close(in[0]);

@@ -15,6 +15,7 @@
 #include "slurmd/forward_req.h"
 #include "slurmd/health.h"
 #include "slurmd/launch.h"
+#include "slurmd/launch_prolog.h"
 #include "slurmd/launch_step.h"
 #include "slurmd/slurmd.h"
 
@@ -79,6 +80,15 @@ static void req_launch_tasks(slurmd_t *sd, net_conn_t *conn,
 		error("StepId=%u.%u: launch failed: %s", m->job_id, m->step_id,
 		      slurm_strerror(rc));
 	net_reply_rc(conn, rc);
+}
+
+static void req_launch_prolog(slurmd_t *sd, net_conn_t *conn,
+			      slurm_msg_t *msg)
+{
+	const prolog_launch_msg_t *m = msg->data;
+
+	net_reply_rc(conn, m ? launch_prolog(sd, m)
+			     : SLURM_UNEXPECTED_MSG_ERROR);
 }
 
 /* Pass the request on to every step stepd of the job here. */
@@ -168,7 +178,7 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	dir = spool_job_dir(sd->spool_dir, m->job_id);
 	spool_remove_tree(dir);
 	xfree(dir);
-	epilog_start(sd, m->job_id, m->nodes);
+	launch_prolog_epilog(sd, m->job_id, m->nodes, m->kill_wait);
 }
 
 /* sstat: the step stepd here answers with its usage now; it checks that
@@ -260,6 +270,7 @@ static const struct {
 	{ REQUEST_JOB_STEP_STAT, req_step_stat },
 	{ REQUEST_REATTACH_TASKS, req_reattach },
 	{ REQUEST_FORWARD, forward_req },
+	{ REQUEST_LAUNCH_PROLOG, req_launch_prolog },
 };
 
 /* Users may only launch tasks (their step credential is checked), ask

@@ -53,6 +53,17 @@ bool job_prolog_start(job_record_t *j, void (*l)(job_record_t *))
 	return false;
 }
 void job_epilog_start(const job_record_t *j) { (void) j; }
+/* PrologFlags=Alloc (job_nprolog.c): not configured. */
+bool job_nprolog_start(job_record_t *j, void (*c)(job_record_t *))
+{
+	(void) j; (void) c;
+	return false;
+}
+bool job_nprolog_running(const job_record_t *j)
+{
+	(void) j;
+	return false;
+}
 void job_prolog_recover(void (*l)(job_record_t *)) { (void) l; }
 void job_prolog_node_failed(job_record_t *j, const char *node)
 {

@@ -495,6 +495,27 @@ int cgroup_step_attach_self(const cgroup_step_t *cg)
 	return rc;
 }
 
+int cgroup_step_attach_pid(const cgroup_step_t *cg, pid_t pid)
+{
+	char line[32];
+	int rc = 0, len = snprintf(line, sizeof(line), "%d\n", (int) pid);
+
+	if (!cg)
+		return -1;
+	for (int h = 0; h < H_MAX; h++) {
+		int fd;
+
+		if (!cg->procs[h])
+			continue;
+		fd = open(cg->procs[h], O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, line, (size_t) len) != len)
+			rc = -1;
+		if (fd >= 0)
+			close(fd);
+	}
+	return rc;
+}
+
 const char *cgroup_step_cpus(const cgroup_step_t *cg)
 {
 	return cg ? cg->cpus : NULL;

@@ -61,6 +61,9 @@ bool cgroup_step_tracks(const cgroup_step_t *cg);
 /* In a forked child before exec (no allocation): move the calling process
  * into the step.  0 or -1. */
 int  cgroup_step_attach_self(const cgroup_step_t *cg);
+/* Move process pid into the step (the extern step adopting a process).
+ * 0, or -1 (also without a container). */
+int  cgroup_step_attach_pid(const cgroup_step_t *cg, pid_t pid);
 /* Living processes in the step; with sig != 0 they are sent sig (frozen
  * meanwhile, so none forks past it).  Returns how many. */
 int  cgroup_step_signal(cgroup_step_t *cg, int sig);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/auth.h"
+#include "common/conf_params.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/xmalloc.h"
@@ -27,6 +28,7 @@
 #include "slurmd/common/spool.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/cgroup_stepd.h"
+#include "slurmd/stepd/extern_step.h"
 #include "slurmd/stepd/life.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/server.h"
@@ -41,15 +43,17 @@ typedef struct {
 	const char *node_name;
 	int         verbose;
 	bool        step;         /* -s: an srun step (step.h) */
+	bool        ext;          /* -x: Prolog + extern step (extern_step.h) */
 } opts_t;
 
 static void parse_opts(int argc, char **argv, opts_t *o)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "f:N:svV")) != -1) {
+	while ((c = getopt(argc, argv, "f:N:svxV")) != -1) {
 		switch (c) {
 		case 's': o->step = true; break;
+		case 'x': o->ext = true; break;
 		case 'f': o->conf_file = optarg; break;
 		case 'N': o->node_name = optarg; break;
 		case 'v': o->verbose++; break;
@@ -223,8 +227,14 @@ static int run_prolog(stepd_t *sd)
 	int status = 0;
 	pid_t pid;
 
+	uint32_t flags = 0;
+
 	if (stepd_spank_job_script(sd, SPANK_CB_JOB_PROLOG) < 0)
 		return ESLURMD_PROLOG_FAILED;
+	/* PrologFlags=Alloc: it ran when the job was allocated */
+	if (conf_parse_prolog_flags(sd->conf->prolog_flags, &flags, NULL,
+				    0) == 0 && (flags & PROLOG_FLAG_ALLOC))
+		return SLURM_SUCCESS;
 	if (!path || !*path)
 		return SLURM_SUCCESS;
 	stepd_script_info(sd, "prolog_slurmd", &si);
@@ -281,6 +291,8 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv, &o);
 	if (o.step)
 		return step_main(o.conf_file, o.node_name, o.verbose);
+	if (o.ext)
+		return extern_main(o.conf_file, o.node_name, o.verbose);
 	sd.job = read_launch(STDIN_FILENO);
 	vfd = take_verdict_fd();
 	if (!sd.job) {
