@@ -126,7 +126,8 @@ int main(int argc, char **argv)
 	 * (its Prolog sees them) and to the command, whose sruns pass the
 	 * options on to their steps */
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
-	if (cli_alloc_request(&o, first < argc ? argv[first] : "interactive",
+	if (cli_alloc_request(&o, first < argc ? argv[first] :
+			      no_shell ? "no-shell" : "interactive",
 			      &job_id) < 0)
 		exit(1);
 	imm = o.desc.immediate != 0 && o.desc.immediate != NO_VAL16;

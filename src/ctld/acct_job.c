@@ -207,7 +207,7 @@ void acct_job_batch_started(job_record_t *j)
 {
 	acct_step_rec_t s;
 
-	if (!enabled)
+	if (!enabled || !j->info.batch_flag)   /* salloc/srun: no N.batch */
 		return;
 	batch_step(j, &s);
 	acct_outbox_append(ACCT_REC_STEP, &s);

@@ -33,6 +33,7 @@ PROLOG = """#!/bin/sh
 echo "prolog $SLURM_JOB_ID $SLURMD_NODENAME $SLURM_JOB_USER" >> %(dir)s/events
 [ -f %(dir)s/prolog-sleep ] && sleep "$(cat %(dir)s/prolog-sleep)"
 [ -f %(dir)s/prolog-fail-$SLURMD_NODENAME ] && exit 1
+echo "end $SLURM_JOB_ID $SLURMD_NODENAME" >> %(dir)s/events
 exit 0
 """
 
@@ -128,7 +129,8 @@ def test_batch_job_prolog_at_alloc_and_extern_step(env):
     assert re.findall(r"^StepId=(\S+)", r.out, re.M) == [
         "%d.extern" % jid, "%d.batch" % jid, "%d.0" % jid], r.out
     # the Prolog ran once per node, for this job, before the step
-    ev = [e for e in _events(env.pdir) if e.split()[1] == str(jid)]
+    ev = [e for e in _events(env.pdir)
+          if e.split()[:2] == ["prolog", str(jid)]]
     assert sorted(e.split()[2] for e in ev) == ["n1", "n2"], ev
     assert all(e.split()[3] == U for e in ev)
     assert c.wait_done(jid, timeout=60) == "COMPLETED"
@@ -141,3 +143,192 @@ def test_batch_job_prolog_at_alloc_and_extern_step(env):
     # times: the extern step spans the job
     full = _sacct(env, jid, "Start,End", 4)
     assert full[2][1:] == full[0][1:], full
+
+
+def _job_events(pdir, jid, kind="prolog"):
+    return sorted(e.split()[2] for e in _events(pdir)
+                  if e.split()[0] == kind and e.split()[1] == str(jid))
+
+
+def test_salloc_waits_for_prolog_and_srun_job_has_extern(env):
+    c = env.c
+    with open(os.path.join(env.pdir, "prolog-sleep"), "w") as f:
+        f.write("1\n")
+    try:
+        r = c.run(["salloc", "-N2", "sh", "-c",
+                   "cat %s/events" % env.pdir], user=U, timeout=60)
+    finally:
+        os.unlink(os.path.join(env.pdir, "prolog-sleep"))
+    assert r.rc == 0, r
+    jid = int(re.search(r"Granted job allocation (\d+)", r.err).group(1))
+    assert r.err == ("salloc: Granted job allocation %d\n"
+                     "salloc: Waiting for resource configuration\n"
+                     "salloc: Nodes n[1-2] are ready for job\n"
+                     "salloc: Relinquishing job allocation %d\n"
+                     % (jid, jid)), r.err
+    # the command ran after the Prolog had finished on both nodes
+    ends = sorted(ln.split()[2] for ln in r.out.splitlines()
+                  if ln.startswith("end %d " % jid))
+    assert ends == ["n1", "n2"], r.out
+    # srun creating its own job: Prolog on its node, then N.extern, N.0
+    r = c.run(["srun", "-N1", "-w", "n2", "cat", "%s/events" % env.pdir],
+              user=U, timeout=60)
+    assert r.rc == 0, r
+    sj = max(int(ln.split()[1]) for ln in r.out.splitlines())
+    assert "end %d n2" % sj in r.out.splitlines(), r.out
+    rows = _sacct(env, sj, "JobName,State,ExitCode,NodeList", 3)
+    assert rows == [[str(sj), "cat", "COMPLETED", "0:0", "n2"],
+                    ["%d.extern" % sj, "extern", "COMPLETED", "0:0", "n2"],
+                    ["%d.0" % sj, "cat", "COMPLETED", "0:0", "n2"]], rows
+
+
+PAM_SERVICE = "account required %s nodename=%s\n"
+
+
+def _build():
+    return os.path.abspath(os.environ.get(
+        "SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build")))
+
+
+def _pam_conf(c, node):
+    d = os.path.join(c.dir, "pam-" + node)
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o755)
+    with open(os.path.join(d, "sluice-adopt"), "w") as f:
+        f.write(PAM_SERVICE % (os.path.join(_build(), "lib",
+                                            "pam_slurm_adopt.so"), node))
+    os.chmod(os.path.join(d, "sluice-adopt"), 0o644)
+    return d
+
+
+def _probe(c):
+    p = os.path.join(_build(), "tests", "pam", "pam_probe")
+    if not os.path.exists(p):
+        pytest.skip("pam_slurm_adopt not built (no libpam0g-dev)")
+    return p
+
+
+def _cgroup_of(pid):
+    try:
+        return open("/proc/%d/cgroup" % pid).read()
+    except OSError:
+        return ""
+
+
+def test_pam_slurm_adopt_joins_newest_job_and_dies_with_it(env):
+    c = env.c
+    probe = _probe(c)
+    conf = _pam_conf(c, "n1")
+    # no job of the user on n1: refused with Slurm's message
+    r = c.run([probe, conf, "sluice-adopt", U, "true"], timeout=30)
+    assert r.rc == 1, r
+    assert r.out == ("msg: Access denied by pam_slurm_adopt: you have no "
+                     "active jobs on this node\npam: Permission denied\n"), r
+    old = c.sbatch(["-N1", "-w", "n1", "-o", "/dev/null", "--wrap",
+                    "sleep 120"], user=U)
+    c.wait_state(old, "RUNNING", 30)
+    time.sleep(1.1)                 # a newer extern step (by mtime)
+    r = c.run(["salloc", "-N1", "-w", "n1", "--no-shell"], user=U, timeout=60)
+    assert r.rc == 0, r
+    new = int(re.search(r"Granted job allocation (\d+)", r.err).group(1))
+    env_ = c.env_for(None)
+    p = subprocess.Popen([probe, conf, "sluice-adopt", U, "sleep", "300"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env_)
+    try:
+        assert p.stdout.readline() == "pam: Success\n"
+        log = _wait_for(lambda: "StepId=%d.extern: process %d adopted"
+                        % (new, p.pid) in open(c.slurmd_log("n1")).read(), 10)
+        assert log, open(c.slurmd_log("n1")).read()[-2000:]
+        cg = _cgroup_of(p.pid)
+        if "/job_%d/" % new in cg:
+            assert re.search(r"/slurm_n1/uid_\d+/job_%d/step_extern$" % new,
+                             cg, re.M), cg
+        # another user may not put processes into U's job: none of theirs
+        if cl._world_reachable(probe):
+            r = c.run([probe, conf, "sluice-adopt", U, "true"],
+                      user="sluice_u2", timeout=30)
+            assert r.rc == 1 and "pam: Permission denied" in r.out, r
+        # the job ends: the adopted process goes with it
+        c.run(["scancel", str(new)])
+        p.wait(timeout=30)
+        assert p.returncode is not None
+        assert c.wait_done(new, 30) == "CANCELLED"
+        rows = _sacct(env, new, "JobName,State,ExitCode", 2)
+        assert rows == [[str(new), "no-shell", "CANCELLED by 0", "0:0"],
+                        ["%d.extern" % new, "extern", "COMPLETED", "0:0"]], rows
+        # the older job is untouched
+        assert c.job_state(old) == "RUNNING"
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        c.run(["scancel", str(old)])
+
+
+def test_failing_prolog_drains_and_requeues(env):
+    c = env.c
+    flag = os.path.join(env.pdir, "prolog-fail-n2")
+    open(flag, "w").close()
+    try:
+        jid = c.sbatch(["-N2", "-o", "/dev/null", "--wrap", "true"], user=U)
+        assert _wait_for(lambda: c.show_job(jid).get("Restarts") == "1", 30)
+        text = c.run(["scontrol", "show", "job", str(jid)]).out
+        assert "JobState=PENDING Reason=launch_failed_requeued_held " in text, \
+            text
+        r = c.run(["sinfo", "-R", "-h", "-o", "%E|%N"])
+        assert r.out.strip() == "Prolog error|n2", r
+    finally:
+        os.unlink(flag)
+        c.run(["scancel", str(jid)])
+        c.run(["scontrol", "update", "NodeName=n2", "State=RESUME"])
+
+
+@pytest.fixture(scope="module")
+def nohold(users):
+    c = cl.Cluster(tag="nohold", nodes=1)
+    d, path = _setup_prolog(c)
+    c.extra_conf = "PrologFlags=Alloc,NoHold\nProlog=%s\n" % path
+    c.pdir = d
+    c = _start_prepared(c)
+    yield c
+    _stop(c)
+
+
+def _start_prepared(c):
+    from conftest import _ACTIVE
+    _ACTIVE.append(c)
+    try:
+        c.start()
+    except BaseException:
+        _stop(c, keep=True)
+        raise
+    return c
+
+
+def test_nohold_salloc_does_not_wait_steps_do(nohold):
+    c = nohold
+    with open(os.path.join(c.pdir, "prolog-sleep"), "w") as f:
+        f.write("2\n")
+    try:
+        r = c.run(["salloc", "-N1", "sh", "-c",
+                   "cat %s/events; echo ---; %s -N1 cat %s/events"
+                   % (c.pdir, c.bin("srun"), c.pdir)], user=U, timeout=60)
+    finally:
+        os.unlink(os.path.join(c.pdir, "prolog-sleep"))
+    assert r.rc == 0, r
+    jid = int(re.search(r"Granted job allocation (\d+)", r.err).group(1))
+    assert "Waiting for resource configuration" not in r.err, r.err
+    before, after = r.out.split("---\n")
+    # salloc's command started while the Prolog ran; the step waited
+    assert "end %d n1" % jid not in before, r.out
+    assert "end %d n1" % jid in after, r.out
+    # Alloc without Contain: no extern step
+    jid2 = c.sbatch(["-o", "/dev/null", "--wrap", "sleep 5"], user=U)
+    c.wait_state(jid2, "RUNNING", 30)
+    _wait_for(lambda: "end %d n1" % jid2 in _events(c.pdir), 10)
+    r = c.run(["squeue", "-h", "-s", "-j", str(jid2), "-o", "%i"])
+    assert r.out.split() == ["%d.batch" % jid2], r.out
+    c.run(["scancel", str(jid2)])
+    # the Prolog ran once for the batch job (not again at launch)
+    assert _job_events(c.pdir, jid2) == ["n1"]

@@ -194,8 +194,9 @@ static void _adopt(ext_t *x, net_conn_t *conn, uint32_t sender,
 		error("StepId=%u.extern: cannot move pid %d into its cgroup: %m",
 		      x->m->job_id, (int) pid);
 	if (rc) {
-		info("StepId=%u.extern: uid %u may not add pid %d: %s",
-		     x->m->job_id, sender, (int) pid, slurm_strerror(rc));
+		info("StepId=%u.extern: uid %u may not add pid %d of uid %u for uid %u: %s",
+		     x->m->job_id, sender, (int) pid, owner, r->uid,
+		     slurm_strerror(rc));
 		net_reply_rc(conn, rc);
 		return;
 	}
