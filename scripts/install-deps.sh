@@ -14,7 +14,8 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	libmariadb-dev liblua5.4-dev
 	python3 python3-pytest python3-pytest-xdist procps util-linux passwd iproute2
 	mariadb-server mariadb-client
-	mpich libmpich-dev libpmi2-0-dev libpmix-dev openmpi-bin libopenmpi-dev)
+	mpich libmpich-dev libpmi2-0-dev libpmix-dev openmpi-bin libopenmpi-dev
+	libpam0g-dev)
 # python3-pytest-xdist: the integration suite runs test files in parallel.
 # mariadb-server/-client: slurmdbd's database for the accounting tests
 # (a private mariadbd per test, never the system one).
@@ -24,6 +25,7 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 # libpmi2-0-dev: Slurm's libpmi2 (PMI-2 wire client) for the PMI-2 test.
 # libpmix-dev: the PMIx server library slurmstepd uses for --mpi=pmix;
 # openmpi-bin/libopenmpi-dev: an Open MPI program run through it.
+# libpam0g-dev: pam_slurm_adopt.so (and the test's pam_probe).
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi

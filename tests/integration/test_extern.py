@@ -272,8 +272,10 @@ def test_failing_prolog_drains_and_requeues(env):
     open(flag, "w").close()
     try:
         jid = c.sbatch(["-N2", "-o", "/dev/null", "--wrap", "true"], user=U)
-        assert _wait_for(lambda: c.show_job(jid).get("Restarts") == "1", 30)
-        text = c.run(["scontrol", "show", "job", str(jid)]).out
+        want = "JobState=PENDING Reason=launch_failed_requeued_held "
+        text = _wait_for(lambda: (lambda t: t if want in t else "")(
+            c.run(["scontrol", "show", "job", str(jid)]).out), 30)
+        assert "Restarts=1 " in text, text
         assert "JobState=PENDING Reason=launch_failed_requeued_held " in text, \
             text
         r = c.run(["sinfo", "-R", "-h", "-o", "%E|%N"])

@@ -27,6 +27,7 @@
 #include "slurmd/common/ctld_send.h"
 #include "slurmd/common/script.h"
 #include "slurmd/stepd/cgroup.h"
+#include "slurmd/stepd/extern_adopt.h"
 #include "slurmd/stepd/proctrack.h"
 
 #define EXT_CONN_TIMEOUT_MS 10000
@@ -52,25 +53,6 @@ typedef struct {
 	struct event        *poll_ev;
 	struct event        *chld_ev;
 } ext_t;
-
-/* ---- who may adopt what ---- */
-
-int extern_adopt_allowed(uint32_t sender, uint32_t slurm_user,
-			 uint32_t job_uid, uint32_t for_uid, pid_t pid,
-			 uint32_t pid_uid)
-{
-	bool admin = sender == 0 || sender == slurm_user;
-
-	if (pid <= 1)
-		return SLURM_ERROR;
-	if (for_uid != job_uid)
-		return ESLURM_ACCESS_DENIED;     /* not this user's job */
-	if (admin)
-		return SLURM_SUCCESS;
-	if (sender != job_uid || pid_uid != sender)
-		return ESLURM_ACCESS_DENIED;
-	return SLURM_SUCCESS;
-}
 
 /* Real uid of pid from /proc, NO_VAL32 if it is gone. */
 static uint32_t _pid_uid(pid_t pid)

@@ -26,11 +26,4 @@
 /* Run an extern stepd; returns the process exit code. */
 int extern_main(const char *conf_file, const char *node_name, int verbose);
 
-/* May sender (authenticated uid) put pid, owned by pid_uid, into the
- * extern step of job_uid's job, acting for user for_uid?  0 or a
- * slurm_err_t.  Pure (unit-tested). */
-int extern_adopt_allowed(uint32_t sender, uint32_t slurm_user,
-			 uint32_t job_uid, uint32_t for_uid, pid_t pid,
-			 uint32_t pid_uid);
-
 #endif
