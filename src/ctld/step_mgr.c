@@ -640,7 +640,7 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	if ((rc = sm_check_job(j, m->auth_uid)) || (rc = sm_place(j, r, &l))) {
-		if (rc == ESLURM_NODES_BUSY)
+		if (rc == ESLURM_NODES_BUSY || rc == ESLURM_PROLOG_RUNNING)
 			debug("_slurm_rpc_job_step_create: JobId=%u: %s",
 			      r->job_id, slurm_strerror(rc));
 		else

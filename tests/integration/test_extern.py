@@ -140,6 +140,12 @@ def test_batch_job_prolog_at_alloc_and_extern_step(env):
                                     "%d.extern" % jid, "%d.0" % jid], rows
     assert rows[2][1:] == ["extern", "COMPLETED", "0:0", "n[1-2]", "2",
                            "2"], rows
+    # the default table, as 22.05 prints an extern row (account of the job)
+    r = env.sacct("-j", str(jid), user=U)
+    lines = r.out.splitlines()
+    acct = lines[2][35:45].strip()
+    assert lines[4] == "%-12s %10s %10s %10s %10s %10s %8s " % (
+        "%d.extern" % jid, "extern", "", acct, "2", "COMPLETED", "0:0"), r.out
     # times: the extern step spans the job
     full = _sacct(env, jid, "Start,End", 4)
     assert full[2][1:] == full[0][1:], full
