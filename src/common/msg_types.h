@@ -102,7 +102,7 @@ typedef enum {
 	MESSAGE_EPILOG_COMPLETE = 6012,     /* epilog_complete_msg_t */
 	REQUEST_LAUNCH_PROLOG = 6017,       /* prolog_launch_msg_t (PrologFlags=Alloc) */
 	REQUEST_COMPLETE_PROLOG = 6018,     /* epilog_complete_msg_t: a node's Prolog ended */
-	REQUEST_ADD_EXTERN_PID = 6050,      /* extern_pid_msg_t (to an extern stepd) */
+	REQUEST_ADD_EXTERN_PID = 6060,      /* extern_pid_msg_t (to an extern stepd) */
 
 	RESPONSE_SLURM_RC = 8001,           /* return_code_msg_t */
 
