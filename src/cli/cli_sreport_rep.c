@@ -185,10 +185,12 @@ static int cluster_util(const sreport_t *o, sr_data_t *d)
 
 	usage_banner(o, title);
 	xfree(title);
-	down = d->down < d->cap ? d->down : d->cap;
-	pdown = d->pdown < d->cap - down ? d->pdown : d->cap - down;
+	/* allocated first, as the roll-ups (doc/dev/accounting-schema.md) */
+	alloc = d->alloc < d->cap ? d->alloc : d->cap;
+	down = d->down < d->cap - alloc ? d->down : d->cap - alloc;
+	pdown = d->pdown < d->cap - alloc - down ? d->pdown :
+		d->cap - alloc - down;
 	down += pdown;
-	alloc = d->alloc < d->cap - down ? d->alloc : d->cap - down;
 	avail = d->cap - down - alloc;
 	plan = d->plan < avail ? d->plan : avail;
 	t.total = d->cap;

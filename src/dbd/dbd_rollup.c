@@ -454,16 +454,18 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 	uint32_t rows = 0;
 	int rc = 0;
 
-	/* What cannot fit in the hour: down first, then allocated; the
-	 * waiting beyond what is left is over-committed. */
-	if (f.down > f.total)
-		f.down = f.total;
-	if (f.alloc > f.total - f.down) {
+	/* What cannot fit in the hour: allocated first (a node drained
+	 * while still running jobs was working: Slurm records its drain
+	 * only once it is idle), then down; the waiting beyond what is left
+	 * is over-committed. */
+	if (f.alloc > f.total) {
 		debug("Cluster %s hour %" PRId64 ": allocated %" PRIu64
-		      " > available %" PRIu64, c->cluster, t, f.alloc,
-		      f.total - f.down);
-		f.alloc = f.total - f.down;
+		      " > reported %" PRIu64, c->cluster, t, f.alloc,
+		      f.total);
+		f.alloc = f.total;
 	}
+	if (f.down > f.total - f.alloc)
+		f.down = f.total - f.alloc;
 	avail = f.total - f.down - f.alloc;
 	plan = f.plan < avail ? f.plan : avail;
 	over = f.plan - plan;

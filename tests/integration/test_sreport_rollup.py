@@ -59,7 +59,8 @@ class Data:
         self.env = env
         self.y0 = _y0()
         self.cluster_from = self.y0 + 9 * HOUR + 1000
-        self.down = (self.y0 + 11 * HOUR + 900, self.y0 + 12 * HOUR + 900, 2)
+        self.down = [(self.y0 + 11 * HOUR + 900, self.y0 + 12 * HOUR + 900,
+                      2)]
         self.ids = []
 
     def fill(self, first, n, *args):
@@ -93,21 +94,35 @@ class Data:
         return out
 
     def expect(self, ws, we):
-        """Cluster figures and usage per (account, user) in [ws, we)."""
-        def ov(a, b):
-            return max(0, min(b, we) - max(a, ws))
+        """Cluster figures and usage per (account, user) in [ws, we) of
+        whole hours, as documented (doc/dev/accounting-schema.md): per
+        hour allocated is capped at the reported time, down at what is
+        left, planned at what is left after that."""
         now = time.time()
-        alloc, plan, use = 0, 0, {}
-        for user, acct, cpus, el, st, en in self.jobs():
-            secs = cpus * ov(st, en if en else now)
-            alloc += secs
-            plan += cpus * ov(el, st)
-            use[(acct, user)] = use.get((acct, user), 0) + secs
-        down = self.down[2] * ov(self.down[0], self.down[1])
-        reported = CPUS * ov(self.cluster_from, now)
-        return {"alloc": alloc, "down": down, "plan": plan,
-                "reported": reported,
-                "idle": reported - alloc - down - plan, "use": use}
+        jobs = self.jobs()
+        fig = dict(alloc=0, down=0, plan=0, reported=0, idle=0)
+        use = {}
+        for hs in range(ws, we, HOUR):
+            def ov(a, b):
+                return max(0, min(b, hs + HOUR) - max(a, hs))
+            alloc = plan = 0
+            for user, acct, cpus, el, st, en in jobs:
+                secs = cpus * ov(st, en if en else now)
+                alloc += secs
+                plan += cpus * ov(el, st)
+                use[(acct, user)] = use.get((acct, user), 0) + secs
+            down = sum(c * ov(a, b) for a, b, c in self.down)
+            total = CPUS * ov(self.cluster_from, now)
+            alloc = min(alloc, total)
+            down = min(down, total - alloc)
+            plan = min(plan, total - alloc - down)
+            fig["alloc"] += alloc
+            fig["down"] += down
+            fig["plan"] += plan
+            fig["reported"] += total
+            fig["idle"] += total - alloc - down - plan
+        fig["use"] = use
+        return fig
 
 
 @pytest.fixture(scope="module")
@@ -124,13 +139,18 @@ def env(users):
         d = Data(e)
         y0, u1, u2 = d.y0, _uid(U1), _uid(U2)
         # the cluster's CPUs and the node down, then the jobs
-        d.fill(1000, 4, "-C", CPUS, "-D", "%d,%d,%d" % d.down, "-b",
+        d.fill(1000, 4, "-C", CPUS, "-D", "%d,%d,%d" % d.down[0], "-b",
                y0 + 9 * HOUR + 1000, "-g", 3000, "-l", 2400, "-c", 2,
                "-U", u1, "-a", "a1")
         d.fill(2000, 3, "-b", y0 + 9 * HOUR + 2000, "-g", 4000, "-l", 5000,
                "-w", 600, "-U", u2, "-a", "a2")
         d.fill(3000, 1, "-b", y0 + 13 * HOUR + 100, "-r", "-U", u1,
                "-a", "a2")
+        # 22:00-23:00 every CPU down (as a node drained while it still
+        # runs a job) and a 4-CPU job for half of it
+        d.down.append((y0 + 22 * HOUR, y0 + 23 * HOUR, CPUS))
+        d.fill(5000, 1, "-D", "%d,%d,%d" % d.down[1], "-b", y0 + 22 * HOUR,
+               "-l", 1800, "-c", 4, "-U", u2, "-a", "a2")
         e.data = d
     except BaseException:
         e.stop()
@@ -214,7 +234,7 @@ def test_yesterday_from_the_daily_rollup(env):
     want = check_window(env, y0, y0 + 24 * HOUR)
     assert used_table(env, y0, y0 + 24 * HOUR) == (str(y0 + 24 * HOUR),
                                                    "day")
-    assert want["alloc"] > 20000 and want["down"] == 2 * HOUR and \
+    assert want["alloc"] > 20000 and want["down"] == 2 * HOUR + 18000 and \
         want["plan"] == 3 * 600 and want["reported"] > 14 * CPUS * HOUR
     # AccountUtilizationByUser: accounts with their sums, users below
     r = sreport(env, "-t", "seconds", "-P", "-n", "cluster",
@@ -263,9 +283,16 @@ def test_hours_from_the_hourly_rollup(env):
     assert util(env, "start=%s" % _iso(ws + 1200),
                 "end=%s" % _iso(we - 1200)) == util(env, *window)
     # the job still running counts for every hour it ran
-    got = util(env, "start=%s" % _iso(y0 + 20 * HOUR),
-               "end=%s" % _iso(y0 + 24 * HOUR))
-    assert got["alloc"] == 4 * HOUR and got["reported"] == 4 * CPUS * HOUR
+    got = util(env, "start=%s" % _iso(y0 + 19 * HOUR),
+               "end=%s" % _iso(y0 + 22 * HOUR))
+    assert got["alloc"] == 3 * HOUR and got["reported"] == 3 * CPUS * HOUR
+    # an hour with more down and allocated than the cluster had: the
+    # allocated time stays what the jobs used, down gets the rest
+    got = util(env, "start=%s" % _iso(y0 + 22 * HOUR),
+               "end=%s" % _iso(y0 + 23 * HOUR))
+    assert got == {"alloc": HOUR + 4 * 1800, "down": CPUS * HOUR - HOUR -
+                   4 * 1800, "plan": 0, "idle": 0,
+                   "reported": CPUS * HOUR}, got
 
 
 def test_late_record_and_reroll(env):
@@ -337,7 +364,7 @@ def test_crash_mid_rollup_and_months(users):
         m0 = _month_start(time.time(), 1)
         top = int(time.time()) // HOUR * HOUR
         n = int(os.environ.get("SLUICE_ROLLUP_FULL_JOBS", "20000"))
-        d.cluster_from, d.down = m0, (0, 0, 0)
+        d.cluster_from, d.down = m0, []
         d.fill(100000, n, "-C", CPUS, "-b", m0, "-g", (top - m0) // n,
                "-l", 900, "-U", "%d,%d" % (_uid(U1), _uid(U2)), "-a", "a1")
         e.data = d
