@@ -40,15 +40,6 @@ bool dbd_private_limits(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	return dbd_admin_level(db, ctx->conf, ctx->uid) < DBD_ADMIN_OPERATOR;
 }
 
-void dbd_private_own_only(const dbd_acct_ctx_t *ctx, char ***users)
-{
-	char num[16];
-
-	xstrarray_free(*users);
-	snprintf(num, sizeof(num), "%u", (unsigned)ctx->uid);
-	*users = xstrarray_append(NULL, num);
-}
-
 char *dbd_user_name(uid_t uid)
 {
 	struct passwd pw, *res = NULL;

@@ -21,8 +21,6 @@ int  dbd_admin_level(dbd_db_t *db, const dbd_conf_t *conf, uid_t uid);
  * own records? */
 bool dbd_private_limits(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 			uint32_t what);
-/* Replace *users (a list of numeric uids) by ctx's own uid. */
-void dbd_private_own_only(const dbd_acct_ctx_t *ctx, char ***users);
 
 /* The accounts uid coordinates, with every account below them (NULL if
  * none; caller frees with xstrarray_free). */

@@ -16,7 +16,9 @@
 typedef struct {
 	dbd_db_t               *db;
 	const dbd_report_msg_t *req;
-	char                  **users;    /* uid filter (may be replaced) */
+	char                  **users;    /* uid filter */
+	bool                    priv;     /* PrivateData=usage for priv_uid */
+	uid_t                   priv_uid;
 	int64_t                 start;
 	int64_t                 end;      /* min(end, now) */
 	int64_t                 now;
@@ -120,6 +122,20 @@ static void alloc_expr(rep_t *r, char **sql)
 		   "t.time_start, %" PRId64 ")))", r->now, r->end, r->start);
 }
 
+/* PrivateData=usage: own usage, and a coordinator's accounts' (and
+ * below). */
+static void private_where(rep_t *r, const char *uid_col,
+			  const char *acct_col, char **sql)
+{
+	char *own;
+
+	if (!r->priv)
+		return;
+	own = xstrdup_printf("%s=%u", uid_col, (unsigned)r->priv_uid);
+	dbd_private_where(r->db, r->priv_uid, own, acct_col, sql);
+	xfree(own);
+}
+
 static void alloc_where(rep_t *r, char **sql)
 {
 	xstrfmtcat(sql, " FROM job_table t WHERE t.cluster=");
@@ -133,6 +149,7 @@ static void alloc_where(rep_t *r, char **sql)
 			xstrfmtcat(sql, "%s%s", i ? "," : "", r->users[i]);
 		xstrcatc(sql, ')');
 	}
+	private_where(r, "t.id_user", "t.account", sql);
 	if (r->req->accounts && r->req->accounts[0]) {
 		xstrcat(sql, " AND ");
 		dbd_db_in(r->db, sql, "t.account", r->req->accounts);
@@ -259,6 +276,7 @@ static int rolled_use(rep_t *r)
 			xstrfmtcat(&sql, "%s%s", i ? "," : "", r->users[i]);
 		xstrcatc(&sql, ')');
 	}
+	private_where(r, "id_user", "acct", &sql);
 	if (r->req->accounts && r->req->accounts[0]) {
 		xstrcat(&sql, " AND ");
 		dbd_db_in(r->db, &sql, "acct", r->req->accounts);
@@ -466,7 +484,8 @@ void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 			xstrarray_free(r.users);
 			return;
 		}
-		dbd_private_own_only(ctx, &r.users);
+		r.priv = true;
+		r.priv_uid = ctx->uid;
 	}
 	r.start = req->start;
 	r.end = req->end < r.now ? req->end : r.now;

@@ -164,6 +164,17 @@ def test_coordinator_of_dept(env):
         users = set(r.out.split())
         time.sleep(0.3)
     assert A in users, r
+    # sreport (PrivateData=usage): A's usage too; A sees only its own
+    def topusage(user):
+        r = c.run([c.bins["sreport"], "-P", "-n", "-t", "seconds", "user",
+                   "topusage", "start=now-1hour", "end=now"], user=user)
+        assert r.rc == 0, r
+        return {ln.split("|")[1] for ln in r.out.splitlines()}
+    deadline = time.time() + 30
+    while time.time() < deadline and A not in topusage(B):
+        time.sleep(0.5)
+    assert A in topusage(B)
+    assert topusage(A) == {A}
     # sshare (PrivateData=usage): A's line under teama
     r = c.run([c.bins["sshare"], "-a", "-P", "-n", "-o", "Account,User"],
               user=B)
