@@ -186,14 +186,21 @@ TXT(nt_empty) { xstrcat(o, ""); }
 TXT(nt_na) { xstrcat(o, "N/A"); }
 STR_TEXT(nt_mcs_raw, mcs_label)
 
+TXT(nt_cur_watts) { xstrfmtcat(o, "%u", N(r)->current_watts); }
+TXT(nt_ave_watts) { xstrfmtcat(o, "%u", N(r)->ave_watts); }
+
 JSN(nj_energy)
 {
 	json_object *o = json_object_new_object();
+	const node_info_t *n = N(r);
 
-	json_object_object_add(o, "average_watts", json_object_new_int(0));
+	json_object_object_add(o, "average_watts",
+			       json_object_new_int((int32_t) n->ave_watts));
 	json_object_object_add(o, "base_consumed_energy", json_object_new_int(0));
-	json_object_object_add(o, "consumed_energy", json_object_new_int(0));
-	json_object_object_add(o, "current_watts", cli_json_num32(0));
+	json_object_object_add(o, "consumed_energy",
+			       json_object_new_int64((int64_t) n->consumed_energy));
+	json_object_object_add(o, "current_watts",
+			       cli_json_num32(n->current_watts));
 	json_object_object_add(o, "previous_consumed_energy", json_object_new_int(0));
 	json_object_object_add(o, "last_collected", json_object_new_int(0));
 	return o;
@@ -239,8 +246,8 @@ const cli_field_t cli_node_fields[] = {
 	{ 0, NULL, NULL, "CfgTRES", NL, nt_cfg_tres, "tres", NULL },
 	{ 0, NULL, NULL, "AllocTRES", NL, nt_alloc_tres, "tres_used", NULL },
 	{ 0, NULL, NULL, "CapWatts", NL, nt_na_lower, NULL, NULL },
-	{ 0, NULL, NULL, "CurrentWatts", NL, nt_zero, NULL, NULL },
-	{ 0, NULL, NULL, "AveWatts", 0, nt_zero, NULL, NULL },
+	{ 0, NULL, NULL, "CurrentWatts", NL, nt_cur_watts, NULL, NULL },
+	{ 0, NULL, NULL, "AveWatts", 0, nt_ave_watts, NULL, NULL },
 	{ 0, NULL, NULL, "ExtSensorsJoules", NL, nt_ns, NULL, NULL },
 	{ 0, NULL, NULL, "ExtSensorsWatts", 0, nt_zero, NULL, NULL },
 	{ 0, NULL, NULL, "ExtSensorsTemp", 0, nt_ns, NULL, NULL },

@@ -197,6 +197,14 @@ static const field_desc_t batch_complete_fields[] = {
 };
 #undef C
 
+static const field_desc_t energy_fields[] = {
+	F(acct_gather_energy_msg_t, current_watts, FT_U32),
+	F(acct_gather_energy_msg_t, ave_watts, FT_U32),
+	F(acct_gather_energy_msg_t, consumed_energy, FT_U64),
+	F(acct_gather_energy_msg_t, poll_time, FT_TIME),
+	FIELD_END
+};
+
 static const field_desc_t epilog_complete_fields[] = {
 	F(epilog_complete_msg_t, job_id, FT_U32),
 	{ "rc", FT_U32, offsetof(epilog_complete_msg_t, rc) },
@@ -918,6 +926,9 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_CONTROL_STATUS, control_status_msg_t, control_status_fields),
 	ROW_EMPTY(REQUEST_NODE_REGISTRATION_STATUS),
 	ROW_EMPTY(REQUEST_HEALTH_CHECK),
+	ROW_EMPTY(REQUEST_ACCT_GATHER_UPDATE),
+	ROW_FIELDS(RESPONSE_ACCT_GATHER_UPDATE, acct_gather_energy_msg_t,
+		   energy_fields),
 	ROW_EMPTY(REQUEST_BUILD_INFO),
 	ROW_FUNCS(RESPONSE_BUILD_INFO, config_info_msg_t, config_info),
 	ROW_FUNCS(REQUEST_JOB_INFO, job_info_request_msg_t, job_info_request),

@@ -26,6 +26,8 @@ typedef enum {
 	REQUEST_CONTROL = 1009,             /* standby -> active controller: hand over */
 	REQUEST_NODE_REGISTRATION_STATUS = 1010,
 	REQUEST_HEALTH_CHECK = 1011,        /* controller -> slurmd, no body */
+	REQUEST_ACCT_GATHER_UPDATE = 1017,  /* controller -> slurmd, no body */
+	RESPONSE_ACCT_GATHER_UPDATE = 1018, /* acct_gather_energy_msg_t */
 	REQUEST_TAKEOVER = 1022,            /* scontrol takeover -> a standby controller */
 
 	/* information */
@@ -153,6 +155,14 @@ typedef struct {
 typedef struct {
 	uint16_t  options;        /* 0 = stop everything, 1 = controller only */
 } shutdown_msg_t;
+
+/* slurmd -> controller: the node's energy (acct_gather_energy/rapl). */
+typedef struct {
+	uint32_t  current_watts;  /* between the last two reads */
+	uint32_t  ave_watts;      /* since slurmd started */
+	uint64_t  consumed_energy; /* joules since slurmd started */
+	time_t    poll_time;      /* of the last read */
+} acct_gather_energy_msg_t;
 
 /* Answer to REQUEST_CONTROL_STATUS: which SlurmctldHost entry answered and
  * since when it is in control (0 = standby). */

@@ -237,7 +237,8 @@ const field_desc_t node_info_fields[] = {
 	N(slurmd_start_time, FT_TIME), N(last_busy, FT_TIME),
 	N(tres_fmt_str, FT_STR), N(alloc_tres_fmt_str, FT_STR),
 	N(mcs_label, FT_STR), N(comment, FT_STR), N(extra, FT_STR),
-	N(owner, FT_U32),
+	N(owner, FT_U32), N(current_watts, FT_U32), N(ave_watts, FT_U32),
+	N(consumed_energy, FT_U64),
 	FIELD_END
 };
 #undef N

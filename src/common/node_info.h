@@ -95,6 +95,10 @@ typedef struct {
 	char     *comment;
 	char     *extra;
 	uint32_t  owner;          /* NO_VAL32 */
+	/* acct_gather_energy/rapl, from the node's slurmd (else 0) */
+	uint32_t  current_watts;
+	uint32_t  ave_watts;
+	uint64_t  consumed_energy; /* joules since its slurmd started */
 } node_info_t;
 
 typedef struct {

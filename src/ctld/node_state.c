@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/msg.h"
 #include "common/msg_types.h"
+#include "common/net.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -309,6 +311,63 @@ static void _not_responding(node_record_t *n, time_t now)
 	_set_down(n, "Not responding", ctld_conf()->slurm_user_id, true);
 }
 
+/* acct_gather_energy/rapl: after each answered ping the node's energy
+ * (REQUEST_ACCT_GATHER_UPDATE) is asked for on a worker, stored on the
+ * loop (scontrol show node CurrentWatts, AveWatts). */
+typedef struct {
+	uint32_t gen;
+	uint32_t index;
+	char    *addr;
+	uint16_t port;
+	int      timeout_ms;
+	int      rc;
+	acct_gather_energy_msg_t e;
+} energy_arg_t;
+
+static void _energy_work(void *arg)
+{
+	energy_arg_t *a = arg;
+	slurm_msg_t resp = { 0 };
+
+	a->rc = net_rpc(a->addr, a->port, REQUEST_ACCT_GATHER_UPDATE, NULL,
+			&resp, a->timeout_ms);
+	if (!a->rc && resp.type == RESPONSE_ACCT_GATHER_UPDATE && resp.data)
+		a->e = *(const acct_gather_energy_msg_t *) resp.data;
+	else if (!a->rc)
+		a->rc = SLURM_UNEXPECTED_MSG_ERROR;
+	msg_free(&resp);
+}
+
+static void _energy_done(void *arg)
+{
+	energy_arg_t *a = arg;
+	node_record_t *n = node_mgr_at(a->index);
+
+	if (!a->rc && a->gen == node_mgr_generation() && n) {
+		n->info.current_watts = a->e.current_watts;
+		n->info.ave_watts = a->e.ave_watts;
+		n->info.consumed_energy = a->e.consumed_energy;
+	}
+	xfree(a->addr);
+	xfree(a);
+}
+
+static void _energy_ask(const node_record_t *n)
+{
+	const char *type = ctld_conf()->acct_gather_energy_type;
+	energy_arg_t *a;
+
+	if (!type || strcmp(type, "acct_gather_energy/rapl"))
+		return;
+	a = xmalloc(sizeof(*a));
+	a->gen = node_mgr_generation();
+	a->index = n->index;
+	a->addr = xstrdup(n->info.node_addr);
+	a->port = n->info.port;
+	a->timeout_ms = ctld_conf()->message_timeout * 1000;
+	agent_queue_work(_energy_work, _energy_done, a);
+}
+
 static void _ping_done(int rc, void *arg)
 {
 	ping_arg_t *p = arg;
@@ -328,6 +387,7 @@ static void _ping_done(int rc, void *arg)
 		info("Node %s now responding", n->info.name);
 		sched_trigger();
 	}
+	_energy_ask(n);
 out:
 	xfree(p);
 }

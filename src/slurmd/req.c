@@ -11,6 +11,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/energy_rapl.h"
 #include "slurmd/epilog.h"
 #include "slurmd/forward_req.h"
 #include "slurmd/health.h"
@@ -26,6 +27,15 @@ typedef void (*req_f)(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg);
 static void req_ping(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 {
 	net_reply_rc(conn, SLURM_SUCCESS);
+}
+
+/* The controller's node ping, with acct_gather_energy/rapl. */
+static void req_energy(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	acct_gather_energy_msg_t e;
+
+	energy_node_sample(sd->energy, &e);
+	net_reply(conn, RESPONSE_ACCT_GATHER_UPDATE, &e);
 }
 
 static void req_health_check(slurmd_t *sd, net_conn_t *conn,
@@ -262,6 +272,7 @@ static const struct {
 	{ REQUEST_PING, req_ping },
 	{ REQUEST_NODE_REGISTRATION_STATUS, req_reg_status },
 	{ REQUEST_HEALTH_CHECK, req_health_check },
+	{ REQUEST_ACCT_GATHER_UPDATE, req_energy },
 	{ REQUEST_SHUTDOWN, req_shutdown },
 	{ REQUEST_BATCH_JOB_LAUNCH, req_launch },
 	{ REQUEST_SIGNAL_JOB, req_signal },

@@ -262,8 +262,10 @@ static int run(slurmd_t *sd, int listen_fd)
 	health_run_sync(sd);        /* before registering, as Slurm does */
 	slurmd_register(sd, true);
 	info("slurmd version %s started", SLUICE_VERSION_STRING);
-	energy_rapl_check(sd->conf);
+	sd->energy = energy_node_start(sd->conf, sd->base);
 	event_base_dispatch(sd->base);
+	energy_node_stop(sd->energy);
+	sd->energy = NULL;
 
 	info("slurmd shutting down");
 	spank_stack_call(spank, SPANK_CB_SLURMD_EXIT, NULL, NULL);

@@ -51,6 +51,7 @@ typedef struct {
 	size_t              epilog_cnt;
 	slurmd_run_t        runs[SLURMD_RUNS];  /* recent launches, a ring */
 	size_t              run_next;
+	struct energy_node *energy;      /* energy_rapl.h, or NULL */
 } slurmd_t;
 
 /* Queue a MESSAGE_NODE_REGISTRATION (retried until acknowledged). */

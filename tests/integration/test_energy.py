@@ -9,7 +9,9 @@ packages and a subzone, and advances their energy_uj itself, across a
 wrap-around at max_energy_range_uj; the real reading code runs on it.
 """
 
+import json
 import os
+import re
 import sys
 import time
 
@@ -157,3 +159,28 @@ def test_step_and_batch_energy_reach_sacct_and_sstat(env):
     r = env.sacct("-j", j, "-o", "JobID,ConsumedEnergy", user=U)
     assert r.rc == 0, r
     assert "%-12s %14s \n" % (j + ".0", "2.40K") in r.out, r.out
+
+
+def test_node_power_in_scontrol_show_node(env):
+    """The controller asks each slurmd for the node's energy after its
+    pings: scontrol shows CurrentWatts (power between the last two reads)
+    and AveWatts; --json the joules since slurmd started (2500 J from the
+    test above, 500 more here; the subzone never counts)."""
+    c, pw = env.c, env.power
+    pw.add("intel-rapl:1", 500)
+    deadline = time.time() + 60
+    watts, joules = [], None
+    while time.time() < deadline:
+        r = c.run(["scontrol", "show", "node", "n1"])
+        assert r.rc == 0, r
+        m = re.search(r"^   CurrentWatts=(\d+) AveWatts=(\d+)$", r.out, re.M)
+        assert m, r.out
+        watts.append(int(m.group(1)))
+        r = c.run(["scontrol", "show", "node", "n1", "--json"])
+        assert r.rc == 0, r
+        joules = json.loads(r.out)["nodes"][0]["energy"]["consumed_energy"]
+        if joules == 3000 and max(watts) > 0:
+            break
+        time.sleep(0.3)
+    assert joules == 3000, joules
+    assert max(watts) > 0, watts
