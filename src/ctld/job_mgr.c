@@ -23,7 +23,6 @@
 #include "ctld/job_res.h"
 #include "ctld/jobcomp.h"
 #include "ctld/preempt.h"
-#include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
@@ -421,7 +420,6 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 		i->time_limit = (uint32_t) ((i->deadline - now) / 60);
 		i->end_time = now + (time_t) i->time_limit * 60;
 	}
-	resv_mgr_job_started(j);
 	if (!i->eligible_time)
 		i->eligible_time = now;
 	i->last_sched_eval = now;

@@ -196,6 +196,35 @@ void resv_acct(const resv_t *r, bool deleted, time_t prev_start, time_t now)
 
 /* ---- life cycle ---- */
 
+/* r's occurrence ended: its running jobs end now (TIMEOUT, as 22.05),
+ * or ResvOverRun minutes after the end (their end time moves there). */
+static void _rv_end_jobs(const resv_t *r)
+{
+	uint16_t over = ctld_conf()->resv_over_run;
+	time_t until = r->info.end_time + (over == INFINITE16 ? 0 :
+					   (time_t) over * 60);
+	job_record_t *j, *next;
+
+	if (over == INFINITE16)
+		return;
+	for (j = job_mgr_running_first(); j; j = next) {
+		job_info_t *i = &j->info;
+
+		next = j->run_next;
+		if (xstrcmp(i->reservation, r->info.name) ||
+		    i->job_state != JOB_RUNNING)
+			continue;
+		if (!over) {
+			info("JobId=%u: reservation %s ended", i->job_id,
+			     r->info.name);
+			job_mgr_end(j, JOB_TIMEOUT, FAIL_TIMEOUT, 0);
+		} else if (!i->end_time || i->end_time > until) {
+			i->end_time = until;
+			job_mgr_touch(j);
+		}
+	}
+}
+
 void resv_mgr_tick(time_t now)
 {
 	size_t i = rvm.cnt;
@@ -205,6 +234,7 @@ void resv_mgr_tick(time_t now)
 		bool act;
 
 		if (r->info.end_time && r->info.end_time <= now) {
+			_rv_end_jobs(r);
 			if (!(r->info.flags & RESV_RECURRING)) {
 				info("Reservation %s has ended",
 				     r->info.name);
@@ -215,9 +245,14 @@ void resv_mgr_tick(time_t now)
 			resv_roll_forward(&r->info.start_time,
 					  &r->info.end_time, r->info.flags,
 					  now);
-			info("Reservation %s: next occurrence %ld-%ld",
-			     r->info.name, (long) r->info.start_time,
-			     (long) r->info.end_time);
+			{
+				char a[32], b[32];
+
+				fmt_time(r->info.start_time, a, sizeof(a));
+				fmt_time(r->info.end_time, b, sizeof(b));
+				info("Reservation %s: next occurrence %s to %s",
+				     r->info.name, a, b);
+			}
 			resv_acct(r, false, 0, now);
 			resv_changed();
 		}
@@ -321,13 +356,8 @@ uint32_t resv_mgr_job_nodes(job_record_t *j, const bitmap_t *usable,
 
 		if (!r)
 			return WAIT_RESV_DELETED;
-		if (!resv_is_active(r, now)) {
-			if (j->info.start_time != r->info.start_time) {
-				j->info.start_time = r->info.start_time;
-				job_mgr_touch(j);
-			}
-			return WAIT_RESERVATION;
-		}
+		if (!resv_is_active(r, now))
+			return WAIT_RESERVATION;   /* StartTime stays Unknown */
 		o = bitmap_copy(usable);
 		if (!(r->info.flags & RESV_FLEX)) {
 			bitmap_and(o, resv_nodes(r));
@@ -354,21 +384,6 @@ uint32_t resv_mgr_job_nodes(job_record_t *j, const bitmap_t *usable,
 	}
 	*out = o;
 	return WAIT_NO_REASON;
-}
-
-void resv_mgr_job_started(job_record_t *j)
-{
-	job_info_t *i = &j->info;
-	uint16_t over = ctld_conf()->resv_over_run;
-	resv_t *r;
-	time_t cap;
-
-	if (!i->reservation || !(r = resv_find(i->reservation)) ||
-	    !r->info.end_time || over == INFINITE16)
-		return;
-	cap = r->info.end_time + (time_t) over * 60;
-	if (!i->end_time || i->end_time > cap)
-		i->end_time = cap;
 }
 
 void resv_mgr_bf_plan(struct bf_map *m, time_t now, uint32_t resolution,

@@ -33,7 +33,9 @@ struct bf_map;
 void     resv_mgr_fini(void);
 size_t   resv_mgr_count(void);
 /* Once a second: occurrences start and end, recurring ones move on,
- * ended ones go (their pending jobs are held). */
+ * ended ones go (their pending jobs are held).  Jobs running in an
+ * occurrence that ends end with it (TIMEOUT), ResvOverRun minutes later
+ * if that is set. */
 void     resv_mgr_tick(time_t now);
 
 /* Submit: may uid with account use reservation name?  0,
@@ -46,9 +48,6 @@ int      resv_mgr_job_check(const char *name, uid_t uid, const char *account);
  * started).  *removed: reserved nodes were taken out of usable. */
 uint32_t resv_mgr_job_nodes(struct job_record *j, const bitmap_t *usable,
 			    time_t now, bitmap_t **out, bool *removed);
-/* j starts now: a job in a reservation ends with it (end_time capped at
- * its end plus ResvOverRun). */
-void     resv_mgr_job_started(struct job_record *j);
 /* Backfill: every reservation occurrence in [now, now + window) takes
  * its nodes whole in the plan (jobs in a reservation are left to the
  * main scheduler). */
