@@ -61,6 +61,12 @@ typedef struct {
 	double       kid_shares;   /* sum of its children's shares */
 } fs_node_t;
 
+/* An association of the last computed tree and its parent's id (0 at
+ * the top), sorted by id: where a deleted association's usage goes. */
+typedef struct {
+	uint32_t id, parent;
+} fs_link_t;
+
 /* Association pointer -> node index, sorted by pointer. */
 typedef struct {
 	const assoc_rec_t *a;
@@ -85,6 +91,8 @@ static struct {
 	fs_node_t   *nodes;
 	fs_ptr_t    *by_ptr;
 	size_t       nnodes;
+	fs_link_t   *links;
+	size_t       nlinks;
 	uint64_t     gen;
 	time_t       calc_time;
 	uint64_t     version, calc_version;
@@ -473,6 +481,92 @@ static void fair_tree(size_t cnt)
 	xfree(t);
 }
 
+static int link_cmp(const void *x, const void *y)
+{
+	uint32_t a = ((const fs_link_t *)x)->id, b = ((const fs_link_t *)y)->id;
+
+	return a < b ? -1 : a > b;
+}
+
+static int u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static const fs_link_t *link_find(uint32_t id)
+{
+	fs_link_t key = { .id = id };
+
+	return fs.links ? bsearch(&key, fs.links, fs.nlinks,
+				  sizeof(fs_link_t), link_cmp) : NULL;
+}
+
+/* As Slurm keeps a deleted association's usage in its parents: the usage
+ * of associations gone since the last computed tree moves to the nearest
+ * association above them that is still there (all sorted by id). */
+static void fold_deleted(assoc_rec_t **all, size_t cnt, time_t now)
+{
+	uint32_t *live = xcalloc(cnt + 1, sizeof(uint32_t));
+	size_t i = 0;
+
+	for (size_t k = 0; k < cnt; k++)
+		live[k] = all[k]->id;
+	qsort(live, cnt, sizeof(uint32_t), u32_cmp);
+	while (i < fs.nu) {
+		fs_usage_t *u = &fs.u[i];
+		const fs_link_t *l;
+		uint32_t to = 0;
+		int guard = 0;
+
+		if ((u->id & FS_QOS_KEY) || bsearch(&u->id, live, cnt,
+						    sizeof(uint32_t), u32_cmp) ||
+		    !(l = link_find(u->id))) {
+			i++;
+			continue;
+		}
+		for (to = l->parent; to && guard++ < 64; ) {
+			if (bsearch(&to, live, cnt, sizeof(uint32_t), u32_cmp))
+				break;
+			l = link_find(to);
+			to = l ? l->parent : 0;
+		}
+		if (!to) {
+			i++;
+			continue;
+		}
+		{
+			double f = decay_factor(u, now);
+			double cpu = u->usage * f, wall = u->wall * f;
+			uint32_t from = u->id;
+
+			memmove(&fs.u[i], &fs.u[i + 1],
+				(fs.nu - i - 1) * sizeof(*fs.u));
+			fs.nu--;
+			usage_add(to, cpu, wall, now);
+			verbose("fairshare: usage of deleted association %u "
+				"kept by %u", from, to);
+		}
+		i = 0;                  /* usage_add may have moved entries */
+	}
+	xfree(live);
+}
+
+static void save_links(size_t cnt)
+{
+	xfree(fs.links);
+	fs.links = xcalloc(cnt + 1, sizeof(fs_link_t));
+	fs.nlinks = cnt;
+	for (size_t i = 0; i < cnt; i++) {
+		int p = fs.nodes[i].parent;
+
+		fs.links[i] = (fs_link_t){ fs.nodes[i].a->id,
+					   p >= 0 ? fs.nodes[p].a->id : 0 };
+	}
+	qsort(fs.links, cnt, sizeof(fs_link_t), link_cmp);
+}
+
 /* Usage, NormShares, EffectvUsage and factor of every association. */
 static void fs_calc(time_t now)
 {
@@ -484,6 +578,8 @@ static void fs_calc(time_t now)
 	    fs.calc_time == now && fs.calc_version == fs.version)
 		return;
 	all = assoc_mgr_all(&cnt);
+	if (cnt && fs.links && fs.gen != assoc_mgr_generation())
+		fold_deleted(all, cnt, now);
 	xfree(fs.nodes);
 	xfree(fs.by_ptr);
 	fs.nodes = xcalloc(cnt + 1, sizeof(fs_node_t));
@@ -526,6 +622,8 @@ static void fs_calc(time_t now)
 	}
 	if (fs.fair_tree)
 		fair_tree(cnt);
+	if (cnt)
+		save_links(cnt);
 	fs.gen = assoc_mgr_generation();
 	fs.calc_time = now;
 	fs.calc_version = fs.version;
@@ -639,6 +737,7 @@ void fairshare_fini(void)
 	xfree(fs.ended);
 	xfree(fs.nodes);
 	xfree(fs.by_ptr);
+	xfree(fs.links);
 	xfree(fs.path);
 	memset(&fs, 0, sizeof(fs));
 }

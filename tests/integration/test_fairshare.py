@@ -291,3 +291,27 @@ def test_fairshare_parent_then_classic(env):
     assert phys[7] != "", phys
     r = sshare(env, "-a", "-n", "-P", "-o", "LevelFS")
     assert set(r.out.split()) == {"0.000000"}, r
+
+
+def test_deleted_user_usage_stays_with_account(env):
+    """As Slurm's: a deleted association's usage stays in its account's."""
+    def usage():
+        r = sshare(env, "-a", "-P", "-n", "-o", "Account,User,RawUsage")
+        assert r.rc == 0, r
+        return {(f[0].strip(), f[1]): int(f[2]) for f in
+                (ln.split("|") for ln in r.out.splitlines())}
+
+    before = usage()
+    assert before[("physics", A)] > 0, before
+    r = env.sacctmgr("-i", "delete", "user", A)
+    assert r.rc == 0, r
+    deadline = time.time() + 30
+    after = usage()
+    while ("physics", A) in after and time.time() < deadline:
+        time.sleep(0.5)
+        after = usage()
+    assert ("physics", A) not in after, after
+    # a few seconds of a one-hour half-life at most
+    assert after[("physics", "")] >= before[("physics", "")] * 0.99, \
+        (before, after)
+    assert after[("root", "")] >= before[("root", "")] * 0.99
