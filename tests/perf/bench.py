@@ -15,8 +15,8 @@ N slurmd on loopback), then prints `name: value` lines:
             record: the figures must not grow with the size)
   srun      median wall time of `srun -N1 -n1 true` and `srun -N4 -n4 true`
             as job steps of an existing allocation (salloc --no-shell), and
-            the median CPU time the -N4 one costs srun, slurmctld, the
-            slurmds and their stepds together (NODES=32 with
+            the median CPU time the -N4 one costs srun, munged,
+            slurmctld, the slurmds and their stepds together (NODES=32 with
             BENCH_EXTRA_CONF=TreeWidth=4 measures the launch tree)
   queued    submit throughput (1 and PAR clients, N_SUBMIT jobs each) with
             N_QUEUED jobs already pending: what a commit costs when the
@@ -129,11 +129,12 @@ def median_wall_ms(c, argv, runs=RUNS):
 
 
 def _cluster_cpu_ms(c):
-    """CPU time so far of slurmctld and every slurmd (with the reaped
-    slurmstepds) plus this process's reaped children (srun), in ms."""
+    """CPU time so far of munged, slurmctld and every slurmd (with the
+    reaped slurmstepds) plus this process's reaped children (srun), in
+    ms."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
-    for d in [c.ctld] + list(c.slurmds.values()):
+    for d in [c.munged, c.ctld] + list(c.slurmds.values()):
         try:
             with open("/proc/%d/stat" % d.pid) as f:
                 fields = f.read().rsplit(")", 1)[1].split()
