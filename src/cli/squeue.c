@@ -44,6 +44,7 @@ static struct {
 	int        iterate;
 	char      *format, *format_long, *sort;
 	char     **users_arg, **parts, **names, **accounts, **qos;
+	char     **resv;              /* -R/--reservation */
 	uint32_t  *uids;
 	size_t     uid_cnt;
 	uint32_t  *states;       /* base states, or flag bits above 0xff */
@@ -85,6 +86,7 @@ static void help(void)
 	      "  -q, --qos=qos(s)                comma separated list of qos's\n"
 	      "                                  to view, default is all qos's\n"
 	      "  -r, --array                     display one job array element per line\n"
+	      "  -R, --reservation=name          reservation to view, default is all\n"
 	      "  -S, --sort=fields               comma separated list of fields to sort on\n"
 	      "      --start                     print expected start times of pending jobs\n"
 	      "  -t, --states=states             comma separated list of states to view,\n"
@@ -274,6 +276,7 @@ static int apply_option(int c, const char *arg)
 	case 'O': xfree(opt.format_long); opt.format_long = xstrdup(arg); return 0;
 	case 'p': set_list(&opt.parts, arg); return 0;
 	case 'q': set_list(&opt.qos, arg); return 0;
+	case 'R': set_list(&opt.resv, arg); return 0;
 	case 'S': xfree(opt.sort); opt.sort = xstrdup(arg); return 0;
 	case 's': opt.steps = true; return 0;
 	case 't': return parse_states(arg);
@@ -443,7 +446,7 @@ static bool job_wanted_noid(const job_info_t *j)
 	return state_match(j) && uid_match(j) &&
 	       part_match(j->partition) && in_list(opt.names, j->name) &&
 	       in_list(opt.accounts, j->account) && in_list(opt.qos, j->qos) &&
-	       node_match(j);
+	       in_list(opt.resv, j->reservation) && node_match(j);
 }
 
 static bool job_wanted(const job_info_t *j)

@@ -153,6 +153,8 @@ char *node_state_string_sinfo(uint32_t state, bool compact)
 		xstrcat(&s, "*");
 	else if (state & NODE_STATE_POWERED_DOWN)
 		xstrcat(&s, "~");
+	else if ((state & NODE_STATE_MAINT) && strcmp(s, "maint"))
+		xstrcat(&s, "$");    /* busy in a MAINT reservation */
 	else if (state & NODE_STATE_REBOOT_REQUESTED)
 		xstrcat(&s, "@");
 	return s;

@@ -184,6 +184,11 @@ def test_maint_reservation_keeps_other_jobs_off(env):
                      "--wrap", "sleep 30"], user=U1)
     c.wait_state(mine, "RUNNING", timeout=30)
     assert squeue(c, mine, "%v %N") == "m n[1-2]"
+    r = c.run(["squeue", "-h", "-R", "m", "-o", "%i"])
+    assert r.out == "%d\n" % mine
+    # busy nodes of a MAINT reservation: "$" after the state
+    assert c.run(["sinfo", "-h", "-o", "%N %t %T"]).out == \
+        "n[1-2] mix$ mixed$\n"
     assert c.show_job(mine)["Reservation"] == "m"
     assert "Reservation=" not in sc(c, "show", "job", str(other)).out
     assert squeue(c, other, "%T %v") == "PENDING (null)"
