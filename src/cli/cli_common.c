@@ -67,6 +67,7 @@ void cli_init(const char *prog, int verbosity)
 		error("%s", err[0] ? err : "Unable to process configuration file");
 		exit(1);
 	}
+	auth_set_context(cli.conf->path, cli.conf->slurm_user_id, 0);
 	rc = auth_init(cli.conf->auth_type, cli.conf->auth_info,
 		       cli.conf->plugin_dir);
 	if (rc != 0) {

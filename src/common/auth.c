@@ -11,15 +11,46 @@
 
 #include "common/log.h"
 #include "common/plugin.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
 static plugin_handle_t *auth_plugin;
 static const auth_ops_t *auth_ops;
+static struct {
+	char *conf_path;
+	uid_t slurm_user;
+	int   daemon;
+} ctx;
+
+void auth_set_context(const char *conf_path, uid_t slurm_user_id, int daemon)
+{
+	xfree(ctx.conf_path);
+	ctx.conf_path = xstrdup(conf_path);
+	ctx.slurm_user = slurm_user_id;
+	ctx.daemon = daemon;
+}
+
+const char *auth_context_conf_path(void)
+{
+	return ctx.conf_path;
+}
+
+uid_t auth_context_slurm_user(void)
+{
+	return ctx.slurm_user;
+}
+
+int auth_context_daemon(void)
+{
+	return ctx.daemon;
+}
 
 /* AuthType values we know how to load. */
 static bool auth_type_supported(const char *auth_type)
 {
-	return auth_type && !strcmp(auth_type, "auth/munge");
+	return auth_type && (!strcmp(auth_type, "auth/munge") ||
+			     !strcmp(auth_type, "auth/slurm"));
 }
 
 int auth_init(const char *auth_type, const char *auth_info,
@@ -38,7 +69,8 @@ int auth_init(const char *auth_type, const char *auth_info,
 		return ESLURM_INVALID_AUTHTYPE_CHANGE;
 	}
 	if (!auth_type_supported(auth_type)) {
-		error("AuthType=%s is not supported (supported: auth/munge)",
+		error("AuthType=%s is not supported (supported: auth/munge, "
+		      "auth/slurm)",
 		      auth_type);
 		error("cannot create auth context for %s", auth_type);
 		return SLURM_PLUGIN_NAME_INVALID;
@@ -98,4 +130,11 @@ void auth_fini(void)
 	auth_ops = NULL;
 	plugin_unload(auth_plugin);
 	auth_plugin = NULL;
+}
+
+int auth_serve(void)
+{
+	if (!auth_ops || !auth_ops->serve)
+		return SLURM_SUCCESS;
+	return auth_ops->serve();
 }

@@ -1,9 +1,10 @@
-/* auth.h — message authentication (AuthType=auth/munge).
+/* auth.h — message authentication (AuthType=auth/munge, auth/slurm).
  *
  * The credential binds a message: it carries a SHA-256 digest of the
  * message's header and body, so it cannot be moved to another message, and
- * MUNGE's replay cache rejects a second use.  auth_verify() tells the
- * receiver the sender's uid and gid.
+ * a replay cache (MUNGE's, or auth/slurm's in the verifying process)
+ * rejects a second use.  auth_verify() tells the receiver the sender's uid
+ * and gid.
  */
 #ifndef SLUICE_AUTH_H
 #define SLUICE_AUTH_H
@@ -25,7 +26,20 @@ typedef struct {
 		       const uint8_t digest[AUTH_DIGEST_LEN],
 		       uid_t *uid, gid_t *gid, const char **why);
 	void (*fini)(void);
+	/* Optional: serve credentials to local processes that cannot make
+	 * their own (auth/slurm's token service).  0 or a slurm_err_t. */
+	int  (*serve)(void);
 } auth_ops_t;
+
+/* What the process is, for plugins that read a key: the configuration
+ * file it loaded (auth/slurm's key defaults to slurm.key beside it),
+ * SlurmUser's uid (may own the key) and whether it must hold the key
+ * itself (daemons) or may ask a local token service (commands).
+ * Optional; call before auth_init(). */
+void auth_set_context(const char *conf_path, uid_t slurm_user_id, int daemon);
+const char *auth_context_conf_path(void);
+uid_t       auth_context_slurm_user(void);
+int         auth_context_daemon(void);
 
 /* Load the plugin named by auth_type ("auth/munge") with auth_info
  * ("socket=/path" or NULL).  Process-wide; called once at start. */
@@ -34,5 +48,7 @@ int  auth_create(const uint8_t digest[AUTH_DIGEST_LEN], char **cred, uint32_t *l
 int  auth_verify(const char *cred, uint32_t len, const uint8_t digest[AUTH_DIGEST_LEN],
 		 uid_t *uid, gid_t *gid, const char **why);
 void auth_fini(void);
+/* Start the plugin's local token service if it has one (slurmd). */
+int  auth_serve(void);
 
 #endif

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SLUICE_PLUGIN_ABI 0x19050000u   /* 25.05 family, bump on ops change */
+#define SLUICE_PLUGIN_ABI 0x19050001u   /* 25.05 family, bump on ops change */
 
 struct sluice_plugin {
 	const char *type;

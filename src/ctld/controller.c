@@ -405,9 +405,14 @@ static bool _become_controller(void)
 		fatal("%s", err);
 	if (!ctld.opts.foreground && !ha_reexeced())
 		daemon_detach();
+	auth_set_context(ctld.conf->path, ctld.conf->slurm_user_id, 1);
 	if (auth_init(ctld.conf->auth_type, ctld.conf->auth_info,
 		      ctld.conf->plugin_dir) != 0)
 		fatal("failed to initialize auth plugin %s",
+		      ctld.conf->auth_type);
+	/* auth/slurm: tokens for users' commands on this host too */
+	if (auth_serve() != 0)
+		error("%s: no local token service from slurmctld",
 		      ctld.conf->auth_type);
 	evthread_use_pthreads();
 	if (!ha_start_standby()) {

@@ -189,6 +189,7 @@ static void start(void)
 	const dbd_conf_t *c = dbd.conf;
 	dbd_db_t *db;
 
+	auth_set_context(c->path, c->slurm_user_id, 1);
 	if (auth_init(c->auth_type, c->auth_info, c->plugin_dir) != 0)
 		fatal("failed to initialize auth plugin %s", c->auth_type);
 	db = dbd_db_open(c, DB_WAIT_S);

@@ -301,9 +301,14 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdir_p(sd.spool_dir, 0755) < 0)
 		fatal("unable to create spool directory %s: %m", sd.spool_dir);
+	auth_set_context(sd.conf->path, sd.conf->slurm_user_id, 1);
 	if (auth_init(sd.conf->auth_type, sd.conf->auth_info,
 		      sd.conf->plugin_dir) != 0)
 		fatal("unable to initialize %s", sd.conf->auth_type);
+	if (auth_serve() != 0)
+		error("%s: no local token service from this slurmd: commands "
+		      "run by users on this host cannot authenticate",
+		      sd.conf->auth_type);
 	if (access(sd.stepd_path, X_OK) < 0)
 		error("%s: %m (batch jobs cannot start)", sd.stepd_path);
 	fd = net_listen_tcp(NULL, sd.node->port);

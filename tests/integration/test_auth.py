@@ -1,7 +1,8 @@
-"""Authentication and authorization.
+"""Authentication and authorization, with AuthType=auth/munge and again
+with auth/slurm (the whole module runs once per auth type).
 
-- A client whose munged has another key is refused, and slurmctld's log
-  says why.
+- A client whose munged has another key (auth/slurm: another slurm.key) is
+  refused, and slurmctld's log says why.
 - Garbage on the controller's and a slurmd's port does not hurt them.
 - One user cannot cancel, hold or update another user's job.
 """
@@ -14,18 +15,36 @@ import time
 
 import pytest
 
+import conftest
+
+
+@pytest.fixture(scope="module", params=["munge", "slurm"])
+def cluster(request, users):
+    """This module's cluster, once per AuthType."""
+    c = conftest._start(tag="auth_" + request.param, auth=request.param)
+    yield c
+    conftest._stop(c)
+
 
 @pytest.fixture(scope="module")
 def foreign_conf(cluster):
-    """A copy of slurm.conf pointing at a second munged with its own key."""
+    """A copy of slurm.conf pointing at a second munged with its own key
+    (auth/slurm: at another key file)."""
     c = cluster
-    d, sock = c.start_munged("munge2")
+    d = None
     path = os.path.join(c.dir, "etc", "slurm-foreign.conf")
+    if c.auth == "slurm":
+        key = c.write_key(os.path.join(c.dir, "etc", "foreign.key"))
+        text = c.conf_text(auth_key=key)
+    else:
+        d, sock = c.start_munged("munge2")
+        text = c.conf_text(auth_socket=sock)
     with open(path, "w") as f:
-        f.write(c.conf_text(auth_socket=sock))
+        f.write(text)
     os.chmod(path, 0o644)
     yield path
-    c.stop_daemon(d)
+    if d:
+        c.stop_daemon(d)
 
 
 AUTH_WORDS = re.compile(r"(?i)(auth|munge|credential)")
@@ -33,13 +52,16 @@ AUTH_WORDS = re.compile(r"(?i)(auth|munge|credential)")
 
 def test_foreign_munge_key_refused(cluster, foreign_conf):
     c = cluster
+    # auth/slurm: a user cannot read the foreign key (root's, 0600) and
+    # would get good tokens from the token service; root signs with it
+    user = None if c.auth == "slurm" else "sluice_u1"
     before = c.run(["squeue", "-h", "-t", "all", "-o", "%i"]).out
     off = c.log_size()
-    r = c.run(["sbatch", "--wrap", "true"], user="sluice_u1", conf=foreign_conf)
+    r = c.run(["sbatch", "--wrap", "true"], user=user, conf=foreign_conf)
     assert r.rc != 0, "sbatch with a foreign munge key was accepted: %r" % r
     assert not r.out.startswith("Submitted batch job"), r
     assert r.err.startswith("sbatch: error: "), r
-    r2 = c.run(["squeue"], user="sluice_u1", conf=foreign_conf)
+    r2 = c.run(["squeue"], user=user, conf=foreign_conf)
     assert r2.rc != 0, "squeue with a foreign munge key answered: %r" % r2
     r3 = c.run(["scancel", "-u", "sluice_u1"], conf=foreign_conf)
     assert r3.rc != 0 or r3.err, r3
@@ -241,3 +263,21 @@ def test_private_data_jobs_nodes_partitions(new_cluster):
     assert "PartitionName=" not in r.out, r
     r = c.run(["scontrol", "show", "partition"])
     assert r.rc == 0 and "PartitionName=" in r.out, r
+
+
+def test_slurm_key_must_be_private(cluster):
+    """auth/slurm: a key file others can read is refused with a clear
+    error, nothing is sent."""
+    c = cluster
+    if c.auth != "slurm":
+        pytest.skip("auth/slurm only")
+    key = c.write_key(os.path.join(c.dir, "etc", "open.key"))
+    os.chmod(key, 0o644)
+    path = os.path.join(c.dir, "etc", "slurm-openkey.conf")
+    with open(path, "w") as f:
+        f.write(c.conf_text(auth_key=key))
+    os.chmod(path, 0o644)
+    r = c.run(["squeue"], conf=path)
+    assert r.rc == 1 and r.out == "", r
+    assert ("key file %s is accessible by group or others (mode 0644)" % key
+            in r.err), r

@@ -13,6 +13,7 @@
 #include <openssl/evp.h>
 
 #include "munge_fixture.h"
+#include "slurm_key_fixture.h"
 
 #include "common/auth.h"
 #include "common/msg.h"
@@ -398,5 +399,12 @@ int main(void)
 		cmocka_unit_test(test_socket_large),
 	};
 
-	return cmocka_run_group_tests(tests, munge_auth_setup, munge_auth_teardown);
+	int rc = cmocka_run_group_tests_name("auth/munge", tests,
+					     munge_auth_setup,
+					     munge_auth_teardown);
+
+	/* the same tests, every one, with auth/slurm's tokens */
+	return rc | cmocka_run_group_tests_name("auth/slurm", tests,
+						slurm_auth_setup,
+						slurm_auth_teardown);
 }

@@ -138,7 +138,7 @@ static void test_auth_type_unknown(void **state)
 {
 	assert_int_equal(auth_init("auth/none", NULL, NULL),
 			 SLURM_PLUGIN_NAME_INVALID);
-	assert_int_equal(auth_init("auth/slurm", NULL, NULL),
+	assert_int_equal(auth_init("auth/jwt", NULL, NULL),
 			 SLURM_PLUGIN_NAME_INVALID);
 }
 

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "munge_fixture.h"
+#include "slurm_key_fixture.h"
 
 #include "common/auth.h"
 #include "common/step_cred.h"
@@ -161,5 +162,12 @@ int main(void)
 	};
 
 	base.expiry = time(NULL) + STEP_CRED_TTL;
-	return cmocka_run_group_tests(tests, munge_auth_setup, munge_auth_teardown);
+	int rc = cmocka_run_group_tests_name("auth/munge", tests,
+					     munge_auth_setup,
+					     munge_auth_teardown);
+
+	/* the same tests, every one, with auth/slurm's tokens */
+	return rc | cmocka_run_group_tests_name("auth/slurm", tests,
+						slurm_auth_setup,
+						slurm_auth_teardown);
 }

@@ -372,6 +372,7 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 	st->spool_dir = conf_expand_node_path(st->conf->slurmd_spool_dir ?
 					      st->conf->slurmd_spool_dir :
 					      "/var/spool/slurmd", node);
+	auth_set_context(st->conf->path, st->conf->slurm_user_id, 1);
 	if (auth_init(st->conf->auth_type, st->conf->auth_info,
 		      st->conf->plugin_dir) != 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;

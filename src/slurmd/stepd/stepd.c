@@ -187,6 +187,7 @@ static int setup(stepd_t *sd, const opts_t *o)
 					  sd->job->job_id);
 	sd->job_dir = spool_job_dir(sd->spool_dir, sd->job->job_id);
 	fill_identity(sd);
+	auth_set_context(sd->conf->path, sd->conf->slurm_user_id, 1);
 	if (auth_init(sd->conf->auth_type, sd->conf->auth_info,
 		      sd->conf->plugin_dir) != 0) {
 		error("JobId=%u: cannot initialize %s", sd->job->job_id,
