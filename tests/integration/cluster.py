@@ -603,7 +603,12 @@ class Cluster:
         self.ctld_port = ports[0]
         self.node_ports = dict(zip(self.node_names, ports[1:]))
         if self.auth == "slurm":
-            self.write_key(os.path.join(self.dir, "etc", "slurm.key"))
+            key = self.write_key(os.path.join(self.dir, "etc", "slurm.key"))
+            # slurmctld reads it as SlurmUser: theirs (root reads any)
+            m = re.search(r"(?m)^SlurmUser=(\S+)", self.extra_conf)
+            if m:
+                pw = pwd.getpwnam(m.group(1))
+                os.chown(key, pw.pw_uid, pw.pw_gid)
         else:
             self.munged, _ = self.start_munged()
         self.write_conf()

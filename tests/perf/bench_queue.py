@@ -20,7 +20,8 @@ them), prints `name: value` lines:
   ctld_kib_per_job        (RSS - RSS idle) / pending jobs
 
 Sizes from the environment: SIZES N_RPC (1000) N_SBATCH (200) PAR (8)
-RUNS (10) NODES (4).  Run as root: /usr/bin/python3 tests/perf/bench_queue.py
+RUNS (10) NODES (4).  AUTH=slurm runs the cluster with AuthType=auth/slurm
+(default munge).  Run as root: /usr/bin/python3 tests/perf/bench_queue.py
 SLUICE_BUILD_DIR selects the build (default ./build; an optimised build
 gives the figures worth quoting).
 """
@@ -77,10 +78,11 @@ def per_call(c, what, fn, n):
 def main():
     c = Cluster(nodes=NODES, min_job_age=300, slurmd_timeout=300, debug="info",
                 extra_conf="MaxJobCount=%d\n" % (max(SIZES) + 20 * N_RPC + 10000),
-                tag="benchq")
+                tag="benchq", auth=os.environ.get("AUTH", "munge"))
     try:
         c.start()
         say("sluice_version", c.run(["sbatch", "--version"]).out.strip())
+        say("auth", c.auth)
         say("machine", "%d cpus, %s, load %s" % (os.cpu_count(), os.uname().release,
                                                   " ".join(open("/proc/loadavg").read().split()[:3])))
         time.sleep(1)
