@@ -93,6 +93,14 @@ def test_none_and_its_verbose_line(cb_cluster):
                             r"mask 0x0" % (t, t), l), l
 
 
+def test_none_on_part_of_the_node_keeps_the_step_cpus(cb_cluster):
+    rows, err = _srun(cb_cluster, "-n1", "--cpu-bind=v,none")
+    assert rows == {0: ["verbose,mask_cpu:" + mask(0), "verbose",
+                        "mask_cpu:", mask(0), cpulist(0)]}, rows
+    assert re.search(r"^cpu-bind=MASK - n1, task  0  0 \[\d+\]: mask %s "
+                     r"set$" % mask(0), err, re.M), err
+
+
 def test_map_cpu_keeps_the_list_as_written(cb_cluster):
     rows, err = _srun(cb_cluster, "-n2", "--cpu-bind=verbose,map_cpu:01,0")
     assert rows == {
@@ -159,3 +167,32 @@ def test_side_by_side_steps_get_different_cpus(cb_cluster):
         == "COMPLETED"
     lists = sorted(l.split()[1] for l in open(out).read().splitlines())
     assert lists == sorted([mask(0), mask(1)]), open(out).read()
+
+
+@pytest.fixture(scope="module")
+def tpp_cluster(users):
+    c = _start(tag="cpubindparam", nodes=1, cpus=2,
+               extra_conf="TaskPlugin=task/affinity\n"
+                          "TaskPluginParam=None,Verbose\n")
+    yield c
+    _stop(c)
+
+
+def test_task_plugin_param_is_the_default(tpp_cluster):
+    """TaskPluginParam=None,Verbose: steps without --cpu-bind are not
+    bound (a whole node) or kept on their CPUs (part of it), verbosely; an
+    explicit --cpu-bind replaces both words."""
+    rows, err = _srun(tpp_cluster, "-n2")
+    for t in (0, 1):
+        assert rows[t] == ["verbose,none", "verbose", "none", "",
+                           cpulist(0, 1)], rows
+    assert len([l for l in err.splitlines()
+                if l.startswith("cpu-bind=NONE - n1, task ")]) == 2, err
+    rows, _ = _srun(tpp_cluster, "-n1")
+    assert rows[0][:4] == ["verbose,mask_cpu:" + mask(0), "verbose",
+                           "mask_cpu:", mask(0)], rows
+    rows, err = _srun(tpp_cluster, "-n2", "--cpu-bind=cores")
+    lst = "%s,%s" % (mask(0), mask(1))
+    assert rows[0][:4] == ["quiet,mask_cpu:" + lst, "quiet", "mask_cpu:",
+                           lst], rows
+    assert "cpu-bind=" not in err, err

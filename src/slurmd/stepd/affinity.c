@@ -210,6 +210,16 @@ static cpu_bind_type_t auto_type(hwloc_topology_t topo,
 
 static void mask_hex(const cpu_set_t *set, char *buf, size_t len);
 
+/* The step has fewer CPUs than the node (those slurmstepd may use). */
+static bool partial_node(const cpu_set_t *avail)
+{
+	cpu_set_t all;
+
+	if (sched_getaffinity(0, sizeof(all), &all) < 0)
+		return false;
+	return CPU_COUNT(avail) < CPU_COUNT(&all);
+}
+
 /* SLURM_CPU_BIND_TYPE / _LIST as Slurm sets them: none, rank, map_cpu:
  * and mask_cpu: with the lists as written ("0x" dropped from masks);
  * cores, threads, sockets and auto binding as mask_cpu: with each task's
@@ -294,6 +304,11 @@ int affinity_plan(const affinity_req_t *r)
 	if (b.type == CPU_BIND_DEFAULT) {
 		b.type = auto_type(topo, &avail, r->ntasks * cpt, autobind);
 		whole = b.type == CPU_BIND_DEFAULT;
+	} else if (b.type == CPU_BIND_NONE && partial_node(&avail)) {
+		/* Slurm: "none" on part of a node still keeps the tasks on
+		 * the step's CPUs (shown as one mask_cpu: mask) */
+		b.type = CPU_BIND_DEFAULT;
+		whole = true;
 	}
 	xfree(autobind);
 	plan.kind = b.type == CPU_BIND_MAP ? "MAP " :
