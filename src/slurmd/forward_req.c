@@ -175,7 +175,14 @@ void forward_req(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&th, &attr, _run, j)) {
-		_run(j);       /* answers through the pipe all the same */
+		/* not on this thread: its local copy comes back here */
+		error("forward: no thread: %m");
+		for (uint32_t i = 0; i < cnt; i++)
+			xfree(j->addrs[i]);
+		xfree(j->addrs);
+		xfree(j->rc);
+		xfree(j);
+		net_reply_rc(conn, SLURM_ERROR);
 	}
 	pthread_attr_destroy(&attr);
 }
