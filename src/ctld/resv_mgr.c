@@ -341,14 +341,14 @@ static time_t _rv_job_end(const job_record_t *j, time_t now)
 }
 
 uint32_t resv_mgr_job_nodes(job_record_t *j, const bitmap_t *usable,
-			    time_t now, bitmap_t **out, bool *removed)
+			    time_t now, bitmap_t **out, uint32_t *removed)
 {
 	const char *name = j->info.reservation;
 	time_t end = _rv_job_end(j, now);
 	bitmap_t *o = NULL;
 
 	*out = NULL;
-	*removed = false;
+	*removed = 0;
 	if (!rvm.cnt)
 		return WAIT_NO_REASON;
 	if (name && *name) {
@@ -380,7 +380,7 @@ uint32_t resv_mgr_job_nodes(job_record_t *j, const bitmap_t *usable,
 		if (!o)
 			o = bitmap_copy(usable);
 		bitmap_and_not(o, nodes);
-		*removed = true;
+		(*removed)++;
 	}
 	*out = o;
 	return WAIT_NO_REASON;

@@ -45,9 +45,9 @@ int      resv_mgr_job_check(const char *name, uid_t uid, const char *account);
 /* Scheduling one pending job j now.  Returns WAIT_NO_REASON and in *out
  * the nodes of usable it may take (a new bitmap, or NULL: all of usable),
  * or a pending reason (WAIT_RESERVATION: its reservation has not
- * started).  *removed: reserved nodes were taken out of usable. */
+ * started).  *removed: how many reservations took nodes out of usable. */
 uint32_t resv_mgr_job_nodes(struct job_record *j, const bitmap_t *usable,
-			    time_t now, bitmap_t **out, bool *removed);
+			    time_t now, bitmap_t **out, uint32_t *removed);
 /* Backfill: every reservation occurrence in [now, now + window) takes
  * its nodes whole in the plan (jobs in a reservation are left to the
  * main scheduler). */

@@ -361,7 +361,7 @@ static bool _one(job_record_t *j, pass_t *p)
 	uint32_t why = sched_job_reason(j, p->now);
 	bitmap_t *mine = NULL;
 	const bitmap_t *use;
-	bool removed;
+	uint32_t removed;
 	char *desc;
 
 	j->info.last_sched_eval = p->now;
@@ -405,9 +405,11 @@ static bool _one(job_record_t *j, pass_t *p)
 			goto started;
 	}
 	if (removed) {
-		/* reserved nodes kept it off: 22.05's words, and the
+		/* reserved nodes kept it off: 22.05's words (one
+		 * reservation took every node: "maintenance"), and the
 		 * partition stays open to jobs that end before */
 		sched_set_reason(j, WAIT_NODE_NOT_AVAIL,
+				 removed > 1 ||
 				 bitmap_overlaps(use, j->part->node_bitmap) ?
 				 "ReqNodeNotAvail, May be reserved for other job" :
 				 "ReqNodeNotAvail, Reserved for maintenance");
