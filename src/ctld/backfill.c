@@ -418,7 +418,7 @@ static void _bf_start_view(uint32_t duration)
 /* Start j now on what stays free for its whole time limit. */
 static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
 {
-	select_result_t res;
+	select_result_t res = { 0 };
 	uint16_t *gpus;
 	long i, k = 0;
 

@@ -304,7 +304,7 @@ static bool _fits_part(const job_desc_t *d, const submit_t *s,
 		       size_t cnt)
 {
 	const part_info_t *p = &part->info;
-	select_result_t res;
+	select_result_t res = { 0 };
 	select_req_t r;
 	bitmap_t *avail, *reqd = NULL, *feat = NULL;
 	int rc;

@@ -118,7 +118,7 @@ static void _free_resp(void *data)
 void job_mgr_rpc_will_run(net_conn_t *c, slurm_msg_t *m)
 {
 	will_run_response_msg_t *w;
-	select_result_t res;
+	select_result_t res = { 0 };
 	char *msg = NULL;
 	int rc = 0;
 	time_t start = 0;

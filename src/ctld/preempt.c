@@ -197,7 +197,7 @@ static void _pe_pv_build(pe_view_t *pv, job_record_t **rel, size_t rel_cnt,
 
 static bool _pe_fits(job_record_t *j, pe_view_t *pv, const bitmap_t *usable)
 {
-	select_result_t res;
+	select_result_t res = { 0 };
 
 	if (job_res_select(j, pv->v, pv->n, usable, false, &res) != SELECT_OK)
 		return false;

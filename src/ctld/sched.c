@@ -313,7 +313,7 @@ static char *_req_nodes_down(job_record_t *j, const pass_t *p)
 
 static bool _try(job_record_t *j, pass_t *p, const bitmap_t *usable)
 {
-	select_result_t res;
+	select_result_t res = { 0 };
 	int rc;
 
 	/* every partition of -p a,b; -x, -C, GPUs (job_res.c) */
