@@ -74,6 +74,29 @@ static assoc_qos_t *job_qos(job_record_t *j)
 	return j->assoc_cache.qos;
 }
 
+/* ---- saturating arithmetic ---- */
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void tusage_move(assoc_time_usage_t *u, const uint64_t secs[],
+			int delta)
+{
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		u->run_secs[k] = delta > 0 ? add_sat(u->run_secs[k], secs[k]) :
+			u->run_secs[k] - (u->run_secs[k] < secs[k] ?
+					  u->run_secs[k] : secs[k]);
+}
+
 /* ---- counters ---- */
 
 static assoc_usage_t *user_usage(am_snap_t *s, const assoc_qos_t *q,
@@ -140,13 +163,33 @@ void assoc_mgr_job_pending(job_record_t *j, int delta)
 		count(s, j, delta, false);
 }
 
+/* A job started (+1) or stopped (-1) between two recounts: its
+ * remaining TRES-seconds move at once (the recount once a second puts
+ * everything right again). */
+static void tusage_job(job_record_t *j, int delta, time_t now)
+{
+	uint64_t t[ASSOC_TRES_CNT], secs;
+	assoc_qos_t *q;
+
+	job_tres(&j->info, t);
+	secs = assoc_limits_secs_left(j->info.time_limit, j->info.start_time,
+				      now);
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		t[k] = mul_sat(t[k], secs);
+	for (assoc_rec_t *a = job_assoc(j); a; a = a->parent)
+		tusage_move(&a->tusage, t, delta);
+	if ((q = job_qos(j)))
+		tusage_move(&q->tusage, t, delta);
+}
+
 void assoc_mgr_job_running(job_record_t *j, int delta)
 {
 	am_snap_t *s = am_snap();
 
 	if (s) {
 		count(s, j, delta, true);
-		s->tusage_time = 0;     /* running jobs' TRES-minutes changed */
+		if (s->time_limited && s->tusage_time)
+			tusage_job(j, delta, time(NULL));
 	}
 }
 
@@ -171,18 +214,6 @@ void am_usage_recount(am_snap_t *s)
 }
 
 /* ---- time-based usage ---- */
-
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	if (a && b > UINT64_MAX / a)
-		return UINT64_MAX;
-	return a * b;
-}
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
 
 /* Minutes of a time limit; INFINITE/NO_VAL as Slurm counts them (so
  * large that any TRES-minutes limit is over). */

@@ -18,6 +18,9 @@
  * account, QOS normal with MaxJobsPerUser, all set high enough not to
  * bind (the same jobs start): every job is counted and every pending
  * job checked against them (assoc_mgr_job_reason) in every pass.
+ * SCHED_BENCH_ASSOC=2 adds time-based limits (GrpTRESMins and
+ * GrpTRESRunMins per account, MaxTRESMins per user; not binding): the
+ * running jobs' remaining CPU-minutes are recounted once per second.
  *
  * Then the journal's cost per commit with every node drained (one job
  * record changed per commit, as a submit does): state_save_pack_changes()
@@ -201,16 +204,23 @@ static void bench_row(dbd_acct_resp_msg_t *r, ...)
 	va_end(ap);
 }
 
+/* SCHED_BENCH_ASSOC=2: time-based limits too (GrpTRESMins and
+ * GrpTRESRunMins per account, MaxTRESMins per user), not binding. */
+static bool bench_time_limits;
+
 static void bench_assoc(dbd_acct_resp_msg_t *r, int id, const char *acct,
 			const char *user, const char *parent,
 			const char *maxjobs, const char *grpjobs,
 			const char *grptres)
 {
+	bool t = bench_time_limits && strcmp(acct, "root");
 	char ids[16];
 
 	snprintf(ids, sizeof(ids), "%d", id);
 	bench_row(r, ids, acct, user, parent, maxjobs, grpjobs, grptres,
-		  "normal", (char *)NULL);
+		  "normal", t && !*user ? "cpu=1000000000000" : "",
+		  t && !*user ? "cpu=1000000000000" : "",
+		  t && *user ? "cpu=1000000000000" : "", (char *)NULL);
 }
 
 static void install_assocs(void)
@@ -219,7 +229,8 @@ static void install_assocs(void)
 					     "maxjobspu", NULL };
 	static const char *const ucols[] = { "user", "defacct", "admin", NULL };
 	static const char *const acols[] = { "id", "account", "user",
-		"parentname", "maxjobs", "grpjobs", "grptres", "qos", NULL };
+		"parentname", "maxjobs", "grpjobs", "grptres", "qos",
+		"grptresmins", "grptresrunmins", "maxtresmins", NULL };
 	static const char *const ccols[] = { "user", "account", NULL };
 	dbd_acct_resp_msg_t *l[AM_LIST_CNT] = {
 		bench_list(qcols), bench_list(ucols), bench_list(acols),
@@ -302,8 +313,10 @@ static void run(size_t nodes, size_t jobs)
 	part_mgr_refresh_totals();
 	job_mgr_init();
 	sched_init(NULL);
-	if (getenv("SCHED_BENCH_ASSOC"))
+	if (getenv("SCHED_BENCH_ASSOC")) {
+		bench_time_limits = !strcmp(getenv("SCHED_BENCH_ASSOC"), "2");
 		install_assocs();
+	}
 	register_nodes();
 	fill(nodes);
 	started = sched_run();
