@@ -278,3 +278,28 @@ def test_sacctmgr_show_reservation(env):
                      "format=name,tres")
     assert r.out == "m|cpu=4\n"
     assert sc(c, "delete", "ReservationName=daily").rc == 0
+
+
+def test_backup_takes_over_reservations(new_cluster):
+    """The backup controller recovers reservations from the shared
+    StateSaveLocation (written to the journal before the create was
+    acknowledged) and keeps enforcing them."""
+    c = new_cluster(tag="resv-backup", nodes=1, backup_ctld=True,
+                    extra_conf="SlurmctldTimeout=3")
+    c.start_backup_ctld()
+    wait_for("both controllers", lambda: c.run(["scontrol", "ping"]).out ==
+             "Slurmctld(primary) at ctl1 is UP\n"
+             "Slurmctld(backup) at ctl2 is UP\n")
+    r = sc(c, "create", "reservation", "ReservationName=hb", "StartTime=now",
+           "Duration=60", "Nodes=n1", "Users=root", "Flags=MAINT")
+    assert r.out == "Reservation created: hb\n", r
+    before = sc(c, "show", "reservation").out
+    c.kill_ctld(signal.SIGKILL)
+    wait_for("the backup answering", lambda: c.run(
+        ["scontrol", "ping"]).out.endswith("ctl2 is UP\n") and
+        sc(c, "show", "reservation").out == before, timeout=40)
+    job = c.sbatch(["-t", "5", "--wrap", "true"], user=U1)
+    wait_for("reason", lambda: squeue(c, job, "%T %r") ==
+             "PENDING ReqNodeNotAvail, Reserved for maintenance")
+    assert sc(c, "delete", "ReservationName=hb").rc == 0
+    c.wait_state(job, ("COMPLETED",), timeout=30)
