@@ -874,7 +874,7 @@ typedef struct {
  *   "down"  secs = CPU-seconds of nodes down or drained
  *   "alloc" secs = CPU-seconds allocated to jobs
  *   "plan"  secs = CPU-seconds eligible jobs waited (demand)
- *   "pdown" secs = planned-down CPU-seconds (0 for now)
+ *   "pdown" secs = planned-down CPU-seconds (MAINT reservations)
  *   "over"  secs = over-committed CPU-seconds the roll-ups set apart
  *                  (waiting that did not fit in the idle time)
  *   "acct"  account and its parent (the account tree)

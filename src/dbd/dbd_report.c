@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/resv_info.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_private.h"
@@ -109,6 +110,41 @@ static int events(rep_t *r, bool cluster, uint64_t *secs, uint64_t *cpus)
 			*secs += n * (uint64_t)(e - s);
 		if (cpus)
 			*cpus = n;
+	}
+	dbd_rows_free(&rows);
+	return 0;
+}
+
+/* CPU-seconds of MAINT reservations (not IGNORE_JOBS) in the window:
+ * planned down. */
+static int maint(rep_t *r, uint64_t *secs)
+{
+	dbd_rows_t rows;
+	char *sql = xstrdup("SELECT time_start, time_end, tres FROM "
+			    "resv_table");
+	int rc;
+
+	where_cluster(r, &sql, "cluster");
+	xstrfmtcat(&sql, " AND (flags & %u) != 0 AND (flags & %u) = 0 AND "
+		   "time_start < %" PRId64 " AND (time_end = 0 OR time_end > %"
+		   PRId64 ")", (unsigned)RESV_MAINT,
+		   (unsigned)RESV_IGNORE_JOBS, r->end, r->start);
+	rc = dbd_db_select(r->db, sql, &rows);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	*secs = 0;
+	for (uint32_t i = 0; i < rows.rows; i++) {
+		int64_t s = strtoll(dbd_rows_get(&rows, i, 0), NULL, 10);
+		int64_t e = strtoll(dbd_rows_get(&rows, i, 1), NULL, 10);
+
+		if (!e || e > r->end)
+			e = r->end;
+		if (s < r->start)
+			s = r->start;
+		if (e > s)
+			*secs += tres_cpus(dbd_rows_get(&rows, i, 2)) *
+				 (uint64_t)(e - s);
 	}
 	dbd_rows_free(&rows);
 	return 0;
@@ -298,7 +334,7 @@ static bool live_part(rep_t *r, int64_t *saved)
 
 static int cluster_report(rep_t *r)
 {
-	uint64_t cap = 0, cpus = 0, down = 0, alloc = 0, plan = 0;
+	uint64_t cap = 0, cpus = 0, down = 0, pdown = 0, alloc = 0, plan = 0;
 	int64_t start;
 	char n[32];
 
@@ -313,14 +349,17 @@ static int cluster_report(rep_t *r)
 		rc = one_number(r, sql, &alloc);
 		xfree(sql);
 		if (rc < 0 || events(r, true, &cap, &cpus) < 0 ||
-		    events(r, false, &down, NULL) < 0 || waited(r, &plan) < 0)
+		    events(r, false, &down, NULL) < 0 || maint(r, &pdown) < 0 ||
+		    waited(r, &plan) < 0) {
+			r->start = start;
 			return -1;
+		}
 	}
 	r->start = start;
 	snprintf(n, sizeof(n), "%" PRIu64, cpus ? cpus : r->r_cpus);
 	row(r, "cap", NULL, NULL, NULL, n, cap + r->r_cap, 0);
 	row(r, "down", NULL, NULL, NULL, NULL, down + r->r_down, 0);
-	row(r, "pdown", NULL, NULL, NULL, NULL, r->r_pdown, 0);
+	row(r, "pdown", NULL, NULL, NULL, NULL, pdown + r->r_pdown, 0);
 	row(r, "alloc", NULL, NULL, NULL, NULL, alloc + r->r_alloc, 0);
 	row(r, "plan", NULL, NULL, NULL, NULL, plan + r->r_plan, 0);
 	row(r, "over", NULL, NULL, NULL, NULL, r->r_over, 0);

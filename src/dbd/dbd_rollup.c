@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "common/resv_info.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_rollup.h"
@@ -160,7 +161,7 @@ static int first_time(dbd_db_t *db, const char *cluster, time_t *first)
 /* ---- hours: one fetch of records per chunk of hours ---- */
 
 typedef struct {
-	uint64_t total, down, alloc, plan, cpus;
+	uint64_t total, down, pdown, alloc, plan, cpus;
 } hour_fig_t;
 
 typedef struct {
@@ -323,6 +324,38 @@ static int chunk_events(chunk_t *c)
 	return 0;
 }
 
+/* Planned down: MAINT reservations (not IGNORE_JOBS), as Slurm's. */
+static int chunk_maint(chunk_t *c)
+{
+	dbd_rows_t rows;
+	char *sql = chunk_where(c, "SELECT tres, time_start, time_end FROM "
+				"resv_table WHERE cluster=");
+	int rc;
+
+	xstrfmtcat(&sql, " AND (flags & %u) != 0 AND (flags & %u) = 0 AND "
+		   "time_start < %" PRId64 " AND (time_end = 0 OR time_end > %"
+		   PRId64 ")", (unsigned)RESV_MAINT, (unsigned)RESV_IGNORE_JOBS,
+		   (int64_t)c->b, (int64_t)c->a);
+	rc = dbd_db_select(c->db, sql, &rows);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	for (uint32_t i = 0; i < rows.rows; i++) {
+		uint64_t n = tres_cpus(dbd_rows_get(&rows, i, 0));
+		int64_t s = strtoll(dbd_rows_get(&rows, i, 1), NULL, 10);
+		int64_t e = strtoll(dbd_rows_get(&rows, i, 2), NULL, 10);
+		uint32_t h0, h1;
+
+		if (!e || e > c->now)
+			e = c->now;
+		hour_span(c, s, e, &h0, &h1);
+		for (uint32_t hi = h0; hi < h1; hi++)
+			c->h[hi].pdown += n * hour_secs(c, hi, s, e);
+	}
+	dbd_rows_free(&rows);
+	return 0;
+}
+
 static void use_add(chunk_t *c, uint32_t hour, uint32_t assoc,
 		    uint64_t secs)
 {
@@ -456,8 +489,8 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 
 	/* What cannot fit in the hour: allocated first (a node drained
 	 * while still running jobs was working: Slurm records its drain
-	 * only once it is idle), then down; the waiting beyond what is left
-	 * is over-committed. */
+	 * only once it is idle), then down, then planned down; the waiting
+	 * beyond what is left is over-committed. */
 	if (f.alloc > f.total) {
 		debug("Cluster %s hour %" PRId64 ": allocated %" PRIu64
 		      " > reported %" PRIu64, c->cluster, t, f.alloc,
@@ -466,7 +499,9 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 	}
 	if (f.down > f.total - f.alloc)
 		f.down = f.total - f.alloc;
-	avail = f.total - f.down - f.alloc;
+	if (f.pdown > f.total - f.alloc - f.down)
+		f.pdown = f.total - f.alloc - f.down;
+	avail = f.total - f.down - f.pdown - f.alloc;
 	plan = f.plan < avail ? f.plan : avail;
 	over = f.plan - plan;
 	dbd_db_quote(c->db, &cl, c->cluster);
@@ -485,15 +520,15 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 		rc = dbd_db_exec(c->db, sql);
 		xfree(sql);
 	}
-	if (!rc && (f.total || f.alloc || f.down || f.plan)) {
+	if (!rc && (f.total || f.alloc || f.down || f.pdown || f.plan)) {
 		sql = xstrdup_printf(
 			"INSERT INTO cluster_usage_hour_table (cluster, "
 			"time_start, id_tres, count, alloc_secs, down_secs, "
 			"pdown_secs, idle_secs, plan_secs, over_secs, "
 			"total_secs, mod_time) VALUES (%s,%" PRId64 ",%d,%"
-			PRIu64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRIu64 ",%"
-			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ")", cl,
-			t, DBD_TRES_CPU, f.cpus, f.alloc, f.down,
+			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ")",
+			cl, t, DBD_TRES_CPU, f.cpus, f.alloc, f.down, f.pdown,
 			avail - plan, plan, over, f.total, (int64_t)c->now);
 		rc = dbd_db_exec(c->db, sql);
 		xfree(sql);
@@ -551,8 +586,8 @@ static int roll_hours(dbd_db_t *db, const char *cluster, time_t a,
 
 	c.nh = (uint32_t)((b - a) / HOUR);
 	c.h = xcalloc(c.nh + 1, sizeof(hour_fig_t));
-	if (chunk_events(&c) < 0 || chunk_jobs(&c) < 0 ||
-	    chunk_waits(&c) < 0) {
+	if (chunk_events(&c) < 0 || chunk_maint(&c) < 0 ||
+	    chunk_jobs(&c) < 0 || chunk_waits(&c) < 0) {
 		chunk_free(&c);
 		return -1;
 	}

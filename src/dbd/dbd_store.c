@@ -500,6 +500,43 @@ static int event_reroll(store_t *s, const acct_event_rec_t *e)
 	return 0;
 }
 
+/* A reservation touching rolled-up hours (MAINT ones are planned down):
+ * new, moved, or changed before the mark. */
+static int resv_reroll(store_t *s, const acct_resv_rec_t *r)
+{
+	dbd_rows_t rows;
+	char *sql;
+	int rc;
+
+	if (!s->rolled)
+		return 0;
+	if (r->time_start_prev)
+		reroll_changed(s, (int64_t)r->time_start_prev,
+			       (int64_t)r->time_start);
+	if (!before_rolled(s, r->time_start, r->time_end, 0))
+		return 0;
+	sql = xstrdup_printf("SELECT time_end, flags, tres, deleted FROM "
+			     "resv_table WHERE id_resv=%u AND time_start=%"
+			     PRId64 " AND cluster=", r->resv_id,
+			     (int64_t)r->time_start);
+	q(s, &sql, s->cluster);
+	rc = dbd_db_select(s->db, sql, &rows);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	if (!rows.rows) {
+		reroll_at(s, r->time_start);
+	} else {
+		reroll_changed(s, strtoll(dbd_rows_get(&rows, 0, 0), NULL, 10),
+			       (int64_t)r->time_end);
+		if (strtoull(dbd_rows_get(&rows, 0, 1), NULL, 10) != r->flags ||
+		    strcmp(dbd_rows_get(&rows, 0, 2), r->tres ? r->tres : ""))
+			reroll_at(s, r->time_start);
+	}
+	dbd_rows_free(&rows);
+	return 0;
+}
+
 static int apply(store_t *s, const acct_frame_t *f)
 {
 	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
@@ -531,7 +568,7 @@ static int apply(store_t *s, const acct_frame_t *f)
 			rc = add_cluster(s, rec);
 			break;
 		case ACCT_REC_RESV:
-			rc = add_resv(s, rec);
+			rc = resv_reroll(s, rec) < 0 ? -1 : add_resv(s, rec);
 			break;
 		}
 	}

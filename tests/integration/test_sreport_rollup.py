@@ -5,8 +5,9 @@ node event records through REQUEST_DBD_RECORDS, by tests/perf/dbd_fill):
 yesterday, the cluster's 8 CPUs from 09:16:40, jobs of two users in two
 accounts over several hours (crossing hour boundaries, some eligible
 10 minutes before they started, one still running), a node down for an
-hour.  `sacctmgr -i rollup` (the admin/testing aid: slurmdbd otherwise
-rolls up at start and each hour) rolls it up; every figure sreport
+hour, every CPU down for an hour while a job runs, a MAINT reservation
+(planned down).  `sacctmgr -i rollup` (the admin/testing aid: slurmdbd
+otherwise rolls up at start and each hour) rolls it up; every figure sreport
 prints is then checked against sums computed from what sacct shows of
 the same jobs (Start/End/Eligible/AllocCPUS), over yesterday (the daily
 roll-up, sreport's default window) and over hours (the hourly one).
@@ -61,6 +62,7 @@ class Data:
         self.cluster_from = self.y0 + 9 * HOUR + 1000
         self.down = [(self.y0 + 11 * HOUR + 900, self.y0 + 12 * HOUR + 900,
                       2)]
+        self.maint = []       # MAINT reservations: planned down
         self.ids = []
 
     def fill(self, first, n, *args):
@@ -100,7 +102,7 @@ class Data:
         left, planned at what is left after that."""
         now = time.time()
         jobs = self.jobs()
-        fig = dict(alloc=0, down=0, plan=0, reported=0, idle=0)
+        fig = dict(alloc=0, down=0, pdown=0, plan=0, reported=0, idle=0)
         use = {}
         for hs in range(ws, we, HOUR):
             def ov(a, b):
@@ -112,15 +114,18 @@ class Data:
                 plan += cpus * ov(el, st)
                 use[(acct, user)] = use.get((acct, user), 0) + secs
             down = sum(c * ov(a, b) for a, b, c in self.down)
+            pdown = sum(c * ov(a, b) for a, b, c in self.maint)
             total = CPUS * ov(self.cluster_from, now)
             alloc = min(alloc, total)
             down = min(down, total - alloc)
-            plan = min(plan, total - alloc - down)
+            pdown = min(pdown, total - alloc - down)
+            plan = min(plan, total - alloc - down - pdown)
             fig["alloc"] += alloc
             fig["down"] += down
+            fig["pdown"] += pdown
             fig["plan"] += plan
             fig["reported"] += total
-            fig["idle"] += total - alloc - down - plan
+            fig["idle"] += total - alloc - down - pdown - plan
         fig["use"] = use
         return fig
 
@@ -151,6 +156,10 @@ def env(users):
         d.down.append((y0 + 22 * HOUR, y0 + 23 * HOUR, CPUS))
         d.fill(5000, 1, "-D", "%d,%d,%d" % d.down[1], "-b", y0 + 22 * HOUR,
                "-l", 1800, "-c", 4, "-U", u2, "-a", "a2")
+        # a MAINT reservation of 4 CPUs 16:00-17:30: planned down
+        d.maint.append((y0 + 16 * HOUR, y0 + 17 * HOUR + 1800, 4))
+        d.fill(6000, 1, "-M", "%d,%d,%d" % d.maint[0], "-b",
+               y0 + 16 * HOUR + 600, "-l", 600, "-U", u1, "-a", "a1")
         e.data = d
     except BaseException:
         e.stop()
@@ -172,9 +181,9 @@ def util(env, *window):
         return None
     name, alloc, down, pdown, idle, plan, reported = \
         r.out.strip().split("|")
-    assert (name, pdown) == ("sluice", "0"), r
-    return {"alloc": int(alloc), "down": int(down), "plan": int(plan),
-            "reported": int(reported), "idle": int(idle)}
+    assert name == "sluice", r
+    return {"alloc": int(alloc), "down": int(down), "pdown": int(pdown),
+            "plan": int(plan), "reported": int(reported), "idle": int(idle)}
 
 
 def by_user(env, *window):
@@ -234,6 +243,7 @@ def test_yesterday_from_the_daily_rollup(env):
     want = check_window(env, y0, y0 + 24 * HOUR)
     assert used_table(env, y0, y0 + 24 * HOUR) == (str(y0 + 24 * HOUR),
                                                    "day")
+    assert want["pdown"] == 4 * 5400
     assert want["alloc"] > 20000 and want["down"] == 2 * HOUR + 18000 and \
         want["plan"] == 3 * 600 and want["reported"] > 14 * CPUS * HOUR
     # AccountUtilizationByUser: accounts with their sums, users below
@@ -291,7 +301,7 @@ def test_hours_from_the_hourly_rollup(env):
     got = util(env, "start=%s" % _iso(y0 + 22 * HOUR),
                "end=%s" % _iso(y0 + 23 * HOUR))
     assert got == {"alloc": HOUR + 4 * 1800, "down": CPUS * HOUR - HOUR -
-                   4 * 1800, "plan": 0, "idle": 0,
+                   4 * 1800, "pdown": 0, "plan": 0, "idle": 0,
                    "reported": CPUS * HOUR}, got
 
 
@@ -325,7 +335,8 @@ def test_rollups_outlive_job_records_until_purge_usage(env):
     hours = util(env, *window)
     env.db.sql("DELETE FROM job_table", db=env.db.db)
     assert util(env) == {k: want[k] for k in
-                         ("alloc", "down", "plan", "reported", "idle")}
+                         ("alloc", "down", "pdown", "plan", "reported",
+                          "idle")}
     assert util(env, *window) == hours
     env.stop_dbd()
     env.dbd_extra = "PurgeUsageAfter=12hours"

@@ -15,7 +15,8 @@
  * controller sends), -D a node down from START to END (epoch seconds)
  * with CPUS CPUs: past usage for the roll-ups and sreport.  -w WAIT:
  * jobs were eligible WAIT s before they started; -r: they still run;
- * -g GAP: job i starts at BASE + i * GAP instead.
+ * -g GAP: job i starts at BASE + i * GAP instead; -M START,END,CPUS: a
+ * MAINT reservation of CPUS CPUs (planned down).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 #include "common/msg_types.h"
 #include "common/net.h"
 #include "common/parse_util.h"
+#include "common/resv_info.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -79,6 +81,8 @@ typedef struct {
 	uint32_t  cluster_cpus;
 	time_t    down_start, down_end;
 	uint32_t  down_cpus;
+	time_t    maint_start, maint_end;
+	uint32_t  maint_cpus;
 	long      wait, gap;
 	bool      running;
 } fill_opts_t;
@@ -87,7 +91,7 @@ static int parse_args(int argc, char **argv, fill_opts_t *o)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "b:s:l:c:U:a:C:D:w:rg:")) != -1) {
+	while ((ch = getopt(argc, argv, "b:s:l:c:U:a:C:D:w:rg:M:")) != -1) {
 		switch (ch) {
 		case 'b': o->base = atol(optarg); break;
 		case 's': o->spread = atol(optarg); break;
@@ -106,15 +110,22 @@ static int parse_args(int argc, char **argv, fill_opts_t *o)
 					(uint32_t)strtoul(p, &p, 10);
 			}
 			break;
-		case 'D': {
+		case 'D':
+		case 'M': {
 			long long a, b;
 			unsigned n;
 
 			if (sscanf(optarg, "%lld,%lld,%u", &a, &b, &n) != 3)
 				return -1;
-			o->down_start = a;
-			o->down_end = b;
-			o->down_cpus = n;
+			if (ch == 'D') {
+				o->down_start = a;
+				o->down_end = b;
+				o->down_cpus = n;
+			} else {
+				o->maint_start = a;
+				o->maint_end = b;
+				o->maint_cpus = n;
+			}
 			break;
 		}
 		default:
@@ -152,6 +163,18 @@ static void fill_events(const fill_opts_t *o, dbd_records_msg_t *m,
 		snprintf(tres, sizeof(tres), "cpu=%u", o->down_cpus);
 		acct_frame_build(&m->recs[m->cnt++], ++*seq,
 				 ACCT_REC_NODE_EVENT, &e);
+	}
+	if (o->maint_cpus) {
+		acct_resv_rec_t r = { .resv_id = (uint32_t)o->maint_start,
+				      .name = "maint", .nodes = "n9",
+				      .time_start = o->maint_start,
+				      .time_end = o->maint_end, .tres = tres,
+				      .flags = RESV_MAINT, .users = "root",
+				      .accounts = "" };
+
+		snprintf(tres, sizeof(tres), "cpu=%u", o->maint_cpus);
+		acct_frame_build(&m->recs[m->cnt++], ++*seq, ACCT_REC_RESV,
+				 &r);
 	}
 }
 
