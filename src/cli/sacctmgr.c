@@ -173,7 +173,8 @@ static int run_show(const mgr_cmd_t *c)
 	dbd_acct_resp_msg_t *r = NULL;
 	int rc = 1;
 
-	if (dbd_rpc(c, c->with_assoc ? DBD_ACCT_WITH_ASSOC : 0, &r))
+	if (dbd_rpc(c, (c->with_assoc ? DBD_ACCT_WITH_ASSOC : 0) |
+		    DBD_ACCT_PARENT_LIMITS, &r))
 		return 1;
 	if (r->rc != 0)
 		report_failure(c, r);

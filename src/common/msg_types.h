@@ -483,6 +483,9 @@ typedef enum {
 enum {
 	DBD_ACCT_COMMIT     = 0x0001,
 	DBD_ACCT_WITH_ASSOC = 0x0002,   /* list: one row per association */
+	DBD_ACCT_PARENT_LIMITS = 0x0004, /* list: unset Max* limits, Priority
+					  * and DefaultQOS of an association
+					  * shown as inherited from above */
 };
 
 typedef struct {

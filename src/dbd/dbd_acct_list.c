@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/tres_limit.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_acct_int.h"
@@ -117,6 +118,93 @@ static void private_where(dbd_req_t *r, bool with, char **sql)
 	xfree(name);
 }
 
+/* ---- DBD_ACCT_PARENT_LIMITS: what sacctmgr show prints, as Slurm's ---- */
+
+#define INH_CNT 8
+static const char *const inh_cols[INH_CNT] = {
+	"maxjobs", "maxsubmit", "maxwall", "priority", "defqos",
+	"maxtres", "maxtrespn", "maxtresmins",
+};
+static const char *const inh_sql =
+	"SELECT cluster, acct, parent_acct, max_jobs, max_submit, max_wall, "
+	"priority, def_qos, max_tres, max_tres_pn, max_tres_mins FROM "
+	"assoc_table WHERE deleted=0 AND user_name='' AND `partition`=''";
+
+static int col_index(dbd_req_t *r, const char *name)
+{
+	for (int i = 0; r->resp->cols && r->resp->cols[i]; i++)
+		if (!strcmp(r->resp->cols[i], name))
+			return i;
+	return -1;
+}
+
+static int acct_row(const dbd_rows_t *a, const char *cluster,
+		    const char *acct)
+{
+	for (uint32_t i = 0; i < a->rows; i++)
+		if (!strcmp(dbd_rows_get(a, i, 0), cluster) &&
+		    !strcmp(dbd_rows_get(a, i, 1), acct))
+			return (int)i;
+	return -1;
+}
+
+/* Fill one cell from the account associations above (TRES: per TRES,
+ * the nearest one's value of each TRES). */
+static void inherit_cell(const dbd_rows_t *a, int up, int k, char **cell)
+{
+	for (int depth = 0; up >= 0 && depth < 64; depth++) {
+		const char *v = dbd_rows_get(a, (uint32_t)up, 3 + k);
+
+		if (*v && k >= 5) {
+			char err[128];
+			char *both = xstrdup_printf("%s,%s", v, *cell);
+			char *m = tres_limit_canon(both, err, sizeof(err));
+
+			if (m) {
+				xfree(*cell);
+				*cell = m;
+			}
+			xfree(both);
+		} else if (*v && !**cell) {
+			xfree(*cell);
+			*cell = xstrdup(v);
+			return;
+		}
+		up = acct_row(a, dbd_rows_get(a, (uint32_t)up, 0),
+			      dbd_rows_get(a, (uint32_t)up, 2));
+	}
+}
+
+static void inherit_limits(dbd_req_t *r, bool with)
+{
+	int ncols = 0, ccl, cacct, cuser, cpar, ci[INH_CNT];
+	dbd_rows_t a;
+
+	if (!(r->req->flags & DBD_ACCT_PARENT_LIMITS) ||
+	    (r->req->entity != DBD_ENT_ASSOC && !with))
+		return;
+	while (r->resp->cols && r->resp->cols[ncols])
+		ncols++;
+	ccl = col_index(r, "cluster");
+	cacct = col_index(r, with ? "assocaccount" : "account");
+	cuser = col_index(r, with ? "assocuser" : "user");
+	cpar = col_index(r, "parentname");
+	for (int k = 0; k < INH_CNT; k++)
+		ci[k] = col_index(r, inh_cols[k]);
+	if (!ncols || ccl < 0 || cacct < 0 || cuser < 0 || cpar < 0 ||
+	    dbd_db_select(r->db, inh_sql, &a) < 0)
+		return;
+	for (size_t row = 0; row * ncols < r->ncells; row++) {
+		char **c = &r->cells[row * ncols];
+		int up = acct_row(&a, c[ccl], c[cuser][0] ? c[cacct] : c[cpar]);
+
+		for (int k = 0; k < INH_CNT && up >= 0; k++)
+			if (ci[k] >= 0 && (k >= 5 || !c[ci[k]][0]))
+				inherit_cell(&a, up, k, &c[ci[k]]);
+	}
+	dbd_rows_free(&a);
+}
+
 int dbd_acct_list(dbd_req_t *r)
 {
 	const dbd_entity_desc_t *e = dbd_entity_find(r->req->entity);
@@ -147,6 +235,7 @@ int dbd_acct_list(dbd_req_t *r)
 	for (size_t i = 0; i < (size_t)rows.rows * rows.cols; i++)
 		dbd_req_cell(r, rows.cells[i]);
 	dbd_rows_free(&rows);
+	inherit_limits(r, with);
 	rc = 0;
 out:
 	xfree(names);

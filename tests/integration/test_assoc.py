@@ -393,6 +393,21 @@ def test_sacctmgr_time_limits(env):
     r = env.sacctmgr("-i", "modify", "account", "tacct", "set",
                      "GrpTRESMins=cpu=x")
     assert r.rc == 1, r
+    # a user's association shows the Max* limits, Priority and DefaultQOS
+    # it inherits (TRES per TRES), not the Grp* ones, as 22.05 prints them
+    r = env.sacctmgr("-i", "add", "user", "root", "account=tacct",
+                     "MaxTRESMinsPerJob=cpu=7", "MaxJobs=1")
+    assert r.rc == 0, r
+    r = env.sacctmgr("-p", "show", "assoc", "where", "account=tacct",
+                     "format=account,user,priority,maxjobs,maxtres,"
+                     "maxtrespernode,maxwall,maxtresmins,grpjobs,grptres,"
+                     "grptresmins")
+    assert r.out == (
+        "Account|User|Priority|MaxJobs|MaxTRES|MaxTRESPerNode|MaxWall|"
+        "MaxTRESMins|GrpJobs|GrpTRES|GrpTRESMins|\n"
+        "tacct||3||cpu=2|cpu=1|01:00:00|cpu=20,node=4|3|cpu=4|"
+        "cpu=200,mem=2000M|\n"
+        "tacct|root|3|1|cpu=2|cpu=1|01:00:00|cpu=7,node=4||||\n"), r
     for args in (("delete", "account", "tacct"), ("delete", "qos", "tq")):
         r = env.sacctmgr("-i", *args)
         assert r.rc == 0, r
