@@ -410,6 +410,29 @@ static int _spank_start(step_t *st)
 	return rc;
 }
 
+/* task/affinity's plan over the step's own CPUs (credential), else its
+ * cgroup's, else as many as it has from the first. */
+static void _plan_binding(const step_t *st)
+{
+	char *mine = NULL;
+	affinity_req_t ar = {
+		.task_plugin = st->conf->task_plugin,
+		.task_plugin_param = st->conf->task_plugin_param,
+		.cpu_bind = st->m->cpu_bind,
+		.ntasks = st->ntasks,
+		.cpus_per_task = st->m->cpus_per_task,
+		.node_name = st->node_name,
+	};
+
+	if (st->cpu_ids || !cgroup_step_cpus(st->cg))
+		ar.allowed = mine = affinity_map_cpus(st->cpu_ids,
+						      st->node_cpus);
+	else
+		ar.allowed = cgroup_step_cpus(st->cg);
+	affinity_plan(&ar);
+	xfree(mine);
+}
+
 int step_tasks_start(step_t *st)
 {
 	int rc;
@@ -421,27 +444,7 @@ int step_tasks_start(step_t *st)
 	if ((st->m->flags & LAUNCH_PMIX) &&
 	    !(st->pmix = step_pmix_create(st)))
 		return ESLURMD_EXECVE_FAILED;
-	{
-		char *mine = NULL;
-		affinity_req_t ar = {
-			.task_plugin = st->conf->task_plugin,
-			.task_plugin_param = st->conf->task_plugin_param,
-			.cpu_bind = st->m->cpu_bind,
-			.ntasks = st->ntasks,
-			.cpus_per_task = st->m->cpus_per_task,
-			.node_name = st->node_name,
-		};
-
-		/* the step's own CPUs (credential), else its cgroup's, else
-		 * as many as it has from the first */
-		if (st->cpu_ids || !cgroup_step_cpus(st->cg))
-			ar.allowed = mine = affinity_map_cpus(st->cpu_ids,
-							      st->node_cpus);
-		else
-			ar.allowed = cgroup_step_cpus(st->cg);
-		affinity_plan(&ar);
-		xfree(mine);
-	}
+	_plan_binding(st);
 	if ((rc = _spank_start(st)))
 		return rc;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
