@@ -139,22 +139,34 @@ uint32_t resv_running_jobs(const resv_t *r)
  * (22.05), or just out of it with NO_HOLD_JOBS_AFTER_END. */
 static void _rv_release_pending(const resv_t *r)
 {
-	for (job_record_t *j = job_mgr_pending_first(); j; j = j->pend_next) {
+	job_record_t **held = NULL, *j;
+	size_t n = 0, cap = 0;
+
+	for (j = job_mgr_pending_first(); j; j = j->pend_next) {
 		job_info_t *i = &j->info;
 
 		if (xstrcmp(i->reservation, r->info.name))
 			continue;
 		xfree(i->reservation);
-		if (!(r->info.flags & RESV_NO_HOLD_JOBS) && i->priority) {
-			j->prio_saved = i->priority;
-			i->priority = 0;
-			i->state_reason = WAIT_RESV_DELETED;
-			xfree(i->state_desc);
-			info("JobId=%u held: reservation %s is gone",
-			     i->job_id, r->info.name);
-		}
 		job_mgr_touch(j);
+		if ((r->info.flags & RESV_NO_HOLD_JOBS) || !i->priority)
+			continue;
+		j->prio_saved = i->priority;
+		i->priority = 0;
+		i->state_reason = WAIT_RESV_DELETED;
+		xfree(i->state_desc);
+		info("JobId=%u held: reservation %s is gone", i->job_id,
+		     r->info.name);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			held = xrealloc(held, cap * sizeof(*held));
+		}
+		held[n++] = j;
 	}
+	/* their place in the queue changes: not while walking it */
+	for (size_t k = 0; k < n; k++)
+		job_mgr_pending_resort(held[k]);
+	xfree(held);
 }
 
 void resv_remove(size_t i, time_t now)
