@@ -206,6 +206,19 @@ bool job_nprolog_start(job_record_t *j, void (*cont)(job_record_t *j))
 	return true;
 }
 
+void job_nprolog_recover(void)
+{
+	for (job_record_t *j = job_mgr_running_first(); j; j = j->run_next) {
+		if ((j->info.job_state & JOB_STATE_BASE) != JOB_RUNNING ||
+		    j->info.state_reason != WAIT_PROLOG)
+			continue;
+		info("JobId=%u: its Prolog was running before the restart; going on",
+		     j->info.job_id);
+		j->info.state_reason = WAIT_NO_REASON;
+		job_mgr_touch(j);
+	}
+}
+
 void job_nprolog_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 {
 	epilog_complete_msg_t *r = m->data;

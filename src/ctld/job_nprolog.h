@@ -30,6 +30,9 @@ uint32_t job_nprolog_flags(void);
 bool job_nprolog_start(job_record_t *j, void (*cont)(job_record_t *j));
 /* Are the nodes' prologs of j still running? */
 bool job_nprolog_running(const job_record_t *j);
+/* After a restart: nothing is pending any more; jobs recovered with
+ * Reason=Prolog go on as if their prologs had succeeded. */
+void job_nprolog_recover(void);
 /* REQUEST_COMPLETE_PROLOG from a node's slurmd. */
 void job_nprolog_rpc_complete(net_conn_t *c, slurm_msg_t *m);
 

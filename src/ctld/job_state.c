@@ -277,6 +277,7 @@ static void _launch_after_prolog(job_record_t *j)
 
 void job_mgr_launch_recover(void)
 {
+	job_nprolog_recover();
 	job_prolog_recover(_launch_after_prolog);
 }
 

@@ -292,6 +292,32 @@ def test_failing_prolog_drains_and_requeues(env):
         c.run(["scontrol", "update", "NodeName=n2", "State=RESUME"])
 
 
+def test_controller_restart_while_prolog_runs(env):
+    """A restart forgets what was pending: the job goes on (as if its
+    prologs had succeeded) instead of waiting for Reason=Prolog forever."""
+    c = env.c
+    with open(os.path.join(env.pdir, "prolog-sleep"), "w") as f:
+        f.write("3\n")
+    try:
+        jid = c.sbatch(["-N1", "-w", "n1", "-o", "/dev/null", "--wrap",
+                        "sleep 20"], user=U)
+        assert _wait_for(lambda: c.show_job(jid).get("Reason") == "Prolog",
+                         20), c.show_job(jid)
+        c.kill_ctld()
+        _wait_for(lambda: "end %d n1" % jid in _events(env.pdir), 15)
+        c.start_ctld()
+        # running, Reason None, and its script started (a step can be made)
+        assert _wait_for(lambda: (lambda j: j.get("JobState") == "RUNNING"
+                                  and j.get("Reason") == "None")(
+                                      c.show_job(jid)), 30), c.show_job(jid)
+        r = c.run(["srun", "--jobid=%d" % jid, "--overlap", "true"],
+                  user=U, timeout=60)
+        assert r.rc == 0, r
+    finally:
+        os.unlink(os.path.join(env.pdir, "prolog-sleep"))
+        c.run(["scancel", str(jid)])
+
+
 @pytest.fixture(scope="module")
 def nohold(users):
     c = cl.Cluster(tag="nohold", nodes=1)

@@ -64,6 +64,7 @@ bool job_nprolog_running(const job_record_t *j)
 	(void) j;
 	return false;
 }
+void job_nprolog_recover(void) { }
 void job_prolog_recover(void (*l)(job_record_t *)) { (void) l; }
 void job_prolog_node_failed(job_record_t *j, const char *node)
 {
