@@ -347,6 +347,42 @@ static void test_recurring_moves_on(void **st)
 	delete("daily");
 }
 
+/* Who may use one: Users= (or "-user" deny lists), Accounts=, both. */
+static void test_admission(void **st)
+{
+	time_t now = time(NULL);
+	resv_desc_t d;
+
+	assert_true(create(desc("u", now + 600, 10, "n1", "root,bin",
+				RESV_OVERLAP)));
+	assert_int_equal(resv_mgr_job_check("u", 0, NULL), 0);
+	assert_int_equal(resv_mgr_job_check("u", 2, NULL), 0);     /* bin */
+	assert_int_equal(resv_mgr_job_check("u", 1, NULL),         /* daemon */
+			 ESLURM_RESERVATION_ACCESS);
+	assert_int_equal(resv_mgr_job_check("nope", 0, NULL),
+			 ESLURM_RESERVATION_INVALID);
+	assert_int_equal(resv_mgr_job_check(NULL, 1, NULL), 0);
+	assert_true(create(desc("deny", now + 600, 10, "n1", "-root",
+				RESV_OVERLAP)));
+	assert_int_equal(resv_mgr_job_check("deny", 0, NULL),
+			 ESLURM_RESERVATION_ACCESS);
+	assert_int_equal(resv_mgr_job_check("deny", 1, NULL), 0);
+	/* allow and deny in one list: refused */
+	assert_false(create(desc("mixed", now + 600, 10, "n1", "root,-bin",
+				 RESV_OVERLAP)));
+	d = desc("both", now + 600, 10, "n1", "root", RESV_OVERLAP);
+	d.accounts = xstrdup("physics");
+	assert_true(create(d));
+	assert_int_equal(resv_mgr_job_check("both", 0, "physics"), 0);
+	assert_int_equal(resv_mgr_job_check("both", 0, "chem"),
+			 ESLURM_RESERVATION_ACCESS);
+	assert_int_equal(resv_mgr_job_check("both", 1, "physics"),
+			 ESLURM_RESERVATION_ACCESS);
+	delete("u");
+	delete("deny");
+	delete("both");
+}
+
 static void test_state_round_trip(void **st)
 {
 	time_t now = time(NULL);
@@ -401,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_job_waits_for_its_reservation),
 		cmocka_unit_test(test_future_reservation_in_both_schedulers),
 		cmocka_unit_test(test_recurring_moves_on),
+		cmocka_unit_test(test_admission),
 		cmocka_unit_test(test_state_round_trip),
 	};
 
