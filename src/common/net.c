@@ -399,6 +399,8 @@ struct net_conn {
 	int                 job_rc;
 	net_conn_t         *job_next;  /* in the pool's todo/done list */
 	net_conn_t         *prev, *next;
+	net_capture_f       capture;   /* net_conn_capture: no socket */
+	void               *capture_arg;
 };
 
 static void conn_unlink(net_conn_t *c)
@@ -949,10 +951,26 @@ void net_server_destroy(net_server_t *s)
 	xfree(s);
 }
 
+net_conn_t *net_conn_capture(net_capture_f f, void *arg)
+{
+	net_conn_t *c = xmalloc(sizeof(*c));
+
+	c->state = CONN_HANDLING;
+	c->capture = f;
+	c->capture_arg = arg;
+	snprintf(c->peer, sizeof(c->peer), "local");
+	return c;
+}
+
 void net_reply(net_conn_t *c, uint16_t type, const void *data)
 {
 	if (!c)
 		return;
+	if (c->capture) {
+		c->capture(type, data, c->capture_arg);
+		xfree(c);
+		return;
+	}
 	if (c->state != CONN_HANDLING) {
 		error("reply %s to %s: no request waiting for it",
 		      msg_type_name(type), c->peer);
@@ -972,6 +990,11 @@ void net_conn_drop(net_conn_t *c)
 {
 	if (!c)
 		return;
+	if (c->capture) {
+		c->capture(0, NULL, c->capture_arg);
+		xfree(c);
+		return;
+	}
 	if (c->state != CONN_HANDLING) {
 		error("drop of connection from %s: no request waiting", c->peer);
 		return;

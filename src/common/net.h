@@ -52,6 +52,12 @@ net_server_t *net_server_create(struct event_base *base, int listen_fd,
 				net_handler_f handler, void *arg, int timeout_ms);
 void          net_server_destroy(net_server_t *s);
 
+/* A connection without a socket, for a daemon handing a request to its
+ * own handler: the handler's reply (or drop: type 0, data NULL) goes to
+ * f on the replying thread, then the connection is freed. */
+typedef void (*net_capture_f)(uint16_t type, const void *data, void *arg);
+net_conn_t *net_conn_capture(net_capture_f f, void *arg);
+
 void        net_reply(net_conn_t *c, uint16_t type, const void *data);
 void        net_reply_rc(net_conn_t *c, int rc);
 /* Close without answering (bad peer). */

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "slurmd/forward_req.h"
 
+#include <stdio.h>
+
 #include <event2/event.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,6 +17,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/req.h"
 
 #define FWD_MAX_NODES 65536
 
@@ -25,26 +28,15 @@ typedef struct {
 	uint32_t             cnt;
 	char               **addrs;    /* "host:port" per name, or NULL */
 	int                 *rc;
-	char                 self[300];
+	bool                 local_done;
+	bool                 rest_done;
 } fwd_job_t;
 
 static int pipe_fd[2] = { -1, -1 };
 static struct event *pipe_ev;
 
-static void _reply(evutil_socket_t fd, short what, void *arg)
+static void _job_free(fwd_job_t *j)
 {
-	fwd_job_t *j;
-	forward_resp_msg_t resp;
-	char *rcs = xstrdup("");
-
-	if (read(fd, &j, sizeof(j)) != sizeof(j))
-		return;
-	for (uint32_t i = 0; i < j->cnt; i++)
-		xstrfmtcat(&rcs, "%s%d", i ? "," : "", j->rc[i]);
-	resp.names = j->m->names;
-	resp.rcs = rcs;
-	net_reply(j->conn, RESPONSE_FORWARD, &resp);
-	xfree(rcs);
 	for (uint32_t i = 0; i < j->cnt; i++)
 		xfree(j->addrs[i]);
 	xfree(j->addrs);
@@ -52,19 +44,65 @@ static void _reply(evutil_socket_t fd, short what, void *arg)
 	xfree(j);
 }
 
-/* This node's own copy, through slurmd's own port. */
-static void *_local(void *arg)
+/* Both this node's copy and the rest are answered: reply. */
+static void _maybe_reply(fwd_job_t *j)
 {
-	fwd_job_t *j = arg;
-	fwd_req_t r = { .type = j->m->type, .cnt = 1,
-			.names = j->m->names, .addrs = j->addrs,
-			.body = j->m->body, .bodies = j->m->bodies,
-			.tree_width = 1, .timeout_ms = (int) j->m->timeout_ms };
+	forward_resp_msg_t resp;
+	char *rcs = xstrdup("");
 
-	fwd_send(&r, j->rc);
-	return NULL;
+	if (!j->local_done || !j->rest_done)
+		return;
+	for (uint32_t i = 0; i < j->cnt; i++)
+		xstrfmtcat(&rcs, "%s%d", i ? "," : "", j->rc[i]);
+	resp.names = j->m->names;
+	resp.rcs = rcs;
+	net_reply(j->conn, RESPONSE_FORWARD, &resp);
+	xfree(rcs);
+	_job_free(j);
 }
 
+static void _rest_done(evutil_socket_t fd, short what, void *arg)
+{
+	fwd_job_t *j;
+
+	if (read(fd, &j, sizeof(j)) != sizeof(j))
+		return;
+	j->rest_done = true;
+	_maybe_reply(j);
+}
+
+/* The handler's answer to this node's copy (slurmd's handlers all answer
+ * before they return). */
+static void _local_done(uint16_t type, const void *data, void *arg)
+{
+	fwd_job_t *j = arg;
+
+	j->rc[0] = type == RESPONSE_SLURM_RC && data ?
+		((const return_code_msg_t *) data)->rc :
+		type ? SLURM_SUCCESS : SLURM_UNEXPECTED_MSG_ERROR;
+	j->local_done = true;
+	_maybe_reply(j);
+}
+
+/* This node's copy, to slurmd's own handlers (as from root: the sender
+ * was checked in _check). */
+static void _local(fwd_job_t *j)
+{
+	const forward_msg_t *m = j->m;
+	slurm_msg_t lm = { .type = m->type, .auth_uid = 0, .auth_gid = 0 };
+
+	snprintf(lm.peer, sizeof(lm.peer), "forward");
+	if (fwd_unpack_hex(m->type, m->bodies ? m->bodies[0] : m->body,
+			   &lm.data) < 0) {
+		_local_done(0, NULL, j);
+		return;
+	}
+	/* j (and m) may be gone once the handler answered: only lm now */
+	req_handle(net_conn_capture(_local_done, j), &lm, j->sd);
+	msg_body_free(lm.type, lm.data);
+}
+
+/* names[1..] down the tree, on a thread. */
 static void *_run(void *arg)
 {
 	fwd_job_t *j = arg;
@@ -75,14 +113,8 @@ static void *_run(void *arg)
 			NULL, .tree_width = m->tree_width,
 			.timeout_ms = (int) m->timeout_ms,
 			.orig_uid = m->orig_uid };
-	pthread_t local;
-	bool started = pthread_create(&local, NULL, _local, j) == 0;
 
-	if (!started)
-		_local(j);
 	fwd_send(&r, j->rc + 1);
-	if (started)
-		pthread_join(local, NULL);
 	if (write(pipe_fd[1], &j, sizeof(j)) != sizeof(j))
 		error("forward: cannot hand the answers back: %m");
 	return NULL;
@@ -150,7 +182,7 @@ void forward_req(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 			return;
 		}
 		pipe_ev = event_new(sd->base, pipe_fd[0], EV_READ | EV_PERSIST,
-				    _reply, NULL);
+				    _rest_done, NULL);
 		event_add(pipe_ev, NULL);
 	}
 	debug("forward: %s for %u node(s) from uid %u (first uid %u)",
@@ -172,17 +204,16 @@ void forward_req(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 			n->port ? n->port : sd->conf->slurmd_port) :
 			xstrdup("");
 	}
+	j->rest_done = cnt == 1;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&th, &attr, _run, j)) {
-		/* not on this thread: its local copy comes back here */
+	if (cnt > 1 && pthread_create(&th, &attr, _run, j)) {
 		error("forward: no thread: %m");
-		for (uint32_t i = 0; i < cnt; i++)
-			xfree(j->addrs[i]);
-		xfree(j->addrs);
-		xfree(j->rc);
-		xfree(j);
+		pthread_attr_destroy(&attr);
+		_job_free(j);
 		net_reply_rc(conn, SLURM_ERROR);
+		return;
 	}
+	_local(j);         /* may reply (and free j) if the rest is done */
 	pthread_attr_destroy(&attr);
 }

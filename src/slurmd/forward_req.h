@@ -1,9 +1,9 @@
 /* forward_req.h — slurmd's REQUEST_FORWARD (common/forward.h).
  *
- * The request names this node first: a thread hands this node's copy to
- * slurmd itself (a local RPC, signed by slurmd: its handlers see root)
- * while passing the rest on down the tree; the loop answers
- * RESPONSE_FORWARD when both are over.  Who may ask: root and SlurmUser
+ * The request names this node first: slurmd's own handler gets this
+ * node's copy at once (through a capturing connection, net.h; as from
+ * root) while a thread passes the rest on down the tree; the loop
+ * answers RESPONSE_FORWARD when both are over.  Who may ask: root and SlurmUser
  * for any request slurmd serves; other users only for
  * REQUEST_LAUNCH_TASKS whose every copy names them as the step's user
  * (each node still checks the step credential).  Nodes are found by name
