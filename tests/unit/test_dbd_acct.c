@@ -21,6 +21,7 @@
 /* ---- database stubs ---- */
 
 static const char *canned_level = "1";     /* admin_level select answer */
+static const char *canned_coord;           /* the account uid coordinates */
 static int selects;
 
 void dbd_db_quote(dbd_db_t *db, char **sql, const char *value)
@@ -42,8 +43,20 @@ int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 {
 	selects++;
 	memset(out, 0, sizeof(*out));
-	if (strstr(sql, "coord_table"))
+	if (strstr(sql, "coord_table") && !canned_coord)
 		return 0;                  /* nobody coordinates anything */
+	if (strstr(sql, "coord_table") || strstr(sql, "parent_acct=")) {
+		/* the coordinated account; "phys" below it */
+		const char *v = strstr(sql, "coord_table") ? canned_coord :
+			strstr(sql, "parent_acct='phys'") ? NULL : "phys";
+
+		if (!v)
+			return 0;
+		out->rows = out->cols = 1;
+		out->cells = xcalloc(2, sizeof(char *));
+		out->cells[0] = xstrdup(v);
+		return 0;
+	}
 	out->rows = 1;
 	out->cols = 1;
 	out->cells = xcalloc(2, sizeof(char *));
@@ -282,6 +295,55 @@ static void test_permissions(void **state)
 	ctx.uid = 0;
 }
 
+/* A coordinator (AdminLevel None) may change association settings of
+ * users/accounts/associations (slurmdbd then checks every association
+ * changed is below its accounts), not AdminLevel, DefaultAccount or an
+ * account's description; a user who coordinates nothing may not. */
+static void test_coordinator_modify(void **state)
+{
+	static const struct {
+		uint16_t entity;
+		const char *set;
+		bool allowed;
+	} cases[] = {
+		{ DBD_ENT_USER, "maxjobs=3", true },
+		{ DBD_ENT_USER, "grptresmins=cpu=5", true },
+		{ DBD_ENT_ACCOUNT, "fairshare=2", true },
+		{ DBD_ENT_ASSOC, "maxwall=10", true },
+		{ DBD_ENT_USER, "adminlevel=Operator", false },
+		{ DBD_ENT_USER, "defaultaccount=phys", false },
+		{ DBD_ENT_ACCOUNT, "description=x", false },
+		{ DBD_ENT_ACCOUNT, "parent=phys", false },
+		{ DBD_ENT_QOS, "priority=5", false },
+	};
+
+	ctx.uid = 1;
+	canned_level = "1";
+	for (int coord = 0; coord < 2; coord++) {
+		canned_coord = coord ? "top" : NULL;
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			char *where[] = { "name=x", NULL };
+			char *set[] = { (char *)cases[i].set, NULL };
+			dbd_acct_msg_t m = { .op = DBD_OP_MODIFY,
+					     .entity = cases[i].entity,
+					     .where = where, .set = set,
+					     .flags = DBD_ACCT_COMMIT };
+			dbd_acct_resp_msg_t resp = { 0 };
+			bool want = coord && cases[i].allowed;
+
+			changes = committed = 0;
+			dbd_acct_handle(NULL, &ctx, &m, &resp);
+			if ((changes == 1) != want || (committed == 1) != want ||
+			    (!want && resp.rc != ESLURM_ACCESS_DENIED))
+				fail_msg("coord %d case %zu: changes %d rc %d",
+					 coord, i, changes, resp.rc);
+			resp_clear(&resp);
+		}
+	}
+	canned_coord = NULL;
+	ctx.uid = 0;
+}
+
 /* A change without DBD_ACCT_COMMIT is rolled back; a list needs no
  * transaction and no permission. */
 static void test_dry_run_and_list(void **state)
@@ -326,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_admin_words),
 		cmocka_unit_test(test_kv),
 		cmocka_unit_test(test_permissions),
+		cmocka_unit_test(test_coordinator_modify),
 		cmocka_unit_test(test_dry_run_and_list),
 	};
 
