@@ -166,7 +166,8 @@ static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
 	bool hold = flags & (REQUEUE_HOLD | REQUEUE_SPECIAL_EXIT);
 
 	/* a coordinator of the job's account may requeue it too */
-	if (!_owner_or_op(j, uid) && !assoc_mgr_is_coord(uid, j->info.account)) {
+	if (!_owner_or_op(j, uid) &&
+	    !assoc_mgr_is_coord(uid, j->info.account)) {
 		error("Security violation, REQUEST_JOB_REQUEUE RPC for JobId=%u "
 		      "from uid=%u", i->job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;

@@ -333,7 +333,8 @@ static void test_coordinator_modify(void **state)
 
 			changes = committed = 0;
 			dbd_acct_handle(NULL, &ctx, &m, &resp);
-			if ((changes == 1) != want || (committed == 1) != want ||
+			if ((changes == 1) != want ||
+			    (committed == 1) != want ||
 			    (!want && resp.rc != ESLURM_ACCESS_DENIED))
 				fail_msg("coord %d case %zu: changes %d rc %d",
 					 coord, i, changes, resp.rc);
