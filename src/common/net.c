@@ -979,6 +979,27 @@ void net_reply(net_conn_t *c, uint16_t type, const void *data)
 	conn_send(c, type, data);
 }
 
+void net_reply_body(net_conn_t *c, uint16_t type, buf_t *body)
+{
+	if (!c) {
+		buf_destroy(body);
+		return;
+	}
+	if (c->state != CONN_HANDLING || !c->bev || !c->srv) {
+		if (c->state != CONN_HANDLING)
+			error("reply %s to %s: no request waiting for it",
+			      msg_type_name(type), c->peer);
+		else
+			conn_free(c);
+		buf_destroy(body);
+		return;
+	}
+	c->reply = body;
+	c->reply_type = type;
+	c->state = CONN_SIGNING;
+	pool_push(c->srv, c);
+}
+
 void net_reply_rc(net_conn_t *c, int rc)
 {
 	return_code_msg_t r = { .rc = rc };

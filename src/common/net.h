@@ -60,6 +60,9 @@ net_conn_t *net_conn_capture(net_capture_f f, void *arg);
 
 void        net_reply(net_conn_t *c, uint16_t type, const void *data);
 void        net_reply_rc(net_conn_t *c, int rc);
+/* Reply with a body the caller packed (takes body): for large answers
+ * packed straight from the caller's records. */
+void        net_reply_body(net_conn_t *c, uint16_t type, buf_t *body);
 /* Close without answering (bad peer). */
 void        net_conn_drop(net_conn_t *c);
 const char *net_conn_peer(const net_conn_t *c);

@@ -1,5 +1,18 @@
-/* sha256.c — SHA-256 as FIPS 180-4 specifies it (sha256.h). */
+/* sha256.c — SHA-256 as FIPS 180-4 specifies it (sha256.h).
+ *
+ * Two implementations of the block function: portable C, and the x86
+ * SHA extensions (SHA-NI: Intel since Goldmont/Ice Lake, AMD since Zen),
+ * about 8x faster; the CPU is asked once, when the library loads.  Every
+ * message is hashed whole by its sender and its receiver, so with large
+ * answers (squeue over 50,000 jobs: 30 MB) this is most of their cost.
+ */
 #include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define HAVE_SHANI_CODE 1
+#endif
 
 #include "common/sha256.h"
 
@@ -24,7 +37,7 @@ static inline uint32_t _ror(uint32_t x, unsigned n)
 	return (x >> n) | (x << (32 - n));
 }
 
-static void _block(uint32_t h[8], const uint8_t *p)
+static void _block_c(uint32_t h[8], const uint8_t *p)
 {
 	uint32_t w[64], a, b, c, d, e, f, g, k, t1, t2;
 	int i;
@@ -52,6 +65,97 @@ static void _block(uint32_t h[8], const uint8_t *p)
 	}
 	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
 	h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+}
+
+static void _blocks_c(uint32_t h[8], const uint8_t *p, size_t n)
+{
+	for (; n; n--, p += 64)
+		_block_c(h, p);
+}
+
+#ifdef HAVE_SHANI_CODE
+/* 16 groups of 4 rounds; the message schedule in a ring of 4 vectors. */
+__attribute__((target("sha,sse4.1,ssse3")))
+static void _blocks_shani(uint32_t h[8], const uint8_t *p, size_t n)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL,
+					     0x0405060700010203ULL);
+	__m128i st0, st1, tmp, save0, save1, w[4], m;
+
+	tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xB1);
+	st1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1B);
+	st0 = _mm_alignr_epi8(tmp, st1, 8);            /* ABEF */
+	st1 = _mm_blend_epi16(st1, tmp, 0xF0);         /* CDGH */
+	for (; n; n--, p += 64) {
+		save0 = st0;
+		save1 = st1;
+		for (int g = 0; g < 16; g++) {
+			if (g < 4) {
+				w[g] = _mm_shuffle_epi8(_mm_loadu_si128(
+					(const __m128i *)(p + 16 * g)), bswap);
+			} else {
+				/* W[t-16] + s0(W[t-15]) + W[t-7], + s1(W[t-2]) */
+				tmp = _mm_sha256msg1_epu32(w[g & 3],
+							   w[(g + 1) & 3]);
+				tmp = _mm_add_epi32(tmp, _mm_alignr_epi8(
+					w[(g + 3) & 3], w[(g + 2) & 3], 4));
+				w[g & 3] = _mm_sha256msg2_epu32(tmp,
+								w[(g + 3) & 3]);
+			}
+			m = _mm_add_epi32(w[g & 3], _mm_loadu_si128(
+				(const __m128i *)&K[4 * g]));
+			st1 = _mm_sha256rnds2_epu32(st1, st0, m);
+			m = _mm_shuffle_epi32(m, 0x0E);
+			st0 = _mm_sha256rnds2_epu32(st0, st1, m);
+		}
+		st0 = _mm_add_epi32(st0, save0);
+		st1 = _mm_add_epi32(st1, save1);
+	}
+	tmp = _mm_shuffle_epi32(st0, 0x1B);            /* FEBA */
+	st1 = _mm_shuffle_epi32(st1, 0xB1);            /* DCHG */
+	st0 = _mm_blend_epi16(tmp, st1, 0xF0);         /* DCBA */
+	st1 = _mm_alignr_epi8(st1, tmp, 8);            /* HGFE */
+	_mm_storeu_si128((__m128i *)&h[0], st0);
+	_mm_storeu_si128((__m128i *)&h[4], st1);
+}
+
+static int _cpu_has_shani(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1) ||
+	    !(c & bit_SSSE3))
+		return 0;
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return 0;
+	return (b >> 29) & 1;              /* SHA */
+}
+#endif
+
+static void (*_blocks)(uint32_t h[8], const uint8_t *p, size_t n) = _blocks_c;
+
+__attribute__((constructor))
+static void _pick_impl(void)
+{
+#ifdef HAVE_SHANI_CODE
+	if (_cpu_has_shani())
+		_blocks = _blocks_shani;
+#endif
+}
+
+int sha256_use_accel(int on)
+{
+	_blocks = _blocks_c;
+#ifdef HAVE_SHANI_CODE
+	if (on && _cpu_has_shani())
+		_blocks = _blocks_shani;
+#endif
+	return _blocks != _blocks_c;
+}
+
+static void _block(uint32_t h[8], const uint8_t *p)
+{
+	_blocks(h, p, 1);
 }
 
 void sha256_init(sha256_t *s)
@@ -83,8 +187,11 @@ void sha256_update(sha256_t *s, const void *data, size_t len)
 		_block(s->h, s->block);
 		s->fill = 0;
 	}
-	for (; len >= 64; p += 64, len -= 64)
-		_block(s->h, p);
+	if (len >= 64) {
+		_blocks(s->h, p, len / 64);
+		p += len & ~(size_t)63;
+		len &= 63;
+	}
 	memcpy(s->block, p, len);
 	s->fill = len;
 }

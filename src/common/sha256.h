@@ -21,6 +21,9 @@ void sha256_update(sha256_t *s, const void *data, size_t len);
 void sha256_final(sha256_t *s, uint8_t out[SHA256_LEN]);
 /* One call: out = SHA-256(data). */
 void sha256(const void *data, size_t len, uint8_t out[SHA256_LEN]);
+/* The CPU's SHA instructions when it has them (the default) or portable
+ * C (tests compare both); 1 if the instructions are in use. */
+int  sha256_use_accel(int on);
 
 /* HMAC-SHA-256 (RFC 2104, test vectors RFC 4231).  The key is absorbed
  * once (hmac_sha256_key); each message then costs two SHA-256 runs over

@@ -142,6 +142,31 @@ static void test_equal(void **st)
 	assert_true(sha256_equal("a", "b", 0));
 }
 
+/* The SHA instructions (when the CPU has them) and portable C agree on
+ * every length and split; both against OpenSSL above. */
+static void test_accel_and_c_agree(void **st)
+{
+	uint8_t data[1000], a[SHA256_LEN], b[SHA256_LEN];
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 31 + 7);
+	for (size_t len = 0; len <= sizeof(data); len += 37) {
+		sha256_use_accel(0);
+		sha256(data, len, a);
+		if (!sha256_use_accel(1))
+			skip();
+		sha256(data, len, b);
+		assert_memory_equal(a, b, SHA256_LEN);
+	}
+}
+
+static int group_teardown(void **st)
+{
+	(void)st;
+	sha256_use_accel(1);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +175,12 @@ int main(void)
 		cmocka_unit_test(test_hmac_rfc4231),
 		cmocka_unit_test(test_hmac_matches_openssl),
 		cmocka_unit_test(test_equal),
+		cmocka_unit_test(test_accel_and_c_agree),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests_name("accelerated", tests, NULL, NULL);
+
+	/* everything again with the portable code */
+	sha256_use_accel(0);
+	return rc | cmocka_run_group_tests_name("portable C", tests, NULL,
+						group_teardown);
 }
