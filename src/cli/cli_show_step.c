@@ -1,6 +1,7 @@
 /* cli_show_step.c — scontrol show step (cli_show_step.h). */
 #include "cli/cli_show_step.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ static void _print(const job_step_info_t *s, int one_liner)
 {
 	const char *sep = one_liner ? " " : "\n   ";
 	char start[64], limit[64], *id;
+	bool special;
 
 	fmt_time(s->start_time, start, sizeof(start));
 	fmt_time_limit(s->time_limit, limit, sizeof(limit));
@@ -61,10 +63,14 @@ static void _print(const job_step_info_t *s, int one_liner)
 	printf("State=RUNNING Partition=%s NodeList=%s%s",
 	       s->partition ? s->partition : "(null)",
 	       s->nodes ? s->nodes : "(null)", sep);
+	/* as Slurm 22.05: its batch and extern steps hold no CPUs of
+	 * their own, no TRES, no distribution */
+	special = s->step_id == SLURM_EXTERN_CONT ||
+		  s->step_id == SLURM_BATCH_SCRIPT;
 	printf("Nodes=%u CPUs=%u Tasks=%u Name=%s Network=(null)%s",
-	       s->node_cnt, s->num_cpus, s->num_tasks,
+	       s->node_cnt, special ? 0 : s->num_cpus, s->num_tasks,
 	       s->name ? s->name : "(null)", sep);
-	if (s->step_id == SLURM_EXTERN_CONT) {    /* as Slurm 22.05 */
+	if (special) {
 		printf("TRES=(null)%sResvPorts=(null)%sCPUFreqReq=Default%s",
 		       sep, sep, sep);
 	} else {

@@ -128,6 +128,12 @@ def test_batch_job_prolog_at_alloc_and_extern_step(env):
     r = c.run(["scontrol", "show", "step", str(jid)])
     assert re.findall(r"^StepId=(\S+)", r.out, re.M) == [
         "%d.extern" % jid, "%d.batch" % jid, "%d.0" % jid], r.out
+    assert re.search(
+        r"^StepId=%d\.batch UserId=\d+ StartTime=\S+ TimeLimit=UNLIMITED\n"
+        r"   State=RUNNING Partition=debug NodeList=n1\n"
+        r"   Nodes=1 CPUs=0 Tasks=1 Name=batch Network=\(null\)\n"
+        r"   TRES=\(null\)\n   ResvPorts=\(null\)\n   CPUFreqReq=Default\n"
+        r"   SrunHost:Pid=\(null\):0\n" % jid, r.out, re.M), r.out
     # the Prolog ran once per node, for this job, before the step
     ev = [e for e in _events(env.pdir)
           if e.split()[:2] == ["prolog", str(jid)]]
