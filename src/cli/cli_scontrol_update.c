@@ -291,6 +291,9 @@ static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		job_str(&u->name, val);
 	else if (!xstrcasecmp(key, "Comment"))
 		job_str(&u->comment, val);
+	else if (!xstrcasecmp(key, "Reservation") ||
+		 !xstrcasecmp(key, "ReservationName"))
+		job_str(&u->reservation, val);
 	else if (!xstrcasecmp(key, "Partition"))
 		job_str(&u->partition, val);
 	else if (!xstrcasecmp(key, "Features"))

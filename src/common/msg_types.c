@@ -75,7 +75,7 @@ static const field_desc_t job_update_fields[] = {
 	U(features, FT_STR), U(exc_nodes, FT_STR), U(req_nodes, FT_STR),
 	U(dependency, FT_STR), U(account, FT_STR), U(qos, FT_STR),
 	U(begin_time, FT_TIME), U(requeue, FT_U16),
-	U(array_max_tasks, FT_U32),
+	U(array_max_tasks, FT_U32), U(reservation, FT_STR),
 	FIELD_END
 };
 #undef U

@@ -263,6 +263,7 @@ typedef struct {
 	time_t    begin_time;
 	uint16_t  requeue;
 	uint32_t  array_max_tasks;   /* ArrayTaskThrottle, NO_VAL32 */
+	char     *reservation;       /* "" = out of its reservation */
 } job_update_msg_t;
 
 typedef struct {

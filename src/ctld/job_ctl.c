@@ -23,6 +23,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_submit_plugin.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
 
@@ -515,6 +516,12 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 		return ESLURM_JOB_NOT_PENDING;
 	if (u->dependency && (rc = job_depend_check(j, u->dependency)))
 		return rc;
+	if (u->reservation && !pending)
+		return ESLURM_JOB_NOT_PENDING;
+	if (u->reservation && *u->reservation &&
+	    (rc = resv_mgr_job_check(u->reservation, j->info.user_id,
+				     j->info.account)))
+		return rc;
 	if (u->partition && !part_mgr_find(u->partition))
 		return ESLURM_INVALID_PARTITION_NAME;
 	if (u->array_max_tasks != NO_VAL32 && u->array_max_tasks && !j->array)
@@ -592,6 +599,8 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 		_set_str(&i->account, u->account);
 	if (u->qos)
 		_set_str(&i->qos, u->qos);
+	if (u->reservation)
+		_set_str(&i->reservation, u->reservation);
 	if (u->dependency)
 		job_depend_set(j, u->dependency);
 	if (u->features)
@@ -638,13 +647,14 @@ static int _plugin_modify(job_record_t *j, job_update_msg_t *u, uid_t uid,
 		offsetof(job_update_msg_t, req_nodes),
 		offsetof(job_update_msg_t, dependency),
 		offsetof(job_update_msg_t, account), offsetof(job_update_msg_t, qos),
+		offsetof(job_update_msg_t, reservation),
 	};
 	static const size_t dstrs[] = {
 		offsetof(job_desc_t, name), offsetof(job_desc_t, comment),
 		offsetof(job_desc_t, partition), offsetof(job_desc_t, features),
 		offsetof(job_desc_t, exc_nodes), offsetof(job_desc_t, req_nodes),
 		offsetof(job_desc_t, dependency), offsetof(job_desc_t, account),
-		offsetof(job_desc_t, qos),
+		offsetof(job_desc_t, qos), offsetof(job_desc_t, reservation),
 	};
 	job_desc_t d;
 	int rc;

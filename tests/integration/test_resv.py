@@ -193,6 +193,20 @@ def test_maint_reservation_keeps_other_jobs_off(env):
     assert "Reservation=" not in sc(c, "show", "job", str(other)).out
     assert squeue(c, other, "%T %v") == "PENDING (null)"
 
+    # scontrol update job Reservation=: checked as a submit, "" clears
+    r = sc(c, "update", "jobid=%d" % other, "Reservation=m")
+    assert (r.rc, r.err) == (1, "Access denied to requested reservation "
+                             "for job %d\n" % other)
+    r = sc(c, "update", "jobid=%d" % other, "Reservation=nope")
+    assert (r.rc, r.err) == (1, "Requested reservation is invalid for job "
+                             "%d\n" % other)
+    held = c.sbatch(["-H", "--wrap", "true"], user=U1)
+    r = sc(c, "update", "jobid=%d" % held, "Reservation=m")
+    assert (r.rc, r.err) == (0, "")
+    assert c.show_job(held)["Reservation"] == "m"
+    r = sc(c, "update", "jobid=%d" % held, "Reservation=")
+    assert "Reservation=" not in sc(c, "show", "job", str(held)).out
+    c.run(["scancel", str(held)])
     r = c.run(["sbatch", "--reservation=m", "--wrap", "true"], user=U2)
     assert (r.rc, r.err) == (1, "sbatch: error: Batch job submission failed: "
                              "Access denied to requested reservation\n")
