@@ -10,6 +10,8 @@ PAR threads) and prints the controller's CPU time per submit from /proc
 (utime+stime: holds up on a busy machine), ROUNDS times each.
 
   DRAINED (1024) N_RPC (1000) PAR (8) ROUNDS (3)
+  AUTH (munge; or slurm: AuthType=auth/slurm): with munge, munged's CPU
+  per submit is printed too (it signs and checks for the controller)
   SLUICE_BUILD_DIR (./build; an optimised build gives figures worth quoting)
 
 Run as root: /usr/bin/python3 tests/perf/bench_drained.py
@@ -36,7 +38,8 @@ def main():
              "NodeName=d[1-%d] NodeAddr=127.0.0.1 CPUs=1 Port=1 "
              "State=DOWN\n" % DRAINED if DRAINED else "")
     c = Cluster(nodes=4, min_job_age=300, slurmd_timeout=3000, debug="info",
-                extra_conf=extra, tag="benchd")
+                extra_conf=extra, tag="benchd",
+                auth=os.environ.get("AUTH", "munge"))
     try:
         c.start()
         if DRAINED:
@@ -50,16 +53,21 @@ def main():
             raise RuntimeError("drain: %r" % r)
         n = len(c.run(["sinfo", "-h", "-N", "-t", "drain,down", "-o", "%N"]).out.split())
         say("drained_or_down_nodes", n)
+        say("auth", c.auth)
         time.sleep(1)
         for rnd in range(ROUNDS):
             say("load", " ".join(open("/proc/loadavg").read().split()[:3]))
             for par in (1, PAR):
                 c0 = cpu_s(c.ctld.pid)
+                m0 = cpu_s(c.munged.pid) if c.munged else 0
                 rate = submit_rpc(c, N_RPC, par)
                 c1 = cpu_s(c.ctld.pid)
+                m1 = cpu_s(c.munged.pid) if c.munged else 0
                 say("round%d_submit_%dthr" % (rnd, par),
-                    "%.0f jobs/s  ctld_cpu_ms_per_submit %.3f" %
-                    (rate, (c1 - c0) * 1000.0 / N_RPC))
+                    "%.0f jobs/s  ctld_cpu_ms_per_submit %.3f  "
+                    "munged_cpu_ms_per_submit %.3f" %
+                    (rate, (c1 - c0) * 1000.0 / N_RPC,
+                     (m1 - m0) * 1000.0 / N_RPC))
     finally:
         c.stop(cancel=False)
         c.cleanup()
