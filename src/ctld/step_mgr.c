@@ -603,6 +603,8 @@ void step_mgr_extern_start(job_record_t *j)
 	s->next = js->list;          /* before the job's srun steps */
 	js->list = s;
 	sm_acct(j, s, 0, JOB_RUNNING, 0);
+	job_mgr_touch(j);            /* saved with the job (step_rec.c) */
+	commit_dirty();
 }
 
 static int sm_check_job(job_record_t *j, uid_t uid)

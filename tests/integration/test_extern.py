@@ -11,6 +11,7 @@ with the job.  A second small cluster has PrologFlags=Alloc,NoHold.
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -155,6 +156,25 @@ def test_batch_job_prolog_at_alloc_and_extern_step(env):
     # times: the extern step spans the job
     full = _sacct(env, jid, "Start,End", 4)
     assert full[2][1:] == full[0][1:], full
+
+
+def test_extern_step_survives_controller_kill(env):
+    """The extern step is saved with its job: a controller killed with
+    SIGKILL comes back listing it, and records its end with the job's."""
+    c = env.c
+    jid = c.sbatch(["-N1", "-o", "/dev/null", "--wrap", "sleep 6"], user=U)
+    ext = "%d.extern" % jid
+    assert _wait_for(lambda: ext in c.run(
+        ["squeue", "-h", "-s", "-j", str(jid), "-o", "%i"]).out, 30)
+    c.kill_ctld(signal.SIGKILL)
+    c.start_ctld()
+    assert _wait_for(lambda: ext in c.run(
+        ["squeue", "-h", "-s", "-j", str(jid), "-o", "%i"]).out, 30), \
+        c.run(["squeue", "-s"]).out
+    assert c.wait_done(jid, timeout=60) == "COMPLETED"
+    rows = _sacct(env, jid, "JobName,State,ExitCode", 3)
+    assert [r[0] for r in rows] == [str(jid), "%d.batch" % jid, ext], rows
+    assert rows[2][1:] == ["extern", "COMPLETED", "0:0"], rows
 
 
 def _job_events(pdir, jid, kind="prolog"):
