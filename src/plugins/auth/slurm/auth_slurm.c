@@ -80,7 +80,7 @@ static int slurm_init(const char *auth_info)
 		rc = _option(xstrtrim(opts[i]));
 	xstrarray_free(opts);
 	if (rc)
-		return rc;
+		goto fail;
 	if (!key_path)
 		key_path = _default_key();
 	if (!sack_path)
@@ -95,7 +95,13 @@ static int slurm_init(const char *auth_info)
 		return SLURM_SUCCESS;
 	}
 	error("auth/slurm: %s", err);
-	return SLURM_ERROR;
+	rc = SLURM_ERROR;
+fail:
+	/* auth.c unloads a plugin whose init failed without calling fini */
+	xfree(key_path);
+	xfree(sack_path);
+	token_set_ttl(60);
+	return rc;
 }
 
 static int slurm_create(const uint8_t digest[AUTH_DIGEST_LEN], char **cred,
