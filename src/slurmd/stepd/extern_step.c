@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include "slurmd/stepd/extern_step.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
@@ -29,6 +28,7 @@
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/extern_adopt.h"
 #include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/stepd_start.h"
 
 #define EXT_CONN_TIMEOUT_MS 10000
 #define EXT_POLL_MS         200
@@ -223,60 +223,7 @@ static void _on_chld(evutil_socket_t fd, short what, void *arg)
 
 /* ---- start ---- */
 
-static prolog_launch_msg_t *_read_msg(int fd)
-{
-	uint32_t len;
-	uint8_t *body;
-	void *data = NULL;
-	size_t got = 0;
-	buf_t *b;
 
-	while (got < sizeof(len)) {
-		ssize_t n = read(fd, (char *) &len + got, sizeof(len) - got);
-
-		if (n <= 0 && !(n < 0 && errno == EINTR))
-			return NULL;
-		if (n > 0)
-			got += (size_t) n;
-	}
-	len = ntohl(len);
-	if (!len || len > MSG_MAX_BODY_LEN)
-		return NULL;
-	body = xmalloc(len);
-	for (got = 0; got < len;) {
-		ssize_t n = read(fd, body + got, len - got);
-
-		if (n <= 0 && !(n < 0 && errno == EINTR)) {
-			xfree(body);
-			return NULL;
-		}
-		if (n > 0)
-			got += (size_t) n;
-	}
-	b = buf_view(body, len);
-	if (msg_body_unpack(REQUEST_LAUNCH_PROLOG, b, &data) < 0)
-		data = NULL;
-	buf_destroy(b);
-	xfree(body);
-	return data;
-}
-
-static void _logging(ext_t *x, int verbose)
-{
-	int level = x->conf->slurmd_debug + verbose;
-	char *file = NULL;
-	log_options_t lo = { 0 };
-
-	if (level > LOG_LEVEL_DEBUG5)
-		level = LOG_LEVEL_DEBUG5;
-	if (x->conf->slurmd_log_file)
-		file = conf_expand_node_path(x->conf->slurmd_log_file,
-					     x->node_name);
-	lo.file_level = level;
-	lo.stderr_level = file ? LOG_LEVEL_QUIET : level;
-	log_init("slurmstepd", lo, file);
-	xfree(file);
-}
 
 static void _cgroup(ext_t *x)
 {
@@ -322,7 +269,7 @@ static int _setup(ext_t *x, const char *conf_file, const char *node,
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	x->conf_path = xstrdup(conf_file);
 	x->node_name = xstrdup(node);
-	_logging(x, verbose);
+	stepd_log_setup(x->conf, x->node_name, verbose);
 	x->spool_dir = conf_expand_node_path(x->conf->slurmd_spool_dir ?
 					     x->conf->slurmd_spool_dir :
 					     "/var/spool/slurmd", node);
@@ -418,35 +365,20 @@ static void _cleanup(ext_t *x)
 		conf_destroy(x->conf);
 }
 
-static void _verdict(int *fd, int32_t rc)
-{
-	if (*fd < 0)
-		return;
-	if (write(*fd, &rc, sizeof(rc)) != sizeof(rc))
-		error("could not tell slurmd the launch result: %m");
-	close(*fd);
-	*fd = -1;
-}
 
 int extern_main(const char *conf_file, const char *node_name, int verbose)
 {
 	ext_t x = { 0 };
-	int vfd, rc, null;
+	int vfd, rc;
 
-	x.m = _read_msg(STDIN_FILENO);
-	vfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if ((null = open("/dev/null", O_RDWR)) >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		if (null > STDERR_FILENO)
-			close(null);
-	}
+	x.m = stepd_read_launch(STDIN_FILENO, REQUEST_LAUNCH_PROLOG);
+	vfd = stepd_take_verdict_fd();
 	if (!x.m) {
-		_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
+		stepd_send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
 		return 1;
 	}
 	rc = _setup(&x, conf_file, node_name, verbose);
-	_verdict(&vfd, rc);
+	stepd_send_verdict(&vfd, rc);
 	if (rc) {
 		error("JobId=%u: extern stepd setup failed: %s", x.m->job_id,
 		      slurm_strerror(rc));

@@ -1,7 +1,6 @@
 /* step.c — slurmstepd for an srun step: start-up, srun stream, requests
  * from slurmd, the end (step.h). */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -26,6 +25,7 @@
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
+#include "slurmd/stepd/stepd_start.h"
 #include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_attach.h"
@@ -288,60 +288,7 @@ static void _on_sigchld(evutil_socket_t fd, short what, void *arg)
 
 /* ---- start ---- */
 
-static launch_tasks_request_msg_t *_read_launch(int fd)
-{
-	uint32_t len;
-	uint8_t *body;
-	void *data = NULL;
-	size_t got = 0;
-	buf_t *b;
 
-	while (got < sizeof(len)) {
-		ssize_t n = read(fd, (char *) &len + got, sizeof(len) - got);
-
-		if (n <= 0 && !(n < 0 && errno == EINTR))
-			return NULL;
-		if (n > 0)
-			got += (size_t) n;
-	}
-	len = ntohl(len);
-	if (!len || len > MSG_MAX_BODY_LEN)
-		return NULL;
-	body = xmalloc(len);
-	for (got = 0; got < len;) {
-		ssize_t n = read(fd, body + got, len - got);
-
-		if (n <= 0 && !(n < 0 && errno == EINTR)) {
-			xfree(body);
-			return NULL;
-		}
-		if (n > 0)
-			got += (size_t) n;
-	}
-	b = buf_view(body, len);
-	if (msg_body_unpack(REQUEST_LAUNCH_TASKS, b, &data) < 0)
-		data = NULL;
-	buf_destroy(b);
-	xfree(body);
-	return data;
-}
-
-static void _logging(step_t *st, int verbose)
-{
-	int level = st->conf->slurmd_debug + verbose;
-	char *file = NULL;
-	log_options_t lo = { 0 };
-
-	if (level > LOG_LEVEL_DEBUG5)
-		level = LOG_LEVEL_DEBUG5;
-	if (st->conf->slurmd_log_file)
-		file = conf_expand_node_path(st->conf->slurmd_log_file,
-					     st->node_name);
-	lo.file_level = level;
-	lo.stderr_level = file ? LOG_LEVEL_QUIET : level;
-	log_init("slurmstepd", lo, file);
-	xfree(file);
-}
 
 static int _listen(step_t *st)
 {
@@ -368,7 +315,7 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 	if (!st->conf)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	st->node_name = xstrdup(node);
-	_logging(st, verbose);
+	stepd_log_setup(st->conf, st->node_name, verbose);
 	st->spool_dir = conf_expand_node_path(st->conf->slurmd_spool_dir ?
 					      st->conf->slurmd_spool_dir :
 					      "/var/spool/slurmd", node);
@@ -446,31 +393,16 @@ static void _launch_failed(step_t *st)
 	ctld_sender_queue(st->sender, REQUEST_STEP_COMPLETE, c, -1);
 }
 
-static void _verdict(int *fd, int32_t rc)
-{
-	if (*fd < 0)
-		return;
-	if (write(*fd, &rc, sizeof(rc)) != sizeof(rc))
-		error("could not tell slurmd the launch result: %m");
-	close(*fd);
-	*fd = -1;
-}
 
 int step_main(const char *conf_file, const char *node_name, int verbose)
 {
 	step_t st = { .ack_pipe = { -1, -1 } };
-	int vfd, rc, null;
+	int vfd, rc;
 
-	st.m = _read_launch(STDIN_FILENO);
-	vfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if ((null = open("/dev/null", O_RDWR)) >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		if (null > STDERR_FILENO)
-			close(null);
-	}
+	st.m = stepd_read_launch(STDIN_FILENO, REQUEST_LAUNCH_TASKS);
+	vfd = stepd_take_verdict_fd();
 	if (!st.m) {
-		_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
+		stepd_send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
 		return 1;
 	}
 	rc = _setup(&st, conf_file, node_name, verbose);
@@ -480,7 +412,7 @@ int step_main(const char *conf_file, const char *node_name, int verbose)
 		rc = step_tasks_start(&st);
 	if (!rc)
 		step_acct_start(&st);
-	_verdict(&vfd, rc);
+	stepd_send_verdict(&vfd, rc);
 	if (rc) {
 		error("StepId=%u.%u: launch failed: %s", st.m->job_id,
 		      st.m->step_id, slurm_strerror(rc));

@@ -5,7 +5,6 @@
  * with the launch message on stdin and the verdict pipe on stdout.
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
@@ -35,6 +34,7 @@
 #include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/stepd.h"
+#include "slurmd/stepd/stepd_start.h"
 #include "slurmd/stepd/step_energy.h"
 #include "slurmd/stepd/task.h"
 
@@ -67,89 +67,8 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 	}
 }
 
-static int read_full(int fd, void *p, size_t len)
-{
-	char *c = p;
 
-	while (len) {
-		ssize_t n = read(fd, c, len);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= (size_t) n;
-	}
-	return 0;
-}
-
-/* u32 length (big-endian) + REQUEST_BATCH_JOB_LAUNCH body on fd. */
-static batch_launch_msg_t *read_launch(int fd)
-{
-	uint32_t len;
-	uint8_t *body = NULL;
-	buf_t *b = NULL;
-	void *data = NULL;
-
-	if (read_full(fd, &len, sizeof(len)) < 0)
-		return NULL;
-	len = ntohl(len);
-	if (len == 0 || len > MSG_MAX_BODY_LEN)
-		return NULL;
-	body = xmalloc(len);
-	if (read_full(fd, body, len) == 0) {
-		b = buf_view(body, len);
-		if (msg_body_unpack(REQUEST_BATCH_JOB_LAUNCH, b, &data) < 0)
-			data = NULL;
-		buf_destroy(b);
-	}
-	xfree(body);
-	return data;
-}
-
-/* Keep the verdict pipe off fds 0-2, which become /dev/null. */
-static int take_verdict_fd(void)
-{
-	int vfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	int null = open("/dev/null", O_RDWR);
-
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		if (null > STDERR_FILENO)
-			close(null);
-	}
-	return vfd;
-}
-
-static void send_verdict(int *fd, int32_t rc)
-{
-	if (*fd < 0)
-		return;
-	if (write(*fd, &rc, sizeof(rc)) != sizeof(rc))
-		error("could not tell slurmd the launch result: %m");
-	close(*fd);
-	*fd = -1;
-}
-
-static void setup_logging(stepd_t *sd, const opts_t *o)
-{
-	int level = sd->conf->slurmd_debug + o->verbose;
-	char *file = NULL;
-	log_options_t lo = { 0 };
-
-	if (level > LOG_LEVEL_DEBUG5)
-		level = LOG_LEVEL_DEBUG5;
-	if (sd->conf->slurmd_log_file)
-		file = conf_expand_node_path(sd->conf->slurmd_log_file,
-					     sd->node_name);
-	lo.file_level = level;
-	lo.stderr_level = file ? LOG_LEVEL_QUIET : level;
-	lo.stderr_timestamps = true;
-	log_init("slurmstepd", lo, file);
-	xfree(file);
-}
 
 static void fill_identity(stepd_t *sd)
 {
@@ -178,7 +97,7 @@ static int setup(stepd_t *sd, const opts_t *o)
 	}
 	sd->conf_path = xstrdup(o->conf_file);
 	sd->node_name = xstrdup(o->node_name);
-	setup_logging(sd, o);
+	stepd_log_setup(sd->conf, sd->node_name, o->verbose);
 	sd->spool_dir = conf_expand_node_path(sd->conf->slurmd_spool_dir ?
 					      sd->conf->slurmd_spool_dir :
 					      "/var/spool/slurmd",
@@ -294,11 +213,11 @@ int main(int argc, char **argv)
 		return step_main(o.conf_file, o.node_name, o.verbose);
 	if (o.ext)
 		return extern_main(o.conf_file, o.node_name, o.verbose);
-	sd.job = read_launch(STDIN_FILENO);
-	vfd = take_verdict_fd();
+	sd.job = stepd_read_launch(STDIN_FILENO, REQUEST_BATCH_JOB_LAUNCH);
+	vfd = stepd_take_verdict_fd();
 	if (!sd.job) {
 		fprintf(stderr, "slurmstepd: error: bad launch message\n");
-		send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
+		stepd_send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
 		return 1;
 	}
 	rc = setup(&sd, &o);
@@ -308,7 +227,7 @@ int main(int argc, char **argv)
 		sd.energy = step_energy_start(sd.conf, sd.base);
 	if (!rc)
 		rc = task_start(&sd);
-	send_verdict(&vfd, rc);
+	stepd_send_verdict(&vfd, rc);
 	if (rc) {
 		cleanup(&sd);
 		return 1;

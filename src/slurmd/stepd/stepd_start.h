@@ -1,0 +1,24 @@
+/* stepd_start.h — what each slurmstepd mode (batch job, srun step, extern
+ * step) does first: read the launch message slurmd writes on its stdin,
+ * keep slurmd's verdict pipe (its stdout) off fds 0-2, log where slurmd
+ * logs, and tell slurmd whether the launch worked.
+ */
+#ifndef SLUICE_STEPD_START_H
+#define SLUICE_STEPD_START_H
+
+#include <stdint.h>
+
+#include "common/conf.h"
+
+/* A u32 big-endian length, then a body of message type `type` on fd:
+ * the unpacked body, or NULL (short read, bad length, bad body). */
+void *stepd_read_launch(int fd, uint16_t type);
+/* The verdict pipe moved above fd 2; stdin and stdout become /dev/null. */
+int   stepd_take_verdict_fd(void);
+/* Write rc (0 or a slurm_err_t) to the verdict pipe once, and close it. */
+void  stepd_send_verdict(int *fd, int32_t rc);
+/* SlurmdDebug + verbose to SlurmdLogFile (for this node), else stderr. */
+void  stepd_log_setup(const slurm_conf_t *conf, const char *node_name,
+		      int verbose);
+
+#endif
