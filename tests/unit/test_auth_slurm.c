@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "common/auth.h"
@@ -122,6 +123,11 @@ static void test_bad_tokens(void **state)
 	xfree(t);
 	assert_int_not_equal(auth_verify("sl1.0.0.9.x", 11, digest, &uid, &gid, &why), 0);
 	assert_int_not_equal(auth_verify("sl1.", 4, digest, &uid, &gid, &why), 0);
+	/* numbers past INT64_MAX are refused, not overflowed (UBSan) */
+	t = xstrdup("sl1.99999999999999999999.1.1.1.x");
+	assert_int_not_equal(auth_verify(t, (uint32_t)strlen(t), digest, &uid,
+					 &gid, &why), 0);
+	xfree(t);
 	/* made with another key */
 	assert_int_equal(init_with("other.key", NULL), 0);
 	assert_int_equal(auth_verify(c, len, digest, &uid, &gid, &why),

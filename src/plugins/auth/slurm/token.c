@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -219,15 +220,19 @@ static int _replayed(const uint8_t mac[SHA256_LEN], time_t expiry, time_t now)
 
 /* ---- checking ---- */
 
-/* A decimal number of at most 19 digits ending at '.'; *p moves past it. */
+/* A decimal number up to INT64_MAX ending at '.'; *p moves past it. */
 static int _num(const char **p, const char *end, int64_t *v)
 {
 	const char *s = *p;
 	int64_t x = 0;
 	int digits = 0;
 
-	while (s < end && *s >= '0' && *s <= '9' && digits < 19) {
-		x = x * 10 + (*s++ - '0');
+	while (s < end && *s >= '0' && *s <= '9') {
+		int d = *s++ - '0';
+
+		if (x > (INT64_MAX - d) / 10)
+			return -1;      /* would overflow (found by fuzz_auth_token) */
+		x = x * 10 + d;
 		digits++;
 	}
 	if (!digits || s >= end || *s != '.')
