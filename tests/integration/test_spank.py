@@ -399,8 +399,13 @@ def test_slurmd_context(spank_cluster):
     c.kill_slurmd("n1", signal.SIGTERM)
     off = len(c.log_text("n1"))
     c.start_slurmd("n1")
-    c.wait_ready(timeout=60)
+    # the controller may still think n1 idle: wait for the log line itself
+    deadline = time.time() + 30
+    while "demo_spank: init ctx=4 remote=0" not in c.log_text("n1")[off:] \
+            and time.time() < deadline:
+        time.sleep(0.2)
     assert "demo_spank: init ctx=4 remote=0" in c.log_text("n1")[off:]
+    c.wait_ready(timeout=60)
     c.kill_slurmd("n1", signal.SIGTERM)
     assert "demo_spank: slurmd_exit ctx=4" in c.log_text("n1")[off:]
     plugstack(c, "required %s fail_init\n" % c.spank_so)
