@@ -11,6 +11,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_rollup.h"
+#include "dbd/dbd_purge.h"
 
 #define HOUR 3600
 #define CHUNK_HOURS 24     /* hours computed from one fetch of records */
@@ -783,6 +784,8 @@ int dbd_rollup_run(dbd_db_t *db, const dbd_conf_t *conf, time_t now,
 	dbd_rows_free(&rows);
 	if (!rc && !*more && conf)
 		rc = dbd_rollup_purge(db, conf, now);
+	if (!rc && !*more && conf)
+		rc = dbd_purge_records(db, conf, now);
 	return rc;
 }
 
@@ -796,30 +799,11 @@ int dbd_rollup_purge(dbd_db_t *db, const dbd_conf_t *conf, time_t now)
 		"assoc_usage_day_table", "assoc_usage_month_table",
 	};
 	const dbd_purge_t *p = &conf->purge[DBD_PURGE_USAGE];
-	struct tm tm;
 	time_t cut;
 
 	if (!p->count)
 		return 0;
-	switch (p->unit) {
-	case DBD_PURGE_HOURS:
-		cut = dbd_hour_floor(now) - (time_t)p->count * HOUR;
-		break;
-	case DBD_PURGE_DAYS:
-		localtime_r(&now, &tm);
-		tm.tm_mday -= (int)(p->count > 100000 ? 100000 : p->count);
-		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-		tm.tm_isdst = -1;
-		cut = mktime(&tm);
-		break;
-	default:
-		localtime_r(&now, &tm);
-		tm.tm_mon -= (int)(p->count > 100000 ? 100000 : p->count);
-		tm.tm_mday = 1;
-		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-		tm.tm_isdst = -1;
-		cut = mktime(&tm);
-	}
+	cut = dbd_purge_cut(p, now);
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		char *sql = xstrdup_printf("DELETE FROM %s WHERE time_start "
 					   "< %" PRId64, tables[i],

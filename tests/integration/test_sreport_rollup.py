@@ -349,6 +349,43 @@ def test_rollups_outlive_job_records_until_purge_usage(env):
     assert util(env, *window) is None
 
 
+def test_purge_job_step_and_event_records(env):
+    """PurgeJobAfter/PurgeStepAfter/PurgeEventAfter=12hours: yesterday's
+    finished jobs, their steps and ended node events leave the database
+    at the next roll-up pass (logged); a job submitted today stays."""
+    y0 = env.data.y0
+    cut = int(time.time()) // HOUR * HOUR - 12 * HOUR
+    env.data.fill(7000, 3, "-D", "%d,%d,%d" % (y0 + 2 * HOUR,
+                                               y0 + 3 * HOUR, 1),
+                  "-b", y0 + 2 * HOUR, "-g", 600, "-l", 300,
+                  "-U", _uid(U1), "-a", "a1")
+    env.data.fill(7100, 1, "-b", int(time.time()) - 60, "-l", 10,
+                  "-U", _uid(U1), "-a", "a1")
+
+    def count(table, col):
+        r = env.db.sql("SELECT COUNT(*) FROM %s WHERE time_end != 0 AND "
+                       "%s < %d" % (table, col, cut), db=env.db.db)
+        return int(r.stdout.split()[0])
+
+    assert count("job_table", "time_submit") == 3
+    assert count("event_table", "time_start") > 0
+    env.stop_dbd()
+    env.dbd_extra = ("PurgeJobAfter=12hours\nPurgeStepAfter=12hours\n"
+                     "PurgeEventAfter=12hours")
+    env.write_dbd_conf()
+    env.start_dbd()
+    deadline = time.time() + 60
+    while count("job_table", "time_submit") and time.time() < deadline:
+        time.sleep(0.5)
+    assert count("job_table", "time_submit") == 0
+    assert count("step_table", "time_start") == 0
+    assert count("event_table", "time_start") == 0
+    r = env.sacct("-a", "-X", "-n", "-P", "-j", "7000,7001,7002,7100",
+                  "-o", "JobIDRaw")
+    assert r.rc == 0 and r.out.split() == ["7100"], r
+    assert "PurgeJobAfter: 3 records purged" in env.dbd_log_text()
+
+
 def _month_start(t, back=0):
     lt = time.localtime(t)
     y, m = lt.tm_year, lt.tm_mon - back

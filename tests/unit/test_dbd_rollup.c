@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "dbd/dbd_rollup.c"
+#include "dbd/dbd_purge.c"
 
 /* ---- database stubs ---- */
 
@@ -206,12 +207,46 @@ static void test_local_days_and_months(void **state)
 	tzset();
 }
 
+/* Purge*After: finished records before each kind's cut, a transaction
+ * a kind; kinds not set are left alone. */
+static void test_purge_records(void **state)
+{
+	dbd_conf_t c = { 0 };
+	time_t now = T0 + 1800;          /* half past */
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	c.purge[DBD_PURGE_JOB] = (dbd_purge_t){ 2, DBD_PURGE_DAYS };
+	c.purge[DBD_PURGE_EVENT] = (dbd_purge_t){ 3, DBD_PURGE_HOURS };
+	assert_int_equal(dbd_purge_cut(&c.purge[DBD_PURGE_EVENT], now),
+			 T0 - 3 * HOUR);
+	assert_int_equal(dbd_purge_cut(&c.purge[DBD_PURGE_JOB], now),
+			 T0 / 86400 * 86400 - 2 * 86400);
+	xfree(execs);
+	begun = committed = rolled_back = 0;
+	assert_int_equal(dbd_purge_records(NULL, &c, now), 0);
+	assert_int_equal(begun, 2);
+	assert_int_equal(committed, 2);
+	expect_sql("DELETE s FROM step_table s JOIN job_table j ON "
+		   "s.job_db_inx = j.job_db_inx WHERE j.time_end != 0 AND "
+		   "j.time_submit < %ld", T0 / 86400 * 86400 - 2 * 86400);
+	expect_sql("DELETE FROM job_table WHERE time_end != 0 AND "
+		   "time_submit < %ld", T0 / 86400 * 86400 - 2 * 86400);
+	expect_sql("DELETE FROM event_table WHERE time_end != 0 AND "
+		   "time_start < %ld", T0 - 3 * HOUR);
+	assert_null(strstr(execs, "resv_table"));
+	assert_null(strstr(execs, "DELETE FROM step_table"));
+	xfree(execs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hours),
 		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_local_days_and_months),
+		cmocka_unit_test(test_purge_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
