@@ -514,8 +514,20 @@ def test_slurmdbd_killed_while_jobs_run(users):
         ids += _submit_many(c, FAULT_JOBS - len(ids))
         _wait_all_done(c, ids)
         assert _outbox_len(env) > 20
+        # sdiag shows the records waiting for slurmdbd
+        m = re.search(r"^DBD Agent queue size: (\d+)$",
+                      c.run(["sdiag"]).out, re.M)
+        assert m and int(m.group(1)) > 0, c.run(["sdiag"]).out
         env.start_dbd()
         _check_exactly_once(env, ids)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            m = re.search(r"^DBD Agent queue size: (\d+)$",
+                          c.run(["sdiag"]).out, re.M)
+            if m and m.group(1) == "0":
+                break
+            time.sleep(0.5)
+        assert m and m.group(1) == "0", c.run(["sdiag"]).out
     finally:
         env.finish()
 
