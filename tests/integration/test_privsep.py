@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import tempfile
 import textwrap
+import time
 
 import pytest
 
@@ -154,3 +155,44 @@ def test_slurmctld_runs_as_slurm_user(users):
         assert "is not writable by uid %d" % pw.pw_uid in r.stderr + c.log_text()
     finally:
         conftest._stop(c)
+
+
+def test_slurmdbd_runs_as_slurm_user(users):
+    """slurmdbd.conf SlurmUser: started as root, slurmdbd opens its log and
+    pid file, then gives root up for good; it still stores the cluster's
+    records and serves sacct and sacctmgr."""
+    import mariadb
+    if mariadb.missing_tools():
+        pytest.skip("MariaDB server not installed")
+    try:
+        pw = pwd.getpwnam(SLURM_USER)
+    except KeyError:
+        subprocess.run(["useradd", "-r", "-M", "-s", "/usr/sbin/nologin",
+                        SLURM_USER], check=True)
+        pw = pwd.getpwnam(SLURM_USER)
+    e = mariadb.AcctEnv(tag="dbduser", nodes=1,
+                        dbd_extra="SlurmUser=%s" % SLURM_USER)
+    orig = e.write_dbd_conf
+
+    def write_owned():
+        orig()
+        os.chown(e.dbd_conf, pw.pw_uid, pw.pw_gid)
+    e.write_dbd_conf = write_owned
+    try:
+        e.start()
+        e.start_cluster()
+        assert _proc_uids(e.dbd.pid) == [pw.pw_uid] * 4
+        assert e.sacctmgr("-i", "add", "account", "privacct").rc == 0
+        jid = e.c.sbatch(["--wrap", "true"], user="sluice_u1")
+        assert e.c.wait_done(jid, 60) == "COMPLETED"
+        deadline = time.time() + 60
+        out = ""
+        while time.time() < deadline:
+            out = e.sacct("-X", "-n", "-P", "-j", str(jid), "-o",
+                          "JobIDRaw,State", user="sluice_u1").out
+            if out.strip() == "%d|COMPLETED" % jid:
+                break
+            time.sleep(0.5)
+        assert out.strip() == "%d|COMPLETED" % jid, out
+    finally:
+        e.finish()
