@@ -445,6 +445,40 @@ static int _local_out(srun_t *r, const char *pat, uint32_t step_id, int dflt)
 	return fd;
 }
 
+/* Testing aid: with SLUICE_TEST_LAUNCH_DUMP=DIR set, each node's
+ * REQUEST_LAUNCH_TASKS body is written as hex (fwd_pack_hex) to
+ * DIR/launch.<node> before it is sent, so the integration tests can replay
+ * or alter a captured launch (tests/tools/sluice_send.c).  Nothing secret
+ * is exposed: the user can read their own launch message anyway. */
+static void _dump_launch(const char *node, const void *m)
+{
+	const char *dir = getenv("SLUICE_TEST_LAUNCH_DUMP");
+	char *hex, *path;
+	FILE *f;
+
+	if (!dir || !*dir)
+		return;
+	hex = fwd_pack_hex(REQUEST_LAUNCH_TASKS, m);
+	path = xstrdup_printf("%s/launch.%s", dir, node);
+	f = fopen(path, "w");
+	if (!f || !hex || fprintf(f, "%s\n", hex) < 0)
+		error("SLUICE_TEST_LAUNCH_DUMP: cannot write %s: %m", path);
+	if (f)
+		fclose(f);
+	xfree(path);
+	xfree(hex);
+}
+
+/* ... and with SLUICE_TEST_LAUNCH_DUMP_ONLY=1 as well, nothing is sent
+ * (the launch fails on every node): the captured credentials stay unused. */
+static bool _dump_only(void)
+{
+	const char *d = getenv("SLUICE_TEST_LAUNCH_DUMP"),
+		   *o = getenv("SLUICE_TEST_LAUNCH_DUMP_ONLY");
+
+	return d && *d && o && !strcmp(o, "1");
+}
+
 static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		   srun_step_t *st, char **env)
 {
@@ -523,6 +557,7 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->multi_prog = r->mp_text;
 		l[n].node = s->node_names[n];
 		datas[n] = m;
+		_dump_launch(l[n].node, m);
 	}
 	/* along a tree of TreeWidth (common/forward.h) */
 	fr.cnt = nn;
@@ -532,7 +567,11 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 	fr.tree_width = cli_conf()->tree_width;
 	fr.timeout_ms = cli_conf()->message_timeout * 1000;
 	fr.orig_uid = (uint32_t) getuid();
-	fwd_send(&fr, rcs);
+	if (_dump_only())               /* testing aid, see _dump_launch() */
+		for (uint32_t n = 0; n < nn; n++)
+			rcs[n] = SLURM_ERROR;
+	else
+		fwd_send(&fr, rcs);
 	for (uint32_t n = 0; n < nn; n++) {
 		l[n].rc = rcs[n];
 		if (l[n].rc) {          /* every node that failed, as Slurm */

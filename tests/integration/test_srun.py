@@ -717,3 +717,140 @@ def test_mpirun_inside_allocation_launches_through_srun(cluster):
         jid = int(re.search(r"Granted job allocation (\d+)", r.err).group(1))
         assert re.search(r"_slurm_rpc_job_step_create: StepId=%d\.0 "
                          r"n\S+" % jid, cluster.log_text()), run
+
+
+def _sluice_send():
+    p = os.path.join(os.path.abspath(os.environ.get(
+        "SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build"))),
+        "tests", "tools", "sluice_send")
+    if not os.path.exists(p):
+        import pytest
+        pytest.skip("tests/tools/sluice_send not built")
+    return p
+
+
+def _wait_log(path, text, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with open(path, errors="replace") as f:
+            if text in f.read():
+                return True
+        time.sleep(0.2)
+    return False
+
+
+def _srun_dump(cluster, jid, dump, only=False):
+    import pwd
+    pw = pwd.getpwnam(U)
+    extra = {"SLUICE_TEST_LAUNCH_DUMP": dump}
+    if only:
+        extra["SLUICE_TEST_LAUNCH_DUMP_ONLY"] = "1"
+    return subprocess.Popen(
+        [cluster.bin("srun"), "--jobid=%d" % jid, "-N2", "-n2", "sh", "-c",
+         "sleep 3; echo done $SLURMD_NODENAME"],
+        user=pw.pw_uid, group=pw.pw_gid,
+        extra_groups=os.getgrouplist(U, pw.pw_gid),
+        env=cluster.env_for(U, extra), cwd=cluster.workdir(U),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+
+
+REFUSED = "StepId=%d.%d: credential refused from uid %d: "
+
+
+def test_step_credential_replay_refused(cluster):
+    """A launch captured from srun (SLUICE_TEST_LAUNCH_DUMP) and sent again
+    to n1's slurmd is refused: by the same user as a replay (munged's
+    replay cache, or slurmd's list of launched steps), by another user as
+    not the step's user, and with its node list changed; an unused
+    captured credential with a changed node list is refused as a mismatch
+    (and is then used up).  The original step is unharmed."""
+    import pwd
+    send = _sluice_send()
+    uid1 = pwd.getpwnam(U).pw_uid
+    uid2 = pwd.getpwnam("sluice_u2").pw_uid
+    addr = "127.0.0.1:%d" % cluster.node_ports["n1"]
+    log = cluster.slurmd_log("n1")
+    r = cluster.run(["salloc", "--no-shell", "-N2"], user=U)
+    assert r.rc == 0, r
+    jid = int(re.search(r"Granted job allocation (\d+)", r.err).group(1))
+    dump = cluster.mkdir_for(U, os.path.join(cluster.dir, "dump-%d" % jid))
+    launch = os.path.join(dump, "launch.n1")
+    p = _srun_dump(cluster, jid, dump)
+    try:
+        # the original launch reached n1 before anything is replayed
+        assert _wait_log(log, "launch task StepId=%d.0 request from UID:%d"
+                         % (jid, uid1)), "n1 never launched the step"
+        assert os.path.exists(launch), "srun dumped no launch for n1"
+        assert os.path.exists(os.path.join(dump, "launch.n2"))
+
+        # 1. the captured launch, unchanged, by the same user: a replay
+        r = cluster.run([send, "REQUEST_LAUNCH_TASKS", addr, launch],
+                        user=U, timeout=30)
+        assert r.rc == 1, r
+        assert re.fullmatch(r"rc \d+: Job credential replayed\n", r.out), r
+        refused = REFUSED % (jid, 0, uid1)
+        assert _wait_log(log, refused + "credential replayed") or \
+            _wait_log(log, refused + "step already launched", 1), \
+            open(log).read()[-2000:]
+
+        # 2. node list changed (n1 only): still refused (used credential)
+        n_before = open(log).read().count(refused)
+        r = cluster.run([send, "REQUEST_LAUNCH_TASKS", addr, launch,
+                         "node_list=n1"], user=U, timeout=30)
+        assert r.rc == 1, r
+        assert re.fullmatch(r"rc \d+: (Job credential replayed|Invalid job "
+                            r"credential)\n", r.out), r
+        deadline = time.time() + 20
+        while open(log).read().count(refused) == n_before and \
+                time.time() < deadline:
+            time.sleep(0.2)
+        assert open(log).read().count(refused) > n_before
+
+        # 3. the same launch sent by another user
+        copy = cluster.write_file("sluice_u2",
+                                  os.path.join(cluster.dir, "launch-u2"),
+                                  open(launch).read())
+        r = cluster.run([send, "REQUEST_LAUNCH_TASKS", addr, copy],
+                        user="sluice_u2", timeout=30)
+        assert r.rc == 1, r
+        assert re.fullmatch(r"rc \d+: Invalid job credential\n", r.out), r
+        assert _wait_log(log, REFUSED % (jid, 0, uid2) +
+                         "sender is not the step's user"), \
+            open(log).read()[-2000:]
+
+        # the original step ran to its end on both nodes, once each
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 0, (out, err)
+        assert sorted(out.splitlines()) == ["done n1", "done n2"], (out, err)
+        with open(log) as f:
+            assert f.read().count("launch task StepId=%d.0 " % jid) == 1
+
+        # 4. a captured launch never sent (DUMP_ONLY: srun's launch fails),
+        # its node list changed: the credential does not match
+        dump2 = cluster.mkdir_for(U, os.path.join(cluster.dir,
+                                                  "dump-%d-1" % jid))
+        p = _srun_dump(cluster, jid, dump2, only=True)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode != 0, (out, err)
+        launch = os.path.join(dump2, "launch.n1")
+        assert os.path.exists(launch), err
+        r = cluster.run([send, "REQUEST_LAUNCH_TASKS", addr, launch,
+                         "node_list=n1"], user=U, timeout=30)
+        assert r.rc == 1, r
+        assert re.fullmatch(r"rc \d+: Invalid job credential\n", r.out), r
+        refused = REFUSED % (jid, 1, uid1)
+        assert _wait_log(log, refused + "node list differs"), \
+            open(log).read()[-2000:]
+        # ... and is used up: the unchanged launch is now a replay
+        r = cluster.run([send, "REQUEST_LAUNCH_TASKS", addr, launch],
+                        user=U, timeout=30)
+        assert re.fullmatch(r"rc \d+: Job credential replayed\n", r.out), r
+        assert r.rc == 1, r
+        with open(log) as f:
+            assert "launch task StepId=%d.1 " % jid not in f.read()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate(timeout=30)
+        cluster.run(["scancel", str(jid)], user=U)
