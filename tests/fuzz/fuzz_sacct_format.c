@@ -1,0 +1,82 @@
+/* fuzz_sacct_format.c — sacct's --format parser (sacct_format_parse:
+ * "JobID,State%20,JobName%-30", names by unique prefix, widths), then
+ * each parsed column rendered for a job row and a step row, as sacct
+ * prints them (records from slurmdbd may leave strings NULL). */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../../src/cli/cli_fields.c"
+#include "../../src/cli/cli_sacct_fields.c"
+#include "common/log.h"
+
+static void render(const sacct_col_t *cols, size_t cnt)
+{
+	acct_job_rec_t j;
+	acct_step_rec_t st;
+	sacct_row_t rows[2];
+
+	memset(&j, 0, sizeof(j));
+	memset(&st, 0, sizeof(st));
+	j.job_id = 42;
+	j.array_task_id = NO_VAL32;
+	j.name = (char *)"fuzz";
+	j.account = (char *)"acct";
+	j.partition = (char *)"debug";
+	j.nodes = (char *)"n[1-2]";
+	j.num_nodes = 2;
+	j.num_cpus = 4;
+	j.tres_alloc = (char *)"1=4,2=1000,4=2";
+	j.req_mem = NO_VAL64;
+	j.requid = NO_VAL32;
+	j.state = 3;
+	j.submit = 1795351000;
+	j.start = 1795351100;
+	j.end = 1795351559;
+	j.time_limit = INFINITE32;
+	st.job_id = 42;
+	st.step_id = 0;
+	st.start = 1795351200;
+	st.requid = NO_VAL32;
+	st.max_rss_kb = 3072;
+	rows[0] = (sacct_row_t){ .job = &j, .now = 1795351600,
+				 .steps_cpu_usec = 1500000 };
+	rows[1] = (sacct_row_t){ .job = &j, .step = &st, .now = 1795351600 };
+	for (size_t r = 0; r < 2; r++)
+		for (size_t i = 0; i < cnt; i++) {
+			char *s = sacct_field_text(cols[i].field, &rows[r]);
+
+			xfree(s);
+		}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int init;
+	char *spec = xstrndup((const char *)data, size);
+	sacct_col_t *cols = NULL;
+	size_t cnt = 0;
+	char *bad = NULL;
+
+	if (!init) {
+		log_options_t o = { .stderr_level = LOG_LEVEL_QUIET };
+
+		log_init("fuzz_sacct_format", o, NULL);
+		init = 1;
+	}
+	if (sacct_format_parse(spec, &cols, &cnt, &bad) == 0) {
+		if (bad || (cnt && !cols))
+			__builtin_trap();
+		for (size_t i = 0; i < cnt; i++)
+			if (!cols[i].field || cols[i].width > 4096 ||
+			    cols[i].width < -4096)
+				__builtin_trap();
+		render(cols, cnt);
+	} else if (!bad || cols || cnt) {
+		__builtin_trap();       /* refused: the bad name, nothing else */
+	}
+	xfree(cols);
+	xfree(bad);
+	xfree(spec);
+	return 0;
+}
