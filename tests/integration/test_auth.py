@@ -5,6 +5,11 @@ with auth/slurm (the whole module runs once per auth type).
   refused, and slurmctld's log says why.
 - Garbage on the controller's and a slurmd's port does not hurt them.
 - One user cannot cancel, hold or update another user's job.
+- Hand-made messages (auth/munge): no credential, a credential made for
+  another message, a replayed one and an expired one are refused by
+  slurmctld and by a slurmd, each logged with the peer; squeue answers
+  meanwhile.  A user's REQUEST_SIGNAL_JOB / REQUEST_TERMINATE_JOB sent
+  straight to a slurmd is refused as a security violation, nothing killed.
 """
 
 import os
@@ -281,3 +286,238 @@ def test_slurm_key_must_be_private(cluster):
     assert r.rc == 1 and r.out == "", r
     assert ("key file %s is accessible by group or others (mode 0644)" % key
             in r.err), r
+
+
+# ---- hand-made messages: the credential bound to its message ---------
+#
+# The wire format (src/common/msg.h, msg.c): an 18-byte big-endian header
+# (u32 magic "SLUC", u16 version, u16 type, u16 flags, u32 credential
+# length, u32 body length), the credential, the body.  auth/munge's
+# credential is a MUNGE credential whose payload is the 32-byte SHA-256 of
+# the header (credential length taken as 0) and the body.  Built here with
+# the munge CLI against the cluster's own munged.
+
+MSG_MAGIC = 0x534C5543
+MSG_VERSION = 0x2505
+REQUEST_PING = 1008
+REQUEST_SIGNAL_JOB = 6004
+REQUEST_TERMINATE_JOB = 6011
+RESPONSE_SLURM_RC = 8001
+AUTH_ERROR = 1007             # SLURM_PROTOCOL_AUTHENTICATION_ERROR
+ACCESS_DENIED = 2002          # ESLURM_ACCESS_DENIED
+NO_VAL = 0xFFFFFFFE
+KILL_FULL_JOB = 0x0002
+
+
+def msg_header(mtype, body, cred_len, flags=0):
+    return struct.pack("!IHHHII", MSG_MAGIC, MSG_VERSION, mtype, flags,
+                       cred_len, len(body))
+
+
+def msg_digest(mtype, body, flags=0):
+    import hashlib
+    return hashlib.sha256(msg_header(mtype, body, 0, flags) + body).digest()
+
+
+def munge_cred(c, digest, ttl=None, user=None):
+    """A MUNGE credential (bytes) with payload digest, from the cluster's
+    munged, made as user (None: root)."""
+    import subprocess
+    argv = ["munge", "-S", c.munge_socket]
+    if ttl:
+        argv += ["-t", str(ttl)]
+    if user:
+        argv = ["runuser", "-u", user, "--"] + argv
+    r = subprocess.run(argv, input=digest, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=30)
+    assert r.returncode == 0, r
+    return r.stdout.strip()
+
+
+def msg_frame(mtype, body, cred, flags=0):
+    return msg_header(mtype, body, len(cred), flags) + cred + body
+
+
+def signed(c, mtype, body=b"", user=None, ttl=None):
+    return msg_frame(mtype, body, munge_cred(c, msg_digest(mtype, body),
+                                             ttl=ttl, user=user))
+
+
+def send_msg(port, data, timeout=30):
+    """Send one framed message; returns (peer string as the daemon logs it,
+    rc of the RESPONSE_SLURM_RC answer or None if the connection closed
+    with no answer)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    peer = "127.0.0.1:%d" % s.getsockname()[1]
+    got = b""
+    try:
+        s.sendall(data)
+        while True:
+            if len(got) >= 18:
+                _, _, mtype, _, cl, bl = struct.unpack("!IHHHII", got[:18])
+                if len(got) >= 18 + cl + bl:
+                    break
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+    except (ConnectionError, socket.timeout):
+        pass
+    finally:
+        s.close()
+    if len(got) < 18:
+        return peer, None
+    _, _, mtype, _, cl, bl = struct.unpack("!IHHHII", got[:18])
+    assert mtype == RESPONSE_SLURM_RC, got
+    body = got[18 + cl:18 + cl + bl]
+    return peer, struct.unpack("!I", body[:4])[0]
+
+
+def wait_log(c, which, off, pattern, timeout=20):
+    deadline = time.time() + timeout
+    while True:
+        text = c.log_since(off, which)
+        if re.search(pattern, text):
+            return text
+        if time.time() > deadline:
+            return text
+        time.sleep(0.2)
+
+
+def auth_attacks(c):
+    """(name, bytes, why as logged) of each bad message, made now: no
+    credential, a credential made for another message, an expiring one
+    (ttl 1 s: expired by the time it is sent), plus one good ping whose
+    bytes are sent twice (second: replayed)."""
+    good = signed(c, REQUEST_PING)
+    other = msg_frame(REQUEST_PING, b"", munge_cred(
+        c, msg_digest(REQUEST_PING, b"", flags=1)))
+    expiring = signed(c, REQUEST_PING, ttl=1)
+    return good, [
+        ("no credential", msg_frame(REQUEST_PING, b"", b""),
+         "no credential"),
+        ("another message's credential", other, "payload mismatch"),
+        ("expired credential", expiring, "credential expired"),
+    ]
+
+
+def check_auth_refusals(c, port, which):
+    good, bad = auth_attacks(c)
+    time.sleep(2.5)                           # the ttl=1 credential expires
+    off = c.log_size(which)
+    peer, rc = send_msg(port, good)
+    assert rc == 0, "a correctly made REQUEST_PING was not answered with 0"
+    peer, rc = send_msg(port, good)           # the same bytes again
+    bad_peers = [("replayed credential", peer, rc, "credential replayed")]
+    for name, data, why in bad:
+        peer, rc = send_msg(port, data)
+        bad_peers.append((name, peer, rc, why))
+    for name, peer, rc, why in bad_peers:
+        assert rc == AUTH_ERROR, "%s to %s: answered %r" % (name, which, rc)
+        pat = r"Authentication failure from %s: %s" % (re.escape(peer), why)
+        text = wait_log(c, which, off, pat)
+        assert re.search(pat, text), \
+            "%s: %s log has no %r:\n%s" % (name, which, pat, text[-3000:])
+
+
+def test_munge_cred_refused_and_logged_by_controller(cluster):
+    """No credential, another message's credential, a replayed one and an
+    expired one are each answered with an authentication error and logged
+    with the peer; squeue answers meanwhile."""
+    import threading
+    c = cluster
+    if c.auth != "munge":
+        pytest.skip("MUNGE credentials (auth/slurm: tests/unit/test_auth_slurm.c)")
+    res = {}
+    t = threading.Thread(target=lambda: res.update(
+        r=[c.run(["squeue", "-h", "-o", "%i"], user="sluice_u2", timeout=60)
+           for _ in range(5)]))
+    t.start()
+    try:
+        check_auth_refusals(c, c.ctld_port, "slurmctld")
+    finally:
+        t.join()
+    assert all(r.rc == 0 for r in res["r"]), res
+    assert c.ctld.alive()
+    r = c.run(["squeue", "-h", "-o", "%i"])
+    assert r.rc == 0, r
+
+
+def test_munge_cred_refused_and_logged_by_slurmd(cluster):
+    c = cluster
+    if c.auth != "munge":
+        pytest.skip("MUNGE credentials (auth/slurm: tests/unit/test_auth_slurm.c)")
+    check_auth_refusals(c, c.node_ports["n4"], "n4")
+    assert c.slurmds["n4"].alive(), c.log_tails()
+    jid = c.sbatch(["-w", "n4", "--wrap", "true"], user="sluice_u2")
+    assert c.wait_done(jid, 30) == "COMPLETED"
+
+
+def node_signal_body(job_id, signal, flags, nodes):
+    n = nodes.encode() + b"\0"
+    return (struct.pack("!IIHHHI", job_id, NO_VAL, signal, flags, 0, 0) +
+            struct.pack("!I", len(n)) + n)
+
+
+def test_user_signal_to_slurmd_refused(cluster):
+    """sluice_u2 sends REQUEST_SIGNAL_JOB (SIGKILL) and
+    REQUEST_TERMINATE_JOB for sluice_u1's job straight to its slurmd with
+    a valid credential of their own: refused (access denied), logged as a
+    security violation with uid and peer, and the job keeps running."""
+    c = cluster
+    if c.auth != "munge":
+        pytest.skip("credentials made with the munge CLI")
+    wd = c.workdir("sluice_u1")
+    pidf = os.path.join(wd, "victim-%d.pid" % os.getpid())
+    jid = c.sbatch(["-w", "n2", "-J", "victim", "--wrap",
+                    "echo $$ > %s; exec /usr/bin/sleep 600" % pidf],
+                   user="sluice_u1", cwd=wd)
+    c.wait_state(jid, "RUNNING", 30)
+    deadline = time.time() + 30
+    while time.time() < deadline and not (
+            os.path.exists(pidf) and open(pidf).read().strip()):
+        time.sleep(0.2)
+    pid = int(open(pidf).read())
+    uid2 = __import__("pwd").getpwnam("sluice_u2").pw_uid
+    off = c.log_size("n2")
+    port = c.node_ports["n2"]
+    sent = []
+    for mtype, name, sig in ((REQUEST_SIGNAL_JOB, "REQUEST_SIGNAL_JOB", 9),
+                             (REQUEST_TERMINATE_JOB, "REQUEST_TERMINATE_JOB", 15)):
+        body = node_signal_body(jid, sig, KILL_FULL_JOB, "n2")
+        peer, rc = send_msg(port, signed(c, mtype, body, user="sluice_u2"))
+        assert rc == ACCESS_DENIED, (name, rc)
+        sent.append("security violation: %s from uid %d at %s" % (name, uid2, peer))
+    for line in sent:
+        text = wait_log(c, "n2", off, re.escape(line))
+        assert line in text, "n2 log lacks %r:\n%s" % (line, text[-3000:])
+    time.sleep(1)
+    os.kill(pid, 0)                   # the batch shell (now sleep) lives
+    assert c.job_state(jid) == "RUNNING"
+    r = c.run(["scancel", str(jid)], user="sluice_u1")
+    assert r.rc == 0, r
+    assert c.wait_done(jid, 30) == "CANCELLED"
+
+
+def test_private_data_reservations(new_cluster):
+    """PrivateData=reservations: an ordinary user is refused the
+    reservation list (scontrol show reservation, sinfo -T) and sees no
+    reservation in the output; root still sees it."""
+    c = new_cluster(extra_conf="PrivateData=reservations")
+    r = c.run(["scontrol", "create", "reservation", "ReservationName=priv1",
+               "StartTime=now", "Duration=60", "Nodes=n1",
+               "Users=sluice_u1"])
+    assert r.rc == 0, r
+    r = c.run(["scontrol", "show", "reservation"], user="sluice_u2")
+    assert r.rc != 0 and "Access/permission denied" in r.err, r
+    assert "priv1" not in r.out + r.err, r
+    r = c.run(["sinfo", "-T"], user="sluice_u2")
+    assert r.rc != 0 and "Access/permission denied" in r.err, r
+    assert "priv1" not in r.out + r.err, r
+    r = c.run(["scontrol", "show", "reservation"])
+    assert r.rc == 0 and "ReservationName=priv1 " in r.out, r
+    r = c.run(["sinfo", "-h", "-T"])
+    assert r.rc == 0 and r.out.split()[0] == "priv1", r
+    # squeue, which needs no reservation list, still works for the user
+    r = c.run(["squeue", "-h"], user="sluice_u2")
+    assert r.rc == 0, r
