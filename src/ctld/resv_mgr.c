@@ -334,6 +334,11 @@ static bool _rv_admits(const resv_t *r, uid_t uid, const char *account)
 	return true;
 }
 
+bool resv_admits(const resv_t *r, uid_t uid, const char *account)
+{
+	return _rv_admits(r, uid, account);
+}
+
 int resv_mgr_job_check(const char *name, uid_t uid, const char *account)
 {
 	resv_t *r;

@@ -30,6 +30,8 @@ uint32_t resv_running_jobs(const resv_t *r);
 /* Something changed: journal it, schedule again. */
 void     resv_changed(void);
 uint32_t resv_next_id(void);
+/* May uid (running in account; NULL: none) use r (Users=, Accounts=)? */
+bool     resv_admits(const resv_t *r, uid_t uid, const char *account);
 /* Accounting record of r (deleted: now is when). */
 void     resv_acct(const resv_t *r, bool deleted, time_t prev_start,
 		   time_t now);

@@ -17,6 +17,7 @@
 #include "common/xstring.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
+#include "ctld/controller.h"
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
@@ -462,16 +463,44 @@ void resv_mgr_rpc_delete(net_conn_t *c, slurm_msg_t *m)
 	net_reply_rc(c, ESLURM_RESERVATION_INVALID);
 }
 
+/* PrivateData=reservations: as Slurm 22.05, a user who is not an
+ * operator sees only the reservations they may use: Users= admits them,
+ * and Accounts= names an account they have an association in (a list of
+ * excluded accounts is judged by their default account). */
+static bool resv_user_sees(const resv_t *v, uid_t uid)
+{
+	const char *list = v->info.accounts;
+	assoc_user_t *u;
+	char **accts;
+	bool seen = false;
+
+	if (!list || !*list)
+		return resv_admits(v, uid, NULL);
+	if (*list == '-') {
+		u = assoc_mgr_user(uid);
+		return resv_admits(v, uid, u ? u->default_acct : NULL);
+	}
+	accts = xstrsplit(list, ",", NULL);
+	for (size_t i = 0; accts && accts[i] && !seen; i++)
+		seen = assoc_mgr_find(uid, accts[i], NULL) &&
+		       resv_admits(v, uid, accts[i]);
+	xstrarray_free(accts);
+	return seen;
+}
+
 void resv_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	const info_request_msg_t *r = m->data;
 	resv_info_msg_t resp = { .last_update = time(NULL) };
+	bool filter = ctld_hides(PRIVATE_DATA_RESERVATIONS, m->auth_uid);
 
 	resp.resvs = xcalloc(resv_cnt() + 1, sizeof(resv_info_t));
 	for (size_t i = 0; i < resv_cnt(); i++) {
 		resv_t *v = resv_at(i);
 
 		if (r && r->name && *r->name && strcmp(r->name, v->info.name))
+			continue;
+		if (filter && !resv_user_sees(v, m->auth_uid))
 			continue;
 		resp.resvs[resp.cnt++] = v->info;   /* packed now: shallow */
 	}

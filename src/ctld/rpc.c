@@ -83,8 +83,8 @@ static const rpc_row_t rpc_table[] = {
 	  PRIVATE_DATA_NODES },
 	{ REQUEST_PARTITION_INFO,        RPC_PRIV_USER, part_mgr_rpc_info,
 	  PRIVATE_DATA_PARTITIONS },
-	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info,
-	  PRIVATE_DATA_RESERVATIONS },
+	/* PrivateData=reservations filters (resv_rpc.c), as Slurm */
+	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info },
 	{ REQUEST_CREATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_create },
 	{ REQUEST_UPDATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_update },
 	{ REQUEST_DELETE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_delete },

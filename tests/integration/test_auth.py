@@ -500,24 +500,31 @@ def test_user_signal_to_slurmd_refused(cluster):
 
 
 def test_private_data_reservations(new_cluster):
-    """PrivateData=reservations: an ordinary user is refused the
-    reservation list (scontrol show reservation, sinfo -T) and sees no
-    reservation in the output; root still sees it."""
+    """PrivateData=reservations, as Slurm 22.05: a user who is not an
+    operator sees only the reservations they may use (scontrol show
+    reservation, sinfo -T); with none, "No reservations in the system"
+    (exit 0).  Root sees them all."""
     c = new_cluster(extra_conf="PrivateData=reservations")
-    r = c.run(["scontrol", "create", "reservation", "ReservationName=priv1",
-               "StartTime=now", "Duration=60", "Nodes=n1",
-               "Users=sluice_u1"])
-    assert r.rc == 0, r
+    for name, users in (("priv1", "sluice_u1"), ("priv2", "sluice_u2")):
+        r = c.run(["scontrol", "create", "reservation",
+                   "ReservationName=" + name, "StartTime=now",
+                   "Duration=60", "Nodes=n1", "Flags=OVERLAP",
+                   "Users=" + users])
+        assert r.rc == 0, r
+    names = lambda r: sorted(re.findall(r"ReservationName=(\S+)", r.out))  # noqa: E731
     r = c.run(["scontrol", "show", "reservation"], user="sluice_u2")
-    assert r.rc != 0 and "Access/permission denied" in r.err, r
-    assert "priv1" not in r.out + r.err, r
-    r = c.run(["sinfo", "-T"], user="sluice_u2")
-    assert r.rc != 0 and "Access/permission denied" in r.err, r
-    assert "priv1" not in r.out + r.err, r
+    assert (r.rc, names(r)) == (0, ["priv2"]), r
+    r = c.run(["scontrol", "show", "reservation", "priv1"], user="sluice_u2")
+    assert (r.rc, r.out) == (1, "Reservation priv1 not found\n"), r
+    r = c.run(["sinfo", "-h", "-T"], user="sluice_u2")
+    assert (r.rc, [l.split()[0] for l in r.out.splitlines()]) == (0, ["priv2"]), r
     r = c.run(["scontrol", "show", "reservation"])
-    assert r.rc == 0 and "ReservationName=priv1 " in r.out, r
+    assert (r.rc, names(r)) == (0, ["priv1", "priv2"]), r
     r = c.run(["sinfo", "-h", "-T"])
-    assert r.rc == 0 and r.out.split()[0] == "priv1", r
-    # squeue, which needs no reservation list, still works for the user
-    r = c.run(["squeue", "-h"], user="sluice_u2")
+    assert sorted(l.split()[0] for l in r.out.splitlines()) == ["priv1", "priv2"], r
+    r = c.run(["scontrol", "delete", "reservation=priv2"])
     assert r.rc == 0, r
+    for argv in (["scontrol", "show", "reservation"], ["sinfo", "-T"]):
+        r = c.run(argv, user="sluice_u2")
+        assert (r.rc, r.out, r.err) == (
+            0, "No reservations in the system\n", ""), r
