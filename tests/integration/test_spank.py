@@ -247,7 +247,8 @@ def test_remote_callbacks_items_env_and_argv(spank_cluster):
     plugstack(c, "required %s prepend\n" % c.spank_so)
     pw = pwd.getpwnam("sluice_u1")
     uid, gid = pw.pw_uid, pw.pw_gid
-    env = run_job(c, ["--demo-opt=items"], SCRIPT % "items.out", "items.out")
+    env = run_job(c, ["--demo-opt=items", "--mem=100"], SCRIPT % "items.out",
+                  "items.out")
     jobid = int(env["SLURM_JOB_ID"])
     assert env.get("DEMO_SPANK_WRAPPED") == "1", env   # prepended argv
     assert env.get("DEMO_SPANK_USER_INIT") == str(uid)  # user_init as user
@@ -263,6 +264,18 @@ def test_remote_callbacks_items_env_and_argv(spank_cluster):
     assert items["pid"] == "self" and items["env"] == "yes"
     assert items["version"] == "25.05.0"
     assert int(items["ncpus"]) >= 1
+    # the items of the batch step: --mem per node, one core, the task's
+    # ids mapped both ways, the version in parts, the user's groups
+    assert items["mem"] == "100" and items["stepmem"] == "100", items
+    assert items["jobcores"] == "0" and items["stepcores"] == "0", items
+    assert items["cpt"] == "1", items
+    assert (items["major"], items["minor"], items["micro"]) == \
+        ("25", "05", "0"), items
+    assert items["ngids"] == str(len(os.getgrouplist("sluice_u1", gid)))
+    assert items["gidin"] == "1", items
+    assert (items["pid2g"], items["pid2l"], items["l2g"], items["g2l"]) == \
+        ("0", "0", "0", "0"), items
+    assert items["l2gpast"] == "noexist", items
     log = "\n".join(c.log_text(n) for n in c.node_names)
     for cb in ("init ctx=2 remote=1", "init_post_opt ctx=2 opt=items",
                "task_post_fork pid=", "task_exit status=0", "exit ctx=2",
@@ -302,6 +315,15 @@ TASK = ('echo "T $SLURM_PROCID|$DEMO_SPANK_OPT|$DEMO_SPANK_OPT_REMOTE|'
         '$DEMO_SPANK_ITEMS"')
 
 
+def cpu_ids(text):
+    """"0-1,3" -> [0, 1, 3]"""
+    ids = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        ids += range(int(lo), int(hi or lo) + 1)
+    return ids
+
+
 def test_srun_local_and_remote_contexts(spank_cluster):
     """srun --demo-opt: the local context runs init, init_post_opt and
     local_user_init (with the job items Slurm gives it there, and no
@@ -310,7 +332,8 @@ def test_srun_local_and_remote_contexts(spank_cluster):
     c = spank_cluster
     plugstack(c, "required %s prepend\n" % c.spank_so)
     uid = pwd.getpwnam("sluice_u1").pw_uid
-    r = c.run(["srun", "-v", "-N2", "-n3", "--demo-opt=viasrun", "sh", "-c",
+    r = c.run(["srun", "-v", "-N2", "-n3", "--mem=50", "--demo-opt=viasrun",
+               "sh", "-c",
                TASK], user="sluice_u1")
     assert r.rc == 0, r
     # (init runs before -v is read: its verbose line is not shown)
@@ -332,6 +355,15 @@ def test_srun_local_and_remote_contexts(spank_cluster):
         assert it["job"] == str(jobid) and int(it["step"], 16) == 0, it
         assert it["gtask"] == gtid and it["ttasks"] == "3", it
         assert it["nnodes"] == "2" and it["pid"] == "self", it
+        assert it["pid2g"] == gtid and it["pid2l"] == it["task"], it
+        assert it["l2g"] == gtid and it["g2l"] == it["task"], it
+        assert it["l2gpast"] == "noexist", it
+        assert it["cpt"] == "1" and it["mem"] == "50", it
+        assert it["stepmem"] == "50" and it["gidin"] == "1", it
+        assert (it["major"], it["minor"], it["micro"]) == ("25", "05", "0")
+        # this node's CPU ids, as many as the node's tasks (-c1)
+        assert len(cpu_ids(it["stepcores"])) == int(it["ltasks"]), it
+        assert it["jobcores"] == it["stepcores"], it
         seen_local.add((it["nodeid"], it["task"], it["ltasks"]))
     # block layout: node 0 runs tasks 0,1 (local 0,1), node 1 task 2
     assert seen_local == {("0", "0", "2"), ("0", "1", "2"),

@@ -147,9 +147,13 @@ static void items(spank_t sp, char *buf, size_t len)
 	uint32_t job = 0, step = 0, nn = 0, nid = 0, ltc = 0, ttc = 0;
 	uint32_t gtid = 0, restart = 0, arr = 0, arrt = 0;
 	uint16_t ncpus = 0;
-	uint64_t mem = 0;
-	int argc = 0, tid = -1;
+	uint32_t cpt = 0, p2g = 0, p2l = 0, l2g = 0, g2l = 0, l2g_bad = 0;
+	uint64_t mem = 0, smem = 0;
+	int argc = 0, tid = -1, ngids = 0, gid_in = 0, nolocal;
 	char **argv = NULL, **env = NULL, *ver = NULL;
+	char *jcores = NULL, *scores = NULL, *vmaj = NULL, *vmin = NULL;
+	char *vmic = NULL;
+	gid_t *gids = NULL;
 	pid_t pid = 0;
 
 	spank_get_item(sp, S_JOB_UID, &uid);
@@ -171,13 +175,44 @@ static void items(spank_t sp, char *buf, size_t len)
 	spank_get_item(sp, S_JOB_ARRAY_ID, &arr);
 	spank_get_item(sp, S_JOB_ARRAY_TASK_ID, &arrt);
 	spank_get_item(sp, S_JOB_ALLOC_MEM, &mem);
+	spank_get_item(sp, S_STEP_ALLOC_MEM, &smem);
+	spank_get_item(sp, S_JOB_ALLOC_CORES, &jcores);
+	spank_get_item(sp, S_STEP_ALLOC_CORES, &scores);
+	spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpt);
+	spank_get_item(sp, S_SLURM_VERSION_MAJOR, &vmaj);
+	spank_get_item(sp, S_SLURM_VERSION_MINOR, &vmin);
+	spank_get_item(sp, S_SLURM_VERSION_MICRO, &vmic);
+	if (spank_get_item(sp, S_JOB_SUPPLEMENTARY_GIDS, &gids, &ngids))
+		ngids = -1;
+	for (int i = 0; i < ngids; i++)
+		if (gids[i] == gid)
+			gid_in = 1;
+	if (spank_get_item(sp, S_JOB_PID_TO_GLOBAL_ID, getpid(), &p2g))
+		p2g = UINT32_MAX;
+	if (spank_get_item(sp, S_JOB_PID_TO_LOCAL_ID, getpid(), &p2l))
+		p2l = UINT32_MAX;
+	if (spank_get_item(sp, S_JOB_LOCAL_TO_GLOBAL_ID, (uint32_t)tid, &l2g))
+		l2g = UINT32_MAX;
+	if (spank_get_item(sp, S_JOB_GLOBAL_TO_LOCAL_ID, gtid, &g2l))
+		g2l = UINT32_MAX;
+	/* a task id not on this node has no local id */
+	nolocal = spank_get_item(sp, S_JOB_LOCAL_TO_GLOBAL_ID, ltc, &l2g_bad)
+		  == ESPANK_NOEXIST;
 	snprintf(buf, len, "uid=%u gid=%u job=%u step=0x%x nnodes=%u "
 		 "nodeid=%u ltasks=%u ttasks=%u ncpus=%u argc=%d env=%s "
 		 "task=%d gtask=%u pid=%s version=%s restart=%u array=%u "
-		 "arraytask=%u mem=%llu", (unsigned)uid, (unsigned)gid, job,
+		 "arraytask=%u mem=%llu stepmem=%llu jobcores=%s stepcores=%s "
+		 "cpt=%u major=%s minor=%s micro=%s ngids=%d gidin=%d "
+		 "pid2g=%d pid2l=%d l2g=%d g2l=%d l2gpast=%s",
+		 (unsigned)uid, (unsigned)gid, job,
 		 step, nn, nid, ltc, ttc, ncpus, argc, env ? "yes" : "no", tid,
 		 gtid, pid == getpid() ? "self" : "other", ver ? ver : "?",
-		 restart, arr, arrt, (unsigned long long)mem);
+		 restart, arr, arrt, (unsigned long long)mem,
+		 (unsigned long long)smem, jcores ? jcores : "none",
+		 scores ? scores : "none", cpt, vmaj ? vmaj : "?",
+		 vmin ? vmin : "?", vmic ? vmic : "?", ngids, gid_in,
+		 (int)p2g, (int)p2l, (int)l2g, (int)g2l,
+		 nolocal ? "noexist" : "found");
 }
 
 int slurm_spank_task_init(spank_t sp, int ac, char **av)

@@ -15,6 +15,7 @@
 
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/step_cred.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -29,6 +30,7 @@ static struct {
 	spank_task_t   task;
 	char         **argv;       /* the step's command */
 	uint32_t      *gtids;      /* an srun step's tasks on this node */
+	char          *cores;      /* the step's CPU ids on this node */
 } st;
 
 static void fill_gids(const char *user_name, gid_t gid)
@@ -162,6 +164,7 @@ int stepd_spank_step_start(const slurm_conf_t *conf,
 			   uint32_t ntasks, char ***env)
 {
 	spank_job_t *sj = &st.job;
+	step_cred_t *cred;
 	int rc;
 
 	st.stack = spank_stack_create(S_CTX_REMOTE, conf->plugstack_config,
@@ -188,6 +191,15 @@ int stepd_spank_step_start(const slurm_conf_t *conf,
 	sj->cpus_per_task = m->cpus_per_task && m->cpus_per_task != NO_VAL16 ?
 			    m->cpus_per_task : 1;
 	sj->ncpus = (uint16_t) (ntasks * sj->cpus_per_task);
+	/* memory and CPU ids as the credential gives them for this node
+	 * (the job's and the step's items alike: the step's share) */
+	cred = m->cred_payload ? step_cred_decode(m->cred_payload) : NULL;
+	if (cred) {
+		sj->alloc_mem = cred->mem_per_node;
+		st.cores = step_cred_node_cpus(cred, m->node_id);
+		sj->alloc_cores = st.cores;
+		step_cred_free(cred);
+	}
 	sj->gtids = st.gtids;
 	sj->argv = st.argv;
 	sj->env = &st.env;
@@ -258,6 +270,7 @@ void stepd_spank_fini(void)
 	xstrarray_free(st.argv);
 	xfree(st.job.gids);
 	xfree(st.gtids);
+	xfree(st.cores);
 	memset(&st, 0, sizeof(st));
 }
 
