@@ -77,6 +77,10 @@ static void report_failure(const mgr_cmd_t *c, const dbd_acct_resp_msg_t *r)
 	if (r->rc == ESLURM_ACCESS_DENIED && c->op == DBD_OP_ADD) {
 		fprintf(stderr, " Problem adding %s: %s\n",
 			cli_sacctmgr_plural(c->entity), slurm_strerror(r->rc));
+	} else if (r->rc == ESLURM_ACCESS_DENIED && c->op == DBD_OP_LIST) {
+		/* show reservation under slurmdbd's PrivateData */
+		error("%s", slurm_strerror(r->rc));
+		fprintf(stderr, " Problem with query.\n");
 	} else if (r->rc == ESLURM_ACCESS_DENIED) {
 		error("Your user doesn't have privilege to perform this "
 		      "action");

@@ -869,7 +869,13 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	else if (!dbd_entity_find(req->entity))
 		rc = dbd_req_fail(&r, SLURM_ERROR, "unknown entity %u",
 				  req->entity);
-	else if (req->op == DBD_OP_LIST)
+	else if (req->op == DBD_OP_LIST && req->entity == DBD_ENT_RESV &&
+		 dbd_private_limits(db, ctx, DBD_PRIVATE_RESERVATIONS)) {
+		/* as Slurm: only operators and admins list reservations */
+		info("%s: uid %u may not list reservations (PrivateData)",
+		     ctx->peer, (unsigned)ctx->uid);
+		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
+	} else if (req->op == DBD_OP_LIST)
 		rc = dbd_acct_list(&r);
 	else if (req->entity == DBD_ENT_RESV)   /* the controller's records */
 		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);

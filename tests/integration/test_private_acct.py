@@ -1,8 +1,8 @@
 """PrivateData=users,accounts,usage,jobs and account coordinators, as the
 two unprivileged test users see them.
 
-One cluster (1 node, own MariaDB), PrivateData=jobs,usage,users,accounts
-in both slurm.conf and slurmdbd.conf.  Accounts: dept (teama below it)
+One cluster (1 node, own MariaDB), PrivateData=jobs,usage,users,accounts,
+reservations in both slurm.conf and slurmdbd.conf.  Accounts: dept (teama below it)
 and other.  A (sluice_u1) is in teama, B (sluice_u2) in other.  First B
 is nobody to A: B sees only itself and cannot touch A's job or A's
 limits.  Then B becomes coordinator of dept: it sees dept's and teama's
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
                                 % ", ".join(mariadb.missing_tools()))
 
 A, B = "sluice_u1", "sluice_u2"
-PRIVATE = "PrivateData=jobs,usage,users,accounts"
+PRIVATE = "PrivateData=jobs,usage,users,accounts,reservations"
 RELOAD_RE = re.compile(r"assoc_mgr: \d+ associations.*generation (\d+)")
 
 
@@ -196,3 +196,27 @@ def test_coordinator_of_dept(env):
     # and A, not a coordinator, still may not
     r = env.sacctmgr("-i", "modify", "user", A, "set", "maxjobs=9", user=A)
     assert r.rc == 1 and "Access/permission denied" in r.err, r
+
+
+def test_private_reservations_in_slurmdbd(env):
+    """slurmdbd's PrivateData=reservations: as Slurm 22.05, only operators
+    and administrators may list the reservation records (sacctmgr show
+    reservation); a user (here even a coordinator) is refused."""
+    c = env.c
+    r = c.run(["scontrol", "create", "reservation", "ReservationName=pr1",
+               "StartTime=now", "Duration=60", "Nodes=ALL", "Flags=OVERLAP",
+               "Users=" + B])
+    assert r.rc == 0, r
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        r = env.sacctmgr("-n", "-P", "show", "reservation", "format=name")
+        if "pr1" in r.out.split():
+            break
+        time.sleep(0.5)
+    assert r.rc == 0 and "pr1" in r.out.split(), r
+    for user in (A, B):
+        r = env.sacctmgr("show", "reservation", user=user)
+        assert (r.rc, r.out, r.err) == (
+            1, "", "sacctmgr: error: Access/permission denied\n"
+            " Problem with query.\n"), r
+    c.run(["scontrol", "delete", "reservation=pr1"])
