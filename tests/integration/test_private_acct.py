@@ -201,7 +201,8 @@ def test_coordinator_of_dept(env):
 def test_private_reservations_in_slurmdbd(env):
     """slurmdbd's PrivateData=reservations: as Slurm 22.05, only operators
     and administrators may list the reservation records (sacctmgr show
-    reservation); a user (here even a coordinator) is refused."""
+    reservation); a user (here even a coordinator) is refused.  And
+    slurmctld's: each user sees only the reservations they may use."""
     c = env.c
     r = c.run(["scontrol", "create", "reservation", "ReservationName=pr1",
                "StartTime=now", "Duration=60", "Nodes=ALL", "Flags=OVERLAP",
@@ -219,4 +220,17 @@ def test_private_reservations_in_slurmdbd(env):
         assert (r.rc, r.out, r.err) == (
             1, "", "sacctmgr: error: Access/permission denied\n"
             " Problem with query.\n"), r
-    c.run(["scontrol", "delete", "reservation=pr1"])
+    # slurmctld's PrivateData=reservations: a user sees the reservations
+    # they may use, by Users= or by an account of theirs in Accounts=
+    r = c.run(["scontrol", "create", "reservation", "ReservationName=pr2",
+               "StartTime=now", "Duration=60", "Nodes=ALL", "Flags=OVERLAP",
+               "Accounts=teama"])
+    assert r.rc == 0, r
+    names = lambda u: sorted(re.findall(  # noqa: E731
+        r"ReservationName=(\S+)",
+        c.run(["scontrol", "show", "reservation"], user=u).out))
+    assert names(A) == ["pr2"]
+    assert names(B) == ["pr1"]
+    assert names(None) == ["pr1", "pr2"]
+    for name in ("pr1", "pr2"):
+        c.run(["scontrol", "delete", "reservation=" + name])
