@@ -100,6 +100,16 @@ static void np_node_done(uint32_t job_id, const char *node, int rc)
 	np_wait_t *w = np_current(j, job_id);
 	long k;
 
+	/* no Alloc wait: the Prolog ran before a step's first task there */
+	if (!w && rc && j && node && np_pos(j, node) >= 0 &&
+	    (j->info.job_state & JOB_STATE_BASE) == JOB_RUNNING &&
+	    !(j->info.job_state & JOB_COMPLETING)) {
+		error("prolog_slurmd JobId=%u failed on node %s: %s", job_id,
+		      node, slurm_strerror(rc));
+		job_prolog_node_failed(j, node);
+		commit_dirty();
+		return;
+	}
 	if (!w || !node || (k = np_pos(j, node)) < 0 ||
 	    (uint32_t) k >= w->cnt || !w->left[k])
 		return;

@@ -13,6 +13,7 @@
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/launch.h"
+#include "slurmd/step_prolog.h"
 
 /* Steps launched here while their credentials are valid: a second launch
  * of the same job.step is a replay. */
@@ -143,6 +144,8 @@ int launch_step(slurmd_t *sd, uid_t sender, const launch_tasks_request_msg_t *m)
 	}
 	unlink(sock);
 	xfree(sock);
+	if ((rc = step_prolog_run(sd, m)))
+		return rc;
 	info("launch task StepId=%u.%u request from UID:%u", m->job_id,
 	     m->step_id, (unsigned) m->uid);
 	return launch_run_stepd(sd, REQUEST_LAUNCH_TASKS, m, m->job_id);

@@ -17,6 +17,7 @@
 #include "slurmd/health.h"
 #include "slurmd/launch.h"
 #include "slurmd/launch_prolog.h"
+#include "slurmd/step_prolog.h"
 #include "slurmd/launch_step.h"
 #include "slurmd/slurmd.h"
 
@@ -181,6 +182,7 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	debug("JobId=%u: terminate (kill_wait %u s)", m->job_id, m->kill_wait);
 	forward_to_steps(sd, REQUEST_TERMINATE_JOB, m);
 	launch_ended(sd, m->job_id);
+	step_prolog_forget(m->job_id);
 	if (forward_to_stepd(sd, REQUEST_TERMINATE_JOB, m) !=
 	    ESLURM_INVALID_JOB_ID)
 		return;

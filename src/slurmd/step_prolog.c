@@ -1,0 +1,122 @@
+/* step_prolog.c — see step_prolog.h. */
+#define _GNU_SOURCE
+#include "slurmd/step_prolog.h"
+
+#include <errno.h>
+#include <sys/wait.h>
+
+#include "common/conf_params.h"
+#include "common/log.h"
+#include "common/step_cred.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
+#include "slurmd/common/ctld_send.h"
+#include "slurmd/common/script.h"
+#include "slurmd/common/spool.h"
+
+/* Jobs whose Prolog ran (or was not needed) here and that are not over. */
+static uint32_t *ran;
+static size_t    ran_cnt;
+
+static bool _ran(uint32_t job_id)
+{
+	for (size_t i = 0; i < ran_cnt; i++)
+		if (ran[i] == job_id)
+			return true;
+	return false;
+}
+
+static void _note(uint32_t job_id)
+{
+	if (_ran(job_id))
+		return;
+	ran = xrealloc(ran, (ran_cnt + 1) * sizeof(*ran));
+	ran[ran_cnt++] = job_id;
+}
+
+void step_prolog_forget(uint32_t job_id)
+{
+	for (size_t i = 0; i < ran_cnt; i++) {
+		if (ran[i] == job_id) {
+			ran[i] = ran[--ran_cnt];
+			return;
+		}
+	}
+}
+
+/* The batch slurmstepd of the job lives here: it ran the Prolog before
+ * the script that runs this step started. */
+static bool _batch_here(slurmd_t *sd, uint32_t job_id)
+{
+	char *sock = spool_step_socket(sd->spool_dir, sd->node->name, job_id);
+	bool alive = spool_step_alive(sock);
+
+	xfree(sock);
+	return alive;
+}
+
+static void _report_failure(slurmd_t *sd, uint32_t job_id)
+{
+	epilog_complete_msg_t *c = xmalloc(sizeof(*c));
+
+	c->job_id = job_id;
+	c->rc = 1;
+	c->node_name = xstrdup(sd->node->name);
+	ctld_sender_queue(sd->sender, REQUEST_COMPLETE_PROLOG, c, -1);
+}
+
+static int _spawn_wait(slurmd_t *sd, const launch_tasks_request_msg_t *m)
+{
+	step_cred_t *c = step_cred_decode(m->cred_payload);
+	script_info_t si = {
+		.context = "prolog_slurmd", .job_id = m->job_id,
+		.uid = m->uid, .gid = m->gid, .user_name = m->user_name,
+		.nodes = c && c->job_node_list ? c->job_node_list
+					       : m->node_list,
+		.node_name = sd->node->name,
+		.cluster_name = sd->conf->cluster_name,
+		.conf_path = sd->conf_path,
+	};
+	int status = 0;
+	pid_t pid = script_spawn(sd->conf->prolog, &si);
+
+	step_cred_free(c);
+	if (pid < 0)
+		return -1;
+	/* the loop's SIGCHLD reaper runs only after this returns */
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+	}
+	return status;
+}
+
+int step_prolog_run(slurmd_t *sd, const launch_tasks_request_msg_t *m)
+{
+	const char *path = sd->conf->prolog;
+	uint32_t flags = 0;
+	int status;
+
+	if (_ran(m->job_id))
+		return SLURM_SUCCESS;
+	/* PrologFlags=Alloc: it ran when the job was allocated */
+	if (conf_parse_prolog_flags(sd->conf->prolog_flags, &flags, NULL,
+				    0) == 0 && (flags & PROLOG_FLAG_ALLOC))
+		return SLURM_SUCCESS;
+	if (!path || !*path || _batch_here(sd, m->job_id)) {
+		_note(m->job_id);
+		return SLURM_SUCCESS;
+	}
+	debug("JobId=%u: running the Prolog before StepId=%u.%u", m->job_id,
+	      m->job_id, m->step_id);
+	status = _spawn_wait(sd, m);
+	if (status == 0) {
+		_note(m->job_id);
+		return SLURM_SUCCESS;
+	}
+	error("JobId=%u: prolog %s failed, status 0x%x", m->job_id, path,
+	      (unsigned) status);
+	_report_failure(sd, m->job_id);
+	return ESLURMD_PROLOG_FAILED;
+}
