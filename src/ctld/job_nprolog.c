@@ -12,6 +12,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_prolog.h"
+#include "ctld/node_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
@@ -100,13 +101,20 @@ static void np_node_done(uint32_t job_id, const char *node, int rc)
 	np_wait_t *w = np_current(j, job_id);
 	long k;
 
-	/* no Alloc wait: the Prolog ran before a step's first task there */
-	if (!w && rc && j && node && np_pos(j, node) >= 0 &&
-	    (j->info.job_state & JOB_STATE_BASE) == JOB_RUNNING &&
-	    !(j->info.job_state & JOB_COMPLETING)) {
+	/* no Alloc wait: the Prolog ran before a step's first task there
+	 * (srun may have ended the job already: the node drains anyway) */
+	if (!w && rc && node) {
+		node_record_t *n = node_mgr_find(node);
+
 		error("prolog_slurmd JobId=%u failed on node %s: %s", job_id,
 		      node, slurm_strerror(rc));
-		job_prolog_node_failed(j, node);
+		if (j && np_pos(j, node) >= 0 &&
+		    (j->info.job_state & JOB_STATE_BASE) == JOB_RUNNING &&
+		    !(j->info.job_state & JOB_COMPLETING))
+			job_prolog_node_failed(j, node);
+		else if (n)
+			node_mgr_drain(n, "Prolog error",
+				       ctld_conf()->slurm_user_id);
 		commit_dirty();
 		return;
 	}
