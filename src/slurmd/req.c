@@ -136,6 +136,13 @@ static int forward_to_stepd(slurmd_t *sd, uint16_t type,
 	if (rc) {
 		debug("JobId=%u: stepd at %s: %s", m->job_id, path,
 		      slurm_strerror(rc));
+		/* it read the request and ended before answering: a batch
+		 * stepd runs the Epilog and exits at once; not again here */
+		if (type == REQUEST_TERMINATE_JOB &&
+		    rc == SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT) {
+			rc = SLURM_SUCCESS;
+			goto out;
+		}
 		if (!spool_step_alive(path)) {
 			unlink(path);
 			rc = ESLURM_INVALID_JOB_ID;
