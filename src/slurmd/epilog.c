@@ -7,12 +7,14 @@
 #include "common/xmalloc.h"
 #include "slurmd/common/script.h"
 
-void epilog_start(slurmd_t *sd, uint32_t job_id, const char *nodes)
+void epilog_start(slurmd_t *sd, uint32_t job_id, const char *nodes,
+		  uint32_t uid, uint32_t gid, const char *user_name)
 {
 	const char *path = sd->conf->epilog;
 	script_info_t info = {
 		.context = "epilog_slurmd", .job_id = job_id,
-		.uid = NO_VAL32, .gid = NO_VAL32, .nodes = nodes,
+		.uid = uid, .gid = gid, .user_name = user_name,
+		.nodes = nodes,
 		.node_name = sd->node->name,
 		.cluster_name = sd->conf->cluster_name,
 		.conf_path = sd->conf_path,

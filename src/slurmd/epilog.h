@@ -10,7 +10,10 @@
 
 #include "slurmd/slurmd.h"
 
-void epilog_start(slurmd_t *sd, uint32_t job_id, const char *nodes);
+/* uid/gid NO_VAL32 and user_name NULL when not known (the job's user is
+ * known where a step of it ran). */
+void epilog_start(slurmd_t *sd, uint32_t job_id, const char *nodes,
+		  uint32_t uid, uint32_t gid, const char *user_name);
 /* A child exited: true if it was one of our Epilogs (and was handled). */
 bool epilog_reaped(slurmd_t *sd, pid_t pid, int status);
 

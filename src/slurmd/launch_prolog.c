@@ -20,6 +20,8 @@ typedef struct {
 	slurmd_t     *sd;
 	uint32_t      job_id;
 	char         *nodes;
+	uint32_t      uid, gid;
+	char         *user_name;
 	char         *sock;
 	time_t        deadline;
 	struct event *ev;
@@ -57,15 +59,17 @@ static void _lp_check(evutil_socket_t fd, short what, void *arg)
 		evtimer_add(w->ev, &tv);
 		return;
 	}
-	epilog_start(w->sd, w->job_id, w->nodes);
+	epilog_start(w->sd, w->job_id, w->nodes, w->uid, w->gid, w->user_name);
 	event_free(w->ev);
 	xfree(w->nodes);
+	xfree(w->user_name);
 	xfree(w->sock);
 	xfree(w);
 }
 
 void launch_prolog_epilog(slurmd_t *sd, uint32_t job_id, const char *nodes,
-			  uint16_t kill_wait)
+			  uint16_t kill_wait, uint32_t uid, uint32_t gid,
+			  const char *user_name)
 {
 	char *sock = launch_step_socket(sd->spool_dir, sd->node->name, job_id,
 					SLURM_EXTERN_CONT);
@@ -73,13 +77,16 @@ void launch_prolog_epilog(slurmd_t *sd, uint32_t job_id, const char *nodes,
 
 	if (!spool_step_alive(sock)) {
 		xfree(sock);
-		epilog_start(sd, job_id, nodes);
+		epilog_start(sd, job_id, nodes, uid, gid, user_name);
 		return;
 	}
 	w = xmalloc(sizeof(*w));
 	w->sd = sd;
 	w->job_id = job_id;
 	w->nodes = xstrdup(nodes);
+	w->uid = uid;
+	w->gid = gid;
+	w->user_name = xstrdup(user_name);
 	w->sock = sock;
 	w->deadline = time(NULL) + kill_wait + 30;
 	w->ev = evtimer_new(sd->base, _lp_check, w);

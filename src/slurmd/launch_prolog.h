@@ -15,6 +15,7 @@ int  launch_prolog(slurmd_t *sd, const prolog_launch_msg_t *m);
 /* Nothing but (maybe) the extern stepd of the job is left here: run the
  * Epilog once that is gone too (at most kill_wait + 30 s later). */
 void launch_prolog_epilog(slurmd_t *sd, uint32_t job_id, const char *nodes,
-			  uint16_t kill_wait);
+			  uint16_t kill_wait, uint32_t uid, uint32_t gid,
+			  const char *user_name);
 
 #endif

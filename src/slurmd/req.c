@@ -179,7 +179,8 @@ static void req_signal(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 {
 	const node_signal_msg_t *m = msg->data;
-	char *dir;
+	uint32_t uid, gid;
+	char *dir, *user;
 
 	if (!m) {
 		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
@@ -189,15 +190,19 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	debug("JobId=%u: terminate (kill_wait %u s)", m->job_id, m->kill_wait);
 	forward_to_steps(sd, REQUEST_TERMINATE_JOB, m);
 	launch_ended(sd, m->job_id);
-	step_prolog_forget(m->job_id);
+	step_prolog_forget(m->job_id, &uid, &gid, &user);
 	if (forward_to_stepd(sd, REQUEST_TERMINATE_JOB, m) !=
-	    ESLURM_INVALID_JOB_ID)
+	    ESLURM_INVALID_JOB_ID) {
+		xfree(user);
 		return;
+	}
 	/* Nothing of the job runs here (any more). */
 	dir = spool_job_dir(sd->spool_dir, m->job_id);
 	spool_remove_tree(dir);
 	xfree(dir);
-	launch_prolog_epilog(sd, m->job_id, m->nodes, m->kill_wait);
+	launch_prolog_epilog(sd, m->job_id, m->nodes, m->kill_wait, uid, gid,
+			     user);
+	xfree(user);
 }
 
 /* sstat: the step stepd here answers with its usage now; it checks that

@@ -7,6 +7,7 @@
 
 #include "common/conf_params.h"
 #include "common/log.h"
+#include "common/parse_util.h"
 #include "common/step_cred.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -15,30 +16,43 @@
 #include "slurmd/common/script.h"
 #include "slurmd/common/spool.h"
 
-/* Jobs whose Prolog ran (or was not needed) here and that are not over. */
-static uint32_t *ran;
-static size_t    ran_cnt;
+/* Jobs whose Prolog ran (or was not needed) here and that are not over,
+ * with their user (for the Epilog's environment). */
+typedef struct {
+	uint32_t job_id, uid, gid;
+	char    *user_name;
+} ran_t;
+
+static ran_t  *ran;
+static size_t  ran_cnt;
 
 static bool _ran(uint32_t job_id)
 {
 	for (size_t i = 0; i < ran_cnt; i++)
-		if (ran[i] == job_id)
+		if (ran[i].job_id == job_id)
 			return true;
 	return false;
 }
 
-static void _note(uint32_t job_id)
+static void _note(const launch_tasks_request_msg_t *m)
 {
-	if (_ran(job_id))
+	if (_ran(m->job_id))
 		return;
 	ran = xrealloc(ran, (ran_cnt + 1) * sizeof(*ran));
-	ran[ran_cnt++] = job_id;
+	ran[ran_cnt++] = (ran_t) { m->job_id, m->uid, m->gid,
+				   xstrdup(m->user_name) };
 }
 
-void step_prolog_forget(uint32_t job_id)
+void step_prolog_forget(uint32_t job_id, uint32_t *uid, uint32_t *gid,
+			char **user_name)
 {
+	*uid = *gid = NO_VAL32;
+	*user_name = NULL;
 	for (size_t i = 0; i < ran_cnt; i++) {
-		if (ran[i] == job_id) {
+		if (ran[i].job_id == job_id) {
+			*uid = ran[i].uid;
+			*gid = ran[i].gid;
+			*user_name = ran[i].user_name;
 			ran[i] = ran[--ran_cnt];
 			return;
 		}
@@ -105,14 +119,14 @@ int step_prolog_run(slurmd_t *sd, const launch_tasks_request_msg_t *m)
 				    0) == 0 && (flags & PROLOG_FLAG_ALLOC))
 		return SLURM_SUCCESS;
 	if (!path || !*path || _batch_here(sd, m->job_id)) {
-		_note(m->job_id);
+		_note(m);
 		return SLURM_SUCCESS;
 	}
 	debug("JobId=%u: running the Prolog before StepId=%u.%u", m->job_id,
 	      m->job_id, m->step_id);
 	status = _spawn_wait(sd, m);
 	if (status == 0) {
-		_note(m->job_id);
+		_note(m);
 		return SLURM_SUCCESS;
 	}
 	error("JobId=%u: prolog %s failed, status 0x%x", m->job_id, path,

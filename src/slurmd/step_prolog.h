@@ -18,7 +18,10 @@
 /* Before the step's stepd starts: 0, or ESLURMD_PROLOG_FAILED.  Runs the
  * Prolog (as root, waiting for it) unless it ran for the job here. */
 int  step_prolog_run(slurmd_t *sd, const launch_tasks_request_msg_t *m);
-/* The job ended here: a later job with its id runs the Prolog again. */
-void step_prolog_forget(uint32_t job_id);
+/* The job ended here: a later job with its id runs the Prolog again.
+ * *uid, *gid, *user_name (xmalloc'd) get the job's user as its steps
+ * gave it, else NO_VAL32 and NULL. */
+void step_prolog_forget(uint32_t job_id, uint32_t *uid, uint32_t *gid,
+			char **user_name);
 
 #endif

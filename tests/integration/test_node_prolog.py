@@ -16,7 +16,7 @@ echo "prolog $SLURM_JOB_ID $SLURMD_NODENAME $SLURM_SCRIPT_CONTEXT $SLURM_JOB_USE
 exit 0
 """
 EPILOG = """#!/bin/sh
-echo "epilog $SLURM_JOB_ID $SLURMD_NODENAME" >> {log}
+echo "epilog $SLURM_JOB_ID $SLURMD_NODENAME $SLURM_SCRIPT_CONTEXT $SLURM_JOB_USER" >> {log}
 """
 
 
@@ -87,6 +87,10 @@ def test_srun_job_runs_prolog_on_each_node_then_epilog(npc):
                                       ",".join(c.node_names)]).out.strip()
     wait_epilogs(c, jobid, c.node_names)
     assert prologs(c, jobid) == c.node_names   # not again at the end
+    # the Epilog knows the job's user where its steps ran
+    for kind, node, ctx, user in (x for x in runs(c, jobid)
+                                  if x[0] == "epilog"):
+        assert (ctx, user) == ("epilog_slurmd", "sluice_u1"), runs(c, jobid)
 
 
 def test_batch_job_prolog_once_per_node_and_steps_do_not_rerun(npc):
@@ -103,6 +107,7 @@ def test_batch_job_prolog_once_per_node_and_steps_do_not_rerun(npc):
     for n in c.node_names:
         kinds = [k for k, node, *_ in seq if node == n]
         assert kinds == ["prolog", "epilog"], seq
+    assert [x[3] for x in seq if x[0] == "epilog"] == ["sluice_u1"] * 2, seq
 
 
 def test_salloc_steps_run_prolog_once(npc):
