@@ -71,6 +71,10 @@ typedef struct {
 	uint32_t          tasks;
 } cli_step_row_t;
 
+/* Add to sel the job_info_t fields row f of cli_job_fields reads; -1 if
+ * it is not known to read only some (the caller then asks for all). */
+int cli_job_field_needs(const cli_field_t *f, fields_sel_t *sel);
+
 /* Row lookup: by format letter or by long name; NULL if none. */
 const cli_field_t *cli_field_by_letter(const cli_field_t *tab, char letter);
 const cli_field_t *cli_field_by_name(const cli_field_t *tab, const char *name);

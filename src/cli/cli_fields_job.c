@@ -939,3 +939,99 @@ const cli_field_t cli_step_fields[] = {
 #undef TIME_JSON
 #undef TXT
 #undef U32_TEXT
+
+/* The job_info_t members each text getter reads ("" = none), so that
+ * squeue asks the controller for those fields only (a job has ~100; the
+ * default format reads 15).  A getter not listed here gets every field.
+ * test_cli_needs renders each listed row from full records and from
+ * records that carry only these members: the two must agree. */
+#define RUN_SECS "job_state,start_time,end_time,pre_sus_time,suspend_time"
+static const struct {
+	cli_text_f  text;
+	const char *needs;
+} job_needs[] = {
+	{ t_job_id, "job_id" },
+	{ t_name, "name" },
+	{ t_array_id, "job_id,array_job_id,array_task_id,array_task_str" },
+	{ t_array_job, "job_id,array_job_id" },
+	{ t_array_task, "array_job_id,array_task_id,array_task_str" },
+	{ t_user, "user_name,user_id" },
+	{ t_uid, "user_id" },
+	{ t_group, "group_name,group_id" },
+	{ t_gid, "group_id" },
+	{ t_prio, "priority" },
+	{ t_prio_float, "priority" },
+	{ t_nice, "nice" },
+	{ t_account, "account" },
+	{ t_qos, "qos" },
+	{ t_state, "job_state" },
+	{ t_state_compact, "job_state" },
+	{ t_reason, "state_desc,state_reason" },
+	{ t_reason_list, "job_state,nodes,state_desc,state_reason" },
+	{ t_dependency, "dependency" },
+	{ t_requeue, "requeue" },
+	{ t_restarts, "restart_cnt" },
+	{ t_batch, "batch_flag" },
+	{ t_reboot, "reboot" },
+	{ t_exit_raw, "exit_code" },
+	{ t_derived_raw, "derived_ec" },
+	{ t_runtime, RUN_SECS },
+	{ t_time_used, RUN_SECS },
+	{ t_limit, "time_limit" },
+	{ t_time_left, "time_limit," RUN_SECS },
+	{ t_time_min, "time_min" },
+	{ t_submit, "submit_time" },
+	{ t_eligible, "eligible_time" },
+	{ t_accrue, "accrue_time" },
+	{ t_start, "start_time" },
+	{ t_end, "end_time" },
+	{ t_deadline, "deadline" },
+	{ t_suspend, "suspend_time" },
+	{ t_sched_eval, "last_sched_eval" },
+	{ t_partition, "partition" },
+	{ t_req_nodes, "req_nodes" },
+	{ t_exc_nodes, "exc_nodes" },
+	{ t_nodes, "nodes" },
+	{ t_batch_host, "batch_host" },
+	{ t_sched_nodes, "sched_nodes" },
+	{ t_num_nodes, "num_nodes" },
+	{ t_num_cpus, "num_cpus" },
+	{ t_num_tasks, "num_tasks,num_nodes" },
+	{ t_cpt, "cpus_per_task" },
+	{ t_min_cpus, "min_cpus_node" },
+	{ t_min_mem, "pn_min_memory" },
+	{ t_tmp_disk, "pn_min_tmp_disk" },
+	{ t_features, "features" },
+	{ t_shared, "shared" },
+	{ t_contiguous, "contiguous" },
+	{ t_licenses, "licenses" },
+	{ t_command, "command" },
+	{ t_work_dir, "work_dir" },
+	{ t_comment, "comment" },
+	{ t_gres, "gres" },
+	{ t_gres_na, "gres" },
+	{ t_resv, "reservation" },
+	{ t_wckey, "wckey" },
+	{ t_cluster, "cluster" },
+	{ t_submit_line, "submit_line" },
+	{ t_tres_req, "tres_req_str" },
+	{ t_tres_alloc, "tres_alloc_str" },
+	{ t_array_str, "array_task_str" },
+	{ t_na, "" },
+	{ t_empty, "" },
+	{ t_star, "" },
+	{ t_null, "" },
+	{ t_sct, "" },
+	{ t_reqbsct, "" },
+	{ t_delay_boot, "" },
+};
+#undef RUN_SECS
+
+int cli_job_field_needs(const cli_field_t *f, fields_sel_t *sel)
+{
+	for (size_t i = 0; i < sizeof(job_needs) / sizeof(job_needs[0]); i++)
+		if (job_needs[i].text == f->text)
+			return fields_sel_add_list(sel, job_info_fields,
+						   job_needs[i].needs);
+	return -1;
+}

@@ -596,11 +596,13 @@ static int cmp_jobs(const void *pa, const void *pb)
 
 /* Every job: -j is matched here, since an array's tasks carry job ids of
  * their own that the controller's id filter would leave out. */
-static int load_jobs(slurm_msg_t *resp)
+static int load_jobs(slurm_msg_t *resp, const fields_sel_t *sel)
 {
 	job_info_request_msg_t req = { .user_id = NO_VAL32 };
 	int rc;
 
+	if (sel)
+		req.fields = *sel;
 	if (opt.all)
 		req.show_flags |= SHOW_ALL;
 	rc = cli_ctld_rpc(REQUEST_JOB_INFO, &req, resp);
@@ -708,7 +710,7 @@ static void print_steps(cli_format_t *fmt, const job_info_t **jobs, size_t n)
 static const job_info_t **select_jobs(const job_info_msg_t *m, expanded_t *ex,
 				      size_t *cnt)
 {
-	sort_item_t *items = NULL;
+	sort_item_t *items = xcalloc((size_t)m->cnt + 1, sizeof(*items));
 	const job_info_t **out;
 	size_t n = 0;
 
@@ -719,18 +721,16 @@ static const job_info_t **select_jobs(const job_info_msg_t *m, expanded_t *ex,
 			if (job_wanted_noid(j))
 				expand_tasks(j, ex);
 		} else if (job_wanted(j)) {
-			items = xrealloc(items, (n + 1) * sizeof(*items));
 			items[n] = (sort_item_t){ j, n };
 			n++;
 		}
 	}
+	if (ex->cnt)
+		items = xrealloc(items, (n + ex->cnt + 1) * sizeof(*items));
 	for (size_t i = 0; i < ex->cnt; i++) {
-		items = xrealloc(items, (n + 1) * sizeof(*items));
 		items[n] = (sort_item_t){ &ex->recs[i], n };
 		n++;
 	}
-	parse_sort(opt.sort ? opt.sort : opt.start ? "S" : opt.steps ? "P,i"
-		   : SORT_DEFAULT);
 	if (n)
 		qsort(items, n, sizeof(*items), cmp_jobs);
 	out = xcalloc(n + 1, sizeof(*out));
@@ -754,18 +754,53 @@ static void print_doc(const job_info_msg_t *m, const job_info_t **jobs,
 	xfree(sub.jobs);
 }
 
+/* The job fields this run reads (its filters, sort keys and columns),
+ * so that the controller packs only those; false if it needs them all. */
+static bool wanted_fields(const cli_format_t *fmt, fields_sel_t *sel)
+{
+	static const char filtered[] = "job_id,array_job_id,array_task_id,"
+		"array_task_str,job_state,user_id,partition,name,account,qos,"
+		"reservation";
+
+	if (opt.json || opt.yaml || opt.steps)
+		return false;
+	memset(sel, 0, sizeof(*sel));
+	if (fields_sel_add_list(sel, job_info_fields, filtered) < 0 ||
+	    (opt.nodes && fields_sel_add(sel, job_info_fields, "nodes") < 0))
+		return false;
+	for (size_t i = 0; i < fmt->cnt; i++)
+		if (cli_job_field_needs(fmt->cols[i].field, sel) < 0)
+			return false;
+	for (size_t i = 0; i < sort_key_cnt; i++) {
+		const cli_field_t *f = cli_field_by_letter(cli_job_fields,
+							   sort_keys[i].letter);
+
+		if (f && cli_job_field_needs(f, sel) < 0)
+			return false;
+	}
+	return true;
+}
+
 static int squeue_once(int iter)
 {
 	slurm_msg_t resp;
 	const job_info_msg_t *m;
 	const job_info_t **jobs;
 	expanded_t ex = { 0 };
-	cli_format_t fmt;
+	cli_format_t fmt = { 0 };
+	fields_sel_t sel;
+	bool doc = opt.json || opt.yaml;
 	size_t n;
 	int rc = 0;
 
-	if (load_jobs(&resp))
+	parse_sort(opt.sort ? opt.sort : opt.start ? "S" : opt.steps ? "P,i"
+		   : SORT_DEFAULT);
+	if (!doc)
+		build_format(&fmt);
+	if (load_jobs(&resp, !doc && wanted_fields(&fmt, &sel) ? &sel : NULL)) {
+		cli_format_free(&fmt);
 		return 1;
+	}
 	m = resp.data;
 	sort_ctx.now = time(NULL);
 	jobs = select_jobs(m, &ex, &n);
@@ -775,7 +810,7 @@ static int squeue_once(int iter)
 		rc = 1;
 		goto out;
 	}
-	if (opt.json || opt.yaml) {
+	if (doc) {
 		print_doc(m, jobs, n);
 		goto out;
 	}
@@ -785,14 +820,13 @@ static int squeue_once(int iter)
 		print_date();
 	if (opt.clusters)
 		printf("CLUSTER: %s\n", cli_conf()->cluster_name);
-	build_format(&fmt);
 	if (opt.steps)
 		print_steps(&fmt, jobs, n);
 	else
 		cli_output_table(stdout, &fmt, (const void *const *)jobs, n,
 				 &sort_ctx, !opt.no_header);
-	cli_format_free(&fmt);
 out:
+	cli_format_free(&fmt);
 	xfree(jobs);
 	xfree(ex.recs);
 	msg_free(&resp);

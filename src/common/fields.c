@@ -173,28 +173,110 @@ static void field_copy(const field_desc_t *f, void *dst, const void *src)
 	}
 }
 
-void fields_pack(buf_t *b, const field_desc_t *f, const void *rec)
+bool fields_sel_is_all(const fields_sel_t *s)
 {
-	for (; f->name; f++)
-		field_pack(b, f, rec);
+	if (!s)
+		return true;
+	for (int i = 0; i < FIELDS_SEL_WORDS; i++)
+		if (s->w[i])
+			return false;
+	return true;
 }
 
-int fields_unpack(buf_t *b, const field_desc_t *f, void *rec)
+static bool sel_has(const fields_sel_t *s, size_t i)
+{
+	return i < FIELDS_SEL_MAX && (s->w[i / 64] >> (i % 64) & 1);
+}
+
+int fields_sel_add(fields_sel_t *s, const field_desc_t *f, const char *name)
+{
+	for (size_t i = 0; f[i].name && i < FIELDS_SEL_MAX; i++) {
+		if (!strcmp(f[i].name, name)) {
+			s->w[i / 64] |= (uint64_t)1 << (i % 64);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int fields_sel_add_list(fields_sel_t *s, const field_desc_t *f,
+			const char *names)
+{
+	char buf[64];
+	int rc = 0;
+
+	while (names && *names) {
+		size_t n = strcspn(names, ",");
+
+		if (n && n < sizeof(buf)) {
+			memcpy(buf, names, n);
+			buf[n] = '\0';
+			if (fields_sel_add(s, f, buf) < 0)
+				rc = -1;
+		} else if (n) {
+			rc = -1;
+		}
+		names += n + (names[n] == ',');
+	}
+	return rc;
+}
+
+void fields_sel_pack(buf_t *b, const fields_sel_t *s)
+{
+	for (int i = 0; i < FIELDS_SEL_WORDS; i++)
+		pack64(b, s ? s->w[i] : 0);
+}
+
+int fields_sel_unpack(buf_t *b, fields_sel_t *s)
+{
+	for (int i = 0; i < FIELDS_SEL_WORDS; i++)
+		if (unpack64(b, &s->w[i]) < 0)
+			return -1;
+	return 0;
+}
+
+void fields_pack_sel(buf_t *b, const field_desc_t *f, const void *rec,
+		     const fields_sel_t *s)
+{
+	if (fields_sel_is_all(s)) {
+		for (; f->name; f++)
+			field_pack(b, f, rec);
+		return;
+	}
+	for (size_t i = 0; f[i].name; i++)
+		if (sel_has(s, i))
+			field_pack(b, &f[i], rec);
+}
+
+void fields_pack(buf_t *b, const field_desc_t *f, const void *rec)
+{
+	fields_pack_sel(b, f, rec, NULL);
+}
+
+int fields_unpack_sel(buf_t *b, const field_desc_t *f, void *rec,
+		      const fields_sel_t *s)
 {
 	size_t start = buf_offset(b);
-	const field_desc_t *i;
+	bool all = fields_sel_is_all(s);
+	size_t i;
 
-	for (i = f; i->name; i++) {
-		if (field_unpack(b, i, rec) < 0)
+	for (i = 0; f[i].name; i++) {
+		if ((all || sel_has(s, i)) && field_unpack(b, &f[i], rec) < 0)
 			goto fail;
 	}
 	return 0;
 fail:
 	/* Only the fields this call set: the rest may hold foreign data. */
-	for (const field_desc_t *j = f; j < i; j++)
-		field_free(j, rec);
+	for (size_t j = 0; j < i; j++)
+		if (all || sel_has(s, j))
+			field_free(&f[j], rec);
 	buf_set_offset(b, start);
 	return -1;
+}
+
+int fields_unpack(buf_t *b, const field_desc_t *f, void *rec)
+{
+	return fields_unpack_sel(b, f, rec, NULL);
 }
 
 void fields_free(const field_desc_t *f, void *rec)

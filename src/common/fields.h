@@ -7,7 +7,9 @@
 #ifndef SLUICE_FIELDS_H
 #define SLUICE_FIELDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/pack.h"
 
@@ -40,6 +42,31 @@ int  fields_unpack(buf_t *b, const field_desc_t *f, void *rec);
 void fields_free(const field_desc_t *f, void *rec);
 /* Deep copy src into zeroed dst. */
 void fields_copy(const field_desc_t *f, void *dst, const void *src);
+
+/* A choice of a table's fields: bit i of w[i / 64] picks the table's i-th
+ * field.  No bit set means every field (what a request that names none
+ * gets).  Tables of up to FIELDS_SEL_MAX fields. */
+#define FIELDS_SEL_WORDS 2
+#define FIELDS_SEL_MAX (64 * FIELDS_SEL_WORDS)
+typedef struct {
+	uint64_t w[FIELDS_SEL_WORDS];
+} fields_sel_t;
+
+bool fields_sel_is_all(const fields_sel_t *s);
+/* Add the field called name (a member name of the table); -1 if the
+ * table has none. */
+int  fields_sel_add(fields_sel_t *s, const field_desc_t *f, const char *name);
+/* Add each name of a comma-separated list; -1 if one is unknown. */
+int  fields_sel_add_list(fields_sel_t *s, const field_desc_t *f,
+			 const char *names);
+void fields_sel_pack(buf_t *b, const fields_sel_t *s);
+int  fields_sel_unpack(buf_t *b, fields_sel_t *s);
+/* As fields_pack/fields_unpack for the chosen fields only (s NULL: all).
+ * Unpacking leaves the others as they were (zeroed, for a new record). */
+void fields_pack_sel(buf_t *b, const field_desc_t *f, const void *rec,
+		     const fields_sel_t *s);
+int  fields_unpack_sel(buf_t *b, const field_desc_t *f, void *rec,
+		       const fields_sel_t *s);
 
 /* One field (tagrec.h builds self-describing records from these). */
 void   fields_pack_one(buf_t *b, const field_desc_t *f, const void *rec);

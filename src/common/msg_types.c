@@ -588,6 +588,7 @@ static void job_info_request_pack(buf_t *b, const void *data)
 	pack_time(b, m->last_update);
 	pack32_array(b, m->job_ids, m->job_id_cnt);
 	pack32(b, m->user_id);
+	fields_sel_pack(b, &m->fields);
 }
 
 static void job_info_request_free(void *data)
@@ -605,7 +606,8 @@ static int job_info_request_unpack(buf_t *b, void **data)
 	if (unpack16(b, &m->show_flags) < 0 ||
 	    unpack_time(b, &m->last_update) < 0 ||
 	    unpack32_array(b, &m->job_ids, &m->job_id_cnt, PACK_MAX_ARRAY_LEN) < 0 ||
-	    unpack32(b, &m->user_id) < 0) {
+	    unpack32(b, &m->user_id) < 0 ||
+	    fields_sel_unpack(b, &m->fields) < 0) {
 		job_info_request_free(m);
 		return -1;
 	}
@@ -904,7 +906,47 @@ _Static_assert(offsetof(job_step_info_msg_t, cnt) == offsetof(rec_list_t, cnt), 
 		rec_list_free(d, fields, sizeof(rec_t));                       \
 	}
 
-REC_LIST_FUNCS(job_list, job_info_fields, job_info_t)
+/* RESPONSE_JOB_INFO: time, count, the fields chosen, then each job's
+ * chosen fields (job_mgr_rpc_info packs the same from its records). */
+static void job_list_pack(buf_t *b, const void *d)
+{
+	const job_info_msg_t *m = d;
+
+	pack_time(b, m->last_update);
+	pack32(b, m->cnt);
+	fields_sel_pack(b, &m->fields);
+	for (uint32_t i = 0; i < m->cnt; i++)
+		fields_pack_sel(b, job_info_fields, &m->jobs[i], &m->fields);
+}
+
+static void job_list_free(void *d)
+{
+	rec_list_free(d, job_info_fields, sizeof(job_info_t));
+}
+
+static int job_list_unpack(buf_t *b, void **d)
+{
+	job_info_msg_t *m = xmalloc(sizeof(*m));
+	uint32_t cnt;
+
+	if (unpack_time(b, &m->last_update) < 0 || unpack32(b, &cnt) < 0 ||
+	    fields_sel_unpack(b, &m->fields) < 0)
+		goto error;
+	/* Every record takes at least one byte: a cheap sanity cap. */
+	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b))
+		goto error;
+	m->jobs = xcalloc(cnt ? cnt : 1, sizeof(*m->jobs));
+	for (m->cnt = 0; m->cnt < cnt; m->cnt++)
+		if (fields_unpack_sel(b, job_info_fields, &m->jobs[m->cnt],
+				      &m->fields) < 0)
+			goto error;
+	*d = m;
+	return 0;
+error:
+	job_list_free(m);
+	return -1;
+}
+
 REC_LIST_FUNCS(node_list, node_info_fields, node_info_t)
 REC_LIST_FUNCS(part_list, part_info_fields, part_info_t)
 REC_LIST_FUNCS(resv_list, resv_info_fields, resv_info_t)

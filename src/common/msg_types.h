@@ -186,6 +186,7 @@ typedef struct {
 	uint32_t *job_ids;        /* NULL-terminated semantics: job_id_cnt */
 	uint32_t  job_id_cnt;
 	uint32_t  user_id;        /* NO_VAL32 = all */
+	fields_sel_t fields;      /* job_info_fields the reply carries; none = all */
 } job_info_request_msg_t;
 
 typedef struct {
@@ -201,6 +202,8 @@ typedef struct {
 	time_t      last_update;
 	uint32_t    cnt;
 	job_info_t *jobs;
+	fields_sel_t fields;      /* what each record carries (none = all);
+				   * the others are zero */
 } job_info_msg_t;
 
 typedef struct {

@@ -927,12 +927,17 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 			sel[resp.cnt++] = j;
 		}
 	}
-	/* RESPONSE_JOB_INFO's body as msg_types.c packs a job_info_msg_t */
-	body = buf_create(64 + (size_t)resp.cnt * 640);
+	/* RESPONSE_JOB_INFO's body as msg_types.c packs a job_info_msg_t:
+	 * only the fields the client asked for (squeue: those its format,
+	 * filters and sort read). */
+	body = buf_create(64 + (size_t)resp.cnt *
+			  (fields_sel_is_all(&r->fields) ? 640 : 96));
 	pack_time(body, resp.last_update);
 	pack32(body, resp.cnt);
+	fields_sel_pack(body, &r->fields);
 	for (uint32_t k = 0; k < resp.cnt; k++)
-		fields_pack(body, job_info_fields, &sel[k]->info);
+		fields_pack_sel(body, job_info_fields, &sel[k]->info,
+				&r->fields);
 	xfree(sel);
 	net_reply_body(c, RESPONSE_JOB_INFO, body);
 }
