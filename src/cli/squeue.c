@@ -758,16 +758,28 @@ static void print_doc(const job_info_msg_t *m, const job_info_t **jobs,
  * so that the controller packs only those; false if it needs them all. */
 static bool wanted_fields(const cli_format_t *fmt, fields_sel_t *sel)
 {
-	static const char filtered[] = "job_id,array_job_id,array_task_id,"
-		"array_task_str,job_state,user_id,partition,name,account,qos,"
-		"reservation";
+	/* state and ids are always matched (-t default, -j, -r) */
+	static const char always[] = "job_id,array_job_id,array_task_id,"
+		"array_task_str,job_state";
+	const struct {
+		bool        used;
+		const char *field;
+	} filters[] = {
+		{ opt.uid_cnt > 0, "user_id" }, { opt.parts, "partition" },
+		{ opt.names, "name" }, { opt.accounts, "account" },
+		{ opt.qos, "qos" }, { opt.resv, "reservation" },
+		{ opt.nodes, "nodes" },
+	};
 
 	if (opt.json || opt.yaml || opt.steps)
 		return false;
 	memset(sel, 0, sizeof(*sel));
-	if (fields_sel_add_list(sel, job_info_fields, filtered) < 0 ||
-	    (opt.nodes && fields_sel_add(sel, job_info_fields, "nodes") < 0))
+	if (fields_sel_add_list(sel, job_info_fields, always) < 0)
 		return false;
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
+		if (filters[i].used &&
+		    fields_sel_add(sel, job_info_fields, filters[i].field) < 0)
+			return false;
 	for (size_t i = 0; i < fmt->cnt; i++)
 		if (cli_job_field_needs(fmt->cols[i].field, sel) < 0)
 			return false;

@@ -279,6 +279,19 @@ int fields_unpack(buf_t *b, const field_desc_t *f, void *rec)
 	return fields_unpack_sel(b, f, rec, NULL);
 }
 
+void fields_free_sel(const field_desc_t *f, void *rec, const fields_sel_t *s)
+{
+	if (!rec)
+		return;
+	if (fields_sel_is_all(s)) {
+		fields_free(f, rec);
+		return;
+	}
+	for (size_t i = 0; f[i].name; i++)
+		if (sel_has(s, i))
+			field_free(&f[i], rec);
+}
+
 void fields_free(const field_desc_t *f, void *rec)
 {
 	if (!rec)

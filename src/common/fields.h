@@ -68,6 +68,8 @@ void fields_pack_sel(buf_t *b, const field_desc_t *f, const void *rec,
 int  fields_unpack_sel(buf_t *b, const field_desc_t *f, void *rec,
 		       const fields_sel_t *s);
 
+void fields_free_sel(const field_desc_t *f, void *rec, const fields_sel_t *s);
+
 /* One field (tagrec.h builds self-describing records from these). */
 void   fields_pack_one(buf_t *b, const field_desc_t *f, const void *rec);
 /* Frees what the field held first; on failure it is left zeroed. */

@@ -108,7 +108,10 @@ static bool header_same(const msg_header_t *a, const msg_header_t *b)
 	       a->cred_len == b->cred_len && a->body_len == b->body_len;
 }
 
-int msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out)
+/* Header and credential for body into *out, with room for the body after
+ * them when the caller appends it. */
+static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
+		       bool room_for_body)
 {
 	msg_header_t h = { MSG_MAGIC, MSG_PROTOCOL_VERSION, type, MSG_FLAG_NONE,
 			   0, 0 };
@@ -132,13 +135,27 @@ int msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out)
 	}
 	h.cred_len = cred_len;
 	header_write(raw, &h);
-	b = buf_create(MSG_HEADER_LEN + cred_len + h.body_len);
+	b = buf_create(MSG_HEADER_LEN + cred_len +
+		       (room_for_body ? h.body_len : 0));
 	put_raw(b, raw, MSG_HEADER_LEN);
 	put_raw(b, cred, cred_len);
-	packbuf(b, body);
 	xfree(cred);
 	*out = b;
 	return SLURM_SUCCESS;
+}
+
+int msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out)
+{
+	int rc = encode_head(type, body, out, true);
+
+	if (rc == SLURM_SUCCESS)
+		packbuf(*out, body);
+	return rc;
+}
+
+int msg_encode_prefix(uint16_t type, const buf_t *body, buf_t **prefix)
+{
+	return encode_head(type, body, prefix, false);
 }
 
 int msg_encode(uint16_t type, const void *data, buf_t **out)

@@ -56,6 +56,9 @@ int  msg_encode(uint16_t type, const void *data, buf_t **out);
  * thread pack (the owner of the data) and another sign.  Added by the
  * protocol layer for net.c's signing workers. */
 int  msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out);
+/* The header and credential that go before body on the wire (the body is
+ * sent as it is, not copied: a squeue reply is megabytes). */
+int  msg_encode_prefix(uint16_t type, const buf_t *body, buf_t **prefix);
 /* Parse and check a header: magic, version, type known, lengths in caps. */
 int  msg_header_parse(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h);
 /* Authenticate (credential vs digest of raw header + body), then unpack.

@@ -919,9 +919,15 @@ static void job_list_pack(buf_t *b, const void *d)
 		fields_pack_sel(b, job_info_fields, &m->jobs[i], &m->fields);
 }
 
+/* The fields not chosen were never set: free only the chosen ones. */
 static void job_list_free(void *d)
 {
-	rec_list_free(d, job_info_fields, sizeof(job_info_t));
+	job_info_msg_t *m = d;
+
+	for (uint32_t i = 0; i < m->cnt; i++)
+		fields_free_sel(job_info_fields, &m->jobs[i], &m->fields);
+	xfree(m->jobs);
+	xfree(m);
 }
 
 static int job_list_unpack(buf_t *b, void **d)

@@ -518,7 +518,7 @@ static void conn_job_run(net_conn_t *c)
 		c->job_rc = msg_decode(c->raw, &c->h, c->in,
 				       c->in + c->h.cred_len, &c->msg);
 	else
-		c->job_rc = msg_encode_packed(c->reply_type, c->reply, &c->out);
+		c->job_rc = msg_encode_prefix(c->reply_type, c->reply, &c->out);
 }
 
 static void *pool_worker(void *arg)
@@ -598,20 +598,35 @@ static void conn_send(net_conn_t *c, uint16_t type, const void *data)
 }
 
 /* The signed reply is back; the connection is freed once it is flushed. */
+static void reply_body_done(const void *data, size_t len, void *arg)
+{
+	buf_destroy(arg);
+}
+
+/* The signed prefix (copied: it is small), then the packed body by
+ * reference: libevent frees it once sent. */
 static void conn_write(net_conn_t *c)
 {
-	buf_t *b = c->out;
+	buf_t *b = c->out, *body = c->reply;
+	struct evbuffer *out = bufferevent_get_output(c->bev);
 
 	c->out = NULL;
+	c->reply = NULL;
 	c->state = CONN_WRITING;
 	bufferevent_disable(c->bev, EV_READ);
 	evbuffer_drain(bufferevent_get_input(c->bev),
 		       evbuffer_get_length(bufferevent_get_input(c->bev)));
-	if (bufferevent_write(c->bev, buf_data(b), buf_len(b)) < 0) {
+	if (evbuffer_add(out, buf_data(b), buf_len(b)) < 0 ||
+	    (buf_len(body) &&
+	     evbuffer_add_reference(out, buf_data(body), buf_len(body),
+				    reply_body_done, body) < 0)) {
 		buf_destroy(b);
+		buf_destroy(body);
 		conn_free(c);
 		return;
 	}
+	if (!buf_len(body))
+		buf_destroy(body);
 	buf_destroy(b);
 	bufferevent_enable(c->bev, EV_WRITE);
 	conn_arm_timer(c);
@@ -694,8 +709,6 @@ static void conn_verified(net_conn_t *c)
 
 static void conn_signed(net_conn_t *c)
 {
-	buf_destroy(c->reply);
-	c->reply = NULL;
 	if (c->job_rc != SLURM_SUCCESS)
 		error("cannot encode %s for %s: %s", msg_type_name(c->reply_type),
 		      c->peer, slurm_strerror(c->job_rc));

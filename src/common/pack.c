@@ -134,7 +134,8 @@ static void buf_reserve(buf_t *b, size_t n)
 	size = b->size ? b->size : 64;
 	while (size < need)
 		size = size * 2 > size ? size * 2 : need;
-	b->data = xrealloc_sz(b->data, b->size, size);
+	/* no zeroing: bytes past len are written before they are read */
+	b->data = xrealloc(b->data, size);
 	b->size = size;
 }
 

@@ -2,6 +2,7 @@
 #include "common/xstring.h"
 
 #include <ctype.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,23 +39,34 @@ char *xstrdup_printf(const char *fmt, ...)
 	return s;
 }
 
-void xstrncat(char **dst, const char *src, size_t n)
+/* Append n bytes (no NUL among them).  Grows only when the block is full,
+ * by half again, so a string built piece by piece is not reallocated at
+ * every piece (the block's usable size is its capacity). */
+static void append(char **dst, const char *src, size_t n)
 {
-	size_t old;
+	size_t old = *dst ? strlen(*dst) : 0;
 
-	if (!src)
-		return;
-	n = strnlen(src, n);
-	old = *dst ? strlen(*dst) : 0;
-	*dst = xrealloc(*dst, old + n + 1);
+	if (!*dst || old + n + 1 > malloc_usable_size(*dst)) {
+		size_t want = old + n + 1;
+
+		if (old)
+			want += want / 2;
+		*dst = xrealloc(*dst, want);
+	}
 	memcpy(*dst + old, src, n);
 	(*dst)[old + n] = '\0';
+}
+
+void xstrncat(char **dst, const char *src, size_t n)
+{
+	if (src)
+		append(dst, src, strnlen(src, n));
 }
 
 void xstrcat(char **dst, const char *src)
 {
 	if (src)
-		xstrncat(dst, src, strlen(src));
+		append(dst, src, strlen(src));
 }
 
 void xstrcatc(char **dst, char c)
@@ -74,7 +86,7 @@ void xvstrfmtcat(char **dst, const char *fmt, va_list ap)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof(buf)) {
-		xstrncat(dst, buf, (size_t)n);
+		append(dst, buf, (size_t)n);
 	} else {
 		size_t old = *dst ? strlen(*dst) : 0;
 
