@@ -196,13 +196,21 @@ void cli_format_cell(char **line, const char *text, int width, bool right)
 	}
 	if (len > (size_t)width)
 		len = (size_t)width;
+	/* the cell whole at once: squeue writes one per column per job */
+	size_t old = *line ? strlen(*line) : 0, pad = (size_t)width - len;
+	char *p;
+
+	*line = xrealloc(*line, old + (size_t)width + 1);
+	p = *line + old;
 	if (right) {
-		for (size_t i = len; i < (size_t)width; i++)
-			xstrcatc(line, ' ');
-		xstrncat(line, text, len);
-	} else {
-		xstrncat(line, text, len);
-		for (size_t i = len; i < (size_t)width; i++)
-			xstrcatc(line, ' ');
+		memset(p, ' ', pad);
+		p += pad;
 	}
+	memcpy(p, text, len);
+	p += len;
+	if (!right) {
+		memset(p, ' ', pad);
+		p += pad;
+	}
+	*p = '\0';
 }
