@@ -103,6 +103,24 @@ def test_scancel_ends_setsid_escapee(cluster, timeout_job):
     assert c.wait_done(jid, 30) == "CANCELLED"
 
 
+def test_script_end_ends_left_behind_processes(cluster, timeout_job):
+    """The batch script exits while processes it started run on (one in
+    the background, one in a session of its own): the job still ends
+    COMPLETED, and nothing of it is left running.  (The stepd skips the
+    /proc scan only when it has no child left at all.)"""
+    c = cluster
+    marker, sl = marker_sleep(c, USER)
+    body = ("#!/bin/sh\n"
+            "%s 1000 &\n"
+            "( /usr/bin/setsid %s 1003 & )\n"
+            "exit 0\n" % (sl, sl))
+    path = c.write_file(USER, os.path.join(c.workdir(USER), "left-%s.sh" % marker), body)
+    jid = c.sbatch(["-J", "left", path], user=USER)
+    assert c.wait_done(jid, 60) == "COMPLETED", c.show_job(jid)
+    left = wait_no_procs(marker, 10)
+    assert not left, "still alive after the job ended: %s" % describe(left)
+
+
 def test_scancel_pending_job(cluster, timeout_job):
     c = cluster
     jid = c.sbatch(["--hold", "--wrap", "true"], user=USER)
