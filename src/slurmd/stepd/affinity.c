@@ -18,6 +18,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/stepd/env.h"
+#include "slurmd/stepd/lazy_lib.h"
 
 /* The machine CPUs this process may use, in order. */
 static int avail_cpus(int **out)
@@ -76,16 +77,55 @@ typedef struct {
 
 static plan_t plan;
 
+/* libhwloc is opened by the first step that binds (lazy_lib.h); the
+ * calls below go through these pointers (hwloc.h's inline helpers are
+ * written out here on top of them). */
+#define HW_FUNCS(X) X(hwloc_bitmap_first) X(hwloc_bitmap_next)             \
+	X(hwloc_get_nbobjs_by_depth) X(hwloc_get_obj_by_depth)              \
+	X(hwloc_get_type_depth) X(hwloc_topology_destroy)                   \
+	X(hwloc_topology_init) X(hwloc_topology_load)
+#define HW_PTR(f) static __typeof__(&f) hw_##f;
+#define HW_SYM(f) { #f, (void **) &hw_##f },
+HW_FUNCS(HW_PTR)
+static const lazy_sym_t hw_syms[] = { HW_FUNCS(HW_SYM) { NULL, NULL } };
+static lazy_lib_t hw_lib = { "task/affinity", SLUICE_HWLOC_LIBRARY, hw_syms, 0 };
+#define hwloc_bitmap_first hw_hwloc_bitmap_first
+#define hwloc_bitmap_next hw_hwloc_bitmap_next
+#define hwloc_topology_destroy hw_hwloc_topology_destroy
+#define hwloc_topology_init hw_hwloc_topology_init
+#define hwloc_topology_load hw_hwloc_topology_load
+
+static int nbobjs_by_type(hwloc_topology_t topo, hwloc_obj_type_t type)
+{
+	int d = hw_hwloc_get_type_depth(topo, type);
+
+	if (d == HWLOC_TYPE_DEPTH_UNKNOWN)
+		return 0;
+	if (d == HWLOC_TYPE_DEPTH_MULTIPLE)
+		return -1;
+	return (int) hw_hwloc_get_nbobjs_by_depth(topo, d);
+}
+
+static hwloc_obj_t obj_by_type(hwloc_topology_t topo, hwloc_obj_type_t type,
+			       unsigned idx)
+{
+	int d = hw_hwloc_get_type_depth(topo, type);
+
+	if (d < 0)
+		return NULL;
+	return hw_hwloc_get_obj_by_depth(topo, d, idx);
+}
+
 /* hwloc objects of a type, as cpu_set_t limited to allowed, in order;
  * the empty ones dropped. */
 static int objs(hwloc_topology_t topo, hwloc_obj_type_t type,
 		const cpu_set_t *allowed, cpu_set_t **out)
 {
-	int n = hwloc_get_nbobjs_by_type(topo, type), k = 0;
+	int n = nbobjs_by_type(topo, type), k = 0;
 
 	*out = xcalloc((size_t) (n > 0 ? n : 1), sizeof(cpu_set_t));
 	for (int i = 0; i < n; i++) {
-		hwloc_obj_t o = hwloc_get_obj_by_type(topo, type, (unsigned) i);
+		hwloc_obj_t o = obj_by_type(topo, type, (unsigned) i);
 		int pu;
 
 		CPU_ZERO(&(*out)[k]);
@@ -294,7 +334,8 @@ int affinity_plan(const affinity_req_t *r)
 	plan.ntasks = r->ntasks;
 	plan.sets = xcalloc(r->ntasks + 1, sizeof(cpu_set_t));
 	allowed_set(r->allowed, &avail);
-	if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
+	if (lazy_lib_load(&hw_lib) < 0 || hwloc_topology_init(&topo) < 0 ||
+	    hwloc_topology_load(topo) < 0) {
 		error("task/affinity: hwloc cannot load the topology");
 		cpu_bind_free(&b);
 		xfree(autobind);

@@ -49,7 +49,34 @@ void step_pmix_destroy(step_pmix_t *x)
 
 #include "common/hostlist.h"
 #include "common/io_frame.h"
+#include "slurmd/stepd/lazy_lib.h"
 #include "slurmd/stepd/step_acct.h"
+
+/* libpmix is opened by the first --mpi=pmix step (lazy_lib.h); the
+ * calls below go through these pointers. */
+#define PX_FUNCS(X) X(PMIx_Data_array_destruct) X(PMIx_Error_string)      \
+	X(PMIx_Info_load) X(PMIx_Value_destruct) X(PMIx_generate_ppn)      \
+	X(PMIx_generate_regex) X(PMIx_server_deregister_nspace)            \
+	X(PMIx_server_finalize) X(PMIx_server_init)                        \
+	X(PMIx_server_register_client) X(PMIx_server_register_nspace)      \
+	X(PMIx_server_setup_fork)
+#define PX_PTR(f) static __typeof__(&f) px_##f;
+#define PX_SYM(f) { #f, (void **) &px_##f },
+PX_FUNCS(PX_PTR)
+static const lazy_sym_t px_syms[] = { PX_FUNCS(PX_SYM) { NULL, NULL } };
+static lazy_lib_t px_lib = { "mpi/pmix", SLUICE_PMIX_LIBRARY, px_syms, 0 };
+#define PMIx_Data_array_destruct px_PMIx_Data_array_destruct
+#define PMIx_Error_string px_PMIx_Error_string
+#define PMIx_Info_load px_PMIx_Info_load
+#define PMIx_Value_destruct px_PMIx_Value_destruct
+#define PMIx_generate_ppn px_PMIx_generate_ppn
+#define PMIx_generate_regex px_PMIx_generate_regex
+#define PMIx_server_deregister_nspace px_PMIx_server_deregister_nspace
+#define PMIx_server_finalize px_PMIx_server_finalize
+#define PMIx_server_init px_PMIx_server_init
+#define PMIx_server_register_client px_PMIx_server_register_client
+#define PMIx_server_register_nspace px_PMIx_server_register_nspace
+#define PMIx_server_setup_fork px_PMIx_server_setup_fork
 
 typedef struct {
 	pmix_modex_cbfunc_t cb;
@@ -444,7 +471,11 @@ static int _server_init(step_pmix_t *x)
 
 step_pmix_t *step_pmix_create(step_t *st)
 {
-	step_pmix_t *x = xmalloc(sizeof(*x));
+	step_pmix_t *x;
+
+	if (lazy_lib_load(&px_lib) < 0)
+		return NULL;
+	x = xmalloc(sizeof(*x));
 
 	x->st = st;
 	x->wake[0] = x->wake[1] = -1;
