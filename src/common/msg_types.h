@@ -400,6 +400,8 @@ typedef struct {
 	char     *cpu_bind;       /* allocated cores on the node, "0-1" */
 	uint32_t  nice;
 	char     *gpu_idx;        /* GPU (gres) indexes on the node, "0-1" */
+	char     *gids;           /* the user's groups, "27,100", looked up by
+				   * the controller; NULL: the node asks NSS */
 } batch_launch_msg_t;
 
 /* Controller -> slurmd: signal a job's processes or end them. */

@@ -22,6 +22,7 @@
 #include "ctld/journal.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
+#include "ctld/user_groups.h"
 #include "slurm/slurm_errno.h"
 
 /* Records are packed when they are journaled or snapshotted, and the
@@ -160,6 +161,7 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	l->uid = i->user_id;
 	l->gid = i->group_id;
 	l->user_name = xstrdup(i->user_name);
+	l->gids = user_groups_str(i->user_name, i->user_id, i->group_id);
 	l->job_name = xstrdup(i->name);
 	l->partition = xstrdup(i->partition);
 	l->account = xstrdup(i->account);

@@ -308,6 +308,36 @@ def test_default_output_in_chdir_and_parsable(cluster):
         assert f.read().strip() == other
 
 
+def test_job_runs_with_the_users_supplementary_groups(cluster):
+    """The batch script runs with the user's uid, primary group and every
+    supplementary group (the controller sends the list; the node does not
+    ask NSS per job), and no group of root's."""
+    import grp
+    import pwd
+    import subprocess
+    c = cluster
+    user = "sluice_u2"
+    name = "sluice_tgrp"
+    try:
+        grp.getgrnam(name)
+    except KeyError:
+        subprocess.run(["groupadd", name], check=True)
+    subprocess.run(["usermod", "-aG", name, user], check=True)
+    pw = pwd.getpwnam(user)
+    want = sorted(set(os.getgrouplist(user, pw.pw_gid)))
+    assert grp.getgrnam(name).gr_gid in want, want
+    base = c.workdir(user)
+    r = c.run(["sbatch", "--parsable", "-o", os.path.join(base, "groups-%j.out"),
+               "--wrap", "/usr/bin/id -G; /usr/bin/id -g"], user=user, cwd=base)
+    assert r.rc == 0, r
+    jid = int(r.out)
+    assert c.wait_done(jid, 60) == "COMPLETED"
+    with open(os.path.join(base, "groups-%d.out" % jid)) as f:
+        lines = f.read().split("\n")
+    assert sorted(int(g) for g in lines[0].split()) == want, lines
+    assert int(lines[1]) == pw.pw_gid, lines
+
+
 def test_script_on_stdin_and_failed_exit(cluster):
     """A script read from stdin runs; a non-zero exit ends FAILED with
     ExitCode=N:0."""

@@ -23,6 +23,7 @@
 #include "../../src/ctld/job_res.c"
 #include "../../src/ctld/job_array.c"
 #include "../../src/ctld/stats.c"
+#include "../../src/ctld/user_groups.c"
 #include "../../src/ctld/priority.c"
 #include "../../src/ctld/bf_map.c"
 #include "../../src/ctld/backfill.c"
