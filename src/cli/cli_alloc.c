@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
+#include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -47,7 +47,7 @@ int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 {
 	job_desc_t *d = &o->desc;
 	char cwd[PATH_MAX];
-	struct passwd *pw;
+	char user[256];
 	slurm_msg_t resp;
 	int rc;
 
@@ -59,8 +59,8 @@ int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		d->work_dir = xstrdup(cwd);
 	d->user_id = getuid();
 	d->group_id = getgid();
-	if ((pw = getpwuid(d->user_id)))
-		d->user_name = xstrdup(pw->pw_name);
+	if (uid_cache_name(d->user_id, user, sizeof(user)) == 0)
+		d->user_name = xstrdup(user);
 	d->submit_host = _host();
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_DIR", cwd);
 	rc = cli_ctld_rpc(REQUEST_RESOURCE_ALLOCATION, d, &resp);

@@ -54,16 +54,23 @@ void cli_init_noconf(const char *prog, int verbosity)
 	log_init(cli.prog, opts, NULL);
 }
 
+const slurm_conf_t *cli_conf_load(char *err, size_t errlen)
+{
+	if (!cli.conf)
+		cli.conf = conf_load(NULL, err, errlen);
+	return cli.conf;
+}
+
 void cli_init(const char *prog, int verbosity)
 {
+	static bool auth_ready;
 	char err[512] = "";
 	int rc;
 
 	cli_init_noconf(prog, verbosity);
-	if (cli.conf)
+	if (auth_ready)
 		return;
-	cli.conf = conf_load(NULL, err, sizeof(err));
-	if (!cli.conf) {
+	if (!cli_conf_load(err, sizeof(err))) {
 		error("%s", err[0] ? err : "Unable to process configuration file");
 		exit(1);
 	}
@@ -76,6 +83,7 @@ void cli_init(const char *prog, int verbosity)
 		      slurm_strerror(rc));
 		exit(1);
 	}
+	auth_ready = true;
 }
 
 const slurm_conf_t *cli_conf(void)

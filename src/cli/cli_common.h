@@ -18,6 +18,9 @@
 
 void cli_init(const char *prog, int verbosity);
 void cli_init_noconf(const char *prog, int verbosity);
+/* slurm.conf, read once per process and kept (the SPANK stack needs it
+ * before cli_init()): NULL with err filled when it cannot be loaded. */
+const slurm_conf_t *cli_conf_load(char *err, size_t errlen);
 const slurm_conf_t *cli_conf(void);
 const char *cli_prog(void);
 

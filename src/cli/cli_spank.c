@@ -3,19 +3,19 @@
 
 #include <stdlib.h>
 
+#include "cli/cli_common.h"
 #include "common/conf.h"
 #include "common/log.h"
 
 spank_stack_t *cli_spank_start(spank_context_t ctx)
 {
 	char err[512] = "";
-	slurm_conf_t *c = conf_load(NULL, err, sizeof(err));
+	const slurm_conf_t *c = cli_conf_load(err, sizeof(err));
 	spank_stack_t *s;
 
 	if (!c)
 		return NULL;
 	s = spank_stack_create(ctx, c->plugstack_config, c->plugin_dir, NULL);
-	conf_destroy(c);
 	if (!s || spank_stack_call(s, SPANK_CB_INIT, NULL, NULL) < 0) {
 		/* Slurm's wording differs between srun and the allocators */
 		error(ctx == S_CTX_LOCAL ? "Plug-in initialization failed"

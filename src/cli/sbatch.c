@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
+#include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -168,7 +168,7 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 		      char **argv, int first)
 {
 	job_desc_t *d = &o->desc;
-	struct passwd *pw;
+	char user[256];
 	char *wd = absolute_dir(d->work_dir), *cwd = absolute_dir(NULL);
 
 	xfree(d->work_dir);
@@ -180,8 +180,8 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 		d->user_id = getuid();
 	if (!o->gid_set)
 		d->group_id = getgid();
-	if ((pw = getpwuid(d->user_id)))
-		d->user_name = xstrdup(pw->pw_name);
+	if (uid_cache_name(d->user_id, user, sizeof(user)) == 0)
+		d->user_name = xstrdup(user);
 	d->submit_host = short_hostname();
 	d->submit_line = join_args(argc, argv);
 	d->environment = cli_env_export(d->export_env, environ);

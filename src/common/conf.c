@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@
 #define CONF_MAX_LINE          (1024 * 1024)
 
 static int conf_read_file(conf_state_t *st, const char *path);
-static int conf_check_preempt(conf_state_t *st, const slurm_conf_t *c);
+static int conf_check_preempt(conf_state_t *st);
 
 int conf_fail(conf_state_t *st, const char *fmt, ...)
 {
@@ -390,7 +391,8 @@ static void conf_state_free(conf_state_t *st)
 	size_t n = conf_key_count();
 
 	for (size_t i = 0; i < n; i++) {
-		xfree(st->raw[i]);
+		if (st->raw)
+			xfree(st->raw[i]);
 		xfree(st->raw_where[i]);
 	}
 	xfree(st->raw);
@@ -430,10 +432,13 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 	if (!rc)
 		rc = conf_records_finish(&st);
 	if (!rc) {
-		conf_keys_build_kv(&st);
 		c->node_index = st.node_idx;
 		st.node_idx = NULL;
-		rc = conf_check_preempt(&st, c);
+		rc = conf_check_preempt(&st);
+	}
+	if (!rc) {              /* for conf_kv(), later */
+		c->raw = st.raw;
+		st.raw = NULL;
 	}
 	conf_state_free(&st);
 	if (rc < 0) {
@@ -443,11 +448,13 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 	return c;
 }
 
-/* As Slurm: a preemption plugin with PreemptMode=OFF is refused. */
-static int conf_check_preempt(conf_state_t *st, const slurm_conf_t *c)
+/* As Slurm: a preemption plugin with PreemptMode=OFF is refused.  Unset,
+ * PreemptType is preempt/none and PreemptMode OFF. */
+static int conf_check_preempt(conf_state_t *st)
 {
-	const char *type = conf_get(c, "PreemptType");
-	const char *mode = conf_get(c, "PreemptMode");
+	int ti = conf_key_find("PreemptType"), mi = conf_key_find("PreemptMode");
+	const char *type = ti < 0 ? NULL : st->raw[ti];
+	const char *mode = mi < 0 ? NULL : st->raw[mi];
 
 	if (type && strcasecmp(type, "preempt/none") &&
 	    (!mode || !strcasecmp(mode, "OFF"))) {
@@ -482,6 +489,11 @@ void conf_destroy(slurm_conf_t *c)
 		xfree(c->kv[i].value);
 	}
 	xfree(c->kv);
+	if (c->raw) {
+		for (size_t i = 0; i < conf_key_count(); i++)
+			xfree(c->raw[i]);
+		xfree(c->raw);
+	}
 	xfree(c);
 }
 
@@ -511,13 +523,37 @@ const conf_part_t *conf_find_part(const slurm_conf_t *c, const char *name)
 	return NULL;
 }
 
+/* Guards building the list; a conf is shared by the daemons' threads. */
+static pthread_mutex_t conf_kv_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const conf_kv_t *conf_kv(const slurm_conf_t *c, size_t *cnt,
+			 size_t *show_cnt)
+{
+	slurm_conf_t *w = (slurm_conf_t *)c;   /* the cache inside c */
+
+	pthread_mutex_lock(&conf_kv_lock);
+	if (!w->kv_built) {
+		conf_keys_build_kv(w);
+		w->kv_built = true;
+	}
+	pthread_mutex_unlock(&conf_kv_lock);
+	*cnt = c->kv_cnt;
+	if (show_cnt)
+		*show_cnt = c->kv_show_cnt;
+	return c->kv;
+}
+
 const char *conf_get(const slurm_conf_t *c, const char *key)
 {
+	const conf_kv_t *kv;
+	size_t n;
+
 	if (!c || !key)
 		return NULL;
-	for (size_t i = 0; i < c->kv_cnt; i++)
-		if (!strcasecmp(c->kv[i].key, key))
-			return c->kv[i].value;
+	kv = conf_kv(c, &n, NULL);
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(kv[i].key, key))
+			return kv[i].value;
 	return NULL;
 }
 

@@ -9,9 +9,12 @@
  * value fails the whole load with "file:line: message" in err and nothing
  * is returned: a caller never sees a half-parsed config.
  *
- * kv holds the effective value of every known key, spelled and ordered as
- * `scontrol show config` prints them (first kv_show_cnt entries), then the
- * keys the file set that scontrol does not print (AccountingStoragePass...).
+ * conf_kv() gives the effective value of every known key, spelled and
+ * ordered as `scontrol show config` prints them (first show_cnt entries),
+ * then the keys the file set that scontrol does not print
+ * (AccountingStoragePass...).  That list is built the first time conf_kv()
+ * or conf_get() asks for it: a command never does, and building it costs
+ * more than the parse.
  */
 #ifndef SLUICE_CONF_H
 #define SLUICE_CONF_H
@@ -168,12 +171,12 @@ typedef struct slurm_conf {
 	conf_part_t *parts;
 	size_t       part_cnt;
 
-	conf_kv_t   *kv;              /* every key with its effective value */
+	/* private: conf_kv() builds these on first use, from raw */
+	conf_kv_t   *kv;
 	size_t       kv_cnt;
-	/* The first kv_show_cnt entries are what `scontrol show config`
-	 * prints (the controller adds its runtime keys); the rest are keys
-	 * the file set that scontrol does not print. */
 	size_t       kv_show_cnt;
+	bool         kv_built;
+	char       **raw;             /* per scalar key: the value the file set */
 
 	void        *node_index;      /* private: name -> node, for conf_find_node */
 } slurm_conf_t;
@@ -188,6 +191,12 @@ const conf_node_t *conf_find_node(const slurm_conf_t *c, const char *name);
 const conf_part_t *conf_find_part(const slurm_conf_t *c, const char *name);
 /* Value for a key as `scontrol show config` prints it, or NULL. */
 const char   *conf_get(const slurm_conf_t *c, const char *key);
+/* Every key with its value (*cnt of them), in `scontrol show config` order;
+ * the first *show_cnt are what it prints (the controller adds its runtime
+ * keys), the rest keys the file set that it does not print.  show_cnt may
+ * be NULL.  Owned by c. */
+const conf_kv_t *conf_kv(const slurm_conf_t *c, size_t *cnt,
+			 size_t *show_cnt);
 /* Expand %n (node name) and %h (hostname) in a path; caller frees. */
 char         *conf_expand_node_path(const char *pattern, const char *node_name);
 /* The directory of slurm.conf, where gres.conf, plugstack.conf live. */

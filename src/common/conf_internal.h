@@ -77,8 +77,9 @@ int  conf_key_set(conf_state_t *st, int idx, const char *value);
 void conf_keys_defaults(conf_state_t *st);
 /* After parsing: derived values (SlurmctldHost, ports). */
 int  conf_keys_finish(conf_state_t *st);
-/* Build c->kv in `scontrol show config` order. */
-void conf_keys_build_kv(conf_state_t *st);
+/* Build c->kv in `scontrol show config` order, from the struct and c->raw
+ * (may be NULL: nothing set). */
+void conf_keys_build_kv(slurm_conf_t *c);
 /* Free every string field the table owns in c. */
 void conf_keys_free(slurm_conf_t *c);
 

@@ -8,7 +8,6 @@
 #include "common/conf_params.h"
 
 #include <ctype.h>
-#include <pwd.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -351,8 +351,13 @@ size_t conf_key_count(void)
 
 int conf_key_find(const char *key)
 {
+	int first = tolower((unsigned char)key[0]);
+
+	/* The first letter weeds out nearly every key before strcasecmp. */
 	for (size_t i = 0; i < CONF_KEY_CNT; i++)
-		if (conf_keys[i].name && !strcasecmp(conf_keys[i].name, key))
+		if (conf_keys[i].name &&
+		    tolower((unsigned char)conf_keys[i].name[0]) == first &&
+		    !strcasecmp(conf_keys[i].name, key))
 			return (int)i;
 	return -1;
 }
@@ -410,14 +415,16 @@ static int ck_range(const char *s, bool allow_single, uint64_t *lo, uint64_t *hi
 
 static int ck_user(const char *s, uint32_t *uid)
 {
-	struct passwd *pw = getpwnam(s);
+	char name[256];
+	uid_t u;
 	uint64_t v;
 
-	if (pw) {
-		*uid = pw->pw_uid;
+	if (uid_cache_by_name(s, &u, NULL) == 0) {
+		*uid = (uint32_t)u;
 		return 0;
 	}
-	if (ck_num(s, UINT32_MAX - 1, &v) == 0 && getpwuid((uid_t)v)) {
+	if (ck_num(s, UINT32_MAX - 1, &v) == 0 &&
+	    uid_cache_name((uid_t)v, name, sizeof(name)) == 0) {
 		*uid = (uint32_t)v;
 		return 0;
 	}
@@ -938,16 +945,15 @@ static char *show_max_node_cnt(conf_state_t *st, const conf_key_t *k)
 static char *show_user(conf_state_t *st, const conf_key_t *k)
 {
 	const char *name = *(char **)ck_field(st, k);
+	char pw_name[256];
 	uint32_t uid = 0;
 
 	if (!name)
 		return xstrdup("(null)");
-	struct passwd *pw;
-
 	if (ck_user(name, &uid) < 0)
 		return xstrdup_printf("%s(?)", name);
-	if ((pw = getpwuid((uid_t)uid)))
-		name = pw->pw_name;
+	if (uid_cache_name((uid_t)uid, pw_name, sizeof(pw_name)) == 0)
+		name = pw_name;
 	return xstrdup_printf("%s(%u)", name, uid);
 }
 
@@ -978,9 +984,11 @@ static bool ck_multifactor(const slurm_conf_t *c)
 	return c->priority_type && strstr(c->priority_type, "multifactor");
 }
 
-void conf_keys_build_kv(conf_state_t *st)
+void conf_keys_build_kv(slurm_conf_t *c)
 {
-	slurm_conf_t *c = st->c;
+	char **none = c->raw ? NULL : xcalloc(CONF_KEY_CNT, sizeof(char *));
+	conf_state_t state = { .c = c, .raw = c->raw ? c->raw : none };
+	conf_state_t *st = &state;
 
 	for (size_t i = 0; i < CONF_KEY_CNT; i++) {
 		const conf_key_t *k = &conf_keys[i];
@@ -1019,4 +1027,5 @@ void conf_keys_build_kv(conf_state_t *st)
 		    ((k->flags & CKF_MF) && !ck_multifactor(c)))
 			ck_kv_add(c, k->name, xstrdup(st->raw[i]));
 	}
+	xfree(none);
 }

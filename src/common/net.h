@@ -5,7 +5,9 @@
  * their event loop: the handler runs on the loop thread with an
  * authenticated, unpacked message and answers with net_reply*() now or
  * later (e.g. after the journal is on disk).  The connection is freed once
- * the reply is flushed, or when the peer goes away.
+ * the reply is flushed, or when the peer goes away.  The server half
+ * (net_server.c) is not in libslurmfull but in the static library
+ * slurmserver, which the daemons link: the commands need no libevent.
  */
 #ifndef SLUICE_NET_H
 #define SLUICE_NET_H

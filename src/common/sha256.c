@@ -6,6 +6,7 @@
  * message is hashed whole by its sender and its receiver, so with large
  * answers (squeue over 50,000 jobs: 30 MB) this is most of their cost.
  */
+#include <pthread.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -134,7 +135,10 @@ static int _cpu_has_shani(void)
 
 static void (*_blocks)(uint32_t h[8], const uint8_t *p, size_t n) = _blocks_c;
 
-__attribute__((constructor))
+static pthread_once_t _pick_once = PTHREAD_ONCE_INIT;
+
+/* On first use, not at load: CPUID traps to the hypervisor in a VM, and
+ * most processes that load the library (every command) hash nothing. */
 static void _pick_impl(void)
 {
 #ifdef HAVE_SHANI_CODE
@@ -145,6 +149,7 @@ static void _pick_impl(void)
 
 int sha256_use_accel(int on)
 {
+	pthread_once(&_pick_once, _pick_impl);
 	_blocks = _blocks_c;
 #ifdef HAVE_SHANI_CODE
 	if (on && _cpu_has_shani())
@@ -165,6 +170,7 @@ void sha256_init(sha256_t *s)
 		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 	};
 
+	pthread_once(&_pick_once, _pick_impl);
 	memcpy(s->h, iv, sizeof(iv));
 	s->bytes = 0;
 	s->fill = 0;

@@ -50,11 +50,12 @@ void config_info_rpc(net_conn_t *conn, slurm_msg_t *msg)
 	char bufs[4][64];
 	kvlist_t l = { 0 };
 	config_info_msg_t resp = { 0 };
-	size_t i, r = 0;
+	size_t i, r = 0, kv_cnt;
+	const conf_kv_t *kv = conf_kv(c, &kv_cnt, NULL);
 
 	_runtime(rt, bufs);
-	for (i = 0; i < c->kv_cnt; i++) {
-		const char *k = c->kv[i].key;
+	for (i = 0; i < kv_cnt; i++) {
+		const char *k = kv[i].key;
 		bool dup = false;
 
 		while (r < 4 && strcasecmp(rt[r][0], k) < 0) {
@@ -65,7 +66,7 @@ void config_info_rpc(net_conn_t *conn, slurm_msg_t *msg)
 			if (!strcasecmp(rt[q][0], k))
 				dup = true;
 		if (!dup)
-			_push(&l, k, c->kv[i].value);
+			_push(&l, k, kv[i].value);
 	}
 	for (; r < 4; r++)
 		_push(&l, rt[r][0], rt[r][1]);

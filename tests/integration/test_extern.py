@@ -227,7 +227,7 @@ def _pam_conf(c, node):
     os.makedirs(d, exist_ok=True)
     os.chmod(d, 0o755)
     with open(os.path.join(d, "sluice-adopt"), "w") as f:
-        f.write(PAM_SERVICE % (os.path.join(_build(), "lib",
+        f.write(PAM_SERVICE % (os.path.join(_build(), "lib", "security",
                                             "pam_slurm_adopt.so"), node))
     os.chmod(os.path.join(d, "sluice-adopt"), 0o644)
     return d

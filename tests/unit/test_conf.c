@@ -570,11 +570,14 @@ static void test_kv(void **state)
 	char *path = data_path("minimal.conf");
 	char err[512] = "";
 	slurm_conf_t *c = conf_load(path, err, sizeof(err));
+	const conf_kv_t *kv;
+	size_t kv_cnt, show_cnt;
 
 	if (!c)
 		fail_msg("%s", err);
+	kv = conf_kv(c, &kv_cnt, &show_cnt);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		assert_string_equal(c->kv[i].key, order[i]);
+		assert_string_equal(kv[i].key, order[i]);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const char *v = conf_get(c, want[i].key);
 
@@ -584,7 +587,7 @@ static void test_kv(void **state)
 	}
 	assert_null(conf_get(c, "PriorityWeightAge"));
 	assert_null(conf_get(c, "NoSuchKey"));
-	assert_int_equal(c->kv_show_cnt, c->kv_cnt);
+	assert_int_equal(show_cnt, kv_cnt);
 	conf_destroy(c);
 	xfree(path);
 }
@@ -614,6 +617,8 @@ static void test_kv_full(void **state)
 	char *path = data_path("full.conf");
 	char err[512] = "";
 	slurm_conf_t *c = conf_load(path, err, sizeof(err));
+	const conf_kv_t *kv;
+	size_t kv_cnt, show_cnt;
 
 	if (!c)
 		fail_msg("%s", err);
@@ -625,9 +630,10 @@ static void test_kv_full(void **state)
 				 v ? v : "NULL", want[i].value);
 	}
 	/* Hidden keys come after what scontrol prints. */
-	assert_true(c->kv_show_cnt < c->kv_cnt);
-	for (size_t i = 0; i < c->kv_show_cnt; i++)
-		assert_string_not_equal(c->kv[i].key, "AccountingStoragePass");
+	kv = conf_kv(c, &kv_cnt, &show_cnt);
+	assert_true(show_cnt < kv_cnt);
+	for (size_t i = 0; i < show_cnt; i++)
+		assert_string_not_equal(kv[i].key, "AccountingStoragePass");
 	conf_destroy(c);
 	xfree(path);
 }
@@ -641,10 +647,12 @@ static void test_kv_matches_oracle(void **state)
 	char err[512] = "", line[1024];
 	slurm_conf_t *c = conf_load(path, err, sizeof(err));
 	FILE *fp = fopen(want, "r");
-	size_t i = 0;
+	const conf_kv_t *kv;
+	size_t i = 0, kv_cnt, show_cnt;
 
 	if (!c)
 		fail_msg("%s", err);
+	kv = conf_kv(c, &kv_cnt, &show_cnt);
 	assert_non_null(fp);
 	while (fgets(line, sizeof(line), fp)) {
 		char *eq = strstr(line, " = "), *key, *val;
@@ -653,16 +661,16 @@ static void test_kv_matches_oracle(void **state)
 		line[strcspn(line, "\n")] = '\0';
 		key = xstrndup(line, strcspn(line, " "));
 		val = eq + 3;
-		if (i >= c->kv_show_cnt)
+		if (i >= show_cnt)
 			fail_msg("missing %s", key);
-		if (strcmp(c->kv[i].key, key) || strcmp(c->kv[i].value, val))
+		if (strcmp(kv[i].key, key) || strcmp(kv[i].value, val))
 			fail_msg("line %zu: got %s = \"%s\", want %s = \"%s\"",
-				 i + 1, c->kv[i].key, c->kv[i].value, key, val);
+				 i + 1, kv[i].key, kv[i].value, key, val);
 		xfree(key);
 		i++;
 	}
 	fclose(fp);
-	assert_int_equal(i, c->kv_show_cnt);
+	assert_int_equal(i, show_cnt);
 	assert_int_equal(c->node_cnt, 4);
 	assert_int_equal(c->nodes[3].port, 26825);
 	assert_string_equal(c->nodes[3].addr, "127.0.0.1");

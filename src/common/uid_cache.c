@@ -1,0 +1,122 @@
+/* uid_cache.c — see uid_cache.h.
+ *
+ * A handful of entries, replaced round-robin: a command needs two or three
+ * users, and a daemon's hot paths do their own lookups.
+ */
+#include "common/uid_cache.h"
+
+#include <pthread.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define UID_CACHE_SLOTS 8
+
+typedef struct {
+	bool   used;
+	time_t at;               /* CLOCK_MONOTONIC seconds */
+	uid_t  uid;
+	gid_t  gid;
+	char   name[256];        /* LOGIN_NAME_MAX */
+} uid_cache_ent_t;
+
+static struct {
+	pthread_mutex_t lock;
+	uid_cache_ent_t ent[UID_CACHE_SLOTS];
+	unsigned        next;
+} uc = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static time_t uc_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static bool uc_fresh(const uid_cache_ent_t *e, time_t now)
+{
+	return e->used && now - e->at < UID_CACHE_TTL;
+}
+
+/* Called with the lock held. */
+static void uc_store(const struct passwd *pw, time_t now)
+{
+	uid_cache_ent_t *e = &uc.ent[uc.next++ % UID_CACHE_SLOTS];
+
+	e->used = true;
+	e->at = now;
+	e->uid = pw->pw_uid;
+	e->gid = pw->pw_gid;
+	snprintf(e->name, sizeof(e->name), "%s", pw->pw_name);
+}
+
+/* The fresh entry for name (when name is set) or uid; called locked. */
+static const uid_cache_ent_t *uc_find(const char *name, uid_t uid,
+				      time_t now)
+{
+	for (size_t i = 0; i < UID_CACHE_SLOTS; i++) {
+		const uid_cache_ent_t *e = &uc.ent[i];
+
+		if (!uc_fresh(e, now))
+			continue;
+		if (name ? !strcmp(e->name, name) : e->uid == uid)
+			return e;
+	}
+	return NULL;
+}
+
+/* Fill *out from the cache or from NSS; -1 when there is no such user. */
+static int uc_lookup(const char *name, uid_t uid, uid_cache_ent_t *out)
+{
+	struct passwd pwbuf, *pw = NULL;
+	char buf[4096];
+	const uid_cache_ent_t *e;
+	time_t now = uc_now();
+
+	pthread_mutex_lock(&uc.lock);
+	if ((e = uc_find(name, uid, now))) {
+		*out = *e;
+		pthread_mutex_unlock(&uc.lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&uc.lock);
+	/* NSS outside the lock: it may be slow (LDAP). */
+	if (name)
+		getpwnam_r(name, &pwbuf, buf, sizeof(buf), &pw);
+	else
+		getpwuid_r(uid, &pwbuf, buf, sizeof(buf), &pw);
+	if (!pw)
+		return -1;
+	pthread_mutex_lock(&uc.lock);
+	uc_store(pw, now);
+	pthread_mutex_unlock(&uc.lock);
+	out->uid = pw->pw_uid;
+	out->gid = pw->pw_gid;
+	snprintf(out->name, sizeof(out->name), "%s", pw->pw_name);
+	return 0;
+}
+
+int uid_cache_by_name(const char *name, uid_t *uid, gid_t *gid)
+{
+	uid_cache_ent_t e;
+
+	if (!name || !*name || uc_lookup(name, 0, &e) < 0)
+		return -1;
+	*uid = e.uid;
+	if (gid)
+		*gid = e.gid;
+	return 0;
+}
+
+int uid_cache_name(uid_t uid, char *buf, size_t len)
+{
+	uid_cache_ent_t e;
+
+	if (uc_lookup(NULL, uid, &e) < 0)
+		return -1;
+	snprintf(buf, len, "%s", e.name);
+	return 0;
+}
