@@ -16,6 +16,7 @@
 
 typedef struct {
 	bool   used;
+	bool   by_uid;           /* from getpwuid: uid's first passwd entry */
 	time_t at;               /* CLOCK_MONOTONIC seconds */
 	uid_t  uid;
 	gid_t  gid;
@@ -42,18 +43,21 @@ static bool uc_fresh(const uid_cache_ent_t *e, time_t now)
 }
 
 /* Called with the lock held. */
-static void uc_store(const struct passwd *pw, time_t now)
+static void uc_store(const struct passwd *pw, bool by_uid, time_t now)
 {
 	uid_cache_ent_t *e = &uc.ent[uc.next++ % UID_CACHE_SLOTS];
 
 	e->used = true;
+	e->by_uid = by_uid;
 	e->at = now;
 	e->uid = pw->pw_uid;
 	e->gid = pw->pw_gid;
 	snprintf(e->name, sizeof(e->name), "%s", pw->pw_name);
 }
 
-/* The fresh entry for name (when name is set) or uid; called locked. */
+/* The fresh entry for name (when name is set) or uid; called locked.  An
+ * entry found by name does not answer for its uid: several names may share
+ * a uid, and getpwuid() gives the first. */
 static const uid_cache_ent_t *uc_find(const char *name, uid_t uid,
 				      time_t now)
 {
@@ -62,7 +66,7 @@ static const uid_cache_ent_t *uc_find(const char *name, uid_t uid,
 
 		if (!uc_fresh(e, now))
 			continue;
-		if (name ? !strcmp(e->name, name) : e->uid == uid)
+		if (name ? !strcmp(e->name, name) : e->by_uid && e->uid == uid)
 			return e;
 	}
 	return NULL;
@@ -91,7 +95,7 @@ static int uc_lookup(const char *name, uid_t uid, uid_cache_ent_t *out)
 	if (!pw)
 		return -1;
 	pthread_mutex_lock(&uc.lock);
-	uc_store(pw, now);
+	uc_store(pw, !name, now);
 	pthread_mutex_unlock(&uc.lock);
 	out->uid = pw->pw_uid;
 	out->gid = pw->pw_gid;

@@ -5,7 +5,9 @@
  * getpwnam()/getpwuid() re-reads /etc/passwd (or asks NSS).  Answers are kept
  * per process for UID_CACHE_TTL seconds, so a daemon that reloads slurm.conf
  * later still sees a changed passwd database.  Unknown users are not
- * remembered.  Thread-safe.
+ * remembered.  A uid's name is what getpwuid() gives (its first passwd
+ * entry), whatever names sharing that uid were looked up before.
+ * Thread-safe.
  */
 #ifndef SLUICE_UID_CACHE_H
 #define SLUICE_UID_CACHE_H
