@@ -53,6 +53,10 @@ uint16_t net_local_port(int fd);
 net_server_t *net_server_create(struct event_base *base, int listen_fd,
 				net_handler_f handler, void *arg, int timeout_ms);
 void          net_server_destroy(net_server_t *s);
+/* Threads that check and sign the server's messages (default 4), before
+ * its first request: a slurmstepd answers a handful in its life, and
+ * starting 4 threads was a measurable part of a short job's cost. */
+void          net_server_set_workers(net_server_t *s, int n);
 
 /* A connection without a socket, for a daemon handing a request to its
  * own handler: the handler's reply (or drop: type 0, data NULL) goes to

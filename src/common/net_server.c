@@ -69,6 +69,7 @@ typedef struct {
 	bool            stop;
 	pthread_t       threads[NET_WORKERS];
 	int             nthreads;
+	int             max_threads;    /* NET_WORKERS unless set lower */
 	int             efd;            /* workers -> loop wakeup */
 	struct event   *done_ev;
 } net_pool_t;
@@ -176,7 +177,7 @@ static void pool_spawn(net_pool_t *p)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	for (; p->nthreads < NET_WORKERS && !rc; p->nthreads++) {
+	for (; p->nthreads < p->max_threads && !rc; p->nthreads++) {
 		rc = pthread_create(&p->threads[p->nthreads], NULL, pool_worker, p);
 		if (rc)
 			break;
@@ -613,6 +614,12 @@ static void raise_nofile(void)
 		      (unsigned long long)rl.rlim_max, strerror(errno));
 }
 
+void net_server_set_workers(net_server_t *s, int n)
+{
+	if (s && n >= 1 && n <= NET_WORKERS && !s->pool.nthreads)
+		s->pool.max_threads = n;
+}
+
 net_server_t *net_server_create(struct event_base *base, int listen_fd,
 				net_handler_f handler, void *arg, int timeout_ms)
 {
@@ -626,6 +633,7 @@ net_server_t *net_server_create(struct event_base *base, int listen_fd,
 	s->arg = arg;
 	s->timeout_ms = timeout_ms;
 	s->pool.efd = -1;
+	s->pool.max_threads = NET_WORKERS;
 	net_set_blocking(listen_fd, false);
 	s->accept_ev = event_new(base, listen_fd, EV_READ | EV_PERSIST,
 				 accept_cb, s);

@@ -256,6 +256,7 @@ static int _listen(ext_t *x)
 	}
 	x->server = net_server_create(x->base, fd, _handle, x,
 				      EXT_CONN_TIMEOUT_MS);
+	net_server_set_workers(x->server, 1);
 	return x->server ? 0 : -1;
 }
 

@@ -303,6 +303,7 @@ static int _listen(step_t *st)
 		return -1;
 	st->server = net_server_create(st->base, fd, _handle, st,
 				       STEP_CONN_TIMEOUT_MS);
+	net_server_set_workers(st->server, 1);
 	return st->server ? 0 : -1;
 }
 
