@@ -81,6 +81,7 @@ static plan_t plan;
  * calls below go through these pointers (hwloc.h's inline helpers are
  * written out here on top of them). */
 #define HW_FUNCS(X) X(hwloc_bitmap_first) X(hwloc_bitmap_next)             \
+	X(hwloc_bitmap_weight)                                               \
 	X(hwloc_get_nbobjs_by_depth) X(hwloc_get_obj_by_depth)              \
 	X(hwloc_get_type_depth) X(hwloc_topology_destroy)                   \
 	X(hwloc_topology_init) X(hwloc_topology_load)
@@ -91,6 +92,7 @@ static const lazy_sym_t hw_syms[] = { HW_FUNCS(HW_SYM) { NULL, NULL } };
 static lazy_lib_t hw_lib = { "task/affinity", SLUICE_HWLOC_LIBRARY, hw_syms, 0 };
 #define hwloc_bitmap_first hw_hwloc_bitmap_first
 #define hwloc_bitmap_next hw_hwloc_bitmap_next
+#define hwloc_bitmap_weight hw_hwloc_bitmap_weight   /* the foreach's assert */
 #define hwloc_topology_destroy hw_hwloc_topology_destroy
 #define hwloc_topology_init hw_hwloc_topology_init
 #define hwloc_topology_load hw_hwloc_topology_load
