@@ -246,15 +246,19 @@ static void tusage_add(assoc_time_usage_t *u, const uint64_t t[], uint64_t secs)
 
 /* Running jobs' remaining TRES-seconds and the decayed usage of every
  * association (with those below it) and QOS, once per second at most
- * and only while a time-based Grp limit is set. */
+ * (and again when a job's usage was charged within the second, so the
+ * next job sees it) and only while a time-based Grp limit is set. */
 static void tusage_refresh_always(am_snap_t *s, time_t now, bool always)
 {
+	uint64_t version = fairshare_usage_version();
 	job_record_t *j;
 	double cpu, wall;
 
-	if ((!s->time_limited && !always) || s->tusage_time == now)
+	if ((!s->time_limited && !always) ||
+	    (s->tusage_time == now && s->tusage_version == version))
 		return;
 	s->tusage_time = now;
+	s->tusage_version = version;
 	for (size_t i = 0; i < s->assoc_cnt; i++)
 		memset(&s->assocs[i]->tusage, 0, sizeof(assoc_time_usage_t));
 	for (size_t i = 0; i < s->qos_cnt; i++) {

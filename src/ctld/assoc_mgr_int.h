@@ -29,6 +29,7 @@ typedef struct {
 	bool           assocs_limited;   /* any association has a limit */
 	bool           time_limited;     /* a time-based Grp limit somewhere */
 	time_t         tusage_time;      /* when tusage was last computed */
+	uint64_t       tusage_version;   /* fairshare_usage_version() then */
 	am_index_t    *qos_by_name, *qos_by_id;
 	am_index_t    *user_by_name, *user_by_uid;
 	am_index_t    *assoc_by_key, *assoc_by_id;  /* "user|acct|part" */

@@ -644,6 +644,11 @@ double fairshare_factor(uint32_t uid, const char *account)
 	return i < 0 ? 1.0 : fs.nodes[i].factor;
 }
 
+uint64_t fairshare_usage_version(void)
+{
+	return fs.version;
+}
+
 void fairshare_usage(uint32_t id, bool qos, time_t now, double *cpu_secs,
 		     double *wall_secs)
 {

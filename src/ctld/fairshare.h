@@ -47,6 +47,10 @@ void   fairshare_tick(time_t now);
  * user's default). */
 double fairshare_factor(uint32_t uid, const char *account);
 
+/* Changes whenever charged usage changes (a job's charge, a reset):
+ * who caches fairshare_usage() compares it. */
+uint64_t fairshare_usage_version(void);
+
 /* Decayed usage of association id's own jobs (qos: of QOS id's jobs)
  * as of now: CPU-seconds times the QOS UsageFactor, and wall-seconds
  * (GrpTRESMins, GrpWall).  0 if none or without priority/multifactor. */

@@ -95,6 +95,13 @@ void fairshare_usage(uint32_t id, bool qos, time_t now, double *cpu_secs,
 	*cpu_secs = world_fs_cpu_secs;
 	*wall_secs = world_fs_wall_secs;
 }
+
+/* A test that changes the usage above within a second bumps this. */
+uint64_t world_fs_version;
+uint64_t fairshare_usage_version(void)
+{
+	return world_fs_version;
+}
 #endif
 
 /* Accounting: off. */

@@ -447,6 +447,10 @@ static void test_time_limits(void **st)
 	assert_int_equal(assoc_mgr_job_reason(j, 1004), WAIT_ASSOC_GRP_WALL);
 	world_fs_wall_secs = 0;
 	assert_int_equal(assoc_mgr_job_reason(j, 1004), WAIT_ASSOC_GRP_WALL);
+	/* ... computed once a second, unless a job's end charged usage
+	 * within it (the version changes): the next job sees the charge */
+	world_fs_version++;
+	assert_int_equal(assoc_mgr_job_reason(j, 1004), WAIT_NO_REASON);
 	assert_int_equal(assoc_mgr_job_reason(j, 1005), WAIT_NO_REASON);
 	/* running: ended when it reaches its MaxTRESMins (2 CPUs x 25
 	 * minutes = 50) or lim's usage reaches GrpTRESMins */
