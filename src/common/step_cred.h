@@ -34,6 +34,9 @@ typedef struct {
 				     when unknown */
 	char     *gpu_idx;        /* the job's GPUs (gres indexes) on each
 				     step node, ';'-separated ("0;1-2;") */
+	char     *gids;           /* the user's groups ("27,100"), looked up
+				     by the controller; NULL: unknown there,
+				     the node asks NSS */
 } step_cred_t;
 
 /* Item node_id of cpu_ids / gpu_idx, xmalloc'd; NULL if empty or

@@ -21,6 +21,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/select.h"
+#include "ctld/user_groups.h"
 #include "slurm/slurm_errno.h"
 
 #define STEP_JOB_BASE(j) ((j)->info.job_state & JOB_STATE_BASE)
@@ -563,9 +564,12 @@ sm_response(job_record_t *j, const sm_step_t *s)
 		if (mem > cred.mem_per_node)
 			cred.mem_per_node = mem;
 	}
+	cred.gids = user_groups_str(j->info.user_name, j->info.user_id,
+				    j->info.group_id);
 	resp->cred_payload = step_cred_encode(&cred);
 	xfree(cred.cpu_ids);
 	xfree(cred.gpu_idx);
+	xfree(cred.gids);
 	for (uint32_t i = 0; i < s->node_cnt; i++) {
 		if (step_cred_sign(resp->cred_payload, &resp->cred_sigs[i])) {
 			error("StepId=%u.%u: cannot sign its credential",

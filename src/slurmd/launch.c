@@ -7,8 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,8 +18,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
-
-extern char **environ;
+#include "slurmd/stepd_spawn.h"
 
 /* <spool>/jobNNNNN owned by the user, with slurm_script (mode 0500).
  * Created by root inside root's spool dir; handed over only once written. */
@@ -56,48 +53,6 @@ out:
 	xfree(dir);
 	xfree(script);
 	return rc;
-}
-
-/* mode: NULL (batch), "-s" (srun step) or "-x" (extern, the Prolog) */
-static int spawn_stepd(slurmd_t *sd, int in_fd, int out_fd, const char *mode,
-		       pid_t *pid)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none, dfl;
-	char *argv[16];
-	int argc = 0, rc;
-
-	argv[argc++] = sd->stepd_path;
-	argv[argc++] = "-f";
-	argv[argc++] = sd->conf_path;
-	argv[argc++] = "-N";
-	argv[argc++] = (char *) sd->node->name;
-	if (mode)
-		argv[argc++] = (char *) mode;
-	for (int i = 0; i < sd->verbose && argc < 14; i++)
-		argv[argc++] = "-v";
-	argv[argc] = NULL;
-
-	sigemptyset(&none);
-	sigfillset(&dfl);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in_fd, STDIN_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &dfl);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID |
-			POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	rc = posix_spawn(pid, sd->stepd_path, &fa, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	if (rc) {
-		errno = rc;
-		error("posix_spawn %s: %m", sd->stepd_path);
-		return -1;
-	}
-	return 0;
 }
 
 static int send_launch_msg(int fd, uint16_t type, const void *m)
@@ -161,7 +116,7 @@ int launch_run_stepd(slurmd_t *sd, uint16_t type, const void *m,
 		error("JobId=%u: pipe: %m", job_id);
 		goto out;
 	}
-	if (spawn_stepd(sd, in[0], out[1],
+	if (stepd_spawn(sd, in[0], out[1],
 			type == REQUEST_BATCH_JOB_LAUNCH ? NULL :
 			type == REQUEST_LAUNCH_PROLOG ? "-x" : "-s", &pid) < 0)
 		goto out;

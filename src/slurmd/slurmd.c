@@ -32,6 +32,7 @@
 #include "slurmd/health.h"
 #include "slurmd/req.h"
 #include "slurmd/slurmd.h"
+#include "slurmd/stepd_spawn.h"
 
 #define SLURMD_CONN_TIMEOUT_MS 30000
 
@@ -268,6 +269,7 @@ static int run(slurmd_t *sd, int listen_fd)
 	sd->energy = NULL;
 
 	info("slurmd shutting down");
+	stepd_spawn_fini();
 	spank_stack_call(spank, SPANK_CB_SLURMD_EXIT, NULL, NULL);
 	spank_stack_destroy(spank);
 	ctld_sender_flush(sd->sender, 1000);

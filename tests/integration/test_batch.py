@@ -309,9 +309,10 @@ def test_default_output_in_chdir_and_parsable(cluster):
 
 
 def test_job_runs_with_the_users_supplementary_groups(cluster):
-    """The batch script runs with the user's uid, primary group and every
-    supplementary group (the controller sends the list; the node does not
-    ask NSS per job), and no group of root's."""
+    """The batch script and an srun step's task run with the user's uid,
+    primary group and every supplementary group (the controller sends the
+    list, in the batch launch and in the step's credential; the node does
+    not ask NSS per job), and no group of root's."""
     import grp
     import pwd
     import subprocess
@@ -328,7 +329,8 @@ def test_job_runs_with_the_users_supplementary_groups(cluster):
     assert grp.getgrnam(name).gr_gid in want, want
     base = c.workdir(user)
     r = c.run(["sbatch", "--parsable", "-o", os.path.join(base, "groups-%j.out"),
-               "--wrap", "/usr/bin/id -G; /usr/bin/id -g"], user=user, cwd=base)
+               "--wrap", "/usr/bin/id -G; /usr/bin/id -g; %s -n1 /usr/bin/id -G"
+               % c.bin("srun")], user=user, cwd=base)
     assert r.rc == 0, r
     jid = int(r.out)
     assert c.wait_done(jid, 60) == "COMPLETED"
@@ -336,6 +338,7 @@ def test_job_runs_with_the_users_supplementary_groups(cluster):
         lines = f.read().split("\n")
     assert sorted(int(g) for g in lines[0].split()) == want, lines
     assert int(lines[1]) == pw.pw_gid, lines
+    assert sorted(int(g) for g in lines[2].split()) == want, lines
 
 
 def test_script_on_stdin_and_failed_exit(cluster):

@@ -90,6 +90,10 @@ void step_cgroup_create(step_t *st)
 		gpus = step_cred_node_gpus(c, m->node_id);
 		r.gpu_idx = gpus;
 		r.mem_mb = c->mem_per_node;
+		/* not the cgroup's, but decoded here once for the step */
+		xfree(st->gids);
+		st->gids = c->gids;
+		c->gids = NULL;
 		step_cred_free(c);
 	}
 	st->cg = cgroup_step_create(&r);

@@ -373,6 +373,7 @@ static void _cleanup(step_t *st)
 	xfree(st->spool_dir);
 	xfree(st->sock_path);
 	xfree(st->cpu_ids);
+	xfree(st->gids);
 	if (st->conf)
 		conf_destroy(st->conf);
 }

@@ -91,6 +91,7 @@ typedef struct step {
 	struct step_energy *energy;       /* step_energy.h, or NULL */
 	uint32_t            node_cpus;    /* the step's CPUs here (cred) */
 	char               *cpu_ids;      /* their node CPU ids, or NULL */
+	char               *gids;         /* the user's groups (cred), or NULL */
 	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */
 	bool                oom_told;
 } step_t;

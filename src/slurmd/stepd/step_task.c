@@ -28,6 +28,7 @@
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/env.h"
+#include "slurmd/stepd/groups.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/step_acct.h"
@@ -52,15 +53,13 @@ static void _child_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-static int _become_user(const launch_tasks_request_msg_t *m)
+static int _become_user(const step_t *st)
 {
-	struct passwd *pw;
+	const launch_tasks_request_msg_t *m = st->m;
 
 	if (getuid() != 0)
 		return m->uid == getuid() ? 0 : -1;
-	pw = getpwuid(m->uid);
-	if ((!pw || initgroups(pw->pw_name, m->gid) < 0) &&
-	    setgroups(0, NULL) < 0)
+	if (stepd_set_groups(st->gids, NULL, m->uid, m->gid) < 0)
 		return -1;
 	if (setgid(m->gid) < 0 || setuid(m->uid) < 0)
 		return -1;
@@ -177,7 +176,7 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 			"failed\n");
 		_exit(EXIT_EXEC_FAILED);
 	}
-	if (_become_user(m) < 0) {
+	if (_become_user(st) < 0) {
 		dprintf(err, "slurmstepd: error: cannot become uid %u: %s\n",
 			m->uid, strerror(errno));
 		_exit(EXIT_EXEC_FAILED);

@@ -1,8 +1,9 @@
 /* stepd.c — slurmstepd for a batch job: start-up, loop, clean-up.
  *
  * Started by slurmd (launch.h) in its own session as
- *     slurmstepd -f <slurm.conf> -N <node name> [-v...]
- * with the launch message on stdin and the verdict pipe on stdout.
+ *     slurmstepd -f <slurm.conf> -N <node name> [-s|-x] [-v...]
+ * with the launch message on stdin and the verdict pipe on stdout, or
+ * forked, set up the same way, by slurmstepd -F (fork_server.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <grp.h>
+#include <malloc.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/extern_step.h"
+#include "slurmd/stepd/fork_server.h"
 #include "slurmd/stepd/life.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/server.h"
@@ -44,16 +47,18 @@ typedef struct {
 	int         verbose;
 	bool        step;         /* -s: an srun step (step.h) */
 	bool        ext;          /* -x: Prolog + extern step (extern_step.h) */
+	bool        fork_server;  /* -F: fork a copy per step (fork_server.h) */
 } opts_t;
 
 static void parse_opts(int argc, char **argv, opts_t *o)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "f:N:svxV")) != -1) {
+	while ((c = getopt(argc, argv, "f:FN:svxV")) != -1) {
 		switch (c) {
 		case 's': o->step = true; break;
 		case 'x': o->ext = true; break;
+		case 'F': o->fork_server = true; break;
 		case 'f': o->conf_file = optarg; break;
 		case 'N': o->node_name = optarg; break;
 		case 'v': o->verbose++; break;
@@ -66,9 +71,6 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 		exit(1);
 	}
 }
-
-
-
 
 static void fill_identity(stepd_t *sd)
 {
@@ -202,17 +204,27 @@ static void cleanup(stepd_t *sd)
 	conf_destroy(sd->conf);
 }
 
-int main(int argc, char **argv)
+/* The end of a stepd: without running every library's destructors (a
+ * few hundred page faults in a forked copy), except in sanitizer builds,
+ * whose leak check runs at exit. */
+static int leave(int rc)
 {
-	opts_t o = { 0 };
+#if defined(__SANITIZE_ADDRESS__)
+	return rc;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	return rc;
+#endif
+#endif
+	fflush(NULL);
+	_exit(rc);
+}
+
+static int run_batch(const opts_t *o)
+{
 	stepd_t sd = { .ack_pipe = { -1, -1 }, .err_fd = -1 };
 	int vfd, rc;
 
-	parse_opts(argc, argv, &o);
-	if (o.step)
-		return step_main(o.conf_file, o.node_name, o.verbose);
-	if (o.ext)
-		return extern_main(o.conf_file, o.node_name, o.verbose);
 	sd.job = stepd_read_launch(STDIN_FILENO, REQUEST_BATCH_JOB_LAUNCH);
 	vfd = stepd_take_verdict_fd();
 	if (!sd.job) {
@@ -220,7 +232,7 @@ int main(int argc, char **argv)
 		stepd_send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
 		return 1;
 	}
-	rc = setup(&sd, &o);
+	rc = setup(&sd, o);
 	if (!rc)
 		rc = run_prolog(&sd);
 	if (!rc)
@@ -240,4 +252,26 @@ int main(int argc, char **argv)
 	cleanup(&sd);
 	log_fini();
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	opts_t o = { 0 };
+
+	/* its few threads share one malloc arena: no 64 MiB heap mapped
+	 * and faulted in for each */
+	mallopt(M_ARENA_MAX, 1);
+	parse_opts(argc, argv, &o);
+	if (o.fork_server) {      /* returns in each copy, as that step */
+		fork_req_t r = fork_server_run(o.conf_file);
+
+		o.verbose = r.verbose;
+		o.step = r.mode == 's';
+		o.ext = r.mode == 'x';
+	}
+	if (o.step)
+		return leave(step_main(o.conf_file, o.node_name, o.verbose));
+	if (o.ext)
+		return leave(extern_main(o.conf_file, o.node_name, o.verbose));
+	return leave(run_batch(&o));
 }

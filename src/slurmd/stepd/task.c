@@ -23,6 +23,7 @@
 #include "slurmd/stepd/affinity.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/env.h"
+#include "slurmd/stepd/groups.h"
 #include "slurmd/stepd/io.h"
 #include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/task_prolog.h"
@@ -77,28 +78,8 @@ static void send_stderr(int sock)
 		_exit(EXIT_EXEC_FAILED);
 }
 
-/* The groups the controller sent ("27,100"), into g; -1 if none came or
- * they do not fit (then NSS is asked). */
-static int sent_groups(const char *list, gid_t *g, int max)
-{
-	int n = 0;
-
-	for (const char *p = list; p && *p && n < max; n++) {
-		char *end;
-		unsigned long v = strtoul(p, &end, 10);
-
-		if (end == p || (*end && *end != ','))
-			return -1;
-		g[n] = (gid_t) v;
-		p = *end ? end + 1 : end;
-	}
-	return list && *list && n < max ? n : -1;
-}
-
 static int become_user(const stepd_t *sd)
 {
-	gid_t groups[1024];
-	int ngroups;
 	const batch_launch_msg_t *j = sd->job;
 
 	if (getuid() != 0) {
@@ -109,10 +90,7 @@ static int become_user(const stepd_t *sd)
 		}
 		return 0;
 	}
-	ngroups = sent_groups(j->gids, groups, 1024);
-	if (ngroups > 0 ? setgroups((size_t) ngroups, groups) < 0
-			: initgroups(sd->user_name, j->gid) < 0 &&
-			  setgroups(0, NULL) < 0)
+	if (stepd_set_groups(j->gids, sd->user_name, j->uid, j->gid) < 0)
 		return -1;
 	if (setgid(j->gid) < 0 || setuid(j->uid) < 0)
 		return -1;

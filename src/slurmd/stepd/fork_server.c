@@ -1,0 +1,142 @@
+/* fork_server.c — slurmstepd -F, the fork server (fork_server.h). */
+#define _GNU_SOURCE
+#include "slurmd/stepd/fork_server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <malloc.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/conf.h"
+#include "common/plugin.h"
+
+/* What every copy would otherwise set up for itself: the auth plugin
+ * (a copy's dlopen of the same file only counts a reference, and its
+ * dlclose at exit unmaps nothing), the time zone (/etc/localtime, for
+ * log time stamps) and the name service switch (the job's user and
+ * group).  Best effort: a copy loads what it needs anyway. */
+static plugin_handle_t *auth_plugin;
+
+static void preload(const char *conf_file)
+{
+	char err[512];
+	slurm_conf_t *conf = conf_load(conf_file, err, sizeof(err));
+
+	if (!conf)
+		return;
+	if (conf->auth_type)
+		auth_plugin = plugin_load(conf->auth_type, conf->plugin_dir,
+					  err, sizeof(err));
+	conf_destroy(conf);
+	tzset();
+	(void) getpwuid(0);
+	(void) getgrgid(0);
+}
+
+/* One request and its two descriptors; 1, 0 at EOF, -1 on a bad one
+ * (whatever descriptors came with it are closed). */
+static int recv_req(int ctl, fork_req_t *req, int fds[2])
+{
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = req, .iov_len = sizeof(*req) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c;
+	ssize_t n;
+	int got = 0;
+
+	do {
+		n = recvmsg(ctl, &mh, MSG_CMSG_CLOEXEC);
+	} while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return 0;
+	fds[0] = fds[1] = -1;
+	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (size_t i = 0; (i + 1) * sizeof(int) <=
+				   c->cmsg_len - CMSG_LEN(0); i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			if (got < 2)
+				fds[got++] = fd;
+			else
+				close(fd);
+		}
+	}
+	if (n == sizeof(*req) && got == 2 && !(mh.msg_flags & MSG_CTRUNC) &&
+	    req->magic == FORK_REQ_MAGIC &&
+	    (req->mode == 'b' || req->mode == 's' || req->mode == 'x'))
+		return 1;
+	for (int i = 0; i < got; i++)
+		close(fds[i]);
+	return -1;
+}
+
+/* In the copy: what posix_spawn(POSIX_SPAWN_SETSID | SETSIGMASK |
+ * SETSIGDEF) and its dup2 actions would have done. */
+static void become_step(int ctl_fd, const int fds[2])
+{
+	sigset_t none;
+
+	close(ctl_fd);
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (dup2(fds[0], STDIN_FILENO) < 0 || dup2(fds[1], STDOUT_FILENO) < 0)
+		_exit(1);
+	close(fds[0]);
+	close(fds[1]);
+	setsid();
+}
+
+fork_req_t fork_server_run(const char *conf_file)
+{
+	int ctl = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	fork_req_t req;
+	int fds[2] = { -1, -1 }, r;
+
+	if (ctl < 0 || null < 0)
+		exit(1);
+	/* fd 0 and 1 stay /dev/null in the server; dup2 clears CLOEXEC */
+	dup2(null, STDIN_FILENO);
+	dup2(null, STDOUT_FILENO);
+	close(null);
+	unsetenv("LD_BIND_NOW");      /* slurmd's, for this process only */
+	signal(SIGCHLD, SIG_IGN);     /* copies are reaped by the kernel */
+	signal(SIGPIPE, SIG_IGN);
+	preload(conf_file);
+	malloc_trim(0);               /* copies start from a tidy heap */
+	for (;;) {
+		int32_t pid;
+
+		r = recv_req(ctl, &req, fds);
+		if (r == 0)
+			exit(0);
+		if (r < 0)
+			continue;
+		pid = fork();
+		if (pid == 0) {
+			signal(SIGPIPE, SIG_DFL);
+			become_step(ctl, fds);
+			return req;
+		}
+		close(fds[0]);
+		close(fds[1]);
+		if (send(ctl, &pid, sizeof(pid), MSG_NOSIGNAL) != sizeof(pid))
+			exit(0);
+	}
+}

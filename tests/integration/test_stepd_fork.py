@@ -1,0 +1,107 @@
+"""slurmd starts each step's slurmstepd as a fork of one pre-started
+slurmstepd -F (the fork server, doc/admin-guide.md "How slurmd starts
+slurmstepd"), and falls back to exec'ing slurmstepd when that server is
+gone: jobs run either way."""
+
+import os
+import signal
+import time
+
+U1 = "sluice_u1"
+
+# the batch script's parent is its slurmstepd, an srun step's task has
+# its own: each prints its slurmstepd's pid and that one's parent
+SCRIPT = """#!/bin/sh
+ppid() { awk '/^PPid:/ { print $2 }' /proc/$1/status; }
+echo "batch $PPID $(ppid $PPID)"
+%s -n1 sh -c "echo step \\$PPID \\$(awk '/^PPid:/ { print \\$2 }' \\
+/proc/\\$PPID/status)"
+"""
+
+
+def status(pid):
+    """{key: value} of /proc/PID/status, or {} if it is gone."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            return dict(line.rstrip("\n").split(":\t", 1) for line in f
+                        if ":\t" in line)
+    except OSError:
+        return {}
+
+
+def cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read().split(b"\0")
+    except OSError:
+        return []
+
+
+def fork_servers(c, node):
+    """PIDs of slurmstepd -F processes whose parent is node's slurmd."""
+    slurmd = c.slurmds[node].pid
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit() and int(status(int(d)).get("PPid", 0)) == slurmd \
+           and b"-F" in cmdline(int(d)):
+            out.append(int(d))
+    return out
+
+
+def run_job(c, node, name):
+    out = os.path.join(c.workdir(U1), name)
+    jid = c.sbatch(["-w", node, "-o", out], user=U1,
+                   input=SCRIPT % c.bin("srun"))
+    assert c.wait_state(jid, "COMPLETED", 60) == "COMPLETED", c.show_job(jid)
+    with open(out) as f:
+        got = {w[0]: (int(w[1]), int(w[2])) for w in
+               (line.split() for line in f.read().splitlines())}
+    assert set(got) == {"batch", "step"}, got
+    return got["batch"], got["step"]
+
+
+def test_steps_are_forked_by_the_fork_server(cluster):
+    batch, step = run_job(cluster, "n3", "one.out")
+    servers = fork_servers(cluster, "n3")
+    assert len(servers) == 1, servers
+    # the batch job's and the step's slurmstepd: two copies of the server
+    assert batch[0] != step[0]
+    assert batch[1] == step[1] == servers[0], (batch, step, servers)
+    # the same server serves the next job, and its copies are reaped (no
+    # zombies left below it)
+    batch, step = run_job(cluster, "n3", "two.out")
+    assert batch[1] == step[1] == servers[0], (batch, step, servers)
+    assert fork_servers(cluster, "n3") == servers
+    zombies = [d for d in os.listdir("/proc") if d.isdigit() and
+               int(status(int(d)).get("PPid", 0)) == servers[0] and
+               status(int(d)).get("State", "").startswith("Z")]
+    assert zombies == []
+
+
+def test_jobs_run_when_the_fork_server_is_killed(cluster):
+    c = cluster
+    run_job(c, "n2", "warm.out")
+    # a job running while its server dies goes on to the end
+    jid = c.sbatch(["-w", "n2", "-o", "/dev/null", "--wrap",
+                    "sleep 3; echo survived > survivor.out"],
+                   user=U1)
+    c.wait_state(jid, "RUNNING", 30)
+    servers = fork_servers(c, "n2")
+    assert len(servers) == 1, servers
+    os.kill(servers[0], signal.SIGKILL)
+    deadline = time.time() + 10
+    while servers[0] in fork_servers(c, "n2") and time.time() < deadline:
+        time.sleep(0.1)
+    assert c.wait_state(jid, "COMPLETED", 60) == "COMPLETED", c.show_job(jid)
+    with open(os.path.join(c.workdir(U1), "survivor.out")) as f:
+        assert f.read() == "survived\n"
+    # the next launch finds the server gone: slurmd says so and execs
+    # slurmstepd instead; the job and its step run as before
+    batch, step = run_job(c, "n2", "after.out")
+    slurmd = c.slurmds["n2"].pid
+    assert batch[1] == step[1] == slurmd, (batch, step, slurmd)
+    with open(c.slurmd_log("n2")) as f:
+        log = f.read()
+    assert "slurmstepd fork server (pid %d) did not start a step" % \
+        servers[0] in log, log[-3000:]
+    assert fork_servers(c, "n2") == []
