@@ -50,8 +50,14 @@ static struct {
 
 static int _mkdir_p(const char *path, mode_t mode)
 {
-	char *p = xstrdup(path), *s;
+	char *p, *s;
 	int rc = 0;
+
+	/* the usual case (a job's directory in an existing hash.N): one
+	 * call, not one per component */
+	if (mkdir(path, mode) == 0 || errno == EEXIST)
+		return 0;
+	p = xstrdup(path);
 
 	for (s = p + 1; *s; s++) {
 		if (*s != '/')
