@@ -55,7 +55,9 @@ net_server_t *net_server_create(struct event_base *base, int listen_fd,
 void          net_server_destroy(net_server_t *s);
 /* Threads that check and sign the server's messages (default 4), before
  * its first request: a slurmstepd answers a handful in its life, and
- * starting 4 threads was a measurable part of a short job's cost. */
+ * starting 4 threads was a measurable part of a short job's cost.  0:
+ * none, the loop thread checks and signs (a batch slurmstepd, whose loop
+ * has nothing else to keep moving). */
 void          net_server_set_workers(net_server_t *s, int n);
 
 /* A connection without a socket, for a daemon handing a request to its

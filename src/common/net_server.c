@@ -175,6 +175,8 @@ static void pool_spawn(net_pool_t *p)
 	sigset_t all, old;
 	int rc = 0;
 
+	if (!p->max_threads)            /* checked and signed inline */
+		return;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (; p->nthreads < p->max_threads && !rc; p->nthreads++) {
@@ -616,7 +618,7 @@ static void raise_nofile(void)
 
 void net_server_set_workers(net_server_t *s, int n)
 {
-	if (s && n >= 1 && n <= NET_WORKERS && !s->pool.nthreads)
+	if (s && n >= 0 && n <= NET_WORKERS && !s->pool.nthreads)
 		s->pool.max_threads = n;
 }
 

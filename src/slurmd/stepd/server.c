@@ -50,7 +50,7 @@ int server_start(stepd_t *sd)
 	}
 	sd->server = net_server_create(sd->base, fd, handle, sd,
 				       STEPD_CONN_TIMEOUT_MS);
-	net_server_set_workers(sd->server, 1);
+	net_server_set_workers(sd->server, 0);
 	if (!sd->server) {
 		close(fd);
 		unlink(sd->sock_path);
