@@ -12,6 +12,7 @@
  * so a caller that knows its peer sets msg->peer before decoding; decode
  * keeps it.  Timeouts of 0 or less mean "wait forever".
  */
+#define _GNU_SOURCE     /* struct ucred */
 #include "common/msg.h"
 
 #include <errno.h>
@@ -111,10 +112,10 @@ static bool header_same(const msg_header_t *a, const msg_header_t *b)
 /* Header and credential for body into *out, with room for the body after
  * them when the caller appends it. */
 static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
-		       bool room_for_body)
+		       bool room_for_body, bool peer)
 {
-	msg_header_t h = { MSG_MAGIC, MSG_PROTOCOL_VERSION, type, MSG_FLAG_NONE,
-			   0, 0 };
+	msg_header_t h = { MSG_MAGIC, MSG_PROTOCOL_VERSION, type,
+			   peer ? MSG_FLAG_PEER : MSG_FLAG_NONE, 0, 0 };
 	uint8_t raw[MSG_HEADER_LEN], digest[AUTH_DIGEST_LEN];
 	char *cred = NULL;
 	uint32_t cred_len = 0;
@@ -127,7 +128,9 @@ static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
 		return SLURM_PROTOCOL_INSANE_MSG_LENGTH;
 	h.body_len = (uint32_t)buf_len(body);
 	header_write(raw, &h);
-	if (msg_digest(raw, buf_data(body), h.body_len, digest) < 0 ||
+	if (peer)
+		;                       /* the kernel names the sender */
+	else if (msg_digest(raw, buf_data(body), h.body_len, digest) < 0 ||
 	    auth_create(digest, &cred, &cred_len) != SLURM_SUCCESS ||
 	    cred_len > MSG_MAX_CRED_LEN) {
 		xfree(cred);
@@ -144,21 +147,32 @@ static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
 	return SLURM_SUCCESS;
 }
 
-int msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out)
+static int encode_packed(uint16_t type, const buf_t *body, buf_t **out,
+			 bool peer)
 {
-	int rc = encode_head(type, body, out, true);
+	int rc = encode_head(type, body, out, true, peer);
 
 	if (rc == SLURM_SUCCESS)
 		packbuf(*out, body);
 	return rc;
 }
 
-int msg_encode_prefix(uint16_t type, const buf_t *body, buf_t **prefix)
+int msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out)
 {
-	return encode_head(type, body, prefix, false);
+	return encode_packed(type, body, out, false);
 }
 
-int msg_encode(uint16_t type, const void *data, buf_t **out)
+int msg_encode_prefix(uint16_t type, const buf_t *body, buf_t **prefix)
+{
+	return encode_head(type, body, prefix, false, false);
+}
+
+int msg_encode_prefix_peer(uint16_t type, const buf_t *body, buf_t **prefix)
+{
+	return encode_head(type, body, prefix, false, true);
+}
+
+static int encode(uint16_t type, const void *data, buf_t **out, bool peer)
 {
 	buf_t *body;
 	int rc;
@@ -171,40 +185,42 @@ int msg_encode(uint16_t type, const void *data, buf_t **out)
 		error("cannot pack %s: no body given", msg_type_name(type));
 		rc = SLURM_ERROR;
 	} else {
-		rc = msg_encode_packed(type, body, out);
+		rc = encode_packed(type, body, out, peer);
 	}
 	buf_destroy(body);
 	return rc;
 }
 
-int msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
-	       const uint8_t *cred, const uint8_t *body, slurm_msg_t *msg)
+int msg_encode(uint16_t type, const void *data, buf_t **out)
 {
-	uint8_t digest[AUTH_DIGEST_LEN];
-	msg_header_t chk;
-	const char *why = NULL;
-	buf_t *b;
-	void *data = NULL;
-	uid_t uid;
-	gid_t gid;
-	int rc;
+	return encode(type, data, out, false);
+}
 
-	msg->data = NULL;
-	rc = msg_header_parse(raw_header, &chk);
+int msg_encode_peer(uint16_t type, const void *data, buf_t **out)
+{
+	return encode(type, data, out, true);
+}
+
+static int check_header(const uint8_t raw_header[MSG_HEADER_LEN],
+			const msg_header_t *h)
+{
+	msg_header_t chk;
+	int rc = msg_header_parse(raw_header, &chk);
+
 	if (rc != SLURM_SUCCESS)
 		return rc;
 	if (!header_same(&chk, h))      /* h must describe raw_header */
 		return SLURM_ERROR;
-	if (msg_digest(raw_header, body, h->body_len, digest) < 0)
-		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-	rc = auth_verify((const char *)cred, h->cred_len, digest, &uid, &gid,
-			 &why);
-	if (rc != SLURM_SUCCESS) {
-		error("Authentication failure from %s: %s",
-		      msg->peer[0] ? msg->peer : "unknown peer",
-		      why ? why : "unknown reason");
-		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-	}
+	return SLURM_SUCCESS;
+}
+
+static int unpack_as(const msg_header_t *h, const uint8_t *body, uid_t uid,
+		     gid_t gid, slurm_msg_t *msg)
+{
+	void *data = NULL;
+	buf_t *b;
+	int rc;
+
 	b = buf_view(body, h->body_len);
 	rc = msg_body_unpack(h->type, b, &data);
 	buf_destroy(b);
@@ -220,6 +236,70 @@ int msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
 	msg->auth_gid = gid;
 	msg->data = data;
 	return SLURM_SUCCESS;
+}
+
+int msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
+	       const uint8_t *cred, const uint8_t *body, slurm_msg_t *msg)
+{
+	uint8_t digest[AUTH_DIGEST_LEN];
+	const char *why = NULL;
+	uid_t uid;
+	gid_t gid;
+	int rc;
+
+	msg->data = NULL;
+	if ((rc = check_header(raw_header, h)) != SLURM_SUCCESS)
+		return rc;
+	if (h->flags & MSG_FLAG_PEER) {
+		error("Authentication failure from %s: no credential",
+		      msg->peer[0] ? msg->peer : "unknown peer");
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (msg_digest(raw_header, body, h->body_len, digest) < 0)
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	rc = auth_verify((const char *)cred, h->cred_len, digest, &uid, &gid,
+			 &why);
+	if (rc != SLURM_SUCCESS) {
+		error("Authentication failure from %s: %s",
+		      msg->peer[0] ? msg->peer : "unknown peer",
+		      why ? why : "unknown reason");
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return unpack_as(h, body, uid, gid, msg);
+}
+
+int msg_decode_peer(const uint8_t raw_header[MSG_HEADER_LEN],
+		    const msg_header_t *h, const uint8_t *body, uid_t uid,
+		    gid_t gid, slurm_msg_t *msg)
+{
+	int rc;
+
+	msg->data = NULL;
+	if ((rc = check_header(raw_header, h)) != SLURM_SUCCESS)
+		return rc;
+	if (!(h->flags & MSG_FLAG_PEER) || h->cred_len) {
+		error("Authentication failure from %s: not a peer message",
+		      msg->peer[0] ? msg->peer : "unknown peer");
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return unpack_as(h, body, uid, gid, msg);
+}
+
+int msg_peer_cred(int fd, uid_t *uid, gid_t *gid)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct ucred uc;
+	socklen_t ul = sizeof(uc);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    ss.ss_family != AF_UNIX ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &ul) < 0 ||
+	    ul != sizeof(uc))
+		return -1;
+	*uid = uc.uid;
+	*gid = uc.gid;
+	return 0;
 }
 
 void msg_free(slurm_msg_t *msg)
@@ -340,15 +420,26 @@ static long long deadline_of(int timeout_ms)
 	return timeout_ms > 0 ? now_ms() + timeout_ms : 0;
 }
 
-int msg_send_fd(int fd, uint16_t type, const void *data, int timeout_ms)
+static int send_fd(int fd, uint16_t type, const void *data, int timeout_ms,
+		   bool peer)
 {
 	buf_t *b = NULL;
-	int rc = msg_encode(type, data, &b);
+	int rc = encode(type, data, &b, peer);
 
 	if (rc == SLURM_SUCCESS)
 		rc = write_all(fd, buf_data(b), buf_len(b), deadline_of(timeout_ms));
 	buf_destroy(b);
 	return rc;
+}
+
+int msg_send_fd(int fd, uint16_t type, const void *data, int timeout_ms)
+{
+	return send_fd(fd, type, data, timeout_ms, false);
+}
+
+int msg_send_fd_peer(int fd, uint16_t type, const void *data, int timeout_ms)
+{
+	return send_fd(fd, type, data, timeout_ms, true);
 }
 
 static void fd_peer(int fd, char *out, size_t len)
@@ -401,8 +492,21 @@ int msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms)
 	}
 	rest = xmalloc((size_t)h.cred_len + h.body_len + 1);
 	rc = read_all(fd, rest, (size_t)h.cred_len + h.body_len, deadline, NULL);
-	if (rc == SLURM_SUCCESS)
+	if (rc == SLURM_SUCCESS && (h.flags & MSG_FLAG_PEER)) {
+		uid_t uid;
+		gid_t gid;
+
+		if (msg_peer_cred(fd, &uid, &gid) == 0) {
+			rc = msg_decode_peer(raw, &h, rest + h.cred_len, uid,
+					     gid, msg);
+		} else {
+			error("Authentication failure from %s: no credential",
+			      msg->peer);
+			rc = SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		}
+	} else if (rc == SLURM_SUCCESS) {
 		rc = msg_decode(raw, &h, rest, rest + h.cred_len, msg);
+	}
 	xfree(rest);
 	return rc;
 }

@@ -10,6 +10,12 @@
  * before reading further, authenticates before unpacking, and unpacks with
  * the table's bounds-checked unpacker.  A bad message is an error value,
  * never a crash.
+ *
+ * On a unix socket (slurmd and its slurmstepds, pam_slurm_adopt) a message
+ * may carry MSG_FLAG_PEER and no credential: its sender is the uid and
+ * gid the kernel gives for the socket's peer (SO_PEERCRED), which nobody
+ * can forge, and no MUNGE round trip is spent.  Such a message from a
+ * TCP peer is refused as unauthenticated.
  */
 #ifndef SLUICE_MSG_H
 #define SLUICE_MSG_H
@@ -29,6 +35,7 @@
 
 enum {
 	MSG_FLAG_NONE = 0,
+	MSG_FLAG_PEER = 0x0001,    /* no credential: the unix socket's peer */
 };
 
 typedef struct {
@@ -66,11 +73,24 @@ int  msg_header_parse(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h);
  * (SLURM_PROTOCOL_AUTHENTICATION_ERROR, SLURM_UNEXPECTED_MSG_ERROR, ...). */
 int  msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
 		const uint8_t *cred, const uint8_t *body, slurm_msg_t *msg);
+/* The MSG_FLAG_PEER forms: encode without a credential; decode with the
+ * sender the kernel named for a unix socket (uid/gid). */
+int  msg_encode_peer(uint16_t type, const void *data, buf_t **out);
+int  msg_encode_prefix_peer(uint16_t type, const buf_t *body, buf_t **prefix);
+int  msg_decode_peer(const uint8_t raw_header[MSG_HEADER_LEN],
+		     const msg_header_t *h, const uint8_t *body, uid_t uid,
+		     gid_t gid, slurm_msg_t *msg);
+/* The peer of a connected unix socket; -1 for any other socket. */
+int  msg_peer_cred(int fd, uid_t *uid, gid_t *gid);
 /* Free msg->data with the table's free function. */
 void msg_free(slurm_msg_t *msg);
 
-/* Blocking helpers on a connected socket, for commands, slurmd and stepd. */
+/* Blocking helpers on a connected socket, for commands, slurmd and stepd.
+ * msg_send_fd_peer: MSG_FLAG_PEER (unix sockets only).  msg_recv_fd
+ * takes either form (MSG_FLAG_PEER only on a unix socket). */
 int  msg_send_fd(int fd, uint16_t type, const void *data, int timeout_ms);
+int  msg_send_fd_peer(int fd, uint16_t type, const void *data,
+		      int timeout_ms);
 int  msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms);
 
 #endif

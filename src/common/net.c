@@ -163,13 +163,14 @@ static long long mono_ms(void)
 
 /* Send on a connected fd and read one reply; closes fd. */
 static int rpc_fd(int fd, uint16_t type, const void *req, slurm_msg_t *resp,
-		  int timeout_ms)
+		  int timeout_ms, bool peer)
 {
 	long long start = mono_ms();
 	int rc, left;
 
 	memset(resp, 0, sizeof(*resp));
-	rc = msg_send_fd(fd, type, req, timeout_ms);
+	rc = peer ? msg_send_fd_peer(fd, type, req, timeout_ms)
+		  : msg_send_fd(fd, type, req, timeout_ms);
 	if (rc == SLURM_SUCCESS) {
 		left = timeout_ms;
 		if (timeout_ms > 0) {
@@ -195,13 +196,13 @@ int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
 		return errno == ETIMEDOUT ? SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
 					  : SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 	}
-	return rpc_fd(fd, type, req, resp, timeout_ms);
+	return rpc_fd(fd, type, req, resp, timeout_ms, false);
 }
 
 int net_rpc_unix(const char *path, uint16_t type, const void *req,
 		 slurm_msg_t *resp, int timeout_ms)
 {
-	int fd = net_connect_unix(path);
+	int fd = net_connect_unix(path), rc;
 
 	memset(resp, 0, sizeof(*resp));
 	if (fd < 0) {
@@ -209,7 +210,17 @@ int net_rpc_unix(const char *path, uint16_t type, const void *req,
 		      strerror(errno));
 		return SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 	}
-	return rpc_fd(fd, type, req, resp, timeout_ms);
+	/* the kernel names both ends: no credential either way; the
+	 * answer must come from root or from ourselves */
+	rc = rpc_fd(fd, type, req, resp, timeout_ms, true);
+	if (rc == SLURM_SUCCESS && resp->auth_uid != 0 &&
+	    resp->auth_uid != geteuid()) {
+		error("%s: reply from uid %u refused", path,
+		      (unsigned) resp->auth_uid);
+		msg_free(resp);
+		rc = SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return rc;
 }
 
 int net_rpc_rc(const char *host, uint16_t port, uint16_t type, const void *req,

@@ -28,6 +28,8 @@ int net_connect_unix(const char *path);
  * SLURM_COMMUNICATIONS_CONNECTION_ERROR or SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT. */
 int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
 	    slurm_msg_t *resp, int timeout_ms);
+/* On a unix socket both sides are who the kernel says (MSG_FLAG_PEER, no
+ * MUNGE); a reply from anyone but root or our own uid is refused. */
 int net_rpc_unix(const char *path, uint16_t type, const void *req,
 		 slurm_msg_t *resp, int timeout_ms);
 /* For requests answered by RESPONSE_SLURM_RC: returns the transport error,

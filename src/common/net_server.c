@@ -97,6 +97,10 @@ struct net_conn {
 	msg_header_t        h;
 	slurm_msg_t         msg;
 	char                peer[64];
+	bool                unix_peer; /* a unix socket: peer_uid/gid known */
+	bool                peer_msg;  /* MSG_FLAG_PEER request: reply so */
+	uid_t               peer_uid;
+	gid_t               peer_gid;
 	uint8_t            *in;        /* credential + body, for the worker */
 	uint16_t            reply_type;
 	buf_t              *reply;     /* packed reply body, for the worker */
@@ -221,9 +225,15 @@ static void pool_push(net_server_t *s, net_conn_t *c)
 /* On a worker: only the message fields, never the socket or the lists. */
 static void conn_job_run(net_conn_t *c)
 {
-	if (c->state == CONN_VERIFYING)
+	if (c->state == CONN_VERIFYING && c->peer_msg)
+		c->job_rc = msg_decode_peer(c->raw, &c->h, c->in, c->peer_uid,
+					    c->peer_gid, &c->msg);
+	else if (c->state == CONN_VERIFYING)
 		c->job_rc = msg_decode(c->raw, &c->h, c->in,
 				       c->in + c->h.cred_len, &c->msg);
+	else if (c->peer_msg)
+		c->job_rc = msg_encode_prefix_peer(c->reply_type, c->reply,
+						   &c->out);
 	else
 		c->job_rc = msg_encode_prefix(c->reply_type, c->reply, &c->out);
 }
@@ -392,6 +402,9 @@ static void conn_got_rest(net_conn_t *c, struct evbuffer *in)
 	evbuffer_remove(in, c->in, need);
 	memset(&c->msg, 0, sizeof(c->msg));
 	snprintf(c->msg.peer, sizeof(c->msg.peer), "%s", c->peer);
+	/* no credential: only where the kernel names the peer (msg_decode
+	 * refuses the flag otherwise) */
+	c->peer_msg = (c->h.flags & MSG_FLAG_PEER) && c->unix_peer;
 	c->state = CONN_VERIFYING;
 	pool_push(c->srv, c);
 }
@@ -508,6 +521,9 @@ static void conn_create(net_server_t *s, int fd, const struct sockaddr *sa)
 	net_sockaddr_str(sa, c->peer, sizeof(c->peer));
 	if (sa->sa_family != AF_UNIX)
 		net_set_nodelay(fd);
+	else
+		c->unix_peer = msg_peer_cred(fd, &c->peer_uid,
+					     &c->peer_gid) == 0;
 	c->srv = s;
 	c->bev = bufferevent_socket_new(s->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	c->timer = evtimer_new(s->base, conn_timeout_cb, c);

@@ -8,7 +8,10 @@
 #include <cmocka.h>
 
 #include <pthread.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -295,6 +298,68 @@ static void test_round_trip(void **state)
 	xfree(w.all);
 }
 
+/* MSG_FLAG_PEER: no credential, the sender is the unix socket's peer as
+ * the kernel gives it; the same bytes anywhere else are unauthenticated. */
+static void test_peer_messages(void **state)
+{
+	job_signal_msg_t sig = { .job_id_str = "7", .job_id = 7,
+				 .step_id = 0xfffffffe, .signal = 9 };
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sin);
+	buf_t *b = NULL;
+	slurm_msg_t m;
+	wire_t w;
+	int sv[2], l, c, a;
+
+	(void) state;
+	assert_int_equal(msg_encode_peer(REQUEST_CANCEL_JOB, &sig, &b), 0);
+	wire_split(b, &w);
+	assert_int_equal(w.h.flags, MSG_FLAG_PEER);
+	assert_int_equal(w.h.cred_len, 0);
+	/* as if it came over TCP: refused */
+	assert_int_equal(wire_decode(&w, &m), SLURM_PROTOCOL_AUTHENTICATION_ERROR);
+	assert_null(m.data);
+	/* the kernel's peer */
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(msg_decode_peer(w.raw, &w.h, w.body, 1234, 56, &m), 0);
+	assert_int_equal(m.auth_uid, 1234);
+	assert_int_equal(((job_signal_msg_t *) m.data)->signal, 9);
+	msg_free(&m);
+	xfree(w.all);
+
+	/* over a unix socket pair: the peer is us */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(msg_send_fd_peer(sv[0], REQUEST_CANCEL_JOB, &sig,
+					  1000), 0);
+	assert_int_equal(msg_recv_fd(sv[1], &m, 1000), 0);
+	assert_int_equal(m.auth_uid, geteuid());
+	assert_int_equal(m.auth_gid, getegid());
+	assert_int_equal(((job_signal_msg_t *) m.data)->job_id, 7);
+	msg_free(&m);
+	close(sv[0]);
+	close(sv[1]);
+
+	/* over TCP the kernel names nobody: refused */
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(l >= 0);
+	assert_int_equal(bind(l, (struct sockaddr *) &sin, sizeof(sin)), 0);
+	assert_int_equal(listen(l, 1), 0);
+	assert_int_equal(getsockname(l, (struct sockaddr *) &sin, &sl), 0);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(c, (struct sockaddr *) &sin, sizeof(sin)), 0);
+	a = accept(l, NULL, NULL);
+	assert_true(a >= 0);
+	assert_int_equal(msg_send_fd_peer(c, REQUEST_CANCEL_JOB, &sig, 1000),
+			 0);
+	assert_int_equal(msg_recv_fd(a, &m, 1000),
+			 SLURM_PROTOCOL_AUTHENTICATION_ERROR);
+	assert_null(m.data);
+	close(a);
+	close(c);
+	close(l);
+}
+
 /* ---- over a socket ---- */
 
 static void test_socket_errors(void **state)
@@ -395,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_signed_bad_body),
 		cmocka_unit_test(test_encode_errors),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_peer_messages),
 		cmocka_unit_test(test_socket_errors),
 		cmocka_unit_test(test_socket_large),
 	};
