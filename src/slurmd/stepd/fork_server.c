@@ -126,16 +126,16 @@ fork_req_t fork_server_run(const char *conf_file)
 		r = recv_req(ctl, &req, fds);
 		if (r == 0)
 			exit(0);
-		if (r < 0)
-			continue;
-		pid = fork();
+		pid = r < 0 ? -1 : fork();
 		if (pid == 0) {
 			signal(SIGPIPE, SIG_DFL);
 			become_step(ctl, fds);
 			return req;
 		}
-		close(fds[0]);
-		close(fds[1]);
+		if (r > 0) {
+			close(fds[0]);
+			close(fds[1]);
+		}
 		if (send(ctl, &pid, sizeof(pid), MSG_NOSIGNAL) != sizeof(pid))
 			exit(0);
 	}
