@@ -164,7 +164,8 @@ static int server_fork(slurmd_t *sd, int in_fd, int out_fd, char mode,
 		n = recv(fs_fd, &got, sizeof(got), 0);
 	} while (n < 0 && errno == EINTR);
 	if (n != (ssize_t) sizeof(got) || got <= 0) {
-		why = n < 0 ? strerror(errno) : got < 0 ? "it refused or could not fork" :
+		why = n < 0 ? strerror(errno) :
+		      got < 0 ? "it refused or could not fork" :
 		      "it went away";
 		goto fail;
 	}

@@ -8,9 +8,9 @@
  * read end and the verdict pipe's write end, which become the copy's
  * stdin and stdout, as posix_spawn would have set them.  The server
  * answers each request with the copy's pid (int32; -1 for a malformed
- * request or a failed fork)
- * and exits when slurmd closes its end.  Copies are not its concern
- * afterwards: SIGCHLD is ignored, the kernel reaps them.
+ * request or a failed fork) and exits when slurmd closes its end.
+ * Copies are not its concern afterwards: SIGCHLD is ignored, the kernel
+ * reaps them.
  */
 #ifndef SLUICE_STEPD_FORK_SERVER_H
 #define SLUICE_STEPD_FORK_SERVER_H
