@@ -105,3 +105,27 @@ def test_jobs_run_when_the_fork_server_is_killed(cluster):
     assert "slurmstepd fork server (pid %d) did not start a step" % \
         servers[0] in log, log[-3000:]
     assert fork_servers(c, "n2") == []
+
+
+def test_fork_server_ends_with_slurmd(cluster):
+    """slurmd gone (even by SIGKILL): its fork server exits too, and the
+    next slurmd starts a new one."""
+    c = cluster
+    run_job(c, "n4", "n4.out")
+    servers = fork_servers(c, "n4")
+    assert len(servers) == 1, servers
+    c.kill_slurmd("n4", signal.SIGKILL)
+    deadline = time.time() + 10
+    while status(servers[0]) and not status(servers[0]).get(
+            "State", "").startswith("Z") and time.time() < deadline:
+        time.sleep(0.1)
+    assert not status(servers[0]) or \
+        status(servers[0]).get("State", "").startswith("Z"), \
+        status(servers[0])
+    c.start_slurmd("n4")
+    deadline = time.time() + 30
+    while c.show_nodes().get("n4", {}).get("State", "") != "IDLE" and \
+            time.time() < deadline:
+        time.sleep(0.2)
+    batch, step = run_job(c, "n4", "n4-again.out")
+    assert fork_servers(c, "n4") == [batch[1]], (batch, fork_servers(c, "n4"))
