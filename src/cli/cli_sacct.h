@@ -31,6 +31,8 @@ typedef struct {
 	const char  *name;
 	int          width;      /* < 0: left-justified */
 	sacct_get_f  get;
+	const char  *job_needs;  /* acct_job_rec_t members read, or NULL */
+	const char  *step_needs; /* acct_step_rec_t members read, or NULL */
 } sacct_field_t;
 
 typedef struct {
@@ -45,6 +47,10 @@ extern const sacct_field_t sacct_fields[];
  * -1 with the bad name in *bad (xmalloc'd). */
 int  sacct_format_parse(const char *spec, sacct_col_t **cols, size_t *cnt,
 			char **bad);
+/* Add the record members f reads to job and step; -1 if its list names
+ * one the tables do not have. */
+int  sacct_field_needs(const sacct_field_t *f, fields_sel_t *job,
+		       fields_sel_t *step);
 /* The text of a field for a row (never NULL).  Caller frees. */
 char *sacct_field_text(const sacct_field_t *f, const sacct_row_t *r);
 /* sacct -e: every field name, four to a line. */

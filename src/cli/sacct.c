@@ -382,6 +382,35 @@ static void apply_defaults(void)
 
 /* ---- the query ---- */
 
+/* Ask slurmdbd for the record members the columns read and those this
+ * file reads to order, group and select rows (--json: every member). */
+static void choose_fields(const sacct_col_t *cols, size_t n)
+{
+	fields_sel_t *job = &opt.cond.job_fields, *step = &opt.cond.step_fields;
+	int rc = 0;
+
+	if (opt.json)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (sacct_field_needs(cols[i].field, job, step) < 0)
+			rc = -1;
+	rc |= fields_sel_add_list(job, acct_job_rec_fields,
+				  "job_id,submit,array_job_id");
+	rc |= fields_sel_add_list(step, acct_step_rec_fields, "job_id,submit");
+	if (opt.sel_cnt) {
+		rc |= fields_sel_add(job, acct_job_rec_fields, "array_task_id");
+		rc |= fields_sel_add(step, acct_step_rec_fields, "step_id");
+	}
+	if (opt.nodelist)
+		rc |= fields_sel_add(job, acct_job_rec_fields, "nodes");
+	if (!cli_conf()->cluster_name)   /* several clusters' records */
+		rc |= fields_sel_add(job, acct_job_rec_fields, "cluster");
+	if (rc < 0) {   /* a list names a member the tables lack: all */
+		memset(job, 0, sizeof(*job));
+		memset(step, 0, sizeof(*step));
+	}
+}
+
 static dbd_jobs_msg_t *query(void)
 {
 	const slurm_conf_t *c = cli_conf();
@@ -715,6 +744,7 @@ int main(int argc, char **argv)
 	if (opt.nodelist &&
 	    !(want = hostlist_parse(opt.nodelist, err, sizeof(err))))
 		fatal("Invalid node list: %s", opt.nodelist);
+	choose_fields(cols, n);
 	r = query();
 	print_all(r, cols, n, want);
 	msg_body_free(RESPONSE_DBD_JOBS, r);

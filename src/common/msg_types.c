@@ -445,18 +445,57 @@ error:
 	return -1;
 }
 
-/* RESPONSE_DBD_JOBS: rc, jobs, then steps, each by its field table. */
+/* REQUEST_DBD_JOBS: the conditions by their table, then the fields the
+ * answer is to carry (none chosen: all). */
+static void dbd_job_cond_pack(buf_t *b, const void *data)
+{
+	const dbd_job_cond_msg_t *m = data;
+
+	fields_pack(b, dbd_job_cond_fields, m);
+	fields_sel_pack(b, &m->job_fields);
+	fields_sel_pack(b, &m->step_fields);
+}
+
+static void dbd_job_cond_free(void *data)
+{
+	fields_free(dbd_job_cond_fields, data);
+	xfree(data);
+}
+
+static int dbd_job_cond_unpack(buf_t *b, void **data)
+{
+	dbd_job_cond_msg_t *m = xmalloc(sizeof(*m));
+
+	if (fields_unpack(b, dbd_job_cond_fields, m) < 0) {
+		xfree(m);
+		return -1;
+	}
+	if (fields_sel_unpack(b, &m->job_fields) < 0 ||
+	    fields_sel_unpack(b, &m->step_fields) < 0) {
+		dbd_job_cond_free(m);
+		return -1;
+	}
+	*data = m;
+	return 0;
+}
+
+/* RESPONSE_DBD_JOBS: rc, then the jobs and the steps, each as the fields
+ * chosen, the count and the records' chosen fields. */
 static void dbd_jobs_pack(buf_t *b, const void *data)
 {
 	const dbd_jobs_msg_t *m = data;
 
 	pack32(b, (uint32_t)m->rc);
+	fields_sel_pack(b, &m->job_fields);
 	pack32(b, m->job_cnt);
 	for (uint32_t i = 0; i < m->job_cnt; i++)
-		fields_pack(b, acct_job_rec_fields, &m->jobs[i]);
+		fields_pack_sel(b, acct_job_rec_fields, &m->jobs[i],
+				&m->job_fields);
+	fields_sel_pack(b, &m->step_fields);
 	pack32(b, m->step_cnt);
 	for (uint32_t i = 0; i < m->step_cnt; i++)
-		fields_pack(b, acct_step_rec_fields, &m->steps[i]);
+		fields_pack_sel(b, acct_step_rec_fields, &m->steps[i],
+				&m->step_fields);
 }
 
 static void dbd_jobs_free(void *data)
@@ -464,28 +503,54 @@ static void dbd_jobs_free(void *data)
 	dbd_jobs_msg_t *m = data;
 
 	for (uint32_t i = 0; i < m->job_cnt; i++)
-		fields_free(acct_job_rec_fields, &m->jobs[i]);
+		fields_free_sel(acct_job_rec_fields, &m->jobs[i],
+				&m->job_fields);
 	for (uint32_t i = 0; i < m->step_cnt; i++)
-		fields_free(acct_step_rec_fields, &m->steps[i]);
+		fields_free_sel(acct_step_rec_fields, &m->steps[i],
+				&m->step_fields);
 	xfree(m->jobs);
 	xfree(m->steps);
 	xfree(m);
 }
 
+/* The fewest bytes a record with the chosen fields packs into (a string
+ * is at least its length): a cap on a count before allocating. */
+static size_t rec_min_bytes(const field_desc_t *f, const fields_sel_t *s)
+{
+	bool all = fields_sel_is_all(s);
+	size_t n = 0;
+
+	for (size_t i = 0; f[i].name; i++) {
+		if (!all && !(s->w[i / 64] >> (i % 64) & 1))
+			continue;
+		switch (f[i].type) {
+		case FT_STR:
+		case FT_STRLIST:
+		case FT_BITMAP:
+			n += 4;
+			break;
+		default:
+			n += fields_size(f[i].type);
+		}
+	}
+	return n ? n : 1;
+}
+
 static int unpack_recs(buf_t *b, const field_desc_t *f, size_t size,
-		       uint32_t *cnt_out, void **recs_out)
+		       fields_sel_t *sel, uint32_t *cnt_out, void **recs_out)
 {
 	uint32_t cnt;
 	char *recs;
 
-	/* A record takes far more than 32 bytes: a cheap cap on cnt. */
-	if (unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN ||
-	    cnt > buf_remaining(b) / 32)
+	if (fields_sel_unpack(b, sel) < 0 || unpack32(b, &cnt) < 0 ||
+	    cnt > PACK_MAX_ARRAY_LEN ||
+	    cnt > buf_remaining(b) / rec_min_bytes(f, sel))
 		return -1;
 	recs = xcalloc(cnt ? cnt : 1, size);
 	*recs_out = recs;
 	for (*cnt_out = 0; *cnt_out < cnt; (*cnt_out)++)
-		if (fields_unpack(b, f, recs + (size_t)*cnt_out * size) < 0)
+		if (fields_unpack_sel(b, f, recs + (size_t)*cnt_out * size,
+				      sel) < 0)
 			return -1;
 	return 0;
 }
@@ -499,9 +564,10 @@ static int dbd_jobs_unpack(buf_t *b, void **data)
 		goto error;
 	m->rc = (int32_t)rc;
 	if (unpack_recs(b, acct_job_rec_fields, sizeof(acct_job_rec_t),
-			&m->job_cnt, (void **)&m->jobs) < 0 ||
+			&m->job_fields, &m->job_cnt, (void **)&m->jobs) < 0 ||
 	    unpack_recs(b, acct_step_rec_fields, sizeof(acct_step_rec_t),
-			&m->step_cnt, (void **)&m->steps) < 0)
+			&m->step_fields, &m->step_cnt,
+			(void **)&m->steps) < 0)
 		goto error;
 	*data = m;
 	return 0;
@@ -509,7 +575,6 @@ error:
 	dbd_jobs_free(m);
 	return -1;
 }
-
 
 static void registration_pack(buf_t *b, const void *data)
 {
@@ -1015,7 +1080,7 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_DBD_ACCT, dbd_acct_resp_msg_t, dbd_acct_resp_fields),
 	ROW_FUNCS(REQUEST_DBD_RECORDS, dbd_records_msg_t, dbd_records),
 	ROW_FIELDS(RESPONSE_DBD_RECORDS, dbd_records_resp_msg_t, dbd_records_resp_fields),
-	ROW_FIELDS(REQUEST_DBD_JOBS, dbd_job_cond_msg_t, dbd_job_cond_fields),
+	ROW_FUNCS(REQUEST_DBD_JOBS, dbd_job_cond_msg_t, dbd_job_cond),
 	ROW_FUNCS(RESPONSE_DBD_JOBS, dbd_jobs_msg_t, dbd_jobs),
 	ROW_FIELDS(REQUEST_DBD_REPORT, dbd_report_msg_t, dbd_report_fields),
 	ROW_FIELDS(RESPONSE_DBD_REPORT, table_resp_msg_t, table_resp_fields),

@@ -866,14 +866,21 @@ typedef struct {
 	time_t    start;
 	time_t    end;
 	uint16_t  flags;
+	/* acct_job_rec_fields / acct_step_rec_fields the answer carries;
+	 * none = all (what a request that names none gets). */
+	fields_sel_t job_fields;
+	fields_sel_t step_fields;
 } dbd_job_cond_msg_t;
 
+/* The fields not chosen are zero in every record. */
 typedef struct {
 	int32_t          rc;
 	uint32_t         job_cnt;
 	acct_job_rec_t  *jobs;      /* by submit time, then id */
 	uint32_t         step_cnt;
 	acct_step_rec_t *steps;     /* grouped by job, in step order */
+	fields_sel_t     job_fields;
+	fields_sel_t     step_fields;
 } dbd_jobs_msg_t;
 
 /* sreport -> slurmdbd: usage of one cluster in [start, end).  users are

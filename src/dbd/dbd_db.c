@@ -247,6 +247,16 @@ static const char *const schema_v8[] = {
 	NULL
 };
 
+/* v9: sacct's window query (cluster, time_submit range) returns rows in
+ * its ORDER BY (time_submit, id_job) straight from the index, without a
+ * sort; the (cluster, time_submit) index is a prefix of it. */
+static const char *const schema_v9[] = {
+	"CREATE INDEX IF NOT EXISTS job_submit_id ON job_table "
+	"(cluster, time_submit, id_job)",
+	"DROP INDEX IF EXISTS job_submit ON job_table",
+	NULL
+};
+
 static const char *const *const migrations[] = {
 	schema_v1,
 	schema_v2,
@@ -256,6 +266,7 @@ static const char *const *const migrations[] = {
 	schema_v6,
 	schema_v7,
 	schema_v8,
+	schema_v9,
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -435,9 +446,10 @@ int dbd_db_exec(dbd_db_t *db, const char *sql)
 
 int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 {
+	static char null_cell[1];
 	MYSQL_RES *res;
 	MYSQL_ROW row;
-	uint32_t i = 0;
+	size_t i = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (dbd_db_exec(db, sql) < 0)
@@ -447,22 +459,61 @@ int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 		error("mysql_store_result: %s", mysql_error(db->my));
 		return -1;
 	}
+	out->res = res;
 	out->rows = (uint32_t)mysql_num_rows(res);
 	out->cols = mysql_num_fields(res);
 	out->cells = xcalloc((size_t)out->rows * out->cols + 1,
 			     sizeof(char *));
 	while ((row = mysql_fetch_row(res)))
 		for (uint32_t c = 0; c < out->cols; c++)
-			out->cells[i++] = xstrdup(row[c] ? row[c] : "");
-	mysql_free_result(res);
+			out->cells[i++] = row[c] ? row[c] : null_cell;
 	return 0;
+}
+
+int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
+		       void *arg)
+{
+	const char *cells[64];
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	uint32_t cols;
+	int rc = 0;
+
+	if (dbd_db_exec(db, sql) < 0)
+		return -1;
+	res = mysql_use_result(db->my);
+	if (!res) {
+		error("mysql_use_result: %s", mysql_error(db->my));
+		return -1;
+	}
+	cols = mysql_num_fields(res);
+	if (cols > sizeof(cells) / sizeof(cells[0])) {
+		error("%s: %u columns, at most %zu", __func__, cols,
+		      sizeof(cells) / sizeof(cells[0]));
+		rc = -1;
+	}
+	/* Read every row even after an error: the connection needs it. */
+	while ((row = mysql_fetch_row(res))) {
+		if (rc)
+			continue;
+		for (uint32_t c = 0; c < cols; c++)
+			cells[c] = row[c] ? row[c] : "";
+		fn(arg, cells, cols);
+	}
+	if (mysql_errno(db->my)) {
+		error("mysql_fetch_row: %s", mysql_error(db->my));
+		rc = -1;
+	}
+	mysql_free_result(res);
+	return rc;
 }
 
 void dbd_rows_free(dbd_rows_t *r)
 {
-	for (size_t i = 0; r->cells && i < (size_t)r->rows * r->cols; i++)
-		xfree(r->cells[i]);
+	if (r->res)
+		mysql_free_result(r->res);
 	xfree(r->cells);
+	r->res = NULL;
 	r->rows = r->cols = 0;
 }
 

@@ -16,12 +16,14 @@
 
 typedef struct dbd_db dbd_db_t;
 
-/* One result: rows x cols strings ("" for SQL NULL).  Free with
- * dbd_rows_free(). */
+/* One result: rows x cols strings ("" for SQL NULL), read-only: they
+ * point into the client library's copy of the result (res), not one
+ * allocation per cell.  Free with dbd_rows_free(). */
 typedef struct {
 	char   **cells;
 	uint32_t rows;
 	uint32_t cols;
+	void    *res;             /* MYSQL_RES that holds the cells */
 } dbd_rows_t;
 
 /* Connect to StorageHost:StoragePort as StorageUser, create StorageLoc if
@@ -38,6 +40,13 @@ int  dbd_db_exec(dbd_db_t *db, const char *sql);
 /* SELECT into rows; 0 or -1. */
 int  dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out);
 void dbd_rows_free(dbd_rows_t *r);
+/* SELECT, handing each row to fn as it arrives from the server (cells
+ * as dbd_rows_t's, valid during the call only): no copy of the whole
+ * result.  fn must not use db.  0 or -1. */
+typedef void (*dbd_row_f)(void *arg, const char *const *cells,
+			  uint32_t cols);
+int  dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
+			void *arg);
 const char *dbd_rows_get(const dbd_rows_t *r, uint32_t row, uint32_t col);
 /* Rows changed by the last statement. */
 uint64_t dbd_db_affected(dbd_db_t *db);

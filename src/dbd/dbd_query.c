@@ -13,28 +13,58 @@
 #include "dbd/dbd_private.h"
 #include "slurm/slurm_errno.h"
 
-/* Selected in this order; job_db_inx last (for the steps). */
-#define JOB_SELECT \
-	"SELECT t.id_job, t.id_array_job, t.id_array_task, t.job_name, " \
-	"t.id_user, t.id_group, t.account, t.`partition`, t.qos, t.state, " \
-	"t.reason, t.requid, t.exit_code, t.derived_ec, t.time_submit, " \
-	"t.time_eligible, t.time_start, t.time_end, t.timelimit, " \
-	"t.nodelist, t.nodes_alloc, t.cpus_alloc, t.cpus_req, " \
-	"t.tres_alloc, t.tres_req, t.req_mem, t.mem_per_cpu, t.work_dir, " \
-	"t.comment, t.submit_line, t.constraints, t.restart_cnt, " \
-	"t.priority, t.cluster, t.array_task_str, t.job_db_inx " \
-	"FROM job_table t WHERE 1"
+/* The column of each record member, by the member's name in
+ * acct_job_rec_fields / acct_step_rec_fields. */
+typedef struct {
+	const char *member;
+	const char *expr;
+} col_t;
 
-/* The steps of the jobs the same conditions select (on t). */
-#define STEP_SELECT \
-	"SELECT t.id_job, t.time_submit, s.id_step, s.step_name, " \
-	"s.time_start, s.time_end, s.state, s.exit_code, s.requid, " \
-	"s.nodelist, s.nodes_alloc, s.tasks, s.cpus_alloc, s.tres_alloc, " \
-	"s.user_sec * 1000000 + s.user_usec, " \
-	"s.sys_sec * 1000000 + s.sys_usec, s.max_rss, s.max_vsize, " \
-	"s.ave_rss, s.ave_vsize, s.consumed_energy FROM step_table s " \
-	"JOIN job_table t ON " \
-	"t.job_db_inx = s.job_db_inx WHERE 1"
+static const col_t job_cols[] = {
+	{ "job_id", "t.id_job" }, { "array_job_id", "t.id_array_job" },
+	{ "array_task_id", "t.id_array_task" }, { "name", "t.job_name" },
+	{ "uid", "t.id_user" }, { "gid", "t.id_group" },
+	{ "account", "t.account" }, { "partition", "t.`partition`" },
+	{ "qos", "t.qos" }, { "state", "t.state" }, { "reason", "t.reason" },
+	{ "requid", "t.requid" }, { "exit_code", "t.exit_code" },
+	{ "derived_ec", "t.derived_ec" }, { "submit", "t.time_submit" },
+	{ "eligible", "t.time_eligible" }, { "start", "t.time_start" },
+	{ "end", "t.time_end" }, { "time_limit", "t.timelimit" },
+	{ "nodes", "t.nodelist" }, { "num_nodes", "t.nodes_alloc" },
+	{ "num_cpus", "t.cpus_alloc" }, { "req_cpus", "t.cpus_req" },
+	{ "tres_alloc", "t.tres_alloc" }, { "tres_req", "t.tres_req" },
+	{ "req_mem", "t.req_mem" }, { "mem_per_cpu", "t.mem_per_cpu" },
+	{ "work_dir", "t.work_dir" }, { "comment", "t.comment" },
+	{ "submit_line", "t.submit_line" },
+	{ "constraints", "t.constraints" },
+	{ "restart_cnt", "t.restart_cnt" }, { "priority", "t.priority" },
+	{ "cluster", "t.cluster" }, { "array_task_str", "t.array_task_str" },
+	{ NULL, NULL }
+};
+
+static const col_t step_cols[] = {
+	{ "job_id", "t.id_job" }, { "submit", "t.time_submit" },
+	{ "step_id", "s.id_step" }, { "name", "s.step_name" },
+	{ "start", "s.time_start" }, { "end", "s.time_end" },
+	{ "state", "s.state" }, { "exit_code", "s.exit_code" },
+	{ "requid", "s.requid" }, { "nodes", "s.nodelist" },
+	{ "num_nodes", "s.nodes_alloc" }, { "ntasks", "s.tasks" },
+	{ "num_cpus", "s.cpus_alloc" }, { "tres_alloc", "s.tres_alloc" },
+	{ "user_usec", "s.user_sec * 1000000 + s.user_usec" },
+	{ "sys_usec", "s.sys_sec * 1000000 + s.sys_usec" },
+	{ "max_rss_kb", "s.max_rss" }, { "max_vsize_kb", "s.max_vsize" },
+	{ "ave_rss_kb", "s.ave_rss" }, { "ave_vsize_kb", "s.ave_vsize" },
+	{ "consumed_energy", "s.consumed_energy" },
+	{ NULL, NULL }
+};
+
+#define MAX_COLS 64
+
+/* The members a query reads, in the order it selects them. */
+typedef struct {
+	const field_desc_t *f[MAX_COLS];
+	size_t              n;
+} cols_t;
 
 typedef struct {
 	dbd_db_t            *db;
@@ -42,28 +72,6 @@ typedef struct {
 	dbd_jobs_msg_t      *resp;
 	char                *sql;
 } query_t;
-
-static uint32_t u32(const dbd_rows_t *r, uint32_t row, uint32_t col)
-{
-	return (uint32_t)strtoul(dbd_rows_get(r, row, col), NULL, 10);
-}
-
-static uint64_t u64(const dbd_rows_t *r, uint32_t row, uint32_t col)
-{
-	return strtoull(dbd_rows_get(r, row, col), NULL, 10);
-}
-
-static time_t tm(const dbd_rows_t *r, uint32_t row, uint32_t col)
-{
-	return (time_t)strtoll(dbd_rows_get(r, row, col), NULL, 10);
-}
-
-static char *str(const dbd_rows_t *r, uint32_t row, uint32_t col)
-{
-	const char *v = dbd_rows_get(r, row, col);
-
-	return *v ? xstrdup(v) : NULL;
-}
 
 /* "col IN ('a','b')" for a list of strings. */
 static void add_in(query_t *q, const char *col, char **vals)
@@ -193,102 +201,163 @@ static int build_where(query_t *q)
 	return 0;
 }
 
-static void fill_job(acct_job_rec_t *j, const dbd_rows_t *r, uint32_t i)
+static const char *col_expr(const col_t *cols, const char *member)
 {
-	j->job_id = u32(r, i, 0);
-	j->array_job_id = u32(r, i, 1);
-	j->array_task_id = u32(r, i, 2);
-	j->name = str(r, i, 3);
-	j->uid = u32(r, i, 4);
-	j->gid = u32(r, i, 5);
-	j->account = str(r, i, 6);
-	j->partition = str(r, i, 7);
-	j->qos = str(r, i, 8);
-	j->state = u32(r, i, 9);
-	j->reason = u32(r, i, 10);
-	j->requid = u32(r, i, 11);
-	j->exit_code = u32(r, i, 12);
-	j->derived_ec = u32(r, i, 13);
-	j->submit = tm(r, i, 14);
-	j->eligible = tm(r, i, 15);
-	j->start = tm(r, i, 16);
-	j->end = tm(r, i, 17);
-	j->time_limit = u32(r, i, 18);
-	j->nodes = str(r, i, 19);
-	j->num_nodes = u32(r, i, 20);
-	j->num_cpus = u32(r, i, 21);
-	j->req_cpus = u32(r, i, 22);
-	j->tres_alloc = str(r, i, 23);
-	j->tres_req = str(r, i, 24);
-	j->req_mem = u64(r, i, 25);
-	j->mem_per_cpu = u32(r, i, 26) != 0;
-	j->work_dir = str(r, i, 27);
-	j->comment = str(r, i, 28);
-	j->submit_line = str(r, i, 29);
-	j->constraints = str(r, i, 30);
-	j->restart_cnt = u32(r, i, 31);
-	j->priority = u32(r, i, 32);
-	j->cluster = str(r, i, 33);
-	j->array_task_str = str(r, i, 34);
+	for (; cols->member; cols++)
+		if (!strcmp(cols->member, member))
+			return cols->expr;
+	return NULL;
 }
 
-static void fill_step(acct_step_rec_t *s, const dbd_rows_t *r, uint32_t i)
+/* "SELECT a, b, c" of the chosen members of table f into *sql, the
+ * members into *out.  -1 if one has no column (a table and its columns
+ * that drifted apart: logged). */
+static int select_cols(const field_desc_t *f, const col_t *cols,
+		       const fields_sel_t *sel, char **sql, cols_t *out)
 {
-	s->job_id = u32(r, i, 0);
-	s->submit = tm(r, i, 1);
-	s->step_id = (uint32_t)strtol(dbd_rows_get(r, i, 2), NULL, 10);
-	s->name = str(r, i, 3);
-	s->start = tm(r, i, 4);
-	s->end = tm(r, i, 5);
-	s->state = u32(r, i, 6);
-	s->exit_code = u32(r, i, 7);
-	s->requid = u32(r, i, 8);
-	s->nodes = str(r, i, 9);
-	s->num_nodes = u32(r, i, 10);
-	s->ntasks = u32(r, i, 11);
-	s->num_cpus = u32(r, i, 12);
-	s->tres_alloc = str(r, i, 13);
-	s->user_usec = u64(r, i, 14);
-	s->sys_usec = u64(r, i, 15);
-	s->max_rss_kb = u64(r, i, 16);
-	s->max_vsize_kb = u64(r, i, 17);
-	s->ave_rss_kb = u64(r, i, 18);
-	s->ave_vsize_kb = u64(r, i, 19);
-	s->consumed_energy = u64(r, i, 20);
+	bool all = fields_sel_is_all(sel);
+
+	out->n = 0;
+	xstrcat(sql, "SELECT ");
+	for (size_t i = 0; f[i].name && i < FIELDS_SEL_MAX; i++) {
+		const char *expr;
+
+		if (!all && !(sel->w[i / 64] >> (i % 64) & 1))
+			continue;
+		if (!(expr = col_expr(cols, f[i].name)) || out->n == MAX_COLS) {
+			error("sacct query: no column for %s", f[i].name);
+			return -1;
+		}
+		xstrfmtcat(sql, "%s%s", out->n ? ", " : "", expr);
+		out->f[out->n++] = &f[i];
+	}
+	if (!out->n)   /* a selection of members none of which exists */
+		xstrcat(sql, "1");
+	return 0;
+}
+
+/* One cell into its member (text as MariaDB sends numbers). */
+static void set_member(void *rec, const field_desc_t *f, const char *v)
+{
+	char *p = (char *)rec + f->offset;
+
+	switch (f->type) {
+	case FT_U32:    /* step ids are stored signed: -5 wraps as before */
+		*(uint32_t *)p = (uint32_t)strtoll(v, NULL, 10);
+		break;
+	case FT_U64:
+		*(uint64_t *)p = strtoull(v, NULL, 10);
+		break;
+	case FT_TIME:
+		*(time_t *)p = (time_t)strtoll(v, NULL, 10);
+		break;
+	case FT_BOOL:
+		*(bool *)p = strtoll(v, NULL, 10) != 0;
+		break;
+	case FT_STR:
+		*(char **)p = *v ? xstrdup(v) : NULL;
+		break;
+	default:        /* no such member in these records */
+		break;
+	}
+}
+
+/* Rows into a growing array of records of size bytes. */
+typedef struct {
+	const cols_t *c;
+	size_t        size;
+	char         *recs;
+	uint32_t      cnt;
+	uint32_t      cap;
+} fill_t;
+
+static void fill_row(void *arg, const char *const *cells, uint32_t cols)
+{
+	fill_t *f = arg;
+	char *rec;
+
+	if (f->cnt + 1 >= f->cap) {
+		uint32_t cap = f->cap ? f->cap * 2 : 1024;
+
+		f->recs = xrealloc_sz(f->recs, f->cap * f->size, cap * f->size);
+		f->cap = cap;
+	}
+	rec = f->recs + (size_t)f->cnt++ * f->size;
+	for (size_t k = 0; k < f->c->n && k < cols; k++)
+		set_member(rec, f->c->f[k], cells[k]);
+}
+
+/* SELECT sql into records; *cnt of them, zeroed past them. */
+static void *select_recs(dbd_db_t *db, const char *sql, const cols_t *c,
+			 size_t size, uint32_t *cnt, int *rc)
+{
+	fill_t f = { .c = c, .size = size };
+
+	*rc = dbd_db_select_each(db, sql, fill_row, &f);
+	*cnt = f.cnt;
+	return f.recs ? f.recs : xcalloc(1, size);
+}
+
+/* Steps of one job in step order (batch and extern, stored negative,
+ * first): the query orders jobs only, so that MariaDB reads them in
+ * index order and joins each job's steps without sorting the lot; they
+ * come in primary key order already, this only makes sure. */
+static void order_steps(acct_step_rec_t *s, uint32_t cnt)
+{
+	for (uint32_t i = 1; i < cnt; i++) {
+		acct_step_rec_t x = s[i];
+		uint32_t k = i;
+
+		while (k > 0 && s[k - 1].job_id == x.job_id &&
+		       s[k - 1].submit == x.submit &&
+		       (int32_t)s[k - 1].step_id > (int32_t)x.step_id) {
+			s[k] = s[k - 1];
+			k--;
+		}
+		s[k] = x;
+	}
 }
 
 /* The steps of the jobs selected by where (no list of ids: a sacct over
  * 100,000 jobs would send a statement that large). */
-static int load_steps(query_t *q, const dbd_rows_t *jobs, const char *where)
+static int load_steps(query_t *q, const char *where)
 {
-	dbd_rows_t r;
-	char *sql;
+	fields_sel_t *sel = &q->resp->step_fields;
+	cols_t c;
+	char *sql = NULL;
 	int rc;
 
-	if (!jobs->rows)
-		return 0;
-	sql = xstrdup_printf("%s%s ORDER BY t.time_submit, t.id_job, "
-			     "s.id_step", STEP_SELECT, where);
-	rc = dbd_db_select(q->db, sql, &r);
-	xfree(sql);
-	if (rc < 0)
+	if (!fields_sel_is_all(sel) &&
+	    fields_sel_add_list(sel, acct_step_rec_fields,
+				"job_id,submit,step_id") < 0)
 		return -1;
-	q->resp->steps = xcalloc(r.rows + 1, sizeof(acct_step_rec_t));
-	for (uint32_t i = 0; i < r.rows; i++)
-		fill_step(&q->resp->steps[i], &r, i);
-	q->resp->step_cnt = r.rows;
-	dbd_rows_free(&r);
-	return 0;
+	if (select_cols(acct_step_rec_fields, step_cols, sel, &sql, &c) < 0) {
+		xfree(sql);
+		return -1;
+	}
+	xstrfmtcat(&sql, " FROM job_table t STRAIGHT_JOIN step_table s ON "
+		   "t.job_db_inx = s.job_db_inx WHERE 1%s ORDER BY "
+		   "t.time_submit, t.id_job", where);
+	q->resp->steps = select_recs(q->db, sql, &c, sizeof(acct_step_rec_t),
+				     &q->resp->step_cnt, &rc);
+	xfree(sql);
+	order_steps(q->resp->steps, q->resp->step_cnt);
+	return rc;
 }
 
+/* The jobs the conditions select, then (unless -X) their steps: only the
+ * members the request chose, selected, filled and (by the caller)
+ * packed. */
 void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		    const dbd_job_cond_msg_t *req, dbd_jobs_msg_t *resp)
 {
 	query_t q = { .db = db, .c = req, .resp = resp };
-	dbd_rows_t r;
-	char *where;
+	cols_t c;
+	char *where, *sql = NULL;
 	int rc;
 
+	resp->job_fields = req->job_fields;
+	resp->step_fields = req->step_fields;
 	q.sql = xstrdup("");
 	rc = build_where(&q);
 	/* PrivateData=jobs: a user sees their own jobs, and a coordinator
@@ -306,21 +375,23 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		return;
 	}
 	where = q.sql;
-	q.sql = xstrdup_printf("%s%s ORDER BY t.time_submit, t.id_job",
-			       JOB_SELECT, where);
-	if (dbd_db_select(db, q.sql, &r) < 0) {
-		resp->rc = ESLURM_DB_CONNECTION;
-		xfree(q.sql);
-		xfree(where);
-		return;
+	if (select_cols(acct_job_rec_fields, job_cols, &req->job_fields,
+			&sql, &c) < 0) {
+		resp->rc = SLURM_ERROR;
+		goto out;
 	}
-	xfree(q.sql);
-	resp->jobs = xcalloc(r.rows + 1, sizeof(acct_job_rec_t));
-	for (uint32_t i = 0; i < r.rows; i++)
-		fill_job(&resp->jobs[i], &r, i);
-	resp->job_cnt = r.rows;
-	if (!(req->flags & DBD_JOBS_NO_STEPS) && load_steps(&q, &r, where) < 0)
+	xstrfmtcat(&sql, " FROM job_table t WHERE 1%s ORDER BY "
+		   "t.time_submit, t.id_job", where);
+	resp->jobs = select_recs(db, sql, &c, sizeof(acct_job_rec_t),
+				 &resp->job_cnt, &rc);
+	if (rc < 0) {
 		resp->rc = ESLURM_DB_CONNECTION;
+		goto out;
+	}
+	if (!(req->flags & DBD_JOBS_NO_STEPS) && resp->job_cnt &&
+	    load_steps(&q, where) < 0)
+		resp->rc = ESLURM_DB_CONNECTION;
+out:
+	xfree(sql);
 	xfree(where);
-	dbd_rows_free(&r);
 }
