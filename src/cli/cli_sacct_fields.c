@@ -22,13 +22,37 @@ static void put(char **out, const char *s)
 	xstrcat(out, s ? s : "");
 }
 
+/* A number in decimal, as "%u" / "%d" print it, without printf (the
+ * numeric columns of 10,000s of rows). */
+static void put_u(char **out, uint32_t v)
+{
+	char buf[12], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	xstrcat(out, p);
+}
+
+static void put_d(char **out, int32_t v)
+{
+	if (v < 0) {
+		xstrcatc(out, '-');
+		put_u(out, (uint32_t)0 - (uint32_t)v);
+	} else {
+		put_u(out, (uint32_t)v);
+	}
+}
+
 /* ---- value formats ---- */
 
 static void fmt_exit(char **out, uint32_t status)
 {
-	xstrfmtcat(out, "%d:%d", WIFSIGNALED(status) ? 0 :
-		   WEXITSTATUS(status),
-		   WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	put_d(out, WIFSIGNALED(status) ? 0 : WEXITSTATUS(status));
+	xstrcatc(out, ':');
+	put_d(out, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 /* CPU times: [D-]HH:MM:SS, or MM:SS.mmm under an hour. */
@@ -145,25 +169,30 @@ static void g_jobid(char **out, const sacct_row_t *r)
 {
 	const acct_job_rec_t *j = JOB(r);
 
-	if (j->array_job_id && j->array_task_id != NO_VAL32)
-		xstrfmtcat(out, "%u_%u", j->array_job_id, j->array_task_id);
-	else if (j->array_task_str && j->array_task_str[0])
+	if (j->array_job_id && j->array_task_id != NO_VAL32) {
+		put_u(out, j->array_job_id);
+		xstrcatc(out, '_');
+		put_u(out, j->array_task_id);
+	} else if (j->array_task_str && j->array_task_str[0]) {
 		xstrfmtcat(out, "%u_[%s]", j->array_job_id ? j->array_job_id :
 			   j->job_id, j->array_task_str);
-	else
-		xstrfmtcat(out, "%u", j->job_id);
+	} else {
+		put_u(out, j->job_id);
+	}
 }
 
 static void step_suffix(char **out, const acct_step_rec_t *s)
 {
 	int32_t id = (int32_t)s->step_id;
 
-	if (id == ACCT_STEP_BATCH)
+	if (id == ACCT_STEP_BATCH) {
 		put(out, ".batch");
-	else if (id == ACCT_STEP_EXTERN)
+	} else if (id == ACCT_STEP_EXTERN) {
 		put(out, ".extern");
-	else
-		xstrfmtcat(out, ".%d", id);
+	} else {
+		xstrcatc(out, '.');
+		put_d(out, id);
+	}
 }
 
 static void g_jobid_full(char **out, const sacct_row_t *r)
@@ -175,7 +204,7 @@ static void g_jobid_full(char **out, const sacct_row_t *r)
 
 static void g_jobidraw(char **out, const sacct_row_t *r)
 {
-	xstrfmtcat(out, "%u", JOB(r)->job_id);
+	put_u(out, JOB(r)->job_id);
 	if (STEP(r))
 		step_suffix(out, STEP(r));
 }
@@ -214,7 +243,7 @@ static void g_user(char **out, const sacct_row_t *r)
 static void g_uid(char **out, const sacct_row_t *r)
 {
 	if (!STEP(r))
-		xstrfmtcat(out, "%u", JOB(r)->uid);
+		put_u(out, JOB(r)->uid);
 }
 
 static void g_group(char **out, const sacct_row_t *r)
@@ -226,7 +255,7 @@ static void g_group(char **out, const sacct_row_t *r)
 static void g_gid(char **out, const sacct_row_t *r)
 {
 	if (!STEP(r))
-		xstrfmtcat(out, "%u", JOB(r)->gid);
+		put_u(out, JOB(r)->gid);
 }
 
 static void g_state(char **out, const sacct_row_t *r)
@@ -301,23 +330,22 @@ static void g_timelimitraw(char **out, const sacct_row_t *r)
 	else if (JOB(r)->time_limit == NO_VAL32)
 		put(out, "Partition_Limit");
 	else
-		xstrfmtcat(out, "%u", JOB(r)->time_limit);
+		put_u(out, JOB(r)->time_limit);
 }
 
 static void g_nnodes(char **out, const sacct_row_t *r)
 {
-	xstrfmtcat(out, "%u", STEP(r) ? STEP(r)->num_nodes :
-		   JOB(r)->num_nodes);
+	put_u(out, STEP(r) ? STEP(r)->num_nodes : JOB(r)->num_nodes);
 }
 
 static void g_ncpus(char **out, const sacct_row_t *r)
 {
-	xstrfmtcat(out, "%u", cpus(r));
+	put_u(out, cpus(r));
 }
 
 static void g_reqcpus(char **out, const sacct_row_t *r)
 {
-	xstrfmtcat(out, "%u", STEP(r) ? STEP(r)->num_cpus : JOB(r)->req_cpus);
+	put_u(out, STEP(r) ? STEP(r)->num_cpus : JOB(r)->req_cpus);
 }
 
 static void g_alloctres(char **out, const sacct_row_t *r)
@@ -352,7 +380,7 @@ static void g_reason(char **out, const sacct_row_t *r)
 static void g_ntasks(char **out, const sacct_row_t *r)
 {
 	if (STEP(r))
-		xstrfmtcat(out, "%u", STEP(r)->ntasks);
+		put_u(out, STEP(r)->ntasks);
 }
 
 static void g_maxrss(char **out, const sacct_row_t *r)
@@ -432,13 +460,13 @@ static void g_cputimeraw(char **out, const sacct_row_t *r)
 static void g_restarts(char **out, const sacct_row_t *r)
 {
 	if (!STEP(r))
-		xstrfmtcat(out, "%u", JOB(r)->restart_cnt);
+		put_u(out, JOB(r)->restart_cnt);
 }
 
 static void g_priority(char **out, const sacct_row_t *r)
 {
 	if (!STEP(r))
-		xstrfmtcat(out, "%u", JOB(r)->priority);
+		put_u(out, JOB(r)->priority);
 }
 
 /* Joules: the step's, or the sum of the job's steps (Slurm's sacct adds

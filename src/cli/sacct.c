@@ -488,6 +488,18 @@ static int by_id_then_pos(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* qsort, after a pass that finds most answers in order already (they
+ * come by submit time and id). */
+static void sort_idx(uint32_t *idx, uint32_t n,
+		     int (*cmp)(const void *, const void *))
+{
+	for (uint32_t i = 1; i < n; i++)
+		if (cmp(&idx[i - 1], &idx[i]) > 0) {
+			qsort(idx, n, sizeof(uint32_t), cmp);
+			return;
+		}
+}
+
 static bool *superseded_marks(const dbd_jobs_msg_t *r)
 {
 	bool *marks = xcalloc(r->job_cnt + 1, sizeof(bool));
@@ -499,7 +511,7 @@ static bool *superseded_marks(const dbd_jobs_msg_t *r)
 	for (uint32_t i = 0; i < r->job_cnt; i++)
 		idx[i] = i;
 	sort_r = r;
-	qsort(idx, r->job_cnt, sizeof(uint32_t), by_id_then_pos);
+	sort_idx(idx, r->job_cnt, by_id_then_pos);
 	for (uint32_t i = 0; i + 1 < r->job_cnt; i++) {
 		const acct_job_rec_t *a = &r->jobs[idx[i]];
 		const acct_job_rec_t *b = &r->jobs[idx[i + 1]];
@@ -557,6 +569,17 @@ static bool sel_match(const acct_job_rec_t *j, const acct_step_rec_t *s)
 
 /* ---- output ---- */
 
+static void spaces(char **line, int n)
+{
+	static const char sp[] = "                                ";
+
+	for (; n > 0; n -= (int)sizeof(sp) - 1)
+		xstrncat(line, sp, n < (int)sizeof(sp) - 1 ?
+			 (size_t)n : sizeof(sp) - 1);
+}
+
+/* text in a column of width (< 0: left-justified), cut to width - 1 and
+ * a '+' when longer, then a blank. */
 static void cell(char **line, const char *text, int width)
 {
 	int w = width < 0 ? -width : width;
@@ -565,9 +588,14 @@ static void cell(char **line, const char *text, int width)
 	if (!w) {
 		xstrcat(line, text);
 	} else if (len > w) {
-		xstrfmtcat(line, "%.*s+", w - 1, text);
+		xstrncat(line, text, (size_t)(w - 1));
+		xstrcatc(line, '+');
 	} else {
-		xstrfmtcat(line, width < 0 ? "%-*s" : "%*s", w, text);
+		if (width > 0)
+			spaces(line, w - len);
+		xstrcat(line, text);
+		if (width < 0)
+			spaces(line, w - len);
 	}
 	xstrcatc(line, ' ');
 }
@@ -602,25 +630,28 @@ static void print_header(const sacct_col_t *cols, size_t n)
 	xfree(dash);
 }
 
+/* One line a row; the line and each cell's text reuse their buffers
+ * (a getter appends to what it is given). */
 static void print_row(const sacct_col_t *cols, size_t n, const sacct_row_t *r)
 {
-	char *line = NULL;
+	static char *line, *text;
 
+	if (line)
+		line[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		char *t = sacct_field_text(cols[i].field, r);
-
+		if (text)
+			text[0] = '\0';
+		cols[i].field->get(&text, r);
 		if (opt.parsable) {
-			xstrcat(&line, t);
+			xstrcat(&line, text ? text : "");
 			if (i + 1 < n || opt.parsable == 1)
 				xstrcat(&line, opt.delim);
 		} else {
-			cell(&line, t, cols[i].width);
+			cell(&line, text ? text : "", cols[i].width);
 		}
-		xfree(t);
 	}
 	fputs(line ? line : "", stdout);
 	fputc('\n', stdout);
-	xfree(line);
 }
 
 static bool same_job(const acct_step_rec_t *s, const acct_job_rec_t *j)
@@ -682,7 +713,7 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 		idx[i] = i;
 	}
 	sort_r = r;
-	qsort(idx, r->job_cnt, sizeof(uint32_t), by_print_order);
+	sort_idx(idx, r->job_cnt, by_print_order);
 	if (!list)
 		print_header(cols, n);
 	for (uint32_t x = 0; x < r->job_cnt; x++) {
