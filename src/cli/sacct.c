@@ -389,6 +389,12 @@ static void choose_fields(const sacct_col_t *cols, size_t n)
 	fields_sel_t *job = &opt.cond.job_fields, *step = &opt.cond.step_fields;
 	int rc = 0;
 
+	/* a job row's TotalCPU and ConsumedEnergy are its steps' sums: -X
+	 * fetches the steps (it does not print them) for such a column */
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(cols[i].field->name, "TotalCPU") ||
+		    !strncasecmp(cols[i].field->name, "ConsumedEnergy", 14))
+			opt.cond.flags &= ~DBD_JOBS_NO_STEPS;
 	if (opt.json)
 		return;
 	for (size_t i = 0; i < n; i++)

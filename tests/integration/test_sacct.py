@@ -79,7 +79,9 @@ def mixed(users):
     # The time limit takes a minute: start it first.
     jobs["timeout"] = c.sbatch(["-J", "tlimit", "--time=1", "--wrap",
                                 "sleep 300"], user=U1)
-    jobs["ok"] = c.sbatch(["-J", "ok", "--wrap", "true"], user=U1)
+    # "ok" burns a little CPU, for TotalCPU
+    jobs["ok"] = c.sbatch(["-J", "ok", "--wrap", "i=0; while [ $i -lt "
+                           "200000 ]; do i=$((i+1)); done"], user=U1)
     jobs["fail"] = c.sbatch(["-J", "fails", "--wrap", "exit 3"], user=U1)
     jobs["signal"] = c.sbatch(["-J", "sig", "--wrap", "kill -9 $$"], user=U1)
     jobs["cancel"] = c.sbatch(["-J", "cancelme", "--wrap", "sleep 300"],
@@ -168,6 +170,20 @@ def test_times_and_usage(mixed):
     h = rows[str(j["held"])]
     assert h[2:5] == ["Unknown", "Unknown", "00:00:00"], h
     assert h[9] == "None assigned"
+
+
+def test_job_total_cpu_with_and_without_steps(mixed):
+    """A job row's TotalCPU is its steps' sum, also with -X (which does
+    not print the steps)."""
+    ok = mixed.jobs["ok"]
+    r = mixed.sacct("-P", "-n", "-o", "JobID,TotalCPU", "-j", str(ok),
+                    user=U1)
+    rows = dict(ln.split("|") for ln in r.out.splitlines())
+    assert rows[str(ok)] == rows["%d.batch" % ok], rows
+    assert re.search(r"[1-9]", rows[str(ok)]), rows     # it used CPU
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobID,TotalCPU", "-j", str(ok),
+                    user=U1)
+    assert r.out == "%d|%s\n" % (ok, rows[str(ok)]), r
 
 
 def test_default_table_layout(mixed):
