@@ -44,6 +44,51 @@ char *cli_output_line(const cli_format_t *fmt, const void *rec,
 	return line;
 }
 
+/* cli_format_cell straight into out. */
+static void put_cell(FILE *out, const char *text, int width, bool right)
+{
+	static const char blanks[] = "                                "
+				     "                                ";
+	size_t len = text ? strlen(text) : 0, pad;
+
+	if (width <= 0) {
+		fwrite_unlocked(text ? text : "", 1, len, out);
+		return;
+	}
+	if (len > (size_t)width)
+		len = (size_t)width;
+	pad = (size_t)width - len;
+	if (!right)
+		fwrite_unlocked(text, 1, len, out);
+	while (pad) {
+		size_t k = pad < sizeof(blanks) - 1 ? pad : sizeof(blanks) - 1;
+
+		fwrite_unlocked(blanks, 1, k, out);
+		pad -= k;
+	}
+	if (right)
+		fwrite_unlocked(text, 1, len, out);
+}
+
+/* cli_output_line written to out as it goes (no line string: squeue
+ * writes 10,000 of them). */
+static void put_line(FILE *out, const cli_format_t *fmt, const void *rec,
+		     const cli_ctx_t *ctx)
+{
+	if (fmt->prefix)
+		put_cell(out, fmt->prefix, 0, false);
+	for (size_t i = 0; i < fmt->cnt; i++) {
+		const cli_col_t *c = &fmt->cols[i];
+		char *v = cli_field_text(c->field, rec, ctx);
+
+		put_cell(out, v, c->width, c->right);
+		if (c->suffix)
+			put_cell(out, c->suffix, 0, false);
+		xfree(v);
+	}
+	putc_unlocked('\n', out);
+}
+
 void cli_output_fit(cli_format_t *fmt, const void *const *recs, size_t n,
 		    const cli_ctx_t *ctx)
 {
@@ -82,11 +127,10 @@ void cli_output_table(FILE *out, cli_format_t *fmt, const void *const *recs,
 		fputs(line, out);
 		xfree(line);
 	}
-	for (size_t i = 0; i < n; i++) {
-		line = cli_output_line(fmt, recs[i], ctx);
-		fputs(line, out);
-		xfree(line);
-	}
+	flockfile(out);
+	for (size_t i = 0; i < n; i++)
+		put_line(out, fmt, recs[i], ctx);
+	funlockfile(out);
 }
 
 static void parsable_line(FILE *out, const cli_format_t *fmt, const void *rec,

@@ -253,25 +253,82 @@ void fields_pack(buf_t *b, const field_desc_t *f, const void *rec)
 	fields_pack_sel(b, f, rec, NULL);
 }
 
-int fields_unpack_sel(buf_t *b, const field_desc_t *f, void *rec,
-		      const fields_sel_t *s)
+/* By reference: a string field points into the buffer's bytes. */
+static int field_unpack_ref(buf_t *b, const field_desc_t *f, void *rec)
+{
+	if (f->type == FT_STR)
+		return unpackstr_ref(b, AT(rec, f, str_t));
+	return field_unpack(b, f, rec);
+}
+
+static void field_free_ref(const field_desc_t *f, void *rec)
+{
+	if (f->type == FT_STR)
+		*AT(rec, f, str_t) = NULL;
+	else
+		field_free(f, rec);
+}
+
+static int unpack_sel(buf_t *b, const field_desc_t *f, void *rec,
+		      const fields_sel_t *s, bool ref)
 {
 	size_t start = buf_offset(b);
 	bool all = fields_sel_is_all(s);
 	size_t i;
 
 	for (i = 0; f[i].name; i++) {
-		if ((all || sel_has(s, i)) && field_unpack(b, &f[i], rec) < 0)
+		if (!all && !sel_has(s, i))
+			continue;
+		if ((ref ? field_unpack_ref(b, &f[i], rec) :
+		     field_unpack(b, &f[i], rec)) < 0)
 			goto fail;
 	}
 	return 0;
 fail:
 	/* Only the fields this call set: the rest may hold foreign data. */
-	for (size_t j = 0; j < i; j++)
-		if (all || sel_has(s, j))
+	for (size_t j = 0; j < i; j++) {
+		if (!all && !sel_has(s, j))
+			continue;
+		if (ref)
+			field_free_ref(&f[j], rec);
+		else
 			field_free(&f[j], rec);
+	}
 	buf_set_offset(b, start);
 	return -1;
+}
+
+int fields_unpack_sel(buf_t *b, const field_desc_t *f, void *rec,
+		      const fields_sel_t *s)
+{
+	return unpack_sel(b, f, rec, s, false);
+}
+
+int fields_unpack_sel_ref(buf_t *b, const field_desc_t *f, void *rec,
+			  const fields_sel_t *s)
+{
+	return unpack_sel(b, f, rec, s, true);
+}
+
+bool fields_sel_ref_owns(const field_desc_t *f, const fields_sel_t *s)
+{
+	bool all = fields_sel_is_all(s);
+
+	for (size_t i = 0; f[i].name; i++)
+		if ((all || sel_has(s, i)) &&
+		    (f[i].type == FT_STRLIST || f[i].type == FT_BITMAP))
+			return true;
+	return false;
+}
+
+void fields_free_sel_ref(const field_desc_t *f, void *rec,
+			 const fields_sel_t *s)
+{
+	bool all = fields_sel_is_all(s);
+
+	for (size_t i = 0; rec && f[i].name; i++)
+		if (all || sel_has(s, i))
+			field_free_ref(&f[i], rec);
 }
 
 int fields_unpack(buf_t *b, const field_desc_t *f, void *rec)

@@ -69,6 +69,16 @@ int  fields_unpack_sel(buf_t *b, const field_desc_t *f, void *rec,
 		       const fields_sel_t *s);
 
 void fields_free_sel(const field_desc_t *f, void *rec, const fields_sel_t *s);
+/* fields_unpack_sel with the strings (FT_STR) by reference: they point
+ * into b's bytes, which must outlive rec (unpackstr_ref).  Free such a
+ * record with fields_free_sel_ref, which leaves those strings alone. */
+int  fields_unpack_sel_ref(buf_t *b, const field_desc_t *f, void *rec,
+			   const fields_sel_t *s);
+void fields_free_sel_ref(const field_desc_t *f, void *rec,
+			 const fields_sel_t *s);
+/* Whether such a record owns memory (a chosen list or bitmap field): if
+ * not, fields_free_sel_ref has nothing to do. */
+bool fields_sel_ref_owns(const field_desc_t *f, const fields_sel_t *s);
 
 /* One field (tagrec.h builds self-describing records from these). */
 void   fields_pack_one(buf_t *b, const field_desc_t *f, const void *rec);

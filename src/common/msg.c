@@ -214,14 +214,17 @@ static int check_header(const uint8_t raw_header[MSG_HEADER_LEN],
 	return SLURM_SUCCESS;
 }
 
-static int unpack_as(const msg_header_t *h, const uint8_t *body, uid_t uid,
-		     gid_t gid, slurm_msg_t *msg)
+/* body lies in *block (block NULL: in the caller's memory), which the
+ * body's unpacker may keep (buf_view_in). */
+static int unpack_as(const msg_header_t *h, const uint8_t *body,
+		     void **block, uid_t uid, gid_t gid, slurm_msg_t *msg)
 {
 	void *data = NULL;
 	buf_t *b;
 	int rc;
 
-	b = buf_view(body, h->body_len);
+	b = block ? buf_view_in(body, h->body_len, block) :
+		buf_view(body, h->body_len);
 	rc = msg_body_unpack(h->type, b, &data);
 	buf_destroy(b);
 	if (rc < 0) {
@@ -238,8 +241,9 @@ static int unpack_as(const msg_header_t *h, const uint8_t *body, uid_t uid,
 	return SLURM_SUCCESS;
 }
 
-int msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
-	       const uint8_t *cred, const uint8_t *body, slurm_msg_t *msg)
+static int decode(const uint8_t raw_header[MSG_HEADER_LEN],
+		  const msg_header_t *h, const uint8_t *cred,
+		  const uint8_t *body, void **block, slurm_msg_t *msg)
 {
 	uint8_t digest[AUTH_DIGEST_LEN];
 	const char *why = NULL;
@@ -265,7 +269,13 @@ int msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
 		      why ? why : "unknown reason");
 		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
-	return unpack_as(h, body, uid, gid, msg);
+	return unpack_as(h, body, block, uid, gid, msg);
+}
+
+int msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
+	       const uint8_t *cred, const uint8_t *body, slurm_msg_t *msg)
+{
+	return decode(raw_header, h, cred, body, NULL, msg);
 }
 
 int msg_decode_peer(const uint8_t raw_header[MSG_HEADER_LEN],
@@ -282,7 +292,7 @@ int msg_decode_peer(const uint8_t raw_header[MSG_HEADER_LEN],
 		      msg->peer[0] ? msg->peer : "unknown peer");
 		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
-	return unpack_as(h, body, uid, gid, msg);
+	return unpack_as(h, body, NULL, uid, gid, msg);
 }
 
 int msg_peer_cred(int fd, uid_t *uid, gid_t *gid)
@@ -473,6 +483,7 @@ int msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms)
 {
 	long long deadline = deadline_of(timeout_ms);
 	uint8_t raw[MSG_HEADER_LEN], *rest = NULL;
+	void *block;
 	msg_header_t h;
 	size_t got = 0;
 	int rc;
@@ -490,7 +501,10 @@ int msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms)
 		      slurm_strerror(rc));
 		return rc;
 	}
-	rest = xmalloc((size_t)h.cred_len + h.body_len + 1);
+	/* One block for credential and body, which a big reply's unpacker
+	 * keeps (its strings point into it): squeue's 10,000 jobs. */
+	block = xmalloc_big((size_t)h.cred_len + h.body_len + 1);
+	rest = block;
 	rc = read_all(fd, rest, (size_t)h.cred_len + h.body_len, deadline, NULL);
 	if (rc == SLURM_SUCCESS && (h.flags & MSG_FLAG_PEER)) {
 		uid_t uid;
@@ -505,8 +519,8 @@ int msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms)
 			rc = SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 		}
 	} else if (rc == SLURM_SUCCESS) {
-		rc = msg_decode(raw, &h, rest, rest + h.cred_len, msg);
+		rc = decode(raw, &h, rest, rest + h.cred_len, &block, msg);
 	}
-	xfree(rest);
+	xfree_big(block);
 	return rc;
 }

@@ -204,6 +204,11 @@ typedef struct {
 	job_info_t *jobs;
 	fields_sel_t fields;      /* what each record carries (none = all);
 				   * the others are zero */
+	void       *block;        /* set by an unpack from a received block
+				   * (msg_recv_fd): the jobs' strings point
+				   * into it and jobs is an xmalloc_big
+				   * block; both go with the message (free
+				   * with msg_free, never a string alone) */
 } job_info_msg_t;
 
 typedef struct {

@@ -27,6 +27,14 @@ typedef struct buf buf_t;
 buf_t  *buf_create(size_t initial);
 buf_t  *buf_from_copy(const void *data, size_t len);
 buf_t  *buf_view(const void *data, size_t len);   /* data must outlive buf */
+/* A view over len bytes at data, which lie inside *block: an xmalloc_big
+ * block the caller owns, which an unpacker may take over (buf_take_block)
+ * to point what it unpacks into it instead of copying. */
+buf_t  *buf_view_in(const void *data, size_t len, void **block);
+/* The block of a buf_view_in buffer, now the caller's (xfree_big it): the
+ * creator's *block becomes NULL.  NULL when there is none (any other
+ * buffer) or it was taken already. */
+void   *buf_take_block(buf_t *b);
 void    buf_destroy(buf_t *b);
 const uint8_t *buf_data(const buf_t *b);
 size_t  buf_len(const buf_t *b);        /* bytes written / total readable */
@@ -63,6 +71,9 @@ int unpackbool(buf_t *b, bool *v);
 int unpackdouble(buf_t *b, double *v);
 int unpack_time(buf_t *b, time_t *t);
 int unpackstr(buf_t *b, char **s);               /* *s malloc'd or NULL */
+/* As unpackstr, but *s points into the buffer's bytes (no copy): it lives
+ * as long as they do, and is not freed on its own. */
+int unpackstr_ref(buf_t *b, char **s);
 /* *p malloc'd (len bytes); len checked against max. */
 int unpackmem(buf_t *b, void **p, uint32_t *len, uint32_t max);
 /* NULL-terminated array of n strings (n <= max). */

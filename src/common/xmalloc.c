@@ -86,3 +86,90 @@ void xfree_ptr(void *ptr)
 {
 	free(ptr);
 }
+
+/* xmalloc_big: a 64-byte header (keeps the data 64-byte aligned) holding
+ * the mapping's length (0 for a malloc'd block) and the usable size. */
+#define BIG_HDR  ((size_t)64)
+#define BIG_MIN  ((size_t)512 << 10)
+
+typedef struct {
+	size_t map_len;
+	size_t usable;
+} big_hdr_t;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_MAP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIG_MAP 0
+#endif
+#endif
+#ifndef BIG_MAP
+#define BIG_MAP 1
+#endif
+
+/* A 2 MiB-aligned anonymous mapping of len (a multiple of 2 MiB) bytes:
+ * map 2 MiB more, then unmap the ragged ends. */
+static void *map_aligned(size_t len)
+{
+	size_t extra = HUGE_ALIGN;
+	char *raw = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t at;
+	size_t head;
+
+	if (raw == MAP_FAILED)
+		return NULL;
+	at = ((uintptr_t)raw + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+	head = at - (uintptr_t)raw;
+	if (head)
+		munmap(raw, head);
+	if (extra - head)
+		munmap((char *)at + len, extra - head);
+	(void) madvise((void *)at, len, MADV_HUGEPAGE);
+	return (void *)at;
+}
+
+void *xmalloc_big(size_t size)
+{
+	big_hdr_t h = { 0, size };
+	char *p;
+
+	if (size > (size_t)-1 / 2)
+		xmalloc_oom(size);
+	if (!BIG_MAP || size < BIG_MIN) {
+		p = calloc(1, BIG_HDR + size);
+	} else {
+		h.map_len = (BIG_HDR + size + HUGE_ALIGN - 1) &
+			~(HUGE_ALIGN - 1);
+		h.usable = h.map_len - BIG_HDR;
+		p = map_aligned(h.map_len);
+	}
+	if (!p)
+		xmalloc_oom(size);
+	memcpy(p, &h, sizeof(h));
+	return p + BIG_HDR;
+}
+
+size_t xsize_big(const void *ptr)
+{
+	big_hdr_t h;
+
+	memcpy(&h, (const char *)ptr - BIG_HDR, sizeof(h));
+	return h.usable;
+}
+
+void xfree_big(void *ptr)
+{
+	char *p = ptr;
+	big_hdr_t h;
+
+	if (!p)
+		return;
+	p -= BIG_HDR;
+	memcpy(&h, p, sizeof(h));
+	if (h.map_len)
+		munmap(p, h.map_len);
+	else
+		free(p);
+}

@@ -565,6 +565,50 @@ static void test_step_row(void **state)
 	cli_format_free(&fmt);
 }
 
+/* cli_output_table writes cells straight to the stream: the same bytes
+ * as the header and cli_output_line for every row (right and left
+ * alignment, cut cells, width 0, text between columns, a prefix). */
+static void test_table_matches_lines(void **state)
+{
+	static const char *specs[] = {
+		"%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R",
+		"pre%i|%3j|%.5P|%u suf",
+		"%i %T",
+		"%.100j%.70u",
+	};
+	job_info_t jobs[3] = {
+		make_job(7, "a-name-longer-than-eight", JOB_PENDING),
+		make_job(123456, "", JOB_RUNNING),
+		make_job(1, NULL, JOB_COMPLETE),
+	};
+	const void *recs[3] = { &jobs[0], &jobs[1], &jobs[2] };
+	cli_ctx_t ctx = { .now = NOW };
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		cli_format_t fmt;
+		char *want = NULL, *got = NULL, *line;
+		size_t len = 0;
+		FILE *f = open_memstream(&got, &len);
+
+		assert_non_null(f);
+		print_message("%s\n", specs[i]);
+		assert_int_equal(cli_format_parse(&fmt, specs[i], cli_job_fields,
+						  "job"), 0);
+		want = cli_output_header(&fmt);
+		for (size_t r = 0; r < 3; r++) {
+			line = cli_output_line(&fmt, recs[r], &ctx);
+			xstrcat(&want, line);
+			xfree(line);
+		}
+		cli_output_table(f, &fmt, recs, 3, &ctx, true);
+		fclose(f);
+		assert_string_equal(got, want);
+		free(got);
+		xfree(want);
+		cli_format_free(&fmt);
+	}
+}
+
 int main(void)
 {
 	log_options_t quiet = { .stderr_level = LOG_LEVEL_QUIET };
@@ -590,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_tables_unique),
 		cmocka_unit_test(test_step_row),
 		cmocka_unit_test(test_yaml_document),
+		cmocka_unit_test(test_table_matches_lines),
 	};
 
 	log_init("test_cli_format", quiet, NULL);   /* bad specs are expected */
