@@ -88,6 +88,11 @@ def test_jobs_run_when_the_fork_server_is_killed(cluster):
     c.wait_state(jid, "RUNNING", 30)
     servers = fork_servers(c, "n2")
     assert len(servers) == 1, servers
+    # ps shows the step as Slurm's does
+    titles = [cmdline(int(d))[0] for d in os.listdir("/proc")
+              if d.isdigit() and
+              int(status(int(d)).get("PPid", 0)) == servers[0]]
+    assert ("slurmstepd: [%d.batch]" % jid).encode() in titles, titles
     os.kill(servers[0], signal.SIGKILL)
     deadline = time.time() + 10
     while servers[0] in fork_servers(c, "n2") and time.time() < deadline:

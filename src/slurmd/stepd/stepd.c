@@ -59,8 +59,9 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 		case 's': o->step = true; break;
 		case 'x': o->ext = true; break;
 		case 'F': o->fork_server = true; break;
-		case 'f': o->conf_file = optarg; break;
-		case 'N': o->node_name = optarg; break;
+		/* copies: argv's strings become the process title */
+		case 'f': o->conf_file = xstrdup(optarg); break;
+		case 'N': o->node_name = xstrdup(optarg); break;
 		case 'v': o->verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
 		default: exit(1);
@@ -232,6 +233,12 @@ static int run_batch(const opts_t *o)
 		stepd_send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
 		return 1;
 	}
+	{
+		char t[32];
+
+		snprintf(t, sizeof(t), "%u.batch", sd.job->job_id);
+		stepd_set_title(t);
+	}
 	rc = setup(&sd, o);
 	if (!rc)
 		rc = run_prolog(&sd);
@@ -256,11 +263,12 @@ static int run_batch(const opts_t *o)
 
 int main(int argc, char **argv)
 {
-	opts_t o = { 0 };
+	static opts_t o;          /* static: its strings stay reachable */
 
 	/* its few threads share one malloc arena: no 64 MiB heap mapped
 	 * and faulted in for each */
 	mallopt(M_ARENA_MAX, 1);
+	stepd_title_init(argc, argv);
 	parse_opts(argc, argv, &o);
 	if (o.fork_server) {      /* returns in each copy, as that step */
 		fork_req_t r = fork_server_run(o.conf_file);

@@ -4,6 +4,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/log.h"
@@ -63,6 +65,30 @@ int stepd_take_verdict_fd(void)
 			close(null);
 	}
 	return vfd;
+}
+
+static char  *title;          /* argv[0]'s string ... */
+static size_t title_len;      /* ... to the end of the last argument */
+
+void stepd_title_init(int argc, char **argv)
+{
+	char *end;
+
+	if (argc < 1 || !argv[0])
+		return;
+	end = argv[0] + strlen(argv[0]);
+	for (int i = 1; i < argc && argv[i] == end + 1; i++)
+		end = argv[i] + strlen(argv[i]);
+	title = argv[0];
+	title_len = (size_t) (end - argv[0]);
+}
+
+void stepd_set_title(const char *step)
+{
+	if (!title || title_len < 2)
+		return;
+	memset(title, 0, title_len);
+	snprintf(title, title_len, "slurmstepd: [%s]", step);
 }
 
 void stepd_send_verdict(int *fd, int32_t rc)

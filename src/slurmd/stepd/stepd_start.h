@@ -17,6 +17,11 @@ void *stepd_read_launch(int fd, uint16_t type);
 int   stepd_take_verdict_fd(void);
 /* Write rc (0 or a slurm_err_t) to the verdict pipe once, and close it. */
 void  stepd_send_verdict(int *fd, int32_t rc);
+/* The command line ps shows, as Slurm's: "slurmstepd: [12.batch]"
+ * (written over argv's strings, never past them; the environment that
+ * follows them stays as it is).  stepd_title_init once, from main. */
+void  stepd_title_init(int argc, char **argv);
+void  stepd_set_title(const char *step);
 /* SlurmdDebug + verbose to SlurmdLogFile (for this node), else stderr. */
 void  stepd_log_setup(const slurm_conf_t *conf, const char *node_name,
 		      int verbose);
