@@ -20,6 +20,7 @@ unique directory in their environment, cwd or command line.
 import grp
 import os
 import pwd
+import random
 import re
 import shutil
 import signal
@@ -158,16 +159,29 @@ def ensure_test_users():
 
 
 def free_ports(n):
-    socks, ports = [], []
+    """n ports free now, picked below the kernel's ephemeral range: a port
+    the kernel hands out (bind to 0) can go to some process's outgoing
+    connection before our daemon binds it ("Address already in use")."""
     try:
-        for _ in range(n):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-            ports.append(s.getsockname()[1])
-    finally:
-        for s in socks:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            eph = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        eph = 32768
+    lo, hi = 10000, max(11000, eph - 1)
+    rng = random.SystemRandom()
+    ports = []
+    while len(ports) < n:
+        p = rng.randint(lo, hi)
+        if p in ports:
+            continue
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        finally:
             s.close()
+        ports.append(p)
     return ports
 
 
