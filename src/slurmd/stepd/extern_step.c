@@ -378,12 +378,7 @@ int extern_main(const char *conf_file, const char *node_name, int verbose)
 		stepd_send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
 		return 1;
 	}
-	{
-		char t[32];
-
-		snprintf(t, sizeof(t), "%u.extern", x.m->job_id);
-		stepd_set_title(t);
-	}
+	stepd_set_title("%u.extern", x.m->job_id);
 	rc = _setup(&x, conf_file, node_name, verbose);
 	stepd_send_verdict(&vfd, rc);
 	if (rc) {

@@ -407,12 +407,7 @@ int step_main(const char *conf_file, const char *node_name, int verbose)
 		stepd_send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
 		return 1;
 	}
-	{
-		char t[32];
-
-		snprintf(t, sizeof(t), "%u.%u", st.m->job_id, st.m->step_id);
-		stepd_set_title(t);
-	}
+	stepd_set_title("%u.%u", st.m->job_id, st.m->step_id);
 	rc = _setup(&st, conf_file, node_name, verbose);
 	if (!rc)
 		st.energy = step_energy_start(st.conf, st.base);

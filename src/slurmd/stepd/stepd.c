@@ -233,12 +233,7 @@ static int run_batch(const opts_t *o)
 		stepd_send_verdict(&vfd, SLURM_UNEXPECTED_MSG_ERROR);
 		return 1;
 	}
-	{
-		char t[32];
-
-		snprintf(t, sizeof(t), "%u.batch", sd.job->job_id);
-		stepd_set_title(t);
-	}
+	stepd_set_title("%u.batch", sd.job->job_id);
 	rc = setup(&sd, o);
 	if (!rc)
 		rc = run_prolog(&sd);

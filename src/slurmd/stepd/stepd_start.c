@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,10 +84,16 @@ void stepd_title_init(int argc, char **argv)
 	title_len = (size_t) (end - argv[0]);
 }
 
-void stepd_set_title(const char *step)
+void stepd_set_title(const char *fmt, ...)
 {
+	char step[64];
+	va_list ap;
+
 	if (!title || title_len < 2)
 		return;
+	va_start(ap, fmt);
+	vsnprintf(step, sizeof(step), fmt, ap);
+	va_end(ap);
 	memset(title, 0, title_len);
 	snprintf(title, title_len, "slurmstepd: [%s]", step);
 }

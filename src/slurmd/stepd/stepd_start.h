@@ -21,7 +21,8 @@ void  stepd_send_verdict(int *fd, int32_t rc);
  * (written over argv's strings, never past them; the environment that
  * follows them stays as it is).  stepd_title_init once, from main. */
 void  stepd_title_init(int argc, char **argv);
-void  stepd_set_title(const char *step);
+void  stepd_set_title(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 /* SlurmdDebug + verbose to SlurmdLogFile (for this node), else stderr. */
 void  stepd_log_setup(const slurm_conf_t *conf, const char *node_name,
 		      int verbose);
