@@ -17,6 +17,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/stepd/env.h"
+#include "slurmd/stepd/groups.h"
 
 #define PROLOG_OUT_MAX (1024 * 1024)
 
@@ -168,8 +169,8 @@ void task_epilog_run(const char *path, char *const *env, uid_t uid,
 			dup2(null, STDERR_FILENO);
 		}
 		if (getuid() == 0 &&
-		    (((!pw || initgroups(pw->pw_name, gid) < 0) &&
-		      setgroups(0, NULL) < 0) ||
+		    (stepd_set_groups(NULL, pw ? pw->pw_name : NULL, uid,
+				      gid) < 0 ||
 		     setgid(gid) < 0 || setuid(uid) < 0))
 			_exit(1);
 		if (getuid() != uid)
