@@ -1,7 +1,10 @@
-/* msg_types.c — the message table: one row per message type. */
+/* msg_types.c — the message table: one row per message type.  The info
+ * lists' bodies are in msg_job_list.c, slurmdbd's record arrays in
+ * msg_dbd.c. */
 #include <string.h>
 
 #include "common/msg_types.h"
+#include "common/msg_types_int.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -286,19 +289,6 @@ static const field_desc_t step_info_request_fields[] = {
 	FIELD_END
 };
 
-#define SI(m, t) F(job_step_info_t, m, t)
-static const field_desc_t step_info_fields[] = {
-	SI(job_id, FT_U32), SI(step_id, FT_U32), SI(array_job_id, FT_U32),
-	SI(array_task_id, FT_U32), SI(name, FT_STR), SI(partition, FT_STR),
-	SI(user_id, FT_U32), SI(user_name, FT_STR), SI(state, FT_U32),
-	SI(start_time, FT_TIME), SI(time_limit, FT_U32), SI(nodes, FT_STR),
-	SI(node_cnt, FT_U32), SI(num_tasks, FT_U32), SI(num_cpus, FT_U32),
-	SI(task_dist, FT_U16), SI(srun_host, FT_STR), SI(srun_pid, FT_U32),
-	SI(tres, FT_STR),
-	FIELD_END
-};
-#undef SI
-
 #define SL(m, t) F(step_layout_msg_t, m, t)
 static const field_desc_t step_layout_fields[] = {
 	SL(job_id, FT_U32), SL(step_id, FT_U32), SL(node_list, FT_STR),
@@ -355,17 +345,6 @@ static const field_desc_t dbd_records_resp_fields[] = {
 	FIELD_END
 };
 
-#define Q(m, t) F(dbd_job_cond_msg_t, m, t)
-static const field_desc_t dbd_job_cond_fields[] = {
-	Q(cluster, FT_STR), Q(job_ids, FT_STRLIST), Q(users, FT_STRLIST),
-	Q(gids, FT_STRLIST), Q(accounts, FT_STRLIST),
-	Q(partitions, FT_STRLIST), Q(qos, FT_STRLIST), Q(names, FT_STRLIST),
-	Q(states, FT_STRLIST), Q(start, FT_TIME), Q(end, FT_TIME),
-	Q(flags, FT_U16),
-	FIELD_END
-};
-#undef Q
-
 #define RP(m, t) F(dbd_report_msg_t, m, t)
 static const field_desc_t dbd_report_fields[] = {
 	RP(report, FT_U16), RP(cluster, FT_STR), RP(start, FT_TIME),
@@ -390,191 +369,6 @@ static const field_desc_t table_resp_fields[] = {
 };
 
 /* ---- bodies with arrays ---- */
-
-/* REQUEST_DBD_RECORDS: cluster, epoch, count, then each frame. */
-static void dbd_records_pack(buf_t *b, const void *data)
-{
-	const dbd_records_msg_t *m = data;
-
-	packstr(b, m->cluster);
-	pack64(b, m->epoch);
-	pack32(b, m->cnt);
-	for (uint32_t i = 0; i < m->cnt; i++) {
-		pack64(b, m->recs[i].seq);
-		pack16(b, m->recs[i].kind);
-		packmem(b, m->recs[i].data, m->recs[i].len);
-	}
-}
-
-static void dbd_records_free(void *data)
-{
-	dbd_records_msg_t *m = data;
-
-	for (uint32_t i = 0; i < m->cnt; i++)
-		acct_frame_free_members(&m->recs[i]);
-	xfree(m->recs);
-	xfree(m->cluster);
-	xfree(m);
-}
-
-static int dbd_records_unpack(buf_t *b, void **data)
-{
-	dbd_records_msg_t *m = xmalloc(sizeof(*m));
-	uint32_t cnt;
-
-	if (unpackstr(b, &m->cluster) < 0 || unpack64(b, &m->epoch) < 0 ||
-	    unpack32(b, &cnt) < 0)
-		goto error;
-	/* A record takes at least 14 bytes (seq, kind, length). */
-	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b) / 14)
-		goto error;
-	m->recs = xcalloc(cnt ? cnt : 1, sizeof(*m->recs));
-	for (m->cnt = 0; m->cnt < cnt; m->cnt++) {
-		acct_frame_t *f = &m->recs[m->cnt];
-		void *p = NULL;
-
-		if (unpack64(b, &f->seq) < 0 || unpack16(b, &f->kind) < 0 ||
-		    unpackmem(b, &p, &f->len, ACCT_FRAME_MAX_BODY) < 0)
-			goto error;
-		f->data = p;
-	}
-	*data = m;
-	return 0;
-error:
-	dbd_records_free(m);
-	return -1;
-}
-
-/* REQUEST_DBD_JOBS: the conditions by their table, then the fields the
- * answer is to carry (none chosen: all). */
-static void dbd_job_cond_pack(buf_t *b, const void *data)
-{
-	const dbd_job_cond_msg_t *m = data;
-
-	fields_pack(b, dbd_job_cond_fields, m);
-	fields_sel_pack(b, &m->job_fields);
-	fields_sel_pack(b, &m->step_fields);
-}
-
-static void dbd_job_cond_free(void *data)
-{
-	fields_free(dbd_job_cond_fields, data);
-	xfree(data);
-}
-
-static int dbd_job_cond_unpack(buf_t *b, void **data)
-{
-	dbd_job_cond_msg_t *m = xmalloc(sizeof(*m));
-
-	if (fields_unpack(b, dbd_job_cond_fields, m) < 0) {
-		xfree(m);
-		return -1;
-	}
-	if (fields_sel_unpack(b, &m->job_fields) < 0 ||
-	    fields_sel_unpack(b, &m->step_fields) < 0) {
-		dbd_job_cond_free(m);
-		return -1;
-	}
-	*data = m;
-	return 0;
-}
-
-/* RESPONSE_DBD_JOBS: rc, then the jobs and the steps, each as the fields
- * chosen, the count and the records' chosen fields. */
-static void dbd_jobs_pack(buf_t *b, const void *data)
-{
-	const dbd_jobs_msg_t *m = data;
-
-	pack32(b, (uint32_t)m->rc);
-	fields_sel_pack(b, &m->job_fields);
-	pack32(b, m->job_cnt);
-	for (uint32_t i = 0; i < m->job_cnt; i++)
-		fields_pack_sel(b, acct_job_rec_fields, &m->jobs[i],
-				&m->job_fields);
-	fields_sel_pack(b, &m->step_fields);
-	pack32(b, m->step_cnt);
-	for (uint32_t i = 0; i < m->step_cnt; i++)
-		fields_pack_sel(b, acct_step_rec_fields, &m->steps[i],
-				&m->step_fields);
-}
-
-static void dbd_jobs_free(void *data)
-{
-	dbd_jobs_msg_t *m = data;
-
-	for (uint32_t i = 0; i < m->job_cnt; i++)
-		fields_free_sel(acct_job_rec_fields, &m->jobs[i],
-				&m->job_fields);
-	for (uint32_t i = 0; i < m->step_cnt; i++)
-		fields_free_sel(acct_step_rec_fields, &m->steps[i],
-				&m->step_fields);
-	xfree(m->jobs);
-	xfree(m->steps);
-	xfree(m);
-}
-
-/* The fewest bytes a record with the chosen fields packs into (a string
- * is at least its length): a cap on a count before allocating. */
-static size_t rec_min_bytes(const field_desc_t *f, const fields_sel_t *s)
-{
-	bool all = fields_sel_is_all(s);
-	size_t n = 0;
-
-	for (size_t i = 0; f[i].name; i++) {
-		if (!all && !(s->w[i / 64] >> (i % 64) & 1))
-			continue;
-		switch (f[i].type) {
-		case FT_STR:
-		case FT_STRLIST:
-		case FT_BITMAP:
-			n += 4;
-			break;
-		default:
-			n += fields_size(f[i].type);
-		}
-	}
-	return n ? n : 1;
-}
-
-static int unpack_recs(buf_t *b, const field_desc_t *f, size_t size,
-		       fields_sel_t *sel, uint32_t *cnt_out, void **recs_out)
-{
-	uint32_t cnt;
-	char *recs;
-
-	if (fields_sel_unpack(b, sel) < 0 || unpack32(b, &cnt) < 0 ||
-	    cnt > PACK_MAX_ARRAY_LEN ||
-	    cnt > buf_remaining(b) / rec_min_bytes(f, sel))
-		return -1;
-	recs = xcalloc(cnt ? cnt : 1, size);
-	*recs_out = recs;
-	for (*cnt_out = 0; *cnt_out < cnt; (*cnt_out)++)
-		if (fields_unpack_sel(b, f, recs + (size_t)*cnt_out * size,
-				      sel) < 0)
-			return -1;
-	return 0;
-}
-
-static int dbd_jobs_unpack(buf_t *b, void **data)
-{
-	dbd_jobs_msg_t *m = xmalloc(sizeof(*m));
-	uint32_t rc;
-
-	if (unpack32(b, &rc) < 0)
-		goto error;
-	m->rc = (int32_t)rc;
-	if (unpack_recs(b, acct_job_rec_fields, sizeof(acct_job_rec_t),
-			&m->job_fields, &m->job_cnt, (void **)&m->jobs) < 0 ||
-	    unpack_recs(b, acct_step_rec_fields, sizeof(acct_step_rec_t),
-			&m->step_fields, &m->step_cnt,
-			(void **)&m->steps) < 0)
-		goto error;
-	*data = m;
-	return 0;
-error:
-	dbd_jobs_free(m);
-	return -1;
-}
 
 static void registration_pack(buf_t *b, const void *data)
 {
@@ -901,155 +695,6 @@ static int stats_resp_unpack(buf_t *b, void **data)
 	return 0;
 }
 
-/* A list of records: time, count, then each record by its field table.
- * The three record lists share this code through their layouts. */
-typedef struct {
-	time_t    last_update;
-	uint32_t  cnt;
-	void     *recs;
-} rec_list_t;
-
-static void rec_list_pack(buf_t *b, const rec_list_t *l, const field_desc_t *f,
-			  size_t rec_size)
-{
-	pack_time(b, l->last_update);
-	pack32(b, l->cnt);
-	for (uint32_t i = 0; i < l->cnt; i++)
-		fields_pack(b, f, (const char *)l->recs + i * rec_size);
-}
-
-static void rec_list_free(rec_list_t *l, const field_desc_t *f, size_t rec_size)
-{
-	for (uint32_t i = 0; i < l->cnt; i++)
-		fields_free(f, (char *)l->recs + i * rec_size);
-	xfree(l->recs);
-	xfree(l);
-}
-
-static int rec_list_unpack(buf_t *b, void **data, const field_desc_t *f,
-			   size_t rec_size)
-{
-	rec_list_t *l = xmalloc(sizeof(*l));
-	uint32_t cnt;
-
-	if (unpack_time(b, &l->last_update) < 0 || unpack32(b, &cnt) < 0)
-		goto error;
-	/* Every record takes at least one byte: a cheap sanity cap. */
-	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b))
-		goto error;
-	l->recs = xcalloc(cnt ? cnt : 1, rec_size);
-	for (l->cnt = 0; l->cnt < cnt; l->cnt++)
-		if (fields_unpack(b, f, (char *)l->recs + l->cnt * rec_size) < 0)
-			goto error;
-	*data = l;
-	return 0;
-error:
-	rec_list_free(l, f, rec_size);
-	return -1;
-}
-
-_Static_assert(offsetof(job_info_msg_t, jobs) == offsetof(rec_list_t, recs), "layout");
-_Static_assert(offsetof(node_info_msg_t, nodes) == offsetof(rec_list_t, recs), "layout");
-_Static_assert(offsetof(part_info_msg_t, parts) == offsetof(rec_list_t, recs), "layout");
-_Static_assert(offsetof(resv_info_msg_t, resvs) == offsetof(rec_list_t, recs), "layout");
-_Static_assert(offsetof(resv_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
-_Static_assert(offsetof(job_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
-_Static_assert(offsetof(job_step_info_msg_t, steps) == offsetof(rec_list_t, recs), "layout");
-_Static_assert(offsetof(job_step_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
-
-#define REC_LIST_FUNCS(prefix, fields, rec_t)                                  \
-	static void prefix##_pack(buf_t *b, const void *d)                     \
-	{                                                                      \
-		rec_list_pack(b, d, fields, sizeof(rec_t));                    \
-	}                                                                      \
-	static int prefix##_unpack(buf_t *b, void **d)                         \
-	{                                                                      \
-		return rec_list_unpack(b, d, fields, sizeof(rec_t));           \
-	}                                                                      \
-	static void prefix##_free(void *d)                                     \
-	{                                                                      \
-		rec_list_free(d, fields, sizeof(rec_t));                       \
-	}
-
-/* RESPONSE_JOB_INFO: time, count, the fields chosen, then each job's
- * chosen fields (job_mgr_rpc_info packs the same from its records). */
-static void job_list_pack(buf_t *b, const void *d)
-{
-	const job_info_msg_t *m = d;
-
-	pack_time(b, m->last_update);
-	pack32(b, m->cnt);
-	fields_sel_pack(b, &m->fields);
-	for (uint32_t i = 0; i < m->cnt; i++)
-		fields_pack_sel(b, job_info_fields, &m->jobs[i], &m->fields);
-}
-
-/* The fields not chosen were never set: free only the chosen ones. */
-static void job_list_free(void *d)
-{
-	job_info_msg_t *m = d;
-	uint32_t cnt = m->cnt;
-
-	/* by reference: only lists and bitmaps own memory */
-	if (m->block && !fields_sel_ref_owns(job_info_fields, &m->fields))
-		cnt = 0;
-	for (uint32_t i = 0; i < cnt; i++) {
-		if (m->block)
-			fields_free_sel_ref(job_info_fields, &m->jobs[i],
-					    &m->fields);
-		else
-			fields_free_sel(job_info_fields, &m->jobs[i],
-					&m->fields);
-	}
-	if (m->block) {
-		xfree_big(m->jobs);
-		xfree_big(m->block);
-	} else {
-		xfree(m->jobs);
-	}
-	xfree(m);
-}
-
-/* From a received block (squeue's 10,000 jobs) the strings stay where
- * they are, and the records go into huge pages: no malloc per string, a
- * few page faults instead of one per 4 KiB of records. */
-static int job_list_unpack(buf_t *b, void **d)
-{
-	job_info_msg_t *m = xmalloc(sizeof(*m));
-	size_t bytes;
-	uint32_t cnt;
-	int rc;
-
-	if (unpack_time(b, &m->last_update) < 0 || unpack32(b, &cnt) < 0 ||
-	    fields_sel_unpack(b, &m->fields) < 0)
-		goto error;
-	/* Every record takes at least one byte: a cheap sanity cap. */
-	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b))
-		goto error;
-	bytes = (cnt ? cnt : 1) * sizeof(*m->jobs);
-	m->block = buf_take_block(b);
-	m->jobs = m->block ? xmalloc_big(bytes) : xmalloc(bytes);
-	for (m->cnt = 0; m->cnt < cnt; m->cnt++) {
-		job_info_t *j = &m->jobs[m->cnt];
-
-		rc = m->block ?
-			fields_unpack_sel_ref(b, job_info_fields, j, &m->fields) :
-			fields_unpack_sel(b, job_info_fields, j, &m->fields);
-		if (rc < 0)
-			goto error;
-	}
-	*d = m;
-	return 0;
-error:
-	job_list_free(m);
-	return -1;
-}
-
-REC_LIST_FUNCS(node_list, node_info_fields, node_info_t)
-REC_LIST_FUNCS(part_list, part_info_fields, part_info_t)
-REC_LIST_FUNCS(resv_list, resv_info_fields, resv_info_t)
-REC_LIST_FUNCS(step_list, step_info_fields, job_step_info_t)
-
 #define ROW_FIELDS(t, st, f) { t, #t, sizeof(st), f, NULL, NULL, NULL }
 #define ROW_FUNCS(t, st, p) { t, #t, sizeof(st), NULL, p##_pack, p##_unpack, p##_free }
 #define ROW_EMPTY(t) { t, #t, 0, NULL, NULL, NULL, NULL }
@@ -1072,13 +717,13 @@ static const msg_desc_t table[] = {
 	ROW_EMPTY(REQUEST_BUILD_INFO),
 	ROW_FUNCS(RESPONSE_BUILD_INFO, config_info_msg_t, config_info),
 	ROW_FUNCS(REQUEST_JOB_INFO, job_info_request_msg_t, job_info_request),
-	ROW_FUNCS(RESPONSE_JOB_INFO, job_info_msg_t, job_list),
+	ROW_FUNCS(RESPONSE_JOB_INFO, job_info_msg_t, msg_job_list),
 	ROW_FIELDS(REQUEST_NODE_INFO, info_request_msg_t, info_request_fields),
-	ROW_FUNCS(RESPONSE_NODE_INFO, node_info_msg_t, node_list),
+	ROW_FUNCS(RESPONSE_NODE_INFO, node_info_msg_t, msg_node_list),
 	ROW_FIELDS(REQUEST_PARTITION_INFO, info_request_msg_t, info_request_fields),
-	ROW_FUNCS(RESPONSE_PARTITION_INFO, part_info_msg_t, part_list),
+	ROW_FUNCS(RESPONSE_PARTITION_INFO, part_info_msg_t, msg_part_list),
 	ROW_FIELDS(REQUEST_RESERVATION_INFO, info_request_msg_t, info_request_fields),
-	ROW_FUNCS(RESPONSE_RESERVATION_INFO, resv_info_msg_t, resv_list),
+	ROW_FUNCS(RESPONSE_RESERVATION_INFO, resv_info_msg_t, msg_resv_list),
 	ROW_FIELDS(REQUEST_CREATE_RESERVATION, resv_desc_t, resv_desc_fields),
 	ROW_FIELDS(RESPONSE_CREATE_RESERVATION, resv_name_msg_t, resv_name_fields),
 	ROW_FIELDS(REQUEST_UPDATE_RESERVATION, resv_desc_t, resv_desc_fields),
@@ -1105,10 +750,10 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_SLURM_RC, return_code_msg_t, return_code_fields),
 	ROW_FIELDS(REQUEST_DBD_ACCT, dbd_acct_msg_t, dbd_acct_fields),
 	ROW_FIELDS(RESPONSE_DBD_ACCT, dbd_acct_resp_msg_t, dbd_acct_resp_fields),
-	ROW_FUNCS(REQUEST_DBD_RECORDS, dbd_records_msg_t, dbd_records),
+	ROW_FUNCS(REQUEST_DBD_RECORDS, dbd_records_msg_t, msg_dbd_records),
 	ROW_FIELDS(RESPONSE_DBD_RECORDS, dbd_records_resp_msg_t, dbd_records_resp_fields),
-	ROW_FUNCS(REQUEST_DBD_JOBS, dbd_job_cond_msg_t, dbd_job_cond),
-	ROW_FUNCS(RESPONSE_DBD_JOBS, dbd_jobs_msg_t, dbd_jobs),
+	ROW_FUNCS(REQUEST_DBD_JOBS, dbd_job_cond_msg_t, msg_dbd_job_cond),
+	ROW_FUNCS(RESPONSE_DBD_JOBS, dbd_jobs_msg_t, msg_dbd_jobs),
 	ROW_FIELDS(REQUEST_DBD_REPORT, dbd_report_msg_t, dbd_report_fields),
 	ROW_FIELDS(RESPONSE_DBD_REPORT, table_resp_msg_t, table_resp_fields),
 	ROW_FIELDS(REQUEST_DBD_ROLLUP, dbd_report_msg_t, dbd_report_fields),
@@ -1127,7 +772,7 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_STEP_COMPLETE, step_complete_msg_t, step_complete_fields),
 	ROW_FIELDS(REQUEST_COMPLETE_JOB_ALLOCATION, complete_job_alloc_msg_t, complete_alloc_fields),
 	ROW_FIELDS(REQUEST_JOB_STEP_INFO, job_step_info_request_msg_t, step_info_request_fields),
-	ROW_FUNCS(RESPONSE_JOB_STEP_INFO, job_step_info_msg_t, step_list),
+	ROW_FUNCS(RESPONSE_JOB_STEP_INFO, job_step_info_msg_t, msg_step_list),
 	ROW_FIELDS(REQUEST_LAUNCH_TASKS, launch_tasks_request_msg_t, launch_tasks_fields),
 	ROW_FIELDS(REQUEST_JOB_STEP_STAT, job_step_info_request_msg_t, step_info_request_fields),
 	ROW_FIELDS(RESPONSE_JOB_STEP_STAT, step_complete_msg_t, step_complete_fields),

@@ -927,7 +927,7 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 			sel[resp.cnt++] = j;
 		}
 	}
-	/* RESPONSE_JOB_INFO's body as msg_types.c packs a job_info_msg_t:
+	/* RESPONSE_JOB_INFO's body as msg_job_list.c packs a job_info_msg_t:
 	 * only the fields the client asked for (squeue: those its format,
 	 * filters and sort read). */
 	body = buf_create(64 + (size_t)resp.cnt *

@@ -1,0 +1,28 @@
+/* msg_types_int.h — the message bodies msg_types.c's table takes from
+ * msg_job_list.c and msg_dbd.c.  Each body has the table's three
+ * functions, p_pack, p_unpack and p_free (see msg_desc_t). */
+#ifndef SLUICE_MSG_TYPES_INT_H
+#define SLUICE_MSG_TYPES_INT_H
+
+#include "common/pack.h"
+
+#define MSG_BODY_FUNCS(p)                                                      \
+	void p##_pack(buf_t *b, const void *data);                             \
+	int  p##_unpack(buf_t *b, void **data);                                \
+	void p##_free(void *data)
+
+/* msg_job_list.c */
+MSG_BODY_FUNCS(msg_job_list);   /* RESPONSE_JOB_INFO: job_info_msg_t */
+MSG_BODY_FUNCS(msg_node_list);  /* RESPONSE_NODE_INFO: node_info_msg_t */
+MSG_BODY_FUNCS(msg_part_list);  /* RESPONSE_PARTITION_INFO: part_info_msg_t */
+MSG_BODY_FUNCS(msg_resv_list);  /* RESPONSE_RESERVATION_INFO: resv_info_msg_t */
+MSG_BODY_FUNCS(msg_step_list);  /* RESPONSE_JOB_STEP_INFO: job_step_info_msg_t */
+
+/* msg_dbd.c */
+MSG_BODY_FUNCS(msg_dbd_records);  /* REQUEST_DBD_RECORDS: dbd_records_msg_t */
+MSG_BODY_FUNCS(msg_dbd_job_cond); /* REQUEST_DBD_JOBS: dbd_job_cond_msg_t */
+MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
+
+#undef MSG_BODY_FUNCS
+
+#endif
