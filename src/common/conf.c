@@ -29,6 +29,44 @@
 #define CONF_MAX_LINE          (1024 * 1024)
 
 static int conf_read_file(conf_state_t *st, const char *path);
+
+/* One file conf_load read, as it was then. */
+typedef struct {
+	char           *path;
+	dev_t           dev;
+	ino_t           ino;
+	off_t           size;
+	struct timespec mtime;
+} conf_file_id_t;
+
+static void conf_file_note(slurm_conf_t *c, const char *path,
+			   const struct stat *sb)
+{
+	conf_file_id_t *f;
+
+	c->files = xrealloc(c->files, (c->file_cnt + 1) * sizeof(*f));
+	f = (conf_file_id_t *) c->files + c->file_cnt++;
+	*f = (conf_file_id_t) { .path = xstrdup(path), .dev = sb->st_dev,
+				.ino = sb->st_ino, .size = sb->st_size,
+				.mtime = sb->st_mtim };
+}
+
+bool conf_unchanged(const slurm_conf_t *c)
+{
+	const conf_file_id_t *f = c->files;
+	struct stat sb;
+
+	if (!c->file_cnt)
+		return false;
+	for (size_t i = 0; i < c->file_cnt; i++, f++) {
+		if (stat(f->path, &sb) < 0 || sb.st_dev != f->dev ||
+		    sb.st_ino != f->ino || sb.st_size != f->size ||
+		    sb.st_mtim.tv_sec != f->mtime.tv_sec ||
+		    sb.st_mtim.tv_nsec != f->mtime.tv_nsec)
+			return false;
+	}
+	return true;
+}
 static int conf_check_preempt(conf_state_t *st);
 
 int conf_fail(conf_state_t *st, const char *fmt, ...)
@@ -376,6 +414,7 @@ static int conf_read_file(conf_state_t *st, const char *path)
 		close(fd);
 		return conf_fail(st, "%s is not a regular file", path);
 	}
+	conf_file_note(st->c, path, &sb);
 	if (!(fp = fdopen(fd, "r"))) {
 		close(fd);
 		return conf_fail(st, "cannot read %s: %s", path,
@@ -472,6 +511,9 @@ void conf_destroy(slurm_conf_t *c)
 	conf_keys_free(c);
 	conf_node_index_free(&c->node_index);
 	xfree(c->path);
+	for (size_t i = 0; i < c->file_cnt; i++)
+		xfree(((conf_file_id_t *) c->files)[i].path);
+	xfree(c->files);
 	for (size_t i = 0; i < c->ctld_host_cnt; i++) {
 		xfree(c->ctld_hosts[i]);
 		xfree(c->ctld_addrs[i]);

@@ -179,11 +179,16 @@ typedef struct slurm_conf {
 	char       **raw;             /* per scalar key: the value the file set */
 
 	void        *node_index;      /* private: name -> node, for conf_find_node */
+	void        *files;           /* private: what was read, for conf_unchanged */
+	size_t       file_cnt;
 } slurm_conf_t;
 
 /* path NULL: $SLURM_CONF or the compiled-in default. */
 slurm_conf_t *conf_load(const char *path, char *err, size_t errlen);
 void          conf_destroy(slurm_conf_t *c);
+/* True while each file c was read from (slurm.conf and its Includes)
+ * is still the same file with the same size and modification time. */
+bool          conf_unchanged(const slurm_conf_t *c);
 /* The path conf_load(NULL) would read. */
 const char   *conf_default_path(void);
 

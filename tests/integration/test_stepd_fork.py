@@ -134,3 +134,36 @@ def test_fork_server_ends_with_slurmd(cluster):
         time.sleep(0.2)
     batch, step = run_job(c, "n4", "n4-again.out")
     assert fork_servers(c, "n4") == [batch[1]], (batch, fork_servers(c, "n4"))
+
+
+def test_copies_follow_slurm_conf_edits(cluster):
+    """Copies start from the server's parsed slurm.conf; an edit to the
+    file (here a TaskProlog added, then removed) reaches the next job
+    without restarting slurmd or the server."""
+    c = cluster
+    prolog = os.path.join(c.dir, "etc", "fork_prolog.sh")
+    c.write_file(None, prolog, "#!/bin/sh\necho 'print from the prolog'\n",
+                 0o755)
+    run_job(c, "n1", "before.out")
+    servers = fork_servers(c, "n1")
+    assert len(servers) == 1, servers
+    with open(c.conf) as f:
+        original = f.read()
+
+    def batch_out(name):
+        out = os.path.join(c.workdir(U1), name)
+        jid = c.sbatch(["-w", "n1", "-o", out, "--wrap", "echo job"],
+                       user=U1)
+        assert c.wait_state(jid, "COMPLETED", 60) == "COMPLETED"
+        with open(out) as f:
+            return f.read()
+
+    try:
+        with open(c.conf, "a") as f:
+            f.write("TaskProlog=%s\n" % prolog)
+        assert batch_out("with.out") == "from the prolog\njob\n"
+    finally:
+        with open(c.conf, "w") as f:
+            f.write(original)
+    assert batch_out("without.out") == "job\n"
+    assert fork_servers(c, "n1") == servers

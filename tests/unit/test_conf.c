@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -189,6 +191,43 @@ static void test_include_nested(void **state)
 	assert_true(c->parts[0].is_default);
 	conf_destroy(c);
 	xfree(path);
+}
+
+/* conf_unchanged follows slurm.conf and each file it includes. */
+static void test_unchanged(void **state)
+{
+	char *inc = write_conf("unch_nodes.conf",
+			       "NodeName=u1 CPUs=2\n");
+	char *main_path = write_conf("unch.conf",
+				     "ClusterName=u\nInclude unch_nodes.conf\n"
+				     "PartitionName=p Nodes=u1\n");
+	struct timespec later[2] = { { .tv_nsec = UTIME_OMIT },
+				     { .tv_sec = 2000000000 } };
+	char err[512] = "";
+	slurm_conf_t *c = conf_load(main_path, err, sizeof(err));
+
+	(void) state;
+	if (!c)
+		fail_msg("%s", err);
+	assert_int_equal(c->file_cnt, 2);
+	assert_true(conf_unchanged(c));
+	/* the included file touched: changed */
+	assert_int_equal(utimensat(AT_FDCWD, inc, later, 0), 0);
+	assert_false(conf_unchanged(c));
+	conf_destroy(c);
+	assert_non_null(c = conf_load(main_path, err, sizeof(err)));
+	assert_true(conf_unchanged(c));
+	/* slurm.conf rewritten (another inode), then removed */
+	xfree(main_path);
+	main_path = write_conf("unch.conf.new", "ClusterName=u\n");
+	assert_int_equal(rename(main_path, c->path), 0);
+	assert_false(conf_unchanged(c));
+	unlink(c->path);
+	assert_false(conf_unchanged(c));
+	conf_destroy(c);
+	unlink(inc);
+	xfree(inc);
+	xfree(main_path);
 }
 
 static void test_include_loop(void **state)
@@ -775,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_include_missing),
 		cmocka_unit_test(test_include_loop),
 		cmocka_unit_test(test_include_nested),
+		cmocka_unit_test(test_unchanged),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_topology),

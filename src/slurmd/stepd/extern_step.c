@@ -27,6 +27,7 @@
 #include "slurmd/common/script.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/extern_adopt.h"
+#include "slurmd/stepd/fork_server.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/stepd_start.h"
 
@@ -265,7 +266,7 @@ static int _setup(ext_t *x, const char *conf_file, const char *node,
 {
 	char err[1024] = "";
 
-	x->conf = conf_load(conf_file, err, sizeof(err));
+	x->conf = fork_server_conf(conf_file, err, sizeof(err));
 	if (!x->conf)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	x->conf_path = xstrdup(conf_file);

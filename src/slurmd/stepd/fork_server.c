@@ -8,36 +8,68 @@
 #include <pwd.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/auth.h"
 #include "common/conf.h"
-#include "common/plugin.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "slurm/slurm_errno.h"
 
-/* What every copy would otherwise set up for itself: the auth plugin
- * (a copy's dlopen of the same file only counts a reference, and its
- * dlclose at exit unmaps nothing), the time zone (/etc/localtime, for
- * log time stamps) and the name service switch (the job's user and
- * group).  Best effort: a copy loads what it needs anyway. */
-static plugin_handle_t *auth_plugin;
+/* What every copy would otherwise set up for itself: slurm.conf, read
+ * and parsed (kept while its files are unchanged), the auth plugin,
+ * loaded and initialised, the time zone (/etc/localtime, for log time
+ * stamps) and the name service switch (the job's user and group).  Best
+ * effort: a copy loads what it does not find here. */
+static slurm_conf_t *conf;
+static char *auth_loaded;          /* AuthType the server initialised */
 
 static void preload(const char *conf_file)
 {
 	char err[512];
-	slurm_conf_t *conf = conf_load(conf_file, err, sizeof(err));
 
-	if (!conf)
+	if (!(conf = conf_load(conf_file, err, sizeof(err))))
 		return;
-	if (conf->auth_type)
-		auth_plugin = plugin_load(conf->auth_type, conf->plugin_dir,
-					  err, sizeof(err));
-	conf_destroy(conf);
+	auth_set_context(conf->path, conf->slurm_user_id, 1);
+	if (auth_init(conf->auth_type, conf->auth_info,
+		      conf->plugin_dir) == SLURM_SUCCESS)
+		auth_loaded = xstrdup(conf->auth_type ? conf->auth_type : "");
 	tzset();
 	(void) getpwuid(0);
 	(void) getgrgid(0);
+}
+
+/* Before each fork: slurm.conf again if an admin changed it.  False when
+ * the new one names another AuthType, which this process cannot switch
+ * to: it then leaves, and slurmd starts slurmstepd afresh. */
+static bool conf_refresh(const char *conf_file)
+{
+	char err[512];
+	slurm_conf_t *c;
+
+	if (!conf || conf_unchanged(conf))
+		return true;
+	c = conf_load(conf_file, err, sizeof(err));
+	conf_destroy(conf);
+	conf = c;         /* NULL: each copy reads it and reports the error */
+	return !c || !auth_loaded ||
+	       !strcmp(auth_loaded, c->auth_type ? c->auth_type : "");
+}
+
+slurm_conf_t *fork_server_conf(const char *conf_file, char *err,
+			       size_t errlen)
+{
+	slurm_conf_t *c = conf;
+
+	if (!c)
+		return conf_load(conf_file, err, errlen);
+	conf = NULL;
+	return c;
 }
 
 /* One request and its two descriptors; 1, 0 at EOF, -1 on a bad one
@@ -122,10 +154,17 @@ fork_req_t fork_server_run(const char *conf_file)
 	malloc_trim(0);               /* copies start from a tidy heap */
 	for (;;) {
 		int32_t pid;
+		bool leave = false;
 
 		r = recv_req(ctl, &req, fds);
 		if (r == 0)
 			exit(0);
+		if (r > 0 && !conf_refresh(conf_file)) {
+			close(fds[0]);
+			close(fds[1]);
+			r = -1;
+			leave = true;
+		}
 		pid = r < 0 ? -1 : fork();
 		if (pid == 0) {
 			signal(SIGPIPE, SIG_DFL);
@@ -136,7 +175,8 @@ fork_req_t fork_server_run(const char *conf_file)
 			close(fds[0]);
 			close(fds[1]);
 		}
-		if (send(ctl, &pid, sizeof(pid), MSG_NOSIGNAL) != sizeof(pid))
+		if (send(ctl, &pid, sizeof(pid), MSG_NOSIGNAL) != sizeof(pid) ||
+		    leave)
 			exit(0);
 	}
 }

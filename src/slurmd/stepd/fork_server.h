@@ -15,7 +15,10 @@
 #ifndef SLUICE_STEPD_FORK_SERVER_H
 #define SLUICE_STEPD_FORK_SERVER_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "common/conf.h"
 
 #define FORK_REQ_MAGIC 0x534c4653u   /* "SLFS" */
 
@@ -29,5 +32,12 @@ typedef struct {
  * each copy it returns: the copy's request, with its stdin/stdout set
  * up, in a session of its own, signals as a fresh process has them. */
 fork_req_t fork_server_run(const char *conf_file);
+
+/* A step's slurm.conf, which the caller owns: in a copy, the server's
+ * (read from the same -f file, unchanged when the copy was forked);
+ * otherwise (an exec'd slurmstepd, or a server that could not read it)
+ * conf_load(conf_file, err, errlen). */
+slurm_conf_t *fork_server_conf(const char *conf_file, char *err,
+			       size_t errlen);
 
 #endif

@@ -23,6 +23,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/stepd/cgroup_stepd.h"
+#include "slurmd/stepd/fork_server.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/stepd_start.h"
@@ -312,7 +313,7 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 {
 	char err[1024] = "";
 
-	st->conf = conf_load(conf_file, err, sizeof(err));
+	st->conf = fork_server_conf(conf_file, err, sizeof(err));
 	if (!st->conf)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	st->node_name = xstrdup(node);

@@ -93,7 +93,7 @@ static int setup(stepd_t *sd, const opts_t *o)
 {
 	char err[1024] = "";
 
-	sd->conf = conf_load(o->conf_file, err, sizeof(err));
+	sd->conf = fork_server_conf(o->conf_file, err, sizeof(err));
 	if (!sd->conf) {
 		fprintf(stderr, "slurmstepd: error: %s\n", err);
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
