@@ -381,3 +381,24 @@ def test_submit_dir_and_command_with_chdir(cluster):
     assert rec.get("StdOut") == os.path.join(sub, "slurm-%d.out" % jid), rec
     with open(os.path.join(sub, "slurm-%d.out" % jid)) as f:
         assert f.read() == "%s %s\n" % (base, sub)
+
+
+def test_task_pid_and_missing_workdir(cluster):
+    """SLURM_TASK_PID is the batch script's own pid; a working directory
+    that does not exist on the node sends the job to /tmp with Slurm's
+    notice on its stderr."""
+    c = cluster
+    user = "sluice_u1"
+    out = os.path.join(c.workdir(user), "taskpid.out")
+    jid = c.sbatch(["-o", out, "-D", "/nonexistent-sluice-dir", "--wrap",
+                    'echo "$SLURM_TASK_PID $$ $(/usr/bin/pwd -P)"'],
+                   user=user)
+    assert c.wait_done(jid, 60) == "COMPLETED"
+    with open(out) as f:
+        lines = f.read().splitlines()
+    assert lines[0] == ("slurmstepd: error: couldn't chdir to "
+                        "`/nonexistent-sluice-dir': No such file or "
+                        "directory: going to /tmp instead"), lines
+    pid, shell_pid, cwd = lines[1].split()
+    assert pid == shell_pid and int(pid) > 1, lines
+    assert cwd == "/tmp", lines

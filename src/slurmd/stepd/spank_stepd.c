@@ -223,6 +223,11 @@ int stepd_spank_task_of(spank_cb_t cb, int lid, uint32_t gtid, char ***env,
 	return spank_stack_call(st.stack, cb, &t, NULL);
 }
 
+bool stepd_spank_active(void)
+{
+	return spank_stack_plugin_count(st.stack) > 0;
+}
+
 int stepd_spank_task(spank_cb_t cb, char ***env, char ***argv)
 {
 	return stepd_spank_task_of(cb, 0, 0, env, argv);

@@ -37,6 +37,8 @@ int  stepd_spank_step_start(const slurm_conf_t *conf,
 /* cb: SPANK_CB_TASK_INIT_PRIVILEGED or SPANK_CB_TASK_INIT.  -1 when a
  * required plugin failed: the task must not run. */
 int  stepd_spank_task(spank_cb_t cb, char ***env, char ***argv);
+/* Whether any SPANK plugin is loaded (plugstack.conf). */
+bool stepd_spank_active(void);
 int  stepd_spank_task_of(spank_cb_t cb, int lid, uint32_t gtid, char ***env,
 			 char ***argv);
 void stepd_spank_post_fork(pid_t pid);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,14 +147,35 @@ static char **exec_argv(const stepd_t *sd, const char *script)
 	return argv;
 }
 
-/* Runs in the child; never returns. */
-static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
+/* SLURM_TASK_PID's value, written by the child into the room the parent
+ * left for it (no allocation: the child may share the parent's memory). */
+#define PID_ROOM "            "
+
+static void put_pid(char *room)
+{
+	char digits[16];
+	unsigned long v = (unsigned long) getpid();
+	int n = 0;
+
+	do {
+		digits[n++] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v && n < (int) sizeof(PID_ROOM) - 1);
+	while (n)
+		*room++ = digits[--n];
+	*room = '\0';
+}
+
+/* Runs in the child; never returns.  When the parent used vfork (plain
+ * case: no SPANK plugin, no TaskProlog, see task_start) this shares the
+ * parent's memory until exec: it allocates nothing the parent keeps and
+ * changes nothing the parent reads. */
+static void child(const stepd_t *sd, int rfd, char **env, char **argv,
+		  char *pid_room, const io_paths_t *io)
 {
 	const char *work = sd->job->work_dir ? sd->job->work_dir : "/tmp";
-	char *script = spool_script_path(sd->spool_dir, sd->job->job_id);
-	char *cd_err = NULL;
-	char **argv = exec_argv(sd, script);
-	const char *what;
+	char cd_err[512] = "";
+	const char *what_failed;
 	int e;
 
 	if (setsid() < 0) {
@@ -171,19 +193,20 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 	}
 	apply_umask(env);
 	if (chdir(work) < 0) {
-		cd_err = xstrdup_printf("slurmstepd: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
-					work, strerror(errno));
+		snprintf(cd_err, sizeof(cd_err), "slurmstepd: error: couldn't "
+			 "chdir to `%s': %s: going to /tmp instead\n", work,
+			 strerror(errno));
 		if (chdir("/tmp") < 0)
-			cd_err = NULL;
+			cd_err[0] = '\0';
 	}
-	if (io_open_task(io, &what) < 0) {
+	if (io_open_task(io, &what_failed) < 0) {
 		report(rfd, STAGE_IO, errno);
 		_exit(EXIT_IO_FAILED);
 	}
 	send_stderr(rfd);
-	if (cd_err && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
-		cd_err = NULL;
-	env_setf(&env, "SLURM_TASK_PID", "%d", (int) getpid());
+	if (cd_err[0] && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
+		cd_err[0] = '\0';
+	put_pid(pid_room);
 	if ((e = task_prolog_run(sd->conf->task_prolog, &env)))
 		_exit(WIFEXITED(e) ? WEXITSTATUS(e) : EXIT_EXEC_FAILED);
 	if (stepd_spank_task(SPANK_CB_TASK_INIT, &env, &argv) < 0) {
@@ -192,20 +215,15 @@ static void child(const stepd_t *sd, int rfd, char **env, const io_paths_t *io)
 	}
 	reset_signals();
 	cloexec_from_3();
-	if (strchr(argv[0], '/')) {
+	/* a wrapper a plugin prepended is found in the job's PATH */
+	if (strchr(argv[0], '/'))
 		execve(argv[0], argv, env);
-	} else {
-		/* a wrapper a plugin prepended: found in the job's PATH */
-		environ = env;
-		execvp(argv[0], argv);
-	}
-	{
-		int e = errno;
-
-		dprintf(STDERR_FILENO, "slurmstepd: error: execve(): %s: %s\n",
-			argv[0], strerror(e));
-		report(rfd, STAGE_EXEC, e);
-	}
+	else
+		execvpe(argv[0], argv, env);
+	e = errno;
+	dprintf(STDERR_FILENO, "slurmstepd: error: execve(): %s: %s\n",
+		argv[0], strerror(e));
+	report(rfd, STAGE_EXEC, e);
 	_exit(EXIT_EXEC_FAILED);
 }
 
@@ -270,11 +288,23 @@ static int handle_failure(stepd_t *sd, pid_t pid, const task_report_t *r,
 	return SLURM_SUCCESS;
 }
 
+/* The child may share our memory (vfork) unless a SPANK plugin or a
+ * TaskProlog runs in it: those change the environment and argv the
+ * child holds, and run code we do not control. */
+static bool may_share_memory(const stepd_t *sd)
+{
+	return !stepd_spank_active() && !sd->conf->task_prolog;
+}
+
 int task_start(stepd_t *sd)
 {
 	int p[2];
 	io_paths_t io;
 	char **env = env_build_batch(sd);
+	char *script = spool_script_path(sd->spool_dir, sd->job->job_id);
+	char **argv = exec_argv(sd, script);
+	char *pid_room;
+	sigset_t all, old;
 	task_report_t r;
 	pid_t pid;
 	int rc = SLURM_SUCCESS;
@@ -282,22 +312,28 @@ int task_start(stepd_t *sd)
 	io_paths_build(sd, &io);
 	if ((rc = stepd_spank_start(sd, &env)))
 		goto out;
+	env_set(&env, "SLURM_TASK_PID", PID_ROOM);
+	pid_room = (char *) env_get(env, "SLURM_TASK_PID");
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0) {
 		error("JobId=%u: socketpair: %m", sd->job->job_id);
 		rc = ESLURMD_EXECVE_FAILED;
 		goto out;
 	}
-	pid = fork();
+	/* no handler of ours may run in the child: it resets them all */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = may_share_memory(sd) ? vfork() : fork();
+	if (pid == 0) {
+		close(p[0]);
+		child(sd, p[1], env, argv, pid_room, &io);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		error("JobId=%u: fork: %m", sd->job->job_id);
 		close(p[0]);
 		close(p[1]);
 		rc = ESLURMD_EXECVE_FAILED;
 		goto out;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		child(sd, p[1], env, &io);
 	}
 	close(p[1]);
 	stepd_spank_post_fork(pid);
@@ -312,6 +348,8 @@ int task_start(stepd_t *sd)
 out:
 	io_paths_free(&io);
 	xstrarray_free(env);
+	xstrarray_free(argv);
+	xfree(script);
 	return rc;
 }
 
