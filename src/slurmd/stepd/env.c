@@ -58,6 +58,29 @@ void env_setf(char ***env, const char *name, const char *fmt, ...)
 	xfree(v);
 }
 
+#define PID_ROOM "            "    /* wider than any pid_t */
+
+char *env_pid_room(char ***env)
+{
+	env_set(env, "SLURM_TASK_PID", PID_ROOM);
+	return (char *) env_get(*env, "SLURM_TASK_PID");
+}
+
+void env_put_pid(char *room)
+{
+	char digits[16];
+	unsigned long v = (unsigned long) getpid();
+	int n = 0;
+
+	do {
+		digits[n++] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v && n < (int) sizeof(PID_ROOM) - 1);
+	while (n)
+		*room++ = digits[--n];
+	*room = '\0';
+}
+
 static void set_job_ids(char ***env, const stepd_t *sd)
 {
 	const batch_launch_msg_t *j = sd->job;

@@ -15,6 +15,10 @@ void   env_setf(char ***env, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Value of NAME in env, or NULL. */
 const char *env_get(char *const *env, const char *name);
+/* SLURM_TASK_PID set to room for a pid, which the task's child fills
+ * in with env_put_pid (it cannot allocate: it may share our memory). */
+char  *env_pid_room(char ***env);
+void   env_put_pid(char *room);
 /* The batch environment, without SLURM_TASK_PID (set by the task). */
 char **env_build_batch(const stepd_t *sd);
 

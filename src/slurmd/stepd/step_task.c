@@ -116,7 +116,9 @@ static void _child_io(const step_t *st, const step_task_t *t, int in, int out,
 	dup2(err, STDERR_FILENO);
 }
 
-static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd)
+/* The task's environment; SLURM_TASK_PID is room its child fills in. */
+static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
+			char **pid_room)
 {
 	const launch_tasks_request_msg_t *m = st->m;
 	char **env = xstrarray_dup(m->env ? m->env : (char *[]) { NULL });
@@ -124,7 +126,6 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd)
 	env_setf(&env, "SLURM_PROCID", "%u", t->gtid);
 	env_setf(&env, "SLURM_LOCALID", "%u", t->lid);
 	env_setf(&env, "SLURM_NODEID", "%u", m->node_id);
-	env_setf(&env, "SLURM_TASK_PID", "%d", (int) getpid());
 	env_set(&env, "SLURMD_NODENAME", st->node_name);
 	env_set(&env, "SLURM_GTIDS", m->gtids);
 	env_set(&env, "SLURM_TOPOLOGY_ADDR", st->node_name);
@@ -147,48 +148,51 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd)
 		env_setf(&env, "PMI_JOBID", "%u.%u", m->job_id, m->step_id);
 		env_set(&env, "SLURM_MPI_TYPE", "pmi2");
 	}
+	affinity_env(&env);
+	*pid_room = env_pid_room(&env);
 	return env;
 }
 
-static void _child(const step_t *st, const step_task_t *t, int in, int out,
-		   int err, int pmi_fd)
+/* Runs in the child; never returns.  When the parent used vfork (no
+ * SPANK plugin, no task prolog: _may_share_memory) this shares the
+ * parent's memory until exec: it allocates nothing the parent keeps and
+ * changes nothing the parent reads.  argv NULL: --multi-prog has no
+ * line for this task. */
+static void _child(const step_t *st, const step_task_t *t, char **env,
+		   char **argv, char *pid_room, const int fds[3], int pmi_fd)
 {
 	const launch_tasks_request_msg_t *m = st->m;
-	char **env, **argv;
 	int rc;
 
 	if (!t->pty)
 		setpgid(0, 0);   /* a pty task leads a session of its own */
 	_child_signals();
 	cgroup_step_attach_self(st->cg);
-	env = _task_env(st, t, pmi_fd);
-	affinity_env(&env);
-	argv = m->argv;
-	if (m->multi_prog &&
-	    !(argv = multi_prog_argv(m->multi_prog, m->num_tasks, t->gtid))) {
-		dprintf(err, "slurmstepd: error: no program for task %u in "
+	env_put_pid(pid_room);
+	if (!argv) {
+		dprintf(fds[2], "slurmstepd: error: no program for task %u in "
 			"the --multi-prog configuration\n", t->gtid);
 		_exit(EXIT_EXEC_FAILED);
 	}
 	if (stepd_spank_task_of(SPANK_CB_TASK_INIT_PRIVILEGED, (int) t->lid,
 				t->gtid, &env, &argv) < 0) {
-		dprintf(err, "slurmstepd: error: spank_task_init_privileged "
+		dprintf(fds[2], "slurmstepd: error: spank_task_init_privileged "
 			"failed\n");
 		_exit(EXIT_EXEC_FAILED);
 	}
 	if (_become_user(st) < 0) {
-		dprintf(err, "slurmstepd: error: cannot become uid %u: %s\n",
+		dprintf(fds[2], "slurmstepd: error: cannot become uid %u: %s\n",
 			m->uid, strerror(errno));
 		_exit(EXIT_EXEC_FAILED);
 	}
 	if (!m->cwd || chdir(m->cwd) < 0) {
-		dprintf(err, "slurmstepd: error: couldn't chdir to `%s': %s: "
+		dprintf(fds[2], "slurmstepd: error: couldn't chdir to `%s': %s: "
 			"going to /tmp instead\n", m->cwd ? m->cwd : "",
 			strerror(errno));
 		if (chdir("/tmp") < 0)
 			_exit(EXIT_EXEC_FAILED);
 	}
-	_child_io(st, t, in, out, err);
+	_child_io(st, t, fds[0], fds[1], fds[2]);
 	step_pty_child((step_task_t *) t);
 	if (pmi_fd >= 0)
 		fcntl(pmi_fd, F_SETFD, 0);     /* crosses exec */
@@ -208,8 +212,7 @@ static void _child(const step_t *st, const step_task_t *t, int in, int out,
 		if (um)
 			umask((mode_t) strtol(um, NULL, 8));
 	}
-	environ = env;
-	execvp(argv[0], argv);
+	execvpe(argv[0], argv, env);
 	fprintf(stderr, "slurmstepd: error: execve(): %s: %s\n", argv[0],
 		strerror(errno));
 	_exit(EXIT_EXEC_FAILED);
@@ -334,10 +337,22 @@ static bool _gets_stdin(const step_t *st, const step_task_t *t)
 	return want == IO_ALL_TASKS || want == t->gtid;
 }
 
+/* The child may share our memory (vfork) unless a SPANK plugin or a
+ * task prolog runs in it: those change the environment and argv the
+ * child holds, and run code we do not control. */
+static bool _may_share_memory(const step_t *st)
+{
+	return !stepd_spank_active() && !st->conf->task_prolog &&
+	       !st->m->task_prolog;
+}
+
 static int _start_one(step_t *st, step_task_t *t)
 {
+	const launch_tasks_request_msg_t *m = st->m;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int pmi_fd = -1, ptm = -1;
+	char **env, **argv, *pid_room;
+	sigset_t all, old;
 	pid_t pid;
 
 	if ((_gets_stdin(st, t) && pipe2(in, O_CLOEXEC) < 0) ||
@@ -349,13 +364,24 @@ static int _start_one(step_t *st, step_task_t *t)
 		return ESLURMD_EXECVE_FAILED;
 	if (step_pty_open(st, t, &ptm) < 0)
 		return ESLURMD_EXECVE_FAILED;
-	pid = fork();
+	env = _task_env(st, t, pmi_fd, &pid_room);
+	argv = m->multi_prog ? multi_prog_argv(m->multi_prog, m->num_tasks,
+					       t->gtid) : m->argv;
+	/* no handler of ours may run in the child: it resets them all */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid = _may_share_memory(st) ? vfork() : fork();
+	if (pid == 0)
+		_child(st, t, env, argv, pid_room,
+		       (int[3]) { in[0], out[1], err[1] }, pmi_fd);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	xstrarray_free(env);
+	if (m->multi_prog)
+		xstrarray_free(argv);
 	if (pid < 0) {
-		error("StepId=%u.%u: fork: %m", st->m->job_id, st->m->step_id);
+		error("StepId=%u.%u: fork: %m", m->job_id, m->step_id);
 		return ESLURMD_EXECVE_FAILED;
 	}
-	if (pid == 0)
-		_child(st, t, in[0], out[1], err[1], pmi_fd);
 	if (!t->pty)
 		setpgid(pid, pid);
 	if (st->pmi)

@@ -147,25 +147,6 @@ static char **exec_argv(const stepd_t *sd, const char *script)
 	return argv;
 }
 
-/* SLURM_TASK_PID's value, written by the child into the room the parent
- * left for it (no allocation: the child may share the parent's memory). */
-#define PID_ROOM "            "
-
-static void put_pid(char *room)
-{
-	char digits[16];
-	unsigned long v = (unsigned long) getpid();
-	int n = 0;
-
-	do {
-		digits[n++] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v && n < (int) sizeof(PID_ROOM) - 1);
-	while (n)
-		*room++ = digits[--n];
-	*room = '\0';
-}
-
 /* Runs in the child; never returns.  When the parent used vfork (plain
  * case: no SPANK plugin, no TaskProlog, see task_start) this shares the
  * parent's memory until exec: it allocates nothing the parent keeps and
@@ -206,7 +187,7 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 	send_stderr(rfd);
 	if (cd_err[0] && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
 		cd_err[0] = '\0';
-	put_pid(pid_room);
+	env_put_pid(pid_room);
 	if ((e = task_prolog_run(sd->conf->task_prolog, &env)))
 		_exit(WIFEXITED(e) ? WEXITSTATUS(e) : EXIT_EXEC_FAILED);
 	if (stepd_spank_task(SPANK_CB_TASK_INIT, &env, &argv) < 0) {
@@ -312,8 +293,7 @@ int task_start(stepd_t *sd)
 	io_paths_build(sd, &io);
 	if ((rc = stepd_spank_start(sd, &env)))
 		goto out;
-	env_set(&env, "SLURM_TASK_PID", PID_ROOM);
-	pid_room = (char *) env_get(env, "SLURM_TASK_PID");
+	pid_room = env_pid_room(&env);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0) {
 		error("JobId=%u: socketpair: %m", sd->job->job_id);
 		rc = ESLURMD_EXECVE_FAILED;
