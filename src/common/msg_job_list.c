@@ -67,12 +67,10 @@ error:
 	return -1;
 }
 
-_Static_assert(offsetof(job_info_msg_t, jobs) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(node_info_msg_t, nodes) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(part_info_msg_t, parts) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(resv_info_msg_t, resvs) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(resv_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
-_Static_assert(offsetof(job_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
 _Static_assert(offsetof(job_step_info_msg_t, steps) == offsetof(rec_list_t, recs), "layout");
 _Static_assert(offsetof(job_step_info_msg_t, cnt) == offsetof(rec_list_t, cnt), "layout");
 
