@@ -402,3 +402,19 @@ def test_task_pid_and_missing_workdir(cluster):
     pid, shell_pid, cwd = lines[1].split()
     assert pid == shell_pid and int(pid) > 1, lines
     assert cwd == "/tmp", lines
+
+
+def test_script_with_missing_interpreter_fails(cluster):
+    """The script's interpreter does not exist: execve fails in the task,
+    the job ends FAILED and its output says why."""
+    c = cluster
+    user = "sluice_u2"
+    out = os.path.join(c.workdir(user), "badinterp.out")
+    jid = c.sbatch(["-o", out], user=user,
+                   input="#!/nonexistent/sluice-sh\necho never\n")
+    assert c.wait_done(jid, 60) == "FAILED", c.show_job(jid)
+    with open(out) as f:
+        text = f.read()
+    assert "slurmstepd: error: execve(): " in text, text
+    assert "No such file or directory" in text, text
+    assert "never" not in text, text
