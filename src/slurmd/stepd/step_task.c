@@ -27,6 +27,7 @@
 #include "slurmd/stepd/affinity.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/cgroup_stepd.h"
+#include "slurmd/stepd/child.h"
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/groups.h"
 #include "slurmd/stepd/proctrack.h"
@@ -42,16 +43,6 @@
 #define OUT_CHUNK (64u * 1024)    /* a longer line is cut here */
 
 /* ---- in the child ---- */
-
-static void _child_signals(void)
-{
-	sigset_t none;
-
-	for (int s = 1; s < NSIG; s++)
-		signal(s, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
 
 static int _become_user(const step_t *st)
 {
@@ -166,7 +157,7 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 
 	if (!t->pty)
 		setpgid(0, 0);   /* a pty task leads a session of its own */
-	_child_signals();
+	child_default_signals();
 	cgroup_step_attach_self(st->cg);
 	env_put_pid(pid_room);
 	if (!argv) {

@@ -23,6 +23,7 @@
 #include "slurmd/common/spool.h"
 #include "slurmd/stepd/affinity.h"
 #include "slurmd/stepd/cgroup.h"
+#include "slurmd/stepd/child.h"
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/groups.h"
 #include "slurmd/stepd/io.h"
@@ -111,16 +112,6 @@ static void apply_umask(char *const *env)
 		umask((mode_t) v);
 }
 
-static void reset_signals(void)
-{
-	sigset_t none;
-
-	for (int s = 1; s < NSIG; s++)
-		signal(s, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
 /* Nothing but stdio crosses exec, whatever slurmd was started with. */
 static void cloexec_from_3(void)
 {
@@ -194,7 +185,7 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 		dprintf(STDERR_FILENO, "slurmstepd: error: Failed to invoke spank plugin stack\n");
 		_exit(EXIT_IO_FAILED);
 	}
-	reset_signals();
+	child_default_signals();
 	cloexec_from_3();
 	/* a wrapper a plugin prepended is found in the job's PATH */
 	if (strchr(argv[0], '/'))

@@ -16,6 +16,7 @@
 
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurmd/stepd/child.h"
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/groups.h"
 
@@ -95,12 +96,8 @@ int task_prolog_run(const char *path, char ***env)
 	}
 	if (pid == 0) {
 		char *argv[] = { (char *) path, NULL };
-		sigset_t none;
 
-		for (int s = 1; s < NSIG; s++)
-			signal(s, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
+		child_default_signals();
 		dup2(p[1], STDOUT_FILENO);
 		execve(path, argv, *env);
 		dprintf(STDERR_FILENO, "slurmstepd: error: execve(): %s: %s\n",
@@ -156,12 +153,8 @@ void task_epilog_run(const char *path, char *const *env, uid_t uid,
 		char *argv[] = { (char *) path, NULL };
 		struct passwd *pw = getuid() == 0 ? getpwuid(uid) : NULL;
 		int null = open("/dev/null", O_RDWR);
-		sigset_t none;
 
-		for (int s = 1; s < NSIG; s++)
-			signal(s, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
+		child_default_signals();
 		setpgid(0, 0);
 		if (null >= 0) {
 			dup2(null, STDIN_FILENO);
