@@ -17,8 +17,6 @@
 
 #include "common/auth.h"
 #include "common/conf.h"
-#include "common/xmalloc.h"
-#include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
 /* What every copy would otherwise set up for itself: slurm.conf, read
@@ -27,7 +25,6 @@
  * stamps) and the name service switch (the job's user and group).  Best
  * effort: a copy loads what it does not find here. */
 static slurm_conf_t *conf;
-static char *auth_loaded;          /* AuthType the server initialised */
 
 static void preload(const char *conf_file)
 {
@@ -36,9 +33,7 @@ static void preload(const char *conf_file)
 	if (!(conf = conf_load(conf_file, err, sizeof(err))))
 		return;
 	auth_set_context(conf->path, conf->slurm_user_id, 1);
-	if (auth_init(conf->auth_type, conf->auth_info,
-		      conf->plugin_dir) == SLURM_SUCCESS)
-		auth_loaded = xstrdup(conf->auth_type ? conf->auth_type : "");
+	(void) auth_init(conf->auth_type, conf->auth_info, conf->plugin_dir);
 	tzset();
 	(void) getpwuid(0);
 	(void) getgrgid(0);
@@ -57,8 +52,8 @@ static bool conf_refresh(const char *conf_file)
 	c = conf_load(conf_file, err, sizeof(err));
 	conf_destroy(conf);
 	conf = c;         /* NULL: each copy reads it and reports the error */
-	return !c || !auth_loaded ||
-	       !strcmp(auth_loaded, c->auth_type ? c->auth_type : "");
+	return !c || auth_init(c->auth_type, c->auth_info, c->plugin_dir) !=
+		     ESLURM_INVALID_AUTHTYPE_CHANGE;
 }
 
 slurm_conf_t *fork_server_conf(const char *conf_file, char *err,
