@@ -75,12 +75,15 @@ def test_terminate_down_the_tree(tree):
     jid = c.sbatch(["-N%d" % NODES, "--wrap", "%s -N%d /usr/bin/sleep %s"
                     % (c.bin("srun"), NODES, marker)], user=U)
     _wait_running(c, jid)
+    # srun and the batch shell name the marker too: wait for the tasks
+
+    def sleeps():
+        return [p for p in cl.live_procs_matching("sleep " + marker)
+                if cl.proc_cmdline(p).startswith("/usr/bin/sleep")]
     deadline = time.time() + 60
-    while time.time() < deadline and \
-            len(cl.live_procs_matching("sleep " + marker)) < NODES:
+    while time.time() < deadline and len(sleeps()) < NODES:
         time.sleep(0.2)
-    procs = [p for p in cl.live_procs_matching("sleep " + marker)
-             if cl.proc_cmdline(p).startswith("/usr/bin/sleep")]
+    procs = sleeps()
     assert len(procs) == NODES, procs
     # a signal to the whole job goes down the tree too
     r = c.run(["scancel", "--signal=CONT", str(jid)], user=U)
