@@ -7,6 +7,8 @@ import os
 import signal
 import time
 
+import cluster as cl
+
 U1 = "sluice_u1"
 
 # the batch script's parent is its slurmstepd, an srun step's task has
@@ -167,3 +169,52 @@ def test_copies_follow_slurm_conf_edits(cluster):
             f.write(original)
     assert batch_out("without.out") == "job\n"
     assert fork_servers(c, "n1") == servers
+
+
+def test_server_leaves_when_auth_type_changes(cluster):
+    """An edit that changes AuthType: the server cannot switch the auth
+    plugin it has loaded, so it refuses the fork and exits, and slurmd
+    execs slurmstepd, which reads the new file as a restarted slurmd
+    would: no copy ever runs with the old plugin."""
+    c = cluster
+    run_job(c, "n3", "auth-before.out")
+    servers = fork_servers(c, "n3")
+    assert len(servers) == 1, servers
+    with open(c.conf) as f:
+        original = f.read()
+    assert "AuthType=auth/munge\n" in original
+    # the commands keep the file the controller runs with
+    client = os.path.join(c.dir, "etc", "client.conf")
+    c.write_file(None, client, original, 0o644)
+    try:
+        with open(c.conf, "w") as f:
+            f.write(original.replace("AuthType=auth/munge\n",
+                                     "AuthType=auth/slurm\n"))
+        jid = c.sbatch(["-w", "n3", "-o", "/dev/null", "--wrap", "true"],
+                       user=U1, env={"SLURM_CONF": client})
+        # the slurmstepd exec'd instead reads auth/slurm and has no key:
+        # the launch fails as it would after a restart with that file
+        # (the file stays edited until then: that stepd reads it)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            r = c.run(["scontrol", "show", "job", str(jid)], conf=client)
+            state = cl.parse_kv(r.out).get("JobState")
+            if state not in (None, "PENDING", "RUNNING", "CONFIGURING"):
+                break
+            time.sleep(0.2)
+        gone = not status(servers[0]) or \
+            status(servers[0]).get("State", "").startswith("Z")
+    finally:
+        with open(c.conf, "w") as f:
+            f.write(original)
+    assert gone, status(servers[0])
+    assert state == "FAILED", r.out
+    with open(c.slurmd_log("n3")) as f:
+        log = f.read()
+    assert "slurmstepd fork server (pid %d) did not start a step" % \
+        servers[0] in log, log[-3000:]
+    assert "JobId=%d: cannot initialize auth/slurm" % jid in log, log[-3000:]
+    # the file back as it was: jobs run, from exec'd slurmstepds
+    batch, step = run_job(c, "n3", "auth-after.out")
+    slurmd = c.slurmds["n3"].pid
+    assert batch[1] == step[1] == slurmd, (batch, step, slurmd)
