@@ -199,7 +199,8 @@ def test_server_leaves_when_auth_type_changes(cluster):
         while time.time() < deadline:
             r = c.run(["scontrol", "show", "job", str(jid)], conf=client)
             state = cl.parse_kv(r.out).get("JobState")
-            if state not in (None, "PENDING", "RUNNING", "CONFIGURING"):
+            if state not in (None, "PENDING", "CONFIGURING", "RUNNING",
+                             "COMPLETING"):
                 break
             time.sleep(0.2)
         gone = not status(servers[0]) or \
