@@ -31,6 +31,12 @@ def status(pid):
         return {}
 
 
+def exited(pid):
+    """True once PID is gone or a zombie."""
+    st = status(pid)
+    return not st or st.get("State", "").startswith("Z")
+
+
 def cmdline(pid):
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
@@ -123,12 +129,9 @@ def test_fork_server_ends_with_slurmd(cluster):
     assert len(servers) == 1, servers
     c.kill_slurmd("n4", signal.SIGKILL)
     deadline = time.time() + 10
-    while status(servers[0]) and not status(servers[0]).get(
-            "State", "").startswith("Z") and time.time() < deadline:
+    while not exited(servers[0]) and time.time() < deadline:
         time.sleep(0.1)
-    assert not status(servers[0]) or \
-        status(servers[0]).get("State", "").startswith("Z"), \
-        status(servers[0])
+    assert exited(servers[0]), status(servers[0])
     c.start_slurmd("n4")
     deadline = time.time() + 30
     while c.show_nodes().get("n4", {}).get("State", "") != "IDLE" and \
@@ -203,8 +206,7 @@ def test_server_leaves_when_auth_type_changes(cluster):
                              "COMPLETING"):
                 break
             time.sleep(0.2)
-        gone = not status(servers[0]) or \
-            status(servers[0]).get("State", "").startswith("Z")
+        gone = exited(servers[0])
     finally:
         with open(c.conf, "w") as f:
             f.write(original)
