@@ -248,6 +248,53 @@ void fields_pack_sel(buf_t *b, const field_desc_t *f, const void *rec,
 			field_pack(b, &f[i], rec);
 }
 
+void fields_plan_init(fields_plan_t *p, const field_desc_t *f,
+		      const fields_sel_t *s)
+{
+	bool all = fields_sel_is_all(s);
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	for (i = 0; f[i].name; i++) {
+		if (i >= FIELDS_SEL_MAX) {
+			p->all_fields = true;
+			return;
+		}
+		if (!all && !sel_has(s, i))
+			continue;
+		p->idx[p->n++] = (uint16_t)i;
+		if (f[i].type == FT_STR)
+			p->str[p->nstr++] = (uint16_t)i;
+	}
+}
+
+void fields_plan_pack(buf_t *b, const fields_plan_t *p, const void *rec)
+{
+	if (p->all_fields) {
+		fields_pack_sel(b, p->f, rec, NULL);
+		return;
+	}
+	for (uint16_t k = 0; k < p->n; k++)
+		field_pack(b, &p->f[p->idx[k]], rec);
+}
+
+void fields_plan_prefetch(const fields_plan_t *p, const void *rec)
+{
+	for (uint16_t k = 0; k < p->n; k++)
+		__builtin_prefetch(CAT(rec, &p->f[p->idx[k]], char));
+}
+
+void fields_plan_prefetch_strs(const fields_plan_t *p, const void *rec)
+{
+	for (uint16_t k = 0; k < p->nstr; k++) {
+		const char *s = *CAT(rec, &p->f[p->str[k]], str_t);
+
+		if (s)
+			__builtin_prefetch(s);
+	}
+}
+
 void fields_pack(buf_t *b, const field_desc_t *f, const void *rec)
 {
 	fields_pack_sel(b, f, rec, NULL);

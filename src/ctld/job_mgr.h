@@ -87,6 +87,8 @@ typedef struct job_record {
 					  saved */
 	uint8_t         mail_time_sent; /* TIME_LIMIT_* mails sent this run
 					   (job_mail.c); not saved */
+	uint32_t        all_idx;       /* its slot in job_mgr.c's jm.all;
+					  not saved */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;

@@ -170,6 +170,60 @@ static void test_node_down_fails_jobs(void **st)
 	assert_false(node_mgr_usable(n2));
 }
 
+/* What squeue is sent: every live job in the order submitted, after
+ * purges have left holes in (and then compacted) the controller's list. */
+static void assert_listing_is_every_job(void)
+{
+	job_info_request_msg_t all = { .user_id = NO_VAL32 };
+	job_record_t **sel = xcalloc((size_t)job_mgr_count() + 1, sizeof(*sel));
+	job_record_t *j, *tmp;
+	uint32_t n = _list_jobs(&all, false, (uid_t)-1, sel), k = 0;
+
+	assert_int_equal(n, job_mgr_count());
+	HASH_ITER(hh, jm.by_id, j, tmp)         /* the hash's own order */
+		assert_ptr_equal(sel[k++], j);
+	xfree(sel);
+}
+
+static void test_listing_after_purge(void **st)
+{
+	uint32_t first = 0, last = 0, id, slots, holes;
+	time_t later = time(NULL) + (time_t)ctld_conf()->min_job_age + 1;
+
+	for (int i = 0; i < 2500; i++) {
+		id = submit(NULL, 1, NO_VAL32, NO_VAL32, true);
+		assert_int_not_equal(id, 0);
+		if (!first)
+			first = id;
+		last = id;
+	}
+	/* three jobs in four of the first 2,400 end: holes spread out, more
+	 * than half the list */
+	for (id = first; id < first + 2400; id++)
+		if ((id - first) % 4 != 3)
+			job_mgr_end(job_mgr_find(id), JOB_CANCELLED,
+				    WAIT_NO_REASON, 0);
+	slots = jm.all_cnt;
+	_purge(later);
+	assert_null(job_mgr_find(first));
+	assert_non_null(job_mgr_find(first + 3));
+	assert_true(jm.all_cnt < slots - 1024);        /* compacted */
+	assert_int_equal(jm.all_cnt, job_mgr_count() + jm.all_holes);
+	assert_listing_is_every_job();
+	holes = jm.all_holes;
+
+	/* a few more: holes left in place */
+	for (id = first + 3; id < first + 83; id += 4)
+		job_mgr_end(job_mgr_find(id), JOB_CANCELLED, WAIT_NO_REASON, 0);
+	_purge(later);
+	assert_int_equal(jm.all_holes, holes + 20);
+	assert_listing_is_every_job();
+	id = submit(NULL, 1, NO_VAL32, NO_VAL32, true);
+	assert_int_equal(id, last + 1);
+	assert_ptr_equal(jm.all[jm.all_cnt - 1], job_mgr_find(id));
+	assert_listing_is_every_job();
+}
+
 static void test_snapshot_roundtrip(void **st)
 {
 	buf_t *b = state_save_pack(0, 1);   /* every record packed, cached */
@@ -429,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_roundtrip),
 		cmocka_unit_test(test_journal_replay),
 		cmocka_unit_test(test_incremental_pass),
+		cmocka_unit_test(test_listing_after_purge),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
