@@ -5,6 +5,7 @@
  */
 #include "common/uid_cache.h"
 
+#include <grp.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <stdbool.h>
@@ -27,6 +28,8 @@ static struct {
 	pthread_mutex_t lock;
 	uid_cache_ent_t ent[UID_CACHE_SLOTS];
 	unsigned        next;
+	uid_cache_ent_t grp[UID_CACHE_SLOTS];   /* gid in .gid, by_uid unused */
+	unsigned        grp_next;
 } uc = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static time_t uc_now(void)
@@ -122,5 +125,36 @@ int uid_cache_name(uid_t uid, char *buf, size_t len)
 	if (uc_lookup(NULL, uid, &e) < 0)
 		return -1;
 	snprintf(buf, len, "%s", e.name);
+	return 0;
+}
+
+int gid_cache_name(gid_t gid, char *buf, size_t len)
+{
+	struct group grbuf, *gr = NULL;
+	char gbuf[4096];
+	uid_cache_ent_t *e;
+	time_t now = uc_now();
+
+	pthread_mutex_lock(&uc.lock);
+	for (size_t i = 0; i < UID_CACHE_SLOTS; i++) {
+		e = &uc.grp[i];
+		if (uc_fresh(e, now) && e->gid == gid) {
+			snprintf(buf, len, "%s", e->name);
+			pthread_mutex_unlock(&uc.lock);
+			return 0;
+		}
+	}
+	pthread_mutex_unlock(&uc.lock);
+	getgrgid_r(gid, &grbuf, gbuf, sizeof(gbuf), &gr);
+	if (!gr)
+		return -1;
+	pthread_mutex_lock(&uc.lock);
+	e = &uc.grp[uc.grp_next++ % UID_CACHE_SLOTS];
+	e->used = true;
+	e->at = now;
+	e->gid = gr->gr_gid;
+	snprintf(e->name, sizeof(e->name), "%s", gr->gr_name);
+	pthread_mutex_unlock(&uc.lock);
+	snprintf(buf, len, "%s", gr->gr_name);
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* uid_cache.h — passwd lookups by user name and uid, remembered for a while.
+/* uid_cache.h — passwd lookups by user name and uid (and group names by
+ * gid), remembered for a while.
  *
  * A command asks about the same user several times while it starts
  * (slurm.conf's SlurmUser and SlurmdUser, then the submitting user), and each
@@ -22,5 +23,7 @@ int uid_cache_by_name(const char *name, uid_t *uid, gid_t *gid);
 /* 0 with the user's name in buf (truncated to len - 1), or -1: no passwd
  * entry for uid. */
 int uid_cache_name(uid_t uid, char *buf, size_t len);
+/* The same for a group: 0 with gid's name (getgrgid()) in buf, or -1. */
+int gid_cache_name(gid_t gid, char *buf, size_t len);
 
 #endif

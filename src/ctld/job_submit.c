@@ -11,6 +11,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
+#include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/acct_job.h"
@@ -478,23 +479,23 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	return resv_mgr_job_check(d->reservation, s->uid, d->account);
 }
 
+/* Cached a minute (uid_cache.h): a submit asked NSS for both, reading
+ * /etc/passwd and /etc/group on the controller's loop every time. */
 static char *_user_name(uid_t uid)
 {
-	struct passwd pw, *res = NULL;
-	char buf[4096];
+	char name[256];
 
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
-		return xstrdup(pw.pw_name);
+	if (uid_cache_name(uid, name, sizeof(name)) == 0)
+		return xstrdup(name);
 	return xstrdup_printf("%u", (unsigned) uid);
 }
 
 static char *_group_name(gid_t gid)
 {
-	struct group gr, *res = NULL;
-	char buf[4096];
+	char name[256];
 
-	if (getgrgid_r(gid, &gr, buf, sizeof(buf), &res) == 0 && res)
-		return xstrdup(gr.gr_name);
+	if (gid_cache_name(gid, name, sizeof(name)) == 0)
+		return xstrdup(name);
 	return xstrdup_printf("%u", (unsigned) gid);
 }
 

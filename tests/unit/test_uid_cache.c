@@ -1,10 +1,12 @@
 /* test_uid_cache.c — passwd lookups through the cache agree with getpwnam()
- * and getpwuid(), unknown users fail without touching the outputs, and a
- * name longer than the caller's buffer is cut, not overrun. */
+ * and getpwuid() (group names with getgrgid()), unknown users and groups
+ * fail without touching the outputs, and a name longer than the caller's
+ * buffer is cut, not overrun. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <grp.h>
 #include <pwd.h>
 #include <string.h>
 #include <unistd.h>
@@ -102,6 +104,40 @@ static void test_many_users(void **state)
 		}
 }
 
+/* Every group, twice (more groups than slots): getgrgid's name each time;
+ * unknown gids fail and leave buf alone. */
+static void test_groups(void **state)
+{
+	struct group *gr;
+	gid_t gids[32];
+	char names[32][64], buf[16] = "keep", two[3];
+	int n = 0;
+
+	setgrent();
+	while (n < 32 && (gr = getgrent())) {
+		if (strlen(gr->gr_name) >= sizeof(names[0]))
+			continue;
+		gids[n] = gr->gr_gid;
+		strcpy(names[n], gr->gr_name);
+		n++;
+	}
+	endgrent();
+	assert_true(n > 0);
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < n; i++) {
+			char got[64];
+
+			assert_int_equal(gid_cache_name(gids[i], got,
+							sizeof(got)), 0);
+			assert_string_equal(got, getgrgid(gids[i])->gr_name);
+		}
+	assert_int_equal(gid_cache_name((gid_t)4000000000u, buf, sizeof(buf)),
+			 -1);
+	assert_string_equal(buf, "keep");
+	assert_int_equal(gid_cache_name(0, two, sizeof(two)), 0);
+	assert_string_equal(two, "ro");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +146,7 @@ int main(void)
 		cmocka_unit_test(test_self_matches_getpwuid),
 		cmocka_unit_test(test_short_buffer),
 		cmocka_unit_test(test_many_users),
+		cmocka_unit_test(test_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
