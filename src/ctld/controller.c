@@ -42,6 +42,7 @@
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
+#include "ctld/user_groups.h"
 #include "slurm/slurm_errno.h"
 
 #define AGENT_THREADS 8
@@ -262,6 +263,7 @@ int ctld_reconfigure(void)
 	commit_dirty();
 	assoc_mgr_reconfig(nc);
 	sched_reconfig();
+	user_groups_flush();            /* as Slurm: groups looked up again */
 	return SLURM_SUCCESS;
 }
 

@@ -341,6 +341,43 @@ def test_job_runs_with_the_users_supplementary_groups(cluster):
     assert sorted(int(g) for g in lines[2].split()) == want, lines
 
 
+def test_new_group_reaches_jobs_after_reconfigure(cluster):
+    """The controller keeps a user's groups for a while (it sends them with
+    each launch): a group the user joins shows in new jobs once an admin
+    runs `scontrol reconfigure`, as in Slurm, not before."""
+    import grp
+    import pwd
+    import subprocess
+    c = cluster
+    user = "sluice_u2"
+    name = "sluice_rgrp%d" % os.getpid()
+    base = c.workdir(user)
+
+    def groups():
+        r = c.run(["sbatch", "--parsable", "-o",
+                   os.path.join(base, "rgroups-%j.out"),
+                   "--wrap", "/usr/bin/id -G"], user=user, cwd=base)
+        assert r.rc == 0, r
+        jid = int(r.out)
+        assert c.wait_done(jid, 60) == "COMPLETED"
+        with open(os.path.join(base, "rgroups-%d.out" % jid)) as f:
+            return set(int(g) for g in f.read().split())
+
+    groups()                            # the controller looks them up
+    subprocess.run(["groupadd", name], check=True)
+    try:
+        subprocess.run(["usermod", "-aG", name, user], check=True)
+        gid = grp.getgrnam(name).gr_gid
+        now = set(os.getgrouplist(user, pwd.getpwnam(user).pw_gid))
+        assert gid in now
+        assert gid not in groups()      # still the list it keeps
+        r = c.run(["scontrol", "reconfigure"])
+        assert r.rc == 0, r
+        assert groups() == now
+    finally:
+        subprocess.run(["groupdel", name], check=False)
+
+
 def test_script_on_stdin_and_failed_exit(cluster):
     """A script read from stdin runs; a non-zero exit ends FAILED with
     ExitCode=N:0."""
