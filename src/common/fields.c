@@ -256,9 +256,11 @@ void fields_plan_init(fields_plan_t *p, const field_desc_t *f,
 
 	memset(p, 0, sizeof(*p));
 	p->f = f;
+	if (s)
+		p->sel = *s;
 	for (i = 0; f[i].name; i++) {
 		if (i >= FIELDS_SEL_MAX) {
-			p->all_fields = true;
+			p->long_table = true;
 			return;
 		}
 		if (!all && !sel_has(s, i))
@@ -271,8 +273,8 @@ void fields_plan_init(fields_plan_t *p, const field_desc_t *f,
 
 void fields_plan_pack(buf_t *b, const fields_plan_t *p, const void *rec)
 {
-	if (p->all_fields) {
-		fields_pack_sel(b, p->f, rec, NULL);
+	if (p->long_table) {
+		fields_pack_sel(b, p->f, rec, &p->sel);
 		return;
 	}
 	for (uint16_t k = 0; k < p->n; k++)

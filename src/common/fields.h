@@ -88,7 +88,8 @@ bool fields_sel_ref_owns(const field_desc_t *f, const fields_sel_t *s);
  * chosen fields, then, once those are in, the strings they point to). */
 typedef struct {
 	const field_desc_t *f;
-	bool     all_fields;             /* a table too long for idx[] */
+	bool     long_table;             /* too long for idx[]: packed by sel */
+	fields_sel_t sel;
 	uint16_t n, nstr;
 	uint16_t idx[FIELDS_SEL_MAX];    /* chosen fields, in table order */
 	uint16_t str[FIELDS_SEL_MAX];    /* the FT_STR ones among them */
