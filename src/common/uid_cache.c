@@ -1,7 +1,9 @@
 /* uid_cache.c — see uid_cache.h.
  *
  * A handful of entries, replaced round-robin: a command needs two or three
- * users, and a daemon's hot paths do their own lookups.
+ * users; slurmctld's submits name one user and group each, mostly the
+ * same few in a row (with more users than slots a lookup simply goes to
+ * NSS, as it did without the cache).
  */
 #include "common/uid_cache.h"
 

@@ -173,6 +173,12 @@ job_record_t *job_mgr_find_for(const char *id, uid_t uid)
 	return j;
 }
 
+job_record_t *const *job_mgr_all(uint32_t *cnt)
+{
+	*cnt = jm.all_cnt;
+	return jm.all;
+}
+
 uint32_t job_mgr_count(void)
 {
 	return jm.cnt;
@@ -859,160 +865,4 @@ void job_mgr_reattach_parts(void)
 
 	HASH_ITER(hh, jm.by_id, j, tmp)
 		job_res_attach_parts(j);
-}
-
-/* ---- info ---- */
-
-static bool _wanted(const job_info_request_msg_t *r, const job_record_t *j)
-{
-	uint32_t k;
-
-	if (r->user_id != NO_VAL32 && r->user_id != j->info.user_id)
-		return false;
-	if (!r->job_id_cnt && j->part && j->part->info.hidden &&
-	    !(r->show_flags & SHOW_ALL))
-		return false;
-	if (!r->job_id_cnt || !r->job_ids)
-		return true;
-	for (k = 0; k < r->job_id_cnt; k++)
-		if (r->job_ids[k] == j->info.job_id ||
-		    (j->info.array_job_id && r->job_ids[k] == j->info.array_job_id))
-			return true;
-	return false;
-}
-
-/* Is any requested id an array (whose other records must come too)? */
-static bool _names_array(const job_info_request_msg_t *r)
-{
-	for (uint32_t k = 0; k < r->job_id_cnt; k++) {
-		job_record_t *j = job_mgr_find(r->job_ids[k]);
-
-		if (j && j->array)
-			return true;
-	}
-	return false;
-}
-
-/* Does uid coordinate any account? */
-static bool _is_any_coord(uid_t uid)
-{
-	assoc_user_t *u = assoc_mgr_user(uid);
-
-	return u && u->coord_accts && u->coord_accts[0];
-}
-
-/* PrivateData=jobs: its owner, and a coordinator of its account. */
-static bool _job_visible(const job_record_t *j, uid_t uid, bool coord)
-{
-	return j->info.user_id == uid ||
-	       (coord && assoc_mgr_is_coord(uid, j->info.account));
-}
-
-/* How many records ahead job_mgr_rpc_info asks for the strings of a
- * record (and, twice as far, for its fields). */
-#define PACK_AHEAD 8
-
-/* The lines of j that _wanted and job_array_sync read. */
-static void _prefetch_wanted(const job_record_t *j)
-{
-	__builtin_prefetch(&j->info.job_id);
-	__builtin_prefetch(&j->info.user_id);
-	__builtin_prefetch(&j->part);
-	__builtin_prefetch(&j->array);
-}
-
-/* The jobs r asks for (and, coord, that hide_uid may see), in the order
- * they were added, into sel (room for jm.cnt); how many. */
-static uint32_t _list_jobs(const job_info_request_msg_t *r, bool coord,
-			   uid_t hide_uid, job_record_t **sel)
-{
-	uint32_t n = 0;
-	job_record_t *j;
-
-	for (uint32_t k = 0; k < jm.all_cnt; k++) {
-		if (k + PACK_AHEAD < jm.all_cnt && jm.all[k + PACK_AHEAD])
-			_prefetch_wanted(jm.all[k + PACK_AHEAD]);
-		if (!(j = jm.all[k]) || !_wanted(r, j) ||
-		    (coord && !_job_visible(j, hide_uid, true)))
-			continue;
-		job_array_sync(j);
-		sel[n++] = j;
-	}
-	return n;
-}
-
-void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
-{
-	job_info_request_msg_t all = { .user_id = NO_VAL32 }, *r = m->data;
-	job_info_msg_t resp = { .last_update = time(NULL) };
-	job_record_t *j = NULL;
-	bool by_id;
-
-	job_info_request_msg_t own;
-	uid_t hide_uid = (uid_t)-1;     /* PrivateData=jobs for this user */
-	bool coord = false;
-	job_record_t **sel;
-	fields_plan_t plan;
-	buf_t *body;
-
-	if (!r)
-		r = &all;
-	if (r->job_id_cnt == 1 && r->job_ids && !(j = job_mgr_find(r->job_ids[0]))) {
-		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
-		return;
-	}
-	if (ctld_hides(PRIVATE_DATA_JOBS, m->auth_uid)) {
-		/* PrivateData=jobs: a user sees his own jobs only, a
-		 * coordinator also those of its accounts. */
-		coord = _is_any_coord(m->auth_uid);
-		if (r->job_id_cnt == 1 && r->job_ids &&
-		    !_job_visible(j, m->auth_uid, coord)) {
-			net_reply_rc(c, ESLURM_ACCESS_DENIED);
-			return;
-		}
-		own = *r;
-		if (!coord && own.user_id != NO_VAL32 &&
-		    own.user_id != m->auth_uid) {
-			net_reply(c, RESPONSE_JOB_INFO, &resp);   /* nothing */
-			return;
-		}
-		if (!coord)
-			own.user_id = m->auth_uid;
-		r = &own;
-		hide_uid = m->auth_uid;
-	}
-	by_id = r->job_id_cnt && r->job_ids && r->job_id_cnt < jm.cnt / 4 &&
-		!_names_array(r);
-	/* Pointers to the records, packed straight from them (no copy of
-	 * each job_info_t: 600 bytes x 50,000 jobs); sized for the answer. */
-	sel = xmalloc(((by_id ? r->job_id_cnt : jm.cnt) + 1) * sizeof(*sel));
-	if (by_id) {
-		for (uint32_t k = 0; k < r->job_id_cnt; k++) {
-			j = job_mgr_find(r->job_ids[k]);
-			if (j && (r->user_id == NO_VAL32 ||
-				  r->user_id == j->info.user_id) &&
-			    (!coord || _job_visible(j, hide_uid, true)))
-				sel[resp.cnt++] = j;
-		}
-	} else {
-		resp.cnt = _list_jobs(r, coord, hide_uid, sel);
-	}
-	/* RESPONSE_JOB_INFO's body as msg_job_list.c packs a job_info_msg_t:
-	 * only the fields the client asked for (squeue: those its format,
-	 * filters and sort read). */
-	body = buf_create(64 + (size_t)resp.cnt *
-			  (fields_sel_is_all(&r->fields) ? 640 : 96));
-	pack_time(body, resp.last_update);
-	pack32(body, resp.cnt);
-	fields_sel_pack(body, &r->fields);
-	fields_plan_init(&plan, job_info_fields, &r->fields);
-	for (uint32_t k = 0; k < resp.cnt; k++) {
-		if (k + 2 * PACK_AHEAD < resp.cnt)
-			fields_plan_prefetch(&plan, &sel[k + 2 * PACK_AHEAD]->info);
-		if (k + PACK_AHEAD < resp.cnt)
-			fields_plan_prefetch_strs(&plan, &sel[k + PACK_AHEAD]->info);
-		fields_plan_pack(body, &plan, &sel[k]->info);
-	}
-	xfree(sel);
-	net_reply_body(c, RESPONSE_JOB_INFO, body);
 }

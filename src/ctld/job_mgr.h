@@ -105,6 +105,9 @@ job_record_t *job_mgr_find_str(const char *id);
  * array's record is split off first (when uid may act on the array). */
 job_record_t *job_mgr_find_for(const char *id, uid_t uid);
 uint32_t      job_mgr_count(void);
+/* Every record in the order added (*cnt slots), NULL where one was
+ * purged: what a whole-queue answer walks. */
+job_record_t *const *job_mgr_all(uint32_t *cnt);
 uint32_t      job_mgr_next_id(void);
 void          job_mgr_set_next_id(uint32_t id);
 /* Pending list in scheduling order (first, then ->pend_next). */
@@ -166,7 +169,6 @@ bool          job_mgr_on_node(uint32_t job_id, const node_record_t *n);
 
 /* RPC handlers. */
 void          job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m);
-void          job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_kill_jobs(net_conn_t *c, slurm_msg_t *m);
 void          job_mgr_rpc_hold(net_conn_t *c, slurm_msg_t *m);

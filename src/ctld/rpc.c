@@ -15,6 +15,7 @@
 #include "ctld/controller.h"
 #include "ctld/fairshare.h"
 #include "ctld/ha.h"
+#include "ctld/job_info_rpc.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_will_run.h"

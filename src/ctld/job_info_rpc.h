@@ -1,0 +1,10 @@
+/* job_info_rpc.h — REQUEST_JOB_INFO (squeue, scontrol show job). */
+#ifndef SLUICE_CTLD_JOB_INFO_RPC_H
+#define SLUICE_CTLD_JOB_INFO_RPC_H
+
+#include "common/msg.h"
+#include "common/net.h"
+
+void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
+
+#endif
