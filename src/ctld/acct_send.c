@@ -15,6 +15,11 @@
 
 #define BATCH_MAX     1000
 #define RETRY_MAX_MS  5000
+/* Under a steady stream of records, batches leave at most this often: each
+ * costs slurmdbd a transaction and both ends a connection and credentials
+ * whatever it carries, so one per record would cost more than the records.
+ * A record after a quiet spell leaves at once. */
+#define BATCH_GAP_MS  200
 
 static struct {
 	pthread_t          thread;
@@ -70,8 +75,32 @@ static void pause_ms(int ms)
 	}
 }
 
+static long ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) * 1000L +
+	       (now.tv_nsec - t->tv_nsec) / 1000000L;
+}
+
+/* Right after a batch, let records gather until BATCH_GAP_MS has passed
+ * since it left (or a full batch waits, or the controller stops). */
+static void gather(const struct timespec *last_sent)
+{
+	long left;
+
+	while (!snd.stopping && acct_outbox_depth() < BATCH_MAX &&
+	       (left = BATCH_GAP_MS - ms_since(last_sent)) > 0) {
+		struct timespec ts = { 0, (left < 20 ? left : 20) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void *sender_main(void *arg)
 {
+	struct timespec last_sent = { 0, 0 };
 	int retry_ms = 0;
 	bool down = false;
 
@@ -84,6 +113,17 @@ static void *sender_main(void *arg)
 
 		if (!cnt)
 			continue;
+		if (last_sent.tv_sec && ms_since(&last_sent) < BATCH_GAP_MS) {
+			/* a stream: give the records taken back to the
+			 * outbox's queue by taking them again, more with
+			 * them, once the gap has passed */
+			xfree(recs);
+			gather(&last_sent);
+			cnt = acct_outbox_take(&recs, BATCH_MAX, 0);
+			if (!cnt)
+				continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &last_sent);
 		rc = send_batch(recs, cnt, &why);
 		xfree(recs);
 		pthread_mutex_lock(&snd.stats_mutex);

@@ -4,8 +4,9 @@
  * sends them as one REQUEST_DBD_RECORDS and acknowledges them in the
  * outbox once slurmdbd answers that its transaction committed.  While
  * slurmdbd (or its database) is away it retries with a growing pause (up
- * to 5 s); nothing is dropped.  It uses only what it was given at start,
- * never the controller's state.
+ * to 5 s); nothing is dropped.  A batch that would follow another within
+ * 200 ms waits out the rest of those 200 ms, to carry more records.  It
+ * uses only what it was given at start, never the controller's state.
  */
 #ifndef SLUICE_CTLD_ACCT_SEND_H
 #define SLUICE_CTLD_ACCT_SEND_H
