@@ -407,6 +407,8 @@ typedef struct {
 	char     *gpu_idx;        /* GPU (gres) indexes on the node, "0-1" */
 	char     *gids;           /* the user's groups, "27,100", looked up by
 				   * the controller; NULL: the node asks NSS */
+	char     *group_name;     /* gid's name, as the controller has it
+				   * (SLURM_JOB_GROUP); NULL: NSS on the node */
 } batch_launch_msg_t;
 
 /* Controller -> slurmd: signal a job's processes or end them. */

@@ -162,6 +162,7 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	l->gid = i->group_id;
 	l->user_name = xstrdup(i->user_name);
 	l->gids = user_groups_str(i->user_name, i->user_id, i->group_id);
+	l->group_name = xstrdup(i->group_name);
 	l->job_name = xstrdup(i->name);
 	l->partition = xstrdup(i->partition);
 	l->account = xstrdup(i->account);

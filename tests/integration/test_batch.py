@@ -7,7 +7,9 @@ than it has.
 """
 
 import glob
+import grp
 import os
+import pwd
 import re
 import socket
 import threading
@@ -242,6 +244,9 @@ def test_200_jobs_two_users(cluster):
             "SLURM_CPUS_ON_NODE": str(exp["cpus"]),
             "SLURM_SUBMIT_DIR": exp["submit_dir"],
             "SLURM_CLUSTER_NAME": c.name,
+            "SLURM_JOB_GID": str(pwd.getpwnam(exp["user"]).pw_gid),
+            "SLURM_JOB_GROUP": grp.getgrgid(
+                pwd.getpwnam(exp["user"]).pw_gid).gr_name,
         }
         if exp["ntasks"]:
             want["SLURM_NTASKS"] = exp["ntasks"]

@@ -349,6 +349,8 @@ static void _cleanup(ext_t *x)
 	}
 	proctrack_use_cgroup(NULL);
 	cgroup_step_destroy(x->cg);
+	if (!stepd_frees_at_exit())
+		return;           /* the process ends next */
 	if (x->kill_ev)
 		event_free(x->kill_ev);
 	if (x->poll_ev)

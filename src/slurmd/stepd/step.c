@@ -357,6 +357,8 @@ static void _cleanup(step_t *st)
 	step_energy_destroy(st->energy);
 	step_tasks_free(st);
 	step_cgroup_destroy(st);
+	if (!stepd_frees_at_exit())
+		return;           /* the process ends next */
 	if (st->srun)
 		bufferevent_free(st->srun);
 	step_attach_free(st);

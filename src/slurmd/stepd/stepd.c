@@ -85,7 +85,9 @@ static void fill_identity(stepd_t *sd)
 		sd->user_name = xstrdup(pw->pw_name);
 	else
 		sd->user_name = xstrdup_printf("%u", j->uid);
-	if ((gr = getgrgid(j->gid)))
+	if (j->group_name && *j->group_name)
+		sd->group_name = xstrdup(j->group_name);
+	else if ((gr = getgrgid(j->gid)))
 		sd->group_name = xstrdup(gr->gr_name);
 }
 
@@ -189,8 +191,10 @@ static void cleanup(stepd_t *sd)
 		ctld_sender_flush(sd->sender, -1);
 		ctld_sender_destroy(sd->sender);
 	}
-	life_fini(sd);
 	step_energy_destroy(sd->energy);
+	if (!stepd_frees_at_exit())
+		return;           /* leave() ends the process next */
+	life_fini(sd);
 	if (sd->base)
 		event_base_free(sd->base);
 	auth_fini();
@@ -206,17 +210,12 @@ static void cleanup(stepd_t *sd)
 }
 
 /* The end of a stepd: without running every library's destructors (a
- * few hundred page faults in a forked copy), except in sanitizer builds,
- * whose leak check runs at exit. */
+ * few hundred page faults in a forked copy), except in sanitizer builds
+ * (stepd_frees_at_exit). */
 static int leave(int rc)
 {
-#if defined(__SANITIZE_ADDRESS__)
-	return rc;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-	return rc;
-#endif
-#endif
+	if (stepd_frees_at_exit())
+		return rc;
 	fflush(NULL);
 	_exit(rc);
 }

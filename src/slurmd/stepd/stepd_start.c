@@ -108,6 +108,18 @@ void stepd_send_verdict(int *fd, int32_t rc)
 	*fd = -1;
 }
 
+bool stepd_frees_at_exit(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	return true;
+#endif
+#endif
+	return false;
+}
+
 void stepd_log_setup(const slurm_conf_t *conf, const char *node_name,
 		     int verbose)
 {
