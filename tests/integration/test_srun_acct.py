@@ -197,17 +197,23 @@ def test_steps_survive_controller_kill(env):
         "#!/bin/sh",
         "#SBATCH -N2",
         "SRUN=%s" % c.bin("srun"),
-        "$SRUN -N2 sh -c 'sleep 8; exit 2'",
+        "$SRUN -N2 sh -c 'touch started.$SLURM_PROCID; sleep 8; exit 2'",
         "$SRUN -N1 printenv SLURM_STEP_ID",
         ""])
     path = c.write_file(U, os.path.join(d, "restart.sh"), script, 0o755)
     jid = c.sbatch([path], user=U, cwd=d)
     j = str(jid)
+    # Its tasks run: srun was told the step exists, so it is on disk.
+    # (squeue -s shows a step as soon as the controller has it, before
+    # its journal record is synced; a SIGKILL in between loses a step
+    # nobody was told of, which srun then asks for again.)
+    started = [os.path.join(d, "started.%d" % t) for t in (0, 1)]
     deadline = time.time() + 30
     while time.time() < deadline:
-        if j + ".0 " in c.run(["squeue", "-h", "-s", "-o", "%i "]).out:
+        if all(os.path.exists(f) for f in started):
             break
         time.sleep(0.2)
+    assert j + ".0 " in c.run(["squeue", "-h", "-s", "-o", "%i "]).out
     c.kill_ctld(signal.SIGKILL)
     c.start_ctld()
     deadline = time.time() + 30
