@@ -114,9 +114,9 @@ static void *sender_main(void *arg)
 		if (!cnt)
 			continue;
 		if (last_sent.tv_sec && ms_since(&last_sent) < BATCH_GAP_MS) {
-			/* a stream: give the records taken back to the
-			 * outbox's queue by taking them again, more with
-			 * them, once the gap has passed */
+			/* a stream: take() only copied the queue's head,
+			 * so drop the copy and take again once the gap has
+			 * passed, with what arrived meanwhile */
 			xfree(recs);
 			gather(&last_sent);
 			cnt = acct_outbox_take(&recs, BATCH_MAX, 0);
