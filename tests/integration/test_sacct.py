@@ -127,10 +127,21 @@ def test_parsable_states_as_slurm_prints_them(mixed):
 
 def test_exit_codes_and_steps(mixed):
     j = mixed.jobs
-    r = mixed.sacct("-P", "-o", "JobID,JobName,State,ExitCode,"
-                    "DerivedExitCode", "-j",
-                    "%d,%d,%d,%d" % (j["fail"], j["signal"], j["cancel"],
-                                     j["timeout"]), user=U1)
+    # The fixture waited for the jobs' records; a cancelled job's end is
+    # recorded before its batch step's (the stepd reports the step once
+    # the script is dead), and records travel in batches up to 200 ms
+    # apart: until then sacct shows the step closed by the job's end.
+    deadline = time.time() + 30
+    while True:
+        r = mixed.sacct("-P", "-o", "JobID,JobName,State,ExitCode,"
+                        "DerivedExitCode", "-j",
+                        "%d,%d,%d,%d" % (j["fail"], j["signal"], j["cancel"],
+                                         j["timeout"]), user=U1)
+        if r.rc != 0 or time.time() > deadline or all(
+                "%d.batch|batch|CANCELLED|0:15|" % k in r.out
+                for k in (j["cancel"], j["timeout"])):
+            break
+        time.sleep(0.2)
     assert r.rc == 0, r
     lines = r.out.splitlines()
     assert lines[0] == "JobID|JobName|State|ExitCode|DerivedExitCode"
