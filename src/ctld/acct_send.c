@@ -85,7 +85,8 @@ static long ms_since(const struct timespec *t)
 }
 
 /* Right after a batch, let records gather until BATCH_GAP_MS has passed
- * since it left (or a full batch waits, or the controller stops). */
+ * since it left (or a full batch waits, or the controller stops); at
+ * once when it has passed, as before the first batch. */
 static void gather(const struct timespec *last_sent)
 {
 	long left;
@@ -107,22 +108,14 @@ static void *sender_main(void *arg)
 	(void)arg;
 	while (!snd.stopping) {
 		acct_frame_t *recs;
-		uint32_t cnt = acct_outbox_take(&recs, BATCH_MAX, 1000);
+		uint32_t cnt;
 		char *why = NULL;
 		int rc;
 
+		gather(&last_sent);
+		cnt = acct_outbox_take(&recs, BATCH_MAX, 1000);
 		if (!cnt)
 			continue;
-		if (last_sent.tv_sec && ms_since(&last_sent) < BATCH_GAP_MS) {
-			/* a stream: take() only copied the queue's head,
-			 * so drop the copy and take again once the gap has
-			 * passed, with what arrived meanwhile */
-			xfree(recs);
-			gather(&last_sent);
-			cnt = acct_outbox_take(&recs, BATCH_MAX, 0);
-			if (!cnt)
-				continue;
-		}
 		clock_gettime(CLOCK_MONOTONIC, &last_sent);
 		rc = send_batch(recs, cnt, &why);
 		xfree(recs);
