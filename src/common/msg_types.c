@@ -167,7 +167,8 @@ static const field_desc_t batch_launch_fields[] = {
 static const field_desc_t node_signal_fields[] = {
 	G(job_id, FT_U32), G(step_id, FT_U32), G(signal, FT_U16),
 	G(flags, FT_U16), G(kill_wait, FT_U16), G(job_state, FT_U32),
-	G(nodes, FT_STR),
+	G(nodes, FT_STR), G(uid, FT_U32), G(gid, FT_U32),
+	G(user_name, FT_STR),
 	FIELD_END
 };
 #undef G

@@ -420,6 +420,8 @@ typedef struct {
 	uint16_t  kill_wait;      /* seconds between SIGTERM and SIGKILL */
 	uint32_t  job_state;      /* why: CANCELLED, TIMEOUT, ... (for logs) */
 	char     *nodes;
+	uint32_t  uid, gid;       /* terminate: the job's user, for the */
+	char     *user_name;      /* Epilog; NULL: not known (a stray job) */
 } node_signal_msg_t;
 
 /* slurmd -> controller: the batch script ended. */

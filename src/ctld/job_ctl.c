@@ -775,10 +775,19 @@ static void _batch_ended(job_record_t *j, const batch_complete_msg_t *b)
 	info("_job_complete: JobId=%u done", j->info.job_id);
 }
 
+static void _term_free(void *data)
+{
+	msg_body_free(REQUEST_TERMINATE_JOB, data);
+}
+
+/* The batch script ended.  The reply goes once that is saved; when it
+ * ended the job and only the batch stepd is left on its node, the reply
+ * is the terminate for that node (job_mgr_term_reply). */
 void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 {
 	batch_complete_msg_t *b = m->data;
 	job_record_t *j = b ? job_mgr_find(b->job_id) : NULL;
+	node_signal_msg_t *term = NULL;
 
 	if (!j) {
 		info("REQUEST_COMPLETE_BATCH_SCRIPT for unknown JobId=%u",
@@ -794,9 +803,14 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		commit_dirty();
 		acct_job_changed(j);
 	}
+	if (!b->slurm_rc)
+		term = job_mgr_term_reply(j, b->node_name);
 	acct_job_batch_done(j, b);
 	sched_trigger();
-	commit_reply_rc(c, 0, NULL);
+	if (term)
+		commit_reply(c, REQUEST_TERMINATE_JOB, term, _term_free);
+	else
+		commit_reply_rc(c, 0, NULL);
 }
 
 void job_mgr_rpc_epilog(net_conn_t *c, slurm_msg_t *m)

@@ -548,11 +548,11 @@ void job_mgr_send_nodes(const bitmap_t *nodes, uint16_t type, void *req)
 	xfree(names);
 }
 
-static void _terminate_all(job_record_t *j)
+/* The terminate request for j's nodes. */
+static node_signal_msg_t *_term_msg(job_record_t *j)
 {
 	node_signal_msg_t *s = xmalloc(sizeof(*s));
 
-	j->term_sent = time(NULL);
 	s->job_id = j->info.job_id;
 	s->step_id = NO_VAL32;
 	s->signal = 9;
@@ -560,18 +560,54 @@ static void _terminate_all(job_record_t *j)
 	/* the base state says why (stepd's "DUE TO ..."); REQUEUE kept */
 	s->job_state = j->info.job_state & (JOB_STATE_BASE | JOB_REQUEUE);
 	s->nodes = xstrdup(j->info.nodes);
-	job_mgr_send_nodes(j->comp_bitmap, REQUEST_TERMINATE_JOB, s);
+	s->uid = j->info.user_id;
+	s->gid = j->info.group_id;
+	s->user_name = xstrdup(j->info.user_name);
+	return s;
+}
+
+static void _terminate_all(job_record_t *j)
+{
+	j->term_sent = time(NULL);
+	job_mgr_send_nodes(j->comp_bitmap, REQUEST_TERMINATE_JOB, _term_msg(j));
 }
 
 /* The end is on disk: now tell the nodes.  Sent earlier, a node could
  * clean the job up and a controller restarted from before the end would
- * launch it a second time. */
+ * launch it a second time.  A node told in a reply (job_mgr_term_reply,
+ * sent after the same save) is left out; a resend includes it. */
 static void _terminate_saved(void *arg)
 {
 	job_record_t *j = job_mgr_find((uint32_t) (uintptr_t) arg);
+	bitmap_t *rest;
 
-	if (j && (j->info.job_state & JOB_COMPLETING) && j->comp_bitmap)
+	if (!j || !(j->info.job_state & JOB_COMPLETING) || !j->comp_bitmap)
+		return;
+	if (!j->term_reply_idx) {
 		_terminate_all(j);
+		return;
+	}
+	rest = bitmap_copy(j->comp_bitmap);
+	bitmap_clear(rest, j->term_reply_idx - 1);
+	j->term_sent = time(NULL);
+	job_mgr_send_nodes(rest, REQUEST_TERMINATE_JOB, _term_msg(j));
+	bitmap_destroy(rest);
+}
+
+node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node)
+{
+	node_record_t *n = node ? node_mgr_find(node) : NULL;
+
+	/* a step's stepd or the extern step: slurmd ends those */
+	if (!n || j->steps || !(j->info.job_state & JOB_COMPLETING) ||
+	    !j->comp_bitmap || !bitmap_test(j->comp_bitmap, n->index))
+		return NULL;
+	if (j->term_reply_idx && j->term_reply_idx != n->index + 1)
+		return NULL;
+	/* again if the first reply was refused (a failed journal write)
+	 * and the stepd asks again */
+	j->term_reply_idx = n->index + 1;
+	return _term_msg(j);
 }
 
 static bool reending;        /* job_mgr_reend: no news */
@@ -597,6 +633,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	i->state_reason = reason;
 	i->exit_code = exit_code;
 	i->end_time = time(NULL);
+	j->term_reply_idx = 0;
 	job_mgr_touch(j);
 	if (!reending) {
 		stats_job((state & JOB_STATE_BASE) == JOB_COMPLETE ?

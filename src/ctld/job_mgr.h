@@ -22,6 +22,7 @@
 #include "common/bitmap.h"
 #include "common/depend.h"
 #include "common/job_info.h"
+#include "common/msg_types.h"
 #include "common/net.h"
 #include "common/pack.h"
 #include "ctld/node_mgr.h"
@@ -53,6 +54,10 @@ typedef struct job_record {
 	depend_list_t  *depend;        /* parsed info.dependency (job_depend.c) */
 	bool            jdirty;        /* on the journal's changed list */
 	time_t          term_sent;     /* last REQUEST_TERMINATE_JOB */
+	uint32_t        term_reply_idx; /* node index + 1 told of the end
+					 * in a reply (0: none; reset by
+					 * each end; job_mgr_term_reply);
+					 * not saved */
 	uint16_t        launch_tries;  /* batch launches sent for this start */
 	/* resources in detail (job_res.c) */
 	bitmap_t      **node_cpu_ids;  /* per allocated node: CPU ids, or NULL */
@@ -143,6 +148,13 @@ void          job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
  * job_mgr_end without the news (jobcomp record, statistics) it made when
  * it really ended. */
 void          job_mgr_reend(job_record_t *j);
+/* node's batch stepd reported the script's end and j is ending
+ * (COMPLETING, node not done): the terminate for that node, to send as
+ * the reply once the end is saved (the save's own terminate then leaves
+ * that node out; a resend does not), or NULL if slurmd must be told
+ * (steps or an extern step live there: slurmd ends those).  One message
+ * fewer per job, and slurmd is not involved. */
+node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node);
 /* A node confirmed the job's processes are gone there. */
 void          job_mgr_node_done(job_record_t *j, node_record_t *n);
 /* Its node failed: every job on it ends NODE_FAIL. */

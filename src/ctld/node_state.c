@@ -217,6 +217,7 @@ static void _terminate_stray(node_record_t *n, uint32_t job_id)
 	s->kill_wait = ctld_conf()->kill_wait;
 	s->job_state = JOB_CANCELLED;
 	s->nodes = xstrdup(n->info.name);
+	s->uid = s->gid = NO_VAL32;     /* user_name NULL: not known */
 	info("Killing unknown JobId=%u on node %s", job_id, n->info.name);
 	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_TERMINATE_JOB, s,
 		      ctld_conf()->message_timeout * 1000, NULL, NULL);

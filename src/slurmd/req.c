@@ -191,6 +191,12 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	forward_to_steps(sd, REQUEST_TERMINATE_JOB, m);
 	launch_ended(sd, m->job_id);
 	step_prolog_forget(m->job_id, &uid, &gid, &user);
+	if (!user && m->user_name && *m->user_name) {
+		/* no step ran here: the controller names the user */
+		uid = m->uid;
+		gid = m->gid;
+		user = xstrdup(m->user_name);
+	}
 	if (forward_to_stepd(sd, REQUEST_TERMINATE_JOB, m) !=
 	    ESLURM_INVALID_JOB_ID) {
 		xfree(user);

@@ -251,6 +251,10 @@ def test_pam_slurm_adopt_joins_newest_job_and_dies_with_it(env):
     c = env.c
     probe = _probe(c)
     conf = _pam_conf(c, "n1")
+    # the jobs of the tests before end on n1 (salloc returns before its
+    # job's extern step there is gone; squeue lists it until then)
+    assert _wait_for(lambda: c.run(["squeue", "-h", "-w", "n1"]).out == "",
+                     30), c.run(["squeue", "-w", "n1"]).out
     # no job of the user on n1: refused with Slurm's message
     r = c.run([probe, conf, "sluice-adopt", U, "true"], timeout=30)
     assert r.rc == 1, r

@@ -110,6 +110,35 @@ def test_batch_job_prolog_once_per_node_and_steps_do_not_rerun(npc):
     assert [x[3] for x in seq if x[0] == "epilog"] == ["sluice_u1"] * 2, seq
 
 
+def test_batch_job_without_steps_epilog_on_every_node(npc):
+    """No srun step: the batch node learns of the end in the controller's
+    answer to its completion, the other node from slurmd; either way the
+    Epilog runs on each node with the job's user, and the nodes are free
+    for the next job only after it."""
+    c = npc
+    one = c.sbatch(["-N1", "-w", c.node_names[1], "-o", "/dev/null",
+                    "--wrap", "true"], user="sluice_u1")
+    both = c.sbatch(["-N2", "-o", "/dev/null", "--wrap", "exit 3"],
+                    user="sluice_u1")
+    assert c.wait_done(one, 60) == "COMPLETED", c.show_job(one)
+    assert c.wait_done(both, 60) == "FAILED", c.show_job(both)
+    wait_epilogs(c, one, [c.node_names[1]])
+    wait_epilogs(c, both, c.node_names)
+    for jobid in (one, both):
+        for x in runs(c, jobid):
+            if x[0] == "epilog":
+                assert x[2:] == ("epilog_slurmd", "sluice_u1"), \
+                    runs(c, jobid)
+    # the Prolog ran on the batch node only (nothing ran on the other)
+    assert len(prologs(c, both)) == 1, runs(c, both)
+    assert c.show_job(both)["ExitCode"] == "3:0"
+    # both nodes come back: a job needing both runs
+    nxt = c.sbatch(["-N2", "-o", "/dev/null", "--wrap", "true"],
+                   user="sluice_u1")
+    assert c.wait_done(nxt, 60) == "COMPLETED", c.show_job(nxt)
+    wait_epilogs(c, nxt, c.node_names)
+
+
 def test_salloc_steps_run_prolog_once(npc):
     c = npc
     r = c.run(["salloc", "-N2", "--no-shell"], user="sluice_u1")

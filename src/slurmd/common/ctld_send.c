@@ -22,6 +22,7 @@ typedef struct item {
 	uint16_t     type;
 	void        *data;
 	int          notify_fd;
+	bool         ended;      /* the answer was the job's terminate */
 } item_t;
 
 struct ctld_sender {
@@ -45,16 +46,44 @@ static void deadline_in(struct timespec *ts, int ms)
 	}
 }
 
+/* The controller's answer: its rc, or for a batch completion possibly
+ * the job's terminate request (it->ended).  Transport error or 0. */
+static int ask(ctld_sender_t *s, item_t *it, const char *addr, int *rc,
+	       int timeout)
+{
+	slurm_msg_t resp;
+	int err = net_rpc(addr, s->conf->slurmctld_port, it->type, it->data,
+			  &resp, timeout);
+
+	if (err)
+		return err;
+	if (resp.type == RESPONSE_SLURM_RC && resp.data) {
+		*rc = ((return_code_msg_t *) resp.data)->rc;
+	} else if (resp.type == REQUEST_TERMINATE_JOB && resp.data &&
+		   it->type == REQUEST_COMPLETE_BATCH_SCRIPT &&
+		   (resp.auth_uid == 0 ||
+		    resp.auth_uid == s->conf->slurm_user_id)) {
+		*rc = SLURM_SUCCESS;
+		it->ended = true;
+	} else {
+		error("%s to %s:%u answered with %s from uid %u",
+		      msg_type_name(it->type), addr, s->conf->slurmctld_port,
+		      msg_type_name(resp.type), (unsigned) resp.auth_uid);
+		err = SLURM_UNEXPECTED_MSG_ERROR;
+	}
+	msg_free(&resp);
+	return err;
+}
+
 /* One pass over the controllers; true once one of them answered. */
-static bool try_send(ctld_sender_t *s, const item_t *it, bool quiet)
+static bool try_send(ctld_sender_t *s, item_t *it, bool quiet)
 {
 	const slurm_conf_t *c = s->conf;
 	int timeout = (c->message_timeout ? c->message_timeout : 10) * 1000;
 
 	for (size_t i = 0; i < c->ctld_host_cnt; i++) {
 		int rc = 0;
-		int err = net_rpc_rc(c->ctld_addrs[i], c->slurmctld_port,
-				     it->type, it->data, &rc, timeout);
+		int err = ask(s, it, c->ctld_addrs[i], &rc, timeout);
 
 		if (err == 0 && rc == ESLURM_IN_STANDBY_MODE) {
 			/* a backup standing by: try the next one */
@@ -90,7 +119,7 @@ static bool try_send(ctld_sender_t *s, const item_t *it, bool quiet)
 
 static void item_done(ctld_sender_t *s, item_t *it)
 {
-	char byte = 1;
+	char byte = it->ended ? CTLD_SEND_ENDED : CTLD_SEND_ACKED;
 
 	pthread_mutex_lock(&s->lock);
 	s->head = it->next;

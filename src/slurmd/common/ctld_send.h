@@ -5,6 +5,10 @@
  * every SlurmctldHost in turn) until some controller answers.  A controller
  * that is restarting therefore still gets the message once it is back.
  * Any answer counts as acknowledged; a non-zero rc is only logged.
+ *
+ * The controller may answer a batch completion that ended a job with the
+ * job's REQUEST_TERMINATE_JOB for this node instead of a return code (it
+ * then sends slurmd none): the notify byte says so.
  */
 #ifndef SLUICE_SLURMD_CTLD_SEND_H
 #define SLUICE_SLURMD_CTLD_SEND_H
@@ -15,10 +19,15 @@
 
 typedef struct ctld_sender ctld_sender_t;
 
+/* What the notify byte says. */
+#define CTLD_SEND_ACKED 1       /* answered */
+#define CTLD_SEND_ENDED 2       /* answered with the job's terminate */
+
 /* conf must outlive the sender.  Starts the thread. */
 ctld_sender_t *ctld_sender_create(const slurm_conf_t *conf);
 /* Queue a message; the sender owns data (freed with msg_body_free).
- * If notify_fd >= 0, one byte is written to it once acknowledged. */
+ * If notify_fd >= 0, one byte (CTLD_SEND_*) is written to it once
+ * acknowledged. */
 void ctld_sender_queue(ctld_sender_t *s, uint16_t type, void *data,
 		       int notify_fd);
 /* Wait until everything queued so far is acknowledged; timeout_ms < 0

@@ -5,6 +5,7 @@
 #include <event2/event.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/common/ctld_send.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/proctrack.h"
@@ -200,9 +202,17 @@ static void on_ack(evutil_socket_t fd, short what, void *arg)
 	stepd_t *sd = arg;
 	char buf[16];
 	struct timeval tv = { LINGER_SECS, 0 };
+	ssize_t n = read(fd, buf, sizeof(buf));
 
-	if (read(fd, buf, sizeof(buf)) <= 0)
+	if (n <= 0)
 		return;
+	if (memchr(buf, CTLD_SEND_ENDED, (size_t) n)) {
+		/* the answer was the terminate slurmd would have passed on */
+		debug("JobId=%u: controller acknowledged completion and ended "
+		      "the job", sd->job->job_id);
+		stepd_terminate(sd, 0, JOB_COMPLETE);
+		return;
+	}
 	debug("JobId=%u: controller acknowledged completion", sd->job->job_id);
 	if (!sd->terminating)
 		evtimer_add(sd->linger_ev, &tv);
