@@ -196,7 +196,7 @@ static const field_desc_t batch_complete_fields[] = {
 	{ "slurm_rc", FT_U32, offsetof(batch_complete_msg_t, slurm_rc) },
 	C(node_name, FT_STR), C(user_cpu_usec, FT_U64),
 	C(sys_cpu_usec, FT_U64), C(max_rss_kb, FT_U64),
-	C(consumed_energy, FT_U64),
+	C(consumed_energy, FT_U64), C(flags, FT_U16),
 	FIELD_END
 };
 #undef C

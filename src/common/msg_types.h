@@ -291,6 +291,10 @@ enum {
 	KILL_FULL_JOB  = 0x0002,  /* batch shell and all steps */
 	KILL_STEPS_ONLY = 0x0004,
 	KILL_HURRY     = 0x0008,
+	/* a terminate that answers a batch completion with BATCH_END_CLEAN:
+	 * the controller counted the node done with the job's end, so no
+	 * MESSAGE_EPILOG_COMPLETE follows */
+	TERM_NODE_DONE = 0x0100,
 };
 typedef struct {
 	char     *job_id_str;     /* "123", "123_4", "123_[1-3]" */
@@ -434,7 +438,14 @@ typedef struct {
 	uint64_t  sys_cpu_usec;
 	uint64_t  max_rss_kb;
 	uint64_t  consumed_energy; /* joules on the node (rapl), else 0 */
+	uint16_t  flags;          /* BATCH_END_* */
 } batch_complete_msg_t;
+enum {
+	/* nothing of the job is left on the node and no Epilog (script or
+	 * SPANK plugin) is to run there: the node may count as done with
+	 * the job's end */
+	BATCH_END_CLEAN = 0x0001,
+};
 
 /* slurmd -> controller: all processes of a job are gone on this node. */
 typedef struct {

@@ -782,7 +782,8 @@ static void _term_free(void *data)
 
 /* The batch script ended.  The reply goes once that is saved; when it
  * ended the job and only the batch stepd is left on its node, the reply
- * is the terminate for that node (job_mgr_term_reply). */
+ * is the terminate for that node, and with BATCH_END_CLEAN the node is
+ * done already (job_mgr_term_reply). */
 void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 {
 	batch_complete_msg_t *b = m->data;
@@ -804,7 +805,8 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		acct_job_changed(j);
 	}
 	if (!b->slurm_rc)
-		term = job_mgr_term_reply(j, b->node_name);
+		term = job_mgr_term_reply(j, b->node_name,
+					  b->flags & BATCH_END_CLEAN);
 	acct_job_batch_done(j, b);
 	sched_trigger();
 	if (term)

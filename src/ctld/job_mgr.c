@@ -594,20 +594,39 @@ static void _terminate_saved(void *arg)
 	bitmap_destroy(rest);
 }
 
-node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node)
+node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
+				      bool clean)
 {
 	node_record_t *n = node ? node_mgr_find(node) : NULL;
+	uint32_t base = j->info.job_state & JOB_STATE_BASE;
+	node_signal_msg_t *s;
 
+	if (!n)
+		return NULL;
+	if (!(j->info.job_state & JOB_COMPLETING) || !j->comp_bitmap ||
+	    !bitmap_test(j->comp_bitmap, n->index)) {
+		/* the job is over here: the answer to an earlier report
+		 * was lost (or refused), and the stepd may go now */
+		if (!clean || base < JOB_COMPLETE)
+			return NULL;
+		s = _term_msg(j);
+		s->flags |= TERM_NODE_DONE;
+		return s;
+	}
 	/* a step's stepd or the extern step: slurmd ends those */
-	if (!n || j->steps || !(j->info.job_state & JOB_COMPLETING) ||
-	    !j->comp_bitmap || !bitmap_test(j->comp_bitmap, n->index))
+	if (j->steps)
 		return NULL;
 	if (j->term_reply_idx && j->term_reply_idx != n->index + 1)
 		return NULL;
 	/* again if the first reply was refused (a failed journal write)
 	 * and the stepd asks again */
 	j->term_reply_idx = n->index + 1;
-	return _term_msg(j);
+	s = _term_msg(j);
+	if (clean) {
+		s->flags |= TERM_NODE_DONE;
+		job_mgr_node_done(j, n);
+	}
+	return s;
 }
 
 static bool reending;        /* job_mgr_reend: no news */

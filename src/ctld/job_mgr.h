@@ -153,8 +153,12 @@ void          job_mgr_reend(job_record_t *j);
  * the reply once the end is saved (the save's own terminate then leaves
  * that node out; a resend does not), or NULL if slurmd must be told
  * (steps or an extern step live there: slurmd ends those).  One message
- * fewer per job, and slurmd is not involved. */
-node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node);
+ * fewer per job, and slurmd is not involved.  clean (BATCH_END_CLEAN):
+ * the node is done at once and the terminate says so (TERM_NODE_DONE):
+ * no MESSAGE_EPILOG_COMPLETE either.  A clean report for a job already
+ * over on that node gets a TERM_NODE_DONE terminate too. */
+node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
+				      bool clean);
 /* A node confirmed the job's processes are gone there. */
 void          job_mgr_node_done(job_record_t *j, node_record_t *n);
 /* Its node failed: every job on it ends NODE_FAIL. */

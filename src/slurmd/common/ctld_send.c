@@ -22,7 +22,7 @@ typedef struct item {
 	uint16_t     type;
 	void        *data;
 	int          notify_fd;
-	bool         ended;      /* the answer was the job's terminate */
+	char         answer;     /* CTLD_SEND_*: what the notify byte says */
 } item_t;
 
 struct ctld_sender {
@@ -47,7 +47,7 @@ static void deadline_in(struct timespec *ts, int ms)
 }
 
 /* The controller's answer: its rc, or for a batch completion possibly
- * the job's terminate request (it->ended).  Transport error or 0. */
+ * the job's terminate request (it->answer).  Transport error or 0. */
 static int ask(ctld_sender_t *s, item_t *it, const char *addr, int *rc,
 	       int timeout)
 {
@@ -64,7 +64,8 @@ static int ask(ctld_sender_t *s, item_t *it, const char *addr, int *rc,
 		   (resp.auth_uid == 0 ||
 		    resp.auth_uid == s->conf->slurm_user_id)) {
 		*rc = SLURM_SUCCESS;
-		it->ended = true;
+		it->answer = ((node_signal_msg_t *) resp.data)->flags &
+			     TERM_NODE_DONE ? CTLD_SEND_DONE : CTLD_SEND_ENDED;
 	} else {
 		error("%s to %s:%u answered with %s from uid %u",
 		      msg_type_name(it->type), addr, s->conf->slurmctld_port,
@@ -119,7 +120,7 @@ static bool try_send(ctld_sender_t *s, item_t *it, bool quiet)
 
 static void item_done(ctld_sender_t *s, item_t *it)
 {
-	char byte = it->ended ? CTLD_SEND_ENDED : CTLD_SEND_ACKED;
+	char byte = it->answer ? it->answer : CTLD_SEND_ACKED;
 
 	pthread_mutex_lock(&s->lock);
 	s->head = it->next;

@@ -8,7 +8,8 @@
  *
  * The controller may answer a batch completion that ended a job with the
  * job's REQUEST_TERMINATE_JOB for this node instead of a return code (it
- * then sends slurmd none): the notify byte says so.
+ * then sends slurmd none): the notify byte says so, and whether the
+ * controller counted the node done already (TERM_NODE_DONE).
  */
 #ifndef SLUICE_SLURMD_CTLD_SEND_H
 #define SLUICE_SLURMD_CTLD_SEND_H
@@ -22,6 +23,8 @@ typedef struct ctld_sender ctld_sender_t;
 /* What the notify byte says. */
 #define CTLD_SEND_ACKED 1       /* answered */
 #define CTLD_SEND_ENDED 2       /* answered with the job's terminate */
+#define CTLD_SEND_DONE  3       /* the same, and the node is done
+				 * (TERM_NODE_DONE: no epilog report) */
 
 /* conf must outlive the sender.  Starts the thread. */
 ctld_sender_t *ctld_sender_create(const slurm_conf_t *conf);

@@ -43,7 +43,7 @@ static void arm(struct event *ev, long ms)
 
 static void done(stepd_t *sd, int epilog_rc)
 {
-	if (sd->terminating)
+	if (sd->terminating && !sd->node_done)
 		report_epilog_complete(sd, epilog_rc);
 	info("JobId=%u: done", sd->job->job_id);
 	event_base_loopexit(sd->base, NULL);
@@ -110,6 +110,15 @@ static void check_done(stepd_t *sd)
 		finish(sd);
 }
 
+/* The script ended: will nothing more happen here at the job's end (no
+ * process of the job left, no Epilog script or SPANK plugin to run)? */
+static bool ends_clean(stepd_t *sd)
+{
+	return (!sd->conf->epilog || !*sd->conf->epilog) &&
+	       !stepd_spank_active() &&
+	       proctrack_count(sd->task_pid, getpid()) == 0;
+}
+
 static void on_task_exit(stepd_t *sd, int status, const struct rusage *ru)
 {
 	sd->task_done = true;
@@ -133,7 +142,7 @@ static void on_task_exit(stepd_t *sd, int status, const struct rusage *ru)
 		info("JobId=%u: batch script exited with status %d",
 		     sd->job->job_id, WEXITSTATUS(status));
 	stepd_spank_task_exit(sd->task_pid, status);
-	report_batch_complete(sd, sd->ack_pipe[1]);
+	report_batch_complete(sd, sd->ack_pipe[1], ends_clean(sd));
 }
 
 static void reap(stepd_t *sd)
@@ -206,10 +215,13 @@ static void on_ack(evutil_socket_t fd, short what, void *arg)
 
 	if (n <= 0)
 		return;
-	if (memchr(buf, CTLD_SEND_ENDED, (size_t) n)) {
+	if (memchr(buf, CTLD_SEND_DONE, (size_t) n) ||
+	    memchr(buf, CTLD_SEND_ENDED, (size_t) n)) {
 		/* the answer was the terminate slurmd would have passed on */
+		sd->node_done = memchr(buf, CTLD_SEND_DONE, (size_t) n);
 		debug("JobId=%u: controller acknowledged completion and ended "
-		      "the job", sd->job->job_id);
+		      "the job%s", sd->job->job_id,
+		      sd->node_done ? " (node done)" : "");
 		stepd_terminate(sd, 0, JOB_COMPLETE);
 		return;
 	}

@@ -11,7 +11,7 @@ static uint64_t tv_usec(const struct timeval *tv)
 	return (uint64_t) tv->tv_sec * 1000000u + (uint64_t) tv->tv_usec;
 }
 
-void report_batch_complete(stepd_t *sd, int notify_fd)
+void report_batch_complete(stepd_t *sd, int notify_fd, bool clean)
 {
 	batch_complete_msg_t *m = xmalloc(sizeof(*m));
 
@@ -24,6 +24,7 @@ void report_batch_complete(stepd_t *sd, int notify_fd)
 	m->max_rss_kb = (uint64_t) sd->task_ru.ru_maxrss;
 	step_energy_stop(sd->energy);
 	m->consumed_energy = step_energy_joules(sd->energy);
+	m->flags = clean ? BATCH_END_CLEAN : 0;
 	debug("JobId=%u: reporting batch completion, status 0x%x",
 	      m->job_id, m->job_rc);
 	ctld_sender_queue(sd->sender, REQUEST_COMPLETE_BATCH_SCRIPT, m,

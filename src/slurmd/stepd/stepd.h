@@ -47,6 +47,9 @@ typedef struct {
 	pid_t               epilog_pid;  /* Epilog running, or 0 */
 	bool                terminating; /* REQUEST_TERMINATE_JOB received */
 	bool                finishing;
+	bool                node_done;   /* the controller counts this node
+					  * done (TERM_NODE_DONE): no
+					  * epilog report */
 	uint16_t            kill_wait;
 
 	struct event_base  *base;
