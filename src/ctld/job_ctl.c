@@ -797,16 +797,22 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	if (BASE(j) == JOB_RUNNING && !(j->info.job_state & JOB_COMPLETING)) {
+		bool alone = job_mgr_batch_alone(j);
+
 		_batch_ended(j, b);
-	} else if (!j->info.exit_code && BASE(j) >= JOB_COMPLETE) {
-		j->info.exit_code = b->job_rc;   /* keep CANCELLED/TIMEOUT */
-		job_mgr_touch(j);
-		commit_dirty();
-		acct_job_changed(j);
+		if (alone && !b->slurm_rc)
+			term = job_mgr_term_reply(j, b->node_name,
+						  b->flags & BATCH_END_CLEAN);
+	} else {
+		if (!j->info.exit_code && BASE(j) >= JOB_COMPLETE) {
+			/* keep CANCELLED/TIMEOUT */
+			j->info.exit_code = b->job_rc;
+			job_mgr_touch(j);
+			commit_dirty();
+			acct_job_changed(j);
+		}
+		term = job_mgr_term_again(j, b->node_name);
 	}
-	if (!b->slurm_rc)
-		term = job_mgr_term_reply(j, b->node_name,
-					  b->flags & BATCH_END_CLEAN);
 	acct_job_batch_done(j, b);
 	sched_trigger();
 	if (term)

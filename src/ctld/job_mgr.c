@@ -5,6 +5,7 @@
 
 #include <utlist.h>
 
+#include "common/conf_params.h"
 #include "common/fields.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -594,38 +595,52 @@ static void _terminate_saved(void *arg)
 	bitmap_destroy(rest);
 }
 
+bool job_mgr_batch_alone(const job_record_t *j)
+{
+	/* j->steps: a step ran (or runs) this run, or the extern step;
+	 * freed when the job ends, so asked before */
+	uint32_t flags = 0;
+
+	if (j->steps)
+		return false;
+	return conf_parse_prolog_flags(ctld_conf()->prolog_flags, &flags,
+				       NULL, 0) == 0 &&
+	       !(flags & PROLOG_FLAG_CONTAIN);
+}
+
 node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
 				      bool clean)
 {
 	node_record_t *n = node ? node_mgr_find(node) : NULL;
-	uint32_t base = j->info.job_state & JOB_STATE_BASE;
 	node_signal_msg_t *s;
 
-	if (!n)
+	if (!n || !(j->info.job_state & JOB_COMPLETING) || !j->comp_bitmap ||
+	    !bitmap_test(j->comp_bitmap, n->index))
 		return NULL;
-	if (!(j->info.job_state & JOB_COMPLETING) || !j->comp_bitmap ||
-	    !bitmap_test(j->comp_bitmap, n->index)) {
-		/* the job is over here: the answer to an earlier report
-		 * was lost (or refused), and the stepd may go now */
-		if (!clean || base < JOB_COMPLETE)
-			return NULL;
-		s = _term_msg(j);
-		s->flags |= TERM_NODE_DONE;
-		return s;
-	}
-	/* a step's stepd or the extern step: slurmd ends those */
-	if (j->steps)
-		return NULL;
-	if (j->term_reply_idx && j->term_reply_idx != n->index + 1)
-		return NULL;
-	/* again if the first reply was refused (a failed journal write)
-	 * and the stepd asks again */
 	j->term_reply_idx = n->index + 1;
+	j->term_reply_done = clean;
 	s = _term_msg(j);
 	if (clean) {
 		s->flags |= TERM_NODE_DONE;
 		job_mgr_node_done(j, n);
 	}
+	return s;
+}
+
+node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node)
+{
+	node_record_t *n = node ? node_mgr_find(node) : NULL;
+	node_signal_msg_t *s;
+
+	if (!n || j->term_reply_idx != n->index + 1)
+		return NULL;
+	if (!j->term_reply_done && (!(j->info.job_state & JOB_COMPLETING) ||
+				    !j->comp_bitmap ||
+				    !bitmap_test(j->comp_bitmap, n->index)))
+		return NULL;
+	s = _term_msg(j);
+	if (j->term_reply_done)
+		s->flags |= TERM_NODE_DONE;
 	return s;
 }
 
@@ -653,6 +668,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	i->exit_code = exit_code;
 	i->end_time = time(NULL);
 	j->term_reply_idx = 0;
+	j->term_reply_done = false;
 	job_mgr_touch(j);
 	if (!reending) {
 		stats_job((state & JOB_STATE_BASE) == JOB_COMPLETE ?

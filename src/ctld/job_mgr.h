@@ -58,6 +58,7 @@ typedef struct job_record {
 					 * in a reply (0: none; reset by
 					 * each end; job_mgr_term_reply);
 					 * not saved */
+	bool            term_reply_done; /* ... and counted done then */
 	uint16_t        launch_tries;  /* batch launches sent for this start */
 	/* resources in detail (job_res.c) */
 	bitmap_t      **node_cpu_ids;  /* per allocated node: CPU ids, or NULL */
@@ -148,17 +149,24 @@ void          job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
  * job_mgr_end without the news (jobcomp record, statistics) it made when
  * it really ended. */
 void          job_mgr_reend(job_record_t *j);
-/* node's batch stepd reported the script's end and j is ending
- * (COMPLETING, node not done): the terminate for that node, to send as
- * the reply once the end is saved (the save's own terminate then leaves
- * that node out; a resend does not), or NULL if slurmd must be told
- * (steps or an extern step live there: slurmd ends those).  One message
- * fewer per job, and slurmd is not involved.  clean (BATCH_END_CLEAN):
- * the node is done at once and the terminate says so (TERM_NODE_DONE):
- * no MESSAGE_EPILOG_COMPLETE either.  A clean report for a job already
- * over on that node gets a TERM_NODE_DONE terminate too. */
+/* Before the batch script's end is recorded: is the batch stepd all
+ * there is of j on its nodes (no step ever started this run, no extern
+ * step)?  Then its node may learn of the end from the answer to its
+ * completion (job_mgr_term_reply): slurmd would only pass the terminate
+ * on, as it has no step of the job to end there. */
+bool job_mgr_batch_alone(const job_record_t *j);
+/* The batch script's end on node just ended j (job_mgr_batch_alone was
+ * true): the terminate for that node, to send as the answer once the end
+ * is saved; the save's own terminate leaves that node out (a resend does
+ * not).  One message fewer per job, and slurmd is not involved.  clean
+ * (BATCH_END_CLEAN): the node is done at once and the terminate says so
+ * (TERM_NODE_DONE): no MESSAGE_EPILOG_COMPLETE either.  NULL if node is
+ * not ending j. */
 node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
 				      bool clean);
+/* The same completion again (its first answer was refused or lost):
+ * the same terminate, or NULL if node was not told so. */
+node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node);
 /* A node confirmed the job's processes are gone there. */
 void          job_mgr_node_done(job_record_t *j, node_record_t *n);
 /* Its node failed: every job on it ends NODE_FAIL. */

@@ -172,6 +172,11 @@ def test_extern_step_survives_controller_kill(env):
         ["squeue", "-h", "-s", "-j", str(jid), "-o", "%i"]).out, 30), \
         c.run(["squeue", "-s"]).out
     assert c.wait_done(jid, timeout=60) == "COMPLETED"
+    # and its extern step's slurmstepd is gone from the node with the job
+    spool = os.path.join(c.dir, "spool", "n1")
+    assert _wait_for(lambda: not [f for f in os.listdir(spool)
+                                  if f.startswith("n1_%d." % jid)], 10), \
+        os.listdir(spool)
     rows = _sacct(env, jid, "JobName,State,ExitCode", 3)
     assert [r[0] for r in rows] == [str(jid), "%d.batch" % jid, ext], rows
     assert rows[2][1:] == ["extern", "COMPLETED", "0:0"], rows
@@ -251,10 +256,6 @@ def test_pam_slurm_adopt_joins_newest_job_and_dies_with_it(env):
     c = env.c
     probe = _probe(c)
     conf = _pam_conf(c, "n1")
-    # the jobs of the tests before end on n1 (salloc returns before its
-    # job's extern step there is gone; squeue lists it until then)
-    assert _wait_for(lambda: c.run(["squeue", "-h", "-w", "n1"]).out == "",
-                     30), c.run(["squeue", "-w", "n1"]).out
     # no job of the user on n1: refused with Slurm's message
     r = c.run([probe, conf, "sluice-adopt", U, "true"], timeout=30)
     assert r.rc == 1, r
