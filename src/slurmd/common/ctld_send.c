@@ -33,6 +33,8 @@ struct ctld_sender {
 	item_t         *head;
 	item_t         *tail;
 	bool            stop;
+	bool            direct;     /* try in the caller's thread first */
+	bool            started;    /* the thread runs */
 };
 
 static void deadline_in(struct timespec *ts, int ms)
@@ -118,21 +120,26 @@ static bool try_send(ctld_sender_t *s, item_t *it, bool quiet)
 	return false;
 }
 
-static void item_done(ctld_sender_t *s, item_t *it)
+/* Acknowledged: notify and free. */
+static void item_finish(item_t *it)
 {
 	char byte = it->answer ? it->answer : CTLD_SEND_ACKED;
 
+	if (it->notify_fd >= 0 && write(it->notify_fd, &byte, 1) < 0)
+		debug("ctld_send: notify: %m");
+	msg_body_free(it->type, it->data);
+	xfree(it);
+}
+
+static void item_done(ctld_sender_t *s, item_t *it)
+{
 	pthread_mutex_lock(&s->lock);
 	s->head = it->next;
 	if (!s->head)
 		s->tail = NULL;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
-
-	if (it->notify_fd >= 0 && write(it->notify_fd, &byte, 1) < 0)
-		debug("ctld_send: notify: %m");
-	msg_body_free(it->type, it->data);
-	xfree(it);
+	item_finish(it);
 }
 
 /* Sleep up to ms unless asked to stop; returns true if stopping. */
@@ -179,15 +186,28 @@ static void *sender_main(void *arg)
 	}
 }
 
-ctld_sender_t *ctld_sender_create(const slurm_conf_t *conf)
+/* Called with the lock held. */
+static bool start_thread(ctld_sender_t *s)
+{
+	if (s->started)
+		return true;
+	if (pthread_create(&s->thread, NULL, sender_main, s)) {
+		error("ctld_send: pthread_create: %m");
+		return false;
+	}
+	s->started = true;
+	return true;
+}
+
+static ctld_sender_t *create(const slurm_conf_t *conf, bool direct)
 {
 	ctld_sender_t *s = xmalloc(sizeof(*s));
 
 	s->conf = conf;
+	s->direct = direct;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
-	if (pthread_create(&s->thread, NULL, sender_main, s)) {
-		error("ctld_send: pthread_create: %m");
+	if (!direct && !start_thread(s)) {
 		pthread_mutex_destroy(&s->lock);
 		pthread_cond_destroy(&s->cond);
 		xfree(s);
@@ -196,22 +216,61 @@ ctld_sender_t *ctld_sender_create(const slurm_conf_t *conf)
 	return s;
 }
 
-void ctld_sender_queue(ctld_sender_t *s, uint16_t type, void *data,
-		       int notify_fd)
+ctld_sender_t *ctld_sender_create(const slurm_conf_t *conf)
 {
-	item_t *it = xmalloc(sizeof(*it));
+	return create(conf, false);
+}
 
-	it->type = type;
-	it->data = data;
-	it->notify_fd = notify_fd;
-	pthread_mutex_lock(&s->lock);
+ctld_sender_t *ctld_sender_create_direct(const slurm_conf_t *conf)
+{
+	return create(conf, true);
+}
+
+static void append(ctld_sender_t *s, item_t *it)
+{
 	if (s->tail)
 		s->tail->next = it;
 	else
 		s->head = it;
 	s->tail = it;
 	pthread_cond_broadcast(&s->cond);
+}
+
+void ctld_sender_queue(ctld_sender_t *s, uint16_t type, void *data,
+		       int notify_fd)
+{
+	item_t *it = xmalloc(sizeof(*it));
+	int delay = BACKOFF_FIRST_MS;
+	bool now;
+
+	it->type = type;
+	it->data = data;
+	it->notify_fd = notify_fd;
+	pthread_mutex_lock(&s->lock);
+	/* in order: only while nothing waits in the queue (which has a
+	 * thread once anything waits there) */
+	now = s->direct && !s->started && !s->head;
+	if (!now)
+		append(s, it);
 	pthread_mutex_unlock(&s->lock);
+	if (!now || try_send(s, it, true)) {
+		if (now)
+			item_finish(it);
+		return;
+	}
+	/* the controller is away: the thread retries from now on */
+	pthread_mutex_lock(&s->lock);
+	if (start_thread(s)) {
+		append(s, it);
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	pthread_mutex_unlock(&s->lock);
+	while (!try_send(s, it, false)) {     /* no thread: here, then */
+		usleep(delay * 1000);
+		delay = delay * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : delay * 2;
+	}
+	item_finish(it);
 }
 
 int ctld_sender_flush(ctld_sender_t *s, int timeout_ms)
@@ -243,7 +302,8 @@ void ctld_sender_destroy(ctld_sender_t *s)
 	s->stop = true;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
-	pthread_join(s->thread, NULL);
+	if (s->started)
+		pthread_join(s->thread, NULL);
 
 	while ((it = s->head)) {
 		s->head = it->next;

@@ -290,7 +290,7 @@ static int _setup(ext_t *x, const char *conf_file, const char *node,
 		if (_listen(x) < 0)
 			return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	}
-	x->sender = ctld_sender_create(x->conf);
+	x->sender = ctld_sender_create_direct(x->conf);
 	return x->sender ? 0 : ESLURMD_SETUP_ENVIRONMENT_ERROR;
 }
 

@@ -338,7 +338,7 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 	signal(SIGPIPE, SIG_IGN);
 	if (_listen(st) < 0 || _connect_srun(st) < 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
-	st->sender = ctld_sender_create(st->conf);
+	st->sender = ctld_sender_create_direct(st->conf);
 	return st->sender ? 0 : ESLURMD_SETUP_ENVIRONMENT_ERROR;
 }
 

@@ -245,7 +245,7 @@ static int run_batch(const opts_t *o)
 		cleanup(&sd);
 		return 1;
 	}
-	sd.sender = ctld_sender_create(sd.conf);
+	sd.sender = ctld_sender_create_direct(sd.conf);
 	if (!sd.sender || life_watch_acks(&sd) < 0)
 		fatal("JobId=%u: cannot start the controller sender",
 		      sd.job->job_id);
