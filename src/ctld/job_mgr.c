@@ -601,7 +601,7 @@ bool job_mgr_batch_alone(const job_record_t *j)
 	 * freed when the job ends, so asked before */
 	uint32_t flags = 0;
 
-	if (j->steps)
+	if (j->steps || !j->launch_acked || j->relaunched)
 		return false;
 	return conf_parse_prolog_flags(ctld_conf()->prolog_flags, &flags,
 				       NULL, 0) == 0 &&

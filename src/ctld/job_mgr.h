@@ -60,6 +60,8 @@ typedef struct job_record {
 					 * not saved */
 	bool            term_reply_done; /* ... and counted done then */
 	uint16_t        launch_tries;  /* batch launches sent for this start */
+	bool            launch_acked;  /* its one launch answered 0 */
+	bool            relaunched;    /* launched again after a restart */
 	/* resources in detail (job_res.c) */
 	bitmap_t      **node_cpu_ids;  /* per allocated node: CPU ids, or NULL */
 	uint64_t       *node_gpus;     /* per allocated node: GPU indexes */
@@ -151,9 +153,12 @@ void          job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 void          job_mgr_reend(job_record_t *j);
 /* Before the batch script's end is recorded: is the batch stepd all
  * there is of j on its nodes (no step ever started this run, no extern
- * step)?  Then its node may learn of the end from the answer to its
- * completion (job_mgr_term_reply): slurmd would only pass the terminate
- * on, as it has no step of the job to end there. */
+ * step), and is no launch of this start on its way to slurmd (one launch
+ * sent, answered 0, not after a restart)?  Then its node may learn of
+ * the end from the answer to its completion (job_mgr_term_reply):
+ * slurmd would only pass the terminate on, as it has no step of the job
+ * to end there.  (slurmd ignores a late launch of a run it was told
+ * ended; without that message nothing may be late.) */
 bool job_mgr_batch_alone(const job_record_t *j);
 /* The batch script's end on node just ended j (job_mgr_batch_alone was
  * true): the terminate for that node, to send as the answer once the end

@@ -230,6 +230,8 @@ static void _launch_done(int rc, void *arg)
 	unsigned max_tries = ctld_conf()->slurmd_timeout / LAUNCH_RETRY_SEC + 1;
 	struct timeval tv = { LAUNCH_RETRY_SEC, 0 };
 
+	if (!rc && j && j->launch_tries == 1)
+		j->launch_acked = true;     /* no other launch is on its way */
 	if (!rc || !j || j->info.job_state != JOB_RUNNING)
 		return;
 	if (_launch_transport_error(rc) && j->launch_tries < max_tries) {
@@ -290,6 +292,7 @@ static void _launch_after_nprolog(job_record_t *j)
 	if (!j->info.batch_flag)      /* srun/salloc: they start the steps */
 		return;
 	j->launch_tries = 0;
+	j->launch_acked = j->relaunched = false;
 	if (job_prolog_start(j, _launch_after_prolog))
 		return;
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
@@ -302,6 +305,7 @@ void job_mgr_launch(job_record_t *j)
 	if (!j->info.batch_flag)      /* srun/salloc: they start the steps */
 		return;
 	j->launch_tries = 0;
+	j->launch_acked = j->relaunched = false;
 	if (job_prolog_start(j, _launch_after_prolog))
 		return;
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
@@ -310,6 +314,8 @@ void job_mgr_launch(job_record_t *j)
 void job_mgr_relaunch(job_record_t *j)
 {
 	j->launch_tries = 0;
+	j->launch_acked = false;
+	j->relaunched = true;   /* a launch from before the restart may be late */
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
 }
 
