@@ -454,9 +454,12 @@ def test_munge_cred_refused_and_logged_by_slurmd(cluster):
 
 
 def node_signal_body(job_id, signal, flags, nodes):
+    # job_id step_id signal flags kill_wait job_state nodes uid gid
+    # user_name (NULL: length 0)
     n = nodes.encode() + b"\0"
     return (struct.pack("!IIHHHI", job_id, NO_VAL, signal, flags, 0, 0) +
-            struct.pack("!I", len(n)) + n)
+            struct.pack("!I", len(n)) + n +
+            struct.pack("!III", NO_VAL, NO_VAL, 0))
 
 
 def test_user_signal_to_slurmd_refused(cluster):
