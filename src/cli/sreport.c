@@ -3,8 +3,8 @@
  * "sreport [options] <type> <report> [key=value ...]": cluster
  * Utilization / AccountUtilizationByUser / UserUtilizationByAccount,
  * user TopUsage, job SizesByAccount.  The window is Slurm's: yesterday
- * by default, start and end rounded to the nearest hour, an end in the
- * current hour or later means the end of the current hour (usage is
+ * by default, start and end rounded to the nearest hour, an end inside
+ * the current hour or later means the end of the current hour (usage is
  * counted up to now).  slurmdbd computes the figures from the job
  * records (REQUEST_DBD_REPORT); cli_sreport_rep.c lays them out.
  * Without a command, commands are read from standard input.
@@ -87,8 +87,11 @@ static void set_window(sreport_t *o, bool start_given, bool end_given)
 	if (!start_given)
 		o->start = midnight(now, -1);
 	o->start = nearest_hour(o->start);
-	if (o->end >= hour)
-		o->end = hour + 3600;   /* the current hour, up to now */
+	/* an end inside the current hour or later: up to now.  An end at
+	 * its start (the default, today's midnight, in the hour after
+	 * midnight) leaves it out: 23:59:59 of the previous day */
+	if (o->end > hour)
+		o->end = hour + 3600;
 	else
 		o->end = nearest_hour(o->end);
 	if (o->end <= o->start)
