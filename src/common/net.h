@@ -12,6 +12,7 @@
 #ifndef SLUICE_NET_H
 #define SLUICE_NET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/msg.h"
@@ -70,6 +71,14 @@ net_conn_t *net_conn_capture(net_capture_f f, void *arg);
 
 void        net_reply(net_conn_t *c, uint16_t type, const void *data);
 void        net_reply_rc(net_conn_t *c, int rc);
+/* A reply that must wait (for the journal's fdatasync) signed meanwhile:
+ * packed now, signed on a worker, sent only at net_reply_release().
+ * net_reply_release_rc() throws it away and answers rc instead.  false
+ * when that cannot be done here (a capture connection, a body that does
+ * not pack): answer with net_reply() later as usual. */
+bool        net_reply_prepare(net_conn_t *c, uint16_t type, const void *data);
+void        net_reply_release(net_conn_t *c);
+void        net_reply_release_rc(net_conn_t *c, int rc);
 /* Reply with a body the caller packed (takes body): for large answers
  * packed straight from the caller's records. */
 void        net_reply_body(net_conn_t *c, uint16_t type, buf_t *body);

@@ -57,6 +57,7 @@ typedef enum {
 	CONN_VERIFYING,         /* a worker decodes the request */
 	CONN_HANDLING,          /* the handler holds it */
 	CONN_SIGNING,           /* a worker signs the reply */
+	CONN_HELD,              /* signed, waiting for net_reply_release */
 	CONN_WRITING,
 } conn_state_t;
 
@@ -105,6 +106,8 @@ struct net_conn {
 	uint16_t            reply_type;
 	buf_t              *reply;     /* packed reply body, for the worker */
 	buf_t              *out;       /* encoded reply, from the worker */
+	bool                held;      /* prepared: send at release only */
+	int                 swap_rc;   /* released with this rc instead */
 	int                 job_rc;
 	net_conn_t         *job_next;  /* in the pool's todo/done list */
 	net_conn_t         *prev, *next;
@@ -155,7 +158,7 @@ static void conn_free(net_conn_t *c)
 static bool conn_held(const net_conn_t *c)
 {
 	return c->state == CONN_VERIFYING || c->state == CONN_HANDLING ||
-	       c->state == CONN_SIGNING;
+	       c->state == CONN_SIGNING || c->state == CONN_HELD;
 }
 
 /* The peer is gone or misbehaved: free now unless someone holds it. */
@@ -429,6 +432,21 @@ static void conn_verified(net_conn_t *c)
 
 static void conn_signed(net_conn_t *c)
 {
+	if (c->held) {                  /* prepared: wait for the release */
+		c->state = CONN_HELD;
+		return;
+	}
+	if (c->swap_rc) {               /* released with an error instead */
+		return_code_msg_t r = { .rc = c->swap_rc };
+
+		c->swap_rc = 0;
+		buf_destroy(c->out);
+		buf_destroy(c->reply);
+		c->out = c->reply = NULL;
+		c->state = CONN_HANDLING;
+		conn_send(c, RESPONSE_SLURM_RC, &r);
+		return;
+	}
 	if (c->job_rc != SLURM_SUCCESS)
 		error("cannot encode %s for %s: %s", msg_type_name(c->reply_type),
 		      c->peer, slurm_strerror(c->job_rc));
@@ -682,7 +700,7 @@ void net_server_destroy(net_server_t *s)
 	pool_stop(&s->pool);            /* no worker holds a connection now */
 	for (c = s->conns; c; c = next) {
 		next = c->next;
-		if (c->state == CONN_HANDLING) {
+		if (c->state == CONN_HANDLING || c->held) {
 			/* the handler still holds it: orphan, free on reply */
 			conn_close(c);
 			c->srv = NULL;
@@ -720,6 +738,57 @@ void net_reply(net_conn_t *c, uint16_t type, const void *data)
 		return;
 	}
 	conn_send(c, type, data);
+}
+
+bool net_reply_prepare(net_conn_t *c, uint16_t type, const void *data)
+{
+	if (!c || c->capture || c->state != CONN_HANDLING || !c->bev ||
+	    !c->srv)
+		return false;
+	c->reply = buf_create(256);
+	if (msg_body_pack(type, data, c->reply) < 0) {
+		buf_destroy(c->reply);
+		c->reply = NULL;
+		return false;
+	}
+	c->reply_type = type;
+	c->held = true;
+	c->state = CONN_SIGNING;
+	pool_push(c->srv, c);
+	return true;
+}
+
+/* A worker still signs (and the server is there to hand it back): the
+ * flags say what conn_signed does then.  Otherwise it is signed, or its
+ * server is gone: do it now. */
+static bool release_later(net_conn_t *c)
+{
+	c->held = false;
+	return c->state == CONN_SIGNING && c->srv;
+}
+
+void net_reply_release(net_conn_t *c)
+{
+	if (!c)
+		return;
+	if (release_later(c))
+		return;
+	if (c->state == CONN_HELD)
+		conn_signed(c);
+	else
+		conn_free(c);           /* orphaned before it was signed */
+}
+
+void net_reply_release_rc(net_conn_t *c, int rc)
+{
+	if (!c)
+		return;
+	if (release_later(c)) {
+		c->swap_rc = rc;
+		return;
+	}
+	c->swap_rc = rc;
+	conn_signed(c);
 }
 
 void net_reply_body(net_conn_t *c, uint16_t type, buf_t *body)

@@ -36,6 +36,7 @@ typedef struct reply {
 	char          *msg;
 	commit_after_f after;
 	void          *after_arg;
+	bool           prepared;      /* signed meanwhile: net_reply_release */
 	struct reply  *next, *prev;
 } reply_t;
 
@@ -98,6 +99,8 @@ static void _send(reply_t *r)
 {
 	if (r->after) {
 		r->after(r->after_arg);
+	} else if (r->prepared) {
+		net_reply_release(r->conn);
 	} else if (r->type == RESPONSE_SLURM_RC) {
 		return_code_msg_t m = { .rc = r->rc, .msg = r->msg };
 
@@ -137,6 +140,11 @@ static unsigned _refuse_all(reply_t **list)
 			continue;
 		}
 		n++;
+		if (r->prepared && (r->type != RESPONSE_SLURM_RC || !r->rc)) {
+			net_reply_release_rc(r->conn, ESLURM_WRITING_TO_FILE);
+			_free_reply(r);
+			continue;
+		}
 		if (r->type != RESPONSE_SLURM_RC || !r->rc) {
 			if (r->type != RESPONSE_SLURM_RC && r->free_fn)
 				r->free_fn(r->data);
@@ -542,8 +550,29 @@ void commit_dirty(void)
 		event_active(cm.commit_ev, EV_READ, 0);
 }
 
+/* Sign the reply while the journal syncs (a MUNGE credential is a round
+ * trip to munged, as long as a short fdatasync): only its sending waits
+ * for the write.  The body is packed now, so the data can go. */
+static void _prepare(reply_t *r)
+{
+	return_code_msg_t m = { .rc = r->rc, .msg = r->msg };
+
+	if (!cm.commit_ev || r->after)
+		return;                 /* not started: answered at once */
+	if (r->type == RESPONSE_SLURM_RC) {
+		r->prepared = net_reply_prepare(r->conn, r->type, &m);
+		return;
+	}
+	r->prepared = net_reply_prepare(r->conn, r->type, r->data);
+	if (r->prepared && r->free_fn)
+		r->free_fn(r->data);
+	if (r->prepared)
+		r->data = NULL;
+}
+
 static void _queue(reply_t *r)
 {
+	_prepare(r);
 	DL_APPEND(cm.waiting, r);
 	if (!cm.commit_ev) {            /* not started: answer at once */
 		_send_all(&cm.waiting);

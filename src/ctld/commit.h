@@ -5,7 +5,9 @@
  * journal records (state_save_pack_changes) and a writer thread appends
  * them to the journal and fdatasyncs it; then every reply queued before
  * that is sent.  Replies queued while a write is in flight wait for the
- * next one, so a burst of requests shares one fdatasync.
+ * next one, so a burst of requests shares one fdatasync.  A reply is
+ * packed and signed when it is queued (net_reply_prepare), so its MUNGE
+ * round trip overlaps the fdatasync; only the sending waits.
  *
  * When the journal has grown past a threshold, the commit also packs a
  * snapshot: the writer starts a new journal file after the batch, and a

@@ -17,6 +17,7 @@ processes that escaped with setsid), found by PID through the cluster's
 unique directory in their environment, cwd or command line.
 """
 
+import fcntl
 import grp
 import os
 import pwd
@@ -150,11 +151,16 @@ def missing_binaries(names=("slurmctld", "slurmd", "slurmstepd", "sbatch",
 
 
 def ensure_test_users():
-    for u in TEST_USERS:
-        try:
-            pwd.getpwnam(u)
-        except KeyError:
-            subprocess.run(["useradd", "-m", "-s", "/bin/bash", u], check=True)
+    # pytest's workers start together: on a fresh machine two of them
+    # would both find a user missing and the second useradd would fail.
+    with open("/run/sluice-test-users.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for u in TEST_USERS:
+            try:
+                pwd.getpwnam(u)
+            except KeyError:
+                subprocess.run(["useradd", "-m", "-s", "/bin/bash", u],
+                               check=True)
     return [pwd.getpwnam(u) for u in TEST_USERS]
 
 

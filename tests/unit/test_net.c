@@ -26,13 +26,15 @@
 
 static bool have_munge;
 static struct event_base *base;
-static net_server_t *server, *userver, *hserver;
+static net_server_t *server, *userver, *hserver, *pserver;
 static pthread_t loop_thread;
-static uint16_t port, hport;
+static uint16_t port, hport, pport;
 static char usock[128];
 static int handled;                 /* handler calls (atomic) */
 static int bad_uid;                 /* requests with the wrong uid */
+static int bad_prepare;             /* net_reply_prepare refused */
 static net_conn_t *held;            /* a request left unanswered */
+static net_conn_t *prepared;        /* a prepared reply never released */
 static config_info_msg_t big_conf;
 
 /* ---- the server side (loop thread) ---- */
@@ -63,6 +65,77 @@ static void destroy_then_reply_cb(evutil_socket_t fd, short what, void *arg)
 	__atomic_store_n((int *)arg, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Prepared replies (net_reply_prepare) released later, as the
+ * controller's commit does once the journal is on disk. */
+static void release_later_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_reply_release(arg);
+}
+
+static void release_rc_later_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_reply_release_rc(arg, ESLURM_WRITING_TO_FILE);
+}
+
+static void release_prepared_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_conn_t *c = prepared;
+
+	prepared = NULL;
+	net_reply_release(c);   /* the client is long gone: discarded */
+	__atomic_store_n((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+static void destroy_then_release_cb(evutil_socket_t fd, short what, void *arg)
+{
+	net_conn_t *c = prepared;
+
+	prepared = NULL;
+	net_server_destroy(pserver);
+	pserver = NULL;
+	net_reply_release(c);
+	__atomic_store_n((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+/* No cmocka asserts off the main thread: count, the tests check. */
+static void prepare_or_count(bool ok)
+{
+	if (!ok)
+		__atomic_add_fetch(&bad_prepare, 1, __ATOMIC_SEQ_CST);
+}
+
+static void prepare_handler(net_conn_t *c, uint16_t type)
+{
+	struct timeval tv = { 0, 50000 };
+	return_code_msg_t r = { .rc = ESLURM_INVALID_JOB_ID };
+
+	switch (type) {
+	case REQUEST_CONTROL:          /* released before it is signed */
+		prepare_or_count(net_reply_prepare(c, RESPONSE_SLURM_RC, &r));
+		net_reply_release(c);
+		break;
+	case REQUEST_TAKEOVER:         /* a large body, released 50 ms on */
+		prepare_or_count(net_reply_prepare(c, RESPONSE_BUILD_INFO,
+					      &big_conf));
+		event_base_once(base, -1, EV_TIMEOUT, release_later_cb, c, &tv);
+		break;
+	case REQUEST_CONTROL_STATUS:   /* replaced by an error, 50 ms on */
+		prepare_or_count(net_reply_prepare(c, RESPONSE_BUILD_INFO,
+					      &big_conf));
+		event_base_once(base, -1, EV_TIMEOUT, release_rc_later_cb, c,
+				&tv);
+		break;
+	case REQUEST_HEALTH_CHECK:     /* replaced before it is signed */
+		prepare_or_count(net_reply_prepare(c, RESPONSE_SLURM_RC, &r));
+		net_reply_release_rc(c, ESLURM_WRITING_TO_FILE);
+		break;
+	case REQUEST_ACCT_GATHER_UPDATE:        /* never released in time */
+		prepare_or_count(net_reply_prepare(c, RESPONSE_SLURM_RC, &r));
+		prepared = c;
+		break;
+	}
+}
+
 static void handler(net_conn_t *c, slurm_msg_t *msg, void *arg)
 {
 	struct timeval tv = { 0, 50000 };
@@ -85,6 +158,13 @@ static void handler(net_conn_t *c, slurm_msg_t *msg, void *arg)
 		break;
 	case REQUEST_BUILD_INFO:
 		net_reply(c, RESPONSE_BUILD_INFO, &big_conf);
+		break;
+	case REQUEST_CONTROL:
+	case REQUEST_TAKEOVER:
+	case REQUEST_CONTROL_STATUS:
+	case REQUEST_HEALTH_CHECK:
+	case REQUEST_ACCT_GATHER_UPDATE:
+		prepare_handler(c, msg->type);
 		break;
 	default:
 		net_reply_rc(c, ESLURM_ACCESS_DENIED);
@@ -142,6 +222,10 @@ static int group_setup(void **state)
 	hport = net_local_port(fd);
 	hserver = net_server_create(base, fd, handler, NULL, SERVER_TIMEOUT_MS);
 	assert_non_null(hserver);
+	fd = net_listen_tcp("127.0.0.1", 0);
+	pport = net_local_port(fd);
+	pserver = net_server_create(base, fd, handler, NULL, SERVER_TIMEOUT_MS);
+	assert_non_null(pserver);
 	return pthread_create(&loop_thread, NULL, loop_main, NULL);
 }
 
@@ -150,6 +234,7 @@ static void stop_cb(evutil_socket_t fd, short what, void *arg)
 	net_server_destroy(server);
 	net_server_destroy(userver);
 	net_server_destroy(hserver);
+	net_server_destroy(pserver);
 	event_base_loopbreak(base);
 }
 
@@ -466,6 +551,79 @@ static void test_concurrent(void **state)
 	assert_int_equal(fails, 0);
 }
 
+/* A reply signed while the work it waits for goes on, sent at release:
+ * the client gets it whole, whether the release comes before the
+ * signing is done or after. */
+static void test_prepared_reply_released(void **state)
+{
+	config_info_msg_t *c;
+	slurm_msg_t m;
+	int rc = 0;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_CONTROL, NULL,
+				    &rc, 2000), 0);
+	assert_int_equal(rc, ESLURM_INVALID_JOB_ID);
+	assert_int_equal(net_rpc("127.0.0.1", port, REQUEST_TAKEOVER, NULL,
+				 &m, 5000), 0);
+	assert_int_equal(m.type, RESPONSE_BUILD_INFO);
+	c = m.data;
+	assert_int_equal(c->cnt, big_conf.cnt);
+	assert_string_equal(c->values[c->cnt - 1], big_conf.values[c->cnt - 1]);
+	msg_free(&m);
+	assert_int_equal(__atomic_load_n(&bad_prepare, __ATOMIC_SEQ_CST), 0);
+}
+
+/* Released with an error instead (the journal write failed): the client
+ * gets the error, never the prepared reply. */
+static void test_prepared_reply_replaced(void **state)
+{
+	int rc = 0;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_HEALTH_CHECK,
+				    NULL, &rc, 2000), 0);
+	assert_int_equal(rc, ESLURM_WRITING_TO_FILE);
+	rc = 0;
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_CONTROL_STATUS,
+				    NULL, &rc, 2000), 0);
+	assert_int_equal(rc, ESLURM_WRITING_TO_FILE);
+	assert_int_equal(__atomic_load_n(&bad_prepare, __ATOMIC_SEQ_CST), 0);
+}
+
+/* The client gives up before the release; the server gives up (is
+ * destroyed) before the release: both releases are safe. */
+static void test_prepared_reply_outlived(void **state)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int rc = -1, done = 0;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port,
+				    REQUEST_ACCT_GATHER_UPDATE, NULL, &rc, 300),
+			 SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT);
+	nanosleep(&ts, NULL);      /* let the server see the hang-up */
+	event_base_once(base, -1, EV_TIMEOUT, release_prepared_cb, &done,
+			&(struct timeval){ 0, 0 });
+	for (int i = 0; i < 100 && !__atomic_load_n(&done, __ATOMIC_SEQ_CST); i++)
+		nanosleep(&ts, NULL);
+	assert_true(done);
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_PING, NULL, &rc,
+				    2000), 0);
+
+	done = 0;
+	assert_int_equal(net_rpc_rc("127.0.0.1", pport,
+				    REQUEST_ACCT_GATHER_UPDATE, NULL, &rc, 300),
+			 SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT);
+	event_base_once(base, -1, EV_TIMEOUT, destroy_then_release_cb, &done,
+			&(struct timeval){ 0, 0 });
+	for (int i = 0; i < 100 && !__atomic_load_n(&done, __ATOMIC_SEQ_CST); i++)
+		nanosleep(&ts, NULL);
+	assert_true(done);
+	assert_int_equal(net_rpc_rc("127.0.0.1", pport, REQUEST_PING, NULL, &rc,
+				    1000), SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +642,9 @@ int main(void)
 		cmocka_unit_test(test_dropped),
 		cmocka_unit_test(test_large_reply),
 		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_prepared_reply_released),
+		cmocka_unit_test(test_prepared_reply_replaced),
+		cmocka_unit_test(test_prepared_reply_outlived),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
