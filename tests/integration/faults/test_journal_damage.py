@@ -13,7 +13,10 @@ import os
 import re
 import signal
 import struct
+import subprocess
 import time
+
+import pytest
 
 JREC_JOB = 1
 
@@ -128,3 +131,42 @@ def test_flipped_byte_stops_replay_there(new_cluster):
     assert "damaged" not in c.log_since(log1)
     states = c.all_job_states()
     assert all(states.get(str(j)) == "PENDING" for j in ids[:4]), states
+
+
+def test_failed_write_is_answered_with_an_error(new_cluster):
+    """The journal cannot be written (its file made immutable, as a
+    read-only remount or a dying disk would): a submit that changed state
+    is answered with an error, never with a job id, although its reply was
+    already signed while the write was in flight; the log says why; the
+    controller writes a whole snapshot and a new journal file once it can,
+    and what it acknowledges from then on survives a SIGKILL."""
+    c = new_cluster(tag="jrnl-eio")
+    first = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u1")
+    path = the_journal(c)
+    if subprocess.run(["chattr", "+i", path], stderr=subprocess.DEVNULL).returncode:
+        pytest.skip("chattr +i not supported where StateSaveLocation is")
+    try:
+        log0 = c.log_size()
+        r = c.run(["sbatch", "--hold", "--wrap", "true"], user="sluice_u1")
+        assert r.rc == 1, r
+        assert r.out == "", r
+        assert ("sbatch: error: Batch job submission failed: I/O error "
+                "writing script/environment to file") in r.err, r
+        log = c.log_since(log0)
+        assert re.search(r"Unable to save state in \S+: 1 request\(s\) answered "
+                         r"with an error; retrying with a full snapshot", log), log
+    finally:
+        subprocess.run(["chattr", "-i", path])
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if re.search(r"State saved in \S+ again", c.log_since(log0)):
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("no recovery:\n" + c.log_since(log0))
+    later = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u1")
+    restart(c)
+    start_and_wait(c)
+    states = c.all_job_states()
+    assert states.get(str(first)) == "PENDING", states
+    assert states.get(str(later)) == "PENDING", states
