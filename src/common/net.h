@@ -77,6 +77,15 @@ void        net_reply_rc(net_conn_t *c, int rc);
  * when that cannot be done here (a capture connection, a body that does
  * not pack): answer with net_reply() later as usual. */
 bool        net_reply_prepare(net_conn_t *c, uint16_t type, const void *data);
+/* The same for a reply whose last part is made off the loop: on the
+ * credential worker, finish(data) runs first (signing credentials the
+ * reply carries), then the body is packed and data freed with free_fn.
+ * finish returns 0, or a slurm_err_t answered instead.  When it returns
+ * true it owns data. */
+typedef int  (*net_finish_f)(void *data);
+typedef void (*net_free_f)(void *data);
+bool        net_reply_prepare_finish(net_conn_t *c, uint16_t type, void *data,
+				     net_finish_f finish, net_free_f free_fn);
 void        net_reply_release(net_conn_t *c);
 void        net_reply_release_rc(net_conn_t *c, int rc);
 /* Reply with a body the caller packed (takes body): for large answers

@@ -107,6 +107,9 @@ struct net_conn {
 	buf_t              *reply;     /* packed reply body, for the worker */
 	buf_t              *out;       /* encoded reply, from the worker */
 	bool                held;      /* prepared: send at release only */
+	net_finish_f        finish;    /* ...and finished on the worker: */
+	net_free_f          fdata_free;
+	void               *fdata;     /* the reply's data until packed */
 	int                 swap_rc;   /* released with this rc instead */
 	int                 job_rc;
 	net_conn_t         *job_next;  /* in the pool's todo/done list */
@@ -150,6 +153,8 @@ static void conn_free(net_conn_t *c)
 	conn_unlink(c);
 	msg_free(&c->msg);
 	xfree(c->in);
+	if (c->fdata && c->fdata_free)
+		c->fdata_free(c->fdata);
 	buf_destroy(c->reply);
 	buf_destroy(c->out);
 	xfree(c);
@@ -225,9 +230,33 @@ static void pool_push(net_server_t *s, net_conn_t *c)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* On a worker: the reply's last part, then its body (or the error that
+ * replaces it). */
+static void conn_finish(net_conn_t *c)
+{
+	int rc = c->finish(c->fdata);
+	return_code_msg_t r = { .rc = rc };
+
+	c->reply = buf_create(256);
+	if (rc)
+		c->reply_type = RESPONSE_SLURM_RC;
+	if (msg_body_pack(c->reply_type, rc ? &r : c->fdata, c->reply) < 0)
+		c->job_rc = SLURM_ERROR;
+	if (c->fdata_free)
+		c->fdata_free(c->fdata);
+	c->fdata = NULL;
+	c->finish = NULL;
+}
+
 /* On a worker: only the message fields, never the socket or the lists. */
 static void conn_job_run(net_conn_t *c)
 {
+	c->job_rc = SLURM_SUCCESS;
+	if (c->state == CONN_SIGNING && c->finish) {
+		conn_finish(c);
+		if (c->job_rc)
+			return;
+	}
 	if (c->state == CONN_VERIFYING && c->peer_msg)
 		c->job_rc = msg_decode_peer(c->raw, &c->h, c->in, c->peer_uid,
 					    c->peer_gid, &c->msg);
@@ -752,6 +781,22 @@ bool net_reply_prepare(net_conn_t *c, uint16_t type, const void *data)
 		return false;
 	}
 	c->reply_type = type;
+	c->held = true;
+	c->state = CONN_SIGNING;
+	pool_push(c->srv, c);
+	return true;
+}
+
+bool net_reply_prepare_finish(net_conn_t *c, uint16_t type, void *data,
+			      net_finish_f finish, net_free_f free_fn)
+{
+	if (!c || c->capture || c->state != CONN_HANDLING || !c->bev ||
+	    !c->srv)
+		return false;
+	c->reply_type = type;
+	c->finish = finish;
+	c->fdata = data;
+	c->fdata_free = free_fn;
 	c->held = true;
 	c->state = CONN_SIGNING;
 	pool_push(c->srv, c);

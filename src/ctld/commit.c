@@ -37,6 +37,7 @@ typedef struct reply {
 	commit_after_f after;
 	void          *after_arg;
 	bool           prepared;      /* signed meanwhile: net_reply_release */
+	int          (*finish)(void *data);
 	struct reply  *next, *prev;
 } reply_t;
 
@@ -557,10 +558,18 @@ static void _prepare(reply_t *r)
 {
 	return_code_msg_t m = { .rc = r->rc, .msg = r->msg };
 
-	if (!cm.commit_ev || r->after)
+	if (!cm.commit_ev || r->after || r->prepared)
 		return;                 /* not started: answered at once */
 	if (r->type == RESPONSE_SLURM_RC) {
 		r->prepared = net_reply_prepare(r->conn, r->type, &m);
+		return;
+	}
+	if (r->finish) {
+		r->prepared = net_reply_prepare_finish(r->conn, r->type,
+						       r->data, r->finish,
+						       r->free_fn);
+		if (r->prepared)
+			r->data = NULL;
 		return;
 	}
 	r->prepared = net_reply_prepare(r->conn, r->type, r->data);
@@ -602,6 +611,29 @@ void commit_reply(net_conn_t *c, uint16_t type, void *data,
 	r->type = type;
 	r->data = data;
 	r->free_fn = free_fn;
+	_queue(r);
+}
+
+void commit_reply_finish(net_conn_t *c, uint16_t type, void *data,
+			 int (*finish)(void *data), commit_free_f free_fn)
+{
+	reply_t *r = xmalloc(sizeof(*r));
+	int rc;
+
+	r->conn = c;
+	r->type = type;
+	r->data = data;
+	r->free_fn = free_fn;
+	r->finish = finish;
+	_prepare(r);
+	r->finish = NULL;
+	if (!r->prepared && (rc = finish(data))) {  /* here, on the loop */
+		if (free_fn)
+			free_fn(data);
+		r->data = NULL;
+		r->type = RESPONSE_SLURM_RC;
+		r->rc = rc;
+	}
 	_queue(r);
 }
 

@@ -50,6 +50,12 @@ void commit_reply_rc(net_conn_t *c, int rc, const char *msg);
 void commit_reply(net_conn_t *c, uint16_t type, void *data,
 		  commit_free_f free_fn);
 
+/* The same for a reply whose last part (signing the credentials it
+ * carries) is made by finish(data) on a credential worker meanwhile, off
+ * the loop; a non-zero return is answered instead (net.h). */
+void commit_reply_finish(net_conn_t *c, uint16_t type, void *data,
+			 int (*finish)(void *data), commit_free_f free_fn);
+
 /* Run fn(arg) on the loop once the state as it is now is on disk (e.g.
  * launch a job only after its start is saved). */
 void commit_after(commit_after_f fn, void *arg);

@@ -570,15 +570,6 @@ sm_response(job_record_t *j, const sm_step_t *s)
 	xfree(cred.cpu_ids);
 	xfree(cred.gpu_idx);
 	xfree(cred.gids);
-	for (uint32_t i = 0; i < s->node_cnt; i++) {
-		if (step_cred_sign(resp->cred_payload, &resp->cred_sigs[i])) {
-			error("StepId=%u.%u: cannot sign its credential",
-			      j->info.job_id, s->step_id);
-			msg_body_free(RESPONSE_JOB_STEP_CREATE, resp);
-			resp = NULL;
-			break;
-		}
-	}
 	xfree(jn.node);
 	return resp;
 }
@@ -632,6 +623,24 @@ static void sm_resp_free(void *resp)
 	msg_body_free(RESPONSE_JOB_STEP_CREATE, resp);
 }
 
+/* One signature of the credential per node (each slurmd's MUNGE replay
+ * cache sees its own): on a credential worker while the step is
+ * journalled, not on the loop, which a 64-node step held up for 64
+ * round trips to munged. */
+static int sm_sign_creds(void *data)
+{
+	job_step_create_response_msg_t *resp = data;
+
+	for (uint32_t i = 0; resp->node_names[i]; i++) {
+		if (step_cred_sign(resp->cred_payload, &resp->cred_sigs[i])) {
+			error("StepId=%u.%u: cannot sign its credential",
+			      resp->job_id, resp->step_id);
+			return ESLURM_INVALID_JOB_CREDENTIAL;
+		}
+	}
+	return SLURM_SUCCESS;
+}
+
 void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 {
 	job_step_create_request_msg_t *r = m->data;
@@ -658,17 +667,14 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 	}
 	s = sm_record(j, r, &l, m->auth_uid);
 	resp = sm_response(j, s);
-	if (!resp) {
-		net_reply_rc(c, ESLURM_INVALID_JOB_CREDENTIAL);
-		return;
-	}
 	info("_slurm_rpc_job_step_create: StepId=%u.%u %s usec=0",
 	     j->info.job_id, s->step_id, s->nodes);
 	sm_acct(j, s, 0, JOB_RUNNING, 0);
 	/* srun launches once the step is on disk: a restarted controller
 	 * knows it and never hands its id out again */
 	job_mgr_touch(j);
-	commit_reply(c, RESPONSE_JOB_STEP_CREATE, resp, sm_resp_free);
+	commit_reply_finish(c, RESPONSE_JOB_STEP_CREATE, resp, sm_sign_creds,
+			    sm_resp_free);
 }
 
 /* ---- completion ---- */

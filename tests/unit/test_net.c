@@ -104,6 +104,22 @@ static void prepare_or_count(bool ok)
 		__atomic_add_fetch(&bad_prepare, 1, __ATOMIC_SEQ_CST);
 }
 
+/* The reply's last part, made on a credential worker. */
+static int finish_fails;            /* test -> finish (atomic) */
+static int finish_off_loop;         /* finish ran off the loop thread */
+
+static int finish_rc(void *data)
+{
+	return_code_msg_t *r = data;
+
+	if (!pthread_equal(pthread_self(), loop_thread))
+		__atomic_add_fetch(&finish_off_loop, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&finish_fails, __ATOMIC_SEQ_CST))
+		return ESLURM_INVALID_JOB_CREDENTIAL;
+	r->rc = ESLURM_JOB_PENDING;     /* what only the finish knows */
+	return 0;
+}
+
 static void prepare_handler(net_conn_t *c, uint16_t type)
 {
 	struct timeval tv = { 0, 50000 };
@@ -129,6 +145,14 @@ static void prepare_handler(net_conn_t *c, uint16_t type)
 		prepare_or_count(net_reply_prepare(c, RESPONSE_SLURM_RC, &r));
 		net_reply_release_rc(c, ESLURM_WRITING_TO_FILE);
 		break;
+	case ACCOUNTING_UPDATE_MSG: {           /* finished off the loop */
+		return_code_msg_t *r2 = xmalloc(sizeof(*r2));
+
+		prepare_or_count(net_reply_prepare_finish(c, RESPONSE_SLURM_RC,
+							  r2, finish_rc, xfree_ptr));
+		event_base_once(base, -1, EV_TIMEOUT, release_later_cb, c, &tv);
+		break;
+	}
 	case REQUEST_ACCT_GATHER_UPDATE:        /* never released in time */
 		prepare_or_count(net_reply_prepare(c, RESPONSE_SLURM_RC, &r));
 		prepared = c;
@@ -164,6 +188,7 @@ static void handler(net_conn_t *c, slurm_msg_t *msg, void *arg)
 	case REQUEST_CONTROL_STATUS:
 	case REQUEST_HEALTH_CHECK:
 	case REQUEST_ACCT_GATHER_UPDATE:
+	case ACCOUNTING_UPDATE_MSG:
 		prepare_handler(c, msg->type);
 		break;
 	default:
@@ -591,6 +616,25 @@ static void test_prepared_reply_replaced(void **state)
 	assert_int_equal(__atomic_load_n(&bad_prepare, __ATOMIC_SEQ_CST), 0);
 }
 
+/* Finished on a worker: the client gets what the finish made, or the
+ * error it returned. */
+static void test_prepared_reply_finished_off_the_loop(void **state)
+{
+	int rc = 0;
+
+	NEED_MUNGE();
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, ACCOUNTING_UPDATE_MSG,
+				    NULL, &rc, 2000), 0);
+	assert_int_equal(rc, ESLURM_JOB_PENDING);
+	__atomic_store_n(&finish_fails, 1, __ATOMIC_SEQ_CST);
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, ACCOUNTING_UPDATE_MSG,
+				    NULL, &rc, 2000), 0);
+	assert_int_equal(rc, ESLURM_INVALID_JOB_CREDENTIAL);
+	__atomic_store_n(&finish_fails, 0, __ATOMIC_SEQ_CST);
+	assert_int_equal(__atomic_load_n(&finish_off_loop, __ATOMIC_SEQ_CST), 2);
+	assert_int_equal(__atomic_load_n(&bad_prepare, __ATOMIC_SEQ_CST), 0);
+}
+
 /* The client gives up before the release; the server gives up (is
  * destroyed) before the release: both releases are safe. */
 static void test_prepared_reply_outlived(void **state)
@@ -644,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent),
 		cmocka_unit_test(test_prepared_reply_released),
 		cmocka_unit_test(test_prepared_reply_replaced),
+		cmocka_unit_test(test_prepared_reply_finished_off_the_loop),
 		cmocka_unit_test(test_prepared_reply_outlived),
 	};
 
