@@ -317,6 +317,16 @@ static int read_to_eof(int fd, int timeout_ms)
 	}
 }
 
+/* Up to 2 s for the loop thread to set *flag. */
+static void wait_flag(int *flag)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+	for (int i = 0; i < 100 && !__atomic_load_n(flag, __ATOMIC_SEQ_CST); i++)
+		nanosleep(&ts, NULL);
+	assert_true(__atomic_load_n(flag, __ATOMIC_SEQ_CST));
+}
+
 /* ---- misbehaving peers first ---- */
 
 static void test_garbage_dropped(void **state)
@@ -500,16 +510,13 @@ static void test_timeout_then_late_reply(void **state)
 	nanosleep(&ts, NULL);      /* let the server see the hang-up */
 	event_base_once(base, -1, EV_TIMEOUT, reply_held_cb, &done,
 			&(struct timeval){ 0, 0 });
-	for (int i = 0; i < 100 && !__atomic_load_n(&done, __ATOMIC_SEQ_CST); i++)
-		nanosleep(&ts, NULL);
-	assert_true(done);
+	wait_flag(&done);
 	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_PING, NULL, &rc,
 				    2000), 0);
 }
 
 static void test_destroy_while_held(void **state)
 {
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	shutdown_msg_t s = { 0 };
 	int rc = -1, done = 0;
 
@@ -518,9 +525,7 @@ static void test_destroy_while_held(void **state)
 				    &rc, 300), SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT);
 	event_base_once(base, -1, EV_TIMEOUT, destroy_then_reply_cb, &done,
 			&(struct timeval){ 0, 0 });
-	for (int i = 0; i < 100 && !__atomic_load_n(&done, __ATOMIC_SEQ_CST); i++)
-		nanosleep(&ts, NULL);
-	assert_true(done);
+	wait_flag(&done);
 	assert_int_equal(net_rpc_rc("127.0.0.1", hport, REQUEST_PING, NULL, &rc,
 				    1000), SLURM_COMMUNICATIONS_CONNECTION_ERROR);
 }
@@ -576,6 +581,16 @@ static void test_concurrent(void **state)
 	assert_int_equal(fails, 0);
 }
 
+/* One request to the TCP server; its RESPONSE_SLURM_RC must be want. */
+static void expect_rc(uint16_t type, int want)
+{
+	int rc = -1;
+
+	assert_int_equal(net_rpc_rc("127.0.0.1", port, type, NULL, &rc, 2000),
+			 0);
+	assert_int_equal(rc, want);
+}
+
 /* A reply signed while the work it waits for goes on, sent at release:
  * the client gets it whole, whether the release comes before the
  * signing is done or after. */
@@ -583,12 +598,9 @@ static void test_prepared_reply_released(void **state)
 {
 	config_info_msg_t *c;
 	slurm_msg_t m;
-	int rc = 0;
 
 	NEED_MUNGE();
-	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_CONTROL, NULL,
-				    &rc, 2000), 0);
-	assert_int_equal(rc, ESLURM_INVALID_JOB_ID);
+	expect_rc(REQUEST_CONTROL, ESLURM_INVALID_JOB_ID);
 	assert_int_equal(net_rpc("127.0.0.1", port, REQUEST_TAKEOVER, NULL,
 				 &m, 5000), 0);
 	assert_int_equal(m.type, RESPONSE_BUILD_INFO);
@@ -603,16 +615,9 @@ static void test_prepared_reply_released(void **state)
  * gets the error, never the prepared reply. */
 static void test_prepared_reply_replaced(void **state)
 {
-	int rc = 0;
-
 	NEED_MUNGE();
-	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_HEALTH_CHECK,
-				    NULL, &rc, 2000), 0);
-	assert_int_equal(rc, ESLURM_WRITING_TO_FILE);
-	rc = 0;
-	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_CONTROL_STATUS,
-				    NULL, &rc, 2000), 0);
-	assert_int_equal(rc, ESLURM_WRITING_TO_FILE);
+	expect_rc(REQUEST_HEALTH_CHECK, ESLURM_WRITING_TO_FILE);
+	expect_rc(REQUEST_CONTROL_STATUS, ESLURM_WRITING_TO_FILE);
 	assert_int_equal(__atomic_load_n(&bad_prepare, __ATOMIC_SEQ_CST), 0);
 }
 
@@ -620,16 +625,10 @@ static void test_prepared_reply_replaced(void **state)
  * error it returned. */
 static void test_prepared_reply_finished_off_the_loop(void **state)
 {
-	int rc = 0;
-
 	NEED_MUNGE();
-	assert_int_equal(net_rpc_rc("127.0.0.1", port, ACCOUNTING_UPDATE_MSG,
-				    NULL, &rc, 2000), 0);
-	assert_int_equal(rc, ESLURM_JOB_PENDING);
+	expect_rc(ACCOUNTING_UPDATE_MSG, ESLURM_JOB_PENDING);
 	__atomic_store_n(&finish_fails, 1, __ATOMIC_SEQ_CST);
-	assert_int_equal(net_rpc_rc("127.0.0.1", port, ACCOUNTING_UPDATE_MSG,
-				    NULL, &rc, 2000), 0);
-	assert_int_equal(rc, ESLURM_INVALID_JOB_CREDENTIAL);
+	expect_rc(ACCOUNTING_UPDATE_MSG, ESLURM_INVALID_JOB_CREDENTIAL);
 	__atomic_store_n(&finish_fails, 0, __ATOMIC_SEQ_CST);
 	assert_int_equal(__atomic_load_n(&finish_off_loop, __ATOMIC_SEQ_CST), 2);
 	assert_int_equal(__atomic_load_n(&bad_prepare, __ATOMIC_SEQ_CST), 0);
@@ -649,9 +648,7 @@ static void test_prepared_reply_outlived(void **state)
 	nanosleep(&ts, NULL);      /* let the server see the hang-up */
 	event_base_once(base, -1, EV_TIMEOUT, release_prepared_cb, &done,
 			&(struct timeval){ 0, 0 });
-	for (int i = 0; i < 100 && !__atomic_load_n(&done, __ATOMIC_SEQ_CST); i++)
-		nanosleep(&ts, NULL);
-	assert_true(done);
+	wait_flag(&done);
 	assert_int_equal(net_rpc_rc("127.0.0.1", port, REQUEST_PING, NULL, &rc,
 				    2000), 0);
 
@@ -661,9 +658,7 @@ static void test_prepared_reply_outlived(void **state)
 			 SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT);
 	event_base_once(base, -1, EV_TIMEOUT, destroy_then_release_cb, &done,
 			&(struct timeval){ 0, 0 });
-	for (int i = 0; i < 100 && !__atomic_load_n(&done, __ATOMIC_SEQ_CST); i++)
-		nanosleep(&ts, NULL);
-	assert_true(done);
+	wait_flag(&done);
 	assert_int_equal(net_rpc_rc("127.0.0.1", pport, REQUEST_PING, NULL, &rc,
 				    1000), SLURM_COMMUNICATIONS_CONNECTION_ERROR);
 }
