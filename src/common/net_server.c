@@ -769,10 +769,25 @@ void net_reply(net_conn_t *c, uint16_t type, const void *data)
 	conn_send(c, type, data);
 }
 
+/* A handler's connection that can take a prepared reply. */
+static bool conn_can_hold(const net_conn_t *c)
+{
+	return c && !c->capture && c->state == CONN_HANDLING && c->bev &&
+	       c->srv;
+}
+
+/* To a worker to sign (and finish); sent at the release. */
+static void conn_hold(net_conn_t *c, uint16_t type)
+{
+	c->reply_type = type;
+	c->held = true;
+	c->state = CONN_SIGNING;
+	pool_push(c->srv, c);
+}
+
 bool net_reply_prepare(net_conn_t *c, uint16_t type, const void *data)
 {
-	if (!c || c->capture || c->state != CONN_HANDLING || !c->bev ||
-	    !c->srv)
+	if (!conn_can_hold(c))
 		return false;
 	c->reply = buf_create(256);
 	if (msg_body_pack(type, data, c->reply) < 0) {
@@ -780,26 +795,19 @@ bool net_reply_prepare(net_conn_t *c, uint16_t type, const void *data)
 		c->reply = NULL;
 		return false;
 	}
-	c->reply_type = type;
-	c->held = true;
-	c->state = CONN_SIGNING;
-	pool_push(c->srv, c);
+	conn_hold(c, type);
 	return true;
 }
 
 bool net_reply_prepare_finish(net_conn_t *c, uint16_t type, void *data,
 			      net_finish_f finish, net_free_f free_fn)
 {
-	if (!c || c->capture || c->state != CONN_HANDLING || !c->bev ||
-	    !c->srv)
+	if (!conn_can_hold(c))
 		return false;
-	c->reply_type = type;
 	c->finish = finish;
 	c->fdata = data;
 	c->fdata_free = free_fn;
-	c->held = true;
-	c->state = CONN_SIGNING;
-	pool_push(c->srv, c);
+	conn_hold(c, type);
 	return true;
 }
 
@@ -814,9 +822,7 @@ static bool release_later(net_conn_t *c)
 
 void net_reply_release(net_conn_t *c)
 {
-	if (!c)
-		return;
-	if (release_later(c))
+	if (!c || release_later(c))
 		return;
 	if (c->state == CONN_HELD)
 		conn_signed(c);
@@ -828,12 +834,9 @@ void net_reply_release_rc(net_conn_t *c, int rc)
 {
 	if (!c)
 		return;
-	if (release_later(c)) {
-		c->swap_rc = rc;
-		return;
-	}
-	c->swap_rc = rc;
-	conn_signed(c);
+	c->swap_rc = rc;                /* what conn_signed sends instead */
+	if (!release_later(c))
+		conn_signed(c);
 }
 
 void net_reply_body(net_conn_t *c, uint16_t type, buf_t *body)

@@ -573,10 +573,11 @@ static void _prepare(reply_t *r)
 		return;
 	}
 	r->prepared = net_reply_prepare(r->conn, r->type, r->data);
-	if (r->prepared && r->free_fn)
+	if (!r->prepared)
+		return;
+	if (r->free_fn)
 		r->free_fn(r->data);
-	if (r->prepared)
-		r->data = NULL;
+	r->data = NULL;
 }
 
 static void _queue(reply_t *r)
@@ -591,12 +592,22 @@ static void _queue(reply_t *r)
 		event_active(cm.commit_ev, EV_READ, 0);
 }
 
-void commit_reply_rc(net_conn_t *c, int rc, const char *msg)
+static reply_t *_reply_new(net_conn_t *c, uint16_t type, void *data,
+			   commit_free_f free_fn)
 {
 	reply_t *r = xmalloc(sizeof(*r));
 
 	r->conn = c;
-	r->type = RESPONSE_SLURM_RC;
+	r->type = type;
+	r->data = data;
+	r->free_fn = free_fn;
+	return r;
+}
+
+void commit_reply_rc(net_conn_t *c, int rc, const char *msg)
+{
+	reply_t *r = _reply_new(c, RESPONSE_SLURM_RC, NULL, NULL);
+
 	r->rc = rc;
 	r->msg = xstrdup(msg);
 	_queue(r);
@@ -605,25 +616,15 @@ void commit_reply_rc(net_conn_t *c, int rc, const char *msg)
 void commit_reply(net_conn_t *c, uint16_t type, void *data,
 		  commit_free_f free_fn)
 {
-	reply_t *r = xmalloc(sizeof(*r));
-
-	r->conn = c;
-	r->type = type;
-	r->data = data;
-	r->free_fn = free_fn;
-	_queue(r);
+	_queue(_reply_new(c, type, data, free_fn));
 }
 
 void commit_reply_finish(net_conn_t *c, uint16_t type, void *data,
 			 int (*finish)(void *data), commit_free_f free_fn)
 {
-	reply_t *r = xmalloc(sizeof(*r));
+	reply_t *r = _reply_new(c, type, data, free_fn);
 	int rc;
 
-	r->conn = c;
-	r->type = type;
-	r->data = data;
-	r->free_fn = free_fn;
 	r->finish = finish;
 	_prepare(r);
 	r->finish = NULL;
