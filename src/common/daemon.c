@@ -1,6 +1,7 @@
 /* daemon.c — detaching from the terminal and the pid file. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,12 @@
 
 #include "common/daemon.h"
 #include "common/log.h"
+
+void daemon_ignore_signals(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGPROF, SIG_IGN);
+}
 
 void daemon_detach(void)
 {

@@ -288,12 +288,21 @@ invalid:
 	return -1;
 }
 
-/* Odometer over the groups, leftmost slowest. */
+/* Odometer over the groups in Slurm's order: the last group turns
+ * fastest, then the first, the second, ... and the one before the last
+ * slowest ("r[0-1]k[2-3]b[4-5]": r0k2b4 r0k2b5 r1k2b4 r1k2b5 r0k3b4 ...).
+ * With one or two groups that is plain leftmost-slowest. */
 static void expand_groups(hostlist_t *hl, const group_t *g, size_t ng,
 			  const char *tail, size_t taillen)
 {
 	size_t ri[MAX_GROUPS] = { 0 };
 	uint64_t v[MAX_GROUPS];
+	size_t turn[MAX_GROUPS];	/* groups, fastest first */
+	size_t t;
+
+	turn[0] = ng - 1;
+	for (size_t k = 0; k + 1 < ng; k++)
+		turn[k + 1] = k;
 
 	for (size_t k = 0; k < ng; k++)
 		v[k] = g[k].r[0].lo;
@@ -313,7 +322,8 @@ static void expand_groups(hostlist_t *hl, const group_t *g, size_t ng,
 			hl_append_num(hl, b.s, plen, v[ng - 1],
 				      (int)(b.len - plen));
 		}
-		for (k = ng; k-- > 0;) {
+		for (t = 0; t < ng; t++) {
+			k = turn[t];
 			if (v[k] < g[k].r[ri[k]].hi) {
 				v[k]++;
 				break;
@@ -325,7 +335,7 @@ static void expand_groups(hostlist_t *hl, const group_t *g, size_t ng,
 			ri[k] = 0;
 			v[k] = g[k].r[0].lo;
 		}
-		if (k == (size_t)-1)
+		if (t == ng)
 			return;
 	}
 }

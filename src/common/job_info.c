@@ -32,14 +32,17 @@ static const struct {
 	const char *compact;
 } flag_states[] = {
 	{ JOB_COMPLETING, "COMPLETING", "CG" },
+	{ JOB_STAGE_OUT, "STAGE_OUT", "SO" },
 	{ JOB_CONFIGURING, "CONFIGURING", "CF" },
 	{ JOB_RESIZING, "RESIZING", "RS" },
 	{ JOB_REQUEUE, "REQUEUED", "RQ" },
+	{ JOB_REQUEUE_FED, "REQUEUE_FED", "RF" },
 	{ JOB_REQUEUE_HOLD, "REQUEUE_HOLD", "RH" },
 	{ JOB_SPECIAL_EXIT, "SPECIAL_EXIT", "SE" },
 	{ JOB_STOPPED, "STOPPED", "ST" },
+	{ JOB_REVOKED, "REVOKED", "RV" },
+	{ JOB_RESV_DEL_HOLD, "RESV_DEL_HOLD", "RD" },
 	{ JOB_SIGNALING, "SIGNALING", "SI" },
-	{ JOB_STAGE_OUT, "STAGE_OUT", "SO" },
 };
 #define N_FLAG_STATES (sizeof(flag_states) / sizeof(flag_states[0]))
 

@@ -46,6 +46,9 @@ enum job_state_base {
 #define JOB_CONFIGURING    0x00004000u
 #define JOB_COMPLETING     0x00008000u
 #define JOB_STOPPED        0x00010000u
+#define JOB_REVOKED        0x00080000u  /* federation: never set here */
+#define JOB_REQUEUE_FED    0x00100000u  /* federation: never set here */
+#define JOB_RESV_DEL_HOLD  0x00200000u
 #define JOB_SIGNALING      0x00400000u
 #define JOB_STAGE_OUT      0x01000000u
 

@@ -465,7 +465,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "slurmctld: fatal: %s\n", err);
 		return 1;
 	}
-	signal(SIGPIPE, SIG_IGN);
+	daemon_ignore_signals();
 	_setup_log();
 	if (privs_become_user(ctld.conf->slurm_user, ctld.conf->slurm_user_id,
 			      err, sizeof(err)) < 0)

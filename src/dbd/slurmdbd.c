@@ -236,7 +236,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "slurmdbd: fatal: %s\n", err);
 		return 1;
 	}
-	signal(SIGPIPE, SIG_IGN);
+	daemon_ignore_signals();
 	setup_log();
 	check_conf_mode();
 	if (!dbd.opts.foreground)

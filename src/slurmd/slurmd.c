@@ -300,7 +300,7 @@ int main(int argc, char **argv)
 	sd.start_time = time(NULL);
 	sd.stepd_path = stepd_path();
 	setup_logging(&sd, &o);
-	signal(SIGPIPE, SIG_IGN);
+	daemon_ignore_signals();
 	if (mkdir_p(sd.spool_dir, 0755) < 0)
 		fatal("unable to create spool directory %s: %m", sd.spool_dir);
 	auth_set_context(sd.conf->path, sd.conf->slurm_user_id, 1);

@@ -122,6 +122,24 @@ static const struct {
 	{ "n1[09-10]", "n109 n110", "n1[09-10]" },
 	{ "n[1-2]-ib", "n1-ib n2-ib", "n1-ib,n2-ib" },
 	{ "r[1-2]n[1-2]x", "r1n1x r1n2x r2n1x r2n2x", "r1n1x,r1n2x,r2n1x,r2n2x" },
+	/* three or more groups: the last turns fastest, then the first,
+	 * then the second...  (Slurm 22.05's scontrol show hostnames) */
+	{ "row[0,1]_rack[2-3]_blade[4,5]",
+	  "row0_rack2_blade4 row0_rack2_blade5 row1_rack2_blade4 "
+	  "row1_rack2_blade5 row0_rack3_blade4 row0_rack3_blade5 "
+	  "row1_rack3_blade4 row1_rack3_blade5",
+	  "row0_rack2_blade[4-5],row1_rack2_blade[4-5],"
+	  "row0_rack3_blade[4-5],row1_rack3_blade[4-5]" },
+	{ "a[1-3]b[4-5]c[6-7]",
+	  "a1b4c6 a1b4c7 a2b4c6 a2b4c7 a3b4c6 a3b4c7 "
+	  "a1b5c6 a1b5c7 a2b5c6 a2b5c7 a3b5c6 a3b5c7",
+	  "a1b4c[6-7],a2b4c[6-7],a3b4c[6-7],a1b5c[6-7],a2b5c[6-7],a3b5c[6-7]" },
+	{ "a[1-2]b[3-4]c[5-6]d[7-8]",
+	  "a1b3c5d7 a1b3c5d8 a2b3c5d7 a2b3c5d8 a1b4c5d7 a1b4c5d8 a2b4c5d7 "
+	  "a2b4c5d8 a1b3c6d7 a1b3c6d8 a2b3c6d7 a2b3c6d8 a1b4c6d7 a1b4c6d8 "
+	  "a2b4c6d7 a2b4c6d8",
+	  "a1b3c5d[7-8],a2b3c5d[7-8],a1b4c5d[7-8],a2b4c5d[7-8],"
+	  "a1b3c6d[7-8],a2b3c6d[7-8],a1b4c6d[7-8],a2b4c6d[7-8]" },
 };
 
 static void test_expand_and_compress(void **state)

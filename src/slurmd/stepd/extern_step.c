@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/daemon.h"
 #include "common/auth.h"
 #include "common/conf_params.h"
 #include "common/log.h"
@@ -282,7 +283,7 @@ static int _setup(ext_t *x, const char *conf_file, const char *node,
 	x->base = event_base_new();
 	if (!x->base)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
-	signal(SIGPIPE, SIG_IGN);
+	daemon_ignore_signals();
 	x->chld_ev = evsignal_new(x->base, SIGCHLD, _on_chld, x);
 	event_add(x->chld_ev, NULL);
 	if (x->m->prolog_flags & PROLOG_FLAG_CONTAIN) {

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/daemon.h"
 #include "common/auth.h"
 #include "common/conf.h"
 #include "slurm/slurm_errno.h"
@@ -144,7 +145,7 @@ fork_req_t fork_server_run(const char *conf_file)
 	close(null);
 	unsetenv("LD_BIND_NOW");      /* slurmd's, for this process only */
 	signal(SIGCHLD, SIG_IGN);     /* copies are reaped by the kernel */
-	signal(SIGPIPE, SIG_IGN);
+	daemon_ignore_signals();
 	preload(conf_file);
 	malloc_trim(0);               /* copies start from a tidy heap */
 	for (;;) {

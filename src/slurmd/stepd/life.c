@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/daemon.h"
 #include "common/job_info.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -309,7 +310,7 @@ int life_init(stepd_t *sd)
 {
 	static const int sigs[] = { SIGCHLD, SIGTERM };
 
-	signal(SIGPIPE, SIG_IGN);
+	daemon_ignore_signals();
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	for (int i = 0; i < 2; i++) {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/daemon.h"
 #include "common/auth.h"
 #include "common/io_frame.h"
 #include "common/log.h"
@@ -335,7 +336,7 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 			       _on_ack, st);
 	event_add(st->chld_ev, NULL);
 	event_add(st->ack_ev, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	daemon_ignore_signals();
 	if (_listen(st) < 0 || _connect_srun(st) < 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	st->sender = ctld_sender_create_direct(st->conf);

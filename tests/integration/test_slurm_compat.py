@@ -1,0 +1,117 @@
+"""Where tools that drive Slurm look closely (issue 35): signals the
+daemons ignore, squeue's state names and codes, hostlist expansion order.
+The expected texts are Slurm's (Debian's 22.05 as a black box where
+25.05's man pages agree; noted per test).
+
+One cluster with slurmdbd and MariaDB is shared by the module.
+"""
+
+import os
+import signal
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cluster as cl  # noqa: E402
+import mariadb  # noqa: E402
+
+pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
+                                reason="MariaDB server not installed: %s"
+                                % ", ".join(mariadb.missing_tools()))
+
+U1 = "sluice_u1"
+
+# squeue(1), -t: every base state and flag state, long and compact.
+STATE_CODES = ("PD,CF,RF,RH,RQ,SE,R,CG,S,ST,SO,SI,RS,RD,RV,CD,CA,F,TO,NF,"
+               "PR,BF,DL,OOM")
+STATE_NAMES = ("PENDING,CONFIGURING,REQUEUE_FED,REQUEUE_HOLD,REQUEUED,"
+               "SPECIAL_EXIT,RUNNING,COMPLETING,SUSPENDED,STOPPED,STAGE_OUT,"
+               "SIGNALING,RESIZING,RESV_DEL_HOLD,REVOKED,COMPLETED,CANCELLED,"
+               "FAILED,TIMEOUT,NODE_FAIL,PREEMPTED,BOOT_FAIL,DEADLINE,"
+               "OUT_OF_MEMORY")
+
+
+@pytest.fixture(scope="module")
+def env(users):
+    e = mariadb.AcctEnv(tag="compat", nodes=2)
+    try:
+        e.start()
+        e.start_cluster()
+    except BaseException:
+        e.stop()
+        e.cleanup()
+        raise
+    yield e
+    e.stop()
+    e.cleanup()
+
+
+def _stepds_of(env):
+    pids = cl.descendants([d.pid for d in env.c.slurmds.values()])
+    return [p for p in pids
+            if (cl._proc_status(p) or {}).get("Name", "").startswith("slurmstepd")]
+
+
+def test_daemons_ignore_sigprof(env):
+    """Slurm's daemons ignore SIGPROF (profilers and monitoring tools send
+    it); before, slurmctld and slurmdbd died of it."""
+    c = env.c
+    jid = str(c.sbatch(["--wrap", "sleep 60", "-o", "/dev/null"], user=U1))
+    c.wait_state(jid, "RUNNING")
+    deadline = time.time() + 20
+    while not _stepds_of(env) and time.time() < deadline:
+        time.sleep(0.2)
+    stepds = _stepds_of(env)
+    assert stepds, "no slurmstepd of the running job"
+    daemons = [c.ctld, env.dbd] + list(c.slurmds.values())
+    for p in [d.pid for d in daemons] + stepds:
+        os.kill(p, signal.SIGPROF)
+    time.sleep(1)
+    for d in daemons:
+        assert d.alive(), "%s died of SIGPROF" % d.name
+    for p in stepds:
+        assert cl._pid_alive(p), "slurmstepd %d died of SIGPROF" % p
+    assert c.job_state(jid) == "RUNNING"
+    assert c.run(["squeue", "-h"]).rc == 0
+    assert env.sacctmgr("-n", "show", "qos").rc == 0
+    assert c.run(["scancel", jid], user=U1).rc == 0
+
+
+@pytest.mark.parametrize("states", [STATE_CODES, STATE_NAMES,
+                                    STATE_CODES.lower()])
+def test_squeue_accepts_every_state(env, states):
+    """squeue -t takes every state's long name and compact code, in any
+    case; before, RF, RD and RV (and their long names) were refused."""
+    c = env.c
+    jid = str(c.sbatch(["--hold", "--wrap", "true"], user=U1))
+    r = c.run(["squeue", "-h", "-o", "%i %t", "--states=" + states])
+    assert r.rc == 0 and r.err == "", r.err
+    assert "%s PD" % jid in r.out.splitlines()
+    c.run(["scancel", jid], user=U1)
+
+
+def test_squeue_refuses_an_unknown_state(env):
+    r = env.c.run(["squeue", "-t", "PD,XX"])
+    assert r.rc == 1
+    assert r.err.startswith("squeue: error: Invalid job state specified: XX\n")
+    assert "REQUEUE_FED" in r.err and "RESV_DEL_HOLD" in r.err
+
+
+@pytest.mark.parametrize("expr,want", [
+    # Slurm 22.05: the last group turns fastest, then the first, then the
+    # second, ... (two groups: leftmost slowest)
+    ("row[0,1]_rack[2-3]_blade[4,5]",
+     "row0_rack2_blade4 row0_rack2_blade5 row1_rack2_blade4 row1_rack2_blade5 "
+     "row0_rack3_blade4 row0_rack3_blade5 row1_rack3_blade4 row1_rack3_blade5"),
+    ("a[1-2]b[3-4]", "a1b3 a1b4 a2b3 a2b4"),
+    ("a[1-3]b[4-5]c[6-7]",
+     "a1b4c6 a1b4c7 a2b4c6 a2b4c7 a3b4c6 a3b4c7 "
+     "a1b5c6 a1b5c7 a2b5c6 a2b5c7 a3b5c6 a3b5c7"),
+])
+def test_hostnames_order(env, expr, want):
+    r = env.c.run(["scontrol", "show", "hostnames", expr])
+    assert r.rc == 0, r.err
+    assert r.out.split() == want.split()
