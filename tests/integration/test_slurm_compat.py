@@ -115,3 +115,38 @@ def test_hostnames_order(env, expr, want):
     r = env.c.run(["scontrol", "show", "hostnames", expr])
     assert r.rc == 0, r.err
     assert r.out.split() == want.split()
+
+
+# Slurm 22.05's "srun --usage" / "salloc --usage" begin so (25.05's add
+# options further down; the first lines and the closing line agree).
+USAGE_HEAD = {
+    "srun": ("Usage: srun [-N nnodes] [-n ntasks] [-i in] [-o out] [-e err]\n"
+             "            [-c ncpus] [-r n] [-p partition] [--hold] [-t minutes]\n"),
+    "salloc": ("Usage: salloc [-N numnodes|[min nodes]-[max nodes]] [-n num-processors]\n"
+               "              [-c cpus-per-node] [-r n] [-p partition] [--hold] [-t minutes]\n"),
+    "sbatch": "Usage: sbatch [-N nnodes] [-n ntasks]\n",
+}
+HELP_HEAD = {
+    "srun": "Usage: srun [OPTIONS(0)... [executable(0) [args(0)...]]] "
+            "[ : [OPTIONS(N)...]] executable(N) [args(N)...]\n\n"
+            "Parallel run options:\n",
+    "salloc": "Usage: salloc [OPTIONS(0)...] [ : [OPTIONS(N)]] "
+              "[command(0) [args(0)...]]\n\nParallel run options:\n",
+    "sbatch": "Usage: sbatch [OPTIONS(0)...] [ : [OPTIONS(N)...]] "
+              "script(0) [args(0)...]\n\nParallel run options:\n",
+}
+# Options only one command's help lists.
+OWN_OPTION = {"srun": "--multi-prog", "sbatch": "--wrap"}
+
+
+@pytest.mark.parametrize("cmd", ["srun", "salloc", "sbatch"])
+def test_usage_and_help_are_the_commands_own(env, cmd):
+    u = env.c.run([cmd, "--usage"], user=U1)
+    assert u.rc == 0, u.err
+    assert u.out.startswith(USAGE_HEAD[cmd])
+    h = env.c.run([cmd, "--help"], user=U1)
+    assert h.rc == 0, h.err
+    assert h.out.startswith(HELP_HEAD[cmd])
+    assert "Help options:\n  -h, --help " in h.out
+    for other, opt in OWN_OPTION.items():
+        assert (opt in h.out) == (other == cmd), (cmd, opt)
