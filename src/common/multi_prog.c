@@ -53,16 +53,29 @@ static int _ids(const char *spec, uint32_t ntasks, bool *star,
 	return 0;
 }
 
-/* Next line of text into a fresh string; NULL at the end. */
-static char *_line(const char **pos)
+/* Next line of text into a fresh string, a line ending in '\' joined with
+ * the one after it (the backslash and newline removed); NULL at the end.
+ * *lines counts the lines read. */
+static char *_line(const char **pos, int *lines)
 {
-	const char *s = *pos, *nl;
+	const char *s = *pos;
+	char *out = NULL;
 
 	if (!*s)
 		return NULL;
-	nl = strchr(s, '\n');
-	*pos = nl ? nl + 1 : s + strlen(s);
-	return xstrndup(s, nl ? (size_t) (nl - s) : strlen(s));
+	for (;;) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t) (nl - s) : strlen(s);
+		bool more = nl && len && s[len - 1] == '\\';
+
+		(*lines)++;
+		xstrncat(&out, s, more ? len - 1 : len);
+		s = nl ? nl + 1 : s + len;
+		if (!more || !*s)
+			break;
+	}
+	*pos = s;
+	return out ? out : xstrdup("");
 }
 
 /* Split "ids rest"; false for a blank or comment line. */
@@ -124,7 +137,7 @@ int multi_prog_check(const char *text, uint32_t ntasks, const char *file,
 	mark_t m = { 0 };
 	bool star_seen = false;
 	char *line;
-	int lineno = 0, rc = 0;
+	int lineno = 0, lines_read = 0, rc = 0;
 
 	if (errlen)
 		err[0] = '\0';
@@ -133,13 +146,15 @@ int multi_prog_check(const char *text, uint32_t ntasks, const char *file,
 		return -1;
 	}
 	m.seen = xcalloc(ntasks, 1);
-	while (!rc && (line = _line(&pos))) {
+	for (;;) {
 		char *ids, *rest;
 		bool star = false;
 		uint32_t bad = 0;
 		int r;
 
-		lineno++;
+		lineno = lines_read + 1;        /* errors name a record's first */
+		if (rc || !(line = _line(&pos, &lines_read)))
+			break;
 		if (!_split(line, &ids, &rest)) {
 			xfree(line);
 			continue;
@@ -252,10 +267,11 @@ char **multi_prog_argv(const char *text, uint32_t ntasks, uint32_t task)
 	const char *pos = text ? text : "";
 	char **argv = NULL;
 	char *line;
+	int lines_read = 0;
 
 	if (task >= ntasks || ntasks > MP_MAX_TASKS)
 		return NULL;
-	while (!argv && (line = _line(&pos))) {
+	while (!argv && (line = _line(&pos, &lines_read))) {
 		char *ids, *rest;
 		find_t f = { .task = task };
 		bool star;
@@ -283,8 +299,9 @@ uint32_t multi_prog_count(const char *text)
 	const char *pos = text ? text : "";
 	uint32_t n = 0;
 	char *line;
+	int lines_read = 0;
 
-	while ((line = _line(&pos))) {
+	while ((line = _line(&pos, &lines_read))) {
 		char *ids, *rest;
 		bool star;
 		uint32_t bad;

@@ -4,8 +4,9 @@
  * "*" (every task not named elsewhere; last line only) or a comma list
  * of N and N-M.  Arguments are split at white space; single quotes group
  * (and are removed); in them and outside, %t is the task id, %o the
- * task's offset within its line's ids, any other %X is dropped.  Blank
- * lines and lines starting with '#' are skipped.
+ * task's offset within its line's ids, any other %X is dropped.  A line
+ * ending in '\' continues on the next (both become one line, without the
+ * backslash).  Blank lines and lines starting with '#' are skipped.
  */
 #ifndef SLUICE_COMMON_MULTI_PROG_H
 #define SLUICE_COMMON_MULTI_PROG_H

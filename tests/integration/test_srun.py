@@ -638,6 +638,19 @@ def test_multi_prog(cluster):
                                    "config file /no/such/file\n"), r
 
 
+def test_multi_prog_line_continuations(cluster):
+    """A line ending in a backslash continues on the next, as in Slurm's
+    MPMD files (Slurm 22.05's srun takes this file too)."""
+    d = cluster.workdir(U)
+    conf = cluster.write_file(U, os.path.join(d, "mpc.conf"),
+                              "0 echo zero \\\n   %t \\\n  end\n"
+                              "1-2 echo \\\nmore %o\n")
+    r = srun(cluster, ["-n3", "-l", "--multi-prog", conf])
+    assert r.rc == 0, r
+    assert sorted(r.out.splitlines()) == [
+        "0: zero 0 end", "1: more 0", "2: more 1"], r
+
+
 def test_pty_task_0_on_a_terminal(cluster):
     """srun --pty from a terminal (a pty the test holds): task 0 runs on
     a terminal of the size of srun's, keys reach it raw, SIGWINCH resizes
