@@ -303,7 +303,9 @@ static int set_when(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	time_t t;
 
 	if (!arg || parse_time(arg, time(NULL), &t) < 0) {
-		error("Invalid time specification %s", arg ? arg : "");
+		fprintf(stderr, "Invalid time specification (pos=0): %s\n",
+			arg ? arg : "");
+		error("Invalid --%s specification", d->name);
 		return -1;
 	}
 	if (d->id == OPT_BEGIN)

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+
 /* ---- numbers ---- */
 
 /* Unsigned decimal, digits only, no sign, no junk, no overflow. */
@@ -370,8 +373,9 @@ static void day_start(time_t now, int add_days, struct tm *tm)
 	mktime(tm);		/* normalise month ends */
 }
 
-/* "now", "now+60", "now-5minutes", "now+1hour": seconds by default. */
-static int parse_now(const char *p, time_t now, time_t *out)
+/* "now", "now+60", "now-5minutes", "now+1hour", "now + 1 hour": seconds
+ * by default. */
+static int parse_now(const char *text, time_t now, time_t *out)
 {
 	static const struct {
 		const char *name;
@@ -380,10 +384,19 @@ static int parse_now(const char *p, time_t now, time_t *out)
 		{ "seconds", 1 }, { "minutes", 60 }, { "hours", 3600 },
 		{ "days", 86400 }, { "weeks", 604800 },
 	};
+	char buf[64];
+	const char *p = buf;
+	size_t used = 0;
 	int sign;
 	uint64_t n;
 	long unit = 1;
 
+	for (; *text && used < sizeof(buf) - 1; text++)
+		if (*text != ' ')
+			buf[used++] = *text;
+	if (*text)
+		return -1;
+	buf[used] = '\0';
 	if (!*p) {
 		*out = now;
 		return 0;
@@ -526,6 +539,80 @@ static int parse_clock(const char *p, time_t now, bool past, time_t *out)
 	return 0;
 }
 
+/* A time of day alone: "HH:MM[:SS] [AM|PM]" or a word (noon, ...). */
+static int time_of_day(const char *p, struct tm *tm)
+{
+	static const struct {
+		const char *word;
+		int hour;
+	} words[] = {
+		{ "midnight", 0 }, { "elevenses", 11 }, { "noon", 12 },
+		{ "fika", 15 }, { "teatime", 16 },
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (!strcasecmp(p, words[i].word)) {
+			tm->tm_hour = words[i].hour;
+			tm->tm_min = tm->tm_sec = 0;
+			return 0;
+		}
+	}
+	return isdigit((unsigned char)*p) && read_clock(&p, tm) == 0 && !*p ?
+	       0 : -1;
+}
+
+/* A day alone: "today", "tomorrow", "YYYY-MM-DD", "MM/DD[/YY]" (and the
+ * other date forms parse_mdy takes); its midnight in *out. */
+static int day_of(const char *p, time_t now, bool past, time_t *out)
+{
+	struct tm tm;
+
+	if (!strcasecmp(p, "today") || !strcasecmp(p, "tomorrow")) {
+		day_start(now, strcasecmp(p, "today") ? 1 : 0, &tm);
+		*out = mktime(&tm);
+		return 0;
+	}
+	if (!isdigit((unsigned char)*p) || strchr(p, ':'))
+		return -1;
+	if (strlen(p) >= 8 && p[4] == '-')
+		return parse_iso(p, out);
+	return parse_mdy(p, now, past, out);
+}
+
+/* "DAY TIME" or "TIME DAY", apart by white space or '-' ("noon tomorrow",
+ * "tomorrow-noon", "16:00-tomorrow", "2027-01-05 10:00"): that time of
+ * that day, whether or not it has passed. */
+static int parse_day_and_time(const char *s, time_t now, bool past,
+			      time_t *out)
+{
+	for (const char *sep = s; *sep; sep++) {
+		char *left, *right;
+		const char *day, *tod;
+		struct tm tm;
+		time_t d;
+		int rc = -1;
+
+		if (*sep != ' ' && *sep != '-')
+			continue;
+		left = xstrtrim(xstrndup(s, (size_t)(sep - s)));
+		right = xstrtrim(xstrdup(sep + 1));
+		for (int order = 0; order < 2 && rc < 0; order++) {
+			day = order ? right : left;
+			tod = order ? left : right;
+			if (day_of(day, now, past, &d) < 0)
+				continue;
+			localtime_r(&d, &tm);
+			if (time_of_day(tod, &tm) == 0)
+				rc = make_time(&tm, out);
+		}
+		xfree(left);
+		xfree(right);
+		if (rc == 0)
+			return 0;
+	}
+	return -1;
+}
+
 static int parse_time_any(const char *s, time_t now, bool past, time_t *out)
 {
 	int rc;
@@ -535,10 +622,12 @@ static int parse_time_any(const char *s, time_t now, bool past, time_t *out)
 	if ((rc = parse_word(s, now, out)) <= 0)
 		return rc;
 	if (strlen(s) >= 8 && isdigit((unsigned char)s[0]) && s[4] == '-')
-		return parse_iso(s, out);
-	if (strchr(s, ':') && !strchr(s, '/'))
-		return parse_clock(s, now, past, out);
-	return parse_mdy(s, now, past, out);
+		rc = parse_iso(s, out);
+	else if (strchr(s, ':') && !strchr(s, '/'))
+		rc = parse_clock(s, now, past, out);
+	else
+		rc = parse_mdy(s, now, past, out);
+	return rc == 0 ? 0 : parse_day_and_time(s, now, past, out);
 }
 
 int parse_time(const char *s, time_t now, time_t *out)

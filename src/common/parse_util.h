@@ -49,9 +49,12 @@ int  parse_u64(const char *s, uint64_t *out);
 int  parse_bool(const char *s, bool *out);
 
 /* Wall-clock times for --begin and output: "2026-11-22T12:45:48".
- * parse accepts "now", "now+60", "now+1hour", "HH:MM[:SS]", "YYYY-MM-DD",
- * "YYYY-MM-DD[THH:MM[:SS]]", "MM/DD[/YY]", "midnight", "noon", "teatime",
- * "today", "tomorrow".  -1 on malformed input. */
+ * parse accepts "now", "now+60", "now+1hour", "now + 1 hour", "HH:MM[:SS]
+ * [AM|PM]", "YYYY-MM-DD[THH:MM[:SS]]", "MM/DD[/YY][-HH:MM[:SS]]",
+ * "MMDD[YY]", "MM.DD[.YY]", "midnight", "noon", "elevenses", "fika",
+ * "teatime", "today", "tomorrow", and a day with a time of day apart by
+ * a space or '-' in either order ("noon-tomorrow", "tomorrow 10:00",
+ * "2027-01-05 10:00").  -1 on malformed input. */
 int  parse_time(const char *s, time_t now, time_t *out);
 /* The same for a moment already past (sacct -S/-E): a bare "HH:MM" not
  * yet reached today means yesterday's. */

@@ -150,3 +150,44 @@ def test_usage_and_help_are_the_commands_own(env, cmd):
     assert "Help options:\n  -h, --help " in h.out
     for other, opt in OWN_OPTION.items():
         assert (opt in h.out) == (other == cmd), (cmd, opt)
+
+
+# --begin forms Slurm 22.05's sbatch takes (its "sbatch -v" prints the
+# time each one means); expected as (days from today, HH:MM:SS), or None
+# for "now + N hours".
+BEGIN_FORMS = [
+    ("noon-tomorrow", 1, "12:00:00"),
+    ("noon tomorrow", 1, "12:00:00"),
+    ("tomorrow-noon", 1, "12:00:00"),
+    ("teatime-tomorrow", 1, "16:00:00"),
+    ("midnight-tomorrow", 1, "00:00:00"),
+    ("tomorrow 10:00", 1, "10:00:00"),
+    ("16:00-tomorrow", 1, "16:00:00"),
+    ("tomorrow", 1, "00:00:00"),
+]
+
+
+@pytest.mark.parametrize("form,days,clock", BEGIN_FORMS)
+def test_begin_takes_slurms_forms(env, form, days, clock):
+    import datetime
+    jid = env.c.sbatch(["--begin=" + form, "--wrap", "true"], user=U1)
+    try:
+        start = env.c.show_job(jid)["StartTime"]
+        want = (datetime.date.today() + datetime.timedelta(days=days))
+        assert start == "%sT%s" % (want.isoformat(), clock), (form, start)
+    finally:
+        env.c.run(["scancel", str(jid)])
+
+
+def test_begin_now_plus_spaced_units(env):
+    jid = env.c.sbatch(["--begin=now + 2 hours", "--wrap", "true"], user=U1)
+    try:
+        rec = env.c.show_job(jid)
+        assert rec["JobState"] == "PENDING" and rec["Reason"] == "BeginTime"
+    finally:
+        env.c.run(["scancel", str(jid)])
+    # Slurm 22.05: the parser's line, then the option's, exit 255
+    r = env.c.run(["sbatch", "--begin=xyz", "--wrap", "true"], user=U1)
+    assert r.rc == 255 and r.err == (
+        "Invalid time specification (pos=0): xyz\n"
+        "sbatch: error: Invalid --begin specification\n"), r
