@@ -1,8 +1,10 @@
-/* slurm.h — the part of Slurm's <slurm/slurm.h> that SPANK plugins use
- * without calling libslurm: the NO_VAL/INFINITE markers, the special
- * step ids, the version and error numbers.  Sluice ships no libslurm
- * API (slurm_load_job() and friends); a plugin calling it does not
- * build against these headers.
+/* slurm.h — the part of Slurm's <slurm/slurm.h> that SPANK plugins use:
+ * the NO_VAL/INFINITE markers, the special step ids, the version and
+ * error numbers.  lib/libslurm.so (libslurm.so.43) provides the
+ * slurm_strerror()/slurm_get_errno()/slurm_seterrno() of
+ * <slurm/slurm_errno.h>; Sluice ships no more of libslurm's API
+ * (slurm_load_job() and friends): a program calling it does not build
+ * against these headers.
  */
 #ifndef _SLURM_H
 #define _SLURM_H
