@@ -1,10 +1,15 @@
 /* cli_env.c — the environment a job takes with it (--export). */
 #include "cli/cli_env.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -102,4 +107,60 @@ char **cli_env_export(const char *spec, char *const *envp)
 	}
 	xstrarray_free(items);
 	return env;
+}
+
+/* A number from 3 up names a descriptor; anything else is a file. */
+static int env_file_open(const char *spec)
+{
+	char *end;
+	long fd;
+
+	errno = 0;
+	fd = strtol(spec, &end, 10);
+	if (*spec && !*end && !errno && fd >= 3 && fd <= 0x7fffffff)
+		return dup((int)fd);
+	return open(spec, O_RDONLY | O_CLOEXEC);
+}
+
+char **cli_env_merge_file(char **env, const char *spec)
+{
+	int fd = env_file_open(spec);
+	char *buf = NULL, *p, *end;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	char sep;
+
+	if (fd < 0) {
+		error("Could not open user environment file %s", spec);
+		return NULL;
+	}
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n > 0)
+			len += (size_t)n;
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	close(fd);
+	if (n < 0) {
+		error("Could not read user environment file %s: %m", spec);
+		xfree(buf);
+		return NULL;
+	}
+	if (!buf)
+		buf = xcalloc(1, 1);
+	buf[len] = '\0';
+	sep = memchr(buf, '\0', len) ? '\0' : '\n';
+	for (p = buf; p < buf + len; p = end + 1) {
+		end = memchr(p, sep, (size_t)(buf + len - p));
+		if (!end)
+			end = buf + len;
+		*end = '\0';
+		if (strchr(p, '=') && *p != '=')
+			env = env_put(env ? env : xcalloc(1, sizeof(char *)), p);
+	}
+	xfree(buf);
+	return env ? env : xcalloc(1, sizeof(char *));
 }

@@ -12,6 +12,12 @@ char **cli_env_export(const char *spec, char *const *envp);
 /* Set (replace or append) name=value in a NULL-terminated array; returns
  * the new array. */
 char **cli_env_set(char **env, const char *name, const char *value);
+/* sbatch --export-file: the "NAME=value" definitions read from spec (a
+ * file name, or a number 3 and up: a descriptor open for reading), split
+ * at NUL bytes, or at newlines if the content has none, set in env
+ * (replacing what it had).  NULL with *env untouched and Slurm's message
+ * printed if spec cannot be read. */
+char **cli_env_merge_file(char **env, const char *spec);
 /* Value of name in env, or NULL. */
 const char *cli_env_get(char *const *env, const char *name);
 

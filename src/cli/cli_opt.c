@@ -35,6 +35,7 @@ void cli_opt_free(cli_job_opts_t *o)
 {
 	job_desc_free_members(&o->desc);
 	xfree(o->wrap);
+	xfree(o->export_file);
 	xfree(o->propagate);
 	xfree(o->gpus);
 	xfree(o->signal);

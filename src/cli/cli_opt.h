@@ -65,6 +65,7 @@ struct cli_job_opts {
 	bool       uid_set;
 	bool       gid_set;
 	char      *wrap;          /* --wrap command */
+	char      *export_file;   /* --export-file file or descriptor */
 	char      *propagate;     /* --propagate[=rlimits] */
 	char      *gpus;          /* --gpus (tres per job) */
 	char      *signal;        /* --signal as given */

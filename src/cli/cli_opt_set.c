@@ -132,8 +132,10 @@ static int set_clusters(cli_job_opts_t *o, const char *arg,
 
 static int set_wrap(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 {
-	xfree(o->wrap);
-	o->wrap = xstrdup(arg);
+	char **f = d->id == OPT_WRAP ? &o->wrap : &o->export_file;
+
+	xfree(*f);
+	*f = xstrdup(arg);
 	return 0;
 }
 
@@ -772,6 +774,7 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "wckey", 0, REQ, OPT_WCKEY, ALL,
 	  { "SBATCH_WCKEY", "SALLOC_WCKEY", "SLURM_WCKEY" }, STR(wckey) },
 	{ "wrap", 0, REQ, OPT_WRAP, SB, { 0 }, FN(set_wrap) },
+	{ "export-file", 0, REQ, OPT_EXPORT_FILE, SB, { 0 }, FN(set_wrap) },
 	{ "tres-per-task", 0, REQ, OPT_GPUS_PER_TASK, ALL,
 	  { "SBATCH_TRES_PER_TASK", "SALLOC_TRES_PER_TASK",
 	    "SLURM_TRES_PER_TASK" }, FN(set_tres_per_task) },
@@ -779,7 +782,7 @@ const cli_opt_def_t cli_opt_table[] = {
 	IGN("bbf", 0, REQ), IGN("cluster-constraint", 0, REQ),
 	IGN("core-spec", 'S', REQ), IGN("cpu-freq", 0, REQ),
 	IGN("delay-boot", 0, REQ), IGN("distribution", 'm', REQ),
-	IGN("export-file", 0, REQ), IGN("extra", 0, REQ),
+	IGN("extra", 0, REQ),
 	IGN("extra-node-info", 'B', REQ), IGN("gpu-bind", 0, REQ),
 	IGN("gpu-freq", 0, REQ), IGN("gres-flags", 0, REQ),
 	IGN("hint", 0, REQ), IGN("mcs-label", 0, REQ), IGN("mem-bind", 0, REQ),

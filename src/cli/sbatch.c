@@ -185,6 +185,13 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	d->submit_host = short_hostname();
 	d->submit_line = join_args(argc, argv);
 	d->environment = cli_env_export(d->export_env, environ);
+	if (o->export_file) {
+		char **env = cli_env_merge_file(d->environment, o->export_file);
+
+		if (!env)
+			exit(1);
+		d->environment = env;
+	}
 	/* Where sbatch ran, whatever --export says (the controller and the
 	 * node read them from here). */
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_DIR", cwd);

@@ -191,3 +191,33 @@ def test_begin_now_plus_spaced_units(env):
     assert r.rc == 255 and r.err == (
         "Invalid time specification (pos=0): xyz\n"
         "sbatch: error: Invalid --begin specification\n"), r
+
+
+def test_export_file(env):
+    """sbatch --export-file: NUL-separated NAME=value definitions (values
+    may hold newlines), from a file or a descriptor (sbatch(1)), set in
+    the job's environment over what --export gave it."""
+    d = env.c.workdir(U1)
+    path = os.path.join(d, "envfile")
+    env.c.write_file(U1, path, "EF_A=one\0EF_B=two\nlines\0EF_C=x=y\0")
+    out = os.path.join(d, "ef.out")
+    script = ("#!/bin/sh\nprintf '%s|%s|%s|%s\\n' \"$EF_A\" \"$EF_B\" "
+              "\"$EF_C\" \"$EF_D\" > " + out + "\n")
+    jid = env.c.sbatch(["--export-file=" + path, "--export=ALL,EF_A=zero,"
+                        "EF_D=kept"], user=U1, input=script)
+    assert env.c.wait_done(jid) == "COMPLETED"
+    assert open(out).read() == "one|two\nlines|x=y|kept\n"
+    # newline-separated, from descriptor 3
+    env.c.write_file(U1, path, "EF_A=fd\nEF_B=three\n")
+    sb = env.c.bin("sbatch")
+    r = env.c.run(["sh", "-c", "exec %s --export-file=3 3<%s" % (sb, path)],
+                  user=U1, input=script)
+    assert r.rc == 0, r
+    jid = int(r.out.split()[-1])
+    assert env.c.wait_done(jid) == "COMPLETED"
+    assert open(out).read() == "fd|three||\n"
+    # Slurm 22.05's text for a file it cannot open; nothing submitted
+    r = env.c.run(["sbatch", "--export-file=/no/such", "--wrap", "true"],
+                  user=U1)
+    assert r.rc == 1 and r.err == (
+        "sbatch: error: Could not open user environment file /no/such\n"), r
