@@ -35,6 +35,7 @@ static struct {
 	bool one_liner;
 	bool detail;
 	bool all;
+	bool future;              /* -F: FUTURE nodes too */
 	bool json;
 	bool yaml;
 	bool quiet;
@@ -195,9 +196,16 @@ static int show_nodes(const char *arg)
 	m = resp.data;
 	sel.last_update = m->last_update;
 	sel.nodes = xcalloc(m->cnt + 1, sizeof(node_info_t));
-	for (uint32_t i = 0; i < m->cnt; i++)
-		if (!want || hostlist_find(want, m->nodes[i].name) >= 0)
-			sel.nodes[sel.cnt++] = m->nodes[i];
+	for (uint32_t i = 0; i < m->cnt; i++) {
+		const node_info_t *n = &m->nodes[i];
+
+		/* FUTURE nodes only with -F, as Slurm */
+		if ((n->node_state & NODE_STATE_BASE) == NODE_STATE_FUTURE &&
+		    !sc.future)
+			continue;
+		if (!want || hostlist_find(want, n->name) >= 0)
+			sel.nodes[sel.cnt++] = *n;
+	}
 	if (arg && !sel.cnt)
 		printf("Node %s not found\n", arg);
 	else if (sc.json || sc.yaml)
@@ -466,6 +474,7 @@ static const char usage_text[] =
 "    Valid <OPTION> values are:\n"
 "     -a or --all: equivalent to \"all\" command\n"
 "     -d or --details: equivalent to \"details\" command\n"
+"     -F or --future: report information about nodes in \"FUTURE\" state\n"
 "     -h or --help: equivalent to \"help\" command\n"
 "     --json: Produce JSON output\n"
 "     -o or --oneliner: equivalent to \"oneliner\" command\n"
@@ -746,6 +755,7 @@ enum { OPT_JSON = 0x100, OPT_YAML, OPT_USAGE };
 static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "details", no_argument, NULL, 'd' },
+	{ "future", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", optional_argument, NULL, OPT_JSON },
 	{ "oneliner", no_argument, NULL, 'o' },
@@ -762,10 +772,11 @@ static void parse_opts(int argc, char **argv)
 	int c;
 
 	argv[0] = "scontrol";   /* getopt's messages read "scontrol: ..." */
-	while ((c = getopt_long(argc, argv, "adhoQvV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "adFhoQvV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': sc.all = true; break;
 		case 'd': sc.detail = true; break;
+		case 'F': sc.future = true; break;
 		case 'o': sc.one_liner = true; break;
 		case 'Q': sc.quiet = true; break;
 		case 'v': sc.verbose++; break;

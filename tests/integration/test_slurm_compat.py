@@ -221,3 +221,24 @@ def test_export_file(env):
                   user=U1)
     assert r.rc == 1 and r.err == (
         "sbatch: error: Could not open user environment file /no/such\n"), r
+
+
+def test_scontrol_future_nodes(new_cluster):
+    """scontrol -F/--future: FUTURE nodes are shown only with it (scontrol(1));
+    without it a FUTURE node is not found, as in Slurm."""
+    c = new_cluster(nodes=1, extra_conf="NodeName=fut1 NodeAddr=127.0.0.1 "
+                    "Port=9 CPUs=2 RealMemory=1000 State=FUTURE")
+    r = c.run(["scontrol", "show", "nodes"], user=U1)
+    assert r.rc == 0 and "NodeName=fut1 " not in r.out, r
+    for argv in (["-F", "show", "nodes"], ["--future", "show", "node"],
+                 ["show", "node", "-oF"], ["-oF", "show", "node", "fut1"]):
+        r = c.run(["scontrol"] + argv, user=U1)
+        assert r.rc == 0, (argv, r)
+        assert "NodeName=fut1 " in r.out and "State=FUTURE" in r.out, (argv, r)
+    r = c.run(["scontrol", "show", "node", "fut1"], user=U1)
+    assert r.rc == 1 and r.out == "Node fut1 not found\n", r
+    r = c.run(["scontrol", "show", "nodes", "--json", "-F"], user=U1)
+    assert r.rc == 0, r
+    import json
+    names = [n["name"] for n in json.loads(r.out)["nodes"]]
+    assert "fut1" in names and len(names) == 2, names
