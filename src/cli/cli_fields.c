@@ -98,6 +98,25 @@ json_object *cli_fields_json(const cli_field_t *tab, const void *rec,
 
 /* ---- scontrol layout ---- */
 
+/* -o: a value's own lines (scontrol -d's "Nodes=... CPU_IDs=..." under
+ * JOB_GRES=) join the record's one line, each newline and the indent
+ * after it one space, as Slurm prints them. */
+static void one_line(char *v)
+{
+	char *w = v;
+
+	for (const char *r = v; *r; r++) {
+		if (*r != '\n') {
+			*w++ = *r;
+			continue;
+		}
+		*w++ = ' ';
+		while (r[1] == ' ')
+			r++;
+	}
+	*w = '\0';
+}
+
 void cli_fields_show(FILE *out, const cli_field_t *tab, const void *rec,
 		     const cli_ctx_t *ctx, bool one_liner, bool detail,
 		     const char *end_multi, const char *end_one)
@@ -118,6 +137,8 @@ void cli_fields_show(FILE *out, const cli_field_t *tab, const void *rec,
 		if (!first)
 			xstrcat(&line, (f->flags & CF_SHOW_NL) && !one_liner
 					       ? "\n   " : " ");
+		if (v && one_liner)
+			one_line(v);
 		xstrfmtcat(&line, "%s=%s", f->show_key, v ? v : "(null)");
 		if (f->flags & CF_SHOW_TRAIL)
 			xstrcatc(&line, ' ');

@@ -7,6 +7,7 @@ One cluster with slurmdbd and MariaDB is shared by the module.
 """
 
 import os
+import re
 import signal
 import sys
 import time
@@ -242,3 +243,27 @@ def test_scontrol_future_nodes(new_cluster):
     import json
     names = [n["name"] for n in json.loads(r.out)["nodes"]]
     assert "fut1" in names and len(names) == 2, names
+
+
+def test_scontrol_detail_oneliner(env):
+    """scontrol -d -o show job: one line per job, the -d fields (Nodes=...
+    CPU_IDs=... Mem=... GRES=...) on it, as Slurm's -o prints them."""
+    jids = [env.c.sbatch(["-N1", "--wrap", "sleep 60"], user=U1)
+            for _ in range(2)]
+    try:
+        for j in jids:
+            assert env.c.wait_state(j, ("RUNNING",)) == "RUNNING"
+        r = env.c.run(["scontrol", "-d", "-o", "show", "job"], user=U1)
+        assert r.rc == 0, r
+        lines = r.out.splitlines()
+        assert len(lines) == len([j for j in env.c.all_job_states()]), r.out
+        for j in jids:
+            line = [ln for ln in lines if ln.startswith("JobId=%d " % j)]
+            assert len(line) == 1, r.out
+            assert re.search(r" JOB_GRES=\S+ Nodes=\S+ CPU_IDs=[\d,-]+ "
+                             r"Mem=\d+ GRES=\S* ", line[0]), line[0]
+        r = env.c.run(["scontrol", "-d", "show", "job", str(jids[0])],
+                      user=U1)
+        assert re.search(r"\n     Nodes=\S+ CPU_IDs=", r.out), r.out
+    finally:
+        env.c.run(["scancel"] + [str(j) for j in jids])
