@@ -188,6 +188,53 @@ static int run_show(const mgr_cmd_t *c)
 	return rc;
 }
 
+/* ---- ping and shutdown ---- */
+
+static const char *dbd_host(void)
+{
+	const slurm_conf_t *conf = cli_conf();
+
+	return conf->accounting_storage_host ?
+	       conf->accounting_storage_host : "localhost";
+}
+
+/* "slurmdbd(primary) at HOST is UP|DOWN", as Slurm; 1 if it is down. */
+static int dbd_ping(void)
+{
+	const slurm_conf_t *conf = cli_conf();
+	slurm_msg_t resp = { 0 };
+	int rc = net_rpc(dbd_host(), conf->accounting_storage_port,
+			 REQUEST_PING, NULL, &resp,
+			 conf->message_timeout * 1000);
+
+	if (rc == 0)
+		rc = cli_resp_rc(&resp);
+	msg_free(&resp);
+	printf("slurmdbd(primary) at %s is %s\n", dbd_host(),
+	       rc == 0 ? "UP" : "DOWN");
+	return rc != 0;
+}
+
+static int dbd_shutdown(void)
+{
+	const slurm_conf_t *conf = cli_conf();
+	shutdown_msg_t req = { 0 };
+	slurm_msg_t resp = { 0 };
+	int rc = net_rpc(dbd_host(), conf->accounting_storage_port,
+			 REQUEST_SHUTDOWN, &req, &resp,
+			 conf->message_timeout * 1000);
+
+	if (rc == 0)
+		rc = cli_resp_rc(&resp);
+	msg_free(&resp);
+	if (rc != 0) {
+		fprintf(stderr, " Problem shutting down server: %s\n",
+			slurm_strerror(rc));
+		return 1;
+	}
+	return 0;
+}
+
 /* ---- main ---- */
 
 static void usage(FILE *out)
@@ -212,6 +259,8 @@ static void usage(FILE *out)
 "     modify|update <ENTITY> where <SPECS> set <SPECS>  modify entities\n"
 "     dump <CLUSTER> [File=<FILENAME>]  dump the cluster's associations\n"
 "     load <FILE> [clean] [Cluster=<NAME>]  load associations from a file\n"
+"     ping                             report the state of slurmdbd\n"
+"     shutdown                         shut down slurmdbd (root, SlurmUser)\n"
 "\n"
 "    <ENTITY> may be \"account\", \"association\", \"cluster\", \"qos\" or "
 "\"user\".\n");
@@ -270,6 +319,17 @@ int main(int argc, char **argv)
 			cli_sacctmgr_dump(argc - first - 1, argv + first + 1) :
 			cli_sacctmgr_load(&opts, argc - first - 1,
 					  argv + first + 1);
+	}
+	if (!strcasecmp(argv[first], "ping") ||
+	    !strcasecmp(argv[first], "shutdown")) {
+		if (first + 1 < argc) {
+			fprintf(stderr, " Too many arguments for %s\n",
+				argv[first]);
+			return 1;
+		}
+		cli_init("sacctmgr", opts.verbose);
+		return !strcasecmp(argv[first], "ping") ? dbd_ping() :
+			dbd_shutdown();
 	}
 	if (cli_sacctmgr_is_rollup(argv[first])) {
 		cli_init("sacctmgr", opts.verbose);

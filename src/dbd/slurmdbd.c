@@ -116,6 +116,24 @@ static void check_conf_mode(void)
 
 /* ---- requests ---- */
 
+/* Only root and SlurmUser stop the daemon; it answers first, then stops
+ * as on SIGTERM. */
+static void shutdown_request(net_conn_t *conn, const slurm_msg_t *msg)
+{
+	struct timeval tv = { 0, 100000 };
+
+	if (msg->auth_uid != 0 && msg->auth_uid != dbd.conf->slurm_user_id) {
+		error("Security violation, REQUEST_SHUTDOWN from uid %u",
+		      (unsigned)msg->auth_uid);
+		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	info("Shutdown request received from uid %u",
+	     (unsigned)msg->auth_uid);
+	net_reply_rc(conn, SLURM_SUCCESS);
+	event_base_loopexit(dbd.base, &tv);
+}
+
 static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 {
 	switch (msg->type) {
@@ -132,6 +150,9 @@ static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		return;
 	case REQUEST_PING:
 		net_reply_rc(conn, SLURM_SUCCESS);
+		return;
+	case REQUEST_SHUTDOWN:          /* sacctmgr shutdown */
+		shutdown_request(conn, msg);
 		return;
 	default:
 		error("%s from %s uid %u is not for slurmdbd",

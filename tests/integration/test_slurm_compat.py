@@ -267,3 +267,22 @@ def test_scontrol_detail_oneliner(env):
         assert re.search(r"\n     Nodes=\S+ CPU_IDs=", r.out), r.out
     finally:
         env.c.run(["scancel"] + [str(j) for j in jids])
+
+
+def test_sacctmgr_ping_and_shutdown(env):
+    """sacctmgr ping prints Slurm's "slurmdbd(primary) at HOST is UP";
+    sacctmgr shutdown stops slurmdbd for root (and SlurmUser) only."""
+    r = env.sacctmgr("ping", user=U1)
+    assert r.rc == 0 and r.out == "slurmdbd(primary) at 127.0.0.1 is UP\n", r
+    r = env.sacctmgr("shutdown", user=U1)
+    assert r.rc == 1 and r.err == (
+        " Problem shutting down server: Access/permission denied\n"), r
+    assert env.dbd.alive()
+    r = env.sacctmgr("shutdown")
+    assert r.rc == 0 and r.err == "", r
+    env.dbd.popen.wait(timeout=30)
+    r = env.sacctmgr("ping", user=U1)
+    assert r.rc == 1 and r.out == "slurmdbd(primary) at 127.0.0.1 is DOWN\n", r
+    env.dbd = None
+    env.start_dbd()
+    assert "Shutdown request received from uid 0" in env.dbd_log_text()
