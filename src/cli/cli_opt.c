@@ -182,13 +182,24 @@ int cli_opt_parse_argv(cli_job_opts_t *o, int argc, char **argv,
 
 /* ---- environment ---- */
 
-static const char *opt_env_get(char *const *envp, const char *name)
+/* names: one variable, or several "A|B" (the first one set counts);
+ * *used is the one found. */
+static const char *opt_env_get(char *const *envp, const char *names,
+			       const char **used, size_t *used_len)
 {
-	size_t n = strlen(name);
+	for (const char *name = names; name; ) {
+		const char *bar = strchr(name, '|');
+		size_t n = bar ? (size_t)(bar - name) : strlen(name);
 
-	for (size_t i = 0; envp && envp[i]; i++)
-		if (!strncmp(envp[i], name, n) && envp[i][n] == '=')
-			return envp[i] + n + 1;
+		for (size_t i = 0; envp && envp[i]; i++) {
+			if (!strncmp(envp[i], name, n) && envp[i][n] == '=') {
+				*used = name;
+				*used_len = n;
+				return envp[i] + n + 1;
+			}
+		}
+		name = bar ? bar + 1 : NULL;
+	}
 	return NULL;
 }
 
@@ -210,18 +221,19 @@ int cli_opt_parse_env(cli_job_opts_t *o, char *const *envp)
 
 	for (size_t i = 0; i < cli_opt_table_len; i++) {
 		const cli_opt_def_t *d = &cli_opt_table[i];
-		const char *val;
+		const char *val, *name = NULL;
+		size_t name_len = 0;
 
 		if (!opt_for_cmd(o, d) || !d->env[k])
 			continue;
-		if (!(val = opt_env_get(envp, d->env[k])))
+		if (!(val = opt_env_get(envp, d->env[k], &name, &name_len)))
 			continue;
 		if (d->has_arg == no_argument ||
 		    (d->has_arg == optional_argument && !*val))
 			val = NULL;
 		if (opt_apply(o, d, val, CLI_SRC_ENV) < 0)
-			error("\"%s=%s\" -- invalid value, ignoring...",
-			      d->env[k], val ? val : "");
+			error("\"%.*s=%s\" -- invalid value, ignoring...",
+			      (int)name_len, name, val ? val : "");
 	}
 	return 0;
 }

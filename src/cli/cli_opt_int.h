@@ -40,7 +40,8 @@ struct cli_opt_def {
 	int           has_arg;    /* getopt's no_/required_/optional_argument */
 	int           id;         /* enum cli_opt_id */
 	unsigned      cmds;       /* cli_cmd_t mask */
-	const char   *env[3];     /* input variable for sbatch, salloc, srun */
+	const char   *env[3];     /* input variable for sbatch, salloc, srun
+				   * ("A|B": the first one set) */
 	cli_opt_set_f set;
 	size_t        off;        /* string fields: offsetof(job_desc_t, f) */
 };

@@ -161,7 +161,8 @@ static void _parse(srun_t *r, int argc, char **argv)
 	cli_opt_init(o, CLI_CMD_SRUN, "srun");
 	srun_opt_setup(o, &r->so);
 	o->spank = cli_spank_start(S_CTX_LOCAL);
-	if (cli_opt_parse_argv(o, argc, argv, &first) < 0)
+	if (srun_opt_parse_env(o, environ) < 0 ||
+	    cli_opt_parse_argv(o, argc, argv, &first) < 0)
 		exit(1);
 	_early_exits(r);
 	n_argv = o->desc.num_tasks != NO_VAL32;

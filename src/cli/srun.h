@@ -33,6 +33,9 @@ typedef struct {
 
 /* Install srun's own options into o (o->extra_*, ctx = so). */
 void srun_opt_setup(cli_job_opts_t *o, srun_opts_t *so);
+/* srun's own input variables (SLURM_LABELIO, SLURM_DISTRIBUTION, ...);
+ * read before the command line, which overrides them. */
+int  srun_opt_parse_env(cli_job_opts_t *o, char *const *envp);
 
 /* Global task ids per node, as Slurm lays them out: block, cyclic or
  * plane (of plane_size).  counts[n] tasks on node n; out[n] gets an

@@ -136,6 +136,44 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 	return 0;
 }
 
+/* srun's input variables for its own options (srun(1)); the shared
+ * table's are read by cli_opt_parse_env. */
+static const struct {
+	const char *name;
+	int         val;
+} srun_env[] = {
+	{ "SLURM_LABELIO", 'l' },
+	{ "SLURM_UNBUFFEREDIO", 'u' },
+	{ "SLURM_KILL_BAD_EXIT", 'K' },
+	{ "SLURM_WAIT", 'W' },
+	{ "SLURM_DISTRIBUTION", 'm' },
+	{ "SLURM_EXACT", O_EXACT },
+	{ "SLURM_OVERLAP", O_OVERLAP },
+	{ "SLURM_MPI_TYPE", O_MPI },
+	{ "SLURM_TASK_PROLOG", O_TASK_PROLOG },
+	{ "SLURM_TASK_EPILOG", O_TASK_EPILOG },
+};
+
+int srun_opt_parse_env(cli_job_opts_t *o, char *const *envp)
+{
+	for (size_t i = 0; i < sizeof(srun_env) / sizeof(srun_env[0]); i++) {
+		size_t n = strlen(srun_env[i].name);
+
+		for (size_t e = 0; envp && envp[e]; e++) {
+			const char *val = envp[e] + n + 1;
+
+			if (strncmp(envp[e], srun_env[i].name, n) ||
+			    envp[e][n] != '=')
+				continue;
+			if (_cb(o, srun_env[i].val, val) < 0)
+				error("\"%s=%s\" -- invalid value, ignoring...",
+				      srun_env[i].name, val);
+			break;
+		}
+	}
+	return 0;
+}
+
 void srun_opt_setup(cli_job_opts_t *o, srun_opts_t *so)
 {
 	memset(so, 0, sizeof(*so));

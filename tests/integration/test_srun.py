@@ -651,6 +651,22 @@ def test_multi_prog_line_continuations(cluster):
         "0: zero 0 end", "1: more 0", "2: more 1"], r
 
 
+def test_step_cpus_on_node_and_input_variables(cluster):
+    """SLURM_CPUS_ON_NODE in an srun step's tasks is the step's CPUs on
+    the node (srun(1)); srun reads SLURM_NPROCS, SLURM_LABELIO and its
+    other input variables, and its command line overrides them."""
+    r = srun(cluster, ["-N1", "-n1", "-c2", "printenv", "SLURM_CPUS_ON_NODE"])
+    assert r.rc == 0 and r.out == "2\n", r
+    r = srun(cluster, ["-N1", "printenv", "SLURM_CPUS_ON_NODE"])
+    assert r.rc == 0 and r.out == "1\n", r
+    r = srun(cluster, ["-N1", "echo", "x"],
+             env={"SLURM_NPROCS": "2", "SLURM_LABELIO": "1"})
+    assert r.rc == 0 and sorted(r.out.splitlines()) == ["0: x", "1: x"], r
+    r = srun(cluster, ["-N2", "-n3", "echo", "x"],
+             env={"SLURM_NPROCS": "2", "SLURM_DISTRIBUTION": "cyclic"})
+    assert r.rc == 0 and r.out == "x\nx\nx\n", r
+
+
 def test_pty_task_0_on_a_terminal(cluster):
     """srun --pty from a terminal (a pty the test holds): task 0 runs on
     a terminal of the size of srun's, keys reach it raw, SIGWINCH resizes
