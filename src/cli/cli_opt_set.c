@@ -194,20 +194,41 @@ static int set_u32(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 }
 
 /* -N min[-max] */
+/* A node count: digits with an optional k (x1024) or m (x1048576). */
+static int opt_node_count(const char *s, long *out)
+{
+	char *end;
+	long v, mult = 1;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end == 'k' || *end == 'K')
+		mult = 1024, end++;
+	else if (*end == 'm' || *end == 'M')
+		mult = 1024 * 1024, end++;
+	if (errno || *end || v > ((long)NO_VAL32 - 1) / mult)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+/* -N min[-max]; "-N-3" is 1 to 3, as Slurm. */
 static int set_nodes(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 {
 	char *min_s = xstrdup(arg), *max_s = strchr(min_s, '-');
-	long min, max;
+	long min = 1, max;
 	int rc = -1;
 
 	if (max_s)
 		*max_s++ = '\0';
-	if (opt_long(min_s, 0, (long)NO_VAL32 - 1, &min) < 0) {
+	if ((*min_s || !max_s) && opt_node_count(min_s, &min) < 0) {
 		error("\"%s\" is not a valid node count", min_s);
 		goto cleanup;
 	}
 	max = min;
-	if (max_s && opt_long(max_s, 0, (long)NO_VAL32 - 1, &max) < 0) {
+	if (max_s && opt_node_count(max_s, &max) < 0) {
 		error("\"%s\" is not a valid node count", max_s);
 		goto cleanup;
 	}

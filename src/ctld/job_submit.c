@@ -284,9 +284,20 @@ static void _select_req_from(const job_desc_t *d, const submit_t *s,
 
 /* Partition limits the job exceeds (time, node counts): 0 or the error
  * a submit gets when EnforcePartLimits says so; *reason is the wait. */
+/* The fewest CPUs a submitted job can run on. */
+static uint64_t _submit_cpus(const submit_t *s)
+{
+	uint64_t cpus = (uint64_t) s->num_tasks * s->cpt;
+
+	return cpus > s->min_nodes ? cpus : s->min_nodes;
+}
+
 static int _part_limits(const submit_t *s, const part_record_t *part)
 {
 	const part_info_t *p = &part->info;
+
+	if (_submit_cpus(s) > p->total_cpus)     /* CPUs first, as Slurm */
+		return ESLURM_TOO_MANY_REQUESTED_CPUS;
 
 	if (p->max_time != INFINITE32 && s->time_limit != INFINITE32 &&
 	    s->time_limit != NO_VAL32 && s->time_limit > p->max_time)
@@ -298,8 +309,9 @@ static int _part_limits(const submit_t *s, const part_record_t *part)
 	return 0;
 }
 
-/* Could the job ever run in part (on empty nodes)?  Node counts beyond
- * the partition only make it wait (PartitionNodeLimit/PartitionConfig). */
+/* Could the job ever run in part (on empty nodes)?  Node or CPU counts
+ * beyond the partition only make it wait (PartitionNodeLimit,
+ * PartitionConfig). */
 static bool _fits_part(const job_desc_t *d, const submit_t *s,
 		       const part_record_t *part, const select_node_t *view,
 		       size_t cnt)
@@ -310,7 +322,7 @@ static bool _fits_part(const job_desc_t *d, const submit_t *s,
 	bitmap_t *avail, *reqd = NULL, *feat = NULL;
 	int rc;
 
-	if (s->min_nodes > p->total_nodes ||
+	if (s->min_nodes > p->total_nodes || _submit_cpus(s) > p->total_cpus ||
 	    (p->max_nodes != INFINITE32 && s->min_nodes > p->max_nodes) ||
 	    s->min_nodes < p->min_nodes)
 		return true;
@@ -843,6 +855,21 @@ void job_mgr_select_req(job_record_t *j, select_req_t *r)
 	job_res_fill_req(j, r);
 }
 
+/* The fewest CPUs the job can run on: a CPU per node, per task (times
+ * -c) and its --mincpus. */
+static uint64_t _cpus_wanted(const job_info_t *i)
+{
+	uint64_t cpus = i->num_nodes;
+	uint64_t per_task = (uint64_t) (i->num_tasks ? i->num_tasks : 1) *
+			    (i->cpus_per_task ? i->cpus_per_task : 1);
+
+	if (per_task > cpus)
+		cpus = per_task;
+	if (i->num_cpus != NO_VAL32 && i->num_cpus > cpus)
+		cpus = i->num_cpus;
+	return cpus;
+}
+
 uint32_t job_mgr_part_reason_in(job_record_t *j, const part_record_t *part,
 				time_t now)
 {
@@ -858,11 +885,14 @@ uint32_t job_mgr_part_reason_in(job_record_t *j, const part_record_t *part,
 	if (p->max_time != INFINITE32 && j->info.time_limit != INFINITE32 &&
 	    j->info.time_limit > p->max_time)
 		return WAIT_PART_TIME_LIMIT;
-	if ((p->max_nodes != INFINITE32 && j->info.num_nodes > p->max_nodes) ||
-	    j->info.num_nodes < p->min_nodes)
-		return WAIT_PART_NODE_LIMIT;
-	if (j->info.num_nodes > p->total_nodes)
+	/* as Slurm: more CPUs than the partition has is its configuration,
+	 * more nodes than it has (with CPUs enough) its node limit */
+	if (_cpus_wanted(&j->info) > p->total_cpus)
 		return WAIT_PART_CONFIG;
+	if ((p->max_nodes != INFINITE32 && j->info.num_nodes > p->max_nodes) ||
+	    j->info.num_nodes < p->min_nodes ||
+	    j->info.num_nodes > p->total_nodes)
+		return WAIT_PART_NODE_LIMIT;
 	return WAIT_NO_REASON;
 }
 

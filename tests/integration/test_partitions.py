@@ -156,7 +156,9 @@ def test_enforce_part_limits(new_cluster):
     refused(c, ["-p", "short", "-t", "10"],
             "Requested time limit is invalid (missing or exceeds some limit)")
     refused(c, ["-p", "short", "-N", "2"], "Node count specification invalid")
-    refused(c, ["-N", "9"], "Node count specification invalid")
+    # Slurm 22.05 on these 4 nodes of 2 CPUs: CPUs checked first
+    refused(c, ["-N", "5"], "Node count specification invalid")
+    refused(c, ["-N", "9"], "More processors requested than permitted")
     j = c.sbatch(["-p", "short", "-t", "5", "--wrap", "true"], user=U)
     c.wait_done(j, 30)
 

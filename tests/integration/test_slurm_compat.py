@@ -286,3 +286,59 @@ def test_sacctmgr_ping_and_shutdown(env):
     env.dbd = None
     env.start_dbd()
     assert "Shutdown request received from uid 0" in env.dbd_log_text()
+
+
+def test_node_count_forms(env):
+    """-N-3 is 1 to 3 nodes, -N1000000k takes the k suffix; counts beyond
+    the partition pend with Slurm's reasons (EnforcePartLimits=NO, the
+    default: Slurm 22.05 on 4 nodes of 2 CPUs gave PartitionConfig for
+    -N1000000k and -n1000, PartitionNodeLimit for -N5, and ran -N-3 on 3
+    nodes and -N-100 on 4: it prefers a range's larger count, Sluice its
+    smaller, so only the range is checked here)."""
+    nodes = len(env.c.node_names)
+    jid = env.c.sbatch(["-N-3", "--wrap", "true"], user=U1)
+    assert env.c.wait_done(jid) == "COMPLETED"
+    assert 1 <= int(env.c.show_job(jid)["NumNodes"]) <= min(3, nodes)
+    want = {"-N1000000k": "PartitionConfig",
+            "-N%d" % (nodes + 1): "PartitionNodeLimit",
+            "-n1000": "PartitionConfig"}
+    jids = []
+    try:
+        for opt, reason in want.items():
+            jid = env.c.sbatch([opt, "--wrap", "true"], user=U1)
+            jids.append(jid)
+            time.sleep(1.5)
+            rec = env.c.show_job(jid)
+            assert (rec["JobState"], rec["Reason"]) == ("PENDING", reason), (
+                opt, rec)
+        assert env.c.show_job(jids[0])["NumNodes"].split("-")[0] == \
+            "1024000000"
+    finally:
+        env.c.run(["scancel"] + [str(j) for j in jids])
+    r = env.c.run(["sbatch", "-N0-x", "--wrap", "true"], user=U1)
+    assert r.rc != 0 and r.err == 'sbatch: error: "x" is not a valid node count\n', r
+
+
+def test_node_counts_refused_with_enforce_part_limits(new_cluster):
+    """EnforcePartLimits=ALL refuses at submit what would pend: too many
+    CPUs first ("More processors requested than permitted"), then too
+    many nodes ("Node count specification invalid") -- Slurm 22.05 on 4
+    nodes of 2 CPUs: -N1000000k, -n1000, -n9, -N4 -n9 the first; -N5,
+    -N5 -n5 the second; -N1 -n3 "Requested node configuration is not
+    available"."""
+    c = new_cluster(nodes=4, cpus=2, extra_conf="EnforcePartLimits=ALL")
+    want = {
+        "-N1000000k": "More processors requested than permitted",
+        "-n1000": "More processors requested than permitted",
+        "-n9": "More processors requested than permitted",
+        "-N4 -n9": "More processors requested than permitted",
+        "-N5": "Node count specification invalid",
+        "-N5 -n5": "Node count specification invalid",
+        "-N1 -n3": "Requested node configuration is not available",
+    }
+    for opts, text in want.items():
+        r = c.run(["sbatch"] + opts.split() + ["--wrap", "true"], user=U1)
+        assert r.rc == 1 and r.err == (
+            "sbatch: error: Batch job submission failed: %s\n" % text), (
+                opts, r)
+    assert c.all_job_states() == {}

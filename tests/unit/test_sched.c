@@ -104,8 +104,9 @@ static void test_rejects(void **st)
 	assert_int_equal(submit("nosuch", NO_VAL32, NO_VAL32, NO_VAL32, false), 0);
 	assert_int_equal(submit("debug,nosuch", NO_VAL32, NO_VAL32, NO_VAL32,
 				false), 0);
-	/* 5 CPUs on one node can never fit */
-	assert_int_equal(submit(NULL, 5, 1, NO_VAL32, false), 0);
+	/* 3 CPUs on one 2-CPU node can never fit (the partition has 4; more
+	 * than those would wait, PartitionConfig, as in Slurm) */
+	assert_int_equal(submit(NULL, 3, 1, NO_VAL32, false), 0);
 }
 
 static void test_strict_order_and_reasons(void **st)
@@ -135,7 +136,8 @@ static void test_strict_order_and_reasons(void **st)
 	assert_int_equal(reason(held), WAIT_HELD_USER);
 	assert_int_equal(job_mgr_find(held)->info.priority, 0);
 	assert_int_equal(reason(toolong), WAIT_PART_TIME_LIMIT);
-	assert_int_equal(reason(wide), WAIT_PART_CONFIG);
+	/* 3 nodes of the partition's 2 (CPUs enough): as Slurm */
+	assert_int_equal(reason(wide), WAIT_PART_NODE_LIMIT);
 	assert_int_equal(reason(down), WAIT_PART_DOWN);
 	/* priority/basic counts down from the top */
 	assert_int_equal(job_mgr_find(run[0])->info.priority, 4294901759u);
