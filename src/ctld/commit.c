@@ -497,6 +497,9 @@ int commit_init(struct event_base *base, const recover_t *r,
 		error("Unable to save state in %s: changes are refused until "
 		      "a snapshot can be written (retrying)", cm.dir);
 		cm.broken = true;
+	} else if (may_start_broken) {
+		info("State saved in %s again (snapshot and journal "
+		     "generation %llu)", cm.dir, (unsigned long long) cm.gen);
 	}
 	cm.commit_ev = event_new(base, -1, 0, _on_commit, NULL);
 	cm.done_ev = event_new(base, -1, 0, _on_done, NULL);
