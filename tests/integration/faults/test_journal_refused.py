@@ -311,3 +311,16 @@ def test_job_ending_while_refused_ends_after(cluster):
     assert c.wait_done(jid, 60) == "COMPLETED"
     restart(c)
     assert c.job_state(jid) == "COMPLETED"
+
+
+def test_salloc_and_srun(cluster):
+    c = cluster
+
+    def unchanged():
+        r = c.run(["squeue", "-h", "-t", "all", "-n", "jrnl_alloc", "-o", "%i"])
+        assert r.rc == 0 and r.out == "", r
+
+    refused(c, ["salloc", "-J", "jrnl_alloc", "-N1", "true"], unchanged, user=U)
+    refused(c, ["srun", "-J", "jrnl_alloc", "-N1", "true"], unchanged, user=U)
+    r = c.run(["srun", "-J", "jrnl_alloc", "-N1", "echo", "ran"], user=U)
+    assert (r.rc, r.out) == (0, "ran\n"), r
