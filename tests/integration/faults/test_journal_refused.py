@@ -151,7 +151,7 @@ def test_scancel_pending_and_running(cluster):
     c = cluster
     held = c.sbatch(["--hold", "--wrap", "true"], user=U)
     refused(c, ["scancel", str(held)],
-            lambda: (c.job_state(held) == "PENDING") or pytest.fail(job(c, held)),
+            lambda: (c.job_state(held) == "PENDING") or pytest.fail(str(job(c, held))),
             user=U)
     run = running(c, 3001)
 
@@ -266,14 +266,14 @@ def test_reservations(cluster):
 
     create = ["scontrol", "create", "reservation", "ReservationName=jr1",
               "StartTime=now+1hour", "Duration=60", "Nodes=n1", "Users=root"]
-    refused(c, create, lambda: resv() is None or pytest.fail(resv()))
+    refused(c, create, lambda: resv() is None or pytest.fail(str(resv())))
     r = c.run(create)
     assert r.rc == 0, r
     assert resv() == ("01:00:00", "root")
     refused(c, ["scontrol", "update", "ReservationName=jr1", "Duration=30"],
-            lambda: resv() == ("01:00:00", "root") or pytest.fail(resv()))
+            lambda: resv() == ("01:00:00", "root") or pytest.fail(str(resv())))
     refused(c, ["scontrol", "delete", "ReservationName=jr1"],
-            lambda: resv() == ("01:00:00", "root") or pytest.fail(resv()))
+            lambda: resv() == ("01:00:00", "root") or pytest.fail(str(resv())))
     assert c.run(["scontrol", "update", "ReservationName=jr1",
                   "Duration=30"]).rc == 0
     assert resv() == ("00:30:00", "root")
