@@ -324,3 +324,34 @@ def test_salloc_and_srun(cluster):
     refused(c, ["srun", "-J", "jrnl_alloc", "-N1", "true"], unchanged, user=U)
     r = c.run(["srun", "-J", "jrnl_alloc", "-N1", "echo", "ran"], user=U)
     assert (r.rc, r.out) == (0, "ran\n"), r
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_suspended_job_survives_a_restart(cluster, sig):
+    """A SUSPENDED job is still SUSPENDED (and stopped) after the
+    controller restarts, and resumes and ends normally."""
+    c = cluster
+    marker = "sleep %d" % (3010 + sig)
+    jid = c.sbatch(["-t", "10", "--wrap", marker + "; echo done"], user=U)
+    c.wait_state(jid, "RUNNING", 60)
+    assert c.run(["scontrol", "suspend", str(jid)]).rc == 0
+    c.kill_ctld(sig)
+    c.start_ctld()
+    wait_answering(c)
+    j = job(c, jid)
+    assert j.get("JobState") == "SUSPENDED", j
+    assert set(proc_states(c, marker)) == {"T"}, proc_states(c, marker)
+    r = c.run(["scontrol", "resume", str(jid)])
+    assert r.rc == 0, r
+    j = job(c, jid)
+    assert j.get("JobState") == "RUNNING", j
+    assert "T" not in proc_states(c, marker)
+    # it holds its node again, and its end reaches the node
+    r = c.run(["scontrol", "show", "node", j["BatchHost"]])
+    assert re.search(r"CPUAlloc=[1-9]", r.out), r
+    assert c.run(["scancel", str(jid)], user=U).rc == 0
+    assert c.wait_done(jid, 30) == "CANCELLED"
+    deadline = time.time() + 20
+    while proc_states(c, marker) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not proc_states(c, marker), "the cancelled job still runs"
