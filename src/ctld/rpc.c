@@ -44,7 +44,8 @@ typedef struct {
 	rpc_priv_t    need;           /* the caller's least privilege */
 	rpc_handler_f handler;
 	uint32_t      private_data;   /* PRIVATE_DATA_* that hides it all */
-	bool          change;         /* journaled: refused while it fails */
+	bool          change;         /* CHANGE: journaled, refused while
+				       * the journal cannot be written */
 } rpc_row_t;
 
 #define CHANGE true
@@ -88,7 +89,8 @@ static void _shutdown(net_conn_t *c, slurm_msg_t *m)
 }
 
 static const rpc_row_t rpc_table[] = {
-	{ REQUEST_SUBMIT_BATCH_JOB, RPC_PRIV_USER, job_mgr_rpc_submit, 0, CHANGE },
+	{ REQUEST_SUBMIT_BATCH_JOB,      RPC_PRIV_USER, job_mgr_rpc_submit,
+	  0, CHANGE },
 	{ REQUEST_JOB_WILL_RUN,          RPC_PRIV_USER, job_mgr_rpc_will_run },
 	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info },
 	{ REQUEST_NODE_INFO,             RPC_PRIV_USER, node_mgr_rpc_info,
@@ -97,17 +99,27 @@ static const rpc_row_t rpc_table[] = {
 	  PRIVATE_DATA_PARTITIONS },
 	/* PrivateData=reservations filters (resv_rpc.c), as Slurm */
 	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info },
-	{ REQUEST_CREATE_RESERVATION, RPC_PRIV_OPERATOR, resv_mgr_rpc_create, 0, CHANGE },
-	{ REQUEST_UPDATE_RESERVATION, RPC_PRIV_OPERATOR, resv_mgr_rpc_update, 0, CHANGE },
-	{ REQUEST_DELETE_RESERVATION, RPC_PRIV_OPERATOR, resv_mgr_rpc_delete, 0, CHANGE },
+	{ REQUEST_CREATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_create,
+	  0, CHANGE },
+	{ REQUEST_UPDATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_update,
+	  0, CHANGE },
+	{ REQUEST_DELETE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_delete,
+	  0, CHANGE },
 	{ REQUEST_BUILD_INFO,            RPC_PRIV_USER, config_info_rpc },
-	{ REQUEST_CANCEL_JOB, RPC_PRIV_USER, job_mgr_rpc_cancel, 0, CHANGE },
-	{ REQUEST_KILL_JOBS, RPC_PRIV_USER, job_mgr_rpc_kill_jobs, 0, CHANGE },
-	{ REQUEST_JOB_HOLD, RPC_PRIV_USER, job_mgr_rpc_hold, 0, CHANGE },
-	{ REQUEST_UPDATE_JOB, RPC_PRIV_USER, job_mgr_rpc_update, 0, CHANGE },
-	{ REQUEST_SUSPEND, RPC_PRIV_USER, job_mgr_rpc_suspend, 0, CHANGE },
-	{ REQUEST_JOB_REQUEUE, RPC_PRIV_USER, job_mgr_rpc_requeue, 0, CHANGE },
-	{ REQUEST_TOP_JOB, RPC_PRIV_USER, job_mgr_rpc_top, 0, CHANGE },
+	{ REQUEST_CANCEL_JOB,            RPC_PRIV_USER, job_mgr_rpc_cancel,
+	  0, CHANGE },
+	{ REQUEST_KILL_JOBS,             RPC_PRIV_USER, job_mgr_rpc_kill_jobs,
+	  0, CHANGE },
+	{ REQUEST_JOB_HOLD,              RPC_PRIV_USER, job_mgr_rpc_hold,
+	  0, CHANGE },
+	{ REQUEST_UPDATE_JOB,            RPC_PRIV_USER, job_mgr_rpc_update,
+	  0, CHANGE },
+	{ REQUEST_SUSPEND,               RPC_PRIV_USER, job_mgr_rpc_suspend,
+	  0, CHANGE },
+	{ REQUEST_JOB_REQUEUE,           RPC_PRIV_USER, job_mgr_rpc_requeue,
+	  0, CHANGE },
+	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top,
+	  0, CHANGE },
 	{ REQUEST_PING,                  RPC_PRIV_USER, _ping },
 	{ REQUEST_CONTROL_STATUS,        RPC_PRIV_USER, ha_rpc_control_status },
 	{ REQUEST_CONTROL,               RPC_PRIV_SLURM,  ha_rpc_control },
@@ -115,19 +127,27 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_PRIORITY_FACTORS,      RPC_PRIV_USER, priority_rpc_factors },
 	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info },
 	{ REQUEST_STATS_INFO,            RPC_PRIV_USER, stats_rpc_info },
-	{ REQUEST_UPDATE_NODE, RPC_PRIV_ADMIN, node_mgr_rpc_update, 0, CHANGE },
+	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update,
+	  0, CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
 	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
 	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
-	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM, job_mgr_rpc_complete, 0, CHANGE },
-	{ MESSAGE_EPILOG_COMPLETE, RPC_PRIV_SLURM, job_mgr_rpc_epilog, 0, CHANGE },
-	{ REQUEST_COMPLETE_PROLOG, RPC_PRIV_SLURM, job_nprolog_rpc_complete, 0, CHANGE },
-	{ REQUEST_RESOURCE_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_allocate, 0, CHANGE },
-	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc, 0, CHANGE },
-	{ REQUEST_JOB_STEP_CREATE, RPC_PRIV_USER, step_mgr_rpc_create, 0, CHANGE },
+	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete,
+	  0, CHANGE },
+	{ MESSAGE_EPILOG_COMPLETE,       RPC_PRIV_SLURM,  job_mgr_rpc_epilog,
+	  0, CHANGE },
+	{ REQUEST_COMPLETE_PROLOG,       RPC_PRIV_SLURM,  job_nprolog_rpc_complete,
+	  0, CHANGE },
+	{ REQUEST_RESOURCE_ALLOCATION,   RPC_PRIV_USER, job_mgr_rpc_allocate,
+	  0, CHANGE },
+	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc,
+	  0, CHANGE },
+	{ REQUEST_JOB_STEP_CREATE,       RPC_PRIV_USER, step_mgr_rpc_create,
+	  0, CHANGE },
 	{ REQUEST_JOB_STEP_INFO,         RPC_PRIV_USER, step_mgr_rpc_info },
 	{ REQUEST_STEP_LAYOUT,           RPC_PRIV_USER, step_mgr_rpc_layout },
-	{ REQUEST_STEP_COMPLETE, RPC_PRIV_SLURM, step_mgr_rpc_complete, 0, CHANGE },
+	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete,
+	  0, CHANGE },
 	{ ACCOUNTING_UPDATE_MSG,         RPC_PRIV_SLURM,  assoc_mgr_rpc_update },
 };
 
