@@ -85,8 +85,9 @@ static struct {
 	size_t           jbytes;       /* in the current journal file */
 	size_t           rotate_at;
 	bool             rotate_fixed;
+	int              handling;     /* -1, or the request's CHANGE bit */
 } cm = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
-	 .snap_write_mutex = PTHREAD_MUTEX_INITIALIZER };
+	 .snap_write_mutex = PTHREAD_MUTEX_INITIALIZER, .handling = -1 };
 
 /* ---- replies ---- */
 
@@ -621,8 +622,17 @@ void commit_quiesce(void)
 	pthread_mutex_lock(&cm.snap_write_mutex);    /* never given back */
 }
 
+void commit_handling(int change)
+{
+	cm.handling = change;
+}
+
 static void _queue(reply_t *r)
 {
+	if (!r->after && cm.handling == 0)
+		error("A reply that waits for the journal, from a request "
+		      "that is not CHANGE in rpc.c: it would not be refused "
+		      "while the journal fails");
 	if (ctld_restarting()) {        /* memory is not what is on disk */
 		reply_t *l = NULL;
 

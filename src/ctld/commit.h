@@ -52,6 +52,10 @@ int  commit_init(struct event_base *base, const recover_t *r,
 /* The last write failed and none has succeeded since, or the controller
  * is restarting from disk: nothing may change now. */
 bool commit_broken(void);
+/* rpc_dispatch: a handler runs for a request whose CHANGE bit is change
+ * (0 or 1); -1 when it returned.  A reply queued here by a handler of a
+ * request that is not CHANGE is logged as the bug it is. */
+void commit_handling(int change);
 /* Before re-executing: wait for a snapshot being written, and hold the
  * writers off for good. */
 void commit_quiesce(void);

@@ -214,6 +214,8 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_reply_rc(conn, ESLURM_WRITING_TO_FILE);
 		return;
 	}
+	commit_handling(row->change);
 	row->handler(conn, msg);
+	commit_handling(-1);
 	stats_rpc(type, uid, stats_now_usec() - t0);
 }
