@@ -355,3 +355,56 @@ def test_suspended_job_survives_a_restart(cluster, sig):
     while proc_states(c, marker) and time.time() < deadline:
         time.sleep(0.2)
     assert not proc_states(c, marker), "the cancelled job still runs"
+
+
+def test_full_tmpfs(new_cluster):
+    """StateSaveLocation on a tiny tmpfs that fills up (ENOSPC, a torn
+    append cut back): the update that does not fit is refused and not
+    applied, before and after a restart; once space is freed it works."""
+    c = new_cluster(tag="jrnl-full", nodes=1)
+    state = os.path.join(c.dir, "state")
+    jid = c.sbatch(["--hold", "-t", "300", "--wrap", "true"], user=U)
+    c.kill_ctld(signal.SIGTERM)
+    keep = state + ".orig"
+    subprocess.run(["cp", "-a", state, keep], check=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0755",
+                       "tmpfs", state]).returncode:
+        pytest.skip("cannot mount a tmpfs")
+    try:
+        subprocess.run("cp -a %s/. %s/" % (keep, state), shell=True, check=True)
+        c.start_ctld()
+        wait_answering(c)
+        subprocess.run(["dd", "if=/dev/zero", "of=%s/filler" % state, "bs=4k"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        last, r = 300, None
+        for limit in range(299, 1, -1):
+            r = c.run(["scontrol", "update", "JobId=%d" % jid,
+                       "TimeLimit=%d" % limit], user=U)
+            if r.rc != 0:
+                break
+            last = limit
+        assert r is not None and r.rc != 0 and ERR in r.err, r
+        wait_answering(c)
+
+        def unchanged():
+            j = job(c, jid)
+            assert j.get("TimeLimit") == "%02d:%02d:00" % divmod(last, 60), (last, j)
+
+        unchanged()
+        r = c.run(["scontrol", "update", "JobId=%d" % jid, "TimeLimit=1"], user=U)
+        assert r.rc != 0 and ERR in r.err, r
+        unchanged()
+        log0 = c.log_size()
+        os.unlink(os.path.join(state, "filler"))
+        wait_saving(c, log0)
+        unchanged()
+        restart(c)
+        unchanged()
+        assert c.run(["scontrol", "update", "JobId=%d" % jid, "TimeLimit=1"],
+                     user=U).rc == 0
+        restart(c)
+        assert job(c, jid).get("TimeLimit") == "00:01:00"
+    finally:
+        c.kill_ctld(signal.SIGTERM)
+        subprocess.run(["umount", "-l", state])
+        c.start_ctld()
