@@ -1,9 +1,10 @@
 """A change the controller cannot journal does not happen.
 
 StateSaveLocation fails (its directory and journal file made immutable,
-as a full or read-only disk would): every command that asks for a change
-(sbatch, scancel, scontrol hold/release/update/requeue/suspend/resume,
-scontrol create/update/delete reservation, scontrol update node) gets
+as a full or read-only disk would; test_full_tmpfs fills a real tmpfs):
+every command that asks for a change (sbatch, salloc, srun, scancel,
+scontrol hold/release/update/requeue/suspend/resume/top, scontrol
+create/update/delete reservation, scontrol update node) gets
 "I/O error writing script/environment to file", and neither squeue,
 scontrol show, the job's processes nor a controller restart show the
 change.  The first refusal comes from the failed write (the controller
@@ -408,3 +409,27 @@ def test_full_tmpfs(new_cluster):
         c.kill_ctld(signal.SIGTERM)
         subprocess.run(["umount", "-l", state])
         c.start_ctld()
+
+
+def test_top(cluster):
+    c = cluster
+    a, b = [c.sbatch(["--begin=now+1hour", "--wrap", "true"], user=U)
+            for _ in range(2)]
+
+    def prios():
+        return [job(c, j).get("Priority") for j in (a, b)]
+
+    before = prios()
+    assert c.run(["scontrol", "update", "JobId=%d" % a,
+                  "Priority=%d" % (int(before[1]) + 10)]).rc == 0
+    before = prios()
+    assert int(before[0]) > int(before[1]), before
+
+    def unchanged():
+        assert prios() == before, (prios(), before)
+
+    refused(c, ["scontrol", "top", str(b)], unchanged)
+    assert c.run(["scontrol", "top", str(b)]).rc == 0
+    after = prios()
+    assert int(after[1]) > int(after[0]), after
+    c.run(["scancel", str(a), str(b)], user=U)
