@@ -56,6 +56,13 @@ uint16_t net_local_port(int fd);
 net_server_t *net_server_create(struct event_base *base, int listen_fd,
 				net_handler_f handler, void *arg, int timeout_ms);
 void          net_server_destroy(net_server_t *s);
+/* Stop accepting (the listening socket stays open: new clients wait in
+ * its backlog), e.g. before a daemon re-executes itself on the same
+ * socket; net_server_owing() is how many connections still wait for a
+ * reply to be made, signed or flushed; net_server_fd() is the socket. */
+void          net_server_pause(net_server_t *s);
+unsigned      net_server_owing(const net_server_t *s);
+int           net_server_fd(const net_server_t *s);
 /* Threads that check and sign the server's messages (default 4), before
  * its first request: a slurmstepd answers a handful in its life, and
  * starting 4 threads was a measurable part of a short job's cost.  0:

@@ -741,6 +741,30 @@ void net_server_destroy(net_server_t *s)
 	xfree(s);
 }
 
+void net_server_pause(net_server_t *s)
+{
+	if (!s)
+		return;
+	event_del(s->accept_ev);
+	event_del(s->pause_ev);
+}
+
+unsigned net_server_owing(const net_server_t *s)
+{
+	unsigned n = 0;
+
+	for (const net_conn_t *c = s ? s->conns : NULL; c; c = c->next)
+		if (c->bev && c->state != CONN_READ_HEADER &&
+		    c->state != CONN_READ_REST)
+			n++;
+	return n;
+}
+
+int net_server_fd(const net_server_t *s)
+{
+	return s ? s->fd : -1;
+}
+
 net_conn_t *net_conn_capture(net_capture_f f, void *arg)
 {
 	net_conn_t *c = xmalloc(sizeof(*c));

@@ -85,8 +85,9 @@ static struct {
 	size_t           jbytes;       /* in the current journal file */
 	size_t           rotate_at;
 	bool             rotate_fixed;
+	int              handling;     /* -1, or the request's CHANGE bit */
 } cm = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
-	 .snap_write_mutex = PTHREAD_MUTEX_INITIALIZER };
+	 .snap_write_mutex = PTHREAD_MUTEX_INITIALIZER, .handling = -1 };
 
 /* ---- replies ---- */
 
@@ -319,7 +320,7 @@ static void _on_commit(evutil_socket_t fd, short what, void *arg)
 {
 	batch_t *b;
 
-	if (cm.writing || (!cm.dirty && !cm.waiting))
+	if (cm.writing || (!cm.dirty && !cm.waiting) || ctld_restarting())
 		return;
 	if (cm.broken && evtimer_pending(cm.retry_ev, NULL))
 		return;
@@ -342,6 +343,20 @@ static void _on_commit(evutil_socket_t fd, short what, void *arg)
 	_start_write(b);
 }
 
+/* A write that held replies failed: memory holds changes that clients
+ * are told did not happen.  Refuse every reply still owed (their changes
+ * are in memory too) and restart from what is on disk. */
+static void _restart(unsigned refused)
+{
+	reply_t *w = cm.waiting;
+
+	cm.waiting = NULL;
+	refused += _refuse_all(&w);
+	error("Unable to save state in %s: %u request(s) answered with an "
+	      "error; restarting from the state on disk", cm.dir, refused);
+	ctld_restart_from_disk();
+}
+
 static void _finish_write(batch_t *b)
 {
 	unsigned n;
@@ -355,9 +370,13 @@ static void _finish_write(batch_t *b)
 			cm.snap_busy = false;
 		cm.broken = true;
 		n = _refuse_all(&cm.inflight);
-		error_errno("Unable to save state in %s: %u request(s) "
-			    "answered with an error; retrying with a full "
-			    "snapshot", cm.dir, n);
+		if (n) {
+			error_errno("Unable to save state in %s", cm.dir);
+			_restart(n);
+			return;
+		}
+		error_errno("Unable to save state in %s: retrying with a full "
+			    "snapshot; changes are refused meanwhile", cm.dir);
 		evtimer_add(cm.retry_ev, &tv);
 		return;
 	}
@@ -466,18 +485,31 @@ static int _start_journal(const recover_t *r)
 	return rc;
 }
 
-int commit_init(struct event_base *base, const recover_t *r)
+int commit_init(struct event_base *base, const recover_t *r,
+		bool may_start_broken)
 {
+	struct timeval tv = { RETRY_SEC, 0 };
+
 	cm.dir = xstrdup(ctld_conf()->state_save_location);
 	_read_env();
-	if (_start_journal(r) < 0)
-		return -1;
+	if (_start_journal(r) < 0) {
+		if (!may_start_broken)
+			return -1;
+		error("Unable to save state in %s: changes are refused until "
+		      "a snapshot can be written (retrying)", cm.dir);
+		cm.broken = true;
+	} else if (may_start_broken) {
+		info("State saved in %s again (snapshot and journal "
+		     "generation %llu)", cm.dir, (unsigned long long) cm.gen);
+	}
 	cm.commit_ev = event_new(base, -1, 0, _on_commit, NULL);
 	cm.done_ev = event_new(base, -1, 0, _on_done, NULL);
 	cm.snap_ev = event_new(base, -1, 0, _on_snap, NULL);
 	cm.retry_ev = evtimer_new(base, _on_retry, NULL);
 	if (!cm.commit_ev || !cm.done_ev || !cm.snap_ev || !cm.retry_ev)
 		return -1;
+	if (cm.broken)
+		evtimer_add(cm.retry_ev, &tv);
 	if (pthread_create(&cm.thread, NULL, _writer, NULL))
 		return -1;
 	cm.thread_up = true;
@@ -580,8 +612,38 @@ static void _prepare(reply_t *r)
 	r->data = NULL;
 }
 
+bool commit_broken(void)
+{
+	return cm.broken || ctld_restarting();
+}
+
+void commit_quiesce(void)
+{
+	pthread_mutex_lock(&cm.snap_write_mutex);    /* never given back */
+}
+
+void commit_handling(int change)
+{
+	cm.handling = change;
+}
+
 static void _queue(reply_t *r)
 {
+	if (!r->after && cm.handling == 0)
+		error("A reply that waits for the journal, from a request "
+		      "that is not CHANGE in rpc.c: it would not be refused "
+		      "while the journal fails");
+	if (ctld_restarting()) {        /* memory is not what is on disk */
+		reply_t *l = NULL;
+
+		if (r->after) {
+			_free_reply(r);
+			return;
+		}
+		DL_APPEND(l, r);
+		_refuse_all(&l);
+		return;
+	}
 	_prepare(r);
 	DL_APPEND(cm.waiting, r);
 	if (!cm.commit_ev) {            /* not started: answer at once */

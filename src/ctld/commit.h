@@ -15,8 +15,15 @@
  * the older journal files once it is durable.
  *
  * If a write fails, the replies waiting for it become errors
- * (ESLURM_WRITING_TO_FILE), work queued with commit_after() waits, and
- * the next commit writes a whole snapshot and a new journal file.
+ * (ESLURM_WRITING_TO_FILE), and so do the replies queued since: their
+ * changes are in memory but not on disk, so the controller restarts from
+ * StateSaveLocation without saving (ctld_restart_from_disk), and work
+ * queued with commit_after() (launches, signals to nodes) never runs.
+ * A failed write that held no reply (the scheduler's, a node's report)
+ * keeps its changes in memory: commit_after() work waits, the next
+ * commit writes a whole snapshot and a new journal file, and until one
+ * succeeds commit_broken() is true and rpc_dispatch refuses every
+ * request that would change state (rpc.c's CHANGE column).
  *
  * SLUICE_JOURNAL_NOSYNC=1 in slurmctld's environment skips fdatasync
  * (benchmarks of what durability costs; unsafe).
@@ -25,6 +32,7 @@
 #ifndef SLUICE_CTLD_COMMIT_H
 #define SLUICE_CTLD_COMMIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/net.h"
@@ -36,7 +44,21 @@ typedef void (*commit_after_f)(void *arg);
 /* Start the writer: a first snapshot of the recovered state (r) and a
  * new journal file after it; older journal files are removed (damaged
  * ones renamed *.damaged).  0, or -1 (logged). */
-int  commit_init(struct event_base *base, const recover_t *r);
+int  commit_init(struct event_base *base, const recover_t *r,
+		 bool may_start_broken);
+/* may_start_broken: a snapshot that cannot be written is not fatal (a
+ * restart from disk while it is full): start with commit_broken() true,
+ * retrying every second. */
+/* The last write failed and none has succeeded since, or the controller
+ * is restarting from disk: nothing may change now. */
+bool commit_broken(void);
+/* rpc_dispatch: a handler runs for a request whose CHANGE bit is change
+ * (0 or 1); -1 when it returned.  A reply queued here by a handler of a
+ * request that is not CHANGE is logged as the bug it is. */
+void commit_handling(int change);
+/* Before re-executing: wait for a snapshot being written, and hold the
+ * writers off for good. */
+void commit_quiesce(void);
 /* Write a snapshot now on this thread (shutdown); waits for a write in
  * flight first.  Queued replies are sent.  0 or -1. */
 int  commit_sync(void);

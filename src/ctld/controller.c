@@ -46,6 +46,10 @@
 #include "slurm/slurm_errno.h"
 
 #define AGENT_THREADS 8
+#define RESTART_ENV     "SLUICE_CTLD_RESTART"
+#define LISTEN_FD_ENV   "SLUICE_CTLD_LISTEN_FD"
+#define RESTART_POLL_MS 10
+#define RESTART_WAIT_MS 3000    /* for replies owed before re-executing */
 
 typedef struct {
 	bool  foreground;
@@ -68,6 +72,11 @@ static struct {
 	time_t             last_ping;
 	uint32_t           private_data;   /* PRIVATE_DATA_* */
 	bool               stopping;
+	bool               restarting;     /* ctld_restart_from_disk() */
+	bool               restarted;      /* this image is such a restart */
+	struct event      *restart_ev;
+	unsigned           restart_waited; /* ms */
+	char             **argv;
 } ctld;
 
 const slurm_conf_t *ctld_conf(void)
@@ -211,6 +220,64 @@ static void _on_signal(evutil_socket_t sig, short what, void *arg)
 	ctld_shutdown();
 }
 
+bool ctld_restarting(void)
+{
+	return ctld.restarting;
+}
+
+/* Re-execute on the same pid, listening socket and lease: the new image
+ * recovers StateSaveLocation like any start, so its memory is exactly
+ * what was journaled.  Nothing is saved first. */
+static void _reexec(void)
+{
+	char v[16];
+	int fd = net_server_fd(ctld.server);
+
+	snprintf(v, sizeof(v), "%d", fd);
+	if (fd < 0 || fcntl(fd, F_SETFD, 0) < 0 ||
+	    setenv(LISTEN_FD_ENV, v, 1) < 0 || ha_restart_keep_lease() < 0 ||
+	    setenv(RESTART_ENV, "1", 1) < 0)
+		error_errno("Unable to keep the listening socket and the "
+			    "lease across the restart");
+	commit_quiesce();
+	info("Restarting from the state in %s", ctld.conf->state_save_location);
+	execv("/proc/self/exe", ctld.argv);
+	/* the state in memory is not the acknowledged one: never go on */
+	fatal("Unable to restart from the state in %s: %s",
+	      ctld.conf->state_save_location, strerror(errno));
+}
+
+/* Wait until every reply owed (the refusals among them) has left. */
+static void _restart_poll(evutil_socket_t fd, short what, void *arg)
+{
+	struct timeval tv = { 0, RESTART_POLL_MS * 1000 };
+
+	if (net_server_owing(ctld.server) &&
+	    ctld.restart_waited < RESTART_WAIT_MS) {
+		ctld.restart_waited += RESTART_POLL_MS;
+		evtimer_add(ctld.restart_ev, &tv);
+		return;
+	}
+	_reexec();
+}
+
+void ctld_restart_from_disk(void)
+{
+	struct timeval now = { 0, 0 };
+
+	if (ctld.restarting)
+		return;
+	ctld.restarting = true;
+	error("The controller's memory holds changes that are not in %s: "
+	      "restarting from the state there, without saving",
+	      ctld.conf->state_save_location);
+	net_server_pause(ctld.server);  /* new clients wait in the backlog */
+	ctld.restart_ev = evtimer_new(ctld.base, _restart_poll, NULL);
+	if (!ctld.restart_ev)
+		_reexec();
+	evtimer_add(ctld.restart_ev, &now);
+}
+
 void ctld_shutdown(void)
 {
 	struct timeval tv = { 0, 200000 };
@@ -283,9 +350,28 @@ static int _add_events(void)
 	return 0;
 }
 
+/* The listening socket of the image we replaced (ctld_restart_from_disk)
+ * or -1. */
+static int _inherited_listen_fd(void)
+{
+	const char *v = getenv(LISTEN_FD_ENV);
+	char *end = NULL;
+	long fd = v ? strtol(v, &end, 10) : -1;
+
+	unsetenv(LISTEN_FD_ENV);
+	if (!v || !end || *end || fd < 0 || fcntl((int) fd, F_GETFD) < 0)
+		return -1;
+	fcntl((int) fd, F_SETFD, FD_CLOEXEC);
+	return (int) fd;
+}
+
 static void _listen(void)
 {
-	int fd = net_listen_tcp(ha_listen_addr(), ctld.conf->slurmctld_port);
+	int fd = _inherited_listen_fd();
+
+	if (fd < 0)
+		fd = net_listen_tcp(ha_listen_addr(),
+				    ctld.conf->slurmctld_port);
 
 	if (fd < 0)
 		fatal("Unable to bind listen port (%s:%u): %s",
@@ -340,8 +426,11 @@ static void _start(void)
 	    jobcomp_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (state_save_init(c->state_save_location, c->cluster_name, err,
-			    sizeof(err)) < 0)
-		fatal("%s", err);
+			    sizeof(err)) < 0) {
+		if (!ctld.restarted)     /* it was checked before: the disk */
+			fatal("%s", err);
+		error("%s", err);
+	}
 	ctld.boot_time = time(NULL);
 	stats_init(ctld.boot_time);
 	ctld.last_ping = ctld.boot_time;
@@ -356,7 +445,7 @@ static void _start(void)
 		fatal("%s", err);
 	if (acct_enabled() && fairshare_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
-	if (commit_init(ctld.base, &ctld.recovered) < 0)
+	if (commit_init(ctld.base, &ctld.recovered, ctld.restarted) < 0)
 		fatal("Unable to save state in %s", c->state_save_location);
 	if (agent_init(ctld.base, AGENT_THREADS) < 0 ||
 	    sched_init(ctld.base) < 0)
@@ -454,6 +543,9 @@ int main(int argc, char **argv)
 	 * threshold after the first such free and keeps the memory. */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	_parse_opts(argc, argv, &ctld.opts);
+	ctld.argv = argv;
+	ctld.restarted = getenv(RESTART_ENV) != NULL;
+	unsetenv(RESTART_ENV);
 	if (ctld.opts.conf_path && ctld.opts.conf_path[0] != '/' &&
 	    realpath(ctld.opts.conf_path, abs)) {
 		xfree(ctld.opts.conf_path);

@@ -29,6 +29,12 @@ bool                ctld_is_operator(uid_t uid);
 bool                ctld_hides(uint32_t what, uid_t uid);
 /* Ask the loop to leave after the current iteration (state is saved). */
 void                ctld_shutdown(void);
+/* The journal refused changes that memory already holds: answer what is
+ * owed, then re-execute (same pid, listening socket and lease) and
+ * recover StateSaveLocation, so memory is again exactly what was
+ * acknowledged.  Nothing is saved before. */
+void                ctld_restart_from_disk(void);
+bool                ctld_restarting(void);
 /* Re-read slurm.conf; 0 or a slurm_err_t, the old config kept on error. */
 int                 ctld_reconfigure(void);
 

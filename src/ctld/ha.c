@@ -39,6 +39,11 @@ static struct {
 	bool      relinquish;
 } ha = { .lease_fd = -1 };
 
+#define LEASE_FD_ENV "SLUICE_CTLD_LEASE_FD"
+
+static uint32_t _read_epoch(int fd);
+static void _adopt_lease(void);
+
 /* ---- who we are ---- */
 
 static bool _name_is(const char *entry, const char *name)
@@ -95,7 +100,38 @@ int ha_init(const slurm_conf_t *c, char *err, size_t errlen)
 	snprintf(ha.lease_path, sizeof(ha.lease_path), "%s/%s",
 		 c->state_save_location ? c->state_save_location : ".",
 		 LEASE_FILE);
+	_adopt_lease();
 	return 0;
+}
+
+/* Restarted from disk (ha_restart_keep_lease): the lease fd, and its
+ * lock, came with us; we are the controller, as before. */
+static void _adopt_lease(void)
+{
+	const char *v = getenv(LEASE_FD_ENV);
+	char *end = NULL;
+	long fd = v ? strtol(v, &end, 10) : -1;
+
+	unsetenv(LEASE_FD_ENV);
+	if (!v || !end || *end || fd < 0 || fcntl((int) fd, F_GETFD) < 0)
+		return;
+	fcntl((int) fd, F_SETFD, FD_CLOEXEC);
+	ha.lease_fd = (int) fd;
+	ha.epoch = _read_epoch(ha.lease_fd);
+	ha.reexeced = true;             /* already detached */
+	ha.standby_start = false;
+	info("Controller lease %s kept across the restart (epoch %u)",
+	     ha.lease_path, ha.epoch);
+}
+
+int ha_restart_keep_lease(void)
+{
+	char v[16];
+
+	if (ha.lease_fd < 0 || fcntl(ha.lease_fd, F_SETFD, 0) < 0)
+		return -1;
+	snprintf(v, sizeof(v), "%d", ha.lease_fd);
+	return setenv(LEASE_FD_ENV, v, 1);
 }
 
 int ha_index(void)

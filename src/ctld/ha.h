@@ -59,6 +59,10 @@ void        ha_rpc_takeover(net_conn_t *c, slurm_msg_t *m);
 bool        ha_relinquishing(void);
 /* Replace this process by a fresh slurmctld in standby (same argv). */
 void        ha_reexec_standby(char **argv);
+/* Before re-executing as the same controller (ctld_restart_from_disk):
+ * the lease fd survives the exec and the new image adopts it in
+ * ha_init (SLUICE_CTLD_LEASE_FD), keeping its lock and epoch.  0 or -1. */
+int         ha_restart_keep_lease(void);
 void        ha_set_control_time(time_t t);
 
 #endif

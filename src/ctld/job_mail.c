@@ -12,6 +12,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_mail.h"
@@ -158,13 +159,37 @@ static const char *const ev_what[] = {
 	[JOB_MAIL_TIME100] = "Reached time limit",
 };
 
+static void _mail_free(mail_t *m)
+{
+	xfree(m->prog);
+	xstrarray_free(m->argv);
+	xstrarray_free(m->env);
+	xfree(m);
+}
+
+/* Mailed once the event is on disk: never for a change the journal
+ * refused (a cancel answered with an error mails no "Ended"). */
+static void _mail_saved(void *arg)
+{
+	mail_t *m = arg;
+	pthread_attr_t attr;
+	pthread_t t;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &attr, _mail_run, m)) {
+		error("job_mail: cannot start a thread for JobId=%u",
+		      m->job_id);
+		_mail_free(m);
+	}
+	pthread_attr_destroy(&attr);
+}
+
 static void _mail_send(const job_record_t *j, const char *name, const char *what,
 		  char *subject)
 {
 	const job_info_t *i = &j->info;
 	mail_t *m = xmalloc(sizeof(*m));
-	pthread_attr_t attr;
-	pthread_t t;
 
 	m->prog = xstrdup(ctld_conf()->mail_prog);
 	m->job_id = i->job_id;
@@ -177,17 +202,7 @@ static void _mail_send(const job_record_t *j, const char *name, const char *what
 	info("%s: JobId=%u %s mail to %s: %s", __func__, i->job_id, name,
 	     m->argv[3], subject);
 	xfree(subject);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&t, &attr, _mail_run, m)) {
-		error("job_mail: cannot start a thread for JobId=%u",
-		      i->job_id);
-		xfree(m->prog);
-		xstrarray_free(m->argv);
-		xstrarray_free(m->env);
-		xfree(m);
-	}
-	pthread_attr_destroy(&attr);
+	commit_after(_mail_saved, m);
 }
 
 /* BEGIN/END/FAIL of a task without ARRAY_TASKS: one mail for the array,

@@ -521,7 +521,37 @@ static void _finish(job_record_t *j)
 }
 
 /* A request to these nodes of the job, along the TreeWidth tree. */
+static void _send_nodes_now(const bitmap_t *nodes, uint16_t type, void *req);
+
+typedef struct {
+	bitmap_t *nodes;
+	uint16_t  type;
+	void     *req;
+} send_later_t;
+
+static void _send_saved(void *arg)
+{
+	send_later_t *l = arg;
+
+	_send_nodes_now(l->nodes, l->type, l->req);
+	bitmap_destroy(l->nodes);
+	xfree(l);
+}
+
+/* Sent once the change that asks for it is on disk: a signal (suspend's
+ * SIGSTOP, resume's SIGCONT, scancel --signal) for a change the journal
+ * refused must not reach the job. */
 void job_mgr_send_nodes(const bitmap_t *nodes, uint16_t type, void *req)
+{
+	send_later_t *l = xmalloc(sizeof(*l));
+
+	l->nodes = bitmap_copy(nodes);
+	l->type = type;
+	l->req = req;
+	commit_after(_send_saved, l);
+}
+
+static void _send_nodes_now(const bitmap_t *nodes, uint16_t type, void *req)
 {
 	char **names = NULL, **addrs = NULL;
 	uint32_t cnt = 0;
@@ -570,7 +600,7 @@ static node_signal_msg_t *_term_msg(job_record_t *j)
 static void _terminate_all(job_record_t *j)
 {
 	j->term_sent = time(NULL);
-	job_mgr_send_nodes(j->comp_bitmap, REQUEST_TERMINATE_JOB, _term_msg(j));
+	_send_nodes_now(j->comp_bitmap, REQUEST_TERMINATE_JOB, _term_msg(j));
 }
 
 /* The end is on disk: now tell the nodes.  Sent earlier, a node could
@@ -591,7 +621,7 @@ static void _terminate_saved(void *arg)
 	rest = bitmap_copy(j->comp_bitmap);
 	bitmap_clear(rest, j->term_reply_idx - 1);
 	j->term_sent = time(NULL);
-	job_mgr_send_nodes(rest, REQUEST_TERMINATE_JOB, _term_msg(j));
+	_send_nodes_now(rest, REQUEST_TERMINATE_JOB, _term_msg(j));
 	bitmap_destroy(rest);
 }
 
@@ -833,7 +863,9 @@ static void _check_time_limits(time_t now)
 		job_info_t *i = &j->info;
 
 		if (i->job_state & JOB_COMPLETING) {
-			if (now - j->term_sent >= TERM_RESEND_SEC)
+			/* not while the end may not be on disk yet */
+			if (now - j->term_sent >= TERM_RESEND_SEC &&
+			    !commit_broken())
 				_terminate_all(j);
 			continue;
 		}

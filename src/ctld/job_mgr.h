@@ -256,7 +256,8 @@ void          job_mgr_launch(job_record_t *j);
 void          job_mgr_launch_recover(void);
 /* REQUEST_SIGNAL_JOB to the job's nodes (KILL_JOB_BATCH: batch host). */
 /* Send req (ownership passes) to these nodes along the TreeWidth tree
- * (agent_send_tree). */
+ * (agent_send_tree), once the state as it is now is on disk
+ * (commit_after): never for a change the journal refused. */
 void          job_mgr_send_nodes(const bitmap_t *nodes, uint16_t type,
 				 void *req);
 void          job_mgr_signal_nodes(job_record_t *j, uint16_t sig,

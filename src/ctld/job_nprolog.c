@@ -181,6 +181,24 @@ static prolog_launch_msg_t *np_msg(const job_record_t *j, uint32_t k,
 	return m;
 }
 
+typedef struct {
+	char                *addr;
+	uint16_t             port;
+	prolog_launch_msg_t *msg;
+	np_send_t           *s;
+} np_out_t;
+
+/* The prologs run once the job's start is on disk. */
+static void np_send_saved(void *arg)
+{
+	np_out_t *o = arg;
+
+	agent_send_rc(o->addr, o->port, REQUEST_LAUNCH_PROLOG, o->msg,
+		      ctld_conf()->message_timeout * 1000, np_sent, o->s);
+	xfree(o->addr);
+	xfree(o);
+}
+
 bool job_nprolog_start(job_record_t *j, void (*cont)(job_record_t *j))
 {
 	uint32_t flags = job_nprolog_flags();
@@ -213,11 +231,15 @@ bool job_nprolog_start(job_record_t *j, void (*cont)(job_record_t *j))
 
 		w->left[k] = true;
 		w->left_cnt++;
+		np_out_t *o = xmalloc(sizeof(*o));
+
 		s->job_id = j->info.job_id;
 		s->node = xstrdup(n->info.name);
-		agent_send_rc(n->info.node_addr, n->info.port,
-			      REQUEST_LAUNCH_PROLOG, np_msg(j, k, flags),
-			      ctld_conf()->message_timeout * 1000, np_sent, s);
+		o->addr = xstrdup(n->info.node_addr);
+		o->port = n->info.port;
+		o->msg = np_msg(j, k, flags);
+		o->s = s;
+		commit_after(np_send_saved, o);
 	}
 	debug("JobId=%u: Prolog started on %u node(s)", j->info.job_id,
 	      w->left_cnt);
@@ -241,12 +263,14 @@ void job_nprolog_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 {
 	epilog_complete_msg_t *r = m->data;
 
-	net_reply_rc(c, SLURM_SUCCESS);
-	if (!r)
+	if (!r) {
+		net_reply_rc(c, SLURM_SUCCESS);
 		return;
+	}
 	debug("REQUEST_COMPLETE_PROLOG JobId=%u node %s rc %d", r->job_id,
 	      r->node_name ? r->node_name : "?", r->rc);
 	np_node_done(r->job_id, r->node_name, r->rc ? ESLURMD_PROLOG_FAILED
 						   : 0);
 	sched_trigger();
+	commit_reply_rc(c, SLURM_SUCCESS, NULL);   /* once it is saved */
 }

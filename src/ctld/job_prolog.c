@@ -197,13 +197,15 @@ static void *runner(void *arg)
 	return NULL;
 }
 
+static void spawn_saved(void *arg);
+
+/* The script runs once the change that asks for it (the job's start or
+ * end) is on disk: a controller restarted from before it must not find
+ * that its PrologSlurmctld already ran. */
 static bool start(const job_record_t *j, const char *path, const char *context,
 		  void (*launch)(job_record_t *j))
 {
 	run_t *r = xmalloc(sizeof(*r));
-	pthread_attr_t attr;
-	pthread_t t;
-	int rc;
 
 	r->path = xstrdup(path);
 	r->context = xstrdup(context);
@@ -211,12 +213,24 @@ static bool start(const job_record_t *j, const char *path, const char *context,
 	r->job_id = j->info.job_id;
 	r->start_time = j->info.start_time;
 	r->launch = launch;
+	commit_after(spawn_saved, r);
+	return true;
+}
+
+static void spawn_saved(void *arg)
+{
+	run_t *r = arg;
+	void (*launch)(job_record_t *j) = r->launch;
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc;
+
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	rc = pthread_create(&t, &attr, runner, r);
 	pthread_attr_destroy(&attr);
 	if (rc) {
-		error("%s: cannot start a thread for JobId=%u: %s", context,
+		error("%s: cannot start a thread for JobId=%u: %s", r->context,
 		      r->job_id, strerror(rc));
 		r->status = -1;
 		if (launch) {             /* report the failure on the loop */
@@ -224,12 +238,10 @@ static bool start(const job_record_t *j, const char *path, const char *context,
 
 			event_base_once(ctld_base(), -1, EV_TIMEOUT, prolog_done,
 					r, &now);
-			return true;
+			return;
 		}
 		run_free(r);
-		return false;
 	}
-	return true;
 }
 
 bool job_prolog_start(job_record_t *j, void (*launch)(job_record_t *j))

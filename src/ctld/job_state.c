@@ -108,7 +108,8 @@ void job_mgr_attach(job_record_t *j)
 		return;
 	}
 	if (!j->node_bitmap || (!(st & JOB_COMPLETING) &&
-				(st & JOB_STATE_BASE) != JOB_RUNNING)) {
+				(st & JOB_STATE_BASE) != JOB_RUNNING &&
+				(st & JOB_STATE_BASE) != JOB_SUSPENDED)) {
 		time_t end = j->info.end_time;
 
 		job_mgr_reend(j);
@@ -128,6 +129,9 @@ void job_mgr_attach(job_record_t *j)
 			node_mgr_completing(n, true);
 	}
 	job_mgr_running_add(j);
+	/* its tasks stay stopped on the nodes; its CPUs stay lent */
+	if ((st & JOB_STATE_BASE) == JOB_SUSPENDED && !(st & JOB_COMPLETING))
+		job_mgr_suspend_res(j, false);
 }
 
 /* ---- batch launch ---- */

@@ -6,7 +6,10 @@
 
 #include "common/log.h"
 #include "common/plugin.h"
+#include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/commit.h"
+#include "ctld/job_mgr.h"
 
 static plugin_handle_t     *handle;
 static const jobcomp_ops_t *ops;
@@ -47,8 +50,43 @@ void jobcomp_fini(void)
 	ops = NULL;
 }
 
+/* What the job ended as, kept until its end is on disk. */
+typedef struct {
+	uint32_t job_id;
+	uint32_t state, reason, exit_code;
+	time_t   end_time;
+} jc_end_t;
+
+static void _job_end_saved(void *arg)
+{
+	jc_end_t *e = arg;
+	job_record_t *j = job_mgr_find(e->job_id);
+	job_info_t tmp;
+
+	if (j && ops && ops->job_end) {
+		tmp = j->info;          /* shallow: for this call only */
+		tmp.job_state = e->state;
+		tmp.state_reason = e->reason;
+		tmp.exit_code = e->exit_code;
+		tmp.end_time = e->end_time;
+		ops->job_end(&tmp);
+	}
+	xfree(e);
+}
+
+/* Recorded once the end is on disk (commit_after): a job whose end the
+ * journal refused has no completion record. */
 void jobcomp_job_end(const job_info_t *job)
 {
-	if (ops && ops->job_end)
-		ops->job_end(job);
+	jc_end_t *e;
+
+	if (!ops || !ops->job_end)
+		return;
+	e = xmalloc(sizeof(*e));
+	e->job_id = job->job_id;
+	e->state = job->job_state;
+	e->reason = job->state_reason;
+	e->exit_code = job->exit_code;
+	e->end_time = job->end_time;
+	commit_after(_job_end_saved, e);
 }

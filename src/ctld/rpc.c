@@ -1,8 +1,15 @@
 /* rpc.c — the controller's dispatch table (rpc.h).
  *
- * One row per request type: the handler and whether only operators (root
- * and SlurmUser) may call it.  Node messages (registration, completion,
- * epilog) are operator-only: slurmd runs as root or SlurmUser.
+ * One row per request type: the handler, the least privilege of its
+ * caller, the PrivateData bit that hides it, and CHANGE: the request
+ * changes the state that StateSaveLocation holds, so its handler answers
+ * through commit.h (the reply leaves once the change is journaled), and
+ * while the journal cannot be written (commit_broken()) it is refused
+ * with ESLURM_WRITING_TO_FILE before its handler runs: nothing changes
+ * that would not be saved.  Node messages (registration, completion,
+ * epilog) are operator-only: slurmd runs as root or SlurmUser; slurmd
+ * sends a refused one again.  A registration is a report of what is, not
+ * a change asked for: it is taken and saved with the next snapshot.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,6 +18,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "ctld/assoc_mgr.h"
+#include "ctld/commit.h"
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
 #include "ctld/fairshare.h"
@@ -36,7 +44,11 @@ typedef struct {
 	rpc_priv_t    need;           /* the caller's least privilege */
 	rpc_handler_f handler;
 	uint32_t      private_data;   /* PRIVATE_DATA_* that hides it all */
+	bool          change;         /* CHANGE: journaled, refused while
+				       * the journal cannot be written */
 } rpc_row_t;
+
+#define CHANGE true
 
 rpc_priv_t rpc_privilege(uid_t uid)
 {
@@ -77,7 +89,8 @@ static void _shutdown(net_conn_t *c, slurm_msg_t *m)
 }
 
 static const rpc_row_t rpc_table[] = {
-	{ REQUEST_SUBMIT_BATCH_JOB,      RPC_PRIV_USER, job_mgr_rpc_submit },
+	{ REQUEST_SUBMIT_BATCH_JOB,      RPC_PRIV_USER, job_mgr_rpc_submit,
+	  0, CHANGE },
 	{ REQUEST_JOB_WILL_RUN,          RPC_PRIV_USER, job_mgr_rpc_will_run },
 	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info },
 	{ REQUEST_NODE_INFO,             RPC_PRIV_USER, node_mgr_rpc_info,
@@ -86,17 +99,27 @@ static const rpc_row_t rpc_table[] = {
 	  PRIVATE_DATA_PARTITIONS },
 	/* PrivateData=reservations filters (resv_rpc.c), as Slurm */
 	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info },
-	{ REQUEST_CREATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_create },
-	{ REQUEST_UPDATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_update },
-	{ REQUEST_DELETE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_delete },
+	{ REQUEST_CREATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_create,
+	  0, CHANGE },
+	{ REQUEST_UPDATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_update,
+	  0, CHANGE },
+	{ REQUEST_DELETE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_delete,
+	  0, CHANGE },
 	{ REQUEST_BUILD_INFO,            RPC_PRIV_USER, config_info_rpc },
-	{ REQUEST_CANCEL_JOB,            RPC_PRIV_USER, job_mgr_rpc_cancel },
-	{ REQUEST_KILL_JOBS,             RPC_PRIV_USER, job_mgr_rpc_kill_jobs },
-	{ REQUEST_JOB_HOLD,              RPC_PRIV_USER, job_mgr_rpc_hold },
-	{ REQUEST_UPDATE_JOB,            RPC_PRIV_USER, job_mgr_rpc_update },
-	{ REQUEST_SUSPEND,               RPC_PRIV_USER, job_mgr_rpc_suspend },
-	{ REQUEST_JOB_REQUEUE,           RPC_PRIV_USER, job_mgr_rpc_requeue },
-	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top },
+	{ REQUEST_CANCEL_JOB,            RPC_PRIV_USER, job_mgr_rpc_cancel,
+	  0, CHANGE },
+	{ REQUEST_KILL_JOBS,             RPC_PRIV_USER, job_mgr_rpc_kill_jobs,
+	  0, CHANGE },
+	{ REQUEST_JOB_HOLD,              RPC_PRIV_USER, job_mgr_rpc_hold,
+	  0, CHANGE },
+	{ REQUEST_UPDATE_JOB,            RPC_PRIV_USER, job_mgr_rpc_update,
+	  0, CHANGE },
+	{ REQUEST_SUSPEND,               RPC_PRIV_USER, job_mgr_rpc_suspend,
+	  0, CHANGE },
+	{ REQUEST_JOB_REQUEUE,           RPC_PRIV_USER, job_mgr_rpc_requeue,
+	  0, CHANGE },
+	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top,
+	  0, CHANGE },
 	{ REQUEST_PING,                  RPC_PRIV_USER, _ping },
 	{ REQUEST_CONTROL_STATUS,        RPC_PRIV_USER, ha_rpc_control_status },
 	{ REQUEST_CONTROL,               RPC_PRIV_SLURM,  ha_rpc_control },
@@ -104,19 +127,27 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_PRIORITY_FACTORS,      RPC_PRIV_USER, priority_rpc_factors },
 	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info },
 	{ REQUEST_STATS_INFO,            RPC_PRIV_USER, stats_rpc_info },
-	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update },
+	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update,
+	  0, CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
 	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
 	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
-	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete },
-	{ MESSAGE_EPILOG_COMPLETE,       RPC_PRIV_SLURM,  job_mgr_rpc_epilog },
-	{ REQUEST_COMPLETE_PROLOG,       RPC_PRIV_SLURM,  job_nprolog_rpc_complete },
-	{ REQUEST_RESOURCE_ALLOCATION,   RPC_PRIV_USER, job_mgr_rpc_allocate },
-	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc },
-	{ REQUEST_JOB_STEP_CREATE,       RPC_PRIV_USER, step_mgr_rpc_create },
+	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete,
+	  0, CHANGE },
+	{ MESSAGE_EPILOG_COMPLETE,       RPC_PRIV_SLURM,  job_mgr_rpc_epilog,
+	  0, CHANGE },
+	{ REQUEST_COMPLETE_PROLOG,       RPC_PRIV_SLURM,  job_nprolog_rpc_complete,
+	  0, CHANGE },
+	{ REQUEST_RESOURCE_ALLOCATION,   RPC_PRIV_USER, job_mgr_rpc_allocate,
+	  0, CHANGE },
+	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc,
+	  0, CHANGE },
+	{ REQUEST_JOB_STEP_CREATE,       RPC_PRIV_USER, step_mgr_rpc_create,
+	  0, CHANGE },
 	{ REQUEST_JOB_STEP_INFO,         RPC_PRIV_USER, step_mgr_rpc_info },
 	{ REQUEST_STEP_LAYOUT,           RPC_PRIV_USER, step_mgr_rpc_layout },
-	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete },
+	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete,
+	  0, CHANGE },
 	{ ACCOUNTING_UPDATE_MSG,         RPC_PRIV_SLURM,  assoc_mgr_rpc_update },
 };
 
@@ -169,6 +200,22 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
 		return;
 	}
+	if (ctld_restarting() && !row->change) {
+		/* memory is not what is on disk: let the restarted controller
+		 * answer (the client sees a restart) */
+		net_conn_drop(conn);
+		return;
+	}
+	if (row->change && commit_broken()) {
+		error("%s RPC from uid=%u peer=%s refused: state cannot be "
+		      "saved in %s", msg_type_name(msg->type),
+		      (unsigned) msg->auth_uid, msg->peer,
+		      ctld_conf()->state_save_location);
+		net_reply_rc(conn, ESLURM_WRITING_TO_FILE);
+		return;
+	}
+	commit_handling(row->change);
 	row->handler(conn, msg);
+	commit_handling(-1);
 	stats_rpc(type, uid, stats_now_usec() - t0);
 }

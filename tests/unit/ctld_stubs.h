@@ -23,6 +23,8 @@ bool ctld_is_operator(uid_t uid) { return uid == 0; }
 bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
 void ctld_shutdown(void) { }
 int ctld_reconfigure(void) { return 0; }
+void ctld_restart_from_disk(void) { }
+bool ctld_restarting(void) { return false; }
 
 int agent_init(struct event_base *base, int threads) { (void) base; (void) threads; return 0; }
 void agent_fini(void) { }

@@ -138,8 +138,9 @@ def test_failed_write_is_answered_with_an_error(new_cluster):
     read-only remount or a dying disk would): a submit that changed state
     is answered with an error, never with a job id, although its reply was
     already signed while the write was in flight; the log says why; the
-    controller writes a whole snapshot and a new journal file once it can,
-    and what it acknowledges from then on survives a SIGKILL."""
+    controller restarts from the state on disk (same pid), writes a whole
+    snapshot and a new journal file once it can, and what it acknowledges
+    from then on survives a SIGKILL."""
     c = new_cluster(tag="jrnl-eio")
     first = c.sbatch(["--hold", "--wrap", "true"], user="sluice_u1")
     path = the_journal(c)
@@ -154,7 +155,7 @@ def test_failed_write_is_answered_with_an_error(new_cluster):
                 "writing script/environment to file") in r.err, r
         log = c.log_since(log0)
         assert re.search(r"Unable to save state in \S+: 1 request\(s\) answered "
-                         r"with an error; retrying with a full snapshot", log), log
+                         r"with an error; restarting from the state on disk", log), log
     finally:
         subprocess.run(["chattr", "-i", path])
     deadline = time.time() + 30
