@@ -349,12 +349,28 @@ static bool _fits_part(const job_desc_t *d, const submit_t *s,
 	return rc == SELECT_OK;
 }
 
+/* Does some node of part have the memory one node of the job needs (its
+ * --mem, or --mem-per-cpu for one task's CPUs)?  Checked whatever
+ * SelectTypeParameters says, as Slurm. */
+static bool _mem_fits(const submit_t *s, const part_record_t *part)
+{
+	uint64_t need = s->mem_per_cpu ? s->mem * s->cpt : s->mem;
+
+	if (!s->mem)
+		return true;
+	for (size_t i = 0; i < node_mgr_count(); i++)
+		if (bitmap_test(part->node_bitmap, i) &&
+		    node_mgr_at(i)->info.real_memory >= need)
+			return true;
+	return false;
+}
+
 static int _can_ever_run(const job_desc_t *d, submit_t *s)
 {
 	size_t cnt = node_mgr_count();
 	select_node_t *view = xcalloc(cnt + 1, sizeof(*view));
 	char **names = xstrsplit(s->parts, ",", NULL);
-	bool any = false;
+	bool any = false, mem_short = false;
 	int rc = 0, first = 0;
 
 	node_mgr_select_view(view);
@@ -365,6 +381,10 @@ static int _can_ever_run(const job_desc_t *d, submit_t *s)
 		if (!p)
 			continue;
 		lim = _enforce() ? _part_limits(s, p) : 0;
+		if (!lim && !_mem_fits(s, p)) {
+			lim = ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+			mem_short = true;
+		}
 		if (!lim && !_fits_part(d, s, p, view, cnt))
 			lim = ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 		if (!lim)
@@ -374,6 +394,8 @@ static int _can_ever_run(const job_desc_t *d, submit_t *s)
 	}
 	if (!any)
 		rc = first ? first : ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+	if (!any && mem_short && !s->msg)
+		s->msg = xstrdup("Memory specification can not be satisfied");
 	else if (first && xstrcasecmp(ctld_conf()->enforce_part_limits, "ANY"))
 		rc = first;       /* ALL (YES): every listed partition */
 	xstrarray_free(names);

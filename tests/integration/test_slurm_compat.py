@@ -342,3 +342,21 @@ def test_node_counts_refused_with_enforce_part_limits(new_cluster):
             "sbatch: error: Batch job submission failed: %s\n" % text), (
                 opts, r)
     assert c.all_job_states() == {}
+
+
+def test_memory_no_node_has_is_refused(env):
+    """More memory than any node of the partition has is refused at
+    submit, whatever SelectTypeParameters says (Slurm 22.05, CR_Core,
+    2048 MB nodes: --mem=100G and --mem-per-cpu=5000 refused with these
+    two lines)."""
+    for opts in (["--mem=4G"], ["--mem-per-cpu=5000"],
+                 ["-c2", "--mem-per-cpu=600"]):
+        r = env.c.run(["sbatch"] + opts + ["--wrap", "true"], user=U1)
+        assert r.rc == 1 and r.err == (
+            "sbatch: error: Memory specification can not be satisfied\n"
+            "sbatch: error: Batch job submission failed: Requested node "
+            "configuration is not available\n"), (opts, r)
+    r = env.c.run(["srun", "--mem=4G", "true"], user=U1)
+    assert r.rc == 1 and "Memory specification can not be satisfied" in r.err, r
+    jid = env.c.sbatch(["--mem=1000", "--wrap", "true"], user=U1)
+    assert env.c.wait_done(jid) == "COMPLETED"
