@@ -481,14 +481,11 @@ static bool _time_raised(const job_record_t *j, uint32_t limit)
 	uint32_t cur = j->info.time_limit;
 	const part_info_t *p = j->part ? &j->part->info : NULL;
 
-	if (cur != INFINITE32 && limit != INFINITE32 && limit <= cur)
-		return false;
-	if (cur == INFINITE32 && limit == INFINITE32)
+	if (limit <= cur)               /* INFINITE32 is the largest */
 		return false;
 	if (BASE(j) != JOB_PENDING || !p)
 		return true;
-	return p->max_time != INFINITE32 &&
-	       (limit == INFINITE32 || limit > p->max_time);
+	return part_mgr_time_exceeds(j->part, limit);
 }
 
 static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)

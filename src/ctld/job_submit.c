@@ -288,8 +288,7 @@ static int _part_limits(const submit_t *s, const part_record_t *part)
 {
 	const part_info_t *p = &part->info;
 
-	if (p->max_time != INFINITE32 && s->time_limit != INFINITE32 &&
-	    s->time_limit != NO_VAL32 && s->time_limit > p->max_time)
+	if (part_mgr_time_exceeds(part, s->time_limit))
 		return ESLURM_INVALID_TIME_LIMIT;
 	if ((p->max_nodes != INFINITE32 && s->min_nodes > p->max_nodes) ||
 	    (s->max_nodes && s->max_nodes < p->min_nodes) ||
@@ -335,6 +334,28 @@ static bool _fits_part(const job_desc_t *d, const submit_t *s,
 		bitmap_destroy(feat);
 	bitmap_destroy(avail);
 	return rc == SELECT_OK;
+}
+
+/* --time-min within the time limit (after the partition's default);
+ * a --deadline still ahead, with room for the --time-min run. */
+static int _check_times(const job_desc_t *d, const submit_t *s)
+{
+	uint32_t tmin = d->time_min;
+	time_t now = time(NULL), start;
+
+	if (tmin == NO_VAL32 || !tmin)
+		tmin = 0;
+	else if (tmin > s->time_limit)       /* INFINITE32 is the largest */
+		return ESLURM_INVALID_TIME_MIN_LIMIT;
+	if (!d->deadline)
+		return 0;
+	if (d->deadline < now)
+		return ESLURM_INVALID_TIME_LIMIT;
+	start = d->begin_time > now ? d->begin_time : now;
+	if (tmin && tmin != INFINITE32 &&
+	    start + (time_t) tmin * 60 > d->deadline)
+		return ESLURM_INVALID_TIME_MIN_LIMIT;
+	return 0;
 }
 
 static int _can_ever_run(const job_desc_t *d, submit_t *s)
@@ -468,7 +489,7 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if (s->time_limit == NO_VAL32)
 		s->time_limit = s->part->info.default_time != NO_VAL32 ?
 			s->part->info.default_time : s->part->info.max_time;
-	if ((rc = _can_ever_run(d, s)))
+	if ((rc = _can_ever_run(d, s)) || (rc = _check_times(d, s)))
 		return rc;
 	/* fills the default account and QOS in the request */
 	if ((rc = assoc_mgr_submit_check((job_desc_t *)d, s->uid,
@@ -855,8 +876,7 @@ uint32_t job_mgr_part_reason_in(job_record_t *j, const part_record_t *part,
 		return WAIT_PART_DOWN;
 	if (p->state_up == PARTITION_INACTIVE)
 		return WAIT_PART_INACTIVE;
-	if (p->max_time != INFINITE32 && j->info.time_limit != INFINITE32 &&
-	    j->info.time_limit > p->max_time)
+	if (part_mgr_time_exceeds(part, j->info.time_limit))
 		return WAIT_PART_TIME_LIMIT;
 	if ((p->max_nodes != INFINITE32 && j->info.num_nodes > p->max_nodes) ||
 	    j->info.num_nodes < p->min_nodes)
