@@ -89,13 +89,28 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 	return 0;
 }
 
+static int _cancel_step(const char *id, const char *dot,
+			const kill_how_t *how, uid_t uid);
+
 void job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m)
 {
 	job_signal_msg_t *r = m->data;
 	job_record_t *j = NULL;
 	kill_how_t how = { .rpc = REQUEST_CANCEL_JOB, .log_each = true };
+	const char *dot = r && r->job_id_str ? strchr(r->job_id_str, '.') :
+			  NULL;
 	int rc;
 
+	if (dot) {                       /* "123.4": that step only */
+		how.signal = r->signal;
+		how.cancel = r->cancel;
+		rc = _cancel_step(r->job_id_str, dot, &how, m->auth_uid);
+		if (rc)
+			net_reply_rc(c, rc);
+		else
+			commit_reply_rc(c, 0, NULL);
+		return;
+	}
 	if (r)
 		j = (r->job_id_str && *r->job_id_str) ?
 			job_mgr_find_for(r->job_id_str, m->auth_uid) :
