@@ -128,6 +128,14 @@ def test_deadline_refused_at_submit(cluster):
              "other limits)")):
         r = c.run(["sbatch"] + args + ["--wrap", "true"], user=U1)
         assert (r.rc, r.out, r.err) == (1, "", FAILED % msg), r
+    # may not start before its deadline: sbatch, salloc and srun refuse it
+    for cmd in ("sbatch", "salloc", "srun"):
+        r = c.run([cmd, "--begin=now+120", "--deadline=now+60"] +
+                  (["--wrap", "true"] if cmd == "sbatch" else ["true"]),
+                  user=U1, timeout=20)
+        assert (r.rc, r.out, r.err) == (1, "", "%s: error: Incompatible begin "
+                                        "and deadline time specification\n"
+                                        % cmd), r
     assert c.all_job_states() == before
 
 
