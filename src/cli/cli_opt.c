@@ -336,9 +336,23 @@ int cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 
 /* ---- checks across options ---- */
 
+int cli_opt_check_times(const cli_job_opts_t *o)
+{
+	const job_desc_t *d = &o->desc;
+
+	if (d->deadline && d->begin_time && d->begin_time > d->deadline) {
+		error("Incompatible begin and deadline time specification");
+		return -1;
+	}
+	return 0;
+}
+
 int cli_opt_validate(cli_job_opts_t *o)
 {
 	job_desc_t *d = &o->desc;
+
+	if (cli_opt_check_times(o) < 0)
+		return -1;
 
 	if (d->num_tasks != NO_VAL32 && d->min_nodes != NO_VAL32 &&
 	    d->num_tasks < d->min_nodes) {

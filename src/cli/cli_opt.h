@@ -106,6 +106,9 @@ int  cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 /* Checks across options once every source was read (Slurm's warnings,
  * e.g. fewer tasks than nodes lowers the node count).  0 or -1. */
 int  cli_opt_validate(cli_job_opts_t *o);
+/* --begin after --deadline: "Incompatible begin and deadline time
+ * specification" (srun calls it alone; cli_opt_validate calls it). */
+int  cli_opt_check_times(const cli_job_opts_t *o);
 
 /* Split one directive's text into arguments (quotes removed, an unquoted
  * '#' word ends the line).  Returns a NULL-terminated array (xstrarray_free). */

@@ -2,7 +2,7 @@
  *
  * Everything goes to the controller in one REQUEST_KILL_JOBS: with job
  * ids and no filter each id as given ("123", "123_4", "123_[1-3]",
- * "123.0"); with filters the controller selects every matching, still
+ * "123.0": that step's tasks only, "123.batch"); with filters the controller selects every matching, still
  * active job (restricted to the ids if any are given).  A user who is not
  * root or SlurmUser only selects their own jobs unless -u says otherwise.
  */
@@ -267,10 +267,36 @@ static bool has_filters(const scancel_opts_t *o)
  * error; an explicit --signal (even KILL) to such a job is "Invalid job id
  * specified" and exit 1; any other error exits with the error code's low
  * byte (Access/permission denied: 210). */
+/* One step's outcome ("123.4"): its tasks alone were signalled.  A job
+ * that is gone is "Invalid job id specified" and exit 1; a running job
+ * without that step is the same text with its code's low byte (225); a
+ * pending job has no steps yet, and nothing is done or said (as 22.05). */
+static int step_result(const scancel_opts_t *o, const char *id, int rc,
+		       const char *msg)
+{
+	if (o->signal < 0)
+		verbose("Terminating step %s", id);
+	else
+		verbose("Signal %d to step %s", o->signal, id);
+	if (!rc || rc == ESLURM_JOB_PENDING)
+		return 0;
+	if (rc == ESLURM_ALREADY_DONE) {
+		error("Kill job error on job step id %s: %s", id,
+		      slurm_strerror(ESLURM_INVALID_JOB_ID));
+		return 1;
+	}
+	error("Kill job error on job step id %s: %s", id,
+	      msg ? msg : slurm_strerror(rc));
+	return (rc & 0xff) ? (rc & 0xff) : 1;
+}
+
 static int job_result(const scancel_opts_t *o, const char *id, int rc,
 		      const char *msg)
 {
 	bool gone = rc == ESLURM_ALREADY_DONE || rc == ESLURM_INVALID_JOB_ID;
+
+	if (strchr(id, '.'))
+		return step_result(o, id, rc, msg);
 
 	if (o->signal < 0)
 		verbose("Terminating job %s", id);

@@ -171,6 +171,13 @@ int parse_duration_min(const char *s, uint32_t *minutes)
 	return 0;
 }
 
+bool time_limit_over(uint32_t limit, uint64_t max)
+{
+	if (max == INFINITE64 || limit == NO_VAL32)
+		return false;
+	return limit == INFINITE32 || limit > max;
+}
+
 /* Slurm's short form: "M:SS", "H:MM:SS", "D-HH:MM:SS". */
 static void fmt_secs_short(uint64_t secs, char *buf, size_t len)
 {

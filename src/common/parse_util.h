@@ -23,6 +23,11 @@
 
 /* Minutes; -1 on malformed input. */
 int  parse_duration_min(const char *s, uint32_t *minutes);
+/* Is a job's time limit (minutes) over max (MaxTime, MaxWall; INFINITE64
+ * = none)?  No limit at all (INFINITE32: -t 0, UNLIMITED, INFINITE) is
+ * over every finite max; not set (NO_VAL32) is over none.  The one
+ * comparison every time limit check makes. */
+bool time_limit_over(uint32_t limit, uint64_t max);
 /* Seconds ("1-02:03:04" -> 93784); -1 on malformed input. */
 int  parse_duration_sec(const char *s, uint32_t *seconds);
 /* "1-02:03:04", "2:03:04", "3:04" (squeue TIME column style), from seconds. */

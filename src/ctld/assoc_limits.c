@@ -436,8 +436,7 @@ static uint32_t qos_job_limits(const assoc_qos_t *q, uint32_t time_limit,
 	uint64_t want_min[ASSOC_TRES_CNT];
 	int k;
 
-	if (q->max_wall != ASSOC_NO_LIMIT && time_limit != INFINITE32 &&
-	    time_limit != NO_VAL32 && time_limit > q->max_wall)
+	if (time_limit_over(time_limit, q->max_wall))
 		return WAIT_QOS_MAX_WALL_PER_JOB;
 	if ((k = tres_over(&q->max_tres, t)) >= 0)
 		return qos_max_pj[k];
@@ -489,8 +488,7 @@ static uint32_t assoc_job_limits(const assoc_rec_t *a, uint32_t time_limit,
 	uint64_t wall = a->eff_max_wall, per_node[ASSOC_TRES_CNT];
 	int k;
 
-	if (wall != ASSOC_NO_LIMIT && time_limit != INFINITE32 &&
-	    time_limit != NO_VAL32 && time_limit > wall)
+	if (time_limit_over(time_limit, wall))
 		return WAIT_ASSOC_MAX_WALL_PER_JOB;
 	if ((k = tres_over(&a->eff_max_tres, t)) >= 0)
 		return assoc_max_pj[k];

@@ -525,6 +525,8 @@ static bool _bf_one(job_record_t *j)
 	int rc;
 
 	bf.depth++;
+	if (job_mgr_deadline_end(j, time(NULL)))
+		return true;
 	if (!j->part || sched_job_reason(j, bf.now) != WAIT_NO_REASON)
 		return true;
 	if (j->info.reservation && *j->info.reservation)

@@ -25,6 +25,7 @@
 #include "ctld/job_submit_plugin.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
+#include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
 
 #define BASE(j) ((j)->info.job_state & JOB_STATE_BASE)
@@ -88,13 +89,28 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 	return 0;
 }
 
+static int _cancel_step(const char *id, const char *dot,
+			const kill_how_t *how, uid_t uid);
+
 void job_mgr_rpc_cancel(net_conn_t *c, slurm_msg_t *m)
 {
 	job_signal_msg_t *r = m->data;
 	job_record_t *j = NULL;
 	kill_how_t how = { .rpc = REQUEST_CANCEL_JOB, .log_each = true };
+	const char *dot = r && r->job_id_str ? strchr(r->job_id_str, '.') :
+			  NULL;
 	int rc;
 
+	if (dot) {                       /* "123.4": that step only */
+		how.signal = r->signal;
+		how.cancel = r->cancel;
+		rc = _cancel_step(r->job_id_str, dot, &how, m->auth_uid);
+		if (rc)
+			net_reply_rc(c, rc);
+		else
+			commit_reply_rc(c, 0, NULL);
+		return;
+	}
 	if (r)
 		j = (r->job_id_str && *r->job_id_str) ?
 			job_mgr_find_for(r->job_id_str, m->auth_uid) :
@@ -270,12 +286,81 @@ static char *_job_id_str(const job_info_t *i)
 	return xstrdup_printf("%u", i->job_id);
 }
 
+/* "0", "batch", "extern" -> step id; -1 if malformed. */
+static int _step_id(const char *s, uint32_t *step_id)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strcmp(s, "batch"))
+		*step_id = SLURM_BATCH_SCRIPT;
+	else if (!strcmp(s, "extern"))
+		*step_id = SLURM_EXTERN_CONT;
+	else if (*s < '0' || *s > '9' ||
+		 (v = strtoul(s, &end, 10), *end) || v >= SLURM_BATCH_SCRIPT)
+		return -1;
+	else
+		*step_id = (uint32_t) v;
+	return 0;
+}
+
+/* "123.4", "123_7.4", "123.batch": signal (cancel: SIGKILL) that step's
+ * tasks only.  A job that is gone answers ESLURM_ALREADY_DONE, a running
+ * job without the step ESLURM_INVALID_JOB_ID, a pending one (no steps
+ * yet) ESLURM_JOB_PENDING; another user's, ESLURM_ACCESS_DENIED. */
+static int _cancel_step(const char *id, const char *dot,
+			const kill_how_t *how, uid_t uid)
+{
+	char *job = xstrndup(id, (size_t) (dot - id));
+	uint16_t sig = how->cancel || !how->signal ? SIGKILL : how->signal;
+	job_array_sel_t sel;
+	job_record_t *j = NULL;
+	uint32_t step_id;
+	int rc;
+
+	if (_step_id(dot + 1, &step_id)) {
+		xfree(job);
+		return ESLURM_INVALID_JOB_ID;
+	}
+	if (job_array_select(job, &sel)) {
+		job_array_sel_free(&sel);
+		xfree(job);
+		return ESLURM_ALREADY_DONE;      /* no such job (any more) */
+	}
+	if (sel.cnt == 1)
+		j = sel.recs[0];
+	else if (!sel.cnt && sel.meta)
+		j = sel.meta;             /* tasks not started: pending */
+	if (!j)
+		rc = sel.cnt ? ESLURM_INVALID_JOB_ID : ESLURM_ALREADY_DONE;
+	else if (!_may_control(j, uid)) {
+		error("Security violation, %s RPC for StepId=%s from uid=%u",
+		      msg_type_name(how->rpc), id, (unsigned) uid);
+		rc = ESLURM_ACCESS_DENIED;
+	} else if (_done(j))
+		rc = ESLURM_ALREADY_DONE;
+	else if (BASE(j) == JOB_PENDING || sel.tasks)
+		rc = ESLURM_JOB_PENDING;
+	else if (!(rc = step_mgr_signal(j, step_id, sig)))
+		info("_slurm_rpc_kill_job_step: signal %u to StepId=%s uid %u",
+		     (unsigned) sig, id, (unsigned) uid);
+	job_array_sel_free(&sel);
+	xfree(job);
+	return rc;
+}
+
 /* Every job an id names ("123" may be a whole array, "123_[1-3]" some of
- * its tasks): 0 if any was signalled, else the first error. */
+ * its tasks): 0 if any was signalled, else the first error.  "123.4"
+ * names a step. */
 static int _cancel_id(const char *id, const kill_how_t *how, uid_t uid)
 {
+	const char *dot = strchr(id, '.');
 	job_array_sel_t sel;
-	int rc = job_array_select(id, &sel), first = 0, ok = 0;
+	int rc, first = 0, ok = 0;
+
+	if (dot)
+		return _cancel_step(id, dot, how, uid);
+	rc = job_array_select(id, &sel);
 
 	for (size_t i = 0; !rc && i < sel.cnt; i++) {
 		int r = _cancel(sel.recs[i], how, uid);
@@ -481,14 +566,11 @@ static bool _time_raised(const job_record_t *j, uint32_t limit)
 	uint32_t cur = j->info.time_limit;
 	const part_info_t *p = j->part ? &j->part->info : NULL;
 
-	if (cur != INFINITE32 && limit != INFINITE32 && limit <= cur)
-		return false;
-	if (cur == INFINITE32 && limit == INFINITE32)
+	if (limit <= cur)               /* INFINITE32 is the largest */
 		return false;
 	if (BASE(j) != JOB_PENDING || !p)
 		return true;
-	return p->max_time != INFINITE32 &&
-	       (limit == INFINITE32 || limit > p->max_time);
+	return part_mgr_time_exceeds(j->part, limit);
 }
 
 static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)

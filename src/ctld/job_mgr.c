@@ -934,22 +934,27 @@ static time_t _min_run(const job_info_t *i)
 	return (time_t) i->time_limit * 60;
 }
 
-/* --deadline: a pending job that can no longer end in time ends
- * DEADLINE. */
+bool job_mgr_deadline_end(job_record_t *j, time_t now)
+{
+	job_info_t *i = &j->info;
+
+	if (!i->deadline || !j->on_pend ||
+	    (now < i->deadline && now + _min_run(i) <= i->deadline))
+		return false;
+	info("%s: JobId=%u cannot end before its deadline, ending it",
+	     __func__, i->job_id);
+	job_mgr_end(j, JOB_DEADLINE, FAIL_DEADLINE, 1 << 8);  /* 1:0 */
+	return true;
+}
+
 static void _check_deadlines(time_t now)
 {
 	job_record_t *j, *next;
 
 	for (j = jm.pending; j; j = next) {
-		job_info_t *i = &j->info;
-
 		next = j->pend_next;
-		if (!i->deadline || now + _min_run(i) <= i->deadline)
-			continue;
-		info("%s: JobId=%u cannot end before its deadline, ending it",
-		     __func__, i->job_id);
-		job_mgr_end(j, JOB_DEADLINE, FAIL_DEADLINE, 0);
-		sched_trigger();
+		if (job_mgr_deadline_end(j, now))
+			sched_trigger();
 	}
 }
 

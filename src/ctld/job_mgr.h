@@ -129,6 +129,12 @@ void          job_mgr_pending_resort(job_record_t *j);
 /* Re-sort the whole pending list (after priorities were recomputed). */
 void          job_mgr_pending_sort(void);
 
+/* --deadline: a pending job that can no longer end in time (its
+ * --time-min, else its time limit, from now goes past the deadline, or
+ * the deadline has passed) ends DEADLINE without running; true if it
+ * did.  Both schedulers ask before they try a job, and the tick asks
+ * for every pending one. */
+bool          job_mgr_deadline_end(job_record_t *j, time_t now);
 /* Start a pending job on the selected resources (state, nodes, launch). */
 void          job_mgr_start(job_record_t *j, const select_result_t *res);
 /* Fill the select request for a pending job (cached -w/-x bitmaps). */

@@ -298,9 +298,7 @@ static int _part_limits(const submit_t *s, const part_record_t *part)
 
 	if (_submit_cpus(s) > p->total_cpus)     /* CPUs first, as Slurm */
 		return ESLURM_TOO_MANY_REQUESTED_CPUS;
-
-	if (p->max_time != INFINITE32 && s->time_limit != INFINITE32 &&
-	    s->time_limit != NO_VAL32 && s->time_limit > p->max_time)
+	if (part_mgr_time_exceeds(part, s->time_limit))
 		return ESLURM_INVALID_TIME_LIMIT;
 	if ((p->max_nodes != INFINITE32 && s->min_nodes > p->max_nodes) ||
 	    (s->max_nodes && s->max_nodes < p->min_nodes) ||
@@ -363,6 +361,28 @@ static bool _mem_fits(const submit_t *s, const part_record_t *part)
 		    node_mgr_at(i)->info.real_memory >= need)
 			return true;
 	return false;
+}
+
+/* --time-min within the time limit (after the partition's default);
+ * a --deadline still ahead, with room for the --time-min run. */
+static int _check_times(const job_desc_t *d, const submit_t *s)
+{
+	uint32_t tmin = d->time_min;
+	time_t now = time(NULL), start;
+
+	if (tmin == NO_VAL32 || !tmin)
+		tmin = 0;
+	else if (tmin > s->time_limit)       /* INFINITE32 is the largest */
+		return ESLURM_INVALID_TIME_MIN_LIMIT;
+	if (!d->deadline)
+		return 0;
+	if (d->deadline < now)
+		return ESLURM_INVALID_TIME_LIMIT;
+	start = d->begin_time > now ? d->begin_time : now;
+	if (tmin && tmin != INFINITE32 &&
+	    start + (time_t) tmin * 60 > d->deadline)
+		return ESLURM_INVALID_TIME_MIN_LIMIT;
+	return 0;
 }
 
 static int _can_ever_run(const job_desc_t *d, submit_t *s)
@@ -502,7 +522,7 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if (s->time_limit == NO_VAL32)
 		s->time_limit = s->part->info.default_time != NO_VAL32 ?
 			s->part->info.default_time : s->part->info.max_time;
-	if ((rc = _can_ever_run(d, s)))
+	if ((rc = _can_ever_run(d, s)) || (rc = _check_times(d, s)))
 		return rc;
 	/* fills the default account and QOS in the request */
 	if ((rc = assoc_mgr_submit_check((job_desc_t *)d, s->uid,
@@ -904,8 +924,7 @@ uint32_t job_mgr_part_reason_in(job_record_t *j, const part_record_t *part,
 		return WAIT_PART_DOWN;
 	if (p->state_up == PARTITION_INACTIVE)
 		return WAIT_PART_INACTIVE;
-	if (p->max_time != INFINITE32 && j->info.time_limit != INFINITE32 &&
-	    j->info.time_limit > p->max_time)
+	if (part_mgr_time_exceeds(part, j->info.time_limit))
 		return WAIT_PART_TIME_LIMIT;
 	/* as Slurm: more CPUs than the partition has is its configuration,
 	 * more nodes than it has (with CPUs enough) its node limit */

@@ -28,6 +28,13 @@ part_record_t *part_mgr_at(size_t i)
 	return i < pm.cnt ? pm.parts[i] : NULL;
 }
 
+bool part_mgr_time_exceeds(const part_record_t *part, uint32_t limit)
+{
+	uint32_t max = part->info.max_time;
+
+	return time_limit_over(limit, max == INFINITE32 ? INFINITE64 : max);
+}
+
 part_record_t *part_mgr_find(const char *name)
 {
 	size_t i;

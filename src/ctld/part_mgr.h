@@ -22,6 +22,11 @@ size_t         part_mgr_count(void);
 part_record_t *part_mgr_at(size_t i);
 part_record_t *part_mgr_find(const char *name);
 part_record_t *part_mgr_default(void);
+/* Is a job's time limit (minutes, INFINITE32 = none) over the
+ * partition's MaxTime?  Submit (EnforcePartLimits), the pending reason
+ * PartitionTimeLimit, and so both schedulers, and scontrol update
+ * TimeLimit all ask this. */
+bool           part_mgr_time_exceeds(const part_record_t *part, uint32_t limit);
 /* Recompute totals and each node's "partitions" string. */
 void           part_mgr_refresh_totals(void);
 void           part_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);

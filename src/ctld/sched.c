@@ -358,12 +358,15 @@ static void _pass_fini(pass_t *p)
  * as a placement attempt (what default_queue_depth limits). */
 static bool _one(job_record_t *j, pass_t *p)
 {
-	uint32_t why = sched_job_reason(j, p->now);
+	uint32_t why;
 	bitmap_t *mine = NULL;
 	const bitmap_t *use;
 	uint32_t removed;
 	char *desc;
 
+	if (job_mgr_deadline_end(j, p->now))
+		return false;
+	why = sched_job_reason(j, p->now);
 	j->info.last_sched_eval = p->now;
 	if (why == WAIT_NO_REASON && (desc = _req_nodes_down(j, p))) {
 		sched_set_reason(j, WAIT_NODE_NOT_AVAIL, desc);

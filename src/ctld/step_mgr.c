@@ -602,6 +602,41 @@ void step_mgr_extern_start(job_record_t *j)
 	commit_dirty();
 }
 
+int step_mgr_signal(job_record_t *j, uint32_t step_id, uint16_t sig)
+{
+	sm_step_t *s = NULL;
+	sm_job_nodes_t jn;
+	node_signal_msg_t *m;
+	bitmap_t *to;
+
+	if (step_id == SLURM_BATCH_SCRIPT) {
+		if (!j->info.batch_flag || !j->info.batch_host)
+			return ESLURM_INVALID_JOB_ID;
+		job_mgr_signal_nodes(j, sig, KILL_JOB_BATCH);
+		return 0;
+	}
+	for (s = j->steps ? j->steps->list : NULL; s && s->step_id != step_id;
+	     s = s->next)
+		;
+	if (!s || !j->node_bitmap)
+		return ESLURM_INVALID_JOB_ID;
+	to = bitmap_create(node_mgr_count() ? node_mgr_count() : 1);
+	sm_job_nodes(j, &jn);
+	for (uint32_t i = 0; i < s->node_cnt; i++)
+		if (!s->done[i] && s->pos[i] < jn.cnt && jn.node[s->pos[i]])
+			bitmap_set(to, jn.node[s->pos[i]]->index);
+	xfree(jn.node);
+	m = xmalloc(sizeof(*m));
+	m->job_id = j->info.job_id;
+	m->step_id = step_id;
+	m->signal = sig;
+	m->job_state = j->info.job_state;
+	m->nodes = xstrdup(s->nodes);
+	job_mgr_send_nodes(to, REQUEST_SIGNAL_JOB, m);
+	bitmap_destroy(to);
+	return 0;
+}
+
 static int sm_check_job(job_record_t *j, uid_t uid)
 {
 	if (!j)

@@ -29,6 +29,10 @@ void step_mgr_rpc_layout(net_conn_t *c, slurm_msg_t *m);
 /* PrologFlags=Contain: the job's extern step (N.extern, one task per
  * node, no CPUs of its own) from now until the job ends. */
 void step_mgr_extern_start(job_record_t *j);
+/* scancel JOB.STEP: send sig to that step's tasks only, on its nodes
+ * (the batch step: the batch shell).  ESLURM_INVALID_JOB_ID if the
+ * running job j has no such step; the caller checked the sender. */
+int  step_mgr_signal(job_record_t *j, uint32_t step_id, uint16_t sig);
 /* The job ended: its steps end with it (their CPUs go with the job). */
 void step_mgr_job_end(job_record_t *j);
 /* Free the job's step records. */

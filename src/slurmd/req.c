@@ -7,6 +7,7 @@
 
 #include "common/log.h"
 #include "common/msg_types.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -157,6 +158,27 @@ out:
 	return rc;
 }
 
+/* scancel JOB.STEP: only that step's stepd, which signals only its
+ * tasks.  ESLURM_INVALID_JOB_ID if the step does not run here. */
+static int signal_one_step(slurmd_t *sd, const node_signal_msg_t *m)
+{
+	char *path = launch_step_socket(sd->spool_dir, sd->node->name,
+					m->job_id, m->step_id);
+	slurm_msg_t resp = { 0 };
+	int rc = ESLURM_INVALID_JOB_ID;
+
+	debug("StepId=%u.%u: signal %u", m->job_id, m->step_id, m->signal);
+	if (access(path, F_OK) == 0 &&
+	    net_rpc_unix(path, REQUEST_SIGNAL_JOB, m, &resp,
+			 STEPD_RPC_TIMEOUT_MS) == 0) {
+		rc = resp.type == RESPONSE_SLURM_RC && resp.data ?
+		     ((return_code_msg_t *) resp.data)->rc : SLURM_SUCCESS;
+		msg_free(&resp);
+	}
+	xfree(path);
+	return rc;
+}
+
 static void req_signal(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 {
 	const node_signal_msg_t *m = msg->data;
@@ -164,6 +186,10 @@ static void req_signal(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 
 	if (!m) {
 		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	if (m->step_id != NO_VAL32 && m->step_id != SLURM_BATCH_SCRIPT) {
+		net_reply_rc(conn, signal_one_step(sd, m));
 		return;
 	}
 	debug("JobId=%u: signal %u flags 0x%x", m->job_id, m->signal,

@@ -205,6 +205,14 @@ def test_qos_user_limit_and_deny_on_limit(env):
                      "sbatch: error: Batch job submission failed: Job "
                      "violates accounting/QOS policy (job submit limit, "
                      "user's size and/or time limits)\n"), r
+    # no limit at all is over every MaxWall (issue 34, defect 3's class)
+    for t in ("0", "UNLIMITED", "INFINITE"):
+        r = sbatch(env, "--qos=high", "-t", t)
+        assert (r.rc, r.err) == (1, "sbatch: error: QOSMaxWallDurationPerJobLimit\n"
+                                 "sbatch: error: Batch job submission failed: "
+                                 "Job violates accounting/QOS policy (job "
+                                 "submit limit, user's size and/or time "
+                                 "limits)\n"), (t, r)
     job_id(sbatch(env, "--qos=high", "-t", "5"))
     cancel_all(env)
     change(env, "modify", "qos", "high", "set", "MaxWall=-1", "Flags=-1")

@@ -6,6 +6,8 @@ KillWait.
 - --begin holds a job with reason BeginTime until then.
 - --deadline ends a pending job DEADLINE (reason DeadLine) once it can
   no longer end in time; with --time-min it starts with a shorter limit.
+  Both schedulers check it before they start a job: a job that cannot
+  end in time never runs; a deadline already past is refused at submit.
 - scancel sends SIGTERM first and SIGKILL only after KillWait.
 """
 
@@ -85,6 +87,56 @@ def test_deadline(cluster):
     assert rec["TimeMin"] == "00:01:00", rec
     assert rec["TimeLimit"] in ("00:01:00", "00:02:00"), rec
     c.run(["scancel", str(k)], user=U1)
+
+
+FAILED = "sbatch: error: Batch job submission failed: %s\n"
+
+
+def test_deadline_checked_before_start(cluster):
+    # issue 34, defect 7: a job that cannot end before its deadline
+    # ends DEADLINE without running (it used to start at once)
+    c = cluster
+    mark = os.path.join(c.workdir(U1), "dl-ran")
+    j = sb(c, "touch %s" % mark, "-J", "dl3", "-t", "5",
+           "--deadline=now+60")
+    assert c.wait_done(j, 30) == "DEADLINE"
+    rec = c.show_job(j)
+    assert (rec["Reason"], rec["ExitCode"]) == ("DeadLine", "1:0"), rec
+    assert rec["NodeList"] == "", rec
+    assert not os.path.exists(mark)
+    # held past its deadline (no limit: nothing else ends it), released:
+    # it never runs
+    k = sb(c, "touch %s" % mark, "-J", "dl4", "-t", "UNLIMITED",
+           "--deadline=now+2", "--hold")
+    time.sleep(3)
+    r = c.run(["scontrol", "release", str(k)], user=U1)
+    assert c.wait_done(k, 30) == "DEADLINE"
+    assert not os.path.exists(mark)
+
+
+def test_deadline_refused_at_submit(cluster):
+    c = cluster
+    before = c.all_job_states()
+    for args, msg in (
+            (["--deadline=now-60"], "Requested time limit is invalid "
+             "(missing or exceeds some limit)"),
+            (["--deadline=2020-01-01T00:00:00", "-t", "UNLIMITED"],
+             "Requested time limit is invalid (missing or exceeds some "
+             "limit)"),
+            (["--deadline=now+60", "-t", "5", "--time-min=3"],
+             "Invalid time-min specification (exceeds job's time or "
+             "other limits)")):
+        r = c.run(["sbatch"] + args + ["--wrap", "true"], user=U1)
+        assert (r.rc, r.out, r.err) == (1, "", FAILED % msg), r
+    # may not start before its deadline: sbatch, salloc and srun refuse it
+    for cmd in ("sbatch", "salloc", "srun"):
+        r = c.run([cmd, "--begin=now+120", "--deadline=now+60"] +
+                  (["--wrap", "true"] if cmd == "sbatch" else ["true"]),
+                  user=U1, timeout=20)
+        assert (r.rc, r.out, r.err) == (1, "", "%s: error: Incompatible begin "
+                                        "and deadline time specification\n"
+                                        % cmd), r
+    assert c.all_job_states() == before
 
 
 def test_time_min_shown(cluster):

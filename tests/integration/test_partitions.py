@@ -73,6 +73,71 @@ def test_limits_make_jobs_wait(pc):
     cancel_all(c, [t, n, d, big])
 
 
+# Every way of asking for no limit (issue 34, defect 3): Slurm leaves
+# them pending in a partition with a MaxTime, as any limit over it.
+UNLIMITED_FORMS = (["-t", "UNLIMITED"], ["-t", "0"], ["-t", "INFINITE"],
+                   ["--time=unlimited"], ["-t", "-1"],
+                   ["-t", "UNLIMITED", "--time-min=2"])
+
+
+def test_unlimited_time_waits_for_partition_max_time(pc):
+    c = pc
+    jobs = [c.sbatch(["-p", "short"] + a + ["--wrap", "/usr/bin/sleep 60"],
+                     user=U) for a in UNLIMITED_FORMS]
+    for j in jobs:
+        assert reason(c, j) == "PartitionTimeLimit", (j, c.show_job(j))
+    time.sleep(3)            # several scheduler and backfill passes
+    for j, a in zip(jobs, UNLIMITED_FORMS):
+        rec = c.show_job(j)
+        assert (rec["JobState"], rec["Reason"], rec["TimeLimit"]) == \
+            ("PENDING", "PartitionTimeLimit", "UNLIMITED"), (a, rec)
+    r = c.run(["squeue", "-h", "-j", ",".join(map(str, jobs)), "-o", "%T %r"],
+              user=U)
+    assert r.out == "PENDING PartitionTimeLimit\n" * len(jobs), r
+    cancel_all(c, jobs)
+
+
+def test_time_min_over_partition_max_time_refused(pc):
+    c = pc
+    for a in (["--time-min=10"], ["--time-min=0"],
+              ["-t", "3", "--time-min=UNLIMITED"]):
+        refused(c, ["-p", "short"] + a, "Invalid time-min specification "
+                "(exceeds job's time or other limits)")
+    # within the limit it runs with MaxTime as its limit
+    j = c.sbatch(["-p", "short", "--time-min=2", "--wrap", "true"], user=U)
+    assert c.wait_done(j, 30) == "COMPLETED"
+    rec = c.show_job(j)
+    assert (rec["TimeLimit"], rec["TimeMin"]) == ("00:05:00", "00:02:00"), rec
+
+
+def test_update_time_limit_checked_against_partition(pc):
+    c = pc
+    j = c.sbatch(["-p", "short", "-t", "3", "--hold", "--wrap",
+                  "/usr/bin/sleep 60"], user=U)
+    for t in ("UNLIMITED", "INFINITE", "6"):
+        r = c.run(["scontrol", "update", "JobId=%d" % j, "TimeLimit=" + t],
+                  user=U)
+        assert (r.rc, r.err) == (1, "Access/permission denied for job %d\n"
+                                 % j), (t, r)
+        assert c.show_job(j)["TimeLimit"] == "00:03:00"
+    # an operator may set it; the job then waits for the partition
+    r = c.run(["scontrol", "update", "JobId=%d" % j, "TimeLimit=UNLIMITED"])
+    assert r.rc == 0, r
+    r = c.run(["scontrol", "release", str(j)], user=U)
+    assert r.rc == 0, r
+    assert reason(c, j) == "PartitionTimeLimit"
+    time.sleep(3)
+    rec = c.show_job(j)
+    assert (rec["JobState"], rec["Reason"]) == \
+        ("PENDING", "PartitionTimeLimit"), rec
+    # lowered again by its owner, it runs
+    r = c.run(["scontrol", "update", "JobId=%d" % j, "TimeLimit=4"], user=U)
+    assert r.rc == 0, r
+    c.wait_state(j, "RUNNING", 30)
+    assert c.show_job(j)["TimeLimit"] == "00:04:00"
+    cancel_all(c, [j])
+
+
 def test_refusals(pc):
     c = pc
     refused(c, ["-p", "drained"],
@@ -159,6 +224,19 @@ def test_enforce_part_limits(new_cluster):
     # Slurm 22.05 on these 4 nodes of 2 CPUs: CPUs checked first
     refused(c, ["-N", "5"], "Node count specification invalid")
     refused(c, ["-N", "9"], "More processors requested than permitted")
+    for a in UNLIMITED_FORMS:
+        refused(c, ["-p", "short"] + a, "Requested time limit is invalid "
+                "(missing or exceeds some limit)")
+    # ALL: every partition of -p a,b must take it
+    refused(c, ["-p", "short,long", "-t", "0"],
+            "Requested time limit is invalid (missing or exceeds some limit)")
+    r = c.run(["srun", "-p", "short", "-t", "UNLIMITED", "true"], user=U)
+    assert (r.rc, r.err) == (1, "srun: error: Unable to allocate resources: "
+                             "Requested time limit is invalid (missing or "
+                             "exceeds some limit)\n"), r
+    r = c.run(["salloc", "-p", "short", "-t", "0", "true"], user=U)
+    assert r.rc == 1 and r.err.endswith(": Requested time limit is invalid "
+                                        "(missing or exceeds some limit)\n"), r
     j = c.sbatch(["-p", "short", "-t", "5", "--wrap", "true"], user=U)
     c.wait_done(j, 30)
 

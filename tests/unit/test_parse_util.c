@@ -108,6 +108,29 @@ static void test_fmt_durations(void **state)
 	assert_string_equal(buf, "1:0");
 }
 
+/* The one comparison of a time limit with a MaxTime/MaxWall: no limit at
+ * all (-t 0, UNLIMITED, INFINITE) is over every finite maximum. */
+static void test_time_limit_over(void **state)
+{
+	static const struct {
+		uint32_t limit;
+		uint64_t max;
+		bool     over;
+	} t[] = {
+		{ INFINITE32, 10, true }, { INFINITE32, 0, true },
+		{ INFINITE32, 0xfffffffdu, true }, { 11, 10, true },
+		{ 1, 0, true },
+		{ NO_VAL32, 10, false }, { INFINITE32, INFINITE64, false },
+		{ 10, 10, false }, { 0, 10, false }, { 9, INFINITE64, false },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < N(t); i++)
+		if (time_limit_over(t[i].limit, t[i].max) != t[i].over)
+			fail_msg("time_limit_over(%u, %llu) != %d", t[i].limit,
+				 (unsigned long long) t[i].max, t[i].over);
+}
+
 static void test_mem(void **state)
 {
 	static const char *const bad[] = {
@@ -322,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_duration_bad),
 		cmocka_unit_test(test_duration_good),
 		cmocka_unit_test(test_fmt_durations),
+		cmocka_unit_test(test_time_limit_over),
 		cmocka_unit_test(test_mem),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_time_bad),

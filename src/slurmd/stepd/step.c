@@ -243,6 +243,23 @@ static void _stat(step_t *st, net_conn_t *conn,
 	net_reply(conn, RESPONSE_JOB_STEP_STAT, &c);
 }
 
+/* scancel JOB.STEP: "*** STEP 12.0 ON n1 CANCELLED AT <time> ***" on
+ * the step's stderr before its tasks die. */
+static void _note_step_cancel(step_t *st)
+{
+	char when[32], *line;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	line = xstrdup_printf("slurmstepd: error: *** STEP %u.%u ON %s "
+			      "CANCELLED AT %s ***\n", st->m->job_id,
+			      st->m->step_id, st->node_name, when);
+	step_send(st, IO_STDERR, 0, line, strlen(line));
+	xfree(line);
+}
+
 static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 {
 	step_t *st = arg;
@@ -265,8 +282,16 @@ static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
 		return;
 	}
+	/* a signal for one step (scancel JOB.STEP) is for this one only */
+	if (msg->type == REQUEST_SIGNAL_JOB && m->step_id != NO_VAL32 &&
+	    m->step_id != st->m->step_id) {
+		net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+		return;
+	}
 	net_reply_rc(conn, SLURM_SUCCESS);
 	if (msg->type == REQUEST_SIGNAL_JOB) {
+		if (m->step_id != NO_VAL32 && m->signal == SIGKILL)
+			_note_step_cancel(st);
 		step_tasks_signal(st, m->signal);
 		return;
 	}
