@@ -20,6 +20,15 @@ U2 = "sluice_u2"
 ERR = "scancel: error: Kill job error on job step id %s: %s\n"
 
 
+# Step 0 reports USR1 and marks that it is ready.
+STEP0 = ("import signal, time\n"
+         "signal.signal(signal.SIGUSR1, lambda *a: print(\"step0-usr1\", "
+         "flush=True))\n"
+         "open(\"%s\", \"w\").close()\n"
+         "while True:\n"
+         "    time.sleep(0.2)\n")
+
+
 def read(path):
     try:
         with open(path) as f:
@@ -54,8 +63,9 @@ def test_scancel_step(cluster):
     script = "\n".join([
         "#!/bin/sh",
         # step 0 reports USR1; step 1 only sleeps
-        "%s --overlap /bin/sh -c 'trap \"echo step0-usr1\" USR1; "
-        "touch %s; while :; do /usr/bin/sleep 0.2; done' &" % (srun, ready),
+        "%s --overlap /usr/bin/python3 -c '%s' &" % (srun, STEP0 % ready),
+        # step 1 only once step 0 runs: step ids go in request order
+        "while [ ! -e %s ]; do /usr/bin/sleep 0.1; done" % ready,
         "%s --overlap /usr/bin/sleep 300 &" % srun,
         "wait",
         "echo batch-after-steps",
@@ -126,3 +136,27 @@ def test_scancel_step_of_pending_job(cluster):
     r = c.run(["scancel", str(j)], user=U1)
     assert r.rc == 0, r
     assert c.wait_done(j, 30) == "CANCELLED"
+
+
+def test_scancel_step_on_two_nodes(cluster):
+    c = cluster
+    out = os.path.join(c.workdir(U1), "steps2.out")
+    script = "\n".join([
+        "#!/bin/sh",
+        "%s -N 2 -n 2 /usr/bin/sleep 300 &" % c.bin("srun"),
+        "wait",
+        "echo batch-after-step",
+        "",
+    ])
+    j = c.sbatch(["-N", "2", "-o", out, "-J", "steps2"], user=U1,
+                 input=script)
+    c.wait_state(j, "RUNNING", 30)
+    wait_for(lambda: steps(c, j) == ["%d.0" % j], 30, "the step running")
+    time.sleep(1)
+    r = c.run(["scancel", "%d.0" % j], user=U1)
+    assert (r.rc, r.out, r.err) == (0, "", ""), r
+    assert c.wait_done(j, 30) == "COMPLETED"
+    text = read(out)
+    assert "batch-after-step" in text, text
+    # each of its nodes noted the cancel
+    assert text.count("*** STEP %d.0 ON " % j) == 2, text
