@@ -8,8 +8,10 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "common/acct_limits.h"
 #include "common/log.h"
 #include "common/msg_types.h"
+#include "common/xmalloc.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
@@ -128,6 +130,23 @@ static const rpc_row_t *_find(uint16_t type)
 	return NULL;
 }
 
+/* A string longer than its accounting column (acct_limits.h) is refused
+ * here, for every request type that carries one, before any handler. */
+static bool _too_long(net_conn_t *conn, const slurm_msg_t *msg)
+{
+	char *why = NULL;
+	int rc = acct_limits_msg(msg->type, msg->data, &why);
+
+	if (!rc)
+		return false;
+	info("%s from uid=%u peer=%s: %s: %s", msg_type_name(msg->type),
+	     (unsigned) msg->auth_uid, msg->peer, slurm_strerror(rc),
+	     why ? why : "");
+	xfree(why);
+	net_reply_rc(conn, rc);
+	return true;
+}
+
 void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 {
 	const rpc_row_t *row = _find(msg->type);
@@ -169,6 +188,8 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
 		return;
 	}
+	if (_too_long(conn, msg))
+		return;
 	row->handler(conn, msg);
 	stats_rpc(type, uid, stats_now_usec() - t0);
 }

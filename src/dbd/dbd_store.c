@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/acct_limits.h"
 #include "common/job_info.h"
 #include "common/log.h"
 #include "common/msg.h"
@@ -12,10 +13,15 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "dbd/dbd_jobs.h"
+#include "dbd/dbd_private.h"
 #include "dbd/dbd_rollup.h"
 #include "slurm/slurm_errno.h"
 
 #define JOB_ROWS_MAX 500      /* rows per multi-row INSERT */
+/* and at most about this many bytes of SQL: far below MariaDB's
+ * max_allowed_packet (16 MB by default) even for rows whose strings are
+ * all at their limits (acct_limits.h) */
+#define SQL_BYTES_MAX (2u * 1024 * 1024)
 
 typedef struct {
 	dbd_db_t   *db;
@@ -29,8 +35,11 @@ typedef struct {
 		   *step_keys;     /* the steps in steps_sql */
 	char       *ended_ids;     /* jobs that ended: "id,id" */
 	char       *ended_keys;    /* and "(id,submit),(id,submit)" */
+	size_t      jobs_bytes;    /* about how long jobs_sql is */
+	size_t      steps_bytes;
 	uint32_t    stored;
 	uint32_t    skipped;
+	uint32_t    set_aside;     /* records the database refused */
 	time_t      rolled;        /* roll-ups cover times before this */
 	time_t      reroll;        /* earliest changed time before it */
 } store_t;
@@ -38,6 +47,11 @@ typedef struct {
 static void q(store_t *s, char **sql, const char *v)
 {
 	dbd_db_quote(s->db, sql, v ? v : "");
+}
+
+static size_t slen(const char *v)
+{
+	return v ? strlen(v) : 0;
 }
 
 /* ---- jobs: one multi-row upsert per run of job records ---- */
@@ -81,6 +95,7 @@ static int flush_jobs(store_t *s)
 	rc = dbd_db_exec(s->db, s->jobs_sql);
 	xfree(s->jobs_sql);
 	s->job_rows = 0;
+	s->jobs_bytes = 0;
 	return rc;
 }
 
@@ -127,7 +142,13 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 		   (int64_t)s->now);
 	dbd_db_quote(s->db, sql, j->array_task_str);
 	xstrcatc(sql, ')');
-	if (++s->job_rows >= JOB_ROWS_MAX)
+	/* quoting at most doubles a string */
+	s->jobs_bytes += 1024 + 2 * (slen(j->name) + slen(j->account) +
+		slen(j->partition) + slen(j->qos) + slen(j->nodes) +
+		slen(j->tres_alloc) + slen(j->tres_req) + slen(j->work_dir) +
+		slen(j->comment) + slen(j->submit_line) +
+		slen(j->constraints) + slen(j->array_task_str));
+	if (++s->job_rows >= JOB_ROWS_MAX || s->jobs_bytes >= SQL_BYTES_MAX)
 		return flush_jobs(s);
 	return 0;
 }
@@ -219,6 +240,7 @@ static int flush_steps(store_t *s)
 	xfree(s->steps_sql);
 	xfree(s->step_keys);
 	s->step_rows = 0;
+	s->steps_bytes = 0;
 	return rc;
 }
 
@@ -263,7 +285,9 @@ static int add_step(store_t *s, const acct_step_rec_t *st)
 	s->step_keys[s->step_rows].job = st->job_id;
 	s->step_keys[s->step_rows].submit = (int64_t)st->submit;
 	s->step_keys[s->step_rows].step = st->step_id;
-	if (++s->step_rows >= STEP_ROWS_MAX)
+	s->steps_bytes += 1024 + 2 * (slen(st->name) + slen(st->nodes) +
+				      slen(st->tres_alloc));
+	if (++s->step_rows >= STEP_ROWS_MAX || s->steps_bytes >= SQL_BYTES_MAX)
 		return flush_steps(s);
 	return 0;
 }
@@ -577,6 +601,162 @@ static int apply(store_t *s, const acct_frame_t *f)
 	return rc;
 }
 
+/* ---- records the database refuses for their content ---- */
+
+static void drop_pending(store_t *s)
+{
+	xfree(s->jobs_sql);
+	xfree(s->steps_sql);
+	xfree(s->step_keys);
+	xfree(s->ended_ids);
+	xfree(s->ended_keys);
+	s->job_rows = s->step_rows = 0;
+	s->jobs_bytes = s->steps_bytes = 0;
+}
+
+/* Up to max bytes of v with anything but printable ASCII as '?': the
+ * note of a record must itself be storable. */
+static char *printable(const char *v, size_t max)
+{
+	size_t n = v ? strnlen(v, max) : 0;
+	char *out = xmalloc(n + 1);
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
+	out[n] = '\0';
+	return out;
+}
+
+static const char *kind_name(uint16_t kind)
+{
+	switch (kind) {
+	case ACCT_REC_JOB:
+		return "job";
+	case ACCT_REC_STEP:
+		return "step";
+	case ACCT_REC_NODE_EVENT:
+		return "node event";
+	case ACCT_REC_CLUSTER:
+		return "cluster";
+	case ACCT_REC_RESV:
+		return "reservation";
+	default:
+		return "record";
+	}
+}
+
+/* Keep a refused record (its bytes, whose it is and the database's
+ * error) in set_aside_table, in the batch's transaction: it is acked
+ * with the batch and never sent again.  A job's later record replaces
+ * its earlier one (each carries the job's whole state). */
+static int set_aside(store_t *s, uint64_t epoch, const acct_frame_t *f,
+		     unsigned int err, const char *text)
+{
+	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
+	uint32_t job = 0, uid = 4294967294u, step = NO_VAL32;
+	char *acct = NULL, *user = NULL, *why, *sql;
+	int rc = 0;
+
+	if (rec && f->kind == ACCT_REC_JOB) {
+		const acct_job_rec_t *j = rec;
+
+		job = j->job_id;
+		uid = j->uid;
+		acct = printable(j->account,
+				 acct_limit_max(ACCT_LIM_ACCOUNT));
+	} else if (rec && f->kind == ACCT_REC_STEP) {
+		job = ((const acct_step_rec_t *)rec)->job_id;
+		step = ((const acct_step_rec_t *)rec)->step_id;
+	} else if (rec && f->kind == ACCT_REC_RESV) {
+		job = ((const acct_resv_rec_t *)rec)->resv_id;
+	}
+	if (rec)
+		acct_rec_free(f->kind, rec);
+	if (uid != 4294967294u) {
+		char *name = dbd_user_name(uid);
+
+		user = printable(name, acct_limit_max(ACCT_LIM_USER));
+		xfree(name);
+	}
+	why = printable(text, 1000);
+	error("Cluster %s: %s record %" PRIu64 " of job %u%s refused by the "
+	      "database: %s (%u): set aside", s->cluster, kind_name(f->kind),
+	      f->seq, job, step != NO_VAL32 ? " (a step)" : "", why, err);
+	if (f->kind == ACCT_REC_JOB) {
+		sql = xstrdup_printf("DELETE FROM set_aside_table WHERE kind=%u "
+				     "AND id_job=%u AND cluster=", f->kind,
+				     job);
+		q(s, &sql, s->cluster);
+		rc = dbd_db_exec(s->db, sql);
+		xfree(sql);
+	}
+	if (rc == 0) {
+		sql = xstrdup("INSERT INTO set_aside_table (cluster, epoch, "
+			      "seq, kind, id_job, id_user, user_name, account, "
+			      "time_set, "
+			      "db_errno, db_error, record) VALUES (");
+		q(s, &sql, s->cluster);
+		xstrfmtcat(&sql, ",%" PRIu64 ",%" PRIu64 ",%u,%u,%u,", epoch,
+			   f->seq, f->kind, job, uid);
+		q(s, &sql, user);
+		xstrcatc(&sql, ',');
+		q(s, &sql, acct);
+		xstrfmtcat(&sql, ",%" PRId64 ",%u,", (int64_t)s->now, err);
+		q(s, &sql, why);
+		xstrcatc(&sql, ',');
+		dbd_db_quote_bin(&sql, f->data, f->len);
+		xstrcat(&sql, ") ON DUPLICATE KEY UPDATE db_errno="
+			"VALUES(db_errno), db_error=VALUES(db_error)");
+		rc = dbd_db_exec(s->db, sql);
+		xfree(sql);
+	}
+	xfree(acct);
+	xfree(user);
+	xfree(why);
+	if (rc == 0)
+		s->set_aside++;
+	return rc;
+}
+
+/* One record on its own behind a savepoint: stored, or set aside when
+ * the database refuses it for its content; -1 on any other failure. */
+static int apply_alone(store_t *s, uint64_t epoch, const acct_frame_t *f)
+{
+	unsigned int err;
+	char text[512];
+
+	if (dbd_db_savepoint(s->db, "rec") < 0)
+		return -1;
+	if (apply(s, f) == 0 && flush_jobs(s) == 0 && flush_steps(s) == 0 &&
+	    close_steps(s) == 0)
+		return 0;
+	drop_pending(s);
+	err = dbd_db_errno(s->db);
+	if (!dbd_db_content_error(err))
+		return -1;
+	snprintf(text, sizeof(text), "%s", dbd_db_error(s->db));
+	if (dbd_db_rollback_to(s->db, "rec") < 0)
+		return -1;
+	return set_aside(s, epoch, f, err, text);
+}
+
+/* How many records of this cluster are set aside (sdiag shows it). */
+static uint32_t set_aside_count(store_t *s)
+{
+	dbd_rows_t rows;
+	char *sql = xstrdup("SELECT COUNT(*) FROM set_aside_table WHERE "
+			    "cluster=");
+	uint32_t n = 0;
+
+	q(s, &sql, s->cluster);
+	if (dbd_db_select(s->db, sql, &rows) == 0) {
+		n = (uint32_t)strtoul(dbd_rows_get(&rows, 0, 0), NULL, 10);
+		dbd_rows_free(&rows);
+	}
+	xfree(sql);
+	return n;
+}
+
 /* The last sequence stored for this cluster's outbox epoch (0 if the
  * epoch is new). */
 static int last_seq(store_t *s, uint64_t epoch, uint64_t *seq)
@@ -614,8 +794,10 @@ static int set_last_seq(store_t *s, uint64_t epoch, uint64_t seq)
 	return rc;
 }
 
+/* alone: each record behind its own savepoint (after the batch as a
+ * whole was refused for a record's content). */
 static int store_batch(store_t *s, const dbd_records_msg_t *req,
-		       uint64_t *acked)
+		       uint64_t *acked, bool alone)
 {
 	uint64_t done, top = 0;
 	time_t day, month;
@@ -632,7 +814,7 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 			s->skipped++;
 			continue;
 		}
-		if (apply(s, f) < 0)
+		if ((alone ? apply_alone(s, req->epoch, f) : apply(s, f)) < 0)
 			return -1;
 	}
 	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0)
@@ -652,7 +834,7 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 
 static bool cluster_name_ok(const char *s)
 {
-	if (!s || !*s || strlen(s) > 64)
+	if (!s || !*s || acct_limit_check(ACCT_LIM_CLUSTER, s))
 		return false;
 	for (; *s; s++)
 		if (*s < 0x21 || *s > 0x7e || *s == '\'' || *s == '\\')
@@ -682,21 +864,37 @@ void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		resp->rc = ESLURM_DB_CONNECTION;
 		return;
 	}
-	if (store_batch(&s, req, &acked) < 0) {
-		xfree(s.jobs_sql);
-		xfree(s.steps_sql);
-		xfree(s.step_keys);
-		xfree(s.ended_ids);
-		xfree(s.ended_keys);
+	if (store_batch(&s, req, &acked, false) < 0) {
+		/* A record the database refuses for its content would be
+		 * refused again at every retry, and every later record
+		 * would wait behind it: store the batch record by record,
+		 * setting such records aside. */
+		bool content = dbd_db_content_error(dbd_db_errno(db));
+
+		drop_pending(&s);
 		dbd_db_rollback(db);
-		resp->rc = ESLURM_DB_CONNECTION;
-		return;
+		if (content)
+			info("Cluster %s: a record of the batch was refused "
+			     "for its content: storing its %u records one by "
+			     "one", s.cluster, req->cnt);
+		s = (store_t){ .db = db, .cluster = req->cluster,
+			       .now = s.now };
+		if (!content || dbd_db_begin(db) < 0 ||
+		    store_batch(&s, req, &acked, true) < 0) {
+			drop_pending(&s);
+			if (content)
+				dbd_db_rollback(db);
+			resp->rc = ESLURM_DB_CONNECTION;
+			return;
+		}
 	}
 	if (dbd_db_commit(db) < 0) {
 		resp->rc = ESLURM_DB_CONNECTION;
 		return;
 	}
 	resp->acked_seq = acked;
-	debug("Cluster %s: stored %u records, skipped %u already stored "
-	      "(up to %" PRIu64 ")", s.cluster, s.stored, s.skipped, acked);
+	resp->set_aside = set_aside_count(&s);
+	debug("Cluster %s: stored %u records, skipped %u already stored, set "
+	      "aside %u (up to %" PRIu64 ")", s.cluster, s.stored, s.skipped,
+	      s.set_aside, acked);
 }
