@@ -890,7 +890,7 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		/* longer than its column (acct_limits.h): nothing changes */
 		info("%s: uid %u: %s: %s", ctx->peer, (unsigned)ctx->uid,
 		     slurm_strerror(rc), why);
-		rc = dbd_req_fail(&r, rc, "%s", why);
+		rc = dbd_req_fail(&r, rc, "%s: %s", slurm_strerror(rc), why);
 		xfree(why);
 	} else if (req->op == DBD_OP_LOAD)
 		rc = run_load(&r);
