@@ -753,6 +753,18 @@ static bool may_change(dbd_req_t *r)
 
 static int run_op(dbd_req_t *r)
 {
+	char *why = NULL;
+	int rc;
+
+	/* a string longer than its column (acct_limits.h), in a request
+	 * or a line of a loaded file: nothing changes */
+	if ((rc = acct_limits_msg(REQUEST_DBD_ACCT, r->req, &why))) {
+		info("%s: uid %u: %s: %s", r->ctx->peer,
+		     (unsigned)r->ctx->uid, slurm_strerror(rc), why);
+		dbd_req_fail(r, rc, "%s: %s", slurm_strerror(rc), why);
+		xfree(why);
+		return -1;
+	}
 	switch (r->req->op) {
 	case DBD_OP_ADD:
 		return dbd_acct_add(r);
@@ -883,16 +895,9 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 {
 	dbd_req_t r = { .db = db, .ctx = ctx, .req = req, .resp = resp,
 			.now = time(NULL) };
-	char *why = NULL;
 	int rc;
 
-	if ((rc = acct_limits_msg(REQUEST_DBD_ACCT, req, &why))) {
-		/* longer than its column (acct_limits.h): nothing changes */
-		info("%s: uid %u: %s: %s", ctx->peer, (unsigned)ctx->uid,
-		     slurm_strerror(rc), why);
-		rc = dbd_req_fail(&r, rc, "%s: %s", slurm_strerror(rc), why);
-		xfree(why);
-	} else if (req->op == DBD_OP_LOAD)
+	if (req->op == DBD_OP_LOAD)
 		rc = run_load(&r);
 	else if (!dbd_entity_find(req->entity))
 		rc = dbd_req_fail(&r, SLURM_ERROR, "unknown entity %u",

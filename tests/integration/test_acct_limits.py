@@ -147,6 +147,15 @@ def test_sacctmgr_over_limit_refused(env):
         r = env.sacctmgr("-i", *args)
         assert r.rc != 0, r
         assert TOO_LONG in r.out + r.err, r
+    # the same names from a flat file (sacctmgr load)
+    path = os.path.join(env.dir, "long.cfg")
+    with open(path, "w") as f:
+        f.write("Cluster - 'sluice'\nParent - 'root'\n"
+                "Account - '%s':Description='d':Organization='o'\n"
+                % long_acct)
+    r = env.sacctmgr("-i", "load", "file=" + path)
+    assert r.rc != 0, r
+    assert TOO_LONG in r.out + r.err, r
     r = env.sacctmgr("-n", "-P", "show", "account", "format=account")
     assert r.rc == 0, r
     assert long_acct not in r.out and "ok1" not in r.out.split(), r
@@ -263,3 +272,26 @@ def test_poisoned_record_set_aside(env):
         env.c.run(["scancel", str(poison)])
         env.db.sql("ALTER TABLE job_table MODIFY comment TEXT NULL",
                    db=env.db.db)
+
+
+def test_upgrade_builds_columns_from_limits(env):
+    """Schema version 10 gives every string column the type the limits
+    table asks for, keeping the rows (a database of version 9 had the
+    same sizes; here one column is narrowed to see it change back)."""
+    q = "SELECT COUNT(*) FROM job_table"
+    rows = env.db.sql(q, db=env.db.db).stdout
+    env.db.sql("UPDATE job_table SET comment=LEFT(comment, 10); "
+               "ALTER TABLE job_table MODIFY comment VARCHAR(10) NULL; "
+               "DELETE FROM schema_version WHERE version >= 10",
+               db=env.db.db)
+    env.restart_dbd()
+    assert "to schema version 10" in env.dbd_log_text()
+    types = env.db.sql(
+        "SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS "
+        "WHERE TABLE_SCHEMA='%s' AND TABLE_NAME='job_table' AND "
+        "COLUMN_NAME IN ('account', 'comment', 'work_dir', 'job_name')"
+        % env.db.db).stdout.split("\n")
+    assert sorted(t for t in types if t) == [
+        "account\tvarchar(64)", "comment\ttext", "job_name\ttext",
+        "work_dir\ttext"]
+    assert env.db.sql(q, db=env.db.db).stdout == rows
