@@ -199,13 +199,24 @@ def _sdiag_set_aside(e, user):
     return int(m.group(1)) if m else 0
 
 
+def narrow_comment(env):
+    """job_table.comment holds 10 characters (records still arriving may
+    add a longer one between the two statements: try again)."""
+    for _ in range(10):
+        r = env.db.sql("UPDATE job_table SET comment=LEFT(comment, 10); "
+                       "ALTER TABLE job_table MODIFY comment VARCHAR(10) "
+                       "NULL", db=env.db.db, check=False)
+        if r.returncode == 0:
+            return
+        time.sleep(0.5)
+    raise AssertionError(r.stderr)
+
+
 def test_poisoned_record_set_aside(env):
     start = time.strftime("%Y-%m-%dT%H:%M:%S")
     # A comment that passed the entry checks but that this database
     # refuses: what any record too long for its column did before.
-    env.db.sql("UPDATE job_table SET comment=LEFT(comment, 10); "
-               "ALTER TABLE job_table MODIFY comment VARCHAR(10) NULL",
-               db=env.db.db)
+    narrow_comment(env)
     poison = env.c.sbatch(["-H", "--comment", "p" * 40, "--wrap", "true"],
                           user=A)
     t0 = time.time()
@@ -267,6 +278,55 @@ def test_poisoned_record_set_aside(env):
         kept = env.db.sql("SELECT id_job, db_errno, LENGTH(record) > 40 "
                           "FROM set_aside_table", db=env.db.db).stdout
         assert kept.split() == [str(poison), "1406", "1"], kept
+    finally:
+        env.c.run(["scancel", "-u", B])
+        env.c.run(["scancel", str(poison)])
+        env.db.sql("ALTER TABLE job_table MODIFY comment TEXT NULL",
+                   db=env.db.db)
+
+
+def test_poisoned_record_in_a_full_batch(env):
+    """The worst case: slurmdbd was away, so the poisoned record leaves
+    the outbox in one batch with 1,000 others; the batch is refused as a
+    whole, stored record by record, and all 1,000 reach sacct within a
+    minute of slurmdbd's return."""
+    start = time.strftime("%Y-%m-%dT%H:%M:%S")
+    env.stop_dbd()
+    narrow_comment(env)
+    try:
+        poison = env.c.sbatch(["-H", "--comment", "q" * 40, "--wrap",
+                               "true"], user=A)
+        script = ("for i in $(seq 1000); do sbatch --begin=now+1hour -Q "
+                  "--wrap true || exit 1; done")
+        r = env.c.run(["/bin/sh", "-c", script], user=B, timeout=600,
+                      env={"PATH": os.path.dirname(env.c.bin("sbatch")) +
+                           ":/usr/bin:/bin"})
+        assert r.rc == 0, r
+        b_jobs = job_ids(env, B)
+        assert len(b_jobs) >= 1000, len(b_jobs)
+    finally:
+        env.start_dbd()
+    t0 = time.time()
+    try:
+        seen = set()
+        while time.time() < t0 + 60:
+            seen = sacct_ids(env, since=start)
+            if b_jobs <= seen:
+                break
+            time.sleep(1)
+        missing = b_jobs - seen
+        assert not missing, (
+            "%d of B's %d jobs never reached sacct within a minute\n%s"
+            % (len(missing), len(b_jobs), env.dbd_log_text()[-3000:]))
+        print("1000 jobs in one batch with a poisoned record: all in "
+              "sacct %.1f s after slurmdbd came back" % (time.time() - t0))
+        assert "storing its" in env.dbd_log_text()
+        r = env.sacctmgr("-n", "-P", "show", "problem", "id=%d" % poison,
+                         "format=JobID,Problem", user=A)
+        assert r.rc == 0, r
+        assert r.out.startswith("%d|Job %d record set aside: Data too "
+                                "long for column 'comment'"
+                                % (poison, poison)), r
     finally:
         env.c.run(["scancel", "-u", B])
         env.c.run(["scancel", str(poison)])
