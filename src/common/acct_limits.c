@@ -15,6 +15,8 @@
 #define NAME_MAX_BYTES  64u       /* VARCHAR(64): names */
 #define TEXT_MAX_BYTES  65535u    /* TEXT */
 #define PATH_MAX_BYTES  4096u     /* PATH_MAX */
+#define LINE_MAX_BYTES  1048576u  /* the command line: Slurm's default
+				   * max_submit_line_size (MEDIUMTEXT) */
 
 typedef enum { COL_NAME, COL_TEXT } col_kind_t;
 
@@ -39,7 +41,7 @@ static const limit_row_t limits[ACCT_LIM_CNT] = {
 	[ACCT_LIM_JOB_NAME]     = { "name", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
 	[ACCT_LIM_STEP_NAME]    = { "step name", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
 	[ACCT_LIM_COMMENT]      = { "comment", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
-	[ACCT_LIM_SUBMIT_LINE]  = { "submit line", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
+	[ACCT_LIM_SUBMIT_LINE]  = { "submit line", LINE_MAX_BYTES, COL_TEXT, TOO_LONG },
 	[ACCT_LIM_CONSTRAINTS]  = { "constraints", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
 	[ACCT_LIM_ARRAY]        = { "array", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
 	[ACCT_LIM_RESV_NAME]    = { "reservation", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },

@@ -204,6 +204,9 @@ static void test_sql_types(void **state)
 			    "VARCHAR(64)");
 	assert_string_equal(acct_limit_sql_type(ACCT_LIM_JOB_NAME), "TEXT");
 	assert_string_equal(acct_limit_sql_type(ACCT_LIM_PATH), "TEXT");
+	assert_string_equal(acct_limit_sql_type(ACCT_LIM_SUBMIT_LINE),
+			    "MEDIUMTEXT");
+	assert_int_equal(acct_limit_max(ACCT_LIM_SUBMIT_LINE), 1048576);
 	assert_int_equal(acct_limit_max(ACCT_LIM_ACCOUNT), 64);
 	assert_int_equal(acct_limit_max(ACCT_LIM_COMMENT), 65535);
 	assert_int_equal(acct_limit_max(ACCT_LIM_PATH), 4096);
