@@ -627,22 +627,47 @@ static char *printable(const char *v, size_t max)
 	return out;
 }
 
-static const char *kind_name(uint16_t kind)
+/* Whose a refused record is: the job (or reservation) id in the set-aside
+ * row, its user and account if a job's, and words for the log. */
+typedef struct {
+	uint32_t id;
+	uint32_t uid;
+	char    *user;
+	char    *acct;
+	char    *what;            /* "job 5", "step 0 of job 5", ... */
+} whose_t;
+
+static void whose(const acct_frame_t *f, whose_t *w)
 {
-	switch (kind) {
-	case ACCT_REC_JOB:
-		return "job";
-	case ACCT_REC_STEP:
-		return "step";
-	case ACCT_REC_NODE_EVENT:
-		return "node event";
-	case ACCT_REC_CLUSTER:
-		return "cluster";
-	case ACCT_REC_RESV:
-		return "reservation";
-	default:
-		return "record";
+	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
+
+	*w = (whose_t){ .uid = 4294967294u };
+	if (rec && f->kind == ACCT_REC_JOB) {
+		const acct_job_rec_t *j = rec;
+		char *name = dbd_user_name(j->uid);
+
+		w->id = j->job_id;
+		w->uid = j->uid;
+		w->user = printable(name, acct_limit_max(ACCT_LIM_USER));
+		w->acct = printable(j->account,
+				    acct_limit_max(ACCT_LIM_ACCOUNT));
+		w->what = xstrdup_printf("job %u", j->job_id);
+		xfree(name);
+	} else if (rec && f->kind == ACCT_REC_STEP) {
+		const acct_step_rec_t *st = rec;
+
+		w->id = st->job_id;
+		w->what = xstrdup_printf("step %d of job %u",
+					 (int32_t)st->step_id, st->job_id);
+	} else if (rec && f->kind == ACCT_REC_RESV) {
+		w->id = ((const acct_resv_rec_t *)rec)->resv_id;
+		w->what = xstrdup_printf("reservation %u", w->id);
+	} else {
+		w->what = xstrdup(f->kind == ACCT_REC_NODE_EVENT ?
+				  "a node event" : "the cluster's registration");
 	}
+	if (rec)
+		acct_rec_free(f->kind, rec);
 }
 
 /* Keep a refused record (its bytes, whose it is and the database's
@@ -652,40 +677,17 @@ static const char *kind_name(uint16_t kind)
 static int set_aside(store_t *s, uint64_t epoch, const acct_frame_t *f,
 		     unsigned int err, const char *text)
 {
-	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
-	uint32_t job = 0, uid = 4294967294u, step = NO_VAL32;
-	char *acct = NULL, *user = NULL, *why, *sql;
+	char *why = printable(text, 1000), *sql;
+	whose_t w;
 	int rc = 0;
 
-	if (rec && f->kind == ACCT_REC_JOB) {
-		const acct_job_rec_t *j = rec;
-
-		job = j->job_id;
-		uid = j->uid;
-		acct = printable(j->account,
-				 acct_limit_max(ACCT_LIM_ACCOUNT));
-	} else if (rec && f->kind == ACCT_REC_STEP) {
-		job = ((const acct_step_rec_t *)rec)->job_id;
-		step = ((const acct_step_rec_t *)rec)->step_id;
-	} else if (rec && f->kind == ACCT_REC_RESV) {
-		job = ((const acct_resv_rec_t *)rec)->resv_id;
-	}
-	if (rec)
-		acct_rec_free(f->kind, rec);
-	if (uid != 4294967294u) {
-		char *name = dbd_user_name(uid);
-
-		user = printable(name, acct_limit_max(ACCT_LIM_USER));
-		xfree(name);
-	}
-	why = printable(text, 1000);
-	error("Cluster %s: %s record %" PRIu64 " of job %u%s refused by the "
-	      "database: %s (%u): set aside", s->cluster, kind_name(f->kind),
-	      f->seq, job, step != NO_VAL32 ? " (a step)" : "", why, err);
+	whose(f, &w);
+	error("Cluster %s: %s: record %" PRIu64 " refused by the database: "
+	      "%s (%u): set aside", s->cluster, w.what, f->seq, why, err);
 	if (f->kind == ACCT_REC_JOB) {
 		sql = xstrdup_printf("DELETE FROM set_aside_table WHERE kind=%u "
 				     "AND id_job=%u AND cluster=", f->kind,
-				     job);
+				     w.id);
 		q(s, &sql, s->cluster);
 		rc = dbd_db_exec(s->db, sql);
 		xfree(sql);
@@ -693,14 +695,13 @@ static int set_aside(store_t *s, uint64_t epoch, const acct_frame_t *f,
 	if (rc == 0) {
 		sql = xstrdup("INSERT INTO set_aside_table (cluster, epoch, "
 			      "seq, kind, id_job, id_user, user_name, account, "
-			      "time_set, "
-			      "db_errno, db_error, record) VALUES (");
+			      "time_set, db_errno, db_error, record) VALUES (");
 		q(s, &sql, s->cluster);
 		xstrfmtcat(&sql, ",%" PRIu64 ",%" PRIu64 ",%u,%u,%u,", epoch,
-			   f->seq, f->kind, job, uid);
-		q(s, &sql, user);
+			   f->seq, f->kind, w.id, w.uid);
+		q(s, &sql, w.user);
 		xstrcatc(&sql, ',');
-		q(s, &sql, acct);
+		q(s, &sql, w.acct);
 		xstrfmtcat(&sql, ",%" PRId64 ",%u,", (int64_t)s->now, err);
 		q(s, &sql, why);
 		xstrcatc(&sql, ',');
@@ -710,8 +711,9 @@ static int set_aside(store_t *s, uint64_t epoch, const acct_frame_t *f,
 		rc = dbd_db_exec(s->db, sql);
 		xfree(sql);
 	}
-	xfree(acct);
-	xfree(user);
+	xfree(w.user);
+	xfree(w.acct);
+	xfree(w.what);
 	xfree(why);
 	if (rc == 0)
 		s->set_aside++;

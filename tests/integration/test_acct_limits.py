@@ -277,8 +277,9 @@ def test_poisoned_record_set_aside(env):
         assert r.rc == 0 and r.out.strip() == "", r
         r = env.sacctmgr("-n", "-P", "show", "problem")
         assert r.rc == 0 and str(poison) in r.out, r
-        assert re.search(r"job record \d+ of job %d refused by the "
-                         r"database: Data too long for column 'comment'"
+        assert re.search(r"error: Cluster sluice: job %d: record \d+ "
+                         r"refused by the database: Data too long for "
+                         r"column 'comment' at row 1 \(1406\): set aside"
                          % poison, env.dbd_log_text())
         kept = env.db.sql("SELECT id_job, db_errno, LENGTH(record) > 40 "
                           "FROM set_aside_table", db=env.db.db).stdout
