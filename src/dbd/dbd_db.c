@@ -260,9 +260,9 @@ static const char *const schema_v9[] = {
 	NULL
 };
 
-/* v10: every string column's type comes from the one table of limits
- * (acct_limits.h), so what slurmctld and slurmdbd accept at entry always
- * fits; and the set-aside table, where a record the database refused
+/* v10: every table in utf8mb4; every string column's type comes from
+ * the one table of limits (acct_limits.h), so what slurmctld and slurmdbd
+ * accept at entry always fits; and the set-aside table, where a record the database refused
  * for its content is kept (dbd_jobs.h). */
 typedef struct {
 	const char  *table;
@@ -316,9 +316,39 @@ static const schema_col_t schema_cols[] = {
 #undef NN
 #undef ND
 
-static char **schema_v10(void)
+/* Tables of the database not in utf8mb4 (a server whose default was
+ * latin1 made them so): a job named in any language would be refused. */
+static char **utf8_tables(dbd_db_t *db)
 {
+	dbd_rows_t rows;
 	char **out = NULL;
+	char *sql = xstrdup_printf("SELECT TABLE_NAME FROM "
+				   "information_schema.TABLES WHERE "
+				   "TABLE_SCHEMA='%s' AND TABLE_COLLATION NOT "
+				   "LIKE 'utf8mb4%%'", db->conf->storage_loc);
+
+	if (dbd_db_select(db, sql, &rows) == 0) {
+		for (uint32_t i = 0; i < rows.rows; i++) {
+			char *stmt = xstrdup_printf(
+				"ALTER TABLE `%s` CONVERT TO CHARACTER SET "
+				"utf8mb4", dbd_rows_get(&rows, i, 0));
+
+			out = xstrarray_append(out, stmt);
+			xfree(stmt);
+		}
+		dbd_rows_free(&rows);
+	}
+	xfree(sql);
+	sql = xstrdup_printf("ALTER DATABASE `%s` CHARACTER SET utf8mb4",
+			     db->conf->storage_loc);
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	return out;
+}
+
+static char **schema_v10(dbd_db_t *db)
+{
+	char **out = utf8_tables(db);
 	char *sql = NULL;
 	const char *table = NULL;
 
@@ -359,7 +389,7 @@ static char **schema_v10(void)
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
-	char             **(*build)(void);
+	char             **(*build)(dbd_db_t *db);
 } migrations[] = {
 	{ schema_v1, NULL },
 	{ schema_v2, NULL },
@@ -416,7 +446,8 @@ static bool db_name_ok(const char *s)
 
 static int db_use(dbd_db_t *db)
 {
-	char *sql = xstrdup_printf("CREATE DATABASE IF NOT EXISTS `%s`",
+	char *sql = xstrdup_printf("CREATE DATABASE IF NOT EXISTS `%s` "
+				   "CHARACTER SET utf8mb4",
 				   db->conf->storage_loc);
 	int rc = mysql_query(db->my, sql);
 
@@ -463,7 +494,7 @@ static int db_migrate(dbd_db_t *db)
 		info("Upgrading database %s to schema version %d",
 		     db->conf->storage_loc, v + 1);
 		if (migrations[v].build) {
-			char **stmts = migrations[v].build();
+			char **stmts = migrations[v].build(db);
 
 			rc = 0;
 			for (size_t i = 0; stmts && stmts[i] && !rc; i++)

@@ -44,9 +44,74 @@ typedef struct {
 	time_t      reroll;        /* earliest changed time before it */
 } store_t;
 
+/* Length of the valid UTF-8 sequence at p (1-4), 0 if it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
+		    (p[0] == 0xe0 && p[1] < 0xa0) ||      /* overlong */
+		    (p[0] == 0xed && p[1] > 0x9f))        /* surrogate */
+			return 0;
+		return 3;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
+		    (p[3] & 0xc0) != 0x80 ||
+		    (p[0] == 0xf0 && p[1] < 0x90) ||      /* overlong */
+		    (p[0] == 0xf4 && p[1] > 0x8f))        /* > U+10FFFF */
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* The strings of a record go into utf8mb4 columns: bytes that are not
+ * UTF-8 (a name typed in a Latin-1 terminal) become '?', as the record
+ * would otherwise be refused (1366) and set aside.  NULL: v is fine. */
+static char *utf8_clean(const char *v)
+{
+	const unsigned char *p = (const unsigned char *)v;
+	char *out;
+	size_t n, o = 0;
+
+	for (; *p; p += n)
+		if (!(n = utf8_len(p)))
+			break;
+	if (!*p)
+		return NULL;
+	out = xmalloc(strlen(v) + 1);
+	for (p = (const unsigned char *)v; *p; p += n) {
+		if (!(n = utf8_len(p))) {
+			out[o++] = '?';
+			n = 1;
+			continue;
+		}
+		memcpy(out + o, p, n);
+		o += n;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 static void q(store_t *s, char **sql, const char *v)
 {
-	dbd_db_quote(s->db, sql, v ? v : "");
+	char *clean = v ? utf8_clean(v) : NULL;
+
+	dbd_db_quote(s->db, sql, clean ? clean : v ? v : "");
+	xfree(clean);
+}
+
+/* As q(), NULL as NULL. */
+static void qn(store_t *s, char **sql, const char *v)
+{
+	char *clean = v ? utf8_clean(v) : NULL;
+
+	dbd_db_quote(s->db, sql, clean ? clean : v);
+	xfree(clean);
 }
 
 static size_t slen(const char *v)
@@ -133,14 +198,14 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 		   j->mem_per_cpu ? 1 : 0);
 	q(s, sql, j->work_dir);
 	xstrcatc(sql, ',');
-	dbd_db_quote(s->db, sql, j->comment);
+	qn(s, sql, j->comment);
 	xstrcatc(sql, ',');
-	dbd_db_quote(s->db, sql, j->submit_line);
+	qn(s, sql, j->submit_line);
 	xstrcatc(sql, ',');
-	dbd_db_quote(s->db, sql, j->constraints);
+	qn(s, sql, j->constraints);
 	xstrfmtcat(sql, ",%u,%u,%" PRId64 ",", j->restart_cnt, j->priority,
 		   (int64_t)s->now);
-	dbd_db_quote(s->db, sql, j->array_task_str);
+	qn(s, sql, j->array_task_str);
 	xstrcatc(sql, ')');
 	/* quoting at most doubles a string */
 	s->jobs_bytes += 1024 + 2 * (slen(j->name) + slen(j->account) +

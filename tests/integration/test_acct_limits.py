@@ -195,6 +195,31 @@ def test_at_limit_reaches_sacct(env):
         env.c.run(["scancel", str(jid)], user=A)
 
 
+def test_any_language_reaches_sacct(env):
+    """A name in any language is stored as typed (the tables are utf8mb4);
+    bytes that are not UTF-8 (a Latin-1 terminal) become '?' rather than
+    have the record refused."""
+    name = "j\u00f6b-\u65e5\u672c-\U0001f680"
+    jid = env.c.sbatch(["-H", "-J", name, "--wrap", "true"], user=A)
+    # (arguments are encoded with surrogateescape: "\udce9" is byte 0xe9)
+    bad_id = env.c.sbatch(["-H", "-J", "b\udce9d\udcff", "--comment",
+                           "caf\udce9", "--wrap", "true"], user=A)
+    try:
+        want = {str(jid): name + "|", str(bad_id): "b?d?|caf?"}
+        got = {}
+        deadline = time.time() + 30
+        while time.time() < deadline and got != want:
+            r = env.sacct("-j", "%d,%d" % (jid, bad_id), "-X", "-n", "-P",
+                          "-o", "JobID,JobName,Comment", user=A)
+            assert r.rc == 0, r
+            got = {ln.split("|", 1)[0]: ln.split("|", 1)[1]
+                   for ln in r.out.splitlines() if "|" in ln}
+            time.sleep(0.5)
+        assert got == want, (got, env.dbd_log_text()[-2000:])
+    finally:
+        env.c.run(["scancel", str(jid), str(bad_id)], user=A)
+
+
 # ---- a record the database refuses: set aside, the rest flow on ----
 
 def _sdiag_set_aside(e, user):
