@@ -40,6 +40,10 @@ typedef struct {
 	uint32_t    stored;
 	uint32_t    skipped;
 	uint32_t    set_aside;     /* records the database refused */
+	uint64_t    epoch;         /* of the batch's outbox */
+	struct aside_key { uint32_t job; int64_t submit; }
+		   *aside;         /* jobs whose record is set aside */
+	uint32_t    aside_cnt;
 	time_t      rolled;        /* roll-ups cover times before this */
 	time_t      reroll;        /* earliest changed time before it */
 } store_t;
@@ -626,6 +630,19 @@ static int resv_reroll(store_t *s, const acct_resv_rec_t *r)
 	return 0;
 }
 
+static bool job_aside(const store_t *s, uint32_t job, int64_t submit);
+static int set_aside(store_t *s, const acct_frame_t *f, unsigned int err,
+		     const char *text);
+
+/* A step of a job whose record is set aside is kept with it. */
+static int add_step_or_aside(store_t *s, const acct_frame_t *f,
+			     const acct_step_rec_t *st)
+{
+	if (job_aside(s, st->job_id, (int64_t)st->submit))
+		return set_aside(s, f, 0, "the record of its job is set aside");
+	return add_step(s, st);
+}
+
 static int apply(store_t *s, const acct_frame_t *f)
 {
 	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
@@ -647,7 +664,7 @@ static int apply(store_t *s, const acct_frame_t *f)
 			note_end(s, rec);
 			break;
 		case ACCT_REC_STEP:
-			rc = add_step(s, rec);
+			rc = add_step_or_aside(s, f, rec);
 			break;
 		case ACCT_REC_NODE_EVENT:
 			rc = event_reroll(s, rec) < 0 ? -1 :
@@ -696,6 +713,7 @@ static char *printable(const char *v, size_t max)
  * row, its user and account if a job's, and words for the log. */
 typedef struct {
 	uint32_t id;
+	int64_t  submit;          /* the job's */
 	uint32_t uid;
 	char    *user;
 	char    *acct;
@@ -712,6 +730,7 @@ static void whose(const acct_frame_t *f, whose_t *w)
 		char *name = dbd_user_name(j->uid);
 
 		w->id = j->job_id;
+		w->submit = (int64_t)j->submit;
 		w->uid = j->uid;
 		w->user = printable(name, acct_limit_max(ACCT_LIM_USER));
 		w->acct = printable(j->account,
@@ -722,6 +741,7 @@ static void whose(const acct_frame_t *f, whose_t *w)
 		const acct_step_rec_t *st = rec;
 
 		w->id = st->job_id;
+		w->submit = (int64_t)st->submit;
 		w->what = xstrdup_printf("step %d of job %u",
 					 (int32_t)st->step_id, st->job_id);
 	} else if (rec && f->kind == ACCT_REC_RESV) {
@@ -735,35 +755,66 @@ static void whose(const acct_frame_t *f, whose_t *w)
 		acct_rec_free(f->kind, rec);
 }
 
+/* A step's user and account are its job's (set aside before it). */
+static void whose_job(store_t *s, whose_t *w)
+{
+	dbd_rows_t rows;
+	char *sql = xstrdup_printf("SELECT id_user, user_name, account FROM "
+				   "set_aside_table WHERE kind=%u AND id_job=%u "
+				   "AND time_submit=%" PRId64 " AND cluster=",
+				   ACCT_REC_JOB, w->id, w->submit);
+
+	q(s, &sql, s->cluster);
+	if (dbd_db_select(s->db, sql, &rows) == 0) {
+		if (rows.rows) {
+			w->uid = (uint32_t)strtoul(dbd_rows_get(&rows, 0, 0),
+						   NULL, 10);
+			w->user = xstrdup(dbd_rows_get(&rows, 0, 1));
+			w->acct = xstrdup(dbd_rows_get(&rows, 0, 2));
+		}
+		dbd_rows_free(&rows);
+	}
+	xfree(sql);
+}
+
 /* Keep a refused record (its bytes, whose it is and the database's
  * error) in set_aside_table, in the batch's transaction: it is acked
  * with the batch and never sent again.  A job's later record replaces
  * its earlier one (each carries the job's whole state). */
-static int set_aside(store_t *s, uint64_t epoch, const acct_frame_t *f,
-		     unsigned int err, const char *text)
+static int set_aside(store_t *s, const acct_frame_t *f, unsigned int err,
+		     const char *text)
 {
 	char *why = printable(text, 1000), *sql;
 	whose_t w;
 	int rc = 0;
 
 	whose(f, &w);
-	error("Cluster %s: %s: record %" PRIu64 " refused by the database: "
-	      "%s (%u): set aside", s->cluster, w.what, f->seq, why, err);
+	if (f->kind == ACCT_REC_STEP)
+		whose_job(s, &w);
+	if (err)
+		error("Cluster %s: %s: record %" PRIu64 " refused by the "
+		      "database: %s (%u): set aside", s->cluster, w.what,
+		      f->seq, why, err);
+	else
+		error("Cluster %s: %s: record %" PRIu64 " set aside: %s",
+		      s->cluster, w.what, f->seq, why);
 	if (f->kind == ACCT_REC_JOB) {
 		sql = xstrdup_printf("DELETE FROM set_aside_table WHERE kind=%u "
-				     "AND id_job=%u AND cluster=", f->kind,
-				     w.id);
+				     "AND id_job=%u AND time_submit=%" PRId64
+				     " AND cluster=", f->kind, w.id, w.submit);
 		q(s, &sql, s->cluster);
 		rc = dbd_db_exec(s->db, sql);
 		xfree(sql);
 	}
 	if (rc == 0) {
 		sql = xstrdup("INSERT INTO set_aside_table (cluster, epoch, "
-			      "seq, kind, id_job, id_user, user_name, account, "
-			      "time_set, db_errno, db_error, record) VALUES (");
+			      "seq, kind, id_job, time_submit, id_user, "
+			      "user_name, account, time_set, db_errno, "
+			      "db_error, record) VALUES (");
 		q(s, &sql, s->cluster);
-		xstrfmtcat(&sql, ",%" PRIu64 ",%" PRIu64 ",%u,%u,%u,", epoch,
-			   f->seq, f->kind, w.id, w.uid);
+		xstrfmtcat(&sql, ",%" PRIu64 ",%" PRIu64 ",%u,%u,%" PRId64
+			   ",%u,", s->epoch, f->seq, f->kind, w.id, w.submit,
+			   w.uid);
 		q(s, &sql, w.user);
 		xstrcatc(&sql, ',');
 		q(s, &sql, w.acct);
@@ -782,12 +833,53 @@ static int set_aside(store_t *s, uint64_t epoch, const acct_frame_t *f,
 	xfree(why);
 	if (rc == 0)
 		s->set_aside++;
+	if (rc == 0 && f->kind == ACCT_REC_JOB && !job_aside(s, w.id, w.submit)) {
+		s->aside = xrealloc(s->aside, (s->aside_cnt + 1) *
+				    sizeof(*s->aside));
+		s->aside[s->aside_cnt].job = w.id;
+		s->aside[s->aside_cnt++].submit = w.submit;
+	}
 	return rc;
+}
+
+static bool job_aside(const store_t *s, uint32_t job, int64_t submit)
+{
+	for (uint32_t i = 0; i < s->aside_cnt; i++)
+		if (s->aside[i].job == job && s->aside[i].submit == submit)
+			return true;
+	return false;
+}
+
+/* The cluster's jobs whose record is set aside (usually none). */
+static int load_aside(store_t *s)
+{
+	dbd_rows_t rows;
+	char *sql = xstrdup_printf("SELECT id_job, time_submit FROM "
+				   "set_aside_table WHERE kind=%u AND "
+				   "cluster=", ACCT_REC_JOB);
+	int rc;
+
+	q(s, &sql, s->cluster);
+	rc = dbd_db_select(s->db, sql, &rows);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	xfree(s->aside);
+	s->aside_cnt = rows.rows;
+	s->aside = xcalloc(rows.rows + 1, sizeof(*s->aside));
+	for (uint32_t i = 0; i < rows.rows; i++) {
+		s->aside[i].job = (uint32_t)strtoul(dbd_rows_get(&rows, i, 0),
+						    NULL, 10);
+		s->aside[i].submit = strtoll(dbd_rows_get(&rows, i, 1), NULL,
+					     10);
+	}
+	dbd_rows_free(&rows);
+	return 0;
 }
 
 /* One record on its own behind a savepoint: stored, or set aside when
  * the database refuses it for its content; -1 on any other failure. */
-static int apply_alone(store_t *s, uint64_t epoch, const acct_frame_t *f)
+static int apply_alone(store_t *s, const acct_frame_t *f)
 {
 	unsigned int err;
 	char text[512];
@@ -804,7 +896,7 @@ static int apply_alone(store_t *s, uint64_t epoch, const acct_frame_t *f)
 	snprintf(text, sizeof(text), "%s", dbd_db_error(s->db));
 	if (dbd_db_rollback_to(s->db, "rec") < 0)
 		return -1;
-	return set_aside(s, epoch, f, err, text);
+	return set_aside(s, f, err, text);
 }
 
 /* How many records of this cluster are set aside (sdiag shows it). */
@@ -869,7 +961,8 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 	uint64_t done, top = 0;
 	time_t day, month;
 
-	if (last_seq(s, req->epoch, &done) < 0 ||
+	s->epoch = req->epoch;
+	if (last_seq(s, req->epoch, &done) < 0 || load_aside(s) < 0 ||
 	    dbd_rollup_marks(s->db, s->cluster, &s->rolled, &day, &month) < 0)
 		return -1;
 	for (uint32_t i = 0; i < req->cnt; i++) {
@@ -881,7 +974,7 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 			s->skipped++;
 			continue;
 		}
-		if ((alone ? apply_alone(s, req->epoch, f) : apply(s, f)) < 0)
+		if ((alone ? apply_alone(s, f) : apply(s, f)) < 0)
 			return -1;
 	}
 	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0)
@@ -897,6 +990,29 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 		return -1;
 	*acked = top > done ? top : done;
 	return 0;
+}
+
+/* One transaction: the batch stored (alone: record by record) and
+ * committed, or rolled back (-1, the database's error kept). */
+static int store_txn(store_t *s, const dbd_records_msg_t *req,
+		     uint64_t *acked, bool alone)
+{
+	if (dbd_db_begin(s->db) < 0)
+		return -1;
+	if (store_batch(s, req, acked, alone) == 0 &&
+	    dbd_db_commit(s->db) == 0)
+		return 0;
+	drop_pending(s);
+	dbd_db_rollback(s->db);
+	return -1;
+}
+
+/* Back to a fresh batch (keeps db, cluster and now). */
+static void store_reset(store_t *s)
+{
+	drop_pending(s);
+	xfree(s->aside);
+	*s = (store_t){ .db = s->db, .cluster = s->cluster, .now = s->now };
 }
 
 static bool cluster_name_ok(const char *s)
@@ -927,41 +1043,28 @@ void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		resp->msg = xstrdup("invalid cluster name");
 		return;
 	}
-	if (dbd_db_begin(db) < 0) {
-		resp->rc = ESLURM_DB_CONNECTION;
-		return;
-	}
-	if (store_batch(&s, req, &acked, false) < 0) {
+	if (store_txn(&s, req, &acked, false) < 0) {
 		/* A record the database refuses for its content would be
 		 * refused again at every retry, and every later record
 		 * would wait behind it: store the batch record by record,
 		 * setting such records aside. */
 		bool content = dbd_db_content_error(dbd_db_errno(db));
 
-		drop_pending(&s);
-		dbd_db_rollback(db);
+		store_reset(&s);
 		if (content)
 			info("Cluster %s: a record of the batch was refused "
 			     "for its content: storing its %u records one by "
 			     "one", s.cluster, req->cnt);
-		s = (store_t){ .db = db, .cluster = req->cluster,
-			       .now = s.now };
-		if (!content || dbd_db_begin(db) < 0 ||
-		    store_batch(&s, req, &acked, true) < 0) {
-			drop_pending(&s);
-			if (content)
-				dbd_db_rollback(db);
+		if (!content || store_txn(&s, req, &acked, true) < 0) {
+			store_reset(&s);
 			resp->rc = ESLURM_DB_CONNECTION;
 			return;
 		}
-	}
-	if (dbd_db_commit(db) < 0) {
-		resp->rc = ESLURM_DB_CONNECTION;
-		return;
 	}
 	resp->acked_seq = acked;
 	resp->set_aside = set_aside_count(&s);
 	debug("Cluster %s: stored %u records, skipped %u already stored, set "
 	      "aside %u (up to %" PRIu64 ")", s.cluster, s.stored, s.skipped,
 	      s.set_aside, acked);
+	store_reset(&s);
 }

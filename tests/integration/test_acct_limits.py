@@ -366,6 +366,57 @@ def test_poisoned_record_in_a_full_batch(env):
                    db=env.db.db)
 
 
+def test_poisoned_job_steps_kept(env):
+    """A job whose record is set aside runs: its later records and its
+    steps' are kept with it (its owner sees them in sacctmgr show
+    problem), and the job after it is in sacct with its steps."""
+    narrow_comment(env)
+    try:
+        poison = env.c.sbatch(["--comment", "r" * 40, "--wrap", "true"],
+                              user=A)
+        after = env.c.sbatch(["--wrap", "true"], user=A)
+        deadline = time.time() + 60
+        while time.time() < deadline and any(
+                env.c.job_state(j) not in ("COMPLETED", "FAILED")
+                for j in (poison, after)):
+            time.sleep(0.5)
+        steps = ""
+        while time.time() < deadline:
+            r = env.sacct("-j", str(after), "-n", "-P", "-o",
+                          "JobID,State", user=A)
+            steps = r.out
+            if "%d.batch|COMPLETED" % after in steps and \
+                    "%d|COMPLETED" % after in steps:
+                break
+            time.sleep(0.5)
+        assert "%d.batch|COMPLETED" % after in steps, steps
+        r = env.sacct("-j", str(poison), "-n", "-P", "-o", "JobID",
+                      user=A)
+        assert r.rc == 0 and r.out.strip() == "", r
+        rows = []
+        while time.time() < deadline:
+            r = env.sacctmgr("-n", "-P", "show", "problem",
+                             "id=%d" % poison, "format=Problem", user=A)
+            assert r.rc == 0, r
+            rows = r.out.splitlines()
+            if any(ln.startswith("Step of job") for ln in rows):
+                break
+            time.sleep(0.5)
+        # one row for the job (its last record), one per step record
+        jobs = [ln for ln in rows if ln.startswith("Job ")]
+        assert len(jobs) == 1 and jobs[0].startswith(
+            "Job %d record set aside: Data too long" % poison), rows
+        assert "Step of job %d record set aside: the record of its job "\
+               "is set aside" % poison in rows, rows
+        # and B sees none of them
+        r = env.sacctmgr("-n", "-P", "show", "problem", "id=%d" % poison,
+                         user=B)
+        assert r.rc == 0 and r.out == "", r
+    finally:
+        env.db.sql("ALTER TABLE job_table MODIFY comment TEXT NULL",
+                   db=env.db.db)
+
+
 def test_upgrade_builds_columns_from_limits(env):
     """Schema version 10 gives every string column the type the limits
     table asks for, keeping the rows (a database of version 9 had the
