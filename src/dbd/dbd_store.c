@@ -12,8 +12,8 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "dbd/dbd_aside.h"
 #include "dbd/dbd_jobs.h"
-#include "dbd/dbd_private.h"
 #include "dbd/dbd_rollup.h"
 #include "slurm/slurm_errno.h"
 
@@ -41,8 +41,7 @@ typedef struct {
 	uint32_t    skipped;
 	uint32_t    set_aside;     /* records the database refused */
 	uint64_t    epoch;         /* of the batch's outbox */
-	struct aside_key { uint32_t job; int64_t submit; }
-		   *aside;         /* jobs whose record is set aside */
+	dbd_aside_job_t *aside;    /* jobs whose record is set aside */
 	uint32_t    aside_cnt;
 	time_t      rolled;        /* roll-ups cover times before this */
 	time_t      reroll;        /* earliest changed time before it */
@@ -696,150 +695,24 @@ static void drop_pending(store_t *s)
 	s->jobs_bytes = s->steps_bytes = 0;
 }
 
-/* Up to max bytes of v with anything but printable ASCII as '?': the
- * note of a record must itself be storable. */
-static char *printable(const char *v, size_t max)
-{
-	size_t n = v ? strnlen(v, max) : 0;
-	char *out = xmalloc(n + 1);
-
-	for (size_t i = 0; i < n; i++)
-		out[i] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
-	out[n] = '\0';
-	return out;
-}
-
-/* Whose a refused record is: the job (or reservation) id in the set-aside
- * row, its user and account if a job's, and words for the log. */
-typedef struct {
-	uint32_t id;
-	int64_t  submit;          /* the job's */
-	uint32_t uid;
-	char    *user;
-	char    *acct;
-	char    *what;            /* "job 5", "step 0 of job 5", ... */
-} whose_t;
-
-static void whose(const acct_frame_t *f, whose_t *w)
-{
-	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
-
-	*w = (whose_t){ .uid = 4294967294u };
-	if (rec && f->kind == ACCT_REC_JOB) {
-		const acct_job_rec_t *j = rec;
-		char *name = dbd_user_name(j->uid);
-
-		w->id = j->job_id;
-		w->submit = (int64_t)j->submit;
-		w->uid = j->uid;
-		w->user = printable(name, acct_limit_max(ACCT_LIM_USER));
-		w->acct = printable(j->account,
-				    acct_limit_max(ACCT_LIM_ACCOUNT));
-		w->what = xstrdup_printf("job %u", j->job_id);
-		xfree(name);
-	} else if (rec && f->kind == ACCT_REC_STEP) {
-		const acct_step_rec_t *st = rec;
-
-		w->id = st->job_id;
-		w->submit = (int64_t)st->submit;
-		w->what = xstrdup_printf("step %d of job %u",
-					 (int32_t)st->step_id, st->job_id);
-	} else if (rec && f->kind == ACCT_REC_RESV) {
-		w->id = ((const acct_resv_rec_t *)rec)->resv_id;
-		w->what = xstrdup_printf("reservation %u", w->id);
-	} else {
-		w->what = xstrdup(f->kind == ACCT_REC_NODE_EVENT ?
-				  "a node event" : "the cluster's registration");
-	}
-	if (rec)
-		acct_rec_free(f->kind, rec);
-}
-
-/* A step's user and account are its job's (set aside before it). */
-static void whose_job(store_t *s, whose_t *w)
-{
-	dbd_rows_t rows;
-	char *sql = xstrdup_printf("SELECT id_user, user_name, account FROM "
-				   "set_aside_table WHERE kind=%u AND id_job=%u "
-				   "AND time_submit=%" PRId64 " AND cluster=",
-				   ACCT_REC_JOB, w->id, w->submit);
-
-	q(s, &sql, s->cluster);
-	if (dbd_db_select(s->db, sql, &rows) == 0) {
-		if (rows.rows) {
-			w->uid = (uint32_t)strtoul(dbd_rows_get(&rows, 0, 0),
-						   NULL, 10);
-			w->user = xstrdup(dbd_rows_get(&rows, 0, 1));
-			w->acct = xstrdup(dbd_rows_get(&rows, 0, 2));
-		}
-		dbd_rows_free(&rows);
-	}
-	xfree(sql);
-}
-
-/* Keep a refused record (its bytes, whose it is and the database's
- * error) in set_aside_table, in the batch's transaction: it is acked
- * with the batch and never sent again.  A job's later record replaces
- * its earlier one (each carries the job's whole state). */
+/* Keep a refused record in set_aside_table (dbd_aside.h), in the
+ * batch's transaction: it is acked with the batch and never sent again;
+ * the steps of a job set aside follow it there. */
 static int set_aside(store_t *s, const acct_frame_t *f, unsigned int err,
 		     const char *text)
 {
-	char *why = printable(text, 1000), *sql;
-	whose_t w;
-	int rc = 0;
+	dbd_aside_job_t job;
 
-	whose(f, &w);
-	if (f->kind == ACCT_REC_STEP)
-		whose_job(s, &w);
-	if (err)
-		error("Cluster %s: %s: record %" PRIu64 " refused by the "
-		      "database: %s (%u): set aside", s->cluster, w.what,
-		      f->seq, why, err);
-	else
-		error("Cluster %s: %s: record %" PRIu64 " set aside: %s",
-		      s->cluster, w.what, f->seq, why);
-	if (f->kind == ACCT_REC_JOB) {
-		sql = xstrdup_printf("DELETE FROM set_aside_table WHERE kind=%u "
-				     "AND id_job=%u AND time_submit=%" PRId64
-				     " AND cluster=", f->kind, w.id, w.submit);
-		q(s, &sql, s->cluster);
-		rc = dbd_db_exec(s->db, sql);
-		xfree(sql);
-	}
-	if (rc == 0) {
-		sql = xstrdup("INSERT INTO set_aside_table (cluster, epoch, "
-			      "seq, kind, id_job, time_submit, id_user, "
-			      "user_name, account, time_set, db_errno, "
-			      "db_error, record) VALUES (");
-		q(s, &sql, s->cluster);
-		xstrfmtcat(&sql, ",%" PRIu64 ",%" PRIu64 ",%u,%u,%" PRId64
-			   ",%u,", s->epoch, f->seq, f->kind, w.id, w.submit,
-			   w.uid);
-		q(s, &sql, w.user);
-		xstrcatc(&sql, ',');
-		q(s, &sql, w.acct);
-		xstrfmtcat(&sql, ",%" PRId64 ",%u,", (int64_t)s->now, err);
-		q(s, &sql, why);
-		xstrcatc(&sql, ',');
-		dbd_db_quote_bin(&sql, f->data, f->len);
-		xstrcat(&sql, ") ON DUPLICATE KEY UPDATE db_errno="
-			"VALUES(db_errno), db_error=VALUES(db_error)");
-		rc = dbd_db_exec(s->db, sql);
-		xfree(sql);
-	}
-	xfree(w.user);
-	xfree(w.acct);
-	xfree(w.what);
-	xfree(why);
-	if (rc == 0)
-		s->set_aside++;
-	if (rc == 0 && f->kind == ACCT_REC_JOB && !job_aside(s, w.id, w.submit)) {
+	if (dbd_aside_put(s->db, s->cluster, s->epoch, s->now, f, err, text,
+			  &job) < 0)
+		return -1;
+	s->set_aside++;
+	if (f->kind == ACCT_REC_JOB && !job_aside(s, job.job, job.submit)) {
 		s->aside = xrealloc(s->aside, (s->aside_cnt + 1) *
 				    sizeof(*s->aside));
-		s->aside[s->aside_cnt].job = w.id;
-		s->aside[s->aside_cnt++].submit = w.submit;
+		s->aside[s->aside_cnt++] = job;
 	}
-	return rc;
+	return 0;
 }
 
 static bool job_aside(const store_t *s, uint32_t job, int64_t submit)
@@ -848,33 +721,6 @@ static bool job_aside(const store_t *s, uint32_t job, int64_t submit)
 		if (s->aside[i].job == job && s->aside[i].submit == submit)
 			return true;
 	return false;
-}
-
-/* The cluster's jobs whose record is set aside (usually none). */
-static int load_aside(store_t *s)
-{
-	dbd_rows_t rows;
-	char *sql = xstrdup_printf("SELECT id_job, time_submit FROM "
-				   "set_aside_table WHERE kind=%u AND "
-				   "cluster=", ACCT_REC_JOB);
-	int rc;
-
-	q(s, &sql, s->cluster);
-	rc = dbd_db_select(s->db, sql, &rows);
-	xfree(sql);
-	if (rc < 0)
-		return -1;
-	xfree(s->aside);
-	s->aside_cnt = rows.rows;
-	s->aside = xcalloc(rows.rows + 1, sizeof(*s->aside));
-	for (uint32_t i = 0; i < rows.rows; i++) {
-		s->aside[i].job = (uint32_t)strtoul(dbd_rows_get(&rows, i, 0),
-						    NULL, 10);
-		s->aside[i].submit = strtoll(dbd_rows_get(&rows, i, 1), NULL,
-					     10);
-	}
-	dbd_rows_free(&rows);
-	return 0;
 }
 
 /* One record on its own behind a savepoint: stored, or set aside when
@@ -897,23 +743,6 @@ static int apply_alone(store_t *s, const acct_frame_t *f)
 	if (dbd_db_rollback_to(s->db, "rec") < 0)
 		return -1;
 	return set_aside(s, f, err, text);
-}
-
-/* How many records of this cluster are set aside (sdiag shows it). */
-static uint32_t set_aside_count(store_t *s)
-{
-	dbd_rows_t rows;
-	char *sql = xstrdup("SELECT COUNT(*) FROM set_aside_table WHERE "
-			    "cluster=");
-	uint32_t n = 0;
-
-	q(s, &sql, s->cluster);
-	if (dbd_db_select(s->db, sql, &rows) == 0) {
-		n = (uint32_t)strtoul(dbd_rows_get(&rows, 0, 0), NULL, 10);
-		dbd_rows_free(&rows);
-	}
-	xfree(sql);
-	return n;
 }
 
 /* The last sequence stored for this cluster's outbox epoch (0 if the
@@ -962,7 +791,9 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 	time_t day, month;
 
 	s->epoch = req->epoch;
-	if (last_seq(s, req->epoch, &done) < 0 || load_aside(s) < 0 ||
+	xfree(s->aside);
+	if (last_seq(s, req->epoch, &done) < 0 ||
+	    dbd_aside_jobs(s->db, s->cluster, &s->aside, &s->aside_cnt) < 0 ||
 	    dbd_rollup_marks(s->db, s->cluster, &s->rolled, &day, &month) < 0)
 		return -1;
 	for (uint32_t i = 0; i < req->cnt; i++) {
@@ -1062,7 +893,7 @@ void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		}
 	}
 	resp->acked_seq = acked;
-	resp->set_aside = set_aside_count(&s);
+	resp->set_aside = dbd_aside_count(db, s.cluster);
 	debug("Cluster %s: stored %u records, skipped %u already stored, set "
 	      "aside %u (up to %" PRIu64 ")", s.cluster, s.stored, s.skipped,
 	      s.set_aside, acked);
