@@ -36,6 +36,7 @@ static const struct {
 	{ "associations", 3, DBD_ENT_ASSOC, true },
 	{ "clusters", 2, DBD_ENT_CLUSTER, false },
 	{ "coordinators", 2, DBD_ENT_COORD, false },
+	{ "problems", 4, DBD_ENT_PROBLEM, true },
 	{ "qos", 1, DBD_ENT_QOS, false },
 	{ "reservations", 4, DBD_ENT_RESV, true },
 	{ "users", 1, DBD_ENT_USER, false },
@@ -98,6 +99,7 @@ static const char *const where_keys[] = {
 	[DBD_ENT_ASSOC] = "id cluster account user partition parent ",
 	[DBD_ENT_COORD] = "name user account ",
 	[DBD_ENT_RESV] = "name cluster id ",
+	[DBD_ENT_PROBLEM] = "cluster account user id ",
 };
 static const char *const set_keys[] = {
 	[DBD_ENT_CLUSTER] = ASSOC_KEYS,
@@ -385,6 +387,8 @@ const char *cli_sacctmgr_plural(uint16_t entity)
 		return "coordinators";
 	case DBD_ENT_RESV:
 		return "reservations";
+	case DBD_ENT_PROBLEM:
+		return "problems";
 	default:
 		return "associations";
 	}

@@ -82,6 +82,8 @@ CELL(g_grptresmins, "grptresmins")
 CELL(g_grptresrunmins, "grptresrunmins")
 CELL(g_maxtresmins, "maxtresmins")
 CELL(g_tres, "tres")
+CELL(g_problem, "problem")
+CELL(g_jobid, "jobid")
 FIXED(g_empty, "")
 
 /* Reservations: times as sacctmgr prints them, unused wall seconds. */
@@ -287,6 +289,8 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("TimeStart", "TimeStart", g_tstart),
 	F("TimeEnd", "TimeEnd", g_tend),
 	F("UnusedWall", "UnusedWall", g_unused),
+	F("Problem", "Problem", g_problem),
+	F("JobID", "JobID", g_jobid),
 	{ 0 }
 };
 
@@ -294,7 +298,7 @@ static const int field_widths[] = {
 	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
 	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 20,
 	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20, 13,
-	30, 19, 19, 10,
+	30, 19, 19, 10, 40, 10,
 };
 _Static_assert(sizeof(field_widths) / sizeof(field_widths[0]) ==
 	       sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]) - 1,
@@ -327,6 +331,7 @@ static const char *const default_formats[] = {
 	[DBD_ENT_ACCOUNT] = "Account,Description,Organization",
 	[DBD_ENT_USER] = "User,DefaultAccount,AdminLevel",
 	[DBD_ENT_RESV] = "Cluster,Name%15,TRES,TimeStart,TimeEnd,UnusedWall",
+	[DBD_ENT_PROBLEM] = "Cluster,Account,User,Problem",
 	[DBD_ENT_QOS] = "Name,Priority,GraceTime,Preempt,PreemptExemptTime,"
 		"PreemptMode,Flags%40,UsageThres,UsageFactor,GrpTRES,GrpTRESMins,"
 		"GrpTRESRunMins,GrpJobs,GrpSubmit,GrpWall,MaxTRES,"

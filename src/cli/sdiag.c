@@ -222,7 +222,11 @@ static void _print(const stats_info_response_msg_t *s)
 	printf("Agent queue size:     %u\n", s->agent_queue_size);
 	printf("Agent count:          %u\n", s->agent_count);
 	printf("Agent thread count:   %u\n", s->agent_thread_count);
-	printf("DBD Agent queue size: %u\n\n", s->dbd_agent_queue_size);
+	printf("DBD Agent queue size: %u\n", s->dbd_agent_queue_size);
+	if (s->dbd_set_aside)
+		printf("DBD records set aside: %u (sacctmgr show problem)\n",
+		       s->dbd_set_aside);
+	printf("\n");
 	printf("Jobs submitted: %u\n", s->jobs_submitted);
 	printf("Jobs started:   %u\n", s->jobs_started);
 	printf("Jobs completed: %u\n", s->jobs_completed);

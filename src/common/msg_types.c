@@ -343,6 +343,7 @@ static const field_desc_t dbd_records_resp_fields[] = {
 	{ "rc", FT_U32, offsetof(dbd_records_resp_msg_t, rc) },
 	F(dbd_records_resp_msg_t, acked_seq, FT_U64),
 	F(dbd_records_resp_msg_t, msg, FT_STR),
+	F(dbd_records_resp_msg_t, set_aside, FT_U32),
 	FIELD_END
 };
 
@@ -580,6 +581,7 @@ static const field_desc_t stats_resp_fields[] = {
 	T(bf_queue_len_sum, FT_U64), T(bf_table_size, FT_U32),
 	T(bf_table_size_sum, FT_U64), T(bf_when_last_cycle, FT_TIME),
 	T(bf_active, FT_BOOL), T(backfill, FT_BOOL),
+	T(dbd_set_aside, FT_U32),
 	FIELD_END
 };
 #undef T

@@ -504,6 +504,7 @@ typedef enum {
 	DBD_ENT_ASSOC,
 	DBD_ENT_COORD,            /* coordinators: (user, account) pairs */
 	DBD_ENT_RESV,             /* reservations (list only) */
+	DBD_ENT_PROBLEM,          /* records set aside (list only) */
 } dbd_entity_t;
 
 enum {
@@ -601,6 +602,7 @@ typedef struct {
 	uint32_t  agent_count;
 	uint32_t  agent_thread_count;
 	uint32_t  dbd_agent_queue_size;
+	uint32_t  dbd_set_aside;  /* records slurmdbd's database refused */
 	uint32_t  jobs_submitted;
 	uint32_t  jobs_started;
 	uint32_t  jobs_completed;
@@ -857,11 +859,13 @@ typedef struct {
 	acct_frame_t *recs;       /* in sequence order */
 } dbd_records_msg_t;
 
-/* rc 0: every record up to acked_seq is stored (committed). */
+/* rc 0: every record up to acked_seq is stored (committed), or set
+ * aside; set_aside: how many of the cluster's records are. */
 typedef struct {
 	int32_t   rc;
 	uint64_t  acked_seq;
 	char     *msg;
+	uint32_t  set_aside;
 } dbd_records_resp_msg_t;
 
 /* sacct -> slurmdbd: which jobs.  Lists are strings; NULL = any.

@@ -33,7 +33,8 @@ static struct {
 	acct_send_stats_t  stats;
 } snd = { .stats_mutex = PTHREAD_MUTEX_INITIALIZER };
 
-/* One batch: 0 when slurmdbd stored it, else a slurm error code. */
+/* One batch: 0 when slurmdbd stored it (or set some of its records
+ * aside), else a slurm error code. */
 static int send_batch(acct_frame_t *recs, uint32_t cnt, char **why)
 {
 	dbd_records_msg_t req = { .cluster = snd.cluster,
@@ -51,9 +52,16 @@ static int send_batch(acct_frame_t *recs, uint32_t cnt, char **why)
 	if (resp.type == RESPONSE_DBD_RECORDS && resp.data) {
 		r = resp.data;
 		rc = r->rc;
-		if (!rc)
+		if (!rc) {
 			acct_outbox_ack(r->acked_seq);
-		else if (r->msg)
+			pthread_mutex_lock(&snd.stats_mutex);
+			if (r->set_aside > snd.stats.set_aside)
+				error("slurmdbd: %u accounting records set "
+				      "aside, the database refused them (see "
+				      "sacctmgr show problem)", r->set_aside);
+			snd.stats.set_aside = r->set_aside;
+			pthread_mutex_unlock(&snd.stats_mutex);
+		} else if (r->msg)
 			*why = xstrdup(r->msg);
 	} else if (resp.type == RESPONSE_SLURM_RC && resp.data) {
 		rc = ((return_code_msg_t *)resp.data)->rc;

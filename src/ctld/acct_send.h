@@ -18,11 +18,13 @@ int  acct_send_start(const char *host, uint16_t port, const char *cluster,
 /* Stop after the batch in flight; what is left stays in the outbox. */
 void acct_send_stop(void);
 
-/* Records stored by slurmdbd since start, batches sent, failures. */
+/* Records stored by slurmdbd since start, batches sent, failures; and
+ * how many records slurmdbd holds set aside (its last answer). */
 typedef struct {
 	uint64_t stored;
 	uint64_t batches;
 	uint64_t failures;
+	uint32_t set_aside;
 } acct_send_stats_t;
 void acct_send_stats(acct_send_stats_t *out);
 

@@ -15,8 +15,10 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "common/acct_limits.h"
 #include "common/log.h"
 #include "common/msg_types.h"
+#include "common/xmalloc.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
 #include "ctld/config_info.h"
@@ -159,6 +161,23 @@ static const rpc_row_t *_find(uint16_t type)
 	return NULL;
 }
 
+/* A string longer than its accounting column (acct_limits.h) is refused
+ * here, for every request type that carries one, before any handler. */
+static bool _too_long(net_conn_t *conn, const slurm_msg_t *msg)
+{
+	char *why = NULL;
+	int rc = acct_limits_msg(msg->type, msg->data, &why);
+
+	if (!rc)
+		return false;
+	info("%s from uid=%u peer=%s: %s: %s", msg_type_name(msg->type),
+	     (unsigned) msg->auth_uid, msg->peer, slurm_strerror(rc),
+	     why ? why : "");
+	xfree(why);
+	net_reply_rc(conn, rc);
+	return true;
+}
+
 void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 {
 	const rpc_row_t *row = _find(msg->type);
@@ -206,6 +225,8 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_conn_drop(conn);
 		return;
 	}
+	if (_too_long(conn, msg))
+		return;
 	if (row->change && commit_broken()) {
 		error("%s RPC from uid=%u peer=%s refused: state cannot be "
 		      "saved in %s", msg_type_name(msg->type),

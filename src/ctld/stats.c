@@ -11,6 +11,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/acct_job.h"
+#include "ctld/acct_send.h"
 #include "ctld/agent.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
@@ -197,6 +198,7 @@ void stats_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	stats_info_request_msg_t *q = m->data;
 	stats_info_response_msg_t r;
+	acct_send_stats_t as;
 
 	if (q && q->command_id == 1) {
 		if (!ctld_is_operator(m->auth_uid)) {
@@ -216,6 +218,8 @@ void stats_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	r.server_thread_count = 1;
 	r.agent_queue_size = agent_pending();
 	r.dbd_agent_queue_size = acct_queue_depth();
+	acct_send_stats(&as);
+	r.dbd_set_aside = as.set_aside;
 	r.agent_thread_count = 0;
 	r.backfill = sched_params()->backfill;
 	_st_counts(&r);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/acct_flatfile.h"
+#include "common/acct_limits.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/tres_limit.h"
@@ -201,6 +202,23 @@ static const dbd_cond_t resv_conds[] = {
 };
 static const dbd_setting_t resv_sets[] = { { NULL } };
 
+/* Accounting records the database refused for their content
+ * (dbd_jobs.h), as "sacctmgr show problem" lists them. */
+static const dbd_col_t problem_cols[] = {
+	{ "cluster", "t.cluster" }, { "account", "t.account" },
+	{ "user", "t.user_name" }, { "jobid", "t.id_job" },
+	{ "problem", "CONCAT(ELT(t.kind, 'Cluster', 'Job', 'Step of job', "
+		     "'Node event', 'Reservation'), ' ', t.id_job, ' record "
+		     "set aside: ', t.db_error)" },
+	{ "timestart", "t.time_set" }, { NULL, NULL }
+};
+static const dbd_cond_t problem_conds[] = {
+	{ "cluster", "t.cluster IN (%s)" }, { "account", "t.account IN (%s)" },
+	{ "user", "t.user_name IN (%s)" }, { "id", "t.id_job IN (%s)" },
+	{ NULL, NULL }
+};
+static const dbd_setting_t problem_sets[] = { { NULL } };
+
 static const dbd_entity_desc_t entities[] = {
 	{ DBD_ENT_CLUSTER, "clusters", "cluster_table",
 	  "cluster_table c LEFT JOIN assoc_table a ON a.cluster=c.name AND "
@@ -227,6 +245,9 @@ static const dbd_entity_desc_t entities[] = {
 	  "t.time_start <= UNIX_TIMESTAMP()", "t.cluster, t.id_resv, "
 	  "t.time_start", "t.id_resv", NULL, resv_cols, resv_conds,
 	  resv_sets },
+	{ DBD_ENT_PROBLEM, "problems", "set_aside_table", "set_aside_table t",
+	  "1", "t.cluster, t.time_set, t.seq", "t.seq", NULL, problem_cols,
+	  problem_conds, problem_sets },
 };
 
 const dbd_entity_desc_t *dbd_entity_find(uint16_t entity)
@@ -732,6 +753,18 @@ static bool may_change(dbd_req_t *r)
 
 static int run_op(dbd_req_t *r)
 {
+	char *why = NULL;
+	int rc;
+
+	/* a string longer than its column (acct_limits.h), in a request
+	 * or a line of a loaded file: nothing changes */
+	if ((rc = acct_limits_msg(REQUEST_DBD_ACCT, r->req, &why))) {
+		info("%s: uid %u: %s: %s", r->ctx->peer,
+		     (unsigned)r->ctx->uid, slurm_strerror(rc), why);
+		dbd_req_fail(r, rc, "%s: %s", slurm_strerror(rc), why);
+		xfree(why);
+		return -1;
+	}
 	switch (r->req->op) {
 	case DBD_OP_ADD:
 		return dbd_acct_add(r);
@@ -877,7 +910,8 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
 	} else if (req->op == DBD_OP_LIST)
 		rc = dbd_acct_list(&r);
-	else if (req->entity == DBD_ENT_RESV)   /* the controller's records */
+	else if (req->entity == DBD_ENT_RESV ||   /* the controller's */
+		 req->entity == DBD_ENT_PROBLEM)  /* and slurmdbd's records */
 		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
 	else if (!may_change(&r))
 		rc = refuse_change(&r);

@@ -90,6 +90,11 @@ static void private_where(dbd_req_t *r, bool with, char **sql)
 		assoc = "t";
 	else if (with && (ent == DBD_ENT_USER || ent == DBD_ENT_ACCOUNT))
 		assoc = "a";
+	/* a set-aside record carries a job's whole record: its owner's */
+	if (ent == DBD_ENT_PROBLEM &&
+	    dbd_admin_level(r->db, r->ctx->conf, r->ctx->uid) <
+	    DBD_ADMIN_OPERATOR)
+		xstrfmtcat(sql, " AND t.id_user=%u", (unsigned)r->ctx->uid);
 	if (ent == DBD_ENT_ACCOUNT &&
 	    dbd_private_limits(r->db, r->ctx, DBD_PRIVATE_ACCOUNTS))
 		dbd_private_where(r->db, r->ctx->uid, "0", "t.name", sql);

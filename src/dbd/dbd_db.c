@@ -8,6 +8,7 @@
 #include <mysql.h>
 #include <errmsg.h>
 
+#include "common/acct_limits.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -17,6 +18,8 @@ struct dbd_db {
 	MYSQL            *my;
 	const dbd_conf_t *conf;
 	bool              in_txn;
+	unsigned int      last_errno;     /* of the last failed statement */
+	char              last_error[512];
 };
 
 /* ---- the schema: migrations in order; version N = first N applied ----
@@ -257,16 +260,148 @@ static const char *const schema_v9[] = {
 	NULL
 };
 
-static const char *const *const migrations[] = {
-	schema_v1,
-	schema_v2,
-	schema_v3,
-	schema_v4,
-	schema_v5,
-	schema_v6,
-	schema_v7,
-	schema_v8,
-	schema_v9,
+/* v10: every table in utf8mb4; every string column's type comes from
+ * the one table of limits (acct_limits.h), so what slurmctld and slurmdbd
+ * accept at entry always fits; and the set-aside table, where a record the database refused
+ * for its content is kept (dbd_jobs.h). */
+typedef struct {
+	const char  *table;
+	const char  *column;
+	acct_limit_t lim;
+	const char  *rest;          /* NULL-ness and default */
+} schema_col_t;
+
+#define NN "NOT NULL"
+#define ND "NOT NULL DEFAULT ''"
+static const schema_col_t schema_cols[] = {
+	{ "cluster_table", "name", ACCT_LIM_CLUSTER, NN },
+	{ "acct_table", "name", ACCT_LIM_ACCOUNT, NN },
+	{ "acct_table", "description", ACCT_LIM_DESCRIPTION, NN },
+	{ "acct_table", "organization", ACCT_LIM_ORGANIZATION, NN },
+	{ "user_table", "name", ACCT_LIM_USER, NN },
+	{ "user_table", "default_acct", ACCT_LIM_ACCOUNT, ND },
+	{ "qos_table", "name", ACCT_LIM_QOS, NN },
+	{ "qos_table", "description", ACCT_LIM_DESCRIPTION, NN },
+	{ "qos_table", "preempt", ACCT_LIM_QOS_LIST, ND },
+	{ "assoc_table", "cluster", ACCT_LIM_CLUSTER, NN },
+	{ "assoc_table", "acct", ACCT_LIM_ACCOUNT, NN },
+	{ "assoc_table", "user_name", ACCT_LIM_USER, ND },
+	{ "assoc_table", "`partition`", ACCT_LIM_PARTITION, ND },
+	{ "assoc_table", "parent_acct", ACCT_LIM_ACCOUNT, ND },
+	{ "assoc_table", "qos", ACCT_LIM_QOS_LIST, NN },
+	{ "assoc_table", "def_qos", ACCT_LIM_QOS, ND },
+	{ "coord_table", "user_name", ACCT_LIM_USER, NN },
+	{ "coord_table", "acct", ACCT_LIM_ACCOUNT, NN },
+	{ "job_table", "cluster", ACCT_LIM_CLUSTER, NN },
+	{ "job_table", "job_name", ACCT_LIM_JOB_NAME, NN },
+	{ "job_table", "account", ACCT_LIM_ACCOUNT, ND },
+	{ "job_table", "`partition`", ACCT_LIM_PARTITION, ND },
+	{ "job_table", "qos", ACCT_LIM_QOS, ND },
+	{ "job_table", "work_dir", ACCT_LIM_PATH, NN },
+	{ "job_table", "comment", ACCT_LIM_COMMENT, "NULL" },
+	{ "job_table", "submit_line", ACCT_LIM_SUBMIT_LINE, "NULL" },
+	{ "job_table", "constraints", ACCT_LIM_CONSTRAINTS, "NULL" },
+	{ "job_table", "array_task_str", ACCT_LIM_ARRAY, "NULL" },
+	{ "step_table", "step_name", ACCT_LIM_STEP_NAME, NN },
+	{ "event_table", "cluster", ACCT_LIM_CLUSTER, NN },
+	{ "event_table", "reason", ACCT_LIM_NODE_REASON, NN },
+	{ "resv_table", "cluster", ACCT_LIM_CLUSTER, NN },
+	{ "resv_table", "resv_name", ACCT_LIM_RESV_NAME, NN },
+	{ "resv_table", "users", ACCT_LIM_RESV_USERS, NN },
+	{ "resv_table", "accounts", ACCT_LIM_RESV_ACCOUNTS, NN },
+	{ "outbox_table", "cluster", ACCT_LIM_CLUSTER, NN },
+	{ "rollup_table", "cluster", ACCT_LIM_CLUSTER, NN },
+	{ NULL, NULL, 0, NULL }
+};
+#undef NN
+#undef ND
+
+/* Tables of the database not in utf8mb4 (a server whose default was
+ * latin1 made them so): a job named in any language would be refused. */
+static char **utf8_tables(dbd_db_t *db)
+{
+	dbd_rows_t rows;
+	char **out = NULL;
+	char *sql = xstrdup_printf("SELECT TABLE_NAME FROM "
+				   "information_schema.TABLES WHERE "
+				   "TABLE_SCHEMA='%s' AND TABLE_COLLATION NOT "
+				   "LIKE 'utf8mb4%%'", db->conf->storage_loc);
+
+	if (dbd_db_select(db, sql, &rows) == 0) {
+		for (uint32_t i = 0; i < rows.rows; i++) {
+			char *stmt = xstrdup_printf(
+				"ALTER TABLE `%s` CONVERT TO CHARACTER SET "
+				"utf8mb4", dbd_rows_get(&rows, i, 0));
+
+			out = xstrarray_append(out, stmt);
+			xfree(stmt);
+		}
+		dbd_rows_free(&rows);
+	}
+	xfree(sql);
+	sql = xstrdup_printf("ALTER DATABASE `%s` CHARACTER SET utf8mb4",
+			     db->conf->storage_loc);
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	return out;
+}
+
+static char **schema_v10(dbd_db_t *db)
+{
+	char **out = utf8_tables(db);
+	char *sql = NULL;
+	const char *table = NULL;
+
+	for (const schema_col_t *c = schema_cols; ; c++) {
+		if (sql && (!c->table || strcmp(c->table, table))) {
+			out = xstrarray_append(out, sql);
+			xfree(sql);
+		}
+		if (!c->table)
+			break;
+		if (!sql)
+			sql = xstrdup_printf("ALTER TABLE %s ", c->table);
+		else
+			xstrcat(&sql, ", ");
+		table = c->table;
+		xstrfmtcat(&sql, "MODIFY %s %s %s", c->column,
+			   acct_limit_sql_type(c->lim), c->rest);
+	}
+	sql = xstrdup_printf(
+		"CREATE TABLE IF NOT EXISTS set_aside_table (cluster %s NOT "
+		"NULL, epoch BIGINT UNSIGNED NOT NULL, seq BIGINT UNSIGNED "
+		"NOT NULL, kind SMALLINT UNSIGNED NOT NULL, id_job INT "
+		"UNSIGNED NOT NULL DEFAULT 0, time_submit BIGINT NOT NULL "
+		"DEFAULT 0, id_user INT UNSIGNED NOT NULL "
+		"DEFAULT 4294967294, user_name %s NOT NULL DEFAULT '', "
+		"account %s NOT NULL DEFAULT '', "
+		"time_set BIGINT NOT NULL, db_errno INT UNSIGNED NOT NULL, "
+		"db_error %s NOT NULL, record LONGBLOB NOT NULL, "
+		"PRIMARY KEY (cluster, epoch, seq)) ENGINE=InnoDB",
+		acct_limit_sql_type(ACCT_LIM_CLUSTER),
+		acct_limit_sql_type(ACCT_LIM_USER),
+		acct_limit_sql_type(ACCT_LIM_ACCOUNT),
+		acct_limit_sql_type(ACCT_LIM_DB_ERROR));
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	return out;
+}
+
+/* A migration: fixed statements, or ones built from tables. */
+static const struct {
+	const char *const *stmts;
+	char             **(*build)(dbd_db_t *db);
+} migrations[] = {
+	{ schema_v1, NULL },
+	{ schema_v2, NULL },
+	{ schema_v3, NULL },
+	{ schema_v4, NULL },
+	{ schema_v5, NULL },
+	{ schema_v6, NULL },
+	{ schema_v7, NULL },
+	{ schema_v8, NULL },
+	{ schema_v9, NULL },
+	{ NULL, schema_v10 },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -312,7 +447,8 @@ static bool db_name_ok(const char *s)
 
 static int db_use(dbd_db_t *db)
 {
-	char *sql = xstrdup_printf("CREATE DATABASE IF NOT EXISTS `%s`",
+	char *sql = xstrdup_printf("CREATE DATABASE IF NOT EXISTS `%s` "
+				   "CHARACTER SET utf8mb4",
 				   db->conf->storage_loc);
 	int rc = mysql_query(db->my, sql);
 
@@ -358,7 +494,17 @@ static int db_migrate(dbd_db_t *db)
 
 		info("Upgrading database %s to schema version %d",
 		     db->conf->storage_loc, v + 1);
-		for (const char *const *s = migrations[v]; *s; s++)
+		if (migrations[v].build) {
+			char **stmts = migrations[v].build(db);
+
+			rc = 0;
+			for (size_t i = 0; stmts && stmts[i] && !rc; i++)
+				rc = dbd_db_exec(db, stmts[i]);
+			xstrarray_free(stmts);
+			if (rc < 0)
+				return -1;
+		}
+		for (const char *const *s = migrations[v].stmts; s && *s; s++)
 			if (dbd_db_exec(db, *s) < 0)
 				return -1;
 		sql = xstrdup_printf("INSERT INTO schema_version VALUES (%d)",
@@ -439,9 +585,80 @@ int dbd_db_exec(dbd_db_t *db, const char *sql)
 	if (!db->in_txn && db_gone(mysql_errno(db->my)) &&
 	    db_reconnect(db) == 0 && mysql_query(db->my, sql) == 0)
 		return 0;
-	error("mysql query failed: %s (%u): %.300s", mysql_error(db->my),
-	      mysql_errno(db->my), sql);
+	db->last_errno = mysql_errno(db->my);
+	snprintf(db->last_error, sizeof(db->last_error), "%s",
+		 mysql_error(db->my));
+	error("mysql query failed: %s (%u): %.300s", db->last_error,
+	      db->last_errno, sql);
 	return -1;
+}
+
+unsigned int dbd_db_errno(const dbd_db_t *db)
+{
+	return db->last_errno;
+}
+
+const char *dbd_db_error(const dbd_db_t *db)
+{
+	return db->last_error;
+}
+
+/* MariaDB's server errors about a value, not about the server. */
+bool dbd_db_content_error(unsigned int err)
+{
+	switch (err) {
+	case 1048:      /* ER_BAD_NULL_ERROR */
+	case 1263:      /* ER_WARN_NULL_TO_NOTNULL */
+	case 1264:      /* ER_WARN_DATA_OUT_OF_RANGE */
+	case 1265:      /* WARN_DATA_TRUNCATED */
+	case 1292:      /* ER_TRUNCATED_WRONG_VALUE */
+	case 1300:      /* ER_INVALID_CHARACTER_STRING */
+	case 1366:      /* ER_TRUNCATED_WRONG_VALUE_FOR_FIELD */
+	case 1406:      /* ER_DATA_TOO_LONG */
+	case 1690:      /* ER_DATA_OUT_OF_RANGE */
+		return true;
+	default:
+		return false;
+	}
+}
+
+int dbd_db_savepoint(dbd_db_t *db, const char *name)
+{
+	char sql[96];
+
+	snprintf(sql, sizeof(sql), "SAVEPOINT %s", name);
+	return dbd_db_exec(db, sql);
+}
+
+int dbd_db_rollback_to(dbd_db_t *db, const char *name)
+{
+	char sql[96];
+
+	snprintf(sql, sizeof(sql), "ROLLBACK TO SAVEPOINT %s", name);
+	return dbd_db_exec(db, sql);
+}
+
+void dbd_db_quote_bin(char **sql, const void *data, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = data;
+	char *buf;
+
+	if (!len) {
+		xstrcat(sql, "''");
+		return;
+	}
+	buf = xmalloc(2 * len + 4);
+	buf[0] = 'X';
+	buf[1] = '\'';
+	for (size_t i = 0; i < len; i++) {
+		buf[2 + 2 * i] = hex[p[i] >> 4];
+		buf[3 + 2 * i] = hex[p[i] & 15];
+	}
+	buf[2 + 2 * len] = '\'';
+	buf[3 + 2 * len] = '\0';
+	xstrcat(sql, buf);
+	xfree(buf);
 }
 
 int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
@@ -531,6 +748,8 @@ uint64_t dbd_db_affected(dbd_db_t *db)
 
 int dbd_db_begin(dbd_db_t *db)
 {
+	db->last_errno = 0;
+	db->last_error[0] = '\0';
 	if (dbd_db_exec(db, "START TRANSACTION") < 0)
 		return -1;
 	db->in_txn = true;

@@ -51,12 +51,26 @@ const char *dbd_rows_get(const dbd_rows_t *r, uint32_t row, uint32_t col);
 /* Rows changed by the last statement. */
 uint64_t dbd_db_affected(dbd_db_t *db);
 
+/* The error of the last statement that failed: MariaDB's number and
+ * text ("Data too long for column 'account' at row 1"). */
+unsigned int dbd_db_errno(const dbd_db_t *db);
+const char  *dbd_db_error(const dbd_db_t *db);
+/* Did the server refuse a value for its content (too long, truncated,
+ * out of range, not valid in the column's character set), so that the
+ * same statement would fail again however often it is retried? */
+bool dbd_db_content_error(unsigned int err);
+/* Inside a transaction: mark a point, and undo what followed it. */
+int  dbd_db_savepoint(dbd_db_t *db, const char *name);
+int  dbd_db_rollback_to(dbd_db_t *db, const char *name);
+
 int  dbd_db_begin(dbd_db_t *db);
 int  dbd_db_commit(dbd_db_t *db);
 void dbd_db_rollback(dbd_db_t *db);
 
 /* Append 'value' escaped and quoted (NULL appends NULL). */
 void dbd_db_quote(dbd_db_t *db, char **sql, const char *value);
+/* Append len bytes as a hexadecimal literal (X'...'). */
+void dbd_db_quote_bin(char **sql, const void *data, size_t len);
 /* Append "col IN ('a','b')" for a comma list, or "1" for an empty list. */
 void dbd_db_in(dbd_db_t *db, char **sql, const char *col, char **values);
 

@@ -5,17 +5,23 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/acct_limits.h"
 #include "common/job_info.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "dbd/dbd_aside.h"
 #include "dbd/dbd_jobs.h"
 #include "dbd/dbd_rollup.h"
 #include "slurm/slurm_errno.h"
 
 #define JOB_ROWS_MAX 500      /* rows per multi-row INSERT */
+/* and at most about this many bytes of SQL: far below MariaDB's
+ * max_allowed_packet (16 MB by default) even for rows whose strings are
+ * all at their limits (acct_limits.h) */
+#define SQL_BYTES_MAX (2u * 1024 * 1024)
 
 typedef struct {
 	dbd_db_t   *db;
@@ -29,15 +35,91 @@ typedef struct {
 		   *step_keys;     /* the steps in steps_sql */
 	char       *ended_ids;     /* jobs that ended: "id,id" */
 	char       *ended_keys;    /* and "(id,submit),(id,submit)" */
+	size_t      jobs_bytes;    /* about how long jobs_sql is */
+	size_t      steps_bytes;
 	uint32_t    stored;
 	uint32_t    skipped;
+	uint32_t    set_aside;     /* records the database refused */
+	uint64_t    epoch;         /* of the batch's outbox */
+	dbd_aside_job_t *aside;    /* jobs whose record is set aside */
+	uint32_t    aside_cnt;
 	time_t      rolled;        /* roll-ups cover times before this */
 	time_t      reroll;        /* earliest changed time before it */
 } store_t;
 
+/* Length of the valid UTF-8 sequence at p (1-4), 0 if it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
+		    (p[0] == 0xe0 && p[1] < 0xa0) ||      /* overlong */
+		    (p[0] == 0xed && p[1] > 0x9f))        /* surrogate */
+			return 0;
+		return 3;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
+		    (p[3] & 0xc0) != 0x80 ||
+		    (p[0] == 0xf0 && p[1] < 0x90) ||      /* overlong */
+		    (p[0] == 0xf4 && p[1] > 0x8f))        /* > U+10FFFF */
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* The strings of a record go into utf8mb4 columns: bytes that are not
+ * UTF-8 (a name typed in a Latin-1 terminal) become '?', as the record
+ * would otherwise be refused (1366) and set aside.  NULL: v is fine. */
+static char *utf8_clean(const char *v)
+{
+	const unsigned char *p = (const unsigned char *)v;
+	char *out;
+	size_t n, o = 0;
+
+	for (; *p; p += n)
+		if (!(n = utf8_len(p)))
+			break;
+	if (!*p)
+		return NULL;
+	out = xmalloc(strlen(v) + 1);
+	for (p = (const unsigned char *)v; *p; p += n) {
+		if (!(n = utf8_len(p))) {
+			out[o++] = '?';
+			n = 1;
+			continue;
+		}
+		memcpy(out + o, p, n);
+		o += n;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 static void q(store_t *s, char **sql, const char *v)
 {
-	dbd_db_quote(s->db, sql, v ? v : "");
+	char *clean = v ? utf8_clean(v) : NULL;
+
+	dbd_db_quote(s->db, sql, clean ? clean : v ? v : "");
+	xfree(clean);
+}
+
+/* As q(), NULL as NULL. */
+static void qn(store_t *s, char **sql, const char *v)
+{
+	char *clean = v ? utf8_clean(v) : NULL;
+
+	dbd_db_quote(s->db, sql, clean ? clean : v);
+	xfree(clean);
+}
+
+static size_t slen(const char *v)
+{
+	return v ? strlen(v) : 0;
 }
 
 /* ---- jobs: one multi-row upsert per run of job records ---- */
@@ -81,6 +163,7 @@ static int flush_jobs(store_t *s)
 	rc = dbd_db_exec(s->db, s->jobs_sql);
 	xfree(s->jobs_sql);
 	s->job_rows = 0;
+	s->jobs_bytes = 0;
 	return rc;
 }
 
@@ -118,16 +201,22 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 		   j->mem_per_cpu ? 1 : 0);
 	q(s, sql, j->work_dir);
 	xstrcatc(sql, ',');
-	dbd_db_quote(s->db, sql, j->comment);
+	qn(s, sql, j->comment);
 	xstrcatc(sql, ',');
-	dbd_db_quote(s->db, sql, j->submit_line);
+	qn(s, sql, j->submit_line);
 	xstrcatc(sql, ',');
-	dbd_db_quote(s->db, sql, j->constraints);
+	qn(s, sql, j->constraints);
 	xstrfmtcat(sql, ",%u,%u,%" PRId64 ",", j->restart_cnt, j->priority,
 		   (int64_t)s->now);
-	dbd_db_quote(s->db, sql, j->array_task_str);
+	qn(s, sql, j->array_task_str);
 	xstrcatc(sql, ')');
-	if (++s->job_rows >= JOB_ROWS_MAX)
+	/* quoting at most doubles a string */
+	s->jobs_bytes += 1024 + 2 * (slen(j->name) + slen(j->account) +
+		slen(j->partition) + slen(j->qos) + slen(j->nodes) +
+		slen(j->tres_alloc) + slen(j->tres_req) + slen(j->work_dir) +
+		slen(j->comment) + slen(j->submit_line) +
+		slen(j->constraints) + slen(j->array_task_str));
+	if (++s->job_rows >= JOB_ROWS_MAX || s->jobs_bytes >= SQL_BYTES_MAX)
 		return flush_jobs(s);
 	return 0;
 }
@@ -219,6 +308,7 @@ static int flush_steps(store_t *s)
 	xfree(s->steps_sql);
 	xfree(s->step_keys);
 	s->step_rows = 0;
+	s->steps_bytes = 0;
 	return rc;
 }
 
@@ -263,7 +353,9 @@ static int add_step(store_t *s, const acct_step_rec_t *st)
 	s->step_keys[s->step_rows].job = st->job_id;
 	s->step_keys[s->step_rows].submit = (int64_t)st->submit;
 	s->step_keys[s->step_rows].step = st->step_id;
-	if (++s->step_rows >= STEP_ROWS_MAX)
+	s->steps_bytes += 1024 + 2 * (slen(st->name) + slen(st->nodes) +
+				      slen(st->tres_alloc));
+	if (++s->step_rows >= STEP_ROWS_MAX || s->steps_bytes >= SQL_BYTES_MAX)
 		return flush_steps(s);
 	return 0;
 }
@@ -537,6 +629,19 @@ static int resv_reroll(store_t *s, const acct_resv_rec_t *r)
 	return 0;
 }
 
+static bool job_aside(const store_t *s, uint32_t job, int64_t submit);
+static int set_aside(store_t *s, const acct_frame_t *f, unsigned int err,
+		     const char *text);
+
+/* A step of a job whose record is set aside is kept with it. */
+static int add_step_or_aside(store_t *s, const acct_frame_t *f,
+			     const acct_step_rec_t *st)
+{
+	if (job_aside(s, st->job_id, (int64_t)st->submit))
+		return set_aside(s, f, 0, "the record of its job is set aside");
+	return add_step(s, st);
+}
+
 static int apply(store_t *s, const acct_frame_t *f)
 {
 	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
@@ -558,7 +663,7 @@ static int apply(store_t *s, const acct_frame_t *f)
 			note_end(s, rec);
 			break;
 		case ACCT_REC_STEP:
-			rc = add_step(s, rec);
+			rc = add_step_or_aside(s, f, rec);
 			break;
 		case ACCT_REC_NODE_EVENT:
 			rc = event_reroll(s, rec) < 0 ? -1 :
@@ -575,6 +680,69 @@ static int apply(store_t *s, const acct_frame_t *f)
 	acct_rec_free(f->kind, rec);
 	s->stored++;
 	return rc;
+}
+
+/* ---- records the database refuses for their content ---- */
+
+static void drop_pending(store_t *s)
+{
+	xfree(s->jobs_sql);
+	xfree(s->steps_sql);
+	xfree(s->step_keys);
+	xfree(s->ended_ids);
+	xfree(s->ended_keys);
+	s->job_rows = s->step_rows = 0;
+	s->jobs_bytes = s->steps_bytes = 0;
+}
+
+/* Keep a refused record in set_aside_table (dbd_aside.h), in the
+ * batch's transaction: it is acked with the batch and never sent again;
+ * the steps of a job set aside follow it there. */
+static int set_aside(store_t *s, const acct_frame_t *f, unsigned int err,
+		     const char *text)
+{
+	dbd_aside_job_t job;
+
+	if (dbd_aside_put(s->db, s->cluster, s->epoch, s->now, f, err, text,
+			  &job) < 0)
+		return -1;
+	s->set_aside++;
+	if (f->kind == ACCT_REC_JOB && !job_aside(s, job.job, job.submit)) {
+		s->aside = xrealloc(s->aside, (s->aside_cnt + 1) *
+				    sizeof(*s->aside));
+		s->aside[s->aside_cnt++] = job;
+	}
+	return 0;
+}
+
+static bool job_aside(const store_t *s, uint32_t job, int64_t submit)
+{
+	for (uint32_t i = 0; i < s->aside_cnt; i++)
+		if (s->aside[i].job == job && s->aside[i].submit == submit)
+			return true;
+	return false;
+}
+
+/* One record on its own behind a savepoint: stored, or set aside when
+ * the database refuses it for its content; -1 on any other failure. */
+static int apply_alone(store_t *s, const acct_frame_t *f)
+{
+	unsigned int err;
+	char text[512];
+
+	if (dbd_db_savepoint(s->db, "rec") < 0)
+		return -1;
+	if (apply(s, f) == 0 && flush_jobs(s) == 0 && flush_steps(s) == 0 &&
+	    close_steps(s) == 0)
+		return 0;
+	drop_pending(s);
+	err = dbd_db_errno(s->db);
+	if (!dbd_db_content_error(err))
+		return -1;
+	snprintf(text, sizeof(text), "%s", dbd_db_error(s->db));
+	if (dbd_db_rollback_to(s->db, "rec") < 0)
+		return -1;
+	return set_aside(s, f, err, text);
 }
 
 /* The last sequence stored for this cluster's outbox epoch (0 if the
@@ -614,13 +782,18 @@ static int set_last_seq(store_t *s, uint64_t epoch, uint64_t seq)
 	return rc;
 }
 
+/* alone: each record behind its own savepoint (after the batch as a
+ * whole was refused for a record's content). */
 static int store_batch(store_t *s, const dbd_records_msg_t *req,
-		       uint64_t *acked)
+		       uint64_t *acked, bool alone)
 {
 	uint64_t done, top = 0;
 	time_t day, month;
 
+	s->epoch = req->epoch;
+	xfree(s->aside);
 	if (last_seq(s, req->epoch, &done) < 0 ||
+	    dbd_aside_jobs(s->db, s->cluster, &s->aside, &s->aside_cnt) < 0 ||
 	    dbd_rollup_marks(s->db, s->cluster, &s->rolled, &day, &month) < 0)
 		return -1;
 	for (uint32_t i = 0; i < req->cnt; i++) {
@@ -632,7 +805,7 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 			s->skipped++;
 			continue;
 		}
-		if (apply(s, f) < 0)
+		if ((alone ? apply_alone(s, f) : apply(s, f)) < 0)
 			return -1;
 	}
 	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0)
@@ -650,9 +823,32 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 	return 0;
 }
 
+/* One transaction: the batch stored (alone: record by record) and
+ * committed, or rolled back (-1, the database's error kept). */
+static int store_txn(store_t *s, const dbd_records_msg_t *req,
+		     uint64_t *acked, bool alone)
+{
+	if (dbd_db_begin(s->db) < 0)
+		return -1;
+	if (store_batch(s, req, acked, alone) == 0 &&
+	    dbd_db_commit(s->db) == 0)
+		return 0;
+	drop_pending(s);
+	dbd_db_rollback(s->db);
+	return -1;
+}
+
+/* Back to a fresh batch (keeps db, cluster and now). */
+static void store_reset(store_t *s)
+{
+	drop_pending(s);
+	xfree(s->aside);
+	*s = (store_t){ .db = s->db, .cluster = s->cluster, .now = s->now };
+}
+
 static bool cluster_name_ok(const char *s)
 {
-	if (!s || !*s || strlen(s) > 64)
+	if (!s || !*s || acct_limit_check(ACCT_LIM_CLUSTER, s))
 		return false;
 	for (; *s; s++)
 		if (*s < 0x21 || *s > 0x7e || *s == '\'' || *s == '\\')
@@ -678,25 +874,28 @@ void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		resp->msg = xstrdup("invalid cluster name");
 		return;
 	}
-	if (dbd_db_begin(db) < 0) {
-		resp->rc = ESLURM_DB_CONNECTION;
-		return;
-	}
-	if (store_batch(&s, req, &acked) < 0) {
-		xfree(s.jobs_sql);
-		xfree(s.steps_sql);
-		xfree(s.step_keys);
-		xfree(s.ended_ids);
-		xfree(s.ended_keys);
-		dbd_db_rollback(db);
-		resp->rc = ESLURM_DB_CONNECTION;
-		return;
-	}
-	if (dbd_db_commit(db) < 0) {
-		resp->rc = ESLURM_DB_CONNECTION;
-		return;
+	if (store_txn(&s, req, &acked, false) < 0) {
+		/* A record the database refuses for its content would be
+		 * refused again at every retry, and every later record
+		 * would wait behind it: store the batch record by record,
+		 * setting such records aside. */
+		bool content = dbd_db_content_error(dbd_db_errno(db));
+
+		store_reset(&s);
+		if (content)
+			info("Cluster %s: a record of the batch was refused "
+			     "for its content: storing its %u records one by "
+			     "one", s.cluster, req->cnt);
+		if (!content || store_txn(&s, req, &acked, true) < 0) {
+			store_reset(&s);
+			resp->rc = ESLURM_DB_CONNECTION;
+			return;
+		}
 	}
 	resp->acked_seq = acked;
-	debug("Cluster %s: stored %u records, skipped %u already stored "
-	      "(up to %" PRIu64 ")", s.cluster, s.stored, s.skipped, acked);
+	resp->set_aside = dbd_aside_count(db, s.cluster);
+	debug("Cluster %s: stored %u records, skipped %u already stored, set "
+	      "aside %u (up to %" PRIu64 ")", s.cluster, s.stored, s.skipped,
+	      s.set_aside, acked);
+	store_reset(&s);
 }

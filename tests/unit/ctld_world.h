@@ -109,6 +109,7 @@ uint64_t fairshare_usage_version(void)
 void acct_job_changed(job_record_t *j) { (void) j; }
 void acct_job_batch_started(job_record_t *j) { (void) j; }
 uint32_t acct_queue_depth(void) { return 0; }
+void acct_send_stats(acct_send_stats_t *out) { memset(out, 0, sizeof(*out)); }
 bool acct_enabled(void) { return false; }
 void acct_outbox_append(uint16_t kind, const void *rec)
 {
