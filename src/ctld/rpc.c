@@ -1,7 +1,9 @@
 /* rpc.c — the controller's dispatch table (rpc.h).
  *
- * One row per request type: the handler and whether only operators (root
- * and SlurmUser) may call it.  Node messages (registration, completion,
+ * One row per request type: the handler, whether only operators (root
+ * and SlurmUser) may call it, and which PrivateData bit hides what it
+ * answers (refused whole, or filtered record by record through
+ * rpc_viewer/rpc_hides_job).  Node messages (registration, completion,
  * epilog) are operator-only: slurmd runs as root or SlurmUser.
  */
 #include <stdbool.h>
@@ -31,11 +33,18 @@
 
 typedef void (*rpc_handler_f)(net_conn_t *c, slurm_msg_t *m);
 
+/* What a row's PrivateData bit does to a user it applies to. */
+typedef enum {
+	RPC_PD_REFUSE,        /* the whole answer: refused */
+	RPC_PD_FILTER,        /* other users' records: left out */
+} rpc_pd_t;
+
 typedef struct {
 	uint16_t      type;
 	rpc_priv_t    need;           /* the caller's least privilege */
 	rpc_handler_f handler;
-	uint32_t      private_data;   /* PRIVATE_DATA_* that hides it all */
+	uint32_t      private_data;   /* PRIVATE_DATA_* that applies */
+	rpc_pd_t      pd;             /* and how */
 } rpc_row_t;
 
 rpc_priv_t rpc_privilege(uid_t uid)
@@ -79,13 +88,15 @@ static void _shutdown(net_conn_t *c, slurm_msg_t *m)
 static const rpc_row_t rpc_table[] = {
 	{ REQUEST_SUBMIT_BATCH_JOB,      RPC_PRIV_USER, job_mgr_rpc_submit },
 	{ REQUEST_JOB_WILL_RUN,          RPC_PRIV_USER, job_mgr_rpc_will_run },
-	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info },
+	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info,
+	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
 	{ REQUEST_NODE_INFO,             RPC_PRIV_USER, node_mgr_rpc_info,
 	  PRIVATE_DATA_NODES },
 	{ REQUEST_PARTITION_INFO,        RPC_PRIV_USER, part_mgr_rpc_info,
 	  PRIVATE_DATA_PARTITIONS },
-	/* PrivateData=reservations filters (resv_rpc.c), as Slurm */
-	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info },
+	/* the reservations the user may use (resv_rpc.c), as Slurm */
+	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info,
+	  PRIVATE_DATA_RESERVATIONS, RPC_PD_FILTER },
 	{ REQUEST_CREATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_create },
 	{ REQUEST_UPDATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_update },
 	{ REQUEST_DELETE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_delete },
@@ -101,8 +112,11 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_CONTROL_STATUS,        RPC_PRIV_USER, ha_rpc_control_status },
 	{ REQUEST_CONTROL,               RPC_PRIV_SLURM,  ha_rpc_control },
 	{ REQUEST_TAKEOVER,              RPC_PRIV_SLURM,  ha_rpc_takeover },
-	{ REQUEST_PRIORITY_FACTORS,      RPC_PRIV_USER, priority_rpc_factors },
-	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info },
+	{ REQUEST_PRIORITY_FACTORS,      RPC_PRIV_USER, priority_rpc_factors,
+	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
+	/* the user's own associations (fairshare.c), as Slurm */
+	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info,
+	  PRIVATE_DATA_USAGE, RPC_PD_FILTER },
 	{ REQUEST_STATS_INFO,            RPC_PRIV_USER, stats_rpc_info },
 	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
@@ -114,8 +128,10 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_RESOURCE_ALLOCATION,   RPC_PRIV_USER, job_mgr_rpc_allocate },
 	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc },
 	{ REQUEST_JOB_STEP_CREATE,       RPC_PRIV_USER, step_mgr_rpc_create },
-	{ REQUEST_JOB_STEP_INFO,         RPC_PRIV_USER, step_mgr_rpc_info },
-	{ REQUEST_STEP_LAYOUT,           RPC_PRIV_USER, step_mgr_rpc_layout },
+	{ REQUEST_JOB_STEP_INFO,         RPC_PRIV_USER, step_mgr_rpc_info,
+	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
+	{ REQUEST_STEP_LAYOUT,           RPC_PRIV_USER, step_mgr_rpc_layout,
+	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
 	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete },
 	{ ACCOUNTING_UPDATE_MSG,         RPC_PRIV_SLURM,  assoc_mgr_rpc_update },
 };
@@ -126,6 +142,26 @@ static const rpc_row_t *_find(uint16_t type)
 		if (rpc_table[i].type == type)
 			return &rpc_table[i];
 	return NULL;
+}
+
+rpc_viewer_t rpc_viewer(const slurm_msg_t *m)
+{
+	const rpc_row_t *row = _find(m->type);
+	rpc_viewer_t v = { .uid = m->auth_uid };
+	assoc_user_t *u;
+
+	v.hide = row && row->private_data && row->pd == RPC_PD_FILTER &&
+		 ctld_hides(row->private_data, m->auth_uid);
+	if (v.hide && (row->private_data & PRIVATE_DATA_JOBS) &&
+	    assoc_mgr_loaded() && (u = assoc_mgr_user(m->auth_uid)))
+		v.coord = u->coord_accts && u->coord_accts[0];
+	return v;
+}
+
+bool rpc_hides_job(const rpc_viewer_t *v, const job_record_t *j)
+{
+	return v->hide && j->info.user_id != v->uid &&
+	       !(v->coord && assoc_mgr_is_coord(v->uid, j->info.account));
 }
 
 void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
@@ -162,7 +198,8 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_reply_rc(conn, ESLURM_USER_ID_MISSING);
 		return;
 	}
-	if (row->private_data && ctld_hides(row->private_data, msg->auth_uid)) {
+	if (row->private_data && row->pd == RPC_PD_REFUSE &&
+	    ctld_hides(row->private_data, msg->auth_uid)) {
 		error("Security violation, %s RPC from uid=%u peer=%s (PrivateData)",
 		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
 		      msg->peer);
