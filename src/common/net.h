@@ -56,6 +56,10 @@ uint16_t net_local_port(int fd);
 net_server_t *net_server_create(struct event_base *base, int listen_fd,
 				net_handler_f handler, void *arg, int timeout_ms);
 void          net_server_destroy(net_server_t *s);
+/* Close the listening socket (after taking the connections already
+ * queued on it): new clients are refused at connect, and retry, while
+ * those accepted are still answered.  For a daemon that is stopping. */
+void          net_server_stop_accepting(net_server_t *s);
 /* Threads that check and sign the server's messages (default 4), before
  * its first request: a slurmstepd answers a handful in its life, and
  * starting 4 threads was a measurable part of a short job's cost.  0:
