@@ -110,3 +110,41 @@ def test_job_that_ends_does_not_drain(c):
     node = c.show_nodes()["n1"]
     assert "DRAIN" not in node.get("State", ""), node
     assert not os.path.exists(c.unkillable_log)
+
+
+def test_requeued_job_running_again_is_not_unkillable(users, tmp_path):
+    """Requeued and started again on the same node before the first run's
+    time is up: the new run's step daemon is not the old one, the node is
+    not drained."""
+    timeout = 15
+    log = tmp_path / "ran"
+    os.chmod(str(tmp_path), 0o755)
+    prog = tmp_path / "prog.sh"
+    prog.write_text("#!/bin/sh\necho $SLURM_JOB_ID >> %s\n" % log)
+    os.chmod(str(prog), 0o755)
+    c = _start(tag="unkillable-rq", nodes=1, kill_wait=2,
+               extra_conf="UnkillableStepTimeout=%d\n"
+               "UnkillableStepProgram=%s\n" % (timeout, prog))
+    try:
+        jid = c.sbatch(["--requeue", "--wrap", "/usr/bin/sleep 300"], user=U)
+        c.wait_state(jid, {"RUNNING"})
+        r = c.run(["scontrol", "requeue", str(jid)])
+        assert r.rc == 0, r
+        t0 = time.time()
+        deadline = t0 + 60
+        while time.time() < deadline:
+            rec = c.show_job(jid)
+            if rec.get("JobState") == "RUNNING" and rec.get("Restarts") == "1":
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("not running again: %r" % c.show_job(jid))
+        if time.time() - t0 > 2 + timeout - 2:
+            pytest.skip("ran again too late to test the case")
+        time.sleep(max(0, t0 + 2 + timeout + 2 - time.time()))
+        node = c.show_nodes()["n1"]
+        assert "DRAIN" not in node.get("State", ""), node
+        assert c.job_state(jid) == "RUNNING", c.show_job(jid)
+        assert not log.exists()
+    finally:
+        _stop(c)
