@@ -203,13 +203,25 @@ static int ctld_rpc_pass(uint16_t type, const void *req, slurm_msg_t *resp,
 	return rc;
 }
 
-/* While no controller is in control but one is standing by (the primary
- * died, a backup has not taken over yet), wait and ask again, as Slurm
- * does, for up to 1.5 x SlurmctldTimeout (+ MessageTimeout: a hand-over
- * by scontrol takeover, where the controllers trade places).  With
- * several SlurmctldHost entries, a pass where none answered (connection refused, timed out or
- * cut) is retried once a second for MessageTimeout (a hand-over in
- * progress); with one, the command fails at once as before. */
+/* Did no controller get the request?  Connect failed (refused: none
+ * listens, e.g. one restarting) or the connection was reset before the
+ * request was read (net.c): then it can be sent again without doing
+ * anything twice. */
+static bool cli_not_delivered(int rc)
+{
+	return rc == SLURM_COMMUNICATIONS_CONNECTION_ERROR ||
+	       rc == SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR;
+}
+
+/* As Slurm: a pass over every SlurmctldHost where none could be reached
+ * is repeated once a second for up to MessageTimeout, so that commands
+ * ride through a controller restart.  With several SlurmctldHost entries
+ * a pass where none answered for any transport reason (timed out, cut)
+ * is retried the same way (a hand-over in progress).  While no
+ * controller is in control but one is standing by (the primary died, a
+ * backup has not taken over yet), wait and ask again, as Slurm does, for
+ * up to 1.5 x SlurmctldTimeout (+ MessageTimeout: a hand-over by
+ * scontrol takeover, where the controllers trade places). */
 static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
 {
 	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
@@ -225,8 +237,8 @@ static int ctld_rpc_once(uint16_t type, const void *req, slurm_msg_t *resp)
 	limit += limit / 2 + cli_timeout_ms() / 1000;   /* + a hand-over */
 	for (;;) {
 		rc = ctld_rpc_pass(type, req, resp, &standby);
-		if (cli_err_is_transport(rc) &&
-		    cli.conf->ctld_host_cnt > 1 &&
+		if ((cli_not_delivered(rc) ||
+		     (cli_err_is_transport(rc) && cli.conf->ctld_host_cnt > 1)) &&
 		    time(NULL) - start < cli_timeout_ms() / 1000) {
 			/* none answered: a hand-over in progress (the old
 			 * controller gone, the new one starting, or the

@@ -436,8 +436,11 @@ static int _local_out(srun_t *r, const char *pat, uint32_t step_id, int dflt)
 	if (!strcasecmp(pat, "none"))
 		return open("/dev/null", O_WRONLY | O_CLOEXEC);
 	path = fname_expand(pat, &fc);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
+	/* never waits (a FIFO nobody reads fails at once, ENXIO) */
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK |
 		  (r->o.desc.open_mode == 1 ? O_APPEND : O_TRUNC), 0644);
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	if (fd < 0) {
 		error("Could not open stdout file %s: %m", path);
 		fd = dflt;

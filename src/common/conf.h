@@ -116,6 +116,8 @@ typedef struct slurm_conf {
 	uint16_t  slurmctld_timeout;  /* s, 120 */
 	uint16_t  message_timeout;    /* s, 10 */
 	uint16_t  kill_wait;          /* s, 30 */
+	uint16_t  unkillable_timeout; /* s, 60: UnkillableStepTimeout */
+	char     *unkillable_program; /* UnkillableStepProgram */
 	uint16_t  inactive_limit;
 	uint16_t  over_time_limit;
 	uint16_t  resv_over_run;       /* ResvOverRun minutes (INFINITE16) */

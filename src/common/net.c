@@ -161,7 +161,15 @@ static long long mono_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Send on a connected fd and read one reply; closes fd. */
+/* Send on a connected fd and read one reply; closes fd.
+ *
+ * A reset (ECONNRESET, EPIPE) means the peer closed the connection with
+ * our request not all read: it was still in the queue of a listener that
+ * closed (a daemon stopping), or the peer gave up reading it.  A peer
+ * that read the request and then ended without answering closes with a
+ * FIN instead (SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT).  So a reset means
+ * the request was not acted on, as when connect fails, and is reported
+ * as SLURM_COMMUNICATIONS_CONNECTION_ERROR: callers may send it again. */
 static int rpc_fd(int fd, uint16_t type, const void *req, slurm_msg_t *resp,
 		  int timeout_ms, bool peer)
 {
@@ -169,6 +177,7 @@ static int rpc_fd(int fd, uint16_t type, const void *req, slurm_msg_t *resp,
 	int rc, left;
 
 	memset(resp, 0, sizeof(*resp));
+	errno = 0;
 	rc = peer ? msg_send_fd_peer(fd, type, req, timeout_ms)
 		  : msg_send_fd(fd, type, req, timeout_ms);
 	if (rc == SLURM_SUCCESS) {
@@ -179,6 +188,12 @@ static int rpc_fd(int fd, uint16_t type, const void *req, slurm_msg_t *resp,
 				left = 1;
 		}
 		rc = msg_recv_fd(fd, resp, left);
+	}
+	if (rc != SLURM_SUCCESS && (errno == ECONNRESET || errno == EPIPE)) {
+		debug("%s: connection reset before the request was read",
+		      msg_type_name(type));
+		memset(resp, 0, sizeof(*resp));
+		rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 	}
 	close(fd);
 	return rc;

@@ -63,6 +63,10 @@ void          net_server_destroy(net_server_t *s);
 void          net_server_pause(net_server_t *s);
 unsigned      net_server_owing(const net_server_t *s);
 int           net_server_fd(const net_server_t *s);
+/* Close the listening socket (after taking the connections already
+ * queued on it): new clients are refused at connect, and retry, while
+ * those accepted are still answered.  For a daemon that is stopping. */
+void          net_server_stop_accepting(net_server_t *s);
 /* Threads that check and sign the server's messages (default 4), before
  * its first request: a slurmstepd answers a handful in its life, and
  * starting 4 threads was a measurable part of a short job's cost.  0:

@@ -595,7 +595,8 @@ static void accept_resume_cb(evutil_socket_t fd, short what, void *arg)
 {
 	net_server_t *s = arg;
 
-	event_add(s->accept_ev, NULL);
+	if (s->fd >= 0)
+		event_add(s->accept_ev, NULL);
 }
 
 /* Out of descriptors: close the connection that has waited longest for
@@ -717,6 +718,18 @@ net_server_t *net_server_create(struct event_base *base, int listen_fd,
 	return s;
 }
 
+void net_server_stop_accepting(net_server_t *s)
+{
+	if (!s || s->fd < 0)
+		return;
+	/* those the kernel accepted already sent their request: serve them */
+	accept_cb(s->fd, EV_READ, s);
+	event_del(s->accept_ev);
+	event_del(s->pause_ev);
+	close(s->fd);
+	s->fd = -1;
+}
+
 void net_server_destroy(net_server_t *s)
 {
 	net_conn_t *c, *next;
@@ -725,7 +738,8 @@ void net_server_destroy(net_server_t *s)
 		return;
 	event_free(s->accept_ev);
 	event_free(s->pause_ev);
-	close(s->fd);
+	if (s->fd >= 0)
+		close(s->fd);
 	pool_stop(&s->pool);            /* no worker holds a connection now */
 	for (c = s->conns; c; c = next) {
 		next = c->next;

@@ -285,6 +285,10 @@ void ctld_shutdown(void)
 	if (ctld.stopping)
 		return;
 	ctld.stopping = true;
+	/* refused at connect from now on: the commands retry (cli_common.c)
+	 * until the next controller listens, instead of waiting in the
+	 * backlog of one that will not answer */
+	net_server_stop_accepting(ctld.server);
 	event_base_loopexit(ctld.base, &tv);
 }
 

@@ -23,6 +23,7 @@
 #include "ctld/fairtree.h"
 #include "ctld/job_mgr.h"
 #include "ctld/priority.h"
+#include "ctld/rpc.h"
 #include "slurm/slurm_errno.h"
 
 #define FS_FILE    "fairshare_state"
@@ -866,9 +867,7 @@ void fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m)
 
 	if (fs.on && assoc_mgr_loaded()) {
 		fs_calc(time(NULL));
-		o.own_only = ctld_hides(PRIVATE_DATA_USAGE, m->auth_uid) &&
-			assoc_mgr_admin_level(m->auth_uid) <
-			ASSOC_ADMIN_OPERATOR;
+		o.own_only = rpc_viewer(m).hide;    /* PrivateData=usage */
 		for (size_t i = 0; i < fs.nnodes; i++)
 			if (fs.nodes[i].parent < 0) {
 				o.total = fs.nodes[i].sub;

@@ -915,9 +915,17 @@ void job_mgr_rpc_epilog(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, 0);
 		return;
 	}
-	if (e->rc)
+	if (e->rc == ESLURMD_KILL_TASK_FAILED) {
+		/* slurmd's UnkillableStepTimeout passed (unkillable.h) */
+		error("JobId=%u: steps on node %s not ended: draining it (%s)",
+		      j->info.job_id, n->info.name,
+		      slurm_strerror(ESLURMD_KILL_TASK_FAILED));
+		node_mgr_drain(n, "Kill task failed",
+			       ctld_conf()->slurm_user_id);
+	} else if (e->rc) {
 		error("Epilog of JobId=%u on node %s failed (rc=%d)",
 		      j->info.job_id, n->info.name, e->rc);
+	}
 	job_mgr_node_done(j, n);
 	commit_reply_rc(c, 0, NULL);
 }

@@ -6,11 +6,10 @@
 #include "common/msg_types.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
-#include "ctld/assoc_mgr.h"
-#include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_mgr.h"
 #include "ctld/part_mgr.h"
+#include "ctld/rpc.h"
 #include "slurm/slurm_errno.h"
 
 static bool _wanted(const job_info_request_msg_t *r, const job_record_t *j)
@@ -43,21 +42,6 @@ static bool _names_array(const job_info_request_msg_t *r)
 	return false;
 }
 
-/* Does uid coordinate any account? */
-static bool _is_any_coord(uid_t uid)
-{
-	assoc_user_t *u = assoc_mgr_user(uid);
-
-	return u && u->coord_accts && u->coord_accts[0];
-}
-
-/* PrivateData=jobs: its owner, and a coordinator of its account. */
-static bool _job_visible(const job_record_t *j, uid_t uid, bool coord)
-{
-	return j->info.user_id == uid ||
-	       (coord && assoc_mgr_is_coord(uid, j->info.account));
-}
-
 /* How many records ahead job_mgr_rpc_info asks for the strings of a
  * record (and, twice as far, for its fields). */
 #define PACK_AHEAD 8
@@ -71,10 +55,10 @@ static void _prefetch_wanted(const job_record_t *j)
 	__builtin_prefetch(&j->array);
 }
 
-/* The jobs r asks for (and, coord, that hide_uid may see), in the order
- * they were added, into sel (room for job_mgr_count()); how many. */
-static uint32_t _list_jobs(const job_info_request_msg_t *r, bool coord,
-			   uid_t hide_uid, job_record_t **sel)
+/* The jobs r asks for that v may see, in the order they were added, into
+ * sel (room for job_mgr_count()); how many. */
+static uint32_t _list_jobs(const job_info_request_msg_t *r,
+			   const rpc_viewer_t *v, job_record_t **sel)
 {
 	uint32_t n = 0, cnt;
 	job_record_t *const *all = job_mgr_all(&cnt);
@@ -83,8 +67,7 @@ static uint32_t _list_jobs(const job_info_request_msg_t *r, bool coord,
 	for (uint32_t k = 0; k < cnt; k++) {
 		if (k + PACK_AHEAD < cnt && all[k + PACK_AHEAD])
 			_prefetch_wanted(all[k + PACK_AHEAD]);
-		if (!(j = all[k]) || !_wanted(r, j) ||
-		    (coord && !_job_visible(j, hide_uid, true)))
+		if (!(j = all[k]) || !_wanted(r, j) || rpc_hides_job(v, j))
 			continue;
 		job_array_sync(j);
 		sel[n++] = j;
@@ -99,9 +82,7 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	job_record_t *j = NULL;
 	bool by_id;
 
-	job_info_request_msg_t own;
-	uid_t hide_uid = (uid_t)-1;     /* PrivateData=jobs for this user */
-	bool coord = false;
+	rpc_viewer_t v = rpc_viewer(m);         /* PrivateData=jobs */
 	job_record_t **sel;
 	fields_plan_t plan;
 	buf_t *body;
@@ -112,25 +93,9 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
 		return;
 	}
-	if (ctld_hides(PRIVATE_DATA_JOBS, m->auth_uid)) {
-		/* PrivateData=jobs: a user sees his own jobs only, a
-		 * coordinator also those of its accounts. */
-		coord = _is_any_coord(m->auth_uid);
-		if (r->job_id_cnt == 1 && r->job_ids &&
-		    !_job_visible(j, m->auth_uid, coord)) {
-			net_reply_rc(c, ESLURM_ACCESS_DENIED);
-			return;
-		}
-		own = *r;
-		if (!coord && own.user_id != NO_VAL32 &&
-		    own.user_id != m->auth_uid) {
-			net_reply(c, RESPONSE_JOB_INFO, &resp);   /* nothing */
-			return;
-		}
-		if (!coord)
-			own.user_id = m->auth_uid;
-		r = &own;
-		hide_uid = m->auth_uid;
+	if (j && r->job_id_cnt == 1 && rpc_hides_job(&v, j)) {
+		net_reply_rc(c, ESLURM_ACCESS_DENIED);
+		return;
 	}
 	by_id = r->job_id_cnt && r->job_ids && r->job_id_cnt < job_mgr_count() / 4 &&
 		!_names_array(r);
@@ -142,11 +107,11 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 			j = job_mgr_find(r->job_ids[k]);
 			if (j && (r->user_id == NO_VAL32 ||
 				  r->user_id == j->info.user_id) &&
-			    (!coord || _job_visible(j, hide_uid, true)))
+			    !rpc_hides_job(&v, j))
 				sel[resp.cnt++] = j;
 		}
 	} else {
-		resp.cnt = _list_jobs(r, coord, hide_uid, sel);
+		resp.cnt = _list_jobs(r, &v, sel);
 	}
 	/* RESPONSE_JOB_INFO's body as msg_job_list.c packs a job_info_msg_t:
 	 * only the fields the client asked for (squeue: those its format,

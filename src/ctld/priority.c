@@ -31,6 +31,7 @@
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
+#include "ctld/rpc.h"
 #include "slurm/slurm_errno.h"
 
 #define PRIO_MAX 0xfffffffeu
@@ -446,6 +447,7 @@ void priority_rpc_factors(net_conn_t *c, slurm_msg_t *m)
 	priority_totals_t t;
 	time_t now = time(NULL);
 	job_record_t *j;
+	rpc_viewer_t v = rpc_viewer(m);         /* PrivateData=jobs */
 	uint32_t n = 0;
 
 	_pr_totals(&t);
@@ -457,7 +459,8 @@ void priority_rpc_factors(net_conn_t *c, slurm_msg_t *m)
 		uint32_t parts = j->part_cnt > 1 ? j->part_cnt : 1;
 		part_record_t *save = j->part;
 
-		if (!j->info.priority || !_pr_wanted(q, j))
+		if (!j->info.priority || !_pr_wanted(q, j) ||
+		    rpc_hides_job(&v, j))
 			continue;
 		for (uint32_t k = 0; k < parts; k++) {
 			part_record_t *p = j->part_cnt > 1 ? j->part_list[k] :

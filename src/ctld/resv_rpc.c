@@ -22,6 +22,7 @@
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/resv_mgr_int.h"
+#include "ctld/rpc.h"
 #include "slurm/slurm_errno.h"
 
 /* Every name of a comma list passes ok (a leading '-' = deny), and the
@@ -492,7 +493,7 @@ void resv_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	const info_request_msg_t *r = m->data;
 	resv_info_msg_t resp = { .last_update = time(NULL) };
-	bool filter = ctld_hides(PRIVATE_DATA_RESERVATIONS, m->auth_uid);
+	bool filter = rpc_viewer(m).hide;     /* PrivateData=reservations */
 
 	resp.resvs = xcalloc(resv_cnt() + 1, sizeof(resv_info_t));
 	for (size_t i = 0; i < resv_cnt(); i++) {

@@ -1,15 +1,17 @@
 /* rpc.c — the controller's dispatch table (rpc.h).
  *
  * One row per request type: the handler, the least privilege of its
- * caller, the PrivateData bit that hides it, and CHANGE: the request
- * changes the state that StateSaveLocation holds, so its handler answers
- * through commit.h (the reply leaves once the change is journaled), and
- * while the journal cannot be written (commit_broken()) it is refused
- * with ESLURM_WRITING_TO_FILE before its handler runs: nothing changes
- * that would not be saved.  Node messages (registration, completion,
- * epilog) are operator-only: slurmd runs as root or SlurmUser; slurmd
- * sends a refused one again.  A registration is a report of what is, not
- * a change asked for: it is taken and saved with the next snapshot.
+ * caller, which PrivateData bit hides what it answers (refused whole, or
+ * filtered record by record through rpc_viewer/rpc_hides_job), and
+ * CHANGE: the request changes the state that StateSaveLocation holds, so
+ * its handler answers through commit.h (the reply leaves once the change
+ * is journaled), and while the journal cannot be written (commit_broken())
+ * it is refused with ESLURM_WRITING_TO_FILE before its handler runs:
+ * nothing changes that would not be saved.  Node messages (registration,
+ * completion, epilog) are operator-only: slurmd runs as root or
+ * SlurmUser; slurmd sends a refused one again.  A registration is a
+ * report of what is, not a change asked for: it is taken and saved with
+ * the next snapshot.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,16 +43,23 @@
 
 typedef void (*rpc_handler_f)(net_conn_t *c, slurm_msg_t *m);
 
+/* What a row's PrivateData bit does to a user it applies to. */
+typedef enum {
+	RPC_PD_REFUSE,        /* the whole answer: refused */
+	RPC_PD_FILTER,        /* other users' records: left out */
+} rpc_pd_t;
+
 typedef struct {
 	uint16_t      type;
 	rpc_priv_t    need;           /* the caller's least privilege */
 	rpc_handler_f handler;
-	uint32_t      private_data;   /* PRIVATE_DATA_* that hides it all */
+	uint32_t      private_data;   /* PRIVATE_DATA_* that applies */
+	rpc_pd_t      pd;             /* and how */
 	bool          change;         /* CHANGE: journaled, refused while
 				       * the journal cannot be written */
 } rpc_row_t;
 
-#define CHANGE true
+#define CHANGE .change = true
 
 rpc_priv_t rpc_privilege(uid_t uid)
 {
@@ -92,64 +101,71 @@ static void _shutdown(net_conn_t *c, slurm_msg_t *m)
 
 static const rpc_row_t rpc_table[] = {
 	{ REQUEST_SUBMIT_BATCH_JOB,      RPC_PRIV_USER, job_mgr_rpc_submit,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_JOB_WILL_RUN,          RPC_PRIV_USER, job_mgr_rpc_will_run },
-	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info },
+	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info,
+	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
 	{ REQUEST_NODE_INFO,             RPC_PRIV_USER, node_mgr_rpc_info,
 	  PRIVATE_DATA_NODES },
 	{ REQUEST_PARTITION_INFO,        RPC_PRIV_USER, part_mgr_rpc_info,
 	  PRIVATE_DATA_PARTITIONS },
-	/* PrivateData=reservations filters (resv_rpc.c), as Slurm */
-	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info },
+	/* the reservations the user may use (resv_rpc.c), as Slurm */
+	{ REQUEST_RESERVATION_INFO,      RPC_PRIV_USER, resv_mgr_rpc_info,
+	  PRIVATE_DATA_RESERVATIONS, RPC_PD_FILTER },
 	{ REQUEST_CREATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_create,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_UPDATE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_update,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_DELETE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_delete,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_BUILD_INFO,            RPC_PRIV_USER, config_info_rpc },
 	{ REQUEST_CANCEL_JOB,            RPC_PRIV_USER, job_mgr_rpc_cancel,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_KILL_JOBS,             RPC_PRIV_USER, job_mgr_rpc_kill_jobs,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_JOB_HOLD,              RPC_PRIV_USER, job_mgr_rpc_hold,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_UPDATE_JOB,            RPC_PRIV_USER, job_mgr_rpc_update,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_SUSPEND,               RPC_PRIV_USER, job_mgr_rpc_suspend,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_JOB_REQUEUE,           RPC_PRIV_USER, job_mgr_rpc_requeue,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_PING,                  RPC_PRIV_USER, _ping },
 	{ REQUEST_CONTROL_STATUS,        RPC_PRIV_USER, ha_rpc_control_status },
 	{ REQUEST_CONTROL,               RPC_PRIV_SLURM,  ha_rpc_control },
 	{ REQUEST_TAKEOVER,              RPC_PRIV_SLURM,  ha_rpc_takeover },
-	{ REQUEST_PRIORITY_FACTORS,      RPC_PRIV_USER, priority_rpc_factors },
-	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info },
+	{ REQUEST_PRIORITY_FACTORS,      RPC_PRIV_USER, priority_rpc_factors,
+	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
+	/* the user's own associations (fairshare.c), as Slurm */
+	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info,
+	  PRIVATE_DATA_USAGE, RPC_PD_FILTER },
 	{ REQUEST_STATS_INFO,            RPC_PRIV_USER, stats_rpc_info },
 	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
 	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
 	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
 	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete,
-	  0, CHANGE },
+	  CHANGE },
 	{ MESSAGE_EPILOG_COMPLETE,       RPC_PRIV_SLURM,  job_mgr_rpc_epilog,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_COMPLETE_PROLOG,       RPC_PRIV_SLURM,  job_nprolog_rpc_complete,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_RESOURCE_ALLOCATION,   RPC_PRIV_USER, job_mgr_rpc_allocate,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_COMPLETE_JOB_ALLOCATION, RPC_PRIV_USER, job_mgr_rpc_complete_alloc,
-	  0, CHANGE },
+	  CHANGE },
 	{ REQUEST_JOB_STEP_CREATE,       RPC_PRIV_USER, step_mgr_rpc_create,
-	  0, CHANGE },
-	{ REQUEST_JOB_STEP_INFO,         RPC_PRIV_USER, step_mgr_rpc_info },
-	{ REQUEST_STEP_LAYOUT,           RPC_PRIV_USER, step_mgr_rpc_layout },
+	  CHANGE },
+	{ REQUEST_JOB_STEP_INFO,         RPC_PRIV_USER, step_mgr_rpc_info,
+	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
+	{ REQUEST_STEP_LAYOUT,           RPC_PRIV_USER, step_mgr_rpc_layout,
+	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
 	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete,
-	  0, CHANGE },
+	  CHANGE },
 	{ ACCOUNTING_UPDATE_MSG,         RPC_PRIV_SLURM,  assoc_mgr_rpc_update },
 };
 
@@ -176,6 +192,26 @@ static bool _too_long(net_conn_t *conn, const slurm_msg_t *msg)
 	xfree(why);
 	net_reply_rc(conn, rc);
 	return true;
+}
+
+rpc_viewer_t rpc_viewer(const slurm_msg_t *m)
+{
+	const rpc_row_t *row = _find(m->type);
+	rpc_viewer_t v = { .uid = m->auth_uid };
+	assoc_user_t *u;
+
+	v.hide = row && row->private_data && row->pd == RPC_PD_FILTER &&
+		 ctld_hides(row->private_data, m->auth_uid);
+	if (v.hide && (row->private_data & PRIVATE_DATA_JOBS) &&
+	    assoc_mgr_loaded() && (u = assoc_mgr_user(m->auth_uid)))
+		v.coord = u->coord_accts && u->coord_accts[0];
+	return v;
+}
+
+bool rpc_hides_job(const rpc_viewer_t *v, const job_record_t *j)
+{
+	return v->hide && j->info.user_id != v->uid &&
+	       !(v->coord && assoc_mgr_is_coord(v->uid, j->info.account));
 }
 
 void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
@@ -212,7 +248,8 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_reply_rc(conn, ESLURM_USER_ID_MISSING);
 		return;
 	}
-	if (row->private_data && ctld_hides(row->private_data, msg->auth_uid)) {
+	if (row->private_data && row->pd == RPC_PD_REFUSE &&
+	    ctld_hides(row->private_data, msg->auth_uid)) {
 		error("Security violation, %s RPC from uid=%u peer=%s (PrivateData)",
 		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
 		      msg->peer);

@@ -20,6 +20,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_nprolog.h"
+#include "ctld/rpc.h"
 #include "ctld/select.h"
 #include "ctld/user_groups.h"
 #include "slurm/slurm_errno.h"
@@ -853,6 +854,7 @@ void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	job_step_info_request_msg_t *r = m->data;
 	job_step_info_msg_t resp = { .last_update = time(NULL) };
+	rpc_viewer_t v = rpc_viewer(m);         /* PrivateData=jobs */
 	uint32_t cap = 16;
 	job_record_t *j;
 
@@ -865,7 +867,8 @@ void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		if (r && r->job_id && r->job_id != NO_VAL32 &&
 		    r->job_id != j->info.job_id)
 			continue;
-		if (r && r->user_id != NO_VAL32 && r->user_id != j->info.user_id)
+		if ((r && r->user_id != NO_VAL32 &&
+		     r->user_id != j->info.user_id) || rpc_hides_job(&v, j))
 			continue;
 		if (resp.cnt + 2 >= cap || (j->steps && resp.cnt + 64 >= cap)) {
 			cap = cap * 2 + 64;
@@ -900,12 +903,13 @@ void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 /* REQUEST_STEP_LAYOUT: where a running step's tasks are.  As Slurm: an
  * unknown job or step is ESLURM_INVALID_JOB_ID, a pending job
  * ESLURM_JOB_PENDING, an ended one ESLURM_ALREADY_DONE; with
- * PrivateData=jobs only the owner and operators may ask. */
+ * PrivateData=jobs only those who may see the job (rpc_hides_job). */
 void step_mgr_rpc_layout(net_conn_t *c, slurm_msg_t *m)
 {
 	const job_step_info_request_msg_t *r = m->data;
 	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
 	step_layout_msg_t resp = { 0 };
+	rpc_viewer_t v = rpc_viewer(m);         /* PrivateData=jobs */
 	sm_step_t *s = NULL;
 	char *counts = NULL;
 
@@ -913,8 +917,7 @@ void step_mgr_rpc_layout(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
 		return;
 	}
-	if (ctld_hides(PRIVATE_DATA_JOBS, m->auth_uid) &&
-	    j->info.user_id != m->auth_uid) {
+	if (rpc_hides_job(&v, j)) {
 		net_reply_rc(c, ESLURM_ACCESS_DENIED);
 		return;
 	}

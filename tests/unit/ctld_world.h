@@ -85,6 +85,16 @@ rpc_priv_t rpc_privilege(uid_t uid)
 	return uid == 0 ? RPC_PRIV_SLURM : RPC_PRIV_USER;
 }
 
+/* PrivateData (rpc.c's table): unset in this world, everyone sees all. */
+rpc_viewer_t rpc_viewer(const slurm_msg_t *m)
+{
+	return (rpc_viewer_t){ .uid = m->auth_uid };
+}
+bool rpc_hides_job(const rpc_viewer_t *v, const job_record_t *j)
+{
+	return v->hide && j->info.user_id != v->uid;
+}
+
 /* Fair-share usage (GrpTRESMins, GrpWall): what a test puts here, for
  * every association id / QOS id. */
 #ifndef CTLD_WORLD_REAL_FAIRSHARE   /* fuzz_fairshare_state has the real one */

@@ -447,6 +447,81 @@ static void test_connect_refused(void **state)
 			 SLURM_COMMUNICATIONS_CONNECTION_ERROR);
 }
 
+/* A listener that never accepts: the kernel queues our connection and
+ * request, then the listener closes (a daemon stopping).  The reset means
+ * nobody read the request: reported as a connect failure, which callers
+ * may send again (cli_common.c). */
+static void *close_after_200ms(void *arg)
+{
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	close(*(int *)arg);
+	return NULL;
+}
+
+static void test_queued_request_reset_is_not_delivered(void **state)
+{
+	int lfd = net_listen_tcp("127.0.0.1", 0), rc = 7;
+	uint16_t p = net_local_port(lfd);
+	pthread_t th;
+
+	NEED_MUNGE();
+	pthread_create(&th, NULL, close_after_200ms, &lfd);
+	assert_int_equal(net_rpc_rc("127.0.0.1", p, REQUEST_PING, NULL, &rc,
+				    5000),
+			 SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+	assert_int_equal(rc, 7);
+	pthread_join(th, NULL);
+}
+
+/* The peer read the whole request and closed without answering (it may
+ * have acted on it): not a connect failure, never sent again. */
+static void *read_then_close(void *arg)
+{
+	int lfd = *(int *)arg, fd = accept(lfd, NULL, NULL);
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+	poll(&pf, 1, 5000);              /* the request comes (signing it */
+	read_to_eof(fd, 300);            /* takes a while), all of it */
+	close(fd);
+	close(lfd);
+	return NULL;
+}
+
+static void test_read_then_closed_is_delivered(void **state)
+{
+	int lfd = net_listen_tcp("127.0.0.1", 0), rc = 7, err;
+	uint16_t p = net_local_port(lfd);
+	pthread_t th;
+
+	NEED_MUNGE();
+	pthread_create(&th, NULL, read_then_close, &lfd);
+	err = net_rpc_rc("127.0.0.1", p, REQUEST_PING, NULL, &rc, 5000);
+	assert_int_not_equal(err, 0);
+	assert_int_not_equal(err, SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+	pthread_join(th, NULL);
+}
+
+/* A server that stopped accepting refuses new clients at connect. */
+static void test_stop_accepting(void **state)
+{
+	struct event_base *b = event_base_new();
+	int lfd = net_listen_tcp("127.0.0.1", 0), rc = 7;
+	uint16_t p = net_local_port(lfd);
+	net_server_t *s = net_server_create(b, lfd, handler, NULL,
+					    SERVER_TIMEOUT_MS);
+
+	assert_non_null(s);
+	net_server_stop_accepting(s);
+	net_server_stop_accepting(s);            /* twice: harmless */
+	assert_int_equal(net_rpc_rc("127.0.0.1", p, REQUEST_PING, NULL, &rc,
+				    1000),
+			 SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+	net_server_destroy(s);
+	event_base_free(b);
+}
+
 /* ---- requests ---- */
 
 static void test_ping(void **state)
@@ -672,6 +747,9 @@ int main(void)
 		cmocka_unit_test(test_tampered_refused),
 		cmocka_unit_test(test_idle_client),
 		cmocka_unit_test(test_connect_refused),
+		cmocka_unit_test(test_queued_request_reset_is_not_delivered),
+		cmocka_unit_test(test_read_then_closed_is_delivered),
+		cmocka_unit_test(test_stop_accepting),
 		cmocka_unit_test(test_ping),
 		cmocka_unit_test(test_unix_ping),
 		cmocka_unit_test(test_other_rc),

@@ -179,7 +179,8 @@ static void assert_listing_is_every_job(void)
 	job_info_request_msg_t all = { .user_id = NO_VAL32 };
 	job_record_t **sel = xcalloc((size_t)job_mgr_count() + 1, sizeof(*sel));
 	job_record_t *j, *tmp;
-	uint32_t n = _list_jobs(&all, false, (uid_t)-1, sel), k = 0;
+	rpc_viewer_t sees_all = { .hide = false };
+	uint32_t n = _list_jobs(&all, &sees_all, sel), k = 0;
 
 	assert_int_equal(n, job_mgr_count());
 	HASH_ITER(hh, jm.by_id, j, tmp)         /* the hash's own order */

@@ -65,9 +65,27 @@ void io_paths_free(io_paths_t *p)
 	xfree(p->err);
 }
 
+int io_open_nowait(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags | O_NONBLOCK | O_NOCTTY, mode);
+	int fl;
+
+	if (fd < 0)
+		return -1;
+	if ((fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 static int open_onto(const char *path, int flags, int target)
 {
-	int fd = open(path, flags | O_NOCTTY, 0666);
+	int fd = io_open_nowait(path, flags, 0666);
 
 	if (fd < 0)
 		return -1;

@@ -34,6 +34,7 @@
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_pmi.h"
+#include "slurmd/stepd/io.h"
 #include "slurmd/stepd/step_pmix.h"
 #include "slurmd/stepd/step_pty.h"
 #include "slurmd/stepd/spank_stepd.h"
@@ -57,9 +58,10 @@ static int _become_user(const step_t *st)
 	return 0;
 }
 
-/* Per-task file pattern (%t %n %N %j %s ...), opened as the user. */
+/* Per-task file pattern (%t %n %N %j %s ...), opened as the user; what
+ * failed is added to why (told on the task's stderr once it has one). */
 static int _open_pattern(const step_t *st, const step_task_t *t,
-			 const char *pat, int flags)
+			 const char *pat, int flags, char *why, size_t len)
 {
 	const launch_tasks_request_msg_t *m = st->m;
 	const char *jname = env_get(m->env, "SLURM_JOB_NAME");
@@ -77,10 +79,11 @@ static int _open_pattern(const step_t *st, const step_task_t *t,
 		flags |= O_TRUNC;
 	else
 		flags |= O_APPEND;
-	fd = open(path, flags | O_CREAT, 0644);
+	fd = io_open_nowait(path, flags | O_CREAT, 0644);
 	if (fd < 0)
-		fprintf(stderr, "slurmstepd: error: Could not open %s: %s\n",
-			path, strerror(errno));
+		snprintf(why + strlen(why), len - strlen(why),
+			 "slurmstepd: error: Could not open %s: %s\n", path,
+			 strerror(errno));
 	xfree(path);
 	return fd;
 }
@@ -89,22 +92,28 @@ static void _child_io(const step_t *st, const step_task_t *t, int in, int out,
 		      int err)
 {
 	const launch_tasks_request_msg_t *m = st->m;
+	char why[1536] = "";
 	int fd;
 
-	if (m->ifname && (fd = _open_pattern(st, t, m->ifname, O_RDONLY)) >= 0)
+	if (m->ifname &&
+	    (fd = _open_pattern(st, t, m->ifname, O_RDONLY, why, sizeof(why))) >= 0)
 		in = fd;
-	if (m->ofname && (fd = _open_pattern(st, t, m->ofname, O_WRONLY)) >= 0) {
+	if (m->ofname &&
+	    (fd = _open_pattern(st, t, m->ofname, O_WRONLY, why, sizeof(why))) >= 0) {
 		out = fd;
 		if (!m->efname)
 			err = fd;
 	}
-	if (m->efname && (fd = _open_pattern(st, t, m->efname, O_WRONLY)) >= 0)
+	if (m->efname &&
+	    (fd = _open_pattern(st, t, m->efname, O_WRONLY, why, sizeof(why))) >= 0)
 		err = fd;
 	if (in < 0)
 		in = open("/dev/null", O_RDONLY);
 	dup2(in, STDIN_FILENO);
 	dup2(out, STDOUT_FILENO);
 	dup2(err, STDERR_FILENO);
+	if (why[0] && write(STDERR_FILENO, why, strlen(why)) < 0)
+		why[0] = '\0';
 }
 
 /* The task's environment; SLURM_TASK_PID is room its child fills in. */
