@@ -253,8 +253,7 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 			resp.data = NULL;
 			msg_free(&resp);
 			if (said)
-				info("Step created for StepId=%u.%u", s->job_id,
-				     s->step_id);
+				info("Step created for job %u", s->job_id);
 			return s;
 		}
 		if (!rc)
@@ -276,8 +275,8 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 			return NULL;
 		}
 		if (!said)
-			info("Job step creation temporarily disabled, retrying "
-			     "(%s)", slurm_strerror(rc));
+			info("Job %u step creation temporarily disabled, "
+			     "retrying (%s)", r->job_id, slurm_strerror(rc));
 		said = true;
 		if (srun_io_stop_signal()) {
 			info("Cancelled pending job step with signal %d",
@@ -347,6 +346,49 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 		env = cli_env_set(env, "SLURM_CONF", getenv("SLURM_CONF"));
 	xfree(tpn);
 	return env;
+}
+
+/* "2,2,1" -> "2(x2),1(x1)", srun -v's cpu counts. */
+static char *_cpu_counts(const char *csv)
+{
+	char **v = xstrsplit(csv ? csv : "", ",", NULL);
+	char *out = NULL;
+
+	for (size_t i = 0; v[i]; ) {
+		size_t k = i;
+
+		while (v[k + 1] && !strcmp(v[k + 1], v[i]))
+			k++;
+		xstrfmtcat(&out, "%s%s(x%zu)", out ? "," : "", v[i], k - i + 1);
+		i = k + 1;
+	}
+	xstrarray_free(v);
+	return out ? out : xstrdup("");
+}
+
+/* Task ids as srun -v lists them: "2", "[0-1]", "[0,2-3]". */
+static char *_task_ids(const uint32_t *ids, uint32_t n)
+{
+	char *out = NULL;
+
+	for (uint32_t i = 0; i < n; ) {
+		uint32_t k = i;
+
+		while (k + 1 < n && ids[k + 1] == ids[k] + 1)
+			k++;
+		if (k > i)
+			xstrfmtcat(&out, "%s%u-%u", out ? "," : "", ids[i], ids[k]);
+		else
+			xstrfmtcat(&out, "%s%u", out ? "," : "", ids[i]);
+		i = k + 1;
+	}
+	if (n > 1) {
+		char *b = xstrdup_printf("[%s]", out);
+
+		xfree(out);
+		out = b;
+	}
+	return out ? out : xstrdup("");
 }
 
 /* ---- launch ---- */
@@ -561,6 +603,13 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->multi_prog = r->mp_text;
 		l[n].node = s->node_names[n];
 		datas[n] = m;
+		{
+			char *t = _task_ids(ids[n], counts[n]);
+
+			verbose("launching StepId=%u.%u on host %s, %u tasks: %s",
+				s->job_id, s->step_id, l[n].node, counts[n], t);
+			xfree(t);
+		}
 		_dump_launch(l[n].node, m);
 	}
 	/* along a tree of TreeWidth (common/forward.h) */
@@ -663,6 +712,13 @@ static int _run_step(srun_t *r)
 	s = _create(r);
 	if (!s)
 		return 1;
+	{
+		char *c = _cpu_counts(s->cpus_per_node);
+
+		verbose("jobid %u: nodes(%zu):`%s', cpu counts: %s", s->job_id,
+			xstrarray_len(s->node_names), s->node_list, c);
+		xfree(c);
+	}
 	st.job_id = s->job_id;
 	st.step_id = s->step_id;
 	st.node_cnt = (uint32_t) xstrarray_len(s->node_names);

@@ -253,10 +253,30 @@ def test_busy_step_waits_for_cpus(cluster):
     assert cluster.wait_state(jid, {"COMPLETED", "FAILED"}, timeout=60) \
         == "COMPLETED"
     out = _out_file(cluster, jid)
-    assert ("srun: Job step creation temporarily disabled, retrying "
-            "(Requested nodes are busy)\n") in out, out
-    assert "srun: Step created for StepId=%d.1\n" % jid in out, out
+    # Slurm 22.05's two lines
+    assert ("srun: Job %d step creation temporarily disabled, retrying "
+            "(Requested nodes are busy)\n" % jid) in out, out
+    assert "srun: Step created for job %d\n" % jid in out, out
     assert out.rstrip().endswith("after"), out
+
+
+def test_verbose_lines(cluster):
+    """srun -v prints the lines tools take the job id and nodes from, as
+    Slurm 22.05's: "jobid N: nodes(K):`list', cpu counts: 2(x1),1(x1)"
+    and one "launching StepId=N.S on host H, T tasks: [0-1]" per node."""
+    r = srun(cluster, ["-v", "-N2", "-n3", "true"])
+    assert r.rc == 0, r
+    m = re.search(r"^srun: jobid (\d+): nodes\(2\):`(\S+)', cpu counts: "
+                  r"(\d+)\(x1\),(\d+)\(x1\)$", r.err, re.M)
+    assert m, r.err
+    jid, nodes = m.group(1), m.group(2)
+    hosts = cluster.run(["scontrol", "show", "hostnames", nodes]).out.split()
+    assert re.search(r"^srun: launching StepId=%s\.0 on host %s, 2 tasks: "
+                     r"\[0-1\]$" % (jid, hosts[0]), r.err, re.M), r.err
+    assert re.search(r"^srun: launching StepId=%s\.0 on host %s, 1 tasks: "
+                     r"2$" % (jid, hosts[1]), r.err, re.M), r.err
+    r = srun(cluster, ["-N1", "true"])
+    assert r.rc == 0 and "jobid" not in r.err, r
 
 
 def _popen_srun(cluster, args, user=U):
