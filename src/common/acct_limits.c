@@ -114,7 +114,8 @@ static const str_field_t job_desc_strs[] = {
 	SN(job_desc_t, std_err, ACCT_LIM_PATH, "std_err"),
 	SN(job_desc_t, std_in, ACCT_LIM_PATH, "std_in"),
 	SN(job_desc_t, container, ACCT_LIM_PATH, "container"),
-	SN(job_desc_t, user_name, ACCT_LIM_USER, "user_name"),
+	/* informational: the controller trusts the credential */
+	SN(job_desc_t, user_name, ACCT_LIM_OTHER, "user_name"),
 	SN(job_desc_t, req_nodes, ACCT_LIM_OTHER, "req_nodes"),
 	SN(job_desc_t, exc_nodes, ACCT_LIM_OTHER, "exc_nodes"),
 	S(job_desc_t, features, ACCT_LIM_CONSTRAINTS),
