@@ -134,29 +134,48 @@ static void _cancel(uint32_t job_id)
 	cli_ctld_rpc_rc(REQUEST_CANCEL_JOB, &r, &rc);
 }
 
-int cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
+/* --immediate gave up: Slurm's words, srun's or salloc's (say_pending). */
+static void _gave_up(uint32_t job_id, int immediate, bool say_pending)
+{
+	_cancel(job_id);
+	if (say_pending && immediate > 0)
+		info("Job allocation %u has been revoked.", job_id);
+	error("Unable to allocate resources: %s",
+	      say_pending && immediate > 0 ? strerror(ETIMEDOUT) :
+	      slurm_strerror(ESLURM_NODES_BUSY));
+	if (say_pending && !immediate)
+		info("Job allocation %u has been revoked.", job_id);
+}
+
+int cli_alloc_wait(uint32_t job_id, bool quiet, int immediate,
 		   bool say_pending, job_info_t *ji)
 {
 	struct sigaction sa = { .sa_handler = _on_int }, old_int, old_term;
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	struct timespec ts = { 0, 20 * 1000 * 1000 }, start, now;
 	bool said = false;
 	int rc, tries = 0;
 
 	memset(ji, 0, sizeof(*ji));
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		rc = _poll(job_id, ji);
 		if (rc)
 			break;
-		if (immediate && ++tries > 6) {    /* about a second */
-			error("Unable to allocate resources: %s",
-			      slurm_strerror(ESLURM_CAN_NOT_START_IMMEDIATELY));
-			_cancel(job_id);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		/* bare --immediate: the scheduler's first pass (about a
+		 * second); --immediate=N: N seconds */
+		if ((!immediate && ++tries > 6) ||
+		    (immediate > 0 &&
+		     (now.tv_sec - start.tv_sec) * 1000 +
+		     (now.tv_nsec - start.tv_nsec) / 1000000 >=
+		     (long) immediate * 1000)) {
+			_gave_up(job_id, immediate, say_pending);
 			rc = -1;
 			break;
 		}
-		if (!said && !quiet && !immediate) {
+		if (!said && !quiet && immediate) {
 			if (say_pending)
 				info("Pending job allocation %u", job_id);
 			info("job %u queued and waiting for resources", job_id);

@@ -15,12 +15,13 @@
  * prints Slurm's "Unable to allocate resources: ..." and returns -1. */
 int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		       uint32_t *job_id);
-/* Wait for the job to run; fills *info (job_info_free_members).  With
- * immediate, gives up (and cancels) if it does not run at once.  A
+/* Wait for the job to run; fills *info (job_info_free_members).
+ * immediate: -1 wait as long as it takes; 0 (a bare --immediate) give up
+ * (and cancel) if it does not run at once; N: after N seconds.  A
  * SIGINT while waiting cancels the job.  say_pending (salloc) also prints
  * "Pending job allocation N" when it has to wait.  0 or -1 (message
  * printed). */
-int  cli_alloc_wait(uint32_t job_id, bool quiet, bool immediate,
+int  cli_alloc_wait(uint32_t job_id, bool quiet, int immediate,
 		    bool say_pending, job_info_t *info);
 /* After cli_alloc_wait: while the nodes' Prolog runs (PrologFlags=Alloc
  * without NoHold: Reason=Prolog) wait for it, saying so as Slurm's

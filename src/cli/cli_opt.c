@@ -29,6 +29,7 @@ void cli_opt_init(cli_job_opts_t *o, cli_cmd_t cmd, const char *prog)
 	job_desc_init(&o->desc);
 	o->cmd = cmd;
 	o->prog = prog;
+	o->immediate = -1;
 }
 
 void cli_opt_free(cli_job_opts_t *o)

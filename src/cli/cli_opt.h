@@ -66,6 +66,7 @@ struct cli_job_opts {
 	bool       gid_set;
 	char      *wrap;          /* --wrap command */
 	char      *export_file;   /* --export-file file or descriptor */
+	int        immediate;     /* -1, or --immediate[=secs]: 0 = bare */
 	char      *propagate;     /* --propagate[=rlimits] */
 	char      *gpus;          /* --gpus (tres per job) */
 	char      *signal;        /* --signal as given */

@@ -107,9 +107,17 @@ static int set_flag(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	case OPT_IGNORE_PBS:
 		o->ignore_pbs = true;
 		break;
-	case OPT_IMMEDIATE:
+	case OPT_IMMEDIATE: {
+		long secs = 0;
+
+		if (arg && opt_long(arg, 0, 0xffff, &secs) < 0) {
+			error("Invalid numeric value \"%s\" for immediate.", arg);
+			return -1;
+		}
 		o->desc.immediate = 1;
+		o->immediate = (int) secs;
 		break;
+	}
 	case OPT_VERBOSE:
 		o->verbose++;
 		break;

@@ -105,7 +105,6 @@ int main(int argc, char **argv)
 	job_info_t ji;
 	uint32_t job_id;
 	int first = argc, status;
-	bool imm;
 
 	environ = xstrarray_dup(environ);    /* ours to change */
 	cli_init_noconf("salloc", 0);
@@ -130,8 +129,7 @@ int main(int argc, char **argv)
 			      no_shell ? "no-shell" : "interactive",
 			      &job_id) < 0)
 		exit(1);
-	imm = o.desc.immediate != 0 && o.desc.immediate != NO_VAL16;
-	if (cli_alloc_wait(job_id, o.quiet, imm, true, &ji) < 0)
+	if (cli_alloc_wait(job_id, o.quiet, o.immediate, true, &ji) < 0)
 		exit(1);
 	if (!o.quiet)
 		info("Granted job allocation %u", job_id);

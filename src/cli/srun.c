@@ -216,8 +216,8 @@ static void _job(srun_t *r)
 	if (cli_alloc_request(&r->o, _base(r->argv[0]), &r->job_id) < 0)
 		exit(1);
 	r->own_alloc = true;
-	if (cli_alloc_wait(r->job_id, r->o.quiet, r->o.desc.immediate != 0 &&
-			   r->o.desc.immediate != NO_VAL16, false, &ji) < 0 ||
+	if (cli_alloc_wait(r->job_id, r->o.quiet, r->o.immediate, false,
+			   &ji) < 0 ||
 	    cli_alloc_wait_prolog(r->job_id, true, &ji) < 0)
 		exit(1);
 	cli_alloc_env(&environ, &ji, &r->o);

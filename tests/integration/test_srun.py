@@ -393,10 +393,29 @@ def test_salloc_no_shell_and_immediate(cluster):
     assert m, r.err
     jid = int(m.group(1))
     assert cluster.job_state(jid) == "RUNNING"
+    # Slurm 22.05's lines and timing: bare -I at once, -I2 after 2 s
     r = cluster.run(["salloc", "-I", "-N1", "true"], user=U)
     assert r.rc == 1, r
-    assert "salloc: error: Unable to allocate resources: Job can not start " \
-        "immediately\n" in r.err, r.err
+    assert re.fullmatch(r"salloc: error: Unable to allocate resources: "
+                        r"Requested nodes are busy\nsalloc: Job allocation "
+                        r"\d+ has been revoked.\n", r.err), r.err
+    t0 = time.time()
+    r = cluster.run(["salloc", "-I2", "-N1", "true"], user=U)
+    assert r.rc == 1 and 2 <= time.time() - t0 < 10, r
+    assert re.fullmatch(r"salloc: Pending job allocation (\d+)\n"
+                        r"salloc: job \1 queued and waiting for resources\n"
+                        r"salloc: Job allocation \1 has been revoked.\n"
+                        r"salloc: error: Unable to allocate resources: "
+                        r"Connection timed out\n", r.err), r.err
+    t0 = time.time()
+    r = cluster.run(["srun", "--immediate=3", "-N1", "true"], user=U)
+    assert r.rc == 1 and 3 <= time.time() - t0 < 10, r
+    assert re.fullmatch(r"srun: job \d+ queued and waiting for resources\n"
+                        r"srun: error: Unable to allocate resources: "
+                        r"Requested nodes are busy\n", r.err), r.err
+    r = cluster.run(["srun", "--immediate=x", "-N1", "true"], user=U)
+    assert r.rc == 1 and r.err == (
+        'srun: error: Invalid numeric value "x" for immediate.\n'), r
     cluster.run(["scancel", str(jid)], user=U)
     cluster.wait_state(jid, {"CANCELLED"}, timeout=30)
 
