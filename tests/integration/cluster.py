@@ -64,6 +64,18 @@ class ClusterError(Exception):
     pass
 
 
+def wait_for(pred, timeout=30, what="condition"):
+    """Poll pred every 0.2 s until it returns something true; return it,
+    or fail the test after timeout seconds."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.2)
+    raise AssertionError("timed out waiting for %s" % what)
+
+
 # --------------------------------------------------------------------------
 # binaries
 

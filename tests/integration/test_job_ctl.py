@@ -15,22 +15,14 @@ jobs, as a user and as root, with Slurm's rules and messages.
 import os
 import time
 
+from cluster import wait_for  # noqa: E402
+
 U1 = "sluice_u1"
 U2 = "sluice_u2"
 
 
 def sb(c, cmd, *args, user=U1):
     return c.sbatch(list(args) + ["--wrap", cmd], user=user)
-
-
-def wait_for(pred, timeout=30, what="condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for %s" % what)
 
 
 def squeue(c, jid, fmt):

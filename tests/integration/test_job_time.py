@@ -14,21 +14,13 @@ KillWait.
 import os
 import time
 
+from cluster import wait_for  # noqa: E402
+
 U1 = "sluice_u1"
 
 
 def sb(c, cmd, *args, user=U1):
     return c.sbatch(list(args) + ["--wrap", cmd], user=user)
-
-
-def wait_for(pred, timeout=30, what="condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for %s" % what)
 
 
 def read(path):

@@ -19,6 +19,8 @@ import pytest
 
 import conftest
 
+from cluster import wait_for  # noqa: E402
+
 U1 = "sluice_u1"
 
 CONF = "\n".join([
@@ -49,16 +51,6 @@ def _clean(pc):
         if not r.out.strip():
             return
         time.sleep(0.2)
-
-
-def wait_for(pred, timeout=30, what="condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for %s" % what)
 
 
 def sb(c, part, n, cmd, *extra):

@@ -15,6 +15,8 @@ job, "Access/permission denied" (210).
 import os
 import time
 
+from cluster import wait_for  # noqa: E402
+
 U1 = "sluice_u1"
 U2 = "sluice_u2"
 ERR = "scancel: error: Kill job error on job step id %s: %s\n"
@@ -35,16 +37,6 @@ def read(path):
             return f.read()
     except OSError:
         return ""
-
-
-def wait_for(pred, timeout=30, what="condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for %s" % what)
 
 
 def steps(c, j):
