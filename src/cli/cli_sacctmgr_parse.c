@@ -80,6 +80,25 @@ static const struct {
 	{ "maxtresminspj", "maxtresmins" },
 };
 
+/* Limit names from before TRES, which Slurm still takes: the TRES
+ * setting each one is part of. */
+static const struct {
+	const char *word;
+	const char *key;
+	const char *tres;
+} old_limits[] = {
+	{ "grpcpus", "grptres", "cpu" }, { "grpmemory", "grptres", "mem" },
+	{ "grpmem", "grptres", "mem" }, { "grpnodes", "grptres", "node" },
+	{ "grpcpumins", "grptresmins", "cpu" },
+	{ "grpcpurunmins", "grptresrunmins", "cpu" },
+	{ "maxcpus", "maxtres", "cpu" }, { "maxcpusperjob", "maxtres", "cpu" },
+	{ "maxnodes", "maxtres", "node" }, { "maxnodesperjob", "maxtres", "node" },
+	{ "maxcpumins", "maxtresmins", "cpu" },
+	{ "maxcpuminsperjob", "maxtresmins", "cpu" },
+	{ "maxcpusperuser", "maxtrespu", "cpu" },
+	{ "maxnodesperuser", "maxtrespu", "node" },
+};
+
 #define ASSOC_KEYS "fairshare priority qos defaultqos grpjobs grpsubmitjobs " \
 	"grpwall maxjobs maxsubmitjobs maxwall grptres maxtres maxtrespn " \
 	"grptresmins grptresrunmins maxtresmins "
@@ -228,6 +247,47 @@ static void add_names(mgr_cmd_t *c, const char *list)
 	xstrarray_free(more);
 }
 
+/* "GrpCPUs=10" -> "grptres=cpu=10", joined to a grptres= already given
+ * ("GrpCPUs=10 GrpNodes=2" is "grptres=cpu=10,node=2"); false if arg is
+ * not an old limit name. */
+static bool old_limit(mgr_cmd_t *c, const char *arg, bool in_set, int *rc)
+{
+	const char *const *lists = c->op == DBD_OP_ADD ? add_keys : set_keys;
+	const char *eq = strchr(arg, '=');
+	size_t n = (size_t)(eq - arg), klen;
+	char ***where = &c->set;
+	char *kv;
+
+	for (size_t i = 0; i < sizeof(old_limits) / sizeof(old_limits[0]);
+	     i++) {
+		if (strlen(old_limits[i].word) != n ||
+		    strncasecmp(old_limits[i].word, arg, n))
+			continue;
+		if ((c->op != DBD_OP_ADD && !in_set) ||
+		    !key_allowed(lists[c->entity], old_limits[i].key)) {
+			*rc = bad_spec(c, arg, in_set);
+			return true;
+		}
+		klen = strlen(old_limits[i].key);
+		for (size_t k = 0; *where && (*where)[k]; k++) {
+			if (!strncmp((*where)[k], old_limits[i].key, klen) &&
+			    (*where)[k][klen] == '=') {
+				xstrfmtcat(&(*where)[k], ",%s=%s",
+					   old_limits[i].tres, eq + 1);
+				*rc = 0;
+				return true;
+			}
+		}
+		kv = xstrdup_printf("%s=%s=%s", old_limits[i].key,
+				    old_limits[i].tres, eq + 1);
+		*where = xstrarray_append(*where, kv);
+		xfree(kv);
+		*rc = 0;
+		return true;
+	}
+	return false;
+}
+
 /* A "Key=Value" spec. */
 static int parse_spec(mgr_cmd_t *c, const char *arg, bool in_set)
 {
@@ -235,6 +295,10 @@ static int parse_spec(mgr_cmd_t *c, const char *arg, bool in_set)
 		in_set ? set_keys : where_keys;
 	char *key = normal_key(arg);
 	char *kv;
+	int rc;
+
+	if (!key && old_limit(c, arg, in_set, &rc))
+		return rc;
 
 	if (!key || !key_allowed(lists[c->entity], key)) {
 		xfree(key);

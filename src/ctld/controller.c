@@ -292,6 +292,21 @@ void ctld_shutdown(void)
 	event_base_loopexit(ctld.base, &tv);
 }
 
+/* Every slurmd reads slurm.conf again too (its Prolog, Epilog and other
+ * programs), as Slurm's scontrol reconfigure does; FUTURE nodes have none. */
+static void _reconfigure_nodes(void)
+{
+	for (size_t i = 0; i < node_mgr_count(); i++) {
+		const node_record_t *r = node_mgr_at(i);
+
+		if ((r->info.node_state & NODE_STATE_BASE) == NODE_STATE_FUTURE)
+			continue;
+		agent_send_rc(r->info.node_addr, r->info.port,
+			      REQUEST_RECONFIGURE, NULL,
+			      ctld.conf->message_timeout * 1000, NULL, NULL);
+	}
+}
+
 int ctld_reconfigure(void)
 {
 	char err[512] = "";
@@ -335,6 +350,7 @@ int ctld_reconfigure(void)
 	assoc_mgr_reconfig(nc);
 	sched_reconfig();
 	user_groups_flush();            /* as Slurm: groups looked up again */
+	_reconfigure_nodes();
 	return SLURM_SUCCESS;
 }
 

@@ -62,6 +62,13 @@ static void req_shutdown(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	slurmd_shutdown(sd);
 }
 
+static void req_reconfigure(slurmd_t *sd, net_conn_t *conn,
+			    slurm_msg_t *msg)
+{
+	info("Reconfigure request from uid %u", (unsigned) msg->auth_uid);
+	net_reply_rc(conn, slurmd_reconfigure(sd));
+}
+
 static void req_launch(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 {
 	const batch_launch_msg_t *m = msg->data;
@@ -322,6 +329,7 @@ static const struct {
 	{ REQUEST_HEALTH_CHECK, req_health_check },
 	{ REQUEST_ACCT_GATHER_UPDATE, req_energy },
 	{ REQUEST_SHUTDOWN, req_shutdown },
+	{ REQUEST_RECONFIGURE, req_reconfigure },
 	{ REQUEST_BATCH_JOB_LAUNCH, req_launch },
 	{ REQUEST_SIGNAL_JOB, req_signal },
 	{ REQUEST_TERMINATE_JOB, req_terminate },

@@ -218,13 +218,43 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 		reap_children(sd);
 		break;
 	case SIGHUP:
-		if (sd->log_file)
-			log_reopen(sd->log_file);
+		info("Reconfigure signal (SIGHUP) received");
+		slurmd_reconfigure(sd);
 		break;
 	default:
 		info("caught signal %d, shutting down", (int) sig);
 		event_base_loopexit(sd->base, NULL);
 	}
+}
+
+int slurmd_reconfigure(slurmd_t *sd)
+{
+	char err[1024] = "";
+	slurm_conf_t *nc = conf_load(sd->conf_path, err, sizeof(err));
+	const conf_node_t *node;
+
+	if (!nc) {
+		error("Reconfigure failed, keeping the old config: %s", err);
+		return SLURM_ERROR;
+	}
+	node = conf_find_node(nc, sd->node->name);
+	if (!node) {
+		error("Reconfigure failed, keeping the old config: node %s "
+		      "is not in %s", sd->node->name, sd->conf_path);
+		conf_destroy(nc);
+		return SLURM_ERROR;
+	}
+	/* what was set up from the old one at start (the server, the
+	 * credential context) may still point into it: keep it */
+	sd->old_confs = xrealloc(sd->old_confs, (sd->old_conf_cnt + 1) *
+				 sizeof(*sd->old_confs));
+	sd->old_confs[sd->old_conf_cnt++] = sd->conf;
+	sd->conf = nc;
+	sd->node = node;
+	if (sd->log_file)
+		log_reopen(sd->log_file);
+	info("Reconfigured from %s", sd->conf_path);
+	return SLURM_SUCCESS;
 }
 
 void slurmd_shutdown(slurmd_t *sd)
@@ -339,6 +369,9 @@ int main(int argc, char **argv)
 	xfree(sd.stepd_path);
 	xfree(sd.epilogs);
 	conf_destroy(sd.conf);
+	for (size_t i = 0; i < sd.old_conf_cnt; i++)
+		conf_destroy(sd.old_confs[i]);
+	xfree(sd.old_confs);
 	log_fini();
 	return 0;
 }

@@ -36,6 +36,9 @@ typedef struct {
 
 typedef struct {
 	slurm_conf_t       *conf;
+	slurm_conf_t      **old_confs;   /* replaced by reconfigures, kept
+					  * to the end (see slurmd_reconfigure) */
+	size_t              old_conf_cnt;
 	const conf_node_t  *node;        /* this node's NodeName line */
 	char               *conf_path;   /* absolute, passed to slurmstepd */
 	char               *spool_dir;   /* SlurmdSpoolDir, %n/%h expanded */
@@ -60,5 +63,11 @@ void slurmd_register(slurmd_t *sd, bool startup);
 void slurmd_epilog_complete(slurmd_t *sd, uint32_t job_id, int rc);
 /* Leave the event loop soon (after pending replies are flushed). */
 void slurmd_shutdown(slurmd_t *sd);
+/* scontrol reconfigure (REQUEST_RECONFIGURE from the controller) or
+ * SIGHUP: read slurm.conf again, so the programs it names (Prolog,
+ * Epilog, HealthCheckProgram, UnkillableStepProgram, ...) are the new
+ * ones for what starts next.  SLURM_SUCCESS, or an error with the old
+ * config kept. */
+int  slurmd_reconfigure(slurmd_t *sd);
 
 #endif

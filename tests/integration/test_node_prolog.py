@@ -179,3 +179,40 @@ def test_failing_prolog_before_step_drains_node(npc):
     finally:
         os.unlink(flag)
         c.run(["scontrol", "update", "NodeName=" + bad, "State=RESUME"])
+
+
+def test_epilog_changed_takes_effect_on_reconfigure(npc):
+    """Epilog= changed in slurm.conf is run after `scontrol reconfigure`,
+    without restarting slurmd (as Slurm: the controller has every slurmd
+    read slurm.conf again).  Restores the config after."""
+    c = npc
+    new = os.path.join(c.dir, "etc", "epilog2.sh")
+    with open(new, "w") as f:
+        f.write(EPILOG.replace("echo \"epilog ", "echo \"epilog2 ").format(
+            log=c.plog))
+    os.chmod(new, 0o755)
+    old_text = open(c.conf).read()
+    old = "%s/etc/epilog.sh" % c.dir
+    assert "Epilog=" + old in old_text
+    pids = {n: d.pid for n, d in c.slurmds.items()}
+    try:
+        with open(c.conf, "w") as f:
+            f.write(old_text.replace("Epilog=" + old, "Epilog=" + new))
+        r = c.run(["scontrol", "reconfigure"])
+        assert r.rc == 0, r
+        time.sleep(1)
+        jid = c.sbatch(["-N2", "--wrap", "true"], user="sluice_u1")
+        assert c.wait_done(jid) == "COMPLETED"
+        end = time.time() + 30
+        while time.time() < end:
+            got = sorted(r[1] for r in runs(c, jid) if r[0] == "epilog2")
+            if got == sorted(c.node_names):
+                break
+            time.sleep(0.2)
+        assert got == sorted(c.node_names), runs(c, jid)
+        assert not [r for r in runs(c, jid) if r[0] == "epilog"], runs(c, jid)
+        assert {n: d.pid for n, d in c.slurmds.items()} == pids
+    finally:
+        with open(c.conf, "w") as f:
+            f.write(old_text)
+        c.run(["scontrol", "reconfigure"])

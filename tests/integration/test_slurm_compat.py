@@ -360,3 +360,29 @@ def test_memory_no_node_has_is_refused(env):
     assert r.rc == 1 and "Memory specification can not be satisfied" in r.err, r
     jid = env.c.sbatch(["--mem=1000", "--wrap", "true"], user=U1)
     assert env.c.wait_done(jid) == "COMPLETED"
+
+
+def test_sacctmgr_old_limit_names(env):
+    """sacctmgr takes the limit names from before TRES, as Slurm still
+    does: GrpCPUs/GrpNodes/GrpMemory are parts of GrpTRES, MaxCPUs/MaxNodes
+    of MaxTRES, GrpCPUMins of GrpTRESMins, MaxCPUsPerUser of MaxTRESPU."""
+    r = env.sacctmgr("-i", "add", "account", "oldnames", "GrpCPUs=10",
+                     "GrpNodes=2", "MaxCPUs=4", "GrpCPUMins=600")
+    assert r.rc == 0, r
+    r = env.sacctmgr("-n", "-P", "show", "assoc", "where", "account=oldnames",
+                     "format=GrpTRES,MaxTRES,GrpTRESMins")
+    assert r.out.splitlines()[0] == "cpu=10,node=2|cpu=4|cpu=600", r
+    r = env.sacctmgr("-i", "modify", "account", "oldnames", "set",
+                     "GrpMemory=2000", "MaxNodes=1")
+    assert r.rc == 0, r
+    r = env.sacctmgr("-n", "-P", "show", "assoc", "where", "account=oldnames",
+                     "format=GrpTRES,MaxTRES")
+    assert r.out.splitlines()[0] == "cpu=10,mem=2000M,node=2|cpu=4,node=1", r
+    r = env.sacctmgr("-i", "add", "qos", "oldq", "MaxCPUsPerUser=3")
+    assert r.rc == 0, r
+    r = env.sacctmgr("-n", "-P", "show", "qos", "oldq", "format=MaxTRESPU")
+    assert r.out == "cpu=3\n", r
+    r = env.sacctmgr("show", "assoc", "where", "GrpCPUs=10")
+    assert r.rc == 1 and "Unknown condition: GrpCPUs=10" in r.err, r
+    env.sacctmgr("-i", "delete", "account", "oldnames")
+    env.sacctmgr("-i", "delete", "qos", "oldq")
