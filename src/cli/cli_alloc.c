@@ -42,14 +42,11 @@ static char *_host(void)
 	return xstrdup(host);
 }
 
-int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
-		      uint32_t *job_id)
+/* What an allocation request carries beyond the options. */
+static void _fill(job_desc_t *d, const char *name_default)
 {
-	job_desc_t *d = &o->desc;
 	char cwd[PATH_MAX];
 	char user[256];
-	slurm_msg_t resp;
-	int rc;
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), "/tmp");
@@ -63,6 +60,52 @@ int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		d->user_name = xstrdup(user);
 	d->submit_host = _host();
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_DIR", cwd);
+}
+
+void cli_alloc_test_only(cli_job_opts_t *o, const char *name_default)
+{
+	const will_run_response_msg_t *w;
+	slurm_msg_t resp;
+	char when[64];
+	struct tm tm;
+	int rc;
+
+	if (name_default)
+		_fill(&o->desc, name_default);
+	rc = cli_ctld_rpc(REQUEST_JOB_WILL_RUN, &o->desc, &resp);
+	if (rc) {
+		fprintf(stderr, "allocation failure: %s\n", cli_comm_strerror(rc));
+		exit(1);
+	}
+	if (resp.type != RESPONSE_JOB_WILL_RUN || !resp.data) {
+		const return_code_msg_t *r = resp.type == RESPONSE_SLURM_RC ?
+			resp.data : NULL;
+
+		if (r && r->msg && *r->msg)
+			error("%s", r->msg);
+		fprintf(stderr, "allocation failure: %s\n",
+			slurm_strerror(r && r->rc ? r->rc :
+				       SLURM_UNEXPECTED_MSG_ERROR));
+		exit(1);
+	}
+	w = resp.data;
+	localtime_r(&w->start_time, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	info("Job %u to start at %s using %u processors on nodes %s in "
+	     "partition %s", w->job_id, when, w->proc_cnt,
+	     w->node_list ? w->node_list : "", w->part_name ? w->part_name : "");
+	msg_free(&resp);
+	exit(0);
+}
+
+int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
+		      uint32_t *job_id)
+{
+	job_desc_t *d = &o->desc;
+	slurm_msg_t resp;
+	int rc;
+
+	_fill(d, name_default);
 	rc = cli_ctld_rpc(REQUEST_RESOURCE_ALLOCATION, d, &resp);
 	if (rc) {
 		error("Unable to allocate resources: %s", cli_comm_strerror(rc));

@@ -15,6 +15,12 @@
  * prints Slurm's "Unable to allocate resources: ..." and returns -1. */
 int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		       uint32_t *job_id);
+/* --test-only: ask when and where the job would start, print Slurm's
+ * "Job N to start at T using K processors on nodes L in partition P"
+ * and exit 0 (or its error, exit 1); nothing is created.  name_default
+ * NULL: the request is filled already (sbatch). */
+void cli_alloc_test_only(cli_job_opts_t *o, const char *name_default)
+	__attribute__((noreturn));
 /* Wait for the job to run; fills *info (job_info_free_members).
  * immediate: -1 wait as long as it takes; 0 (a bare --immediate) give up
  * (and cancel) if it does not run at once; N: after N seconds.  A

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_alloc.h"
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "cli/cli_opt.h"
@@ -290,39 +291,6 @@ static const char *check_clusters(const char *list)
 	return mine;
 }
 
-static void test_only(cli_job_opts_t *o)
-{
-	const will_run_response_msg_t *w;
-	slurm_msg_t resp;
-	char when[64];
-	struct tm tm;
-	int rc = cli_ctld_rpc(REQUEST_JOB_WILL_RUN, &o->desc, &resp);
-
-	if (rc) {
-		fprintf(stderr, "allocation failure: %s\n", cli_comm_strerror(rc));
-		exit(1);
-	}
-	if (resp.type != RESPONSE_JOB_WILL_RUN || !resp.data) {
-		const return_code_msg_t *r = resp.type == RESPONSE_SLURM_RC ?
-			resp.data : NULL;
-
-		if (r && r->msg && *r->msg)
-			error("%s", r->msg);
-		fprintf(stderr, "allocation failure: %s\n",
-			slurm_strerror(r && r->rc ? r->rc :
-				       SLURM_UNEXPECTED_MSG_ERROR));
-		exit(1);
-	}
-	w = resp.data;
-	localtime_r(&w->start_time, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-	info("Job %u to start at %s using %u processors on nodes %s in "
-	     "partition %s", w->job_id, when, w->proc_cnt,
-	     w->node_list ? w->node_list : "", w->part_name ? w->part_name : "");
-	msg_free(&resp);
-	exit(0);
-}
-
 /* What --wait exits with for a finished job: its exit code, or 1 when
  * a signal ended it (as Slurm's sbatch). */
 static int job_rc(const job_info_t *j)
@@ -436,7 +404,7 @@ int main(int argc, char **argv)
 	fill_desc(&o, path, argc, argv, first);
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
 	if (o.test_only)
-		test_only(&o);
+		cli_alloc_test_only(&o, NULL);
 	cluster = o.clusters ? check_clusters(o.clusters) : NULL;
 	job_id = submit(&o);
 	if (o.parsable && cluster)

@@ -205,6 +205,8 @@ static void _job(srun_t *r)
 	job_info_t ji;
 	uint32_t v;
 
+	if (r->o.test_only)             /* nothing is created */
+		cli_alloc_test_only(&r->o, _base(r->argv[0]));
 	if (r->so.jobid) {
 		r->job_id = r->so.jobid;
 		return;

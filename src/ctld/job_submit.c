@@ -725,7 +725,8 @@ job_record_t *job_mgr_trial(job_desc_t *d, const slurm_msg_t *m, int *rc,
 		ESLURM_JOB_SCRIPT_MISSING;
 	if (!*rc) {
 		xfree(s.msg);
-		*rc = _validate(d, m, &s, true);
+		/* sbatch's request has a script to check, srun's none */
+		*rc = _validate(d, m, &s, d->script != NULL);
 	}
 	if (*rc) {
 		*msg = s.msg;

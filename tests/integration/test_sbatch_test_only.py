@@ -2,6 +2,7 @@
 and says when, where and on how many CPUs it would start, as Slurm prints
 it on stderr; no job is created (its id is used up, as in Slurm)."""
 
+import os
 import re
 import time
 
@@ -57,3 +58,27 @@ def test_busy_cluster_gives_the_end_of_running_work(cluster):
     assert m.group(3) == "2", r
     c.run(["scancel", str(big)], user=USER)
     c.wait_done(big, 30)
+
+
+def test_srun_test_only(cluster):
+    """srun --test-only creates no job and prints what sbatch's does
+    (Slurm 22.05: "srun: Job 30 to start at ... using 3 processors on
+    nodes n[1-2] in partition debug"); the command is not run."""
+    c = cluster
+    marker = os.path.join(c.workdir(USER), "srun-test-only-ran")
+    before = c.all_job_states()
+    t0 = time.time()
+    r = c.run(["srun", "--test-only", "-N2", "-n3", "touch", marker],
+              user=USER)
+    assert (r.rc, r.out) == (0, ""), r
+    m = re.fullmatch(LINE.replace("sbatch:", "srun:"), r.err)
+    assert m, r
+    jid, when, cpus, nodes, part = m.groups()
+    assert abs(stamp(when) - t0) < 5
+    assert (cpus, nodes, part) == ("3", "n[1-2]", "debug"), r
+    assert c.all_job_states() == before
+    time.sleep(1)
+    assert not os.path.exists(marker)
+    r = c.run(["srun", "--test-only", "-n", "100", "true"], user=USER)
+    assert r.rc == 1 and r.err == ("allocation failure: Requested node "
+                                   "configuration is not available\n"), r
