@@ -922,3 +922,23 @@ def test_step_credential_replay_refused(cluster):
             p.kill()
             p.communicate(timeout=30)
         cluster.run(["scancel", str(jid)], user=U)
+
+
+def test_input_file_and_forms(cluster):
+    """srun --input=FILE: every task reads the file; none: no input;
+    a task number: srun's stdin to that task only; all (default): to
+    every task."""
+    d = cluster.workdir(U)
+    path = cluster.write_file(U, os.path.join(d, "in.txt"), "from-file\n")
+    r = srun(cluster, ["-n2", "-l", "--input=" + path, "cat"])
+    assert r.rc == 0 and sorted(r.out.splitlines()) == [
+        "0: from-file", "1: from-file"], r
+    # read, never emptied (it was opened with O_TRUNC)
+    assert open(path).read() == "from-file\n"
+    r = srun(cluster, ["-n2", "-l", "-i", "none", "cat"], input="typed\n")
+    assert r.rc == 0 and r.out == "", r
+    r = srun(cluster, ["-n2", "-l", "--input=1", "cat"], input="typed\n")
+    assert r.rc == 0 and r.out == "1: typed\n", r
+    r = srun(cluster, ["-n2", "-l", "--input=all", "cat"], input="typed\n")
+    assert r.rc == 0 and sorted(r.out.splitlines()) == [
+        "0: typed", "1: typed"], r

@@ -75,11 +75,11 @@ static int _open_pattern(const step_t *st, const step_task_t *t,
 	char *path = fname_expand(pat, &fi);
 	int fd;
 
-	if (!strchr(pat, '%') || strstr(pat, "%t"))
-		flags |= O_TRUNC;
-	else
-		flags |= O_APPEND;
-	fd = io_open_nowait(path, flags | O_CREAT, 0644);
+	/* an input file is only read (O_TRUNC would empty it) */
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		flags |= O_CREAT | (!strchr(pat, '%') || strstr(pat, "%t") ?
+				    O_TRUNC : O_APPEND);
+	fd = io_open_nowait(path, flags, 0644);
 	if (fd < 0)
 		snprintf(why + strlen(why), len - strlen(why),
 			 "slurmstepd: error: Could not open %s: %s\n", path,
