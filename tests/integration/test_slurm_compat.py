@@ -386,3 +386,24 @@ def test_sacctmgr_old_limit_names(env):
     assert r.rc == 1 and "Unknown condition: GrpCPUs=10" in r.err, r
     env.sacctmgr("-i", "delete", "account", "oldnames")
     env.sacctmgr("-i", "delete", "qos", "oldq")
+
+
+def test_scontrol_ping_json(env):
+    """scontrol ping --json: OPENAPI_PING_ARRAY_RESP of 25.05 (v0.0.43:
+    pings[] of controller_ping: hostname, pinged, latency, mode, primary,
+    responding; meta, errors, warnings); --yaml the same tree."""
+    import json
+    r = env.c.run(["scontrol", "ping", "--json"], user=U1)
+    assert r.rc == 0, r
+    doc = json.loads(r.out)
+    assert set(doc) >= {"pings", "meta", "errors", "warnings"}, doc.keys()
+    assert len(doc["pings"]) == 1, doc
+    p = doc["pings"][0]
+    assert p["responding"] is True and p["primary"] is True, p
+    assert p["pinged"] == "UP" and p["mode"] == "primary", p
+    assert isinstance(p["hostname"], str) and p["hostname"], p
+    assert isinstance(p["latency"], int) and p["latency"] >= 0, p
+    r = env.c.run(["scontrol", "ping", "--yaml"], user=U1)
+    assert r.rc == 0 and "pings:" in r.out and "responding: true" in r.out, r
+    r = env.c.run(["scontrol", "ping"], user=U1)
+    assert r.out.startswith("Slurmctld(primary) at "), r
