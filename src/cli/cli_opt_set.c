@@ -640,11 +640,15 @@ static int set_gid(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 
 /* Options Slurm has whose feature Sluice does not offer yet: accepted so
  * that scripts written for Slurm still submit. */
+/* An option Slurm acts on and Sluice does not yet: taken, so that
+ * scripts written for Slurm still run, but never silently. */
 static int set_ignored(cli_job_opts_t *o, const char *arg,
 		       const cli_opt_def_t *d)
 {
-	debug("--%s%s%s is accepted but has no effect yet", d->name,
-	      arg ? "=" : "", arg ? arg : "");
+	if (!o->quiet_getopt)
+		fprintf(stderr, "%s: warning: --%s is not supported by Sluice "
+			"and has no effect\n", o->prog ? o->prog : "sluice",
+			d->name);
 	return 0;
 }
 
@@ -666,7 +670,8 @@ static int set_tres_per_task(cli_job_opts_t *o, const char *arg,
 #define REQ    required_argument
 #define OPT    optional_argument
 
-/* Accepted for compatibility, no effect yet (see set_ignored). */
+/* Accepted for compatibility with a warning, no effect yet (see
+ * set_ignored). */
 #define IGN(name, s, arg) \
 	{ name, s, arg, OPT_IGNORED, ALL, { 0 }, FN(set_ignored) }
 

@@ -407,3 +407,16 @@ def test_scontrol_ping_json(env):
     assert r.rc == 0 and "pings:" in r.out and "responding: true" in r.out, r
     r = env.c.run(["scontrol", "ping"], user=U1)
     assert r.out.startswith("Slurmctld(primary) at "), r
+
+
+def test_options_without_effect_say_so(env):
+    """Options Sluice takes but does not act on are never silent: the
+    job is submitted and stderr says the option has no effect."""
+    r = env.c.run(["sbatch", "--hint=nomultithread", "--mem-bind=local",
+                   "--wrap", "true"], user=U1)
+    assert r.rc == 0 and r.out.startswith("Submitted batch job "), r
+    assert r.err == (
+        "sbatch: warning: --hint is not supported by Sluice and has no "
+        "effect\n"
+        "sbatch: warning: --mem-bind is not supported by Sluice and has no "
+        "effect\n"), r
