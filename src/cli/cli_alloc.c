@@ -190,6 +190,27 @@ static void _gave_up(uint32_t job_id, int immediate, bool say_pending)
 		info("Job allocation %u has been revoked.", job_id);
 }
 
+int cli_alloc_held(const cli_job_opts_t *o, uint32_t job_id, bool salloc)
+{
+	if (!o->desc.hold)
+		return 0;
+	if (o->immediate >= 0) {        /* it can never start at once */
+		_cancel(job_id);
+		if (salloc) {
+			error("Job submit/allocate failed: %s",
+			      slurm_strerror(ESLURM_DEPENDENCY));
+			info("Job allocation %u has been revoked.", job_id);
+		} else {
+			error("Unable to allocate resources: %s",
+			      slurm_strerror(ESLURM_DEPENDENCY));
+		}
+		return -1;
+	}
+	if (!o->quiet)
+		info("Job is in held state, pending scheduler release");
+	return 0;
+}
+
 int cli_alloc_wait(uint32_t job_id, bool quiet, int immediate,
 		   bool say_pending, job_info_t *ji)
 {

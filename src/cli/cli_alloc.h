@@ -21,6 +21,10 @@ int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
  * NULL: the request is filled already (sbatch). */
 void cli_alloc_test_only(cli_job_opts_t *o, const char *name_default)
 	__attribute__((noreturn));
+/* --hold: say the job waits for a release, as Slurm's srun and salloc
+ * do; with --immediate give up at once with their error (the job is
+ * cancelled): -1. */
+int  cli_alloc_held(const cli_job_opts_t *o, uint32_t job_id, bool salloc);
 /* Wait for the job to run; fills *info (job_info_free_members).
  * immediate: -1 wait as long as it takes; 0 (a bare --immediate) give up
  * (and cancel) if it does not run at once; N: after N seconds.  A

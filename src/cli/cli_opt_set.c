@@ -727,7 +727,7 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "gres", 0, REQ, OPT_GRES, ALL,
 	  { "SBATCH_GRES", "SALLOC_GRES", "SLURM_GRES" }, STR(gres) },
 	{ "help", 'h', NOARG, OPT_HELP, ALL, { 0 }, FN(set_flag) },
-	{ "hold", 'H', NOARG, OPT_HOLD, SB | SA, { 0 }, FN(set_flag) },
+	{ "hold", 'H', NOARG, OPT_HOLD, SB | SA | SR, { 0 }, FN(set_flag) },
 	{ "ignore-pbs", 0, NOARG, OPT_IGNORE_PBS, SB,
 	  { "SBATCH_IGNORE_PBS" }, FN(set_flag) },
 	{ "immediate", 'I', OPT, OPT_IMMEDIATE, SA | SR,

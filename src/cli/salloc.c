@@ -129,7 +129,8 @@ int main(int argc, char **argv)
 			      no_shell ? "no-shell" : "interactive",
 			      &job_id) < 0)
 		exit(1);
-	if (cli_alloc_wait(job_id, o.quiet, o.immediate, true, &ji) < 0)
+	if (cli_alloc_held(&o, job_id, true) < 0 ||
+	    cli_alloc_wait(job_id, o.quiet, o.immediate, true, &ji) < 0)
 		exit(1);
 	if (!o.quiet)
 		info("Granted job allocation %u", job_id);

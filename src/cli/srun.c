@@ -218,6 +218,8 @@ static void _job(srun_t *r)
 	if (cli_alloc_request(&r->o, _base(r->argv[0]), &r->job_id) < 0)
 		exit(1);
 	r->own_alloc = true;
+	if (cli_alloc_held(&r->o, r->job_id, false) < 0)
+		exit(1);
 	if (cli_alloc_wait(r->job_id, r->o.quiet, r->o.immediate, false,
 			   &ji) < 0 ||
 	    cli_alloc_wait_prolog(r->job_id, true, &ji) < 0)

@@ -942,3 +942,33 @@ def test_input_file_and_forms(cluster):
     r = srun(cluster, ["-n2", "-l", "--input=all", "cat"], input="typed\n")
     assert r.rc == 0 and sorted(r.out.splitlines()) == [
         "0: typed", "1: typed"], r
+
+
+def test_hold(cluster):
+    """srun/salloc --hold: the job waits held until released (Slurm 22.05:
+    "Job is in held state, pending scheduler release"); with --immediate
+    it can never start at once: Slurm's "Job dependency problem"."""
+    r = srun(cluster, ["--hold", "-I", "-N1", "true"])
+    assert r.rc == 1 and r.err == ("srun: error: Unable to allocate "
+                                   "resources: Job dependency problem\n"), r
+    r = cluster.run(["salloc", "--hold", "-I", "-N1", "true"], user=U)
+    assert r.rc == 1 and re.fullmatch(
+        r"salloc: error: Job submit/allocate failed: Job dependency problem\n"
+        r"salloc: Job allocation \d+ has been revoked.\n", r.err), r
+    p = _popen_srun(cluster, ["--hold", "-N1", "echo", "released"])
+    try:
+        jid = cl.wait_for(lambda: [j for j, s in cluster.all_job_states().items()
+                                if s == "PENDING"], 20, "held job")[0]
+        jid = int(str(jid).split("_")[0])
+        time.sleep(1)
+        assert cluster.show_job(jid)["Reason"] == "JobHeldUser"
+        assert cluster.run(["scontrol", "release", str(jid)],
+                           user=U).rc == 0
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0 and out == "released\n", (out, err)
+    assert err.startswith("srun: Job is in held state, pending scheduler "
+                          "release\nsrun: job %d queued and waiting for "
+                          "resources\n" % jid), err
