@@ -398,7 +398,13 @@ def test_sreport_totals_equal_the_jobs(mixed):
         user, secs = line.split("|")
         want[user] = want.get(user, 0) + int(secs)
     assert want[U1] > 60 and want[U2] >= 0, want
-    window = ["start=now-6hours", "end=now"]
+    # one fixed window for every report below: with end=now each call's
+    # reported time grows with the clock (the percentages then differ)
+    end = time.time()
+    window = ["start=" + time.strftime("%Y-%m-%dT%H:%M:%S",
+                                       time.localtime(end - 6 * 3600)),
+              "end=" + time.strftime("%Y-%m-%dT%H:%M:%S",
+                                     time.localtime(end))]
     r = sreport(mixed, "-t", "seconds", "-P", "-n", "cluster",
                 "UserUtilizationByAccount", *window)
     assert r.rc == 0 and r.err == "", r
