@@ -1,5 +1,6 @@
 /* job_mgr.c — job table and lists, allocation and release, end of jobs,
  * purge, job info and the job part of the snapshot (job_mgr.h). */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -802,6 +803,16 @@ void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 	job_record_t *j, *tmp;
 
 	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
+		if (j->recovered_susp && bitmap_test(j->node_bitmap, n->index)) {
+			/* SIGSTOP again: the one of the suspend may have been
+			 * lost with the controller (it waits for the journal
+			 * write), and a stopped task takes a second one */
+			j->recovered_susp = false;
+			if (j->info.job_state == JOB_SUSPENDED)
+				job_mgr_signal_nodes(j, SIGSTOP,
+						     KILL_FULL_JOB);
+			continue;
+		}
 		if (j->info.job_state != JOB_RUNNING || !j->info.batch_flag ||
 		    xstrcmp(j->info.batch_host, n->info.name))
 			continue;

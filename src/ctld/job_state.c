@@ -329,6 +329,8 @@ void job_mgr_relaunch_running(void)
 	unsigned n = 0;
 
 	for (j = job_mgr_running_first(); j; j = j->run_next) {
+		if (j->info.job_state == JOB_SUSPENDED && j->node_bitmap)
+			j->recovered_susp = true;
 		if (j->info.job_state != JOB_RUNNING || !j->info.batch_flag ||
 		    !j->node_bitmap || !j->alloc_cnt)
 			continue;

@@ -336,11 +336,27 @@ def test_suspended_job_survives_a_restart(cluster, sig):
     jid = c.sbatch(["-t", "10", "--wrap", marker + "; echo done"], user=U)
     c.wait_state(jid, "RUNNING", 60)
     assert c.run(["scontrol", "suspend", str(jid)]).rc == 0
+    if sig == signal.SIGKILL:
+        # as if the SIGSTOP had been lost with the controller: the
+        # restarted one stops the tasks again
+        deadline = time.time() + 10
+        while set(proc_states(c, marker)) != {"T"} and \
+                time.time() < deadline:
+            time.sleep(0.1)
+        subprocess.run(["pkill", "-CONT", "-f", marker])
+        time.sleep(0.3)
+        assert "T" not in proc_states(c, marker)
     c.kill_ctld(sig)
     c.start_ctld()
     wait_answering(c)
     j = job(c, jid)
     assert j.get("JobState") == "SUSPENDED", j
+    # stopped: by the suspend, or again when its node registers with the
+    # restarted controller (the suspend's SIGSTOP waits for the journal
+    # write and may not have left before a SIGKILL)
+    deadline = time.time() + 20
+    while set(proc_states(c, marker)) != {"T"} and time.time() < deadline:
+        time.sleep(0.2)
     assert set(proc_states(c, marker)) == {"T"}, proc_states(c, marker)
     r = c.run(["scontrol", "resume", str(jid)])
     assert r.rc == 0, r
