@@ -803,15 +803,19 @@ void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 	job_record_t *j, *tmp;
 
 	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
-		if (j->recovered_susp && bitmap_test(j->node_bitmap, n->index)) {
-			/* SIGSTOP again: the one of the suspend may have been
-			 * lost with the controller (it waits for the journal
-			 * write), and a stopped task takes a second one */
-			j->recovered_susp = false;
-			if (j->info.job_state == JOB_SUSPENDED)
-				job_mgr_signal_nodes(j, SIGSTOP,
-						     KILL_FULL_JOB);
-			continue;
+		if (j->recovered_sig && bitmap_test(j->node_bitmap, n->index)) {
+			/* again: the suspend's SIGSTOP or the resume's SIGCONT
+			 * may have been lost with the controller (they wait
+			 * for the journal write); a second one does nothing */
+			int sig = j->recovered_sig;
+
+			j->recovered_sig = 0;
+			if ((sig == SIGSTOP &&
+			     j->info.job_state == JOB_SUSPENDED) ||
+			    (sig == SIGCONT && j->info.job_state == JOB_RUNNING))
+				job_mgr_signal_nodes(j, sig, KILL_FULL_JOB);
+			if (sig == SIGSTOP)
+				continue;
 		}
 		if (j->info.job_state != JOB_RUNNING || !j->info.batch_flag ||
 		    xstrcmp(j->info.batch_host, n->info.name))

@@ -82,10 +82,12 @@ typedef struct job_record {
 	struct job_steps *steps;       /* step_mgr.h; NULL = none yet */
 	bool            recovered_run; /* running at restart: launch it if its
 				        * node registers without it */
-	bool            recovered_susp; /* suspended at restart: stop its
-					 * tasks again when a node of it
-					 * registers (the SIGSTOP may not
-					 * have left before the restart) */
+	int             recovered_sig;  /* SIGSTOP (suspended at restart),
+					 * SIGCONT (resumed once), or 0:
+					 * sent again when a node of it
+					 * registers, since the suspend's or
+					 * resume's may not have left
+					 * before the restart */
 	struct {                       /* assoc_limits.c's lookups, valid
 					* for one association snapshot and
 					* these account/qos/partition */

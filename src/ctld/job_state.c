@@ -1,5 +1,6 @@
 /* job_state.c — job records in the snapshot, and the batch launch
  * (job_mgr.h). */
+#include <signal.h>
 #include <string.h>
 #include <event2/event.h>
 
@@ -330,7 +331,10 @@ void job_mgr_relaunch_running(void)
 
 	for (j = job_mgr_running_first(); j; j = j->run_next) {
 		if (j->info.job_state == JOB_SUSPENDED && j->node_bitmap)
-			j->recovered_susp = true;
+			j->recovered_sig = SIGSTOP;
+		else if (j->info.job_state == JOB_RUNNING && j->node_bitmap &&
+			 j->info.suspend_time)  /* suspended, then resumed */
+			j->recovered_sig = SIGCONT;
 		if (j->info.job_state != JOB_RUNNING || !j->info.batch_flag ||
 		    !j->node_bitmap || !j->alloc_cnt)
 			continue;
