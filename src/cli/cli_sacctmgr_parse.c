@@ -255,7 +255,7 @@ static bool old_limit(mgr_cmd_t *c, const char *arg, bool in_set, int *rc)
 	const char *const *lists = c->op == DBD_OP_ADD ? add_keys : set_keys;
 	const char *eq = strchr(arg, '=');
 	size_t n = (size_t)(eq - arg), klen;
-	char ***where = &c->set;
+	char ***set = &c->set;
 	char *kv;
 
 	for (size_t i = 0; i < sizeof(old_limits) / sizeof(old_limits[0]);
@@ -269,10 +269,10 @@ static bool old_limit(mgr_cmd_t *c, const char *arg, bool in_set, int *rc)
 			return true;
 		}
 		klen = strlen(old_limits[i].key);
-		for (size_t k = 0; *where && (*where)[k]; k++) {
-			if (!strncmp((*where)[k], old_limits[i].key, klen) &&
-			    (*where)[k][klen] == '=') {
-				xstrfmtcat(&(*where)[k], ",%s=%s",
+		for (size_t k = 0; *set && (*set)[k]; k++) {
+			if (!strncmp((*set)[k], old_limits[i].key, klen) &&
+			    (*set)[k][klen] == '=') {
+				xstrfmtcat(&(*set)[k], ",%s=%s",
 					   old_limits[i].tres, eq + 1);
 				*rc = 0;
 				return true;
@@ -280,7 +280,7 @@ static bool old_limit(mgr_cmd_t *c, const char *arg, bool in_set, int *rc)
 		}
 		kv = xstrdup_printf("%s=%s=%s", old_limits[i].key,
 				    old_limits[i].tres, eq + 1);
-		*where = xstrarray_append(*where, kv);
+		*set = xstrarray_append(*set, kv);
 		xfree(kv);
 		*rc = 0;
 		return true;

@@ -395,6 +395,27 @@ static char *_task_ids(const uint32_t *ids, uint32_t n)
 	return out ? out : xstrdup("");
 }
 
+/* srun -v: "jobid N: nodes(K):`list', cpu counts: 2(x1),1(x1)". */
+static void _say_layout(const job_step_create_response_msg_t *s)
+{
+	char *c = _cpu_counts(s->cpus_per_node);
+
+	verbose("jobid %u: nodes(%zu):`%s', cpu counts: %s", s->job_id,
+		xstrarray_len(s->node_names), s->node_list, c);
+	xfree(c);
+}
+
+/* srun -v: "launching StepId=N.S on host H, T tasks: [0-1]". */
+static void _say_launch(const job_step_create_response_msg_t *s,
+			const char *node, const uint32_t *ids, uint32_t cnt)
+{
+	char *t = _task_ids(ids, cnt);
+
+	verbose("launching StepId=%u.%u on host %s, %u tasks: %s", s->job_id,
+		s->step_id, node, cnt, t);
+	xfree(t);
+}
+
 /* ---- launch ---- */
 
 typedef struct {
@@ -607,13 +628,7 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->multi_prog = r->mp_text;
 		l[n].node = s->node_names[n];
 		datas[n] = m;
-		{
-			char *t = _task_ids(ids[n], counts[n]);
-
-			verbose("launching StepId=%u.%u on host %s, %u tasks: %s",
-				s->job_id, s->step_id, l[n].node, counts[n], t);
-			xfree(t);
-		}
+		_say_launch(s, l[n].node, ids[n], counts[n]);
 		_dump_launch(l[n].node, m);
 	}
 	/* along a tree of TreeWidth (common/forward.h) */
@@ -716,13 +731,7 @@ static int _run_step(srun_t *r)
 	s = _create(r);
 	if (!s)
 		return 1;
-	{
-		char *c = _cpu_counts(s->cpus_per_node);
-
-		verbose("jobid %u: nodes(%zu):`%s', cpu counts: %s", s->job_id,
-			xstrarray_len(s->node_names), s->node_list, c);
-		xfree(c);
-	}
+	_say_layout(s);
 	st.job_id = s->job_id;
 	st.step_id = s->step_id;
 	st.node_cnt = (uint32_t) xstrarray_len(s->node_names);
