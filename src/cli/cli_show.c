@@ -55,25 +55,38 @@ static json_object *records_doc(const char *key, const cli_field_t *tab,
 	return cli_output_doc(key, list, last_update);
 }
 
-void cli_print_jobs_json(FILE *out, const job_info_msg_t *m, bool yaml)
+json_object *cli_jobs_doc(const job_info_msg_t *m)
 {
 	json_object *doc = records_doc("jobs", cli_job_fields, m->jobs,
 				       sizeof(*m->jobs), m->cnt, m->last_update);
 
 	json_object_object_add(doc, "last_backfill", cli_json_time(0));
-	cli_output_doc_print(out, doc, yaml);
+	return doc;
+}
+
+json_object *cli_nodes_doc(const node_info_msg_t *m)
+{
+	return records_doc("nodes", cli_node_fields, m->nodes,
+			   sizeof(*m->nodes), m->cnt, m->last_update);
+}
+
+json_object *cli_parts_doc(const part_info_msg_t *m)
+{
+	return records_doc("partitions", cli_part_fields, m->parts,
+			   sizeof(*m->parts), m->cnt, m->last_update);
+}
+
+void cli_print_jobs_json(FILE *out, const job_info_msg_t *m, bool yaml)
+{
+	cli_output_doc_print(out, cli_jobs_doc(m), yaml);
 }
 
 void cli_print_nodes_json(FILE *out, const node_info_msg_t *m, bool yaml)
 {
-	cli_output_doc_print(out, records_doc("nodes", cli_node_fields, m->nodes,
-					      sizeof(*m->nodes), m->cnt,
-					      m->last_update), yaml);
+	cli_output_doc_print(out, cli_nodes_doc(m), yaml);
 }
 
 void cli_print_parts_json(FILE *out, const part_info_msg_t *m, bool yaml)
 {
-	cli_output_doc_print(out, records_doc("partitions", cli_part_fields,
-					      m->parts, sizeof(*m->parts), m->cnt,
-					      m->last_update), yaml);
+	cli_output_doc_print(out, cli_parts_doc(m), yaml);
 }

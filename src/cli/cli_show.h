@@ -6,6 +6,7 @@
 #ifndef SLUICE_CLI_SHOW_H
 #define SLUICE_CLI_SHOW_H
 
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -18,6 +19,12 @@ void cli_show_part(FILE *out, const part_info_t *p, bool one_liner);
 
 /* {"jobs":[...], "meta":..., "errors":[], "warnings":[]} and the same
  * for nodes and partitions; yaml=true prints the same tree as YAML. */
+/* The same documents, for a caller that sends them elsewhere
+ * (slurmrestd's GET jobs, nodes, partitions).  Caller puts them. */
+json_object *cli_jobs_doc(const job_info_msg_t *m);
+json_object *cli_nodes_doc(const node_info_msg_t *m);
+json_object *cli_parts_doc(const part_info_msg_t *m);
+
 void cli_print_jobs_json(FILE *out, const job_info_msg_t *m, bool yaml);
 void cli_print_nodes_json(FILE *out, const node_info_msg_t *m, bool yaml);
 void cli_print_parts_json(FILE *out, const part_info_msg_t *m, bool yaml);
