@@ -26,6 +26,10 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 # libpmix-dev: the PMIx server library slurmstepd uses for --mpi=pmix;
 # openmpi-bin/libopenmpi-dev: an Open MPI program run through it.
 # libpam0g-dev: pam_slurm_adopt.so (and the test's pam_probe).
+# curl, python3-jsonschema: the REST tests talk HTTP to slurmrestd (curl runs
+# as the test user over rest_auth/local's unix socket) and validate each
+# response against the served OpenAPI document.
+pkgs+=(curl python3-jsonschema)
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi

@@ -23,5 +23,6 @@ void rest_op_partitions(rest_req_t *r);
 void rest_op_partition_get(rest_req_t *r);
 void rest_op_licenses(rest_req_t *r);
 void rest_op_reconfigure(rest_req_t *r);
+void rest_op_shares(rest_req_t *r);
 
 #endif

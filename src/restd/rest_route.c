@@ -26,6 +26,7 @@ typedef struct {
 
 static const route_t routes[] = {
 	{ "slurm", "ping/",                 REST_GET,    rest_op_ping },
+	{ "slurm", "diag/",                 REST_GET,    rest_op_diag },
 	{ "slurm", "jobs/",                 REST_GET,    rest_op_jobs },
 	{ "slurm", "jobs/state/",           REST_GET,    rest_op_jobs_state },
 	{ "slurm", "job/{job_id}",          REST_GET,    rest_op_job_get },
@@ -38,6 +39,7 @@ static const route_t routes[] = {
 	{ "slurm", "partition/{partition_name}", REST_GET, rest_op_partition_get },
 	{ "slurm", "licenses/",             REST_GET,    rest_op_licenses },
 	{ "slurm", "reconfigure/",          REST_GET,    rest_op_reconfigure },
+	{ "slurm", "shares",                REST_GET,    rest_op_shares },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))

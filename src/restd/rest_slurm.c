@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_diag.h"
+#include "cli/cli_shares.h"
 #include "cli/cli_fields.h"
 #include "common/parse_util.h"
 #include "cli/cli_ping.h"
@@ -266,4 +268,53 @@ void rest_op_partitions(rest_req_t *r)
 void rest_op_partition_get(rest_req_t *r)
 {
 	parts_answer(r, r->param[0]);
+}
+
+/* ---- diag ---- */
+
+void rest_op_diag(rest_req_t *r)
+{
+	stats_info_request_msg_t req = { 0 };
+	slurm_msg_t resp;
+
+	if (rest_ctld_info(r, REQUEST_STATS_INFO, &req, RESPONSE_STATS_INFO,
+			   &resp, "slurm_get_statistics"))
+		return;
+	json_object_object_add(r->resp, "statistics", cli_diag_json(resp.data));
+	msg_free(&resp);
+}
+
+/* ---- shares ---- */
+
+static char **csv_list(const char *csv)
+{
+	char **list = NULL, *copy, *save, *t;
+
+	if (!csv || !*csv)
+		return NULL;
+	copy = xstrdup(csv);
+	for (t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		list = xstrarray_append(list, t);
+	xfree(copy);
+	return list;
+}
+
+void rest_op_shares(rest_req_t *r)
+{
+	share_request_msg_t req = {
+		.accounts = csv_list(rest_query(r, "accounts")),
+		.users = csv_list(rest_query(r, "users")),
+	};
+	slurm_msg_t resp;
+
+	if (!req.users)
+		req.flags = SHARE_ALL_USERS;
+	if (rest_ctld_info(r, REQUEST_SHARE_INFO, &req, RESPONSE_SHARE_INFO,
+			   &resp, "slurm_associations_get_shares") == 0) {
+		json_object_object_add(r->resp, "shares",
+				       cli_shares_json(resp.data));
+		msg_free(&resp);
+	}
+	xstrarray_free(req.accounts);
+	xstrarray_free(req.users);
 }
