@@ -420,3 +420,121 @@ def test_options_without_effect_say_so(env):
         "effect\n"
         "sbatch: warning: --mem-bind is not supported by Sluice and has no "
         "effect\n"), r
+
+
+def _sbatch_with_step(env, marker):
+    """A running batch job whose script runs an srun step (sleep marker);
+    returns its id once the step is listed."""
+    c = env.c
+    jid = str(c.sbatch(["-N1", "-n2", "-o", "/dev/null", "--wrap",
+                        "%s -n2 sleep %s" % (c.bin("srun"), marker)],
+                       user=U1))
+    c.wait_state(jid, "RUNNING")
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        r = c.run(["scontrol", "show", "step", jid + ".0"], user=U1)
+        if "StepId=%s.0 " % jid in r.out:
+            return jid
+        time.sleep(0.2)
+    raise AssertionError("step %s.0 never listed" % jid)
+
+
+def test_scontrol_show_steps_json(env):
+    """scontrol show step --json/--yaml: OPENAPI_STEP_INFO_MSG of 25.05
+    (v0.0.43 steps[] with id, time{start,limit}, nodes, number_tasks,
+    srun{host,pid}, ... and the envelope), checked against the schema;
+    the same description prints the Key=Value lines.  Before, --json was
+    ignored and the lines printed."""
+    import json
+
+    import openapi
+    c = env.c
+    jid = _sbatch_with_step(env, "3519.35")
+    try:
+        r = c.run(["scontrol", "show", "step", jid + ".0", "--json"],
+                  user=U1)
+        assert r.rc == 0 and r.err == "", r
+        doc = json.loads(r.out)
+        openapi.validate(doc, "v0.0.43_openapi_step_info_msg")
+        steps = [s for s in doc["steps"] if s["id"] == jid + ".0"]
+        assert len(steps) == 1, doc["steps"]
+        s = steps[0]
+        assert s["name"] == "sleep" and s["number_tasks"] == 2, s
+        assert s["state"] == ["RUNNING"] and s["user"] == U1, s
+        assert s["nodes"] and s["partition"], s
+        assert s["time"]["start"]["set"] and s["time"]["start"]["number"] > 0
+        assert s["srun"]["pid"] > 0 and s["srun"]["host"], s
+        assert s["task"]["distribution"] == "Block", s
+        r = c.run(["scontrol", "show", "steps", "--yaml"], user=U1)
+        assert r.rc == 0 and "steps:" in r.out, r
+        assert "id: \"%s.0\"" % jid in r.out, r.out
+        # the text from the same table, as 22.05 lays it out
+        r = c.run(["scontrol", "show", "step", jid + ".0"], user=U1)
+        assert re.fullmatch(
+            r"StepId=%s\.0 UserId=\d+ StartTime=\S+ TimeLimit=UNLIMITED\n"
+            r"   State=RUNNING Partition=\S+ NodeList=\S+\n"
+            r"   Nodes=1 CPUs=2 Tasks=2 Name=sleep Network=\(null\)\n"
+            r"   TRES=cpu=2,node=1\n"
+            r"   ResvPorts=\(null\)\n"
+            r"   CPUFreqReq=Default Dist=Block\n"
+            r"   SrunHost:Pid=\S+:\d+\n\n" % jid, r.out), r.out
+        r = c.run(["scontrol", "show", "step", "999999.0", "--json"],
+                  user=U1)
+        assert r.rc == 0, r
+        doc = json.loads(r.out)
+        openapi.validate(doc, "v0.0.43_openapi_step_info_msg")
+        assert doc["steps"] == [], doc
+    finally:
+        c.run(["scancel", jid])
+
+
+def test_scontrol_show_reservations_json(env):
+    """scontrol show reservation --json/--yaml: OPENAPI_RESERVATION_RESP
+    of 25.05 (v0.0.43 reservations[] of reservation_info: name, node_list,
+    node_count, core_count, flags[], start_time/end_time, users, ...),
+    checked against the schema; the Key=Value text keeps its layout.
+    Before, --json was ignored and the lines printed."""
+    import json
+
+    import openapi
+    c = env.c
+    r = c.run(["scontrol", "create", "reservation", "ReservationName=rj",
+               "StartTime=now+1hour", "Duration=30", "Nodes=n1",
+               "Users=" + U1, "Flags=MAINT,PURGE_COMP=00:05:00"])
+    assert r.rc == 0, r
+    try:
+        r = c.run(["scontrol", "show", "reservation", "--json"], user=U1)
+        assert r.rc == 0 and r.err == "", r
+        doc = json.loads(r.out)
+        openapi.validate(doc, "v0.0.43_openapi_reservation_resp")
+        assert [v["name"] for v in doc["reservations"]] == ["rj"], doc
+        v = doc["reservations"][0]
+        assert v["node_list"] == "n1" and v["node_count"] == 1, v
+        assert v["users"] == U1 and v["accounts"] == "", v
+        assert sorted(v["flags"]) == ["MAINT", "PURGE_COMP", "SPEC_NODES"], v
+        assert v["purge_completed"]["time"] == {
+            "set": True, "infinite": False, "number": 300}, v
+        start, end = v["start_time"], v["end_time"]
+        assert start["set"] and end["set"], v
+        assert end["number"] - start["number"] == 1800, v
+        r = c.run(["scontrol", "show", "reservation", "rj", "--yaml"])
+        assert r.rc == 0 and "reservations:" in r.out, r
+        assert "name: rj" in r.out, r.out
+        r = c.run(["scontrol", "show", "reservation", "nosuch", "--json"])
+        doc = json.loads(r.out)
+        openapi.validate(doc, "v0.0.43_openapi_reservation_resp")
+        assert doc["reservations"] == [] and r.rc == 1, r
+        r = c.run(["scontrol", "show", "reservation", "rj"])
+        assert re.fullmatch(
+            r"ReservationName=rj StartTime=\S+ EndTime=\S+ "
+            r"Duration=00:30:00\n"
+            r"   Nodes=n1 NodeCnt=1 CoreCnt=\d+ Features=\(null\) "
+            r"PartitionName=\(null\) "
+            r"Flags=MAINT,SPEC_NODES,PURGE_COMP=00:05:00\n"
+            r"   TRES=cpu=\d+\n"
+            r"   Users=%s Groups=\(null\) Accounts=\(null\) "
+            r"Licenses=\(null\) State=INACTIVE BurstBuffer=\(null\) "
+            r"Watts=n/a\n"
+            r"   MaxStartDelay=\(null\)\n\n" % U1, r.out), r.out
+    finally:
+        c.run(["scontrol", "delete", "ReservationName=rj"])
