@@ -500,6 +500,8 @@ static int cmd_show(int argc, char **argv)
 		return show_parts(arg);
 	if (scontrol_kw(what, "config", 1))
 		return show_config();
+	if (scontrol_kw(what, "assoc_mgr", 2))
+		return scontrol_show_assoc_mgr(argc - 1, argv + 1);
 	if (scontrol_kw(what, "steps", 4))
 		return cli_show_steps(arg, sc.one_liner, show_doc());
 	if (scontrol_kw(what, "reservations", 3) ||

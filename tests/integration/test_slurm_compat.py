@@ -7,6 +7,7 @@ One cluster with slurmdbd and MariaDB is shared by the module.
 """
 
 import os
+import pwd
 import re
 import signal
 import sys
@@ -538,3 +539,173 @@ def test_scontrol_show_reservations_json(env):
             r"   MaxStartDelay=\(null\)\n\n" % U1, r.out), r.out
     finally:
         c.run(["scontrol", "delete", "ReservationName=rj"])
+
+
+def _assoc_mgr_wait(env, args, want, timeout=20):
+    """scontrol show assoc_mgr args once its output contains want (the
+    controller reloads the cache after each sacctmgr change)."""
+    deadline = time.time() + timeout
+    while True:
+        r = env.c.run(["scontrol", "show", "assoc_mgr"] + args)
+        if want in r.out or time.time() > deadline:
+            return r
+        time.sleep(0.3)
+
+
+# The TRES list of every Grp line: Slurm's eight default TRES.
+def _tres(cpu="N(0)", mem="N(0)", node="N(0)", billing="N(0)"):
+    return ("cpu=%s,mem=%s,energy=N(0),node=%s,billing=%s,fs/disk=N(0),"
+            "vmem=N(0),pages=N(0)" % (cpu, mem, node, billing))
+
+
+def test_scontrol_show_assoc_mgr(env):
+    """scontrol show assoc_mgr [accounts= users= qos= flags=]: the
+    controller's cache of users, associations and QOS with each limit as
+    limit(used) ("N" = none), laid out as Slurm 22.05 prints it (the
+    oracle's output, same records, side by side; 25.05's man page
+    describes the same command and filters).  Before: "invalid
+    entity:assoc_mgr for keyword:show"."""
+    c = env.c
+    uid = pwd.getpwnam(U1).pw_uid
+    assert env.sacctmgr("-i", "add", "account", "amgr", "GrpJobs=5",
+                        "GrpTRES=cpu=10,mem=2000", "MaxJobs=3",
+                        "MaxWall=60", "MaxTRES=cpu=4").rc == 0
+    assert env.sacctmgr("-i", "add", "qos", "amgrq", "GrpJobs=4",
+                        "MaxTRESPerUser=cpu=2", "Priority=10",
+                        "MaxWall=30").rc == 0
+    assert env.sacctmgr("-i", "add", "user", U1, "account=amgr",
+                        "MaxSubmitJobs=7", "fairshare=5",
+                        "qos=normal,amgrq").rc == 0
+    jids = []
+    try:
+        r = _assoc_mgr_wait(env, ["qos=amgrq", "flags=qos"], "QOS=amgrq(")
+        assert r.rc == 0, r
+        jids.append(str(c.sbatch(["-A", "amgr", "-q", "amgrq", "-n1",
+                                  "-o", "/dev/null", "--wrap", "sleep 60"],
+                                 user=U1)))
+        jids.append(str(c.sbatch(["-A", "amgr", "-q", "amgrq", "-n1",
+                                  "--hold", "--wrap", "true"], user=U1)))
+        c.wait_state(jids[0], "RUNNING")
+        r = c.run(["scontrol", "show", "assoc_mgr", "accounts=amgr",
+                   "users=" + U1, "qos=amgrq"], user=U1)
+        assert r.rc == 0 and r.err == "", r
+        run_mins = "N(%d)" % 0xffffffff     # unlimited: Slurm's figure
+        assoc_tail = (
+            "    GrpTRESMins=%s\n"
+            "    GrpTRESRunMins=%s\n"
+            "    MaxJobs=3(1) MaxJobsAccrue= MaxSubmitJobs=%s MaxWallPJ=60\n"
+            "    MaxTRESPJ=cpu=4\n"
+            "    MaxTRESPN=\n"
+            "    MaxTRESMinsPJ=\n"
+            "    MinPrioThresh=\n")
+        want = (
+            "Current Association Manager state\n"
+            "\n"
+            "User Records\n"
+            "\n"
+            "UserName=%s(%d) DefAccount=amgr DefWckey= AdminLevel=None\n"
+            "\n"
+            "Association Records\n"
+            "\n"
+            "ClusterName=sluice Account=amgr UserName= Partition= Priority=0 "
+            "ID=@\n"
+            "    SharesRaw/Norm/Level/Factor=1/@/2/@\n"
+            "    UsageRaw/Norm/Efctv=@/@/@\n"
+            "    ParentAccount=root(1) Lft=2 DefAssoc=No\n"
+            "    GrpJobs=5(1) GrpJobsAccrue=N(0)\n"
+            "    GrpSubmitJobs=N(2) GrpWall=N(@)\n"
+            "    GrpTRES=%s\n" % (U1, uid, _tres("10(1)", "2000(0)", "N(1)",
+                                               "N(1)"))
+            + assoc_tail % (_tres(), _tres(run_mins, "N(0)", run_mins,
+                                           run_mins), "") +
+            "ClusterName=sluice Account=amgr UserName=%s(%d) Partition= "
+            "Priority=0 ID=@\n"
+            "    SharesRaw/Norm/Level/Factor=5/@/5/@\n"
+            "    UsageRaw/Norm/Efctv=@/@/@\n"
+            "    ParentAccount= Lft=3 DefAssoc=Yes\n"
+            "    GrpJobs=N(1) GrpJobsAccrue=N(0)\n"
+            "    GrpSubmitJobs=N(2) GrpWall=N(@)\n"
+            "    GrpTRES=%s\n" % (U1, uid, _tres("N(1)", "N(0)", "N(1)",
+                                               "N(1)"))
+            + assoc_tail % (_tres(), _tres(run_mins, "N(0)", run_mins,
+                                           run_mins), "7(2)") +
+            "\n"
+            "QOS Records\n"
+            "\n"
+            "QOS=amgrq(@)\n"
+            "    UsageRaw=@\n"
+            "    GrpJobs=4(1) GrpJobsAccrue=N(0) GrpSubmitJobs=N(2) "
+            "GrpWall=N(@)\n"
+            "    GrpTRES=%s\n"
+            "    GrpTRESMins=%s\n"
+            "    GrpTRESRunMins=%s\n"
+            "    MaxWallPJ=30\n"
+            "    MaxTRESPJ=\n"
+            "    MaxTRESPN=\n"
+            "    MaxTRESMinsPJ=\n"
+            "    MinPrioThresh= \n"
+            "    MinTRESPJ=\n"
+            "    PreemptMode=OFF\n"
+            "    Priority=10\n"
+            "    Account Limits\n"
+            "      amgr\n"
+            "        MaxJobsPA=N(1) MaxJobsAccruePA=N(0) "
+            "MaxSubmitJobsPA=N(2)\n"
+            "        MaxTRESPA=%s\n"
+            "    User Limits\n"
+            "      %d\n"
+            "        MaxJobsPU=N(1) MaxJobsAccruePU=N(0) "
+            "MaxSubmitJobsPU=N(2)\n"
+            "        MaxTRESPU=%s\n" % (
+                _tres("N(1)", "N(0)", "N(1)", "N(1)"), _tres(),
+                _tres(run_mins, "N(0)", run_mins, run_mins),
+                _tres("N(1)", "N(0)", "N(1)", "N(1)"), uid,
+                _tres("2(1)", "N(0)", "N(1)", "N(1)")))
+        # @: ids and fair-share figures, which depend on the run
+        pat = "".join(r"[0-9.]+" if p == "@" else re.escape(p)
+                      for p in re.split("(@)", want))
+        assert re.fullmatch(pat, r.out), r.out
+
+        # filters and sections
+        r = c.run(["scontrol", "show", "assoc_mgr", "users=" + U1,
+                   "flags=users"])
+        assert r.out == ("Current Association Manager state\n\n"
+                         "User Records\n\n"
+                         "UserName=%s(%d) DefAccount=amgr DefWckey= "
+                         "AdminLevel=None\n" % (U1, uid)), r
+        r = c.run(["scontrol", "show", "assoc_mgr", "a=amgr", "f=assoc"])
+        assert re.findall(r"^ClusterName=\S+ Account=(\S+) UserName=(\S*) ",
+                          r.out, re.M) == [
+            ("amgr", ""), ("amgr", "%s(%d)" % (U1, uid))], r.out
+        assert "User Records" not in r.out and "QOS" not in r.out, r.out
+        r = c.run(["scontrol", "show", "assoc_mgr", "users=nosuch",
+                   "accounts=nosuch", "qos=nosuch"])
+        assert (r.rc, r.out) == (0, (
+            "Current Association Manager state\n\n"
+            "No users currently cached in Slurm.\n\n\n"
+            "No associations currently cached in Slurm.\n\n\n"
+            "No QOS currently cached in Slurm.\n\n")), r
+        r = c.run(["scontrol", "show", "assoc_mgr", "qos=normal,amgrq",
+                   "flags=QOS"])
+        assert re.findall(r"^QOS=(\w+)\(", r.out, re.M) == [
+            "normal", "amgrq"], r.out
+
+        # bad input: Slurm 22.05's words and exit codes
+        r = c.run(["scontrol", "show", "assoc_mgr", "flags=bogus"])
+        assert (r.rc, r.out, r.err) == (0, "", (
+            "invalid flag 'bogus', valid options are 'Assoc, QOS, and/or "
+            "Users'\n")), r
+        r = c.run(["scontrol", "show", "assoc_mgr", "users"])
+        assert (r.rc, r.out, r.err) == (
+            0, "", "No value given for option users\n"), r
+        r = c.run(["scontrol", "show", "assoc_mgr", "foo=bar"])
+        assert (r.rc, r.out, r.err) == (
+            1, "", "invalid entity: foo=bar for keyword:show assoc_mgr\n"), r
+    finally:
+        for j in jids:
+            c.run(["scancel", j])
+        for j in jids:
+            c.wait_done(j)
+        env.sacctmgr("-i", "delete", "user", U1, "account=amgr")
+        env.sacctmgr("-i", "delete", "account", "amgr")
+        env.sacctmgr("-i", "delete", "qos", "amgrq")
