@@ -431,6 +431,11 @@ static int show_hostlist(const char *arg, int mode)
 
 /* ---- show dispatch ---- */
 
+static cli_doc_t show_doc(void)
+{
+	return sc.yaml ? CLI_DOC_YAML : sc.json ? CLI_DOC_JSON : CLI_DOC_NONE;
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	const char *what, *arg;
@@ -457,11 +462,13 @@ static int cmd_show(int argc, char **argv)
 		return show_parts(arg);
 	if (scontrol_kw(what, "config", 1))
 		return show_config();
+	if (scontrol_kw(what, "assoc_mgr", 2))
+		return scontrol_show_assoc_mgr(argc - 1, argv + 1);
 	if (scontrol_kw(what, "steps", 4))
-		return cli_show_steps(arg, sc.one_liner);
+		return cli_show_steps(arg, sc.one_liner, show_doc());
 	if (scontrol_kw(what, "reservations", 3) ||
 	    !strcasecmp(what, "reservationname"))
-		return scontrol_resv_show(arg, sc.one_liner);
+		return scontrol_resv_show(arg, sc.one_liner, show_doc());
 	fprintf(stderr, "invalid entity:%s for keyword:show\n", what);
 	return 1;
 }
