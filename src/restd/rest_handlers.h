@@ -24,5 +24,8 @@ void rest_op_partition_get(rest_req_t *r);
 void rest_op_licenses(rest_req_t *r);
 void rest_op_reconfigure(rest_req_t *r);
 void rest_op_shares(rest_req_t *r);
+void rest_op_reservations(rest_req_t *r);
+void rest_op_reservation_get(rest_req_t *r);
+void rest_op_reservation_delete(rest_req_t *r);
 
 #endif

@@ -318,3 +318,52 @@ void rest_op_shares(rest_req_t *r)
 	xstrarray_free(req.accounts);
 	xstrarray_free(req.users);
 }
+
+/* ---- reservations ---- */
+
+static void resvs_answer(rest_req_t *r, const char *name)
+{
+	info_request_msg_t req = { .show_flags = SHOW_ALL };
+	const resv_info_msg_t *m;
+	slurm_msg_t resp;
+	bool *want = NULL;
+	uint32_t n = 0;
+
+	if (rest_ctld_info(r, REQUEST_RESERVATION_INFO, &req,
+			   RESPONSE_RESERVATION_INFO, &resp,
+			   "slurm_load_reservations"))
+		return;
+	m = resp.data;
+	if (name) {
+		want = xcalloc(m->cnt + 1, sizeof(bool));
+		for (uint32_t i = 0; i < m->cnt; i++)
+			if (!xstrcmp(m->resvs[i].name, name))
+				n += want[i] = true;
+	}
+	if (name && !n)
+		rest_error(r, ESLURM_RESERVATION_INVALID,
+			   "slurm_load_reservations",
+			   "Unable to find reservation %s", name);
+	else
+		take(r, cli_resvs_doc(m, want), "reservations");
+	xfree(want);
+	msg_free(&resp);
+}
+
+void rest_op_reservations(rest_req_t *r)
+{
+	resvs_answer(r, NULL);
+}
+
+void rest_op_reservation_get(rest_req_t *r)
+{
+	resvs_answer(r, r->param[0]);
+}
+
+void rest_op_reservation_delete(rest_req_t *r)
+{
+	resv_name_msg_t req = { .name = r->param[0] };
+
+	rest_ctld_rc(r, REQUEST_DELETE_RESERVATION, &req,
+		     "slurm_delete_reservation");
+}

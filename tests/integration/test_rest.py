@@ -160,3 +160,24 @@ def test_openapi_lists_what_is_served(rest):
         assert "/slurm/%s/jobs/" % v in api["paths"]
         assert "get" in api["paths"]["/slurm/%s/jobs/" % v]
     assert "/slurm/v0.0.40/job/allocate" not in api["paths"]
+
+
+def test_reservations(rest):
+    c, ra, rb, api = rest
+    r = c.run(["scontrol", "create", "reservation", "ReservationName=rest_r",
+               "StartTime=now+3600", "Duration=60", "Nodes=n1",
+               "Users=" + A])
+    assert r.rc == 0, r
+    for v in VERSIONS:
+        status, doc, text = Rest(c, ra.sock, A, ver=v).get("reservations/")
+        assert status == 200, (v, text)
+        check(api, "/slurm/%s/reservations/" % v, "get", doc)
+        assert [x["name"] for x in doc["reservations"]] == ["rest_r"], text
+    status, doc, text = ra.get("reservation/rest_r")
+    assert status == 200 and doc["reservations"][0]["node_list"] == "n1", text
+    check(api, "/slurm/v0.0.43/reservation/{reservation_name}", "get", doc)
+    status, doc, text = ra.get("reservation/nosuch")
+    assert status == 404, text
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/reservation/rest_r")
+    assert status == 403, text
+    assert "rest_r" in c.run(["scontrol", "show", "reservation"]).out
