@@ -233,6 +233,10 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_DB_QUERY_TOO_WIDE, "Too wide of a date range in query" },
 	{ ESLURM_DB_CONNECTION_INVALID, "Database connection reference is invalid" },
 	{ ESLURM_NO_REMOVE_DEFAULT_ACCOUNT, "You can not remove the default account of a user" },
+	{ ESLURM_REST_INVALID_QUERY, "Query empty or not RFC7320 compliant" },
+	{ ESLURM_REST_FAIL_PARSING, "Failure during parsing" },
+	{ ESLURM_REST_INVALID_JOBS_DESC, "Jobs description entry not found, empty or not dictionary or list" },
+	{ ESLURM_REST_EMPTY_RESULT, "Nothing found with query" },
 };
 
 #define ERRTAB_LEN (sizeof(errtab) / sizeof(errtab[0]))
