@@ -1,12 +1,13 @@
 /* rest_job_desc.h — REST job request bodies (job/submit, job/{id} update,
  * job/allocate) into the requests sbatch and scontrol send.
  *
- * One table (rest_job_desc.c, converters in rest_job_conv.c) names every property of Slurm's
- * job_desc_msg for data_parser v0.0.40 to v0.0.43 and what becomes of it:
- * mapped onto a job_desc_t field exactly as sbatch fills it for the same
- * option, refused with "job.<name>: not supported by Sluice" when its
- * value asks for something Sluice does not do, or (only where Slurm
- * itself does) accepted without effect.  doc/rest.md prints the table.
+ * One table (rest_job_desc.c; converters in rest_job_conv.c) names every
+ * property of Slurm's job_desc_msg for data_parser v0.0.40 to v0.0.43 and
+ * what becomes of it: mapped onto a job_desc_t field exactly as sbatch
+ * fills it for the same option, refused with "job.<name>: not supported
+ * by Sluice" when its value asks for something Sluice does not do, or
+ * (only where Slurm itself does) accepted without effect.  doc/rest.md
+ * prints the table.
  *
  * ver is the data_parser version: 40, 41, 42 or 43.  A property the
  * version does not have is an unknown one: as Slurm's parser, it is

@@ -432,6 +432,57 @@ static void test_unknown_top_level_warns(void **state)
 	json_object_put(w);
 }
 
+/* The table knows exactly the properties each version's schema has
+ * (tests/unit/data/rest/job_desc_props.txt, from Slurm's documents):
+ * the others are unknown there, with Slurm's warning. */
+static void test_schema_properties(void **state)
+{
+	const char *dir = getenv("SLUICE_TEST_DATA");
+	char *path, line[256], *names[600];
+	int vers[600];
+	size_t n = 0;
+	FILE *f;
+
+	assert_non_null(dir);
+	path = xstrdup_printf("%s/rest/job_desc_props.txt", dir);
+	assert_non_null(f = fopen(path, "r"));
+	while (fgets(line, sizeof(line), f) && n < N(names)) {
+		char name[200];
+
+		if (line[0] == '#' || sscanf(line, "%d %199s", &vers[n],
+					     name) != 2)
+			continue;
+		names[n++] = xstrdup(name);
+	}
+	fclose(f);
+	xfree(path);
+	assert_true(n > 400);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t v = 0; v < N(versions); v++) {
+			json_object *w = json_object_new_array();
+			bool listed = false;
+			job_desc_t d;
+			char *err = NULL;
+
+			for (size_t k = 0; k < n && !listed; k++)
+				listed = vers[k] == versions[v] &&
+					 !strcmp(names[k], names[i]);
+			if (submit_member(versions[v], names[i], "null", &d, w,
+					  &err))
+				fail_msg("v%d %s: null refused: %s",
+					 versions[v], names[i], err);
+			if (listed != !json_object_array_length(w))
+				fail_msg("v0.0.%d %s: %s", versions[v],
+					 names[i], listed ? "unknown to the "
+					 "parser" : "known, not in the schema");
+			job_desc_free_members(&d);
+			json_object_put(w);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		xfree(names[i]);
+}
+
 /* ---- the same job through REST and through sbatch's options ---- */
 
 static void compare_descs(const job_desc_t *a, const job_desc_t *b,
@@ -796,10 +847,12 @@ static void test_update(void **state)
 	rest_job_update_free(&u);
 	json_object_put(job);
 
-	job = json_tokener_parse("{\"hold\":true}");
+	/* TimeLimit=0 as scontrol sends it (a submit's 0 is no limit) */
+	job = json_tokener_parse("{\"hold\":true,\"time_limit\":0}");
 	assert_int_equal(rest_job_update_parse(job, 43, &u, &hold, NULL, &err),
 			 0);
 	assert_int_equal(hold, 1);
+	assert_int_equal(u.time_limit, 0);
 	assert_null(u.job_id_str);
 	rest_job_update_free(&u);
 	json_object_put(job);
@@ -857,6 +910,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_unknown_fields_warn),
 		cmocka_unit_test(test_unknown_top_level_warns),
+		cmocka_unit_test(test_schema_properties),
 		cmocka_unit_test(test_same_as_sbatch),
 		cmocka_unit_test(test_noval_forms),
 		cmocka_unit_test(test_values),
