@@ -338,6 +338,8 @@ out:
 
 /* ---- converters: booleans and flag sets ---- */
 
+/* true/false as 1/0 (--requeue/--no-requeue); a row with arg set is a
+ * flag option (--contiguous): false leaves it unset, as its absence. */
 int rest_cv_bool16(const rest_jd_prop_t *p, json_object *v, const char *path,
 		     rest_jd_ctx_t *c)
 {
@@ -345,7 +347,8 @@ int rest_cv_bool16(const rest_jd_prop_t *p, json_object *v, const char *path,
 
 	if (rest_val_bool(v, path, &b, c->err) < 0)
 		return -1;
-	*JD_FIELD(c, p, uint16_t) = b ? 1 : 0;
+	if (b || !p->arg)   /* arg: a flag option, false is its absence */
+		*JD_FIELD(c, p, uint16_t) = b ? 1 : 0;
 	return 0;
 }
 

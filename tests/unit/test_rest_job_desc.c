@@ -748,7 +748,8 @@ static void test_values(void **state)
 		"\"minimum_nodes\":4,\"tasks\":2,\"user_id\":\"0\","
 		"\"group_id\":\"root\",\"open_mode\":\"truncate\","
 		"\"flags\":\"NO_KILL_INVALID_DEPENDENCY\","
-		"\"memory_per_tres\":null,\"nice\":-5}}", 43, &d, w, &err), 0);
+		"\"memory_per_tres\":null,\"nice\":-5,\"contiguous\":false,"
+		"\"requeue\":false}}", 43, &d, w, &err), 0);
 	assert_string_equal(d.script, "#!/bin/sh\ntrue\n");
 	assert_int_equal(d.pn_min_memory, 512);
 	assert_true(d.mem_per_cpu);
@@ -763,6 +764,8 @@ static void test_values(void **state)
 	assert_int_equal(d.open_mode, 2);
 	assert_int_equal(d.kill_inv_dep, 0);
 	assert_int_equal(d.nice, NICE_OFFSET - 5);
+	assert_int_equal(d.contiguous, NO_VAL16);   /* no --contiguous */
+	assert_int_equal(d.requeue, 0);             /* --no-requeue */
 	assert_int_equal(json_object_array_length(w), 1);
 	job_desc_free_members(&d);
 	json_object_put(w);
