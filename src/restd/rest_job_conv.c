@@ -36,8 +36,8 @@ static int refuse_flag(rest_jd_ctx_t *c, const char *path, const char *flag)
 
 /* ---- converters: strings ---- */
 
-int rest_cv_str(const rest_jd_prop_t *p, json_object *v, const char *path,
-		  rest_jd_ctx_t *c)
+int rest_cv_str(const rest_jd_prop_t *p, json_object *v,
+		const char *path, rest_jd_ctx_t *c)
 {
 	char **f = JD_FIELD(c, p, char *), *s;
 
@@ -50,8 +50,8 @@ int rest_cv_str(const rest_jd_prop_t *p, json_object *v, const char *path,
 	return 0;
 }
 
-int rest_cv_dir(const rest_jd_prop_t *p, json_object *v, const char *path,
-		  rest_jd_ctx_t *c)
+int rest_cv_dir(const rest_jd_prop_t *p, json_object *v,
+		const char *path, rest_jd_ctx_t *c)
 {
 	if (rest_cv_str(p, v, path, c) < 0)
 		return -1;
@@ -63,8 +63,8 @@ int rest_cv_dir(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* sbatch refuses an empty --array; the controller judges the rest. */
-int rest_cv_array(const rest_jd_prop_t *p, json_object *v, const char *path,
-		    rest_jd_ctx_t *c)
+int rest_cv_array(const rest_jd_prop_t *p, json_object *v,
+		  const char *path, rest_jd_ctx_t *c)
 {
 	if (rest_cv_str(p, v, path, c) < 0)
 		return -1;
@@ -74,8 +74,8 @@ int rest_cv_array(const rest_jd_prop_t *p, json_object *v, const char *path,
 	return 0;
 }
 
-int rest_cv_csv(const rest_jd_prop_t *p, json_object *v, const char *path,
-		  rest_jd_ctx_t *c)
+int rest_cv_csv(const rest_jd_prop_t *p, json_object *v,
+		const char *path, rest_jd_ctx_t *c)
 {
 	char **f = JD_FIELD(c, p, char *), *s;
 
@@ -88,8 +88,8 @@ int rest_cv_csv(const rest_jd_prop_t *p, json_object *v, const char *path,
 	return 0;
 }
 
-int rest_cv_strlist(const rest_jd_prop_t *p, json_object *v, const char *path,
-		      rest_jd_ctx_t *c)
+int rest_cv_strlist(const rest_jd_prop_t *p, json_object *v,
+		    const char *path, rest_jd_ctx_t *c)
 {
 	char ***f = JD_FIELD(c, p, char **), **l;
 
@@ -101,8 +101,8 @@ int rest_cv_strlist(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* ["K=V", ...]: each entry needs a name and '='. */
-int rest_cv_env(const rest_jd_prop_t *p, json_object *v, const char *path,
-		  rest_jd_ctx_t *c)
+int rest_cv_env(const rest_jd_prop_t *p, json_object *v,
+		const char *path, rest_jd_ctx_t *c)
 {
 	char **env;
 
@@ -125,8 +125,8 @@ int rest_cv_env(const rest_jd_prop_t *p, json_object *v, const char *path,
 
 /* ---- converters: numbers ---- */
 
-int rest_cv_u16(const rest_jd_prop_t *p, json_object *v, const char *path,
-		  rest_jd_ctx_t *c)
+int rest_cv_u16(const rest_jd_prop_t *p, json_object *v,
+		const char *path, rest_jd_ctx_t *c)
 {
 	int64_t n;
 
@@ -136,8 +136,8 @@ int rest_cv_u16(const rest_jd_prop_t *p, json_object *v, const char *path,
 	return 0;
 }
 
-int rest_cv_u32(const rest_jd_prop_t *p, json_object *v, const char *path,
-		  rest_jd_ctx_t *c)
+int rest_cv_u32(const rest_jd_prop_t *p, json_object *v,
+		const char *path, rest_jd_ctx_t *c)
 {
 	int64_t n;
 
@@ -148,8 +148,8 @@ int rest_cv_u32(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* --mincpus; minimum_cpus and minimum_cpus_per_node both ask it. */
-int rest_cv_min_cpus(const rest_jd_prop_t *p, json_object *v, const char *path,
-		       rest_jd_ctx_t *c)
+int rest_cv_min_cpus(const rest_jd_prop_t *p, json_object *v,
+		     const char *path, rest_jd_ctx_t *c)
 {
 	uint32_t before = c->d->min_cpus;
 
@@ -162,8 +162,8 @@ int rest_cv_min_cpus(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* A no_val number into a uint16/uint32 field. */
-int rest_cv_noval(const rest_jd_prop_t *p, json_object *v, const char *path,
-		    rest_jd_ctx_t *c)
+int rest_cv_noval(const rest_jd_prop_t *p, json_object *v,
+		  const char *path, rest_jd_ctx_t *c)
 {
 	uint64_t n = 0;
 	int kind;
@@ -184,8 +184,8 @@ int rest_cv_noval(const rest_jd_prop_t *p, json_object *v, const char *path,
 
 /* Minutes; 0 asks for no limit in a submit, as --time=0 (an update
  * sends it as scontrol's TimeLimit=0 does). */
-int rest_cv_time(const rest_jd_prop_t *p, json_object *v, const char *path,
-		   rest_jd_ctx_t *c)
+int rest_cv_time(const rest_jd_prop_t *p, json_object *v,
+		 const char *path, rest_jd_ctx_t *c)
 {
 	if (rest_cv_noval(p, v, path, c) < 0)
 		return -1;
@@ -195,8 +195,8 @@ int rest_cv_time(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* Seconds since the epoch, or a time as --begin takes it ("now+1hour"). */
-int rest_cv_stamp(const rest_jd_prop_t *p, json_object *v, const char *path,
-		    rest_jd_ctx_t *c)
+int rest_cv_stamp(const rest_jd_prop_t *p, json_object *v,
+		  const char *path, rest_jd_ctx_t *c)
 {
 	time_t *f = JD_FIELD(c, p, time_t), t;
 	uint64_t n = 0;
@@ -222,8 +222,8 @@ int rest_cv_stamp(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* MB per node or per CPU (p->arg non-NULL). */
-int rest_cv_mem(const rest_jd_prop_t *p, json_object *v, const char *path,
-		  rest_jd_ctx_t *c)
+int rest_cv_mem(const rest_jd_prop_t *p, json_object *v,
+		const char *path, rest_jd_ctx_t *c)
 {
 	uint64_t n = 0;
 	int kind;
@@ -241,8 +241,8 @@ int rest_cv_mem(const rest_jd_prop_t *p, json_object *v, const char *path,
 	return 0;
 }
 
-int rest_cv_mem_tres(const rest_jd_prop_t *p, json_object *v, const char *path,
-		       rest_jd_ctx_t *c)
+int rest_cv_mem_tres(const rest_jd_prop_t *p, json_object *v,
+		     const char *path, rest_jd_ctx_t *c)
 {
 	if (rest_cv_str(p, v, path, c) < 0)
 		return -1;
@@ -251,8 +251,8 @@ int rest_cv_mem_tres(const rest_jd_prop_t *p, json_object *v, const char *path,
 	return 0;
 }
 
-int rest_cv_nice(const rest_jd_prop_t *p, json_object *v, const char *path,
-		   rest_jd_ctx_t *c)
+int rest_cv_nice(const rest_jd_prop_t *p, json_object *v,
+		 const char *path, rest_jd_ctx_t *c)
 {
 	int64_t lim = (int64_t) NICE_OFFSET - 3, n;
 
@@ -263,8 +263,8 @@ int rest_cv_nice(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* infinite is --priority=TOP. */
-int rest_cv_priority(const rest_jd_prop_t *p, json_object *v, const char *path,
-		       rest_jd_ctx_t *c)
+int rest_cv_priority(const rest_jd_prop_t *p, json_object *v,
+		     const char *path, rest_jd_ctx_t *c)
 {
 	uint64_t n = 0;
 	int kind;
@@ -304,8 +304,8 @@ static int node_count(const char *s, uint32_t *out)
 }
 
 /* "min[-max]" as -N takes it ("-3" is 1 to 3). */
-int rest_cv_nodes(const rest_jd_prop_t *p, json_object *v, const char *path,
-		    rest_jd_ctx_t *c)
+int rest_cv_nodes(const rest_jd_prop_t *p, json_object *v,
+		  const char *path, rest_jd_ctx_t *c)
 {
 	char *s, *dash;
 	uint32_t min = 1, max = NO_VAL32;
@@ -340,8 +340,8 @@ out:
 
 /* true/false as 1/0 (--requeue/--no-requeue); a row with arg set is a
  * flag option (--contiguous): false leaves it unset, as its absence. */
-int rest_cv_bool16(const rest_jd_prop_t *p, json_object *v, const char *path,
-		     rest_jd_ctx_t *c)
+int rest_cv_bool16(const rest_jd_prop_t *p, json_object *v,
+		   const char *path, rest_jd_ctx_t *c)
 {
 	bool b;
 
@@ -352,8 +352,8 @@ int rest_cv_bool16(const rest_jd_prop_t *p, json_object *v, const char *path,
 	return 0;
 }
 
-int rest_cv_hold(const rest_jd_prop_t *p, json_object *v, const char *path,
-		   rest_jd_ctx_t *c)
+int rest_cv_hold(const rest_jd_prop_t *p, json_object *v,
+		 const char *path, rest_jd_ctx_t *c)
 {
 	bool b;
 
@@ -389,8 +389,8 @@ static const uint16_t shared_values[] = {
 
 /* shared: "none" is --exclusive, "oversubscribe" -s, "user"
  * --exclusive=user ... ("topo" from v0.0.41). */
-int rest_cv_shared(const rest_jd_prop_t *p, json_object *v, const char *path,
-		     rest_jd_ctx_t *c)
+int rest_cv_shared(const rest_jd_prop_t *p, json_object *v,
+		   const char *path, rest_jd_ctx_t *c)
 {
 	int i = one_flag(v, path, shared_names, c->err);
 
@@ -409,8 +409,8 @@ static const char *const exclusive_names[] = {
 
 /* v0.0.40/41 exclusive: "false" asks for nothing (the partition
  * decides), as no --exclusive. */
-int rest_cv_exclusive(const rest_jd_prop_t *p, json_object *v, const char *path,
-			rest_jd_ctx_t *c)
+int rest_cv_exclusive(const rest_jd_prop_t *p, json_object *v,
+		      const char *path, rest_jd_ctx_t *c)
 {
 	static const uint16_t val[] = {
 		JOB_SHARED_NONE, JOB_SHARED_UNSET, JOB_SHARED_USER,
@@ -429,7 +429,7 @@ int rest_cv_exclusive(const rest_jd_prop_t *p, json_object *v, const char *path,
 
 /* v0.0.40/41 oversubscribe: true is -s. */
 int rest_cv_oversubscribe(const rest_jd_prop_t *p, json_object *v,
-			    const char *path, rest_jd_ctx_t *c)
+			  const char *path, rest_jd_ctx_t *c)
 {
 	bool b;
 
@@ -442,8 +442,8 @@ int rest_cv_oversubscribe(const rest_jd_prop_t *p, json_object *v,
 
 static const char *const open_mode_names[] = { "APPEND", "TRUNCATE", NULL };
 
-int rest_cv_open_mode(const rest_jd_prop_t *p, json_object *v, const char *path,
-			rest_jd_ctx_t *c)
+int rest_cv_open_mode(const rest_jd_prop_t *p, json_object *v,
+		      const char *path, rest_jd_ctx_t *c)
 {
 	int i = one_flag(v, path, open_mode_names, c->err);
 
@@ -466,8 +466,8 @@ static const char *const mail_words[] = {
 	"INVALID_DEPEND",
 };
 
-int rest_cv_mail_type(const rest_jd_prop_t *p, json_object *v, const char *path,
-			rest_jd_ctx_t *c)
+int rest_cv_mail_type(const rest_jd_prop_t *p, json_object *v,
+		      const char *path, rest_jd_ctx_t *c)
 {
 	uint64_t m;
 	char *s = NULL;
@@ -502,8 +502,8 @@ static const char *const job_flag_names[] = {
 	"STEPMGR_ENABLED", "EXTERNAL_JOB", NULL
 };
 
-int rest_cv_job_flags(const rest_jd_prop_t *p, json_object *v, const char *path,
-			rest_jd_ctx_t *c)
+int rest_cv_job_flags(const rest_jd_prop_t *p, json_object *v,
+		      const char *path, rest_jd_ctx_t *c)
 {
 	uint64_t m;
 
@@ -532,8 +532,8 @@ static const char *const warn_flag_names[] = {
 };
 
 /* BATCH_JOB is --signal=B:...; the others are not requests. */
-int rest_cv_warn_flags(const rest_jd_prop_t *p, json_object *v, const char *path,
-			 rest_jd_ctx_t *c)
+int rest_cv_warn_flags(const rest_jd_prop_t *p, json_object *v,
+		       const char *path, rest_jd_ctx_t *c)
 {
 	uint64_t m;
 
@@ -567,8 +567,8 @@ static int signal_number(const char *s)
 	return -1;
 }
 
-int rest_cv_signal(const rest_jd_prop_t *p, json_object *v, const char *path,
-		     rest_jd_ctx_t *c)
+int rest_cv_signal(const rest_jd_prop_t *p, json_object *v,
+		   const char *path, rest_jd_ctx_t *c)
 {
 	char *s;
 	int n;
@@ -604,8 +604,8 @@ static int id_number(const char *s, uint32_t *out)
 
 /* A user name or uid, as --uid (the controller honours it for
  * operators only). */
-int rest_cv_user(const rest_jd_prop_t *p, json_object *v, const char *path,
-		   rest_jd_ctx_t *c)
+int rest_cv_user(const rest_jd_prop_t *p, json_object *v,
+		 const char *path, rest_jd_ctx_t *c)
 {
 	char *s;
 	uid_t uid;
@@ -625,8 +625,8 @@ int rest_cv_user(const rest_jd_prop_t *p, json_object *v, const char *path,
 	return rc;
 }
 
-int rest_cv_group(const rest_jd_prop_t *p, json_object *v, const char *path,
-		    rest_jd_ctx_t *c)
+int rest_cv_group(const rest_jd_prop_t *p, json_object *v,
+		  const char *path, rest_jd_ctx_t *c)
 {
 	struct group gr, *res = NULL;
 	char buf[4096], *s;
@@ -647,8 +647,8 @@ int rest_cv_group(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* A submit cannot choose its id; an update names its job with it. */
-int rest_cv_job_id(const rest_jd_prop_t *p, json_object *v, const char *path,
-		     rest_jd_ctx_t *c)
+int rest_cv_job_id(const rest_jd_prop_t *p, json_object *v,
+		   const char *path, rest_jd_ctx_t *c)
 {
 	char *s;
 
@@ -667,8 +667,8 @@ int rest_cv_job_id(const rest_jd_prop_t *p, json_object *v, const char *path,
 /* ---- converters: refused, ignored ---- */
 
 /* Something Sluice does not do: an empty value asks nothing. */
-int rest_cv_refuse(const rest_jd_prop_t *p, json_object *v, const char *path,
-		     rest_jd_ctx_t *c)
+int rest_cv_refuse(const rest_jd_prop_t *p, json_object *v,
+		   const char *path, rest_jd_ctx_t *c)
 {
 	if (rest_val_is_empty(v))
 		return 0;
@@ -677,8 +677,8 @@ int rest_cv_refuse(const rest_jd_prop_t *p, json_object *v, const char *path,
 }
 
 /* Slurm ignores it too (a deprecated property). */
-int rest_cv_ignore(const rest_jd_prop_t *p, json_object *v, const char *path,
-		     rest_jd_ctx_t *c)
+int rest_cv_ignore(const rest_jd_prop_t *p, json_object *v,
+		   const char *path, rest_jd_ctx_t *c)
 {
 	return 0;
 }

@@ -203,13 +203,14 @@ static int jd_check(rest_jd_ctx_t *c, const char *base)
 	char *path = NULL;
 	int rc = 0;
 
+	if (c->mem_kinds == RJ_MEM_TRES) {
+		d->pn_min_memory = NO_VAL64;   /* as --mem-per-gpu */
+		d->mem_per_cpu = false;
+	}
 	if (__builtin_popcount(c->mem_kinds) > 1) {
 		rc = rest_val_fail(c->err, base, "memory_per_node, "
 				   "memory_per_cpu and memory_per_tres are "
 				   "mutually exclusive");
-	} else if (c->mem_kinds == RJ_MEM_TRES) {
-		d->pn_min_memory = NO_VAL64;   /* as --mem-per-gpu */
-		d->mem_per_cpu = false;
 	} else if (d->deadline && d->begin_time &&
 		   d->begin_time > d->deadline) {
 		path = xstrdup_printf("%s.begin_time", base);
@@ -268,8 +269,9 @@ int rest_jd_walk(json_object *job, const char *base, int ver, job_desc_t *d,
 			;   /* null: not given */
 		else if (x->update && !p->upd) {
 			if (!rest_val_is_empty(val))   /* empty: asks nothing */
-				rc = rest_jd_refuse(&c, path, "not supported by Sluice "
-					    "in a job update");
+				rc = rest_jd_refuse(&c, path, "not supported "
+						    "by Sluice in a job "
+						    "update");
 		} else {
 			c.rc = ESLURM_REST_FAIL_PARSING;
 			rc = p->conv(p, val, path, &c);

@@ -147,6 +147,9 @@ static const struct {
 	  "range such as \"2\" or \"2-4\"" },
 	{ "\"minimum_nodes\":4,\"maximum_nodes\":2", "job.maximum_nodes: "
 	  "Maximum node count 2 is less than minimum node count 4" },
+	{ "\"memory_per_tres\":\"gres/gpu:1\",\"minimum_nodes\":4,"
+	  "\"maximum_nodes\":2", "job.maximum_nodes: Maximum node count 2 is "
+	  "less than minimum node count 4" },
 	{ "\"minimum_cpus\":4,\"minimum_cpus_per_node\":2",
 	  "job.minimum_cpus_per_node: differs from the other minimum CPU "
 	  "count given" },
