@@ -164,6 +164,11 @@ def test_openapi_lists_what_is_served(rest):
 
 def test_reservations(rest):
     c, ra, rb, api = rest
+    c.run(["scancel", "-u", A])
+    c.run(["scancel", "-u", B])
+    from cluster import wait_for
+    wait_for(lambda: not c.run(["squeue", "-h"]).out.strip(), timeout=30,
+             what="an empty queue")
     r = c.run(["scontrol", "create", "reservation", "ReservationName=rest_r",
                "StartTime=now+3600", "Duration=60", "Nodes=n1",
                "Users=" + A])
@@ -181,3 +186,78 @@ def test_reservations(rest):
     status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/reservation/rest_r")
     assert status == 403, text
     assert "rest_r" in c.run(["scontrol", "show", "reservation"]).out
+
+
+def submit(r, c, user, **job):
+    body = {"script": job.pop("script", "#!/bin/sh\nsleep 300\n"),
+            "job": dict({"current_working_directory": c.workdir(user),
+                         "environment": ["PATH=/bin:/usr/bin"]}, **job)}
+    return r.req("POST", "/slurm/%s/job/submit" % r.ver, body=body)
+
+
+def test_submit_array_dependency(rest):
+    c, ra, rb, api = rest
+    for v in VERSIONS:
+        r = Rest(c, ra.sock, A, ver=v)
+        status, doc, text = submit(r, c, A, name="rest_sub_" + v[-2:])
+        assert status == 200 and doc["job_id"] > 0, (v, text)
+        check(api, "/slurm/%s/job/submit" % v, "post", doc)
+        jid = doc["job_id"]
+        sq = c.run(["squeue", "-h", "-j", str(jid), "-o", "%j %u"], user=A)
+        assert sq.out.split() == ["rest_sub_" + v[-2:], A], sq
+    status, doc, text = submit(ra, c, A, name="rest_arr", array="0-3")
+    assert status == 200, text
+    arr = doc["job_id"]
+    status, doc, text = submit(ra, c, A, name="rest_dep",
+                               dependency="afterok:%d" % arr)
+    assert status == 200, text
+    dep = doc["job_id"]
+    r = c.run(["scontrol", "show", "job", str(dep)], user=A)
+    assert "Dependency=afterok:%d" % arr in r.out, r
+    assert "JobState=PENDING" in r.out, r
+    status, doc, text = ra.get("jobs/")
+    names = {j["name"] for j in doc["jobs"]}
+    assert {"rest_arr", "rest_dep"} <= names, text
+    sq = c.run(["squeue", "-h", "-r", "-o", "%j", "-n", "rest_arr"], user=A)
+    assert sq.out.split().count("rest_arr") == 4, sq
+    # a job the controller refuses: the error, and no job
+    before = c.run(["squeue", "-h", "-o", "%i"]).out.split()
+    status, doc, text = submit(ra, c, A, name="rest_bad", partition="nosuch")
+    assert status == 400 and doc["errors"], text
+    assert "Invalid partition name" in text, text
+    assert c.run(["squeue", "-h", "-o", "%i"]).out.split() == before
+    # a body the parser refuses
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/job/submit",
+                               body={"job": {"name": "x"}})
+    assert status == 400 and "script" in text, text
+    c.run(["scancel", "-u", A])
+
+
+def test_update_and_hold_through_the_api(rest):
+    c, ra, rb, api = rest
+    status, doc, text = submit(ra, c, A, name="rest_upd", hold=True)
+    assert status == 200, text
+    jid = doc["job_id"]
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/job/%d" % jid,
+                               body={"name": "rest_upd2", "time_limit": 7})
+    assert status == 200, text
+    check(api, "/slurm/v0.0.43/job/{job_id}", "post", doc)
+    r = c.run(["scontrol", "show", "job", str(jid)], user=A)
+    assert "JobName=rest_upd2" in r.out and "TimeLimit=00:07:00" in r.out, r
+    assert "JobHeldUser" in r.out, r
+    # B may not change A's job: 403 and nothing changes
+    status, doc, text = rb.req("POST", "/slurm/v0.0.43/job/%d" % jid,
+                               body={"name": "stolen"})
+    assert status == 403, text
+    assert "JobName=rest_upd2" in c.run(["scontrol", "show", "job",
+                                         str(jid)]).out
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/job/%d" % jid,
+                               body={"hold": False})
+    assert status == 200, text
+    r = c.run(["scontrol", "show", "job", str(jid)], user=A)
+    assert "JobHeldUser" not in r.out, r
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/job/%d" % jid,
+                               raw_body='{"name": ',
+                               headers={"Content-Type": "application/json"})
+    assert status == 400 and "byte" in text, text
+    c.run(["scancel", str(jid)])

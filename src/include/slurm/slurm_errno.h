@@ -217,8 +217,6 @@ typedef enum {
 	ESLURM_REST_FAIL_PARSING,
 	ESLURM_REST_INVALID_JOBS_DESC,
 	ESLURM_REST_EMPTY_RESULT,
-	ESLURM_REST_MISSING_UID,
-	ESLURM_REST_MISSING_GID,
 
 	/* job_submit.lua scripts name it; Slurm's code and text for it are
 	 * ESLURM_USER_ID_MISSING's ("Invalid user id"). */
