@@ -18,6 +18,8 @@ void rest_op_jobs_state(rest_req_t *r);
 void rest_op_nodes(rest_req_t *r);
 void rest_op_node_get(rest_req_t *r);
 void rest_op_node_update(rest_req_t *r);
+void rest_op_nodes_update(rest_req_t *r);
+void rest_op_jobs_delete(rest_req_t *r);
 void rest_op_node_delete(rest_req_t *r);
 void rest_op_partitions(rest_req_t *r);
 void rest_op_partition_get(rest_req_t *r);

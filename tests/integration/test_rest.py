@@ -261,3 +261,29 @@ def test_update_and_hold_through_the_api(rest):
                                headers={"Content-Type": "application/json"})
     assert status == 400 and "byte" in text, text
     c.run(["scancel", str(jid)])
+
+
+def test_delete_jobs_by_filter(rest):
+    c, ra, rb, api = rest
+    mine = [c.sbatch(["-J", "rest_bulk", "--hold", "--wrap", "true"], user=A)
+            for _ in range(3)]
+    other = c.sbatch(["-J", "rest_bulk", "--hold", "--wrap", "true"],
+                     user=B)
+    keep = c.sbatch(["-J", "rest_keep", "--hold", "--wrap", "true"], user=A)
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/jobs/",
+                               body={"job_name": "rest_bulk"})
+    assert status == 200, text
+    check(api, "/slurm/v0.0.43/jobs/", "delete", doc)
+    assert sorted(s["job_id"]["number"] for s in doc["status"]) == mine, text
+    for j in mine:
+        c.wait_state(j, {"CANCELLED"})
+    assert c.job_state(other) == "PENDING"
+    assert c.job_state(keep) == "PENDING"
+    # naming B's job: refused for it, nothing changes
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/jobs/",
+                               body={"jobs": [str(other)]})
+    assert status == 403, text
+    assert c.job_state(other) == "PENDING"
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/jobs/", body={})
+    assert status == 400, text
+    c.run(["scancel", str(other), str(keep)])
