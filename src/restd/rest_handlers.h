@@ -14,6 +14,7 @@ void rest_op_job_get(rest_req_t *r);
 void rest_op_job_delete(rest_req_t *r);
 void rest_op_job_update(rest_req_t *r);
 void rest_op_job_submit(rest_req_t *r);
+void rest_op_job_allocate(rest_req_t *r);
 void rest_op_jobs_state(rest_req_t *r);
 void rest_op_nodes(rest_req_t *r);
 void rest_op_node_get(rest_req_t *r);

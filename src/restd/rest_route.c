@@ -31,6 +31,7 @@ static const route_t routes[] = {
 	{ "slurm", "jobs/",                 REST_DELETE, rest_op_jobs_delete },
 	{ "slurm", "jobs/state/",           REST_GET,    rest_op_jobs_state },
 	{ "slurm", "job/submit",            REST_POST,   rest_op_job_submit },
+	{ "slurm", "job/allocate",          REST_POST,   rest_op_job_allocate },
 	{ "slurm", "job/{job_id}",          REST_GET,    rest_op_job_get },
 	{ "slurm", "job/{job_id}",          REST_POST,   rest_op_job_update },
 	{ "slurm", "job/{job_id}",          REST_DELETE, rest_op_job_delete },

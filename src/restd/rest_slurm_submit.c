@@ -189,3 +189,53 @@ void rest_op_job_update(rest_req_t *r)
 out:
 	rest_job_update_free(&u);
 }
+
+/* POST job/allocate (v0.0.41 on): an allocation without a script, as
+ * salloc asks for one; it lasts until its time limit or a DELETE. */
+void rest_op_job_allocate(rest_req_t *r)
+{
+	json_object *b = rest_ctld_body(r, "slurm_allocate_resources");
+	job_desc_t d;
+	slurm_msg_t resp;
+	char *err = NULL;
+	int rc, e;
+
+	if (!b)
+		return;
+	rc = rest_job_alloc_parse(b, r->ver, &d, warnings_of(r), &err);
+	json_object_put(b);
+	if (rc) {
+		rest_error_http(r, 400, rc, "slurm_allocate_resources", "%s",
+				err ? err : slurm_strerror(rc));
+		xfree(err);
+		return;
+	}
+	d.user_name = xstrdup(r->user);
+	d.submit_host = short_host();
+	if ((e = cli_ctld_rpc(REQUEST_RESOURCE_ALLOCATION, &d, &resp))) {
+		rest_error(r, e, "slurm_allocate_resources", "%s",
+			   cli_comm_strerror(e));
+		goto out;
+	}
+	if (resp.type == RESPONSE_RESOURCE_ALLOCATION && resp.data) {
+		const submit_response_msg_t *s = resp.data;
+
+		json_object_object_add(r->resp, "job_id",
+				       json_object_new_int64(s->job_id));
+		json_object_object_add(r->resp, "job_submit_user_msg",
+				       json_object_new_string(
+					       s->job_submit_user_msg ?
+					       s->job_submit_user_msg : ""));
+	} else {
+		rc = cli_resp_rc(&resp);
+		rc = rc ? rc : SLURM_UNEXPECTED_MSG_ERROR;
+		rest_error_http(r, rest_http_status(rc) == 404 ? 400 :
+				rest_http_status(rc), rc,
+				"slurm_allocate_resources",
+				"Unable to allocate resources: %s",
+				slurm_strerror(rc));
+	}
+	msg_free(&resp);
+out:
+	job_desc_free_members(&d);
+}

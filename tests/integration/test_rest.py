@@ -287,3 +287,21 @@ def test_delete_jobs_by_filter(rest):
     status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/jobs/", body={})
     assert status == 400, text
     c.run(["scancel", str(other), str(keep)])
+
+
+def test_allocate(rest):
+    c, ra, rb, api = rest
+    body = {"job": {"name": "rest_alloc", "nodes": "1", "time_limit": 5,
+                    "current_working_directory": c.workdir(A),
+                    "environment": ["PATH=/bin"]}}
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/job/allocate",
+                               body=body)
+    assert status == 200 and doc["job_id"] > 0, text
+    check(api, "/slurm/v0.0.43/job/allocate", "post", doc)
+    jid = doc["job_id"]
+    c.wait_state(jid, {"RUNNING"})
+    r = c.run(["squeue", "-h", "-j", str(jid), "-o", "%j %u"], user=A)
+    assert r.out.split() == ["rest_alloc", A], r
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/job/%d" % jid)
+    assert status == 200, text
+    c.wait_state(jid, {"CANCELLED", "COMPLETED"})
