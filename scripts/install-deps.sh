@@ -15,7 +15,7 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	python3 python3-pytest python3-pytest-xdist procps util-linux passwd iproute2
 	mariadb-server mariadb-client
 	mpich libmpich-dev libpmi2-0-dev libpmix-dev openmpi-bin libopenmpi-dev
-	libpam0g-dev)
+	libpam0g-dev libjwt-dev)
 # python3-pytest-xdist: the integration suite runs test files in parallel.
 # mariadb-server/-client: slurmdbd's database for the accounting tests
 # (a private mariadbd per test, never the system one).
@@ -26,6 +26,7 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 # libpmix-dev: the PMIx server library slurmstepd uses for --mpi=pmix;
 # openmpi-bin/libopenmpi-dev: an Open MPI program run through it.
 # libpam0g-dev: pam_slurm_adopt.so (and the test's pam_probe).
+# libjwt-dev: auth/jwt tokens in slurmctld and slurmdbd (scontrol token).
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi
