@@ -34,11 +34,12 @@
 static struct {
 	unsigned char *key;
 	size_t         key_len;
+	uid_t          slurm_user;    /* may act as another user */
 	jwt_params_t   params;
 	bool           enabled;
 } jw;
 
-static __thread char why_buf[160];
+static __thread char why_buf[256];
 
 /* ---- AuthAltTypes / AuthAltParameters ---- */
 
@@ -158,6 +159,7 @@ int jwt_setup(const char *alt_types, const char *alt_params,
 	}
 	jwt_params_free(&jw.params);
 	jw.params = p;
+	jw.slurm_user = slurm_user;
 	jw.enabled = true;
 	msg_auth_jwt_accept(jwt_verify_cred);
 	return 0;
@@ -482,13 +484,42 @@ int jwt_verify(const char *token, size_t len, time_t now, char *user,
 int jwt_verify_cred(const char *token, size_t len, uid_t *uid, gid_t *gid,
 		    const char **why)
 {
-	char user[USER_MAX];
+	const char *sp = token ? memchr(token, ' ', len) : NULL;
+	char user[USER_MAX], as[USER_MAX];
+	size_t tlen = sp ? (size_t)(sp - token) : len;
+	uid_t u;
+	gid_t g;
 
-	if (jwt_verify(token, len, time(NULL), user, sizeof(user), why) < 0)
+	if (jwt_verify(token, tlen, time(NULL), user, sizeof(user), why) < 0)
 		return -1;
-	if (uid_cache_by_name(user, uid, gid) < 0) {
+	if (uid_cache_by_name(user, &u, &g) < 0) {
 		*why = why_fmt("unknown user '%.64s' (sun)", user);
 		return -1;
 	}
+	if (sp) {
+		size_t alen = len - tlen - 1;
+
+		if (!alen || alen >= sizeof(as) || memchr(sp + 1, '\0', alen) ||
+		    memchr(sp + 1, ' ', alen)) {
+			*why = "malformed credential: bad user name after the "
+			       "token";
+			return -1;
+		}
+		memcpy(as, sp + 1, alen);
+		as[alen] = '\0';
+		if (strcmp(as, user) && u != 0 && u != jw.slurm_user) {
+			snprintf(why_buf, sizeof(why_buf), "token of user "
+				 "'%.64s' may not act as '%.64s' (only root's "
+				 "and SlurmUser's may)", user, as);
+			*why = why_buf;
+			return -1;
+		}
+		if (uid_cache_by_name(as, &u, &g) < 0) {
+			*why = why_fmt("unknown user '%.64s'", as);
+			return -1;
+		}
+	}
+	*uid = u;
+	*gid = g;
 	return 0;
 }

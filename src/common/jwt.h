@@ -72,8 +72,10 @@ char *jwt_create(const char *user, time_t now, int lifespan);
  * bad signature, expired, issued in the future, no sun. */
 int  jwt_verify(const char *token, size_t len, time_t now, char *user,
 		size_t ulen, const char **why);
-/* jwt_verify() now, then the user from the passwd database: the
- * message layer's check (msg_auth_jwt_accept). */
+/* The message layer's check (msg_auth_jwt_accept) of a credential
+ * "<token>" or "<token> <user>": jwt_verify() now, then the user from the
+ * passwd database: the token's, or user when the token is root's or
+ * SlurmUser's or names user itself (slurmrestd acting for a user). */
 int  jwt_verify_cred(const char *token, size_t len, uid_t *uid, gid_t *gid,
 		     const char **why);
 

@@ -122,6 +122,14 @@ void msg_auth_jwt_set(const char *token)
 	jwt_thread = token && *token ? xstrdup(token) : NULL;
 }
 
+void msg_auth_jwt_set_as(const char *token, const char *user)
+{
+	xfree(jwt_thread);
+	if (token && *token)
+		jwt_thread = user && *user ?
+			xstrdup_printf("%s %s", token, user) : xstrdup(token);
+}
+
 void msg_auth_jwt_clear(void)
 {
 	xfree(jwt_thread);

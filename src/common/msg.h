@@ -104,10 +104,15 @@ int  msg_peer_cred(int fd, uid_t *uid, gid_t *gid);
 void msg_auth_jwt_set(const char *token);
 void msg_auth_jwt_clear(void);
 void msg_auth_jwt_set_process(const char *token);
-/* The token this thread sends, or NULL. */
+/* The same, acting as user (slurmrestd's X-SLURM-USER-NAME): the
+ * credential is "<token> <user>"; the receiver takes it only when the
+ * token is root's or SlurmUser's, or names user itself (Slurm's rule). */
+void msg_auth_jwt_set_as(const char *token, const char *user);
+/* The credential this thread sends ("<token>" or "<token> <user>"), or
+ * NULL. */
 const char *msg_auth_jwt(void);
-/* auth/jwt, receiving: f checks a token (jwt.h's jwt_verify_cred): 0
- * with uid/gid, or -1 with *why.  Set once at start, before any thread
+/* auth/jwt, receiving: f checks a credential (jwt.h's jwt_verify_cred):
+ * 0 with uid/gid, or -1 with *why.  Set once at start, before any thread
  * decodes; without it MSG_FLAG_JWT is refused. */
 typedef int (*msg_jwt_verify_f)(const char *token, size_t len, uid_t *uid,
 				gid_t *gid, const char **why);

@@ -283,6 +283,55 @@ static void test_roundtrip(void **state)
 	assert_null(jwt_create("root", NOW, 0));
 }
 
+/* "<token> <user>": root's token may act as anyone, another's only as
+ * its own user. */
+static void test_act_as(void **state)
+{
+	char *root = jwt_create("root", time(NULL), 60);
+	char *nobody = jwt_create("nobody", time(NULL), 60);
+	const char *why = NULL;
+	uid_t uid = 7;
+	gid_t gid = 7;
+	char *cred;
+
+	cred = xstrdup_printf("%s nobody", root);
+	assert_int_equal(jwt_verify_cred(cred, strlen(cred), &uid, &gid, &why),
+			 0);
+	assert_int_not_equal(uid, 0);
+	xfree(cred);
+	cred = xstrdup_printf("%s root", nobody);
+	assert_int_equal(jwt_verify_cred(cred, strlen(cred), &uid, &gid, &why),
+			 -1);
+	assert_non_null(strstr(why, "may not act as"));
+	xfree(cred);
+	cred = xstrdup_printf("%s nobody", nobody);
+	assert_int_equal(jwt_verify_cred(cred, strlen(cred), &uid, &gid, &why),
+			 0);
+	xfree(cred);
+	cred = xstrdup_printf("%s no-such-user-sluice", root);
+	assert_int_equal(jwt_verify_cred(cred, strlen(cred), &uid, &gid, &why),
+			 -1);
+	assert_non_null(strstr(why, "unknown user"));
+	xfree(cred);
+	cred = xstrdup_printf("%s ", root);
+	assert_int_equal(jwt_verify_cred(cred, strlen(cred), &uid, &gid, &why),
+			 -1);
+	assert_non_null(strstr(why, "malformed"));
+	xfree(cred);
+	cred = xstrdup_printf("%s a b", root);
+	assert_int_equal(jwt_verify_cred(cred, strlen(cred), &uid, &gid, &why),
+			 -1);
+	xfree(cred);
+	/* the thread's credential carries the user after the token */
+	msg_auth_jwt_set_as(root, "nobody");
+	cred = xstrdup_printf("%s nobody", root);
+	assert_string_equal(msg_auth_jwt(), cred);
+	msg_auth_jwt_clear();
+	xfree(cred);
+	xfree(root);
+	xfree(nobody);
+}
+
 /* A token from another maker (no typ, other claims) is taken. */
 static void test_foreign_token(void **state)
 {
@@ -480,6 +529,7 @@ int main(void)
 		cmocka_unit_test_setup(test_no_key, setup),
 		cmocka_unit_test_setup(test_roundtrip, setup),
 		cmocka_unit_test_setup(test_foreign_token, setup),
+		cmocka_unit_test_setup(test_act_as, setup),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_key_file),
 		cmocka_unit_test_setup(test_wire, setup),
