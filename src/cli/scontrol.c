@@ -546,6 +546,8 @@ static const char usage_text[] =
 "     shutdown <OPTS>          shutdown slurm daemons\n"
 "     suspend <job_list>       suspend specified job\n"
 "     takeover                 ask slurm backup controller to take over\n"
+"     token [lifespan=<seconds>] [username=<name>]\n"
+"                              get a token for auth/jwt (SLURM_JWT=...)\n"
 "     top <job_list>           Put specified job first in queue for user\n"
 "     uhold <job_list>         place user hold on specified job\n"
 "     update <SPECIFICATIONS>  update job or node configuration\n"

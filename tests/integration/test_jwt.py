@@ -253,3 +253,47 @@ def test_key_readable_by_group_refused(users):
             c.log_text(), p
     finally:
         c.cleanup()
+
+
+def test_slurmdbd_takes_tokens(users):
+    import mariadb
+    if mariadb.missing_tools():
+        pytest.skip("no MariaDB: %s" % ", ".join(mariadb.missing_tools()))
+    e = mariadb.AcctEnv(tag="jwtdbd")
+    key = os.path.join(e.c.dir, "etc", "jwt.key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32))
+    os.chmod(key, 0o400)
+    with open(key, "rb") as f:
+        secret = f.read()
+    e.dbd_extra = "AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=%s" % key
+    try:
+        e.start()
+        c = e.c
+        nomunge = os.path.join(c.dir, "etc", "slurm-nomunge.conf")
+        with open(nomunge, "w") as f:
+            f.write(c.conf_text(auth_socket=BOGUS_MUNGE))
+        os.chmod(nomunge, 0o644)
+        now = int(time.time())
+        tok = make_token(secret, {"iat": now, "exp": now + 60,
+                                  "sun": "root"})
+        argv = [e.sacctmgr_bin(), "-n", "-P", "show", "qos", "format=name"]
+        r = c.run(argv, conf=nomunge)
+        assert r.rc != 0, r
+        r = c.run(argv, conf=nomunge, env={"SLURM_JWT": tok})
+        assert r.rc == 0 and r.out == "normal\n", r
+        # a token for A may not do what only root may
+        tok_a = make_token(secret, {"iat": now, "exp": now + 60, "sun": A})
+        r = c.run([e.sacctmgr_bin(), "-i", "add", "account", "jwtacct"],
+                  conf=nomunge, env={"SLURM_JWT": tok_a})
+        assert r.rc != 0, r
+        bad = make_token(os.urandom(32), {"iat": now, "exp": now + 60,
+                                          "sun": "root"})
+        r = c.run(argv, conf=nomunge, env={"SLURM_JWT": bad})
+        assert r.rc != 0, r
+        time.sleep(0.3)
+        assert re.search(r"Authentication failure from 127\.0\.0\.1:\d+: "
+                         r"bad signature", e.dbd_log_text()), \
+            e.dbd_log_text()[-2000:]
+    finally:
+        e.finish()
