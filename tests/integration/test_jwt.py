@@ -36,7 +36,8 @@ BOGUS_MUNGE = "/nonexistent/sluice-munge.socket"
 def _start_with_key(tag, extra_conf, key_mode=0o600, nodes=1):
     """A cluster whose StateSaveLocation holds jwt_hs256.key (written
     before slurmctld starts)."""
-    c = cl.Cluster(tag=tag, nodes=nodes, extra_conf=extra_conf)
+    # MUNGE (not SLUICE_TEST_AUTH): the tests make it unreachable
+    c = cl.Cluster(tag=tag, nodes=nodes, extra_conf=extra_conf, auth="munge")
     _ACTIVE.append(c)
     key = os.path.join(c.dir, "state", "jwt_hs256.key")
     with open(key, "wb") as f:
@@ -206,7 +207,7 @@ def test_mint_for_another_user(jwt):
 
 def test_without_auth_jwt(users, jwt):
     _, _, secret = jwt
-    c = cl.Cluster(tag="nojwt", nodes=1)
+    c = cl.Cluster(tag="nojwt", nodes=1, auth="munge")
     _ACTIVE.append(c)
     try:
         c.start()
@@ -227,7 +228,8 @@ def test_without_auth_jwt(users, jwt):
 
 
 def test_key_readable_by_group_refused(users):
-    c = cl.Cluster(tag="jwtkey", nodes=1, extra_conf="AuthAltTypes=auth/jwt")
+    c = cl.Cluster(tag="jwtkey", nodes=1, extra_conf="AuthAltTypes=auth/jwt",
+                   auth="munge")
     key = os.path.join(c.dir, "state", "jwt_hs256.key")
     with open(key, "wb") as f:
         f.write(os.urandom(32))
@@ -259,7 +261,7 @@ def test_slurmdbd_takes_tokens(users):
     import mariadb
     if mariadb.missing_tools():
         pytest.skip("no MariaDB: %s" % ", ".join(mariadb.missing_tools()))
-    e = mariadb.AcctEnv(tag="jwtdbd")
+    e = mariadb.AcctEnv(tag="jwtdbd", auth="munge")
     key = os.path.join(e.c.dir, "etc", "jwt.key")
     with open(key, "wb") as f:
         f.write(os.urandom(32))
