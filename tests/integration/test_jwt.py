@@ -54,6 +54,8 @@ def _start_with_key(tag, extra_conf, key_mode=0o600, nodes=1):
 @pytest.fixture(scope="module")
 def jwt(users):
     c, key = _start_with_key("jwt", "AuthAltTypes=auth/jwt\n"
+                                    "AuthAltParameters=max_token_lifespan="
+                                    "3600\n"
                                     "PrivateData=jobs\n", nodes=2)
     # the same cluster seen by a command that cannot reach MUNGE
     nomunge = os.path.join(c.dir, "etc", "slurm-nomunge.conf")
@@ -199,6 +201,17 @@ def test_mint_for_another_user(jwt):
     claims = claims_of(tok)
     assert claims["sun"] == B
     assert claims["exp"] - claims["iat"] == 60
+    # AuthAltParameters=max_token_lifespan=3600 holds users, not root
+    assert claims_of(token_of(c, A, "lifespan=3600"))["exp"] - \
+        claims_of(token_of(c, A, "lifespan=3600"))["iat"] == 3600
+    r = c.run(["scontrol", "token", "lifespan=3601"], user=A)
+    assert r.rc == 1 and "Requested time limit is invalid" in r.err, r
+    tok = token_of(c, None, "lifespan=86400")
+    assert claims_of(tok)["exp"] - claims_of(tok)["iat"] == 86400
+    r = c.run(["scontrol", "show", "config"])
+    assert re.search(r"(?m)^AuthAltTypes\s+= auth/jwt$", r.out), r.out
+    assert re.search(r"(?m)^AuthAltParameters\s+= max_token_lifespan=3600$",
+                     r.out), r.out
     r = c.run(["scontrol", "token", "lifespan=soon"], user=A)
     assert r.rc == 1 and "lifespan" in r.err, r
     r = c.run(["scontrol", "token", "bogus=1"], user=A)
@@ -299,3 +312,17 @@ def test_slurmdbd_takes_tokens(users):
             e.dbd_log_text()[-2000:]
     finally:
         e.finish()
+
+
+def test_disable_token_creation(users):
+    c, _ = _start_with_key("jwtoff", "AuthAltTypes=auth/jwt\n"
+                                     "AuthAltParameters="
+                                     "disable_token_creation\n")
+    try:
+        r = c.run(["scontrol", "token"], user=A)
+        assert r.rc == 1, r
+        assert r.err == ("scontrol: error: slurm_fetch_token: error with "
+                         "request: Access/permission denied\n"), r
+        assert claims_of(token_of(c, None, "username=%s" % A))["sun"] == A
+    finally:
+        _stop(c)
