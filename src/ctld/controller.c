@@ -333,6 +333,11 @@ int ctld_reconfigure(void)
 		conf_destroy(nc);
 		return SLURM_ERROR;
 	}
+	/* the key and the token rules are read once, at start */
+	if (xstrcmp(nc->auth_alt_types, ctld.conf->auth_alt_types) ||
+	    xstrcmp(nc->auth_alt_params, ctld.conf->auth_alt_params))
+		info("AuthAltTypes/AuthAltParameters changed: that takes "
+		     "effect when slurmctld restarts");
 	conf_destroy(ctld.conf);
 	ctld.conf = nc;
 	rl_configure(&rl);
