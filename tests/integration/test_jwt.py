@@ -9,7 +9,11 @@
   sun-less and unknown-user tokens are refused, and slurmctld logs
   "Authentication failure from <peer>: <reason>".
 - A cannot mint a token for B (Slurm's "Invalid user id", exit 1); root
-  can, with the lifespan asked for (default 1800 s).
+  can, with the lifespan asked for (default 1800 s); max_token_lifespan
+  holds users but not root, disable_token_creation leaves tokens to root
+  and SlurmUser.
+- slurmdbd with AuthAltTypes=auth/jwt takes tokens too (sacctmgr without
+  MUNGE), and logs a badly signed one.
 - A controller without AuthAltTypes=auth/jwt mints no token and refuses
   messages that carry one; one whose key file group or other may read
   refuses to start and says which file.
