@@ -9,6 +9,7 @@
 #include "common/fname.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
+#include "common/uid_cache.h"
 #include "common/xstring.h"
 
 static bool row_end(const cli_field_t *f)
@@ -205,10 +206,11 @@ json_object *cli_json_str(const char *s)
 
 void cli_fmt_uid(char **out, uint32_t uid)
 {
-	struct passwd *pw = getpwuid((uid_t)uid);
+	char name[256];
 
-	if (pw)
-		xstrcat(out, pw->pw_name);
+	/* the cache: thread-safe (slurmrestd's workers print jobs too) */
+	if (uid_cache_name((uid_t)uid, name, sizeof(name)) == 0)
+		xstrcat(out, name);
 	else
 		xstrfmtcat(out, "%u", uid);
 }

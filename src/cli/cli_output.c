@@ -9,6 +9,7 @@
 
 #include "cli/cli_output.h"
 #include "common/xmalloc.h"
+#include "common/uid_cache.h"
 #include "common/xstring.h"
 
 char *cli_output_header(const cli_format_t *fmt)
@@ -177,12 +178,16 @@ void cli_output_set_cluster(const char *name)
 static json_object *client_object(void)
 {
 	json_object *o = json_object_new_object();
-	struct passwd *pw = getpwuid(getuid());
-	struct group *gr = getgrgid(getgid());
+	char user[256] = "", group[256] = "";
 
+	/* the caches: thread-safe, for slurmrestd's workers */
+	if (uid_cache_name(getuid(), user, sizeof(user)) < 0)
+		user[0] = '\0';
+	if (gid_cache_name(getgid(), group, sizeof(group)) < 0)
+		group[0] = '\0';
 	json_object_object_add(o, "source", json_object_new_string(""));
-	json_object_object_add(o, "user", json_object_new_string(pw ? pw->pw_name : ""));
-	json_object_object_add(o, "group", json_object_new_string(gr ? gr->gr_name : ""));
+	json_object_object_add(o, "user", json_object_new_string(user));
+	json_object_object_add(o, "group", json_object_new_string(group));
 	return o;
 }
 

@@ -22,6 +22,7 @@
 #include "cli/cli_output.h"
 #include "cli/cli_resv.h"
 #include "cli/cli_scontrol.h"
+#include "cli/cli_ping.h"
 #include "cli/cli_show.h"
 #include "cli/cli_show_step.h"
 #include "common/array_spec.h"
@@ -253,70 +254,31 @@ static int show_parts(const char *arg)
 
 /* ---- ping and config ---- */
 
-static const char *ctld_role(size_t i, char *buf, size_t len)
-{
-	if (i == 0)
-		return "primary";
-	if (i == 1)
-		return "backup";
-	snprintf(buf, len, "backup%zu", i);
-	return buf;
-}
-
-/* --json/--yaml: one controller_ping of OPENAPI_PING_ARRAY_RESP. */
-static json_object *ping_json(const char *host, const char *role, size_t i,
-			      bool up, long latency_us)
-{
-	json_object *p = json_object_new_object();
-
-	json_object_object_add(p, "hostname", json_object_new_string(host));
-	json_object_object_add(p, "pinged",
-			       json_object_new_string(up ? "UP" : "DOWN"));
-	json_object_object_add(p, "responding", json_object_new_boolean(up));
-	json_object_object_add(p, "latency", json_object_new_int64(latency_us));
-	json_object_object_add(p, "mode", json_object_new_string(role));
-	json_object_object_add(p, "primary", json_object_new_boolean(i == 0));
-	return p;
-}
-
 static int ping_ctlds(void)
 {
-	const slurm_conf_t *c = cli_conf();
-	json_object *pings = (sc.json || sc.yaml) ? json_object_new_array() :
-		NULL;
 	int down = 0;
+	json_object *pings = cli_ping_ctlds(&down);
 
-	for (size_t i = 0; c && i < c->ctld_host_cnt; i++) {
-		slurm_msg_t resp;
-		struct timespec t0, t1;
-		int err, rc;
-		char role[32];
-		const char *rname;
-
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		err = cli_ctld_rpc_at(i, REQUEST_PING, NULL, &resp);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		rc = err ? 0 : cli_resp_rc(&resp);
-		if (!err)
-			msg_free(&resp);
-		if (err || rc)
-			down++;
-		rname = ctld_role(i, role, sizeof(role));
-		if (pings)
-			json_object_array_add(pings, ping_json(
-				c->ctld_hosts[i], rname, i, !(err || rc),
-				(t1.tv_sec - t0.tv_sec) * 1000000L +
-				(t1.tv_nsec - t0.tv_nsec) / 1000));
-		else
-			printf("Slurmctld(%s) at %s is %s\n", rname,
-			       c->ctld_hosts[i], err || rc ? "DOWN" : "UP");
-	}
-	if (pings) {
+	if (sc.json || sc.yaml) {
 		json_object *doc = cli_output_doc("pings", pings, 0);
 
 		json_object_object_del(doc, "last_update");
 		cli_output_doc_print(stdout, doc, sc.yaml);
+		return down ? 1 : 0;
 	}
+	for (size_t i = 0; i < json_object_array_length(pings); i++) {
+		json_object *p = json_object_array_get_idx(pings, i), *v;
+		const char *host = "", *mode = "", *up = "";
+
+		if (json_object_object_get_ex(p, "hostname", &v))
+			host = json_object_get_string(v);
+		if (json_object_object_get_ex(p, "mode", &v))
+			mode = json_object_get_string(v);
+		if (json_object_object_get_ex(p, "pinged", &v))
+			up = json_object_get_string(v);
+		printf("Slurmctld(%s) at %s is %s\n", mode, host, up);
+	}
+	json_object_put(pings);
 	return down ? 1 : 0;
 }
 
@@ -471,6 +433,11 @@ static int show_hostlist(const char *arg, int mode)
 
 /* ---- show dispatch ---- */
 
+static cli_doc_t show_doc(void)
+{
+	return sc.yaml ? CLI_DOC_YAML : sc.json ? CLI_DOC_JSON : CLI_DOC_NONE;
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	const char *what, *arg;
@@ -497,11 +464,13 @@ static int cmd_show(int argc, char **argv)
 		return show_parts(arg);
 	if (scontrol_kw(what, "config", 1))
 		return show_config();
+	if (scontrol_kw(what, "assoc_mgr", 2))
+		return scontrol_show_assoc_mgr(argc - 1, argv + 1);
 	if (scontrol_kw(what, "steps", 4))
-		return cli_show_steps(arg, sc.one_liner);
+		return cli_show_steps(arg, sc.one_liner, show_doc());
 	if (scontrol_kw(what, "reservations", 3) ||
 	    !strcasecmp(what, "reservationname"))
-		return scontrol_resv_show(arg, sc.one_liner);
+		return scontrol_resv_show(arg, sc.one_liner, show_doc());
 	fprintf(stderr, "invalid entity:%s for keyword:show\n", what);
 	return 1;
 }

@@ -373,6 +373,14 @@ static const field_desc_t share_request_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t assoc_mgr_info_fields[] = {
+	F(assoc_mgr_info_request_msg_t, accounts, FT_STRLIST),
+	F(assoc_mgr_info_request_msg_t, users, FT_STRLIST),
+	F(assoc_mgr_info_request_msg_t, qos, FT_STRLIST),
+	F(assoc_mgr_info_request_msg_t, flags, FT_U16),
+	FIELD_END
+};
+
 static const field_desc_t table_resp_fields[] = {
 	{ "rc", FT_U32, offsetof(table_resp_msg_t, rc) },
 	F(table_resp_msg_t, msg, FT_STR),
@@ -775,6 +783,9 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_DBD_ROLLUP, dbd_report_msg_t, dbd_report_fields),
 	ROW_FIELDS(REQUEST_SHARE_INFO, share_request_msg_t, share_request_fields),
 	ROW_FIELDS(RESPONSE_SHARE_INFO, table_resp_msg_t, table_resp_fields),
+	ROW_FIELDS(REQUEST_ASSOC_MGR_INFO, assoc_mgr_info_request_msg_t,
+		   assoc_mgr_info_fields),
+	ROW_FIELDS(RESPONSE_ASSOC_MGR_INFO, table_resp_msg_t, table_resp_fields),
 	ROW_FIELDS(REQUEST_KILL_JOBS, kill_jobs_msg_t, kill_jobs_fields),
 	ROW_FUNCS(RESPONSE_KILL_JOBS, kill_jobs_resp_msg_t, kill_jobs_resp),
 	ROW_FIELDS(REQUEST_PRIORITY_FACTORS, priority_factors_request_msg_t, prio_req_fields),

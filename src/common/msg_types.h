@@ -51,6 +51,8 @@ typedef enum {
 	RESPONSE_JOB_STEP_INFO,             /* job_step_info_msg_t */
 	REQUEST_CONTROL_STATUS,             /* no body */
 	RESPONSE_CONTROL_STATUS,            /* control_status_msg_t */
+	REQUEST_ASSOC_MGR_INFO = 2060,      /* assoc_mgr_info_request_msg_t */
+	RESPONSE_ASSOC_MGR_INFO,            /* table_resp_msg_t: msg */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -962,9 +964,24 @@ typedef struct {
 	uint16_t  flags;
 } share_request_msg_t;
 
+/* scontrol show assoc_mgr -> slurmctld.  Lists of names (NULL = all);
+ * flags: which record kinds (0 = all).  The answer is a table_resp_msg_t
+ * whose msg is the controller's cache as scontrol prints it. */
+enum {
+	ASSOC_MGR_INFO_ASSOC = 0x0001,
+	ASSOC_MGR_INFO_USERS = 0x0002,
+	ASSOC_MGR_INFO_QOS   = 0x0004,
+};
+typedef struct {
+	char    **accounts;
+	char    **users;
+	char    **qos;
+	uint16_t  flags;
+} assoc_mgr_info_request_msg_t;
+
 /* A table of strings: rc, an optional message, column names and the
- * cells row-major (rows * ncols; "" = no value).  RESPONSE_SHARE_INFO
- * and RESPONSE_DBD_REPORT. */
+ * cells row-major (rows * ncols; "" = no value).  RESPONSE_SHARE_INFO,
+ * RESPONSE_DBD_REPORT and RESPONSE_ASSOC_MGR_INFO (msg only). */
 typedef struct {
 	int32_t   rc;
 	char     *msg;

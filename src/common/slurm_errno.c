@@ -218,6 +218,12 @@ static const errtab_entry_t errtab[] = {
 	{ SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT, "Socket timed out on send/recv operation" },
 	{ SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT, "Zero Bytes were transmitted or received" },
 
+	{ ESLURM_REST_INVALID_QUERY, "Query empty or not RFC7320 compliant" },
+	{ ESLURM_REST_FAIL_PARSING, "Failure during parsing" },
+	{ ESLURM_REST_INVALID_JOBS_DESC, "Jobs description entry not found, empty or not dictionary or list" },
+	{ ESLURM_REST_EMPTY_RESULT, "Nothing found with query" },
+	{ ESLURM_REST_MISSING_UID, "Missing UNIX user in the system" },
+	{ ESLURM_REST_MISSING_GID, "Missing UNIX group in the system" },
 	{ ESLURM_AUTH_CRED_INVALID, "Invalid authentication credential" },
 	{ ESLURM_AUTH_BADARG, "Bad argument to plugin function" },
 	{ ESLURM_AUTH_UNPACK, "Cannot unpack credential" },

@@ -145,6 +145,7 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_SHARE_INFO,            RPC_PRIV_USER, fairshare_rpc_share_info,
 	  PRIVATE_DATA_USAGE, RPC_PD_FILTER },
 	{ REQUEST_STATS_INFO,            RPC_PRIV_USER, stats_rpc_info },
+	{ REQUEST_ASSOC_MGR_INFO,        RPC_PRIV_USER, assoc_mgr_rpc_show },
 	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update,
 	  CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },

@@ -36,7 +36,7 @@ TEST_USERS = ("sluice_u1", "sluice_u2")
 COMMANDS = ("sbatch", "squeue", "sinfo", "scancel", "scontrol", "srun",
             "salloc", "sacct", "sacctmgr", "sprio", "sdiag", "sreport",
             "sstat", "sshare", "sattach")
-DAEMONS = ("slurmctld", "slurmd", "slurmstepd")
+DAEMONS = ("slurmctld", "slurmd", "slurmstepd", "slurmrestd")
 TERMINAL_STATES = {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL",
                    "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"}
 
@@ -395,6 +395,7 @@ class Cluster:
         self.backup_ctld = backup_ctld
         self.ctld_backup = None
         self.slurmds = {}
+        self.restds = []
         self.ctld_port = None
         self.node_ports = {}
         self.users = {}
@@ -555,7 +556,7 @@ class Cluster:
 
     # ---- process control ---------------------------------------------------
 
-    def _spawn(self, name, argv, env=None):
+    def _spawn(self, name, argv, env=None, user=None):
         out_path = os.path.join(self.dir, "log", name + ".out")
         out = open(out_path, "ab")
         e = dict(os.environ)
@@ -564,9 +565,15 @@ class Cluster:
         e.update(self.daemon_env)
         if env:
             e.update(env)
+        kw = {}
+        if user:
+            pw = pwd.getpwnam(user)
+            kw = {"user": pw.pw_uid, "group": pw.pw_gid,
+                  "extra_groups": os.getgrouplist(user, pw.pw_gid)}
+            e.update({"HOME": pw.pw_dir, "USER": user, "LOGNAME": user})
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
                              stderr=subprocess.STDOUT, env=e, cwd=self.dir,
-                             start_new_session=True)
+                             start_new_session=True, **kw)
         out.close()
         with _STARTED_LOCK:
             _STARTED.add(p.pid)
@@ -593,6 +600,34 @@ class Cluster:
         self.ctld_backup = self._spawn("slurmctld-backup", argv,
                                        env={"SLUICE_CTLD_HOST": "ctl2"})
         return self.ctld_backup
+
+    def start_restd(self, user, listen, args=(), env=None, name="slurmrestd"):
+        """slurmrestd as user (never root: it refuses), listening on each
+        address of listen ("127.0.0.1:PORT", "unix:/path"); its log is
+        log/<name>.out.  Returns once every listener answers."""
+        argv = [self.bin("slurmrestd")] + list(args) + list(listen)
+        d = self._spawn(name, argv, env=env, user=user)
+        self.restds.append(d)
+        for addr in listen:
+            def up(addr=addr):
+                s = socket.socket(socket.AF_UNIX if addr.startswith("unix:")
+                                  else socket.AF_INET)
+                try:
+                    if addr.startswith("unix:"):
+                        s.connect(addr[5:])
+                    else:
+                        h, p = addr.rsplit(":", 1)
+                        s.connect((h or "127.0.0.1", int(p)))
+                    return True
+                except OSError:
+                    if not d.alive():
+                        raise ClusterError("slurmrestd exited:\n" +
+                                           open(d.out_path).read())
+                    return False
+                finally:
+                    s.close()
+            wait_for(up, timeout=20, what="slurmrestd on %s" % addr)
+        return d
 
     def start_slurmd(self, node):
         argv = [self.bin("slurmd"), "-D", "-N", node]
@@ -704,7 +739,7 @@ class Cluster:
                     time.sleep(min(self.kill_wait + 1, 4))
         except Exception:
             pass
-        daemons = [d for d in self.slurmds.values()] + [
+        daemons = [d for d in self.slurmds.values()] + self.restds + [
             self.ctld, self.ctld_backup, self.munged]
         daemons = [d for d in daemons if d is not None]
         below = descendants([d.pid for d in daemons if d.alive()])

@@ -1,0 +1,31 @@
+/* rest_handlers.h — the operations, one function each (rest_route.c's
+ * table names them).  Each runs on a worker thread, as the request's user,
+ * fills r->resp's payload and reports failures with rest_error(). */
+#ifndef SLUICE_REST_HANDLERS_H
+#define SLUICE_REST_HANDLERS_H
+
+#include "restd/rest_req.h"
+
+/* /slurm/ (rest_slurm.c, rest_slurm_job.c) */
+void rest_op_ping(rest_req_t *r);
+void rest_op_diag(rest_req_t *r);
+void rest_op_jobs(rest_req_t *r);
+void rest_op_job_get(rest_req_t *r);
+void rest_op_job_delete(rest_req_t *r);
+void rest_op_job_update(rest_req_t *r);
+void rest_op_job_submit(rest_req_t *r);
+void rest_op_jobs_state(rest_req_t *r);
+void rest_op_nodes(rest_req_t *r);
+void rest_op_node_get(rest_req_t *r);
+void rest_op_node_update(rest_req_t *r);
+void rest_op_node_delete(rest_req_t *r);
+void rest_op_partitions(rest_req_t *r);
+void rest_op_partition_get(rest_req_t *r);
+void rest_op_licenses(rest_req_t *r);
+void rest_op_reconfigure(rest_req_t *r);
+void rest_op_shares(rest_req_t *r);
+void rest_op_reservations(rest_req_t *r);
+void rest_op_reservation_get(rest_req_t *r);
+void rest_op_reservation_delete(rest_req_t *r);
+
+#endif

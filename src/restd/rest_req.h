@@ -1,0 +1,59 @@
+/* rest_req.h — one HTTP request as a handler sees it, and the answer it
+ * builds.
+ *
+ * The server (rest_server.c) reads the request on its event loop, copies
+ * what a handler needs into a rest_req_t, and hands it to a worker thread;
+ * the handler runs there (it may block on slurmctld or slurmdbd) and fills
+ * resp and status; the loop sends the answer.  A handler reads only the
+ * rest_req_t: never libevent's objects, which belong to the loop.
+ */
+#ifndef SLUICE_REST_REQ_H
+#define SLUICE_REST_REQ_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define REST_MAX_PATH_PARAMS 2
+#define REST_MAX_QUERY 64
+
+enum rest_method {
+	REST_GET = 1,
+	REST_POST = 2,
+	REST_DELETE = 4,
+};
+
+typedef struct {
+	char *name, *value;
+} rest_kv_t;
+
+typedef struct rest_req {
+	/* what was asked */
+	enum rest_method method;
+	int         ver;               /* data_parser version 40..43 */
+	char       *path;              /* decoded, as sent */
+	const char *plugin;            /* "slurm" or "slurmdb" */
+	char       *param[REST_MAX_PATH_PARAMS];  /* {job_id} ... */
+	rest_kv_t   query[REST_MAX_QUERY];
+	size_t      nquery;
+	char       *body;              /* NUL-terminated copy, or NULL */
+	size_t      body_len;
+	/* who asked */
+	uid_t       uid;
+	gid_t       gid;
+	char        user[64];
+	char        group[64];
+	char       *token;             /* auth/jwt: sent with each message */
+	char        source[80];        /* peer, for meta.client and logs */
+	/* the answer */
+	int          status;           /* HTTP status */
+	json_object *resp;             /* the envelope, payload added by the handler */
+	char        *raw;              /* or a ready body (the OpenAPI text) */
+	size_t       raw_len;
+} rest_req_t;
+
+/* A query parameter's value ("" for a bare flag), or NULL if absent. */
+const char *rest_query(const rest_req_t *r, const char *name);
+
+#endif

@@ -1,0 +1,304 @@
+/* rest_route.c — the operation table and the dispatch of one request. */
+#include "restd/rest_route.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "restd/rest_handlers.h"
+#include "restd/rest_resp.h"
+#include "restd/rest_spec.h"
+#include "restd/rest_view.h"
+#include "slurm/slurm_errno.h"
+
+typedef void (*rest_handler_f)(rest_req_t *r);
+
+typedef struct {
+	const char      *plugin;
+	const char      *tmpl;      /* as the spec writes it after the version */
+	enum rest_method method;
+	rest_handler_f   fn;
+} route_t;
+
+static const route_t routes[] = {
+	{ "slurm", "ping/",                 REST_GET,    rest_op_ping },
+	{ "slurm", "diag/",                 REST_GET,    rest_op_diag },
+	{ "slurm", "jobs/",                 REST_GET,    rest_op_jobs },
+	{ "slurm", "jobs/state/",           REST_GET,    rest_op_jobs_state },
+	{ "slurm", "job/{job_id}",          REST_GET,    rest_op_job_get },
+	{ "slurm", "job/{job_id}",          REST_DELETE, rest_op_job_delete },
+	{ "slurm", "nodes/",                REST_GET,    rest_op_nodes },
+	{ "slurm", "node/{node_name}",      REST_GET,    rest_op_node_get },
+	{ "slurm", "node/{node_name}",      REST_POST,   rest_op_node_update },
+	{ "slurm", "node/{node_name}",      REST_DELETE, rest_op_node_delete },
+	{ "slurm", "partitions/",           REST_GET,    rest_op_partitions },
+	{ "slurm", "partition/{partition_name}", REST_GET, rest_op_partition_get },
+	{ "slurm", "reservations/",         REST_GET,    rest_op_reservations },
+	{ "slurm", "reservation/{reservation_name}", REST_GET,
+	  rest_op_reservation_get },
+	{ "slurm", "reservation/{reservation_name}", REST_DELETE,
+	  rest_op_reservation_delete },
+	{ "slurm", "licenses/",             REST_GET,    rest_op_licenses },
+	{ "slurm", "reconfigure/",          REST_GET,    rest_op_reconfigure },
+	{ "slurm", "shares",                REST_GET,    rest_op_shares },
+};
+
+#define NROUTES (sizeof(routes) / sizeof(routes[0]))
+
+static unsigned versions_on = (1u << (REST_VER_MAX - REST_VER_MIN + 1)) - 1;
+static bool ctld_on = true, dbd_on = true;
+
+static const char *method_name(enum rest_method m)
+{
+	switch (m) {
+	case REST_GET: return "get";
+	case REST_POST: return "post";
+	case REST_DELETE: return "delete";
+	}
+	return "";
+}
+
+static bool plugin_on(const char *plugin)
+{
+	return !strcmp(plugin, "slurm") ? ctld_on : dbd_on;
+}
+
+static bool version_on(int ver)
+{
+	return ver >= REST_VER_MIN && ver <= REST_VER_MAX &&
+	       (versions_on & (1u << (ver - REST_VER_MIN)));
+}
+
+/* "/slurm/v0.0.43/" + tmpl */
+static void spec_tmpl(char *buf, size_t len, const route_t *rt, int ver)
+{
+	snprintf(buf, len, "/%s/v0.0.%d/%s", rt->plugin, ver, rt->tmpl);
+}
+
+bool rest_route_served(int ver, const char *tmpl, const char *method)
+{
+	char buf[256];
+
+	if (!version_on(ver))
+		return false;
+	for (size_t i = 0; i < NROUTES; i++) {
+		if (!plugin_on(routes[i].plugin) ||
+		    strcmp(method_name(routes[i].method), method))
+			continue;
+		spec_tmpl(buf, sizeof(buf), &routes[i], ver);
+		if (!strcmp(buf, tmpl))
+			return true;
+	}
+	return false;
+}
+
+/* Match "job/123" against "job/{job_id}" (trailing '/' ignored on both),
+ * filling params.  rest has no leading '/'. */
+static bool match(const char *tmpl, const char *rest, char **param)
+{
+	int np = 0;
+
+	for (;;) {
+		size_t tl = strcspn(tmpl, "/"), rl = strcspn(rest, "/");
+
+		if (!tl && !rl)
+			return true;
+		if (!tl || !rl)
+			return false;
+		if (tmpl[0] == '{') {
+			if (np >= REST_MAX_PATH_PARAMS)
+				return false;
+			param[np++] = xstrndup(rest, rl);
+		} else if (tl != rl || strncmp(tmpl, rest, tl)) {
+			return false;
+		}
+		tmpl += tl + (tmpl[tl] == '/');
+		rest += rl + (rest[rl] == '/');
+	}
+}
+
+static void free_params(rest_req_t *r)
+{
+	for (int i = 0; i < REST_MAX_PATH_PARAMS; i++)
+		xfree(r->param[i]);
+}
+
+/* Split "/slurm/v0.0.43/rest": plugin and version; NULL if not ours. */
+static const char *split(const char *path, int *ver, const char **plugin)
+{
+	static const char *const plugins[] = { "slurm", "slurmdb" };
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t n = strlen(plugins[i]);
+		char *end;
+		long v;
+
+		if (path[0] != '/' || strncmp(path + 1, plugins[i], n) ||
+		    strncmp(path + 1 + n, "/v0.0.", 6))
+			continue;
+		v = strtol(path + 1 + n + 6, &end, 10);
+		if (end == path + 1 + n + 6 || (*end && *end != '/'))
+			return NULL;
+		*ver = (int)v;
+		*plugin = plugins[i];
+		return *end ? end + 1 : end;
+	}
+	return NULL;
+}
+
+static const route_t *find(rest_req_t *r, const char *rest, int *status)
+{
+	bool path_known = false;
+
+	*status = 404;
+	for (size_t i = 0; i < NROUTES; i++) {
+		const route_t *rt = &routes[i];
+		char *param[REST_MAX_PATH_PARAMS] = { 0 };
+		char tmpl[256];
+
+		if (strcmp(rt->plugin, r->plugin) || !plugin_on(rt->plugin))
+			continue;
+		spec_tmpl(tmpl, sizeof(tmpl), rt, r->ver);
+		if (!match(rt->tmpl, rest, param)) {
+			for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
+				xfree(param[k]);
+			continue;
+		}
+		if (!rest_spec_op(r->ver, tmpl, method_name(rt->method)) ||
+		    rt->method != r->method) {
+			/* the path exists (in some method of this version) */
+			if (rest_spec_op(r->ver, tmpl, "get") ||
+			    rest_spec_op(r->ver, tmpl, "post") ||
+			    rest_spec_op(r->ver, tmpl, "delete"))
+				path_known = true;
+			for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
+				xfree(param[k]);
+			continue;
+		}
+		free_params(r);
+		memcpy(r->param, param, sizeof(param));
+		*status = 200;
+		return rt;
+	}
+	if (path_known)
+		*status = 405;
+	return NULL;
+}
+
+static void run_as_user(rest_req_t *r, const route_t *rt)
+{
+#ifdef MSG_FLAG_JWT
+	if (r->token)
+		msg_auth_jwt_set(r->token);
+#else
+	if (r->token) {
+		rest_error_http(r, 401, SLURM_PROTOCOL_AUTHENTICATION_ERROR,
+				"rest_auth/jwt",
+				"auth/jwt is not available in this build");
+		return;
+	}
+#endif
+	rt->fn(r);
+#ifdef MSG_FLAG_JWT
+	if (r->token)
+		msg_auth_jwt_clear();
+#endif
+}
+
+void rest_route_run(rest_req_t *r)
+{
+	const route_t *rt;
+	const char *rest;
+	char tmpl[256];
+	int status;
+
+	r->status = 200;
+	r->plugin = "slurm";
+	r->ver = REST_VER_MAX;
+	rest = split(r->path, &r->ver, &r->plugin);
+	r->resp = rest_resp_new(r);
+	if (!rest || !version_on(r->ver)) {
+		rest_error_http(r, 404, ESLURM_REST_INVALID_QUERY, "rest",
+				"Unable to find requested URL: %s", r->path);
+		return;
+	}
+	if (!(rt = find(r, rest, &status))) {
+		if (status == 405)
+			rest_error_http(r, 405, ESLURM_REST_INVALID_QUERY,
+					"rest", "Method not allowed for %s",
+					r->path);
+		else
+			rest_error_http(r, 404, ESLURM_REST_INVALID_QUERY,
+					"rest", "Unable to find requested URL: %s",
+					r->path);
+		return;
+	}
+	run_as_user(r, rt);
+	spec_tmpl(tmpl, sizeof(tmpl), rt, r->ver);
+	r->resp = rest_view(r->ver, rest_spec_op_response(rest_spec_op(
+		r->ver, tmpl, method_name(rt->method))), r->resp);
+}
+
+static int set_list(const char *list, const char *const *names, size_t n,
+		    unsigned *mask)
+{
+	char *copy, *save, *t;
+	int rc = 0;
+
+	*mask = 0;
+	if (!list || !*list) {
+		*mask = (1u << n) - 1;
+		return 0;
+	}
+	copy = xstrdup(list);
+	for (t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < n; i++) {
+			const char *nm = names[i], *slash = strchr(nm, '/');
+
+			if (!strcmp(t, nm) || (slash && !strcmp(t, slash + 1)))
+				break;
+		}
+		if (i == n) {
+			rc = -1;
+			break;
+		}
+		*mask |= 1u << i;
+	}
+	xfree(copy);
+	return rc;
+}
+
+int rest_route_set_plugins(const char *list)
+{
+	static const char *const names[] = {
+		"openapi/slurmctld", "openapi/slurmdbd",
+	};
+	unsigned m;
+
+	if (set_list(list, names, 2, &m) < 0)
+		return -1;
+	ctld_on = m & 1;
+	dbd_on = m & 2;
+	return 0;
+}
+
+int rest_route_set_versions(const char *list)
+{
+	static const char *const names[] = {
+		"data_parser/v0.0.40", "data_parser/v0.0.41",
+		"data_parser/v0.0.42", "data_parser/v0.0.43",
+	};
+
+	return set_list(list, names, 4, &versions_on);
+}
+
+unsigned rest_route_versions(void)
+{
+	return versions_on;
+}

@@ -1,0 +1,302 @@
+/* rest_slurm_job.c — /slurm/v0.0.4N/jobs, job/{job_id} (GET, DELETE) and
+ * jobs/state: the queue as squeue --json shows it, and cancelling. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_fields.h"
+#include "cli/cli_opt.h"
+#include "cli/cli_show.h"
+#include "common/job_info.h"
+#include "common/msg.h"
+#include "common/msg_types.h"
+#include "common/parse_util.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "restd/rest_ctld.h"
+#include "restd/rest_handlers.h"
+#include "restd/rest_resp.h"
+#include "slurm/slurm_errno.h"
+
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+/* "123" or "123_4": job id and array task (NO_VAL32 = none). */
+static int parse_job_id(const char *s, uint32_t *job, uint32_t *task)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || !v || v > 0xfffffff0ul)
+		return -1;
+	*job = (uint32_t)v;
+	*task = NO_VAL32;
+	if (*end == '_') {
+		const char *t = end + 1;
+
+		v = strtoul(t, &end, 10);
+		if (errno || end == t || v >= NO_VAL32)
+			return -1;
+		*task = (uint32_t)v;
+	}
+	return *end ? -1 : 0;
+}
+
+static uint16_t show_flags(rest_req_t *r)
+{
+	const char *f = rest_query(r, "flags");
+	uint16_t fl = SHOW_ALL;     /* REST shows hidden partitions' jobs */
+
+	if (f && strstr(f, "DETAIL"))
+		fl |= SHOW_DETAIL;
+	return fl;
+}
+
+/* The jobs (all, or those of id / id_task) in r->resp's "jobs". */
+static void jobs_answer(rest_req_t *r, const char *id)
+{
+	job_info_request_msg_t req = {
+		.show_flags = show_flags(r), .user_id = NO_VAL32,
+	};
+	uint32_t job = 0, task = NO_VAL32;
+	job_info_msg_t sel = { 0 };
+	const job_info_msg_t *m;
+	slurm_msg_t resp;
+	json_object *doc;
+
+	if (id) {
+		if (parse_job_id(id, &job, &task) < 0) {
+			rest_error(r, ESLURM_INVALID_JOB_ID, "slurm_load_job",
+				   "Invalid job id %s", id);
+			return;
+		}
+		req.job_ids = &job;
+		req.job_id_cnt = 1;
+	}
+	if (rest_ctld_info(r, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO,
+			   &resp, id ? "slurm_load_job" : "slurm_load_jobs"))
+		return;
+	m = resp.data;
+	sel = *m;
+	if (task != NO_VAL32) {
+		sel.jobs = xcalloc(m->cnt + 1, sizeof(job_info_t));
+		sel.cnt = 0;
+		for (uint32_t i = 0; i < m->cnt; i++)
+			if (m->jobs[i].array_task_id == task)
+				sel.jobs[sel.cnt++] = m->jobs[i];
+	}
+	if (id && !sel.cnt) {
+		rest_error(r, ESLURM_INVALID_JOB_ID, "slurm_load_job",
+			   "Unable to query JobId=%s", id);
+	} else {
+		doc = cli_jobs_doc(&sel);
+		json_object_object_add(r->resp, "jobs",
+				       json_object_get(member(doc, "jobs")));
+		json_object_object_add(r->resp, "last_update", json_object_get(
+			member(doc, "last_update")));
+		json_object_object_add(r->resp, "last_backfill",
+				       json_object_get(member(doc,
+							      "last_backfill")));
+		json_object_put(doc);
+	}
+	if (task != NO_VAL32)
+		xfree(sel.jobs);
+	msg_free(&resp);
+}
+
+void rest_op_jobs(rest_req_t *r)
+{
+	jobs_answer(r, NULL);
+}
+
+void rest_op_job_get(rest_req_t *r)
+{
+	jobs_answer(r, r->param[0]);
+}
+
+/* GET jobs/state?job_id=1,2: each job's id and state list. */
+void rest_op_jobs_state(rest_req_t *r)
+{
+	job_info_request_msg_t req = { .show_flags = SHOW_ALL,
+				       .user_id = NO_VAL32 };
+	const char *ids = rest_query(r, "job_id");
+	json_object *list = json_object_new_array();
+	uint32_t *want = NULL;
+	size_t nwant = 0;
+	const job_info_msg_t *m;
+	slurm_msg_t resp;
+
+	if (ids && *ids) {
+		char *copy = xstrdup(ids), *save, *t;
+
+		want = xcalloc(strlen(ids) / 2 + 2, sizeof(*want));
+		for (t = strtok_r(copy, ",", &save); t;
+		     t = strtok_r(NULL, ",", &save)) {
+			uint32_t task;
+
+			if (parse_job_id(t, &want[nwant], &task) < 0) {
+				rest_error(r, ESLURM_INVALID_JOB_ID,
+					   "slurm_load_jobs",
+					   "Invalid job id %s", t);
+				xfree(copy);
+				goto out;
+			}
+			nwant++;
+		}
+		xfree(copy);
+		req.job_ids = want;
+		req.job_id_cnt = (uint32_t)nwant;
+	}
+	if (rest_ctld_info(r, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO,
+			   &resp, "slurm_load_jobs"))
+		goto out;
+	m = resp.data;
+	for (uint32_t i = 0; i < m->cnt; i++) {
+		const job_info_t *j = &m->jobs[i];
+		json_object *o = json_object_new_object(), *st;
+		const char *names[8];
+		int n = job_state_strings(j->job_state, names);
+		char id[32];
+
+		if (j->array_job_id && j->array_task_id != NO_VAL32)
+			snprintf(id, sizeof(id), "%u_%u", j->array_job_id,
+				 j->array_task_id);
+		else
+			snprintf(id, sizeof(id), "%u", j->job_id);
+		json_object_object_add(o, "job_id", json_object_new_string(id));
+		st = json_object_new_array();
+		for (int k = 0; k < n; k++)
+			json_object_array_add(st,
+					      json_object_new_string(names[k]));
+		json_object_object_add(o, "state", st);
+		json_object_array_add(list, o);
+	}
+	msg_free(&resp);
+out:
+	json_object_object_add(r->resp, "jobs", list);
+	xfree(want);
+}
+
+/* DELETE job/{job_id}?signal=..&flags=..: as scancel. */
+static int kill_flags(rest_req_t *r, uint16_t *flags)
+{
+	static const struct {
+		const char *name;
+		uint16_t    flag;
+	} names[] = {
+		{ "BATCH_JOB", KILL_JOB_BATCH }, { "FULL_JOB", KILL_FULL_JOB },
+		{ "FULL_STEPS_ONLY", KILL_STEPS_ONLY }, { "HURRY", KILL_HURRY },
+	};
+	const char *f = rest_query(r, "flags");
+	char *copy, *save, *t;
+	int rc = 0;
+
+	*flags = 0;
+	if (!f || !*f)
+		return 0;
+	copy = xstrdup(f);
+	for (t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcasecmp(t, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			rest_error(r, ESLURM_REST_INVALID_QUERY, "slurm_kill_job",
+				   "flags: %s is not supported by Sluice", t);
+			rc = -1;
+			break;
+		}
+		*flags |= names[i].flag;
+	}
+	xfree(copy);
+	return rc;
+}
+
+static json_object *kill_status(const kill_jobs_resp_job_t *j)
+{
+	json_object *o = json_object_new_object(), *e = json_object_new_object();
+	uint32_t job = 0, task;
+
+	if (j->job_id_str)
+		(void)parse_job_id(j->job_id_str, &job, &task);
+	json_object_object_add(o, "job_id", json_object_new_int64(job));
+	json_object_object_add(o, "step_id", json_object_new_string(""));
+	json_object_object_add(e, "code", json_object_new_int(j->error_code));
+	json_object_object_add(e, "message", json_object_new_string(
+		j->error_msg ? j->error_msg :
+		slurm_strerror(j->error_code)));
+	json_object_object_add(e, "string", json_object_new_string(
+		slurm_strerror(j->error_code)));
+	json_object_object_add(o, "error", e);
+	return o;
+}
+
+void rest_op_job_delete(rest_req_t *r)
+{
+	const char *sig = rest_query(r, "signal");
+	char *ids[2] = { r->param[0], NULL };
+	kill_jobs_msg_t req = { .job_ids = ids, .verbose = true,
+				.cancel = true };
+	json_object *status = json_object_new_array();
+	const kill_jobs_resp_msg_t *k;
+	uint32_t job, task;
+	slurm_msg_t resp;
+	int err;
+
+	json_object_object_add(r->resp, "status", status);
+	if (parse_job_id(r->param[0], &job, &task) < 0) {
+		rest_error(r, ESLURM_INVALID_JOB_ID, "slurm_kill_job",
+			   "Invalid job id %s", r->param[0]);
+		return;
+	}
+	if (sig && *sig) {
+		int s = cli_opt_signal_from_string(sig);
+
+		if (s < 0) {
+			rest_error(r, ESLURM_REST_INVALID_QUERY,
+				   "slurm_kill_job", "Unknown job signal: %s",
+				   sig);
+			return;
+		}
+		req.signal = (uint16_t)s;
+		req.cancel = false;
+	}
+	if (kill_flags(r, &req.flags) < 0)
+		return;
+	if ((err = cli_ctld_rpc(REQUEST_KILL_JOBS, &req, &resp))) {
+		rest_error(r, err, "slurm_kill_job", "%s",
+			   cli_comm_strerror(err));
+		return;
+	}
+	if (resp.type == RESPONSE_SLURM_RC) {
+		int rc = cli_resp_rc(&resp);
+
+		if (rc)
+			rest_error(r, rc, "slurm_kill_job", "%s",
+				   slurm_strerror(rc));
+		msg_free(&resp);
+		return;
+	}
+	k = resp.type == RESPONSE_KILL_JOBS ? resp.data : NULL;
+	for (uint32_t i = 0; k && i < k->cnt; i++) {
+		json_object_array_add(status, kill_status(&k->jobs[i]));
+		if (k->jobs[i].error_code)
+			rest_error(r, k->jobs[i].error_code, "slurm_kill_job",
+				   "Signal to JobId=%s failed: %s",
+				   k->jobs[i].job_id_str ?
+				   k->jobs[i].job_id_str : r->param[0],
+				   slurm_strerror(k->jobs[i].error_code));
+	}
+	msg_free(&resp);
+}
