@@ -47,9 +47,10 @@
 enum {
 	MSG_FLAG_NONE = 0,
 	MSG_FLAG_PEER = 0x0001,    /* no credential: the unix socket's peer */
-	MSG_FLAG_JWT = 0x0002,     /* the credential is a JWT (auth/jwt) */
-	MSG_FLAG_JWT_REPLY = 0x0004, /* HMAC-SHA-256(request's JWT, digest) */
 };
+/* auth/jwt's flags are macros, so that code can ask #ifdef MSG_FLAG_JWT */
+#define MSG_FLAG_JWT       0x0002   /* the credential is a JWT (auth/jwt) */
+#define MSG_FLAG_JWT_REPLY 0x0004   /* HMAC-SHA-256(request's JWT, digest) */
 
 typedef struct {
 	uint32_t magic;
