@@ -119,6 +119,17 @@ static const field_desc_t requeue_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t token_request_fields[] = {
+	F(token_request_msg_t, username, FT_STR),
+	F(token_request_msg_t, lifespan, FT_U32),
+	FIELD_END
+};
+
+static const field_desc_t token_response_fields[] = {
+	F(token_response_msg_t, token, FT_STR),
+	FIELD_END
+};
+
 static const field_desc_t top_job_fields[] = {
 	F(top_job_msg_t, job_id_str, FT_STR),
 	FIELD_END
@@ -752,6 +763,8 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_SUSPEND, suspend_msg_t, suspend_fields),
 	ROW_FIELDS(REQUEST_JOB_REQUEUE, requeue_msg_t, requeue_fields),
 	ROW_FIELDS(REQUEST_TOP_JOB, top_job_msg_t, top_job_fields),
+	ROW_FIELDS(REQUEST_AUTH_TOKEN, token_request_msg_t, token_request_fields),
+	ROW_FIELDS(RESPONSE_AUTH_TOKEN, token_response_msg_t, token_response_fields),
 	ROW_FIELDS(REQUEST_SIGNAL_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(REQUEST_TERMINATE_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(MESSAGE_EPILOG_COMPLETE, epilog_complete_msg_t, epilog_complete_fields),

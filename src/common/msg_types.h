@@ -84,6 +84,8 @@ typedef enum {
 	REQUEST_KILL_JOBS = 5032,           /* kill_jobs_msg_t (scancel, many jobs) */
 	RESPONSE_KILL_JOBS,                 /* kill_jobs_resp_msg_t */
 	REQUEST_TOP_JOB = 5039,             /* top_job_msg_t */
+	REQUEST_AUTH_TOKEN = 5041,          /* token_request_msg_t (scontrol token) */
+	RESPONSE_AUTH_TOKEN,                /* token_response_msg_t */
 	REQUEST_JOB_STEP_STAT = 5035,       /* job_step_info_request_msg_t (sstat
 					     * -> slurmd -> step stepd) */
 	RESPONSE_JOB_STEP_STAT,             /* step_complete_msg_t: usage now */
@@ -366,6 +368,17 @@ typedef struct {
 	char     *job_id_str;
 	uint32_t  flags;          /* REQUEUE_* */
 } requeue_msg_t;
+
+/* scontrol token: an auth/jwt token for the caller or (SlurmUser and
+ * root only) for username. */
+typedef struct {
+	char     *username;       /* NULL: the caller */
+	uint32_t  lifespan;       /* seconds; 0: the default (1800) */
+} token_request_msg_t;
+
+typedef struct {
+	char     *token;
+} token_response_msg_t;
 
 /* scontrol top: move a pending job ahead of the same user's others. */
 typedef struct {
