@@ -197,7 +197,9 @@ static const route_t *find(rest_req_t *r, const char *rest, int *status)
 static void run_as_user(rest_req_t *r, const route_t *rt)
 {
 #ifdef MSG_FLAG_JWT
-	if (r->token)
+	if (r->token && r->act_as)
+		msg_auth_jwt_set_as(r->token, r->user);
+	else if (r->token)
 		msg_auth_jwt_set(r->token);
 #else
 	if (r->token) {
