@@ -33,6 +33,13 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 # as the test user over rest_auth/local's unix socket) and validate each
 # response against the served OpenAPI document.
 pkgs+=(curl python3-jsonschema)
+# nodejs/npm: the web view (src/web) is built with npm at build time;
+# chromium, chromium-driver, python3-selenium: tests/integration/test_web.py
+# drives it in a headless browser.
+# (nodesource's nodejs carries its own npm: ask for Debian's only when
+# there is none.)
+pkgs+=(nodejs chromium chromium-driver python3-selenium)
+command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi

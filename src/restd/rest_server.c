@@ -27,6 +27,7 @@
 #include "restd/rest_resp.h"
 #include "restd/rest_route.h"
 #include "restd/rest_spec.h"
+#include "restd/rest_ui.h"
 #include "slurm/slurm_errno.h"
 
 /* A request between the loop and a worker. */
@@ -344,6 +345,11 @@ static void on_request(struct evhttp_request *req, void *arg)
 
 		r->path = xstrdup(p);
 		free(p);
+	}
+	if (rest_ui_match(r->path)) {   /* static files: no authentication */
+		rest_ui_answer(req, r->path);
+		job_free(j);
+		return;
 	}
 	if (is_openapi(r->path) && r->method == REST_GET) {
 		r->raw = xstrdup(srv.openapi_json);

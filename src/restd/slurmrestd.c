@@ -27,13 +27,14 @@
 #include "restd/rest_route.h"
 #include "restd/rest_server.h"
 #include "restd/rest_spec.h"
+#include "restd/rest_ui.h"
 #include "slurm/slurm_errno.h"
 
 /* As Slurm's slurmrestd: bodies up to 50 MiB. */
 #define DEFAULT_MAX_BODY (50u * 1024 * 1024)
 
 typedef struct {
-	char  *auth, *parsers, *plugins, *conf, *user, *group;
+	char  *auth, *parsers, *plugins, *conf, *user, *group, *ui_dir;
 	int    threads, verbose;
 	size_t max_body;
 	bool   gen_spec;
@@ -58,7 +59,9 @@ static void usage(FILE *out)
 "  -V            print version information and exit\n"
 "  --generate-openapi-spec   print the OpenAPI document and exit\n"
 "  --max-body-size=BYTES     refuse larger request bodies with 413\n"
-"                            (default 52428800)\n");
+"                            (default 52428800)\n"
+"  --ui-dir=DIR              serve the web view's files in DIR under /ui/\n"
+"                            (default: off; also SLURMRESTD_UI_DIR)\n");
 }
 
 static void list_and_exit(const char *what)
@@ -76,7 +79,7 @@ static void list_and_exit(const char *what)
 	exit(0);
 }
 
-enum { OPT_GEN_SPEC = 0x100, OPT_MAX_BODY };
+enum { OPT_GEN_SPEC = 0x100, OPT_MAX_BODY, OPT_UI_DIR };
 
 static void parse_opts(int argc, char **argv, opts_t *o)
 {
@@ -85,6 +88,7 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ "generate-openapi-spec", no_argument, NULL, OPT_GEN_SPEC },
 		{ "max-body-size", required_argument, NULL, OPT_MAX_BODY },
+		{ "ui-dir", required_argument, NULL, OPT_UI_DIR },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
@@ -131,6 +135,7 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 				exit(1);
 			}
 			break;
+		case OPT_UI_DIR: o->ui_dir = xstrdup(optarg); break;
 		default: usage(stderr); exit(1);
 		}
 	}
@@ -253,6 +258,8 @@ int main(int argc, char **argv)
 	if (!(c = cli_conf_load(err, sizeof(err))))
 		fatal("%s", err[0] ? err : "Unable to process configuration file");
 	cli_output_set_cluster(c->cluster_name);
+	if (rest_ui_init(o.ui_dir ? o.ui_dir : getenv("SLURMRESTD_UI_DIR")) < 0)
+		fatal("Unable to serve the web view");
 	rest_auth_set_slurm_user(c->slurm_user_id);
 	so = (rest_server_opts_t){
 		.threads = o.threads, .max_body = o.max_body, .timeout = 60,
@@ -270,6 +277,7 @@ int main(int argc, char **argv)
 	     SLUICE_VERSION_STRING, o.threads);
 	rc = rest_server_run();
 	rest_server_fini();
+	rest_ui_fini();
 	rest_spec_fini();
 	info("slurmrestd shutdown completed");
 	return rc ? 1 : 0;
