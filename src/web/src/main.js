@@ -1,0 +1,115 @@
+// main.js — the web view's shell: login, navigation, theme, live status.
+import "./style.css";
+import { claims, setToken, setUnauthorizedHandler, token } from "./api.js";
+import { h, fill } from "./dom.js";
+import { go, href, parseHash } from "./router.js";
+import { stale, startPolling, stopPolling, store, subscribe } from "./store.js";
+import { loginView } from "./views/login.js";
+import { overviewView } from "./views/overview.js";
+import { jobsView } from "./views/jobs.js";
+import { jobView } from "./views/job.js";
+import { submitView } from "./views/submit.js";
+import { nodesView, nodeView } from "./views/nodes.js";
+import { resvView } from "./views/resv.js";
+import { timelineView } from "./views/timeline.js";
+import { sharesView } from "./views/shares.js";
+
+const VIEWS = {
+	overview: { title: "Overview", draw: overviewView },
+	jobs: { title: "Jobs", draw: jobsView },
+	job: { draw: jobView, nav: "jobs" },
+	submit: { title: "Submit", draw: submitView },
+	nodes: { title: "Nodes", draw: nodesView },
+	node: { draw: nodeView, nav: "nodes" },
+	timeline: { title: "Timeline", draw: timelineView },
+	reservations: { title: "Reservations", draw: resvView },
+	shares: { title: "Fair share", draw: sharesView },
+	login: { draw: loginView },
+};
+
+const view = document.getElementById("view");
+let cleanup = null;
+
+function drawNav(current) {
+	const nav = document.getElementById("nav");
+	fill(nav, Object.entries(VIEWS).filter(([, v]) => v.title).map(([k, v]) =>
+		h("a", { href: href(k), "aria-current": k === current ? "page" : null },
+		  v.title)));
+}
+
+function drawStatus() {
+	const el = document.getElementById("status");
+	if (!token()) {
+		fill(el);
+		return;
+	}
+	const age = store.fetchedAt ? Math.round((Date.now() - store.fetchedAt) / 1000) : null;
+	const bad = store.error || stale();
+	el.className = bad ? "stale" : "fresh";
+	fill(el, store.error ? `Not updated: ${store.error}` :
+		age === null ? "Loading…" :
+		`${bad ? "Stale: " : "Live: "}updated ${age}s ago`);
+	el.title = store.lastUpdate ?
+		`controller's last_update ${new Date(store.lastUpdate * 1000).toISOString()}` : "";
+}
+
+function drawWho() {
+	const c = claims();
+	fill(document.getElementById("who"), token() && c.sun ? c.sun : "");
+	document.getElementById("logout").hidden = !token();
+}
+
+function route() {
+	const r = parseHash();
+	if (!token() && r.view !== "login") {
+		go("login", null, { next: location.hash.slice(1) });
+		return;
+	}
+	const v = VIEWS[r.view] || VIEWS.overview;
+	if (cleanup)
+		cleanup();
+	cleanup = null;
+	fill(view);
+	drawNav(v.nav || r.view);
+	drawWho();
+	drawStatus();
+	document.body.dataset.view = r.view;
+	if (token())
+		startPolling();
+	cleanup = v.draw(view, r) || null;
+	view.focus({ preventScroll: true });
+}
+
+// An expired or refused token: back to the login page, which returns here
+// (a form being filled is kept in sessionStorage by its view).
+setUnauthorizedHandler(() => {
+	const here = location.hash.slice(1);
+	stopPolling();
+	if (parseHash().view !== "login")
+		go("login", null, { next: here, expired: 1 });
+});
+
+document.getElementById("logout").addEventListener("click", () => {
+	setToken(null);
+	stopPolling();
+	go("login");
+});
+
+const THEME = "sluice.theme";
+function applyTheme(t) {
+	document.documentElement.dataset.theme = t || "";
+}
+applyTheme(localStorage.getItem(THEME));
+document.getElementById("theme").addEventListener("click", () => {
+	const dark = document.documentElement.dataset.theme ?
+		document.documentElement.dataset.theme === "dark" :
+		matchMedia("(prefers-color-scheme: dark)").matches;
+	const t = dark ? "light" : "dark";
+	localStorage.setItem(THEME, t);
+	applyTheme(t);
+});
+
+subscribe(drawStatus);
+setInterval(drawStatus, 1000);
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,244 @@
+// job.js — one job as `scontrol show job` shows it, why it waits, when it
+// is planned to start, and the actions its owner (or an operator) may take;
+// the controller decides whether each is allowed.
+import { call, get, post } from "../api.js";
+import { h, fill } from "../dom.js";
+import { duration, jobId, jobState, list, mb, minutes, num, reasonText,
+	stateClass, timeEl } from "../format.js";
+import { href } from "../router.js";
+import { pollJobs, POLL_MS } from "../store.js";
+
+const T = (k) => (j) => timeEl(j[k]);
+const S = (k) => (j) => list(j[k]);
+const N = (k) => (j) => { const v = num(j[k]); return v === null ? "" : String(v); };
+
+// scontrol show job's fields, in its order
+const FIELDS = [
+	["JobId", (j) => String(j.job_id)],
+	["ArrayJobId", N("array_job_id")],
+	["ArrayTaskId", (j) => num(j.array_task_id) ?? j.array_task_string ?? ""],
+	["JobName", S("name")],
+	["UserId", (j) => `${j.user_name}(${num(j.user_id)})`],
+	["GroupId", (j) => `${j.group_name}(${num(j.group_id)})`],
+	["Priority", N("priority")],
+	["Nice", N("nice")],
+	["Account", S("account")],
+	["QOS", S("qos")],
+	["JobState", (j) => list(j.job_state)],
+	["Reason", S("state_reason")],
+	["Dependency", S("dependency")],
+	["Requeue", (j) => (j.requeue ? "1" : "0")],
+	["Restarts", N("restart_cnt")],
+	["BatchFlag", (j) => (j.batch_flag ? "1" : "0")],
+	["ExitCode", (j) => exitCode(j.exit_code)],
+	["DerivedExitCode", (j) => exitCode(j.derived_exit_code)],
+	["RunTime", (j) => runTime(j)],
+	["TimeLimit", (j) => minutes(j.time_limit)],
+	["TimeMin", (j) => minutes(j.time_minimum)],
+	["SubmitTime", T("submit_time")],
+	["EligibleTime", T("eligible_time")],
+	["AccrueTime", T("accrue_time")],
+	["StartTime", T("start_time")],
+	["EndTime", T("end_time")],
+	["Deadline", T("deadline")],
+	["SuspendTime", T("suspend_time")],
+	["LastSchedEval", T("last_sched_evaluation")],
+	["Partition", S("partition")],
+	["AllocNode", S("allocating_node")],
+	["ReqNodeList", S("required_nodes")],
+	["ExcNodeList", S("excluded_nodes")],
+	["NodeList", S("nodes")],
+	["SchedNodeList", S("scheduled_nodes")],
+	["BatchHost", S("batch_host")],
+	["NumNodes", N("node_count")],
+	["NumCPUs", N("cpus")],
+	["NumTasks", N("tasks")],
+	["CPUs/Task", N("cpus_per_task")],
+	["TRES", S("tres_alloc_str")],
+	["ReqTRES", S("tres_req_str")],
+	["MinCPUsNode", N("minimum_cpus_per_node")],
+	["MinMemoryNode", (j) => mb(j.memory_per_node)],
+	["MinMemoryCPU", (j) => mb(j.memory_per_cpu)],
+	["MinTmpDiskNode", (j) => mb(j.minimum_tmp_disk_per_node)],
+	["Features", S("features")],
+	["Reservation", S("resv_name")],
+	["OverSubscribe", S("shared")],
+	["Contiguous", (j) => (j.contiguous ? "1" : "0")],
+	["Licenses", S("licenses")],
+	["Command", S("command")],
+	["WorkDir", S("current_working_directory")],
+	["Comment", S("comment")],
+	["StdIn", (j) => j.standard_input_expanded || list(j.standard_input)],
+	["StdOut", (j) => j.standard_output_expanded || list(j.standard_output)],
+	["StdErr", (j) => j.standard_error_expanded || list(j.standard_error)],
+];
+
+function exitCode(e) {
+	if (!e || typeof e !== "object")
+		return e === undefined ? "" : String(e);
+	const rc = num(e.return_code) ?? 0;
+	const sig = num(e.signal && e.signal.id) ?? 0;
+	return `${rc}:${sig}`;
+}
+
+function runTime(j) {
+	const st = num(j.start_time), en = num(j.end_time), s = jobState(j);
+	if (!st || s === "PENDING")
+		return "00:00:00";
+	const end = s === "RUNNING" || s === "COMPLETING" || !en ? Date.now() / 1000 : en;
+	return duration(end - st);
+}
+
+// A REST value as text for the "all fields" table.
+function raw(v) {
+	if (v === null || v === undefined)
+		return "";
+	if (typeof v !== "object")
+		return String(v);
+	if (!Array.isArray(v) && ("set" in v || "infinite" in v)) {
+		const n = num(v);
+		return n === null ? "" : n === Infinity ? "INFINITE" : String(n);
+	}
+	return JSON.stringify(v);
+}
+
+function plannedStart(j) {
+	const st = num(j.start_time);
+	if (jobState(j) !== "PENDING")
+		return null;
+	if (!st || st === Infinity)
+		return h("p", { class: "planned", id: "planned-start" },
+			"No start time planned yet (the backfill scheduler has not placed it).");
+	return h("p", { class: "planned", id: "planned-start" },
+		"Planned start: ", timeEl(st), " (from the backfill plan; may move)");
+}
+
+export function jobView(el, r) {
+	const id = r.arg;
+	const msg = h("p", { class: "msg", role: "status", id: "action-msg" });
+	const body = h("div");
+	let timer = null, alive = true;
+
+	async function act(label, f) {
+		msg.className = "msg";
+		msg.textContent = `${label}…`;
+		try {
+			await f();
+			msg.textContent = `${label}: done.`;
+			await load();
+			pollJobs(true);
+		} catch (e) {
+			msg.className = "msg error";
+			msg.textContent = `${label} refused: ${e.message}`;
+		}
+	}
+
+	function actions(j) {
+		const s = jobState(j);
+		const live = ["PENDING", "RUNNING", "SUSPENDED", "CONFIGURING", "REQUEUED"].includes(s);
+		const held = j.hold || /^JobHeld/.test(j.state_reason || "") ||
+			num(j.priority) === 0;
+		return h("div", { class: "actions" },
+			live && h("button", {
+				type: "button", id: "cancel", class: "danger",
+				// a second click confirms
+				onclick: (ev) => {
+					const b = ev.currentTarget;
+					if (b.dataset.armed) {
+						act("Cancel", () => call("DELETE", `job/${id}`));
+						return;
+					}
+					b.dataset.armed = "1";
+					b.textContent = `Really cancel ${jobId(j)}?`;
+				},
+			}, "Cancel"),
+			s === "PENDING" && !held && h("button", {
+				type: "button", id: "hold",
+				onclick: () => act("Hold", () => post(`job/${id}`, { hold: true })),
+			}, "Hold"),
+			s === "PENDING" && held && h("button", {
+				type: "button", id: "release",
+				onclick: () => act("Release", () => post(`job/${id}`, { hold: false })),
+			}, "Release"));
+	}
+
+	function draw(j) {
+		const s = jobState(j);
+		const reason = s === "PENDING" || s === "REQUEUED" ? reasonText(j.state_reason) : "";
+		fill(body,
+			h("h1", null, `Job ${jobId(j)} `, h("span", { class: "jobname" }, j.name || "")),
+			h("p", null, h("span", { class: stateClass(s), id: "job-state" }, s),
+			  " ", j.state_reason && j.state_reason !== "None" ?
+				h("span", { id: "job-reason" }, `(${j.state_reason})`) : null),
+			reason && h("p", { class: "reason", id: "reason-text" }, reason),
+			plannedStart(j),
+			actions(j),
+			msg,
+			h("h2", null, "Details"),
+			h("dl", { class: "fields", id: "job-fields" }, FIELDS.map(([k, f]) => {
+				const v = f(j);
+				return [h("dt", null, k), h("dd", { "data-field": k }, v)];
+			})),
+			h("details", null, h("summary", null, "Every field the API returns"),
+			  h("dl", { class: "fields raw" }, Object.keys(j).sort().map((k) =>
+				[h("dt", null, k), h("dd", null, raw(j[k]))]))),
+			acct);
+	}
+
+	const acct = h("div", { id: "acct" });
+	async function loadAcct(j) {
+		// after it ends: what the accounting database recorded (slurmdbd)
+		if (["PENDING", "RUNNING", "COMPLETING", "SUSPENDED"].includes(jobState(j)))
+			return;
+		try {
+			const d = await get(`/slurmdb/v0.0.43/job/${id}`);
+			const a = (d.jobs || [])[0];
+			if (!a)
+				return;
+			fill(acct, h("h2", null, "Accounting"),
+				h("dl", { class: "fields" },
+				  h("dt", null, "Elapsed"), h("dd", null, duration(num(a.time && a.time.elapsed))),
+				  h("dt", null, "TotalCPU"), h("dd", null,
+					duration(num(a.time && a.time.total && a.time.total.seconds))),
+				  h("dt", null, "ExitCode"), h("dd", null, exitCode(a.exit_code)),
+				  h("dt", null, "Steps"), h("dd", null, (a.steps || []).map(
+					(s) => `${s.step && s.step.name || ""}`).join(", "))));
+		} catch {
+			/* no accounting: nothing to add */
+		}
+	}
+
+	let last = "";
+	async function load() {
+		try {
+			const d = await get(`job/${encodeURIComponent(id)}`);
+			const j = (d.jobs || [])[0];
+			if (!alive)
+				return;
+			if (!j)
+				throw new Error(`no job ${id}`);
+			const text = JSON.stringify(j);
+			if (text === last)
+				return;         // unchanged: keep what the user opened
+			last = text;
+			draw(j);
+			loadAcct(j);
+		} catch (e) {
+			if (!alive)
+				return;
+			if (e.status !== 401)
+				fill(body, h("h1", null, `Job ${id}`),
+					h("p", { class: "error", id: "job-error" }, e.message),
+					h("p", null, h("a", { href: href("jobs") }, "Back to the job list")));
+		}
+	}
+
+	el.append(h("section", { class: "job" }, body));
+	fill(body, h("p", null, "Loading…"));
+	load();
+	timer = setInterval(() => !document.hidden && load(), POLL_MS);
+	return () => {
+		alive = false;
+		clearInterval(timer);
+	};
+}
