@@ -44,8 +44,8 @@ export function timeEl(v) {
 	return h("time", { datetime: iso, title: `${t} (${iso})` }, timeText(t));
 }
 
-// Seconds as Slurm's [D-]HH:MM:SS.
-export function duration(s) {
+// Seconds as Slurm's [D-]HH:MM:SS (short: squeue's TIME, M:SS under an hour).
+export function duration(s, short = false) {
 	if (s === null || s === undefined)
 		return "";
 	if (!isFinite(s))
@@ -54,7 +54,7 @@ export function duration(s) {
 	const d = Math.floor(s / 86400), hh = Math.floor(s / 3600) % 24;
 	const mm = Math.floor(s / 60) % 60, ss = s % 60;
 	const core = `${pad(hh)}:${pad(mm)}:${pad(ss)}`;
-	return d ? `${d}-${core}` : (hh ? core : `${mm}:${pad(ss)}`);
+	return d ? `${d}-${core}` : (hh || !short ? core : `${mm}:${pad(ss)}`);
 }
 
 export function minutes(v) {

@@ -68,9 +68,9 @@ const FIELDS = [
 	["Command", S("command")],
 	["WorkDir", S("current_working_directory")],
 	["Comment", S("comment")],
-	["StdIn", (j) => j.standard_input_expanded || list(j.standard_input)],
-	["StdOut", (j) => j.standard_output_expanded || list(j.standard_output)],
-	["StdErr", (j) => j.standard_error_expanded || list(j.standard_error)],
+	["StdErr", (j) => j.stderr_expanded || list(j.standard_error)],
+	["StdIn", (j) => j.stdin_expanded || list(j.standard_input)],
+	["StdOut", (j) => j.stdout_expanded || list(j.standard_output)],
 ];
 
 function exitCode(e) {

@@ -34,7 +34,7 @@ const COLS = [
 	["user", "User", (j) => j.user_name || "", (j) => j.user_name],
 	["account", "Account", (j) => j.account || "", (j) => j.account],
 	["state", "State", (j) => jobState(j), (j) => jobState(j)],
-	["time", "Time", (j) => elapsed(j) ?? -1, (j) => duration(elapsed(j))],
+	["time", "Time", (j) => elapsed(j) ?? -1, (j) => duration(elapsed(j), true)],
 	["limit", "Limit", (j) => num(j.time_limit) ?? 0, (j) => minutes(j.time_limit)],
 	["start", "Start", (j) => num(j.start_time) || 0, (j) => timeText(num(j.start_time))],
 	["nodes", "Nodes", (j) => num(j.node_count) ?? 0, (j) => num(j.node_count)],

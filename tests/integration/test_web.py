@@ -1,0 +1,481 @@
+"""The web view (issue 25) in a real browser: Debian's chromium, headless,
+driven by python3-selenium through chromium-driver, against a cluster with
+AuthAltTypes=auth/jwt, PrivateData=jobs and slurmrestd serving build/web
+under /ui/ (slurmrestd --ui-dir).
+
+- /ui/ serves the files with their security headers, before any
+  authentication; "..", hidden names and symlinks out are 404.
+- A logs in with a token from `scontrol token`, sees A's running and
+  pending jobs with their states and reasons, opens one (the reason in
+  words, the planned start), submits a job from the form and watches it
+  reach COMPLETED, cancels a pending one.
+- B (PrivateData=jobs) does not see A's jobs, A's job detail is refused,
+  and a cancel of A's job sent with B's token is refused.
+- root's token (an operator) drains a node from its page: sinfo shows it.
+- A job named with HTML/JS is shown as text: no element, no script.
+- An expired token returns to the login page; the form being filled is
+  still there after logging in again.
+- Cross-origin: a page from another origin cannot call the API with the
+  token (no CORS), and a request without the token is refused.
+
+SLUICE_WEB_SCREENSHOTS=1 also runs test_screenshots: a 64-node cluster
+with a few hundred jobs, whose views are saved into doc/img/.
+"""
+
+import base64
+import hashlib
+import hmac
+import http.client
+import http.server
+import json
+import os
+import re
+import shutil
+import threading
+import time
+
+import pytest
+
+import cluster as cl
+from conftest import _ACTIVE, _stop
+from rest_client import Rest
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+A, B = "sluice_u1", "sluice_u2"
+RESTD_USER = "nobody"
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+XSS = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+
+
+def web_dir():
+    build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(REPO, "build"))
+    d = os.path.join(build, "web")
+    if not os.path.exists(os.path.join(d, "index.html")):
+        pytest.skip("the web view is not built (%s): needs npm" % d)
+    return d
+
+
+def start_web_cluster(tag, nodes=2, extra_conf="", node_extra=""):
+    """A cluster with JWT and slurmrestd serving a copy of build/web (a
+    copy so slurmrestd's user can read it whatever the tree's modes).
+    Returns (cluster, "127.0.0.1:PORT", jwt secret, ui dir)."""
+    src = web_dir()
+    c = cl.Cluster(tag=tag, nodes=nodes, auth="munge", node_extra=node_extra,
+                   extra_conf="AuthAltTypes=auth/jwt\nPrivateData=jobs\n" +
+                   extra_conf)
+    _ACTIVE.append(c)
+    key = os.path.join(c.dir, "state", "jwt_hs256.key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32))
+    os.chmod(key, 0o600)
+    with open(key, "rb") as f:
+        secret = f.read()
+    ui = os.path.join(c.dir, "ui")
+    shutil.copytree(src, ui)
+    for root, dirs, files in os.walk(ui):
+        os.chmod(root, 0o755)
+        for f in files:
+            os.chmod(os.path.join(root, f), 0o644)
+    os.chmod(c.dir, 0o755)
+    try:
+        c.start()
+        port = cl.free_ports(1)[0]
+        c.start_restd(RESTD_USER, ["127.0.0.1:%d" % port],
+                      args=["-a", "rest_auth/jwt", "--ui-dir", ui])
+    except BaseException:
+        _stop(c, keep=True)
+        raise
+    return c, "127.0.0.1:%d" % port, secret, ui
+
+
+@pytest.fixture(scope="module")
+def web(users):
+    c, tcp, secret, ui = start_web_cluster("web")
+    yield c, tcp, secret, ui
+    _stop(c)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
+              "--disable-dev-shm-usage", "--window-size=1400,1000",
+              "--no-first-run", "--disable-extensions"):
+        opts.add_argument(a)
+    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    drv = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    if not os.path.exists(drv):
+        pytest.skip("chromium-driver is not installed")
+    b = webdriver.Chrome(service=Service(executable_path=drv), options=opts)
+    b.set_page_load_timeout(30)
+    yield b
+    b.quit()
+
+
+def token_of(c, user):
+    r = c.run(["scontrol", "token"], user=user)
+    assert r.rc == 0, r
+    return re.fullmatch(r"SLURM_JWT=(\S+)\n", r.out).group(1)
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def make_token(secret, claims):
+    signing = "%s.%s" % (b64url(b'{"alg":"HS256","typ":"JWT"}'),
+                         b64url(json.dumps(claims).encode()))
+    return signing + "." + b64url(hmac.new(secret, signing.encode(),
+                                           hashlib.sha256).digest())
+
+
+def wait(b, pred, timeout=20, what="the page"):
+    try:
+        return WebDriverWait(b, timeout, poll_frequency=0.2).until(
+            lambda d: pred(d))
+    except TimeoutException:
+        raise AssertionError("timed out waiting for %s; at %s:\n%s" % (
+            what, b.current_url, b.find_element(By.TAG_NAME, "body").text[:3000]))
+
+
+# The page redraws as it polls: read and click through one script each,
+# never through element handles that a redraw may have replaced.
+def text_of(b, css):
+    return b.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        "return e ? e.innerText : '';", css)
+
+
+def exists(b, css):
+    return b.execute_script("return !!document.querySelector(arguments[0])", css)
+
+
+def click(b, css):
+    assert b.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        "if (!e) return false; e.click(); return true;", css), css
+
+
+def base(tcp):
+    return "http://%s/ui/" % tcp
+
+
+def login(b, tcp, tok, route="overview"):
+    b.get(base(tcp) + "#/login?next=/" + route)
+    wait(b, lambda d: d.find_elements(By.ID, "token"), what="login form")
+    box = b.find_element(By.ID, "token")
+    box.clear()
+    box.send_keys("SLURM_JWT=" + tok)
+    b.find_element(By.ID, "login").click()
+    wait(b, lambda d: "#/login" not in d.current_url, what="logged in")
+
+
+def goto(b, tcp, route):
+    b.get(base(tcp) + "#/" + route)
+
+
+def job_row(b, jobid):
+    return b.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        "return e ? e.innerText : null;", '.vl-row[data-job="%d"]' % jobid)
+
+
+def http_req(tcp, method, path, headers=None, body=None):
+    host, port = tcp.rsplit(":", 1)
+    h = http.client.HTTPConnection(host, int(port), timeout=30)
+    h.putrequest(method, path, skip_accept_encoding=True)
+    for k, v in (headers or {}).items():
+        h.putheader(k, v)
+    if body is not None:
+        h.putheader("Content-Length", str(len(body)))
+    h.endheaders(body.encode() if body is not None else None)
+    r = h.getresponse()
+    data = r.read()
+    h.close()
+    return r.status, {k.lower(): v for k, v in r.getheaders()}, data
+
+
+# ---- static files ----------------------------------------------------------
+
+def test_static_files(web):
+    c, tcp, _, ui = web
+    with open(os.path.join(ui, "index.html"), "rb") as f:
+        index = f.read()
+    for path in ("/ui", "/ui/", "/ui/index.html"):
+        status, hdr, data = http_req(tcp, "GET", path)
+        assert status == 200, (path, status, data[:200])
+        assert data == index
+        assert hdr["content-type"] == "text/html; charset=utf-8"
+        assert "default-src 'self'" in hdr["content-security-policy"]
+        assert hdr["x-content-type-options"] == "nosniff"
+        assert hdr["x-frame-options"] == "DENY"
+    js = re.search(rb'src="(/ui/assets/[^"]+\.js)"', index).group(1).decode()
+    status, hdr, data = http_req(tcp, "GET", js)
+    assert status == 200 and hdr["content-type"].startswith("text/javascript")
+    css = re.search(rb'href="(/ui/assets/[^"]+\.css)"', index).group(1).decode()
+    assert http_req(tcp, "GET", css)[1]["content-type"].startswith("text/css")
+    # out of the directory, hidden, missing: 404 with the same headers
+    with open(os.path.join(c.dir, "secret.txt"), "w") as f:
+        f.write("secret\n")
+    os.symlink(os.path.join(c.dir, "secret.txt"), os.path.join(ui, "out.txt"))
+    with open(os.path.join(ui, ".hidden"), "w") as f:
+        f.write("hidden\n")
+    os.chmod(os.path.join(ui, ".hidden"), 0o644)
+    for path in ("/ui/../secret.txt", "/ui/%2e%2e/secret.txt",
+                 "/ui/assets/..%2f..%2fsecret.txt", "/ui/out.txt",
+                 "/ui/.hidden", "/ui/missing.js", "/ui//etc/passwd",
+                 "/ui/assets", "/ui/%2e%2e/%2e%2e/%2e%2e/etc/passwd"):
+        status, hdr, data = http_req(tcp, "GET", path)
+        assert status == 404, (path, status, data[:200])
+        assert b"secret" not in data and b"root:" not in data
+        assert hdr["x-content-type-options"] == "nosniff"
+    status, _, _ = http_req(tcp, "GET", "/ui/a%00b")
+    assert status == 400
+    status, hdr, _ = http_req(tcp, "POST", "/ui/", body="x=1")
+    assert status == 405 and hdr["allow"] == "GET, HEAD"
+    # HEAD: the headers without the body
+    status, hdr, data = http_req(tcp, "HEAD", "/ui/")
+    assert status == 200 and data == b""
+    # the API itself still needs a token
+    status, _, _ = http_req(tcp, "GET", "/slurm/v0.0.43/jobs")
+    assert status == 401
+
+
+def test_cross_origin_refused(web, browser):
+    """No CORS: a page from another origin can neither send the token
+    header (the preflight gets no Access-Control-Allow-* answer) nor write
+    without it (a simple cross-origin POST carries no credential: 401)."""
+    c, tcp, _, _ = web
+    b = browser
+    # a plain request from another origin, without the token
+    body = json.dumps({"script": "#!/bin/sh\ntrue\n",
+                       "job": {"name": "csrf", "current_working_directory": "/tmp"}})
+    status, hdr, _ = http_req(tcp, "POST", "/slurm/v0.0.43/job/submit",
+                              headers={"Origin": "http://evil.example",
+                                       "Content-Type": "text/plain"},
+                              body=body)
+    assert status == 401
+    assert "access-control-allow-origin" not in hdr
+    status, hdr, _ = http_req(tcp, "OPTIONS", "/slurm/v0.0.43/job/submit",
+                              headers={"Origin": "http://evil.example",
+                                       "Access-Control-Request-Method": "POST",
+                                       "Access-Control-Request-Headers":
+                                       "x-slurm-user-token,content-type"})
+    assert status >= 400
+    assert not any(k.startswith("access-control-") for k in hdr)
+
+    # the same from a real page on another origin (localhost vs 127.0.0.1)
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):
+            data = b"<!doctype html><title>other</title>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        b.get("http://localhost:%d/" % srv.server_address[1])
+        tok = token_of(c, A)
+        res = b.execute_async_script("""
+            const [url, tok, body, done] = arguments;
+            const out = {};
+            fetch(url, {method: "POST", body,
+                        headers: {"X-SLURM-USER-TOKEN": tok,
+                                  "Content-Type": "application/json"}})
+              .then((r) => { out.with_token = "status " + r.status; })
+              .catch((e) => { out.with_token = "blocked"; })
+              .then(() => fetch(url, {method: "POST", body, mode: "no-cors",
+                                      credentials: "include"}))
+              .then((r) => { out.no_cors = r.type; })
+              .catch((e) => { out.no_cors = "blocked"; })
+              .then(() => done(out));
+        """, "http://%s/slurm/v0.0.43/job/submit" % tcp, tok, body)
+    finally:
+        srv.shutdown()
+    assert res["with_token"] == "blocked", res
+    assert res["no_cors"] in ("opaque", "blocked"), res
+    r = c.run(["squeue", "-h", "-t", "all", "-n", "csrf", "-o", "%i"])
+    assert r.rc == 0 and r.out.strip() == "", r
+
+
+# ---- a user's view ---------------------------------------------------------
+
+def test_user_sees_own_jobs(web, browser):
+    c, tcp, _, _ = web
+    b = browser
+    run = c.sbatch(["-J", "a_running", "-N", "2", "--exclusive", "--wrap", "sleep 300"], user=A)
+    c.wait_state(run, {"RUNNING"})
+    pend = c.sbatch(["-J", "a_pending", "-t", "10", "--wrap", "sleep 10"], user=A)
+    held = c.sbatch(["-J", "a_held", "-H", "--wrap", "true"], user=A)
+    cl.wait_for(lambda: c.show_job(pend).get("Reason") in ("Resources", "Priority"),
+                timeout=20, what="a_pending waits")
+    login(b, tcp, token_of(c, A), "jobs?me=1")
+    wait(b, lambda d: job_row(d, pend) and job_row(d, run), what="A's jobs")
+    assert re.search(r"a_running\s+%s\s+(\S+\s+)?RUNNING" % A, job_row(b, run)), job_row(b, run)
+    row = job_row(b, pend)
+    assert "PENDING" in row and re.search(r"\((Resources|Priority)\)", row), row
+    assert "(JobHeldUser)" in job_row(b, held), job_row(b, held)
+    # filters are in the URL
+    goto(b, tcp, "jobs?state=PD")
+    wait(b, lambda d: job_row(d, pend) and not job_row(d, run), what="state filter")
+    # sorting by name, ascending: a_held, a_pending, a_running
+    goto(b, tcp, "jobs?sort=name&me=1")
+    wait(b, lambda d: job_row(d, held), what="sorted list")
+    names = b.execute_script(
+        "return [...document.querySelectorAll('.vl-row')]"
+        ".sort((x, y) => x.dataset.index - y.dataset.index)"
+        ".map((r) => r.querySelector('.c-name').innerText)")
+    assert names == sorted(names) and len(names) >= 3, names
+    # detail: the reason in words, the planned start, every field
+    click(b, '.vl-row[data-job="%d"] .c-name' % pend)
+    wait(b, lambda d: "#/job/%d" % pend in d.current_url and
+         text_of(d, "#job-state") == "PENDING", what="job detail")
+    assert text_of(b, "#reason-text"), b.page_source[:2000]
+    assert text_of(b, "#planned-start").startswith(("Planned start:", "No start time"))
+    fields = text_of(b, "#job-fields")
+    for k in ("JobId", "JobName", "UserId", "TimeLimit", "SubmitTime",
+              "Partition", "WorkDir", "StdOut"):
+        assert k in fields
+    assert "a_pending" in fields and "00:10:00" in fields
+    # the raw value behind a time on hover
+    title = b.execute_script(
+        "return document.querySelector('#job-fields dd[data-field=\"SubmitTime\"] time').title")
+    assert re.match(r"\d{10} \(\d{4}-", title), title
+    # cancel it (the button asks twice)
+    click(b, "#cancel")
+    click(b, "#cancel")
+    wait(b, lambda d: text_of(d, "#job-state") == "CANCELLED", what="cancelled")
+    assert c.job_state(pend) == "CANCELLED"
+    # release the held one
+    goto(b, tcp, "job/%d" % held)
+    wait(b, lambda d: exists(d, "#release"), what="release button")
+    click(b, "#release")
+    c.wait_state(held, {"COMPLETED", "RUNNING", "PENDING"})
+    cl.wait_for(lambda: "JobHeld" not in c.show_job(held).get("Reason", ""),
+                timeout=15, what="released")
+    c.run(["scancel", str(run)])
+
+
+def test_submit_from_form(web, browser):
+    c, tcp, _, _ = web
+    b = browser
+    login(b, tcp, token_of(c, A), "submit")
+    wait(b, lambda d: d.find_elements(By.ID, "f-name"), what="submit form")
+    b.find_element(By.ID, "f-name").send_keys("from_web")
+    b.find_element(By.ID, "f-time").send_keys("5")
+    script = b.find_element(By.ID, "f-script")
+    script.clear()
+    script.send_keys("#!/bin/sh\necho hello from the web\n")
+    b.find_element(By.ID, "submit").click()
+    m = wait(b, lambda d: re.search(r"#/job/(\d+)", d.current_url), what="submitted")
+    jobid = int(m.group(1))
+    wait(b, lambda d: text_of(d, "#job-state") == "COMPLETED", timeout=40,
+         what="COMPLETED in the page")
+    rec = c.show_job(jobid)
+    assert rec["JobName"] == "from_web" and rec["UserId"].startswith(A), rec
+    assert rec["TimeLimit"] == "00:05:00", rec
+
+
+def test_other_user_cannot(web, browser):
+    c, tcp, _, _ = web
+    b = browser
+    jid = c.sbatch(["-J", "a_private", "-H", "--wrap", "true"], user=A)
+    login(b, tcp, token_of(c, B), "jobs")
+    wait(b, lambda d: "jobs" in text_of(d, "#job-count") and
+         "Loading" not in text_of(d, "#job-count"), what="B's list")
+    time.sleep(1)
+    assert job_row(b, jid) is None
+    assert "a_private" not in b.find_element(By.TAG_NAME, "body").text
+    goto(b, tcp, "job/%d" % jid)
+    wait(b, lambda d: text_of(d, "#job-error"), what="refused detail")
+    assert not exists(b, "#cancel")
+    # the page's own API call, with B's token: the controller refuses it
+    res = b.execute_async_script("""
+        const [id, done] = arguments;
+        fetch("/slurm/v0.0.43/job/" + id, {method: "DELETE",
+              headers: {"X-SLURM-USER-TOKEN": sessionStorage.getItem("sluice.token")}})
+          .then((r) => done(r.status));
+    """, jid)
+    assert res != 200
+    assert c.job_state(jid) == "PENDING"
+    c.run(["scancel", str(jid)])
+
+
+def test_operator_drains_node(web, browser):
+    c, tcp, _, _ = web
+    b = browser
+    # a user is refused
+    login(b, tcp, token_of(c, A), "node/n2")
+    wait(b, lambda d: text_of(d, "#node-state"), what="node page")
+    b.find_element(By.ID, "drain-reason").send_keys("by a user")
+    click(b, "#drain")
+    wait(b, lambda d: "refused" in text_of(d, "#node-msg"), what="refused drain")
+    assert "DRAIN" not in c.run(["sinfo", "-h", "-n", "n2", "-o", "%T"]).out.upper()
+    # root's token: an operator
+    login(b, tcp, token_of(c, None), "node/n2")
+    wait(b, lambda d: text_of(d, "#node-state"), what="node page")
+    b.find_element(By.ID, "drain-reason").send_keys("web maintenance")
+    click(b, "#drain")
+    wait(b, lambda d: "Drain: done" in text_of(d, "#node-msg"), what="drained")
+    r = c.run(["sinfo", "-h", "-n", "n2", "-o", "%T %E"])
+    assert re.match(r"drain\S*\s+web maintenance", r.out), r
+    wait(b, lambda d: "DRAIN" in text_of(d, "#node-state"), what="state in page")
+    click(b, "#resume")
+    cl.wait_for(lambda: "drain" not in c.run(["sinfo", "-h", "-n", "n2", "-o",
+                                             "%T"]).out, timeout=10, what="resumed")
+
+
+def test_html_in_names_is_text(web, browser):
+    c, tcp, _, _ = web
+    b = browser
+    jid = c.sbatch(["-J", XSS, "--comment", XSS, "-H", "--wrap", "true"], user=A)
+    login(b, tcp, token_of(c, A), "jobs?me=1")
+    wait(b, lambda d: job_row(d, jid), what="the job")
+    assert XSS in job_row(b, jid)
+    goto(b, tcp, "job/%d" % jid)
+    wait(b, lambda d: text_of(d, ".jobname") == XSS, what="detail")
+    assert XSS in text_of(b, "#job-fields")
+    # no element came out of it, nothing ran
+    assert not exists(b, "main img, main script")
+    assert b.execute_script("return window.__xss === undefined")
+    try:
+        alert = b.switch_to.alert
+        text = alert.text
+        alert.dismiss()
+        pytest.fail("an alert ran: %s" % text)
+    except Exception as e:  # NoAlertPresentException
+        assert "alert ran" not in str(e)
+    c.run(["scancel", str(jid)])
+
+
+def test_expired_token_keeps_form(web, browser):
+    c, tcp, secret, _ = web
+    b = browser
+    now = int(time.time())
+    short = make_token(secret, {"iat": now, "exp": now + 6, "sun": A})
+    login(b, tcp, short, "submit")
+    wait(b, lambda d: d.find_elements(By.ID, "f-name"), what="submit form")
+    b.find_element(By.ID, "f-name").send_keys("half_done")
+    b.find_element(By.ID, "f-tasks").send_keys("2")
+    # the next poll after the token expires: back to the login page
+    wait(b, lambda d: "#/login" in d.current_url, timeout=25, what="login page")
+    assert "expired" in b.find_element(By.TAG_NAME, "body").text
+    box = b.find_element(By.ID, "token")
+    box.send_keys(token_of(c, A))
+    b.find_element(By.ID, "login").click()
+    wait(b, lambda d: "#/submit" in d.current_url and
+         d.find_elements(By.ID, "f-name"), what="back at the form")
+    assert b.find_element(By.ID, "f-name").get_attribute("value") == "half_done"
+    assert b.find_element(By.ID, "f-tasks").get_attribute("value") == "2"
