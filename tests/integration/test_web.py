@@ -61,14 +61,21 @@ def web_dir():
     return d
 
 
-def start_web_cluster(tag, nodes=2, extra_conf="", node_extra=""):
+def start_web_cluster(tag, nodes=2, extra_conf="", node_extra="", cpus=2,
+                      partitions=()):
     """A cluster with JWT and slurmrestd serving a copy of build/web (a
-    copy so slurmrestd's user can read it whatever the tree's modes).
+    copy so slurmrestd's user can read it whatever the tree's modes);
+    partitions: more PartitionName lines after the default one.
     Returns (cluster, "127.0.0.1:PORT", jwt secret, ui dir)."""
     src = web_dir()
     c = cl.Cluster(tag=tag, nodes=nodes, auth="munge", node_extra=node_extra,
-                   extra_conf="AuthAltTypes=auth/jwt\nPrivateData=jobs\n" +
-                   extra_conf)
+                   cpus=cpus, extra_conf="AuthAltTypes=auth/jwt\n"
+                   "SlurmdParameters=config_overrides\n"
+                   "PrivateData=jobs\n" + extra_conf)
+    if partitions:
+        conf_text = c.conf_text
+        c.conf_text = lambda *a, **k: conf_text(*a, **k) + "".join(
+            p + "\n" for p in partitions)
     _ACTIVE.append(c)
     key = os.path.join(c.dir, "state", "jwt_hs256.key")
     with open(key, "wb") as f:
@@ -479,3 +486,90 @@ def test_expired_token_keeps_form(web, browser):
          d.find_elements(By.ID, "f-name"), what="back at the form")
     assert b.find_element(By.ID, "f-name").get_attribute("value") == "half_done"
     assert b.find_element(By.ID, "f-tasks").get_attribute("value") == "2"
+
+
+# ---- screenshots of a realistic cluster (doc/img/) -------------------------
+
+SHOTS = os.path.join(REPO, "doc", "img")
+
+
+@pytest.mark.skipif(os.environ.get("SLUICE_WEB_SCREENSHOTS") != "1",
+                    reason="SLUICE_WEB_SCREENSHOTS=1 takes the screenshots")
+def test_screenshots(users, browser):
+    """64 nodes in three partitions, a few hundred jobs across states (an
+    array throttled by %12, multi-node jobs, held, dependent, completed,
+    failed, cancelled), two drained nodes and a maintenance reservation;
+    each main view saved as doc/img/web-<view>.png."""
+    c, tcp, _, _ = start_web_cluster(
+        "webshots", nodes=64, cpus=4, node_extra=" Features=intel,ib",
+        partitions=("PartitionName=batch Nodes=n[1-48] MaxTime=2-00:00:00",
+                    "PartitionName=gpu Nodes=n[49-64] MaxTime=12:00:00"))
+    try:
+        _screenshots(c, tcp, browser)
+    finally:
+        _stop(c)
+
+
+def _screenshots(c, tcp, b):
+    def sub(args, user=A):
+        return c.sbatch(args, user=user)
+
+    sc = lambda *a: c.run(["scontrol"] + list(a))  # noqa: E731
+    r = sc("create", "reservation", "ReservationName=maint",
+           "StartTime=now+3hours", "Duration=4:00:00", "Nodes=n[57-64]",
+           "Users=root", "Flags=MAINT")
+    assert r.rc == 0, r
+    for n in ("n47", "n48"):
+        sc("update", "NodeName=" + n, "State=DRAIN", "Reason=bad DIMM")
+    names = ["train-resnet50", "preprocess", "eval-bert", "sweep-lr",
+             "render", "genome-align", "cfd-mesh", "md-sim"]
+    ids = []
+    for i in range(10):
+        ids.append(sub(["-p", "batch", "-N", "2", "-c", "2", "-t", "6:00:00",
+                        "-J", names[i % 8], "--wrap", "sleep 3600"],
+                       user=A if i % 2 else B))
+    for i in range(40):
+        ids.append(sub(["-p", "batch", "-c", "2", "-t", "%d:00:00" % (1 + i % 5),
+                        "-J", names[(i + 3) % 8], "--wrap", "sleep 3600"],
+                       user=B if i % 3 else A))
+    ids.append(sub(["-p", "gpu", "-c", "4", "-a", "0-99%12", "-t", "2:00:00",
+                    "-J", "hyperparam-sweep", "--wrap", "sleep 3600"]))
+    for i in range(100):
+        sub(["-p", "batch", "-N", "8", "-t", "1-00:00:00",
+             "-J", names[i % 8] + "-big", "--wrap", "sleep 60"],
+            user=A if i % 2 else B)
+    for i in range(5):
+        sub(["-H", "-J", "held-%d" % i, "--wrap", "true"], user=B)
+        sub(["-d", "afterok:%d" % ids[i], "-J", "postprocess", "--wrap",
+             "true"], user=A)
+    done = []
+    for i in range(60):
+        done.append(sub(["-J", "quick-%d" % i, "--wrap", "true"], user=A if i % 2 else B))
+    for i in range(10):
+        done.append(sub(["-J", "broken", "--wrap", "exit 3"], user=B))
+    for i in range(5):
+        j = sub(["-p", "batch", "-N", "8", "-J", "mistake", "--wrap", "true"], user=A)
+        c.run(["scancel", str(j)])
+    for j in done[-5:]:
+        c.wait_done(j, timeout=120)
+    time.sleep(8)          # a backfill cycle for the planned starts
+    b.set_window_size(1440, 960)
+    login(b, tcp, token_of(c, None), "overview")
+
+    def shot(route, name, ready):
+        goto(b, tcp, route)
+        wait(b, ready, timeout=30, what=name)
+        time.sleep(1.5)
+        b.save_screenshot(os.path.join(SHOTS, "web-%s.png" % name))
+
+    os.makedirs(SHOTS, exist_ok=True)
+    shot("overview", "overview", lambda d: text_of(d, "#partitions") and
+         exists(d, "#nodes-chart"))
+    shot("jobs?sort=-id", "jobs", lambda d: exists(d, ".vl-row"))
+    pend = c.run(["squeue", "-h", "-t", "PD", "-p", "batch", "-o", "%i",
+                  "--sort", "S"]).out.split()
+    shot("job/%s" % pend[0], "job", lambda d: text_of(d, "#job-state"))
+    shot("nodes", "nodes", lambda d: exists(d, ".node-tile"))
+    shot("timeline?partition=gpu&hours=12", "timeline",
+         lambda d: exists(d, ".gantt-row .bar-resv"))
+    shot("submit", "submit", lambda d: exists(d, "#f-name"))

@@ -143,6 +143,9 @@ export function reasonText(r) {
 		return "";
 	if (REASONS[r] !== undefined)
 		return REASONS[r];
+	const first = r.split(/[,(]/)[0].trim();
+	if (first !== r && REASONS[first])
+		return `${REASONS[first]} (${r})`;
 	if (/^Assoc/.test(r))
 		return `An association limit holds it (${r}).`;
 	if (/^QOS/.test(r))

@@ -175,10 +175,8 @@ export function jobView(el, r) {
 			actions(j),
 			msg,
 			h("h2", null, "Details"),
-			h("dl", { class: "fields", id: "job-fields" }, FIELDS.map(([k, f]) => {
-				const v = f(j);
-				return [h("dt", null, k), h("dd", { "data-field": k }, v)];
-			})),
+			h("dl", { class: "fields cols", id: "job-fields" }, FIELDS.map(([k, f]) =>
+				h("div", null, h("dt", null, k), h("dd", { "data-field": k }, f(j))))),
 			h("details", null, h("summary", null, "Every field the API returns"),
 			  h("dl", { class: "fields raw" }, Object.keys(j).sort().map((k) =>
 				[h("dt", null, k), h("dd", null, raw(j[k]))]))),

@@ -36,7 +36,8 @@ const COLS = [
 	["state", "State", (j) => jobState(j), (j) => jobState(j)],
 	["time", "Time", (j) => elapsed(j) ?? -1, (j) => duration(elapsed(j), true)],
 	["limit", "Limit", (j) => num(j.time_limit) ?? 0, (j) => minutes(j.time_limit)],
-	["start", "Start", (j) => num(j.start_time) || 0, (j) => timeText(num(j.start_time))],
+	["start", "Start", (j) => num(j.start_time) || 0,
+	 (j) => timeText(num(j.start_time)).slice(5, 16)],
 	["nodes", "Nodes", (j) => num(j.node_count) ?? 0, (j) => num(j.node_count)],
 	["where", "NodeList (Reason)", (j) => whereText(j), (j) => whereText(j)],
 ];
@@ -83,7 +84,9 @@ export function jobsView(el, r) {
 				class: k === "state" ? stateClass(jobState(j)) : "c-" + k,
 				role: "gridcell",
 				title: k === "where" && jobState(j) === "PENDING" ?
-					reasonText(j.state_reason) : null,
+					reasonText(j.state_reason) :
+					k === "start" && num(j.start_time) ?
+					`${timeText(num(j.start_time))} (${num(j.start_time)})` : null,
 			}, text(j)))),
 	});
 

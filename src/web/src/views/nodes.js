@@ -137,10 +137,8 @@ export function nodeView(el, r) {
 			.includes(jobState(j)) && expand(j.nodes).includes(name));
 		fill(body, h("h1", null, `Node ${n.name} `,
 			h("span", { class: "st st-" + nodeBucket(n), id: "node-state" }, nodeState(n))),
-			h("dl", { class: "fields", id: "node-fields" }, NODE_FIELDS.map(([k, f]) => {
-				const v = f(n);
-				return [h("dt", null, k), h("dd", null, v ?? "")];
-			})),
+			h("dl", { class: "fields cols", id: "node-fields" }, NODE_FIELDS.map(([k, f]) =>
+				h("div", null, h("dt", null, k), h("dd", null, f(n) ?? "")))),
 			h("h2", null, `Jobs on ${n.name}`),
 			jobs.length ? h("ul", { id: "node-jobs" }, jobs.map((j) => h("li", null,
 				h("a", { href: href("job", j.job_id) }, jobId(j)), ` ${j.name} (${j.user_name})`))) :

@@ -121,7 +121,7 @@ export function overviewView(el) {
 
 		fill(parts, h("table", { class: "tbl", id: "partitions" },
 			h("thead", null, h("tr", null, ["Partition", "State", "Nodes", "CPUs",
-				"Default time", "Max time", "Max nodes", "Running", "Pending"]
+				"Default time", "Max time", "Max nodes", "Running", "Pending", "Plan"]
 				.map((t) => h("th", { scope: "col" }, t)))),
 			h("tbody", null, (partsDoc.partitions || []).map((p, i) => h("tr", null,
 				h("td", null, h("a", { href: href("jobs", null, { partition: p.name }) }, p.name),
@@ -134,7 +134,9 @@ export function overviewView(el) {
 				h("td", null, String(num(p.maximums && p.maximums.nodes) ?? "")
 					.replace("Infinity", "UNLIMITED")),
 				h("td", null, String(per("RUNNING")[i])),
-				h("td", null, String(per("PENDING")[i])))))));
+				h("td", null, String(per("PENDING")[i])),
+				h("td", null, h("a", { href: href("timeline", null, { partition: p.name }) },
+				  "timeline")))))));
 
 		const st = diag.statistics || {};
 		const n = (k) => num(st[k]);
@@ -165,7 +167,13 @@ export function overviewView(el) {
 
 	draw();
 	const t = setInterval(() => !document.hidden && draw(), 10000);
-	const unsub = subscribe(() => {});
+	let last = 0;
+	const unsub = subscribe(() => {         // job counts: at most every 2 s
+		if (Date.now() - last > 2000) {
+			last = Date.now();
+			draw();
+		}
+	});
 	return () => {
 		alive = false;
 		clearInterval(t);

@@ -28,8 +28,11 @@ export function timelineView(el, r) {
 	let alive = true;
 	el.append(h("section", null, h("h1", null, "Timeline: running jobs and the backfill plan"),
 		h("p", null, "Window: ", HOURS.map((x) => [h("a", {
-			href: `#/timeline?hours=${x}`, "aria-current": x === hours ? "page" : null,
+			href: href("timeline", null, { ...r.params, hours: x }),
+			"aria-current": x === hours ? "page" : null,
 		}, x < 24 ? `${x}h` : `${x / 24}d`), " "]),
+		  r.params.partition ? [" Partition ", h("strong", null, r.params.partition), " (",
+			h("a", { href: href("timeline", null, { hours }) }, "all nodes"), ")"] : null,
 		  h("span", { class: "legend" }, h("span", { class: "chip bar-run" }, "running"),
 		    h("span", { class: "chip bar-plan" }, "planned start"),
 		    h("span", { class: "chip bar-resv" }, "reservation"))),
@@ -48,7 +51,9 @@ export function timelineView(el, r) {
 			return;
 		const t0 = Date.now() / 1000, t1 = t0 + hours * 3600;
 		const x = (t) => Math.max(0, Math.min(100, (100 * (t - t0)) / (t1 - t0)));
-		const rows = new Map((nodes.nodes || []).map((n) => [n.name, []]));
+		const part = r.params.partition;
+		const rows = new Map((nodes.nodes || []).filter((n) => !part ||
+			(n.partitions || []).includes(part)).map((n) => [n.name, []]));
 		const waiting = [];
 		for (const j of store.jobs) {
 			const s = jobState(j), sp = span(j);
