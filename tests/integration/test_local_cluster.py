@@ -96,3 +96,26 @@ def test_logs_are_not_readable_by_other_users(local, users):
     for n in names:
         r = _as_user(user, ["cat", os.path.join(logdir, n)])
         assert r.returncode != 0, "%s readable by %s" % (n, user)
+
+
+def test_web_view_is_served(local):
+    """slurmrestd comes up with the web view on BASE+18 (issue 25), and
+    its API wants a token."""
+    import http.client
+    top, up, _ = local
+    assert up.returncode == 0, up.stdout[-3000:]
+    if not os.path.exists(os.path.join(BUILD, "web", "index.html")):
+        pytest.skip("the web view is not built (needs npm)")
+    with open(os.path.join(top, "run", "ports")) as f:
+        port = int(f.read()) + 18
+    assert "Web view: http://127.0.0.1:%d/ui/" % port in up.stdout
+    h = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    h.request("GET", "/ui/")
+    r = h.getresponse()
+    body = r.read()
+    assert r.status == 200 and b"<title>Sluice</title>" in body
+    h.request("GET", "/slurm/v0.0.43/jobs")
+    r = h.getresponse()
+    r.read()
+    assert r.status == 401
+    h.close()

@@ -14,6 +14,12 @@ export function setUnauthorizedHandler(f) {
 	onUnauthorized = f;
 }
 
+// A refused token: forget it and let the shell return to the login page.
+export function unauthorized() {
+	setToken(null);
+	onUnauthorized();
+}
+
 export function token() {
 	return sessionStorage.getItem(KEY);
 }
@@ -68,8 +74,7 @@ export async function call(method, path, body) {
 		doc = null;
 	}
 	if (r.status === 401) {
-		setToken(null);
-		onUnauthorized();
+		unauthorized();
 		throw new ApiError(401, doc, "Your token was refused (expired?)");
 	}
 	if (!r.ok || (doc && doc.errors && doc.errors.length))

@@ -4,11 +4,10 @@
 // since the last answer the controller says so and sends no jobs, so a page
 // left open costs it almost nothing.  Other lists are fetched when a view
 // needs them and refreshed less often.  Views subscribe and redraw.
-import { get } from "./api.js";
+import { VER, get, token, unauthorized } from "./api.js";
 import { num } from "./format.js";
 
 export const POLL_MS = 5000;
-const STALE_MS = 3 * POLL_MS;
 
 export const store = {
 	jobs: [],
@@ -32,17 +31,68 @@ function notify() {
 }
 
 export function stale() {
-	return !store.fetchedAt || Date.now() - store.fetchedAt > STALE_MS;
+	return !store.fetchedAt || Date.now() - store.fetchedAt > 3 * pollEvery + 2000;
 }
 
-export async function pollJobs(full = false) {
+// The job list comes through a worker (jobs.worker.js): parsing a big
+// answer never blocks the page.  Without workers, on this thread.
+let worker = null, seq = 0, inflight = null;
+const waiting = new Map();
+
+function viaWorker(path) {
+	if (!worker) {
+		worker = new Worker(new URL("./jobs.worker.js", import.meta.url),
+				    { type: "module" });
+		worker.onmessage = (ev) => {
+			const done = waiting.get(ev.data.id);
+			waiting.delete(ev.data.id);
+			if (done)
+				done(ev.data);
+		};
+	}
+	const id = ++seq;
+	return new Promise((resolve) => {
+		waiting.set(id, resolve);
+		worker.postMessage({ id, url: `/slurm/${VER}/${path}`, token: token() });
+	});
+}
+
+async function fetchJobs(path) {
+	if (typeof Worker === "undefined") {
+		const doc = await get(path);
+		return { status: 200, jobs: doc.jobs || [], last_update: num(doc.last_update) || 0 };
+	}
+	const a = await viaWorker(path);
+	if (a.status === 401) {
+		unauthorized();
+		throw new Error("Your token was refused (expired?)");
+	}
+	if (a.error)
+		throw new Error(a.error);
+	return a;
+}
+
+// A poll that took long (a huge queue, a busy controller) spaces the next
+// ones out: never more than a fifth of the time spent polling.
+let pollEvery = POLL_MS;
+
+export function pollJobs(full = false) {
+	if (inflight)
+		return inflight;
+	inflight = pollOnce(full).finally(() => {
+		inflight = null;
+	});
+	return inflight;
+}
+
+async function pollOnce(full) {
 	const since = !full && store.jobsLoaded ? store.lastUpdate : 0;
+	const t0 = Date.now();
 	try {
-		const doc = await get(since ? `jobs?update_time=${since}` : "jobs");
-		const lu = num(doc.last_update) || 0;
-		const jobs = doc.jobs || [];
-		if (!(since && jobs.length === 0 && lu <= since)) {
-			store.jobs = jobs;
+		const a = await fetchJobs(since ? `jobs?update_time=${since}` : "jobs");
+		const lu = a.last_update || 0;
+		if (!(since && a.jobs.length === 0 && lu <= since)) {
+			store.jobs = a.jobs;
 			store.lastUpdate = lu;
 			store.jobsLoaded = true;
 		}
@@ -51,6 +101,7 @@ export async function pollJobs(full = false) {
 	} catch (e) {
 		store.error = e.message;
 	}
+	pollEvery = Math.max(POLL_MS, 5 * (Date.now() - t0));
 	notify();
 }
 
@@ -78,10 +129,15 @@ export function startPolling() {
 	if (timer)
 		return;
 	pollJobs(true);
+	let next = Date.now() + POLL_MS;
 	timer = setInterval(() => {
-		if (!document.hidden)
-			pollJobs();
-	}, POLL_MS);
+		if (document.hidden || Date.now() < next)
+			return;
+		next = Infinity;        // one poll at a time
+		pollJobs().then(() => {
+			next = Date.now() + pollEvery;
+		});
+	}, 1000);
 }
 
 export function stopPolling() {

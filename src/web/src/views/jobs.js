@@ -16,6 +16,7 @@ const SHORT = {
 };
 
 const now = () => Date.now() / 1000;
+const collator = new Intl.Collator(undefined, { numeric: true });
 
 function elapsed(j) {
 	const st = num(j.start_time), en = num(j.end_time);
@@ -117,7 +118,7 @@ export function jobsView(el, r) {
 		jobs.sort((a, b) => {
 			const x = key(a), y = key(b);
 			const c = typeof x === "number" && typeof y === "number" ? x - y :
-				String(x).localeCompare(String(y), undefined, { numeric: true });
+				collator.compare(String(x), String(y));
 			return desc ? -c : c;
 		});
 		const by = {};
