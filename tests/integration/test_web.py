@@ -115,6 +115,7 @@ def browser():
               "--disable-dev-shm-usage", "--window-size=1400,1000",
               "--no-first-run", "--disable-extensions"):
         opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     drv = shutil.which("chromedriver") or "/usr/bin/chromedriver"
     if not os.path.exists(drv):
@@ -486,6 +487,46 @@ def test_expired_token_keeps_form(web, browser):
          d.find_elements(By.ID, "f-name"), what="back at the form")
     assert b.find_element(By.ID, "f-name").get_attribute("value") == "half_done"
     assert b.find_element(By.ID, "f-tasks").get_attribute("value") == "2"
+
+
+def test_every_view_renders(web, browser):
+    """Each view draws as an operator without an error on the page or in
+    the console (a Content-Security-Policy violation would be one)."""
+    c, tcp, _, _ = web
+    b = browser
+    jid = c.sbatch(["-J", "plan_me", "-H", "--wrap", "true"], user=A)
+    r = c.run(["scontrol", "create", "reservation", "ReservationName=webresv",
+               "StartTime=now+1hour", "Duration=60", "Nodes=n1", "Users=root"])
+    assert r.rc == 0, r
+    login(b, tcp, token_of(c, None), "overview")
+    b.execute_script("console.error('probe')")
+    assert any("probe" in e["message"] for e in b.get_log("browser"))
+    views = [
+        ("overview", lambda d: text_of(d, "#partitions") and text_of(d, "#health")),
+        ("jobs", lambda d: job_row(d, jid)),
+        ("job/%d" % jid, lambda d: text_of(d, "#job-state")),
+        ("nodes", lambda d: exists(d, '.node-tile[data-node="n1"]')),
+        ("node/n1", lambda d: text_of(d, "#node-fields")),
+        ("timeline", lambda d: exists(d, ".gantt-row .bar-resv")),
+        ("reservations", lambda d: "webresv" in text_of(d, "#resv")),
+        ("shares", lambda d: text_of(d, "#shares") != "Loading…"),
+        ("submit", lambda d: exists(d, "#f-script")),
+    ]
+    for route, ready in views:
+        goto(b, tcp, route)
+        wait(b, ready, what=route)
+        body = b.find_element(By.TAG_NAME, "body").text
+        assert "undefined" not in body and "NaN" not in body, (route, body[:2000])
+        errors = [e for e in b.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, (route, errors)
+    # dark theme by the button, kept across a reload
+    click(b, "#theme")
+    theme = b.execute_script("return document.documentElement.dataset.theme")
+    b.refresh()
+    wait(b, lambda d: exists(d, "#f-script"), what="reloaded")
+    assert b.execute_script("return document.documentElement.dataset.theme") == theme
+    c.run(["scontrol", "delete", "ReservationName=webresv"])
+    c.run(["scancel", str(jid)])
 
 
 # ---- screenshots of a realistic cluster (doc/img/) -------------------------
