@@ -150,6 +150,14 @@ static void answer(job_t *j)
 	int status = j->r.status ? j->r.status : 200;
 
 	evhttp_add_header(h, "Content-Type", "application/json");
+	if (evhttp_request_get_command(j->req) == EVHTTP_REQ_HEAD) {
+		/* headers only: evhttp sends whatever the buffer holds, and a
+		 * keep-alive client would read it as its next answer */
+		evhttp_send_reply(j->req, status, reason_of(status), b);
+		evbuffer_free(b);
+		job_free(j);
+		return;
+	}
 	if (j->len > CHUNK_ABOVE) {
 		evhttp_send_reply_start(j->req, status, reason_of(status));
 		evbuffer_add_reference(b, j->text, j->len, free_answer, j);

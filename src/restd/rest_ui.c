@@ -174,7 +174,8 @@ static void ui_error(struct evhttp_request *req, int code, const char *why)
 {
 	struct evbuffer *b = evbuffer_new();
 
-	evbuffer_add_printf(b, "%d %s\n", code, why);
+	if (evhttp_request_get_command(req) != EVHTTP_REQ_HEAD)
+		evbuffer_add_printf(b, "%d %s\n", code, why);
 	if (code == 405)
 		evhttp_add_header(evhttp_request_get_output_headers(req),
 				  "Allow", "GET, HEAD");
@@ -210,14 +211,23 @@ void rest_ui_answer(struct evhttp_request *req, const char *path)
 			  "Cache-Control", strstr(path, "/assets/") ?
 			  "public, max-age=31536000, immutable" : "no-cache");
 	b = evbuffer_new();
-	if (st.st_size && evbuffer_add_file(b, fd, 0, st.st_size) < 0) {
+	if (cmd == EVHTTP_REQ_HEAD) {
+		/* the length, not the bytes: evhttp would send whatever b held,
+		 * and a keep-alive client would read it as the next answer */
+		char len[32];
+
+		snprintf(len, sizeof(len), "%lld", (long long)st.st_size);
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+				  "Content-Length", len);
+		close(fd);
+	} else if (st.st_size && evbuffer_add_file(b, fd, 0, st.st_size) < 0) {
 		close(fd);
 		evbuffer_free(b);
 		ui_error(req, 500, "Internal Server Error");
 		return;
-	}
-	if (!st.st_size)
+	} else if (!st.st_size) {
 		close(fd);
+	}
 	ui_reply(req, 200, "OK", rest_ui_content_type(file), b);
 	evbuffer_free(b);
 }

@@ -247,9 +247,21 @@ def test_static_files(web):
     assert status == 400
     status, hdr, _ = http_req(tcp, "POST", "/ui/", body="x=1")
     assert status == 405 and hdr["allow"] == "GET, HEAD"
-    # HEAD: the headers without the body
-    status, hdr, data = http_req(tcp, "HEAD", "/ui/")
-    assert status == 200 and data == b""
+    # HEAD: the headers without the body, so a keep-alive connection stays
+    # in step (the API's answers too)
+    host, port = tcp.rsplit(":", 1)
+    h = http.client.HTTPConnection(host, int(port), timeout=30)
+    for path in ("/ui/", "/ui/missing", "/slurm/v0.0.43/jobs", "/ui/"):
+        h.request("HEAD", path)
+        r = h.getresponse()
+        assert r.read() == b""
+        if path == "/ui/":
+            assert r.status == 200
+            assert int(r.getheader("Content-Length")) == len(index)
+        h.request("GET", "/ui/index.html")
+        r = h.getresponse()
+        assert (r.status, r.read()) == (200, index), path
+    h.close()
     # the API itself still needs a token
     status, _, _ = http_req(tcp, "GET", "/slurm/v0.0.43/jobs")
     assert status == 401
