@@ -44,6 +44,7 @@ webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 A, B = "sluice_u1", "sluice_u2"
@@ -358,8 +359,11 @@ def test_user_sees_own_jobs(web, browser):
         ".sort((x, y) => x.dataset.index - y.dataset.index)"
         ".map((r) => r.querySelector('.c-name').innerText)")
     assert names == sorted(names) and len(names) >= 3, names
+    # the keyboard: Home, Down (a_pending), Enter opens its detail
+    assert names[:3] == ["a_held", "a_pending", "a_running"], names
+    b.find_element(By.CSS_SELECTOR, ".vl").send_keys(Keys.HOME, Keys.ARROW_DOWN,
+                                                     Keys.ENTER)
     # detail: the reason in words, the planned start, every field
-    click(b, '.vl-row[data-job="%d"] .c-name' % pend)
     wait(b, lambda d: "#/job/%d" % pend in d.current_url and
          text_of(d, "#job-state") == "PENDING", what="job detail")
     assert text_of(b, "#reason-text"), b.page_source[:2000]
