@@ -535,11 +535,25 @@ def test_every_view_renders(web, browser):
         assert "undefined" not in body and "NaN" not in body, (route, body[:2000])
         errors = [e for e in b.get_log("browser") if e["level"] == "SEVERE"]
         assert not errors, (route, errors)
+    # the header says when the data is stale: slurmrestd gone, then back
+    goto(b, tcp, "jobs")
+    wait(b, lambda d: text_of(d, "#status").startswith("Live:"), what="live")
+    restd = c.restds[-1]
+    c.stop_daemon(restd)
+    try:
+        wait(b, lambda d: exists(d, "#status.stale"), timeout=30, what="stale")
+        assert re.match(r"(Not updated|Stale)", text_of(b, "#status")), \
+            text_of(b, "#status")
+        assert job_row(b, jid)          # the last list stays on screen
+    finally:
+        c.start_restd(RESTD_USER, [tcp], args=restd.argv[1:-1])
+    wait(b, lambda d: text_of(d, "#status").startswith("Live:"), timeout=30,
+         what="live again")
     # dark theme by the button, kept across a reload
     click(b, "#theme")
     theme = b.execute_script("return document.documentElement.dataset.theme")
     b.refresh()
-    wait(b, lambda d: exists(d, "#f-script"), what="reloaded")
+    wait(b, lambda d: job_row(d, jid), what="reloaded")
     assert b.execute_script("return document.documentElement.dataset.theme") == theme
     c.run(["scontrol", "delete", "ReservationName=webresv"])
     c.run(["scancel", str(jid)])
