@@ -43,6 +43,8 @@ static const route_t routes[] = {
 	{ "slurm", "partitions/",           REST_GET,    rest_op_partitions },
 	{ "slurm", "partition/{partition_name}", REST_GET, rest_op_partition_get },
 	{ "slurm", "reservations/",         REST_GET,    rest_op_reservations },
+	{ "slurm", "reservations/",         REST_POST,   rest_op_reservations_post },
+	{ "slurm", "reservation",           REST_POST,   rest_op_reservation_post },
 	{ "slurm", "reservation/{reservation_name}", REST_GET,
 	  rest_op_reservation_get },
 	{ "slurm", "reservation/{reservation_name}", REST_DELETE,
