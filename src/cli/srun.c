@@ -607,7 +607,8 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->input_task = st->in_task == -1 ? 0xffffffffu :
 			st->in_task < 0 ? NO_VAL32 : (uint32_t) st->in_task;
 		m->flags = (r->so.unbuffered ? LAUNCH_UNBUFFERED : 0) |
-			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0);
+			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0) |
+			(r->so.debugger_test ? LAUNCH_DEBUG_STOP : 0);
 		m->kill_wait = cli_conf()->kill_wait;
 		if (r->so.pty) {
 			struct winsize ws = { 0 };
@@ -739,6 +740,7 @@ static int _run_step(srun_t *r)
 	st.num_tasks = s->num_tasks;
 	st.listen_fd = r->listen_fd;
 	st.io_key = cli_io_key();
+	st.executable = r->argv[0];
 	st.out_fd = _local_out(r, r->o.desc.std_out, s->step_id, STDOUT_FILENO);
 	st.err_fd = r->o.desc.std_err ?
 		_local_out(r, r->o.desc.std_err, s->step_id, STDERR_FILENO) :

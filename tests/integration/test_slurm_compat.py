@@ -709,3 +709,60 @@ def test_scontrol_show_assoc_mgr(env):
         env.sacctmgr("-i", "delete", "user", U1, "account=amgr")
         env.sacctmgr("-i", "delete", "account", "amgr")
         env.sacctmgr("-i", "delete", "qos", "amgrq")
+
+
+def test_srun_debugger_test(env):
+    """srun --debugger-test: every task is left stopped at its exec (as
+    under a debugger that has not continued it yet) and srun prints the
+    table a debugger reads, by task id: "srun: task:N, host:H, pid:P,
+    executable:E" (Slurm 22.05's words, the executable as given), then
+    waits like any srun until the tasks end or the job is cancelled.
+    Before: "unrecognized option '--debugger-test'"."""
+    import select
+    import subprocess
+    c = env.c
+    pw = pwd.getpwnam(U1)
+    p = subprocess.Popen(
+        [c.bin("srun"), "--debugger-test", "-N2", "-n3", "sleep", "3519.3"],
+        user=pw.pw_uid, group=pw.pw_gid,
+        extra_groups=os.getgrouplist(U1, pw.pw_gid), env=c.env_for(U1),
+        cwd=c.workdir(U1), stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    err = b""
+    try:
+        deadline = time.time() + 30
+        while err.count(b"\n") < 3 and time.time() < deadline:
+            r, _, _ = select.select([p.stderr], [], [], 1)
+            if r:
+                chunk = os.read(p.stderr.fileno(), 4096)
+                assert chunk, "srun ended early: %r" % err
+                err += chunk
+        lines = err.decode().splitlines(keepends=True)
+        assert len(lines) == 3, lines
+        got = [re.fullmatch(r"srun: task:(\d), host:(n\d), pid:(\d+), "
+                            r"executable:sleep\n", ln) for ln in lines]
+        assert all(got), lines
+        assert [m.group(1) for m in got] == ["0", "1", "2"], lines
+        assert sorted(m.group(2) for m in got) == ["n1", "n1", "n2"], lines
+        for m in got:
+            pid = int(m.group(3))
+            with open("/proc/%d/stat" % pid) as f:
+                stat = f.read()
+            assert "(sleep) T " in stat, stat      # stopped, at its exec
+            with open("/proc/%d/cmdline" % pid) as f:
+                assert f.read() == "sleep\0003519.3\0", pid
+        # still stopped a moment later: nothing continued them
+        time.sleep(1)
+        assert p.poll() is None
+        r = c.run(["squeue", "-h", "-u", U1, "-o", "%i %T"])
+        jid = [ln.split()[0] for ln in r.out.splitlines()
+               if ln.endswith("RUNNING")]
+        assert len(jid) == 1, r.out
+        assert c.run(["scancel", jid[0]]).rc == 0
+        p.wait(timeout=30)
+        for m in got:
+            assert not cl._pid_alive(int(m.group(3)))
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
