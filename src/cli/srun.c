@@ -215,7 +215,7 @@ static void _job(srun_t *r)
 		r->job_id = v;
 		return;
 	}
-	if (cli_alloc_request(&r->o, _base(r->argv[0]), &r->job_id) < 0)
+	if (cli_alloc_request(&r->o, _base(r->argv[0]), false, &r->job_id) < 0)
 		exit(1);
 	r->own_alloc = true;
 	if (cli_alloc_held(&r->o, r->job_id, false) < 0)

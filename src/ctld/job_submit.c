@@ -755,6 +755,22 @@ void job_mgr_trial_free(job_record_t *j)
 	xfree(j);
 }
 
+/* An allocation its partition cannot run as asked (time, CPUs, nodes;
+ * it pends with that reason): Slurm tells srun and salloc so in the
+ * answer, "Requested partition configuration not available now", and
+ * they give up at once with --immediate. */
+static int32_t _alloc_part_error(job_record_t *j)
+{
+	switch (job_mgr_part_reason(j, time(NULL))) {
+	case WAIT_PART_CONFIG:
+	case WAIT_PART_NODE_LIMIT:
+	case WAIT_PART_TIME_LIMIT:
+		return ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE;
+	default:
+		return 0;
+	}
+}
+
 static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 {
 	job_desc_t *d = m->data;
@@ -825,6 +841,8 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 	resp->step_id = NO_VAL32;
 	resp->job_submit_user_msg = s.msg;     /* from a job_submit plugin */
 	s.msg = NULL;
+	if (!batch)
+		resp->error_code = _alloc_part_error(j);
 	gettimeofday(&t1, NULL);
 	info("%s: JobId=%u InitPrio=%u usec=%ld", rpc,
 	     j->info.job_id, j->info.priority,

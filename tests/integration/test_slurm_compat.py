@@ -766,3 +766,112 @@ def test_srun_debugger_test(env):
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def test_node_ranges_refused_by_their_minimum(new_cluster):
+    """-N min-max with EnforcePartLimits=ALL: Slurm judges a range by its
+    minimum (a maximum beyond the partition is only capped), after the
+    CPU check -- Slurm 22.05 on 2 nodes of 2 CPUs (the oracle, same
+    commands): -N3-5, -N3-5 -n3, -N3-5 -n4, -N3-4 --exclusive "Node count
+    specification invalid"; -N2-5 -n5, -N1-3 -n5, -N3-5 -n5 "More
+    processors requested than permitted"; -N1-5, -N2-3, -N1-3 -n4,
+    -N1-5 -n4 accepted."""
+    c = new_cluster(nodes=2, cpus=2, extra_conf="EnforcePartLimits=ALL")
+    refused = {
+        "-N3-5": "Node count specification invalid",
+        "-N3-5 -n3": "Node count specification invalid",
+        "-N3-5 -n4": "Node count specification invalid",
+        "-N3-4 --exclusive": "Node count specification invalid",
+        "-N2-5 -n5": "More processors requested than permitted",
+        "-N1-3 -n5": "More processors requested than permitted",
+        "-N3-5 -n5": "More processors requested than permitted",
+    }
+    got = {}
+    for opts, text in refused.items():
+        r = c.run(["sbatch", "--hold"] + opts.split() + ["--wrap", "true"],
+                  user=U1)
+        got[opts] = r.err
+    assert got == {o: "sbatch: error: Batch job submission failed: %s\n" % t
+                   for o, t in refused.items()}
+    assert c.all_job_states() == {}
+    for opts in ("-N1-5", "-N2-3", "-N1-3 -n4", "-N1-5 -n4"):
+        r = c.run(["sbatch", "--hold"] + opts.split() + ["--wrap", "true"],
+                  user=U1)
+        assert r.rc == 0 and r.out.startswith("Submitted batch job "), (
+            opts, r)
+
+
+def test_node_ranges_pend_by_their_minimum(new_cluster):
+    """Without EnforcePartLimits the same requests pend, the reason
+    chosen as at submit: too many CPUs "PartitionConfig" first, then a
+    minimum node count beyond the partition "PartitionNodeLimit" (Slurm
+    22.05 on 2 nodes of 2 CPUs, the oracle: -N3-5, -N3, -N3-5 -n4,
+    -N3-4 --exclusive PartitionNodeLimit; -N3-5 -n20, -N1-2 -n20, -n20
+    PartitionConfig; -N1-5 runs)."""
+    c = new_cluster(nodes=2, cpus=2)
+    want = {
+        "-N3-5": "PartitionNodeLimit",
+        "-N3": "PartitionNodeLimit",
+        "-N3-5 -n4": "PartitionNodeLimit",
+        "-N3-4 --exclusive": "PartitionNodeLimit",
+        "-N3-5 -n20": "PartitionConfig",
+        "-N1-2 -n20": "PartitionConfig",
+        "-n20": "PartitionConfig",
+    }
+    jids = {}
+    for opts in want:
+        jids[opts] = c.sbatch(opts.split() + ["-o", "/dev/null", "--wrap",
+                                              "sleep 30"], user=U1)
+    ok = c.sbatch(["-N1-5", "-o", "/dev/null", "--wrap", "sleep 30"],
+                  user=U1)
+    c.wait_state(ok, "RUNNING")
+    deadline = time.time() + 20
+    while True:
+        got = {o: c.run(["squeue", "-h", "-j", str(j), "-o", "%r"]).out.strip()
+               for o, j in jids.items()}
+        if got == want or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    assert got == want
+
+
+def test_alloc_beyond_the_partition_says_so(new_cluster):
+    """srun and salloc asking what their partition cannot give (a -N
+    range whose minimum is beyond it, more CPUs than it has): Slurm's
+    answer says "Requested partition configuration not available now" --
+    the reason behind PartitionNodeLimit/PartitionConfig, not "Requested
+    nodes are busy".  With --immediate they give up at once in those
+    words (salloc: "Job submit/allocate failed: ...", then the revoked
+    line); without, they print it before "queued and waiting" and wait.
+    Slurm 22.05 on 2 nodes of 2 CPUs, the oracle, same commands."""
+    c = new_cluster(nodes=2, cpus=2)
+    part = "Requested partition configuration not available now"
+    for opts in ("-N3-5", "-N3-5 -n20", "-n20"):
+        r = c.run(["srun", "-I"] + opts.split() + ["true"], user=U1)
+        assert (r.rc, r.err) == (
+            1, "srun: error: Unable to allocate resources: %s\n" % part), (
+                opts, r)
+        r = c.run(["salloc", "-I"] + opts.split() + ["true"], user=U1)
+        assert r.rc == 1 and re.fullmatch(
+            r"salloc: error: Job submit/allocate failed: %s\n"
+            r"salloc: Job allocation \d+ has been revoked.\n" % part,
+            r.err), (opts, r)
+    assert c.all_job_states().get("PENDING") is None, c.all_job_states()
+    # without: said, and they wait (until the run's timeout here)
+    r = c.run(["srun", "-N3-5", "true"], user=U1, timeout=3)
+    assert r.rc == -9 and re.fullmatch(
+        r"srun: %s\nsrun: job (\d+) queued and waiting for resources\n"
+        % part, r.err.split("\n[timed out")[0]), r
+    r = c.run(["salloc", "-n20", "true"], user=U1, timeout=3)
+    assert r.rc == -9 and re.fullmatch(
+        r"salloc: %s\nsalloc: Pending job allocation (\d+)\n"
+        r"salloc: job \1 queued and waiting for resources\n" % part,
+        r.err.split("\n[timed out")[0]), r
+    c.run(["scancel", "-u", U1])
+    # a busy cluster is still "busy"
+    jid = c.sbatch(["-N2", "--exclusive", "-o", "/dev/null", "--wrap",
+                    "sleep 30"], user=U1)
+    c.wait_state(jid, "RUNNING")
+    r = c.run(["srun", "-I", "-N1-2", "true"], user=U1)
+    assert r.err == ("srun: error: Unable to allocate resources: Requested "
+                     "nodes are busy\n"), r
