@@ -398,7 +398,8 @@ static char *_tasks_per_node(const job_info_t *j, const cli_job_opts_t *o)
 	while (left && any) {
 		any = false;
 		for (uint32_t i = 0; i < n && left; i++) {
-			if (tasks[i] && (tasks[i] + 1) * cpt > cpus[i])
+			if (tasks[i] && (tasks[i] + 1) * cpt > cpus[i] &&
+			    !(j->bitflags & JOB_OVERCOMMIT))
 				continue;
 			tasks[i]++;
 			left--;
@@ -452,6 +453,8 @@ void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
 	}
 	if (o && o->desc.cpus_per_task != NO_VAL16)
 		_setu(env, "SLURM_CPUS_PER_TASK", o->desc.cpus_per_task);
+	if (j->bitflags & JOB_OVERCOMMIT)
+		_set(env, "SLURM_OVERCOMMIT", "1");
 	{
 		char *tpn = _tasks_per_node(j, o);
 

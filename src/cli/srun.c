@@ -243,6 +243,7 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 		.overlap = r->so.overlap, .node_list = d->req_nodes,
 		.exc_nodes = d->exc_nodes, .name = (char *) _base(r->argv[0]),
 		.host = r->my_addr, .srun_pid = (uint32_t) getpid(),
+		.overcommit = d->bitflags & JOB_OVERCOMMIT,
 	};
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	bool said = false;
@@ -346,6 +347,8 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 	_setu(&env, "SLURM_STEP_LAUNCHER_PORT", r->port);
 	if (r->so.dist_str)
 		env = cli_env_set(env, "SLURM_DISTRIBUTION", r->so.dist_str);
+	if (r->o.desc.bitflags & JOB_OVERCOMMIT)
+		env = cli_env_set(env, "SLURM_OVERCOMMIT", "1");
 	if (!cli_env_get(env, "SLURM_CONF") && getenv("SLURM_CONF"))
 		env = cli_env_set(env, "SLURM_CONF", getenv("SLURM_CONF"));
 	xfree(tpn);

@@ -673,6 +673,7 @@ typedef struct {
 	char     *name;           /* step name (the command) */
 	char     *host;           /* srun's address */
 	uint32_t  srun_pid;
+	bool      overcommit;     /* -O: more tasks than CPUs, sharing them */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the

@@ -875,3 +875,52 @@ def test_alloc_beyond_the_partition_says_so(new_cluster):
     r = c.run(["srun", "-I", "-N1-2", "true"], user=U1)
     assert r.err == ("srun: error: Unable to allocate resources: Requested "
                      "nodes are busy\n"), r
+
+
+def test_overcommit(env):
+    """-O/--overcommit (sbatch, srun, salloc) and SLURM_OVERCOMMIT: the
+    job is sized as one task per node (NumCPUs=1 for -N1 -n30), its tasks
+    share the CPUs, its steps may run more tasks than CPUs, and the job's
+    environment says SLURM_OVERCOMMIT=1.  Slurm 22.05, 2-CPU nodes, the
+    oracle: srun -N1 -n5 -O runs 5 tasks (without -O it cannot start);
+    sbatch -O -n6 shows NumNodes=1 NumCPUs=1 NumTasks=6, OverSubscribe=OK,
+    SLURM_CPUS_ON_NODE=1 SLURM_JOB_CPUS_PER_NODE=1 SLURM_NTASKS=6
+    SLURM_TASKS_PER_NODE=6, its srun runs 6 tasks and srun -n3 3 with
+    SLURM_OVERCOMMIT=1.  Before: "Requested node configuration is not
+    available" (the option was ignored)."""
+    c = env.c
+    r = c.run(["srun", "-N1", "-n5", "-O", "hostname"], user=U1)
+    assert r.rc == 0 and len(r.out.splitlines()) == 5, r
+    r = c.run(["srun", "-N1", "-n5", "env"], user=U1,
+              env={"SLURM_OVERCOMMIT": "1"})
+    assert r.rc == 0, r
+    assert r.out.count("SLURM_OVERCOMMIT=1\n") == 5, r.out
+    assert r.out.count("SLURM_NTASKS=5\n") == 5, r.out
+    script = ("env | grep -E '^SLURM_(OVERCOMMIT|NTASKS|CPUS_ON_NODE|"
+              "NPROCS|TASKS_PER_NODE|JOB_CPUS_PER_NODE)=' | sort; "
+              "echo steps; %s hostname | wc -l; "
+              "%s -n3 env | grep -c '^SLURM_OVERCOMMIT=1$'"
+              % (c.bin("srun"), c.bin("srun")))
+    out = os.path.join(c.workdir(U1), "ovc.out")
+    jid = str(c.sbatch(["-O", "-N1", "-n6", "--mem-per-cpu=10", "-o", out,
+                        "--wrap", script], user=U1))
+    job = c.show_job(jid)
+    assert (job["NumNodes"], job["NumCPUs"], job["NumTasks"]) == (
+        "1", "1", "6"), job
+    assert job["OverSubscribe"] == "OK" and job["MinMemoryCPU"] == "10M", job
+    r = c.run(["squeue", "-h", "-j", jid, "-O", "OverSubscribe,NumCPUs,"
+               "NumTasks"])
+    assert r.out.split() == ["OK", "1", "6"], r
+    assert c.wait_done(jid) == "COMPLETED"
+    with open(out) as f:
+        text = f.read()
+    assert text == ("SLURM_CPUS_ON_NODE=1\nSLURM_JOB_CPUS_PER_NODE=1\n"
+                    "SLURM_NPROCS=6\nSLURM_NTASKS=6\nSLURM_OVERCOMMIT=1\n"
+                    "SLURM_TASKS_PER_NODE=6\nsteps\n6\n3\n"), text
+    # two nodes: the tasks in blocks over them, one CPU each
+    r = c.run(["salloc", "-O", "-N2", "-n5", "sh", "-c",
+               "echo $SLURM_OVERCOMMIT $SLURM_TASKS_PER_NODE "
+               "$SLURM_JOB_CPUS_PER_NODE; %s printenv SLURMD_NODENAME | "
+               "sort | uniq -c | awk '{print $1}'" % c.bin("srun")], user=U1)
+    assert r.rc == 0, r
+    assert r.out == "1 3,2 1(x2)\n3\n2\n", r
