@@ -541,13 +541,13 @@ def test_scontrol_show_reservations_json(env):
         c.run(["scontrol", "delete", "ReservationName=rj"])
 
 
-def _assoc_mgr_wait(env, args, want, timeout=20):
-    """scontrol show assoc_mgr args once its output contains want (the
-    controller reloads the cache after each sacctmgr change)."""
+def _assoc_mgr_wait(env, args, wants, timeout=20):
+    """scontrol show assoc_mgr args once its output contains every text of
+    wants (the controller reloads the cache after each sacctmgr change)."""
     deadline = time.time() + timeout
     while True:
         r = env.c.run(["scontrol", "show", "assoc_mgr"] + args)
-        if want in r.out or time.time() > deadline:
+        if all(w in r.out for w in wants) or time.time() > deadline:
             return r
         time.sleep(0.3)
 
@@ -578,8 +578,9 @@ def test_scontrol_show_assoc_mgr(env):
                         "qos=normal,amgrq").rc == 0
     jids = []
     try:
-        r = _assoc_mgr_wait(env, ["qos=amgrq", "flags=qos"], "QOS=amgrq(")
-        assert r.rc == 0, r
+        r = _assoc_mgr_wait(env, ["accounts=amgr", "qos=amgrq"], [
+            "QOS=amgrq(", "Account=amgr UserName=%s(" % U1])
+        assert r.rc == 0 and "Account=amgr UserName=%s(" % U1 in r.out, r
         jids.append(str(c.sbatch(["-A", "amgr", "-q", "amgrq", "-n1",
                                   "-o", "/dev/null", "--wrap", "sleep 60"],
                                  user=U1)))

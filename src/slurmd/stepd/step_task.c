@@ -541,31 +541,44 @@ static void _task_exited(step_t *st, step_task_t *t, int status,
 	      st->m->job_id, st->m->step_id, t->gtid, (int) t->pid, status);
 }
 
-/* A --debugger-test task stopped at its exec: leave it stopped, no
- * longer traced, for a debugger, and tell srun where it is. */
-static void _task_at_exec(step_t *st, pid_t pid)
+/* A --debugger-test task stopped.  At its exec (SIGTRAP, traced): let
+ * it go untraced with SIGSTOP, so that it stays stopped for a debugger.
+ * Once it is (SIGSTOP): tell srun where it is, once. */
+static void _task_stopped(step_t *st, pid_t pid, int sig)
 {
 	uint8_t be[4] = { (uint8_t)(pid >> 24), (uint8_t)(pid >> 16),
 			  (uint8_t)(pid >> 8), (uint8_t)pid };
 
-	if (ptrace(PTRACE_DETACH, pid, NULL, (void *)(intptr_t)SIGSTOP) < 0)
-		error("StepId=%u.%u: ptrace(DETACH) of pid %d: %m",
-		      st->m->job_id, st->m->step_id, (int)pid);
-	for (uint32_t i = 0; i < st->ntasks; i++)
-		if (st->tasks[i].pid == pid)
-			step_send(st, IO_TASK_PID, st->tasks[i].gtid, be,
-				  sizeof(be));
+	if (sig == SIGTRAP) {
+		if (ptrace(PTRACE_DETACH, pid, NULL,
+			   (void *)(intptr_t)SIGSTOP) < 0)
+			error("StepId=%u.%u: ptrace(DETACH) of pid %d: %m",
+			      st->m->job_id, st->m->step_id, (int)pid);
+		return;
+	}
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		step_task_t *t = &st->tasks[i];
+
+		if (t->pid == pid && !t->pid_sent) {
+			t->pid_sent = true;
+			step_send(st, IO_TASK_PID, t->gtid, be, sizeof(be));
+		}
+	}
 }
 
 void step_tasks_reap(step_t *st)
 {
+	/* --debugger-test: its tasks' stops too (WUNTRACED) */
+	int flags = WNOHANG |
+		((st->m->flags & LAUNCH_DEBUG_STOP) ? WUNTRACED : 0);
 	struct rusage ru;
 	int status;
 	pid_t pid;
 
-	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+	while ((pid = wait4(-1, &status, flags, &ru)) > 0) {
 		if (WIFSTOPPED(status)) {
-			_task_at_exec(st, pid);
+			if (st->m->flags & LAUNCH_DEBUG_STOP)
+				_task_stopped(st, pid, WSTOPSIG(status));
 			continue;
 		}
 		for (uint32_t i = 0; i < st->ntasks; i++)
