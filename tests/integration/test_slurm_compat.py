@@ -587,6 +587,7 @@ def test_scontrol_show_assoc_mgr(env):
         jids.append(str(c.sbatch(["-A", "amgr", "-q", "amgrq", "-n1",
                                   "--hold", "--wrap", "true"], user=U1)))
         c.wait_state(jids[0], "RUNNING")
+        time.sleep(1.5)     # remaining minutes: the same after a second
         r = c.run(["scontrol", "show", "assoc_mgr", "accounts=amgr",
                    "users=" + U1, "qos=amgrq"], user=U1)
         assert r.rc == 0 and r.err == "", r
