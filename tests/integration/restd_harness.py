@@ -114,7 +114,7 @@ class Restd:
         self.port = cl.free_ports(1)[0]
         self.tcp = "127.0.0.1:%d" % self.port
         self.daemon = c.start_restd(user, [self.unix, self.tcp], args,
-                                    env=env)
+                                    env=env, name="slurmrestd-" + name)
 
     @property
     def log_path(self):

@@ -10,7 +10,8 @@ validators.
   (tests/tools/rest_spec_dump), so a route added later cannot bring in a
   schema that rest_spec.c converts wrongly.
 - Every answer to a set of GETs (ping, jobs, job/{id}, nodes, node,
-  partitions, partition, licenses, jobs/state, and 404s) validates, in each
+  partitions, partition, licenses, jobs/state, diag, shares,
+  reservations, and 404s) validates, in each
   version, against the schema the served document names for it
   (python3-jsonschema), with every object closed: a member the schema does
   not have is an error, as is an integer out of its format's range.
@@ -197,6 +198,11 @@ def gets(v, running, held):
         (s + "partition/debug", s + "partition/{partition_name}", 200),
         (s + "partition/nosuch", s + "partition/{partition_name}", 404),
         (s + "licenses/", s + "licenses/", 200),
+        (s + "diag/", s + "diag/", 200),
+        (s + "shares", s + "shares", 200),
+        (s + "reservations/", s + "reservations/", 200),
+        (s + "reservation/nosuch", s + "reservation/{reservation_name}",
+         404),
     ]
 
 
@@ -258,3 +264,21 @@ def test_validation_catches_a_wrong_shape(restd, jobs):
     schema = whole["components"]["schemas"][name]
     if "meta" in schema.get("required", []):
         assert validate(whole, name, bad)
+
+
+def test_jobs_state_answers_each_jobs_state(restd, jobs):
+    """GET jobs/state sends what Slurm's handler sends, jobs[]{job_id (a
+    string), state[]}, whatever schema the references name, and the served
+    document names that schema: viewed as a job_info, each job lost its
+    state."""
+    running, held = jobs
+    whole = restd.get("/openapi/v3")["json"]
+    for v in VERSIONS:
+        tmpl = "/slurm/v0.0.%d/jobs/state/" % v
+        assert response_schema(whole, tmpl) == \
+            "v0.0.%d_openapi_job_state_resp" % v
+        a = restd.get(tmpl + "?job_id=%d,%d" % (running, held))
+        assert a["status"] == 200, a["body"]
+        got = {j["job_id"]: j["state"] for j in a["json"]["jobs"]}
+        assert got == {str(running): ["RUNNING"], str(held): ["PENDING"]}, \
+            (v, a["body"])
