@@ -55,7 +55,15 @@ typedef struct rest_req {
 	size_t       raw_len;
 } rest_req_t;
 
+struct evhttp_uri;
+
 /* A query parameter's value ("" for a bare flag), or NULL if absent. */
 const char *rest_query(const rest_req_t *r, const char *name);
+/* r's path (percent-decoded) and query from uri; -1 if the path holds a
+ * NUL or the query does not parse or has more than REST_MAX_QUERY
+ * parameters (r->path is set either way). */
+int  rest_req_set_uri(rest_req_t *r, const struct evhttp_uri *uri);
+/* Free what r holds (not r itself). */
+void rest_req_clear(rest_req_t *r);
 
 #endif
