@@ -479,3 +479,20 @@ def test_refuses_root_and_slurmuser(cluster, users):
               user=users[1].pw_name, timeout=20)
     assert r.rc != 0
     assert "slurmrestd should not be run as SlurmUser" in r.err, r
+
+
+def test_http_layer_refusals(restd):
+    """What the HTTP layer refuses before a request exists: a request line
+    that does not parse, headers over 64 KiB, a bad header line."""
+    cases = [
+        (b"GARBAGE\r\n\r\n", 400),
+        (b"GET /slurm/v0.0.43/ping/ HTTP/9.9\r\n\r\n", 400),
+        (b"GET /slurm/v0.0.43/ping/ HTTP/1.1\r\nHost: x\r\nX: " +
+         b"a" * 70000 + b"\r\n\r\n", 400),
+        (b"GET /slurm/v0.0.43/ping/ HTTP/1.1\r\nno colon here\r\n\r\n", 400),
+        (b"\x00\xff\xfe\r\n\r\n", 400),
+    ]
+    for data, want in cases:
+        st, head, body, _ = raw(restd.tcp, data, timeout=5)
+        assert st == want, (data[:40], st, head)
+    assert quick_pings(restd) < 1000
