@@ -1,8 +1,9 @@
 """slurmrestd's OpenAPI document, and its answers, checked by outside
 validators.
 
-- For each data_parser version (slurmrestd -d data_parser/v0.0.4N) and for
-  the four at once, the /openapi/v3 served validates as OpenAPI 3 with two
+- For each data_parser version (slurmrestd -d data_parser/v0.0.4N), for
+  the four at once and for each OpenAPI plugin alone (-s), the /openapi/v3
+  served validates as OpenAPI 3 with two
   npm validators, @apidevtools/swagger-parser and `redocly lint` with its
   spec ruleset (scripts/install-openapi-validator.sh installs them into a
   cache directory when they are missing).
@@ -113,6 +114,21 @@ def test_served_documents_validate(cluster, users, restd, validators):
             paths.append(write_doc(cluster, "openapi-v%d.json" % v, doc))
         finally:
             one.stop()
+    # each OpenAPI plugin alone (-s), in the oldest and newest version
+    for plugin in ("openapi/slurmctld", "openapi/slurmdbd"):
+        for v in (40, 43):
+            name = "%s-v%d" % (plugin.split("/")[1], v)
+            one = Restd(cluster, u, ["-s", plugin, "-d",
+                                     "data_parser/v0.0.%d" % v], name=name)
+            try:
+                doc = one.get("/openapi/v3")["json"]
+                want = "/slurmdb/" if plugin.endswith("dbd") else "/slurm/"
+                assert all(p.startswith(want) for p in doc["paths"]), \
+                    (plugin, sorted(doc["paths"]))
+                paths.append(write_doc(cluster, "openapi-%s.json" % name,
+                                       doc))
+            finally:
+                one.stop()
     bad = npm_validate(validators, paths)
     assert not bad, "\n".join(bad)
 
