@@ -481,7 +481,7 @@ def test_refuses_root_and_slurmuser(cluster, users):
     assert "slurmrestd should not be run as SlurmUser" in r.err, r
 
 
-def test_http_layer_refusals(restd):
+def test_http_layer_refusals(restd, operator):
     """What the HTTP layer refuses before a request exists: a request line
     that does not parse, headers over 64 KiB, a bad header line."""
     cases = [
@@ -494,5 +494,19 @@ def test_http_layer_refusals(restd):
     ]
     for data, want in cases:
         st, head, body, _ = raw(restd.tcp, data, timeout=5)
+        assert st == want, (data[:40], st, head)
+    # methods and request targets the API has no use for: 401 without a
+    # credential (TCP), and as the operator (its own uid on its socket)
+    # 404 or 405; an absolute-form target is the path it names
+    for data, want in (
+            (b"CONNECT x:443 HTTP/1.1\r\nHost: x\r\n\r\n", 404),
+            (b"OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", 404),
+            (b"TRACE /slurm/v0.0.43/ping/ HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+            (b"HEAD /slurm/v0.0.43/ping/ HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+            (b"GET http://x:1/slurm/v0.0.43/ping/ HTTP/1.1\r\n\r\n", 200),
+            (b"GET //// HTTP/1.0\r\n\r\n", 404)):
+        st, head, _, _ = raw(restd.tcp, data, timeout=5)
+        assert st == 401, (data[:40], st, head)
+        st, head, _, _ = raw(operator.unix, data, timeout=5)
         assert st == want, (data[:40], st, head)
     assert quick_pings(restd) < 1000
