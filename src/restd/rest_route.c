@@ -136,11 +136,12 @@ static const char *split(const char *path, int *ver, const char **plugin)
 
 	for (size_t i = 0; i < 2; i++) {
 		size_t n = strlen(plugins[i]);
-		const char *v = path + 1 + n + 6;
+		const char *v;
 
 		if (path[0] != '/' || strncmp(path + 1, plugins[i], n) ||
 		    strncmp(path + 1 + n, "/v0.0.", 6))
 			continue;
+		v = path + 1 + n + 6;
 		if (v[0] < '1' || v[0] > '9' || v[1] < '0' || v[1] > '9' ||
 		    (v[2] && v[2] != '/'))
 			return NULL;
