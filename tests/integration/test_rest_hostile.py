@@ -327,8 +327,9 @@ def test_idle_keepalive_connections(restd):
             s.close()
 
 
-def test_clients_that_hang_up(restd):
-    """Requests whose client is gone before the answer (some mid-body)."""
+def test_clients_that_hang_up(restd, operator):
+    """Requests whose client is gone before the answer (some mid-body),
+    or while a large (chunked) answer is being written."""
     for i in range(100):
         s = connect(restd.tcp if i % 3 == 0 else restd.unix)
         if i % 2:
@@ -336,7 +337,15 @@ def test_clients_that_hang_up(restd):
         else:
             s.sendall(post_node(b'{"state":["DRAIN"],"reason":"x"}')[:-10])
         s.close()
+    big = b"GET /openapi/v3 HTTP/1.1\r\nHost: x\r\n\r\n"
+    for i in range(30):
+        s = connect(operator.unix if i % 2 else restd.tcp)
+        s.sendall(big * 3)
+        if i % 3 == 0:
+            s.recv(1000)
+        s.close()
     assert quick_pings(restd) < 1000
+    assert operator.get("/slurm/v0.0.43/ping/")["status"] == 200
 
 
 # ---- authentication ----------------------------------------------------------
