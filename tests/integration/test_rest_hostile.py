@@ -20,6 +20,7 @@ sanitizer report):
 - slurmrestd refuses to start as root and as SlurmUser, with Slurm's text.
 """
 
+import base64
 import json
 import os
 import resource
@@ -143,15 +144,6 @@ def node_state(c):
     return rec.get("State"), rec.get("Reason")
 
 
-def wait_log(d, off, text, timeout=5):
-    end = time.time() + timeout
-    while time.time() < end:
-        if text in d.log_since(off):
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def envelope_error(a):
     """The answer is UTF-8 JSON with errors[]: the first description."""
     assert a["utf8"] and a["json"] is not None, a["body"][:300]
@@ -171,7 +163,6 @@ def test_bad_bodies_change_nothing(cluster, operator):
         q = {"method": "POST", "path": path,
              "headers": {"Content-Type": "application/json"}}
         if b64 is not None:
-            import base64
             q["body_b64"] = base64.b64encode(b64).decode()
         elif body is not None:
             q["body"] = body
@@ -351,7 +342,6 @@ def test_clients_that_hang_up(restd, operator):
 # ---- authentication ----------------------------------------------------------
 
 def b64(data):
-    import base64
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
