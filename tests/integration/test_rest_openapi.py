@@ -298,3 +298,45 @@ def test_jobs_state_answers_each_jobs_state(restd, jobs):
         got = {j["job_id"]: j["state"] for j in a["json"]["jobs"]}
         assert got == {str(running): ["RUNNING"], str(held): ["PENDING"]}, \
             (v, a["body"])
+
+
+def test_write_answers_validate(cluster, restd):
+    """POST job/submit, POST job/{id} (an update) and DELETE job/{id}: each
+    answer validates against its schema, objects closed, in each
+    version."""
+    whole = restd.get("/openapi/v3")["json"]
+    failures = []
+    for v in VERSIONS:
+        s = "/slurm/v0.0.%d/" % v
+        body = {"script": "#!/bin/sh\nsleep 300\n",
+                "job": {"name": "openapi%d" % v, "environment": ["PATH=/bin"],
+                        "current_working_directory": "/tmp",
+                        "minimum_nodes": 1}}
+        sub = restd.call([{"method": "POST", "path": s + "job/submit",
+                           "body": json.dumps(body),
+                           "headers": {"Content-Type": "application/json"}}])[0]
+        if sub["status"] != 200 or not sub["json"]:
+            failures.append("%s job/submit: %s %s" % (
+                v, sub["status"], sub["body"][:300]))
+            continue
+        jid = sub["json"]["job_id"]
+        upd = {"comment": "c%d" % v}
+        answers = restd.call([
+            {"method": "POST", "path": s + "job/%d" % jid,
+             "body": json.dumps(upd),
+             "headers": {"Content-Type": "application/json"}},
+            {"method": "DELETE", "path": s + "job/%d" % jid}])
+        for (tmpl, method), a, doc in zip(
+                ((s + "job/submit", "post"), (s + "job/{job_id}", "post"),
+                 (s + "job/{job_id}", "delete")),
+                [sub] + answers, [sub["json"]] + [x["json"] for x in answers]):
+            if a["status"] != 200 or doc is None:
+                failures.append("%s %s: %s %s" % (
+                    method, tmpl, a["status"], a["body"][:300]))
+                continue
+            name = response_schema(whole, tmpl, method)
+            errs = validate(whole, name, doc)
+            if errs:
+                failures.append("%s %s (%s):\n  %s" % (
+                    method, tmpl, name, "\n  ".join(errs)))
+    assert not failures, "\n".join(failures)
