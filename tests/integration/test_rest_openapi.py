@@ -12,8 +12,9 @@ validators.
   schema that rest_spec.c converts wrongly.
 - Every answer to a set of GETs (ping, jobs, job/{id}, nodes, node,
   partitions, partition, licenses, jobs/state, diag, shares,
-  reservations, and 404s) validates, in each
-  version, against the schema the served document names for it
+  reservations, and 404s), and to job/submit, a job update and a job
+  cancel, validates, in each version, against the schema the served
+  document names for it
   (python3-jsonschema), with every object closed: a member the schema does
   not have is an error, as is an integer out of its format's range.
 """
