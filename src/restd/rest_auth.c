@@ -103,6 +103,18 @@ static json_object *payload_parse(const char *text, size_t n)
 	return o;
 }
 
+/* A user name of n bytes fits a buffer of len and holds no NUL or other
+ * control character (it is logged). */
+static bool user_name_ok(const char *s, size_t n, size_t len)
+{
+	if (!n || n >= len)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
 int rest_auth_jwt_user(const char *token, char *buf, size_t len)
 {
 	const char *p1, *p2;
@@ -125,10 +137,8 @@ int rest_auth_jwt_user(const char *token, char *buf, size_t len)
 	o = payload_parse((const char *)payload, (size_t)n);
 	if (o && json_object_object_get_ex(o, "sun", &sun) &&
 	    json_object_is_type(sun, json_type_string) &&
-	    *json_object_get_string(sun) &&
-	    (size_t)json_object_get_string_len(sun) < len &&
-	    strlen(json_object_get_string(sun)) ==
-	    (size_t)json_object_get_string_len(sun)) {
+	    user_name_ok(json_object_get_string(sun),
+			 (size_t)json_object_get_string_len(sun), len)) {
 		memcpy(buf, json_object_get_string(sun),
 		       (size_t)json_object_get_string_len(sun) + 1);
 		rc = 0;

@@ -175,6 +175,10 @@ static void add_error(rest_req_t *r, int http, int rc, const char *source,
 	json_object_array_add(errors_of(r, "errors"), e);
 	if (r->status < 400)
 		r->status = http;
+	/* the description may quote a body ("reason": "a\nb"): one line */
+	for (char *c = desc; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
 	verbose("%s %s from %s (user %s): %d %s: %s", source ? source : "",
 		r->path, r->source, r->user, r->status, slurm_strerror(rc),
 		desc ? desc : "");

@@ -35,6 +35,7 @@ from restd_harness import Restd, connect
 
 MAX_BODY = 2 * 1024 * 1024
 NODE = "n1"
+FORGED = "\n[2026-01-01T00:00:00.000] forged"   # a log line, if let in
 SAN = ("AddressSanitizer", "LeakSanitizer", "runtime error:",
        "UndefinedBehaviorSanitizer")
 
@@ -51,7 +52,7 @@ def operator(cluster, users):
     """slurmrestd as SlurmUser (root here, allowed by Slurm's
     SLURMRESTD_SECURITY=disable_user_check): its unix socket peer is
     root, so its node updates take effect."""
-    return Restd(cluster, "root", ["--max-body-size=%d" % MAX_BODY],
+    return Restd(cluster, "root", ["--max-body-size=%d" % MAX_BODY, "-v"],
                  name="operator",
                  env={"SLURMRESTD_SECURITY": "disable_user_check"})
 
@@ -183,13 +184,19 @@ def test_bad_bodies_change_nothing(cluster, operator):
         (post('{"state":["DRAIN"]}'), 400, "reason"),
         (post('["DRAIN"]'), 400, ""),
         (post('{"state":["NO_SUCH_STATE"],"reason":"x"}'), 400, "state"),
+        (post(json.dumps({"state": ["DRAIN" + FORGED], "reason": "x"})), 400,
+         "state"),
     ]
+    off = operator.log_size()
     answers = operator.call([q for q, _, _ in bad])
     for (q, want, text), a in zip(bad, answers):
         assert a["status"] == want, (q.get("body", "<bytes>")[:60], a)
         desc = envelope_error(a)
         assert text in desc, (q.get("body", "<bytes>")[:60], desc)
     assert node_state(c) == before
+    # what the body said is in the log on one line
+    log = operator.log_since(off)
+    assert "forged" in log and FORGED not in log, log[-2000:]
     # the parse position is where parsing stopped
     a = operator.call([post('{"state":["DRAIN"],"reason":"x"  nope}')])[0]
     assert "at byte 33 " in envelope_error(a), a["body"]
@@ -379,6 +386,8 @@ def test_malformed_tokens_are_refused(restd, users):
           "X-SLURM-USER-NAME": "\xff\xfe"}, "is not the token's user"),
         ({"X-SLURM-USER-TOKEN": jwt(dict(good_claims, sun="nosuchuser9"))},
          "unknown"),
+        ({"X-SLURM-USER-TOKEN": jwt(dict(good_claims, sun="x" + FORGED))},
+         "malformed token"),
         ({}, "no token"),
     ]
     off = restd.log_size()
@@ -392,6 +401,7 @@ def test_malformed_tokens_are_refused(restd, users):
         assert why in desc, (shown, desc)
     log = restd.log_since(off)
     assert log.count("Authentication failure") >= len(cases), log[-3000:]
+    assert FORGED not in log
     for h, why in cases:
         assert why in log, why
     # the unix socket: another user is not slurmrestd's user
@@ -424,6 +434,14 @@ def test_paths_methods_and_queries(restd):
         ("PUT", s + "jobs/", 405),
         ("PATCH", s + "job/1", 405),
         ("GET", s + "ping/%00", 400),
+        ("GET", s + "job/1%0a[2026-01-01T00:00:00.000]%20forged", 400),
+        ("GET", s + "jobs/state/?job_id=1%0a[2026-01-01T00:00:00.000]%20forged",
+         400),
+        ("GET", s + "jobs/?DETAIL", 200),
+        ("GET", s + "jobs/?flags=DETAIL&&", 200),
+        ("GET", s + "node/%1b[31mred", 400),
+        ("GET", s + "node/n1%7f", 400),
+        ("GET", s + "node/n1%0d", 400),
         ("GET", s + "job/%ff%fe", 404),
         ("GET", s + "node/%c3%28", 404),
         ("GET", s + "ping/?a=%zz&b=%", 200),
@@ -434,11 +452,16 @@ def test_paths_methods_and_queries(restd):
         ("GET", s + "node/" + "n" * 30000, 404),
         ("GET", s + "ping/", 200),
     ]
+    off = restd.log_size()
     answers = restd.call([{"method": m, "path": p} for m, p, _ in cases])
     for (m, p, want), a in zip(cases, answers):
         assert a["status"] == want, (m, p[:80], a.get("body", "")[:300])
         if want != 200:
             envelope_error(a)
+    # a path cannot write a line of its own into the log
+    log = restd.log_since(off)
+    assert FORGED not in log, log[-2000:]
+    assert "\x1b" not in log and "\x7f" not in log
 
 
 def test_pipelined_requests_answer_in_order(operator):

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include <event2/http.h>
+
 #include "common/xmalloc.h"
 #include "restd/rest_auth.h"
 #include "restd/rest_ctld.h"
@@ -110,6 +112,69 @@ static void test_good_routes(void **state)
 	}
 }
 
+/* ---- URIs ---- */
+
+static const struct {
+	const char *uri;
+	int         rc;
+	const char *path;      /* r->path after it */
+} uris[] = {
+	{ "/slurm/v0.0.43/ping/%00", -1, "/slurm/v0.0.43/ping/%00" },
+	{ "/slurm/v0.0.43/job/1%0aforged", -1,
+	  "/slurm/v0.0.43/job/1%0aforged" },
+	{ "/x%0d", -1, "/x%0d" },
+	{ "/x%1b[31m", -1, "/x%1b[31m" },
+	{ "/x%7f", -1, "/x%7f" },
+	{ "/x?a=1&a=2&a=3&a=4&a=5&a=6&a=7&a=8&a=9&a=10&a=11&a=12&a=13&a=14"
+	  "&a=15&a=16&a=17&a=18&a=19&a=20&a=21&a=22&a=23&a=24&a=25&a=26"
+	  "&a=27&a=28&a=29&a=30&a=31&a=32&a=33&a=34&a=35&a=36&a=37&a=38"
+	  "&a=39&a=40&a=41&a=42&a=43&a=44&a=45&a=46&a=47&a=48&a=49&a=50"
+	  "&a=51&a=52&a=53&a=54&a=55&a=56&a=57&a=58&a=59&a=60&a=61&a=62"
+	  "&a=63&a=64&a=65", -1, "/x" },
+	{ "/x?=1", -1, "/x" },
+	{ "/x?a=1&=2", -1, "/x" },
+	{ "/x?a=1%0a[forged]", -1, "/x" },
+	{ "/x?a%0a=1", -1, "/x" },
+	{ "/x?a=%00", -1, "/x" },
+	{ "/slurm/v0.0.43/node/n%31", 0, "/slurm/v0.0.43/node/n1" },
+	{ "/slurm/v0.0.43/node/%ff", 0, "/slurm/v0.0.43/node/\xff" },
+	{ "/x?a=%zz&b", 0, "/x" },
+	{ "/x?b&&a=%zz&", 0, "/x" },
+	{ "/x?Include%20deleted+QOS&a=%zz&b=&c+d=e+f%2Bg", 0, "/x" },
+};
+
+static void test_uris(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N(uris); i++) {
+		struct evhttp_uri *u = evhttp_uri_parse_with_flags(
+			uris[i].uri, EVHTTP_URI_NONCONFORMANT);
+		rest_req_t r = { 0 };
+		int rc;
+
+		assert_non_null(u);
+		rc = rest_req_set_uri(&r, u);
+		if (rc != uris[i].rc)
+			fail_msg("%s: %d", uris[i].uri, rc);
+		assert_string_equal(r.path, uris[i].path);
+		if (!rc && strchr(uris[i].uri, '?')) {
+			/* a malformed escape is kept; a bare name is a flag */
+			assert_string_equal(rest_query(&r, "a"), "%zz");
+			assert_string_equal(rest_query(&r, "b"), "");
+			assert_null(rest_query(&r, "c"));
+		}
+		if (strstr(uris[i].uri, "QOS")) {
+			/* names are decoded too; '+' is a space */
+			assert_string_equal(rest_query(
+				&r, "Include deleted QOS"), "");
+			assert_string_equal(rest_query(&r, "c d"), "e f+g");
+			assert_int_equal(r.nquery, 4);
+		}
+		rest_req_clear(&r);
+		evhttp_uri_free(u);
+	}
+}
+
 /* ---- a token's user ---- */
 
 /* header {"alg":"HS256"} and signature "sig" around a payload */
@@ -134,6 +199,8 @@ static const struct {
 	{ HDR "eyJzdW4iOiIifQ" SIG, NULL },             /* sun: "" */
 	{ HDR "eyJzdW4iOiL__yJ9" SIG, NULL },           /* sun: ff ff */
 	{ HDR "eyJzdW4iOiJhXHUwMDAwYiJ9" SIG, NULL },   /* sun: "a\0b" */
+	{ HDR "eyJzdW4iOiJhXG5iIn0" SIG, NULL },        /* sun: "a\nb" */
+	{ HDR "eyJzdW4iOiJhG2IifQ" SIG, NULL },         /* sun: "a\x1bb" */
 	{ HDR "eyJzdW4iOiJ4In0geA" SIG, NULL },         /* {..} x */
 	{ HDR "eyJzdW4iOiJ4In0A" SIG, NULL },           /* {..}\0 */
 	/* sun of 70 characters: does not fit 64 */
@@ -265,6 +332,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_routes),
 		cmocka_unit_test(test_good_routes),
+		cmocka_unit_test(test_uris),
 		cmocka_unit_test(test_token_user),
 		cmocka_unit_test(test_bodies),
 		cmocka_unit_test(test_descriptions_are_utf8),
