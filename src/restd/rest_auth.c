@@ -173,6 +173,10 @@ static int auth_jwt(rest_req_t *r, const rest_auth_in_t *in, char *why,
 		snprintf(why, len, "malformed token");
 		return -1;
 	}
+	if (in->user_name && strlen(in->user_name) >= sizeof(r->user)) {
+		snprintf(why, len, "X-SLURM-USER-NAME is too long");
+		return -1;
+	}
 	if (in->user_name && *in->user_name &&
 	    strcmp(in->user_name, r->user)) {
 		/* as Slurm: only a token of root or SlurmUser may act as
