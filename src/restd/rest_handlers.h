@@ -30,5 +30,7 @@ void rest_op_shares(rest_req_t *r);
 void rest_op_reservations(rest_req_t *r);
 void rest_op_reservation_get(rest_req_t *r);
 void rest_op_reservation_delete(rest_req_t *r);
+void rest_op_reservation_post(rest_req_t *r);
+void rest_op_reservations_post(rest_req_t *r);
 
 #endif

@@ -156,3 +156,40 @@ def test_user_name_header(rj):
                                headers={"X-SLURM-USER-NAME": B})
     assert status == 401, text
     c.run(["scancel", str(jid)])
+
+
+def test_reservation_create_update_delete(rj):
+    c, tcp, _ = rj
+    root = Rest(c, tcp=tcp, token=token_of(c, None))
+    ra = Rest(c, tcp=tcp, token=token_of(c, A))
+    now = int(time.time())
+    desc = {"name": "rest_maint", "node_list": ["n1"], "users": [A],
+            "start_time": {"set": True, "number": now + 7200},
+            "duration": {"set": True, "number": 30},
+            "flags": ["MAINT", "IGNORE_JOBS"]}
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/reservation",
+                               body=desc)
+    assert status == 403, text
+    assert "rest_maint" not in c.run(["scontrol", "show", "res"]).out
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/reservation",
+                                 body=desc)
+    assert status == 200, text
+    assert [x["name"] for x in doc["reservations"]] == ["rest_maint"], text
+    r = c.run(["scontrol", "show", "reservation", "rest_maint"])
+    assert "Nodes=n1" in r.out and "MAINT" in r.out, r
+    assert "Duration=00:30:00" in r.out, r
+    # the same name again is an update
+    status, doc, text = root.req(
+        "POST", "/slurm/v0.0.43/reservations/",
+        body={"reservations": [{"name": "rest_maint",
+                                "duration": {"set": True, "number": 45}}]})
+    assert status == 200, text
+    r = c.run(["scontrol", "show", "reservation", "rest_maint"])
+    assert "Duration=00:45:00" in r.out, r
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/reservation",
+                                 body={"name": "x", "burst_buffer": "bb:1"})
+    assert status == 400 and "not supported" in text, text
+    status, doc, text = root.req("DELETE",
+                                 "/slurm/v0.0.43/reservation/rest_maint")
+    assert status == 200, text
+    assert "rest_maint" not in c.run(["scontrol", "show", "res"]).out
