@@ -636,11 +636,13 @@ def _screenshots(c, tcp, b):
     os.makedirs(SHOTS, exist_ok=True)
     shot("overview", "overview", lambda d: text_of(d, "#partitions") and
          exists(d, "#nodes-chart"))
-    shot("jobs?sort=-id", "jobs", lambda d: exists(d, ".vl-row"))
+    shot("jobs?state=PD,R&sort=-id", "jobs", lambda d: exists(d, ".vl-row"))
     pend = c.run(["squeue", "-h", "-t", "PD", "-p", "batch", "-o", "%i",
                   "--sort", "S"]).out.split()
     shot("job/%s" % pend[0], "job", lambda d: text_of(d, "#job-state"))
+    click(b, "#theme")                  # the node grid in the dark theme
     shot("nodes", "nodes", lambda d: exists(d, ".node-tile"))
+    click(b, "#theme")
     shot("timeline?partition=gpu&hours=12", "timeline",
          lambda d: exists(d, ".gantt-row .bar-resv"))
     shot("submit", "submit", lambda d: exists(d, "#f-name"))

@@ -134,7 +134,7 @@ export function jobsView(el, r) {
 
 	const inputs = FILTERS.map(([k, label]) => h("label", null, label + " ",
 		h("input", {
-			type: "search", name: k, value: p[k] || "", size: 10,
+			type: "search", name: k, value: p[k] || "", size: k === "state" ? 18 : 10,
 			list: k === "state" ? "states" : null,
 			placeholder: k === "state" ? "PENDING,RUNNING" : "",
 			oninput: (ev) => {
