@@ -1,0 +1,513 @@
+"""The Python SDK (contrib/python, package sluice) against a real cluster.
+
+The SDK runs as the unprivileged test user (jobs run as their submitter
+and must read the per-job directory), from a copy of the package the
+user can read, with Debian's /usr/bin/python3.  The examples of the SDK
+concepts page run unchanged apart from the Cluster line (and the body of
+the distributed example, which would need torch): independent tasks, the
+ntasks layout seen through SLURM_PROCID/LOCALID/NODEID, .map() over 10
+items as one array job, a three-stage .after() chain, a @workflow DAG
+with different resources per stage, results and remote exceptions.
+Then what users get wrong: an unknown keyword, an unpicklable argument,
+a result over the limit, a module the compute side cannot import, a
+controller that is down, an expired token (rest backend), each a clear
+Python exception with nothing left queued.
+
+One cluster for the module: 2 nodes of 32 CPUs with 4 fake GPUs each
+(config_overrides), a "gpu" partition beside "debug", slurmdbd (when
+MariaDB is installed) for .usage(), JWT and slurmrestd for the rest
+backend.
+"""
+
+import json
+import os
+import re
+import shutil
+import textwrap
+import time
+import uuid
+
+import pytest
+
+import cluster as cl
+import mariadb
+from conftest import _ACTIVE, _stop
+
+U = "sluice_u1"
+PY = "/usr/bin/python3"
+SDK_SRC = os.path.join(cl.REPO, "contrib", "python")
+NODE = "Sockets=1 CoresPerSocket=32 ThreadsPerCore=1 Gres=gpu:4"
+EXTRA = "\n".join(["GresTypes=gpu", "SlurmdParameters=config_overrides",
+                   "AuthAltTypes=auth/jwt",
+                   "JobAcctGatherType=jobacct_gather/linux",
+                   "JobAcctGatherFrequency=1"])
+
+
+class Env:
+    """The cluster, and the SDK run as U against it."""
+
+    def __init__(self, c, acct):
+        self.c, self.acct = c, acct
+        self.sdk = os.path.join(c.dir, "sdk")
+        shutil.copytree(os.path.join(SDK_SRC, "sluice"),
+                        os.path.join(self.sdk, "sluice"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for root, dirs, files in os.walk(self.sdk):
+            os.chmod(root, 0o755)
+            for f in files:
+                os.chmod(os.path.join(root, f), 0o644)
+        self.home = c.workdir(U)
+        self.jobs = c.mkdir_for(U, os.path.join(self.home, "sluice-jobs"))
+        self.bin = os.path.dirname(c.bin("sbatch"))
+        self.rest = None
+
+    def cluster_line(self, **kw):
+        args = {"backend_type": "local", "bin_dir": self.bin,
+                "workdir": self.jobs}
+        args.update(kw)
+        return "Cluster(%s)" % ", ".join("%s=%r" % a for a in args.items())
+
+    def run(self, body, timeout=150, cluster=None, wrap=True, env=None):
+        """Run body (the example, dedented) as U inside `with <Cluster
+        line>:`; the script prints OUT <json> lines; returns
+        (Result, [decoded OUT values])."""
+        body = textwrap.dedent(body).strip("\n")
+        if wrap:
+            body = "with %s as cluster:\n%s" % (
+                cluster or self.cluster_line(), textwrap.indent(body, "    "))
+        text = "\n".join([
+            "import json, os, sys",
+            "sys.path.insert(0, %r)" % self.sdk,
+            "from sluice import task, workflow, Cluster",
+            "import sluice",
+            "def out(v):",
+            "    print('OUT ' + json.dumps(v), flush=True)",
+            "",
+            body, ""])
+        path = os.path.join(self.home, "t_%s.py" % uuid.uuid4().hex[:8])
+        self.c.write_file(U, path, text)
+        r = self.c.run([PY, path], user=U, timeout=timeout, cwd=self.home,
+                       env=env)
+        outs = [json.loads(ln[4:]) for ln in r.out.splitlines()
+                if ln.startswith("OUT ")]
+        return r, outs
+
+    def queue(self):
+        r = self.c.run(["squeue", "-h", "-o", "%i %j %T"])
+        assert r.rc == 0, r
+        return r.out
+
+
+@pytest.fixture(scope="module")
+def env(users):
+    acct = None
+    kw = dict(tag="sdk", nodes=2, cpus=32, real_memory=65536,
+              node_extra=NODE)
+    if not mariadb.missing_tools():
+        acct = mariadb.AcctEnv(**kw)
+        c = acct.c
+        c.extra_conf += "\n" + EXTRA
+    else:
+        c = cl.Cluster(extra_conf=EXTRA, **kw)
+    _ACTIVE.append(c)
+    base = c.conf_text
+    c.conf_text = lambda *a, **k: (base(*a, **k) +
+                                   "PartitionName=gpu Nodes=ALL "
+                                   "MaxTime=INFINITE State=UP\n")
+    dev = os.path.join(c.dir, "dev")
+    os.makedirs(dev, exist_ok=True)
+    for i in range(4):
+        open(os.path.join(dev, "nvidia%d" % i), "w").close()
+    c.write_file(None, os.path.join(c.dir, "etc", "gres.conf"),
+                 "Name=gpu File=%s/nvidia[0-3]\n" % dev)
+    key = os.path.join(c.dir, "state", "jwt_hs256.key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32))
+    os.chmod(key, 0o600)
+    try:
+        if acct:
+            acct.start()
+            acct.start_cluster()
+        else:
+            c.start()
+    except BaseException:
+        if acct:
+            acct.stop()
+        _stop(c, keep=True)
+        raise
+    e = Env(c, acct)
+    yield e
+    if acct:
+        acct.stop()
+    _stop(c)
+
+
+def ok(r, outs, n=None):
+    assert r.rc == 0, r
+    if n is not None:
+        assert len(outs) == n, r
+    return outs
+
+
+# ---- the concepts page's examples -------------------------------------------
+
+def test_independent_tasks(env):
+    r, outs = env.run('''
+        @task(
+            time="01:00:00",      # 1 hour limit
+            mem="32G",            # 32 GB memory
+            cpus_per_task=8,      # 8 CPU cores
+            gpus=1                # 1 GPU
+        )
+        def train_model(dataset: str) -> dict:
+            # Runs with allocated resources
+            return {"dataset": dataset, "cpus": os.environ["SLURM_CPUS_PER_TASK"],
+                    "gpus": os.environ.get("CUDA_VISIBLE_DEVICES")}
+
+        # SDK: Submit independent jobs
+        job1 = train_model(dataset="cifar10")
+        job2 = train_model(dataset="mnist")
+        job3 = train_model(dataset="imagenet")
+        # All three jobs can run in parallel on different nodes
+        out([job1.job_id, job2.job_id, job3.job_id])
+        out([j.result(timeout=90) for j in (job1, job2, job3)])
+        out([j.state() for j in (job1, job2, job3)])
+        out(job1.stdout() + "|" + job1.stderr())
+    ''')
+    ids, results, states, _ = ok(r, outs, 4)
+    assert len(set(ids)) == 3 and all(isinstance(i, int) for i in ids)
+    assert [x["dataset"] for x in results] == ["cifar10", "mnist", "imagenet"]
+    assert all(x["cpus"] == "8" for x in results), results
+    assert states == ["COMPLETED"] * 3
+    rec = env.c.show_job(ids[0])
+    assert rec.get("TimeLimit") == "01:00:00", rec
+    assert "gres/gpu" in rec.get("TresPerJob", rec.get("TRES", "")) or \
+        "gpu" in json.dumps(rec), rec
+
+
+def test_process_data_and_results(env):
+    r, outs = env.run('''
+        # SDK @task creates a SLURM job
+        @task(time="00:10:00", mem="4G", cpus_per_task=2)
+        def process_data(input_file: str) -> dict:
+            # This function runs as a SLURM job
+            # The job has 1 job step with 1 task using 2 CPUs
+            return {"result": "processed"}
+
+        job = process_data("in.csv")
+        out(job.result(timeout=90))
+    ''')
+    assert ok(r, outs, 1) == [{"result": "processed"}]
+
+
+def test_layout_ntasks_cpus_per_task(env):
+    """nodes=2 x ntasks_per_node=4: 8 ranks, each sees its PROCID, LOCALID
+    and NODEID; .results() gives every rank's return value."""
+    r, outs = env.run('''
+        @task(
+            nodes=2,
+            ntasks_per_node=4,
+            gpus_per_node=4,
+            cpus_per_task=8,
+            time="02:00:00"
+        )
+        def train_distributed(config: dict) -> dict:
+            # SLURM sets these automatically
+            rank = int(os.environ["SLURM_PROCID"])        # 0-7
+            local_rank = int(os.environ["SLURM_LOCALID"]) # 0-3
+            world_size = int(os.environ["SLURM_NTASKS"])  # 8
+            return {"rank": rank, "local_rank": local_rank,
+                    "node": int(os.environ["SLURM_NODEID"]),
+                    "world_size": world_size,
+                    "cpus": int(os.environ["SLURM_CPUS_PER_TASK"])}
+
+        job = train_distributed({"lr": 0.1})
+        out(job.result(timeout=120))
+        out(job.results())
+    ''')
+    first, every = ok(r, outs, 2)
+    assert first["rank"] == 0 and first["world_size"] == 8
+    assert sorted(x["rank"] for x in every) == list(range(8))
+    assert [x["rank"] for x in every] == list(range(8))
+    for x in every:
+        assert x["cpus"] == 8
+        assert x["node"] == x["rank"] // 4, every
+        assert x["local_rank"] == x["rank"] % 4, every
+
+
+def test_map_is_one_array_job(env):
+    r, outs = env.run('''
+        @task(time="00:05:00", mem="2G")
+        def process_chunk(chunk_id: int, data: str) -> dict:
+            import time; time.sleep(1)
+            return {"chunk": chunk_id, "processed": True}
+
+        # Creates a Slurm array job with 10 tasks
+        chunks = [{"chunk_id": i, "data": f"data_{i}"} for i in range(10)]
+        array_job = process_chunk.map(chunks)
+        out(array_job.job_id)
+        out(len(array_job))
+        sys.stdout.flush()
+        out(array_job.results(timeout=120))
+    ''')
+    jid, n, results = ok(r, outs, 3)
+    assert n == 10
+    assert results == [{"chunk": i, "processed": True} for i in range(10)]
+    r = env.c.run(["sacct", "-X", "-n", "-P", "-o", "JobID", "-j", str(jid)]
+                  if env.acct else
+                  ["squeue", "-h", "-t", "all", "-j", str(jid), "-o", "%i"])
+    ids = set(x.split("_")[0] for x in r.out.split())
+    assert ids == {str(jid)}, r
+
+
+def test_map_throttle_one_job_id_in_squeue(env):
+    """throttle=2: squeue shows one array job J_[..%2]; per-item failures
+    come back in place without losing the other results."""
+    r, outs = env.run('''
+        @task(time="5")
+        def inv(x):
+            import time; time.sleep(2)
+            return 10 // x
+
+        a = inv.map([5, 2, 0, 1, 10], throttle=2)
+        out(a.job_id)
+        os.system("%s -h -j %d -o '%%i'" % (os.path.join("@BIN@", "squeue"),
+                                             a.job_id))
+        sys.stdout.flush()
+        try:
+            a.results(timeout=120)
+        except sluice.ArrayErrors as e:
+            out([sorted(e.errors), [x if not isinstance(x, Exception)
+                                    else type(x).__name__ for x in e.results]])
+        vals = a.results(return_exceptions=True)
+        out(str(vals[2].__cause__)[:400])
+        out(a.states())
+    '''.replace("@BIN@", env.bin))
+    jid, errs, tb, states = ok(r, outs, 4)
+    queue_lines = [ln for ln in r.out.splitlines() if ln.startswith(str(jid))]
+    assert queue_lines and all(
+        re.fullmatch(r"%d_(\[[\d,\-]+%%2\]|\d+)" % jid, ln)
+        for ln in queue_lines), r.out
+    assert errs == [[2], [2, 5, "ZeroDivisionError", 10, 1]]
+    assert "ZeroDivisionError" in tb and "10 // x" in tb, tb
+    assert states[2] == "FAILED" and states.count("COMPLETED") == 4
+
+
+def test_three_stage_after_chain(env):
+    r, outs = env.run('''
+        @task(time="00:05:00", cpus_per_task=1)
+        def preprocess(data):
+            return [x * 2 for x in data]
+
+        @task(time="00:05:00", cpus_per_task=4, mem="1G")
+        def train_model(config):
+            return {"config": config, "cpus": os.environ["SLURM_CPUS_PER_TASK"]}
+
+        @task(time="00:05:00", cpus_per_task=2)
+        def evaluate(metrics):
+            return {"metrics": metrics, "ok": True}
+
+        data = [1, 2, 3]
+        model_config = {"lr": 0.01}
+        metrics = ["acc"]
+        prep_job = preprocess(data)
+        train_job = train_model.after(prep_job)(model_config)
+        eval_job = evaluate.after(train_job)(metrics)
+        out([prep_job.job_id, train_job.job_id, eval_job.job_id])
+        out(eval_job.result(timeout=120))
+        out([prep_job.result(), train_job.result()])
+    ''')
+    ids, ev, (pre, tr) = ok(r, outs, 3)
+    assert ev == {"metrics": ["acc"], "ok": True}
+    assert pre == [2, 4, 6] and tr["cpus"] == "4"
+    deps = env.c.show_job(ids[2]).get("Dependency", "")
+    assert deps in ("(null)", "") or "afterok:%d" % ids[1] in deps
+
+
+def test_after_kinds_and_failure(env):
+    """afternotok runs when its job failed; an afterok job of a failed job
+    never runs and says so; the failed job re-raises its exception."""
+    r, outs = env.run('''
+        @task(time="5")
+        def boom(x):
+            raise ValueError("bad input %r" % (x,))
+
+        @task(time="5")
+        def cleanup():
+            return "cleaned"
+
+        @task(time="5")
+        def never():
+            return "ran"
+
+        b = boom(7)
+        c = cleanup.after(b, kind="afternotok")()
+        n = never.after(b)()
+        s = never.after(kind="singleton")()
+        out(c.result(timeout=120))
+        out(s.result(timeout=120))
+        try:
+            b.result()
+        except ValueError as e:
+            out(["ValueError", str(e), "boom" in str(e.__cause__),
+                 "raise ValueError" in e.remote_traceback])
+        try:
+            n.result(timeout=60)
+        except sluice.DependencyNeverSatisfied as e:
+            out(["never", str(e)])
+        try:
+            never.after(b, kind="afterwards")
+        except ValueError as e:
+            out(str(e))
+    ''')
+    res = ok(r, outs, 5)
+    assert res[0] == "cleaned" and res[1] == "ran"
+    assert res[2] == ["ValueError", "bad input 7", True, True]
+    assert res[3][0] == "never" and "never ran" in res[3][1]
+    assert "afterok" in res[4] and "aftercorr" in res[4]
+
+
+def test_workflow_dag_with_resources(env):
+    r, outs = env.run('''
+        @task(time="00:05:00", cpus_per_task=1, mem="500M")
+        def load(part):
+            return list(range(part * 3, part * 3 + 3))
+
+        @task(time="00:10:00", cpus_per_task=4, mem="2G")
+        def train(a, b):
+            return {"n": len(a) + len(b),
+                    "cpus": os.environ["SLURM_CPUS_PER_TASK"]}
+
+        @task(time="00:05:00", ntasks=2, cpus_per_task=2)
+        def report(model):
+            return {"model": model, "ntasks": os.environ["SLURM_NTASKS"]}
+
+        @workflow
+        def pipeline(parts):
+            a, b = (load(p) for p in parts)
+            m = train(a, b)
+            return report(m)
+
+        res = pipeline([0, 1])
+        out(res)
+        out(pipeline.last_run.text())
+        out(pipeline.last_run.dot())
+        out([j.job_id for j in pipeline.last_run.jobs])
+    ''')
+    res, text, dot, ids = ok(r, outs, 4)
+    assert res == {"model": {"n": 6, "cpus": "4"}, "ntasks": "2"}
+    assert len(ids) == 4
+    assert "workflow pipeline: 4 jobs" in text
+    assert re.search(r"%d train \[cpus_per_task=4, mem=2G, time=00:10:00\] "
+                     r"<- afterok:%d, afterok:%d  COMPLETED" % (
+                         ids[2], ids[0], ids[1]), text), text
+    assert dot.startswith('digraph "pipeline" {'), dot
+    assert '"%d" -> "%d" [label="afterok"];' % (ids[2], ids[3]) in dot
+    assert env.c.show_job(ids[2]).get("NumCPUs") == "4"
+
+
+def test_workflow_failure_raises_remote_exception(env):
+    r, outs = env.run('''
+        @task(time="5")
+        def step(x):
+            if x == 2:
+                raise KeyError("missing shard %d" % x)
+            return x
+
+        @task(time="5")
+        def combine(*xs):
+            return sum(xs)
+
+        @workflow
+        def wf():
+            return combine(*[step(i) for i in range(4)])
+
+        try:
+            wf()
+        except KeyError as e:
+            out(["KeyError", str(e)])
+        run = wf.last_run
+        out([j.state() for j in run.jobs])
+    ''')
+    err, states = ok(r, outs, 2)
+    assert err == ["KeyError", "'missing shard 2'"]
+    assert states[:4] == ["COMPLETED", "COMPLETED", "FAILED", "COMPLETED"]
+    assert states[4] == "CANCELLED" or states[4] == "PENDING", states
+
+
+def test_cluster_context_defaults_and_escape_hatch(env):
+    """The Cluster's partition is the default; a task keyword wins;
+    sbatch_options passes any other option; environment reaches the
+    task."""
+    r, outs = env.run('''
+        @task(time="00:10:00", mem="4G", partition="gpu")
+        def train(lr: float) -> dict:
+            return {"accuracy": 0.95, "partition": os.environ["SLURM_JOB_PARTITION"]}
+
+        @task(time="2", environment={"MY_FLAG": "a b'c"},
+              sbatch_options={"comment": "via-escape", "nice": 5})
+        def envtask():
+            return os.environ["MY_FLAG"]
+
+        job = train(lr=0.001)
+        e = envtask()
+        out(job.result(timeout=90))
+        out(e.result(timeout=90))
+        out(e.job_id)
+    ''', cluster=env.cluster_line(partition="debug"))
+    res, flag, jid = ok(r, outs, 3)
+    assert res == {"accuracy": 0.95, "partition": "gpu"}
+    assert flag == "a b'c"
+    rec = env.c.show_job(jid)
+    assert rec.get("Partition") == "debug" and rec.get("Comment") == \
+        "via-escape" and rec.get("Nice") == "5", rec
+
+
+def test_usage_from_accounting(env):
+    if not env.acct:
+        pytest.skip("no MariaDB: no accounting")
+    r, outs = env.run('''
+        @task(time="2", cpus_per_task=2)
+        def spin():
+            import time
+            t = time.time()
+            while time.time() - t < 1.5:
+                pass
+            return 1
+
+        j = spin()
+        j.result(timeout=60)
+        import time
+        for _ in range(50):
+            u = j.usage()
+            if u and u[0]["State"] == "COMPLETED":
+                break
+            time.sleep(0.3)
+        out(u)
+    ''')
+    (rows,) = ok(r, outs, 1)
+    assert rows[0]["State"] == "COMPLETED" and rows[0]["AllocCPUS"] == "2"
+    assert rows[0]["Elapsed"] >= "00:00:01", rows
+
+
+def test_cancel_and_timeout(env):
+    r, outs = env.run('''
+        @task(time="5")
+        def sleeper():
+            import time; time.sleep(300)
+
+        j = sleeper()
+        try:
+            j.wait(timeout=2)
+        except sluice.JobTimeout as e:
+            out(["timeout", str(e)])
+        j.cancel()
+        out(j.wait(timeout=60))
+        try:
+            j.result()
+        except sluice.JobCancelled as e:
+            out(["cancelled", str(e).splitlines()[0]])
+    ''')
+    t, st, c = ok(r, outs, 3)
+    assert t[0] == "timeout" and st == "CANCELLED"
+    assert c[1].startswith("job %s was cancelled" % c[1].split()[1])
