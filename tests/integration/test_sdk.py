@@ -130,12 +130,17 @@ def env(users):
             acct.start_cluster()
         else:
             c.start()
+        port = cl.free_ports(1)[0]
+        c.start_restd("nobody", ["127.0.0.1:%d" % port],
+                      args=["-a", "rest_auth/jwt"])
     except BaseException:
         if acct:
             acct.stop()
         _stop(c, keep=True)
         raise
     e = Env(c, acct)
+    e.rest_url = "http://127.0.0.1:%d" % port
+    e.jwt_key = key
     yield e
     if acct:
         acct.stop()
@@ -511,3 +516,248 @@ def test_cancel_and_timeout(env):
     t, st, c = ok(r, outs, 3)
     assert t[0] == "timeout" and st == "CANCELLED"
     assert c[1].startswith("job %s was cancelled" % c[1].split()[1])
+
+
+# ---- bad input: a clear exception, nothing queued or staged -----------------
+
+def _nothing_left(env, before_dirs):
+    assert sorted(os.listdir(env.jobs)) == before_dirs
+
+
+def test_unknown_keyword_is_type_error(env):
+    before = sorted(os.listdir(env.jobs))
+    q = env.queue()
+    r, outs = env.run('''
+        try:
+            @task(time="5", memory="4G")
+            def f():
+                return 1
+        except TypeError as e:
+            out(str(e))
+
+        @task(time="5")
+        def g():
+            return 1
+        try:
+            g.options(gpu=1)()
+        except TypeError as e:
+            out(str(e))
+        try:
+            Cluster(backend_type="local", defaults={"cpus": 2})
+        except TypeError as e:
+            out(str(e))
+        try:
+            task(time="forever")
+        except ValueError as e:
+            out(str(e))
+    ''')
+    a, b, c_, d = ok(r, outs, 4)
+    assert a.startswith("task() got an unexpected keyword argument 'memory'")
+    assert "g.options() got an unexpected keyword argument 'gpu'" in b
+    assert "unexpected keyword argument 'cpus'" in c_
+    assert "time='forever'" in d
+    assert env.queue() == q
+    _nothing_left(env, before)
+
+
+def test_unpicklable_argument_and_too_large(env):
+    before = sorted(os.listdir(env.jobs))
+    q = env.queue()
+    r, outs = env.run('''
+        import threading
+
+        @task(time="5")
+        def f(a, lock=None):
+            return 1
+
+        try:
+            f(1, lock=threading.Lock())
+        except sluice.SerializationError as e:
+            out(str(e))
+        try:
+            f.options(max_pickle_size=1000)(b"x" * 5000)
+        except sluice.PayloadTooLarge as e:
+            out(str(e))
+    ''')
+    a, b = ok(r, outs, 2)
+    assert a.startswith("argument 'lock' (lock) of f() cannot be pickled: "
+                        "TypeError: cannot pickle '_thread.lock' object"), a
+    assert re.match(r"the arguments of f\(\) is 50\d\d bytes pickled, over "
+                    r"the limit of 1000 bytes", b), b
+    assert env.queue() == q
+    _nothing_left(env, before)
+
+
+def test_result_over_limit_and_unpicklable_result(env):
+    r, outs = env.run('''
+        @task(time="5", max_pickle_size=10000)
+        def big():
+            return b"y" * 20000
+
+        @task(time="5")
+        def gen():
+            return (i for i in range(3))
+
+        j, k = big(), gen()
+        try:
+            j.result(timeout=60)
+        except sluice.PayloadTooLarge as e:
+            out(str(e))
+        try:
+            k.result(timeout=60)
+        except sluice.SerializationError as e:
+            out(str(e))
+        out([j.state(), k.state()])
+    ''')
+    a, b, states = ok(r, outs, 3)
+    assert re.match(r"the result of job \d+ is 200\d\d bytes pickled, over "
+                    r"the limit of 10000 bytes", a), a
+    assert "the result cannot be pickled" in b and "generator" in b, b
+    assert states == ["FAILED", "FAILED"]
+
+
+def test_compute_side_cannot_import(env):
+    """A task from a module the nodes cannot import (it was removed
+    before the job started): RemoteImportError naming the module."""
+    mod = os.path.join(env.home, "vanishing")
+    env.c.mkdir_for(U, mod)
+    env.c.write_file(U, os.path.join(mod, "vanish_mod.py"),
+                     "from sluice import task\n"
+                     "@task(time='5', hold=True)\n"
+                     "def hello():\n    return 'hi'\n")
+    r, outs = env.run('''
+        import shutil, subprocess
+        sys.path.insert(0, "@MOD@")
+        import vanish_mod
+        j = vanish_mod.hello()
+        shutil.rmtree("@MOD@")
+        subprocess.run(["@BIN@/scontrol", "release", str(j.job_id)], check=True)
+        try:
+            j.result(timeout=60)
+        except sluice.RemoteImportError as e:
+            out(str(e))
+    '''.replace("@MOD@", mod).replace("@BIN@", env.bin))
+    (msg,) = ok(r, outs, 1)
+    assert re.match(r"job \d+ on \S+: cannot load vanish_mod.hello with "
+                    r"/usr/bin/python3 \(sys.path .*\): ModuleNotFoundError: "
+                    r"No module named 'vanish_mod'", msg), msg
+
+
+def test_cluster_down(env):
+    """A Cluster whose controller does not answer: ClusterUnreachable
+    from the submission, and no job directory left behind."""
+    conf = os.path.join(env.home, "down.conf")
+    port = cl.free_ports(1)[0]
+    text = re.sub(r"(?m)^SlurmctldPort=\d+", "SlurmctldPort=%d" % port,
+                  open(env.c.conf).read())
+    env.c.write_file(U, conf, text)
+    before = sorted(os.listdir(env.jobs))
+    t0 = time.time()
+    r, outs = env.run('''
+        @task(time="5")
+        def f():
+            return 1
+        try:
+            f()
+        except sluice.ClusterUnreachable as e:
+            out(str(e))
+    ''', cluster=env.cluster_line(env={"SLURM_CONF": conf},
+                                     command_timeout=40))
+    (msg,) = ok(r, outs, 1)
+    assert msg.startswith("sbatch failed (exit 1): sbatch: error: "), msg
+    assert "Unable to contact slurm controller" in msg, msg
+    assert time.time() - t0 < 60
+    _nothing_left(env, before)
+
+
+# ---- the rest backend -------------------------------------------------------
+
+def _make_token(key_path, claims):
+    import base64
+    import hashlib
+    import hmac
+
+    def b64(d):
+        return base64.urlsafe_b64encode(d).rstrip(b"=").decode()
+    with open(key_path, "rb") as f:
+        secret = f.read()
+    signing = "%s.%s" % (b64(b'{"alg":"HS256","typ":"JWT"}'),
+                         b64(json.dumps(claims).encode()))
+    return signing + "." + b64(hmac.new(secret, signing.encode(),
+                                        hashlib.sha256).digest())
+
+
+def test_rest_backend_examples(env):
+    """The same examples through slurmrestd: a task, a map and an .after()
+    chain; the token comes from `scontrol token` (bin_dir)."""
+    r, outs = env.run('''
+        @task(time="00:05:00", mem="2G", cpus_per_task=2)
+        def process_chunk(chunk_id: int, data: str) -> dict:
+            return {"chunk": chunk_id, "cpus": os.environ["SLURM_CPUS_PER_TASK"]}
+
+        @task(time="00:05:00")
+        def total(parts):
+            return sum(p["chunk"] for p in parts)
+
+        @task(time="5")
+        def fail():
+            raise RuntimeError("rest side failure")
+
+        chunks = [{"chunk_id": i, "data": f"data_{i}"} for i in range(4)]
+        array_job = process_chunk.map(chunks)
+        out(array_job.job_id)
+        res = array_job.results(timeout=120)
+        out(res)
+        t = total.after(array_job)(res)
+        out(t.result(timeout=60))
+        f = fail()
+        try:
+            f.result(timeout=60)
+        except RuntimeError as e:
+            out([str(e), "rest side failure" in e.remote_traceback])
+        s = process_chunk(chunk_id=9, data="x")
+        s.cancel()
+        out(s.wait(timeout=60))
+    ''', cluster=env.cluster_line(backend_type="rest", url=env.rest_url))
+    jid, res, tot, err, st = ok(r, outs, 5)
+    assert res == [{"chunk": i, "cpus": "2"} for i in range(4)]
+    assert tot == 6
+    assert err == ["rest side failure", True]
+    assert st == "CANCELLED"
+    assert env.c.show_job(jid).get("UserId", "").startswith(U)
+
+
+def test_rest_expired_and_bad_token(env):
+    now = int(time.time())
+    expired = _make_token(env.jwt_key, {"iat": now - 700, "exp": now - 100,
+                                        "sun": U})
+    forged = _make_token(os.path.join(env.c.dir, "etc", "slurm.conf"),
+                         {"iat": now, "exp": now + 600, "sun": U})
+    before = sorted(os.listdir(env.jobs))
+    q = env.queue()
+    body = '''
+        @task(time="5")
+        def f():
+            return 1
+        try:
+            f()
+        except sluice.AuthError as e:
+            out([type(e).__name__, str(e)])
+    '''
+    r, outs = env.run(body, cluster=env.cluster_line(
+        backend_type="rest", url=env.rest_url, token=expired))
+    ((kind, msg),) = ok(r, outs, 1)
+    assert kind == "TokenExpired" and msg.startswith("the JWT expired at ")
+    r, outs = env.run(body, cluster=env.cluster_line(
+        backend_type="rest", url=env.rest_url, token=forged))
+    ((kind, msg),) = ok(r, outs, 1)
+    assert kind == "AuthError" and "refused the token (HTTP 401)" in msg, msg
+    down = "http://127.0.0.1:%d" % cl.free_ports(1)[0]
+    r, outs = env.run(body.replace("sluice.AuthError",
+                                   "sluice.ClusterUnreachable"),
+                      cluster=env.cluster_line(backend_type="rest", url=down,
+                                               token=forged))
+    ((kind, msg),) = ok(r, outs, 1)
+    assert kind == "ClusterUnreachable" and "Connection refused" in msg, msg
+    assert env.queue() == q
+    _nothing_left(env, before)

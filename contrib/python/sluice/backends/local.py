@@ -10,7 +10,36 @@ from .. import errors
 from .command import CommandBackend
 
 
-class LocalBackend(CommandBackend):
+class LocalFiles:
+    """Job directories on a filesystem this host shares with the nodes
+    (local and rest backends)."""
+
+    def stage(self, jobdir, files):
+        os.makedirs(os.path.dirname(jobdir), exist_ok=True)
+        os.makedirs(jobdir, mode=0o700)
+        for name, data in files.items():
+            with open(os.path.join(jobdir, name), "wb") as f:
+                f.write(data)
+
+    def unstage(self, jobdir):
+        shutil.rmtree(jobdir, ignore_errors=True)
+
+    def read(self, path):
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            return None
+
+    def python(self):
+        return self.cluster.python or sys.executable
+
+    def sluice_dir(self):
+        return os.path.dirname(os.path.dirname(os.path.abspath(
+            __import__("sluice").__file__)))
+
+
+class LocalBackend(LocalFiles, CommandBackend):
     def __init__(self, cluster):
         super().__init__(cluster)
         self.bin_dir = cluster.bin_dir
@@ -52,27 +81,3 @@ class LocalBackend(CommandBackend):
             raise errors.SubmitError("cannot run %s: %s" % (argv[0], e))
         return (p.returncode, p.stdout.decode(errors="replace"),
                 p.stderr.decode(errors="replace"))
-
-    # files: this host sees the jobdirs directly
-    def stage(self, jobdir, files):
-        os.makedirs(jobdir, mode=0o700)
-        for name, data in files.items():
-            with open(os.path.join(jobdir, name), "wb") as f:
-                f.write(data)
-
-    def unstage(self, jobdir):
-        shutil.rmtree(jobdir, ignore_errors=True)
-
-    def read(self, path):
-        try:
-            with open(path, "rb") as f:
-                return f.read()
-        except FileNotFoundError:
-            return None
-
-    def python(self):
-        return self.cluster.python or sys.executable
-
-    def sluice_dir(self):
-        return os.path.dirname(os.path.dirname(os.path.abspath(
-            __import__("sluice").__file__)))
