@@ -761,3 +761,111 @@ def test_rest_expired_and_bad_token(env):
     assert kind == "ClusterUnreachable" and "Connection refused" in msg, msg
     assert env.queue() == q
     _nothing_left(env, before)
+
+
+# ---- the ssh backend --------------------------------------------------------
+
+SSHD = "/usr/sbin/sshd"
+
+
+@pytest.fixture(scope="module")
+def sshd(env):
+    """An sshd on 127.0.0.1 with its own host key, letting U in with a key
+    made here; yields (port, U's private key, known_hosts).  UsePAM yes:
+    the test users have no password (a locked account), which sshd
+    without PAM refuses even for key logins."""
+    if not os.access(SSHD, os.X_OK):
+        pytest.skip("openssh-server not installed")
+    c = env.c
+    d = os.path.join(c.dir, "sshd")
+    os.makedirs(d, exist_ok=True)
+    os.makedirs("/run/sshd", exist_ok=True)      # privilege separation dir
+    hostkey = os.path.join(d, "host_ed25519")
+    cl.subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                       hostkey], check=True)
+    ukey = os.path.join(env.home, "id_sdk")
+    cl.subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                       ukey], check=True)
+    uid, gid, _ = cl.user_ids(U)
+    os.chown(ukey, uid, gid)
+    os.chown(ukey + ".pub", uid, gid)
+    auth = os.path.join(d, "authorized_keys")
+    shutil.copy(ukey + ".pub", auth)
+    os.chmod(auth, 0o644)
+    port = cl.free_ports(1)[0]
+    cfg = c.write_file(None, os.path.join(d, "sshd_config"), "\n".join([
+        "Port %d" % port, "ListenAddress 127.0.0.1",
+        "HostKey " + hostkey, "PidFile " + os.path.join(d, "sshd.pid"),
+        "AuthorizedKeysFile " + auth, "StrictModes no", "UsePAM yes",
+        "PasswordAuthentication no", "KbdInteractiveAuthentication no",
+        "AllowUsers " + U, "LogLevel VERBOSE", ""]))
+    with open(hostkey + ".pub") as f:
+        hk = f.read().split()
+    known = c.write_file(U, os.path.join(env.home, "known_hosts_sdk"),
+                         "[127.0.0.1]:%d %s %s\n" % (port, hk[0], hk[1]))
+    d_ = c._spawn("sshd", [SSHD, "-D", "-e", "-f", cfg])
+    try:
+        def up():
+            r = c.run(["ssh", "-o", "BatchMode=yes", "-o",
+                       "UserKnownHostsFile=" + known, "-i", ukey, "-p",
+                       str(port), U + "@127.0.0.1", "true"], user=U,
+                       timeout=10)
+            return r.rc == 0
+        cl.wait_for(up, timeout=20, what="sshd on 127.0.0.1:%d" % port)
+        yield port, ukey, known
+    finally:
+        c.stop_daemon(d_)
+
+
+def test_ssh_backend(env, sshd):
+    """The concepts page's ssh example (Cluster(backend_type="ssh", ...))
+    against the test's sshd: code staged through shared_dir, a task, a
+    .map() and a remote exception; sshd down -> ClusterUnreachable."""
+    port, key, known = sshd
+    shared = env.c.mkdir_for(U, os.path.join(env.home, "ssh-shared"))
+    line = env.cluster_line(
+        backend_type="ssh", hostname="127.0.0.1", port=port,
+        identity_file=key, ssh_options=["UserKnownHostsFile=" + known],
+        shared_dir=shared, python=PY, env={"SLURM_CONF": env.c.conf},
+        workdir=None)
+    r, outs = env.run('''
+        @task(time="00:10:00", mem="4G", partition="gpu")
+        def train(lr: float) -> dict:
+            return {"accuracy": 0.95, "lr": lr}
+
+        @task(time="5")
+        def sq(x):
+            if x == 3:
+                raise ArithmeticError("three")
+            return x * x
+
+        job = train(lr=0.001)
+        out(job.result(timeout=90))
+        a = sq.map(range(5))
+        out(a.results(timeout=120, return_exceptions=True)[:3])
+        try:
+            a[3].result()
+        except ArithmeticError as e:
+            out(["three", "ArithmeticError" in e.remote_traceback])
+        out(job.stdout())
+        out(job.jobdir)
+    ''', cluster=line)
+    res, squares, err, stdout, jobdir = ok(r, outs, 5)
+    assert res == {"accuracy": 0.95, "lr": 0.001}
+    assert squares == [0, 1, 4]
+    assert err == ["three", True]
+    assert jobdir.startswith(shared + "/jobs/"), jobdir
+    assert os.path.isdir(os.path.join(shared, ".sluice"))
+    r, outs = env.run('''
+        @task(time="5")
+        def f():
+            return 1
+        try:
+            f()
+        except sluice.ClusterUnreachable as e:
+            out(str(e))
+    ''', cluster=line.replace("port=%d" % port,
+                              "port=%d" % cl.free_ports(1)[0]))
+    (msg,) = ok(r, outs, 1)
+    assert msg.startswith("ssh to 127.0.0.1 failed: ") and \
+        "Connection refused" in msg, msg
