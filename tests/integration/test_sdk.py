@@ -67,7 +67,8 @@ class Env:
         args.update(kw)
         return "Cluster(%s)" % ", ".join("%s=%r" % a for a in args.items())
 
-    def run(self, body, timeout=150, cluster=None, wrap=True, env=None):
+    def run(self, body, timeout=150, cluster=None, wrap=True, env=None,
+            python=PY, sdk=True):
         """Run body (the example, dedented) as U inside `with <Cluster
         line>:`; the script prints OUT <json> lines; returns
         (Result, [decoded OUT values])."""
@@ -77,7 +78,7 @@ class Env:
                 cluster or self.cluster_line(), textwrap.indent(body, "    "))
         text = "\n".join([
             "import json, os, sys",
-            "sys.path.insert(0, %r)" % self.sdk,
+            "sys.path.insert(0, %r)" % self.sdk if sdk else "",
             "from sluice import task, workflow, Cluster",
             "import sluice",
             "def out(v):",
@@ -86,7 +87,7 @@ class Env:
             body, ""])
         path = os.path.join(self.home, "t_%s.py" % uuid.uuid4().hex[:8])
         self.c.write_file(U, path, text)
-        r = self.c.run([PY, path], user=U, timeout=timeout, cwd=self.home,
+        r = self.c.run([python, path], user=U, timeout=timeout, cwd=self.home,
                        env=env)
         outs = [json.loads(ln[4:]) for ln in r.out.splitlines()
                 if ln.startswith("OUT ")]
@@ -398,8 +399,22 @@ def test_workflow_dag_with_resources(env):
         out(pipeline.last_run.text())
         out(pipeline.last_run.dot())
         out([j.job_id for j in pipeline.last_run.jobs])
+
+        @task(time="2")
+        def total(parts):
+            return sum(sum(p) for p in parts)
+
+        @workflow
+        def fan(n):
+            return total(load.map(range(n)))
+
+        out(fan(3))
+        out(fan.last_run.text(states=False))
     ''')
-    res, text, dot, ids = ok(r, outs, 4)
+    res, text, dot, ids, fan, fan_text = ok(r, outs, 6)
+    assert fan == sum(range(9))
+    assert re.search(r"\n  (\d+) load\[3\] .*\n  \d+ total \[time=2\] "
+                     r"<- afterok:\1\n$", fan_text), fan_text
     assert res == {"model": {"n": 6, "cpus": "4"}, "ntasks": "2"}
     assert len(ids) == 4
     assert "workflow pipeline: 4 jobs" in text
@@ -516,6 +531,32 @@ def test_cancel_and_timeout(env):
     t, st, c = ok(r, outs, 3)
     assert t[0] == "timeout" and st == "CANCELLED"
     assert c[1].startswith("job %s was cancelled" % c[1].split()[1])
+
+
+def test_pip_installed_package(env):
+    """`pip install ./contrib/python` into a venv (no package index: the
+    in-tree build backend needs nothing); a task submitted from the venv's
+    Python runs with that Python and the installed package."""
+    venv = os.path.join(env.c.dir, "venv")
+    r = env.c.run([PY, "-m", "venv", "--system-site-packages", venv],
+                  timeout=120)
+    assert r.rc == 0, r
+    r = env.c.run([os.path.join(venv, "bin", "pip"), "install", "-q",
+                   "--no-index", SDK_SRC], timeout=180, cwd=env.c.dir)
+    assert r.rc == 0, r
+    r = env.c.run([os.path.join(venv, "bin", "sluice"), "version"])
+    assert r.rc == 0 and r.out.startswith("sluice "), r
+    r, outs = env.run('''
+        @task(time="5")
+        def where():
+            import sluice
+            return [sys.executable, sluice.__file__]
+
+        out(where().result(timeout=60))
+    ''', python=os.path.join(venv, "bin", "python3"), sdk=False)
+    ((exe, mod),) = ok(r, outs, 1)
+    assert exe == os.path.join(venv, "bin", "python3")
+    assert mod.startswith(os.path.join(venv, "lib")), mod
 
 
 # ---- bad input: a clear exception, nothing queued or staged -----------------

@@ -21,5 +21,10 @@ def main(argv):
     return 0 if argv in (["help"], ["-h"], ["--help"]) else 2
 
 
-if __name__ == "__main__":
+def console():
+    """The `sluice` command that pip installs."""
     sys.exit(main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    console()

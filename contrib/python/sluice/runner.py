@@ -30,9 +30,15 @@ class _Unpickler(pickle.Unpickler):
         self.jobdir = jobdir
 
     def persistent_load(self, pid):
-        if not (isinstance(pid, tuple) and pid and pid[0] == serialize._JOB_TAG):
+        if isinstance(pid, tuple) and len(pid) == 2 and \
+                pid[0] == serialize._ARRAY_TAG:
+            return [self._one(path, job_id) for path, job_id in pid[1]]
+        if not (isinstance(pid, tuple) and len(pid) == 3 and
+                pid[0] == serialize._JOB_TAG):
             raise pickle.UnpicklingError("unknown reference %r" % (pid,))
-        _, path, job_id = pid
+        return self._one(pid[1], pid[2])
+
+    def _one(self, path, job_id):
         try:
             with open(path, "rb") as f:
                 rec = pickle.load(f)

@@ -14,7 +14,8 @@ submitting host (or the login node) and the compute nodes share:
                       {"ok": True, "value": v} or {"ok": False, ...}
 
 A Job handle among the arguments is pickled as a reference to its result
-file: the runner loads that job's return value in its place.
+file: the runner loads that job's return value in its place (an ArrayJob:
+the list of its items' values).
 """
 
 import importlib
@@ -33,6 +34,7 @@ except ImportError:        # by-value functions need it; by-reference do not
 DEFAULT_MAX_PICKLE = 64 * 1024 * 1024
 _Pickler = cloudpickle.CloudPickler if cloudpickle else pickle.Pickler
 _JOB_TAG = "sluice.job-result"
+_ARRAY_TAG = "sluice.array-results"
 
 
 def result_name(index=None, rank=0):
@@ -55,9 +57,14 @@ class _ArgPickler(_Pickler):
     def persistent_id(self, obj):
         ref = getattr(obj, "_sluice_result_ref", None)
         if ref is not None and callable(ref):
-            r = ref()
             self._jobs.append(obj)
-            return (_JOB_TAG,) + r
+            return (_JOB_TAG,) + ref()
+        tasks = getattr(obj, "tasks", None)
+        if tasks and getattr(obj, "dependency_id", None) and all(
+                callable(getattr(t, "_sluice_result_ref", None))
+                for t in tasks):
+            self._jobs.append(obj)
+            return (_ARRAY_TAG, [t._sluice_result_ref() for t in tasks])
         return None
 
 

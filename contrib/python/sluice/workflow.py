@@ -61,6 +61,10 @@ class WorkflowRun:
     def _key(self, h):
         return str(h.dependency_id)
 
+    @staticmethod
+    def _name(h):
+        return h.name + ("[%d]" % len(h.tasks) if hasattr(h, "tasks") else "")
+
     def _state(self, h):
         try:
             return h.state()
@@ -73,7 +77,7 @@ class WorkflowRun:
         for h in self.jobs:
             ins = ["%s:%s" % (k, self._key(a)) for a, b, k in self.edges
                    if b is h]
-            line = "  %s %s" % (self._key(h), h.name)
+            line = "  %s %s" % (self._key(h), self._name(h))
             if self._labels.get(id(h)):
                 line += " [%s]" % self._labels[id(h)]
             if ins:
@@ -90,7 +94,7 @@ class WorkflowRun:
         out = ['digraph "%s" {' % esc(self.name), "  rankdir=LR;",
                "  node [shape=box];"]
         for h in self.jobs:
-            label = "%s\\n%s" % (esc(h.name), esc(self._key(h)))
+            label = "%s\\n%s" % (esc(self._name(h)), esc(self._key(h)))
             if self._labels.get(id(h)):
                 label += "\\n" + esc(self._labels[id(h)])
             out.append('  "%s" [label="%s"];' % (esc(self._key(h)), label))
