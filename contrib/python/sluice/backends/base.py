@@ -124,23 +124,23 @@ def parse_squeue(text):
 
 
 def parse_sacct_states(text, job_id):
-    """`sacct -X -P -n -o JobID,State,ExitCode -j J` -> {index|None: st}."""
+    """`sacct -X -P -n -o JobID,State,ExitCode -j J` -> {index|None: st}.
+    Rows of other jobs and malformed rows are skipped."""
     out = {}
+    row_re = re.compile(r"^%s(?:_(\[?[\d,\-%%]+\]?))?$" % re.escape(str(job_id)))
     for line in text.splitlines():
         parts = line.split("|")
         if len(parts) < 3:
             continue
-        jid, state, code = parts[0], parts[1].split()[0] if parts[1] else "", parts[2]
-        m = re.match(r"^%s(?:_(\[?[\d,\-%%]+\]?))?$" % job_id, jid)
-        if not m:
-            m2 = re.match(r"^(\d+)$", jid)
-            if not m2:
-                continue
+        m = row_re.match(parts[0])
+        words = parts[1].split()
+        if not m or not words:
+            continue
         ec = None
-        if re.match(r"^\d+:\d+$", code):
-            ec = int(code.split(":")[0])
-        st = JobStatus(state, "", ec)
-        if m and m.group(1):
+        if re.match(r"^\d+:\d+$", parts[2]):
+            ec = int(parts[2].split(":")[0])
+        st = JobStatus(words[0], "", ec)
+        if m.group(1):
             for i in expand_indices(m.group(1)):
                 out[i] = st
         else:
