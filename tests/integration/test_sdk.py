@@ -911,3 +911,31 @@ def test_ssh_backend(env, sshd):
     (msg,) = ok(r, outs, 1)
     assert msg.startswith("ssh to 127.0.0.1 failed: ") and \
         "Connection refused" in msg, msg
+
+
+def test_wait_survives_controller_restart(env):
+    """result() keeps waiting through a controller restart (the job and
+    its result survive it)."""
+    import threading
+    got = {}
+    body = '''
+        @task(time="5")
+        def slow(x):
+            import time; time.sleep(6)
+            return x + 1
+
+        j = slow(41)
+        out(j.job_id)
+        out(j.result(timeout=120))
+    '''
+    t = threading.Thread(target=lambda: got.update(r=env.run(body)))
+    t.start()
+    time.sleep(2.5)
+    env.c.kill_ctld()
+    time.sleep(3)
+    env.c.start_ctld()
+    t.join(180)
+    r, outs = got["r"]
+    jid, value = ok(r, outs, 2)
+    assert value == 42
+    env.c.wait_ready()

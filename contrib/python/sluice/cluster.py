@@ -46,6 +46,9 @@ class Cluster:
     env           extra environment for the commands (e.g. SLURM_CONF)
     max_pickle_size   byte limit of pickled arguments and results
     poll_interval     seconds between two state checks at most
+    command_timeout   seconds a command (or an HTTP request) may take
+    unreachable_grace seconds wait() keeps polling a cluster that does
+                      not answer (a controller restart) before raising
     ssh:  user, port, identity_file, ssh_options (list of -o values),
           shared_dir (a path on the login node's shared filesystem)
     rest: url ("http://host:6820"), token (JWT; default $SLURM_JWT, else
@@ -58,7 +61,8 @@ class Cluster:
                  account=None, qos=None, *, defaults=None, bin_dir=None,
                  workdir=None, python=None, env=None,
                  max_pickle_size=serialize.DEFAULT_MAX_PICKLE,
-                 poll_interval=1.0, command_timeout=60, user=None, port=None,
+                 poll_interval=1.0, command_timeout=60, unreachable_grace=300,
+                 user=None, port=None,
                  identity_file=None, ssh_options=(), shared_dir=None,
                  url=None, token=None, api_version="v0.0.43"):
         self.backend_type = backend_type
@@ -76,6 +80,7 @@ class Cluster:
         self.max_pickle_size = max_pickle_size
         self.poll_interval = poll_interval
         self.command_timeout = command_timeout
+        self.unreachable_grace = unreachable_grace
         self.user, self.port = user, port
         self.identity_file = identity_file
         self.ssh_options = list(ssh_options)

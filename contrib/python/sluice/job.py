@@ -101,11 +101,24 @@ class Job:
         deadline = None if timeout is None else time.time() + timeout
         delay = 0.1
         unknown = 0
+        down_since = None
         while True:
-            st = self.status()
+            try:
+                st = self.status()
+                down_since = None
+            except errors.ClusterUnreachable:
+                # a controller restart or a network blip: keep waiting,
+                # up to Cluster(unreachable_grace=...) seconds
+                now = time.time()
+                down_since = down_since or now
+                if now - down_since > self.cluster.unreachable_grace:
+                    raise
+                st = JobStatus("UNKNOWN")
+                unknown = 0
             if st.done or st.reason == _NEVER:
                 return st.state
-            unknown = unknown + 1 if st.state == "UNKNOWN" else 0
+            if down_since is None:
+                unknown = unknown + 1 if st.state == "UNKNOWN" else 0
             if unknown > 20:
                 raise errors.JobFailed("job %s is unknown to the cluster "
                                        "and left no result" % self.job_id,

@@ -60,14 +60,20 @@ class Task:
             t = self.options(throttle=throttle)
         return current()._submit(t, calls, array=True)
 
-    def after(self, *jobs, kind="afterok", any_of=False):
+    def after(self, *jobs, kind="afterok", any_of=False, delay=None):
         """A copy that waits for jobs: kind is one of Slurm's dependency
         types (after, afterany, afterburstbuffer, aftercorr, afternotok,
         afterok, singleton).  Several .after() calls must all hold;
-        any_of=True makes this one's jobs alternatives ("?")."""
+        any_of=True makes this one's jobs alternatives ("?").  delay=N
+        (kind "after" only) starts it N minutes after they started
+        (after:JOB+N)."""
         if kind not in DEPENDENCY_KINDS:
             raise ValueError(".after(kind=%r): expected one of %s"
                              % (kind, ", ".join(DEPENDENCY_KINDS)))
+        if delay is not None and (kind != "after" or isinstance(delay, bool)
+                                  or not isinstance(delay, int) or delay < 1):
+            raise ValueError(".after(delay=%r): a positive number of minutes, "
+                             "with kind=\"after\" only" % (delay,))
         if kind == "singleton":
             if jobs:
                 raise ValueError(".after(kind=\"singleton\") takes no jobs")
@@ -76,6 +82,8 @@ class Task:
         if not jobs:
             raise ValueError(".after(): no jobs given")
         ids = [_dep_id(j) for j in jobs]
+        if delay:
+            ids = ["%s+%d" % (i, delay) for i in ids]
         if any_of:
             dep = "?".join("%s:%s" % (kind, i) for i in ids)
         else:
