@@ -126,6 +126,9 @@ def env(users):
     with open(key, "wb") as f:
         f.write(os.urandom(32))
     os.chmod(key, 0o600)
+    if acct:        # slurmdbd takes the same tokens (/slurmdb/ over REST)
+        acct.dbd_extra = ("AuthAltTypes=auth/jwt\n"
+                          "AuthAltParameters=jwt_key=%s" % key)
     try:
         if acct:
             acct.start()
@@ -767,6 +770,36 @@ def test_rest_backend_examples(env):
     assert err == ["rest side failure", True]
     assert st == "CANCELLED"
     assert env.c.show_job(jid).get("UserId", "").startswith(U)
+
+
+def test_rest_usage(env):
+    """.usage() over REST reads /slurmdb/v0.0.43/job/{id} (served once the
+    slurmdb endpoints are in slurmrestd; skipped where they answer 404)."""
+    if not env.acct:
+        pytest.skip("no MariaDB: no accounting")
+    r, outs = env.run('''
+        @task(time="2")
+        def f():
+            return 1
+
+        j = f()
+        j.result(timeout=60)
+        import time
+        for _ in range(50):
+            try:
+                u = j.usage()
+            except sluice.SluiceError as e:
+                out(["error", str(e)])
+                break
+            if u and "COMPLETED" in json.dumps(u):
+                out(["ok", u[0]["job_id"], j.job_id])
+                break
+            time.sleep(0.3)
+    ''', cluster=env.cluster_line(backend_type="rest", url=env.rest_url))
+    ((kind, *rest),) = ok(r, outs, 1)
+    if kind == "error" and "HTTP 404" in rest[0]:
+        pytest.skip("slurmrestd does not serve /slurmdb/ here: " + rest[0])
+    assert kind == "ok" and rest[0] == rest[1], rest
 
 
 def test_rest_expired_and_bad_token(env):

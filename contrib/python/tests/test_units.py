@@ -177,6 +177,12 @@ class Dependencies(unittest.TestCase):
         t = self.f.after(1, 2, kind="afterany", any_of=True)
         self.assertEqual(t.deps, ("afterany:1?afterany:2",))
         self.assertEqual(self.f.after(kind="singleton").deps, ("singleton",))
+        self.assertEqual(self.f.after(3, 4, kind="after", delay=10).deps,
+                         ("after:3+10:4+10",))
+        for bad in (dict(delay=5), dict(kind="after", delay=0),
+                    dict(kind="after", delay="5")):
+            with self.assertRaisesRegex(ValueError, "delay"):
+                self.f.after(3, **bad)
         for bad, exc in [(dict(kind="afterwards"), ValueError),
                          (dict(), ValueError)]:
             with self.assertRaises(exc):

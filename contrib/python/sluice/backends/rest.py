@@ -113,7 +113,8 @@ class RestBackend(LocalFiles, base.Backend):
                                                       _why(doc)))
         if r.status in (502, 503, 504):
             raise errors.ClusterUnreachable(
-                "slurmrestd at %s cannot reach the controller (HTTP %d): %s"
+                "slurmrestd at %s answered HTTP %d (the controller or "
+                "slurmdbd does not answer it): %s"
                 % (self.url, r.status, _why(doc)))
         return r.status, doc
 
