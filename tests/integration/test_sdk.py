@@ -948,7 +948,8 @@ def test_ssh_backend(env, sshd):
 
 def test_wait_survives_controller_restart(env):
     """result() keeps waiting through a controller restart (the job and
-    its result survive it)."""
+    its result survive it), also when the controller stays down longer
+    than a command waits for it (squeue gives up after ~10 s)."""
     import threading
     got = {}
     body = '''
@@ -965,7 +966,7 @@ def test_wait_survives_controller_restart(env):
     t.start()
     time.sleep(2.5)
     env.c.kill_ctld()
-    time.sleep(3)
+    time.sleep(15)
     env.c.start_ctld()
     t.join(180)
     r, outs = got["r"]
