@@ -15,13 +15,21 @@ See README.md (or `pydoc sluice`) for the whole interface.
 """
 
 __version__ = "0.1.0"
+__all__ = [
+    "Cluster", "current", "task", "Task", "workflow", "Workflow",
+    "WorkflowRun", "Job", "ArrayJob",
+    "SluiceError", "SubmitError", "ClusterUnreachable", "AuthError",
+    "TokenExpired", "SerializationError", "PayloadTooLarge",
+    "RemoteImportError", "RemoteError", "RemoteTraceback", "JobFailed",
+    "JobCancelled", "DependencyNeverSatisfied", "JobTimeout", "ArrayErrors",
+]
 
-from .cluster import Cluster, current  # noqa: E402,F401
-from .errors import (ArrayErrors, AuthError, ClusterUnreachable,  # noqa
+from .cluster import Cluster, current  # noqa: E402
+from .errors import (ArrayErrors, AuthError, ClusterUnreachable,  # noqa: E402
                      DependencyNeverSatisfied, JobCancelled, JobFailed,
                      JobTimeout, PayloadTooLarge, RemoteError,
                      RemoteImportError, RemoteTraceback, SerializationError,
                      SluiceError, SubmitError, TokenExpired)
-from .job import ArrayJob, Job  # noqa: E402,F401
-from .task import Task, task  # noqa: E402,F401
-from .workflow import Workflow, WorkflowRun, workflow  # noqa: E402,F401
+from .job import ArrayJob, Job  # noqa: E402
+from .task import Task, task  # noqa: E402
+from .workflow import Workflow, WorkflowRun, workflow  # noqa: E402

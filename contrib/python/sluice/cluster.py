@@ -9,8 +9,9 @@ import sys
 import time
 import uuid
 
-from . import backends, options, serialize
+from . import backends, errors, options, serialize
 from .job import ArrayJob, Job
+from .workflow import _record
 
 _stack = contextvars.ContextVar("sluice_clusters", default=())
 _default = []
@@ -146,9 +147,8 @@ class Cluster:
         files = {}
         if fdata is not None:
             if len(fdata) > limit:
-                from .errors import PayloadTooLarge
-                raise PayloadTooLarge("the function %s" % what, len(fdata),
-                                      limit)
+                raise errors.PayloadTooLarge("the function %s" % what,
+                                             len(fdata), limit)
             files["func.pkl"] = fdata
         found = []
         for i, (a, k) in enumerate(calls):
@@ -212,7 +212,6 @@ class Cluster:
                               opts)
         else:
             handle = Job(self, job_id, jobdir, name, None, ntasks, opts)
-        from .workflow import _record
         _record(handle, task, auto, opts)
         return handle
 

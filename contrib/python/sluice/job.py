@@ -1,7 +1,6 @@
 """Handles on submitted work: Job (one job, or one task of an array) and
 ArrayJob (what .map() returns)."""
 
-import os
 import time
 
 from . import errors, serialize

@@ -15,6 +15,7 @@ import sys
 import traceback
 
 from . import serialize
+from .task import Task
 
 try:
     import cloudpickle
@@ -80,7 +81,7 @@ def _load_function(jobdir, meta):
     obj = importlib.import_module(spec["module"])
     for part in spec["qualname"].split("."):
         obj = getattr(obj, part)
-    return getattr(obj, "func", obj)
+    return obj.func if isinstance(obj, Task) else obj
 
 
 def run(jobdir):

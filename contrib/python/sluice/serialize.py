@@ -111,7 +111,8 @@ def function_spec(func, by_value=False):
             obj = importlib.import_module(mod)
             for part in qual.split("."):
                 obj = getattr(obj, part)
-            if getattr(obj, "func", obj) is func:
+            from .task import Task
+            if (obj.func if isinstance(obj, Task) else obj) is func:
                 return {"by": "ref", "module": mod, "qualname": qual}, None
         except (ImportError, AttributeError):
             pass

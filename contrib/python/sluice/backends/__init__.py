@@ -8,7 +8,9 @@ Each implements base.Backend.  A new transport (or a later feature that
 needs a new call, e.g. checkpointing) adds a method there first.
 """
 
-from .base import Backend, JobStatus  # noqa: F401
+from .base import Backend, JobStatus
+
+__all__ = ["Backend", "JobStatus", "make"]
 
 
 def make(cluster):
