@@ -191,8 +191,9 @@ def test_independent_tasks(env):
     assert states == ["COMPLETED"] * 3
     rec = env.c.show_job(ids[0])
     assert rec.get("TimeLimit") == "01:00:00", rec
-    assert "gres/gpu" in rec.get("TresPerJob", rec.get("TRES", "")) or \
-        "gpu" in json.dumps(rec), rec
+    assert rec.get("TresPerJob") == "gres/gpu:1", rec
+    assert "gres/gpu=1" in rec.get("TRES", ""), rec
+    assert rec.get("MinMemoryNode") == "32G", rec
 
 
 def test_process_data_and_results(env):
@@ -686,6 +687,25 @@ def test_compute_side_cannot_import(env):
     assert re.match(r"job \d+ on \S+: cannot load vanish_mod.hello with "
                     r"/usr/bin/python3 \(sys.path .*\): ModuleNotFoundError: "
                     r"No module named 'vanish_mod'", msg), msg
+
+
+def test_interpreter_missing_on_node(env):
+    """Cluster(python=...) naming an interpreter the node lacks: the job
+    fails at once and result() says which interpreter on which node."""
+    r, outs = env.run('''
+        @task(time="5")
+        def f():
+            return 1
+        try:
+            f().result(timeout=60)
+        except sluice.JobFailed as e:
+            out([e.state, str(e)])
+    ''', cluster=env.cluster_line(python="/opt/nowhere/python3"))
+    ((state, msg),) = ok(r, outs, 1)
+    assert state == "FAILED", msg
+    assert re.search(r"^job \d+ ended FAILED without a result\n.*\nsluice: "
+                     r"the Python interpreter /opt/nowhere/python3 is missing "
+                     r"on \S+$", msg, re.S), msg
 
 
 def test_cluster_down(env):
