@@ -40,6 +40,7 @@ class Job:
         self.options = dict(opts or {})
         self._array = array
         self._final = None
+        self._fetched = {}        # result files read ahead (ArrayJob)
 
     # ---- identity ----------------------------------------------------------
     @property
@@ -143,8 +144,11 @@ class Job:
 
     def _result_of(self, rank, timeout):
         self.wait(timeout)
-        path = self._path(serialize.result_name(self.index, rank))
-        data = self.cluster._backend.read(path)
+        name = serialize.result_name(self.index, rank)
+        path = self._path(name)
+        data = self._fetched.pop(name, None)
+        if data is None:
+            data = self.cluster._backend.read(path)
         if data is not None:
             rec = serialize.load_record(data, path)
             if rec.get("ok"):
@@ -270,6 +274,11 @@ class ArrayJob:
 
     def results(self, timeout=None, return_exceptions=False):
         self.wait(timeout)
+        names = [serialize.result_name(t.index) for t in self.tasks]
+        got = self.cluster._backend.read_many(self.jobdir, names)
+        for t, n in zip(self.tasks, names):
+            if got.get(n) is not None:
+                t._fetched[n] = got[n]
         out, errs = [], {}
         for i, t in enumerate(self.tasks):
             try:

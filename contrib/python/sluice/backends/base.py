@@ -65,6 +65,11 @@ class Backend:
         """Bytes of a file under a jobdir, None if it does not exist."""
         raise NotImplementedError
 
+    def read_many(self, jobdir, names):
+        """{name: bytes or None} of several files of one jobdir (the ssh
+        backend fetches them in one round trip)."""
+        return {n: self.read(jobdir.rstrip("/") + "/" + n) for n in names}
+
     def usage(self, job_id):
         """Accounting rows of the job and its steps: [{field: value}]."""
         raise NotImplementedError

@@ -125,6 +125,23 @@ class SSHBackend(CommandBackend):
                 path, self.cluster.hostname, err.strip()))
         return out
 
+    def read_many(self, jobdir, names):
+        """The files that exist, as one tar stream from the login node."""
+        q = shlex.quote
+        rc, out, err = self.run_bytes(
+            None, shell="cd %s && for f in %s; do [ -e \"$f\" ] && "
+            "printf '%%s\\n' \"$f\"; done | tar -c -T - -f -" % (
+                q(jobdir), " ".join(q(n) for n in names)))
+        if rc != 0:
+            raise errors.SluiceError("cannot read %s on %s: %s" % (
+                jobdir, self.cluster.hostname, err.strip()))
+        got = dict.fromkeys(names)
+        with tarfile.open(fileobj=io.BytesIO(out), mode="r:") as t:
+            for m in t.getmembers():
+                if m.isfile() and m.name in got:
+                    got[m.name] = t.extractfile(m).read()
+        return got
+
     def python(self):
         return self.cluster.python or "python3"
 
