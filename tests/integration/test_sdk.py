@@ -488,6 +488,34 @@ def test_cluster_context_defaults_and_escape_hatch(env):
         "via-escape" and rec.get("Nice") == "5", rec
 
 
+def test_attach_from_another_process(env):
+    """A process submits and exits; another attaches to the job ids (local
+    and rest backends) and gets the results."""
+    r, outs = env.run('''
+        @task(time="5")
+        def sq(x):
+            import time; time.sleep(2)
+            return x * x
+
+        out([sq(7).job_id, sq.map(range(3)).job_id])
+    ''')
+    one, arr = ok(r, outs, 1)[0]
+    for line in (env.cluster_line(),
+                 env.cluster_line(backend_type="rest", url=env.rest_url)):
+        r, outs = env.run('''
+            out(cluster.attach(%d).result(timeout=60))
+            a = cluster.attach(%d)
+            out([type(a).__name__, a.results(timeout=60)])
+            try:
+                cluster.attach(999999)
+            except sluice.SluiceError as e:
+                out(str(e))
+        ''' % (one, arr), cluster=line)
+        v, (kind, vals), err = ok(r, outs, 3)
+        assert v == 49 and kind == "ArrayJob" and vals == [0, 1, 4], line
+        assert err.startswith("job 999999: the controller does not know it"), err
+
+
 def test_usage_from_accounting(env):
     if not env.acct:
         pytest.skip("no MariaDB: no accounting")

@@ -1,6 +1,7 @@
 """Cluster: where tasks go, and the defaults they take there."""
 
 import contextvars
+import json
 import os
 import posixpath
 import re
@@ -134,6 +135,33 @@ class Cluster:
                 out.append(p)
         return out
 
+    # ---- handles of earlier submissions ------------------------------------
+    def attach(self, job_id, jobdir=None):
+        """The Job (or ArrayJob) of a job submitted earlier through the SDK,
+        e.g. by a process that has since exited.  The job directory is
+        found through the controller (the job's StdOut) unless given."""
+        if isinstance(job_id, bool) or not isinstance(job_id, int):
+            raise TypeError("attach(): job_id must be an int, not %r"
+                            % (job_id,))
+        if jobdir is None:
+            out = self._backend.stdout_path(job_id)
+            if not out:
+                raise errors.SluiceError(
+                    "job %d: the controller does not know it (any more); "
+                    "give attach(job_id, jobdir=...)" % job_id)
+            jobdir = posixpath.dirname(out)
+        data = self._backend.read(self._join(jobdir, "meta.json"))
+        if data is None:
+            raise errors.SluiceError("job %d: %s is not a sluice job "
+                                     "directory (no meta.json)"
+                                     % (job_id, jobdir))
+        meta = json.loads(data)
+        name, ntasks = meta.get("name") or "?", meta.get("ntasks", 1)
+        if meta.get("array"):
+            return ArrayJob(self, job_id, jobdir, name, meta.get("items", 1),
+                            ntasks)
+        return Job(self, job_id, jobdir, name, None, ntasks)
+
     # ---- submission --------------------------------------------------------
     def _submit(self, task, calls, array):
         """Stage the calls of task and queue them as one job (or one
@@ -168,10 +196,10 @@ class Cluster:
             deps.append("afterok:" + ":".join(j.dependency_id for j in auto))
         jobdir = self._new_jobdir(name)
         python = self._backend.python()
+        ntasks = self._ntasks(opts)
         files["meta.json"] = serialize.meta_json(
             python, self._sys_path(), spec, limit, array,
-            self._backend.sluice_dir())
-        ntasks = self._ntasks(opts)
+            self._backend.sluice_dir(), name, len(calls), ntasks)
         script = self._script(task, opts, jobdir, python, ntasks)
         files["job.sh"] = script.encode()
         suffix = ".%a" if array else ""

@@ -140,10 +140,12 @@ def function_spec(func, by_value=False):
     return {"by": "value", "module": mod, "qualname": qual}, data
 
 
-def meta_json(python, sys_path, spec, limit, array, sluice_dir):
+def meta_json(python, sys_path, spec, limit, array, sluice_dir, name="",
+              items=1, ntasks=1):
     return json.dumps({"version": 1, "python": python, "sys_path": sys_path,
                        "func": spec, "max_pickle_size": limit,
-                       "array": array, "sluice_dir": sluice_dir},
+                       "array": array, "sluice_dir": sluice_dir,
+                       "name": name, "items": items, "ntasks": ntasks},
                       indent=1).encode()
 
 

@@ -61,6 +61,11 @@ class Backend:
     def cancel(self, job_id):
         raise NotImplementedError
 
+    def stdout_path(self, job_id):
+        """The job's standard output path as the controller has it, or
+        None when it does not know the job."""
+        raise NotImplementedError
+
     def read(self, path):
         """Bytes of a file under a jobdir, None if it does not exist."""
         raise NotImplementedError

@@ -46,6 +46,14 @@ class CommandBackend(base.Backend):
         if rc != 0:
             raise base.command_error("scancel", rc, err)
 
+    def stdout_path(self, job_id):
+        rc, out, err = self.run([self.cmd("scontrol"), "show", "job",
+                                 str(job_id)])
+        if rc != 0:
+            return None
+        m = re.search(r"(?m)^\s*StdOut=(\S+)", out)
+        return m.group(1) if m else None
+
     def usage(self, job_id):
         rc, out, err = self.run([self.cmd("sacct"), "-P", "-n", "-j",
                                  str(job_id), "-o",

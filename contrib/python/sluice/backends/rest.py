@@ -162,6 +162,15 @@ class RestBackend(LocalFiles, base.Backend):
             raise errors.SluiceError("cancel of job %s refused (HTTP %d): %s"
                                      % (job_id, status, _why(doc)))
 
+    def stdout_path(self, job_id):
+        status, doc = self.request("GET", "/slurm/%s/job/%s" % (self.ver,
+                                                              job_id))
+        for j in doc.get("jobs", []) if status == 200 else []:
+            path = j.get("stdout_expanded") or j.get("standard_output")
+            if path:
+                return path
+        return None
+
     def usage(self, job_id):
         """The slurmdb job records (REST's own field names)."""
         status, doc = self.request("GET", "/slurmdb/%s/job/%s"
