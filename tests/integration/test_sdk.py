@@ -3,15 +3,22 @@
 The SDK runs as the unprivileged test user (jobs run as their submitter
 and must read the per-job directory), from a copy of the package the
 user can read, with Debian's /usr/bin/python3.  The examples of the SDK
-concepts page run unchanged apart from the Cluster line (and the body of
-the distributed example, which would need torch): independent tasks, the
-ntasks layout seen through SLURM_PROCID/LOCALID/NODEID, .map() over 10
-items as one array job, a three-stage .after() chain, a @workflow DAG
-with different resources per stage, results and remote exceptions.
-Then what users get wrong: an unknown keyword, an unpicklable argument,
-a result over the limit, a module the compute side cannot import, a
-controller that is down, an expired token (rest backend), each a clear
-Python exception with nothing left queued.
+concepts page run unchanged apart from the Cluster line: independent
+tasks, @task resource examples, .map() over 10 items as one array job,
+the page's three .after() lines (it does not define the stage functions:
+they are defined here), the ntasks layout seen through
+SLURM_PROCID/LOCALID/NODEID (the distributed example's decorator and
+environment reads; its torch calls are left out).  The page has no
+@workflow code: the DAG (different resources per stage, a fan-out .map()
+and fan-in) is ours.  Results come back, remote exceptions are re-raised
+with their traceback.  Then what users get wrong: an unknown keyword, an
+unpicklable argument, pickles over the limit, a module the compute side
+cannot import, an interpreter missing on the node, a controller that is
+down, expired and forged tokens (rest backend), each a clear Python
+exception with nothing left queued or staged.  And: the rest and ssh
+backends (an sshd the test starts on 127.0.0.1 with keys it makes),
+pip install into a venv, attaching to a job from another process, and
+result() across a controller restart.
 
 One cluster for the module: 2 nodes of 32 CPUs with 4 fake GPUs each
 (config_overrides), a "gpu" partition beside "debug", slurmdbd (when
