@@ -737,8 +737,22 @@ def test_interpreter_missing_on_node(env):
             out([e.state, str(e)])
     ''', cluster=env.cluster_line(python="/opt/nowhere/python3"))
     ((state, msg),) = ok(r, outs, 1)
+    r2, outs2 = env.run('''
+        @task(time="5")
+        def f():
+            return 1
+        try:
+            f().result(timeout=60)
+        except sluice.JobFailed as e:
+            out([e.state, e.exit_code, str(e).splitlines()[0]])
+    ''', cluster=env.cluster_line(backend_type="rest", url=env.rest_url,
+                                     python="/opt/nowhere/python3"))
+    ((st2, code2, first2),) = ok(r2, outs2, 1)
+    assert (st2, code2) == ("FAILED", 127), first2
+    assert first2.endswith("ended FAILED (exit code 127) without a result")
     assert state == "FAILED", msg
-    assert re.search(r"^job \d+ ended FAILED without a result\n.*\nsluice: "
+    assert re.search(r"^job \d+ ended FAILED \(exit code 127\) without a "
+                     r"result\n.*\nsluice: "
                      r"the Python interpreter /opt/nowhere/python3 is missing "
                      r"on \S+$", msg, re.S), msg
 

@@ -165,12 +165,26 @@ class Job:
             raise errors.JobCancelled("job %s was cancelled" % self.job_id,
                                       self.job_id, st.state, st.exit_code,
                                       tail)
+        code = st.exit_code
+        how = ""
+        if code is None:
+            ec = self.cluster._backend.exit_code(self.job_id)
+            if ec:
+                code = ec[0]
+                how = (" (exit code %d, signal %d)" % ec if ec[1]
+                       else " (exit code %d)" % ec[0])
+        elif code is not None:
+            how = " (exit code %s)" % code
+        if st.state == "TIMEOUT":
+            how += ": it reached its time limit (time=%s)" % \
+                self.options.get("time", "the partition's")
+        elif st.state == "OUT_OF_MEMORY":
+            how += ": it ran out of memory (mem=%s)" % \
+                self.options.get("mem", "the default")
         raise errors.JobFailed(
-            "job %s ended %s%s without a result" % (
-                self.job_id, st.state,
-                "" if st.exit_code is None else
-                " (exit code %s)" % st.exit_code),
-            self.job_id, st.state, st.exit_code, tail)
+            "job %s ended %s%s without a result" % (self.job_id, st.state,
+                                                    how),
+            self.job_id, st.state, code, tail)
 
     # ---- control and output ------------------------------------------------
     def cancel(self):

@@ -227,12 +227,81 @@ class Graph(unittest.TestCase):
         self.assertIn('"1" -> "3" [label="afterany"];', dot)
 
 
+class _FakeBackend:
+    def __init__(self, state, reason="", code=None):
+        self.st = base.JobStatus(state, reason)
+        self.code = code
+
+    def status(self, job_id):
+        return {None: self.st}
+
+    def read(self, path):
+        return b"line1\nslurmstepd: error: *** JOB 5 CANCELLED ***\n" \
+            if path.endswith("stderr") else None
+
+    def exit_code(self, job_id):
+        return self.code
+
+
+class _FakeCluster:
+    poll_interval = 0.01
+    unreachable_grace = 1
+
+    def __init__(self, backend):
+        self._backend = backend
+
+    def _join(self, *p):
+        return "/".join(p)
+
+
+class Failures(unittest.TestCase):
+    """What result() raises for a job that left no result."""
+
+    def job(self, *a, **opts):
+        return sluice.Job(_FakeCluster(_FakeBackend(*a)), 5, "/d", "f",
+                          opts=opts)
+
+    def test_table(self):
+        cases = [
+            (("TIMEOUT", "", (0, 15)), {"time": "00:01:00"},
+             errors.JobFailed, "job 5 ended TIMEOUT (exit code 0, signal 15):"
+             " it reached its time limit (time=00:01:00) without a result"),
+            (("OUT_OF_MEMORY", "", (0, 9)), {"mem": "1G"}, errors.JobFailed,
+             "it ran out of memory (mem=1G)"),
+            (("FAILED", "", (127, 0)), {}, errors.JobFailed,
+             "job 5 ended FAILED (exit code 127) without a result"),
+            (("CANCELLED", "", None), {}, errors.JobCancelled,
+             "job 5 was cancelled"),
+            (("CANCELLED", "DependencyNeverSatisfied", None), {},
+             errors.DependencyNeverSatisfied, "job 5 never ran"),
+            (("PENDING", "DependencyNeverSatisfied", None), {},
+             errors.DependencyNeverSatisfied, "job 5 never ran"),
+        ]
+        for args, opts, exc, text in cases:
+            with self.subTest(args=args):
+                with self.assertRaises(exc) as cm:
+                    self.job(*args, **opts).result(timeout=1)
+                self.assertIn(text, str(cm.exception))
+        with self.assertRaisesRegex(errors.JobFailed, "CANCELLED \\*\\*\\*"):
+            self.job("FAILED", "", None).result(1)
+
+    def test_wait_timeout(self):
+        with self.assertRaisesRegex(errors.JobTimeout,
+                                    "job 5 still RUNNING after 0.05s"):
+            self.job("RUNNING").wait(timeout=0.05)
+
+
 def double(x):
     return 2 * x
 
 
 def fails(x):
     raise KeyError("no %s" % x)
+
+
+def _put(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 class Runner(unittest.TestCase):
@@ -243,12 +312,12 @@ class Runner(unittest.TestCase):
         self.addCleanup(__import__("shutil").rmtree, d, True)
         spec, fdata = serialize.function_spec(func, by_value)
         if fdata:
-            open(os.path.join(d, "func.pkl"), "wb").write(fdata)
+            _put(os.path.join(d, "func.pkl"), fdata)
         for i, (a, k) in enumerate(calls):
             data, _ = serialize.dumps_args(a, k, "f()", limit)
             name = "args.%d.pkl" % i if array else "args.pkl"
-            open(os.path.join(d, name), "wb").write(data)
-        open(os.path.join(d, "meta.json"), "wb").write(serialize.meta_json(
+            _put(os.path.join(d, name), data)
+        _put(os.path.join(d, "meta.json"), serialize.meta_json(
             sys.executable, [os.path.dirname(os.path.abspath(__file__))],
             spec, limit, array, ""))
         return d
@@ -283,9 +352,10 @@ class Runner(unittest.TestCase):
 
     def test_import_failure(self):
         d = self.stage(double, [((1,), {})])
-        meta = json.load(open(os.path.join(d, "meta.json")))
+        with open(os.path.join(d, "meta.json")) as f:
+            meta = json.load(f)
         meta["func"]["module"] = "no_such_module_26"
-        json.dump(meta, open(os.path.join(d, "meta.json"), "w"))
+        _put(os.path.join(d, "meta.json"), json.dumps(meta).encode())
         self.assertEqual(runner.run(d), 1)
         with self.assertRaisesRegex(errors.RemoteImportError,
                                     "No module named 'no_such_module_26'"):

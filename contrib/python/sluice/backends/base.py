@@ -61,6 +61,11 @@ class Backend:
     def cancel(self, job_id):
         raise NotImplementedError
 
+    def exit_code(self, job_id):
+        """(exit status, signal) of an ended job as the controller has it,
+        or None."""
+        return None
+
     def stdout_path(self, job_id):
         """The job's standard output path as the controller has it, or
         None when it does not know the job."""

@@ -46,6 +46,12 @@ class CommandBackend(base.Backend):
         if rc != 0:
             raise base.command_error("scancel", rc, err)
 
+    def exit_code(self, job_id):
+        rc, out, err = self.run([self.cmd("scontrol"), "show", "job",
+                                 str(job_id)])
+        m = re.search(r"\bExitCode=(\d+):(\d+)", out) if rc == 0 else None
+        return (int(m.group(1)), int(m.group(2))) if m else None
+
     def stdout_path(self, job_id):
         rc, out, err = self.run([self.cmd("scontrol"), "show", "job",
                                  str(job_id)])

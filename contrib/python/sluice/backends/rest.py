@@ -162,6 +162,19 @@ class RestBackend(LocalFiles, base.Backend):
             raise errors.SluiceError("cancel of job %s refused (HTTP %d): %s"
                                      % (job_id, status, _why(doc)))
 
+    def exit_code(self, job_id):
+        status, doc = self.request("GET", "/slurm/%s/job/%s" % (self.ver,
+                                                              job_id))
+        for j in doc.get("jobs", []) if status == 200 else []:
+            ec = j.get("exit_code")
+            if isinstance(ec, dict):
+                code = _num(ec.get("return_code"))
+                sig = ec.get("signal", {})
+                sig = _num(sig.get("id")) if isinstance(sig, dict) else None
+                if code is not None:
+                    return code, sig or 0
+        return None
+
     def stdout_path(self, job_id):
         status, doc = self.request("GET", "/slurm/%s/job/%s" % (self.ver,
                                                               job_id))
