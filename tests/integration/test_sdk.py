@@ -214,7 +214,9 @@ def test_process_data_and_results(env):
 
         job = process_data("in.csv")
         out(job.result(timeout=90))
-    ''')
+    ''', cluster="Cluster(workdir=%r)" % env.jobs,
+        env={"PATH": env.bin + ":/usr/bin:/bin"})
+    # (the commands found through PATH, as after `./local-cluster env`)
     assert ok(r, outs, 1) == [{"result": "processed"}]
 
 
