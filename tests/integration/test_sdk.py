@@ -834,8 +834,15 @@ def test_rest_backend_examples(env):
         s = process_chunk(chunk_id=9, data="x")
         s.cancel()
         out(s.wait(timeout=60))
+
+        @task(time="5", nodes=2, ntasks=4)
+        def ranks():
+            return os.environ["SLURM_PROCID"] + "/" + os.environ["SLURM_NODEID"]
+        out(ranks().results(timeout=60))
     ''', cluster=env.cluster_line(backend_type="rest", url=env.rest_url))
-    jid, res, tot, err, st = ok(r, outs, 5)
+    jid, res, tot, err, st, ranks = ok(r, outs, 6)
+    assert [x.split("/")[0] for x in ranks] == ["0", "1", "2", "3"], ranks
+    assert {x.split("/")[1] for x in ranks} == {"0", "1"}, ranks
     assert res == [{"chunk": i, "cpus": "2"} for i in range(4)]
     assert tot == 6
     assert err == ["rest side failure", True]
