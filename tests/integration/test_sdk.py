@@ -979,8 +979,8 @@ def test_ssh_backend(env, sshd):
     line = env.cluster_line(
         backend_type="ssh", hostname="127.0.0.1", port=port,
         identity_file=key, ssh_options=["UserKnownHostsFile=" + known],
-        shared_dir=shared, python=PY, env={"SLURM_CONF": env.c.conf},
-        workdir=None)
+        shared_dir=shared, env={"SLURM_CONF": env.c.conf}, workdir=None)
+    # python: the default, "python3" from the login node's PATH
     r, outs = env.run('''
         @task(time="00:10:00", mem="4G", partition="gpu")
         def train(lr: float) -> dict:

@@ -220,7 +220,10 @@ class Cluster:
                 job["array"] = arr
             if dep:
                 job["dependency"] = dep
-                job["flags"] = ["KILL_INVALID_DEPENDENCY"]
+                flags = job.get("flags") or []
+                if isinstance(flags, str):
+                    flags = [f for f in flags.split(",") if f]
+                job["flags"] = list(flags) + ["KILL_INVALID_DEPENDENCY"]
         else:
             job = None
             sb = options.sbatch_args(opts) + [
@@ -260,13 +263,14 @@ class Cluster:
         q = shlex.quote
         lines = ["#!/bin/sh",
                  "# sluice: %s.%s staged in %s" % (
-                     task.func.__module__, task.func.__qualname__, jobdir)]
+                     task.func.__module__, task.func.__qualname__,
+                     jobdir.replace("\n", "?"))]
         for k, v in sorted(opts.get("environment", {}).items()):
             lines.append("export %s=%s" % (k, q(v)))
         lines += [
-            "if ! [ -x %s ]; then" % q(python),
-            "\techo \"sluice: the Python interpreter %s is missing on "
-            "$(hostname)\" >&2" % python.replace('"', ""),
+            "if ! command -v %s >/dev/null 2>&1; then" % q(python),
+            "\tprintf 'sluice: the Python interpreter %%s is missing on "
+            "%%s\\n' %s \"$(hostname)\" >&2" % q(python),
             "\texit 127",
             "fi"]
         boot = ("import sys; sys.path.insert(0, sys.argv[1]); "

@@ -291,6 +291,70 @@ class Failures(unittest.TestCase):
             self.job("RUNNING").wait(timeout=0.05)
 
 
+class _ShellBackend:
+    """Runs the batch script with sh at submit time (no Slurm): the whole
+    path from a call to its result, through the generated script."""
+    from sluice.backends.local import LocalFiles
+    stage = LocalFiles.stage
+    unstage = LocalFiles.unstage
+    read = LocalFiles.read
+    sluice_dir = LocalFiles.sluice_dir
+    remote_sys_path = None
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self.done = {}
+
+    def python(self):
+        return self.cluster.python or sys.executable
+
+    def submit(self, script, args, job, jobdir):
+        import subprocess
+        jid = len(self.done) + 1
+        with open(os.path.join(jobdir, "stdout"), "wb") as o, \
+                open(os.path.join(jobdir, "stderr"), "wb") as e:
+            rc = subprocess.run(["sh", os.path.join(jobdir, "job.sh")],
+                                stdout=o, stderr=e).returncode
+        self.done[jid] = base.JobStatus("COMPLETED" if rc == 0 else "FAILED",
+                                        "", rc)
+        return jid
+
+    def status(self, job_id):
+        return {None: self.done[job_id]}
+
+    def exit_code(self, job_id):
+        return (self.done[job_id].exit_code, 0)
+
+
+class Script(unittest.TestCase):
+    def cluster(self, **kw):
+        d = tempfile.mkdtemp(prefix="sluice-unit-")
+        self.addCleanup(__import__("shutil").rmtree, d, True)
+        c = sluice.Cluster(workdir=os.path.join(d, "jobs"), **kw)
+        c._backend = _ShellBackend(c)
+        return c
+
+    def test_call_to_result(self):
+        t = sluice.task(double, time=5, environment={"X": "a'$b"})
+        with self.cluster() as c:
+            j = t(21)
+            self.assertEqual(j.result(), 42)
+            self.assertIs(sluice.current(), c)
+        env = sluice.task(lambda: os.environ["X"], time=5,
+                          environment={"X": "a'$b"})
+        with self.cluster():
+            self.assertEqual(env().result(), "a'$b")
+
+    def test_missing_interpreter(self):
+        with self.cluster(python="no-such-python-26"):
+            j = sluice.task(double, time=5)(1)
+            with self.assertRaises(errors.JobFailed) as cm:
+                j.result()
+        self.assertIn("ended FAILED (exit code 127)", str(cm.exception))
+        self.assertIn("sluice: the Python interpreter no-such-python-26 is "
+                      "missing on", str(cm.exception))
+
+
 def double(x):
     return 2 * x
 
