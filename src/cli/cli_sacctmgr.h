@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <json-c/json.h>
+
 #include "cli/cli_fields.h"
 #include "common/msg_types.h"
 
@@ -22,6 +24,7 @@ typedef struct {
 	bool   immediate;    /* -i */
 	bool   quiet;        /* -Q */
 	int    verbose;
+	int    json;         /* 1 --json, 2 --yaml */
 } mgr_opts_t;
 
 /* One command line: what to do to which entity. */
@@ -80,6 +83,18 @@ const char *cli_sacctmgr_cell(const mgr_row_t *row, const char *name);
 /* Print a list reply; returns the exit code. */
 int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
 		      const dbd_acct_resp_msg_t *resp);
+
+/* ---- JSON (cli_sacctmgr_json.c) ---- */
+
+/* A list answer's records as Slurm 25.05's data_parser v0.0.43 shows
+ * them: the array, and in *key the document member that holds it
+ * ("accounts", "users", "associations", "qos", "clusters").  NULL for an
+ * entity without a JSON form. */
+json_object *cli_sacctmgr_json(uint16_t entity,
+			       const dbd_acct_resp_msg_t *resp,
+			       const char **key);
+/* sacctmgr show tres / GET tres: the TRES Sluice counts (tres_list). */
+json_object *cli_sacctmgr_tres_json(void);
 
 /* ---- dump and load (cli_sacctmgr_dump.c, cli_sacctmgr_load.c) ---- */
 

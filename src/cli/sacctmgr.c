@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
+#include "cli/cli_ping.h"
 #include "cli/cli_sacctmgr.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -169,7 +171,25 @@ static int run_change(const mgr_cmd_t *c)
 	return commit_change(c) || rc;
 }
 
-static int run_show(const mgr_cmd_t *c)
+/* show --json / --yaml: Slurm 25.05's document (the one slurmrestd's
+ * /slurmdb/ GET of the entity answers). */
+static int show_json(const mgr_cmd_t *c, const dbd_acct_resp_msg_t *r)
+{
+	const char *key = NULL;
+	json_object *list = cli_sacctmgr_json(c->entity, r, &key), *doc;
+
+	if (!list) {
+		fprintf(stderr, " JSON output is not available for %s\n",
+			cli_sacctmgr_plural(c->entity));
+		return 1;
+	}
+	doc = cli_output_doc(key, list, 0);
+	json_object_object_del(doc, "last_update");
+	cli_output_doc_print(stdout, doc, opts.json == 2);
+	return 0;
+}
+
+static int run_show(mgr_cmd_t *c)
 {
 	mgr_show_t s = { .entity = c->entity, .with_assoc = c->with_assoc,
 			 .with_coord = c->with_coord, .tree = c->tree,
@@ -177,11 +197,15 @@ static int run_show(const mgr_cmd_t *c)
 	dbd_acct_resp_msg_t *r = NULL;
 	int rc = 1;
 
+	if (opts.json && c->entity == DBD_ENT_ASSOC)
+		c->with_assoc = false;   /* the association's own limits */
 	if (dbd_rpc(c, (c->with_assoc ? DBD_ACCT_WITH_ASSOC : 0) |
-		    DBD_ACCT_PARENT_LIMITS, &r))
+		    (opts.json ? 0 : DBD_ACCT_PARENT_LIMITS), &r))
 		return 1;
 	if (r->rc != 0)
 		report_failure(c, r);
+	else if (opts.json)
+		rc = show_json(c, r);
 	else
 		rc = cli_sacctmgr_show(&opts, &s, r);
 	resp_free(r);
@@ -201,6 +225,17 @@ static const char *dbd_host(void)
 /* "slurmdbd(primary) at HOST is UP|DOWN", as Slurm; 1 if it is down. */
 static int dbd_ping(void)
 {
+	if (opts.json) {
+		json_object *pings = json_object_new_array(), *doc;
+		bool up;
+
+		json_object_array_add(pings, cli_ping_dbd(&up));
+		doc = cli_output_doc("pings", pings, 0);
+		json_object_object_del(doc, "last_update");
+		cli_output_doc_print(stdout, doc, opts.json == 2);
+		return !up;
+	}
+
 	const slurm_conf_t *conf = cli_conf();
 	slurm_msg_t resp = { 0 };
 	int rc = net_rpc(dbd_host(), conf->accounting_storage_port,
@@ -251,6 +286,7 @@ static void usage(FILE *out)
 "     -s or --associations: equivalent to \"associations\" command\n"
 "     -v or --verbose: equivalent to \"verbose\" command\n"
 "     -V or --version: equivalent to \"version\" command\n"
+"     --json, --yaml: show and ping print Slurm 25.05's JSON / YAML\n"
 "\n"
 "    <COMMAND> may be omitted only for -h/-V.  Valid <COMMAND> values are:\n"
 "     add|create <ENTITY> <SPECS>      add an entity\n"
@@ -278,6 +314,8 @@ static int parse_opts(int argc, char **argv, mgr_cmd_t *c)
 		{ "quiet", no_argument, NULL, 'Q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "yaml", no_argument, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -293,6 +331,8 @@ static int parse_opts(int argc, char **argv, mgr_cmd_t *c)
 		case 's': c->with_assoc = true; break;
 		case 'v': opts.verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
+		case 'J': opts.json = 1; break;
+		case 'Y': opts.json = 2; break;
 		default:
 			fprintf(stderr, "Try \"sacctmgr --help\" for more "
 				"information\n");

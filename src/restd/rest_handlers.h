@@ -24,4 +24,20 @@ void rest_op_partition_get(rest_req_t *r);
 void rest_op_licenses(rest_req_t *r);
 void rest_op_reconfigure(rest_req_t *r);
 
+/* /slurmdb/ (rest_slurmdb_jobs.c, rest_slurmdb_acct.c) */
+void rest_op_dbd_ping(rest_req_t *r);
+void rest_op_dbd_jobs(rest_req_t *r);
+void rest_op_dbd_job_get(rest_req_t *r);
+void rest_op_dbd_accounts(rest_req_t *r);
+void rest_op_dbd_account_get(rest_req_t *r);
+void rest_op_dbd_users(rest_req_t *r);
+void rest_op_dbd_user_get(rest_req_t *r);
+void rest_op_dbd_assocs(rest_req_t *r);
+void rest_op_dbd_qos(rest_req_t *r);
+void rest_op_dbd_qos_get(rest_req_t *r);
+void rest_op_dbd_clusters(rest_req_t *r);
+void rest_op_dbd_cluster_get(rest_req_t *r);
+void rest_op_dbd_tres(rest_req_t *r);
+void rest_op_dbd_config(rest_req_t *r);
+
 #endif

@@ -38,6 +38,21 @@ static const route_t routes[] = {
 	{ "slurm", "partition/{partition_name}", REST_GET, rest_op_partition_get },
 	{ "slurm", "licenses/",             REST_GET,    rest_op_licenses },
 	{ "slurm", "reconfigure/",          REST_GET,    rest_op_reconfigure },
+	{ "slurmdb", "ping/",               REST_GET,    rest_op_dbd_ping },
+	{ "slurmdb", "jobs/",               REST_GET,    rest_op_dbd_jobs },
+	{ "slurmdb", "job/{job_id}",        REST_GET,    rest_op_dbd_job_get },
+	{ "slurmdb", "accounts/",           REST_GET,    rest_op_dbd_accounts },
+	{ "slurmdb", "account/{account_name}", REST_GET, rest_op_dbd_account_get },
+	{ "slurmdb", "users/",              REST_GET,    rest_op_dbd_users },
+	{ "slurmdb", "user/{name}",         REST_GET,    rest_op_dbd_user_get },
+	{ "slurmdb", "associations/",       REST_GET,    rest_op_dbd_assocs },
+	{ "slurmdb", "association/",        REST_GET,    rest_op_dbd_assocs },
+	{ "slurmdb", "qos/",                REST_GET,    rest_op_dbd_qos },
+	{ "slurmdb", "qos/{qos}",           REST_GET,    rest_op_dbd_qos_get },
+	{ "slurmdb", "clusters/",           REST_GET,    rest_op_dbd_clusters },
+	{ "slurmdb", "cluster/{cluster_name}", REST_GET, rest_op_dbd_cluster_get },
+	{ "slurmdb", "tres/",               REST_GET,    rest_op_dbd_tres },
+	{ "slurmdb", "config",              REST_GET,    rest_op_dbd_config },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))

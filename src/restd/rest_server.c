@@ -268,17 +268,42 @@ static enum rest_method method_of(struct evhttp_request *req)
 	}
 }
 
+/* "a&b=1" -> "a=&b=1": the spec's flag switches (allowEmptyValue) come
+ * bare, which libevent's parser refuses.  Caller frees. */
+static char *bare_flags(const char *q)
+{
+	char *out = NULL;
+
+	for (const char *p = q; *p;) {
+		size_t n = strcspn(p, "&");
+
+		xstrncat(&out, p, n);
+		if (!memchr(p, '=', n) && n)
+			xstrcatc(&out, '=');
+		p += n;
+		if (*p == '&') {
+			xstrcatc(&out, '&');
+			p++;
+		}
+	}
+	return out;
+}
+
 static int read_query(const struct evhttp_uri *uri, rest_req_t *r)
 {
 	const char *q = evhttp_uri_get_query(uri);
 	struct evkeyvalq kv;
 	struct evkeyval *e;
+	char *norm;
 	int rc = 0;
 
 	if (!q || !*q)
 		return 0;
 	TAILQ_INIT(&kv);
-	if (evhttp_parse_query_str(q, &kv) < 0)
+	norm = bare_flags(q);
+	rc = evhttp_parse_query_str(norm ? norm : "", &kv);
+	xfree(norm);
+	if (rc < 0)
 		return -1;
 	TAILQ_FOREACH(e, &kv, next) {
 		if (r->nquery >= REST_MAX_QUERY) {

@@ -1,0 +1,220 @@
+/* rest_slurmdb_acct.c — /slurmdb/v0.0.4N/ accounts, account/{name},
+ * users, user/{name}, associations, association, qos, qos/{qos},
+ * clusters, cluster/{name}, tres and config: slurmdbd's answer to
+ * sacctmgr's list, as sacctmgr show --json prints it (the same
+ * cli_sacctmgr_json() tables).  What slurmdbd's PrivateData hides from
+ * the caller stays hidden: the list goes as the request's user.
+ *
+ * A query parameter becomes one of sacctmgr's where conditions; a flag
+ * Sluice has nothing to change for is accepted, anything else refused
+ * by name (nothing accepted and silently ignored). */
+#include <string.h>
+
+#include "cli/cli_sacctmgr.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "restd/rest_dbd.h"
+#include "restd/rest_handlers.h"
+#include "restd/rest_resp.h"
+#include "slurm/slurm_errno.h"
+
+/* One query parameter: the where key it becomes (NULL: no effect). */
+typedef struct {
+	const char *param;
+	const char *where;
+} param_t;
+
+typedef struct {
+	uint16_t       entity;
+	const char    *what;        /* the Slurm API call, for errors */
+	const param_t *params;
+} list_op_t;
+
+/* Flags that change nothing in Sluice's answers: no deleted records are
+ * kept, usage is not part of the list, parent limits are the
+ * association's own here. */
+static const char *const no_effect[] = {
+	"with_deleted", "DELETED", "Include deleted associations",
+	"Include deleted QOS", "with_usage", "Include usage", "format",
+	"with_raw_qos", "Include the raw QOS or delta_qos", "update_time",
+	"without_parent_info", "Exclude parent id/name",
+	"without_parent_limits", "Exclude limits from parents",
+	"with_sub_accts", "Include sub acct information",
+	"NoUsersAreCoords", "UsersAreCoords", "with_coords",
+	"WithCoordinators", "with_wckeys", "without_defaults",
+};
+
+static const param_t account_params[] = {
+	{ "description", "description" }, { NULL, NULL }
+};
+static const param_t user_params[] = {
+	{ "default_account", "defaultaccount" }, { NULL, NULL }
+};
+static const param_t assoc_params[] = {
+	{ "account", "account" }, { "cluster", "cluster" },
+	{ "partition", "partition" }, { "user", "user" }, { "id", "id" },
+	{ "parent_account", "parent" }, { NULL, NULL }
+};
+static const param_t qos_params[] = {
+	{ "name", "name" }, { "id", "id" }, { NULL, NULL }
+};
+static const param_t cluster_params[] = {
+	{ "cluster", "cluster" }, { NULL, NULL }
+};
+static const param_t no_params[] = { { NULL, NULL } };
+
+static bool no_effect_param(const char *name)
+{
+	for (size_t i = 0; i < sizeof(no_effect) / sizeof(no_effect[0]); i++)
+		if (!strcmp(no_effect[i], name))
+			return true;
+	return false;
+}
+
+/* where conditions from the query; -1 after a 400 for one refused */
+static int build_where(rest_req_t *r, const list_op_t *op, char ***where)
+{
+	for (size_t i = 0; i < r->nquery; i++) {
+		const rest_kv_t *q = &r->query[i];
+		const param_t *p;
+
+		for (p = op->params; p->param; p++)
+			if (!strcmp(p->param, q->name))
+				break;
+		if (p->param) {
+			char *w;
+
+			if (!*q->value)
+				continue;
+			w = xstrdup_printf("%s=%s", p->where, q->value);
+			*where = xstrarray_append(*where, w);
+			xfree(w);
+			continue;
+		}
+		if (no_effect_param(q->name))
+			continue;
+		rest_error(r, ESLURM_REST_INVALID_QUERY, op->what,
+			   "%s: not supported by Sluice", q->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The list of op (with where, and name=key when key): its records under
+ * their document key in r->resp (an empty list after a failure). */
+static void list_answer(rest_req_t *r, const list_op_t *op,
+			const char *name_key, const char *name)
+{
+	dbd_acct_resp_msg_t *m = NULL;
+	char **where = NULL;
+	const char *key = NULL;
+	json_object *list = NULL, *empty;
+
+	/* the document key, also for an answer that fails */
+	empty = cli_sacctmgr_json(op->entity, &(dbd_acct_resp_msg_t){ 0 },
+				  &key);
+	if (build_where(r, op, &where) < 0)
+		goto out;
+	if (name) {
+		char *w = xstrdup_printf("%s=%s", name_key, name);
+
+		where = xstrarray_append(where, w);
+		xfree(w);
+	}
+	if (rest_dbd_list(r, op->entity, 0, where, &m, op->what) < 0)
+		goto out;
+	list = cli_sacctmgr_json(op->entity, m, &key);
+	if (name && !json_object_array_length(list))
+		rest_error(r, ESLURM_REST_EMPTY_RESULT, op->what,
+			   "Nothing found for %s", name);
+out:
+	json_object_object_add(r->resp, key, list ? list :
+			       json_object_get(empty));
+	json_object_put(empty);
+	xstrarray_free(where);
+	rest_dbd_free(m);
+}
+
+static const list_op_t accounts_op = {
+	DBD_ENT_ACCOUNT, "slurmdb_accounts_get", account_params };
+static const list_op_t users_op = {
+	DBD_ENT_USER, "slurmdb_users_get", user_params };
+static const list_op_t assocs_op = {
+	DBD_ENT_ASSOC, "slurmdb_associations_get", assoc_params };
+static const list_op_t qos_op = {
+	DBD_ENT_QOS, "slurmdb_qos_get", qos_params };
+static const list_op_t clusters_op = {
+	DBD_ENT_CLUSTER, "slurmdb_clusters_get", cluster_params };
+static const list_op_t by_name_op[] = {
+	{ DBD_ENT_ACCOUNT, "slurmdb_accounts_get", no_params },
+	{ DBD_ENT_USER, "slurmdb_users_get", no_params },
+	{ DBD_ENT_QOS, "slurmdb_qos_get", no_params },
+	{ DBD_ENT_CLUSTER, "slurmdb_clusters_get", no_params },
+};
+
+void rest_op_dbd_accounts(rest_req_t *r)
+{
+	list_answer(r, &accounts_op, NULL, NULL);
+}
+
+void rest_op_dbd_account_get(rest_req_t *r)
+{
+	list_answer(r, &by_name_op[0], "name", r->param[0]);
+}
+
+void rest_op_dbd_users(rest_req_t *r)
+{
+	list_answer(r, &users_op, NULL, NULL);
+}
+
+void rest_op_dbd_user_get(rest_req_t *r)
+{
+	list_answer(r, &by_name_op[1], "name", r->param[0]);
+}
+
+void rest_op_dbd_assocs(rest_req_t *r)
+{
+	list_answer(r, &assocs_op, NULL, NULL);
+}
+
+void rest_op_dbd_qos(rest_req_t *r)
+{
+	list_answer(r, &qos_op, NULL, NULL);
+}
+
+void rest_op_dbd_qos_get(rest_req_t *r)
+{
+	list_answer(r, &by_name_op[2], "name", r->param[0]);
+}
+
+void rest_op_dbd_clusters(rest_req_t *r)
+{
+	list_answer(r, &clusters_op, NULL, NULL);
+}
+
+void rest_op_dbd_cluster_get(rest_req_t *r)
+{
+	list_answer(r, &by_name_op[3], "name", r->param[0]);
+}
+
+void rest_op_dbd_tres(rest_req_t *r)
+{
+	json_object_object_add(r->resp, "TRES", cli_sacctmgr_tres_json());
+}
+
+/* GET config: everything at once, as sacctmgr dump would read it. */
+void rest_op_dbd_config(rest_req_t *r)
+{
+	static const list_op_t *const ops[] = {
+		&clusters_op, &accounts_op, &users_op, &qos_op, &assocs_op,
+	};
+	size_t nquery = r->nquery;
+
+	r->nquery = 0;          /* config takes no parameters */
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		list_answer(r, ops[i], NULL, NULL);
+	r->nquery = nquery;
+	json_object_object_add(r->resp, "tres", cli_sacctmgr_tres_json());
+	json_object_object_add(r->resp, "wckeys", json_object_new_array());
+	json_object_object_add(r->resp, "instances", json_object_new_array());
+}

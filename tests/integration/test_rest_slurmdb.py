@@ -1,0 +1,289 @@
+"""slurmrestd's /slurmdb/v0.0.4N/ operations in front of a real slurmdbd.
+
+One cluster (1 node, own MariaDB) with PrivateData=jobs,users,accounts in
+slurm.conf and slurmdbd.conf; accounts teama (A = sluice_u1) and other
+(B = sluice_u2).  A and B each run their own slurmrestd on a unix socket
+(rest_auth/local: the daemon's own user) and talk HTTP to it with curl.
+Asserted: /slurmdb/.../jobs rows are sacct's rows for the same filters,
+job/{id}, ping, and the sacctmgr lists (accounts, users, associations,
+qos, clusters, tres, config) are the documents sacctmgr show --json
+prints; every answer validates against the schema the daemon's own
+/openapi/v3 names for it, in each of v0.0.40..v0.0.43; a user sees only
+what sacct and sacctmgr show them.
+"""
+
+import json
+import os
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import mariadb  # noqa: E402
+
+pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
+                                reason="MariaDB server not installed: %s"
+                                % ", ".join(mariadb.missing_tools()))
+
+A, B = "sluice_u1", "sluice_u2"
+PRIVATE = "PrivateData=jobs,users,accounts"
+VERSIONS = (40, 41, 42, 43)
+
+
+@pytest.fixture(scope="module")
+def env(users):
+    e = mariadb.AcctEnv(tag="restdb", nodes=1, dbd_extra=PRIVATE)
+    e.c.extra_conf += "\nAccountingStorageEnforce=associations\n" + \
+        PRIVATE + "\n"
+    try:
+        e.start()
+        for args in (("add", "cluster", "sluice"),
+                     ("add", "account", "teama", "description=team a",
+                      "organization=org a"),
+                     ("add", "account", "other"),
+                     ("add", "user", A, "account=teama"),
+                     ("add", "user", B, "account=other")):
+            r = e.sacctmgr("-i", *args)
+            assert r.rc == 0, r
+        e.start_cluster()
+        c = e.c
+        e.socks = {}
+        for u in (A, B):
+            import pwd
+            d = os.path.join(c.dir, "restd-" + u)
+            os.makedirs(d, mode=0o700, exist_ok=True)
+            pw = pwd.getpwnam(u)
+            os.chown(d, pw.pw_uid, pw.pw_gid)
+            sock = os.path.join(d, "sock")
+            c.start_restd(u, ["unix:" + sock])
+            e.socks[u] = sock
+        e.jobs = {
+            "a_ok": c.sbatch(["-J", "aok", "-o", "/dev/null", "--wrap",
+                              "true"], user=A),
+            "a_fail": c.sbatch(["-J", "afail", "-o", "/dev/null",
+                                "--wrap", "exit 3"], user=A),
+            "b_ok": c.sbatch(["-J", "bok", "-o", "/dev/null", "--wrap",
+                              "true"], user=B),
+        }
+        want = {str(j) for j in e.jobs.values()}
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            r = e.sacct("-a", "-X", "-P", "-n", "-o", "JobIDRaw,State",
+                        "-S", "now-1hour")
+            done = {ln.split("|")[0] for ln in r.out.splitlines()
+                    if ln.split("|")[1] in ("COMPLETED", "FAILED")}
+            if want <= done:
+                break
+            time.sleep(0.5)
+        assert want <= done, r
+    except BaseException:
+        e.stop()
+        raise
+    yield e
+    e.finish()
+
+
+def get(env, user, path, status=200):
+    """GET path from user's slurmrestd: the parsed document."""
+    r = env.c.run(["curl", "-s", "-g", "-w", "\n%{http_code}", "--unix-socket",
+                   env.socks[user], "http://x" + path], user=user)
+    assert r.rc == 0, r
+    body, code = r.out.rsplit("\n", 1)
+    assert int(code) == status, (path, code, body)
+    return json.loads(body)
+
+
+_specs = {}
+
+
+def validate(env, ver, path, doc, method="get"):
+    """doc against the response schema /openapi/v3 names for path."""
+    import jsonschema
+    if "spec" not in _specs:
+        _specs["spec"] = get(env, A, "/openapi/v3")
+    spec = _specs["spec"]
+    tmpl = path.split("?")[0]
+    op = None
+    for p, ops in spec["paths"].items():
+        parts, want = p.strip("/").split("/"), tmpl.strip("/").split("/")
+        if len(parts) == len(want) and all(
+                x == y or x.startswith("{") for x, y in zip(parts, want)):
+            op = ops.get(method)
+    assert op, "no %s %s in /openapi/v3" % (method, tmpl)
+    ref = op["responses"]["200"]["content"]["application/json"][
+        "schema"]["$ref"]
+    jsonschema.validate(doc, {"$ref": ref,
+                              "components": spec["components"]})
+
+
+def sacct_rows(env, user, *args):
+    r = env.sacct("-P", "-n", "-o", "JobIDRaw,JobName,State,User,Account",
+                  *args, user=user)
+    assert r.rc == 0, r
+    return sorted(r.out.splitlines())
+
+
+def rest_rows(doc):
+    rows = []
+    for j in doc["jobs"]:
+        rows.append("|".join([str(j["job_id"]), j["name"],
+                              j["state"]["current"][0], j["user"],
+                              j["account"]]))
+        for s in j["steps"]:
+            rows.append("|".join([s["step"]["id"], s["step"]["name"],
+                                  s["state"][0], "", j["account"]]))
+    return sorted(rows)
+
+
+def test_ping(env):
+    for v in (42, 43):   # ping is served from v0.0.42 on
+        path = "/slurmdb/v0.0.%d/ping/" % v
+        doc = get(env, A, path)
+        validate(env, v, path, doc)
+        assert [p["responding"] for p in doc["pings"]] == [True]
+        assert doc["pings"][0]["hostname"] == "127.0.0.1"
+    get(env, A, "/slurmdb/v0.0.41/ping/", status=404)
+    r = env.sacctmgr("--json", "ping", user=A)
+    assert r.rc == 0 and json.loads(r.out)["pings"][0]["responding"], r
+
+
+def test_jobs_equal_sacct(env):
+    j = env.jobs
+    now = int(time.time())
+    # the same filters both ways: user, account, window, state, name
+    cases = [
+        ("users=%s&start_time=%d" % (A, now - 3600),
+         ["-u", A, "-S", "now-1hour"]),
+        ("account=teama&start_time=%d&end_time=%d" % (now - 3600, now + 60),
+         ["-A", "teama", "-S", "now-1hour", "-E", "now+1minute"]),
+        ("users=%s&state=FAILED&start_time=%d" % (A, now - 3600),
+         ["-u", A, "-s", "FAILED", "-S", "now-1hour"]),
+        ("users=%s&job_name=aok&start_time=%d" % (A, now - 3600),
+         ["-u", A, "--name", "aok", "-S", "now-1hour"]),
+        ("users=%s&partition=debug&skip_steps&start_time=%d" %
+         (A, now - 3600), ["-u", A, "-r", "debug", "-X", "-S", "now-1hour"]),
+    ]
+    for query, args in cases:
+        doc = get(env, A, "/slurmdb/v0.0.43/jobs/?" + query)
+        assert doc["errors"] == [], doc["errors"]
+        assert rest_rows(doc) == sacct_rows(env, A, *args), query
+    # every version's view validates; -X's answer has no steps
+    for v in VERSIONS:
+        path = "/slurmdb/v0.0.%d/jobs/?users=%s&start_time=%d" % (
+            v, A, now - 3600)
+        doc = get(env, A, path)
+        validate(env, v, path, doc)
+        assert {x["job_id"] for x in doc["jobs"]} == {j["a_ok"],
+                                                     j["a_fail"]}
+    # sacct --json prints the same document for the same filter
+    r = env.sacct("--json", "-u", A, "-S", "now-1hour", user=A)
+    cli = json.loads(r.out)["jobs"]
+    rest = get(env, A, "/slurmdb/v0.0.43/jobs/?users=%s&start_time=%d" % (
+        A, now - 3600))["jobs"]
+    for x in cli + rest:
+        x["time"].pop("elapsed")   # both against their own clock
+        for st in x["steps"]:
+            st["time"].pop("elapsed")
+    assert json.dumps(cli, sort_keys=True, indent=1) == \
+        json.dumps(rest, sort_keys=True, indent=1)
+
+
+def test_job_by_id(env):
+    j = env.jobs
+    for v in VERSIONS:
+        path = "/slurmdb/v0.0.%d/job/%d" % (v, j["a_fail"])
+        doc = get(env, A, path)
+        validate(env, v, path, doc)
+        [job] = doc["jobs"]
+        assert job["job_id"] == j["a_fail"] and job["name"] == "afail"
+    job = get(env, A, "/slurmdb/v0.0.43/job/%d" % j["a_fail"])["jobs"][0]
+    assert job["exit_code"]["return_code"]["number"] == 3
+    assert job["steps"][0]["step"]["id"] == "%d.batch" % j["a_fail"]
+    doc = get(env, A, "/slurmdb/v0.0.43/job/999999", status=404)
+    assert doc["jobs"] == [] and doc["errors"]
+    doc = get(env, A, "/slurmdb/v0.0.43/job/x1", status=404)
+    assert doc["errors"][0]["description"] == "Invalid job id x1"
+
+
+def test_bad_query_is_refused_by_name(env):
+    for q, word in (("wckey=x", "wckey"), ("bogus=1", "bogus"),
+                    ("start_time=yesterdayish", "start_time"),
+                    ("state=NOTASTATE", "state"), ("node=n[1-", "node")):
+        doc = get(env, A, "/slurmdb/v0.0.43/jobs/?" + q, status=400)
+        assert doc["jobs"] == [] and word in \
+            doc["errors"][0]["description"], (q, doc["errors"])
+
+
+def test_private_data_as_sacct(env):
+    """B sees only what sacct shows B: B's job, not A's."""
+    j = env.jobs
+    now = int(time.time())
+    doc = get(env, B, "/slurmdb/v0.0.43/jobs/?start_time=%d" % (now - 3600))
+    ids = {x["job_id"] for x in doc["jobs"]}
+    assert ids == {j["b_ok"]}
+    assert rest_rows(doc) == sacct_rows(env, B, "-a", "-S", "now-1hour")
+    doc = get(env, B, "/slurmdb/v0.0.43/job/%d" % j["a_ok"], status=404)
+    assert doc["jobs"] == []
+    # users and accounts (PrivateData=users,accounts)
+    doc = get(env, B, "/slurmdb/v0.0.43/users/")
+    assert [u["name"] for u in doc["users"]] == [B]
+    doc = get(env, B, "/slurmdb/v0.0.43/accounts/")
+    assert doc["accounts"] == []
+    doc = get(env, B, "/slurmdb/v0.0.43/associations/")
+    assert [(x["account"], x["user"]) for x in doc["associations"]] == \
+        [("other", B)]
+
+
+def test_accounting_lists_as_sacctmgr(env):
+    """Each list validates in every version and is sacctmgr show --json's
+    document (root's view, through A's daemon: A sees its own)."""
+    for what, key, path in (("account", "accounts", "accounts/"),
+                            ("user", "users", "users/"),
+                            ("association", "associations",
+                             "associations/"),
+                            ("qos", "qos", "qos/"),
+                            ("cluster", "clusters", "clusters/")):
+        r = env.sacctmgr("--json", "show", what, user=A)
+        assert r.rc == 0, r
+        cli = json.loads(r.out)[key]
+        for v in VERSIONS:
+            p = "/slurmdb/v0.0.%d/%s" % (v, path)
+            doc = get(env, A, p)
+            validate(env, v, p, doc)
+            if v == 43:
+                assert doc[key] == cli, what
+    users = get(env, A, "/slurmdb/v0.0.43/users/")["users"]
+    assert [(u["name"], u["default"]["account"]) for u in users] == \
+        [(A, "teama")]
+    assocs = get(env, A, "/slurmdb/v0.0.43/associations/")["associations"]
+    assert [(x["account"], x["user"], x["cluster"]) for x in assocs] == \
+        [("teama", A, "sluice")]
+    qos = get(env, A, "/slurmdb/v0.0.43/qos/")["qos"]
+    assert "normal" in [q["name"] for q in qos]
+    clusters = get(env, A, "/slurmdb/v0.0.43/clusters/")["clusters"]
+    assert [c["name"] for c in clusters] == ["sluice"]
+
+
+def test_lists_by_name_tres_and_config(env):
+    for v in VERSIONS:
+        for path, key, name in (("user/%s" % A, "users", A),
+                                ("qos/normal", "qos", "normal"),
+                                ("cluster/sluice", "clusters", "sluice")):
+            p = "/slurmdb/v0.0.%d/%s" % (v, path)
+            doc = get(env, A, p)
+            validate(env, v, p, doc)
+            assert [x["name"] for x in doc[key]] == [name]
+        p = "/slurmdb/v0.0.%d/tres/" % v
+        doc = get(env, A, p)
+        validate(env, v, p, doc)
+        assert {t["type"] for t in doc["TRES"]} >= {"cpu", "mem", "node"}
+        p = "/slurmdb/v0.0.%d/config" % v
+        doc = get(env, A, p)
+        validate(env, v, p, doc)
+        assert [u["name"] for u in doc["users"]] == [A]
+    doc = get(env, A, "/slurmdb/v0.0.43/user/nosuchuser", status=404)
+    assert doc["users"] == [] and doc["errors"]
+    doc = get(env, A, "/slurmdb/v0.0.43/accounts/?with_bogus=1", status=400)
+    assert "with_bogus" in doc["errors"][0]["description"]
