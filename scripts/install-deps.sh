@@ -12,11 +12,13 @@ set -euo pipefail
 pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	libhwloc-dev libmunge-dev munge libcmocka-dev uthash-dev libssl-dev
 	libmariadb-dev liblua5.4-dev
-	python3 python3-pytest python3-pytest-xdist procps util-linux passwd iproute2
+	python3 python3-pytest python3-pytest-xdist python3-jsonschema procps util-linux passwd iproute2
 	mariadb-server mariadb-client
 	mpich libmpich-dev libpmi2-0-dev libpmix-dev openmpi-bin libopenmpi-dev
-	libpam0g-dev)
+	libpam0g-dev libjwt-dev)
 # python3-pytest-xdist: the integration suite runs test files in parallel.
+# python3-jsonschema: --json documents are checked against Slurm's schemas
+# (tests/integration/openapi.py).
 # mariadb-server/-client: slurmdbd's database for the accounting tests
 # (a private mariadbd per test, never the system one).
 # mpich/libmpich-dev: an MPI program built with mpicc runs through
@@ -26,6 +28,11 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 # libpmix-dev: the PMIx server library slurmstepd uses for --mpi=pmix;
 # openmpi-bin/libopenmpi-dev: an Open MPI program run through it.
 # libpam0g-dev: pam_slurm_adopt.so (and the test's pam_probe).
+# libjwt-dev: auth/jwt tokens in slurmctld and slurmdbd (scontrol token).
+# curl, python3-jsonschema: the REST tests talk HTTP to slurmrestd (curl runs
+# as the test user over rest_auth/local's unix socket) and validate each
+# response against the served OpenAPI document.
+pkgs+=(curl python3-jsonschema)
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi

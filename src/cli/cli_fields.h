@@ -1,6 +1,7 @@
 /* cli_fields.h — each record the commands print, described once.
  *
- * One table per record kind (job, node, partition, sinfo row).  A row
+ * One table per record kind (job, node, partition, sinfo row,
+ * reservation, step).  A row
  * names the field for every output: its squeue/sinfo format letter (-o
  * "%i"), its long name (-O JobID), the column header, the key scontrol
  * shows it under ("JobId=") and where that key sits in scontrol's layout,
@@ -59,6 +60,10 @@ extern const cli_field_t cli_node_fields[];
 extern const cli_field_t cli_part_fields[];
 extern const cli_field_t cli_sinfo_fields[];
 extern const cli_field_t cli_step_fields[];
+/* scontrol show reservation|step and their JSON: over resv_info_t and
+ * job_step_info_t. */
+extern const cli_field_t cli_resv_fields[];
+extern const cli_field_t cli_step_info_fields[];
 
 /* A job step as squeue -s lists it (the batch step of a running job). */
 typedef struct {

@@ -241,41 +241,9 @@ static void _dur(time_t secs, char *buf, size_t len)
 			 s / 60 % 60, s % 60);
 }
 
-static const char *_s(const char *v)
-{
-	return v && *v ? v : "(null)";
-}
-
 static bool _active(const resv_info_t *r, time_t now)
 {
 	return r->start_time <= now && (!r->end_time || now < r->end_time);
-}
-
-static void _show_one(FILE *out, const resv_info_t *r, bool one, time_t now)
-{
-	const char *sep = one ? " " : "\n   ";
-	char st[32], et[32], du[32];
-	char *flags = resv_flags_string(r->flags, r->purge_comp_time);
-
-	fmt_time(r->start_time, st, sizeof(st));
-	if (r->end_time)
-		fmt_time(r->end_time, et, sizeof(et));
-	else
-		snprintf(et, sizeof(et), "Unknown");
-	_dur(r->end_time ? r->end_time - r->start_time : 0, du, sizeof(du));
-	fprintf(out, "ReservationName=%s StartTime=%s EndTime=%s Duration=%s",
-		r->name, st, et, du);
-	fprintf(out, "%sNodes=%s NodeCnt=%u CoreCnt=%u Features=%s "
-		"PartitionName=%s Flags=%s", sep, _s(r->node_list),
-		r->node_cnt, r->core_cnt, _s(r->features), _s(r->partition),
-		flags);
-	fprintf(out, "%sTRES=%s", sep, r->tres_str ? r->tres_str : "");
-	fprintf(out, "%sUsers=%s Groups=%s Accounts=%s Licenses=%s State=%s "
-		"BurstBuffer=(null) Watts=n/a", sep, _s(r->users),
-		_s(r->groups), _s(r->accounts), _s(r->licenses),
-		_active(r, now) ? "ACTIVE" : "INACTIVE");
-	fprintf(out, "%sMaxStartDelay=(null)\n%s", sep, one ? "" : "\n");
-	xfree(flags);
 }
 
 static int _load(slurm_msg_t *resp, const char *what)
@@ -294,26 +262,31 @@ static int _load(slurm_msg_t *resp, const char *what)
 	return 0;
 }
 
-int scontrol_resv_show(const char *name, bool one_liner)
+int scontrol_resv_show(const char *name, bool one_liner, cli_doc_t doc)
 {
 	slurm_msg_t resp;
 	const resv_info_msg_t *m;
-	time_t now = time(NULL);
 	uint32_t shown = 0;
+	bool *want;
 
 	if (_load(&resp, "slurm_load_reservations") < 0)
 		return 1;
 	m = resp.data;
+	want = xcalloc((size_t)m->cnt + 1, sizeof(*want));
 	for (uint32_t i = 0; i < m->cnt; i++) {
-		if (name && strcmp(name, m->resvs[i].name))
-			continue;
-		_show_one(stdout, &m->resvs[i], one_liner, now);
-		shown++;
+		want[i] = !name || !strcmp(name, m->resvs[i].name);
+		shown += want[i];
 	}
-	if (name && !shown)
+	if (doc != CLI_DOC_NONE)
+		cli_print_resvs_json(stdout, m, want, doc == CLI_DOC_YAML);
+	for (uint32_t i = 0; doc == CLI_DOC_NONE && i < m->cnt; i++)
+		if (want[i])
+			cli_show_resv(stdout, &m->resvs[i], one_liner);
+	if (doc == CLI_DOC_NONE && name && !shown)
 		printf("Reservation %s not found\n", name);
-	else if (!shown)
+	else if (doc == CLI_DOC_NONE && !shown)
 		printf("No reservations in the system\n");
+	xfree(want);
 	msg_free(&resp);
 	return name && !shown ? 1 : 0;
 }

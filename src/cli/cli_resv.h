@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "cli/cli_show.h"
 #include "common/resv_info.h"
 
 /* argv: the "Key=Value" words after "create reservation". */
@@ -16,7 +17,7 @@ int  scontrol_resv_update(int argc, char **argv, bool quiet);
 /* argv: the words after "delete" ("ReservationName=R"). */
 int  scontrol_resv_delete(int argc, char **argv);
 /* name NULL: all. */
-int  scontrol_resv_show(const char *name, bool one_liner);
+int  scontrol_resv_show(const char *name, bool one_liner, cli_doc_t doc);
 /* sinfo -T. */
 int  sinfo_resv(bool header);
 

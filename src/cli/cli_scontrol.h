@@ -1,5 +1,6 @@
 /* cli_scontrol.h — scontrol's commands that change things: update of
- * jobs and nodes, hold/uhold/release, requeue/suspend/resume/top.  Split out of scontrol.c; each
+ * jobs and nodes, hold/uhold/release, requeue/suspend/resume/top, and
+ * show assoc_mgr.  Split out of scontrol.c; each
  * returns the command's exit code (0 or 1) and prints its own errors.
  */
 #ifndef SLUICE_CLI_SCONTROL_H
@@ -19,5 +20,7 @@ int  scontrol_hold(const char *op, int argc, char **argv, bool quiet);
 /* op: "requeue", "requeuehold", "suspend", "resume" or "top"; argv: the
  * options (requeue) and job ids. */
 int  scontrol_jobctl(const char *op, int argc, char **argv, bool quiet);
+/* show assoc_mgr; argv: the accounts=, users=, qos=, flags= words. */
+int  scontrol_show_assoc_mgr(int argc, char **argv);
 
 #endif

@@ -331,6 +331,7 @@ static void job_update_free(job_update_msg_t *u)
 	xfree(u->dependency);
 	xfree(u->account);
 	xfree(u->qos);
+	xfree(u->reservation);
 }
 
 static int update_job(int argc, char **argv, bool quiet)

@@ -12,10 +12,15 @@
 
 #include "common/msg_types.h"
 
-/* scontrol show job|node|partition: "Key=Value" lines (one_liner: -o). */
+/* Which document, if any, a show prints instead of "Key=Value" lines. */
+typedef enum { CLI_DOC_NONE, CLI_DOC_JSON, CLI_DOC_YAML } cli_doc_t;
+
+/* scontrol show job|node|partition|reservation|step: "Key=Value" lines (one_liner: -o). */
 void cli_show_job(FILE *out, const job_info_t *j, bool one_liner, bool detail);
 void cli_show_node(FILE *out, const node_info_t *n, bool one_liner);
 void cli_show_part(FILE *out, const part_info_t *p, bool one_liner);
+void cli_show_resv(FILE *out, const resv_info_t *r, bool one_liner);
+void cli_show_step(FILE *out, const job_step_info_t *s, bool one_liner);
 
 /* {"jobs":[...], "meta":..., "errors":[], "warnings":[]} and the same
  * for nodes and partitions; yaml=true prints the same tree as YAML. */
@@ -24,9 +29,15 @@ void cli_show_part(FILE *out, const part_info_t *p, bool one_liner);
 json_object *cli_jobs_doc(const job_info_msg_t *m);
 json_object *cli_nodes_doc(const node_info_msg_t *m);
 json_object *cli_parts_doc(const part_info_msg_t *m);
+/* want: which reservations (want[i] for m->resvs[i]); NULL = all. */
+json_object *cli_resvs_doc(const resv_info_msg_t *m, const bool *want);
 
 void cli_print_jobs_json(FILE *out, const job_info_msg_t *m, bool yaml);
 void cli_print_nodes_json(FILE *out, const node_info_msg_t *m, bool yaml);
 void cli_print_parts_json(FILE *out, const part_info_msg_t *m, bool yaml);
+/* The records of m for which want[i] (NULL: all). */
+void cli_print_resvs_json(FILE *out, const resv_info_msg_t *m,
+			  const bool *want, bool yaml);
+void cli_print_steps_json(FILE *out, const job_step_info_msg_t *m, bool yaml);
 
 #endif

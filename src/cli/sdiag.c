@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_diag.h"
+#include "cli/cli_output.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
@@ -19,6 +21,7 @@ enum { SORT_COUNT, SORT_ID, SORT_TIME, SORT_TIME2 };
 static struct {
 	bool reset;
 	int  sort;
+	bool json, yaml;
 } opt;
 
 static const char usage_text[] =
@@ -33,11 +36,13 @@ static const char help_text[] =
 "  -t, --sort-by-time  sort RPCs by total run time\n"
 "  -T, --sort-by-time2 sort RPCs by average run time\n"
 "  -V, --version       display current version number\n"
+"      --json          print the statistics as JSON\n"
+"      --yaml          print the statistics as YAML\n"
 "\nHelp options:\n"
 "  --help              show this help message\n"
 "  --usage             display brief usage message\n";
 
-enum { OPT_HELP = 0x100, OPT_USAGE };
+enum { OPT_HELP = 0x100, OPT_USAGE, OPT_JSON, OPT_YAML };
 
 static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
@@ -50,6 +55,8 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "usage", no_argument, NULL, OPT_USAGE },
+	{ "json", optional_argument, NULL, OPT_JSON },
+	{ "yaml", optional_argument, NULL, OPT_YAML },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -67,6 +74,8 @@ static void _parse(int argc, char **argv)
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
 		case 'h': case OPT_HELP: fputs(help_text, stdout); exit(0);
 		case OPT_USAGE: fputs(usage_text, stdout); exit(0);
+		case OPT_JSON: opt.json = true; break;
+		case OPT_YAML: opt.yaml = true; break;
 		default:
 			fprintf(stderr, "Try \"sdiag --help\" for more information\n");
 			exit(1);
@@ -275,7 +284,15 @@ int main(int argc, char **argv)
 		msg_free(&resp);
 		return 1;
 	}
-	_print(resp.data);
+	if (opt.json || opt.yaml) {
+		json_object *doc = cli_output_doc("statistics",
+						  cli_diag_json(resp.data), 0);
+
+		json_object_object_del(doc, "last_update");
+		cli_output_doc_print(stdout, doc, opt.yaml);
+	} else {
+		_print(resp.data);
+	}
 	msg_free(&resp);
 	return 0;
 }

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
+#include "cli/cli_shares.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
@@ -70,6 +72,7 @@ static struct {
 	char  **accounts;
 	char  **users;
 	char   *format;
+	bool    json, yaml;
 } opt;
 
 static void usage(FILE *out)
@@ -86,7 +89,9 @@ static void usage(FILE *out)
 "  -u, --users=list     these users\n"
 "  -U, --Users          user lines only\n"
 "  -v, --verbose        more logging\n"
-"  -V, --version        print the version\n");
+"  -V, --version        print the version\n"
+"      --json           print the shares as JSON\n"
+"      --yaml           print the shares as YAML\n");
 }
 
 static char **add_list(char **list, const char *csv, bool lower)
@@ -123,6 +128,8 @@ static void parse_opts(int argc, char **argv)
 		{ "Users", no_argument, NULL, 'U' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "json", optional_argument, NULL, 'J' },
+		{ "yaml", optional_argument, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -153,6 +160,8 @@ static void parse_opts(int argc, char **argv)
 		case 'U': opt.users_only = true; break;
 		case 'v': opt.verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
+		case 'J': opt.json = true; break;
+		case 'Y': opt.yaml = true; break;
 		default: usage(stderr); exit(1);
 		}
 	}
@@ -369,7 +378,14 @@ int main(int argc, char **argv)
 			cols = parse_format(LONG_FMT_CLASSIC, &n);
 		}
 	}
-	print(r, cols, n);
+	if (opt.json || opt.yaml) {
+		json_object *doc = cli_output_doc("shares", cli_shares_json(r), 0);
+
+		json_object_object_del(doc, "last_update");
+		cli_output_doc_print(stdout, doc, opt.yaml);
+	} else {
+		print(r, cols, n);
+	}
 	msg_free(&resp);
 	xfree(cols);
 	xstrarray_free(opt.accounts);

@@ -119,6 +119,17 @@ static const field_desc_t requeue_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t token_request_fields[] = {
+	F(token_request_msg_t, username, FT_STR),
+	F(token_request_msg_t, lifespan, FT_U32),
+	FIELD_END
+};
+
+static const field_desc_t token_response_fields[] = {
+	F(token_response_msg_t, token, FT_STR),
+	FIELD_END
+};
+
 static const field_desc_t top_job_fields[] = {
 	F(top_job_msg_t, job_id_str, FT_STR),
 	FIELD_END
@@ -359,6 +370,14 @@ static const field_desc_t share_request_fields[] = {
 	F(share_request_msg_t, accounts, FT_STRLIST),
 	F(share_request_msg_t, users, FT_STRLIST),
 	F(share_request_msg_t, flags, FT_U16),
+	FIELD_END
+};
+
+static const field_desc_t assoc_mgr_info_fields[] = {
+	F(assoc_mgr_info_request_msg_t, accounts, FT_STRLIST),
+	F(assoc_mgr_info_request_msg_t, users, FT_STRLIST),
+	F(assoc_mgr_info_request_msg_t, qos, FT_STRLIST),
+	F(assoc_mgr_info_request_msg_t, flags, FT_U16),
 	FIELD_END
 };
 
@@ -744,6 +763,8 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_SUSPEND, suspend_msg_t, suspend_fields),
 	ROW_FIELDS(REQUEST_JOB_REQUEUE, requeue_msg_t, requeue_fields),
 	ROW_FIELDS(REQUEST_TOP_JOB, top_job_msg_t, top_job_fields),
+	ROW_FIELDS(REQUEST_AUTH_TOKEN, token_request_msg_t, token_request_fields),
+	ROW_FIELDS(RESPONSE_AUTH_TOKEN, token_response_msg_t, token_response_fields),
 	ROW_FIELDS(REQUEST_SIGNAL_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(REQUEST_TERMINATE_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(MESSAGE_EPILOG_COMPLETE, epilog_complete_msg_t, epilog_complete_fields),
@@ -762,6 +783,9 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_DBD_ROLLUP, dbd_report_msg_t, dbd_report_fields),
 	ROW_FIELDS(REQUEST_SHARE_INFO, share_request_msg_t, share_request_fields),
 	ROW_FIELDS(RESPONSE_SHARE_INFO, table_resp_msg_t, table_resp_fields),
+	ROW_FIELDS(REQUEST_ASSOC_MGR_INFO, assoc_mgr_info_request_msg_t,
+		   assoc_mgr_info_fields),
+	ROW_FIELDS(RESPONSE_ASSOC_MGR_INFO, table_resp_msg_t, table_resp_fields),
 	ROW_FIELDS(REQUEST_KILL_JOBS, kill_jobs_msg_t, kill_jobs_fields),
 	ROW_FUNCS(RESPONSE_KILL_JOBS, kill_jobs_resp_msg_t, kill_jobs_resp),
 	ROW_FIELDS(REQUEST_PRIORITY_FACTORS, priority_factors_request_msg_t, prio_req_fields),

@@ -51,6 +51,8 @@ typedef enum {
 	RESPONSE_JOB_STEP_INFO,             /* job_step_info_msg_t */
 	REQUEST_CONTROL_STATUS,             /* no body */
 	RESPONSE_CONTROL_STATUS,            /* control_status_msg_t */
+	REQUEST_ASSOC_MGR_INFO = 2060,      /* assoc_mgr_info_request_msg_t */
+	RESPONSE_ASSOC_MGR_INFO,            /* table_resp_msg_t: msg */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -82,6 +84,8 @@ typedef enum {
 	REQUEST_KILL_JOBS = 5032,           /* kill_jobs_msg_t (scancel, many jobs) */
 	RESPONSE_KILL_JOBS,                 /* kill_jobs_resp_msg_t */
 	REQUEST_TOP_JOB = 5039,             /* top_job_msg_t */
+	REQUEST_AUTH_TOKEN = 5041,          /* token_request_msg_t (scontrol token) */
+	RESPONSE_AUTH_TOKEN,                /* token_response_msg_t */
 	REQUEST_JOB_STEP_STAT = 5035,       /* job_step_info_request_msg_t (sstat
 					     * -> slurmd -> step stepd) */
 	RESPONSE_JOB_STEP_STAT,             /* step_complete_msg_t: usage now */
@@ -364,6 +368,17 @@ typedef struct {
 	char     *job_id_str;
 	uint32_t  flags;          /* REQUEUE_* */
 } requeue_msg_t;
+
+/* scontrol token: an auth/jwt token for the caller or (SlurmUser and
+ * root only) for username. */
+typedef struct {
+	char     *username;       /* NULL: the caller */
+	uint32_t  lifespan;       /* seconds; 0: the default (1800) */
+} token_request_msg_t;
+
+typedef struct {
+	char     *token;
+} token_response_msg_t;
 
 /* scontrol top: move a pending job ahead of the same user's others. */
 typedef struct {
@@ -949,9 +964,24 @@ typedef struct {
 	uint16_t  flags;
 } share_request_msg_t;
 
+/* scontrol show assoc_mgr -> slurmctld.  Lists of names (NULL = all);
+ * flags: which record kinds (0 = all).  The answer is a table_resp_msg_t
+ * whose msg is the controller's cache as scontrol prints it. */
+enum {
+	ASSOC_MGR_INFO_ASSOC = 0x0001,
+	ASSOC_MGR_INFO_USERS = 0x0002,
+	ASSOC_MGR_INFO_QOS   = 0x0004,
+};
+typedef struct {
+	char    **accounts;
+	char    **users;
+	char    **qos;
+	uint16_t  flags;
+} assoc_mgr_info_request_msg_t;
+
 /* A table of strings: rc, an optional message, column names and the
- * cells row-major (rows * ncols; "" = no value).  RESPONSE_SHARE_INFO
- * and RESPONSE_DBD_REPORT. */
+ * cells row-major (rows * ncols; "" = no value).  RESPONSE_SHARE_INFO,
+ * RESPONSE_DBD_REPORT and RESPONSE_ASSOC_MGR_INFO (msg only). */
 typedef struct {
 	int32_t   rc;
 	char     *msg;

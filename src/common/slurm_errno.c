@@ -222,12 +222,11 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_REST_FAIL_PARSING, "Failure during parsing" },
 	{ ESLURM_REST_INVALID_JOBS_DESC, "Jobs description entry not found, empty or not dictionary or list" },
 	{ ESLURM_REST_EMPTY_RESULT, "Nothing found with query" },
-	{ ESLURM_REST_MISSING_UID, "Missing UNIX user in the system" },
-	{ ESLURM_REST_MISSING_GID, "Missing UNIX group in the system" },
 	{ ESLURM_AUTH_CRED_INVALID, "Invalid authentication credential" },
 	{ ESLURM_AUTH_BADARG, "Bad argument to plugin function" },
 	{ ESLURM_AUTH_UNPACK, "Cannot unpack credential" },
 	{ ESLURM_AUTH_SKIP, "Authentication does not apply to request" },
+	{ ESLURM_AUTH_UNABLE_TO_GENERATE_TOKEN, "Token Generation failed." },
 
 	{ ESLURM_DB_CONNECTION, "Unable to connect to database" },
 	{ ESLURM_JOBS_RUNNING_ON_ASSOC, "Job(s) active, cancel job(s) before remove" },

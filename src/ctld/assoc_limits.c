@@ -311,6 +311,42 @@ char *assoc_mgr_grp_tres_mins_str(const assoc_rec_t *a)
 	return out ? out : xstrdup("");
 }
 
+void am_tusage_now(am_snap_t *s, time_t now)
+{
+	s->tusage_time = 0;     /* a job may have started within the second */
+	tusage_refresh_always(s, now, true);
+}
+
+void am_qos_user_usage(am_snap_t *s, const assoc_qos_t *q, am_usage_f cb,
+		       void *arg)
+{
+	struct am_user_usage *e, *tmp;
+
+	HASH_ITER(hh, s->qos_user_usage, e, tmp)
+		if ((uint32_t)(e->key >> 32) == q->id)
+			cb((uint32_t)e->key, NULL, &e->usage, arg);
+}
+
+void am_qos_acct_usage(const assoc_qos_t *q, am_usage_f cb, void *arg)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		job_record_t *j = pass ? job_mgr_running_first()
+				       : job_mgr_pending_first();
+
+		for (; j; j = pass ? j->run_next : j->pend_next) {
+			assoc_usage_t u = { 0 };
+			uint64_t t[ASSOC_TRES_CNT];
+			assoc_rec_t *a;
+
+			if (job_qos(j) != q || !(a = job_assoc(j)))
+				continue;
+			job_tres(&j->info, t);
+			apply(&u, t, 1, pass == 1);
+			cb(0, a->acct, &u, arg);
+		}
+	}
+}
+
 char *assoc_mgr_tres_run_mins_str(assoc_rec_t *a, time_t now)
 {
 	am_snap_t *s = am_snap();

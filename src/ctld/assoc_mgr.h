@@ -146,6 +146,8 @@ void assoc_mgr_refresh(void);
 void assoc_mgr_reconfig(const slurm_conf_t *c);
 /* ACCOUNTING_UPDATE_MSG handler (rpc.c). */
 void assoc_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m);
+/* REQUEST_ASSOC_MGR_INFO (scontrol show assoc_mgr; assoc_mgr_show.c). */
+void assoc_mgr_rpc_show(net_conn_t *c, slurm_msg_t *m);
 
 /* Has a snapshot been loaded (from slurmdbd or the saved file)? */
 bool     assoc_mgr_loaded(void);

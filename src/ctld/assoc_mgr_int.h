@@ -1,5 +1,6 @@
-/* assoc_mgr_int.h — shared by assoc_mgr.c (the snapshot) and
- * assoc_limits.c (counters and limits) only. */
+/* assoc_mgr_int.h — shared by assoc_mgr.c (the snapshot),
+ * assoc_limits.c (counters and limits) and assoc_mgr_show.c (scontrol
+ * show assoc_mgr) only. */
 #ifndef SLUICE_CTLD_ASSOC_MGR_INT_H
 #define SLUICE_CTLD_ASSOC_MGR_INT_H
 
@@ -63,6 +64,16 @@ uint32_t assoc_limits_time_grp(const assoc_tres_t *grp_mins,
 			       const assoc_time_usage_t *u,
 			       const uint64_t want_min[ASSOC_TRES_CNT],
 			       uint64_t tl, bool safe, bool qos);
+
+/* scontrol show assoc_mgr (assoc_mgr_show.c): the time-based usage as
+ * of now; the counters of QOS q per user (uid set, name NULL) and, one
+ * call per job, per account (name set). */
+typedef void (*am_usage_f)(uint32_t uid, const char *name,
+			   const assoc_usage_t *u, void *arg);
+void am_tusage_now(am_snap_t *s, time_t now);
+void am_qos_user_usage(am_snap_t *s, const assoc_qos_t *q, am_usage_f cb,
+		       void *arg);
+void am_qos_acct_usage(const assoc_qos_t *q, am_usage_f cb, void *arg);
 
 /* Tests: put a snapshot built from lists in place; set the flags. */
 int  am_install_lists(dbd_acct_resp_msg_t *lists[AM_LIST_CNT]);

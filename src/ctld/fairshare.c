@@ -854,6 +854,29 @@ static void share_visit(share_out_t *o, int idx, int depth)
 	xfree(kids);
 }
 
+bool fairshare_assoc(const assoc_rec_t *a, fairshare_assoc_t *out)
+{
+	double total = 0;
+	int idx;
+
+	if (!fs.on || !assoc_mgr_loaded())
+		return false;
+	fs_calc(time(NULL));
+	if ((idx = node_index(a)) < 0)
+		return false;
+	for (size_t i = 0; i < fs.nnodes; i++)
+		if (fs.nodes[i].parent < 0)
+			total += fs.nodes[i].sub;
+	*out = (fairshare_assoc_t){
+		.norm_shares = fs.nodes[idx].norm_shares,
+		.raw_usage = fs.nodes[idx].sub,
+		.norm_usage = total > 0 ? fs.nodes[idx].sub / total : 0,
+		.eff_usage = fs.nodes[idx].eff_usage,
+		.factor = fs.nodes[idx].factor,
+	};
+	return true;
+}
+
 void fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m)
 {
 	static const char *const cols[] = {

@@ -29,6 +29,7 @@
 #include "common/conf.h"
 #include "common/net.h"
 
+struct assoc_rec;
 struct job_record;
 
 /* Read the Priority* keys, load the saved usage, install the factor
@@ -56,6 +57,18 @@ uint64_t fairshare_usage_version(void);
  * (GrpTRESMins, GrpWall).  0 if none or without priority/multifactor. */
 void   fairshare_usage(uint32_t id, bool qos, time_t now, double *cpu_secs,
 		       double *wall_secs);
+
+/* An association's fair-share figures as of now (scontrol show
+ * assoc_mgr).  false (nothing set) without priority/multifactor or when
+ * the association is not in the tree. */
+typedef struct {
+	double norm_shares;
+	double raw_usage;       /* decayed, with everything below it */
+	double norm_usage;      /* raw over the cluster's */
+	double eff_usage;
+	double factor;
+} fairshare_assoc_t;
+bool   fairshare_assoc(const struct assoc_rec *a, fairshare_assoc_t *out);
 
 /* REQUEST_SHARE_INFO (sshare). */
 void   fairshare_rpc_share_info(net_conn_t *c, slurm_msg_t *m);

@@ -14,15 +14,22 @@ void rest_op_job_get(rest_req_t *r);
 void rest_op_job_delete(rest_req_t *r);
 void rest_op_job_update(rest_req_t *r);
 void rest_op_job_submit(rest_req_t *r);
+void rest_op_job_allocate(rest_req_t *r);
 void rest_op_jobs_state(rest_req_t *r);
 void rest_op_nodes(rest_req_t *r);
 void rest_op_node_get(rest_req_t *r);
 void rest_op_node_update(rest_req_t *r);
+void rest_op_nodes_update(rest_req_t *r);
+void rest_op_jobs_delete(rest_req_t *r);
 void rest_op_node_delete(rest_req_t *r);
 void rest_op_partitions(rest_req_t *r);
 void rest_op_partition_get(rest_req_t *r);
 void rest_op_licenses(rest_req_t *r);
 void rest_op_reconfigure(rest_req_t *r);
+void rest_op_shares(rest_req_t *r);
+void rest_op_reservations(rest_req_t *r);
+void rest_op_reservation_get(rest_req_t *r);
+void rest_op_reservation_delete(rest_req_t *r);
 
 /* /slurmdb/ (rest_slurmdb_jobs.c, rest_slurmdb_acct.c) */
 void rest_op_dbd_ping(rest_req_t *r);

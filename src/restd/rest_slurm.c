@@ -3,11 +3,14 @@
  * rest_slurm_job.c.  Each asks slurmctld with the ordinary message, as the
  * request's user, and builds its payload with the commands' field tables.
  */
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_diag.h"
+#include "cli/cli_shares.h"
 #include "cli/cli_fields.h"
 #include "common/parse_util.h"
 #include "cli/cli_ping.h"
@@ -158,6 +161,40 @@ static int node_update_state(rest_req_t *r, json_object *v,
 	return -1;
 }
 
+/* A member a client sends in a full object but that asks for nothing:
+ * "", [], {"set": false}. */
+static bool empty_value(json_object *v)
+{
+	json_object *set;
+
+	if (!v || json_object_is_type(v, json_type_null))
+		return true;
+	if (json_object_is_type(v, json_type_string))
+		return !*json_object_get_string(v);
+	if (json_object_is_type(v, json_type_array))
+		return json_object_array_length(v) == 0;
+	if (json_object_is_type(v, json_type_object) &&
+	    json_object_object_get_ex(v, "set", &set))
+		return !json_object_get_boolean(set);
+	return false;
+}
+
+/* A hostlist_string or csv_string: "a,b" or ["a", "b"]. */
+static char *joined(json_object *v)
+{
+	char *s = NULL;
+
+	if (!json_object_is_type(v, json_type_array))
+		return xstrdup(json_object_get_string(v));
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		if (i)
+			xstrcatc(&s, ',');
+		xstrcat(&s, json_object_get_string(
+			json_object_array_get_idx(v, i)));
+	}
+	return s;
+}
+
 static int node_update_parse(rest_req_t *r, json_object *b,
 			     node_update_msg_t *u)
 {
@@ -169,6 +206,8 @@ static int node_update_parse(rest_req_t *r, json_object *b,
 	json_object_object_foreach(b, k, v) {
 		const char *s = json_object_get_string(v);
 
+		if (empty_value(v))
+			continue;
 		if (!strcmp(k, "state")) {
 			if (node_update_state(r, v, u) < 0)
 				return -1;
@@ -177,9 +216,12 @@ static int node_update_parse(rest_req_t *r, json_object *b,
 		} else if (!strcmp(k, "comment")) {
 			u->comment = xstrdup(s);
 		} else if (!strcmp(k, "features")) {
-			u->features = xstrdup(s);
+			u->features = joined(v);
 		} else if (!strcmp(k, "gres")) {
 			u->gres = xstrdup(s);
+		} else if (!strcmp(k, "name")) {
+			xfree(u->node_names);
+			u->node_names = joined(v);
 		} else if (!strcmp(k, "weight")) {
 			json_object *n = member(v, "number");
 
@@ -198,7 +240,7 @@ static int node_update_parse(rest_req_t *r, json_object *b,
 	return 0;
 }
 
-void rest_op_node_update(rest_req_t *r)
+static void node_update(rest_req_t *r, const char *path_name)
 {
 	node_update_msg_t u = { .node_state = NO_VAL32, .weight = NO_VAL32 };
 	json_object *b = rest_ctld_body(r, "slurm_update_node");
@@ -206,27 +248,40 @@ void rest_op_node_update(rest_req_t *r)
 	if (!b)
 		return;
 	if (node_update_parse(r, b, &u) == 0) {
-		if (u.node_state == NODE_STATE_DOWN ||
-		    u.node_state == NODE_STATE_DRAIN ||
-		    u.node_state == NODE_STATE_FAIL) {
-			if (!u.reason) {
-				rest_error(r, ESLURM_REST_FAIL_PARSING,
-					   "slurm_update_node",
-					   "You must specify a reason when "
-					   "DOWNING or DRAINING a node");
-				goto out;
-			}
+		if (path_name) {
+			xfree(u.node_names);
+			u.node_names = xstrdup(path_name);
 		}
-		u.node_names = xstrdup(r->param[0]);
-		rest_ctld_rc(r, REQUEST_UPDATE_NODE, &u, "slurm_update_node");
+		if (!u.node_names || !*u.node_names)
+			rest_error(r, ESLURM_INVALID_NODE_NAME,
+				   "slurm_update_node", "No node name given");
+		else if ((u.node_state == NODE_STATE_DOWN ||
+			  u.node_state == NODE_STATE_DRAIN ||
+			  u.node_state == NODE_STATE_FAIL) && !u.reason)
+			rest_error(r, ESLURM_REST_FAIL_PARSING,
+				   "slurm_update_node",
+				   "You must specify a reason when DOWNING or "
+				   "DRAINING a node");
+		else
+			rest_ctld_rc(r, REQUEST_UPDATE_NODE, &u,
+				     "slurm_update_node");
 	}
-out:
 	xfree(u.node_names);
 	xfree(u.reason);
 	xfree(u.comment);
 	xfree(u.features);
 	xfree(u.gres);
 	json_object_put(b);
+}
+
+void rest_op_nodes_update(rest_req_t *r)
+{
+	node_update(r, NULL);
+}
+
+void rest_op_node_update(rest_req_t *r)
+{
+	node_update(r, r->param[0]);
 }
 
 /* ---- partitions ---- */
@@ -266,4 +321,102 @@ void rest_op_partitions(rest_req_t *r)
 void rest_op_partition_get(rest_req_t *r)
 {
 	parts_answer(r, r->param[0]);
+}
+
+/* ---- diag ---- */
+
+void rest_op_diag(rest_req_t *r)
+{
+	stats_info_request_msg_t req = { 0 };
+	slurm_msg_t resp;
+
+	if (rest_ctld_info(r, REQUEST_STATS_INFO, &req, RESPONSE_STATS_INFO,
+			   &resp, "slurm_get_statistics"))
+		return;
+	json_object_object_add(r->resp, "statistics", cli_diag_json(resp.data));
+	msg_free(&resp);
+}
+
+/* ---- shares ---- */
+
+static char **csv_list(const char *csv)
+{
+	char **list = NULL, *copy, *save, *t;
+
+	if (!csv || !*csv)
+		return NULL;
+	copy = xstrdup(csv);
+	for (t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		list = xstrarray_append(list, t);
+	xfree(copy);
+	return list;
+}
+
+void rest_op_shares(rest_req_t *r)
+{
+	share_request_msg_t req = {
+		.accounts = csv_list(rest_query(r, "accounts")),
+		.users = csv_list(rest_query(r, "users")),
+	};
+	slurm_msg_t resp;
+
+	if (!req.users)
+		req.flags = SHARE_ALL_USERS;
+	if (rest_ctld_info(r, REQUEST_SHARE_INFO, &req, RESPONSE_SHARE_INFO,
+			   &resp, "slurm_associations_get_shares") == 0) {
+		json_object_object_add(r->resp, "shares",
+				       cli_shares_json(resp.data));
+		msg_free(&resp);
+	}
+	xstrarray_free(req.accounts);
+	xstrarray_free(req.users);
+}
+
+/* ---- reservations ---- */
+
+static void resvs_answer(rest_req_t *r, const char *name)
+{
+	info_request_msg_t req = { .show_flags = SHOW_ALL };
+	const resv_info_msg_t *m;
+	slurm_msg_t resp;
+	bool *want = NULL;
+	uint32_t n = 0;
+
+	if (rest_ctld_info(r, REQUEST_RESERVATION_INFO, &req,
+			   RESPONSE_RESERVATION_INFO, &resp,
+			   "slurm_load_reservations"))
+		return;
+	m = resp.data;
+	if (name) {
+		want = xcalloc(m->cnt + 1, sizeof(bool));
+		for (uint32_t i = 0; i < m->cnt; i++)
+			if (!xstrcmp(m->resvs[i].name, name))
+				n += want[i] = true;
+	}
+	if (name && !n)
+		rest_error(r, ESLURM_RESERVATION_INVALID,
+			   "slurm_load_reservations",
+			   "Unable to find reservation %s", name);
+	else
+		take(r, cli_resvs_doc(m, want), "reservations");
+	xfree(want);
+	msg_free(&resp);
+}
+
+void rest_op_reservations(rest_req_t *r)
+{
+	resvs_answer(r, NULL);
+}
+
+void rest_op_reservation_get(rest_req_t *r)
+{
+	resvs_answer(r, r->param[0]);
+}
+
+void rest_op_reservation_delete(rest_req_t *r)
+{
+	resv_name_msg_t req = { .name = r->param[0] };
+
+	rest_ctld_rc(r, REQUEST_DELETE_RESERVATION, &req,
+		     "slurm_delete_reservation");
 }

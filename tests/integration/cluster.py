@@ -601,12 +601,12 @@ class Cluster:
                                        env={"SLUICE_CTLD_HOST": "ctl2"})
         return self.ctld_backup
 
-    def start_restd(self, user, listen, args=(), env=None):
+    def start_restd(self, user, listen, args=(), env=None, name="slurmrestd"):
         """slurmrestd as user (never root: it refuses), listening on each
         address of listen ("127.0.0.1:PORT", "unix:/path"); its log is
-        log/slurmrestd.out.  Returns once every listener answers."""
+        log/<name>.out.  Returns once every listener answers."""
         argv = [self.bin("slurmrestd")] + list(args) + list(listen)
-        d = self._spawn("slurmrestd", argv, env=env, user=user)
+        d = self._spawn(name, argv, env=env, user=user)
         self.restds.append(d)
         for addr in listen:
             def up(addr=addr):

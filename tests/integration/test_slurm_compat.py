@@ -7,6 +7,7 @@ One cluster with slurmdbd and MariaDB is shared by the module.
 """
 
 import os
+import pwd
 import re
 import signal
 import sys
@@ -420,3 +421,291 @@ def test_options_without_effect_say_so(env):
         "effect\n"
         "sbatch: warning: --mem-bind is not supported by Sluice and has no "
         "effect\n"), r
+
+
+def _sbatch_with_step(env, marker):
+    """A running batch job whose script runs an srun step (sleep marker);
+    returns its id once the step is listed."""
+    c = env.c
+    jid = str(c.sbatch(["-N1", "-n2", "-o", "/dev/null", "--wrap",
+                        "%s -n2 sleep %s" % (c.bin("srun"), marker)],
+                       user=U1))
+    c.wait_state(jid, "RUNNING")
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        r = c.run(["scontrol", "show", "step", jid + ".0"], user=U1)
+        if "StepId=%s.0 " % jid in r.out:
+            return jid
+        time.sleep(0.2)
+    raise AssertionError("step %s.0 never listed" % jid)
+
+
+def test_scontrol_show_steps_json(env):
+    """scontrol show step --json/--yaml: OPENAPI_STEP_INFO_MSG of 25.05
+    (v0.0.43 steps[] with id, time{start,limit}, nodes, number_tasks,
+    srun{host,pid}, ... and the envelope), checked against the schema;
+    the same description prints the Key=Value lines.  Before, --json was
+    ignored and the lines printed."""
+    import json
+
+    import openapi
+    c = env.c
+    jid = _sbatch_with_step(env, "3519.35")
+    try:
+        r = c.run(["scontrol", "show", "step", jid + ".0", "--json"],
+                  user=U1)
+        assert r.rc == 0 and r.err == "", r
+        doc = json.loads(r.out)
+        openapi.validate(doc, "v0.0.43_openapi_step_info_msg")
+        steps = [s for s in doc["steps"] if s["id"] == jid + ".0"]
+        assert len(steps) == 1, doc["steps"]
+        s = steps[0]
+        assert s["name"] == "sleep" and s["number_tasks"] == 2, s
+        assert s["state"] == ["RUNNING"] and s["user"] == U1, s
+        assert s["nodes"] and s["partition"], s
+        assert s["time"]["start"]["set"] and s["time"]["start"]["number"] > 0
+        assert s["srun"]["pid"] > 0 and s["srun"]["host"], s
+        assert s["task"]["distribution"] == "Block", s
+        r = c.run(["scontrol", "show", "steps", "--yaml"], user=U1)
+        assert r.rc == 0 and "steps:" in r.out, r
+        assert "id: \"%s.0\"" % jid in r.out, r.out
+        # the text from the same table, as 22.05 lays it out
+        r = c.run(["scontrol", "show", "step", jid + ".0"], user=U1)
+        assert re.fullmatch(
+            r"StepId=%s\.0 UserId=\d+ StartTime=\S+ TimeLimit=UNLIMITED\n"
+            r"   State=RUNNING Partition=\S+ NodeList=\S+\n"
+            r"   Nodes=1 CPUs=2 Tasks=2 Name=sleep Network=\(null\)\n"
+            r"   TRES=cpu=2,node=1\n"
+            r"   ResvPorts=\(null\)\n"
+            r"   CPUFreqReq=Default Dist=Block\n"
+            r"   SrunHost:Pid=\S+:\d+\n\n" % jid, r.out), r.out
+        r = c.run(["scontrol", "show", "step", "999999.0", "--json"],
+                  user=U1)
+        assert r.rc == 0, r
+        doc = json.loads(r.out)
+        openapi.validate(doc, "v0.0.43_openapi_step_info_msg")
+        assert doc["steps"] == [], doc
+    finally:
+        c.run(["scancel", jid])
+
+
+def test_scontrol_show_reservations_json(env):
+    """scontrol show reservation --json/--yaml: OPENAPI_RESERVATION_RESP
+    of 25.05 (v0.0.43 reservations[] of reservation_info: name, node_list,
+    node_count, core_count, flags[], start_time/end_time, users, ...),
+    checked against the schema; the Key=Value text keeps its layout.
+    Before, --json was ignored and the lines printed."""
+    import json
+
+    import openapi
+    c = env.c
+    r = c.run(["scontrol", "create", "reservation", "ReservationName=rj",
+               "StartTime=now+1hour", "Duration=30", "Nodes=n1",
+               "Users=" + U1, "Flags=MAINT,PURGE_COMP=00:05:00"])
+    assert r.rc == 0, r
+    try:
+        r = c.run(["scontrol", "show", "reservation", "--json"], user=U1)
+        assert r.rc == 0 and r.err == "", r
+        doc = json.loads(r.out)
+        openapi.validate(doc, "v0.0.43_openapi_reservation_resp")
+        assert [v["name"] for v in doc["reservations"]] == ["rj"], doc
+        v = doc["reservations"][0]
+        assert v["node_list"] == "n1" and v["node_count"] == 1, v
+        assert v["users"] == U1 and v["accounts"] == "", v
+        assert sorted(v["flags"]) == ["MAINT", "PURGE_COMP", "SPEC_NODES"], v
+        assert v["purge_completed"]["time"] == {
+            "set": True, "infinite": False, "number": 300}, v
+        start, end = v["start_time"], v["end_time"]
+        assert start["set"] and end["set"], v
+        assert end["number"] - start["number"] == 1800, v
+        r = c.run(["scontrol", "show", "reservation", "rj", "--yaml"])
+        assert r.rc == 0 and "reservations:" in r.out, r
+        assert "name: rj" in r.out, r.out
+        r = c.run(["scontrol", "show", "reservation", "nosuch", "--json"])
+        doc = json.loads(r.out)
+        openapi.validate(doc, "v0.0.43_openapi_reservation_resp")
+        assert doc["reservations"] == [] and r.rc == 1, r
+        r = c.run(["scontrol", "show", "reservation", "rj"])
+        assert re.fullmatch(
+            r"ReservationName=rj StartTime=\S+ EndTime=\S+ "
+            r"Duration=00:30:00\n"
+            r"   Nodes=n1 NodeCnt=1 CoreCnt=\d+ Features=\(null\) "
+            r"PartitionName=\(null\) "
+            r"Flags=MAINT,SPEC_NODES,PURGE_COMP=00:05:00\n"
+            r"   TRES=cpu=\d+\n"
+            r"   Users=%s Groups=\(null\) Accounts=\(null\) "
+            r"Licenses=\(null\) State=INACTIVE BurstBuffer=\(null\) "
+            r"Watts=n/a\n"
+            r"   MaxStartDelay=\(null\)\n\n" % U1, r.out), r.out
+    finally:
+        c.run(["scontrol", "delete", "ReservationName=rj"])
+
+
+def _assoc_mgr_wait(env, args, want, timeout=20):
+    """scontrol show assoc_mgr args once its output contains want (the
+    controller reloads the cache after each sacctmgr change)."""
+    deadline = time.time() + timeout
+    while True:
+        r = env.c.run(["scontrol", "show", "assoc_mgr"] + args)
+        if want in r.out or time.time() > deadline:
+            return r
+        time.sleep(0.3)
+
+
+# The TRES list of every Grp line: Slurm's eight default TRES.
+def _tres(cpu="N(0)", mem="N(0)", node="N(0)", billing="N(0)"):
+    return ("cpu=%s,mem=%s,energy=N(0),node=%s,billing=%s,fs/disk=N(0),"
+            "vmem=N(0),pages=N(0)" % (cpu, mem, node, billing))
+
+
+def test_scontrol_show_assoc_mgr(env):
+    """scontrol show assoc_mgr [accounts= users= qos= flags=]: the
+    controller's cache of users, associations and QOS with each limit as
+    limit(used) ("N" = none), laid out as Slurm 22.05 prints it (the
+    oracle's output, same records, side by side; 25.05's man page
+    describes the same command and filters).  Before: "invalid
+    entity:assoc_mgr for keyword:show"."""
+    c = env.c
+    uid = pwd.getpwnam(U1).pw_uid
+    assert env.sacctmgr("-i", "add", "account", "amgr", "GrpJobs=5",
+                        "GrpTRES=cpu=10,mem=2000", "MaxJobs=3",
+                        "MaxWall=60", "MaxTRES=cpu=4").rc == 0
+    assert env.sacctmgr("-i", "add", "qos", "amgrq", "GrpJobs=4",
+                        "MaxTRESPerUser=cpu=2", "Priority=10",
+                        "MaxWall=30").rc == 0
+    assert env.sacctmgr("-i", "add", "user", U1, "account=amgr",
+                        "MaxSubmitJobs=7", "fairshare=5",
+                        "qos=normal,amgrq").rc == 0
+    jids = []
+    try:
+        r = _assoc_mgr_wait(env, ["qos=amgrq", "flags=qos"], "QOS=amgrq(")
+        assert r.rc == 0, r
+        jids.append(str(c.sbatch(["-A", "amgr", "-q", "amgrq", "-n1",
+                                  "-o", "/dev/null", "--wrap", "sleep 60"],
+                                 user=U1)))
+        jids.append(str(c.sbatch(["-A", "amgr", "-q", "amgrq", "-n1",
+                                  "--hold", "--wrap", "true"], user=U1)))
+        c.wait_state(jids[0], "RUNNING")
+        r = c.run(["scontrol", "show", "assoc_mgr", "accounts=amgr",
+                   "users=" + U1, "qos=amgrq"], user=U1)
+        assert r.rc == 0 and r.err == "", r
+        run_mins = "N(%d)" % 0xffffffff     # unlimited: Slurm's figure
+        assoc_tail = (
+            "    GrpTRESMins=%s\n"
+            "    GrpTRESRunMins=%s\n"
+            "    MaxJobs=3(1) MaxJobsAccrue= MaxSubmitJobs=%s MaxWallPJ=60\n"
+            "    MaxTRESPJ=cpu=4\n"
+            "    MaxTRESPN=\n"
+            "    MaxTRESMinsPJ=\n"
+            "    MinPrioThresh=\n")
+        want = (
+            "Current Association Manager state\n"
+            "\n"
+            "User Records\n"
+            "\n"
+            "UserName=%s(%d) DefAccount=amgr DefWckey= AdminLevel=None\n"
+            "\n"
+            "Association Records\n"
+            "\n"
+            "ClusterName=sluice Account=amgr UserName= Partition= Priority=0 "
+            "ID=@\n"
+            "    SharesRaw/Norm/Level/Factor=1/@/2/@\n"
+            "    UsageRaw/Norm/Efctv=@/@/@\n"
+            "    ParentAccount=root(1) Lft=2 DefAssoc=No\n"
+            "    GrpJobs=5(1) GrpJobsAccrue=N(0)\n"
+            "    GrpSubmitJobs=N(2) GrpWall=N(@)\n"
+            "    GrpTRES=%s\n" % (U1, uid, _tres("10(1)", "2000(0)", "N(1)",
+                                               "N(1)"))
+            + assoc_tail % (_tres(), _tres(run_mins, "N(0)", run_mins,
+                                           run_mins), "") +
+            "ClusterName=sluice Account=amgr UserName=%s(%d) Partition= "
+            "Priority=0 ID=@\n"
+            "    SharesRaw/Norm/Level/Factor=5/@/5/@\n"
+            "    UsageRaw/Norm/Efctv=@/@/@\n"
+            "    ParentAccount= Lft=3 DefAssoc=Yes\n"
+            "    GrpJobs=N(1) GrpJobsAccrue=N(0)\n"
+            "    GrpSubmitJobs=N(2) GrpWall=N(@)\n"
+            "    GrpTRES=%s\n" % (U1, uid, _tres("N(1)", "N(0)", "N(1)",
+                                               "N(1)"))
+            + assoc_tail % (_tres(), _tres(run_mins, "N(0)", run_mins,
+                                           run_mins), "7(2)") +
+            "\n"
+            "QOS Records\n"
+            "\n"
+            "QOS=amgrq(@)\n"
+            "    UsageRaw=@\n"
+            "    GrpJobs=4(1) GrpJobsAccrue=N(0) GrpSubmitJobs=N(2) "
+            "GrpWall=N(@)\n"
+            "    GrpTRES=%s\n"
+            "    GrpTRESMins=%s\n"
+            "    GrpTRESRunMins=%s\n"
+            "    MaxWallPJ=30\n"
+            "    MaxTRESPJ=\n"
+            "    MaxTRESPN=\n"
+            "    MaxTRESMinsPJ=\n"
+            "    MinPrioThresh= \n"
+            "    MinTRESPJ=\n"
+            "    PreemptMode=OFF\n"
+            "    Priority=10\n"
+            "    Account Limits\n"
+            "      amgr\n"
+            "        MaxJobsPA=N(1) MaxJobsAccruePA=N(0) "
+            "MaxSubmitJobsPA=N(2)\n"
+            "        MaxTRESPA=%s\n"
+            "    User Limits\n"
+            "      %d\n"
+            "        MaxJobsPU=N(1) MaxJobsAccruePU=N(0) "
+            "MaxSubmitJobsPU=N(2)\n"
+            "        MaxTRESPU=%s\n" % (
+                _tres("N(1)", "N(0)", "N(1)", "N(1)"), _tres(),
+                _tres(run_mins, "N(0)", run_mins, run_mins),
+                _tres("N(1)", "N(0)", "N(1)", "N(1)"), uid,
+                _tres("2(1)", "N(0)", "N(1)", "N(1)")))
+        # @: ids and fair-share figures, which depend on the run
+        pat = "".join(r"[0-9.]+" if p == "@" else re.escape(p)
+                      for p in re.split("(@)", want))
+        assert re.fullmatch(pat, r.out), r.out
+
+        # filters and sections
+        r = c.run(["scontrol", "show", "assoc_mgr", "users=" + U1,
+                   "flags=users"])
+        assert r.out == ("Current Association Manager state\n\n"
+                         "User Records\n\n"
+                         "UserName=%s(%d) DefAccount=amgr DefWckey= "
+                         "AdminLevel=None\n" % (U1, uid)), r
+        r = c.run(["scontrol", "show", "assoc_mgr", "a=amgr", "f=assoc"])
+        assert re.findall(r"^ClusterName=\S+ Account=(\S+) UserName=(\S*) ",
+                          r.out, re.M) == [
+            ("amgr", ""), ("amgr", "%s(%d)" % (U1, uid))], r.out
+        assert "User Records" not in r.out and "QOS" not in r.out, r.out
+        r = c.run(["scontrol", "show", "assoc_mgr", "users=nosuch",
+                   "accounts=nosuch", "qos=nosuch"])
+        assert (r.rc, r.out) == (0, (
+            "Current Association Manager state\n\n"
+            "No users currently cached in Slurm.\n\n\n"
+            "No associations currently cached in Slurm.\n\n\n"
+            "No QOS currently cached in Slurm.\n\n")), r
+        r = c.run(["scontrol", "show", "assoc_mgr", "qos=normal,amgrq",
+                   "flags=QOS"])
+        assert re.findall(r"^QOS=(\w+)\(", r.out, re.M) == [
+            "normal", "amgrq"], r.out
+
+        # bad input: Slurm 22.05's words and exit codes
+        r = c.run(["scontrol", "show", "assoc_mgr", "flags=bogus"])
+        assert (r.rc, r.out, r.err) == (0, "", (
+            "invalid flag 'bogus', valid options are 'Assoc, QOS, and/or "
+            "Users'\n")), r
+        r = c.run(["scontrol", "show", "assoc_mgr", "users"])
+        assert (r.rc, r.out, r.err) == (
+            0, "", "No value given for option users\n"), r
+        r = c.run(["scontrol", "show", "assoc_mgr", "foo=bar"])
+        assert (r.rc, r.out, r.err) == (
+            1, "", "invalid entity: foo=bar for keyword:show assoc_mgr\n"), r
+    finally:
+        for j in jids:
+            c.run(["scancel", j])
+        for j in jids:
+            c.wait_done(j)
+        env.sacctmgr("-i", "delete", "user", U1, "account=amgr")
+        env.sacctmgr("-i", "delete", "account", "amgr")
+        env.sacctmgr("-i", "delete", "qos", "amgrq")

@@ -35,6 +35,8 @@ static const int newer_than_22_05[] = {
 	2097, 2098,  /* scrontab / JobContainerType codes */
 	3011, 3012,  /* ESPANK_NODE_FAILURE, ESPANK_JOB_FAILURE */
 	4002,        /* ESLURMD_KILL_JOB_ALREADY_COMPLETE */
+	6009,        /* ESLURM_AUTH_UNABLE_TO_GENERATE_TOKEN */
+	9004, 9005,  /* ESLURM_REST_MISSING_UID, _MISSING_GID (23.02+) */
 };
 
 static int newer(int code)
