@@ -22,6 +22,9 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import mariadb  # noqa: E402
+import openapi  # noqa: E402
+from rest_client import Rest, response_schema  # noqa: E402
+from rest_client import validate as rest_validate  # noqa: E402
 
 pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
                                 reason="MariaDB server not installed: %s"
@@ -30,6 +33,15 @@ pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
 A, B = "sluice_u1", "sluice_u2"
 PRIVATE = "PrivateData=jobs,users,accounts"
 VERSIONS = (40, 41, 42, 43)
+SPEC_43 = os.path.join(openapi.SPEC_DIR, "v0.0.43.json")
+# sacctmgr show X --json: the schema of the same GET's answer
+SACCTMGR_SCHEMA = {
+    "accounts": "v0.0.43_openapi_accounts_resp",
+    "users": "v0.0.43_openapi_users_resp",
+    "associations": "v0.0.43_openapi_assocs_resp",
+    "qos": "v0.0.43_openapi_slurmdbd_qos_resp",
+    "clusters": "v0.0.43_openapi_clusters_resp",
+}
 
 
 @pytest.fixture(scope="module")
@@ -87,35 +99,35 @@ def env(users):
 
 def get(env, user, path, status=200):
     """GET path from user's slurmrestd: the parsed document."""
-    r = env.c.run(["curl", "-s", "-g", "-w", "\n%{http_code}", "--unix-socket",
-                   env.socks[user], "http://x" + path], user=user)
-    assert r.rc == 0, r
-    body, code = r.out.rsplit("\n", 1)
-    assert int(code) == status, (path, code, body)
-    return json.loads(body)
+    code, doc, text = Rest(env.c, env.socks[user], user).req("GET", path)
+    assert code == status, (path, code, text)
+    assert doc is not None, (path, text)
+    return doc
 
 
 _specs = {}
 
 
 def validate(env, ver, path, doc, method="get"):
-    """doc against the response schema /openapi/v3 names for path."""
-    import jsonschema
+    """doc against the response schema the daemon's /openapi/v3 names for
+    path (whose template has {params} where path has values), and against
+    the same schema of version ver's full spec with no member it lacks."""
     if "spec" not in _specs:
         _specs["spec"] = get(env, A, "/openapi/v3")
     spec = _specs["spec"]
-    tmpl = path.split("?")[0]
-    op = None
+    want = path.split("?")[0].strip("/").split("/")
+    tmpl = None
     for p, ops in spec["paths"].items():
-        parts, want = p.strip("/").split("/"), tmpl.strip("/").split("/")
-        if len(parts) == len(want) and all(
+        parts = p.strip("/").split("/")
+        if len(parts) == len(want) and method in ops and all(
                 x == y or x.startswith("{") for x, y in zip(parts, want)):
-            op = ops.get(method)
-    assert op, "no %s %s in /openapi/v3" % (method, tmpl)
-    ref = op["responses"]["200"]["content"]["application/json"][
-        "schema"]["$ref"]
-    jsonschema.validate(doc, {"$ref": ref,
-                              "components": spec["components"]})
+            tmpl = p
+    assert tmpl, "no %s %s in /openapi/v3" % (method, path)
+    name = response_schema(spec, tmpl, method)
+    rest_validate(doc, spec, name)
+    # and strictly (no member the schema lacks) against the full spec
+    openapi.validate(doc, name, os.path.join(openapi.SPEC_DIR,
+                                             "v0.0.%d.json" % ver))
 
 
 def sacct_rows(env, user, *args):
@@ -147,6 +159,8 @@ def test_ping(env):
     get(env, A, "/slurmdb/v0.0.41/ping/", status=404)
     r = env.sacctmgr("--json", "ping", user=A)
     assert r.rc == 0 and json.loads(r.out)["pings"][0]["responding"], r
+    openapi.validate(json.loads(r.out), "v0.0.43_openapi_slurmdbd_ping_resp",
+                     SPEC_43)
 
 
 def test_jobs_equal_sacct(env):
@@ -179,6 +193,8 @@ def test_jobs_equal_sacct(env):
                                                      j["a_fail"]}
     # sacct --json prints the same document for the same filter
     r = env.sacct("--json", "-u", A, "-S", "now-1hour", user=A)
+    openapi.validate(json.loads(r.out), "v0.0.43_openapi_slurmdbd_jobs_resp",
+                     SPEC_43)
     cli = json.loads(r.out)["jobs"]
     rest = get(env, A, "/slurmdb/v0.0.43/jobs/?users=%s&start_time=%d" % (
         A, now - 3600))["jobs"]
@@ -247,6 +263,8 @@ def test_accounting_lists_as_sacctmgr(env):
                             ("cluster", "clusters", "clusters/")):
         r = env.sacctmgr("--json", "show", what, user=A)
         assert r.rc == 0, r
+        openapi.validate(json.loads(r.out), SACCTMGR_SCHEMA[key],
+                         SPEC_43)
         cli = json.loads(r.out)[key]
         for v in VERSIONS:
             p = "/slurmdb/v0.0.%d/%s" % (v, path)
