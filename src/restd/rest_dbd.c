@@ -11,12 +11,10 @@
 #include "restd/rest_resp.h"
 #include "slurm/slurm_errno.h"
 
-int rest_dbd_list(rest_req_t *r, uint16_t entity, uint16_t flags,
-		  char **where, dbd_acct_resp_msg_t **out, const char *what)
+int rest_dbd_acct(rest_req_t *r, const dbd_acct_msg_t *req,
+		  dbd_acct_resp_msg_t **out, const char *what)
 {
 	const slurm_conf_t *c = cli_conf();
-	dbd_acct_msg_t req = { .op = DBD_OP_LIST, .entity = entity,
-			       .flags = flags, .where = where };
 	const char *host = c->accounting_storage_host ?
 		c->accounting_storage_host : "localhost";
 	slurm_msg_t resp = { 0 };
@@ -24,7 +22,7 @@ int rest_dbd_list(rest_req_t *r, uint16_t entity, uint16_t flags,
 	int rc;
 
 	*out = NULL;
-	rc = net_rpc(host, c->accounting_storage_port, REQUEST_DBD_ACCT, &req,
+	rc = net_rpc(host, c->accounting_storage_port, REQUEST_DBD_ACCT, req,
 		     &resp, c->message_timeout * 1000 * 3);
 	if (rc) {
 		rest_error(r, ESLURM_DB_CONNECTION, what,
@@ -50,6 +48,15 @@ int rest_dbd_list(rest_req_t *r, uint16_t entity, uint16_t flags,
 	}
 	*out = m;
 	return 0;
+}
+
+int rest_dbd_list(rest_req_t *r, uint16_t entity, uint16_t flags,
+		  char **where, dbd_acct_resp_msg_t **out, const char *what)
+{
+	dbd_acct_msg_t req = { .op = DBD_OP_LIST, .entity = entity,
+			       .flags = flags, .where = where };
+
+	return rest_dbd_acct(r, &req, out, what);
 }
 
 void rest_dbd_free(dbd_acct_resp_msg_t *m)

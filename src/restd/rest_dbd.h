@@ -11,6 +11,10 @@
 #include "common/msg_types.h"
 #include "restd/rest_req.h"
 
+/* One sacctmgr request (list, or a change with DBD_ACCT_COMMIT); 0 with
+ * *out (rest_dbd_free), or -1 (slurmdbd refused: its code and message). */
+int  rest_dbd_acct(rest_req_t *r, const dbd_acct_msg_t *req,
+		   dbd_acct_resp_msg_t **out, const char *what);
 /* A list (DBD_OP_LIST) of entity where ... (NULL-terminated "key=value"
  * strings, as sacctmgr sends them); 0 with *out (rest_dbd_free), or -1. */
 int  rest_dbd_list(rest_req_t *r, uint16_t entity, uint16_t flags,

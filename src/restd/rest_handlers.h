@@ -46,5 +46,9 @@ void rest_op_dbd_clusters(rest_req_t *r);
 void rest_op_dbd_cluster_get(rest_req_t *r);
 void rest_op_dbd_tres(rest_req_t *r);
 void rest_op_dbd_config(rest_req_t *r);
+void rest_op_dbd_account_delete(rest_req_t *r);
+void rest_op_dbd_user_delete(rest_req_t *r);
+void rest_op_dbd_qos_delete(rest_req_t *r);
+void rest_op_dbd_assocs_delete(rest_req_t *r);
 
 #endif

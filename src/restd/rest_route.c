@@ -65,6 +65,14 @@ static const route_t routes[] = {
 	{ "slurmdb", "cluster/{cluster_name}", REST_GET, rest_op_dbd_cluster_get },
 	{ "slurmdb", "tres/",               REST_GET,    rest_op_dbd_tres },
 	{ "slurmdb", "config",              REST_GET,    rest_op_dbd_config },
+	{ "slurmdb", "account/{account_name}", REST_DELETE,
+	  rest_op_dbd_account_delete },
+	{ "slurmdb", "user/{name}",         REST_DELETE, rest_op_dbd_user_delete },
+	{ "slurmdb", "qos/{qos}",           REST_DELETE, rest_op_dbd_qos_delete },
+	{ "slurmdb", "associations/",       REST_DELETE,
+	  rest_op_dbd_assocs_delete },
+	{ "slurmdb", "association/",        REST_DELETE,
+	  rest_op_dbd_assocs_delete },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))

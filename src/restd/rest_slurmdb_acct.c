@@ -7,7 +7,11 @@
  *
  * A query parameter becomes one of sacctmgr's where conditions; a flag
  * Sluice has nothing to change for is accepted, anything else refused
- * by name (nothing accepted and silently ignored). */
+ * by name (nothing accepted and silently ignored).
+ *
+ * DELETE account/{name}, user/{name}, qos/{qos} and association(s) are
+ * sacctmgr -i delete: slurmdbd decides who may (403 otherwise) and
+ * reports what it removed. */
 #include <string.h>
 
 #include "cli/cli_sacctmgr.h"
@@ -217,4 +221,111 @@ void rest_op_dbd_config(rest_req_t *r)
 	json_object_object_add(r->resp, "tres", cli_sacctmgr_tres_json());
 	json_object_object_add(r->resp, "wckeys", json_object_new_array());
 	json_object_object_add(r->resp, "instances", json_object_new_array());
+}
+
+/* ---- DELETE: sacctmgr -i delete, as the request's user ---- */
+
+/* Delete entity where ...; the change rows slurmdbd sent back ((kind,
+ * name, cluster, account, user) each) in *out, or -1 after an error. */
+static int delete_where(rest_req_t *r, uint16_t entity, char **where,
+			dbd_acct_resp_msg_t **out, const char *what)
+{
+	dbd_acct_msg_t req = { .op = DBD_OP_DELETE, .entity = entity,
+			       .flags = DBD_ACCT_COMMIT, .where = where };
+
+	if (rest_dbd_acct(r, &req, out, what) < 0)
+		return -1;
+	if (xstrarray_len((*out)->cells) < 5) {
+		rest_error(r, ESLURM_REST_EMPTY_RESULT, what,
+			   "Nothing deleted");
+		rest_dbd_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The names of kind among the change rows, as a string_list. */
+static json_object *changed(const dbd_acct_resp_msg_t *m, const char *kind)
+{
+	json_object *a = json_object_new_array();
+	size_t n = m ? xstrarray_len(m->cells) / 5 : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *const *row = &m->cells[i * 5];
+
+		if (!strcmp(row[0], kind) && strcmp(kind, "assoc"))
+			json_object_array_add(a, json_object_new_string(row[1]));
+		else if (!strcmp(row[0], kind)) {
+			char *s = xstrdup_printf("C = %s A = %s U = %s",
+						 row[2], row[3], row[4]);
+
+			json_object_array_add(a, json_object_new_string(s));
+			xfree(s);
+		}
+	}
+	return a;
+}
+
+/* DELETE of the one record name names; its removed names under key
+ * (NULL: the answer is a bare openapi_resp). */
+static void delete_named(rest_req_t *r, uint16_t entity, const char *kind,
+			 const char *key, const char *what)
+{
+	char *w = xstrdup_printf("name=%s", r->param[0]);
+	char *where[2] = { w, NULL };
+	dbd_acct_resp_msg_t *m = NULL;
+
+	if (r->nquery) {
+		rest_error(r, ESLURM_REST_INVALID_QUERY, what,
+			   "%s: not supported by Sluice", r->query[0].name);
+	} else if (strchr(r->param[0], ',') || !*r->param[0]) {
+		rest_error(r, ESLURM_REST_INVALID_QUERY, what,
+			   "Invalid name %s", r->param[0]);
+	} else {
+		(void)delete_where(r, entity, where, &m, what);
+	}
+	if (key)
+		json_object_object_add(r->resp, key, changed(m, kind));
+	rest_dbd_free(m);
+	xfree(w);
+}
+
+void rest_op_dbd_account_delete(rest_req_t *r)
+{
+	delete_named(r, DBD_ENT_ACCOUNT, "account", "removed_accounts",
+		     "slurmdb_accounts_remove");
+}
+
+void rest_op_dbd_user_delete(rest_req_t *r)
+{
+	delete_named(r, DBD_ENT_USER, "user", NULL, "slurmdb_users_remove");
+}
+
+void rest_op_dbd_qos_delete(rest_req_t *r)
+{
+	delete_named(r, DBD_ENT_QOS, "qos", "removed_qos",
+		     "slurmdb_qos_remove");
+}
+
+/* DELETE association(s)?account=..&user=..: at least one filter (a
+ * request without one would remove every association). */
+void rest_op_dbd_assocs_delete(rest_req_t *r)
+{
+	static const list_op_t op = {
+		DBD_ENT_ASSOC, "slurmdb_associations_remove", assoc_params };
+	dbd_acct_resp_msg_t *m = NULL;
+	char **where = NULL;
+
+	if (build_where(r, &op, &where) == 0 && !where)
+		rest_error(r, ESLURM_REST_INVALID_QUERY, op.what,
+			   "Refusing to remove every association: give "
+			   "account, cluster, partition, user, id or "
+			   "parent_account");
+	else if (where)
+		(void)delete_where(r, DBD_ENT_ASSOC, where, &m, op.what);
+	json_object_object_add(r->resp, "removed_associations",
+			       changed(m, "assoc"));
+	rest_dbd_free(m);
+	xstrarray_free(where);
 }

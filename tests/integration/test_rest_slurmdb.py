@@ -305,3 +305,54 @@ def test_lists_by_name_tres_and_config(env):
     assert doc["users"] == [] and doc["errors"]
     doc = get(env, A, "/slurmdb/v0.0.43/accounts/?with_bogus=1", status=400)
     assert "with_bogus" in doc["errors"][0]["description"]
+
+
+def delete(env, user, path, status=200):
+    code, doc, text = Rest(env.c, env.socks[user], user).req("DELETE", path)
+    assert code == status, (path, code, text)
+    return doc
+
+
+def test_deletes_need_an_administrator(env):
+    """DELETE account, qos, association and user: A (no AdminLevel) is
+    refused and nothing changes; B as Administrator removes them, and
+    sacctmgr no longer shows them.  (Last: B's AdminLevel changes.)"""
+    for args in (("add", "account", "scratch"), ("add", "qos", "scratchq"),
+                 ("add", "user", "root", "account=scratch")):
+        r = env.sacctmgr("-i", *args)
+        assert r.rc == 0, r
+    for path in ("account/scratch", "qos/scratchq",
+                 "associations/?account=scratch&user=root"):
+        doc = delete(env, A, "/slurmdb/v0.0.43/" + path, status=403)
+        assert doc["errors"][0]["error_number"] == 1 or \
+            "denied" in doc["errors"][0]["error"].lower(), doc
+    r = env.sacctmgr("-n", "-P", "show", "account", "scratch",
+                     "format=account")
+    assert r.out.split() == ["scratch"], r
+    r = env.sacctmgr("-i", "modify", "user", B, "set",
+                     "adminlevel=Administrator")
+    assert r.rc == 0, r
+    try:
+        doc = delete(env, B, "/slurmdb/v0.0.43/associations/", status=400)
+        assert "every association" in doc["errors"][0]["description"]
+        p = "/slurmdb/v0.0.43/associations/?account=scratch&user=root"
+        doc = delete(env, B, p)
+        validate(env, 43, p, doc, "delete")
+        assert doc["removed_associations"] != [], doc
+        p = "/slurmdb/v0.0.43/qos/scratchq"
+        doc = delete(env, B, p)
+        validate(env, 43, p, doc, "delete")
+        assert doc["removed_qos"] == ["scratchq"]
+        p = "/slurmdb/v0.0.43/account/scratch"
+        doc = delete(env, B, p)
+        validate(env, 43, p, doc, "delete")
+        assert doc["removed_accounts"] == ["scratch"]
+        doc = delete(env, B, p, status=404)
+        assert doc["removed_accounts"] == []
+        for what, name in (("account", "scratch"), ("qos", "scratchq")):
+            r = env.sacctmgr("-n", "-P", "show", what, name,
+                             "format=name" if what == "qos" else
+                             "format=account")
+            assert r.rc == 0 and r.out == "", (what, r)
+    finally:
+        env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=None")
