@@ -31,7 +31,8 @@ void rest_op_reservations(rest_req_t *r);
 void rest_op_reservation_get(rest_req_t *r);
 void rest_op_reservation_delete(rest_req_t *r);
 
-/* /slurmdb/ (rest_slurmdb_jobs.c, rest_slurmdb_acct.c) */
+/* /slurmdb/ (rest_slurmdb_jobs.c, rest_slurmdb_acct.c,
+ * rest_slurmdb_write.c) */
 void rest_op_dbd_ping(rest_req_t *r);
 void rest_op_dbd_jobs(rest_req_t *r);
 void rest_op_dbd_job_get(rest_req_t *r);
@@ -50,5 +51,7 @@ void rest_op_dbd_account_delete(rest_req_t *r);
 void rest_op_dbd_user_delete(rest_req_t *r);
 void rest_op_dbd_qos_delete(rest_req_t *r);
 void rest_op_dbd_assocs_delete(rest_req_t *r);
+void rest_op_dbd_accounts_post(rest_req_t *r);
+void rest_op_dbd_qos_post(rest_req_t *r);
 
 #endif

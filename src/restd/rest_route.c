@@ -73,6 +73,8 @@ static const route_t routes[] = {
 	  rest_op_dbd_assocs_delete },
 	{ "slurmdb", "association/",        REST_DELETE,
 	  rest_op_dbd_assocs_delete },
+	{ "slurmdb", "accounts/",           REST_POST,   rest_op_dbd_accounts_post },
+	{ "slurmdb", "qos/",                REST_POST,   rest_op_dbd_qos_post },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))

@@ -356,3 +356,67 @@ def test_deletes_need_an_administrator(env):
             assert r.rc == 0 and r.out == "", (what, r)
     finally:
         env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=None")
+
+
+def post(env, user, path, body, status=200):
+    code, doc, text = Rest(env.c, env.socks[user], user).req(
+        "POST", path, body=body)
+    assert code == status, (path, code, text)
+    return doc
+
+
+def test_post_accounts_and_qos(env):
+    """POST accounts / qos add what is new and change what exists, in one
+    transaction: a refused record changes nothing; only an Administrator
+    may.  A GET answer sent back changes nothing."""
+    body = {"accounts": [{"name": "newacct", "description": "fresh",
+                          "organization": "org n"},
+                         {"name": "teama", "description": "renamed a",
+                          "organization": "org a"}]}
+    doc = post(env, A, "/slurmdb/v0.0.43/accounts/", body, status=403)
+    assert doc["errors"]
+    r = env.sacctmgr("-i", "modify", "user", B, "set",
+                     "adminlevel=Administrator")
+    assert r.rc == 0, r
+    try:
+        # one bad record: nothing at all is added or changed
+        bad = {"accounts": body["accounts"] +
+               [{"name": "x2", "flags": ["DELETED"]}]}
+        doc = post(env, B, "/slurmdb/v0.0.43/accounts/", bad, status=400)
+        assert "accounts[2]/flags" in doc["errors"][0]["description"]
+        bad = {"accounts": [{"name": "ok1"}, {"name": "a,b"}]}
+        doc = post(env, B, "/slurmdb/v0.0.43/accounts/", bad, status=400)
+        assert "accounts[1]/name" in doc["errors"][0]["description"]
+        r = env.sacctmgr("-n", "-P", "show", "account", "newacct,ok1",
+                         "format=account")
+        assert r.out == "", r
+        p = "/slurmdb/v0.0.43/accounts/"
+        doc = post(env, B, p, body)
+        validate(env, 43, p, doc, "post")
+        r = env.sacctmgr("-n", "-P", "show", "account", "newacct,teama",
+                         "format=account,descr,org")
+        assert sorted(r.out.splitlines()) == [
+            "newacct|fresh|org n", "teama|renamed a|org a"], r
+        # QOS: a new one with limits; then normal's GET answer sent back
+        q = {"qos": [{"name": "fastq", "description": "quick",
+                      "priority": {"set": True, "number": 10},
+                      "limits": {"max": {"wall_clock": {"per": {
+                          "job": {"set": True, "number": 30}}}}}}]}
+        p = "/slurmdb/v0.0.43/qos/"
+        doc = post(env, B, p, q)
+        validate(env, 43, p, doc, "post")
+        r = env.sacctmgr("-n", "-P", "show", "qos", "fastq",
+                         "format=name,descr,priority,maxwall")
+        assert r.out.splitlines() == ["fastq|quick|10|00:30:00"], r
+        before = get(env, B, "/slurmdb/v0.0.43/qos/")
+        doc = post(env, B, p, {"qos": before["qos"]})
+        assert doc["errors"] == [], doc
+        assert get(env, B, "/slurmdb/v0.0.43/qos/")["qos"] == before["qos"]
+        doc = post(env, B, p, {"qos": [{"name": "normal", "id": 999}]},
+                   status=400)
+        assert "id" in doc["errors"][0]["description"]
+        doc = post(env, B, p, {"qos": [{"name": "x", "priority": "high"}]},
+                   status=400)
+        assert "qos[0]/priority" in doc["errors"][0]["description"]
+    finally:
+        env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=None")
