@@ -34,25 +34,21 @@ typedef struct {
 	const param_t *params;
 } list_op_t;
 
-/* Flags that change nothing in Sluice's answers: no deleted records are
- * kept, usage is not part of the list, parent limits are the
- * association's own here. */
+/* Accepted everywhere: the deprecated format, and flags whose effect
+ * is Sluice's answer already (limits are an association's own; there
+ * are no wckeys to list). */
 static const char *const no_effect[] = {
-	"with_deleted", "DELETED", "Include deleted associations",
-	"Include deleted QOS", "with_usage", "Include usage", "format",
-	"with_raw_qos", "Include the raw QOS or delta_qos", "update_time",
-	"without_parent_info", "Exclude parent id/name",
-	"without_parent_limits", "Exclude limits from parents",
-	"with_sub_accts", "Include sub acct information",
-	"NoUsersAreCoords", "UsersAreCoords", "with_coords",
-	"WithCoordinators", "with_wckeys", "without_defaults",
+	"format", "without_parent_limits", "Exclude limits from parents",
+	"with_wckeys",
 };
 
 static const param_t account_params[] = {
 	{ "description", "description" }, { NULL, NULL }
 };
+/* where NULL: a flag this operation's answer honours already */
 static const param_t user_params[] = {
-	{ "default_account", "defaultaccount" }, { NULL, NULL }
+	{ "default_account", "defaultaccount" }, { "with_coords", NULL },
+	{ NULL, NULL }
 };
 static const param_t assoc_params[] = {
 	{ "account", "account" }, { "cluster", "cluster" },
@@ -88,7 +84,7 @@ static int build_where(rest_req_t *r, const list_op_t *op, char ***where)
 		if (p->param) {
 			char *w;
 
-			if (!*q->value)
+			if (!p->where || !*q->value)
 				continue;
 			w = xstrdup_printf("%s=%s", p->where, q->value);
 			*where = xstrarray_append(*where, w);
