@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 
@@ -93,8 +94,10 @@ int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
 json_object *cli_sacctmgr_json(uint16_t entity,
 			       const dbd_acct_resp_msg_t *resp,
 			       const char **key);
-/* sacctmgr show tres / GET tres: the TRES Sluice counts (tres_list). */
+/* sacctmgr show tres / GET tres: the TRES Sluice counts (tres_list),
+ * and their table (Type, Name, ID; -n, -p, -P as o says). */
 json_object *cli_sacctmgr_tres_json(void);
+void cli_sacctmgr_show_tres(FILE *out, const mgr_opts_t *o);
 
 /* ---- dump and load (cli_sacctmgr_dump.c, cli_sacctmgr_load.c) ---- */
 

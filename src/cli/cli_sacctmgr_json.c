@@ -365,28 +365,52 @@ json_object *cli_sacctmgr_json(uint16_t entity,
 	return a;
 }
 
-/* The TRES Sluice counts, as sacctmgr show tres lists them. */
+/* The TRES Sluice counts: sacctmgr show tres (table, -p/-P, --json) and
+ * GET /slurmdb/.../tres from this one list. */
+static const struct {
+	const char *type, *name;
+	int         id;
+} tres_list[] = {
+	{ "cpu", "", 1 }, { "mem", "", 2 }, { "energy", "", 3 },
+	{ "node", "", 4 }, { "billing", "", 5 }, { "fs", "disk", 6 },
+	{ "vmem", "", 7 }, { "pages", "", 8 },
+};
+
+#define NTRES (sizeof(tres_list) / sizeof(tres_list[0]))
+
 json_object *cli_sacctmgr_tres_json(void)
 {
-	static const struct {
-		const char *type, *name;
-		int         id;
-	} tres[] = {
-		{ "cpu", "", 1 }, { "mem", "", 2 }, { "energy", "", 3 },
-		{ "node", "", 4 }, { "billing", "", 5 }, { "fs", "disk", 6 },
-		{ "vmem", "", 7 }, { "pages", "", 8 },
-	};
 	json_object *a = json_object_new_array();
 
-	for (size_t i = 0; i < sizeof(tres) / sizeof(tres[0]); i++) {
+	for (size_t i = 0; i < NTRES; i++) {
 		json_object *t = json_object_new_object();
 
-		json_object_object_add(t, "type", str(tres[i].type));
-		json_object_object_add(t, "name", str(tres[i].name));
+		json_object_object_add(t, "type", str(tres_list[i].type));
+		json_object_object_add(t, "name", str(tres_list[i].name));
 		json_object_object_add(t, "id",
-				       json_object_new_int(tres[i].id));
+				       json_object_new_int(tres_list[i].id));
 		json_object_object_add(t, "count", json_object_new_int64(0));
 		json_object_array_add(a, t);
 	}
 	return a;
+}
+
+void cli_sacctmgr_show_tres(FILE *out, const mgr_opts_t *o)
+{
+	const char *end = o->parsable ? "|" : "";
+
+	if (o->parsable || o->parsable2) {
+		if (!o->noheader)
+			fprintf(out, "Type|Name|ID%s\n", end);
+		for (size_t i = 0; i < NTRES; i++)
+			fprintf(out, "%s|%s|%d%s\n", tres_list[i].type,
+				tres_list[i].name, tres_list[i].id, end);
+		return;
+	}
+	if (!o->noheader)
+		fprintf(out, "%8s %15s %6s \n-------- --------------- ------ \n",
+			"Type", "Name", "ID");
+	for (size_t i = 0; i < NTRES; i++)
+		fprintf(out, "%8s %15s %6d \n", tres_list[i].type,
+			tres_list[i].name, tres_list[i].id);
 }

@@ -301,6 +301,16 @@ def test_lists_by_name_tres_and_config(env):
         doc = get(env, A, p)
         validate(env, v, p, doc)
         assert [u["name"] for u in doc["users"]] == [A]
+    r = env.sacctmgr("--json", "show", "tres", user=A)
+    assert r.rc == 0, r
+    openapi.validate(json.loads(r.out), "v0.0.43_openapi_tres_resp", SPEC_43)
+    assert json.loads(r.out)["TRES"] == \
+        get(env, A, "/slurmdb/v0.0.43/tres/")["TRES"]
+    r = env.sacctmgr("show", "tres", user=A)
+    assert r.out.splitlines()[:3] == [
+        "    Type            Name     ID ",
+        "-------- --------------- ------ ",
+        "     cpu                      1 "], r
     doc = get(env, A, "/slurmdb/v0.0.43/user/nosuchuser", status=404)
     assert doc["users"] == [] and doc["errors"]
     doc = get(env, A, "/slurmdb/v0.0.43/accounts/?with_bogus=1", status=400)
