@@ -16,6 +16,7 @@ typedef enum {
 	V_TEXT,        /* a string */
 	V_COUNT,       /* an integer >= 0, or a {set, infinite, number} */
 	V_FACTOR,      /* a number >= 0, or a float64 no_val */
+	V_ADMIN,       /* administrator_level: ["None"|"Operator"|...] */
 } val_kind_t;
 
 /* One member Sluice stores: its path in the record and sacctmgr's key. */
@@ -28,6 +29,12 @@ typedef struct {
 static const member_t account_members[] = {
 	{ "description", "description", V_TEXT },
 	{ "organization", "organization", V_TEXT },
+	{ NULL, NULL, 0 }
+};
+
+static const member_t user_members[] = {
+	{ "default/account", "defaultaccount", V_TEXT },
+	{ "administrator_level", "adminlevel", V_ADMIN },
 	{ NULL, NULL, 0 }
 };
 
@@ -128,6 +135,24 @@ static int value_of(json_object *v, val_kind_t kind, char **out,
 		}
 		*out = xstrdup(json_object_get_string(v));
 		return 0;
+	}
+	if (kind == V_ADMIN) {
+		static const char *const levels[] = {
+			"None", "Operator", "Administrator",
+		};
+		const char *l = json_object_is_type(v, json_type_array) &&
+			json_object_array_length(v) == 1 ?
+			json_object_get_string(json_object_array_get_idx(v, 0))
+			: NULL;
+
+		for (size_t i = 0; l && i < 3; i++)
+			if (!strcmp(l, levels[i])) {
+				*out = xstrdup(l);
+				return 0;
+			}
+		*why = "expected one of [\"None\"], [\"Operator\"], "
+		       "[\"Administrator\"]";
+		return -1;
 	}
 	if (is_no_val(v)) {
 		if (json_object_get_boolean(member(v, "infinite"))) {
@@ -309,6 +334,12 @@ int rest_dbd_accounts_parse(json_object *body, rest_dbd_rec_t **recs,
 			    size_t *n, char **err)
 {
 	return parse(body, "accounts", account_members, recs, n, err);
+}
+
+int rest_dbd_users_parse(json_object *body, rest_dbd_rec_t **recs,
+			 size_t *n, char **err)
+{
+	return parse(body, "users", user_members, recs, n, err);
 }
 
 int rest_dbd_qos_parse(json_object *body, rest_dbd_rec_t **recs,

@@ -1,5 +1,5 @@
-/* rest_dbd_body.h — the bodies of POST /slurmdb/v0.0.4N/accounts and
- * qos as records to add or change, in sacctmgr's "key=value" settings.
+/* rest_dbd_body.h — the bodies of POST /slurmdb/v0.0.4N/accounts, users
+ * and qos as records to add or change, in sacctmgr's "key=value" settings.
  *
  * Pure (sluice_restd_parse; fuzz_rest_dbd_body).  A record is the GET
  * document's: members Sluice stores are read; a member left empty (an
@@ -20,10 +20,12 @@ typedef struct {
 	int64_t  id;     /* qos: the id the record names (0: none) */
 } rest_dbd_rec_t;
 
-/* {"accounts": [...]} / {"qos": [...]}: 0 with *recs (*n of them), or -1
- * with *err (xmalloc'd: which record and member). */
+/* {"accounts": [...]} / {"users": [...]} / {"qos": [...]}: 0 with *recs
+ * (*n of them), or -1 with *err (xmalloc'd: which record and member). */
 int  rest_dbd_accounts_parse(json_object *body, rest_dbd_rec_t **recs,
 			     size_t *n, char **err);
+int  rest_dbd_users_parse(json_object *body, rest_dbd_rec_t **recs,
+			  size_t *n, char **err);
 int  rest_dbd_qos_parse(json_object *body, rest_dbd_rec_t **recs,
 			size_t *n, char **err);
 void rest_dbd_recs_free(rest_dbd_rec_t *recs, size_t n);

@@ -74,6 +74,7 @@ static const route_t routes[] = {
 	{ "slurmdb", "association/",        REST_DELETE,
 	  rest_op_dbd_assocs_delete },
 	{ "slurmdb", "accounts/",           REST_POST,   rest_op_dbd_accounts_post },
+	{ "slurmdb", "users/",              REST_POST,   rest_op_dbd_users_post },
 	{ "slurmdb", "qos/",                REST_POST,   rest_op_dbd_qos_post },
 };
 

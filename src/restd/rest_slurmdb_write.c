@@ -1,6 +1,6 @@
-/* rest_slurmdb_write.c — POST /slurmdb/v0.0.4N/accounts and qos: add the
- * records that do not exist, change those that do (as Slurm's API), all
- * in one slurmdbd transaction (the operations of a sacctmgr load), so a
+/* rest_slurmdb_write.c — POST /slurmdb/v0.0.4N/accounts, users and qos:
+ * add the records that do not exist, change those that do (as Slurm's
+ * API), all in one slurmdbd transaction (the operations of a sacctmgr load), so a
  * request that fails anywhere changes nothing.  A load is an
  * Administrator's (slurmdbd refuses others: 403). */
 #include <stdlib.h>
@@ -135,6 +135,14 @@ void rest_op_dbd_accounts_post(rest_req_t *r)
 	static const post_op_t op = { DBD_ENT_ACCOUNT,
 				      rest_dbd_accounts_parse, "account",
 				      "slurmdb_accounts_add" };
+
+	post_records(r, &op);
+}
+
+void rest_op_dbd_users_post(rest_req_t *r)
+{
+	static const post_op_t op = { DBD_ENT_USER, rest_dbd_users_parse,
+				      "user", "slurmdb_users_add" };
 
 	post_records(r, &op);
 }

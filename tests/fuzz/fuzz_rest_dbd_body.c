@@ -1,5 +1,5 @@
 /* fuzz_rest_dbd_body.c — arbitrary bytes as the body of POST
- * /slurmdb/v0.0.4N/accounts and qos: json-c parses them, then both
+ * /slurmdb/v0.0.4N/accounts, users and qos: json-c parses them, then each
  * record parsers read the result.  A refusal must say why and leave no
  * records; a success must leave no error, and every record a clean name
  * and "key=value" settings.
@@ -44,6 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	body = json_tokener_parse_ex(tok, (const char *)data, (int)size);
 	json_tokener_free(tok);
 	rc = rest_dbd_accounts_parse(body, &recs, &n, &err);
+	check(rc, recs, n, err);
+	rest_dbd_recs_free(recs, n);
+	xfree(err);
+	rc = rest_dbd_users_parse(body, &recs, &n, &err);
 	check(rc, recs, n, err);
 	rest_dbd_recs_free(recs, n);
 	xfree(err);

@@ -407,6 +407,28 @@ def test_post_accounts_and_qos(env):
                          "format=account,descr,org")
         assert sorted(r.out.splitlines()) == [
             "newacct|fresh|org n", "teama|renamed a|org a"], r
+        # users: a new one (its default account's association comes
+        # with it) and an unchanged one; DELETE user removes it again
+        p = "/slurmdb/v0.0.43/users/"
+        doc = post(env, B, p, {"users": [
+            {"name": "restuser", "default": {"account": "newacct"},
+             "administrator_level": ["Operator"]},
+            {"name": A, "default": {"account": "teama"}}]})
+        validate(env, 43, p, doc, "post")
+        r = env.sacctmgr("-n", "-P", "show", "user", "restuser,%s" % A,
+                         "format=user,defaultaccount,adminlevel")
+        assert sorted(r.out.splitlines()) == sorted([
+            "restuser|newacct|Operator", "%s|teama|None" % A]), r
+        doc = post(env, B, p, {"users": [{"name": "x3",
+                                          "administrator_level": ["God"]}]},
+                   status=400)
+        assert "users[0]/administrator_level" in \
+            doc["errors"][0]["description"]
+        p = "/slurmdb/v0.0.43/user/restuser"
+        doc = delete(env, B, p)
+        validate(env, 43, p, doc, "delete")
+        r = env.sacctmgr("-n", "-P", "show", "user", "restuser")
+        assert r.out == "", r
         # QOS: a new one with limits; then normal's GET answer sent back
         q = {"qos": [{"name": "fastq", "description": "quick",
                       "priority": {"set": True, "number": 10},
