@@ -17,6 +17,8 @@ typedef enum {
 	V_COUNT,       /* an integer >= 0, or a {set, infinite, number} */
 	V_FACTOR,      /* a number >= 0, or a float64 no_val */
 	V_ADMIN,       /* administrator_level: ["None"|"Operator"|...] */
+	V_NAMES,       /* a list of names: "a,b" */
+	V_TRES,        /* a tres_list: "cpu=4,gres/gpu=1" */
 } val_kind_t;
 
 /* One member Sluice stores: its path in the record and sacctmgr's key. */
@@ -36,6 +38,31 @@ static const member_t user_members[] = {
 	{ "default/account", "defaultaccount", V_TEXT },
 	{ "administrator_level", "adminlevel", V_ADMIN },
 	{ NULL, NULL, 0 }
+};
+
+static const member_t assoc_members[] = {
+	{ "priority", "priority", V_COUNT },
+	{ "shares_raw", "fairshare", V_COUNT },
+	{ "qos", "qos", V_NAMES },
+	{ "default/qos", "defaultqos", V_TEXT },
+	{ "max/jobs/per/count", "maxjobs", V_COUNT },
+	{ "max/jobs/per/submitted", "maxsubmitjobs", V_COUNT },
+	{ "max/jobs/per/wall_clock", "maxwall", V_COUNT },
+	{ "max/jobs/active", "grpjobs", V_COUNT },
+	{ "max/jobs/total", "grpsubmitjobs", V_COUNT },
+	{ "max/per/account/wall_clock", "grpwall", V_COUNT },
+	{ "max/tres/total", "grptres", V_TRES },
+	{ "max/tres/group/minutes", "grptresmins", V_TRES },
+	{ "max/tres/group/active", "grptresrunmins", V_TRES },
+	{ "max/tres/per/job", "maxtres", V_TRES },
+	{ "max/tres/per/node", "maxtrespn", V_TRES },
+	{ "max/tres/minutes/per/job", "maxtresmins", V_TRES },
+	{ NULL, NULL, 0 }
+};
+
+/* An association names itself by these (not settings). */
+static const char *const assoc_ident[] = {
+	"account", "cluster", "user", "partition", "parent_account", "id",
 };
 
 static const member_t qos_members[] = {
@@ -123,6 +150,59 @@ static bool clean_text(const char *s, size_t max)
 	return true;
 }
 
+static bool clean_name(const char *s)
+{
+	return *s && clean_text(s, NAME_MAX_LEN) && !strpbrk(s, ",='\" /");
+}
+
+/* [{type, name, count}, ...] as "type[/name]=count,..." */
+static int tres_value(json_object *v, char **out, const char **why)
+{
+	*why = "expected a TRES list [{type, name, count}]";
+	if (!json_object_is_type(v, json_type_array))
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		json_object *t = json_object_array_get_idx(v, i);
+		json_object *type = member(t, "type"), *name = member(t, "name");
+		json_object *count = member(t, "count");
+
+		if (!type || !json_object_is_type(type, json_type_string) ||
+		    !clean_name(json_object_get_string(type)) ||
+		    (name && (!json_object_is_type(name, json_type_string) ||
+			      (json_object_get_string_len(name) &&
+			       !clean_name(json_object_get_string(name))))) ||
+		    !count || !json_object_is_type(count, json_type_int) ||
+		    json_object_get_int64(count) < -1) {
+			xfree(*out);
+			return -1;
+		}
+		xstrfmtcat(out, "%s%s%s%s=%lld", i ? "," : "",
+			   json_object_get_string(type),
+			   name && json_object_get_string_len(name) ? "/" : "",
+			   name ? json_object_get_string(name) : "",
+			   (long long)json_object_get_int64(count));
+	}
+	return *out ? 0 : -1;
+}
+
+static int names_value(json_object *v, char **out, const char **why)
+{
+	*why = "expected a list of names";
+	if (!json_object_is_type(v, json_type_array))
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (!json_object_is_type(e, json_type_string) ||
+		    !clean_name(json_object_get_string(e))) {
+			xfree(*out);
+			return -1;
+		}
+		xstrfmtcat(out, "%s%s", i ? "," : "", json_object_get_string(e));
+	}
+	return *out ? 0 : -1;
+}
+
 /* A member's value as sacctmgr's setting value; -1 with *why if bad. */
 static int value_of(json_object *v, val_kind_t kind, char **out,
 		    const char **why)
@@ -136,6 +216,10 @@ static int value_of(json_object *v, val_kind_t kind, char **out,
 		*out = xstrdup(json_object_get_string(v));
 		return 0;
 	}
+	if (kind == V_TRES)
+		return tres_value(v, out, why);
+	if (kind == V_NAMES)
+		return names_value(v, out, why);
 	if (kind == V_ADMIN) {
 		static const char *const levels[] = {
 			"None", "Operator", "Administrator",
@@ -191,9 +275,14 @@ static bool unknown_member(json_object *o, const member_t *members,
 		char *path = *prefix ? xstrdup_printf("%s/%s", prefix, k) :
 			     xstrdup(k);
 		size_t n = strlen(path);
-		bool known = !strcmp(path, "name") ||
+		bool known = members == assoc_members ? false :
+			     !strcmp(path, "name") ||
 			     (members == qos_members && !strcmp(path, "id")),
 		     inner = false;
+
+		for (size_t a = 0; members == assoc_members && !*prefix &&
+		     a < sizeof(assoc_ident) / sizeof(assoc_ident[0]); a++)
+			known = known || !strcmp(path, assoc_ident[a]);
 
 		for (const member_t *m = members; m->path && !known; m++) {
 			known = !strcmp(m->path, path);
@@ -226,6 +315,38 @@ static json_object *at_path(json_object *o, const char *path)
 	return o;
 }
 
+/* An association's account, cluster, user, partition, parent_account
+ * and id. */
+static int assoc_ident_of(json_object *o, size_t i, rest_dbd_rec_t *rec,
+			  char **err)
+{
+	char **slot[] = { &rec->account, &rec->cluster, &rec->user,
+			  &rec->partition, &rec->parent };
+	json_object *id = member(o, "id");
+
+	for (size_t k = 0; k < 5; k++) {
+		json_object *v = member(o, assoc_ident[k]);
+		const char *s = v && json_object_is_type(v, json_type_string) ?
+			json_object_get_string(v) : NULL;
+
+		if ((v && !s) || (s && *s && !clean_name(s)) ||
+		    (k == 0 && (!s || !*s))) {
+			*err = xstrdup_printf("[%zu]/%s: expected a name", i,
+					      assoc_ident[k]);
+			return -1;
+		}
+		*slot[k] = xstrdup(s ? s : "");
+	}
+	if (id && (!json_object_is_type(id, json_type_int) ||
+		   json_object_get_int64(id) < 0)) {
+		*err = xstrdup_printf("[%zu]/id: expected an association id",
+				      i);
+		return -1;
+	}
+	rec->id = id ? json_object_get_int64(id) : 0;
+	return 0;
+}
+
 static int one_rec(json_object *o, size_t i, const member_t *members,
 		   rest_dbd_rec_t *rec, char **err)
 {
@@ -236,7 +357,10 @@ static int one_rec(json_object *o, size_t i, const member_t *members,
 		*err = xstrdup_printf("[%zu]: expected an object", i);
 		return -1;
 	}
-	if (!name || !json_object_is_type(name, json_type_string) ||
+	if (members == assoc_members) {
+		if (assoc_ident_of(o, i, rec, err) < 0)
+			return -1;
+	} else if (!name || !json_object_is_type(name, json_type_string) ||
 	    !json_object_get_string_len(name) ||
 	    !clean_text(json_object_get_string(name), NAME_MAX_LEN) ||
 	    strpbrk(json_object_get_string(name), ",='\" ")) {
@@ -251,7 +375,8 @@ static int one_rec(json_object *o, size_t i, const member_t *members,
 		xfree(bad);
 		return -1;
 	}
-	rec->name = xstrdup(json_object_get_string(name));
+	if (members != assoc_members)
+		rec->name = xstrdup(json_object_get_string(name));
 	if (members == qos_members && member(o, "id")) {
 		json_object *id = member(o, "id");
 
@@ -316,7 +441,7 @@ static int parse(json_object *body, const char *key, const member_t *members,
 			*recs = NULL;
 			return -1;
 		}
-		for (size_t k = 0; k < i; k++)
+		for (size_t k = 0; k < i && (*recs)[i].name; k++)
 			if (!strcmp((*recs)[k].name, (*recs)[i].name)) {
 				*err = xstrdup_printf("%s[%zu]/name: %s is "
 						      "there twice", key, i,
@@ -348,11 +473,22 @@ int rest_dbd_qos_parse(json_object *body, rest_dbd_rec_t **recs,
 	return parse(body, "qos", qos_members, recs, n, err);
 }
 
+int rest_dbd_assocs_parse(json_object *body, rest_dbd_rec_t **recs,
+			  size_t *n, char **err)
+{
+	return parse(body, "associations", assoc_members, recs, n, err);
+}
+
 void rest_dbd_recs_free(rest_dbd_rec_t *recs, size_t n)
 {
 	for (size_t i = 0; recs && i < n; i++) {
 		xfree(recs[i].name);
 		xstrarray_free(recs[i].set);
+		xfree(recs[i].account);
+		xfree(recs[i].cluster);
+		xfree(recs[i].user);
+		xfree(recs[i].partition);
+		xfree(recs[i].parent);
 	}
 	xfree(recs);
 }

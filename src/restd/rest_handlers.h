@@ -54,5 +54,6 @@ void rest_op_dbd_assocs_delete(rest_req_t *r);
 void rest_op_dbd_accounts_post(rest_req_t *r);
 void rest_op_dbd_users_post(rest_req_t *r);
 void rest_op_dbd_qos_post(rest_req_t *r);
+void rest_op_dbd_assocs_post(rest_req_t *r);
 
 #endif

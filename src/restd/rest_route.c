@@ -76,6 +76,7 @@ static const route_t routes[] = {
 	{ "slurmdb", "accounts/",           REST_POST,   rest_op_dbd_accounts_post },
 	{ "slurmdb", "users/",              REST_POST,   rest_op_dbd_users_post },
 	{ "slurmdb", "qos/",                REST_POST,   rest_op_dbd_qos_post },
+	{ "slurmdb", "associations/",       REST_POST,   rest_op_dbd_assocs_post },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))

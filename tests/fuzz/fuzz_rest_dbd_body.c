@@ -1,5 +1,5 @@
 /* fuzz_rest_dbd_body.c — arbitrary bytes as the body of POST
- * /slurmdb/v0.0.4N/accounts, users and qos: json-c parses them, then each
+ * /slurmdb/v0.0.4N/accounts, users, qos and associations: json-c parses them, then each
  * record parsers read the result.  A refusal must say why and leave no
  * records; a success must leave no error, and every record a clean name
  * and "key=value" settings.
@@ -22,8 +22,10 @@ static void check(int rc, rest_dbd_rec_t *recs, size_t n, char *err)
 	if (err || !recs || !n)
 		__builtin_trap();
 	for (size_t i = 0; i < n; i++) {
-		if (!recs[i].name || !*recs[i].name ||
-		    strpbrk(recs[i].name, ",=\x1f"))
+		const char *id = recs[i].name ? recs[i].name :
+				 recs[i].account;
+
+		if (!id || !*id || strpbrk(id, ",=\x1f"))
 			__builtin_trap();
 		for (size_t k = 0; recs[i].set && recs[i].set[k]; k++)
 			if (!strchr(recs[i].set[k], '=') ||
@@ -52,6 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rest_dbd_recs_free(recs, n);
 	xfree(err);
 	rc = rest_dbd_qos_parse(body, &recs, &n, &err);
+	check(rc, recs, n, err);
+	rest_dbd_recs_free(recs, n);
+	xfree(err);
+	rc = rest_dbd_assocs_parse(body, &recs, &n, &err);
 	check(rc, recs, n, err);
 	rest_dbd_recs_free(recs, n);
 	xfree(err);

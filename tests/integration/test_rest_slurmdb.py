@@ -429,6 +429,35 @@ def test_post_accounts_and_qos(env):
         validate(env, 43, p, doc, "delete")
         r = env.sacctmgr("-n", "-P", "show", "user", "restuser")
         assert r.out == "", r
+        # associations: B gets one in newacct, A's in teama gets limits;
+        # then every association's GET answer sent back changes nothing
+        p = "/slurmdb/v0.0.43/associations/"
+        doc = post(env, B, p, {"associations": [
+            {"account": "newacct", "user": B},
+            {"account": "teama", "user": A, "cluster": "sluice",
+             "priority": {"set": True, "number": 3},
+             "max": {"jobs": {"per": {"count": {"set": True,
+                                                "number": 5}}},
+                     "tres": {"total": [{"type": "cpu", "count": 8}]}}}]})
+        validate(env, 43, p, doc, "post")
+        r = env.sacctmgr("-n", "-P", "show", "assoc", "where",
+                         "user=%s,%s" % (A, B),
+                         "format=account,user,priority,maxjobs,grptres")
+        rows = set(r.out.splitlines())
+        assert "teama|%s|3|5|cpu=8" % A in rows, r
+        assert any(x.startswith("newacct|%s|" % B) for x in rows), r
+        before = get(env, B, p)["associations"]
+        doc = post(env, B, p, {"associations": before})
+        assert doc["errors"] == [], doc
+        assert get(env, B, p)["associations"] == before
+        bad = {"associations": [{"account": "teama", "user": A, "max": {
+            "tres": {"total": [{"type": "cpu", "count": "x"}]}}}]}
+        doc = post(env, B, p, bad, status=400)
+        assert "associations[0]/max/tres/total" in \
+            doc["errors"][0]["description"]
+        doc = post(env, B, p, {"associations": [
+            {"account": "teama", "user": A, "lineage": "/x/"}]}, status=400)
+        assert "associations[0]/lineage" in doc["errors"][0]["description"]
         # QOS: a new one with limits; then normal's GET answer sent back
         q = {"qos": [{"name": "fastq", "description": "quick",
                       "priority": {"set": True, "number": 10},
