@@ -14,6 +14,12 @@
 #define REST_MAX_TOKEN 8192
 
 static bool local_on = true, jwt_on = true;
+static uid_t slurm_user;
+
+void rest_auth_set_slurm_user(uid_t uid)
+{
+	slurm_user = uid;
+}
 
 int rest_auth_set_plugins(const char *list)
 {
@@ -132,9 +138,16 @@ static int auth_jwt(rest_req_t *r, const rest_auth_in_t *in, char *why,
 	}
 	if (in->user_name && *in->user_name &&
 	    strcmp(in->user_name, r->user)) {
-		snprintf(why, len, "X-SLURM-USER-NAME %s is not the token's "
-			 "user %s", in->user_name, r->user);
-		return -1;
+		/* as Slurm: only a token of root or SlurmUser may act as
+		 * another user (the controller checks it again) */
+		if (uid_cache_by_name(r->user, &uid, NULL) < 0 ||
+		    (uid != 0 && uid != slurm_user)) {
+			snprintf(why, len, "X-SLURM-USER-NAME %s is not the "
+				 "token's user %s", in->user_name, r->user);
+			return -1;
+		}
+		snprintf(r->user, sizeof(r->user), "%s", in->user_name);
+		r->act_as = true;
 	}
 	if (uid_cache_by_name(r->user, &uid, &gid) < 0) {
 		snprintf(why, len, "the token's user %s is unknown", r->user);

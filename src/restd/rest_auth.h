@@ -32,6 +32,8 @@ typedef struct {
 /* -a: "rest_auth/local,rest_auth/jwt" (or "local", "jwt"); NULL: both.
  * -1 if one is unknown. */
 int  rest_auth_set_plugins(const char *list);
+/* SlurmUser's uid: its tokens (and root's) may name another user. */
+void rest_auth_set_slurm_user(uid_t uid);
 /* Fill r's uid, gid, user, group and token; 0, or -1 with why. */
 int  rest_auth(rest_req_t *r, const rest_auth_in_t *in, char *why,
 	       size_t len);

@@ -30,6 +30,8 @@ void rest_op_shares(rest_req_t *r);
 void rest_op_reservations(rest_req_t *r);
 void rest_op_reservation_get(rest_req_t *r);
 void rest_op_reservation_delete(rest_req_t *r);
+void rest_op_reservation_post(rest_req_t *r);
+void rest_op_reservations_post(rest_req_t *r);
 
 /* /slurmdb/ (rest_slurmdb_jobs.c, rest_slurmdb_acct.c,
  * rest_slurmdb_write.c) */

@@ -45,6 +45,8 @@ typedef struct rest_req {
 	char        user[64];
 	char        group[64];
 	char       *token;             /* auth/jwt: sent with each message */
+	bool        act_as;            /* user is not the token's (a root or
+					* SlurmUser token naming X-SLURM-USER-NAME) */
 	char        source[80];        /* peer, for meta.client and logs */
 	/* the answer */
 	int          status;           /* HTTP status */

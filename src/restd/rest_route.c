@@ -43,6 +43,8 @@ static const route_t routes[] = {
 	{ "slurm", "partitions/",           REST_GET,    rest_op_partitions },
 	{ "slurm", "partition/{partition_name}", REST_GET, rest_op_partition_get },
 	{ "slurm", "reservations/",         REST_GET,    rest_op_reservations },
+	{ "slurm", "reservations/",         REST_POST,   rest_op_reservations_post },
+	{ "slurm", "reservation",           REST_POST,   rest_op_reservation_post },
 	{ "slurm", "reservation/{reservation_name}", REST_GET,
 	  rest_op_reservation_get },
 	{ "slurm", "reservation/{reservation_name}", REST_DELETE,
@@ -224,7 +226,9 @@ static const route_t *find(rest_req_t *r, const char *rest, int *status)
 static void run_as_user(rest_req_t *r, const route_t *rt)
 {
 #ifdef MSG_FLAG_JWT
-	if (r->token)
+	if (r->token && r->act_as)
+		msg_auth_jwt_set_as(r->token, r->user);
+	else if (r->token)
 		msg_auth_jwt_set(r->token);
 #else
 	if (r->token) {

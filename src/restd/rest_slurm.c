@@ -24,6 +24,7 @@
 #include "restd/rest_ctld.h"
 #include "restd/rest_handlers.h"
 #include "restd/rest_resp.h"
+#include "restd/rest_resv.h"
 #include "slurm/slurm_errno.h"
 
 static json_object *member(json_object *o, const char *key)
@@ -419,4 +420,93 @@ void rest_op_reservation_delete(rest_req_t *r)
 
 	rest_ctld_rc(r, REQUEST_DELETE_RESERVATION, &req,
 		     "slurm_delete_reservation");
+}
+
+/* POST reservation / reservations (v0.0.43): create each reservation,
+ * or update it when one of that name exists, as scontrol would. */
+static bool resv_exists(rest_req_t *r, const char *name)
+{
+	info_request_msg_t req = { .show_flags = SHOW_ALL };
+	const resv_info_msg_t *m;
+	slurm_msg_t resp;
+	bool found = false;
+
+	if (!name || rest_ctld_info(r, REQUEST_RESERVATION_INFO, &req,
+				    RESPONSE_RESERVATION_INFO, &resp,
+				    "slurm_load_reservations"))
+		return false;
+	m = resp.data;
+	for (uint32_t i = 0; i < m->cnt && !found; i++)
+		found = !xstrcmp(m->resvs[i].name, name);
+	msg_free(&resp);
+	return found;
+}
+
+static int resv_one(rest_req_t *r, json_object *o, json_object *done)
+{
+	resv_desc_t d;
+	char *err = NULL;
+	int rc = rest_resv_parse(o, &d, &err);
+
+	if (rc) {
+		rest_error_http(r, 400, rc, "slurm_create_reservation", "%s",
+				err ? err : slurm_strerror(rc));
+		xfree(err);
+		return rc;
+	}
+	if (resv_exists(r, d.name)) {
+		rc = rest_ctld_rc(r, REQUEST_UPDATE_RESERVATION, &d,
+				  "slurm_update_reservation");
+	} else {
+		slurm_msg_t resp;
+
+		if (rest_ctld_info(r, REQUEST_CREATE_RESERVATION, &d,
+				   RESPONSE_CREATE_RESERVATION, &resp,
+				   "slurm_create_reservation") == 0) {
+			const resv_name_msg_t *n = resp.data;
+
+			json_object_object_add(o, "name",
+					       json_object_new_string(n->name));
+			msg_free(&resp);
+		} else {
+			rc = SLURM_ERROR;
+		}
+	}
+	if (!rc)
+		json_object_array_add(done, json_object_get(o));
+	fields_free(resv_desc_fields, &d);
+	return rc;
+}
+
+void rest_op_reservation_post(rest_req_t *r)
+{
+	json_object *b = rest_ctld_body(r, "slurm_create_reservation");
+	json_object *done = json_object_new_array();
+
+	json_object_object_add(r->resp, "reservations", done);
+	if (b)
+		resv_one(r, b, done);
+	json_object_put(b);
+}
+
+void rest_op_reservations_post(rest_req_t *r)
+{
+	json_object *b = rest_ctld_body(r, "slurm_create_reservation");
+	json_object *done = json_object_new_array(), *list = NULL;
+
+	json_object_object_add(r->resp, "reservations", done);
+	if (!b)
+		return;
+	if (!json_object_object_get_ex(b, "reservations", &list) ||
+	    !json_object_is_type(list, json_type_array)) {
+		rest_error_http(r, 400, ESLURM_REST_FAIL_PARSING,
+				"slurm_create_reservation",
+				"reservations: expected a list");
+	} else {
+		for (size_t i = 0; i < json_object_array_length(list); i++)
+			if (resv_one(r, json_object_array_get_idx(list, i),
+				     done))
+				break;
+	}
+	json_object_put(b);
 }

@@ -253,6 +253,7 @@ int main(int argc, char **argv)
 	if (!(c = cli_conf_load(err, sizeof(err))))
 		fatal("%s", err[0] ? err : "Unable to process configuration file");
 	cli_output_set_cluster(c->cluster_name);
+	rest_auth_set_slurm_user(c->slurm_user_id);
 	so = (rest_server_opts_t){
 		.threads = o.threads, .max_body = o.max_body, .timeout = 60,
 	};

@@ -305,3 +305,19 @@ def test_allocate(rest):
     status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/job/%d" % jid)
     assert status == 200, text
     c.wait_state(jid, {"CANCELLED", "COMPLETED"})
+
+
+def test_zz_no_controller_is_503(rest):
+    """Last in the module: the controller stops; slurmrestd answers 503
+    (after the commands' MessageTimeout of retries), never hangs or
+    crashes, and serves again once the controller is back."""
+    c, ra, rb, api = rest
+    c.kill_ctld()
+    t0 = time.time()
+    status, doc, text = ra.get("jobs/")
+    assert status == 503 and doc["errors"], text
+    assert time.time() - t0 < 60
+    c.start_ctld()
+    from cluster import wait_for
+    wait_for(lambda: ra.get("ping/")[0] == 200, timeout=30,
+             what="slurmrestd answering again")

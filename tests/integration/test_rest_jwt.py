@@ -111,3 +111,85 @@ def test_refused_token(rj, kind, reason):
     time.sleep(0.3)
     assert re.search(r"Authentication failure from 127\.0\.0\.1:\d+: %s"
                      % reason, c.log_since(off)), c.log_since(off)[-2000:]
+
+
+def test_operator_token_drains_user_token_cannot(rj):
+    c, tcp, _ = rj
+    ra = Rest(c, tcp=tcp, token=token_of(c, A))
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/node/n1",
+                               body={"state": ["DRAIN"], "reason": "by A"})
+    assert status == 403, text
+    assert "DRAIN" not in c.run(["scontrol", "show", "node", "n1"]).out
+    root = Rest(c, tcp=tcp, token=token_of(c, None))
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/node/n1",
+                                 body={"state": ["DRAIN"],
+                                       "reason": "rest drain"})
+    assert status == 200, text
+    r = c.run(["scontrol", "show", "node", "n1"])
+    assert "DRAIN" in r.out and "Reason=rest drain" in r.out, r
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/node/n1",
+                                 body={"state": ["RESUME"]})
+    assert status == 200, text
+    cl.wait_for(lambda: "DRAIN" not in c.run(["scontrol", "show", "node",
+                                               "n1"]).out, timeout=10,
+                what="n1 resumed")
+
+
+def test_user_name_header(rj):
+    c, tcp, _ = rj
+    # root's token may act as A: the job is A's
+    root = Rest(c, tcp=tcp, token=token_of(c, None))
+    body = {"script": "#!/bin/sh\ntrue\n",
+            "job": {"name": "as_a", "current_working_directory": "/tmp",
+                    "environment": ["PATH=/bin"], "hold": True}}
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/job/submit",
+                                 body=body,
+                                 headers={"X-SLURM-USER-NAME": A})
+    assert status == 200, text
+    jid = doc["job_id"]
+    r = c.run(["squeue", "-h", "-j", str(jid), "-o", "%u"])
+    assert r.out.strip() == A, r
+    assert doc["meta"]["client"]["user"] == A
+    # A's token may not act as B
+    ra = Rest(c, tcp=tcp, token=token_of(c, A))
+    status, doc, text = ra.req("GET", "/slurm/v0.0.43/jobs",
+                               headers={"X-SLURM-USER-NAME": B})
+    assert status == 401, text
+    c.run(["scancel", str(jid)])
+
+
+def test_reservation_create_update_delete(rj):
+    c, tcp, _ = rj
+    root = Rest(c, tcp=tcp, token=token_of(c, None))
+    ra = Rest(c, tcp=tcp, token=token_of(c, A))
+    now = int(time.time())
+    desc = {"name": "rest_maint", "node_list": ["n1"], "users": [A],
+            "start_time": {"set": True, "number": now + 7200},
+            "duration": {"set": True, "number": 30},
+            "flags": ["MAINT", "IGNORE_JOBS"]}
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/reservation",
+                               body=desc)
+    assert status == 403, text
+    assert "rest_maint" not in c.run(["scontrol", "show", "res"]).out
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/reservation",
+                                 body=desc)
+    assert status == 200, text
+    assert [x["name"] for x in doc["reservations"]] == ["rest_maint"], text
+    r = c.run(["scontrol", "show", "reservation", "rest_maint"])
+    assert "Nodes=n1" in r.out and "MAINT" in r.out, r
+    assert "Duration=00:30:00" in r.out, r
+    # the same name again is an update
+    status, doc, text = root.req(
+        "POST", "/slurm/v0.0.43/reservations/",
+        body={"reservations": [{"name": "rest_maint",
+                                "duration": {"set": True, "number": 45}}]})
+    assert status == 200, text
+    r = c.run(["scontrol", "show", "reservation", "rest_maint"])
+    assert "Duration=00:45:00" in r.out, r
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/reservation",
+                                 body={"name": "x", "burst_buffer": "bb:1"})
+    assert status == 400 and "not supported" in text, text
+    status, doc, text = root.req("DELETE",
+                                 "/slurm/v0.0.43/reservation/rest_maint")
+    assert status == 200, text
+    assert "rest_maint" not in c.run(["scontrol", "show", "res"]).out

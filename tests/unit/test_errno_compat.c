@@ -36,7 +36,6 @@ static const int newer_than_22_05[] = {
 	3011, 3012,  /* ESPANK_NODE_FAILURE, ESPANK_JOB_FAILURE */
 	4002,        /* ESLURMD_KILL_JOB_ALREADY_COMPLETE */
 	6009,        /* ESLURM_AUTH_UNABLE_TO_GENERATE_TOKEN */
-	9004, 9005,  /* ESLURM_REST_MISSING_UID, _MISSING_GID (23.02+) */
 };
 
 static int newer(int code)
