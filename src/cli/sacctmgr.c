@@ -272,6 +272,13 @@ static int dbd_shutdown(void)
 
 /* ---- main ---- */
 
+/* Commands that print a document with --json / --yaml. */
+static bool json_command(const char *word)
+{
+	return !strcasecmp(word, "show") || !strcasecmp(word, "list") ||
+	       !strcasecmp(word, "ping");
+}
+
 /* "show tres" / "list tres": the TRES Sluice counts, known without
  * slurmdbd (no conditions: Sluice's list is fixed). */
 static bool is_show_tres(int argc, char **argv)
@@ -359,6 +366,11 @@ int main(int argc, char **argv)
 
 	if (first >= argc) {
 		usage(stderr);
+		return 1;
+	}
+	if (opts.json && !json_command(argv[first])) {
+		fprintf(stderr, " --json and --yaml apply to show, list and "
+			"ping only\n");
 		return 1;
 	}
 	if (!strcasecmp(argv[first], "dump") ||

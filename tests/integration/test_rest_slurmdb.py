@@ -272,6 +272,10 @@ def test_accounting_lists_as_sacctmgr(env):
             validate(env, v, p, doc)
             if v == 43:
                 assert doc[key] == cli, what
+    r = env.sacctmgr("--json", "-i", "add", "account", "zz")
+    assert r.rc == 1 and "apply to show, list and ping only" in r.err, r
+    r = env.sacctmgr("-n", "-P", "show", "account", "zz")
+    assert r.out == "", r
     users = get(env, A, "/slurmdb/v0.0.43/users/")["users"]
     assert [(u["name"], u["default"]["account"]) for u in users] == \
         [(A, "teama")]
