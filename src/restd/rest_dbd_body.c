@@ -266,36 +266,43 @@ static int value_of(json_object *v, val_kind_t kind, char **out,
 	return -1;
 }
 
-/* Members of o not in members (at prefix), not empty: the first one's
- * path in *bad (xmalloc'd). */
+/* Is path one of the record's own members (or how it names itself)? */
+static bool known_member(const member_t *members, const char *path)
+{
+	if (members == assoc_members) {
+		for (size_t a = 0;
+		     a < sizeof(assoc_ident) / sizeof(assoc_ident[0]); a++)
+			if (!strcmp(path, assoc_ident[a]))
+				return true;
+	} else if (!strcmp(path, "name") ||
+		   (members == qos_members && !strcmp(path, "id"))) {
+		return true;
+	}
+	for (const member_t *m = members; m->path; m++)
+		if (!strcmp(m->path, path))
+			return true;
+	return false;
+}
+
+/* Members of o (at prefix) that are not the record's own and not empty:
+ * the first one's path in *bad (xmalloc'd), the deepest that says it. */
 static bool unknown_member(json_object *o, const member_t *members,
 			   const char *prefix, char **bad)
 {
 	json_object_object_foreach(o, k, v) {
 		char *path = *prefix ? xstrdup_printf("%s/%s", prefix, k) :
 			     xstrdup(k);
-		size_t n = strlen(path);
-		bool known = members == assoc_members ? false :
-			     !strcmp(path, "name") ||
-			     (members == qos_members && !strcmp(path, "id")),
-		     inner = false;
 
-		for (size_t a = 0; members == assoc_members && !*prefix &&
-		     a < sizeof(assoc_ident) / sizeof(assoc_ident[0]); a++)
-			known = known || !strcmp(path, assoc_ident[a]);
-
-		for (const member_t *m = members; m->path && !known; m++) {
-			known = !strcmp(m->path, path);
-			inner = inner || (!strncmp(m->path, path, n) &&
-					  m->path[n] == '/');
+		if (known_member(members, path)) {
+			xfree(path);
+			continue;
 		}
-		if (!known && inner && json_object_is_type(v, json_type_object)
-		    && !is_no_val(v)) {
+		if (json_object_is_type(v, json_type_object) && !is_no_val(v)) {
 			if (unknown_member(v, members, path, bad)) {
 				xfree(path);
 				return true;
 			}
-		} else if (!known && !empty(v)) {
+		} else if (!empty(v)) {
 			*bad = path;
 			return true;
 		}
