@@ -94,6 +94,11 @@ int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
 json_object *cli_sacctmgr_json(uint16_t entity,
 			       const dbd_acct_resp_msg_t *resp,
 			       const char **key);
+/* withassoc / with_assocs: add to each user (account) record of list
+ * the assoc_short of its associations among assocs (an association
+ * list answer). */
+void cli_sacctmgr_json_assocs(json_object *list, uint16_t entity,
+			      const dbd_acct_resp_msg_t *assocs);
 /* sacctmgr show tres / GET tres: the TRES Sluice counts (tres_list),
  * and their table (Type, Name, ID; -n, -p, -P as o says). */
 json_object *cli_sacctmgr_tres_json(void);

@@ -365,6 +365,50 @@ json_object *cli_sacctmgr_json(uint16_t entity,
 	return a;
 }
 
+/* assoc_short of association row i: {account, cluster, partition,
+ * user, id}. */
+static json_object *assoc_short(const dbd_acct_resp_msg_t *m, size_t ncols,
+				size_t i)
+{
+	static const char *const keys[] = {
+		"account", "cluster", "partition", "user",
+	};
+	mgr_row_t row = { .cols = m->cols, .cells = m->cells + i * ncols,
+			  .ncols = ncols };
+	json_object *o = json_object_new_object();
+
+	for (size_t k = 0; k < 4; k++)
+		json_object_object_add(o, keys[k], str(cell(&row, keys[k])));
+	json_object_object_add(o, "id", integer(cell(&row, "id")));
+	return o;
+}
+
+void cli_sacctmgr_json_assocs(json_object *list, uint16_t entity,
+			      const dbd_acct_resp_msg_t *assocs)
+{
+	size_t ncols = xstrarray_len(assocs->cols);
+	size_t rows = ncols ? xstrarray_len(assocs->cells) / ncols : 0;
+	const char *by = entity == DBD_ENT_USER ? "user" : "account";
+
+	for (size_t r = 0; r < json_object_array_length(list); r++) {
+		json_object *rec = json_object_array_get_idx(list, r), *name;
+		json_object *a = json_object_new_array();
+
+		json_object_object_get_ex(rec, "name", &name);
+		for (size_t i = 0; i < rows; i++) {
+			mgr_row_t row = { .cols = assocs->cols,
+					  .cells = assocs->cells + i * ncols,
+					  .ncols = ncols };
+
+			if (!strcmp(cell(&row, by),
+				    json_object_get_string(name)))
+				json_object_array_add(
+					a, assoc_short(assocs, ncols, i));
+		}
+		json_object_object_add(rec, "associations", a);
+	}
+}
+
 /* The TRES Sluice counts: sacctmgr show tres (table, -p/-P, --json) and
  * GET /slurmdb/.../tres from this one list. */
 static const struct {

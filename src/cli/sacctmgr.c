@@ -183,13 +183,32 @@ static int show_json(const mgr_cmd_t *c, const dbd_acct_resp_msg_t *r)
 			cli_sacctmgr_plural(c->entity));
 		return 1;
 	}
+	if (c->with_assoc && (c->entity == DBD_ENT_USER ||
+			      c->entity == DBD_ENT_ACCOUNT)) {
+		/* withassoc: each record's associations (assoc_short) */
+		mgr_cmd_t a = { .op = DBD_OP_LIST, .entity = DBD_ENT_ASSOC };
+		dbd_acct_resp_msg_t *ar = NULL;
+
+		if (dbd_rpc(&a, 0, &ar)) {
+			json_object_put(list);
+			return 1;
+		}
+		if (ar->rc) {
+			report_failure(&a, ar);
+			resp_free(ar);
+			json_object_put(list);
+			return 1;
+		}
+		cli_sacctmgr_json_assocs(list, c->entity, ar);
+		resp_free(ar);
+	}
 	doc = cli_output_doc(key, list, 0);
 	json_object_object_del(doc, "last_update");
 	cli_output_doc_print(stdout, doc, opts.json == 2);
 	return 0;
 }
 
-static int run_show(mgr_cmd_t *c)
+static int run_show(const mgr_cmd_t *c)
 {
 	mgr_show_t s = { .entity = c->entity, .with_assoc = c->with_assoc,
 			 .with_coord = c->with_coord, .tree = c->tree,
@@ -197,9 +216,9 @@ static int run_show(mgr_cmd_t *c)
 	dbd_acct_resp_msg_t *r = NULL;
 	int rc = 1;
 
-	if (opts.json && c->entity == DBD_ENT_ASSOC)
-		c->with_assoc = false;   /* the association's own limits */
-	if (dbd_rpc(c, (c->with_assoc ? DBD_ACCT_WITH_ASSOC : 0) |
+	/* JSON: the records themselves (withassoc adds their associations
+	 * to each, show_json), an association's own limits */
+	if (dbd_rpc(c, (c->with_assoc && !opts.json ? DBD_ACCT_WITH_ASSOC : 0) |
 		    (opts.json ? 0 : DBD_ACCT_PARENT_LIMITS), &r))
 		return 1;
 	if (r->rc != 0)

@@ -42,13 +42,21 @@ static const char *const no_effect[] = {
 	"with_wckeys",
 };
 
+/* where NULL: a flag this operation's answer honours (with_assocs and
+ * WithAssociations: list_answer adds the associations) */
 static const param_t account_params[] = {
-	{ "description", "description" }, { NULL, NULL }
+	{ "description", "description" }, { "WithAssociations", NULL },
+	{ "with_assocs", NULL }, { NULL, NULL }
 };
-/* where NULL: a flag this operation's answer honours already */
 static const param_t user_params[] = {
 	{ "default_account", "defaultaccount" }, { "with_coords", NULL },
-	{ NULL, NULL }
+	{ "with_assocs", NULL }, { NULL, NULL }
+};
+static const param_t account_name_params[] = {
+	{ "with_assocs", NULL }, { NULL, NULL }
+};
+static const param_t user_name_params[] = {
+	{ "with_assocs", NULL }, { "with_coords", NULL }, { NULL, NULL }
 };
 static const param_t assoc_params[] = {
 	{ "account", "account" }, { "cluster", "cluster" },
@@ -100,6 +108,17 @@ static int build_where(rest_req_t *r, const list_op_t *op, char ***where)
 	return 0;
 }
 
+/* with_assocs: each user's (account's) associations, as the caller may
+ * see them. */
+static void add_assocs(rest_req_t *r, const list_op_t *op, json_object *list)
+{
+	dbd_acct_resp_msg_t *a = NULL;
+
+	if (rest_dbd_list(r, DBD_ENT_ASSOC, 0, NULL, &a, op->what) == 0)
+		cli_sacctmgr_json_assocs(list, op->entity, a);
+	rest_dbd_free(a);
+}
+
 /* The list of op (with where, and name=key when key): its records under
  * their document key in r->resp (an empty list after a failure). */
 static void list_answer(rest_req_t *r, const list_op_t *op,
@@ -127,6 +146,9 @@ static void list_answer(rest_req_t *r, const list_op_t *op,
 	if (name && !json_object_array_length(list))
 		rest_error(r, ESLURM_REST_EMPTY_RESULT, op->what,
 			   "Nothing found for %s", name);
+	else if (rest_query(r, "with_assocs") ||
+		 rest_query(r, "WithAssociations"))
+		add_assocs(r, op, list);
 out:
 	json_object_object_add(r->resp, key, list ? list :
 			       json_object_get(empty));
@@ -146,8 +168,8 @@ static const list_op_t qos_op = {
 static const list_op_t clusters_op = {
 	DBD_ENT_CLUSTER, "slurmdb_clusters_get", cluster_params };
 static const list_op_t by_name_op[] = {
-	{ DBD_ENT_ACCOUNT, "slurmdb_accounts_get", no_params },
-	{ DBD_ENT_USER, "slurmdb_users_get", no_params },
+	{ DBD_ENT_ACCOUNT, "slurmdb_accounts_get", account_name_params },
+	{ DBD_ENT_USER, "slurmdb_users_get", user_name_params },
 	{ DBD_ENT_QOS, "slurmdb_qos_get", no_params },
 	{ DBD_ENT_CLUSTER, "slurmdb_clusters_get", no_params },
 };

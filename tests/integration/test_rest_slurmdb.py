@@ -272,6 +272,18 @@ def test_accounting_lists_as_sacctmgr(env):
             validate(env, v, p, doc)
             if v == 43:
                 assert doc[key] == cli, what
+    # with_assocs / withassoc: each user's associations (assoc_short)
+    r = env.sacctmgr("--json", "show", "user", "withassoc", user=A)
+    assert r.rc == 0, r
+    cli = json.loads(r.out)["users"]
+    for v in VERSIONS:
+        p = "/slurmdb/v0.0.%d/users/?with_assocs" % v
+        doc = get(env, A, p)
+        validate(env, v, p, doc)
+        if v == 43:
+            assert doc["users"] == cli
+    assert [(a["account"], a["user"], a["cluster"])
+            for a in cli[0]["associations"]] == [("teama", A, "sluice")]
     r = env.sacctmgr("--json", "-i", "add", "account", "zz")
     assert r.rc == 1 and "apply to show, list and ping only" in r.err, r
     r = env.sacctmgr("-n", "-P", "show", "account", "zz")
