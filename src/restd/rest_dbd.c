@@ -40,6 +40,14 @@ int rest_dbd_acct(rest_req_t *r, const dbd_acct_msg_t *req,
 	m = resp.data;
 	resp.data = NULL;
 	msg_free(&resp);
+	if (m->rc == SLURM_ERROR) {
+		/* slurmdbd refused what was asked (a name it does not know,
+		 * a user without an account, ...): the request's fault */
+		rest_error_http(r, 400, m->rc, what, "%s", m->msg && *m->msg ?
+				m->msg : slurm_strerror(m->rc));
+		rest_dbd_free(m);
+		return -1;
+	}
 	if (m->rc) {
 		rest_error(r, m->rc, what, "%s", m->msg && *m->msg ? m->msg :
 			   slurm_strerror(m->rc));

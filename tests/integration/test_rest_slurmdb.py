@@ -440,6 +440,8 @@ def test_post_accounts_and_qos(env):
                    status=400)
         assert "users[0]/administrator_level" in \
             doc["errors"][0]["description"]
+        doc = post(env, B, p, {"users": [{"name": "noacct"}]}, status=400)
+        assert "account" in doc["errors"][0]["description"], doc
         p = "/slurmdb/v0.0.43/user/restuser"
         doc = delete(env, B, p)
         validate(env, 43, p, doc, "delete")
