@@ -52,6 +52,7 @@ void rest_op_dbd_config(rest_req_t *r);
 void rest_op_dbd_account_delete(rest_req_t *r);
 void rest_op_dbd_user_delete(rest_req_t *r);
 void rest_op_dbd_qos_delete(rest_req_t *r);
+void rest_op_dbd_cluster_delete(rest_req_t *r);
 void rest_op_dbd_assocs_delete(rest_req_t *r);
 void rest_op_dbd_accounts_post(rest_req_t *r);
 void rest_op_dbd_users_post(rest_req_t *r);

@@ -71,6 +71,8 @@ static const route_t routes[] = {
 	  rest_op_dbd_account_delete },
 	{ "slurmdb", "user/{name}",         REST_DELETE, rest_op_dbd_user_delete },
 	{ "slurmdb", "qos/{qos}",           REST_DELETE, rest_op_dbd_qos_delete },
+	{ "slurmdb", "cluster/{cluster_name}", REST_DELETE,
+	  rest_op_dbd_cluster_delete },
 	{ "slurmdb", "associations/",       REST_DELETE,
 	  rest_op_dbd_assocs_delete },
 	{ "slurmdb", "association/",        REST_DELETE,

@@ -9,7 +9,8 @@
  * Sluice has nothing to change for is accepted, anything else refused
  * by name (nothing accepted and silently ignored).
  *
- * DELETE account/{name}, user/{name}, qos/{qos} and association(s) are
+ * DELETE account/{name}, user/{name}, qos/{qos}, cluster/{name} and
+ * association(s) are
  * sacctmgr -i delete: slurmdbd decides who may (403 otherwise) and
  * reports what it removed. */
 #include <string.h>
@@ -318,6 +319,12 @@ void rest_op_dbd_account_delete(rest_req_t *r)
 void rest_op_dbd_user_delete(rest_req_t *r)
 {
 	delete_named(r, DBD_ENT_USER, "user", NULL, "slurmdb_users_remove");
+}
+
+void rest_op_dbd_cluster_delete(rest_req_t *r)
+{
+	delete_named(r, DBD_ENT_CLUSTER, "cluster", "deleted_clusters",
+		     "slurmdb_clusters_remove");
 }
 
 void rest_op_dbd_qos_delete(rest_req_t *r)

@@ -344,7 +344,8 @@ def test_deletes_need_an_administrator(env):
     refused and nothing changes; B as Administrator removes them, and
     sacctmgr no longer shows them.  (Last: B's AdminLevel changes.)"""
     for args in (("add", "account", "scratch"), ("add", "qos", "scratchq"),
-                 ("add", "user", "root", "account=scratch")):
+                 ("add", "user", "root", "account=scratch"),
+                 ("add", "cluster", "scratchc")):
         r = env.sacctmgr("-i", *args)
         assert r.rc == 0, r
     for path in ("account/scratch", "qos/scratchq",
@@ -375,10 +376,15 @@ def test_deletes_need_an_administrator(env):
         assert doc["removed_accounts"] == ["scratch"]
         doc = delete(env, B, p, status=404)
         assert doc["removed_accounts"] == []
-        for what, name in (("account", "scratch"), ("qos", "scratchq")):
+        p = "/slurmdb/v0.0.43/cluster/scratchc"
+        doc = delete(env, B, p)
+        validate(env, 43, p, doc, "delete")
+        assert doc["deleted_clusters"] == ["scratchc"]
+        for what, name in (("account", "scratch"), ("qos", "scratchq"),
+                           ("cluster", "scratchc")):
             r = env.sacctmgr("-n", "-P", "show", what, name,
-                             "format=name" if what == "qos" else
-                             "format=account")
+                             {"qos": "format=name", "account":
+                              "format=account"}.get(what, "format=cluster"))
             assert r.rc == 0 and r.out == "", (what, r)
     finally:
         env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=None")
