@@ -99,6 +99,10 @@ json_object *cli_sacctmgr_json(uint16_t entity,
  * list answer). */
 void cli_sacctmgr_json_assocs(json_object *list, uint16_t entity,
 			      const dbd_acct_resp_msg_t *assocs);
+/* Each account of accounts gets its coordinators ({name, direct})
+ * from coords (a coordinator list answer: user, account). */
+void cli_sacctmgr_json_coords(json_object *accounts,
+			      const dbd_acct_resp_msg_t *coords);
 /* sacctmgr show tres / GET tres: the TRES Sluice counts (tres_list),
  * and their table (Type, Name, ID; -n, -p, -P as o says). */
 json_object *cli_sacctmgr_tres_json(void);

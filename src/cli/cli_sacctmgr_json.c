@@ -100,6 +100,7 @@ static const cli_field_t account_json[] = {
 	{ .json_key = "name", .json = a_name },
 	{ .json_key = "description", .json = a_descr },
 	{ .json_key = "organization", .json = a_org },
+	/* coordinators: cli_sacctmgr_json_coords(), from another list */
 	{ .json_key = "coordinators", .json = j_empty_list },
 	{ .json_key = "flags", .json = j_empty_list },
 	{ 0 }
@@ -406,6 +407,37 @@ void cli_sacctmgr_json_assocs(json_object *list, uint16_t entity,
 					a, assoc_short(assocs, ncols, i));
 		}
 		json_object_object_add(rec, "associations", a);
+	}
+}
+
+void cli_sacctmgr_json_coords(json_object *accounts,
+			      const dbd_acct_resp_msg_t *coords)
+{
+	size_t ncols = xstrarray_len(coords->cols);
+	size_t rows = ncols ? xstrarray_len(coords->cells) / ncols : 0;
+
+	for (size_t r = 0; r < json_object_array_length(accounts); r++) {
+		json_object *rec = json_object_array_get_idx(accounts, r), *name;
+		json_object *a = json_object_new_array();
+
+		json_object_object_get_ex(rec, "name", &name);
+		for (size_t i = 0; i < rows; i++) {
+			mgr_row_t row = { .cols = coords->cols,
+					  .cells = coords->cells + i * ncols,
+					  .ncols = ncols };
+			json_object *c;
+
+			if (strcmp(cell(&row, "account"),
+				   json_object_get_string(name)))
+				continue;
+			c = json_object_new_object();
+			json_object_object_add(c, "name",
+					       str(cell(&row, "user")));
+			json_object_object_add(c, "direct",
+					       json_object_new_boolean(1));
+			json_object_array_add(a, c);
+		}
+		json_object_object_add(rec, "coordinators", a);
 	}
 }
 

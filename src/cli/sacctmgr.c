@@ -171,6 +171,29 @@ static int run_change(const mgr_cmd_t *c)
 	return commit_change(c) || rc;
 }
 
+/* JSON: each record's associations (withassoc, assoc_short) or each
+ * account's coordinators, from a second list; 0, or -1 after printing
+ * why it failed. */
+static int add_more(json_object *list, uint16_t entity, uint16_t more)
+{
+	mgr_cmd_t a = { .op = DBD_OP_LIST, .entity = more };
+	dbd_acct_resp_msg_t *ar = NULL;
+
+	if (dbd_rpc(&a, 0, &ar))
+		return -1;
+	if (ar->rc) {
+		report_failure(&a, ar);
+		resp_free(ar);
+		return -1;
+	}
+	if (more == DBD_ENT_ASSOC)
+		cli_sacctmgr_json_assocs(list, entity, ar);
+	else
+		cli_sacctmgr_json_coords(list, ar);
+	resp_free(ar);
+	return 0;
+}
+
 /* show --json / --yaml: Slurm 25.05's document (the one slurmrestd's
  * /slurmdb/ GET of the entity answers). */
 static int show_json(const mgr_cmd_t *c, const dbd_acct_resp_msg_t *r)
@@ -183,24 +206,13 @@ static int show_json(const mgr_cmd_t *c, const dbd_acct_resp_msg_t *r)
 			cli_sacctmgr_plural(c->entity));
 		return 1;
 	}
-	if (c->with_assoc && (c->entity == DBD_ENT_USER ||
-			      c->entity == DBD_ENT_ACCOUNT)) {
-		/* withassoc: each record's associations (assoc_short) */
-		mgr_cmd_t a = { .op = DBD_OP_LIST, .entity = DBD_ENT_ASSOC };
-		dbd_acct_resp_msg_t *ar = NULL;
-
-		if (dbd_rpc(&a, 0, &ar)) {
-			json_object_put(list);
-			return 1;
-		}
-		if (ar->rc) {
-			report_failure(&a, ar);
-			resp_free(ar);
-			json_object_put(list);
-			return 1;
-		}
-		cli_sacctmgr_json_assocs(list, c->entity, ar);
-		resp_free(ar);
+	if ((c->with_assoc && (c->entity == DBD_ENT_USER ||
+			       c->entity == DBD_ENT_ACCOUNT) &&
+	     add_more(list, c->entity, DBD_ENT_ASSOC) < 0) ||
+	    (c->entity == DBD_ENT_ACCOUNT &&
+	     add_more(list, c->entity, DBD_ENT_COORD) < 0)) {
+		json_object_put(list);
+		return 1;
 	}
 	doc = cli_output_doc(key, list, 0);
 	json_object_object_del(doc, "last_update");

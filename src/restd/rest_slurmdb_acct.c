@@ -120,6 +120,16 @@ static void add_assocs(rest_req_t *r, const list_op_t *op, json_object *list)
 	rest_dbd_free(a);
 }
 
+/* Each account's coordinators (an account document always lists them). */
+static void add_coords(rest_req_t *r, const list_op_t *op, json_object *list)
+{
+	dbd_acct_resp_msg_t *c = NULL;
+
+	if (rest_dbd_list(r, DBD_ENT_COORD, 0, NULL, &c, op->what) == 0)
+		cli_sacctmgr_json_coords(list, c);
+	rest_dbd_free(c);
+}
+
 /* The list of op (with where, and name=key when key): its records under
  * their document key in r->resp (an empty list after a failure). */
 static void list_answer(rest_req_t *r, const list_op_t *op,
@@ -150,6 +160,9 @@ static void list_answer(rest_req_t *r, const list_op_t *op,
 	else if (rest_query(r, "with_assocs") ||
 		 rest_query(r, "WithAssociations"))
 		add_assocs(r, op, list);
+	if (op->entity == DBD_ENT_ACCOUNT && list &&
+	    json_object_array_length(list))
+		add_coords(r, op, list);
 out:
 	json_object_object_add(r->resp, key, list ? list :
 			       json_object_get(empty));

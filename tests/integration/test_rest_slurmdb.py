@@ -429,6 +429,15 @@ def test_post_accounts_and_qos(env):
                          "format=account,descr,org")
         assert sorted(r.out.splitlines()) == [
             "newacct|fresh|org n", "teama|renamed a|org a"], r
+        # an account lists its coordinators
+        r = env.sacctmgr("-i", "add", "coordinator", "account=newacct",
+                         "names=%s" % B)
+        assert r.rc == 0, r
+        doc = get(env, B, "/slurmdb/v0.0.43/account/newacct")
+        assert doc["accounts"][0]["coordinators"] == [
+            {"name": B, "direct": True}]
+        r = env.sacctmgr("--json", "show", "account", "newacct")
+        assert json.loads(r.out)["accounts"] == doc["accounts"], r
         # users: a new one (its default account's association comes
         # with it) and an unchanged one; DELETE user removes it again
         p = "/slurmdb/v0.0.43/users/"
