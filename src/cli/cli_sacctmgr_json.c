@@ -319,9 +319,9 @@ static const cli_field_t cluster_json[] = {
 	{ .json_key = "controller/port", .json = c_port },
 	{ .json_key = "rpc_version", .json = c_rpc },
 	{ .json_key = "flags", .json = j_empty_list },
-	{ .json_key = "nodes", .json = j_empty_str },
-	{ .json_key = "select_plugin", .json = j_empty_str },
-	{ .json_key = "tres", .json = j_empty_list },
+	/* nodes, select_plugin and tres: slurmdbd does not keep what the
+	 * controller registers of them, so they are left out rather than
+	 * shown empty */
 	{ .json_key = "associations/root", .json = c_root },
 	{ 0 }
 };
