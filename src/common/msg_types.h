@@ -686,6 +686,7 @@ typedef struct {
 	char     *name;           /* step name (the command) */
 	char     *host;           /* srun's address */
 	uint32_t  srun_pid;
+	bool      overcommit;     /* -O: more tasks than CPUs, sharing them */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the
@@ -862,6 +863,9 @@ enum {
 	LAUNCH_PMI        = 0x0008,   /* serve PMI on PMI_FD (--mpi=pmi2) */
 	LAUNCH_PMIX       = 0x0010,   /* PMIx server in the stepd (--mpi=pmix) */
 	LAUNCH_PTY        = 0x0020,   /* --pty: task 0 on a pseudo-terminal */
+	LAUNCH_DEBUG_STOP = 0x0040,   /* --debugger-test: each task stays
+				       * stopped at its exec (for a debugger
+				       * to attach); its pid goes to srun */
 };
 /* slurmctld -> slurmdbd: a batch of outbox records, stored in one
  * transaction.  (epoch, seq) identify a record: the dbd skips those it
