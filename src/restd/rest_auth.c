@@ -80,6 +80,41 @@ static long b64url_decode(const char *in, size_t n, unsigned char *out)
 	return n % 4 == 1 ? -1 : o;
 }
 
+/* A token's payload: one JSON object, valid UTF-8, nothing but white
+ * space after it. */
+static json_object *payload_parse(const char *text, size_t n)
+{
+	struct json_tokener *tok = json_tokener_new_ex(16);
+	json_object *o;
+	size_t end;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+				    JSON_TOKENER_VALIDATE_UTF8);
+	o = json_tokener_parse_ex(tok, text, (int)n);
+	end = json_tokener_get_parse_end(tok);
+	while (o && end < n && text[end] && strchr(" \t\r\n", text[end]))
+		end++;
+	if (o && (end != n ||
+		  !json_object_is_type(o, json_type_object))) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+/* A user name of n bytes fits a buffer of len and holds no NUL or other
+ * control character (it is logged). */
+static bool user_name_ok(const char *s, size_t n, size_t len)
+{
+	if (!n || n >= len)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
 int rest_auth_jwt_user(const char *token, char *buf, size_t len)
 {
 	const char *p1, *p2;
@@ -99,11 +134,13 @@ int rest_auth_jwt_user(const char *token, char *buf, size_t len)
 		return -1;
 	}
 	payload[n] = '\0';
-	o = json_tokener_parse((const char *)payload);
+	o = payload_parse((const char *)payload, (size_t)n);
 	if (o && json_object_object_get_ex(o, "sun", &sun) &&
 	    json_object_is_type(sun, json_type_string) &&
-	    *json_object_get_string(sun)) {
-		snprintf(buf, len, "%s", json_object_get_string(sun));
+	    user_name_ok(json_object_get_string(sun),
+			 (size_t)json_object_get_string_len(sun), len)) {
+		memcpy(buf, json_object_get_string(sun),
+		       (size_t)json_object_get_string_len(sun) + 1);
 		rc = 0;
 	}
 	json_object_put(o);
@@ -134,6 +171,10 @@ static int auth_jwt(rest_req_t *r, const rest_auth_in_t *in, char *why,
 	}
 	if (rest_auth_jwt_user(tok, r->user, sizeof(r->user)) < 0) {
 		snprintf(why, len, "malformed token");
+		return -1;
+	}
+	if (in->user_name && strlen(in->user_name) >= sizeof(r->user)) {
+		snprintf(why, len, "X-SLURM-USER-NAME is too long");
 		return -1;
 	}
 	if (in->user_name && *in->user_name &&

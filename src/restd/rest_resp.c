@@ -90,6 +90,58 @@ int rest_http_status(int rc)
 	}
 }
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * surrogates or code points past U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* Make s valid UTF-8 in place, each byte of a bad sequence becoming '?':
+ * descriptions quote what the client sent (a path, a header), and the
+ * answer must stay valid JSON text. */
+static char *utf8_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+
+		if (n) {
+			p += n;
+		} else {
+			*p++ = '?';
+		}
+	}
+	return s;
+}
+
 static json_object *errors_of(rest_req_t *r, const char *key)
 {
 	json_object *a = member(r->resp, key);
@@ -111,7 +163,7 @@ static void add_error(rest_req_t *r, int http, int rc, const char *source,
 		char buf[1024];
 
 		vsnprintf(buf, sizeof(buf), fmt, ap);
-		desc = xstrdup(buf);
+		desc = xstrdup(utf8_clean(buf));
 	}
 	json_object_object_add(e, "description", json_object_new_string(
 		desc ? desc : slurm_strerror(rc)));
@@ -123,6 +175,10 @@ static void add_error(rest_req_t *r, int http, int rc, const char *source,
 	json_object_array_add(errors_of(r, "errors"), e);
 	if (r->status < 400)
 		r->status = http;
+	/* the description may quote a body ("reason": "a\nb"): one line */
+	for (char *c = desc; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
 	verbose("%s %s from %s (user %s): %d %s: %s", source ? source : "",
 		r->path, r->source, r->user, r->status, slurm_strerror(rc),
 		desc ? desc : "");
@@ -158,7 +214,8 @@ void rest_warning(rest_req_t *r, const char *source, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	json_object_object_add(w, "description", json_object_new_string(buf));
+	json_object_object_add(w, "description",
+			       json_object_new_string(utf8_clean(buf)));
 	json_object_object_add(w, "source", json_object_new_string(
 		source ? source : ""));
 	json_object_array_add(errors_of(r, "warnings"), w);

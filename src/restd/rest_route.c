@@ -157,72 +157,95 @@ static bool match(const char *tmpl, const char *rest, char **param)
 	}
 }
 
-static void free_params(rest_req_t *r)
-{
-	for (int i = 0; i < REST_MAX_PATH_PARAMS; i++)
-		xfree(r->param[i]);
-}
-
-/* Split "/slurm/v0.0.43/rest": plugin and version; NULL if not ours. */
+/* Split "/slurm/v0.0.43/rest": plugin and version (two digits, as the
+ * spec writes them); NULL if not ours. */
 static const char *split(const char *path, int *ver, const char **plugin)
 {
 	static const char *const plugins[] = { "slurm", "slurmdb" };
 
 	for (size_t i = 0; i < 2; i++) {
 		size_t n = strlen(plugins[i]);
-		char *end;
-		long v;
+		const char *v;
 
 		if (path[0] != '/' || strncmp(path + 1, plugins[i], n) ||
 		    strncmp(path + 1 + n, "/v0.0.", 6))
 			continue;
-		v = strtol(path + 1 + n + 6, &end, 10);
-		if (end == path + 1 + n + 6 || (*end && *end != '/'))
+		v = path + 1 + n + 6;
+		if (v[0] < '1' || v[0] > '9' || v[1] < '0' || v[1] > '9' ||
+		    (v[2] && v[2] != '/'))
 			return NULL;
-		*ver = (int)v;
+		*ver = (v[0] - '0') * 10 + (v[1] - '0');
 		*plugin = plugins[i];
-		return *end ? end + 1 : end;
+		return v[2] ? v + 3 : v + 2;
 	}
 	return NULL;
 }
 
-static const route_t *find(rest_req_t *r, const char *rest, int *status)
+/* The route of (plugin, ver, method, rest); its params into param (the
+ * caller frees them).  NULL with 404 or 405 in *status if none. */
+static const route_t *find(const char *plugin, int ver, enum rest_method m,
+			   const char *rest, char **param, int *status)
 {
 	bool path_known = false;
 
 	*status = 404;
 	for (size_t i = 0; i < NROUTES; i++) {
 		const route_t *rt = &routes[i];
-		char *param[REST_MAX_PATH_PARAMS] = { 0 };
+		char *p[REST_MAX_PATH_PARAMS] = { 0 };
 		char tmpl[256];
 
-		if (strcmp(rt->plugin, r->plugin) || !plugin_on(rt->plugin))
+		if (strcmp(rt->plugin, plugin) || !plugin_on(rt->plugin))
 			continue;
-		spec_tmpl(tmpl, sizeof(tmpl), rt, r->ver);
-		if (!match(rt->tmpl, rest, param)) {
+		spec_tmpl(tmpl, sizeof(tmpl), rt, ver);
+		if (!match(rt->tmpl, rest, p)) {
 			for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
-				xfree(param[k]);
+				xfree(p[k]);
 			continue;
 		}
-		if (!rest_spec_op(r->ver, tmpl, method_name(rt->method)) ||
-		    rt->method != r->method) {
+		if (!rest_spec_op(ver, tmpl, method_name(rt->method)) ||
+		    rt->method != m) {
 			/* the path exists (in some method of this version) */
-			if (rest_spec_op(r->ver, tmpl, "get") ||
-			    rest_spec_op(r->ver, tmpl, "post") ||
-			    rest_spec_op(r->ver, tmpl, "delete"))
+			if (rest_spec_op(ver, tmpl, "get") ||
+			    rest_spec_op(ver, tmpl, "post") ||
+			    rest_spec_op(ver, tmpl, "delete"))
 				path_known = true;
 			for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
-				xfree(param[k]);
+				xfree(p[k]);
 			continue;
 		}
-		free_params(r);
-		memcpy(r->param, param, sizeof(param));
+		memcpy(param, p, sizeof(p));
 		*status = 200;
 		return rt;
 	}
 	if (path_known)
 		*status = 405;
 	return NULL;
+}
+
+static const route_t *parse(const char *path, enum rest_method m, int *ver,
+			    const char **plugin, char **param, int *status)
+{
+	int v = REST_VER_MAX;
+	const char *pl = "slurm", *rest = split(path, &v, &pl);
+	const route_t *rt = NULL;
+
+	*status = 404;
+	if (rest && version_on(v))
+		rt = find(pl, v, m, rest, param, status);
+	if (rest) {
+		*ver = v;
+		*plugin = pl;
+	}
+	return rt;
+}
+
+int rest_route_parse(const char *path, enum rest_method method, int *ver,
+		     const char **plugin, char *param[REST_MAX_PATH_PARAMS])
+{
+	int status;
+
+	parse(path, method, ver, plugin, param, &status);
+	return status;
 }
 
 static void run_as_user(rest_req_t *r, const route_t *rt)
@@ -250,21 +273,17 @@ static void run_as_user(rest_req_t *r, const route_t *rt)
 void rest_route_run(rest_req_t *r)
 {
 	const route_t *rt;
-	const char *rest;
 	char tmpl[256];
 	int status;
 
 	r->status = 200;
 	r->plugin = "slurm";
 	r->ver = REST_VER_MAX;
-	rest = split(r->path, &r->ver, &r->plugin);
+	for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
+		xfree(r->param[k]);
+	rt = parse(r->path, r->method, &r->ver, &r->plugin, r->param, &status);
 	r->resp = rest_resp_new(r);
-	if (!rest || !version_on(r->ver)) {
-		rest_error_http(r, 404, ESLURM_REST_INVALID_QUERY, "rest",
-				"Unable to find requested URL: %s", r->path);
-		return;
-	}
-	if (!(rt = find(r, rest, &status))) {
+	if (!rt) {
 		if (status == 405)
 			rest_error_http(r, 405, ESLURM_REST_INVALID_QUERY,
 					"rest", "Method not allowed for %s",
