@@ -145,6 +145,11 @@ static void list_answer(rest_req_t *r, const list_op_t *op,
 				  &key);
 	if (build_where(r, op, &where) < 0)
 		goto out;
+	if (name && (!*name || strpbrk(name, ",="))) {
+		rest_error(r, ESLURM_REST_INVALID_QUERY, op->what,
+			   "Invalid name %s", name);
+		goto out;
+	}
 	if (name) {
 		char *w = xstrdup_printf("%s=%s", name_key, name);
 

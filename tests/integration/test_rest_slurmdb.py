@@ -327,6 +327,9 @@ def test_lists_by_name_tres_and_config(env):
         "    Type            Name     ID ",
         "-------- --------------- ------ ",
         "     cpu                      1 "], r
+    doc = get(env, A, "/slurmdb/v0.0.43/user/%s,root" % A, status=400)
+    assert doc["users"] == [] and "Invalid name" in \
+        doc["errors"][0]["description"]
     doc = get(env, A, "/slurmdb/v0.0.43/user/nosuchuser", status=404)
     assert doc["users"] == [] and doc["errors"]
     doc = get(env, A, "/slurmdb/v0.0.43/accounts/?with_bogus=1", status=400)
