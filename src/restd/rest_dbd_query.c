@@ -77,11 +77,14 @@ static int conv_state(const char *s, char *buf, size_t len)
 
 int rest_jobs_query_job_id(const char *s, char *buf, size_t len)
 {
-	size_t n = strcspn(s, ".");
 	uint32_t job, task;
-	char *id = xstrndup(s, n), *us = strchr(id, '_');
+	char *id, *us;
 	int rc;
 
+	if (strchr(s, '.'))
+		return -1;      /* rows of steps are not selected apart */
+	id = xstrdup(s);
+	us = strchr(id, '_');
 	if (us)
 		*us = '\0';
 	rc = parse_u32(id, &job) < 0 || !job ||

@@ -25,8 +25,9 @@ typedef struct {
 int  rest_jobs_query_parse(const rest_kv_t *kv, size_t n,
 			   rest_jobs_query_t *q, char **err);
 void rest_jobs_query_free(rest_jobs_query_t *q);
-/* A job id as the query names it ("123", "123_4"; a ".step" part is
- * dropped) into buf; -1 if it is not one. */
+/* A job id as the query names it ("123", "123_4") into buf; -1 if it is
+ * not one (a step, "123.batch", included: a job's steps are not
+ * selected apart). */
 int  rest_jobs_query_job_id(const char *s, char *buf, size_t len);
 
 #endif

@@ -183,6 +183,7 @@ static const struct {
 	{ "node", "n[1-", "node: invalid node list" },
 	{ "step", "12_x", "step: invalid value 12_x" },
 	{ "step", "0", "step: invalid value 0" },
+	{ "step", "12.batch", "step: invalid value 12.batch" },
 	{ "users", "no_such_user_xyz", "users: invalid value" },
 };
 
@@ -210,7 +211,7 @@ static void test_good_params(void **state)
 {
 	rest_kv_t kv[] = {
 		{ "users", "0,root" }, { "state", "CD,FAILED" },
-		{ "step", "12_3.batch,14" }, { "start_time", "100" },
+		{ "step", "12_3,14" }, { "start_time", "100" },
 		{ "skip_steps", "" }, { "show_duplicates", "" },
 		{ "node", "n[1-2]" }, { "format", "x" },
 	};
