@@ -33,6 +33,12 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 # as the test user over rest_auth/local's unix socket) and validate each
 # response against the served OpenAPI document.
 pkgs+=(curl python3-jsonschema)
+# python3-cloudpickle: the Python SDK (contrib/python) sends functions
+# defined in a script (__main__) by value; openssh-server: tests/integration/
+# test_sdk.py starts an sshd on 127.0.0.1 for the SDK's ssh backend;
+# python3-setuptools/python3-pip: `pip install ./contrib/python`.
+pkgs+=(python3-cloudpickle openssh-server openssh-client python3-setuptools
+	python3-pip)
 # nodejs/npm: the web view (src/web) is built with npm at build time;
 # chromium, chromium-driver, python3-selenium: tests/integration/test_web.py
 # drives it in a headless browser.

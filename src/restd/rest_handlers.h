@@ -33,4 +33,30 @@ void rest_op_reservation_delete(rest_req_t *r);
 void rest_op_reservation_post(rest_req_t *r);
 void rest_op_reservations_post(rest_req_t *r);
 
+/* /slurmdb/ (rest_slurmdb_jobs.c, rest_slurmdb_acct.c,
+ * rest_slurmdb_write.c) */
+void rest_op_dbd_ping(rest_req_t *r);
+void rest_op_dbd_jobs(rest_req_t *r);
+void rest_op_dbd_job_get(rest_req_t *r);
+void rest_op_dbd_accounts(rest_req_t *r);
+void rest_op_dbd_account_get(rest_req_t *r);
+void rest_op_dbd_users(rest_req_t *r);
+void rest_op_dbd_user_get(rest_req_t *r);
+void rest_op_dbd_assocs(rest_req_t *r);
+void rest_op_dbd_qos(rest_req_t *r);
+void rest_op_dbd_qos_get(rest_req_t *r);
+void rest_op_dbd_clusters(rest_req_t *r);
+void rest_op_dbd_cluster_get(rest_req_t *r);
+void rest_op_dbd_tres(rest_req_t *r);
+void rest_op_dbd_config(rest_req_t *r);
+void rest_op_dbd_account_delete(rest_req_t *r);
+void rest_op_dbd_user_delete(rest_req_t *r);
+void rest_op_dbd_qos_delete(rest_req_t *r);
+void rest_op_dbd_cluster_delete(rest_req_t *r);
+void rest_op_dbd_assocs_delete(rest_req_t *r);
+void rest_op_dbd_accounts_post(rest_req_t *r);
+void rest_op_dbd_users_post(rest_req_t *r);
+void rest_op_dbd_qos_post(rest_req_t *r);
+void rest_op_dbd_assocs_post(rest_req_t *r);
+
 #endif
