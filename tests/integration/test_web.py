@@ -559,6 +559,75 @@ def test_every_view_renders(web, browser):
     c.run(["scancel", str(jid)])
 
 
+# ---- with accounting: a finished job's record, usage ------------------------
+
+def test_accounting_views(users, browser):
+    """With slurmdbd (own MariaDB) taking tokens too: a finished job's
+    detail adds what accounting recorded, and the usage view adds up
+    CPU-hours by account; B sees none of A's usage (PrivateData=jobs)."""
+    import mariadb
+    if mariadb.missing_tools():
+        pytest.skip("MariaDB server not installed")
+    src = web_dir()
+    key = "AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=%s"
+    e = mariadb.AcctEnv(tag="webdb", nodes=1)
+    c = e.c
+    jwt_key = os.path.join(c.dir, "etc", "jwt_hs256.key")
+    e.dbd_extra = key % jwt_key + "\nPrivateData=jobs"
+    c.extra_conf += "\n" + key % jwt_key + "\nPrivateData=jobs\n"
+    try:
+        os.makedirs(os.path.dirname(jwt_key), exist_ok=True)
+        with open(jwt_key, "wb") as f:
+            f.write(os.urandom(32))
+        os.chmod(jwt_key, 0o600)
+        e.start()
+        for args in (("add", "cluster", "sluice"),
+                     ("add", "account", "teama"), ("add", "account", "teamb"),
+                     ("add", "user", A, "account=teama"),
+                     ("add", "user", B, "account=teamb")):
+            r = e.sacctmgr("-i", *args)
+            assert r.rc == 0, r
+        e.start_cluster()
+        ui = os.path.join(c.dir, "ui")
+        shutil.copytree(src, ui)
+        for root, dirs, files in os.walk(ui):
+            os.chmod(root, 0o755)
+            for f in files:
+                os.chmod(os.path.join(root, f), 0o644)
+        os.chmod(c.dir, 0o755)
+        port = cl.free_ports(1)[0]
+        tcp = "127.0.0.1:%d" % port
+        c.start_restd(RESTD_USER, [tcp], args=["-a", "rest_auth/jwt", "--ui-dir", ui])
+        jid = c.sbatch(["-J", "acct_job", "-o", "/dev/null", "--wrap",
+                        "sleep 2; exit 3"], user=A)
+        c.wait_done(jid, timeout=60)
+        cl.wait_for(lambda: e.sacct("-n", "-X", "-P", "-j", str(jid), "-o",
+                                    "State").out.strip() == "FAILED",
+                    timeout=30, what="the record in slurmdbd")
+        b = browser
+        login(b, tcp, token_of(c, A), "job/%d" % jid)
+        wait(b, lambda d: "Accounting" in text_of(d, "#acct"), timeout=30,
+             what="accounting section")
+        acct = text_of(b, "#acct")
+        assert re.search(r"ExitCode\s+3:0", acct), acct
+        assert re.search(r"Elapsed\s+00:00:0[2-9]", acct), acct
+        goto(b, tcp, "usage?days=1&by=account")
+        wait(b, lambda d: exists(d, "#usage-table"), timeout=30, what="usage")
+        rows = text_of(b, "#usage-table")
+        assert re.search(r"teama\s+1\s+0\.00\d*\s+1", rows), rows
+        # B: not A's usage
+        login(b, tcp, token_of(c, B), "usage?days=1")
+        wait(b, lambda d: text_of(d, "#usage") and text_of(d, "#usage") != "Loading…",
+             timeout=30, what="B's usage")
+        assert "teama" not in text_of(b, "#usage")
+        errors = [x for x in b.get_log("browser") if x["level"] == "SEVERE"]
+        assert not errors, errors
+    except BaseException:
+        e.stop()                # the directory is kept to look at
+        raise
+    e.finish()
+
+
 # ---- screenshots of a realistic cluster (doc/img/) -------------------------
 
 SHOTS = os.path.join(REPO, "doc", "img")

@@ -13,6 +13,7 @@ import { nodesView, nodeView } from "./views/nodes.js";
 import { resvView } from "./views/resv.js";
 import { timelineView } from "./views/timeline.js";
 import { sharesView } from "./views/shares.js";
+import { usageView } from "./views/usage.js";
 
 const VIEWS = {
 	overview: { title: "Overview", draw: overviewView },
@@ -24,6 +25,7 @@ const VIEWS = {
 	timeline: { title: "Timeline", draw: timelineView },
 	reservations: { title: "Reservations", draw: resvView },
 	shares: { title: "Fair share", draw: sharesView },
+	usage: { title: "Usage", draw: usageView },
 	login: { draw: loginView },
 };
 
