@@ -99,8 +99,7 @@ const char *cli_prog(void)
 	return cli.prog[0] ? cli.prog : "slurm";
 }
 
-/* Errors after which another controller may still answer. */
-static bool cli_err_is_transport(int rc)
+bool cli_err_is_transport(int rc)
 {
 	switch (rc) {
 	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include <jwt.h>
 
+#include "common/b64url.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/uid_cache.h"
@@ -288,53 +289,6 @@ out:
 
 /* ---- checking ---- */
 
-static int b64url_val(unsigned char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '-')
-		return 62;
-	if (c == '_')
-		return 63;
-	return -1;
-}
-
-/* Decode n base64url characters (no padding) into a NUL-terminated
- * string; NULL if one is not of the alphabet or the length is
- * impossible. */
-static char *b64url_decode(const char *s, size_t n, size_t *outlen)
-{
-	char *out;
-	uint32_t acc = 0;
-	size_t o = 0;
-	int bits = 0;
-
-	if (n % 4 == 1)
-		return NULL;
-	out = xmalloc(n / 4 * 3 + 4);
-	for (size_t i = 0; i < n; i++) {
-		int v = b64url_val((unsigned char)s[i]);
-
-		if (v < 0) {
-			xfree(out);
-			return NULL;
-		}
-		acc = (acc << 6) | (uint32_t)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[o++] = (char)((acc >> bits) & 0xff);
-		}
-	}
-	out[o] = '\0';
-	*outlen = o;
-	return out;
-}
-
 /* A base64url part holding a JSON object, or NULL. */
 static json_object *part_json(const char *s, size_t n)
 {
@@ -412,7 +366,7 @@ static const char *check_shape(const char *t, size_t len,
 	if (!*payload)
 		return "malformed token: payload is not base64url JSON";
 	for (const char *p = d2 + 1; p < t + len; p++)
-		if (b64url_val((unsigned char)*p) < 0) {
+		if (b64url_value((unsigned char)*p) < 0) {
 			json_object_put(*payload);
 			*payload = NULL;
 			return "malformed token: signature is not base64url";

@@ -5,6 +5,7 @@
 
 #include "common/msg_types.h"
 #include "common/msg_types_int.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -81,6 +82,26 @@ static const field_desc_t job_update_fields[] = {
 	U(array_max_tasks, FT_U32), U(reservation, FT_STR),
 	FIELD_END
 };
+
+void job_update_init(job_update_msg_t *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->time_limit = NO_VAL32;
+	u->priority = NO_VAL32;
+	u->nice = NO_VAL32;
+	u->min_nodes = NO_VAL32;
+	u->max_nodes = NO_VAL32;
+	u->requeue = NO_VAL16;
+	u->array_max_tasks = NO_VAL32;
+}
+
+void job_update_free_members(job_update_msg_t *u)
+{
+	if (!u)
+		return;
+	fields_free(job_update_fields, u);
+	job_update_init(u);
+}
 #undef U
 
 #define N(m, t) F(node_update_msg_t, m, t)

@@ -278,6 +278,10 @@ typedef struct {
 	char     *reservation;       /* "" = out of its reservation */
 } job_update_msg_t;
 
+/* Every field "not given"; and free what one holds (then as init). */
+void job_update_init(job_update_msg_t *u);
+void job_update_free_members(job_update_msg_t *u);
+
 typedef struct {
 	char     *node_names;     /* hostlist expression */
 	uint32_t  node_state;     /* NO_VAL32, or NODE_STATE_* / NODE_RESUME */

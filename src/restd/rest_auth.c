@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "common/b64url.h"
 #include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -42,43 +43,6 @@ int rest_auth_set_plugins(const char *list)
 	return rc;
 }
 
-static int b64url_value(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '-')
-		return 62;
-	if (c == '_')
-		return 63;
-	return -1;
-}
-
-/* Decode n base64url characters (no padding) into out (>= n bytes). */
-static long b64url_decode(const char *in, size_t n, unsigned char *out)
-{
-	unsigned acc = 0;
-	int bits = 0;
-	long o = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int v = b64url_value(in[i]);
-
-		if (v < 0)
-			return -1;
-		acc = (acc << 6) | (unsigned)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[o++] = (unsigned char)(acc >> bits);
-			acc &= (1u << bits) - 1;
-		}
-	}
-	return n % 4 == 1 ? -1 : o;
-}
 
 /* A token's payload: one JSON object, valid UTF-8, nothing but white
  * space after it. */
@@ -118,23 +82,21 @@ static bool user_name_ok(const char *s, size_t n, size_t len)
 int rest_auth_jwt_user(const char *token, char *buf, size_t len)
 {
 	const char *p1, *p2;
-	unsigned char *payload;
+	char *payload;
 	json_object *o, *sun;
-	long n;
+	size_t n = 0;
 	int rc = -1;
 
 	if (!token || strlen(token) > REST_MAX_TOKEN ||
 	    !(p1 = strchr(token, '.')) || !(p2 = strchr(p1 + 1, '.')) ||
 	    strchr(p2 + 1, '.') || p1 == token || p2 == p1 + 1)
 		return -1;
-	payload = xmalloc((size_t)(p2 - p1));
-	n = b64url_decode(p1 + 1, (size_t)(p2 - p1 - 1), payload);
-	if (n <= 0) {
+	payload = b64url_decode(p1 + 1, (size_t)(p2 - p1 - 1), &n);
+	if (!payload || !n) {
 		xfree(payload);
 		return -1;
 	}
-	payload[n] = '\0';
-	o = payload_parse((const char *)payload, (size_t)n);
+	o = payload_parse(payload, n);
 	if (o && json_object_object_get_ex(o, "sun", &sun) &&
 	    json_object_is_type(sun, json_type_string) &&
 	    user_name_ok(json_object_get_string(sun),

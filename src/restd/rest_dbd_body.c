@@ -8,6 +8,7 @@
 
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "restd/rest_val.h"
 
 #define NAME_MAX_LEN 64
 #define TEXT_MAX_LEN 1024
@@ -78,16 +79,6 @@ static const member_t qos_members[] = {
 	{ NULL, NULL, 0 }
 };
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
 /* {set, infinite, number}, any of them (the others default to false
  * and 0, as Slurm reads it). */
 static bool is_no_val(json_object *v)
@@ -96,9 +87,9 @@ static bool is_no_val(json_object *v)
 
 	if (!v || !json_object_is_type(v, json_type_object))
 		return false;
-	n += member(v, "set") != NULL;
-	n += member(v, "infinite") != NULL;
-	n += member(v, "number") != NULL;
+	n += rest_json_get(v, "set") != NULL;
+	n += rest_json_get(v, "infinite") != NULL;
+	n += rest_json_get(v, "number") != NULL;
 	return n && n == json_object_object_length(v);
 }
 
@@ -109,10 +100,10 @@ static bool empty(json_object *v)
 	if (!v)
 		return true;
 	if (is_no_val(v))   /* a number without "set" is set */
-		return !(member(v, "set") ?
-			 json_object_get_boolean(member(v, "set")) :
-			 member(v, "number") != NULL) &&
-		       !json_object_get_boolean(member(v, "infinite"));
+		return !(rest_json_get(v, "set") ?
+			 json_object_get_boolean(rest_json_get(v, "set")) :
+			 rest_json_get(v, "number") != NULL) &&
+		       !json_object_get_boolean(rest_json_get(v, "infinite"));
 	switch (json_object_get_type(v)) {
 	case json_type_null:
 		return true;
@@ -163,8 +154,8 @@ static int tres_value(json_object *v, char **out, const char **why)
 		return -1;
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		json_object *t = json_object_array_get_idx(v, i);
-		json_object *type = member(t, "type"), *name = member(t, "name");
-		json_object *count = member(t, "count");
+		json_object *type = rest_json_get(t, "type"), *name = rest_json_get(t, "name");
+		json_object *count = rest_json_get(t, "count");
 
 		if (!type || !json_object_is_type(type, json_type_string) ||
 		    !clean_name(json_object_get_string(type)) ||
@@ -239,11 +230,11 @@ static int value_of(json_object *v, val_kind_t kind, char **out,
 		return -1;
 	}
 	if (is_no_val(v)) {
-		if (json_object_get_boolean(member(v, "infinite"))) {
+		if (json_object_get_boolean(rest_json_get(v, "infinite"))) {
 			*out = xstrdup("-1");     /* no limit */
 			return 0;
 		}
-		v = member(v, "number");
+		v = rest_json_get(v, "number");
 	}
 	if (kind == V_COUNT && json_object_is_type(v, json_type_int) &&
 	    json_object_get_int64(v) >= 0 &&
@@ -317,7 +308,7 @@ static json_object *at_path(json_object *o, const char *path)
 
 	for (char *t = strtok_r(copy, "/", &save); t && o;
 	     t = strtok_r(NULL, "/", &save))
-		o = member(o, t);
+		o = rest_json_get(o, t);
 	xfree(copy);
 	return o;
 }
@@ -329,10 +320,10 @@ static int assoc_ident_of(json_object *o, size_t i, rest_dbd_rec_t *rec,
 {
 	char **slot[] = { &rec->account, &rec->cluster, &rec->user,
 			  &rec->partition, &rec->parent };
-	json_object *id = member(o, "id");
+	json_object *id = rest_json_get(o, "id");
 
 	for (size_t k = 0; k < 5; k++) {
-		json_object *v = member(o, assoc_ident[k]);
+		json_object *v = rest_json_get(o, assoc_ident[k]);
 		const char *s = v && json_object_is_type(v, json_type_string) ?
 			json_object_get_string(v) : NULL;
 
@@ -357,7 +348,7 @@ static int assoc_ident_of(json_object *o, size_t i, rest_dbd_rec_t *rec,
 static int one_rec(json_object *o, size_t i, const member_t *members,
 		   rest_dbd_rec_t *rec, char **err)
 {
-	json_object *name = member(o, "name");
+	json_object *name = rest_json_get(o, "name");
 	char *bad = NULL;
 
 	if (!json_object_is_type(o, json_type_object)) {
@@ -384,8 +375,8 @@ static int one_rec(json_object *o, size_t i, const member_t *members,
 	}
 	if (members != assoc_members)
 		rec->name = xstrdup(json_object_get_string(name));
-	if (members == qos_members && member(o, "id")) {
-		json_object *id = member(o, "id");
+	if (members == qos_members && rest_json_get(o, "id")) {
+		json_object *id = rest_json_get(o, "id");
 
 		if (!json_object_is_type(id, json_type_int) ||
 		    json_object_get_int64(id) < 0) {
@@ -400,7 +391,7 @@ static int one_rec(json_object *o, size_t i, const member_t *members,
 		char *val = NULL, *kv;
 
 		if (empty(v) && !(v && is_no_val(v) &&
-				  json_object_get_boolean(member(v,
+				  json_object_get_boolean(rest_json_get(v,
 								 "infinite"))))
 			continue;
 		if (value_of(v, m->kind, &val, &why) < 0) {
@@ -418,7 +409,7 @@ static int one_rec(json_object *o, size_t i, const member_t *members,
 static int parse(json_object *body, const char *key, const member_t *members,
 		 rest_dbd_rec_t **recs, size_t *n, char **err)
 {
-	json_object *list = member(body, key);
+	json_object *list = rest_json_get(body, key);
 	size_t cnt;
 
 	*recs = NULL;

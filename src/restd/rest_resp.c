@@ -5,26 +5,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_common.h"
 #include "cli/cli_output.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
+#include "restd/rest_val.h"
 
 json_object *rest_resp_new(const rest_req_t *r)
 {
 	json_object *doc = cli_output_doc("x", json_object_new_array(), 0);
-	json_object *meta = member(doc, "meta");
-	json_object *plugin = member(meta, "plugin");
+	json_object *meta = rest_json_get(doc, "meta");
+	json_object *plugin = rest_json_get(meta, "plugin");
 	json_object *client = json_object_new_object();
 	bool db = r->plugin && !strcmp(r->plugin, "slurmdb");
 	char parser[32];
@@ -71,20 +64,14 @@ int rest_http_status(int rc)
 	case ESLURM_REST_FAIL_PARSING:
 	case ESLURM_REST_INVALID_JOBS_DESC:
 		return 400;
-	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
-	case SLURM_COMMUNICATIONS_SEND_ERROR:
-	case SLURM_COMMUNICATIONS_RECEIVE_ERROR:
-	case SLURM_COMMUNICATIONS_SHUTDOWN_ERROR:
-	case SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR:
-	case SLURMCTLD_COMMUNICATIONS_SEND_ERROR:
-	case SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR:
-	case SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR:
 	case SLURMCTLD_COMMUNICATIONS_BACKOFF:
 	case SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT:
 	case ESLURM_DB_CONNECTION:
 	case ESLURM_IN_STANDBY_MODE:
 		return 503;
 	default:
+		if (cli_err_is_transport(rc))
+			return 503;     /* no controller answered */
 		/* the controller refused the request itself */
 		return rc >= 2000 && rc < 3000 ? 400 : 500;
 	}
@@ -144,7 +131,7 @@ static char *utf8_clean(char *s)
 
 static json_object *errors_of(rest_req_t *r, const char *key)
 {
-	json_object *a = member(r->resp, key);
+	json_object *a = rest_json_get(r->resp, key);
 
 	if (!a) {
 		a = json_object_new_array();

@@ -25,17 +25,8 @@
 #include "restd/rest_handlers.h"
 #include "restd/rest_resp.h"
 #include "restd/rest_resv.h"
+#include "restd/rest_val.h"
 #include "slurm/slurm_errno.h"
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
 
 /* Move doc's member key (and last_update) into r->resp. */
 static void take(rest_req_t *r, json_object *doc, const char *key)
@@ -43,7 +34,7 @@ static void take(rest_req_t *r, json_object *doc, const char *key)
 	const char *keys[] = { key, "last_update", "last_backfill" };
 
 	for (size_t i = 0; i < 3; i++) {
-		json_object *v = member(doc, keys[i]);
+		json_object *v = rest_json_get(doc, keys[i]);
 
 		if (v)
 			json_object_object_add(r->resp, keys[i],
@@ -224,7 +215,7 @@ static int node_update_parse(rest_req_t *r, json_object *b,
 			xfree(u->node_names);
 			u->node_names = joined(v);
 		} else if (!strcmp(k, "weight")) {
-			json_object *n = member(v, "number");
+			json_object *n = rest_json_get(v, "number");
 
 			u->weight = (uint32_t)json_object_get_int64(n ? n : v);
 		} else if (!strcmp(k, "reason_uid")) {

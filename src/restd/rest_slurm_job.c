@@ -18,17 +18,8 @@
 #include "restd/rest_ctld.h"
 #include "restd/rest_handlers.h"
 #include "restd/rest_resp.h"
+#include "restd/rest_val.h"
 #include "slurm/slurm_errno.h"
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
 
 /* "123" or "123_4": job id and array task (NO_VAL32 = none). */
 static int parse_job_id(const char *s, uint32_t *job, uint32_t *task)
@@ -102,11 +93,11 @@ static void jobs_answer(rest_req_t *r, const char *id)
 	} else {
 		doc = cli_jobs_doc(&sel);
 		json_object_object_add(r->resp, "jobs",
-				       json_object_get(member(doc, "jobs")));
+				       json_object_get(rest_json_get(doc, "jobs")));
 		json_object_object_add(r->resp, "last_update", json_object_get(
-			member(doc, "last_update")));
+			rest_json_get(doc, "last_update")));
 		json_object_object_add(r->resp, "last_backfill",
-				       json_object_get(member(doc,
+				       json_object_get(rest_json_get(doc,
 							      "last_backfill")));
 		json_object_put(doc);
 	}

@@ -52,7 +52,7 @@ static void run(json_object *body, int ver)
 	if ((rc && (!err || u.name || u.job_id_str || hold != -1)) ||
 	    (!rc && err))
 		abort();
-	rest_job_update_free(&u);
+	job_update_free_members(&u);
 	xfree(err);
 	json_object_put(w);
 }
