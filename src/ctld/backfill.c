@@ -453,10 +453,13 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
  * nodes NULL: no plan. */
 static void _bf_set_start(job_record_t *j, time_t t, const bitmap_t *nodes)
 {
+	char *was = j->info.sched_nodes;
+
+	j->info.sched_nodes = nodes ? node_mgr_names(nodes) : NULL;
+	if (j->info.start_time != t || xstrcmp(was, j->info.sched_nodes))
+		job_mgr_changed();
 	j->info.start_time = t;
-	xfree(j->info.sched_nodes);
-	if (nodes)
-		j->info.sched_nodes = node_mgr_names(nodes);
+	xfree(was);
 }
 
 /* --time-min: the longest limit, in whole minutes, from the job's

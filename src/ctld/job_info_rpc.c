@@ -89,6 +89,12 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 
 	if (!r)
 		r = &all;
+	/* as Slurm: nothing changed since the caller's copy (the second of
+	 * that copy counts as changed: a change later in it is not missed) */
+	if (r->last_update && job_mgr_last_change() < r->last_update) {
+		net_reply_rc(c, SLURM_NO_CHANGE_IN_DATA);
+		return;
+	}
 	if (r->job_id_cnt == 1 && r->job_ids && !(j = job_mgr_find(r->job_ids[0]))) {
 		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
 		return;

@@ -52,6 +52,7 @@ static struct {
 	size_t        dirty_cnt, dirty_cap;
 	uint32_t     *purged;      /* ids purged since the last commit */
 	size_t        purged_cnt, purged_cap;
+	time_t        last_change; /* of any job a client sees */
 } jm;
 
 int job_mgr_init(void)
@@ -94,8 +95,19 @@ static void _free_job(job_record_t *j)
 	xfree(j);
 }
 
+void job_mgr_changed(void)
+{
+	jm.last_change = time(NULL);
+}
+
+time_t job_mgr_last_change(void)
+{
+	return jm.last_change;
+}
+
 void job_mgr_touch(job_record_t *j)
 {
+	jm.last_change = time(NULL);
 	if (j->jdirty)
 		return;
 	j->jdirty = true;
@@ -946,6 +958,7 @@ static void _purge(time_t now)
 		_push_id(&jm.purged, &jm.purged_cnt, &jm.purged_cap,
 			 j->info.job_id);
 		_free_job(j);
+		jm.last_change = time(NULL);
 		any = true;
 	}
 	if (any)

@@ -249,6 +249,12 @@ void          job_mgr_attach(job_record_t *j);
 /* The record changed: repack it in the next snapshot.  Every change to
  * a saved field must be followed by this. */
 void          job_mgr_touch(job_record_t *j);
+/* When a job a client can see last changed (job_mgr_touch, a purge, a
+ * planned start or its nodes): REQUEST_JOB_INFO's last_update is
+ * answered SLURM_NO_CHANGE_IN_DATA when nothing changed since.
+ * job_mgr_changed(): a change job_mgr_touch does not cover (not saved). */
+void          job_mgr_changed(void);
+time_t        job_mgr_last_change(void);
 /* Hand over (caller frees) the ids touched and purged since last time. */
 void          job_mgr_take_changes(uint32_t **dirty, size_t *dirty_cnt,
 				   uint32_t **purged, size_t *purged_cnt);

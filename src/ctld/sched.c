@@ -377,8 +377,10 @@ static bool _one(job_record_t *j, pass_t *p)
 		why = WAIT_PRIORITY;
 	if (why == WAIT_NO_REASON && !bitmap_count(p->usable))
 		why = WAIT_RESOURCES;
-	if (why == WAIT_TIME)
+	if (why == WAIT_TIME && j->info.start_time != j->begin_time) {
 		j->info.start_time = j->begin_time;   /* squeue --start */
+		job_mgr_changed();
+	}
 	if (why == WAIT_TIME || why == WAIT_DEPENDENCY)
 		p->time_dep++;
 	if (why != WAIT_NO_REASON) {

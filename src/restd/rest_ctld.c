@@ -20,6 +20,8 @@ int rest_ctld_info(rest_req_t *r, uint16_t type, const void *req,
 	if (resp->type != want || !resp->data) {
 		rc = cli_resp_rc(resp);
 		msg_free(resp);
+		if (rc == SLURM_NO_CHANGE_IN_DATA)
+			return rc;      /* not an error */
 		rc = rc ? rc : SLURM_UNEXPECTED_MSG_ERROR;
 		rest_error(r, rc, what, "%s", slurm_strerror(rc));
 		return -1;

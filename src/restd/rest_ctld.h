@@ -12,7 +12,9 @@
 #include "common/msg.h"
 #include "restd/rest_req.h"
 
-/* Send req; 0 with the reply (of type want) in *resp (msg_free it), or -1. */
+/* Send req; 0 with the reply (of type want) in *resp (msg_free it), or -1.
+ * SLURM_NO_CHANGE_IN_DATA (not reported, no reply to free) when the
+ * request's last_update is newer than any change. */
 int  rest_ctld_info(rest_req_t *r, uint16_t type, const void *req,
 		    uint16_t want, slurm_msg_t *resp, const char *what);
 /* Send req and take a return code reply: the code (0 = done). */

@@ -54,6 +54,27 @@ static uint16_t show_flags(rest_req_t *r)
 	return fl;
 }
 
+/* ?update_time=T (seconds since the epoch): only answer with jobs when
+ * something changed since T.  0, or -1 (reported) if T is not a time. */
+static int update_time(rest_req_t *r, time_t *t)
+{
+	const char *s = rest_query(r, "update_time");
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < 0) {
+		rest_error(r, ESLURM_REST_INVALID_QUERY, "slurm_load_jobs",
+			   "update_time: %s is not a time in seconds", s);
+		return -1;
+	}
+	*t = (time_t)v;
+	return 0;
+}
+
 /* The jobs (all, or those of id / id_task) in r->resp's "jobs". */
 static void jobs_answer(rest_req_t *r, const char *id)
 {
@@ -65,6 +86,7 @@ static void jobs_answer(rest_req_t *r, const char *id)
 	const job_info_msg_t *m;
 	slurm_msg_t resp;
 	json_object *doc;
+	int rc;
 
 	if (id) {
 		if (parse_job_id(id, &job, &task) < 0) {
@@ -75,8 +97,21 @@ static void jobs_answer(rest_req_t *r, const char *id)
 		req.job_ids = &job;
 		req.job_id_cnt = 1;
 	}
-	if (rest_ctld_info(r, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO,
-			   &resp, id ? "slurm_load_job" : "slurm_load_jobs"))
+	if (!id && (rc = update_time(r, &req.last_update)))
+		return;
+	rc = rest_ctld_info(r, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO,
+			    &resp, id ? "slurm_load_job" : "slurm_load_jobs");
+	if (rc == SLURM_NO_CHANGE_IN_DATA) {
+		/* nothing changed since update_time: no jobs, and the
+		 * caller keeps what it has */
+		json_object_object_add(r->resp, "jobs", json_object_new_array());
+		json_object_object_add(r->resp, "last_update",
+				       cli_json_time(req.last_update));
+		json_object_object_add(r->resp, "last_backfill",
+				       cli_json_time(0));
+		return;
+	}
+	if (rc)
 		return;
 	m = resp.data;
 	sel = *m;

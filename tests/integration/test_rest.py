@@ -307,6 +307,28 @@ def test_allocate(rest):
     c.wait_state(jid, {"CANCELLED", "COMPLETED"})
 
 
+def test_update_time_answers_only_changes(rest):
+    """GET jobs?update_time=T: no jobs when nothing changed since T (what
+    a page left open polls with), the whole list once something did."""
+    c, ra, rb, api = rest
+    jid = c.sbatch(["-J", "rest_ut", "--hold", "--wrap", "true"], user=A)
+    time.sleep(1.5)
+    status, doc, text = ra.get("jobs/")
+    t = doc["last_update"]["number"]
+    assert jid in [j["job_id"] for j in doc["jobs"]], text
+    time.sleep(1.1)
+    status, doc, text = ra.get("jobs/?update_time=%d" % (t + 1))
+    assert status == 200 and doc["jobs"] == [], text
+    check(api, "/slurm/v0.0.43/jobs/", "get", doc)
+    c.run(["scontrol", "update", "job", str(jid), "Comment=changed"],
+          user=A)
+    status, doc, text = ra.get("jobs/?update_time=%d" % (t + 1))
+    assert jid in [j["job_id"] for j in doc["jobs"]], text
+    status, doc, text = ra.get("jobs/?update_time=soon")
+    assert status == 400, text
+    c.run(["scancel", str(jid)])
+
+
 def test_zz_no_controller_is_503(rest):
     """Last in the module: the controller stops; slurmrestd answers 503
     (after the commands' MessageTimeout of retries), never hangs or
