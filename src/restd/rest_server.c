@@ -180,10 +180,10 @@ static void on_done(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-/* Answers above this give their memory back to the system once built:
+/* Answers above this give their memory back to the system once sent on:
  * each worker thread has its own malloc arena, which would otherwise keep
  * the largest document it ever built. */
-#define TRIM_ABOVE (4 * 1024 * 1024)
+#define TRIM_ABOVE (256 * 1024)
 
 /* Turn r's answer into bytes (resp serialized, or raw as it is). */
 static void finish(job_t *j)

@@ -83,6 +83,7 @@ PERF = os.environ.get("PERF") == "1"
 DATE = datetime.datetime.utcnow().strftime("%Y-%m-%d")
 OUT = os.environ.get("OUT", os.path.join(HERE, "results",
                                          "bench_rest-%s.txt" % DATE))
+MEM_FLOOR_GIB = float(os.environ.get("MEM_FLOOR_GIB", 3))
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -98,6 +99,25 @@ def cpu_s(pid):
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def rss_gib(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1048576.0
+    except OSError:
+        pass
+    return 0.0
+
+
+def mem_available_gib():
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) / 1048576.0
+    return 0.0
 
 
 class Rest:
@@ -132,16 +152,35 @@ class Rest:
             argv += ["-b", body]
         argv += ["unix:" + self.sock, "/slurm/%s/%s" % (self.ver, path)]
         c0 = self.cpu()
-        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, user=pw.pw_uid, group=pw.pw_gid,
-                           cwd="/tmp", timeout=7200)
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, user=pw.pw_uid, group=pw.pw_gid,
+                             cwd="/tmp")
+        peak, why = 0.0, None
+        while p.poll() is None:
+            # A slurmrestd that grows without bound must not take the
+            # machine (shared with other work) down with it.
+            rss = rss_gib(self.pid)
+            peak = max(peak, rss)
+            if mem_available_gib() < MEM_FLOOR_GIB:
+                why = ("stopped: the machine had less than %.0f GiB free "
+                       "(slurmrestd RSS %.1f GiB, killed)" % (MEM_FLOOR_GIB, rss))
+                p.kill()
+                try:   # it would go on building the answer
+                    os.kill(self.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                break
+            time.sleep(0.1)
+        out, err = p.communicate()
         c1 = self.cpu()
-        if p.returncode != 0 or not p.stdout.strip():
+        if why:
+            raise RuntimeError(why)
+        if p.returncode != 0 or not out.strip():
             raise RuntimeError("rest_load %s %s: rc %d: %s %s" % (
-                method, path, p.returncode, p.stdout.strip(),
-                p.stderr.strip()[-500:]))
+                method, path, p.returncode, out.strip(), err.strip()[-500:]))
         fig = {}
-        for kv in p.stdout.split():
+        fig["restd_peak_rss_mib"] = peak * 1024.0
+        for kv in out.split():
             k, v = kv.split("=", 1)
             fig[k] = float(v)
         for k in c1:
@@ -280,6 +319,19 @@ def timed_gets(r, path, fig, key, raw):
                                 f.get("cpu_slurmrestd", 0), f.get("cpu_slurmctld", 0)))
 
 
+def submit_p(s, r, name, fig, raw):
+    """POST job/submit from CONNS connections (perf-recorded with PERF=1)."""
+    def go():
+        fig["submitP"] = r.submit(N_SUBMITP, CONNS)
+    if PERF:
+        perf_top([r.pid, r.daemons["slurmctld"]], go,
+                 "%s-submit%d" % (name, CONNS), raw)
+    else:
+        go()
+    raw.append("%s submitP: %s" % (s.label, json.dumps(fig["submitP"])))
+    log("  submit, %d connections: %.0f jobs/s" % (CONNS, fig["submitP"]["rate"]))
+
+
 def phase_jobs(name, fig, raw):
     s, r, stop = start_system(name)
     try:
@@ -292,19 +344,6 @@ def phase_jobs(name, fig, raw):
         done = False
         for size in SIZES:
             have = cmp.count_jobs(s)
-            if not done and have >= min(SIZES[0], N_SUBMIT1):
-                if PERF:
-                    def go():
-                        fig["submitP"] = r.submit(N_SUBMITP, CONNS)
-                    perf_top([r.pid, r.daemons["slurmctld"]], go,
-                             "%s-submit%d" % (name, CONNS), raw)
-                else:
-                    fig["submitP"] = r.submit(N_SUBMITP, CONNS)
-                raw.append("%s submitP: %s" % (s.label, json.dumps(fig["submitP"])))
-                log("  submit, %d connections: %.0f jobs/s" % (
-                    CONNS, fig["submitP"]["rate"]))
-                done = True
-                have = cmp.count_jobs(s)
             if size > have:
                 f = r.submit(size - have, CONNS)
                 fig["fill%d" % size] = f
@@ -312,17 +351,26 @@ def phase_jobs(name, fig, raw):
             n = cmp.count_jobs(s)
             fig["pending%d" % size] = n
             cmp.wait_quiet(max_s=30)
-            if PERF and size == SIZES[-1]:
-                perf_top([r.pid, r.daemons["slurmctld"]],
-                         lambda: timed_gets(r, "jobs", fig, "jobs%d" % size, raw),
-                         "%s-jobs%d" % (name, size), raw)
-            else:
-                timed_gets(r, "jobs", fig, "jobs%d" % size, raw)
+            try:
+                if PERF and size == SIZES[-1]:
+                    perf_top([r.pid, r.daemons["slurmctld"]],
+                             lambda: timed_gets(r, "jobs", fig, "jobs%d" % size,
+                                                raw),
+                             "%s-jobs%d" % (name, size), raw)
+                else:
+                    timed_gets(r, "jobs", fig, "jobs%d" % size, raw)
+            except RuntimeError as e:
+                fig["jobs%d" % size] = "failed: %s" % e
+                log("  GET jobs at %d failed: %s" % (size, e))
+                break
             fig["jobs%d" % size]["pending"] = n
             fig["ctld_rss%d" % size] = cmp.rss_mib(r.daemons["slurmctld"])
             fig["restd_rss%d" % size] = cmp.rss_mib(r.pid)
+            if not done:
+                submit_p(s, r, name, fig, raw)
+                done = True
         if not done:
-            fig["submitP"] = r.submit(N_SUBMITP, CONNS)
+            submit_p(s, r, name, fig, raw)
     finally:
         stop()
         s.down()
@@ -357,8 +405,12 @@ def rows(figs):
     """(label, fn(system figures) -> str, fn -> number for the ratio,
     True if more is better)."""
     def g(key, field):
-        return lambda fg: fg.get(key, {}).get(field) if isinstance(
-            fg.get(key), dict) else None
+        def get(fg):
+            v = fg.get(key)
+            if isinstance(v, dict):
+                return v.get(field)
+            return v if isinstance(v, str) else None
+        return get
     out = [
         ("POST job/submit, 1 connection (jobs/s; from an empty queue, %d jobs)"
          % N_SUBMIT1, g("submit1", "rate"), True, "%.0f"),
@@ -379,6 +431,8 @@ def rows(figs):
             if isinstance(fg.get(k), dict) else None, None, "%.0f"))
         out.append(("  CPU per request: slurmrestd / slurmctld (ms)",
                     ("cpu2", "jobs%d" % size), None, None))
+        out.append(("  slurmrestd peak RSS during the requests (MiB)",
+                    g("jobs%d" % size, "restd_peak_rss_mib"), None, "%.0f"))
         out.append(("  queue fill through job/submit, %d connections (jobs/s)"
                     % CONNS, g("fill%d" % size, "rate"), True, "%.0f"))
     out.append(("GET nodes at %s nodes: median (ms)" % format(NODES_BIG, ","),
@@ -396,7 +450,7 @@ def render(figs, meta):
     names = [n for n in SYSTEMS]
     labels = {"sluice": "Sluice", "slurm": "Slurm 22.05"}
     lines = ["## slurmrestd: Sluice (%s) vs Slurm 22.05 (v0.0.38)" % SLUICE_VER, "",
-             "%s; %s; Sluice %s; %s." % (meta["date"], meta["machine"],
+             "%s; %s; Sluice %s; %s" % (meta["date"], meta["machine"],
                                          meta["commit"], meta["conditions"]),
              "Clients: tests/perf/rest_load (C, keep-alive, one thread per "
              "connection) as %s over a unix socket, rest_auth/local, "
@@ -430,8 +484,11 @@ def render(figs, meta):
                 nums.append(None)
             else:
                 x = fn(fg)
+                if isinstance(x, str):
+                    v, x = x, None
+                else:
+                    v = fmt % x if x is not None else None
                 nums.append(x)
-                v = fmt % x if x is not None else None
             vals.append(v if v is not None else ("failed: %s" % err[:80] if err
                                                  else "—"))
         row = "| %s | %s" % (label, " | ".join(vals))
@@ -450,10 +507,9 @@ def render(figs, meta):
              "GET jobs: median and p95 of up to %d requests from 1 connection "
              "(fewer when one answer takes long: %d s a size, at least 3). "
              "GET nodes: 4 nodes with a slurmd each and %s configured without "
-             "one (DOWN/not responding; the same record shape): %s slurmd "
-             "processes per system do not fit this machine beside the other's."
-             % (RUNS, JOBS_BUDGET_S, format(NODES_BIG - 4, ","),
-                format(NODES_BIG, ",")),
+             "one (not responding; each listed with the same record): a slurmd "
+             "process per node at this size was not tried for either system "
+             "(bench_big.py needs 20-30 min and ~8 GiB for Sluice's alone)." % (RUNS, JOBS_BUDGET_S, format(NODES_BIG - 4, ",")),
              "CPU per request: utime+stime of each daemon over the run / "
              "requests. Ratios: Sluice's rate / Slurm's, or Slurm's latency / "
              "Sluice's."]
