@@ -73,6 +73,7 @@ PHASES = os.environ.get("PHASES", "jobs,nodes").split(",")
 SIZES = [int(x) for x in os.environ.get("SIZES", "1000,10000,50000").split(",") if x]
 N_SUBMIT1 = int(os.environ.get("N_SUBMIT1", 1000))
 N_SUBMITP = int(os.environ.get("N_SUBMITP", 4000))
+SUBMIT_ROUNDS = int(os.environ.get("SUBMIT_ROUNDS", 3))
 CONNS = int(os.environ.get("CONNS", 8))
 RUNS = int(os.environ.get("RUNS", 20))
 JOBS_BUDGET_S = float(os.environ.get("JOBS_BUDGET_S", 90))
@@ -189,6 +190,24 @@ class Rest:
         return fig
 
     def submit(self, n, conns):
+        """SUBMIT_ROUNDS runs of n / SUBMIT_ROUNDS submits: the figures of
+        the fastest (the least disturbed by other work on the machine),
+        its rate among all ("rates"), CPU per submit over all of them."""
+        k = max(1, min(SUBMIT_ROUNDS, n))
+        runs = []
+        for i in range(k):
+            cmp.wait_quiet(max_s=10)
+            runs.append(self.load("job/submit", n // k + (i < n % k), conns,
+                                  "POST", self.body))
+        best = dict(max(runs, key=lambda f: f["rate"]))
+        total = sum(f["requests"] for f in runs)
+        for key in best:
+            if key.startswith("cpu_") or key == "client_cpu_ms":
+                best[key] = sum(f[key] * f["requests"] for f in runs) / total
+        best["rates"] = [f["rate"] for f in runs]
+        return best
+
+    def fill(self, n, conns):
         return self.load("job/submit", n, conns, "POST", self.body)
 
 
@@ -282,7 +301,7 @@ def perf_top(pids, seconds_fn, label, out):
     """perf record -g the pids while seconds_fn() runs; the top of the
     report (self time per symbol, per process) appended to out."""
     data = os.path.join(tempfile.gettempdir(), "bench_rest-%s.perf" % label)
-    p = subprocess.Popen(["perf", "record", "-q", "-F", "499", "-g", "-o", data,
+    p = subprocess.Popen(["perf", "record", "-q", "-F", "499", "-o", data,
                           "-p", ",".join(str(x) for x in pids)],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(0.5)
@@ -345,7 +364,7 @@ def phase_jobs(name, fig, raw):
         for size in SIZES:
             have = cmp.count_jobs(s)
             if size > have:
-                f = r.submit(size - have, CONNS)
+                f = r.fill(size - have, CONNS)
                 fig["fill%d" % size] = f
                 log("  filled %d -> %d at %.0f jobs/s" % (have, size, f["rate"]))
             n = cmp.count_jobs(s)
@@ -412,14 +431,19 @@ def rows(figs):
             return v if isinstance(v, str) else None
         return get
     out = [
-        ("POST job/submit, 1 connection (jobs/s; from an empty queue, %d jobs)"
-         % N_SUBMIT1, g("submit1", "rate"), True, "%.0f"),
-        ("POST job/submit, %d connections (jobs/s; %d jobs on top)" % (
-            CONNS, N_SUBMITP), g("submitP", "rate"), True, "%.0f"),
-        ("  latency median / p95, %d connections (ms)" % CONNS, None, None, None),
+        ("POST job/submit, 1 connection (jobs/s; from an empty queue, %d "
+         "jobs; best of %d rounds)" % (N_SUBMIT1, SUBMIT_ROUNDS),
+         g("submit1", "rate"), True, "%.0f"),
+        ("  every round (jobs/s)", ("rates", "submit1"), None, None),
+        ("POST job/submit, %d connections (jobs/s; %d jobs on top of %s; best "
+         "of %d rounds)" % (CONNS, N_SUBMITP, format(SIZES[0], ","),
+                            SUBMIT_ROUNDS), g("submitP", "rate"), True, "%.0f"),
+        ("  every round (jobs/s)", ("rates", "submitP"), None, None),
+        ("  latency median / p95, %d connections, fastest round (ms)" % CONNS,
+         None, None, None),
     ]
-    out.append(("  CPU per submit, %d connections: slurmrestd / slurmctld / "
-                "munged / slurmdbd (ms)" % CONNS, None, None, None))
+    out.append(("  CPU per submit, %d connections, all rounds: slurmrestd / "
+                "slurmctld / munged / slurmdbd (ms)" % CONNS, None, None, None))
     out.append(("  client CPU per submit (ms)", g("submitP", "client_cpu_ms"),
                 None, "%.3f"))
     for size in SIZES:
@@ -464,7 +488,12 @@ def render(figs, meta):
         for n in names:
             fg = figs.get(n, {})
             err = fg.get("error")
-            if isinstance(fn, tuple):
+            if isinstance(fn, tuple) and fn[0] == "rates":
+                f = fg.get(fn[1])
+                v = (" / ".join("%.0f" % x for x in f["rates"])
+                     if isinstance(f, dict) else None)
+                nums.append(None)
+            elif isinstance(fn, tuple):
                 k = fn[1]
                 f = fg.get(k)
                 v = ("%.2f / %.2f" % (f.get("cpu_slurmrestd", 0),
