@@ -15,7 +15,7 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	python3 python3-pytest python3-pytest-xdist python3-jsonschema procps util-linux passwd iproute2
 	mariadb-server mariadb-client
 	mpich libmpich-dev libpmi2-0-dev libpmix-dev openmpi-bin libopenmpi-dev
-	libpam0g-dev)
+	libpam0g-dev libjwt-dev)
 # python3-pytest-xdist: the integration suite runs test files in parallel.
 # python3-jsonschema: --json documents are checked against Slurm's schemas
 # (tests/integration/openapi.py).
@@ -28,10 +28,17 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 # libpmix-dev: the PMIx server library slurmstepd uses for --mpi=pmix;
 # openmpi-bin/libopenmpi-dev: an Open MPI program run through it.
 # libpam0g-dev: pam_slurm_adopt.so (and the test's pam_probe).
+# libjwt-dev: auth/jwt tokens in slurmctld and slurmdbd (scontrol token).
 # curl, python3-jsonschema: the REST tests talk HTTP to slurmrestd (curl runs
 # as the test user over rest_auth/local's unix socket) and validate each
 # response against the served OpenAPI document.
 pkgs+=(curl python3-jsonschema)
+# python3-cloudpickle: the Python SDK (contrib/python) sends functions
+# defined in a script (__main__) by value; openssh-server: tests/integration/
+# test_sdk.py starts an sshd on 127.0.0.1 for the SDK's ssh backend;
+# python3-setuptools/python3-pip: `pip install ./contrib/python`.
+pkgs+=(python3-cloudpickle openssh-server openssh-client python3-setuptools
+	python3-pip)
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
 fi

@@ -98,8 +98,33 @@ void cli_alloc_test_only(cli_job_opts_t *o, const char *name_default)
 	exit(0);
 }
 
+static void _cancel(uint32_t job_id);
+
+/* The controller took the job but says its partition cannot run it as
+ * asked (error_code): Slurm's srun and salloc say so first, and give up
+ * with --immediate (salloc in its own words).  0 or -1. */
+static int _part_error(const cli_job_opts_t *o, uint32_t job_id, int code,
+		       bool salloc)
+{
+	if (!code)
+		return 0;
+	if (o->immediate < 0) {
+		if (!o->quiet)
+			info("%s", slurm_strerror(code));
+		return 0;
+	}
+	_cancel(job_id);
+	if (salloc) {
+		error("Job submit/allocate failed: %s", slurm_strerror(code));
+		info("Job allocation %u has been revoked.", job_id);
+	} else {
+		error("Unable to allocate resources: %s", slurm_strerror(code));
+	}
+	return -1;
+}
+
 int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
-		      uint32_t *job_id)
+		      bool salloc, uint32_t *job_id)
 {
 	job_desc_t *d = &o->desc;
 	slurm_msg_t resp;
@@ -112,9 +137,12 @@ int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		return -1;
 	}
 	if (resp.type == RESPONSE_RESOURCE_ALLOCATION && resp.data) {
-		*job_id = ((submit_response_msg_t *) resp.data)->job_id;
+		const submit_response_msg_t *sr = resp.data;
+
+		*job_id = sr->job_id;
+		rc = _part_error(o, sr->job_id, sr->error_code, salloc);
 		msg_free(&resp);
-		return 0;
+		return rc;
 	}
 	if (resp.type == RESPONSE_SLURM_RC && resp.data) {
 		return_code_msg_t *r = resp.data;
@@ -370,7 +398,8 @@ static char *_tasks_per_node(const job_info_t *j, const cli_job_opts_t *o)
 	while (left && any) {
 		any = false;
 		for (uint32_t i = 0; i < n && left; i++) {
-			if (tasks[i] && (tasks[i] + 1) * cpt > cpus[i])
+			if (tasks[i] && (tasks[i] + 1) * cpt > cpus[i] &&
+			    !(j->bitflags & JOB_OVERCOMMIT))
 				continue;
 			tasks[i]++;
 			left--;
@@ -424,6 +453,8 @@ void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
 	}
 	if (o && o->desc.cpus_per_task != NO_VAL16)
 		_setu(env, "SLURM_CPUS_PER_TASK", o->desc.cpus_per_task);
+	if (j->bitflags & JOB_OVERCOMMIT)
+		_set(env, "SLURM_OVERCOMMIT", "1");
 	{
 		char *tpn = _tasks_per_node(j, o);
 

@@ -12,9 +12,10 @@
 #include "common/job_info.h"
 
 /* Request the allocation for o (name defaults to name_default).  On error
- * prints Slurm's "Unable to allocate resources: ..." and returns -1. */
+ * prints Slurm's "Unable to allocate resources: ..." (salloc's own words
+ * where they differ) and returns -1. */
 int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
-		       uint32_t *job_id);
+		       bool salloc, uint32_t *job_id);
 /* --test-only: ask when and where the job would start, print Slurm's
  * "Job N to start at T using K processors on nodes L in partition P"
  * and exit 0 (or its error, exit 1); nothing is created.  name_default

@@ -83,6 +83,9 @@ void cli_init(const char *prog, int verbosity)
 		      slurm_strerror(rc));
 		exit(1);
 	}
+	/* auth/jwt: with SLURM_JWT set, every request carries the token
+	 * instead of an AuthType credential (msg.h), as Slurm's commands */
+	msg_auth_jwt_set_process(getenv("SLURM_JWT"));
 	auth_ready = true;
 }
 
@@ -96,8 +99,7 @@ const char *cli_prog(void)
 	return cli.prog[0] ? cli.prog : "slurm";
 }
 
-/* Errors after which another controller may still answer. */
-static bool cli_err_is_transport(int rc)
+bool cli_err_is_transport(int rc)
 {
 	switch (rc) {
 	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:

@@ -10,6 +10,7 @@
 #ifndef SLUICE_CLI_COMMON_H
 #define SLUICE_CLI_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,5 +43,8 @@ int cli_resp_rc(const slurm_msg_t *resp);
 /* "Unable to contact slurm controller (connect failure)" style message
  * for a transport error, as Slurm's commands word it. */
 const char *cli_comm_strerror(int err);
+/* Errors of the transport (the request may not have reached a
+ * controller): after them another controller may still answer. */
+bool cli_err_is_transport(int rc);
 
 #endif

@@ -1,6 +1,7 @@
 /* cli_fields.c — walking the field tables: lookup, text, JSON, scontrol
  * layout, and the value helpers the tables share. */
 #include <pwd.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -193,6 +194,73 @@ json_object *cli_json_strlist(const char *csv)
 
 	for (size_t i = 0; items && items[i]; i++)
 		json_object_array_add(a, json_object_new_string(items[i]));
+	xstrarray_free(items);
+	return a;
+}
+
+json_object *cli_json_exit(uint32_t st)
+{
+	json_object *e = json_object_new_object();
+	json_object *status = json_object_new_array();
+	json_object *sig = json_object_new_object();
+	uint32_t s = (st != NO_VAL32 && (st & 0x7f) && (st & 0x7f) != 0x7f)
+		     ? st & 0x7f : 0;
+	uint32_t code = st == NO_VAL32 ? 0 : (st >> 8) & 0xff;
+
+	json_object_array_add(status, json_object_new_string(
+		s ? "SIGNALED" : code ? "ERROR" : "SUCCESS"));
+	json_object_object_add(e, "status", status);
+	json_object_object_add(e, "return_code", cli_json_num32(code));
+	json_object_object_add(sig, "id", cli_json_num32(s ? s : NO_VAL32));
+	json_object_object_add(sig, "name", json_object_new_string(""));
+	json_object_object_add(e, "signal", sig);
+	return e;
+}
+
+/* "cpu=2,mem=1000M,node=1,billing=2" -> [{type, name, id, count}] */
+json_object *cli_json_tres(const char *tres)
+{
+	static const struct { const char *type; int id; } ids[] = {
+		{ "cpu", 1 }, { "mem", 2 }, { "energy", 3 }, { "node", 4 },
+		{ "billing", 5 }, { "fs", 6 }, { "vmem", 7 }, { "pages", 8 },
+	};
+	json_object *a = json_object_new_array();
+	char **items = tres ? xstrsplit(tres, ",", NULL) : NULL;
+
+	for (size_t i = 0; items && items[i]; i++) {
+		char *eq = strchr(items[i], '='), *end;
+		json_object *t;
+		int64_t count;
+		int id = 1000;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		count = strtoll(eq + 1, &end, 10);
+		if (!strcmp(items[i], "mem")) {
+			/* MB, with an optional unit */
+			if (*end == 'G')
+				count *= 1024;
+			else if (*end == 'T')
+				count *= 1024 * 1024;
+		}
+		t = json_object_new_object();
+		if (!strncmp(items[i], "gres/", 5)) {
+			json_object_object_add(t, "type", json_object_new_string("gres"));
+			json_object_object_add(t, "name", json_object_new_string(items[i] + 5));
+			id = 1001;
+		} else {
+			for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]);
+			     k++)
+				if (!strcmp(ids[k].type, items[i]))
+					id = ids[k].id;
+			json_object_object_add(t, "type", json_object_new_string(items[i]));
+			json_object_object_add(t, "name", json_object_new_string(""));
+		}
+		json_object_object_add(t, "id", json_object_new_int64(id));
+		json_object_object_add(t, "count", json_object_new_int64(count));
+		json_object_array_add(a, t);
+	}
 	xstrarray_free(items);
 	return a;
 }

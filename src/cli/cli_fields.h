@@ -111,6 +111,12 @@ json_object *cli_json_num64(uint64_t v);
 json_object *cli_json_time(time_t t);          /* unset when 0 */
 json_object *cli_json_strlist(const char *csv); /* "a,b" -> ["a","b"] */
 json_object *cli_json_str(const char *s);      /* NULL -> "" */
+/* process_exit_code_verbose of a wait() status: {status[], return_code,
+ * signal{id, name}}. */
+json_object *cli_json_exit(uint32_t status);
+/* A TRES string ("cpu=2,mem=1000M,gres/gpu=1") as a tres_list:
+ * [{type, name, id, count}], memory in MB. */
+json_object *cli_json_tres(const char *tres);
 
 /* ---- text helpers ---- */
 

@@ -292,27 +292,8 @@ static void status_text(char **o, uint32_t st)
 TXT(t_exit_raw) { status_text(o, J(r)->exit_code); }
 TXT(t_derived_raw) { status_text(o, J(r)->derived_ec); }
 
-static json_object *exit_json(uint32_t st)
-{
-	json_object *e = json_object_new_object();
-	json_object *status = json_object_new_array();
-	json_object *sig = json_object_new_object();
-	uint32_t s = (st != NO_VAL32 && (st & 0x7f) && (st & 0x7f) != 0x7f)
-		     ? st & 0x7f : 0;
-	uint32_t code = st == NO_VAL32 ? 0 : (st >> 8) & 0xff;
-
-	json_object_array_add(status, json_object_new_string(
-		s ? "SIGNALED" : code ? "ERROR" : "SUCCESS"));
-	json_object_object_add(e, "status", status);
-	json_object_object_add(e, "return_code", cli_json_num32(code));
-	json_object_object_add(sig, "id", cli_json_num32(s ? s : NO_VAL32));
-	json_object_object_add(sig, "name", json_object_new_string(""));
-	json_object_object_add(e, "signal", sig);
-	return e;
-}
-
-JSN(j_exit) { return exit_json(J(r)->exit_code); }
-JSN(j_derived_exit) { return exit_json(J(r)->derived_ec); }
+JSN(j_exit) { return cli_json_exit(J(r)->exit_code); }
+JSN(j_derived_exit) { return cli_json_exit(J(r)->derived_ec); }
 
 /* ---- times ---- */
 

@@ -101,6 +101,9 @@ static int set_flag(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	case OPT_SPREAD_JOB:
 		o->desc.bitflags |= JOB_SPREAD;
 		break;
+	case OPT_OVERCOMMIT:
+		o->desc.bitflags |= JOB_OVERCOMMIT;
+		break;
 	case OPT_CONTIGUOUS:
 		o->desc.contiguous = 1;
 		break;
@@ -822,7 +825,10 @@ const cli_opt_def_t cli_opt_table[] = {
 	IGN("gpu-freq", 0, REQ), IGN("gres-flags", 0, REQ),
 	IGN("hint", 0, REQ), IGN("mcs-label", 0, REQ), IGN("mem-bind", 0, REQ),
 	IGN("network", 0, REQ), IGN("nodefile", 'F', REQ),
-	IGN("ntasks-per-socket", 0, REQ), IGN("overcommit", 'O', NOARG),
+	IGN("ntasks-per-socket", 0, REQ),
+	{ "overcommit", 'O', NOARG, OPT_OVERCOMMIT, ALL,
+	  { "SBATCH_OVERCOMMIT", "SALLOC_OVERCOMMIT", "SLURM_OVERCOMMIT" },
+	  FN(set_flag) },
 	IGN("power", 0, REQ), IGN("prefer", 0, REQ), IGN("profile", 0, REQ),
 	IGN("reboot", 0, NOARG),
 	{ "spread-job", 0, NOARG, OPT_SPREAD_JOB, ALL,

@@ -8,6 +8,7 @@
 #include "cli/cli_common.h"
 #include "common/msg.h"
 #include "common/msg_types.h"
+#include "common/net.h"
 
 static const char *ctld_role(size_t i, char *buf, size_t len)
 {
@@ -61,4 +62,31 @@ json_object *cli_ping_ctlds(int *down)
 			(t1.tv_nsec - t0.tv_nsec) / 1000));
 	}
 	return pings;
+}
+
+json_object *cli_ping_dbd(bool *up)
+{
+	const slurm_conf_t *c = cli_conf();
+	const char *host = c && c->accounting_storage_host ?
+		c->accounting_storage_host : "localhost";
+	json_object *p = json_object_new_object();
+	struct timespec t0, t1;
+	slurm_msg_t resp = { 0 };
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = c ? net_rpc(host, c->accounting_storage_port, REQUEST_PING, NULL,
+			 &resp, c->message_timeout * 1000) : -1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (rc == 0)
+		rc = cli_resp_rc(&resp);
+	msg_free(&resp);
+	*up = rc == 0;
+	json_object_object_add(p, "hostname", json_object_new_string(host));
+	json_object_object_add(p, "responding", json_object_new_boolean(*up));
+	json_object_object_add(p, "latency", json_object_new_int64(
+		(t1.tv_sec - t0.tv_sec) * 1000000L +
+		(t1.tv_nsec - t0.tv_nsec) / 1000));
+	json_object_object_add(p, "primary", json_object_new_boolean(1));
+	return p;
 }

@@ -1,9 +1,10 @@
 /* cli_sacct.h — sacct's rows and fields.
  *
  * A row is a job (step == NULL) or one of its steps.  Each field is
- * described once (name, default width, justification, getter); the table,
- * -p/-P and --json printers walk the same descriptions.  Widths follow
- * Slurm's sacct: negative = left-justified.
+ * described once (name, default width, justification, getter, and where
+ * it sits in a job and in a step of Slurm 25.05's JSON); the table,
+ * -p/-P, --json/--yaml and slurmrestd's /slurmdb/.../jobs walk the same
+ * descriptions.  Widths follow Slurm's sacct: negative = left-justified.
  */
 #ifndef SLUICE_CLI_SACCT_H
 #define SLUICE_CLI_SACCT_H
@@ -14,6 +15,8 @@
 #include <time.h>
 
 #include "common/acct_rec.h"
+#include "common/hostlist.h"
+#include "common/msg_types.h"
 
 typedef struct {
 	const acct_job_rec_t  *job;
@@ -23,16 +26,24 @@ typedef struct {
 	uint64_t               steps_cpu_usec;
 	/* Sum of the job's steps' energy in joules (job rows). */
 	uint64_t               steps_energy;
+	/* Job rows, for JSON: the job's steps (its "steps" member). */
+	const acct_step_rec_t *steps;
+	uint32_t               nsteps;
 } sacct_row_t;
 
 typedef void (*sacct_get_f)(char **out, const sacct_row_t *r);
+typedef json_object *(*sacct_json_f)(const sacct_row_t *r);
 
 typedef struct {
-	const char  *name;
+	const char  *name;       /* NULL: a JSON member only (after the
+				  * named rows) */
 	int          width;      /* < 0: left-justified */
 	sacct_get_f  get;
 	const char  *job_needs;  /* acct_job_rec_t members read, or NULL */
 	const char  *step_needs; /* acct_step_rec_t members read, or NULL */
+	const char  *job_key;    /* JSON path in a job ("time/end"), or NULL */
+	const char  *step_key;   /* JSON path in a step, or NULL */
+	sacct_json_f json;       /* NULL: the text as a string */
 } sacct_field_t;
 
 typedef struct {
@@ -56,13 +67,22 @@ char *sacct_field_text(const sacct_field_t *f, const sacct_row_t *r);
 /* sacct -e: every field name, four to a line. */
 void sacct_fields_help(FILE *out);
 
-/* --json / --yaml (cli_sacct_json.c): one job with its steps in Slurm
- * 22.05's data_parser v0.0.38 layout, and the document around the
- * list of them ({"meta": ..., "errors": [], "jobs": list}). */
-json_object *sacct_json_job(const acct_job_rec_t *j,
-			    const acct_step_rec_t *steps, uint32_t nsteps,
-			    time_t now);
-json_object *sacct_json_doc(json_object *jobs);
+/* --json / --yaml and slurmrestd (cli_sacct_json.c): a row as Slurm
+ * 25.05's data_parser v0.0.43 shows it (a job row with its steps: a
+ * "job"; a step row: a "step"), every table row with a key. */
+json_object *sacct_json_row(const sacct_row_t *r);
+
+/* The jobs of a slurmdbd answer as sacct shows them (cli_sacct_rows.c):
+ * in Slurm's order, a reused job id only by its latest record unless
+ * duplicates, only jobs that ran on one of nodes (NULL: all).  fn gets
+ * each job row (with its steps in steps/nsteps); return false to stop. */
+typedef bool (*sacct_row_f)(const sacct_row_t *r, void *arg);
+void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
+		     const hostlist_t *nodes, sacct_row_f fn, void *arg);
+/* A query as sacct sends it (ClusterName, the accounting host and port,
+ * its timeout).  0 with *out (msg_body_free(RESPONSE_DBD_JOBS, ..)), or
+ * a Slurm error code. */
+int  sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out);
 
 /* "CANCELLED by 1000" etc. */
 void sacct_state_text(char **out, uint32_t state, uint32_t requid);

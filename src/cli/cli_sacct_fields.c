@@ -1,7 +1,5 @@
 /* cli_sacct_fields.c — sacct's field table (cli_sacct.h). */
-#include <grp.h>
 #include <inttypes.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -9,8 +7,10 @@
 
 #include "cli/cli_fields.h"
 #include "cli/cli_sacct.h"
+#include "cli/cli_sacct_json.h"
 #include "common/job_info.h"
 #include "common/parse_util.h"
+#include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -127,29 +127,17 @@ static uint32_t cpus(const sacct_row_t *r)
 	return STEP(r) ? STEP(r)->num_cpus : JOB(r)->num_cpus;
 }
 
+/* Through the (thread-safe) passwd cache: slurmrestd's workers print
+ * rows at the same time. */
 static void name_cache(char **out, uint32_t id, bool group)
 {
-	static uint32_t last_uid = NO_VAL32, last_gid = NO_VAL32;
-	static char *uname, *gname;
-	uint32_t *last = group ? &last_gid : &last_uid;
-	char **name = group ? &gname : &uname;
+	char name[256];
 
-	if (*last != id) {
-		xfree(*name);
-		if (group) {
-			struct group *g = getgrgid((gid_t)id);
-
-			*name = g ? xstrdup(g->gr_name) :
-				xstrdup_printf("%u", id);
-		} else {
-			struct passwd *p = getpwuid((uid_t)id);
-
-			*name = p ? xstrdup(p->pw_name) :
-				xstrdup_printf("%u", id);
-		}
-		*last = id;
-	}
-	put(out, *name);
+	if ((group ? gid_cache_name((gid_t)id, name, sizeof(name)) :
+		     uid_cache_name((uid_t)id, name, sizeof(name))) == 0)
+		put(out, name);
+	else
+		put_u(out, id);
 }
 
 /* "mem=" of a TRES string, or NULL. */
@@ -495,46 +483,66 @@ static void g_blank(char **out, const sacct_row_t *r)
 	(void)r;
 }
 
-/* Sorted as sacct -e lists them.  The last two: the job and step record
- * members the getter reads (acct_job_rec_fields / acct_step_rec_fields
- * names), for the query to carry only those; test_sacct_needs checks
- * them.  A job row's TotalCPU and energy read its steps' too. */
+/* Sorted as sacct -e lists them; the rows without a name (JSON members
+ * only) follow them.  Then: the job and step record members the getter
+ * reads (acct_job_rec_fields / acct_step_rec_fields names), for the
+ * query to carry only those (test_sacct_needs checks them; --json asks
+ * for every member), and where the value sits in a job and in a step of
+ * the JSON, with its builder (cli_sacct_json.c; none: the text).  A job
+ * row's TotalCPU and energy read its steps' too. */
 const sacct_field_t sacct_fields[] = {
-	{ "Account", 10, g_account, "account", NULL },
-	{ "AdminComment", 14, g_blank, NULL, NULL },
+	{ "Account", 10, g_account, "account", NULL,
+	  "account", NULL, NULL },
+	{ "AdminComment", 14, g_blank, NULL, NULL,
+	  "comment/administrator", NULL, NULL },
 	{ "AllocCPUS", 10, g_ncpus, "num_cpus", "num_cpus" },
 	{ "AllocGRES", -12, g_blank, NULL, NULL },
-	{ "AllocNodes", 10, g_nnodes, "num_nodes", "num_nodes" },
-	{ "AllocTRES", 10, g_alloctres, "tres_alloc", "tres_alloc" },
+	{ "AllocNodes", 10, g_nnodes, "num_nodes", "num_nodes",
+	  "allocation_nodes", NULL, sj_nnodes },
+	{ "AllocTRES", 10, g_alloctres, "tres_alloc", "tres_alloc",
+	  "tres/allocated", "tres/allocated", sj_tres_alloc },
 	{ "AssocID", 10, g_blank, NULL, NULL },
 	{ "AveCPU", 10, g_avecpu, NULL, "user_usec,sys_usec,ntasks" },
-	{ "AveCPUFreq", 10, g_blank, NULL, NULL },
+	{ "AveCPUFreq", 10, g_blank, NULL, NULL,
+	  NULL, "statistics/CPU/actual_frequency", sj_zero },
 	{ "AveDiskRead", 14, g_blank, NULL, NULL },
 	{ "AveDiskWrite", 14, g_blank, NULL, NULL },
 	{ "AvePages", 10, g_blank, NULL, NULL },
 	{ "AveRSS", 10, g_averss, NULL, "ave_rss_kb" },
 	{ "AveVMSize", 10, g_avevm, NULL, "ave_vsize_kb" },
-	{ "Cluster", 10, g_cluster, "cluster", NULL },
-	{ "Comment", 14, g_comment, "comment", NULL },
-	{ "Constraints", 19, g_constraints, "constraints", NULL },
+	{ "Cluster", 10, g_cluster, "cluster", NULL,
+	  "cluster", NULL, NULL },
+	{ "Comment", 14, g_comment, "comment", NULL,
+	  "comment/job", NULL, NULL },
+	{ "Constraints", 19, g_constraints, "constraints", NULL,
+	  "constraints", NULL, NULL },
 	{ "ConsumedEnergy", 14, g_energy, NULL, "consumed_energy" },
-	{ "ConsumedEnergyRaw", 17, g_energy_raw, NULL, "consumed_energy" },
+	{ "ConsumedEnergyRaw", 17, g_energy_raw, NULL, "consumed_energy",
+	  NULL, "statistics/energy/consumed", sj_energy },
 	{ "CPUTime", 10, g_cputime,
 	  "start,end,num_cpus", "start,end,num_cpus" },
 	{ "CPUTimeRAW", 10, g_cputimeraw,
 	  "start,end,num_cpus", "start,end,num_cpus" },
-	{ "DerivedExitCode", 15, g_derived, "derived_ec", NULL },
+	{ "DerivedExitCode", 15, g_derived, "derived_ec", NULL,
+	  "derived_exit_code", NULL, sj_derived },
 	{ "Elapsed", 10, g_elapsed, "start,end", "start,end" },
-	{ "ElapsedRaw", 10, g_elapsedraw, "start,end", "start,end" },
-	{ "Eligible", 19, g_eligible, "eligible", "start" },
-	{ "End", 19, g_end, "end", "end" },
-	{ "ExitCode", 8, g_exit, "exit_code", "exit_code" },
+	{ "ElapsedRaw", 10, g_elapsedraw, "start,end", "start,end",
+	  "time/elapsed", "time/elapsed", sj_elapsed },
+	{ "Eligible", 19, g_eligible, "eligible", "start",
+	  "time/eligible", NULL, sj_eligible },
+	{ "End", 19, g_end, "end", "end",
+	  "time/end", "time/end", sj_end },
+	{ "ExitCode", 8, g_exit, "exit_code", "exit_code",
+	  "exit_code", "exit_code", sj_exit },
 	{ "GID", 6, g_gid, "gid", NULL },
-	{ "Group", 9, g_group, "gid", NULL },
+	{ "Group", 9, g_group, "gid", NULL,
+	  "group", NULL, NULL },
 	{ "JobID", -12, g_jobid_full,
 	  "job_id,array_job_id,array_task_id,array_task_str", "step_id" },
-	{ "JobIDRaw", -12, g_jobidraw, "job_id", "step_id" },
-	{ "JobName", 10, g_jobname, "name", "name" },
+	{ "JobIDRaw", -12, g_jobidraw, "job_id", "step_id",
+	  "job_id", "step/id", sj_jobid },
+	{ "JobName", 10, g_jobname, "name", "name",
+	  "name", "step/name", NULL },
 	{ "MaxDiskRead", 12, g_blank, NULL, NULL },
 	{ "MaxDiskReadNode", 15, g_blank, NULL, NULL },
 	{ "MaxDiskReadTask", 15, g_blank, NULL, NULL },
@@ -554,28 +562,48 @@ const sacct_field_t sacct_fields[] = {
 	{ "MinCPUNode", 10, g_maxrssnode, NULL, "nodes" },
 	{ "MinCPUTask", 10, g_maxtask, NULL, NULL },
 	{ "NCPUS", 10, g_ncpus, "num_cpus", "num_cpus" },
-	{ "NNodes", 8, g_nnodes, "num_nodes", "num_nodes" },
-	{ "NodeList", 15, g_nodelist, "nodes", "nodes" },
-	{ "NTasks", 8, g_ntasks, NULL, "ntasks" },
-	{ "Partition", 10, g_partition, "partition", NULL },
-	{ "Priority", 10, g_priority, "priority", NULL },
-	{ "QOS", 10, g_qos, "qos", NULL },
-	{ "Reason", 20, g_reason, "reason", NULL },
-	{ "ReqCPUFreqGov", 13, g_blank, NULL, NULL },
-	{ "ReqCPUFreqMax", 13, g_blank, NULL, NULL },
-	{ "ReqCPUFreqMin", 13, g_blank, NULL, NULL },
-	{ "ReqCPUS", 8, g_reqcpus, "req_cpus", "num_cpus" },
+	{ "NNodes", 8, g_nnodes, "num_nodes", "num_nodes",
+	  NULL, "nodes/count", sj_nnodes },
+	{ "NodeList", 15, g_nodelist, "nodes", "nodes",
+	  "nodes", "nodes/range", NULL },
+	{ "NTasks", 8, g_ntasks, NULL, "ntasks",
+	  NULL, "tasks/count", sj_ntasks },
+	{ "Partition", 10, g_partition, "partition", NULL,
+	  "partition", NULL, NULL },
+	{ "Priority", 10, g_priority, "priority", NULL,
+	  "priority", NULL, sj_priority },
+	{ "QOS", 10, g_qos, "qos", NULL,
+	  "qos", NULL, NULL },
+	{ "Reason", 20, g_reason, "reason", NULL,
+	  "state/reason", NULL, NULL },
+	{ "ReqCPUFreqGov", 13, g_blank, NULL, NULL,
+	  NULL, "CPU/governor", NULL },
+	{ "ReqCPUFreqMax", 13, g_blank, NULL, NULL,
+	  NULL, "CPU/requested_frequency/max", sj_unset },
+	{ "ReqCPUFreqMin", 13, g_blank, NULL, NULL,
+	  NULL, "CPU/requested_frequency/min", sj_unset },
+	{ "ReqCPUS", 8, g_reqcpus, "req_cpus", "num_cpus",
+	  "required/CPUs", NULL, sj_reqcpus },
 	{ "ReqMem", 10, g_reqmem, "tres_req", NULL },
-	{ "ReqTRES", 10, g_reqtres, "tres_req", NULL },
-	{ "Restarts", 8, g_restarts, "restart_cnt", NULL },
-	{ "Start", 19, g_start, "start", "start" },
-	{ "State", 10, g_state, "state,requid", "state,requid" },
-	{ "Submit", 19, g_submit, "submit", "start" },
-	{ "SubmitLine", 10, g_submitline, "submit_line", NULL },
-	{ "SystemCPU", 10, g_syscpu, NULL, "sys_usec" },
-	{ "Timelimit", 10, g_timelimit, "time_limit", NULL },
+	{ "ReqTRES", 10, g_reqtres, "tres_req", NULL,
+	  "tres/requested", NULL, sj_tres_req },
+	{ "Restarts", 8, g_restarts, "restart_cnt", NULL,
+	  "restart_cnt", NULL, sj_restarts },
+	{ "Start", 19, g_start, "start", "start",
+	  "time/start", "time/start", sj_start },
+	{ "State", 10, g_state, "state,requid", "state,requid",
+	  "state/current", "state", sj_state },
+	{ "Submit", 19, g_submit, "submit", "start",
+	  "time/submission", NULL, sj_submit },
+	{ "SubmitLine", 10, g_submitline, "submit_line", NULL,
+	  "submit_line", NULL, NULL },
+	{ "SystemCPU", 10, g_syscpu, NULL, "sys_usec",
+	  "time/system", "time/system", sj_sys },
+	{ "Timelimit", 10, g_timelimit, "time_limit", NULL,
+	  "time/limit", "time/limit", sj_limit },
 	{ "TimelimitRaw", 15, g_timelimitraw, "time_limit", NULL },
-	{ "TotalCPU", 10, g_totalcpu, NULL, "user_usec,sys_usec" },
+	{ "TotalCPU", 10, g_totalcpu, NULL, "user_usec,sys_usec",
+	  "time/total", "time/total", sj_total },
 	{ "TRESUsageInAve", 14, g_blank, NULL, NULL },
 	{ "TRESUsageInMax", 14, g_blank, NULL, NULL },
 	{ "TRESUsageInMaxNode", 18, g_blank, NULL, NULL },
@@ -590,11 +618,41 @@ const sacct_field_t sacct_fields[] = {
 	{ "TRESUsageOutMaxTask", 19, g_blank, NULL, NULL },
 	{ "TRESUsageOutTot", 15, g_blank, NULL, NULL },
 	{ "UID", 6, g_uid, "uid", NULL },
-	{ "User", 9, g_user, "uid", NULL },
-	{ "UserCPU", 10, g_usercpu, NULL, "user_usec" },
-	{ "WCKey", 10, g_blank, NULL, NULL },
-	{ "WorkDir", 30, g_workdir, "work_dir", NULL },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ "User", 9, g_user, "uid", NULL,
+	  "user", NULL, NULL },
+	{ "UserCPU", 10, g_usercpu, NULL, "user_usec",
+	  "time/user", "time/user", sj_user },
+	{ "WCKey", 10, g_blank, NULL, NULL,
+	  "wckey/wckey", NULL, NULL },
+	{ "WorkDir", 30, g_workdir, "work_dir", NULL,
+	  "working_directory", NULL, NULL },
+	/* JSON members without a column (sacct -e does not list them) */
+	{ NULL, 0, NULL, NULL, NULL, "array", NULL, sj_array },
+	{ NULL, 0, NULL, NULL, NULL, "association", NULL, sj_assoc },
+	{ NULL, 0, NULL, NULL, NULL, "comment/system", NULL, sj_empty_str },
+	{ NULL, 0, NULL, NULL, NULL, "container", NULL, sj_empty_str },
+	{ NULL, 0, NULL, NULL, NULL, "flags", NULL, sj_empty_list },
+	{ NULL, 0, NULL, NULL, NULL, "het", NULL, sj_het },
+	{ NULL, 0, NULL, NULL, NULL, "hold", NULL, sj_hold },
+	{ NULL, 0, NULL, NULL, NULL, "kill_request_user", "kill_request_user",
+	  sj_killer },
+	{ NULL, 0, NULL, NULL, NULL, "mcs/label", NULL, sj_empty_str },
+	{ NULL, 0, NULL, NULL, NULL, "required/memory_per_cpu", NULL,
+	  sj_mem_cpu },
+	{ NULL, 0, NULL, NULL, NULL, "required/memory_per_node", NULL,
+	  sj_mem_node },
+	{ NULL, 0, NULL, NULL, NULL, "reservation", NULL, sj_resv },
+	{ NULL, 0, NULL, NULL, NULL, "time/suspended", "time/suspended",
+	  sj_zero },
+	{ NULL, 0, NULL, NULL, NULL, "time/planned", NULL, sj_unset },
+	{ NULL, 0, NULL, NULL, NULL, "wckey/flags", NULL, sj_empty_list },
+	{ NULL, 0, NULL, NULL, NULL, NULL, "nodes/list", sj_nodelist },
+	{ NULL, 0, NULL, NULL, NULL, NULL, "pid", sj_empty_str },
+	{ NULL, 0, NULL, NULL, NULL, NULL, "task/distribution", sj_empty_str },
+	{ NULL, 0, NULL, NULL, NULL, NULL, "tres/requested", sj_step_usage },
+	{ NULL, 0, NULL, NULL, NULL, NULL, "tres/consumed", sj_step_consumed },
+	{ NULL, 0, NULL, NULL, NULL, "steps", NULL, sj_steps },
+	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
 static const sacct_field_t *find_field(const char *name, size_t n)

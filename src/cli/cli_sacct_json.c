@@ -1,13 +1,15 @@
-/* cli_sacct_json.c — sacct --json / --yaml: jobs in Slurm 22.05's
- * data_parser v0.0.38 layout (openapi/dbv0.0.38) (cli_sacct.h). */
-#include <grp.h>
-#include <pwd.h>
+/* cli_sacct_json.c — sacct --json / --yaml and slurmrestd's
+ * /slurmdb/.../jobs: a job and its steps in Slurm 25.05's data_parser
+ * v0.0.43 layout (openapi_slurmdbd_jobs_resp), by walking sacct's field
+ * table (cli_sacct.h); the builders here make the values its rows name.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
+#include "cli/cli_fields.h"
 #include "cli/cli_sacct.h"
+#include "cli/cli_sacct_json.h"
 #include "common/array_spec.h"
 #include "common/bitmap.h"
 #include "common/hostlist.h"
@@ -17,13 +19,10 @@
 #include "common/xstring.h"
 
 #define JADD(o, k, v) json_object_object_add(o, k, v)
+#define JOB(r)  ((r)->job)
+#define STEP(r) ((r)->step)
 
 static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static json_object *jstr_empty(const char *s)
 {
 	return json_object_new_string(s ? s : "");
 }
@@ -33,40 +32,6 @@ static json_object *jint(int64_t v)
 	return json_object_new_int64(v);
 }
 
-static char *user_name(uint32_t uid)
-{
-	struct passwd *pw = getpwuid((uid_t)uid);
-
-	return pw ? xstrdup(pw->pw_name) : xstrdup_printf("%u", uid);
-}
-
-static char *group_name(uint32_t gid)
-{
-	struct group *gr = getgrgid((gid_t)gid);
-
-	return gr ? xstrdup(gr->gr_name) : xstrdup_printf("%u", gid);
-}
-
-/* {"status": "SUCCESS"|"FAILED"|"SIGNALED", "return_code": N, ...} */
-static json_object *exit_obj(uint32_t status)
-{
-	json_object *o = json_object_new_object();
-
-	if (WIFSIGNALED(status)) {
-		json_object *sig = json_object_new_object();
-
-		JADD(o, "status", jstr("SIGNALED"));
-		JADD(o, "return_code", NULL);
-		JADD(sig, "signal_id", jint(WTERMSIG(status)));
-		JADD(sig, "name", jstr(strsignal(WTERMSIG(status))));
-		JADD(o, "signal", sig);
-		return o;
-	}
-	JADD(o, "status", jstr(WEXITSTATUS(status) ? "FAILED" : "SUCCESS"));
-	JADD(o, "return_code", jint(WEXITSTATUS(status)));
-	return o;
-}
-
 static json_object *secs_usecs(uint64_t usec)
 {
 	json_object *o = json_object_new_object();
@@ -74,54 +39,6 @@ static json_object *secs_usecs(uint64_t usec)
 	JADD(o, "seconds", jint((int64_t)(usec / 1000000)));
 	JADD(o, "microseconds", jint((int64_t)(usec % 1000000)));
 	return o;
-}
-
-/* "cpu=2,mem=1000M,node=1,billing=2" -> [{type, name, id, count}] */
-static json_object *tres_list(const char *tres)
-{
-	static const struct { const char *type; int id; } ids[] = {
-		{ "cpu", 1 }, { "mem", 2 }, { "energy", 3 }, { "node", 4 },
-		{ "billing", 5 }, { "fs", 6 }, { "vmem", 7 }, { "pages", 8 },
-	};
-	json_object *a = json_object_new_array();
-	char **items = tres ? xstrsplit(tres, ",", NULL) : NULL;
-
-	for (size_t i = 0; items && items[i]; i++) {
-		char *eq = strchr(items[i], '='), *end;
-		json_object *t;
-		int64_t count;
-		int id = 1000;
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		count = strtoll(eq + 1, &end, 10);
-		if (!strcmp(items[i], "mem")) {
-			/* MB, with an optional unit */
-			if (*end == 'G')
-				count *= 1024;
-			else if (*end == 'T')
-				count *= 1024 * 1024;
-		}
-		t = json_object_new_object();
-		if (!strncmp(items[i], "gres/", 5)) {
-			JADD(t, "type", jstr("gres"));
-			JADD(t, "name", jstr(items[i] + 5));
-			id = 1001;
-		} else {
-			for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]);
-			     k++)
-				if (!strcmp(ids[k].type, items[i]))
-					id = ids[k].id;
-			JADD(t, "type", jstr(items[i]));
-			JADD(t, "name", NULL);
-		}
-		JADD(t, "id", jint(id));
-		JADD(t, "count", jint(count));
-		json_object_array_add(a, t);
-	}
-	xstrarray_free(items);
-	return a;
 }
 
 /* Slurm shows the pending tasks of an array as a hex bitmap. */
@@ -158,27 +75,6 @@ static json_object *task_hex(const char *spec)
 	return o;
 }
 
-static json_object *time_obj(const acct_job_rec_t *j, uint64_t user_usec,
-			     uint64_t sys_usec, time_t now)
-{
-	json_object *o = json_object_new_object();
-	time_t end = j->end ? j->end : now;
-
-	JADD(o, "elapsed", jint(j->start && end > j->start ?
-				 end - j->start : 0));
-	JADD(o, "eligible", jint(j->eligible));
-	JADD(o, "end", jint(j->end));
-	JADD(o, "start", j->start ? jint(j->start) : NULL);
-	JADD(o, "submission", jint(j->submit));
-	JADD(o, "suspended", jint(0));
-	JADD(o, "system", secs_usecs(sys_usec));
-	JADD(o, "limit", j->time_limit == NO_VAL32 ||
-		j->time_limit == INFINITE32 ? NULL : jint(j->time_limit));
-	JADD(o, "total", secs_usecs(user_usec + sys_usec));
-	JADD(o, "user", secs_usecs(user_usec));
-	return o;
-}
-
 static json_object *empty_usage(void)
 {
 	json_object *o = json_object_new_object();
@@ -190,24 +86,20 @@ static json_object *empty_usage(void)
 	return o;
 }
 
-static json_object *usage_item(int id, const char *type, uint64_t count,
-			       const char *node)
+static json_object *usage_item(int id, const char *type, uint64_t count)
 {
 	json_object *t = json_object_new_object();
 
 	JADD(t, "type", jstr(type));
-	JADD(t, "name", NULL);
+	JADD(t, "name", jstr(""));
 	JADD(t, "id", jint(id));
 	JADD(t, "count", jint((int64_t)count));
-	if (node) {
-		JADD(t, "task", jint(0));
-		JADD(t, "node", jstr(node));
-	}
 	return t;
 }
 
-/* MaxRSS / MaxVMSize as Slurm reports them: bytes in requested.max. */
-static json_object *step_usage(const acct_step_rec_t *s, const char *node)
+/* MaxRSS / MaxVMSize (and their averages) as Slurm reports them: bytes
+ * in tres.requested.max / .average. */
+static json_object *step_usage(const acct_step_rec_t *s)
 {
 	json_object *o = empty_usage();
 	const char *keys[] = { "max", "average" };
@@ -218,224 +110,378 @@ static json_object *step_usage(const acct_step_rec_t *s, const char *node)
 		json_object_object_get_ex(o, keys[k], &a);
 		if (s->max_rss_kb)
 			json_object_array_add(a, usage_item(2, "mem",
-				(k ? s->ave_rss_kb : s->max_rss_kb) * 1024,
-				k ? NULL : node));
+				(k ? s->ave_rss_kb : s->max_rss_kb) * 1024));
 		if (s->max_vsize_kb)
 			json_object_array_add(a, usage_item(7, "vmem",
-				(k ? s->ave_vsize_kb : s->max_vsize_kb) * 1024,
-				k ? NULL : node));
+				(k ? s->ave_vsize_kb : s->max_vsize_kb) * 1024));
 	}
 	return o;
 }
 
-static json_object *step_obj(const acct_job_rec_t *j,
-			     const acct_step_rec_t *s, time_t now)
+/* ---- the builders the table names ---- */
+
+json_object *sj_empty_str(const sacct_row_t *r)
 {
-	json_object *o = json_object_new_object(), *n, *tr, *t, *st, *x;
-	int32_t id = (int32_t)s->step_id;
-	time_t end = s->end ? s->end : now;
-	char err[128], idbuf[16];
-	hostlist_t *hl = s->nodes ? hostlist_parse(s->nodes, err,
-						   sizeof(err)) : NULL;
-	json_object *list = json_object_new_array();
+	(void)r;
+	return jstr("");
+}
 
-	for (size_t i = 0; hl && i < hostlist_count(hl); i++)
-		json_object_array_add(list, jstr(hostlist_nth(hl, i)));
-	n = json_object_new_object();
-	JADD(n, "list", list);
-	JADD(n, "count", jint(s->num_nodes));
-	JADD(n, "range", jstr_empty(s->nodes));
-	JADD(o, "nodes", n);
-	tr = json_object_new_object();
-	JADD(tr, "requested", step_usage(s, hl && hostlist_count(hl) ?
-					 hostlist_nth(hl, 0) : NULL));
-	JADD(tr, "consumed", empty_usage());
-	JADD(tr, "allocated", tres_list(s->tres_alloc));
-	JADD(o, "tres", tr);
-	if (hl)
-		hostlist_destroy(hl);
-	t = json_object_new_object();
-	JADD(t, "elapsed", jint(s->start && end > s->start ?
-				 end - s->start : 0));
-	JADD(t, "end", jint(s->end));
-	JADD(t, "start", jint(s->start));
-	JADD(t, "suspended", jint(0));
-	JADD(t, "system", secs_usecs(s->sys_usec));
-	JADD(t, "total", secs_usecs(s->user_usec + s->sys_usec));
-	JADD(t, "user", secs_usecs(s->user_usec));
-	JADD(o, "time", t);
-	JADD(o, "exit_code", exit_obj(s->exit_code));
-	x = json_object_new_object();
-	JADD(x, "count", jint(s->ntasks));
-	JADD(o, "tasks", x);
-	JADD(o, "pid", NULL);
-	x = json_object_new_object();
-	st = json_object_new_object();
-	JADD(st, "min", jint(0));
-	JADD(st, "max", jint(0));
-	JADD(x, "requested_frequency", st);
-	JADD(x, "governor", json_object_new_array());
-	JADD(o, "CPU", x);
-	if (s->requid != NO_VAL32) {
-		char *u = user_name(s->requid);
+json_object *sj_empty_list(const sacct_row_t *r)
+{
+	(void)r;
+	return json_object_new_array();
+}
 
-		JADD(o, "kill_request_user", jstr(u));
-		xfree(u);
-	} else {
-		JADD(o, "kill_request_user", NULL);
-	}
-	JADD(o, "state", jstr(job_state_string(s->state & JOB_STATE_BASE)));
-	st = json_object_new_object();
-	x = json_object_new_object();
-	JADD(x, "actual_frequency", jint(0));
-	JADD(st, "CPU", x);
-	x = json_object_new_object();
-	JADD(x, "consumed", jint((int64_t)s->consumed_energy));
-	JADD(st, "energy", x);
-	JADD(o, "statistics", st);
-	st = json_object_new_object();
-	JADD(st, "job_id", jint(j->job_id));
-	x = json_object_new_object();
-	JADD(x, "component", NULL);
-	JADD(st, "het", x);
+json_object *sj_zero(const sacct_row_t *r)
+{
+	(void)r;
+	return jint(0);
+}
+
+json_object *sj_unset(const sacct_row_t *r)
+{
+	(void)r;
+	return cli_json_num32(NO_VAL32);
+}
+
+json_object *sj_jobid(const sacct_row_t *r)
+{
+	char *s = NULL;
+	json_object *o;
+	int32_t id;
+
+	if (!STEP(r))
+		return jint(JOB(r)->job_id);
+	/* a step's id: "123.batch", "123.extern", "123.0" */
+	id = (int32_t)STEP(r)->step_id;
 	if (id == ACCT_STEP_BATCH)
-		snprintf(idbuf, sizeof(idbuf), "batch");
+		s = xstrdup_printf("%u.batch", JOB(r)->job_id);
 	else if (id == ACCT_STEP_EXTERN)
-		snprintf(idbuf, sizeof(idbuf), "extern");
+		s = xstrdup_printf("%u.extern", JOB(r)->job_id);
 	else
-		snprintf(idbuf, sizeof(idbuf), "%d", id);
-	JADD(st, "id", jstr(idbuf));
-	JADD(st, "name", jstr_empty(s->name));
-	JADD(o, "step", st);
-	x = json_object_new_object();
-	JADD(x, "distribution", jstr("Unknown"));
-	JADD(o, "task", x);
+		s = xstrdup_printf("%u.%d", JOB(r)->job_id, id);
+	o = jstr(s);
+	xfree(s);
 	return o;
 }
 
-json_object *sacct_json_job(const acct_job_rec_t *j,
-			    const acct_step_rec_t *steps, uint32_t nsteps,
-			    time_t now)
+json_object *sj_state(const sacct_row_t *r)
 {
-	json_object *o = json_object_new_object(), *x, *y, *z;
-	uint64_t user = 0, sys = 0;
-	char *uname = user_name(j->uid), *gname = group_name(j->gid);
+	uint32_t st = STEP(r) ? STEP(r)->state : JOB(r)->state;
+	json_object *a = json_object_new_array();
+
+	json_object_array_add(a, jstr(job_state_string(st & JOB_STATE_BASE)));
+	return a;
+}
+
+json_object *sj_exit(const sacct_row_t *r)
+{
+	return cli_json_exit(STEP(r) ? STEP(r)->exit_code : JOB(r)->exit_code);
+}
+
+json_object *sj_derived(const sacct_row_t *r)
+{
+	return cli_json_exit(JOB(r)->derived_ec);
+}
+
+json_object *sj_nnodes(const sacct_row_t *r)
+{
+	return jint(STEP(r) ? STEP(r)->num_nodes : JOB(r)->num_nodes);
+}
+
+json_object *sj_ntasks(const sacct_row_t *r)
+{
+	return jint(STEP(r) ? STEP(r)->ntasks : 0);
+}
+
+json_object *sj_reqcpus(const sacct_row_t *r)
+{
+	return jint(JOB(r)->req_cpus);
+}
+
+json_object *sj_priority(const sacct_row_t *r)
+{
+	return cli_json_num32(JOB(r)->priority);
+}
+
+json_object *sj_restarts(const sacct_row_t *r)
+{
+	return jint(JOB(r)->restart_cnt);
+}
+
+json_object *sj_hold(const sacct_row_t *r)
+{
+	return json_object_new_boolean((JOB(r)->state & JOB_STATE_BASE) ==
+				       JOB_PENDING && !JOB(r)->priority);
+}
+
+json_object *sj_energy(const sacct_row_t *r)
+{
+	return cli_json_num64(STEP(r) ? STEP(r)->consumed_energy :
+			      r->steps_energy);
+}
+
+/* ---- times ---- */
+
+static time_t start_of(const sacct_row_t *r)
+{
+	return STEP(r) ? STEP(r)->start : JOB(r)->start;
+}
+
+static time_t end_of(const sacct_row_t *r)
+{
+	return STEP(r) ? STEP(r)->end : JOB(r)->end;
+}
+
+json_object *sj_elapsed(const sacct_row_t *r)
+{
+	time_t start = start_of(r), end = end_of(r) ? end_of(r) : r->now;
+
+	return jint(start && end > start ? end - start : 0);
+}
+
+/* A job's times are plain numbers, a step's {set, infinite, number}. */
+static json_object *when(const sacct_row_t *r, time_t t)
+{
+	return STEP(r) ? cli_json_num64(t ? (uint64_t)t : NO_VAL64) : jint(t);
+}
+
+json_object *sj_start(const sacct_row_t *r)
+{
+	return when(r, start_of(r));
+}
+
+json_object *sj_end(const sacct_row_t *r)
+{
+	return when(r, end_of(r));
+}
+
+json_object *sj_eligible(const sacct_row_t *r)
+{
+	return jint(JOB(r)->eligible);
+}
+
+json_object *sj_submit(const sacct_row_t *r)
+{
+	return jint(JOB(r)->submit);
+}
+
+json_object *sj_limit(const sacct_row_t *r)
+{
+	return cli_json_num32(STEP(r) ? NO_VAL32 : JOB(r)->time_limit);
+}
+
+static uint64_t usec_of(const sacct_row_t *r, bool user, bool sys)
+{
+	uint64_t t = 0;
+
+	if (STEP(r))
+		return (user ? STEP(r)->user_usec : 0) +
+		       (sys ? STEP(r)->sys_usec : 0);
+	for (uint32_t i = 0; i < r->nsteps; i++)
+		t += (user ? r->steps[i].user_usec : 0) +
+		     (sys ? r->steps[i].sys_usec : 0);
+	return t;
+}
+
+json_object *sj_user(const sacct_row_t *r)
+{
+	return secs_usecs(usec_of(r, true, false));
+}
+
+json_object *sj_sys(const sacct_row_t *r)
+{
+	return secs_usecs(usec_of(r, false, true));
+}
+
+json_object *sj_total(const sacct_row_t *r)
+{
+	return secs_usecs(STEP(r) ? usec_of(r, true, true) : r->steps_cpu_usec);
+}
+
+/* ---- composite members ---- */
+
+json_object *sj_tres_alloc(const sacct_row_t *r)
+{
+	return cli_json_tres(STEP(r) ? STEP(r)->tres_alloc : JOB(r)->tres_alloc);
+}
+
+json_object *sj_tres_req(const sacct_row_t *r)
+{
+	return cli_json_tres(JOB(r)->tres_req);
+}
+
+json_object *sj_mem_cpu(const sacct_row_t *r)
+{
+	const acct_job_rec_t *j = JOB(r);
+
+	return cli_json_num64(j->mem_per_cpu ? j->req_mem : NO_VAL64);
+}
+
+json_object *sj_mem_node(const sacct_row_t *r)
+{
+	const acct_job_rec_t *j = JOB(r);
+
+	return cli_json_num64(j->mem_per_cpu ? NO_VAL64 : j->req_mem);
+}
+
+json_object *sj_killer(const sacct_row_t *r)
+{
+	uint32_t uid = STEP(r) ? STEP(r)->requid : JOB(r)->requid;
+	char *name = NULL;
+	json_object *o;
+
+	if (uid == NO_VAL32)
+		return jstr("");
+	cli_fmt_uid(&name, uid);
+	o = jstr(name);
+	xfree(name);
+	return o;
+}
+
+json_object *sj_array(const sacct_row_t *r)
+{
+	const acct_job_rec_t *j = JOB(r);
+	json_object *o = json_object_new_object(), *x, *y;
 	bool meta = j->array_task_str && j->array_task_id == NO_VAL32;
 
-	for (uint32_t i = 0; i < nsteps; i++) {
-		user += steps[i].user_usec;
-		sys += steps[i].sys_usec;
-	}
-	JADD(o, "account", jstr_empty(j->account));
+	JADD(o, "job_id", jint(j->array_job_id ? j->array_job_id :
+			       meta ? j->job_id : 0));
 	x = json_object_new_object();
-	JADD(x, "administrator", NULL);
-	JADD(x, "job", jstr(j->comment));
-	JADD(x, "system", NULL);
-	JADD(o, "comment", x);
-	JADD(o, "allocation_nodes", jint(j->num_nodes));
-	x = json_object_new_object();
-	JADD(x, "job_id", jint(meta && !j->array_job_id ? j->job_id :
-			       j->array_job_id));
+	JADD(x, "tasks", jint(0));
 	y = json_object_new_object();
-	z = json_object_new_object();
-	JADD(z, "tasks", jint(0));
-	JADD(y, "running", z);
-	z = json_object_new_object();
-	JADD(z, "max", y);
-	JADD(x, "limits", z);
-	JADD(x, "task", meta ? task_hex(j->array_task_str) : NULL);
-	JADD(x, "task_id", j->array_job_id && j->array_task_id != NO_VAL32 ?
-	     jint(j->array_task_id) : NULL);
-	JADD(o, "array", x);
+	JADD(y, "running", x);
 	x = json_object_new_object();
-	JADD(x, "account", jstr_empty(j->account));
-	JADD(x, "cluster", jstr_empty(j->cluster));
-	JADD(x, "partition", NULL);
-	JADD(x, "user", jstr(uname));
-	JADD(o, "association", x);
-	JADD(o, "cluster", jstr_empty(j->cluster));
-	JADD(o, "constraints", jstr_empty(j->constraints));
-	JADD(o, "container", NULL);
-	JADD(o, "derived_exit_code", exit_obj(j->derived_ec));
-	JADD(o, "time", time_obj(j, user, sys, now));
-	JADD(o, "exit_code", exit_obj(j->exit_code));
-	JADD(o, "flags", json_object_new_array());
-	JADD(o, "group", jstr(gname));
-	x = json_object_new_object();
-	JADD(x, "job_id", jint(0));
-	JADD(x, "job_offset", NULL);
-	JADD(o, "het", x);
-	JADD(o, "job_id", jint(j->job_id));
-	JADD(o, "name", jstr_empty(j->name));
-	x = json_object_new_object();
-	JADD(x, "label", jstr(""));
-	JADD(o, "mcs", x);
-	JADD(o, "nodes", jstr(j->nodes && j->nodes[0] ? j->nodes :
-			      "None assigned"));
-	JADD(o, "partition", jstr_empty(j->partition));
-	JADD(o, "priority", jint(j->priority));
-	JADD(o, "qos", jstr_empty(j->qos));
-	x = json_object_new_object();
-	JADD(x, "CPUs", jint(j->req_cpus));
-	JADD(x, "memory", jint(j->req_mem == NO_VAL64 ? 0 :
-			       (int64_t)j->req_mem));
-	JADD(o, "required", x);
-	if (j->requid != NO_VAL32) {
-		char *k = user_name(j->requid);
-
-		JADD(o, "kill_request_user", jstr(k));
-		xfree(k);
-	} else {
-		JADD(o, "kill_request_user", NULL);
-	}
-	x = json_object_new_object();
-	JADD(x, "id", jint(0));
-	JADD(x, "name", jint(0));
-	JADD(o, "reservation", x);
-	x = json_object_new_object();
-	JADD(x, "current", jstr(job_state_string(j->state & JOB_STATE_BASE)));
-	JADD(x, "reason", jstr(job_reason_string(j->reason)));
-	JADD(o, "state", x);
-	x = json_object_new_array();
-	for (uint32_t i = 0; i < nsteps; i++)
-		json_object_array_add(x, step_obj(j, &steps[i], now));
-	JADD(o, "steps", x);
-	x = json_object_new_object();
-	JADD(x, "allocated", tres_list(j->tres_alloc));
-	JADD(x, "requested", tres_list(j->tres_req));
-	JADD(o, "tres", x);
-	JADD(o, "user", jstr(uname));
-	x = json_object_new_object();
-	JADD(x, "wckey", jstr(""));
-	JADD(x, "flags", json_object_new_array());
-	JADD(o, "wckey", x);
-	JADD(o, "working_directory", jstr_empty(j->work_dir));
-	xfree(uname);
-	xfree(gname);
+	JADD(x, "max", y);
+	JADD(o, "limits", x);
+	JADD(o, "task", meta ? task_hex(j->array_task_str) : jstr(""));
+	JADD(o, "task_id", cli_json_num32(j->array_job_id ?
+					  j->array_task_id : NO_VAL32));
 	return o;
 }
 
-json_object *sacct_json_doc(json_object *jobs)
+json_object *sj_assoc(const sacct_row_t *r)
 {
-	json_object *doc = json_object_new_object(), *meta, *p, *s, *v;
-	unsigned maj = 0, min = 0, mic = 0;
+	const acct_job_rec_t *j = JOB(r);
+	json_object *o = json_object_new_object();
+	char *user = NULL;
 
-	sscanf(SLUICE_VERSION_STRING, "%u.%u.%u", &maj, &min, &mic);
-	meta = json_object_new_object();
-	p = json_object_new_object();
-	JADD(p, "type", jstr("openapi/dbv0.0.38"));
-	JADD(p, "name", jstr("Slurm OpenAPI DB v0.0.38"));
-	JADD(meta, "plugin", p);
-	s = json_object_new_object();
-	v = json_object_new_object();
-	JADD(v, "major", jint(maj));
-	JADD(v, "micro", jint(mic));
-	JADD(v, "minor", jint(min));
-	JADD(s, "version", v);
-	JADD(s, "release", jstr(SLUICE_VERSION_STRING));
-	JADD(meta, "Slurm", s);
-	JADD(doc, "meta", meta);
-	JADD(doc, "errors", json_object_new_array());
-	JADD(doc, "jobs", jobs);
-	return doc;
+	cli_fmt_uid(&user, j->uid);
+	JADD(o, "account", jstr(j->account));
+	JADD(o, "cluster", jstr(j->cluster));
+	JADD(o, "partition", jstr(""));
+	JADD(o, "user", jstr(user));
+	xfree(user);
+	return o;
+}
+
+json_object *sj_het(const sacct_row_t *r)
+{
+	json_object *o = json_object_new_object();
+
+	(void)r;
+	JADD(o, "job_id", jint(0));
+	JADD(o, "job_offset", cli_json_num32(NO_VAL32));
+	return o;
+}
+
+json_object *sj_resv(const sacct_row_t *r)
+{
+	json_object *o = json_object_new_object();
+
+	(void)r;
+	JADD(o, "id", jint(0));
+	JADD(o, "name", jstr(""));
+	JADD(o, "requested", jstr(""));
+	return o;
+}
+
+json_object *sj_nodelist(const sacct_row_t *r)
+{
+	const char *nodes = STEP(r) ? STEP(r)->nodes : JOB(r)->nodes;
+	json_object *a = json_object_new_array();
+	char err[128];
+	hostlist_t *hl = nodes && *nodes ?
+		hostlist_parse(nodes, err, sizeof(err)) : NULL;
+
+	for (size_t i = 0; hl && i < hostlist_count(hl); i++)
+		json_object_array_add(a, jstr(hostlist_nth(hl, i)));
+	if (hl)
+		hostlist_destroy(hl);
+	return a;
+}
+
+json_object *sj_step_usage(const sacct_row_t *r)
+{
+	return STEP(r) ? step_usage(STEP(r)) : empty_usage();
+}
+
+json_object *sj_step_consumed(const sacct_row_t *r)
+{
+	(void)r;
+	return empty_usage();
+}
+
+json_object *sj_steps(const sacct_row_t *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (uint32_t i = 0; i < r->nsteps; i++) {
+		sacct_row_t s = { .job = r->job, .step = &r->steps[i],
+				  .now = r->now };
+
+		json_object_array_add(a, sacct_json_row(&s));
+	}
+	return a;
+}
+
+/* ---- the walk ---- */
+
+/* The object at path "a/b/c" minus its last element; creates parents. */
+static json_object *parent_of(json_object *root, const char *path,
+			      const char **leaf)
+{
+	const char *slash;
+	json_object *cur = root;
+
+	while ((slash = strchr(path, '/'))) {
+		char part[64];
+		json_object *next;
+		size_t n = (size_t)(slash - path);
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, path);
+		if (!json_object_object_get_ex(cur, part, &next)) {
+			next = json_object_new_object();
+			json_object_object_add(cur, part, next);
+		}
+		cur = next;
+		path = slash + 1;
+	}
+	*leaf = path;
+	return cur;
+}
+
+json_object *sacct_json_row(const sacct_row_t *r)
+{
+	json_object *o = json_object_new_object();
+
+	for (const sacct_field_t *f = sacct_fields; f->get || f->json; f++) {
+		const char *key = STEP(r) ? f->step_key : f->job_key;
+		const char *leaf = NULL;
+		json_object *parent, *v;
+
+		if (!key)
+			continue;
+		if (f->json) {
+			v = f->json(r);
+		} else {
+			char *s = sacct_field_text(f, r);
+
+			v = jstr(s);
+			xfree(s);
+		}
+		parent = parent_of(o, key, &leaf);
+		json_object_object_add(parent, leaf, v);
+	}
+	return o;
 }

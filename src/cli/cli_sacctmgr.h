@@ -11,6 +11,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
 
 #include "cli/cli_fields.h"
 #include "common/msg_types.h"
@@ -22,6 +25,7 @@ typedef struct {
 	bool   immediate;    /* -i */
 	bool   quiet;        /* -Q */
 	int    verbose;
+	int    json;         /* 1 --json, 2 --yaml */
 } mgr_opts_t;
 
 /* One command line: what to do to which entity. */
@@ -80,6 +84,29 @@ const char *cli_sacctmgr_cell(const mgr_row_t *row, const char *name);
 /* Print a list reply; returns the exit code. */
 int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
 		      const dbd_acct_resp_msg_t *resp);
+
+/* ---- JSON (cli_sacctmgr_json.c) ---- */
+
+/* A list answer's records as Slurm 25.05's data_parser v0.0.43 shows
+ * them: the array, and in *key the document member that holds it
+ * ("accounts", "users", "associations", "qos", "clusters").  NULL for an
+ * entity without a JSON form. */
+json_object *cli_sacctmgr_json(uint16_t entity,
+			       const dbd_acct_resp_msg_t *resp,
+			       const char **key);
+/* withassoc / with_assocs: add to each user (account) record of list
+ * the assoc_short of its associations among assocs (an association
+ * list answer). */
+void cli_sacctmgr_json_assocs(json_object *list, uint16_t entity,
+			      const dbd_acct_resp_msg_t *assocs);
+/* Each account of accounts gets its coordinators ({name, direct})
+ * from coords (a coordinator list answer: user, account). */
+void cli_sacctmgr_json_coords(json_object *accounts,
+			      const dbd_acct_resp_msg_t *coords);
+/* sacctmgr show tres / GET tres: the TRES Sluice counts (tres_list),
+ * and their table (Type, Name, ID; -n, -p, -P as o says). */
+json_object *cli_sacctmgr_tres_json(void);
+void cli_sacctmgr_show_tres(FILE *out, const mgr_opts_t *o);
 
 /* ---- dump and load (cli_sacctmgr_dump.c, cli_sacctmgr_load.c) ---- */
 

@@ -319,31 +319,13 @@ static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 	return 0;
 }
 
-static void job_update_free(job_update_msg_t *u)
-{
-	xfree(u->job_id_str);
-	xfree(u->name);
-	xfree(u->comment);
-	xfree(u->partition);
-	xfree(u->features);
-	xfree(u->exc_nodes);
-	xfree(u->req_nodes);
-	xfree(u->dependency);
-	xfree(u->account);
-	xfree(u->qos);
-	xfree(u->reservation);
-}
-
 static int update_job(int argc, char **argv, bool quiet)
 {
-	job_update_msg_t u = {
-		.time_limit = NO_VAL32, .priority = NO_VAL32, .nice = NO_VAL32,
-		.min_nodes = NO_VAL32, .max_nodes = NO_VAL32,
-		.requeue = NO_VAL16, .array_max_tasks = NO_VAL32,
-	};
+	job_update_msg_t u;
 	int rc = 1, remote = 0, err, delta = 0;
 	uint32_t now_limit;
 
+	job_update_init(&u);
 	for (int i = 0; i < argc; i++) {
 		const char *val;
 		char *key = split_kv(argv[i], &val);
@@ -377,7 +359,7 @@ static int update_job(int argc, char **argv, bool quiet)
 		rc = 0;
 	}
 cleanup:
-	job_update_free(&u);
+	job_update_free_members(&u);
 	return rc;
 }
 

@@ -95,7 +95,7 @@ static void usage(FILE *out)
 "  -S, --starttime=time jobs after this time\n"
 "  -u, --user=list      only these users (names or uids)\n"
 "  -X, --allocations    jobs only, no steps\n"
-"      --json           JSON (Slurm's data_parser v0.0.38 layout)\n"
+"      --json           JSON (Slurm 25.05's data_parser v0.0.43 layout)\n"
 "      --yaml           YAML (the same document)\n"
 "  -V, --version        print the version\n");
 }
@@ -419,115 +419,23 @@ static void choose_fields(const sacct_col_t *cols, size_t n)
 
 static dbd_jobs_msg_t *query(void)
 {
-	const slurm_conf_t *c = cli_conf();
-	const char *host = c->accounting_storage_host ?
-		c->accounting_storage_host : "localhost";
-	slurm_msg_t resp;
 	dbd_jobs_msg_t *r;
-	int rc;
+	int rc = sacct_query(&opt.cond, &r);
 
-	if (!c->accounting_storage_type ||
-	    !strstr(c->accounting_storage_type, "slurmdbd")) {
+	if (rc == ESLURM_DB_CONNECTION && (!cli_conf()->accounting_storage_type ||
+	    !strstr(cli_conf()->accounting_storage_type, "slurmdbd"))) {
 		error("Slurm accounting storage is disabled");
 		exit(1);
 	}
-	opt.cond.cluster = c->cluster_name;
-	rc = net_rpc(host, c->accounting_storage_port, REQUEST_DBD_JOBS,
-		     &opt.cond, &resp, c->message_timeout * 1000 * 3);
-	opt.cond.cluster = NULL;
 	if (rc) {
 		error("Problem talking to the database: %s",
 		      slurm_strerror(rc));
-		exit(1);
-	}
-	if (resp.type != RESPONSE_DBD_JOBS || !resp.data) {
-		rc = cli_resp_rc(&resp);
-		error("Problem talking to the database: %s",
-		      slurm_strerror(rc ? rc : SLURM_UNEXPECTED_MSG_ERROR));
-		exit(1);
-	}
-	r = resp.data;
-	resp.data = NULL;
-	msg_free(&resp);
-	if (r->rc) {
-		error("Problem talking to the database: %s",
-		      slurm_strerror(r->rc));
 		exit(1);
 	}
 	return r;
 }
 
 /* ---- selection after the query ---- */
-
-static bool on_nodes(const acct_job_rec_t *j, hostlist_t *want)
-{
-	char err[128];
-	hostlist_t *hl;
-	bool hit = false;
-
-	if (!want)
-		return true;
-	if (!j->nodes || !(hl = hostlist_parse(j->nodes, err, sizeof(err))))
-		return false;
-	for (size_t i = 0; i < hostlist_count(hl) && !hit; i++)
-		for (size_t k = 0; k < hostlist_count(want) && !hit; k++)
-			hit = !strcmp(hostlist_nth(hl, i), hostlist_nth(want, k));
-	hostlist_destroy(hl);
-	return hit;
-}
-
-/* Without -D, a reused job id shows only its latest record: mark every
- * record that a later one (same id and cluster) replaces.  Records come
- * by submit time; sort their indexes by id to find the later ones. */
-static const dbd_jobs_msg_t *sort_r;
-
-static int by_id_then_pos(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const acct_job_rec_t *jx = &sort_r->jobs[x], *jy = &sort_r->jobs[y];
-	int c;
-
-	if (jx->job_id != jy->job_id)
-		return jx->job_id < jy->job_id ? -1 : 1;
-	if ((c = xstrcmp(jx->cluster, jy->cluster)))
-		return c;
-	return x < y ? -1 : x > y;
-}
-
-/* qsort, after a pass that finds most answers in order already (they
- * come by submit time and id). */
-static void sort_idx(uint32_t *idx, uint32_t n,
-		     int (*cmp)(const void *, const void *))
-{
-	for (uint32_t i = 1; i < n; i++)
-		if (cmp(&idx[i - 1], &idx[i]) > 0) {
-			qsort(idx, n, sizeof(uint32_t), cmp);
-			return;
-		}
-}
-
-static bool *superseded_marks(const dbd_jobs_msg_t *r)
-{
-	bool *marks = xcalloc(r->job_cnt + 1, sizeof(bool));
-	uint32_t *idx;
-
-	if (opt.cond.flags & DBD_JOBS_DUPLICATES || r->job_cnt < 2)
-		return marks;
-	idx = xcalloc(r->job_cnt, sizeof(uint32_t));
-	for (uint32_t i = 0; i < r->job_cnt; i++)
-		idx[i] = i;
-	sort_r = r;
-	sort_idx(idx, r->job_cnt, by_id_then_pos);
-	for (uint32_t i = 0; i + 1 < r->job_cnt; i++) {
-		const acct_job_rec_t *a = &r->jobs[idx[i]];
-		const acct_job_rec_t *b = &r->jobs[idx[i + 1]];
-
-		if (a->job_id == b->job_id && !xstrcmp(a->cluster, b->cluster))
-			marks[idx[i]] = true;
-	}
-	xfree(idx);
-	return marks;
-}
 
 static const char *step_name(const acct_step_rec_t *s, char *buf, size_t n)
 {
@@ -660,106 +568,55 @@ static void print_row(const sacct_col_t *cols, size_t n, const sacct_row_t *r)
 	fputc('\n', stdout);
 }
 
-static bool same_job(const acct_step_rec_t *s, const acct_job_rec_t *j)
-{
-	return s->job_id == j->job_id && s->submit == j->submit;
-}
+typedef struct {
+	const sacct_col_t *cols;
+	size_t             n;
+	json_object       *list;     /* --json: the jobs */
+} print_arg_t;
 
-/* An array's own record (its last task, or the pending rest) comes after
- * the tasks split off it. */
-static bool array_meta(const acct_job_rec_t *j)
+static bool print_job(const sacct_row_t *row, void *arg)
 {
-	return j->array_job_id && j->job_id == j->array_job_id;
-}
+	const print_arg_t *p = arg;
+	const acct_job_rec_t *j = row->job;
 
-/* Slurm 22.05 lists jobs by submit time, then in the order their records
- * were created: a split-off array task when it was split off (its new
- * job id says when), the array's own record last. */
-static int by_print_order(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const acct_job_rec_t *jx = &sort_r->jobs[x], *jy = &sort_r->jobs[y];
+	if (p->list) {
+		sacct_row_t jr = *row;
 
-	if (jx->submit != jy->submit)
-		return jx->submit < jy->submit ? -1 : 1;
-	if (array_meta(jx) != array_meta(jy))
-		return array_meta(jx) ? 1 : -1;
-	if (jx->job_id != jy->job_id)
-		return jx->job_id < jy->job_id ? -1 : 1;
-	return x < y ? -1 : x > y;
+		if (opt.allocations)
+			jr.nsteps = 0;
+		if (sel_match(j, NULL))
+			json_object_array_add(p->list, sacct_json_row(&jr));
+		return true;
+	}
+	if (sel_match(j, NULL))
+		print_row(p->cols, p->n, row);
+	for (uint32_t k = 0; k < row->nsteps && !opt.allocations; k++) {
+		sacct_row_t sr = { .job = j, .step = &row->steps[k],
+				   .now = row->now };
+
+		if (opt.sel_cnt && !sel_match(j, &row->steps[k]))
+			continue;
+		print_row(p->cols, p->n, &sr);
+	}
+	return true;
 }
 
 static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 		      size_t n, hostlist_t *want)
 {
-	bool *old = superseded_marks(r);
-	time_t now = time(NULL);
-	uint32_t s0 = 0;
-	uint32_t *first = xcalloc(r->job_cnt + 1, sizeof(uint32_t));
-	uint32_t *last = xcalloc(r->job_cnt + 1, sizeof(uint32_t));
-	uint32_t *idx = xcalloc(r->job_cnt + 1, sizeof(uint32_t));
-	json_object *list = opt.json ? json_object_new_array() : NULL;
+	print_arg_t p = { .cols = cols, .n = n,
+			  .list = opt.json ? json_object_new_array() : NULL };
+	json_object *doc;
 
-	/* Steps come in the order slurmdbd sends jobs (submit, id). */
-	for (uint32_t i = 0; i < r->job_cnt; i++) {
-		const acct_job_rec_t *j = &r->jobs[i];
-		uint32_t s1;
-
-		while (s0 < r->step_cnt &&
-		       (r->steps[s0].submit < j->submit ||
-			(r->steps[s0].submit == j->submit &&
-			 r->steps[s0].job_id < j->job_id)))
-			s0++;
-		for (s1 = s0; s1 < r->step_cnt && same_job(&r->steps[s1], j);
-		     s1++)
-			;
-		first[i] = s0;
-		last[i] = s1;
-		s0 = s1;
-		idx[i] = i;
-	}
-	sort_r = r;
-	sort_idx(idx, r->job_cnt, by_print_order);
-	if (!list)
+	if (!p.list)
 		print_header(cols, n);
-	for (uint32_t x = 0; x < r->job_cnt; x++) {
-		uint32_t i = idx[x];
-		const acct_job_rec_t *j = &r->jobs[i];
-		sacct_row_t row = { .job = j, .now = now };
-
-		for (uint32_t k = first[i]; k < last[i]; k++) {
-			row.steps_cpu_usec += r->steps[k].user_usec +
-					      r->steps[k].sys_usec;
-			row.steps_energy += r->steps[k].consumed_energy;
-		}
-		if (old[i] || !on_nodes(j, want))
-			continue;
-		if (list) {
-			if (sel_match(j, NULL))
-				json_object_array_add(list, sacct_json_job(j,
-					&r->steps[first[i]], opt.allocations ?
-					0 : last[i] - first[i], now));
-			continue;
-		}
-		if (sel_match(j, NULL))
-			print_row(cols, n, &row);
-		for (uint32_t k = first[i]; k < last[i] && !opt.allocations;
-		     k++) {
-			sacct_row_t sr = { .job = j, .step = &r->steps[k],
-					   .now = now };
-
-			if (opt.sel_cnt && !sel_match(j, &r->steps[k]))
-				continue;
-			print_row(cols, n, &sr);
-		}
-	}
-	xfree(idx);
-	xfree(first);
-	xfree(last);
-	xfree(old);
-	if (list)
-		cli_output_doc_print(stdout, sacct_json_doc(list),
-				     opt.json == 2);
+	sacct_rows_walk(r, opt.cond.flags & DBD_JOBS_DUPLICATES, want,
+			print_job, &p);
+	if (!p.list)
+		return;
+	doc = cli_output_doc("jobs", p.list, 0);
+	json_object_object_del(doc, "last_update");
+	cli_output_doc_print(stdout, doc, opt.json == 2);
 }
 
 int main(int argc, char **argv)

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
+#include "cli/cli_ping.h"
 #include "cli/cli_sacctmgr.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -169,6 +171,55 @@ static int run_change(const mgr_cmd_t *c)
 	return commit_change(c) || rc;
 }
 
+/* JSON: each record's associations (withassoc, assoc_short) or each
+ * account's coordinators, from a second list; 0, or -1 after printing
+ * why it failed. */
+static int add_more(json_object *list, uint16_t entity, uint16_t more)
+{
+	mgr_cmd_t a = { .op = DBD_OP_LIST, .entity = more };
+	dbd_acct_resp_msg_t *ar = NULL;
+
+	if (dbd_rpc(&a, 0, &ar))
+		return -1;
+	if (ar->rc) {
+		report_failure(&a, ar);
+		resp_free(ar);
+		return -1;
+	}
+	if (more == DBD_ENT_ASSOC)
+		cli_sacctmgr_json_assocs(list, entity, ar);
+	else
+		cli_sacctmgr_json_coords(list, ar);
+	resp_free(ar);
+	return 0;
+}
+
+/* show --json / --yaml: Slurm 25.05's document (the one slurmrestd's
+ * /slurmdb/ GET of the entity answers). */
+static int show_json(const mgr_cmd_t *c, const dbd_acct_resp_msg_t *r)
+{
+	const char *key = NULL;
+	json_object *list = cli_sacctmgr_json(c->entity, r, &key), *doc;
+
+	if (!list) {
+		fprintf(stderr, " JSON output is not available for %s\n",
+			cli_sacctmgr_plural(c->entity));
+		return 1;
+	}
+	if ((c->with_assoc && (c->entity == DBD_ENT_USER ||
+			       c->entity == DBD_ENT_ACCOUNT) &&
+	     add_more(list, c->entity, DBD_ENT_ASSOC) < 0) ||
+	    (c->entity == DBD_ENT_ACCOUNT &&
+	     add_more(list, c->entity, DBD_ENT_COORD) < 0)) {
+		json_object_put(list);
+		return 1;
+	}
+	doc = cli_output_doc(key, list, 0);
+	json_object_object_del(doc, "last_update");
+	cli_output_doc_print(stdout, doc, opts.json == 2);
+	return 0;
+}
+
 static int run_show(const mgr_cmd_t *c)
 {
 	mgr_show_t s = { .entity = c->entity, .with_assoc = c->with_assoc,
@@ -177,11 +228,15 @@ static int run_show(const mgr_cmd_t *c)
 	dbd_acct_resp_msg_t *r = NULL;
 	int rc = 1;
 
-	if (dbd_rpc(c, (c->with_assoc ? DBD_ACCT_WITH_ASSOC : 0) |
-		    DBD_ACCT_PARENT_LIMITS, &r))
+	/* JSON: the records themselves (withassoc adds their associations
+	 * to each, show_json), an association's own limits */
+	if (dbd_rpc(c, (c->with_assoc && !opts.json ? DBD_ACCT_WITH_ASSOC : 0) |
+		    (opts.json ? 0 : DBD_ACCT_PARENT_LIMITS), &r))
 		return 1;
 	if (r->rc != 0)
 		report_failure(c, r);
+	else if (opts.json)
+		rc = show_json(c, r);
 	else
 		rc = cli_sacctmgr_show(&opts, &s, r);
 	resp_free(r);
@@ -201,6 +256,17 @@ static const char *dbd_host(void)
 /* "slurmdbd(primary) at HOST is UP|DOWN", as Slurm; 1 if it is down. */
 static int dbd_ping(void)
 {
+	if (opts.json) {
+		json_object *pings = json_object_new_array(), *doc;
+		bool up;
+
+		json_object_array_add(pings, cli_ping_dbd(&up));
+		doc = cli_output_doc("pings", pings, 0);
+		json_object_object_del(doc, "last_update");
+		cli_output_doc_print(stdout, doc, opts.json == 2);
+		return !up;
+	}
+
 	const slurm_conf_t *conf = cli_conf();
 	slurm_msg_t resp = { 0 };
 	int rc = net_rpc(dbd_host(), conf->accounting_storage_port,
@@ -237,6 +303,22 @@ static int dbd_shutdown(void)
 
 /* ---- main ---- */
 
+/* Commands that print a document with --json / --yaml. */
+static bool json_command(const char *word)
+{
+	return !strcasecmp(word, "show") || !strcasecmp(word, "list") ||
+	       !strcasecmp(word, "ping");
+}
+
+/* "show tres" / "list tres": the TRES Sluice counts, known without
+ * slurmdbd (no conditions: Sluice's list is fixed). */
+static bool is_show_tres(int argc, char **argv)
+{
+	return argc == 2 && (!strcasecmp(argv[0], "show") ||
+			     !strcasecmp(argv[0], "list")) &&
+	       !strcasecmp(argv[1], "tres");
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -251,6 +333,7 @@ static void usage(FILE *out)
 "     -s or --associations: equivalent to \"associations\" command\n"
 "     -v or --verbose: equivalent to \"verbose\" command\n"
 "     -V or --version: equivalent to \"version\" command\n"
+"     --json, --yaml: show and ping print Slurm 25.05's JSON / YAML\n"
 "\n"
 "    <COMMAND> may be omitted only for -h/-V.  Valid <COMMAND> values are:\n"
 "     add|create <ENTITY> <SPECS>      add an entity\n"
@@ -278,6 +361,8 @@ static int parse_opts(int argc, char **argv, mgr_cmd_t *c)
 		{ "quiet", no_argument, NULL, 'Q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "yaml", no_argument, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -293,6 +378,8 @@ static int parse_opts(int argc, char **argv, mgr_cmd_t *c)
 		case 's': c->with_assoc = true; break;
 		case 'v': opts.verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
+		case 'J': opts.json = 1; break;
+		case 'Y': opts.json = 2; break;
 		default:
 			fprintf(stderr, "Try \"sacctmgr --help\" for more "
 				"information\n");
@@ -310,6 +397,11 @@ int main(int argc, char **argv)
 
 	if (first >= argc) {
 		usage(stderr);
+		return 1;
+	}
+	if (opts.json && !json_command(argv[first])) {
+		fprintf(stderr, " --json and --yaml apply to show, list and "
+			"ping only\n");
 		return 1;
 	}
 	if (!strcasecmp(argv[first], "dump") ||
@@ -330,6 +422,18 @@ int main(int argc, char **argv)
 		cli_init("sacctmgr", opts.verbose);
 		return !strcasecmp(argv[first], "ping") ? dbd_ping() :
 			dbd_shutdown();
+	}
+	if (is_show_tres(argc - first, argv + first)) {
+		if (opts.json) {
+			json_object *doc = cli_output_doc(
+				"TRES", cli_sacctmgr_tres_json(), 0);
+
+			json_object_object_del(doc, "last_update");
+			cli_output_doc_print(stdout, doc, opts.json == 2);
+		} else {
+			cli_sacctmgr_show_tres(stdout, &opts);
+		}
+		return 0;
 	}
 	if (cli_sacctmgr_is_rollup(argv[first])) {
 		cli_init("sacctmgr", opts.verbose);

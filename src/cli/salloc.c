@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 	 * options on to their steps */
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
 	if (cli_alloc_request(&o, first < argc ? argv[first] :
-			      no_shell ? "no-shell" : "interactive",
+			      no_shell ? "no-shell" : "interactive", true,
 			      &job_id) < 0)
 		exit(1);
 	if (cli_alloc_held(&o, job_id, true) < 0 ||

@@ -199,6 +199,9 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_HOST",
 				     d->submit_host);
 	propagate_process_env(d);
+	if (d->bitflags & JOB_OVERCOMMIT)      /* -O: for the job's sruns */
+		d->environment = cli_env_set(d->environment,
+					     "SLURM_OVERCOMMIT", "1");
 	/* --export=NONE implies loading the user's environment on the node,
 	 * as --get-user-env does. */
 	if (o->get_user_env ||

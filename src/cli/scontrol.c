@@ -7,7 +7,9 @@
  * Updating commands live in cli_scontrol_update.c.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +515,8 @@ static const char usage_text[] =
 "     shutdown <OPTS>          shutdown slurm daemons\n"
 "     suspend <job_list>       suspend specified job\n"
 "     takeover                 ask slurm backup controller to take over\n"
+"     token [lifespan=<seconds>] [username=<name>]\n"
+"                              get a token for auth/jwt (SLURM_JWT=...)\n"
 "     top <job_list>           Put specified job first in queue for user\n"
 "     uhold <job_list>         place user hold on specified job\n"
 "     update <SPECIFICATIONS>  update job or node configuration\n"
@@ -596,6 +600,60 @@ JOBCTL_CMD(cmd_requeuehold, "requeuehold")
 JOBCTL_CMD(cmd_suspend, "suspend")
 JOBCTL_CMD(cmd_resume, "resume")
 JOBCTL_CMD(cmd_top, "top")
+
+/* scontrol token [lifespan=N] [username=U]: an auth/jwt token from the
+ * controller, printed as Slurm's: SLURM_JWT=<token>. */
+static int cmd_token(int argc, char **argv)
+{
+	token_request_msg_t r = { 0 };
+	slurm_msg_t resp;
+	int err;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strncasecmp(argv[i], "lifespan=", 9)) {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(argv[i] + 9, &end, 10);
+			if (errno || end == argv[i] + 9 || *end || !v ||
+			    v > INT32_MAX || argv[i][9] == '-') {
+				fprintf(stderr, "Invalid lifespan value: %s\n",
+					argv[i] + 9);
+				return 1;
+			}
+			r.lifespan = (uint32_t)v;
+		} else if (!strncasecmp(argv[i], "username=", 9) &&
+			   argv[i][9]) {
+			r.username = argv[i] + 9;
+		} else {
+			fprintf(stderr, "Invalid option: `%s`\n", argv[i]);
+			return 1;
+		}
+	}
+	need_conf();
+	err = cli_ctld_rpc(REQUEST_AUTH_TOKEN, &r, &resp);
+	if (err) {
+		error("slurm_fetch_token: error receiving response: %s",
+		      cli_comm_strerror(err));
+		return 1;
+	}
+	if (resp.type == RESPONSE_SLURM_RC) {
+		error("slurm_fetch_token: error with request: %s",
+		      slurm_strerror(((return_code_msg_t *)resp.data)->rc));
+		msg_free(&resp);
+		return 1;
+	}
+	if (resp.type != RESPONSE_AUTH_TOKEN || !resp.data ||
+	    !((token_response_msg_t *)resp.data)->token) {
+		error("slurm_fetch_token: no token returned");
+		msg_free(&resp);
+		return 1;
+	}
+	printf("SLURM_JWT=%s\n", ((token_response_msg_t *)resp.data)->token);
+	msg_free(&resp);
+	return 0;
+}
 
 static int cmd_reconfigure(int argc, char **argv)
 {
@@ -709,6 +767,7 @@ static const struct {
 	{ "reconfigure", 3, cmd_reconfigure },
 	{ "shutdown", 3, cmd_shutdown },
 	{ "takeover", 3, cmd_takeover },
+	{ "token", 3, cmd_token },
 	{ "version", 4, cmd_version },
 };
 

@@ -215,7 +215,7 @@ static void _job(srun_t *r)
 		r->job_id = v;
 		return;
 	}
-	if (cli_alloc_request(&r->o, _base(r->argv[0]), &r->job_id) < 0)
+	if (cli_alloc_request(&r->o, _base(r->argv[0]), false, &r->job_id) < 0)
 		exit(1);
 	r->own_alloc = true;
 	if (cli_alloc_held(&r->o, r->job_id, false) < 0)
@@ -243,6 +243,7 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 		.overlap = r->so.overlap, .node_list = d->req_nodes,
 		.exc_nodes = d->exc_nodes, .name = (char *) _base(r->argv[0]),
 		.host = r->my_addr, .srun_pid = (uint32_t) getpid(),
+		.overcommit = d->bitflags & JOB_OVERCOMMIT,
 	};
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	bool said = false;
@@ -346,6 +347,8 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 	_setu(&env, "SLURM_STEP_LAUNCHER_PORT", r->port);
 	if (r->so.dist_str)
 		env = cli_env_set(env, "SLURM_DISTRIBUTION", r->so.dist_str);
+	if (r->o.desc.bitflags & JOB_OVERCOMMIT)
+		env = cli_env_set(env, "SLURM_OVERCOMMIT", "1");
 	if (!cli_env_get(env, "SLURM_CONF") && getenv("SLURM_CONF"))
 		env = cli_env_set(env, "SLURM_CONF", getenv("SLURM_CONF"));
 	xfree(tpn);
@@ -607,7 +610,8 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->input_task = st->in_task == -1 ? 0xffffffffu :
 			st->in_task < 0 ? NO_VAL32 : (uint32_t) st->in_task;
 		m->flags = (r->so.unbuffered ? LAUNCH_UNBUFFERED : 0) |
-			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0);
+			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0) |
+			(r->so.debugger_test ? LAUNCH_DEBUG_STOP : 0);
 		m->kill_wait = cli_conf()->kill_wait;
 		if (r->so.pty) {
 			struct winsize ws = { 0 };
@@ -739,6 +743,7 @@ static int _run_step(srun_t *r)
 	st.num_tasks = s->num_tasks;
 	st.listen_fd = r->listen_fd;
 	st.io_key = cli_io_key();
+	st.executable = r->argv[0];
 	st.out_fd = _local_out(r, r->o.desc.std_out, s->step_id, STDOUT_FILENO);
 	st.err_fd = r->o.desc.std_err ?
 		_local_out(r, r->o.desc.std_err, s->step_id, STDERR_FILENO) :

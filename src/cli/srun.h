@@ -29,6 +29,8 @@ typedef struct {
 	char     *task_epilog;
 	bool      multi_prog;     /* the command is a --multi-prog file */
 	bool      pty;            /* --pty */
+	bool      debugger_test;  /* --debugger-test: tasks stay stopped at
+				   * their exec; srun prints where they are */
 } srun_opts_t;
 
 /* Install srun's own options into o (o->extra_*, ctx = so). */
@@ -59,6 +61,7 @@ typedef struct {
 	int        in_task;       /* -1 = all, -2 = none, else the task */
 	int        out_fd;        /* where stdout goes (1 or a file) */
 	int        err_fd;
+	const char *executable;   /* the command as given (--debugger-test) */
 } srun_step_t;
 
 /* Catch srun's signals from now on (queued until srun_io_run). */

@@ -50,6 +50,8 @@ typedef struct {
 	char        *fence;       /* PMI pairs / PMIx blobs of this fence */
 	size_t       fence_len;
 	uint32_t     fence_cnt;   /* nodes in the barrier */
+	int64_t     *pids;        /* --debugger-test: per task, -1 unknown */
+	uint32_t     pids_left;
 } io_t;
 
 static int sig_pipe[2] = { -1, -1 };
@@ -150,6 +152,23 @@ static void _task_exit(io_t *io, uint32_t task, uint32_t status)
 	}
 }
 
+/* --debugger-test: a task's pid; once every task's is in, the table a
+ * debugger reads (Slurm's MPIR_proctable), by task id. */
+static void _task_pid(io_t *io, uint32_t task, uint32_t pid)
+{
+	const srun_step_t *s = io->s;
+
+	if (!io->pids || task >= s->num_tasks || io->pids[task] >= 0)
+		return;
+	io->pids[task] = pid;
+	if (--io->pids_left)
+		return;
+	for (uint32_t i = 0; i < s->num_tasks; i++)
+		info("task:%u, host:%s, pid:%lld, executable:%s", i,
+		     s->node_names[s->task_node[i]], (long long)io->pids[i],
+		     s->executable ? s->executable : "");
+}
+
 static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
 {
 	if (c->node < 0) {
@@ -175,6 +194,11 @@ static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
 		if (f->len == 4)
 			_task_exit(io, f->task, (uint32_t) p[0] << 24 |
 				   (uint32_t) p[1] << 16 | p[2] << 8 | p[3]);
+		break;
+	case IO_TASK_PID:
+		if (f->len == 4)
+			_task_pid(io, f->task, (uint32_t) p[0] << 24 |
+				  (uint32_t) p[1] << 16 | p[2] << 8 | p[3]);
 		break;
 	case IO_PMI_FENCE:
 		if (f->len) {         /* bytes: PMIx blobs are binary */
@@ -450,6 +474,12 @@ int srun_io_run(srun_step_t *s)
 	io.status = xcalloc(s->num_tasks + 1, sizeof(int));
 	for (uint32_t t = 0; t < s->num_tasks; t++)
 		io.status[t] = -1;
+	if (s->so->debugger_test) {
+		io.pids = xcalloc(s->num_tasks + 1, sizeof(*io.pids));
+		for (uint32_t t = 0; t < s->num_tasks; t++)
+			io.pids[t] = -1;
+		io.pids_left = s->num_tasks;
+	}
 	io.stdin_open = s->in_task != -2;
 	for (uint32_t n = s->num_tasks > 1 ? s->num_tasks - 1 : 0; n; n /= 10)
 		io.label_width++;
@@ -505,6 +535,7 @@ int srun_io_run(srun_step_t *s)
 	xfree(io.fence);
 	xfree(io.node_done);
 	xfree(io.status);
+	xfree(io.pids);
 	xfree(p);
 	return rc;
 }

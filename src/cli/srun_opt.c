@@ -14,7 +14,7 @@
 
 enum {
 	O_EXACT = 0x80, O_OVERLAP, O_MPI, O_JOBID, O_HET, O_CPU_BIND,
-	O_MULTI_PROG, O_PTY, O_TASK_PROLOG, O_TASK_EPILOG,
+	O_MULTI_PROG, O_PTY, O_TASK_PROLOG, O_TASK_EPILOG, O_DEBUGGER_TEST,
 };
 
 static const struct option srun_long[] = {
@@ -36,6 +36,7 @@ static const struct option srun_long[] = {
 	{ "pty", no_argument, NULL, O_PTY },
 	{ "task-prolog", required_argument, NULL, O_TASK_PROLOG },
 	{ "task-epilog", required_argument, NULL, O_TASK_EPILOG },
+	{ "debugger-test", no_argument, NULL, O_DEBUGGER_TEST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -107,6 +108,7 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		so->jobid = v;
 		break;
 	case O_HET: so->het = true; break;
+	case O_DEBUGGER_TEST: so->debugger_test = true; break;
 	case O_CPU_BIND: {
 		cpu_bind_t b;
 		char err[256];

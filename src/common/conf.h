@@ -96,6 +96,8 @@ typedef struct slurm_conf {
 	uint16_t  slurmd_port;        /* 6818 */
 	char     *auth_type;          /* auth/munge */
 	char     *auth_info;          /* e.g. socket=/run/munge/munge.socket.2 */
+	char     *auth_alt_types;     /* AuthAltTypes: auth/jwt or NULL */
+	char     *auth_alt_params;    /* AuthAltParameters: jwt_key=... */
 	char     *cred_type;
 	char     *plugin_dir;
 	char     *state_save_location;

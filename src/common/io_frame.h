@@ -6,7 +6,8 @@
  * u32 length) and a payload of at most IO_FRAME_MAX bytes.
  *   stepd -> srun: IO_INIT (task = node id, payload = io_key),
  *                  IO_STDOUT / IO_STDERR (whole lines unless -u),
- *                  IO_EXIT (payload u32 wait status), IO_DONE;
+ *                  IO_EXIT (payload u32 wait status), IO_DONE,
+ *                  IO_TASK_PID (payload u32 pid; --debugger-test);
  *   srun -> stepd: IO_STDIN (task or IO_ALL_TASKS; length 0 = EOF),
  *                  IO_SIGNAL (payload u32 signal number).
  * PMI barriers: each stepd sends IO_PMI_FENCE ("key=value\n" pairs put
@@ -35,6 +36,8 @@ enum io_frame_type {
 	IO_PMI_FENCE,       /* stepd -> srun: this node's new PMI pairs */
 	IO_PMI_FENCE_OUT,   /* srun -> stepd: every node's, barrier over */
 	IO_WINSIZE,         /* srun -> stepd (--pty): u16 rows, u16 cols */
+	IO_TASK_PID,        /* stepd -> srun (LAUNCH_DEBUG_STOP): u32 pid of
+			     * a task stopped at its exec */
 	IO_TYPE_END
 };
 

@@ -244,6 +244,9 @@ typedef struct {
 
 /* job_desc_t.bitflags / job_info_t.bitflags */
 #define JOB_SPREAD 0x00000001u   /* --spread-job */
+/* -O/--overcommit: sized as one task per node (-c CPUs each), the tasks
+ * share them; steps may run more tasks than their CPUs */
+#define JOB_OVERCOMMIT 0x00000002u
 
 #define NICE_OFFSET 0x80000000u
 

@@ -30,6 +30,7 @@
 #include "common/msg_types.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
 #define CRED_LEN_OFFSET 10      /* u32 magic, u16 version, u16 type, u16 flags */
@@ -109,14 +110,103 @@ static bool header_same(const msg_header_t *a, const msg_header_t *b)
 	       a->cred_len == b->cred_len && a->body_len == b->body_len;
 }
 
-/* Header and credential for body into *out, with room for the body after
- * them when the caller appends it. */
-static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
-		       bool room_for_body, bool peer)
+/* ---- auth/jwt: the token a thread sends, the check a daemon makes ---- */
+
+static __thread char *jwt_thread;
+static char *jwt_process;               /* set at start, then only read */
+static msg_jwt_verify_f jwt_verify_fn;  /* the same */
+
+void msg_auth_jwt_set(const char *token)
 {
+	xfree(jwt_thread);
+	jwt_thread = token && *token ? xstrdup(token) : NULL;
+}
+
+void msg_auth_jwt_set_as(const char *token, const char *user)
+{
+	xfree(jwt_thread);
+	if (token && *token)
+		jwt_thread = user && *user ?
+			xstrdup_printf("%s %s", token, user) : xstrdup(token);
+}
+
+void msg_auth_jwt_clear(void)
+{
+	xfree(jwt_thread);
+}
+
+void msg_auth_jwt_set_process(const char *token)
+{
+	xfree(jwt_process);
+	jwt_process = token && *token ? xstrdup(token) : NULL;
+}
+
+const char *msg_auth_jwt(void)
+{
+	return jwt_thread ? jwt_thread : jwt_process;
+}
+
+void msg_auth_jwt_accept(msg_jwt_verify_f f)
+{
+	jwt_verify_fn = f;
+}
+
+static void jwt_reply_mac(const char *token, size_t len,
+			  const uint8_t digest[AUTH_DIGEST_LEN],
+			  uint8_t mac[SHA256_LEN])
+{
+	hmac_sha256_key_t k;
+
+	hmac_sha256_key(&k, token, len);
+	hmac_sha256(&k, digest, AUTH_DIGEST_LEN, mac);
+	memset(&k, 0, sizeof(k));
+}
+
+/* The credential: none (peer), the thread's token, a reply's MAC keyed
+ * with the request's token, or the auth plugin's over the digest. */
+static int make_cred(const uint8_t raw[MSG_HEADER_LEN], const msg_header_t *h,
+		     const buf_t *body, const char *jwt, const char *reply_tok,
+		     size_t reply_len, char **cred, uint32_t *cred_len)
+{
+	uint8_t digest[AUTH_DIGEST_LEN];
+
+	*cred = NULL;
+	*cred_len = 0;
+	if (h->flags & MSG_FLAG_PEER)
+		return SLURM_SUCCESS;   /* the kernel names the sender */
+	if (jwt) {
+		*cred_len = (uint32_t)strlen(jwt);
+		*cred = xstrdup(jwt);
+		return *cred_len > MSG_MAX_CRED_LEN ?
+			SLURM_PROTOCOL_AUTHENTICATION_ERROR : SLURM_SUCCESS;
+	}
+	if (msg_digest(raw, buf_data(body), h->body_len, digest) < 0)
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	if (reply_tok) {
+		*cred = xmalloc(SHA256_LEN);
+		jwt_reply_mac(reply_tok, reply_len, digest, (uint8_t *)*cred);
+		*cred_len = SHA256_LEN;
+		return SLURM_SUCCESS;
+	}
+	if (auth_create(digest, cred, cred_len) != SLURM_SUCCESS ||
+	    *cred_len > MSG_MAX_CRED_LEN)
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	return SLURM_SUCCESS;
+}
+
+/* Header and credential for body into *out, with room for the body after
+ * them when the caller appends it.  reply_tok: the reply to a request
+ * that carried this token. */
+static int encode_head_as(uint16_t type, const buf_t *body, buf_t **out,
+			  bool room_for_body, bool peer, const char *reply_tok,
+			  size_t reply_len)
+{
+	const char *jwt = peer || reply_tok ? NULL : msg_auth_jwt();
 	msg_header_t h = { MSG_MAGIC, MSG_PROTOCOL_VERSION, type,
-			   peer ? MSG_FLAG_PEER : MSG_FLAG_NONE, 0, 0 };
-	uint8_t raw[MSG_HEADER_LEN], digest[AUTH_DIGEST_LEN];
+			   peer ? MSG_FLAG_PEER :
+			   reply_tok ? MSG_FLAG_JWT_REPLY :
+			   jwt ? MSG_FLAG_JWT : MSG_FLAG_NONE, 0, 0 };
+	uint8_t raw[MSG_HEADER_LEN];
 	char *cred = NULL;
 	uint32_t cred_len = 0;
 	buf_t *b;
@@ -128,11 +218,8 @@ static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
 		return SLURM_PROTOCOL_INSANE_MSG_LENGTH;
 	h.body_len = (uint32_t)buf_len(body);
 	header_write(raw, &h);
-	if (peer)
-		;                       /* the kernel names the sender */
-	else if (msg_digest(raw, buf_data(body), h.body_len, digest) < 0 ||
-	    auth_create(digest, &cred, &cred_len) != SLURM_SUCCESS ||
-	    cred_len > MSG_MAX_CRED_LEN) {
+	if (make_cred(raw, &h, body, jwt, reply_tok, reply_len, &cred,
+		      &cred_len) != SLURM_SUCCESS) {
 		xfree(cred);
 		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
@@ -145,6 +232,23 @@ static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
 	xfree(cred);
 	*out = b;
 	return SLURM_SUCCESS;
+}
+
+static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
+		       bool room_for_body, bool peer)
+{
+	return encode_head_as(type, body, out, room_for_body, peer, NULL, 0);
+}
+
+int msg_encode_prefix_jwt_reply(uint16_t type, const buf_t *body,
+				const char *token, size_t len,
+				buf_t **prefix)
+{
+	if (!token || !len) {
+		*prefix = NULL;
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return encode_head_as(type, body, prefix, false, false, token, len);
 }
 
 static int encode_packed(uint16_t type, const buf_t *body, buf_t **out,
@@ -241,11 +345,60 @@ static int unpack_as(const msg_header_t *h, const uint8_t *body,
 	return SLURM_SUCCESS;
 }
 
+/* The credential names the sender: 0 with uid/gid, or a slurm_err_t
+ * and *why. */
+static int check_cred(const uint8_t raw_header[MSG_HEADER_LEN],
+		      const msg_header_t *h, const uint8_t *cred,
+		      const uint8_t *body, uid_t *uid, gid_t *gid,
+		      const char **why)
+{
+	uint8_t digest[AUTH_DIGEST_LEN], mac[SHA256_LEN];
+	const char *tok;
+
+	if (h->flags & MSG_FLAG_PEER) {
+		*why = "no credential";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if ((h->flags & MSG_FLAG_JWT) && (h->flags & MSG_FLAG_JWT_REPLY)) {
+		*why = "bad credential flags";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (h->flags & MSG_FLAG_JWT) {
+		if (!jwt_verify_fn) {
+			*why = "auth/jwt token, but AuthAltTypes=auth/jwt is "
+			       "not configured here";
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		}
+		if (jwt_verify_fn((const char *)cred, h->cred_len, uid, gid,
+				  why) < 0)
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		return SLURM_SUCCESS;
+	}
+	if (msg_digest(raw_header, body, h->body_len, digest) < 0)
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	if (h->flags & MSG_FLAG_JWT_REPLY) {
+		if (!(tok = msg_auth_jwt())) {
+			*why = "auth/jwt reply, but no token was sent";
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		}
+		jwt_reply_mac(tok, strlen(tok), digest, mac);
+		if (h->cred_len != SHA256_LEN ||
+		    !sha256_equal(mac, cred, SHA256_LEN)) {
+			*why = "auth/jwt reply does not match the token sent";
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		}
+		*uid = auth_context_slurm_user();   /* the daemon */
+		*gid = 0;
+		return SLURM_SUCCESS;
+	}
+	return auth_verify((const char *)cred, h->cred_len, digest, uid, gid,
+			   why);
+}
+
 static int decode(const uint8_t raw_header[MSG_HEADER_LEN],
 		  const msg_header_t *h, const uint8_t *cred,
 		  const uint8_t *body, void **block, slurm_msg_t *msg)
 {
-	uint8_t digest[AUTH_DIGEST_LEN];
 	const char *why = NULL;
 	uid_t uid;
 	gid_t gid;
@@ -254,15 +407,7 @@ static int decode(const uint8_t raw_header[MSG_HEADER_LEN],
 	msg->data = NULL;
 	if ((rc = check_header(raw_header, h)) != SLURM_SUCCESS)
 		return rc;
-	if (h->flags & MSG_FLAG_PEER) {
-		error("Authentication failure from %s: no credential",
-		      msg->peer[0] ? msg->peer : "unknown peer");
-		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-	}
-	if (msg_digest(raw_header, body, h->body_len, digest) < 0)
-		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-	rc = auth_verify((const char *)cred, h->cred_len, digest, &uid, &gid,
-			 &why);
+	rc = check_cred(raw_header, h, cred, body, &uid, &gid, &why);
 	if (rc != SLURM_SUCCESS) {
 		error("Authentication failure from %s: %s",
 		      msg->peer[0] ? msg->peer : "unknown peer",

@@ -16,6 +16,17 @@
  * gid the kernel gives for the socket's peer (SO_PEERCRED), which nobody
  * can forge, and no MUNGE round trip is spent.  Such a message from a
  * TCP peer is refused as unauthenticated.
+ *
+ * auth/jwt (AuthAltTypes=auth/jwt in slurmctld and slurmdbd): a message
+ * with MSG_FLAG_JWT carries a JSON Web Token as its credential instead of
+ * the AuthType one.  A token is not bound to the message (that is JWT's
+ * model): it names a user until it expires, and whoever holds it acts as
+ * that user.  The daemon answers such a request with MSG_FLAG_JWT_REPLY:
+ * the credential is HMAC-SHA-256 over the reply's digest keyed with the
+ * request's token, which the sender checks with the token it sent, so a
+ * command with SLURM_JWT needs no MUNGE at all.  A daemon that has not
+ * called msg_auth_jwt_accept() refuses tokens; a process that sent no
+ * token refuses MSG_FLAG_JWT_REPLY.
  */
 #ifndef SLUICE_MSG_H
 #define SLUICE_MSG_H
@@ -37,6 +48,9 @@ enum {
 	MSG_FLAG_NONE = 0,
 	MSG_FLAG_PEER = 0x0001,    /* no credential: the unix socket's peer */
 };
+/* auth/jwt's flags are macros, so that code can ask #ifdef MSG_FLAG_JWT */
+#define MSG_FLAG_JWT       0x0002   /* the credential is a JWT (auth/jwt) */
+#define MSG_FLAG_JWT_REPLY 0x0004   /* HMAC-SHA-256(request's JWT, digest) */
 
 typedef struct {
 	uint32_t magic;
@@ -82,6 +96,34 @@ int  msg_decode_peer(const uint8_t raw_header[MSG_HEADER_LEN],
 		     gid_t gid, slurm_msg_t *msg);
 /* The peer of a connected unix socket; -1 for any other socket. */
 int  msg_peer_cred(int fd, uid_t *uid, gid_t *gid);
+/* auth/jwt, sending: while a token is set on a thread (slurmrestd's
+ * workers, for the user a request authenticated as), every message the
+ * thread encodes carries it (MSG_FLAG_JWT) instead of an AuthType
+ * credential, and replies to it are checked with it.  The process token
+ * (a command's SLURM_JWT) applies to threads without their own.  The
+ * token is copied; NULL or "" clears. */
+void msg_auth_jwt_set(const char *token);
+void msg_auth_jwt_clear(void);
+void msg_auth_jwt_set_process(const char *token);
+/* The same, acting as user (slurmrestd's X-SLURM-USER-NAME): the
+ * credential is "<token> <user>"; the receiver takes it only when the
+ * token is root's or SlurmUser's, or names user itself (Slurm's rule). */
+void msg_auth_jwt_set_as(const char *token, const char *user);
+/* The credential this thread sends ("<token>" or "<token> <user>"), or
+ * NULL. */
+const char *msg_auth_jwt(void);
+/* auth/jwt, receiving: f checks a credential (jwt.h's jwt_verify_cred):
+ * 0 with uid/gid, or -1 with *why.  Set once at start, before any thread
+ * decodes; without it MSG_FLAG_JWT is refused. */
+typedef int (*msg_jwt_verify_f)(const char *token, size_t len, uid_t *uid,
+				gid_t *gid, const char **why);
+void msg_auth_jwt_accept(msg_jwt_verify_f f);
+/* msg_encode_prefix() for the reply to a MSG_FLAG_JWT request that
+ * carried token (len bytes): MSG_FLAG_JWT_REPLY. */
+int  msg_encode_prefix_jwt_reply(uint16_t type, const buf_t *body,
+				 const char *token, size_t len,
+				 buf_t **prefix);
+
 /* Free msg->data with the table's free function. */
 void msg_free(slurm_msg_t *msg);
 

@@ -5,6 +5,7 @@
 
 #include "common/msg_types.h"
 #include "common/msg_types_int.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -81,6 +82,26 @@ static const field_desc_t job_update_fields[] = {
 	U(array_max_tasks, FT_U32), U(reservation, FT_STR),
 	FIELD_END
 };
+
+void job_update_init(job_update_msg_t *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->time_limit = NO_VAL32;
+	u->priority = NO_VAL32;
+	u->nice = NO_VAL32;
+	u->min_nodes = NO_VAL32;
+	u->max_nodes = NO_VAL32;
+	u->requeue = NO_VAL16;
+	u->array_max_tasks = NO_VAL32;
+}
+
+void job_update_free_members(job_update_msg_t *u)
+{
+	if (!u)
+		return;
+	fields_free(job_update_fields, u);
+	job_update_init(u);
+}
 #undef U
 
 #define N(m, t) F(node_update_msg_t, m, t)
@@ -116,6 +137,17 @@ static const field_desc_t suspend_fields[] = {
 static const field_desc_t requeue_fields[] = {
 	F(requeue_msg_t, job_id_str, FT_STR),
 	F(requeue_msg_t, flags, FT_U32),
+	FIELD_END
+};
+
+static const field_desc_t token_request_fields[] = {
+	F(token_request_msg_t, username, FT_STR),
+	F(token_request_msg_t, lifespan, FT_U32),
+	FIELD_END
+};
+
+static const field_desc_t token_response_fields[] = {
+	F(token_response_msg_t, token, FT_STR),
 	FIELD_END
 };
 
@@ -241,7 +273,7 @@ static const field_desc_t step_create_fields[] = {
 	SC(task_dist, FT_U16), SC(plane_size, FT_U16), SC(relative, FT_U16),
 	SC(mem_per_node, FT_U64), SC(exact, FT_BOOL), SC(overlap, FT_BOOL),
 	SC(node_list, FT_STR), SC(exc_nodes, FT_STR), SC(name, FT_STR),
-	SC(host, FT_STR), SC(srun_pid, FT_U32),
+	SC(host, FT_STR), SC(srun_pid, FT_U32), SC(overcommit, FT_BOOL),
 	FIELD_END
 };
 #undef SC
@@ -752,6 +784,8 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_SUSPEND, suspend_msg_t, suspend_fields),
 	ROW_FIELDS(REQUEST_JOB_REQUEUE, requeue_msg_t, requeue_fields),
 	ROW_FIELDS(REQUEST_TOP_JOB, top_job_msg_t, top_job_fields),
+	ROW_FIELDS(REQUEST_AUTH_TOKEN, token_request_msg_t, token_request_fields),
+	ROW_FIELDS(RESPONSE_AUTH_TOKEN, token_response_msg_t, token_response_fields),
 	ROW_FIELDS(REQUEST_SIGNAL_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(REQUEST_TERMINATE_JOB, node_signal_msg_t, node_signal_fields),
 	ROW_FIELDS(MESSAGE_EPILOG_COMPLETE, epilog_complete_msg_t, epilog_complete_fields),

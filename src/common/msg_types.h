@@ -84,6 +84,8 @@ typedef enum {
 	REQUEST_KILL_JOBS = 5032,           /* kill_jobs_msg_t (scancel, many jobs) */
 	RESPONSE_KILL_JOBS,                 /* kill_jobs_resp_msg_t */
 	REQUEST_TOP_JOB = 5039,             /* top_job_msg_t */
+	REQUEST_AUTH_TOKEN = 5041,          /* token_request_msg_t (scontrol token) */
+	RESPONSE_AUTH_TOKEN,                /* token_response_msg_t */
 	REQUEST_JOB_STEP_STAT = 5035,       /* job_step_info_request_msg_t (sstat
 					     * -> slurmd -> step stepd) */
 	RESPONSE_JOB_STEP_STAT,             /* step_complete_msg_t: usage now */
@@ -276,6 +278,10 @@ typedef struct {
 	char     *reservation;       /* "" = out of its reservation */
 } job_update_msg_t;
 
+/* Every field "not given"; and free what one holds (then as init). */
+void job_update_init(job_update_msg_t *u);
+void job_update_free_members(job_update_msg_t *u);
+
 typedef struct {
 	char     *node_names;     /* hostlist expression */
 	uint32_t  node_state;     /* NO_VAL32, or NODE_STATE_* / NODE_RESUME */
@@ -366,6 +372,17 @@ typedef struct {
 	char     *job_id_str;
 	uint32_t  flags;          /* REQUEUE_* */
 } requeue_msg_t;
+
+/* scontrol token: an auth/jwt token for the caller or (SlurmUser and
+ * root only) for username. */
+typedef struct {
+	char     *username;       /* NULL: the caller */
+	uint32_t  lifespan;       /* seconds; 0: the default (1800) */
+} token_request_msg_t;
+
+typedef struct {
+	char     *token;
+} token_response_msg_t;
 
 /* scontrol top: move a pending job ahead of the same user's others. */
 typedef struct {
@@ -673,6 +690,7 @@ typedef struct {
 	char     *name;           /* step name (the command) */
 	char     *host;           /* srun's address */
 	uint32_t  srun_pid;
+	bool      overcommit;     /* -O: more tasks than CPUs, sharing them */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the
@@ -849,6 +867,9 @@ enum {
 	LAUNCH_PMI        = 0x0008,   /* serve PMI on PMI_FD (--mpi=pmi2) */
 	LAUNCH_PMIX       = 0x0010,   /* PMIx server in the stepd (--mpi=pmix) */
 	LAUNCH_PTY        = 0x0020,   /* --pty: task 0 on a pseudo-terminal */
+	LAUNCH_DEBUG_STOP = 0x0040,   /* --debugger-test: each task stays
+				       * stopped at its exec (for a debugger
+				       * to attach); its pid goes to srun */
 };
 /* slurmctld -> slurmdbd: a batch of outbox records, stored in one
  * transaction.  (epoch, seq) identify a record: the dbd skips those it

@@ -102,6 +102,8 @@ struct net_conn {
 	bool                peer_msg;  /* MSG_FLAG_PEER request: reply so */
 	uid_t               peer_uid;
 	gid_t               peer_gid;
+	char               *reply_jwt; /* MSG_FLAG_JWT request: its token, */
+	size_t              reply_jwt_len; /* the reply's MAC key (msg.h) */
 	uint8_t            *in;        /* credential + body, for the worker */
 	uint16_t            reply_type;
 	buf_t              *reply;     /* packed reply body, for the worker */
@@ -153,6 +155,7 @@ static void conn_free(net_conn_t *c)
 	conn_unlink(c);
 	msg_free(&c->msg);
 	xfree(c->in);
+	xfree(c->reply_jwt);
 	if (c->fdata && c->fdata_free)
 		c->fdata_free(c->fdata);
 	buf_destroy(c->reply);
@@ -266,6 +269,11 @@ static void conn_job_run(net_conn_t *c)
 	else if (c->peer_msg)
 		c->job_rc = msg_encode_prefix_peer(c->reply_type, c->reply,
 						   &c->out);
+	else if (c->reply_jwt)
+		c->job_rc = msg_encode_prefix_jwt_reply(c->reply_type, c->reply,
+							c->reply_jwt,
+							c->reply_jwt_len,
+							&c->out);
 	else
 		c->job_rc = msg_encode_prefix(c->reply_type, c->reply, &c->out);
 }
@@ -445,6 +453,12 @@ static void conn_verified(net_conn_t *c)
 {
 	int rc = c->job_rc;
 
+	/* a token's sender checks the reply with the token (msg.h) */
+	if ((c->h.flags & MSG_FLAG_JWT) && c->h.cred_len && !c->peer_msg) {
+		c->reply_jwt = xmalloc(c->h.cred_len + 1);
+		memcpy(c->reply_jwt, c->in, c->h.cred_len);
+		c->reply_jwt_len = c->h.cred_len;
+	}
 	xfree(c->in);
 	if (!c->bev) {
 		conn_free(c);

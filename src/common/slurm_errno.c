@@ -226,6 +226,7 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_AUTH_BADARG, "Bad argument to plugin function" },
 	{ ESLURM_AUTH_UNPACK, "Cannot unpack credential" },
 	{ ESLURM_AUTH_SKIP, "Authentication does not apply to request" },
+	{ ESLURM_AUTH_UNABLE_TO_GENERATE_TOKEN, "Token Generation failed." },
 
 	{ ESLURM_DB_CONNECTION, "Unable to connect to database" },
 	{ ESLURM_JOBS_RUNNING_ON_ASSOC, "Job(s) active, cancel job(s) before remove" },

@@ -98,9 +98,11 @@ static void minutes_of(const assoc_time_usage_t *t,
 		       uint64_t used_mins[ASSOC_TRES_CNT],
 		       uint64_t run_mins[ASSOC_TRES_CNT])
 {
+	/* remaining minutes rounded up, as the GrpTRESRunMins check
+	 * counts them (Slurm: an unlimited job stays at 4294967295) */
 	for (int k = 0; k < ASSOC_TRES_CNT; k++) {
 		used_mins[k] = 0;
-		run_mins[k] = t->run_secs[k] / 60;
+		run_mins[k] = t->run_secs[k] / 60 + (t->run_secs[k] % 60 != 0);
 	}
 	used_mins[ASSOC_TRES_CPU] = (uint64_t)(t->used_cpu_secs / 60.0);
 }

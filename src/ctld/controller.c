@@ -17,6 +17,7 @@
 
 #include "common/daemon.h"
 #include "common/auth.h"
+#include "common/jwt.h"
 #include "common/log.h"
 #include "common/net.h"
 #include "common/privs.h"
@@ -332,6 +333,11 @@ int ctld_reconfigure(void)
 		conf_destroy(nc);
 		return SLURM_ERROR;
 	}
+	/* the key and the token rules are read once, at start */
+	if (xstrcmp(nc->auth_alt_types, ctld.conf->auth_alt_types) ||
+	    xstrcmp(nc->auth_alt_params, ctld.conf->auth_alt_params))
+		info("AuthAltTypes/AuthAltParameters changed: that takes "
+		     "effect when slurmctld restarts");
 	conf_destroy(ctld.conf);
 	ctld.conf = nc;
 	rl_configure(&rl);
@@ -521,6 +527,12 @@ static bool _become_controller(void)
 		      ctld.conf->plugin_dir) != 0)
 		fatal("failed to initialize auth plugin %s",
 		      ctld.conf->auth_type);
+	/* AuthAltTypes=auth/jwt: tokens from scontrol token, SLURM_JWT and
+	 * slurmrestd; the key defaults to StateSaveLocation/jwt_hs256.key */
+	if (jwt_setup(ctld.conf->auth_alt_types, ctld.conf->auth_alt_params,
+		      ctld.conf->state_save_location,
+		      ctld.conf->slurm_user_id, err, sizeof(err)) < 0)
+		fatal("%s", err);
 	/* auth/slurm: tokens for users' commands on this host too */
 	if (auth_serve() != 0)
 		error("%s: no local token service from slurmctld",

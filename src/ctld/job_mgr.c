@@ -439,6 +439,18 @@ static void _tres_alloc(job_record_t *j)
 		   j->info.num_nodes, j->info.num_cpus);
 }
 
+/* -O: the job was placed as a task per node; its tasks go round the
+ * nodes in blocks (SLURM_TASKS_PER_NODE "3,2"), sharing the CPUs. */
+static void _overcommit_tasks(job_record_t *j, uint32_t tasks)
+{
+	uint32_t n = j->alloc_cnt;
+
+	if (!tasks || tasks == NO_VAL32)
+		tasks = n;
+	for (uint32_t k = 0; k < n; k++)
+		j->node_tasks[k] = (uint16_t) (tasks / n + (k < tasks % n));
+}
+
 void job_mgr_start(job_record_t *j, const select_result_t *res)
 {
 	job_info_t *i;
@@ -454,6 +466,8 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	j->node_mem = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
 	memcpy(j->node_cpus, res->cpus, res->node_cnt * sizeof(uint16_t));
 	memcpy(j->node_tasks, res->tasks, res->node_cnt * sizeof(uint16_t));
+	if ((i->bitflags & JOB_OVERCOMMIT) && res->node_cnt)
+		_overcommit_tasks(j, i->num_tasks);
 	memcpy(j->node_mem, res->mem, res->node_cnt * sizeof(uint64_t));
 	_apply_alloc(j);
 	job_mgr_pending_del(j);

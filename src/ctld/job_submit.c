@@ -75,7 +75,15 @@ typedef struct {
 	uint32_t       gpj;           /* GPUs per job */
 	char          *gpu_type;
 	bool           fixed_prio;    /* an operator's --priority */
+	bool           overcommit;    /* -O: sized as a task per node */
 } submit_t;
+
+/* The tasks a job's CPUs are counted for: with -O one per node, -c
+ * CPUs each, as Slurm; its tasks share them. */
+static uint32_t _alloc_tasks(const submit_t *s)
+{
+	return s->overcommit ? s->min_nodes : s->num_tasks;
+}
 
 static bool _enforce(void)
 {
@@ -201,6 +209,7 @@ static int _sizes(const job_desc_t *d, submit_t *s)
 		return ESLURM_INVALID_NODE_COUNT;
 	s->cpt = (d->cpus_per_task == NO_VAL16 || !d->cpus_per_task) ?
 		1 : d->cpus_per_task;
+	s->overcommit = d->bitflags & JOB_OVERCOMMIT;
 	s->ntpn = (d->ntasks_per_node == NO_VAL16) ? 0 : d->ntasks_per_node;
 	if (d->num_tasks == 0)
 		return ESLURM_BAD_TASK_COUNT;
@@ -264,9 +273,9 @@ static void _select_req_from(const job_desc_t *d, const submit_t *s,
 	memset(r, 0, sizeof(*r));
 	r->min_nodes = s->min_nodes;
 	r->max_nodes = s->max_nodes ? s->max_nodes : UINT32_MAX;
-	r->num_tasks = s->num_tasks;
+	r->num_tasks = _alloc_tasks(s);
 	r->cpus_per_task = s->cpt;
-	r->ntasks_per_node = s->ntpn;
+	r->ntasks_per_node = s->overcommit ? 0 : s->ntpn;
 	if (s->mem_per_cpu)
 		r->mem_per_cpu = s->mem;
 	else
@@ -287,7 +296,7 @@ static void _select_req_from(const job_desc_t *d, const submit_t *s,
 /* The fewest CPUs a submitted job can run on. */
 static uint64_t _submit_cpus(const submit_t *s)
 {
-	uint64_t cpus = (uint64_t) s->num_tasks * s->cpt;
+	uint64_t cpus = (uint64_t) _alloc_tasks(s) * s->cpt;
 
 	return cpus > s->min_nodes ? cpus : s->min_nodes;
 }
@@ -671,7 +680,7 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	i->num_tasks = s->num_tasks;
 	i->cpus_per_task = s->cpt;
 	i->ntasks_per_node = s->ntpn;
-	i->num_cpus = s->num_tasks * s->cpt;
+	i->num_cpus = _alloc_tasks(s) * s->cpt;
 	i->min_cpus_node = s->cpt;
 	i->pn_min_memory = s->mem;
 	i->mem_per_cpu = s->mem_per_cpu;
@@ -755,6 +764,22 @@ void job_mgr_trial_free(job_record_t *j)
 	xfree(j);
 }
 
+/* An allocation its partition cannot run as asked (time, CPUs, nodes;
+ * it pends with that reason): Slurm tells srun and salloc so in the
+ * answer, "Requested partition configuration not available now", and
+ * they give up at once with --immediate. */
+static int32_t _alloc_part_error(job_record_t *j)
+{
+	switch (job_mgr_part_reason(j, time(NULL))) {
+	case WAIT_PART_CONFIG:
+	case WAIT_PART_NODE_LIMIT:
+	case WAIT_PART_TIME_LIMIT:
+		return ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE;
+	default:
+		return 0;
+	}
+}
+
 static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 {
 	job_desc_t *d = m->data;
@@ -825,6 +850,8 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 	resp->step_id = NO_VAL32;
 	resp->job_submit_user_msg = s.msg;     /* from a job_submit plugin */
 	s.msg = NULL;
+	if (!batch)
+		resp->error_code = _alloc_part_error(j);
 	gettimeofday(&t1, NULL);
 	info("%s: JobId=%u InitPrio=%u usec=%ld", rpc,
 	     j->info.job_id, j->info.priority,
@@ -887,6 +914,10 @@ void job_mgr_select_req(job_record_t *j, select_req_t *r)
 	r->cpus_per_task = i->cpus_per_task ? i->cpus_per_task : 1;
 	r->ntasks_per_node = i->ntasks_per_node == NO_VAL16 ? 0 :
 		i->ntasks_per_node;
+	if (i->bitflags & JOB_OVERCOMMIT) {
+		r->num_tasks = r->min_nodes;     /* a task per node (-O) */
+		r->ntasks_per_node = 0;
+	}
 	if (i->pn_min_memory && i->pn_min_memory != NO_VAL64) {
 		if (i->mem_per_cpu)
 			r->mem_per_cpu = i->pn_min_memory;
@@ -903,7 +934,9 @@ void job_mgr_select_req(job_record_t *j, select_req_t *r)
 static uint64_t _cpus_wanted(const job_info_t *i)
 {
 	uint64_t cpus = i->num_nodes;
-	uint64_t per_task = (uint64_t) (i->num_tasks ? i->num_tasks : 1) *
+	uint32_t tasks = (i->bitflags & JOB_OVERCOMMIT) ? i->num_nodes :
+			 i->num_tasks;
+	uint64_t per_task = (uint64_t) (tasks ? tasks : 1) *
 			    (i->cpus_per_task ? i->cpus_per_task : 1);
 
 	if (per_task > cpus)

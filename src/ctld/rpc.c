@@ -22,6 +22,7 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "ctld/assoc_mgr.h"
+#include "ctld/auth_token.h"
 #include "ctld/commit.h"
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
@@ -134,6 +135,7 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top,
 	  CHANGE },
 	{ REQUEST_PING,                  RPC_PRIV_USER, _ping },
+	{ REQUEST_AUTH_TOKEN,            RPC_PRIV_USER, auth_token_rpc },
 	{ REQUEST_CONTROL_STATUS,        RPC_PRIV_USER, ha_rpc_control_status },
 	{ REQUEST_CONTROL,               RPC_PRIV_SLURM,  ha_rpc_control },
 	{ REQUEST_TAKEOVER,              RPC_PRIV_SLURM,  ha_rpc_takeover },

@@ -218,6 +218,8 @@ static uint32_t sm_cap(const sm_job_nodes_t *jn, uint32_t k,
 {
 	uint32_t cpus = jn->cpus[k];
 
+	if (r->overcommit)              /* tasks share the CPUs */
+		return UINT16_MAX;
 	if (now && r->exact && !r->overlap)
 		cpus = cpus > jn->used[k] ? cpus - jn->used[k] : 0;
 	return cpus / cpt;

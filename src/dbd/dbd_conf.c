@@ -183,6 +183,8 @@ static const dbd_key_t dbd_keys[] = {
 	I("ArchiveEvents"), I("ArchiveJobs"), I("ArchiveResvs"),
 	I("ArchiveScript"), I("ArchiveSteps"), I("ArchiveSuspend"),
 	I("ArchiveTXN"), I("ArchiveUsage"),
+	S("AuthAltParameters", auth_alt_params),
+	S("AuthAltTypes", auth_alt_types),
 	S("AuthInfo", auth_info),
 	K("AuthType", set_auth_type, auth_type),
 	K("CommitDelay", set_u32, commit_delay),
@@ -476,6 +478,8 @@ void dbd_conf_destroy(dbd_conf_t *c)
 	xfree(c->slurm_user);
 	xfree(c->auth_type);
 	xfree(c->auth_info);
+	xfree(c->auth_alt_types);
+	xfree(c->auth_alt_params);
 	xfree(c->log_file);
 	xfree(c->pid_file);
 	xfree(c->plugin_dir);

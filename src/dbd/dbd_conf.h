@@ -64,6 +64,8 @@ typedef struct {
 	uid_t       slurm_user_id;
 	char       *auth_type;        /* AuthType (auth/munge) */
 	char       *auth_info;        /* AuthInfo, may be NULL */
+	char       *auth_alt_types;   /* AuthAltTypes (auth/jwt), or NULL */
+	char       *auth_alt_params;  /* AuthAltParameters (jwt_key=...) */
 	char       *log_file;         /* LogFile, NULL = syslog/stderr */
 	int         debug_level;      /* DebugLevel (info) as log_level_t */
 	char       *pid_file;         /* PidFile (/var/run/slurmdbd.pid) */

@@ -15,6 +15,7 @@
 
 #include "common/auth.h"
 #include "common/daemon.h"
+#include "common/jwt.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -208,11 +209,17 @@ static void listen_port(void)
 static void start(void)
 {
 	const dbd_conf_t *c = dbd.conf;
+	char err[512] = "";
 	dbd_db_t *db;
 
 	auth_set_context(c->path, c->slurm_user_id, 1);
 	if (auth_init(c->auth_type, c->auth_info, c->plugin_dir) != 0)
 		fatal("failed to initialize auth plugin %s", c->auth_type);
+	/* AuthAltTypes=auth/jwt: slurmdbd has no StateSaveLocation, so
+	 * AuthAltParameters=jwt_key= names the key */
+	if (jwt_setup(c->auth_alt_types, c->auth_alt_params, NULL,
+		      c->slurm_user_id, err, sizeof(err)) < 0)
+		fatal("%s", err);
 	db = dbd_db_open(c, DB_WAIT_S);
 	if (!db)
 		fatal("Unable to connect to database %s on %s:%u",

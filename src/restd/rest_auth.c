@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "common/b64url.h"
 #include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -14,6 +15,12 @@
 #define REST_MAX_TOKEN 8192
 
 static bool local_on = true, jwt_on = true;
+static uid_t slurm_user;
+
+void rest_auth_set_slurm_user(uid_t uid)
+{
+	slurm_user = uid;
+}
 
 int rest_auth_set_plugins(const char *list)
 {
@@ -36,68 +43,66 @@ int rest_auth_set_plugins(const char *list)
 	return rc;
 }
 
-static int b64url_value(char c)
+
+/* A token's payload: one JSON object, valid UTF-8, nothing but white
+ * space after it. */
+static json_object *payload_parse(const char *text, size_t n)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '-')
-		return 62;
-	if (c == '_')
-		return 63;
-	return -1;
+	struct json_tokener *tok = json_tokener_new_ex(16);
+	json_object *o;
+	size_t end;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+				    JSON_TOKENER_VALIDATE_UTF8);
+	o = json_tokener_parse_ex(tok, text, (int)n);
+	end = json_tokener_get_parse_end(tok);
+	while (o && end < n && text[end] && strchr(" \t\r\n", text[end]))
+		end++;
+	if (o && (end != n ||
+		  !json_object_is_type(o, json_type_object))) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
 }
 
-/* Decode n base64url characters (no padding) into out (>= n bytes). */
-static long b64url_decode(const char *in, size_t n, unsigned char *out)
+/* A user name of n bytes fits a buffer of len and holds no NUL or other
+ * control character (it is logged). */
+static bool user_name_ok(const char *s, size_t n, size_t len)
 {
-	unsigned acc = 0;
-	int bits = 0;
-	long o = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int v = b64url_value(in[i]);
-
-		if (v < 0)
-			return -1;
-		acc = (acc << 6) | (unsigned)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[o++] = (unsigned char)(acc >> bits);
-			acc &= (1u << bits) - 1;
-		}
-	}
-	return n % 4 == 1 ? -1 : o;
+	if (!n || n >= len)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
 }
 
 int rest_auth_jwt_user(const char *token, char *buf, size_t len)
 {
 	const char *p1, *p2;
-	unsigned char *payload;
+	char *payload;
 	json_object *o, *sun;
-	long n;
+	size_t n = 0;
 	int rc = -1;
 
 	if (!token || strlen(token) > REST_MAX_TOKEN ||
 	    !(p1 = strchr(token, '.')) || !(p2 = strchr(p1 + 1, '.')) ||
 	    strchr(p2 + 1, '.') || p1 == token || p2 == p1 + 1)
 		return -1;
-	payload = xmalloc((size_t)(p2 - p1));
-	n = b64url_decode(p1 + 1, (size_t)(p2 - p1 - 1), payload);
-	if (n <= 0) {
+	payload = b64url_decode(p1 + 1, (size_t)(p2 - p1 - 1), &n);
+	if (!payload || !n) {
 		xfree(payload);
 		return -1;
 	}
-	payload[n] = '\0';
-	o = json_tokener_parse((const char *)payload);
+	o = payload_parse(payload, n);
 	if (o && json_object_object_get_ex(o, "sun", &sun) &&
 	    json_object_is_type(sun, json_type_string) &&
-	    *json_object_get_string(sun)) {
-		snprintf(buf, len, "%s", json_object_get_string(sun));
+	    user_name_ok(json_object_get_string(sun),
+			 (size_t)json_object_get_string_len(sun), len)) {
+		memcpy(buf, json_object_get_string(sun),
+		       (size_t)json_object_get_string_len(sun) + 1);
 		rc = 0;
 	}
 	json_object_put(o);
@@ -130,11 +135,22 @@ static int auth_jwt(rest_req_t *r, const rest_auth_in_t *in, char *why,
 		snprintf(why, len, "malformed token");
 		return -1;
 	}
+	if (in->user_name && strlen(in->user_name) >= sizeof(r->user)) {
+		snprintf(why, len, "X-SLURM-USER-NAME is too long");
+		return -1;
+	}
 	if (in->user_name && *in->user_name &&
 	    strcmp(in->user_name, r->user)) {
-		snprintf(why, len, "X-SLURM-USER-NAME %s is not the token's "
-			 "user %s", in->user_name, r->user);
-		return -1;
+		/* as Slurm: only a token of root or SlurmUser may act as
+		 * another user (the controller checks it again) */
+		if (uid_cache_by_name(r->user, &uid, NULL) < 0 ||
+		    (uid != 0 && uid != slurm_user)) {
+			snprintf(why, len, "X-SLURM-USER-NAME %s is not the "
+				 "token's user %s", in->user_name, r->user);
+			return -1;
+		}
+		snprintf(r->user, sizeof(r->user), "%s", in->user_name);
+		r->act_as = true;
 	}
 	if (uid_cache_by_name(r->user, &uid, &gid) < 0) {
 		snprintf(why, len, "the token's user %s is unknown", r->user);

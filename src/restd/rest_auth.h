@@ -32,11 +32,15 @@ typedef struct {
 /* -a: "rest_auth/local,rest_auth/jwt" (or "local", "jwt"); NULL: both.
  * -1 if one is unknown. */
 int  rest_auth_set_plugins(const char *list);
+/* SlurmUser's uid: its tokens (and root's) may name another user. */
+void rest_auth_set_slurm_user(uid_t uid);
 /* Fill r's uid, gid, user, group and token; 0, or -1 with why. */
 int  rest_auth(rest_req_t *r, const rest_auth_in_t *in, char *why,
 	       size_t len);
 /* The "sun" claim of a token's payload, unverified, into buf; -1 if the
- * token is not three base64url parts with a JSON payload naming sun. */
+ * token is not three base64url parts with a JSON object payload (valid
+ * UTF-8) whose sun is a non-empty string that fits buf, without control
+ * characters. */
 int  rest_auth_jwt_user(const char *token, char *buf, size_t len);
 
 #endif

@@ -66,7 +66,8 @@ json_object *rest_ctld_body(rest_req_t *r, const char *what)
 				    JSON_TOKENER_VALIDATE_UTF8);
 	o = json_tokener_parse_ex(tok, r->body, (int)r->body_len);
 	end = json_tokener_get_parse_end(tok);
-	while (o && end < r->body_len && strchr(" \t\r\n", r->body[end]))
+	while (o && end < r->body_len && r->body[end] &&
+	       strchr(" \t\r\n", r->body[end]))
 		end++;
 	if (!o || end != r->body_len) {
 		enum json_tokener_error e = json_tokener_get_error(tok);

@@ -14,10 +14,13 @@ void rest_op_job_get(rest_req_t *r);
 void rest_op_job_delete(rest_req_t *r);
 void rest_op_job_update(rest_req_t *r);
 void rest_op_job_submit(rest_req_t *r);
+void rest_op_job_allocate(rest_req_t *r);
 void rest_op_jobs_state(rest_req_t *r);
 void rest_op_nodes(rest_req_t *r);
 void rest_op_node_get(rest_req_t *r);
 void rest_op_node_update(rest_req_t *r);
+void rest_op_nodes_update(rest_req_t *r);
+void rest_op_jobs_delete(rest_req_t *r);
 void rest_op_node_delete(rest_req_t *r);
 void rest_op_partitions(rest_req_t *r);
 void rest_op_partition_get(rest_req_t *r);
@@ -27,5 +30,33 @@ void rest_op_shares(rest_req_t *r);
 void rest_op_reservations(rest_req_t *r);
 void rest_op_reservation_get(rest_req_t *r);
 void rest_op_reservation_delete(rest_req_t *r);
+void rest_op_reservation_post(rest_req_t *r);
+void rest_op_reservations_post(rest_req_t *r);
+
+/* /slurmdb/ (rest_slurmdb_jobs.c, rest_slurmdb_acct.c,
+ * rest_slurmdb_write.c) */
+void rest_op_dbd_ping(rest_req_t *r);
+void rest_op_dbd_jobs(rest_req_t *r);
+void rest_op_dbd_job_get(rest_req_t *r);
+void rest_op_dbd_accounts(rest_req_t *r);
+void rest_op_dbd_account_get(rest_req_t *r);
+void rest_op_dbd_users(rest_req_t *r);
+void rest_op_dbd_user_get(rest_req_t *r);
+void rest_op_dbd_assocs(rest_req_t *r);
+void rest_op_dbd_qos(rest_req_t *r);
+void rest_op_dbd_qos_get(rest_req_t *r);
+void rest_op_dbd_clusters(rest_req_t *r);
+void rest_op_dbd_cluster_get(rest_req_t *r);
+void rest_op_dbd_tres(rest_req_t *r);
+void rest_op_dbd_config(rest_req_t *r);
+void rest_op_dbd_account_delete(rest_req_t *r);
+void rest_op_dbd_user_delete(rest_req_t *r);
+void rest_op_dbd_qos_delete(rest_req_t *r);
+void rest_op_dbd_cluster_delete(rest_req_t *r);
+void rest_op_dbd_assocs_delete(rest_req_t *r);
+void rest_op_dbd_accounts_post(rest_req_t *r);
+void rest_op_dbd_users_post(rest_req_t *r);
+void rest_op_dbd_qos_post(rest_req_t *r);
+void rest_op_dbd_assocs_post(rest_req_t *r);
 
 #endif

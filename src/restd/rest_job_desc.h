@@ -46,10 +46,10 @@ int rest_job_desc_parse(json_object *job, int ver, job_desc_t *d,
  * path's, or sets the path's when NULL).  *hold: -1 not asked, 1 hold
  * (as scontrol hold), 0 release: the caller sends REQUEST_JOB_HOLD for
  * it.  Properties the update message cannot carry are refused with
- * ESLURM_NOT_SUPPORTED.  Free u with rest_job_update_free. */
+ * ESLURM_NOT_SUPPORTED.  Free u with job_update_free_members
+ * (msg_types.h). */
 int rest_job_update_parse(json_object *job, int ver, job_update_msg_t *u,
 			  int *hold, json_object *warnings, char **err);
-void rest_job_update_free(job_update_msg_t *u);
 /* {job, hetjob}: job/allocate (v0.0.41 on), an allocation without a
  * script, as salloc asks. */
 int rest_job_alloc_parse(json_object *body, int ver, job_desc_t *d,

@@ -16,36 +16,6 @@
 #include "restd/rest_val.h"
 #include "slurm/slurm_errno.h"
 
-static void update_init(job_update_msg_t *u)
-{
-	memset(u, 0, sizeof(*u));
-	u->time_limit = NO_VAL32;
-	u->priority = NO_VAL32;
-	u->nice = NO_VAL32;
-	u->min_nodes = NO_VAL32;
-	u->max_nodes = NO_VAL32;
-	u->requeue = NO_VAL16;
-	u->array_max_tasks = NO_VAL32;
-}
-
-void rest_job_update_free(job_update_msg_t *u)
-{
-	if (!u)
-		return;
-	xfree(u->job_id_str);
-	xfree(u->name);
-	xfree(u->comment);
-	xfree(u->partition);
-	xfree(u->features);
-	xfree(u->exc_nodes);
-	xfree(u->req_nodes);
-	xfree(u->dependency);
-	xfree(u->account);
-	xfree(u->qos);
-	xfree(u->reservation);
-	update_init(u);
-}
-
 /* Move the string fields the update carries (NULL = not given). */
 static void take_strings(job_update_msg_t *u, job_desc_t *d)
 {
@@ -68,7 +38,7 @@ int rest_job_update_parse(json_object *job, int ver, job_update_msg_t *u,
 	job_desc_t d;
 	int rc = 0;
 
-	update_init(u);
+	job_update_init(u);
 	*hold = -1;
 	job_desc_init(&d);
 	if (!rest_jd_version_ok(ver)) {

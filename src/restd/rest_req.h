@@ -45,6 +45,8 @@ typedef struct rest_req {
 	char        user[64];
 	char        group[64];
 	char       *token;             /* auth/jwt: sent with each message */
+	bool        act_as;            /* user is not the token's (a root or
+					* SlurmUser token naming X-SLURM-USER-NAME) */
 	char        source[80];        /* peer, for meta.client and logs */
 	/* the answer */
 	int          status;           /* HTTP status */
@@ -53,7 +55,17 @@ typedef struct rest_req {
 	size_t       raw_len;
 } rest_req_t;
 
+struct evhttp_uri;
+
 /* A query parameter's value ("" for a bare flag), or NULL if absent. */
 const char *rest_query(const rest_req_t *r, const char *name);
+/* r's path and query parameters from uri, percent-decoded (in the query
+ * '+' is a space, and a bare name is a flag: value "").  -1 if the path,
+ * a name or a value holds a control character (NUL, newline, ...), a name
+ * is empty, or there are more than REST_MAX_QUERY parameters; r->path is
+ * set either way (as sent when it could not be decoded). */
+int  rest_req_set_uri(rest_req_t *r, const struct evhttp_uri *uri);
+/* Free what r holds (not r itself). */
+void rest_req_clear(rest_req_t *r);
 
 #endif

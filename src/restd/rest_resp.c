@@ -5,26 +5,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_common.h"
 #include "cli/cli_output.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
+#include "restd/rest_val.h"
 
 json_object *rest_resp_new(const rest_req_t *r)
 {
 	json_object *doc = cli_output_doc("x", json_object_new_array(), 0);
-	json_object *meta = member(doc, "meta");
-	json_object *plugin = member(meta, "plugin");
+	json_object *meta = rest_json_get(doc, "meta");
+	json_object *plugin = rest_json_get(meta, "plugin");
 	json_object *client = json_object_new_object();
 	bool db = r->plugin && !strcmp(r->plugin, "slurmdb");
 	char parser[32];
@@ -71,28 +64,74 @@ int rest_http_status(int rc)
 	case ESLURM_REST_FAIL_PARSING:
 	case ESLURM_REST_INVALID_JOBS_DESC:
 		return 400;
-	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
-	case SLURM_COMMUNICATIONS_SEND_ERROR:
-	case SLURM_COMMUNICATIONS_RECEIVE_ERROR:
-	case SLURM_COMMUNICATIONS_SHUTDOWN_ERROR:
-	case SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR:
-	case SLURMCTLD_COMMUNICATIONS_SEND_ERROR:
-	case SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR:
-	case SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR:
 	case SLURMCTLD_COMMUNICATIONS_BACKOFF:
 	case SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT:
 	case ESLURM_DB_CONNECTION:
 	case ESLURM_IN_STANDBY_MODE:
 		return 503;
 	default:
+		if (cli_err_is_transport(rc))
+			return 503;     /* no controller answered */
 		/* the controller refused the request itself */
 		return rc >= 2000 && rc < 3000 ? 400 : 500;
 	}
 }
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * surrogates or code points past U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* Make s valid UTF-8 in place, each byte of a bad sequence becoming '?':
+ * descriptions quote what the client sent (a path, a header), and the
+ * answer must stay valid JSON text. */
+static char *utf8_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+
+		if (n) {
+			p += n;
+		} else {
+			*p++ = '?';
+		}
+	}
+	return s;
+}
+
 static json_object *errors_of(rest_req_t *r, const char *key)
 {
-	json_object *a = member(r->resp, key);
+	json_object *a = rest_json_get(r->resp, key);
 
 	if (!a) {
 		a = json_object_new_array();
@@ -111,7 +150,7 @@ static void add_error(rest_req_t *r, int http, int rc, const char *source,
 		char buf[1024];
 
 		vsnprintf(buf, sizeof(buf), fmt, ap);
-		desc = xstrdup(buf);
+		desc = xstrdup(utf8_clean(buf));
 	}
 	json_object_object_add(e, "description", json_object_new_string(
 		desc ? desc : slurm_strerror(rc)));
@@ -123,6 +162,10 @@ static void add_error(rest_req_t *r, int http, int rc, const char *source,
 	json_object_array_add(errors_of(r, "errors"), e);
 	if (r->status < 400)
 		r->status = http;
+	/* the description may quote a body ("reason": "a\nb"): one line */
+	for (char *c = desc; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
 	verbose("%s %s from %s (user %s): %d %s: %s", source ? source : "",
 		r->path, r->source, r->user, r->status, slurm_strerror(rc),
 		desc ? desc : "");
@@ -158,7 +201,8 @@ void rest_warning(rest_req_t *r, const char *source, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	json_object_object_add(w, "description", json_object_new_string(buf));
+	json_object_object_add(w, "description",
+			       json_object_new_string(utf8_clean(buf)));
 	json_object_object_add(w, "source", json_object_new_string(
 		source ? source : ""));
 	json_object_array_add(errors_of(r, "warnings"), w);

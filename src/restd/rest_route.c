@@ -28,18 +28,23 @@ static const route_t routes[] = {
 	{ "slurm", "ping/",                 REST_GET,    rest_op_ping },
 	{ "slurm", "diag/",                 REST_GET,    rest_op_diag },
 	{ "slurm", "jobs/",                 REST_GET,    rest_op_jobs },
+	{ "slurm", "jobs/",                 REST_DELETE, rest_op_jobs_delete },
 	{ "slurm", "jobs/state/",           REST_GET,    rest_op_jobs_state },
 	{ "slurm", "job/submit",            REST_POST,   rest_op_job_submit },
+	{ "slurm", "job/allocate",          REST_POST,   rest_op_job_allocate },
 	{ "slurm", "job/{job_id}",          REST_GET,    rest_op_job_get },
 	{ "slurm", "job/{job_id}",          REST_POST,   rest_op_job_update },
 	{ "slurm", "job/{job_id}",          REST_DELETE, rest_op_job_delete },
 	{ "slurm", "nodes/",                REST_GET,    rest_op_nodes },
+	{ "slurm", "nodes/",                REST_POST,   rest_op_nodes_update },
 	{ "slurm", "node/{node_name}",      REST_GET,    rest_op_node_get },
 	{ "slurm", "node/{node_name}",      REST_POST,   rest_op_node_update },
 	{ "slurm", "node/{node_name}",      REST_DELETE, rest_op_node_delete },
 	{ "slurm", "partitions/",           REST_GET,    rest_op_partitions },
 	{ "slurm", "partition/{partition_name}", REST_GET, rest_op_partition_get },
 	{ "slurm", "reservations/",         REST_GET,    rest_op_reservations },
+	{ "slurm", "reservations/",         REST_POST,   rest_op_reservations_post },
+	{ "slurm", "reservation",           REST_POST,   rest_op_reservation_post },
 	{ "slurm", "reservation/{reservation_name}", REST_GET,
 	  rest_op_reservation_get },
 	{ "slurm", "reservation/{reservation_name}", REST_DELETE,
@@ -47,6 +52,35 @@ static const route_t routes[] = {
 	{ "slurm", "licenses/",             REST_GET,    rest_op_licenses },
 	{ "slurm", "reconfigure/",          REST_GET,    rest_op_reconfigure },
 	{ "slurm", "shares",                REST_GET,    rest_op_shares },
+	{ "slurmdb", "ping/",               REST_GET,    rest_op_dbd_ping },
+	{ "slurmdb", "jobs/",               REST_GET,    rest_op_dbd_jobs },
+	{ "slurmdb", "job/{job_id}",        REST_GET,    rest_op_dbd_job_get },
+	{ "slurmdb", "accounts/",           REST_GET,    rest_op_dbd_accounts },
+	{ "slurmdb", "account/{account_name}", REST_GET, rest_op_dbd_account_get },
+	{ "slurmdb", "users/",              REST_GET,    rest_op_dbd_users },
+	{ "slurmdb", "user/{name}",         REST_GET,    rest_op_dbd_user_get },
+	{ "slurmdb", "associations/",       REST_GET,    rest_op_dbd_assocs },
+	{ "slurmdb", "association/",        REST_GET,    rest_op_dbd_assocs },
+	{ "slurmdb", "qos/",                REST_GET,    rest_op_dbd_qos },
+	{ "slurmdb", "qos/{qos}",           REST_GET,    rest_op_dbd_qos_get },
+	{ "slurmdb", "clusters/",           REST_GET,    rest_op_dbd_clusters },
+	{ "slurmdb", "cluster/{cluster_name}", REST_GET, rest_op_dbd_cluster_get },
+	{ "slurmdb", "tres/",               REST_GET,    rest_op_dbd_tres },
+	{ "slurmdb", "config",              REST_GET,    rest_op_dbd_config },
+	{ "slurmdb", "account/{account_name}", REST_DELETE,
+	  rest_op_dbd_account_delete },
+	{ "slurmdb", "user/{name}",         REST_DELETE, rest_op_dbd_user_delete },
+	{ "slurmdb", "qos/{qos}",           REST_DELETE, rest_op_dbd_qos_delete },
+	{ "slurmdb", "cluster/{cluster_name}", REST_DELETE,
+	  rest_op_dbd_cluster_delete },
+	{ "slurmdb", "associations/",       REST_DELETE,
+	  rest_op_dbd_assocs_delete },
+	{ "slurmdb", "association/",        REST_DELETE,
+	  rest_op_dbd_assocs_delete },
+	{ "slurmdb", "accounts/",           REST_POST,   rest_op_dbd_accounts_post },
+	{ "slurmdb", "users/",              REST_POST,   rest_op_dbd_users_post },
+	{ "slurmdb", "qos/",                REST_POST,   rest_op_dbd_qos_post },
+	{ "slurmdb", "associations/",       REST_POST,   rest_op_dbd_assocs_post },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
@@ -123,66 +157,63 @@ static bool match(const char *tmpl, const char *rest, char **param)
 	}
 }
 
-static void free_params(rest_req_t *r)
-{
-	for (int i = 0; i < REST_MAX_PATH_PARAMS; i++)
-		xfree(r->param[i]);
-}
-
-/* Split "/slurm/v0.0.43/rest": plugin and version; NULL if not ours. */
+/* Split "/slurm/v0.0.43/rest": plugin and version (two digits, as the
+ * spec writes them); NULL if not ours. */
 static const char *split(const char *path, int *ver, const char **plugin)
 {
 	static const char *const plugins[] = { "slurm", "slurmdb" };
 
 	for (size_t i = 0; i < 2; i++) {
 		size_t n = strlen(plugins[i]);
-		char *end;
-		long v;
+		const char *v;
 
 		if (path[0] != '/' || strncmp(path + 1, plugins[i], n) ||
 		    strncmp(path + 1 + n, "/v0.0.", 6))
 			continue;
-		v = strtol(path + 1 + n + 6, &end, 10);
-		if (end == path + 1 + n + 6 || (*end && *end != '/'))
+		v = path + 1 + n + 6;
+		if (v[0] < '1' || v[0] > '9' || v[1] < '0' || v[1] > '9' ||
+		    (v[2] && v[2] != '/'))
 			return NULL;
-		*ver = (int)v;
+		*ver = (v[0] - '0') * 10 + (v[1] - '0');
 		*plugin = plugins[i];
-		return *end ? end + 1 : end;
+		return v[2] ? v + 3 : v + 2;
 	}
 	return NULL;
 }
 
-static const route_t *find(rest_req_t *r, const char *rest, int *status)
+/* The route of (plugin, ver, method, rest); its params into param (the
+ * caller frees them).  NULL with 404 or 405 in *status if none. */
+static const route_t *find(const char *plugin, int ver, enum rest_method m,
+			   const char *rest, char **param, int *status)
 {
 	bool path_known = false;
 
 	*status = 404;
 	for (size_t i = 0; i < NROUTES; i++) {
 		const route_t *rt = &routes[i];
-		char *param[REST_MAX_PATH_PARAMS] = { 0 };
+		char *p[REST_MAX_PATH_PARAMS] = { 0 };
 		char tmpl[256];
 
-		if (strcmp(rt->plugin, r->plugin) || !plugin_on(rt->plugin))
+		if (strcmp(rt->plugin, plugin) || !plugin_on(rt->plugin))
 			continue;
-		spec_tmpl(tmpl, sizeof(tmpl), rt, r->ver);
-		if (!match(rt->tmpl, rest, param)) {
+		spec_tmpl(tmpl, sizeof(tmpl), rt, ver);
+		if (!match(rt->tmpl, rest, p)) {
 			for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
-				xfree(param[k]);
+				xfree(p[k]);
 			continue;
 		}
-		if (!rest_spec_op(r->ver, tmpl, method_name(rt->method)) ||
-		    rt->method != r->method) {
+		if (!rest_spec_op(ver, tmpl, method_name(rt->method)) ||
+		    rt->method != m) {
 			/* the path exists (in some method of this version) */
-			if (rest_spec_op(r->ver, tmpl, "get") ||
-			    rest_spec_op(r->ver, tmpl, "post") ||
-			    rest_spec_op(r->ver, tmpl, "delete"))
+			if (rest_spec_op(ver, tmpl, "get") ||
+			    rest_spec_op(ver, tmpl, "post") ||
+			    rest_spec_op(ver, tmpl, "delete"))
 				path_known = true;
 			for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
-				xfree(param[k]);
+				xfree(p[k]);
 			continue;
 		}
-		free_params(r);
-		memcpy(r->param, param, sizeof(param));
+		memcpy(param, p, sizeof(p));
 		*status = 200;
 		return rt;
 	}
@@ -191,10 +222,38 @@ static const route_t *find(rest_req_t *r, const char *rest, int *status)
 	return NULL;
 }
 
+static const route_t *parse(const char *path, enum rest_method m, int *ver,
+			    const char **plugin, char **param, int *status)
+{
+	int v = REST_VER_MAX;
+	const char *pl = "slurm", *rest = split(path, &v, &pl);
+	const route_t *rt = NULL;
+
+	*status = 404;
+	if (rest && version_on(v))
+		rt = find(pl, v, m, rest, param, status);
+	if (rest) {
+		*ver = v;
+		*plugin = pl;
+	}
+	return rt;
+}
+
+int rest_route_parse(const char *path, enum rest_method method, int *ver,
+		     const char **plugin, char *param[REST_MAX_PATH_PARAMS])
+{
+	int status;
+
+	parse(path, method, ver, plugin, param, &status);
+	return status;
+}
+
 static void run_as_user(rest_req_t *r, const route_t *rt)
 {
 #ifdef MSG_FLAG_JWT
-	if (r->token)
+	if (r->token && r->act_as)
+		msg_auth_jwt_set_as(r->token, r->user);
+	else if (r->token)
 		msg_auth_jwt_set(r->token);
 #else
 	if (r->token) {
@@ -214,21 +273,17 @@ static void run_as_user(rest_req_t *r, const route_t *rt)
 void rest_route_run(rest_req_t *r)
 {
 	const route_t *rt;
-	const char *rest;
 	char tmpl[256];
 	int status;
 
 	r->status = 200;
 	r->plugin = "slurm";
 	r->ver = REST_VER_MAX;
-	rest = split(r->path, &r->ver, &r->plugin);
+	for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
+		xfree(r->param[k]);
+	rt = parse(r->path, r->method, &r->ver, &r->plugin, r->param, &status);
 	r->resp = rest_resp_new(r);
-	if (!rest || !version_on(r->ver)) {
-		rest_error_http(r, 404, ESLURM_REST_INVALID_QUERY, "rest",
-				"Unable to find requested URL: %s", r->path);
-		return;
-	}
-	if (!(rt = find(r, rest, &status))) {
+	if (!rt) {
 		if (status == 405)
 			rest_error_http(r, 405, ESLURM_REST_INVALID_QUERY,
 					"rest", "Method not allowed for %s",

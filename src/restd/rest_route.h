@@ -18,6 +18,13 @@
  * Always leaves an answer in r (status, resp or raw). */
 void rest_route_run(rest_req_t *r);
 
+/* Match path and method against the table without running anything:
+ * 200 with the version, plugin and path parameters (param[i] xmalloc'd,
+ * the caller frees them), or 404 or 405 (param untouched).  ver and
+ * plugin are set whenever the path names a plugin and version. */
+int  rest_route_parse(const char *path, enum rest_method method, int *ver,
+		      const char **plugin, char *param[REST_MAX_PATH_PARAMS]);
+
 /* Whether the spec template (e.g. "/slurm/v0.0.43/jobs/") and method
  * ("get") of version ver is served: rest_spec_openapi()'s filter. */
 bool rest_route_served(int ver, const char *tmpl, const char *method);

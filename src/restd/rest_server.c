@@ -7,8 +7,6 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
-#include <sys/queue.h>
-#include <event2/keyvalq_struct.h>
 #include <event2/thread.h>
 #include <pthread.h>
 #include <signal.h>
@@ -91,28 +89,8 @@ static job_t *queue_pop(queue_t *q)
 
 static void job_free(job_t *j)
 {
-	rest_req_t *r = &j->r;
-
-	xfree(r->path);
-	for (int i = 0; i < REST_MAX_PATH_PARAMS; i++)
-		xfree(r->param[i]);
-	for (size_t i = 0; i < r->nquery; i++) {
-		xfree(r->query[i].name);
-		xfree(r->query[i].value);
-	}
-	xfree(r->body);
-	xfree(r->token);
-	json_object_put(r->resp);
-	xfree(r->raw);
+	rest_req_clear(&j->r);
 	xfree(j);
-}
-
-const char *rest_query(const rest_req_t *r, const char *name)
-{
-	for (size_t i = 0; i < r->nquery; i++)
-		if (!strcmp(r->query[i].name, name))
-			return r->query[i].value;
-	return NULL;
 }
 
 /* ---- answering (loop thread) ---- */
@@ -288,31 +266,6 @@ static enum rest_method method_of(struct evhttp_request *req)
 	}
 }
 
-static int read_query(const struct evhttp_uri *uri, rest_req_t *r)
-{
-	const char *q = evhttp_uri_get_query(uri);
-	struct evkeyvalq kv;
-	struct evkeyval *e;
-	int rc = 0;
-
-	if (!q || !*q)
-		return 0;
-	TAILQ_INIT(&kv);
-	if (evhttp_parse_query_str(q, &kv) < 0)
-		return -1;
-	TAILQ_FOREACH(e, &kv, next) {
-		if (r->nquery >= REST_MAX_QUERY) {
-			rc = -1;
-			break;
-		}
-		r->query[r->nquery].name = xstrdup(e->key);
-		r->query[r->nquery].value = xstrdup(e->value ? e->value : "");
-		r->nquery++;
-	}
-	evhttp_clear_headers(&kv);
-	return rc;
-}
-
 /* An answer made on the loop (refused before any worker saw it). */
 static void answer_now(job_t *j, int http, int rc, const char *fmt,
 		       const char *arg)
@@ -339,8 +292,7 @@ static void on_request(struct evhttp_request *req, void *arg)
 	job_t *j = xmalloc(sizeof(*j));
 	rest_req_t *r = &j->r;
 	rest_auth_in_t in = { 0 };
-	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
-	size_t plen = 0, blen;
+	size_t blen;
 	char why[256];
 
 	(void)arg;
@@ -349,21 +301,10 @@ static void on_request(struct evhttp_request *req, void *arg)
 	r->ver = REST_VER_MAX;
 	r->plugin = "slurm";
 	peer_of(req, r, &in);
-	r->path = path ? evhttp_uridecode(path, 0, &plen) : NULL;
-	if (!r->path || strlen(r->path) != plen || read_query(uri, r) < 0) {
-		char *p = r->path;
-
-		r->path = xstrdup(p ? p : "");
-		free(p);
+	if (rest_req_set_uri(r, uri) < 0) {
 		answer_now(j, 400, ESLURM_REST_INVALID_QUERY, "%s",
 			   "The request's path or query is not valid");
 		return;
-	}
-	{       /* evhttp's allocation: make it ours */
-		char *p = r->path;
-
-		r->path = xstrdup(p);
-		free(p);
 	}
 	if (is_openapi(r->path) && r->method == REST_GET) {
 		r->raw = xstrdup(srv.openapi_json);

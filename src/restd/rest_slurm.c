@@ -3,6 +3,7 @@
  * rest_slurm_job.c.  Each asks slurmctld with the ordinary message, as the
  * request's user, and builds its payload with the commands' field tables.
  */
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -23,17 +24,9 @@
 #include "restd/rest_ctld.h"
 #include "restd/rest_handlers.h"
 #include "restd/rest_resp.h"
+#include "restd/rest_resv.h"
+#include "restd/rest_val.h"
 #include "slurm/slurm_errno.h"
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
 
 /* Move doc's member key (and last_update) into r->resp. */
 static void take(rest_req_t *r, json_object *doc, const char *key)
@@ -41,7 +34,7 @@ static void take(rest_req_t *r, json_object *doc, const char *key)
 	const char *keys[] = { key, "last_update", "last_backfill" };
 
 	for (size_t i = 0; i < 3; i++) {
-		json_object *v = member(doc, keys[i]);
+		json_object *v = rest_json_get(doc, keys[i]);
 
 		if (v)
 			json_object_object_add(r->resp, keys[i],
@@ -160,6 +153,40 @@ static int node_update_state(rest_req_t *r, json_object *v,
 	return -1;
 }
 
+/* A member a client sends in a full object but that asks for nothing:
+ * "", [], {"set": false}. */
+static bool empty_value(json_object *v)
+{
+	json_object *set;
+
+	if (!v || json_object_is_type(v, json_type_null))
+		return true;
+	if (json_object_is_type(v, json_type_string))
+		return !*json_object_get_string(v);
+	if (json_object_is_type(v, json_type_array))
+		return json_object_array_length(v) == 0;
+	if (json_object_is_type(v, json_type_object) &&
+	    json_object_object_get_ex(v, "set", &set))
+		return !json_object_get_boolean(set);
+	return false;
+}
+
+/* A hostlist_string or csv_string: "a,b" or ["a", "b"]. */
+static char *joined(json_object *v)
+{
+	char *s = NULL;
+
+	if (!json_object_is_type(v, json_type_array))
+		return xstrdup(json_object_get_string(v));
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		if (i)
+			xstrcatc(&s, ',');
+		xstrcat(&s, json_object_get_string(
+			json_object_array_get_idx(v, i)));
+	}
+	return s;
+}
+
 static int node_update_parse(rest_req_t *r, json_object *b,
 			     node_update_msg_t *u)
 {
@@ -171,6 +198,8 @@ static int node_update_parse(rest_req_t *r, json_object *b,
 	json_object_object_foreach(b, k, v) {
 		const char *s = json_object_get_string(v);
 
+		if (empty_value(v))
+			continue;
 		if (!strcmp(k, "state")) {
 			if (node_update_state(r, v, u) < 0)
 				return -1;
@@ -179,11 +208,14 @@ static int node_update_parse(rest_req_t *r, json_object *b,
 		} else if (!strcmp(k, "comment")) {
 			u->comment = xstrdup(s);
 		} else if (!strcmp(k, "features")) {
-			u->features = xstrdup(s);
+			u->features = joined(v);
 		} else if (!strcmp(k, "gres")) {
 			u->gres = xstrdup(s);
+		} else if (!strcmp(k, "name")) {
+			xfree(u->node_names);
+			u->node_names = joined(v);
 		} else if (!strcmp(k, "weight")) {
-			json_object *n = member(v, "number");
+			json_object *n = rest_json_get(v, "number");
 
 			u->weight = (uint32_t)json_object_get_int64(n ? n : v);
 		} else if (!strcmp(k, "reason_uid")) {
@@ -200,7 +232,7 @@ static int node_update_parse(rest_req_t *r, json_object *b,
 	return 0;
 }
 
-void rest_op_node_update(rest_req_t *r)
+static void node_update(rest_req_t *r, const char *path_name)
 {
 	node_update_msg_t u = { .node_state = NO_VAL32, .weight = NO_VAL32 };
 	json_object *b = rest_ctld_body(r, "slurm_update_node");
@@ -208,27 +240,40 @@ void rest_op_node_update(rest_req_t *r)
 	if (!b)
 		return;
 	if (node_update_parse(r, b, &u) == 0) {
-		if (u.node_state == NODE_STATE_DOWN ||
-		    u.node_state == NODE_STATE_DRAIN ||
-		    u.node_state == NODE_STATE_FAIL) {
-			if (!u.reason) {
-				rest_error(r, ESLURM_REST_FAIL_PARSING,
-					   "slurm_update_node",
-					   "You must specify a reason when "
-					   "DOWNING or DRAINING a node");
-				goto out;
-			}
+		if (path_name) {
+			xfree(u.node_names);
+			u.node_names = xstrdup(path_name);
 		}
-		u.node_names = xstrdup(r->param[0]);
-		rest_ctld_rc(r, REQUEST_UPDATE_NODE, &u, "slurm_update_node");
+		if (!u.node_names || !*u.node_names)
+			rest_error(r, ESLURM_INVALID_NODE_NAME,
+				   "slurm_update_node", "No node name given");
+		else if ((u.node_state == NODE_STATE_DOWN ||
+			  u.node_state == NODE_STATE_DRAIN ||
+			  u.node_state == NODE_STATE_FAIL) && !u.reason)
+			rest_error(r, ESLURM_REST_FAIL_PARSING,
+				   "slurm_update_node",
+				   "You must specify a reason when DOWNING or "
+				   "DRAINING a node");
+		else
+			rest_ctld_rc(r, REQUEST_UPDATE_NODE, &u,
+				     "slurm_update_node");
 	}
-out:
 	xfree(u.node_names);
 	xfree(u.reason);
 	xfree(u.comment);
 	xfree(u.features);
 	xfree(u.gres);
 	json_object_put(b);
+}
+
+void rest_op_nodes_update(rest_req_t *r)
+{
+	node_update(r, NULL);
+}
+
+void rest_op_node_update(rest_req_t *r)
+{
+	node_update(r, r->param[0]);
 }
 
 /* ---- partitions ---- */
@@ -366,4 +411,93 @@ void rest_op_reservation_delete(rest_req_t *r)
 
 	rest_ctld_rc(r, REQUEST_DELETE_RESERVATION, &req,
 		     "slurm_delete_reservation");
+}
+
+/* POST reservation / reservations (v0.0.43): create each reservation,
+ * or update it when one of that name exists, as scontrol would. */
+static bool resv_exists(rest_req_t *r, const char *name)
+{
+	info_request_msg_t req = { .show_flags = SHOW_ALL };
+	const resv_info_msg_t *m;
+	slurm_msg_t resp;
+	bool found = false;
+
+	if (!name || rest_ctld_info(r, REQUEST_RESERVATION_INFO, &req,
+				    RESPONSE_RESERVATION_INFO, &resp,
+				    "slurm_load_reservations"))
+		return false;
+	m = resp.data;
+	for (uint32_t i = 0; i < m->cnt && !found; i++)
+		found = !xstrcmp(m->resvs[i].name, name);
+	msg_free(&resp);
+	return found;
+}
+
+static int resv_one(rest_req_t *r, json_object *o, json_object *done)
+{
+	resv_desc_t d;
+	char *err = NULL;
+	int rc = rest_resv_parse(o, &d, &err);
+
+	if (rc) {
+		rest_error_http(r, 400, rc, "slurm_create_reservation", "%s",
+				err ? err : slurm_strerror(rc));
+		xfree(err);
+		return rc;
+	}
+	if (resv_exists(r, d.name)) {
+		rc = rest_ctld_rc(r, REQUEST_UPDATE_RESERVATION, &d,
+				  "slurm_update_reservation");
+	} else {
+		slurm_msg_t resp;
+
+		if (rest_ctld_info(r, REQUEST_CREATE_RESERVATION, &d,
+				   RESPONSE_CREATE_RESERVATION, &resp,
+				   "slurm_create_reservation") == 0) {
+			const resv_name_msg_t *n = resp.data;
+
+			json_object_object_add(o, "name",
+					       json_object_new_string(n->name));
+			msg_free(&resp);
+		} else {
+			rc = SLURM_ERROR;
+		}
+	}
+	if (!rc)
+		json_object_array_add(done, json_object_get(o));
+	fields_free(resv_desc_fields, &d);
+	return rc;
+}
+
+void rest_op_reservation_post(rest_req_t *r)
+{
+	json_object *b = rest_ctld_body(r, "slurm_create_reservation");
+	json_object *done = json_object_new_array();
+
+	json_object_object_add(r->resp, "reservations", done);
+	if (b)
+		resv_one(r, b, done);
+	json_object_put(b);
+}
+
+void rest_op_reservations_post(rest_req_t *r)
+{
+	json_object *b = rest_ctld_body(r, "slurm_create_reservation");
+	json_object *done = json_object_new_array(), *list = NULL;
+
+	json_object_object_add(r->resp, "reservations", done);
+	if (!b)
+		return;
+	if (!json_object_object_get_ex(b, "reservations", &list) ||
+	    !json_object_is_type(list, json_type_array)) {
+		rest_error_http(r, 400, ESLURM_REST_FAIL_PARSING,
+				"slurm_create_reservation",
+				"reservations: expected a list");
+	} else {
+		for (size_t i = 0; i < json_object_array_length(list); i++)
+			if (resv_one(r, json_object_array_get_idx(list, i),
+				     done))
+				break;
+	}
+	json_object_put(b);
 }

@@ -2,6 +2,7 @@
  * jobs/state: the queue as squeue --json shows it, and cancelling. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli/cli_common.h"
@@ -17,17 +18,8 @@
 #include "restd/rest_ctld.h"
 #include "restd/rest_handlers.h"
 #include "restd/rest_resp.h"
+#include "restd/rest_val.h"
 #include "slurm/slurm_errno.h"
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
 
 /* "123" or "123_4": job id and array task (NO_VAL32 = none). */
 static int parse_job_id(const char *s, uint32_t *job, uint32_t *task)
@@ -101,11 +93,11 @@ static void jobs_answer(rest_req_t *r, const char *id)
 	} else {
 		doc = cli_jobs_doc(&sel);
 		json_object_object_add(r->resp, "jobs",
-				       json_object_get(member(doc, "jobs")));
+				       json_object_get(rest_json_get(doc, "jobs")));
 		json_object_object_add(r->resp, "last_update", json_object_get(
-			member(doc, "last_update")));
+			rest_json_get(doc, "last_update")));
 		json_object_object_add(r->resp, "last_backfill",
-				       json_object_get(member(doc,
+				       json_object_get(rest_json_get(doc,
 							      "last_backfill")));
 		json_object_put(doc);
 	}
@@ -188,7 +180,7 @@ out:
 }
 
 /* DELETE job/{job_id}?signal=..&flags=..: as scancel. */
-static int kill_flags(rest_req_t *r, uint16_t *flags)
+static int kill_flags(rest_req_t *r, const char *f, uint16_t *flags)
 {
 	static const struct {
 		const char *name;
@@ -197,7 +189,6 @@ static int kill_flags(rest_req_t *r, uint16_t *flags)
 		{ "BATCH_JOB", KILL_JOB_BATCH }, { "FULL_JOB", KILL_FULL_JOB },
 		{ "FULL_STEPS_ONLY", KILL_STEPS_ONLY }, { "HURRY", KILL_HURRY },
 	};
-	const char *f = rest_query(r, "flags");
 	char *copy, *save, *t;
 	int rc = 0;
 
@@ -242,40 +233,19 @@ static json_object *kill_status(const kill_jobs_resp_job_t *j)
 	return o;
 }
 
-void rest_op_job_delete(rest_req_t *r)
+/* Send req (verbose: every selected job comes back) and list each job's
+ * outcome in "status"; a job that could not be signalled is an error. */
+static void kill_jobs(rest_req_t *r, kill_jobs_msg_t *req)
 {
-	const char *sig = rest_query(r, "signal");
-	char *ids[2] = { r->param[0], NULL };
-	kill_jobs_msg_t req = { .job_ids = ids, .verbose = true,
-				.cancel = true };
 	json_object *status = json_object_new_array();
 	const kill_jobs_resp_msg_t *k;
-	uint32_t job, task;
 	slurm_msg_t resp;
 	int err;
 
 	json_object_object_add(r->resp, "status", status);
-	if (parse_job_id(r->param[0], &job, &task) < 0) {
-		rest_error(r, ESLURM_INVALID_JOB_ID, "slurm_kill_job",
-			   "Invalid job id %s", r->param[0]);
-		return;
-	}
-	if (sig && *sig) {
-		int s = cli_opt_signal_from_string(sig);
-
-		if (s < 0) {
-			rest_error(r, ESLURM_REST_INVALID_QUERY,
-				   "slurm_kill_job", "Unknown job signal: %s",
-				   sig);
-			return;
-		}
-		req.signal = (uint16_t)s;
-		req.cancel = false;
-	}
-	if (kill_flags(r, &req.flags) < 0)
-		return;
-	if ((err = cli_ctld_rpc(REQUEST_KILL_JOBS, &req, &resp))) {
-		rest_error(r, err, "slurm_kill_job", "%s",
+	req->verbose = true;
+	if ((err = cli_ctld_rpc(REQUEST_KILL_JOBS, req, &resp))) {
+		rest_error(r, err, "slurm_kill_jobs", "%s",
 			   cli_comm_strerror(err));
 		return;
 	}
@@ -283,7 +253,7 @@ void rest_op_job_delete(rest_req_t *r)
 		int rc = cli_resp_rc(&resp);
 
 		if (rc)
-			rest_error(r, rc, "slurm_kill_job", "%s",
+			rest_error(r, rc, "slurm_kill_jobs", "%s",
 				   slurm_strerror(rc));
 		msg_free(&resp);
 		return;
@@ -292,11 +262,169 @@ void rest_op_job_delete(rest_req_t *r)
 	for (uint32_t i = 0; k && i < k->cnt; i++) {
 		json_object_array_add(status, kill_status(&k->jobs[i]));
 		if (k->jobs[i].error_code)
-			rest_error(r, k->jobs[i].error_code, "slurm_kill_job",
+			rest_error(r, k->jobs[i].error_code, "slurm_kill_jobs",
 				   "Signal to JobId=%s failed: %s",
 				   k->jobs[i].job_id_str ?
-				   k->jobs[i].job_id_str : r->param[0],
+				   k->jobs[i].job_id_str : "?",
 				   slurm_strerror(k->jobs[i].error_code));
 	}
 	msg_free(&resp);
+}
+
+static int signal_of(rest_req_t *r, const char *sig, kill_jobs_msg_t *req)
+{
+	int s;
+
+	req->cancel = true;
+	if (!sig || !*sig)
+		return 0;
+	if ((s = cli_opt_signal_from_string(sig)) < 0) {
+		rest_error(r, ESLURM_REST_INVALID_QUERY, "slurm_kill_jobs",
+			   "Unknown job signal: %s", sig);
+		return -1;
+	}
+	req->signal = (uint16_t)s;
+	req->cancel = false;
+	return 0;
+}
+
+void rest_op_job_delete(rest_req_t *r)
+{
+	char *ids[2] = { r->param[0], NULL };
+	kill_jobs_msg_t req = { .job_ids = ids };
+	uint32_t job, task;
+
+	if (parse_job_id(r->param[0], &job, &task) < 0) {
+		json_object_object_add(r->resp, "status",
+				       json_object_new_array());
+		rest_error(r, ESLURM_INVALID_JOB_ID, "slurm_kill_job",
+			   "Invalid job id %s", r->param[0]);
+		return;
+	}
+	if (signal_of(r, rest_query(r, "signal"), &req) < 0 ||
+	    kill_flags(r, rest_query(r, "flags"), &req.flags) < 0) {
+		json_object_object_add(r->resp, "status",
+				       json_object_new_array());
+		return;
+	}
+	kill_jobs(r, &req);
+}
+
+/* A kill_jobs_msg string list member: ["a","b"] or "a,b". */
+static char **str_list(json_object *v)
+{
+	char **list = NULL;
+
+	if (!v)
+		return NULL;
+	if (json_object_is_type(v, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			list = xstrarray_append(list, json_object_get_string(
+				json_object_array_get_idx(v, i)));
+		return list;
+	}
+	if (*json_object_get_string(v)) {
+		char *copy = xstrdup(json_object_get_string(v)), *save, *t;
+
+		for (t = strtok_r(copy, ",", &save); t;
+		     t = strtok_r(NULL, ",", &save))
+			list = xstrarray_append(list, t);
+		xfree(copy);
+	}
+	return list;
+}
+
+/* DELETE jobs: a kill_jobs_msg body, scancel's filters. */
+void rest_op_jobs_delete(rest_req_t *r)
+{
+	json_object *b = rest_ctld_body(r, "slurm_kill_jobs");
+	kill_jobs_msg_t req = { 0 };
+	char *flags = NULL, *nodes = NULL;
+	bool ok = true;
+
+	if (!b) {
+		json_object_object_add(r->resp, "status",
+				       json_object_new_array());
+		return;
+	}
+	json_object_object_foreach(b, k, v) {
+		if (!strcmp(k, "jobs"))
+			req.job_ids = str_list(v);
+		else if (!strcmp(k, "account"))
+			req.accounts = str_list(v);
+		else if (!strcmp(k, "job_name"))
+			req.names = str_list(v);
+		else if (!strcmp(k, "partition"))
+			req.partitions = str_list(v);
+		else if (!strcmp(k, "qos"))
+			req.qos = str_list(v);
+		else if (!strcmp(k, "wckey"))
+			req.wckeys = str_list(v);
+		else if (!strcmp(k, "user_name") || !strcmp(k, "user_id")) {
+			char **l = str_list(v);
+
+			for (size_t i = 0; l && l[i]; i++)
+				req.users = xstrarray_append(req.users, l[i]);
+			xstrarray_free(l);
+		}
+		else if (!strcmp(k, "job_state"))
+			req.states = str_list(v);
+		else if (!strcmp(k, "nodes")) {
+			char **l = str_list(v);
+
+			for (size_t i = 0; l && l[i]; i++) {
+				if (i)
+					xstrcatc(&nodes, ',');
+				xstrcat(&nodes, l[i]);
+			}
+			xstrarray_free(l);
+		} else if (!strcmp(k, "flags")) {
+			char **l = str_list(v);
+
+			for (size_t i = 0; l && l[i]; i++) {
+				if (i)
+					xstrcatc(&flags, ',');
+				xstrcat(&flags, l[i]);
+			}
+			xstrarray_free(l);
+		} else if (!strcmp(k, "signal")) {
+			if (signal_of(r, json_object_get_string(v), &req) < 0)
+				ok = false;
+		} else if (!(json_object_is_type(v, json_type_string) &&
+			     !*json_object_get_string(v))) {
+			rest_error(r, ESLURM_REST_FAIL_PARSING,
+				   "slurm_kill_jobs",
+				   "%s: not supported by Sluice", k);
+			ok = false;
+		}
+	}
+	if (!json_object_object_length(b) && ok) {
+		rest_error(r, ESLURM_REST_INVALID_QUERY, "slurm_kill_jobs",
+			   "No job or filter given");
+		ok = false;
+	}
+	if (!json_object_object_get_ex(b, "signal", NULL))
+		req.cancel = true;
+	req.nodelist = nodes;
+	/* as scancel: users other than root and SlurmUser pick only their
+	 * own jobs by filter */
+	if (!req.users && !req.job_ids && r->uid != 0 &&
+	    !(cli_conf() && r->uid == cli_conf()->slurm_user_id))
+		req.users = xstrarray_append(NULL, r->user);
+	if (ok && kill_flags(r, flags, &req.flags) == 0)
+		kill_jobs(r, &req);
+	else if (!json_object_object_get_ex(r->resp, "status", NULL))
+		json_object_object_add(r->resp, "status",
+				       json_object_new_array());
+	xstrarray_free(req.job_ids);
+	xstrarray_free(req.accounts);
+	xstrarray_free(req.names);
+	xstrarray_free(req.partitions);
+	xstrarray_free(req.qos);
+	xstrarray_free(req.wckeys);
+	xstrarray_free(req.users);
+	xstrarray_free(req.states);
+	xfree(nodes);
+	xfree(flags);
+	json_object_put(b);
 }

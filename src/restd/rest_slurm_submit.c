@@ -64,10 +64,18 @@ static void submit_result(rest_req_t *r, uint32_t job_id, int rc,
 	json_object_object_add(r->resp, "result", res);
 }
 
-void rest_op_job_submit(rest_req_t *r)
+typedef int (*desc_parse_f)(json_object *body, int ver, job_desc_t *d,
+			    json_object *warnings, char **err);
+
+/* Read the body into a job description as parse does, send it as type
+ * and hand the answer (want, with its data) to done; every failure is
+ * reported into r under what ("Batch job submission failed: ..."). */
+static void send_desc(rest_req_t *r, desc_parse_f parse, uint16_t type,
+		      uint16_t want, const char *what, const char *fail,
+		      void (*done)(rest_req_t *r, const submit_response_msg_t *s,
+				   int rc))
 {
-	json_object *b = rest_ctld_body(r, "slurm_submit_batch_job");
-	const submit_response_msg_t *s;
+	json_object *b = rest_ctld_body(r, what);
 	job_desc_t d;
 	slurm_msg_t resp;
 	char *err = NULL;
@@ -75,42 +83,54 @@ void rest_op_job_submit(rest_req_t *r)
 
 	if (!b)
 		return;
-	rc = rest_job_submit_parse(b, r->ver, &d, warnings_of(r), &err);
+	rc = parse(b, r->ver, &d, warnings_of(r), &err);
 	json_object_put(b);
 	if (rc) {
-		rest_error_http(r, 400, rc, "slurm_submit_batch_job", "%s",
+		rest_error_http(r, 400, rc, what, "%s",
 				err ? err : slurm_strerror(rc));
 		xfree(err);
 		return;
 	}
 	d.user_name = xstrdup(r->user);
 	d.submit_host = short_host();
-	if ((e = cli_ctld_rpc(REQUEST_SUBMIT_BATCH_JOB, &d, &resp))) {
-		rest_error(r, e, "slurm_submit_batch_job", "%s",
-			   cli_comm_strerror(e));
+	if ((e = cli_ctld_rpc(type, &d, &resp))) {
+		rest_error(r, e, what, "%s", cli_comm_strerror(e));
 		goto out;
 	}
-	if (resp.type != RESPONSE_SUBMIT_BATCH_JOB || !resp.data) {
+	if (resp.type != want || !resp.data) {
 		rc = cli_resp_rc(&resp);
 		rc = rc ? rc : SLURM_UNEXPECTED_MSG_ERROR;
 		/* an unknown partition, account...: the body is at fault,
 		 * not the path */
 		rest_error_http(r, rest_http_status(rc) == 404 ? 400 :
-				rest_http_status(rc), rc,
-				"slurm_submit_batch_job",
-				"Batch job submission failed: %s",
+				rest_http_status(rc), rc, what, "%s: %s", fail,
 				slurm_strerror(rc));
-		submit_result(r, 0, rc, NULL);
+		done(r, NULL, rc);
 	} else {
-		s = resp.data;
-		submit_result(r, s->job_id, s->error_code,
-			      s->job_submit_user_msg);
-		debug("JobId=%u submitted through REST by %s", s->job_id,
-		      r->user);
+		done(r, resp.data, 0);
+		debug("JobId=%u: %s through REST by %s",
+		      ((const submit_response_msg_t *)resp.data)->job_id,
+		      what, r->user);
 	}
 	msg_free(&resp);
 out:
 	job_desc_free_members(&d);
+}
+
+static void submitted(rest_req_t *r, const submit_response_msg_t *s, int rc)
+{
+	if (s)
+		submit_result(r, s->job_id, s->error_code,
+			      s->job_submit_user_msg);
+	else
+		submit_result(r, 0, rc, NULL);
+}
+
+void rest_op_job_submit(rest_req_t *r)
+{
+	send_desc(r, rest_job_submit_parse, REQUEST_SUBMIT_BATCH_JOB,
+		  RESPONSE_SUBMIT_BATCH_JOB, "slurm_submit_batch_job",
+		  "Batch job submission failed", submitted);
 }
 
 /* One results[] entry of an update. */
@@ -187,5 +207,27 @@ void rest_op_job_update(rest_req_t *r)
 	}
 	update_result(r, (uint32_t)id, rc, rc ? slurm_strerror(rc) : NULL);
 out:
-	rest_job_update_free(&u);
+	job_update_free_members(&u);
+}
+
+static void allocated(rest_req_t *r, const submit_response_msg_t *s, int rc)
+{
+	(void)rc;
+	if (!s)
+		return;
+	json_object_object_add(r->resp, "job_id",
+			       json_object_new_int64(s->job_id));
+	json_object_object_add(r->resp, "job_submit_user_msg",
+			       json_object_new_string(s->job_submit_user_msg ?
+						      s->job_submit_user_msg :
+						      ""));
+}
+
+/* POST job/allocate (v0.0.41 on): an allocation without a script, as
+ * salloc asks for one; it lasts until its time limit or a DELETE. */
+void rest_op_job_allocate(rest_req_t *r)
+{
+	send_desc(r, rest_job_alloc_parse, REQUEST_RESOURCE_ALLOCATION,
+		  RESPONSE_RESOURCE_ALLOCATION, "slurm_allocate_resources",
+		  "Unable to allocate resources", allocated);
 }

@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "restd/rest_val.h"
 
 extern const char rest_spec_v40[], rest_spec_v41[], rest_spec_v42[],
 	rest_spec_v43[];
@@ -28,6 +29,45 @@ static json_object *doc_of(int ver)
 	return spec[ver - REST_VER_MIN];
 }
 
+/* Operations whose answer is not the schema the references name: what
+ * Slurm's handler really sends (a cli_schemas type) replaces it, so the
+ * view of the answer and /openapi/v3 both say what is sent.  jobs/state:
+ * the references name openapi_job_info_resp, but the handler sends
+ * openapi_job_state_resp (jobs[]{job_id, state[]}); viewed as a job_info,
+ * each job lost its state. */
+static const struct {
+	const char *plugin;
+	const char *tmpl;       /* after "/<plugin>/v0.0.4N/" */
+	const char *method;
+	const char *schema;     /* after "v0.0.4N_" */
+} answers_sent[] = {
+	{ "slurm", "jobs/state/", "get", "openapi_job_state_resp" },
+};
+
+static void correct_answers(int ver, json_object *doc)
+{
+	for (size_t i = 0; i < sizeof(answers_sent) / sizeof(answers_sent[0]);
+	     i++) {
+		char path[128], name[128];
+		json_object *paths, *ops, *op, *resp;
+
+		snprintf(path, sizeof(path), "/%s/v0.0.%d/%s",
+			 answers_sent[i].plugin, ver, answers_sent[i].tmpl);
+		snprintf(name, sizeof(name), "v0.0.%d_%s", ver,
+			 answers_sent[i].schema);
+		if (!json_object_object_get_ex(doc, "paths", &paths) ||
+		    !json_object_object_get_ex(paths, path, &ops) ||
+		    !json_object_object_get_ex(ops, answers_sent[i].method,
+					       &op) ||
+		    !json_object_object_get_ex(op, "responses", &resp))
+			continue;
+		json_object_object_add(resp, "200",
+				       json_object_new_string(name));
+		json_object_object_add(resp, "default",
+				       json_object_new_string(name));
+	}
+}
+
 int rest_spec_init(void)
 {
 	for (int i = 0; i < NVER; i++) {
@@ -39,6 +79,7 @@ int rest_spec_init(void)
 			      REST_VER_MIN + i);
 			return -1;
 		}
+		correct_answers(REST_VER_MIN + i, spec[i]);
 	}
 	return 0;
 }
@@ -51,37 +92,28 @@ void rest_spec_fini(void)
 	}
 }
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
 json_object *rest_spec_op(int ver, const char *tmpl, const char *method)
 {
-	return member(member(member(doc_of(ver), "paths"), tmpl), method);
+	return rest_json_get(rest_json_get(rest_json_get(doc_of(ver), "paths"), tmpl), method);
 }
 
 json_object *rest_spec_schema(int ver, const char *name)
 {
 	json_object *d = doc_of(ver), *s;
 
-	if ((s = member(member(d, "schemas"), name)))
+	if ((s = rest_json_get(rest_json_get(d, "schemas"), name)))
 		return s;
-	return member(member(d, "cli_schemas"), name);
+	return rest_json_get(rest_json_get(d, "cli_schemas"), name);
 }
 
 const char *rest_spec_op_response(json_object *op)
 {
-	return json_object_get_string(member(member(op, "responses"), "200"));
+	return json_object_get_string(rest_json_get(rest_json_get(op, "responses"), "200"));
 }
 
 const char *rest_spec_op_request(json_object *op)
 {
-	json_object *r = member(op, "request");
+	json_object *r = rest_json_get(op, "request");
 
 	return r && json_object_is_type(r, json_type_string) ?
 		json_object_get_string(r) : NULL;
@@ -101,7 +133,7 @@ static json_object *ref_to(const char *name)
 
 static void copy_key(json_object *dst, json_object *src, const char *key)
 {
-	json_object *v = member(src, key);
+	json_object *v = rest_json_get(src, key);
 
 	if (v)
 		json_object_object_add(dst, key, json_object_get(v));
@@ -112,10 +144,10 @@ static void reach_name(int ver, const char *name, json_object *seen);
 
 static void reach(int ver, json_object *node, json_object *seen)
 {
-	json_object *props = member(node, "properties");
+	json_object *props = rest_json_get(node, "properties");
 
-	if (member(node, "$ref")) {
-		reach_name(ver, json_object_get_string(member(node, "$ref")),
+	if (rest_json_get(node, "$ref")) {
+		reach_name(ver, json_object_get_string(rest_json_get(node, "$ref")),
 			   seen);
 		return;
 	}
@@ -125,13 +157,13 @@ static void reach(int ver, json_object *node, json_object *seen)
 			reach(ver, v, seen);
 		}
 	}
-	if (member(node, "items"))
-		reach(ver, member(node, "items"), seen);
+	if (rest_json_get(node, "items"))
+		reach(ver, rest_json_get(node, "items"), seen);
 }
 
 static void reach_name(int ver, const char *name, json_object *seen)
 {
-	if (!name || member(seen, name))
+	if (!name || rest_json_get(seen, name))
 		return;
 	json_object_object_add(seen, name, json_object_new_boolean(1));
 	reach(ver, rest_spec_schema(ver, name), seen);
@@ -144,22 +176,22 @@ static json_object *conv_schema(json_object *node)
 {
 	json_object *o, *props, *req;
 
-	if (member(node, "$ref"))
-		return ref_to(json_object_get_string(member(node, "$ref")));
+	if (rest_json_get(node, "$ref"))
+		return ref_to(json_object_get_string(rest_json_get(node, "$ref")));
 	o = json_object_new_object();
 	copy_key(o, node, "type");
 	copy_key(o, node, "format");
 	copy_key(o, node, "enum");
 	copy_key(o, node, "default");
 	copy_key(o, node, "deprecated");
-	if ((props = member(node, "properties"))) {
+	if ((props = rest_json_get(node, "properties"))) {
 		json_object *p = json_object_new_object();
 
 		json_object_object_foreach(props, k, v)
 			json_object_object_add(p, k, conv_schema(v));
 		json_object_object_add(o, "properties", p);
 	}
-	if ((req = member(node, "required")) &&
+	if ((req = rest_json_get(node, "required")) &&
 	    json_object_array_length(req)) {
 		json_object *r = json_object_new_array();
 
@@ -167,7 +199,7 @@ static json_object *conv_schema(json_object *node)
 			const char *n = json_object_get_string(
 				json_object_array_get_idx(req, i));
 
-			if (!strchr(n, '/') && member(props, n))
+			if (!strchr(n, '/') && rest_json_get(props, n))
 				json_object_array_add(
 					r, json_object_new_string(n));
 		}
@@ -176,16 +208,16 @@ static json_object *conv_schema(json_object *node)
 		else
 			json_object_put(r);
 	}
-	if (member(node, "items"))
+	if (rest_json_get(node, "items"))
 		json_object_object_add(o, "items",
-				       conv_schema(member(node, "items")));
+				       conv_schema(rest_json_get(node, "items")));
 	return o;
 }
 
 static json_object *conv_param(json_object *p)
 {
 	json_object *o = json_object_new_object(), *s;
-	const char *in = json_object_get_string(member(p, "in"));
+	const char *in = json_object_get_string(rest_json_get(p, "in"));
 
 	copy_key(o, p, "name");
 	copy_key(o, p, "in");
@@ -225,7 +257,7 @@ static json_object *conv_op(json_object *op)
 	copy_key(o, op, "tags");
 	copy_key(o, op, "deprecated");
 	params = json_object_new_array();
-	r = member(op, "parameters");
+	r = rest_json_get(op, "parameters");
 	for (size_t i = 0; r && i < json_object_array_length(r); i++)
 		json_object_array_add(params,
 				      conv_param(json_object_array_get_idx(r, i)));
@@ -283,11 +315,11 @@ char *rest_spec_openapi(unsigned ver_mask, rest_spec_served_f served)
 		if (!d || !(ver_mask & (1u << (ver - REST_VER_MIN))))
 			continue;
 		if (!sec) {
-			sec = member(d, "security");
-			secs = member(d, "security_schemes");
+			sec = rest_json_get(d, "security");
+			secs = rest_json_get(d, "security_schemes");
 		}
 		seen = json_object_new_object();
-		json_object_object_foreach(member(d, "paths"), tmpl, ops) {
+		json_object_object_foreach(rest_json_get(d, "paths"), tmpl, ops) {
 			json_object *p = NULL;
 
 			json_object_object_foreach(ops, method, op) {

@@ -360,3 +360,13 @@ void rest_warn(json_object *warnings, const char *source, const char *fmt, ...)
 	json_object_array_add(warnings, w);
 	xfree(s);
 }
+
+json_object *rest_json_get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}

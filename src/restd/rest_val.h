@@ -53,6 +53,9 @@ int rest_val_csv(json_object *v, const char *path, char **out, char **err);
 int rest_val_flags(json_object *v, const char *path,
 		   const char *const *names, uint64_t *mask, char **err);
 
+/* o's member key, or NULL (also when o is not an object). */
+json_object *rest_json_get(json_object *o, const char *key);
+
 /* A value that asks for nothing: null, false, 0, "", [], {}, a no_val
  * object with set false, or a flag list of only "NONE"/"NOT_SET". */
 bool rest_val_is_empty(json_object *v);

@@ -8,25 +8,16 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "restd/rest_spec.h"
+#include "restd/rest_val.h"
 
 /* Schemas nest (a job's steps, a partition's nodes) but never loop in
  * data; empty defaults stop at this depth in case a schema does. */
 #define VIEW_MAX_DEPTH 32
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
 static json_object *resolve(int ver, json_object *node)
 {
 	for (int i = 0; node && i < 8; i++) {
-		json_object *r = member(node, "$ref");
+		json_object *r = rest_json_get(node, "$ref");
 
 		if (!r)
 			return node;
@@ -37,16 +28,16 @@ static json_object *resolve(int ver, json_object *node)
 
 static const char *type_of(json_object *node)
 {
-	json_object *t = member(node, "type");
+	json_object *t = rest_json_get(node, "type");
 
 	return t ? json_object_get_string(t) : "";
 }
 
 static bool is_no_val(json_object *node)
 {
-	return member(member(node, "properties"), "number") &&
-	       member(member(node, "properties"), "set") &&
-	       member(member(node, "properties"), "infinite");
+	return rest_json_get(rest_json_get(node, "properties"), "number") &&
+	       rest_json_get(rest_json_get(node, "properties"), "set") &&
+	       rest_json_get(rest_json_get(node, "properties"), "infinite");
 }
 
 static json_object *empty_of(int ver, json_object *node, int depth);
@@ -54,15 +45,15 @@ static json_object *empty_of(int ver, json_object *node, int depth);
 static void fill_required(int ver, json_object *node, json_object *obj,
 			  int depth)
 {
-	json_object *req = member(node, "required");
-	json_object *props = member(node, "properties");
+	json_object *req = rest_json_get(node, "required");
+	json_object *props = rest_json_get(node, "properties");
 
 	for (size_t i = 0; req && i < json_object_array_length(req); i++) {
 		const char *k = json_object_get_string(
 			json_object_array_get_idx(req, i));
-		json_object *p = member(props, k);
+		json_object *p = rest_json_get(props, k);
 
-		if (p && !member(obj, k))
+		if (p && !rest_json_get(obj, k))
 			json_object_object_add(obj, k,
 					       empty_of(ver, p, depth + 1));
 	}
@@ -99,7 +90,7 @@ static json_object *view(int ver, json_object *node, json_object *val,
 static json_object *view_object(int ver, json_object *node, json_object *val,
 				int depth)
 {
-	json_object *props = member(node, "properties");
+	json_object *props = rest_json_get(node, "properties");
 	const char *drop[256];
 	size_t ndrop;
 
@@ -125,7 +116,7 @@ static json_object *view_object(int ver, json_object *node, json_object *val,
 	do {
 		ndrop = 0;
 		json_object_object_foreach(val, k, v) {
-			json_object *p = member(props, k), *nv;
+			json_object *p = rest_json_get(props, k), *nv;
 
 			if (!p) {
 				if (ndrop < sizeof(drop) / sizeof(drop[0]))
@@ -159,8 +150,8 @@ static bool in_enum(json_object *en, const char *s)
 static json_object *view_array(int ver, json_object *node, json_object *val,
 			       int depth)
 {
-	json_object *items = resolve(ver, member(node, "items"));
-	json_object *en = member(items, "enum");
+	json_object *items = resolve(ver, rest_json_get(node, "items"));
+	json_object *en = rest_json_get(items, "enum");
 
 	if (!json_object_is_type(val, json_type_array)) {
 		json_object *a = json_object_new_array();
@@ -198,7 +189,7 @@ static json_object *view_array(int ver, json_object *node, json_object *val,
 
 static int64_t number_of(json_object *val)
 {
-	json_object *n = member(val, "number");
+	json_object *n = rest_json_get(val, "number");
 
 	if (n)
 		return json_object_get_int64(n);
@@ -217,8 +208,8 @@ static json_object *view_scalar(const char *t, json_object *val)
 		if (json_object_is_type(val, json_type_double) ||
 		    json_object_is_type(val, json_type_int))
 			return val;
-		nv = json_object_new_double(member(val, "number") ?
-			json_object_get_double(member(val, "number")) :
+		nv = json_object_new_double(rest_json_get(val, "number") ?
+			json_object_get_double(rest_json_get(val, "number")) :
 			json_object_get_double(val));
 	} else if (!strcmp(t, "boolean")) {
 		if (json_object_is_type(val, json_type_boolean))

@@ -6,9 +6,11 @@
  * request's user (rest_auth.h), and holds no privilege of its own: it
  * refuses to run as root or as SlurmUser, as Slurm's does.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,8 +126,13 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 			break;
 		case OPT_GEN_SPEC: o->gen_spec = true; break;
 		case OPT_MAX_BODY:
+			errno = 0;
 			o->max_body = strtoull(optarg, &end, 10);
-			if (*end || !o->max_body) {
+			/* digits only, 1 byte to 2 GiB (an int's worth:
+			 * what evhttp and the parsers take) */
+			if (*end || !o->max_body || errno ||
+			    !isdigit((unsigned char)*optarg) ||
+			    o->max_body > INT32_MAX) {
 				fprintf(stderr, "slurmrestd: error: Invalid "
 					"--max-body-size: %s\n", optarg);
 				exit(1);
@@ -253,6 +260,7 @@ int main(int argc, char **argv)
 	if (!(c = cli_conf_load(err, sizeof(err))))
 		fatal("%s", err[0] ? err : "Unable to process configuration file");
 	cli_output_set_cluster(c->cluster_name);
+	rest_auth_set_slurm_user(c->slurm_user_id);
 	so = (rest_server_opts_t){
 		.threads = o.threads, .max_body = o.max_body, .timeout = 60,
 	};

@@ -1,6 +1,7 @@
 /* fuzz_rest_job_desc.c — arbitrary bytes as a REST job request body:
  * json-c parses them, then the submit, update and allocate parsers read
- * the result for each data_parser version.  A failure must leave an
+ * the result for each data_parser version, and the reservation parser
+ * (POST reservation) reads it too.  A failure must leave an
  * error message and nothing in the output; a success must leave no
  * error.
  *
@@ -15,6 +16,7 @@
 
 #include "common/xmalloc.h"
 #include "restd/rest_job_desc.h"
+#include "restd/rest_resv.h"
 
 static void check_desc(int rc, job_desc_t *d, char *err)
 {
@@ -50,9 +52,23 @@ static void run(json_object *body, int ver)
 	if ((rc && (!err || u.name || u.job_id_str || hold != -1)) ||
 	    (!rc && err))
 		abort();
-	rest_job_update_free(&u);
+	job_update_free_members(&u);
 	xfree(err);
 	json_object_put(w);
+}
+
+/* The same bytes as a reservation_desc_msg (POST reservation). */
+static void run_resv(json_object *body)
+{
+	resv_desc_t d, z;
+	char *err = NULL;
+	int rc = rest_resv_parse(body, &d, &err);
+
+	resv_desc_init(&z);
+	if ((rc && (!err || memcmp(&z, &d, sizeof(z)))) || (!rc && err))
+		abort();
+	fields_free(resv_desc_fields, &d);
+	xfree(err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -66,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (json_tokener_get_error(tok) == json_tokener_success) {
 		for (int ver = 39; ver <= 44; ver++)
 			run(body, ver);
+		run_resv(body);
 	}
 	json_object_put(body);
 	json_tokener_free(tok);

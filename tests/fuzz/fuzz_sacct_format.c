@@ -1,13 +1,15 @@
 /* fuzz_sacct_format.c — sacct's --format parser (sacct_format_parse:
  * "JobID,State%20,JobName%-30", names by unique prefix, widths), then
  * each parsed column rendered for a job row and a step row, as sacct
- * prints them (records from slurmdbd may leave strings NULL). */
+ * prints them (records from slurmdbd may leave strings NULL), and both
+ * rows as --json shows them. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_sacct_fields.c"
+#include "../../src/cli/cli_sacct_json.c"
 #include "common/log.h"
 
 static void render(const sacct_col_t *cols, size_t cnt)
@@ -40,7 +42,8 @@ static void render(const sacct_col_t *cols, size_t cnt)
 	st.requid = NO_VAL32;
 	st.max_rss_kb = 3072;
 	rows[0] = (sacct_row_t){ .job = &j, .now = 1795351600,
-				 .steps_cpu_usec = 1500000 };
+				 .steps_cpu_usec = 1500000, .steps = &st,
+				 .nsteps = 1 };
 	rows[1] = (sacct_row_t){ .job = &j, .step = &st, .now = 1795351600 };
 	for (size_t r = 0; r < 2; r++)
 		for (size_t i = 0; i < cnt; i++) {
@@ -48,6 +51,7 @@ static void render(const sacct_col_t *cols, size_t cnt)
 
 			xfree(s);
 		}
+	json_object_put(sacct_json_row(&rows[0]));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -38,7 +38,7 @@ class Rest:
             text = r.read().decode(errors="replace")
             h.close()
             return r.status, _json(text), text
-        argv = ["curl", "-s", "-X", method, "-w", "\n%{http_code}",
+        argv = ["curl", "-s", "-g", "-X", method, "-w", "\n%{http_code}",
                 "--unix-socket", self.sock]
         for k, v in headers.items():
             argv += ["-H", "%s: %s" % (k, v)]

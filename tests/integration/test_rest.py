@@ -261,3 +261,63 @@ def test_update_and_hold_through_the_api(rest):
                                headers={"Content-Type": "application/json"})
     assert status == 400 and "byte" in text, text
     c.run(["scancel", str(jid)])
+
+
+def test_delete_jobs_by_filter(rest):
+    c, ra, rb, api = rest
+    mine = [c.sbatch(["-J", "rest_bulk", "--hold", "--wrap", "true"], user=A)
+            for _ in range(3)]
+    other = c.sbatch(["-J", "rest_bulk", "--hold", "--wrap", "true"],
+                     user=B)
+    keep = c.sbatch(["-J", "rest_keep", "--hold", "--wrap", "true"], user=A)
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/jobs/",
+                               body={"job_name": "rest_bulk"})
+    assert status == 200, text
+    check(api, "/slurm/v0.0.43/jobs/", "delete", doc)
+    assert sorted(s["job_id"]["number"] for s in doc["status"]) == mine, text
+    for j in mine:
+        c.wait_state(j, {"CANCELLED"})
+    assert c.job_state(other) == "PENDING"
+    assert c.job_state(keep) == "PENDING"
+    # naming B's job: refused for it, nothing changes
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/jobs/",
+                               body={"jobs": [str(other)]})
+    assert status == 403, text
+    assert c.job_state(other) == "PENDING"
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/jobs/", body={})
+    assert status == 400, text
+    c.run(["scancel", str(other), str(keep)])
+
+
+def test_allocate(rest):
+    c, ra, rb, api = rest
+    body = {"job": {"name": "rest_alloc", "nodes": "1", "time_limit": 5,
+                    "current_working_directory": c.workdir(A),
+                    "environment": ["PATH=/bin"]}}
+    status, doc, text = ra.req("POST", "/slurm/v0.0.43/job/allocate",
+                               body=body)
+    assert status == 200 and doc["job_id"] > 0, text
+    check(api, "/slurm/v0.0.43/job/allocate", "post", doc)
+    jid = doc["job_id"]
+    c.wait_state(jid, {"RUNNING"})
+    r = c.run(["squeue", "-h", "-j", str(jid), "-o", "%j %u"], user=A)
+    assert r.out.split() == ["rest_alloc", A], r
+    status, doc, text = ra.req("DELETE", "/slurm/v0.0.43/job/%d" % jid)
+    assert status == 200, text
+    c.wait_state(jid, {"CANCELLED", "COMPLETED"})
+
+
+def test_zz_no_controller_is_503(rest):
+    """Last in the module: the controller stops; slurmrestd answers 503
+    (after the commands' MessageTimeout of retries), never hangs or
+    crashes, and serves again once the controller is back."""
+    c, ra, rb, api = rest
+    c.kill_ctld()
+    t0 = time.time()
+    status, doc, text = ra.get("jobs/")
+    assert status == 503 and doc["errors"], text
+    assert time.time() - t0 < 60
+    c.start_ctld()
+    from cluster import wait_for
+    wait_for(lambda: ra.get("ping/")[0] == 200, timeout=30,
+             what="slurmrestd answering again")

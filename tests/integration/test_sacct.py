@@ -306,8 +306,17 @@ def test_bad_input(mixed):
     assert r.rc == 0 and "JobIDRaw" in r.out and "CPUTimeRAW" in r.out
 
 
+def _validate(doc, schema):
+    """doc against v0.0.43's schema of that name in the spec slurmrestd
+    compiles in (no member the schema does not list)."""
+    import openapi
+    openapi.validate(doc, schema, os.path.join(openapi.SPEC_DIR,
+                                               "v0.0.43.json"))
+
+
 def test_json_and_yaml(mixed):
-    """--json / --yaml: Slurm 22.05's data_parser v0.0.38 document."""
+    """--json / --yaml: Slurm 25.05's data_parser v0.0.43 document
+    (openapi_slurmdbd_jobs_resp)."""
     import json
     import yaml
     j = mixed.jobs
@@ -315,26 +324,33 @@ def test_json_and_yaml(mixed):
     r = mixed.sacct("--json", "-j", ids, user=U1)
     assert r.rc == 0 and r.err == "", r
     doc = json.loads(r.out)
-    assert doc["meta"]["plugin"]["type"] == "openapi/dbv0.0.38"
-    assert doc["errors"] == []
+    _validate(doc, "v0.0.43_openapi_slurmdbd_jobs_resp")
+    assert doc["meta"]["plugin"]["data_parser"] == "data_parser/v0.0.43"
+    assert doc["errors"] == [] and "last_update" not in doc
     jobs = {x["job_id"]: x for x in doc["jobs"]}
     assert sorted(jobs) == sorted([j["ok"], j["fail"], j["signal"]])
     ok, fail, sig = jobs[j["ok"]], jobs[j["fail"]], jobs[j["signal"]]
-    assert ok["state"]["current"] == "COMPLETED"
-    assert ok["exit_code"] == {"status": "SUCCESS", "return_code": 0}
+    assert ok["state"] == {"current": ["COMPLETED"], "reason": "None"}
+    assert ok["exit_code"]["status"] == ["SUCCESS"]
+    assert ok["exit_code"]["return_code"] == \
+        {"set": True, "infinite": False, "number": 0}
     assert ok["user"] == U1 and ok["name"] == "ok"
+    assert ok["association"]["user"] == U1
     assert ok["partition"] == "debug" and ok["cluster"] == "sluice"
-    assert fail["exit_code"] == {"status": "FAILED", "return_code": 3}
-    assert sig["exit_code"]["status"] == "SIGNALED"
-    assert sig["exit_code"]["signal"]["signal_id"] == 9
+    assert fail["exit_code"]["status"] == ["ERROR"]
+    assert fail["exit_code"]["return_code"]["number"] == 3
+    assert sig["exit_code"]["status"] == ["SIGNALED"]
+    assert sig["exit_code"]["signal"]["id"]["number"] == 9
     step = fail["steps"][0]
-    assert step["step"]["id"] == "batch" and step["state"] == "FAILED"
+    assert step["step"]["id"] == "%d.batch" % j["fail"]
+    assert step["state"] == ["FAILED"]
     assert step["nodes"]["count"] == 1 and step["nodes"]["list"] == \
-        [fail["nodes"]]
+        [fail["nodes"]] and step["nodes"]["range"] == fail["nodes"]
+    assert step["time"]["start"]["set"] and step["time"]["end"]["set"]
     assert ok["time"]["end"] >= ok["time"]["start"] >= \
         ok["time"]["submission"] > 0
     cpu = [t for t in ok["tres"]["allocated"] if t["type"] == "cpu"]
-    assert cpu == [{"type": "cpu", "name": None, "id": 1, "count": 1}]
+    assert cpu == [{"type": "cpu", "name": "", "id": 1, "count": 1}]
     # -X: no steps; YAML: the same document.
     r = mixed.sacct("--yaml", "-X", "-j", str(j["fail"]), user=U1)
     assert r.rc == 0, r
@@ -363,8 +379,8 @@ def test_pending_array_shows_its_tasks(mixed):
         r = mixed.sacct("--json", "-j", str(a), user=U1)
         import json
         arr = json.loads(r.out)["jobs"][0]["array"]
-        assert (arr["job_id"], arr["task"], arr["task_id"]) == \
-            (a, "0x3E", None)
+        assert (arr["job_id"], arr["task"], arr["task_id"]["set"]) == \
+            (a, "0x3E", False)
     finally:
         c.run(["scancel", str(a)], user=U1)
 

@@ -541,13 +541,13 @@ def test_scontrol_show_reservations_json(env):
         c.run(["scontrol", "delete", "ReservationName=rj"])
 
 
-def _assoc_mgr_wait(env, args, want, timeout=20):
-    """scontrol show assoc_mgr args once its output contains want (the
-    controller reloads the cache after each sacctmgr change)."""
+def _assoc_mgr_wait(env, args, wants, timeout=20):
+    """scontrol show assoc_mgr args once its output contains every text of
+    wants (the controller reloads the cache after each sacctmgr change)."""
     deadline = time.time() + timeout
     while True:
         r = env.c.run(["scontrol", "show", "assoc_mgr"] + args)
-        if want in r.out or time.time() > deadline:
+        if all(w in r.out for w in wants) or time.time() > deadline:
             return r
         time.sleep(0.3)
 
@@ -578,14 +578,16 @@ def test_scontrol_show_assoc_mgr(env):
                         "qos=normal,amgrq").rc == 0
     jids = []
     try:
-        r = _assoc_mgr_wait(env, ["qos=amgrq", "flags=qos"], "QOS=amgrq(")
-        assert r.rc == 0, r
+        r = _assoc_mgr_wait(env, ["accounts=amgr", "qos=amgrq"], [
+            "QOS=amgrq(", "Account=amgr UserName=%s(" % U1])
+        assert r.rc == 0 and "Account=amgr UserName=%s(" % U1 in r.out, r
         jids.append(str(c.sbatch(["-A", "amgr", "-q", "amgrq", "-n1",
                                   "-o", "/dev/null", "--wrap", "sleep 60"],
                                  user=U1)))
         jids.append(str(c.sbatch(["-A", "amgr", "-q", "amgrq", "-n1",
                                   "--hold", "--wrap", "true"], user=U1)))
         c.wait_state(jids[0], "RUNNING")
+        time.sleep(1.5)     # remaining minutes: the same after a second
         r = c.run(["scontrol", "show", "assoc_mgr", "accounts=amgr",
                    "users=" + U1, "qos=amgrq"], user=U1)
         assert r.rc == 0 and r.err == "", r
@@ -709,3 +711,218 @@ def test_scontrol_show_assoc_mgr(env):
         env.sacctmgr("-i", "delete", "user", U1, "account=amgr")
         env.sacctmgr("-i", "delete", "account", "amgr")
         env.sacctmgr("-i", "delete", "qos", "amgrq")
+
+
+def test_srun_debugger_test(env):
+    """srun --debugger-test: every task is left stopped at its exec (as
+    under a debugger that has not continued it yet) and srun prints the
+    table a debugger reads, by task id: "srun: task:N, host:H, pid:P,
+    executable:E" (Slurm 22.05's words, the executable as given), then
+    waits like any srun until the tasks end or the job is cancelled.
+    Before: "unrecognized option '--debugger-test'"."""
+    import select
+    import subprocess
+    c = env.c
+    pw = pwd.getpwnam(U1)
+    p = subprocess.Popen(
+        [c.bin("srun"), "--debugger-test", "-N2", "-n3", "sleep", "3519.3"],
+        user=pw.pw_uid, group=pw.pw_gid,
+        extra_groups=os.getgrouplist(U1, pw.pw_gid), env=c.env_for(U1),
+        cwd=c.workdir(U1), stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    err = b""
+    try:
+        deadline = time.time() + 30
+        while err.count(b"\n") < 3 and time.time() < deadline:
+            r, _, _ = select.select([p.stderr], [], [], 1)
+            if r:
+                chunk = os.read(p.stderr.fileno(), 4096)
+                assert chunk, "srun ended early: %r" % err
+                err += chunk
+        lines = err.decode().splitlines(keepends=True)
+        assert len(lines) == 3, lines
+        got = [re.fullmatch(r"srun: task:(\d), host:(n\d), pid:(\d+), "
+                            r"executable:sleep\n", ln) for ln in lines]
+        assert all(got), lines
+        assert [m.group(1) for m in got] == ["0", "1", "2"], lines
+        assert sorted(m.group(2) for m in got) == ["n1", "n1", "n2"], lines
+        for m in got:
+            pid = int(m.group(3))
+            with open("/proc/%d/stat" % pid) as f:
+                stat = f.read()
+            assert "(sleep) T " in stat, stat      # stopped, at its exec
+            with open("/proc/%d/cmdline" % pid) as f:
+                assert f.read() == "sleep\0003519.3\0", pid
+        # still stopped a moment later: nothing continued them
+        time.sleep(1)
+        assert p.poll() is None
+        r = c.run(["squeue", "-h", "-u", U1, "-o", "%i %T"])
+        jid = [ln.split()[0] for ln in r.out.splitlines()
+               if ln.endswith("RUNNING")]
+        assert len(jid) == 1, r.out
+        assert c.run(["scancel", jid[0]]).rc == 0
+        p.wait(timeout=30)
+        for m in got:
+            assert not cl._pid_alive(int(m.group(3)))
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def test_node_ranges_refused_by_their_minimum(new_cluster):
+    """-N min-max with EnforcePartLimits=ALL: Slurm judges a range by its
+    minimum (a maximum beyond the partition is only capped), after the
+    CPU check -- Slurm 22.05 on 2 nodes of 2 CPUs (the oracle, same
+    commands): -N3-5, -N3-5 -n3, -N3-5 -n4, -N3-4 --exclusive "Node count
+    specification invalid"; -N2-5 -n5, -N1-3 -n5, -N3-5 -n5 "More
+    processors requested than permitted"; -N1-5, -N2-3, -N1-3 -n4,
+    -N1-5 -n4 accepted."""
+    c = new_cluster(nodes=2, cpus=2, extra_conf="EnforcePartLimits=ALL")
+    refused = {
+        "-N3-5": "Node count specification invalid",
+        "-N3-5 -n3": "Node count specification invalid",
+        "-N3-5 -n4": "Node count specification invalid",
+        "-N3-4 --exclusive": "Node count specification invalid",
+        "-N2-5 -n5": "More processors requested than permitted",
+        "-N1-3 -n5": "More processors requested than permitted",
+        "-N3-5 -n5": "More processors requested than permitted",
+    }
+    got = {}
+    for opts, text in refused.items():
+        r = c.run(["sbatch", "--hold"] + opts.split() + ["--wrap", "true"],
+                  user=U1)
+        got[opts] = r.err
+    assert got == {o: "sbatch: error: Batch job submission failed: %s\n" % t
+                   for o, t in refused.items()}
+    assert c.all_job_states() == {}
+    for opts in ("-N1-5", "-N2-3", "-N1-3 -n4", "-N1-5 -n4"):
+        r = c.run(["sbatch", "--hold"] + opts.split() + ["--wrap", "true"],
+                  user=U1)
+        assert r.rc == 0 and r.out.startswith("Submitted batch job "), (
+            opts, r)
+
+
+def test_node_ranges_pend_by_their_minimum(new_cluster):
+    """Without EnforcePartLimits the same requests pend, the reason
+    chosen as at submit: too many CPUs "PartitionConfig" first, then a
+    minimum node count beyond the partition "PartitionNodeLimit" (Slurm
+    22.05 on 2 nodes of 2 CPUs, the oracle: -N3-5, -N3, -N3-5 -n4,
+    -N3-4 --exclusive PartitionNodeLimit; -N3-5 -n20, -N1-2 -n20, -n20
+    PartitionConfig; -N1-5 runs)."""
+    c = new_cluster(nodes=2, cpus=2)
+    want = {
+        "-N3-5": "PartitionNodeLimit",
+        "-N3": "PartitionNodeLimit",
+        "-N3-5 -n4": "PartitionNodeLimit",
+        "-N3-4 --exclusive": "PartitionNodeLimit",
+        "-N3-5 -n20": "PartitionConfig",
+        "-N1-2 -n20": "PartitionConfig",
+        "-n20": "PartitionConfig",
+    }
+    jids = {}
+    for opts in want:
+        jids[opts] = c.sbatch(opts.split() + ["-o", "/dev/null", "--wrap",
+                                              "sleep 30"], user=U1)
+    ok = c.sbatch(["-N1-5", "-o", "/dev/null", "--wrap", "sleep 30"],
+                  user=U1)
+    c.wait_state(ok, "RUNNING")
+    deadline = time.time() + 20
+    while True:
+        got = {o: c.run(["squeue", "-h", "-j", str(j), "-o", "%r"]).out.strip()
+               for o, j in jids.items()}
+        if got == want or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    assert got == want
+
+
+def test_alloc_beyond_the_partition_says_so(new_cluster):
+    """srun and salloc asking what their partition cannot give (a -N
+    range whose minimum is beyond it, more CPUs than it has): Slurm's
+    answer says "Requested partition configuration not available now" --
+    the reason behind PartitionNodeLimit/PartitionConfig, not "Requested
+    nodes are busy".  With --immediate they give up at once in those
+    words (salloc: "Job submit/allocate failed: ...", then the revoked
+    line); without, they print it before "queued and waiting" and wait.
+    Slurm 22.05 on 2 nodes of 2 CPUs, the oracle, same commands."""
+    c = new_cluster(nodes=2, cpus=2)
+    part = "Requested partition configuration not available now"
+    for opts in ("-N3-5", "-N3-5 -n20", "-n20"):
+        r = c.run(["srun", "-I"] + opts.split() + ["true"], user=U1)
+        assert (r.rc, r.err) == (
+            1, "srun: error: Unable to allocate resources: %s\n" % part), (
+                opts, r)
+        r = c.run(["salloc", "-I"] + opts.split() + ["true"], user=U1)
+        assert r.rc == 1 and re.fullmatch(
+            r"salloc: error: Job submit/allocate failed: %s\n"
+            r"salloc: Job allocation \d+ has been revoked.\n" % part,
+            r.err), (opts, r)
+    assert c.all_job_states().get("PENDING") is None, c.all_job_states()
+    # without: said, and they wait (until the run's timeout here)
+    r = c.run(["srun", "-N3-5", "true"], user=U1, timeout=3)
+    assert r.rc == -9 and re.fullmatch(
+        r"srun: %s\nsrun: job (\d+) queued and waiting for resources\n"
+        % part, r.err.split("\n[timed out")[0]), r
+    r = c.run(["salloc", "-n20", "true"], user=U1, timeout=3)
+    assert r.rc == -9 and re.fullmatch(
+        r"salloc: %s\nsalloc: Pending job allocation (\d+)\n"
+        r"salloc: job \1 queued and waiting for resources\n" % part,
+        r.err.split("\n[timed out")[0]), r
+    c.run(["scancel", "-u", U1])
+    # a busy cluster is still "busy"
+    jid = c.sbatch(["-N2", "--exclusive", "-o", "/dev/null", "--wrap",
+                    "sleep 30"], user=U1)
+    c.wait_state(jid, "RUNNING")
+    r = c.run(["srun", "-I", "-N1-2", "true"], user=U1)
+    assert r.err == ("srun: error: Unable to allocate resources: Requested "
+                     "nodes are busy\n"), r
+
+
+def test_overcommit(env):
+    """-O/--overcommit (sbatch, srun, salloc) and SLURM_OVERCOMMIT: the
+    job is sized as one task per node (NumCPUs=1 for -N1 -n30), its tasks
+    share the CPUs, its steps may run more tasks than CPUs, and the job's
+    environment says SLURM_OVERCOMMIT=1.  Slurm 22.05, 2-CPU nodes, the
+    oracle: srun -N1 -n5 -O runs 5 tasks (without -O it cannot start);
+    sbatch -O -n6 shows NumNodes=1 NumCPUs=1 NumTasks=6, OverSubscribe=OK,
+    SLURM_CPUS_ON_NODE=1 SLURM_JOB_CPUS_PER_NODE=1 SLURM_NTASKS=6
+    SLURM_TASKS_PER_NODE=6, its srun runs 6 tasks and srun -n3 3 with
+    SLURM_OVERCOMMIT=1.  Before: "Requested node configuration is not
+    available" (the option was ignored)."""
+    c = env.c
+    r = c.run(["srun", "-N1", "-n5", "-O", "hostname"], user=U1)
+    assert r.rc == 0 and len(r.out.splitlines()) == 5, r
+    r = c.run(["srun", "-N1", "-n5", "env"], user=U1,
+              env={"SLURM_OVERCOMMIT": "1"})
+    assert r.rc == 0, r
+    assert r.out.count("SLURM_OVERCOMMIT=1\n") == 5, r.out
+    assert r.out.count("SLURM_NTASKS=5\n") == 5, r.out
+    script = ("env | grep -E '^SLURM_(OVERCOMMIT|NTASKS|CPUS_ON_NODE|"
+              "NPROCS|TASKS_PER_NODE|JOB_CPUS_PER_NODE)=' | sort; "
+              "echo steps; %s hostname | wc -l; "
+              "%s -n3 env | grep -c '^SLURM_OVERCOMMIT=1$'"
+              % (c.bin("srun"), c.bin("srun")))
+    out = os.path.join(c.workdir(U1), "ovc.out")
+    jid = str(c.sbatch(["-O", "-N1", "-n6", "--mem-per-cpu=10", "-o", out,
+                        "--wrap", script], user=U1))
+    job = c.show_job(jid)
+    assert (job["NumNodes"], job["NumCPUs"], job["NumTasks"]) == (
+        "1", "1", "6"), job
+    assert job["OverSubscribe"] == "OK" and job["MinMemoryCPU"] == "10M", job
+    r = c.run(["squeue", "-h", "-j", jid, "-O", "OverSubscribe,NumCPUs,"
+               "NumTasks"])
+    assert r.out.split() == ["OK", "1", "6"], r
+    assert c.wait_done(jid) == "COMPLETED"
+    with open(out) as f:
+        text = f.read()
+    assert text == ("SLURM_CPUS_ON_NODE=1\nSLURM_JOB_CPUS_PER_NODE=1\n"
+                    "SLURM_NPROCS=6\nSLURM_NTASKS=6\nSLURM_OVERCOMMIT=1\n"
+                    "SLURM_TASKS_PER_NODE=6\nsteps\n6\n3\n"), text
+    # two nodes: the tasks in blocks over them, one CPU each
+    r = c.run(["salloc", "-O", "-N2", "-n5", "sh", "-c",
+               "echo $SLURM_OVERCOMMIT $SLURM_TASKS_PER_NODE "
+               "$SLURM_JOB_CPUS_PER_NODE; %s printenv SLURMD_NODENAME | "
+               "sort | uniq -c | awk '{print $1}'" % c.bin("srun")], user=U1)
+    assert r.rc == 0, r
+    assert r.out == "1 3,2 1(x2)\n3\n2\n", r

@@ -217,6 +217,7 @@ static void test_accepted_without_effect(void **state)
 	opts_new(&o);
 	assert_int_equal(parse_args(&o, args, NULL), 0);
 	assert_string_equal(o.desc.export_env, "ALL");
+	assert_true(o.desc.bitflags & JOB_OVERCOMMIT);  /* -O acts now */
 	cli_opt_free(&o);
 }
 

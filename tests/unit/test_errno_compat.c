@@ -35,6 +35,7 @@ static const int newer_than_22_05[] = {
 	2097, 2098,  /* scrontab / JobContainerType codes */
 	3011, 3012,  /* ESPANK_NODE_FAILURE, ESPANK_JOB_FAILURE */
 	4002,        /* ESLURMD_KILL_JOB_ALREADY_COMPLETE */
+	6009,        /* ESLURM_AUTH_UNABLE_TO_GENERATE_TOKEN */
 };
 
 static int newer(int code)

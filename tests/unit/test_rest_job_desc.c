@@ -850,7 +850,7 @@ static void test_update(void **state)
 	assert_int_equal(u.nice, NICE_OFFSET + 3);
 	assert_null(u.partition);
 	assert_int_equal(u.array_max_tasks, NO_VAL32);
-	rest_job_update_free(&u);
+	job_update_free_members(&u);
 	json_object_put(job);
 
 	/* TimeLimit=0 as scontrol sends it (a submit's 0 is no limit) */
@@ -860,7 +860,7 @@ static void test_update(void **state)
 	assert_int_equal(hold, 1);
 	assert_int_equal(u.time_limit, 0);
 	assert_null(u.job_id_str);
-	rest_job_update_free(&u);
+	job_update_free_members(&u);
 	json_object_put(job);
 }
 

@@ -61,6 +61,7 @@ typedef struct {
 	char           **pmix_env;    /* PMIX_* for the child (--mpi=pmix) */
 	bool             pty;         /* --pty: out_fd is the terminal master */
 	int              pty_slave;   /* until the child has it */
+	bool             pid_sent;    /* --debugger-test: stopped, told srun */
 } step_task_t;
 
 typedef struct step {

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -214,6 +216,14 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 		if (um)
 			umask((mode_t) strtol(um, NULL, 8));
 	}
+	/* --debugger-test: stop at the exec (SIGTRAP to us, the tracer),
+	 * to be left stopped for a debugger (step_tasks_reap) */
+	if ((m->flags & LAUNCH_DEBUG_STOP) &&
+	    ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0) {
+		fprintf(stderr, "slurmstepd: error: ptrace(TRACEME): %s\n",
+			strerror(errno));
+		_exit(EXIT_EXEC_FAILED);
+	}
 	execvpe(argv[0], argv, env);
 	fprintf(stderr, "slurmstepd: error: execve(): %s: %s\n", argv[0],
 		strerror(errno));
@@ -345,7 +355,7 @@ static bool _gets_stdin(const step_t *st, const step_task_t *t)
 static bool _may_share_memory(const step_t *st)
 {
 	return !stepd_spank_active() && !st->conf->task_prolog &&
-	       !st->m->task_prolog;
+	       !st->m->task_prolog && !(st->m->flags & LAUNCH_DEBUG_STOP);
 }
 
 static int _start_one(step_t *st, step_task_t *t)
@@ -531,13 +541,46 @@ static void _task_exited(step_t *st, step_task_t *t, int status,
 	      st->m->job_id, st->m->step_id, t->gtid, (int) t->pid, status);
 }
 
+/* A --debugger-test task stopped.  At its exec (SIGTRAP, traced): let
+ * it go untraced with SIGSTOP, so that it stays stopped for a debugger.
+ * Once it is (SIGSTOP): tell srun where it is, once. */
+static void _task_stopped(step_t *st, pid_t pid, int sig)
+{
+	uint8_t be[4] = { (uint8_t)(pid >> 24), (uint8_t)(pid >> 16),
+			  (uint8_t)(pid >> 8), (uint8_t)pid };
+
+	if (sig == SIGTRAP) {
+		if (ptrace(PTRACE_DETACH, pid, NULL,
+			   (void *)(intptr_t)SIGSTOP) < 0)
+			error("StepId=%u.%u: ptrace(DETACH) of pid %d: %m",
+			      st->m->job_id, st->m->step_id, (int)pid);
+		return;
+	}
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		step_task_t *t = &st->tasks[i];
+
+		if (t->pid == pid && !t->pid_sent) {
+			t->pid_sent = true;
+			step_send(st, IO_TASK_PID, t->gtid, be, sizeof(be));
+		}
+	}
+}
+
 void step_tasks_reap(step_t *st)
 {
+	/* --debugger-test: its tasks' stops too (WUNTRACED) */
+	int flags = WNOHANG |
+		((st->m->flags & LAUNCH_DEBUG_STOP) ? WUNTRACED : 0);
 	struct rusage ru;
 	int status;
 	pid_t pid;
 
-	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+	while ((pid = wait4(-1, &status, flags, &ru)) > 0) {
+		if (WIFSTOPPED(status)) {
+			if (st->m->flags & LAUNCH_DEBUG_STOP)
+				_task_stopped(st, pid, WSTOPSIG(status));
+			continue;
+		}
 		for (uint32_t i = 0; i < st->ntasks; i++)
 			if (st->tasks[i].pid == pid && !st->tasks[i].exited)
 				_task_exited(st, &st->tasks[i], status, &ru);
