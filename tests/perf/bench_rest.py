@@ -205,6 +205,8 @@ class Rest:
             if key.startswith("cpu_") or key == "client_cpu_ms":
                 best[key] = sum(f[key] * f["requests"] for f in runs) / total
         best["rates"] = [f["rate"] for f in runs]
+        best["rounds"] = [{k: round(v, 3) for k, v in f.items()
+                           if k == "rate" or k.startswith("cpu_")} for f in runs]
         return best
 
     def fill(self, n, conns):
