@@ -4,14 +4,14 @@
 Each system runs on clusters brought up exactly as `compare` brings them
 up (its SluiceSystem and SlurmSystem: the same nodes, settings,
 accounting; Sluice with its journal fsync'd before every reply), with
-its slurmrestd in front as an unprivileged user (USER, sluice_u1) on a
+its slurmrestd in front as an unprivileged user (BENCH_USER) on a
 unix socket, rest_auth/local (the peer's uid is slurmrestd's own), so
 every request is one authenticated message per controller call as that
 user, signed by munged.  Slurm 22.05 serves data_parser v0.0.38; Sluice
 is asked the same requests in SLUICE_VER (v0.0.43).
 
 The client is tests/perf/rest_load (C, one thread per keep-alive
-connection, run as USER); its own CPU time is reported beside each
+connection, run as BENCH_USER); its own CPU time is reported beside each
 figure, and the CPU time of slurmrestd, slurmctld, munged and slurmdbd
 (utime+stime from /proc) per request, which holds up on a busy machine
 where wall-clock figures do not.
@@ -26,13 +26,15 @@ Per system:
          up to RUNS requests (fewer when one takes long: JOBS_BUDGET_S
          seconds per size, at least 3), bytes per answer
   nodes  NODES_BIG nodes: n1..n4 with a slurmd each and the rest
-         configured with no slurmd (their records are the same shape;
-         thousands of slurmd processes do not fit beside Slurm's on this
-         machine), GET nodes timed as GET jobs
+         configured with no slurmd (listed with the same record; a slurmd
+         per node at 4,096 was not tried: bench_big.py needs 20-30 min
+         and ~8 GiB for Sluice's alone), GET nodes timed as GET jobs
 
 Settings (environment): SYSTEMS (sluice,slurm)  PHASES (jobs,nodes)
   SIZES (1000,10000,50000)  N_SUBMIT1 (1000)  N_SUBMITP (4000)  CONNS (8)
-  RUNS (20)  JOBS_BUDGET_S (90)  NODES_BIG (4096)  USER (sluice_u1)
+  RUNS (20)  JOBS_BUDGET_S (90)  NODES_BIG (4096)  BENCH_USER (sluice_u1)
+  SUBMIT_ROUNDS (3: each submit figure is the best of these rounds)
+  MEM_FLOOR_GIB (3: slurmrestd is killed when the machine has less free)
   SLUICE_VER (v0.0.43)  SKIP_BUILD=1  SLUICE_BUILD_DIR (./build)
   PERF=1: perf record slurmrestd and slurmctld during the CONNS submit
   figure and the largest GET jobs; the top symbols go into the results
@@ -78,7 +80,7 @@ CONNS = int(os.environ.get("CONNS", 8))
 RUNS = int(os.environ.get("RUNS", 20))
 JOBS_BUDGET_S = float(os.environ.get("JOBS_BUDGET_S", 90))
 NODES_BIG = int(os.environ.get("NODES_BIG", 4096))
-USER = os.environ.get("USER_REST", os.environ.get("BENCH_USER", "sluice_u1"))
+USER = os.environ.get("BENCH_USER", "sluice_u1")
 SLUICE_VER = os.environ.get("SLUICE_VER", "v0.0.43")
 PERF = os.environ.get("PERF") == "1"
 DATE = datetime.datetime.utcnow().strftime("%Y-%m-%d")
@@ -414,17 +416,11 @@ def phase_nodes(name, fig, raw):
 # the table
 
 
-def cell(f, what):
-    if f is None:
-        return "—"
-    if isinstance(f, str):
-        return f
-    return what(f)
-
-
 def rows(figs):
-    """(label, fn(system figures) -> str, fn -> number for the ratio,
-    True if more is better)."""
+    """The table's rows: (label, how to get the figure from a system's
+    figures (a function, or a ("rates"|"cpu2", key) pair for the composite
+    cells, or None for the submit latency / CPU cells), True if more is
+    better / False if less is / None for no ratio, number format)."""
     def g(key, field):
         def get(fg):
             v = fg.get(key)
@@ -553,8 +549,6 @@ def render(figs, meta):
             if "pending%d" % size in fg and fg["pending%d" % size] != size:
                 notes.append("%s had %d pending at the %d size." % (
                     labels.get(n, n), fg["pending%d" % size], size))
-            if "ctld_rss%d" % size in fg:
-                pass
         rss = ["%s: slurmctld %.0f / slurmrestd %.0f MiB" % (
             format(s_, ","), fg["ctld_rss%d" % s_], fg["restd_rss%d" % s_])
             for s_ in SIZES if "ctld_rss%d" % s_ in fg]
