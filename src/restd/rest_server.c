@@ -2,6 +2,7 @@
 #include "restd/rest_server.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
@@ -166,20 +167,39 @@ static void on_done(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* Answers above this give their memory back to the system once sent on:
+ * each worker thread has its own malloc arena, which would otherwise keep
+ * the largest document it ever built. */
+#define TRIM_ABOVE (256 * 1024)
+
 /* Turn r's answer into bytes (resp serialized, or raw as it is). */
 static void finish(job_t *j)
 {
 	rest_req_t *r = &j->r;
+	const char *text;
+	size_t len;
 
 	if (r->raw) {
 		j->text = r->raw;
 		j->len = r->raw_len;
 		return;
 	}
-	j->text = json_object_to_json_string_length(r->resp,
+	text = json_object_to_json_string_length(r->resp,
 		srv.pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 		JSON_C_TO_STRING_NOSLASHESCAPE :
-		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &j->len);
+		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	/* Keep the bytes, free the tree here: freeing a large document
+	 * (one object per field of every job) costs as much as building
+	 * it, and in the loop thread it would hold up every connection. */
+	r->raw = xmalloc(len + 1);
+	memcpy(r->raw, text, len + 1);
+	r->raw_len = len;
+	json_object_put(r->resp);
+	r->resp = NULL;
+	if (len > TRIM_ABOVE)
+		malloc_trim(0);   /* give the tree's pages back */
+	j->text = r->raw;
+	j->len = r->raw_len;
 }
 
 /* ---- workers ---- */
