@@ -90,6 +90,15 @@ json_object *cli_jobs_doc(const job_info_msg_t *m)
 	return doc;
 }
 
+void cli_jobs_each(const job_info_msg_t *m,
+		   void (*fn)(json_object *job, void *arg), void *arg)
+{
+	cli_ctx_t ctx = show_ctx();
+
+	for (uint32_t i = 0; i < m->cnt; i++)
+		fn(cli_fields_json(cli_job_fields, &m->jobs[i], &ctx), arg);
+}
+
 json_object *cli_nodes_doc(const node_info_msg_t *m)
 {
 	return records_doc("nodes", cli_node_fields, m->nodes,

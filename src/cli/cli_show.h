@@ -28,6 +28,11 @@ void cli_show_step(FILE *out, const job_step_info_t *s, bool one_liner);
  * (slurmrestd's GET jobs, nodes, partitions).  Caller puts them. */
 json_object *cli_jobs_doc(const job_info_msg_t *m);
 json_object *cli_nodes_doc(const node_info_msg_t *m);
+/* cli_jobs_doc's "jobs" one at a time: fn takes each job's object (and
+ * puts it), so a caller can write a list of 50,000 jobs without holding
+ * all their objects at once (slurmrestd's GET jobs). */
+void cli_jobs_each(const job_info_msg_t *m,
+		   void (*fn)(json_object *job, void *arg), void *arg);
 json_object *cli_parts_doc(const part_info_msg_t *m);
 /* want: which reservations (want[i] for m->resvs[i]); NULL = all. */
 json_object *cli_resvs_doc(const resv_info_msg_t *m, const bool *want);

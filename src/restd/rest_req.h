@@ -48,10 +48,13 @@ typedef struct rest_req {
 	bool        act_as;            /* user is not the token's (a root or
 					* SlurmUser token naming X-SLURM-USER-NAME) */
 	char        source[80];        /* peer, for meta.client and logs */
+	const char *resp_schema;       /* the answer's schema in ver */
 	/* the answer */
 	int          status;           /* HTTP status */
 	json_object *resp;             /* the envelope, payload added by the handler */
-	char        *raw;              /* or a ready body (the OpenAPI text) */
+	char        *raw;              /* or a ready body (the OpenAPI text,
+					* a job list written job by job):
+					* already in ver's shape */
 	size_t       raw_len;
 } rest_req_t;
 

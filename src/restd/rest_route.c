@@ -294,10 +294,12 @@ void rest_route_run(rest_req_t *r)
 					r->path);
 		return;
 	}
-	run_as_user(r, rt);
 	spec_tmpl(tmpl, sizeof(tmpl), rt, r->ver);
-	r->resp = rest_view(r->ver, rest_spec_op_response(rest_spec_op(
-		r->ver, tmpl, method_name(rt->method))), r->resp);
+	r->resp_schema = rest_spec_op_response(rest_spec_op(
+		r->ver, tmpl, method_name(rt->method)));
+	run_as_user(r, rt);
+	if (!r->raw)
+		r->resp = rest_view(r->ver, r->resp_schema, r->resp);
 }
 
 static int set_list(const char *list, const char *const *names, size_t n,

@@ -106,6 +106,28 @@ json_object *rest_spec_schema(int ver, const char *name)
 	return rest_json_get(rest_json_get(d, "cli_schemas"), name);
 }
 
+static json_object *deref(int ver, json_object *node)
+{
+	for (int i = 0; node && i < 8; i++) {
+		json_object *r = rest_json_get(node, "$ref");
+
+		if (!r)
+			return node;
+		node = rest_spec_schema(ver, json_object_get_string(r));
+	}
+	return node;
+}
+
+json_object *rest_spec_list_item(int ver, const char *schema,
+				 const char *member)
+{
+	json_object *list = deref(ver, rest_json_get(rest_json_get(
+		deref(ver, rest_spec_schema(ver, schema)), "properties"),
+		member));
+
+	return deref(ver, rest_json_get(list, "items"));
+}
+
 const char *rest_spec_op_response(json_object *op)
 {
 	return json_object_get_string(rest_json_get(rest_json_get(op, "responses"), "200"));

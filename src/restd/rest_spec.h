@@ -25,6 +25,10 @@ void rest_spec_fini(void);
 json_object *rest_spec_op(int ver, const char *tmpl, const char *method);
 /* A schema by name (in schemas or cli_schemas); NULL if none. */
 json_object *rest_spec_schema(int ver, const char *name);
+/* The schema of one item of schema's list member (e.g. the job_info of
+ * openapi_job_info_resp's "jobs"), $refs resolved; NULL if none. */
+json_object *rest_spec_list_item(int ver, const char *schema,
+				 const char *member);
 /* The response schema name of an operation. */
 const char  *rest_spec_op_response(json_object *op);
 /* The request body schema name of an operation, or NULL. */

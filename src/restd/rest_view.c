@@ -265,3 +265,10 @@ json_object *rest_view(int ver, const char *schema, json_object *doc)
 		return doc;
 	return view(ver, node, doc, 0);
 }
+
+json_object *rest_view_node(int ver, json_object *node, json_object *doc)
+{
+	if (!node)
+		return doc;
+	return view(ver, node, doc, 0);
+}

@@ -17,5 +17,7 @@
 /* Shape doc as schema (a name in version ver's spec) says.  Consumes doc;
  * returns the shaped document (doc itself, changed, or a new object). */
 json_object *rest_view(int ver, const char *schema, json_object *doc);
+/* The same with the schema node itself (rest_spec_list_item()). */
+json_object *rest_view_node(int ver, json_object *node, json_object *doc);
 
 #endif
