@@ -182,6 +182,11 @@ json_object *cli_json_num64(uint64_t v)
 	return num_obj(true, false, json_object_new_int64((int64_t)v));
 }
 
+json_object *cli_json_f64(double v)
+{
+	return num_obj(true, false, json_object_new_double(v));
+}
+
 json_object *cli_json_time(time_t t)
 {
 	return num_obj(true, false, json_object_new_int64((int64_t)t));

@@ -109,6 +109,7 @@ typedef struct {
 json_object *cli_json_num32(uint32_t v);
 json_object *cli_json_num64(uint64_t v);
 json_object *cli_json_time(time_t t);          /* unset when 0 */
+json_object *cli_json_f64(double v);           /* float64_no_val, set */
 json_object *cli_json_strlist(const char *csv); /* "a,b" -> ["a","b"] */
 json_object *cli_json_str(const char *s);      /* NULL -> "" */
 /* process_exit_code_verbose of a wait() status: {status[], return_code,

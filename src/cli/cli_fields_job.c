@@ -597,7 +597,7 @@ STR_TEXT(t_std_in_raw, std_in)
 STR_TEXT(t_std_out_raw, std_out)
 STR_TEXT(t_std_err_raw, std_err)
 
-JSN(j_billable) { return json_object_new_double(J(r)->billable_tres); }
+JSN(j_billable) { return cli_json_f64(J(r)->billable_tres); }
 JSN(j_hold) { return json_object_new_boolean(J(r)->priority == 0); }
 JSN(j_empty_list) { return json_object_new_array(); }
 JSN(j_empty_str) { return json_object_new_string(""); }

@@ -329,6 +329,25 @@ def test_update_time_answers_only_changes(rest):
     c.run(["scancel", str(jid)])
 
 
+def test_squeue_json_is_the_v0043_document(rest):
+    """squeue --json of a running job is v0.0.43's openapi_job_info_resp,
+    members and types exactly (objects closed, required present): GET
+    jobs in v0.0.43 is the same document.  billable_tres is a float64
+    no_val object there (it was a bare number)."""
+    import json
+    import openapi
+    c, ra, rb, api = rest
+    jid = c.sbatch(["-J", "rest_sq", "--wrap", "sleep 60"], user=A)
+    c.wait_state(jid, {"RUNNING"})
+    r = c.run(["squeue", "--json", "-t", "RUNNING"], user=A)
+    doc = json.loads(r.out)
+    openapi.validate(doc, "v0.0.43_openapi_job_info_resp",
+                     os.path.join(openapi.SPEC_DIR, "v0.0.43.json"))
+    j = [x for x in doc["jobs"] if x["job_id"] == jid][0]
+    assert set(j["billable_tres"]) == {"set", "infinite", "number"}, j
+    c.run(["scancel", str(jid)])
+
+
 def test_zz_no_controller_is_503(rest):
     """Last in the module: the controller stops; slurmrestd answers 503
     (after the commands' MessageTimeout of retries), never hangs or
