@@ -99,6 +99,15 @@ void cli_jobs_each(const job_info_msg_t *m,
 		fn(cli_fields_json(cli_job_fields, &m->jobs[i], &ctx), arg);
 }
 
+void cli_nodes_each(const node_info_msg_t *m,
+		    void (*fn)(json_object *node, void *arg), void *arg)
+{
+	cli_ctx_t ctx = show_ctx();
+
+	for (uint32_t i = 0; i < m->cnt; i++)
+		fn(cli_fields_json(cli_node_fields, &m->nodes[i], &ctx), arg);
+}
+
 json_object *cli_nodes_doc(const node_info_msg_t *m)
 {
 	return records_doc("nodes", cli_node_fields, m->nodes,

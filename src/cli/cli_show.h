@@ -33,6 +33,8 @@ json_object *cli_nodes_doc(const node_info_msg_t *m);
  * all their objects at once (slurmrestd's GET jobs). */
 void cli_jobs_each(const job_info_msg_t *m,
 		   void (*fn)(json_object *job, void *arg), void *arg);
+void cli_nodes_each(const node_info_msg_t *m,
+		    void (*fn)(json_object *node, void *arg), void *arg);
 json_object *cli_parts_doc(const part_info_msg_t *m);
 /* want: which reservations (want[i] for m->resvs[i]); NULL = all. */
 json_object *cli_resvs_doc(const resv_info_msg_t *m, const bool *want);

@@ -23,6 +23,7 @@
 #include "common/xstring.h"
 #include "restd/rest_ctld.h"
 #include "restd/rest_handlers.h"
+#include "restd/rest_list.h"
 #include "restd/rest_resp.h"
 #include "restd/rest_resv.h"
 #include "restd/rest_val.h"
@@ -66,6 +67,12 @@ void rest_op_licenses(rest_req_t *r)
 
 /* ---- nodes ---- */
 
+static void nodes_each(const void *m, void (*fn)(json_object *, void *),
+		       void *arg)
+{
+	cli_nodes_each(m, fn, arg);
+}
+
 static void nodes_answer(rest_req_t *r, const char *name)
 {
 	info_request_msg_t req = { .show_flags = SHOW_ALL };
@@ -93,8 +100,11 @@ static void nodes_answer(rest_req_t *r, const char *name)
 	if (want && !sel.cnt)
 		rest_error(r, ESLURM_INVALID_NODE_NAME, "slurm_load_node",
 			   "Unable to query node %s", name);
-	else
-		take(r, cli_nodes_doc(&sel), "nodes");
+	else {
+		json_object_object_add(r->resp, "last_update",
+				       cli_json_time(sel.last_update));
+		rest_list_write(r, "nodes", nodes_each, &sel);
+	}
 	xfree(sel.nodes);
 	msg_free(&resp);
 	hostlist_destroy(want);

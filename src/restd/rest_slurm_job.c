@@ -17,9 +17,8 @@
 #include "common/xstring.h"
 #include "restd/rest_ctld.h"
 #include "restd/rest_handlers.h"
+#include "restd/rest_list.h"
 #include "restd/rest_resp.h"
-#include "restd/rest_spec.h"
-#include "restd/rest_view.h"
 #include "restd/rest_val.h"
 #include "slurm/slurm_errno.h"
 
@@ -56,73 +55,19 @@ static uint16_t show_flags(rest_req_t *r)
 	return fl;
 }
 
-/* A growing text buffer. */
-typedef struct {
-	char  *buf;
-	size_t len, cap;
-} text_t;
-
-static void text_add(text_t *t, const char *s, size_t n)
+static void jobs_each(const void *m, void (*fn)(json_object *, void *),
+		      void *arg)
 {
-	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		t->buf = xrealloc(t->buf, t->cap);
-	}
-	memcpy(t->buf + t->len, s, n);
-	t->len += n;
-	t->buf[t->len] = '\0';
+	cli_jobs_each(m, fn, arg);
 }
 
-typedef struct {
-	rest_req_t  *r;
-	json_object *item;     /* the version's job_info schema */
-	text_t       out;
-	bool         first;
-} jobs_out_t;
-
-/* One job: shaped for the version, written, freed. */
-static void write_job(json_object *job, void *arg)
-{
-	jobs_out_t *o = arg;
-	const char *txt;
-	size_t n;
-
-	job = rest_view_node(o->r->ver, o->item, job);
-	txt = json_object_to_json_string_length(job,
-		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
-	if (!o->first)
-		text_add(&o->out, ",", 1);
-	o->first = false;
-	text_add(&o->out, txt, n);
-	json_object_put(job);
-}
-
-/* The answer as text, job by job: the envelope (shaped for the version)
- * with "jobs":[...] written in before its closing brace.  A tree of every
- * job's objects (4.5 KiB of text each, hundreds of objects) is never
- * built: 50,000 jobs took gigabytes that way, and building, viewing,
- * writing and freeing each job while it is in the CPU's caches is
- * faster than doing each over the whole tree. */
+/* The jobs written one by one (rest_list.h), after the envelope. */
 static void write_jobs(rest_req_t *r, const job_info_msg_t *m)
 {
-	jobs_out_t o = { .r = r, .first = true };
-	const char *env;
-	size_t n;
-
 	json_object_object_add(r->resp, "last_update",
 			       cli_json_time(m->last_update));
 	json_object_object_add(r->resp, "last_backfill", cli_json_time(0));
-	r->resp = rest_view(r->ver, r->resp_schema, r->resp);
-	json_object_object_del(r->resp, "jobs");   /* written below */
-	env = json_object_to_json_string_length(r->resp,
-		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
-	o.item = rest_spec_list_item(r->ver, r->resp_schema, "jobs");
-	text_add(&o.out, env, n - 1);           /* all but the '}' */
-	text_add(&o.out, n > 2 ? ",\"jobs\":[" : "\"jobs\":[", n > 2 ? 9 : 8);
-	cli_jobs_each(m, write_job, &o);
-	text_add(&o.out, "]}", 2);
-	r->raw = o.out.buf;
-	r->raw_len = o.out.len;
+	rest_list_write(r, "jobs", jobs_each, m);
 }
 
 /* ?update_time=T (seconds since the epoch): only answer with jobs when
