@@ -106,7 +106,7 @@ json_object *rest_spec_schema(int ver, const char *name)
 	return rest_json_get(rest_json_get(d, "cli_schemas"), name);
 }
 
-static json_object *deref(int ver, json_object *node)
+json_object *rest_spec_deref(int ver, json_object *node)
 {
 	for (int i = 0; node && i < 8; i++) {
 		json_object *r = rest_json_get(node, "$ref");
@@ -121,11 +121,11 @@ static json_object *deref(int ver, json_object *node)
 json_object *rest_spec_list_item(int ver, const char *schema,
 				 const char *member)
 {
-	json_object *list = deref(ver, rest_json_get(rest_json_get(
-		deref(ver, rest_spec_schema(ver, schema)), "properties"),
+	json_object *list = rest_spec_deref(ver, rest_json_get(rest_json_get(
+		rest_spec_deref(ver, rest_spec_schema(ver, schema)), "properties"),
 		member));
 
-	return deref(ver, rest_json_get(list, "items"));
+	return rest_spec_deref(ver, rest_json_get(list, "items"));
 }
 
 const char *rest_spec_op_response(json_object *op)

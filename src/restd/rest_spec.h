@@ -25,6 +25,8 @@ void rest_spec_fini(void);
 json_object *rest_spec_op(int ver, const char *tmpl, const char *method);
 /* A schema by name (in schemas or cli_schemas); NULL if none. */
 json_object *rest_spec_schema(int ver, const char *name);
+/* node with its "$ref"s followed (a chain of at most 8). */
+json_object *rest_spec_deref(int ver, json_object *node);
 /* The schema of one item of schema's list member (e.g. the job_info of
  * openapi_job_info_resp's "jobs"), $refs resolved; NULL if none. */
 json_object *rest_spec_list_item(int ver, const char *schema,

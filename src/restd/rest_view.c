@@ -14,18 +14,6 @@
  * data; empty defaults stop at this depth in case a schema does. */
 #define VIEW_MAX_DEPTH 32
 
-static json_object *resolve(int ver, json_object *node)
-{
-	for (int i = 0; node && i < 8; i++) {
-		json_object *r = rest_json_get(node, "$ref");
-
-		if (!r)
-			return node;
-		node = rest_spec_schema(ver, json_object_get_string(r));
-	}
-	return node;
-}
-
 static const char *type_of(json_object *node)
 {
 	json_object *t = rest_json_get(node, "type");
@@ -63,7 +51,7 @@ static json_object *empty_of(int ver, json_object *node, int depth)
 {
 	const char *t;
 
-	node = resolve(ver, node);
+	node = rest_spec_deref(ver, node);
 	t = type_of(node);
 	if (!strcmp(t, "object")) {
 		json_object *o = json_object_new_object();
@@ -150,7 +138,7 @@ static bool in_enum(json_object *en, const char *s)
 static json_object *view_array(int ver, json_object *node, json_object *val,
 			       int depth)
 {
-	json_object *items = resolve(ver, rest_json_get(node, "items"));
+	json_object *items = rest_spec_deref(ver, rest_json_get(node, "items"));
 	json_object *en = rest_json_get(items, "enum");
 
 	if (!json_object_is_type(val, json_type_array)) {
@@ -246,7 +234,7 @@ static json_object *view(int ver, json_object *node, json_object *val,
 {
 	const char *t;
 
-	node = resolve(ver, node);
+	node = rest_spec_deref(ver, node);
 	if (!node)
 		return val;
 	t = type_of(node);
