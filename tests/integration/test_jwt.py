@@ -19,10 +19,7 @@
   refuses to start and says which file.
 """
 
-import base64
 import hashlib
-import hmac
-import json
 import os
 import re
 import subprocess
@@ -32,6 +29,7 @@ import pytest
 
 import cluster as cl
 from conftest import _ACTIVE, _stop
+from jwt_util import token_of, b64url, claims_of, make_token
 
 A, B = "sluice_u1", "sluice_u2"
 BOGUS_MUNGE = "/nonexistent/sluice-munge.socket"
@@ -70,32 +68,6 @@ def jwt(users):
         secret = f.read()
     yield c, nomunge, secret
     _stop(c)
-
-
-def token_of(c, user, *args):
-    r = c.run(["scontrol", "token"] + list(args), user=user)
-    assert r.rc == 0, r
-    m = re.fullmatch(r"SLURM_JWT=(\S+)\n", r.out)
-    assert m, r
-    return m.group(1)
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def claims_of(tok):
-    p = tok.split(".")[1]
-    return json.loads(base64.urlsafe_b64decode(p + "=" * (-len(p) % 4)))
-
-
-def make_token(secret, claims, header=None, digest=hashlib.sha256):
-    header = header or {"alg": "HS256", "typ": "JWT"}
-    signing = "%s.%s" % (b64url(json.dumps(header).encode()),
-                         b64url(json.dumps(claims).encode()))
-    sig = b64url(hmac.new(secret, signing.encode(), digest).digest()) \
-        if digest else ""
-    return signing + "." + sig
 
 
 def test_token_without_munge(jwt):

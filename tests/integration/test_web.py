@@ -22,9 +22,6 @@ SLUICE_WEB_SCREENSHOTS=1 also runs test_screenshots: a 64-node cluster
 with a few hundred jobs, whose views are saved into doc/img/.
 """
 
-import base64
-import hashlib
-import hmac
 import http.client
 import http.server
 import json
@@ -46,6 +43,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from jwt_util import make_token, token_of  # noqa: E402
 
 A, B = "sluice_u1", "sluice_u2"
 RESTD_USER = "nobody"
@@ -125,23 +123,6 @@ def browser():
     b.set_page_load_timeout(30)
     yield b
     b.quit()
-
-
-def token_of(c, user):
-    r = c.run(["scontrol", "token"], user=user)
-    assert r.rc == 0, r
-    return re.fullmatch(r"SLURM_JWT=(\S+)\n", r.out).group(1)
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def make_token(secret, claims):
-    signing = "%s.%s" % (b64url(b'{"alg":"HS256","typ":"JWT"}'),
-                         b64url(json.dumps(claims).encode()))
-    return signing + "." + b64url(hmac.new(secret, signing.encode(),
-                                           hashlib.sha256).digest())
 
 
 def wait(b, pred, timeout=20, what="the page"):
