@@ -48,7 +48,7 @@ static struct {
 	struct event      *done_ev, *sig_int, *sig_term;
 	pthread_mutex_t    lock;
 	pthread_cond_t     wake;
-	queue_t            todo, done;
+	queue_t            waiting, done;
 	pthread_t         *workers;
 	int                nworkers;
 	bool               stopping;
@@ -211,13 +211,13 @@ static void *worker(void *arg)
 		job_t *j;
 
 		pthread_mutex_lock(&srv.lock);
-		while (!srv.todo.head && !srv.stopping)
+		while (!srv.waiting.head && !srv.stopping)
 			pthread_cond_wait(&srv.wake, &srv.lock);
-		if (srv.stopping && !srv.todo.head) {
+		if (srv.stopping && !srv.waiting.head) {
 			pthread_mutex_unlock(&srv.lock);
 			return NULL;
 		}
-		j = queue_pop(&srv.todo);
+		j = queue_pop(&srv.waiting);
 		pthread_mutex_unlock(&srv.lock);
 
 		rest_route_run(&j->r);
@@ -343,7 +343,7 @@ static void on_request(struct evhttp_request *req, void *arg)
 		r->body_len = blen;
 	}
 	pthread_mutex_lock(&srv.lock);
-	queue_push(&srv.todo, j);
+	queue_push(&srv.waiting, j);
 	pthread_cond_signal(&srv.wake);
 	pthread_mutex_unlock(&srv.lock);
 }

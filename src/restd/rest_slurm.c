@@ -4,6 +4,7 @@
  * request's user, and builds its payload with the commands' field tables.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -19,6 +20,7 @@
 #include "common/msg.h"
 #include "common/msg_types.h"
 #include "common/node_info.h"
+#include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "restd/rest_ctld.h"
@@ -58,9 +60,17 @@ void rest_op_reconfigure(rest_req_t *r)
 
 void rest_op_licenses(rest_req_t *r)
 {
-	/* Sluice has no licenses (Licenses= is refused in slurm.conf): the
-	 * list is truly empty */
+	const char *lic = conf_get(cli_conf(), "Licenses");
+
+	/* Sluice does not count licenses yet (issue 28): with none
+	 * configured the list is truly empty; with Licenses= set, an empty
+	 * list would be a lie */
 	json_object_object_add(r->resp, "licenses", json_object_new_array());
+	if (lic && *lic && strcmp(lic, "(null)"))
+		rest_error_http(r, 501, ESLURM_NOT_SUPPORTED,
+				"slurm_load_licenses",
+				"Licenses=%s is configured, but Sluice does "
+				"not count licenses", lic);
 	json_object_object_add(r->resp, "last_update",
 			       cli_json_time(time(NULL)));
 }
@@ -229,8 +239,22 @@ static int node_update_parse(rest_req_t *r, json_object *b,
 
 			u->weight = (uint32_t)json_object_get_int64(n ? n : v);
 		} else if (!strcmp(k, "reason_uid")) {
-			/* the controller takes the caller as the reason's
-			 * author, as scontrol does */
+			/* the controller records the caller as the reason's
+			 * author, as for scontrol: naming anyone else would
+			 * be ignored, so it is refused */
+			uid_t uid;
+
+			if ((uid_cache_by_name(s, &uid, NULL) < 0 &&
+			     strtoul(s, NULL, 10) != r->uid) ||
+			    (uid_cache_by_name(s, &uid, NULL) == 0 &&
+			     uid != r->uid)) {
+				rest_error(r, ESLURM_REST_FAIL_PARSING,
+					   "slurm_update_node",
+					   "reason_uid: Sluice records the "
+					   "caller, %s, as the reason's author",
+					   r->user);
+				return -1;
+			}
 		} else {
 			rest_error(r, ESLURM_REST_FAIL_PARSING,
 				   "slurm_update_node",

@@ -45,14 +45,42 @@ static int parse_job_id(const char *s, uint32_t *job, uint32_t *task)
 	return *end ? -1 : 0;
 }
 
-static uint16_t show_flags(rest_req_t *r)
+/* ?flags=: DETAIL adds the detail fields; ALL is what REST always shows
+ * (hidden partitions' jobs too); the federation flags (LOCAL, SIBLING,
+ * FEDERATION, MIXED) and FUTURE change nothing on a cluster that is not
+ * federated, as in Slurm.  Anything else is refused: -1 (reported). */
+static int show_flags(rest_req_t *r, uint16_t *fl)
 {
+	static const char *const known[] = {
+		"ALL", "DETAIL", "MIXED", "LOCAL", "SIBLING", "FEDERATION",
+		"FUTURE",
+	};
 	const char *f = rest_query(r, "flags");
-	uint16_t fl = SHOW_ALL;     /* REST shows hidden partitions' jobs */
+	char *copy, *save, *t;
+	int rc = 0;
 
-	if (f && strstr(f, "DETAIL"))
-		fl |= SHOW_DETAIL;
-	return fl;
+	*fl = SHOW_ALL;
+	if (!f || !*f)
+		return 0;
+	copy = xstrdup(f);
+	for (t = strtok_r(copy, ",", &save); t && !rc;
+	     t = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcasecmp(t, known[i]))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			rest_error(r, ESLURM_REST_INVALID_QUERY,
+				   "slurm_load_jobs", "flags: unknown flag %s",
+				   t);
+			rc = -1;
+		} else if (!strcasecmp(t, "DETAIL")) {
+			*fl |= SHOW_DETAIL;
+		}
+	}
+	xfree(copy);
+	return rc;
 }
 
 static void jobs_each(const void *m, void (*fn)(json_object *, void *),
@@ -94,15 +122,15 @@ static int update_time(rest_req_t *r, time_t *t)
 /* The jobs (all, or those of id / id_task) in r->resp's "jobs". */
 static void jobs_answer(rest_req_t *r, const char *id)
 {
-	job_info_request_msg_t req = {
-		.show_flags = show_flags(r), .user_id = NO_VAL32,
-	};
+	job_info_request_msg_t req = { .user_id = NO_VAL32 };
 	uint32_t job = 0, task = NO_VAL32;
 	job_info_msg_t sel = { 0 };
 	const job_info_msg_t *m;
 	slurm_msg_t resp;
 	int rc;
 
+	if (show_flags(r, &req.show_flags) < 0)
+		return;
 	if (id) {
 		if (parse_job_id(id, &job, &task) < 0) {
 			rest_error(r, ESLURM_INVALID_JOB_ID, "slurm_load_job",

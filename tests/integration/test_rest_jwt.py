@@ -10,10 +10,6 @@ user; slurmrestd runs as an unprivileged user of its own and holds no key.
   controller logs why.
 """
 
-import base64
-import hashlib
-import hmac
-import json
 import os
 import re
 import time
@@ -23,6 +19,7 @@ import pytest
 import cluster as cl
 from conftest import _ACTIVE, _stop
 from rest_client import Rest
+from jwt_util import make_token, token_of
 
 A, B = "sluice_u1", "sluice_u2"
 RESTD_USER = "nobody"
@@ -31,7 +28,8 @@ RESTD_USER = "nobody"
 @pytest.fixture(scope="module")
 def rj(users):
     c = cl.Cluster(tag="rest_jwt", nodes=1, auth="munge",
-                   extra_conf="AuthAltTypes=auth/jwt\nPrivateData=jobs\n")
+                   extra_conf="AuthAltTypes=auth/jwt\nPrivateData=jobs\n"
+                   "Licenses=matlab:2\n")
     _ACTIVE.append(c)
     key = os.path.join(c.dir, "state", "jwt_hs256.key")
     with open(key, "wb") as f:
@@ -49,23 +47,6 @@ def rj(users):
         raise
     yield c, "127.0.0.1:%d" % port, secret
     _stop(c)
-
-
-def token_of(c, user):
-    r = c.run(["scontrol", "token"], user=user)
-    assert r.rc == 0, r
-    return re.fullmatch(r"SLURM_JWT=(\S+)\n", r.out).group(1)
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def make_token(secret, claims):
-    signing = "%s.%s" % (b64url(b'{"alg":"HS256","typ":"JWT"}'),
-                         b64url(json.dumps(claims).encode()))
-    return signing + "." + b64url(hmac.new(secret, signing.encode(),
-                                           hashlib.sha256).digest())
 
 
 def job_ids(doc):
@@ -193,3 +174,26 @@ def test_reservation_create_update_delete(rj):
                                  "/slurm/v0.0.43/reservation/rest_maint")
     assert status == 200, text
     assert "rest_maint" not in c.run(["scontrol", "show", "res"]).out
+
+
+def test_what_sluice_cannot_honour_is_refused(rj):
+    """Licenses= is configured but not counted: GET licenses says so (501)
+    instead of an empty list; an unknown jobs flag and a reason_uid naming
+    someone else are refused, not ignored."""
+    c, tcp, _ = rj
+    root = Rest(c, tcp=tcp, token=token_of(c, None))
+    status, doc, text = root.get("licenses/")
+    assert status == 501 and "Licenses=matlab:2" in text, text
+    status, doc, text = root.get("jobs/?flags=BOGUS")
+    assert status == 400 and "BOGUS" in text, text
+    status, doc, text = root.get("jobs/?flags=DETAIL,ALL")
+    assert status == 200, text
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/node/n1",
+                                 body={"state": ["DRAIN"], "reason": "x",
+                                       "reason_uid": A})
+    assert status == 400 and "reason_uid" in text, text
+    assert "DRAIN" not in c.run(["scontrol", "show", "node", "n1"]).out
+    status, doc, text = root.req("POST", "/slurm/v0.0.43/node/n1",
+                                 body={"comment": "by root",
+                                       "reason_uid": "root"})
+    assert status == 200, text
