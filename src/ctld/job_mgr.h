@@ -293,6 +293,11 @@ void          job_mgr_suspend_res(job_record_t *j, bool on);
  * accounting and its nodes see it) and is pending again once its nodes
  * are clean.  -1 if it may not be requeued (no batch job, --no-requeue). */
 int           job_mgr_preempt_requeue(job_record_t *j);
+/* RequeueExit/RequeueExitHold: a batch script that exited with a listed
+ * code (status as wait() gives it) is requeued, held in SPECIAL_EXIT for
+ * RequeueExitHold, held JobHoldMaxRequeue past MaxBatchRequeue restarts.
+ * True if it was; false (nothing done) otherwise (job_ops.c). */
+bool          job_mgr_requeue_exit(job_record_t *j, uint32_t status);
 /* Take a finished job off the finished list (requeue). */
 void          job_mgr_finished_del(job_record_t *j);
 

@@ -208,6 +208,8 @@ static uint32_t _r_held(job_record_t *j, time_t now)
 
 	if (i->priority)
 		return WAIT_NO_REASON;
+	if (i->state_reason == WAIT_MAX_REQUEUE)     /* MaxBatchRequeue */
+		return WAIT_MAX_REQUEUE;
 	return i->state_reason == WAIT_HELD_USER || i->held_by_user ?
 		WAIT_HELD_USER : WAIT_HELD;
 }

@@ -1,0 +1,224 @@
+"""slurm.conf keys that were parsed and printed but did nothing (issue 27):
+each test sets a non-default value and looks for what a user sees.
+
+  RequeueExit / RequeueExitHold / MaxBatchRequeue   batch job's exit code
+  KillOnBadExit (srun -K overrides)                 a task's bad exit ends the step
+  WaitTime (srun -W overrides)                      tasks killed after the first ends
+  PropagateResourceLimits(Except), --propagate      the submitter's rlimits
+  SrunProlog / SrunEpilog (srun --prolog/--epilog)  scripts srun runs
+"""
+
+import os
+import re
+import time
+
+import pytest
+
+from conftest import _start, _stop
+import cluster as cl
+
+U = "sluice_u1"
+
+
+# The srun script lives where every user may run it (the cluster's dir);
+# it is written before slurm.conf names it, at the path the fixture picks.
+SCRIPT = ("#!/bin/sh\n"
+          "echo \"$SLURM_SCRIPT_CONTEXT job=$SLURM_JOB_ID step=$SLURM_STEP_ID "
+          "uid=$(id -u) args=$*\" >> \"$HOME_OUT/srun_script.log\"\n")
+
+
+@pytest.fixture(scope="module")
+def c(users):
+    d = cl.tempfile.mkdtemp(prefix="sluice-it-confkeys-bin-")
+    os.chmod(d, 0o755)
+    script = os.path.join(d, "srun_script.sh")
+    with open(script, "w") as f:
+        f.write(SCRIPT)
+    os.chmod(script, 0o755)
+    c = _start(tag="confkeys", nodes=2,
+               extra_conf="RequeueExit=3\nRequeueExitHold=4\n"
+               "MaxBatchRequeue=1\nKillOnBadExit=1\nWaitTime=2\n"
+               "PropagateResourceLimitsExcept=CORE\n"
+               "SrunProlog=%s\nSrunEpilog=%s\n" % (script, script))
+    yield c
+    _stop(c)
+    cl.shutil.rmtree(d, ignore_errors=True)
+
+
+def _out(c, name):
+    return os.path.join(c.workdir(U), name)
+
+
+def _read(path, timeout=20):
+    cl.wait_for(lambda: os.path.exists(path) and open(path).read(),
+                timeout=timeout, what=path)
+    return open(path).read()
+
+
+# ---- RequeueExit, RequeueExitHold, MaxBatchRequeue -------------------------
+
+def test_requeue_exit_runs_the_job_again(c):
+    out = _out(c, "rq3.out")
+    jid = c.sbatch(["-o", out, "--wrap",
+                    'echo "run ${SLURM_RESTART_COUNT:-0}"; '
+                    '[ -n "$SLURM_RESTART_COUNT" ] || exit 3'], user=U)
+    assert c.wait_done(jid, timeout=60) == "COMPLETED"
+    rec = c.show_job(jid)
+    assert rec["Restarts"] == "1", rec
+    assert "run 1" in open(out).read()
+
+
+def test_requeue_exit_hold_is_special_exit(c):
+    jid = c.sbatch(["-o", "/dev/null", "--wrap", "exit 4"], user=U)
+    c.wait_state(jid, "SPECIAL_EXIT", timeout=30)
+    rec = c.show_job(jid)
+    assert rec["Reason"] == "JobHeldUser", rec
+    assert rec["Restarts"] == "1" and rec["ExitCode"] == "4:0", rec
+    r = c.run(["squeue", "-h", "-j", str(jid), "-o", "%t %r"], user=U)
+    assert r.out.split() == ["SE", "JobHeldUser"], r
+    # the user may release it; it runs (and exits 4) again
+    r = c.run(["scontrol", "release", str(jid)], user=U)
+    assert r.rc == 0, r
+    cl.wait_for(lambda: c.show_job(jid).get("Restarts") == "2", timeout=30,
+                what="second run")
+    c.run(["scancel", str(jid)])
+
+
+def test_other_exit_codes_end_the_job(c):
+    jid = c.sbatch(["-o", "/dev/null", "--wrap", "exit 5"], user=U)
+    assert c.wait_done(jid, timeout=30) == "FAILED"
+    assert c.show_job(jid)["Restarts"] == "0"
+
+
+def test_max_batch_requeue_holds_the_job(c):
+    jid = c.sbatch(["-o", "/dev/null", "--wrap", "exit 3"], user=U)
+    # one automatic requeue is allowed (MaxBatchRequeue=1); the second
+    # leaves it held
+    cl.wait_for(lambda: c.show_job(jid).get("Reason") == "JobHoldMaxRequeue",
+                timeout=60, what="JobHoldMaxRequeue")
+    rec = c.show_job(jid)
+    assert rec["JobState"] == "PENDING" and rec["Restarts"] == "2", rec
+    assert rec["Priority"] == "0", rec
+    c.run(["scancel", str(jid)])
+
+
+def test_bad_requeue_exit_is_refused(c):
+    bad = os.path.join(c.dir, "etc", "bad_requeue.conf")
+    with open(c.conf) as f:
+        text = f.read()
+    with open(bad, "w") as f:
+        f.write(text.replace("RequeueExit=3", "RequeueExit=3,300"))
+    os.chmod(bad, 0o644)
+    r = c.run(["sbatch", "--wrap", "true"], user=U, conf=bad)
+    assert r.rc != 0, r
+    assert re.search(r"bad_requeue\.conf:\d+: RequeueExit: invalid exit "
+                     r"code \"300\"", r.err), r
+
+
+# ---- KillOnBadExit, WaitTime -----------------------------------------------
+
+_BAD_TASK = 'if [ "$SLURM_PROCID" = 0 ]; then exit 7; fi; sleep 12; echo survived'
+
+
+def test_kill_on_bad_exit_ends_the_step(c):
+    t0 = time.time()
+    r = c.run(["srun", "-N2", "-n2", "-W0", "sh", "-c", _BAD_TASK],
+              user=U, timeout=60)
+    assert time.time() - t0 < 10, r
+    assert r.rc != 0 and "survived" not in r.out, r
+
+
+def test_srun_K0_overrides_kill_on_bad_exit(c):
+    r = c.run(["srun", "-N2", "-n2", "-K0", "-W0", "sh", "-c", _BAD_TASK],
+              user=U, timeout=60)
+    assert "survived" in r.out and r.rc == 7, r
+
+
+def test_wait_time_kills_the_rest(c):
+    t0 = time.time()
+    r = c.run(["srun", "-N2", "-n2", "sh", "-c",
+               'if [ "$SLURM_PROCID" = 0 ]; then exit 0; fi; sleep 12; '
+               'echo survived'], user=U, timeout=60)
+    assert time.time() - t0 < 10, r
+    assert "survived" not in r.out, r
+    assert "First task exited 2s ago" in r.err, r
+
+
+# ---- PropagateResourceLimits -----------------------------------------------
+
+def _limits_job(c, name, sbatch_args=()):
+    out = _out(c, name)
+    sb = c.bin("sbatch")
+    cmd = ("ulimit -S -n 512; ulimit -S -c 1; exec %s -o %s %s --wrap "
+           "'echo nofile=$(ulimit -n) core=$(ulimit -c); "
+           "env | grep ^SLURM_RLIMIT_ || true'" % (
+               sb, out, " ".join(sbatch_args)))
+    r = c.run(["sh", "-c", cmd], user=U)
+    assert r.rc == 0, r
+    jid = int(r.out.split()[-1])
+    assert c.wait_done(jid) == "COMPLETED"
+    return open(out).read()
+
+
+def test_limits_follow_the_job(c):
+    got = _limits_job(c, "lim_conf.out")
+    # NOFILE goes with the job; CORE is in PropagateResourceLimitsExcept
+    assert "nofile=512 " in got, got
+    assert "core=1\n" not in got, got
+    assert "SLURM_RLIMIT_" not in got, got     # no task sees the variables
+
+
+def test_propagate_option_picks_the_limits(c):
+    got = _limits_job(c, "lim_opt.out", ["--propagate=CORE"])
+    assert "core=1\n" in got, got
+    assert "nofile=512 " not in got, got
+
+
+def test_srun_propagates_limits(c):
+    r = c.run(["sh", "-c", "ulimit -S -n 600; exec %s -N1 sh -c "
+               "'ulimit -n; env | grep -c ^SLURM_RLIMIT_'" % c.bin("srun")],
+              user=U)
+    assert r.out.split() == ["600", "0"], r
+
+
+def test_bad_propagate_is_refused(c):
+    r = c.run(["sbatch", "--propagate=NOFILE,BOGUS", "--wrap", "true"],
+              user=U)
+    assert r.rc == 1, r
+    assert "sbatch: error: --propagate=NOFILE,BOGUS is not valid." in r.err, r
+
+
+# ---- SrunProlog, SrunEpilog ------------------------------------------------
+
+def test_srun_prolog_and_epilog_run(c):
+    log = _out(c, "srun_script.log")
+    if os.path.exists(log):
+        os.unlink(log)
+    r = c.run(["srun", "-N1", "echo", "hello", "there"], user=U,
+              env={"HOME_OUT": c.workdir(U)})
+    assert r.rc == 0 and r.out == "hello there\n", r
+    lines = _read(log).splitlines()
+    assert len(lines) == 2, lines
+    uid = str(cl.pwd.getpwnam(U).pw_uid)
+    for line, ctx in zip(lines, ("prolog_srun", "epilog_srun")):
+        m = re.fullmatch(r"(\S+) job=(\d+) step=(\d+) uid=(\d+) args=(.*)",
+                         line)
+        assert m and m.group(1) == ctx and m.group(4) == uid and \
+            m.group(5) == "echo hello there", lines
+
+
+def test_srun_prolog_failure_aborts_the_step(c):
+    r = c.run(["srun", "-N1", "--prolog=/bin/false", "echo", "ran"], user=U,
+              env={"HOME_OUT": c.workdir(U)})
+    assert r.rc == 1 and "ran" not in r.out, r
+    assert "srun: error: srun prolog failed rc = 1. Aborting step." in r.err, r
+
+
+def test_srun_epilog_none(c):
+    log = _out(c, "srun_script.log")
+    if os.path.exists(log):
+        os.unlink(log)
+    r = c.run(["srun", "-N1", "--prolog=none", "--epilog=none", "true"],
+              user=U, env={"HOME_OUT": c.workdir(U)})
+    assert r.rc == 0, r
+    assert not os.path.exists(log)
