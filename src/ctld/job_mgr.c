@@ -874,6 +874,20 @@ void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 	}
 }
 
+bool job_mgr_complete_wait(time_t now)
+{
+	time_t recent = now - ctld_conf()->complete_wait;
+	job_record_t *j;
+
+	if (!ctld_conf()->complete_wait)
+		return false;
+	DL_FOREACH2(jm.running, j, run_next)
+		if ((j->info.job_state & JOB_COMPLETING) &&
+		    j->info.end_time >= recent)
+			return true;
+	return false;
+}
+
 bool job_mgr_on_node(uint32_t job_id, const node_record_t *n)
 {
 	job_record_t *j = job_mgr_find(job_id);

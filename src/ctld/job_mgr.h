@@ -205,6 +205,10 @@ void          job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 void          job_mgr_relaunch_running(void);
 /* Send a running batch job's launch again (no PrologSlurmctld). */
 void          job_mgr_relaunch(job_record_t *j);
+/* CompleteWait: is a job COMPLETING that ended less than CompleteWait
+ * seconds ago?  Then neither scheduler starts anything (false when
+ * CompleteWait is 0). */
+bool          job_mgr_complete_wait(time_t now);
 /* Is a job with this id still running/completing on node n? */
 bool          job_mgr_on_node(uint32_t job_id, const node_record_t *n);
 

@@ -25,6 +25,8 @@ uint8_t job_res_cr(void)
 		cr |= SELECT_CR_CORE;
 	if (!strcasestr(p, "MEMORY"))
 		cr |= SELECT_CR_NO_MEMORY;
+	if (strcasestr(p, "CR_LLN"))
+		cr |= SELECT_LLN;
 	return cr;
 }
 
@@ -165,6 +167,8 @@ void job_res_fill_req(job_record_t *j, select_req_t *r)
 
 	_parse_gpus(j);
 	r->cr = job_res_cr();
+	if (j->part && j->part->info.lln)
+		r->cr |= SELECT_LLN;
 	r->gpus_per_node = j->gpus_per_node;
 	r->gpus_per_task = j->gpus_per_task;
 	r->gpus_per_job = j->gpus_per_job;

@@ -674,6 +674,14 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	i->partition = xstrdup(s->parts ? s->parts : s->part->info.name);
 	job_res_attach_parts(j);
 	_copy_strings(i, d);
+	/* MailDomain qualifies the user's name when --mail-user was not
+	 * given (MailUser shows it); later changes leave old jobs be */
+	if ((!i->mail_user || !*i->mail_user) && ctld_conf()->mail_domain &&
+	    i->user_name) {
+		xfree(i->mail_user);
+		i->mail_user = xstrdup_printf("%s@%s", i->user_name,
+					      ctld_conf()->mail_domain);
+	}
 	i->job_state = JOB_PENDING;
 	i->num_nodes = s->min_nodes;
 	i->max_nodes = s->max_nodes;

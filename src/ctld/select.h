@@ -43,6 +43,8 @@ enum select_cr {
 	SELECT_CR_CORE      = 0x01, /* a core's threads go together */
 	SELECT_CR_NO_MEMORY = 0x02, /* memory is not consumable (CR_Core) */
 	SELECT_LINEAR       = 0x04, /* select/linear: whole nodes */
+	SELECT_LLN          = 0x08, /* least loaded nodes first (CR_LLN,
+				     * partition LLN=YES) */
 };
 
 typedef struct {

@@ -6,6 +6,9 @@ each test sets a non-default value and looks for what a user sees.
   WaitTime (srun -W overrides)                      tasks killed after the first ends
   PropagateResourceLimits(Except), --propagate      the submitter's rlimits
   SrunProlog / SrunEpilog (srun --prolog/--epilog)  scripts srun runs
+  MailDomain                                        the job's MailUser
+  CompleteWait                                      no start while a job completes
+  LLN (partition), CR_LLN                           least loaded node first
 """
 
 import os
@@ -38,7 +41,8 @@ def c(users):
     c = _start(tag="confkeys", nodes=2,
                extra_conf="RequeueExit=3\nRequeueExitHold=4\n"
                "MaxBatchRequeue=1\nKillOnBadExit=1\nWaitTime=2\n"
-               "PropagateResourceLimitsExcept=CORE\n"
+               "PropagateResourceLimitsExcept=CORE\nMailDomain=example.edu\n"
+               "PartitionName=lln Nodes=ALL LLN=YES MaxTime=INFINITE\n"
                "SrunProlog=%s\nSrunEpilog=%s\n" % (script, script))
     yield c
     _stop(c)
@@ -222,3 +226,79 @@ def test_srun_epilog_none(c):
               user=U, env={"HOME_OUT": c.workdir(U)})
     assert r.rc == 0, r
     assert not os.path.exists(log)
+
+
+# ---- MailDomain -------------------------------------------------------------
+
+def test_mail_domain_qualifies_the_user(c):
+    a = c.sbatch(["-H", "--mail-type=END", "--wrap", "true"], user=U)
+    b = c.sbatch(["-H", "--mail-type=END", "--mail-user=me@elsewhere.org",
+                  "--wrap", "true"], user=U)
+    r = c.run(["squeue", "-h", "-j", "%d,%d" % (a, b), "-O",
+               "JobID:8,MailUser:40"], user=U)
+    got = dict(l.split() for l in r.out.splitlines())
+    assert got == {str(a): U + "@example.edu",
+                   str(b): "me@elsewhere.org"}, r
+    c.run(["scancel", str(a), str(b)])
+
+
+# ---- LLN ----------------------------------------------------------------------
+
+def _two_jobs_nodes(c, args):
+    """Where two one-CPU jobs run, the second submitted once the first
+    runs (cancelled after)."""
+    nodes = []
+    ids = []
+    for _ in range(2):
+        j = c.sbatch(list(args) + ["-n1", "-o", "/dev/null", "--wrap",
+                                   "sleep 60"], user=U)
+        ids.append(j)
+        c.wait_state(j, "RUNNING", timeout=30)
+        nodes.append(c.show_job(j)["NodeList"])
+    c.run(["scancel"] + [str(j) for j in ids])
+    return nodes
+
+
+def _wait_idle(c):
+    cl.wait_for(lambda: not c.run(["squeue", "-h"]).out.strip(), timeout=40,
+                what="an empty queue")
+
+
+def test_partition_lln_spreads(c):
+    _wait_idle(c)
+    assert _two_jobs_nodes(c, ["-p", "debug"]) == ["n1", "n1"]
+    _wait_idle(c)
+    assert _two_jobs_nodes(c, ["-p", "lln"]) == ["n1", "n2"]
+    _wait_idle(c)
+
+
+# ---- CompleteWait -----------------------------------------------------------
+
+def test_complete_wait_holds_the_queue(new_cluster):
+    d = cl.tempfile.mkdtemp(prefix="sluice-it-cwait-")
+    os.chmod(d, 0o755)
+    epilog = os.path.join(d, "epilog.sh")
+    with open(epilog, "w") as f:
+        f.write("#!/bin/sh\nsleep 6\n")
+    os.chmod(epilog, 0o755)
+    try:
+        c = new_cluster(nodes=2, extra_conf="CompleteWait=30\nEpilog=%s\n"
+                        % epilog, select_params="CR_Core,CR_LLN")
+        # CR_LLN: the second one-CPU job goes to the idle node
+        assert _two_jobs_nodes(c, []) == ["n1", "n2"]
+        _wait_idle(c)
+        a = c.sbatch(["-w", "n1", "-o", "/dev/null", "--wrap", "true"],
+                     user=U)
+        cl.wait_for(lambda: "CG" in c.run(
+            ["squeue", "-h", "-j", str(a), "-o", "%t"]).out, timeout=30,
+            what="job %d COMPLETING" % a)
+        b = c.sbatch(["-w", "n2", "-o", "/dev/null", "--wrap", "true"],
+                     user=U)
+        # n2 is idle, but a job is completing: nothing starts
+        time.sleep(3)
+        assert c.job_state(b) == "PENDING", c.show_job(b)
+        assert c.wait_done(b, timeout=40) == "COMPLETED"
+        rec_a, rec_b = c.show_job(a), c.show_job(b)
+        assert rec_a["JobState"] == "COMPLETED", rec_a
+    finally:
+        cl.shutil.rmtree(d, ignore_errors=True)
