@@ -9,6 +9,7 @@ each test sets a non-default value and looks for what a user sees.
   MailDomain                                        the job's MailUser
   CompleteWait                                      no start while a job completes
   LLN (partition), CR_LLN                           least loaded node first
+  TRESBillingWeights (partition)                    billing TRES of jobs
 """
 
 import os
@@ -43,6 +44,8 @@ def c(users):
                "MaxBatchRequeue=1\nKillOnBadExit=1\nWaitTime=2\n"
                "PropagateResourceLimitsExcept=CORE\nMailDomain=example.edu\n"
                "PartitionName=lln Nodes=ALL LLN=YES MaxTime=INFINITE\n"
+               "PartitionName=bill Nodes=ALL MaxTime=INFINITE "
+               "TRESBillingWeights=CPU=3.0,Mem=2G,Node=0.5\n"
                "SrunProlog=%s\nSrunEpilog=%s\n" % (script, script))
     yield c
     _stop(c)
@@ -302,3 +305,46 @@ def test_complete_wait_holds_the_queue(new_cluster):
         assert rec_a["JobState"] == "COMPLETED", rec_a
     finally:
         cl.shutil.rmtree(d, ignore_errors=True)
+
+
+# ---- TRESBillingWeights -------------------------------------------------------
+
+def test_billing_weights(c):
+    r = c.run(["scontrol", "show", "partition", "bill"])
+    # 4 CPUs * 3 + 2000 MB * 2/GB + 2 nodes * 0.5 = 16.9: billing is cut
+    # to 16, as Slurm
+    assert "TRES=cpu=4,mem=2000M,node=2,billing=16" in r.out, r
+    assert "TRESBillingWeights=CPU=3.0,Mem=2G,Node=0.5" in r.out, r
+    jid = c.sbatch(["-p", "bill", "-n2", "-N1", "--mem=512", "-o",
+                    "/dev/null", "--wrap", "sleep 30"], user=U)
+    c.wait_state(jid, "RUNNING")
+    r = c.run(["scontrol", "show", "job", str(jid)])
+    # 2 CPUs * 3 + 1 node * 0.5 (CR_Core: memory is not allocated)
+    assert re.search(r"\bTRES=cpu=2,node=1,billing=6\b",
+                     r.out), r.out
+    c.run(["scancel", str(jid)])
+    # without weights billing is the CPU count
+    jid = c.sbatch(["-p", "debug", "-n2", "-N1", "--mem=512", "-o",
+                    "/dev/null", "--wrap", "sleep 30"], user=U)
+    c.wait_state(jid, "RUNNING")
+    r = c.run(["scontrol", "show", "job", str(jid)])
+    assert re.search(r"\bTRES=cpu=2,node=1,billing=2\b",
+                     r.out), r.out
+    c.run(["scancel", str(jid)])
+
+
+def test_bad_billing_weights_are_refused(c):
+    bad = os.path.join(c.dir, "etc", "bad_billing.conf")
+    with open(c.conf) as f:
+        text = f.read()
+    with open(bad, "w") as f:
+        f.write(text.replace("TRESBillingWeights=CPU=3.0,Mem=2G,Node=0.5",
+                             "TRESBillingWeights=CPU=3.0,Licenses=2")
+                .replace(os.path.join(c.dir, "state"),
+                         c.mkdir_for(None, os.path.join(c.dir, "state2"))))
+    os.chmod(bad, 0o644)
+    r = cl.subprocess.run([c.bin("slurmctld"), "-D", "-f", bad],
+                          capture_output=True, text=True, timeout=30)
+    assert r.returncode != 0, r
+    assert "PartitionName=bill: TRESBillingWeights: invalid entry " \
+        "\"Licenses=2\"" in r.stderr, r

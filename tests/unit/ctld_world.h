@@ -14,6 +14,7 @@
 #include "../../src/ctld/recover.c"
 #include "../../src/ctld/node_mgr.c"
 #include "../../src/ctld/node_state.c"
+#include "../../src/ctld/billing.c"
 #include "../../src/ctld/part_mgr.c"
 #include "../../src/ctld/job_mgr.c"
 #include "../../src/ctld/job_info_rpc.c"
