@@ -183,6 +183,8 @@ static uint32_t _node_cap(const sel_ctx_t *s, const select_node_t *n)
 			0 : n->real_memory - n->alloc_memory;
 	}
 	free_cpus = _exclusive(r) ? n->cpus / thr * thr : _free_cpus(s, n);
+	if (r->max_cpus && free_cpus > r->max_cpus[n - s->nodes])
+		free_cpus = r->max_cpus[n - s->nodes] / thr * thr;
 	t = free_cpus / r->cpus_per_task;
 	if (r->ntasks_per_node && t > r->ntasks_per_node)
 		t = r->ntasks_per_node;

@@ -66,6 +66,9 @@ typedef struct {
 	const bitmap_t *feature_nodes; /* nodes matching -C, NULL = all */
 	bool      contiguous;      /* consecutive nodes (--contiguous) */
 	bool      spread;          /* as many nodes as possible (--spread-job) */
+	const uint32_t *max_cpus;  /* per node: CPUs the job may take there
+				    * at most (partition MaxCPUsPerNode), or
+				    * NULL = no such limit */
 } select_req_t;
 
 typedef struct {

@@ -10,6 +10,7 @@ each test sets a non-default value and looks for what a user sees.
   CompleteWait                                      no start while a job completes
   LLN (partition), CR_LLN                           least loaded node first
   TRESBillingWeights (partition)                    billing TRES of jobs
+  MaxCPUsPerNode, ExclusiveUser (partition)         what may share a node
 """
 
 import os
@@ -46,6 +47,10 @@ def c(users):
                "PartitionName=lln Nodes=ALL LLN=YES MaxTime=INFINITE\n"
                "PartitionName=bill Nodes=ALL MaxTime=INFINITE "
                "TRESBillingWeights=CPU=3.0,Mem=2G,Node=0.5\n"
+               "PartitionName=mcpu Nodes=ALL MaxTime=INFINITE "
+               "MaxCPUsPerNode=1\n"
+               "PartitionName=xuser Nodes=ALL MaxTime=INFINITE "
+               "ExclusiveUser=YES\n"
                "SrunProlog=%s\nSrunEpilog=%s\n" % (script, script))
     yield c
     _stop(c)
@@ -348,3 +353,49 @@ def test_bad_billing_weights_are_refused(c):
     assert r.returncode != 0, r
     assert "PartitionName=bill: TRESBillingWeights: invalid entry " \
         "\"Licenses=2\"" in r.stderr, r
+
+
+# ---- MaxCPUsPerNode, ExclusiveUser ----------------------------------------------
+
+def _sleep_job(c, user, args):
+    return c.sbatch(list(args) + ["-n1", "-o", "/dev/null", "--wrap",
+                                  "sleep 60"], user=user)
+
+
+def test_max_cpus_per_node(c):
+    _wait_idle(c)
+    ids = [_sleep_job(c, U, ["-p", "mcpu"]) for _ in range(3)]
+    for j in ids[:2]:
+        c.wait_state(j, "RUNNING", timeout=30)
+    # one CPU of each node for the partition: the third waits, though
+    # each node has a CPU free (the debug partition may use it)
+    time.sleep(2)
+    assert c.show_job(ids[2])["JobState"] == "PENDING"
+    assert sorted(c.show_job(j)["NodeList"] for j in ids[:2]) == ["n1", "n2"]
+    other = _sleep_job(c, U, ["-p", "debug"])
+    c.wait_state(other, "RUNNING", timeout=30)
+    c.run(["scancel", str(ids[0])])
+    c.wait_state(ids[2], "RUNNING", timeout=30)
+    c.run(["scancel"] + [str(j) for j in ids + [other]])
+    _wait_idle(c)
+
+
+def test_exclusive_user(c):
+    U2 = "sluice_u2"
+    _wait_idle(c)
+    a = _sleep_job(c, U, ["-p", "xuser", "-w", "n1"])
+    c.wait_state(a, "RUNNING", timeout=30)
+    # the same user's may share n1
+    same = _sleep_job(c, U, ["-p", "debug", "-w", "n1"])
+    c.wait_state(same, "RUNNING", timeout=30)
+    # another user's job may not, from any partition
+    b = _sleep_job(c, U2, ["-p", "debug", "-w", "n1"])
+    time.sleep(2)
+    assert c.show_job(b)["JobState"] == "PENDING", c.show_job(b)
+    d = _sleep_job(c, U2, ["-p", "xuser"])
+    c.wait_state(d, "RUNNING", timeout=30)
+    assert c.show_job(d)["NodeList"] == "n2"
+    c.run(["scancel", str(a), str(same)])
+    c.wait_state(b, "RUNNING", timeout=40)
+    c.run(["scancel", str(b), str(d)])
+    _wait_idle(c)

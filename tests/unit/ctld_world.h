@@ -16,6 +16,7 @@
 #include "../../src/ctld/node_state.c"
 #include "../../src/ctld/billing.c"
 #include "../../src/ctld/part_mgr.c"
+#include "../../src/ctld/part_limits.c"
 #include "../../src/ctld/job_mgr.c"
 #include "../../src/ctld/job_info_rpc.c"
 #include "../../src/ctld/job_submit.c"
