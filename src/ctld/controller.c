@@ -350,7 +350,7 @@ int ctld_reconfigure(void)
 	if (jobcomp_init(nc, err, sizeof(err)) < 0)
 		error("Reconfigure: %s; ended jobs are not recorded until it loads", err);
 	if (site_factor_init(nc, err, sizeof(err)) < 0)
-		error("Reconfigure: %s; site factors stay as they are until it loads", err);
+		error("Reconfigure: %s; pending jobs keep their site factors, new ones get 0, until it loads", err);
 	job_mgr_reattach_parts();
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());

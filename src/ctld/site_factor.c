@@ -54,7 +54,6 @@ int site_factor_init(const slurm_conf_t *conf, char *err, size_t errlen)
 		return -1;
 	/* the old instance's statics go before the new one's init */
 	site_factor_fini();
-	sf.gen++;
 	sf.warned = false;
 	ops = plugin_ctx_count(c) ? plugin_ctx_ops(c, 0) : NULL;
 	if (ops && ops->init && ops->init(conf, perr, sizeof(perr)) < 0) {
@@ -71,6 +70,7 @@ int site_factor_init(const slurm_conf_t *conf, char *err, size_t errlen)
 	sf.ctx = c;
 	sf.ops = ops;
 	sf.inited = ops != NULL;
+	sf.gen++;       /* every pending job is set again by this one */
 	if (ops)
 		info("site_factor: loaded %s", plugin_ctx_name(c, 0));
 	return 0;

@@ -41,8 +41,9 @@ typedef struct {
 
 typedef struct {
 	/* At load and at each reconfigure (after the old instance's fini):
-	 * 0, or -1 with err (at start slurmctld stops; at reconfigure the
-	 * factors stay as they are and no op is called until it loads). */
+	 * 0, or -1 with err (at start slurmctld stops; at reconfigure
+	 * pending jobs keep their factors, new ones get 0, and no op is
+	 * called until it loads). */
 	int  (*init)(const slurm_conf_t *conf, char *err, size_t errlen);
 	void (*fini)(void);
 	/* A job was submitted (before its first priority) or updated;
