@@ -17,6 +17,9 @@ import pytest
 import cluster as cl
 
 BUILD = os.environ.get("SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build"))
+# what is installed (a build of every target); the cluster runs BUILD's
+# daemons, e.g. a sanitizer build of some targets only
+INSTALL_FROM = os.environ.get("SLUICE_SDK_BUILD_DIR", BUILD)
 HINT = ("Please say which project this job is for: "
         "sbatch --comment=<project> ...")
 
@@ -24,7 +27,7 @@ HINT = ("Please say which project this job is for: "
 @pytest.fixture(scope="module")
 def prefix():
     d = tempfile.mkdtemp(prefix="sluice-sdk-")
-    r = subprocess.run(["cmake", "--install", BUILD, "--prefix", d],
+    r = subprocess.run(["cmake", "--install", INSTALL_FROM, "--prefix", d],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
     assert r.returncode == 0, r.stdout
