@@ -157,3 +157,15 @@ def test_lua(fc):
     r = fc.run(["srun", "-t", "2", "--comment=bad", "true"], user=U)
     assert r.rc == 1
     assert "srun: error: cli_filter plugin terminated with error" in r.err
+    r = fc.run(["srun", "-t", "2", "true"], user=U)
+    assert r.rc == 0, r
+    assert "srun: lua: pre type=srun time=2 comment=nil" in r.err
+    assert "srun: lua: post job=" in r.err and " step=0 stored=" in r.err
+    # and salloc
+    r = fc.run(["salloc", "--comment=bad", "true"], user=U)
+    assert r.rc == 1
+    assert "salloc: error: cli_filter plugin terminated with error" in r.err
+    r = fc.run(["salloc", "true"], user=U)
+    assert r.rc == 0, r
+    assert "salloc: lua: pre type=salloc time=13 comment=nil" in r.err
+    assert " step=%d stored=" % 0xfffffffe in r.err
