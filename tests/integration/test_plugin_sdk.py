@@ -160,6 +160,8 @@ def test_examples_act_in_a_running_cluster(new_cluster, built, users):
     assert r.rc == 0, r
     cl.wait_for(lambda: sprio(c, two)[1] == "14", timeout=30,
                 what="SITE of job %d after reconfigure" % two)
+    # the recomputed priorities used the new factors (14 - 7)
+    assert int(sprio(c, two)[2]) - int(sprio(c, one)[2]) == 7
     # an update that clears the comment is refused with the message
     r = c.run(["scontrol", "update", "JobId=%d" % one, "Comment="])
     assert r.rc == 1
