@@ -104,18 +104,23 @@ static const char *opt_name_at(cli_filter_options_t *f, size_t i)
 	return cli_opt_name_at(f->priv, i);
 }
 
-static cli_filter_options_t view(cli_job_opts_t *o)
+/* One view for the process, not one per call: a script may keep the
+ * options it was handed (a Lua global) and use them in a later hook. */
+static cli_filter_options_t *view(cli_job_opts_t *o)
 {
-	return (cli_filter_options_t) {
-		.command = o->prog, .get = opt_get, .set = opt_set,
-		.name_at = opt_name_at, .json = cli_filter_options_json,
-		.priv = o,
+	static cli_filter_options_t v = {
+		.get = opt_get, .set = opt_set, .name_at = opt_name_at,
+		.json = cli_filter_options_json,
 	};
+
+	v.command = o->prog;
+	v.priv = o;
+	return &v;
 }
 
 void cli_filter_setup_defaults(cli_job_opts_t *o)
 {
-	cli_filter_options_t v = view(o);
+	cli_filter_options_t *v = view(o);
 
 	load();
 	cf.src = CLI_SRC_NONE;      /* below every source of the command */
@@ -123,20 +128,20 @@ void cli_filter_setup_defaults(cli_job_opts_t *o)
 		const cli_filter_ops_t *ops = plugin_ctx_ops(cf.ctx, i);
 
 		if (ops->setup_defaults)
-			ops->setup_defaults(&v, false);
+			ops->setup_defaults(v, false);
 	}
 }
 
 void cli_filter_pre_submit(cli_job_opts_t *o)
 {
-	cli_filter_options_t v = view(o);
+	cli_filter_options_t *v = view(o);
 
 	load();
 	cf.src = CLI_SRC_ARGV;      /* as if given on the command line */
 	for (size_t i = 0; i < plugin_ctx_count(cf.ctx); i++) {
 		const cli_filter_ops_t *ops = plugin_ctx_ops(cf.ctx, i);
 
-		if (ops->pre_submit && ops->pre_submit(&v, 0))
+		if (ops->pre_submit && ops->pre_submit(v, 0))
 			terminated();
 	}
 }
@@ -144,12 +149,12 @@ void cli_filter_pre_submit(cli_job_opts_t *o)
 void cli_filter_post_submit(cli_job_opts_t *o, uint32_t job_id,
 			    uint32_t step_id)
 {
-	cli_filter_options_t v = view(o);
+	cli_filter_options_t *v = view(o);
 
 	for (size_t i = 0; i < plugin_ctx_count(cf.ctx); i++) {
 		const cli_filter_ops_t *ops = plugin_ctx_ops(cf.ctx, i);
 
 		if (ops->post_submit)
-			ops->post_submit(&v, 0, job_id, step_id);
+			ops->post_submit(v, 0, job_id, step_id);
 	}
 }
