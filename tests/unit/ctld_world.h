@@ -26,6 +26,7 @@
 #include "../../src/ctld/stats.c"
 #include "../../src/ctld/user_groups.c"
 #include "../../src/ctld/priority.c"
+#include "../../src/ctld/site_factor.c"
 #include "../../src/ctld/bf_map.c"
 #include "../../src/ctld/backfill.c"
 #include "../../src/ctld/sched_params.c"
