@@ -183,6 +183,8 @@ typedef struct slurm_conf {
 	char     *srun_epilog;
 	uint16_t  complete_wait;     /* CompleteWait, s */
 	char     *mail_domain;       /* MailDomain */
+	uint32_t  max_step_count;    /* MaxStepCount, 40000 */
+	uint16_t  max_tasks_per_node; /* MaxTasksPerNode, 512 */
 
 	conf_node_t *nodes;           /* expanded, in file order */
 	size_t       node_cnt;

@@ -11,6 +11,7 @@ each test sets a non-default value and looks for what a user sees.
   LLN (partition), CR_LLN                           least loaded node first
   TRESBillingWeights (partition)                    billing TRES of jobs
   MaxCPUsPerNode, ExclusiveUser (partition)         what may share a node
+  MaxStepCount, MaxTasksPerNode                     step creation limits
 """
 
 import os
@@ -28,6 +29,7 @@ U = "sluice_u1"
 # The srun script lives where every user may run it (the cluster's dir);
 # it is written before slurm.conf names it, at the path the fixture picks.
 SCRIPT = ("#!/bin/sh\n"
+          "[ -n \"$HOME_OUT\" ] || exit 0\n"
           "echo \"$SLURM_SCRIPT_CONTEXT job=$SLURM_JOB_ID step=$SLURM_STEP_ID "
           "uid=$(id -u) args=$*\" >> \"$HOME_OUT/srun_script.log\"\n")
 
@@ -44,6 +46,7 @@ def c(users):
                extra_conf="RequeueExit=3\nRequeueExitHold=4\n"
                "MaxBatchRequeue=1\nKillOnBadExit=1\nWaitTime=2\n"
                "PropagateResourceLimitsExcept=CORE\nMailDomain=example.edu\n"
+               "MaxStepCount=3\nMaxTasksPerNode=3\n"
                "PartitionName=lln Nodes=ALL LLN=YES MaxTime=INFINITE\n"
                "PartitionName=bill Nodes=ALL MaxTime=INFINITE "
                "TRESBillingWeights=CPU=3.0,Mem=2G,Node=0.5\n"
@@ -399,3 +402,25 @@ def test_exclusive_user(c):
     c.wait_state(b, "RUNNING", timeout=40)
     c.run(["scancel", str(b), str(d)])
     _wait_idle(c)
+
+
+# ---- MaxStepCount, MaxTasksPerNode ------------------------------------------------
+
+def test_max_step_count(c):
+    out = _out(c, "steps.out")
+    jid = c.sbatch(["-N1", "-o", out, "--wrap",
+                    "for i in 1 2 3 4; do %s -n1 echo step$i; done; true"
+                    % c.bin("srun")], user=U)
+    assert c.wait_done(jid, timeout=60) == "COMPLETED"
+    got = open(out).read()
+    # steps 0, 1 and 2; the fourth is refused
+    assert "step1\nstep2\nstep3\n" in got and "step4" not in got, got
+    assert "Step limit reached for this job" in got, got
+
+
+def test_max_tasks_per_node(c):
+    r = c.run(["srun", "-N1", "-n4", "-O", "true"], user=U)
+    assert r.rc != 0, r
+    assert "Task count specification invalid" in r.err, r
+    r = c.run(["srun", "-N1", "-n3", "-O", "true"], user=U)
+    assert r.rc == 0, r
