@@ -41,6 +41,7 @@ void cli_opt_free(cli_job_opts_t *o)
 	xfree(o->gpus);
 	xfree(o->signal);
 	xfree(o->clusters);
+	xfree(o->distribution);
 }
 
 static bool opt_for_cmd(const cli_job_opts_t *o, const cli_opt_def_t *d)
