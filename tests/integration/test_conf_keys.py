@@ -3,6 +3,7 @@ having no effect (src/common/conf_use.c holds the table; its unit test
 walks it and names these tests for the implemented keys they cover).
 
 - keys that act: FirstJobId, MaxArraySize, MaxJobCount, MinJobAge,
+  PriorityWeightTRES, PreemptExemptTime,
   DefMemPerCPU/MaxMemPerCPU, DefMemPerNode/MaxMemPerNode, TmpFS,
   SchedulerParameters=enable_user_top;
 - a refused value stops slurmctld at start and leaves a running one
@@ -273,3 +274,37 @@ def test_site_config_takes_jobs(site):
     assert r.rc == 1 and r.err.endswith(FAILED % "Invalid account or "
                                         "account/partition combination "
                                         "specified"), r
+
+
+def test_priority_weight_tres(new_cluster):
+    """PriorityWeightTRES=CPU=1000: a job asking for every CPU of the
+    cluster gets the whole weight in its priority (sprio's TRES column)."""
+    c = new_cluster(nodes=1, cpus=2, extra_conf="\n".join([
+        "PriorityType=priority/multifactor",
+        "PriorityWeightTRES=CPU=1000",
+        "PriorityCalcPeriod=1"]))
+    jid = c.sbatch(["-n", "2", "--begin=now+1hour", "--wrap", "true"],
+                   user=U)
+    r = c.run(["sprio", "-h", "-o", "%i %Y %T", "-j%d" % jid])
+    assert r.rc == 0, r
+    assert r.out.split() == [str(jid), "1000", "cpu=1000"], r
+
+
+def test_preempt_exempt_time(new_cluster):
+    """PreemptExemptTime=0:08: a running job of a low tier is not preempted
+    before it has run 8 s; then it is requeued for the high tier's job."""
+    c = new_cluster(nodes=1, cpus=1, extra_conf="\n".join([
+        "PreemptType=preempt/partition_prio", "PreemptMode=REQUEUE",
+        "PreemptExemptTime=0:08", "JobRequeue=1",
+        "PartitionName=low Nodes=n1 PriorityTier=1",
+        "PartitionName=high Nodes=n1 PriorityTier=2"]))
+    low = c.sbatch(["-p", "low", "--wrap", "sleep 300"], user=U)
+    c.wait_state(low, "RUNNING")
+    started = time.time()
+    high = c.sbatch(["-p", "high", "--wrap", "sleep 300"], user=U)
+    time.sleep(4)
+    assert c.job_state(low) == "RUNNING" and c.job_state(high) == "PENDING"
+    c.wait_state(high, "RUNNING", timeout=40)
+    assert time.time() - started >= 7
+    assert c.job_state(low) in ("PENDING", "REQUEUED", "COMPLETING")
+    c.run(["scancel", str(low), str(high)])
