@@ -197,7 +197,7 @@ static const conf_use_t conf_use[] = {
 	  "test_sched.py::test_sprio_factors_match_weights"),
 	I("PriorityFavorSmall", "ctld/priority.c",
 	  "unit/test_backfill.c::test_multifactor"),
-	I("PriorityFlags", "ctld/fairshare.c",
+	I("PriorityFlags", "ctld/fairshare.c and the option words below",
 	  "test_fairshare.py::test_fairshare_parent_then_classic"),
 	I("PriorityMaxAge", "ctld/priority.c",
 	  "unit/test_backfill.c::test_multifactor"),
@@ -712,6 +712,25 @@ static const conf_use_t conf_use[] = {
 	   "run at the same time"),
 	SR(PF, "X11", NULL, "Sluice has no X11 forwarding"),
 
+	/* ---- PriorityFlags words -------------------------------------- */
+#define PRF "PriorityFlags"
+	SI(PRF, "NO_FAIR_TREE", "ctld/fairshare.c",
+	   "test_fairshare.py::test_fairshare_parent_then_classic"),
+	SI(PRF, "ACCRUE_ALWAYS", "ctld/priority.c",
+	   "test_conf_keys.py::test_priority_flags_accrue_always"),
+	SI(PRF, "CALCULATE_RUNNING", "ctld/priority.c", UNTESTED),
+	SW(PRF, "FAIR_TREE", "fair tree is the default since Slurm 19.05"),
+	SR(PRF, "DEPTH_OBLIVIOUS", NULL, "fair-share takes no such option"),
+	SR(PRF, "INCR_ONLY", NULL, "priorities are recalculated both ways"),
+	SR(PRF, "MAX_TRES", NULL, "the TRES factor is the weighted sum"),
+	SR(PRF, "NO_NORMAL_ALL", NULL, "factors are always normalized"),
+	SR(PRF, "NO_NORMAL_ASSOC", NULL, "factors are always normalized"),
+	SR(PRF, "NO_NORMAL_PART", NULL, "factors are always normalized"),
+	SR(PRF, "NO_NORMAL_QOS", NULL, "factors are always normalized"),
+	SR(PRF, "NO_NORMAL_TRES", NULL, "factors are always normalized"),
+	SR(PRF, "SMALL_RELATIVE_TO_TIME", NULL,
+	   "the job size factor does not weigh the time limit"),
+
 	/* ---- DebugFlags words ----------------------------------------- */
 #define DF(k) SW("DebugFlags", k, "Sluice logs nothing more for it")
 	DF("Accrue"), DF("Agent"), DF("AuditRPCs"), DF("AuditTLS"),
@@ -742,6 +761,7 @@ static const struct {
 	{ "LaunchParameters", CONF_USE_WARNED },
 	{ "SelectTypeParameters", CONF_USE_REFUSED },
 	{ "PrologFlags", CONF_USE_REFUSED },
+	{ "PriorityFlags", CONF_USE_REFUSED },
 	{ "DebugFlags", CONF_USE_REFUSED },
 };
 

@@ -308,3 +308,16 @@ def test_preempt_exempt_time(new_cluster):
     assert time.time() - started >= 7
     assert c.job_state(low) in ("PENDING", "REQUEUED", "COMPLETING")
     c.run(["scancel", str(low), str(high)])
+
+
+def test_priority_flags_accrue_always(new_cluster):
+    """PriorityFlags=ACCRUE_ALWAYS: a job not yet eligible (--begin later)
+    accrues age (without it, age counts from the begin time)."""
+    c = new_cluster(nodes=1, extra_conf="\n".join([
+        "PriorityType=priority/multifactor", "PriorityWeightAge=60000",
+        "PriorityMaxAge=0:01:00", "PriorityCalcPeriod=1",
+        "PriorityFlags=ACCRUE_ALWAYS"]))
+    jid = c.sbatch(["--begin=now+1hour", "--wrap", "true"], user=U)
+    time.sleep(4)
+    r = c.run(["sprio", "-h", "-o", "%i %A", "-j%d" % jid])
+    assert r.rc == 0 and int(r.out.split()[1]) >= 2000, r
