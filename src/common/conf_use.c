@@ -92,7 +92,7 @@ static const conf_use_t conf_use[] = {
 	  "limits srun --cpu-freq, which Sluice refuses"),
 	P("CredType"),
 	I("DebugFlags", "common/log.c (" HK ")", HK),
-	I("DependencyParameters", "ctld/job_depend.c",
+	I("DependencyParameters", "ctld/job_depend.c and the option words below",
 	  "test_depend.py::test_kill_invalid_depend_parameter"),
 	R("DisableRootJobs", "NO|0", "root's jobs are not refused"),
 	W("EioTimeout", TUNING),
@@ -712,6 +712,14 @@ static const conf_use_t conf_use[] = {
 	   "run at the same time"),
 	SR(PF, "X11", NULL, "Sluice has no X11 forwarding"),
 
+	/* ---- DependencyParameters words ------------------------------- */
+	SI("DependencyParameters", "kill_invalid_depend", "ctld/job_depend.c",
+	   "test_depend.py::test_kill_invalid_depend_parameter"),
+	SW("DependencyParameters", "disable_remote_singleton",
+	   "the cluster is not federated"),
+	SR("DependencyParameters", "max_depend_depth", NULL,
+	   "circular dependencies are not searched for"),
+
 	/* ---- PriorityFlags words -------------------------------------- */
 #define PRF "PriorityFlags"
 	SI(PRF, "NO_FAIR_TREE", "ctld/fairshare.c",
@@ -749,7 +757,7 @@ static const conf_use_t conf_use[] = {
 #define CONF_USE_CNT (sizeof(conf_use) / sizeof(conf_use[0]))
 
 /* List keys whose words are looked up one by one, and what an unknown
- * word gets: Slurm ignores unknown words of the first four and refuses
+ * word gets: Slurm ignores unknown words of the first five and refuses
  * the others. */
 static const struct {
 	const char     *scope;
@@ -759,6 +767,7 @@ static const struct {
 	{ "SlurmctldParameters", CONF_USE_WARNED },
 	{ "SlurmdParameters", CONF_USE_WARNED },
 	{ "LaunchParameters", CONF_USE_WARNED },
+	{ "DependencyParameters", CONF_USE_WARNED },
 	{ "SelectTypeParameters", CONF_USE_REFUSED },
 	{ "PrologFlags", CONF_USE_REFUSED },
 	{ "PriorityFlags", CONF_USE_REFUSED },
