@@ -57,9 +57,8 @@ static const conf_use_t conf_use[] = {
 	W("AccountingStorageUser",
 	  "read only by accounting_storage/mysql; with slurmdbd the user is "
 	  "slurmdbd.conf's StorageUser"),
-	R("AccountingStoreFlags", NULL,
-	  "job comments, environments, scripts and extra fields are not stored "
-	  "in accounting"),
+	I("AccountingStoreFlags", "ctld/acct_job.c and the option words below",
+	  "test_sacct_script.py::test_script_env_and_comment_are_kept"),
 	P("AcctGatherEnergyType"),
 	R("AcctGatherFilesystemType", "acct_gather_filesystem/none",
 	  "no filesystem accounting plugin"),
@@ -712,6 +711,16 @@ static const conf_use_t conf_use[] = {
 	   "run at the same time"),
 	SR(PF, "X11", NULL, "Sluice has no X11 forwarding"),
 
+	/* ---- AccountingStoreFlags words ------------------------------- */
+#define SF "AccountingStoreFlags"
+#define SF_T "test_sacct_script.py::test_script_env_and_comment_are_kept"
+	SI(SF, "job_comment", "ctld/acct_job.c", SF_T),
+	SI(SF, "job_env", "ctld/acct_job.c", SF_T),
+	SI(SF, "job_script", "ctld/acct_job.c", SF_T),
+	SR(SF, "job_extra", NULL, "jobs carry no extra field"),
+	SW(SF, "no_stdio", "accounting keeps no stdin, stdout or stderr paths "
+	   "anyway"),
+
 	/* ---- DependencyParameters words ------------------------------- */
 	SI("DependencyParameters", "kill_invalid_depend", "ctld/job_depend.c",
 	   "test_depend.py::test_kill_invalid_depend_parameter"),
@@ -771,6 +780,7 @@ static const struct {
 	{ "SelectTypeParameters", CONF_USE_REFUSED },
 	{ "PrologFlags", CONF_USE_REFUSED },
 	{ "PriorityFlags", CONF_USE_REFUSED },
+	{ "AccountingStoreFlags", CONF_USE_REFUSED },
 	{ "DebugFlags", CONF_USE_REFUSED },
 };
 
