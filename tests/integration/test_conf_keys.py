@@ -1,426 +1,323 @@
-"""slurm.conf keys that were parsed and printed but did nothing (issue 27):
-each test sets a non-default value and looks for what a user sees.
+"""slurm.conf keys: what each does, what is refused, what is logged as
+having no effect (src/common/conf_use.c holds the table; its unit test
+walks it and names these tests for the implemented keys they cover).
 
-  RequeueExit / RequeueExitHold / MaxBatchRequeue   batch job's exit code
-  KillOnBadExit (srun -K overrides)                 a task's bad exit ends the step
-  WaitTime (srun -W overrides)                      tasks killed after the first ends
-  PropagateResourceLimits(Except), --propagate      the submitter's rlimits
-  SrunProlog / SrunEpilog (srun --prolog/--epilog)  scripts srun runs
-  MailDomain                                        the job's MailUser
-  CompleteWait                                      no start while a job completes
-  LLN (partition), CR_LLN                           least loaded node first
-  TRESBillingWeights (partition)                    billing TRES of jobs
-  MaxCPUsPerNode, ExclusiveUser (partition)         what may share a node
-  MaxStepCount, MaxTasksPerNode                     step creation limits
+- keys that act: FirstJobId, MaxArraySize, MaxJobCount, MinJobAge,
+  PriorityWeightTRES, PreemptExemptTime,
+  DefMemPerCPU/MaxMemPerCPU, DefMemPerNode/MaxMemPerNode, TmpFS,
+  SchedulerParameters=enable_user_top;
+- a refused value stops slurmctld at start and leaves a running one
+  untouched on scontrol reconfigure, naming file:line and key;
+- a site's config (data/site/: ~60 keys, four partitions, GRES, a
+  job_submit.lua and plugstack.conf) starts, and each daemon's log lists
+  exactly the keys that are not in force, once.
 """
 
 import os
 import re
+import shutil
 import time
 
 import pytest
 
-from conftest import _start, _stop
 import cluster as cl
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+SITE = os.path.join(HERE, "data", "site")
 U = "sluice_u1"
+FAILED = "sbatch: error: Batch job submission failed: %s\n"
+
+KEYS = "\n".join([
+    "FirstJobId=5000",
+    "MaxArraySize=4",
+    "DefMemPerCPU=100",
+    "MaxMemPerCPU=300",
+    "SchedulerParameters=enable_user_top",
+    "PartitionName=mem Nodes=n[1-2] DefMemPerNode=200 MaxMemPerNode=400",
+])
 
 
-# The srun script lives where every user may run it (the cluster's dir);
-# it is written before slurm.conf names it, at the path the fixture picks.
-SCRIPT = ("#!/bin/sh\n"
-          "[ -n \"$HOME_OUT\" ] || exit 0\n"
-          "echo \"$SLURM_SCRIPT_CONTEXT job=$SLURM_JOB_ID step=$SLURM_STEP_ID "
-          "uid=$(id -u) args=$*\" >> \"$HOME_OUT/srun_script.log\"\n")
+def _mb(path):
+    st = os.statvfs(path)
+    return st.f_blocks * st.f_frsize // (1024 * 1024)
 
 
 @pytest.fixture(scope="module")
-def c(users):
-    d = cl.tempfile.mkdtemp(prefix="sluice-it-confkeys-bin-")
-    os.chmod(d, 0o755)
-    script = os.path.join(d, "srun_script.sh")
-    with open(script, "w") as f:
-        f.write(SCRIPT)
-    os.chmod(script, 0o755)
-    c = _start(tag="confkeys", nodes=2,
-               extra_conf="RequeueExit=3\nRequeueExitHold=4\n"
-               "MaxBatchRequeue=1\nKillOnBadExit=1\nWaitTime=2\n"
-               "PropagateResourceLimitsExcept=CORE\nMailDomain=example.edu\n"
-               "MaxStepCount=3\nMaxTasksPerNode=3\n"
-               "PartitionName=lln Nodes=ALL LLN=YES MaxTime=INFINITE\n"
-               "PartitionName=bill Nodes=ALL MaxTime=INFINITE "
-               "TRESBillingWeights=CPU=3.0,Mem=2G,Node=0.5\n"
-               "PartitionName=mcpu Nodes=ALL MaxTime=INFINITE "
-               "MaxCPUsPerNode=1\n"
-               "PartitionName=xuser Nodes=ALL MaxTime=INFINITE "
-               "ExclusiveUser=YES\n"
-               "SrunProlog=%s\nSrunEpilog=%s\n" % (script, script))
-    yield c
-    _stop(c)
-    cl.shutil.rmtree(d, ignore_errors=True)
-
-
-def _out(c, name):
-    return os.path.join(c.workdir(U), name)
-
-
-def _read(path, timeout=20):
-    cl.wait_for(lambda: os.path.exists(path) and open(path).read(),
-                timeout=timeout, what=path)
-    return open(path).read()
-
-
-# ---- RequeueExit, RequeueExitHold, MaxBatchRequeue -------------------------
-
-def test_requeue_exit_runs_the_job_again(c):
-    out = _out(c, "rq3.out")
-    jid = c.sbatch(["-o", out, "--wrap",
-                    'echo "run ${SLURM_RESTART_COUNT:-0}"; '
-                    '[ -n "$SLURM_RESTART_COUNT" ] || exit 3'], user=U)
-    assert c.wait_done(jid, timeout=60) == "COMPLETED"
-    rec = c.show_job(jid)
-    assert rec["Restarts"] == "1", rec
-    assert "run 1" in open(out).read()
-
-
-def test_requeue_exit_hold_is_special_exit(c):
-    jid = c.sbatch(["-o", "/dev/null", "--wrap", "exit 4"], user=U)
-    c.wait_state(jid, "SPECIAL_EXIT", timeout=30)
-    rec = c.show_job(jid)
-    assert rec["Reason"] == "JobHeldUser", rec
-    assert rec["Restarts"] == "1" and rec["ExitCode"] == "4:0", rec
-    r = c.run(["squeue", "-h", "-j", str(jid), "-o", "%t %r"], user=U)
-    assert r.out.split() == ["SE", "JobHeldUser"], r
-    # the user may release it; it runs (and exits 4) again
-    r = c.run(["scontrol", "release", str(jid)], user=U)
-    assert r.rc == 0, r
-    cl.wait_for(lambda: c.show_job(jid).get("Restarts") == "2", timeout=30,
-                what="second run")
-    c.run(["scancel", str(jid)])
-
-
-def test_other_exit_codes_end_the_job(c):
-    jid = c.sbatch(["-o", "/dev/null", "--wrap", "exit 5"], user=U)
-    assert c.wait_done(jid, timeout=30) == "FAILED"
-    assert c.show_job(jid)["Restarts"] == "0"
-
-
-def test_max_batch_requeue_holds_the_job(c):
-    jid = c.sbatch(["-o", "/dev/null", "--wrap", "exit 3"], user=U)
-    # one automatic requeue is allowed (MaxBatchRequeue=1); the second
-    # leaves it held
-    cl.wait_for(lambda: c.show_job(jid).get("Reason") == "JobHoldMaxRequeue",
-                timeout=60, what="JobHoldMaxRequeue")
-    rec = c.show_job(jid)
-    assert rec["JobState"] == "PENDING" and rec["Restarts"] == "2", rec
-    assert rec["Priority"] == "0", rec
-    c.run(["scancel", str(jid)])
-
-
-def test_bad_requeue_exit_is_refused(c):
-    bad = os.path.join(c.dir, "etc", "bad_requeue.conf")
-    with open(c.conf) as f:
-        text = f.read()
-    with open(bad, "w") as f:
-        f.write(text.replace("RequeueExit=3", "RequeueExit=3,300"))
-    os.chmod(bad, 0o644)
-    r = c.run(["sbatch", "--wrap", "true"], user=U, conf=bad)
-    assert r.rc != 0, r
-    assert re.search(r"bad_requeue\.conf:\d+: RequeueExit: invalid exit "
-                     r"code \"300\"", r.err), r
-
-
-# ---- KillOnBadExit, WaitTime -----------------------------------------------
-
-_BAD_TASK = 'if [ "$SLURM_PROCID" = 0 ]; then exit 7; fi; sleep 12; echo survived'
-
-
-def test_kill_on_bad_exit_ends_the_step(c):
-    t0 = time.time()
-    r = c.run(["srun", "-N2", "-n2", "-W0", "sh", "-c", _BAD_TASK],
-              user=U, timeout=60)
-    assert time.time() - t0 < 10, r
-    assert r.rc != 0 and "survived" not in r.out, r
-
-
-def test_srun_K0_overrides_kill_on_bad_exit(c):
-    r = c.run(["srun", "-N2", "-n2", "-K0", "-W0", "sh", "-c", _BAD_TASK],
-              user=U, timeout=60)
-    assert "survived" in r.out and r.rc == 7, r
-
-
-def test_wait_time_kills_the_rest(c):
-    t0 = time.time()
-    r = c.run(["srun", "-N2", "-n2", "sh", "-c",
-               'if [ "$SLURM_PROCID" = 0 ]; then exit 0; fi; sleep 12; '
-               'echo survived'], user=U, timeout=60)
-    assert time.time() - t0 < 10, r
-    assert "survived" not in r.out, r
-    assert "First task exited 2s ago" in r.err, r
-
-
-# ---- PropagateResourceLimits -----------------------------------------------
-
-def _limits_job(c, name, sbatch_args=()):
-    out = _out(c, name)
-    sb = c.bin("sbatch")
-    cmd = ("ulimit -S -n 512; ulimit -S -c 1; exec %s -o %s %s --wrap "
-           "'echo nofile=$(ulimit -n) core=$(ulimit -c); "
-           "env | grep ^SLURM_RLIMIT_ || true'" % (
-               sb, out, " ".join(sbatch_args)))
-    r = c.run(["sh", "-c", cmd], user=U)
-    assert r.rc == 0, r
-    jid = int(r.out.split()[-1])
-    assert c.wait_done(jid) == "COMPLETED"
-    return open(out).read()
-
-
-def test_limits_follow_the_job(c):
-    got = _limits_job(c, "lim_conf.out")
-    # NOFILE goes with the job; CORE is in PropagateResourceLimitsExcept
-    assert "nofile=512 " in got, got
-    assert "core=1\n" not in got, got
-    assert "SLURM_RLIMIT_" not in got, got     # no task sees the variables
-
-
-def test_propagate_option_picks_the_limits(c):
-    got = _limits_job(c, "lim_opt.out", ["--propagate=CORE"])
-    assert "core=1\n" in got, got
-    assert "nofile=512 " not in got, got
-
-
-def test_srun_propagates_limits(c):
-    r = c.run(["sh", "-c", "ulimit -S -n 600; exec %s -N1 sh -c "
-               "'ulimit -n; env | grep -c ^SLURM_RLIMIT_'" % c.bin("srun")],
-              user=U)
-    assert r.out.split() == ["600", "0"], r
-
-
-def test_bad_propagate_is_refused(c):
-    r = c.run(["sbatch", "--propagate=NOFILE,BOGUS", "--wrap", "true"],
-              user=U)
-    assert r.rc == 1, r
-    assert "sbatch: error: --propagate=NOFILE,BOGUS is not valid." in r.err, r
-
-
-# ---- SrunProlog, SrunEpilog ------------------------------------------------
-
-def test_srun_prolog_and_epilog_run(c):
-    log = _out(c, "srun_script.log")
-    if os.path.exists(log):
-        os.unlink(log)
-    r = c.run(["srun", "-N1", "echo", "hello", "there"], user=U,
-              env={"HOME_OUT": c.workdir(U)})
-    assert r.rc == 0 and r.out == "hello there\n", r
-    lines = _read(log).splitlines()
-    assert len(lines) == 2, lines
-    uid = str(cl.pwd.getpwnam(U).pw_uid)
-    for line, ctx in zip(lines, ("prolog_srun", "epilog_srun")):
-        m = re.fullmatch(r"(\S+) job=(\d+) step=(\d+) uid=(\d+) args=(.*)",
-                         line)
-        assert m and m.group(1) == ctx and m.group(4) == uid and \
-            m.group(5) == "echo hello there", lines
-
-
-def test_srun_prolog_failure_aborts_the_step(c):
-    r = c.run(["srun", "-N1", "--prolog=/bin/false", "echo", "ran"], user=U,
-              env={"HOME_OUT": c.workdir(U)})
-    assert r.rc == 1 and "ran" not in r.out, r
-    assert "srun: error: srun prolog failed rc = 1. Aborting step." in r.err, r
-
-
-def test_srun_epilog_none(c):
-    log = _out(c, "srun_script.log")
-    if os.path.exists(log):
-        os.unlink(log)
-    r = c.run(["srun", "-N1", "--prolog=none", "--epilog=none", "true"],
-              user=U, env={"HOME_OUT": c.workdir(U)})
-    assert r.rc == 0, r
-    assert not os.path.exists(log)
-
-
-# ---- MailDomain -------------------------------------------------------------
-
-def test_mail_domain_qualifies_the_user(c):
-    a = c.sbatch(["-H", "--mail-type=END", "--wrap", "true"], user=U)
-    b = c.sbatch(["-H", "--mail-type=END", "--mail-user=me@elsewhere.org",
-                  "--wrap", "true"], user=U)
-    r = c.run(["squeue", "-h", "-j", "%d,%d" % (a, b), "-O",
-               "JobID:8,MailUser:40"], user=U)
-    got = dict(l.split() for l in r.out.splitlines())
-    assert got == {str(a): U + "@example.edu",
-                   str(b): "me@elsewhere.org"}, r
-    c.run(["scancel", str(a), str(b)])
-
-
-# ---- LLN ----------------------------------------------------------------------
-
-def _two_jobs_nodes(c, args):
-    """Where two one-CPU jobs run, the second submitted once the first
-    runs (cancelled after)."""
-    nodes = []
-    ids = []
-    for _ in range(2):
-        j = c.sbatch(list(args) + ["-n1", "-o", "/dev/null", "--wrap",
-                                   "sleep 60"], user=U)
-        ids.append(j)
-        c.wait_state(j, "RUNNING", timeout=30)
-        nodes.append(c.show_job(j)["NodeList"])
-    c.run(["scancel"] + [str(j) for j in ids])
-    return nodes
-
-
-def _wait_idle(c):
-    cl.wait_for(lambda: not c.run(["squeue", "-h"]).out.strip(), timeout=40,
-                what="an empty queue")
-
-
-def test_partition_lln_spreads(c):
-    _wait_idle(c)
-    assert _two_jobs_nodes(c, ["-p", "debug"]) == ["n1", "n1"]
-    _wait_idle(c)
-    assert _two_jobs_nodes(c, ["-p", "lln"]) == ["n1", "n2"]
-    _wait_idle(c)
-
-
-# ---- CompleteWait -----------------------------------------------------------
-
-def test_complete_wait_holds_the_queue(new_cluster):
-    d = cl.tempfile.mkdtemp(prefix="sluice-it-cwait-")
-    os.chmod(d, 0o755)
-    epilog = os.path.join(d, "epilog.sh")
-    with open(epilog, "w") as f:
-        f.write("#!/bin/sh\nsleep 6\n")
-    os.chmod(epilog, 0o755)
+def kc(users):
+    import conftest
+    import subprocess
+    import tempfile
+    # a file system 1 GiB larger than /tmp, and nodes configured with more
+    # TmpDisk than /tmp has: only TmpFS=<it> keeps them from draining
+    tmpfs = tempfile.mkdtemp(prefix="sluice-tmpfs-")
+    size = _mb("/tmp") + 1024
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dm" % size, "tmpfs",
+                    tmpfs], check=True)
     try:
-        c = new_cluster(nodes=2, extra_conf="CompleteWait=30\nEpilog=%s\n"
-                        % epilog, select_params="CR_Core,CR_LLN")
-        # CR_LLN: the second one-CPU job goes to the idle node
-        assert _two_jobs_nodes(c, []) == ["n1", "n2"]
-        _wait_idle(c)
-        a = c.sbatch(["-w", "n1", "-o", "/dev/null", "--wrap", "true"],
-                     user=U)
-        cl.wait_for(lambda: "CG" in c.run(
-            ["squeue", "-h", "-j", str(a), "-o", "%t"]).out, timeout=30,
-            what="job %d COMPLETING" % a)
-        b = c.sbatch(["-w", "n2", "-o", "/dev/null", "--wrap", "true"],
-                     user=U)
-        # n2 is idle, but a job is completing: nothing starts
-        time.sleep(3)
-        assert c.job_state(b) == "PENDING", c.show_job(b)
-        assert c.wait_done(b, timeout=40) == "COMPLETED"
-        rec_a, rec_b = c.show_job(a), c.show_job(b)
-        assert rec_a["JobState"] == "COMPLETED", rec_a
+        c = conftest._start(tag="ckeys", nodes=2, min_job_age=3,
+                            extra_conf=KEYS + "\nTmpFS=%s" % tmpfs,
+                            node_extra="TmpDisk=%d" % (size - 512))
+        yield c
+        conftest._stop(c)
     finally:
-        cl.shutil.rmtree(d, ignore_errors=True)
+        subprocess.run(["umount", tmpfs])
+        os.rmdir(tmpfs)
 
 
-# ---- TRESBillingWeights -------------------------------------------------------
-
-def test_billing_weights(c):
-    r = c.run(["scontrol", "show", "partition", "bill"])
-    # 4 CPUs * 3 + 2000 MB * 2/GB + 2 nodes * 0.5 = 16.9: billing is cut
-    # to 16, as Slurm
-    assert "TRES=cpu=4,mem=2000M,node=2,billing=16" in r.out, r
-    assert "TRESBillingWeights=CPU=3.0,Mem=2G,Node=0.5" in r.out, r
-    jid = c.sbatch(["-p", "bill", "-n2", "-N1", "--mem=512", "-o",
-                    "/dev/null", "--wrap", "sleep 30"], user=U)
-    c.wait_state(jid, "RUNNING")
-    r = c.run(["scontrol", "show", "job", str(jid)])
-    # 2 CPUs * 3 + 1 node * 0.5 (CR_Core: memory is not allocated)
-    assert re.search(r"\bTRES=cpu=2,node=1,billing=6\b",
-                     r.out), r.out
-    c.run(["scancel", str(jid)])
-    # without weights billing is the CPU count
-    jid = c.sbatch(["-p", "debug", "-n2", "-N1", "--mem=512", "-o",
-                    "/dev/null", "--wrap", "sleep 30"], user=U)
-    c.wait_state(jid, "RUNNING")
-    r = c.run(["scontrol", "show", "job", str(jid)])
-    assert re.search(r"\bTRES=cpu=2,node=1,billing=2\b",
-                     r.out), r.out
-    c.run(["scancel", str(jid)])
+def test_first_job_id(kc):
+    """FirstJobId: the first job gets it; MaxJobId bounds it (checked at
+    load: FirstJobId above MaxJobId is an error)."""
+    jid = kc.sbatch(["--wrap", "true"], user=U)
+    assert 5000 <= jid < 5100, jid
 
 
-def test_bad_billing_weights_are_refused(c):
-    bad = os.path.join(c.dir, "etc", "bad_billing.conf")
-    with open(c.conf) as f:
-        text = f.read()
-    with open(bad, "w") as f:
-        f.write(text.replace("TRESBillingWeights=CPU=3.0,Mem=2G,Node=0.5",
-                             "TRESBillingWeights=CPU=3.0,Licenses=2")
-                .replace(os.path.join(c.dir, "state"),
-                         c.mkdir_for(None, os.path.join(c.dir, "state2"))))
-    os.chmod(bad, 0o644)
-    r = cl.subprocess.run([c.bin("slurmctld"), "-D", "-f", bad],
-                          capture_output=True, text=True, timeout=30)
-    assert r.returncode != 0, r
-    assert "PartitionName=bill: TRESBillingWeights: invalid entry " \
-        "\"Licenses=2\"" in r.stderr, r
+def test_max_array_size(kc):
+    """MaxArraySize=4: indexes 0-3 are accepted, 0-4 refused."""
+    r = kc.run(["sbatch", "--array=0-4", "--wrap", "true"], user=U)
+    assert (r.rc, r.err) == (1, FAILED % "Invalid job array specification"), r
+    jid = kc.sbatch(["--array=0-3", "--hold", "--wrap", "true"], user=U)
+    kc.run(["scancel", str(jid)])
 
 
-# ---- MaxCPUsPerNode, ExclusiveUser ----------------------------------------------
-
-def _sleep_job(c, user, args):
-    return c.sbatch(list(args) + ["-n1", "-o", "/dev/null", "--wrap",
-                                  "sleep 60"], user=user)
-
-
-def test_max_cpus_per_node(c):
-    _wait_idle(c)
-    ids = [_sleep_job(c, U, ["-p", "mcpu"]) for _ in range(3)]
-    for j in ids[:2]:
-        c.wait_state(j, "RUNNING", timeout=30)
-    # one CPU of each node for the partition: the third waits, though
-    # each node has a CPU free (the debug partition may use it)
-    time.sleep(2)
-    assert c.show_job(ids[2])["JobState"] == "PENDING"
-    assert sorted(c.show_job(j)["NodeList"] for j in ids[:2]) == ["n1", "n2"]
-    other = _sleep_job(c, U, ["-p", "debug"])
-    c.wait_state(other, "RUNNING", timeout=30)
-    c.run(["scancel", str(ids[0])])
-    c.wait_state(ids[2], "RUNNING", timeout=30)
-    c.run(["scancel"] + [str(j) for j in ids + [other]])
-    _wait_idle(c)
+def test_mem_per_cpu(kc):
+    """DefMemPerCPU is a job's memory when it asks none; more than
+    MaxMemPerCPU is refused."""
+    jid = kc.sbatch(["--hold", "--wrap", "true"], user=U)
+    assert kc.show_job(jid)["MinMemoryCPU"] == "100M"
+    kc.run(["scancel", str(jid)])
+    r = kc.run(["sbatch", "--mem-per-cpu=400", "--wrap", "true"], user=U)
+    assert (r.rc, r.err) == (
+        1, FAILED % "Memory required by task is not available"), r
 
 
-def test_exclusive_user(c):
-    U2 = "sluice_u2"
-    _wait_idle(c)
-    a = _sleep_job(c, U, ["-p", "xuser", "-w", "n1"])
-    c.wait_state(a, "RUNNING", timeout=30)
-    # the same user's may share n1
-    same = _sleep_job(c, U, ["-p", "debug", "-w", "n1"])
-    c.wait_state(same, "RUNNING", timeout=30)
-    # another user's job may not, from any partition
-    b = _sleep_job(c, U2, ["-p", "debug", "-w", "n1"])
-    time.sleep(2)
-    assert c.show_job(b)["JobState"] == "PENDING", c.show_job(b)
-    d = _sleep_job(c, U2, ["-p", "xuser"])
-    c.wait_state(d, "RUNNING", timeout=30)
-    assert c.show_job(d)["NodeList"] == "n2"
-    c.run(["scancel", str(a), str(same)])
-    c.wait_state(b, "RUNNING", timeout=40)
-    c.run(["scancel", str(b), str(d)])
-    _wait_idle(c)
+def test_mem_per_node(kc):
+    """A partition's DefMemPerNode and MaxMemPerNode."""
+    jid = kc.sbatch(["-p", "mem", "--hold", "--wrap", "true"], user=U)
+    assert kc.show_job(jid)["MinMemoryNode"] == "200M"
+    kc.run(["scancel", str(jid)])
+    r = kc.run(["sbatch", "-p", "mem", "--mem=500", "--wrap", "true"],
+               user=U)
+    assert (r.rc, r.err) == (
+        1, FAILED % "Memory required by task is not available"), r
 
 
-# ---- MaxStepCount, MaxTasksPerNode ------------------------------------------------
-
-def test_max_step_count(c):
-    out = _out(c, "steps.out")
-    jid = c.sbatch(["-N1", "-o", out, "--wrap",
-                    "for i in 1 2 3 4; do %s -n1 echo step$i; done; true"
-                    % c.bin("srun")], user=U)
-    assert c.wait_done(jid, timeout=60) == "COMPLETED"
-    got = open(out).read()
-    # steps 0, 1 and 2; the fourth is refused
-    assert "step1\nstep2\nstep3\n" in got and "step4" not in got, got
-    assert "Step limit reached for this job" in got, got
+def test_tmp_fs(kc):
+    """TmpFS: slurmd measures that file system, so nodes configured with
+    more TmpDisk than /tmp has register without a "Low TmpDisk" drain."""
+    for name, rec in kc.show_nodes().items():
+        assert "DRAIN" not in rec["State"], (name, rec)
+        assert int(rec["TmpDisk"]) > _mb("/tmp"), rec
 
 
-def test_max_tasks_per_node(c):
-    r = c.run(["srun", "-N1", "-n4", "-O", "true"], user=U)
-    assert r.rc != 0, r
-    assert "Task count specification invalid" in r.err, r
-    r = c.run(["srun", "-N1", "-n3", "-O", "true"], user=U)
+def test_enable_user_top(kc):
+    """SchedulerParameters=enable_user_top: a user may put his own job at
+    the top (operators only without it)."""
+    later = ["--begin=now+1hour", "--wrap", "true"]
+    a = kc.sbatch(later, user=U)
+    b = kc.sbatch(later, user=U)
+    r = kc.run(["scontrol", "top", str(b)], user=U)
+    try:
+        assert r.rc == 0, r
+        assert int(kc.show_job(b)["Priority"]) >= int(
+            kc.show_job(a)["Priority"])
+    finally:
+        kc.run(["scancel", str(a), str(b)])
+
+
+def test_min_job_age(kc):
+    """MinJobAge=3: an ended job leaves the controller's list within
+    seconds (the harness's default keeps it ten minutes)."""
+    jid = kc.sbatch(["--wrap", "true"], user=U)
+    kc.wait_done(jid)
+    deadline = time.time() + 40
+    while time.time() < deadline and kc.show_job(jid):
+        time.sleep(0.5)
+    assert not kc.show_job(jid)
+    r = kc.run(["scontrol", "show", "job", str(jid)])
+    assert "Invalid job id specified" in r.err, r
+
+
+def test_max_job_count(new_cluster, users):
+    """MaxJobCount=2: a third job is refused while two are kept."""
+    c = new_cluster(nodes=1, extra_conf="MaxJobCount=2")
+    ids = [c.sbatch(["--hold", "--wrap", "true"], user=U) for _ in range(2)]
+    r = c.run(["sbatch", "--hold", "--wrap", "true"], user=U, timeout=20)
+    assert r.rc != 0 and "Submitted" not in r.out, r
+    assert sorted(int(j) for j in c.all_job_states()) == sorted(ids)
+
+
+# ---- refused at start, kept out on reconfigure --------------------------
+
+def _line_of(path, text):
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            if line.startswith(text):
+                return i
+    raise AssertionError("%s not in %s" % (text, path))
+
+
+def test_refused_key_stops_slurmctld(new_cluster):
+    """A value Sluice cannot honour: slurmctld does not start, saying
+    file:line, key and why; on a running controller scontrol reconfigure
+    keeps the old config and says the same."""
+    c = new_cluster(nodes=1)
+    saved = c.extra_conf
+    old = c.conf + ".old"      # what the commands read meanwhile
+    shutil.copy(c.conf, old)
+    c.extra_conf = saved + "\nLicenses=matlab:2\n"
+    try:
+        c.write_conf()
+        line = _line_of(c.conf, "Licenses=")
+        want = "%s:%d: Licenses=matlab:2: not supported: licenses are not " \
+               "counted" % (c.conf, line)
+        r = c.run(["sinfo"])
+        assert r.rc == 1 and want in r.err, r
+        r = c.run(["scontrol", "reconfigure"], conf=old)
+        assert r.rc != 0, r
+        assert c.ctld.alive()
+        with open(c.ctld_log) as f:
+            assert "Reconfigure failed, keeping the old config: " + want \
+                in f.read()
+        r = c.run(["sbatch", "--wrap", "true"], user=U, conf=old)
+        assert r.rc == 0, r
+        r = c.run([c.bin("slurmctld"), "-D", "-f", c.conf], timeout=20)
+        assert r.rc != 0, r
+        assert "slurmctld: fatal: " + want in r.err, r
+    finally:
+        c.extra_conf = saved
+        c.write_conf()
+
+
+# ---- a site's config ------------------------------------------------------
+
+# What the site sets that has no effect in Sluice, as the logs say it.
+NOT_IN_FORCE = [
+    ("SlurmctldParameters=", "SlurmctldParameters option "
+     "enable_job_state_cache has no effect"),
+    ("SchedulerParameters=", "SchedulerParameters option max_rpc_cnt has "
+     "no effect"),
+    ("RebootProgram=", "RebootProgram has no effect (scontrol reboot is "
+     "refused)"),
+    ("ResumeTimeout=", "ResumeTimeout has no effect (Sluice has no power "
+     "saving)"),
+    ("CpuFreqGovernors=", "CpuFreqGovernors has no effect"),
+    ("X11Parameters=", "X11Parameters has no effect"),
+]
+
+
+def _not_in_force_lines(path):
+    with open(path) as f:
+        return [l for l in f.read().splitlines()
+                if "has no effect (" in l]
+
+
+@pytest.fixture(scope="module")
+def site(users):
+    import conftest
+    with open(os.path.join(SITE, "slurm.conf")) as f:
+        conf = f.read()
+    c = cl.Cluster(tag="site", nodes=4, extra_conf=conf,
+                   node_extra={"n4": "Gres=gpu:2"})
+    conftest._ACTIVE.append(c)
+    try:
+        etc = os.path.join(c.dir, "etc")
+        dev = os.path.join(c.dir, "dev")
+        os.makedirs(dev, exist_ok=True)
+        for i in range(2):
+            open(os.path.join(dev, "nvidia%d" % i), "w").close()
+        with open(os.path.join(SITE, "gres.conf")) as f:
+            c.write_file(None, os.path.join(etc, "gres.conf"),
+                         f.read().replace("@DEV@", dev))
+        shutil.copy(os.path.join(SITE, "job_submit.lua"), etc)
+        spank = os.path.join(c.dir, "spank")
+        os.makedirs(spank, exist_ok=True)
+        os.chmod(spank, 0o755)
+        demo = os.path.join(os.environ.get("SLUICE_BUILD_DIR", os.path.join(
+            cl.REPO, "build")), "tests", "spank", "demo_spank.so")
+        if os.path.exists(demo):
+            shutil.copy(demo, spank)
+            os.chmod(os.path.join(spank, "demo_spank.so"), 0o755)
+        with open(os.path.join(SITE, "plugstack.conf")) as f:
+            c.write_file(None, os.path.join(etc, "plugstack.conf"),
+                         f.read().replace("@SPANK@", spank))
+        c.start()
+    except BaseException:
+        conftest._stop(c, keep=True)
+        raise
+    yield c
+    conftest._stop(c)
+
+
+def test_site_config_starts_and_logs_what_is_not_in_force(site):
+    """Each daemon logs, once each, exactly the site's keys that have no
+    effect, with file and line."""
+    want = sorted("%s:%d: %s" % (site.conf, _line_of(site.conf, key), text)
+                  for key, text in NOT_IN_FORCE)
+    for log in [site.ctld_log] + [site.slurmd_log(n)
+                                  for n in site.node_names]:
+        got = sorted(_not_in_force_lines(log))
+        assert len(got) == len(want), (log, got)
+        for g, w in zip(got, want):
+            assert w in g and " warning: " in g, (log, g, w)
+
+
+def test_site_config_takes_jobs(site):
+    """The site's job_submit.lua acts first; then the association check
+    (AccountingStorageEnforce) refuses the job: the site's slurmdbd is
+    not there to name its accounts."""
+    r = site.run(["sbatch", "-p", "long", "--wrap", "true"], user=U)
+    assert r.rc == 1 and r.err.endswith(
+        "sbatch: error: jobs in long must give --time\n" + FAILED %
+        "Requested time limit is invalid (missing or exceeds some limit)"), r
+    r = site.run(["sbatch", "-p", "long", "-t", "1", "--wrap", "true"],
+                 user=U)
+    assert r.rc == 1 and r.err.endswith(FAILED % "Invalid account or "
+                                        "account/partition combination "
+                                        "specified"), r
+
+
+def test_priority_weight_tres(new_cluster):
+    """PriorityWeightTRES=CPU=1000: a job asking for every CPU of the
+    cluster gets the whole weight in its priority (sprio's TRES column)."""
+    c = new_cluster(nodes=1, cpus=2, extra_conf="\n".join([
+        "PriorityType=priority/multifactor",
+        "PriorityWeightTRES=CPU=1000",
+        "PriorityCalcPeriod=1"]))
+    jid = c.sbatch(["-n", "2", "--begin=now+1hour", "--wrap", "true"],
+                   user=U)
+    r = c.run(["sprio", "-h", "-o", "%i %Y %T", "-j%d" % jid])
     assert r.rc == 0, r
+    assert r.out.split() == [str(jid), "1000", "cpu=1000"], r
+
+
+def test_preempt_exempt_time(new_cluster):
+    """PreemptExemptTime=0:08: a running job of a low tier is not preempted
+    before it has run 8 s; then it is requeued for the high tier's job."""
+    c = new_cluster(nodes=1, cpus=1, extra_conf="\n".join([
+        "PreemptType=preempt/partition_prio", "PreemptMode=REQUEUE",
+        "PreemptExemptTime=0:08", "JobRequeue=1",
+        "PartitionName=low Nodes=n1 PriorityTier=1",
+        "PartitionName=high Nodes=n1 PriorityTier=2"]))
+    low = c.sbatch(["-p", "low", "--wrap", "sleep 300"], user=U)
+    c.wait_state(low, "RUNNING")
+    started = time.time()
+    high = c.sbatch(["-p", "high", "--wrap", "sleep 300"], user=U)
+    time.sleep(4)
+    assert c.job_state(low) == "RUNNING" and c.job_state(high) == "PENDING"
+    c.wait_state(high, "RUNNING", timeout=40)
+    assert time.time() - started >= 7
+    assert c.job_state(low) in ("PENDING", "REQUEUED", "COMPLETING")
+    c.run(["scancel", str(low), str(high)])
+
+
+def test_priority_flags_accrue_always(new_cluster):
+    """PriorityFlags=ACCRUE_ALWAYS: a job not yet eligible (--begin later)
+    accrues age (without it, age counts from the begin time)."""
+    c = new_cluster(nodes=1, extra_conf="\n".join([
+        "PriorityType=priority/multifactor", "PriorityWeightAge=60000",
+        "PriorityMaxAge=0:01:00", "PriorityCalcPeriod=1",
+        "PriorityFlags=ACCRUE_ALWAYS"]))
+    jid = c.sbatch(["--begin=now+1hour", "--wrap", "true"], user=U)
+    time.sleep(4)
+    r = c.run(["sprio", "-h", "-o", "%i %A", "-j%d" % jid])
+    assert r.rc == 0 and int(r.out.split()[1]) >= 2000, r
