@@ -1,4 +1,4 @@
-"""slurm.conf keys that were parsed and printed but did nothing (issue 27,
+"""slurm.conf keys that were parsed and printed but did nothing (issue 27):
 each test sets a non-default value and looks for what a user sees.
 
   RequeueExit / RequeueExitHold / MaxBatchRequeue   batch job's exit code
