@@ -624,16 +624,21 @@ JSN(j_profile)
 	return a;
 }
 
-/* What 25.05 reports under job_resources, from what the job record has. */
+/* What 25.05 reports under job_resources, from what the job record has.
+ * A job with no nodes yet has only the members v0.0.43 requires. */
 JSN(j_job_resources)
 {
 	const job_info_t *j = J(r);
 	json_object *o = json_object_new_object(), *nodes;
 
-	if (!j->nodes || !*j->nodes)
-		return o;
-	nodes = json_object_new_object();
 	json_object_object_add(o, "select_type", json_object_new_array());
+	if (!j->nodes || !*j->nodes) {
+		json_object_object_add(o, "cpus", json_object_new_int64(0));
+		json_object_object_add(o, "threads_per_core",
+				       cli_json_num32(NO_VAL32));
+		return o;
+	}
+	nodes = json_object_new_object();
 	json_object_object_add(nodes, "count", json_object_new_int64(j->num_nodes));
 	json_object_object_add(nodes, "select_type", json_object_new_array());
 	json_object_object_add(nodes, "list", json_object_new_string(j->nodes));
