@@ -261,6 +261,114 @@ const rest_plan_t *rest_plan_get(int ver, const char *schema,
 	return p;
 }
 
+/* ---- the text sink: a getter's value written as it is made ---- */
+
+typedef struct {
+	cli_jv_t     jv;
+	rest_text_t *t;
+	uint64_t     more;      /* bit d: depth d has a member already */
+	uint64_t     arrays;    /* bit d: depth d is an array */
+	int          depth;
+	bool         keyed;     /* a key was written: no comma before */
+} text_sink_t;
+
+/* The comma before a value in an array (a member's is its key's). */
+static void before(text_sink_t *s)
+{
+	uint64_t bit;
+
+	if (s->keyed || !s->depth) {
+		s->keyed = false;
+		return;
+	}
+	bit = 1ull << (s->depth % 64);
+	if (s->more & bit)
+		rest_text_raw(s->t, ",", 1);
+	s->more |= bit;
+}
+
+static void sink_str(cli_jv_t *v, const char *str, size_t len)
+{
+	text_sink_t *s = v->arg;
+
+	before(s);
+	rest_text_strn(s->t, str, len);
+}
+
+static void sink_num(cli_jv_t *v, int64_t n)
+{
+	text_sink_t *s = v->arg;
+
+	before(s);
+	rest_text_int(s->t, n);
+}
+
+static void sink_bool(cli_jv_t *v, bool b)
+{
+	text_sink_t *s = v->arg;
+
+	before(s);
+	if (b)
+		rest_text_raw(s->t, "true", 4);
+	else
+		rest_text_raw(s->t, "false", 5);
+}
+
+static void sink_obj(cli_jv_t *v, json_object *o)
+{
+	text_sink_t *s = v->arg;
+
+	before(s);
+	rest_text_value(s->t, o);
+	json_object_put(o);
+}
+
+static void sink_open(cli_jv_t *v, bool array)
+{
+	text_sink_t *s = v->arg;
+	uint64_t bit;
+
+	before(s);
+	rest_text_raw(s->t, array ? "[" : "{", 1);
+	s->depth++;
+	bit = 1ull << (s->depth % 64);
+	s->more &= ~bit;
+	if (array)
+		s->arrays |= bit;
+	else
+		s->arrays &= ~bit;
+}
+
+static void sink_close(cli_jv_t *v)
+{
+	text_sink_t *s = v->arg;
+
+	if (!s->depth)
+		return;
+	rest_text_raw(s->t, s->arrays & (1ull << (s->depth % 64)) ? "]" : "}",
+		      1);
+	s->depth--;
+}
+
+static void sink_key(cli_jv_t *v, const char *k)
+{
+	text_sink_t *s = v->arg;
+	uint64_t bit = 1ull << (s->depth % 64);
+
+	if (s->more & bit)
+		rest_text_raw(s->t, ",", 1);
+	s->more |= bit;
+	rest_text_str(s->t, k);
+	rest_text_raw(s->t, ":", 1);
+	s->keyed = true;
+}
+
+static const cli_jv_ops_t sink_ops = {
+	.str = sink_str, .num = sink_num, .boolean = sink_bool,
+	.obj = sink_obj, .open = sink_open, .close = sink_close,
+	.key = sink_key,
+};
+
 static void write_step(const step_t *s, rest_text_t *t, const void *rec,
 		       const cli_ctx_t *ctx, int ver)
 {
@@ -273,15 +381,13 @@ static void write_step(const step_t *s, rest_text_t *t, const void *rec,
 		xfree(txt);
 		return;
 	}
-	if (s->row->json) {
-		v = s->row->json(rec, ctx);
-	} else {
-		s->row->text(&txt, rec, ctx);
-		v = json_object_new_string(txt ? txt : "");
-		xfree(txt);
+	if (s->how == STEP_VALUE && s->row->json) {
+		text_sink_t sink = { .jv = { &sink_ops, &sink }, .t = t };
+
+		s->row->json(&sink.jv, rec, ctx);
+		return;
 	}
-	if (s->how == STEP_VIEW)
-		v = rest_view_node(ver, s->node, v);
+	v = rest_view_node(ver, s->node, cli_field_json(s->row, rec, ctx));
 	rest_text_value(t, v);
 	json_object_put(v);
 }

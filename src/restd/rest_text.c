@@ -81,6 +81,11 @@ static void str_n(rest_text_t *t, const char *s, size_t n)
 	rest_text_raw(t, "\"", 1);
 }
 
+void rest_text_strn(rest_text_t *t, const char *s, size_t n)
+{
+	str_n(t, s, n);
+}
+
 void rest_text_str(rest_text_t *t, const char *s)
 {
 	str_n(t, s ? s : "", s ? strlen(s) : 0);

@@ -24,6 +24,8 @@ void rest_text_raw(rest_text_t *t, const char *s, size_t n);
 void rest_text_cstr(rest_text_t *t, const char *s);
 /* Append s as a JSON string ("" for NULL), escaped as json-c does. */
 void rest_text_str(rest_text_t *t, const char *s);
+/* The same with n bytes of s. */
+void rest_text_strn(rest_text_t *t, const char *s, size_t n);
 void rest_text_int(rest_text_t *t, int64_t v);
 /* Append the JSON text of v (json-c's own text for doubles). */
 void rest_text_value(rest_text_t *t, json_object *v);
