@@ -10,7 +10,7 @@
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-static void grow(rest_text_t *t, size_t n)
+void rest_text_grow(rest_text_t *t, size_t n)
 {
 	if (t->len + n + 1 <= t->cap)
 		return;
@@ -18,14 +18,6 @@ static void grow(rest_text_t *t, size_t n)
 	if (t->cap < 4096)
 		t->cap = 4096;
 	t->buf = xrealloc(t->buf, t->cap);
-}
-
-void rest_text_raw(rest_text_t *t, const char *s, size_t n)
-{
-	grow(t, n);
-	memcpy(t->buf + t->len, s, n);
-	t->len += n;
-	t->buf[t->len] = '\0';
 }
 
 void rest_text_cstr(rest_text_t *t, const char *s)
@@ -58,24 +50,29 @@ static const char *escape_of(unsigned char c, char u[7])
 	return u;
 }
 
+/* Bytes json-c writes escaped: control characters, '"' and '\\'. */
+static const unsigned char plain[256] = {
+	[' ' ... '!'] = 1, ['#' ... '['] = 1, [']' ... 255] = 1,
+};
+
 static void str_n(rest_text_t *t, const char *s, size_t n)
 {
-	size_t start = 0;
+	size_t start = 0, i = 0;
 
-	grow(t, n + 2);
+	rest_text_grow(t, n + 2);
 	t->buf[t->len++] = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	for (;;) {
 		const char *e;
 		char u[7];
 
-		if (c >= ' ' && c != '"' && c != '\\')
-			continue;
-		if (!(e = escape_of(c, u)))
-			continue;
+		while (i < n && plain[(unsigned char)s[i]])
+			i++;
+		if (i == n)
+			break;
+		e = escape_of((unsigned char)s[i], u);
 		rest_text_raw(t, s + start, i - start);
-		rest_text_cstr(t, e);
-		start = i + 1;
+		rest_text_raw(t, e, strlen(e));
+		start = ++i;
 	}
 	rest_text_raw(t, s + start, n - start);
 	rest_text_raw(t, "\"", 1);
@@ -93,10 +90,16 @@ void rest_text_str(rest_text_t *t, const char *s)
 
 void rest_text_int(rest_text_t *t, int64_t v)
 {
-	char num[24];
-	int n = snprintf(num, sizeof(num), "%" PRId64, v);
+	char num[24], *p = num + sizeof(num);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	rest_text_raw(t, num, (size_t)n);
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	rest_text_raw(t, p, (size_t)(num + sizeof(num) - p));
 }
 
 static void text_object(rest_text_t *t, json_object *v)

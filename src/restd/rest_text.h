@@ -12,14 +12,25 @@
 #include <json-c/json.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
 	char   *buf;      /* NUL-terminated while len < cap */
 	size_t  len, cap;
 } rest_text_t;
 
+/* Room for n more bytes (and the NUL). */
+void rest_text_grow(rest_text_t *t, size_t n);
+
 /* Append n bytes as they are. */
-void rest_text_raw(rest_text_t *t, const char *s, size_t n);
+static inline void rest_text_raw(rest_text_t *t, const char *s, size_t n)
+{
+	if (t->len + n + 1 > t->cap)
+		rest_text_grow(t, n);
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+	t->buf[t->len] = '\0';
+}
 /* Append a C string as they are. */
 void rest_text_cstr(rest_text_t *t, const char *s);
 /* Append s as a JSON string ("" for NULL), escaped as json-c does. */
