@@ -55,6 +55,10 @@ void cli_jv_key(cli_jv_t *v, const char *k)
 
 static void no_val(cli_jv_t *v, bool set, bool inf, int64_t n)
 {
+	if (v->ops->no_val) {
+		v->ops->no_val(v, set, inf, n);
+		return;
+	}
 	cli_jv_object(v);
 	cli_jv_key(v, "set");
 	cli_jv_bool(v, set);

@@ -26,6 +26,9 @@ typedef struct {
 	void (*open)(cli_jv_t *v, bool array);
 	void (*close)(cli_jv_t *v);
 	void (*key)(cli_jv_t *v, const char *k);
+	/* {"set":set,"infinite":inf,"number":n}: the commonest value of
+	 * all, so a sink may write it at once; NULL = through the above */
+	void (*no_val)(cli_jv_t *v, bool set, bool inf, int64_t n);
 } cli_jv_ops_t;
 
 struct cli_jv {

@@ -48,9 +48,17 @@ static void items(rest_text_t *t, int ver, const char *schema,
 			   ctx);
 	} else {
 		for (uint32_t i = 0; i < l->cnt; i++) {
+			size_t before = t->len;
+
 			if (i)
 				rest_text_raw(t, ",", 1);
 			rest_plan_write(p, t, rec_at(l, i), ctx);
+			/* room for the rest at once, a quarter over the first
+			 * record's size: growing by doubling copies the text
+			 * written so far each time */
+			if (!i && l->cnt > 1)
+				rest_text_reserve(t, (t->len - before + 1) *
+						  (l->cnt - 1) / 4 * 5 + 2);
 		}
 	}
 	rest_text_raw(t, "]", 1);

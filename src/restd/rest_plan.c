@@ -363,10 +363,27 @@ static void sink_key(cli_jv_t *v, const char *k)
 	s->keyed = true;
 }
 
+static void sink_no_val(cli_jv_t *v, bool set, bool inf, int64_t n)
+{
+	static const char *const head[2][2] = {
+		{ "{\"set\":false,\"infinite\":false,\"number\":",
+		  "{\"set\":false,\"infinite\":true,\"number\":" },
+		{ "{\"set\":true,\"infinite\":false,\"number\":",
+		  "{\"set\":true,\"infinite\":true,\"number\":" },
+	};
+	text_sink_t *s = v->arg;
+	const char *h = head[set][inf];
+
+	before(s);
+	rest_text_raw(s->t, h, strlen(h));
+	rest_text_int(s->t, n);
+	rest_text_raw(s->t, "}", 1);
+}
+
 static const cli_jv_ops_t sink_ops = {
 	.str = sink_str, .num = sink_num, .boolean = sink_bool,
 	.obj = sink_obj, .open = sink_open, .close = sink_close,
-	.key = sink_key,
+	.key = sink_key, .no_val = sink_no_val,
 };
 
 static void write_step(const step_t *s, rest_text_t *t, const void *rec,

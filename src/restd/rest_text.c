@@ -10,6 +10,14 @@
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
+void rest_text_reserve(rest_text_t *t, size_t n)
+{
+	if (t->len + n + 1 <= t->cap)
+		return;
+	t->cap = t->len + n + 1;
+	t->buf = xrealloc(t->buf, t->cap);
+}
+
 void rest_text_grow(rest_text_t *t, size_t n)
 {
 	if (t->len + n + 1 <= t->cap)

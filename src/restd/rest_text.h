@@ -19,8 +19,10 @@ typedef struct {
 	size_t  len, cap;
 } rest_text_t;
 
-/* Room for n more bytes (and the NUL). */
+/* Room for n more bytes (and the NUL), doubling. */
 void rest_text_grow(rest_text_t *t, size_t n);
+/* Room for n more bytes exactly (one allocation for a known size). */
+void rest_text_reserve(rest_text_t *t, size_t n);
 
 /* Append n bytes as they are. */
 static inline void rest_text_raw(rest_text_t *t, const char *s, size_t n)
