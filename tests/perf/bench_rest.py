@@ -54,6 +54,7 @@ import json
 import os
 import pwd
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -247,10 +248,17 @@ def base_restd(s):
                                      "unix:" + sock], user=USER)
     c.restds.append(d)
     deadline = time.time() + 20
-    while not os.path.exists(sock):
-        if not d.alive() or time.time() > deadline:
-            raise RuntimeError("BASE_RESTD did not come up")
-        time.sleep(0.1)
+    while True:   # listening, not only bound
+        so = socket.socket(socket.AF_UNIX)
+        try:
+            so.connect(sock)
+            break
+        except OSError:
+            if not d.alive() or time.time() > deadline:
+                raise RuntimeError("BASE_RESTD did not come up")
+            time.sleep(0.1)
+        finally:
+            so.close()
     daemons = {"slurmctld": c.ctld.pid}
     return Rest(s, sock, d.pid, SLUICE_VER, daemons)
 
