@@ -363,19 +363,24 @@ static void sink_key(cli_jv_t *v, const char *k)
 	s->keyed = true;
 }
 
+#define NO_VAL_HEAD(set, inf) \
+	"{\"set\":" #set ",\"infinite\":" #inf ",\"number\":"
+
 static void sink_no_val(cli_jv_t *v, bool set, bool inf, int64_t n)
 {
-	static const char *const head[2][2] = {
-		{ "{\"set\":false,\"infinite\":false,\"number\":",
-		  "{\"set\":false,\"infinite\":true,\"number\":" },
-		{ "{\"set\":true,\"infinite\":false,\"number\":",
-		  "{\"set\":true,\"infinite\":true,\"number\":" },
+	static const struct {
+		const char *s;
+		size_t      n;
+	} head[2][2] = {
+		{ { NO_VAL_HEAD(false, false), sizeof(NO_VAL_HEAD(false, false)) - 1 },
+		  { NO_VAL_HEAD(false, true), sizeof(NO_VAL_HEAD(false, true)) - 1 } },
+		{ { NO_VAL_HEAD(true, false), sizeof(NO_VAL_HEAD(true, false)) - 1 },
+		  { NO_VAL_HEAD(true, true), sizeof(NO_VAL_HEAD(true, true)) - 1 } },
 	};
 	text_sink_t *s = v->arg;
-	const char *h = head[set][inf];
 
 	before(s);
-	rest_text_raw(s->t, h, strlen(h));
+	rest_text_raw(s->t, head[set][inf].s, head[set][inf].n);
 	rest_text_int(s->t, n);
 	rest_text_raw(s->t, "}", 1);
 }
