@@ -71,6 +71,8 @@ struct cli_job_opts {
 	char      *gpus;          /* --gpus (tres per job) */
 	char      *signal;        /* --signal as given */
 	char      *clusters;      /* -M/--clusters as given */
+	char      *distribution;  /* -m as given: SLURM_DISTRIBUTION of the
+				   * job's steps (sbatch, salloc) */
 	uint32_t   ntasks_per_gpu;
 
 	struct spank_stack *spank; /* SPANK plugins' options, or NULL */
@@ -78,6 +80,9 @@ struct cli_job_opts {
 	cli_src_t  cur_src;       /* source of the option being applied */
 	uint8_t    mem_kind_src[3];   /* --mem, --mem-per-cpu, --mem-per-gpu */
 	uint8_t    set_by[CLI_OPT_MAX];   /* cli_src_t per option id */
+
+	char     **raw;           /* per table row: the value as given
+				   * (cli_opt_raw.c), for cli_filter */
 
 	const struct option *extra_long;  /* NULL-name-terminated, or NULL */
 	const char *extra_short;          /* getopt letters of extra_long */
@@ -104,6 +109,10 @@ int  cli_opt_parse_env(cli_job_opts_t *o, char *const *envp);
 int  cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 			  const char *prefix);
 
+/* -M/--clusters: every name must be this cluster (ClusterName) or
+ * "all"; otherwise prints Slurm's two errors and returns -1. */
+int  cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine);
+
 /* Checks across options once every source was read (Slurm's warnings,
  * e.g. fewer tasks than nodes lowers the node count).  0 or -1. */
 int  cli_opt_validate(cli_job_opts_t *o);
@@ -117,6 +126,18 @@ char **cli_opt_split_directive(const char *text, size_t len);
 
 /* Parse a signal name ("TERM", "SIGUSR1", "9"); -1 if unknown. */
 int  cli_opt_signal_from_string(const char *s);
+
+/* The options by long name, as cli_filter plugins see them
+ * (cli_opt_raw.c): the value of an option as it was given ("set" for a
+ * flag), or NULL when no source set it. */
+const char *cli_opt_raw_get(const cli_job_opts_t *o, const char *name);
+/* Set an option by long name from src, through its setter.  0; 1 when
+ * this command has no such option; -1 after the setter's error. */
+int  cli_opt_set_named(cli_job_opts_t *o, const char *name, const char *arg,
+		       cli_src_t src);
+/* i-th long option name this command takes, NULL past the end. */
+const char *cli_opt_name_at(const cli_job_opts_t *o, size_t i);
+void cli_opt_raw_free(cli_job_opts_t *o);
 
 /* sbatch --help / --usage text. */
 void cli_opt_print_help(const cli_job_opts_t *o);

@@ -20,6 +20,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "cli/cli_opt.h"
+#include "cli/cli_filter.h"
 #include "cli/cli_spank.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -199,6 +200,10 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_HOST",
 				     d->submit_host);
 	propagate_process_env(d);
+	if (o->distribution)                   /* -m: for the job's sruns */
+		d->environment = cli_env_set(d->environment,
+					     "SLURM_DISTRIBUTION",
+					     o->distribution);
 	if (d->bitflags & JOB_OVERCOMMIT)      /* -O: for the job's sruns */
 		d->environment = cli_env_set(d->environment,
 					     "SLURM_OVERCOMMIT", "1");
@@ -270,26 +275,12 @@ static uint32_t submit(cli_job_opts_t *o)
 /* -M/--clusters: this cluster (ClusterName) or "all"; any other name
  * is refused as Slurm refuses a cluster it does not know.  Returns the
  * name to print after "Submitted batch job N on cluster". */
-static const char *check_clusters(const char *list)
+static const char *check_clusters(const cli_job_opts_t *o)
 {
 	const char *mine = cli_conf()->cluster_name ? cli_conf()->cluster_name
 						    : "";
-	char *copy = xstrdup(list), *save = NULL, *name;
-	bool bad = false;
 
-	for (name = strtok_r(copy, ",", &save); name;
-	     name = strtok_r(NULL, ",", &save)) {
-		if (!strcasecmp(name, "all") || !strcmp(name, mine))
-			continue;
-		error("No cluster '%s' known by database.", name);
-		error("'%s' can't be reached now, or it is an invalid entry for "
-		      "--cluster.  Use 'sacctmgr list clusters' to see available "
-		      "clusters.", name);
-		bad = true;
-		break;
-	}
-	xfree(copy);
-	if (bad)
+	if (cli_opt_check_clusters(o, mine) < 0)
 		exit(1);
 	return mine;
 }
@@ -379,6 +370,7 @@ int main(int argc, char **argv)
 	cli_init_noconf("sbatch", 0);
 	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
 	o.spank = cli_spank_start(S_CTX_ALLOCATOR);
+	cli_filter_setup_defaults(&o);
 	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
 		exit(255);
 	early_exits(&o);
@@ -401,6 +393,7 @@ int main(int argc, char **argv)
 		exit(255);
 	if (cli_opt_validate(&o) < 0)
 		exit(1);
+	cli_filter_pre_submit(&o);
 	cli_init("sbatch", o.verbose - o.quiet);
 	cli_spank_post_opt(&o);
 	o.desc.script = script;
@@ -408,7 +401,7 @@ int main(int argc, char **argv)
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
 	if (o.test_only)
 		cli_alloc_test_only(&o, NULL);
-	cluster = o.clusters ? check_clusters(o.clusters) : NULL;
+	cluster = o.clusters ? check_clusters(&o) : NULL;
 	job_id = submit(&o);
 	if (o.parsable && cluster)
 		printf("%u;%s\n", job_id, cluster);
@@ -419,6 +412,7 @@ int main(int argc, char **argv)
 	else if (!o.quiet)
 		printf("Submitted batch job %u\n", job_id);
 	fflush(stdout);
+	cli_filter_post_submit(&o, job_id, NO_VAL32);
 	cli_spank_finish(&o);
 	if (o.wait)
 		rc = wait_job(job_id);

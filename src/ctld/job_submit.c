@@ -25,6 +25,7 @@
 #include "ctld/job_submit_plugin.h"
 #include "ctld/priority.h"
 #include "ctld/resv_mgr.h"
+#include "ctld/site_factor.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
@@ -509,6 +510,14 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
 	    (rc = _check_requests(d, s)))
 		return rc;
+	/* slurm.conf cannot configure Licenses= (conf_use.c): no license a
+	 * job names exists, as Slurm says of an unknown one */
+	if (d->licenses && *d->licenses)
+		return ESLURM_INVALID_LICENSES;
+	/* no container runtime (oci.conf): the commands refuse --container
+	 * themselves; this is for REST and libslurm requests */
+	if (d->container && *d->container)
+		return ESLURM_NOT_SUPPORTED;
 	if (d->array_inx && *d->array_inx &&
 	    (rc = job_array_check(d->array_inx)))
 		return rc;
@@ -706,6 +715,7 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	j->cpt_given = d->cpus_per_task != NO_VAL16;
 	j->open_mode = d->open_mode;
 	j->begin_time = d->begin_time;
+	site_factor_set(j);
 	_set_priority(j, d, s, now);
 	_tres_req(j, s);
 	return j;
@@ -845,6 +855,8 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 		job_array_create(j, d->array_inx);
 	job_mgr_pending_add(j);
 	acct_job_changed(j);
+	if (batch)
+		acct_job_script(j, d->script, d->environment);
 	resp = xmalloc(sizeof(*resp));
 	resp->job_id = j->info.job_id;
 	resp->step_id = NO_VAL32;
