@@ -2,7 +2,7 @@
  *
  * The field tables' JSON getters (cli_fields.h) write their value here
  * rather than return a tree, so one getter serves two outputs: the
- * commands' --json/--yaml, which need a json-c tree (cli_jv_tree()), and
+ * commands' --json/--yaml, which need a json-c tree (cli_jv_tree_t), and
  * slurmrestd's long lists, which write text with no tree at all
  * (restd/rest_plan.c).  A value is a scalar, a json-c object handed over
  * whole (cli_jv_obj: for getters not yet written for the sink), or an
