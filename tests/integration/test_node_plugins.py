@@ -103,6 +103,8 @@ def test_unknown_names_stop_slurmctld(new_cluster):
 def test_slurmd_reconfigure_keeps_old_config(new_cluster):
     c = new_cluster(nodes=1)
     node = c.node_names[0]
+    jid = c.sbatch(["--wrap", "true", "-o", "/dev/null"], user=USER)
+    assert c.wait_done(jid, 60) == "COMPLETED"
     log = c.log_size(node)
     c.extra_conf = "TaskPlugin=task/affinity,task/nosuch"
     c.write_conf()
@@ -116,6 +118,9 @@ def test_slurmd_reconfigure_keeps_old_config(new_cluster):
     cl.wait_for(refused, timeout=20, what="slurmd refusing the new file")
     assert "Reconfigured from" not in c.log_since(log, node)
     assert c.slurmds[node].alive()
+    # steps keep the old configuration too (slurmstepd reads the file)
+    jid = c.sbatch(["--wrap", "true", "-o", "/dev/null"], user=USER)
+    assert c.wait_done(jid, 60) == "COMPLETED", c.log_since(log, node)
     # SIGHUP takes the same path
     log = c.log_size(node)
     os.kill(c.slurmds[node].pid, 1)
