@@ -98,13 +98,11 @@ static int _mpi_resolve(srun_t *r)
 		error("%s", err);
 		return -1;
 	}
-	if (mpi_plugin_flags(t, c->plugin_dir, &r->mpi_flags, err,
-			     sizeof(err)) == 0)
+	if (mpi_plugin_flags(t, r->so.mpi != NULL, c->plugin_dir,
+			     &r->mpi_flags, err, sizeof(err)) == 0)
 		return 0;
 	error("%s", err);
-	if (r->so.mpi)
-		error("invalid MPI type '%s', --mpi=list for acceptable types",
-		      r->so.mpi);
+	error("Invalid MPI type '%s', --mpi=list for acceptable types", t);
 	return -1;
 }
 

@@ -30,15 +30,21 @@ const plugin_type_t mpi_type = {
 	.type = "mpi", .key = "MpiDefault", .ops_version = MPI_OPS_VERSION,
 	.builtins = builtins,
 };
+/* the same, named by srun's option in messages */
+static const plugin_type_t mpi_option_type = {
+	.type = "mpi", .key = "--mpi", .ops_version = MPI_OPS_VERSION,
+	.builtins = builtins,
+};
 
-int mpi_plugin_flags(const char *name, const char *plugin_dir,
+int mpi_plugin_flags(const char *name, bool option, const char *plugin_dir,
 		     uint16_t *flags, char *err, size_t errlen)
 {
 	plugin_ctx_t *c;
 	const mpi_ops_t *o;
 
-	c = plugin_ctx_create(&mpi_type, name && *name ? name : "none",
-			      plugin_dir, NULL, err, errlen);
+	c = plugin_ctx_create(option ? &mpi_option_type : &mpi_type,
+			      name && *name ? name : "none", plugin_dir, NULL,
+			      err, errlen);
 	if (!c)
 		return -1;
 	o = plugin_ctx_ops(c, 0);

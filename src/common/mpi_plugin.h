@@ -12,6 +12,7 @@
 #ifndef SLUICE_MPI_PLUGIN_H
 #define SLUICE_MPI_PLUGIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,10 +28,10 @@ typedef struct {
 
 extern const plugin_type_t mpi_type;
 
-/* The launch flags of name ("pmi2", "mpi/pmi2"; NULL or "" is "none"):
- * 0 and *flags, or -1 with Slurm's "cannot create mpi context for
- * mpi/<name>" in err. */
-int   mpi_plugin_flags(const char *name, const char *plugin_dir,
+/* The launch flags of name ("pmi2", "mpi/pmi2"; NULL or "" is "none"),
+ * given by srun's --mpi (option) or MpiDefault: 0 and *flags, or -1 with
+ * Slurm's "cannot create mpi context for mpi/<name>" in err. */
+int   mpi_plugin_flags(const char *name, bool option, const char *plugin_dir,
 		       uint16_t *flags, char *err, size_t errlen);
 /* srun --mpi=list: the built-ins and the mpi_*.so of plugin_dir, as
  * Slurm prints them (xmalloc'd). */

@@ -147,9 +147,9 @@ def test_srun_mpi(cluster):
     assert "specific pmix plugin versions available: pmix_v4" in r.out, r
     r = c.run(["srun", "--mpi=pmi3", "-n1", "true"], user=USER)
     assert r.rc == 1, r
-    assert "srun: error: MpiDefault: cannot create mpi context for " \
+    assert "srun: error: --mpi: cannot create mpi context for " \
            "mpi/pmi3" in r.err, r
-    assert "srun: error: invalid MPI type 'pmi3', --mpi=list for " \
+    assert "srun: error: Invalid MPI type 'pmi3', --mpi=list for " \
            "acceptable types" in r.err, r
     # the built-ins run: pmi2 gives the task its PMI fd
     r = c.run(["srun", "--mpi=pmi2", "-n1", "/bin/sh", "-c",

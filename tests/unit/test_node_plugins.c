@@ -206,20 +206,21 @@ static void test_mpi(void **state)
 	FILE *x;
 
 	(void) state;
-	assert_int_equal(mpi_plugin_flags("pmi3", tmpdir, &f, err,
+	assert_int_equal(mpi_plugin_flags("pmi3", true, tmpdir, &f, err,
 					  sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot create mpi context for mpi/pmi3"));
+	assert_non_null(strstr(err, "--mpi: cannot create mpi context for "
+				    "mpi/pmi3"));
 	assert_int_equal(f, 7);
-	assert_int_equal(mpi_plugin_flags("pmi2", tmpdir, &f, err,
+	assert_int_equal(mpi_plugin_flags("pmi2", true, tmpdir, &f, err,
 					  sizeof(err)), 0);
 	assert_int_equal(f, LAUNCH_PMI);
-	assert_int_equal(mpi_plugin_flags("mpi/pmix", tmpdir, &f, err,
+	assert_int_equal(mpi_plugin_flags("mpi/pmix", true, tmpdir, &f, err,
 					  sizeof(err)), 0);
 	assert_int_equal(f, LAUNCH_PMIX);
-	assert_int_equal(mpi_plugin_flags("pmix_v4", tmpdir, &f, err,
+	assert_int_equal(mpi_plugin_flags("pmix_v4", true, tmpdir, &f, err,
 					  sizeof(err)), 0);
 	assert_int_equal(f, LAUNCH_PMIX);
-	assert_int_equal(mpi_plugin_flags(NULL, tmpdir, &f, err,
+	assert_int_equal(mpi_plugin_flags(NULL, true, tmpdir, &f, err,
 					  sizeof(err)), 0);
 	assert_int_equal(f, 0);
 	/* --mpi=list: the built-ins and what PluginDir holds */
