@@ -253,6 +253,8 @@ PROCTRACK_BUILTIN(linuxproc);
 PROCTRACK_BUILTIN(pgid);
 PROCTRACK_BUILTIN(cgroup);
 
+/* Without a context (its init failed and the launch is being undone)
+ * pgid's set is ended, so that nothing started is left behind. */
 int proctrack_count(pid_t sid, pid_t ancestor)
 {
 	if (!ops)
