@@ -231,3 +231,72 @@ def test_linuxproc_tracks_the_process_tree(new_cluster):
     left = wait_no_procs(marker, c.kill_wait + 5)
     assert not left, describe(left)
     assert c.wait_done(jid, 30) == "CANCELLED"
+
+
+SITE_TASK = r'''
+#include <unistd.h>
+#include <stdio.h>
+#include "common/plugin.h"
+#include "slurmd/stepd/task_plugin.h"
+
+/* in each task's child before exec: no allocation, stderr is the task's */
+static void tag(uint32_t gtid, uint32_t lid)
+{
+	char line[64];
+	int n = snprintf(line, sizeof(line), "site task plugin: task %u\n",
+			 gtid);
+
+	(void) lid;
+	if (n > 0)
+		(void) !write(2, line, (size_t) n);
+}
+
+static const task_ops_t ops = { .apply = tag };
+const struct sluice_plugin sluice_plugin = {
+	.type = "task", .name = "sitetag", .abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = TASK_OPS_VERSION, .ops = &ops };
+'''
+
+
+def _plugin_dir(tmp_path):
+    d = tmp_path / "plugins"
+    d.mkdir()
+    os.chmod(tmp_path, 0o755)
+    os.chmod(d, 0o755)
+    build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build"))
+    return d, "%s:%s" % (d, os.path.join(build, "plugins"))
+
+
+def test_site_task_plugin_is_loaded(new_cluster, tmp_path):
+    """A task_<name>.so from PluginDir, listed after a built-in, runs its
+    op in every task (TaskPlugin is a list)."""
+    d, dirs = _plugin_dir(tmp_path)
+    src = d / "task_sitetag.c"
+    src.write_text(SITE_TASK)
+    r = subprocess.run(["cc", "-shared", "-fPIC", "-I",
+                        os.path.join(cl.REPO, "src"), "-o",
+                        str(d / "task_sitetag.so"), str(src)],
+                       capture_output=True, text=True)
+    if r.returncode:
+        pytest.skip("cannot build a plugin here: " + r.stderr[-500:])
+    c = new_cluster(nodes=1, extra_conf="PluginDir=%s\n"
+                    "TaskPlugin=task/affinity,task/sitetag" % dirs)
+    r = c.run(["srun", "-n2", "true"], user=USER)
+    assert r.rc == 0, r
+    assert sorted(r.err.splitlines()) == [
+        "site task plugin: task 0", "site task plugin: task 1"], r
+
+
+def test_so_of_another_type_stops_slurmd(new_cluster, tmp_path):
+    """task_x.so that is really the auth/munge plugin."""
+    d, dirs = _plugin_dir(tmp_path)
+    build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build"))
+    with open(os.path.join(build, "plugins", "auth_munge.so"), "rb") as f, \
+            open(d / "task_x.so", "wb") as g:
+        g.write(f.read())
+    c = new_cluster(nodes=1)
+    rc, text = slurmd_start_fails(c, c.node_names[0],
+                                  "PluginDir=%s\nTaskPlugin=task/x" % dirs)
+    assert rc != 0
+    assert "cannot create task context for task/x" in text, text[-2000:]
+    assert "calls itself auth/munge" in text, text[-2000:]
