@@ -100,6 +100,25 @@ def test_unknown_names_stop_slurmctld(new_cluster):
         assert want in text, (extra, text[-2000:])
 
 
+def test_slurmctld_reconfigure_keeps_old_config(new_cluster):
+    """A node type slurmctld reads, wrong at reconfigure: the controller
+    keeps its configuration (MaxJobCount stays) and says why."""
+    c = new_cluster(nodes=1)
+    for extra, want in [
+        ("PrEpPlugins=prep/nosuch",
+         "cannot create prep context for prep/nosuch"),
+        ("SwitchType=switch/hpe_slingshot",
+         "cannot create switch context for switch/hpe_slingshot"),
+    ]:
+        c.extra_conf = extra + "\nMaxJobCount=7"
+        c.write_conf()
+        r = c.run(["scontrol", "reconfigure"])
+        assert r.rc != 0, r
+        assert want in c.log_text(), (extra, c.log_text()[-2000:])
+        r = c.run(["scontrol", "show", "config"])
+        assert not re.search(r"MaxJobCount\s+=\s+7\b", r.out), r.out
+
+
 def test_slurmd_reconfigure_keeps_old_config(new_cluster):
     c = new_cluster(nodes=1)
     node = c.node_names[0]
