@@ -63,6 +63,12 @@ def test_unknown_names_stop_slurmd(new_cluster):
         rc, text = slurmd_start_fails(c, node, extra)
         assert rc != 0, extra
         assert want in text, (extra, text[-2000:])
+    # cgroup.conf, the cgroup plugins' settings, is read too
+    cgconf = os.path.join(c.dir, "etc", "cgroup.conf")
+    c.write_file(None, cgconf, "ConstrainCores=maybe\n")
+    rc, text = slurmd_start_fails(c, node, "")
+    assert rc != 0 and "cgroup.conf" in text, text[-2000:]
+    os.unlink(cgconf)
     # and the built-ins all start
     c.extra_conf = ("ProctrackType=proctrack/linuxproc\n"
                     "TaskPlugin=task/affinity,task/cgroup\n"

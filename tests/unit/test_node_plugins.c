@@ -23,12 +23,16 @@
 #include "slurmd/common/node_plugins.h"
 
 static char tmpdir[64];
+static char conf_path[96];
 
 static int setup_dir(void **state)
 {
 	(void) state;
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_node_plugins.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(conf_path, sizeof(conf_path), "%s/slurm.conf", tmpdir);
+	return 0;
 }
 
 static int remove_dir(void **state)
@@ -45,6 +49,7 @@ static int remove_dir(void **state)
 static void conf_init(slurm_conf_t *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->path = conf_path;
 	c->plugin_dir = tmpdir;
 	c->proctrack_type = "proctrack/cgroup";
 	c->task_plugin = "task/none";
@@ -261,6 +266,26 @@ static void test_prep(void **state)
 			    "/etc/slurm/prolog.sh");
 }
 
+/* cgroup.conf beside slurm.conf is read with the node's plugins */
+static void test_cgroup_conf_checked(void **state)
+{
+	char *path = xstrdup_printf("%s/cgroup.conf", tmpdir), err[1024];
+	slurm_conf_t c;
+	FILE *f = fopen(path, "w");
+
+	(void) state;
+	assert_non_null(f);
+	fputs("ConstrainCores=maybe\n", f);
+	fclose(f);
+	conf_init(&c);
+	assert_int_equal(node_plugins_check(&c, err, sizeof(err)), -1);
+	if (!strstr(err, "cgroup.conf"))
+		fail_msg("got \"%s\"", err);
+	unlink(path);
+	assert_int_equal(node_plugins_check(&c, err, sizeof(err)), 0);
+	xfree(path);
+}
+
 static void test_energy(void **state)
 {
 	slurm_conf_t c;
@@ -284,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_types_refuse_a_so),
 		cmocka_unit_test(test_mpi),
 		cmocka_unit_test(test_prep),
+		cmocka_unit_test(test_cgroup_conf_checked),
 		cmocka_unit_test(test_energy),
 	};
 

@@ -4,9 +4,11 @@
 #include <stddef.h>
 
 #include "common/acct_gather_energy.h"
+#include "common/cgroup_conf.h"
 #include "common/fixed_plugins.h"
 #include "common/mpi_plugin.h"
 #include "common/prep.h"
+#include "common/xmalloc.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/task_plugin.h"
@@ -65,6 +67,20 @@ static const node_plugin_row_t rows[] = {
 	ROW(prep_type, prep_plugins, NULL),
 };
 
+/* The cgroup plugins' settings: a cgroup.conf beside slurm.conf that does
+ * not parse would leave every step without its limits. */
+static int cgroup_conf_check(const slurm_conf_t *c, char *err, size_t errlen)
+{
+	char *path = conf_sibling_path(c, "cgroup.conf");
+	cgroup_conf_t cc;
+	int rc = cgroup_conf_load(path, &cc, err, errlen);
+
+	if (rc == 0)
+		cgroup_conf_free(&cc);
+	xfree(path);
+	return rc;
+}
+
 int node_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -79,5 +95,7 @@ int node_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)
 			return -1;
 	}
 	/* SwitchType, CredType, JobContainerType */
-	return fixed_plugins_check(c, true, err, errlen);
+	if (fixed_plugins_check(c, true, err, errlen) < 0)
+		return -1;
+	return cgroup_conf_check(c, err, errlen);
 }

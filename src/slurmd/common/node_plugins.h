@@ -7,7 +7,9 @@
  *   ProctrackType, TaskPlugin, JobAcctGatherType   (below: stepd's)
  *   AcctGatherEnergyType (acct_gather_energy.h), MpiDefault
  *   (mpi_plugin.h), PrEpPlugins (prep.h), SwitchType, JobContainerType,
- *   CredType (fixed_plugins.h).
+ *   CredType (fixed_plugins.h); and cgroup.conf beside slurm.conf, the
+ *   cgroup plugins' settings (a file that does not parse is refused, not
+ *   left to fail each step).
  *
  * proctrack, task and jobacct_gather run only in slurmstepd, whose
  * modules (stepd/proctrack.h, stepd/task_plugin.h, stepd/step_acct.h)
