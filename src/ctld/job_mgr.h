@@ -72,6 +72,10 @@ typedef struct job_record {
 	uint16_t        gpus_per_node; /* parsed from gres/tres_per_* */
 	uint16_t        gpus_per_task;
 	uint32_t        gpus_per_job;
+	/* run tracking (job_track.c), not saved: a restart forgets them */
+	uint32_t        track_cnt;     /* values logged */
+	double          track_tokens;  /* rate bucket */
+	double          track_last;
 	uint16_t        cpus_per_gpu;  /* --cpus-per-gpu, 0 = none */
 	uint64_t        mem_per_gpu;   /* --mem-per-gpu MB, 0 = none */
 	char           *gpu_type;
