@@ -9,6 +9,7 @@
 #include "common/prep.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/jobcomp.h"
+#include "ctld/site_factor.h"
 
 typedef struct {
 	const plugin_type_t *type;
@@ -27,6 +28,8 @@ static const ctld_plugin_row_t rows[] = {
 	ROW(acct_gather_energy_type, "AcctGatherEnergyType",
 	    acct_gather_energy_type, "acct_gather_energy/none"),
 	ROW(prep_type, "PrEpPlugins", prep_plugins, NULL),
+	ROW(site_factor_plugin_type, "PrioritySiteFactorPlugin",
+	    site_factor_plugin, NULL),
 };
 
 int ctld_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)

@@ -45,6 +45,9 @@ typedef struct job_record {
 	bitmap_t       *exc_bitmap;    /* -x */
 	uint32_t        bitmap_gen;
 	uint32_t        prio_saved;    /* priority to restore on release */
+	int32_t         site_factor;   /* site_factor.c: added to the
+					  multifactor sum; not saved */
+	uint32_t        site_gen;      /* plugin load it was set by */
 	bool            prio_fixed;    /* set by an operator: not recomputed */
 	bool            exclusive;
 	bool            ntasks_given;  /* -n given (SLURM_NTASKS) */

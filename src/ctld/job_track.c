@@ -12,6 +12,7 @@
 #include "common/xmalloc.h"
 #include "ctld/acct_job.h"
 #include "ctld/acct_outbox.h"
+#include "ctld/commit.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_track.h"
 #include "ctld/node_mgr.h"
@@ -233,7 +234,10 @@ void job_track_rpc(net_conn_t *c, slurm_msg_t *m)
 		.text = t->text, .time = time(NULL),
 	});
 	j->track_cnt++;
-	reply(c, SLURM_SUCCESS, NULL);
+	/* acknowledged once on disk: the outbox is the only copy */
+	acct_outbox_want_sync();
+	commit_dirty();
+	commit_reply_rc(c, SLURM_SUCCESS, NULL);
 	return;
 refuse:
 	info("REQUEST_JOB_TRACK from uid=%u peer=%s refused: %s",

@@ -93,6 +93,8 @@ static const route_t routes[] = {
 static const route_t sluice_routes[] = {
 	{ "slurmdb", "job/{job_id}/metrics", REST_GET,
 	  rest_op_sluice_job_metrics },
+	{ "slurm", "job/{job_id}/requeue", REST_POST,
+	  rest_op_sluice_job_requeue },
 };
 
 static unsigned versions_on = (1u << (REST_VER_MAX - REST_VER_MIN + 1)) - 1;

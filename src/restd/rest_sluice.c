@@ -3,7 +3,12 @@
  *
  * GET /sluice/v1/job/{job_id}/metrics: the run tracking values of a job
  * (or of every task of an array), the document of
- * `sacct -j {job_id} --metrics --json`. */
+ * `sacct -j {job_id} --metrics --json`.
+ *
+ * POST /sluice/v1/job/{job_id}/requeue: `scontrol requeue {job_id}`, or
+ * with the body {"hold": true} `scontrol requeuehold {job_id}`; the
+ * controller decides as for scontrol (the job's user or an operator,
+ * batch jobs only, JobRequeue). */
 #include <string.h>
 #include <time.h>
 
@@ -11,6 +16,7 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "restd/rest_ctld.h"
 #include "restd/rest_dbd_query.h"
 #include "restd/rest_handlers.h"
 #include "restd/rest_resp.h"
@@ -47,4 +53,55 @@ void rest_op_sluice_job_metrics(rest_req_t *r)
 	for (uint32_t i = 0; i < m->cnt; i++)
 		json_object_array_add(list, sacct_track_json(&m->recs[i]));
 	msg_body_free(RESPONSE_DBD_TRACK, m);
+}
+
+/* {"hold": bool} or nothing; any other member is refused (400). */
+static int requeue_flags(rest_req_t *r, uint32_t *flags)
+{
+	json_object *body, *v;
+	const char *bad = NULL;
+
+	*flags = 0;
+	if (!r->body_len)
+		return 0;
+	if (!(body = rest_ctld_body(r, "slurm_requeue")))
+		return -1;
+	if (!json_object_is_type(body, json_type_object)) {
+		bad = "the body must be an object such as {\"hold\": true}";
+	} else {
+		json_object_object_foreach(body, k, val) {
+			(void) val;
+			if (strcmp(k, "hold"))
+				bad = "unknown member: only \"hold\" is taken";
+		}
+		if (!bad && json_object_object_get_ex(body, "hold", &v)) {
+			if (!json_object_is_type(v, json_type_boolean))
+				bad = "hold must be true or false";
+			else if (json_object_get_boolean(v))
+				*flags |= REQUEUE_HOLD;
+		}
+	}
+	json_object_put(body);
+	if (bad) {
+		rest_error(r, ESLURM_REST_INVALID_QUERY, "slurm_requeue", "%s",
+			   bad);
+		return -1;
+	}
+	return 0;
+}
+
+void rest_op_sluice_job_requeue(rest_req_t *r)
+{
+	char buf[64];
+	requeue_msg_t m = { 0 };
+
+	if (rest_jobs_query_job_id(r->param[0], buf, sizeof(buf)) < 0) {
+		rest_error(r, ESLURM_INVALID_JOB_ID, "slurm_requeue",
+			   "Invalid job id %s", r->param[0]);
+		return;
+	}
+	if (requeue_flags(r, &m.flags) < 0)
+		return;
+	m.job_id_str = r->param[0];
+	(void) rest_ctld_rc(r, REQUEST_JOB_REQUEUE, &m, "slurm_requeue");
 }
