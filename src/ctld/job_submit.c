@@ -1,6 +1,7 @@
 /* job_submit.c — REQUEST_SUBMIT_BATCH_JOB: validate a job_desc_t, create
  * the record, save its script, answer once the state is on disk; plus the
  * request-derived helpers the scheduler uses (job_mgr.h). */
+#include <inttypes.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -601,8 +602,11 @@ static void _tres_req(job_record_t *j, const submit_t *s)
 		fmt_mem_mb(mem, m, sizeof(m));
 		xstrfmtcat(&i->tres_req_str, ",mem=%s", m);
 	}
-	xstrfmtcat(&i->tres_req_str, ",node=%u,billing=%u", s->min_nodes,
-		   i->num_cpus);
+	xstrfmtcat(&i->tres_req_str, ",node=%u,billing=%" PRIu64,
+		   s->min_nodes,
+		   billing_of(&s->part->billing, i->num_cpus, mem,
+			      s->min_nodes, (uint64_t) s->gpn * s->min_nodes +
+			      (uint64_t) s->gpt * s->num_tasks + s->gpj));
 	if (s->gpn || s->gpt || s->gpj)
 		xstrfmtcat(&i->tres_req_str, ",gres/gpu=%u",
 			   s->gpn * s->min_nodes + s->gpt * s->num_tasks + s->gpj);
@@ -683,6 +687,14 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	i->partition = xstrdup(s->parts ? s->parts : s->part->info.name);
 	job_res_attach_parts(j);
 	_copy_strings(i, d);
+	/* MailDomain qualifies the user's name when --mail-user was not
+	 * given (MailUser shows it); later changes leave old jobs be */
+	if ((!i->mail_user || !*i->mail_user) && ctld_conf()->mail_domain &&
+	    i->user_name) {
+		xfree(i->mail_user);
+		i->mail_user = xstrdup_printf("%s@%s", i->user_name,
+					      ctld_conf()->mail_domain);
+	}
 	i->job_state = JOB_PENDING;
 	i->num_nodes = s->min_nodes;
 	i->max_nodes = s->max_nodes;
