@@ -150,7 +150,7 @@ static void _check_fixture(void)
 	assert_string_equal(n->info.reason, "late drain");
 	assert_false(node_mgr_find("n3")->info.node_state & NODE_STATE_DRAIN);
 
-	assert_int_equal(state_save_read_job_files(state, 7, &script, &env), 0);
+	assert_int_equal(job_files_read(state, 7, &script, &env), 0);
 	assert_non_null(strstr(script, "true"));
 	assert_non_null(env);
 	xfree(script);
@@ -187,6 +187,72 @@ static void test_fixture_fmt2(void **st)
 	assert_int_equal(recover_state(state, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.replayed, 0);
 	_check_fixture();
+	_unworld();
+}
+
+/* Job files: names of hash.N entries; the old layout (the fixture's
+ * hash.N/job.N/{script,environment}) read and removed; the new one
+ * written by the writer thread, read from memory before and from disk
+ * after; a damaged file refused. */
+static void test_job_files(void **st)
+{
+	static const struct { const char *name; uint32_t id; } names[] = {
+		{ "job.", 0 }, { "job.0", 0 }, { "job.07", 0 }, { "job.7x", 0 },
+		{ "job.7.file", 0 }, { "job.4294967296", 0 }, { "jobs.7", 0 },
+		{ "job.-1", 0 }, { "job.7", 7 }, { "job.7.files", 7 },
+		{ "job.4294967295.files", 4294967295u },
+	};
+	char *env_in[] = { "A=1", "B=two words", NULL };
+	char path[400], err[256], *script, **env;
+	recover_t r;
+	FILE *f;
+
+	(void) st;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_int_equal(job_files_entry_id(names[i].name), names[i].id);
+
+	_copy_fixture();
+	_world();
+	assert_int_equal(recover_state(state, &r, err, sizeof(err)), 0);
+	assert_int_equal(job_files_read(state, 2, &script, &env), 0);
+	assert_non_null(strstr(script, "#!"));
+	assert_non_null(env);
+	xfree(script);
+	xstrarray_free(env);
+	job_files_remove(state, 2);
+	snprintf(path, sizeof(path), "%s/hash.2/job.2", state);
+	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_equal(job_files_read(state, 2, &script, &env), -1);
+
+	assert_int_equal(job_files_start(state), 0);
+	job_files_save(state, 12, "#!/bin/sh\necho twelve\n", env_in);
+	/* from memory or from disk, the same */
+	assert_int_equal(job_files_read(state, 12, &script, &env), 0);
+	assert_string_equal(script, "#!/bin/sh\necho twelve\n");
+	assert_string_equal(env[0], "A=1");
+	assert_string_equal(env[1], "B=two words");
+	assert_null(env[2]);
+	xfree(script);
+	xstrarray_free(env);
+	assert_int_equal(job_files_flush(), 0);
+	snprintf(path, sizeof(path), "%s/hash.2/job.12.files", state);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(job_files_read(state, 12, &script, &env), 0);
+	assert_string_equal(script, "#!/bin/sh\necho twelve\n");
+	assert_string_equal(env[1], "B=two words");
+	xfree(script);
+	xstrarray_free(env);
+	/* one byte changed: the CRC says so */
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 12, SEEK_SET), 0);
+	fputc('#' ^ 0x20, f);
+	fclose(f);
+	assert_int_equal(job_files_read(state, 12, &script, &env), -1);
+	job_files_remove(state, 12);
+	job_files_stop();
+	assert_int_not_equal(access(path, F_OK), 0);
+	state_save_changes_reset();
 	_unworld();
 }
 
@@ -386,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_tagged_unknown_missing_width),
 		cmocka_unit_test(test_fixture_fmt2),
 		cmocka_unit_test(test_damage_skips_lost_ids),
+		cmocka_unit_test(test_job_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
