@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "common/plugin.h"
+#include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
-static plugin_handle_t *auth_plugin;
+static plugin_ctx_t *auth_plugin;
 static const auth_ops_t *auth_ops;
 static struct {
 	char *conf_path;
@@ -46,48 +46,40 @@ int auth_context_daemon(void)
 	return ctx.daemon;
 }
 
-/* AuthType values we know how to load. */
-static bool auth_type_supported(const char *auth_type)
-{
-	return auth_type && (!strcmp(auth_type, "auth/munge") ||
-			     !strcmp(auth_type, "auth/slurm"));
-}
+static const plugin_type_t auth_type_desc = {
+	.type = "auth", .key = "AuthType", .ops_version = AUTH_OPS_VERSION,
+};
 
 int auth_init(const char *auth_type, const char *auth_info,
 	      const char *plugin_dir)
 {
-	char err[512];
+	char err[1024];
 	int rc;
 
 	if (!auth_type || !*auth_type)
 		auth_type = "auth/munge";
 	if (auth_plugin) {
-		if (!strcmp(plugin_name(auth_plugin), auth_type))
+		if (!strcmp(plugin_ctx_names(auth_plugin), auth_type))
 			return SLURM_SUCCESS;
 		error("AuthType=%s requested but %s is already loaded",
-		      auth_type, plugin_name(auth_plugin));
+		      auth_type, plugin_ctx_names(auth_plugin));
 		return ESLURM_INVALID_AUTHTYPE_CHANGE;
 	}
-	if (!auth_type_supported(auth_type)) {
-		error("AuthType=%s is not supported (supported: auth/munge, "
-		      "auth/slurm)",
-		      auth_type);
-		error("cannot create auth context for %s", auth_type);
+	auth_plugin = plugin_ctx_create(&auth_type_desc, auth_type,
+					plugin_dir, NULL, err, sizeof(err));
+	if (!auth_plugin || !plugin_ctx_count(auth_plugin)) {
+		error("%s", auth_plugin ? "AuthType is empty" : err);
+		plugin_ctx_destroy(auth_plugin);
+		auth_plugin = NULL;
 		return SLURM_PLUGIN_NAME_INVALID;
 	}
-	auth_plugin = plugin_load(auth_type, plugin_dir, err, sizeof(err));
-	if (!auth_plugin) {
-		error("%s", err);
-		error("cannot create auth context for %s", auth_type);
-		return SLURM_PLUGIN_NAME_INVALID;
-	}
-	auth_ops = plugin_ops(auth_plugin);
+	auth_ops = plugin_ctx_ops(auth_plugin, 0);
 	rc = auth_ops->init ? auth_ops->init(auth_info) : SLURM_SUCCESS;
 	if (rc != SLURM_SUCCESS) {
 		error("%s: initialisation failed (AuthInfo=%s)", auth_type,
 		      auth_info ? auth_info : "");
 		auth_ops = NULL;
-		plugin_unload(auth_plugin);
+		plugin_ctx_destroy(auth_plugin);
 		auth_plugin = NULL;
 	}
 	return rc;
@@ -128,7 +120,7 @@ void auth_fini(void)
 	if (auth_ops && auth_ops->fini)
 		auth_ops->fini();
 	auth_ops = NULL;
-	plugin_unload(auth_plugin);
+	plugin_ctx_destroy(auth_plugin);
 	auth_plugin = NULL;
 }
 

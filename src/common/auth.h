@@ -15,7 +15,9 @@
 
 #define AUTH_DIGEST_LEN 32
 
-/* A plugin of type "auth" exports this as its ops. */
+/* A plugin of type "auth" exports this as its ops; bump the version on
+ * any change of the table. */
+#define AUTH_OPS_VERSION 1
 typedef struct {
 	int  (*init)(const char *auth_info);
 	/* Create a credential over digest; *cred malloc'd, *len its length. */

@@ -172,6 +172,16 @@ const void *plugin_ops(const plugin_handle_t *p)
 	return p ? p->desc->ops : NULL;
 }
 
+const struct sluice_plugin *plugin_desc(const plugin_handle_t *p)
+{
+	return p ? p->desc : NULL;
+}
+
+const char *plugin_path(const plugin_handle_t *p)
+{
+	return p ? p->path : NULL;
+}
+
 const char *plugin_name(const plugin_handle_t *p)
 {
 	return p ? p->name : NULL;

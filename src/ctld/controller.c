@@ -32,6 +32,7 @@
 #include "ctld/ha.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_submit_plugin.h"
+#include "ctld/ctld_plugins.h"
 #include "ctld/jobcomp.h"
 #include "ctld/node_health.h"
 #include "ctld/node_mgr.h"
@@ -321,7 +322,8 @@ int ctld_reconfigure(void)
 	}
 	if (conf_parse_rl(nc->slurmctld_params, &rl, err, sizeof(err)) < 0 ||
 	    conf_parse_private_data(nc->private_data, &private_data, err,
-				    sizeof(err)) < 0) {
+				    sizeof(err)) < 0 ||
+	    ctld_plugins_check(nc, err, sizeof(err)) < 0) {
 		error("Reconfigure failed, keeping the old config: %s", err);
 		conf_destroy(nc);
 		return SLURM_ERROR;
@@ -448,7 +450,8 @@ static void _start(void)
 				    sizeof(err)) < 0)
 		fatal("%s", err);
 	rl_configure(&rl);
-	if (job_submit_plugin_init(c, err, sizeof(err)) < 0 ||
+	if (ctld_plugins_check(c, err, sizeof(err)) < 0 ||
+	    job_submit_plugin_init(c, err, sizeof(err)) < 0 ||
 	    jobcomp_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (state_save_init(c->state_save_location, c->cluster_name, err,

@@ -6,84 +6,87 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "common/plugin.h"
+#include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/part_mgr.h"
 #include "slurm/slurm_errno.h"
 
 typedef struct {
-	plugin_handle_t        *handle;
 	const job_submit_ops_t *ops;
+	bool                    inited;   /* fini owed */
 } js_plugin_t;
 
-static js_plugin_t *plugins;
-static size_t       plugin_cnt;
-static bool         broken;    /* configured plugins failed to load */
+static plugin_ctx_t *ctx;
+static js_plugin_t  *plugins;
+static size_t        plugin_cnt;
+static bool          broken;    /* configured plugins failed to load */
 
-static void unload(js_plugin_t *v, size_t n)
+/* Plugins compiled into slurmctld; the rest are job_submit_<name>.so. */
+static const struct sluice_plugin *const builtins[] = { NULL };
+const plugin_type_t job_submit_plugin_type = {
+	.type = "job_submit", .key = "JobSubmitPlugins",
+	.ops_version = JOB_SUBMIT_OPS_VERSION, .list = true,
+	.builtins = builtins,
+};
+
+static void unload(void)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].ops && v[i].ops->fini)
-			v[i].ops->fini();
-		plugin_unload(v[i].handle);
-	}
-	xfree(v);
+	for (size_t i = plugin_cnt; i-- > 0;)
+		if (plugins[i].inited && plugins[i].ops->fini)
+			plugins[i].ops->fini();
+	xfree(plugins);
+	plugin_ctx_destroy(ctx);
+	plugins = NULL;
+	plugin_cnt = 0;
+	ctx = NULL;
 }
 
 int job_submit_plugin_init(const slurm_conf_t *conf, char *err, size_t errlen)
 {
-	js_plugin_t *v = NULL;
-	size_t n = 0;
-	char *list, *save = NULL, *tok;
-	int rc = 0;
+	plugin_ctx_t *c = plugin_ctx_create(&job_submit_plugin_type,
+					    conf->job_submit_plugins,
+					    conf->plugin_dir, NULL, err,
+					    errlen);
+	size_t n = plugin_ctx_count(c);
 
-	/* A plugin may keep state in its own statics: the old instance goes
-	 * before the new one is loaded. */
-	job_submit_plugin_fini();
-	list = xstrdup(conf->job_submit_plugins ? conf->job_submit_plugins : "");
-	for (tok = strtok_r(list, ",", &save); tok && !rc;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *name = xstrtrim(tok);
-		char *spec = strchr(name, '/') ? xstrdup(name) :
-			     xstrdup_printf("job_submit/%s", name);
-		char perr[256] = "";
-		plugin_handle_t *h = plugin_load(spec, conf->plugin_dir, perr,
-						 sizeof(perr));
-
-		v = xrealloc(v, (n + 1) * sizeof(*v));
-		v[n] = (js_plugin_t) { .handle = h,
-				       .ops = h ? plugin_ops(h) : NULL };
-		if (!h) {
-			snprintf(err, errlen, "JobSubmitPlugins: %s", perr);
-			rc = -1;
-		} else if (v[n].ops->init &&
-			   v[n].ops->init(conf, perr, sizeof(perr)) < 0) {
-			snprintf(err, errlen, "%s: %s", spec, perr);
-			v[n].ops = NULL;   /* fini not owed */
-			rc = -1;
-		} else {
-			info("job_submit: loaded %s", spec);
-		}
-		n++;
-		xfree(spec);
-	}
-	xfree(list);
-	if (rc) {
-		unload(v, n);
+	if (!c) {
+		/* the old list stays loaded, but is not what is configured */
 		broken = true;
 		return -1;
 	}
-	plugins = v;
+	/* A plugin may keep state in its own statics: the old instance goes
+	 * before the new one's init. */
+	job_submit_plugin_fini();
+	ctx = c;
+	plugins = xcalloc(n + 1, sizeof(*plugins));
 	plugin_cnt = n;
+	for (size_t i = 0; i < n; i++) {
+		char perr[512] = "";
+
+		plugins[i].ops = plugin_ctx_ops(c, i);
+		if (plugins[i].ops->init &&
+		    plugins[i].ops->init(conf, perr, sizeof(perr)) < 0) {
+			snprintf(err, errlen, "%s: %s", plugin_ctx_name(c, i),
+				 perr);
+			unload();
+			broken = true;
+			return -1;
+		}
+		plugins[i].inited = true;
+		info("job_submit: loaded %s", plugin_ctx_name(c, i));
+	}
+	if (plugin_ctx_init(c, err, errlen) < 0) {
+		unload();
+		broken = true;
+		return -1;
+	}
 	return 0;
 }
 
 void job_submit_plugin_fini(void)
 {
-	unload(plugins, plugin_cnt);
-	plugins = NULL;
-	plugin_cnt = 0;
+	unload();
 	broken = false;
 }
 

@@ -15,6 +15,9 @@
 #include "common/conf.h"
 #include "common/job_info.h"
 #include "common/node_info.h"
+#include "common/plugin_ctx.h"
+
+#define JOB_SUBMIT_OPS_VERSION 1
 
 typedef struct {
 	/* Once at load (and again at reconfigure); 0, or -1 with err. */
@@ -32,6 +35,9 @@ typedef struct {
 		       const part_info_t *parts, size_t part_cnt,
 		       uint32_t modify_uid, char **user_msg);
 } job_submit_ops_t;
+
+/* The type (built-ins and the .so search), for reconfigure checks. */
+extern const plugin_type_t job_submit_plugin_type;
 
 /* Load the plugins named by conf->job_submit_plugins (none: nothing).
  * 0, or -1 with a message in err (at start that is fatal; at

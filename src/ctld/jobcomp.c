@@ -5,38 +5,51 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "common/plugin.h"
+#include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/commit.h"
 #include "ctld/job_mgr.h"
 
-static plugin_handle_t     *handle;
+static plugin_ctx_t        *ctx;
 static const jobcomp_ops_t *ops;
+
+static const jobcomp_ops_t none_ops;   /* records nothing */
+static const struct sluice_plugin jobcomp_none = {
+	.type = "jobcomp", .name = "none", .abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = JOBCOMP_OPS_VERSION, .ops = &none_ops,
+};
+static const struct sluice_plugin *const builtins[] = { &jobcomp_none, NULL };
+const plugin_type_t jobcomp_plugin_type = {
+	.type = "jobcomp", .key = "JobCompType",
+	.ops_version = JOBCOMP_OPS_VERSION, .builtins = builtins,
+};
 
 int jobcomp_init(const slurm_conf_t *conf, char *err, size_t errlen)
 {
 	const char *type = conf->job_comp_type;
-	plugin_handle_t *h;
+	plugin_ctx_t *c;
 	const jobcomp_ops_t *o;
 
-	if (!type || !*type || !xstrcasecmp(type, "jobcomp/none")) {
-		jobcomp_fini();
-		return 0;
-	}
-	/* Plugins keep their settings in statics: the old one goes first. */
+	if (!type || !*type)
+		type = "jobcomp/none";
+	/* Resolve the new one first: a name that does not resolve leaves the
+	 * old plugin in place.  Plugins keep their settings in statics, so
+	 * the old one is finished before the new one's init. */
+	c = plugin_ctx_create(&jobcomp_plugin_type, type, conf->plugin_dir,
+			      NULL, err, errlen);
+	if (!c)
+		return -1;
 	jobcomp_fini();
-	h = plugin_load(type, conf->plugin_dir, err, errlen);
-	if (!h)
-		return -1;
-	o = plugin_ops(h);
-	if (o->init && o->init(conf, err, errlen) < 0) {
-		plugin_unload(h);
+	o = plugin_ctx_ops(c, 0);
+	if ((o->init && o->init(conf, err, errlen) < 0) ||
+	    plugin_ctx_init(c, err, errlen) < 0) {
+		plugin_ctx_destroy(c);
 		return -1;
 	}
-	handle = h;
+	ctx = c;
 	ops = o;
-	info("jobcomp: using %s", type);
+	info("jobcomp: using %s", plugin_ctx_names(c));
 	return 0;
 }
 
@@ -44,9 +57,8 @@ void jobcomp_fini(void)
 {
 	if (ops && ops->fini)
 		ops->fini();
-	if (handle)
-		plugin_unload(handle);
-	handle = NULL;
+	plugin_ctx_destroy(ctx);
+	ctx = NULL;
 	ops = NULL;
 }
 

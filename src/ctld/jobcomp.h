@@ -12,6 +12,9 @@
 
 #include "common/conf.h"
 #include "common/job_info.h"
+#include "common/plugin_ctx.h"
+
+#define JOBCOMP_OPS_VERSION 1
 
 typedef struct {
 	/* conf is valid until fini; 0, or -1 with err. */
@@ -21,6 +24,9 @@ typedef struct {
 	 * long: slow work belongs on the plugin's own thread. */
 	void (*job_end)(const job_info_t *job);
 } jobcomp_ops_t;
+
+/* The type, with jobcomp/none built in (for reconfigure checks). */
+extern const plugin_type_t jobcomp_plugin_type;
 
 /* Load conf->job_comp_type (fatal at start if it fails; at reconfigure
  * the old one stays).  0, or -1 with err. */

@@ -373,6 +373,89 @@ def test_user_sees_own_jobs(web, browser):
     c.run(["scancel", str(run)])
 
 
+class TrustedProxy:
+    """What a site puts in front of slurmrestd when its own login (SSO)
+    decides who the user is: every request is forwarded with SlurmUser's
+    (here root's) token and X-SLURM-USER-NAME naming the user, and the
+    browser never holds a token (the admin guide's "Behind a proxy")."""
+
+    def __init__(self, upstream, token, user):
+        host, port = upstream.rsplit(":", 1)
+        up = (host, int(port))
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def forward(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(n) if n else None
+                h = http.client.HTTPConnection(*up, timeout=60)
+                hdr = {k: v for k, v in self.headers.items()
+                       if k.lower() not in ("host", "x-slurm-user-token",
+                                            "x-slurm-user-name",
+                                            "authorization", "connection")}
+                hdr["X-SLURM-USER-TOKEN"] = token
+                hdr["X-SLURM-USER-NAME"] = user
+                h.request(self.command, self.path, body=body, headers=hdr)
+                r = h.getresponse()
+                data = r.read()
+                self.send_response(r.status)
+                for k, v in r.getheaders():
+                    if k.lower() not in ("transfer-encoding", "connection",
+                                         "content-length"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                h.close()
+
+            do_GET = do_POST = do_DELETE = forward
+
+        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.addr = "127.0.0.1:%d" % self.srv.server_address[1]
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.srv.shutdown()
+        self.srv.server_close()
+
+
+def test_proxy_session_needs_no_login(web, browser):
+    """Behind a proxy that authenticates the user, the page asks
+    slurmrestd who it is (GET ping without a token) and shows that user's
+    view without the login page; reached directly, it asks for a token."""
+    c, tcp, secret, _ = web
+    b = browser
+    now = int(time.time())
+    tok = make_token(secret, {"iat": now, "exp": now + 600, "sun": "root"})
+    mine = c.sbatch(["-J", "via_proxy", "-H", "--wrap", "true"], user=A)
+    proxy = TrustedProxy(tcp, tok, A)
+    try:
+        # (the proxy is another origin: this tab holds no token for it)
+        b.get(base(proxy.addr) + "#/jobs?me=1")
+        wait(b, lambda d: job_row(d, mine), what="A's job through the proxy")
+        assert "#/login" not in b.current_url
+        assert text_of(b, "#who") == A
+        assert b.execute_script(
+            "return document.getElementById('logout').hidden") is True
+        # actions go through as A: release the held job
+        goto(b, proxy.addr, "job/%d" % mine)
+        wait(b, lambda d: exists(d, "#release"), what="release button")
+        click(b, "#release")
+        cl.wait_for(lambda: "JobHeld" not in c.show_job(mine).get("Reason", ""),
+                    timeout=15, what="released through the proxy")
+    finally:
+        proxy.close()
+    # the same page straight from slurmrestd: no session without a token
+    b.get(base(tcp) + "#/jobs")
+    b.execute_script("sessionStorage.clear()")
+    b.get(base(tcp) + "#/jobs")
+    wait(b, lambda d: "#/login" in d.current_url, what="the login page")
+
+
 def test_submit_from_form(web, browser):
     c, tcp, _, _ = web
     b = browser

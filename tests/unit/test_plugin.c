@@ -119,8 +119,8 @@ static void test_wrong_abi(void **state)
 
 	write_file(src, "static const int ops;\n"
 			"const struct { const char *t, *n; unsigned abi;"
-			" const void *ops; } sluice_plugin ="
-			" { \"auth\", \"oldabi\", 0x18080000u, &ops };\n");
+			" unsigned opsv; const void *ops; } sluice_plugin ="
+			" { \"auth\", \"oldabi\", 0x18080000u, 1, &ops };\n");
 	built = system(cmd) == 0;
 	xfree(cmd);
 	xfree(src);

@@ -164,5 +164,6 @@ const struct sluice_plugin sluice_plugin = {
 	.type = "auth",
 	.name = "slurm",
 	.abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = AUTH_OPS_VERSION,
 	.ops = &ops,
 };

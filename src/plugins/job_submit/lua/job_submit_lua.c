@@ -538,5 +538,6 @@ const struct sluice_plugin sluice_plugin = {
 	.type = "job_submit",
 	.name = "lua",
 	.abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = JOB_SUBMIT_OPS_VERSION,
 	.ops = &ops,
 };

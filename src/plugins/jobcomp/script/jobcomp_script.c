@@ -203,5 +203,6 @@ const struct sluice_plugin sluice_plugin = {
 	.type = "jobcomp",
 	.name = "script",
 	.abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = JOBCOMP_OPS_VERSION,
 	.ops = &ops,
 };
