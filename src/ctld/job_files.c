@@ -26,6 +26,9 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/job_files.h"
+#include "ctld/job_mgr.h"
+#include "ctld/job_array.h"
+#include "ctld/job_seg.h"
 #include "ctld/state_save.h"
 
 #define FILES_FORMAT 1
@@ -138,6 +141,21 @@ static void _jf_remove(const char *dir, uint32_t id)
 
 	if (unlink(path) < 0 && errno == ENOENT)
 		_jf_unlink_old_layout(dir, id);
+	xfree(path);
+}
+
+/* A job's files wherever they are: its segment record, and a file of
+ * its own (written by a journal replay, or by an earlier version). */
+static void _jf_remove_any(const char *dir, uint32_t id)
+{
+	char *path;
+
+	if (!job_seg_remove(id)) {
+		_jf_remove(dir, id);
+		return;
+	}
+	path = _jf_path(dir, id);
+	(void)unlink(path);
 	xfree(path);
 }
 
@@ -286,10 +304,13 @@ static void *_jf_writer(void *unused)
 			break;
 		DL_DELETE(jf.queue, o);
 		pthread_mutex_unlock(&jf.mu);
-		if (o->file)
-			rc = _jf_write(jf.dir, o->job_id, o->file);
-		else
-			_jf_remove(jf.dir, o->job_id);
+		if (o->file && (rc = job_seg_append(o->job_id,
+						    buf_data(o->file),
+						    buf_len(o->file))) < 0)
+			error_errno("Unable to save the script of JobId=%u in "
+				    "%s", o->job_id, jf.dir);
+		else if (!o->file)
+			_jf_remove_any(jf.dir, o->job_id);
 		pthread_mutex_lock(&jf.mu);
 		jf.done = o->seq;
 		if (rc < 0) {
@@ -324,10 +345,47 @@ void job_files_kick(void)
 	pthread_mutex_unlock(&jf.mu);
 }
 
+/* The files ids the jobs use, sorted (job_seg_open's liveness). */
+static uint32_t *_jf_ids;
+static uint32_t _jf_nids;
+
+static int _jf_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool _jf_in_use(uint32_t id, void *arg)
+{
+	(void)arg;
+	return bsearch(&id, _jf_ids, _jf_nids, sizeof(id), _jf_cmp) != NULL;
+}
+
+static int _jf_open_segments(const char *dir)
+{
+	uint32_t cnt = 0;
+	job_record_t *const *all = job_mgr_all(&cnt);
+	int rc;
+
+	_jf_ids = xcalloc(cnt + 1, sizeof(uint32_t));
+	_jf_nids = 0;
+	for (uint32_t i = 0; i < cnt; i++)
+		if (all[i])
+			_jf_ids[_jf_nids++] = job_array_files_id(all[i]);
+	qsort(_jf_ids, _jf_nids, sizeof(uint32_t), _jf_cmp);
+	rc = job_seg_open(dir, _jf_in_use, NULL);
+	xfree(_jf_ids);
+	_jf_nids = 0;
+	return rc;
+}
+
 int job_files_start(const char *dir)
 {
 	if (jf.up)
 		return 0;
+	if (_jf_open_segments(dir) < 0)
+		return -1;
 	xfree(jf.dir);
 	jf.dir = xstrdup(dir);
 	jf.stop = false;
@@ -356,6 +414,7 @@ void job_files_stop(void)
 	pthread_mutex_unlock(&jf.mu);
 	pthread_join(jf.thread, NULL);
 	jf.up = false;
+	job_seg_close();
 	/* what could not be written is in the journal, replayed at start */
 	DL_FOREACH_SAFE(jf.failed, o, tmp) {
 		DL_DELETE(jf.failed, o);
@@ -423,6 +482,17 @@ int job_files_read(const char *dir, uint32_t job_id, char **script,
 		rc = _jf_parse_file(buf_data(o->file), buf_len(o->file), job_id,
 				 script, env);
 	pthread_mutex_unlock(&jf.mu);
+	if (rc == 1) {
+		char *data = NULL;
+		size_t len = 0;
+
+		rc = job_seg_read(job_id, &data, &len);
+		if (rc == 0 && (rc = _jf_parse_file((const uint8_t *)data, len,
+						   job_id, script, env)) < 0)
+			error("Unable to read the script of JobId=%u from %s: "
+			      "damaged", job_id, dir);
+		xfree(data);
+	}
 	if (rc == 1)
 		rc = _jf_read_disk(dir, job_id, script, env);
 	return rc;

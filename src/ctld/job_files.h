@@ -2,17 +2,19 @@
  *
  * A submit's script and environment go into the journal as a
  * JREC_JOB_FILES record (so they are on disk when the submit is
- * acknowledged) and into one file, hash.<id % 10>/job.<id>.files,
- * written without fsync by a writer thread: creating inodes costs the
- * loop nothing.  Until that file is written the job's files are read
- * from memory.  Before a snapshot lets the journal holding a record go,
- * state_save_write() calls job_files_flush() and then syncs the file
- * system, so a job's files are always in the journal or in their file.
+ * acknowledged) and, appended by a writer thread without fsync, into a
+ * segment file shared by many jobs (job_seg.h): no inode per job, and
+ * nothing of it on the loop.  Until the writer has appended it the job's
+ * files are read from memory.  Before a snapshot lets the journal
+ * holding a record go, state_save_write() calls job_files_flush() and
+ * then syncs the file system, so a job's files are always in the journal
+ * or in a segment.
  *
- * The file holds u16 format (1), the record's payload (u32 job id,
- * script, environment list) and a CRC-32C of the bytes before it.
- * Files of the layout before it (hash.N/job.ID/{script,environment})
- * are read and removed as well.
+ * A record holds u16 format (1), the journal record's payload (u32 job
+ * id, script, environment list) and a CRC-32C of the bytes before it.
+ * The replay of a journal writes the same bytes to a file of the job's
+ * own, hash.<id % 10>/job.<id>.files; files of the layout before
+ * (hash.N/job.ID/{script,environment}) are read and removed as well.
  *
  * Before job_files_start() and after job_files_stop() (recovery,
  * shutdown) every call does its I/O at once on the caller's thread.

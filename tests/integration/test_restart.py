@@ -274,10 +274,13 @@ def test_scripts_survive_sigkill_and_snapshots(new_cluster, monkeypatch):
         assert c.wait_done(jid, 60) == "COMPLETED", (journals, c.show_job(jid))
         with open(os.path.join(wd, "s%d.out" % i)) as f:
             assert f.read() == "script-%d-env-%d\n" % (i, i), jid
-    # one file per job (MinJobAge=600: none purged yet)
-    listed = set()
+    # the scripts are in a few segment files, not one file per job (the
+    # replay of the journal after the SIGKILL writes the last ones apart)
+    segs = [f for f in os.listdir(state) if f.startswith("job_files.")]
+    apart = []
     for h in range(10):
         d = os.path.join(state, "hash.%d" % h)
         if os.path.isdir(d):
-            listed.update(os.listdir(d))
-    assert listed == {"job.%d.files" % j for j in ids}, sorted(listed)
+            apart += os.listdir(d)
+    assert 1 <= len(segs) <= 3, sorted(os.listdir(state))
+    assert len(apart) < n // 2, sorted(apart)
