@@ -302,7 +302,9 @@ static bool known_member(const member_t *members, const char *path)
 			if (!strcmp(path, assoc_ident[a]))
 				return true;
 	} else if (!strcmp(path, "name") ||
-		   (members == qos_members && !strcmp(path, "id"))) {
+		   (members == qos_members && !strcmp(path, "id")) ||
+		   ((members == account_members || members == user_members) &&
+		    !strcmp(path, "coordinators"))) {
 		return true;
 	}
 	for (const member_t *m = members; m->path; m++)
@@ -423,6 +425,39 @@ static int settings_of(json_object *o, const member_t *members, char ***set,
 	return 0;
 }
 
+/* An account's coordinators (users), or the accounts a user
+ * coordinates ([{name, direct}]): the direct ones' names (the others
+ * come from parent accounts). */
+static int coords_of(json_object *v, size_t i, rest_dbd_rec_t *rec,
+		     char **err)
+{
+	size_t n = v && json_object_is_type(v, json_type_array) ?
+		   json_object_array_length(v) : 0;
+
+	if (v && !json_object_is_type(v, json_type_array) && !empty(v))
+		goto bad;
+	for (size_t k = 0; k < n; k++) {
+		json_object *c = json_object_array_get_idx(v, k);
+		json_object *name = rest_json_get(c, "name");
+		json_object *direct = rest_json_get(c, "direct");
+
+		if (!json_object_is_type(c, json_type_object) ||
+		    !json_object_is_type(name, json_type_string) ||
+		    !clean_name(json_object_get_string(name)) ||
+		    (direct && !json_object_is_type(direct,
+						    json_type_boolean)))
+			goto bad;
+		if (!direct || json_object_get_boolean(direct))
+			rec->coords = xstrarray_append(rec->coords,
+						       json_object_get_string(name));
+	}
+	return 0;
+bad:
+	*err = xstrdup_printf("[%zu]/coordinators: expected [{name, "
+			      "direct}]", i);
+	return -1;
+}
+
 static int one_rec(json_object *o, size_t i, const member_t *members,
 		   rest_dbd_rec_t *rec, char **err)
 {
@@ -454,6 +489,9 @@ static int one_rec(json_object *o, size_t i, const member_t *members,
 	}
 	if (members != assoc_members)
 		rec->name = xstrdup(json_object_get_string(name));
+	if ((members == account_members || members == user_members) &&
+	    coords_of(rest_json_get(o, "coordinators"), i, rec, err) < 0)
+		return -1;
 	if (members == qos_members && rest_json_get(o, "id")) {
 		json_object *id = rest_json_get(o, "id");
 
@@ -561,6 +599,7 @@ void rest_dbd_recs_free(rest_dbd_rec_t *recs, size_t n)
 		xfree(recs[i].partition);
 		xfree(recs[i].parent);
 		xfree(recs[i].ignored);
+		xstrarray_free(recs[i].coords);
 	}
 	xfree(recs);
 }

@@ -21,6 +21,8 @@ typedef struct {
 	char    *account, *cluster, *user, *partition;   /* association */
 	char    *parent;  /* association: parent_account ("" if none) */
 	char    *ignored; /* members given that an add does not take */
+	char   **coords;  /* account: its direct coordinators (users); user:
+			   * the accounts it coordinates directly */
 } rest_dbd_rec_t;
 
 /* {"accounts": [...]} / {"users": [...]} / {"qos": [...]}: 0 with *recs

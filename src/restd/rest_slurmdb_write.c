@@ -61,9 +61,34 @@ static int existing(rest_req_t *r, const post_op_t *op,
 }
 
 /* One load operation per record that adds or changes something. */
+/* Coordinators: "add coordinator account=A names=U,.." for an account,
+ * "account=A,.. names=U" for a user (slurmdbd adds only those it
+ * lacks), in *last: after every user and account the request adds, as
+ * sacctmgr load does. */
+static void coord_op(uint16_t entity, const rest_dbd_rec_t *rec,
+		     size_t base, char ***last)
+{
+	char *list = NULL, *kv, *user[2] = { rec->name, NULL };
+
+	for (size_t k = 0; entity == DBD_ENT_USER && rec->coords[k]; k++)
+		xstrfmtcat(&list, "%s%s", k ? "," : "", rec->coords[k]);
+	kv = xstrdup_printf("account=%s", list ? list : rec->name);
+	char *set[2] = { kv, NULL };
+	dbd_acct_msg_t m = { .op = DBD_OP_ADD, .entity = DBD_ENT_COORD,
+			     .names = entity == DBD_ENT_USER ? user :
+				      rec->coords, .set = set };
+	char *enc = ff_encode((unsigned)(base + xstrarray_len(*last) + 1), &m);
+
+	*last = xstrarray_append(*last, enc);
+	xfree(enc);
+	xfree(kv);
+	xfree(list);
+}
+
 static int build_ops(rest_req_t *r, const post_op_t *op,
 		     const rest_dbd_rec_t *recs, size_t n,
-		     const dbd_acct_resp_msg_t *have, char ***ops)
+		     const dbd_acct_resp_msg_t *have, char ***ops,
+		     char ***last)
 {
 	for (size_t i = 0; i < n; i++) {
 		long row = find_row(have, op->name_col, recs[i].name);
@@ -101,6 +126,8 @@ static int build_ops(rest_req_t *r, const post_op_t *op,
 			*ops = xstrarray_append(*ops, enc);
 			xfree(enc);
 		}
+		if (recs[i].coords)
+			coord_op(op->entity, &recs[i], 1000, last);
 		xfree(w);
 	}
 	return 0;
@@ -117,10 +144,16 @@ static void send_load(rest_req_t *r, char **ops, const char *what)
 		rest_dbd_free(done);
 }
 
+static void append_all(char ***ops, char **more)
+{
+	for (size_t i = 0; more && more[i]; i++)
+		*ops = xstrarray_append(*ops, more[i]);
+}
+
 /* The operations for body's records of op, appended to *ops.  0, or -1
  * after an error. */
 static int collect_records(rest_req_t *r, const post_op_t *op,
-			   json_object *body, char ***ops)
+			   json_object *body, char ***ops, char ***last)
 {
 	dbd_acct_resp_msg_t *have = NULL;
 	rest_dbd_rec_t *recs = NULL;
@@ -131,7 +164,7 @@ static int collect_records(rest_req_t *r, const post_op_t *op,
 	if (op->parse(body, &recs, &n, &err) < 0)
 		rest_error(r, ESLURM_REST_FAIL_PARSING, op->what, "%s", err);
 	else if (existing(r, op, recs, n, &have) == 0 &&
-		 build_ops(r, op, recs, n, have, ops) == 0)
+		 build_ops(r, op, recs, n, have, ops, last) == 0)
 		rc = 0;
 	rest_dbd_free(have);
 	rest_dbd_recs_free(recs, n);
@@ -142,13 +175,16 @@ static int collect_records(rest_req_t *r, const post_op_t *op,
 static void post_records(rest_req_t *r, const post_op_t *op)
 {
 	json_object *body = rest_ctld_body(r, op->what);
-	char **ops = NULL;
+	char **ops = NULL, **last = NULL;
 
 	if (!body)
 		return;
-	if (collect_records(r, op, body, &ops) == 0)
+	if (collect_records(r, op, body, &ops, &last) == 0) {
+		append_all(&ops, last);
 		send_load(r, ops, op->what);
+	}
 	xstrarray_free(ops);
+	xstrarray_free(last);
 	json_object_put(body);
 }
 
@@ -480,7 +516,7 @@ void rest_op_dbd_config_post(rest_req_t *r)
 		{ "associations", NULL },
 	};
 	json_object *body = rest_ctld_body(r, CONFIG_WHAT), *tres;
-	char **ops = NULL;
+	char **ops = NULL, **last = NULL;
 	int rc = 0;
 
 	if (!body)
@@ -500,13 +536,17 @@ void rest_op_dbd_config_post(rest_req_t *r)
 
 		if (!sec)
 			continue;
-		rc = order[i].op ? collect_records(r, order[i].op, sec, &ops) :
+		rc = order[i].op ? collect_records(r, order[i].op, sec, &ops,
+						   &last) :
 			collect_assocs(r, sec, &ops);
 		json_object_put(sec);
 	}
-	if (!rc)
+	if (!rc) {
+		append_all(&ops, last);
 		send_load(r, ops, CONFIG_WHAT);
+	}
 out:
 	xstrarray_free(ops);
+	xstrarray_free(last);
 	json_object_put(body);
 }

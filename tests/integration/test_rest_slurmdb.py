@@ -633,7 +633,8 @@ def test_post_clusters_tres_config_and_add_cond(env):
         for k in ("accounts", "users", "qos", "associations", "clusters"):
             assert after[k] == before[k], k
         new = {"accounts": [{"name": "cfgacct", "description": "from cfg",
-                             "organization": "o"}],
+                             "organization": "o", "coordinators": [
+                                 {"name": "cfguser", "direct": True}]}],
                "users": [{"name": "cfguser",
                           "default": {"account": "cfgacct"}}],
                "qos": [{"name": "cfgq", "description": "q"}]}
@@ -643,6 +644,10 @@ def test_post_clusters_tres_config_and_add_cond(env):
         r = env.sacctmgr("-n", "-P", "show", "user", "cfguser",
                          "format=user,defaultaccount")
         assert r.out.splitlines() == ["cfguser|cfgacct"], r
+        # coordinators come last, after the users they name
+        assert get(env, B, "/slurmdb/v0.0.43/account/cfgacct")[
+            "accounts"][0]["coordinators"] == [
+                {"name": "cfguser", "direct": True}]
         # one bad record: nothing of the request happens
         doc = post(env, B, p, {"accounts": [{"name": "cfg2"}],
                                "qos": [{"name": "q2", "priority": "hi"}]},

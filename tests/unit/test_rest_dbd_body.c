@@ -68,6 +68,12 @@ static const struct {
 	{ rest_dbd_assocs_parse,
 	  "{\"associations\":[{\"account\":\"a\",\"lineage\":\"/a/\"}]}",
 	  "associations[0]/lineage: not supported" },
+	{ rest_dbd_accounts_parse,
+	  "{\"accounts\":[{\"name\":\"a\",\"coordinators\":[{\"name\":"
+	  "\"u,v\"}]}]}", "accounts[0]/coordinators" },
+	{ rest_dbd_accounts_parse,
+	  "{\"accounts\":[{\"name\":\"a\",\"coordinators\":\"u\"}]}",
+	  "accounts[0]/coordinators" },
 	{ rest_dbd_clusters_parse, "{\"clusters\":[{\"name\":\"c,d\"}]}",
 	  "clusters[0]/name" },
 	{ rest_dbd_clusters_parse,
