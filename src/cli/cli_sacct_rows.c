@@ -16,25 +16,32 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
-int sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out)
+int sacct_dbd_rpc(uint16_t type, dbd_job_cond_msg_t *cond, slurm_msg_t *resp)
 {
 	const slurm_conf_t *c = cli_conf();
 	const char *host = c->accounting_storage_host ?
 		c->accounting_storage_host : "localhost";
 	char *cluster = cond->cluster;
-	slurm_msg_t resp;
 	int rc;
 
-	*out = NULL;
 	if (!c->accounting_storage_type ||
 	    !strstr(c->accounting_storage_type, "slurmdbd"))
 		return ESLURM_DB_CONNECTION;
 	if (!cond->cluster)
 		cond->cluster = c->cluster_name;
-	rc = net_rpc(host, c->accounting_storage_port, REQUEST_DBD_JOBS,
-		     cond, &resp, c->message_timeout * 1000 * 3);
+	rc = net_rpc(host, c->accounting_storage_port, type, cond, resp,
+		     c->message_timeout * 1000 * 3);
 	cond->cluster = cluster;
-	if (rc)
+	return rc;
+}
+
+int sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out)
+{
+	slurm_msg_t resp;
+	int rc;
+
+	*out = NULL;
+	if ((rc = sacct_dbd_rpc(REQUEST_DBD_JOBS, cond, &resp)))
 		return rc;
 	if (resp.type != RESPONSE_DBD_JOBS || !resp.data) {
 		rc = cli_resp_rc(&resp);
@@ -153,10 +160,12 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
 {
 	bool *old = superseded_marks(m, duplicates);
 	time_t now = time(NULL);
-	uint32_t s0 = 0;
+	uint32_t s0 = 0, sc = 0;
 	uint32_t *first = xcalloc(m->job_cnt + 1, sizeof(uint32_t));
 	uint32_t *last = xcalloc(m->job_cnt + 1, sizeof(uint32_t));
 	uint32_t *idx = xcalloc(m->job_cnt + 1, sizeof(uint32_t));
+	const acct_script_rec_t **script = xcalloc(m->job_cnt + 1,
+						   sizeof(*script));
 
 	/* Steps come in the order slurmdbd sends jobs (submit, id). */
 	for (uint32_t i = 0; i < m->job_cnt; i++) {
@@ -175,6 +184,15 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
 		last[i] = s1;
 		s0 = s1;
 		idx[i] = i;
+		/* scripts come in the same order, one per job at most */
+		while (sc < m->script_cnt &&
+		       (m->scripts[sc].submit < j->submit ||
+			(m->scripts[sc].submit == j->submit &&
+			 m->scripts[sc].job_id < j->job_id)))
+			sc++;
+		if (sc < m->script_cnt && m->scripts[sc].job_id == j->job_id &&
+		    m->scripts[sc].submit == j->submit)
+			script[i] = &m->scripts[sc];
 	}
 	sort_idx(idx, m->job_cnt, m, by_print_order);
 	for (uint32_t x = 0; x < m->job_cnt; x++) {
@@ -183,7 +201,8 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
 		sacct_row_t row = { .job = j, .now = now,
 				    .steps = m->steps ?
 					     &m->steps[first[i]] : NULL,
-				    .nsteps = last[i] - first[i] };
+				    .nsteps = last[i] - first[i],
+				    .script = script[i] };
 
 		for (uint32_t k = first[i]; k < last[i]; k++) {
 			row.steps_cpu_usec += m->steps[k].user_usec +
@@ -196,6 +215,7 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
 			break;
 	}
 	xfree(idx);
+	xfree(script);
 	xfree(first);
 	xfree(last);
 	xfree(old);

@@ -6,6 +6,7 @@
 #include "common/plugin_ctx.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/jobcomp.h"
+#include "ctld/site_factor.h"
 
 typedef struct {
 	const plugin_type_t *type;
@@ -21,6 +22,8 @@ static const ctld_plugin_row_t rows[] = {
 	    NULL),
 	ROW(jobcomp_plugin_type, "JobCompType", job_comp_type,
 	    "jobcomp/none"),
+	ROW(site_factor_plugin_type, "PrioritySiteFactorPlugin",
+	    site_factor_plugin, NULL),
 };
 
 int ctld_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)

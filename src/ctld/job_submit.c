@@ -26,6 +26,7 @@
 #include "ctld/job_submit_plugin.h"
 #include "ctld/priority.h"
 #include "ctld/resv_mgr.h"
+#include "ctld/site_factor.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
@@ -707,6 +708,7 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	j->cpt_given = d->cpus_per_task != NO_VAL16;
 	j->open_mode = d->open_mode;
 	j->begin_time = d->begin_time;
+	site_factor_set(j);
 	_set_priority(j, d, s, now);
 	_tres_req(j, s);
 	return j;
@@ -838,6 +840,8 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 		job_array_create(j, d->array_inx);
 	job_mgr_pending_add(j);
 	acct_job_changed(j);
+	if (batch)
+		acct_job_script(j, d->script, d->environment);
 	resp = xmalloc(sizeof(*resp));
 	resp->job_id = j->info.job_id;
 	resp->step_id = NO_VAL32;

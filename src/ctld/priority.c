@@ -32,6 +32,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
 #include "ctld/rpc.h"
+#include "ctld/site_factor.h"
 #include "slurm/slurm_errno.h"
 
 #define PRIO_MAX 0xfffffffeu
@@ -253,6 +254,7 @@ uint32_t priority_compute(const priority_conf_t *pc,
 	double sum, tres;
 	int64_t nice = (int64_t) i->nice - NICE_OFFSET;
 
+	f.site = j->site_factor;      /* site_factor.c, added as is */
 	f.norm_age = _pr_age(pc, i, now);
 	f.norm_fairshare = pr.fs_hook ? _pr_clamp01(pr.fs_hook(i->user_id,
 							    i->account)) : 1.0;
@@ -337,6 +339,7 @@ void priority_recalc(time_t now)
 
 	if (!pr.pc.multifactor)
 		return;
+	site_factor_update();
 	_pr_totals(&t);
 	pr.last_calc = now;
 	for (j = job_mgr_pending_first(); j; j = j->pend_next) {

@@ -166,6 +166,15 @@ def login(b, tcp, tok, route="overview"):
     wait(b, lambda d: "#/login" not in d.current_url, what="logged in")
 
 
+def severe(b):
+    """The browser's errors, but for the 401 of the page's session probe
+    (GET ping without a token: asked once when a tab holds no token,
+    answered 401 unless a proxy logs users in)."""
+    return [e for e in b.get_log("browser") if e["level"] == "SEVERE" and
+            not re.search(r"/slurm/v0\.0\.43/ping - .*status of 401",
+                          e["message"])]
+
+
 def goto(b, tcp, route):
     b.get(base(tcp) + "#/" + route)
 
@@ -463,6 +472,8 @@ def test_submit_from_form(web, browser):
     wait(b, lambda d: d.find_elements(By.ID, "f-name"), what="submit form")
     b.find_element(By.ID, "f-name").send_keys("from_web")
     b.find_element(By.ID, "f-time").send_keys("5")
+    # not /tmp/slurm-N.out: another test's job N may own that file
+    b.find_element(By.ID, "f-output").send_keys("/dev/null")
     script = b.find_element(By.ID, "f-script")
     script.clear()
     script.send_keys("#!/bin/sh\necho hello from the web\n")
@@ -498,6 +509,53 @@ def test_other_user_cannot(web, browser):
     """, jid)
     assert res != 200
     assert c.job_state(jid) == "PENDING"
+    c.run(["scancel", str(jid)])
+
+
+def test_requeue(web, browser):
+    """Requeue from the job page (POST /sluice/v1/job/{id}/requeue, as
+    scontrol requeue): the running job goes back to the queue and runs
+    again; B cannot requeue A's job (403, nothing changes); bad ids and
+    bodies are 400, an id that is no job's 404."""
+    c, tcp, secret, _ = web
+    b = browser
+    jid = c.sbatch(["-J", "requeue_me", "-o", "/dev/null", "--wrap",
+                    "sleep 300"], user=A)
+    c.wait_state(jid, {"RUNNING"})
+    tok_b = token_of(c, B)
+    status, _, body = http_req(tcp, "POST", "/sluice/v1/job/%d/requeue" % jid,
+                               headers={"X-SLURM-USER-TOKEN": tok_b})
+    assert status == 403, body
+    assert c.show_job(jid).get("Restarts") == "0"
+    tok_a = token_of(c, A)
+    for path, data, want in (
+            ("/sluice/v1/job/abc/requeue", None, 404),
+            ("/sluice/v1/job/%d/requeue" % jid, '{"hold": 1}', 400),
+            ("/sluice/v1/job/%d/requeue" % jid, '{"held": true}', 400),
+            ("/sluice/v1/job/%d/requeue" % jid, "[", 400)):
+        status, _, body = http_req(tcp, "POST", path, body=data,
+                                   headers={"X-SLURM-USER-TOKEN": tok_a,
+                                            "Content-Type": "application/json"})
+        assert status == want, (path, data, status, body)
+    assert c.show_job(jid).get("Restarts") == "0"
+    login(b, tcp, tok_a, "job/%d" % jid)
+    wait(b, lambda d: exists(d, "#requeue"), what="the requeue button")
+    click(b, "#requeue")
+    cl.wait_for(lambda: c.show_job(jid).get("Restarts") == "1", timeout=30,
+                what="requeued")
+    wait(b, lambda d: "Requeue: done" in text_of(d, "#action-msg"),
+         what="the page says so")
+    c.wait_state(jid, {"RUNNING"}, timeout=60)
+    # requeuehold through the body
+    status, _, body = http_req(tcp, "POST", "/sluice/v1/job/%d/requeue" % jid,
+                               body='{"hold": true}',
+                               headers={"X-SLURM-USER-TOKEN": tok_a,
+                                        "Content-Type": "application/json"})
+    assert status == 200, body
+    cl.wait_for(lambda: c.job_state(jid) in ("PENDING", "REQUEUE_HOLD") and
+                c.show_job(jid).get("Priority") == "0" and
+                c.show_job(jid).get("Restarts") == "2", timeout=30,
+                what="requeued held")
     c.run(["scancel", str(jid)])
 
 
@@ -597,7 +655,7 @@ def test_every_view_renders(web, browser):
         wait(b, ready, what=route)
         body = b.find_element(By.TAG_NAME, "body").text
         assert "undefined" not in body and "NaN" not in body, (route, body[:2000])
-        errors = [e for e in b.get_log("browser") if e["level"] == "SEVERE"]
+        errors = severe(b)
         assert not errors, (route, errors)
     # the header says when the data is stale: slurmrestd gone, then back
     goto(b, tcp, "jobs")
@@ -638,7 +696,8 @@ def test_accounting_views(users, browser):
     c = e.c
     jwt_key = os.path.join(c.dir, "etc", "jwt_hs256.key")
     e.dbd_extra = key % jwt_key + "\nPrivateData=jobs"
-    c.extra_conf += "\n" + key % jwt_key + "\nPrivateData=jobs\n"
+    c.extra_conf += "\n" + key % jwt_key + "\nPrivateData=jobs\n" \
+        "AccountingStoreFlags=job_script\n"
     try:
         os.makedirs(os.path.dirname(jwt_key), exist_ok=True)
         with open(jwt_key, "wb") as f:
@@ -664,6 +723,10 @@ def test_accounting_views(users, browser):
         c.start_restd(RESTD_USER, [tcp], args=["-a", "rest_auth/jwt", "--ui-dir", ui])
         jid = c.sbatch(["-J", "acct_job", "-o", "/dev/null", "--wrap",
                         "sleep 2; exit 3"], user=A)
+        # a running job's steps come from accounting too; srun makes one
+        run_out = os.path.join(c.workdir(A), "acct_run.out")
+        run = c.sbatch(["-J", "acct_run", "-o", run_out, "--wrap",
+                        "%s -J inner true; sleep 60" % c.bin("srun")], user=A)
         c.wait_done(jid, timeout=60)
         cl.wait_for(lambda: e.sacct("-n", "-X", "-P", "-j", str(jid), "-o",
                                     "State").out.strip() == "FAILED",
@@ -675,16 +738,33 @@ def test_accounting_views(users, browser):
         acct = text_of(b, "#acct")
         assert re.search(r"ExitCode\s+3:0", acct), acct
         assert re.search(r"Elapsed\s+00:00:0[2-9]", acct), acct
+        # the steps (batch), and the script slurmdbd kept (as text)
+        wait(b, lambda d: exists(d, "#job-script"), what="the script")
+        assert "sleep 2; exit 3" in text_of(b, "#job-script")
+        assert re.search(r"batch\s+batch\s+FAILED", text_of(b, "#job-steps")), \
+            text_of(b, "#job-steps")
+        # the running job: its steps so far, no usage section yet
+        c.wait_state(run, {"RUNNING"})
+        step = "%d.0" % run
+        cl.wait_for(lambda: step in e.sacct("-n", "-P", "-j", str(run), "-o",
+                                            "JobID").out.split(),
+                    timeout=30, what="the step in slurmdbd")
+        goto(b, tcp, "job/%d" % run)
+        wait(b, lambda d: step in text_of(d, "#job-steps"), timeout=30,
+             what="the running job's steps")
+        assert "Accounting" not in text_of(b, "#acct")
+        c.run(["scancel", str(run)])
         goto(b, tcp, "usage?days=1&by=account")
         wait(b, lambda d: exists(d, "#usage-table"), timeout=30, what="usage")
         rows = text_of(b, "#usage-table")
-        assert re.search(r"teama\s+1\s+0\.00\d*\s+1", rows), rows
+        # acct_job (FAILED) and acct_run (cancelled): neither completed
+        assert re.search(r"teama\s+2\s+0\.00\d*\s+2", rows), rows
         # B: not A's usage
         login(b, tcp, token_of(c, B), "usage?days=1")
         wait(b, lambda d: text_of(d, "#usage") and text_of(d, "#usage") != "Loading…",
              timeout=30, what="B's usage")
         assert "teama" not in text_of(b, "#usage")
-        errors = [x for x in b.get_log("browser") if x["level"] == "SEVERE"]
+        errors = severe(b)
         assert not errors, errors
     except BaseException:
         e.stop()                # the directory is kept to look at
