@@ -159,7 +159,7 @@ static const conf_key_t conf_keys[] = {
 	{ "JobCompPort", NULL, CK_U32, NOF, "0", NULL, 0, NULL },
 	{ "JobCompType", NULL, CK_STR, F(job_comp_type), "jobcomp/none", NULL, 0, NULL },
 	{ "JobCompUser", NULL, CK_STR, NOF, "root", NULL, 0, NULL },
-	{ "JobContainerType", NULL, CK_STR, NOF, "job_container/none", NULL, 0, NULL },
+	{ "JobContainerType", NULL, CK_STR, F(job_container_type), "job_container/none", NULL, 0, NULL },
 	{ "JobCredentialPrivateKey", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "JobCredentialPublicCertificate", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	SHOW("JobDefaults", show_job_defaults),
@@ -169,7 +169,7 @@ static const conf_key_t conf_keys[] = {
 	{ "KillOnBadExit", NULL, CK_U16, NOF, "0", NULL, 0, NULL },
 	{ "KillWait", NULL, CK_U16, F(kill_wait), "30", " sec", 0, NULL },
 	{ "LaunchParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
-	{ "LaunchType", NULL, CK_STR, NOF, "launch/slurm", NULL, 0, NULL },
+	{ "LaunchType", NULL, CK_STR, F(launch_type), "launch/slurm", NULL, 0, NULL },
 	{ "Licenses", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "LogTimeFormat", NULL, CK_STR, NOF, "iso8601_ms", NULL, 0, NULL },
 	{ "MailDomain", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
@@ -199,7 +199,7 @@ static const conf_key_t conf_keys[] = {
 	{ "PreemptType", NULL, CK_STR, NOF, "preempt/none", NULL, 0, NULL },
 	{ "PreemptExemptTime", NULL, CK_SECS, NOF, "0", NULL, 0, NULL },
 	{ "PrEpParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
-	{ "PrEpPlugins", NULL, CK_STR, NOF, "prep/script", NULL, 0, NULL },
+	{ "PrEpPlugins", NULL, CK_STR, F(prep_plugins), "prep/script", NULL, 0, NULL },
 	{ "PriorityParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "PrioritySiteFactorParameters", NULL, CK_STR, F(site_factor_params), NULL, NULL, 0, NULL },
 	{ "PrioritySiteFactorPlugin", NULL, CK_STR, F(site_factor_plugin), NULL, NULL, 0, NULL },
@@ -349,6 +349,11 @@ static const conf_key_t conf_keys[] = {
 size_t conf_key_count(void)
 {
 	return CONF_KEY_CNT;
+}
+
+const char *conf_key_name(size_t idx)
+{
+	return idx < CONF_KEY_CNT ? conf_keys[idx].name : NULL;
 }
 
 int conf_key_find(const char *key)

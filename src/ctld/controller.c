@@ -341,6 +341,7 @@ int ctld_reconfigure(void)
 	    xstrcmp(nc->auth_alt_params, ctld.conf->auth_alt_params))
 		info("AuthAltTypes/AuthAltParameters changed: that takes "
 		     "effect when slurmctld restarts");
+	conf_log_not_in_force(nc, ctld.conf);
 	conf_destroy(ctld.conf);
 	ctld.conf = nc;
 	rl_configure(&rl);
@@ -611,6 +612,7 @@ int main(int argc, char **argv)
 	ha_set_control_time(time(NULL));
 	info("slurmctld version %s started on cluster %s",
 	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);
+	conf_log_not_in_force(ctld.conf, NULL);
 	sched_trigger();
 	event_base_dispatch(ctld.base);
 	_stop();

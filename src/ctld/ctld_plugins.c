@@ -3,7 +3,10 @@
 
 #include <stddef.h>
 
+#include "common/acct_gather_energy.h"
+#include "common/fixed_plugins.h"
 #include "common/plugin_ctx.h"
+#include "common/prep.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/jobcomp.h"
 #include "ctld/site_factor.h"
@@ -22,6 +25,9 @@ static const ctld_plugin_row_t rows[] = {
 	    NULL),
 	ROW(jobcomp_plugin_type, "JobCompType", job_comp_type,
 	    "jobcomp/none"),
+	ROW(acct_gather_energy_type, "AcctGatherEnergyType",
+	    acct_gather_energy_type, "acct_gather_energy/none"),
+	ROW(prep_type, "PrEpPlugins", prep_plugins, NULL),
 	ROW(site_factor_plugin_type, "PrioritySiteFactorPlugin",
 	    site_factor_plugin, NULL),
 };
@@ -35,9 +41,10 @@ int ctld_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)
 		if (!v || !*v)
 			v = rows[i].def;
 		if (plugin_ctx_check(rows[i].type, v, c->plugin_dir,
-				     NULL, err,
+				     conf_key_where(c, rows[i].key), err,
 				     errlen) < 0)
 			return -1;
 	}
-	return 0;
+	/* SwitchType, CredType: one implementation each */
+	return fixed_plugins_check(c, false, err, errlen);
 }

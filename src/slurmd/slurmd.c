@@ -26,6 +26,7 @@
 #include "common/spank.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurmd/common/node_plugins.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/energy_rapl.h"
 #include "slurmd/epilog.h"
@@ -183,6 +184,18 @@ static void load_config(slurmd_t *sd, const opts_t *o)
 					      sd->node->name);
 }
 
+/* Every plugin type of the node resolves, or slurmd does not start. */
+static void check_plugins(const slurmd_t *sd, const opts_t *o)
+{
+	char err[1024] = "";
+
+	if (node_plugins_check(sd->conf, err, sizeof(err)) == 0)
+		return;
+	if (!o->foreground)       /* the log is not on stderr */
+		fprintf(stderr, "slurmd: fatal: %s\n", err);
+	fatal("%s", err);
+}
+
 static char *write_pid_file(const slurmd_t *sd)
 {
 	char *path;
@@ -244,6 +257,11 @@ int slurmd_reconfigure(slurmd_t *sd)
 		conf_destroy(nc);
 		return SLURM_ERROR;
 	}
+	if (node_plugins_check(nc, err, sizeof(err)) < 0) {
+		error("Reconfigure failed, keeping the old config: %s", err);
+		conf_destroy(nc);
+		return SLURM_ERROR;
+	}
 	/* what was set up from the old one at start (the server, the
 	 * credential context) may still point into it: keep it */
 	sd->old_confs = xrealloc(sd->old_confs, (sd->old_conf_cnt + 1) *
@@ -254,6 +272,7 @@ int slurmd_reconfigure(slurmd_t *sd)
 	if (sd->log_file)
 		log_reopen(sd->log_file);
 	info("Reconfigured from %s", sd->conf_path);
+	conf_log_not_in_force(nc, sd->old_confs[sd->old_conf_cnt - 1]);
 	return SLURM_SUCCESS;
 }
 
@@ -293,6 +312,7 @@ static int run(slurmd_t *sd, int listen_fd)
 	health_run_sync(sd);        /* before registering, as Slurm does */
 	slurmd_register(sd, true);
 	info("slurmd version %s started", SLUICE_VERSION_STRING);
+	conf_log_not_in_force(sd->conf, NULL);
 	sd->energy = energy_node_start(sd->conf, sd->base);
 	event_base_dispatch(sd->base);
 	energy_node_stop(sd->energy);
@@ -330,6 +350,7 @@ int main(int argc, char **argv)
 	sd.start_time = time(NULL);
 	sd.stepd_path = stepd_path();
 	setup_logging(&sd, &o);
+	check_plugins(&sd, &o);
 	daemon_ignore_signals();
 	if (mkdir_p(sd.spool_dir, 0755) < 0)
 		fatal("unable to create spool directory %s: %m", sd.spool_dir);
