@@ -22,6 +22,7 @@
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mail.h"
+#include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
@@ -970,9 +971,8 @@ static void _purge(time_t now)
 		_all_remove(j);
 		jm.cnt--;
 		if (job_array_last_ref(j))
-			state_save_remove_job_files(
-				ctld_conf()->state_save_location,
-				job_array_files_id(j));
+			job_files_remove(ctld_conf()->state_save_location,
+					 job_array_files_id(j));
 		debug2("Purging old records of JobId=%u", j->info.job_id);
 		_push_id(&jm.purged, &jm.purged_cnt, &jm.purged_cap,
 			 j->info.job_id);

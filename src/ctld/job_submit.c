@@ -21,6 +21,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
+#include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
 #include "ctld/job_submit_plugin.h"
@@ -851,17 +852,9 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 		return;
 	}
 	job_depend_set(j, d->dependency);
-	if (batch && state_save_job_files(ctld_conf()->state_save_location,
-				 j->info.job_id, d->script, d->environment) < 0) {
-		_reply_error(c, ESLURM_WRITING_TO_FILE, NULL);
-		job_res_free(j);
-		job_info_free_members(&j->info);
-		job_depend_free(j);
-		xstrarray_free(j->argv);
-		xfree(j);
-		xfree(s.msg);
-		return;
-	}
+	if (batch)              /* in the journal now, in its file soon */
+		job_files_save(ctld_conf()->state_save_location,
+			       j->info.job_id, d->script, d->environment);
 	job_mgr_add(j);
 	if (d->array_inx && *d->array_inx)
 		job_array_create(j, d->array_inx);

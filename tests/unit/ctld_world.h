@@ -10,6 +10,8 @@
 #include "../../src/ctld/select.c"
 #include "../../src/ctld/commit.c"
 #include "../../src/ctld/state_save.c"
+#include "../../src/ctld/job_seg.c"
+#include "../../src/ctld/job_files.c"
 #include "../../src/ctld/journal.c"
 #include "../../src/ctld/recover.c"
 #include "../../src/ctld/node_mgr.c"
