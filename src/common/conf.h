@@ -127,6 +127,7 @@ typedef struct slurm_conf {
 	uint16_t  over_time_limit;
 	uint16_t  resv_over_run;       /* ResvOverRun minutes (INFINITE16) */
 	uint16_t  wait_time;
+	uint16_t  group_update_time;  /* GroupUpdateTime, s; 0: never */
 	uint32_t  min_job_age;        /* s, 300 */
 	uint32_t  first_job_id;       /* 1 */
 	uint32_t  max_job_id;         /* 0x03ff0000 */

@@ -8,6 +8,7 @@
 
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/controller.h"
 
 typedef struct {
 	uid_t          uid;       /* key */
@@ -39,12 +40,13 @@ static char *lookup(const char *user_name, gid_t gid)
 char *user_groups_str(const char *user_name, uid_t uid, gid_t gid)
 {
 	time_t now = time(NULL);
+	uint16_t ttl = ctld_conf()->group_update_time;
 	ug_entry_t *e;
 
 	if (!user_name || !*user_name)
 		return NULL;
 	HASH_FIND(hh, cache, &uid, sizeof(uid), e);
-	if (!e || e->gid != gid || e->expires <= now) {
+	if (!e || e->gid != gid || (ttl && e->expires <= now)) {
 		if (!e) {
 			e = xmalloc(sizeof(*e));
 			e->uid = uid;
@@ -53,7 +55,7 @@ char *user_groups_str(const char *user_name, uid_t uid, gid_t gid)
 		xfree(e->groups);
 		e->groups = lookup(user_name, gid);
 		e->gid = gid;
-		e->expires = now + GROUP_CACHE_SEC;
+		e->expires = now + ttl;
 	}
 	return xstrdup(e->groups);
 }
