@@ -362,6 +362,10 @@ def test_suspended_job_survives_a_restart(cluster, sig):
     assert r.rc == 0, r
     j = job(c, jid)
     assert j.get("JobState") == "RUNNING", j
+    # the SIGCONT goes to the node after the reply (as Slurm's): soon
+    deadline = time.time() + 10
+    while "T" in proc_states(c, marker) and time.time() < deadline:
+        time.sleep(0.1)
     assert "T" not in proc_states(c, marker)
     # it holds its node again, and its end reaches the node
     r = c.run(["scontrol", "show", "node", j["BatchHost"]])
