@@ -338,7 +338,10 @@ static const conf_use_t conf_use[] = {
 	  "test_unkillable.py::test_requeued_job_running_again_is_not_unkillable"),
 	I("UnkillableStepTimeout", "slurmd/unkillable.c",
 	  "test_unkillable.py::test_stuck_step_drains_node"),
-	R("VSizeFactor", "0", "virtual memory is not limited"),
+	/* Slurm enforces it only with JobAcctGatherParams=OverMemoryKill,
+	 * which Sluice refuses: it has no effect there either */
+	W("VSizeFactor", "virtual memory is limited only with "
+	  "JobAcctGatherParams=OverMemoryKill, which Sluice does not have"),
 	I("WaitTime", "cli/srun_opt.c", "test_conf_act.py::test_wait_time_kills_the_rest"),
 	W("X11Parameters", "a knob of X11 forwarding, which is refused"),
 	I("DefMemPerCPU", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_cpu"),
