@@ -405,6 +405,52 @@ static int set_shared(cli_job_opts_t *o, const char *arg,
 	return 0;
 }
 
+/* --hint: the thread and core counts it stands for (the controller
+ * refuses them where a node has more threads per core than they allow);
+ * memory_bound needs --ntasks-per-socket, which Sluice has not. */
+static int set_hint(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
+{
+	char **words = xstrsplit(arg ? arg : "", ",", NULL);
+	int rc = 0;
+
+	(void) d;
+	for (size_t i = 0; words[i] && !rc; i++) {
+		const char *w = words[i];
+
+		if (!strcasecmp(w, "help")) {
+			printf("Application hint options:\n"
+			       "    --hint=             Bind tasks according "
+			       "to application hints\n"
+			       "        compute_bound   use all cores in each "
+			       "socket\n"
+			       "        memory_bound    use only one core in "
+			       "each socket\n"
+			       "        [no]multithread [don't] use extra threads "
+			       "with in-core multi-threading\n"
+			       "        help            show this help "
+			       "message\n");
+			exit(0);
+		} else if (!strcasecmp(w, "compute_bound")) {
+			o->desc.ntasks_per_core = 1;
+		} else if (!strcasecmp(w, "nomultithread")) {
+			o->desc.ntasks_per_core = 1;
+			o->desc.threads_per_core = 1;
+		} else if (!strcasecmp(w, "multithread")) {
+			/* every thread of a core is a CPU: Sluice's default */
+		} else if (!strcasecmp(w, "memory_bound")) {
+			error("--hint=memory_bound: one task per socket "
+			      "(--ntasks-per-socket) is not supported");
+			rc = -1;
+		} else {
+			error("unrecognized --hint argument \"%s\", see "
+			      "--hint=help", w);
+			rc = -1;
+		}
+	}
+	xstrarray_free(words);
+	return rc;
+}
+
 static int set_requeue(cli_job_opts_t *o, const char *arg,
 		       const cli_opt_def_t *d)
 {
@@ -897,8 +943,8 @@ const cli_opt_def_t cli_opt_table[] = {
 	REF("gpu-bind", 0, REQ, "tasks are not bound to GPUs"),
 	REF("gpu-freq", 0, REQ, "steps do not set GPU frequencies"),
 	REF("gres-flags", 0, REQ, "GRES binding is not enforced"),
-	REF("hint", 0, REQ, "tasks are placed by --cpu-bind and "
-	    "--ntasks-per-core only"),
+	{ "hint", 0, REQ, OPT_HINT, ALL,
+	  { "SBATCH_HINT", "SALLOC_HINT", "SLURM_HINT" }, FN(set_hint) },
 	IGN("mcs-label", 0, REQ, "MCSPlugin is mcs/none"),
 	REF("mem-bind", 0, REQ, "memory is not bound to NUMA nodes"),
 	IGN("network", 0, REQ, "SwitchType is switch/none"),

@@ -454,6 +454,33 @@ static bool _feature_known(const char *name, void *arg)
 	return false;
 }
 
+/* --threads-per-core, --ntasks-per-core (and --hint, which sets them):
+ * Sluice allocates and binds by CPU (one thread each), which is what they
+ * ask only where no node of the partition has more threads per core than
+ * they allow.  Elsewhere they are refused, never quietly ignored. */
+static int _check_threads(const job_desc_t *d, submit_t *s)
+{
+	uint16_t tpc = d->threads_per_core;
+	uint32_t npc = d->ntasks_per_core;
+	uint32_t most = 1;
+
+	if ((tpc == NO_VAL16 || !tpc) && (npc == NO_VAL32 || !npc))
+		return 0;
+	for (long b = bitmap_first_set(s->part->node_bitmap); b >= 0;
+	     b = bitmap_next_set(s->part->node_bitmap, (size_t)b + 1))
+		if (node_mgr_at((size_t)b)->info.threads > most)
+			most = node_mgr_at((size_t)b)->info.threads;
+	if ((tpc == NO_VAL16 || !tpc || tpc >= most) &&
+	    (npc == NO_VAL32 || !npc || npc >= most))
+		return 0;
+	xfree(s->msg);
+	s->msg = xstrdup_printf("--threads-per-core, --ntasks-per-core and "
+			       "--hint: Sluice does not place tasks by core on "
+			       "nodes with %u threads per core (partition %s)",
+			       most, s->part->info.name);
+	return ESLURM_NOT_SUPPORTED;
+}
+
 /* -C and the GPU requests: well formed and known to the cluster. */
 static int _check_requests(const job_desc_t *d, submit_t *s)
 {
@@ -510,7 +537,7 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if (batch && strncmp(d->script, "#!", 2))
 		return ESLURM_JOB_SCRIPT_MISSING;
 	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
-	    (rc = _check_requests(d, s)))
+	    (rc = _check_requests(d, s)) || (rc = _check_threads(d, s)))
 		return rc;
 	/* slurm.conf cannot configure Licenses= (conf_use.c): no license a
 	 * job names exists, as Slurm says of an unknown one */

@@ -413,15 +413,13 @@ def test_scontrol_ping_json(env):
 def test_options_without_effect_say_so(env):
     """Options are never silently dropped.  One Slurm itself ignores here
     (--switches without a tree topology) is taken with a warning; one
-    Slurm acts on and Sluice cannot (--hint, --mem-bind) is refused and
+    Slurm acts on and Sluice cannot (--mem-bind) is refused and
     nothing is submitted; -S says what Slurm says when specialized
     resources are not allowed."""
     before = set(env.c.all_job_states())
-    r = env.c.run(["sbatch", "--hint=nomultithread", "--mem-bind=local",
-                   "--wrap", "true"], user=U1)
+    r = env.c.run(["sbatch", "--mem-bind=local", "--wrap", "true"], user=U1)
     assert r.rc != 0 and r.out == "", r
-    assert r.err == ("sbatch: error: --hint is not supported: tasks are "
-                     "placed by --cpu-bind and --ntasks-per-core only\n"), r
+    assert r.err.startswith("sbatch: error: --mem-bind is not supported"), r
     assert set(env.c.all_job_states()) == before
     r = env.c.run(["sbatch", "--switches=2@10:00", "-S", "1", "--wrap",
                    "true"], user=U1)
@@ -431,6 +429,41 @@ def test_options_without_effect_say_so(env):
         "there are no switches to count\n"
         "sbatch: error: Ignoring -S since it's not allowed by configuration "
         "(AllowSpecResourcesUsage = No)\n"), r
+
+
+def test_hint(env, new_cluster):
+    """--hint as Slurm 22.05's sbatch takes it: nomultithread and
+    compute_bound run where every core has one thread (they ask nothing
+    more there), help lists the hints, an unknown one is Slurm's error;
+    memory_bound (one task per socket) is refused; on nodes with two
+    threads per core the controller refuses nomultithread instead of
+    running the job on both threads."""
+    for hint in ("nomultithread", "compute_bound", "multithread"):
+        jid = env.c.sbatch(["--hint=" + hint, "-o", "/dev/null", "--wrap",
+                            "true"], user=U1)
+        assert env.c.wait_done(jid) == "COMPLETED", hint
+    r = env.c.run(["sbatch", "--hint=help"], user=U1)
+    assert r.rc == 0 and r.out.startswith("Application hint options:\n"), r
+    assert "[no]multithread [don't] use extra threads" in r.out
+    before = set(env.c.all_job_states())
+    r = env.c.run(["sbatch", "--hint=bogus", "--wrap", "true"], user=U1)
+    assert r.rc != 0 and r.err == ('sbatch: error: unrecognized --hint '
+                                   'argument "bogus", see --hint=help\n'), r
+    r = env.c.run(["sbatch", "--hint=memory_bound", "--wrap", "true"],
+                  user=U1)
+    assert r.rc != 0 and "memory_bound" in r.err, r
+    assert set(env.c.all_job_states()) == before
+    ht = new_cluster(nodes=1, cpus=2,
+                     node_extra="Sockets=1 CoresPerSocket=1 ThreadsPerCore=2",
+                     extra_conf="SlurmdParameters=config_overrides\n")
+    r = ht.run(["sbatch", "--hint=nomultithread", "--wrap", "true"],
+               user=U1)
+    assert r.rc != 0, r
+    assert "Sluice does not place tasks by core on nodes with 2 threads " \
+        "per core" in r.err, r
+    r = ht.run(["sbatch", "--ntasks-per-core=2", "-o", "/dev/null",
+                "--wrap", "true"], user=U1)
+    assert r.rc == 0, r          # two tasks a core: every thread, as is
 
 
 def test_requests_sluice_has_nothing_for(env):
