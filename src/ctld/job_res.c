@@ -12,20 +12,11 @@
 #include "common/xstring.h"
 #include "ctld/controller.h"
 #include "ctld/job_res.h"
+#include "ctld/select_plugin.h"
 
 uint8_t job_res_cr(void)
 {
-	const slurm_conf_t *c = ctld_conf();
-	const char *p = c->select_type_parameters ? c->select_type_parameters : "";
-	uint8_t cr = 0;
-
-	if (c->select_type && strstr(c->select_type, "linear"))
-		cr |= SELECT_LINEAR;
-	if (strcasestr(p, "CR_CORE") || strcasestr(p, "CR_SOCKET"))
-		cr |= SELECT_CR_CORE;
-	if (!strcasestr(p, "MEMORY"))
-		cr |= SELECT_CR_NO_MEMORY;
-	return cr;
+	return select_plugin_cr();
 }
 
 /* GPUs of one TRES string; -1 bad. */
@@ -234,7 +225,8 @@ static int _select_in(job_record_t *j, part_record_t *part,
 	job_mgr_select_req(j, &req);
 	req.exclusive = j->info.shared == JOB_SHARED_NONE ||
 		!xstrcasecmp(part->info.oversubscribe, "EXCLUSIVE");
-	rc = select_job_test(view, node_cnt, avail, &req, ignore_alloc, res);
+	rc = select_plugin_job_test(view, node_cnt, avail, &req, ignore_alloc,
+				    res);
 	bitmap_destroy(avail);
 	return rc;
 }

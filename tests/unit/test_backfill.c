@@ -133,17 +133,13 @@ static void test_params(void **st)
 	sched_params_t p;
 	char err[128];
 
-	assert_int_equal(sched_params_parse("sched/nosuch", NULL, 10, &p, err,
+	assert_int_equal(sched_params_parse("bf_window=0", 10, &p, err,
 					    sizeof(err)), -1);
-	assert_int_equal(sched_params_parse(NULL, "bf_window=0", 10, &p, err,
+	assert_int_equal(sched_params_parse("bf_interval=x", 10, &p, err,
 					    sizeof(err)), -1);
-	assert_int_equal(sched_params_parse(NULL, "bf_interval=x", 10, &p, err,
-					    sizeof(err)), -1);
-	assert_int_equal(sched_params_parse("sched/builtin",
-					    "bf_continue,default_queue_depth=7,"
+	assert_int_equal(sched_params_parse("bf_continue,default_queue_depth=7,"
 					    "other_key=1", 10, &p, err,
 					    sizeof(err)), 0);
-	assert_false(p.backfill);
 	assert_true(p.bf_continue);
 	assert_int_equal(p.default_queue_depth, 7);
 	assert_int_equal(p.bf_interval, 30);
@@ -394,7 +390,7 @@ static void test_multifactor(void **st)
 	char err[128];
 
 	assert_int_equal(priority_conf_load(conf, &pc, err, sizeof(err)), 0);
-	assert_true(pc.multifactor);
+	assert_true(priority_is_multifactor());
 	assert_int_equal(pc.w_age, 1000);
 	assert_int_equal(pc.max_age, 3600);
 	part.info.priority_job_factor = 5;
