@@ -50,7 +50,7 @@ typedef struct {
 	const plugin_type_t *type;
 	const char          *key;      /* slurm.conf key */
 	size_t               off;      /* its value in slurm_conf_t, or
-					* NO_FIELD: conf_get(key) */
+					* NO_FIELD: what the file set */
 	const char          *def;      /* when the value is empty */
 } ctld_plugin_row_t;
 
@@ -81,7 +81,7 @@ static const ctld_plugin_row_t rows[] = {
 static const char *_value(const slurm_conf_t *c, const ctld_plugin_row_t *r)
 {
 	if (r->off == NO_FIELD)
-		return conf_get(c, r->key);
+		return conf_get_set(c, r->key);
 	return *(const char *const *)((const char *)c + r->off);
 }
 

@@ -57,7 +57,7 @@ int preempt_mode_parse(const char *s)
  * reconfigure: a plugin whose init fails leaves the old one. */
 static void _pe_plugin(const slurm_conf_t *c)
 {
-	const char *type = conf_get(c, "PreemptType");
+	const char *type = conf_get_set(c, "PreemptType");
 	char err[512] = "";
 	plugin_ctx_t *n;
 
