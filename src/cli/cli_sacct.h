@@ -29,6 +29,9 @@ typedef struct {
 	/* Job rows, for JSON: the job's steps (its "steps" member). */
 	const acct_step_rec_t *steps;
 	uint32_t               nsteps;
+	/* Job rows: the stored script/environment when the query asked for
+	 * them (DBD_JOBS_SCRIPT, DBD_JOBS_ENV), else NULL. */
+	const acct_script_rec_t *script;
 } sacct_row_t;
 
 typedef void (*sacct_get_f)(char **out, const sacct_row_t *r);

@@ -642,6 +642,7 @@ const sacct_field_t sacct_fields[] = {
 	{ NULL, 0, NULL, NULL, NULL, "required/memory_per_node", NULL,
 	  sj_mem_node },
 	{ NULL, 0, NULL, NULL, NULL, "reservation", NULL, sj_resv },
+	{ NULL, 0, NULL, NULL, NULL, "script", NULL, sj_script },
 	{ NULL, 0, NULL, NULL, NULL, "time/suspended", "time/suspended",
 	  sj_zero },
 	{ NULL, 0, NULL, NULL, NULL, "time/planned", NULL, sj_unset },

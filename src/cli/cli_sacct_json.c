@@ -126,6 +126,13 @@ json_object *sj_empty_str(const sacct_row_t *r)
 	return jstr("");
 }
 
+/* The batch script when it was asked for and kept; no member otherwise
+ * (as Slurm's, whose job record has it only then). */
+json_object *sj_script(const sacct_row_t *r)
+{
+	return r->script && r->script->script ? jstr(r->script->script) : NULL;
+}
+
 json_object *sj_empty_list(const sacct_row_t *r)
 {
 	(void)r;
@@ -474,6 +481,8 @@ json_object *sacct_json_row(const sacct_row_t *r)
 			continue;
 		if (f->json) {
 			v = f->json(r);
+			if (!v)         /* a member this record lacks */
+				continue;
 		} else {
 			char *s = sacct_field_text(f, r);
 

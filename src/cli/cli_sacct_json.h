@@ -32,6 +32,7 @@ SJ(sj_ntasks);
 SJ(sj_priority);
 SJ(sj_reqcpus);
 SJ(sj_resv);
+SJ(sj_script);
 SJ(sj_restarts);
 SJ(sj_start);
 SJ(sj_state);

@@ -153,10 +153,12 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
 {
 	bool *old = superseded_marks(m, duplicates);
 	time_t now = time(NULL);
-	uint32_t s0 = 0;
+	uint32_t s0 = 0, sc = 0;
 	uint32_t *first = xcalloc(m->job_cnt + 1, sizeof(uint32_t));
 	uint32_t *last = xcalloc(m->job_cnt + 1, sizeof(uint32_t));
 	uint32_t *idx = xcalloc(m->job_cnt + 1, sizeof(uint32_t));
+	const acct_script_rec_t **script = xcalloc(m->job_cnt + 1,
+						   sizeof(*script));
 
 	/* Steps come in the order slurmdbd sends jobs (submit, id). */
 	for (uint32_t i = 0; i < m->job_cnt; i++) {
@@ -175,6 +177,15 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
 		last[i] = s1;
 		s0 = s1;
 		idx[i] = i;
+		/* scripts come in the same order, one per job at most */
+		while (sc < m->script_cnt &&
+		       (m->scripts[sc].submit < j->submit ||
+			(m->scripts[sc].submit == j->submit &&
+			 m->scripts[sc].job_id < j->job_id)))
+			sc++;
+		if (sc < m->script_cnt && m->scripts[sc].job_id == j->job_id &&
+		    m->scripts[sc].submit == j->submit)
+			script[i] = &m->scripts[sc];
 	}
 	sort_idx(idx, m->job_cnt, m, by_print_order);
 	for (uint32_t x = 0; x < m->job_cnt; x++) {
@@ -183,7 +194,8 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
 		sacct_row_t row = { .job = j, .now = now,
 				    .steps = m->steps ?
 					     &m->steps[first[i]] : NULL,
-				    .nsteps = last[i] - first[i] };
+				    .nsteps = last[i] - first[i],
+				    .script = script[i] };
 
 		for (uint32_t k = first[i]; k < last[i]; k++) {
 			row.steps_cpu_usec += m->steps[k].user_usec +
@@ -196,6 +208,7 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
 			break;
 	}
 	xfree(idx);
+	xfree(script);
 	xfree(first);
 	xfree(last);
 	xfree(old);

@@ -76,10 +76,12 @@ static void usage(FILE *out)
 "  -a, --allusers       show every user's jobs\n"
 "  -A, --accounts=list  only these accounts\n"
 "  -b, --brief          JobID, State, ExitCode\n"
+"  -B, --batch-script   each job's batch script (AccountingStoreFlags=job_script)\n"
 "  -D, --duplicates     every record of a reused job id\n"
 "      --delimiter=str  separator for -p/-P (default '|')\n"
 "  -e, --helpformat     list the fields -o accepts\n"
 "  -E, --endtime=time   jobs before this time\n"
+"      --env-vars       each job's environment (AccountingStoreFlags=job_env)\n"
 "  -g, --gid=list       only these groups\n"
 "  -j, --jobs=list      only these jobs (123, 123_4, 123.batch)\n"
 "  -l, --long           many usage fields\n"
@@ -250,7 +252,7 @@ static time_t parse_when(const char *s, const char *what)
 
 enum {
 	OPT_DELIM = 0x100, OPT_NAME, OPT_USAGE, OPT_NOCONVERT, OPT_UNITS,
-	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML,
+	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS,
 };
 
 static void parse_opts(int argc, char **argv)
@@ -259,6 +261,8 @@ static void parse_opts(int argc, char **argv)
 		{ "allusers", no_argument, NULL, 'a' },
 		{ "accounts", required_argument, NULL, 'A' },
 		{ "brief", no_argument, NULL, 'b' },
+		{ "batch-script", no_argument, NULL, 'B' },
+		{ "env-vars", no_argument, NULL, OPT_ENV_VARS },
 		{ "duplicates", no_argument, NULL, 'D' },
 		{ "delimiter", required_argument, NULL, OPT_DELIM },
 		{ "helpformat", no_argument, NULL, 'e' },
@@ -297,12 +301,14 @@ static void parse_opts(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "aA:bDeE:g:hj:lLM:nN:o:pPq:r:s:S:Tu:vVX",
+	while ((c = getopt_long(argc, argv, "aA:bBDeE:g:hj:lLM:nN:o:pPq:r:s:S:Tu:vVX",
 				lopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': opt.all_users = true; break;
 		case 'A': opt.cond.accounts = list_add(opt.cond.accounts, optarg); break;
 		case 'b': opt.brief = true; break;
+		case 'B': opt.cond.flags |= DBD_JOBS_SCRIPT; break;
+		case OPT_ENV_VARS: opt.cond.flags |= DBD_JOBS_ENV; break;
 		case 'D': opt.cond.flags |= DBD_JOBS_DUPLICATES; break;
 		case OPT_DELIM: xfree(opt.delim); opt.delim = xstrdup(optarg); break;
 		case 'e': sacct_fields_help(stdout); exit(0);
@@ -619,6 +625,38 @@ static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
 	cli_output_doc_print(stdout, doc, opt.json == 2);
 }
 
+/* ---- -B / --env-vars: a block per job instead of rows ---- */
+
+static void print_block(const char *title, const char *id, const char *text)
+{
+	printf("%s%s%s\n", title, id, !strcmp(title, "Environment used for ") ?
+	       " (must be batch to display)" : "");
+	for (int k = 0; k < 80; k++)
+		putchar('-');
+	printf("\n%s\n", text && *text ? text : "NONE\n");
+}
+
+static bool print_job_script(const sacct_row_t *row, void *arg)
+{
+	const acct_job_rec_t *j = row->job;
+	const acct_script_rec_t *sc = row->script;
+	char id[32];
+
+	(void) arg;
+	if (!sel_match(j, NULL))
+		return true;
+	if (j->array_job_id && j->array_task_id != NO_VAL32)
+		snprintf(id, sizeof(id), "%u_%u", j->array_job_id,
+			 j->array_task_id);
+	else
+		snprintf(id, sizeof(id), "%u", j->job_id);
+	if (opt.cond.flags & DBD_JOBS_SCRIPT)
+		print_block("Batch Script for ", id, sc ? sc->script : NULL);
+	if (opt.cond.flags & DBD_JOBS_ENV)
+		print_block("Environment used for ", id, sc ? sc->env : NULL);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	sacct_col_t *cols;
@@ -638,9 +676,23 @@ int main(int argc, char **argv)
 	if (opt.nodelist &&
 	    !(want = hostlist_parse(opt.nodelist, err, sizeof(err))))
 		fatal("Invalid node list: %s", opt.nodelist);
-	choose_fields(cols, n);
-	r = query();
-	print_all(r, cols, n, want);
+	if (opt.cond.flags & (DBD_JOBS_SCRIPT | DBD_JOBS_ENV)) {
+		if (opt.json)
+			fatal("--json and --yaml cannot be used with "
+			      "--batch-script or --env-vars");
+		opt.cond.flags |= DBD_JOBS_NO_STEPS;
+		memset(&opt.cond.job_fields, 0, sizeof(opt.cond.job_fields));
+		fields_sel_add_list(&opt.cond.job_fields, acct_job_rec_fields,
+				    "job_id,submit,array_job_id,"
+				    "array_task_id,nodes,cluster");
+		r = query();
+		sacct_rows_walk(r, opt.cond.flags & DBD_JOBS_DUPLICATES, want,
+				print_job_script, NULL);
+	} else {
+		choose_fields(cols, n);
+		r = query();
+		print_all(r, cols, n, want);
+	}
 	msg_body_free(RESPONSE_DBD_JOBS, r);
 	if (want)
 		hostlist_destroy(want);

@@ -68,6 +68,14 @@ const field_desc_t acct_resv_rec_fields[] = {
 };
 #undef RV
 
+#define SC(m, t) F(acct_script_rec_t, m, t)
+const field_desc_t acct_script_rec_fields[] = {
+	SC(job_id, FT_U32), SC(submit, FT_TIME), SC(script, FT_STR),
+	SC(env, FT_STR),
+	FIELD_END
+};
+#undef SC
+
 const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size)
 {
 	switch (kind) {
@@ -86,6 +94,9 @@ const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size)
 	case ACCT_REC_RESV:
 		*size = sizeof(acct_resv_rec_t);
 		return acct_resv_rec_fields;
+	case ACCT_REC_JOB_SCRIPT:
+		*size = sizeof(acct_script_rec_t);
+		return acct_script_rec_fields;
 	}
 	*size = 0;
 	return NULL;

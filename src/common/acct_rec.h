@@ -29,6 +29,7 @@ typedef enum {
 	ACCT_REC_STEP,            /* acct_step_rec_t: upserted */
 	ACCT_REC_NODE_EVENT,      /* acct_event_rec_t */
 	ACCT_REC_RESV,            /* acct_resv_rec_t: upserted */
+	ACCT_REC_JOB_SCRIPT,      /* acct_script_rec_t: upserted */
 	ACCT_REC_KIND_END
 } acct_rec_kind_t;
 
@@ -138,6 +139,18 @@ typedef struct {
 	char     *cluster;        /* filled by slurmdbd in answers */
 } acct_resv_rec_t;
 
+/* A batch job's script and environment, kept when AccountingStoreFlags
+ * says job_script / job_env; sent once, at submit.  Key: (cluster,
+ * job_id, submit).  Either may be NULL (not kept).  env is the
+ * environment as "NAME=value" lines, each ended by a newline. */
+typedef struct {
+	uint32_t  job_id;
+	time_t    submit;
+	char     *script;
+	char     *env;
+} acct_script_rec_t;
+
+extern const field_desc_t acct_script_rec_fields[];
 extern const field_desc_t acct_resv_rec_fields[];
 extern const field_desc_t acct_cluster_rec_fields[];
 extern const field_desc_t acct_job_rec_fields[];

@@ -154,6 +154,7 @@ typedef struct slurm_conf {
 	uint16_t  acct_gather_node_freq;  /* AcctGatherNodeFreq, s */
 	char     *task_plugin_param;      /* TaskPluginParam, NULL if unset */
 	char     *prolog_flags;   /* PrologFlags as written (checked) */
+	char     *accounting_store_flags; /* AccountingStoreFlags (checked) */
 	char     *task_prolog;    /* TaskProlog, TaskEpilog */
 	char     *task_epilog;
 	char     *prolog_slurmctld;

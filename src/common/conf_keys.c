@@ -43,6 +43,7 @@ typedef enum {
 	CK_CTLDPAR,  /* SlurmctldParameters: rl_* checked (conf_params) */
 	CK_ACCTENF,  /* AccountingStorageEnforce (conf_params) */
 	CK_PROLOGF,  /* PrologFlags (conf_params) */
+	CK_STOREF,   /* AccountingStoreFlags (conf_params) */
 	CK_SPECIAL,  /* printed only, by its function */
 } ck_kind_t;
 
@@ -95,7 +96,8 @@ static const conf_key_t conf_keys[] = {
 	{ "AccountingStorageType", NULL, CK_STR, F(accounting_storage_type),
 	  "accounting_storage/none", NULL, 0, NULL },
 	{ "AccountingStorageUser", NULL, CK_STR, NOF, "N/A", NULL, 0, NULL },
-	{ "AccountingStoreFlags", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "AccountingStoreFlags", NULL, CK_STOREF, F(accounting_store_flags),
+	  NULL, NULL, 0, NULL },
 	{ "AcctGatherEnergyType", NULL, CK_STR, F(acct_gather_energy_type), "acct_gather_energy/none", NULL, 0, NULL },
 	{ "AcctGatherFilesystemType", NULL, CK_STR, NOF, "acct_gather_filesystem/none",
 	  NULL, 0, NULL },
@@ -580,6 +582,14 @@ static int ck_parse(conf_state_t *st, const conf_key_t *k, const char *v)
 			return -1;
 		return ck_set_str(st, k, v, false);
 	}
+	case CK_STOREF: {
+		uint32_t bits;
+		char err[128];
+
+		if (conf_parse_acct_store_flags(v, &bits, err, sizeof(err)) < 0)
+			return -1;
+		return ck_set_str(st, k, v, false);
+	}
 	case CK_ENFORCE:
 		if (!strcasecmp(v, "YES"))
 			v = "ALL";
@@ -616,6 +626,13 @@ int conf_key_set(conf_state_t *st, int idx, const char *value)
 			uint32_t bits;
 
 			conf_parse_acct_enforce(value, &bits, err, sizeof(err));
+			return conf_fail(st, "%s", err);
+		}
+		if (k->kind == CK_STOREF) {
+			uint32_t bits;
+
+			conf_parse_acct_store_flags(value, &bits, err,
+						    sizeof(err));
 			return conf_fail(st, "%s", err);
 		}
 		if (k->kind == CK_CTLDPAR) {
@@ -776,7 +793,8 @@ void conf_keys_free(slurm_conf_t *c)
 		if (k->kind != CK_STR && k->kind != CK_UPPER &&
 		    k->kind != CK_USER && k->kind != CK_ENFORCE &&
 		    k->kind != CK_PRIVATE && k->kind != CK_CTLDPAR &&
-		    k->kind != CK_ACCTENF && k->kind != CK_PROLOGF)
+		    k->kind != CK_ACCTENF && k->kind != CK_PROLOGF &&
+		    k->kind != CK_STOREF)
 			continue;
 		f = (char **)((char *)c + k->off);
 		xfree(*f);

@@ -198,3 +198,35 @@ int conf_parse_prolog_flags(const char *val, uint32_t *out, char *err,
 	xfree(copy);
 	return rc;
 }
+
+int conf_parse_acct_store_flags(const char *val, uint32_t *out, char *err,
+				size_t errlen)
+{
+	static const struct { const char *word; uint32_t bit; } words[] = {
+		{ "job_comment", ACCT_STORE_JOB_COMMENT },
+		{ "job_env", ACCT_STORE_JOB_ENV },
+		{ "job_extra", ACCT_STORE_JOB_EXTRA },
+		{ "job_script", ACCT_STORE_JOB_SCRIPT },
+		{ "no_stdio", ACCT_STORE_NO_STDIO },
+	};
+	char **list = xstrsplit(val ? val : "", ",", NULL);
+	int rc = 0;
+
+	*out = 0;
+	for (size_t k = 0; list && list[k] && !rc; k++) {
+		char *w = xstrtrim(list[k]);
+		size_t i, n = sizeof(words) / sizeof(words[0]);
+
+		for (i = 0; i < n && strcasecmp(w, words[i].word); i++)
+			;
+		if (i == n) {
+			snprintf(err, errlen, "AccountingStoreFlags: unknown "
+				 "value \"%s\"", w);
+			rc = -1;
+		} else {
+			*out |= words[i].bit;
+		}
+	}
+	xstrarray_free(list);
+	return rc;
+}

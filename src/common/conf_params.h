@@ -56,6 +56,19 @@ enum {
 int conf_parse_prolog_flags(const char *val, uint32_t *out, char *err,
 			    size_t errlen);
 
+/* AccountingStoreFlags= : what slurmdbd keeps beyond the job record. */
+enum {
+	ACCT_STORE_JOB_COMMENT = 1 << 0,   /* the job's comment */
+	ACCT_STORE_JOB_ENV     = 1 << 1,   /* a batch job's environment */
+	ACCT_STORE_JOB_EXTRA   = 1 << 2,   /* the extra field (Sluice has none) */
+	ACCT_STORE_JOB_SCRIPT  = 1 << 3,   /* a batch job's script */
+	ACCT_STORE_NO_STDIO    = 1 << 4,   /* no stdin/out/err paths */
+};
+/* "job_script,job_env" -> ACCT_STORE_* bits.  0, or -1 with a message in
+ * err naming the unknown word. */
+int conf_parse_acct_store_flags(const char *val, uint32_t *out, char *err,
+				size_t errlen);
+
 /* As Slurm: limits, qos and safe imply associations; safe implies
  * limits; "all" is everything but nojobs/nosteps; "none"/"0" nothing.
  * 0, or -1 with a message in err naming the unknown word. */

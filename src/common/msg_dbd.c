@@ -122,6 +122,9 @@ void msg_dbd_jobs_pack(buf_t *b, const void *data)
 	for (uint32_t i = 0; i < m->step_cnt; i++)
 		fields_pack_sel(b, acct_step_rec_fields, &m->steps[i],
 				&m->step_fields);
+	pack32(b, m->script_cnt);
+	for (uint32_t i = 0; i < m->script_cnt; i++)
+		fields_pack(b, acct_script_rec_fields, &m->scripts[i]);
 }
 
 void msg_dbd_jobs_free(void *data)
@@ -134,8 +137,11 @@ void msg_dbd_jobs_free(void *data)
 	for (uint32_t i = 0; i < m->step_cnt; i++)
 		fields_free_sel(acct_step_rec_fields, &m->steps[i],
 				&m->step_fields);
+	for (uint32_t i = 0; i < m->script_cnt; i++)
+		fields_free(acct_script_rec_fields, &m->scripts[i]);
 	xfree(m->jobs);
 	xfree(m->steps);
+	xfree(m->scripts);
 	xfree(m);
 }
 
@@ -181,6 +187,22 @@ static int unpack_recs(buf_t *b, const field_desc_t *f, size_t size,
 	return 0;
 }
 
+/* Job id, submit time and two strings: at least 20 bytes each. */
+static int unpack_scripts(buf_t *b, dbd_jobs_msg_t *m)
+{
+	uint32_t cnt;
+
+	if (unpack32(b, &cnt) < 0 || cnt > PACK_MAX_ARRAY_LEN ||
+	    cnt > buf_remaining(b) / 20)
+		return -1;
+	m->scripts = xcalloc(cnt ? cnt : 1, sizeof(*m->scripts));
+	for (m->script_cnt = 0; m->script_cnt < cnt; m->script_cnt++)
+		if (fields_unpack(b, acct_script_rec_fields,
+				  &m->scripts[m->script_cnt]) < 0)
+			return -1;
+	return 0;
+}
+
 int msg_dbd_jobs_unpack(buf_t *b, void **data)
 {
 	dbd_jobs_msg_t *m = xmalloc(sizeof(*m));
@@ -193,7 +215,8 @@ int msg_dbd_jobs_unpack(buf_t *b, void **data)
 			&m->job_fields, &m->job_cnt, (void **)&m->jobs) < 0 ||
 	    unpack_recs(b, acct_step_rec_fields, sizeof(acct_step_rec_t),
 			&m->step_fields, &m->step_cnt,
-			(void **)&m->steps) < 0)
+			(void **)&m->steps) < 0 ||
+	    unpack_scripts(b, m) < 0)
 		goto error;
 	*data = m;
 	return 0;

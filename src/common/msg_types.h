@@ -899,6 +899,8 @@ typedef struct {
 enum {
 	DBD_JOBS_NO_STEPS   = 0x0001,   /* -X */
 	DBD_JOBS_DUPLICATES = 0x0002,   /* -D */
+	DBD_JOBS_SCRIPT     = 0x0004,   /* -B: the batch scripts */
+	DBD_JOBS_ENV        = 0x0008,   /* -E: the batch environments */
 };
 typedef struct {
 	char     *cluster;          /* NULL = every cluster */
@@ -928,6 +930,11 @@ typedef struct {
 	acct_step_rec_t *steps;     /* grouped by job, in step order */
 	fields_sel_t     job_fields;
 	fields_sel_t     step_fields;
+	/* with DBD_JOBS_SCRIPT / DBD_JOBS_ENV: the stored ones of the
+	 * jobs, each keyed by its job's id and submit time (an array task
+	 * shares its array's); what was not asked for is NULL */
+	uint32_t           script_cnt;
+	acct_script_rec_t *scripts;
 } dbd_jobs_msg_t;
 
 /* sreport -> slurmdbd: usage of one cluster in [start, end).  users are

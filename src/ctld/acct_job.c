@@ -7,12 +7,32 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "common/conf_params.h"
 #include "ctld/acct_job.h"
+#include "ctld/controller.h"
 #include "ctld/ha.h"
 #include "ctld/acct_storage.h"
 #include "ctld/fairshare.h"
 
 static bool enabled;
+
+/* AccountingStoreFlags as ACCT_STORE_* bits, parsed again when the
+ * configured words change (a reconfigure). */
+static uint32_t store_flags(void)
+{
+	static char *seen;
+	static uint32_t bits;
+	const char *now = ctld_conf()->accounting_store_flags;
+	char err[128];
+
+	if (!xstrcmp(seen, now) && (seen || !now))
+		return bits;
+	xfree(seen);
+	seen = xstrdup(now);
+	if (conf_parse_acct_store_flags(now, &bits, err, sizeof(err)) < 0)
+		bits = 0;       /* checked when the file was loaded */
+	return bits;
+}
 
 bool acct_enabled(void)
 {
@@ -130,7 +150,8 @@ void acct_job_changed(job_record_t *j)
 		.req_mem = req_mem(i),
 		.mem_per_cpu = i->mem_per_cpu,
 		.work_dir = i->work_dir,
-		.comment = i->comment,
+		.comment = store_flags() & ACCT_STORE_JOB_COMMENT ?
+			   i->comment : NULL,
 		.submit_line = i->submit_line,
 		.constraints = i->features,
 		.restart_cnt = i->restart_cnt,
@@ -141,6 +162,44 @@ void acct_job_changed(job_record_t *j)
 	acct_record(ACCT_REC_JOB, &r);
 	if (base >= JOB_COMPLETE)
 		fairshare_job_end(j);
+}
+
+/* A record is one outbox frame: what does not fit is not kept (the
+ * environment first), and the log says so. */
+#define SCRIPT_REC_MAX (ACCT_FRAME_MAX_BODY - 4096)
+
+void acct_job_script(const job_record_t *j, const char *script,
+		     char *const *env)
+{
+	uint32_t flags = store_flags();
+	acct_script_rec_t r = { .job_id = j->info.job_id,
+				.submit = j->info.submit_time };
+	char *env_text = NULL;
+	size_t len = 0;
+
+	if (!enabled || !(flags & (ACCT_STORE_JOB_SCRIPT | ACCT_STORE_JOB_ENV)))
+		return;
+	if (flags & ACCT_STORE_JOB_SCRIPT && script)
+		r.script = (char *)script;
+	for (size_t k = 0; flags & ACCT_STORE_JOB_ENV && env && env[k]; k++)
+		xstrfmtcat(&env_text, "%s\n", env[k]);
+	r.env = env_text;
+	len = (r.script ? strlen(r.script) : 0) +
+	      (r.env ? strlen(r.env) : 0);
+	if (len > SCRIPT_REC_MAX && r.env) {
+		error("JobId=%u: its environment (%zu bytes) is too large "
+		      "for accounting: not stored", r.job_id, strlen(r.env));
+		len -= strlen(r.env);
+		r.env = NULL;
+	}
+	if (len > SCRIPT_REC_MAX) {
+		error("JobId=%u: its batch script (%zu bytes) is too large "
+		      "for accounting: not stored", r.job_id, len);
+		r.script = NULL;
+	}
+	if (r.script || r.env)
+		acct_outbox_append(ACCT_REC_JOB_SCRIPT, &r);
+	xfree(env_text);
 }
 
 /* The batch step's state from the script's wait status and the job. */

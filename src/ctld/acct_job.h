@@ -25,6 +25,10 @@ bool     acct_enabled(void);
 
 /* The job changed (submitted, started, ended, updated): send its state. */
 void     acct_job_changed(job_record_t *j);
+/* A batch job was submitted: its script and environment as
+ * AccountingStoreFlags asks (job_script, job_env; nothing otherwise). */
+void     acct_job_script(const job_record_t *j, const char *script,
+			 char *const *env);
 /* The job started: its .batch step starts too. */
 void     acct_job_batch_started(job_record_t *j);
 /* The batch script ended: the .batch step with its usage. */

@@ -846,6 +846,8 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 		job_array_create(j, d->array_inx);
 	job_mgr_pending_add(j);
 	acct_job_changed(j);
+	if (batch)
+		acct_job_script(j, d->script, d->environment);
 	resp = xmalloc(sizeof(*resp));
 	resp->job_id = j->info.job_id;
 	resp->step_id = NO_VAL32;

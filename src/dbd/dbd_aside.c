@@ -58,6 +58,12 @@ static void whose(const acct_frame_t *f, whose_t *w)
 		w->submit = (int64_t)st->submit;
 		w->what = xstrdup_printf("step %d of job %u",
 					 (int32_t)st->step_id, st->job_id);
+	} else if (rec && f->kind == ACCT_REC_JOB_SCRIPT) {
+		const acct_script_rec_t *sc = rec;
+
+		w->id = sc->job_id;
+		w->submit = (int64_t)sc->submit;
+		w->what = xstrdup_printf("the script of job %u", sc->job_id);
 	} else if (rec && f->kind == ACCT_REC_RESV) {
 		w->id = ((const acct_resv_rec_t *)rec)->resv_id;
 		w->what = xstrdup_printf("reservation %u", w->id);

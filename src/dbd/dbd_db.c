@@ -387,6 +387,24 @@ static char **schema_v10(dbd_db_t *db)
 	return out;
 }
 
+/* v11: batch scripts and environments (AccountingStoreFlags=job_script,
+ * job_env), kept byte for byte, one row per job submission. */
+static char **schema_v11(dbd_db_t *db)
+{
+	char **out = NULL;
+	char *sql = xstrdup_printf(
+		"CREATE TABLE IF NOT EXISTS job_script_table (cluster %s NOT "
+		"NULL, id_job INT UNSIGNED NOT NULL, time_submit BIGINT NOT "
+		"NULL, script LONGBLOB, env LONGBLOB, PRIMARY KEY (cluster, "
+		"id_job, time_submit)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+		acct_limit_sql_type(ACCT_LIM_CLUSTER));
+
+	(void) db;
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	return out;
+}
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -402,6 +420,7 @@ static const struct {
 	{ schema_v8, NULL },
 	{ schema_v9, NULL },
 	{ NULL, schema_v10 },
+	{ NULL, schema_v11 },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -345,6 +345,38 @@ static int load_steps(query_t *q, const char *where)
 	return rc;
 }
 
+/* The stored scripts and environments of the jobs selected by where
+ * (sacct -B / -E), keyed by each job's id and submit time; an array
+ * task's are its array's. */
+static int load_scripts(query_t *q, const char *where)
+{
+	static const char *const names[] = { "job_id", "submit", "script",
+					     "env" };
+	bool script = q->c->flags & DBD_JOBS_SCRIPT;
+	bool env = q->c->flags & DBD_JOBS_ENV;
+	cols_t c = { .n = 0 };
+	char *sql;
+	int rc;
+
+	for (size_t i = 0; i < 4; i++)
+		for (size_t k = 0; acct_script_rec_fields[k].name; k++)
+			if (!strcmp(acct_script_rec_fields[k].name, names[i]))
+				c.f[c.n++] = &acct_script_rec_fields[k];
+	sql = xstrdup_printf("SELECT t.id_job, t.time_submit, %s, %s FROM "
+			     "job_table t STRAIGHT_JOIN job_script_table sc "
+			     "ON sc.cluster = t.cluster AND sc.id_job = "
+			     "IF(t.id_array_job, t.id_array_job, t.id_job) "
+			     "AND sc.time_submit = t.time_submit WHERE 1%s "
+			     "ORDER BY t.time_submit, t.id_job",
+			     script ? "sc.script" : "NULL",
+			     env ? "sc.env" : "NULL", where);
+	q->resp->scripts = select_recs(q->db, sql, &c,
+				       sizeof(acct_script_rec_t),
+				       &q->resp->script_cnt, &rc);
+	xfree(sql);
+	return rc;
+}
+
 /* The jobs the conditions select, then (unless -X) their steps: only the
  * members the request chose, selected, filled and (by the caller)
  * packed. */
@@ -390,6 +422,9 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	}
 	if (!(req->flags & DBD_JOBS_NO_STEPS) && resp->job_cnt &&
 	    load_steps(&q, where) < 0)
+		resp->rc = ESLURM_DB_CONNECTION;
+	if (req->flags & (DBD_JOBS_SCRIPT | DBD_JOBS_ENV) && resp->job_cnt &&
+	    load_scripts(&q, where) < 0)
 		resp->rc = ESLURM_DB_CONNECTION;
 out:
 	xfree(sql);

@@ -402,6 +402,32 @@ static int add_event(store_t *s, const acct_event_rec_t *e)
 	return rc;
 }
 
+/* A batch job's script and environment: bytes as they were (a script
+ * need not be UTF-8), one row per submission. */
+static int add_script(store_t *s, const acct_script_rec_t *r)
+{
+	char *sql = xstrdup("INSERT INTO job_script_table (cluster, id_job, "
+			    "time_submit, script, env) VALUES (");
+	int rc;
+
+	q(s, &sql, s->cluster);
+	xstrfmtcat(&sql, ",%u,%" PRId64 ",", r->job_id, (int64_t)r->submit);
+	if (r->script)
+		dbd_db_quote_bin(&sql, r->script, strlen(r->script));
+	else
+		xstrcat(&sql, "NULL");
+	xstrcatc(&sql, ',');
+	if (r->env)
+		dbd_db_quote_bin(&sql, r->env, strlen(r->env));
+	else
+		xstrcat(&sql, "NULL");
+	xstrcat(&sql, ") ON DUPLICATE KEY UPDATE script=VALUES(script), "
+		"env=VALUES(env)");
+	rc = dbd_db_exec(s->db, sql);
+	xfree(sql);
+	return rc;
+}
+
 /* A reservation: a row per (id, start).  An update that moved the
  * start moves its row; one deleted before it started leaves no row. */
 static int add_resv(store_t *s, const acct_resv_rec_t *r)
@@ -674,6 +700,9 @@ static int apply(store_t *s, const acct_frame_t *f)
 			break;
 		case ACCT_REC_RESV:
 			rc = resv_reroll(s, rec) < 0 ? -1 : add_resv(s, rec);
+			break;
+		case ACCT_REC_JOB_SCRIPT:
+			rc = add_script(s, rec);
 			break;
 		}
 	}

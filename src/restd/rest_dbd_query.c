@@ -122,9 +122,10 @@ static const char *const refused[] = {
 	"association", "constraints", "exit_code", "reason", "reservation",
 	"reservation_id", "wckey", "scheduler_unset", "scheduled_on_submit",
 	"scheduled_by_main", "scheduled_by_backfill", "job_started",
-	"show_batch_script", "show_job_environment",
 	"usage_time_as_submit_time", "cpus_max", "cpus_min", "nodes_max",
 	"nodes_min", "submit_time", "timelimit_max", "timelimit_min",
+	/* the job schema has no member for it: sacct --env-vars shows it */
+	"show_job_environment",
 };
 static const char *const no_effect[] = {
 	"whole_hetjob", "disable_whole_hetjob", "disable_wait_for_result",
@@ -184,6 +185,10 @@ static int one_param(char **err, rest_jobs_query_t *q, const char *k,
 	}
 	if (!strcmp(k, "skip_steps")) {
 		c->flags |= DBD_JOBS_NO_STEPS;
+		return 0;
+	}
+	if (!strcmp(k, "show_batch_script")) {
+		c->flags |= DBD_JOBS_SCRIPT;
 		return 0;
 	}
 	if (!strcmp(k, "show_duplicates")) {

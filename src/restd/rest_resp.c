@@ -31,9 +31,13 @@ json_object *rest_resp_new(const rest_req_t *r)
 		db ? "Slurm OpenAPI slurmdbd" : "Slurm OpenAPI slurmctld"));
 	json_object_object_add(plugin, "data_parser",
 			       json_object_new_string(parser));
+	/* what slurm.conf configures ("" without accounting): a client
+	 * (the web view) knows from it whether /slurmdb/ can answer */
 	json_object_object_add(plugin, "accounting_storage",
 			       json_object_new_string(
-				       "accounting_storage/slurmdbd"));
+				       cli_conf()->accounting_storage_type ?
+				       cli_conf()->accounting_storage_type :
+				       ""));
 	json_object_object_add(client, "source",
 			       json_object_new_string(r->source));
 	json_object_object_add(client, "user", json_object_new_string(r->user));

@@ -166,6 +166,15 @@ def login(b, tcp, tok, route="overview"):
     wait(b, lambda d: "#/login" not in d.current_url, what="logged in")
 
 
+def severe(b):
+    """The browser's errors, but for the 401 of the page's session probe
+    (GET ping without a token: asked once when a tab holds no token,
+    answered 401 unless a proxy logs users in)."""
+    return [e for e in b.get_log("browser") if e["level"] == "SEVERE" and
+            not re.search(r"/slurm/v0\.0\.43/ping - .*status of 401",
+                          e["message"])]
+
+
 def goto(b, tcp, route):
     b.get(base(tcp) + "#/" + route)
 
@@ -373,6 +382,89 @@ def test_user_sees_own_jobs(web, browser):
     c.run(["scancel", str(run)])
 
 
+class TrustedProxy:
+    """What a site puts in front of slurmrestd when its own login (SSO)
+    decides who the user is: every request is forwarded with SlurmUser's
+    (here root's) token and X-SLURM-USER-NAME naming the user, and the
+    browser never holds a token (the admin guide's "Behind a proxy")."""
+
+    def __init__(self, upstream, token, user):
+        host, port = upstream.rsplit(":", 1)
+        up = (host, int(port))
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def forward(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(n) if n else None
+                h = http.client.HTTPConnection(*up, timeout=60)
+                hdr = {k: v for k, v in self.headers.items()
+                       if k.lower() not in ("host", "x-slurm-user-token",
+                                            "x-slurm-user-name",
+                                            "authorization", "connection")}
+                hdr["X-SLURM-USER-TOKEN"] = token
+                hdr["X-SLURM-USER-NAME"] = user
+                h.request(self.command, self.path, body=body, headers=hdr)
+                r = h.getresponse()
+                data = r.read()
+                self.send_response(r.status)
+                for k, v in r.getheaders():
+                    if k.lower() not in ("transfer-encoding", "connection",
+                                         "content-length"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                h.close()
+
+            do_GET = do_POST = do_DELETE = forward
+
+        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.addr = "127.0.0.1:%d" % self.srv.server_address[1]
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.srv.shutdown()
+        self.srv.server_close()
+
+
+def test_proxy_session_needs_no_login(web, browser):
+    """Behind a proxy that authenticates the user, the page asks
+    slurmrestd who it is (GET ping without a token) and shows that user's
+    view without the login page; reached directly, it asks for a token."""
+    c, tcp, secret, _ = web
+    b = browser
+    now = int(time.time())
+    tok = make_token(secret, {"iat": now, "exp": now + 600, "sun": "root"})
+    mine = c.sbatch(["-J", "via_proxy", "-H", "--wrap", "true"], user=A)
+    proxy = TrustedProxy(tcp, tok, A)
+    try:
+        # (the proxy is another origin: this tab holds no token for it)
+        b.get(base(proxy.addr) + "#/jobs?me=1")
+        wait(b, lambda d: job_row(d, mine), what="A's job through the proxy")
+        assert "#/login" not in b.current_url
+        assert text_of(b, "#who") == A
+        assert b.execute_script(
+            "return document.getElementById('logout').hidden") is True
+        # actions go through as A: release the held job
+        goto(b, proxy.addr, "job/%d" % mine)
+        wait(b, lambda d: exists(d, "#release"), what="release button")
+        click(b, "#release")
+        cl.wait_for(lambda: "JobHeld" not in c.show_job(mine).get("Reason", ""),
+                    timeout=15, what="released through the proxy")
+    finally:
+        proxy.close()
+    # the same page straight from slurmrestd: no session without a token
+    b.get(base(tcp) + "#/jobs")
+    b.execute_script("sessionStorage.clear()")
+    b.get(base(tcp) + "#/jobs")
+    wait(b, lambda d: "#/login" in d.current_url, what="the login page")
+
+
 def test_submit_from_form(web, browser):
     c, tcp, _, _ = web
     b = browser
@@ -380,6 +472,8 @@ def test_submit_from_form(web, browser):
     wait(b, lambda d: d.find_elements(By.ID, "f-name"), what="submit form")
     b.find_element(By.ID, "f-name").send_keys("from_web")
     b.find_element(By.ID, "f-time").send_keys("5")
+    # not /tmp/slurm-N.out: another test's job N may own that file
+    b.find_element(By.ID, "f-output").send_keys("/dev/null")
     script = b.find_element(By.ID, "f-script")
     script.clear()
     script.send_keys("#!/bin/sh\necho hello from the web\n")
@@ -514,7 +608,7 @@ def test_every_view_renders(web, browser):
         wait(b, ready, what=route)
         body = b.find_element(By.TAG_NAME, "body").text
         assert "undefined" not in body and "NaN" not in body, (route, body[:2000])
-        errors = [e for e in b.get_log("browser") if e["level"] == "SEVERE"]
+        errors = severe(b)
         assert not errors, (route, errors)
     # the header says when the data is stale: slurmrestd gone, then back
     goto(b, tcp, "jobs")
@@ -555,7 +649,8 @@ def test_accounting_views(users, browser):
     c = e.c
     jwt_key = os.path.join(c.dir, "etc", "jwt_hs256.key")
     e.dbd_extra = key % jwt_key + "\nPrivateData=jobs"
-    c.extra_conf += "\n" + key % jwt_key + "\nPrivateData=jobs\n"
+    c.extra_conf += "\n" + key % jwt_key + "\nPrivateData=jobs\n" \
+        "AccountingStoreFlags=job_script\n"
     try:
         os.makedirs(os.path.dirname(jwt_key), exist_ok=True)
         with open(jwt_key, "wb") as f:
@@ -581,6 +676,10 @@ def test_accounting_views(users, browser):
         c.start_restd(RESTD_USER, [tcp], args=["-a", "rest_auth/jwt", "--ui-dir", ui])
         jid = c.sbatch(["-J", "acct_job", "-o", "/dev/null", "--wrap",
                         "sleep 2; exit 3"], user=A)
+        # a running job's steps come from accounting too; srun makes one
+        run_out = os.path.join(c.workdir(A), "acct_run.out")
+        run = c.sbatch(["-J", "acct_run", "-o", run_out, "--wrap",
+                        "%s -J inner true; sleep 60" % c.bin("srun")], user=A)
         c.wait_done(jid, timeout=60)
         cl.wait_for(lambda: e.sacct("-n", "-X", "-P", "-j", str(jid), "-o",
                                     "State").out.strip() == "FAILED",
@@ -592,16 +691,33 @@ def test_accounting_views(users, browser):
         acct = text_of(b, "#acct")
         assert re.search(r"ExitCode\s+3:0", acct), acct
         assert re.search(r"Elapsed\s+00:00:0[2-9]", acct), acct
+        # the steps (batch), and the script slurmdbd kept (as text)
+        wait(b, lambda d: exists(d, "#job-script"), what="the script")
+        assert "sleep 2; exit 3" in text_of(b, "#job-script")
+        assert re.search(r"batch\s+batch\s+FAILED", text_of(b, "#job-steps")), \
+            text_of(b, "#job-steps")
+        # the running job: its steps so far, no usage section yet
+        c.wait_state(run, {"RUNNING"})
+        step = "%d.0" % run
+        cl.wait_for(lambda: step in e.sacct("-n", "-P", "-j", str(run), "-o",
+                                            "JobID").out.split(),
+                    timeout=30, what="the step in slurmdbd")
+        goto(b, tcp, "job/%d" % run)
+        wait(b, lambda d: step in text_of(d, "#job-steps"), timeout=30,
+             what="the running job's steps")
+        assert "Accounting" not in text_of(b, "#acct")
+        c.run(["scancel", str(run)])
         goto(b, tcp, "usage?days=1&by=account")
         wait(b, lambda d: exists(d, "#usage-table"), timeout=30, what="usage")
         rows = text_of(b, "#usage-table")
-        assert re.search(r"teama\s+1\s+0\.00\d*\s+1", rows), rows
+        # acct_job (FAILED) and acct_run (cancelled): neither completed
+        assert re.search(r"teama\s+2\s+0\.00\d*\s+2", rows), rows
         # B: not A's usage
         login(b, tcp, token_of(c, B), "usage?days=1")
         wait(b, lambda d: text_of(d, "#usage") and text_of(d, "#usage") != "Loading…",
              timeout=30, what="B's usage")
         assert "teama" not in text_of(b, "#usage")
-        errors = [x for x in b.get_log("browser") if x["level"] == "SEVERE"]
+        errors = severe(b)
         assert not errors, errors
     except BaseException:
         e.stop()                # the directory is kept to look at

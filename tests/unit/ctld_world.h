@@ -119,6 +119,8 @@ uint64_t fairshare_usage_version(void)
 
 /* Accounting: off. */
 void acct_job_changed(job_record_t *j) { (void) j; }
+void acct_job_script(const job_record_t *j, const char *script,
+		     char *const *env) { (void) j; (void) script; (void) env; }
 void acct_job_batch_started(job_record_t *j) { (void) j; }
 uint32_t acct_queue_depth(void) { return 0; }
 void acct_send_stats(acct_send_stats_t *out) { memset(out, 0, sizeof(*out)); }

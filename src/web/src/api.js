@@ -4,6 +4,14 @@
 // tab closes, never in a cookie, so the browser never sends it on its own
 // and another site cannot make requests with it.  Every call sends it in
 // X-SLURM-USER-TOKEN; a 401 drops it and returns to the login page.
+//
+// Without a token the page first asks slurmrestd who it is (GET ping with
+// no token): a slurmrestd that authenticates requests itself — behind a
+// trusted proxy that logs the user in and adds X-SLURM-USER-NAME with a
+// SlurmUser token, or rest_auth/local on a unix socket reached through a
+// proxy of the same user — answers it, and its meta.client.user is who
+// the page acts as.  Anywhere else the answer is 401 and the login page
+// asks for a token.
 
 export const VER = "v0.0.43";
 const KEY = "sluice.token";
@@ -17,11 +25,43 @@ export function setUnauthorizedHandler(f) {
 // A refused token: forget it and let the shell return to the login page.
 export function unauthorized() {
 	setToken(null);
+	proxyUser = "";
 	onUnauthorized();
 }
 
 export function token() {
 	return sessionStorage.getItem(KEY);
+}
+
+// The user of a session slurmrestd authenticates without a token ("" when
+// there is none).
+let proxyUser = "";
+
+export function sessionUser() {
+	return token() ? claims().sun || "" : proxyUser;
+}
+
+export function loggedIn() {
+	return !!token() || !!proxyUser;
+}
+
+// true when slurmrestd answers without a token (see the top).
+export async function probeSession() {
+	proxyUser = "";
+	try {
+		const r = await fetch(`/slurm/${VER}/ping`, {
+			headers: { Accept: "application/json" },
+			credentials: "omit", cache: "no-store",
+		});
+		if (!r.ok)
+			return false;
+		const doc = await r.json();
+		const u = doc && doc.meta && doc.meta.client && doc.meta.client.user;
+		proxyUser = typeof u === "string" ? u : "";
+	} catch {
+		proxyUser = "";
+	}
+	return !!proxyUser;
 }
 
 export function setToken(t) {

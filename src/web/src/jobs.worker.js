@@ -23,8 +23,11 @@ function plain(v) {
 self.onmessage = async (ev) => {
 	const { id, url, token } = ev.data;
 	try {
+		const headers = { Accept: "application/json" };
+		if (token)
+			headers["X-SLURM-USER-TOKEN"] = token;
 		const r = await fetch(url, {
-			headers: { Accept: "application/json", "X-SLURM-USER-TOKEN": token || "" },
+			headers,
 			credentials: "omit", cache: "no-store",
 		});
 		const text = await r.text();

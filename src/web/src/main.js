@@ -1,6 +1,6 @@
 // main.js — the web view's shell: login, navigation, theme, live status.
 import "./style.css";
-import { claims, setToken, setUnauthorizedHandler, token } from "./api.js";
+import { loggedIn, probeSession, sessionUser, setToken, setUnauthorizedHandler, token } from "./api.js";
 import { h, fill } from "./dom.js";
 import { go, href, parseHash } from "./router.js";
 import { stale, startPolling, stopPolling, store, subscribe } from "./store.js";
@@ -41,7 +41,7 @@ function drawNav(current) {
 
 function drawStatus() {
 	const el = document.getElementById("status");
-	if (!token()) {
+	if (!loggedIn()) {
 		fill(el);
 		return;
 	}
@@ -56,14 +56,14 @@ function drawStatus() {
 }
 
 function drawWho() {
-	const c = claims();
-	fill(document.getElementById("who"), token() && c.sun ? c.sun : "");
+	fill(document.getElementById("who"), sessionUser());
+	/* a session the proxy logged in is ended at the proxy */
 	document.getElementById("logout").hidden = !token();
 }
 
 function route() {
 	const r = parseHash();
-	if (!token() && r.view !== "login") {
+	if (!loggedIn() && r.view !== "login") {
 		go("login", null, { next: location.hash.slice(1) });
 		return;
 	}
@@ -76,7 +76,7 @@ function route() {
 	drawWho();
 	drawStatus();
 	document.body.dataset.view = r.view;
-	if (token())
+	if (loggedIn())
 		startPolling();
 	cleanup = v.draw(view, r) || null;
 	view.focus({ preventScroll: true });
@@ -114,4 +114,16 @@ document.getElementById("theme").addEventListener("click", () => {
 subscribe(drawStatus);
 setInterval(drawStatus, 1000);
 window.addEventListener("hashchange", route);
-route();
+// No token in this tab: a slurmrestd that authenticates by itself may
+// answer anyway (api.js); then the page needs no login.
+if (token())
+	route();
+else
+	probeSession().then(() => {
+		const r = parseHash();
+		if (loggedIn() && r.view === "login")
+			location.hash = r.params.next && !r.params.next.startsWith("/login") ?
+				"#" + r.params.next : "#/overview";
+		else
+			route();
+	});

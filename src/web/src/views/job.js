@@ -184,26 +184,48 @@ export function jobView(el, r) {
 	}
 
 	const acct = h("div", { id: "acct" });
+	// What the accounting database recorded (slurmdbd): the steps (also
+	// while the job runs), the usage once it ended, and the batch script
+	// when the site keeps it (AccountingStoreFlags=job_script).
 	async function loadAcct(j) {
-		// after it ends: what the accounting database recorded (slurmdbd)
-		if (["PENDING", "RUNNING", "COMPLETING", "SUSPENDED"].includes(jobState(j)))
-			return;
+		const ended = !["PENDING", "RUNNING", "COMPLETING", "SUSPENDED"]
+			.includes(jobState(j));
+		let a;
 		try {
-			const d = await get(`/slurmdb/v0.0.43/job/${id}`);
-			const a = (d.jobs || [])[0];
-			if (!a)
-				return;
-			fill(acct, h("h2", null, "Accounting"),
-				h("dl", { class: "fields" },
-				  h("dt", null, "Elapsed"), h("dd", null, duration(num(a.time && a.time.elapsed))),
-				  h("dt", null, "TotalCPU"), h("dd", null,
-					duration(num(a.time && a.time.total && a.time.total.seconds))),
-				  h("dt", null, "ExitCode"), h("dd", null, exitCode(a.exit_code)),
-				  h("dt", null, "Steps"), h("dd", null, (a.steps || []).map(
-					(s) => `${s.step && s.step.name || ""}`).join(", "))));
+			const d = await get(`/slurmdb/v0.0.43/jobs?step=${encodeURIComponent(id)}` +
+				"&show_batch_script=true");
+			a = (d.jobs || [])[0];
 		} catch {
-			/* no accounting: nothing to add */
+			return;         /* no accounting: nothing to add */
 		}
+		if (!a || !alive)
+			return;
+		const steps = a.steps || [];
+		fill(acct,
+			ended && h("h2", null, "Accounting"),
+			ended && h("dl", { class: "fields" },
+			  h("dt", null, "Elapsed"), h("dd", null, duration(num(a.time && a.time.elapsed))),
+			  h("dt", null, "TotalCPU"), h("dd", null,
+				duration(num(a.time && a.time.total && a.time.total.seconds))),
+			  h("dt", null, "ExitCode"), h("dd", null, exitCode(a.exit_code))),
+			steps.length > 0 && h("h2", null, "Steps"),
+			steps.length > 0 && h("table", { class: "steps", id: "job-steps" },
+			  h("thead", null, h("tr", null, ["Step", "Name", "State", "Elapsed",
+				"Nodes", "ExitCode"].map((t) => h("th", null, t)))),
+			  h("tbody", null, steps.map((st) => h("tr", null,
+				h("td", null, st.step && st.step.id || ""),
+				h("td", null, st.step && st.step.name || ""),
+				h("td", null, ((st.state || [])[0]) || ""),
+				h("td", null, duration(num(st.time && st.time.elapsed))),
+				h("td", null, st.nodes && st.nodes.range || ""),
+				h("td", null, exitCode(st.exit_code)))))),
+			h("h2", null, "Batch script"),
+			typeof a.script === "string" && a.script ?
+				h("pre", { class: "script", id: "job-script" }, a.script) :
+				h("p", { class: "note", id: "job-script-none" },
+				  "Not kept: the accounting database keeps batch scripts " +
+				  "when slurm.conf has AccountingStoreFlags=job_script " +
+				  "(and an interactive job has none)."));
 	}
 
 	let last = "";
@@ -220,7 +242,10 @@ export function jobView(el, r) {
 				return;         // unchanged: keep what the user opened
 			last = text;
 			draw(j);
-			loadAcct(j);
+			// only where slurmdbd keeps accounting (the API says which)
+			if (d.meta && d.meta.plugin &&
+			    d.meta.plugin.accounting_storage === "accounting_storage/slurmdbd")
+				loadAcct(j);
 		} catch (e) {
 			if (!alive)
 				return;

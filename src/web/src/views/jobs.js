@@ -1,5 +1,5 @@
 // jobs.js — the job list: squeue's filters, sortable columns, virtualised.
-import { claims } from "../api.js";
+import { sessionUser } from "../api.js";
 import { h, fill } from "../dom.js";
 import { duration, jobId, jobState, minutes, num, reasonText, stateClass, timeText }
 	from "../format.js";
@@ -74,7 +74,7 @@ export function matcher(p, me) {
 
 export function jobsView(el, r) {
 	const p = { ...r.params };
-	const me = claims().sun;
+	const me = sessionUser();
 	const count = h("p", { class: "count", id: "job-count", role: "status" });
 	const head = h("div", { class: "vl-head jobs-cols", role: "row" });
 	const list = vlist({
