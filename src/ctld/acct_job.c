@@ -198,7 +198,7 @@ void acct_job_script(const job_record_t *j, const char *script,
 		r.script = NULL;
 	}
 	if (r.script || r.env)
-		acct_outbox_append(ACCT_REC_JOB_SCRIPT, &r);
+		acct_record(ACCT_REC_JOB_SCRIPT, &r);
 	xfree(env_text);
 }
 
