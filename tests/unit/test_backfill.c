@@ -150,6 +150,43 @@ static void test_params(void **st)
 	assert_int_equal(sched_params()->bf_window, 240);
 }
 
+/* SelectType, SchedulerType and PriorityType are plugins: a reconfigure
+ * to select/linear, sched/builtin and priority/basic switches each, and
+ * back. */
+static void test_plugin_switch(void **st)
+{
+	slurm_conf_t *save = conf;
+	char path[256], err[512];
+	FILE *f;
+
+	assert_true(sched_params()->backfill);
+	assert_true(priority_is_multifactor());
+	assert_false(job_res_cr() & SELECT_LINEAR);
+	snprintf(path, sizeof(path), "%s/alt.conf", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s/state\n"
+		"NodeName=n[1-2] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
+		"PartitionName=debug Nodes=n[1-2] Default=YES\n"
+		"SelectType=select/linear\nSchedulerType=sched/builtin\n"
+		"PriorityType=priority/basic\n", dir);
+	fclose(f);
+	conf = conf_load(path, err, sizeof(err));
+	assert_non_null(conf);
+	sched_reconfig();
+	assert_true(job_res_cr() & SELECT_LINEAR);
+	assert_false(sched_params()->backfill);
+	assert_int_equal(sched_plugin_run(), 0);
+	assert_false(priority_is_multifactor());
+	conf_destroy(conf);
+	conf = save;
+	sched_reconfig();
+	assert_true(sched_params()->backfill);
+	assert_true(priority_is_multifactor());
+	assert_false(job_res_cr() & SELECT_LINEAR);
+}
+
 /* n1 full for 10 min, n2 half full for 30 min.  A 2-node job plans for
  * +30; a 20-minute 1-CPU job is started in front of it; a 100-minute one
  * would delay it and waits.  When the running jobs end on time the large
@@ -534,6 +571,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_plugin_switch),
 		cmocka_unit_test(test_backfill_hole),
 		cmocka_unit_test(test_backfill_window),
 		cmocka_unit_test(test_backfill_gpus),
