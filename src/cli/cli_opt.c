@@ -41,6 +41,7 @@ void cli_opt_free(cli_job_opts_t *o)
 	xfree(o->gpus);
 	xfree(o->signal);
 	xfree(o->clusters);
+	cli_opt_raw_free(o);
 }
 
 static bool opt_for_cmd(const cli_job_opts_t *o, const cli_opt_def_t *d)
@@ -48,14 +49,17 @@ static bool opt_for_cmd(const cli_job_opts_t *o, const cli_opt_def_t *d)
 	return (d->cmds & o->cmd) != 0;
 }
 
-static int opt_apply(cli_job_opts_t *o, const cli_opt_def_t *d,
-		     const char *arg, cli_src_t src)
+int cli_opt_apply(cli_job_opts_t *o, const cli_opt_def_t *d,
+		  const char *arg, cli_src_t src)
 {
 	if (o->set_by[d->id] > src)
 		return 0;
 	o->set_by[d->id] = (uint8_t)src;
 	o->cur_src = src;
-	return d->set(o, arg, d);
+	if (d->set(o, arg, d) < 0)
+		return -1;
+	cli_opt_raw_note(o, d, arg);     /* for cli_filter */
+	return 0;
 }
 
 /* ---- getopt over the table ---- */
@@ -164,7 +168,7 @@ static int opt_getopt_run(cli_job_opts_t *o, int argc, char **argv,
 			rc = -1;
 			break;
 		}
-		if (opt_apply(o, d, optarg, src) < 0) {
+		if (cli_opt_apply(o, d, optarg, src) < 0) {
 			rc = -1;
 			break;
 		}
@@ -232,7 +236,7 @@ int cli_opt_parse_env(cli_job_opts_t *o, char *const *envp)
 		if (d->has_arg == no_argument ||
 		    (d->has_arg == optional_argument && !*val))
 			val = NULL;
-		if (opt_apply(o, d, val, CLI_SRC_ENV) < 0)
+		if (cli_opt_apply(o, d, val, CLI_SRC_ENV) < 0)
 			error("\"%.*s=%s\" -- invalid value, ignoring...",
 			      (int)name_len, name, val ? val : "");
 	}

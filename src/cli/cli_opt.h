@@ -79,6 +79,9 @@ struct cli_job_opts {
 	uint8_t    mem_kind_src[3];   /* --mem, --mem-per-cpu, --mem-per-gpu */
 	uint8_t    set_by[CLI_OPT_MAX];   /* cli_src_t per option id */
 
+	char     **raw;           /* per table row: the value as given
+				   * (cli_opt_raw.c), for cli_filter */
+
 	const struct option *extra_long;  /* NULL-name-terminated, or NULL */
 	const char *extra_short;          /* getopt letters of extra_long */
 	cli_extra_opt_f extra_cb;
@@ -117,6 +120,18 @@ char **cli_opt_split_directive(const char *text, size_t len);
 
 /* Parse a signal name ("TERM", "SIGUSR1", "9"); -1 if unknown. */
 int  cli_opt_signal_from_string(const char *s);
+
+/* The options by long name, as cli_filter plugins see them
+ * (cli_opt_raw.c): the value of an option as it was given ("set" for a
+ * flag), or NULL when no source set it. */
+const char *cli_opt_raw_get(const cli_job_opts_t *o, const char *name);
+/* Set an option by long name from src, through its setter.  0; 1 when
+ * this command has no such option; -1 after the setter's error. */
+int  cli_opt_set_named(cli_job_opts_t *o, const char *name, const char *arg,
+		       cli_src_t src);
+/* i-th long option name this command takes, NULL past the end. */
+const char *cli_opt_name_at(const cli_job_opts_t *o, size_t i);
+void cli_opt_raw_free(cli_job_opts_t *o);
 
 /* sbatch --help / --usage text. */
 void cli_opt_print_help(const cli_job_opts_t *o);

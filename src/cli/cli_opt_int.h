@@ -49,4 +49,12 @@ struct cli_opt_def {
 extern const cli_opt_def_t cli_opt_table[];
 extern const size_t cli_opt_table_len;
 
+/* Apply one row's value from src unless a higher source set it: 0, or
+ * -1 after the setter printed the error (cli_opt.c). */
+int  cli_opt_apply(cli_job_opts_t *o, const cli_opt_def_t *d,
+		   const char *arg, cli_src_t src);
+/* Remember the value as given (cli_opt_raw.c). */
+void cli_opt_raw_note(cli_job_opts_t *o, const cli_opt_def_t *d,
+		      const char *arg);
+
 #endif

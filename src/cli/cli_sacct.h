@@ -16,6 +16,7 @@
 
 #include "common/acct_rec.h"
 #include "common/hostlist.h"
+#include "common/msg.h"
 #include "common/msg_types.h"
 
 typedef struct {
@@ -32,6 +33,8 @@ typedef struct {
 	/* Job rows: the stored script/environment when the query asked for
 	 * them (DBD_JOBS_SCRIPT, DBD_JOBS_ENV), else NULL. */
 	const acct_script_rec_t *script;
+	/* sacct --metrics: a value the job logged (job and step NULL) */
+	const acct_track_rec_t *track;
 } sacct_row_t;
 
 typedef void (*sacct_get_f)(char **out, const sacct_row_t *r);
@@ -61,6 +64,9 @@ extern const sacct_field_t sacct_fields[];
  * -1 with the bad name in *bad (xmalloc'd). */
 int  sacct_format_parse(const char *spec, sacct_col_t **cols, size_t *cnt,
 			char **bad);
+/* The same against another table (sacct_track_fields). */
+int  sacct_format_parse_in(const sacct_field_t *table, const char *spec,
+			   sacct_col_t **cols, size_t *cnt, char **bad);
 /* Add the record members f reads to job and step; -1 if its list names
  * one the tables do not have. */
 int  sacct_field_needs(const sacct_field_t *f, fields_sel_t *job,
@@ -86,6 +92,23 @@ void sacct_rows_walk(const dbd_jobs_msg_t *m, bool duplicates,
  * its timeout).  0 with *out (msg_body_free(RESPONSE_DBD_JOBS, ..)), or
  * a Slurm error code. */
 int  sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out);
+
+/* A request of type to slurmdbd with cond, as sacct sends it: 0 with
+ * *resp (msg_free), or a Slurm error code. */
+int  sacct_dbd_rpc(uint16_t type, dbd_job_cond_msg_t *cond,
+		   slurm_msg_t *resp);
+
+/* sacct --metrics (cli_sacct_metrics.c): the run tracking values of the
+ * jobs cond selects, as rows of sacct_track_fields (one a column; the
+ * JSON member of each row its job_key).  0 with *out
+ * (msg_body_free(RESPONSE_DBD_TRACK, ..)), or a Slurm error code. */
+#define SACCT_TRACK_FORMAT "JobID,Kind,Name,Step,Value,Logged"
+extern const sacct_field_t sacct_track_fields[];
+int  sacct_track_query(dbd_job_cond_msg_t *cond, dbd_track_msg_t **out);
+/* One value as --json and slurmrestd show it. */
+json_object *sacct_track_json(const acct_track_rec_t *t);
+/* sacct -e --metrics: the field names. */
+void sacct_track_fields_help(FILE *out);
 
 /* "CANCELLED by 1000" etc. */
 void sacct_state_text(char **out, uint32_t state, uint32_t requid);

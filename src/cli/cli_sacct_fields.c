@@ -656,11 +656,12 @@ const sacct_field_t sacct_fields[] = {
 	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
-static const sacct_field_t *find_field(const char *name, size_t n)
+static const sacct_field_t *find_field(const sacct_field_t *table,
+				       const char *name, size_t n)
 {
 	const sacct_field_t *prefix = NULL;
 
-	for (const sacct_field_t *f = sacct_fields; f->name; f++) {
+	for (const sacct_field_t *f = table; f->name; f++) {
 		if (strlen(f->name) == n && !strncasecmp(f->name, name, n))
 			return f;
 		if (!prefix && n && !strncasecmp(f->name, name, n))
@@ -671,6 +672,12 @@ static const sacct_field_t *find_field(const char *name, size_t n)
 
 int sacct_format_parse(const char *spec, sacct_col_t **cols, size_t *cnt,
 		       char **bad)
+{
+	return sacct_format_parse_in(sacct_fields, spec, cols, cnt, bad);
+}
+
+int sacct_format_parse_in(const sacct_field_t *table, const char *spec,
+			  sacct_col_t **cols, size_t *cnt, char **bad)
 {
 	char **items = xstrsplit(spec, ",", NULL);
 	size_t n = 0;
@@ -686,7 +693,7 @@ int sacct_format_parse(const char *spec, sacct_col_t **cols, size_t *cnt,
 
 		if (!len)
 			continue;
-		f = find_field(name, len);
+		f = find_field(table, name, len);
 		if (!f) {
 			*bad = xstrndup(name, len);
 			break;

@@ -16,25 +16,32 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
-int sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out)
+int sacct_dbd_rpc(uint16_t type, dbd_job_cond_msg_t *cond, slurm_msg_t *resp)
 {
 	const slurm_conf_t *c = cli_conf();
 	const char *host = c->accounting_storage_host ?
 		c->accounting_storage_host : "localhost";
 	char *cluster = cond->cluster;
-	slurm_msg_t resp;
 	int rc;
 
-	*out = NULL;
 	if (!c->accounting_storage_type ||
 	    !strstr(c->accounting_storage_type, "slurmdbd"))
 		return ESLURM_DB_CONNECTION;
 	if (!cond->cluster)
 		cond->cluster = c->cluster_name;
-	rc = net_rpc(host, c->accounting_storage_port, REQUEST_DBD_JOBS,
-		     cond, &resp, c->message_timeout * 1000 * 3);
+	rc = net_rpc(host, c->accounting_storage_port, type, cond, resp,
+		     c->message_timeout * 1000 * 3);
 	cond->cluster = cluster;
-	if (rc)
+	return rc;
+}
+
+int sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out)
+{
+	slurm_msg_t resp;
+	int rc;
+
+	*out = NULL;
+	if ((rc = sacct_dbd_rpc(REQUEST_DBD_JOBS, cond, &resp)))
 		return rc;
 	if (resp.type != RESPONSE_DBD_JOBS || !resp.data) {
 		rc = cli_resp_rc(&resp);

@@ -20,6 +20,8 @@ int  scontrol_hold(const char *op, int argc, char **argv, bool quiet);
 /* op: "requeue", "requeuehold", "suspend", "resume" or "top"; argv: the
  * options (requeue) and job ids. */
 int  scontrol_jobctl(const char *op, int argc, char **argv, bool quiet);
+/* track metric=|param=|artifact= ... (cli_scontrol_track.c). */
+int  scontrol_track(int argc, char **argv);
 /* show assoc_mgr; argv: the accounts=, users=, qos=, flags= words. */
 int  scontrol_show_assoc_mgr(int argc, char **argv);
 

@@ -67,6 +67,8 @@ static struct {
 	bool       end_given;
 	char      *nodelist;
 	int        verbose;
+	bool       metrics;           /* --metrics: run tracking values */
+	bool       helpformat;
 } opt;
 
 static void usage(FILE *out)
@@ -85,6 +87,8 @@ static void usage(FILE *out)
 "  -g, --gid=list       only these groups\n"
 "  -j, --jobs=list      only these jobs (123, 123_4, 123.batch)\n"
 "  -l, --long           many usage fields\n"
+"      --metrics        the values the jobs logged (run tracking: metrics,\n"
+"                       params, artifacts) instead of the jobs\n"
 "  -n, --noheader       no header line\n"
 "      --name=list      only jobs with these names\n"
 "  -N, --nodelist=list  only jobs that ran on these nodes\n"
@@ -252,7 +256,7 @@ static time_t parse_when(const char *s, const char *what)
 
 enum {
 	OPT_DELIM = 0x100, OPT_NAME, OPT_USAGE, OPT_NOCONVERT, OPT_UNITS,
-	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS,
+	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS, OPT_METRICS,
 };
 
 static void parse_opts(int argc, char **argv)
@@ -272,6 +276,7 @@ static void parse_opts(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "long", no_argument, NULL, 'l' },
+		{ "metrics", no_argument, NULL, OPT_METRICS },
 		{ "allclusters", no_argument, NULL, 'L' },
 		{ "clusters", required_argument, NULL, 'M' },
 		{ "noheader", no_argument, NULL, 'n' },
@@ -311,7 +316,8 @@ static void parse_opts(int argc, char **argv)
 		case OPT_ENV_VARS: opt.cond.flags |= DBD_JOBS_ENV; break;
 		case 'D': opt.cond.flags |= DBD_JOBS_DUPLICATES; break;
 		case OPT_DELIM: xfree(opt.delim); opt.delim = xstrdup(optarg); break;
-		case 'e': sacct_fields_help(stdout); exit(0);
+		case 'e': opt.helpformat = true; break;
+		case OPT_METRICS: opt.metrics = true; break;
 		case 'E': opt.cond.end = parse_when(optarg, "end"); opt.end_given = true; break;
 		case 'g': add_groups(optarg); break;
 		case 'h': case OPT_USAGE: usage(stdout); exit(0);
@@ -344,6 +350,18 @@ static void parse_opts(int argc, char **argv)
 	}
 	if (optind < argc)
 		fatal("Unknown arguments: %s", argv[optind]);
+	if (opt.helpformat) {
+		if (opt.metrics)
+			sacct_track_fields_help(stdout);
+		else
+			sacct_fields_help(stdout);
+		exit(0);
+	}
+	for (size_t i = 0; opt.metrics && i < opt.sel_cnt; i++)
+		if (opt.sel[i].step)
+			fatal("--metrics shows what jobs logged: give -j "
+			      "without a step (%s.%s)", opt.sel[i].job,
+			      opt.sel[i].step);
 }
 
 /* Slurm's defaults for what was not given. */
@@ -380,7 +398,8 @@ static void apply_defaults(void)
 	if (!opt.format) {
 		const char *env = getenv("SACCT_FORMAT");
 
-		opt.format = xstrdup(opt.brief ? BRIEF_FORMAT :
+		opt.format = xstrdup(opt.metrics ? SACCT_TRACK_FORMAT :
+				     opt.brief ? BRIEF_FORMAT :
 				     opt.longfmt ? LONG_FORMAT :
 				     env && *env ? env : DEFAULT_FORMAT);
 	}
@@ -657,6 +676,55 @@ static bool print_job_script(const sacct_row_t *row, void *arg)
 	return true;
 }
 
+/* --metrics: one row a value, through sacct_track_fields. */
+static int print_metrics(void)
+{
+	sacct_col_t *cols;
+	size_t n;
+	char *bad = NULL;
+	dbd_track_msg_t *r;
+	json_object *list = NULL, *doc;
+	int rc;
+
+	if (sacct_format_parse_in(sacct_track_fields, opt.format, &cols, &n,
+				  &bad) < 0) {
+		error("Invalid field requested: \"%s\"", bad);
+		exit(1);
+	}
+	rc = sacct_track_query(&opt.cond, &r);
+	if (rc == ESLURM_DB_CONNECTION && (!cli_conf()->accounting_storage_type ||
+	    !strstr(cli_conf()->accounting_storage_type, "slurmdbd"))) {
+		error("Slurm accounting storage is disabled");
+		exit(1);
+	}
+	if (rc) {
+		error("Problem talking to the database: %s",
+		      slurm_strerror(rc));
+		exit(1);
+	}
+	if (opt.json)
+		list = json_object_new_array();
+	else
+		print_header(cols, n);
+	for (uint32_t i = 0; i < r->cnt; i++) {
+		sacct_row_t row = { .track = &r->recs[i] };
+
+		if (list)
+			json_object_array_add(list,
+					      sacct_track_json(&r->recs[i]));
+		else
+			print_row(cols, n, &row);
+	}
+	if (list) {
+		doc = cli_output_doc("metrics", list, 0);
+		json_object_object_del(doc, "last_update");
+		cli_output_doc_print(stdout, doc, opt.json == 2);
+	}
+	msg_body_free(RESPONSE_DBD_TRACK, r);
+	xfree(cols);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sacct_col_t *cols;
@@ -669,6 +737,8 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv);
 	cli_init("sacct", opt.verbose);
 	apply_defaults();
+	if (opt.metrics)
+		return print_metrics();
 	if (sacct_format_parse(opt.format, &cols, &n, &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);

@@ -24,6 +24,7 @@
 #include "cli/cli_alloc.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
+#include "cli/cli_filter.h"
 #include "cli/cli_spank.h"
 #include "common/log.h"
 #include "common/parse_util.h"
@@ -113,12 +114,14 @@ int main(int argc, char **argv)
 	o.extra_short = "";
 	o.extra_cb = _extra;
 	o.spank = cli_spank_start(S_CTX_ALLOCATOR);
+	cli_filter_setup_defaults(&o);
 	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
 		exit(1);
 	_early_exits(&o);
 	if (cli_opt_parse_env(&o, environ) < 0 ||
 	    cli_spank_env_options(&o, environ) < 0 || cli_opt_validate(&o) < 0)
 		exit(1);
+	cli_filter_pre_submit(&o);
 	cli_init("salloc", o.verbose - o.quiet);
 	cli_spank_post_opt(&o);
 	/* the plugins' options and job control variables go with the job
@@ -132,6 +135,7 @@ int main(int argc, char **argv)
 	if (cli_alloc_held(&o, job_id, true) < 0 ||
 	    cli_alloc_wait(job_id, o.quiet, o.immediate, true, &ji) < 0)
 		exit(1);
+	cli_filter_post_submit(&o, job_id, NO_VAL32);
 	if (!o.quiet)
 		info("Granted job allocation %u", job_id);
 	if (cli_alloc_wait_prolog(job_id, o.quiet, &ji) < 0) {

@@ -20,6 +20,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "cli/cli_opt.h"
+#include "cli/cli_filter.h"
 #include "cli/cli_spank.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -379,6 +380,7 @@ int main(int argc, char **argv)
 	cli_init_noconf("sbatch", 0);
 	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
 	o.spank = cli_spank_start(S_CTX_ALLOCATOR);
+	cli_filter_setup_defaults(&o);
 	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
 		exit(255);
 	early_exits(&o);
@@ -401,6 +403,7 @@ int main(int argc, char **argv)
 		exit(255);
 	if (cli_opt_validate(&o) < 0)
 		exit(1);
+	cli_filter_pre_submit(&o);
 	cli_init("sbatch", o.verbose - o.quiet);
 	cli_spank_post_opt(&o);
 	o.desc.script = script;
@@ -419,6 +422,7 @@ int main(int argc, char **argv)
 	else if (!o.quiet)
 		printf("Submitted batch job %u\n", job_id);
 	fflush(stdout);
+	cli_filter_post_submit(&o, job_id, NO_VAL32);
 	cli_spank_finish(&o);
 	if (o.wait)
 		rc = wait_job(job_id);

@@ -516,6 +516,9 @@ static const char usage_text[] =
 "     suspend <job_list>       suspend specified job\n"
 "     takeover                 ask slurm backup controller to take over\n"
 "     token [lifespan=<seconds>] [username=<name>]\n"
+"     track metric=<name> value=<number> [step=<n>] | param=<name>\n"
+"           value=<text> | artifact=<path>   (inside a job: Sluice's\n"
+"           run tracking)\n"
 "                              get a token for auth/jwt (SLURM_JWT=...)\n"
 "     top <job_list>           Put specified job first in queue for user\n"
 "     uhold <job_list>         place user hold on specified job\n"
@@ -655,6 +658,12 @@ static int cmd_token(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_track(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_track(argc, argv);
+}
+
 static int cmd_reconfigure(int argc, char **argv)
 {
 	int rc = 0, err;
@@ -768,6 +777,7 @@ static const struct {
 	{ "shutdown", 3, cmd_shutdown },
 	{ "takeover", 3, cmd_takeover },
 	{ "token", 3, cmd_token },
+	{ "track", 3, cmd_track },
 	{ "version", 4, cmd_version },
 };
 

@@ -28,6 +28,7 @@
 #include "cli/cli_alloc.h"
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
+#include "cli/cli_filter.h"
 #include "cli/cli_opt.h"
 #include "cli/cli_spank.h"
 #include "cli/cli_step_io.h"
@@ -161,6 +162,7 @@ static void _parse(srun_t *r, int argc, char **argv)
 	cli_opt_init(o, CLI_CMD_SRUN, "srun");
 	srun_opt_setup(o, &r->so);
 	o->spank = cli_spank_start(S_CTX_LOCAL);
+	cli_filter_setup_defaults(o);
 	if (srun_opt_parse_env(o, environ) < 0 ||
 	    cli_opt_parse_argv(o, argc, argv, &first) < 0)
 		exit(1);
@@ -180,6 +182,7 @@ static void _parse(srun_t *r, int argc, char **argv)
 		o->desc.min_nodes = o->desc.num_tasks;
 	}
 	_checks(r, argc, first);
+	cli_filter_pre_submit(o);
 	r->argv = xcalloc((size_t) (argc - first) + 1, sizeof(char *));
 	for (int i = first; i < argc; i++)
 		r->argv[i - first] = xstrdup(argv[i]);
@@ -735,6 +738,7 @@ static int _run_step(srun_t *r)
 	s = _create(r);
 	if (!s)
 		return 1;
+	cli_filter_post_submit(&r->o, s->job_id, s->step_id);
 	_say_layout(s);
 	st.job_id = s->job_id;
 	st.step_id = s->step_id;

@@ -53,6 +53,8 @@ static const limit_row_t limits[ACCT_LIM_CNT] = {
 	[ACCT_LIM_QOS_LIST]     = { "qos list", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
 	[ACCT_LIM_DB_ERROR]     = { "database error", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
 	[ACCT_LIM_PATH]         = { "path", PATH_MAX_BYTES, COL_TEXT, TOO_LONG },
+	[ACCT_LIM_TRACK_NAME]   = { "name", 200, COL_NAME, TOO_LONG },
+	[ACCT_LIM_TRACK_TEXT]   = { "value", 1024, COL_TEXT, TOO_LONG },
 	[ACCT_LIM_OTHER]        = { "parameter", TEXT_MAX_BYTES, COL_TEXT, TOO_LONG },
 };
 
@@ -216,6 +218,17 @@ static int check_job_desc(const void *data, char **why)
 	return rc;
 }
 
+/* scontrol track: an artifact's name is its path. */
+static int check_job_track(const void *data, char **why)
+{
+	const job_track_msg_t *t = data;
+
+	if (t->kind == TRACK_ARTIFACT)
+		return too_long(ACCT_LIM_PATH, NULL, t->name, why);
+	return too_long(ACCT_LIM_TRACK_NAME, NULL, t->name, why) ?:
+	       too_long(ACCT_LIM_TRACK_TEXT, NULL, t->text, why);
+}
+
 /* sacctmgr: the names added, and the values of name-like keys (each
  * of a comma list) and of free text. */
 static const struct {
@@ -320,6 +333,7 @@ static const struct {
 	{ REQUEST_UPDATE_RESERVATION, resv_desc_strs, NULL },
 	{ REQUEST_UPDATE_NODE, node_update_strs, NULL },
 	{ REQUEST_DBD_ACCT, NULL, check_dbd_acct },
+	{ REQUEST_JOB_TRACK, NULL, check_job_track },
 };
 
 int acct_limits_msg(uint16_t type, const void *data, char **why)

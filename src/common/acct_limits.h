@@ -34,6 +34,8 @@ typedef enum {
 	ACCT_LIM_QOS_LIST,        /* an association's QOS list */
 	ACCT_LIM_DB_ERROR,        /* slurmdbd's note of a set-aside record */
 	ACCT_LIM_PATH,            /* work dir, output files, container */
+	ACCT_LIM_TRACK_NAME,      /* a tracked metric's or param's name */
+	ACCT_LIM_TRACK_TEXT,      /* a tracked param's value */
 	ACCT_LIM_OTHER,           /* every other string a request carries */
 	ACCT_LIM_CNT
 } acct_limit_t;

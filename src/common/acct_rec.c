@@ -75,6 +75,25 @@ const field_desc_t acct_script_rec_fields[] = {
 	FIELD_END
 };
 #undef SC
+#define TR(m, t) F(acct_track_rec_t, m, t)
+const field_desc_t acct_track_rec_fields[] = {
+	TR(job_id, FT_U32), TR(submit, FT_TIME), TR(kind, FT_U16),
+	TR(name, FT_STR), TR(step, FT_U64), TR(value, FT_DOUBLE),
+	TR(text, FT_STR), TR(time, FT_TIME), TR(array_job_id, FT_U32),
+	TR(array_task_id, FT_U32), TR(cluster, FT_STR),
+	FIELD_END
+};
+#undef TR
+
+const char *track_kind_name(uint16_t kind)
+{
+	static const char *const names[] = {
+		[TRACK_METRIC] = "metric", [TRACK_PARAM] = "param",
+		[TRACK_ARTIFACT] = "artifact",
+	};
+
+	return kind && kind < TRACK_KIND_END ? names[kind] : NULL;
+}
 
 const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size)
 {
@@ -97,6 +116,9 @@ const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size)
 	case ACCT_REC_JOB_SCRIPT:
 		*size = sizeof(acct_script_rec_t);
 		return acct_script_rec_fields;
+	case ACCT_REC_TRACK:
+		*size = sizeof(acct_track_rec_t);
+		return acct_track_rec_fields;
 	}
 	*size = 0;
 	return NULL;

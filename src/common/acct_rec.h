@@ -30,6 +30,7 @@ typedef enum {
 	ACCT_REC_NODE_EVENT,      /* acct_event_rec_t */
 	ACCT_REC_RESV,            /* acct_resv_rec_t: upserted */
 	ACCT_REC_JOB_SCRIPT,      /* acct_script_rec_t: upserted */
+	ACCT_REC_TRACK,           /* acct_track_rec_t: appended */
 	ACCT_REC_KIND_END
 } acct_rec_kind_t;
 
@@ -151,6 +152,36 @@ typedef struct {
 } acct_script_rec_t;
 
 extern const field_desc_t acct_script_rec_fields[];
+/* Run tracking (sluice.log_metric/log_param/log_artifact, `scontrol
+ * track`): one value a job logged.  Key: the job (job_id, submit); rows
+ * are kept in the order logged (a name logged twice shows twice).
+ * array_job_id, array_task_id and cluster are filled by slurmdbd in
+ * answers. */
+typedef enum {
+	TRACK_METRIC = 1,         /* name, step, value */
+	TRACK_PARAM,              /* name, text */
+	TRACK_ARTIFACT,           /* name = absolute path, value = bytes */
+	TRACK_KIND_END
+} track_kind_t;
+
+typedef struct {
+	uint32_t  job_id;
+	time_t    submit;         /* the job's */
+	uint16_t  kind;           /* track_kind_t */
+	char     *name;
+	uint64_t  step;           /* metrics: 0 .. INT64_MAX */
+	double    value;
+	char     *text;           /* params: the value */
+	time_t    time;           /* when the controller took it */
+	uint32_t  array_job_id;
+	uint32_t  array_task_id;
+	char     *cluster;
+} acct_track_rec_t;
+
+/* "metric", "param", "artifact"; NULL if unknown. */
+const char *track_kind_name(uint16_t kind);
+
+extern const field_desc_t acct_track_rec_fields[];
 extern const field_desc_t acct_resv_rec_fields[];
 extern const field_desc_t acct_cluster_rec_fields[];
 extern const field_desc_t acct_job_rec_fields[];

@@ -114,6 +114,9 @@ typedef struct slurm_conf {
 	char     *slurmctld_params;   /* SlurmctldParameters, as written */
 	char     *private_data;       /* PrivateData, as written */
 	char     *job_submit_plugins; /* JobSubmitPlugins, as written */
+	char     *cli_filter_plugins; /* CliFilterPlugins (the commands) */
+	char     *site_factor_plugin; /* PrioritySiteFactorPlugin */
+	char     *site_factor_params; /* PrioritySiteFactorParameters */
 	uint16_t  slurmd_timeout;     /* s, 300 */
 	uint16_t  slurmctld_timeout;  /* s, 120 */
 	uint16_t  message_timeout;    /* s, 10 */

@@ -151,6 +151,13 @@ static const field_desc_t token_response_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t job_track_fields[] = {
+	F(job_track_msg_t, job_id, FT_U32), F(job_track_msg_t, kind, FT_U16),
+	F(job_track_msg_t, name, FT_STR), F(job_track_msg_t, step, FT_U64),
+	F(job_track_msg_t, value, FT_DOUBLE), F(job_track_msg_t, text, FT_STR),
+	FIELD_END
+};
+
 static const field_desc_t top_job_fields[] = {
 	F(top_job_msg_t, job_id_str, FT_STR),
 	FIELD_END
@@ -738,6 +745,44 @@ static int stats_resp_unpack(buf_t *b, void **data)
 	return 0;
 }
 
+static const field_desc_t dbd_track_fields[] = {
+	{ "rc", FT_U32, offsetof(dbd_track_msg_t, rc) },
+	FIELD_END
+};
+
+static void dbd_track_pack(buf_t *b, const void *data)
+{
+	const dbd_track_msg_t *m = data;
+
+	fields_pack(b, dbd_track_fields, m);
+	rows_pack(b, acct_track_rec_fields, m->recs, sizeof(*m->recs), m->cnt);
+}
+
+static void dbd_track_free(void *data)
+{
+	dbd_track_msg_t *m = data;
+
+	rows_free(acct_track_rec_fields, m->recs, sizeof(*m->recs), m->cnt);
+	xfree(m);
+}
+
+static int dbd_track_unpack(buf_t *b, void **data)
+{
+	dbd_track_msg_t *m = xmalloc(sizeof(*m));
+
+	if (fields_unpack(b, dbd_track_fields, m) < 0) {
+		xfree(m);
+		return -1;
+	}
+	if (rows_unpack(b, acct_track_rec_fields, (void **) &m->recs,
+			sizeof(*m->recs), &m->cnt) < 0) {
+		dbd_track_free(m);
+		return -1;
+	}
+	*data = m;
+	return 0;
+}
+
 #define ROW_FIELDS(t, st, f) { t, #t, sizeof(st), f, NULL, NULL, NULL }
 #define ROW_FUNCS(t, st, p) { t, #t, sizeof(st), NULL, p##_pack, p##_unpack, p##_free }
 #define ROW_EMPTY(t) { t, #t, 0, NULL, NULL, NULL, NULL }
@@ -784,6 +829,9 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_SUSPEND, suspend_msg_t, suspend_fields),
 	ROW_FIELDS(REQUEST_JOB_REQUEUE, requeue_msg_t, requeue_fields),
 	ROW_FIELDS(REQUEST_TOP_JOB, top_job_msg_t, top_job_fields),
+	ROW_FIELDS(REQUEST_JOB_TRACK, job_track_msg_t, job_track_fields),
+	ROW_FUNCS(REQUEST_DBD_TRACK, dbd_job_cond_msg_t, msg_dbd_job_cond),
+	ROW_FUNCS(RESPONSE_DBD_TRACK, dbd_track_msg_t, dbd_track),
 	ROW_FIELDS(REQUEST_AUTH_TOKEN, token_request_msg_t, token_request_fields),
 	ROW_FIELDS(RESPONSE_AUTH_TOKEN, token_response_msg_t, token_response_fields),
 	ROW_FIELDS(REQUEST_SIGNAL_JOB, node_signal_msg_t, node_signal_fields),

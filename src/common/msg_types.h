@@ -92,6 +92,8 @@ typedef enum {
 	REQUEST_STEP_LAYOUT = 5037,         /* job_step_info_request_msg_t
 					     * (sattach) */
 	RESPONSE_STEP_LAYOUT,               /* step_layout_msg_t */
+	REQUEST_JOB_TRACK = 5070,           /* job_track_msg_t (scontrol track,
+					     * from inside the job; Sluice) */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
@@ -123,6 +125,9 @@ typedef enum {
 	RESPONSE_DBD_REPORT,                /* table_resp_msg_t */
 	REQUEST_DBD_ROLLUP = 7030,          /* dbd_report_msg_t (sacctmgr
 					     * rollup); RESPONSE_DBD_REPORT */
+	REQUEST_DBD_TRACK = 7040,           /* dbd_job_cond_msg_t (sacct
+					     * --metrics) */
+	RESPONSE_DBD_TRACK,                 /* dbd_track_msg_t */
 
 	/* slurmdbd -> slurmctld: associations, QOS or users changed */
 	ACCOUNTING_UPDATE_MSG = 10001,      /* no body */
@@ -383,6 +388,18 @@ typedef struct {
 typedef struct {
 	char     *token;
 } token_response_msg_t;
+
+/* scontrol track (sluice.log_metric, log_param, log_artifact): a value
+ * the job's own processes log into its accounting record.  Bounds are
+ * TRACK_* (checked by the controller, job_track.h). */
+typedef struct {
+	uint32_t  job_id;
+	uint16_t  kind;           /* TRACK_METRIC, TRACK_PARAM, TRACK_ARTIFACT */
+	char     *name;           /* metric/param name; artifact: its path */
+	uint64_t  step;           /* metric step */
+	double    value;          /* metric value; artifact: size in bytes */
+	char     *text;           /* param value */
+} job_track_msg_t;
 
 /* scontrol top: move a pending job ahead of the same user's others. */
 typedef struct {
@@ -936,6 +953,15 @@ typedef struct {
 	uint32_t           script_cnt;
 	acct_script_rec_t *scripts;
 } dbd_jobs_msg_t;
+
+/* slurmdbd -> sacct --metrics: the tracked values of the jobs a
+ * dbd_job_cond_msg_t selects, by job (submit time, id), then kind, name,
+ * step and the order logged. */
+typedef struct {
+	int32_t           rc;
+	uint32_t          cnt;
+	acct_track_rec_t *recs;
+} dbd_track_msg_t;
 
 /* sreport -> slurmdbd: usage of one cluster in [start, end).  users are
  * numeric uids (NULL = all).  The answer is a table_resp_msg_t whose

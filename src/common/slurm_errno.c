@@ -223,6 +223,7 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_REST_INVALID_JOBS_DESC, "Jobs description entry not found, empty or not dictionary or list" },
 	{ ESLURM_REST_EMPTY_RESULT, "Nothing found with query" },
 	{ ESLURM_AUTH_CRED_INVALID, "Invalid authentication credential" },
+	{ ESLURM_MISSING_TIME_LIMIT, "Time limit specification required, but not provided" },
 	{ ESLURM_AUTH_BADARG, "Bad argument to plugin function" },
 	{ ESLURM_AUTH_UNPACK, "Cannot unpack credential" },
 	{ ESLURM_AUTH_SKIP, "Authentication does not apply to request" },

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -329,6 +330,18 @@ void acct_outbox_sync(void)
 		fdatasync(fd);
 		close(fd);
 	}
+}
+
+static atomic_bool sync_wanted;
+
+void acct_outbox_want_sync(void)
+{
+	atomic_store(&sync_wanted, true);
+}
+
+bool acct_outbox_sync_wanted(void)
+{
+	return atomic_exchange(&sync_wanted, false);
 }
 
 void acct_outbox_wake(void)

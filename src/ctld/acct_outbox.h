@@ -36,6 +36,12 @@ uint32_t acct_outbox_take(acct_frame_t **out, uint32_t max, int wait_ms);
 void     acct_outbox_ack(uint64_t seq);
 /* Make what was appended durable (fdatasync). */
 void     acct_outbox_sync(void);
+/* A reply waits for what was appended (run tracking: no journal record
+ * holds it): the next commit (commit.c's writer) syncs the outbox too,
+ * before the replies it holds are sent.  Loop thread. */
+void     acct_outbox_want_sync(void);
+/* Writer thread: was a sync asked for since the last call? */
+bool     acct_outbox_sync_wanted(void);
 /* Wake a sender waiting in take (shutdown). */
 void     acct_outbox_wake(void);
 

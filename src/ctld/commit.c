@@ -18,6 +18,7 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_outbox.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/journal.h"
@@ -207,6 +208,9 @@ static void _write_batch(batch_t *b)
 		b->rc = -1;
 		return;
 	}
+	/* records only the accounting outbox holds (run tracking) */
+	if (cm.sync && acct_outbox_sync_wanted())
+		acct_outbox_sync();
 	if (!b->snapshot)
 		return;
 	if (!(nf = journal_create(cm.dir, b->new_gen, cm.sync))) {

@@ -43,6 +43,7 @@
 #include "ctld/resv_mgr.h"
 #include "ctld/rpc.h"
 #include "ctld/sched.h"
+#include "ctld/site_factor.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
 #include "ctld/user_groups.h"
@@ -352,6 +353,8 @@ int ctld_reconfigure(void)
 		error("Reconfigure: %s; job submissions are refused until it loads", err);
 	if (jobcomp_init(nc, err, sizeof(err)) < 0)
 		error("Reconfigure: %s; ended jobs are not recorded until it loads", err);
+	if (site_factor_init(nc, err, sizeof(err)) < 0)
+		error("Reconfigure: %s; pending jobs keep their site factors, new ones get 0, until it loads", err);
 	job_mgr_reattach_parts();
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());
@@ -456,7 +459,8 @@ static void _start(void)
 	rl_configure(&rl);
 	if (ctld_plugins_check(c, err, sizeof(err)) < 0 ||
 	    job_submit_plugin_init(c, err, sizeof(err)) < 0 ||
-	    jobcomp_init(c, err, sizeof(err)) < 0)
+	    jobcomp_init(c, err, sizeof(err)) < 0 ||
+	    site_factor_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (state_save_init(c->state_save_location, c->cluster_name, err,
 			    sizeof(err)) < 0) {
@@ -507,6 +511,7 @@ static void _stop(void)
 	rl_fini();
 	job_submit_plugin_fini();
 	jobcomp_fini();
+	site_factor_fini();
 	if (ctld.tick_ev)
 		event_free(ctld.tick_ev);
 	for (i = 0; i < 4; i++)

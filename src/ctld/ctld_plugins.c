@@ -12,6 +12,7 @@
 #include "ctld/priority.h"
 #include "ctld/sched_plugin.h"
 #include "ctld/select_plugin.h"
+#include "ctld/site_factor.h"
 
 /* Types whose ops slurmctld does not call yet: only what changes nothing
  * is accepted (a loaded plugin would be silently ignored), any other name
@@ -71,6 +72,8 @@ static const ctld_plugin_row_t rows[] = {
 	ROW_KV(preempt_plugin_type, "PreemptType", "preempt/none"),
 	ROW(priority_plugin_type, "PriorityType", priority_type,
 	    "priority/basic"),
+	ROW(site_factor_plugin_type, "PrioritySiteFactorPlugin",
+	    site_factor_plugin, NULL),
 	ROW(sched_plugin_type, "SchedulerType", scheduler_type,
 	    "sched/backfill"),
 	ROW(select_plugin_type, "SelectType", select_type,

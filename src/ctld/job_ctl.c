@@ -24,6 +24,7 @@
 #include "ctld/job_prolog.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/resv_mgr.h"
+#include "ctld/site_factor.h"
 #include "ctld/sched.h"
 #include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
@@ -713,6 +714,7 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 		i->requeue = u->requeue;
 	if (u->array_max_tasks != NO_VAL32)
 		job_array_set_throttle(j, u->array_max_tasks);
+	site_factor_set(j);
 	_update_prio(j, u);
 }
 

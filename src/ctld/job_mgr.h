@@ -45,6 +45,9 @@ typedef struct job_record {
 	bitmap_t       *exc_bitmap;    /* -x */
 	uint32_t        bitmap_gen;
 	uint32_t        prio_saved;    /* priority to restore on release */
+	int32_t         site_factor;   /* site_factor.c: added to the
+					  multifactor sum; not saved */
+	uint32_t        site_gen;      /* plugin load it was set by */
 	bool            prio_fixed;    /* set by an operator: not recomputed */
 	bool            exclusive;
 	bool            ntasks_given;  /* -n given (SLURM_NTASKS) */
@@ -72,6 +75,10 @@ typedef struct job_record {
 	uint16_t        gpus_per_node; /* parsed from gres/tres_per_* */
 	uint16_t        gpus_per_task;
 	uint32_t        gpus_per_job;
+	/* run tracking (job_track.c), not saved: a restart forgets them */
+	uint32_t        track_cnt;     /* values logged */
+	double          track_tokens;  /* rate bucket */
+	double          track_last;
 	uint16_t        cpus_per_gpu;  /* --cpus-per-gpu, 0 = none */
 	uint64_t        mem_per_gpu;   /* --mem-per-gpu MB, 0 = none */
 	char           *gpu_type;

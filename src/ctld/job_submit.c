@@ -25,6 +25,7 @@
 #include "ctld/job_submit_plugin.h"
 #include "ctld/priority.h"
 #include "ctld/resv_mgr.h"
+#include "ctld/site_factor.h"
 #include "ctld/sched.h"
 #include "ctld/select_plugin.h"
 #include "ctld/state_save.h"
@@ -707,6 +708,7 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	j->cpt_given = d->cpus_per_task != NO_VAL16;
 	j->open_mode = d->open_mode;
 	j->begin_time = d->begin_time;
+	site_factor_set(j);
 	_set_priority(j, d, s, now);
 	_tres_req(j, s);
 	return j;

@@ -9,6 +9,7 @@
 #include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/job_submit_stock.h"
 #include "ctld/part_mgr.h"
 #include "slurm/slurm_errno.h"
 
@@ -23,7 +24,11 @@ static size_t        plugin_cnt;
 static bool          broken;    /* configured plugins failed to load */
 
 /* Plugins compiled into slurmctld; the rest are job_submit_<name>.so. */
-static const struct sluice_plugin *const builtins[] = { NULL };
+static const struct sluice_plugin *const builtins[] = {
+	&job_submit_all_partitions_plugin, &job_submit_defaults_plugin,
+	&job_submit_logging_plugin, &job_submit_require_timelimit_plugin,
+	&job_submit_throttle_plugin, NULL,
+};
 const plugin_type_t job_submit_plugin_type = {
 	.type = "job_submit", .key = "JobSubmitPlugins",
 	.ops_version = JOB_SUBMIT_OPS_VERSION, .list = true,

@@ -1,10 +1,16 @@
 /* job_submit_plugin.h — JobSubmitPlugins: site code that sees (and may
  * change or refuse) every job submission and update.
  *
- * slurm.conf names a comma-separated list, e.g. "lua"; each is loaded as
- * the plugin job_submit/<name> and called in that order.  A plugin
- * exports ops of this type (see common/plugin.h).  It runs on the
- * controller's loop thread.
+ * slurm.conf names a comma-separated list, e.g. "lua,require_timelimit";
+ * each is resolved as job_submit/<name> (built in: all_partitions,
+ * defaults, logging, require_timelimit, throttle (job_submit_stock.h);
+ * else PluginDir/job_submit_<name>.so, e.g. lua) and called in that
+ * order.  A plugin exports ops of this type (see common/plugin.h).
+ *
+ * Threads: every op runs on the controller's loop thread and must not
+ * block (no network, no waiting on a file system that may hang): slow
+ * work belongs on a thread the plugin owns.  desc, job and parts are
+ * valid only during the call.
  */
 #ifndef SLUICE_CTLD_JOB_SUBMIT_PLUGIN_H
 #define SLUICE_CTLD_JOB_SUBMIT_PLUGIN_H

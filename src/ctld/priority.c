@@ -33,6 +33,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
 #include "ctld/rpc.h"
+#include "ctld/site_factor.h"
 #include "slurm/slurm_errno.h"
 
 #define PRIO_MAX 0xfffffffeu
@@ -250,6 +251,7 @@ uint32_t priority_compute(const priority_conf_t *pc,
 	double sum, tres;
 	int64_t nice = (int64_t) i->nice - NICE_OFFSET;
 
+	f.site = j->site_factor;      /* site_factor.c, added as is */
 	f.norm_age = _pr_age(pc, i, now);
 	f.norm_fairshare = pr.fs_hook ? _pr_clamp01(pr.fs_hook(i->user_id,
 							    i->account)) : 1.0;
@@ -265,7 +267,6 @@ uint32_t priority_compute(const priority_conf_t *pc,
 	f.qos_f = pc->w_qos * f.norm_qos;
 	f.nice = (int32_t) nice;
 	_pr_tres_factors(pc, t, i, out ? &f : NULL, &tres);
-	/* f.site: PrioritySiteFactorPlugin's value goes here */
 	sum = f.age + f.fairshare + f.job_size + f.part + f.qos_f + f.assoc +
 		f.site + tres - (double) nice;
 	if (out) {
@@ -338,6 +339,7 @@ static void _mf_recalc(time_t now)
 	job_record_t *j;
 	uint32_t changed = 0;
 
+	site_factor_update();
 	_pr_totals(&t);
 	pr.last_calc = now;
 	for (j = job_mgr_pending_first(); j; j = j->pend_next) {

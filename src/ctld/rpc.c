@@ -31,6 +31,7 @@
 #include "ctld/job_info_rpc.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_nprolog.h"
+#include "ctld/job_track.h"
 #include "ctld/job_will_run.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
@@ -170,6 +171,10 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete,
 	  CHANGE },
 	{ ACCOUNTING_UPDATE_MSG,         RPC_PRIV_SLURM,  assoc_mgr_rpc_update },
+	/* run tracking: not journaled, outboxed to slurmdbd (job_track.h);
+	 * the reply waits for the outbox's fdatasync */
+	{ REQUEST_JOB_TRACK,             RPC_PRIV_USER, job_track_rpc,
+	  CHANGE },
 };
 
 static const rpc_row_t *_find(uint16_t type)

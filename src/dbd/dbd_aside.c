@@ -64,6 +64,15 @@ static void whose(const acct_frame_t *f, whose_t *w)
 		w->id = sc->job_id;
 		w->submit = (int64_t)sc->submit;
 		w->what = xstrdup_printf("the script of job %u", sc->job_id);
+	} else if (rec && f->kind == ACCT_REC_TRACK) {
+		const acct_track_rec_t *t = rec;
+
+		w->id = t->job_id;
+		w->submit = (int64_t)t->submit;
+		w->what = xstrdup_printf("a %s of job %u",
+					 track_kind_name(t->kind) ?
+					 track_kind_name(t->kind) : "value",
+					 t->job_id);
 	} else if (rec && f->kind == ACCT_REC_RESV) {
 		w->id = ((const acct_resv_rec_t *)rec)->resv_id;
 		w->what = xstrdup_printf("reservation %u", w->id);
@@ -146,7 +155,7 @@ int dbd_aside_put(dbd_db_t *db, const char *cluster, uint64_t epoch,
 	int rc = 0;
 
 	whose(f, &w);
-	if (f->kind == ACCT_REC_STEP)
+	if (f->kind == ACCT_REC_STEP || f->kind == ACCT_REC_TRACK)
 		whose_job(db, cluster, &w);
 	log_aside(cluster, &w, f, err, why);
 	if (f->kind == ACCT_REC_JOB) {

@@ -405,6 +405,28 @@ static char **schema_v11(dbd_db_t *db)
 	return out;
 }
 
+/* v12: run tracking (sacct --metrics): what a job logged, in the order
+ * logged; keyed by the outbox record that carried it. */
+static char **schema_v12(dbd_db_t *db)
+{
+	char *sql = xstrdup_printf(
+		"CREATE TABLE IF NOT EXISTS track_table (cluster %s NOT NULL, "
+		"id_job INT UNSIGNED NOT NULL, time_submit BIGINT NOT NULL, "
+		"epoch BIGINT UNSIGNED NOT NULL, seq BIGINT UNSIGNED NOT NULL, "
+		"kind SMALLINT UNSIGNED NOT NULL, name %s NOT NULL, "
+		"step BIGINT UNSIGNED NOT NULL DEFAULT 0, value DOUBLE NOT "
+		"NULL DEFAULT 0, text %s NULL, time_logged BIGINT NOT NULL, "
+		"PRIMARY KEY (cluster, epoch, seq), KEY track_job (cluster, "
+		"id_job, time_submit)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+		acct_limit_sql_type(ACCT_LIM_CLUSTER),
+		acct_limit_sql_type(ACCT_LIM_PATH),
+		acct_limit_sql_type(ACCT_LIM_TRACK_TEXT));
+	char **out = xstrarray_append(NULL, sql);
+
+	xfree(sql);
+	return out;
+}
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -421,6 +443,7 @@ static const struct {
 	{ schema_v9, NULL },
 	{ NULL, schema_v10 },
 	{ NULL, schema_v11 },
+	{ NULL, schema_v12 },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -23,4 +23,21 @@ void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		    const dbd_job_cond_msg_t *req, dbd_jobs_msg_t *resp);
 
+/* " AND ..." conditions on job_table t for req as ctx's user may see
+ * them (PrivateData); caller frees.  NULL if req is malformed. */
+char *dbd_jobs_where(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+		     const dbd_job_cond_msg_t *req);
+
+/* dbd_track.c: run tracking.  Store: one row per record, appended to a
+ * multi-row INSERT in *sql (flushed by dbd_track_flush, and by add when
+ * it grows large); a record resent is stored once (its outbox epoch and
+ * sequence are the key). */
+int  dbd_track_add(dbd_db_t *db, char **sql, uint32_t *rows,
+		   const char *cluster, uint64_t epoch, uint64_t seq,
+		   const acct_track_rec_t *t);
+int  dbd_track_flush(dbd_db_t *db, char **sql, uint32_t *rows);
+/* REQUEST_DBD_TRACK: the values of the jobs req selects. */
+void dbd_track_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+		     const dbd_job_cond_msg_t *req, dbd_track_msg_t *resp);
+
 #endif

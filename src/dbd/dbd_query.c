@@ -377,6 +377,28 @@ static int load_scripts(query_t *q, const char *where)
 	return rc;
 }
 
+char *dbd_jobs_where(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+		     const dbd_job_cond_msg_t *req)
+{
+	query_t q = { .db = db, .c = req };
+
+	q.sql = xstrdup("");
+	if (build_where(&q) < 0) {
+		xfree(q.sql);
+		return NULL;
+	}
+	/* PrivateData=jobs: a user sees their own jobs, and a coordinator
+	 * those of its accounts (and below). */
+	if (dbd_private_limits(db, ctx, DBD_PRIVATE_JOBS)) {
+		char *mine = xstrdup_printf("t.id_user=%u",
+					    (unsigned)ctx->uid);
+
+		dbd_private_where(db, ctx->uid, mine, "t.account", &q.sql);
+		xfree(mine);
+	}
+	return q.sql;
+}
+
 /* The jobs the conditions select, then (unless -X) their steps: only the
  * members the request chose, selected, filled and (by the caller)
  * packed. */
@@ -390,23 +412,10 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 
 	resp->job_fields = req->job_fields;
 	resp->step_fields = req->step_fields;
-	q.sql = xstrdup("");
-	rc = build_where(&q);
-	/* PrivateData=jobs: a user sees their own jobs, and a coordinator
-	 * those of its accounts (and below). */
-	if (rc == 0 && dbd_private_limits(db, ctx, DBD_PRIVATE_JOBS)) {
-		char *mine = xstrdup_printf("t.id_user=%u",
-					    (unsigned)ctx->uid);
-
-		dbd_private_where(db, ctx->uid, mine, "t.account", &q.sql);
-		xfree(mine);
-	}
-	if (rc < 0) {
+	if (!(where = dbd_jobs_where(db, ctx, req))) {
 		resp->rc = SLURM_ERROR;
-		xfree(q.sql);
 		return;
 	}
-	where = q.sql;
 	if (select_cols(acct_job_rec_fields, job_cols, &req->job_fields,
 			&sql, &c) < 0) {
 		resp->rc = SLURM_ERROR;

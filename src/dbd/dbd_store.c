@@ -35,6 +35,8 @@ typedef struct {
 		   *step_keys;     /* the steps in steps_sql */
 	char       *ended_ids;     /* jobs that ended: "id,id" */
 	char       *ended_keys;    /* and "(id,submit),(id,submit)" */
+	char       *track_sql;     /* pending tracked values (dbd_track.c) */
+	uint32_t    track_rows;
 	size_t      jobs_bytes;    /* about how long jobs_sql is */
 	size_t      steps_bytes;
 	uint32_t    stored;
@@ -668,6 +670,16 @@ static int add_step_or_aside(store_t *s, const acct_frame_t *f,
 	return add_step(s, st);
 }
 
+/* So is a value its job logged. */
+static int add_track_or_aside(store_t *s, const acct_frame_t *f,
+			      const acct_track_rec_t *t)
+{
+	if (job_aside(s, t->job_id, (int64_t)t->submit))
+		return set_aside(s, f, 0, "the record of its job is set aside");
+	return dbd_track_add(s->db, &s->track_sql, &s->track_rows, s->cluster,
+			     s->epoch, f->seq, t);
+}
+
 static int apply(store_t *s, const acct_frame_t *f)
 {
 	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
@@ -680,7 +692,8 @@ static int apply(store_t *s, const acct_frame_t *f)
 		s->skipped++;
 		return 0;
 	}
-	if (f->kind != ACCT_REC_JOB && f->kind != ACCT_REC_STEP)
+	if (f->kind != ACCT_REC_JOB && f->kind != ACCT_REC_STEP &&
+	    f->kind != ACCT_REC_TRACK)
 		rc = flush_steps(s) < 0 || close_steps(s) < 0 ? -1 : 0;
 	if (rc == 0) {
 		switch (f->kind) {
@@ -704,6 +717,9 @@ static int apply(store_t *s, const acct_frame_t *f)
 		case ACCT_REC_JOB_SCRIPT:
 			rc = add_script(s, rec);
 			break;
+		case ACCT_REC_TRACK:
+			rc = add_track_or_aside(s, f, rec);
+			break;
 		}
 	}
 	acct_rec_free(f->kind, rec);
@@ -720,6 +736,8 @@ static void drop_pending(store_t *s)
 	xfree(s->step_keys);
 	xfree(s->ended_ids);
 	xfree(s->ended_keys);
+	xfree(s->track_sql);
+	s->track_rows = 0;
 	s->job_rows = s->step_rows = 0;
 	s->jobs_bytes = s->steps_bytes = 0;
 }
@@ -762,7 +780,8 @@ static int apply_alone(store_t *s, const acct_frame_t *f)
 	if (dbd_db_savepoint(s->db, "rec") < 0)
 		return -1;
 	if (apply(s, f) == 0 && flush_jobs(s) == 0 && flush_steps(s) == 0 &&
-	    close_steps(s) == 0)
+	    close_steps(s) == 0 &&
+	    dbd_track_flush(s->db, &s->track_sql, &s->track_rows) == 0)
 		return 0;
 	drop_pending(s);
 	err = dbd_db_errno(s->db);
@@ -837,7 +856,8 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 		if ((alone ? apply_alone(s, f) : apply(s, f)) < 0)
 			return -1;
 	}
-	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0)
+	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0 ||
+	    dbd_track_flush(s->db, &s->track_sql, &s->track_rows) < 0)
 		return -1;
 	if (s->reroll) {
 		debug("Cluster %s: records before the last roll-up: rolling "

@@ -147,6 +147,11 @@ static void run_job(dbd_job_t *j)
 		j->resp = xmalloc(sizeof(dbd_jobs_msg_t));
 		dbd_jobs_query(wk.db, &ctx, j->msg->data, j->resp);
 		break;
+	case REQUEST_DBD_TRACK:
+		j->resp_type = RESPONSE_DBD_TRACK;
+		j->resp = xmalloc(sizeof(dbd_track_msg_t));
+		dbd_track_query(wk.db, &ctx, j->msg->data, j->resp);
+		break;
 	case REQUEST_DBD_REPORT:
 		j->resp_type = RESPONSE_DBD_REPORT;
 		j->resp = xmalloc(sizeof(table_resp_msg_t));

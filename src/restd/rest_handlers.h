@@ -59,4 +59,8 @@ void rest_op_dbd_users_post(rest_req_t *r);
 void rest_op_dbd_qos_post(rest_req_t *r);
 void rest_op_dbd_assocs_post(rest_req_t *r);
 
+/* /sluice/v1/ (rest_sluice.c): Sluice's own, outside the references */
+void rest_op_sluice_job_metrics(rest_req_t *r);
+void rest_op_sluice_job_requeue(rest_req_t *r);
+
 #endif

@@ -35,6 +35,7 @@ json_object *rest_resp_new(const rest_req_t *r)
 	 * (the web view) knows from it whether /slurmdb/ can answer */
 	json_object_object_add(plugin, "accounting_storage",
 			       json_object_new_string(
+				       cli_conf() &&
 				       cli_conf()->accounting_storage_type ?
 				       cli_conf()->accounting_storage_type :
 				       ""));

@@ -85,6 +85,18 @@ static const route_t routes[] = {
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
 
+/* Sluice's own operations (doc/rest.md "Sluice endpoints"): under
+ * /sluice/v1/, outside Slurm's references, so not in /openapi/v3 and not
+ * shaped by a version's view; answered in v0.0.43's envelope.  Served
+ * with the plugin that reaches the daemon they ask. */
+#define SLUICE_PREFIX "/sluice/v1/"
+static const route_t sluice_routes[] = {
+	{ "slurmdb", "job/{job_id}/metrics", REST_GET,
+	  rest_op_sluice_job_metrics },
+	{ "slurm", "job/{job_id}/requeue", REST_POST,
+	  rest_op_sluice_job_requeue },
+};
+
 static unsigned versions_on = (1u << (REST_VER_MAX - REST_VER_MIN + 1)) - 1;
 static bool ctld_on = true, dbd_on = true;
 
@@ -270,6 +282,33 @@ static void run_as_user(rest_req_t *r, const route_t *rt)
 #endif
 }
 
+/* A /sluice/v1/ path: its route, or NULL with 404/405 in *status. */
+static const route_t *find_sluice(const char *path, enum rest_method m,
+				  char **param, int *status)
+{
+	const char *rest = path + strlen(SLUICE_PREFIX);
+
+	*status = 404;
+	for (size_t i = 0; i < sizeof(sluice_routes) / sizeof(*sluice_routes);
+	     i++) {
+		const route_t *rt = &sluice_routes[i];
+		char *p[REST_MAX_PATH_PARAMS] = { 0 };
+
+		if (!plugin_on(rt->plugin) || !match(rt->tmpl, rest, p))
+			continue;
+		if (rt->method != m) {
+			*status = 405;
+			for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
+				xfree(p[k]);
+			continue;
+		}
+		memcpy(param, p, sizeof(p));
+		*status = 200;
+		return rt;
+	}
+	return NULL;
+}
+
 void rest_route_run(rest_req_t *r)
 {
 	const route_t *rt;
@@ -281,7 +320,11 @@ void rest_route_run(rest_req_t *r)
 	r->ver = REST_VER_MAX;
 	for (int k = 0; k < REST_MAX_PATH_PARAMS; k++)
 		xfree(r->param[k]);
-	rt = parse(r->path, r->method, &r->ver, &r->plugin, r->param, &status);
+	if (!strncmp(r->path, SLUICE_PREFIX, strlen(SLUICE_PREFIX)))
+		rt = find_sluice(r->path, r->method, r->param, &status);
+	else
+		rt = parse(r->path, r->method, &r->ver, &r->plugin, r->param,
+			   &status);
 	r->resp = rest_resp_new(r);
 	if (!rt) {
 		if (status == 405)
@@ -292,6 +335,11 @@ void rest_route_run(rest_req_t *r)
 			rest_error_http(r, 404, ESLURM_REST_INVALID_QUERY,
 					"rest", "Unable to find requested URL: %s",
 					r->path);
+		return;
+	}
+	if (rt >= sluice_routes && rt < sluice_routes + sizeof(sluice_routes) /
+					   sizeof(*sluice_routes)) {
+		run_as_user(r, rt);
 		return;
 	}
 	spec_tmpl(tmpl, sizeof(tmpl), rt, r->ver);

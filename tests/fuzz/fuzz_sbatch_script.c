@@ -9,6 +9,7 @@
 #include "../../src/cli/cli_env.c"
 #include "../../src/cli/cli_opt.c"
 #include "../../src/cli/cli_opt_help.c"
+#include "../../src/cli/cli_opt_raw.c"
 #include "../../src/cli/cli_opt_set.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

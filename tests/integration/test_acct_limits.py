@@ -40,6 +40,8 @@ NAME, TEXT, PATH, LINE = 64, 65535, 4096, 1048576
 @pytest.fixture(scope="module")
 def env(users):
     e = mariadb.AcctEnv(tag="acctlim", nodes=1)
+    # comments reach slurmdbd only with job_comment (as Slurm's)
+    e.c.extra_conf += "\nAccountingStoreFlags=job_comment"
     try:
         e.start()
         r = e.sacctmgr("-i", "add", "cluster", "sluice")

@@ -512,6 +512,53 @@ def test_other_user_cannot(web, browser):
     c.run(["scancel", str(jid)])
 
 
+def test_requeue(web, browser):
+    """Requeue from the job page (POST /sluice/v1/job/{id}/requeue, as
+    scontrol requeue): the running job goes back to the queue and runs
+    again; B cannot requeue A's job (403, nothing changes); bad ids and
+    bodies are 400, an id that is no job's 404."""
+    c, tcp, secret, _ = web
+    b = browser
+    jid = c.sbatch(["-J", "requeue_me", "-o", "/dev/null", "--wrap",
+                    "sleep 300"], user=A)
+    c.wait_state(jid, {"RUNNING"})
+    tok_b = token_of(c, B)
+    status, _, body = http_req(tcp, "POST", "/sluice/v1/job/%d/requeue" % jid,
+                               headers={"X-SLURM-USER-TOKEN": tok_b})
+    assert status == 403, body
+    assert c.show_job(jid).get("Restarts") == "0"
+    tok_a = token_of(c, A)
+    for path, data, want in (
+            ("/sluice/v1/job/abc/requeue", None, 404),
+            ("/sluice/v1/job/%d/requeue" % jid, '{"hold": 1}', 400),
+            ("/sluice/v1/job/%d/requeue" % jid, '{"held": true}', 400),
+            ("/sluice/v1/job/%d/requeue" % jid, "[", 400)):
+        status, _, body = http_req(tcp, "POST", path, body=data,
+                                   headers={"X-SLURM-USER-TOKEN": tok_a,
+                                            "Content-Type": "application/json"})
+        assert status == want, (path, data, status, body)
+    assert c.show_job(jid).get("Restarts") == "0"
+    login(b, tcp, tok_a, "job/%d" % jid)
+    wait(b, lambda d: exists(d, "#requeue"), what="the requeue button")
+    click(b, "#requeue")
+    cl.wait_for(lambda: c.show_job(jid).get("Restarts") == "1", timeout=30,
+                what="requeued")
+    wait(b, lambda d: "Requeue: done" in text_of(d, "#action-msg"),
+         what="the page says so")
+    c.wait_state(jid, {"RUNNING"}, timeout=60)
+    # requeuehold through the body
+    status, _, body = http_req(tcp, "POST", "/sluice/v1/job/%d/requeue" % jid,
+                               body='{"hold": true}',
+                               headers={"X-SLURM-USER-TOKEN": tok_a,
+                                        "Content-Type": "application/json"})
+    assert status == 200, body
+    cl.wait_for(lambda: c.job_state(jid) in ("PENDING", "REQUEUE_HOLD") and
+                c.show_job(jid).get("Priority") == "0" and
+                c.show_job(jid).get("Restarts") == "2", timeout=30,
+                what="requeued held")
+    c.run(["scancel", str(jid)])
+
+
 def test_operator_drains_node(web, browser):
     c, tcp, _, _ = web
     b = browser

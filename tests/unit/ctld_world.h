@@ -26,6 +26,7 @@
 #include "../../src/ctld/stats.c"
 #include "../../src/ctld/user_groups.c"
 #include "../../src/ctld/priority.c"
+#include "../../src/ctld/site_factor.c"
 #include "../../src/ctld/bf_map.c"
 #include "../../src/ctld/backfill.c"
 #include "../../src/ctld/sched_plugin.c"
@@ -119,6 +120,8 @@ uint64_t fairshare_usage_version(void)
 
 /* Accounting: off. */
 void acct_job_changed(job_record_t *j) { (void) j; }
+bool acct_outbox_sync_wanted(void) { return false; }
+void acct_outbox_sync(void) { }
 void acct_job_script(const job_record_t *j, const char *script,
 		     char *const *env) { (void) j; (void) script; (void) env; }
 void acct_job_batch_started(job_record_t *j) { (void) j; }

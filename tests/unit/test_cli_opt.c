@@ -15,6 +15,7 @@
 #include "../../src/cli/cli_env.c"
 #include "../../src/cli/cli_opt.c"
 #include "../../src/cli/cli_opt_help.c"
+#include "../../src/cli/cli_opt_raw.c"
 #include "../../src/cli/cli_opt_set.c"
 
 static void opts_new(cli_job_opts_t *o)

@@ -20,6 +20,7 @@
 #include "../../src/cli/cli_env.c"
 #include "../../src/cli/cli_opt.c"
 #include "../../src/cli/cli_opt_help.c"
+#include "../../src/cli/cli_opt_raw.c"
 #include "../../src/cli/cli_opt_set.c"
 
 #include "restd/rest_job_desc.h"

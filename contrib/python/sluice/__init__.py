@@ -22,6 +22,8 @@ __all__ = [
     "TokenExpired", "SerializationError", "PayloadTooLarge",
     "RemoteImportError", "RemoteError", "RemoteTraceback", "JobFailed",
     "JobCancelled", "DependencyNeverSatisfied", "JobTimeout", "ArrayErrors",
+    "TrackingError", "log_metric", "log_param", "log_artifact",
+    "SuccessiveHalving", "Sweep", "Trial",
 ]
 
 from .cluster import Cluster, current  # noqa: E402
@@ -29,7 +31,9 @@ from .errors import (ArrayErrors, AuthError, ClusterUnreachable,  # noqa: E402
                      DependencyNeverSatisfied, JobCancelled, JobFailed,
                      JobTimeout, PayloadTooLarge, RemoteError,
                      RemoteImportError, RemoteTraceback, SerializationError,
-                     SluiceError, SubmitError, TokenExpired)
+                     SluiceError, SubmitError, TokenExpired, TrackingError)
 from .job import ArrayJob, Job  # noqa: E402
+from .sweep import SuccessiveHalving, Sweep, Trial  # noqa: E402
 from .task import Task, task  # noqa: E402
+from .track import log_artifact, log_metric, log_param  # noqa: E402
 from .workflow import Workflow, WorkflowRun, workflow  # noqa: E402

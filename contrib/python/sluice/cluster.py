@@ -267,6 +267,8 @@ class Cluster:
                      jobdir.replace("\n", "?"))]
         for k, v in sorted(opts.get("environment", {}).items()):
             lines.append("export %s=%s" % (k, q(v)))
+        if self.bin_dir:        # scontrol for sluice.log_metric & co
+            lines.append("export SLUICE_BIN_DIR=%s" % q(self.bin_dir))
         lines += [
             "if ! command -v %s >/dev/null 2>&1; then" % q(python),
             "\tprintf 'sluice: the Python interpreter %%s is missing on "

@@ -15,6 +15,7 @@ from SluiceError so a caller can catch the SDK's failures in one place.
         DependencyNeverSatisfied  ... because a job it waited for failed
       JobTimeout             wait(timeout) elapsed before the job ended
       ArrayErrors            some items of a .map() failed (the rest did not)
+      TrackingError          log_metric/log_param/log_artifact refused
 """
 
 
@@ -110,3 +111,9 @@ class ArrayErrors(SluiceError):
         super().__init__("%d of %d items failed (first: item %d: %s: %s)"
                          % (len(errors), len(results), first,
                             type(errors[first]).__name__, errors[first]))
+
+
+class TrackingError(SluiceError):
+    """A run tracking value was refused (outside a job, a bad name or
+    value, another user's job, over the per-job bounds); nothing was
+    recorded."""

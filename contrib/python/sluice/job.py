@@ -27,6 +27,7 @@ class Job:
     .cancel()      scancel
     .stdout() / .stderr()   the job's output so far
     .usage()       accounting rows (sacct) of the job and its steps
+    .metrics()     the values the task logged (sluice.log_metric, ...)
     """
 
     def __init__(self, cluster, job_id, jobdir, name, index=None, ntasks=1,
@@ -209,6 +210,16 @@ class Job:
         return [r for r in rows if r.get("JobID", "").split(".")[0] == want
                 ] or rows
 
+    def metrics(self, kind=None, name=None):
+        """The values the task logged (log_metric, log_param,
+        log_artifact), from accounting, by kind, name and step: dicts with
+        job_id, kind, name, time and step/value (metric), value (param)
+        or size (artifact).  kind/name select."""
+        rows = self.cluster._backend.metrics(self.job_id)
+        return [r for r in rows
+                if (kind is None or r.get("kind") == kind) and
+                (name is None or r.get("name") == name)]
+
 
 class ArrayJob:
     """The job array of a .map(): one job id, one Job per item.
@@ -222,6 +233,7 @@ class ArrayJob:
                      raises ArrayErrors holding every value and error
                      (return_exceptions=True puts the exceptions in place)
     .cancel()        the whole array
+    .metrics()       every item's logged values (each has array_task_id)
     """
 
     def __init__(self, cluster, job_id, jobdir, name, n, ntasks=1,
@@ -311,3 +323,8 @@ class ArrayJob:
 
     def usage(self):
         return self.cluster._backend.usage(self.job_id)
+
+    def metrics(self, kind=None, name=None):
+        """The values every item logged (see Job.metrics); an item's rows
+        carry its index as array_task_id."""
+        return Job.metrics(self, kind, name)

@@ -60,6 +60,21 @@ class Task:
             t = self.options(throttle=throttle)
         return current()._submit(t, calls, array=True)
 
+    def sweep(self, space, metric, mode="min", early_stop=None, trials=None,
+              throttle=None, poll_interval=None, timeout=None, log=None):
+        """A hyperparameter sweep: one job array, a trial per parameter
+        dict of space (a dict of lists = the grid of every combination; a
+        list of dicts; a sampler function f(i) or an iterator, with
+        trials=N), each called as fn(**params) and logging metric with
+        sluice.log_metric(metric, value, step).  mode "min" or "max".
+        early_stop: None, True, a dict or a sweep.SuccessiveHalving
+        (min_step, reduction): trials that fall behind at a rung are
+        cancelled.  Waits for the sweep (JobTimeout after timeout s) and
+        returns a sweep.Sweep: .best, .trials, .stopped, .report()."""
+        from . import sweep
+        return sweep.run(self, space, metric, mode, early_stop, trials,
+                         throttle, poll_interval, timeout, log)
+
     def after(self, *jobs, kind="afterok", any_of=False, delay=None):
         """A copy that waits for jobs: kind is one of Slurm's dependency
         types (after, afterany, afterburstbuffer, aftercorr, afternotok,

@@ -213,6 +213,9 @@ typedef enum {
 	ESLURM_DB_CONNECTION_INVALID,
 	ESLURM_NO_REMOVE_DEFAULT_ACCOUNT,
 
+	/* plugins (job_submit/require_timelimit) */
+	ESLURM_MISSING_TIME_LIMIT = 8000,
+
 	/* slurmrestd */
 	ESLURM_REST_INVALID_QUERY = 9000,
 	ESLURM_REST_FAIL_PARSING,

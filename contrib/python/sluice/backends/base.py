@@ -84,6 +84,13 @@ class Backend:
         """Accounting rows of the job and its steps: [{field: value}]."""
         raise NotImplementedError
 
+    def metrics(self, job_id):
+        """The run tracking values of a job (every task of an array):
+        [{"job_id", "array_job_id", "array_task_id", "kind", "name",
+        "step", "value", "size", "time", ...}] as `sacct --metrics
+        --json` shows them."""
+        raise NotImplementedError
+
     def python(self):
         """The interpreter the compute side runs."""
         raise NotImplementedError

@@ -1,6 +1,7 @@
 """What the local and ssh backends share: Slurm's commands, run by
 self.run(argv, input) -> (rc, out, err) on this host or a login node."""
 
+import json
 import re
 
 from .. import errors
@@ -67,3 +68,14 @@ class CommandBackend(base.Backend):
         if rc != 0:
             raise base.command_error("sacct", rc, err)
         return base.parse_sacct_usage(out)
+
+    def metrics(self, job_id):
+        rc, out, err = self.run([self.cmd("sacct"), "--metrics", "--json",
+                                 "-j", str(job_id)])
+        if rc != 0:
+            raise base.command_error("sacct --metrics", rc, err)
+        try:
+            return json.loads(out).get("metrics", [])
+        except ValueError as e:
+            raise errors.SluiceError("sacct --metrics --json printed "
+                                     "something that is not JSON: %s" % e)

@@ -184,6 +184,16 @@ class RestBackend(LocalFiles, base.Backend):
                 return path
         return None
 
+    def metrics(self, job_id):
+        """GET /sluice/v1/job/{id}/metrics (Sluice's own endpoint)."""
+        status, doc = self.request("GET", "/sluice/v1/job/%s/metrics"
+                                   % job_id)
+        if status != 200:
+            raise errors.SluiceError("metrics of job %s: slurmrestd "
+                                     "answered HTTP %d: %s"
+                                     % (job_id, status, _why(doc)))
+        return doc.get("metrics", [])
+
     def usage(self, job_id):
         """The slurmdb job records (REST's own field names)."""
         status, doc = self.request("GET", "/slurmdb/%s/job/%s"

@@ -159,7 +159,14 @@ export function jobView(el, r) {
 			s === "PENDING" && held && h("button", {
 				type: "button", id: "release",
 				onclick: () => act("Release", () => post(`job/${id}`, { hold: false })),
-			}, "Release"));
+			}, "Release"),
+			// scontrol requeue: Sluice's endpoint (Slurm's API has none);
+			// the controller says whether it may (batch jobs, JobRequeue)
+			j.batch_flag && s !== "PENDING" && s !== "REQUEUED" && h("button", {
+				type: "button", id: "requeue",
+				onclick: () => act("Requeue", () =>
+					post(`/sluice/v1/job/${encodeURIComponent(id)}/requeue`, {})),
+			}, "Requeue"));
 	}
 
 	function draw(j) {
