@@ -64,6 +64,10 @@ static void _pe_plugin(const slurm_conf_t *c)
 	n = plugin_ctx_create(&preempt_plugin_type,
 			      type && *type ? type : "preempt/none",
 			      c->plugin_dir, NULL, err, sizeof(err));
+	if (n && pe.ctx && plugin_ctx_ops(n, 0) == pe.ops) {
+		plugin_ctx_destroy(n);  /* the same plugin stays as it is */
+		return;
+	}
 	if (n && plugin_ctx_init(n, err, sizeof(err)) < 0) {
 		plugin_ctx_destroy(n);
 		n = NULL;

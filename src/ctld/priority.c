@@ -426,6 +426,10 @@ static void _pr_plugin(const slurm_conf_t *c)
 					    c->plugin_dir, NULL, err,
 					    sizeof(err));
 
+	if (n && pr.ctx && plugin_ctx_ops(n, 0) == pr.ops) {
+		plugin_ctx_destroy(n);  /* the same plugin stays as it is */
+		return;
+	}
 	if (n && plugin_ctx_init(n, err, sizeof(err)) < 0) {
 		plugin_ctx_destroy(n);
 		n = NULL;

@@ -68,6 +68,11 @@ int select_plugin_load(const slurm_conf_t *conf, char *err, size_t errlen)
 
 	if (!c)
 		return -1;
+	if (sel.ctx && plugin_ctx_ops(c, 0) == sel.ops) {
+		plugin_ctx_destroy(c);  /* the same plugin stays as it is */
+		sel.cr_conf = NULL;     /* SelectTypeParameters may differ */
+		return 0;
+	}
 	if (plugin_ctx_init(c, err, errlen) < 0) {
 		plugin_ctx_destroy(c);
 		return -1;
