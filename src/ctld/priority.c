@@ -390,7 +390,8 @@ const plugin_type_t priority_plugin_type = {
 
 uint32_t priority_new_job(struct job_record *j, time_t now)
 {
-	return pr.ops->new_job(j, now);
+	return pr.ops->new_job ? pr.ops->new_job(j, now) :
+		job_mgr_new_priority();
 }
 
 void priority_recalc(time_t now)

@@ -65,7 +65,7 @@ uint32_t priority_compute(const priority_conf_t *pc,
 
 typedef struct {
 	/* A new job's priority before nice (the caller applies nice and
-	 * keeps an operator's --priority instead). */
+	 * keeps an operator's --priority instead).  NULL: as basic. */
 	uint32_t (*new_job)(struct job_record *j, time_t now);
 	/* Every PriorityCalcPeriod and after a reconfigure: set the pending
 	 * jobs' priorities (not those fixed by an operator) and resort the

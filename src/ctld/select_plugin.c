@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "ctld/select_plugin.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/log.h"
@@ -65,10 +66,19 @@ int select_plugin_load(const slurm_conf_t *conf, char *err, size_t errlen)
 	plugin_ctx_t *c = plugin_ctx_create(&select_plugin_type, type,
 					    conf->plugin_dir, NULL, err,
 					    errlen);
+	const select_ops_t *o;
 
 	if (!c)
 		return -1;
-	if (sel.ctx && plugin_ctx_ops(c, 0) == sel.ops) {
+	o = plugin_ctx_ops(c, 0);
+	if (!o->cr_flags || !o->job_test) {
+		snprintf(err, errlen, "SelectType: cannot create select context "
+			 "for %s: it has no %s op", plugin_ctx_names(c),
+			 o->cr_flags ? "job_test" : "cr_flags");
+		plugin_ctx_destroy(c);
+		return -1;
+	}
+	if (sel.ctx && o == sel.ops) {
 		plugin_ctx_destroy(c);  /* the same plugin stays as it is */
 		sel.cr_conf = NULL;     /* SelectTypeParameters may differ */
 		return 0;
@@ -79,7 +89,7 @@ int select_plugin_load(const slurm_conf_t *conf, char *err, size_t errlen)
 	}
 	select_plugin_fini();
 	sel.ctx = c;
-	sel.ops = plugin_ctx_ops(c, 0);
+	sel.ops = o;
 	debug("select: using %s", plugin_ctx_names(c));
 	return 0;
 }
