@@ -438,6 +438,8 @@ void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
 	_setu(env, "SLURM_NNODES", j->num_nodes);
 	_set(env, "SLURM_JOB_CPUS_PER_NODE", j->cpus_per_node_str);
 	_set(env, "SLURM_JOB_PARTITION", j->partition);
+	if (o)
+		_set(env, "SLURM_DISTRIBUTION", o->distribution);
 	_set(env, "SLURM_JOB_ACCOUNT", j->account);
 	_set(env, "SLURM_JOB_QOS", j->qos);
 	_setu(env, "SLURM_JOB_UID", j->user_id);

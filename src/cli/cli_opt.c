@@ -41,6 +41,7 @@ void cli_opt_free(cli_job_opts_t *o)
 	xfree(o->gpus);
 	xfree(o->signal);
 	xfree(o->clusters);
+	xfree(o->distribution);
 	cli_opt_raw_free(o);
 }
 

@@ -71,6 +71,8 @@ struct cli_job_opts {
 	char      *gpus;          /* --gpus (tres per job) */
 	char      *signal;        /* --signal as given */
 	char      *clusters;      /* -M/--clusters as given */
+	char      *distribution;  /* -m as given: SLURM_DISTRIBUTION of the
+				   * job's steps (sbatch, salloc) */
 	uint32_t   ntasks_per_gpu;
 
 	struct spank_stack *spank; /* SPANK plugins' options, or NULL */
@@ -106,6 +108,10 @@ int  cli_opt_parse_env(cli_job_opts_t *o, char *const *envp);
  * "#SBATCH").  0 or -1. */
 int  cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 			  const char *prefix);
+
+/* -M/--clusters: every name must be this cluster (ClusterName) or
+ * "all"; otherwise prints Slurm's two errors and returns -1. */
+int  cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine);
 
 /* Checks across options once every source was read (Slurm's warnings,
  * e.g. fewer tasks than nodes lowers the node count).  0 or -1. */

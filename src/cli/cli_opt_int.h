@@ -27,6 +27,7 @@ enum cli_opt_id {
 	OPT_SHARED, OPT_SIGNAL, OPT_SOCKETS_PER_NODE, OPT_TEST_ONLY,
 	OPT_THREADS_PER_CORE, OPT_TIME, OPT_TIME_MIN, OPT_TMP, OPT_UID,
 	OPT_USAGE, OPT_VERBOSE, OPT_VERSION, OPT_WAIT, OPT_WCKEY, OPT_WRAP, OPT_EXPORT_FILE, OPT_IGNORED,
+	OPT_REFUSED, OPT_DISTRIBUTION, OPT_SPEC,
 	OPT_ID_END
 };
 
@@ -44,6 +45,9 @@ struct cli_opt_def {
 				   * ("A|B": the first one set) */
 	cli_opt_set_f set;
 	size_t        off;        /* string fields: offsetof(job_desc_t, f) */
+	const char   *why;        /* OPT_IGNORED (warned: has no effect) and
+				   * OPT_REFUSED (an error): why; else NULL,
+				   * the option acts as Slurm's */
 };
 
 extern const cli_opt_def_t cli_opt_table[];

@@ -141,6 +141,28 @@ static int set_clusters(cli_job_opts_t *o, const char *arg,
 	return 0;
 }
 
+int cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine)
+{
+	char **names;
+	int rc = 0;
+
+	if (!o->clusters)
+		return 0;
+	names = xstrsplit(o->clusters, ",", NULL);
+	for (size_t i = 0; names[i] && !rc; i++) {
+		if (!strcasecmp(names[i], "all") ||
+		    (mine && !strcmp(names[i], mine)))
+			continue;
+		error("No cluster '%s' known by database.", names[i]);
+		error("'%s' can't be reached now, or it is an invalid entry "
+		      "for --cluster.  Use 'sacctmgr list clusters' to see "
+		      "available clusters.", names[i]);
+		rc = -1;
+	}
+	xstrarray_free(names);
+	return rc;
+}
+
 static int set_wrap(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 {
 	char **f = d->id == OPT_WRAP ? &o->wrap : &o->export_file;
@@ -641,17 +663,56 @@ static int set_gid(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	return 0;
 }
 
-/* Options Slurm has whose feature Sluice does not offer yet: accepted so
- * that scripts written for Slurm still submit. */
-/* An option Slurm acts on and Sluice does not yet: taken, so that
- * scripts written for Slurm still run, but never silently. */
+/* An option Slurm accepts and ignores in a configuration like Sluice's
+ * (no burst buffer, no federation, no power plugin ...): taken, with a
+ * warning that it has no effect. */
 static int set_ignored(cli_job_opts_t *o, const char *arg,
 		       const cli_opt_def_t *d)
 {
 	if (!o->quiet_getopt)
-		fprintf(stderr, "%s: warning: --%s is not supported by Sluice "
-			"and has no effect\n", o->prog ? o->prog : "sluice",
-			d->name);
+		fprintf(stderr, "%s: warning: --%s has no effect: %s\n",
+			o->prog ? o->prog : "sluice", d->name, d->why);
+	return 0;
+}
+
+/* An option Slurm acts on and Sluice cannot: refused, never dropped. */
+static int set_refused(cli_job_opts_t *o, const char *arg,
+		       const cli_opt_def_t *d)
+{
+	error("--%s is not supported: %s", d->name, d->why);
+	return -1;
+}
+
+/* --container: Sluice has no OCI runtime (no oci.conf); said as
+ * "--container: Container support is not configured". */
+static int set_container(cli_job_opts_t *o, const char *arg,
+			 const cli_opt_def_t *d)
+{
+	error("--%s: %s", d->name, d->why);
+	return -1;
+}
+
+/* -S/--core-spec, --thread-spec: as Slurm when AllowSpecResourcesUsage
+ * is No (the only value Sluice takes): said and ignored. */
+static int set_spec(cli_job_opts_t *o, const char *arg,
+		    const cli_opt_def_t *d)
+{
+	if (!o->quiet_getopt)
+		error("Ignoring %s since it's not allowed by configuration "
+		      "(AllowSpecResourcesUsage = No)",
+		      d->short_opt == 'S' ? "-S" : "--thread-spec");
+	return 0;
+}
+
+/* -m/--distribution for sbatch and salloc: the default of the job's
+ * steps (srun checks it). */
+static int set_distribution(cli_job_opts_t *o, const char *arg,
+			    const cli_opt_def_t *d)
+{
+	if (!arg || !*arg)
+		return opt_bad_spec(d);
+	xfree(o->distribution);
+	o->distribution = xstrdup(arg);
 	return 0;
 }
 
@@ -673,10 +734,12 @@ static int set_tres_per_task(cli_job_opts_t *o, const char *arg,
 #define REQ    required_argument
 #define OPT    optional_argument
 
-/* Accepted for compatibility with a warning, no effect yet (see
- * set_ignored). */
-#define IGN(name, s, arg) \
-	{ name, s, arg, OPT_IGNORED, ALL, { 0 }, FN(set_ignored) }
+/* Warned: Slurm ignores it too here (set_ignored); refused: Slurm acts
+ * on it, Sluice cannot (set_refused). */
+#define IGN(name, s, arg, why) \
+	{ name, s, arg, OPT_IGNORED, ALL, { 0 }, FN(set_ignored), why }
+#define REF(name, s, arg, why) \
+	{ name, s, arg, OPT_REFUSED, ALL, { 0 }, FN(set_refused), why }
 
 const cli_opt_def_t cli_opt_table[] = {
 	{ "account", 'A', REQ, OPT_ACCOUNT, ALL,
@@ -693,9 +756,9 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "constraint", 'C', REQ, OPT_CONSTRAINT, ALL,
 	  { "SBATCH_CONSTRAINT", "SALLOC_CONSTRAINT", "SLURM_CONSTRAINT" },
 	  STR(features) },
-	{ "container", 0, REQ, OPT_CONTAINER, ALL,
+	{ "container", 0, REQ, OPT_REFUSED, ALL,
 	  { "SBATCH_CONTAINER", "SALLOC_CONTAINER", "SLURM_CONTAINER" },
-	  STR(container) },
+	  FN(set_container), "Container support is not configured" },
 	{ "contiguous", 0, NOARG, OPT_CONTIGUOUS, ALL, { 0 }, FN(set_flag) },
 	{ "cores-per-socket", 0, REQ, OPT_CORES_PER_SOCKET, ALL, { 0 },
 	  FN(set_u16) },
@@ -816,25 +879,49 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "tres-per-task", 0, REQ, OPT_GPUS_PER_TASK, ALL,
 	  { "SBATCH_TRES_PER_TASK", "SALLOC_TRES_PER_TASK",
 	    "SLURM_TRES_PER_TASK" }, FN(set_tres_per_task) },
-	IGN("acctg-freq", 0, REQ), IGN("batch", 0, REQ), IGN("bb", 0, REQ),
-	IGN("bbf", 0, REQ), IGN("cluster-constraint", 0, REQ),
-	IGN("core-spec", 'S', REQ), IGN("cpu-freq", 0, REQ),
-	IGN("delay-boot", 0, REQ), IGN("distribution", 'm', REQ),
-	IGN("extra", 0, REQ),
-	IGN("extra-node-info", 'B', REQ), IGN("gpu-bind", 0, REQ),
-	IGN("gpu-freq", 0, REQ), IGN("gres-flags", 0, REQ),
-	IGN("hint", 0, REQ), IGN("mcs-label", 0, REQ), IGN("mem-bind", 0, REQ),
-	IGN("network", 0, REQ), IGN("nodefile", 'F', REQ),
-	IGN("ntasks-per-socket", 0, REQ),
+	IGN("acctg-freq", 0, REQ, "usage is sampled every "
+	    "JobAcctGatherFrequency"),
+	REF("batch", 0, REQ, "the batch host is always the first node"),
+	IGN("bb", 0, REQ, "no burst buffer plugin is configured"),
+	IGN("bbf", 0, REQ, "no burst buffer plugin is configured"),
+	IGN("cluster-constraint", 0, REQ, "the cluster is not federated"),
+	{ "core-spec", 'S', REQ, OPT_SPEC, ALL, { 0 }, FN(set_spec) },
+	REF("cpu-freq", 0, REQ, "steps do not set CPU frequencies"),
+	IGN("delay-boot", 0, REQ, "nodes are never rebooted for a job"),
+	{ "distribution", 'm', REQ, OPT_DISTRIBUTION, SB | SA,
+	  { "SBATCH_DISTRIBUTION", "SALLOC_DISTRIBUTION" },
+	  FN(set_distribution) },
+	REF("extra", 0, REQ, "jobs carry no extra field"),
+	REF("extra-node-info", 'B', REQ, "sockets, cores and threads per node "
+	    "are not requested this way"),
+	REF("gpu-bind", 0, REQ, "tasks are not bound to GPUs"),
+	REF("gpu-freq", 0, REQ, "steps do not set GPU frequencies"),
+	REF("gres-flags", 0, REQ, "GRES binding is not enforced"),
+	REF("hint", 0, REQ, "tasks are placed by --cpu-bind and "
+	    "--ntasks-per-core only"),
+	IGN("mcs-label", 0, REQ, "MCSPlugin is mcs/none"),
+	REF("mem-bind", 0, REQ, "memory is not bound to NUMA nodes"),
+	IGN("network", 0, REQ, "SwitchType is switch/none"),
+	REF("nodefile", 'F', REQ, "give the nodes with --nodelist"),
+	REF("ntasks-per-socket", 0, REQ, "tasks are not limited per socket"),
 	{ "overcommit", 'O', NOARG, OPT_OVERCOMMIT, ALL,
 	  { "SBATCH_OVERCOMMIT", "SALLOC_OVERCOMMIT", "SLURM_OVERCOMMIT" },
 	  FN(set_flag) },
-	IGN("power", 0, REQ), IGN("prefer", 0, REQ), IGN("profile", 0, REQ),
-	IGN("reboot", 0, NOARG),
+	IGN("power", 0, REQ, "no power plugin is configured"),
+	REF("prefer", 0, REQ, "features are required (--constraint) or not "
+	    "asked for"),
+	IGN("profile", 0, REQ, "AcctGatherProfileType is "
+	    "acct_gather_profile/none"),
+	IGN("reboot", 0, NOARG, "nodes are never rebooted for a job"),
 	{ "spread-job", 0, NOARG, OPT_SPREAD_JOB, ALL,
 	  { NULL, NULL, "SLURM_SPREAD_JOB" }, FN(set_flag) },
-	IGN("switches", 0, REQ), IGN("thread-spec", 0, REQ),
-	IGN("use-min-nodes", 0, NOARG), IGN("wait-all-nodes", 0, REQ),
+	IGN("switches", 0, REQ, "TopologyPlugin is flat: there are no "
+	    "switches to count"),
+	{ "thread-spec", 0, REQ, OPT_SPEC, ALL, { 0 }, FN(set_spec) },
+	REF("use-min-nodes", 0, NOARG, "the smallest node count is always "
+	    "preferred"),
+	IGN("wait-all-nodes", 0, REQ, "nodes are never booted for a job: "
+	    "they are ready when the job starts"),
 };
 
 const size_t cli_opt_table_len = sizeof(cli_opt_table) / sizeof(cli_opt_table[0]);

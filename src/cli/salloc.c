@@ -123,6 +123,8 @@ int main(int argc, char **argv)
 		exit(1);
 	cli_filter_pre_submit(&o);
 	cli_init("salloc", o.verbose - o.quiet);
+	if (cli_opt_check_clusters(&o, cli_conf()->cluster_name) < 0)
+		exit(1);
 	cli_spank_post_opt(&o);
 	/* the plugins' options and job control variables go with the job
 	 * (its Prolog sees them) and to the command, whose sruns pass the

@@ -200,6 +200,10 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_HOST",
 				     d->submit_host);
 	propagate_process_env(d);
+	if (o->distribution)                   /* -m: for the job's sruns */
+		d->environment = cli_env_set(d->environment,
+					     "SLURM_DISTRIBUTION",
+					     o->distribution);
 	if (d->bitflags & JOB_OVERCOMMIT)      /* -O: for the job's sruns */
 		d->environment = cli_env_set(d->environment,
 					     "SLURM_OVERCOMMIT", "1");
@@ -271,26 +275,12 @@ static uint32_t submit(cli_job_opts_t *o)
 /* -M/--clusters: this cluster (ClusterName) or "all"; any other name
  * is refused as Slurm refuses a cluster it does not know.  Returns the
  * name to print after "Submitted batch job N on cluster". */
-static const char *check_clusters(const char *list)
+static const char *check_clusters(const cli_job_opts_t *o)
 {
 	const char *mine = cli_conf()->cluster_name ? cli_conf()->cluster_name
 						    : "";
-	char *copy = xstrdup(list), *save = NULL, *name;
-	bool bad = false;
 
-	for (name = strtok_r(copy, ",", &save); name;
-	     name = strtok_r(NULL, ",", &save)) {
-		if (!strcasecmp(name, "all") || !strcmp(name, mine))
-			continue;
-		error("No cluster '%s' known by database.", name);
-		error("'%s' can't be reached now, or it is an invalid entry for "
-		      "--cluster.  Use 'sacctmgr list clusters' to see available "
-		      "clusters.", name);
-		bad = true;
-		break;
-	}
-	xfree(copy);
-	if (bad)
+	if (cli_opt_check_clusters(o, mine) < 0)
 		exit(1);
 	return mine;
 }
@@ -411,7 +401,7 @@ int main(int argc, char **argv)
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
 	if (o.test_only)
 		cli_alloc_test_only(&o, NULL);
-	cluster = o.clusters ? check_clusters(o.clusters) : NULL;
+	cluster = o.clusters ? check_clusters(&o) : NULL;
 	job_id = submit(&o);
 	if (o.parsable && cluster)
 		printf("%u;%s\n", job_id, cluster);

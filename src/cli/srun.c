@@ -170,7 +170,8 @@ static void _parse(srun_t *r, int argc, char **argv)
 	n_argv = o->desc.num_tasks != NO_VAL32;
 	N_argv = o->desc.min_nodes != NO_VAL32;
 	if (cli_opt_parse_env(o, environ) < 0 ||
-	    cli_spank_env_options(o, environ) < 0 || cli_opt_check_times(o) < 0)
+	    cli_spank_env_options(o, environ) < 0 || cli_opt_check_times(o) < 0 ||
+	    cli_opt_check_clusters(o, cli_conf()->cluster_name) < 0)
 		exit(1);
 	if (n_argv && !N_argv && o->desc.min_nodes != NO_VAL32 &&
 	    o->desc.num_tasks < o->desc.min_nodes)

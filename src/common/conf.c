@@ -432,7 +432,8 @@ static void conf_state_free(conf_state_t *st)
 	for (size_t i = 0; i < n; i++) {
 		if (st->raw)
 			xfree(st->raw[i]);
-		xfree(st->raw_where[i]);
+		if (st->raw_where)
+			xfree(st->raw_where[i]);
 	}
 	xfree(st->raw);
 	xfree(st->raw_where);
@@ -448,6 +449,7 @@ static void conf_state_free(conf_state_t *st)
 	}
 	xstrarray_free(st->ctld_raw);
 	xstrarray_free(st->ctld_where);
+	xstrarray_free(st->notes);
 	conf_node_index_free(&st->node_idx);
 	xfree(st->where);
 }
@@ -475,9 +477,17 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 		st.node_idx = NULL;
 		rc = conf_check_preempt(&st);
 	}
-	if (!rc) {              /* for conf_kv(), later */
+	if (!rc)
+		rc = conf_check_scalars(&st);
+	if (!rc) {              /* for conf_kv() and conf_key_where(), later */
 		c->raw = st.raw;
 		st.raw = NULL;
+		c->raw_where = st.raw_where;
+		st.raw_where = NULL;
+		c->notes = st.notes;
+		st.notes = NULL;
+		if (st.ctld_where)
+			c->ctld_where = xstrdup(st.ctld_where[0]);
 	}
 	conf_state_free(&st);
 	if (rc < 0) {
@@ -536,6 +546,13 @@ void conf_destroy(slurm_conf_t *c)
 			xfree(c->raw[i]);
 		xfree(c->raw);
 	}
+	if (c->raw_where) {
+		for (size_t i = 0; i < conf_key_count(); i++)
+			xfree(c->raw_where[i]);
+		xfree(c->raw_where);
+	}
+	xfree(c->ctld_where);
+	xstrarray_free(c->notes);
 	xfree(c);
 }
 

@@ -185,6 +185,9 @@ typedef struct slurm_conf {
 	size_t       kv_show_cnt;
 	bool         kv_built;
 	char       **raw;             /* per scalar key: the value the file set */
+	char       **raw_where;       /* per scalar key: "file:line" of it */
+	char        *ctld_where;      /* "file:line" of the first SlurmctldHost */
+	char       **notes;           /* keys with no effect (conf_not_in_force) */
 
 	void        *node_index;      /* private: name -> node, for conf_find_node */
 	void        *files;           /* private: what was read, for conf_unchanged */
@@ -212,6 +215,17 @@ const char   *conf_get_set(const slurm_conf_t *c, const char *key);
  * be NULL.  Owned by c. */
 const conf_kv_t *conf_kv(const slurm_conf_t *c, size_t *cnt,
 			 size_t *show_cnt);
+/* "file:line" where key (a scalar key or SlurmctldHost) was set, or NULL
+ * (not set, or c was not loaded from a file).  Owned by c. */
+const char   *conf_key_where(const slurm_conf_t *c, const char *key);
+/* What the file set that has no effect, one "file:line: Key has no effect
+ * (why)" each (NULL-terminated, never NULL; conf_use.h says which keys).
+ * Owned by c. */
+const char *const *conf_not_in_force(const slurm_conf_t *c);
+/* Log each of c's not-in-force lines once, as a warning: at start
+ * (before NULL), or after a reconfigure only those before did not have. */
+void          conf_log_not_in_force(const slurm_conf_t *c,
+				    const slurm_conf_t *before);
 /* Expand %n (node name) and %h (hostname) in a path; caller frees. */
 char         *conf_expand_node_path(const char *pattern, const char *node_name);
 /* The directory of slurm.conf, where gres.conf, plugstack.conf live. */

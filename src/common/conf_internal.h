@@ -8,6 +8,7 @@
 #define SLUICE_CONF_INTERNAL_H
 
 #include "common/conf.h"
+#include "common/conf_use.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +50,7 @@ typedef struct conf_state {
 	conf_recs_t   parts;      /* PartitionName lines (with defaults merged) */
 	conf_recs_t   nodesets;
 	conf_recs_t   downs;
+	char        **notes;      /* "file:line: Key has no effect (...)" */
 	char        **part_where; /* per conf_part_t: "file:line" */
 	char        **ctld_raw;   /* SlurmctldHost values, in order */
 	char        **ctld_where;
@@ -83,6 +85,25 @@ void conf_keys_build_kv(slurm_conf_t *c);
 /* Free every string field the table owns in c. */
 void conf_keys_free(slurm_conf_t *c);
 
+/* conf_keys.c: the name of scalar key idx as slurm.conf spells it (NULL
+ * for rows scontrol prints that no file sets). */
+const char *conf_key_name(size_t idx);
+
+/* conf_use.c: list keys read word by word (conf_use.h).  -1: key is not
+ * one; else what an unknown word of it gets. */
+int  conf_use_list_index(const char *key);
+conf_use_kind_t conf_use_list_unknown(int idx);
+
+/* conf_check.c: apply the treatments of conf_use.h.  A value asking for
+ * what Sluice lacks fails (err "where: Key=value: not supported: why");
+ * a key with no effect adds a note to st->notes.  scope "" for scalar
+ * keys, else the record key ("NodeName"). */
+int  conf_check_pair(conf_state_t *st, const char *scope, const char *key,
+		     const char *value);
+/* Every scalar key the file set (after the whole file: the last value
+ * written is the one checked). */
+int  conf_check_scalars(conf_state_t *st);
+
 /* conf_nodes.c: helpers shared by the record parsers. */
 /* Every key of pairs must be in allowed (NULL-terminated). */
 /* Defaults, then the line's pairs after its first (later wins), with old
@@ -100,6 +121,12 @@ struct hostlist *conf_rec_hostlist(conf_state_t *st, const char *key,
 int  conf_rec_bool(conf_state_t *st, const char *key, const char *v, bool *out);
 int  conf_rec_mem(conf_state_t *st, const char *key, const char *v,
 		  uint64_t *out);
+
+/* The keys a record line takes, its record key first (NULL-terminated):
+ * "PartitionName", "NodeName", "NodeSet", "DownNodes", "FrontendName";
+ * NULL for another name. */
+const char *const *conf_rec_keys(const char *record);
+const char *const *conf_part_keys(void);
 
 /* conf_parts.c: PartitionName lines. */
 int  conf_part_record(conf_state_t *st, conf_pairs_t *pairs);

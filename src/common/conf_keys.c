@@ -351,6 +351,11 @@ size_t conf_key_count(void)
 	return CONF_KEY_CNT;
 }
 
+const char *conf_key_name(size_t idx)
+{
+	return idx < CONF_KEY_CNT ? conf_keys[idx].name : NULL;
+}
+
 int conf_key_find(const char *key)
 {
 	int first = tolower((unsigned char)key[0]);

@@ -55,6 +55,20 @@ static const char *const node_states[] = {
 
 /* ---- shared checks -------------------------------------------------- */
 
+const char *const *conf_rec_keys(const char *record)
+{
+	static const char *const *const recs[] = {
+		node_keys, nodeset_keys, down_keys, frontend_keys,
+	};
+
+	if (!strcasecmp(record, "PartitionName"))
+		return conf_part_keys();
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+		if (!strcasecmp(recs[i][0], record))
+			return recs[i];
+	return NULL;
+}
+
 int conf_rec_check_keys(conf_state_t *st, const conf_pairs_t *pairs,
 			const char *const *allowed)
 {
@@ -67,6 +81,9 @@ int conf_rec_check_keys(conf_state_t *st, const conf_pairs_t *pairs,
 		if (!allowed[j])
 			return conf_fail(st, "unknown key \"%s\" in %s line",
 					 pairs->v[i].key, allowed[0]);
+		if (conf_check_pair(st, allowed[0], allowed[j],
+				    pairs->v[i].value) < 0)
+			return -1;
 	}
 	return 0;
 }

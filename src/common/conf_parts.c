@@ -31,6 +31,11 @@ static const char *const part_keys[] = {
 	"SuspendTimeout", "TRESBillingWeights", "Topology", NULL
 };
 
+const char *const *conf_part_keys(void)
+{
+	return part_keys;
+}
+
 static const char *const preempt_modes[] = {
 	"OFF", "CANCEL", "GANG", "REQUEUE", "SUSPEND", "WITHIN", "PRIORITY", NULL
 };

@@ -345,6 +345,7 @@ int ctld_reconfigure(void)
 	if (!acct_storage_same(nc))
 		info("AccountingStorageType changed: that takes effect when "
 		     "slurmctld restarts");
+	conf_log_not_in_force(nc, ctld.conf);
 	conf_destroy(ctld.conf);
 	ctld.conf = nc;
 	rl_configure(&rl);
@@ -615,6 +616,7 @@ int main(int argc, char **argv)
 	ha_set_control_time(time(NULL));
 	info("slurmctld version %s started on cluster %s",
 	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);
+	conf_log_not_in_force(ctld.conf, NULL);
 	sched_trigger();
 	event_base_dispatch(ctld.base);
 	_stop();

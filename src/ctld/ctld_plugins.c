@@ -96,7 +96,7 @@ int ctld_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)
 		if (!v || !*v)
 			v = rows[i].def;
 		if (plugin_ctx_check(rows[i].type, v, c->plugin_dir,
-				     NULL, err,
+				     conf_key_where(c, rows[i].key), err,
 				     errlen) < 0)
 			return -1;
 	}

@@ -511,6 +511,14 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
 	    (rc = _check_requests(d, s)))
 		return rc;
+	/* slurm.conf cannot configure Licenses= (conf_use.c): no license a
+	 * job names exists, as Slurm says of an unknown one */
+	if (d->licenses && *d->licenses)
+		return ESLURM_INVALID_LICENSES;
+	/* no container runtime (oci.conf): the commands refuse --container
+	 * themselves; this is for REST and libslurm requests */
+	if (d->container && *d->container)
+		return ESLURM_NOT_SUPPORTED;
 	if (d->array_inx && *d->array_inx &&
 	    (rc = job_array_check(d->array_inx)))
 		return rc;

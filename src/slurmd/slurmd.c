@@ -254,6 +254,7 @@ int slurmd_reconfigure(slurmd_t *sd)
 	if (sd->log_file)
 		log_reopen(sd->log_file);
 	info("Reconfigured from %s", sd->conf_path);
+	conf_log_not_in_force(nc, sd->old_confs[sd->old_conf_cnt - 1]);
 	return SLURM_SUCCESS;
 }
 
@@ -293,6 +294,7 @@ static int run(slurmd_t *sd, int listen_fd)
 	health_run_sync(sd);        /* before registering, as Slurm does */
 	slurmd_register(sd, true);
 	info("slurmd version %s started", SLUICE_VERSION_STRING);
+	conf_log_not_in_force(sd->conf, NULL);
 	sd->energy = energy_node_start(sd->conf, sd->base);
 	event_base_dispatch(sd->base);
 	energy_node_stop(sd->energy);

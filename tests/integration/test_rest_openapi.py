@@ -312,6 +312,9 @@ def test_write_answers_validate(cluster, restd):
         body = {"script": "#!/bin/sh\nsleep 300\n",
                 "job": {"name": "openapi%d" % v, "environment": ["PATH=/bin"],
                         "current_working_directory": "/tmp",
+                        # not /tmp/slurm-N.out, which another test's job
+                        # N (another user) may have made
+                        "standard_output": "/dev/null",
                         "minimum_nodes": 1}}
         sub = restd.call([{"method": "POST", "path": s + "job/submit",
                            "body": json.dumps(body),

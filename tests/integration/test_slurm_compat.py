@@ -411,16 +411,59 @@ def test_scontrol_ping_json(env):
 
 
 def test_options_without_effect_say_so(env):
-    """Options Sluice takes but does not act on are never silent: the
-    job is submitted and stderr says the option has no effect."""
+    """Options are never silently dropped.  One Slurm itself ignores here
+    (--switches without a tree topology) is taken with a warning; one
+    Slurm acts on and Sluice cannot (--hint, --mem-bind) is refused and
+    nothing is submitted; -S says what Slurm says when specialized
+    resources are not allowed."""
+    before = set(env.c.all_job_states())
     r = env.c.run(["sbatch", "--hint=nomultithread", "--mem-bind=local",
                    "--wrap", "true"], user=U1)
+    assert r.rc != 0 and r.out == "", r
+    assert r.err == ("sbatch: error: --hint is not supported: tasks are "
+                     "placed by --cpu-bind and --ntasks-per-core only\n"), r
+    assert set(env.c.all_job_states()) == before
+    r = env.c.run(["sbatch", "--switches=2@10:00", "-S", "1", "--wrap",
+                   "true"], user=U1)
     assert r.rc == 0 and r.out.startswith("Submitted batch job "), r
     assert r.err == (
-        "sbatch: warning: --hint is not supported by Sluice and has no "
-        "effect\n"
-        "sbatch: warning: --mem-bind is not supported by Sluice and has no "
-        "effect\n"), r
+        "sbatch: warning: --switches has no effect: TopologyPlugin is flat: "
+        "there are no switches to count\n"
+        "sbatch: error: Ignoring -S since it's not allowed by configuration "
+        "(AllowSpecResourcesUsage = No)\n"), r
+
+
+def test_requests_sluice_has_nothing_for(env):
+    """-L with no Licenses= configured, --container with no container
+    runtime, -M naming another cluster: Slurm's errors, nothing runs."""
+    before = set(env.c.all_job_states())
+    r = env.c.run(["sbatch", "-L", "matlab:1", "--wrap", "true"], user=U1)
+    assert (r.rc, r.err) == (1, "sbatch: error: Batch job submission "
+                             "failed: Invalid license specification\n"), r
+    r = env.c.run(["srun", "-L", "matlab:1", "true"], user=U1)
+    assert r.rc == 1 and "Invalid license specification" in r.err, r
+    r = env.c.run(["sbatch", "--container=/srv/img", "--wrap", "true"],
+                  user=U1)
+    assert r.rc != 0 and r.err == ("sbatch: error: --container: Container "
+                                   "support is not configured\n"), r
+    for cmd in (["sbatch", "-M", "elsewhere", "--wrap", "true"],
+                ["srun", "-M", "elsewhere", "true"],
+                ["salloc", "-M", "elsewhere", "true"]):
+        r = env.c.run(cmd, user=U1)
+        assert r.rc == 1 and r.err.startswith(
+            "%s: error: No cluster 'elsewhere' known by database.\n" %
+            cmd[0]), r
+    assert set(env.c.all_job_states()) == before
+
+
+def test_distribution_reaches_the_steps(env):
+    """sbatch -m: the job's sruns get it as SLURM_DISTRIBUTION."""
+    out = os.path.join(env.c.workdir(U1), "dist.out")
+    jid = env.c.sbatch(["-m", "cyclic", "-o", out, "--wrap",
+                        "echo $SLURM_DISTRIBUTION"], user=U1)
+    assert env.c.wait_done(jid) == "COMPLETED"
+    with open(out) as f:
+        assert f.read() == "cyclic\n"
 
 
 def _sbatch_with_step(env, marker):

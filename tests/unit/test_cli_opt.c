@@ -211,15 +211,49 @@ static void test_validate_tasks_below_nodes(void **state)
 
 static void test_accepted_without_effect(void **state)
 {
-	const char *args[] = { "sbatch", "-O", "--hint=nomultithread",
-			       "-m", "block", "--export", "ALL", NULL };
+	const char *args[] = { "sbatch", "-O", "--switches=2", "-m", "block",
+			       "--export", "ALL", NULL };
 	cli_job_opts_t o;
 
 	opts_new(&o);
 	assert_int_equal(parse_args(&o, args, NULL), 0);
 	assert_string_equal(o.desc.export_env, "ALL");
 	assert_true(o.desc.bitflags & JOB_OVERCOMMIT);  /* -O acts now */
+	assert_string_equal(o.distribution, "block");   /* for the steps */
 	cli_opt_free(&o);
+}
+
+/* Every row of the option table is implemented (no reason), warned
+ * (OPT_IGNORED: taken, says why it has no effect) or refused
+ * (OPT_REFUSED: an error saying why); no fourth kind. */
+static void test_every_option_one_treatment(void **state)
+{
+	for (size_t i = 0; i < cli_opt_table_len; i++) {
+		const cli_opt_def_t *d = &cli_opt_table[i];
+		char arg[80];
+		const char *args[] = { "sbatch", arg, NULL };
+		cli_job_opts_t o;
+		int rc;
+
+		assert_non_null(d->set);
+		if (d->id != OPT_IGNORED && d->id != OPT_REFUSED) {
+			if (d->why)
+				fail_msg("--%s: implemented with a reason", d->name);
+			continue;
+		}
+		if (!d->why || !*d->why)
+			fail_msg("--%s: no reason given", d->name);
+		snprintf(arg, sizeof(arg), "--%s%s", d->name,
+			 d->has_arg == no_argument ? "" : "=1");
+		opts_new(&o);
+		o.quiet_getopt = true;
+		rc = parse_args(&o, args, NULL);
+		cli_opt_free(&o);
+		if (d->id == OPT_REFUSED && rc != -1)
+			fail_msg("--%s: refused row was accepted", d->name);
+		if (d->id == OPT_IGNORED && rc != 0)
+			fail_msg("--%s: warned row was refused", d->name);
+	}
 }
 
 static void test_script_args_stop_options(void **state)
@@ -409,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_mem_sources),
 		cmocka_unit_test(test_validate_tasks_below_nodes),
 		cmocka_unit_test(test_accepted_without_effect),
+		cmocka_unit_test(test_every_option_one_treatment),
 		cmocka_unit_test(test_script_args_stop_options),
 		cmocka_unit_test(test_directives_stop_at_first_command),
 		cmocka_unit_test(test_directives_indented_line_ends_block),

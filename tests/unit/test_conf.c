@@ -121,7 +121,8 @@ static void test_bad_files(void **state)
 		{ "NodeName=n1\nDownNodes=n9\n", "t.conf:2: DownNodes: unknown node \"n9\"" },
 		{ "NodeName=n1\nDownNodes=n1 State=HAPPY\n", "State" },
 		{ "NodeSet=s Colour=x\n", "Colour" },
-		{ "FrontendName=f Port=x\n", "Port" },
+		{ "FrontendName=f Port=x\n",
+		  "t.conf:1: FrontendName=f: not supported: Sluice has no front end nodes" },
 	};
 	char err[512];
 
@@ -321,7 +322,7 @@ static void test_full(void **state)
 			    "bf_interval=30,default_queue_depth=200");
 	assert_string_equal(c->mail_prog, "/usr/bin/mail");
 	assert_string_equal(conf_get(c, "MailDomain"), "example.org");
-	assert_string_equal(conf_get(c, "Licenses"), "matlab:2#3");
+	assert_string_equal(conf_get(c, "HealthCheckProgram"), "/bin/check#3");
 
 	assert_int_equal(c->node_cnt, 7);
 	n = conf_find_node(c, "n3");
@@ -364,7 +365,7 @@ static void test_full(void **state)
 	assert_int_equal(p->max_time, INFINITE32);
 	assert_string_equal(p->oversubscribe, "FORCE:2");
 	assert_null(p->allow_accounts);
-	assert_string_equal(p->allow_qos, "normal,high");
+	assert_null(p->allow_qos);      /* ALL */
 	p = conf_find_part(c, "all");
 	/* Only the first Default=YES partition is the default. */
 	assert_false(p->is_default);
@@ -426,7 +427,7 @@ static void test_syntax(void **state)
 		"SelectTypeParameters=cr_core\n"
 		"EnforcePartLimits=yes\n"
 		"OverTimeLimit=unlimited\n"
-		"SuspendTime=600\n"
+		"SuspendTime=none\n"
 		"SlurmdUser=0\n"
 		"ControlMachine=old\n",
 		err, sizeof(err));
@@ -443,7 +444,7 @@ static void test_syntax(void **state)
 	assert_int_equal(c->over_time_limit, INFINITE16);
 	assert_string_equal(conf_get(c, "SlurmctldHost[0]"), "a");
 	assert_string_equal(conf_get(c, "SlurmctldHost[1]"), "b(10.9.9.9)");
-	assert_string_equal(conf_get(c, "SuspendTime"), "600 sec");
+	assert_string_equal(conf_get(c, "SuspendTime"), "INFINITE");
 	assert_string_equal(conf_get(c, "OverTimeLimit"), "UNLIMITED");
 	assert_string_equal(conf_get(c, "EnforcePartLimits"), "ALL");
 	assert_string_equal(conf_get(c, "SlurmdUser"), "root(0)");

@@ -564,7 +564,7 @@ static const char *const common_args[] = {
 	"--wckey=w", "-L", "lic:2", "--reservation=r1", "--tmp=100",
 	"--threads-per-core=1", "--contiguous", "--no-kill",
 	"--sockets-per-node=2", "--ntasks-per-core=1", "--mincpus=4",
-	"--container=/img", "--cpus-per-gpu=3", "--gpus-per-task=1",
+	"--cpus-per-gpu=3", "--gpus-per-task=1",
 	"--mem=2048", "--exclusive=user",
 };
 
@@ -640,7 +640,7 @@ static char *rest_body(int ver, const char *name)
 		"\"threads_per_core\":1,\"contiguous\":true,"
 		"\"kill_on_node_fail\":false,\"sockets_per_node\":2,"
 		"\"tasks_per_core\":1,\"minimum_cpus_per_node\":4,"
-		"\"container\":\"/img\",\"power_flags\":[],\"priority\":null,"
+		"\"power_flags\":[],\"priority\":null,"
 		"\"job_id\":0,\"burst_buffer\":\"\"}}",
 		name, tl, mem, csv, (long long) deadline_epoch(), shared);
 }
