@@ -72,6 +72,26 @@ static json_object *json_parent(json_object *root, const char *path,
 	return cur;
 }
 
+json_object *cli_field_json(const cli_field_t *f, const void *rec,
+			    const cli_ctx_t *ctx)
+{
+	json_object *v;
+	char *s = NULL;
+
+	if (f->json) {
+		cli_jv_tree_t t;
+
+		cli_jv_tree_init(&t);
+		f->json(&t.jv, rec, ctx);
+		v = cli_jv_tree_take(&t);
+		return v ? v : json_object_new_object();
+	}
+	f->text(&s, rec, ctx);
+	v = json_object_new_string(s ? s : "");
+	xfree(s);
+	return v;
+}
+
 json_object *cli_fields_json(const cli_field_t *tab, const void *rec,
 			     const cli_ctx_t *ctx)
 {
@@ -83,15 +103,7 @@ json_object *cli_fields_json(const cli_field_t *tab, const void *rec,
 
 		if (!f->json_key)
 			continue;
-		if (f->json) {
-			v = f->json(rec, ctx);
-		} else {
-			char *s = NULL;
-
-			f->text(&s, rec, ctx);
-			v = json_object_new_string(s ? s : "");
-			xfree(s);
-		}
+		v = cli_field_json(f, rec, ctx);
 		parent = json_parent(o, f->json_key, &leaf);
 		json_object_object_add(parent, leaf, v);
 	}
@@ -154,72 +166,67 @@ void cli_fields_show(FILE *out, const cli_field_t *tab, const void *rec,
 
 /* ---- JSON value helpers ---- */
 
-static json_object *num_obj(bool set, bool inf, json_object *n)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "set", json_object_new_boolean(set));
-	json_object_object_add(o, "infinite", json_object_new_boolean(inf));
-	json_object_object_add(o, "number", n);
-	return o;
-}
+/* The shared shapes are written once, for the sink (cli_jv.c); these
+ * give them as trees to callers that build one. */
+#define TREE_OF(call) \
+	do { \
+		cli_jv_tree_t t_; \
+		cli_jv_tree_init(&t_); \
+		call; \
+		return cli_jv_tree_take(&t_); \
+	} while (0)
 
 json_object *cli_json_num32(uint32_t v)
 {
-	if (v == NO_VAL32)
-		return num_obj(false, false, json_object_new_int64(0));
-	if (v == INFINITE32)
-		return num_obj(false, true, json_object_new_int64(0));
-	return num_obj(true, false, json_object_new_int64(v));
+	TREE_OF(cli_jv_num32(&t_.jv, v));
 }
 
 json_object *cli_json_num64(uint64_t v)
 {
-	if (v == NO_VAL64)
-		return num_obj(false, false, json_object_new_int64(0));
-	if (v == INFINITE64)
-		return num_obj(false, true, json_object_new_int64(0));
-	return num_obj(true, false, json_object_new_int64((int64_t)v));
+	TREE_OF(cli_jv_num64(&t_.jv, v));
 }
 
 json_object *cli_json_f64(double v)
 {
-	return num_obj(true, false, json_object_new_double(v));
+	TREE_OF(cli_jv_f64_set(&t_.jv, v));
 }
 
 json_object *cli_json_time(time_t t)
 {
-	return num_obj(true, false, json_object_new_int64((int64_t)t));
+	TREE_OF(cli_jv_time(&t_.jv, t));
 }
 
 json_object *cli_json_strlist(const char *csv)
 {
-	json_object *a = json_object_new_array();
-	char **items = xstrsplit(csv ? csv : "", ",", NULL);
-
-	for (size_t i = 0; items && items[i]; i++)
-		json_object_array_add(a, json_object_new_string(items[i]));
-	xstrarray_free(items);
-	return a;
+	TREE_OF(cli_jv_strlist(&t_.jv, csv));
 }
 
-json_object *cli_json_exit(uint32_t st)
+void cli_jv_exit(cli_jv_t *v, uint32_t st)
 {
-	json_object *e = json_object_new_object();
-	json_object *status = json_object_new_array();
-	json_object *sig = json_object_new_object();
 	uint32_t s = (st != NO_VAL32 && (st & 0x7f) && (st & 0x7f) != 0x7f)
 		     ? st & 0x7f : 0;
 	uint32_t code = st == NO_VAL32 ? 0 : (st >> 8) & 0xff;
 
-	json_object_array_add(status, json_object_new_string(
-		s ? "SIGNALED" : code ? "ERROR" : "SUCCESS"));
-	json_object_object_add(e, "status", status);
-	json_object_object_add(e, "return_code", cli_json_num32(code));
-	json_object_object_add(sig, "id", cli_json_num32(s ? s : NO_VAL32));
-	json_object_object_add(sig, "name", json_object_new_string(""));
-	json_object_object_add(e, "signal", sig);
-	return e;
+	cli_jv_object(v);
+	cli_jv_key(v, "status");
+	cli_jv_array(v);
+	cli_jv_str(v, s ? "SIGNALED" : code ? "ERROR" : "SUCCESS");
+	cli_jv_end(v);
+	cli_jv_key(v, "return_code");
+	cli_jv_num32(v, code);
+	cli_jv_key(v, "signal");
+	cli_jv_object(v);
+	cli_jv_key(v, "id");
+	cli_jv_num32(v, s ? s : NO_VAL32);
+	cli_jv_key(v, "name");
+	cli_jv_str(v, "");
+	cli_jv_end(v);
+	cli_jv_end(v);
+}
+
+json_object *cli_json_exit(uint32_t st)
+{
+	TREE_OF(cli_jv_exit(&t_.jv, st));
 }
 
 /* "cpu=2,mem=1000M,node=1,billing=2" -> [{type, name, id, count}] */

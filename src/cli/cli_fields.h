@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "cli/cli_jv.h"
 #include "common/msg_types.h"
 
 /* What a getter may need beyond the record itself. */
@@ -33,7 +34,21 @@ typedef struct {
 } cli_ctx_t;
 
 typedef void (*cli_text_f)(char **out, const void *rec, const cli_ctx_t *ctx);
-typedef json_object *(*cli_json_f)(const void *rec, const cli_ctx_t *ctx);
+/* Writes the row's one JSON value into v (cli_jv.h). */
+typedef void (*cli_json_f)(cli_jv_t *v, const void *rec, const cli_ctx_t *ctx);
+
+/* A JSON getter fn written for the sink: CLI_JSON(fn, r, c) { ... }. */
+#define CLI_JSON(fn, r, c) \
+	static void fn(cli_jv_t *v, const void *r, const cli_ctx_t *c)
+/* A JSON getter fn that builds a json-c object and returns it:
+ * CLI_JSON_OBJ(fn, r, c) { return ...; }.  Handed to the sink whole. */
+#define CLI_JSON_OBJ(fn, r, c) \
+	static json_object *fn##_obj(const void *r, const cli_ctx_t *c); \
+	static void fn(cli_jv_t *v_, const void *r, const cli_ctx_t *c) \
+	{ \
+		cli_jv_obj(v_, fn##_obj(r, c)); \
+	} \
+	static json_object *fn##_obj(const void *r, const cli_ctx_t *c)
 
 enum {
 	CF_SHOW_NL    = 0x01,   /* scontrol: start a new line before the key */
@@ -86,6 +101,10 @@ const cli_field_t *cli_field_by_name(const cli_field_t *tab, const char *name);
 /* The text of a field ("(null)" for no value).  Caller frees. */
 char *cli_field_text(const cli_field_t *f, const void *rec, const cli_ctx_t *ctx);
 
+/* Row f's JSON value for rec (its getter's, or its text as a string);
+ * caller puts. */
+json_object *cli_field_json(const cli_field_t *f, const void *rec,
+			    const cli_ctx_t *ctx);
 /* One JSON object for a record: every row with a json_key. */
 json_object *cli_fields_json(const cli_field_t *tab, const void *rec,
 			     const cli_ctx_t *ctx);
@@ -115,6 +134,7 @@ json_object *cli_json_str(const char *s);      /* NULL -> "" */
 /* process_exit_code_verbose of a wait() status: {status[], return_code,
  * signal{id, name}}. */
 json_object *cli_json_exit(uint32_t status);
+void cli_jv_exit(cli_jv_t *v, uint32_t status);
 /* A TRES string ("cpu=2,mem=1000M,gres/gpu=1") as a tres_list:
  * [{type, name, id, count}], memory in MB. */
 json_object *cli_json_tres(const char *tres);

@@ -12,14 +12,15 @@
 
 #define J(r) ((const job_info_t *)(r))
 #define TXT(fn) static void fn(char **o, const void *r, const cli_ctx_t *c)
-#define JSN(fn) static json_object *fn(const void *r, const cli_ctx_t *c)
+#define JSN(fn) CLI_JSON_OBJ(fn, r, c)
+#define JV(fn) CLI_JSON(fn, r, c)
 
 #define STR_TEXT(fn, m) TXT(fn) { xstrcat(o, J(r)->m); }
 #define U32_TEXT(fn, m) TXT(fn) { xstrfmtcat(o, "%u", (unsigned)J(r)->m); }
-#define NUM32_JSON(fn, m) JSN(fn) { return cli_json_num32(J(r)->m); }
-#define INT_JSON(fn, m) JSN(fn) { return json_object_new_int64(J(r)->m); }
-#define BOOL_JSON(fn, m) JSN(fn) { return json_object_new_boolean(J(r)->m); }
-#define TIME_JSON(fn, m) JSN(fn) { return cli_json_time(J(r)->m); }
+#define NUM32_JSON(fn, m) JV(fn) { cli_jv_num32(v, J(r)->m); }
+#define INT_JSON(fn, m) JV(fn) { cli_jv_int(v, J(r)->m); }
+#define BOOL_JSON(fn, m) JV(fn) { cli_jv_bool(v, J(r)->m); }
+#define TIME_JSON(fn, m) JV(fn) { cli_jv_time(v, J(r)->m); }
 
 static bool is_pending(const job_info_t *j)
 {
@@ -130,16 +131,16 @@ TXT(t_show_throttle)
 		xstrfmtcat(o, "%u", J(r)->array_max_tasks);
 }
 
-JSN(j_array_job)
+JV(j_array_job)
 {
-	return cli_json_num32(J(r)->array_job_id);
+	cli_jv_num32(v, J(r)->array_job_id);
 }
 
-JSN(j_array_task)
+JV(j_array_task)
 {
 	const job_info_t *j = J(r);
 
-	return cli_json_num32(j->array_job_id ? j->array_task_id : NO_VAL32);
+	cli_jv_num32(v, j->array_job_id ? j->array_task_id : NO_VAL32);
 }
 
 TXT(t_user)
@@ -189,12 +190,11 @@ TXT(t_nice)
 	xstrfmtcat(o, "%ld", n);
 }
 
-JSN(j_nice)
+JV(j_nice)
 {
 	uint32_t n = J(r)->nice;
 
-	return json_object_new_int64(n == NO_VAL32 ? 0
-				     : (int64_t)n - (int64_t)NICE_OFFSET);
+	cli_jv_int(v, n == NO_VAL32 ? 0 : (int64_t)n - (int64_t)NICE_OFFSET);
 }
 
 STR_TEXT(t_account, account)
@@ -205,15 +205,15 @@ STR_TEXT(t_qos, qos)
 TXT(t_state) { xstrcat(o, job_state_string(J(r)->job_state)); }
 TXT(t_state_compact) { xstrcat(o, job_state_string_compact(J(r)->job_state)); }
 
-JSN(j_state)
+JV(j_state)
 {
 	const char *names[8];
-	json_object *a = json_object_new_array();
 	int n = job_state_strings(J(r)->job_state, names);
 
+	cli_jv_array(v);
 	for (int i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_string(names[i]));
-	return a;
+		cli_jv_str(v, names[i]);
+	cli_jv_end(v);
 }
 
 TXT(t_reason)
@@ -260,7 +260,7 @@ TXT(t_dependency) { xstrcat(o, J(r)->dependency); }
 /* ---- requeue, exit ---- */
 
 U32_TEXT(t_requeue, requeue)
-JSN(j_requeue) { return json_object_new_boolean(J(r)->requeue != 0); }
+JV(j_requeue) { cli_jv_bool(v, J(r)->requeue != 0); }
 U32_TEXT(t_restarts, restart_cnt)
 INT_JSON(j_restarts, restart_cnt)
 TXT(t_batch) { xstrcat(o, J(r)->batch_flag ? "1" : "0"); }
@@ -292,8 +292,8 @@ static void status_text(char **o, uint32_t st)
 TXT(t_exit_raw) { status_text(o, J(r)->exit_code); }
 TXT(t_derived_raw) { status_text(o, J(r)->derived_ec); }
 
-JSN(j_exit) { return cli_json_exit(J(r)->exit_code); }
-JSN(j_derived_exit) { return cli_json_exit(J(r)->derived_ec); }
+JV(j_exit) { cli_jv_exit(v, J(r)->exit_code); }
+JV(j_derived_exit) { cli_jv_exit(v, J(r)->derived_ec); }
 
 /* ---- times ---- */
 
@@ -349,7 +349,7 @@ TXT(t_time_min)
 	xstrcat(o, buf);
 }
 
-JSN(j_time_min) { return cli_json_num32(J(r)->time_min == NO_VAL32 ? 0 : J(r)->time_min); }
+JV(j_time_min) { cli_jv_num32(v, J(r)->time_min == NO_VAL32 ? 0 : J(r)->time_min); }
 
 TXT(t_submit) { cli_fmt_time(o, J(r)->submit_time, "Unknown"); }
 TIME_JSON(j_submit, submit_time)
@@ -436,11 +436,11 @@ TXT(t_cpt)
 	xstrfmtcat(o, "%u", n == NO_VAL16 || !n ? 1u : (unsigned)n);
 }
 
-JSN(j_cpt)
+JV(j_cpt)
 {
 	uint16_t n = J(r)->cpus_per_task;
 
-	return cli_json_num32(n == NO_VAL16 ? NO_VAL32 : n);
+	cli_jv_num32(v, n == NO_VAL16 ? NO_VAL32 : n);
 }
 
 TXT(t_reqbsct) { xstrcat(o, "0:0:*:*"); }
@@ -463,11 +463,11 @@ TXT(t_ntpn)
 	xstrfmtcat(o, "%u:0:*:*", n == NO_VAL16 ? 0u : (unsigned)n);
 }
 
-JSN(j_ntpn)
+JV(j_ntpn)
 {
 	uint16_t n = J(r)->ntasks_per_node;
 
-	return cli_json_num32(n == NO_VAL16 ? 0 : n);
+	cli_jv_num32(v, n == NO_VAL16 ? 0 : n);
 }
 
 TXT(t_min_cpus)
@@ -493,14 +493,14 @@ TXT(t_show_mem_cpu)
 
 TXT(t_min_mem) { mem_text(o, J(r)->pn_min_memory); }
 
-JSN(j_mem_cpu)
+JV(j_mem_cpu)
 {
-	return cli_json_num64(J(r)->mem_per_cpu ? J(r)->pn_min_memory : NO_VAL64);
+	cli_jv_num64(v, J(r)->mem_per_cpu ? J(r)->pn_min_memory : NO_VAL64);
 }
 
-JSN(j_mem_node)
+JV(j_mem_node)
 {
-	return cli_json_num64(J(r)->mem_per_cpu ? NO_VAL64 : J(r)->pn_min_memory);
+	cli_jv_num64(v, J(r)->mem_per_cpu ? NO_VAL64 : J(r)->pn_min_memory);
 }
 
 U32_TEXT(t_tmp_disk, pn_min_tmp_disk)
@@ -528,23 +528,22 @@ static const char *shared_name(uint16_t s)
 
 TXT(t_shared) { xstrcat(o, shared_name(J(r)->shared)); }
 
-JSN(j_shared)
+JV(j_shared)
 {
-	json_object *a = json_object_new_array();
 	static const char *const names[] = {
 		[JOB_SHARED_NONE] = "none", [JOB_SHARED_OK] = "oversubscribe",
 		[JOB_SHARED_USER] = "user", [JOB_SHARED_MCS] = "mcs",
 		[JOB_SHARED_TOPO] = "topo",
 	};
 
+	cli_jv_array(v);
 	if (J(r)->shared <= JOB_SHARED_TOPO)
-		json_object_array_add(a, json_object_new_string(
-						 names[J(r)->shared]));
-	return a;
+		cli_jv_str(v, names[J(r)->shared]);
+	cli_jv_end(v);
 }
 
 U32_TEXT(t_contiguous, contiguous)
-JSN(j_contiguous) { return json_object_new_boolean(J(r)->contiguous != 0); }
+JV(j_contiguous) { cli_jv_bool(v, J(r)->contiguous != 0); }
 STR_TEXT(t_licenses, licenses)
 STR_TEXT(t_command, command)
 STR_TEXT(t_work_dir, work_dir)
@@ -597,61 +596,75 @@ STR_TEXT(t_std_in_raw, std_in)
 STR_TEXT(t_std_out_raw, std_out)
 STR_TEXT(t_std_err_raw, std_err)
 
-JSN(j_billable) { return cli_json_f64(J(r)->billable_tres); }
-JSN(j_hold) { return json_object_new_boolean(J(r)->priority == 0); }
-JSN(j_empty_list) { return json_object_new_array(); }
-JSN(j_empty_str) { return json_object_new_string(""); }
-JSN(j_gres) { return cli_json_str(J(r)->gres); }
-JSN(j_zero) { return json_object_new_int(0); }
-JSN(j_unset) { return cli_json_num32(NO_VAL32); }
-JSN(j_mail_type) { return cli_json_strlist(J(r)->mail_type); }
-JSN(j_set_zero) { return cli_json_num32(0); }
-JSN(j_infinite) { return cli_json_num32(INFINITE32); }
+JV(j_billable) { cli_jv_f64_set(v, J(r)->billable_tres); }
+JV(j_hold) { cli_jv_bool(v, J(r)->priority == 0); }
+JV(j_empty_list) { cli_jv_array(v); cli_jv_end(v); }
+JV(j_empty_str) { cli_jv_str(v, ""); }
+JV(j_gres) { cli_jv_str(v, J(r)->gres); }
+JV(j_zero) { cli_jv_int(v, 0); }
+JV(j_unset) { cli_jv_num32(v, NO_VAL32); }
+JV(j_mail_type) { cli_jv_strlist(v, J(r)->mail_type); }
+JV(j_set_zero) { cli_jv_num32(v, 0); }
+JV(j_infinite) { cli_jv_num32(v, INFINITE32); }
 
-JSN(j_power)
+JV(j_power)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "flags", json_object_new_array());
-	return o;
+	cli_jv_object(v);
+	cli_jv_key(v, "flags");
+	cli_jv_array(v);
+	cli_jv_end(v);
+	cli_jv_end(v);
 }
 
-JSN(j_profile)
+JV(j_profile)
 {
-	json_object *a = json_object_new_array();
-
-	json_object_array_add(a, json_object_new_string("NOT_SET"));
-	return a;
+	cli_jv_array(v);
+	cli_jv_str(v, "NOT_SET");
+	cli_jv_end(v);
 }
 
-/* What 25.05 reports under job_resources, from what the job record has. */
-JSN(j_job_resources)
+static void empty_list(cli_jv_t *v, const char *key)
+{
+	cli_jv_key(v, key);
+	cli_jv_array(v);
+	cli_jv_end(v);
+}
+
+/* What 25.05 reports under job_resources, from what the job record has.
+ * A job with no nodes yet has only the members v0.0.43 requires. */
+JV(j_job_resources)
 {
 	const job_info_t *j = J(r);
-	json_object *o = json_object_new_object(), *nodes;
+	bool nodes = j->nodes && *j->nodes;
 
-	if (!j->nodes || !*j->nodes)
-		return o;
-	nodes = json_object_new_object();
-	json_object_object_add(o, "select_type", json_object_new_array());
-	json_object_object_add(nodes, "count", json_object_new_int64(j->num_nodes));
-	json_object_object_add(nodes, "select_type", json_object_new_array());
-	json_object_object_add(nodes, "list", json_object_new_string(j->nodes));
-	json_object_object_add(nodes, "whole", json_object_new_boolean(0));
-	json_object_object_add(nodes, "allocation", json_object_new_array());
-	json_object_object_add(o, "nodes", nodes);
-	json_object_object_add(o, "cpus", json_object_new_int64(j->num_cpus));
-	json_object_object_add(o, "threads_per_core", cli_json_num32(NO_VAL32));
-	return o;
+	cli_jv_object(v);
+	empty_list(v, "select_type");
+	if (nodes) {
+		cli_jv_key(v, "nodes");
+		cli_jv_object(v);
+		cli_jv_key(v, "count");
+		cli_jv_int(v, j->num_nodes);
+		empty_list(v, "select_type");
+		cli_jv_key(v, "list");
+		cli_jv_str(v, j->nodes);
+		cli_jv_key(v, "whole");
+		cli_jv_bool(v, false);
+		empty_list(v, "allocation");
+		cli_jv_end(v);
+	}
+	cli_jv_key(v, "cpus");
+	cli_jv_int(v, nodes ? j->num_cpus : 0);
+	cli_jv_key(v, "threads_per_core");
+	cli_jv_num32(v, NO_VAL32);
+	cli_jv_end(v);
 }
 
-JSN(j_flags)
+JV(j_flags)
 {
-	json_object *a = json_object_new_array();
-
+	cli_jv_array(v);
 	if (!is_pending(J(r)))
-		json_object_array_add(a, json_object_new_string("JOB_WAS_RUNNING"));
-	return a;
+		cli_jv_str(v, "JOB_WAS_RUNNING");
+	cli_jv_end(v);
 }
 
 #define NL CF_SHOW_NL
@@ -912,6 +925,7 @@ const cli_field_t cli_step_fields[] = {
 #undef INT_JSON
 #undef J
 #undef JSN
+#undef JV
 #undef NL
 #undef NUM32_JSON
 #undef OPT

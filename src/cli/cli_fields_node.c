@@ -11,12 +11,13 @@
 
 #define N(r) ((const node_info_t *)(r))
 #define TXT(fn) static void fn(char **o, const void *r, const cli_ctx_t *c)
-#define JSN(fn) static json_object *fn(const void *r, const cli_ctx_t *c)
+#define JSN(fn) CLI_JSON_OBJ(fn, r, c)
+#define JV(fn) CLI_JSON(fn, r, c)
 
 #define STR_TEXT(fn, m) TXT(fn) { xstrcat(o, N(r)->m); }
 #define U_TEXT(fn, m) TXT(fn) { xstrfmtcat(o, "%llu", (unsigned long long)N(r)->m); }
-#define INT_JSON(fn, m) JSN(fn) { return json_object_new_int64((int64_t)N(r)->m); }
-#define TIME_JSON(fn, m) JSN(fn) { return cli_json_time(N(r)->m); }
+#define INT_JSON(fn, m) JV(fn) { cli_jv_int(v, (int64_t)N(r)->m); }
+#define TIME_JSON(fn, m) JV(fn) { cli_jv_time(v, N(r)->m); }
 
 STR_TEXT(nt_name, name)
 STR_TEXT(nt_arch, arch)
@@ -37,17 +38,17 @@ TXT(nt_load)
 
 INT_JSON(nj_load, cpu_load)
 STR_TEXT(nt_features, features)
-JSN(nj_features) { return cli_json_strlist(N(r)->features); }
+JV(nj_features) { cli_jv_strlist(v, N(r)->features); }
 
 TXT(nt_features_act)
 {
 	xstrcat(o, N(r)->features_act ? N(r)->features_act : N(r)->features);
 }
 
-JSN(nj_features_act)
+JV(nj_features_act)
 {
-	return cli_json_strlist(N(r)->features_act ? N(r)->features_act
-						   : N(r)->features);
+	cli_jv_strlist(v, N(r)->features_act ? N(r)->features_act
+					     : N(r)->features);
 }
 
 STR_TEXT(nt_gres, gres)
@@ -77,7 +78,7 @@ TXT(nt_free_mem)
 		xstrfmtcat(o, "%llu", (unsigned long long)N(r)->free_mem);
 }
 
-JSN(nj_free_mem) { return cli_json_num64(N(r)->free_mem); }
+JV(nj_free_mem) { cli_jv_num64(v, N(r)->free_mem); }
 U_TEXT(nt_sockets, sockets)
 INT_JSON(nj_sockets, sockets)
 U_TEXT(nt_boards, boards)
@@ -91,15 +92,15 @@ TXT(nt_state)
 	xfree(s);
 }
 
-JSN(nj_state)
+JV(nj_state)
 {
 	const char *names[16];
-	json_object *a = json_object_new_array();
 	int n = node_state_strings(N(r)->node_state, names);
 
+	cli_jv_array(v);
 	for (int i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_string(names[i]));
-	return a;
+		cli_jv_str(v, names[i]);
+	cli_jv_end(v);
 }
 
 U_TEXT(nt_threads, threads)
@@ -119,21 +120,19 @@ TXT(nt_owner)
 	xstrfmtcat(o, "(%u)", N(r)->owner);
 }
 
-JSN(nj_owner)
+JV(nj_owner)
 {
 	char *s = NULL;
-	json_object *v;
 
 	if (N(r)->owner != NO_VAL32)
 		cli_fmt_uid(&s, N(r)->owner);
-	v = cli_json_str(s);
+	cli_jv_str(v, s);
 	xfree(s);
-	return v;
 }
 
 TXT(nt_mcs) { xstrcat(o, N(r)->mcs_label ? N(r)->mcs_label : "N/A"); }
 STR_TEXT(nt_partitions, partitions)
-JSN(nj_partitions) { return cli_json_strlist(N(r)->partitions); }
+JV(nj_partitions) { cli_jv_strlist(v, N(r)->partitions); }
 TXT(nt_boot) { cli_fmt_time(o, N(r)->boot_time, "None"); }
 TIME_JSON(nj_boot, boot_time)
 TXT(nt_slurmd_start) { cli_fmt_time(o, N(r)->slurmd_start_time, "None"); }
@@ -172,16 +171,16 @@ STR_TEXT(nt_comment, comment)
 STR_TEXT(nt_extra, extra)
 TXT(nt_null) { }
 
-JSN(nj_idle_cpus)
+JV(nj_idle_cpus)
 {
-	return json_object_new_int64((int64_t)N(r)->cpus - N(r)->alloc_cpus);
+	cli_jv_int(v, (int64_t)N(r)->cpus - N(r)->alloc_cpus);
 }
 
-JSN(nj_empty_list) { return json_object_new_array(); }
-JSN(nj_empty_obj) { return json_object_new_object(); }
-JSN(nj_zero) { return json_object_new_int(0); }
-JSN(nj_zero_float) { return json_object_new_double(0.0); }
-JSN(nj_set_zero) { return cli_json_num32(0); }
+JV(nj_empty_list) { cli_jv_array(v); cli_jv_end(v); }
+JV(nj_empty_obj) { cli_jv_object(v); cli_jv_end(v); }
+JV(nj_zero) { cli_jv_int(v, 0); }
+JV(nj_zero_float) { cli_jv_f64(v, 0.0); }
+JV(nj_set_zero) { cli_jv_num32(v, 0); }
 TXT(nt_empty) { xstrcat(o, ""); }
 TXT(nt_na) { xstrcat(o, "N/A"); }
 STR_TEXT(nt_mcs_raw, mcs_label)
@@ -189,21 +188,24 @@ STR_TEXT(nt_mcs_raw, mcs_label)
 TXT(nt_cur_watts) { xstrfmtcat(o, "%u", N(r)->current_watts); }
 TXT(nt_ave_watts) { xstrfmtcat(o, "%u", N(r)->ave_watts); }
 
-JSN(nj_energy)
+JV(nj_energy)
 {
-	json_object *o = json_object_new_object();
 	const node_info_t *n = N(r);
 
-	json_object_object_add(o, "average_watts",
-			       json_object_new_int((int32_t) n->ave_watts));
-	json_object_object_add(o, "base_consumed_energy", json_object_new_int(0));
-	json_object_object_add(o, "consumed_energy",
-			       json_object_new_int64((int64_t) n->consumed_energy));
-	json_object_object_add(o, "current_watts",
-			       cli_json_num32(n->current_watts));
-	json_object_object_add(o, "previous_consumed_energy", json_object_new_int(0));
-	json_object_object_add(o, "last_collected", json_object_new_int(0));
-	return o;
+	cli_jv_object(v);
+	cli_jv_key(v, "average_watts");
+	cli_jv_int(v, (int32_t)n->ave_watts);
+	cli_jv_key(v, "base_consumed_energy");
+	cli_jv_int(v, 0);
+	cli_jv_key(v, "consumed_energy");
+	cli_jv_int(v, (int64_t)n->consumed_energy);
+	cli_jv_key(v, "current_watts");
+	cli_jv_num32(v, n->current_watts);
+	cli_jv_key(v, "previous_consumed_energy");
+	cli_jv_int(v, 0);
+	cli_jv_key(v, "last_collected");
+	cli_jv_int(v, 0);
+	cli_jv_end(v);
 }
 
 #define NL CF_SHOW_NL
@@ -288,6 +290,7 @@ const cli_field_t cli_node_fields[] = {
  * translation unit. */
 #undef INT_JSON
 #undef JSN
+#undef JV
 #undef N
 #undef NL
 #undef OPT

@@ -11,7 +11,7 @@
 
 #define P(r) ((const part_info_t *)(r))
 #define TXT(fn) static void fn(char **o, const void *r, const cli_ctx_t *c)
-#define JSN(fn) static json_object *fn(const void *r, const cli_ctx_t *c)
+#define JSN(fn) CLI_JSON_OBJ(fn, r, c)
 
 #define STR_TEXT(fn, m) TXT(fn) { xstrcat(o, P(r)->m); }
 #define ALL_TEXT(fn, m) TXT(fn) { xstrcat(o, P(r)->m ? P(r)->m : "ALL"); }

@@ -13,7 +13,7 @@
 
 #define RV(r) ((const resv_info_t *)(r))
 #define TXT(fn) static void fn(char **o, const void *r, const cli_ctx_t *c)
-#define JSN(fn) static json_object *fn(const void *r, const cli_ctx_t *c)
+#define JSN(fn) CLI_JSON_OBJ(fn, r, c)
 
 /* A string member; unset or empty prints "(null)" and is "" in JSON. */
 #define STR_TEXT(fn, m) \

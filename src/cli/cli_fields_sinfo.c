@@ -14,7 +14,7 @@
 #define R(r) ((const cli_sinfo_row_t *)(r))
 #define N0(r) (R(r)->nodes[0])
 #define TXT(fn) static void fn(char **o, const void *r, const cli_ctx_t *c)
-#define JSN(fn) static json_object *fn(const void *r, const cli_ctx_t *c)
+#define JSN(fn) CLI_JSON_OBJ(fn, r, c)
 #define AGG CF_SINFO_AGG
 
 /* ---- partition columns ---- */

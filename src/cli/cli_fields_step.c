@@ -12,7 +12,7 @@
 
 #define ST(r) ((const job_step_info_t *)(r))
 #define TXT(fn) static void fn(char **o, const void *r, const cli_ctx_t *c)
-#define JSN(fn) static json_object *fn(const void *r, const cli_ctx_t *c)
+#define JSN(fn) CLI_JSON_OBJ(fn, r, c)
 
 #define STR_TEXT(fn, m) \
 	TXT(fn) { (void)c; if (ST(r)->m && *ST(r)->m) xstrcat(o, ST(r)->m); }

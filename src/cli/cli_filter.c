@@ -65,7 +65,9 @@ static void load(void)
 	if (!c)
 		return;         /* the command reports the config itself */
 	cf.ctx = plugin_ctx_create(&cli_filter_type, c->cli_filter_plugins,
-				   c->plugin_dir, NULL, err, sizeof(err));
+				   c->plugin_dir,
+				   conf_key_where(c, "CliFilterPlugins"), err,
+				   sizeof(err));
 	if (!cf.ctx) {
 		error("%s", err);
 		terminated();

@@ -13,7 +13,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
-#define JSN(fn) static json_object *fn(const void *rec, const cli_ctx_t *ctx)
+#define JSN(fn) CLI_JSON_OBJ(fn, rec, ctx)
 
 static const char *cell(const void *rec, const char *col)
 {

@@ -7,7 +7,7 @@
 #include "cli/cli_output.h"
 #include "cli/cli_show.h"
 
-static cli_ctx_t show_ctx(void)
+cli_ctx_t cli_show_ctx(void)
 {
 	const slurm_conf_t *conf = cli_conf();
 	cli_ctx_t ctx = { .now = time(NULL) };
@@ -19,7 +19,7 @@ static cli_ctx_t show_ctx(void)
 
 void cli_show_job(FILE *out, const job_info_t *j, bool one_liner, bool detail)
 {
-	cli_ctx_t ctx = show_ctx();
+	cli_ctx_t ctx = cli_show_ctx();
 
 	cli_fields_show(out, cli_job_fields, j, &ctx, one_liner, detail,
 			"\n   \n\n", " \n");
@@ -27,7 +27,7 @@ void cli_show_job(FILE *out, const job_info_t *j, bool one_liner, bool detail)
 
 void cli_show_node(FILE *out, const node_info_t *n, bool one_liner)
 {
-	cli_ctx_t ctx = show_ctx();
+	cli_ctx_t ctx = cli_show_ctx();
 
 	cli_fields_show(out, cli_node_fields, n, &ctx, one_liner, false,
 			"\n\n", "\n");
@@ -35,7 +35,7 @@ void cli_show_node(FILE *out, const node_info_t *n, bool one_liner)
 
 void cli_show_part(FILE *out, const part_info_t *p, bool one_liner)
 {
-	cli_ctx_t ctx = show_ctx();
+	cli_ctx_t ctx = cli_show_ctx();
 
 	cli_fields_show(out, cli_part_fields, p, &ctx, one_liner, false,
 			"\n\n", "\n");
@@ -43,7 +43,7 @@ void cli_show_part(FILE *out, const part_info_t *p, bool one_liner)
 
 void cli_show_resv(FILE *out, const resv_info_t *r, bool one_liner)
 {
-	cli_ctx_t ctx = show_ctx();
+	cli_ctx_t ctx = cli_show_ctx();
 
 	cli_fields_show(out, cli_resv_fields, r, &ctx, one_liner, false,
 			"\n\n", "\n");
@@ -51,7 +51,7 @@ void cli_show_resv(FILE *out, const resv_info_t *r, bool one_liner)
 
 void cli_show_step(FILE *out, const job_step_info_t *s, bool one_liner)
 {
-	cli_ctx_t ctx = show_ctx();
+	cli_ctx_t ctx = cli_show_ctx();
 
 	cli_fields_show(out, cli_step_info_fields, s, &ctx, one_liner, false,
 			"\n\n", "\n\n");
@@ -64,7 +64,7 @@ static json_object *some_records_doc(const char *key, const cli_field_t *tab,
 				     uint32_t cnt, const bool *want,
 				     time_t last_update)
 {
-	cli_ctx_t ctx = show_ctx();
+	cli_ctx_t ctx = cli_show_ctx();
 	json_object *list = json_object_new_array();
 
 	for (uint32_t i = 0; i < cnt; i++)
@@ -88,24 +88,6 @@ json_object *cli_jobs_doc(const job_info_msg_t *m)
 
 	json_object_object_add(doc, "last_backfill", cli_json_time(0));
 	return doc;
-}
-
-void cli_jobs_each(const job_info_msg_t *m,
-		   void (*fn)(json_object *job, void *arg), void *arg)
-{
-	cli_ctx_t ctx = show_ctx();
-
-	for (uint32_t i = 0; i < m->cnt; i++)
-		fn(cli_fields_json(cli_job_fields, &m->jobs[i], &ctx), arg);
-}
-
-void cli_nodes_each(const node_info_msg_t *m,
-		    void (*fn)(json_object *node, void *arg), void *arg)
-{
-	cli_ctx_t ctx = show_ctx();
-
-	for (uint32_t i = 0; i < m->cnt; i++)
-		fn(cli_fields_json(cli_node_fields, &m->nodes[i], &ctx), arg);
 }
 
 json_object *cli_nodes_doc(const node_info_msg_t *m)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/cli_fields.h"
 #include "common/msg_types.h"
 
 /* Which document, if any, a show prints instead of "Key=Value" lines. */
@@ -21,6 +22,9 @@ void cli_show_node(FILE *out, const node_info_t *n, bool one_liner);
 void cli_show_part(FILE *out, const part_info_t *p, bool one_liner);
 void cli_show_resv(FILE *out, const resv_info_t *r, bool one_liner);
 void cli_show_step(FILE *out, const job_step_info_t *s, bool one_liner);
+/* What the field tables' getters need now (time, slurmd port); also sets
+ * the cluster the documents' meta names. */
+cli_ctx_t cli_show_ctx(void);
 
 /* {"jobs":[...], "meta":..., "errors":[], "warnings":[]} and the same
  * for nodes and partitions; yaml=true prints the same tree as YAML. */
@@ -28,13 +32,6 @@ void cli_show_step(FILE *out, const job_step_info_t *s, bool one_liner);
  * (slurmrestd's GET jobs, nodes, partitions).  Caller puts them. */
 json_object *cli_jobs_doc(const job_info_msg_t *m);
 json_object *cli_nodes_doc(const node_info_msg_t *m);
-/* cli_jobs_doc's "jobs" one at a time: fn takes each job's object (and
- * puts it), so a caller can write a list of 50,000 jobs without holding
- * all their objects at once (slurmrestd's GET jobs). */
-void cli_jobs_each(const job_info_msg_t *m,
-		   void (*fn)(json_object *job, void *arg), void *arg);
-void cli_nodes_each(const node_info_msg_t *m,
-		    void (*fn)(json_object *node, void *arg), void *arg);
 json_object *cli_parts_doc(const part_info_msg_t *m);
 /* want: which reservations (want[i] for m->resvs[i]); NULL = all. */
 json_object *cli_resvs_doc(const resv_info_msg_t *m, const bool *want);

@@ -33,9 +33,11 @@
 #include "cli/cli_spank.h"
 #include "cli/cli_step_io.h"
 #include "cli/srun.h"
+#include "common/fixed_plugins.h"
 #include "common/fname.h"
 #include "common/forward.h"
 #include "common/log.h"
+#include "common/mpi_plugin.h"
 #include "common/multi_prog.h"
 #include "common/net.h"
 #include "common/parse_util.h"
@@ -55,6 +57,7 @@ typedef struct {
 	int            listen_fd;
 	uint16_t       port;
 	char          *mp_text;    /* --multi-prog file's text */
+	uint16_t       mpi_flags;  /* the mpi plugin's LAUNCH_PMI* */
 } srun_t;
 
 /* ---- options ---- */
@@ -73,16 +76,35 @@ static void _early_exits(srun_t *r)
 		printf("slurm %s\n", SLUICE_VERSION_STRING);
 		exit(0);
 	}
-	if (r->so.mpi && !strcasecmp(r->so.mpi, "list")) {
-		printf("MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\n"
-		       "specific pmix plugin versions available: pmix_v4\n");
+	if (r->so.mpi && !strcmp(r->so.mpi, "list")) {
+		char *list = mpi_plugin_list(cli_conf()->plugin_dir);
+
+		fputs(list, stdout);
+		xfree(list);
 		exit(0);
 	}
 }
 
-static bool _is_pmix(const char *t)
+/* --mpi (else MpiDefault) through the mpi plugin context; LaunchType
+ * too, which only srun reads.  0, or -1 with Slurm's errors printed. */
+static int _mpi_resolve(srun_t *r)
 {
-	return t && (!strcasecmp(t, "pmix") || !strcasecmp(t, "pmix_v4"));
+	const slurm_conf_t *c = cli_conf();
+	const char *t = r->so.mpi ? r->so.mpi : c->mpi_default;
+	char err[1024];
+
+	if (fixed_plugin_check(&launch_type, c->launch_type && *c->launch_type
+			       ? c->launch_type : "launch/slurm",
+			       c->plugin_dir, NULL, err, sizeof(err)) < 0) {
+		error("%s", err);
+		return -1;
+	}
+	if (mpi_plugin_flags(t, r->so.mpi != NULL, c->plugin_dir,
+			     &r->mpi_flags, err, sizeof(err)) == 0)
+		return 0;
+	error("%s", err);
+	error("Invalid MPI type '%s', --mpi=list for acceptable types", t);
+	return -1;
 }
 
 static void _checks(srun_t *r, int argc, int first)
@@ -91,12 +113,8 @@ static void _checks(srun_t *r, int argc, int first)
 		error("Heterogeneous job steps are not supported");
 		exit(1);
 	}
-	if (r->so.mpi && strcasecmp(r->so.mpi, "none") &&
-	    strcasecmp(r->so.mpi, "pmi2") && !_is_pmix(r->so.mpi)) {
-		error("invalid MPI type '%s', --mpi=list for acceptable types",
-		      r->so.mpi);
+	if (_mpi_resolve(r) < 0)
 		exit(1);
-	}
 	if (first >= argc) {
 		fprintf(stderr, "srun: fatal: No command given to execute.\n");
 		exit(1);
@@ -431,14 +449,11 @@ typedef struct {
 	const char *node;
 } launch_t;
 
-/* --mpi, else MpiDefault: LAUNCH_PMI (pmi2), LAUNCH_PMIX or 0. */
+/* --mpi, else MpiDefault: LAUNCH_PMI (pmi2), LAUNCH_PMIX or 0, as the
+ * mpi plugin says (resolved in _checks). */
 static uint16_t _want_pmi(const srun_t *r)
 {
-	const char *t = r->so.mpi ? r->so.mpi : cli_conf()->mpi_default;
-
-	if (t && !strcasecmp(t, "pmi2"))
-		return LAUNCH_PMI;
-	return _is_pmix(t) ? LAUNCH_PMIX : 0;
+	return r->mpi_flags;
 }
 
 /* PMI_process_mapping: (vector,(start_node,node_count,tasks_per_node)...)

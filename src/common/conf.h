@@ -143,6 +143,9 @@ typedef struct slurm_conf {
 	char     *task_plugin;
 	char     *mpi_default;
 	char     *switch_type;
+	char     *job_container_type; /* JobContainerType */
+	char     *launch_type;        /* LaunchType */
+	char     *prep_plugins;       /* PrEpPlugins, as written */
 	char     *job_comp_type;
 	char     *job_comp_loc;       /* JobCompLoc */
 	char     *job_acct_gather_type;

@@ -4,7 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/acct_gather_energy.h"
+#include "common/fixed_plugins.h"
 #include "common/plugin_ctx.h"
+#include "common/prep.h"
 #include "ctld/acct_storage.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/jobcomp.h"
@@ -66,9 +69,12 @@ static const ctld_plugin_row_t rows[] = {
 	    "jobcomp/none"),
 	ROW(acct_storage_plugin_type, "AccountingStorageType",
 	    accounting_storage_type, "accounting_storage/none"),
+	ROW(acct_gather_energy_type, "AcctGatherEnergyType",
+	    acct_gather_energy_type, "acct_gather_energy/none"),
 	ROW_KV(burst_buffer_plugin_type, "BurstBufferType", NULL),
 	ROW_KV(mcs_plugin_type, "MCSPlugin", "mcs/none"),
 	ROW_KV(node_features_plugin_type, "NodeFeaturesPlugins", NULL),
+	ROW(prep_type, "PrEpPlugins", prep_plugins, NULL),
 	ROW_KV(preempt_plugin_type, "PreemptType", "preempt/none"),
 	ROW(priority_plugin_type, "PriorityType", priority_type,
 	    "priority/basic"),
@@ -100,5 +106,6 @@ int ctld_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)
 				     errlen) < 0)
 			return -1;
 	}
-	return 0;
+	/* SwitchType, CredType: one implementation each */
+	return fixed_plugins_check(c, false, err, errlen);
 }

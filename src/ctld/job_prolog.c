@@ -11,6 +11,7 @@
 
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/prep.h"
 #include "common/spawn.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -246,7 +247,7 @@ static void spawn_saved(void *arg)
 
 bool job_prolog_start(job_record_t *j, void (*launch)(job_record_t *j))
 {
-	const char *path = ctld_conf()->prolog_slurmctld;
+	const char *path = prep_program(ctld_conf(), PREP_PROLOG_SLURMCTLD);
 
 	if (!path || !*path)
 		return false;
@@ -257,7 +258,7 @@ bool job_prolog_start(job_record_t *j, void (*launch)(job_record_t *j))
 
 void job_epilog_start(const job_record_t *j)
 {
-	const char *path = ctld_conf()->epilog_slurmctld;
+	const char *path = prep_program(ctld_conf(), PREP_EPILOG_SLURMCTLD);
 
 	if (path && *path)
 		start(j, path, "epilog_slurmctld", NULL);

@@ -49,9 +49,10 @@ static void unload(void)
 
 int job_submit_plugin_init(const slurm_conf_t *conf, char *err, size_t errlen)
 {
+	const char *where = conf_key_where(conf, "JobSubmitPlugins");
 	plugin_ctx_t *c = plugin_ctx_create(&job_submit_plugin_type,
 					    conf->job_submit_plugins,
-					    conf->plugin_dir, NULL, err,
+					    conf->plugin_dir, where, err,
 					    errlen);
 	size_t n = plugin_ctx_count(c);
 

@@ -37,7 +37,7 @@ int jobcomp_init(const slurm_conf_t *conf, char *err, size_t errlen)
 	 * old plugin in place.  Plugins keep their settings in statics, so
 	 * the old one is finished before the new one's init. */
 	c = plugin_ctx_create(&jobcomp_plugin_type, type, conf->plugin_dir,
-			      NULL, err, errlen);
+			      conf_key_where(conf, "JobCompType"), err, errlen);
 	if (!c)
 		return -1;
 	jobcomp_fini();

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "common/acct_gather_energy.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/msg_types.h"
@@ -355,10 +356,9 @@ static void _energy_done(void *arg)
 
 static void _energy_ask(const node_record_t *n)
 {
-	const char *type = ctld_conf()->acct_gather_energy_type;
 	energy_arg_t *a;
 
-	if (!type || strcmp(type, "acct_gather_energy/rapl"))
+	if (!acct_gather_energy_gathers(ctld_conf()))
 		return;
 	a = xmalloc(sizeof(*a));
 	a->gen = node_mgr_generation();

@@ -43,9 +43,11 @@ void site_factor_fini(void)
 
 int site_factor_init(const slurm_conf_t *conf, char *err, size_t errlen)
 {
+	const char *where = conf_key_where(conf,
+					   "PrioritySiteFactorPlugin");
 	plugin_ctx_t *c = plugin_ctx_create(&site_factor_plugin_type,
 					    conf->site_factor_plugin,
-					    conf->plugin_dir, NULL, err,
+					    conf->plugin_dir, where, err,
 					    errlen);
 	const site_factor_ops_t *ops;
 	char perr[512] = "";

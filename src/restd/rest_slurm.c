@@ -77,12 +77,6 @@ void rest_op_licenses(rest_req_t *r)
 
 /* ---- nodes ---- */
 
-static void nodes_each(const void *m, void (*fn)(json_object *, void *),
-		       void *arg)
-{
-	cli_nodes_each(m, fn, arg);
-}
-
 static void nodes_answer(rest_req_t *r, const char *name)
 {
 	info_request_msg_t req = { .show_flags = SHOW_ALL };
@@ -113,7 +107,9 @@ static void nodes_answer(rest_req_t *r, const char *name)
 	else {
 		json_object_object_add(r->resp, "last_update",
 				       cli_json_time(sel.last_update));
-		rest_list_write(r, "nodes", nodes_each, &sel);
+		rest_list_write(r, "nodes", &(rest_list_recs_t){
+			cli_node_fields, sel.nodes, sizeof(*sel.nodes),
+			sel.cnt });
 	}
 	xfree(sel.nodes);
 	msg_free(&resp);

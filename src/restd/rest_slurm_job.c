@@ -83,19 +83,14 @@ static int show_flags(rest_req_t *r, uint16_t *fl)
 	return rc;
 }
 
-static void jobs_each(const void *m, void (*fn)(json_object *, void *),
-		      void *arg)
-{
-	cli_jobs_each(m, fn, arg);
-}
-
 /* The jobs written one by one (rest_list.h), after the envelope. */
 static void write_jobs(rest_req_t *r, const job_info_msg_t *m)
 {
 	json_object_object_add(r->resp, "last_update",
 			       cli_json_time(m->last_update));
 	json_object_object_add(r->resp, "last_backfill", cli_json_time(0));
-	rest_list_write(r, "jobs", jobs_each, m);
+	rest_list_write(r, "jobs", &(rest_list_recs_t){
+		cli_job_fields, m->jobs, sizeof(*m->jobs), m->cnt });
 }
 
 /* ?update_time=T (seconds since the epoch): only answer with jobs when

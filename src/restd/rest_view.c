@@ -260,3 +260,8 @@ json_object *rest_view_node(int ver, json_object *node, json_object *doc)
 		return doc;
 	return view(ver, node, doc, 0);
 }
+
+json_object *rest_view_empty(int ver, json_object *node)
+{
+	return empty_of(ver, node, 0);
+}

@@ -19,5 +19,8 @@
 json_object *rest_view(int ver, const char *schema, json_object *doc);
 /* The same with the schema node itself (rest_spec_list_item()). */
 json_object *rest_view_node(int ver, json_object *node, json_object *doc);
+/* What the view adds for a required member the document lacks: the empty
+ * value of schema node (an object with its own required members). */
+json_object *rest_view_empty(int ver, json_object *node);
 
 #endif

@@ -1,4 +1,5 @@
-/* energy_rapl.c — acct_gather_energy/rapl in slurmd (energy_rapl.h). */
+/* energy_rapl.c — AcctGatherEnergyType's node counters in slurmd
+ * (energy_rapl.h). */
 #define _GNU_SOURCE
 #include "slurmd/energy_rapl.h"
 
@@ -6,12 +7,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/acct_gather_energy.h"
 #include "common/log.h"
-#include "common/rapl.h"
 #include "common/xmalloc.h"
 
 struct energy_node {
-	rapl_t        *r;
+	const acct_gather_energy_ops_t *ops;
+	void          *h;
 	struct event  *ev;
 	struct timespec start;
 	time_t         poll_time;
@@ -19,8 +21,9 @@ struct energy_node {
 
 static void _poll(energy_node_t *e)
 {
-	if (rapl_poll(e->r) < 0)
-		debug("RAPL counters %s: cannot read one", rapl_paths(e->r));
+	if (e->ops->poll && e->ops->poll(e->h) < 0)
+		debug("energy counters %s: cannot read one",
+		      e->ops->describe ? e->ops->describe(e->h) : "");
 	else
 		e->poll_time = time(NULL);
 }
@@ -35,22 +38,24 @@ static void _on_timer(evutil_socket_t fd, short what, void *arg)
 energy_node_t *energy_node_start(const slurm_conf_t *conf,
 				 struct event_base *base)
 {
+	const acct_gather_energy_ops_t *ops;
 	const char *type = conf->acct_gather_energy_type;
-	char *why = NULL;
+	char *why = NULL, err[512];
 	energy_node_t *e;
-	rapl_t *r;
+	void *h;
 
-	if (!type || strcmp(type, "acct_gather_energy/rapl"))
+	if (!(ops = acct_gather_energy_ops(conf, err, sizeof(err))) ||
+	    !ops->open)
 		return NULL;
-	if (!(r = rapl_open(&why))) {
-		info("acct_gather_energy/rapl: %s; ConsumedEnergy stays 0",
-		     why);
+	if (!(h = ops->open(&why))) {
+		info("%s: %s; ConsumedEnergy stays 0", type, why ? why : "");
 		xfree(why);
 		return NULL;
 	}
-	info("acct_gather_energy/rapl: reading %s", rapl_paths(r));
+	info("%s: reading %s", type, ops->describe ? ops->describe(h) : "");
 	e = xmalloc(sizeof(*e));
-	e->r = r;
+	e->ops = ops;
+	e->h = h;
 	e->poll_time = time(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &e->start);
 	if (base && conf->acct_gather_node_freq) {
@@ -66,6 +71,7 @@ void energy_node_sample(energy_node_t *e, acct_gather_energy_msg_t *out)
 {
 	struct timespec now;
 	double secs;
+	uint64_t uj;
 
 	memset(out, 0, sizeof(*out));
 	if (!e)
@@ -74,10 +80,12 @@ void energy_node_sample(energy_node_t *e, acct_gather_energy_msg_t *out)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	secs = (double) (now.tv_sec - e->start.tv_sec) +
 	       (double) (now.tv_nsec - e->start.tv_nsec) / 1e9;
-	out->consumed_energy = rapl_total_uj(e->r) / 1000000u;
-	out->current_watts = rapl_current_watts(e->r);
-	out->ave_watts = secs >= 1 ? (uint32_t) ((double) rapl_total_uj(e->r) /
-						 1e6 / secs + 0.5) : 0;
+	uj = e->ops->total_uj ? e->ops->total_uj(e->h) : 0;
+	out->consumed_energy = uj / 1000000u;
+	out->current_watts = e->ops->current_watts ?
+			     e->ops->current_watts(e->h) : 0;
+	out->ave_watts = secs >= 1 ? (uint32_t) ((double) uj / 1e6 / secs +
+						 0.5) : 0;
 	out->poll_time = e->poll_time;
 }
 
@@ -87,6 +95,7 @@ void energy_node_stop(energy_node_t *e)
 		return;
 	if (e->ev)
 		event_free(e->ev);
-	rapl_close(e->r);
+	if (e->ops->close)
+		e->ops->close(e->h);
 	xfree(e);
 }

@@ -1,4 +1,5 @@
-/* energy_rapl.h — AcctGatherEnergyType=acct_gather_energy/rapl in slurmd:
+/* energy_rapl.h — AcctGatherEnergyType in slurmd (its ops:
+ * common/acct_gather_energy.h; acct_gather_energy/rapl built in):
  * the node's energy for the controller (scontrol show node CurrentWatts,
  * AveWatts; energy in --json).
  *
@@ -18,8 +19,8 @@
 struct event_base;
 typedef struct energy_node energy_node_t;
 
-/* Log the line; NULL unless the type is acct_gather_energy/rapl and
- * counters were found. */
+/* Log the line; NULL when the plugin gathers nothing (none) or found no
+ * counters. */
 energy_node_t *energy_node_start(const slurm_conf_t *conf,
 				 struct event_base *base);
 /* Read the counters now and fill out (all 0 for NULL). */

@@ -4,13 +4,14 @@
 
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/prep.h"
 #include "common/xmalloc.h"
 #include "slurmd/common/script.h"
 
 void epilog_start(slurmd_t *sd, uint32_t job_id, const char *nodes,
 		  uint32_t uid, uint32_t gid, const char *user_name)
 {
-	const char *path = sd->conf->epilog;
+	const char *path = prep_program(sd->conf, PREP_EPILOG);
 	script_info_t info = {
 		.context = "epilog_slurmd", .job_id = job_id,
 		.uid = uid, .gid = gid, .user_name = user_name,

@@ -26,6 +26,7 @@
 #include "common/spank.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurmd/common/node_plugins.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/energy_rapl.h"
 #include "slurmd/epilog.h"
@@ -183,6 +184,18 @@ static void load_config(slurmd_t *sd, const opts_t *o)
 					      sd->node->name);
 }
 
+/* Every plugin type of the node resolves, or slurmd does not start. */
+static void check_plugins(const slurmd_t *sd, const opts_t *o)
+{
+	char err[1024] = "";
+
+	if (node_plugins_check(sd->conf, err, sizeof(err)) == 0)
+		return;
+	if (!o->foreground)       /* the log is not on stderr */
+		fprintf(stderr, "slurmd: fatal: %s\n", err);
+	fatal("%s", err);
+}
+
 static char *write_pid_file(const slurmd_t *sd)
 {
 	char *path;
@@ -241,6 +254,11 @@ int slurmd_reconfigure(slurmd_t *sd)
 	if (!node) {
 		error("Reconfigure failed, keeping the old config: node %s "
 		      "is not in %s", sd->node->name, sd->conf_path);
+		conf_destroy(nc);
+		return SLURM_ERROR;
+	}
+	if (node_plugins_check(nc, err, sizeof(err)) < 0) {
+		error("Reconfigure failed, keeping the old config: %s", err);
 		conf_destroy(nc);
 		return SLURM_ERROR;
 	}
@@ -332,6 +350,7 @@ int main(int argc, char **argv)
 	sd.start_time = time(NULL);
 	sd.stepd_path = stepd_path();
 	setup_logging(&sd, &o);
+	check_plugins(&sd, &o);
 	daemon_ignore_signals();
 	if (mkdir_p(sd.spool_dir, 0755) < 0)
 		fatal("unable to create spool directory %s: %m", sd.spool_dir);

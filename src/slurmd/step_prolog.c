@@ -8,6 +8,7 @@
 #include "common/conf_params.h"
 #include "common/log.h"
 #include "common/parse_util.h"
+#include "common/prep.h"
 #include "common/step_cred.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -93,7 +94,7 @@ static int _spawn_wait(slurmd_t *sd, const launch_tasks_request_msg_t *m)
 		.conf_path = sd->conf_path,
 	};
 	int status = 0;
-	pid_t pid = script_spawn(sd->conf->prolog, &si);
+	pid_t pid = script_spawn(prep_program(sd->conf, PREP_PROLOG), &si);
 
 	step_cred_free(c);
 	if (pid < 0)
@@ -108,7 +109,7 @@ static int _spawn_wait(slurmd_t *sd, const launch_tasks_request_msg_t *m)
 
 int step_prolog_run(slurmd_t *sd, const launch_tasks_request_msg_t *m)
 {
-	const char *path = sd->conf->prolog;
+	const char *path = prep_program(sd->conf, PREP_PROLOG);
 	uint32_t flags = 0;
 	int status;
 

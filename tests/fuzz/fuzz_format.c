@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../../src/cli/cli_jv.c"
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_fields_job.c"
 #include "../../src/cli/cli_fields_part.c"

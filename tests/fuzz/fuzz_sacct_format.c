@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../../src/cli/cli_jv.c"
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_sacct_fields.c"
 #include "../../src/cli/cli_sacct_json.c"

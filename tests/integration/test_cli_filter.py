@@ -5,6 +5,7 @@ prefix of a defaults line is the cluster, two are command and cluster;
 defaults are below #SBATCH lines and the command line."""
 
 import os
+import re
 import pwd
 import shutil
 import textwrap
@@ -85,8 +86,10 @@ def test_unknown_filter_stops_the_command(fc):
     set_filters(fc, "nosuch")
     r = submit(fc, [])
     assert r.rc == 1
-    assert "sbatch: error: CliFilterPlugins: cannot create cli_filter " \
-        "context for cli_filter/nosuch" in r.err
+    # with the file and line of the key (conf_key_where)
+    assert re.search(r"sbatch: error: \S+/slurm\.conf:\d+: CliFilterPlugins: "
+                     r"cannot create cli_filter context for cli_filter/nosuch",
+                     r.err), r.err
     assert r.err.endswith("sbatch: error: cli_filter plugin terminated "
                           "with error\n"), r.err
 

@@ -182,7 +182,7 @@ def test_outside_allocation_creates_and_releases_job(cluster):
 
 def test_refusals(cluster):
     r = srun(cluster, ["--mpi=pmi9", "true"])
-    assert r.rc == 1 and "invalid MPI type 'pmi9'" in r.err
+    assert r.rc == 1 and "Invalid MPI type 'pmi9'" in r.err, r
     r = srun(cluster, ["--het-group=0", "true"])
     assert r.rc == 1 and "Heterogeneous" in r.err
     r = srun(cluster, ["--mpi=list"])

@@ -36,6 +36,11 @@ Settings (environment): SYSTEMS (sluice,slurm)  PHASES (jobs,nodes)
   SUBMIT_ROUNDS (3: each submit figure is the best of these rounds)
   MEM_FLOOR_GIB (3: slurmrestd is killed when the machine has less free)
   SLUICE_VER (v0.0.43)  SKIP_BUILD=1  SLUICE_BUILD_DIR (./build)
+  BASE_RESTD: another build's slurmrestd (e.g. main's, before a change):
+         started beside Sluice's own in front of the same controller, and
+         GET jobs / GET nodes timed through it too, right after Sluice's
+         at each size: an A/B of slurmrestd alone in one run, same jobs,
+         same machine state (rows "... before", column Sluice)
   PERF=1: perf record slurmrestd and slurmctld during the CONNS submit
   figure and the largest GET jobs; the top symbols go into the results
   OUT (tests/perf/results/bench_rest-<date>.txt)
@@ -49,6 +54,7 @@ import json
 import os
 import pwd
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -82,6 +88,7 @@ JOBS_BUDGET_S = float(os.environ.get("JOBS_BUDGET_S", 90))
 NODES_BIG = int(os.environ.get("NODES_BIG", 4096))
 USER = os.environ.get("BENCH_USER", "sluice_u1")
 SLUICE_VER = os.environ.get("SLUICE_VER", "v0.0.43")
+BASE_RESTD = os.environ.get("BASE_RESTD")
 PERF = os.environ.get("PERF") == "1"
 DATE = datetime.datetime.utcnow().strftime("%Y-%m-%d")
 OUT = os.environ.get("OUT", os.path.join(HERE, "results",
@@ -231,6 +238,31 @@ def sluice_restd(s):
     return Rest(s, sock, d.pid, SLUICE_VER, daemons)
 
 
+def base_restd(s):
+    """BASE_RESTD in front of the same controller, or None."""
+    if not BASE_RESTD or not hasattr(s, "c"):
+        return None
+    c = s.c
+    sock = os.path.join(c.dir, "run", "rest-base.sock")
+    d = c._spawn("slurmrestd-base", [BASE_RESTD, "-a", "rest_auth/local",
+                                     "unix:" + sock], user=USER)
+    c.restds.append(d)
+    deadline = time.time() + 20
+    while True:   # listening, not only bound
+        so = socket.socket(socket.AF_UNIX)
+        try:
+            so.connect(sock)
+            break
+        except OSError:
+            if not d.alive() or time.time() > deadline:
+                raise RuntimeError("BASE_RESTD did not come up")
+            time.sleep(0.1)
+        finally:
+            so.close()
+    daemons = {"slurmctld": c.ctld.pid}
+    return Rest(s, sock, d.pid, SLUICE_VER, daemons)
+
+
 class SlurmRestd:
     def __init__(self, s):
         self.s = s
@@ -357,6 +389,7 @@ def submit_p(s, r, name, fig, raw):
 
 def phase_jobs(name, fig, raw):
     s, r, stop = start_system(name)
+    base = base_restd(s)
     try:
         cmp.drain(s)
         time.sleep(1)
@@ -382,6 +415,8 @@ def phase_jobs(name, fig, raw):
                              "%s-jobs%d" % (name, size), raw)
                 else:
                     timed_gets(r, "jobs", fig, "jobs%d" % size, raw)
+                if base:
+                    timed_gets(base, "jobs", fig, "base_jobs%d" % size, raw)
             except RuntimeError as e:
                 fig["jobs%d" % size] = "failed: %s" % e
                 log("  GET jobs at %d failed: %s" % (size, e))
@@ -407,6 +442,9 @@ def phase_nodes(name, fig, raw):
         fig["nodes_count"] = n
         cmp.wait_quiet(max_s=30)
         timed_gets(r, "nodes", fig, "nodes", raw)
+        base = base_restd(s)
+        if base:
+            timed_gets(base, "nodes", fig, "base_nodes", raw)
     finally:
         stop()
         s.down()
@@ -453,6 +491,11 @@ def rows(figs):
             if isinstance(fg.get(k), dict) else None, None, "%.0f"))
         out.append(("  CPU per request: slurmrestd / slurmctld (ms)",
                     ("cpu2", "jobs%d" % size), None, None))
+        if BASE_RESTD:
+            out.append(("  before (BASE_RESTD, same jobs): median (ms)",
+                        g("base_jobs%d" % size, "median_ms"), False, "%.1f"))
+            out.append(("  before: CPU per request: slurmrestd / slurmctld "
+                        "(ms)", ("cpu2", "base_jobs%d" % size), None, None))
         out.append(("  slurmrestd peak RSS during the requests (MiB)",
                     g("jobs%d" % size, "restd_peak_rss_mib"), None, "%.0f"))
         out.append(("  queue fill through job/submit, %d connections (jobs/s)"
@@ -465,6 +508,11 @@ def rows(figs):
         if isinstance(fg.get("nodes"), dict) else None, None, "%.0f"))
     out.append(("  CPU per request: slurmrestd / slurmctld (ms)",
                 ("cpu2", "nodes"), None, None))
+    if BASE_RESTD:
+        out.append(("  before (BASE_RESTD): median (ms)",
+                    g("base_nodes", "median_ms"), False, "%.1f"))
+        out.append(("  before: CPU per request: slurmrestd / slurmctld (ms)",
+                    ("cpu2", "base_nodes"), None, None))
     return out
 
 

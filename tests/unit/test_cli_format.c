@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 /* The engine lives in the command library; test its sources directly. */
+#include "../../src/cli/cli_jv.c"
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_fields_job.c"
 #include "../../src/cli/cli_fields_node.c"

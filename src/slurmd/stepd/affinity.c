@@ -197,16 +197,6 @@ static void plan_units(hwloc_topology_t topo, hwloc_obj_type_t type,
 	xfree(u);
 }
 
-static bool listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *s = list; s && (s = strstr(s, name)); s += n)
-		if ((s == list || s[-1] == ',') && (!s[n] || s[n] == ','))
-			return true;
-	return false;
-}
-
 /* TaskPluginParam: a default type and verbose (as --cpu-bind words),
  * and autobind=TYPE for when auto binding finds no match. */
 static void plugin_param(const char *param, char **bind, char **autobind)
@@ -315,8 +305,6 @@ int affinity_plan(const affinity_req_t *r)
 	bool whole = false;
 
 	affinity_plan_free();
-	if (!listed(r->task_plugin, "task/affinity"))
-		return 0;
 	if (r->task_plugin_param &&
 	    strcmp(r->task_plugin_param, "(null type)"))
 		plugin_param(r->task_plugin_param, &dflt, &autobind);
@@ -464,14 +452,11 @@ void affinity_apply(uint32_t gtid, uint32_t lid)
 		set ? " set" : "");
 }
 
-void affinity_batch(const char *task_plugin, const char *node_cpus,
-		    uint32_t ncpus)
+void affinity_batch(const char *node_cpus, uint32_t ncpus)
 {
 	char *mapped;
 	cpu_set_t set;
 
-	if (!listed(task_plugin, "task/affinity"))
-		return;
 	mapped = affinity_map_cpus(node_cpus, ncpus);
 	allowed_set(mapped, &set);
 	xfree(mapped);

@@ -39,7 +39,6 @@
 char *affinity_map_cpus(const char *node_cpus, uint32_t ncpus);
 
 typedef struct {
-	const char *task_plugin;       /* TaskPlugin */
 	const char *task_plugin_param; /* TaskPluginParam, or NULL */
 	const char *cpu_bind;          /* --cpu-bind, or NULL */
 	const char *allowed;           /* machine CPU list of the step, or
@@ -49,8 +48,8 @@ typedef struct {
 	const char *node_name;
 } affinity_req_t;
 
-/* Plan the binding of the local tasks (nothing unless TaskPlugin lists
- * task/affinity).  0, or -1 (logged; tasks run unbound). */
+/* Plan the binding of the local tasks (task/affinity's plan op,
+ * task_plugin.h).  0, or -1 (logged; tasks run unbound). */
 int  affinity_plan(const affinity_req_t *r);
 void affinity_plan_free(void);
 /* In task lid's child, as the user and with its stderr open: bind it and
@@ -59,8 +58,7 @@ void affinity_apply(uint32_t gtid, uint32_t lid);
 /* The SLURM_CPU_BIND* variables of the plan (nothing without one). */
 void affinity_env(char ***env);
 /* In the batch script's child: bind it to node CPUs node_cpus ("0-1";
- * NULL: the first ncpus) under task/affinity. */
-void affinity_batch(const char *task_plugin, const char *node_cpus,
-		    uint32_t ncpus);
+ * NULL: the first ncpus). */
+void affinity_batch(const char *node_cpus, uint32_t ncpus);
 
 #endif

@@ -22,6 +22,9 @@
 #include "common/xstring.h"
 #include "slurmd/stepd/affinity.h"
 #include "slurmd/stepd/cgroup_devices.h"
+#include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/step_acct.h"
+#include "slurmd/stepd/task_plugin.h"
 
 /* The hierarchies a step may live in: v1 controller mounts, or the v2
  * tree (pure v2, or the "unified" tree of a hybrid machine). */
@@ -47,7 +50,8 @@ struct cgroup_step {
 	char     *job_rel;         /* slurm_<n>/uid_<u>/job_<j> */
 	char     *cpus;            /* machine CPUs, ConstrainCores */
 	int       track_h;         /* the hierarchy listing the processes */
-	int       mem_h;           /* where memory is limited, or -1 */
+	int       mem_h;           /* the memory controller's, or -1 */
+	bool      mem_limit;       /* ConstrainRAMSpace: limited there */
 	bool      devices;         /* ConstrainDevices: v1 devices in use */
 };
 
@@ -174,18 +178,6 @@ const char *cgroup_describe(void)
 
 /* ---- creation ---- */
 
-static bool plugin_listed(const char *list, const char *name)
-{
-	char *s = xstrdup(list), *save = NULL, *tok;
-	bool found = false;
-
-	for (tok = strtok_r(s, ",", &save); tok && !found;
-	     tok = strtok_r(NULL, ",", &save))
-		found = !strcmp(tok, name);
-	xfree(s);
-	return found;
-}
-
 static int make_dir(const char *p)
 {
 	if (mkdir(p, 0755) == 0 || errno == EEXIST)
@@ -290,14 +282,17 @@ static int set_memory(const cgroup_step_t *cg, const cgroup_conf_t *cc,
 
 /* Pick the hierarchies for what is asked; false if none fits. */
 static bool choose(cgroup_step_t *cg, const cgroup_conf_t *cc, bool task_cg,
-		   char *why, size_t wlen)
+		   bool acct, char *why, size_t wlen)
 {
 	cg->mem_h = -1;
 	cg->track_h = -1;
+	cg->mem_limit = task_cg && cc->constrain_ram;
 	if (tree.v2) {
 		cg->v2 = true;
 		cg->track_h = H_V2;
-		if (task_cg && cc->constrain_ram) {
+		if (acct && tree.v2_memory)
+			cg->mem_h = H_V2;      /* usage only: best effort */
+		if (cg->mem_limit) {
 			if (!tree.v2_memory) {
 				snprintf(why, wlen, "%s: no memory controller",
 					 tree.why);
@@ -311,7 +306,9 @@ static bool choose(cgroup_step_t *cg, const cgroup_conf_t *cc, bool task_cg,
 		}
 		return true;
 	}
-	if (task_cg && cc->constrain_ram) {
+	if (acct && tree.root[H_MEMORY])
+		cg->mem_h = H_MEMORY;
+	if (cg->mem_limit) {
 		if (!tree.root[H_MEMORY]) {
 			snprintf(why, wlen, "%s: no memory controller", tree.why);
 			return false;
@@ -362,13 +359,14 @@ static int deny_devices(const cgroup_step_t *cg, const cgroup_req_t *r)
 }
 
 static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
-			    bool track, bool task_cg, char *why, size_t wlen)
+			    bool track, bool task_cg, bool acct, char *why,
+			    size_t wlen)
 {
 	cgroup_step_t *cg = xmalloc(sizeof(*cg));
 	char *step_rel;
 
 	cg->track = track;
-	if (!choose(cg, cc, task_cg, why, wlen)) {
+	if (!choose(cg, cc, task_cg, acct, why, wlen)) {
 		cgroup_step_destroy(cg);
 		return NULL;
 	}
@@ -416,7 +414,7 @@ static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
 		cgroup_step_destroy(cg);
 		return NULL;
 	}
-	if (cg->mem_h >= 0 && r->mem_mb) {
+	if (cg->mem_limit && r->mem_mb) {
 		char *job = xstrdup_printf("%s/%s", tree.root[cg->mem_h],
 					   cg->job_rel);
 
@@ -438,15 +436,14 @@ static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
 cgroup_step_t *cgroup_step_create(const cgroup_req_t *r)
 {
 	const slurm_conf_t *c = r->conf;
-	bool track = c->proctrack_type &&
-		     !strcmp(c->proctrack_type, "proctrack/cgroup");
-	bool task_cg = c->task_plugin && plugin_listed(c->task_plugin,
-						       "task/cgroup");
+	bool track = proctrack_uses_cgroup();
+	bool task_cg = task_plugin_uses_cgroup();
+	bool acct = step_acct_uses_cgroup();
 	char *path, err[512] = "", why[512] = "";
 	cgroup_conf_t cc;
 	cgroup_step_t *cg = NULL;
 
-	if (!track && !task_cg)
+	if (!track && !task_cg && !acct)
 		return NULL;
 	path = conf_sibling_path(c, "cgroup.conf");
 	if (cgroup_conf_load(path, &cc, err, sizeof(err)) < 0) {
@@ -459,10 +456,10 @@ cgroup_step_t *cgroup_step_create(const cgroup_req_t *r)
 	if (geteuid() != 0)
 		snprintf(why, sizeof(why), "not running as root");
 	else
-		cg = build(r, &cc, track, task_cg, why, sizeof(why));
+		cg = build(r, &cc, track, task_cg, acct, why, sizeof(why));
 	if (!cg)
-		info("cgroup: not used for StepId=%u.%s (%s): proctrack/pgid",
-		     r->job_id, r->step, why);
+		info("cgroup: not used for StepId=%u.%s (%s)%s", r->job_id,
+		     r->step, why, track ? ": proctrack/pgid" : "");
 	else
 		debug("cgroup: StepId=%u.%s in %s", r->job_id, r->step,
 		      cg->dir[cg->track_h]);
@@ -598,6 +595,46 @@ uint64_t cgroup_step_oom_kills(const cgroup_step_t *cg)
 		return 0;
 	return oom_field(cg->dir[cg->mem_h],
 			 cg->v2 ? "memory.events" : "memory.oom_control");
+}
+
+/* "key value" lines: the value of key, or false. */
+static bool stat_field(const char *text, const char *key, uint64_t *out)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ?
+	     strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, key, n) && p[n] == ' ') {
+			*out = strtoull(p + n + 1, NULL, 10);
+			return true;
+		}
+	}
+	return false;
+}
+
+int cgroup_step_usage(const cgroup_step_t *cg, cgroup_usage_t *u)
+{
+	const char *mdir = cg && cg->mem_h >= 0 ? cg->dir[cg->mem_h] : NULL;
+	char *text;
+	uint64_t v;
+
+	memset(u, 0, sizeof(*u));
+	if (!cg)
+		return -1;
+	if (mdir && (text = read_str(mdir, "memory.stat"))) {
+		/* resident anonymous memory, as Slurm's cgroup plugins */
+		u->has_mem = stat_field(text, cg->v2 ? "anon" : "total_rss",
+					&v);
+		u->rss_kb = v / 1024;
+		xfree(text);
+	}
+	if (cg->v2 && cg->dir[H_V2] &&
+	    (text = read_str(cg->dir[H_V2], "cpu.stat"))) {
+		u->has_cpu = stat_field(text, "user_usec", &u->user_usec) &&
+			     stat_field(text, "system_usec", &u->sys_usec);
+		xfree(text);
+	}
+	return u->has_mem || u->has_cpu ? 0 : -1;
 }
 
 /* ---- the end ---- */

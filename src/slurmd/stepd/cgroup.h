@@ -69,6 +69,18 @@ int  cgroup_step_attach_pid(const cgroup_step_t *cg, pid_t pid);
 int  cgroup_step_signal(cgroup_step_t *cg, int sig);
 /* OOM kills seen in the step (and the job) so far. */
 uint64_t cgroup_step_oom_kills(const cgroup_step_t *cg);
+/* The step's usage as its cgroup counts it (jobacct_gather/cgroup):
+ * resident anonymous memory now (memory.stat's anon on v2, total_rss on
+ * v1) where the memory controller is in use, CPU time from cpu.stat (v2
+ * only).
+ * 0, or -1 when the cgroup gives neither. */
+typedef struct {
+	bool     has_mem;
+	uint64_t rss_kb;
+	bool     has_cpu;
+	uint64_t user_usec, sys_usec;
+} cgroup_usage_t;
+int  cgroup_step_usage(const cgroup_step_t *cg, cgroup_usage_t *u);
 /* The machine CPUs the step may use ("0-1"), or NULL if not constrained. */
 const char *cgroup_step_cpus(const cgroup_step_t *cg);
 /* Kill what is left, remove the step's directories (and the job's and

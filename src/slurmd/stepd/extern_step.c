@@ -21,6 +21,7 @@
 #include "common/msg.h"
 #include "common/net.h"
 #include "common/parse_util.h"
+#include "common/prep.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -30,6 +31,7 @@
 #include "slurmd/stepd/extern_adopt.h"
 #include "slurmd/stepd/fork_server.h"
 #include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/stepd_plugins.h"
 #include "slurmd/stepd/stepd_start.h"
 
 #define EXT_CONN_TIMEOUT_MS 10000
@@ -279,7 +281,8 @@ static int _setup(ext_t *x, const char *conf_file, const char *node,
 	if (auth_init(x->conf->auth_type, x->conf->auth_info,
 		      x->conf->plugin_dir) != 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
-	proctrack_init();
+	if (stepd_plugins_init(x->conf) < 0)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	x->base = event_base_new();
 	if (!x->base)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
@@ -299,7 +302,7 @@ static int _setup(ext_t *x, const char *conf_file, const char *node,
 static int _prolog(ext_t *x)
 {
 	const prolog_launch_msg_t *m = x->m;
-	const char *path = x->conf->prolog;
+	const char *path = prep_program(x->conf, PREP_PROLOG);
 	script_info_t si = {
 		.context = "prolog_slurmd", .job_id = m->job_id,
 		.uid = m->uid, .gid = m->gid, .user_name = m->user_name,

@@ -18,6 +18,8 @@
 #include "common/daemon.h"
 #include "common/auth.h"
 #include "common/conf.h"
+#include "common/log.h"
+#include "slurmd/common/node_plugins.h"
 #include "slurm/slurm_errno.h"
 
 /* What every copy would otherwise set up for itself: slurm.conf, read
@@ -42,15 +44,27 @@ static void preload(const char *conf_file)
 
 /* Before each fork: slurm.conf again if an admin changed it.  False when
  * the new one names another AuthType, which this process cannot switch
- * to: it then leaves, and slurmd starts slurmstepd afresh. */
+ * to: it then leaves, and slurmd starts slurmstepd afresh.  A new file
+ * naming a plugin that does not resolve is not taken (slurmd's
+ * reconfigure refuses it too): steps keep the previous one. */
 static bool conf_refresh(const char *conf_file)
 {
-	char err[512];
+	static char told[1024];
+	char err[1024];
 	slurm_conf_t *c;
 
 	if (!conf || conf_unchanged(conf))
 		return true;
 	c = conf_load(conf_file, err, sizeof(err));
+	if (c && node_plugins_check(c, err, sizeof(err)) < 0) {
+		if (strcmp(told, err))
+			error("%s changed but %s: steps keep the previous "
+			      "configuration", conf_file, err);
+		snprintf(told, sizeof(told), "%s", err);
+		conf_destroy(c);
+		return true;
+	}
+	told[0] = '\0';
 	conf_destroy(conf);
 	conf = c;         /* NULL: each copy reads it and reports the error */
 	return !c || auth_init(c->auth_type, c->auth_info, c->plugin_dir) !=

@@ -13,6 +13,7 @@
 #include "common/daemon.h"
 #include "common/job_info.h"
 #include "common/log.h"
+#include "common/prep.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -53,7 +54,7 @@ static void done(stepd_t *sd, int epilog_rc)
 /* Nothing of the job is left: Epilog (if any), then done. */
 static void finish(stepd_t *sd)
 {
-	const char *epilog = sd->conf->epilog;
+	const char *epilog = prep_program(sd->conf, PREP_EPILOG);
 	script_info_t si;
 
 	if (sd->finishing)
@@ -115,7 +116,7 @@ static void check_done(stepd_t *sd)
  * process of the job left, no Epilog script or SPANK plugin to run)? */
 static bool ends_clean(stepd_t *sd)
 {
-	return (!sd->conf->epilog || !*sd->conf->epilog) &&
+	return !prep_program(sd->conf, PREP_EPILOG) &&
 	       !stepd_spank_active() &&
 	       proctrack_count(sd->task_pid, getpid()) == 0;
 }

@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
+#include "slurmd/common/node_plugins.h"
 #include "slurmd/stepd/cgroup.h"
 
 typedef struct {
@@ -34,16 +36,40 @@ typedef struct {
 } proc_table_t;
 
 static struct cgroup_step *track_cg;
+static plugin_ctx_t *ctx;
+static const proctrack_ops_t *ops;
 
 void proctrack_use_cgroup(struct cgroup_step *cg)
 {
 	track_cg = cgroup_step_tracks(cg) ? cg : NULL;
 }
 
+bool proctrack_uses_cgroup(void)
+{
+	return ops && ops->uses_cgroup;
+}
+
 static bool subreaper;
 
-int proctrack_init(void)
+int proctrack_init(const slurm_conf_t *conf)
 {
+	const char *type = conf->proctrack_type;
+	char err[1024];
+
+	if (!ctx) {
+		if (!type || !*type)
+			type = "proctrack/cgroup";
+		ctx = plugin_ctx_create(&proctrack_type, type,
+					conf->plugin_dir, NULL, err,
+					sizeof(err));
+		if (!ctx || plugin_ctx_init(ctx, err, sizeof(err)) < 0) {
+			error("%s", err);
+			plugin_ctx_destroy(ctx);
+			ctx = NULL;
+			return -1;
+		}
+		ops = plugin_ctx_ops(ctx, 0);
+	}
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
 		error("prctl(PR_SET_CHILD_SUBREAPER): %m");
 		return -1;
@@ -158,6 +184,7 @@ static void mark_members(proc_table_t *t, pid_t sid, pid_t ancestor)
 	}
 }
 
+/* sid 0: descendants of ancestor only */
 static int walk(pid_t sid, pid_t ancestor, int sig)
 {
 	proc_table_t t;
@@ -180,23 +207,64 @@ static int walk(pid_t sid, pid_t ancestor, int sig)
 	return n;
 }
 
-int proctrack_count(pid_t sid, pid_t ancestor)
-{
-	int n = walk(sid, ancestor, 0), c = cgroup_step_signal(track_cg, 0);
+/* ---- the built-ins ---- */
 
-	return c > n ? c : n;
+static int linuxproc_signal(struct cgroup_step *cg, pid_t sid,
+			    pid_t ancestor, int sig)
+{
+	(void) cg;
+	(void) sid;
+	return walk(0, ancestor, sig);
 }
 
-int proctrack_signal(pid_t sid, pid_t ancestor, int sig)
+static int pgid_signal(struct cgroup_step *cg, pid_t sid, pid_t ancestor,
+		       int sig)
 {
-	int c = cgroup_step_signal(track_cg, sig);
 	int n = walk(sid, ancestor, sig);
 
-	if (c > n)
-		n = c;
-
+	(void) cg;
 	/* and whatever the group forked meanwhile */
 	if (sid > 0 && sig)
 		killpg(sid, sig);
 	return n;
+}
+
+static int cgroup_signal(struct cgroup_step *cg, pid_t sid, pid_t ancestor,
+			 int sig)
+{
+	int c = cgroup_step_signal(cg, sig);
+	int n = pgid_signal(NULL, sid, ancestor, sig);
+
+	return c > n ? c : n;
+}
+
+static const proctrack_ops_t linuxproc_ops = { .signal = linuxproc_signal };
+static const proctrack_ops_t pgid_ops = { .signal = pgid_signal };
+static const proctrack_ops_t cgroup_ops = {
+	.uses_cgroup = true, .signal = cgroup_signal,
+};
+
+#define PROCTRACK_BUILTIN(n) \
+	const struct sluice_plugin proctrack_##n##_plugin = { \
+		.type = "proctrack", .name = #n, \
+		.abi_version = SLUICE_PLUGIN_ABI, \
+		.ops_version = PROCTRACK_OPS_VERSION, .ops = &n##_ops }
+PROCTRACK_BUILTIN(linuxproc);
+PROCTRACK_BUILTIN(pgid);
+PROCTRACK_BUILTIN(cgroup);
+
+/* Without a context (its init failed and the launch is being undone)
+ * pgid's set is ended, so that nothing started is left behind. */
+int proctrack_count(pid_t sid, pid_t ancestor)
+{
+	if (!ops)
+		return pgid_signal(NULL, sid, ancestor, 0);
+	return ops->signal(track_cg, sid, ancestor, 0);
+}
+
+int proctrack_signal(pid_t sid, pid_t ancestor, int sig)
+{
+	if (!ops)
+		return pgid_signal(NULL, sid, ancestor, sig);
+	return ops->signal(track_cg, sid, ancestor, sig);
 }

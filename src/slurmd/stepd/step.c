@@ -26,6 +26,7 @@
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/fork_server.h"
 #include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/stepd_plugins.h"
 #include "slurmd/stepd/step.h"
 #include "slurmd/stepd/stepd_start.h"
 #include "slurmd/stepd/spank_stepd.h"
@@ -351,7 +352,8 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 	if (auth_init(st->conf->auth_type, st->conf->auth_info,
 		      st->conf->plugin_dir) != 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
-	proctrack_init();
+	if (stepd_plugins_init(st->conf) < 0)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	step_cgroup_create(st);
 	st->base = event_base_new();
 	if (!st->base || pipe2(st->ack_pipe, O_CLOEXEC) < 0)

@@ -87,7 +87,8 @@ typedef struct step {
 	uint32_t            worst;        /* largest task wait status */
 	step_pmi_t         *pmi;          /* --mpi=pmi2, or NULL */
 	step_pmix_t        *pmix;         /* --mpi=pmix, or NULL */
-	bool                acct_on;      /* jobacct_gather/linux */
+	bool                acct_on;      /* JobAcctGatherType samples */
+	bool                acct_cg_told; /* jobacct_gather/cgroup: logged */
 	struct event       *acct_ev;      /* sampling timer */
 	struct step_energy *energy;       /* step_energy.h, or NULL */
 	uint32_t            node_cpus;    /* the step's CPUs here (cred) */

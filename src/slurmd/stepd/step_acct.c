@@ -1,4 +1,5 @@
-/* step_acct.c — jobacct_gather/linux for a step's tasks (step_acct.h). */
+/* step_acct.c — JobAcctGatherType's context and built-ins: usage of a
+ * step's tasks (step_acct.h). */
 #define _GNU_SOURCE
 #include "slurmd/stepd/step_acct.h"
 
@@ -11,7 +12,10 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
+#include "slurmd/common/node_plugins.h"
+#include "slurmd/stepd/cgroup.h"
 
 typedef struct {
 	pid_t    pid;
@@ -128,7 +132,8 @@ static int _task_of(const step_t *st, const acct_proc_t *v, size_t cnt,
 	return -1;
 }
 
-void step_acct_sample(step_t *st)
+/* jobacct_gather/linux: every process of /proc to its task */
+static void proc_sample(step_t *st)
 {
 	size_t cnt;
 	acct_proc_t *v = _scan(&cnt);
@@ -168,6 +173,94 @@ void step_acct_sample(step_t *st)
 	xfree(seen);
 }
 
+/* jobacct_gather/cgroup: the step's cgroup counts its memory and CPU.
+ * Steps have no cgroup per task, so the cgroup's figures are a task's
+ * only when the step has one task here; with several, each task's are
+ * /proc's (linux's).  A step without cgroup usage says so once. */
+static void cgroup_sample(step_t *st)
+{
+	cgroup_usage_t u;
+	step_usage_t *t;
+
+	proc_sample(st);
+	if (cgroup_step_usage(st->cg, &u) < 0) {
+		if (!st->acct_cg_told)
+			info("jobacct_gather/cgroup: StepId=%u.%u has no "
+			     "cgroup usage to read (see the cgroup line "
+			     "above): usage from /proc", st->m->job_id,
+			     st->m->step_id);
+		st->acct_cg_told = true;
+		return;
+	}
+	if (st->ntasks != 1 || st->tasks[0].exited)
+		return;
+	t = &st->tasks[0].usage;
+	if (u.has_mem) {
+		t->rss_kb = u.rss_kb;
+		if (u.rss_kb > t->max_rss_kb)
+			t->max_rss_kb = u.rss_kb;
+	}
+	if (u.has_cpu && u.user_usec + u.sys_usec > t->cpu_usec)
+		t->cpu_usec = u.user_usec + u.sys_usec;
+}
+
+static const jobacct_gather_ops_t linux_ops = { .sample = proc_sample };
+static const jobacct_gather_ops_t cgroup_ops = {
+	.uses_cgroup = true, .sample = cgroup_sample,
+};
+static const jobacct_gather_ops_t none_ops;     /* samples nothing */
+
+/* "linux" is a macro of GNU C: the name is spelled out */
+const struct sluice_plugin jobacct_gather_linux_plugin = {
+	.type = "jobacct_gather", .name = "linux",
+	.abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = JOBACCT_GATHER_OPS_VERSION, .ops = &linux_ops,
+};
+const struct sluice_plugin jobacct_gather_cgroup_plugin = {
+	.type = "jobacct_gather", .name = "cgroup",
+	.abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = JOBACCT_GATHER_OPS_VERSION, .ops = &cgroup_ops,
+};
+const struct sluice_plugin jobacct_gather_none_plugin = {
+	.type = "jobacct_gather", .name = "none",
+	.abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = JOBACCT_GATHER_OPS_VERSION, .ops = &none_ops,
+};
+
+static plugin_ctx_t *ctx;
+static const jobacct_gather_ops_t *ops;
+
+int step_acct_init(const slurm_conf_t *conf)
+{
+	const char *v = conf->job_acct_gather_type;
+	char err[1024];
+
+	if (ctx)
+		return 0;
+	ctx = plugin_ctx_create(&jobacct_gather_type,
+				v && *v ? v : "jobacct_gather/none",
+				conf->plugin_dir, NULL, err, sizeof(err));
+	if (!ctx || plugin_ctx_init(ctx, err, sizeof(err)) < 0) {
+		error("%s", err);
+		plugin_ctx_destroy(ctx);
+		ctx = NULL;
+		return -1;
+	}
+	ops = plugin_ctx_ops(ctx, 0);
+	return 0;
+}
+
+bool step_acct_uses_cgroup(void)
+{
+	return ops && ops->uses_cgroup;
+}
+
+void step_acct_sample(step_t *st)
+{
+	if (ops && ops->sample)
+		ops->sample(st);
+}
+
 static void _on_timer(evutil_socket_t fd, short what, void *arg)
 {
 	step_acct_sample(arg);
@@ -175,11 +268,10 @@ static void _on_timer(evutil_socket_t fd, short what, void *arg)
 
 void step_acct_start(step_t *st)
 {
-	const char *type = st->conf->job_acct_gather_type;
 	int freq = step_acct_freq(st->conf->job_acct_gather_freq, 30);
 	struct timeval tv = { freq, 0 };
 
-	st->acct_on = type && strstr(type, "linux");
+	st->acct_on = ops && ops->sample;
 	if (!st->acct_on || !freq)
 		return;
 	st->acct_ev = event_new(st->base, -1, EV_PERSIST, _on_timer, st);

@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/acct_gather_energy.h"
 #include "common/log.h"
-#include "common/rapl.h"
 #include "common/xmalloc.h"
 #include "slurmd/stepd/step_acct.h"
 
 struct step_energy {
-	rapl_t       *r;
+	const acct_gather_energy_ops_t *ops;
+	void         *h;
 	struct event *ev;
 	bool          stopped;    /* the total is final */
 };
@@ -41,28 +42,30 @@ static void _on_timer(evutil_socket_t fd, short what, void *arg)
 
 	(void) fd;
 	(void) what;
-	if (rapl_poll(e->r) < 0)
-		debug("RAPL counters %s: cannot read one",
-		      rapl_paths(e->r));
+	if (e->ops->poll && e->ops->poll(e->h) < 0)
+		debug("energy counters %s: cannot read one",
+		      e->ops->describe ? e->ops->describe(e->h) : "");
 }
 
 step_energy_t *step_energy_start(const slurm_conf_t *conf,
 				 struct event_base *base)
 {
-	const char *type = conf->acct_gather_energy_type;
+	const acct_gather_energy_ops_t *ops;
 	step_energy_t *e;
-	char *why = NULL;
-	rapl_t *r;
+	char *why = NULL, err[512];
+	void *h;
 	int freq;
 
-	if (!type || strcmp(type, "acct_gather_energy/rapl"))
+	if (!(ops = acct_gather_energy_ops(conf, err, sizeof(err))) ||
+	    !ops->open)
 		return NULL;
-	if (!(r = rapl_open(&why))) {
+	if (!(h = ops->open(&why))) {
 		xfree(why);       /* slurmd has said why, once */
 		return NULL;
 	}
 	e = xmalloc(sizeof(*e));
-	e->r = r;
+	e->ops = ops;
+	e->h = h;
 	freq = step_energy_freq(conf->job_acct_gather_freq,
 				conf->acct_gather_node_freq, 30);
 	if (base && freq > 0) {
@@ -80,7 +83,7 @@ uint64_t step_energy_joules(step_energy_t *e)
 		return 0;
 	if (!e->stopped)
 		_on_timer(-1, 0, e);
-	return rapl_total_uj(e->r) / 1000000u;
+	return e->ops->total_uj ? e->ops->total_uj(e->h) / 1000000u : 0;
 }
 
 void step_energy_stop(step_energy_t *e)
@@ -100,6 +103,7 @@ void step_energy_destroy(step_energy_t *e)
 	if (!e)
 		return;
 	step_energy_stop(e);
-	rapl_close(e->r);
+	if (e->ops->close)
+		e->ops->close(e->h);
 	xfree(e);
 }

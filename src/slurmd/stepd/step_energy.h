@@ -1,4 +1,5 @@
-/* step_energy.h — a step's ConsumedEnergy (acct_gather_energy/rapl).
+/* step_energy.h — a step's ConsumedEnergy (AcctGatherEnergyType's ops,
+ * common/acct_gather_energy.h).
  *
  * The node's RAPL counters (common/rapl.h) are read when the step starts,
  * every JobAcctGatherFrequency energy=N seconds (else AcctGatherNodeFreq,
@@ -18,8 +19,8 @@
 struct event_base;
 typedef struct step_energy step_energy_t;
 
-/* NULL unless AcctGatherEnergyType=acct_gather_energy/rapl and the
- * counters are readable. */
+/* NULL when AcctGatherEnergyType gathers nothing (none) or its counters
+ * are not readable. */
 step_energy_t *step_energy_start(const slurm_conf_t *conf,
 				 struct event_base *base);
 /* Joules since the start (the counters read now, unless stopped). */

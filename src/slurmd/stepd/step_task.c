@@ -27,6 +27,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/stepd/affinity.h"
+#include "slurmd/stepd/task_plugin.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/child.h"
@@ -152,7 +153,7 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
 		env_setf(&env, "PMI_JOBID", "%u.%u", m->job_id, m->step_id);
 		env_set(&env, "SLURM_MPI_TYPE", "pmi2");
 	}
-	affinity_env(&env);
+	task_plugin_env(&env);
 	*pid_room = env_pid_room(&env);
 	return env;
 }
@@ -200,7 +201,7 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 	step_pty_child((step_task_t *) t);
 	if (pmi_fd >= 0)
 		fcntl(pmi_fd, F_SETFD, 0);     /* crosses exec */
-	affinity_apply(t->gtid, t->lid);
+	task_plugin_apply(t->gtid, t->lid);
 	if ((rc = task_prolog_run(st->conf->task_prolog, &env)) ||
 	    (rc = task_prolog_run(m->task_prolog, &env)))
 		_exit(WIFEXITED(rc) ? WEXITSTATUS(rc) : EXIT_EXEC_FAILED);
@@ -453,7 +454,6 @@ static void _plan_binding(const step_t *st)
 {
 	char *mine = NULL;
 	affinity_req_t ar = {
-		.task_plugin = st->conf->task_plugin,
 		.task_plugin_param = st->conf->task_plugin_param,
 		.cpu_bind = st->m->cpu_bind,
 		.ntasks = st->ntasks,
@@ -466,7 +466,7 @@ static void _plan_binding(const step_t *st)
 						      st->node_cpus);
 	else
 		ar.allowed = cgroup_step_cpus(st->cg);
-	affinity_plan(&ar);
+	task_plugin_plan(&ar);
 	xfree(mine);
 }
 
@@ -634,7 +634,7 @@ void step_tasks_stdin(step_t *st, uint32_t task, const void *p, size_t len)
 
 void step_tasks_free(step_t *st)
 {
-	affinity_plan_free();
+	task_plugin_plan_free();
 	step_pmi_destroy(st->pmi);
 	st->pmi = NULL;
 	step_pmix_destroy(st->pmix);

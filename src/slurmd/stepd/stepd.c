@@ -23,6 +23,7 @@
 #include "common/conf_params.h"
 #include "common/log.h"
 #include "common/msg.h"
+#include "common/prep.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -33,6 +34,7 @@
 #include "slurmd/stepd/fork_server.h"
 #include "slurmd/stepd/life.h"
 #include "slurmd/stepd/proctrack.h"
+#include "slurmd/stepd/stepd_plugins.h"
 #include "slurmd/stepd/server.h"
 #include "slurmd/stepd/spank_stepd.h"
 #include "slurmd/stepd/step.h"
@@ -118,7 +120,8 @@ static int setup(stepd_t *sd, const opts_t *o)
 		      sd->conf->auth_type);
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	}
-	proctrack_init();
+	if (stepd_plugins_init(sd->conf) < 0)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	stepd_cgroup_create(sd);
 	sd->base = event_base_new();
 	if (!sd->base || life_init(sd) < 0)
@@ -147,7 +150,7 @@ void stepd_script_info(const stepd_t *sd, const char *context,
 /* The site's Prolog, before the script; non-zero fails the launch. */
 static int run_prolog(stepd_t *sd)
 {
-	const char *path = sd->conf->prolog;
+	const char *path = prep_program(sd->conf, PREP_PROLOG);
 	script_info_t si;
 	int status = 0;
 	pid_t pid;

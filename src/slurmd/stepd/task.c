@@ -21,7 +21,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
-#include "slurmd/stepd/affinity.h"
+#include "slurmd/stepd/task_plugin.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/child.h"
 #include "slurmd/stepd/env.h"
@@ -155,8 +155,7 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 		_exit(EXIT_EXEC_FAILED);
 	}
 	cgroup_step_attach_self(sd->cg);
-	affinity_batch(sd->conf->task_plugin, sd->job->cpu_bind,
-		       sd->job->cpus_on_node);
+	task_plugin_batch(sd->job->cpu_bind, sd->job->cpus_on_node);
 	if (stepd_spank_task(SPANK_CB_TASK_INIT_PRIVILEGED, &env, &argv) < 0)
 		_exit(EXIT_IO_FAILED);
 	if (become_user(sd) < 0) {
