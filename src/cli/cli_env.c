@@ -9,7 +9,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "common/conf.h"
 #include "common/log.h"
+#include "common/rlimits.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -163,4 +165,27 @@ char **cli_env_merge_file(char **env, const char *spec)
 	}
 	xfree(buf);
 	return env ? env : xcalloc(1, sizeof(char *));
+}
+
+char **cli_env_rlimits(char **env, const char *propagate,
+		       const struct slurm_conf *conf)
+{
+	char err[256];
+	unsigned mask;
+
+	if (propagate) {
+		if (rlimits_parse("--propagate", propagate, &mask, err,
+				  sizeof(err)) < 0) {
+			error("--propagate=%s is not valid.", propagate);
+			return NULL;
+		}
+		return rlimits_to_env(env, mask, 1, cli_env_set);
+	}
+	if (rlimits_conf_mask(conf->propagate_rlimits,
+			      conf->propagate_rlimits_except, &mask, err,
+			      sizeof(err)) < 0) {
+		error("%s", err);
+		return NULL;
+	}
+	return rlimits_to_env(env, mask, 0, cli_env_set);
 }

@@ -18,6 +18,12 @@ char **cli_env_set(char **env, const char *name, const char *value);
  * (replacing what it had).  NULL with *env untouched and Slurm's message
  * printed if spec cannot be read. */
 char **cli_env_merge_file(char **env, const char *spec);
+/* PropagateResourceLimits: SLURM_RLIMIT_* of this process's limits that
+ * --propagate (propagate, NULL if not given) or else the config names
+ * (rlimits.h).  NULL after Slurm's message if either names no limit. */
+struct slurm_conf;
+char **cli_env_rlimits(char **env, const char *propagate,
+		       const struct slurm_conf *conf);
 /* Value of name in env, or NULL. */
 const char *cli_env_get(char *const *env, const char *name);
 

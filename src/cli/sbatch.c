@@ -200,6 +200,10 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 	d->environment = cli_env_set(d->environment, "SLURM_SUBMIT_HOST",
 				     d->submit_host);
 	propagate_process_env(d);
+	d->environment = cli_env_rlimits(d->environment, o->propagate,
+					 cli_conf());
+	if (!d->environment)
+		exit(1);
 	if (o->distribution)                   /* -m: for the job's sruns */
 		d->environment = cli_env_set(d->environment,
 					     "SLURM_DISTRIBUTION",

@@ -373,6 +373,9 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 		env = cli_env_set(env, "SLURM_OVERCOMMIT", "1");
 	if (!cli_env_get(env, "SLURM_CONF") && getenv("SLURM_CONF"))
 		env = cli_env_set(env, "SLURM_CONF", getenv("SLURM_CONF"));
+	env = cli_env_rlimits(env, r->o.propagate, cli_conf());
+	if (!env)
+		exit(1);
 	xfree(tpn);
 	return env;
 }
@@ -742,6 +745,28 @@ static int _local_user_init(srun_t *r, const job_step_create_response_msg_t *s,
 	return rc;
 }
 
+/* SrunProlog / --prolog: a failure aborts the step before its launch. */
+static int _srun_prolog(srun_t *r, char **env)
+{
+	int st = srun_script_run(r->so.prolog, "prolog_srun", r->argv, env);
+
+	debug("srun prolog rc = %d", st);
+	if (!st)
+		return 0;
+	error("srun prolog failed rc = %d. Aborting step.",
+	      st > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : st);
+	return -1;
+}
+
+static void _srun_epilog(srun_t *r, char **env)
+{
+	int st = srun_script_run(r->so.epilog, "epilog_srun", r->argv, env);
+
+	if (st)
+		error("srun epilog failed status=%d",
+		      st > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : st);
+}
+
 static int _run_step(srun_t *r)
 {
 	job_step_create_response_msg_t *s;
@@ -776,20 +801,22 @@ static int _run_step(srun_t *r)
 		goto out;
 	}
 	env = _step_env(r, s, counts);
-	if (_local_user_init(r, s, &env) < 0) {
+	if (_srun_prolog(r, env) < 0 || _local_user_init(r, s, &env) < 0) {
 		xstrarray_free(env);
 		rc = 1;
 		goto out;
 	}
 	rc = _launch(r, s, &st, env);
-	xstrarray_free(env);
 	if (rc) {
+		xstrarray_free(env);
 		rc = 1;
 		goto out;
 	}
 	_tty_raw(r);
 	rc = srun_io_run(&st);
 	_tty_restore();
+	_srun_epilog(r, env);
+	xstrarray_free(env);
 out:
 	xfree(counts);
 	xfree(st.io_key);
@@ -807,6 +834,7 @@ int main(int argc, char **argv)
 	cli_init_noconf("srun", 0);
 	_parse(&r, argc, argv);
 	cli_init("srun", r.o.verbose - r.o.quiet);
+	srun_opt_conf_defaults(&r.so, cli_conf());
 	cli_spank_post_opt(&r.o);
 	r.my_addr = cli_my_addr();
 	r.listen_fd = net_listen_tcp(NULL, 0);
@@ -828,6 +856,8 @@ int main(int argc, char **argv)
 	xfree(r.so.cpu_bind);
 	xfree(r.so.task_prolog);
 	xfree(r.so.task_epilog);
+	xfree(r.so.prolog);
+	xfree(r.so.epilog);
 	xfree(r.so.dist_str);
 	xfree(r.mp_text);
 	cli_opt_free(&r.o);

@@ -15,8 +15,10 @@ typedef struct {
 	bool      unbuffered;     /* -u */
 	bool      exact;
 	bool      overlap;
-	bool      kill_bad_exit;  /* -K */
-	int       wait_sec;       /* -W, 0 = no limit */
+	int       kill_bad_exit;  /* -K: 1 or 0; -1: KillOnBadExit */
+	int       wait_sec;       /* -W, 0 = no limit; -1: WaitTime */
+	char     *prolog;         /* --prolog, --epilog; NULL: SrunProlog, */
+	char     *epilog;         /* SrunEpilog; "none": none */
 	uint16_t  relative;       /* -r, NO_VAL16 */
 	uint16_t  dist;           /* enum step_dist, 0 = not given */
 	uint16_t  plane;
@@ -38,6 +40,18 @@ void srun_opt_setup(cli_job_opts_t *o, srun_opts_t *so);
 /* srun's own input variables (SLURM_LABELIO, SLURM_DISTRIBUTION, ...);
  * read before the command line, which overrides them. */
 int  srun_opt_parse_env(cli_job_opts_t *o, char *const *envp);
+
+/* Options the config gives a default (KillOnBadExit, WaitTime,
+ * SrunProlog, SrunEpilog), where the command line and environment gave
+ * none. */
+struct slurm_conf;
+void srun_opt_conf_defaults(srun_opts_t *so, const struct slurm_conf *c);
+/* SrunProlog/SrunEpilog: run path (NULL, "" or "none": nothing) with the
+ * step's command line as its arguments, env plus SLURM_SCRIPT_CONTEXT
+ * (prolog_srun, epilog_srun); its wait() status, 0 when skipped (a path
+ * srun may not execute is skipped, as Slurm), -1 if it could not run. */
+int  srun_script_run(const char *path, const char *context,
+		     char *const *argv, char *const *env);
 
 /* Global task ids per node, as Slurm lays them out: block, cyclic or
  * plane (of plane_size).  counts[n] tasks on node n; out[n] gets an

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "cli/srun.h"
+#include "common/conf.h"
 #include "common/cpu_bind.h"
 #include "common/log.h"
 #include "common/parse_util.h"
@@ -15,6 +16,7 @@
 enum {
 	O_EXACT = 0x80, O_OVERLAP, O_MPI, O_JOBID, O_HET, O_CPU_BIND,
 	O_MULTI_PROG, O_PTY, O_TASK_PROLOG, O_TASK_EPILOG, O_DEBUGGER_TEST,
+	O_PROLOG, O_EPILOG,
 };
 
 static const struct option srun_long[] = {
@@ -37,6 +39,8 @@ static const struct option srun_long[] = {
 	{ "task-prolog", required_argument, NULL, O_TASK_PROLOG },
 	{ "task-epilog", required_argument, NULL, O_TASK_EPILOG },
 	{ "debugger-test", no_argument, NULL, O_DEBUGGER_TEST },
+	{ "prolog", required_argument, NULL, O_PROLOG },
+	{ "epilog", required_argument, NULL, O_EPILOG },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -123,9 +127,12 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		break;
 	}
 	case O_TASK_PROLOG:
-	case O_TASK_EPILOG: {
-		char **dst = val == O_TASK_PROLOG ? &so->task_prolog
-						  : &so->task_epilog;
+	case O_TASK_EPILOG:
+	case O_PROLOG:
+	case O_EPILOG: {
+		char **dst = val == O_TASK_PROLOG ? &so->task_prolog :
+			     val == O_TASK_EPILOG ? &so->task_epilog :
+			     val == O_PROLOG ? &so->prolog : &so->epilog;
 
 		xfree(*dst);
 		*dst = xstrdup(arg);
@@ -154,6 +161,8 @@ static const struct {
 	{ "SLURM_MPI_TYPE", O_MPI },
 	{ "SLURM_TASK_PROLOG", O_TASK_PROLOG },
 	{ "SLURM_TASK_EPILOG", O_TASK_EPILOG },
+	{ "SLURM_PROLOG", O_PROLOG },
+	{ "SLURM_EPILOG", O_EPILOG },
 };
 
 int srun_opt_parse_env(cli_job_opts_t *o, char *const *envp)
@@ -180,8 +189,22 @@ void srun_opt_setup(cli_job_opts_t *o, srun_opts_t *so)
 {
 	memset(so, 0, sizeof(*so));
 	so->relative = NO_VAL16;
+	so->kill_bad_exit = -1;
+	so->wait_sec = -1;
 	o->extra_long = srun_long;
 	o->extra_short = "lur:K::W:m:";
 	o->extra_cb = _cb;
 	o->extra_ctx = so;
+}
+
+void srun_opt_conf_defaults(srun_opts_t *so, const struct slurm_conf *c)
+{
+	if (so->kill_bad_exit < 0)
+		so->kill_bad_exit = c->kill_on_bad_exit != 0;
+	if (so->wait_sec < 0)
+		so->wait_sec = c->wait_time;
+	if (!so->prolog)
+		so->prolog = xstrdup(c->srun_prolog);
+	if (!so->epilog)
+		so->epilog = xstrdup(c->srun_epilog);
 }

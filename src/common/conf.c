@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/conf_params.h"
+#include "common/rlimits.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -68,6 +70,7 @@ bool conf_unchanged(const slurm_conf_t *c)
 	return true;
 }
 static int conf_check_preempt(conf_state_t *st);
+static int conf_check_lists(conf_state_t *st);
 
 int conf_fail(conf_state_t *st, const char *fmt, ...)
 {
@@ -478,6 +481,8 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 		rc = conf_check_preempt(&st);
 	}
 	if (!rc)
+		rc = conf_check_lists(&st);
+	if (!rc)
 		rc = conf_check_scalars(&st);
 	if (!rc) {              /* for conf_kv() and conf_key_where(), later */
 		c->raw = st.raw;
@@ -510,6 +515,37 @@ static int conf_check_preempt(conf_state_t *st)
 		xfree(st->where);
 		return conf_fail(st, "PreemptType and PreemptMode values "
 				 "incompatible");
+	}
+	return 0;
+}
+
+/* Keys whose values are lists read by the daemons and commands while
+ * they run: checked here, so a bad word stops the load at its line. */
+static int conf_check_lists(conf_state_t *st)
+{
+	static const char *const keys[] = {
+		"RequeueExit", "RequeueExitHold", "PropagateResourceLimits",
+		"PropagateResourceLimitsExcept",
+	};
+	char msg[256];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int k = conf_key_find(keys[i]);
+		const char *v = k < 0 ? NULL : st->raw[k];
+		uint8_t bits[32];
+		unsigned mask;
+		int rc;
+
+		if (!v)
+			continue;
+		rc = i < 2 ? conf_parse_exit_list(keys[i], v, bits, msg,
+						  sizeof(msg))
+			   : rlimits_parse(keys[i], v, &mask, msg, sizeof(msg));
+		if (rc < 0) {
+			xfree(st->where);
+			st->where = xstrdup(st->raw_where[k]);
+			return conf_fail(st, "%s", msg);
+		}
 	}
 	return 0;
 }

@@ -176,6 +176,18 @@ typedef struct slurm_conf {
 	char     *plugstack_config;
 	char     *mail_prog;
 	char     *dependency_params; /* DependencyParameters */
+	char     *requeue_exit;      /* RequeueExit "1-9,18" (checked) */
+	char     *requeue_exit_hold; /* RequeueExitHold */
+	uint32_t  max_batch_requeue; /* MaxBatchRequeue, 5 */
+	uint16_t  kill_on_bad_exit;  /* KillOnBadExit: srun -K default */
+	char     *propagate_rlimits; /* PropagateResourceLimits (checked) */
+	char     *propagate_rlimits_except; /* ...Except */
+	char     *srun_prolog;       /* SrunProlog, SrunEpilog */
+	char     *srun_epilog;
+	uint16_t  complete_wait;     /* CompleteWait, s */
+	char     *mail_domain;       /* MailDomain */
+	uint32_t  max_step_count;    /* MaxStepCount, 40000 */
+	uint16_t  max_tasks_per_node; /* MaxTasksPerNode, 512 */
 
 	conf_node_t *nodes;           /* expanded, in file order */
 	size_t       node_cnt;

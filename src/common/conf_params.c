@@ -230,3 +230,54 @@ int conf_parse_acct_store_flags(const char *val, uint32_t *out, char *err,
 	xstrarray_free(list);
 	return rc;
 }
+
+static int exit_code(const char *s, const char *end, unsigned *out)
+{
+	unsigned v = 0;
+
+	if (s == end || end - s > 3)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (unsigned)(*s - '0');
+	}
+	if (v > 255)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int conf_parse_exit_list(const char *key, const char *val, uint8_t out[32],
+			 char *err, size_t errlen)
+{
+	uint8_t bits[32] = { 0 };
+	const char *p = val;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+		const char *dash = memchr(p, '-', n);
+		unsigned lo, hi;
+
+		if (dash ? exit_code(p, dash, &lo) < 0 ||
+			   exit_code(dash + 1, p + n, &hi) < 0 || hi < lo
+			 : exit_code(p, p + n, &lo) < 0) {
+			snprintf(err, errlen, "%s: invalid exit code \"%.*s\" "
+				 "(a list of 0-255 or ranges as \"1-9,18\")",
+				 key, (int)n, p);
+			return -1;
+		}
+		if (!dash)
+			hi = lo;
+		for (unsigned c = lo; c <= hi; c++)
+			bits[c / 8] |= (uint8_t)(1u << (c % 8));
+		p += n;
+		if (*p == ',' && !*++p) {
+			snprintf(err, errlen, "%s: empty exit code after \",\"",
+				 key);
+			return -1;
+		}
+	}
+	memcpy(out, bits, sizeof(bits));
+	return 0;
+}

@@ -75,6 +75,16 @@ int conf_parse_acct_store_flags(const char *val, uint32_t *out, char *err,
 int conf_parse_acct_enforce(const char *val, uint32_t *out, char *err,
 			    size_t errlen);
 
+/* RequeueExit=/RequeueExitHold=: exit codes 0-255 as "1-9,18".  Sets
+ * bit c of out (256 bits) for each code listed; NULL or "" lists none.
+ * 0, or -1 with a message in err naming the key and the bad word. */
+int conf_parse_exit_list(const char *key, const char *val, uint8_t out[32],
+			 char *err, size_t errlen);
+static inline bool conf_exit_listed(const uint8_t bits[32], unsigned code)
+{
+	return code < 256 && (bits[code / 8] >> (code % 8)) & 1;
+}
+
 /* Per-user RPC rate limiting (SlurmctldParameters=rl_enable,...). */
 typedef struct {
 	bool     enable;          /* rl_enable */

@@ -642,6 +642,10 @@ static void _bf_on_event(evutil_socket_t fd, short what, void *arg)
 {
 	const sched_params_t *p = sched_params();
 
+	if (!bf.active && job_mgr_complete_wait(time(NULL))) {
+		_bf_arm(1000000);            /* CompleteWait */
+		return;
+	}
 	if (!bf.active) {
 		_bf_begin();
 	} else if (sched_change_gen() != bf.gen) {

@@ -21,6 +21,7 @@
 #include "ctld/acct_outbox.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/job_files.h"
 #include "ctld/journal.h"
 #include "ctld/state_save.h"
 #include "slurm/slurm_errno.h"
@@ -514,6 +515,8 @@ int commit_init(struct event_base *base, const recover_t *r,
 		return -1;
 	if (cm.broken)
 		evtimer_add(cm.retry_ev, &tv);
+	if (job_files_start(cm.dir) < 0)
+		return -1;
 	if (pthread_create(&cm.thread, NULL, _writer, NULL))
 		return -1;
 	cm.thread_up = true;
@@ -565,6 +568,7 @@ void commit_fini(void)
 	if (cm.snap_up)
 		pthread_join(cm.snap_thread, NULL);
 	cm.thread_up = cm.snap_up = false;
+	job_files_stop();
 	if (cm.commit_ev)
 		event_free(cm.commit_ev);
 	if (cm.done_ev)

@@ -202,8 +202,20 @@ static void usage_add(uint32_t id, double amount, double wall, time_t now)
 	fs.version++;
 }
 
-/* CPU-seconds of j in [from, to), times its QOS's UsageFactor, to its
- * association. */
+/* What a second of j costs: its billing TRES (TRESBillingWeights of its
+ * partition; the CPU count without them), as its allocation says. */
+static double _billing(const job_record_t *j)
+{
+	const char *t = j->info.tres_alloc_str, *b;
+
+	b = t ? strstr(t, "billing=") : NULL;
+	if (b && (b == t || b[-1] == ','))
+		return strtod(b + strlen("billing="), NULL);
+	return (double) j->info.num_cpus;
+}
+
+/* Billing-seconds of j in [from, to), times its QOS's UsageFactor, to
+ * its association. */
 static double charge(job_record_t *j, time_t from, time_t to, time_t now)
 {
 	assoc_rec_t *a;
@@ -217,7 +229,7 @@ static double charge(job_record_t *j, time_t from, time_t to, time_t now)
 	if (!a)
 		return 0;
 	q = j->info.qos && j->info.qos[0] ? assoc_mgr_qos(j->info.qos) : NULL;
-	amount = (double)j->info.num_cpus * (double)(to - from) *
+	amount = _billing(j) * (double)(to - from) *
 		 (q ? q->usage_factor : 1.0);
 	usage_add(a->id, amount, (double)(to - from), now);
 	if (q)

@@ -841,6 +841,8 @@ static void _batch_ended(job_record_t *j, const batch_complete_msg_t *b)
 		job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, st);
 		return;
 	}
+	if (job_mgr_requeue_exit(j, st))
+		return;
 	if (st == SIG_OOM) {
 		info("_job_complete: JobId=%u OOM failure", j->info.job_id);
 		job_mgr_end(j, JOB_OOM, FAIL_OOM, st);

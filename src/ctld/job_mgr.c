@@ -1,5 +1,6 @@
 /* job_mgr.c — job table and lists, allocation and release, end of jobs,
  * purge, job info and the job part of the snapshot (job_mgr.h). */
+#include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mail.h"
+#include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
@@ -435,7 +437,7 @@ static void _apply_alloc(job_record_t *j)
 
 static void _tres_alloc(job_record_t *j)
 {
-	uint64_t mem = 0;
+	uint64_t mem = 0, gpus = 0;
 	char m[32];
 	uint32_t k;
 
@@ -447,8 +449,12 @@ static void _tres_alloc(job_record_t *j)
 		fmt_mem_mb(mem, m, sizeof(m));
 		xstrfmtcat(&j->info.tres_alloc_str, ",mem=%s", m);
 	}
-	xstrfmtcat(&j->info.tres_alloc_str, ",node=%u,billing=%u",
-		   j->info.num_nodes, j->info.num_cpus);
+	for (k = 0; j->node_gpus && k < j->alloc_cnt; k++)
+		gpus += (uint64_t) __builtin_popcountll(j->node_gpus[k]);
+	xstrfmtcat(&j->info.tres_alloc_str, ",node=%u,billing=%" PRIu64,
+		   j->info.num_nodes,
+		   billing_of(j->part ? &j->part->billing : NULL,
+			      j->info.num_cpus, mem, j->info.num_nodes, gpus));
 }
 
 /* -O: the job was placed as a task per node; its tasks go round the
@@ -874,6 +880,20 @@ void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 	}
 }
 
+bool job_mgr_complete_wait(time_t now)
+{
+	time_t recent = now - ctld_conf()->complete_wait;
+	job_record_t *j;
+
+	if (!ctld_conf()->complete_wait)
+		return false;
+	DL_FOREACH2(jm.running, j, run_next)
+		if ((j->info.job_state & JOB_COMPLETING) &&
+		    j->info.end_time >= recent)
+			return true;
+	return false;
+}
+
 bool job_mgr_on_node(uint32_t job_id, const node_record_t *n)
 {
 	job_record_t *j = job_mgr_find(job_id);
@@ -951,9 +971,8 @@ static void _purge(time_t now)
 		_all_remove(j);
 		jm.cnt--;
 		if (job_array_last_ref(j))
-			state_save_remove_job_files(
-				ctld_conf()->state_save_location,
-				job_array_files_id(j));
+			job_files_remove(ctld_conf()->state_save_location,
+					 job_array_files_id(j));
 		debug2("Purging old records of JobId=%u", j->info.job_id);
 		_push_id(&jm.purged, &jm.purged_cnt, &jm.purged_cap,
 			 j->info.job_id);

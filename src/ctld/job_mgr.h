@@ -212,6 +212,10 @@ void          job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 void          job_mgr_relaunch_running(void);
 /* Send a running batch job's launch again (no PrologSlurmctld). */
 void          job_mgr_relaunch(job_record_t *j);
+/* CompleteWait: is a job COMPLETING that ended less than CompleteWait
+ * seconds ago?  Then neither scheduler starts anything (false when
+ * CompleteWait is 0). */
+bool          job_mgr_complete_wait(time_t now);
 /* Is a job with this id still running/completing on node n? */
 bool          job_mgr_on_node(uint32_t job_id, const node_record_t *n);
 
@@ -300,6 +304,11 @@ void          job_mgr_suspend_res(job_record_t *j, bool on);
  * accounting and its nodes see it) and is pending again once its nodes
  * are clean.  -1 if it may not be requeued (no batch job, --no-requeue). */
 int           job_mgr_preempt_requeue(job_record_t *j);
+/* RequeueExit/RequeueExitHold: a batch script that exited with a listed
+ * code (status as wait() gives it) is requeued, held in SPECIAL_EXIT for
+ * RequeueExitHold, held JobHoldMaxRequeue past MaxBatchRequeue restarts.
+ * True if it was; false (nothing done) otherwise (job_ops.c). */
+bool          job_mgr_requeue_exit(job_record_t *j, uint32_t status);
 /* Take a finished job off the finished list (requeue). */
 void          job_mgr_finished_del(job_record_t *j);
 

@@ -1,9 +1,11 @@
 /* job_ops.c — scontrol requeue/requeuehold, suspend/resume and top
  * (job_mgr.h). */
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/conf_params.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
@@ -205,6 +207,55 @@ static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
 	}
 	job_mgr_requeue_done(j);
 	return 0;
+}
+
+/* As Slurm: past MaxBatchRequeue automatic requeues a job comes back
+ * held, JobHoldMaxRequeue, for someone to look at. */
+static bool _over_max_requeue(const job_record_t *j)
+{
+	return j->info.restart_cnt > ctld_conf()->max_batch_requeue;
+}
+
+bool job_mgr_requeue_exit(job_record_t *j, uint32_t status)
+{
+	const slurm_conf_t *c = ctld_conf();
+	job_info_t *i = &j->info;
+	uint8_t req[32], hold[32];
+	uint32_t reason = FAIL_EXIT_CODE;   /* as Slurm: NonZeroExitCode */
+	char err[160];
+	unsigned code;
+	bool special;
+
+	if (!i->batch_flag || !WIFEXITED(status) ||
+	    (!c->requeue_exit && !c->requeue_exit_hold))
+		return false;
+	/* both were checked when the config was loaded */
+	if (conf_parse_exit_list("RequeueExit", c->requeue_exit, req, err,
+				 sizeof(err)) < 0 ||
+	    conf_parse_exit_list("RequeueExitHold", c->requeue_exit_hold,
+				 hold, err, sizeof(err)) < 0)
+		return false;
+	code = (unsigned) WEXITSTATUS(status);
+	special = conf_exit_listed(hold, code);
+	if (!special && !conf_exit_listed(req, code))
+		return false;
+	i->restart_cnt++;
+	info("%s: JobId=%u exit code %u is in %s: requeued%s (Restarts=%u)",
+	     __func__, i->job_id, code,
+	     special ? "RequeueExitHold" : "RequeueExit",
+	     special ? " held" : "", i->restart_cnt);
+	job_mail(j, JOB_MAIL_REQUEUE);
+	if (special || _over_max_requeue(j)) {
+		if (i->priority)
+			j->prio_saved = i->priority;
+		i->priority = 0;
+		i->held_by_user = special;
+		reason = special ? WAIT_HELD_USER : WAIT_MAX_REQUEUE;
+		xfree(i->state_desc);
+	}
+	job_mgr_end(j, JOB_PENDING | JOB_REQUEUE |
+		    (special ? JOB_SPECIAL_EXIT : 0), reason, status);
+	return true;
 }
 
 int job_mgr_preempt_requeue(job_record_t *j)

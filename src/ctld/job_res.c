@@ -12,6 +12,7 @@
 #include "common/xstring.h"
 #include "ctld/controller.h"
 #include "ctld/job_res.h"
+#include "ctld/part_limits.h"
 #include "ctld/select_plugin.h"
 
 uint8_t job_res_cr(void)
@@ -156,6 +157,8 @@ void job_res_fill_req(job_record_t *j, select_req_t *r)
 
 	_parse_gpus(j);
 	r->cr = job_res_cr();
+	if (j->part && j->part->info.lln)
+		r->cr |= SELECT_LLN;
 	r->gpus_per_node = j->gpus_per_node;
 	r->gpus_per_task = j->gpus_per_task;
 	r->gpus_per_job = j->gpus_per_job;
@@ -217,6 +220,7 @@ static int _select_in(job_record_t *j, part_record_t *part,
 	const bitmap_t *exc = job_mgr_exc_nodes(j);
 	bitmap_t *avail = bitmap_copy(usable);
 	select_req_t req;
+	uint32_t *max_cpus;
 	int rc;
 
 	bitmap_and(avail, part->node_bitmap);
@@ -225,8 +229,12 @@ static int _select_in(job_record_t *j, part_record_t *part,
 	job_mgr_select_req(j, &req);
 	req.exclusive = j->info.shared == JOB_SHARED_NONE ||
 		!xstrcasecmp(part->info.oversubscribe, "EXCLUSIVE");
+	/* ExclusiveUser, MaxCPUsPerNode */
+	max_cpus = part_limits_apply(j, part, node_cnt, avail, ignore_alloc);
+	req.max_cpus = max_cpus;
 	rc = select_plugin_job_test(view, node_cnt, avail, &req, ignore_alloc,
 				    res);
+	xfree(max_cpus);
 	bitmap_destroy(avail);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
+#include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_prolog.h"
@@ -267,8 +268,8 @@ static void _launch_now(void *arg)
 		return;
 	n = node_mgr_find(j->info.batch_host);
 
-	if (state_save_read_job_files(ctld_conf()->state_save_location,
-				      job_array_files_id(j), &script, &env) < 0) {
+	if (job_files_read(ctld_conf()->state_save_location,
+			   job_array_files_id(j), &script, &env) < 0) {
 		job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, 0);
 		return;
 	}

@@ -1,6 +1,7 @@
 /* job_submit.c — REQUEST_SUBMIT_BATCH_JOB: validate a job_desc_t, create
  * the record, save its script, answer once the state is on disk; plus the
  * request-derived helpers the scheduler uses (job_mgr.h). */
+#include <inttypes.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -20,6 +21,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
+#include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
 #include "ctld/job_submit_plugin.h"
@@ -602,8 +604,11 @@ static void _tres_req(job_record_t *j, const submit_t *s)
 		fmt_mem_mb(mem, m, sizeof(m));
 		xstrfmtcat(&i->tres_req_str, ",mem=%s", m);
 	}
-	xstrfmtcat(&i->tres_req_str, ",node=%u,billing=%u", s->min_nodes,
-		   i->num_cpus);
+	xstrfmtcat(&i->tres_req_str, ",node=%u,billing=%" PRIu64,
+		   s->min_nodes,
+		   billing_of(&s->part->billing, i->num_cpus, mem,
+			      s->min_nodes, (uint64_t) s->gpn * s->min_nodes +
+			      (uint64_t) s->gpt * s->num_tasks + s->gpj));
 	if (s->gpn || s->gpt || s->gpj)
 		xstrfmtcat(&i->tres_req_str, ",gres/gpu=%u",
 			   s->gpn * s->min_nodes + s->gpt * s->num_tasks + s->gpj);
@@ -684,6 +689,14 @@ static job_record_t *_create(const job_desc_t *d, const submit_t *s)
 	i->partition = xstrdup(s->parts ? s->parts : s->part->info.name);
 	job_res_attach_parts(j);
 	_copy_strings(i, d);
+	/* MailDomain qualifies the user's name when --mail-user was not
+	 * given (MailUser shows it); later changes leave old jobs be */
+	if ((!i->mail_user || !*i->mail_user) && ctld_conf()->mail_domain &&
+	    i->user_name) {
+		xfree(i->mail_user);
+		i->mail_user = xstrdup_printf("%s@%s", i->user_name,
+					      ctld_conf()->mail_domain);
+	}
 	i->job_state = JOB_PENDING;
 	i->num_nodes = s->min_nodes;
 	i->max_nodes = s->max_nodes;
@@ -840,17 +853,9 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 		return;
 	}
 	job_depend_set(j, d->dependency);
-	if (batch && state_save_job_files(ctld_conf()->state_save_location,
-				 j->info.job_id, d->script, d->environment) < 0) {
-		_reply_error(c, ESLURM_WRITING_TO_FILE, NULL);
-		job_res_free(j);
-		job_info_free_members(&j->info);
-		job_depend_free(j);
-		xstrarray_free(j->argv);
-		xfree(j);
-		xfree(s.msg);
-		return;
-	}
+	if (batch)              /* in the journal now, in its file soon */
+		job_files_save(ctld_conf()->state_save_location,
+			       j->info.job_id, d->script, d->environment);
 	job_mgr_add(j);
 	if (d->array_inx && *d->array_inx)
 		job_array_create(j, d->array_inx);

@@ -108,6 +108,16 @@ static part_record_t *_new_part(const conf_part_t *cp, char *err,
 	char *bad = NULL;
 
 	_fill_info(&p->info, cp);
+	if (billing_parse(cp->tres_billing_weights, &p->billing, err,
+			  errlen) < 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "PartitionName=%s: %s", cp->name, why);
+		part_info_free_members(&p->info);
+		xfree(p);
+		return NULL;
+	}
 	if (cp->nodes && *cp->nodes) {
 		p->node_bitmap = node_mgr_bitmap(cp->nodes, &bad);
 		if (!p->node_bitmap) {
@@ -187,7 +197,8 @@ static void _totals(part_record_t *p)
 		i->total_cpus += n->info.cpus;
 		i->total_mem += n->info.real_memory;
 	}
-	billing = i->total_cpus;
+	billing = billing_of(&p->billing, i->total_cpus, i->total_mem,
+			     i->total_nodes, 0);
 	xfree(i->nodes);
 	i->nodes = node_mgr_names(p->node_bitmap);
 	fmt_mem_mb(i->total_mem, mem, sizeof(mem));

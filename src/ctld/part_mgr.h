@@ -9,10 +9,12 @@
 #include "common/conf.h"
 #include "common/net.h"
 #include "common/node_info.h"
+#include "ctld/billing.h"
 
 typedef struct part_record {
 	part_info_t info;          /* first member */
 	bitmap_t   *node_bitmap;
+	billing_t   billing;       /* TRESBillingWeights */
 } part_record_t;
 
 /* Build from conf (the node table must exist).  -1 + err on bad Nodes=. */

@@ -12,6 +12,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/controller.h"
+#include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_rec.h"
 #include "ctld/journal.h"
@@ -193,7 +194,7 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		buf_destroy(b);
 		return 0;
 	case JREC_JOB_FILES:
-		if (state_save_replay_job_files(rp->dir, r->data, r->len) < 0)
+		if (job_files_replay(rp->dir, r->data, r->len) < 0)
 			error("Journal %s: job files record seq %llu not "
 			      "restored", rp->path, (unsigned long long) r->seq);
 		return 0;
@@ -363,18 +364,13 @@ static void _remove_orphan_files(const char *dir)
 		struct dirent *e;
 
 		while (d && (e = readdir(d))) {
-			char *end;
-			unsigned long id;
+			uint32_t id = job_files_entry_id(e->d_name);
 
-			if (strncmp(e->d_name, "job.", 4))
+			if (!id || job_mgr_find(id))
 				continue;
-			id = strtoul(e->d_name + 4, &end, 10);
-			if (*end || !id || id > UINT32_MAX ||
-			    job_mgr_find((uint32_t) id))
-				continue;
-			info("Removing the script and environment of JobId=%lu "
+			info("Removing the script and environment of JobId=%u "
 			     "(%s/%s): no such job", id, hd, e->d_name);
-			state_save_remove_job_files(dir, (uint32_t) id);
+			job_files_remove(dir, id);
 		}
 		if (d)
 			closedir(d);

@@ -228,6 +228,8 @@ static uint32_t _r_held(job_record_t *j, time_t now)
 
 	if (i->priority)
 		return WAIT_NO_REASON;
+	if (i->state_reason == WAIT_MAX_REQUEUE)     /* MaxBatchRequeue */
+		return WAIT_MAX_REQUEUE;
 	return i->state_reason == WAIT_HELD_USER || i->held_by_user ?
 		WAIT_HELD_USER : WAIT_HELD;
 }
@@ -571,6 +573,22 @@ static int _pass_new(pass_t *p)
 	return started;
 }
 
+/* CompleteWait: no pass while a job that ended recently is COMPLETING;
+ * a pass is tried again in a second (its end also triggers one). */
+static bool _complete_wait(void)
+{
+	struct timeval one = { 1, 0 };
+
+	if (!job_mgr_complete_wait(time(NULL)))
+		return false;
+	debug("sched: some job is still completing, skipping (CompleteWait)");
+	if (sc.ev && !sc.queued) {
+		sc.queued = true;
+		event_add(sc.ev, &one);
+	}
+	return true;
+}
+
 static int _pass(bool full)
 {
 	uint64_t t0 = stats_now_usec(), stop;
@@ -580,6 +598,8 @@ static int _pass(bool full)
 	bool complete = true;
 	int started = 0;
 
+	if (_complete_wait())
+		return 0;
 	limit = full || !sc.params.default_queue_depth ? UINT32_MAX :
 		sc.params.default_queue_depth;
 	stop = sc.params.max_sched_time ?

@@ -40,6 +40,25 @@ static int _cmp_weight(const void *a, const void *b, void *arg)
 	return ia < ib ? -1 : (ia > ib);
 }
 
+/* LLN: by weight, then the most idle CPUs first. */
+static int _cmp_lln(const void *a, const void *b, void *arg)
+{
+	const sel_ctx_t *s = arg;
+	uint32_t ia = *(const uint32_t *) a, ib = *(const uint32_t *) b;
+	const select_node_t *na = &s->nodes[ia], *nb = &s->nodes[ib];
+	uint32_t fa = na->cpus, fb = nb->cpus;
+
+	if (na->weight != nb->weight)
+		return na->weight < nb->weight ? -1 : 1;
+	if (!s->ignore_alloc) {
+		fa = na->alloc_cpus < na->cpus ? na->cpus - na->alloc_cpus : 0;
+		fb = nb->alloc_cpus < nb->cpus ? nb->cpus - nb->alloc_cpus : 0;
+	}
+	if (fa != fb)
+		return fa > fb ? -1 : 1;
+	return ia < ib ? -1 : (ia > ib);
+}
+
 static uint16_t _thr(const select_node_t *n, uint8_t cr)
 {
 	return (cr & SELECT_CR_CORE) && n->threads > 1 ? n->threads : 1;
@@ -164,6 +183,8 @@ static uint32_t _node_cap(const sel_ctx_t *s, const select_node_t *n)
 			0 : n->real_memory - n->alloc_memory;
 	}
 	free_cpus = _exclusive(r) ? n->cpus / thr * thr : _free_cpus(s, n);
+	if (r->max_cpus && free_cpus > r->max_cpus[n - s->nodes])
+		free_cpus = r->max_cpus[n - s->nodes] / thr * thr;
 	t = free_cpus / r->cpus_per_task;
 	if (r->ntasks_per_node && t > r->ntasks_per_node)
 		t = r->ntasks_per_node;
@@ -236,7 +257,10 @@ static int _build_order(sel_ctx_t *s, const bitmap_t *avail, size_t node_cnt)
 			uniform = false;
 		s->order[first_other + s->order_cnt++] = i;
 	}
-	if (!uniform && !s->req->contiguous)
+	if ((s->req->cr & SELECT_LLN) && !s->req->contiguous)
+		qsort_r(s->order + first_other, s->order_cnt, sizeof(uint32_t),
+			_cmp_lln, s);
+	else if (!uniform && !s->req->contiguous)
 		qsort_r(s->order + first_other, s->order_cnt, sizeof(uint32_t),
 			_cmp_weight, (void *) s->nodes);
 	s->order_cnt += nreq;

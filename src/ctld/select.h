@@ -43,6 +43,8 @@ enum select_cr {
 	SELECT_CR_CORE      = 0x01, /* a core's threads go together */
 	SELECT_CR_NO_MEMORY = 0x02, /* memory is not consumable (CR_Core) */
 	SELECT_LINEAR       = 0x04, /* select/linear: whole nodes */
+	SELECT_LLN          = 0x08, /* least loaded nodes first (CR_LLN,
+				     * partition LLN=YES) */
 };
 
 typedef struct {
@@ -64,6 +66,9 @@ typedef struct {
 	const bitmap_t *feature_nodes; /* nodes matching -C, NULL = all */
 	bool      contiguous;      /* consecutive nodes (--contiguous) */
 	bool      spread;          /* as many nodes as possible (--spread-job) */
+	const uint32_t *max_cpus;  /* per node: CPUs the job may take there
+				    * at most (partition MaxCPUsPerNode), or
+				    * NULL = no such limit */
 } select_req_t;
 
 typedef struct {

@@ -19,6 +19,8 @@ static uint8_t _cr_cons_tres(const char *params)
 		cr |= SELECT_CR_CORE;
 	if (!strcasestr(p, "MEMORY"))
 		cr |= SELECT_CR_NO_MEMORY;
+	if (strcasestr(p, "CR_LLN"))
+		cr |= SELECT_LLN;
 	return cr;
 }
 

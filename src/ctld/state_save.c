@@ -9,10 +9,10 @@
  * table (resv_mgr_pack_state)], [v2: u32 CRC-32C of all the bytes
  * before].  It is
  * written to "ctld_state.new", fsync'd, renamed, and the directory fsync'd.
- * Job scripts and environments are written without fsync at submit and
- * also go into the journal (JREC_JOB_FILES), so they are on disk before
- * the submit is acknowledged; a snapshot write syncs the file system
- * first, so they stay on disk when that journal is removed.
+ * Job scripts and environments go into the journal (JREC_JOB_FILES) and
+ * into their own files (job_files.h); a snapshot write first waits for
+ * those files and syncs the file system, so they stay on disk when the
+ * journal is removed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +28,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/controller.h"
+#include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/journal.h"
 #include "ctld/node_mgr.h"
@@ -45,7 +46,6 @@ static struct {
 	buf_t    *nodes;        /* node states as last journaled */
 	uint64_t  nodes_gen;    /* node_mgr_saved_gen() when packed */
 	uint32_t  next_id;      /* next job id as last journaled */
-	bool      replaying;    /* recovery writes job files: no records */
 } ss;
 
 static int _mkdir_p(const char *path, mode_t mode)
@@ -268,6 +268,7 @@ void state_save_pack_changes(buf_t *b, uint64_t *seq)
 		buf_destroy(ss.files[i]);
 	}
 	ss.files_cnt = 0;
+	job_files_kick();       /* their own files (and removals) now */
 	job_mgr_pack_changes(b, seq);
 	_pack_nodes_change(b, seq);
 	if (resv_mgr_take_dirty()) {
@@ -323,10 +324,13 @@ int state_save_write(const char *dir, const buf_t *b)
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int rc = -1;
 
-	if (dfd >= 0) {
-		syncfs(dfd);    /* job scripts written at submit */
-		close(dfd);
+	/* the job files the journal being let go holds are on disk */
+	if (job_files_flush() < 0) {
+		errno = EIO;
+		goto out;
 	}
+	if (dfd >= 0 && syncfs(dfd) < 0)
+		goto out;
 	if (_write_file(tmp, buf_data(b), buf_len(b), true, 0600) < 0)
 		goto out;
 	if (rename(tmp, path) < 0)
@@ -334,6 +338,8 @@ int state_save_write(const char *dir, const buf_t *b)
 	_fsync_dir(dir);
 	rc = 0;
 out:
+	if (dfd >= 0)
+		close(dfd);
 	if (rc < 0)
 		error_errno("state save to %s", path);
 	xfree(tmp);
@@ -391,19 +397,8 @@ out:
 	return rc;
 }
 
-static char *_job_dir(const char *dir, uint32_t job_id)
+void state_save_queue_job_files(buf_t *payload)
 {
-	return xstrdup_printf("%s/hash.%u/job.%u", dir, job_id % 10, job_id);
-}
-
-static void _queue_files_record(uint32_t job_id, const char *script,
-				char *const *env)
-{
-	buf_t *p = buf_create(1024 + (script ? strlen(script) : 0));
-
-	pack32(p, job_id);
-	packstr(p, script);
-	packstr_list(p, env);
 	if (ss.files_cnt == ss.files_cap) {
 		size_t ncap = ss.files_cap ? ss.files_cap * 2 : 64;
 
@@ -411,109 +406,5 @@ static void _queue_files_record(uint32_t job_id, const char *script,
 				       ncap * sizeof(buf_t *));
 		ss.files_cap = ncap;
 	}
-	ss.files[ss.files_cnt++] = p;
-}
-
-int state_save_replay_job_files(const char *dir, const void *data,
-				uint32_t len)
-{
-	buf_t *b = buf_view(data, len);
-	char *script = NULL, **env = NULL;
-	uint32_t id, n;
-	int rc = -1;
-
-	if (unpack32(b, &id) == 0 && unpackstr(b, &script) == 0 &&
-	    unpackstr_array(b, &env, &n, PACK_MAX_ARRAY_LEN) == 0) {
-		ss.replaying = true;
-		rc = state_save_job_files(dir, id, script, env);
-		ss.replaying = false;
-	}
-	xfree(script);
-	xstrarray_free(env);
-	buf_destroy(b);
-	return rc;
-}
-
-int state_save_job_files(const char *dir, uint32_t job_id,
-			 const char *script, char *const *env)
-{
-	char *jd = _job_dir(dir, job_id), *path = NULL, *blob = NULL;
-	size_t blen = 0, i;
-	int rc = -1;
-
-	if (_mkdir_p(jd, 0700) < 0)
-		goto out;
-	path = xstrdup_printf("%s/script", jd);
-	if (_write_file(path, script ? script : "", script ? strlen(script) : 0,
-			false, 0600) < 0)
-		goto out;
-	xfree(path);
-	for (i = 0; env && env[i]; i++) {
-		size_t l = strlen(env[i]) + 1;
-
-		blob = xrealloc_sz(blob, blen, blen + l);
-		memcpy(blob + blen, env[i], l);
-		blen += l;
-	}
-	path = xstrdup_printf("%s/environment", jd);
-	if (_write_file(path, blob ? blob : "", blen, false, 0600) < 0)
-		goto out;
-	rc = 0;
-	if (!ss.replaying)
-		_queue_files_record(job_id, script, env);
-out:
-	if (rc < 0)
-		error_errno("Unable to save script of JobId=%u in %s", job_id, jd);
-	xfree(blob);
-	xfree(path);
-	xfree(jd);
-	return rc;
-}
-
-int state_save_read_job_files(const char *dir, uint32_t job_id,
-			      char **script, char ***env)
-{
-	char *jd = _job_dir(dir, job_id);
-	char *path = xstrdup_printf("%s/script", jd), *blob;
-	size_t len = 0, off = 0;
-	int rc = -1;
-
-	*script = state_save_read_file(path, &len);
-	*env = NULL;
-	if (!*script)
-		goto out;
-	xfree(path);
-	path = xstrdup_printf("%s/environment", jd);
-	blob = state_save_read_file(path, &len);
-	if (!blob)
-		goto out;
-	*env = xcalloc(1, sizeof(char *));
-	while (off < len) {
-		*env = xstrarray_append(*env, blob + off);
-		off += strlen(blob + off) + 1;
-	}
-	xfree(blob);
-	rc = 0;
-out:
-	if (rc < 0) {
-		error("Unable to read script of JobId=%u from %s", job_id, jd);
-		xfree(*script);
-	}
-	xfree(path);
-	xfree(jd);
-	return rc;
-}
-
-void state_save_remove_job_files(const char *dir, uint32_t job_id)
-{
-	char *jd = _job_dir(dir, job_id);
-	char *p = xstrdup_printf("%s/script", jd);
-
-	unlink(p);
-	xfree(p);
-	p = xstrdup_printf("%s/environment", jd);
-	unlink(p);
-	xfree(p);
-	rmdir(jd);
-	xfree(jd);
+	ss.files[ss.files_cnt++] = payload;
 }

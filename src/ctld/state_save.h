@@ -7,8 +7,7 @@
  * CRC-32C.  Version 3 holds tagged node and job records (job_rec.h,
  * doc/dev/state-format.md).  Changes since the snapshot are records in the journal files
  * (journal.h) that state_save_pack_changes() frames.  Job scripts and
- * environments live beside it in hash.<id%10>/job.<id>/ (written once at
- * submit, removed at purge).  Recovery is in recover.h.
+ * environments live beside it (job_files.h).  Recovery is in recover.h.
  */
 #ifndef SLUICE_CTLD_STATE_SAVE_H
 #define SLUICE_CTLD_STATE_SAVE_H
@@ -46,15 +45,8 @@ int    state_save_unpack_header(buf_t *b, uint64_t *seq, uint64_t *gen,
 /* A whole file (xfree), NUL-terminated; NULL with errno. */
 char  *state_save_read_file(const char *path, size_t *len);
 
-/* Per-job files.  0 or -1 (logged).  Also queues the journal record. */
-int    state_save_job_files(const char *dir, uint32_t job_id,
-			    const char *script, char *const *env);
-/* Write the files of a JREC_JOB_FILES payload (recovery).  0 or -1. */
-int    state_save_replay_job_files(const char *dir, const void *data,
-				   uint32_t len);
-/* Read them back; caller frees (script xfree, env xstrarray_free). */
-int    state_save_read_job_files(const char *dir, uint32_t job_id,
-				 char **script, char ***env);
-void   state_save_remove_job_files(const char *dir, uint32_t job_id);
+/* Loop: frame this JREC_JOB_FILES payload (u32 job id, script,
+ * environment) with the next changes; takes it (job_files.h). */
+void   state_save_queue_job_files(buf_t *payload);
 
 #endif

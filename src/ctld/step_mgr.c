@@ -656,6 +656,31 @@ static int sm_check_job(job_record_t *j, uid_t uid)
 	return 0;
 }
 
+/* MaxStepCount (steps a job may create) and MaxTasksPerNode (tasks a
+ * step may start on a node, on average, as Slurm counts them). */
+static int sm_limits(job_record_t *j, const job_step_create_request_msg_t *r)
+{
+	const slurm_conf_t *c = ctld_conf();
+	uint32_t nodes = r->min_nodes && r->min_nodes != NO_VAL32 ?
+			 r->min_nodes : j->info.num_nodes;
+
+	/* without -N the tasks spread over the job's nodes */
+	if (r->num_tasks && r->num_tasks != NO_VAL32 && nodes > r->num_tasks)
+		nodes = r->num_tasks;
+	if (!nodes)
+		nodes = 1;
+
+	if (c->max_step_count && sm_steps(j)->next_id >= c->max_step_count)
+		return ESLURM_STEP_LIMIT;
+	if (r->num_tasks && r->num_tasks != NO_VAL32 &&
+	    r->num_tasks / nodes > c->max_tasks_per_node) {
+		error("step has invalid task count: %u node_count: %u",
+		      r->num_tasks, nodes);
+		return ESLURM_BAD_TASK_COUNT;
+	}
+	return 0;
+}
+
 static void sm_resp_free(void *resp)
 {
 	msg_body_free(RESPONSE_JOB_STEP_CREATE, resp);
@@ -692,7 +717,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, SLURM_UNEXPECTED_MSG_ERROR);
 		return;
 	}
-	if ((rc = sm_check_job(j, m->auth_uid)) || (rc = sm_place(j, r, &l))) {
+	if ((rc = sm_check_job(j, m->auth_uid)) || (rc = sm_limits(j, r)) ||
+	    (rc = sm_place(j, r, &l))) {
 		if (rc == ESLURM_NODES_BUSY || rc == ESLURM_PROLOG_RUNNING)
 			debug("_slurm_rpc_job_step_create: JobId=%u: %s",
 			      r->job_id, slurm_strerror(rc));

@@ -20,6 +20,7 @@ typedef enum {
 	V_ADMIN,       /* administrator_level: ["None"|"Operator"|...] */
 	V_NAMES,       /* a list of names: "a,b" */
 	V_TRES,        /* a tres_list: "cpu=4,gres/gpu=1" */
+	V_REGISTERED,  /* what a controller reports when it registers */
 } val_kind_t;
 
 /* One member Sluice stores: its path in the record and sacctmgr's key. */
@@ -58,6 +59,41 @@ static const member_t assoc_members[] = {
 	{ "max/tres/per/job", "maxtres", V_TRES },
 	{ "max/tres/per/node", "maxtrespn", V_TRES },
 	{ "max/tres/minutes/per/job", "maxtresmins", V_TRES },
+	{ NULL, NULL, 0 }
+};
+
+/* A cluster: its name; what its slurmctld reports when it registers is
+ * not taken by an add, in Slurm either (named in rec->ignored). */
+static const member_t cluster_members[] = {
+	{ "controller", NULL, V_REGISTERED },
+	{ "nodes", NULL, V_REGISTERED },
+	{ "rpc_version", NULL, V_REGISTERED },
+	{ "select_plugin", NULL, V_REGISTERED },
+	{ "tres", NULL, V_REGISTERED },
+	{ "associations", NULL, V_REGISTERED },
+	{ NULL, NULL, 0 }
+};
+
+/* The association settings of an add_cond (assoc_rec_set), by
+ * sacctmgr's keys; parent is an account's only. */
+static const member_t assoc_set_members[] = {
+	{ "defaultqos", "defaultqos", V_TEXT },
+	{ "fairshare", "fairshare", V_COUNT },
+	{ "grpjobs", "grpjobs", V_COUNT },
+	{ "grpsubmitjobs", "grpsubmitjobs", V_COUNT },
+	{ "grptres", "grptres", V_TRES },
+	{ "grptresmins", "grptresmins", V_TRES },
+	{ "grptresrunmins", "grptresrunmins", V_TRES },
+	{ "grpwall", "grpwall", V_COUNT },
+	{ "maxjobs", "maxjobs", V_COUNT },
+	{ "maxsubmitjobs", "maxsubmitjobs", V_COUNT },
+	{ "maxtresminsperjob", "maxtresmins", V_TRES },
+	{ "maxtresperjob", "maxtres", V_TRES },
+	{ "maxtrespernode", "maxtrespn", V_TRES },
+	{ "maxwalldurationperjob", "maxwall", V_COUNT },
+	{ "priority", "priority", V_COUNT },
+	{ "qoslevel", "qos", V_NAMES },
+	{ "parent", "parent", V_TEXT },
 	{ NULL, NULL, 0 }
 };
 
@@ -266,7 +302,9 @@ static bool known_member(const member_t *members, const char *path)
 			if (!strcmp(path, assoc_ident[a]))
 				return true;
 	} else if (!strcmp(path, "name") ||
-		   (members == qos_members && !strcmp(path, "id"))) {
+		   (members == qos_members && !strcmp(path, "id")) ||
+		   ((members == account_members || members == user_members) &&
+		    !strcmp(path, "coordinators"))) {
 		return true;
 	}
 	for (const member_t *m = members; m->path; m++)
@@ -345,10 +383,86 @@ static int assoc_ident_of(json_object *o, size_t i, rest_dbd_rec_t *rec,
 	return 0;
 }
 
+/* ["Not Set"]: how an answer says no administrator level was given. */
+static bool admin_not_set(json_object *v)
+{
+	return json_object_is_type(v, json_type_array) &&
+	       json_object_array_length(v) == 1 &&
+	       !strcmp(json_object_get_string(json_object_array_get_idx(v, 0)),
+		       "Not Set");
+}
+
+/* The settings ("key=value") of members in o, appended to *set; the
+ * V_REGISTERED ones given named in *ignored.  -1 with the member's path
+ * in *bad (xmalloc'd) and *why. */
+static int settings_of(json_object *o, const member_t *members, char ***set,
+		       char **ignored, char **bad, const char **why)
+{
+	for (const member_t *m = members; m->path; m++) {
+		json_object *v = at_path(o, m->path);
+		char *val = NULL, *kv;
+
+		if (m->kind == V_REGISTERED) {
+			if (!empty(v))
+				xstrfmtcat(ignored, "%s%s", *ignored ? ", " : "",
+					   m->path);
+			continue;
+		}
+		if ((empty(v) && !(v && is_no_val(v) &&
+				   json_object_get_boolean(rest_json_get(v,
+								  "infinite")))) ||
+		    (m->kind == V_ADMIN && admin_not_set(v)))
+			continue;
+		if (value_of(v, m->kind, &val, why) < 0) {
+			*bad = xstrdup(m->path);
+			return -1;
+		}
+		kv = xstrdup_printf("%s=%s", m->key, val);
+		*set = xstrarray_append(*set, kv);
+		xfree(kv);
+		xfree(val);
+	}
+	return 0;
+}
+
+/* An account's coordinators (users), or the accounts a user
+ * coordinates ([{name, direct}]): the direct ones' names (the others
+ * come from parent accounts). */
+static int coords_of(json_object *v, size_t i, rest_dbd_rec_t *rec,
+		     char **err)
+{
+	size_t n = v && json_object_is_type(v, json_type_array) ?
+		   json_object_array_length(v) : 0;
+
+	if (v && !json_object_is_type(v, json_type_array) && !empty(v))
+		goto bad;
+	for (size_t k = 0; k < n; k++) {
+		json_object *c = json_object_array_get_idx(v, k);
+		json_object *name = rest_json_get(c, "name");
+		json_object *direct = rest_json_get(c, "direct");
+
+		if (!json_object_is_type(c, json_type_object) ||
+		    !json_object_is_type(name, json_type_string) ||
+		    !clean_name(json_object_get_string(name)) ||
+		    (direct && !json_object_is_type(direct,
+						    json_type_boolean)))
+			goto bad;
+		if (!direct || json_object_get_boolean(direct))
+			rec->coords = xstrarray_append(rec->coords,
+						       json_object_get_string(name));
+	}
+	return 0;
+bad:
+	*err = xstrdup_printf("[%zu]/coordinators: expected [{name, "
+			      "direct}]", i);
+	return -1;
+}
+
 static int one_rec(json_object *o, size_t i, const member_t *members,
 		   rest_dbd_rec_t *rec, char **err)
 {
 	json_object *name = rest_json_get(o, "name");
+	const char *why = NULL;
 	char *bad = NULL;
 
 	if (!json_object_is_type(o, json_type_object)) {
@@ -375,6 +489,9 @@ static int one_rec(json_object *o, size_t i, const member_t *members,
 	}
 	if (members != assoc_members)
 		rec->name = xstrdup(json_object_get_string(name));
+	if ((members == account_members || members == user_members) &&
+	    coords_of(rest_json_get(o, "coordinators"), i, rec, err) < 0)
+		return -1;
 	if (members == qos_members && rest_json_get(o, "id")) {
 		json_object *id = rest_json_get(o, "id");
 
@@ -385,23 +502,11 @@ static int one_rec(json_object *o, size_t i, const member_t *members,
 		}
 		rec->id = json_object_get_int64(id);
 	}
-	for (const member_t *m = members; m->path; m++) {
-		json_object *v = at_path(o, m->path);
-		const char *why = NULL;
-		char *val = NULL, *kv;
-
-		if (empty(v) && !(v && is_no_val(v) &&
-				  json_object_get_boolean(rest_json_get(v,
-								 "infinite"))))
-			continue;
-		if (value_of(v, m->kind, &val, &why) < 0) {
-			*err = xstrdup_printf("[%zu]/%s: %s", i, m->path, why);
-			return -1;
-		}
-		kv = xstrdup_printf("%s=%s", m->key, val);
-		rec->set = xstrarray_append(rec->set, kv);
-		xfree(kv);
-		xfree(val);
+	if (settings_of(o, members, &rec->set, &rec->ignored, &bad,
+			&why) < 0) {
+		*err = xstrdup_printf("[%zu]/%s: %s", i, bad, why);
+		xfree(bad);
+		return -1;
 	}
 	return 0;
 }
@@ -471,6 +576,12 @@ int rest_dbd_qos_parse(json_object *body, rest_dbd_rec_t **recs,
 	return parse(body, "qos", qos_members, recs, n, err);
 }
 
+int rest_dbd_clusters_parse(json_object *body, rest_dbd_rec_t **recs,
+			    size_t *n, char **err)
+{
+	return parse(body, "clusters", cluster_members, recs, n, err);
+}
+
 int rest_dbd_assocs_parse(json_object *body, rest_dbd_rec_t **recs,
 			  size_t *n, char **err)
 {
@@ -487,6 +598,210 @@ void rest_dbd_recs_free(rest_dbd_rec_t *recs, size_t n)
 		xfree(recs[i].user);
 		xfree(recs[i].partition);
 		xfree(recs[i].parent);
+		xfree(recs[i].ignored);
+		xstrarray_free(recs[i].coords);
 	}
 	xfree(recs);
+}
+
+/* ---- add_cond: POST accounts_association, users_association ---- */
+
+/* Members of o other than the allowed ones (and meta, errors, warnings)
+ * that are not empty: -1 with *err naming the first. */
+static int only_members(json_object *o, const char *where,
+			const char *const *allowed, char **err)
+{
+	json_object_object_foreach(o, k, v) {
+		bool ok = !strcmp(k, "meta") || !strcmp(k, "errors") ||
+			  !strcmp(k, "warnings");
+
+		for (size_t i = 0; !ok && allowed[i]; i++)
+			ok = !strcmp(k, allowed[i]);
+		if (!ok && !empty(v)) {
+			*err = xstrdup_printf("%s%s: not supported by Sluice",
+					      where, k);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A string_list of names as "key=a,b" appended to *set (nothing if
+ * absent or empty); -1 with *err if not a list of names. */
+static int names_setting(json_object *o, const char *where, const char *member,
+			 const char *key, char ***set, char **err)
+{
+	json_object *v = rest_json_get(o, member);
+	const char *why = NULL;
+	char *val = NULL, *kv;
+
+	if (empty(v))
+		return 0;
+	if (names_value(v, &val, &why) < 0) {
+		*err = xstrdup_printf("%s%s: %s", where, member, why);
+		return -1;
+	}
+	kv = xstrdup_printf("%s=%s", key, val);
+	*set = xstrarray_append(*set, kv);
+	xfree(kv);
+	xfree(val);
+	return 0;
+}
+
+/* The names of list member (required, not empty), one per element. */
+static int names_of(json_object *o, const char *where, const char *member,
+		    char ***names, char **err)
+{
+	json_object *v = rest_json_get(o, member);
+	size_t n = v && json_object_is_type(v, json_type_array) ?
+		   json_object_array_length(v) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (!json_object_is_type(e, json_type_string) ||
+		    !clean_name(json_object_get_string(e))) {
+			n = 0;
+			break;
+		}
+		*names = xstrarray_append(*names, json_object_get_string(e));
+	}
+	if (!n) {
+		*err = xstrdup_printf("%s%s: expected a list of names", where,
+				      member);
+		xstrarray_free(*names);
+		*names = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The record's own settings (account_short, user_short) and the
+ * association's (assoc_rec_set) appended to a->set. */
+static int add_settings(json_object *rec, const char *rec_key,
+			const member_t *rec_members, json_object *assoc,
+			bool is_user, rest_dbd_add_t *a, char **err)
+{
+	char *bad = NULL, *ignored = NULL;
+	const char *why = NULL;
+
+	if (rec && !json_object_is_type(rec, json_type_object)) {
+		*err = xstrdup_printf("%s: expected an object", rec_key);
+		return -1;
+	}
+	if (assoc && !json_object_is_type(assoc, json_type_object)) {
+		*err = xstrdup("association_condition/association: expected "
+			       "an object");
+		return -1;
+	}
+	if (rec && unknown_member(rec, rec_members, "", &bad)) {
+		*err = xstrdup_printf("%s/%s: not supported by Sluice",
+				      rec_key, bad);
+		goto fail;
+	}
+	if (rec && settings_of(rec, rec_members, &a->set, &ignored, &bad,
+			       &why) < 0) {
+		*err = xstrdup_printf("%s/%s: %s", rec_key, bad, why);
+		goto fail;
+	}
+	if (!assoc)
+		return 0;
+	if (is_user && !empty(rest_json_get(assoc, "parent"))) {
+		*err = xstrdup("association_condition/association/parent: "
+			       "an account's, not a user's");
+		return -1;
+	}
+	if (unknown_member(assoc, assoc_set_members, "", &bad)) {
+		*err = xstrdup_printf("association_condition/association/%s: "
+				      "not supported by Sluice", bad);
+		goto fail;
+	}
+	if (settings_of(assoc, assoc_set_members, &a->set, &ignored, &bad,
+			&why) < 0) {
+		*err = xstrdup_printf("association_condition/association/%s: "
+				      "%s", bad, why);
+		goto fail;
+	}
+	return 0;
+fail:
+	xfree(bad);
+	xfree(ignored);
+	return -1;
+}
+
+static const member_t account_short_members[] = {
+	{ "description", "description", V_TEXT },
+	{ "organization", "organization", V_TEXT },
+	{ NULL, NULL, 0 }
+};
+
+static const member_t user_short_members[] = {
+	{ "defaultaccount", "defaultaccount", V_TEXT },
+	{ "adminlevel", "adminlevel", V_ADMIN },
+	{ NULL, NULL, 0 }
+};
+
+static int add_parse(json_object *body, bool is_user, rest_dbd_add_t *a,
+		     char **err)
+{
+	static const char *const top_acct[] = {
+		"association_condition", "account", NULL };
+	static const char *const top_user[] = {
+		"association_condition", "user", NULL };
+	static const char *const cond_acct[] = {
+		"accounts", "clusters", "association", NULL };
+	static const char *const cond_user[] = {
+		"users", "accounts", "clusters", "partitions", "association",
+		NULL };
+	const char *where = "association_condition/";
+	json_object *cond = rest_json_get(body, "association_condition");
+	json_object *rec = rest_json_get(body, is_user ? "user" : "account");
+
+	memset(a, 0, sizeof(*a));
+	*err = NULL;
+	if (!json_object_is_type(body, json_type_object) ||
+	    !json_object_is_type(cond, json_type_object)) {
+		*err = xstrdup("association_condition: expected an object");
+		return -1;
+	}
+	if (only_members(body, "", is_user ? top_user : top_acct, err) < 0 ||
+	    only_members(cond, where, is_user ? cond_user : cond_acct,
+			 err) < 0 ||
+	    names_of(cond, where, is_user ? "users" : "accounts", &a->names,
+		     err) < 0 ||
+	    (is_user && names_setting(cond, where, "accounts", "account",
+				      &a->set, err) < 0) ||
+	    names_setting(cond, where, "clusters", "cluster", &a->set,
+			  err) < 0 ||
+	    (is_user && names_setting(cond, where, "partitions", "partition",
+				      &a->set, err) < 0))
+		goto fail;
+	if (add_settings(rec, is_user ? "user" : "account",
+			 is_user ? user_short_members : account_short_members,
+			 rest_json_get(cond, "association"), is_user, a,
+			 err) < 0)
+		goto fail;
+	return 0;
+fail:
+	rest_dbd_add_free(a);
+	return -1;
+}
+
+int rest_dbd_accounts_add_parse(json_object *body, rest_dbd_add_t *a,
+				char **err)
+{
+	return add_parse(body, false, a, err);
+}
+
+int rest_dbd_users_add_parse(json_object *body, rest_dbd_add_t *a,
+			     char **err)
+{
+	return add_parse(body, true, a, err);
+}
+
+void rest_dbd_add_free(rest_dbd_add_t *a)
+{
+	xstrarray_free(a->names);
+	xstrarray_free(a->set);
+	a->names = a->set = NULL;
 }

@@ -58,6 +58,19 @@ void rest_op_dbd_accounts_post(rest_req_t *r);
 void rest_op_dbd_users_post(rest_req_t *r);
 void rest_op_dbd_qos_post(rest_req_t *r);
 void rest_op_dbd_assocs_post(rest_req_t *r);
+void rest_op_dbd_clusters_post(rest_req_t *r);
+void rest_op_dbd_tres_post(rest_req_t *r);
+void rest_op_dbd_config_post(rest_req_t *r);
+/* rest_slurmdb_add.c: accounts_association, users_association */
+void rest_op_dbd_accounts_assoc_post(rest_req_t *r);
+void rest_op_dbd_users_assoc_post(rest_req_t *r);
+/* rest_slurmdb_none.c: what Sluice's slurmdbd has none of */
+void rest_op_dbd_diag(rest_req_t *r);
+void rest_op_dbd_instances(rest_req_t *r);
+void rest_op_dbd_wckeys(rest_req_t *r);
+void rest_op_dbd_wckey_get(rest_req_t *r);
+void rest_op_dbd_wckey_delete(rest_req_t *r);
+void rest_op_dbd_wckeys_post(rest_req_t *r);
 
 /* /sluice/v1/ (rest_sluice.c): Sluice's own, outside the references */
 void rest_op_sluice_job_metrics(rest_req_t *r);

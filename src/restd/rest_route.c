@@ -81,6 +81,20 @@ static const route_t routes[] = {
 	{ "slurmdb", "users/",              REST_POST,   rest_op_dbd_users_post },
 	{ "slurmdb", "qos/",                REST_POST,   rest_op_dbd_qos_post },
 	{ "slurmdb", "associations/",       REST_POST,   rest_op_dbd_assocs_post },
+	{ "slurmdb", "clusters/",           REST_POST,   rest_op_dbd_clusters_post },
+	{ "slurmdb", "tres/",               REST_POST,   rest_op_dbd_tres_post },
+	{ "slurmdb", "config",              REST_POST,   rest_op_dbd_config_post },
+	{ "slurmdb", "accounts_association/", REST_POST,
+	  rest_op_dbd_accounts_assoc_post },
+	{ "slurmdb", "users_association/",  REST_POST,
+	  rest_op_dbd_users_assoc_post },
+	{ "slurmdb", "diag/",               REST_GET,    rest_op_dbd_diag },
+	{ "slurmdb", "instances/",          REST_GET,    rest_op_dbd_instances },
+	{ "slurmdb", "instance/",           REST_GET,    rest_op_dbd_instances },
+	{ "slurmdb", "wckeys/",             REST_GET,    rest_op_dbd_wckeys },
+	{ "slurmdb", "wckeys/",             REST_POST,   rest_op_dbd_wckeys_post },
+	{ "slurmdb", "wckey/{id}",          REST_GET,    rest_op_dbd_wckey_get },
+	{ "slurmdb", "wckey/{id}",          REST_DELETE, rest_op_dbd_wckey_delete },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))

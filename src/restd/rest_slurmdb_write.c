@@ -1,8 +1,10 @@
-/* rest_slurmdb_write.c — POST /slurmdb/v0.0.4N/accounts, users, qos and
- * associations: add the records that do not exist, change those that do
- * (as Slurm's API), all in one slurmdbd transaction (the operations of a sacctmgr load), so a
- * request that fails anywhere changes nothing.  A load is an
- * Administrator's (slurmdbd refuses others: 403). */
+/* rest_slurmdb_write.c — POST /slurmdb/v0.0.4N/accounts, users, qos,
+ * clusters, associations, tres and config: add the records that do not
+ * exist, change those that do (as Slurm's API), all in one slurmdbd
+ * transaction (the operations of a sacctmgr load), so a request that
+ * fails anywhere changes nothing.  A load is an Administrator's
+ * (slurmdbd refuses others: 403).  POST config is all of them at once,
+ * as `sacctmgr load` of a dump. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,7 @@
 #include "restd/rest_dbd_body.h"
 #include "restd/rest_handlers.h"
 #include "restd/rest_resp.h"
+#include "restd/rest_val.h"
 #include "slurm/slurm_errno.h"
 
 typedef int (*parse_f)(json_object *body, rest_dbd_rec_t **recs, size_t *n,
@@ -58,9 +61,34 @@ static int existing(rest_req_t *r, const post_op_t *op,
 }
 
 /* One load operation per record that adds or changes something. */
+/* Coordinators: "add coordinator account=A names=U,.." for an account,
+ * "account=A,.. names=U" for a user (slurmdbd adds only those it
+ * lacks), in *last: after every user and account the request adds, as
+ * sacctmgr load does. */
+static void coord_op(uint16_t entity, const rest_dbd_rec_t *rec,
+		     size_t base, char ***last)
+{
+	char *list = NULL, *kv, *user[2] = { rec->name, NULL };
+
+	for (size_t k = 0; entity == DBD_ENT_USER && rec->coords[k]; k++)
+		xstrfmtcat(&list, "%s%s", k ? "," : "", rec->coords[k]);
+	kv = xstrdup_printf("account=%s", list ? list : rec->name);
+	char *set[2] = { kv, NULL };
+	dbd_acct_msg_t m = { .op = DBD_OP_ADD, .entity = DBD_ENT_COORD,
+			     .names = entity == DBD_ENT_USER ? user :
+				      rec->coords, .set = set };
+	char *enc = ff_encode((unsigned)(base + xstrarray_len(*last) + 1), &m);
+
+	*last = xstrarray_append(*last, enc);
+	xfree(enc);
+	xfree(kv);
+	xfree(list);
+}
+
 static int build_ops(rest_req_t *r, const post_op_t *op,
 		     const rest_dbd_rec_t *recs, size_t n,
-		     const dbd_acct_resp_msg_t *have, char ***ops)
+		     const dbd_acct_resp_msg_t *have, char ***ops,
+		     char ***last)
 {
 	for (size_t i = 0; i < n; i++) {
 		long row = find_row(have, op->name_col, recs[i].name);
@@ -86,12 +114,20 @@ static int build_ops(rest_req_t *r, const post_op_t *op,
 			m.op = DBD_OP_MODIFY;
 			m.where = where;
 		}
+		if (recs[i].ignored)
+			rest_warning(r, op->what, "%s: %s are what the "
+				     "cluster's slurmctld registers; an add "
+				     "does not take them (as in Slurm)",
+				     recs[i].name, recs[i].ignored);
 		if (row < 0 || recs[i].set) {
-			char *enc = ff_encode((unsigned)i + 1, &m);
+			char *enc = ff_encode((unsigned)xstrarray_len(*ops) + 1,
+					      &m);
 
 			*ops = xstrarray_append(*ops, enc);
 			xfree(enc);
 		}
+		if (recs[i].coords)
+			coord_op(op->entity, &recs[i], 1000, last);
 		xfree(w);
 	}
 	return 0;
@@ -108,55 +144,79 @@ static void send_load(rest_req_t *r, char **ops, const char *what)
 		rest_dbd_free(done);
 }
 
+static void append_all(char ***ops, char **more)
+{
+	for (size_t i = 0; more && more[i]; i++)
+		*ops = xstrarray_append(*ops, more[i]);
+}
+
+/* The operations for body's records of op, appended to *ops.  0, or -1
+ * after an error. */
+static int collect_records(rest_req_t *r, const post_op_t *op,
+			   json_object *body, char ***ops, char ***last)
+{
+	dbd_acct_resp_msg_t *have = NULL;
+	rest_dbd_rec_t *recs = NULL;
+	char *err = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	if (op->parse(body, &recs, &n, &err) < 0)
+		rest_error(r, ESLURM_REST_FAIL_PARSING, op->what, "%s", err);
+	else if (existing(r, op, recs, n, &have) == 0 &&
+		 build_ops(r, op, recs, n, have, ops, last) == 0)
+		rc = 0;
+	rest_dbd_free(have);
+	rest_dbd_recs_free(recs, n);
+	xfree(err);
+	return rc;
+}
+
 static void post_records(rest_req_t *r, const post_op_t *op)
 {
 	json_object *body = rest_ctld_body(r, op->what);
-	dbd_acct_resp_msg_t *have = NULL;
-	rest_dbd_rec_t *recs = NULL;
-	char *err = NULL, **ops = NULL;
-	size_t n = 0;
+	char **ops = NULL, **last = NULL;
 
 	if (!body)
 		return;
-	if (op->parse(body, &recs, &n, &err) < 0) {
-		rest_error(r, ESLURM_REST_FAIL_PARSING, op->what, "%s", err);
-		goto out;
+	if (collect_records(r, op, body, &ops, &last) == 0) {
+		append_all(&ops, last);
+		send_load(r, ops, op->what);
 	}
-	if (existing(r, op, recs, n, &have) < 0 ||
-	    build_ops(r, op, recs, n, have, &ops) < 0)
-		goto out;
-	send_load(r, ops, op->what);
-out:
-	rest_dbd_free(have);
-	rest_dbd_recs_free(recs, n);
 	xstrarray_free(ops);
-	xfree(err);
+	xstrarray_free(last);
 	json_object_put(body);
 }
 
+static const post_op_t accounts_op = { DBD_ENT_ACCOUNT,
+				       rest_dbd_accounts_parse, "account",
+				       "slurmdb_accounts_add" };
+static const post_op_t users_op = { DBD_ENT_USER, rest_dbd_users_parse,
+				    "user", "slurmdb_users_add" };
+static const post_op_t qos_op = { DBD_ENT_QOS, rest_dbd_qos_parse,
+				  "name", "slurmdb_qos_add" };
+static const post_op_t clusters_op = { DBD_ENT_CLUSTER,
+				       rest_dbd_clusters_parse, "cluster",
+				       "slurmdb_clusters_add" };
+
 void rest_op_dbd_accounts_post(rest_req_t *r)
 {
-	static const post_op_t op = { DBD_ENT_ACCOUNT,
-				      rest_dbd_accounts_parse, "account",
-				      "slurmdb_accounts_add" };
-
-	post_records(r, &op);
+	post_records(r, &accounts_op);
 }
 
 void rest_op_dbd_users_post(rest_req_t *r)
 {
-	static const post_op_t op = { DBD_ENT_USER, rest_dbd_users_parse,
-				      "user", "slurmdb_users_add" };
-
-	post_records(r, &op);
+	post_records(r, &users_op);
 }
 
 void rest_op_dbd_qos_post(rest_req_t *r)
 {
-	static const post_op_t op = { DBD_ENT_QOS, rest_dbd_qos_parse,
-				      "name", "slurmdb_qos_add" };
+	post_records(r, &qos_op);
+}
 
-	post_records(r, &op);
+void rest_op_dbd_clusters_post(rest_req_t *r)
+{
+	post_records(r, &clusters_op);
 }
 
 /* ---- associations ---- */
@@ -261,7 +321,7 @@ static int assoc_op(rest_req_t *r, size_t i, const rest_dbd_rec_t *rec,
 		m.names = names;
 	}
 	m.set = set;
-	enc = ff_encode((unsigned)i + 1, &m);
+	enc = ff_encode((unsigned)xstrarray_len(*ops) + 1, &m);
 	*ops = xstrarray_append(*ops, enc);
 	xfree(enc);
 	rc = 0;
@@ -272,16 +332,14 @@ out:
 	return rc;
 }
 
-void rest_op_dbd_assocs_post(rest_req_t *r)
+static int collect_assocs(rest_req_t *r, json_object *body, char ***ops)
 {
-	json_object *body = rest_ctld_body(r, ASSOC_WHAT);
 	const char *cluster = cli_conf()->cluster_name;
 	rest_dbd_rec_t *recs = NULL;
-	char *err = NULL, **ops = NULL;
+	char *err = NULL;
 	size_t n = 0;
+	int rc = -1;
 
-	if (!body)
-		return;
 	if (rest_dbd_assocs_parse(body, &recs, &n, &err) < 0) {
 		rest_error(r, ESLURM_REST_FAIL_PARSING, ASSOC_WHAT, "%s", err);
 		goto out;
@@ -291,13 +349,204 @@ void rest_op_dbd_assocs_post(rest_req_t *r)
 			xfree(recs[i].cluster);
 			recs[i].cluster = xstrdup(cluster);
 		}
-		if (assoc_op(r, i, &recs[i], &ops) < 0)
+		if (assoc_op(r, i, &recs[i], ops) < 0)
 			goto out;
 	}
-	send_load(r, ops, ASSOC_WHAT);
+	rc = 0;
 out:
 	rest_dbd_recs_free(recs, n);
-	xstrarray_free(ops);
 	xfree(err);
+	return rc;
+}
+
+void rest_op_dbd_assocs_post(rest_req_t *r)
+{
+	json_object *body = rest_ctld_body(r, ASSOC_WHAT);
+	char **ops = NULL;
+
+	if (!body)
+		return;
+	if (collect_assocs(r, body, &ops) == 0)
+		send_load(r, ops, ASSOC_WHAT);
+	xstrarray_free(ops);
+	json_object_put(body);
+}
+
+/* ---- TRES: Sluice's are fixed ---- */
+
+#define TRES_WHAT "slurmdb_tres_add"
+
+/* Each record of list names one of Sluice's TRES (type, name, and id
+ * when given): nothing to add.  0, or -1 after a 400 or 501. */
+static int check_tres(rest_req_t *r, json_object *list)
+{
+	json_object *have = cli_sacctmgr_tres_json();
+	size_t n = json_object_array_length(list);
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		json_object *t = json_object_array_get_idx(list, i);
+		json_object *ty = rest_json_get(t, "type");
+		json_object *nm = rest_json_get(t, "name");
+		json_object *id = rest_json_get(t, "id");
+		const char *type, *name;
+		bool found = false;
+
+		if (!json_object_is_type(t, json_type_object) ||
+		    !json_object_is_type(ty, json_type_string) ||
+		    (nm && !json_object_is_type(nm, json_type_string)) ||
+		    (id && !json_object_is_type(id, json_type_int))) {
+			rest_error(r, ESLURM_REST_FAIL_PARSING, TRES_WHAT,
+				   "TRES[%zu]: expected {type, name, id, "
+				   "count}", i);
+			rc = -1;
+			break;
+		}
+		type = json_object_get_string(ty);
+		name = nm ? json_object_get_string(nm) : "";
+		for (size_t k = 0; k < json_object_array_length(have); k++) {
+			json_object *h = json_object_array_get_idx(have, k);
+
+			if (!strcmp(type, json_object_get_string(
+				rest_json_get(h, "type"))) &&
+			    !strcmp(name, json_object_get_string(
+				rest_json_get(h, "name"))) &&
+			    (!id || json_object_get_int64(id) ==
+			     json_object_get_int64(rest_json_get(h, "id"))))
+				found = true;
+		}
+		if (!found) {
+			rest_error_http(r, 501, ESLURM_NOT_SUPPORTED, TRES_WHAT,
+					"TRES[%zu]: %s%s%s: Sluice's TRES are "
+					"fixed (GET tres lists them); it adds "
+					"none", i, type, *name ? "/" : "",
+					name);
+			rc = -1;
+		}
+	}
+	json_object_put(have);
+	return rc;
+}
+
+/* The body's list under key: NULL (and an error) if it has none. */
+static json_object *only_list(rest_req_t *r, json_object *body,
+			      const char *key, const char *what)
+{
+	json_object *list = rest_json_get(body, key);
+
+	if (!list || !json_object_is_type(list, json_type_array)) {
+		rest_error(r, ESLURM_REST_FAIL_PARSING, what,
+			   "%s: expected a list of records", key);
+		return NULL;
+	}
+	return list;
+}
+
+void rest_op_dbd_tres_post(rest_req_t *r)
+{
+	json_object *body = rest_ctld_body(r, TRES_WHAT), *list;
+
+	if (!body)
+		return;
+	if ((list = only_list(r, body, "TRES", TRES_WHAT)))
+		(void)check_tres(r, list);
+	json_object_put(body);
+}
+
+/* ---- config: sacctmgr load of a whole dump ---- */
+
+#define CONFIG_WHAT "slurmdb_config_add"
+
+/* {key: body[key]} when body has a non-empty list there, else NULL. */
+static json_object *section(json_object *body, const char *key)
+{
+	json_object *list = rest_json_get(body, key), *o;
+
+	if (!list || !json_object_is_type(list, json_type_array) ||
+	    !json_object_array_length(list))
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, key, json_object_get(list));
+	return o;
+}
+
+/* Members config takes; wckeys and instances only empty (Sluice has
+ * neither). */
+static int config_members(rest_req_t *r, json_object *body)
+{
+	static const char *const known[] = {
+		"clusters", "accounts", "users", "qos", "associations",
+		"tres", "wckeys", "instances", "meta", "errors", "warnings",
+	};
+
+	json_object_object_foreach(body, k, v) {
+		size_t i;
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(k, known[i]))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			rest_error(r, ESLURM_REST_FAIL_PARSING, CONFIG_WHAT,
+				   "%s: not supported by Sluice", k);
+			return -1;
+		}
+		if ((!strcmp(k, "wckeys") || !strcmp(k, "instances")) &&
+		    json_object_is_type(v, json_type_array) &&
+		    json_object_array_length(v)) {
+			rest_error_http(r, 501, ESLURM_NOT_SUPPORTED,
+					CONFIG_WHAT, "%s: Sluice has no %s", k,
+					!strcmp(k, "wckeys") ? "wckeys" :
+					"cloud instances");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void rest_op_dbd_config_post(rest_req_t *r)
+{
+	static const struct {
+		const char      *key;
+		const post_op_t *op;     /* NULL: associations */
+	} order[] = {
+		{ "clusters", &clusters_op },
+		{ "accounts", &accounts_op },
+		{ "users", &users_op },
+		{ "qos", &qos_op },
+		{ "associations", NULL },
+	};
+	json_object *body = rest_ctld_body(r, CONFIG_WHAT), *tres;
+	char **ops = NULL, **last = NULL;
+	int rc = 0;
+
+	if (!body)
+		return;
+	if (config_members(r, body) < 0)
+		goto out;
+	tres = rest_json_get(body, "tres");
+	if (tres && (!json_object_is_type(tres, json_type_array) ||
+		     check_tres(r, tres) < 0)) {
+		if (!json_object_is_type(tres, json_type_array))
+			rest_error(r, ESLURM_REST_FAIL_PARSING, CONFIG_WHAT,
+				   "tres: expected a list of records");
+		goto out;
+	}
+	for (size_t i = 0; !rc && i < sizeof(order) / sizeof(order[0]); i++) {
+		json_object *sec = section(body, order[i].key);
+
+		if (!sec)
+			continue;
+		rc = order[i].op ? collect_records(r, order[i].op, sec, &ops,
+						   &last) :
+			collect_assocs(r, sec, &ops);
+		json_object_put(sec);
+	}
+	if (!rc) {
+		append_all(&ops, last);
+		send_load(r, ops, CONFIG_WHAT);
+	}
+out:
+	xstrarray_free(ops);
+	xstrarray_free(last);
 	json_object_put(body);
 }

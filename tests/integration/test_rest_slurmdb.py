@@ -517,3 +517,181 @@ def test_post_accounts_and_qos(env):
         assert "qos[0]/priority" in doc["errors"][0]["description"]
     finally:
         env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=None")
+
+
+def test_post_clusters_tres_config_and_add_cond(env):
+    """POST clusters, tres, config, accounts_association and
+    users_association: A (no AdminLevel) is refused and nothing changes;
+    B as Administrator adds records; a GET answer sent back changes
+    nothing; what Sluice does not store is refused by name (TRES it does
+    not have, wckeys and instances: 501)."""
+    p = "/slurmdb/v0.0.43/clusters/"
+    doc = post(env, A, p, {"clusters": [{"name": "restc"}]}, status=403)
+    assert doc["errors"], doc
+    r = env.sacctmgr("-n", "-P", "show", "cluster", "restc", "format=cluster")
+    assert r.out == "", r
+    r = env.sacctmgr("-i", "modify", "user", B, "set",
+                     "adminlevel=Administrator")
+    assert r.rc == 0, r
+    try:
+        # clusters: what a controller registers is not taken, and said so
+        doc = post(env, B, p, {"clusters": [
+            {"name": "restc", "controller": {"host": "h1", "port": 7}}]})
+        validate(env, 43, p, doc, "post")
+        assert doc["errors"] == [] and \
+            "controller" in doc["warnings"][0]["description"], doc
+        r = env.sacctmgr("-n", "-P", "show", "cluster", "restc",
+                         "format=cluster")
+        assert r.out.split() == ["restc"], r
+        before = get(env, B, p)["clusters"]
+        for v in VERSIONS:
+            pv = "/slurmdb/v0.0.%d/clusters/" % v
+            doc = post(env, B, pv, {"clusters": before})
+            validate(env, v, pv, doc, "post")
+            assert doc["errors"] == [], doc
+        assert get(env, B, p)["clusters"] == before
+        doc = post(env, B, p, {"clusters": [{"name": "x",
+                                             "flags": ["FEDERATION"]}]},
+                   status=400)
+        assert "clusters[0]/flags" in doc["errors"][0]["description"]
+
+        # tres: Sluice's are fixed
+        p = "/slurmdb/v0.0.43/tres/"
+        have = get(env, B, p)["TRES"]
+        doc = post(env, B, p, {"TRES": have})
+        validate(env, 43, p, doc, "post")
+        assert doc["errors"] == [], doc
+        doc = post(env, B, p, {"TRES": [{"type": "gres", "name": "gpu"}]},
+                   status=501)
+        validate(env, 43, p, doc, "post")
+        assert "gres/gpu" in doc["errors"][0]["description"], doc
+
+        # accounts_association: one sacctmgr add account
+        p = "/slurmdb/v0.0.43/accounts_association/"
+        cond = {"association_condition": {
+            "accounts": ["acond1"], "clusters": ["sluice"],
+            "association": {"fairshare": 7,
+                            "maxjobs": {"set": True, "number": 4}}},
+            "account": {"description": "by cond", "organization": "org c"}}
+        doc = post(env, A, p, cond, status=403)
+        r = env.sacctmgr("-n", "-P", "show", "account", "acond1",
+                         "format=account")
+        assert r.out == "", r
+        for v in VERSIONS:
+            pv = "/slurmdb/v0.0.%d/accounts_association/" % v
+            body = json.loads(json.dumps(cond))
+            body["association_condition"]["accounts"] = ["acond%d" % v]
+            doc = post(env, B, pv, body)
+            validate(env, v, pv, doc, "post")
+            assert "acond%d" % v in doc["added_accounts"], doc
+        r = env.sacctmgr("-n", "-P", "show", "account", "acond43",
+                         "format=account,descr,org")
+        assert r.out.splitlines() == ["acond43|by cond|org c"], r
+        r = env.sacctmgr("-n", "-P", "show", "assoc", "where",
+                         "account=acond43", "format=account,user,fairshare,"
+                         "maxjobs")
+        assert r.out.splitlines() == ["acond43||7|4"], r
+        bad = json.loads(json.dumps(cond))
+        bad["association_condition"]["accounts"] = ["acondx"]
+        bad["association_condition"]["association"]["comment"] = "c"
+        doc = post(env, B, p, bad, status=400)
+        assert "association_condition/association/comment" in \
+            doc["errors"][0]["description"], doc
+        doc = post(env, B, p, {"association_condition": {"accounts": []}},
+                   status=400)
+        assert "accounts" in doc["errors"][0]["description"], doc
+
+        # users_association: one sacctmgr add user
+        p = "/slurmdb/v0.0.43/users_association/"
+        ucond = {"association_condition": {"users": ["condusr"],
+                                           "accounts": ["acond43"],
+                                           "clusters": ["sluice"]},
+                 "user": {"defaultaccount": "acond43",
+                          "adminlevel": ["Not Set"]}}
+        doc = post(env, A, p, ucond, status=403)
+        doc = post(env, B, p, ucond)
+        validate(env, 43, p, doc, "post")
+        assert "condusr" in doc["added_users"], doc
+        r = env.sacctmgr("-n", "-P", "show", "user", "condusr",
+                         "format=user,defaultaccount")
+        assert r.out.splitlines() == ["condusr|acond43"], r
+        bad = {"association_condition": {"users": ["u2"],
+                                         "accounts": ["acond43"],
+                                         "wckeys": ["w"]}}
+        doc = post(env, B, p, bad, status=400)
+        assert "association_condition/wckeys" in \
+            doc["errors"][0]["description"], doc
+
+        # config: a GET answer sent back changes nothing; new records
+        # of every kind in one transaction
+        p = "/slurmdb/v0.0.43/config"
+        before = get(env, B, p)
+        doc = post(env, B, p, before)
+        validate(env, 43, p, doc, "post")
+        assert doc["errors"] == [], doc
+        after = get(env, B, p)
+        for k in ("accounts", "users", "qos", "associations", "clusters"):
+            assert after[k] == before[k], k
+        new = {"accounts": [{"name": "cfgacct", "description": "from cfg",
+                             "organization": "o", "coordinators": [
+                                 {"name": "cfguser", "direct": True}]}],
+               "users": [{"name": "cfguser",
+                          "default": {"account": "cfgacct"}}],
+               "qos": [{"name": "cfgq", "description": "q"}]}
+        doc = post(env, B, p, new)
+        validate(env, 43, p, doc, "post")
+        assert doc["errors"] == [], doc
+        r = env.sacctmgr("-n", "-P", "show", "user", "cfguser",
+                         "format=user,defaultaccount")
+        assert r.out.splitlines() == ["cfguser|cfgacct"], r
+        # coordinators come last, after the users they name
+        assert get(env, B, "/slurmdb/v0.0.43/account/cfgacct")[
+            "accounts"][0]["coordinators"] == [
+                {"name": "cfguser", "direct": True}]
+        # one bad record: nothing of the request happens
+        doc = post(env, B, p, {"accounts": [{"name": "cfg2"}],
+                               "qos": [{"name": "q2", "priority": "hi"}]},
+                   status=400)
+        r = env.sacctmgr("-n", "-P", "show", "account", "cfg2",
+                         "format=account")
+        assert r.out == "", r
+        for key in ("wckeys", "instances"):
+            doc = post(env, B, p, {key: [{"name": "x"}]}, status=501)
+            assert key in doc["errors"][0]["description"], doc
+        doc = post(env, B, p, {"bogus": [1]}, status=400)
+        assert "bogus" in doc["errors"][0]["description"], doc
+    finally:
+        for args in (("delete", "user", "condusr,cfguser"),
+                     ("delete", "account", "acond40,acond41,acond42,"
+                      "acond43,cfgacct"),
+                     ("delete", "qos", "cfgq"),
+                     ("delete", "cluster", "restc")):
+            env.sacctmgr("-i", *args)
+        env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=None")
+
+
+def test_what_slurmdbd_has_none_of(env):
+    """wckeys and instances are listed as what they are (none; any filter
+    filters nothing); what would create or report them is refused: POST
+    wckeys 501, GET/DELETE wckey/{id} 404, GET diag 501 (slurmdbd keeps
+    no statistics)."""
+    for v in VERSIONS:
+        base = "/slurmdb/v0.0.%d/" % v
+        for path, key in (("wckeys/?user=%s" % A, "wckeys"),
+                          ("instances/", "instances"),
+                          ("instance/?cluster=sluice", "instances")):
+            doc = get(env, A, base + path)
+            validate(env, v, base + path, doc)
+            assert doc[key] == [] and doc["errors"] == [], doc
+        doc = get(env, A, base + "wckey/1", status=404)
+        validate(env, v, base + "wckey/1", doc)
+        assert "no wckeys" in doc["errors"][0]["description"]
+        doc = delete(env, A, base + "wckey/1", status=404)
+        validate(env, v, base + "wckey/1", doc, "delete")
+        doc = post(env, A, base + "wckeys/", {"wckeys": [
+            {"name": "w1", "user": A, "cluster": "sluice"}]}, status=501)
+        validate(env, v, base + "wckeys/", doc, "post")
+        assert "no wckeys" in doc["errors"][0]["description"]
+        doc = get(env, A, base + "diag/", status=501)
+        validate(env, v, base + "diag/", doc)
+        assert "statistics" in doc["errors"][0]["description"]

@@ -237,3 +237,50 @@ def test_submissions_ride_through_restart(new_cluster):
     states = c.all_job_states()
     lost = [j for j in ids if states.get(str(j)) != "PENDING"]
     assert not lost, "%d acknowledged jobs missing: %s" % (len(lost), lost[:10])
+
+
+def test_scripts_survive_sigkill_and_snapshots(new_cluster, monkeypatch):
+    """Each acknowledged batch job keeps its own script and environment
+    through a SIGKILL of slurmctld right after the last submit, with the
+    journal rotated every few submits (so most scripts are no longer in a
+    journal file but only in their own files, which slurmctld writes off
+    its event loop).  SLUICE_JOB_FILES_HOLD makes slurmctld write those
+    files only when a snapshot needs them, so the last scripts are in the
+    journal alone when it is killed.  Released after the restart, every
+    job runs its script and sees the variable it was submitted with."""
+    import os
+
+    monkeypatch.setenv("SLUICE_JOURNAL_ROTATE_BYTES", "4096")
+    monkeypatch.setenv("SLUICE_JOB_FILES_HOLD", "1")
+    c = new_cluster(tag="restart-scripts", nodes=2)
+    user = "sluice_u1"
+    wd = c.workdir(user)
+    n = 40
+    ids = {}
+    for i in range(n):
+        body = "#!/bin/sh\necho script-%d-$MARK_%d\n" % (i, i)
+        env = {"MARK_%d" % i: "env-%d" % i}
+        jid = c.sbatch(["--hold", "-o", os.path.join(wd, "s%d.out" % i)],
+                       user=user, cwd=wd, env=env, input=body)
+        ids[jid] = i
+    c.kill_ctld(signal.SIGKILL)
+    state = os.path.join(c.dir, "state")
+    journals = [f for f in os.listdir(state) if f.startswith("ctld_journal")]
+    c.start_ctld()
+    c.wait_ready(timeout=30)
+    r = c.run(["scontrol", "release"] + [str(j) for j in ids], user=user)
+    assert r.rc == 0, r
+    for jid, i in ids.items():
+        assert c.wait_done(jid, 60) == "COMPLETED", (journals, c.show_job(jid))
+        with open(os.path.join(wd, "s%d.out" % i)) as f:
+            assert f.read() == "script-%d-env-%d\n" % (i, i), jid
+    # the scripts are in a few segment files, not one file per job (the
+    # replay of the journal after the SIGKILL writes the last ones apart)
+    segs = [f for f in os.listdir(state) if f.startswith("job_files.")]
+    apart = []
+    for h in range(10):
+        d = os.path.join(state, "hash.%d" % h)
+        if os.path.isdir(d):
+            apart += os.listdir(d)
+    assert 1 <= len(segs) <= 3, sorted(os.listdir(state))
+    assert len(apart) < n // 2, sorted(apart)

@@ -3,6 +3,7 @@
  * with the place it names; then good ones and the settings they give. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -67,6 +68,17 @@ static const struct {
 	{ rest_dbd_assocs_parse,
 	  "{\"associations\":[{\"account\":\"a\",\"lineage\":\"/a/\"}]}",
 	  "associations[0]/lineage: not supported" },
+	{ rest_dbd_accounts_parse,
+	  "{\"accounts\":[{\"name\":\"a\",\"coordinators\":[{\"name\":"
+	  "\"u,v\"}]}]}", "accounts[0]/coordinators" },
+	{ rest_dbd_accounts_parse,
+	  "{\"accounts\":[{\"name\":\"a\",\"coordinators\":\"u\"}]}",
+	  "accounts[0]/coordinators" },
+	{ rest_dbd_clusters_parse, "{\"clusters\":[{\"name\":\"c,d\"}]}",
+	  "clusters[0]/name" },
+	{ rest_dbd_clusters_parse,
+	  "{\"clusters\":[{\"name\":\"c\",\"flags\":[\"FEDERATION\"]}]}",
+	  "clusters[0]/flags: not supported" },
 };
 
 static void test_bad_bodies(void **state)
@@ -147,6 +159,128 @@ static void test_good_bodies(void **state)
 		assert_string_equal(set, good_bodies[i].set);
 		xfree(set);
 		rest_dbd_recs_free(recs, n);
+		json_object_put(b);
+	}
+}
+
+/* A cluster: what its controller registers is named, not taken. */
+static void test_cluster_registered_members(void **state)
+{
+	json_object *b = json_tokener_parse(
+		"{\"clusters\":[{\"name\":\"c\",\"controller\":{\"host\":"
+		"\"h\",\"port\":6817},\"rpc_version\":10752,\"flags\":[],"
+		"\"nodes\":\"\"},{\"name\":\"d\"}]}");
+	rest_dbd_rec_t *recs = NULL;
+	size_t n = 0;
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(rest_dbd_clusters_parse(b, &recs, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(recs[0].name, "c");
+	assert_null(recs[0].set);
+	assert_string_equal(recs[0].ignored, "controller, rpc_version");
+	assert_null(recs[1].ignored);
+	rest_dbd_recs_free(recs, n);
+	json_object_put(b);
+}
+
+typedef int (*add_parse_f)(json_object *, rest_dbd_add_t *, char **);
+
+static const struct {
+	add_parse_f parse;
+	const char *body;
+	const char *want;    /* names|settings, or an error's part */
+	bool        ok;
+} add_bodies[] = {
+	{ rest_dbd_accounts_add_parse, "[]", "association_condition", false },
+	{ rest_dbd_accounts_add_parse, "{\"association_condition\":{}}",
+	  "association_condition/accounts: expected a list of names", false },
+	{ rest_dbd_accounts_add_parse,
+	  "{\"association_condition\":{\"accounts\":[\"a b\"]}}",
+	  "association_condition/accounts", false },
+	{ rest_dbd_accounts_add_parse,
+	  "{\"association_condition\":{\"accounts\":[\"a\"],"
+	  "\"users\":[\"u\"]}}",
+	  "association_condition/users: not supported", false },
+	{ rest_dbd_accounts_add_parse,
+	  "{\"association_condition\":{\"accounts\":[\"a\"],"
+	  "\"association\":{\"comment\":\"c\"}}}",
+	  "association_condition/association/comment: not supported", false },
+	{ rest_dbd_accounts_add_parse,
+	  "{\"association_condition\":{\"accounts\":[\"a\"],"
+	  "\"association\":{\"maxjobs\":\"x\"}}}",
+	  "association_condition/association/maxjobs: expected a count",
+	  false },
+	{ rest_dbd_accounts_add_parse,
+	  "{\"association_condition\":{\"accounts\":[\"a\"]},"
+	  "\"account\":{\"flags\":[\"DELETED\"]}}",
+	  "account/flags: not supported", false },
+	{ rest_dbd_users_add_parse,
+	  "{\"association_condition\":{\"users\":[\"u\"],"
+	  "\"wckeys\":[\"w\"]}}",
+	  "association_condition/wckeys: not supported", false },
+	{ rest_dbd_users_add_parse,
+	  "{\"association_condition\":{\"users\":[\"u\"],"
+	  "\"association\":{\"parent\":\"p\"}}}",
+	  "an account's, not a user's", false },
+	{ rest_dbd_users_add_parse,
+	  "{\"association_condition\":{\"users\":[\"u\"]},"
+	  "\"user\":{\"defaultwckey\":\"w\"}}",
+	  "user/defaultwckey: not supported", false },
+	{ rest_dbd_users_add_parse,
+	  "{\"association_condition\":{\"users\":[\"u\"]},"
+	  "\"user\":{\"adminlevel\":[\"God\"]}}",
+	  "user/adminlevel", false },
+	{ rest_dbd_accounts_add_parse,
+	  "{\"association_condition\":{\"accounts\":[\"a\",\"b\"],"
+	  "\"clusters\":[\"c\"],\"association\":{\"fairshare\":7,"
+	  "\"maxjobs\":{\"set\":true,\"number\":4},\"parent\":\"p\","
+	  "\"qoslevel\":[\"normal\"],\"grpjobsaccrue\":{\"set\":false}}},"
+	  "\"account\":{\"description\":\"d\",\"organization\":\"o\"},"
+	  "\"meta\":{}}",
+	  "a b|cluster=c description=d organization=o fairshare=7 maxjobs=4 "
+	  "qos=normal parent=p", true },
+	{ rest_dbd_users_add_parse,
+	  "{\"association_condition\":{\"users\":[\"u\"],\"accounts\":"
+	  "[\"a\",\"b\"],\"partitions\":[\"p\"],\"wckeys\":[]},"
+	  "\"user\":{\"defaultaccount\":\"a\",\"adminlevel\":[\"Not Set\"],"
+	  "\"defaultwckey\":\"\"}}",
+	  "u|account=a,b partition=p defaultaccount=a", true },
+};
+
+static void test_add_cond_bodies(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(add_bodies) / sizeof(add_bodies[0]);
+	     i++) {
+		json_object *b = json_tokener_parse(add_bodies[i].body);
+		rest_dbd_add_t a;
+		char *err = NULL, *names, *set, *got;
+		int rc = add_bodies[i].parse(b, &a, &err);
+
+		if (!add_bodies[i].ok) {
+			assert_int_equal(rc, -1);
+			assert_null(a.names);
+			assert_null(a.set);
+			if (!err || !strstr(err, add_bodies[i].want))
+				fail_msg("%s: got \"%s\", want \"%s\"",
+					 add_bodies[i].body, err,
+					 add_bodies[i].want);
+			xfree(err);
+			json_object_put(b);
+			continue;
+		}
+		if (rc < 0)
+			fail_msg("%s: %s", add_bodies[i].body, err);
+		names = joined(a.names);
+		set = joined(a.set);
+		got = xstrdup_printf("%s|%s", names, set);
+		assert_string_equal(got, add_bodies[i].want);
+		xfree(got);
+		xfree(names);
+		xfree(set);
+		rest_dbd_add_free(&a);
 		json_object_put(b);
 	}
 }
@@ -238,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_good_bodies),
 		cmocka_unit_test(test_assoc_names_itself),
+		cmocka_unit_test(test_cluster_registered_members),
+		cmocka_unit_test(test_add_cond_bodies),
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_good_params),
 	};

@@ -150,7 +150,7 @@ static void _check_fixture(void)
 	assert_string_equal(n->info.reason, "late drain");
 	assert_false(node_mgr_find("n3")->info.node_state & NODE_STATE_DRAIN);
 
-	assert_int_equal(state_save_read_job_files(state, 7, &script, &env), 0);
+	assert_int_equal(job_files_read(state, 7, &script, &env), 0);
 	assert_non_null(strstr(script, "true"));
 	assert_non_null(env);
 	xfree(script);
@@ -188,6 +188,148 @@ static void test_fixture_fmt2(void **st)
 	assert_int_equal(r.replayed, 0);
 	_check_fixture();
 	_unworld();
+}
+
+/* Job files: names of hash.N entries; the old layout (the fixture's
+ * hash.N/job.N/{script,environment}) read and removed; the new one
+ * written by the writer thread, read from memory before and from disk
+ * after; a damaged file refused. */
+static void test_job_files(void **st)
+{
+	static const struct { const char *name; uint32_t id; } names[] = {
+		{ "job.", 0 }, { "job.0", 0 }, { "job.07", 0 }, { "job.7x", 0 },
+		{ "job.7.file", 0 }, { "job.4294967296", 0 }, { "jobs.7", 0 },
+		{ "job.-1", 0 }, { "job.7", 7 }, { "job.7.files", 7 },
+		{ "job.4294967295.files", 4294967295u },
+	};
+	char *env_in[] = { "A=1", "B=two words", NULL };
+	char path[400], err[256], *script, **env;
+	recover_t r;
+	FILE *f;
+
+	(void) st;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_int_equal(job_files_entry_id(names[i].name), names[i].id);
+
+	_copy_fixture();
+	_world();
+	assert_int_equal(recover_state(state, &r, err, sizeof(err)), 0);
+	assert_int_equal(job_files_read(state, 2, &script, &env), 0);
+	assert_non_null(strstr(script, "#!"));
+	assert_non_null(env);
+	xfree(script);
+	xstrarray_free(env);
+	job_files_remove(state, 2);
+	snprintf(path, sizeof(path), "%s/hash.2/job.2", state);
+	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_equal(job_files_read(state, 2, &script, &env), -1);
+
+	assert_int_equal(job_files_start(state), 0);
+	job_files_save(state, 12, "#!/bin/sh\necho twelve\n", env_in);
+	/* from memory or from disk, the same */
+	assert_int_equal(job_files_read(state, 12, &script, &env), 0);
+	assert_string_equal(script, "#!/bin/sh\necho twelve\n");
+	assert_string_equal(env[0], "A=1");
+	assert_string_equal(env[1], "B=two words");
+	assert_null(env[2]);
+	xfree(script);
+	xstrarray_free(env);
+	assert_int_equal(job_files_flush(), 0);
+	/* in a segment, not a file of its own */
+	snprintf(path, sizeof(path), "%s/hash.2/job.12.files", state);
+	assert_int_not_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/job_files.1", state);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(job_seg_count(), 1);
+	assert_int_equal(job_files_read(state, 12, &script, &env), 0);
+	assert_string_equal(script, "#!/bin/sh\necho twelve\n");
+	assert_string_equal(env[1], "B=two words");
+	xfree(script);
+	xstrarray_free(env);
+	/* one byte changed: the CRC says so */
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 12 + 12, SEEK_SET), 0);
+	fputc('#' ^ 0x20, f);
+	fclose(f);
+	assert_int_equal(job_files_read(state, 12, &script, &env), -1);
+	job_files_remove(state, 12);
+	assert_int_equal(job_files_flush(), 0);
+	assert_int_equal(job_files_read(state, 12, &script, &env), -1);
+	job_files_stop();
+	/* no job uses the segment's records: it goes at the next start */
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(job_files_start(state), 0);
+	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_equal(job_seg_count(), 0);
+	job_files_stop();
+	state_save_changes_reset();
+	_unworld();
+}
+
+static bool _even(uint32_t id, void *arg)
+{
+	(void)arg;
+	return !(id % 2);
+}
+
+/* Segments: records roll into a new segment past 16 MiB; a segment
+ * mostly removed is compacted into the current one and goes; at open,
+ * only the records still needed are indexed, a torn tail is ignored and
+ * segments with nothing needed go. */
+static void test_job_seg(void **st)
+{
+	char seg_dir[400], path[460], *data;
+	size_t len, big = 256 * 1024;
+	uint8_t *rec = xmalloc(big);
+	FILE *f;
+
+	(void) st;
+	snprintf(seg_dir, sizeof(seg_dir), "%s/segs", dir);
+	assert_int_equal(mkdir(seg_dir, 0700), 0);
+	assert_int_equal(job_seg_open(seg_dir, _even, NULL), 0);
+	for (uint32_t id = 1; id <= 80; id++) {         /* 20 MiB */
+		memset(rec, (int)id, big);
+		assert_int_equal(job_seg_append(id, rec, big), 0);
+	}
+	assert_int_equal(job_seg_count(), 2);
+	assert_int_equal(job_seg_read(3, &data, &len), 0);
+	assert_int_equal(len, big);
+	assert_int_equal((uint8_t)data[0], 3);
+	xfree(data);
+	assert_int_equal(job_seg_read(81, &data, &len), 1);
+	/* segment 1 holds ids 1..64: remove all but 3 of them (it is
+	 * compacted into segment 2 on the way) */
+	for (uint32_t id = 1; id <= 61; id++)
+		assert_true(job_seg_remove(id));
+	assert_false(job_seg_remove(1));
+	snprintf(path, sizeof(path), "%s/job_files.1", seg_dir);
+	assert_int_not_equal(access(path, F_OK), 0);     /* compacted */
+	assert_int_equal(job_seg_read(62, &data, &len), 0);
+	assert_int_equal((uint8_t)data[len - 1], 62);
+	xfree(data);
+	job_seg_close();
+	/* a torn tail after the last record of segment 2 */
+	snprintf(path, sizeof(path), "%s/job_files.2", seg_dir);
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	fputs("JFIL\x01", f);
+	fclose(f);
+	assert_int_equal(job_seg_open(seg_dir, _even, NULL), 0);
+	assert_int_equal(job_seg_read(62, &data, &len), 0);
+	xfree(data);
+	assert_int_equal(job_seg_read(63, &data, &len), 1);   /* not needed */
+	assert_int_equal(job_seg_read(80, &data, &len), 0);
+	assert_int_equal((uint8_t)data[0], 80);
+	xfree(data);
+	/* a new record goes to a new segment, after the torn one */
+	memset(rec, 90, big);
+	assert_int_equal(job_seg_append(90, rec, 100), 0);
+	assert_int_equal(job_seg_read(90, &data, &len), 0);
+	assert_int_equal(len, 100);
+	xfree(data);
+	job_seg_close();
+	xfree(rec);
 }
 
 /* Damage in the first journal record: the records after it are not
@@ -386,6 +528,8 @@ int main(void)
 		cmocka_unit_test(test_tagged_unknown_missing_width),
 		cmocka_unit_test(test_fixture_fmt2),
 		cmocka_unit_test(test_damage_skips_lost_ids),
+		cmocka_unit_test(test_job_files),
+		cmocka_unit_test(test_job_seg),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

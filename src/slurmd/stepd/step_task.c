@@ -22,6 +22,7 @@
 #include "common/io_frame.h"
 #include "common/hostlist.h"
 #include "common/log.h"
+#include "common/rlimits.h"
 #include "common/multi_prog.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -164,7 +165,8 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
  * changes nothing the parent reads.  argv NULL: --multi-prog has no
  * line for this task. */
 static void _child(const step_t *st, const step_task_t *t, char **env,
-		   char **argv, char *pid_room, const int fds[3], int pmi_fd)
+		   char **argv, char *pid_room, const int fds[3], int pmi_fd,
+		   rlimits_req_t *rl)
 {
 	const launch_tasks_request_msg_t *m = st->m;
 	int rc;
@@ -185,6 +187,7 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 			"failed\n");
 		_exit(EXIT_EXEC_FAILED);
 	}
+	rlimits_set(rl);
 	if (_become_user(st) < 0) {
 		dprintf(fds[2], "slurmstepd: error: cannot become uid %u: %s\n",
 			m->uid, strerror(errno));
@@ -199,6 +202,7 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 	}
 	_child_io(st, t, fds[0], fds[1], fds[2]);
 	step_pty_child((step_task_t *) t);
+	rlimits_report(rl, STDERR_FILENO);
 	if (pmi_fd >= 0)
 		fcntl(pmi_fd, F_SETFD, 0);     /* crosses exec */
 	task_plugin_apply(t->gtid, t->lid);
@@ -365,6 +369,7 @@ static int _start_one(step_t *st, step_task_t *t)
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int pmi_fd = -1, ptm = -1;
 	char **env, **argv, *pid_room;
+	rlimits_req_t rl;
 	sigset_t all, old;
 	pid_t pid;
 
@@ -378,6 +383,8 @@ static int _start_one(step_t *st, step_task_t *t)
 	if (step_pty_open(st, t, &ptm) < 0)
 		return ESLURMD_EXECVE_FAILED;
 	env = _task_env(st, t, pmi_fd, &pid_room);
+	rlimits_take(env, rlimits_conf_bits(st->conf->propagate_rlimits,
+					     st->conf->propagate_rlimits_except), &rl);
 	argv = m->multi_prog ? multi_prog_argv(m->multi_prog, m->num_tasks,
 					       t->gtid) : m->argv;
 	/* no handler of ours may run in the child: it resets them all */
@@ -386,7 +393,7 @@ static int _start_one(step_t *st, step_task_t *t)
 	pid = _may_share_memory(st) ? vfork() : fork();
 	if (pid == 0)
 		_child(st, t, env, argv, pid_room,
-		       (int[3]) { in[0], out[1], err[1] }, pmi_fd);
+		       (int[3]) { in[0], out[1], err[1] }, pmi_fd, &rl);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	xstrarray_free(env);
 	if (m->multi_prog)

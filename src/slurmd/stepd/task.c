@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/rlimits.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -143,7 +144,7 @@ static char **exec_argv(const stepd_t *sd, const char *script)
  * parent's memory until exec: it allocates nothing the parent keeps and
  * changes nothing the parent reads. */
 static void child(const stepd_t *sd, int rfd, char **env, char **argv,
-		  char *pid_room, const io_paths_t *io)
+		  char *pid_room, const io_paths_t *io, rlimits_req_t *rl)
 {
 	const char *work = sd->job->work_dir ? sd->job->work_dir : "/tmp";
 	char cd_err[512] = "";
@@ -158,6 +159,7 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 	task_plugin_batch(sd->job->cpu_bind, sd->job->cpus_on_node);
 	if (stepd_spank_task(SPANK_CB_TASK_INIT_PRIVILEGED, &env, &argv) < 0)
 		_exit(EXIT_IO_FAILED);
+	rlimits_set(rl);
 	if (become_user(sd) < 0) {
 		report(rfd, STAGE_USER, errno);
 		_exit(EXIT_EXEC_FAILED);
@@ -175,6 +177,7 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 		_exit(EXIT_IO_FAILED);
 	}
 	send_stderr(rfd);
+	rlimits_report(rl, STDERR_FILENO);
 	if (cd_err[0] && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
 		cd_err[0] = '\0';
 	env_put_pid(pid_room);
@@ -277,6 +280,7 @@ int task_start(stepd_t *sd)
 	char *pid_room;
 	sigset_t all, old;
 	task_report_t r;
+	rlimits_req_t rl;
 	pid_t pid;
 	int rc = SLURM_SUCCESS;
 
@@ -284,6 +288,8 @@ int task_start(stepd_t *sd)
 	if ((rc = stepd_spank_start(sd, &env)))
 		goto out;
 	pid_room = env_pid_room(&env);
+	rlimits_take(env, rlimits_conf_bits(sd->conf->propagate_rlimits,
+					     sd->conf->propagate_rlimits_except), &rl);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0) {
 		error("JobId=%u: socketpair: %m", sd->job->job_id);
 		rc = ESLURMD_EXECVE_FAILED;
@@ -295,7 +301,7 @@ int task_start(stepd_t *sd)
 	pid = may_share_memory(sd) ? vfork() : fork();
 	if (pid == 0) {
 		close(p[0]);
-		child(sd, p[1], env, argv, pid_room, &io);
+		child(sd, p[1], env, argv, pid_room, &io, &rl);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
