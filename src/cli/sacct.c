@@ -442,11 +442,9 @@ static void choose_fields(const sacct_col_t *cols, size_t n)
 	}
 }
 
-static dbd_jobs_msg_t *query(void)
+/* A query slurmdbd did not answer: Slurm's words, exit 1. */
+static void query_check(int rc)
 {
-	dbd_jobs_msg_t *r;
-	int rc = sacct_query(&opt.cond, &r);
-
 	if (rc == ESLURM_DB_CONNECTION && (!cli_conf()->accounting_storage_type ||
 	    !strstr(cli_conf()->accounting_storage_type, "slurmdbd"))) {
 		error("Slurm accounting storage is disabled");
@@ -457,6 +455,13 @@ static dbd_jobs_msg_t *query(void)
 		      slurm_strerror(rc));
 		exit(1);
 	}
+}
+
+static dbd_jobs_msg_t *query(void)
+{
+	dbd_jobs_msg_t *r;
+
+	query_check(sacct_query(&opt.cond, &r));
 	return r;
 }
 
@@ -684,24 +689,13 @@ static int print_metrics(void)
 	char *bad = NULL;
 	dbd_track_msg_t *r;
 	json_object *list = NULL, *doc;
-	int rc;
 
 	if (sacct_format_parse_in(sacct_track_fields, opt.format, &cols, &n,
 				  &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}
-	rc = sacct_track_query(&opt.cond, &r);
-	if (rc == ESLURM_DB_CONNECTION && (!cli_conf()->accounting_storage_type ||
-	    !strstr(cli_conf()->accounting_storage_type, "slurmdbd"))) {
-		error("Slurm accounting storage is disabled");
-		exit(1);
-	}
-	if (rc) {
-		error("Problem talking to the database: %s",
-		      slurm_strerror(rc));
-		exit(1);
-	}
+	query_check(sacct_track_query(&opt.cond, &r));
 	if (opt.json)
 		list = json_object_new_array();
 	else

@@ -68,6 +68,14 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 		      msg_type_name(how->rpc), j->info.job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;
 	}
+	/* requeued, its nodes still cleaning up: the cancel wins, as in
+	 * Slurm (before, it was refused and the job ran again) */
+	if (cancel && BASE(j) == JOB_PENDING &&
+	    (j->info.job_state & (JOB_COMPLETING | JOB_REQUEUE)) ==
+	    (JOB_COMPLETING | JOB_REQUEUE)) {
+		job_mgr_requeue_cancel(j, uid);
+		return 0;
+	}
 	if (_done(j))
 		return ESLURM_ALREADY_DONE;
 	if (BASE(j) == JOB_PENDING) {

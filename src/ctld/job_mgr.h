@@ -294,6 +294,9 @@ void          job_mgr_signal_nodes(job_record_t *j, uint16_t sig,
 /* A requeued job's nodes are all clean (or it had none): pending again
  * (job_ops.c). */
 void          job_mgr_requeue_done(job_record_t *j);
+/* A requeued job whose nodes are still cleaning up was cancelled: it
+ * ends CANCELLED when they are done instead of pending again (job_ops.c). */
+void          job_mgr_requeue_cancel(job_record_t *j, uid_t uid);
 /* Suspend (or resume) a running job now, without permission checks:
  * state, time accounting, SIGSTOP/SIGCONT, and its CPUs given back (or
  * taken again) on its nodes (job_ops.c). */

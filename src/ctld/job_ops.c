@@ -11,13 +11,16 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_mail.h"
 #include "ctld/job_mgr.h"
+#include "ctld/jobcomp.h"
 #include "ctld/sched.h"
+#include "ctld/stats.h"
 #include "slurm/slurm_errno.h"
 
 #define OBASE(j) ((j)->info.job_state & JOB_STATE_BASE)
@@ -122,6 +125,23 @@ static uint32_t _cred_expire(void)
 	memcpy(buf, p, n);
 	buf[n] = 0;
 	return parse_u32(buf, &v) < 0 ? 120 : v;
+}
+
+void job_mgr_requeue_cancel(job_record_t *j, uid_t uid)
+{
+	job_info_t *i = &j->info;
+
+	info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u uid %u (being "
+	     "requeued: cancelled instead)", i->job_id, (unsigned) uid);
+	j->acct_requid = uid;
+	i->job_state = JOB_CANCELLED | JOB_COMPLETING;
+	i->state_reason = WAIT_NO_REASON;
+	i->end_time = time(NULL);
+	job_mgr_touch(j);
+	stats_job(STATS_JOB_CANCELED);
+	jobcomp_job_end(i);
+	acct_job_changed(j);
+	commit_dirty();
 }
 
 void job_mgr_requeue_done(job_record_t *j)
