@@ -652,6 +652,13 @@ const char *conf_get(const slurm_conf_t *c, const char *key)
 	return NULL;
 }
 
+const char *conf_get_set(const slurm_conf_t *c, const char *key)
+{
+	int idx = key ? conf_key_find(key) : -1;
+
+	return c && c->raw && idx >= 0 ? c->raw[idx] : NULL;
+}
+
 static void conf_short_hostname(char *buf, size_t len)
 {
 	char *dot;

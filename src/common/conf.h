@@ -223,6 +223,8 @@ const conf_node_t *conf_find_node(const slurm_conf_t *c, const char *name);
 const conf_part_t *conf_find_part(const slurm_conf_t *c, const char *name);
 /* Value for a key as `scontrol show config` prints it, or NULL. */
 const char   *conf_get(const slurm_conf_t *c, const char *key);
+/* The value the file set for a scalar key, NULL when unset. */
+const char   *conf_get_set(const slurm_conf_t *c, const char *key);
 /* Every key with its value (*cnt of them), in `scontrol show config` order;
  * the first *show_cnt are what it prints (the controller adds its runtime
  * keys), the rest keys the file set that it does not print.  show_cnt may

@@ -78,6 +78,18 @@ static int resolve(const plugin_type_t *t, const char *name,
 		item->desc = d;
 		return 0;
 	}
+	if (t->builtin_only) {
+		char *have = plugin_ctx_builtin_list(t);
+
+		if (*have)
+			snprintf(why, whylen, "not implemented by Sluice "
+				 "(which has %s)", have);
+		else
+			snprintf(why, whylen, "not implemented by Sluice "
+				 "(%s must be unset)", t->key);
+		xfree(have);
+		return -1;
+	}
 	spec = xstrdup_printf("%s/%s", t->type, name);
 	item->handle = plugin_load(spec, plugin_dir, why, whylen);
 	xfree(spec);

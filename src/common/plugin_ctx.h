@@ -43,6 +43,10 @@ typedef struct {
 	const char *key;          /* "SelectType": named in errors */
 	uint32_t    ops_version;  /* what this binary's callers expect */
 	bool        list;         /* value is a comma-separated list */
+	/* only the built-ins: no .so is looked for (a type whose ops
+	 * Sluice does not call yet, where a loaded plugin would be
+	 * silently ignored) */
+	bool        builtin_only;
 	/* NULL-terminated; may be NULL (dlopen only) */
 	const struct sluice_plugin *const *builtins;
 } plugin_type_t;

@@ -11,8 +11,7 @@
 #include "ctld/acct_job.h"
 #include "ctld/controller.h"
 #include "ctld/ha.h"
-#include "ctld/acct_outbox.h"
-#include "ctld/acct_send.h"
+#include "ctld/acct_storage.h"
 #include "ctld/fairshare.h"
 
 static bool enabled;
@@ -56,7 +55,7 @@ static void register_cluster_tres(time_t now)
 		 (unsigned long long)cpus, n);
 	e.tres = tres;
 	e.reason_uid = NO_VAL32;
-	acct_outbox_append(ACCT_REC_NODE_EVENT, &e);
+	acct_record(ACCT_REC_NODE_EVENT, &e);
 }
 
 static void register_cluster(const slurm_conf_t *c)
@@ -68,47 +67,34 @@ static void register_cluster(const slurm_conf_t *c)
 		.registered = time(NULL),
 	};
 
-	acct_outbox_append(ACCT_REC_CLUSTER, &r);
+	acct_record(ACCT_REC_CLUSTER, &r);
 	register_cluster_tres(r.registered);
 }
 
 int acct_init(const slurm_conf_t *c, char *err, size_t errlen)
 {
-	const char *host = c->accounting_storage_host ?
-		c->accounting_storage_host : "localhost";
-	int timeout = c->message_timeout * 1000 * 3;
-
-	if (!c->accounting_storage_type ||
-	    !strstr(c->accounting_storage_type, "slurmdbd"))
-		return 0;
-	if (acct_outbox_open(c->state_save_location, err, errlen) < 0)
+	if (acct_storage_load(c, err, errlen) < 0)
 		return -1;
-	enabled = true;
-	register_cluster(c);
-	if (timeout < 30000)
-		timeout = 30000;
-	if (acct_send_start(host, c->accounting_storage_port,
-			    c->cluster_name, timeout) < 0) {
-		snprintf(err, errlen, "Unable to start the slurmdbd agent");
-		return -1;
-	}
-	verbose("Accounting storage SLURMDBD plugin loaded: %s:%u",
-		host, c->accounting_storage_port);
+	enabled = acct_storage_on();
+	if (enabled)
+		register_cluster(c);
 	return 0;
 }
 
 void acct_fini(void)
 {
-	if (!enabled)
-		return;
-	acct_send_stop();
-	acct_outbox_close();
+	acct_storage_fini();
 	enabled = false;
 }
 
 uint32_t acct_queue_depth(void)
 {
-	return enabled ? acct_outbox_depth() : 0;
+	return acct_storage_depth();
+}
+
+void acct_record(uint16_t kind, const void *rec)
+{
+	acct_storage_record(kind, rec);
 }
 
 /* ---- jobs ---- */
@@ -173,7 +159,7 @@ void acct_job_changed(job_record_t *j)
 		.array_task_str = base == JOB_PENDING &&
 			i->array_task_id == NO_VAL32 ? i->array_task_str : NULL,
 	};
-	acct_outbox_append(ACCT_REC_JOB, &r);
+	acct_record(ACCT_REC_JOB, &r);
 	if (base >= JOB_COMPLETE)
 		fairshare_job_end(j);
 }
@@ -212,7 +198,7 @@ void acct_job_script(const job_record_t *j, const char *script,
 		r.script = NULL;
 	}
 	if (r.script || r.env)
-		acct_outbox_append(ACCT_REC_JOB_SCRIPT, &r);
+		acct_record(ACCT_REC_JOB_SCRIPT, &r);
 	xfree(env_text);
 }
 
@@ -269,7 +255,7 @@ void acct_job_batch_started(job_record_t *j)
 	if (!enabled || !j->info.batch_flag)   /* salloc/srun: no N.batch */
 		return;
 	batch_step(j, &s);
-	acct_outbox_append(ACCT_REC_STEP, &s);
+	acct_record(ACCT_REC_STEP, &s);
 	xfree(s.tres_alloc);
 }
 
@@ -288,7 +274,7 @@ void acct_job_batch_done(job_record_t *j, const batch_complete_msg_t *b)
 	s.max_rss_kb = b->max_rss_kb;
 	s.ave_rss_kb = b->max_rss_kb;
 	s.consumed_energy = b->consumed_energy;
-	acct_outbox_append(ACCT_REC_STEP, &s);
+	acct_record(ACCT_REC_STEP, &s);
 	xfree(s.tres_alloc);
 }
 
@@ -309,14 +295,14 @@ void acct_node_reason(node_record_t *n, const char *old_reason,
 		e.reason = (char *)old_reason;
 		e.start = old_time;
 		e.end = time(NULL);
-		acct_outbox_append(ACCT_REC_NODE_EVENT, &e);
+		acct_record(ACCT_REC_NODE_EVENT, &e);
 	}
 	if (n->info.reason && n->info.reason_time) {
 		e.reason = n->info.reason;
 		e.reason_uid = n->info.reason_uid;
 		e.start = n->info.reason_time;
 		e.end = 0;
-		acct_outbox_append(ACCT_REC_NODE_EVENT, &e);
+		acct_record(ACCT_REC_NODE_EVENT, &e);
 	}
 }
 

@@ -1,9 +1,8 @@
-/* acct_job.h — the controller's side of accounting
- * (AccountingStorageType=accounting_storage/slurmdbd).
+/* acct_job.h — the controller's side of accounting.
  *
  * Turns jobs, batch steps and node state changes into records for the
- * outbox (acct_outbox) that the sender thread (acct_send) carries to
- * slurmdbd.  Every call is a no-op when accounting is off.  Loop thread
+ * AccountingStorageType plugin (acct_storage.h; for slurmdbd: the
+ * outbox that the sender thread carries).  Every call is a no-op when accounting is off.  Loop thread
  * only.
  */
 #ifndef SLUICE_CTLD_ACCT_JOB_H
@@ -44,5 +43,7 @@ void     acct_resync(void);
 
 /* Records waiting for slurmdbd (0 when accounting is off). */
 uint32_t acct_queue_depth(void);
+/* One record (common/acct_rec.h) to the AccountingStorageType plugin. */
+void     acct_record(uint16_t kind, const void *rec);
 
 #endif

@@ -25,6 +25,7 @@
 #include "common/tres_limit.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_storage.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/assoc_mgr_int.h"
 #include "ctld/controller.h"
@@ -653,8 +654,7 @@ int assoc_mgr_init(const slurm_conf_t *c, struct event_base *base,
 	if (conf_parse_acct_enforce(c->accounting_storage_enforce,
 				    &am.enforce, err, errlen) < 0)
 		return -1;
-	if (!c->accounting_storage_type ||
-	    !strstr(c->accounting_storage_type, "slurmdbd")) {
+	if (!acct_storage_dbd_assocs()) {
 		if (am.enforce & ACCT_ENFORCE_ASSOCS)
 			info("AccountingStorageEnforce without "
 			     "accounting_storage/slurmdbd: nothing enforced");

@@ -109,8 +109,7 @@ int backfill_init(struct event_base *base)
 	bf.ev = event_new(base, -1, 0, _bf_on_event, NULL);
 	if (!bf.ev)
 		return -1;
-	if (sched_params()->backfill)
-		_bf_arm((uint64_t) sched_params()->bf_interval * 1000000);
+	_bf_arm((uint64_t) sched_params()->bf_interval * 1000000);
 	return 0;
 }
 
@@ -643,8 +642,6 @@ static void _bf_on_event(evutil_socket_t fd, short what, void *arg)
 {
 	const sched_params_t *p = sched_params();
 
-	if (!p->backfill)
-		return;
 	if (!bf.active && job_mgr_complete_wait(time(NULL))) {
 		_bf_arm(1000000);            /* CompleteWait */
 		return;
@@ -690,8 +687,7 @@ void backfill_reconfig(void)
 		_bf_free_pass();
 	if (bf.ev) {
 		event_del(bf.ev);
-		if (sched_params()->backfill)
-			_bf_arm((uint64_t) sched_params()->bf_interval * 1000000);
+		_bf_arm((uint64_t) sched_params()->bf_interval * 1000000);
 	}
 }
 

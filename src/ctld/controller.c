@@ -24,6 +24,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/acct_job.h"
+#include "ctld/acct_storage.h"
 #include "ctld/agent.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/fairshare.h"
@@ -341,6 +342,9 @@ int ctld_reconfigure(void)
 	    xstrcmp(nc->auth_alt_params, ctld.conf->auth_alt_params))
 		info("AuthAltTypes/AuthAltParameters changed: that takes "
 		     "effect when slurmctld restarts");
+	if (!acct_storage_same(nc))
+		info("AccountingStorageType changed: that takes effect when "
+		     "slurmctld restarts");
 	conf_log_not_in_force(nc, ctld.conf);
 	conf_destroy(ctld.conf);
 	ctld.conf = nc;

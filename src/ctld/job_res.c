@@ -13,22 +13,11 @@
 #include "ctld/controller.h"
 #include "ctld/job_res.h"
 #include "ctld/part_limits.h"
+#include "ctld/select_plugin.h"
 
 uint8_t job_res_cr(void)
 {
-	const slurm_conf_t *c = ctld_conf();
-	const char *p = c->select_type_parameters ? c->select_type_parameters : "";
-	uint8_t cr = 0;
-
-	if (c->select_type && strstr(c->select_type, "linear"))
-		cr |= SELECT_LINEAR;
-	if (strcasestr(p, "CR_CORE") || strcasestr(p, "CR_SOCKET"))
-		cr |= SELECT_CR_CORE;
-	if (!strcasestr(p, "MEMORY"))
-		cr |= SELECT_CR_NO_MEMORY;
-	if (strcasestr(p, "CR_LLN"))
-		cr |= SELECT_LLN;
-	return cr;
+	return select_plugin_cr();
 }
 
 /* GPUs of one TRES string; -1 bad. */
@@ -243,7 +232,8 @@ static int _select_in(job_record_t *j, part_record_t *part,
 	/* ExclusiveUser, MaxCPUsPerNode */
 	max_cpus = part_limits_apply(j, part, node_cnt, avail, ignore_alloc);
 	req.max_cpus = max_cpus;
-	rc = select_job_test(view, node_cnt, avail, &req, ignore_alloc, res);
+	rc = select_plugin_job_test(view, node_cnt, avail, &req, ignore_alloc,
+				    res);
 	xfree(max_cpus);
 	bitmap_destroy(avail);
 	return rc;

@@ -29,6 +29,7 @@
 #include "ctld/resv_mgr.h"
 #include "ctld/site_factor.h"
 #include "ctld/sched.h"
+#include "ctld/select_plugin.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
 #include "slurm/slurm_errno.h"
@@ -348,7 +349,7 @@ static bool _fits_part(const job_desc_t *d, const submit_t *s,
 		r.required = reqd = node_mgr_bitmap(d->req_nodes, NULL);
 	if (d->features && *d->features)
 		r.feature_nodes = feat = job_res_feature_nodes(d->features);
-	rc = select_job_test(view, cnt, avail, &r, true, &res);
+	rc = select_plugin_job_test(view, cnt, avail, &r, true, &res);
 	if (rc == SELECT_OK)
 		select_result_free(&res);
 	if (reqd)

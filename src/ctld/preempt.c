@@ -22,13 +22,16 @@
 #include "ctld/job_res.h"
 #include "ctld/preempt.h"
 
+static const preempt_ops_t pe_none_ops;
+
 static struct {
 	const slurm_conf_t *conf;   /* the config the values below are from */
 	bool     enabled;
-	bool     by_qos;            /* preempt/qos: QOS Preempt lists */
 	int      mode;              /* global PreemptMode */
 	uint32_t exempt;            /* PreemptExemptTime, s */
-} pe;
+	plugin_ctx_t        *ctx;
+	const preempt_ops_t *ops;
+} pe = { .ops = &pe_none_ops };
 
 int preempt_mode_parse(const char *s)
 {
@@ -50,22 +53,49 @@ int preempt_mode_parse(const char *s)
 	return mode;
 }
 
+/* PreemptType, checked by ctld_plugins_check at start and before a
+ * reconfigure: a plugin whose init fails leaves the old one. */
+static void _pe_plugin(const slurm_conf_t *c)
+{
+	const char *type = conf_get_set(c, "PreemptType");
+	char err[512] = "";
+	plugin_ctx_t *n;
+
+	n = plugin_ctx_create(&preempt_plugin_type,
+			      type && *type ? type : "preempt/none",
+			      c->plugin_dir, NULL, err, sizeof(err));
+	if (n && pe.ctx && plugin_ctx_ops(n, 0) == pe.ops) {
+		plugin_ctx_destroy(n);  /* the same plugin stays as it is */
+		return;
+	}
+	if (n && plugin_ctx_init(n, err, sizeof(err)) < 0) {
+		plugin_ctx_destroy(n);
+		n = NULL;
+	}
+	if (!n) {
+		error("%s: keeping %s", err, pe.ctx ?
+		      plugin_ctx_names(pe.ctx) : "preempt/none");
+		return;
+	}
+	plugin_ctx_destroy(pe.ctx);
+	pe.ctx = n;
+	pe.ops = plugin_ctx_ops(n, 0);
+}
+
 static void _pe_load(void)
 {
 	const slurm_conf_t *c = ctld_conf();
-	const char *type, *ex;
+	const char *ex;
 
 	if (pe.conf == c)
 		return;
 	pe.conf = c;
-	type = conf_get(c, "PreemptType");
+	_pe_plugin(c);
 	pe.mode = preempt_mode_parse(conf_get(c, "PreemptMode"));
-	pe.enabled = type && strcasecmp(type, "preempt/none") &&
-		     pe.mode != PREEMPT_MODE_OFF;
+	pe.enabled = pe.ops->preempts && pe.mode != PREEMPT_MODE_OFF;
 	ex = conf_get(c, "PreemptExemptTime");
 	if (!ex || parse_duration_sec(ex, &pe.exempt) < 0)
 		pe.exempt = 0;
-	pe.by_qos = pe.enabled && !strcasecmp(type, "preempt/qos");
 }
 
 bool preempt_enabled(void)
@@ -74,27 +104,105 @@ bool preempt_enabled(void)
 	return pe.enabled;
 }
 
+/* ---- the built-ins ---- */
+
 /* preempt/qos: the QOS of a job (NULL: none known) */
 static const assoc_qos_t *_pe_qos(const job_record_t *j)
 {
 	return j->info.qos && *j->info.qos ? assoc_mgr_qos(j->info.qos) : NULL;
 }
 
-/* The mode and GraceTime for victim r: its partition's under
- * partition_prio, the global mode and its QOS's GraceTime under qos. */
+static uint32_t _pp_tier(const job_record_t *j)
+{
+	return j->part ? j->part->info.priority_tier : 0;
+}
+
+static bool _pp_preempts(const job_record_t *j, const job_record_t *r)
+{
+	return _pp_tier(r) < _pp_tier(j);
+}
+
+static int _pp_mode(const job_record_t *r)
+{
+	return preempt_part_mode(r->part);
+}
+
+static uint32_t _pp_grace(const job_record_t *r)
+{
+	return r->part ? r->part->info.grace_time : 0;
+}
+
+static uint32_t _qos_tier(const job_record_t *j)
+{
+	const assoc_qos_t *q = _pe_qos(j);
+
+	return q ? q->priority : 0;
+}
+
+/* Is r's QOS in the Preempt list of j's? */
+static bool _qos_preempts(const job_record_t *j, const job_record_t *r)
+{
+	const assoc_qos_t *jq = _pe_qos(j), *rq = _pe_qos(r);
+
+	if (!jq || !rq || jq == rq)
+		return false;
+	for (size_t k = 0; jq->preempt && jq->preempt[k]; k++)
+		if (!strcasecmp(jq->preempt[k], rq->name))
+			return true;
+	return false;
+}
+
+static int _qos_mode(const job_record_t *r)
+{
+	return pe.mode;
+}
+
+static uint32_t _qos_grace(const job_record_t *r)
+{
+	const assoc_qos_t *q = _pe_qos(r);
+
+	return q && q->grace_time < UINT32_MAX ? (uint32_t) q->grace_time : 0;
+}
+
+static const preempt_ops_t pe_none_ops;
+static const preempt_ops_t pe_pp_ops = {
+	.preempts = _pp_preempts, .tier = _pp_tier, .mode = _pp_mode,
+	.grace = _pp_grace,
+};
+static const preempt_ops_t pe_qos_ops = {
+	.preempts = _qos_preempts, .tier = _qos_tier, .mode = _qos_mode,
+	.grace = _qos_grace,
+};
+#define PE_PLUGIN(n, o) { .type = "preempt", .name = n, \
+	.abi_version = SLUICE_PLUGIN_ABI, .ops_version = PREEMPT_OPS_VERSION, \
+	.ops = &(o) }
+static const struct sluice_plugin pe_none = PE_PLUGIN("none", pe_none_ops);
+static const struct sluice_plugin pe_partition_prio =
+	PE_PLUGIN("partition_prio", pe_pp_ops);
+static const struct sluice_plugin pe_qos = PE_PLUGIN("qos", pe_qos_ops);
+#undef PE_PLUGIN
+static const struct sluice_plugin *const pe_builtins[] = {
+	&pe_none, &pe_partition_prio, &pe_qos, NULL,
+};
+const plugin_type_t preempt_plugin_type = {
+	.type = "preempt", .key = "PreemptType",
+	.ops_version = PREEMPT_OPS_VERSION, .builtins = pe_builtins,
+};
+
+/* The mode, GraceTime and tier of a job as the plugin says. */
 static int _pe_mode(const job_record_t *r)
 {
-	return pe.by_qos ? pe.mode : preempt_part_mode(r->part);
+	return pe.ops->mode ? pe.ops->mode(r) : PREEMPT_MODE_OFF;
 }
 
 static uint32_t _pe_grace(const job_record_t *r)
 {
-	const assoc_qos_t *q;
+	return pe.ops->grace ? pe.ops->grace(r) : 0;
+}
 
-	if (!pe.by_qos)
-		return r->part ? r->part->info.grace_time : 0;
-	q = _pe_qos(r);
-	return q && q->grace_time < UINT32_MAX ? (uint32_t) q->grace_time : 0;
+static uint32_t _pe_tier(const job_record_t *j)
+{
+	return pe.ops->tier ? pe.ops->tier(j) : 0;
 }
 
 int preempt_part_mode(const part_record_t *part)
@@ -205,29 +313,6 @@ static bool _pe_fits(job_record_t *j, pe_view_t *pv, const bitmap_t *usable)
 	return true;
 }
 
-static uint32_t _pe_tier(const job_record_t *j)
-{
-	const assoc_qos_t *q;
-
-	if (!pe.by_qos)
-		return j->part ? j->part->info.priority_tier : 0;
-	q = _pe_qos(j);
-	return q ? q->priority : 0;
-}
-
-/* preempt/qos: is r's QOS in the Preempt list of j's? */
-static bool _pe_qos_preempts(const job_record_t *j, const job_record_t *r)
-{
-	const assoc_qos_t *jq = _pe_qos(j), *rq = _pe_qos(r);
-
-	if (!jq || !rq || jq == rq)
-		return false;
-	for (size_t k = 0; jq->preempt && jq->preempt[k]; k++)
-		if (!strcasecmp(jq->preempt[k], rq->name))
-			return true;
-	return false;
-}
-
 /* Lowest tier first, then lowest priority, then the youngest. */
 static int _pe_cand_cmp(const void *a, const void *b)
 {
@@ -257,7 +342,7 @@ static bool _pe_may_preempt(const job_record_t *j, const job_record_t *r,
 	if (r == j || !_pe_running(r) || r->info.preempt_time || !r->part ||
 	    !j->part)
 		return false;
-	if (pe.by_qos ? !_pe_qos_preempts(j, r) : _pe_tier(r) >= _pe_tier(j))
+	if (!pe.ops->preempts(j, r))
 		return false;
 	if (_pe_mode(r) == PREEMPT_MODE_OFF)
 		return false;

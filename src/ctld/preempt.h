@@ -1,11 +1,20 @@
-/* preempt.h — job preemption (PreemptType=preempt/partition_prio).
+/* preempt.h — PreemptType: job preemption.
  *
  * A pending job the main scheduler cannot place may take the resources of
- * running jobs in partitions of a lower PriorityTier that share its nodes.
- * The victims are the fewest such jobs (lowest tier, then lowest
- * priority, then youngest first) whose resources let it start.  Each is
- * cancelled, requeued or suspended as its partition's PreemptMode says
- * (a partition without one follows the global PreemptMode).  Cancel and
+ * running jobs that the PreemptType plugin says it may preempt and that
+ * share its nodes.  The victims are the fewest such jobs (lowest tier,
+ * then lowest priority, then youngest first) whose resources let it
+ * start.  Built in: preempt/none (the default: nothing is preempted),
+ * preempt/partition_prio (jobs in partitions of a lower PriorityTier;
+ * tier = PriorityTier; each victim is cancelled, requeued or suspended as
+ * its partition's PreemptMode says, a partition without one following
+ * the global PreemptMode, after its partition's GraceTime) and
+ * preempt/qos (jobs whose QOS is in the Preempt list of the pending
+ * job's QOS; tier = QOS Priority; global PreemptMode, the QOS's
+ * GraceTime).  Any other name is PluginDir/preempt_<name>.so exporting
+ * preempt_ops_t (built against this source tree: the ops see job
+ * records).  The ops run on the controller's loop, once per candidate
+ * job in the scheduler's pass: they must not block.  Cancel and
  * requeue wait the partition's GraceTime: the job's steps get SIGCONT and
  * SIGTERM at once, its end time moves to now + GraceTime and it is ended
  * then.  A job suspended by preemption gives back its CPUs and is resumed
@@ -19,6 +28,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "common/plugin_ctx.h"
 #include "ctld/job_mgr.h"
 #include "ctld/select.h"
 
@@ -29,10 +39,28 @@ enum preempt_mode {
 	PREEMPT_MODE_SUSPEND,
 };
 
+#define PREEMPT_OPS_VERSION 1
+
+typedef struct {
+	/* May pending j preempt running r (r is past PreemptExemptTime and
+	 * its mode is not OFF)?  NULL: nothing is ever preempted. */
+	bool     (*preempts)(const job_record_t *j, const job_record_t *r);
+	/* r's rank as a victim: lower tiers go first. */
+	uint32_t (*tier)(const job_record_t *r);
+	/* What happens to victim r (enum preempt_mode) and its GraceTime
+	 * in seconds. */
+	int      (*mode)(const job_record_t *r);
+	uint32_t (*grace)(const job_record_t *r);
+} preempt_ops_t;
+
+/* The type with its built-ins (ctld_plugins.c checks a new config). */
+extern const plugin_type_t preempt_plugin_type;
+
 /* "REQUEUE", "GANG,SUSPEND", "off" -> enum preempt_mode (GANG alone and
  * unknown words: OFF). */
 int  preempt_mode_parse(const char *s);
-/* PreemptType is not preempt/none and PreemptMode is not OFF. */
+/* The PreemptType plugin preempts and PreemptMode is not OFF (the plugin
+ * is loaded from ctld_conf() when that changes). */
 bool preempt_enabled(void);
 /* The mode that applies to jobs running in part. */
 int  preempt_part_mode(const part_record_t *part);

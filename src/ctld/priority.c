@@ -1,4 +1,5 @@
-/* priority.c — priority/basic and priority/multifactor (priority.h).
+/* priority.c — PriorityType's context, priority/basic and
+ * priority/multifactor (priority.h).
  *
  * Multifactor: priority = sum of weight x factor (each factor in [0,1])
  * - nice, at least 1.  Factors:
@@ -37,12 +38,16 @@
 
 #define PRIO_MAX 0xfffffffeu
 
+static const priority_ops_t prio_basic_ops;
+
 static struct {
-	priority_conf_t      pc;
-	priority_fairshare_f fs_hook;
-	struct event        *ev;
-	time_t               last_calc;
-} pr;
+	priority_conf_t       pc;
+	priority_fairshare_f  fs_hook;
+	struct event         *ev;
+	time_t                last_calc;
+	plugin_ctx_t         *ctx;
+	const priority_ops_t *ops;
+} pr = { .ops = &prio_basic_ops };
 
 /* ---- configuration ---- */
 
@@ -120,14 +125,6 @@ int priority_conf_load(const slurm_conf_t *c, priority_conf_t *pc, char *err,
 	const char *s;
 	bool b;
 
-	n.multifactor = c->priority_type &&
-		!strcmp(c->priority_type, "priority/multifactor");
-	if (c->priority_type && !n.multifactor &&
-	    strcmp(c->priority_type, "priority/basic")) {
-		snprintf(err, errlen, "Invalid PriorityType %s",
-			 c->priority_type);
-		return -1;
-	}
 	if (_pr_u32(c, "PriorityWeightAge", &n.w_age, err, errlen) < 0 ||
 	    _pr_u32(c, "PriorityWeightFairshare", &n.w_fs, err, errlen) < 0 ||
 	    _pr_u32(c, "PriorityWeightJobSize", &n.w_js, err, errlen) < 0 ||
@@ -291,7 +288,7 @@ void priority_set_fairshare_hook(priority_fairshare_f f)
 
 bool priority_is_multifactor(void)
 {
-	return pr.pc.multifactor;
+	return pr.ops->factors != NULL;
 }
 
 static void _pr_totals(priority_totals_t *t)
@@ -312,14 +309,19 @@ static void _pr_totals(priority_totals_t *t)
 	}
 }
 
-uint32_t priority_new_job(struct job_record *j, time_t now)
+/* ---- the built-ins ---- */
+
+static uint32_t _basic_new_job(struct job_record *j, time_t now)
+{
+	return job_mgr_new_priority();
+}
+
+static uint32_t _mf_new_job(struct job_record *j, time_t now)
 {
 	priority_totals_t t;
 	job_info_t save = j->info;
 	uint32_t p;
 
-	if (!pr.pc.multifactor)
-		return job_mgr_new_priority();
 	_pr_totals(&t);
 	/* nice is applied by the caller */
 	j->info.nice = NICE_OFFSET;
@@ -331,14 +333,12 @@ uint32_t priority_new_job(struct job_record *j, time_t now)
 	return p;
 }
 
-void priority_recalc(time_t now)
+static void _mf_recalc(time_t now)
 {
 	priority_totals_t t;
 	job_record_t *j;
 	uint32_t changed = 0;
 
-	if (!pr.pc.multifactor)
-		return;
 	site_factor_update();
 	_pr_totals(&t);
 	pr.last_calc = now;
@@ -360,6 +360,46 @@ void priority_recalc(time_t now)
 	debug2("priority_recalc: %u pending jobs changed priority", changed);
 }
 
+static uint32_t _mf_factors(const priority_totals_t *t, struct job_record *j,
+			    time_t now, priority_factors_t *out)
+{
+	return priority_compute(&pr.pc, t, j, now, out);
+}
+
+static const priority_ops_t prio_basic_ops = { .new_job = _basic_new_job };
+static const priority_ops_t prio_mf_ops = {
+	.new_job = _mf_new_job, .recalc = _mf_recalc,
+	.factors = _mf_factors,
+};
+static const struct sluice_plugin priority_basic = {
+	.type = "priority", .name = "basic", .abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = PRIORITY_OPS_VERSION, .ops = &prio_basic_ops,
+};
+static const struct sluice_plugin priority_multifactor = {
+	.type = "priority", .name = "multifactor",
+	.abi_version = SLUICE_PLUGIN_ABI,
+	.ops_version = PRIORITY_OPS_VERSION, .ops = &prio_mf_ops,
+};
+static const struct sluice_plugin *const prio_builtins[] = {
+	&priority_basic, &priority_multifactor, NULL,
+};
+const plugin_type_t priority_plugin_type = {
+	.type = "priority", .key = "PriorityType",
+	.ops_version = PRIORITY_OPS_VERSION, .builtins = prio_builtins,
+};
+
+uint32_t priority_new_job(struct job_record *j, time_t now)
+{
+	return pr.ops->new_job ? pr.ops->new_job(j, now) :
+		job_mgr_new_priority();
+}
+
+void priority_recalc(time_t now)
+{
+	if (pr.ops->recalc)
+		pr.ops->recalc(now);
+}
+
 static void _pr_on_calc(evutil_socket_t fd, short what, void *arg)
 {
 	priority_recalc(time(NULL));
@@ -372,8 +412,38 @@ static void _pr_arm(void)
 	if (!pr.ev)
 		return;
 	event_del(pr.ev);
-	if (pr.pc.multifactor)
+	if (pr.ops->recalc)
 		event_add(pr.ev, &tv);
+}
+
+/* PriorityType (already checked by ctld_plugins_check at start and
+ * before a reconfigure): a plugin whose init fails leaves the old one. */
+static void _pr_plugin(const slurm_conf_t *c)
+{
+	const char *type = c->priority_type && *c->priority_type ?
+		c->priority_type : "priority/basic";
+	char err[512] = "";
+	plugin_ctx_t *n = plugin_ctx_create(&priority_plugin_type, type,
+					    c->plugin_dir, NULL, err,
+					    sizeof(err));
+
+	if (n && pr.ctx && plugin_ctx_ops(n, 0) == pr.ops) {
+		plugin_ctx_destroy(n);  /* the same plugin stays as it is */
+		return;
+	}
+	if (n && plugin_ctx_init(n, err, sizeof(err)) < 0) {
+		plugin_ctx_destroy(n);
+		n = NULL;
+	}
+	if (!n) {
+		error("%s: keeping %s", err, pr.ctx ?
+		      plugin_ctx_names(pr.ctx) : "priority/basic");
+		return;
+	}
+	plugin_ctx_destroy(pr.ctx);
+	pr.ctx = n;
+	pr.ops = plugin_ctx_ops(n, 0);
+	debug("priority: using %s", plugin_ctx_names(n));
 }
 
 static void _pr_load(void)
@@ -383,7 +453,8 @@ static void _pr_load(void)
 	priority_conf_free(&pr.pc);
 	memset(&pr.pc, 0, sizeof(pr.pc));
 	if (priority_conf_load(ctld_conf(), &pr.pc, err, sizeof(err)) < 0)
-		error("%s: using priority/basic", err);
+		error("%s: the Priority* weights are 0", err);
+	_pr_plugin(ctld_conf());
 }
 
 void priority_init(struct event_base *base)
@@ -400,6 +471,9 @@ void priority_fini(void)
 		event_free(pr.ev);
 	pr.ev = NULL;
 	priority_conf_free(&pr.pc);
+	plugin_ctx_destroy(pr.ctx);
+	pr.ctx = NULL;
+	pr.ops = &prio_basic_ops;
 }
 
 void priority_reconfig(void)
@@ -476,7 +550,9 @@ void priority_rpc_factors(net_conn_t *c, slurm_msg_t *m)
 				continue;
 			f = &r.jobs[r.cnt++];
 			j->part = p;
-			prio = priority_compute(&pr.pc, &t, j, now, f);
+			prio = pr.ops->factors ?
+				pr.ops->factors(&t, j, now, f) :
+				j->info.priority;
 			j->part = save;
 			f->job_id = j->info.job_id;
 			f->user_id = j->info.user_id;
@@ -485,15 +561,15 @@ void priority_rpc_factors(net_conn_t *c, slurm_msg_t *m)
 					       j->info.partition);
 			f->account = xstrdup(j->info.account);
 			f->qos = xstrdup(j->info.qos);
-			f->priority = parts > 1 && pr.pc.multifactor &&
+			f->priority = parts > 1 && pr.ops->factors &&
 				!j->prio_fixed ? prio : j->info.priority;
-			if (!pr.pc.multifactor) {
+			if (!pr.ops->factors) {
 				f->fairshare = f->norm_fairshare = 0;
 				f->age = f->job_size = f->part = 0;
 			}
 		}
 	}
-	r.multifactor = pr.pc.multifactor;
+	r.multifactor = pr.ops->factors != NULL;
 	r.weight_age = pr.pc.w_age;
 	r.weight_fs = pr.pc.w_fs;
 	r.weight_js = pr.pc.w_js;

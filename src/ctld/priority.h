@@ -1,7 +1,14 @@
-/* priority.h — job priorities: priority/basic (FIFO: each new job just
- * below the previous one) and priority/multifactor (weighted age,
- * fair-share, job size, partition, QOS, TRES, minus nice), recomputed
- * for pending jobs every PriorityCalcPeriod.
+/* priority.h — PriorityType: job priorities.  Built in: priority/basic
+ * (FIFO: each new job just below the previous one; the default) and
+ * priority/multifactor (weighted age, fair-share, job size, partition,
+ * QOS, TRES, minus nice), recomputed for pending jobs every
+ * PriorityCalcPeriod.  Any other name is PluginDir/priority_<name>.so
+ * exporting priority_ops_t; its ops see the controller's job records, so
+ * it is built against this source tree.
+ *
+ * Every op runs on the controller's loop thread and must not block:
+ * new_job on each submission, recalc over the whole pending queue every
+ * PriorityCalcPeriod, factors per job of a sprio request.
  *
  * Fair-share comes from a hook the accounting side installs; without one
  * the factor is 1.0.  A priority set by an operator (sbatch --priority,
@@ -16,13 +23,13 @@
 
 #include "common/msg_types.h"
 #include "common/net.h"
+#include "common/plugin_ctx.h"
 
 struct event_base;
 struct job_record;
 
 /* Weights and options of priority/multifactor, from slurm.conf. */
 typedef struct {
-	bool     multifactor;
 	uint32_t w_age, w_fs, w_js, w_part, w_qos, w_assoc;
 	uint32_t w_tres_cpu, w_tres_mem, w_tres_node;
 	uint32_t max_age;          /* s */
@@ -54,13 +61,36 @@ uint32_t priority_compute(const priority_conf_t *pc,
 			  const struct job_record *j, time_t now,
 			  priority_factors_t *out);
 
+#define PRIORITY_OPS_VERSION 1
+
+typedef struct {
+	/* A new job's priority before nice (the caller applies nice and
+	 * keeps an operator's --priority instead).  NULL: as basic. */
+	uint32_t (*new_job)(struct job_record *j, time_t now);
+	/* Every PriorityCalcPeriod and after a reconfigure: set the pending
+	 * jobs' priorities (not those fixed by an operator) and resort the
+	 * queue if one changed.  NULL: priorities never change by time. */
+	void     (*recalc)(time_t now);
+	/* sprio: j's factors at now into out, returns its priority.  NULL:
+	 * the plugin has no factors (sprio says only multifactor has). */
+	uint32_t (*factors)(const priority_totals_t *tot,
+			    struct job_record *j, time_t now,
+			    priority_factors_t *out);
+} priority_ops_t;
+
+/* The type with its built-ins (ctld_plugins.c checks a new config). */
+extern const plugin_type_t priority_plugin_type;
+
 /* Fair-share factor in [0,1] of a job's user/account (acct installs). */
 typedef double (*priority_fairshare_f)(uint32_t uid, const char *account);
 void priority_set_fairshare_hook(priority_fairshare_f f);
 
+/* Load PriorityType from ctld_conf() (at reconfigure: an init that fails
+ * keeps the old plugin) and arm the recalc timer on base. */
 void priority_init(struct event_base *base);
 void priority_fini(void);
 void priority_reconfig(void);
+/* The plugin has factors (sprio shows them). */
 bool priority_is_multifactor(void);
 /* Priority of a new job before nice: basic counts down, multifactor
  * computes. */

@@ -203,7 +203,7 @@ void resv_acct(const resv_t *r, bool deleted, time_t prev_start, time_t now)
 
 	if (!acct_enabled())
 		return;
-	acct_outbox_append(ACCT_REC_RESV, &a);
+	acct_record(ACCT_REC_RESV, &a);
 }
 
 /* ---- life cycle ---- */

@@ -19,7 +19,6 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/assoc_mgr.h"
-#include "ctld/backfill.h"
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
@@ -31,7 +30,8 @@
 #include "ctld/priority.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
-#include "ctld/select.h"
+#include "ctld/sched_plugin.h"
+#include "ctld/select_plugin.h"
 #include "ctld/stats.h"
 
 typedef struct {
@@ -51,6 +51,7 @@ typedef struct {
 } pass_t;
 
 static struct {
+	struct event_base *evbase;
 	struct event  *ev;        /* event pass (depth-limited) */
 	struct event  *full_ev;   /* sched_interval timer */
 	bool           queued;
@@ -81,12 +82,28 @@ static void _load_params(void)
 	const slurm_conf_t *c = ctld_conf();
 	char err[256];
 
-	if (sched_params_parse(c->scheduler_type, c->scheduler_parameters,
-			       c->message_timeout, &sc.params, err,
-			       sizeof(err)) < 0) {
+	if (sched_params_parse(c->scheduler_parameters, c->message_timeout,
+			       &sc.params, err, sizeof(err)) < 0) {
 		error("%s: using the defaults", err);
 		sched_params_defaults(&sc.params, c->message_timeout);
 	}
+	sc.params.backfill = sched_plugin_has_pass();
+}
+
+/* SelectType and SchedulerType (checked by ctld_plugins_check before a
+ * reconfigure, so only a plugin's own init can fail here). */
+static int _load_plugins(void)
+{
+	const slurm_conf_t *c = ctld_conf();
+	char err[512] = "";
+
+	if (select_plugin_load(c, err, sizeof(err)) < 0 ||
+	    sched_plugin_load(c, sc.evbase, err, sizeof(err)) < 0) {
+		error("%s", err);
+		return -1;
+	}
+	sc.params.backfill = sched_plugin_has_pass();
+	return 0;
 }
 
 /* ---- triggers and timers ---- */
@@ -118,21 +135,24 @@ static void _arm_full(void)
 
 int sched_init(struct event_base *base)
 {
+	sc.evbase = base;
 	_load_params();
 	priority_init(base);
-	if (!base)
-		return backfill_init(NULL);   /* tests: passes are called */
-	sc.ev = event_new(base, -1, 0, _on_trigger, NULL);
-	sc.full_ev = event_new(base, -1, EV_PERSIST, _on_full, NULL);
-	if (!sc.ev || !sc.full_ev)
-		return -1;
-	_arm_full();
-	return backfill_init(base);
+	if (base) {
+		sc.ev = event_new(base, -1, 0, _on_trigger, NULL);
+		sc.full_ev = event_new(base, -1, EV_PERSIST, _on_full, NULL);
+		if (!sc.ev || !sc.full_ev)
+			return -1;
+		_arm_full();
+	}
+	/* base NULL (tests): passes are called */
+	return _load_plugins();
 }
 
 void sched_fini(void)
 {
-	backfill_fini();
+	sched_plugin_fini();
+	select_plugin_fini();
 	priority_fini();
 	if (sc.ev)
 		event_free(sc.ev);
@@ -149,7 +169,7 @@ void sched_reconfig(void)
 	_load_params();
 	_arm_full();
 	priority_reconfig();
-	backfill_reconfig();
+	_load_plugins();        /* sched/backfill: its reconfig */
 	sched_trigger();
 }
 

@@ -1,4 +1,4 @@
-/* sched_params.c — SchedulerType and SchedulerParameters (sched_params.h). */
+/* sched_params.c — SchedulerParameters (sched_params.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -73,21 +73,14 @@ static int _sp_param(sched_params_t *p, const char *item, char *err,
 	return 0;   /* keys for features we do not have are ignored */
 }
 
-int sched_params_parse(const char *type, const char *str,
-		       uint16_t message_timeout, sched_params_t *p,
-		       char *err, size_t errlen)
+int sched_params_parse(const char *str, uint16_t message_timeout,
+		       sched_params_t *p, char *err, size_t errlen)
 {
 	sched_params_t n;
 	char **items;
 	int rc = 0;
 
 	sched_params_defaults(&n, message_timeout);
-	if (type && strcmp(type, "sched/backfill") &&
-	    strcmp(type, "sched/builtin")) {
-		snprintf(err, errlen, "Invalid SchedulerType %s", type);
-		return -1;
-	}
-	n.backfill = !type || !strcmp(type, "sched/backfill");
 	items = xstrsplit(str ? str : "", ",", NULL);
 	for (size_t i = 0; items[i] && !rc; i++)
 		if (*items[i])

@@ -1,5 +1,6 @@
-/* sched_params.h — SchedulerType and SchedulerParameters, parsed into
- * what the main and backfill schedulers use (pure: no daemon state). */
+/* sched_params.h — SchedulerParameters, parsed into what the main and
+ * backfill schedulers use (pure: no daemon state).  SchedulerType is a
+ * plugin (sched_plugin.h). */
 #ifndef SLUICE_CTLD_SCHED_PARAMS_H
 #define SLUICE_CTLD_SCHED_PARAMS_H
 
@@ -7,9 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* SchedulerType and SchedulerParameters, as used (Slurm's units). */
+/* SchedulerParameters, as used (Slurm's units). */
 typedef struct {
-	bool     backfill;            /* SchedulerType=sched/backfill */
+	bool     backfill;            /* the SchedulerType plugin has passes
+				       * of its own (set by sched.c) */
 	uint32_t sched_interval;      /* s, full main pass, 60 */
 	uint32_t default_queue_depth; /* jobs per event pass, 100 */
 	uint32_t sched_min_interval;  /* us between main passes, 2 */
@@ -24,12 +26,10 @@ typedef struct {
 	uint32_t bf_yield_sleep;      /* us the loop gets at each yield */
 } sched_params_t;
 
-/* Parse SchedulerType (NULL = sched/backfill) and SchedulerParameters
- * (NULL = defaults) into p.  -1 + err on an unknown type or bad value;
- * unknown keys are ignored, as Slurm does. */
-int  sched_params_parse(const char *type, const char *str,
-			uint16_t message_timeout, sched_params_t *p,
-			char *err, size_t errlen);
+/* Parse SchedulerParameters (NULL = defaults) into p.  -1 + err on a
+ * bad value; unknown keys are ignored, as Slurm does. */
+int  sched_params_parse(const char *str, uint16_t message_timeout,
+			sched_params_t *p, char *err, size_t errlen);
 /* Slurm's defaults (max_sched_time is half of MessageTimeout). */
 void sched_params_defaults(sched_params_t *p, uint16_t message_timeout);
 

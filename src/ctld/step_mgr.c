@@ -148,7 +148,7 @@ static void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
 		r.num_cpus = j->info.num_cpus;
 	r.tres_alloc = xstrdup_printf("cpu=%u,node=%u", r.num_cpus,
 				      r.num_nodes);
-	acct_outbox_append(ACCT_REC_STEP, &r);
+	acct_record(ACCT_REC_STEP, &r);
 	xfree(r.tres_alloc);
 }
 

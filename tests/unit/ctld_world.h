@@ -33,6 +33,8 @@
 #include "../../src/ctld/site_factor.c"
 #include "../../src/ctld/bf_map.c"
 #include "../../src/ctld/backfill.c"
+#include "../../src/ctld/sched_plugin.c"
+#include "../../src/ctld/select_plugin.c"
 #include "../../src/ctld/sched_params.c"
 #include "../../src/ctld/job_ops.c"
 #include "../../src/ctld/job_mail.c"
@@ -130,10 +132,11 @@ void acct_job_batch_started(job_record_t *j) { (void) j; }
 uint32_t acct_queue_depth(void) { return 0; }
 void acct_send_stats(acct_send_stats_t *out) { memset(out, 0, sizeof(*out)); }
 bool acct_enabled(void) { return false; }
-void acct_outbox_append(uint16_t kind, const void *rec)
+void acct_record(uint16_t kind, const void *rec)
 {
 	(void) kind; (void) rec;
 }
+bool acct_storage_dbd_assocs(void) { return false; }
 void acct_node_reason(node_record_t *n, const char *old_reason,
 		      time_t old_time)
 {

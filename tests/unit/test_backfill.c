@@ -133,17 +133,13 @@ static void test_params(void **st)
 	sched_params_t p;
 	char err[128];
 
-	assert_int_equal(sched_params_parse("sched/nosuch", NULL, 10, &p, err,
+	assert_int_equal(sched_params_parse("bf_window=0", 10, &p, err,
 					    sizeof(err)), -1);
-	assert_int_equal(sched_params_parse(NULL, "bf_window=0", 10, &p, err,
+	assert_int_equal(sched_params_parse("bf_interval=x", 10, &p, err,
 					    sizeof(err)), -1);
-	assert_int_equal(sched_params_parse(NULL, "bf_interval=x", 10, &p, err,
-					    sizeof(err)), -1);
-	assert_int_equal(sched_params_parse("sched/builtin",
-					    "bf_continue,default_queue_depth=7,"
+	assert_int_equal(sched_params_parse("bf_continue,default_queue_depth=7,"
 					    "other_key=1", 10, &p, err,
 					    sizeof(err)), 0);
-	assert_false(p.backfill);
 	assert_true(p.bf_continue);
 	assert_int_equal(p.default_queue_depth, 7);
 	assert_int_equal(p.bf_interval, 30);
@@ -152,6 +148,43 @@ static void test_params(void **st)
 	/* what the fixture configured */
 	assert_true(sched_params()->backfill);
 	assert_int_equal(sched_params()->bf_window, 240);
+}
+
+/* SelectType, SchedulerType and PriorityType are plugins: a reconfigure
+ * to select/linear, sched/builtin and priority/basic switches each, and
+ * back. */
+static void test_plugin_switch(void **st)
+{
+	slurm_conf_t *save = conf;
+	char path[256], err[512];
+	FILE *f;
+
+	assert_true(sched_params()->backfill);
+	assert_true(priority_is_multifactor());
+	assert_false(job_res_cr() & SELECT_LINEAR);
+	snprintf(path, sizeof(path), "%s/alt.conf", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s/state\n"
+		"NodeName=n[1-2] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
+		"PartitionName=debug Nodes=n[1-2] Default=YES\n"
+		"SelectType=select/linear\nSchedulerType=sched/builtin\n"
+		"PriorityType=priority/basic\n", dir);
+	fclose(f);
+	conf = conf_load(path, err, sizeof(err));
+	assert_non_null(conf);
+	sched_reconfig();
+	assert_true(job_res_cr() & SELECT_LINEAR);
+	assert_false(sched_params()->backfill);
+	assert_int_equal(sched_plugin_run(), 0);
+	assert_false(priority_is_multifactor());
+	conf_destroy(conf);
+	conf = save;
+	sched_reconfig();
+	assert_true(sched_params()->backfill);
+	assert_true(priority_is_multifactor());
+	assert_false(job_res_cr() & SELECT_LINEAR);
 }
 
 /* n1 full for 10 min, n2 half full for 30 min.  A 2-node job plans for
@@ -394,7 +427,7 @@ static void test_multifactor(void **st)
 	char err[128];
 
 	assert_int_equal(priority_conf_load(conf, &pc, err, sizeof(err)), 0);
-	assert_true(pc.multifactor);
+	assert_true(priority_is_multifactor());
 	assert_int_equal(pc.w_age, 1000);
 	assert_int_equal(pc.max_age, 3600);
 	part.info.priority_job_factor = 5;
@@ -538,6 +571,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_plugin_switch),
 		cmocka_unit_test(test_backfill_hole),
 		cmocka_unit_test(test_backfill_window),
 		cmocka_unit_test(test_backfill_gpus),

@@ -245,6 +245,42 @@ static void test_dlopen(void **state)
 	plugin_ctx_destroy(c);
 }
 
+/* builtin_only: a .so of the right type, ABI and ops version is still
+ * refused (the daemon would never call it). */
+static void test_builtin_only(void **state)
+{
+	static const plugin_type_t fixed = {
+		.type = "t", .key = "TFixed", .ops_version = T_OPS_VERSION,
+		.builtins = builtins, .builtin_only = true,
+	};
+	static const plugin_type_t nothing = {
+		.type = "t", .key = "TNone", .ops_version = T_OPS_VERSION,
+		.builtin_only = true,
+	};
+	char err[1024] = "";
+	plugin_ctx_t *c;
+
+	(void) state;
+	if (!build_so("t_ext", "t", "ext", SLUICE_PLUGIN_ABI, T_OPS_VERSION))
+		skip();
+	assert_null(plugin_ctx_create(&fixed, "t/ext", tmpdir, NULL, err,
+				      sizeof(err)));
+	assert_non_null(strstr(err, "cannot create t context for t/ext"));
+	assert_non_null(strstr(err, "not implemented by Sluice (which has "
+				    "a, b, bad)"));
+	assert_null(plugin_ctx_create(&nothing, "ext", tmpdir, NULL, err,
+				      sizeof(err)));
+	assert_non_null(strstr(err, "(TNone must be unset)"));
+	c = plugin_ctx_create(&fixed, "t/a", tmpdir, NULL, err, sizeof(err));
+	assert_non_null(c);
+	assert_true(plugin_ctx_builtin(c, 0));
+	plugin_ctx_destroy(c);
+	c = plugin_ctx_create(&nothing, "", tmpdir, NULL, err, sizeof(err));
+	assert_non_null(c);
+	assert_int_equal(plugin_ctx_count(c), 0);
+	plugin_ctx_destroy(c);
+}
+
 static void test_dlopen_mismatch(void **state)
 {
 	char err[1024] = "";
@@ -306,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_dlopen),
+		cmocka_unit_test(test_builtin_only),
 		cmocka_unit_test(test_dlopen_mismatch),
 		cmocka_unit_test(test_init_fails),
 		cmocka_unit_test(test_builtin_list),
