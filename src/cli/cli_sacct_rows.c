@@ -24,8 +24,7 @@ int sacct_dbd_rpc(uint16_t type, dbd_job_cond_msg_t *cond, slurm_msg_t *resp)
 	char *cluster = cond->cluster;
 	int rc;
 
-	if (!c->accounting_storage_type ||
-	    !strstr(c->accounting_storage_type, "slurmdbd"))
+	if (!conf_accounting_dbd(c))
 		return ESLURM_DB_CONNECTION;
 	if (!cond->cluster)
 		cond->cluster = c->cluster_name;

@@ -445,8 +445,7 @@ static void choose_fields(const sacct_col_t *cols, size_t n)
 /* A query slurmdbd did not answer: Slurm's words, exit 1. */
 static void query_check(int rc)
 {
-	if (rc == ESLURM_DB_CONNECTION && (!cli_conf()->accounting_storage_type ||
-	    !strstr(cli_conf()->accounting_storage_type, "slurmdbd"))) {
+	if (rc == ESLURM_DB_CONNECTION && !conf_accounting_dbd(cli_conf())) {
 		error("Slurm accounting storage is disabled");
 		exit(1);
 	}

@@ -487,8 +487,7 @@ int main(int argc, char **argv)
 		}
 	}
 	cli_init("sreport", gopt.verbose);
-	if (!cli_conf()->accounting_storage_type ||
-	    !strstr(cli_conf()->accounting_storage_type, "slurmdbd")) {
+	if (!conf_accounting_dbd(cli_conf())) {
 		error("Slurm accounting storage is disabled");
 		exit(1);
 	}

@@ -234,6 +234,10 @@ const conf_kv_t *conf_kv(const slurm_conf_t *c, size_t *cnt,
 /* "file:line" where key (a scalar key or SlurmctldHost) was set, or NULL
  * (not set, or c was not loaded from a file).  Owned by c. */
 const char   *conf_key_where(const slurm_conf_t *c, const char *key);
+/* AccountingStorageType names slurmdbd: the one test of that name the
+ * commands make (they load no accounting_storage plugin; slurmctld's
+ * context resolves the name itself). */
+bool          conf_accounting_dbd(const slurm_conf_t *c);
 /* What the file set that has no effect, one "file:line: Key has no effect
  * (why)" each (NULL-terminated, never NULL; conf_use.h says which keys).
  * Owned by c. */

@@ -771,9 +771,7 @@ int conf_keys_finish(conf_state_t *st)
 
 	if (ck_ctld_hosts(st) < 0)
 		return -1;
-	if (!c->accounting_storage_port &&
-	    c->accounting_storage_type &&
-	    strstr(c->accounting_storage_type, "slurmdbd"))
+	if (!c->accounting_storage_port && conf_accounting_dbd(c))
 		c->accounting_storage_port = 6819;
 	if (!c->plugstack_config)
 		c->plugstack_config = conf_sibling_path(c, "plugstack.conf");
@@ -1004,9 +1002,22 @@ static void ck_kv_ctld(slurm_conf_t *c)
 	}
 }
 
+/* scontrol show config prints the multifactor weights unless
+ * PriorityType is priority/basic (Slurm's rule; any other plugin has
+ * factors) */
 static bool ck_multifactor(const slurm_conf_t *c)
 {
-	return c->priority_type && strstr(c->priority_type, "multifactor");
+	return c->priority_type && *c->priority_type &&
+	       strcmp(c->priority_type, "priority/basic") &&
+	       strcmp(c->priority_type, "basic");
+}
+
+bool conf_accounting_dbd(const slurm_conf_t *c)
+{
+	const char *t = c ? c->accounting_storage_type : NULL;
+
+	return t && (!strcmp(t, "accounting_storage/slurmdbd") ||
+		     !strcmp(t, "slurmdbd"));
 }
 
 void conf_keys_build_kv(slurm_conf_t *c)
