@@ -75,8 +75,7 @@ static int cgroup_conf_check(const slurm_conf_t *c, char *err, size_t errlen)
 	cgroup_conf_t cc;
 	int rc = cgroup_conf_load(path, &cc, err, errlen);
 
-	if (rc == 0)
-		cgroup_conf_free(&cc);
+	cgroup_conf_free(&cc);          /* defaults are set on failure too */
 	xfree(path);
 	return rc;
 }

@@ -448,6 +448,7 @@ cgroup_step_t *cgroup_step_create(const cgroup_req_t *r)
 	path = conf_sibling_path(c, "cgroup.conf");
 	if (cgroup_conf_load(path, &cc, err, sizeof(err)) < 0) {
 		error("cgroup: %s; no cgroups for this step", err);
+		cgroup_conf_free(&cc);
 		xfree(path);
 		return NULL;
 	}
