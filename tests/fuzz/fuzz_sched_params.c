@@ -1,6 +1,7 @@
-/* fuzz_sched_params.c — SchedulerType / SchedulerParameters parsing.
- * Input: "type\nparameters"; a parse either fails or yields values in
- * the documented ranges. */
+/* fuzz_sched_params.c — SchedulerParameters parsing.
+ * Input: the parameters (first line only; corpus files may hold a second
+ * line from when the scheduler type was parsed here too); a parse either
+ * fails or yields values in the documented ranges. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in[size] = '\0';
 	nl = strchr(in, '\n');
 	if (nl)
-		*nl++ = '\0';
-	if (sched_params_parse(*in ? in : NULL, nl, 10, &p, err,
+		*nl = '\0';
+	if (sched_params_parse(*in ? in : NULL, 10, &p, err,
 			       sizeof(err)) == 0) {
 		if (p.bf_window < 1 || p.bf_resolution < 1 ||
 		    p.bf_max_job_test < 1 || p.bf_interval < 1)
