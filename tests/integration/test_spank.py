@@ -460,7 +460,10 @@ def test_required_job_prolog_failure_fails_launch(spank_cluster):
     plugstack(c, "required %s fail_job_prolog\n" % c.spank_so)
     jobid = c.sbatch(["-w", "n2", "--wrap", "true"], user="sluice_u1")
     end = time.time() + 60
-    while time.time() < end and c.show_job(jobid).get("Restarts") != "1":
+    # requeued (Restarts=1) while its node still cleans up (COMPLETING),
+    # then pending held
+    while time.time() < end and (c.show_job(jobid).get("Restarts") != "1" or
+                                 c.job_state(jobid) != "PENDING"):
         time.sleep(0.3)
     text = c.run(["scontrol", "show", "job", str(jobid)]).out
     assert "JobState=PENDING Reason=launch_failed_requeued_held " in text, text
