@@ -18,6 +18,13 @@
 #include "ctld/rpc.h"
 #include "slurm/slurm_errno.h"
 
+/* Reads waiting for a node at once: they share the agent's workers with
+ * job launches, and a node that does not answer holds one for its
+ * timeout; past this many a request is told to try again. */
+#define RELAY_MAX 4
+
+static unsigned relays;
+
 /* One request in flight: what the worker needs, and the client. */
 typedef struct {
 	net_conn_t            *conn;
@@ -105,6 +112,7 @@ static void _relay_done(void *arg)
 		_reply(r->conn, r->rc, "Node %s did not answer for job %u: %s",
 		       r->node, r->req.job_id, slurm_strerror(r->rc));
 	}
+	relays--;
 	xfree(r->req.path);
 	xfree(r->why);
 	xfree(r->host);
@@ -210,6 +218,16 @@ void job_output_rpc(net_conn_t *c, slurm_msg_t *m)
 	}
 	if (_locate(c, m, j, q->stream, &path, &n) < 0)
 		return;
+	if (relays >= RELAY_MAX) {
+		debug("job output of JobId=%u for uid=%u: %u reads in "
+		      "progress, try again", j->info.job_id,
+		      (unsigned) m->auth_uid, relays);
+		_reply(c, EAGAIN, "Too many output reads in progress; try "
+		       "again");
+		xfree(path);
+		return;
+	}
+	relays++;
 	debug("job output of JobId=%u (%s) for uid=%u: node %s",
 	      j->info.job_id, path, (unsigned) m->auth_uid, n->info.name);
 	r = xmalloc(sizeof(*r));

@@ -6,7 +6,9 @@
  * controller expands the StdOut/StdErr path as `scontrol show job` shows
  * it and asks the batch host's slurmd (REQUEST_JOB_OUTPUT_READ, on an
  * agent thread: the loop never waits) to read it as the job's user; the
- * client's reply leaves when the node answers or its RPC times out.
+ * client's reply leaves when the node answers or its RPC times out.  At
+ * most a few such reads wait at once (they share the agent's workers
+ * with job launches); beyond that the answer is EAGAIN, try again.
  * Finished jobs are read while the controller still has their record
  * and the file is still on the node.
  */

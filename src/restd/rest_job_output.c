@@ -132,6 +132,9 @@ static int _status(int rc)
 	case EACCES:
 	case EPERM:
 		return 403;
+	case EAGAIN:            /* the controller has enough reads going */
+	case ETIMEDOUT:         /* the node's reader took too long */
+		return 503;
 	default:
 		return rest_http_status(rc);
 	}

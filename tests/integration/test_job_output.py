@@ -10,6 +10,8 @@ that does not answer get a clear error; bad queries are 400.
 """
 
 import os
+import signal
+import threading
 import time
 
 import pytest
@@ -185,6 +187,28 @@ def test_node_gone(env):
                     "echo %s" % MARK], user=A)
     c.wait_done(jid)
     wait_text(rest[A], jid, MARK)
+    # n2's slurmd stops answering: each read waits its timeout, at most
+    # a few at once (the rest: try again), and squeue is not held up
+    pid = c.slurmds["n2"].pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        res = []
+        ts = [threading.Thread(target=lambda: res.append(output(rest[A], jid)))
+              for _ in range(6)]
+        for t in ts:
+            t.start()
+        time.sleep(0.5)
+        t0 = time.time()
+        r = c.run(["squeue"], timeout=10)
+        assert r.rc == 0 and time.time() - t0 < 3, r
+        for t in ts:
+            t.join(30)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert len(res) == 6 and all(st == 503 for st, _, _ in res), res
+    texts = [errors(doc) for _, doc, _ in res]
+    assert any("Too many output reads" in t for t in texts), texts
+    assert any("n2" in t and "did not answer" in t for t in texts), texts
     c.kill_slurmd("n2")
     st, doc, raw = output(rest[A], jid)
     assert st in (400, 503), raw
@@ -193,3 +217,63 @@ def test_node_gone(env):
     assert r.rc == 0, r
     c.start_slurmd("n2")
     c.wait_ready(nodes=["n2"])
+
+
+def test_operator_yes_coordinator_no(users):
+    """With accounting: a coordinator of the job's account is refused
+    (output is not the account's), a user with AdminLevel=Operator reads
+    it."""
+    import mariadb
+    if mariadb.missing_tools():
+        pytest.skip("MariaDB server not installed")
+    import re
+    e = mariadb.AcctEnv(tag="joboutacct", nodes=1)
+    c = e.c
+    key = os.path.join(c.dir, "etc", "jwt_hs256.key")
+    c.extra_conf += ("\nAuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=%s\n"
+                     "AccountingStorageEnforce=associations\n" % key)
+    reload_re = re.compile(r"assoc_mgr: \d+ associations.*generation (\d+)")
+
+    def generation():
+        return max([int(m.group(1)) for m in
+                    reload_re.finditer(c.log_text())] or [0])
+
+    def change(*args):
+        before = generation()
+        r = e.sacctmgr("-i", *args)
+        assert r.rc == 0, r
+        cl.wait_for(lambda: generation() > before, timeout=30,
+                    what="the controller's reload")
+
+    try:
+        os.makedirs(os.path.dirname(key), exist_ok=True)
+        with open(key, "wb") as f:
+            f.write(os.urandom(32))
+        os.chmod(key, 0o600)
+        e.start()
+        for args in (("add", "cluster", "sluice"),
+                     ("add", "account", "teama"), ("add", "account", "teamb"),
+                     ("add", "user", A, "account=teama"),
+                     ("add", "user", B, "account=teamb")):
+            r = e.sacctmgr("-i", *args)
+            assert r.rc == 0, r
+        e.start_cluster()
+        tcp = "127.0.0.1:%d" % cl.free_ports(1)[0]
+        c.start_restd("nobody", [tcp], args=["-a", "rest_auth/jwt"])
+        jid = c.sbatch(["-o", "acct-%j.out", "--wrap",
+                        "echo %s; sleep 300" % MARK], user=A)
+        c.wait_state(jid, {"RUNNING"})
+        ra = Rest(c, tcp=tcp, token=token_of(c, A))
+        rb = Rest(c, tcp=tcp, token=token_of(c, B))
+        wait_text(ra, jid, MARK)
+        change("add", "coordinator", "account=teama", "names=" + B)
+        # B coordinates teama: may cancel A's job, may not read its output
+        st, doc, raw = output(rb, jid)
+        assert st == 403 and MARK not in raw, raw
+        assert "Access/permission denied" in errors(doc), raw
+        change("modify", "user", B, "set", "adminlevel=Operator")
+        st, doc, raw = output(rb, jid)
+        assert st == 200 and MARK in doc["output"]["text"], raw
+        c.run(["scancel", str(jid)])
+    finally:
+        e.finish()
