@@ -16,6 +16,7 @@
 #include <event2/thread.h>
 
 #include "common/daemon.h"
+#include "common/daemon_notify.h"
 #include "common/auth.h"
 #include "common/jwt.h"
 #include "common/log.h"
@@ -57,6 +58,7 @@
 
 typedef struct {
 	bool  foreground;
+	bool  systemd;        /* --systemd: no detach, sd_notify readiness */
 	bool  clear_state;
 	bool  ignore_state_errors;
 	int   verbose;
@@ -121,7 +123,9 @@ static void _usage(FILE *out)
 "  -i            Ignore errors found while reading in state files on startup.\n"
 "  -L logfile    Log messages to the specified file.\n"
 "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
-"  -V            Print version information and exit.\n");
+"  -V            Print version information and exit.\n"
+"  --systemd     Started by systemd (Type=notify): stay in the foreground\n"
+"                and tell it when ready.\n");
 }
 
 static void _parse_opts(int argc, char **argv, ctld_opts_t *o)
@@ -129,12 +133,14 @@ static void _parse_opts(int argc, char **argv, ctld_opts_t *o)
 	static const struct option lopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "systemd", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "cDf:hiL:RsvV", lopts, NULL)) != -1) {
 		switch (c) {
+		case 'S': o->systemd = true; break;
 		case 'c': o->clear_state = true; break;
 		case 'D': o->foreground = true; break;
 		case 'f': o->conf_path = xstrdup(optarg); break;
@@ -533,7 +539,7 @@ static bool _become_controller(void)
 
 	if (ha_init(ctld.conf, err, sizeof(err)) < 0)
 		fatal("%s", err);
-	if (!ctld.opts.foreground && !ha_reexeced())
+	if (!ctld.opts.foreground && !ctld.opts.systemd && !ha_reexeced())
 		daemon_detach();
 	auth_set_context(ctld.conf->path, ctld.conf->slurm_user_id, 1);
 	if (auth_init(ctld.conf->auth_type, ctld.conf->auth_info,
@@ -573,6 +579,8 @@ static bool _become_controller(void)
 	daemon_write_pidfile(ctld.conf->slurmctld_pid_file);
 	if (r == 1)
 		return true;
+	if (ctld.opts.systemd)      /* a backup is ready when standing by */
+		daemon_notify_ready("slurmctld in standby mode");
 	return ha_standby_run() == 0;
 }
 
@@ -616,9 +624,13 @@ int main(int argc, char **argv)
 	ha_set_control_time(time(NULL));
 	info("slurmctld version %s started on cluster %s",
 	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);
+	if (ctld.opts.systemd)
+		daemon_notify_ready("slurmctld is in control");
 	conf_log_not_in_force(ctld.conf, NULL);
 	sched_trigger();
 	event_base_dispatch(ctld.base);
+	if (ctld.opts.systemd)
+		daemon_notify_stopping();
 	_stop();
 	if (ha_relinquishing())
 		ha_reexec_standby(argv);
