@@ -155,8 +155,10 @@ static void build_qos(am_snap_t *s, const dbd_acct_resp_msg_t *r)
 		if (q->priority == UINT32_MAX)
 			q->priority = 0;
 		q->usage_factor = *uf ? strtod(uf, NULL) : 1.0;
-		q->flags = strstr(cell(r, i, "flags"), "DenyOnLimit") ?
-			ASSOC_QOS_DENY_ON_LIMIT : 0;
+		q->flags = (strstr(cell(r, i, "flags"), "DenyOnLimit") ?
+			    ASSOC_QOS_DENY_ON_LIMIT : 0) |
+			(strstr(cell(r, i, "flags"), "OverPartQOS") ?
+			 ASSOC_QOS_OVER_PART_QOS : 0);
 		q->grace_time = num(cell(r, i, "gracetime"));
 		if (q->grace_time == ASSOC_NO_LIMIT)
 			q->grace_time = 0;
