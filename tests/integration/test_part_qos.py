@@ -13,7 +13,10 @@ says, as a user sees it:
   QOS has Flags=OverPartQOS;
 - scontrol show partition shows QoS=, its --json qos.assigned;
 - a QOS= that slurmdbd does not know: scontrol reconfigure keeps the old
-  config with Slurm's "Partition pq has an invalid qos (...)".
+  config with Slurm's "Partition pq has an invalid qos (...)"; a QOS
+  removed under a running controller is logged the same way and its
+  limits stop holding, until it is back;
+- without slurmdbd accounting QOS= is logged as having no effect.
 """
 
 import os
@@ -26,6 +29,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import cluster as cl  # noqa: E402
 import mariadb  # noqa: E402
 
 pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
@@ -183,3 +187,50 @@ def test_unknown_qos_keeps_old_config(env):
         env.c.write_conf()
     r = env.c.run(["scontrol", "show", "partition", "pq"])
     assert r.rc == 0 and " QoS=pqos\n" in r.out, r
+
+
+def log_has(env, text, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if text in env.c.log_text():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_removed_qos_is_logged_and_not_held(env):
+    r = env.sacctmgr("-i", "delete", "qos", "pqos")
+    assert r.rc == 0, r
+    assert log_has(env, "Partition pq has an invalid qos (pqos), please "
+                   "check your configuration; its limits are not in "
+                   "force"), env.c.log_tails()
+    a = sbatch(env, "-p", "pq")
+    b = sbatch(env, "-p", "pq")
+    env.c.wait_state(a, "RUNNING", timeout=30)
+    env.c.wait_state(b, "RUNNING", timeout=30)
+    cancel_all(env)
+    r = env.sacctmgr("-i", "add", "qos", "pqos", "MaxJobsPerUser=1")
+    assert r.rc == 0, r
+    assert log_has(env, "Partition pq: qos pqos found, its limits are in "
+                   "force"), env.c.log_tails()
+    a = sbatch(env, "-p", "pq")
+    b = sbatch(env, "-p", "pq")
+    env.c.wait_state(a, "RUNNING", timeout=30)
+    assert reason(env, b, "QOSMaxJobsPerUserLimit") == \
+        "QOSMaxJobsPerUserLimit"
+    cancel_all(env)
+
+
+def test_without_slurmdbd_no_effect_logged(users):
+    import conftest
+    c = cl.Cluster(tag="pqnodbd", nodes=1, extra_conf=PART_CONF)
+    conftest._ACTIVE.append(c)
+    try:
+        c.start()
+        assert "PartitionName=pq QOS=pqos has no effect without " \
+            "AccountingStorageType=accounting_storage/slurmdbd" in \
+            c.log_text()
+        r = c.run(["scontrol", "show", "partition", "pq"])
+        assert r.rc == 0 and " QoS=pqos\n" in r.out, r
+    finally:
+        conftest._stop(c)
