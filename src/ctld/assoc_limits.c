@@ -671,16 +671,17 @@ uint32_t assoc_mgr_job_reason(job_record_t *j, time_t now)
 	uint32_t r = WAIT_NO_REASON;
 	int n;
 
-	if (!s || !(enforce & (ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_QOS)))
+	/* QOS limits too are "limits" (Slurm: "qos" only asks for a
+	 * valid QOS) */
+	if (!s || !(enforce & ACCT_ENFORCE_LIMITS))
 		return WAIT_NO_REASON;
 	tusage_refresh(s, now);
 	job_tres(&j->info, t);
-	n = (enforce & ACCT_ENFORCE_QOS) ? job_qos_limits(j, v) : 0;
+	n = job_qos_limits(j, v);
 	for (int i = 0; i < n && r == WAIT_NO_REASON; i++)
 		if (v[i]->has_limits)
 			r = qos_reason(j, s, qos_in_force(v, i, &m), t);
-	if (r == WAIT_NO_REASON && (enforce & ACCT_ENFORCE_LIMITS) &&
-	    s->assocs_limited && (a = job_assoc(j)))
+	if (r == WAIT_NO_REASON && s->assocs_limited && (a = job_assoc(j)))
 		r = assoc_reason(j, a, t);
 	return r;
 }
@@ -807,8 +808,7 @@ static int check_submit_counts(const assoc_rec_t *a, assoc_qos_t *const v[2],
 	assoc_usage_t *uu;
 	assoc_qos_t m;
 
-	for (int i = 0; i < n && (assoc_mgr_enforce() & ACCT_ENFORCE_QOS);
-	     i++) {
+	for (int i = 0; i < n; i++) {
 		const assoc_qos_t *q = qos_in_force(v, i, &m);
 
 		uu = user_usage(s, q, uid, false);
@@ -819,8 +819,6 @@ static int check_submit_counts(const assoc_rec_t *a, assoc_qos_t *const v[2],
 			return deny(msg, ESLURM_ACCOUNTING_POLICY,
 				    WAIT_QOS_GRP_SUBMIT);
 	}
-	if (!(assoc_mgr_enforce() & ACCT_ENFORCE_LIMITS))
-		return 0;
 	if (over(a->eff_max_submit, a->usage.submit_jobs, 1))
 		return deny(msg, ESLURM_ACCOUNTING_POLICY,
 			    WAIT_ASSOC_MAX_SUBMIT);
@@ -918,6 +916,8 @@ int assoc_mgr_submit_check(job_desc_t *d, uid_t uid,
 		   !in_list(a->qos, d->qos)))
 		return (enforce & (ACCT_ENFORCE_QOS | ACCT_ENFORCE_ASSOCS)) ?
 			ESLURM_INVALID_QOS : 0;
+	if (!(enforce & ACCT_ENFORCE_LIMITS))
+		return 0;
 	n = qos_order(q, assoc_mgr_part_qos(part), v);
 	if (check_submit_counts(a, v, n, uid, msg))
 		return ESLURM_ACCOUNTING_POLICY;
@@ -926,10 +926,10 @@ int assoc_mgr_submit_check(job_desc_t *d, uid_t uid,
 	if (!(q->flags & ASSOC_QOS_DENY_ON_LIMIT) && r == WAIT_NO_REASON)
 		return 0;
 	/* the job QOS's DenyOnLimit: the association's limits too */
-	if (r == WAIT_NO_REASON && (enforce & ACCT_ENFORCE_LIMITS))
+	if (r == WAIT_NO_REASON)
 		r = assoc_job_limits(a, time_limit, t);
-	for (const assoc_rec_t *x = a; r == WAIT_NO_REASON &&
-	     (enforce & ACCT_ENFORCE_LIMITS) && x && x->parent; x = x->parent)
+	for (const assoc_rec_t *x = a; r == WAIT_NO_REASON && x && x->parent;
+	     x = x->parent)
 		r = time_grp_alone(NULL, x, time_limit, t);
 	if (r != WAIT_NO_REASON)
 		return deny(msg, ESLURM_ACCOUNTING_POLICY, r);

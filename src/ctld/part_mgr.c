@@ -282,7 +282,10 @@ int part_mgr_check_qos(const slurm_conf_t *c, char *err, size_t errlen)
 			     cp->name, cp->qos);
 			continue;
 		}
-		if (assoc_mgr_loaded() && !_qos_known(cp->qos)) {
+		/* as Slurm: refused where a valid QOS is enforced (else
+		 * part_mgr_qos_reloaded logs it) */
+		if ((assoc_mgr_enforce() & ACCT_ENFORCE_QOS) &&
+		    assoc_mgr_loaded() && !_qos_known(cp->qos)) {
 			snprintf(err, errlen, "Partition %s has an invalid "
 				 "qos (%s), please check your configuration",
 				 cp->name, cp->qos);

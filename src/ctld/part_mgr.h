@@ -36,9 +36,10 @@ void           part_mgr_refresh_totals(void);
 void           part_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
 /* QOS= of c's partitions against the QOS accounting knows: -1 with
  * Slurm's "Partition P has an invalid qos (Q), please check your
- * configuration" in err when associations are loaded and one is
- * unknown (reconfigure keeps the old config); without
- * accounting_storage/slurmdbd logs that QOS= has no effect. */
+ * configuration" in err when AccountingStorageEnforce has qos,
+ * associations are loaded and one is unknown (reconfigure keeps the old
+ * config); without accounting_storage/slurmdbd logs that QOS= has no
+ * effect. */
 int            part_mgr_check_qos(const slurm_conf_t *c, char *err,
 				  size_t errlen);
 /* assoc_mgr_on_reload() callback: logs a partition whose QOS= the new

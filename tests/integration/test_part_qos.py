@@ -198,6 +198,36 @@ def log_has(env, text, timeout=20):
     return False
 
 
+def reconfigure_enforce(env, value):
+    env.c.extra_conf = re.sub(r"AccountingStorageEnforce=\S+",
+                              "AccountingStorageEnforce=" + value,
+                              env.c.extra_conf)
+    env.c.write_conf()
+    r = env.c.run(["scontrol", "reconfigure"])
+    assert r.rc == 0, r
+
+
+def test_qos_limits_need_limits_not_qos(env):
+    """As Slurm: AccountingStorageEnforce=qos asks for a valid QOS only;
+    the QOS limits (the partition's as the job's) come with limits."""
+    try:
+        reconfigure_enforce(env, "associations,qos")
+        a = sbatch(env, "-p", "pq")
+        b = sbatch(env, "-p", "pq")
+        env.c.wait_state(a, "RUNNING", timeout=30)
+        env.c.wait_state(b, "RUNNING", timeout=30)
+        cancel_all(env)
+        reconfigure_enforce(env, "associations,limits")
+        a = sbatch(env, "-p", "pq")
+        b = sbatch(env, "-p", "pq")
+        env.c.wait_state(a, "RUNNING", timeout=30)
+        assert reason(env, b, "QOSMaxJobsPerUserLimit") == \
+            "QOSMaxJobsPerUserLimit"
+        cancel_all(env)
+    finally:
+        reconfigure_enforce(env, "associations,limits,qos")
+
+
 def test_removed_qos_is_logged_and_not_held(env):
     r = env.sacctmgr("-i", "delete", "qos", "pqos")
     assert r.rc == 0, r

@@ -317,6 +317,15 @@ static void test_partition_qos(void **st)
 	assert_int_equal(normal->usage.run_jobs, 1);
 	assert_int_equal(assoc_mgr_job_reason(b, 0),
 			 WAIT_QOS_MAX_JOBS_PER_USER);
+	/* QOS limits are enforced with "limits"; "qos" alone only asks
+	 * for a valid QOS (as Slurm) */
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_QOS);
+	assert_int_equal(assoc_mgr_job_reason(b, 0), WAIT_NO_REASON);
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS);
+	assert_int_equal(assoc_mgr_job_reason(b, 0),
+			 WAIT_QOS_MAX_JOBS_PER_USER);
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
+		       ACCT_ENFORCE_QOS);
 	b->part = NULL;                 /* elsewhere: nothing holds it */
 	assert_int_equal(assoc_mgr_job_reason(b, 0), WAIT_NO_REASON);
 	b->part = &px;                  /* unknown QOS: no limits */
