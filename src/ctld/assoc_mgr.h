@@ -138,7 +138,8 @@ typedef struct {
 /* Read the saved snapshot, start the loader (accounting via slurmdbd
  * only; otherwise the cache stays empty and nothing is enforced).
  * base is the loop (NULL: no loader thread, only the saved file).
- * 0 or -1 with err. */
+ * 0 or -1 with err (also: a partition's QOS= that slurmdbd does not know
+ * under AccountingStorageEnforce=qos, part_mgr_check_qos). */
 int  assoc_mgr_init(const slurm_conf_t *c, struct event_base *base,
 		    char *err, size_t errlen);
 void assoc_mgr_fini(void);

@@ -483,9 +483,11 @@ static void _start(void)
 		fatal("event_base_new failed");
 	if (assoc_mgr_init(c, ctld.base, err, sizeof(err)) < 0)
 		fatal("%s", err);
-	/* a partition QOS unknown to the saved associations is logged (they
-	 * may be older than the QOS) and looked up again at each reload */
-	part_mgr_check_qos(c, err, sizeof(err));
+	/* QOS= without slurmdbd: logged.  Unknown to the saved copy while
+	 * slurmdbd does not answer (assoc_mgr_init stops on it otherwise):
+	 * logged by part_mgr_qos_reloaded, and looked up again at each
+	 * reload */
+	(void)part_mgr_check_qos(c, err, sizeof(err));
 	part_mgr_qos_reloaded(NULL);
 	assoc_mgr_on_reload(part_mgr_qos_reloaded, NULL);
 	if (acct_enabled() && fairshare_init(c, err, sizeof(err)) < 0)

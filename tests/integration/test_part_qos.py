@@ -189,6 +189,55 @@ def test_unknown_qos_keeps_old_config(env):
     assert r.rc == 0 and " QoS=pqos\n" in r.out, r
 
 
+def up(env):
+    env.c.start_ctld()
+    deadline = time.time() + 30
+    while env.c.run(["squeue"], timeout=10).rc != 0 and \
+            time.time() < deadline:
+        time.sleep(0.2)
+
+
+def test_unknown_qos_stops_slurmctld_at_start(env):
+    """As Slurm with qos enforced: slurmctld does not start (slurmdbd is
+    asked even when the saved associations lack the QOS)."""
+    saved = env.c.extra_conf
+    env.c.kill_ctld()
+    env.c.extra_conf = saved.replace(PART_CONF,
+                                     PART_CONF.replace("pqos", "nosuch"))
+    try:
+        env.c.write_conf()
+        r = env.c.run([env.c.bin("slurmctld"), "-D"], timeout=30)
+        assert r.rc != 0, r
+        want = "fatal: Partition pq has an invalid qos (nosuch), please " \
+            "check your configuration"
+        assert want in r.err or want in env.c.log_text(), r
+        # a QOS added while slurmctld was down is not in its saved copy:
+        # it starts all the same
+        r = env.sacctmgr("-i", "add", "qos", "newq", "MaxJobsPerUser=1")
+        assert r.rc == 0, r
+        env.c.extra_conf = saved.replace(PART_CONF,
+                                         PART_CONF.replace("pqos", "newq"))
+        env.c.write_conf()
+        up(env)
+        r = env.c.run(["scontrol", "show", "partition", "pq"])
+        assert r.rc == 0 and " QoS=newq\n" in r.out, r
+        a = sbatch(env, "-p", "pq")
+        b = sbatch(env, "-p", "pq")
+        env.c.wait_state(a, "RUNNING", timeout=30)
+        assert reason(env, b, "QOSMaxJobsPerUserLimit") == \
+            "QOSMaxJobsPerUserLimit"
+        cancel_all(env)
+    finally:
+        env.c.extra_conf = saved
+        env.c.write_conf()
+        if env.c.ctld is None or not env.c.ctld.alive():
+            up(env)
+        else:
+            env.c.run(["scontrol", "reconfigure"])
+    r = env.c.run(["scontrol", "show", "partition", "pq"])
+    assert r.rc == 0 and " QoS=pqos\n" in r.out, r
+
+
 def log_has(env, text, timeout=20):
     deadline = time.time() + timeout
     while time.time() < deadline:
