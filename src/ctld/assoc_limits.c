@@ -5,6 +5,7 @@
  * A job is under up to two QOS: its own and its partition's (QOS= in
  * slurm.conf); both count it, and the limits of both apply through the
  * same functions (job_qos_limits() gives them in precedence order). */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
@@ -45,17 +46,20 @@ static const char *job_part(const job_record_t *j)
 	return j->part ? j->part->info.name : j->info.partition;
 }
 
+/* (no allocation: fair-share asks for each running job at each charge) */
 assoc_qos_t *assoc_mgr_part_qos(const part_record_t *p)
 {
-	assoc_qos_t *q;
-	char *name;
+	char name[256];
+	size_t i;
 
 	if (!p || !p->info.qos_char || !*p->info.qos_char)
 		return NULL;
-	name = xstrtolower(xstrdup(p->info.qos_char));
-	q = assoc_mgr_qos(name);
-	xfree(name);
-	return q;
+	for (i = 0; p->info.qos_char[i] && i < sizeof(name) - 1; i++)
+		name[i] = (char)tolower((unsigned char)p->info.qos_char[i]);
+	if (p->info.qos_char[i])
+		return NULL;            /* longer than any QOS name */
+	name[i] = '\0';
+	return assoc_mgr_qos(name);
 }
 
 /* The job's association and QOS, looked up once per snapshot (the
