@@ -331,7 +331,8 @@ int ctld_reconfigure(void)
 	if (conf_parse_rl(nc->slurmctld_params, &rl, err, sizeof(err)) < 0 ||
 	    conf_parse_private_data(nc->private_data, &private_data, err,
 				    sizeof(err)) < 0 ||
-	    ctld_plugins_check(nc, err, sizeof(err)) < 0) {
+	    ctld_plugins_check(nc, err, sizeof(err)) < 0 ||
+	    part_mgr_check_qos(nc, err, sizeof(err)) < 0) {
 		error("Reconfigure failed, keeping the old config: %s", err);
 		conf_destroy(nc);
 		return SLURM_ERROR;
@@ -363,6 +364,7 @@ int ctld_reconfigure(void)
 	if (site_factor_init(nc, err, sizeof(err)) < 0)
 		error("Reconfigure: %s; pending jobs keep their site factors, new ones get 0, until it loads", err);
 	job_mgr_reattach_parts();
+	part_mgr_qos_reloaded(NULL);
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());
 	if (!ctld.opts.log_file && nc->slurmctld_log_file)
@@ -487,6 +489,13 @@ static void _start(void)
 		fatal("event_base_new failed");
 	if (assoc_mgr_init(c, ctld.base, err, sizeof(err)) < 0)
 		fatal("%s", err);
+	/* QOS= without slurmdbd: logged.  Unknown to the saved copy while
+	 * slurmdbd does not answer (assoc_mgr_init stops on it otherwise):
+	 * logged by part_mgr_qos_reloaded, and looked up again at each
+	 * reload */
+	(void)part_mgr_check_qos(c, err, sizeof(err));
+	part_mgr_qos_reloaded(NULL);
+	assoc_mgr_on_reload(part_mgr_qos_reloaded, NULL);
 	if (acct_enabled() && fairshare_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (commit_init(ctld.base, &ctld.recovered, ctld.restarted) < 0)
