@@ -24,5 +24,9 @@ int  scontrol_jobctl(const char *op, int argc, char **argv, bool quiet);
 int  scontrol_track(int argc, char **argv);
 /* show assoc_mgr; argv: the accounts=, users=, qos=, flags= words. */
 int  scontrol_show_assoc_mgr(int argc, char **argv);
+/* write batch_script <job_id> [<file>|-] (cli_scontrol_write.c). */
+int  scontrol_write(int argc, char **argv, bool quiet);
+/* errnumstr <errno>: Slurm's text of an error number. */
+int  scontrol_errnumstr(int argc, char **argv);
 
 #endif

@@ -524,6 +524,9 @@ static const char usage_text[] =
 "     uhold <job_list>         place user hold on specified job\n"
 "     update <SPECIFICATIONS>  update job or node configuration\n"
 "     version                  display tool version number\n"
+"     write batch_script <job_id> [<file>|-]\n"
+"                              write the job's batch script to a file\n"
+"     errnumstr <errno>        print the text of a Slurm error number\n"
 "\n"
 "  <ENTITY> may be \"config\", \"hostnames\", \"hostlist\", \"hostlistsorted\",\n"
 "       \"job\", \"node\", \"partition\" or \"reservation\".\n"
@@ -658,6 +661,17 @@ static int cmd_token(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_write(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_write(argc, argv, sc.quiet);
+}
+
+static int cmd_errnumstr(int argc, char **argv)
+{
+	return scontrol_errnumstr(argc, argv);
+}
+
 static int cmd_track(int argc, char **argv)
 {
 	need_conf();
@@ -779,6 +793,8 @@ static const struct {
 	{ "token", 3, cmd_token },
 	{ "track", 3, cmd_track },
 	{ "version", 4, cmd_version },
+	{ "write", 2, cmd_write },
+	{ "errnumstr", 2, cmd_errnumstr },
 };
 
 static int run_command(int argc, char **argv)

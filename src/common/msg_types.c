@@ -151,6 +151,16 @@ static const field_desc_t token_response_fields[] = {
 	FIELD_END
 };
 
+static const field_desc_t batch_script_request_fields[] = {
+	F(batch_script_request_msg_t, job_id, FT_STR),
+	FIELD_END
+};
+
+static const field_desc_t batch_script_fields[] = {
+	F(batch_script_msg_t, script, FT_STR),
+	FIELD_END
+};
+
 static const field_desc_t job_track_fields[] = {
 	F(job_track_msg_t, job_id, FT_U32), F(job_track_msg_t, kind, FT_U16),
 	F(job_track_msg_t, name, FT_STR), F(job_track_msg_t, step, FT_U64),
@@ -853,6 +863,10 @@ static const msg_desc_t table[] = {
 		   job_output_read_fields),
 	ROW_FUNCS(REQUEST_DBD_TRACK, dbd_job_cond_msg_t, msg_dbd_job_cond),
 	ROW_FUNCS(RESPONSE_DBD_TRACK, dbd_track_msg_t, dbd_track),
+	ROW_FIELDS(REQUEST_BATCH_SCRIPT, batch_script_request_msg_t,
+		   batch_script_request_fields),
+	ROW_FIELDS(RESPONSE_BATCH_SCRIPT, batch_script_msg_t,
+		   batch_script_fields),
 	ROW_FIELDS(REQUEST_AUTH_TOKEN, token_request_msg_t, token_request_fields),
 	ROW_FIELDS(RESPONSE_AUTH_TOKEN, token_response_msg_t, token_response_fields),
 	ROW_FIELDS(REQUEST_SIGNAL_JOB, node_signal_msg_t, node_signal_fields),

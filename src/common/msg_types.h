@@ -53,6 +53,9 @@ typedef enum {
 	RESPONSE_CONTROL_STATUS,            /* control_status_msg_t */
 	REQUEST_ASSOC_MGR_INFO = 2060,      /* assoc_mgr_info_request_msg_t */
 	RESPONSE_ASSOC_MGR_INFO,            /* table_resp_msg_t: msg */
+	REQUEST_BATCH_SCRIPT = 2062,        /* batch_script_request_msg_t
+					     * (scontrol write batch_script) */
+	RESPONSE_BATCH_SCRIPT,              /* batch_script_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -394,6 +397,16 @@ typedef struct {
 typedef struct {
 	char     *token;
 } token_response_msg_t;
+
+/* REQUEST_BATCH_SCRIPT: a batch job's script, for its user, operators,
+ * root and SlurmUser. */
+typedef struct {
+	char     *job_id;         /* "123" or "123_4" */
+} batch_script_request_msg_t;
+
+typedef struct {
+	char     *script;
+} batch_script_msg_t;
 
 /* scontrol track (sluice.log_metric, log_param, log_artifact): a value
  * the job's own processes log into its accounting record.  Bounds are

@@ -1,12 +1,17 @@
 /* job_info_rpc.c — REQUEST_JOB_INFO: the jobs squeue and scontrol show
- * ask for, packed straight from the controller's records. */
+ * ask for, packed straight from the controller's records; and
+ * REQUEST_BATCH_SCRIPT (scontrol write batch_script). */
 #include "ctld/job_info_rpc.h"
 
 #include "common/fields.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
+#include "common/log.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/controller.h"
 #include "ctld/job_array.h"
+#include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/rpc.h"
@@ -137,4 +142,36 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	}
 	xfree(sel);
 	net_reply_body(c, RESPONSE_JOB_INFO, body);
+}
+
+void job_mgr_rpc_batch_script(net_conn_t *c, slurm_msg_t *m)
+{
+	const batch_script_request_msg_t *r = m->data;
+	job_record_t *j = r && r->job_id ?
+		job_mgr_find_for(r->job_id, m->auth_uid) : NULL;
+	batch_script_msg_t resp = { 0 };
+	char **env = NULL;
+
+	if (!j) {
+		net_reply_rc(c, ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	if (j->info.user_id != m->auth_uid && !ctld_is_operator(m->auth_uid)) {
+		error("REQUEST_BATCH_SCRIPT: JobId=%u refused to uid=%u",
+		      j->info.job_id, (unsigned) m->auth_uid);
+		net_reply_rc(c, ESLURM_USER_ID_MISSING);
+		return;
+	}
+	if (!j->info.batch_flag) {
+		net_reply_rc(c, ESLURM_BATCH_ONLY);
+		return;
+	}
+	if (job_files_read(ctld_conf()->state_save_location,
+			   job_array_files_id(j), &resp.script, &env) < 0) {
+		net_reply_rc(c, ESLURM_JOB_SCRIPT_MISSING);
+		return;
+	}
+	xstrarray_free(env);
+	net_reply(c, RESPONSE_BATCH_SCRIPT, &resp);
+	xfree(resp.script);
 }

@@ -108,6 +108,8 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_JOB_WILL_RUN,          RPC_PRIV_USER, job_mgr_rpc_will_run },
 	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info,
 	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
+	{ REQUEST_BATCH_SCRIPT,          RPC_PRIV_USER,
+	  job_mgr_rpc_batch_script },
 	{ REQUEST_NODE_INFO,             RPC_PRIV_USER, node_mgr_rpc_info,
 	  PRIVATE_DATA_NODES },
 	{ REQUEST_PARTITION_INFO,        RPC_PRIV_USER, part_mgr_rpc_info,
