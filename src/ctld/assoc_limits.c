@@ -885,10 +885,31 @@ static uint32_t qos_deny_on_limit(assoc_qos_t *const v[2], int n,
 	return r;
 }
 
+/* As Slurm: a job that gave no time limit gets its QOS's MaxWall (the
+ * first of its QOS in precedence order that sets one), else its
+ * association's, bounded by the partition's MaxTime.  0 when neither
+ * sets one. */
+static uint32_t default_wall(assoc_qos_t *const *v, int n,
+			     const assoc_rec_t *a, const part_record_t *part)
+{
+	uint64_t wall = a->eff_max_wall;
+
+	for (int i = n - 1; i >= 0; i--)
+		if (v[i]->max_wall != ASSOC_NO_LIMIT)
+			wall = v[i]->max_wall;
+	if (wall == ASSOC_NO_LIMIT || wall >= INFINITE32)
+		return 0;
+	if (part && part->info.max_time != INFINITE32 &&
+	    part->info.max_time < wall)
+		return part->info.max_time;
+	return (uint32_t) wall;
+}
+
 int assoc_mgr_submit_check(job_desc_t *d, uid_t uid,
-			   const part_record_t *part, uint32_t time_limit,
+			   const part_record_t *part, uint32_t *time_limit_io,
 			   char **msg)
 {
+	uint32_t time_limit = *time_limit_io;
 	uint32_t enforce = assoc_mgr_enforce();
 	assoc_user_t *u = assoc_mgr_user(uid);
 	assoc_rec_t *a;
@@ -923,6 +944,12 @@ int assoc_mgr_submit_check(job_desc_t *d, uid_t uid,
 	if (!(enforce & ACCT_ENFORCE_LIMITS))
 		return 0;
 	n = qos_order(q, assoc_mgr_part_qos(part), v);
+	if (d->time_limit == NO_VAL32) {
+		uint32_t wall = default_wall(v, n, a, part);
+
+		if (wall)
+			*time_limit_io = time_limit = wall;
+	}
 	if (check_submit_counts(a, v, n, uid, msg))
 		return ESLURM_ACCOUNTING_POLICY;
 	desc_tres(d, t);

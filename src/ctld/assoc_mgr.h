@@ -197,11 +197,14 @@ assoc_qos_t  *assoc_mgr_part_qos(const struct part_record *p);
 
 /* At submit: fill the default account and QOS into the request, check
  * the association, QOS and submit limits (part: the job's partition, NULL
- * = none; its QOS's limits too).  0, or a Slurm error with *msg (caller
- * frees) for the user. */
+ * = none; its QOS's limits too) against *time_limit, the job's limit.
+ * With limits enforced, a request that gave no time limit gets the
+ * MaxWall of its QOS (else of its association), at most the partition's
+ * MaxTime, in *time_limit, as Slurm does.  0, or a Slurm error with *msg
+ * (caller frees) for the user. */
 int      assoc_mgr_submit_check(job_desc_t *d, uid_t uid,
 				const struct part_record *part,
-				uint32_t time_limit, char **msg);
+				uint32_t *time_limit, char **msg);
 /* Scheduler: WAIT_NO_REASON, or the AssocMax*, AssocGrp* or QOS* reason that
  * keeps the job pending now.  The QOS* limits are those of the job's
  * partition QOS and of its own QOS: for each limit, the partition QOS's

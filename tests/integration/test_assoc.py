@@ -214,6 +214,10 @@ def test_qos_user_limit_and_deny_on_limit(env):
                                  "submit limit, user's size and/or time "
                                  "limits)\n"), (t, r)
     job_id(sbatch(env, "--qos=high", "-t", "5"))
+    # no --time at all: the QOS's MaxWall becomes the job's limit, as
+    # Slurm's acct policy does (the partition's is INFINITE)
+    j = job_id(sbatch(env, "--qos=high"))
+    assert env.c.show_job(j)["TimeLimit"] == "00:10:00"
     cancel_all(env)
     change(env, "modify", "qos", "high", "set", "MaxWall=-1", "Flags=-1")
 

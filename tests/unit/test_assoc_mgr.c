@@ -105,6 +105,13 @@ static int teardown(void **st)
 	return 0;
 }
 
+/* assoc_mgr_submit_check with the job's time limit by value */
+static int submit_check(job_desc_t *d, uid_t uid, const part_record_t *p,
+			uint32_t time_limit, char **msg)
+{
+	return assoc_mgr_submit_check(d, uid, p, &time_limit, msg);
+}
+
 static void test_lookups(void **st)
 {
 	assoc_rec_t *a;
@@ -254,35 +261,59 @@ static void test_submit_check(void **st)
 	d.min_cpus = d.min_nodes = NO_VAL32;
 	d.pn_min_memory = NO_VAL64;
 	/* defaults filled */
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, &debug, 10, &msg), 0);
+	assert_int_equal(submit_check(&d, 0, &debug, 10, &msg), 0);
 	assert_string_equal(d.account, "proj");
 	assert_string_equal(d.qos, "normal");
 	/* no association */
 	xfree(d.account);
 	d.account = xstrdup("proj");
-	assert_int_equal(assoc_mgr_submit_check(&d, nobody_uid, &debug, 10,
+	assert_int_equal(submit_check(&d, nobody_uid, &debug, 10,
 						&msg), ESLURM_INVALID_ACCOUNT);
 	/* QOS not allowed for phys; unknown QOS */
 	xfree(d.account);
 	xfree(d.qos);
 	d.account = xstrdup("phys");
 	d.qos = xstrdup("high");
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 10, &msg),
+	assert_int_equal(submit_check(&d, 0, NULL, 10, &msg),
 			 ESLURM_INVALID_QOS);
 	xfree(d.qos);
 	d.qos = xstrdup("nosuch");
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 10, &msg),
+	assert_int_equal(submit_check(&d, 0, NULL, 10, &msg),
 			 ESLURM_INVALID_QOS);
 	/* DenyOnLimit: MaxWall=30 refuses 60 minutes at submit */
 	xfree(d.account);
 	xfree(d.qos);
 	d.account = xstrdup("proj");
 	d.qos = xstrdup("HIGH");
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 60, &msg),
+	assert_int_equal(submit_check(&d, 0, NULL, 60, &msg),
 			 ESLURM_ACCOUNTING_POLICY);
 	assert_string_equal(msg, "QOSMaxWallDurationPerJobLimit");
 	xfree(msg);
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 20, &msg), 0);
+	assert_int_equal(submit_check(&d, 0, NULL, 20, &msg), 0);
+	/* no --time: the QOS's MaxWall becomes the job's limit (not the
+	 * partition's INFINITE, refused above), at most its MaxTime */
+	{
+		uint32_t tl = INFINITE32;
+		part_record_t short_part = { .info.name = "debug",
+					     .info.max_time = 20 };
+
+		d.time_limit = NO_VAL32;
+		assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, &tl,
+							&msg), 0);
+		assert_int_equal(tl, 30);
+		tl = 20;
+		assert_int_equal(assoc_mgr_submit_check(&d, 0, &short_part,
+							&tl, &msg), 0);
+		assert_int_equal(tl, 20);
+		/* a limit given stays as given (and is refused over it) */
+		d.time_limit = 60;
+		tl = 60;
+		assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, &tl,
+							&msg),
+				 ESLURM_ACCOUNTING_POLICY);
+		xfree(msg);
+		assert_int_equal(tl, 60);
+	}
 	xfree(d.account);
 	xfree(d.qos);
 }
@@ -371,16 +402,16 @@ static void test_partition_qos(void **st)
 	d.pn_min_memory = NO_VAL64;
 	d.account = xstrdup("proj");
 	d.qos = xstrdup("normal");
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, &pp, 25, &msg),
+	assert_int_equal(submit_check(&d, 0, &pp, 25, &msg),
 			 ESLURM_ACCOUNTING_POLICY);
 	assert_string_equal(msg, "QOSMaxWallDurationPerJobLimit");
 	xfree(msg);
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, &pp, 15, &msg), 0);
+	assert_int_equal(submit_check(&d, 0, &pp, 15, &msg), 0);
 	/* high's DenyOnLimit: its MaxWall is not in force under wide's */
 	xfree(d.qos);
 	d.qos = xstrdup("high");
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, &pw, 45, &msg), 0);
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 45, &msg),
+	assert_int_equal(submit_check(&d, 0, &pw, 45, &msg), 0);
+	assert_int_equal(submit_check(&d, 0, NULL, 45, &msg),
 			 ESLURM_ACCOUNTING_POLICY);
 	xfree(msg);
 	xfree(d.account);
@@ -598,19 +629,19 @@ static void test_time_limits(void **st)
 	d.pn_min_memory = NO_VAL64;
 	d.account = xstrdup("lim");
 	d.qos = xstrdup("tq");
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 20, &msg),
+	assert_int_equal(submit_check(&d, 0, NULL, 20, &msg),
 			 ESLURM_ACCOUNTING_POLICY);
 	assert_string_equal(msg, "QOSMaxCpuMinutesPerJobLimit");
 	xfree(msg);
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 15, &msg), 0);
+	assert_int_equal(submit_check(&d, 0, NULL, 15, &msg), 0);
 	/* GrpWall=60 of lim: a 61-minute job alone is over it; tq's
 	 * MaxTRESMins first, so 1 CPU */
 	d.min_cpus = 1;
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 61, &msg),
+	assert_int_equal(submit_check(&d, 0, NULL, 61, &msg),
 			 ESLURM_ACCOUNTING_POLICY);
 	assert_string_equal(msg, "QOSMaxCpuMinutesPerJobLimit");
 	xfree(msg);
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 30, &msg), 0);
+	assert_int_equal(submit_check(&d, 0, NULL, 30, &msg), 0);
 	xfree(d.account);
 	xfree(d.qos);
 	/* back to the other tests' snapshot */
