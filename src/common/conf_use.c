@@ -151,7 +151,8 @@ static const conf_use_t conf_use[] = {
 	I("LaunchParameters", "the option words below",
 	  "unit/test_conf_use.c::test_list_words"),
 	R("LaunchType", "launch/slurm", "srun launches through slurmd only"),
-	R("Licenses", NULL, "licenses are not counted"),
+	I("Licenses", "ctld/lic_mgr.c",
+	  "test_licenses.py::test_two_jobs_share_three_licenses"),
 	R("LogTimeFormat", "iso8601_ms", "log lines carry ISO 8601 times with "
 	  "milliseconds only"),
 	I("MailDomain", "ctld/job_submit.c",
@@ -560,6 +561,8 @@ static const conf_use_t conf_use[] = {
 	SI(SP, "bf_max_job_test", "ctld/backfill.c", SP_T),
 	SI(SP, "bf_max_job_user", "ctld/backfill.c", UNTESTED),
 	SI(SP, "bf_continue", "ctld/backfill.c", "unit/test_backfill.c::test_backfill_yields"),
+	SI(SP, "bf_licenses", "ctld/backfill.c",
+	   "unit/test_backfill.c::test_backfill_licenses_planned"),
 	SI(SP, "bf_yield_interval", "ctld/backfill.c", SP_T),
 	SI(SP, "bf_yield_sleep", "ctld/backfill.c", SP_T),
 	SI(SP, "enable_user_top", "ctld/job_ops.c",
@@ -572,13 +575,13 @@ static const conf_use_t conf_use[] = {
 	   "20.11; Slurm 25.05 ignores it here"),
 	SW(SP, "max_depend_depth", "moved to DependencyParameters in Slurm "
 	   "20.11; Slurm 25.05 ignores it here"),
-	SR(SP, "allow_zero_lic", NULL, "licenses are not counted"),
+	SR(SP, "allow_zero_lic", NULL, "a job asking for more licenses than "
+	   "configured is refused at submit"),
 	SR(SP, "assoc_limit_stop", NULL, "the scheduler does not stop at a "
 	   "job held by an association limit"),
 	SR(SP, "batch_sched_delay", NULL, "batch jobs are not delayed"),
 	SR(SP, "bf_busy_nodes", NULL, "backfill does not prefer busy nodes"),
 	SR(SP, "bf_job_part_count_reserve", NULL, "backfill takes no such limit"),
-	SR(SP, "bf_licenses", NULL, "licenses are not counted"),
 	SR(SP, "bf_max_job_array_resv", NULL, "backfill takes no such limit"),
 	SR(SP, "bf_max_job_assoc", NULL, "backfill takes no such limit"),
 	SR(SP, "bf_max_job_part", NULL, "backfill takes no such limit"),

@@ -53,6 +53,8 @@ typedef enum {
 	RESPONSE_CONTROL_STATUS,            /* control_status_msg_t */
 	REQUEST_ASSOC_MGR_INFO = 2060,      /* assoc_mgr_info_request_msg_t */
 	RESPONSE_ASSOC_MGR_INFO,            /* table_resp_msg_t: msg */
+	REQUEST_LICENSE_INFO = 2070,        /* info_request_msg_t (name: one) */
+	RESPONSE_LICENSE_INFO,              /* license_info_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -281,6 +283,7 @@ typedef struct {
 	uint16_t  requeue;
 	uint32_t  array_max_tasks;   /* ArrayTaskThrottle, NO_VAL32 */
 	char     *reservation;       /* "" = out of its reservation */
+	char     *licenses;          /* "" = none */
 } job_update_msg_t;
 
 /* Every field "not given"; and free what one holds (then as init). */
@@ -675,6 +678,21 @@ typedef struct {
 	uint32_t  rpc_user_cnt;
 	stats_rpc_row_t *rpc_users;
 } stats_info_response_msg_t;
+
+/* scontrol show licenses: one row per license the controller counts. */
+typedef struct {
+	char     *name;
+	uint32_t  total;
+	uint32_t  in_use;
+	uint32_t  reserved;       /* by reservations (Licenses=) */
+	bool      remote;         /* from accounting (sacctmgr resource) */
+} license_info_t;
+
+typedef struct {
+	time_t          last_update;
+	uint32_t        cnt;
+	license_info_t *lics;
+} license_info_msg_t;
 /* ---- job steps (srun, salloc) ---- */
 
 /* Step ids Slurm gives the steps that are not srun's. */
