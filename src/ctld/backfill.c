@@ -16,8 +16,9 @@
  * time both its nodes and its licenses stay free for its time limit, and
  * a later start reserves its licenses as it does its nodes.  Without it,
  * as Slurm, a job whose licenses are not free now is left to the main
- * scheduler, and planned on nodes only.  A job with licenses is never
- * skipped by shape (its shape says nothing of them).
+ * scheduler, and planned on nodes only.  A job's shape bounds the start
+ * of its nodes only: a job with licenses may be skipped by it (it starts
+ * no earlier) but a start its licenses delayed is not recorded in it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -488,28 +489,32 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r,
 /* Earliest start >= not_before at which j's nodes (bf_map) and, with lr,
  * its licenses (bf_lic) are free together for r's duration: each answer
  * moves the other's search on until they agree (both only move later).
- * 0 with *start, the nodes in bf.nodes and the item in *choice; -1 if
- * there is none within the window. */
+ * 0 with *start, the nodes in bf.nodes, the item in *choice and in
+ * *node_start the earliest start of the nodes alone; -1 if the nodes
+ * never fit within the window, -2 if they do but never with the
+ * licenses. */
 static int _bf_earliest(const bitmap_t *avail, const bf_req_t *r,
 			const bf_lic_req_t *lr, time_t not_before,
-			time_t *start, size_t *choice)
+			time_t *start, size_t *choice, time_t *node_start)
 {
 	time_t t = not_before, ls;
 
 	*choice = 0;
 	for (int round = 0; round < 64; round++) {
 		if (bf_map_earliest(bf.map, avail, r, t, start, bf.nodes) < 0)
-			return -1;
+			return round ? -2 : -1;
+		if (!round)
+			*node_start = *start;
 		if (!lr)
 			return 0;
 		if (bf_lic_earliest(bf.lic, lr, r->duration, *start, &ls,
 				    choice) < 0)
-			return -1;
+			return -2;
 		if (ls <= *start)
 			return 0;
 		t = ls;
 	}
-	return -1;
+	return -2;
 }
 
 /* The planned start and nodes (squeue --start START_TIME, SCHEDNODES);
@@ -597,7 +602,7 @@ static bool _bf_one(job_record_t *j)
 	size_t choice = 0;
 	bool has_lic;
 	shape_t *shape = NULL;
-	time_t start;
+	time_t start, node_start;
 	int rc;
 
 	bf.depth++;
@@ -642,7 +647,8 @@ static bool _bf_one(job_record_t *j)
 			if (bitmap_count(avail) > r.node_cnt)
 				r.node_cnt = bitmap_count(avail);
 		}
-	} else if (!has_lic) {
+	} else {
+		/* by its nodes alone (a job with licenses starts no earlier) */
 		if (_bf_dominated(_bf_part(j->part), &r))
 			goto out;
 		shape = _bf_shape(j, &r);
@@ -651,9 +657,10 @@ static bool _bf_one(job_record_t *j)
 	}
 	rc = _bf_earliest(avail ? avail : _bf_part_avail(j->part), &r, lr,
 			  shape && shape->not_before > bf.now ?
-			  shape->not_before : bf.now, &start, &choice);
+			  shape->not_before : bf.now, &start, &choice,
+			  &node_start);
 	if (rc < 0) {
-		if (shape) {
+		if (shape && rc == -1) {
 			shape->not_before = NEVER;
 			_bf_add_fail(_bf_part(j->part), &r);
 		}
@@ -661,7 +668,7 @@ static bool _bf_one(job_record_t *j)
 		goto out;
 	}
 	if (shape)
-		shape->not_before = start;
+		shape->not_before = node_start;
 	if (start <= bf.now && _bf_start_now(j, &r, lr, choice))
 		goto out;
 	if (start > bf.now) {

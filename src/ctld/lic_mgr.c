@@ -58,7 +58,7 @@ int lic_mgr_init(const slurm_conf_t *c, char *err, size_t errlen)
 	lic_t *t;
 	char e[128] = "";
 
-	if (lic_conf_parse(conf_get(c, "Licenses"), &l, e, sizeof(e)) < 0) {
+	if (lic_conf_parse(conf_get_set(c, "Licenses"), &l, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "Licenses: %s", e);
 		return -1;
 	}
