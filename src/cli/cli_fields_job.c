@@ -575,6 +575,25 @@ STR_TEXT(t_resv, reservation)
 STR_TEXT(t_wckey, wckey)
 STR_TEXT(t_cluster, cluster)
 STR_TEXT(t_mail_user, mail_user)
+
+/* scontrol's "MailUser=u MailType=END,FAIL" line: only when mail is asked
+ * for, the user defaulting to the job's owner */
+static bool mail_asked(const job_info_t *j)
+{
+	return j->mail_type && *j->mail_type && strcmp(j->mail_type, "NONE");
+}
+
+TXT(t_show_mail_user)
+{
+	if (mail_asked(J(r)))
+		xstrcat(o, J(r)->mail_user ? J(r)->mail_user : J(r)->user_name);
+}
+
+TXT(t_show_mail_type)
+{
+	if (mail_asked(J(r)))
+		xstrcat(o, J(r)->mail_type);
+}
 STR_TEXT(t_container, container)
 STR_TEXT(t_submit_line, submit_line)
 STR_TEXT(t_array_str, array_task_str)
@@ -757,6 +776,8 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, "TresPerJob", NL | OPT, t_tres_per_job, NULL, NULL },
 	{ 0, NULL, NULL, "TresPerNode", NL | OPT, t_gres, NULL, NULL },
 	{ 0, NULL, NULL, "TresPerTask", NL | OPT, t_tres_per_task, NULL, NULL },
+	{ 0, NULL, NULL, "MailUser", NL | OPT, t_show_mail_user, NULL, NULL },
+	{ 0, NULL, NULL, "MailType", OPT, t_show_mail_type, NULL, NULL },
 
 	/* squeue only */
 	{ 'i', "jobarrayid", "JOBID", NULL, 0, t_array_id, NULL, NULL },

@@ -124,6 +124,11 @@ int  cli_opt_check_times(const cli_job_opts_t *o);
  * '#' word ends the line).  Returns a NULL-terminated array (xstrarray_free). */
 char **cli_opt_split_directive(const char *text, size_t len);
 
+/* sbatch: the script's #PBS (else #BSUB) directives as the sbatch options
+ * they stand for, over its #SBATCH lines, unless --ignore-pbs
+ * (cli_opt_wrpr.c).  0, or -1 after an error message. */
+int  cli_opt_parse_wrapper(cli_job_opts_t *o, const char *script, size_t len);
+
 /* Parse a signal name ("TERM", "SIGUSR1", "9"); -1 if unknown. */
 int  cli_opt_signal_from_string(const char *s);
 

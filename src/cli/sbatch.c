@@ -393,7 +393,8 @@ int main(int argc, char **argv)
 		script = read_script(path, &len);
 	}
 	check_script(script, len);
-	if (cli_opt_parse_script(&o, script, len, "#SBATCH") < 0)
+	if (cli_opt_parse_script(&o, script, len, "#SBATCH") < 0 ||
+	    cli_opt_parse_wrapper(&o, script, len) < 0)
 		exit(255);
 	if (cli_opt_validate(&o) < 0)
 		exit(1);

@@ -17,18 +17,25 @@
 
 #define CGROUP_CONF_MAX_BYTES (1024 * 1024)
 
-typedef enum { K_BOOL, K_PCT, K_MB, K_STR, K_PLUGIN, K_SWAPPINESS, K_OBSOLETE } kkind_t;
+typedef enum {
+	K_BOOL, K_PCT, K_MB, K_STR, K_PLUGIN, K_SWAPPINESS,
+	K_NOTE,         /* accepted, no effect: note says why (logged) */
+	K_U32,
+} kkind_t;
 
 typedef struct {
 	const char *name;
 	kkind_t     kind;
 	size_t      off;
+	const char *note;    /* K_NOTE; also for accepted keys, logged */
 } ckey_t;
 
 #define O(f) offsetof(cgroup_conf_t, f)
 
 static const ckey_t keys[] = {
-	{ "CgroupAutomount",        K_BOOL,       O(automount) },
+	{ "CgroupAutomount",        K_BOOL,       O(automount),
+	  "slurmd uses the cgroup hierarchy the machine has mounted and "
+	  "never mounts one" },
 	{ "CgroupMountpoint",       K_STR,        O(mountpoint) },
 	{ "CgroupPlugin",           K_PLUGIN,     O(plugin) },
 	{ "ConstrainCores",         K_BOOL,       O(constrain_cores) },
@@ -42,14 +49,20 @@ static const ckey_t keys[] = {
 	{ "MinRAMSpace",            K_MB,         O(min_ram_mb) },
 	{ "MemorySwappiness",       K_SWAPPINESS, O(swappiness) },
 	{ "IgnoreSystemd",          K_BOOL,       O(ignore_systemd) },
-	/* accepted as Slurm 22.05 does, without effect here */
-	{ "IgnoreSystemdOnFailure", K_OBSOLETE,   0 },
-	{ "AllowedKmemSpace",       K_OBSOLETE,   0 },
-	{ "ConstrainKmemSpace",     K_OBSOLETE,   0 },
-	{ "MaxKmemPercent",         K_OBSOLETE,   0 },
-	{ "MinKmemSpace",           K_OBSOLETE,   0 },
-	{ "CgroupReleaseAgentDir",  K_OBSOLETE,   0 },
-	{ "TaskAffinity",           K_OBSOLETE,   0 },
+	{ "SignalChildrenProcesses", K_BOOL,      O(signal_children) },
+	{ "EnableControllers",      K_BOOL,       O(enable_controllers) },
+#define NO_SYSTEMD "slurmd makes its cgroups itself, never through " \
+		   "systemd (as with IgnoreSystemd=yes)"
+	{ "SystemdTimeout",         K_U32,        O(systemd_timeout),
+	  NO_SYSTEMD },
+	{ "IgnoreSystemdOnFailure", K_NOTE,       0, NO_SYSTEMD },
+#define DEFUNCT "defunct in Slurm 25.05"
+	{ "AllowedKmemSpace",       K_NOTE,       0, DEFUNCT },
+	{ "ConstrainKmemSpace",     K_NOTE,       0, DEFUNCT },
+	{ "MaxKmemPercent",         K_NOTE,       0, DEFUNCT },
+	{ "MinKmemSpace",           K_NOTE,       0, DEFUNCT },
+	{ "CgroupReleaseAgentDir",  K_NOTE,       0, DEFUNCT },
+	{ "TaskAffinity",           K_NOTE,       0, DEFUNCT },
 };
 
 void cgroup_conf_defaults(cgroup_conf_t *c)
@@ -68,6 +81,7 @@ void cgroup_conf_defaults(cgroup_conf_t *c)
 void cgroup_conf_free(cgroup_conf_t *c)
 {
 	xfree(c->mountpoint);
+	xfree(c->notes);
 }
 
 static int fail(char *err, size_t errlen, const char *fname, int line,
@@ -166,7 +180,13 @@ static int set_value(cgroup_conf_t *c, const ckey_t *k, const char *v,
 		}
 		c->swappiness = (int32_t) u;
 		return 0;
-	case K_OBSOLETE:
+	case K_U32:
+		if (parse_u32(v, (uint32_t *) (base + k->off)) < 0) {
+			snprintf(why, wlen, "a number expected");
+			return -1;
+		}
+		return 0;
+	case K_NOTE:
 		return 0;
 	}
 	return -1;
@@ -201,6 +221,10 @@ static int parse_line(cgroup_conf_t *c, char *s, const char *fname, int line,
 	if (set_value(c, k, val, why, sizeof(why)) < 0)
 		return fail(err, errlen, fname, line, "%s=%.64s: %s", k->name,
 			    val, why);
+	if (k->note)
+		xstrfmtcat(&c->notes, "%s%s:%d: %s has no effect: %s",
+			   c->notes ? "\n" : "", fname, line, k->name,
+			   k->note);
 	return 0;
 }
 

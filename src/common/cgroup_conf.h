@@ -1,5 +1,5 @@
 /* cgroup_conf.h — cgroup.conf: how task/cgroup and proctrack/cgroup
- * constrain a job (Slurm 22.05's keys).
+ * constrain a job (Slurm 25.05's keys).
  *
  * One "Key=Value" per line ('#' comments, blank lines, keys are
  * case-insensitive).  An unknown key or a bad value is an error naming
@@ -34,6 +34,14 @@ typedef struct {
 	double          max_swap_percent;  /* MaxSwapPercent (100) */
 	uint64_t        min_ram_mb;        /* MinRAMSpace, MB (30) */
 	int32_t         swappiness;        /* MemorySwappiness, -1 = unset */
+	/* SignalChildrenProcesses: signals other than SIGKILL reach every
+	 * process of a step, not only its tasks (proctrack/cgroup) */
+	bool            signal_children;
+	bool            enable_controllers; /* EnableControllers (always) */
+	uint32_t        systemd_timeout;   /* SystemdTimeout (no effect) */
+	/* "file:line: Key has no effect: why" lines for the daemon to log
+	 * once; NULL when none */
+	char           *notes;
 } cgroup_conf_t;
 
 /* Defaults into c (nothing constrained). */

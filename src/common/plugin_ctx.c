@@ -298,3 +298,29 @@ char *plugin_ctx_builtin_list(const plugin_type_t *t)
 		xstrfmtcat(&s, "%s%s", i ? ", " : "", t->builtins[i]->name);
 	return s ? s : xstrdup("");
 }
+
+bool plugin_ctx_replace(plugin_ctx_t **ctx, const plugin_type_t *t,
+			const char *names, const char *plugin_dir,
+			const char *dflt)
+{
+	char err[512] = "";
+	plugin_ctx_t *n = plugin_ctx_create(t, names, plugin_dir, NULL, err,
+					    sizeof(err));
+
+	if (n && *ctx && plugin_ctx_ops(n, 0) == plugin_ctx_ops(*ctx, 0)) {
+		plugin_ctx_destroy(n);  /* the same plugin stays as it is */
+		return false;
+	}
+	if (n && plugin_ctx_init(n, err, sizeof(err)) < 0) {
+		plugin_ctx_destroy(n);
+		n = NULL;
+	}
+	if (!n) {
+		error("%s: keeping %s", err,
+		      *ctx ? plugin_ctx_names(*ctx) : dflt);
+		return false;
+	}
+	plugin_ctx_destroy(*ctx);
+	*ctx = n;
+	return true;
+}

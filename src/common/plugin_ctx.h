@@ -77,6 +77,16 @@ const char *plugin_ctx_names(const plugin_ctx_t *ctx);
 
 void plugin_ctx_destroy(plugin_ctx_t *ctx);
 
+/* A (re)configure of a single-plugin type: make and init a context of
+ * names and put it in *ctx in place of the old one, unless names resolve
+ * to the plugin *ctx holds already (it stays as it is, not re-inited).
+ * On failure the old context stays and "<reason>: keeping <old>" is
+ * logged (dflt names the old one when there is none).  true when *ctx
+ * changed. */
+bool plugin_ctx_replace(plugin_ctx_t **ctx, const plugin_type_t *t,
+			const char *names, const char *plugin_dir,
+			const char *dflt);
+
 /* Would plugin_ctx_create() succeed?  (It resolves and unloads: no plugin
  * code runs.)  0, or -1 with err set.  A reconfigure checks every type of
  * the new configuration so before it changes anything. */

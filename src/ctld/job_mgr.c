@@ -809,10 +809,7 @@ void job_mgr_node_fail(node_record_t *n)
 			/* --requeue / JobRequeue: run it again elsewhere */
 			info("%s: requeue JobId=%u due to failure of node %s",
 			     __func__, j->info.job_id, n->info.name);
-			j->info.restart_cnt++;
-			job_mail(j, JOB_MAIL_REQUEUE);
-			job_mgr_end(j, JOB_PENDING | JOB_REQUEUE, WAIT_NO_REASON,
-				    j->info.exit_code);
+			job_mgr_requeue_auto(j);
 		} else if ((base == JOB_RUNNING || base == JOB_SUSPENDED) &&
 			   !(j->info.job_state & JOB_COMPLETING)) {
 			info("Killing JobId=%u on failed node %s",
@@ -872,10 +869,7 @@ void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 		if (j->info.requeue) {
 			error("Batch JobId=%u missing from batch node %s, "
 			      "requeuing it", j->info.job_id, n->info.name);
-			j->info.restart_cnt++;
-			job_mail(j, JOB_MAIL_REQUEUE);
-			job_mgr_end(j, JOB_PENDING | JOB_REQUEUE, WAIT_NO_REASON,
-				    j->info.exit_code);
+			job_mgr_requeue_auto(j);
 			continue;
 		}
 		error("Batch JobId=%u missing from batch node %s, killing it",

@@ -316,6 +316,10 @@ int           job_mgr_preempt_requeue(job_record_t *j);
  * RequeueExitHold, held JobHoldMaxRequeue past MaxBatchRequeue restarts.
  * True if it was; false (nothing done) otherwise (job_ops.c). */
 bool          job_mgr_requeue_exit(job_record_t *j, uint32_t status);
+/* A running batch job requeued by the controller (its node failed, it
+ * is missing from its node): counted in Restarts, and past
+ * MaxBatchRequeue held, JobHoldMaxRequeue (job_ops.c). */
+void          job_mgr_requeue_auto(job_record_t *j);
 /* Take a finished job off the finished list (requeue). */
 void          job_mgr_finished_del(job_record_t *j);
 

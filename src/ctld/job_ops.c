@@ -236,6 +236,21 @@ static bool _over_max_requeue(const job_record_t *j)
 	return j->info.restart_cnt > ctld_conf()->max_batch_requeue;
 }
 
+/* Past MaxBatchRequeue: held for someone to look at. */
+static uint32_t _hold_if_over(job_record_t *j)
+{
+	job_info_t *i = &j->info;
+
+	if (!_over_max_requeue(j))
+		return WAIT_NO_REASON;
+	if (i->priority)
+		j->prio_saved = i->priority;
+	i->priority = 0;
+	i->held_by_user = false;
+	xfree(i->state_desc);
+	return WAIT_MAX_REQUEUE;
+}
+
 bool job_mgr_requeue_exit(job_record_t *j, uint32_t status)
 {
 	const slurm_conf_t *c = ctld_conf();
@@ -265,17 +280,32 @@ bool job_mgr_requeue_exit(job_record_t *j, uint32_t status)
 	     special ? "RequeueExitHold" : "RequeueExit",
 	     special ? " held" : "", i->restart_cnt);
 	job_mail(j, JOB_MAIL_REQUEUE);
-	if (special || _over_max_requeue(j)) {
+	if (special) {
 		if (i->priority)
 			j->prio_saved = i->priority;
 		i->priority = 0;
-		i->held_by_user = special;
-		reason = special ? WAIT_HELD_USER : WAIT_MAX_REQUEUE;
+		i->held_by_user = true;
+		reason = WAIT_HELD_USER;
 		xfree(i->state_desc);
+	} else {
+		reason = _hold_if_over(j);
+		if (reason == WAIT_NO_REASON)
+			reason = FAIL_EXIT_CODE;
 	}
 	job_mgr_end(j, JOB_PENDING | JOB_REQUEUE |
 		    (special ? JOB_SPECIAL_EXIT : 0), reason, status);
 	return true;
+}
+
+void job_mgr_requeue_auto(job_record_t *j)
+{
+	job_info_t *i = &j->info;
+	uint32_t reason;
+
+	i->restart_cnt++;
+	job_mail(j, JOB_MAIL_REQUEUE);
+	reason = _hold_if_over(j);
+	job_mgr_end(j, JOB_PENDING | JOB_REQUEUE, reason, i->exit_code);
 }
 
 int job_mgr_preempt_requeue(job_record_t *j)

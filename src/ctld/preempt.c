@@ -58,28 +58,11 @@ int preempt_mode_parse(const char *s)
 static void _pe_plugin(const slurm_conf_t *c)
 {
 	const char *type = conf_get_set(c, "PreemptType");
-	char err[512] = "";
-	plugin_ctx_t *n;
 
-	n = plugin_ctx_create(&preempt_plugin_type,
-			      type && *type ? type : "preempt/none",
-			      c->plugin_dir, NULL, err, sizeof(err));
-	if (n && pe.ctx && plugin_ctx_ops(n, 0) == pe.ops) {
-		plugin_ctx_destroy(n);  /* the same plugin stays as it is */
-		return;
-	}
-	if (n && plugin_ctx_init(n, err, sizeof(err)) < 0) {
-		plugin_ctx_destroy(n);
-		n = NULL;
-	}
-	if (!n) {
-		error("%s: keeping %s", err, pe.ctx ?
-		      plugin_ctx_names(pe.ctx) : "preempt/none");
-		return;
-	}
-	plugin_ctx_destroy(pe.ctx);
-	pe.ctx = n;
-	pe.ops = plugin_ctx_ops(n, 0);
+	if (plugin_ctx_replace(&pe.ctx, &preempt_plugin_type,
+			       type && *type ? type : "preempt/none",
+			       c->plugin_dir, "preempt/none"))
+		pe.ops = plugin_ctx_ops(pe.ctx, 0);
 }
 
 static void _pe_load(void)

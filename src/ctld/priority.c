@@ -422,28 +422,12 @@ static void _pr_plugin(const slurm_conf_t *c)
 {
 	const char *type = c->priority_type && *c->priority_type ?
 		c->priority_type : "priority/basic";
-	char err[512] = "";
-	plugin_ctx_t *n = plugin_ctx_create(&priority_plugin_type, type,
-					    c->plugin_dir, NULL, err,
-					    sizeof(err));
 
-	if (n && pr.ctx && plugin_ctx_ops(n, 0) == pr.ops) {
-		plugin_ctx_destroy(n);  /* the same plugin stays as it is */
-		return;
+	if (plugin_ctx_replace(&pr.ctx, &priority_plugin_type, type,
+			       c->plugin_dir, "priority/basic")) {
+		pr.ops = plugin_ctx_ops(pr.ctx, 0);
+		debug("priority: using %s", plugin_ctx_names(pr.ctx));
 	}
-	if (n && plugin_ctx_init(n, err, sizeof(err)) < 0) {
-		plugin_ctx_destroy(n);
-		n = NULL;
-	}
-	if (!n) {
-		error("%s: keeping %s", err, pr.ctx ?
-		      plugin_ctx_names(pr.ctx) : "priority/basic");
-		return;
-	}
-	plugin_ctx_destroy(pr.ctx);
-	pr.ctx = n;
-	pr.ops = plugin_ctx_ops(n, 0);
-	debug("priority: using %s", plugin_ctx_names(n));
 }
 
 static void _pr_load(void)

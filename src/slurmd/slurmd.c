@@ -189,8 +189,10 @@ static void check_plugins(const slurmd_t *sd, const opts_t *o)
 {
 	char err[1024] = "";
 
-	if (node_plugins_check(sd->conf, err, sizeof(err)) == 0)
+	if (node_plugins_check(sd->conf, err, sizeof(err)) == 0) {
+		node_plugins_log_notes(sd->conf);
 		return;
+	}
 	if (!o->foreground)       /* the log is not on stderr */
 		fprintf(stderr, "slurmd: fatal: %s\n", err);
 	fatal("%s", err);
@@ -273,6 +275,7 @@ int slurmd_reconfigure(slurmd_t *sd)
 		log_reopen(sd->log_file);
 	info("Reconfigured from %s", sd->conf_path);
 	conf_log_not_in_force(nc, sd->old_confs[sd->old_conf_cnt - 1]);
+	node_plugins_log_notes(nc);
 	return SLURM_SUCCESS;
 }
 

@@ -1,6 +1,6 @@
 /* fuzz_sbatch_script.c — libFuzzer harness for the "#SBATCH" directive
- * parser: any script text must parse or fail cleanly, never crash or
- * leak.  The parser's sources are compiled in (the commands' static
+ * parser and the #PBS/#BSUB translation after it: any script text must
+ * parse or fail cleanly, never crash or leak.  The parser's sources are compiled in (the commands' static
  * library is not linked into harnesses).
  */
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include "../../src/cli/cli_opt_help.c"
 #include "../../src/cli/cli_opt_raw.c"
 #include "../../src/cli/cli_opt_set.c"
+#include "../../src/cli/cli_opt_wrpr.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,7 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
 	o.quiet_getopt = true;
-	cli_opt_parse_script(&o, (const char *)data, size, "#SBATCH");
+	if (cli_opt_parse_script(&o, (const char *)data, size, "#SBATCH") == 0)
+		cli_opt_parse_wrapper(&o, (const char *)data, size);
 	cli_opt_free(&o);
 
 	args = cli_opt_split_directive((const char *)data, size);

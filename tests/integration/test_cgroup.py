@@ -247,3 +247,74 @@ def test_constrain_devices_job_opens_only_its_gpu(dev_cluster):
     for i in (0, 1):
         assert ("batch gpu%d=head: cannot open '%s/gpu%d' for reading: "
                 "Operation not permitted\n" % (i, c.dev, i)) in out, out
+
+
+SIGNAL_SCRIPT = """#!/bin/bash
+trap 'echo parent-usr1; got=1' USR1
+got=0
+bash -c 'trap "echo child-usr1" USR1
+for i in $(seq 100); do sleep 0.1; done' &
+echo ready
+for i in $(seq 200); do [ $got = 1 ] && break; sleep 0.1; done
+sleep 2
+kill %1 2>/dev/null
+echo parent-end
+"""
+
+
+def _signal_batch(c, name):
+    wd = c.workdir("sluice_u1")
+    out = os.path.join(wd, name + ".out")
+    c.write_file("sluice_u1", os.path.join(wd, name + ".sh"), SIGNAL_SCRIPT,
+                 0o755)
+    jobid = c.sbatch(["-w", "n1", "-o", name + ".out", name + ".sh"],
+                     user="sluice_u1", cwd=wd)
+    cl.wait_for(lambda: os.path.exists(out) and "ready" in open(out).read(),
+                timeout=30, what="the script to start")
+    r = c.run(["scancel", "--full", "-s", "USR1", str(jobid)], user="sluice_u1")
+    assert r.rc == 0, r.err
+    st = c.wait_done(jobid)
+    _skip_if_unused(c, jobid)
+    return st, open(out).read()
+
+
+def test_signal_reaches_tasks_only(cg_cluster):
+    """proctrack/cgroup signals the step's tasks (the batch shell), not
+    their children, unless SignalChildrenProcesses=yes; SIGKILL at the
+    end still reaches every process (test_cores_and_reparented_daemon)."""
+    c = cg_cluster
+    conf = os.path.join(c.dir, "etc", "cgroup.conf")
+    st, out = _signal_batch(c, "sig_tasks")
+    assert st == "COMPLETED", out
+    assert "parent-usr1" in out and "parent-end" in out, out
+    assert "child-usr1" not in out, out
+    try:
+        c.write_file(None, conf,
+                     CGROUP_CONF + "SignalChildrenProcesses=yes\n")
+        st, out = _signal_batch(c, "sig_children")
+    finally:
+        c.write_file(None, conf, CGROUP_CONF)
+    assert st == "COMPLETED", out
+    assert "parent-usr1" in out and "child-usr1" in out, out
+
+
+def test_max_ram_percent_caps_the_limit(cg_cluster):
+    """MaxRAMPercent bounds the RAM limit by a share of the node's
+    RealMemory whatever --mem asks: 300 MB fit in --mem=1000M, not under
+    MaxRAMPercent=0.5 of this node (~120 MB)."""
+    c = cg_cluster
+    conf = os.path.join(c.dir, "etc", "cgroup.conf")
+    script = """#!/bin/sh
+python3 -c 'x = b"a" * (300 << 20); print("survived")'
+"""
+    jobid, st, out = _run(c, script, ["--mem=1000M", "-w", "n1"], "maxram0")
+    _skip_if_unused(c, jobid)
+    assert st == "COMPLETED" and "survived" in out, out
+    try:
+        c.write_file(None, conf, CGROUP_CONF + "MaxRAMPercent=0.5\n")
+        jobid, st, out = _run(c, script, ["--mem=1000M", "-w", "n1"],
+                              "maxram1")
+    finally:
+        c.write_file(None, conf, CGROUP_CONF)
+    assert "survived" not in out, out
+    assert st == "OUT_OF_MEMORY", c.show_job(jobid)

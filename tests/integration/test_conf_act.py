@@ -117,6 +117,31 @@ def test_max_batch_requeue_holds_the_job(c):
     c.run(["scancel", str(jid)])
 
 
+def test_max_batch_requeue_counts_node_failures(c):
+    """Requeues after a node failure count against MaxBatchRequeue too:
+    the second leaves the job held JobHoldMaxRequeue."""
+    jid = c.sbatch(["-o", "/dev/null", "--requeue", "-N1", "--wrap",
+                    "sleep 300"], user=U)
+    try:
+        for restarts in (1, 2):
+            c.wait_state(jid, ["RUNNING"], timeout=60)
+            node = c.show_job(jid)["NodeList"]
+            r = c.run(["scontrol", "update", "NodeName=" + node,
+                       "State=DOWN", "Reason=test"])
+            assert r.rc == 0, r.err
+            cl.wait_for(lambda: c.show_job(jid)["Restarts"] ==
+                        str(restarts), timeout=60, what="the requeue")
+            r = c.run(["scontrol", "update", "NodeName=" + node,
+                       "State=RESUME"])
+            assert r.rc == 0, r.err
+        cl.wait_for(lambda: c.show_job(jid).get("Reason") ==
+                    "JobHoldMaxRequeue", timeout=60, what="the hold")
+        rec = c.show_job(jid)
+        assert rec["JobState"] == "PENDING" and rec["Priority"] == "0", rec
+    finally:
+        c.run(["scancel", str(jid)])
+
+
 def test_bad_requeue_exit_is_refused(c):
     bad = os.path.join(c.dir, "etc", "bad_requeue.conf")
     with open(c.conf) as f:

@@ -66,7 +66,10 @@ static void test_good(void **state)
 		"MinRAMSpace=1G\n"
 		"MemorySwappiness=0\n"
 		"CgroupMountpoint=/cg\n"
-		"ConstrainKmemSpace=no\n";
+		"ConstrainKmemSpace=no\n"
+		"SignalChildrenProcesses=yes\n"
+		"EnableControllers=yes\n"
+		"SystemdTimeout=2000\n";
 
 	(void) state;
 	assert_int_equal(parse(text, &c, err, sizeof(err)), 0);
@@ -80,12 +83,24 @@ static void test_good(void **state)
 	assert_int_equal(c.min_ram_mb, 1024);
 	assert_int_equal(c.swappiness, 0);
 	assert_string_equal(c.mountpoint, "/cg");
+	assert_true(c.signal_children);
+	assert_true(c.enable_controllers);
+	assert_int_equal(c.systemd_timeout, 2000);
+	/* what is accepted without effect is said, with file and line */
+	assert_string_equal(c.notes,
+		"cg.conf:12: ConstrainKmemSpace has no effect: defunct in "
+		"Slurm 25.05\n"
+		"cg.conf:15: SystemdTimeout has no effect: slurmd makes its "
+		"cgroups itself, never through systemd (as with "
+		"IgnoreSystemd=yes)");
 	cgroup_conf_free(&c);
 
 	assert_int_equal(parse("", &c, err, sizeof(err)), 0);
 	assert_string_equal(c.mountpoint, "/sys/fs/cgroup");
 	assert_false(c.constrain_ram);
 	assert_int_equal(c.swappiness, -1);
+	assert_false(c.signal_children);
+	assert_null(c.notes);
 	cgroup_conf_free(&c);
 }
 

@@ -1,11 +1,14 @@
 /* node_plugins.c — see node_plugins.h. */
 #include "slurmd/common/node_plugins.h"
 
+#include <string.h>
+
 #include <stddef.h>
 
 #include "common/acct_gather_energy.h"
 #include "common/cgroup_conf.h"
 #include "common/fixed_plugins.h"
+#include "common/log.h"
 #include "common/mpi_plugin.h"
 #include "common/prep.h"
 #include "common/xmalloc.h"
@@ -78,6 +81,22 @@ static int cgroup_conf_check(const slurm_conf_t *c, char *err, size_t errlen)
 	cgroup_conf_free(&cc);          /* defaults are set on failure too */
 	xfree(path);
 	return rc;
+}
+
+void node_plugins_log_notes(const slurm_conf_t *c)
+{
+	char *path = conf_sibling_path(c, "cgroup.conf"), err[512];
+	cgroup_conf_t cc;
+
+	if (cgroup_conf_load(path, &cc, err, sizeof(err)) == 0 && cc.notes) {
+		char *save = NULL;
+
+		for (char *l = strtok_r(cc.notes, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save))
+			info("warning: %s", l);
+	}
+	cgroup_conf_free(&cc);
+	xfree(path);
 }
 
 int node_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)

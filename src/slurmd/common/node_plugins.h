@@ -44,6 +44,10 @@ extern const plugin_type_t jobacct_gather_type;  /* JobAcctGatherType */
 
 /* Every type of the table resolved against c (no plugin code runs):
  * 0, or -1 with err naming the key and the plugin. */
+/* Log, as warnings, what the node's other files (cgroup.conf) accept
+ * without effect; the daemon calls it when it loads a configuration. */
+void node_plugins_log_notes(const slurm_conf_t *c);
+
 int node_plugins_check(const slurm_conf_t *c, char *err, size_t errlen);
 
 #endif

@@ -53,6 +53,7 @@ struct cgroup_step {
 	int       mem_h;           /* the memory controller's, or -1 */
 	bool      mem_limit;       /* ConstrainRAMSpace: limited there */
 	bool      devices;         /* ConstrainDevices: v1 devices in use */
+	bool      signal_children; /* SignalChildrenProcesses */
 };
 
 /* ---- files ---- */
@@ -240,22 +241,44 @@ static int make_path(const cgroup_step_t *cg, int h, const char *rel)
 	return rc;
 }
 
-static uint64_t mem_limit_mb(const cgroup_conf_t *cc, uint64_t mem_mb)
+/* percent of mb */
+static uint64_t pct_mb(uint64_t mb, double pct)
 {
-	uint64_t mb = (uint64_t) ((double) mem_mb * cc->allowed_ram / 100.0);
+	return (uint64_t) ((double) mb * pct / 100.0);
+}
 
+/* AllowedRAMSpace of the job's memory, at most MaxRAMPercent of the
+ * node's RealMemory, at least MinRAMSpace. */
+static uint64_t mem_limit_mb(const cgroup_conf_t *cc, uint64_t mem_mb,
+			     uint64_t node_mb)
+{
+	uint64_t mb = pct_mb(mem_mb, cc->allowed_ram);
+
+	if (node_mb && mb > pct_mb(node_mb, cc->max_ram_percent))
+		mb = pct_mb(node_mb, cc->max_ram_percent);
 	return mb < cc->min_ram_mb ? cc->min_ram_mb : mb;
 }
 
 /* 0, or -1 if the limit could not be set (no such file: the controller
- * is not enabled down to here). */
+ * is not enabled down to here).  The swap allowance (AllowedSwapSpace of
+ * the job's memory) is capped so that RAM plus swap stays within
+ * MaxSwapPercent of the node's RealMemory. */
 static int set_memory(const cgroup_step_t *cg, const cgroup_conf_t *cc,
-		      const char *dir, uint64_t mem_mb)
+		      const char *dir, uint64_t mem_mb, uint64_t node_mb)
 {
-	uint64_t lim = mem_limit_mb(cc, mem_mb) << 20;
-	uint64_t swap = (uint64_t) ((double) mem_mb * cc->allowed_swap / 100.0)
-			<< 20;
+	uint64_t lim_mb = mem_limit_mb(cc, mem_mb, node_mb);
+	uint64_t swap_mb = pct_mb(mem_mb, cc->allowed_swap);
+	uint64_t lim, swap;
 	char v[32];
+
+	if (node_mb) {
+		uint64_t max = pct_mb(node_mb, cc->max_swap_percent);
+
+		swap_mb = lim_mb >= max ? 0 :
+			  swap_mb > max - lim_mb ? max - lim_mb : swap_mb;
+	}
+	lim = lim_mb << 20;
+	swap = swap_mb << 20;
 
 	snprintf(v, sizeof(v), "%llu", (unsigned long long) lim);
 	if (cg->v2) {
@@ -366,6 +389,7 @@ static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
 	char *step_rel;
 
 	cg->track = track;
+	cg->signal_children = cc->signal_children;
 	if (!choose(cg, cc, task_cg, acct, why, wlen)) {
 		cgroup_step_destroy(cg);
 		return NULL;
@@ -417,11 +441,14 @@ static cgroup_step_t *build(const cgroup_req_t *r, const cgroup_conf_t *cc,
 	if (cg->mem_limit && r->mem_mb) {
 		char *job = xstrdup_printf("%s/%s", tree.root[cg->mem_h],
 					   cg->job_rel);
-
-		int rc = set_memory(cg, cc, job, r->mem_mb);
+		const conf_node_t *node = conf_find_node(r->conf,
+							 r->node_name);
+		uint64_t node_mb = node ? node->real_memory : 0;
+		int rc = set_memory(cg, cc, job, r->mem_mb, node_mb);
 
 		if (!rc)
-			rc = set_memory(cg, cc, cg->dir[cg->mem_h], r->mem_mb);
+			rc = set_memory(cg, cc, cg->dir[cg->mem_h], r->mem_mb,
+					 node_mb);
 		xfree(job);
 		if (rc) {
 			snprintf(why, wlen, "%s: cannot set a memory limit in %s: %s",
@@ -466,6 +493,11 @@ cgroup_step_t *cgroup_step_create(const cgroup_req_t *r)
 		      cg->dir[cg->track_h]);
 	cgroup_conf_free(&cc);
 	return cg;
+}
+
+bool cgroup_step_signals_children(const cgroup_step_t *cg)
+{
+	return !cg || cg->signal_children;
 }
 
 bool cgroup_step_tracks(const cgroup_step_t *cg)

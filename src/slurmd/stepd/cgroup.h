@@ -58,6 +58,9 @@ typedef struct {
 cgroup_step_t *cgroup_step_create(const cgroup_req_t *r);
 /* proctrack/cgroup: the step's processes are found through the cgroup. */
 bool cgroup_step_tracks(const cgroup_step_t *cg);
+/* SignalChildrenProcesses of the step's cgroup.conf (true without a
+ * cgroup: the other trackers signal every process they find) */
+bool cgroup_step_signals_children(const cgroup_step_t *cg);
 /* In a forked child before exec (no allocation): move the calling process
  * into the step.  0 or -1. */
 int  cgroup_step_attach_self(const cgroup_step_t *cg);

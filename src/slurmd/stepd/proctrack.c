@@ -229,9 +229,36 @@ static int pgid_signal(struct cgroup_step *cg, pid_t sid, pid_t ancestor,
 	return n;
 }
 
+/* Whether sig goes to every process or to the tasks only (the
+ * processes slurmstepd started) under proctrack/cgroup: as in Slurm, only
+ * SIGKILL and the suspend/resume pair reach every process unless
+ * cgroup.conf has SignalChildrenProcesses=yes. */
+static bool to_all(struct cgroup_step *cg, int sig)
+{
+	return sig == 0 || sig == SIGKILL || sig == SIGSTOP ||
+	       sig == SIGCONT || cgroup_step_signals_children(cg);
+}
+
+/* The living children of ancestor: the tasks. */
+static int tasks_signal(pid_t ancestor, int sig)
+{
+	proc_table_t t;
+	int n = 0;
+
+	load_table(&t);
+	for (size_t i = 0; i < t.cnt; i++)
+		if (t.v[i].ppid == ancestor && !t.v[i].zombie &&
+		    kill(t.v[i].pid, sig) == 0)
+			n++;
+	xfree(t.v);
+	return n;
+}
+
 static int cgroup_signal(struct cgroup_step *cg, pid_t sid, pid_t ancestor,
 			 int sig)
 {
+	if (!to_all(cg, sig))
+		return tasks_signal(ancestor, sig);
 	int c = cgroup_step_signal(cg, sig);
 	int n = pgid_signal(NULL, sid, ancestor, sig);
 
@@ -260,6 +287,11 @@ int proctrack_count(pid_t sid, pid_t ancestor)
 	if (!ops)
 		return pgid_signal(NULL, sid, ancestor, 0);
 	return ops->signal(track_cg, sid, ancestor, 0);
+}
+
+bool proctrack_signals_children(int sig)
+{
+	return !ops || !ops->uses_cgroup || to_all(track_cg, sig);
 }
 
 int proctrack_signal(pid_t sid, pid_t ancestor, int sig)

@@ -53,7 +53,11 @@ bool proctrack_uses_cgroup(void);
 void proctrack_use_cgroup(struct cgroup_step *cg);
 /* Living processes of the job (session sid, descendants of ancestor). */
 int  proctrack_count(pid_t sid, pid_t ancestor);
-/* Send sig to all of them; returns how many were signalled. */
+/* Does sig reach a task's children too?  Not under proctrack/cgroup
+ * without SignalChildrenProcesses (but SIGKILL, SIGSTOP, SIGCONT do). */
+bool proctrack_signals_children(int sig);
+/* Send sig to all of them (or to the tasks only, as above); returns how
+ * many were signalled. */
 int  proctrack_signal(pid_t sid, pid_t ancestor, int sig);
 
 #endif

@@ -596,10 +596,19 @@ void step_tasks_reap(step_t *st)
 
 void step_tasks_signal(step_t *st, int sig)
 {
-	for (uint32_t i = 0; i < st->ntasks; i++)
-		if (st->tasks[i].pid > 0 && !st->tasks[i].exited)
-			killpg(st->tasks[i].pid, sig);
-	if (sig == SIGKILL || sig == SIGTERM)
+	bool all = proctrack_signals_children(sig);
+
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		step_task_t *t = &st->tasks[i];
+
+		if (t->pid <= 0 || t->exited)
+			continue;
+		if (all)
+			killpg(t->pid, sig);
+		else
+			kill(t->pid, sig);
+	}
+	if (all && (sig == SIGKILL || sig == SIGTERM))
 		proctrack_signal(0, getpid(), sig);
 }
 

@@ -24,6 +24,7 @@
 
 #include "cli/cli_filter.h"
 #include "common/log.h"
+#include "plugins/lua/slurm_lua.h"
 #include "common/plugin.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -41,37 +42,6 @@ static struct {
 } cl;
 
 /* ---- the slurm table ---- */
-
-static const char *format_args(lua_State *L)
-{
-	int n = lua_gettop(L);
-
-	lua_getglobal(L, "string");
-	lua_getfield(L, -1, "format");
-	lua_remove(L, -2);
-	lua_insert(L, 1);
-	if (lua_pcall(L, n, 1, 0) != LUA_OK)
-		return lua_tostring(L, -1);
-	return lua_tostring(L, -1);
-}
-
-static int l_log(lua_State *L)
-{
-	int level = (int) lua_tointeger(L, lua_upvalueindex(1));
-	const char *msg = format_args(L);
-
-	if (!msg)
-		msg = "(nil)";
-	switch (level) {
-	case LOG_LEVEL_ERROR:   error("lua: %s", msg); break;
-	case LOG_LEVEL_INFO:    info("lua: %s", msg); break;
-	case LOG_LEVEL_VERBOSE: verbose("lua: %s", msg); break;
-	case LOG_LEVEL_DEBUG:   debug("lua: %s", msg); break;
-	case LOG_LEVEL_DEBUG2:  debug2("lua: %s", msg); break;
-	default:                debug3("lua: %s", msg); break;
-	}
-	return 0;
-}
 
 static cli_filter_options_t *check_opts(lua_State *L, int idx)
 {
@@ -157,12 +127,6 @@ static int l_retrieve(lua_State *L)
 
 static void push_slurm_table(lua_State *L)
 {
-	static const struct { const char *name; int level; } logs[] = {
-		{ "log_error", LOG_LEVEL_ERROR }, { "log_info", LOG_LEVEL_INFO },
-		{ "log_verbose", LOG_LEVEL_VERBOSE }, { "log_debug", LOG_LEVEL_DEBUG },
-		{ "log_debug2", LOG_LEVEL_DEBUG2 }, { "log_debug3", LOG_LEVEL_DEBUG3 },
-		{ "log_debug4", LOG_LEVEL_DEBUG3 }, { "log_debug5", LOG_LEVEL_DEBUG3 },
-	};
 	static const luaL_Reg fns[] = {
 		{ "json_cli_options", l_json_options },
 		{ "json_env", l_json_env },
@@ -171,11 +135,7 @@ static void push_slurm_table(lua_State *L)
 	};
 
 	lua_newtable(L);
-	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
-		lua_pushinteger(L, logs[i].level);
-		lua_pushcclosure(L, l_log, 1);
-		lua_setfield(L, -2, logs[i].name);
-	}
+	slurm_lua_set_logs(L, "lua");
 	luaL_setfuncs(L, fns, 0);
 	lua_pushinteger(L, SLURM_SUCCESS);
 	lua_setfield(L, -2, "SUCCESS");

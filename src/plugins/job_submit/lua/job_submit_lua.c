@@ -25,6 +25,7 @@
 
 #include "common/fields.h"
 #include "common/log.h"
+#include "plugins/lua/slurm_lua.h"
 #include "common/parse_util.h"
 #include "common/plugin.h"
 #include "common/xmalloc.h"
@@ -44,41 +45,9 @@ static struct {
 
 /* ---- the slurm table ---- */
 
-/* string.format(...) of the arguments, left on the stack. */
-static const char *format_args(lua_State *L)
-{
-	int n = lua_gettop(L);
-
-	lua_getglobal(L, "string");
-	lua_getfield(L, -1, "format");
-	lua_remove(L, -2);
-	lua_insert(L, 1);
-	if (lua_pcall(L, n, 1, 0) != LUA_OK)
-		return lua_tostring(L, -1);     /* the error text */
-	return lua_tostring(L, -1);
-}
-
-static int l_log(lua_State *L)
-{
-	int level = (int) lua_tointeger(L, lua_upvalueindex(1));
-	const char *msg = format_args(L);
-
-	if (!msg)
-		msg = "(nil)";
-	switch (level) {
-	case LOG_LEVEL_ERROR:   error("job_submit.lua: %s", msg); break;
-	case LOG_LEVEL_INFO:    info("job_submit.lua: %s", msg); break;
-	case LOG_LEVEL_VERBOSE: verbose("job_submit.lua: %s", msg); break;
-	case LOG_LEVEL_DEBUG:   debug("job_submit.lua: %s", msg); break;
-	case LOG_LEVEL_DEBUG2:  debug2("job_submit.lua: %s", msg); break;
-	default:                debug3("job_submit.lua: %s", msg); break;
-	}
-	return 0;
-}
-
 static int l_user_msg(lua_State *L)
 {
-	const char *msg = format_args(L);
+	const char *msg = slurm_lua_format(L);
 
 	if (!msg)
 		return 0;
@@ -97,12 +66,6 @@ static void set_int(lua_State *L, const char *name, lua_Integer v)
 
 static void push_slurm_table(lua_State *L)
 {
-	static const struct { const char *name; int level; } logs[] = {
-		{ "log_error", LOG_LEVEL_ERROR }, { "log_info", LOG_LEVEL_INFO },
-		{ "log_verbose", LOG_LEVEL_VERBOSE }, { "log_debug", LOG_LEVEL_DEBUG },
-		{ "log_debug2", LOG_LEVEL_DEBUG2 }, { "log_debug3", LOG_LEVEL_DEBUG3 },
-		{ "log_debug4", LOG_LEVEL_DEBUG3 }, { "log_debug5", LOG_LEVEL_DEBUG3 },
-	};
 #define E(x) { #x, x }
 	static const struct { const char *name; int code; } codes[] = {
 		E(ESLURM_ACCESS_DENIED), E(ESLURM_ACCOUNTING_POLICY),
@@ -125,11 +88,7 @@ static void push_slurm_table(lua_State *L)
 #undef E
 
 	lua_newtable(L);
-	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
-		lua_pushinteger(L, logs[i].level);
-		lua_pushcclosure(L, l_log, 1);
-		lua_setfield(L, -2, logs[i].name);
-	}
+	slurm_lua_set_logs(L, "job_submit.lua");
 	lua_pushcfunction(L, l_user_msg);
 	lua_setfield(L, -2, "log_user");
 	lua_pushcfunction(L, l_user_msg);
