@@ -46,10 +46,8 @@ static const conf_use_t conf_use[] = {
 	  "the connection to slurmdbd takes no TLS parameters"),
 	I("AccountingStoragePort", "ctld/acct_send.c",
 	  "test_assoc.py::test_user_without_association_is_rejected"),
-	R("AccountingStorageTRES",
-	  "cpu,mem,energy,node,billing,fs/disk,vmem,pages|gres/gpu|"
-	  "cpu,mem,node,billing,gres/gpu|billing,cpu,energy,mem,node,gres/gpu",
-	  "accounting tracks cpu, mem, energy, node, billing and gres/gpu only"),
+	I("AccountingStorageTRES", "the option words below",
+	  "test_licenses.py::test_sacct_license_tres"),
 	P("AccountingStorageType"),
 	W("AccountingStorageUser",
 	  "read only by accounting_storage/mysql; with slurmdbd the user is "
@@ -676,6 +674,23 @@ static const conf_use_t conf_use[] = {
 	SR("SlurmdParameters", "shutdown_on_reboot", NULL,
 	   "Sluice does not reboot nodes"),
 
+	/* ---- AccountingStorageTRES words ------------------------------ */
+#define AT "AccountingStorageTRES"
+#define AT_T "test_licenses.py::test_sacct_license_tres"
+	SI(AT, "cpu", "ctld/job_mgr.c", AT_T),
+	SI(AT, "mem", "ctld/job_mgr.c", AT_T),
+	SI(AT, "node", "ctld/job_mgr.c", AT_T),
+	SI(AT, "billing", "ctld/job_mgr.c", AT_T),
+	SI(AT, "energy", "ctld/acct_job.c", AT_T),
+	SI(AT, "gres/gpu", "ctld/job_res.c", AT_T),
+	/* any license/<name> (conf_check.c) */
+	SI(AT, "license/*", "ctld/lic_mgr.c", AT_T),
+	SW(AT, "fs/disk", "Slurm tracks it by default; Sluice's accounting "
+	   "records no file system usage"),
+	SW(AT, "vmem", "Slurm tracks it by default; Sluice's accounting "
+	   "records no virtual memory usage as TRES"),
+	SW(AT, "pages", "Slurm tracks it by default; Sluice's accounting "
+	   "records no page faults as TRES"),
 	/* ---- LaunchParameters words ----------------------------------- */
 #define LP "LaunchParameters"
 	SW(LP, "lustre_no_flush", "Sluice flushes no Lustre cache"),
@@ -790,7 +805,7 @@ static const conf_use_t conf_use[] = {
 
 /* List keys whose words are looked up one by one, and what an unknown
  * word gets: Slurm ignores unknown words of the first five and refuses
- * the others. */
+ * the others (a TRES Sluice does not account is refused too). */
 static const struct {
 	const char     *scope;
 	conf_use_kind_t unknown;
@@ -805,6 +820,7 @@ static const struct {
 	{ "PriorityFlags", CONF_USE_REFUSED },
 	{ "AccountingStoreFlags", CONF_USE_REFUSED },
 	{ "DebugFlags", CONF_USE_REFUSED },
+	{ "AccountingStorageTRES", CONF_USE_REFUSED },
 };
 
 #define CONF_USE_LIST_CNT (sizeof(conf_use_lists) / sizeof(conf_use_lists[0]))

@@ -457,6 +457,7 @@ static void _tres_alloc(job_record_t *j)
 		   j->info.num_nodes,
 		   billing_of(j->part ? &j->part->billing : NULL,
 			      j->info.num_cpus, mem, j->info.num_nodes, gpus));
+	lic_mgr_tres(j, &j->info.tres_alloc_str);
 }
 
 /* -O: the job was placed as a task per node; its tasks go round the

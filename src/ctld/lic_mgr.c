@@ -1,6 +1,7 @@
 /* lic_mgr.c — the controller's licenses (lic_mgr.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/license.h"
 #include "common/log.h"
@@ -17,6 +18,7 @@ typedef struct {
 	char     *name;
 	uint32_t  total;
 	uint32_t  used;
+	bool      tres;              /* AccountingStorageTRES=license/name */
 } lic_t;
 
 /* A job's -L against the current table. */
@@ -54,12 +56,15 @@ static void _lm_free_table(lic_t *t, size_t n)
 
 int lic_mgr_init(const slurm_conf_t *c, char *err, size_t errlen)
 {
+	const char *tres = conf_get_set(c, "AccountingStorageTRES");
+	char **words = xstrsplit(tres ? tres : "", ",", NULL);
 	lic_list_t l;
 	lic_t *t;
 	char e[128] = "";
 
 	if (lic_conf_parse(conf_get_set(c, "Licenses"), &l, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "Licenses: %s", e);
+		xstrarray_free(words);
 		return -1;
 	}
 	t = xcalloc(l.cnt + 1, sizeof(*t));
@@ -69,6 +74,10 @@ int lic_mgr_init(const slurm_conf_t *c, char *err, size_t errlen)
 		t[i].name = xstrdup(l.items[i].name);
 		t[i].total = l.items[i].count;
 		t[i].used = old == LIC_NONE ? 0 : lm.lics[old].used;
+		for (size_t w = 0; words[w]; w++)
+			if (!strncasecmp(words[w], "license/", 8) &&
+			    !strcmp(words[w] + 8, t[i].name))
+				t[i].tres = true;
 		if (t[i].used > t[i].total)
 			info("license %s: %u in use, more than its new total "
 			     "%u", t[i].name, t[i].used, t[i].total);
@@ -83,6 +92,7 @@ int lic_mgr_init(const slurm_conf_t *c, char *err, size_t errlen)
 	lm.gen++;
 	lm.last_update = time(NULL);
 	lic_list_free(&l);
+	xstrarray_free(words);
 	return 0;
 }
 
@@ -320,6 +330,24 @@ bool lic_mgr_bf_req(job_record_t *j, bf_lic_req_t *out)
 	out->cnt = r->cnt;
 	out->any = r->any;
 	return true;
+}
+
+void lic_mgr_tres(const job_record_t *j, char **tres)
+{
+	lic_list_t l;
+	char e[128];
+
+	if (!j->lic_held || lic_req_parse(j->info.licenses_alloc, &l, e,
+					  sizeof(e)) < 0)
+		return;
+	for (size_t i = 0; i < l.cnt; i++) {
+		uint32_t k = _lm_find(l.items[i].name);
+
+		if (k != LIC_NONE && lm.lics[k].tres)
+			xstrfmtcat(tres, ",license/%s=%u", l.items[i].name,
+				   l.items[i].count);
+	}
+	lic_list_free(&l);
 }
 
 void lic_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)

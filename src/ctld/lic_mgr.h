@@ -57,6 +57,10 @@ bool lic_mgr_bf_req(struct job_record *j, bf_lic_req_t *r);
  * planned the start on it): used by the next lic_mgr_job_get. */
 void lic_mgr_job_prefer(struct job_record *j, size_t choice);
 
+/* Accounting: ",license/<name>=<count>" appended to *tres for each
+ * license j holds that AccountingStorageTRES names. */
+void lic_mgr_tres(const struct job_record *j, char **tres);
+
 /* REQUEST_LICENSE_INFO. */
 void lic_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
 

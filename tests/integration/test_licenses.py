@@ -272,3 +272,36 @@ def test_reconfigure_changes_totals(lc):
         lc.extra_conf = EXTRA % LICS
         lc.write_conf()
         lc.run(["scontrol", "reconfigure"])
+
+
+def test_sacct_license_tres(users):
+    """AccountingStorageTRES=license/matlab: a job's AllocTRES in sacct
+    carries license/matlab=<count> (and no untracked license)."""
+    import mariadb
+    if mariadb.missing_tools():
+        pytest.skip("MariaDB server not installed: %s"
+                    % ", ".join(mariadb.missing_tools()))
+    e = mariadb.AcctEnv(tag="lictres", nodes=1)
+    e.c.extra_conf += ("\nLicenses=matlab:3,ansys:1\n"
+                       "AccountingStorageTRES=cpu,mem,node,billing,"
+                       "license/matlab\n")
+    try:
+        e.start()
+        e.start_cluster()
+        jid = e.c.sbatch(["-L", "matlab:2,ansys", "--wrap", "true"],
+                         user=U1)
+        e.c.wait_done(jid, 60)
+        deadline = time.time() + 90
+        got = ""
+        while time.time() < deadline:
+            r = e.sacct("-X", "-P", "-n", "-o", "AllocTRES", "-j", str(jid))
+            got = r.out.strip()
+            if got:
+                break
+            time.sleep(0.5)
+        tres = dict(kv.split("=", 1) for kv in got.split(","))
+        assert tres.get("license/matlab") == "2", got
+        assert "license/ansys" not in tres, got
+        assert tres.get("cpu") == "1", got
+    finally:
+        e.finish()
