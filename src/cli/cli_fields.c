@@ -344,34 +344,5 @@ long cli_job_run_secs(const job_info_t *j, time_t now)
 
 char *cli_job_std_path(const job_info_t *j, int which)
 {
-	const char *pat = which == 0 ? j->std_in
-			  : which == 1 ? j->std_out : j->std_err;
-	fname_ctx_t fc = {
-		.job_id = j->job_id,
-		.array_job_id = j->array_job_id,
-		.array_task_id = j->array_job_id ? j->array_task_id : NO_VAL32,
-		.step_id = FNAME_BATCH_STEP,
-		.restart_cnt = j->restart_cnt,
-		.job_name = j->name,
-		.user_name = j->user_name,
-		.node_name = j->batch_host,
-	};
-	char *exp, *path = NULL;
-
-	if (which == 2 && !pat)
-		pat = j->std_out;
-	if (!pat) {
-		if (which == 0)
-			return xstrdup("/dev/null");
-		if (!j->batch_flag)
-			return NULL;
-		pat = fname_default_batch(j->array_job_id);
-	}
-	exp = fname_expand(pat, &fc);
-	if (exp && exp[0] != '/' && j->work_dir)
-		xstrfmtcat(&path, "%s/%s", j->work_dir, exp);
-	else
-		path = xstrdup(exp);
-	xfree(exp);
-	return path;
+	return job_info_std_path(j, which);
 }

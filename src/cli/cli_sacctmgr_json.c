@@ -258,6 +258,8 @@ JSN(q_flags)
 	(void)ctx;
 	if (strstr(cell(rec, "flags"), "DenyOnLimit"))
 		json_object_array_add(a, str("DENY_LIMIT"));
+	if (strstr(cell(rec, "flags"), "OverPartQOS"))
+		json_object_array_add(a, str("OVERRIDE_PARTITION_QOS"));
 	return a;
 }
 

@@ -3,9 +3,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/fname.h"
 #include "common/job_info.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 
 static const struct {
 	const char *name;
@@ -355,4 +357,38 @@ void job_info_free_members(job_info_t *j)
 {
 	if (j)
 		fields_free(job_info_fields, j);
+}
+
+char *job_info_std_path(const job_info_t *j, int which)
+{
+	const char *pat = which == 0 ? j->std_in
+			  : which == 1 ? j->std_out : j->std_err;
+	fname_ctx_t fc = {
+		.job_id = j->job_id,
+		.array_job_id = j->array_job_id,
+		.array_task_id = j->array_job_id ? j->array_task_id : NO_VAL32,
+		.step_id = FNAME_BATCH_STEP,
+		.restart_cnt = j->restart_cnt,
+		.job_name = j->name,
+		.user_name = j->user_name,
+		.node_name = j->batch_host,
+	};
+	char *exp, *path = NULL;
+
+	if (which == 2 && !pat)
+		pat = j->std_out;
+	if (!pat) {
+		if (which == 0)
+			return xstrdup("/dev/null");
+		if (!j->batch_flag)
+			return NULL;
+		pat = fname_default_batch(j->array_job_id);
+	}
+	exp = fname_expand(pat, &fc);
+	if (exp && exp[0] != '/' && j->work_dir)
+		xstrfmtcat(&path, "%s/%s", j->work_dir, exp);
+	else
+		path = xstrdup(exp);
+	xfree(exp);
+	return path;
 }

@@ -356,5 +356,11 @@ extern const field_desc_t job_info_fields[];
 void job_desc_init(job_desc_t *d);   /* every "not given" value */
 void job_desc_free_members(job_desc_t *d);
 void job_info_free_members(job_info_t *j);
+/* A job's StdIn (which 0), StdOut (1) or StdErr (2) as `scontrol show job`
+ * shows it: the batch step's patterns expanded (%N: the batch host),
+ * relative paths under WorkDir; StdErr defaults to StdOut, StdIn to
+ * /dev/null.  NULL when it has none (StdOut of a job without a batch
+ * script).  Caller xfree()s. */
+char *job_info_std_path(const job_info_t *j, int which);
 
 #endif

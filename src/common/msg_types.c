@@ -159,6 +159,22 @@ static const field_desc_t job_track_fields[] = {
 	FIELD_END
 };
 
+#define O(m, t) F(job_output_request_msg_t, m, t)
+static const field_desc_t job_output_request_fields[] = {
+	O(job_id, FT_U32), O(stream, FT_U16), O(bytes, FT_U32),
+	O(offset, FT_U64),
+	FIELD_END
+};
+#undef O
+
+#define O(m, t) F(job_output_read_msg_t, m, t)
+static const field_desc_t job_output_read_fields[] = {
+	O(job_id, FT_U32), O(uid, FT_U32), O(gid, FT_U32), O(path, FT_STR),
+	O(bytes, FT_U32), O(offset, FT_U64),
+	FIELD_END
+};
+#undef O
+
 static const field_desc_t top_job_fields[] = {
 	F(top_job_msg_t, job_id_str, FT_STR),
 	FIELD_END
@@ -871,6 +887,11 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_JOB_REQUEUE, requeue_msg_t, requeue_fields),
 	ROW_FIELDS(REQUEST_TOP_JOB, top_job_msg_t, top_job_fields),
 	ROW_FIELDS(REQUEST_JOB_TRACK, job_track_msg_t, job_track_fields),
+	ROW_FIELDS(REQUEST_JOB_OUTPUT, job_output_request_msg_t,
+		   job_output_request_fields),
+	ROW_FUNCS(RESPONSE_JOB_OUTPUT, job_output_msg_t, msg_job_output),
+	ROW_FIELDS(REQUEST_JOB_OUTPUT_READ, job_output_read_msg_t,
+		   job_output_read_fields),
 	ROW_FUNCS(REQUEST_DBD_TRACK, dbd_job_cond_msg_t, msg_dbd_job_cond),
 	ROW_FUNCS(RESPONSE_DBD_TRACK, dbd_track_msg_t, dbd_track),
 	ROW_FIELDS(REQUEST_AUTH_TOKEN, token_request_msg_t, token_request_fields),

@@ -96,6 +96,10 @@ typedef enum {
 	RESPONSE_STEP_LAYOUT,               /* step_layout_msg_t */
 	REQUEST_JOB_TRACK = 5070,           /* job_track_msg_t (scontrol track,
 					     * from inside the job; Sluice) */
+	REQUEST_JOB_OUTPUT = 5080,          /* job_output_request_msg_t (REST:
+					     * a job's output tail; Sluice) */
+	RESPONSE_JOB_OUTPUT,                /* job_output_msg_t (also slurmd's
+					     * answer to the controller) */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
@@ -113,6 +117,8 @@ typedef enum {
 	REQUEST_LAUNCH_PROLOG = 6017,       /* prolog_launch_msg_t (PrologFlags=Alloc) */
 	REQUEST_COMPLETE_PROLOG = 6018,     /* epilog_complete_msg_t: a node's Prolog ended */
 	REQUEST_ADD_EXTERN_PID = 6060,      /* extern_pid_msg_t (to an extern stepd) */
+	REQUEST_JOB_OUTPUT_READ = 6080,     /* job_output_read_msg_t; answered by
+					     * RESPONSE_JOB_OUTPUT (Sluice) */
 
 	RESPONSE_SLURM_RC = 8001,           /* return_code_msg_t */
 
@@ -403,6 +409,42 @@ typedef struct {
 	double    value;          /* metric value; artifact: size in bytes */
 	char     *text;           /* param value */
 } job_track_msg_t;
+
+/* A job's output file, relayed by the controller (ctld/job_output.h):
+ * a client asks for part of a job's StdOut or StdErr; the controller
+ * checks who asks and has the batch host's slurmd read the file as the
+ * job's user.  At most JOB_OUTPUT_MAX bytes a request. */
+#define JOB_OUTPUT_MAX    (64u * 1024)
+#define JOB_OUTPUT_STDOUT 1
+#define JOB_OUTPUT_STDERR 2
+
+typedef struct {
+	uint32_t  job_id;
+	uint16_t  stream;         /* JOB_OUTPUT_STDOUT or _STDERR */
+	uint32_t  bytes;          /* 1..JOB_OUTPUT_MAX */
+	uint64_t  offset;         /* from there; NO_VAL64: the last `bytes` */
+} job_output_request_msg_t;
+
+/* Controller -> the batch host's slurmd. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  uid;            /* the file is opened as this user */
+	uint32_t  gid;
+	char     *path;           /* absolute, patterns expanded */
+	uint32_t  bytes;
+	uint64_t  offset;         /* NO_VAL64: the tail */
+} job_output_read_msg_t;
+
+typedef struct {
+	uint32_t  job_id;
+	uint16_t  stream;
+	char     *path;
+	char     *node_name;      /* where it was read */
+	uint64_t  file_size;      /* when it was read */
+	uint64_t  offset;         /* of data[0] in the file */
+	uint32_t  len;            /* bytes in data (<= JOB_OUTPUT_MAX) */
+	char     *data;           /* len bytes, then a NUL */
+} job_output_msg_t;
 
 /* scontrol top: move a pending job ahead of the same user's others. */
 typedef struct {

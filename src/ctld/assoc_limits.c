@@ -1,7 +1,11 @@
 /* assoc_limits.c — counters per association and QOS, and the limits
  * AccountingStorageEnforce asks for (assoc_mgr.h): checked at submit
  * (account, QOS, submit counts, DenyOnLimit) and by the schedulers for
- * each pending job (assoc_mgr_job_reason, one cheap call per job). */
+ * each pending job (assoc_mgr_job_reason, one cheap call per job).
+ * A job is under up to two QOS: its own and its partition's (QOS= in
+ * slurm.conf); both count it, and the limits of both apply through the
+ * same functions (job_qos_limits() gives them in precedence order). */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
@@ -42,6 +46,22 @@ static const char *job_part(const job_record_t *j)
 	return j->part ? j->part->info.name : j->info.partition;
 }
 
+/* (no allocation: fair-share asks for each running job at each charge) */
+assoc_qos_t *assoc_mgr_part_qos(const part_record_t *p)
+{
+	char name[256];
+	size_t i;
+
+	if (!p || !p->info.qos_char || !*p->info.qos_char)
+		return NULL;
+	for (i = 0; p->info.qos_char[i] && i < sizeof(name) - 1; i++)
+		name[i] = (char)tolower((unsigned char)p->info.qos_char[i]);
+	if (p->info.qos_char[i])
+		return NULL;            /* longer than any QOS name */
+	name[i] = '\0';
+	return assoc_mgr_qos(name);
+}
+
 /* The job's association and QOS, looked up once per snapshot (the
  * scheduler asks for every pending job in every pass). */
 static void job_lookup(job_record_t *j)
@@ -56,6 +76,7 @@ static void job_lookup(job_record_t *j)
 				  job_part(j));
 	c->qos = assoc_mgr_qos(j->info.qos && *j->info.qos ? j->info.qos :
 			       "normal");
+	c->part_qos = assoc_mgr_part_qos(j->part);
 	c->acct_key = j->info.account;
 	c->qos_key = j->info.qos;
 	c->part_key = j->part;
@@ -68,10 +89,66 @@ static assoc_rec_t *job_assoc(job_record_t *j)
 	return j->assoc_cache.assoc;
 }
 
-static assoc_qos_t *job_qos(job_record_t *j)
+/* The QOS whose limits apply, in precedence order: the partition's
+ * (pq) first unless the job's own (q) has OverPartQOS; a QOS once.
+ * How many there are (0-2). */
+static int qos_order(assoc_qos_t *q, assoc_qos_t *pq, assoc_qos_t *v[2])
+{
+	int n = 0;
+
+	if (pq == q)
+		pq = NULL;
+	if (pq && !(q && (q->flags & ASSOC_QOS_OVER_PART_QOS)))
+		v[n++] = pq;
+	if (q)
+		v[n++] = q;
+	if (pq && n < 2 && v[0] != pq)
+		v[n++] = pq;
+	return n;
+}
+
+static int job_qos_limits(job_record_t *j, assoc_qos_t *v[2])
 {
 	job_lookup(j);
-	return j->assoc_cache.qos;
+	return qos_order(j->assoc_cache.qos, j->assoc_cache.part_qos, v);
+}
+
+static void lim_mask(uint64_t *v, uint64_t first)
+{
+	if (first != ASSOC_NO_LIMIT)
+		*v = ASSOC_NO_LIMIT;
+}
+
+static void tres_mask(assoc_tres_t *t, const assoc_tres_t *first)
+{
+	for (int k = 0; k < ASSOC_TRES_CNT; k++)
+		lim_mask(&t->v[k], first->v[k]);
+}
+
+/* The i-th QOS of v as its limits are in force: the second one's less
+ * each limit the first sets (where a limit is set first is where it is
+ * taken from).  Usage and id stay its own; m is the storage. */
+static const assoc_qos_t *qos_in_force(assoc_qos_t *const v[2], int i,
+				       assoc_qos_t *m)
+{
+	const assoc_qos_t *first = v[0];
+
+	if (i == 0)
+		return v[0];
+	*m = *v[1];
+	lim_mask(&m->grp_jobs, first->grp_jobs);
+	lim_mask(&m->grp_submit, first->grp_submit);
+	lim_mask(&m->grp_wall, first->grp_wall);
+	lim_mask(&m->max_jobs_pu, first->max_jobs_pu);
+	lim_mask(&m->max_submit_pu, first->max_submit_pu);
+	lim_mask(&m->max_wall, first->max_wall);
+	tres_mask(&m->grp_tres, &first->grp_tres);
+	tres_mask(&m->max_tres, &first->max_tres);
+	tres_mask(&m->max_tres_pu, &first->max_tres_pu);
+	tres_mask(&m->grp_tres_mins, &first->grp_tres_mins);
+	tres_mask(&m->grp_tres_run_mins, &first->grp_tres_run_mins);
+	tres_mask(&m->max_tres_mins, &first->max_tres_mins);
+	return m;
 }
 
 /* ---- saturating arithmetic ---- */
@@ -143,14 +220,15 @@ static void apply(assoc_usage_t *u, const uint64_t t[ASSOC_TRES_CNT],
 static void count(am_snap_t *s, job_record_t *j, int delta, bool running)
 {
 	uint64_t t[ASSOC_TRES_CNT];
-	assoc_qos_t *q;
+	assoc_qos_t *v[2];
+	int n = job_qos_limits(j, v);
 
 	job_tres(&j->info, t);
 	for (assoc_rec_t *a = job_assoc(j); a; a = a->parent)
 		apply(&a->usage, t, delta, running);
-	if ((q = job_qos(j))) {
-		apply(&q->usage, t, delta, running);
-		apply(user_usage(s, q, j->info.user_id, true), t, delta,
+	for (int i = 0; i < n; i++) {
+		apply(&v[i]->usage, t, delta, running);
+		apply(user_usage(s, v[i], j->info.user_id, true), t, delta,
 		      running);
 	}
 }
@@ -169,7 +247,8 @@ void assoc_mgr_job_pending(job_record_t *j, int delta)
 static void tusage_job(job_record_t *j, int delta, time_t now)
 {
 	uint64_t t[ASSOC_TRES_CNT], secs;
-	assoc_qos_t *q;
+	assoc_qos_t *v[2];
+	int n = job_qos_limits(j, v);
 
 	job_tres(&j->info, t);
 	secs = assoc_limits_secs_left(j->info.time_limit, j->info.start_time,
@@ -178,8 +257,8 @@ static void tusage_job(job_record_t *j, int delta, time_t now)
 		t[k] = mul_sat(t[k], secs);
 	for (assoc_rec_t *a = job_assoc(j); a; a = a->parent)
 		tusage_move(&a->tusage, t, delta);
-	if ((q = job_qos(j)))
-		tusage_move(&q->tusage, t, delta);
+	for (int i = 0; i < n; i++)
+		tusage_move(&v[i]->tusage, t, delta);
 }
 
 void assoc_mgr_job_running(job_record_t *j, int delta)
@@ -280,15 +359,16 @@ static void tusage_refresh_always(am_snap_t *s, time_t now, bool always)
 	}
 	for (j = job_mgr_running_first(); j; j = j->run_next) {
 		uint64_t t[ASSOC_TRES_CNT], secs;
-		assoc_qos_t *q;
+		assoc_qos_t *v[2];
+		int n = job_qos_limits(j, v);
 
 		job_tres(&j->info, t);
 		secs = assoc_limits_secs_left(j->info.time_limit,
 					      j->info.start_time, now);
 		for (assoc_rec_t *a = job_assoc(j); a; a = a->parent)
 			tusage_add(&a->tusage, t, secs);
-		if ((q = job_qos(j)))
-			tusage_add(&q->tusage, t, secs);
+		for (int i = 0; i < n; i++)
+			tusage_add(&v[i]->tusage, t, secs);
 	}
 }
 
@@ -336,9 +416,13 @@ void am_qos_acct_usage(const assoc_qos_t *q, am_usage_f cb, void *arg)
 		for (; j; j = pass ? j->run_next : j->pend_next) {
 			assoc_usage_t u = { 0 };
 			uint64_t t[ASSOC_TRES_CNT];
+			assoc_qos_t *v[2];
+			int n = job_qos_limits(j, v);
 			assoc_rec_t *a;
 
-			if (job_qos(j) != q || !(a = job_assoc(j)))
+			if (!(n > 0 && v[0] == q) && !(n > 1 && v[1] == q))
+				continue;
+			if (!(a = job_assoc(j)))
 				continue;
 			job_tres(&j->info, t);
 			apply(&u, t, 1, pass == 1);
@@ -586,18 +670,22 @@ uint32_t assoc_mgr_job_reason(job_record_t *j, time_t now)
 	uint32_t enforce = assoc_mgr_enforce();
 	am_snap_t *s = am_snap();
 	uint64_t t[ASSOC_TRES_CNT];
-	assoc_qos_t *q;
+	assoc_qos_t *v[2], m;
 	assoc_rec_t *a;
 	uint32_t r = WAIT_NO_REASON;
+	int n;
 
-	if (!s || !(enforce & (ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_QOS)))
+	/* QOS limits too are "limits" (Slurm: "qos" only asks for a
+	 * valid QOS) */
+	if (!s || !(enforce & ACCT_ENFORCE_LIMITS))
 		return WAIT_NO_REASON;
 	tusage_refresh(s, now);
 	job_tres(&j->info, t);
-	if ((enforce & ACCT_ENFORCE_QOS) && (q = job_qos(j)) && q->has_limits)
-		r = qos_reason(j, s, q, t);
-	if (r == WAIT_NO_REASON && (enforce & ACCT_ENFORCE_LIMITS) &&
-	    s->assocs_limited && (a = job_assoc(j)))
+	n = job_qos_limits(j, v);
+	for (int i = 0; i < n && r == WAIT_NO_REASON; i++)
+		if (v[i]->has_limits)
+			r = qos_reason(j, s, qos_in_force(v, i, &m), t);
+	if (r == WAIT_NO_REASON && s->assocs_limited && (a = job_assoc(j)))
 		r = assoc_reason(j, a, t);
 	return r;
 }
@@ -643,16 +731,18 @@ bool assoc_mgr_job_time_out(job_record_t *j, time_t now)
 	am_snap_t *s = am_snap();
 	uint64_t t[ASSOC_TRES_CNT], used[ASSOC_TRES_CNT];
 	uint64_t mins;
-	assoc_qos_t *q;
+	assoc_qos_t *v[2], m;
 	assoc_rec_t *a;
+	int n;
 
 	if (!s || !(assoc_mgr_enforce() & ACCT_ENFORCE_LIMITS) ||
 	    !j->info.start_time)
 		return false;
 	a = job_assoc(j);
-	q = job_qos(j);
+	n = job_qos_limits(j, v);
 	if (!s->time_limited && !(a && tres_any(&a->eff_max_tres_mins)) &&
-	    !(q && tres_any(&q->max_tres_mins)))
+	    !(n > 0 && tres_any(&v[0]->max_tres_mins)) &&
+	    !(n > 1 && tres_any(&v[1]->max_tres_mins)))
 		return false;
 	tusage_refresh(s, now);
 	job_tres(&j->info, t);
@@ -660,10 +750,14 @@ bool assoc_mgr_job_time_out(job_record_t *j, time_t now)
 		(uint64_t)(now - j->info.start_time) / 60 : 0;
 	for (int k = 0; k < ASSOC_TRES_CNT; k++)
 		used[k] = mul_sat(t[k], mins);
-	if (q && time_out_level(j, "QOS", q->name, &q->grp_tres_mins,
-				q->grp_wall, &q->max_tres_mins, &q->tusage,
-				used))
-		return true;
+	for (int i = 0; i < n; i++) {
+		const assoc_qos_t *q = qos_in_force(v, i, &m);
+
+		if (time_out_level(j, "QOS", q->name, &q->grp_tres_mins,
+				   q->grp_wall, &q->max_tres_mins, &q->tusage,
+				   used))
+			return true;
+	}
 	if (a && time_out_level(j, "assoc", a->acct, NULL, ASSOC_NO_LIMIT,
 				&a->eff_max_tres_mins, &a->tusage, used))
 		return true;
@@ -711,13 +805,16 @@ static int deny(char **msg, int rc, uint32_t reason)
 	return rc;
 }
 
-static int check_submit_counts(const assoc_rec_t *a, assoc_qos_t *q,
-			       uid_t uid, char **msg)
+static int check_submit_counts(const assoc_rec_t *a, assoc_qos_t *const v[2],
+			       int n, uid_t uid, char **msg)
 {
 	am_snap_t *s = am_snap();
 	assoc_usage_t *uu;
+	assoc_qos_t m;
 
-	if (q && (assoc_mgr_enforce() & ACCT_ENFORCE_QOS)) {
+	for (int i = 0; i < n; i++) {
+		const assoc_qos_t *q = qos_in_force(v, i, &m);
+
 		uu = user_usage(s, q, uid, false);
 		if (uu && over(q->max_submit_pu, uu->submit_jobs, 1))
 			return deny(msg, ESLURM_ACCOUNTING_POLICY,
@@ -726,8 +823,6 @@ static int check_submit_counts(const assoc_rec_t *a, assoc_qos_t *q,
 			return deny(msg, ESLURM_ACCOUNTING_POLICY,
 				    WAIT_QOS_GRP_SUBMIT);
 	}
-	if (!(assoc_mgr_enforce() & ACCT_ENFORCE_LIMITS))
-		return 0;
 	if (over(a->eff_max_submit, a->usage.submit_jobs, 1))
 		return deny(msg, ESLURM_ACCOUNTING_POLICY,
 			    WAIT_ASSOC_MAX_SUBMIT);
@@ -770,15 +865,37 @@ static uint32_t time_grp_alone(const assoc_qos_t *q, const assoc_rec_t *a,
 				     limit_minutes(time_limit), false, false);
 }
 
-int assoc_mgr_submit_check(job_desc_t *d, uid_t uid, const char *part,
-			   uint32_t time_limit, char **msg)
+/* DenyOnLimit of each QOS (the job's, the partition's) refuses what
+ * would keep the job pending forever under that QOS's limits in force. */
+static uint32_t qos_deny_on_limit(assoc_qos_t *const v[2], int n,
+				  uint32_t time_limit, const uint64_t t[])
+{
+	uint32_t r = WAIT_NO_REASON;
+	assoc_qos_t m;
+
+	for (int i = 0; i < n && r == WAIT_NO_REASON; i++) {
+		const assoc_qos_t *q = qos_in_force(v, i, &m);
+
+		if (!(v[i]->flags & ASSOC_QOS_DENY_ON_LIMIT))
+			continue;
+		r = qos_job_limits(q, time_limit, t);
+		if (r == WAIT_NO_REASON)
+			r = time_grp_alone(q, NULL, time_limit, t);
+	}
+	return r;
+}
+
+int assoc_mgr_submit_check(job_desc_t *d, uid_t uid,
+			   const part_record_t *part, uint32_t time_limit,
+			   char **msg)
 {
 	uint32_t enforce = assoc_mgr_enforce();
 	assoc_user_t *u = assoc_mgr_user(uid);
 	assoc_rec_t *a;
-	assoc_qos_t *q;
+	assoc_qos_t *q, *v[2];
 	uint64_t t[ASSOC_TRES_CNT];
 	uint32_t r;
+	int n;
 
 	if (!assoc_mgr_loaded())
 		return (enforce & ACCT_ENFORCE_ASSOCS) ?
@@ -789,7 +906,7 @@ int assoc_mgr_submit_check(job_desc_t *d, uid_t uid, const char *part,
 	}
 	if (d->account)
 		xstrtolower(d->account);
-	a = assoc_mgr_find(uid, d->account, part);
+	a = assoc_mgr_find(uid, d->account, part ? part->info.name : NULL);
 	if (!a)
 		return (enforce & ACCT_ENFORCE_ASSOCS) ?
 			ESLURM_INVALID_ACCOUNT : 0;
@@ -803,19 +920,20 @@ int assoc_mgr_submit_check(job_desc_t *d, uid_t uid, const char *part,
 		   !in_list(a->qos, d->qos)))
 		return (enforce & (ACCT_ENFORCE_QOS | ACCT_ENFORCE_ASSOCS)) ?
 			ESLURM_INVALID_QOS : 0;
-	if (check_submit_counts(a, q, uid, msg))
-		return ESLURM_ACCOUNTING_POLICY;
-	if (!(q->flags & ASSOC_QOS_DENY_ON_LIMIT))
+	if (!(enforce & ACCT_ENFORCE_LIMITS))
 		return 0;
-	/* DenyOnLimit: what would keep it pending forever refuses it */
+	n = qos_order(q, assoc_mgr_part_qos(part), v);
+	if (check_submit_counts(a, v, n, uid, msg))
+		return ESLURM_ACCOUNTING_POLICY;
 	desc_tres(d, t);
-	r = qos_job_limits(q, time_limit, t);
+	r = qos_deny_on_limit(v, n, time_limit, t);
+	if (!(q->flags & ASSOC_QOS_DENY_ON_LIMIT) && r == WAIT_NO_REASON)
+		return 0;
+	/* the job QOS's DenyOnLimit: the association's limits too */
 	if (r == WAIT_NO_REASON)
-		r = time_grp_alone(q, NULL, time_limit, t);
-	if (r == WAIT_NO_REASON && (enforce & ACCT_ENFORCE_LIMITS))
 		r = assoc_job_limits(a, time_limit, t);
-	for (const assoc_rec_t *x = a; r == WAIT_NO_REASON &&
-	     (enforce & ACCT_ENFORCE_LIMITS) && x && x->parent; x = x->parent)
+	for (const assoc_rec_t *x = a; r == WAIT_NO_REASON && x && x->parent;
+	     x = x->parent)
 		r = time_grp_alone(NULL, x, time_limit, t);
 	if (r != WAIT_NO_REASON)
 		return deny(msg, ESLURM_ACCOUNTING_POLICY, r);

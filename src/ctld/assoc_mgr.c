@@ -29,6 +29,7 @@
 #include "ctld/assoc_mgr.h"
 #include "ctld/assoc_mgr_int.h"
 #include "ctld/controller.h"
+#include "ctld/part_mgr.h"
 #include "ctld/rpc.h"
 #include "slurm/slurm_errno.h"
 
@@ -155,8 +156,10 @@ static void build_qos(am_snap_t *s, const dbd_acct_resp_msg_t *r)
 		if (q->priority == UINT32_MAX)
 			q->priority = 0;
 		q->usage_factor = *uf ? strtod(uf, NULL) : 1.0;
-		q->flags = strstr(cell(r, i, "flags"), "DenyOnLimit") ?
-			ASSOC_QOS_DENY_ON_LIMIT : 0;
+		q->flags = (strstr(cell(r, i, "flags"), "DenyOnLimit") ?
+			    ASSOC_QOS_DENY_ON_LIMIT : 0) |
+			(strstr(cell(r, i, "flags"), "OverPartQOS") ?
+			 ASSOC_QOS_OVER_PART_QOS : 0);
 		q->grace_time = num(cell(r, i, "gracetime"));
 		if (q->grace_time == ASSOC_NO_LIMIT)
 			q->grace_time = 0;
@@ -646,10 +649,23 @@ static int start_loader(struct event_base *base)
 
 /* ---- life ---- */
 
+/* At start, before the loader runs: slurmdbd, waiting a little. */
+static am_snap_t *fetch_first(void)
+{
+	int saved = am.timeout_ms;
+	am_snap_t *s;
+
+	am.timeout_ms = FIRST_WAIT_MS;
+	s = fetch();
+	am.timeout_ms = saved;
+	return s;
+}
+
 int assoc_mgr_init(const slurm_conf_t *c, struct event_base *base,
 		   char *err, size_t errlen)
 {
 	am_snap_t *s;
+	bool from_file = true;
 
 	if (conf_parse_acct_enforce(c->accounting_storage_enforce,
 				    &am.enforce, err, errlen) < 0)
@@ -672,17 +688,22 @@ int assoc_mgr_init(const slurm_conf_t *c, struct event_base *base,
 	if (!s) {
 		/* nothing saved: wait a little for slurmdbd, so that the
 		 * first jobs are not refused for want of a snapshot */
-		int saved = am.timeout_ms;
-
-		am.timeout_ms = FIRST_WAIT_MS;
-		s = fetch();
-		am.timeout_ms = saved;
+		s = fetch_first();
 		if (!s)
 			error("assoc_mgr: no associations yet (slurmdbd %s:%u "
 			      "unreachable, nothing saved)", am.host, am.port);
+		from_file = false;
 	}
 	if (s)
 		install(s);
+	/* a partition's QOS= unknown to the saved copy may be newer than
+	 * it: slurmdbd decides (Slurm stops on an unknown one) */
+	if (s && part_mgr_check_qos(c, err, errlen) < 0) {
+		if (from_file && (s = fetch_first()))
+			install(s);
+		if (s && part_mgr_check_qos(c, err, errlen) < 0)
+			return -1;
+	}
 	if (base && start_loader(base) < 0) {
 		snprintf(err, errlen, "Unable to start the association loader");
 		return -1;

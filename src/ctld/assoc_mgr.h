@@ -39,6 +39,7 @@
 
 struct event_base;
 struct job_record;
+struct part_record;
 
 #define ASSOC_NO_LIMIT     UINT64_MAX
 #define ASSOC_MGR_REFRESH_S 300
@@ -75,7 +76,9 @@ typedef struct {
 } assoc_time_usage_t;
 
 /* QOS flags. */
-enum { ASSOC_QOS_DENY_ON_LIMIT = 0x01 };
+enum { ASSOC_QOS_DENY_ON_LIMIT = 0x01,
+       ASSOC_QOS_OVER_PART_QOS = 0x02 };  /* its limits win over a
+					    * partition QOS's */
 
 typedef struct assoc_qos {
 	uint32_t      id;
@@ -135,7 +138,8 @@ typedef struct {
 /* Read the saved snapshot, start the loader (accounting via slurmdbd
  * only; otherwise the cache stays empty and nothing is enforced).
  * base is the loop (NULL: no loader thread, only the saved file).
- * 0 or -1 with err. */
+ * 0 or -1 with err (also: a partition's QOS= that slurmdbd does not know
+ * under AccountingStorageEnforce=qos, part_mgr_check_qos). */
 int  assoc_mgr_init(const slurm_conf_t *c, struct event_base *base,
 		    char *err, size_t errlen);
 void assoc_mgr_fini(void);
@@ -184,16 +188,25 @@ assoc_qos_t  *assoc_mgr_qos(const char *name);
 assoc_qos_t  *assoc_mgr_qos_id(uint32_t id);
 /* Highest QOS Priority (the QOS factor's denominator), 0 if none. */
 uint32_t      assoc_mgr_qos_max_priority(void);
+/* The QOS a partition's QOS= names (any case), NULL if none or unknown.
+ * Its limits apply to every job of the partition besides the job's own
+ * QOS (assoc_limits.c); it is not the job's QOS. */
+assoc_qos_t  *assoc_mgr_part_qos(const struct part_record *p);
 
 /* ---- jobs (assoc_limits.c) ---- */
 
 /* At submit: fill the default account and QOS into the request, check
- * the association, QOS and submit limits.  0, or a Slurm error with
- * *msg (caller frees) for the user. */
-int      assoc_mgr_submit_check(job_desc_t *d, uid_t uid, const char *part,
+ * the association, QOS and submit limits (part: the job's partition, NULL
+ * = none; its QOS's limits too).  0, or a Slurm error with *msg (caller
+ * frees) for the user. */
+int      assoc_mgr_submit_check(job_desc_t *d, uid_t uid,
+				const struct part_record *part,
 				uint32_t time_limit, char **msg);
 /* Scheduler: WAIT_NO_REASON, or the AssocMax*, AssocGrp* or QOS* reason that
- * keeps the job pending now. */
+ * keeps the job pending now.  The QOS* limits are those of the job's
+ * partition QOS and of its own QOS: for each limit, the partition QOS's
+ * where it sets one, else the job QOS's; the other way round when the
+ * job's QOS has OverPartQOS.  Each counts against its own QOS's usage. */
 uint32_t assoc_mgr_job_reason(struct job_record *j, time_t now);
 /* sshare -l: an association's GrpTRESMins ("cpu=100,mem=2000", "" if
  * none) and its running jobs' remaining TRES-minutes

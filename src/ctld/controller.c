@@ -16,6 +16,7 @@
 #include <event2/thread.h>
 
 #include "common/daemon.h"
+#include "common/daemon_notify.h"
 #include "common/auth.h"
 #include "common/jwt.h"
 #include "common/log.h"
@@ -58,6 +59,7 @@
 
 typedef struct {
 	bool  foreground;
+	bool  systemd;        /* --systemd: no detach, sd_notify readiness */
 	bool  clear_state;
 	bool  ignore_state_errors;
 	int   verbose;
@@ -122,7 +124,9 @@ static void _usage(FILE *out)
 "  -i            Ignore errors found while reading in state files on startup.\n"
 "  -L logfile    Log messages to the specified file.\n"
 "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
-"  -V            Print version information and exit.\n");
+"  -V            Print version information and exit.\n"
+"  --systemd     Started by systemd (Type=notify): stay in the foreground\n"
+"                and tell it when ready.\n");
 }
 
 static void _parse_opts(int argc, char **argv, ctld_opts_t *o)
@@ -130,12 +134,14 @@ static void _parse_opts(int argc, char **argv, ctld_opts_t *o)
 	static const struct option lopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "systemd", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "cDf:hiL:RsvV", lopts, NULL)) != -1) {
 		switch (c) {
+		case 'S': o->systemd = true; break;
 		case 'c': o->clear_state = true; break;
 		case 'D': o->foreground = true; break;
 		case 'f': o->conf_path = xstrdup(optarg); break;
@@ -326,7 +332,8 @@ int ctld_reconfigure(void)
 	if (conf_parse_rl(nc->slurmctld_params, &rl, err, sizeof(err)) < 0 ||
 	    conf_parse_private_data(nc->private_data, &private_data, err,
 				    sizeof(err)) < 0 ||
-	    ctld_plugins_check(nc, err, sizeof(err)) < 0) {
+	    ctld_plugins_check(nc, err, sizeof(err)) < 0 ||
+	    part_mgr_check_qos(nc, err, sizeof(err)) < 0) {
 		error("Reconfigure failed, keeping the old config: %s", err);
 		conf_destroy(nc);
 		return SLURM_ERROR;
@@ -360,6 +367,7 @@ int ctld_reconfigure(void)
 	if (site_factor_init(nc, err, sizeof(err)) < 0)
 		error("Reconfigure: %s; pending jobs keep their site factors, new ones get 0, until it loads", err);
 	job_mgr_reattach_parts();
+	part_mgr_qos_reloaded(NULL);
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());
 	if (!ctld.opts.log_file && nc->slurmctld_log_file)
@@ -486,6 +494,13 @@ static void _start(void)
 		fatal("event_base_new failed");
 	if (assoc_mgr_init(c, ctld.base, err, sizeof(err)) < 0)
 		fatal("%s", err);
+	/* QOS= without slurmdbd: logged.  Unknown to the saved copy while
+	 * slurmdbd does not answer (assoc_mgr_init stops on it otherwise):
+	 * logged by part_mgr_qos_reloaded, and looked up again at each
+	 * reload */
+	(void)part_mgr_check_qos(c, err, sizeof(err));
+	part_mgr_qos_reloaded(NULL);
+	assoc_mgr_on_reload(part_mgr_qos_reloaded, NULL);
 	if (acct_enabled() && fairshare_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (commit_init(ctld.base, &ctld.recovered, ctld.restarted) < 0)
@@ -539,7 +554,7 @@ static bool _become_controller(void)
 
 	if (ha_init(ctld.conf, err, sizeof(err)) < 0)
 		fatal("%s", err);
-	if (!ctld.opts.foreground && !ha_reexeced())
+	if (!ctld.opts.foreground && !ctld.opts.systemd && !ha_reexeced())
 		daemon_detach();
 	auth_set_context(ctld.conf->path, ctld.conf->slurm_user_id, 1);
 	if (auth_init(ctld.conf->auth_type, ctld.conf->auth_info,
@@ -579,6 +594,8 @@ static bool _become_controller(void)
 	daemon_write_pidfile(ctld.conf->slurmctld_pid_file);
 	if (r == 1)
 		return true;
+	if (ctld.opts.systemd)      /* a backup is ready when standing by */
+		daemon_notify_ready("slurmctld in standby mode");
 	return ha_standby_run() == 0;
 }
 
@@ -622,9 +639,13 @@ int main(int argc, char **argv)
 	ha_set_control_time(time(NULL));
 	info("slurmctld version %s started on cluster %s",
 	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);
+	if (ctld.opts.systemd)
+		daemon_notify_ready("slurmctld is in control");
 	conf_log_not_in_force(ctld.conf, NULL);
 	sched_trigger();
 	event_base_dispatch(ctld.base);
+	if (ctld.opts.systemd)
+		daemon_notify_stopping();
 	_stop();
 	if (ha_relinquishing())
 		ha_reexec_standby(argv);

@@ -215,11 +215,11 @@ static double _billing(const job_record_t *j)
 }
 
 /* Billing-seconds of j in [from, to), times its QOS's UsageFactor, to
- * its association. */
+ * its association, its QOS and its partition's QOS. */
 static double charge(job_record_t *j, time_t from, time_t to, time_t now)
 {
 	assoc_rec_t *a;
-	assoc_qos_t *q;
+	assoc_qos_t *q, *pq;
 	double amount;
 
 	if (to <= from || !assoc_mgr_loaded())
@@ -234,6 +234,10 @@ static double charge(job_record_t *j, time_t from, time_t to, time_t now)
 	usage_add(a->id, amount, (double)(to - from), now);
 	if (q)
 		usage_add(FS_QOS_KEY | q->id, amount, (double)(to - from), now);
+	/* the partition's QOS counts the job too (its GrpTRESMins) */
+	if ((pq = assoc_mgr_part_qos(j->part)) && pq != q)
+		usage_add(FS_QOS_KEY | pq->id, amount, (double)(to - from),
+			  now);
 	return amount;
 }
 

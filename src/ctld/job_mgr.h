@@ -98,7 +98,7 @@ typedef struct job_record {
 	struct {                       /* assoc_limits.c's lookups, valid
 					* for one association snapshot and
 					* these account/qos/partition */
-		void       *assoc, *qos;
+		void       *assoc, *qos, *part_qos;
 		const void *acct_key, *qos_key, *part_key;
 		uint64_t    gen;
 	} assoc_cache;                 /* not saved */

@@ -578,9 +578,8 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if ((rc = _can_ever_run(d, s)) || (rc = _check_times(d, s)))
 		return rc;
 	/* fills the default account and QOS in the request */
-	if ((rc = assoc_mgr_submit_check((job_desc_t *)d, s->uid,
-					 s->part->info.name, s->time_limit,
-					 &s->msg)))
+	if ((rc = assoc_mgr_submit_check((job_desc_t *)d, s->uid, s->part,
+					 s->time_limit, &s->msg)))
 		return rc;
 	/* --reservation: it exists and admits the user/account */
 	return resv_mgr_job_check(d->reservation, s->uid, d->account);

@@ -7,6 +7,8 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/acct_storage.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "slurm/slurm_errno.h"
@@ -254,4 +256,62 @@ void part_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	else
 		net_reply(c, RESPONSE_PARTITION_INFO, &resp);
 	xfree(resp.parts);
+}
+
+/* ---- QOS= (a partition QOS; its limits: assoc_limits.c) ---- */
+
+static bool _qos_known(const char *name)
+{
+	char *lower = xstrtolower(xstrdup(name));
+	bool found = assoc_mgr_qos(lower) != NULL;
+
+	xfree(lower);
+	return found;
+}
+
+int part_mgr_check_qos(const slurm_conf_t *c, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < c->part_cnt; i++) {
+		const conf_part_t *cp = &c->parts[i];
+
+		if (!cp->qos || !*cp->qos)
+			continue;
+		if (!acct_storage_dbd_assocs()) {
+			info("PartitionName=%s QOS=%s has no effect without "
+			     "AccountingStorageType=accounting_storage/slurmdbd",
+			     cp->name, cp->qos);
+			continue;
+		}
+		/* as Slurm: refused where a valid QOS is enforced (else
+		 * part_mgr_qos_reloaded logs it) */
+		if ((assoc_mgr_enforce() & ACCT_ENFORCE_QOS) &&
+		    assoc_mgr_loaded() && !_qos_known(cp->qos)) {
+			snprintf(err, errlen, "Partition %s has an invalid "
+				 "qos (%s), please check your configuration",
+				 cp->name, cp->qos);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void part_mgr_qos_reloaded(void *arg)
+{
+	(void)arg;
+	if (!assoc_mgr_loaded())
+		return;
+	for (size_t i = 0; i < pm.cnt; i++) {
+		part_record_t *p = pm.parts[i];
+		bool missing = p->info.qos_char && *p->info.qos_char &&
+			!assoc_mgr_part_qos(p);
+
+		if (missing && !p->qos_missing)
+			error("Partition %s has an invalid qos (%s), please "
+			      "check your configuration; its limits are not "
+			      "in force", p->info.name, p->info.qos_char);
+		else if (!missing && p->qos_missing)
+			info("Partition %s: qos %s found, its limits are in "
+			     "force", p->info.name, p->info.qos_char);
+		p->qos_missing = missing;
+	}
 }

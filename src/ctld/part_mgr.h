@@ -2,6 +2,7 @@
 #ifndef SLUICE_CTLD_PART_MGR_H
 #define SLUICE_CTLD_PART_MGR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,7 @@ typedef struct part_record {
 	part_info_t info;          /* first member */
 	bitmap_t   *node_bitmap;
 	billing_t   billing;       /* TRESBillingWeights */
+	bool        qos_missing;   /* QOS= names no QOS (logged once) */
 } part_record_t;
 
 /* Build from conf (the node table must exist).  -1 + err on bad Nodes=. */
@@ -32,5 +34,16 @@ bool           part_mgr_time_exceeds(const part_record_t *part, uint32_t limit);
 /* Recompute totals and each node's "partitions" string. */
 void           part_mgr_refresh_totals(void);
 void           part_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
+/* QOS= of c's partitions against the QOS accounting knows: -1 with
+ * Slurm's "Partition P has an invalid qos (Q), please check your
+ * configuration" in err when AccountingStorageEnforce has qos,
+ * associations are loaded and one is unknown (reconfigure keeps the old
+ * config); without accounting_storage/slurmdbd logs that QOS= has no
+ * effect. */
+int            part_mgr_check_qos(const slurm_conf_t *c, char *err,
+				  size_t errlen);
+/* assoc_mgr_on_reload() callback: logs a partition whose QOS= the new
+ * snapshot does not have (its limits are not in force), once. */
+void           part_mgr_qos_reloaded(void *arg);
 
 #endif

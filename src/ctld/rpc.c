@@ -31,6 +31,7 @@
 #include "ctld/job_info_rpc.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_nprolog.h"
+#include "ctld/job_output.h"
 #include "ctld/job_track.h"
 #include "ctld/job_will_run.h"
 #include "ctld/lic_mgr.h"
@@ -177,6 +178,9 @@ static const rpc_row_t rpc_table[] = {
 	 * the reply waits for the outbox's fdatasync */
 	{ REQUEST_JOB_TRACK,             RPC_PRIV_USER, job_track_rpc,
 	  CHANGE },
+	/* the job's user, operators, root and SlurmUser only, whatever
+	 * PrivateData says (job_output.h); answered when the node is */
+	{ REQUEST_JOB_OUTPUT,            RPC_PRIV_USER, job_output_rpc },
 };
 
 static const rpc_row_t *_find(uint16_t type)

@@ -123,7 +123,8 @@ static const dbd_col_t qos_cols[] = {
 	{ "grpwall", "t.grp_wall" }, { "maxjobspu", "t.max_jobs" },
 	{ "maxsubmitpu", "t.max_submit" }, { "maxwall", "t.max_wall" },
 	{ "preempt", "t.preempt" }, { "gracetime", "t.grace_time" },
-	{ "flags", "IF(t.flags & 1, 'DenyOnLimit', '')" },
+	{ "flags", "CONCAT_WS(',', IF(t.flags & 1, 'DenyOnLimit', NULL), "
+		   "IF(t.flags & 2, 'OverPartQOS', NULL))" },
 	{ "grptres", "t.grp_tres" }, { "maxtres", "t.max_tres" },
 	{ "maxtrespu", "t.max_tres_pu" },
 	{ "grptresmins", "t.grp_tres_mins" },
@@ -574,11 +575,14 @@ static int set_qos_flags(dbd_req_t *r, const char *val, char **sql)
 	for (size_t i = 0; flags[i] && rc == 0; i++) {
 		if (!xstrcasecmp(flags[i], "DenyOnLimit"))
 			bits |= 1;
+		else if (!xstrcasecmp(flags[i], "OverPartQOS"))
+			bits |= 2;
 		else if (xstrcasecmp(flags[i], "-1") &&
 			 xstrcasecmp(flags[i], "None"))
 			rc = dbd_req_fail(r, SLURM_ERROR, " Unknown QOS flag "
 					  "used in:\n  '%s'\n Valid QOS flags are"
-					  "\n  'DenyOnLimit'", flags[i]);
+					  "\n  'DenyOnLimit'\n  'OverPartQOS'",
+					  flags[i]);
 	}
 	xstrarray_free(flags);
 	if (rc == 0)

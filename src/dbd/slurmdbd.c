@@ -15,6 +15,7 @@
 
 #include "common/auth.h"
 #include "common/daemon.h"
+#include "common/daemon_notify.h"
 #include "common/jwt.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -32,6 +33,7 @@
 
 typedef struct {
 	bool  foreground;
+	bool  systemd;        /* --systemd: no detach, sd_notify */
 	int   verbose;
 	char *conf_path;
 } dbd_opts_t;
@@ -52,7 +54,9 @@ static void usage(FILE *out)
 "  -f file       Use specified file for slurmdbd configuration.\n"
 "  -h            Print this help message.\n"
 "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
-"  -V            Print version information and exit.\n");
+"  -V            Print version information and exit.\n"
+"  --systemd     Started by systemd (Type=notify): stay in the foreground\n"
+"                and tell it when ready.\n");
 }
 
 static void parse_opts(int argc, char **argv, dbd_opts_t *o)
@@ -60,12 +64,14 @@ static void parse_opts(int argc, char **argv, dbd_opts_t *o)
 	static const struct option lopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "systemd", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "Df:hvV", lopts, NULL)) != -1) {
 		switch (c) {
+		case 'S': o->systemd = true; break;
 		case 'D': o->foreground = true; break;
 		case 'f': o->conf_path = xstrdup(optarg); break;
 		case 'h': usage(stdout); exit(0);
@@ -234,6 +240,8 @@ static void start(void)
 		fatal("Unable to start the database worker");
 	add_signals();
 	info("slurmdbd version %s started", SLUICE_VERSION_STRING);
+	if (dbd.opts.systemd)
+		daemon_notify_ready("slurmdbd is serving");
 }
 
 static void stop(void)
@@ -268,7 +276,7 @@ int main(int argc, char **argv)
 	daemon_ignore_signals();
 	setup_log();
 	check_conf_mode();
-	if (!dbd.opts.foreground)
+	if (!dbd.opts.foreground && !dbd.opts.systemd)
 		daemon_detach();
 	daemon_write_pidfile(dbd.conf->pid_file);
 	if (privs_become_user(dbd.conf->slurm_user, dbd.conf->slurm_user_id,
@@ -276,6 +284,8 @@ int main(int argc, char **argv)
 		fatal("%s", err);
 	start();
 	event_base_dispatch(dbd.base);
+	if (dbd.opts.systemd)
+		daemon_notify_stopping();
 	stop();
 	dbd_conf_destroy(dbd.conf);
 	xfree(dbd.opts.conf_path);

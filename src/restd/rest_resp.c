@@ -82,9 +82,7 @@ int rest_http_status(int rc)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
- * surrogates or code points past U+10FFFF), or 0. */
-static size_t utf8_seq(const unsigned char *s)
+size_t rest_utf8_seq(const unsigned char *s)
 {
 	unsigned c = s[0], lo = 0x80, hi = 0xbf;
 	size_t n;
@@ -123,7 +121,7 @@ static char *utf8_clean(char *s)
 	unsigned char *p = (unsigned char *)s;
 
 	while (*p) {
-		size_t n = utf8_seq(p);
+		size_t n = rest_utf8_seq(p);
 
 		if (n) {
 			p += n;

@@ -8,6 +8,8 @@
 #ifndef SLUICE_REST_RESP_H
 #define SLUICE_REST_RESP_H
 
+#include <stddef.h>
+
 #include "restd/rest_req.h"
 
 /* The envelope for r (meta filled from r's plugin, version and caller). */
@@ -26,5 +28,9 @@ void rest_warning(rest_req_t *r, const char *source, const char *fmt, ...)
  * permitted, 404 no such object, 400 a bad request, 503 no controller or
  * database answered, 500 anything else. */
 int  rest_http_status(int rc);
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * surrogates or code points past U+10FFFF), or 0.  Reads no further than
+ * a NUL. */
+size_t rest_utf8_seq(const unsigned char *s);
 
 #endif

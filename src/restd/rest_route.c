@@ -109,6 +109,8 @@ static const route_t sluice_routes[] = {
 	  rest_op_sluice_job_metrics },
 	{ "slurm", "job/{job_id}/requeue", REST_POST,
 	  rest_op_sluice_job_requeue },
+	{ "slurm", "job/{job_id}/output", REST_GET,
+	  rest_op_sluice_job_output },
 };
 
 static unsigned versions_on = (1u << (REST_VER_MAX - REST_VER_MIN + 1)) - 1;

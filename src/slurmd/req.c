@@ -16,6 +16,7 @@
 #include "slurmd/epilog.h"
 #include "slurmd/forward_req.h"
 #include "slurmd/health.h"
+#include "slurmd/job_output.h"
 #include "slurmd/launch.h"
 #include "slurmd/launch_prolog.h"
 #include "slurmd/step_prolog.h"
@@ -338,6 +339,8 @@ static const struct {
 	{ REQUEST_REATTACH_TASKS, req_reattach },
 	{ REQUEST_FORWARD, forward_req },
 	{ REQUEST_LAUNCH_PROLOG, req_launch_prolog },
+	/* from the controller only (authorized()): it checked the asker */
+	{ REQUEST_JOB_OUTPUT_READ, job_output_read },
 };
 
 /* Users may only launch tasks (their step credential is checked), ask

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "common/daemon.h"
+#include "common/daemon_notify.h"
 #include "common/auth.h"
 #include "common/log.h"
 #include "common/spank.h"
@@ -42,6 +43,7 @@ typedef struct {
 	const char *node_name;
 	const char *log_file;
 	bool        foreground;
+	bool        systemd;     /* --systemd: no detach, sd_notify */
 	bool        clear;
 	bool        print_hw;
 	int         verbose;
@@ -59,16 +61,24 @@ static void usage(FILE *out)
 "  -L logfile    Log messages to the specified file.\n"
 "  -N node_name  Run the daemon for specified nodename.\n"
 "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
-"  -V            Print version information and exit.\n");
+"  -V            Print version information and exit.\n"
+"  --systemd     Started by systemd (Type=notify): stay in the foreground\n"
+"                and tell it when ready.\n");
 }
 
 static void parse_opts(int argc, char **argv, opts_t *o)
 {
+	static const struct option lopts[] = {
+		{ "systemd", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 }
+	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt(argc, argv, "cCDf:hL:N:vV")) != -1) {
+	while ((c = getopt_long(argc, argv, "cCDf:hL:N:vV", lopts,
+				NULL)) != -1) {
 		switch (c) {
+		case 'S': o->systemd = true; break;
 		case 'c': o->clear = true; break;
 		case 'C': o->print_hw = true; break;
 		case 'D': o->foreground = true; break;
@@ -286,7 +296,7 @@ void slurmd_shutdown(slurmd_t *sd)
 	event_base_loopexit(sd->base, &tv);
 }
 
-static int run(slurmd_t *sd, int listen_fd)
+static int run(slurmd_t *sd, int listen_fd, bool notify)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGCHLD, SIGHUP };
 	struct event *ev[4];
@@ -315,9 +325,13 @@ static int run(slurmd_t *sd, int listen_fd)
 	health_run_sync(sd);        /* before registering, as Slurm does */
 	slurmd_register(sd, true);
 	info("slurmd version %s started", SLUICE_VERSION_STRING);
+	if (notify)
+		daemon_notify_ready("slurmd is serving");
 	conf_log_not_in_force(sd->conf, NULL);
 	sd->energy = energy_node_start(sd->conf, sd->base);
 	event_base_dispatch(sd->base);
+	if (notify)
+		daemon_notify_stopping();
 	energy_node_stop(sd->energy);
 	sd->energy = NULL;
 
@@ -372,7 +386,7 @@ int main(int argc, char **argv)
 		fatal("unable to bind listen port (%u): %m", sd.node->port);
 	if (o.clear)
 		spool_clear_stale(sd.spool_dir, sd.node->name);
-	if (!o.foreground)
+	if (!o.foreground && !o.systemd)
 		daemon_detach();
 	pid_file = write_pid_file(&sd);
 	info("node %s: CPUs=%u Boards=%u Sockets=%u Cores=%u Threads=%u "
@@ -381,7 +395,7 @@ int main(int argc, char **argv)
 	     (unsigned long long) sd.hw.real_memory, sd.spool_dir,
 	     sd.node->port);
 
-	run(&sd, fd);
+	run(&sd, fd, o.systemd);
 
 	daemon_remove_pidfile(pid_file);
 	xfree(pid_file);

@@ -11,6 +11,9 @@ under /ui/ (slurmrestd --ui-dir).
   reach COMPLETED, cancels a pending one.
 - B (PrivateData=jobs) does not see A's jobs, A's job detail is refused,
   and a cancel of A's job sent with B's token is refused.
+- A's job page shows the tail of its output (as text, read again while
+  it runs, stderr on a click, "not available" and why otherwise); B's
+  request for it is refused.
 - root's token (an operator) drains a node from its page: sinfo shows it.
 - A job named with HTML/JS is shown as text: no element, no script.
 - An expired token returns to the login page; the form being filled is
@@ -510,6 +513,69 @@ def test_other_user_cannot(web, browser):
     assert res != 200
     assert c.job_state(jid) == "PENDING"
     c.run(["scancel", str(jid)])
+
+
+def test_output_tail(web, browser):
+    """The job page shows the tail of the job's output to its owner, as
+    text (markup in it makes no element), read again while the job runs;
+    stderr on a click; "not available" with the reason for a pending job
+    and for /dev/null.  B (PrivateData=jobs) gets neither the page nor the
+    output through the API."""
+    c, tcp, _, _ = web
+    b = browser
+    mark = "tail-marker-51c2"
+    wd = c.workdir(A)
+    flag = os.path.join(wd, "tail-go")
+    script = ("#!/bin/sh\n"
+              "echo '%s %s'\n"
+              "echo 'err-%s' >&2\n"
+              "while [ ! -e %s ]; do sleep 0.2; done\n"
+              "echo 'second-line-%s'\n"
+              "sleep 300\n" % (mark, XSS, mark, flag, mark))
+    jid = c.sbatch(["-J", "tail_job", "-o", "tail-%j.out", "-e", "tail-%j.err"],
+                   user=A, input=script)
+    c.wait_state(jid, {"RUNNING"})
+    login(b, tcp, token_of(c, A), "job/%d" % jid)
+    wait(b, lambda d: mark in text_of(d, "#job-output"), what="the output tail")
+    text = text_of(b, "#job-output")
+    assert XSS in text, text
+    assert b.execute_script(
+        "return document.querySelectorAll('#job-output *').length") == 0
+    assert not exists(b, "main img, main script")
+    info = text_of(b, "#job-output-info")
+    assert os.path.join(wd, "tail-%d.out" % jid) in info, info
+    # it grows while the job runs: the page reads it again
+    c.write_file(A, flag, "")
+    wait(b, lambda d: "second-line-" + mark in text_of(d, "#job-output"),
+         what="the new line")
+    click(b, "#output-stderr")
+    wait(b, lambda d: text_of(d, "#job-output").strip() == "err-%s" % mark,
+         what="stderr")
+    # B: the page is refused, and the API refuses the output
+    tok_b = token_of(c, B)
+    status, _, body = http_req(tcp, "GET", "/sluice/v1/job/%d/output" % jid,
+                               headers={"X-SLURM-USER-TOKEN": tok_b})
+    assert status == 403 and mark.encode() not in body, body
+    login(b, tcp, tok_b, "job/%d" % jid)
+    wait(b, lambda d: text_of(d, "#job-error"), what="refused detail")
+    assert not exists(b, "#job-output")
+    assert mark not in b.find_element(By.TAG_NAME, "body").text
+    c.run(["scancel", str(jid)])
+    severe(b)      # B's refusals: read and dropped
+    # not available, and why (known from the job record: no request, no
+    # error in the console)
+    held = c.sbatch(["-H", "--wrap", "true"], user=A)
+    null = c.sbatch(["-o", "/dev/null", "--wrap", "sleep 300"], user=A)
+    c.wait_state(null, {"RUNNING"})
+    login(b, tcp, token_of(c, A), "job/%d" % held)
+    wait(b, lambda d: "not available" in text_of(d, "#job-output-none"),
+         what="pending: not available")
+    goto(b, tcp, "job/%d" % null)
+    wait(b, lambda d: "/dev/null" in text_of(d, "#job-output-none"),
+         what="/dev/null: not available")
+    assert text_of(b, "#job-output-none").startswith("Output not available")
+    c.run(["scancel", str(held), str(null)])
+    assert not severe(b), severe(b)
 
 
 def test_requeue(web, browser):

@@ -52,6 +52,10 @@ static void make_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
 	l[0] = list(qc);
 	row(l[0], "1", "normal", "0", "", "", "", (char *)NULL);
 	row(l[0], "2", "High", "100", "1", "DenyOnLimit", "30", (char *)NULL);
+	/* partition QOS and a job QOS that overrides them */
+	row(l[0], "3", "part", "0", "1", "DenyOnLimit", "20", (char *)NULL);
+	row(l[0], "4", "wide", "0", "", "", "60", (char *)NULL);
+	row(l[0], "5", "over", "0", "", "OverPartQOS", "40", (char *)NULL);
 	l[1] = list(uc);
 	row(l[1], "root", "proj", "Administrator", (char *)NULL);
 	row(l[1], "nobody", "phys", "None", (char *)NULL);
@@ -59,12 +63,12 @@ static void make_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
 	row(l[2], "1", "root", "", "", "", "", "", "normal", "", (char *)NULL);
 	row(l[2], "2", "top", "", "", "root", "", "cpu=3", "normal,high", "",
 	    (char *)NULL);
-	row(l[2], "3", "proj", "", "", "top", "2", "", "normal,high", "",
+	row(l[2], "3", "proj", "", "", "top", "2", "", "normal,high,over", "",
 	    (char *)NULL);
 	row(l[2], "4", "phys", "", "", "top", "", "", "normal", "",
 	    (char *)NULL);
-	row(l[2], "5", "proj", "root", "", "proj", "", "", "normal,high", "",
-	    (char *)NULL);
+	row(l[2], "5", "proj", "root", "", "proj", "", "", "normal,high,over",
+	    "", (char *)NULL);
 	row(l[2], "6", "phys", "root", "", "phys", "", "", "normal", "",
 	    (char *)NULL);
 	row(l[2], "7", "phys", "root", "debug", "phys", "", "", "normal", "",
@@ -245,17 +249,18 @@ static void test_submit_check(void **st)
 {
 	job_desc_t d = { 0 };
 	char *msg = NULL;
+	part_record_t debug = { .info.name = "debug" };
 
 	d.min_cpus = d.min_nodes = NO_VAL32;
 	d.pn_min_memory = NO_VAL64;
 	/* defaults filled */
-	assert_int_equal(assoc_mgr_submit_check(&d, 0, "debug", 10, &msg), 0);
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, &debug, 10, &msg), 0);
 	assert_string_equal(d.account, "proj");
 	assert_string_equal(d.qos, "normal");
 	/* no association */
 	xfree(d.account);
 	d.account = xstrdup("proj");
-	assert_int_equal(assoc_mgr_submit_check(&d, nobody_uid, "debug", 10,
+	assert_int_equal(assoc_mgr_submit_check(&d, nobody_uid, &debug, 10,
 						&msg), ESLURM_INVALID_ACCOUNT);
 	/* QOS not allowed for phys; unknown QOS */
 	xfree(d.account);
@@ -280,6 +285,111 @@ static void test_submit_check(void **st)
 	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 20, &msg), 0);
 	xfree(d.account);
 	xfree(d.qos);
+}
+
+/* A partition's QOS= (Slurm's "Partition QOS"): its limits hold every
+ * job of the partition, before the job's own QOS's unless that one has
+ * OverPartQOS; for each limit the QOS that sets it first wins; the job
+ * counts against both. */
+static void test_partition_qos(void **st)
+{
+	part_record_t pp = { .info.name = "pp", .info.qos_char = "Part" };
+	part_record_t pw = { .info.name = "pw", .info.qos_char = "wide" };
+	part_record_t px = { .info.name = "px", .info.qos_char = "nosuch" };
+	assoc_qos_t *part = assoc_mgr_qos("part");
+	assoc_qos_t *normal = assoc_mgr_qos("normal");
+	job_record_t *a = job(0, "proj", "normal", 1);
+	job_record_t *b = job(0, "proj", "normal", 1);
+	job_record_t *c = job(0, "proj", "part", 1);
+	job_record_t *h = job(0, "proj", "high", 1);
+	job_record_t *o = job(0, "proj", "over", 1);
+	job_desc_t d = { 0 };
+	char *msg = NULL;
+
+	/* the name in any case; an unknown one is no QOS */
+	assert_ptr_equal(assoc_mgr_part_qos(&pp), part);
+	assert_null(assoc_mgr_part_qos(&px));
+	assert_null(assoc_mgr_part_qos(NULL));
+	/* MaxJobsPerUser=1 of the partition QOS holds a normal-QOS job */
+	a->part = b->part = &pp;
+	assoc_mgr_job_running(a, 1);
+	assert_int_equal(part->usage.run_jobs, 1);
+	assert_int_equal(normal->usage.run_jobs, 1);
+	assert_int_equal(assoc_mgr_job_reason(b, 0),
+			 WAIT_QOS_MAX_JOBS_PER_USER);
+	/* QOS limits are enforced with "limits"; "qos" alone only asks
+	 * for a valid QOS (as Slurm) */
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_QOS);
+	assert_int_equal(assoc_mgr_job_reason(b, 0), WAIT_NO_REASON);
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS);
+	assert_int_equal(assoc_mgr_job_reason(b, 0),
+			 WAIT_QOS_MAX_JOBS_PER_USER);
+	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
+		       ACCT_ENFORCE_QOS);
+	b->part = NULL;                 /* elsewhere: nothing holds it */
+	assert_int_equal(assoc_mgr_job_reason(b, 0), WAIT_NO_REASON);
+	b->part = &px;                  /* unknown QOS: no limits */
+	assert_int_equal(assoc_mgr_job_reason(b, 0), WAIT_NO_REASON);
+	/* the partition's QOS as the job's too: counted once */
+	c->part = &pp;
+	assoc_mgr_job_running(a, -1);
+	assoc_mgr_job_running(c, 1);
+	assert_int_equal(part->usage.run_jobs, 1);
+	assert_int_equal(normal->usage.run_jobs, 0);
+	assoc_mgr_job_running(c, -1);
+	assert_int_equal(part->usage.run_jobs, 0);
+	/* MaxWall: the partition QOS's 20 minutes over normal's none */
+	b->part = &pp;
+	b->info.time_limit = 25;
+	assert_int_equal(assoc_mgr_job_reason(b, 0),
+			 WAIT_QOS_MAX_WALL_PER_JOB);
+	/* ... and its 60 over high's 30 (where a limit is set first wins) */
+	h->part = &pw;
+	h->info.time_limit = 45;
+	assert_int_equal(assoc_mgr_job_reason(h, 0), WAIT_NO_REASON);
+	h->part = NULL;
+	assert_int_equal(assoc_mgr_job_reason(h, 0),
+			 WAIT_QOS_MAX_WALL_PER_JOB);
+	/* OverPartQOS: the job QOS's 40 wins over 60 and over 20 */
+	o->part = &pw;
+	o->info.time_limit = 45;
+	assert_int_equal(assoc_mgr_job_reason(o, 0),
+			 WAIT_QOS_MAX_WALL_PER_JOB);
+	o->info.time_limit = 35;
+	assert_int_equal(assoc_mgr_job_reason(o, 0), WAIT_NO_REASON);
+	o->part = &pp;
+	assert_int_equal(assoc_mgr_job_reason(o, 0), WAIT_NO_REASON);
+	/* ... while the partition QOS's limits it does not set still hold */
+	a->part = &pp;
+	assoc_mgr_job_running(a, 1);
+	assert_int_equal(assoc_mgr_job_reason(o, 0),
+			 WAIT_QOS_MAX_JOBS_PER_USER);
+	assoc_mgr_job_running(a, -1);
+	assert_int_equal(part->usage.run_jobs, 0);
+	/* submit: the partition QOS's DenyOnLimit refuses over its MaxWall */
+	d.min_cpus = d.min_nodes = NO_VAL32;
+	d.pn_min_memory = NO_VAL64;
+	d.account = xstrdup("proj");
+	d.qos = xstrdup("normal");
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, &pp, 25, &msg),
+			 ESLURM_ACCOUNTING_POLICY);
+	assert_string_equal(msg, "QOSMaxWallDurationPerJobLimit");
+	xfree(msg);
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, &pp, 15, &msg), 0);
+	/* high's DenyOnLimit: its MaxWall is not in force under wide's */
+	xfree(d.qos);
+	d.qos = xstrdup("high");
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, &pw, 45, &msg), 0);
+	assert_int_equal(assoc_mgr_submit_check(&d, 0, NULL, 45, &msg),
+			 ESLURM_ACCOUNTING_POLICY);
+	xfree(msg);
+	xfree(d.account);
+	xfree(d.qos);
+	job_free(a);
+	job_free(b);
+	job_free(c);
+	job_free(h);
+	job_free(o);
 }
 
 static void tres3(assoc_tres_t *t, uint64_t cpu, uint64_t mem, uint64_t node)
@@ -515,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_saved_file),
 		cmocka_unit_test(test_counters_and_reasons),
 		cmocka_unit_test(test_submit_check),
+		cmocka_unit_test(test_partition_qos),
 		cmocka_unit_test(test_time_arith),
 		cmocka_unit_test(test_time_limits),
 	};

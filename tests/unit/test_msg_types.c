@@ -125,6 +125,19 @@ static void *sample(const msg_desc_t *d)
 		m->jobs[1].job_id_str = xstrdup("18_3");
 		break;
 	}
+	case RESPONSE_JOB_OUTPUT: {
+		job_output_msg_t *m = body;
+		m->job_id = 12;
+		m->stream = JOB_OUTPUT_STDERR;
+		m->path = xstrdup("/home/u/slurm-12.out");
+		m->node_name = xstrdup("n3");
+		m->file_size = 5000000000ull;
+		m->offset = 4999999995ull;
+		m->len = 5;
+		m->data = xmalloc(6);
+		memcpy(m->data, "a\0b\xff" "c", 5);
+		break;
+	}
 	default:
 		fail_msg("no sample for %s", d->name);
 	}
@@ -146,6 +159,7 @@ static const uint16_t all_types[] = {
 	RESPONSE_RESERVATION_INFO, REQUEST_CREATE_RESERVATION,
 	RESPONSE_CREATE_RESERVATION, REQUEST_UPDATE_RESERVATION,
 	REQUEST_DELETE_RESERVATION, REQUEST_AUTH_TOKEN, RESPONSE_AUTH_TOKEN,
+	REQUEST_JOB_OUTPUT, RESPONSE_JOB_OUTPUT, REQUEST_JOB_OUTPUT_READ,
 };
 #define N_TYPES (sizeof(all_types) / sizeof(all_types[0]))
 
@@ -321,6 +335,72 @@ static void test_kill_jobs_resp_absurd_count_refused(void **state)
 	buf_destroy(b);
 }
 
+/* The output's bytes come back as sent (NUL and non-UTF-8 bytes too),
+ * with a NUL after them; more than JOB_OUTPUT_MAX is refused before
+ * anything is allocated. */
+static void test_job_output_values(void **state)
+{
+	job_output_msg_t m = { .job_id = 7, .stream = JOB_OUTPUT_STDOUT,
+			       .path = "/tmp/o", .node_name = "n1",
+			       .file_size = 9, .offset = 4, .len = 5,
+			       .data = "x\0y\xfez" };
+	job_output_msg_t *o = NULL;
+	buf_t *b = buf_create(64), *r;
+
+	assert_int_equal(REQUEST_JOB_OUTPUT, 5080);
+	assert_int_equal(RESPONSE_JOB_OUTPUT, 5081);
+	assert_int_equal(REQUEST_JOB_OUTPUT_READ, 6080);
+	assert_int_equal(msg_body_pack(RESPONSE_JOB_OUTPUT, &m, b), 0);
+	r = buf_view(buf_data(b), buf_len(b));
+	assert_int_equal(msg_body_unpack(RESPONSE_JOB_OUTPUT, r, (void **)&o), 0);
+	assert_int_equal(o->job_id, 7);
+	assert_int_equal(o->file_size, 9);
+	assert_int_equal(o->offset, 4);
+	assert_int_equal(o->len, 5);
+	assert_memory_equal(o->data, "x\0y\xfez", 6);
+	assert_string_equal(o->path, "/tmp/o");
+	assert_string_equal(o->node_name, "n1");
+	msg_body_free(RESPONSE_JOB_OUTPUT, o);
+	buf_destroy(r);
+	buf_destroy(b);
+
+	/* an empty read: data is "" */
+	m.len = 0;
+	m.data = NULL;
+	b = buf_create(64);
+	assert_int_equal(msg_body_pack(RESPONSE_JOB_OUTPUT, &m, b), 0);
+	r = buf_view(buf_data(b), buf_len(b));
+	o = NULL;
+	assert_int_equal(msg_body_unpack(RESPONSE_JOB_OUTPUT, r, (void **)&o), 0);
+	assert_int_equal(o->len, 0);
+	assert_string_equal(o->data, "");
+	msg_body_free(RESPONSE_JOB_OUTPUT, o);
+	buf_destroy(r);
+	buf_destroy(b);
+}
+
+static void test_job_output_too_big_refused(void **state)
+{
+	size_t n = JOB_OUTPUT_MAX + 1;
+	char *big = xmalloc(n);
+	buf_t *b = buf_create(n + 64), *r;
+	void *out = (void *)1;
+
+	pack32(b, 7);
+	pack16(b, JOB_OUTPUT_STDOUT);
+	packstr(b, "/tmp/o");
+	packstr(b, "n1");
+	pack64(b, n);
+	pack64(b, 0);
+	packmem(b, big, (uint32_t)n);
+	r = buf_view(buf_data(b), buf_len(b));
+	assert_int_equal(msg_body_unpack(RESPONSE_JOB_OUTPUT, r, &out), -1);
+	assert_null(out);
+	buf_destroy(r);
+	buf_destroy(b);
+	xfree(big);
+}
+
 static void test_state_names(void **state)
 {
 	uint32_t s;
@@ -372,6 +452,8 @@ int main(void)
 		cmocka_unit_test(test_job_info_list_values),
 		cmocka_unit_test(test_kill_jobs_resp_absurd_count_refused),
 		cmocka_unit_test(test_kill_jobs_values),
+		cmocka_unit_test(test_job_output_values),
+		cmocka_unit_test(test_job_output_too_big_refused),
 		cmocka_unit_test(test_state_names),
 		cmocka_unit_test(test_node_state_names),
 	};

@@ -1,6 +1,7 @@
 // job.js — one job as `scontrol show job` shows it, why it waits, when it
-// is planned to start, and the actions its owner (or an operator) may take;
-// the controller decides whether each is allowed.
+// is planned to start, the actions its owner (or an operator) may take,
+// and the tail of its output; the controller decides whether each is
+// allowed (the output: its user and operators only).
 import { call, get, post } from "../api.js";
 import { h, fill } from "../dom.js";
 import { duration, jobId, jobState, list, mb, minutes, num, reasonText,
@@ -9,6 +10,10 @@ import { href } from "../router.js";
 import { pollJobs, POLL_MS } from "../store.js";
 
 const T = (k) => (j) => timeEl(j[k]);
+// states in which a job's output may still grow
+const RUNS = ["RUNNING", "COMPLETING", "SUSPENDED", "CONFIGURING"];
+// the tail the page shows (the API gives at most 64 KiB)
+const OUTPUT_BYTES = 16384;
 const S = (k) => (j) => list(j[k]);
 const N = (k) => (j) => { const v = num(j[k]); return v === null ? "" : String(v); };
 
@@ -184,10 +189,82 @@ export function jobView(el, r) {
 			h("h2", null, "Details"),
 			h("dl", { class: "fields cols", id: "job-fields" }, FIELDS.map(([k, f]) =>
 				h("div", null, h("dt", null, k), h("dd", { "data-field": k }, f(j))))),
+			output,
 			h("details", null, h("summary", null, "Every field the API returns"),
 			  h("dl", { class: "fields raw" }, Object.keys(j).sort().map((k) =>
 				[h("dt", null, k), h("dd", null, raw(j[k]))]))),
 			acct);
+	}
+
+	// The tail of its StdOut or StdErr (GET /sluice/v1/job/{id}/output:
+	// the controller has the batch host read it as the job's user), as
+	// text in a <pre>; while the job runs it is read again at each poll.
+	const output = h("div", { id: "output" });
+	const outPre = h("pre", { class: "script output", id: "job-output" });
+	const outInfo = h("p", { class: "note", id: "job-output-info" });
+	let stream = "stdout", outFor = "", outBusy = false;
+
+	function streamButton(name) {
+		return h("button", {
+			type: "button", id: `output-${name}`, "aria-pressed": String(stream === name),
+			onclick: () => {
+				stream = name;
+				outFor = "";
+				if (cur)
+					loadOutput(cur);
+			},
+		}, name);
+	}
+
+	function drawOutput(...what) {
+		fill(output, h("h2", null, "Output"),
+			h("div", { class: "actions" }, streamButton("stdout"), streamButton("stderr")),
+			...what);
+	}
+
+	async function loadOutput(j) {
+		const s = jobState(j);
+		if (outBusy)
+			return;
+		outFor = `${s}/${stream}`;
+		if (s === "PENDING" || !j.batch_flag) {
+			drawOutput(h("p", { class: "note", id: "job-output-none" },
+				"Output not available: " + (s === "PENDING" ?
+				"the job has not started." :
+				"an interactive job's output goes to its srun or salloc.")));
+			return;
+		}
+		// what the job record already says needs no request
+		const file = stream === "stdout" ? j.stdout_expanded :
+			j.stderr_expanded || j.stdout_expanded;
+		if (file === "/dev/null") {
+			drawOutput(h("p", { class: "note", id: "job-output-none" },
+				`Output not available: ${stream === "stdout" ? "StdOut" : "StdErr"}` +
+				" is /dev/null, nothing is kept."));
+			return;
+		}
+		outBusy = true;
+		try {
+			const d = await call("GET", `/sluice/v1/job/${encodeURIComponent(id)}` +
+				`/output?stream=${stream}&bytes=${OUTPUT_BYTES}`);
+			const o = (d && d.output) || {};
+			if (!alive)
+				return;
+			const atEnd = outPre.scrollHeight - outPre.scrollTop - outPre.clientHeight < 8;
+			outPre.textContent = o.text || "";
+			outInfo.textContent = `${o.path} on ${o.node}, ${num(o.size)} bytes` +
+				(num(o.offset) > 0 ? ` (the last ${num(o.bytes)} shown)` : "");
+			drawOutput(outPre, outInfo);
+			if (atEnd || !outPre.dataset.seen)
+				outPre.scrollTop = outPre.scrollHeight;
+			outPre.dataset.seen = "1";
+		} catch (e) {
+			if (alive && e.status !== 401)
+				drawOutput(h("p", { class: "note", id: "job-output-none" },
+					`Output not available: ${e.message}`));
+		} finally {
+			outBusy = false;
+		}
 	}
 
 	const acct = h("div", { id: "acct" });
@@ -235,7 +312,7 @@ export function jobView(el, r) {
 				  "(and an interactive job has none)."));
 	}
 
-	let last = "";
+	let last = "", cur = null;
 	async function load() {
 		try {
 			const d = await get(`job/${encodeURIComponent(id)}`);
@@ -244,6 +321,11 @@ export function jobView(el, r) {
 				return;
 			if (!j)
 				throw new Error(`no job ${id}`);
+			cur = j;
+			// the output: again while it may grow, and once when the
+			// state changes (its last lines, or why there is none)
+			if (RUNS.includes(jobState(j)) || outFor !== `${jobState(j)}/${stream}`)
+				loadOutput(j);
 			const text = JSON.stringify(j);
 			if (text === last)
 				return;         // unchanged: keep what the user opened
