@@ -545,6 +545,7 @@ JV(j_shared)
 U32_TEXT(t_contiguous, contiguous)
 JV(j_contiguous) { cli_jv_bool(v, J(r)->contiguous != 0); }
 STR_TEXT(t_licenses, licenses)
+STR_TEXT(t_licenses_alloc, licenses_alloc)
 STR_TEXT(t_command, command)
 STR_TEXT(t_work_dir, work_dir)
 STR_TEXT(t_comment, comment)
@@ -872,7 +873,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_siblings_active", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_siblings_viable", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "het_job_id_set", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_empty, "licenses_allocated", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_licenses_alloc, "licenses_allocated", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "memory_per_tres", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "prefer", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "selinux_context", NULL },
@@ -1021,6 +1022,7 @@ static const struct {
 	{ t_shared, "shared" },
 	{ t_contiguous, "contiguous" },
 	{ t_licenses, "licenses" },
+	{ t_licenses_alloc, "licenses_alloc" },
 	{ t_command, "command" },
 	{ t_work_dir, "work_dir" },
 	{ t_comment, "comment" },

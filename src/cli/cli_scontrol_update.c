@@ -298,6 +298,8 @@ static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		job_str(&u->partition, val);
 	else if (!xstrcasecmp(key, "Features"))
 		job_str(&u->features, val);
+	else if (!xstrcasecmp(key, "Licenses"))
+		job_str(&u->licenses, val);
 	else if (!xstrcasecmp(key, "ExcNodeList"))
 		job_str(&u->exc_nodes, val);
 	else if (!xstrcasecmp(key, "ReqNodeList"))

@@ -20,6 +20,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
 #include "cli/cli_output.h"
+#include "cli/cli_lic.h"
 #include "cli/cli_resv.h"
 #include "cli/cli_scontrol.h"
 #include "cli/cli_ping.h"
@@ -471,6 +472,18 @@ static int cmd_show(int argc, char **argv)
 	if (scontrol_kw(what, "reservations", 3) ||
 	    !strcasecmp(what, "reservationname"))
 		return scontrol_resv_show(arg, sc.one_liner, show_doc());
+	if (scontrol_kw(what, "licenses", 3))
+		return scontrol_lic_show(arg, sc.one_liner, show_doc());
+	/* "lic=name", "licenses=name" */
+	if (strchr(what, '=') && !strncasecmp(what, "lic", 3)) {
+		char *kw = xstrndup(what, (size_t) (strchr(what, '=') - what));
+		bool ok = scontrol_kw(kw, "licenses", 3);
+
+		xfree(kw);
+		if (ok)
+			return scontrol_lic_show(strchr(what, '=') + 1,
+						 sc.one_liner, show_doc());
+	}
 	fprintf(stderr, "invalid entity:%s for keyword:show\n", what);
 	return 1;
 }

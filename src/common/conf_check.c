@@ -61,6 +61,9 @@ static int check_word(conf_state_t *st, const char *key, int list,
 	if (!*name)
 		goto out;
 	u = conf_use_find(key, name);
+	if (!u && !strcasecmp(key, "AccountingStorageTRES") &&
+	    !strncasecmp(name, "license/", 8) && name[8])
+		u = conf_use_find(key, "license/*");
 	kind = u ? u->kind : conf_use_list_unknown(list);
 	why = u ? u->what : "not an option of Slurm 25.05";
 	if (kind == CONF_USE_REFUSED)

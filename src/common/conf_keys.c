@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/license.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/uid_cache.h"
@@ -44,6 +45,7 @@ typedef enum {
 	CK_ACCTENF,  /* AccountingStorageEnforce (conf_params) */
 	CK_PROLOGF,  /* PrologFlags (conf_params) */
 	CK_STOREF,   /* AccountingStoreFlags (conf_params) */
+	CK_LICENSES, /* Licenses: name[:count],... (license.h) */
 	CK_SPECIAL,  /* printed only, by its function */
 } ck_kind_t;
 
@@ -171,7 +173,7 @@ static const conf_key_t conf_keys[] = {
 	{ "KillWait", NULL, CK_U16, F(kill_wait), "30", " sec", 0, NULL },
 	{ "LaunchParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "LaunchType", NULL, CK_STR, F(launch_type), "launch/slurm", NULL, 0, NULL },
-	{ "Licenses", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "Licenses", NULL, CK_LICENSES, NOF, NULL, NULL, 0, NULL },
 	{ "LogTimeFormat", NULL, CK_STR, NOF, "iso8601_ms", NULL, 0, NULL },
 	{ "MailDomain", NULL, CK_STR, F(mail_domain), NULL, NULL, 0, NULL },
 	{ "MailProg", NULL, CK_STR, F(mail_prog), "/bin/mail", NULL, 0, NULL },
@@ -597,6 +599,15 @@ static int ck_parse(conf_state_t *st, const conf_key_t *k, const char *v)
 			return -1;
 		return ck_set_str(st, k, v, false);
 	}
+	case CK_LICENSES: {
+		lic_list_t l;
+		char err[128];
+
+		if (lic_conf_parse(v, &l, err, sizeof(err)) < 0)
+			return -1;
+		lic_list_free(&l);
+		return ck_set_str(st, k, v, false);
+	}
 	case CK_ENFORCE:
 		if (!strcasecmp(v, "YES"))
 			v = "ALL";
@@ -647,6 +658,12 @@ int conf_key_set(conf_state_t *st, int idx, const char *value)
 
 			conf_parse_rl(value, &rl, err, sizeof(err));
 			return conf_fail(st, "%s", err);
+		}
+		if (k->kind == CK_LICENSES) {
+			lic_list_t l;
+
+			lic_conf_parse(value, &l, err, sizeof(err));
+			return conf_fail(st, "Licenses=%s: %s", value, err);
 		}
 		if (k->kind == CK_USER)
 			return conf_fail(st, "%s: unknown user \"%s\"", k->name,

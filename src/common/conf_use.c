@@ -46,10 +46,8 @@ static const conf_use_t conf_use[] = {
 	  "the connection to slurmdbd takes no TLS parameters"),
 	I("AccountingStoragePort", "ctld/acct_send.c",
 	  "test_assoc.py::test_user_without_association_is_rejected"),
-	R("AccountingStorageTRES",
-	  "cpu,mem,energy,node,billing,fs/disk,vmem,pages|gres/gpu|"
-	  "cpu,mem,node,billing,gres/gpu|billing,cpu,energy,mem,node,gres/gpu",
-	  "accounting tracks cpu, mem, energy, node, billing and gres/gpu only"),
+	I("AccountingStorageTRES", "the option words below",
+	  "test_licenses.py::test_sacct_license_tres"),
 	P("AccountingStorageType"),
 	W("AccountingStorageUser",
 	  "read only by accounting_storage/mysql; with slurmdbd the user is "
@@ -151,7 +149,8 @@ static const conf_use_t conf_use[] = {
 	I("LaunchParameters", "the option words below",
 	  "unit/test_conf_use.c::test_list_words"),
 	R("LaunchType", "launch/slurm", "srun launches through slurmd only"),
-	R("Licenses", NULL, "licenses are not counted"),
+	I("Licenses", "ctld/lic_mgr.c",
+	  "test_licenses.py::test_two_jobs_share_three_licenses"),
 	R("LogTimeFormat", "iso8601_ms", "log lines carry ISO 8601 times with "
 	  "milliseconds only"),
 	I("MailDomain", "ctld/job_submit.c",
@@ -560,6 +559,8 @@ static const conf_use_t conf_use[] = {
 	SI(SP, "bf_max_job_test", "ctld/backfill.c", SP_T),
 	SI(SP, "bf_max_job_user", "ctld/backfill.c", UNTESTED),
 	SI(SP, "bf_continue", "ctld/backfill.c", "unit/test_backfill.c::test_backfill_yields"),
+	SI(SP, "bf_licenses", "ctld/backfill.c",
+	   "unit/test_backfill.c::test_backfill_licenses_planned"),
 	SI(SP, "bf_yield_interval", "ctld/backfill.c", SP_T),
 	SI(SP, "bf_yield_sleep", "ctld/backfill.c", SP_T),
 	SI(SP, "enable_user_top", "ctld/job_ops.c",
@@ -572,13 +573,13 @@ static const conf_use_t conf_use[] = {
 	   "20.11; Slurm 25.05 ignores it here"),
 	SW(SP, "max_depend_depth", "moved to DependencyParameters in Slurm "
 	   "20.11; Slurm 25.05 ignores it here"),
-	SR(SP, "allow_zero_lic", NULL, "licenses are not counted"),
+	SR(SP, "allow_zero_lic", NULL, "a job asking for more licenses than "
+	   "configured is refused at submit"),
 	SR(SP, "assoc_limit_stop", NULL, "the scheduler does not stop at a "
 	   "job held by an association limit"),
 	SR(SP, "batch_sched_delay", NULL, "batch jobs are not delayed"),
 	SR(SP, "bf_busy_nodes", NULL, "backfill does not prefer busy nodes"),
 	SR(SP, "bf_job_part_count_reserve", NULL, "backfill takes no such limit"),
-	SR(SP, "bf_licenses", NULL, "licenses are not counted"),
 	SR(SP, "bf_max_job_array_resv", NULL, "backfill takes no such limit"),
 	SR(SP, "bf_max_job_assoc", NULL, "backfill takes no such limit"),
 	SR(SP, "bf_max_job_part", NULL, "backfill takes no such limit"),
@@ -673,6 +674,23 @@ static const conf_use_t conf_use[] = {
 	SR("SlurmdParameters", "shutdown_on_reboot", NULL,
 	   "Sluice does not reboot nodes"),
 
+	/* ---- AccountingStorageTRES words ------------------------------ */
+#define AT "AccountingStorageTRES"
+#define AT_T "test_licenses.py::test_sacct_license_tres"
+	SI(AT, "cpu", "ctld/job_mgr.c", AT_T),
+	SI(AT, "mem", "ctld/job_mgr.c", AT_T),
+	SI(AT, "node", "ctld/job_mgr.c", AT_T),
+	SI(AT, "billing", "ctld/job_mgr.c", AT_T),
+	SI(AT, "energy", "ctld/acct_job.c", AT_T),
+	SI(AT, "gres/gpu", "ctld/job_res.c", AT_T),
+	/* any license/<name> (conf_check.c) */
+	SI(AT, "license/*", "ctld/lic_mgr.c", AT_T),
+	SW(AT, "fs/disk", "Slurm tracks it by default; Sluice's accounting "
+	   "records no file system usage"),
+	SW(AT, "vmem", "Slurm tracks it by default; Sluice's accounting "
+	   "records no virtual memory usage as TRES"),
+	SW(AT, "pages", "Slurm tracks it by default; Sluice's accounting "
+	   "records no page faults as TRES"),
 	/* ---- LaunchParameters words ----------------------------------- */
 #define LP "LaunchParameters"
 	SW(LP, "lustre_no_flush", "Sluice flushes no Lustre cache"),
@@ -787,7 +805,7 @@ static const conf_use_t conf_use[] = {
 
 /* List keys whose words are looked up one by one, and what an unknown
  * word gets: Slurm ignores unknown words of the first five and refuses
- * the others. */
+ * the others (a TRES Sluice does not account is refused too). */
 static const struct {
 	const char     *scope;
 	conf_use_kind_t unknown;
@@ -802,6 +820,7 @@ static const struct {
 	{ "PriorityFlags", CONF_USE_REFUSED },
 	{ "AccountingStoreFlags", CONF_USE_REFUSED },
 	{ "DebugFlags", CONF_USE_REFUSED },
+	{ "AccountingStorageTRES", CONF_USE_REFUSED },
 };
 
 #define CONF_USE_LIST_CNT (sizeof(conf_use_lists) / sizeof(conf_use_lists[0]))

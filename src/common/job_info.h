@@ -319,6 +319,8 @@ typedef struct {
 	char     *tres_alloc_str;
 	char     *gres;
 	char     *licenses;
+	char     *licenses_alloc; /* what a running job holds (the one taken
+				    * of an '|' request), "a:2,b:1" */
 	char     *reservation;
 	char     *wckey;
 	char     *mail_type;

@@ -80,6 +80,7 @@ static const field_desc_t job_update_fields[] = {
 	U(dependency, FT_STR), U(account, FT_STR), U(qos, FT_STR),
 	U(begin_time, FT_TIME), U(requeue, FT_U16),
 	U(array_max_tasks, FT_U32), U(reservation, FT_STR),
+	U(licenses, FT_STR),
 	FIELD_END
 };
 
@@ -809,6 +810,46 @@ static int dbd_track_unpack(buf_t *b, void **data)
 	return 0;
 }
 
+static const field_desc_t lic_row_fields[] = {
+	F(license_info_t, name, FT_STR), F(license_info_t, total, FT_U32),
+	F(license_info_t, in_use, FT_U32), F(license_info_t, reserved, FT_U32),
+	F(license_info_t, remote, FT_BOOL),
+	FIELD_END
+};
+
+static void lic_resp_pack(buf_t *b, const void *data)
+{
+	const license_info_msg_t *m = data;
+
+	pack_time(b, m->last_update);
+	rows_pack(b, lic_row_fields, m->lics, sizeof(license_info_t), m->cnt);
+}
+
+static void lic_resp_free(void *data)
+{
+	license_info_msg_t *m = data;
+
+	rows_free(lic_row_fields, m->lics, sizeof(license_info_t), m->cnt);
+	xfree(m);
+}
+
+static int lic_resp_unpack(buf_t *b, void **data)
+{
+	license_info_msg_t *m = xmalloc(sizeof(*m));
+
+	if (unpack_time(b, &m->last_update) < 0) {
+		xfree(m);
+		return -1;
+	}
+	if (rows_unpack(b, lic_row_fields, (void **) &m->lics,
+			sizeof(license_info_t), &m->cnt) < 0) {
+		lic_resp_free(m);
+		return -1;
+	}
+	*data = m;
+	return 0;
+}
+
 #define ROW_FIELDS(t, st, f) { t, #t, sizeof(st), f, NULL, NULL, NULL }
 #define ROW_FUNCS(t, st, p) { t, #t, sizeof(st), NULL, p##_pack, p##_unpack, p##_free }
 #define ROW_EMPTY(t) { t, #t, 0, NULL, NULL, NULL, NULL }
@@ -896,6 +937,8 @@ static const msg_desc_t table[] = {
 	ROW_FUNCS(RESPONSE_PRIORITY_FACTORS, priority_factors_msg_t, prio_resp),
 	ROW_FIELDS(REQUEST_STATS_INFO, stats_info_request_msg_t, stats_req_fields),
 	ROW_FUNCS(RESPONSE_STATS_INFO, stats_info_response_msg_t, stats_resp),
+	ROW_FIELDS(REQUEST_LICENSE_INFO, info_request_msg_t, info_request_fields),
+	ROW_FUNCS(RESPONSE_LICENSE_INFO, license_info_msg_t, lic_resp),
 	ROW_FIELDS(REQUEST_RESOURCE_ALLOCATION, job_desc_t, job_desc_fields),
 	ROW_FIELDS(RESPONSE_RESOURCE_ALLOCATION, submit_response_msg_t, submit_response_fields),
 	ROW_FIELDS(REQUEST_JOB_STEP_CREATE, job_step_create_request_msg_t, step_create_fields),

@@ -56,6 +56,8 @@ typedef enum {
 	REQUEST_BATCH_SCRIPT = 2062,        /* batch_script_request_msg_t
 					     * (scontrol write batch_script) */
 	RESPONSE_BATCH_SCRIPT,              /* batch_script_msg_t */
+	REQUEST_LICENSE_INFO = 2070,        /* info_request_msg_t (name: one) */
+	RESPONSE_LICENSE_INFO,              /* license_info_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -290,6 +292,7 @@ typedef struct {
 	uint16_t  requeue;
 	uint32_t  array_max_tasks;   /* ArrayTaskThrottle, NO_VAL32 */
 	char     *reservation;       /* "" = out of its reservation */
+	char     *licenses;          /* "" = none */
 } job_update_msg_t;
 
 /* Every field "not given"; and free what one holds (then as init). */
@@ -730,6 +733,21 @@ typedef struct {
 	uint32_t  rpc_user_cnt;
 	stats_rpc_row_t *rpc_users;
 } stats_info_response_msg_t;
+
+/* scontrol show licenses: one row per license the controller counts. */
+typedef struct {
+	char     *name;
+	uint32_t  total;
+	uint32_t  in_use;
+	uint32_t  reserved;       /* by reservations (Licenses=) */
+	bool      remote;         /* from accounting (sacctmgr resource) */
+} license_info_t;
+
+typedef struct {
+	time_t          last_update;
+	uint32_t        cnt;
+	license_info_t *lics;
+} license_info_msg_t;
 /* ---- job steps (srun, salloc) ---- */
 
 /* Step ids Slurm gives the steps that are not srun's. */

@@ -10,6 +10,15 @@
  * as the job's StartTime.  Jobs of one shape (partition, size, time
  * limit) that found no start cannot find one later in the pass (the map
  * only fills up), so they are skipped after the first.
+ *
+ * Licenses (-L): with SchedulerParameters=bf_licenses the pass also keeps
+ * their availability over time (bf_lic.h): a job starts at the earliest
+ * time both its nodes and its licenses stay free for its time limit, and
+ * a later start reserves its licenses as it does its nodes.  Without it,
+ * as Slurm, a job whose licenses are not free now is left to the main
+ * scheduler, and planned on nodes only.  A job's shape bounds the start
+ * of its nodes only: a job with licenses may be skipped by it (it starts
+ * no earlier) but a start its licenses delayed is not recorded in it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +31,12 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/backfill.h"
+#include "ctld/bf_lic.h"
 #include "ctld/bf_map.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/resv_mgr.h"
@@ -70,6 +81,7 @@ static struct {
 	struct event  *ev;
 	bool           active;       /* a pass is under way */
 	bf_map_t      *map;
+	bf_lic_t      *lic;          /* licenses over time (bf_licenses) */
 	uint32_t      *ids;
 	size_t         cnt, pos;
 	time_t         now;
@@ -127,6 +139,8 @@ static void _bf_free_pass(void)
 
 	bf_map_destroy(bf.map);
 	bf.map = NULL;
+	bf_lic_destroy(bf.lic);
+	bf.lic = NULL;
 	xfree(bf.ids);
 	xfree(bf.live);
 	xfree(bf.view);
@@ -218,6 +232,9 @@ static void _bf_begin(void)
 	bf_map_finalize(bf.map);
 	/* reserved nodes are nobody's in the plan while reserved */
 	resv_mgr_bf_plan(bf.map, bf.now, p->bf_resolution, p->bf_window * 60);
+	if (p->bf_licenses && lic_mgr_count())
+		bf.lic = lic_mgr_bf_create(bf.now, p->bf_resolution,
+					   p->bf_window * 60);
 	for (j = job_mgr_pending_first(); j; j = j->pend_next)
 		n++;
 	bf.ids = xcalloc(n + 1, sizeof(uint32_t));
@@ -414,13 +431,33 @@ static void _bf_start_view(uint32_t duration)
 	}
 }
 
-/* Start j now on what stays free for its whole time limit. */
-static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
+/* Take j's licenses in the plan (lr NULL: none planned): every item, or
+ * the chosen one of an '|' request. */
+static void _bf_lic_take(const bf_lic_req_t *lr, size_t choice, time_t start,
+			 uint32_t duration)
+{
+	if (!lr)
+		return;
+	for (size_t i = 0; i < lr->cnt; i++)
+		if (!lr->any || i == choice)
+			bf_lic_take(bf.lic, lr->lic[i], lr->count[i], start,
+				    duration);
+}
+
+/* Start j now on what stays free for its whole time limit (its licenses
+ * too: lr is its request in the plan, choice the item of an '|'). */
+static bool _bf_start_now(job_record_t *j, const bf_req_t *r,
+			  const bf_lic_req_t *lr, size_t choice)
 {
 	select_result_t res = { 0 };
 	uint16_t *gpus;
 	long i, k = 0;
 
+	/* the main scheduler may have taken them since the plan was made */
+	if (lr)
+		lic_mgr_job_prefer(j, choice);
+	if (!lic_mgr_job_test(j))
+		return false;
 	_bf_start_view(r->duration);
 	/* its partitions, -w, -x, -C and GPUs as the main scheduler does */
 	if (job_res_select(j, bf.view, bf.node_cnt, bf.usable, false, &res) !=
@@ -436,6 +473,7 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
 	}
 	bf_map_take(bf.map, res.nodes, res.cpus, res.mem, gpus, bf.now,
 		    r->duration);
+	_bf_lic_take(lr, choice, bf.now, r->duration);
 	xfree(gpus);
 	job_mgr_start(j, &res);
 	xfree(j->info.sched_name);
@@ -446,6 +484,37 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r)
 	select_result_free(&res);
 	bf.started++;
 	return true;
+}
+
+/* Earliest start >= not_before at which j's nodes (bf_map) and, with lr,
+ * its licenses (bf_lic) are free together for r's duration: each answer
+ * moves the other's search on until they agree (both only move later).
+ * 0 with *start, the nodes in bf.nodes, the item in *choice and in
+ * *node_start the earliest start of the nodes alone; -1 if the nodes
+ * never fit within the window, -2 if they do but never with the
+ * licenses. */
+static int _bf_earliest(const bitmap_t *avail, const bf_req_t *r,
+			const bf_lic_req_t *lr, time_t not_before,
+			time_t *start, size_t *choice, time_t *node_start)
+{
+	time_t t = not_before, ls;
+
+	*choice = 0;
+	for (int round = 0; round < 64; round++) {
+		if (bf_map_earliest(bf.map, avail, r, t, start, bf.nodes) < 0)
+			return round ? -2 : -1;
+		if (!round)
+			*node_start = *start;
+		if (!lr)
+			return 0;
+		if (bf_lic_earliest(bf.lic, lr, r->duration, *start, &ls,
+				    choice) < 0)
+			return -2;
+		if (ls <= *start)
+			return 0;
+		t = ls;
+	}
+	return -2;
 }
 
 /* The planned start and nodes (squeue --start START_TIME, SCHEDNODES);
@@ -466,7 +535,8 @@ static void _bf_set_start(job_record_t *j, time_t t, const bitmap_t *nodes)
  * without delaying any reservation; 0 if none.  Fitting now is monotone
  * in the duration, so a binary search over the minutes finds it. */
 static uint32_t _bf_shortened(const job_record_t *j, const bitmap_t *avail,
-			      const bf_req_t *full)
+			      const bf_req_t *full, const bf_lic_req_t *lr,
+			      size_t *choice)
 {
 	uint32_t lo = j->info.time_min, hi = j->info.time_limit, best = 0;
 	bf_req_t r = *full;
@@ -483,7 +553,10 @@ static uint32_t _bf_shortened(const job_record_t *j, const bitmap_t *avail,
 
 		r.duration = mid * 60;
 		if (bf_map_earliest(bf.map, avail, &r, bf.now, &start,
-				    nodes) == 0 && start <= bf.now) {
+				    nodes) == 0 && start <= bf.now &&
+		    (!lr || (bf_lic_earliest(bf.lic, lr, r.duration, bf.now,
+					     &start, choice) == 0 &&
+			     start <= bf.now))) {
 			best = mid;
 			lo = mid + 1;
 		} else {
@@ -493,20 +566,23 @@ static uint32_t _bf_shortened(const job_record_t *j, const bitmap_t *avail,
 		}
 	}
 	bitmap_destroy(nodes);
+	if (best && lr)             /* the item that fits the limit chosen */
+		bf_lic_earliest(bf.lic, lr, best * 60, bf.now, &start, choice);
 	return best;
 }
 
 /* Start j now with its limit lowered to minutes (--time-min); the limit
  * stays as it was if the start fails. */
 static bool _bf_start_shortened(job_record_t *j, const bf_req_t *full,
-				uint32_t minutes)
+				uint32_t minutes, const bf_lic_req_t *lr,
+				size_t choice)
 {
 	uint32_t was = j->info.time_limit;
 	bf_req_t r = *full;
 
 	r.duration = minutes * 60;
 	j->info.time_limit = minutes;
-	if (_bf_start_now(j, &r)) {
+	if (_bf_start_now(j, &r, lr, choice)) {
 		info("backfill: JobId=%u time limit lowered from %u to %u "
 		     "minutes (--time-min)", j->info.job_id, was, minutes);
 		return true;
@@ -522,8 +598,11 @@ static bool _bf_one(job_record_t *j)
 	bitmap_t *avail = NULL;
 	select_req_t sreq;
 	bf_req_t r;
+	bf_lic_req_t lreq, *lr = NULL;
+	size_t choice = 0;
+	bool has_lic;
 	shape_t *shape = NULL;
-	time_t start;
+	time_t start, node_start;
 	int rc;
 
 	bf.depth++;
@@ -537,6 +616,11 @@ static bool _bf_one(job_record_t *j)
 		return false;
 	if (_bf_user_full(j->info.user_id))
 		return true;
+	has_lic = lic_mgr_bf_req(j, &lreq);
+	if (has_lic && bf.lic)
+		lr = &lreq;
+	else if (has_lic && !lic_mgr_job_test(j))
+		return true;      /* not planned without bf_licenses */
 	bf.depth_try++;
 	job_mgr_select_req(j, &sreq);
 	_bf_to_bf_req(j, &sreq, &r);
@@ -564,17 +648,19 @@ static bool _bf_one(job_record_t *j)
 				r.node_cnt = bitmap_count(avail);
 		}
 	} else {
+		/* by its nodes alone (a job with licenses starts no earlier) */
 		if (_bf_dominated(_bf_part(j->part), &r))
 			goto out;
 		shape = _bf_shape(j, &r);
 		if (shape->not_before == NEVER)
 			goto out;
 	}
-	rc = bf_map_earliest(bf.map, avail ? avail : _bf_part_avail(j->part), &r,
-			     shape && shape->not_before > bf.now ?
-			     shape->not_before : bf.now, &start, bf.nodes);
+	rc = _bf_earliest(avail ? avail : _bf_part_avail(j->part), &r, lr,
+			  shape && shape->not_before > bf.now ?
+			  shape->not_before : bf.now, &start, &choice,
+			  &node_start);
 	if (rc < 0) {
-		if (shape) {
+		if (shape && rc == -1) {
 			shape->not_before = NEVER;
 			_bf_add_fail(_bf_part(j->part), &r);
 		}
@@ -582,17 +668,20 @@ static bool _bf_one(job_record_t *j)
 		goto out;
 	}
 	if (shape)
-		shape->not_before = start;
-	if (start <= bf.now && _bf_start_now(j, &r))
+		shape->not_before = node_start;
+	if (start <= bf.now && _bf_start_now(j, &r, lr, choice))
 		goto out;
 	if (start > bf.now) {
 		const bitmap_t *where = avail ? avail : _bf_part_avail(j->part);
-		uint32_t minutes = _bf_shortened(j, where, &r);
+		size_t now_choice = 0;
+		uint32_t minutes = _bf_shortened(j, where, &r, lr, &now_choice);
 
-		if (minutes && _bf_start_shortened(j, &r, minutes))
+		if (minutes && _bf_start_shortened(j, &r, minutes, lr,
+						   now_choice))
 			goto out;
 	}
 	bf_map_reserve(bf.map, bf.nodes, &r, start);
+	_bf_lic_take(lr, choice, start > bf.now ? start : bf.now, r.duration);
 	_bf_set_start(j, start > bf.now ? start : bf.now + 1, bf.nodes);
 out:
 	if (avail)

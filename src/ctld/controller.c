@@ -40,6 +40,7 @@
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/rate_limit.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/recover.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/rpc.h"
@@ -353,6 +354,8 @@ int ctld_reconfigure(void)
 		info("AccountingStorageType changed: that takes effect when "
 		     "slurmctld restarts");
 	conf_log_not_in_force(nc, ctld.conf);
+	if (lic_mgr_init(nc, err, sizeof(err)) < 0)   /* checked by the parse */
+		error("Reconfigure: %s; the licenses stay as they were", err);
 	conf_destroy(ctld.conf);
 	ctld.conf = nc;
 	rl_configure(&rl);
@@ -435,6 +438,8 @@ static void _init_state(void)
 
 	if (node_mgr_init(c) < 0)
 		fatal("Unable to build the node table");
+	if (lic_mgr_init(c, err, sizeof(err)) < 0)
+		fatal("%s", err);
 	if (part_mgr_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	job_mgr_init();
@@ -528,6 +533,7 @@ static void _stop(void)
 	job_submit_plugin_fini();
 	jobcomp_fini();
 	site_factor_fini();
+	lic_mgr_fini();
 	if (ctld.tick_ev)
 		event_free(ctld.tick_ev);
 	for (i = 0; i < 4; i++)

@@ -21,6 +21,7 @@
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/resv_mgr.h"
@@ -609,6 +610,15 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 		return rc;
 	if (u->reservation && !pending)
 		return ESLURM_JOB_NOT_PENDING;
+	if (u->licenses && !pending)
+		return ESLURM_JOB_NOT_PENDING;
+	if (u->licenses && *u->licenses) {
+		char *norm;
+
+		if ((rc = lic_mgr_validate(u->licenses, &norm)))
+			return rc;
+		xfree(norm);
+	}
 	if (u->reservation && *u->reservation &&
 	    (rc = resv_mgr_job_check(u->reservation, j->info.user_id,
 				     j->info.account)))
@@ -696,6 +706,13 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 		job_depend_set(j, u->dependency);
 	if (u->features)
 		_set_str(&i->features, u->features);
+	if (u->licenses) {
+		xfree(i->licenses);
+		if (*u->licenses &&
+		    lic_mgr_validate(u->licenses, &i->licenses))
+			i->licenses = NULL;   /* checked by _check_update */
+		lic_mgr_job_forget(j);
+	}
 	if (u->exc_nodes)
 		_set_str(&i->exc_nodes, u->exc_nodes);
 	if (u->req_nodes)
@@ -740,6 +757,7 @@ static int _plugin_modify(job_record_t *j, job_update_msg_t *u, uid_t uid,
 		offsetof(job_update_msg_t, dependency),
 		offsetof(job_update_msg_t, account), offsetof(job_update_msg_t, qos),
 		offsetof(job_update_msg_t, reservation),
+		offsetof(job_update_msg_t, licenses),
 	};
 	static const size_t dstrs[] = {
 		offsetof(job_desc_t, name), offsetof(job_desc_t, comment),
@@ -747,6 +765,7 @@ static int _plugin_modify(job_record_t *j, job_update_msg_t *u, uid_t uid,
 		offsetof(job_desc_t, exc_nodes), offsetof(job_desc_t, req_nodes),
 		offsetof(job_desc_t, dependency), offsetof(job_desc_t, account),
 		offsetof(job_desc_t, qos), offsetof(job_desc_t, reservation),
+		offsetof(job_desc_t, licenses),
 	};
 	job_desc_t d;
 	int rc;

@@ -24,6 +24,7 @@
 #include "ctld/job_mail.h"
 #include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
 #include "ctld/jobcomp.h"
@@ -79,6 +80,7 @@ static void _free_job(job_record_t *j)
 {
 	job_array_release(j);
 	step_mgr_job_free(j);
+	lic_mgr_job_forget(j);
 	job_info_free_members(&j->info);
 	job_depend_free(j);
 	xstrarray_free(j->argv);
@@ -455,6 +457,7 @@ static void _tres_alloc(job_record_t *j)
 		   j->info.num_nodes,
 		   billing_of(j->part ? &j->part->billing : NULL,
 			      j->info.num_cpus, mem, j->info.num_nodes, gpus));
+	lic_mgr_tres(j, &j->info.tres_alloc_str);
 }
 
 /* -O: the job was placed as a task per node; its tasks go round the
@@ -488,6 +491,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 		_overcommit_tasks(j, i->num_tasks);
 	memcpy(j->node_mem, res->mem, res->node_cnt * sizeof(uint64_t));
 	_apply_alloc(j);
+	lic_mgr_job_get(j);
 	job_mgr_pending_del(j);
 	job_mgr_running_add(j);
 	i->job_state = JOB_RUNNING;
@@ -726,6 +730,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 
 	if (was == JOB_SUSPENDED)
 		job_mgr_suspend_res(j, true);   /* its CPUs, released below */
+	lic_mgr_job_return(j);          /* as it begins completing */
 	i->job_state = state;
 	i->state_reason = reason;
 	i->exit_code = exit_code;

@@ -108,6 +108,10 @@ typedef struct job_record {
 					  saved */
 	uint8_t         mail_time_sent; /* TIME_LIMIT_* mails sent this run
 					   (job_mail.c); not saved */
+	struct job_lic *lic;           /* -L parsed against the license table
+					  (lic_mgr.c); not saved */
+	bool            lic_held;      /* its licenses are counted in use;
+					  not saved (lic_mgr_job_recover) */
 	uint32_t        all_idx;       /* its slot in job_mgr.c's jm.all;
 					  not saved */
 	UT_hash_handle  hh;

@@ -17,6 +17,7 @@
 #include "ctld/job_array.h"
 #include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
@@ -131,6 +132,8 @@ void job_mgr_attach(job_record_t *j)
 			node_mgr_completing(n, true);
 	}
 	job_mgr_running_add(j);
+	if (!(st & JOB_COMPLETING))
+		lic_mgr_job_recover(j);   /* held till it ends, suspended too */
 	/* its tasks stay stopped on the nodes; its CPUs stay lent */
 	if ((st & JOB_STATE_BASE) == JOB_SUSPENDED && !(st & JOB_COMPLETING))
 		job_mgr_suspend_res(j, false);

@@ -23,6 +23,7 @@
 #include "ctld/job_depend.h"
 #include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/job_res.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/priority.h"
@@ -540,10 +541,14 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
 	    (rc = _check_requests(d, s)) || (rc = _check_threads(d, s)))
 		return rc;
-	/* slurm.conf cannot configure Licenses= (conf_use.c): no license a
-	 * job names exists, as Slurm says of an unknown one */
-	if (d->licenses && *d->licenses)
-		return ESLURM_INVALID_LICENSES;
+	/* -L: configured names, each within its total (lic_mgr.c) */
+	if (d->licenses && *d->licenses) {
+		char *norm;
+
+		if ((rc = lic_mgr_validate(d->licenses, &norm)))
+			return rc;
+		xfree(norm);
+	}
 	/* no container runtime (oci.conf): the commands refuse --container
 	 * themselves; this is for REST and libslurm requests */
 	if (d->container && *d->container)
@@ -661,7 +666,9 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->cpus_per_tres = job_res_tres_spec(d->cpus_per_tres);
 	i->mem_per_tres = job_res_tres_spec(d->mem_per_tres);
 	i->bitflags = d->bitflags;
-	i->licenses = xstrdup(d->licenses);
+	if (d->licenses && *d->licenses &&
+	    lic_mgr_validate(d->licenses, &i->licenses))
+		i->licenses = NULL;           /* checked by _validate */
 	i->reservation = xstrdup(d->reservation);
 	i->wckey = xstrdup(d->wckey);
 	i->mail_type = xstrdup(d->mail_type);

@@ -34,6 +34,7 @@
 #include "ctld/job_output.h"
 #include "ctld/job_track.h"
 #include "ctld/job_will_run.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
@@ -124,6 +125,7 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_DELETE_RESERVATION,    RPC_PRIV_OPERATOR, resv_mgr_rpc_delete,
 	  CHANGE },
 	{ REQUEST_BUILD_INFO,            RPC_PRIV_USER, config_info_rpc },
+	{ REQUEST_LICENSE_INFO,          RPC_PRIV_USER, lic_mgr_rpc_info },
 	{ REQUEST_CANCEL_JOB,            RPC_PRIV_USER, job_mgr_rpc_cancel,
 	  CHANGE },
 	{ REQUEST_KILL_JOBS,             RPC_PRIV_USER, job_mgr_rpc_kill_jobs,

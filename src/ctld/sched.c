@@ -24,6 +24,7 @@
 #include "ctld/job_depend.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/preempt.h"
@@ -416,6 +417,12 @@ static bool _one(job_record_t *j, pass_t *p)
 		job_mgr_touch(j);
 	}
 	p->tried++;
+	/* licenses: not free now, wait; the partition stays open to the
+	 * jobs after it (they may not need these licenses) */
+	if (!lic_mgr_job_test(j)) {
+		sched_set_reason(j, WAIT_LICENSES, NULL);
+		return false;
+	}
 	why = resv_mgr_job_nodes(j, p->usable, p->now, &mine, &removed);
 	if (why != WAIT_NO_REASON) {
 		sched_set_reason(j, why, NULL);   /* its reservation waits */

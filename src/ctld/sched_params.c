@@ -56,6 +56,10 @@ static int _sp_param(sched_params_t *p, const char *item, char *err,
 		p->bf_continue = true;
 		return 0;
 	}
+	if (klen == 11 && !strncmp(item, "bf_licenses", klen)) {
+		p->bf_licenses = true;
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(sched_keys) / sizeof(sched_keys[0]); i++) {
 		const sched_key_t *k = &sched_keys[i];
 

@@ -22,6 +22,7 @@ typedef struct {
 	uint32_t bf_max_job_test;     /* 500 */
 	uint32_t bf_max_job_user;     /* 0 = no limit */
 	bool     bf_continue;
+	bool     bf_licenses;         /* backfill plans licenses over time */
 	uint32_t bf_yield_interval;   /* us of work between yields */
 	uint32_t bf_yield_sleep;      /* us the loop gets at each yield */
 } sched_params_t;

@@ -11,6 +11,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/cli_diag.h"
+#include "cli/cli_lic.h"
 #include "cli/cli_shares.h"
 #include "cli/cli_fields.h"
 #include "common/parse_util.h"
@@ -60,19 +61,18 @@ void rest_op_reconfigure(rest_req_t *r)
 
 void rest_op_licenses(rest_req_t *r)
 {
-	const char *lic = conf_get(cli_conf(), "Licenses");
+	info_request_msg_t req = { 0 };
+	const license_info_msg_t *m;
+	slurm_msg_t resp;
 
-	/* Sluice does not count licenses yet (issue 28): with none
-	 * configured the list is truly empty; with Licenses= set, an empty
-	 * list would be a lie */
-	json_object_object_add(r->resp, "licenses", json_object_new_array());
-	if (lic && *lic && strcmp(lic, "(null)"))
-		rest_error_http(r, 501, ESLURM_NOT_SUPPORTED,
-				"slurm_load_licenses",
-				"Licenses=%s is configured, but Sluice does "
-				"not count licenses", lic);
+	if (rest_ctld_info(r, REQUEST_LICENSE_INFO, &req,
+			   RESPONSE_LICENSE_INFO, &resp, "slurm_load_licenses"))
+		return;
+	m = resp.data;
+	json_object_object_add(r->resp, "licenses", cli_lic_json(m, NULL));
 	json_object_object_add(r->resp, "last_update",
-			       cli_json_time(time(NULL)));
+			       cli_json_time(m->last_update));
+	msg_free(&resp);
 }
 
 /* ---- nodes ---- */

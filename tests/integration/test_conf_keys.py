@@ -164,12 +164,13 @@ def test_refused_key_stops_slurmctld(new_cluster):
     saved = c.extra_conf
     old = c.conf + ".old"      # what the commands read meanwhile
     shutil.copy(c.conf, old)
-    c.extra_conf = saved + "\nLicenses=matlab:2\n"
+    c.extra_conf = saved + "\nAccountingStorageBackupHost=dbd2\n"
     try:
         c.write_conf()
-        line = _line_of(c.conf, "Licenses=")
-        want = "%s:%d: Licenses=matlab:2: not supported: licenses are not " \
-               "counted" % (c.conf, line)
+        line = _line_of(c.conf, "AccountingStorageBackupHost=")
+        want = "%s:%d: AccountingStorageBackupHost=dbd2: not supported: " \
+               "the controller does not fail over to a second slurmdbd" % (
+                   c.conf, line)
         r = c.run(["sinfo"])
         assert r.rc == 1 and want in r.err, r
         r = c.run(["scontrol", "reconfigure"], conf=old)

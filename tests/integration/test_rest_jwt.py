@@ -176,8 +176,8 @@ def test_reservation_create_update_delete(rj):
 
 
 def test_what_sluice_cannot_honour_is_refused(rj):
-    """Licenses= cannot be configured (slurmctld refuses it: Sluice does
-    not count licenses), so GET licenses is truly empty; an unknown jobs
+    """No Licenses= is configured here, so GET licenses is empty (what
+    it shows of configured ones: test_licenses.py); an unknown jobs
     flag and a reason_uid naming someone else are refused, not ignored."""
     c, tcp, _ = rj
     root = Rest(c, tcp=tcp, token=token_of(c, None))

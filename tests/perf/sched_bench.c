@@ -22,6 +22,12 @@
  * GrpTRESRunMins per account, MaxTRESMins per user; not binding): the
  * running jobs' remaining CPU-minutes are recounted once per second.
  *
+ * With SCHED_BENCH_LICENSES=1 the cluster has Licenses=l0..l9 (count
+ * jobs/50 each, a tenth for l9) and SchedulerParameters=bf_licenses: a
+ * quarter of the running jobs hold one license, a fifth of the pending
+ * jobs ask for 1-4 of one (every fourth of those, l9 or another, '|'),
+ * so backfill plans licenses over time as well as nodes.
+ *
  * Then the journal's cost per commit with every node drained (one job
  * record changed per commit, as a submit does): state_save_pack_changes()
  * CPU time, averaged over 2,000 commits.
@@ -49,6 +55,7 @@
 #include "ctld/backfill.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
+#include "ctld/lic_mgr.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/sched.h"
@@ -79,6 +86,9 @@ static long peak_mb(void)
 	return ru.ru_maxrss / 1024;
 }
 
+static bool bench_lics;        /* SCHED_BENCH_LICENSES */
+static size_t bench_jobs;
+
 static void load_conf(const char *dir, size_t nodes, uint32_t max_test)
 {
 	char path[512], err[512];
@@ -88,10 +98,19 @@ static void load_conf(const char *dir, size_t nodes, uint32_t max_test)
 	f = fopen(path, "w");
 	fprintf(f, "ClusterName=bench\nSlurmctldHost=localhost\n"
 		"StateSaveLocation=%s/state\n"
-		"SchedulerParameters=bf_max_job_test=%u,max_sched_time=3600\n"
+		"SchedulerParameters=bf_max_job_test=%u,max_sched_time=3600%s\n"
 		"NodeName=n[1-%zu] NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d\n"
 		"PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE\n",
-		dir, max_test, nodes, CPUS, MEM);
+		dir, max_test, bench_lics ? ",bf_licenses" : "", nodes, CPUS,
+		MEM);
+	if (bench_lics) {
+		size_t n = bench_jobs / 50 ? bench_jobs / 50 : 10;
+
+		fprintf(f, "Licenses=");
+		for (int l = 0; l < 9; l++)
+			fprintf(f, "l%d:%zu,", l, n);
+		fprintf(f, "l9:%zu\n", n / 10 ? n / 10 : 1);
+	}
 	fclose(f);
 	conf = conf_load(path, err, sizeof(err));
 	if (!conf) {
@@ -154,7 +173,29 @@ static uint32_t rnd(uint32_t lo, uint32_t hi)
 static void fill(size_t nodes)
 {
 	for (size_t i = 0; i < 2 * nodes - nodes / 10; i++)
-		add_job(1, CPUS / 2, rnd(10, 1440), false, 1000 + i % 50);
+		if (!bench_lics || i % 4)
+			add_job(1, CPUS / 2, rnd(10, 1440), false,
+				1000 + i % 50);
+		else
+			add_job(1, CPUS / 2, rnd(10, 1440), false,
+				1000 + i % 50)->info.licenses =
+				xstrdup_printf("l%zu:1", i / 4 % 9);
+}
+
+/* A fifth of the queue asks for licenses. */
+static void ask_lics(job_record_t *j)
+{
+	uint32_t l, c;
+
+	if (!bench_lics || rnd(0, 4))
+		return;                /* the same queue as without licenses */
+	l = rnd(0, 9);
+	c = rnd(1, 4);
+	if (rnd(0, 3))
+		j->info.licenses = xstrdup_printf("l%u:%u", l, c);
+	else
+		j->info.licenses = xstrdup_printf("l9:%u|l%u:%u", c,
+						  (l + 1) % 9, c);
 }
 
 static void queue(size_t nodes, size_t jobs)
@@ -166,15 +207,15 @@ static void queue(size_t nodes, size_t jobs)
 		uint32_t uid = 1000 + rnd(0, 199);
 
 		if (r < 70)
-			add_job(1, rnd(1, CPUS), mins, false, uid);
+			ask_lics(add_job(1, rnd(1, CPUS), mins, false, uid));
 		else if (r < 95) {
 			uint32_t n = rnd(2, 16);
 
-			add_job(n, n * CPUS, mins, true, uid);
+			ask_lics(add_job(n, n * CPUS, mins, true, uid));
 		} else {
 			uint32_t n = rnd(17, wide > 17 ? wide : 18);
 
-			add_job(n, n * CPUS, mins, true, uid);
+			ask_lics(add_job(n, n * CPUS, mins, true, uid));
 		}
 	}
 }
@@ -302,6 +343,9 @@ static void run(size_t nodes, size_t jobs)
 		exit(1);
 	}
 	srandom(42);
+	bench_jobs = jobs;
+	bench_lics = getenv("SCHED_BENCH_LICENSES") &&
+		strcmp(getenv("SCHED_BENCH_LICENSES"), "0");
 	load_conf(dir, nodes, 500);
 	if (state_save_init(conf->state_save_location, "bench", err,
 			    sizeof(err)) < 0) {
@@ -311,6 +355,10 @@ static void run(size_t nodes, size_t jobs)
 	node_mgr_init(conf);
 	part_mgr_init(conf, err, sizeof(err));
 	part_mgr_refresh_totals();
+	if (lic_mgr_init(conf, err, sizeof(err)) < 0) {
+		fprintf(stderr, "sched_bench: %s\n", err);
+		exit(1);
+	}
 	job_mgr_init();
 	sched_init(NULL);
 	if (getenv("SCHED_BENCH_ASSOC")) {
@@ -346,8 +394,9 @@ static void run(size_t nodes, size_t jobs)
 	for (j = job_mgr_pending_first(); j; j = j->pend_next)
 		if (j->info.start_time)
 			planned++;
-	printf("%zu nodes x %zu pending jobs (%d running, %zu CPUs):\n",
-	       nodes, jobs, started, nodes * CPUS);
+	printf("%zu nodes x %zu pending jobs (%d running, %zu CPUs)%s:\n",
+	       nodes, jobs, started, nodes * CPUS,
+	       bench_lics ? ", licenses" : "");
 	printf("  main scheduler pass:              %9.1f ms\n", main_ms);
 	printf("  backfill pass, bf_max_job_test=500: %7.1f ms\n", bf_ms);
 	printf("  backfill pass, whole queue:       %9.1f ms"
@@ -360,6 +409,7 @@ static void run(size_t nodes, size_t jobs)
 	sched_fini();
 	assoc_mgr_fini();
 	job_mgr_fini();
+	lic_mgr_fini();
 	part_mgr_fini();
 	node_mgr_fini();
 	conf_destroy(conf);

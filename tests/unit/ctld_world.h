@@ -32,6 +32,8 @@
 #include "../../src/ctld/priority.c"
 #include "../../src/ctld/site_factor.c"
 #include "../../src/ctld/bf_map.c"
+#include "../../src/ctld/bf_lic.c"
+#include "../../src/ctld/lic_mgr.c"
 #include "../../src/ctld/backfill.c"
 #include "../../src/ctld/sched_plugin.c"
 #include "../../src/ctld/select_plugin.c"

@@ -43,7 +43,9 @@ static int setup(void **st)
 		"PriorityWeightPartition=10000\nPriorityWeightFairshare=500\n"
 		"PriorityMaxAge=1:00:00\n"
 		"PreemptType=preempt/qos\nPreemptMode=CANCEL\n"
-		"SchedulerParameters=bf_resolution=60,bf_window=240\n", dir);
+		"Licenses=lic:3,alt:1\n"
+		"SchedulerParameters=bf_resolution=60,bf_window=240,"
+		"bf_licenses\n", dir);
 	fclose(f);
 	conf = conf_load(path, err, sizeof(err));
 	if (!conf) {
@@ -54,6 +56,8 @@ static int setup(void **st)
 		return -1;
 	node_mgr_init(conf);
 	part_mgr_init(conf, err, sizeof(err));
+	if (lic_mgr_init(conf, err, sizeof(err)) < 0)
+		return -1;
 	job_mgr_init();
 	sched_init(NULL);
 	for (size_t i = 0; i < node_mgr_count(); i++) {
@@ -73,6 +77,7 @@ static int teardown(void **st)
 	char cmd[300];
 
 	job_mgr_fini();
+	lic_mgr_fini();
 	part_mgr_fini();
 	node_mgr_fini();
 	conf_destroy(conf);
@@ -295,6 +300,117 @@ static void test_backfill_gpus(void **st)
 	end_job(big);
 	assert_int_equal(sched_run(), 1);
 	end_job(g30);
+}
+
+static uint32_t submit_lic(const char *lic, uint32_t minutes)
+{
+	job_desc_t d;
+	slurm_msg_t m = { .auth_uid = 0 };
+	uint32_t id = job_mgr_next_id();
+
+	job_desc_init(&d);
+	d.script = xstrdup("#!/bin/sh\ntrue\n");
+	d.num_tasks = 1;
+	d.min_nodes = 1;
+	d.time_limit = minutes;
+	d.licenses = xstrdup(lic);
+	m.data = &d;
+	job_mgr_rpc_submit(NULL, &m);
+	job_desc_free_members(&d);
+	return job_mgr_find(id) ? id : 0;
+}
+
+static uint32_t lic_used(const char *name)
+{
+	return lm.lics[_lm_find(name)].used;
+}
+
+/* Licenses in the plan (Licenses=lic:3,alt:1, bf_licenses; CPUs are
+ * plenty).  a holds lic:2 for 10 min; hi needs all 3 and plans for a's
+ * end; a 30-minute lic:1 job would still hold its license then and is
+ * not started although one is free now; a 5-minute one is; a job without
+ * licenses starts.  The plan holds when the jobs end on time. */
+static void test_backfill_licenses_planned(void **st)
+{
+	uint32_t a, hi, lo_long, lo_short, plain;
+	time_t now = time(NULL);
+
+	assert_int_equal(submit_lic("nosuch:1", 10), 0);
+	assert_int_equal(submit_lic("lic:4", 10), 0);
+	a = submit_lic("lic:2", 10);
+	assert_true(a);
+	assert_int_equal(sched_run(), 1);
+	assert_string_equal(J(a)->info.licenses_alloc, "lic:2");
+	assert_int_equal(lic_used("lic"), 2);
+	hi = submit_lic("lic:3", 10);
+	lo_long = submit_lic("lic:1", 30);
+	lo_short = submit_lic("lic", 5);
+	plain = submit(NULL, 1, 1, 30, false);
+	assert_int_equal(backfill_run(), 2);
+	assert_int_equal(state(lo_short), JOB_RUNNING);
+	assert_int_equal(state(plain), JOB_RUNNING);
+	assert_int_equal(state(hi), JOB_PENDING);
+	assert_int_equal(state(lo_long), JOB_PENDING);
+	assert_int_equal(lic_used("lic"), 3);
+	/* hi when a ends; lo_long after hi */
+	assert_true(J(hi)->info.start_time >= J(a)->info.end_time);
+	assert_true(J(hi)->info.start_time <= J(a)->info.end_time + 60);
+	assert_true(J(hi)->info.start_time >= now + 9 * 60);
+	assert_true(J(lo_long)->info.start_time >=
+		    J(hi)->info.start_time + 600);
+	/* a second pass keeps the plan */
+	assert_int_equal(backfill_run(), 0);
+	assert_int_equal(state(lo_long), JOB_PENDING);
+
+	/* on time: hi first (the main scheduler in priority order), then
+	 * lo_long waits on its licenses */
+	end_job(a);
+	end_job(lo_short);
+	assert_int_equal(lic_used("lic"), 0);
+	assert_int_equal(sched_run(), 1);
+	assert_int_equal(state(hi), JOB_RUNNING);
+	assert_int_equal(state(lo_long), JOB_PENDING);
+	assert_int_equal(reason(lo_long), WAIT_LICENSES);
+	assert_int_equal(backfill_run(), 0);
+	end_job(hi);
+	assert_int_equal(sched_run(), 1);
+	assert_int_equal(state(lo_long), JOB_RUNNING);
+	end_job(lo_long);
+	end_job(plain);
+	assert_int_equal(lic_used("lic"), 0);
+}
+
+/* '|': alt:1 is held for 10 min; a job asking for alt or lic:1 takes lic
+ * now; with lic all held too, an '|' job plans on the first to be free. */
+static void test_backfill_licenses_any(void **st)
+{
+	uint32_t a, b, c, d;
+
+	a = submit_lic("alt", 10);
+	assert_int_equal(sched_run(), 1);
+	b = submit_lic("alt:1|lic:1", 60);
+	assert_int_equal(backfill_run(), 1);
+	assert_int_equal(state(b), JOB_RUNNING);
+	assert_string_equal(J(b)->info.licenses_alloc, "lic:1");
+	c = submit_lic("lic:2", 60);
+	assert_int_equal(sched_run(), 1);
+	assert_int_equal(lic_used("lic"), 3);
+	d = submit_lic("lic:1|alt:1", 10);
+	assert_int_equal(sched_run(), 0);
+	assert_int_equal(reason(d), WAIT_LICENSES);
+	assert_int_equal(backfill_run(), 0);
+	/* alt comes back when a ends (10 min), lic in an hour */
+	assert_true(J(d)->info.start_time >= J(a)->info.end_time);
+	assert_true(J(d)->info.start_time <= J(a)->info.end_time + 60);
+	end_job(a);
+	assert_int_equal(backfill_run(), 1);
+	assert_int_equal(state(d), JOB_RUNNING);
+	assert_string_equal(J(d)->info.licenses_alloc, "alt:1");
+	end_job(b);
+	end_job(c);
+	end_job(d);
+	assert_int_equal(lic_used("lic"), 0);
+	assert_int_equal(lic_used("alt"), 0);
 }
 
 /* TIME_LIMIT_* mails: each step once, when reached (all reached steps
@@ -575,6 +691,8 @@ int main(void)
 		cmocka_unit_test(test_backfill_hole),
 		cmocka_unit_test(test_backfill_window),
 		cmocka_unit_test(test_backfill_gpus),
+		cmocka_unit_test(test_backfill_licenses_planned),
+		cmocka_unit_test(test_backfill_licenses_any),
 		cmocka_unit_test(test_mail_time_steps),
 		cmocka_unit_test(test_preempt_qos),
 		cmocka_unit_test(test_multifactor),
