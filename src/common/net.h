@@ -82,6 +82,9 @@ net_conn_t *net_conn_capture(net_capture_f f, void *arg);
 
 void        net_reply(net_conn_t *c, uint16_t type, const void *data);
 void        net_reply_rc(net_conn_t *c, int rc);
+/* net_reply_rc with a text for the user (return_code_msg_t msg). */
+void        net_reply_rcf(net_conn_t *c, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* A reply that must wait (for the journal's fdatasync) signed meanwhile:
  * packed now, signed on a worker, sent only at net_reply_release().
  * net_reply_release_rc() throws it away and answers rc instead.  false

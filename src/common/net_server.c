@@ -27,6 +27,7 @@
 #include "common/net_int.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -916,6 +917,19 @@ void net_reply_rc(net_conn_t *c, int rc)
 {
 	return_code_msg_t r = { .rc = rc };
 
+	net_reply(c, RESPONSE_SLURM_RC, &r);
+}
+
+void net_reply_rcf(net_conn_t *c, int rc, const char *fmt, ...)
+{
+	return_code_msg_t r = { .rc = rc };
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	r.msg = text;
 	net_reply(c, RESPONSE_SLURM_RC, &r);
 }
 

@@ -39,22 +39,6 @@ typedef struct {
 	job_output_msg_t      *resp;
 } relay_t;
 
-static void _reply(net_conn_t *c, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void _reply(net_conn_t *c, int rc, const char *fmt, ...)
-{
-	return_code_msg_t m = { .rc = rc };
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	m.msg = buf;
-	net_reply(c, RESPONSE_SLURM_RC, &m);
-}
-
 static const char *_stream_name(uint16_t s)
 {
 	return s == JOB_OUTPUT_STDERR ? "StdErr" : "StdOut";
@@ -101,15 +85,15 @@ static void _relay_done(void *arg)
 		net_reply(r->conn, RESPONSE_JOB_OUTPUT, r->resp);
 		msg_body_free(RESPONSE_JOB_OUTPUT, r->resp);
 	} else if (r->why && *r->why) {
-		_reply(r->conn, r->rc, "%s", r->why);
+		net_reply_rcf(r->conn, r->rc, "%s", r->why);
 	} else if (r->rc > 0 && r->rc < 1000) {     /* errno from the node */
-		_reply(r->conn, r->rc, "%s of job %u on node %s: %s: %s",
+		net_reply_rcf(r->conn, r->rc, "%s of job %u on node %s: %s: %s",
 		       _stream_name(r->stream), r->req.job_id, r->node,
 		       r->req.path, strerror(r->rc));
 	} else {
 		info("job output of JobId=%u: node %s: %s", r->req.job_id,
 		     r->node, slurm_strerror(r->rc));
-		_reply(r->conn, r->rc, "Node %s did not answer for job %u: %s",
+		net_reply_rcf(r->conn, r->rc, "Node %s did not answer for job %u: %s",
 		       r->node, r->req.job_id, slurm_strerror(r->rc));
 	}
 	relays--;
@@ -124,17 +108,17 @@ static void _relay_done(void *arg)
 static int _check(net_conn_t *c, const job_output_request_msg_t *q)
 {
 	if (q->stream != JOB_OUTPUT_STDOUT && q->stream != JOB_OUTPUT_STDERR) {
-		_reply(c, EINVAL, "Unknown output stream %u (stdout or stderr)",
+		net_reply_rcf(c, EINVAL, "Unknown output stream %u (stdout or stderr)",
 		       q->stream);
 		return -1;
 	}
 	if (!q->bytes || q->bytes > JOB_OUTPUT_MAX) {
-		_reply(c, EINVAL, "bytes must be 1 to %u, not %u",
+		net_reply_rcf(c, EINVAL, "bytes must be 1 to %u, not %u",
 		       JOB_OUTPUT_MAX, q->bytes);
 		return -1;
 	}
 	if (q->offset != NO_VAL64 && q->offset > (uint64_t) INT64_MAX) {
-		_reply(c, EINVAL, "offset %llu is out of range",
+		net_reply_rcf(c, EINVAL, "offset %llu is out of range",
 		       (unsigned long long) q->offset);
 		return -1;
 	}
@@ -153,18 +137,18 @@ static int _locate(net_conn_t *c, const slurm_msg_t *m, job_record_t *j,
 		info("job output of JobId=%u refused to uid=%u peer=%s "
 		     "(not the job's user)", i->job_id,
 		     (unsigned) m->auth_uid, m->peer);
-		_reply(c, ESLURM_ACCESS_DENIED, "%s",
+		net_reply_rcf(c, ESLURM_ACCESS_DENIED, "%s",
 		       slurm_strerror(ESLURM_ACCESS_DENIED));
 		return -1;
 	}
 	if (!i->batch_flag) {
-		_reply(c, ESLURM_BATCH_ONLY, "Job %u has no batch script: its "
+		net_reply_rcf(c, ESLURM_BATCH_ONLY, "Job %u has no batch script: its "
 		       "output went to the srun or salloc that started it",
 		       i->job_id);
 		return -1;
 	}
 	if (base == JOB_PENDING || !i->batch_host || !*i->batch_host) {
-		_reply(c, base == JOB_PENDING ? ESLURM_JOB_PENDING :
+		net_reply_rcf(c, base == JOB_PENDING ? ESLURM_JOB_PENDING :
 		       ESLURM_ALREADY_DONE, "Job %u has not run%s: no output "
 		       "yet", i->job_id, base == JOB_PENDING ? " (pending)" :
 		       "");
@@ -172,13 +156,13 @@ static int _locate(net_conn_t *c, const slurm_msg_t *m, job_record_t *j,
 	}
 	*path = job_info_std_path(i, stream == JOB_OUTPUT_STDERR ? 2 : 1);
 	if (!*path || !strcmp(*path, "/dev/null")) {
-		_reply(c, ENOENT, "%s of job %u is /dev/null: nothing is kept",
+		net_reply_rcf(c, ENOENT, "%s of job %u is /dev/null: nothing is kept",
 		       _stream_name(stream), i->job_id);
 		xfree(*path);
 		return -1;
 	}
 	if ((*path)[0] != '/') {
-		_reply(c, ENOENT, "%s of job %u is %s, relative to no working "
+		net_reply_rcf(c, ENOENT, "%s of job %u is %s, relative to no working "
 		       "directory", _stream_name(stream), i->job_id, *path);
 		xfree(*path);
 		return -1;
@@ -187,7 +171,7 @@ static int _locate(net_conn_t *c, const slurm_msg_t *m, job_record_t *j,
 	if (!*node || (((*node)->info.node_state & NODE_STATE_BASE) ==
 		       NODE_STATE_DOWN) ||
 	    ((*node)->info.node_state & NODE_STATE_NO_RESPOND)) {
-		_reply(c, ESLURM_NODE_NOT_AVAIL, "%s of job %u is on node %s, "
+		net_reply_rcf(c, ESLURM_NODE_NOT_AVAIL, "%s of job %u is on node %s, "
 		       "which is down or not responding", _stream_name(stream),
 		       i->job_id, i->batch_host);
 		xfree(*path);
@@ -222,7 +206,7 @@ void job_output_rpc(net_conn_t *c, slurm_msg_t *m)
 		debug("job output of JobId=%u for uid=%u: %u reads in "
 		      "progress, try again", j->info.job_id,
 		      (unsigned) m->auth_uid, relays);
-		_reply(c, EAGAIN, "Too many output reads in progress; try "
+		net_reply_rcf(c, EAGAIN, "Too many output reads in progress; try "
 		       "again");
 		xfree(path);
 		return;

@@ -141,46 +141,30 @@ out:
 
 /* ---- the parent: on the loop ---- */
 
-static void _reply_err(net_conn_t *c, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void _reply_err(net_conn_t *c, int err, const char *fmt, ...)
-{
-	return_code_msg_t m = { .rc = err };
-	char text[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	m.msg = text;
-	net_reply(c, RESPONSE_SLURM_RC, &m);
-}
-
 static void _finish(pending_t *p)
 {
 	read_hdr_t h;
 	job_output_msg_t m = { 0 };
 
 	if (p->got < sizeof(h)) {
-		_reply_err(p->conn, SLURM_ERROR, "slurmd on %s could not read "
+		net_reply_rcf(p->conn, SLURM_ERROR, "slurmd on %s could not read "
 			   "%s for job %u", p->node, p->path, p->job_id);
 		return;
 	}
 	memcpy(&h, p->buf, sizeof(h));
 	if (h.err) {
 		if (h.not_regular)
-			_reply_err(p->conn, h.err, "%s (job %u, node %s) is not "
+			net_reply_rcf(p->conn, h.err, "%s (job %u, node %s) is not "
 				   "a regular file", p->path, p->job_id,
 				   p->node);
 		else
-			_reply_err(p->conn, h.err, "%s (job %u, node %s): %s",
+			net_reply_rcf(p->conn, h.err, "%s (job %u, node %s): %s",
 				   p->path, p->job_id, p->node,
 				   strerror(h.err));
 		return;
 	}
 	if (h.len > JOB_OUTPUT_MAX || p->got != sizeof(h) + h.len) {
-		_reply_err(p->conn, SLURM_ERROR, "slurmd on %s: short read of "
+		net_reply_rcf(p->conn, SLURM_ERROR, "slurmd on %s: short read of "
 			   "%s for job %u", p->node, p->path, p->job_id);
 		return;
 	}
@@ -215,7 +199,7 @@ static void _on_pipe(evutil_socket_t fd, short what, void *arg)
 		error("job output of JobId=%u: reading %s took too long, "
 		      "killed pid %d", p->job_id, p->path, (int) p->pid);
 		kill(p->pid, SIGKILL);
-		_reply_err(p->conn, ETIMEDOUT, "%s (job %u, node %s): %s",
+		net_reply_rcf(p->conn, ETIMEDOUT, "%s (job %u, node %s): %s",
 			   p->path, p->job_id, p->node, strerror(ETIMEDOUT));
 		_pending_free(p);
 		return;
@@ -243,16 +227,16 @@ static void _on_pipe(evutil_socket_t fd, short what, void *arg)
 static int _check(net_conn_t *conn, const job_output_read_msg_t *q)
 {
 	if (!q->path || q->path[0] != '/') {
-		_reply_err(conn, EINVAL, "job output path must be absolute");
+		net_reply_rcf(conn, EINVAL, "job output path must be absolute");
 		return -1;
 	}
 	if (!q->bytes || q->bytes > JOB_OUTPUT_MAX) {
-		_reply_err(conn, EINVAL, "bytes must be 1 to %u",
+		net_reply_rcf(conn, EINVAL, "bytes must be 1 to %u",
 			   JOB_OUTPUT_MAX);
 		return -1;
 	}
 	if (geteuid() != 0 && q->uid != geteuid()) {
-		_reply_err(conn, EPERM, "slurmd runs as uid %u and cannot "
+		net_reply_rcf(conn, EPERM, "slurmd runs as uid %u and cannot "
 			   "read as uid %u", (unsigned) geteuid(),
 			   (unsigned) q->uid);
 		return -1;
@@ -299,7 +283,7 @@ void job_output_read(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	p->cap = sizeof(read_hdr_t) + q->bytes;
 	p->buf = xmalloc(p->cap);
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		_reply_err(conn, errno, "slurmd: pipe: %s", strerror(errno));
+		net_reply_rcf(conn, errno, "slurmd: pipe: %s", strerror(errno));
 		_pending_free(p);
 		return;
 	}
@@ -311,7 +295,7 @@ void job_output_read(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	close(pfd[1]);
 	if (pid < 0) {
 		close(pfd[0]);
-		_reply_err(conn, errno, "slurmd: fork: %s", strerror(errno));
+		net_reply_rcf(conn, errno, "slurmd: fork: %s", strerror(errno));
 		_pending_free(p);
 		return;
 	}
@@ -325,7 +309,7 @@ void job_output_read(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	p->ev = event_new(sd->base, p->fd, EV_READ | EV_PERSIST, _on_pipe, p);
 	if (!p->ev || event_add(p->ev, &tv) < 0) {
 		kill(pid, SIGKILL);
-		_reply_err(conn, ENOMEM, "slurmd: cannot watch the reader");
+		net_reply_rcf(conn, ENOMEM, "slurmd: cannot watch the reader");
 		_pending_free(p);
 		return;
 	}
