@@ -616,6 +616,7 @@ typedef enum {
 	DBD_ENT_COORD,            /* coordinators: (user, account) pairs */
 	DBD_ENT_RESV,             /* reservations (list only) */
 	DBD_ENT_PROBLEM,          /* records set aside (list only) */
+	DBD_ENT_EVENT,            /* node events (list only) */
 } dbd_entity_t;
 
 enum {
