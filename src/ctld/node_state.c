@@ -502,6 +502,14 @@ static int _resume(node_record_t *n)
 		return ESLURM_INVALID_NODE_STATE;
 	_set_drain(n, false);
 	n->info.node_state &= ~NODE_STATE_FAIL;
+	if (st & NODE_STATE_REBOOT_ISSUED) {
+		/* the admin says it is back: the reboot is not waited for */
+		node_mgr_saved_touch();
+		n->info.node_state &= ~NODE_STATE_REBOOT_ISSUED;
+		n->info.next_state = 0;
+		n->reboot_asap = false;
+		n->boot_req_time = 0;
+	}
 	if (BASE(n) == NODE_STATE_DOWN) {
 		_set_base(n, NODE_STATE_IDLE);
 		/* usable once its slurmd answers */

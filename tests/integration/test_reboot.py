@@ -13,6 +13,7 @@ set to the restart time, so the new slurmd reports a later boot time as
 a rebooted machine's would.  The controller's part (when to send the
 reboot, what states and reasons follow) is the real code path."""
 
+import json
 import os
 import re
 import signal
@@ -165,6 +166,11 @@ def test_asap_waits_for_the_job_and_drains(rb):
     assert rec["NextState"] == "RESUME", rec
     assert rec["Reason"].startswith("Reboot ASAP ["), rec
     assert _sinfo(rb, "n2") == "drng@ draining@"
+    r = rb.run(["scontrol", "show", "node", "n2", "--json"])
+    node = json.loads(r.out)["nodes"][0]
+    assert set(node["state"]) == {"MIXED", "DRAIN", "REBOOT_REQUESTED"}, node
+    assert node["next_state_after_reboot"] == ["RESUME"], node
+    assert node["reason"] == "Reboot ASAP", node
     # drained meanwhile: a new job for n2 waits
     j2 = rb.sbatch(["-w", "n2", "--wrap", "true"], user="sluice_u1")
     time.sleep(2)
