@@ -68,6 +68,7 @@ static struct {
 	char      *nodelist;
 	int        verbose;
 	bool       metrics;           /* --metrics: run tracking values */
+	bool       events;            /* --events: only the job events */
 	bool       helpformat;
 } opt;
 
@@ -87,8 +88,10 @@ static void usage(FILE *out)
 "  -g, --gid=list       only these groups\n"
 "  -j, --jobs=list      only these jobs (123, 123_4, 123.batch)\n"
 "  -l, --long           many usage fields\n"
+"      --events         the jobs' events (checkpoint, restart), as --metrics\n"
 "      --metrics        the values the jobs logged (run tracking: metrics,\n"
-"                       params, artifacts) instead of the jobs\n"
+"                       params, artifacts) and their events instead of\n"
+"                       the jobs\n"
 "  -n, --noheader       no header line\n"
 "      --name=list      only jobs with these names\n"
 "  -N, --nodelist=list  only jobs that ran on these nodes\n"
@@ -256,7 +259,7 @@ static time_t parse_when(const char *s, const char *what)
 
 enum {
 	OPT_DELIM = 0x100, OPT_NAME, OPT_USAGE, OPT_NOCONVERT, OPT_UNITS,
-	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS, OPT_METRICS,
+	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS, OPT_METRICS, OPT_EVENTS,
 };
 
 static void parse_opts(int argc, char **argv)
@@ -277,6 +280,7 @@ static void parse_opts(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "long", no_argument, NULL, 'l' },
 		{ "metrics", no_argument, NULL, OPT_METRICS },
+		{ "events", no_argument, NULL, OPT_EVENTS },
 		{ "allclusters", no_argument, NULL, 'L' },
 		{ "clusters", required_argument, NULL, 'M' },
 		{ "noheader", no_argument, NULL, 'n' },
@@ -318,6 +322,7 @@ static void parse_opts(int argc, char **argv)
 		case OPT_DELIM: xfree(opt.delim); opt.delim = xstrdup(optarg); break;
 		case 'e': opt.helpformat = true; break;
 		case OPT_METRICS: opt.metrics = true; break;
+		case OPT_EVENTS: opt.metrics = opt.events = true; break;
 		case 'E': opt.cond.end = parse_when(optarg, "end"); opt.end_given = true; break;
 		case 'g': add_groups(optarg); break;
 		case 'h': case OPT_USAGE: usage(stdout); exit(0);
@@ -701,6 +706,9 @@ static int print_metrics(void)
 		print_header(cols, n);
 	for (uint32_t i = 0; i < r->cnt; i++) {
 		sacct_row_t row = { .track = &r->recs[i] };
+
+		if (opt.events && r->recs[i].kind != TRACK_EVENT)
+			continue;
 
 		if (list)
 			json_object_array_add(list,
