@@ -126,12 +126,15 @@ static void _ck_begin(job_record_t *j, uint32_t wait, const char *why)
 	j->ckpt_why = xstrdup(why);
 	info("%s: JobId=%u checkpoint (%s): requeued within %u s",
 	     __func__, j->info.job_id, why, wait);
+	job_mgr_touch(j);
+	/* with CRIU the signal follows the dump (job_ckpt_criu_done/
+	 * _failed), so that the image is of the job at work */
 	if (_ck_criu() && (dir = job_ckpt_dir(j))) {
 		job_ckpt_criu_dump(j, dir);
 		xfree(dir);
+		return;
 	}
 	_ck_signal(j);
-	job_mgr_touch(j);
 }
 
 /* Requeue j now, its checkpoint taken ("why" says what happened). */
@@ -297,8 +300,10 @@ void job_ckpt_criu_failed(uint32_t job_id, const char *why)
 	job_record_t *j = job_mgr_find(job_id);
 	char *text;
 
-	if (!j || !j->ckpt_deadline)
+	if (!j)
 		return;
+	if (j->ckpt_deadline && _ck_running(j))
+		_ck_signal(j);
 	text = xstrdup_printf("CRIU could not checkpoint the job's processes "
 			      "(%s): requeued as a plain requeue, restarting "
 			      "from what the application saved", why);
@@ -316,6 +321,8 @@ void job_ckpt_criu_done(uint32_t job_id)
 
 	if (!j || !(dir = job_ckpt_dir(j)))
 		return;
+	if (j->ckpt_deadline && _ck_running(j))
+		_ck_signal(j);
 	text = xstrdup_printf("CRIU image of the job's processes in %s/criu",
 			      dir);
 	_ck_event(j, "criu_dump", text);

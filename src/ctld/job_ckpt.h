@@ -15,12 +15,15 @@
  *    its script ends, or CheckpointWait seconds later (a preemption: the
  *    GraceTime, if not 0), whichever is first.  The script's exit code
  *    does not matter then: it is requeued.
- *  - CheckpointType=checkpoint/criu: the batch host's slurmd is asked to
- *    dump the job's processes with CRIU into the directory (as well as
- *    signal them).  When CRIU cannot (it is not installed, or this
- *    kernel is not one it supports), the job is requeued as a plain
- *    requeue, restarting from what the application saved, and the
- *    reason is in its events and the controller's log.
+ *  - CheckpointType=checkpoint/criu: first the batch host's slurmd is
+ *    asked to dump the job's processes with CRIU into <dir>/criu (they
+ *    keep running), then they are signalled as above.  When CRIU cannot
+ *    (it is not installed, or this kernel is not one it supports), the
+ *    job is requeued as a plain requeue, restarting from what the
+ *    application saved, and CRIU's reason is in its events
+ *    (checkpoint_failed) and the controller's log.  Sluice does not
+ *    restore from a CRIU image yet: a restart is always the job's
+ *    script run again.
  *
  * Each checkpoint and each restart after one is an event of the job in
  * accounting (sacct --events): kind "event", name "checkpoint" or

@@ -493,6 +493,8 @@ void preempt_tick(time_t now)
 		if (!r->info.preempt_time || !_pe_running(r) ||
 		    now < r->info.end_time)
 			continue;
+		if (job_ckpt_pending(r))   /* job_ckpt_tick's, at its deadline */
+			continue;
 		r->info.preempt_time = now;
 		_pe_finish(r, _pe_mode(r), r->preempt_by);
 	}

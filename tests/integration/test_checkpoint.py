@@ -77,13 +77,14 @@ def _clean(env):
              30, "empty queue")
 
 
-def counter(env, name, on_sig, *extra, part="low"):
+def counter(env, name, on_sig, *extra, part="low", ntasks=2):
     c = env.c
     home = c.workdir(U1)
     script = os.path.join(home, "%s.sh" % name)
     c.write_file(U1, script, COUNTER, mode=0o755)
     out = os.path.join(home, "%s-%%j.out" % name)
-    jid = c.sbatch(["--checkpoint", "-p", part, "-n", "2", "-o", out,
+    jid = c.sbatch(["--checkpoint", "-p", part, "-n", str(ntasks), "-o", out,
+                    "--open-mode=append",
                     "--export=ALL,ON_SIG=%s" % on_sig, *extra, script],
                    user=U1, cwd=home)
     return jid, out.replace("%j", str(jid))
@@ -213,7 +214,8 @@ def test_requeue_exit_keeps_the_state(env):
         'if [ "$n" -lt 2 ]; then echo $((n+1)) > "$f"; exit 85; fi',
         'echo "finished at $n"', ""]), mode=0o755)
     out = os.path.join(home, "rx-%j.out")
-    jid = c.sbatch(["--checkpoint", "-o", out, script], user=U1, cwd=home)
+    jid = c.sbatch(["--checkpoint", "--open-mode=append", "-o", out, script],
+                   user=U1, cwd=home)
     assert c.wait_done(jid, 60) == "COMPLETED"
     t = text(out.replace("%j", str(jid)))
     assert "run from 2" in t and "finished at 2" in t, t
@@ -228,7 +230,7 @@ def test_refusals(env):
     r = c.run(["scontrol", "checkpoint", str(plain)], user=U1)
     assert r.rc == 1 and ("job %d was not submitted with --checkpoint" %
                           plain) in r.err, r
-    jid, out = counter(env, "ref", "exit")
+    jid, out = counter(env, "ref", "exit", ntasks=1)
     c.wait_state(jid, "RUNNING", 30)
     r = c.run(["scontrol", "checkpoint", str(jid)], user=U2)
     assert r.rc == 1 and ("job %d is not yours" % jid) in r.err, r

@@ -27,31 +27,37 @@ static const char *criu_find(void)
 	return NULL;
 }
 
-/* CRIU's first "Error" line of its log (its reason), else its last. */
+/* CRIU's reason: its "Error (file:line): text" lines, texts only, in
+ * order (else the last line of its log). */
 static void criu_reason(const char *log, int status, char *why, size_t len)
 {
 	FILE *f = fopen(log, "r");
 	char line[512], last[512] = "";
+	size_t n;
 
-	snprintf(why, len, "criu dump %s %d", WIFEXITED(status) ?
-		 "exited" : "killed by signal", WIFEXITED(status) ?
-		 WEXITSTATUS(status) : WTERMSIG(status));
+	n = (size_t) snprintf(why, len, "criu dump %s %d", WIFEXITED(status) ?
+			      "exited" : "killed by signal", WIFEXITED(status) ?
+			      WEXITSTATUS(status) : WTERMSIG(status));
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f) && n < len) {
+		char *e = strstr(line, "Error ("), *text;
+
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0])
 			continue;
-		if (strstr(line, "Error (")) {
-			snprintf(why, len, "criu: %s", line);
-			fclose(f);
-			return;
-		}
 		snprintf(last, sizeof(last), "%s", line);
+		if (!e || !(text = strstr(e, "): ")))
+			continue;
+		text += 3;
+		/* a helper's exit status says nothing of why */
+		if (!strncmp(text, "exited, status=", 15))
+			continue;
+		n += (size_t) snprintf(why + n, len - n, "; %s", text);
 	}
 	fclose(f);
-	if (last[0])
-		snprintf(why, len, "criu: %s", last);
+	if (!strchr(why, ';') && last[0] && n < len)
+		snprintf(why + n, len - n, "; %s", last);
 }
 
 int stepd_criu_dump(stepd_t *sd, const char *dir, char *why, size_t len)
