@@ -284,3 +284,49 @@ def test_criu_failure_is_a_plain_requeue(env):
         c.extra_conf = saved_conf
         c.write_conf()
         c.run(["scontrol", "reconfigure"])
+
+
+def test_sdk_task_checkpoint(env):
+    """@task(checkpoint=True): the function counts with its state in
+    memory; Job.checkpoint() makes it save (sluice.checkpoint.save) and
+    stop; the job is requeued, the function is called again, loads its
+    state and returns a count that proves it resumed."""
+    from test_sdk import Env
+    e = Env(env.c, env)
+    script = '''
+        import time
+        from sluice import checkpoint
+
+        @task(time="5", partition="low", ntasks=1, cpus_per_task=2,
+              checkpoint=True)
+        def count(target):
+            st = checkpoint.load({"n": 0, "runs": 0})
+            st["runs"] += 1
+            first = st["n"]
+            while st["n"] < target:
+                st["n"] += 1
+                time.sleep(0.05)
+                if checkpoint.requested():
+                    checkpoint.save(st)
+                    checkpoint.stop()
+            return {"n": st["n"], "runs": st["runs"], "resumed_at": first,
+                    "dir": checkpoint.directory()}
+
+        job = count(80)
+        while job.state() != "RUNNING":
+            time.sleep(0.1)
+        time.sleep(1.5)
+        job.checkpoint()
+        out(job.result(timeout=90))
+        try:
+            checkpoint.save({})
+        except sluice.SluiceError as err:
+            out(str(err))
+    '''
+    r, outs = e.run(script)
+    assert r.rc == 0 and len(outs) == 2, r
+    res = outs[0]
+    assert res["n"] == 80 and res["runs"] == 2, res
+    assert 0 < res["resumed_at"] < 80, res
+    assert "/.sluice-checkpoint/" in res["dir"], res
+    assert "SLURM_CHECKPOINT_DIR is not set" in outs[1], outs
