@@ -189,6 +189,29 @@ def test_preempt_mode_checkpoint(env):
     assert rows[1][1] == "restart", rows
 
 
+def test_checkpoint_survives_a_controller_kill(env):
+    """The checkpoint's deadline is saved with the job: a controller
+    killed (kill -9) right after acknowledging `scontrol checkpoint` of a
+    job that saves and goes on still requeues it at that deadline, and
+    the job resumes from its save."""
+    import signal
+    c = env.c
+    jid, out = counter(env, "kill", "continue")
+    c.wait_state(jid, "RUNNING", 30)
+    wait_for(lambda: counted(out, 10), 20, "counting")
+    r = c.run(["scontrol", "checkpoint", str(jid)], user=U1)
+    assert r.rc == 0, r
+    c.kill_ctld(signal.SIGKILL)
+    wait_for(lambda: "saved" in text(out), 10, "the job saved")
+    c.start_ctld()
+    c.wait_ready(timeout=30)
+    wait_for(lambda: c.show_job(jid).get("Restarts") == "1", 30,
+             "requeued after the restart")
+    assert c.wait_done(jid, 90) == "COMPLETED"
+    saved, starts, done = resumed(out)
+    assert saved and starts == [0, saved[0]] and done == [TARGET], text(out)
+
+
 def test_preempted_job_without_checkpoint_is_cancelled(env):
     """PreemptMode=CHECKPOINT cancels a job that cannot be checkpointed
     (as Slurm's CHECKPOINT mode did)."""
