@@ -70,6 +70,8 @@ static struct {
 	bool       metrics;           /* --metrics: run tracking values */
 	bool       events;            /* --events: only the job events */
 	bool       helpformat;
+	char      *clusters;         /* -M */
+	bool       all_clusters;      /* -L */
 } opt;
 
 static void usage(FILE *out)
@@ -85,10 +87,12 @@ static void usage(FILE *out)
 "  -e, --helpformat     list the fields -o accepts\n"
 "  -E, --endtime=time   jobs before this time\n"
 "      --env-vars       each job's environment (AccountingStoreFlags=job_env)\n"
+"      --events         the jobs' events (checkpoint, restart), as --metrics\n"
 "  -g, --gid=list       only these groups\n"
 "  -j, --jobs=list      only these jobs (123, 123_4, 123.batch)\n"
 "  -l, --long           many usage fields\n"
-"      --events         the jobs' events (checkpoint, restart), as --metrics\n"
+"  -L, --allclusters    the jobs of every cluster slurmdbd knows\n"
+"  -M, --clusters=list  the jobs of these clusters (default: this one)\n"
 "      --metrics        the values the jobs logged (run tracking: metrics,\n"
 "                       params, artifacts) and their events instead of\n"
 "                       the jobs\n"
@@ -328,7 +332,9 @@ static void parse_opts(int argc, char **argv)
 		case 'h': case OPT_USAGE: usage(stdout); exit(0);
 		case 'j': add_jobs(optarg); break;
 		case 'l': opt.longfmt = true; break;
-		case 'L': case 'M': case 'T': case OPT_NOCONVERT: case OPT_UNITS:
+		case 'L': opt.all_clusters = true; break;
+		case 'M': xfree(opt.clusters); opt.clusters = xstrdup(optarg); break;
+		case 'T': case OPT_NOCONVERT: case OPT_UNITS:
 		case OPT_ARRAY: case OPT_LOCAL: break;
 		case OPT_JSON: opt.json = 1; break;
 		case OPT_YAML: opt.json = 2; break;
@@ -396,6 +402,19 @@ static void apply_defaults(void)
 	}
 	if (!opt.end_given)
 		opt.cond.end = now;
+	/* the jobs of this cluster (ClusterName: NULL) unless -L or -M
+	 * say otherwise ("": every cluster), as Slurm's */
+	if (opt.clusters && !opt.all_clusters) {
+		char **names = xstrsplit(opt.clusters, ",", NULL);
+
+		for (size_t i = 0; names[i]; i++)
+			opt.all_clusters |= !strcasecmp(names[i], "all");
+		xstrarray_free(names);
+		if (!opt.all_clusters)
+			opt.cond.cluster = xstrdup(opt.clusters);
+	}
+	if (opt.all_clusters)
+		opt.cond.cluster = xstrdup("");
 	if (opt.allocations)
 		opt.cond.flags |= DBD_JOBS_NO_STEPS;
 	if (!opt.delim)
