@@ -17,8 +17,8 @@ bool scontrol_kw(const char *word, const char *kw, size_t min);
 int  scontrol_update(int argc, char **argv, bool quiet);
 /* op: "hold", "uhold" or "release"; argv: job ids. */
 int  scontrol_hold(const char *op, int argc, char **argv, bool quiet);
-/* op: "requeue", "requeuehold", "suspend", "resume" or "top"; argv: the
- * options (requeue) and job ids. */
+/* op: "requeue", "requeuehold", "suspend", "resume", "top" or
+ * "checkpoint"; argv: the options (requeue) and job ids. */
 int  scontrol_jobctl(const char *op, int argc, char **argv, bool quiet);
 /* track metric=|param=|artifact= ... (cli_scontrol_track.c). */
 int  scontrol_track(int argc, char **argv);

@@ -515,6 +515,7 @@ static const char usage_text[] =
 "    Valid <COMMAND> values are:\n"
 "     all                      display information about all partitions\n"
 "     cancel_reboot <nodelist> cancel pending reboot on nodes\n"
+"     checkpoint <job_list>    save a --checkpoint job's state and requeue it\n"
 "     create <SPECIFICATIONS>  create a new reservation\n"
 "     delete <SPECIFICATIONS>  delete the specified reservation\n"
 "     details                  show more details in \"show job\"\n"
@@ -631,6 +632,7 @@ JOBCTL_CMD(cmd_requeuehold, "requeuehold")
 JOBCTL_CMD(cmd_suspend, "suspend")
 JOBCTL_CMD(cmd_resume, "resume")
 JOBCTL_CMD(cmd_top, "top")
+JOBCTL_CMD(cmd_checkpoint, "checkpoint")
 
 /* scontrol token [lifespan=N] [username=U]: an auth/jwt token from the
  * controller, printed as Slurm's: SLURM_JWT=<token>. */
@@ -824,6 +826,7 @@ static const struct {
 	{ "hold", 2, cmd_hold },
 	{ "uhold", 2, cmd_uhold },
 	{ "release", 3, cmd_release },
+	{ "checkpoint", 2, cmd_checkpoint },
 	{ "requeue", 3, cmd_requeue },
 	{ "requeuehold", 8, cmd_requeuehold },
 	{ "resume", 3, cmd_resume },

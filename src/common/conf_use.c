@@ -76,6 +76,10 @@ static const conf_use_t conf_use[] = {
 	W("BcastParameters", NO_BCAST),
 	P("BurstBufferType"),
 	P("CliFilterPlugins"),
+	I("CheckpointType", "ctld/job_ckpt.c, slurmd/stepd/criu.c",
+	  "test_checkpoint.py::test_criu_failure_is_a_plain_requeue"),
+	I("CheckpointWait", "ctld/job_ckpt.c",
+	  "test_checkpoint.py::test_preempt_mode_checkpoint"),
 	I("ClusterName", "ctld/controller.c", "test_slurm_compat.py::test_scontrol_show_assoc_mgr"),
 	R("CommunicationParameters", NULL,
 	  "the daemons take no communication options (IPv6, keepalive, "
@@ -139,6 +143,8 @@ static const conf_use_t conf_use[] = {
 	  "job credentials are signed through the auth plugin"),
 	R("JobFileAppend", "0", "output files are not opened for appending by "
 	  "default"),
+	I("JobCheckpointDir", "ctld/job_ckpt.c",
+	  "unit/test_conf.c::test_checkpoint_keys"),
 	I("JobRequeue", "ctld/job_submit.c",
 	  "test_node_fail.py::test_slurmd_sigkill_node_down_job_node_fail"),
 	P("JobSubmitPlugins"),

@@ -107,6 +107,12 @@ typedef enum {
 					     * a job's output tail; Sluice) */
 	RESPONSE_JOB_OUTPUT,                /* job_output_msg_t (also slurmd's
 					     * answer to the controller) */
+	REQUEST_CHECKPOINT = 5085,          /* checkpoint_msg_t (scontrol
+					     * checkpoint; Sluice) */
+	REQUEST_CHECKPOINT_TASKS,           /* checkpoint_tasks_msg_t
+					     * (controller -> batch host's
+					     * slurmd -> batch stepd: CRIU
+					     * dump; RESPONSE_SLURM_RC) */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
@@ -403,6 +409,22 @@ typedef struct {
 	char     *job_id_str;
 	uint32_t  flags;          /* REQUEUE_* */
 } requeue_msg_t;
+
+/* scontrol checkpoint <job> (Sluice): the job's processes are told to
+ * save their state (or dumped with CRIU), then the job is requeued
+ * holding nothing (ctld/job_ckpt.h).  Answered RESPONSE_SLURM_RC with a
+ * text on refusal. */
+typedef struct {
+	char     *job_id_str;     /* "123" or "123_4" */
+} checkpoint_msg_t;
+
+/* CheckpointType=checkpoint/criu: dump the batch script's process tree
+ * with CRIU into dir/criu, leaving it running.  Only from the
+ * controller (root or SlurmUser). */
+typedef struct {
+	uint32_t  job_id;
+	char     *dir;            /* the job's SLURM_CHECKPOINT_DIR */
+} checkpoint_tasks_msg_t;
 
 /* scontrol token: an auth/jwt token for the caller or (SlurmUser and
  * root only) for username. */

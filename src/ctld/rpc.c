@@ -44,6 +44,7 @@
 #include "ctld/resv_mgr.h"
 #include "ctld/rpc.h"
 #include "ctld/stats.h"
+#include "ctld/job_ckpt.h"
 #include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
 
@@ -141,6 +142,8 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_SUSPEND,               RPC_PRIV_USER, job_mgr_rpc_suspend,
 	  CHANGE },
 	{ REQUEST_JOB_REQUEUE,           RPC_PRIV_USER, job_mgr_rpc_requeue,
+	  CHANGE },
+	{ REQUEST_CHECKPOINT,            RPC_PRIV_USER, job_ckpt_rpc,
 	  CHANGE },
 	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top,
 	  CHANGE },
