@@ -28,5 +28,12 @@ int  scontrol_show_assoc_mgr(int argc, char **argv);
 int  scontrol_write(int argc, char **argv, bool quiet);
 /* errnumstr <errno>: Slurm's text of an error number. */
 int  scontrol_errnumstr(int argc, char **argv);
+/* create/update/delete PartitionName= (cli_scontrol_part.c); argv:
+ * every word after the command (delete: "PartitionName=X" or
+ * "partition X"). */
+bool scontrol_is_part_word(const char *word);
+int  scontrol_part_create(int argc, char **argv);
+int  scontrol_part_update(int argc, char **argv);
+int  scontrol_part_delete(int argc, char **argv);
 
 #endif

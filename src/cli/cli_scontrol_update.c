@@ -388,6 +388,8 @@ int scontrol_update(int argc, char **argv, bool quiet)
 			return scontrol_resv_update(argc, argv, quiet);
 		if (xstrcaseprefix(argv[i], "NodeName="))
 			return update_node(argc, argv, quiet);
+		if (scontrol_is_part_word(argv[i]))
+			return scontrol_part_update(argc, argv);
 		if (xstrcaseprefix(argv[i], "JobId="))
 			return update_job(argc, argv, quiet);
 	}
@@ -395,8 +397,8 @@ int scontrol_update(int argc, char **argv, bool quiet)
 		fprintf(stderr, "too few arguments for keyword:update\n");
 	else
 		fprintf(stderr, "No valid entity in update command\n"
-			"Input line must include \"NodeName\", \"JobId\" or "
-			"\"ReservationName\"\n");
+			"Input line must include \"NodeName\", \"PartitionName\", "
+			"\"JobId\" or \"ReservationName\"\n");
 	return 1;
 }
 

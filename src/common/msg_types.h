@@ -66,6 +66,9 @@ typedef enum {
 	RESPONSE_CREATE_RESERVATION,        /* resv_name_msg_t */
 	REQUEST_DELETE_RESERVATION,         /* resv_name_msg_t */
 	REQUEST_UPDATE_RESERVATION,         /* resv_desc_t */
+	REQUEST_CREATE_PARTITION = 3040,    /* part_update_msg_t */
+	REQUEST_UPDATE_PARTITION,           /* part_update_msg_t */
+	REQUEST_DELETE_PARTITION,           /* part_update_msg_t (name) */
 
 	/* submission */
 	REQUEST_RESOURCE_ALLOCATION = 4001, /* job_desc_t (srun, salloc) */
@@ -248,6 +251,15 @@ typedef struct {
 	uint32_t     cnt;
 	resv_info_t *resvs;
 } resv_info_msg_t;
+
+/* scontrol create/update/delete PartitionName=name: the other words
+ * ("Key=Value", as a PartitionName line of slurm.conf takes them) are
+ * parsed by the controller with the slurm.conf parser
+ * (conf_part_apply); delete sends none. */
+typedef struct {
+	char     *name;
+	char    **words;          /* NULL-terminated */
+} part_update_msg_t;
 
 /* A reservation by name (delete; the name a create gave). */
 typedef struct {
