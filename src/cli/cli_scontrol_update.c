@@ -270,6 +270,8 @@ static void job_str(char **field, const char *val)
 static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		  int *delta_sign)
 {
+	int r;
+
 	if (!xstrcasecmp(key, "JobId")) {
 		job_str(&u->job_id_str, val);
 		return 0;
@@ -312,6 +314,8 @@ static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		job_str(&u->qos, val);
 	else if (!xstrcasecmp(key, "Requeue"))
 		u->requeue = val && !strcmp(val, "0") ? 0 : 1;
+	else if ((r = scontrol_job_kv_more(u, key, val)) <= 0)
+		return r;
 	else {
 		fprintf(stderr, "Update of this parameter is not supported: %s=%s\n",
 			key, val ? val : "");

@@ -305,6 +305,24 @@ typedef struct {
 	uint32_t  array_max_tasks;   /* ArrayTaskThrottle, NO_VAL32 */
 	char     *reservation;       /* "" = out of its reservation */
 	char     *licenses;          /* "" = none */
+	/* pending jobs (job_update_keys.c); NO_VAL* / NULL / 0 = not given */
+	uint64_t  min_mem_node;      /* MinMemoryNode, MB */
+	uint64_t  min_mem_cpu;       /* MinMemoryCPU, MB */
+	uint32_t  num_tasks;
+	uint16_t  cpus_per_task;
+	char     *gres;              /* "" = none */
+	char     *wckey;
+	char     *std_out;
+	char     *std_err;
+	char     *std_in;
+	char     *work_dir;
+	uint16_t  shared;            /* OverSubscribe: 0 / 1 */
+	uint16_t  contiguous;        /* 0 / 1 */
+	/* pending or running */
+	char     *mail_type;         /* "" = NONE */
+	char     *mail_user;
+	time_t    deadline;          /* 0 = not given */
+	uint32_t  time_min;          /* minutes */
 } job_update_msg_t;
 
 /* Every field "not given"; and free what one holds (then as init). */

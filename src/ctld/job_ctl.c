@@ -24,6 +24,7 @@
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_submit_plugin.h"
+#include "ctld/job_update_keys.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/site_factor.h"
 #include "ctld/sched.h"
@@ -641,7 +642,7 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 			return ESLURM_INVALID_NODE_NAME;
 		bitmap_destroy(b);
 	}
-	return 0;
+	return job_update_keys_check(j, u, op);
 }
 
 static void _set_str(char **dst, const char *src)
@@ -739,6 +740,7 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 		i->requeue = u->requeue;
 	if (u->array_max_tasks != NO_VAL32)
 		job_array_set_throttle(j, u->array_max_tasks);
+	job_update_keys_apply(j, u);
 	site_factor_set(j);
 	_update_prio(j, u);
 }
