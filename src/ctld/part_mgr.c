@@ -41,9 +41,14 @@ static struct {
 	part_change_t  *changes;
 	size_t          change_cnt;
 	bool            dirty;        /* changes not journaled yet */
+	bool            replaying;    /* part_mgr_unpack_state rebuilding */
 } pm;
 
 static void part_changes_free(void);
+static void _change_free(part_change_t *c);
+static void _note_change(const char *name, uint16_t kind, char *const *words);
+static int  _apply_change(const part_change_t *c, int *rc, char *err,
+			  size_t errlen);
 
 size_t part_mgr_count(void)
 {
@@ -183,10 +188,90 @@ static void _free_all(part_record_t **parts, size_t cnt)
 	xfree(parts);
 }
 
+/* ReconfigFlags has word (KeepPartInfo, KeepPartState)? */
+static bool _reconfig_flag(const slurm_conf_t *conf, const char *word)
+{
+	const char *v = conf_get(conf, "ReconfigFlags");
+	char **w = xstrsplit(v ? v : "", ",", NULL);
+	bool found = false;
+
+	for (size_t i = 0; w[i] && !found; i++)
+		found = !strcasecmp(w[i], word);
+	xstrarray_free(w);
+	return found;
+}
+
+/* KeepPartState (without KeepPartInfo): "State=X" of each partition of
+ * the table being replaced, by name; NULL otherwise. */
+static part_change_t *_keep_states(const slurm_conf_t *conf)
+{
+	part_change_t *keep;
+
+	if (!pm.conf || pm.replaying || _reconfig_flag(conf, "KeepPartInfo") ||
+	    !_reconfig_flag(conf, "KeepPartState"))
+		return NULL;
+	keep = xcalloc(pm.cnt + 1, sizeof(*keep));
+	for (size_t i = 0; i < pm.cnt; i++) {
+		keep[i].name = xstrdup(pm.parts[i]->info.name);
+		keep[i].kind = PART_CHANGE_UPDATED;
+		keep[i].words = xstrarray_append(NULL, "State=");
+		xfree(keep[i].words[0]);
+		keep[i].words[0] = xstrdup_printf("State=%s",
+						  pm.parts[i]->conf.state ?
+						  pm.parts[i]->conf.state : "UP");
+	}
+	return keep;
+}
+
+/* After slurm.conf's partitions are in: as Slurm's reconfigure, no
+ * run-time change is kept, unless ReconfigFlags=KeepPartInfo (all of
+ * them are applied again) or KeepPartState (the State of each partition
+ * slurm.conf still has). */
+static void _reconfig_changes(const slurm_conf_t *conf, part_change_t *keep)
+{
+	char err[512];
+	int rc;
+
+	if (pm.replaying)
+		return;
+	if (pm.change_cnt && _reconfig_flag(conf, "KeepPartInfo")) {
+		for (size_t i = 0; i < pm.change_cnt; i++)
+			if (_apply_change(&pm.changes[i], &rc, err,
+					  sizeof(err)) < 0)
+				error("Partition %s: run-time change not kept: "
+				      "%s", pm.changes[i].name, err);
+		info("Partitions rebuilt from %s; %zu run-time partition "
+		     "change(s) kept (ReconfigFlags=KeepPartInfo)",
+		     conf->path ? conf->path : "slurm.conf", pm.change_cnt);
+		return;
+	}
+	if (pm.change_cnt)
+		info("Partitions rebuilt from %s: %zu run-time partition "
+		     "change(s) dropped", conf->path ? conf->path : "slurm.conf",
+		     pm.change_cnt);
+	if (pm.change_cnt || keep)
+		pm.dirty = true;
+	part_changes_free();
+	for (size_t i = 0; keep && keep[i].name; i++) {
+		const conf_part_t *cp = conf_find_part(conf, keep[i].name);
+
+		if (cp && !xstrcasecmp(cp->state ? cp->state : "UP",
+				       keep[i].words[0] + 6))
+			continue;       /* as slurm.conf has it */
+		if (cp && _apply_change(&keep[i], &rc, err, sizeof(err)) == 0)
+			_note_change(keep[i].name, PART_CHANGE_UPDATED,
+				     keep[i].words);
+	}
+	for (size_t i = 0; keep && keep[i].name; i++)
+		_change_free(&keep[i]);
+	xfree(keep);
+}
+
 int part_mgr_init(const slurm_conf_t *conf, char *err, size_t errlen)
 {
 	part_record_t **parts = xcalloc(conf->part_cnt + 1, sizeof(*parts));
 	part_record_t *dflt = NULL;
+	part_change_t *keep;
 	size_t i;
 
 	pm.preempt_mode = conf_get(conf, "PreemptMode");
@@ -199,20 +284,13 @@ int part_mgr_init(const slurm_conf_t *conf, char *err, size_t errlen)
 		if (parts[i]->info.is_default)
 			dflt = parts[i];
 	}
+	keep = _keep_states(conf);
 	_free_all(pm.parts, pm.cnt);
 	pm.parts = parts;
 	pm.cnt = conf->part_cnt;
 	pm.dflt = dflt;
 	pm.conf = conf;
-	/* as Slurm's reconfigure: slurm.conf's partitions, no run-time
-	 * change kept */
-	if (pm.change_cnt) {
-		info("Partitions rebuilt from %s: %zu run-time partition "
-		     "change(s) dropped", conf->path ? conf->path : "slurm.conf",
-		     pm.change_cnt);
-		part_changes_free();
-		pm.dirty = true;
-	}
+	_reconfig_changes(conf, keep);
 	part_mgr_refresh_totals();
 	return 0;
 }
@@ -686,7 +764,10 @@ int part_mgr_unpack_state(buf_t *b, uint16_t version)
 	}
 	/* slurm.conf's partitions, then the changes over them */
 	part_changes_free();
-	if (part_mgr_init(pm.conf, err, sizeof(err)) < 0) {
+	pm.replaying = true;
+	rc = part_mgr_init(pm.conf, err, sizeof(err));
+	pm.replaying = false;
+	if (rc < 0) {
 		error("Partitions: %s", err);
 		goto bad;
 	}

@@ -230,3 +230,36 @@ def test_survives_sigkill_and_reconfigure_drops(new_cluster):
         time.sleep(0.2)
     assert show_part(c, "keep") is None
     assert show_part(c, "debug")["State"] == "UP"
+
+
+def wait_answer(c):
+    deadline = time.time() + 30
+    while c.run(["sinfo"], timeout=10).rc and time.time() < deadline:
+        time.sleep(0.2)
+
+
+def test_reconfig_flags_keep_part_info(new_cluster):
+    """ReconfigFlags=KeepPartInfo: reconfigure keeps every run-time
+    change; KeepPartState: only the State of slurm.conf's partitions."""
+    c = new_cluster(tag="keepinfo", extra_conf="ReconfigFlags=KeepPartInfo")
+    ok(c, ["create", "PartitionName=rt", "Nodes=n1", "MaxTime=7"])
+    ok(c, ["update", "PartitionName=debug", "State=DRAIN", "MaxTime=50"])
+    ok(c, ["reconfigure"])
+    assert show_part(c, "rt")["MaxTime"] == "00:07:00"
+    p = show_part(c, "debug")
+    assert (p["State"], p["MaxTime"]) == ("DRAIN", "00:50:00")
+    c = new_cluster(tag="keepstate",
+                    extra_conf="ReconfigFlags=KeepPartState")
+    ok(c, ["create", "PartitionName=rt", "Nodes=n1"])
+    ok(c, ["update", "PartitionName=debug", "State=DOWN", "MaxTime=50"])
+    ok(c, ["reconfigure"])
+    assert show_part(c, "rt") is None
+    p = show_part(c, "debug")
+    assert (p["State"], p["MaxTime"]) == ("DOWN", "UNLIMITED")
+    # and that is the state a restart comes back with
+    c.kill_ctld(signal.SIGKILL)
+    c.start_ctld()
+    wait_answer(c)
+    p = show_part(c, "debug")
+    assert (p["State"], p["MaxTime"]) == ("DOWN", "UNLIMITED")
+    assert show_part(c, "rt") is None
