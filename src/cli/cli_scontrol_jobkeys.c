@@ -154,6 +154,8 @@ int scontrol_job_kv_more(job_update_msg_t *u, const char *key,
 		str(&u->std_in, val);
 	else if (!strcasecmp(key, "WorkDir"))
 		str(&u->work_dir, val);
+	else if (!strcasecmp(key, "AdminComment"))
+		str(&u->admin_comment, val);
 	else
 		return 1;
 	return 0;

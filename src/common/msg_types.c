@@ -86,7 +86,7 @@ static const field_desc_t job_update_fields[] = {
 	U(std_out, FT_STR), U(std_err, FT_STR), U(std_in, FT_STR),
 	U(work_dir, FT_STR), U(shared, FT_U16), U(contiguous, FT_U16),
 	U(mail_type, FT_STR), U(mail_user, FT_STR), U(deadline, FT_TIME),
-	U(time_min, FT_U32),
+	U(time_min, FT_U32), U(admin_comment, FT_STR),
 	FIELD_END
 };
 

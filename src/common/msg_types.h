@@ -323,6 +323,7 @@ typedef struct {
 	char     *mail_user;
 	time_t    deadline;          /* 0 = not given */
 	uint32_t  time_min;          /* minutes */
+	char     *admin_comment;     /* administrators only */
 } job_update_msg_t;
 
 /* Every field "not given"; and free what one holds (then as init). */

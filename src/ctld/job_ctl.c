@@ -26,6 +26,7 @@
 #include "ctld/job_submit_plugin.h"
 #include "ctld/job_update_keys.h"
 #include "ctld/resv_mgr.h"
+#include "ctld/rpc.h"
 #include "ctld/site_factor.h"
 #include "ctld/sched.h"
 #include "ctld/step_mgr.h"
@@ -836,6 +837,8 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 	}
 	xfree(user_msg);
 	rc = _check_update(j, u, ctld_is_operator(m->auth_uid));
+	if (!rc && u->admin_comment && rpc_privilege(m->auth_uid) < RPC_PRIV_ADMIN)
+		rc = ESLURM_ACCESS_DENIED;      /* as Slurm: administrators */
 	if (rc) {
 		info("_update_job: JobId=%u: %s", j->info.job_id,
 		     slurm_strerror(rc));

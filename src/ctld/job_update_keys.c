@@ -162,6 +162,8 @@ void job_update_keys_apply(job_record_t *j, const job_update_msg_t *u)
 		i->deadline = u->deadline;
 	if (u->time_min != NO_VAL32)
 		i->time_min = u->time_min;
+	if (u->admin_comment)
+		_set(&i->admin_comment, u->admin_comment);
 	if (_request_keys(u))
 		j->bitmap_gen = 0;
 }
