@@ -41,5 +41,11 @@ int  scontrol_job_kv_more(job_update_msg_t *u, const char *key,
 int  scontrol_part_create(int argc, char **argv);
 int  scontrol_part_update(int argc, char **argv);
 int  scontrol_part_delete(int argc, char **argv);
+/* show daemons|aliases [host]|slurmd [node], wait_job <id>
+ * (cli_scontrol_local.c; the config must be loaded). */
+int  scontrol_show_daemons(int argc, char **argv);
+int  scontrol_show_aliases(int argc, char **argv);
+int  scontrol_show_slurmd(int argc, char **argv);
+int  scontrol_wait_job(int argc, char **argv, bool quiet);
 
 #endif
