@@ -1032,8 +1032,11 @@ void job_mgr_reattach_parts(void)
 {
 	job_record_t *j, *tmp;
 
-	HASH_ITER(hh, jm.by_id, j, tmp)
+	HASH_ITER(hh, jm.by_id, j, tmp) {
 		job_res_attach_parts(j);
+		/* a partition's QOS may have changed at the same address */
+		j->assoc_cache.gen = UINT64_MAX;
+	}
 }
 
 bool job_mgr_part_in_use(const part_record_t *p)
