@@ -549,6 +549,7 @@ STR_TEXT(t_licenses_alloc, licenses_alloc)
 STR_TEXT(t_command, command)
 STR_TEXT(t_work_dir, work_dir)
 STR_TEXT(t_comment, comment)
+STR_TEXT(t_admin_comment, admin_comment)
 STR_TEXT(t_show_resv, reservation)
 STR_TEXT(t_gres, gres)
 STR_TEXT(t_tres_per_job, tres_per_job)
@@ -766,6 +767,8 @@ const cli_field_t cli_job_fields[] = {
 	{ 'o', "command", "COMMAND", "Command", NL, t_command, "command", NULL },
 	{ 'Z', "workdir", "WORK_DIR", "WorkDir", NL, t_work_dir,
 	  "current_working_directory", NULL },
+	{ 0, "admincomment", "ADMIN_COMMENT", "AdminComment", NL | OPT,
+	  t_admin_comment, "admin_comment", NULL },
 	{ 'k', "comment", "COMMENT", "Comment", NL | OPT, t_comment, "comment", NULL },
 	{ 0, "stderr", "STDERR", "StdErr", NL, t_stderr, "stderr_expanded", NULL },
 	{ 0, "stdin", "STDIN", "StdIn", NL, t_stdin, "stdin_expanded", NULL },
@@ -859,7 +862,6 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_null, "segment_size", j_zero },
 	{ 0, NULL, NULL, NULL, 0, t_null, "sockets_per_board", j_zero },
 	{ 0, NULL, NULL, NULL, 0, t_null, "maximum_switch_wait_time", j_zero },
-	{ 0, NULL, NULL, NULL, 0, t_empty, "admin_comment", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "batch_features", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "burst_buffer", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "burst_buffer_state", NULL },
@@ -1026,6 +1028,7 @@ static const struct {
 	{ t_command, "command" },
 	{ t_work_dir, "work_dir" },
 	{ t_comment, "comment" },
+	{ t_admin_comment, "admin_comment" },
 	{ t_gres, "gres" },
 	{ t_gres_na, "gres" },
 	{ t_resv, "reservation" },

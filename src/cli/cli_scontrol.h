@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/msg_types.h"
+
 /* "kw" matches word when word is a case-insensitive prefix of kw at
  * least min characters long. */
 bool scontrol_kw(const char *word, const char *kw, size_t min);
@@ -28,6 +30,17 @@ int  scontrol_show_assoc_mgr(int argc, char **argv);
 int  scontrol_write(int argc, char **argv, bool quiet);
 /* errnumstr <errno>: Slurm's text of an error number. */
 int  scontrol_errnumstr(int argc, char **argv);
+/* create/update/delete PartitionName= (cli_scontrol_part.c); argv:
+ * every word after the command (delete: "PartitionName=X" or
+ * "partition X"). */
+bool scontrol_is_part_word(const char *word);
+/* update JobId=: the request and mail keys (cli_scontrol_jobkeys.c).
+ * 0, -1 (malformed: printed), 1 (not one of them). */
+int  scontrol_job_kv_more(job_update_msg_t *u, const char *key,
+			  const char *val);
+int  scontrol_part_create(int argc, char **argv);
+int  scontrol_part_update(int argc, char **argv);
+int  scontrol_part_delete(int argc, char **argv);
 /* show daemons|aliases [host]|slurmd [node], wait_job <id>
  * (cli_scontrol_local.c; the config must be loaded). */
 int  scontrol_show_daemons(int argc, char **argv);

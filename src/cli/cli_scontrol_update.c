@@ -271,6 +271,8 @@ static void job_str(char **field, const char *val)
 static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		  int *delta_sign)
 {
+	int r;
+
 	if (!xstrcasecmp(key, "JobId")) {
 		job_str(&u->job_id_str, val);
 		return 0;
@@ -313,6 +315,8 @@ static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		job_str(&u->qos, val);
 	else if (!xstrcasecmp(key, "Requeue"))
 		u->requeue = val && !strcmp(val, "0") ? 0 : 1;
+	else if ((r = scontrol_job_kv_more(u, key, val)) <= 0)
+		return r;
 	else {
 		fprintf(stderr, "Update of this parameter is not supported: %s=%s\n",
 			key, val ? val : "");
@@ -389,6 +393,8 @@ int scontrol_update(int argc, char **argv, bool quiet)
 			return scontrol_resv_update(argc, argv, quiet);
 		if (xstrcaseprefix(argv[i], "NodeName="))
 			return update_node(argc, argv, quiet);
+		if (scontrol_is_part_word(argv[i]))
+			return scontrol_part_update(argc, argv);
 		if (xstrcaseprefix(argv[i], "JobId="))
 			return update_job(argc, argv, quiet);
 	}
@@ -396,8 +402,8 @@ int scontrol_update(int argc, char **argv, bool quiet)
 		fprintf(stderr, "too few arguments for keyword:update\n");
 	else
 		fprintf(stderr, "No valid entity in update command\n"
-			"Input line must include \"NodeName\", \"JobId\" or "
-			"\"ReservationName\"\n");
+			"Input line must include \"NodeName\", \"PartitionName\", "
+			"\"JobId\" or \"ReservationName\"\n");
 	return 1;
 }
 

@@ -516,8 +516,8 @@ static const char usage_text[] =
 "     all                      display information about all partitions\n"
 "     cancel_reboot <nodelist> cancel pending reboot on nodes\n"
 "     checkpoint <job_list>    save a --checkpoint job's state and requeue it\n"
-"     create <SPECIFICATIONS>  create a new reservation\n"
-"     delete <SPECIFICATIONS>  delete the specified reservation\n"
+"     create <SPECIFICATIONS>  create a new partition or reservation\n"
+"     delete <SPECIFICATIONS>  delete the specified partition or reservation\n"
 "     details                  show more details in \"show job\"\n"
 "     exit                     terminate scontrol\n"
 "     help                     print this description of use\n"
@@ -574,6 +574,17 @@ static int cmd_create(int argc, char **argv)
 		fprintf(stderr, "too few arguments for keyword:create\n");
 		return 1;
 	}
+	for (int i = 0; i < argc; i++)
+		if (scontrol_is_part_word(argv[i])) {
+			need_conf();
+			return scontrol_part_create(argc, argv);
+		}
+	if (strchr(argv[0], '=') &&
+	    !xstrcaseprefix(argv[0], "reservation")) {
+		fprintf(stderr, "scontrol: error: Invalid creation entity: "
+			"%s\n", argv[0]);
+		return 1;
+	}
 	if (!scontrol_kw(argv[0], "reservation", 3)) {
 		fprintf(stderr, "invalid entity:%s for keyword:create\n",
 			argv[0]);
@@ -593,6 +604,10 @@ static int cmd_delete(int argc, char **argv)
 		fprintf(stderr, "scontrol: error: Proper format is 'delete "
 			"<ENTITY>=<ID>' or 'delete <ENTITY> <ID>'\n");
 		return 1;
+	}
+	if (xstrcaseprefix(argv[0], "partition")) {
+		need_conf();
+		return scontrol_part_delete(argc, argv);
 	}
 	if (!xstrcaseprefix(argv[0], "reservation")) {
 		fprintf(stderr, "scontrol: error: Invalid deletion entity: "

@@ -226,6 +226,26 @@ const char   *conf_default_path(void);
 
 const conf_node_t *conf_find_node(const slurm_conf_t *c, const char *name);
 const conf_part_t *conf_find_part(const slurm_conf_t *c, const char *name);
+
+/* Run-time partitions (scontrol create/update PartitionName=): the
+ * same keys and checks as a PartitionName line of slurm.conf, without
+ * PartitionName=DEFAULT.  conf_part_apply applies "Key=Value" words
+ * (NULL-terminated) to p: 0, or one of CONF_PART_E* with err holding
+ * scontrol's message (lines separated by '\n') and *bad (may be NULL)
+ * the index of the bad word; p is unchanged then.  Nodes= is only
+ * stored (the controller checks the names). */
+enum {
+	CONF_PART_EKEY = 1,     /* not a partition key */
+	CONF_PART_EVALUE,       /* a bad value */
+	CONF_PART_ENUM,         /* a bad number */
+	CONF_PART_ESTATE,       /* a bad State= */
+	CONF_PART_ENOTSUP,      /* a value Sluice does not implement */
+};
+void conf_part_init_named(conf_part_t *p, const char *name);
+void conf_part_copy(conf_part_t *dst, const conf_part_t *src);
+void conf_part_free(conf_part_t *p);
+int  conf_part_apply(conf_part_t *p, char *const *words, size_t *bad,
+		     char *err, size_t errlen);
 /* Value for a key as `scontrol show config` prints it, or NULL. */
 const char   *conf_get(const slurm_conf_t *c, const char *key);
 /* The value the file set for a scalar key, NULL when unset. */

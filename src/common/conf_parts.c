@@ -484,3 +484,158 @@ int conf_parts_finish(conf_state_t *st)
 	}
 	return 0;
 }
+
+/* ---- run-time partitions (scontrol create/update PartitionName) ------ */
+
+void conf_part_init_named(conf_part_t *p, const char *name)
+{
+	part_init(p);
+	p->name = xstrdup(name);
+}
+
+void conf_part_copy(conf_part_t *dst, const conf_part_t *src)
+{
+	*dst = *src;
+	dst->name = xstrdup(src->name);
+	dst->nodes = xstrdup(src->nodes);
+	dst->state = xstrdup(src->state);
+	dst->allow_groups = xstrdup(src->allow_groups);
+	dst->allow_accounts = xstrdup(src->allow_accounts);
+	dst->deny_accounts = xstrdup(src->deny_accounts);
+	dst->allow_qos = xstrdup(src->allow_qos);
+	dst->deny_qos = xstrdup(src->deny_qos);
+	dst->qos = xstrdup(src->qos);
+	dst->oversubscribe = xstrdup(src->oversubscribe);
+	dst->preempt_mode = xstrdup(src->preempt_mode);
+	dst->alternate = xstrdup(src->alternate);
+	dst->tres_billing_weights = xstrdup(src->tres_billing_weights);
+}
+
+static bool part_key_in(const char *key, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcasecmp(key, list[i]))
+			return true;
+	return false;
+}
+
+/* How scontrol words a bad value of key (as Slurm's scontrol does). */
+static int part_value_error(const char *key, const char *word, char *err,
+			    size_t errlen)
+{
+	static const char *const bools[] = {
+		"Default", "Hidden", "RootOnly", "ExclusiveUser", "LLN",
+		"DisableRootJobs", "ReqResv", "ExclusiveTopo",
+		"PowerDownOnIdle", NULL
+	};
+	static const char *const nums[] = {
+		"MaxNodes", "MinNodes", "MaxCPUsPerNode", "MaxCPUsPerSocket",
+		"GraceTime", "OverTimeLimit", "PriorityJobFactor",
+		"PriorityTier", "Priority", "ResumeTimeout", "SuspendTimeout",
+		"SuspendTime", "DefCpuPerGPU", NULL
+	};
+	const char *v = strchr(word, '=') + 1;
+
+	if (!strcasecmp(key, "State")) {
+		snprintf(err, errlen, "Invalid input: %s\nAcceptable State "
+			 "values are UP, DOWN, DRAIN and INACTIVE", word);
+		return CONF_PART_ESTATE;
+	}
+	if (part_key_in(key, bools)) {
+		snprintf(err, errlen, "Invalid input: %s\nAcceptable %s "
+			 "values are YES and NO", word, key);
+		return CONF_PART_EVALUE;
+	}
+	if (part_key_in(key, nums)) {
+		snprintf(err, errlen, "Invalid numeric value \"%s\" for %s.",
+			 v, key);
+		return CONF_PART_ENUM;
+	}
+	snprintf(err, errlen, "Invalid input %s", word);
+	return CONF_PART_EVALUE;
+}
+
+/* One Key=Value word alone, on a scratch copy of p: 0 or a CONF_PART_E*. */
+static int part_check_word(const conf_part_t *p, const char *word,
+			   conf_pairs_t *all, char *err, size_t errlen)
+{
+	const char *eq = strchr(word, '=');
+	char *key, why[512] = "";
+	conf_state_t st = { .err = why, .errlen = sizeof(why) };
+	conf_pairs_t one = { 0 }, m = { 0 };
+	conf_part_t tmp;
+	size_t k;
+	int rc = 0;
+
+	if (!eq || eq == word) {
+		snprintf(err, errlen, "Update of this parameter is not "
+			 "supported: %s\n", word);
+		return CONF_PART_EKEY;
+	}
+	key = xstrndup(word, (size_t)(eq - word));
+	for (k = 0; part_keys[k]; k++)
+		if (!strcasecmp(part_keys[k], key))
+			break;
+	if (!part_keys[k] || !strcasecmp(key, "PartitionName")) {
+		snprintf(err, errlen, "Update of this parameter is not "
+			 "supported: %s\n", word);
+		xfree(key);
+		return CONF_PART_EKEY;
+	}
+	if (conf_check_pair(&st, "PartitionName", part_keys[k], eq + 1) < 0) {
+		snprintf(err, errlen, "%s", why);
+		xstrarray_free(st.notes);
+		xfree(key);
+		return CONF_PART_ENOTSUP;
+	}
+	if (st.notes) {         /* a key slurm.conf takes with no effect */
+		snprintf(err, errlen, "%s: not supported: it has no effect "
+			 "in Sluice", word);
+		xstrarray_free(st.notes);
+		xfree(key);
+		return CONF_PART_ENOTSUP;
+	}
+	conf_pairs_add(&one, "PartitionName", p->name ? p->name : "");
+	conf_pairs_add(&one, part_keys[k], eq + 1);
+	conf_rec_merge(&m, &(conf_pairs_t){ 0 }, &one);
+	conf_part_copy(&tmp, p);
+	if (part_fill(&st, &m, &tmp) < 0)
+		rc = part_value_error(part_keys[k], word, err, errlen);
+	conf_part_free(&tmp);
+	for (size_t i = 0; i < m.cnt; i++)
+		conf_pairs_set(all, m.v[i].key, m.v[i].value);
+	conf_pairs_free(&m);
+	conf_pairs_free(&one);
+	xfree(key);
+	return rc;
+}
+
+int conf_part_apply(conf_part_t *p, char *const *words, size_t *bad,
+		    char *err, size_t errlen)
+{
+	conf_pairs_t all = { 0 };
+	char why[256] = "";
+	conf_state_t st = { .err = why, .errlen = sizeof(why) };
+	int rc = 0;
+
+	for (size_t i = 0; words && words[i]; i++) {
+		rc = part_check_word(p, words[i], &all, err, errlen);
+		if (rc) {
+			if (bad)
+				*bad = i;
+			conf_pairs_free(&all);
+			return rc;
+		}
+	}
+	/* each word alone was good: all of them at once, in order */
+	if (part_fill(&st, &all, p) < 0) {     /* not expected */
+		snprintf(err, errlen, "%s", why);
+		rc = CONF_PART_EVALUE;
+	}
+	if (p->nodes)
+		for (char *s = p->nodes; *s; s++)
+			if (isspace((unsigned char)*s))
+				*s = ',';
+	conf_pairs_free(&all);
+	return rc;
+}

@@ -244,8 +244,8 @@ static const conf_use_t conf_use[] = {
 	  "test_conf_act.py::test_limits_follow_the_job"),
 	I("RebootProgram", "ctld/node_reboot.c, slurmd/reboot.c",
 	  "test_reboot.py::test_reboot_idle_node"),
-	R("ReconfigFlags", NULL, "scontrol reconfigure always rebuilds "
-	  "partitions and node states from slurm.conf"),
+	I("ReconfigFlags", "ctld/part_mgr.c and the option words below",
+	  "test_part_update.py::test_reconfig_flags_keep_part_info"),
 	I("RequeueExit", "ctld/job_ops.c",
 	  "test_conf_act.py::test_requeue_exit_runs_the_job_again"),
 	I("RequeueExitHold", "ctld/job_ops.c",
@@ -759,6 +759,15 @@ static const conf_use_t conf_use[] = {
 	   "run at the same time"),
 	SR(PF, "X11", NULL, "Sluice has no X11 forwarding"),
 
+	/* ---- ReconfigFlags words -------------------------------------- */
+#define RF "ReconfigFlags"
+	SI(RF, "KeepPartInfo", "ctld/part_mgr.c",
+	   "test_part_update.py::test_reconfig_flags_keep_part_info"),
+	SI(RF, "KeepPartState", "ctld/part_mgr.c",
+	   "test_part_update.py::test_reconfig_flags_keep_part_info"),
+	SR(RF, "KeepNodeStateFuture", NULL, "Sluice has no FUTURE nodes"),
+	SR(RF, "KeepPowerSaveSettings", NULL, NO_POWER),
+
 	/* ---- AccountingStoreFlags words ------------------------------- */
 #define SF "AccountingStoreFlags"
 #define SF_T "test_sacct_script.py::test_script_env_and_comment_are_kept"
@@ -827,6 +836,7 @@ static const struct {
 	{ "DependencyParameters", CONF_USE_WARNED },
 	{ "SelectTypeParameters", CONF_USE_REFUSED },
 	{ "PrologFlags", CONF_USE_REFUSED },
+	{ "ReconfigFlags", CONF_USE_REFUSED },   /* unknown words */
 	{ "PriorityFlags", CONF_USE_REFUSED },
 	{ "AccountingStoreFlags", CONF_USE_REFUSED },
 	{ "DebugFlags", CONF_USE_REFUSED },

@@ -313,6 +313,7 @@ const field_desc_t job_info_fields[] = {
 	J(preemptable_time, FT_TIME), J(preempt_time, FT_TIME),
 	J(preempt_susp, FT_BOOL), J(cpus_per_tres, FT_STR),
 	J(mem_per_tres, FT_STR), J(licenses_alloc, FT_STR),
+	J(admin_comment, FT_STR),
 	FIELD_END
 };
 #undef J

@@ -329,6 +329,7 @@ typedef struct {
 	char     *wckey;
 	char     *mail_type;
 	char     *mail_user;
+	char     *admin_comment;  /* AdminComment: set by administrators */
 	char     *cpus_per_node_str;  /* "2(x3),1" for SLURM_JOB_CPUS_PER_NODE */
 	char     *container;
 	char     *cluster;

@@ -81,6 +81,12 @@ static const field_desc_t job_update_fields[] = {
 	U(begin_time, FT_TIME), U(requeue, FT_U16),
 	U(array_max_tasks, FT_U32), U(reservation, FT_STR),
 	U(licenses, FT_STR),
+	U(min_mem_node, FT_U64), U(min_mem_cpu, FT_U64), U(num_tasks, FT_U32),
+	U(cpus_per_task, FT_U16), U(gres, FT_STR), U(wckey, FT_STR),
+	U(std_out, FT_STR), U(std_err, FT_STR), U(std_in, FT_STR),
+	U(work_dir, FT_STR), U(shared, FT_U16), U(contiguous, FT_U16),
+	U(mail_type, FT_STR), U(mail_user, FT_STR), U(deadline, FT_TIME),
+	U(time_min, FT_U32), U(admin_comment, FT_STR),
 	FIELD_END
 };
 
@@ -94,6 +100,13 @@ void job_update_init(job_update_msg_t *u)
 	u->max_nodes = NO_VAL32;
 	u->requeue = NO_VAL16;
 	u->array_max_tasks = NO_VAL32;
+	u->min_mem_node = NO_VAL64;
+	u->min_mem_cpu = NO_VAL64;
+	u->num_tasks = NO_VAL32;
+	u->cpus_per_task = NO_VAL16;
+	u->shared = NO_VAL16;
+	u->contiguous = NO_VAL16;
+	u->time_min = NO_VAL32;
 }
 
 void job_update_free_members(job_update_msg_t *u)
@@ -897,6 +910,12 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_CREATE_RESERVATION, resv_desc_t, resv_desc_fields),
 	ROW_FIELDS(RESPONSE_CREATE_RESERVATION, resv_name_msg_t, resv_name_fields),
 	ROW_FIELDS(REQUEST_UPDATE_RESERVATION, resv_desc_t, resv_desc_fields),
+	ROW_FIELDS(REQUEST_CREATE_PARTITION, part_update_msg_t,
+		   msg_part_update_fields),
+	ROW_FIELDS(REQUEST_UPDATE_PARTITION, part_update_msg_t,
+		   msg_part_update_fields),
+	ROW_FIELDS(REQUEST_DELETE_PARTITION, part_update_msg_t,
+		   msg_part_update_fields),
 	ROW_FIELDS(REQUEST_DELETE_RESERVATION, resv_name_msg_t, resv_name_fields),
 	ROW_FIELDS(REQUEST_UPDATE_JOB, job_update_msg_t, job_update_fields),
 	ROW_FIELDS(REQUEST_UPDATE_NODE, node_update_msg_t, node_update_fields),

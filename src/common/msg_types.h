@@ -70,6 +70,9 @@ typedef enum {
 	RESPONSE_CREATE_RESERVATION,        /* resv_name_msg_t */
 	REQUEST_DELETE_RESERVATION,         /* resv_name_msg_t */
 	REQUEST_UPDATE_RESERVATION,         /* resv_desc_t */
+	REQUEST_CREATE_PARTITION = 3040,    /* part_update_msg_t */
+	REQUEST_UPDATE_PARTITION,           /* part_update_msg_t */
+	REQUEST_DELETE_PARTITION,           /* part_update_msg_t (name) */
 
 	/* submission */
 	REQUEST_RESOURCE_ALLOCATION = 4001, /* job_desc_t (srun, salloc) */
@@ -269,6 +272,15 @@ typedef struct {
 	resv_info_t *resvs;
 } resv_info_msg_t;
 
+/* scontrol create/update/delete PartitionName=name: the other words
+ * ("Key=Value", as a PartitionName line of slurm.conf takes them) are
+ * parsed by the controller with the slurm.conf parser
+ * (conf_part_apply); delete sends none. */
+typedef struct {
+	char     *name;
+	char    **words;          /* NULL-terminated */
+} part_update_msg_t;
+
 /* A reservation by name (delete; the name a create gave). */
 typedef struct {
 	char     *name;
@@ -313,6 +325,25 @@ typedef struct {
 	uint32_t  array_max_tasks;   /* ArrayTaskThrottle, NO_VAL32 */
 	char     *reservation;       /* "" = out of its reservation */
 	char     *licenses;          /* "" = none */
+	/* pending jobs (job_update_keys.c); NO_VAL* / NULL / 0 = not given */
+	uint64_t  min_mem_node;      /* MinMemoryNode, MB */
+	uint64_t  min_mem_cpu;       /* MinMemoryCPU, MB */
+	uint32_t  num_tasks;
+	uint16_t  cpus_per_task;
+	char     *gres;              /* "" = none */
+	char     *wckey;
+	char     *std_out;
+	char     *std_err;
+	char     *std_in;
+	char     *work_dir;
+	uint16_t  shared;            /* OverSubscribe: 0 / 1 */
+	uint16_t  contiguous;        /* 0 / 1 */
+	/* pending or running */
+	char     *mail_type;         /* "" = NONE */
+	char     *mail_user;
+	time_t    deadline;          /* 0 = not given */
+	uint32_t  time_min;          /* minutes */
+	char     *admin_comment;     /* administrators only */
 } job_update_msg_t;
 
 /* Every field "not given"; and free what one holds (then as init). */

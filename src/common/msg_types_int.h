@@ -35,6 +35,9 @@ MSG_BODY_FUNCS(msg_ckpt);         /* REQUEST_CHECKPOINT: checkpoint_msg_t */
 MSG_BODY_FUNCS(msg_ckpt_tasks);   /* REQUEST_CHECKPOINT_TASKS:
 				   * checkpoint_tasks_msg_t */
 
+/* msg_part.c: field tables */
+extern const field_desc_t msg_part_update_fields[];
+
 #undef MSG_BODY_FUNCS
 
 #endif

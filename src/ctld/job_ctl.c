@@ -25,7 +25,9 @@
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_submit_plugin.h"
+#include "ctld/job_update_keys.h"
 #include "ctld/resv_mgr.h"
+#include "ctld/rpc.h"
 #include "ctld/site_factor.h"
 #include "ctld/sched.h"
 #include "ctld/step_mgr.h"
@@ -642,7 +644,7 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 			return ESLURM_INVALID_NODE_NAME;
 		bitmap_destroy(b);
 	}
-	return 0;
+	return job_update_keys_check(j, u, op);
 }
 
 static void _set_str(char **dst, const char *src)
@@ -740,6 +742,7 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 		i->requeue = u->requeue;
 	if (u->array_max_tasks != NO_VAL32)
 		job_array_set_throttle(j, u->array_max_tasks);
+	job_update_keys_apply(j, u);
 	site_factor_set(j);
 	_update_prio(j, u);
 }
@@ -835,6 +838,8 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 	}
 	xfree(user_msg);
 	rc = _check_update(j, u, ctld_is_operator(m->auth_uid));
+	if (!rc && u->admin_comment && rpc_privilege(m->auth_uid) < RPC_PRIV_ADMIN)
+		rc = ESLURM_ACCESS_DENIED;      /* as Slurm: administrators */
 	if (rc) {
 		info("_update_job: JobId=%u: %s", j->info.job_id,
 		     slurm_strerror(rc));

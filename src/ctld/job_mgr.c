@@ -1036,6 +1036,25 @@ void job_mgr_reattach_parts(void)
 {
 	job_record_t *j, *tmp;
 
-	HASH_ITER(hh, jm.by_id, j, tmp)
+	HASH_ITER(hh, jm.by_id, j, tmp) {
 		job_res_attach_parts(j);
+		/* a partition's QOS may have changed at the same address */
+		j->assoc_cache.gen = UINT64_MAX;
+	}
+}
+
+bool job_mgr_part_in_use(const part_record_t *p)
+{
+	job_record_t *j, *tmp;
+
+	HASH_ITER(hh, jm.by_id, j, tmp) {
+		if (job_state_is_finished(j->info.job_state))
+			continue;
+		for (uint32_t k = 0; k < j->part_cnt; k++)
+			if (j->part_list[k] == p)
+				return true;
+		if (j->part == p)
+			return true;
+	}
+	return false;
 }

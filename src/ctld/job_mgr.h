@@ -209,6 +209,8 @@ void          job_mgr_node_fail(node_record_t *n);
 void          job_mgr_tick(time_t now);
 /* Partition pointers after a reconfigure. */
 void          job_mgr_reattach_parts(void);
+/* Does a job that has not finished name p (scontrol delete partition)? */
+bool          job_mgr_part_in_use(const part_record_t *p);
 /* Node n registered listing the jobs alive on it: batch jobs it should
  * be running but does not list (and that are not just being launched)
  * are lost: requeued (--requeue, JobRequeue=1) or ended NODE_FAIL; those

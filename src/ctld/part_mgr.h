@@ -10,10 +10,13 @@
 #include "common/conf.h"
 #include "common/net.h"
 #include "common/node_info.h"
+#include "common/pack.h"
 #include "ctld/billing.h"
 
 typedef struct part_record {
 	part_info_t info;          /* first member */
+	conf_part_t conf;          /* its definition (slurm.conf's, with
+				    * run-time changes over it) */
 	bitmap_t   *node_bitmap;
 	billing_t   billing;       /* TRESBillingWeights */
 	bool        qos_missing;   /* QOS= names no QOS (logged once) */
@@ -45,5 +48,24 @@ int            part_mgr_check_qos(const slurm_conf_t *c, char *err,
 /* assoc_mgr_on_reload() callback: logs a partition whose QOS= the new
  * snapshot does not have (its limits are not in force), once. */
 void           part_mgr_qos_reloaded(void *arg);
+
+/* scontrol create/update/delete PartitionName (REQUEST_*_PARTITION):
+ * the words are parsed as a PartitionName line of slurm.conf; the
+ * change applies at once (jobs, both schedulers) and is part of the
+ * controller state.  slurm.conf's partitions with these changes over
+ * them are what a restart recovers; part_mgr_init (reconfigure) drops
+ * them, as Slurm's scontrol reconfigure does. */
+void           part_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m);
+void           part_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m);
+void           part_mgr_rpc_delete(net_conn_t *c, slurm_msg_t *m);
+
+#define PART_STATE_VERSION 1
+/* The run-time changes (snapshot section, JREC_PARTS payload). */
+void           part_mgr_pack_state(buf_t *b);
+/* Rebuild from slurm.conf and apply packed changes (a change that no
+ * longer applies is logged and kept).  0, or -1 (malformed). */
+int            part_mgr_unpack_state(buf_t *b, uint16_t version);
+/* Changed since the last call (the journal writes a JREC_PARTS)? */
+bool           part_mgr_take_dirty(void);
 
 #endif

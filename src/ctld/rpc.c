@@ -161,9 +161,17 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_ASSOC_MGR_INFO,        RPC_PRIV_USER, assoc_mgr_rpc_show },
 	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update,
 	  CHANGE },
-	/* Slurm answers a refused reboot with EACCES ("Permission denied") */
-	{ REQUEST_REBOOT_NODES,          RPC_PRIV_OPERATOR, node_reboot_rpc,
+	/* as Slurm: root, SlurmUser and AdminLevel=Admin; a refused reboot
+	 * is answered EACCES ("Permission denied") */
+	{ REQUEST_REBOOT_NODES,          RPC_PRIV_ADMIN, node_reboot_rpc,
 	  CHANGE, .deny_rc = EACCES },
+	/* partitions: as Slurm, root, SlurmUser and AdminLevel=Admin */
+	{ REQUEST_CREATE_PARTITION,      RPC_PRIV_ADMIN,  part_mgr_rpc_create,
+	  CHANGE },
+	{ REQUEST_UPDATE_PARTITION,      RPC_PRIV_ADMIN,  part_mgr_rpc_update,
+	  CHANGE },
+	{ REQUEST_DELETE_PARTITION,      RPC_PRIV_ADMIN,  part_mgr_rpc_delete,
+	  CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
 	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
 	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
