@@ -247,6 +247,9 @@ typedef struct {
 /* -O/--overcommit: sized as one task per node (-c CPUs each), the tasks
  * share them; steps may run more tasks than their CPUs */
 #define JOB_OVERCOMMIT 0x00000002u
+/* made by an srun or salloc that sends REQUEST_ALLOC_HEARTBEAT: subject
+ * to InactiveLimit (ctld/job_inactive.h) */
+#define JOB_ALLOC_HEARTBEAT 0x00000004u
 
 #define NICE_OFFSET 0x80000000u
 

@@ -26,6 +26,12 @@ MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
 /* msg_job_output.c */
 MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 
+/* msg_alloc_heartbeat.c: field tables of REQUEST_ALLOC_HEARTBEAT and
+ * RESPONSE_ALLOC_HEARTBEAT */
+#include "common/fields.h"
+extern const field_desc_t msg_alloc_heartbeat_fields[];
+extern const field_desc_t msg_alloc_heartbeat_resp_fields[];
+
 #undef MSG_BODY_FUNCS
 
 #endif

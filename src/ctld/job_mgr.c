@@ -23,6 +23,7 @@
 #include "ctld/job_depend.h"
 #include "ctld/job_mail.h"
 #include "ctld/job_files.h"
+#include "ctld/job_inactive.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
@@ -833,7 +834,9 @@ static bool _listed(uint32_t id, const uint32_t *ids, uint32_t cnt)
 void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 			   uint32_t cnt)
 {
-	time_t grace = time(NULL) - ctld_conf()->message_timeout - 5;
+	/* BatchStartTimeout: a launch may be that long on its way */
+	time_t grace = time(NULL) - ctld_conf()->batch_start_timeout -
+		       ctld_conf()->message_timeout;
 	job_record_t *j, *tmp;
 
 	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
@@ -1023,6 +1026,8 @@ void job_mgr_tick(time_t now)
 	preempt_tick(now);      /* GraceTime over: before the time limits */
 	job_mail_time_check(now);
 	_check_time_limits(now);
+	job_inactive_tick(now);
+	job_mgr_launch_check(now);
 	if (now % 5 == 0)
 		_check_deadlines(now);
 	_purge(now);

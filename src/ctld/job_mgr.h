@@ -65,6 +65,11 @@ typedef struct job_record {
 	uint16_t        launch_tries;  /* batch launches sent for this start */
 	bool            launch_acked;  /* its one launch answered 0 */
 	bool            relaunched;    /* launched again after a restart */
+	bool            launch_ok;     /* a launch of this start answered 0 */
+	time_t          launch_sent;   /* the first launch of this start
+					  (BatchStartTimeout); not saved */
+	time_t          alloc_active;  /* its srun/salloc's last heartbeat
+					  (job_inactive.c); not saved */
 	/* resources in detail (job_res.c) */
 	bitmap_t      **node_cpu_ids;  /* per allocated node: CPU ids, or NULL */
 	uint64_t       *node_gpus;     /* per allocated node: GPU indexes */
@@ -285,6 +290,9 @@ job_record_t *job_mgr_finished_first(void);
 uint32_t      job_mgr_new_priority(void);
 void          job_mgr_restore_priorities(void);
 void          job_mgr_launch(job_record_t *j);
+/* From the tick: a batch launch its slurmd has not confirmed within
+ * BatchStartTimeout + MessageTimeout is lost (requeued, or failed). */
+void          job_mgr_launch_check(time_t now);
 /* After a restart: relaunch what PrologSlurmctld was holding. */
 void          job_mgr_launch_recover(void);
 /* REQUEST_SIGNAL_JOB to the job's nodes (KILL_JOB_BATCH: batch host). */
