@@ -144,7 +144,7 @@ int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		rc = _part_error(o, sr->job_id, sr->error_code, salloc);
 		msg_free(&resp);
 		if (!rc && (d->bitflags & JOB_ALLOC_HEARTBEAT))
-			cli_heartbeat_start(sr->job_id);  /* while it waits too */
+			cli_heartbeat_start(*job_id);  /* while it waits too */
 		return rc;
 	}
 	if (resp.type == RESPONSE_SLURM_RC && resp.data) {

@@ -51,6 +51,8 @@ static unsigned _beat(unsigned period)
 		msg_free(&resp);
 		return period;
 	}
+	debug2("heartbeat of job %u: %s; InactiveLimit=%u", hb.job_id,
+	       slurm_strerror((int) r->rc), r->inactive_limit);
 	period = _period(r->inactive_limit);
 	if (r->rc == ESLURM_INVALID_JOB_ID || r->rc == ESLURM_ALREADY_DONE)
 		period = 0;
