@@ -712,6 +712,14 @@ node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node)
 	return s;
 }
 
+node_signal_msg_t *job_mgr_term_stale(job_record_t *j)
+{
+	node_signal_msg_t *s = _term_msg(j);
+
+	s->flags |= TERM_NODE_DONE;     /* nothing of it is counted */
+	return s;
+}
+
 static bool reending;        /* job_mgr_reend: no news */
 
 void job_mgr_reend(job_record_t *j)

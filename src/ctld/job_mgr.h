@@ -199,6 +199,10 @@ node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
 				      bool clean);
 /* The same completion again (its first answer was refused or lost):
  * the same terminate, or NULL if node was not told so. */
+/* The batch script of a run already over (the job was requeued, e.g.
+ * its launch was declared lost: BatchStartTimeout) reported its end:
+ * the answer tells that node to clean it up, with no epilog report. */
+node_signal_msg_t *job_mgr_term_stale(job_record_t *j);
 node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node);
 /* A node confirmed the job's processes are gone there. */
 void          job_mgr_node_done(job_record_t *j, node_record_t *n);
