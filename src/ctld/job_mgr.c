@@ -842,9 +842,9 @@ static bool _listed(uint32_t id, const uint32_t *ids, uint32_t cnt)
 void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 			   uint32_t cnt)
 {
-	/* BatchStartTimeout: a launch may be that long on its way */
-	time_t grace = time(NULL) - ctld_conf()->batch_start_timeout -
-		       ctld_conf()->message_timeout;
+	/* BatchStartTimeout (and 5 s for the registration on its way):
+	 * a job that recent may still be being launched */
+	time_t grace = time(NULL) - ctld_conf()->batch_start_timeout - 5;
 	job_record_t *j, *tmp;
 
 	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
