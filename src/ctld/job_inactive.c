@@ -61,9 +61,10 @@ void job_inactive_reconfig(uint16_t old_limit)
 	/* clients learn the new limit at their next heartbeat, which may
 	 * be a slow one */
 	grace_from = time(NULL) + HEARTBEAT_SLOW_SEC;
-	info("InactiveLimit changed from %u to %u sec: allocations are "
-	     "judged on it from %u sec from now", old_limit, limit,
-	     limit + HEARTBEAT_SLOW_SEC);
+	if (limit)
+		info("InactiveLimit changed from %u to %u sec: running "
+		     "allocations get a grace period of %u sec", old_limit,
+		     limit, limit + HEARTBEAT_SLOW_SEC);
 }
 
 static void _hb_reply(net_conn_t *c, uint32_t job_id, uint32_t rc)
