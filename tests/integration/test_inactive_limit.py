@@ -179,3 +179,24 @@ def test_running_salloc_survives_a_restart(c):
     finally:
         if p.poll() is None:
             _finish(p)
+
+
+def test_reconfigure_to_zero_turns_it_off(c):
+    """Last: it changes the module's cluster."""
+    c.extra_conf = "InactiveLimit=0\n"
+    c.write_conf()
+    assert c.run(["scontrol", "reconfigure"]).rc == 0
+    r = c.run(["scontrol", "show", "config"])
+    assert re.search(r"(?m)^InactiveLimit\s+= 0 sec$", r.out), r.out
+    p = _popen(c, "salloc", ["-N1", "sleep", "300"])
+    try:
+        jid = _granted(p)
+        os.kill(p.pid, signal.SIGSTOP)
+        time.sleep(2 * LIMIT + 2)
+        assert c.job_state(jid) == "RUNNING"
+    finally:
+        _finish(p)
+    # no limit: the allocation of a killed salloc stays, as in Slurm
+    assert c.job_state(jid) == "RUNNING"
+    assert c.run(["scancel", str(jid)]).rc == 0
+    c.wait_done(jid)
