@@ -32,6 +32,9 @@ MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 extern const field_desc_t msg_alloc_heartbeat_fields[];
 extern const field_desc_t msg_alloc_heartbeat_resp_fields[];
 
+/* msg_reboot.c */
+extern const field_desc_t msg_reboot_fields[];   /* reboot_msg_t */
+
 #undef MSG_BODY_FUNCS
 
 #endif
