@@ -1,5 +1,6 @@
 /* cli_alloc.c — allocations for srun and salloc (cli_alloc.h). */
 #include "cli/cli_alloc.h"
+#include "cli/cli_heartbeat.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -142,6 +143,8 @@ int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		*job_id = sr->job_id;
 		rc = _part_error(o, sr->job_id, sr->error_code, salloc);
 		msg_free(&resp);
+		if (!rc && (d->bitflags & JOB_ALLOC_HEARTBEAT))
+			cli_heartbeat_start(*job_id);  /* while it waits too */
 		return rc;
 	}
 	if (resp.type == RESPONSE_SLURM_RC && resp.data) {
@@ -476,5 +479,6 @@ void cli_alloc_release(uint32_t job_id, uint32_t status)
 	complete_job_alloc_msg_t r = { .job_id = job_id, .job_rc = status };
 	int rc;
 
+	cli_heartbeat_stop();
 	cli_ctld_rpc_rc(REQUEST_COMPLETE_JOB_ALLOCATION, &r, &rc);
 }

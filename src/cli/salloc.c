@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/cli_alloc.h"
+#include "cli/cli_heartbeat.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
 #include "cli/cli_filter.h"
@@ -130,6 +131,10 @@ int main(int argc, char **argv)
 	 * (its Prolog sees them) and to the command, whose sruns pass the
 	 * options on to their steps */
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
+	/* InactiveLimit applies while salloc waits on its command; as in
+	 * Slurm, an allocation --no-shell leaves behind is exempt */
+	if (!no_shell)
+		cli_heartbeat_mark(&o.desc);
 	if (cli_alloc_request(&o, first < argc ? argv[first] :
 			      no_shell ? "no-shell" : "interactive", true,
 			      &job_id) < 0)

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cli/cli_alloc.h"
+#include "cli/cli_heartbeat.h"
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "cli/cli_filter.h"
@@ -243,6 +244,7 @@ static void _job(srun_t *r)
 		      "can be checkpointed and requeued");
 		exit(1);
 	}
+	cli_heartbeat_mark(&r->o.desc);       /* InactiveLimit applies */
 	if (cli_alloc_request(&r->o, _base(r->argv[0]), false, &r->job_id) < 0)
 		exit(1);
 	r->own_alloc = true;

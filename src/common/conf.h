@@ -123,7 +123,9 @@ typedef struct slurm_conf {
 	uint16_t  kill_wait;          /* s, 30 */
 	uint16_t  unkillable_timeout; /* s, 60: UnkillableStepTimeout */
 	char     *unkillable_program; /* UnkillableStepProgram */
-	uint16_t  inactive_limit;
+	uint16_t  inactive_limit;     /* s, 0: off (ctld/job_inactive.h) */
+	uint16_t  batch_start_timeout; /* s, 10: a batch launch not
+					* confirmed by then is lost */
 	uint16_t  over_time_limit;
 	uint16_t  resv_over_run;       /* ResvOverRun minutes (INFINITE16) */
 	uint16_t  wait_time;

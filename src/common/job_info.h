@@ -251,6 +251,9 @@ typedef struct {
  * (scontrol checkpoint, PreemptMode=CHECKPOINT) and gets
  * SLURM_CHECKPOINT_DIR (ctld/job_ckpt.h) */
 #define JOB_CHECKPOINT 0x00000004u
+/* made by an srun or salloc that sends REQUEST_ALLOC_HEARTBEAT: subject
+ * to InactiveLimit (ctld/job_inactive.h) */
+#define JOB_ALLOC_HEARTBEAT 0x00000008u
 
 #define NICE_OFFSET 0x80000000u
 

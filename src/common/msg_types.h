@@ -116,6 +116,11 @@ typedef enum {
 					     * (controller -> batch host's
 					     * slurmd -> batch stepd: CRIU
 					     * dump; RESPONSE_SLURM_RC) */
+	REQUEST_ALLOC_HEARTBEAT = 5090,     /* alloc_heartbeat_msg_t (the srun
+					     * or salloc that made an
+					     * allocation: InactiveLimit;
+					     * Sluice) */
+	RESPONSE_ALLOC_HEARTBEAT,           /* alloc_heartbeat_resp_msg_t */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
@@ -504,6 +509,20 @@ typedef struct {
 	double    value;          /* metric value; artifact: size in bytes */
 	char     *text;           /* param value */
 } job_track_msg_t;
+
+/* InactiveLimit (ctld/job_inactive.h): the srun or salloc that made an
+ * allocation says every InactiveLimit/3 seconds that it still lives; the
+ * controller answers with its InactiveLimit, so the client follows a
+ * reconfigure. */
+typedef struct {
+	uint32_t  job_id;
+} alloc_heartbeat_msg_t;
+
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  rc;             /* 0, or why the job is not heartbeating */
+	uint16_t  inactive_limit; /* the controller's, seconds (0: off) */
+} alloc_heartbeat_resp_msg_t;
 
 /* A job's output file, relayed by the controller (ctld/job_output.h):
  * a client asks for part of a job's StdOut or StdErr; the controller

@@ -26,8 +26,13 @@ MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
 /* msg_job_output.c */
 MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 
-/* msg_reboot.c */
+/* msg_alloc_heartbeat.c: field tables of REQUEST_ALLOC_HEARTBEAT and
+ * RESPONSE_ALLOC_HEARTBEAT */
 #include "common/fields.h"
+extern const field_desc_t msg_alloc_heartbeat_fields[];
+extern const field_desc_t msg_alloc_heartbeat_resp_fields[];
+
+/* msg_reboot.c */
 extern const field_desc_t msg_reboot_fields[];   /* reboot_msg_t */
 
 /* msg_ckpt.c */

@@ -32,6 +32,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/ha.h"
+#include "ctld/job_inactive.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_submit_plugin.h"
 #include "ctld/ctld_plugins.h"
@@ -325,6 +326,7 @@ int ctld_reconfigure(void)
 	char err[512] = "";
 	rl_conf_t rl;
 	uint32_t private_data;
+	uint16_t old_inactive;
 	slurm_conf_t *nc = _load_conf(ctld.conf->path, err, sizeof(err));
 
 	if (!nc) {
@@ -358,8 +360,10 @@ int ctld_reconfigure(void)
 	conf_log_not_in_force(nc, ctld.conf);
 	if (lic_mgr_init(nc, err, sizeof(err)) < 0)   /* checked by the parse */
 		error("Reconfigure: %s; the licenses stay as they were", err);
+	old_inactive = ctld.conf->inactive_limit;
 	conf_destroy(ctld.conf);
 	ctld.conf = nc;
+	job_inactive_reconfig(old_inactive);
 	rl_configure(&rl);
 	ctld.private_data = private_data;
 	if (job_submit_plugin_init(nc, err, sizeof(err)) < 0)

@@ -937,6 +937,8 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 			acct_job_changed(j);
 		}
 		term = job_mgr_term_again(j, b->node_name);
+		if (!term && BASE(j) == JOB_PENDING)    /* requeued */
+			term = job_mgr_term_stale(j);
 	}
 	sched_trigger();
 	if (term)

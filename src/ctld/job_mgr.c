@@ -24,6 +24,7 @@
 #include "ctld/job_mail.h"
 #include "ctld/job_files.h"
 #include "ctld/job_ckpt.h"
+#include "ctld/job_inactive.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
@@ -714,6 +715,14 @@ node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node)
 	return s;
 }
 
+node_signal_msg_t *job_mgr_term_stale(job_record_t *j)
+{
+	node_signal_msg_t *s = _term_msg(j);
+
+	s->flags |= TERM_NODE_DONE;     /* nothing of it is counted */
+	return s;
+}
+
 static bool reending;        /* job_mgr_reend: no news */
 
 void job_mgr_reend(job_record_t *j)
@@ -836,7 +845,9 @@ static bool _listed(uint32_t id, const uint32_t *ids, uint32_t cnt)
 void job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 			   uint32_t cnt)
 {
-	time_t grace = time(NULL) - ctld_conf()->message_timeout - 5;
+	/* BatchStartTimeout (and 5 s for the registration on its way):
+	 * a job that recent may still be being launched */
+	time_t grace = time(NULL) - ctld_conf()->batch_start_timeout - 5;
 	job_record_t *j, *tmp;
 
 	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
@@ -1027,6 +1038,8 @@ void job_mgr_tick(time_t now)
 	job_ckpt_tick(now);     /* CheckpointWait over: requeued */
 	job_mail_time_check(now);
 	_check_time_limits(now);
+	job_inactive_tick(now);
+	job_mgr_launch_check(now);
 	if (now % 5 == 0)
 		_check_deadlines(now);
 	_purge(now);

@@ -65,6 +65,11 @@ typedef struct job_record {
 	uint16_t        launch_tries;  /* batch launches sent for this start */
 	bool            launch_acked;  /* its one launch answered 0 */
 	bool            relaunched;    /* launched again after a restart */
+	bool            launch_ok;     /* a launch of this start answered 0 */
+	time_t          launch_sent;   /* the first launch of this start
+					  (BatchStartTimeout); not saved */
+	time_t          alloc_active;  /* its srun/salloc's last heartbeat
+					  (job_inactive.c); not saved */
 	/* resources in detail (job_res.c) */
 	bitmap_t      **node_cpu_ids;  /* per allocated node: CPU ids, or NULL */
 	uint64_t       *node_gpus;     /* per allocated node: GPU indexes */
@@ -200,6 +205,10 @@ node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
 				      bool clean);
 /* The same completion again (its first answer was refused or lost):
  * the same terminate, or NULL if node was not told so. */
+/* The batch script of a run already over (the job was requeued, e.g.
+ * its launch was declared lost: BatchStartTimeout) reported its end:
+ * the answer tells that node to clean it up, with no epilog report. */
+node_signal_msg_t *job_mgr_term_stale(job_record_t *j);
 node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node);
 /* A node confirmed the job's processes are gone there. */
 void          job_mgr_node_done(job_record_t *j, node_record_t *n);
@@ -293,6 +302,9 @@ job_record_t *job_mgr_finished_first(void);
 uint32_t      job_mgr_new_priority(void);
 void          job_mgr_restore_priorities(void);
 void          job_mgr_launch(job_record_t *j);
+/* From the tick: a batch launch its slurmd has not confirmed within
+ * BatchStartTimeout + MessageTimeout is lost (requeued, or failed). */
+void          job_mgr_launch_check(time_t now);
 /* After a restart: relaunch what PrologSlurmctld was holding. */
 void          job_mgr_launch_recover(void);
 /* REQUEST_SIGNAL_JOB to the job's nodes (KILL_JOB_BATCH: batch host). */

@@ -242,6 +242,8 @@ static void _launch_done(int rc, void *arg)
 
 	if (!rc && j && j->launch_tries == 1)
 		j->launch_acked = true;     /* no other launch is on its way */
+	if (!rc && j)
+		j->launch_ok = true;
 	if (!rc || !j || j->info.job_state != JOB_RUNNING)
 		return;
 	if (_launch_transport_error(rc) && j->launch_tries < max_tries) {
@@ -278,7 +280,8 @@ static void _launch_now(void *arg)
 		return;
 	}
 	l = _launch_msg(j, script, env);
-	j->launch_tries++;
+	if (!j->launch_tries++)
+		j->launch_sent = time(NULL);
 	agent_send_rc(n->info.node_addr, n->info.port, REQUEST_BATCH_JOB_LAUNCH,
 		      l, ctld_conf()->message_timeout * 1000, _launch_done,
 		      (void *) (uintptr_t) j->info.job_id);
@@ -302,7 +305,7 @@ static void _launch_after_nprolog(job_record_t *j)
 	if (!j->info.batch_flag)      /* srun/salloc: they start the steps */
 		return;
 	j->launch_tries = 0;
-	j->launch_acked = j->relaunched = false;
+	j->launch_acked = j->relaunched = j->launch_ok = false;
 	if (job_prolog_start(j, _launch_after_prolog))
 		return;
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
@@ -315,7 +318,7 @@ void job_mgr_launch(job_record_t *j)
 	if (!j->info.batch_flag)      /* srun/salloc: they start the steps */
 		return;
 	j->launch_tries = 0;
-	j->launch_acked = j->relaunched = false;
+	j->launch_acked = j->relaunched = j->launch_ok = false;
 	if (job_prolog_start(j, _launch_after_prolog))
 		return;
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
@@ -324,7 +327,7 @@ void job_mgr_launch(job_record_t *j)
 void job_mgr_relaunch(job_record_t *j)
 {
 	j->launch_tries = 0;
-	j->launch_acked = false;
+	j->launch_acked = j->launch_ok = false;
 	j->relaunched = true;   /* a launch from before the restart may be late */
 	commit_after(_launch_now, (void *) (uintptr_t) j->info.job_id);
 }
@@ -349,4 +352,31 @@ void job_mgr_relaunch_running(void)
 	if (n)
 		info("%u recovered running batch job(s) wait for their nodes "
 		     "to register", n);
+}
+
+void job_mgr_launch_check(time_t now)
+{
+	const slurm_conf_t *c = ctld_conf();
+	time_t lost = now - c->batch_start_timeout - c->message_timeout;
+	job_record_t *j, *next;
+
+	for (j = job_mgr_running_first(); j; j = next) {
+		next = j->run_next;     /* a requeue moves j off the list */
+		if (j->info.job_state != JOB_RUNNING || !j->info.batch_flag ||
+		    !j->launch_tries || j->launch_ok ||
+		    j->launch_sent > lost)
+			continue;
+		if (j->info.requeue) {
+			error("Batch JobId=%u missing from batch node %s (not "
+			      "found BatchStartTime after startup), "
+			      "requeuing it", j->info.job_id,
+			      j->info.batch_host);
+			job_mgr_requeue_auto(j);
+			continue;
+		}
+		error("Batch JobId=%u missing from batch node %s (not found "
+		      "BatchStartTime after startup), killing it",
+		      j->info.job_id, j->info.batch_host);
+		job_mgr_end(j, JOB_NODE_FAIL, FAIL_LAUNCH, 0);
+	}
 }

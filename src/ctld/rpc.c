@@ -30,6 +30,7 @@
 #include "ctld/fairshare.h"
 #include "ctld/ha.h"
 #include "ctld/job_info_rpc.h"
+#include "ctld/job_inactive.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_output.h"
@@ -201,6 +202,9 @@ static const rpc_row_t rpc_table[] = {
 	/* the job's user, operators, root and SlurmUser only, whatever
 	 * PrivateData says (job_output.h); answered when the node is */
 	{ REQUEST_JOB_OUTPUT,            RPC_PRIV_USER, job_output_rpc },
+	/* InactiveLimit: in memory only, not journaled (job_inactive.h) */
+	{ REQUEST_ALLOC_HEARTBEAT,       RPC_PRIV_USER,
+	  job_inactive_rpc_heartbeat },
 };
 
 static const rpc_row_t *_find(uint16_t type)

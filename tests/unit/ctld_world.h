@@ -22,6 +22,7 @@
 #include "../../src/ctld/part_limits.c"
 #include "../../src/ctld/job_mgr.c"
 #include "../../src/ctld/job_info_rpc.c"
+#include "../../src/ctld/job_inactive.c"
 #include "../../src/ctld/job_submit.c"
 #include "../../src/ctld/job_state.c"
 #include "../../src/ctld/job_rec.c"
