@@ -11,6 +11,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/trigger.h"
 #include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/commit.h"
@@ -67,6 +68,7 @@ void node_state_refresh(node_record_t *n)
 		n->info.node_state |= NODE_STATE_COMPLETING;
 	else
 		n->info.node_state &= ~NODE_STATE_COMPLETING;
+	trigger_node_state(n);          /* down, up, drained ... */
 }
 
 static void _put_reason(node_record_t *n, const char *reason, uint32_t uid)

@@ -42,6 +42,7 @@
 #include "ctld/resv_mgr.h"
 #include "ctld/rpc.h"
 #include "ctld/stats.h"
+#include "ctld/trigger.h"
 #include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
 
@@ -183,6 +184,12 @@ static const rpc_row_t rpc_table[] = {
 	/* the job's user, operators, root and SlurmUser only, whatever
 	 * PrivateData says (job_output.h); answered when the node is */
 	{ REQUEST_JOB_OUTPUT,            RPC_PRIV_USER, job_output_rpc },
+	/* who may set, see and clear which trigger: trigger.c */
+	{ REQUEST_TRIGGER_SET,           RPC_PRIV_USER, trigger_rpc_set,
+	  CHANGE },
+	{ REQUEST_TRIGGER_GET,           RPC_PRIV_USER, trigger_rpc_get },
+	{ REQUEST_TRIGGER_CLEAR,         RPC_PRIV_USER, trigger_rpc_clear,
+	  CHANGE },
 };
 
 static const rpc_row_t *_find(uint16_t type)

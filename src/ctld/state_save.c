@@ -6,7 +6,8 @@
  * packstr(cluster), [v2: pack64(last journal seq in it), pack64(first
  * journal generation to replay after it)], pack32(next job id), node
  * states, job records, [v4: u16 reservation format, the reservation
- * table (resv_mgr_pack_state)], [v2: u32 CRC-32C of all the bytes
+ * table (resv_mgr_pack_state)], [v5: u16 trigger format, the trigger
+ * table (trigger_pack_state)], [v2: u32 CRC-32C of all the bytes
  * before].  It is
  * written to "ctld_state.new", fsync'd, renamed, and the directory fsync'd.
  * Job scripts and environments go into the journal (JREC_JOB_FILES) and
@@ -34,6 +35,7 @@
 #include "ctld/node_mgr.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/state_save.h"
+#include "ctld/trigger.h"
 
 #define STATE_MAGIC "SLUICE_CTLD_STATE"
 #define STATE_FILE  "ctld_state"
@@ -207,6 +209,8 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 	job_mgr_pack_state(b);
 	pack16(b, RESV_STATE_VERSION);      /* version 4 */
 	resv_mgr_pack_state(b);
+	pack16(b, TRIGGER_STATE_VERSION);   /* version 5 */
+	trigger_pack_state(b);
 	pack32(b, crc32c(0, buf_data(b), buf_len(b)));
 	last_len = buf_len(b);
 	return b;
@@ -278,6 +282,13 @@ void state_save_pack_changes(buf_t *b, uint64_t *seq)
 		_frame_buf(b, JREC_RESV, RESV_STATE_VERSION, seq, r);
 		buf_destroy(r);
 	}
+	if (trigger_take_dirty()) {
+		buf_t *t = buf_create(256);
+
+		trigger_pack_state(t);
+		_frame_buf(b, JREC_TRIGGERS, TRIGGER_STATE_VERSION, seq, t);
+		buf_destroy(t);
+	}
 	if (next != ss.next_id) {
 		uint8_t v[4] = { next >> 24, next >> 16, next >> 8, next };
 
@@ -294,6 +305,7 @@ void state_save_changes_reset(void)
 	job_mgr_changes_reset();
 	_pack_nodes_change(NULL, NULL);
 	resv_mgr_take_dirty();
+	trigger_take_dirty();
 	ss.next_id = job_mgr_next_id();
 }
 

@@ -19,8 +19,8 @@
 
 /* Snapshot format: 1 and 2 hold format-1 (positional) node and job
  * records, 3 format-2 (tagged) ones, 4 adds the reservations after the
- * jobs; all four are read. */
-#define STATE_SAVE_VERSION 4
+ * jobs, 5 the triggers after the reservations; all five are read. */
+#define STATE_SAVE_VERSION 5
 
 /* mkdir -p the state dir; refuse a dir of another cluster.  0, or -1
  * with a message in err. */

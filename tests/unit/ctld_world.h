@@ -48,6 +48,7 @@
 #include "../../src/ctld/assoc_limits.c"
 #include "../../src/ctld/resv_mgr.c"
 #include "../../src/ctld/resv_rpc.c"
+#include "../../src/ctld/trigger.c"
 
 #include "ctld_stubs.h"
 

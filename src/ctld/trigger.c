@@ -1,0 +1,894 @@
+/* trigger.c — event triggers (trigger.h).
+ *
+ * A trigger is ARMED until its event is seen in a pass (once a second,
+ * from the tick); then, with a positive offset and an event that is not
+ * itself timed, it WAITS offset seconds; then its program RUNS on a
+ * thread of its own.  A trigger without PERM leaves the table (journaled)
+ * when it runs; a PERM one is ARMED again when its program has ended.
+ * Events between two passes are gathered (node bitmaps, daemon event
+ * bits, ended jobs) and forgotten after the pass, as Slurm does.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/bitmap.h"
+#include "common/log.h"
+#include "common/msg_types.h"
+#include "common/msg_types_int.h"
+#include "common/parse_util.h"
+#include "common/spawn.h"
+#include "common/uid_cache.h"
+#include "common/xmalloc.h"
+#include "common/xstring.h"
+#include "ctld/acct_send.h"
+#include "ctld/commit.h"
+#include "ctld/controller.h"
+#include "ctld/job_mgr.h"
+#include "ctld/node_mgr.h"
+#include "ctld/rpc.h"
+#include "ctld/trigger.h"
+#include "slurm/slurm_errno.h"
+
+#define TRIGGER_PROG_TIMEOUT 300      /* seconds, then killed */
+
+typedef enum { T_ARMED = 0, T_WAITING, T_RUNNING } tstate_t;
+
+typedef struct trig {
+	trigger_info_t info;
+	tstate_t       state;
+	time_t         fire_at;      /* T_WAITING: when to run */
+	time_t         last_run;     /* idle triggers: not again before
+				      * offset more seconds */
+	char          *arg;          /* T_WAITING: the program's argument */
+	struct trig   *next;
+} trig_t;
+
+/* Per node, what the last look saw (node index). */
+enum { TSEEN_KNOWN = 1, TSEEN_DOWN = 2, TSEEN_DRAINED = 4, TSEEN_FAIL = 8 };
+
+static struct {
+	trig_t   *head;
+	uint32_t  next_id;
+	bool      dirty;
+	/* events since the last pass */
+	bitmap_t *ev_up, *ev_down, *ev_drained, *ev_fail;
+	uint32_t  ev_daemon;         /* TRIGGER_TYPE_* bits */
+	bool      ev_reconfig;
+	uint32_t *ended;             /* job ids that ended */
+	size_t    ended_cnt, ended_cap;
+	/* node states as last seen */
+	uint8_t  *seen;
+	time_t   *idle_since;
+	size_t    nseen;
+	/* slurmdbd as last seen by the tick */
+	uint64_t  dbd_failures, dbd_batches;
+	bool      dbd_down;
+} tg = { .next_id = 1 };
+
+/* A program run: what the thread needs, copied. */
+typedef struct {
+	uint32_t trig_id;
+	bool     perm;
+	uid_t    uid;
+	gid_t    gid;
+	char    *path;
+	char   **argv;
+	char   **env;
+} trig_run_t;
+
+/* ---- names ---- */
+
+static const struct {
+	uint32_t    bit;
+	const char *name;
+} tr_type_names[] = {
+	{ TRIGGER_TYPE_UP, "up" },
+	{ TRIGGER_TYPE_DOWN, "down" },
+	{ TRIGGER_TYPE_FAIL, "fail" },
+	{ TRIGGER_TYPE_TIME, "time" },
+	{ TRIGGER_TYPE_FINI, "fini" },
+	{ TRIGGER_TYPE_RECONFIG, "reconfig" },
+	{ TRIGGER_TYPE_IDLE, "idle" },
+	{ TRIGGER_TYPE_DRAINED, "drained" },
+	{ TRIGGER_TYPE_PRI_CTLD_FAIL, "primary_slurmctld_failure" },
+	{ TRIGGER_TYPE_PRI_CTLD_RES_OP, "primary_slurmctld_resumed_operation" },
+	{ TRIGGER_TYPE_PRI_CTLD_RES_CTRL, "primary_slurmctld_resumed_control" },
+	{ TRIGGER_TYPE_PRI_CTLD_ACCT_FULL, "primary_slurmctld_acct_buffer_full" },
+	{ TRIGGER_TYPE_BU_CTLD_FAIL, "backup_slurmctld_failure" },
+	{ TRIGGER_TYPE_BU_CTLD_RES_OP, "backup_slurmctld_resumed_operation" },
+	{ TRIGGER_TYPE_BU_CTLD_AS_CTRL, "backup_slurmctld_assumed_control" },
+	{ TRIGGER_TYPE_PRI_DBD_FAIL, "primary_slurmdbd_failure" },
+	{ TRIGGER_TYPE_PRI_DBD_RES_OP, "primary_slurmdbd_resumed_operation" },
+	{ TRIGGER_TYPE_PRI_DB_FAIL, "primary_database_failure" },
+	{ TRIGGER_TYPE_PRI_DB_RES_OP, "primary_database_resumed_operation" },
+	{ TRIGGER_TYPE_BURST_BUFFER, "burst_buffer" },
+};
+
+/* Events Sluice's controller never sees happen (trigger_rpc_set warns). */
+#define TRIG_NEVER_SEEN (TRIGGER_TYPE_PRI_CTLD_RES_OP |                           \
+		    TRIGGER_TYPE_PRI_CTLD_ACCT_FULL |                         \
+		    TRIGGER_TYPE_BU_CTLD_FAIL | TRIGGER_TYPE_BU_CTLD_RES_OP |  \
+		    TRIGGER_TYPE_PRI_DB_FAIL | TRIGGER_TYPE_PRI_DB_RES_OP)
+
+static const char *_tr_type_name(uint32_t t)
+{
+	for (size_t i = 0; i < sizeof(tr_type_names) / sizeof(tr_type_names[0]); i++)
+		if (tr_type_names[i].bit == t)
+			return tr_type_names[i].name;
+	return "unknown";
+}
+
+/* ---- the table ---- */
+
+static void _tr_free(trig_t *t)
+{
+	trigger_info_free_members(&t->info);
+	xfree(t->arg);
+	xfree(t);
+}
+
+static void _tr_changed(void)
+{
+	tg.dirty = true;
+	commit_dirty();
+}
+
+static trig_t *_tr_find(uint32_t id)
+{
+	for (trig_t *t = tg.head; t; t = t->next)
+		if (t->info.trig_id == id)
+			return t;
+	return NULL;
+}
+
+static void _tr_remove(trig_t *gone)
+{
+	for (trig_t **p = &tg.head; *p; p = &(*p)->next)
+		if (*p == gone) {
+			*p = gone->next;
+			_tr_free(gone);
+			_tr_changed();
+			return;
+		}
+}
+
+static void _tr_append(trig_t *t)
+{
+	trig_t **p = &tg.head;
+
+	while (*p)
+		p = &(*p)->next;
+	*p = t;
+}
+
+void trigger_fini(void)
+{
+	while (tg.head) {
+		trig_t *t = tg.head;
+
+		tg.head = t->next;
+		_tr_free(t);
+	}
+	bitmap_destroy(tg.ev_up);
+	bitmap_destroy(tg.ev_down);
+	bitmap_destroy(tg.ev_drained);
+	bitmap_destroy(tg.ev_fail);
+	tg.ev_up = tg.ev_down = tg.ev_drained = tg.ev_fail = NULL;
+	xfree(tg.ended);
+	xfree(tg.seen);
+	xfree(tg.idle_since);
+	tg.ended_cnt = tg.ended_cap = tg.nseen = 0;
+}
+
+/* ---- state ---- */
+
+void trigger_pack_state(buf_t *b)
+{
+	trigger_info_msg_t m = { 0 };
+	size_t i = 0;
+
+	for (trig_t *t = tg.head; t; t = t->next)
+		m.cnt++;
+	m.triggers = xcalloc(m.cnt ? m.cnt : 1, sizeof(*m.triggers));
+	for (trig_t *t = tg.head; t; t = t->next)
+		m.triggers[i++] = t->info;      /* shallow: packed, not freed */
+	pack32(b, tg.next_id);
+	msg_trigger_pack(b, &m);
+	xfree(m.triggers);
+}
+
+int trigger_unpack_state(buf_t *b, uint16_t version)
+{
+	trigger_info_msg_t *m = NULL;
+	uint32_t next_id;
+
+	if (version < 1 || version > TRIGGER_STATE_VERSION ||
+	    unpack32(b, &next_id) < 0 ||
+	    msg_trigger_unpack(b, (void **) &m) < 0)
+		return -1;
+	while (tg.head) {
+		trig_t *t = tg.head;
+
+		tg.head = t->next;
+		_tr_free(t);
+	}
+	for (uint32_t i = 0; i < m->cnt; i++) {
+		trig_t *t = xmalloc(sizeof(*t));
+
+		t->info = m->triggers[i];       /* takes its strings */
+		_tr_append(t);
+		if (t->info.trig_id >= next_id)
+			next_id = t->info.trig_id + 1;
+	}
+	xfree(m->triggers);
+	xfree(m);
+	tg.next_id = next_id ? next_id : 1;
+	return 0;
+}
+
+bool trigger_take_dirty(void)
+{
+	bool d = tg.dirty;
+
+	tg.dirty = false;
+	return d;
+}
+
+/* ---- hooks ---- */
+
+static void _tr_ev_node(bitmap_t **bm, uint32_t index)
+{
+	size_t n = node_mgr_count() > index ? node_mgr_count() : index + 1;
+
+	if (!*bm)
+		*bm = bitmap_create(n);
+	else if (bitmap_size(*bm) < n)
+		*bm = bitmap_resize(*bm, n);
+	if (index < bitmap_size(*bm))
+		bitmap_set(*bm, index);
+}
+
+static void _tr_grow_seen(size_t n)
+{
+	if (n <= tg.nseen)
+		return;
+	tg.seen = xrealloc(tg.seen, n * sizeof(*tg.seen));
+	tg.idle_since = xrealloc(tg.idle_since, n * sizeof(*tg.idle_since));
+	memset(tg.seen + tg.nseen, 0, (n - tg.nseen) * sizeof(*tg.seen));
+	memset(tg.idle_since + tg.nseen, 0,
+	       (n - tg.nseen) * sizeof(*tg.idle_since));
+	tg.nseen = n;
+}
+
+static uint8_t _tr_node_flags(const node_record_t *n)
+{
+	uint32_t st = n->info.node_state;
+	uint8_t f = TSEEN_KNOWN;
+
+	if ((st & NODE_STATE_BASE) == NODE_STATE_DOWN)
+		f |= TSEEN_DOWN;
+	if ((st & NODE_STATE_DRAIN) && !n->info.alloc_cpus && !n->comp_cnt)
+		f |= TSEEN_DRAINED;
+	if (st & NODE_STATE_FAIL)
+		f |= TSEEN_FAIL;
+	return f;
+}
+
+static bool _tr_node_idle(const node_record_t *n)
+{
+	uint32_t st = n->info.node_state;
+
+	return (st & NODE_STATE_BASE) == NODE_STATE_IDLE && !n->comp_cnt &&
+	       !(st & (NODE_STATE_DRAIN | NODE_STATE_NO_RESPOND));
+}
+
+/* Look at a node; note_events false: just remember (at start). */
+static void _tr_look(const node_record_t *n, bool note_events)
+{
+	uint8_t was, now = _tr_node_flags(n);
+	uint32_t i = n->index;
+
+	_tr_grow_seen(node_mgr_count() > i ? node_mgr_count() : i + 1);
+	was = tg.seen[i];
+	tg.seen[i] = now;
+	if (!_tr_node_idle(n))
+		tg.idle_since[i] = 0;
+	else if (!tg.idle_since[i])
+		tg.idle_since[i] = time(NULL);
+	if (!note_events || !(was & TSEEN_KNOWN))
+		return;
+	if ((now & TSEEN_DOWN) && !(was & TSEEN_DOWN))
+		_tr_ev_node(&tg.ev_down, i);
+	if (!(now & TSEEN_DOWN) && (was & TSEEN_DOWN))
+		_tr_ev_node(&tg.ev_up, i);
+	if ((now & TSEEN_DRAINED) && !(was & TSEEN_DRAINED))
+		_tr_ev_node(&tg.ev_drained, i);
+	if ((now & TSEEN_FAIL) && !(was & TSEEN_FAIL))
+		_tr_ev_node(&tg.ev_fail, i);
+}
+
+void trigger_node_state(const node_record_t *n)
+{
+	_tr_look(n, true);
+}
+
+void trigger_job_end(const job_record_t *j)
+{
+	if (tg.ended_cnt == tg.ended_cap) {
+		tg.ended_cap = tg.ended_cap ? tg.ended_cap * 2 : 16;
+		tg.ended = xrealloc(tg.ended, tg.ended_cap * sizeof(*tg.ended));
+	}
+	tg.ended[tg.ended_cnt++] = j->info.job_id;
+}
+
+void trigger_reconfig(void)
+{
+	tg.ev_reconfig = true;
+}
+
+void trigger_ctld_start(int ha_index)
+{
+	for (size_t i = 0; i < node_mgr_count(); i++)
+		_tr_look(node_mgr_at(i), false);
+	if (ha_index > 0)
+		tg.ev_daemon |= TRIGGER_TYPE_PRI_CTLD_FAIL |
+				TRIGGER_TYPE_BU_CTLD_AS_CTRL;
+	else if (ctld_conf()->ctld_host_cnt > 1)
+		tg.ev_daemon |= TRIGGER_TYPE_PRI_CTLD_RES_CTRL;
+}
+
+/* slurmdbd as the sending thread saw it: failures since the last look
+ * are a failure (once), stored batches after one are its return. */
+static void _tr_look_dbd(void)
+{
+	acct_send_stats_t s;
+
+	acct_send_stats(&s);
+	if (s.failures > tg.dbd_failures && !tg.dbd_down) {
+		tg.dbd_down = true;
+		tg.ev_daemon |= TRIGGER_TYPE_PRI_DBD_FAIL;
+	} else if (s.batches > tg.dbd_batches && tg.dbd_down &&
+		   s.failures == tg.dbd_failures) {
+		tg.dbd_down = false;
+		tg.ev_daemon |= TRIGGER_TYPE_PRI_DBD_RES_OP;
+	}
+	tg.dbd_failures = s.failures;
+	tg.dbd_batches = s.batches;
+}
+
+/* ---- running programs ---- */
+
+static char **_tr_env_for(uid_t uid)
+{
+	char **env = xcalloc(8, sizeof(char *));
+	char name[64] = "", home[] = "/";
+	size_t n = 0;
+	struct passwd *pw = getpwuid(uid);
+
+	if (uid_cache_name(uid, name, sizeof(name)) < 0)
+		snprintf(name, sizeof(name), "%u", (unsigned) uid);
+	env[n++] = xstrdup("PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
+	env[n++] = xstrdup_printf("HOME=%s",
+				  pw && pw->pw_dir ? pw->pw_dir : home);
+	env[n++] = xstrdup_printf("USER=%s", name);
+	env[n++] = xstrdup_printf("LOGNAME=%s", name);
+	if (ctld_conf()->path)
+		env[n++] = xstrdup_printf("SLURM_CONF=%s", ctld_conf()->path);
+	return env;
+}
+
+static void _tr_run_free(trig_run_t *r)
+{
+	xfree(r->path);
+	xstrarray_free(r->argv);
+	xstrarray_free(r->env);
+	xfree(r);
+}
+
+static void _tr_run_done(evutil_socket_t fd, short what, void *arg)
+{
+	trig_run_t *r = arg;
+	trig_t *t = r->perm ? _tr_find(r->trig_id) : NULL;
+
+	if (t && t->state == T_RUNNING) {
+		t->state = T_ARMED;
+		t->last_run = time(NULL);
+	}
+	_tr_run_free(r);
+}
+
+static void *_tr_run_thread(void *arg)
+{
+	trig_run_t *r = arg;
+	int err = 0, st = spawn_wait_as(r->path, r->argv, r->env, r->uid,
+					r->gid, TRIGGER_PROG_TIMEOUT, &err);
+
+	if (st < 0)
+		error("trigger %u: cannot run %s: %s", r->trig_id, r->path,
+		      strerror(err));
+	else if (WIFSIGNALED(st))
+		info("trigger %u: %s killed by signal %d", r->trig_id,
+		     r->path, WTERMSIG(st));
+	else if (WEXITSTATUS(st))
+		info("trigger %u: %s exited with status %d", r->trig_id,
+		     r->path, WEXITSTATUS(st));
+	else
+		debug("trigger %u: %s done", r->trig_id, r->path);
+	event_base_once(ctld_base(), -1, EV_TIMEOUT, _tr_run_done, r, NULL);
+	return NULL;
+}
+
+/* Start t's program with arg; a trigger without PERM leaves the table. */
+static void _tr_launch(trig_t *t, const char *arg)
+{
+	trig_run_t *r = xmalloc(sizeof(*r));
+	char **words = xstrsplit(t->info.program, " \t", NULL);
+	size_t n = 0, i;
+	pthread_attr_t attr;
+	pthread_t th;
+
+	while (words[n])
+		n++;
+	r->trig_id = t->info.trig_id;
+	r->perm = t->info.flags & TRIGGER_FLAG_PERM;
+	r->uid = t->info.user_id;
+	r->gid = t->info.group_id;
+	r->argv = xcalloc(n + 2, sizeof(char *));
+	for (i = 0; i < n; i++)
+		r->argv[i] = xstrdup(words[i]);
+	if (arg && *arg)
+		r->argv[i++] = xstrdup(arg);
+	xstrarray_free(words);
+	r->path = xstrdup(r->argv[0] ? r->argv[0] : "");
+	r->env = _tr_env_for(r->uid);
+	info("trigger %u fired: %s %s %s as uid %u", r->trig_id,
+	     _tr_type_name(t->info.trig_type), r->path, arg ? arg : "",
+	     (unsigned) r->uid);
+	if (r->perm) {
+		t->state = T_RUNNING;
+		xfree(t->arg);
+	} else {
+		_tr_remove(t);
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &attr, _tr_run_thread, r)) {
+		error("trigger %u: cannot start a thread", r->trig_id);
+		/* back on the loop, as if it had run */
+		event_base_once(ctld_base(), -1, EV_TIMEOUT, _tr_run_done, r, NULL);
+	}
+	pthread_attr_destroy(&attr);
+}
+
+/* The event is seen: run now, or after the offset. */
+static void _tr_fire(trig_t *t, const char *arg, time_t now, bool timed)
+{
+	if (!timed && t->info.offset > 0) {
+		t->state = T_WAITING;
+		t->fire_at = now + t->info.offset;
+		xfree(t->arg);
+		t->arg = xstrdup(arg);
+		debug("trigger %u: event seen, runs in %d s", t->info.trig_id,
+		      t->info.offset);
+		return;
+	}
+	_tr_launch(t, arg);
+}
+
+/* ---- a pass ---- */
+
+/* Nodes of ev (and of the trigger's, if it names some): the ranged
+ * list of ev, or NULL when none is the trigger's. */
+static char *_tr_node_match(const bitmap_t *ev, const trig_t *t)
+{
+	bitmap_t *mine;
+	bool hit;
+
+	if (!ev || !bitmap_count(ev))
+		return NULL;
+	if (!t->info.res_id || !strcmp(t->info.res_id, "*"))
+		return node_mgr_names(ev);
+	mine = node_mgr_bitmap(t->info.res_id, NULL);
+	hit = mine && bitmap_size(mine) == bitmap_size(ev) &&
+	      bitmap_overlaps(mine, ev);
+	bitmap_destroy(mine);
+	return hit ? node_mgr_names(ev) : NULL;    /* all of them, as Slurm */
+}
+
+/* Event bitmaps the size of the node table (it may have grown). */
+static void _tr_ev_size(bitmap_t **bm)
+{
+	size_t n = node_mgr_count() ? node_mgr_count() : 1;
+
+	if (*bm && bitmap_size(*bm) != n)
+		*bm = bitmap_resize(*bm, n);
+}
+
+/* Do ev and the job's nodes meet? */
+static bool _tr_job_nodes_hit(const bitmap_t *ev, const job_record_t *j)
+{
+	return ev && j->node_bitmap &&
+	       bitmap_size(ev) == bitmap_size(j->node_bitmap) &&
+	       bitmap_overlaps(ev, j->node_bitmap);
+}
+
+/* Idle nodes of the trigger's that have been idle offset seconds. */
+static char *_tr_idle_match(const trig_t *t, time_t now)
+{
+	bitmap_t *mine = NULL, *idle = bitmap_create(node_mgr_count());
+	char *names = NULL;
+
+	if (t->info.res_id && strcmp(t->info.res_id, "*"))
+		mine = node_mgr_bitmap(t->info.res_id, NULL);
+	for (size_t i = 0; i < node_mgr_count() && i < tg.nseen; i++)
+		if (tg.idle_since[i] &&
+		    now - tg.idle_since[i] >= t->info.offset &&
+		    (!mine || (i < bitmap_size(mine) && bitmap_test(mine, i))))
+			bitmap_set(idle, i);
+	if (bitmap_count(idle))
+		names = node_mgr_names(idle);
+	bitmap_destroy(idle);
+	bitmap_destroy(mine);
+	return names;
+}
+
+static void _tr_pass_node(trig_t *t, time_t now)
+{
+	uint32_t ty = t->info.trig_type;
+	char *hit = NULL;
+
+	if ((ty & TRIGGER_TYPE_DOWN) && (hit = _tr_node_match(tg.ev_down, t)))
+		goto fire;
+	if ((ty & TRIGGER_TYPE_UP) && (hit = _tr_node_match(tg.ev_up, t)))
+		goto fire;
+	if ((ty & TRIGGER_TYPE_DRAINED) &&
+	    (hit = _tr_node_match(tg.ev_drained, t)))
+		goto fire;
+	if ((ty & TRIGGER_TYPE_FAIL) && (hit = _tr_node_match(tg.ev_fail, t)))
+		goto fire;
+	if ((ty & TRIGGER_TYPE_RECONFIG) && tg.ev_reconfig) {
+		_tr_fire(t, NULL, now, false);
+		return;
+	}
+	if ((ty & TRIGGER_TYPE_IDLE) &&
+	    (!t->last_run || now - t->last_run >= t->info.offset) &&
+	    (hit = _tr_idle_match(t, now))) {
+		_tr_launch(t, hit);
+		xfree(hit);
+	}
+	return;
+fire:
+	_tr_fire(t, hit, now, false);
+	xfree(hit);
+}
+
+static bool _tr_job_ended(uint32_t id)
+{
+	for (size_t i = 0; i < tg.ended_cnt; i++)
+		if (tg.ended[i] == id)
+			return true;
+	return false;
+}
+
+static bool _tr_job_done(const job_record_t *j)
+{
+	uint32_t base = j->info.job_state & JOB_STATE_BASE;
+
+	return base != JOB_PENDING && base != JOB_RUNNING &&
+	       base != JOB_SUSPENDED;
+}
+
+static void _tr_pass_job(trig_t *t, time_t now)
+{
+	uint32_t id = (uint32_t) strtoul(t->info.res_id ? t->info.res_id : "0",
+					 NULL, 10), ty = t->info.trig_type;
+	job_record_t *j = job_mgr_find(id);
+	bool done = !j || _tr_job_done(j);
+	char idstr[16];
+
+	snprintf(idstr, sizeof(idstr), "%u", id);
+	if ((ty & TRIGGER_TYPE_FINI) && (done || _tr_job_ended(id))) {
+		_tr_fire(t, idstr, now, false);
+		return;
+	}
+	if (done) {             /* nothing more can happen to it */
+		debug("trigger %u: job %u is gone, trigger removed",
+		      t->info.trig_id, id);
+		_tr_remove(t);
+		return;
+	}
+	if ((ty & TRIGGER_TYPE_TIME) &&
+	    (j->info.job_state & JOB_STATE_BASE) == JOB_RUNNING &&
+	    j->info.time_limit != NO_VAL32 &&
+	    j->info.time_limit != INFINITE32 && j->info.start_time &&
+	    now >= j->info.start_time + (time_t) j->info.time_limit * 60 +
+		   t->info.offset) {
+		_tr_fire(t, idstr, now, true);
+		return;
+	}
+	if (((ty & TRIGGER_TYPE_DOWN) && _tr_job_nodes_hit(tg.ev_down, j)) ||
+	    ((ty & TRIGGER_TYPE_UP) && _tr_job_nodes_hit(tg.ev_up, j)))
+		_tr_fire(t, idstr, now, false);
+}
+
+static void _tr_pass(time_t now)
+{
+	trig_t *t, *next;
+
+	_tr_ev_size(&tg.ev_up);
+	_tr_ev_size(&tg.ev_down);
+	_tr_ev_size(&tg.ev_drained);
+	_tr_ev_size(&tg.ev_fail);
+	for (t = tg.head; t; t = next) {
+		next = t->next;         /* t may leave the table */
+		if (t->state == T_RUNNING)
+			continue;
+		if (t->state == T_WAITING) {
+			if (now >= t->fire_at) {
+				char *arg = t->arg;
+
+				t->arg = NULL;
+				_tr_launch(t, arg);
+				xfree(arg);
+			}
+			continue;
+		}
+		switch (t->info.res_type) {
+		case TRIGGER_RES_TYPE_NODE:
+			_tr_pass_node(t, now);
+			break;
+		case TRIGGER_RES_TYPE_JOB:
+			_tr_pass_job(t, now);
+			break;
+		default:
+			if (t->info.trig_type & tg.ev_daemon)
+				_tr_fire(t, NULL, now, false);
+			break;
+		}
+	}
+	if (tg.ev_up)
+		bitmap_clear_all(tg.ev_up);
+	if (tg.ev_down)
+		bitmap_clear_all(tg.ev_down);
+	if (tg.ev_drained)
+		bitmap_clear_all(tg.ev_drained);
+	if (tg.ev_fail)
+		bitmap_clear_all(tg.ev_fail);
+	tg.ev_daemon = 0;
+	tg.ev_reconfig = false;
+	tg.ended_cnt = 0;
+}
+
+void trigger_tick(time_t now)
+{
+	_tr_look_dbd();
+	_tr_pass(now);
+}
+
+/* ---- RPCs ---- */
+
+static bool _tr_super(uid_t uid)
+{
+	return rpc_privilege(uid) == RPC_PRIV_SLURM;
+}
+
+/* The program of t: absolute, a regular file with an execute bit, owned
+ * by the trigger's owner or root.  0 or ESLURM_ACCESS_DENIED (logged). */
+static int _tr_check_program(const trigger_info_t *t)
+{
+	char **w = xstrsplit(t->program ? t->program : "", " \t", NULL);
+	struct stat st;
+	int rc = 0;
+
+	if (!w[0] || w[0][0] != '/' || stat(w[0], &st) < 0) {
+		info("trigger program %s not found",
+		     w[0] ? w[0] : "(null)");
+		rc = ESLURM_ACCESS_DENIED;
+	} else if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111)) {
+		info("trigger program %s not executable", w[0]);
+		rc = ESLURM_ACCESS_DENIED;
+	} else if (st.st_uid != 0 && st.st_uid != t->user_id) {
+		info("trigger program %s owned by uid %u, not by the "
+		     "trigger's owner uid %u", w[0], (unsigned) st.st_uid,
+		     (unsigned) t->user_id);
+		rc = ESLURM_ACCESS_DENIED;
+	}
+	xstrarray_free(w);
+	return rc;
+}
+
+static bool _tr_same(const trigger_info_t *a, const trigger_info_t *b)
+{
+	return a->res_type == b->res_type && a->trig_type == b->trig_type &&
+	       a->offset == b->offset && a->user_id == b->user_id &&
+	       a->flags == b->flags && !xstrcmp(a->res_id, b->res_id) &&
+	       !xstrcmp(a->program, b->program);
+}
+
+/* Check one trigger to set (its owner filled in).  0 or an error. */
+static int _tr_check_set(const trigger_info_t *t, uid_t uid)
+{
+	bitmap_t *bm;
+	char *bad = NULL;
+	int rc;
+
+	if (!t->trig_type || !t->program || !*t->program ||
+	    strlen(t->program) > TRIGGER_PROGRAM_MAX ||
+	    t->offset > TRIGGER_OFFSET_MAX || t->offset < -TRIGGER_OFFSET_MAX)
+		return SLURM_ERROR;
+	if (t->res_type == TRIGGER_RES_TYPE_JOB) {
+		char *end = NULL;
+		unsigned long id = strtoul(t->res_id ? t->res_id : "", &end,
+					   10);
+		job_record_t *j = (end && !*end && id) ?
+			job_mgr_find((uint32_t) id) : NULL;
+
+		if (!j)
+			return ESLURM_INVALID_JOB_ID;
+		if (!_tr_super(uid) && !ctld_is_operator(uid) &&
+		    j->info.user_id != uid) {
+			info("trigger set by uid %u on job %lu of uid %u "
+			     "refused", (unsigned) uid, id,
+			     (unsigned) j->info.user_id);
+			return ESLURM_ACCESS_DENIED;
+		}
+	} else if (!_tr_super(uid)) {
+		error("Security violation, REQUEST_TRIGGER_SET RPC from "
+		      "uid=%u (only SlurmUser and root set node, daemon and "
+		      "database triggers)", (unsigned) uid);
+		return ESLURM_ACCESS_DENIED;
+	} else if (t->res_type == TRIGGER_RES_TYPE_NODE && t->res_id &&
+		   strcmp(t->res_id, "*")) {
+		bm = node_mgr_bitmap(t->res_id, &bad);
+		bitmap_destroy(bm);
+		if (!bm || bad) {
+			xfree(bad);
+			return ESLURM_INVALID_NODE_NAME;
+		}
+	} else if (t->res_type < TRIGGER_RES_TYPE_NODE ||
+		   t->res_type > TRIGGER_RES_TYPE_DATABASE) {
+		return SLURM_ERROR;
+	}
+	if ((rc = _tr_check_program(t)))
+		return rc;
+	for (trig_t *o = tg.head; o; o = o->next)
+		if (_tr_same(&o->info, t))
+			return ESLURM_TRIGGER_DUP;
+	return 0;
+}
+
+void trigger_rpc_set(net_conn_t *c, slurm_msg_t *m)
+{
+	trigger_info_msg_t *req = m->data;
+	uid_t uid = m->auth_uid;
+	const slurm_conf_t *conf = ctld_conf();
+	uint32_t never = 0;
+	int rc = 0;
+
+	if (!req || !req->cnt) {
+		net_reply_rc(c, SLURM_ERROR);
+		return;
+	}
+	/* SlurmUser cannot become another user to run the program: then
+	 * only it (and root) may set triggers, as Slurm */
+	if (conf->slurm_user_id != 0 && !_tr_super(uid)) {
+		error("Security violation, REQUEST_TRIGGER_SET RPC from "
+		      "uid=%u (SlurmUser is not root)", (unsigned) uid);
+		net_reply_rc(c, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	for (uint32_t i = 0; i < req->cnt && !rc; i++) {
+		trigger_info_t *t = &req->triggers[i];
+
+		t->user_id = uid;
+		t->group_id = m->auth_gid;
+		t->flags &= TRIGGER_FLAG_PERM;
+		rc = _tr_check_set(t, uid);
+	}
+	if (rc) {
+		info("REQUEST_TRIGGER_SET from uid=%u: %s", (unsigned) uid,
+		     slurm_strerror(rc));
+		net_reply_rc(c, rc);
+		return;
+	}
+	for (uint32_t i = 0; i < req->cnt; i++) {
+		trig_t *t = xmalloc(sizeof(*t));
+
+		t->info = req->triggers[i];     /* takes its strings */
+		memset(&req->triggers[i], 0, sizeof(req->triggers[i]));
+		t->info.trig_id = tg.next_id++;
+		never |= t->info.trig_type & TRIG_NEVER_SEEN;
+		_tr_append(t);
+		info("trigger %u set by uid %u: %s %s %s", t->info.trig_id,
+		     (unsigned) uid, _tr_type_name(t->info.trig_type),
+		     t->info.res_id ? t->info.res_id : "*", t->info.program);
+	}
+	_tr_changed();
+	if (never) {
+		char *msg = xstrdup_printf("Sluice's controller does not see "
+					   "the event %s happen: this "
+					   "trigger never fires",
+					   _tr_type_name(never & -never));
+
+		commit_reply_rc(c, SLURM_SUCCESS, msg);
+		xfree(msg);
+		return;
+	}
+	commit_reply_rc(c, SLURM_SUCCESS, NULL);
+}
+
+/* Does t match filter f (0 / NULL / NO_VAL32: tr_any)? */
+static bool _tr_match(const trigger_info_t *t, const trigger_info_t *f)
+{
+	if (f->trig_id && t->trig_id != f->trig_id)
+		return false;
+	if (f->user_id != NO_VAL32 && t->user_id != f->user_id)
+		return false;
+	if (f->res_type == TRIGGER_RES_TYPE_JOB && f->res_id &&
+	    (t->res_type != TRIGGER_RES_TYPE_JOB ||
+	     xstrcmp(t->res_id, f->res_id)))
+		return false;
+	return true;
+}
+
+static const trigger_info_t tr_any = { .user_id = NO_VAL32 };
+
+void trigger_rpc_get(net_conn_t *c, slurm_msg_t *m)
+{
+	trigger_info_msg_t *req = m->data, out = { 0 };
+	const trigger_info_t *f = req && req->cnt ? &req->triggers[0] : &tr_any;
+	size_t n = 0;
+
+	for (trig_t *t = tg.head; t; t = t->next)
+		n++;
+	out.triggers = xcalloc(n ? n : 1, sizeof(*out.triggers));
+	for (trig_t *t = tg.head; t; t = t->next)
+		if (_tr_match(&t->info, f))
+			out.triggers[out.cnt++] = t->info;  /* shallow */
+	net_reply(c, RESPONSE_TRIGGER_GET, &out);
+	xfree(out.triggers);
+}
+
+void trigger_rpc_clear(net_conn_t *c, slurm_msg_t *m)
+{
+	trigger_info_msg_t *req = m->data;
+	uid_t uid = m->auth_uid;
+	bool all = _tr_super(uid) || ctld_is_operator(uid);
+	const trigger_info_t *f;
+	trig_t *t, *next;
+	int n = 0;
+
+	if (!req || !req->cnt) {
+		net_reply_rc(c, ESRCH);
+		return;
+	}
+	f = &req->triggers[0];
+	if (!f->trig_id && f->user_id == NO_VAL32 &&
+	    !(f->res_type == TRIGGER_RES_TYPE_JOB && f->res_id)) {
+		net_reply_rc(c, ESRCH);   /* clears nothing unnamed */
+		return;
+	}
+	for (t = tg.head; t; t = next) {
+		next = t->next;
+		if (!_tr_match(&t->info, f) || (!all && t->info.user_id != uid))
+			continue;
+		info("trigger %u cleared by uid %u", t->info.trig_id,
+		     (unsigned) uid);
+		_tr_remove(t);
+		n++;
+	}
+	if (!n) {
+		net_reply_rc(c, ESRCH);
+		return;
+	}
+	commit_reply_rc(c, SLURM_SUCCESS, NULL);
+}
