@@ -82,7 +82,8 @@ typedef struct {
 	gid_t    gid;
 	char    *path;
 	char   **argv;
-	char   **env;
+	char   **env;             /* made on the thread */
+	char    *conf;            /* SLURM_CONF */
 } trig_run_t;
 
 /* ---- names ---- */
@@ -323,6 +324,8 @@ void trigger_node_state(const node_record_t *n)
 
 void trigger_job_end(const job_record_t *j)
 {
+	if ((j->info.job_state & JOB_STATE_BASE) == JOB_PENDING)
+		return;         /* requeued: not the end */
 	if (tg.ended_cnt == tg.ended_cap) {
 		tg.ended_cap = tg.ended_cap ? tg.ended_cap * 2 : 16;
 		tg.ended = xrealloc(tg.ended, tg.ended_cap * sizeof(*tg.ended));
@@ -367,22 +370,25 @@ static void _tr_look_dbd(void)
 
 /* ---- running programs ---- */
 
-static char **_tr_env_for(uid_t uid)
+/* Off the loop: the passwd lookup may block. */
+static char **_tr_env_for(uid_t uid, const char *conf)
 {
 	char **env = xcalloc(8, sizeof(char *));
 	char name[64] = "", home[] = "/";
 	size_t n = 0;
 	struct passwd *pw = getpwuid(uid);
 
-	if (uid_cache_name(uid, name, sizeof(name)) < 0)
+	if (pw && pw->pw_name)
+		snprintf(name, sizeof(name), "%s", pw->pw_name);
+	else
 		snprintf(name, sizeof(name), "%u", (unsigned) uid);
 	env[n++] = xstrdup("PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
 	env[n++] = xstrdup_printf("HOME=%s",
 				  pw && pw->pw_dir ? pw->pw_dir : home);
 	env[n++] = xstrdup_printf("USER=%s", name);
 	env[n++] = xstrdup_printf("LOGNAME=%s", name);
-	if (ctld_conf()->path)
-		env[n++] = xstrdup_printf("SLURM_CONF=%s", ctld_conf()->path);
+	if (conf)
+		env[n++] = xstrdup_printf("SLURM_CONF=%s", conf);
 	return env;
 }
 
@@ -391,6 +397,7 @@ static void _tr_run_free(trig_run_t *r)
 	xfree(r->path);
 	xstrarray_free(r->argv);
 	xstrarray_free(r->env);
+	xfree(r->conf);
 	xfree(r);
 }
 
@@ -409,7 +416,10 @@ static void _tr_run_done(evutil_socket_t fd, short what, void *arg)
 static void *_tr_run_thread(void *arg)
 {
 	trig_run_t *r = arg;
-	int err = 0, st = spawn_wait_as(r->path, r->argv, r->env, r->uid,
+	int err = 0, st;
+
+	r->env = _tr_env_for(r->uid, r->conf);
+	st = spawn_wait_as(r->path, r->argv, r->env, r->uid,
 					r->gid, TRIGGER_PROG_TIMEOUT, &err);
 
 	if (st < 0)
@@ -427,14 +437,30 @@ static void *_tr_run_thread(void *arg)
 	return NULL;
 }
 
-/* Start t's program with arg; a trigger without PERM leaves the table. */
+/* On the loop: start the program's thread. */
+static void _tr_start(void *arg)
+{
+	trig_run_t *r = arg;
+	pthread_attr_t attr;
+	pthread_t th;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &attr, _tr_run_thread, r)) {
+		error("trigger %u: cannot start a thread", r->trig_id);
+		_tr_run_done(-1, 0, r);         /* as if it had run */
+	}
+	pthread_attr_destroy(&attr);
+}
+
+/* Start t's program with arg.  A trigger without PERM leaves the table,
+ * and its program starts once that is on disk: a controller killed in
+ * between does not run it twice. */
 static void _tr_launch(trig_t *t, const char *arg)
 {
 	trig_run_t *r = xmalloc(sizeof(*r));
 	char **words = xstrsplit(t->info.program, " \t", NULL);
 	size_t n = 0, i;
-	pthread_attr_t attr;
-	pthread_t th;
 
 	while (words[n])
 		n++;
@@ -449,24 +475,18 @@ static void _tr_launch(trig_t *t, const char *arg)
 		r->argv[i++] = xstrdup(arg);
 	xstrarray_free(words);
 	r->path = xstrdup(r->argv[0] ? r->argv[0] : "");
-	r->env = _tr_env_for(r->uid);
+	r->conf = xstrdup(ctld_conf()->path);
 	info("trigger %u fired: %s %s %s as uid %u", r->trig_id,
 	     _tr_type_name(t->info.trig_type), r->path, arg ? arg : "",
 	     (unsigned) r->uid);
 	if (r->perm) {
 		t->state = T_RUNNING;
 		xfree(t->arg);
+		_tr_start(r);
 	} else {
 		_tr_remove(t);
+		commit_after(_tr_start, r);
 	}
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&th, &attr, _tr_run_thread, r)) {
-		error("trigger %u: cannot start a thread", r->trig_id);
-		/* back on the loop, as if it had run */
-		event_base_once(ctld_base(), -1, EV_TIMEOUT, _tr_run_done, r, NULL);
-	}
-	pthread_attr_destroy(&attr);
 }
 
 /* The event is seen: run now, or after the offset. */
@@ -596,7 +616,7 @@ static void _tr_pass_job(trig_t *t, time_t now)
 	char idstr[16];
 
 	snprintf(idstr, sizeof(idstr), "%u", id);
-	if ((ty & TRIGGER_TYPE_FINI) && (done || _tr_job_ended(id))) {
+	if ((ty & TRIGGER_TYPE_FINI) && (_tr_job_ended(id) || done)) {
 		_tr_fire(t, idstr, now, false);
 		return;
 	}
