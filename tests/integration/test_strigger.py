@@ -112,6 +112,10 @@ def test_bad_options(cluster, tdir):
     r = st(c, "--set")
     assert r.rc == 1 and r.err.startswith(
         "strigger: error: You must specify a trigger (--down, --up, "), r
+    # -n takes its argument glued on: a separate word is not dropped
+    # silently (Slurm would set a trigger for every node)
+    r = st(c, "--set", "--down", "-n", "n1", "--program=" + prog)
+    assert (r.rc, r.err) == (1, "strigger: error: Unknown argument: n1\n"), r
     r = st(c, "--get", "--bogus")
     assert r.rc == 1 and "unrecognized option '--bogus'" in r.err, r
     # refused by the controller
@@ -211,7 +215,7 @@ def test_node_down_and_job_fini_fire(cluster, tdir):
     perm, perm_log = make_prog(tdir, "perm")
     fini, fini_log = make_prog(tdir, "fini", owner=U1)
     assert st(c, "--set", "--node", "--down", "--program=" + down).rc == 0
-    assert st(c, "--set", "-n", "n3,n4", "--down", "--flags=PERM",
+    assert st(c, "--set", "-nn3,n4", "--down", "--flags=PERM",
               "--program=" + perm).rc == 0
     jid = c.sbatch(["-w", "n1", "--wrap", "sleep 3"], user=U1)
     r = st(c, "--set", "-j", str(jid), "--fini", "--program=%s x" % fini,
@@ -257,7 +261,7 @@ def test_up_offset_and_reconfig(cluster, tdir):
     clear_all(c)
     up, up_log = make_prog(tdir, "up")
     rec, rec_log = make_prog(tdir, "rec")
-    assert st(c, "--set", "-n", "n2", "--up", "--offset=3",
+    assert st(c, "--set", "--node=n2", "--up", "--offset=3",
               "--program=" + up).rc == 0
     assert st(c, "--set", "--reconfig", "--program=" + rec).rc == 0
     assert c.run(["scontrol", "update", "nodename=n2", "state=down",
@@ -271,7 +275,7 @@ def test_up_offset_and_reconfig(cluster, tdir):
     assert got == ["0 0 n2"], got
     assert time.time() - t0 >= 3            # --offset=3
     assert c.run(["scontrol", "reconfigure"]).rc == 0
-    assert wait_lines(rec_log, 1) == ["0 0"]
+    assert wait_lines(rec_log, 1) == ["0 0 "]     # no argument
     assert get_rows(c) == []
     c.wait_ready(timeout=30)
 
@@ -281,7 +285,7 @@ def test_triggers_survive_sigkill(new_cluster, tdir):
     prog, log = make_prog(tdir, "restart")
     assert st(c, "--set", "--node", "--down", "--flags=PERM",
               "--program=" + prog).rc == 0
-    assert st(c, "--set", "-n", "n1", "--drained", "--offset=5",
+    assert st(c, "--set", "-nn1", "--drained", "--offset=5",
               "--program=" + prog).rc == 0
     before = st(c, "--get").out
     assert len(before.splitlines()) == 3
