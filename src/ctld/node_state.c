@@ -48,6 +48,7 @@ static void _set_base(node_record_t *n, uint32_t base)
 	if ((BASE(n) == NODE_STATE_DOWN) != (base == NODE_STATE_DOWN))
 		node_mgr_saved_touch();
 	n->info.node_state = (n->info.node_state & ~NODE_STATE_BASE) | base;
+	trigger_node_state(n);          /* before its jobs are requeued */
 }
 
 void node_state_refresh(node_record_t *n)

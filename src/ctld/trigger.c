@@ -65,6 +65,9 @@ static struct {
 	bool      ev_reconfig;
 	uint32_t *ended;             /* job ids that ended */
 	size_t    ended_cnt, ended_cap;
+	struct { uint32_t id, type; } *hit;   /* jobs whose node went down
+					       * or came up (type) */
+	size_t    hit_cnt, hit_cap;
 	/* node states as last seen */
 	uint8_t  *seen;
 	time_t   *idle_since;
@@ -185,6 +188,8 @@ void trigger_fini(void)
 	bitmap_destroy(tg.ev_fail);
 	tg.ev_up = tg.ev_down = tg.ev_drained = tg.ev_fail = NULL;
 	xfree(tg.ended);
+	xfree(tg.hit);
+	tg.hit_cnt = tg.hit_cap = 0;
 	xfree(tg.seen);
 	xfree(tg.idle_since);
 	tg.ended_cnt = tg.ended_cap = tg.nseen = 0;
@@ -292,6 +297,40 @@ static bool _tr_node_idle(const node_record_t *n)
 	       !(st & (NODE_STATE_DRAIN | NODE_STATE_NO_RESPOND));
 }
 
+/* Node i went down or came up (type): note the jobs of job triggers on
+ * it now, while they hold it (a node going down requeues or ends them). */
+static void _tr_job_hits(uint32_t i, uint32_t type)
+{
+	for (trig_t *t = tg.head; t; t = t->next) {
+		uint32_t id;
+		job_record_t *j;
+
+		if (t->info.res_type != TRIGGER_RES_TYPE_JOB ||
+		    !(t->info.trig_type & type))
+			continue;
+		id = (uint32_t) strtoul(t->info.res_id ? t->info.res_id : "0",
+					NULL, 10);
+		j = job_mgr_find(id);
+		if (!j || !j->node_bitmap || i >= bitmap_size(j->node_bitmap) ||
+		    !bitmap_test(j->node_bitmap, i))
+			continue;
+		if (tg.hit_cnt == tg.hit_cap) {
+			tg.hit_cap = tg.hit_cap ? tg.hit_cap * 2 : 8;
+			tg.hit = xrealloc(tg.hit, tg.hit_cap * sizeof(*tg.hit));
+		}
+		tg.hit[tg.hit_cnt].id = id;
+		tg.hit[tg.hit_cnt++].type = type;
+	}
+}
+
+static bool _tr_job_hit(uint32_t id, uint32_t types)
+{
+	for (size_t i = 0; i < tg.hit_cnt; i++)
+		if (tg.hit[i].id == id && (tg.hit[i].type & types))
+			return true;
+	return false;
+}
+
 /* Look at a node; note_events false: just remember (at start). */
 static void _tr_look(const node_record_t *n, bool note_events)
 {
@@ -307,10 +346,14 @@ static void _tr_look(const node_record_t *n, bool note_events)
 		tg.idle_since[i] = time(NULL);
 	if (!note_events || !(was & TSEEN_KNOWN))
 		return;
-	if ((now & TSEEN_DOWN) && !(was & TSEEN_DOWN))
+	if ((now & TSEEN_DOWN) && !(was & TSEEN_DOWN)) {
 		_tr_ev_node(&tg.ev_down, i);
-	if (!(now & TSEEN_DOWN) && (was & TSEEN_DOWN))
+		_tr_job_hits(i, TRIGGER_TYPE_DOWN);
+	}
+	if (!(now & TSEEN_DOWN) && (was & TSEEN_DOWN)) {
 		_tr_ev_node(&tg.ev_up, i);
+		_tr_job_hits(i, TRIGGER_TYPE_UP);
+	}
 	if ((now & TSEEN_DRAINED) && !(was & TSEEN_DRAINED))
 		_tr_ev_node(&tg.ev_drained, i);
 	if ((now & TSEEN_FAIL) && !(was & TSEEN_FAIL))
@@ -533,14 +576,6 @@ static void _tr_ev_size(bitmap_t **bm)
 		*bm = bitmap_resize(*bm, n);
 }
 
-/* Do ev and the job's nodes meet? */
-static bool _tr_job_nodes_hit(const bitmap_t *ev, const job_record_t *j)
-{
-	return ev && j->node_bitmap &&
-	       bitmap_size(ev) == bitmap_size(j->node_bitmap) &&
-	       bitmap_overlaps(ev, j->node_bitmap);
-}
-
 /* Idle nodes of the trigger's that have been idle offset seconds. */
 static char *_tr_idle_match(const trig_t *t, time_t now)
 {
@@ -620,6 +655,11 @@ static void _tr_pass_job(trig_t *t, time_t now)
 		_tr_fire(t, idstr, now, false);
 		return;
 	}
+	/* before the end below: a node going down ends its jobs */
+	if (_tr_job_hit(id, ty & (TRIGGER_TYPE_DOWN | TRIGGER_TYPE_UP))) {
+		_tr_fire(t, idstr, now, false);
+		return;
+	}
 	if (done) {             /* nothing more can happen to it */
 		debug("trigger %u: job %u is gone, trigger removed",
 		      t->info.trig_id, id);
@@ -635,9 +675,6 @@ static void _tr_pass_job(trig_t *t, time_t now)
 		_tr_fire(t, idstr, now, true);
 		return;
 	}
-	if (((ty & TRIGGER_TYPE_DOWN) && _tr_job_nodes_hit(tg.ev_down, j)) ||
-	    ((ty & TRIGGER_TYPE_UP) && _tr_job_nodes_hit(tg.ev_up, j)))
-		_tr_fire(t, idstr, now, false);
 }
 
 static void _tr_pass(time_t now)
@@ -686,6 +723,7 @@ static void _tr_pass(time_t now)
 	tg.ev_daemon = 0;
 	tg.ev_reconfig = false;
 	tg.ended_cnt = 0;
+	tg.hit_cnt = 0;
 }
 
 void trigger_tick(time_t now)

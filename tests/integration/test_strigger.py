@@ -306,3 +306,69 @@ def test_triggers_survive_sigkill(new_cluster, tdir):
     c.start_ctld()
     c.wait_ready(timeout=60, nodes=["n1"])
     assert [int(r[0]) for r in get_rows(c)] == ids[:2]
+
+
+def test_time_idle_drained_job_down(cluster, tdir):
+    c = cluster
+    clear_all(c)
+    c.wait_ready(timeout=30)
+    tprog, tlog = make_prog(tdir, "tlimit", owner=U1)
+    dprog, dlog = make_prog(tdir, "jobdown", owner=U1)
+    iprog, ilog = make_prog(tdir, "idle")
+    rprog, rlog = make_prog(tdir, "drained")
+    u1 = pwd.getpwnam(U1)
+    # 55 s before a 1-minute limit: 5 s after the start
+    jt = c.sbatch(["-w", "n1", "-t", "1", "--wrap", "sleep 50"], user=U1)
+    jd = c.sbatch(["-w", "n2", "--wrap", "sleep 50"], user=U1)
+    c.wait_state(jt, "RUNNING", 30)
+    c.wait_state(jd, "RUNNING", 30)
+    t0 = time.time()
+    assert st(c, "--set", "-j", str(jt), "--time", "--offset=-55",
+              "--program=" + tprog, user=U1).rc == 0
+    assert st(c, "--set", "-j", str(jd), "--down", "--program=" + dprog,
+              user=U1).rc == 0
+    assert st(c, "--set", "-nn4", "--idle", "--offset=2",
+              "--program=" + iprog).rc == 0
+    assert st(c, "--set", "-nn3", "--drained", "--program=" + rprog).rc == 0
+    assert wait_lines(ilog, 1) == ["0 0 n4"]
+    got = wait_lines(tlog, 1)
+    assert got == ["%d %d %d" % (u1.pw_uid, u1.pw_gid, jt)], got
+    assert time.time() - t0 < 20
+    assert c.run(["scontrol", "update", "nodename=n3", "state=drain",
+                  "reason=t"]).rc == 0
+    assert wait_lines(rlog, 1) == ["0 0 n3"]
+    assert c.run(["scontrol", "update", "nodename=n2", "state=down",
+                  "reason=t"]).rc == 0
+    try:
+        got = wait_lines(dlog, 1)
+        assert got == ["%d %d %d" % (u1.pw_uid, u1.pw_gid, jd)], got
+    finally:
+        c.run(["scontrol", "update", "nodename=n2,n3", "state=resume"])
+    assert get_rows(c) == []
+    c.run(["scancel", str(jt), str(jd)])
+    c.wait_done(jt, 30)
+    c.wait_ready(timeout=30)
+
+
+def test_events_never_seen_warn_and_refused(cluster, tdir):
+    c = cluster
+    clear_all(c)
+    prog, _ = make_prog(tdir, "never")
+    r = st(c, "--set", "--primary_database_failure", "--program=" + prog)
+    assert r.rc == 0, r
+    assert r.err == ("strigger: warning: Sluice's controller does not see "
+                     "the event primary_database_failure happen: this "
+                     "trigger never fires\n"), r
+    rows = get_rows(c)
+    assert [(x[1], x[2], x[3]) for x in rows] == [
+        ("database", "*", "primary_database_failure")]
+    r = st(c, "--set", "-g", "--program=" + prog)
+    assert (r.rc, r.err) == (0, ""), r
+    assert get_rows(c)[-1][1:4] == ["slurmdbd", "*", "primary_slurmdbd_failure"]
+    r = st(c, "--set", "--burst_buffer", "--program=" + prog)
+    assert (r.rc, r.err) == (1, "strigger: error: --burst_buffer: Sluice has "
+                                "no burst buffers\n"), r
+    r = st(c, "--set", "--front_end", "--down", "--program=" + prog)
+    assert r.rc == 1 and "front end" in r.err, r
+    clear_all(c)
+    assert get_rows(c) == []
