@@ -726,9 +726,25 @@ static void _tr_pass(time_t now)
 	tg.hit_cnt = 0;
 }
 
+/* Idle since when: not every way out of NOT_RESPONDING passes a hook,
+ * so this is looked at once a second (a byte and a time per node). */
+static void _tr_look_idle(time_t now)
+{
+	size_t n = node_mgr_count();
+
+	_tr_grow_seen(n);
+	for (size_t i = 0; i < n; i++) {
+		if (!_tr_node_idle(node_mgr_at(i)))
+			tg.idle_since[i] = 0;
+		else if (!tg.idle_since[i])
+			tg.idle_since[i] = now;
+	}
+}
+
 void trigger_tick(time_t now)
 {
 	_tr_look_dbd();
+	_tr_look_idle(now);
 	_tr_pass(now);
 }
 
