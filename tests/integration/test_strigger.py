@@ -121,6 +121,9 @@ def test_bad_options(cluster, tdir):
     # refused by the controller
     r = st(c, "--set", "--fini", "-j", "999999", "--program=" + prog)
     assert (r.rc, r.err) == (1, "slurm_set_trigger: Invalid job id specified\n")
+    r = st(c, "--set", "-nbogus", "--down", "--program=" + prog)
+    assert (r.rc, r.err) == (1, "slurm_set_trigger: Invalid node name "
+                                "specified\n")
     r = st(c, "--set", "--down", "--program=/etc/passwd")   # not executable
     assert (r.rc, r.err) == (1, "slurm_set_trigger: Access/permission denied\n")
     r = st(c, "--clear", "--id=4242")
@@ -372,3 +375,28 @@ def test_events_never_seen_warn_and_refused(cluster, tdir):
     assert r.rc == 1 and "front end" in r.err, r
     clear_all(c)
     assert get_rows(c) == []
+
+
+def test_backup_takeover_fires(new_cluster, tdir):
+    """The backup controller takes the triggers over with the state and
+    runs the primary-failure and backup-in-control ones."""
+    from cluster import wait_for
+    c = new_cluster(tag="trig-backup", nodes=1, backup_ctld=True,
+                    extra_conf="SlurmctldTimeout=3")
+    c.start_backup_ctld()
+    wait_for(lambda: c.run(["scontrol", "ping"]).out ==
+             "Slurmctld(primary) at ctl1 is UP\n"
+             "Slurmctld(backup) at ctl2 is UP\n", what="both controllers")
+    fail, fail_log = make_prog(tdir, "pfail")
+    ctrl, ctrl_log = make_prog(tdir, "bctrl")
+    assert st(c, "--set", "--primary_slurmctld_failure",
+              "--program=" + fail).rc == 0
+    assert st(c, "--set", "-C", "--flags=PERM", "--program=" + ctrl).rc == 0
+    c.kill_ctld(signal.SIGKILL)
+    wait_for(lambda: c.run(["scontrol", "ping"]).out.endswith(
+        "ctl2 is UP\n"), timeout=40, what="the backup answering")
+    assert wait_lines(fail_log, 1) == ["0 0 "]
+    assert wait_lines(ctrl_log, 1) == ["0 0 "]
+    rows = get_rows(c)
+    assert [(r[1], r[3], r[6]) for r in rows] == [
+        ("slurmctld", "backup_slurmctld_assumed_control", "PERM")], rows
