@@ -320,7 +320,7 @@ static void _check_clusters(int argc, char **argv)
 {
 	const slurm_conf_t *conf = cli_conf();
 
-	optind = 1;
+	optind = 0;             /* a full rescan (GNU getopt) */
 	opterr = 0;
 	for (int c; (c = getopt_long(argc, argv,
 				     "aAbBcCdDeFfgGhHi:Ij:M:n::No:p:QrtuvV",

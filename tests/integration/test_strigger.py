@@ -130,6 +130,10 @@ def test_bad_options(cluster, tdir):
     assert (r.rc, r.err) == (1, "slurm_clear_trigger: No such process\n")
     r = st(c, "--clear", "--id=4242", "-Q")
     assert (r.rc, r.err) == (0, "")
+    r = st(c, "--get", "-M", "elsewhere")
+    assert (r.rc, r.err) == (1, "strigger: error: -M: only this cluster "
+                                "(%s) is served by Sluice\n" % c.name), r
+    assert st(c, "--get", "-M", c.name).rc == 0
     # nothing was set: --get prints nothing at all
     r = st(c, "--get")
     assert (r.rc, r.out) == (0, ""), r
