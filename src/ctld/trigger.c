@@ -417,17 +417,19 @@ static void _tr_look_dbd(void)
 static char **_tr_env_for(uid_t uid, const char *conf)
 {
 	char **env = xcalloc(8, sizeof(char *));
-	char name[64] = "", home[] = "/";
+	char name[64], buf[4096];
+	struct passwd pwd, *pw = NULL;
 	size_t n = 0;
-	struct passwd *pw = getpwuid(uid);
 
+	if (getpwuid_r(uid, &pwd, buf, sizeof(buf), &pw) || !pw)
+		pw = NULL;
 	if (pw && pw->pw_name)
 		snprintf(name, sizeof(name), "%s", pw->pw_name);
 	else
 		snprintf(name, sizeof(name), "%u", (unsigned) uid);
 	env[n++] = xstrdup("PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
 	env[n++] = xstrdup_printf("HOME=%s",
-				  pw && pw->pw_dir ? pw->pw_dir : home);
+				  pw && pw->pw_dir ? pw->pw_dir : "/");
 	env[n++] = xstrdup_printf("USER=%s", name);
 	env[n++] = xstrdup_printf("LOGNAME=%s", name);
 	if (conf)
