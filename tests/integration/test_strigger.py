@@ -404,3 +404,36 @@ def test_backup_takeover_fires(new_cluster, tdir):
     rows = get_rows(c)
     assert [(r[1], r[3], r[6]) for r in rows] == [
         ("slurmctld", "backup_slurmctld_assumed_control", "PERM")], rows
+
+
+def test_program_sets_its_next_trigger(cluster, tdir):
+    """strigger(1)'s example: the program arms the next trigger itself
+    (its environment names the user and slurm.conf)."""
+    c = cluster
+    clear_all(c)
+    c.wait_ready(timeout=30)
+    path = os.path.join(tdir, "rearm")
+    log = path + ".log"
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\necho "$USER $LOGNAME $SLURM_CONF $*" >> %s\n'
+                '%s --set --node --down --program=%s\n'
+                % (log, c.bin("strigger"), path))
+    os.chmod(path, 0o755)
+    assert st(c, "--set", "--node", "--down", "--program=" + path).rc == 0
+    first = get_rows(c)[0][0]
+    assert c.run(["scontrol", "update", "nodename=n1", "state=down",
+                  "reason=x"]).rc == 0
+    try:
+        assert wait_lines(log, 1) == ["root root %s n1" % c.conf]
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            rows = get_rows(c)
+            if rows and rows[0][0] != first:
+                break
+            time.sleep(0.2)
+        assert [(r[3], r[-1]) for r in rows] == [("down", path)], rows
+        assert int(rows[0][0]) > int(first)
+    finally:
+        c.run(["scontrol", "update", "nodename=n1", "state=resume"])
+    c.wait_ready(timeout=30)
+    clear_all(c)
