@@ -13,8 +13,8 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,7 +26,6 @@
 #include "common/msg_types_int.h"
 #include "common/parse_util.h"
 #include "common/spawn.h"
-#include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/acct_send.h"
@@ -34,23 +33,10 @@
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
-#include "ctld/rpc.h"
 #include "ctld/trigger.h"
-#include "slurm/slurm_errno.h"
+#include "ctld/trigger_int.h"
 
 #define TRIGGER_PROG_TIMEOUT 300      /* seconds, then killed */
-
-typedef enum { T_ARMED = 0, T_WAITING, T_RUNNING } tstate_t;
-
-typedef struct trig {
-	trigger_info_t info;
-	tstate_t       state;
-	time_t         fire_at;      /* T_WAITING: when to run */
-	time_t         last_run;     /* idle triggers: not again before
-				      * offset more seconds */
-	char          *arg;          /* T_WAITING: the program's argument */
-	struct trig   *next;
-} trig_t;
 
 /* Per node, what the last look saw (node index). */
 enum { TSEEN_KNOWN = 1, TSEEN_DOWN = 2, TSEEN_DRAINED = 4, TSEEN_FAIL = 8 };
@@ -117,15 +103,10 @@ static const struct {
 	{ TRIGGER_TYPE_BURST_BUFFER, "burst_buffer" },
 };
 
-/* Events Sluice's controller never sees happen (trigger_rpc_set warns). */
-#define TRIG_NEVER_SEEN (TRIGGER_TYPE_PRI_CTLD_RES_OP |                           \
-		    TRIGGER_TYPE_PRI_CTLD_ACCT_FULL |                         \
-		    TRIGGER_TYPE_BU_CTLD_FAIL | TRIGGER_TYPE_BU_CTLD_RES_OP |  \
-		    TRIGGER_TYPE_PRI_DB_FAIL | TRIGGER_TYPE_PRI_DB_RES_OP)
-
-static const char *_tr_type_name(uint32_t t)
+const char *trigger_type_name(uint32_t t)
 {
-	for (size_t i = 0; i < sizeof(tr_type_names) / sizeof(tr_type_names[0]); i++)
+	for (size_t i = 0; i < sizeof(tr_type_names) / sizeof(*tr_type_names);
+	     i++)
 		if (tr_type_names[i].bit == t)
 			return tr_type_names[i].name;
 	return "unknown";
@@ -140,7 +121,7 @@ static void _tr_free(trig_t *t)
 	xfree(t);
 }
 
-static void _tr_changed(void)
+void trigger_changed(void)
 {
 	tg.dirty = true;
 	commit_dirty();
@@ -154,18 +135,18 @@ static trig_t *_tr_find(uint32_t id)
 	return NULL;
 }
 
-static void _tr_remove(trig_t *gone)
+void trigger_remove(trig_t *gone)
 {
 	for (trig_t **p = &tg.head; *p; p = &(*p)->next)
 		if (*p == gone) {
 			*p = gone->next;
 			_tr_free(gone);
-			_tr_changed();
+			trigger_changed();
 			return;
 		}
 }
 
-static void _tr_append(trig_t *t)
+void trigger_append(trig_t *t)
 {
 	trig_t **p = &tg.head;
 
@@ -231,7 +212,7 @@ int trigger_unpack_state(buf_t *b, uint16_t version)
 		trig_t *t = xmalloc(sizeof(*t));
 
 		t->info = m->triggers[i];       /* takes its strings */
-		_tr_append(t);
+		trigger_append(t);
 		if (t->info.trig_id >= next_id)
 			next_id = t->info.trig_id + 1;
 	}
@@ -239,6 +220,16 @@ int trigger_unpack_state(buf_t *b, uint16_t version)
 	xfree(m);
 	tg.next_id = next_id ? next_id : 1;
 	return 0;
+}
+
+trig_t *trigger_first(void)
+{
+	return tg.head;
+}
+
+uint32_t trigger_new_id(void)
+{
+	return tg.next_id++;
 }
 
 bool trigger_take_dirty(void)
@@ -522,14 +513,14 @@ static void _tr_launch(trig_t *t, const char *arg)
 	r->path = xstrdup(r->argv[0] ? r->argv[0] : "");
 	r->conf = xstrdup(ctld_conf()->path);
 	info("trigger %u fired: %s %s %s as uid %u", r->trig_id,
-	     _tr_type_name(t->info.trig_type), r->path, arg ? arg : "",
+	     trigger_type_name(t->info.trig_type), r->path, arg ? arg : "",
 	     (unsigned) r->uid);
 	if (r->perm) {
 		t->state = T_RUNNING;
 		xfree(t->arg);
 		_tr_start(r);
 	} else {
-		_tr_remove(t);
+		trigger_remove(t);
 		commit_after(_tr_start, r);
 	}
 }
@@ -665,7 +656,7 @@ static void _tr_pass_job(trig_t *t, time_t now)
 	if (done) {             /* nothing more can happen to it */
 		debug("trigger %u: job %u is gone, trigger removed",
 		      t->info.trig_id, id);
-		_tr_remove(t);
+		trigger_remove(t);
 		return;
 	}
 	if ((ty & TRIGGER_TYPE_TIME) &&
@@ -748,223 +739,4 @@ void trigger_tick(time_t now)
 	_tr_look_dbd();
 	_tr_look_idle(now);
 	_tr_pass(now);
-}
-
-/* ---- RPCs ---- */
-
-static bool _tr_super(uid_t uid)
-{
-	return rpc_privilege(uid) == RPC_PRIV_SLURM;
-}
-
-/* The program of t: absolute, a regular file with an execute bit, owned
- * by the trigger's owner or root.  0 or ESLURM_ACCESS_DENIED (logged). */
-static int _tr_check_program(const trigger_info_t *t)
-{
-	char **w = xstrsplit(t->program ? t->program : "", " \t", NULL);
-	struct stat st;
-	int rc = 0;
-
-	if (!w[0] || w[0][0] != '/' || stat(w[0], &st) < 0) {
-		info("trigger program %s not found",
-		     w[0] ? w[0] : "(null)");
-		rc = ESLURM_ACCESS_DENIED;
-	} else if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111)) {
-		info("trigger program %s not executable", w[0]);
-		rc = ESLURM_ACCESS_DENIED;
-	} else if (st.st_uid != 0 && st.st_uid != t->user_id) {
-		info("trigger program %s owned by uid %u, not by the "
-		     "trigger's owner uid %u", w[0], (unsigned) st.st_uid,
-		     (unsigned) t->user_id);
-		rc = ESLURM_ACCESS_DENIED;
-	}
-	xstrarray_free(w);
-	return rc;
-}
-
-static bool _tr_same(const trigger_info_t *a, const trigger_info_t *b)
-{
-	return a->res_type == b->res_type && a->trig_type == b->trig_type &&
-	       a->offset == b->offset && a->user_id == b->user_id &&
-	       a->flags == b->flags && !xstrcmp(a->res_id, b->res_id) &&
-	       !xstrcmp(a->program, b->program);
-}
-
-/* Check one trigger to set (its owner filled in).  0 or an error. */
-static int _tr_check_set(const trigger_info_t *t, uid_t uid)
-{
-	bitmap_t *bm;
-	char *bad = NULL;
-	int rc;
-
-	if (!t->trig_type || !t->program || !*t->program ||
-	    strlen(t->program) > TRIGGER_PROGRAM_MAX ||
-	    t->offset > TRIGGER_OFFSET_MAX || t->offset < -TRIGGER_OFFSET_MAX)
-		return SLURM_ERROR;
-	if (t->res_type == TRIGGER_RES_TYPE_JOB) {
-		char *end = NULL;
-		unsigned long id = strtoul(t->res_id ? t->res_id : "", &end,
-					   10);
-		job_record_t *j = (end && !*end && id) ?
-			job_mgr_find((uint32_t) id) : NULL;
-
-		if (!j)
-			return ESLURM_INVALID_JOB_ID;
-		if (!_tr_super(uid) && !ctld_is_operator(uid) &&
-		    j->info.user_id != uid) {
-			info("trigger set by uid %u on job %lu of uid %u "
-			     "refused", (unsigned) uid, id,
-			     (unsigned) j->info.user_id);
-			return ESLURM_ACCESS_DENIED;
-		}
-	} else if (!_tr_super(uid)) {
-		error("Security violation, REQUEST_TRIGGER_SET RPC from "
-		      "uid=%u (only SlurmUser and root set node, daemon and "
-		      "database triggers)", (unsigned) uid);
-		return ESLURM_ACCESS_DENIED;
-	} else if (t->res_type == TRIGGER_RES_TYPE_NODE && t->res_id &&
-		   strcmp(t->res_id, "*")) {
-		bm = node_mgr_bitmap(t->res_id, &bad);
-		bitmap_destroy(bm);
-		if (!bm || bad) {
-			xfree(bad);
-			return ESLURM_INVALID_NODE_NAME;
-		}
-	} else if (t->res_type < TRIGGER_RES_TYPE_NODE ||
-		   t->res_type > TRIGGER_RES_TYPE_DATABASE) {
-		return SLURM_ERROR;
-	}
-	if ((rc = _tr_check_program(t)))
-		return rc;
-	for (trig_t *o = tg.head; o; o = o->next)
-		if (_tr_same(&o->info, t))
-			return ESLURM_TRIGGER_DUP;
-	return 0;
-}
-
-void trigger_rpc_set(net_conn_t *c, slurm_msg_t *m)
-{
-	trigger_info_msg_t *req = m->data;
-	uid_t uid = m->auth_uid;
-	const slurm_conf_t *conf = ctld_conf();
-	uint32_t never = 0;
-	int rc = 0;
-
-	if (!req || !req->cnt) {
-		net_reply_rc(c, SLURM_ERROR);
-		return;
-	}
-	/* SlurmUser cannot become another user to run the program: then
-	 * only it (and root) may set triggers, as Slurm */
-	if (conf->slurm_user_id != 0 && !_tr_super(uid)) {
-		error("Security violation, REQUEST_TRIGGER_SET RPC from "
-		      "uid=%u (SlurmUser is not root)", (unsigned) uid);
-		net_reply_rc(c, ESLURM_ACCESS_DENIED);
-		return;
-	}
-	for (uint32_t i = 0; i < req->cnt && !rc; i++) {
-		trigger_info_t *t = &req->triggers[i];
-
-		t->user_id = uid;
-		t->group_id = m->auth_gid;
-		t->flags &= TRIGGER_FLAG_PERM;
-		rc = _tr_check_set(t, uid);
-	}
-	if (rc) {
-		info("REQUEST_TRIGGER_SET from uid=%u: %s", (unsigned) uid,
-		     slurm_strerror(rc));
-		net_reply_rc(c, rc);
-		return;
-	}
-	for (uint32_t i = 0; i < req->cnt; i++) {
-		trig_t *t = xmalloc(sizeof(*t));
-
-		t->info = req->triggers[i];     /* takes its strings */
-		memset(&req->triggers[i], 0, sizeof(req->triggers[i]));
-		t->info.trig_id = tg.next_id++;
-		never |= t->info.trig_type & TRIG_NEVER_SEEN;
-		_tr_append(t);
-		info("trigger %u set by uid %u: %s %s %s", t->info.trig_id,
-		     (unsigned) uid, _tr_type_name(t->info.trig_type),
-		     t->info.res_id ? t->info.res_id : "*", t->info.program);
-	}
-	_tr_changed();
-	if (never) {
-		char *msg = xstrdup_printf("Sluice's controller does not see "
-					   "the event %s happen: this "
-					   "trigger never fires",
-					   _tr_type_name(never & -never));
-
-		commit_reply_rc(c, SLURM_SUCCESS, msg);
-		xfree(msg);
-		return;
-	}
-	commit_reply_rc(c, SLURM_SUCCESS, NULL);
-}
-
-/* Does t match filter f (0 / NULL / NO_VAL32: tr_any)? */
-static bool _tr_match(const trigger_info_t *t, const trigger_info_t *f)
-{
-	if (f->trig_id && t->trig_id != f->trig_id)
-		return false;
-	if (f->user_id != NO_VAL32 && t->user_id != f->user_id)
-		return false;
-	if (f->res_type == TRIGGER_RES_TYPE_JOB && f->res_id &&
-	    (t->res_type != TRIGGER_RES_TYPE_JOB ||
-	     xstrcmp(t->res_id, f->res_id)))
-		return false;
-	return true;
-}
-
-static const trigger_info_t tr_any = { .user_id = NO_VAL32 };
-
-void trigger_rpc_get(net_conn_t *c, slurm_msg_t *m)
-{
-	trigger_info_msg_t *req = m->data, out = { 0 };
-	const trigger_info_t *f = req && req->cnt ? &req->triggers[0] : &tr_any;
-	size_t n = 0;
-
-	for (trig_t *t = tg.head; t; t = t->next)
-		n++;
-	out.triggers = xcalloc(n ? n : 1, sizeof(*out.triggers));
-	for (trig_t *t = tg.head; t; t = t->next)
-		if (_tr_match(&t->info, f))
-			out.triggers[out.cnt++] = t->info;  /* shallow */
-	net_reply(c, RESPONSE_TRIGGER_GET, &out);
-	xfree(out.triggers);
-}
-
-void trigger_rpc_clear(net_conn_t *c, slurm_msg_t *m)
-{
-	trigger_info_msg_t *req = m->data;
-	uid_t uid = m->auth_uid;
-	bool all = _tr_super(uid) || ctld_is_operator(uid);
-	const trigger_info_t *f;
-	trig_t *t, *next;
-	int n = 0;
-
-	if (!req || !req->cnt) {
-		net_reply_rc(c, ESRCH);
-		return;
-	}
-	f = &req->triggers[0];
-	if (!f->trig_id && f->user_id == NO_VAL32 &&
-	    !(f->res_type == TRIGGER_RES_TYPE_JOB && f->res_id)) {
-		net_reply_rc(c, ESRCH);   /* clears nothing unnamed */
-		return;
-	}
-	for (t = tg.head; t; t = next) {
-		next = t->next;
-		if (!_tr_match(&t->info, f) || (!all && t->info.user_id != uid))
-			continue;
-		info("trigger %u cleared by uid %u", t->info.trig_id,
-		     (unsigned) uid);
-		_tr_remove(t);
-		n++;
-	}
-	if (!n) {
-		net_reply_rc(c, ESRCH);
-		return;
-	}
-	commit_reply_rc(c, SLURM_SUCCESS, NULL);
 }

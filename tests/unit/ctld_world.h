@@ -49,6 +49,7 @@
 #include "../../src/ctld/resv_mgr.c"
 #include "../../src/ctld/resv_rpc.c"
 #include "../../src/ctld/trigger.c"
+#include "../../src/ctld/trigger_rpc.c"
 
 #include "ctld_stubs.h"
 
