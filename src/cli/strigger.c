@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_opt.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
@@ -39,6 +40,7 @@ static struct {
 	bool      quiet;
 	bool      front_end;
 	int       verbose;
+	char     *clusters;        /* -M: checked, this cluster or "all" */
 } opt = { .user_id = NO_VAL32 };
 
 static const char usage_text[] =
@@ -285,7 +287,10 @@ static void _parse(int argc, char **argv)
 		case 'i': opt.trig_id = (uint32_t) strtoul(optarg, NULL, 10);
 			  break;
 		case 'j': _job(optarg); break;
-		case 'M': break;        /* checked below */
+		case 'M':
+			xfree(opt.clusters);
+			opt.clusters = xstrdup(optarg);
+			break;
 		case 'n':
 			opt.node_set = true;
 			xfree(opt.node);
@@ -313,22 +318,6 @@ static void _parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		_die("Unknown argument: %s", argv[optind]);
-}
-
-/* -M: Sluice serves its own cluster only. */
-static void _check_clusters(int argc, char **argv)
-{
-	const slurm_conf_t *conf = cli_conf();
-
-	optind = 0;             /* a full rescan (GNU getopt) */
-	opterr = 0;
-	for (int c; (c = getopt_long(argc, argv,
-				     "aAbBcCdDeFfgGhHi:Ij:M:n::No:p:QrtuvV",
-				     long_opts, NULL)) != -1;)
-		if (c == 'M' && conf && conf->cluster_name &&
-		    strcmp(optarg, conf->cluster_name))
-			_die("-M: only this cluster (%s) is served by Sluice",
-			     conf->cluster_name);
 }
 
 static void _verify(void)
@@ -536,7 +525,8 @@ int main(int argc, char **argv)
 	_parse(argc, argv);
 	_verify();
 	cli_init("strigger", opt.verbose);
-	_check_clusters(argc, argv);
+	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
+		exit(1);
 	if (opt.mode == 's')
 		return _set();
 	if (opt.mode == 'g')
