@@ -43,6 +43,10 @@ typedef enum {
 	RESPONSE_NODE_INFO,                 /* node_info_msg_t */
 	REQUEST_PARTITION_INFO,             /* info_request_msg_t */
 	RESPONSE_PARTITION_INFO,            /* part_info_msg_t */
+	REQUEST_TRIGGER_SET = 2017,         /* trigger_info_msg_t (strigger) */
+	REQUEST_TRIGGER_GET,                /* trigger_info_msg_t: filter */
+	REQUEST_TRIGGER_CLEAR,              /* trigger_info_msg_t: filter */
+	RESPONSE_TRIGGER_GET,               /* trigger_info_msg_t */
 	REQUEST_SHARE_INFO = 2022,          /* share_request_msg_t (sshare) */
 	RESPONSE_SHARE_INFO,                /* table_resp_msg_t */
 	REQUEST_RESERVATION_INFO = 2024,    /* info_request_msg_t */
@@ -1228,5 +1232,66 @@ int  msg_body_pack(uint16_t type, const void *data, buf_t *b);
 /* Unpack a body; requires every byte to be consumed.  0 or -1. */
 int  msg_body_unpack(uint16_t type, buf_t *b, void **data);
 void msg_body_free(uint16_t type, void *data);
+
+/* ---- event triggers (strigger) ---- */
+
+/* What a trigger watches (res_type). */
+enum {
+	TRIGGER_RES_TYPE_JOB = 1,
+	TRIGGER_RES_TYPE_NODE,
+	TRIGGER_RES_TYPE_SLURMCTLD,
+	TRIGGER_RES_TYPE_SLURMDBD,
+	TRIGGER_RES_TYPE_DATABASE,
+	TRIGGER_RES_TYPE_FRONT_END,
+	TRIGGER_RES_TYPE_OTHER,
+};
+
+/* Events (trig_type): one bit each; a trigger may name several. */
+#define TRIGGER_TYPE_UP                  0x00000001u
+#define TRIGGER_TYPE_DOWN                0x00000002u
+#define TRIGGER_TYPE_FAIL                0x00000004u
+#define TRIGGER_TYPE_TIME                0x00000008u
+#define TRIGGER_TYPE_FINI                0x00000010u
+#define TRIGGER_TYPE_RECONFIG            0x00000020u
+#define TRIGGER_TYPE_IDLE                0x00000080u
+#define TRIGGER_TYPE_DRAINED             0x00000100u
+#define TRIGGER_TYPE_PRI_CTLD_FAIL       0x00000200u
+#define TRIGGER_TYPE_PRI_CTLD_RES_OP     0x00000400u
+#define TRIGGER_TYPE_PRI_CTLD_RES_CTRL   0x00000800u
+#define TRIGGER_TYPE_PRI_CTLD_ACCT_FULL  0x00001000u
+#define TRIGGER_TYPE_BU_CTLD_FAIL        0x00002000u
+#define TRIGGER_TYPE_BU_CTLD_RES_OP      0x00004000u
+#define TRIGGER_TYPE_BU_CTLD_AS_CTRL     0x00008000u
+#define TRIGGER_TYPE_PRI_DBD_FAIL        0x00010000u
+#define TRIGGER_TYPE_PRI_DBD_RES_OP      0x00020000u
+#define TRIGGER_TYPE_PRI_DB_FAIL         0x00040000u
+#define TRIGGER_TYPE_PRI_DB_RES_OP       0x00080000u
+#define TRIGGER_TYPE_BURST_BUFFER        0x00100000u
+
+#define TRIGGER_FLAG_PERM   0x0001    /* --flags=PERM: kept after firing */
+#define TRIGGER_OFFSET_MAX  32000     /* |--offset| in seconds */
+#define TRIGGER_PROGRAM_MAX 1024      /* bytes of --program */
+
+/* One trigger.  In a filter (get, clear) 0 / NULL / NO_VAL32 mean any. */
+typedef struct {
+	uint32_t  trig_id;
+	uint16_t  res_type;       /* TRIGGER_RES_TYPE_* */
+	char     *res_id;         /* job id, node list or "*" */
+	uint32_t  trig_type;      /* TRIGGER_TYPE_* bits */
+	int32_t   offset;         /* seconds after (< 0: before) the event */
+	uint32_t  user_id;        /* owner; the program runs as them */
+	uint32_t  group_id;
+	uint16_t  flags;          /* TRIGGER_FLAG_* */
+	char     *program;        /* path, then arguments of the site's */
+} trigger_info_t;
+
+typedef struct {
+	uint32_t        cnt;      /* at most TRIGGER_MSG_MAX */
+	trigger_info_t *triggers;
+} trigger_info_msg_t;
+#define TRIGGER_MSG_MAX 100000
+
+void trigger_info_free_members(trigger_info_t *t);
+void trigger_info_msg_free(trigger_info_msg_t *m);
 
 #endif

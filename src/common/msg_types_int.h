@@ -26,6 +26,10 @@ MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
 /* msg_job_output.c */
 MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 
+/* msg_trigger.c */
+MSG_BODY_FUNCS(msg_trigger);      /* REQUEST_TRIGGER_*, RESPONSE_TRIGGER_GET:
+				   * trigger_info_msg_t */
+
 /* msg_alloc_heartbeat.c: field tables of REQUEST_ALLOC_HEARTBEAT and
  * RESPONSE_ALLOC_HEARTBEAT */
 #include "common/fields.h"

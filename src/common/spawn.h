@@ -9,10 +9,19 @@
 #ifndef SLUICE_SPAWN_H
 #define SLUICE_SPAWN_H
 
+#include <sys/types.h>
+
 /* Run path with argv and env (argv NULL: just the path), in cwd if not
  * NULL, and wait.  The wait() status, or -1 with *err (errno value) set
  * when it could not be started. */
 int spawn_wait(const char *path, char *const argv[], char *const env[],
 	       const char *cwd, int *err);
+
+/* The same as user uid (group gid and uid's groups) when running as
+ * root and uid is not root (else as the caller), in "/", stdio on
+ * /dev/null.  After timeout seconds (0: none) the program's session is
+ * killed (SIGKILL).  The wait() status, or -1 with *err set. */
+int spawn_wait_as(const char *path, char *const argv[], char *const env[],
+		  uid_t uid, gid_t gid, unsigned timeout, int *err);
 
 #endif

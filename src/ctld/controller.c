@@ -24,6 +24,7 @@
 #include "common/privs.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/trigger.h"
 #include "ctld/acct_job.h"
 #include "ctld/acct_storage.h"
 #include "ctld/agent.h"
@@ -219,6 +220,7 @@ static void _tick(evutil_socket_t fd, short what, void *arg)
 	}
 	node_health_tick(now);
 	node_reboot_tick(now);
+	trigger_tick(now);
 	if (now % 5 == 0)
 		sched_trigger();
 }
@@ -379,6 +381,7 @@ int ctld_reconfigure(void)
 	if (!ctld.opts.log_file && nc->slurmctld_log_file)
 		log_reopen(nc->slurmctld_log_file);
 	info("Reconfigured from %s", nc->path);
+	trigger_reconfig();
 	commit_dirty();
 	assoc_mgr_reconfig(nc);
 	sched_reconfig();
@@ -534,6 +537,7 @@ static void _stop(void)
 	assoc_mgr_fini();
 	sched_fini();
 	resv_mgr_fini();
+	trigger_fini();
 	commit_fini();
 	rl_fini();
 	job_submit_plugin_fini();
@@ -643,6 +647,7 @@ int main(int argc, char **argv)
 	}
 	_start();
 	ha_set_control_time(time(NULL));
+	trigger_ctld_start(ha_index());
 	info("slurmctld version %s started on cluster %s",
 	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);
 	if (ctld.opts.systemd)

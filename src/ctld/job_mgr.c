@@ -14,6 +14,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/trigger.h"
 #include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/assoc_mgr.h"
@@ -758,8 +759,10 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		jobcomp_job_end(i);
 	}
 	step_mgr_job_end(j);
-	if (!reending)          /* it ran when the job ended, before a restart */
+	if (!reending) {        /* it ran when the job ended, before a restart */
 		job_epilog_start(j);
+		trigger_job_end(j);
+	}
 	/* only a live job's end is news (a restart re-ends finished ones) */
 	if ((was == JOB_PENDING || was == JOB_RUNNING ||
 	     was == JOB_SUSPENDED) && (state & JOB_STATE_BASE) != JOB_PENDING &&

@@ -30,6 +30,7 @@ enum {
 	JREC_NEXT_ID,     /* u32 next job id */
 	JREC_JOB_FILES,   /* u32 job id, script, environment */
 	JREC_RESV,        /* every reservation (resv_mgr_pack_state) */
+	JREC_TRIGGERS = 7, /* every trigger (trigger_pack_state) */
 	JREC_PARTS = 8,   /* every run-time partition change
 			   * (part_mgr_pack_state) */
 	JREC_TYPE_END

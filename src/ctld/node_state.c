@@ -11,6 +11,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/trigger.h"
 #include "ctld/acct_job.h"
 #include "ctld/agent.h"
 #include "ctld/commit.h"
@@ -48,6 +49,7 @@ static void _set_base(node_record_t *n, uint32_t base)
 	if ((BASE(n) == NODE_STATE_DOWN) != (base == NODE_STATE_DOWN))
 		node_mgr_saved_touch();
 	n->info.node_state = (n->info.node_state & ~NODE_STATE_BASE) | base;
+	trigger_node_state(n);          /* before its jobs are requeued */
 }
 
 void node_state_refresh(node_record_t *n)
@@ -68,6 +70,7 @@ void node_state_refresh(node_record_t *n)
 		n->info.node_state |= NODE_STATE_COMPLETING;
 	else
 		n->info.node_state &= ~NODE_STATE_COMPLETING;
+	trigger_node_state(n);          /* down, up, drained ... */
 }
 
 static void _put_reason(node_record_t *n, const char *reason, uint32_t uid)

@@ -21,6 +21,7 @@
 #include "ctld/recover.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/state_save.h"
+#include "ctld/trigger.h"
 
 #define STATE_FILE "ctld_state"
 
@@ -115,6 +116,12 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 		if (unpack16(b, &pv) < 0 || part_mgr_unpack_state(b, pv) < 0)
 			goto corrupt;
 	}
+	if (ver >= 6) {
+		uint16_t tv;
+
+		if (unpack16(b, &tv) < 0 || trigger_unpack_state(b, tv) < 0)
+			goto corrupt;
+	}
 	info("Recovered state of %u jobs from %s (format version %d, journal "
 	     "seq %llu)", cnt, path, ver, (unsigned long long) rp->last);
 	rc = 0;
@@ -206,6 +213,17 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		    buf_remaining(b)) {
 			buf_destroy(b);
 			snprintf(why, whylen, "partition record seq %llu "
+				 "malformed", (unsigned long long) r->seq);
+			return -1;
+		}
+		buf_destroy(b);
+		return 0;
+	case JREC_TRIGGERS:
+		b = buf_view(r->data, r->len);
+		if (trigger_unpack_state(b, r->version) < 0 ||
+		    buf_remaining(b)) {
+			buf_destroy(b);
+			snprintf(why, whylen, "trigger record seq %llu "
 				 "malformed", (unsigned long long) r->seq);
 			return -1;
 		}

@@ -46,6 +46,7 @@
 #include "ctld/rpc.h"
 #include "ctld/stats.h"
 #include "ctld/job_ckpt.h"
+#include "ctld/trigger.h"
 #include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
 
@@ -205,6 +206,12 @@ static const rpc_row_t rpc_table[] = {
 	/* InactiveLimit: in memory only, not journaled (job_inactive.h) */
 	{ REQUEST_ALLOC_HEARTBEAT,       RPC_PRIV_USER,
 	  job_inactive_rpc_heartbeat },
+	/* who may set, see and clear which trigger: trigger.c */
+	{ REQUEST_TRIGGER_SET,           RPC_PRIV_USER, trigger_rpc_set,
+	  CHANGE },
+	{ REQUEST_TRIGGER_GET,           RPC_PRIV_USER, trigger_rpc_get },
+	{ REQUEST_TRIGGER_CLEAR,         RPC_PRIV_USER, trigger_rpc_clear,
+	  CHANGE },
 };
 
 static const rpc_row_t *_find(uint16_t type)

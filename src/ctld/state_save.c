@@ -7,7 +7,8 @@
  * journal generation to replay after it)], pack32(next job id), node
  * states, job records, [v4: u16 reservation format, the reservation
  * table (resv_mgr_pack_state)], [v5: u16 partition changes format,
- * the run-time partition changes (part_mgr_pack_state)], [v2: u32 CRC-32C of all the bytes
+ * the run-time partition changes (part_mgr_pack_state)], [v6: u16
+ * trigger format, the trigger table (trigger_pack_state)], [v2: u32 CRC-32C of all the bytes
  * before].  It is
  * written to "ctld_state.new", fsync'd, renamed, and the directory fsync'd.
  * Job scripts and environments go into the journal (JREC_JOB_FILES) and
@@ -36,6 +37,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/state_save.h"
+#include "ctld/trigger.h"
 
 #define STATE_MAGIC "SLUICE_CTLD_STATE"
 #define STATE_FILE  "ctld_state"
@@ -211,6 +213,8 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 	resv_mgr_pack_state(b);
 	pack16(b, PART_STATE_VERSION);      /* version 5 */
 	part_mgr_pack_state(b);
+	pack16(b, TRIGGER_STATE_VERSION);   /* version 6 */
+	trigger_pack_state(b);
 	pack32(b, crc32c(0, buf_data(b), buf_len(b)));
 	last_len = buf_len(b);
 	return b;
@@ -289,6 +293,13 @@ void state_save_pack_changes(buf_t *b, uint64_t *seq)
 		_frame_buf(b, JREC_PARTS, PART_STATE_VERSION, seq, r);
 		buf_destroy(r);
 	}
+	if (trigger_take_dirty()) {
+		buf_t *t = buf_create(256);
+
+		trigger_pack_state(t);
+		_frame_buf(b, JREC_TRIGGERS, TRIGGER_STATE_VERSION, seq, t);
+		buf_destroy(t);
+	}
 	if (next != ss.next_id) {
 		uint8_t v[4] = { next >> 24, next >> 16, next >> 8, next };
 
@@ -306,6 +317,7 @@ void state_save_changes_reset(void)
 	_pack_nodes_change(NULL, NULL);
 	resv_mgr_take_dirty();
 	part_mgr_take_dirty();
+	trigger_take_dirty();
 	ss.next_id = job_mgr_next_id();
 }
 

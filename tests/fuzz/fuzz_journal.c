@@ -12,7 +12,9 @@
  * one by one, and the payload of each job record is read as both job
  * record formats (positional format 1, tagged format 2) directly, and
  * the payload of each reservation record (JREC_RESV, also the snapshot's
- * section from format 4) as the reservation table.
+ * section from format 4) as the reservation table, and of each trigger
+ * record (JREC_TRIGGERS, the snapshot's section from format 5) as the
+ * trigger table.
  *
  * Build: CC=clang cmake -DSLUICE_FUZZ=ON
  *        -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined ...
@@ -92,6 +94,16 @@ static void _scan_image(const uint8_t *d, size_t n)
 				abort();
 			buf_destroy(p);
 			resv_mgr_fini();
+			continue;
+		}
+		if (r.type == JREC_TRIGGERS) {
+			buf_t *p = buf_view(r.data, r.len);
+
+			trigger_unpack_state(p, r.version);
+			if (buf_offset(p) > r.len)
+				abort();
+			buf_destroy(p);
+			trigger_fini();
 			continue;
 		}
 		if (r.type != JREC_JOB)
@@ -174,6 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	recover_state(state_dir, &r, err, sizeof(err));
 	_put(jname, NULL, 0);
 	resv_mgr_fini();
+	trigger_fini();
 	job_mgr_fini();
 	part_mgr_fini();
 	node_mgr_fini();

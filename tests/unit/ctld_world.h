@@ -52,6 +52,8 @@
 #include "../../src/ctld/assoc_limits.c"
 #include "../../src/ctld/resv_mgr.c"
 #include "../../src/ctld/resv_rpc.c"
+#include "../../src/ctld/trigger.c"
+#include "../../src/ctld/trigger_rpc.c"
 
 #include "ctld_stubs.h"
 
