@@ -29,4 +29,10 @@ int  scontrol_write(int argc, char **argv, bool quiet);
 /* errnumstr <errno>: Slurm's text of an error number. */
 int  scontrol_errnumstr(int argc, char **argv);
 
+/* setdebug LEVEL; setdebugflags [+|-]NAME[,NAME...] (cli_scontrol_debug.c);
+ * kw: the keyword as typed. */
+int  scontrol_setdebug(const char *kw, int argc, char **argv, bool quiet);
+int  scontrol_setdebugflags(const char *kw, int argc, char **argv,
+			    bool quiet);
+
 #endif

@@ -58,6 +58,9 @@ typedef enum {
 	RESPONSE_BATCH_SCRIPT,              /* batch_script_msg_t */
 	REQUEST_LICENSE_INFO = 2070,        /* info_request_msg_t (name: one) */
 	RESPONSE_LICENSE_INFO,              /* license_info_msg_t */
+	/* scontrol setdebug / setdebugflags (operators, root, SlurmUser) */
+	REQUEST_SET_DEBUG_LEVEL = 2080,     /* set_debug_level_msg_t */
+	REQUEST_SET_DEBUG_FLAGS = 2081,     /* set_debug_flags_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -175,6 +178,18 @@ typedef struct {
 typedef struct {
 	uint16_t  options;        /* 0 = stop everything, 1 = controller only */
 } shutdown_msg_t;
+
+/* REQUEST_SET_DEBUG_LEVEL: the controller's log level (log_level_t). */
+typedef struct {
+	uint32_t  debug_level;
+} set_debug_level_msg_t;
+
+/* REQUEST_SET_DEBUG_FLAGS: DebugFlags bits (debug_flags.h) to clear,
+ * then to set. */
+typedef struct {
+	uint64_t  debug_flags_minus;
+	uint64_t  debug_flags_plus;
+} set_debug_flags_msg_t;
 
 /* slurmd -> controller: the node's energy (acct_gather_energy/rapl). */
 typedef struct {

@@ -28,4 +28,9 @@ MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 
 #undef MSG_BODY_FUNCS
 
+/* msg_debug.c */
+#include "common/fields.h"
+extern const field_desc_t msg_set_debug_level_fields[];
+extern const field_desc_t msg_set_debug_flags_fields[];
+
 #endif

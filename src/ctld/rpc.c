@@ -13,11 +13,13 @@
  * report of what is, not a change asked for: it is taken and saved with
  * the next snapshot.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
 #include "common/acct_limits.h"
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
@@ -26,6 +28,7 @@
 #include "ctld/commit.h"
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
+#include "ctld/debug_rpc.h"
 #include "ctld/fairshare.h"
 #include "ctld/ha.h"
 #include "ctld/job_info_rpc.h"
@@ -61,6 +64,8 @@ typedef struct {
 	rpc_pd_t      pd;             /* and how */
 	bool          change;         /* CHANGE: journaled, refused while
 				       * the journal cannot be written */
+	int           deny;           /* the refusal's code, when Slurm's is
+				       * not ESLURM_USER_ID_MISSING */
 } rpc_row_t;
 
 #define CHANGE .change = true
@@ -155,6 +160,11 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update,
 	  CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
+	/* not saved: a reconfigure or restart restores the config's */
+	{ REQUEST_SET_DEBUG_LEVEL,       RPC_PRIV_ADMIN,  debug_rpc_set_level,
+	  .deny = EACCES },
+	{ REQUEST_SET_DEBUG_FLAGS,       RPC_PRIV_ADMIN,  debug_rpc_set_flags,
+	  .deny = EACCES },
 	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
 	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
 	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete,
@@ -240,6 +250,9 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 
 	debug2("Processing RPC: %s from uid=%u peer=%s",
 	       msg_type_name(msg->type), (unsigned) msg->auth_uid, msg->peer);
+	log_flag(PROTOCOL, "%s: received opcode %s from %s uid %u", __func__,
+		 msg_type_name(msg->type), msg->peer,
+		 (unsigned) msg->auth_uid);
 	if (!row) {
 		error("invalid RPC msg_type=%u from uid=%u peer=%s", msg->type,
 		      (unsigned) msg->auth_uid, msg->peer);
@@ -261,7 +274,8 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		error("Security violation, %s RPC from uid=%u peer=%s",
 		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
 		      msg->peer);
-		net_reply_rc(conn, ESLURM_USER_ID_MISSING);
+		net_reply_rc(conn, row->deny ? row->deny :
+			     ESLURM_USER_ID_MISSING);
 		return;
 	}
 	if (row->private_data && row->pd == RPC_PD_REFUSE &&

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "common/debug_flags.h"
 #include "common/bitmap.h"
 #include "common/hostlist.h"
 #include "common/log.h"
@@ -730,6 +731,9 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	s = sm_record(j, r, &l, m->auth_uid);
+	log_flag(STEPS, "%s: StepId=%u.%u created on %s: %u tasks, uid=%u",
+		 __func__, j->info.job_id, s->step_id, s->nodes,
+		 r->num_tasks, (unsigned) m->auth_uid);
 	resp = sm_response(j, s);
 	info("_slurm_rpc_job_step_create: StepId=%u.%u %s usec=0",
 	     j->info.job_id, s->step_id, s->nodes);
@@ -771,6 +775,8 @@ static void sm_step_done(job_record_t *j, sm_step_t *s)
 			js->used[k] - s->cpus[i] : 0;
 	}
 	sm_acct(j, s, time(NULL), sm_rc_state(s->rc), s->rc);
+	log_flag(STEPS, "%s: StepId=%u.%u released its CPUs on %s", __func__,
+		 j->info.job_id, s->step_id, s->nodes);
 	info("_slurm_rpc_step_complete: StepId=%u.%u State=%s ExitCode=%u:%u",
 	     j->info.job_id, s->step_id, sm_state_name(sm_rc_state(s->rc)),
 	     WIFEXITED(s->rc) ? WEXITSTATUS(s->rc) : 0,

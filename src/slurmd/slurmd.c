@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/debug_flags.h"
 #include "common/daemon.h"
 #include "common/daemon_notify.h"
 #include "common/auth.h"
@@ -181,6 +182,7 @@ static void load_config(slurmd_t *sd, const opts_t *o)
 		fprintf(stderr, "slurmd: fatal: Unable to process configuration file\n");
 		exit(1);
 	}
+	debug_flags_set_conf(sd->conf->debug_flags);
 	sd->node = find_my_node(sd->conf, o->node_name, sd->hw.hostname);
 	if (!sd->node) {
 		fprintf(stderr, "slurmd: fatal: Unable to determine this slurmd's NodeName\n");
@@ -280,6 +282,7 @@ int slurmd_reconfigure(slurmd_t *sd)
 				 sizeof(*sd->old_confs));
 	sd->old_confs[sd->old_conf_cnt++] = sd->conf;
 	sd->conf = nc;
+	debug_flags_set_conf(nc->debug_flags);
 	sd->node = node;
 	if (sd->log_file)
 		log_reopen(sd->log_file);
