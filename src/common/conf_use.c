@@ -87,8 +87,8 @@ static const conf_use_t conf_use[] = {
 	W("CpuFreqGovernors",
 	  "limits srun --cpu-freq, which Sluice refuses"),
 	P("CredType"),
-	I("DebugFlags", "the option words below",
-	  "unit/test_conf_use.c::test_list_words"),
+	I("DebugFlags", "common/debug_flags.c and the option words below",
+	  "test_debug_flags.py::test_show_config_lists_the_flags"),
 	I("DependencyParameters", "ctld/job_depend.c and the option words below",
 	  "test_depend.py::test_kill_invalid_depend_parameter"),
 	R("DisableRootJobs", "NO|0", "root's jobs are not refused"),
@@ -787,18 +787,40 @@ static const conf_use_t conf_use[] = {
 	   "the job size factor does not weigh the time limit"),
 
 	/* ---- DebugFlags words ----------------------------------------- */
+	/* the flags Sluice logs for: log_flag() lines (debug_flags.h) */
+#define DFI(k, mod, t) SI("DebugFlags", k, mod, t)
+#define DF_T "test_debug_flags.py::"
+	DFI("Agent", "ctld/agent.c",
+	    DF_T "test_setdebugflags_changes_the_running_controller"),
+	DFI("Backfill", "ctld/backfill.c",
+	    DF_T "test_backfill_flag_logs_the_pass"),
+	DFI("Gres", "ctld/job_res.c",
+	    DF_T "test_gres_flag_logs_the_gpus_of_a_job"),
+	DFI("Priority", "ctld/priority.c",
+	    DF_T "test_flags_log_their_subsystem"),
+	DFI("Protocol", "ctld/rpc.c", DF_T "test_flags_log_their_subsystem"),
+	DFI("Reservation", "ctld/resv_mgr.c",
+	    DF_T "test_reservation_and_select_flags"),
+	DFI("Route", "common/forward.c",
+	    DF_T "test_setdebugflags_changes_the_running_controller"),
+	DFI("SelectType", "ctld/job_res.c",
+	    DF_T "test_reservation_and_select_flags"),
+	DFI("Steps", "ctld/step_mgr.c", DF_T "test_flags_log_their_subsystem"),
+	DFI("TraceJobs", "ctld/job_mgr.c",
+	    DF_T "test_flags_log_their_subsystem"),
+	/* the others name a subsystem Sluice does not have, or one that
+	 * logs nothing more yet: accepted, reported once */
 #define DF(k) SW("DebugFlags", k, "Sluice logs nothing more for it")
-	DF("Accrue"), DF("Agent"), DF("AuditRPCs"), DF("AuditTLS"),
-	DF("Backfill"), DF("BackfillMap"), DF("BurstBuffer"), DF("Cgroup"),
+	DF("Accrue"), DF("AuditRPCs"), DF("AuditTLS"),
+	DF("BackfillMap"), DF("BurstBuffer"), DF("Cgroup"),
 	DF("ConMgr"), DF("CPU_Bind"), DF("CpuFrequency"), DF("Data"),
 	DF("DBD_Agent"), DF("Dependency"), DF("Elasticsearch"), DF("Energy"),
-	DF("Federation"), DF("FrontEnd"), DF("Gres"), DF("Hetjob"),
+	DF("Federation"), DF("FrontEnd"), DF("Hetjob"),
 	DF("Gang"), DF("GLOB_SILENCE"), DF("JobAccountGather"), DF("JobComp"),
 	DF("JobContainer"), DF("License"), DF("Network"), DF("NetworkRaw"),
-	DF("NodeFeatures"), DF("NO_CONF_HASH"), DF("Power"), DF("Priority"),
-	DF("Profile"), DF("Protocol"), DF("Reservation"), DF("Route"),
-	DF("Script"), DF("SelectType"), DF("Steps"), DF("Switch"), DF("TLS"),
-	DF("TraceJobs"), DF("Triggers"),
+	DF("NodeFeatures"), DF("NO_CONF_HASH"), DF("Power"),
+	DF("Profile"), DF("Script"), DF("Switch"), DF("TLS"),
+	DF("Triggers"),
 };
 
 #define CONF_USE_CNT (sizeof(conf_use) / sizeof(conf_use[0]))
