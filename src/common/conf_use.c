@@ -77,9 +77,8 @@ static const conf_use_t conf_use[] = {
 	P("BurstBufferType"),
 	P("CliFilterPlugins"),
 	I("ClusterName", "ctld/controller.c", "test_slurm_compat.py::test_scontrol_show_assoc_mgr"),
-	R("CommunicationParameters", NULL,
-	  "the daemons take no communication options (IPv6, keepalive, "
-	  "address binding)"),
+	I("CommunicationParameters", "common/comm_params.c and the option "
+	  "words below", "test_comm_params.py::test_keepalive_on_connections"),
 	I("CompleteWait", "ctld/job_mgr.c, sched.c, backfill.c",
 	  "test_conf_act.py::test_complete_wait_holds_the_queue"),
 	R("CoreSpecPlugin", "core_spec/none", "no core specialization plugin"),
@@ -123,8 +122,8 @@ static const conf_use_t conf_use[] = {
 	I("JobAcctGatherFrequency", "slurmd/stepd/step_acct.c",
 	  "test_srun_acct.py::test_sstat_shows_growing_rss"),
 	P("JobAcctGatherType"),
-	R("JobAcctGatherParams", NULL,
-	  "usage gathering takes no options (UsePss, NoShared, OverMemoryKill)"),
+	I("JobAcctGatherParams", "slurmd/stepd/step_acct.c and the option "
+	  "words below", "test_jag_params.py::test_over_memory_step_is_killed"),
 	W("JobCompHost", "read by jobcomp/elasticsearch, kafka and mysql, which "
 	  "Sluice does not have"),
 	I("JobCompLoc", "plugins/jobcomp/filetxt",
@@ -337,10 +336,10 @@ static const conf_use_t conf_use[] = {
 	  "test_unkillable.py::test_requeued_job_running_again_is_not_unkillable"),
 	I("UnkillableStepTimeout", "slurmd/unkillable.c",
 	  "test_unkillable.py::test_stuck_step_drains_node"),
-	/* Slurm enforces it only with JobAcctGatherParams=OverMemoryKill,
-	 * which Sluice refuses: it has no effect there either */
-	W("VSizeFactor", "virtual memory is limited only with "
-	  "JobAcctGatherParams=OverMemoryKill, which Sluice does not have"),
+	/* Slurm limits the virtual size only with OverMemoryKill; Sluice's
+	 * OverMemoryKill limits the resident size alone */
+	W("VSizeFactor", "virtual memory is not limited: "
+	  "JobAcctGatherParams=OverMemoryKill limits the resident size"),
 	I("WaitTime", "cli/srun_opt.c", "test_conf_act.py::test_wait_time_kills_the_rest"),
 	W("X11Parameters", "a knob of X11 forwarding, which is refused"),
 	I("DefMemPerCPU", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_cpu"),
@@ -786,6 +785,42 @@ static const conf_use_t conf_use[] = {
 	SR(PRF, "SMALL_RELATIVE_TO_TIME", NULL,
 	   "the job size factor does not weigh the time limit"),
 
+	/* ---- CommunicationParameters words ---------------------------- */
+#define CMP "CommunicationParameters"
+#define CMP_T "test_comm_params.py::"
+	SI(CMP, "keepalivetime", "common/net.c",
+	   CMP_T "test_keepalive_on_connections"),
+	SI(CMP, "keepaliveinterval", "common/net.c",
+	   CMP_T "test_keepalive_on_connections"),
+	SI(CMP, "keepaliveprobes", "common/net.c",
+	   CMP_T "test_keepalive_on_connections"),
+	SI(CMP, "NoCtldInAddrAny", "ctld/ha.c",
+	   CMP_T "test_no_in_addr_any_binds_own_addresses"),
+	SI(CMP, "NoInAddrAny", "slurmd/slurmd.c, ctld/ha.c",
+	   CMP_T "test_no_in_addr_any_binds_own_addresses"),
+	SR(CMP, "EnableIPv6", NULL, "the daemons talk IPv4 only"),
+	SR(CMP, "DisableIPv4", NULL, "the daemons talk IPv4 only"),
+	SW(CMP, "DisableIPv6", "IPv6 is never used"),
+	SW(CMP, "block_null_hash", "every credential carries the hash of its "
+	   "message and a message without one is always refused"),
+	SW(CMP, "NoAddrCache", "Sluice keeps no cache of node addresses"),
+	SW(CMP, "getnameinfo_cache_timeout", "Sluice keeps no cache of "
+	   "getnameinfo answers"),
+	SW(CMP, "CheckGhalQuiesce", "a Cray Aries option"),
+
+	/* ---- JobAcctGatherParams words -------------------------------- */
+#define JP "JobAcctGatherParams"
+#define JP_T "test_jag_params.py::"
+	SI(JP, "OverMemoryKill", "slurmd/stepd/step_acct.c",
+	   JP_T "test_over_memory_step_is_killed"),
+	SI(JP, "UsePss", "slurmd/stepd/step_acct.c",
+	   JP_T "test_use_pss_counts_shared_pages_once"),
+	SI(JP, "NoShared", "slurmd/stepd/step_acct.c",
+	   JP_T "test_no_shared_leaves_shared_pages_out"),
+	SW(JP, "NoOverMemoryKill", "the default: the sampler kills nothing "
+	   "without OverMemoryKill"),
+	SW(JP, "DisableGPUAcct", "Sluice gathers no GPU usage"),
+
 	/* ---- DebugFlags words ----------------------------------------- */
 	/* the flags Sluice logs for: log_flag() lines (debug_flags.h) */
 #define DFI(k, mod, t) SI("DebugFlags", k, mod, t)
@@ -826,7 +861,7 @@ static const conf_use_t conf_use[] = {
 #define CONF_USE_CNT (sizeof(conf_use) / sizeof(conf_use[0]))
 
 /* List keys whose words are looked up one by one, and what an unknown
- * word gets: Slurm ignores unknown words of the first five and refuses
+ * word gets: Slurm ignores unknown words of the WARNED ones and refuses
  * the others (a TRES Sluice does not account is refused too). */
 static const struct {
 	const char     *scope;
@@ -842,6 +877,8 @@ static const struct {
 	{ "PriorityFlags", CONF_USE_REFUSED },
 	{ "AccountingStoreFlags", CONF_USE_REFUSED },
 	{ "DebugFlags", CONF_USE_REFUSED },
+	{ "CommunicationParameters", CONF_USE_WARNED },
+	{ "JobAcctGatherParams", CONF_USE_WARNED },
 	{ "AccountingStorageTRES", CONF_USE_REFUSED },
 };
 

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/comm_params.h"
 #include "common/debug_flags.h"
 #include "common/daemon.h"
 #include "common/daemon_notify.h"
@@ -254,6 +255,19 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	}
 }
 
+/* CommunicationParameters=NoInAddrAny: the node's own address (NodeAddr),
+ * else any. */
+static const char *_bind_addr(const slurmd_t *sd)
+{
+	comm_params_t p;
+	char err[256];
+
+	if (comm_params_parse(sd->conf->comm_params, &p, err,
+			      sizeof(err)) < 0 || !p.no_in_addr_any)
+		return NULL;
+	return sd->node->addr;
+}
+
 int slurmd_reconfigure(slurmd_t *sd)
 {
 	char err[1024] = "";
@@ -384,9 +398,10 @@ int main(int argc, char **argv)
 		      sd.conf->auth_type);
 	if (access(sd.stepd_path, X_OK) < 0)
 		error("%s: %m (batch jobs cannot start)", sd.stepd_path);
-	fd = net_listen_tcp(NULL, sd.node->port);
+	fd = net_listen_tcp(_bind_addr(&sd), sd.node->port);
 	if (fd < 0)
-		fatal("unable to bind listen port (%u): %m", sd.node->port);
+		fatal("unable to bind listen port (%s:%u): %m",
+		      _bind_addr(&sd) ? _bind_addr(&sd) : "*", sd.node->port);
 	if (o.clear)
 		spool_clear_stale(sd.spool_dir, sd.node->name);
 	if (!o.foreground && !o.systemd)
