@@ -86,8 +86,12 @@ int mpi_params_ports(const char *val, uint16_t *lo, uint16_t *hi,
 	for (size_t i = 0; words[i] && !rc; i++) {
 		char *w = xstrtrim(words[i]), *end = NULL;
 
-		if (strncasecmp(w, "ports=", 6))
+		if (!*w)
 			continue;
+		if (strncasecmp(w, "ports=", 6)) {
+			rc = -1;
+			break;
+		}
 		w += 6;
 		a = strtoul(w, &end, 10);
 		if (end == w || *end != '-') {
@@ -101,8 +105,8 @@ int mpi_params_ports(const char *val, uint16_t *lo, uint16_t *hi,
 	}
 	xstrarray_free(words);
 	if (rc) {
-		snprintf(err, errlen, "MpiParams: invalid ports= range in "
-			 "\"%s\" (ports=low-high, 1 to 65535)", val);
+		snprintf(err, errlen, "MpiParams=%s: not supported: only "
+			 "ports=low-high (1 to 65535) is", val);
 		return -1;
 	}
 	*lo = (uint16_t) a;

@@ -171,7 +171,8 @@ static const conf_use_t conf_use[] = {
 	  "faults/test_net_cut.py::test_network_cut_and_heal"),
 	I("MinJobAge", "ctld/job_mgr.c", "test_conf_keys.py::test_min_job_age"),
 	P("MpiDefault"),
-	R("MpiParams", NULL, "the MPI plugins take no options"),
+	I("MpiParams", "ctld/resv_ports.c (ports=low-high; other words "
+	  "refused)", "test_resv_ports.py::test_steps_get_reserved_ports"),
 	P("NodeFeaturesPlugins"),
 	I("OverTimeLimit", "ctld/job_mgr.c",
 	  "unit/test_conf.c::test_syntax"),

@@ -308,6 +308,7 @@ static const field_desc_t step_create_fields[] = {
 	SC(mem_per_node, FT_U64), SC(exact, FT_BOOL), SC(overlap, FT_BOOL),
 	SC(node_list, FT_STR), SC(exc_nodes, FT_STR), SC(name, FT_STR),
 	SC(host, FT_STR), SC(srun_pid, FT_U32), SC(overcommit, FT_BOOL),
+	SC(resv_ports, FT_U16),
 	FIELD_END
 };
 #undef SC
@@ -319,6 +320,7 @@ static const field_desc_t step_create_resp_fields[] = {
 	SR(tasks_per_node, FT_STR), SR(cpus_per_node, FT_STR),
 	SR(num_tasks, FT_U32), SR(cpus_per_task, FT_U16),
 	SR(cred_payload, FT_STR), SR(cred_sigs, FT_STRLIST),
+	SR(resv_ports, FT_STR),
 	FIELD_END
 };
 #undef SR

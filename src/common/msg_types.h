@@ -796,6 +796,9 @@ typedef struct {
 	char     *host;           /* srun's address */
 	uint32_t  srun_pid;
 	bool      overcommit;     /* -O: more tasks than CPUs, sharing them */
+	uint16_t  resv_ports;     /* --resv-ports: NO_VAL16 not given, 0 none,
+				   * NO_VAL16 - 1 one per task on a node,
+				   * else the count */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the
@@ -813,6 +816,7 @@ typedef struct {
 	uint16_t  cpus_per_task;
 	char     *cred_payload;   /* hex of the packed step_cred_t */
 	char    **cred_sigs;      /* one per node */
+	char     *resv_ports;     /* "12000-12003" (MpiParams=ports), or NULL */
 } job_step_create_response_msg_t;
 
 /* slurmstepd -> controller: the step ended on one node. */

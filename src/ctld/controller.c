@@ -44,6 +44,7 @@
 #include "ctld/lic_mgr.h"
 #include "ctld/recover.h"
 #include "ctld/resv_mgr.h"
+#include "ctld/resv_ports.h"
 #include "ctld/rpc.h"
 #include "ctld/sched.h"
 #include "ctld/site_factor.h"
@@ -376,6 +377,7 @@ int ctld_reconfigure(void)
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());
 	debug_flags_set_conf(nc->debug_flags);
+	resv_ports_config(nc->mpi_params);
 	if (!ctld.opts.log_file && nc->slurmctld_log_file)
 		log_reopen(nc->slurmctld_log_file);
 	info("Reconfigured from %s", nc->path);
@@ -648,6 +650,7 @@ int main(int argc, char **argv)
 	daemon_ignore_signals();
 	_setup_log();
 	debug_flags_set_conf(ctld.conf->debug_flags);
+	resv_ports_config(ctld.conf->mpi_params);
 	if (privs_become_user(ctld.conf->slurm_user, ctld.conf->slurm_user_id,
 			      err, sizeof(err)) < 0)
 		fatal("%s", err);
