@@ -126,3 +126,12 @@ def test_no_shared_leaves_shared_pages_out(users):
         assert r.rc != 0 and "exceeded memory limit" in r.err, r
     finally:
         _stop(c)
+
+
+def test_jag_flag_logs_samples(env):
+    # DebugFlags=JobAccountGather: slurmstepd logs each task's sample
+    log = env.c.log_text("n1")
+    assert re.search(r"JAG: proc_sample: StepId=\d+\.0 task 0 rss=\d+ KB",
+                     log), log[-2000:]
+    assert re.search(r"JAG: _over_memory: StepId=\d+\.0 uses \d+ KB of "
+                     r"51200 KB", log), log[-2000:]

@@ -211,6 +211,12 @@ static void proc_sample(step_t *st)
 			u->max_vsize_kb = vm[k];
 		if (cpu[k] > u->cpu_usec)
 			u->cpu_usec = cpu[k];
+		log_flag(JAG, "%s: StepId=%u.%u task %u rss=%llu KB vsize=%llu "
+			 "KB cpu=%llu usec", __func__, st->m->job_id,
+			 st->m->step_id, st->tasks[k].gtid,
+			 (unsigned long long) u->rss_kb,
+			 (unsigned long long) u->vsize_kb,
+			 (unsigned long long) u->cpu_usec);
 	}
 	xfree(v);
 	xfree(rss);
