@@ -29,6 +29,10 @@ typedef enum {
 	REQUEST_ACCT_GATHER_UPDATE = 1017,  /* controller -> slurmd, no body */
 	RESPONSE_ACCT_GATHER_UPDATE = 1018, /* acct_gather_energy_msg_t */
 	REQUEST_TAKEOVER = 1022,            /* scontrol takeover -> a standby controller */
+	REQUEST_DAEMON_STATUS = 1030,       /* scontrol show slurmd -> slurmd, no body */
+	RESPONSE_SLURMD_STATUS,             /* slurmd_status_msg_t */
+	REQUEST_REBOOT_NODES = 1032,        /* reboot_msg_t: scontrol reboot ->
+					     * controller -> each node's slurmd */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */
@@ -190,6 +194,15 @@ typedef struct {
 	uint64_t  debug_flags_minus;
 	uint64_t  debug_flags_plus;
 } set_debug_flags_msg_t;
+/* scontrol reboot (to the controller) and the controller's order to a
+ * node's slurmd (node_list: that node). */
+#define REBOOT_FLAGS_ASAP 0x0001
+typedef struct {
+	char     *node_list;      /* hostlist expression or "ALL" */
+	char     *reason;         /* NULL: none given */
+	uint16_t  flags;          /* REBOOT_FLAGS_* */
+	uint32_t  next_state;     /* 0: not given, NODE_RESUME or NODE_STATE_DOWN */
+} reboot_msg_t;
 
 /* slurmd -> controller: the node's energy (acct_gather_energy/rapl). */
 typedef struct {
@@ -416,6 +429,21 @@ typedef struct {
 	char     *token;
 } token_response_msg_t;
 
+/* scontrol show slurmd: what a slurmd says of itself. */
+typedef struct {
+	char     *step_list;      /* "12, 13.0, 13" (a batch step: its job) */
+	uint16_t  cpus, boards, sockets, cores, threads;
+	uint64_t  real_memory;    /* MB */
+	uint32_t  tmp_disk;       /* MB */
+	time_t    booted;
+	time_t    last_ctld_msg;
+	uint32_t  pid;
+	uint16_t  debug;          /* log level (3 = info) */
+	char     *hostname;
+	char     *log_file;
+	char     *version;
+} slurmd_status_msg_t;
+
 /* REQUEST_BATCH_SCRIPT: a batch job's script, for its user, operators,
  * root and SlurmUser. */
 typedef struct {
@@ -614,6 +642,7 @@ typedef enum {
 	DBD_ENT_COORD,            /* coordinators: (user, account) pairs */
 	DBD_ENT_RESV,             /* reservations (list only) */
 	DBD_ENT_PROBLEM,          /* records set aside (list only) */
+	DBD_ENT_EVENT,            /* node events (list only) */
 } dbd_entity_t;
 
 enum {
@@ -1012,7 +1041,8 @@ enum {
 	DBD_JOBS_ENV        = 0x0008,   /* -E: the batch environments */
 };
 typedef struct {
-	char     *cluster;          /* NULL = every cluster */
+	char     *cluster;          /* "a" or "a,b"; "" every cluster; NULL:
+				     * sacct_dbd_rpc sends ClusterName */
 	char    **job_ids;
 	char    **users;
 	char    **gids;
