@@ -213,6 +213,7 @@ static const char srun_help[] =
 "  -N, --nodes=N               number of nodes on which to run (N = min[-max])\n"
 "  -o, --output=out            location of stdout redirection\n"
 "      --overlap               Allow other steps to overlap this step\n"
+"      --resv-ports[=count]    reserve communication ports for this step\n"
 "      --het-group=value       hetjob component allocation(s) in which to launch\n"
 "                              application\n"
 "  -p, --partition=partition   partition requested\n"

@@ -52,4 +52,10 @@ int  scontrol_wait_job(int argc, char **argv, bool quiet);
 int  scontrol_reboot(int argc, char **argv);
 int  scontrol_cancel_reboot(int argc, char **argv, bool quiet);
 
+/* setdebug LEVEL; setdebugflags [+|-]NAME[,NAME...] (cli_scontrol_debug.c);
+ * kw: the keyword as typed. */
+int  scontrol_setdebug(const char *kw, int argc, char **argv, bool quiet);
+int  scontrol_setdebugflags(const char *kw, int argc, char **argv,
+			    bool quiet);
+
 #endif

@@ -533,6 +533,8 @@ static const char usage_text[] =
 "     requeue <job_id>         re-queue a batch job\n"
 "     requeuehold <job_id>     re-queue and hold a batch job\n"
 "     resume <job_list>        resume previously suspended job\n"
+"     setdebug <LEVEL>         reset slurmctld debug level\n"
+"     setdebugflags [+|-]NAME  add or remove slurmctld DebugFlags\n"
 "     show <ENTITY> [<ID>]     display state of identified entity, default\n"
 "                              is all records\n"
 "     shutdown <OPTS>          shutdown slurm daemons\n"
@@ -714,6 +716,18 @@ static int cmd_errnumstr(int argc, char **argv)
 	return scontrol_errnumstr(argc, argv);
 }
 
+static int cmd_setdebug(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_setdebug(argv[-1], argc, argv, sc.quiet);
+}
+
+static int cmd_setdebugflags(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_setdebugflags(argv[-1], argc, argv, sc.quiet);
+}
+
 static int cmd_track(int argc, char **argv)
 {
 	need_conf();
@@ -850,6 +864,8 @@ static const struct {
 	{ "ping", 2, cmd_ping },
 	{ "reboot", 3, cmd_reboot },
 	{ "reconfigure", 3, cmd_reconfigure },
+	{ "setdebugflags", 9, cmd_setdebugflags },
+	{ "setdebug", 2, cmd_setdebug },
 	{ "cancel_reboot", 3, cmd_cancel_reboot },
 	{ "shutdown", 3, cmd_shutdown },
 	{ "takeover", 3, cmd_takeover },
@@ -920,11 +936,28 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* The index of the command word when it is setdebug or setdebugflags,
+ * whose argument may start with '-' ("setdebugflags -Backfill"); else
+ * argc. */
+static int options_end(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-')
+			continue;
+		if (scontrol_kw(argv[i], "setdebug", 2) ||
+		    scontrol_kw(argv[i], "setdebugflags", 9))
+			return i;
+		break;
+	}
+	return argc;
+}
+
 static void parse_opts(int argc, char **argv)
 {
 	int c;
 
 	argv[0] = "scontrol";   /* getopt's messages read "scontrol: ..." */
+	argc = options_end(argc, argv);
 	while ((c = getopt_long(argc, argv, "adFhoQvV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': sc.all = true; break;

@@ -274,6 +274,7 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 		.exc_nodes = d->exc_nodes, .name = (char *) _base(r->argv[0]),
 		.host = r->my_addr, .srun_pid = (uint32_t) getpid(),
 		.overcommit = d->bitflags & JOB_OVERCOMMIT,
+		.resv_ports = r->so.resv_ports,
 	};
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	bool said = false;
@@ -302,7 +303,7 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 				ts.tv_nsec *= 2;
 			continue;
 		}
-		if (rc != ESLURM_NODES_BUSY) {
+		if (rc != ESLURM_NODES_BUSY && rc != ESLURM_PORTS_BUSY) {
 			error("Unable to create step for job %u: %s", r->job_id,
 			      rc >= SLURM_COMMUNICATIONS_CONNECTION_ERROR &&
 			      rc < ESLURM_INVALID_PARTITION_NAME ?
@@ -367,6 +368,8 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 	_setu(&env, "SLURM_STEP_NUM_NODES", nn);
 	_setu(&env, "SLURM_NNODES", nn);
 	_setu(&env, "SLURM_STEP_NUM_TASKS", s->num_tasks);
+	if (s->resv_ports && *s->resv_ports)
+		env = cli_env_set(env, "SLURM_STEP_RESV_PORTS", s->resv_ports);
 	env = cli_env_set(env, "SLURM_STEP_TASKS_PER_NODE", tpn);
 	env = cli_env_set(env, "SLURM_TASKS_PER_NODE", tpn);
 	if (r->o.desc.cpus_per_task != NO_VAL16)

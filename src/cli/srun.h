@@ -33,6 +33,8 @@ typedef struct {
 	bool      pty;            /* --pty */
 	bool      debugger_test;  /* --debugger-test: tasks stay stopped at
 				   * their exec; srun prints where they are */
+	uint16_t  resv_ports;     /* --resv-ports[=count]: NO_VAL16 not
+				   * given, 0 none, else the count */
 } srun_opts_t;
 
 /* Install srun's own options into o (o->extra_*, ctx = so). */

@@ -16,7 +16,7 @@
 enum {
 	O_EXACT = 0x80, O_OVERLAP, O_MPI, O_JOBID, O_HET, O_CPU_BIND,
 	O_MULTI_PROG, O_PTY, O_TASK_PROLOG, O_TASK_EPILOG, O_DEBUGGER_TEST,
-	O_PROLOG, O_EPILOG,
+	O_PROLOG, O_EPILOG, O_RESV_PORTS,
 };
 
 static const struct option srun_long[] = {
@@ -40,6 +40,7 @@ static const struct option srun_long[] = {
 	{ "task-epilog", required_argument, NULL, O_TASK_EPILOG },
 	{ "debugger-test", no_argument, NULL, O_DEBUGGER_TEST },
 	{ "prolog", required_argument, NULL, O_PROLOG },
+	{ "resv-ports", optional_argument, NULL, O_RESV_PORTS },
 	{ "epilog", required_argument, NULL, O_EPILOG },
 	{ NULL, 0, NULL, 0 },
 };
@@ -99,6 +100,18 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		break;
 	case 'm': return _dist(so, arg);
 	case O_EXACT: so->exact = true; break;
+	case O_RESV_PORTS: {
+		char *end = NULL;
+		unsigned long n = arg ? strtoul(arg, &end, 10) : 0;
+
+		if (arg && (!*arg || *end || n >= NO_VAL16)) {
+			error("Invalid --resv-ports specification");
+			return -1;
+		}
+		/* without a count: one per task on a node (the controller) */
+		so->resv_ports = arg ? (uint16_t) n : (uint16_t) (NO_VAL16 - 1);
+		break;
+	}
 	case O_OVERLAP: so->overlap = true; break;
 	case O_MPI:
 		xfree(so->mpi);
@@ -189,6 +202,7 @@ void srun_opt_setup(cli_job_opts_t *o, srun_opts_t *so)
 {
 	memset(so, 0, sizeof(*so));
 	so->relative = NO_VAL16;
+	so->resv_ports = NO_VAL16;
 	so->kill_bad_exit = -1;
 	so->wait_sec = -1;
 	o->extra_long = srun_long;

@@ -22,7 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/comm_params.h"
 #include "common/conf_params.h"
+#include "common/net.h"
 #include "common/rlimits.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -72,6 +74,18 @@ bool conf_unchanged(const slurm_conf_t *c)
 static int conf_check_preempt(conf_state_t *st);
 static int conf_check_checkpoint(conf_state_t *st);
 static int conf_check_lists(conf_state_t *st);
+
+/* CommunicationParameters' keepalive, for this process's connections
+ * (the value was checked by conf_check_lists). */
+static void conf_apply_comm_params(const slurm_conf_t *c)
+{
+	comm_params_t p;
+	char err[256];
+
+	if (comm_params_parse(c->comm_params, &p, err, sizeof(err)) == 0)
+		net_set_keepalive(p.keepalive_time, p.keepalive_intvl,
+				  p.keepalive_probes);
+}
 
 int conf_fail(conf_state_t *st, const char *fmt, ...)
 {
@@ -502,6 +516,7 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 		conf_destroy(c);
 		return NULL;
 	}
+	conf_apply_comm_params(c);
 	return c;
 }
 
@@ -551,9 +566,12 @@ static int conf_check_lists(conf_state_t *st)
 {
 	static const char *const keys[] = {
 		"RequeueExit", "RequeueExitHold", "PropagateResourceLimits",
-		"PropagateResourceLimitsExcept",
+		"PropagateResourceLimitsExcept", "CommunicationParameters",
+		"MpiParams",
 	};
 	char msg[256];
+	comm_params_t cp;
+	uint16_t lo, hi;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		int k = conf_key_find(keys[i]);
@@ -564,9 +582,15 @@ static int conf_check_lists(conf_state_t *st)
 
 		if (!v)
 			continue;
-		rc = i < 2 ? conf_parse_exit_list(keys[i], v, bits, msg,
-						  sizeof(msg))
-			   : rlimits_parse(keys[i], v, &mask, msg, sizeof(msg));
+		if (i < 2)
+			rc = conf_parse_exit_list(keys[i], v, bits, msg,
+						  sizeof(msg));
+		else if (i < 4)
+			rc = rlimits_parse(keys[i], v, &mask, msg, sizeof(msg));
+		else if (i == 4)
+			rc = comm_params_parse(v, &cp, msg, sizeof(msg));
+		else
+			rc = mpi_params_ports(v, &lo, &hi, msg, sizeof(msg));
 		if (rc < 0) {
 			xfree(st->where);
 			st->where = xstrdup(st->raw_where[k]);

@@ -176,6 +176,9 @@ typedef struct slurm_conf {
 	char     *enforce_part_limits; /* ALL ANY NO (default NO) */
 	bool      job_requeue;        /* default true */
 	char     *debug_flags;
+	char     *comm_params;       /* CommunicationParameters (checked) */
+	char     *jag_params;        /* JobAcctGatherParams */
+	char     *mpi_params;        /* MpiParams (ports=low-high, checked) */
 	char     *plugstack_config;
 	char     *mail_prog;
 	char     *dependency_params; /* DependencyParameters */

@@ -81,9 +81,8 @@ static const conf_use_t conf_use[] = {
 	I("CheckpointWait", "ctld/job_ckpt.c",
 	  "test_checkpoint.py::test_preempt_mode_checkpoint"),
 	I("ClusterName", "ctld/controller.c", "test_slurm_compat.py::test_scontrol_show_assoc_mgr"),
-	R("CommunicationParameters", NULL,
-	  "the daemons take no communication options (IPv6, keepalive, "
-	  "address binding)"),
+	I("CommunicationParameters", "common/comm_params.c and the option "
+	  "words below", "test_comm_params.py::test_keepalive_on_connections"),
 	I("CompleteWait", "ctld/job_mgr.c, sched.c, backfill.c",
 	  "test_conf_act.py::test_complete_wait_holds_the_queue"),
 	R("CoreSpecPlugin", "core_spec/none", "no core specialization plugin"),
@@ -91,8 +90,8 @@ static const conf_use_t conf_use[] = {
 	W("CpuFreqGovernors",
 	  "limits srun --cpu-freq, which Sluice refuses"),
 	P("CredType"),
-	I("DebugFlags", "the option words below",
-	  "unit/test_conf_use.c::test_list_words"),
+	I("DebugFlags", "common/debug_flags.c and the option words below",
+	  "test_debug_flags.py::test_show_config_lists_the_flags"),
 	I("DependencyParameters", "ctld/job_depend.c and the option words below",
 	  "test_depend.py::test_kill_invalid_depend_parameter"),
 	R("DisableRootJobs", "NO|0", "root's jobs are not refused"),
@@ -128,8 +127,8 @@ static const conf_use_t conf_use[] = {
 	I("JobAcctGatherFrequency", "slurmd/stepd/step_acct.c",
 	  "test_srun_acct.py::test_sstat_shows_growing_rss"),
 	P("JobAcctGatherType"),
-	R("JobAcctGatherParams", NULL,
-	  "usage gathering takes no options (UsePss, NoShared, OverMemoryKill)"),
+	I("JobAcctGatherParams", "slurmd/stepd/step_acct.c and the option "
+	  "words below", "test_jag_params.py::test_over_memory_step_is_killed"),
 	W("JobCompHost", "read by jobcomp/elasticsearch, kafka and mysql, which "
 	  "Sluice does not have"),
 	I("JobCompLoc", "plugins/jobcomp/filetxt",
@@ -179,7 +178,8 @@ static const conf_use_t conf_use[] = {
 	  "faults/test_net_cut.py::test_network_cut_and_heal"),
 	I("MinJobAge", "ctld/job_mgr.c", "test_conf_keys.py::test_min_job_age"),
 	P("MpiDefault"),
-	R("MpiParams", NULL, "the MPI plugins take no options"),
+	I("MpiParams", "ctld/resv_ports.c (ports=low-high; other words "
+	  "refused)", "test_resv_ports.py::test_steps_get_reserved_ports"),
 	P("NodeFeaturesPlugins"),
 	I("OverTimeLimit", "ctld/job_mgr.c",
 	  "unit/test_conf.c::test_syntax"),
@@ -347,10 +347,10 @@ static const conf_use_t conf_use[] = {
 	  "test_unkillable.py::test_requeued_job_running_again_is_not_unkillable"),
 	I("UnkillableStepTimeout", "slurmd/unkillable.c",
 	  "test_unkillable.py::test_stuck_step_drains_node"),
-	/* Slurm enforces it only with JobAcctGatherParams=OverMemoryKill,
-	 * which Sluice refuses: it has no effect there either */
-	W("VSizeFactor", "virtual memory is limited only with "
-	  "JobAcctGatherParams=OverMemoryKill, which Sluice does not have"),
+	/* Slurm limits the virtual size only with OverMemoryKill; Sluice's
+	 * OverMemoryKill limits the resident size alone */
+	W("VSizeFactor", "virtual memory is not limited: "
+	  "JobAcctGatherParams=OverMemoryKill limits the resident size"),
 	I("WaitTime", "cli/srun_opt.c", "test_conf_act.py::test_wait_time_kills_the_rest"),
 	W("X11Parameters", "a knob of X11 forwarding, which is refused"),
 	I("DefMemPerCPU", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_cpu"),
@@ -806,25 +806,85 @@ static const conf_use_t conf_use[] = {
 	SR(PRF, "SMALL_RELATIVE_TO_TIME", NULL,
 	   "the job size factor does not weigh the time limit"),
 
+	/* ---- CommunicationParameters words ---------------------------- */
+#define CMP "CommunicationParameters"
+#define CMP_T "test_comm_params.py::"
+	SI(CMP, "keepalivetime", "common/net.c",
+	   CMP_T "test_keepalive_on_connections"),
+	SI(CMP, "keepaliveinterval", "common/net.c",
+	   CMP_T "test_keepalive_on_connections"),
+	SI(CMP, "keepaliveprobes", "common/net.c",
+	   CMP_T "test_keepalive_on_connections"),
+	SI(CMP, "NoCtldInAddrAny", "ctld/ha.c",
+	   CMP_T "test_no_in_addr_any_binds_own_addresses"),
+	SI(CMP, "NoInAddrAny", "slurmd/slurmd.c, ctld/ha.c",
+	   CMP_T "test_no_in_addr_any_binds_own_addresses"),
+	SR(CMP, "EnableIPv6", NULL, "the daemons talk IPv4 only"),
+	SR(CMP, "DisableIPv4", NULL, "the daemons talk IPv4 only"),
+	SW(CMP, "DisableIPv6", "IPv6 is never used"),
+	SW(CMP, "block_null_hash", "every credential carries the hash of its "
+	   "message and a message without one is always refused"),
+	SW(CMP, "NoAddrCache", "Sluice keeps no cache of node addresses"),
+	SW(CMP, "getnameinfo_cache_timeout", "Sluice keeps no cache of "
+	   "getnameinfo answers"),
+	SW(CMP, "CheckGhalQuiesce", "a Cray Aries option"),
+
+	/* ---- JobAcctGatherParams words -------------------------------- */
+#define JP "JobAcctGatherParams"
+#define JP_T "test_jag_params.py::"
+	SI(JP, "OverMemoryKill", "slurmd/stepd/step_acct.c",
+	   JP_T "test_over_memory_step_is_killed"),
+	SI(JP, "UsePss", "slurmd/stepd/step_acct.c",
+	   JP_T "test_use_pss_counts_shared_pages_once"),
+	SI(JP, "NoShared", "slurmd/stepd/step_acct.c",
+	   JP_T "test_no_shared_leaves_shared_pages_out"),
+	SW(JP, "NoOverMemoryKill", "the default: the sampler kills nothing "
+	   "without OverMemoryKill"),
+	SW(JP, "DisableGPUAcct", "Sluice gathers no GPU usage"),
+
 	/* ---- DebugFlags words ----------------------------------------- */
+	/* the flags Sluice logs for: log_flag() lines (debug_flags.h) */
+#define DFI(k, mod, t) SI("DebugFlags", k, mod, t)
+#define DF_T "test_debug_flags.py::"
+	DFI("Agent", "ctld/agent.c",
+	    DF_T "test_setdebugflags_changes_the_running_controller"),
+	DFI("Backfill", "ctld/backfill.c",
+	    DF_T "test_backfill_flag_logs_the_pass"),
+	DFI("Gres", "ctld/job_res.c",
+	    DF_T "test_gres_flag_logs_the_gpus_of_a_job"),
+	DFI("JobAccountGather", "slurmd/stepd/step_acct.c",
+	    "test_jag_params.py::test_jag_flag_logs_samples"),
+	DFI("Priority", "ctld/priority.c",
+	    DF_T "test_flags_log_their_subsystem"),
+	DFI("Protocol", "ctld/rpc.c", DF_T "test_flags_log_their_subsystem"),
+	DFI("Reservation", "ctld/resv_mgr.c",
+	    DF_T "test_reservation_and_select_flags"),
+	DFI("Route", "common/forward.c",
+	    DF_T "test_setdebugflags_changes_the_running_controller"),
+	DFI("SelectType", "ctld/job_res.c",
+	    DF_T "test_reservation_and_select_flags"),
+	DFI("Steps", "ctld/step_mgr.c", DF_T "test_flags_log_their_subsystem"),
+	DFI("TraceJobs", "ctld/job_mgr.c",
+	    DF_T "test_flags_log_their_subsystem"),
+	/* the others name a subsystem Sluice does not have, or one that
+	 * logs nothing more yet: accepted, reported once */
 #define DF(k) SW("DebugFlags", k, "Sluice logs nothing more for it")
-	DF("Accrue"), DF("Agent"), DF("AuditRPCs"), DF("AuditTLS"),
-	DF("Backfill"), DF("BackfillMap"), DF("BurstBuffer"), DF("Cgroup"),
+	DF("Accrue"), DF("AuditRPCs"), DF("AuditTLS"),
+	DF("BackfillMap"), DF("BurstBuffer"), DF("Cgroup"),
 	DF("ConMgr"), DF("CPU_Bind"), DF("CpuFrequency"), DF("Data"),
 	DF("DBD_Agent"), DF("Dependency"), DF("Elasticsearch"), DF("Energy"),
-	DF("Federation"), DF("FrontEnd"), DF("Gres"), DF("Hetjob"),
-	DF("Gang"), DF("GLOB_SILENCE"), DF("JobAccountGather"), DF("JobComp"),
+	DF("Federation"), DF("FrontEnd"), DF("Hetjob"),
+	DF("Gang"), DF("GLOB_SILENCE"), DF("JobComp"),
 	DF("JobContainer"), DF("License"), DF("Network"), DF("NetworkRaw"),
-	DF("NodeFeatures"), DF("NO_CONF_HASH"), DF("Power"), DF("Priority"),
-	DF("Profile"), DF("Protocol"), DF("Reservation"), DF("Route"),
-	DF("Script"), DF("SelectType"), DF("Steps"), DF("Switch"), DF("TLS"),
-	DF("TraceJobs"), DF("Triggers"),
+	DF("NodeFeatures"), DF("NO_CONF_HASH"), DF("Power"),
+	DF("Profile"), DF("Script"), DF("Switch"), DF("TLS"),
+	DF("Triggers"),
 };
 
 #define CONF_USE_CNT (sizeof(conf_use) / sizeof(conf_use[0]))
 
 /* List keys whose words are looked up one by one, and what an unknown
- * word gets: Slurm ignores unknown words of the first five and refuses
+ * word gets: Slurm ignores unknown words of the WARNED ones and refuses
  * the others (a TRES Sluice does not account is refused too). */
 static const struct {
 	const char     *scope;
@@ -841,6 +901,8 @@ static const struct {
 	{ "PriorityFlags", CONF_USE_REFUSED },
 	{ "AccountingStoreFlags", CONF_USE_REFUSED },
 	{ "DebugFlags", CONF_USE_REFUSED },
+	{ "CommunicationParameters", CONF_USE_WARNED },
+	{ "JobAcctGatherParams", CONF_USE_WARNED },
 	{ "AccountingStorageTRES", CONF_USE_REFUSED },
 };
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -187,6 +188,8 @@ static int _forward(group_t *g, uint32_t head, uint32_t end)
 		if (g->bodies)
 			m.bodies[k - head] = g->bodies[k];
 	}
+	log_flag(ROUTE, "%s: %s forwards %s to %u nodes", __func__,
+		 r->names[head], msg_type_name(r->type), end - head - 1);
 	err = net_rpc(host, port, REQUEST_FORWARD, &m, &resp,
 		      fwd_subtree_timeout(end - head, r->tree_width,
 					  r->timeout_ms));
@@ -243,6 +246,8 @@ void fwd_send(const fwd_req_t *r, int *rc)
 	if (!r->cnt)
 		return;
 	rr.tree_width = (uint16_t) w;
+	log_flag(ROUTE, "%s: %s to %u nodes in %u groups, tree_width %u",
+		 __func__, msg_type_name(r->type), r->cnt, groups, w);
 	/* groups of more than one node need the packed request */
 	if (groups < r->cnt) {
 		if (r->datas) {

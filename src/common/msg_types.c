@@ -332,6 +332,7 @@ static const field_desc_t step_create_fields[] = {
 	SC(mem_per_node, FT_U64), SC(exact, FT_BOOL), SC(overlap, FT_BOOL),
 	SC(node_list, FT_STR), SC(exc_nodes, FT_STR), SC(name, FT_STR),
 	SC(host, FT_STR), SC(srun_pid, FT_U32), SC(overcommit, FT_BOOL),
+	SC(resv_ports, FT_U16),
 	FIELD_END
 };
 #undef SC
@@ -343,6 +344,7 @@ static const field_desc_t step_create_resp_fields[] = {
 	SR(tasks_per_node, FT_STR), SR(cpus_per_node, FT_STR),
 	SR(num_tasks, FT_U32), SR(cpus_per_task, FT_U16),
 	SR(cred_payload, FT_STR), SR(cred_sigs, FT_STRLIST),
+	SR(resv_ports, FT_STR),
 	FIELD_END
 };
 #undef SR
@@ -984,6 +986,10 @@ static const msg_desc_t table[] = {
 	ROW_FUNCS(RESPONSE_STATS_INFO, stats_info_response_msg_t, stats_resp),
 	ROW_FIELDS(REQUEST_LICENSE_INFO, info_request_msg_t, info_request_fields),
 	ROW_FUNCS(RESPONSE_LICENSE_INFO, license_info_msg_t, lic_resp),
+	ROW_FIELDS(REQUEST_SET_DEBUG_LEVEL, set_debug_level_msg_t,
+		   msg_set_debug_level_fields),
+	ROW_FIELDS(REQUEST_SET_DEBUG_FLAGS, set_debug_flags_msg_t,
+		   msg_set_debug_flags_fields),
 	ROW_FIELDS(REQUEST_RESOURCE_ALLOCATION, job_desc_t, job_desc_fields),
 	ROW_FIELDS(RESPONSE_RESOURCE_ALLOCATION, submit_response_msg_t, submit_response_fields),
 	ROW_FIELDS(REQUEST_JOB_STEP_CREATE, job_step_create_request_msg_t, step_create_fields),

@@ -66,6 +66,9 @@ typedef enum {
 	RESPONSE_BATCH_SCRIPT,              /* batch_script_msg_t */
 	REQUEST_LICENSE_INFO = 2070,        /* info_request_msg_t (name: one) */
 	RESPONSE_LICENSE_INFO,              /* license_info_msg_t */
+	/* scontrol setdebug / setdebugflags (operators, root, SlurmUser) */
+	REQUEST_SET_DEBUG_LEVEL = 2080,     /* set_debug_level_msg_t */
+	REQUEST_SET_DEBUG_FLAGS = 2081,     /* set_debug_flags_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -198,6 +201,17 @@ typedef struct {
 	uint16_t  options;        /* 0 = stop everything, 1 = controller only */
 } shutdown_msg_t;
 
+/* REQUEST_SET_DEBUG_LEVEL: the controller's log level (log_level_t). */
+typedef struct {
+	uint32_t  debug_level;
+} set_debug_level_msg_t;
+
+/* REQUEST_SET_DEBUG_FLAGS: DebugFlags bits (debug_flags.h) to clear,
+ * then to set. */
+typedef struct {
+	uint64_t  debug_flags_minus;
+	uint64_t  debug_flags_plus;
+} set_debug_flags_msg_t;
 /* scontrol reboot (to the controller) and the controller's order to a
  * node's slurmd (node_list: that node). */
 #define REBOOT_FLAGS_ASAP 0x0001
@@ -887,6 +901,9 @@ typedef struct {
 	char     *host;           /* srun's address */
 	uint32_t  srun_pid;
 	bool      overcommit;     /* -O: more tasks than CPUs, sharing them */
+	uint16_t  resv_ports;     /* --resv-ports: NO_VAL16 not given, 0 none,
+				   * NO_VAL16 - 1 one per task on a node,
+				   * else the count */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the
@@ -904,6 +921,7 @@ typedef struct {
 	uint16_t  cpus_per_task;
 	char     *cred_payload;   /* hex of the packed step_cred_t */
 	char    **cred_sigs;      /* one per node */
+	char     *resv_ports;     /* "12000-12003" (MpiParams=ports), or NULL */
 } job_step_create_response_msg_t;
 
 /* slurmstepd -> controller: the step ended on one node. */

@@ -49,4 +49,9 @@ extern const field_desc_t msg_part_update_fields[];
 
 #undef MSG_BODY_FUNCS
 
+/* msg_debug.c */
+#include "common/fields.h"
+extern const field_desc_t msg_set_debug_level_fields[];
+extern const field_desc_t msg_set_debug_flags_fields[];
+
 #endif

@@ -52,6 +52,35 @@ void net_sockaddr_str(const struct sockaddr *sa, char *out, size_t len)
 	}
 }
 
+static struct {
+	int time, intvl, probes;
+} keepalive = { -1, -1, -1 };
+
+void net_set_keepalive(int time, int intvl, int probes)
+{
+	keepalive.time = time;
+	keepalive.intvl = intvl;
+	keepalive.probes = probes;
+}
+
+void net_keepalive(int fd)
+{
+	int one = 1;
+
+	if (keepalive.time < 0)
+		return;
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &keepalive.time,
+		       sizeof(int)) < 0 ||
+	    (keepalive.intvl >= 0 &&
+	     setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &keepalive.intvl,
+			sizeof(int)) < 0) ||
+	    (keepalive.probes >= 0 &&
+	     setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &keepalive.probes,
+			sizeof(int)) < 0))
+		debug("keepalive on fd %d: %s", fd, strerror(errno));
+}
+
 void net_set_nodelay(int fd)
 {
 	int one = 1;
@@ -102,6 +131,7 @@ static int connect_one(const struct addrinfo *ai, int timeout_ms)
 	}
 connected:
 	net_set_nodelay(fd);
+	net_keepalive(fd);
 	net_set_blocking(fd, true);
 	return fd;
 fail:

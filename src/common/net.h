@@ -50,6 +50,12 @@ typedef void (*net_handler_f)(net_conn_t *conn, slurm_msg_t *msg, void *arg);
  * Returns fd or -1. */
 int  net_listen_tcp(const char *addr, uint16_t port);
 int  net_listen_unix(const char *path, int mode);
+/* CommunicationParameters keepalivetime=, keepaliveinterval=,
+ * keepaliveprobes= (seconds, probes; -1: unset): TCP keepalive on every
+ * connection made or accepted from now on (time -1: none, the
+ * default). */
+void net_set_keepalive(int time, int intvl, int probes);
+void net_keepalive(int fd);
 /* Port a listening fd is bound to. */
 uint16_t net_local_port(int fd);
 

@@ -645,6 +645,8 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
 		fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
 			     SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd >= 0) {
+			if (ss.ss_family != AF_UNIX)
+				net_keepalive(fd);
 			conn_create(s, fd, (struct sockaddr *)&ss);
 			continue;
 		}

@@ -10,6 +10,7 @@
 #include <event2/event.h>
 #include <utlist.h>
 
+#include "common/debug_flags.h"
 #include "common/forward.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -180,6 +181,8 @@ void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
 	r->timeout_ms = timeout_ms;
 	r->done = done;
 	r->arg = arg;
+	log_flag(AGENT, "%s: %s to %s:%u queued, %u pending", __func__,
+		 msg_type_name(type), host, (unsigned) port, ag.pending + 1);
 	agent_queue_work(_rpc_work, _rpc_done, r);
 }
 
@@ -245,5 +248,7 @@ void agent_send_tree(char * const *names, char * const *addrs, uint32_t cnt,
 	t->tree_width = tree_width;
 	t->timeout_ms = timeout_ms;
 	t->rc = xcalloc(cnt + 1, sizeof(int));
+	log_flag(AGENT, "%s: %s to %u nodes queued, %u pending", __func__,
+		 msg_type_name(type), cnt, ag.pending + 1);
 	agent_queue_work(_tree_work, _tree_done, t);
 }

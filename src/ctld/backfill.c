@@ -26,6 +26,7 @@
 #include <event2/event.h>
 #include <uthash.h>
 
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -242,6 +243,9 @@ static void _bf_begin(void)
 	for (j = job_mgr_pending_first(); j; j = j->pend_next)
 		bf.ids[bf.cnt++] = j->info.job_id;
 	bf.pos = 0;
+	log_flag(BACKFILL, "%s: beginning with %zu pending jobs", __func__, n);
+	if (!n)
+		log_flag(BACKFILL, "%s: no jobs to backfill", __func__);
 	bf.depth = bf.depth_try = bf.started = 0;
 	bf.work_usec = 0;
 	bf.gen = sched_change_gen();
@@ -480,6 +484,8 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r,
 	j->info.sched_name = xstrdup("Backfill");
 	info("backfill: Started JobId=%u in %s on %s", j->info.job_id,
 	     j->info.partition, j->info.nodes);
+	log_flag(BACKFILL, "%s: started JobId=%u on %s", __func__,
+		 j->info.job_id, j->info.nodes);
 	stats_job(STATS_JOB_STARTED);
 	select_result_free(&res);
 	bf.started++;
@@ -622,6 +628,8 @@ static bool _bf_one(job_record_t *j)
 	else if (has_lic && !lic_mgr_job_test(j))
 		return true;      /* not planned without bf_licenses */
 	bf.depth_try++;
+	log_flag(BACKFILL, "%s: test for JobId=%u Prio=%u Partition=%s",
+		 __func__, j->info.job_id, j->info.priority, j->part->info.name);
 	job_mgr_select_req(j, &sreq);
 	_bf_to_bf_req(j, &sreq, &r);
 	if (!r.exclusive && (j->info.shared == JOB_SHARED_NONE ||
@@ -664,6 +672,8 @@ static bool _bf_one(job_record_t *j)
 			shape->not_before = NEVER;
 			_bf_add_fail(_bf_part(j->part), &r);
 		}
+		log_flag(BACKFILL, "%s: JobId=%u cannot start within "
+			 "bf_window", __func__, j->info.job_id);
 		_bf_set_start(j, 0, NULL);
 		goto out;
 	}
@@ -683,6 +693,9 @@ static bool _bf_one(job_record_t *j)
 	bf_map_reserve(bf.map, bf.nodes, &r, start);
 	_bf_lic_take(lr, choice, start > bf.now ? start : bf.now, r.duration);
 	_bf_set_start(j, start > bf.now ? start : bf.now + 1, bf.nodes);
+	log_flag(BACKFILL, "%s: reserved JobId=%u to start at %ld on %s",
+		 __func__, j->info.job_id, (long) j->info.start_time,
+		 j->info.sched_nodes ? j->info.sched_nodes : "");
 out:
 	if (avail)
 		bitmap_destroy(avail);
@@ -700,6 +713,9 @@ static void _bf_end(void)
 	debug("backfill: completed testing %u(%u) jobs, started %u, usec=%lu",
 	      bf.depth, bf.depth_try, bf.started,
 	      (unsigned long) bf.work_usec);
+	log_flag(BACKFILL, "%s: completed testing %u(%u) jobs, usec=%lu",
+		 __func__, bf.depth, bf.depth_try,
+		 (unsigned long) bf.work_usec);
 	_bf_free_pass();
 }
 

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/debug_flags.h"
+#include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -43,6 +45,20 @@ static void _runtime(const char *out[4][2], char bufs[4][64])
 	out[3][0] = "SLURM_VERSION"; out[3][1] = SLUICE_VERSION_STRING;
 }
 
+/* What scontrol setdebug/setdebugflags changed shows as it is now. */
+static const char *_running(const char *key, const char *value)
+{
+	static char *flags;
+
+	if (!strcasecmp(key, "SlurmctldDebug"))
+		return log_level_to_string((log_level_t) ctld_debug_level());
+	if (strcasecmp(key, "DebugFlags"))
+		return value;
+	xfree(flags);
+	flags = debug_flags_string(debug_flags_now);
+	return flags ? flags : "(null)";
+}
+
 void config_info_rpc(net_conn_t *conn, slurm_msg_t *msg)
 {
 	const slurm_conf_t *c = ctld_conf();
@@ -66,7 +82,7 @@ void config_info_rpc(net_conn_t *conn, slurm_msg_t *msg)
 			if (!strcasecmp(rt[q][0], k))
 				dup = true;
 		if (!dup)
-			_push(&l, k, kv[i].value);
+			_push(&l, k, _running(k, kv[i].value));
 	}
 	for (; r < 4; r++)
 		_push(&l, rt[r][0], rt[r][1]);

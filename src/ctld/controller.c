@@ -25,6 +25,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/trigger.h"
+#include "common/debug_flags.h"
 #include "ctld/acct_job.h"
 #include "ctld/acct_storage.h"
 #include "ctld/agent.h"
@@ -46,6 +47,7 @@
 #include "ctld/lic_mgr.h"
 #include "ctld/recover.h"
 #include "ctld/resv_mgr.h"
+#include "ctld/resv_ports.h"
 #include "ctld/rpc.h"
 #include "ctld/sched.h"
 #include "ctld/site_factor.h"
@@ -81,6 +83,8 @@ static struct {
 	time_t             boot_time;
 	time_t             last_ping;
 	uint32_t           private_data;   /* PRIVATE_DATA_* */
+	int                debug_level;    /* scontrol setdebug; -1: the
+					    * config's */
 	bool               stopping;
 	bool               restarting;     /* ctld_restart_from_disk() */
 	bool               restarted;      /* this image is such a restart */
@@ -176,7 +180,8 @@ static slurm_conf_t *_load_conf(const char *path, char *err, size_t errlen)
 
 static log_level_t _file_level(void)
 {
-	int l = ctld.conf->slurmctld_debug + ctld.opts.verbose;
+	int l = ctld.debug_level >= 0 ? ctld.debug_level :
+		ctld.conf->slurmctld_debug + ctld.opts.verbose;
 
 	return l > LOG_LEVEL_DEBUG5 ? LOG_LEVEL_DEBUG5 : l;
 }
@@ -376,8 +381,11 @@ int ctld_reconfigure(void)
 		error("Reconfigure: %s; pending jobs keep their site factors, new ones get 0, until it loads", err);
 	job_mgr_reattach_parts();
 	part_mgr_qos_reloaded(NULL);
+	ctld.debug_level = -1;          /* as Slurm: setdebug is undone */
 	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
 		       _file_level());
+	debug_flags_set_conf(nc->debug_flags);
+	resv_ports_config(nc->mpi_params);
 	if (!ctld.opts.log_file && nc->slurmctld_log_file)
 		log_reopen(nc->slurmctld_log_file);
 	info("Reconfigured from %s", nc->path);
@@ -388,6 +396,19 @@ int ctld_reconfigure(void)
 	user_groups_flush();            /* as Slurm: groups looked up again */
 	_reconfigure_nodes();
 	return SLURM_SUCCESS;
+}
+
+void ctld_set_debug_level(int level)
+{
+	ctld.debug_level = level;
+	log_set_levels(ctld.opts.foreground ? _file_level() : LOG_LEVEL_QUIET,
+		       _file_level());
+}
+
+int ctld_debug_level(void)
+{
+	return ctld.debug_level >= 0 ? ctld.debug_level :
+	       ctld.conf->slurmctld_debug;
 }
 
 static int _add_events(void)
@@ -621,6 +642,7 @@ int main(int argc, char **argv)
 	 * threshold after the first such free and keeps the memory. */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	_parse_opts(argc, argv, &ctld.opts);
+	ctld.debug_level = -1;
 	ctld.argv = argv;
 	ctld.restarted = getenv(RESTART_ENV) != NULL;
 	unsetenv(RESTART_ENV);
@@ -637,6 +659,8 @@ int main(int argc, char **argv)
 	}
 	daemon_ignore_signals();
 	_setup_log();
+	debug_flags_set_conf(ctld.conf->debug_flags);
+	resv_ports_config(ctld.conf->mpi_params);
 	if (privs_become_user(ctld.conf->slurm_user, ctld.conf->slurm_user_id,
 			      err, sizeof(err)) < 0)
 		fatal("%s", err);

@@ -37,5 +37,9 @@ void                ctld_restart_from_disk(void);
 bool                ctld_restarting(void);
 /* Re-read slurm.conf; 0 or a slurm_err_t, the old config kept on error. */
 int                 ctld_reconfigure(void);
+/* scontrol setdebug: the log level until the next reconfigure (-1: the
+ * config's again); the level in force. */
+void                ctld_set_debug_level(int level);
+int                 ctld_debug_level(void);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include <event2/event.h>
 
+#include "common/comm_params.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
@@ -146,8 +147,15 @@ const char *ha_name(void)
 
 const char *ha_listen_addr(void)
 {
-	if (!ha.conf || ha.conf->ctld_host_cnt <= 1)
+	comm_params_t p;
+	char err[256];
+
+	if (!ha.conf)
 		return NULL;
+	if (ha.conf->ctld_host_cnt <= 1 &&
+	    (comm_params_parse(ha.conf->comm_params, &p, err,
+			       sizeof(err)) < 0 || !p.no_ctld_in_addr_any))
+		return NULL;      /* one controller: any address, as Slurm */
 	return ha.conf->ctld_addrs[ha.index];
 }
 

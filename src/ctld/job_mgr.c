@@ -7,6 +7,7 @@
 
 #include <utlist.h>
 
+#include "common/debug_flags.h"
 #include "common/conf_params.h"
 #include "common/fields.h"
 #include "common/log.h"
@@ -483,6 +484,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 
 	j = job_array_take_task(j);
 	i = &j->info;
+	log_flag(TRACE_JOBS, "%s: enter JobId=%u", __func__, i->job_id);
 
 	j->node_bitmap = bitmap_copy(res->nodes);
 	j->alloc_cnt = res->node_cnt;
@@ -744,6 +746,8 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	if (was == JOB_SUSPENDED)
 		job_mgr_suspend_res(j, true);   /* its CPUs, released below */
 	lic_mgr_job_return(j);          /* as it begins completing */
+	log_flag(TRACE_JOBS, "%s: JobId=%u %s -> %s", __func__, i->job_id,
+		 job_state_string(i->job_state), job_state_string(state));
 	i->job_state = state;
 	i->state_reason = reason;
 	i->exit_code = exit_code;

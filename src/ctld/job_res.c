@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/debug_flags.h"
 #include "common/features.h"
 #include "common/gres.h"
 #include "common/hostlist.h"
@@ -121,6 +122,16 @@ static void _parse_gpus(job_record_t *j)
 		v = 0;
 	j->mem_per_gpu = v;
 	j->gpus_parsed = true;
+	if (j->gpus_per_node || j->gpus_per_task || j->gpus_per_job)
+		log_flag(GRES, "%s: JobId=%u gres/gpu%s%s per_node:%llu "
+			 "per_task:%llu per_job:%llu cpus_per_gpu:%u "
+			 "mem_per_gpu:%llu", __func__, i->job_id,
+			 j->gpu_type ? ":" : "", j->gpu_type ? j->gpu_type : "",
+			 (unsigned long long) j->gpus_per_node,
+			 (unsigned long long) j->gpus_per_task,
+			 (unsigned long long) j->gpus_per_job,
+			 (unsigned) j->cpus_per_gpu,
+			 (unsigned long long) j->mem_per_gpu);
 }
 
 /* --cpus-per-gpu / --mem-per-gpu: the CPUs and memory a node needs for
@@ -261,6 +272,10 @@ int job_res_select(job_record_t *j, const select_node_t *view,
 		    job_mgr_part_reason_in(j, p, time(NULL)) != WAIT_NO_REASON)
 			continue;
 		r = _select_in(j, p, view, node_cnt, usable, ignore_alloc, res);
+		log_flag(SELECT_TYPE, "%s: JobId=%u partition %s: %s%s", __func__,
+			 j->info.job_id, p->info.name,
+			 r == SELECT_OK ? "fits" : "does not fit",
+			 ignore_alloc ? " (ignoring allocations)" : "");
 		if (r == SELECT_OK) {
 			if (j->part_cnt > 1 && !ignore_alloc)
 				job_res_set_part(j, p);
@@ -295,8 +310,14 @@ void job_res_start(job_record_t *j, const select_result_t *res)
 	}
 	k = 0;
 	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
-	     i = bitmap_next_set(j->node_bitmap, i + 1), k++)
+	     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
 		job_res_hold_node(j, k, node_mgr_at(i), true);
+		if (res->gpus[k])
+			log_flag(GRES, "%s: JobId=%u node %s gres/gpu "
+				 "IDX:%#llx", __func__, j->info.job_id,
+				 node_mgr_at(i)->info.name,
+				 (unsigned long long) res->gpus[k]);
+	}
 	job_res_describe(j);
 }
 

@@ -22,6 +22,7 @@
 
 #include <event2/event.h>
 
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -269,6 +270,11 @@ uint32_t priority_compute(const priority_conf_t *pc,
 	_pr_tres_factors(pc, t, i, out ? &f : NULL, &tres);
 	sum = f.age + f.fairshare + f.job_size + f.part + f.qos_f + f.assoc +
 		f.site + tres - (double) nice;
+	log_flag(PRIO, "%s: JobId=%u Age=%.2f Fairshare=%.2f JobSize=%.2f "
+		 "Partition=%.2f QOS=%.2f TRES=%.2f Site=%.2f Nice=%lld "
+		 "Priority=%.0f", __func__, i->job_id, f.age, f.fairshare,
+		 f.job_size, f.part, f.qos_f, tres, (double) f.site,
+		 (long long) nice, sum < 1 ? 1 : sum > PRIO_MAX ? PRIO_MAX : sum);
 	if (out) {
 		xfree(out->tres);
 		xfree(out->norm_tres);
@@ -358,6 +364,8 @@ static void _mf_recalc(time_t now)
 	if (changed)
 		job_mgr_pending_sort();
 	debug2("priority_recalc: %u pending jobs changed priority", changed);
+	log_flag(PRIO, "%s: %u pending jobs changed priority", __func__,
+		 changed);
 }
 
 static uint32_t _mf_factors(const priority_totals_t *t, struct job_record *j,

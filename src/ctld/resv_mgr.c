@@ -4,6 +4,7 @@
 #include <pwd.h>
 #include <string.h>
 
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/node_info.h"
 #include "common/parse_util.h"
@@ -271,6 +272,9 @@ void resv_mgr_tick(time_t now)
 		act = resv_is_active(r, now);
 		if (act != r->active) {
 			r->active = act;
+			log_flag(RESERVATION, "%s: reservation %s is now %s",
+				 __func__, r->info.name,
+				 act ? "active" : "inactive");
 			if (act)
 				info("Reservation %s has started",
 				     r->info.name);
@@ -347,7 +351,12 @@ int resv_mgr_job_check(const char *name, uid_t uid, const char *account)
 		return 0;
 	if (!(r = resv_find(name)))
 		return ESLURM_RESERVATION_INVALID;
-	return _rv_admits(r, uid, account) ? 0 : ESLURM_RESERVATION_ACCESS;
+	if (_rv_admits(r, uid, account))
+		return 0;
+	log_flag(RESERVATION, "%s: uid=%u account=%s may not use "
+		 "reservation %s", __func__, (unsigned) uid,
+		 account ? account : "", name);
+	return ESLURM_RESERVATION_ACCESS;
 }
 
 static time_t _rv_job_end(const job_record_t *j, time_t now)
@@ -379,6 +388,9 @@ uint32_t resv_mgr_job_nodes(job_record_t *j, const bitmap_t *usable,
 		if (!(r->info.flags & RESV_FLEX)) {
 			bitmap_and(o, resv_nodes(r));
 			*out = o;
+			log_flag(RESERVATION, "%s: JobId=%u may use only the "
+				 "nodes of reservation %s", __func__,
+				 j->info.job_id, name);
 			return WAIT_NO_REASON;
 		}
 	}
@@ -398,6 +410,9 @@ uint32_t resv_mgr_job_nodes(job_record_t *j, const bitmap_t *usable,
 			o = bitmap_copy(usable);
 		bitmap_and_not(o, nodes);
 		(*removed)++;
+		log_flag(RESERVATION, "%s: JobId=%u may not use the nodes of "
+			 "reservation %s", __func__, j->info.job_id,
+			 r->info.name);
 	}
 	*out = o;
 	return WAIT_NO_REASON;

@@ -13,12 +13,14 @@
  * report of what is, not a change asked for: it is taken and saved with
  * the next snapshot.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <stddef.h>
 #include <time.h>
 
 #include "common/acct_limits.h"
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
@@ -27,6 +29,7 @@
 #include "ctld/commit.h"
 #include "ctld/config_info.h"
 #include "ctld/controller.h"
+#include "ctld/debug_rpc.h"
 #include "ctld/fairshare.h"
 #include "ctld/ha.h"
 #include "ctld/job_info_rpc.h"
@@ -175,6 +178,11 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_DELETE_PARTITION,      RPC_PRIV_ADMIN,  part_mgr_rpc_delete,
 	  CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
+	/* not saved: a reconfigure or restart restores the config's */
+	{ REQUEST_SET_DEBUG_LEVEL,       RPC_PRIV_ADMIN,  debug_rpc_set_level,
+	  .deny_rc = EACCES },
+	{ REQUEST_SET_DEBUG_FLAGS,       RPC_PRIV_ADMIN,  debug_rpc_set_flags,
+	  .deny_rc = EACCES },
 	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
 	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
 	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete,
@@ -269,6 +277,9 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 
 	debug2("Processing RPC: %s from uid=%u peer=%s",
 	       msg_type_name(msg->type), (unsigned) msg->auth_uid, msg->peer);
+	log_flag(PROTOCOL, "%s: received opcode %s from %s uid %u", __func__,
+		 msg_type_name(msg->type), msg->peer,
+		 (unsigned) msg->auth_uid);
 	if (!row) {
 		error("invalid RPC msg_type=%u from uid=%u peer=%s", msg->type,
 		      (unsigned) msg->auth_uid, msg->peer);

@@ -1,12 +1,14 @@
 /* step_mgr.c — job steps in the controller (step_mgr.h). */
 #include "ctld/step_mgr.h"
 #include "ctld/step_mgr_int.h"
+#include "ctld/resv_ports.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
+#include "common/debug_flags.h"
 #include "common/bitmap.h"
 #include "common/hostlist.h"
 #include "common/log.h"
@@ -39,8 +41,18 @@ void sm_step_free(sm_step_t *s)
 	for (uint32_t i = 0; s->ids && i < s->node_cnt; i++)
 		bitmap_destroy(s->ids[i]);
 	xfree(s->ids);
+	if (s->ports) {
+		resv_ports_release(s->port_nodes, s->node_cnt, s->ports,
+				   s->port_cnt);
+		log_flag(STEPS, "%s: StepId=?.%u released ports %s", __func__,
+			 s->step_id, s->resv_ports);
+	}
+	xstrarray_free(s->port_nodes);
+	xfree(s->ports);
+	xfree(s->resv_ports);
 	xfree(s);
 }
+
 
 /* The node CPU ids a new step gets on job node k: cnt of the job's ids
  * there, the ones no other step holds first (so --exact steps side by
@@ -512,6 +524,7 @@ sm_response(job_record_t *j, const sm_step_t *s)
 	resp->job_id = j->info.job_id;
 	resp->step_id = s->step_id;
 	resp->node_list = xstrdup(s->nodes);
+	resp->resv_ports = xstrdup(s->resv_ports);
 	resp->node_names = xcalloc(s->node_cnt + 1, sizeof(char *));
 	resp->node_addrs = xcalloc(s->node_cnt + 1, sizeof(char *));
 	resp->cred_sigs = xcalloc(s->node_cnt + 1, sizeof(char *));
@@ -704,13 +717,53 @@ static int sm_sign_creds(void *data)
 	return SLURM_SUCCESS;
 }
 
+/* MpiParams=ports: the ports a new step laid out as l gets (srun
+ * --resv-ports[=count]; without it, every step when a range is set): as
+ * many as its most tasks on one node unless a count is given.  0 (also
+ * when it gets none) or ESLURM_PORTS_BUSY / ESLURM_PORTS_INVALID. */
+static int sm_take_ports(job_record_t *j, const job_step_create_request_msg_t *r,
+			 const sm_layout_t *l, sm_step_t *s)
+{
+	uint16_t cnt = r->resv_ports, most = 0;
+	node_record_t **node;
+	long i;
+	uint32_t k = 0;
+	int rc;
+
+	if (cnt == NO_VAL16 && !resv_ports_configured())
+		return 0;
+	if (cnt == NO_VAL16 || cnt == NO_VAL16 - 1)
+		for (uint32_t t = 0; t < l->cnt; t++)
+			most = l->tasks[t] > most ? l->tasks[t] : most;
+	cnt = cnt == NO_VAL16 || cnt == NO_VAL16 - 1 ? most : cnt;
+	if (!cnt)
+		return 0;
+	node = xcalloc(j->alloc_cnt + 1, sizeof(*node));
+	for (i = bitmap_first_set(j->node_bitmap); i >= 0;
+	     i = bitmap_next_set(j->node_bitmap, i + 1))
+		node[k++] = node_mgr_at(i);
+	s->port_nodes = xcalloc(l->cnt + 1, sizeof(char *));
+	for (uint32_t t = 0; t < l->cnt; t++)
+		s->port_nodes[t] = xstrdup(node[l->pos[t]]->info.name);
+	xfree(node);
+	rc = resv_ports_take(s->port_nodes, l->cnt, cnt, &s->ports,
+			     &s->resv_ports);
+	if (rc) {
+		xstrarray_free(s->port_nodes);
+		s->port_nodes = NULL;
+		return rc;
+	}
+	s->port_cnt = cnt;
+	return 0;
+}
+
 void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 {
 	job_step_create_request_msg_t *r = m->data;
 	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
 	job_step_create_response_msg_t *resp;
 	sm_layout_t l = { 0 };
-	sm_step_t *s;
+	sm_step_t *s, ports = { 0 };
 	int rc;
 
 	if (!r) {
@@ -718,8 +771,11 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	if ((rc = sm_check_job(j, m->auth_uid)) || (rc = sm_limits(j, r)) ||
-	    (rc = sm_place(j, r, &l))) {
-		if (rc == ESLURM_NODES_BUSY || rc == ESLURM_PROLOG_RUNNING)
+	    (rc = sm_place(j, r, &l)) ||
+	    (rc = sm_take_ports(j, r, &l, &ports))) {
+		sm_layout_free(&l);
+		if (rc == ESLURM_NODES_BUSY || rc == ESLURM_PROLOG_RUNNING ||
+		    rc == ESLURM_PORTS_BUSY)
 			debug("_slurm_rpc_job_step_create: JobId=%u: %s",
 			      r->job_id, slurm_strerror(rc));
 		else
@@ -730,6 +786,13 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	s = sm_record(j, r, &l, m->auth_uid);
+	s->port_nodes = ports.port_nodes;
+	s->ports = ports.ports;
+	s->port_cnt = ports.port_cnt;
+	s->resv_ports = ports.resv_ports;
+	log_flag(STEPS, "%s: StepId=%u.%u created on %s: %u tasks, uid=%u",
+		 __func__, j->info.job_id, s->step_id, s->nodes,
+		 r->num_tasks, (unsigned) m->auth_uid);
 	resp = sm_response(j, s);
 	info("_slurm_rpc_job_step_create: StepId=%u.%u %s usec=0",
 	     j->info.job_id, s->step_id, s->nodes);
@@ -771,6 +834,8 @@ static void sm_step_done(job_record_t *j, sm_step_t *s)
 			js->used[k] - s->cpus[i] : 0;
 	}
 	sm_acct(j, s, time(NULL), sm_rc_state(s->rc), s->rc);
+	log_flag(STEPS, "%s: StepId=%u.%u released its CPUs on %s", __func__,
+		 j->info.job_id, s->step_id, s->nodes);
 	info("_slurm_rpc_step_complete: StepId=%u.%u State=%s ExitCode=%u:%u",
 	     j->info.job_id, s->step_id, sm_state_name(sm_rc_state(s->rc)),
 	     WIFEXITED(s->rc) ? WEXITSTATUS(s->rc) : 0,

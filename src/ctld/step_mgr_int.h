@@ -37,6 +37,10 @@ typedef struct step_record {
 	uint64_t  max_vsize_kb;
 	uint64_t  tot_vsize_kb;
 	uint64_t  energy;         /* joules, summed over the nodes */
+	char    **port_nodes;     /* MpiParams=ports: where ports[] are held */
+	uint16_t *ports;          /* (resv_ports.h), or NULL; not saved */
+	uint16_t  port_cnt;
+	char     *resv_ports;     /* their ranged list, SLURM_STEP_RESV_PORTS */
 	bitmap_t **ids;           /* per step node: its CPU ids, or NULL
 				     (not saved: a restarted controller
 				     picks again from the first) */

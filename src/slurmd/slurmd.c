@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/comm_params.h"
+#include "common/debug_flags.h"
 #include "common/daemon.h"
 #include "common/daemon_notify.h"
 #include "common/auth.h"
@@ -182,6 +184,7 @@ static void load_config(slurmd_t *sd, const opts_t *o)
 		fprintf(stderr, "slurmd: fatal: Unable to process configuration file\n");
 		exit(1);
 	}
+	debug_flags_set_conf(sd->conf->debug_flags);
 	sd->node = find_my_node(sd->conf, o->node_name, sd->hw.hostname);
 	if (!sd->node) {
 		fprintf(stderr, "slurmd: fatal: Unable to determine this slurmd's NodeName\n");
@@ -254,6 +257,19 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	}
 }
 
+/* CommunicationParameters=NoInAddrAny: the node's own address (NodeAddr),
+ * else any. */
+static const char *_bind_addr(const slurmd_t *sd)
+{
+	comm_params_t p;
+	char err[256];
+
+	if (comm_params_parse(sd->conf->comm_params, &p, err,
+			      sizeof(err)) < 0 || !p.no_in_addr_any)
+		return NULL;
+	return sd->node->addr;
+}
+
 int slurmd_reconfigure(slurmd_t *sd)
 {
 	char err[1024] = "";
@@ -282,6 +298,7 @@ int slurmd_reconfigure(slurmd_t *sd)
 				 sizeof(*sd->old_confs));
 	sd->old_confs[sd->old_conf_cnt++] = sd->conf;
 	sd->conf = nc;
+	debug_flags_set_conf(nc->debug_flags);
 	sd->node = node;
 	if (sd->log_file)
 		log_reopen(sd->log_file);
@@ -383,9 +400,10 @@ int main(int argc, char **argv)
 		      sd.conf->auth_type);
 	if (access(sd.stepd_path, X_OK) < 0)
 		error("%s: %m (batch jobs cannot start)", sd.stepd_path);
-	fd = net_listen_tcp(NULL, sd.node->port);
+	fd = net_listen_tcp(_bind_addr(&sd), sd.node->port);
 	if (fd < 0)
-		fatal("unable to bind listen port (%u): %m", sd.node->port);
+		fatal("unable to bind listen port (%s:%u): %m",
+		      _bind_addr(&sd) ? _bind_addr(&sd) : "*", sd.node->port);
 	if (o.clear)
 		spool_clear_stale(sd.spool_dir, sd.node->name);
 	if (!o.foreground && !o.systemd)

@@ -23,6 +23,8 @@ bool ctld_is_operator(uid_t uid) { return uid == 0; }
 bool ctld_hides(uint32_t what, uid_t uid) { (void) what; (void) uid; return false; }
 void ctld_shutdown(void) { }
 int ctld_reconfigure(void) { return 0; }
+void ctld_set_debug_level(int level) { (void) level; }
+int ctld_debug_level(void) { return 3; }
 void ctld_restart_from_disk(void) { }
 bool ctld_restarting(void) { return false; }
 

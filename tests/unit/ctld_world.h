@@ -48,6 +48,7 @@
 #include "../../src/ctld/sched.c"
 #include "../../src/ctld/step_mgr.c"
 #include "../../src/ctld/step_rec.c"
+#include "../../src/ctld/resv_ports.c"
 #include "../../src/ctld/assoc_mgr.c"
 #include "../../src/ctld/assoc_limits.c"
 #include "../../src/ctld/resv_mgr.c"

@@ -90,6 +90,7 @@ void step_cgroup_create(step_t *st)
 		gpus = step_cred_node_gpus(c, m->node_id);
 		r.gpu_idx = gpus;
 		r.mem_mb = c->mem_per_node;
+		st->mem_mb = mem_given(c->mem_per_node) ? c->mem_per_node : 0;
 		/* not the cgroup's, but decoded here once for the step */
 		xfree(st->gids);
 		st->gids = c->gids;

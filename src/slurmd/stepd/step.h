@@ -96,6 +96,9 @@ typedef struct step {
 	char               *gids;         /* the user's groups (cred), or NULL */
 	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */
 	bool                oom_told;
+	uint64_t            mem_mb;       /* the step's memory here (cred),
+					   * 0: none */
+	bool                mem_killed;   /* OverMemoryKill: over mem_mb */
 } step_t;
 
 /* Run a step stepd; returns the process exit code. */

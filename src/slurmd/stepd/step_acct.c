@@ -4,6 +4,7 @@
 #include "slurmd/stepd/step_acct.h"
 
 #include <ctype.h>
+#include <signal.h>
 #include <dirent.h>
 #include <event2/event.h>
 #include <stdio.h>
@@ -11,7 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/comm_params.h"
+#include "common/debug_flags.h"
+#include "common/io_frame.h"
 #include "common/log.h"
+#include "common/xstring.h"
 #include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
 #include "slurmd/common/node_plugins.h"
@@ -44,6 +49,43 @@ int step_acct_freq(const char *spec, int def)
 }
 
 /* "pid (comm) S ppid ..." — comm may hold spaces and ')'. */
+static unsigned jag_flags;      /* JAG_PARAM_* */
+
+/* UsePss: the process's proportional set size; *kb kept if unreadable. */
+static void _read_pss(const char *dir, uint64_t *kb)
+{
+	char path[64], line[256];
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/smaps_rollup", dir);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pss: %llu kB", &v) == 1) {
+			*kb = v;
+			break;
+		}
+	fclose(f);
+}
+
+/* NoShared: resident pages less those shared with other processes. */
+static void _read_unshared(const char *dir, long page_kb, uint64_t *kb)
+{
+	char path[64];
+	unsigned long long size, res, shared;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%s/statm", dir);
+	if (!(f = fopen(path, "re")))
+		return;
+	n = fscanf(f, "%llu %llu %llu", &size, &res, &shared);
+	fclose(f);
+	if (n == 3)
+		*kb = (res > shared ? res - shared : 0) * (uint64_t) page_kb;
+}
+
 static int _read_stat(const char *dir, acct_proc_t *p, long tick,
 		      long page_kb)
 {
@@ -76,6 +118,10 @@ static int _read_stat(const char *dir, acct_proc_t *p, long tick,
 		       (uint64_t) (cst > 0 ? cst : 0)) * 1000000ull /
 		(uint64_t) tick;
 	p->rss_kb = rss > 0 ? (uint64_t) rss * (uint64_t) page_kb : 0;
+	if (jag_flags & JAG_PARAM_USE_PSS)
+		_read_pss(dir, &p->rss_kb);
+	else if (jag_flags & JAG_PARAM_NO_SHARED)
+		_read_unshared(dir, page_kb, &p->rss_kb);
 	p->vsize_kb = vsize / 1024;
 	return 0;
 }
@@ -165,6 +211,12 @@ static void proc_sample(step_t *st)
 			u->max_vsize_kb = vm[k];
 		if (cpu[k] > u->cpu_usec)
 			u->cpu_usec = cpu[k];
+		log_flag(JAG, "%s: StepId=%u.%u task %u rss=%llu KB vsize=%llu "
+			 "KB cpu=%llu usec", __func__, st->m->job_id,
+			 st->m->step_id, st->tasks[k].gtid,
+			 (unsigned long long) u->rss_kb,
+			 (unsigned long long) u->vsize_kb,
+			 (unsigned long long) u->cpu_usec);
 	}
 	xfree(v);
 	xfree(rss);
@@ -247,6 +299,7 @@ int step_acct_init(const slurm_conf_t *conf)
 		return -1;
 	}
 	ops = plugin_ctx_ops(ctx, 0);
+	jag_flags = jag_params_parse(conf->jag_params);
 	return 0;
 }
 
@@ -255,10 +308,46 @@ bool step_acct_uses_cgroup(void)
 	return ops && ops->uses_cgroup;
 }
 
+/* OverMemoryKill: the tasks' memory here against the step's. */
+static void _over_memory(step_t *st)
+{
+	uint64_t kb = 0, lim = st->mem_mb * 1024;
+	char *line;
+
+	if (!(jag_flags & JAG_PARAM_OVER_MEMORY_KILL) || !st->mem_mb ||
+	    st->mem_killed)
+		return;
+	for (uint32_t k = 0; k < st->ntasks; k++)
+		if (!st->tasks[k].exited)
+			kb += st->tasks[k].usage.rss_kb;
+	log_flag(JAG, "%s: StepId=%u.%u uses %llu KB of %llu KB", __func__,
+		 st->m->job_id, st->m->step_id, (unsigned long long) kb,
+		 (unsigned long long) lim);
+	if (kb <= lim)
+		return;
+	st->mem_killed = true;
+	line = xstrdup_printf("StepId=%u.%u exceeded memory limit "
+			      "(%llu > %llu), being killed", st->m->job_id,
+			      st->m->step_id, (unsigned long long) kb,
+			      (unsigned long long) lim);
+	error("%s", line);
+	xstrfmtcat(&line, "\n");
+	{
+		char *msg = xstrdup_printf("slurmstepd: error: %s", line);
+
+		step_send(st, IO_STDERR, st->tasks[0].gtid, msg, strlen(msg));
+		xfree(msg);
+	}
+	xfree(line);
+	step_tasks_signal(st, SIGKILL);
+}
+
 void step_acct_sample(step_t *st)
 {
-	if (ops && ops->sample)
+	if (ops && ops->sample) {
 		ops->sample(st);
+		_over_memory(st);
+	}
 }
 
 static void _on_timer(evutil_socket_t fd, short what, void *arg)

@@ -17,6 +17,11 @@
  * sum seen is kept) and the CPU time is user+sys of the living processes
  * plus what their waited-for children used.  A task's exit adds its
  * rusage (CPU, ru_maxrss) as the final word.
+ *
+ * JobAcctGatherParams: UsePss counts a process's PSS (smaps_rollup),
+ * NoShared its RSS less its shared pages (statm); OverMemoryKill kills a
+ * step whose tasks here use more than its memory (--mem, --mem-per-cpu)
+ * at a sample, and its tasks end OUT_OF_MEMORY.
  */
 #ifndef SLUICE_STEPD_STEP_ACCT_H
 #define SLUICE_STEPD_STEP_ACCT_H

@@ -513,6 +513,8 @@ static void _task_exited(step_t *st, step_task_t *t, int status,
 		step_acct_sample(st);     /* the last look at its processes */
 	step_acct_task_exit(st, t, ru);
 	status = step_cgroup_exit_status(st, t->gtid, status);  /* OOM */
+	if (st->mem_killed)
+		status = SIG_OOM;       /* OverMemoryKill, as Slurm */
 	st_code = (uint32_t) status;
 	be[0] = (uint8_t) (st_code >> 24);
 	be[1] = (uint8_t) (st_code >> 16);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/msg_types.h"
@@ -136,4 +137,5 @@ void stepd_log_setup(const slurm_conf_t *conf, const char *node_name,
 	lo.stderr_timestamps = true;
 	log_init("slurmstepd", lo, file);
 	xfree(file);
+	debug_flags_set_conf(conf->debug_flags);
 }
