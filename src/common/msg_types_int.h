@@ -26,6 +26,10 @@ MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
 /* msg_job_output.c */
 MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 
+/* msg_profile.c */
+MSG_BODY_FUNCS(msg_job_profile);  /* REQUEST_JOB_PROFILE: job_profile_msg_t */
+MSG_BODY_FUNCS(msg_dbd_profile);  /* RESPONSE_DBD_PROFILE: dbd_profile_msg_t */
+
 #undef MSG_BODY_FUNCS
 
 #endif
