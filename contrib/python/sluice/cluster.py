@@ -280,7 +280,10 @@ class Cluster:
                 "sys.exit(main(['run', sys.argv[2]]))")
         run = "%s -c %s %s %s" % (q(python), q(boot),
                                   q(self._backend.sluice_dir()), q(jobdir))
-        if ntasks > 1 or (opts.get("nodes") not in (None, 1, "1")):
+        # a profiled task runs as step 0: slurmstepd samples steps
+        profiled = str(opts.get("profile") or "none").lower() != "none"
+        if ntasks > 1 or (opts.get("nodes") not in (None, 1, "1")) or \
+                profiled:
             srun = self._join(self.bin_dir, "srun") if self.bin_dir else "srun"
             run = "%s %s" % (q(srun), run)
         lines.append("exec " + run)

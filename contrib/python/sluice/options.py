@@ -55,6 +55,8 @@ _ROWS = [
     ("requeue",          "requeue",             "bool",  "requeue"),
     ("exclusive",        "exclusive",           "bool",  None),
     ("hold",             "hold",                "bool",  "hold"),
+    ("profile",          "profile",             "str",   None),
+    ("acctg_freq",       "acctg-freq",          "str",   None),
     ("throttle",         None,                  "int",   None),
 ]
 ROWS = {r[0]: r for r in _ROWS}
