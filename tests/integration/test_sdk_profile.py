@@ -61,7 +61,7 @@ def submit_grow(env, *opts):
     path = env.home + "/grow_%d.py" % int(time.time() * 1000)
     env.c.write_file(U, path, GROW)
     r = env.c.run(["sbatch", "--parsable", "-t", "5"] + list(opts) +
-                  ["--wrap", "srun /usr/bin/python3 %s" % path],
+                  ["--wrap", "%s /usr/bin/python3 %s" % (env.c.bin("srun"), path)],
                   user=U, cwd=env.home)
     assert r.rc == 0, r
     return int(r.out.split(";")[0])
@@ -89,7 +89,8 @@ def test_profiled_step_rss_rises(env):
     assert js["jobs"][0]["profile"] == ["TASK"], js["jobs"][0]["profile"]
     env.c.wait_done(job, timeout=90)
     env.c.wait_done(plain, timeout=90)
-    assert env.c.job_state(job) == "COMPLETED"
+    assert env.c.job_state(job) == "COMPLETED", env.c.run(
+        ["cat", "%s/slurm-%d.out" % (env.home, job)], user=U)
 
     rows = wait_samples(env, job, 5)
     steps = [r for r in rows if r["step"] == "0"]
@@ -199,6 +200,12 @@ def test_bad_options_refused(env, opt, why):
     assert env.queue() == before
 
 
+def squeue_json(env, job):
+    r = env.c.run(["squeue", "--json", "-j", str(job)], user=U)
+    assert r.rc == 0 and r.out, r
+    return json.loads(r.out)
+
+
 def test_profile_flags_accepted(env):
     """--profile=all / energy,task / none are taken (squeue --json
     shows them); SLURM_PROFILE is read as sbatch's input variable."""
@@ -208,14 +215,14 @@ def test_profile_flags_accepted(env):
         r = env.c.run(["sbatch", "--parsable", "-H", "--profile=" + spec,
                        "--wrap", "true"], user=U)
         assert r.rc == 0, r
-        job = r.out.split(";")[0]
-        js = json.loads(env.c.run(["squeue", "--json", "-j", job]).out)
+        job = r.out.strip().split(";")[0]
+        js = squeue_json(env, job)
         assert js["jobs"][0]["profile"] == flags, (spec, js["jobs"][0])
         env.c.run(["scancel", job])
     r = env.c.run(["sbatch", "--parsable", "-H", "--wrap", "true"], user=U,
                   env={"SBATCH_PROFILE": "task"})
     assert r.rc == 0, r
-    job = r.out.split(";")[0]
-    js = json.loads(env.c.run(["squeue", "--json", "-j", job]).out)
+    job = r.out.strip().split(";")[0]
+    js = squeue_json(env, job)
     assert js["jobs"][0]["profile"] == ["TASK"]
     env.c.run(["scancel", job])
