@@ -93,7 +93,7 @@ static int freq_item(const char *item, size_t n, size_t *name_len,
 	char *end;
 
 	*name_len = eq ? (size_t)(eq - item) : 0;
-	if (!numlen || numlen >= sizeof(tmp))
+	if ((eq && !*name_len) || !numlen || numlen >= sizeof(tmp))
 		return -1;
 	memcpy(tmp, num, numlen);
 	tmp[numlen] = '\0';
@@ -136,8 +136,11 @@ int acctg_freq_check(const char *s, char *why, size_t len)
 			return -1;
 		}
 		item += n;
-		if (*item == ',')
-			item++;
+		if (*item == ',' && !*++item) {
+			snprintf(why, len, "invalid --acctg-freq=%s: empty "
+				 "item", s);
+			return -1;
+		}
 	}
 	return 0;
 }
