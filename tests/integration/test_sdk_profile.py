@@ -13,6 +13,7 @@ linux, AcctGatherProfileType=acct_gather_profile/slurmdbd).
 """
 
 import json
+import os
 import time
 import urllib.request
 
@@ -226,3 +227,34 @@ def test_profile_flags_accepted(env):
     js = squeue_json(env, job)
     assert js["jobs"][0]["profile"] == ["TASK"]
     env.c.run(["scancel", job])
+
+
+def test_hdf5_and_influxdb_refused(env):
+    """Slurm's hdf5 and influxdb profile stores are refused when slurm.conf
+    is read, saying why; the commands run nothing."""
+    with open(env.c.conf) as f:
+        text = f.read()
+    for store in ("hdf5", "influxdb"):
+        path = env.c.conf + "." + store
+        with open(path, "w") as f:
+            f.write(text.replace("acct_gather_profile/slurmdbd",
+                                 "acct_gather_profile/" + store))
+        os.chmod(path, 0o644)
+        r = env.c.run(["sinfo"], conf=path)
+        assert r.rc == 1, r
+        assert ("AcctGatherProfileType=acct_gather_profile/%s: not "
+                "supported: Slurm's hdf5 and influxdb stores are not built; "
+                "Sluice keeps job profiles in slurmdbd" % store) in r.err, r
+
+
+def test_profile_type_none_says_no_effect(new_cluster):
+    """Without AcctGatherProfileType (acct_gather_profile/none) a
+    --profile=task job is queued and sbatch says the option has no
+    effect; a job without it says nothing."""
+    c = new_cluster(nodes=1)
+    r = c.run(["sbatch", "-H", "--profile=task", "--wrap", "true"], user=U)
+    assert r.rc == 0 and "Submitted batch job" in r.out, r
+    assert "--profile=Task has no effect: AcctGatherProfileType is " \
+        "acct_gather_profile/none" in r.err, r
+    r = c.run(["sbatch", "-H", "--wrap", "true"], user=U)
+    assert r.rc == 0 and "no effect" not in r.err, r
