@@ -258,3 +258,27 @@ def test_profile_type_none_says_no_effect(new_cluster):
         "acct_gather_profile/none" in r.err, r
     r = c.run(["sbatch", "-H", "--wrap", "true"], user=U)
     assert r.rc == 0 and "no effect" not in r.err, r
+
+
+def test_schema_13_upgrade_keeps_samples_flowing(env):
+    """A database of schema version 12 (no profile_table) is upgraded in
+    place when slurmdbd starts ("to schema version 13"); profiled jobs'
+    samples are stored and read back afterwards.  (Last: it restarts
+    slurmdbd.)"""
+    need_acct(env)
+    a = env.acct
+    a.db.sql("DROP TABLE profile_table; "
+             "DELETE FROM schema_version WHERE version >= 13", db=a.db.db)
+    a.restart_dbd()
+    assert "to schema version 13" in a.dbd_log_text()
+    cols = a.db.sql(
+        "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE "
+        "TABLE_SCHEMA='%s' AND TABLE_NAME='profile_table'" % a.db.db
+    ).stdout.split()
+    assert {"id_job", "id_step", "node", "time_sample", "cpu_usec",
+            "cpu_util", "rss_kb", "vsize_kb", "read_bytes", "write_bytes",
+            "energy_j"} <= set(cols), cols
+    job = submit_grow(env, "--profile=task", "--acctg-freq=task=1")
+    env.c.wait_done(job, timeout=90)
+    rows = wait_samples(env, job, 5)
+    assert len(rows) >= 5 and max(r["rss"] for r in rows) > 150 * 1024, rows
