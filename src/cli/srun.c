@@ -221,6 +221,20 @@ static const char *_base(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* Inside an allocation a step is profiled as its job is: say so once
+ * rather than drop --profile / --acctg-freq silently. */
+static void _job_wide_opts(const srun_t *r)
+{
+	if (r->o.desc.profile != 0)
+		fprintf(stderr, "srun: warning: --profile has no effect: "
+			"steps are profiled as job %u asked at submit\n",
+			r->job_id);
+	if (r->o.desc.acctg_freq)
+		fprintf(stderr, "srun: warning: --acctg-freq has no effect: "
+			"steps are sampled as job %u asked at submit\n",
+			r->job_id);
+}
+
 static void _job(srun_t *r)
 {
 	const char *id = getenv("SLURM_JOB_ID");
@@ -231,10 +245,12 @@ static void _job(srun_t *r)
 		cli_alloc_test_only(&r->o, _base(r->argv[0]));
 	if (r->so.jobid) {
 		r->job_id = r->so.jobid;
+		_job_wide_opts(r);
 		return;
 	}
 	if (id && parse_u32(id, &v) == 0 && v) {
 		r->job_id = v;
+		_job_wide_opts(r);
 		return;
 	}
 	if (cli_alloc_request(&r->o, _base(r->argv[0]), false, &r->job_id) < 0)

@@ -282,3 +282,20 @@ def test_schema_13_upgrade_keeps_samples_flowing(env):
     env.c.wait_done(job, timeout=90)
     rows = wait_samples(env, job, 5)
     assert len(rows) >= 5 and max(r["rss"] for r in rows) > 150 * 1024, rows
+
+
+def test_srun_in_allocation_says_job_wide(env):
+    """srun --profile / --acctg-freq inside an allocation: the step is
+    profiled as its job is, and srun says so (nothing dropped
+    silently)."""
+    r = env.c.run(["sbatch", "--parsable", "-t", "2", "-o", "prof-%j.out",
+                   "--wrap", "%s --profile=task --acctg-freq=task=2 true"
+                   % env.c.bin("srun")], user=U, cwd=env.home)
+    assert r.rc == 0, r
+    job = int(r.out.strip().split(";")[0])
+    env.c.wait_done(job, timeout=60)
+    out = env.c.run(["cat", "%s/prof-%d.out" % (env.home, job)], user=U).out
+    assert ("srun: warning: --profile has no effect: steps are profiled "
+            "as job %d asked at submit" % job) in out, out
+    assert ("srun: warning: --acctg-freq has no effect: steps are sampled "
+            "as job %d asked at submit" % job) in out, out
