@@ -177,11 +177,35 @@ def test_sdk_job_profile(env):
     assert len(rss) >= 4 and max(rss) - rss[0] >= 150 * 1024, rss
     assert plain == []
 
+    # the rest backend: the same rows, and a profiled task submitted
+    # through slurmrestd (profile, account_gather_frequency)
     r, outs = env.run('''
         out([x["rss"] for x in cluster._backend.profile(%d)])
+
+        @task(time="5", profile="task", acctg_freq="task=1")
+        def busy():
+            import time
+            end = time.time() + 3
+            while time.time() < end:
+                pass
+            return 2
+
+        j = busy()
+        out(j.result(timeout=120))
+        import time
+        for _ in range(60):
+            rows = j.profile()
+            if len(rows) >= 2:
+                break
+            time.sleep(0.5)
+        out([x["cpu_utilization"] for x in rows])
     ''' % job, cluster=env.cluster_line(backend_type="rest",
                                         url=env.rest_url))
-    assert ok(r, outs, 1) == [rss] or ok(r, outs, 1)[0][:len(rss)] == rss
+    rest_rss, two, util = ok(r, outs, 3)
+    assert rest_rss == rss and two == 2
+    # a busy loop: CPU used in every sample (how much depends on what
+    # else the test host runs)
+    assert len(util) >= 2 and max(util) > 5, util
 
 
 @pytest.mark.parametrize("opt,why", [

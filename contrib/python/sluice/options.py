@@ -55,8 +55,8 @@ _ROWS = [
     ("requeue",          "requeue",             "bool",  "requeue"),
     ("exclusive",        "exclusive",           "bool",  None),
     ("hold",             "hold",                "bool",  "hold"),
-    ("profile",          "profile",             "str",   None),
-    ("acctg_freq",       "acctg-freq",          "str",   None),
+    ("profile",          "profile",             "str",   "profile"),
+    ("acctg_freq",       "acctg-freq",          "str",   "account_gather_frequency"),
     ("throttle",         None,                  "int",   None),
 ]
 ROWS = {r[0]: r for r in _ROWS}
@@ -286,6 +286,9 @@ def rest_job_desc(opts):
             v = str(v)
         elif k in ("nodelist", "exclude"):
             v = [v]
+        elif k == "profile":        # the schema's flag names
+            v = ["ENERGY", "TASK"] if str(v).lower() == "all" else \
+                [w.strip().upper() for w in str(v).split(",")]
         job[prop] = v
     if opts.get("sbatch_options"):
         raise ValueError("sbatch_options= is not available through the rest "
