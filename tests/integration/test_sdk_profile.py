@@ -103,7 +103,7 @@ def test_profiled_step_rss_rises(env):
     assert cpu == sorted(cpu) and cpu[-1] > 0, cpu
     rss = [r["rss"] for r in steps]
     # the first sample sees the interpreter; the peak all five buffers
-    assert max(rss) - rss[0] >= 150 * 1024, rss
+    assert max(rss) - rss[0] >= 100 * 1024, rss
     peak = rss.index(max(rss))
     assert rss[:peak + 1] == sorted(rss[:peak + 1]), rss
     assert all(r["node"].startswith("n") and r["tasks"] in (0, 1)
@@ -174,7 +174,7 @@ def test_sdk_job_profile(env):
     ''')
     job, results, rss, plain = ok(r, outs, 4)
     assert results == [4, 1]
-    assert len(rss) >= 4 and max(rss) - rss[0] >= 150 * 1024, rss
+    assert len(rss) >= 4 and max(rss) - rss[0] >= 100 * 1024, rss
     assert plain == []
 
     # the rest backend: the same rows, and a profiled task submitted
@@ -305,7 +305,7 @@ def test_schema_13_upgrade_keeps_samples_flowing(env):
     job = submit_grow(env, "--profile=task", "--acctg-freq=task=1")
     env.c.wait_done(job, timeout=90)
     rows = wait_samples(env, job, 5)
-    assert len(rows) >= 5 and max(r["rss"] for r in rows) > 150 * 1024, rows
+    assert len(rows) >= 5 and max(r["rss"] for r in rows) > 100 * 1024, rows
 
 
 def test_srun_in_allocation_says_job_wide(env):
