@@ -542,6 +542,8 @@ typedef struct {
 				   * the controller; NULL: the node asks NSS */
 	char     *group_name;     /* gid's name, as the controller has it
 				   * (SLURM_JOB_GROUP); NULL: NSS on the node */
+	uint32_t  profile;        /* --profile (profile.h) */
+	char     *acctg_freq;     /* --acctg-freq, or NULL */
 } batch_launch_msg_t;
 
 /* Controller -> slurmd: signal a job's processes or end them. */

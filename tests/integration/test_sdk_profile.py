@@ -121,7 +121,10 @@ def test_profiled_step_rss_rises(env):
                      "-o", "JobID,Step,RSS")
     assert [ln.split("|") for ln in parsable.splitlines()] == \
         [[str(job), "0", "%dK" % r["rss"]] for r in steps], parsable
-    assert sacct(env, "-j", "%d.batch" % job, "-n", "-P") == ""
+    # the batch script (here: srun's own process) has its own rows
+    batch = sacct(env, "-j", "%d.batch" % job, "-n", "-P", "-o", "Step")
+    assert batch.split() == ["batch"] * len(
+        [r for r in rows if r["step"] == "batch"]) and batch, batch
 
     rest = rest_get(env, "/sluice/v1/job/%d/profile" % job, U)
     assert rest["errors"] == [] and rest["profile"] == rows
@@ -138,10 +141,31 @@ def test_profiled_step_rss_rises(env):
     assert wait_samples(env, plain, 1, timeout=3) == []
 
 
+def test_batch_script_profiled(env):
+    """sbatch --profile=task of a script that does the work itself (no
+    srun): the batch step's samples (step "batch") show its RSS rising."""
+    need_acct(env)
+    path = env.home + "/grow_batch.py"
+    env.c.write_file(U, path, GROW)
+    r = env.c.run(["sbatch", "--parsable", "-t", "5", "--profile=task",
+                   "--acctg-freq=task=1", "--wrap",
+                   "/usr/bin/python3 %s" % path], user=U, cwd=env.home)
+    assert r.rc == 0, r
+    job = int(r.out.strip().split(";")[0])
+    env.c.wait_done(job, timeout=90)
+    assert env.c.job_state(job) == "COMPLETED"
+    rows = wait_samples(env, job, 5)
+    assert {r["step"] for r in rows} == {"batch"}, rows
+    rss = [r["rss"] for r in rows]
+    assert len(rss) >= 5 and max(rss) - rss[0] >= 100 * 1024, rss
+    # the last row: the script has ended, its CPU time is the total
+    assert rows[-1]["tasks"] == 0 and rows[-1]["cpu_time"] > 0, rows[-1]
+
+
 def test_sdk_job_profile(env):
-    """@task(profile="task", acctg_freq="task=1"): the function runs as
-    step 0 and Job.profile() (local and rest backends) returns its
-    samples; a task without profile= returns []."""
+    """@task(profile="task", acctg_freq="task=1"): the function's batch
+    step is sampled and Job.profile() (local and rest backends) returns
+    its samples; a task without profile= returns []."""
     need_acct(env)
     r, outs = env.run('''
         @task(time="5", profile="task", acctg_freq="task=1")
@@ -169,7 +193,7 @@ def test_sdk_job_profile(env):
             if len(rows) >= 4:
                 break
             time.sleep(0.5)
-        out([x["rss"] for x in j.profile(step=0)])
+        out([x["rss"] for x in j.profile(step="batch")])
         out(p.profile())
     ''')
     job, results, rss, plain = ok(r, outs, 4)

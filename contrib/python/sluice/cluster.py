@@ -280,10 +280,7 @@ class Cluster:
                 "sys.exit(main(['run', sys.argv[2]]))")
         run = "%s -c %s %s %s" % (q(python), q(boot),
                                   q(self._backend.sluice_dir()), q(jobdir))
-        # a profiled task runs as step 0: slurmstepd samples steps
-        profiled = str(opts.get("profile") or "none").lower() != "none"
-        if ntasks > 1 or (opts.get("nodes") not in (None, 1, "1")) or \
-                profiled:
+        if ntasks > 1 or (opts.get("nodes") not in (None, 1, "1")):
             srun = self._join(self.bin_dir, "srun") if self.bin_dir else "srun"
             run = "%s %s" % (q(srun), run)
         lines.append("exec " + run)

@@ -229,7 +229,7 @@ class Job:
         cpu_time (microseconds), cpu_utilization (percent of one CPU
         since the previous sample), rss and vmsize (KB), read_bytes,
         write_bytes and energy (joules or None), as `sacct --profile
-        --json` shows them.  step ("0", "batch") selects.  An
+        --json` shows them.  step ("batch", 0) selects.  An
         unprofiled task has none: []."""
         rows = self.cluster._backend.profile(self.job_id)
         return [r for r in rows

@@ -11,6 +11,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/common/ctld_send.h"
+#include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_energy.h"
 
 struct step_profile {
@@ -34,12 +35,20 @@ void step_profile_init(step_t *st)
 {
 	step_cred_t *c = st->m->cred_payload ?
 			 step_cred_decode(st->m->cred_payload) : NULL;
-	const char *type = st->conf->acct_gather_profile_type;
 
 	if (!c)
 		return;
-	st->acctg_freq = xstrdup(c->acctg_freq);
-	if ((c->profile & PROFILE_TASK) && !(c->profile & PROFILE_NONE)) {
+	step_profile_set(st, c->profile, c->acctg_freq);
+	step_cred_free(c);
+}
+
+void step_profile_set(step_t *st, uint32_t profile, const char *acctg_freq)
+{
+	const char *type = st->conf->acct_gather_profile_type;
+
+	xfree(st->acctg_freq);
+	st->acctg_freq = xstrdup(acctg_freq);
+	if ((profile & PROFILE_TASK) && !(profile & PROFILE_NONE)) {
 		if (!xstrcmp(type, PROFILE_TYPE_DBD)) {
 			st->prof = xmalloc(sizeof(*st->prof));
 			st->prof->last_send = time(NULL);
@@ -53,7 +62,6 @@ void step_profile_init(step_t *st)
 			      type ? type : PROFILE_TYPE_NONE);
 		}
 	}
-	step_cred_free(c);
 }
 
 static void send_rows(step_t *st)
@@ -139,4 +147,60 @@ void step_profile_free(step_t *st)
 		xfree(st->prof);
 	}
 	xfree(st->acctg_freq);
+}
+
+/* ---- the batch script ---- */
+
+step_t *step_profile_batch(slurm_conf_t *conf, const char *node,
+			   const batch_launch_msg_t *job, pid_t pid,
+			   struct event_base *base, ctld_sender_t *sender,
+			   struct step_energy *energy)
+{
+	step_t *st;
+
+	if (!(job->profile & PROFILE_TASK) || (job->profile & PROFILE_NONE))
+		return NULL;
+	st = xmalloc(sizeof(*st));
+	st->conf = conf;
+	st->node_name = xstrdup(node);
+	st->m = xmalloc(sizeof(*st->m));
+	st->m->job_id = job->job_id;
+	st->m->step_id = (uint32_t) ACCT_STEP_BATCH;
+	st->ntasks = 1;
+	st->tasks = xcalloc(1, sizeof(*st->tasks));
+	st->tasks[0].st = st;
+	st->tasks[0].pid = pid;
+	st->base = base;
+	st->sender = sender;
+	st->energy = energy;
+	step_profile_set(st, job->profile, job->acctg_freq);
+	if (!st->prof) {
+		step_profile_batch_free(st);
+		return NULL;
+	}
+	step_acct_start(st);
+	return st;
+}
+
+void step_profile_batch_end(step_t *st, const struct rusage *ru)
+{
+	if (!st || st->completing)
+		return;
+	step_acct_stop(st);
+	st->tasks[0].exited = true;
+	step_acct_task_exit(st, &st->tasks[0], ru);
+	step_profile_flush(st);
+	st->completing = true;
+}
+
+void step_profile_batch_free(step_t *st)
+{
+	if (!st)
+		return;
+	step_acct_stop(st);
+	step_profile_free(st);
+	xfree(st->tasks);
+	xfree(st->m);
+	xfree(st->node_name);
+	xfree(st);
 }
