@@ -34,5 +34,9 @@ int  scontrol_show_daemons(int argc, char **argv);
 int  scontrol_show_aliases(int argc, char **argv);
 int  scontrol_show_slurmd(int argc, char **argv);
 int  scontrol_wait_job(int argc, char **argv, bool quiet);
+/* reboot [ASAP] [nextstate=] [reason=] {ALL|<nodes>} and cancel_reboot
+ * <nodes> (cli_scontrol_reboot.c; the config must be loaded). */
+int  scontrol_reboot(int argc, char **argv);
+int  scontrol_cancel_reboot(int argc, char **argv, bool quiet);
 
 #endif

@@ -238,7 +238,8 @@ static const conf_use_t conf_use[] = {
 	I("PropagateResourceLimitsExcept",
 	  "common/rlimits.c (sbatch, srun, slurmstepd)",
 	  "test_conf_act.py::test_limits_follow_the_job"),
-	W("RebootProgram", "scontrol reboot is refused"),
+	I("RebootProgram", "ctld/node_reboot.c, slurmd/reboot.c",
+	  "test_reboot.py::test_reboot_idle_node"),
 	R("ReconfigFlags", NULL, "scontrol reconfigure always rebuilds "
 	  "partitions and node states from slurm.conf"),
 	I("RequeueExit", "ctld/job_ops.c",
@@ -248,7 +249,9 @@ static const conf_use_t conf_use[] = {
 	R("ResumeFailProgram", NULL, NO_POWER),
 	R("ResumeProgram", NULL, NO_POWER),
 	W("ResumeRate", NO_POWER),
-	W("ResumeTimeout", NO_POWER),
+	I("ResumeTimeout", "ctld/node_reboot.c (a rebooted node's return; "
+	  "Sluice has no power saving)",
+	  "test_reboot.py::test_resume_timeout_sets_down"),
 	R("ResvEpilog", NULL, "reservations run no programs"),
 	I("ResvOverRun", "ctld/resv_mgr.c", UNTESTED),
 	R("ResvProlog", NULL, "reservations run no programs"),
@@ -595,7 +598,7 @@ static const conf_use_t conf_use[] = {
 	SR(SP, "bf_window_linear", NULL, "backfill takes no such option"),
 	SR(SP, "defer", NULL, "jobs are scheduled at submit"),
 	SR(SP, "defer_batch", NULL, "jobs are scheduled at submit"),
-	SR(SP, "delay_boot", NULL, "Sluice does not reboot nodes"),
+	SR(SP, "delay_boot", NULL, "jobs do not ask for node reboots"),
 	SR(SP, "disable_job_shrink", NULL, "jobs are not shrunk"),
 	SR(SP, "enable_hetjob_steps", NULL, "Sluice has no heterogeneous jobs"),
 	SR(SP, "ignore_numa", NULL, "the scheduler takes no such option"),
@@ -659,7 +662,8 @@ static const conf_use_t conf_use[] = {
 	   "option"),
 	SR(CP, "node_reg_mem_percent", NULL, "a node registering less memory "
 	   "than RealMemory is drained"),
-	SR(CP, "reboot_from_controller", NULL, "Sluice does not reboot nodes"),
+	SR(CP, "reboot_from_controller", NULL, "RebootProgram runs on the "
+	   "node, from its slurmd"),
 	SR(CP, "user_resv_delete", NULL, "only operators delete reservations"),
 
 	/* ---- SlurmdParameters words ----------------------------------- */
@@ -674,7 +678,7 @@ static const conf_use_t conf_use[] = {
 	SR("SlurmdParameters", "numa_node_as_socket", NULL,
 	   "slurmd counts the sockets hwloc reports"),
 	SR("SlurmdParameters", "shutdown_on_reboot", NULL,
-	   "Sluice does not reboot nodes"),
+	   "slurmd keeps running while RebootProgram reboots the node"),
 
 	/* ---- AccountingStorageTRES words ------------------------------ */
 #define AT "AccountingStorageTRES"

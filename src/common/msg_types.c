@@ -877,6 +877,7 @@ static const msg_desc_t table[] = {
 	ROW_EMPTY(REQUEST_DAEMON_STATUS),
 	ROW_FIELDS(RESPONSE_SLURMD_STATUS, slurmd_status_msg_t,
 		   slurmd_status_fields),
+	ROW_FIELDS(REQUEST_REBOOT_NODES, reboot_msg_t, msg_reboot_fields),
 	ROW_EMPTY(REQUEST_CONTROL_STATUS),
 	ROW_FIELDS(RESPONSE_CONTROL_STATUS, control_status_msg_t, control_status_fields),
 	ROW_EMPTY(REQUEST_NODE_REGISTRATION_STATUS),

@@ -31,6 +31,8 @@ typedef enum {
 	REQUEST_TAKEOVER = 1022,            /* scontrol takeover -> a standby controller */
 	REQUEST_DAEMON_STATUS = 1030,       /* scontrol show slurmd -> slurmd, no body */
 	RESPONSE_SLURMD_STATUS,             /* slurmd_status_msg_t */
+	REQUEST_REBOOT_NODES = 1032,        /* reboot_msg_t: scontrol reboot ->
+					     * controller -> each node's slurmd */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */
@@ -182,6 +184,16 @@ typedef struct {
 typedef struct {
 	uint16_t  options;        /* 0 = stop everything, 1 = controller only */
 } shutdown_msg_t;
+
+/* scontrol reboot (to the controller) and the controller's order to a
+ * node's slurmd (node_list: that node). */
+#define REBOOT_FLAGS_ASAP 0x0001
+typedef struct {
+	char     *node_list;      /* hostlist expression or "ALL" */
+	char     *reason;         /* NULL: none given */
+	uint16_t  flags;          /* REBOOT_FLAGS_* */
+	uint32_t  next_state;     /* 0: not given, NODE_RESUME or NODE_STATE_DOWN */
+} reboot_msg_t;
 
 /* slurmd -> controller: the node's energy (acct_gather_energy/rapl). */
 typedef struct {
@@ -636,6 +648,7 @@ typedef enum {
 	DBD_ENT_COORD,            /* coordinators: (user, account) pairs */
 	DBD_ENT_RESV,             /* reservations (list only) */
 	DBD_ENT_PROBLEM,          /* records set aside (list only) */
+	DBD_ENT_EVENT,            /* node events (list only) */
 } dbd_entity_t;
 
 enum {

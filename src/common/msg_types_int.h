@@ -30,6 +30,10 @@ MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 MSG_BODY_FUNCS(msg_job_profile);  /* REQUEST_JOB_PROFILE: job_profile_msg_t */
 MSG_BODY_FUNCS(msg_dbd_profile);  /* RESPONSE_DBD_PROFILE: dbd_profile_msg_t */
 
+/* msg_reboot.c */
+#include "common/fields.h"
+extern const field_desc_t msg_reboot_fields[];   /* reboot_msg_t */
+
 #undef MSG_BODY_FUNCS
 
 #endif

@@ -17,6 +17,7 @@
 #include "slurmd/epilog.h"
 #include "slurmd/forward_req.h"
 #include "slurmd/health.h"
+#include "slurmd/reboot.h"
 #include "slurmd/job_output.h"
 #include "slurmd/launch.h"
 #include "slurmd/launch_prolog.h"
@@ -336,6 +337,7 @@ static const struct {
 	{ REQUEST_PING, req_ping },
 	{ REQUEST_NODE_REGISTRATION_STATUS, req_reg_status },
 	{ REQUEST_HEALTH_CHECK, req_health_check },
+	{ REQUEST_REBOOT_NODES, reboot_req },
 	{ REQUEST_ACCT_GATHER_UPDATE, req_energy },
 	{ REQUEST_SHUTDOWN, req_shutdown },
 	{ REQUEST_RECONFIGURE, req_reconfigure },
