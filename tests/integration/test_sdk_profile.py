@@ -46,13 +46,14 @@ def sacct(env, *args, user=U):
     return r.out
 
 
-def wait_samples(env, job, n, timeout=60):
-    """sacct --profile --json rows of job once there are n."""
+def wait_samples(env, job, n, timeout=60, steps=()):
+    """sacct --profile --json rows of job once there are n (and rows of
+    each of steps)."""
     rows = []
     end = time.time() + timeout
     while time.time() < end:
         rows = json.loads(sacct(env, "-j", str(job), "--json"))["profile"]
-        if len(rows) >= n:
+        if len(rows) >= n and set(steps) <= {r["step"] for r in rows}:
             break
         time.sleep(0.5)
     return rows
@@ -93,7 +94,7 @@ def test_profiled_step_rss_rises(env):
     assert env.c.job_state(job) == "COMPLETED", env.c.run(
         ["cat", "%s/slurm-%d.out" % (env.home, job)], user=U)
 
-    rows = wait_samples(env, job, 5)
+    rows = wait_samples(env, job, 5, steps={"0", "batch"})
     steps = [r for r in rows if r["step"] == "0"]
     assert len(steps) >= 5, rows
     assert all(r["job_id"] == job for r in rows)
