@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli_fields.h"
+#include "common/profile.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -639,8 +640,17 @@ JV(j_power)
 
 JV(j_profile)
 {
+	uint32_t p = J(r)->profile;
+
 	cli_jv_array(v);
-	cli_jv_str(v, "NOT_SET");
+	if (p == PROFILE_NOT_SET)
+		cli_jv_str(v, "NOT_SET");
+	else if (p & PROFILE_NONE)
+		cli_jv_str(v, "NONE");
+	if (p & PROFILE_ENERGY && !(p & PROFILE_NONE))
+		cli_jv_str(v, "ENERGY");
+	if (p & PROFILE_TASK && !(p & PROFILE_NONE))
+		cli_jv_str(v, "TASK");
 	cli_jv_end(v);
 }
 

@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
+#include "common/profile.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -780,6 +781,35 @@ static int set_tres_per_task(cli_job_opts_t *o, const char *arg,
 	return 0;
 }
 
+/* --profile (profile.h): Slurm's words; lustre and network refused. */
+static int set_profile(cli_job_opts_t *o, const char *arg,
+		       const cli_opt_def_t *d)
+{
+	char why[256];
+
+	(void) d;
+	if (profile_parse(arg, &o->desc.profile, why, sizeof(why)) < 0) {
+		error("%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_acctg_freq(cli_job_opts_t *o, const char *arg,
+			  const cli_opt_def_t *d)
+{
+	char why[256];
+
+	(void) d;
+	if (acctg_freq_check(arg, why, sizeof(why)) < 0) {
+		error("%s", why);
+		return -1;
+	}
+	xfree(o->desc.acctg_freq);
+	o->desc.acctg_freq = xstrdup(arg);
+	return 0;
+}
+
 /* ---- the table ---- */
 
 #define STR(f) set_str, offsetof(job_desc_t, f)
@@ -936,8 +966,9 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "tres-per-task", 0, REQ, OPT_GPUS_PER_TASK, ALL,
 	  { "SBATCH_TRES_PER_TASK", "SALLOC_TRES_PER_TASK",
 	    "SLURM_TRES_PER_TASK" }, FN(set_tres_per_task) },
-	IGN("acctg-freq", 0, REQ, "usage is sampled every "
-	    "JobAcctGatherFrequency"),
+	{ "acctg-freq", 0, REQ, OPT_ACCTG_FREQ, ALL,
+	  { "SBATCH_ACCTG_FREQ", "SALLOC_ACCTG_FREQ", "SLURM_ACCTG_FREQ" },
+	  FN(set_acctg_freq) },
 	REF("batch", 0, REQ, "the batch host is always the first node"),
 	IGN("bb", 0, REQ, "no burst buffer plugin is configured"),
 	IGN("bbf", 0, REQ, "no burst buffer plugin is configured"),
@@ -967,8 +998,9 @@ const cli_opt_def_t cli_opt_table[] = {
 	IGN("power", 0, REQ, "no power plugin is configured"),
 	REF("prefer", 0, REQ, "features are required (--constraint) or not "
 	    "asked for"),
-	IGN("profile", 0, REQ, "AcctGatherProfileType is "
-	    "acct_gather_profile/none"),
+	{ "profile", 0, REQ, OPT_PROFILE, ALL,
+	  { "SBATCH_PROFILE", "SALLOC_PROFILE", "SLURM_PROFILE" },
+	  FN(set_profile) },
 	IGN("reboot", 0, NOARG, "nodes are never rebooted for a job"),
 	{ "spread-job", 0, NOARG, OPT_SPREAD_JOB, ALL,
 	  { NULL, NULL, "SLURM_SPREAD_JOB" }, FN(set_flag) },

@@ -35,6 +35,8 @@ typedef struct {
 	const acct_script_rec_t *script;
 	/* sacct --metrics: a value the job logged (job and step NULL) */
 	const acct_track_rec_t *track;
+	/* sacct --profile: a usage sample (job and step NULL) */
+	const acct_profile_rec_t *prof;
 } sacct_row_t;
 
 typedef void (*sacct_get_f)(char **out, const sacct_row_t *r);
@@ -109,6 +111,18 @@ int  sacct_track_query(dbd_job_cond_msg_t *cond, dbd_track_msg_t **out);
 json_object *sacct_track_json(const acct_track_rec_t *t);
 /* sacct -e --metrics: the field names. */
 void sacct_track_fields_help(FILE *out);
+
+/* sacct --profile (cli_sacct_profile.c): the usage samples of the
+ * profiled jobs cond selects, as rows of sacct_profile_fields.  0 with
+ * *out (msg_body_free(RESPONSE_DBD_PROFILE, ..)), or a Slurm error. */
+#define SACCT_PROFILE_FORMAT \
+	"JobID,Step,Node,Time,CPUUtil,CPUTime,RSS,VMSize,ReadBytes,WriteBytes"
+extern const sacct_field_t sacct_profile_fields[];
+int  sacct_profile_query(dbd_job_cond_msg_t *cond, dbd_profile_msg_t **out);
+json_object *sacct_profile_json(const acct_profile_rec_t *p);
+void sacct_profile_fields_help(FILE *out);
+/* "0", "batch", "extern" */
+void sacct_profile_step_name(char **out, uint32_t step_id);
 
 /* "CANCELLED by 1000" etc. */
 void sacct_state_text(char **out, uint32_t state, uint32_t requid);

@@ -69,6 +69,7 @@ static struct {
 	int        verbose;
 	bool       metrics;           /* --metrics: run tracking values */
 	bool       events;            /* --events: only the job events */
+	bool       profile;           /* --profile: usage samples */
 	bool       helpformat;
 	char      *clusters;         /* -M */
 	bool       all_clusters;      /* -L */
@@ -96,6 +97,8 @@ static void usage(FILE *out)
 "      --metrics        the values the jobs logged (run tracking: metrics,\n"
 "                       params, artifacts) and their events instead of\n"
 "                       the jobs\n"
+"      --profile        the usage samples of profiled jobs (--profile=task)\n"
+"                       instead of the jobs\n"
 "  -n, --noheader       no header line\n"
 "      --name=list      only jobs with these names\n"
 "  -N, --nodelist=list  only jobs that ran on these nodes\n"
@@ -264,6 +267,7 @@ static time_t parse_when(const char *s, const char *what)
 enum {
 	OPT_DELIM = 0x100, OPT_NAME, OPT_USAGE, OPT_NOCONVERT, OPT_UNITS,
 	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS, OPT_METRICS, OPT_EVENTS,
+	OPT_PROFILE,
 };
 
 static void parse_opts(int argc, char **argv)
@@ -285,6 +289,7 @@ static void parse_opts(int argc, char **argv)
 		{ "long", no_argument, NULL, 'l' },
 		{ "metrics", no_argument, NULL, OPT_METRICS },
 		{ "events", no_argument, NULL, OPT_EVENTS },
+		{ "profile", no_argument, NULL, OPT_PROFILE },
 		{ "allclusters", no_argument, NULL, 'L' },
 		{ "clusters", required_argument, NULL, 'M' },
 		{ "noheader", no_argument, NULL, 'n' },
@@ -327,6 +332,7 @@ static void parse_opts(int argc, char **argv)
 		case 'e': opt.helpformat = true; break;
 		case OPT_METRICS: opt.metrics = true; break;
 		case OPT_EVENTS: opt.metrics = opt.events = true; break;
+		case OPT_PROFILE: opt.profile = true; break;
 		case 'E': opt.cond.end = parse_when(optarg, "end"); opt.end_given = true; break;
 		case 'g': add_groups(optarg); break;
 		case 'h': case OPT_USAGE: usage(stdout); exit(0);
@@ -361,8 +367,12 @@ static void parse_opts(int argc, char **argv)
 	}
 	if (optind < argc)
 		fatal("Unknown arguments: %s", argv[optind]);
+	if (opt.metrics && opt.profile)
+		fatal("--metrics and --profile: give one of them");
 	if (opt.helpformat) {
-		if (opt.metrics)
+		if (opt.profile)
+			sacct_profile_fields_help(stdout);
+		else if (opt.metrics)
 			sacct_track_fields_help(stdout);
 		else
 			sacct_fields_help(stdout);
@@ -422,7 +432,8 @@ static void apply_defaults(void)
 	if (!opt.format) {
 		const char *env = getenv("SACCT_FORMAT");
 
-		opt.format = xstrdup(opt.metrics ? SACCT_TRACK_FORMAT :
+		opt.format = xstrdup(opt.profile ? SACCT_PROFILE_FORMAT :
+				     opt.metrics ? SACCT_TRACK_FORMAT :
 				     opt.brief ? BRIEF_FORMAT :
 				     opt.longfmt ? LONG_FORMAT :
 				     env && *env ? env : DEFAULT_FORMAT);
@@ -745,6 +756,69 @@ static int print_metrics(void)
 	return 0;
 }
 
+/* --profile with -j N.S: only the samples of the steps named. */
+static bool profile_selected(const acct_profile_rec_t *p)
+{
+	char id[32], arr[32], *step = NULL;
+	bool any_step = false, hit = false;
+
+	snprintf(id, sizeof(id), "%u", p->job_id);
+	snprintf(arr, sizeof(arr), "%u_%u", p->array_job_id,
+		 p->array_task_id);
+	sacct_profile_step_name(&step, p->step_id);
+	for (size_t i = 0; i < opt.sel_cnt && !hit; i++) {
+		const job_sel_t *sel = &opt.sel[i];
+
+		if (!sel->step)
+			continue;
+		any_step = true;
+		hit = (!strcmp(sel->job, id) || !strcmp(sel->job, arr)) &&
+		      !strcmp(sel->step, step);
+	}
+	xfree(step);
+	return hit || !any_step;
+}
+
+/* --profile: one row a sample, through sacct_profile_fields. */
+static int print_profile(void)
+{
+	sacct_col_t *cols;
+	size_t n;
+	char *bad = NULL;
+	dbd_profile_msg_t *r;
+	json_object *list = NULL, *doc;
+
+	if (sacct_format_parse_in(sacct_profile_fields, opt.format, &cols, &n,
+				  &bad) < 0) {
+		error("Invalid field requested: \"%s\"", bad);
+		exit(1);
+	}
+	query_check(sacct_profile_query(&opt.cond, &r));
+	if (opt.json)
+		list = json_object_new_array();
+	else
+		print_header(cols, n);
+	for (uint32_t i = 0; i < r->cnt; i++) {
+		sacct_row_t row = { .prof = &r->recs[i] };
+
+		if (!profile_selected(&r->recs[i]))
+			continue;
+		if (list)
+			json_object_array_add(list,
+					      sacct_profile_json(&r->recs[i]));
+		else
+			print_row(cols, n, &row);
+	}
+	if (list) {
+		doc = cli_output_doc("profile", list, 0);
+		json_object_object_del(doc, "last_update");
+		cli_output_doc_print(stdout, doc, opt.json == 2);
+	}
+	msg_body_free(RESPONSE_DBD_PROFILE, r);
+	xfree(cols);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sacct_col_t *cols;
@@ -759,6 +833,8 @@ int main(int argc, char **argv)
 	apply_defaults();
 	if (opt.metrics)
 		return print_metrics();
+	if (opt.profile)
+		return print_profile();
 	if (sacct_format_parse(opt.format, &cols, &n, &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);

@@ -222,6 +222,20 @@ static const char *_base(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* Inside an allocation a step is profiled as its job is: say so once
+ * rather than drop --profile / --acctg-freq silently. */
+static void _job_wide_opts(const srun_t *r)
+{
+	if (r->o.desc.profile != 0)
+		fprintf(stderr, "srun: warning: --profile has no effect: "
+			"steps are profiled as job %u asked at submit\n",
+			r->job_id);
+	if (r->o.desc.acctg_freq)
+		fprintf(stderr, "srun: warning: --acctg-freq has no effect: "
+			"steps are sampled as job %u asked at submit\n",
+			r->job_id);
+}
+
 static void _job(srun_t *r)
 {
 	const char *id = getenv("SLURM_JOB_ID");
@@ -237,6 +251,7 @@ static void _job(srun_t *r)
 		    !getenv("SLURM_CHECKPOINT_DIR"))
 			error("--checkpoint has no effect on a step: job %u "
 			      "was not submitted with --checkpoint", r->job_id);
+		_job_wide_opts(r);
 		return;
 	}
 	if (r->o.desc.bitflags & JOB_CHECKPOINT) {

@@ -85,6 +85,19 @@ const field_desc_t acct_track_rec_fields[] = {
 };
 #undef TR
 
+#define PR(m, t) F(acct_profile_rec_t, m, t)
+const field_desc_t acct_profile_rec_fields[] = {
+	PR(job_id, FT_U32), PR(submit, FT_TIME), PR(step_id, FT_U32),
+	PR(node, FT_STR), PR(time, FT_TIME), PR(ntasks, FT_U32),
+	PR(cpu_usec, FT_U64), PR(cpu_util, FT_DOUBLE), PR(rss_kb, FT_U64),
+	PR(vsize_kb, FT_U64), PR(read_bytes, FT_U64),
+	PR(write_bytes, FT_U64), PR(energy_j, FT_U64),
+	PR(array_job_id, FT_U32), PR(array_task_id, FT_U32),
+	PR(cluster, FT_STR),
+	FIELD_END
+};
+#undef PR
+
 const char *track_kind_name(uint16_t kind)
 {
 	static const char *const names[] = {
@@ -119,6 +132,9 @@ const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size)
 	case ACCT_REC_TRACK:
 		*size = sizeof(acct_track_rec_t);
 		return acct_track_rec_fields;
+	case ACCT_REC_PROFILE:
+		*size = sizeof(acct_profile_rec_t);
+		return acct_profile_rec_fields;
 	}
 	*size = 0;
 	return NULL;

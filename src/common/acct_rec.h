@@ -31,6 +31,7 @@ typedef enum {
 	ACCT_REC_RESV,            /* acct_resv_rec_t: upserted */
 	ACCT_REC_JOB_SCRIPT,      /* acct_script_rec_t: upserted */
 	ACCT_REC_TRACK,           /* acct_track_rec_t: appended */
+	ACCT_REC_PROFILE,         /* acct_profile_rec_t: appended */
 	ACCT_REC_KIND_END
 } acct_rec_kind_t;
 
@@ -180,6 +181,37 @@ typedef struct {
 	uint32_t  array_task_id;
 	char     *cluster;
 } acct_track_rec_t;
+
+/* Job profiling (--profile=task, AcctGatherProfileType=
+ * acct_gather_profile/slurmdbd): one usage sample of a step's tasks on
+ * one node, taken by its slurmstepd every --acctg-freq task=N seconds.
+ * Sizes are the tasks' sums now; cpu_usec is their CPU time so far and
+ * cpu_util the CPU used since the previous sample in percent of one CPU
+ * (200 = two busy CPUs); read/write bytes are /proc's read_bytes and
+ * write_bytes summed (what reached or came from storage), energy the
+ * node's joules since the step started (NO_VAL64: no energy plugin).
+ * Key: the job (job_id, submit).  array_job_id, array_task_id and
+ * cluster are filled by slurmdbd in answers. */
+typedef struct {
+	uint32_t  job_id;
+	time_t    submit;         /* the job's */
+	uint32_t  step_id;        /* int32: ACCT_STEP_BATCH, 0, 1, ... */
+	char     *node;
+	time_t    time;           /* when sampled */
+	uint32_t  ntasks;         /* the step's tasks living on the node */
+	uint64_t  cpu_usec;
+	double    cpu_util;
+	uint64_t  rss_kb;
+	uint64_t  vsize_kb;
+	uint64_t  read_bytes;
+	uint64_t  write_bytes;
+	uint64_t  energy_j;
+	uint32_t  array_job_id;
+	uint32_t  array_task_id;
+	char     *cluster;
+} acct_profile_rec_t;
+
+extern const field_desc_t acct_profile_rec_fields[];
 
 /* "metric", "param", "artifact", "event"; NULL if unknown. */
 const char *track_kind_name(uint16_t kind);

@@ -153,6 +153,7 @@ typedef struct slurm_conf {
 	char     *job_comp_loc;       /* JobCompLoc */
 	char     *job_acct_gather_type;
 	char     *job_acct_gather_freq; /* "30" or "task=30,..." */
+	char     *acct_gather_profile_type; /* profile.h's PROFILE_TYPE_* */
 	char     *accounting_storage_type;
 	char     *accounting_storage_host;
 	uint16_t  accounting_storage_port;

@@ -61,8 +61,10 @@ static const conf_use_t conf_use[] = {
 	  "no interconnect accounting plugin"),
 	I("AcctGatherNodeFreq", "slurmd/energy_rapl.c",
 	  "test_energy.py::test_node_power_in_scontrol_show_node"),
-	R("AcctGatherProfileType", "acct_gather_profile/none",
-	  "no profiling plugin"),
+	R("AcctGatherProfileType",
+	  "acct_gather_profile/none|acct_gather_profile/slurmdbd",
+	  "Slurm's hdf5 and influxdb stores are not built; Sluice keeps "
+	  "job profiles in slurmdbd (sacct --profile)"),
 	R("AllowSpecResourcesUsage", "NO|0",
 	  "jobs cannot use specialized cores and memory"),
 	P("AuthAltTypes"),

@@ -272,6 +272,7 @@ const field_desc_t job_desc_fields[] = {
 	D(container, FT_STR), D(spank_env, FT_STR),
 	D(kill_inv_dep, FT_U16), D(warn_flags, FT_U16),
 	D(tres_per_job, FT_STR), D(bitflags, FT_U32),
+	D(profile, FT_U32), D(acctg_freq, FT_STR),
 	FIELD_END
 };
 #undef D
@@ -314,6 +315,7 @@ const field_desc_t job_info_fields[] = {
 	J(preempt_susp, FT_BOOL), J(cpus_per_tres, FT_STR),
 	J(mem_per_tres, FT_STR), J(licenses_alloc, FT_STR),
 	J(admin_comment, FT_STR),
+	J(profile, FT_U32), J(acctg_freq, FT_STR),
 	FIELD_END
 };
 #undef J

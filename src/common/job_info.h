@@ -240,6 +240,9 @@ typedef struct {
 	uint16_t  warn_flags;     /* --signal B: -> KILL_JOB_BATCH */
 	char     *tres_per_job;   /* --gpus: "gres/gpu:4" */
 	uint32_t  bitflags;       /* JOB_SPREAD... */
+	uint32_t  profile;        /* --profile: PROFILE_* (profile.h), 0 =
+				     not set */
+	char     *acctg_freq;     /* --acctg-freq as given, or NULL */
 } job_desc_t;
 
 /* job_desc_t.bitflags / job_info_t.bitflags */
@@ -356,6 +359,8 @@ typedef struct {
 				   * scheduler when its CPUs are free */
 	char     *cpus_per_tres;  /* --cpus-per-gpu: "gres/gpu:N" */
 	char     *mem_per_tres;   /* --mem-per-gpu: "gres/gpu:MB" */
+	uint32_t  profile;        /* --profile: PROFILE_* (profile.h) */
+	char     *acctg_freq;     /* --acctg-freq, or NULL */
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

@@ -249,6 +249,7 @@ static const field_desc_t batch_launch_fields[] = {
 	B(submit_host, FT_STR), B(cluster_name, FT_STR),
 	B(restart_cnt, FT_U32), B(cpu_bind, FT_STR), B(nice, FT_U32),
 	B(gpu_idx, FT_STR), B(gids, FT_STR), B(group_name, FT_STR),
+	B(profile, FT_U32), B(acctg_freq, FT_STR),
 	FIELD_END
 };
 #undef B
@@ -947,6 +948,9 @@ static const msg_desc_t table[] = {
 		   msg_alloc_heartbeat_resp_fields),
 	ROW_FUNCS(REQUEST_DBD_TRACK, dbd_job_cond_msg_t, msg_dbd_job_cond),
 	ROW_FUNCS(RESPONSE_DBD_TRACK, dbd_track_msg_t, dbd_track),
+	ROW_FUNCS(REQUEST_JOB_PROFILE, job_profile_msg_t, msg_job_profile),
+	ROW_FUNCS(REQUEST_DBD_PROFILE, dbd_job_cond_msg_t, msg_dbd_job_cond),
+	ROW_FUNCS(RESPONSE_DBD_PROFILE, dbd_profile_msg_t, msg_dbd_profile),
 	ROW_FIELDS(REQUEST_BATCH_SCRIPT, batch_script_request_msg_t,
 		   batch_script_request_fields),
 	ROW_FIELDS(RESPONSE_BATCH_SCRIPT, batch_script_msg_t,

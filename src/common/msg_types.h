@@ -113,6 +113,11 @@ typedef enum {
 	RESPONSE_STEP_LAYOUT,               /* step_layout_msg_t */
 	REQUEST_JOB_TRACK = 5070,           /* job_track_msg_t (scontrol track,
 					     * from inside the job; Sluice) */
+	REQUEST_JOB_PROFILE = 5075,         /* job_profile_msg_t (slurmstepd:
+					     * --profile=task samples; Sluice) */
+	REQUEST_DBD_PROFILE,                /* dbd_job_cond_msg_t (sacct
+					     * --profile, to slurmdbd) */
+	RESPONSE_DBD_PROFILE,               /* dbd_profile_msg_t */
 	REQUEST_JOB_OUTPUT = 5080,          /* job_output_request_msg_t (REST:
 					     * a job's output tail; Sluice) */
 	RESPONSE_JOB_OUTPUT,                /* job_output_msg_t (also slurmd's
@@ -542,6 +547,19 @@ typedef struct {
 	uint16_t  inactive_limit; /* the controller's, seconds (0: off) */
 } alloc_heartbeat_resp_msg_t;
 
+/* slurmstepd -> controller: usage samples of a profiled step's tasks
+ * on one node (--profile=task), oldest first; recs' job_id, step_id and
+ * node are the message's (the controller fills them and submit).  At
+ * most JOB_PROFILE_MAX samples a message (msg_profile.c). */
+#define JOB_PROFILE_MAX 1000u
+typedef struct {
+	uint32_t            job_id;
+	uint32_t            step_id;
+	char               *node_name;
+	uint32_t            cnt;
+	acct_profile_rec_t *recs;
+} job_profile_msg_t;
+
 /* A job's output file, relayed by the controller (ctld/job_output.h):
  * a client asks for part of a job's StdOut or StdErr; the controller
  * checks who asks and has the batch host's slurmd read the file as the
@@ -626,6 +644,8 @@ typedef struct {
 				   * the controller; NULL: the node asks NSS */
 	char     *group_name;     /* gid's name, as the controller has it
 				   * (SLURM_JOB_GROUP); NULL: NSS on the node */
+	uint32_t  profile;        /* --profile (profile.h) */
+	char     *acctg_freq;     /* --acctg-freq, or NULL */
 } batch_launch_msg_t;
 
 /* Controller -> slurmd: signal a job's processes or end them. */
@@ -1160,6 +1180,15 @@ typedef struct {
 	uint32_t          cnt;
 	acct_track_rec_t *recs;
 } dbd_track_msg_t;
+
+/* slurmdbd -> sacct --profile: the usage samples of the jobs a
+ * dbd_job_cond_msg_t selects (only the jobs' own users, operators and
+ * administrators see them), by job, step, time, node. */
+typedef struct {
+	int32_t             rc;
+	uint32_t            cnt;
+	acct_profile_rec_t *recs;
+} dbd_profile_msg_t;
 
 /* sreport -> slurmdbd: usage of one cluster in [start, end).  users are
  * numeric uids (NULL = all).  The answer is a table_resp_msg_t whose

@@ -30,6 +30,10 @@ MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 MSG_BODY_FUNCS(msg_trigger);      /* REQUEST_TRIGGER_*, RESPONSE_TRIGGER_GET:
 				   * trigger_info_msg_t */
 
+/* msg_profile.c */
+MSG_BODY_FUNCS(msg_job_profile);  /* REQUEST_JOB_PROFILE: job_profile_msg_t */
+MSG_BODY_FUNCS(msg_dbd_profile);  /* RESPONSE_DBD_PROFILE: dbd_profile_msg_t */
+
 /* msg_alloc_heartbeat.c: field tables of REQUEST_ALLOC_HEARTBEAT and
  * RESPONSE_ALLOC_HEARTBEAT */
 #include "common/fields.h"

@@ -20,6 +20,7 @@ static const field_desc_t cred_fields[] = {
 	C(user_name, FT_STR), C(node_list, FT_STR), C(cpus_per_node, FT_STR),
 	C(mem_per_node, FT_U64), C(expiry, FT_TIME), C(job_node_list, FT_STR),
 	C(cpu_ids, FT_STR), C(gpu_idx, FT_STR), C(gids, FT_STR),
+	C(profile, FT_U32), C(acctg_freq, FT_STR),
 	FIELD_END
 };
 #undef C

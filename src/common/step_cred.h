@@ -37,6 +37,8 @@ typedef struct {
 	char     *gids;           /* the user's groups ("27,100"), looked up
 				     by the controller; NULL: unknown there,
 				     the node asks NSS */
+	uint32_t  profile;        /* the job's --profile (profile.h) */
+	char     *acctg_freq;     /* the job's --acctg-freq, or NULL */
 } step_cred_t;
 
 /* Item node_id of cpu_ids / gpu_idx, xmalloc'd; NULL if empty or

@@ -174,6 +174,8 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	l->gids = user_groups_str(i->user_name, i->user_id, i->group_id);
 	l->group_name = xstrdup(i->group_name);
 	l->job_name = xstrdup(i->name);
+	l->profile = i->profile;
+	l->acctg_freq = xstrdup(i->acctg_freq);
 	l->partition = xstrdup(i->partition);
 	l->account = xstrdup(i->account);
 	l->qos = xstrdup(i->qos);

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
+#include "common/profile.h"
 #include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -524,6 +525,35 @@ static int _check_memory(const submit_t *s)
 	return 0;
 }
 
+/* --profile and --acctg-freq (profile.h): the commands check both;
+ * this is for REST and libslurm requests.  Samples asked for where
+ * AcctGatherProfileType keeps none: said once, in the submit answer. */
+static int _check_profile(const job_desc_t *d, submit_t *s)
+{
+	const char *type = ctld_conf()->acct_gather_profile_type;
+	char why[256];
+
+	if (d->profile & ~(PROFILE_ALL | PROFILE_NONE)) {
+		xfree(s->msg);
+		s->msg = xstrdup("--profile: only none, energy, task and all "
+				 "are supported");
+		return ESLURM_NOT_SUPPORTED;
+	}
+	if (d->acctg_freq && acctg_freq_check(d->acctg_freq, why,
+					      sizeof(why)) < 0) {
+		xfree(s->msg);
+		s->msg = xstrdup(why);
+		return ESLURM_NOT_SUPPORTED;
+	}
+	if ((d->profile & PROFILE_ALL) && !(d->profile & PROFILE_NONE) &&
+	    xstrcmp(type, PROFILE_TYPE_DBD) && !s->msg)
+		s->msg = xstrdup_printf("--profile=%s has no effect: "
+					"AcctGatherProfileType is %s",
+					profile_str(d->profile),
+					type ? type : PROFILE_TYPE_NONE);
+	return 0;
+}
+
 static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 		     bool batch)
 {
@@ -558,6 +588,8 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 		return ESLURM_NOT_SUPPORTED;
 	if (d->array_inx && *d->array_inx &&
 	    (rc = job_array_check(d->array_inx)))
+		return rc;
+	if ((rc = _check_profile(d, s)))
 		return rc;
 	if (job_mgr_count() >= ctld_conf()->max_job_count)
 		return EAGAIN;
@@ -669,6 +701,8 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->cpus_per_tres = job_res_tres_spec(d->cpus_per_tres);
 	i->mem_per_tres = job_res_tres_spec(d->mem_per_tres);
 	i->bitflags = d->bitflags;
+	i->profile = d->profile;
+	i->acctg_freq = xstrdup(d->acctg_freq);
 	if (d->licenses && *d->licenses &&
 	    lic_mgr_validate(d->licenses, &i->licenses))
 		i->licenses = NULL;           /* checked by _validate */

@@ -37,6 +37,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_output.h"
+#include "ctld/job_profile.h"
 #include "ctld/job_track.h"
 #include "ctld/job_will_run.h"
 #include "ctld/lic_mgr.h"
@@ -207,6 +208,10 @@ static const rpc_row_t rpc_table[] = {
 	/* run tracking: not journaled, outboxed to slurmdbd (job_track.h);
 	 * the reply waits for the outbox's fdatasync */
 	{ REQUEST_JOB_TRACK,             RPC_PRIV_USER, job_track_rpc,
+	  CHANGE },
+	/* profiled steps' samples from their stepd: outboxed to slurmdbd
+	 * like run tracking (job_profile.h) */
+	{ REQUEST_JOB_PROFILE,           RPC_PRIV_SLURM, job_profile_rpc,
 	  CHANGE },
 	/* the job's user, operators, root and SlurmUser only, whatever
 	 * PrivateData says (job_output.h); answered when the node is */

@@ -582,6 +582,8 @@ sm_response(job_record_t *j, const sm_step_t *s)
 	}
 	cred.gids = user_groups_str(j->info.user_name, j->info.user_id,
 				    j->info.group_id);
+	cred.profile = j->info.profile;
+	cred.acctg_freq = j->info.acctg_freq;
 	resp->cred_payload = step_cred_encode(&cred);
 	xfree(cred.cpu_ids);
 	xfree(cred.gpu_idx);

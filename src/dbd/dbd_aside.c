@@ -73,6 +73,13 @@ static void whose(const acct_frame_t *f, whose_t *w)
 					 track_kind_name(t->kind) ?
 					 track_kind_name(t->kind) : "value",
 					 t->job_id);
+	} else if (rec && f->kind == ACCT_REC_PROFILE) {
+		const acct_profile_rec_t *p = rec;
+
+		w->id = p->job_id;
+		w->submit = (int64_t)p->submit;
+		w->what = xstrdup_printf("a profile sample of job %u",
+					 p->job_id);
 	} else if (rec && f->kind == ACCT_REC_RESV) {
 		w->id = ((const acct_resv_rec_t *)rec)->resv_id;
 		w->what = xstrdup_printf("reservation %u", w->id);
@@ -155,7 +162,8 @@ int dbd_aside_put(dbd_db_t *db, const char *cluster, uint64_t epoch,
 	int rc = 0;
 
 	whose(f, &w);
-	if (f->kind == ACCT_REC_STEP || f->kind == ACCT_REC_TRACK)
+	if (f->kind == ACCT_REC_STEP || f->kind == ACCT_REC_TRACK ||
+	    f->kind == ACCT_REC_PROFILE)
 		whose_job(db, cluster, &w);
 	log_aside(cluster, &w, f, err, why);
 	if (f->kind == ACCT_REC_JOB) {

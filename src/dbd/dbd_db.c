@@ -427,6 +427,32 @@ static char **schema_v12(dbd_db_t *db)
 	return out;
 }
 
+/* v13: job profiles (sacct --profile): usage samples of --profile=task
+ * steps, one row a node and time; keyed by the outbox record. */
+static char **schema_v13(dbd_db_t *db)
+{
+	char *sql = xstrdup_printf(
+		"CREATE TABLE IF NOT EXISTS profile_table (cluster %s NOT "
+		"NULL, id_job INT UNSIGNED NOT NULL, time_submit BIGINT NOT "
+		"NULL, epoch BIGINT UNSIGNED NOT NULL, seq BIGINT UNSIGNED "
+		"NOT NULL, id_step INT NOT NULL, node VARCHAR(64) NOT NULL, "
+		"time_sample BIGINT NOT NULL, ntasks INT UNSIGNED NOT NULL "
+		"DEFAULT 0, cpu_usec BIGINT UNSIGNED NOT NULL DEFAULT 0, "
+		"cpu_util DOUBLE NOT NULL DEFAULT 0, rss_kb BIGINT UNSIGNED "
+		"NOT NULL DEFAULT 0, vsize_kb BIGINT UNSIGNED NOT NULL "
+		"DEFAULT 0, read_bytes BIGINT UNSIGNED NOT NULL DEFAULT 0, "
+		"write_bytes BIGINT UNSIGNED NOT NULL DEFAULT 0, energy_j "
+		"BIGINT UNSIGNED NULL, PRIMARY KEY (cluster, epoch, seq), "
+		"KEY profile_job (cluster, id_job, time_submit)) "
+		"ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+		acct_limit_sql_type(ACCT_LIM_CLUSTER));
+	char **out = xstrarray_append(NULL, sql);
+
+	(void) db;
+	xfree(sql);
+	return out;
+}
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -444,6 +470,7 @@ static const struct {
 	{ NULL, schema_v10 },
 	{ NULL, schema_v11 },
 	{ NULL, schema_v12 },
+	{ NULL, schema_v13 },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

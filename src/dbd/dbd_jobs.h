@@ -40,4 +40,15 @@ int  dbd_track_flush(dbd_db_t *db, char **sql, uint32_t *rows);
 void dbd_track_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		     const dbd_job_cond_msg_t *req, dbd_track_msg_t *resp);
 
+/* dbd_profile.c: job profiles (--profile=task samples), stored and
+ * queried as run tracking is; a profile is shown to its job's user and
+ * to Operators and above only. */
+int  dbd_profile_add(dbd_db_t *db, char **sql, uint32_t *rows,
+		     const char *cluster, uint64_t epoch, uint64_t seq,
+		     const acct_profile_rec_t *p);
+int  dbd_profile_flush(dbd_db_t *db, char **sql, uint32_t *rows);
+/* REQUEST_DBD_PROFILE. */
+void dbd_profile_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
+		       const dbd_job_cond_msg_t *req, dbd_profile_msg_t *resp);
+
 #endif

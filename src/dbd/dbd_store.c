@@ -37,6 +37,8 @@ typedef struct {
 	char       *ended_keys;    /* and "(id,submit),(id,submit)" */
 	char       *track_sql;     /* pending tracked values (dbd_track.c) */
 	uint32_t    track_rows;
+	char       *prof_sql;      /* pending profile samples (dbd_profile.c) */
+	uint32_t    prof_rows;
 	size_t      jobs_bytes;    /* about how long jobs_sql is */
 	size_t      steps_bytes;
 	uint32_t    stored;
@@ -680,6 +682,16 @@ static int add_track_or_aside(store_t *s, const acct_frame_t *f,
 			     s->epoch, f->seq, t);
 }
 
+/* And a profile sample of one of its steps. */
+static int add_profile_or_aside(store_t *s, const acct_frame_t *f,
+				const acct_profile_rec_t *p)
+{
+	if (job_aside(s, p->job_id, (int64_t)p->submit))
+		return set_aside(s, f, 0, "the record of its job is set aside");
+	return dbd_profile_add(s->db, &s->prof_sql, &s->prof_rows,
+			       s->cluster, s->epoch, f->seq, p);
+}
+
 static int apply(store_t *s, const acct_frame_t *f)
 {
 	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
@@ -693,7 +705,7 @@ static int apply(store_t *s, const acct_frame_t *f)
 		return 0;
 	}
 	if (f->kind != ACCT_REC_JOB && f->kind != ACCT_REC_STEP &&
-	    f->kind != ACCT_REC_TRACK)
+	    f->kind != ACCT_REC_TRACK && f->kind != ACCT_REC_PROFILE)
 		rc = flush_steps(s) < 0 || close_steps(s) < 0 ? -1 : 0;
 	if (rc == 0) {
 		switch (f->kind) {
@@ -720,6 +732,9 @@ static int apply(store_t *s, const acct_frame_t *f)
 		case ACCT_REC_TRACK:
 			rc = add_track_or_aside(s, f, rec);
 			break;
+		case ACCT_REC_PROFILE:
+			rc = add_profile_or_aside(s, f, rec);
+			break;
 		}
 	}
 	acct_rec_free(f->kind, rec);
@@ -738,6 +753,8 @@ static void drop_pending(store_t *s)
 	xfree(s->ended_keys);
 	xfree(s->track_sql);
 	s->track_rows = 0;
+	xfree(s->prof_sql);
+	s->prof_rows = 0;
 	s->job_rows = s->step_rows = 0;
 	s->jobs_bytes = s->steps_bytes = 0;
 }
@@ -781,7 +798,8 @@ static int apply_alone(store_t *s, const acct_frame_t *f)
 		return -1;
 	if (apply(s, f) == 0 && flush_jobs(s) == 0 && flush_steps(s) == 0 &&
 	    close_steps(s) == 0 &&
-	    dbd_track_flush(s->db, &s->track_sql, &s->track_rows) == 0)
+	    dbd_track_flush(s->db, &s->track_sql, &s->track_rows) == 0 &&
+	    dbd_profile_flush(s->db, &s->prof_sql, &s->prof_rows) == 0)
 		return 0;
 	drop_pending(s);
 	err = dbd_db_errno(s->db);
@@ -857,7 +875,8 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 			return -1;
 	}
 	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0 ||
-	    dbd_track_flush(s->db, &s->track_sql, &s->track_rows) < 0)
+	    dbd_track_flush(s->db, &s->track_sql, &s->track_rows) < 0 ||
+	    dbd_profile_flush(s->db, &s->prof_sql, &s->prof_rows) < 0)
 		return -1;
 	if (s->reroll) {
 		debug("Cluster %s: records before the last roll-up: rolling "

@@ -152,6 +152,11 @@ static void run_job(dbd_job_t *j)
 		j->resp = xmalloc(sizeof(dbd_track_msg_t));
 		dbd_track_query(wk.db, &ctx, j->msg->data, j->resp);
 		break;
+	case REQUEST_DBD_PROFILE:
+		j->resp_type = RESPONSE_DBD_PROFILE;
+		j->resp = xmalloc(sizeof(dbd_profile_msg_t));
+		dbd_profile_query(wk.db, &ctx, j->msg->data, j->resp);
+		break;
 	case REQUEST_DBD_REPORT:
 		j->resp_type = RESPONSE_DBD_REPORT;
 		j->resp = xmalloc(sizeof(table_resp_msg_t));

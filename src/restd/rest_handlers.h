@@ -74,6 +74,7 @@ void rest_op_dbd_wckeys_post(rest_req_t *r);
 
 /* /sluice/v1/ (rest_sluice.c): Sluice's own, outside the references */
 void rest_op_sluice_job_metrics(rest_req_t *r);
+void rest_op_sluice_job_profile(rest_req_t *r);
 void rest_op_sluice_job_requeue(rest_req_t *r);
 /* rest_job_output.c */
 void rest_op_sluice_job_output(rest_req_t *r);

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "common/profile.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
 #include "common/uid_cache.h"
@@ -479,6 +480,55 @@ int rest_cv_mail_type(const rest_jd_prop_t *p, json_object *v,
 			xstrfmtcat(&s, "%s%s", s ? "," : "", mail_words[i]);
 	xfree(c->d->mail_type);
 	c->d->mail_type = s;
+	return 0;
+}
+
+/* --profile: the schema's ACCT_GATHER_PROFILE flags (profile.h);
+ * LUSTRE and NETWORK are refused as sbatch refuses them. */
+static const char *const profile_names[] = {
+	"NOT_SET", "NONE", "ENERGY", "LUSTRE", "NETWORK", "TASK", NULL
+};
+
+int rest_cv_profile(const rest_jd_prop_t *p, json_object *v,
+		    const char *path, rest_jd_ctx_t *c)
+{
+	uint64_t m;
+	uint32_t out = 0;
+
+	if (rest_val_flags(v, path, profile_names, &m, c->err) < 0)
+		return -1;
+	if (m & (1u << 3))
+		return refuse_flag(c, path, "LUSTRE");
+	if (m & (1u << 4))
+		return refuse_flag(c, path, "NETWORK");
+	if (m & (1u << 1))
+		out |= PROFILE_NONE;
+	if (m & (1u << 2))
+		out |= PROFILE_ENERGY;
+	if (m & (1u << 5))
+		out |= PROFILE_TASK;
+	c->d->profile = out;
+	return 0;
+}
+
+/* --acctg-freq as a string ("task=10,energy=30"). */
+int rest_cv_acctg_freq(const rest_jd_prop_t *p, json_object *v,
+		       const char *path, rest_jd_ctx_t *c)
+{
+	char why[256], *s;
+
+	if (rest_val_str(v, path, &s, c->err) < 0)
+		return -1;
+	if (!*s) {
+		xfree(s);
+		return 0;
+	}
+	if (acctg_freq_check(s, why, sizeof(why)) < 0) {
+		xfree(s);
+		return rest_val_fail(c->err, path, "%s", why);
+	}
+	xfree(c->d->acctg_freq);
+	c->d->acctg_freq = s;
 	return 0;
 }
 

@@ -36,7 +36,8 @@
 
 static const rest_jd_prop_t jd_props[] = {
 	S("account", account, UPD),
-	RF("account_gather_frequency"),
+	{ "account_gather_frequency", ALLV, rest_cv_acctg_freq, 0, 0, 0, NULL,
+	  NOU },
 	RF("admin_comment"),
 	S("allocation_node_list", submit_host, NOU),
 	RF("allocation_node_port"),
@@ -126,7 +127,7 @@ static const rest_jd_prop_t jd_props[] = {
 	{ "power_flags", ALLV, rest_cv_ignore, 0, 0, 0, NULL, NOU },
 	RF("prefer"),
 	{ "priority", ALLV, rest_cv_priority, OFF(priority), 0, 0, NULL, UPD },
-	RF("profile"),
+	{ "profile", ALLV, rest_cv_profile, 0, 0, 0, NULL, NOU },
 	S("qos", qos, UPD),
 	RF("reboot"),
 	{ "requeue", ALLV, rest_cv_bool16, OFF(requeue), 0, 0, NULL, UPD },

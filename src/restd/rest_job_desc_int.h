@@ -92,6 +92,8 @@ int rest_cv_exclusive(RJ_CONV_ARGS);
 int rest_cv_oversubscribe(RJ_CONV_ARGS);
 int rest_cv_open_mode(RJ_CONV_ARGS);
 int rest_cv_mail_type(RJ_CONV_ARGS);
+int rest_cv_profile(RJ_CONV_ARGS);
+int rest_cv_acctg_freq(RJ_CONV_ARGS);
 int rest_cv_job_flags(RJ_CONV_ARGS);
 int rest_cv_warn_flags(RJ_CONV_ARGS);
 int rest_cv_signal(RJ_CONV_ARGS);

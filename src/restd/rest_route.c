@@ -107,6 +107,8 @@ static const route_t routes[] = {
 static const route_t sluice_routes[] = {
 	{ "slurmdb", "job/{job_id}/metrics", REST_GET,
 	  rest_op_sluice_job_metrics },
+	{ "slurmdb", "job/{job_id}/profile", REST_GET,
+	  rest_op_sluice_job_profile },
 	{ "slurm", "job/{job_id}/requeue", REST_POST,
 	  rest_op_sluice_job_requeue },
 	{ "slurm", "job/{job_id}/output", REST_GET,

@@ -5,6 +5,10 @@
  * (or of every task of an array), the document of
  * `sacct -j {job_id} --metrics --json`.
  *
+ * GET /sluice/v1/job/{job_id}/profile: the usage samples of a profiled
+ * job (--profile=task), the document of `sacct -j {job_id} --profile
+ * --json`; only the job's user and Operators see them.
+ *
  * POST /sluice/v1/job/{job_id}/requeue: `scontrol requeue {job_id}`, or
  * with the body {"hold": true} `scontrol requeuehold {job_id}`; the
  * controller decides as for scontrol (the job's user or an operator,
@@ -53,6 +57,36 @@ void rest_op_sluice_job_metrics(rest_req_t *r)
 	for (uint32_t i = 0; i < m->cnt; i++)
 		json_object_array_add(list, sacct_track_json(&m->recs[i]));
 	msg_body_free(RESPONSE_DBD_TRACK, m);
+}
+
+void rest_op_sluice_job_profile(rest_req_t *r)
+{
+	dbd_job_cond_msg_t cond = { 0 };
+	json_object *list = json_object_new_array();
+	dbd_profile_msg_t *m = NULL;
+	char buf[64];
+	int rc;
+
+	json_object_object_add(r->resp, "profile", list);
+	if (rest_jobs_query_job_id(r->param[0], buf, sizeof(buf)) < 0) {
+		rest_error(r, ESLURM_INVALID_JOB_ID, "sluice_job_profile",
+			   "Invalid job id %s", r->param[0]);
+		return;
+	}
+	cond.job_ids = xstrarray_append(NULL, r->param[0]);
+	cond.end = time(NULL);
+	rc = sacct_profile_query(&cond, &m);
+	xstrarray_free(cond.job_ids);
+	if (rc) {
+		rest_error(r, rc == ESLURM_ACCESS_DENIED ? rc :
+			   ESLURM_DB_CONNECTION, "sluice_job_profile",
+			   "Problem talking to the database: %s",
+			   slurm_strerror(rc));
+		return;
+	}
+	for (uint32_t i = 0; i < m->cnt; i++)
+		json_object_array_add(list, sacct_profile_json(&m->recs[i]));
+	msg_body_free(RESPONSE_DBD_PROFILE, m);
 }
 
 /* {"hold": bool} or nothing; any other member is refused (400). */

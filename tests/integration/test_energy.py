@@ -65,7 +65,9 @@ def env(users):
     e = mariadb.AcctEnv(tag="energy", nodes=1)
     e.c.extra_conf += ("\nAcctGatherEnergyType=acct_gather_energy/rapl\n"
                        "JobAcctGatherType=jobacct_gather/linux\n"
-                       "JobAcctGatherFrequency=task=30,energy=1\n")
+                       "JobAcctGatherFrequency=task=30,energy=1\n"
+                       "AcctGatherProfileType=acct_gather_profile/"
+                       "slurmdbd\n")
     e.power = FakePowercap(os.path.join(e.c.dir, "powercap"))
     e.c.daemon_env["SLUICE_POWERCAP_DIR"] = e.power.root
     try:
@@ -184,3 +186,40 @@ def test_node_power_in_scontrol_show_node(env):
         time.sleep(0.3)
     assert joules == 3000, joules
     assert max(watts) > 0, watts
+
+
+def test_profile_rows_carry_energy(env):
+    """--profile=task,energy: each usage sample of a step carries the
+    node's joules since the step began (issue 26's job profiles), rising
+    as the counters do."""
+    c, pw = env.c, env.power
+    d = c.workdir(U)
+    for f in ("p_started", "p_go"):
+        if os.path.exists(os.path.join(d, f)):
+            os.unlink(os.path.join(d, f))
+    jid = c.sbatch(["--profile=task,energy", "--acctg-freq=task=1",
+                    "--wrap", "%s -n1 sh -c 'touch p_started; "
+                    "while [ ! -e p_go ]; do sleep 0.1; done'"
+                    % c.bin("srun")], user=U, cwd=d)
+    _wait_file(os.path.join(d, "p_started"))
+    time.sleep(1.5)
+    pw.add("intel-rapl:1", 50)
+    time.sleep(2)
+    pw.add("intel-rapl:1", 70)
+    time.sleep(2)
+    open(os.path.join(d, "p_go"), "w").close()
+    c.wait_done(jid, timeout=60)
+    rows = []
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        r = env.sacct("--profile", "--json", "-j", str(jid), user=U)
+        assert r.rc == 0, r
+        rows = json.loads(r.out)["profile"]
+        if len([x for x in rows if x["step"] == "0"]) >= 4:
+            break
+        time.sleep(0.5)
+    # step 0's rows (the batch script, srun here, has its own)
+    energy = [x["energy"] for x in rows if x["step"] == "0"]
+    assert len(energy) >= 4 and all(e is not None for e in energy), rows
+    assert energy == sorted(energy), energy
+    assert energy[0] < 50 and energy[-1] == 120, energy

@@ -47,7 +47,8 @@ NODE = "Sockets=1 CoresPerSocket=32 ThreadsPerCore=1 Gres=gpu:4"
 EXTRA = "\n".join(["GresTypes=gpu", "SlurmdParameters=config_overrides",
                    "AuthAltTypes=auth/jwt",
                    "JobAcctGatherType=jobacct_gather/linux",
-                   "JobAcctGatherFrequency=1"])
+                   "JobAcctGatherFrequency=1",
+                   "AcctGatherProfileType=acct_gather_profile/slurmdbd"])
 
 
 class Env:

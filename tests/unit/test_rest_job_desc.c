@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "common/profile.h"
+
 #include "../../src/cli/cli_env.c"
 #include "../../src/cli/cli_opt.c"
 #include "../../src/cli/cli_opt_help.c"
@@ -203,6 +205,11 @@ static const struct {
 	{ "\"requeue\":2", "job.requeue: expected true or false" },
 	{ "\"priority\":-1", "job.priority: -1 is out of range (0 to "
 	  "4294967293)" },
+	{ "\"profile\":[\"SOMETIMES\"]",
+	  "job.profile: unknown flag \"SOMETIMES\"" },
+	{ "\"account_gather_frequency\":\"task=x\"",
+	  "job.account_gather_frequency: invalid --acctg-freq=task=x: "
+	  "'task=x' is not <datatype>=<seconds 0-65535>" },
 };
 
 static void test_bad_bodies(void **state)
@@ -258,7 +265,6 @@ static const struct {
 	int vmin, vmax;
 	const char *err;        /* NULL: "job.<name>: not supported by Sluice" */
 } refused[] = {
-	{ "account_gather_frequency", "\"task=30\"", "\"\"", 40, 43, NULL },
 	{ "admin_comment", "\"x\"", "\"\"", 40, 43, NULL },
 	{ "allocation_node_port", "5000", "0", 40, 43, NULL },
 	{ "batch_features", "\"f\"", "\"\"", 40, 43, NULL },
@@ -301,7 +307,8 @@ static const struct {
 	{ "oom_kill_step", "1", "0", 42, 43, NULL },
 	{ "overcommit", "true", "false", 40, 43, NULL },
 	{ "prefer", "\"fast\"", "\"\"", 40, 43, NULL },
-	{ "profile", "[\"ENERGY\"]", "[\"NOT_SET\"]", 40, 43, NULL },
+	{ "profile", "[\"LUSTRE\"]", "[\"NOT_SET\"]", 40, 43,
+	  "job.profile: LUSTRE: not supported by Sluice" },
 	{ "reboot", "true", "false", 40, 43, NULL },
 	{ "required_switches", "2", "{\"set\":false}", 40, 43, NULL },
 	{ "reserve_ports", "2", "0", 40, 43, NULL },
@@ -753,8 +760,12 @@ static void test_values(void **state)
 		"\"group_id\":\"root\",\"open_mode\":\"truncate\","
 		"\"flags\":\"NO_KILL_INVALID_DEPENDENCY\","
 		"\"memory_per_tres\":null,\"nice\":-5,\"contiguous\":false,"
-		"\"requeue\":false}}", 43, &d, w, &err), 0);
+		"\"requeue\":false,\"profile\":[\"TASK\",\"ENERGY\"],"
+		"\"account_gather_frequency\":\"task=5\"}}", 43, &d, w,
+		&err), 0);
 	assert_string_equal(d.script, "#!/bin/sh\ntrue\n");
+	assert_int_equal(d.profile, PROFILE_TASK | PROFILE_ENERGY);
+	assert_string_equal(d.acctg_freq, "task=5");
 	assert_int_equal(d.pn_min_memory, 512);
 	assert_true(d.mem_per_cpu);
 	assert_int_equal(d.begin_time, 1900000000);

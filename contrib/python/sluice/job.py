@@ -230,6 +230,21 @@ class Job:
                 (name is None or r.get("name") == name)]
 
 
+    def profile(self, step=None):
+        """The task's usage time series (a task submitted with
+        profile="task"; the cluster needs AcctGatherProfileType=
+        acct_gather_profile/slurmdbd), from accounting, by step, time and
+        node: dicts with job_id, step, node, time (epoch seconds), tasks,
+        cpu_time (microseconds), cpu_utilization (percent of one CPU
+        since the previous sample), rss and vmsize (KB), read_bytes,
+        write_bytes and energy (joules or None), as `sacct --profile
+        --json` shows them.  step ("batch", 0) selects.  An
+        unprofiled task has none: []."""
+        rows = self.cluster._backend.profile(self.job_id)
+        return [r for r in rows
+                if step is None or r.get("step") == str(step)]
+
+
 class ArrayJob:
     """The job array of a .map(): one job id, one Job per item.
 
@@ -337,3 +352,8 @@ class ArrayJob:
         """The values every item logged (see Job.metrics); an item's rows
         carry its index as array_task_id."""
         return Job.metrics(self, kind, name)
+
+    def profile(self, step=None):
+        """Every item's usage samples (see Job.profile); an item's rows
+        carry its index as array_task_id."""
+        return Job.profile(self, step)

@@ -56,6 +56,8 @@ _ROWS = [
     ("exclusive",        "exclusive",           "bool",  None),
     ("hold",             "hold",                "bool",  "hold"),
     ("checkpoint",       "checkpoint",          "bool",  None),
+    ("profile",          "profile",             "str",   "profile"),
+    ("acctg_freq",       "acctg-freq",          "str",   "account_gather_frequency"),
     ("throttle",         None,                  "int",   None),
 ]
 ROWS = {r[0]: r for r in _ROWS}
@@ -287,6 +289,9 @@ def rest_job_desc(opts):
             v = str(v)
         elif k in ("nodelist", "exclude"):
             v = [v]
+        elif k == "profile":        # the schema's flag names
+            v = ["ENERGY", "TASK"] if str(v).lower() == "all" else \
+                [w.strip().upper() for w in str(v).split(",")]
         job[prop] = v
     if opts.get("sbatch_options"):
         raise ValueError("sbatch_options= is not available through the rest "

@@ -92,6 +92,15 @@ class Options(unittest.TestCase):
             "time_limit": 90, "memory_per_node": 2048, "tasks": 4,
             "nodes": "2", "tres_per_task": "gres/gpu:1",
             "required_nodes": ["n[1-2]"], "partition": "p", "priority": 5})
+        self.assertEqual(options.rest_job_desc(options.check(
+            {"profile": "all", "acctg_freq": "task=5"})),
+            {"profile": ["ENERGY", "TASK"],
+             "account_gather_frequency": "task=5"})
+        self.assertEqual(options.rest_job_desc(options.check(
+            {"profile": "task"})), {"profile": ["TASK"]})
+        self.assertEqual(options.sbatch_args(options.check(
+            {"profile": "task", "acctg_freq": "task=5"})),
+            ["--profile=task", "--acctg-freq=task=5"])
         for bad in ({"mem_per_gpu": "1G"}, {"exclusive": True},
                     {"sbatch_options": ["--x"]}):
             with self.assertRaisesRegex(ValueError, "rest backend"):

@@ -23,6 +23,7 @@
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/report.h"
 #include "slurmd/stepd/spank_stepd.h"
+#include "slurmd/stepd/step_profile.h"
 #include "slurmd/stepd/task.h"
 #include "slurmd/stepd/task_prolog.h"
 
@@ -144,6 +145,8 @@ static void on_task_exit(stepd_t *sd, int status, const struct rusage *ru)
 		info("JobId=%u: batch script exited with status %d",
 		     sd->job->job_id, WEXITSTATUS(status));
 	stepd_spank_task_exit(sd->task_pid, status);
+	/* the profile's last rows go ahead of the completion */
+	step_profile_batch_end(sd->prof, ru);
 	report_batch_complete(sd, sd->ack_pipe[1], ends_clean(sd));
 }
 

@@ -33,6 +33,7 @@
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/step_attach.h"
 #include "slurmd/stepd/step_energy.h"
+#include "slurmd/stepd/step_profile.h"
 #include "slurmd/stepd/step_pmi.h"
 #include "slurmd/stepd/step_pmix.h"
 #include "slurmd/stepd/step_pty.h"
@@ -210,6 +211,7 @@ void step_check_done(step_t *st)
 	c->step_id = st->m->step_id;
 	c->node_name = xstrdup(st->node_name);
 	c->step_rc = st->worst;
+	step_profile_flush(st);   /* queued before the completion */
 	step_acct_stop(st);
 	step_acct_fill(st, c, false);
 	step_energy_stop(st->energy);
@@ -381,6 +383,7 @@ static void _cleanup(step_t *st)
 		ctld_sender_destroy(st->sender);
 	}
 	step_acct_stop(st);
+	step_profile_free(st);
 	stepd_spank_fini();
 	step_energy_destroy(st->energy);
 	step_tasks_free(st);
@@ -440,8 +443,10 @@ int step_main(const char *conf_file, const char *node_name, int verbose)
 	}
 	stepd_set_title("%u.%u", st.m->job_id, st.m->step_id);
 	rc = _setup(&st, conf_file, node_name, verbose);
-	if (!rc)
+	if (!rc) {
 		st.energy = step_energy_start(st.conf, st.base);
+		step_profile_init(&st);
+	}
 	if (!rc)
 		rc = step_tasks_start(&st);
 	if (!rc)

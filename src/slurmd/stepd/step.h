@@ -40,6 +40,8 @@ typedef struct {
 	uint64_t vsize_kb;
 	uint64_t max_rss_kb;
 	uint64_t max_vsize_kb;
+	uint64_t read_bytes;      /* last sample: /proc/<pid>/io summed */
+	uint64_t write_bytes;
 } step_usage_t;
 
 typedef struct {
@@ -99,6 +101,8 @@ typedef struct step {
 	uint64_t            mem_mb;       /* the step's memory here (cred),
 					   * 0: none */
 	bool                mem_killed;   /* OverMemoryKill: over mem_mb */
+	struct step_profile *prof;        /* --profile=task (step_profile.h) */
+	char               *acctg_freq;   /* the job's --acctg-freq, or NULL */
 } step_t;
 
 /* Run a step stepd; returns the process exit code. */

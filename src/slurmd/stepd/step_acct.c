@@ -20,7 +20,9 @@
 #include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
 #include "slurmd/common/node_plugins.h"
+#include "common/profile.h"
 #include "slurmd/stepd/cgroup.h"
+#include "slurmd/stepd/step_profile.h"
 
 typedef struct {
 	pid_t    pid;
@@ -29,6 +31,25 @@ typedef struct {
 	uint64_t rss_kb;
 	uint64_t vsize_kb;
 } acct_proc_t;
+
+/* read_bytes and write_bytes of /proc/<pid>/io (0 if unreadable). */
+static void _read_io(pid_t pid, uint64_t *rd, uint64_t *wr)
+{
+	char path[64], line[128];
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int) pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "read_bytes: %llu", &v) == 1)
+			*rd += v;
+		else if (sscanf(line, "write_bytes: %llu", &v) == 1)
+			*wr += v;
+	}
+	fclose(f);
+}
 
 int step_acct_freq(const char *spec, int def)
 {
@@ -187,12 +208,20 @@ static void proc_sample(step_t *st)
 	uint64_t *vm = xcalloc(st->ntasks + 1, sizeof(uint64_t));
 	uint64_t *cpu = xcalloc(st->ntasks + 1, sizeof(uint64_t));
 	bool *seen = xcalloc(st->ntasks + 1, sizeof(bool));
+	uint64_t *rd = NULL, *wr = NULL;
 
+	/* I/O only for a profiled step: one more file a process */
+	if (st->prof) {
+		rd = xcalloc(st->ntasks + 1, sizeof(uint64_t));
+		wr = xcalloc(st->ntasks + 1, sizeof(uint64_t));
+	}
 	for (size_t i = 0; i < cnt; i++) {
 		int k = _task_of(st, v, cnt, v[i].pid);
 
 		if (k < 0)
 			continue;
+		if (rd)
+			_read_io(v[i].pid, &rd[k], &wr[k]);
 		rss[k] += v[i].rss_kb;
 		vm[k] += v[i].vsize_kb;
 		cpu[k] += v[i].cpu_usec;
@@ -205,6 +234,10 @@ static void proc_sample(step_t *st)
 			continue;
 		u->rss_kb = rss[k];
 		u->vsize_kb = vm[k];
+		if (rd) {
+			u->read_bytes = rd[k];
+			u->write_bytes = wr[k];
+		}
 		if (rss[k] > u->max_rss_kb)
 			u->max_rss_kb = rss[k];
 		if (vm[k] > u->max_vsize_kb)
@@ -223,6 +256,8 @@ static void proc_sample(step_t *st)
 	xfree(vm);
 	xfree(cpu);
 	xfree(seen);
+	xfree(rd);
+	xfree(wr);
 }
 
 /* jobacct_gather/cgroup: the step's cgroup counts its memory and CPU.
@@ -353,14 +388,26 @@ void step_acct_sample(step_t *st)
 static void _on_timer(evutil_socket_t fd, short what, void *arg)
 {
 	step_acct_sample(arg);
+	step_profile_tick(arg);
 }
 
 void step_acct_start(step_t *st)
 {
-	int freq = step_acct_freq(st->conf->job_acct_gather_freq, 30);
+	/* the job's --acctg-freq task=N before JobAcctGatherFrequency */
+	int freq = acctg_freq_of(st->acctg_freq, "task",
+				 step_acct_freq(st->conf->job_acct_gather_freq,
+						30));
 	struct timeval tv = { freq, 0 };
 
 	st->acct_on = ops && ops->sample;
+	if (st->prof && !st->acct_on)
+		info("StepId=%u.%u: --profile=task: JobAcctGatherType takes "
+		     "no samples, the profile stays empty", st->m->job_id,
+		     st->m->step_id);
+	else if (st->prof && !freq)
+		info("StepId=%u.%u: --profile=task with a task sampling "
+		     "interval of 0: no samples until the step ends",
+		     st->m->job_id, st->m->step_id);
 	if (!st->acct_on || !freq)
 		return;
 	st->acct_ev = event_new(st->base, -1, EV_PERSIST, _on_timer, st);

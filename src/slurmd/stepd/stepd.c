@@ -41,6 +41,7 @@
 #include "slurmd/stepd/stepd.h"
 #include "slurmd/stepd/stepd_start.h"
 #include "slurmd/stepd/step_energy.h"
+#include "slurmd/stepd/step_profile.h"
 #include "slurmd/stepd/task.h"
 
 typedef struct {
@@ -194,6 +195,8 @@ static void cleanup(stepd_t *sd)
 		ctld_sender_flush(sd->sender, -1);
 		ctld_sender_destroy(sd->sender);
 	}
+	step_profile_batch_free(sd->prof);
+	sd->prof = NULL;
 	step_energy_destroy(sd->energy);
 	if (!stepd_frees_at_exit())
 		return;           /* leave() ends the process next */
@@ -252,6 +255,9 @@ static int run_batch(const opts_t *o)
 	if (!sd.sender || life_watch_acks(&sd) < 0)
 		fatal("JobId=%u: cannot start the controller sender",
 		      sd.job->job_id);
+	sd.prof = step_profile_batch(sd.conf, sd.node_name, sd.job,
+				     sd.task_pid, sd.base, sd.sender,
+				     sd.energy);
 	event_base_dispatch(sd.base);
 	cleanup(&sd);
 	log_fini();

@@ -63,6 +63,8 @@ typedef struct {
 	struct event       *linger_ev;   /* give up waiting for terminate */
 	struct cgroup_step *cg;          /* cgroup.h, or NULL */
 	struct step_energy *energy;      /* step_energy.h, or NULL */
+	struct step        *prof;        /* --profile=task: the script as a
+					  * step (step_profile.h), or NULL */
 } stepd_t;
 
 /* Who the job is, for the Prolog and Epilog (script.h). */

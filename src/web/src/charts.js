@@ -2,11 +2,13 @@
 // follow the theme.
 import {
 	ArcElement, BarController, BarElement, CategoryScale, Chart,
-	DoughnutController, Legend, LinearScale, Tooltip,
+	DoughnutController, Legend, LinearScale, LineController, LineElement,
+	PointElement, Tooltip,
 } from "chart.js";
 
 Chart.register(ArcElement, BarController, BarElement, CategoryScale,
-	DoughnutController, Legend, LinearScale, Tooltip);
+	DoughnutController, Legend, LinearScale, LineController, LineElement,
+	PointElement, Tooltip);
 
 export const STATE_COLORS = {
 	idle: "#38a169", mixed: "#d69e2e", allocated: "#dd6b20",

@@ -116,3 +116,25 @@ test("the submit form's body", () => {
 	assert.equal(c.job.hold, true);
 	assert.equal(c.job.standard_output, "o-%j");
 });
+
+test("profileSeries: bad rows left out, a line per step and node", async () => {
+	const { profileSeries, CPU, RSS_MB } = await import("../src/profile.js");
+	assert.deepEqual(profileSeries(undefined, CPU), { start: 0, series: [] });
+	assert.deepEqual(profileSeries([null, { time: "x", cpu_utilization: 1 }], CPU),
+		{ start: 0, series: [] });
+	const rows = [
+		{ step: "0", node: "n2", time: 105, cpu_utilization: 50, rss: 2048 },
+		{ step: "0", node: "n1", time: 102, cpu_utilization: 99.5, rss: 1024 },
+		{ step: "0", node: "n1", time: 100, cpu_utilization: 10, rss: 512 },
+		{ step: "1", node: "n1", time: 110, cpu_utilization: NaN, rss: 4096 },
+	];
+	const cpu = profileSeries(rows, CPU);
+	assert.equal(cpu.start, 100);
+	assert.deepEqual(cpu.series, [
+		{ label: "0@n2", points: [{ x: 5, y: 50 }] },
+		{ label: "0@n1", points: [{ x: 0, y: 10 }, { x: 2, y: 99.5 }] },
+	]);
+	const mem = profileSeries(rows, RSS_MB);
+	assert.deepEqual(mem.series.map((s) => s.label), ["0@n2", "0@n1", "1@n1"]);
+	assert.deepEqual(mem.series[2].points, [{ x: 10, y: 4 }]);
+});

@@ -96,6 +96,12 @@ class Backend:
         --json` shows them."""
         raise NotImplementedError
 
+    def profile(self, job_id):
+        """The usage samples of a profiled job (--profile=task):
+        [{"job_id", "step", "node", "time", "cpu_time", "rss", ...}] as
+        `sacct --profile --json` shows them."""
+        raise NotImplementedError
+
     def python(self):
         """The interpreter the compute side runs."""
         raise NotImplementedError

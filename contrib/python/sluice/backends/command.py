@@ -85,3 +85,14 @@ class CommandBackend(base.Backend):
         except ValueError as e:
             raise errors.SluiceError("sacct --metrics --json printed "
                                      "something that is not JSON: %s" % e)
+
+    def profile(self, job_id):
+        rc, out, err = self.run([self.cmd("sacct"), "--profile", "--json",
+                                 "-j", str(job_id)])
+        if rc != 0:
+            raise base.command_error("sacct --profile", rc, err)
+        try:
+            return json.loads(out).get("profile", [])
+        except ValueError as e:
+            raise errors.SluiceError("sacct --profile --json printed "
+                                     "something that is not JSON: %s" % e)

@@ -199,6 +199,16 @@ class RestBackend(LocalFiles, base.Backend):
                                      % (job_id, status, _why(doc)))
         return doc.get("metrics", [])
 
+    def profile(self, job_id):
+        """GET /sluice/v1/job/{id}/profile (Sluice's own endpoint)."""
+        status, doc = self.request("GET", "/sluice/v1/job/%s/profile"
+                                   % job_id)
+        if status != 200:
+            raise errors.SluiceError("profile of job %s: slurmrestd "
+                                     "answered HTTP %d: %s"
+                                     % (job_id, status, _why(doc)))
+        return doc.get("profile", [])
+
     def usage(self, job_id):
         """The slurmdb job records (REST's own field names)."""
         status, doc = self.request("GET", "/slurmdb/%s/job/%s"

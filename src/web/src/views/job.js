@@ -7,6 +7,8 @@ import { h, fill } from "../dom.js";
 import { duration, jobId, jobState, list, mb, minutes, num, reasonText,
 	stateClass, timeEl } from "../format.js";
 import { href } from "../router.js";
+import { chart } from "../charts.js";
+import { CPU, RSS_MB, profileSeries } from "../profile.js";
 import { pollJobs, POLL_MS } from "../store.js";
 
 const T = (k) => (j) => timeEl(j[k]);
@@ -193,7 +195,55 @@ export function jobView(el, r) {
 			h("details", null, h("summary", null, "Every field the API returns"),
 			  h("dl", { class: "fields raw" }, Object.keys(j).sort().map((k) =>
 				[h("dt", null, k), h("dd", null, raw(j[k]))]))),
-			acct);
+			acct,
+			prof);
+	}
+
+	// A profiled job's usage samples (--profile=task, kept by slurmdbd:
+	// GET /sluice/v1/job/{id}/profile, its user and operators only):
+	// CPU and memory over time, a line per step and node.
+	const prof = h("div", { id: "profile" });
+	let profCharts = [], profSeen = "";
+	function lineChart(canvas, rows, value, title) {
+		const { series } = profileSeries(rows, value);
+		return chart(canvas, {
+			type: "line",
+			data: { datasets: series.map((s) => ({
+				label: s.label, data: s.points, pointRadius: 2,
+				borderWidth: 2, tension: 0,
+			})) },
+			options: {
+				parsing: false, responsive: true, maintainAspectRatio: false,
+				scales: {
+					x: { type: "linear", title: { display: true,
+						text: "seconds since the first sample" } },
+					y: { beginAtZero: true, title: { display: true, text: title } },
+				},
+			},
+		});
+	}
+	async function loadProfile() {
+		let rows;
+		try {
+			const d = await call("GET", `/sluice/v1/job/${encodeURIComponent(id)}/profile`);
+			rows = (d && d.profile) || [];
+		} catch {
+			return;         /* not profiled here, or not allowed */
+		}
+		const key = JSON.stringify(rows);
+		if (!alive || !rows.length || key === profSeen)
+			return;
+		profSeen = key;
+		profCharts.forEach((c) => c.destroy());
+		const cpu = h("canvas", { id: "profile-cpu" });
+		const mem = h("canvas", { id: "profile-mem" });
+		fill(prof, h("h2", null, "Profile"),
+			h("p", { class: "note", id: "profile-info" },
+			  `${rows.length} samples (sacct -j ${id} --profile)`),
+			h("div", { class: "chartbox" }, cpu),
+			h("div", { class: "chartbox" }, mem));
+		profCharts = [lineChart(cpu, rows, CPU, "CPU (% of one CPU)"),
+			lineChart(mem, rows, RSS_MB, "memory (RSS, MiB)")];
 	}
 
 	// The tail of its StdOut or StdErr (GET /sluice/v1/job/{id}/output:
@@ -326,15 +376,22 @@ export function jobView(el, r) {
 			// state changes (its last lines, or why there is none)
 			if (RUNS.includes(jobState(j)) || outFor !== `${jobState(j)}/${stream}`)
 				loadOutput(j);
+			// only where slurmdbd keeps accounting (the API says which)
+			const dbd = d.meta && d.meta.plugin &&
+			    d.meta.plugin.accounting_storage === "accounting_storage/slurmdbd";
+			// a profile grows while the job runs: read again at each poll
+			const profiled = dbd && list(j.profile).includes("TASK");
+			if (profiled && RUNS.includes(jobState(j)))
+				loadProfile();
 			const text = JSON.stringify(j);
 			if (text === last)
 				return;         // unchanged: keep what the user opened
 			last = text;
 			draw(j);
-			// only where slurmdbd keeps accounting (the API says which)
-			if (d.meta && d.meta.plugin &&
-			    d.meta.plugin.accounting_storage === "accounting_storage/slurmdbd")
+			if (dbd)
 				loadAcct(j);
+			if (profiled)
+				loadProfile();
 		} catch (e) {
 			if (!alive)
 				return;
@@ -351,6 +408,7 @@ export function jobView(el, r) {
 	timer = setInterval(() => !document.hidden && load(), POLL_MS);
 	return () => {
 		alive = false;
+		profCharts.forEach((c) => c.destroy());
 		clearInterval(timer);
 	};
 }
