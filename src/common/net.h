@@ -33,6 +33,18 @@ int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
  * MUNGE); a reply from anyone but root or our own uid is refused. */
 int net_rpc_unix(const char *path, uint16_t type, const void *req,
 		 slurm_msg_t *resp, int timeout_ms);
+/* Sessions (msg.h) for this process's net_rpc calls (slurmrestd): each
+ * thread keeps one connection per daemon open, opened with one keyed
+ * MUNGE credential and then MAC'd, instead of a connection and two MUNGE
+ * credentials per request.  Not for a thread with an auth/jwt token set
+ * (its messages stay one-shot, as that user), nor when the AuthType
+ * cannot seal a key (auth/slurm: logged once).  A connection the daemon
+ * closed (restart, idle) is replaced before the next request; a request
+ * refused before the daemon read it is sent once more on a new one.
+ * Call once at start. */
+void net_rpc_sessions(bool on);
+/* Close the calling thread's session connections. */
+void net_rpc_sessions_close(void);
 /* For requests answered by RESPONSE_SLURM_RC: returns the transport error,
  * or 0 with the remote return code in *rc. */
 int net_rpc_rc(const char *host, uint16_t port, uint16_t type, const void *req,
