@@ -28,5 +28,11 @@ int  scontrol_show_assoc_mgr(int argc, char **argv);
 int  scontrol_write(int argc, char **argv, bool quiet);
 /* errnumstr <errno>: Slurm's text of an error number. */
 int  scontrol_errnumstr(int argc, char **argv);
+/* show daemons|aliases [host]|slurmd [node], wait_job <id>
+ * (cli_scontrol_local.c; the config must be loaded). */
+int  scontrol_show_daemons(int argc, char **argv);
+int  scontrol_show_aliases(int argc, char **argv);
+int  scontrol_show_slurmd(int argc, char **argv);
+int  scontrol_wait_job(int argc, char **argv, bool quiet);
 
 #endif

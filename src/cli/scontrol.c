@@ -472,6 +472,12 @@ static int cmd_show(int argc, char **argv)
 	if (scontrol_kw(what, "reservations", 3) ||
 	    !strcasecmp(what, "reservationname"))
 		return scontrol_resv_show(arg, sc.one_liner, show_doc());
+	if (scontrol_kw(what, "daemons", 1))
+		return scontrol_show_daemons(argc - 1, argv + 1);
+	if (scontrol_kw(what, "aliases", 2))
+		return scontrol_show_aliases(argc - 1, argv + 1);
+	if (scontrol_kw(what, "slurmd", 2))
+		return scontrol_show_slurmd(argc - 1, argv + 1);
 	if (scontrol_kw(what, "licenses", 3))
 		return scontrol_lic_show(arg, sc.one_liner, show_doc());
 	/* "lic=name", "licenses=name" */
@@ -529,20 +535,23 @@ static const char usage_text[] =
 "     suspend <job_list>       suspend specified job\n"
 "     takeover                 ask slurm backup controller to take over\n"
 "     token [lifespan=<seconds>] [username=<name>]\n"
+"                              get a token for auth/jwt (SLURM_JWT=...)\n"
 "     track metric=<name> value=<number> [step=<n>] | param=<name>\n"
 "           value=<text> | artifact=<path>   (inside a job: Sluice's\n"
 "           run tracking)\n"
-"                              get a token for auth/jwt (SLURM_JWT=...)\n"
 "     top <job_list>           Put specified job first in queue for user\n"
 "     uhold <job_list>         place user hold on specified job\n"
 "     update <SPECIFICATIONS>  update job or node configuration\n"
 "     version                  display tool version number\n"
+"     wait_job <job_id>        wait until the nodes allocated to the job\n"
+"                              are booted and usable\n"
 "     write batch_script <job_id> [<file>|-]\n"
 "                              write the job's batch script to a file\n"
 "     errnumstr <errno>        print the text of a Slurm error number\n"
 "\n"
-"  <ENTITY> may be \"config\", \"hostnames\", \"hostlist\", \"hostlistsorted\",\n"
-"       \"job\", \"node\", \"partition\" or \"reservation\".\n"
+"  <ENTITY> may be \"aliases\", \"assoc_mgr\", \"config\", \"daemons\",\n"
+"       \"hostnames\", \"hostlist\", \"hostlistsorted\", \"job\", \"licenses\",\n"
+"       \"node\", \"partition\", \"reservation\", \"slurmd\" or \"step\".\n"
 "\n"
 "  Node names may be specified using simple range expressions,\n"
 "  (e.g. \"lx[10-20]\" corresponds to lx10, lx11, lx12, ...)\n";
@@ -691,6 +700,12 @@ static int cmd_track(int argc, char **argv)
 	return scontrol_track(argc, argv);
 }
 
+static int cmd_wait_job(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_wait_job(argc, argv, sc.quiet);
+}
+
 static int cmd_reconfigure(int argc, char **argv)
 {
 	int rc = 0, err;
@@ -808,6 +823,7 @@ static const struct {
 	{ "version", 4, cmd_version },
 	{ "write", 2, cmd_write },
 	{ "errnumstr", 2, cmd_errnumstr },
+	{ "wait_job", 2, cmd_wait_job },
 };
 
 static int run_command(int argc, char **argv)

@@ -147,6 +147,17 @@ static const field_desc_t token_request_fields[] = {
 	FIELD_END
 };
 
+#define S(m, t) F(slurmd_status_msg_t, m, t)
+static const field_desc_t slurmd_status_fields[] = {
+	S(step_list, FT_STR), S(cpus, FT_U16), S(boards, FT_U16),
+	S(sockets, FT_U16), S(cores, FT_U16), S(threads, FT_U16),
+	S(real_memory, FT_U64), S(tmp_disk, FT_U32), S(booted, FT_TIME),
+	S(last_ctld_msg, FT_TIME), S(pid, FT_U32), S(debug, FT_U16),
+	S(hostname, FT_STR), S(log_file, FT_STR), S(version, FT_STR),
+	FIELD_END
+};
+#undef S
+
 static const field_desc_t token_response_fields[] = {
 	F(token_response_msg_t, token, FT_STR),
 	FIELD_END
@@ -862,6 +873,9 @@ static const msg_desc_t table[] = {
 	ROW_EMPTY(ACCOUNTING_UPDATE_MSG),
 	ROW_EMPTY(REQUEST_CONTROL),
 	ROW_EMPTY(REQUEST_TAKEOVER),
+	ROW_EMPTY(REQUEST_DAEMON_STATUS),
+	ROW_FIELDS(RESPONSE_SLURMD_STATUS, slurmd_status_msg_t,
+		   slurmd_status_fields),
 	ROW_EMPTY(REQUEST_CONTROL_STATUS),
 	ROW_FIELDS(RESPONSE_CONTROL_STATUS, control_status_msg_t, control_status_fields),
 	ROW_EMPTY(REQUEST_NODE_REGISTRATION_STATUS),

@@ -29,6 +29,8 @@ typedef enum {
 	REQUEST_ACCT_GATHER_UPDATE = 1017,  /* controller -> slurmd, no body */
 	RESPONSE_ACCT_GATHER_UPDATE = 1018, /* acct_gather_energy_msg_t */
 	REQUEST_TAKEOVER = 1022,            /* scontrol takeover -> a standby controller */
+	REQUEST_DAEMON_STATUS = 1030,       /* scontrol show slurmd -> slurmd, no body */
+	RESPONSE_SLURMD_STATUS,             /* slurmd_status_msg_t */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */
@@ -400,6 +402,21 @@ typedef struct {
 typedef struct {
 	char     *token;
 } token_response_msg_t;
+
+/* scontrol show slurmd: what a slurmd says of itself. */
+typedef struct {
+	char     *step_list;      /* "12, 13.0, 13" (a batch step: its job) */
+	uint16_t  cpus, boards, sockets, cores, threads;
+	uint64_t  real_memory;    /* MB */
+	uint32_t  tmp_disk;       /* MB */
+	time_t    booted;
+	time_t    last_ctld_msg;
+	uint32_t  pid;
+	uint16_t  debug;          /* log level (3 = info) */
+	char     *hostname;
+	char     *log_file;
+	char     *version;
+} slurmd_status_msg_t;
 
 /* REQUEST_BATCH_SCRIPT: a batch job's script, for its user, operators,
  * root and SlurmUser. */

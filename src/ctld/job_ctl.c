@@ -909,6 +909,10 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, 0);
 		return;
 	}
+	/* The .batch step's end (with its usage) goes to accounting before
+	 * the job's: slurmdbd closes a finished job's open steps with no
+	 * usage, and sacct would show that until the step's record came. */
+	acct_job_batch_done(j, b);
 	if (BASE(j) == JOB_RUNNING && !(j->info.job_state & JOB_COMPLETING)) {
 		bool alone = job_mgr_batch_alone(j);
 
@@ -926,7 +930,6 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 		}
 		term = job_mgr_term_again(j, b->node_name);
 	}
-	acct_job_batch_done(j, b);
 	sched_trigger();
 	if (term)
 		commit_reply(c, REQUEST_TERMINATE_JOB, term, _term_free);

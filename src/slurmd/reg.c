@@ -10,7 +10,7 @@
 #include "slurmd/common/spool.h"
 #include "slurmd/slurmd.h"
 
-static uint32_t tmp_disk_mb(const slurm_conf_t *conf)
+uint32_t slurmd_tmp_disk_mb(const slurm_conf_t *conf)
 {
 	struct statvfs st;
 	const char *fs = conf->tmp_fs ? conf->tmp_fs : "/tmp";
@@ -37,7 +37,7 @@ void slurmd_register(slurmd_t *sd, bool startup)
 	r->threads = sd->hw.threads;
 	r->real_memory = sd->hw.real_memory;
 	r->free_mem = hwinfo_free_mem_mb();
-	r->tmp_disk = tmp_disk_mb(sd->conf);
+	r->tmp_disk = slurmd_tmp_disk_mb(sd->conf);
 	r->cpu_load = hwinfo_cpu_load();
 	r->boot_time = sd->hw.boot_time;
 	r->slurmd_start_time = sd->start_time;

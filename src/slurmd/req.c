@@ -2,6 +2,7 @@
 #include "slurmd/req.h"
 
 #include <stdbool.h>
+#include <time.h>
 #include <stddef.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "slurmd/step_prolog.h"
 #include "slurmd/launch_step.h"
 #include "slurmd/slurmd.h"
+#include "slurmd/status.h"
 #include "slurmd/unkillable.h"
 
 #define STEPD_RPC_TIMEOUT_MS 5000
@@ -321,10 +323,16 @@ static void req_reattach(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	net_reply_rc(conn, rc);
 }
 
+static void req_status(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	status_reply(sd, conn);
+}
+
 static const struct {
 	uint16_t type;
 	req_f    handler;
 } handlers[] = {
+	{ REQUEST_DAEMON_STATUS, req_status },
 	{ REQUEST_PING, req_ping },
 	{ REQUEST_NODE_REGISTRATION_STATUS, req_reg_status },
 	{ REQUEST_HEALTH_CHECK, req_health_check },
@@ -351,7 +359,8 @@ static bool authorized(const slurmd_t *sd, const slurm_msg_t *msg)
 	if (msg->type == REQUEST_LAUNCH_TASKS ||
 	    msg->type == REQUEST_JOB_STEP_STAT ||
 	    msg->type == REQUEST_REATTACH_TASKS ||
-	    msg->type == REQUEST_FORWARD)         /* forward_req checks */
+	    msg->type == REQUEST_FORWARD ||       /* forward_req checks */
+	    msg->type == REQUEST_DAEMON_STATUS)
 		return true;
 	return msg->auth_uid == 0 || msg->auth_uid == sd->conf->slurm_user_id;
 }
@@ -368,6 +377,10 @@ void req_handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		return;
 	}
 	debug2("%s from %s", msg_type_name(msg->type), msg->peer);
+	if (msg->type != REQUEST_DAEMON_STATUS &&
+	    (msg->auth_uid == 0 ||
+	     msg->auth_uid == sd->conf->slurm_user_id))
+		sd->last_ctld_msg = time(NULL);
 	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
 		if (handlers[i].type == msg->type) {
 			handlers[i].handler(sd, conn, msg);

@@ -47,6 +47,7 @@ typedef struct {
 	int                 verbose;     /* -v count, passed to slurmstepd */
 	hwinfo_t            hw;
 	time_t              start_time;
+	time_t              last_ctld_msg; /* from root/SlurmUser */
 	struct event_base  *base;
 	net_server_t       *server;
 	ctld_sender_t      *sender;
@@ -57,6 +58,8 @@ typedef struct {
 	struct energy_node *energy;      /* energy_rapl.h, or NULL */
 } slurmd_t;
 
+/* TmpFS's size in MB (0 if it cannot be read). */
+uint32_t slurmd_tmp_disk_mb(const slurm_conf_t *conf);
 /* Queue a MESSAGE_NODE_REGISTRATION (retried until acknowledged). */
 void slurmd_register(slurmd_t *sd, bool startup);
 /* Queue a MESSAGE_EPILOG_COMPLETE for job_id. */
