@@ -213,13 +213,13 @@ typedef struct {
 	msg_session_t s;
 } sess_conn_t;
 
-static bool sessions_on;
+static net_sessions_t sessions_mode;
 static __thread sess_conn_t sess_slots[SESS_SLOTS];
 static __thread bool sess_slots_ready;
 
-void net_rpc_sessions(bool on)
+void net_rpc_sessions(net_sessions_t mode)
 {
-	sessions_on = on;
+	sessions_mode = mode;
 }
 
 static void sess_close(sess_conn_t *sc)
@@ -228,12 +228,6 @@ static void sess_close(sess_conn_t *sc)
 		close(sc->fd);
 	sc->fd = -1;
 	memset(&sc->s, 0, sizeof(sc->s));
-}
-
-void net_rpc_sessions_close(void)
-{
-	for (int i = 0; sess_slots_ready && i < SESS_SLOTS; i++)
-		sess_close(&sess_slots[i]);
 }
 
 /* The daemon never speaks first: anything readable on an idle session
@@ -323,6 +317,8 @@ static int sess_rpc_once(sess_conn_t *sc, uint16_t type, const void *req,
 	msg_session_client(NULL);
 	if (rc == SLURM_SUCCESS && (resp->flags & MSG_FLAG_SESSION_MAC)) {
 		msg_session_advance(&sc->s);
+		if (sessions_mode == NET_SESSIONS_ONE)
+			sess_close(sc);         /* the daemon sees EOF */
 		return rc;
 	}
 	if (rc == SLURM_SUCCESS) {      /* answered, but not in the session */
@@ -356,11 +352,11 @@ static bool sess_usable(void)
 {
 	static bool warned;
 
-	if (!sessions_on || msg_auth_jwt())
+	if (sessions_mode == NET_SESSIONS_OFF || msg_auth_jwt())
 		return false;
 	if (auth_can_key())
 		return true;
-	if (!warned) {
+	if (!warned && sessions_mode == NET_SESSIONS_KEEP) {
 		warned = true;  /* a benign race: at worst logged twice */
 		info("the AuthType cannot seal a session key: one connection "
 		     "and credential per request");
@@ -368,14 +364,18 @@ static bool sess_usable(void)
 	return false;
 }
 
+int net_rpc_session(const char *host, uint16_t port, uint16_t type,
+		    const void *req, slurm_msg_t *resp, int timeout_ms)
+{
+	if (sess_usable())
+		return sess_rpc(host, port, type, req, resp, timeout_ms);
+	return net_rpc(host, port, type, req, resp, timeout_ms);
+}
+
 int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
 	    slurm_msg_t *resp, int timeout_ms)
 {
-	int fd;
-
-	if (sess_usable())
-		return sess_rpc(host, port, type, req, resp, timeout_ms);
-	fd = net_connect_tcp(host, port, timeout_ms);
+	int fd = net_connect_tcp(host, port, timeout_ms);
 
 	memset(resp, 0, sizeof(*resp));
 	if (fd < 0) {

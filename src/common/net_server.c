@@ -109,7 +109,6 @@ struct net_conn {
 	gid_t               peer_gid;
 	msg_session_t       sess;      /* msg.h; open: serve the next request */
 	bool                sess_idle; /* waiting for a session's next request */
-	bool                sess_end;  /* close after this reply */
 	char               *reply_jwt; /* MSG_FLAG_JWT request: its token, */
 	size_t              reply_jwt_len; /* the reply's MAC key (msg.h) */
 	uint8_t            *in;        /* credential + body, for the worker */
@@ -385,7 +384,7 @@ static void conn_write(net_conn_t *c)
 	c->reply = NULL;
 	c->state = CONN_WRITING;
 	bufferevent_disable(c->bev, EV_READ);
-	if (!c->sess.open || c->sess_end)
+	if (!c->sess.open)      /* a session's next request may be in */
 		evbuffer_drain(bufferevent_get_input(c->bev),
 			       evbuffer_get_length(bufferevent_get_input(c->bev)));
 	if (evbuffer_add(out, buf_data(b), buf_len(b)) < 0 ||
@@ -570,8 +569,6 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 	conn_got_rest(c, in);
 }
 
-static void conn_read_cb(struct bufferevent *bev, void *arg);
-
 /* A session's reply is out: wait for its next request. */
 static void conn_next(net_conn_t *c)
 {
@@ -597,7 +594,7 @@ static void conn_write_cb(struct bufferevent *bev, void *arg)
 	if (c->state != CONN_WRITING ||
 	    evbuffer_get_length(bufferevent_get_output(bev)) != 0)
 		return;
-	if (c->sess.open && !c->sess_end && c->srv)
+	if (c->sess.open && c->srv)
 		conn_next(c);
 	else
 		conn_free(c);

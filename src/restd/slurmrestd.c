@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 		fatal("auth_init(%s) failed: %s", c->auth_type,
 		      slurm_strerror(rc));
 	/* one connection and MUNGE credential per worker, not per call */
-	net_rpc_sessions(true);
+	net_rpc_sessions(NET_SESSIONS_KEEP);
 	info("slurmrestd version %s started with %d worker threads",
 	     SLUICE_VERSION_STRING, o.threads);
 	rc = rest_server_run();
