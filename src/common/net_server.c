@@ -349,6 +349,32 @@ static void conn_arm_timer(net_conn_t *c)
 	evtimer_add(c->timer, &tv);
 }
 
+static void conn_signed(net_conn_t *c);
+static void conn_verified(net_conn_t *c);
+
+/* In an open session a MAC costs microseconds: check or make it here on
+ * the loop rather than pay two thread hand-offs, unless the message is
+ * big (hashing it would hold the loop) or the reply is finished on the
+ * worker. */
+#define SESSION_INLINE_MAX (64 * 1024)
+
+static bool conn_inline(const net_conn_t *c, size_t len)
+{
+	return c->sess.open && !c->peer_msg && !c->finish &&
+	       len <= SESSION_INLINE_MAX;
+}
+
+/* The reply (state CONN_SIGNING) to be signed, here or on a worker. */
+static void conn_sign(net_conn_t *c)
+{
+	if (conn_inline(c, c->reply ? buf_len(c->reply) : 0)) {
+		conn_job_run(c);
+		conn_signed(c);
+		return;
+	}
+	pool_push(c->srv, c);
+}
+
 /* Pack the reply here (the data is the loop's), sign it on a worker. */
 static void conn_send(net_conn_t *c, uint16_t type, const void *data)
 {
@@ -364,7 +390,7 @@ static void conn_send(net_conn_t *c, uint16_t type, const void *data)
 	}
 	c->reply_type = type;
 	c->state = CONN_SIGNING;
-	pool_push(c->srv, c);
+	conn_sign(c);
 }
 
 /* The signed reply is back; the connection is freed once it is flushed. */
@@ -460,6 +486,11 @@ static void conn_got_rest(net_conn_t *c, struct evbuffer *in)
 	 * refuses the flag otherwise) */
 	c->peer_msg = (c->h.flags & MSG_FLAG_PEER) && c->unix_peer;
 	c->state = CONN_VERIFYING;
+	if (conn_inline(c, need)) {
+		conn_job_run(c);
+		conn_verified(c);
+		return;
+	}
 	pool_push(c->srv, c);
 }
 
@@ -887,7 +918,7 @@ static void conn_hold(net_conn_t *c, uint16_t type)
 	c->reply_type = type;
 	c->held = true;
 	c->state = CONN_SIGNING;
-	pool_push(c->srv, c);
+	conn_sign(c);
 }
 
 bool net_reply_prepare(net_conn_t *c, uint16_t type, const void *data)
@@ -962,7 +993,7 @@ void net_reply_body(net_conn_t *c, uint16_t type, buf_t *body)
 	c->reply = body;
 	c->reply_type = type;
 	c->state = CONN_SIGNING;
-	pool_push(c->srv, c);
+	conn_sign(c);
 }
 
 void net_reply_rc(net_conn_t *c, int rc)
