@@ -299,3 +299,21 @@ def test_ctld_restart_is_transparent(rs):
         f.seek(off)
         log = f.read()
     assert "error" not in log.lower(), log
+
+
+def test_command_reply_needs_no_munge(rs):
+    """A command's request seals a key; slurmctld's reply is MAC'd under
+    it: the command talks to munged once (to encode), not twice."""
+    c = rs[0]
+    fd, trace = tempfile.mkstemp(prefix="rs-strace-")
+    os.close(fd)
+    os.chmod(trace, 0o666)
+    try:
+        r = c.run(["strace", "-f", "-e", "trace=connect", "-o", trace,
+                   c.bin("squeue"), "-h"], user=A)
+        assert r.rc == 0, r
+        with open(trace) as f:
+            munge = [ln for ln in f if c.munge_socket in ln]
+    finally:
+        os.unlink(trace)
+    assert len(munge) == 1, munge
