@@ -112,6 +112,10 @@ int  cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 /* -M/--clusters: every name must be this cluster (ClusterName) or
  * "all"; otherwise prints Slurm's two errors and returns -1. */
 int  cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine);
+/* The same for any command's -M list (squeue, sinfo, scancel, sprio,
+ * sshare, sdiag): Sluice's commands reach their own controller only.
+ * 0 for NULL. */
+int  cli_check_clusters(const char *list, const char *mine);
 
 /* Checks across options once every source was read (Slurm's warnings,
  * e.g. fewer tasks than nodes lowers the node count).  0 or -1. */

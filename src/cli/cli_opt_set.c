@@ -143,12 +143,17 @@ static int set_clusters(cli_job_opts_t *o, const char *arg,
 
 int cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine)
 {
+	return cli_check_clusters(o->clusters, mine);
+}
+
+int cli_check_clusters(const char *list, const char *mine)
+{
 	char **names;
 	int rc = 0;
 
-	if (!o->clusters)
+	if (!list)
 		return 0;
-	names = xstrsplit(o->clusters, ",", NULL);
+	names = xstrsplit(list, ",", NULL);
 	for (size_t i = 0; names[i] && !rc; i++) {
 		if (!strcasecmp(names[i], "all") ||
 		    (mine && !strcmp(names[i], mine)))

@@ -69,6 +69,8 @@ static struct {
 	int        verbose;
 	bool       metrics;           /* --metrics: run tracking values */
 	bool       helpformat;
+	char      *clusters;         /* -M */
+	bool       all_clusters;      /* -L */
 } opt;
 
 static void usage(FILE *out)
@@ -87,6 +89,8 @@ static void usage(FILE *out)
 "  -g, --gid=list       only these groups\n"
 "  -j, --jobs=list      only these jobs (123, 123_4, 123.batch)\n"
 "  -l, --long           many usage fields\n"
+"  -L, --allclusters    the jobs of every cluster slurmdbd knows\n"
+"  -M, --clusters=list  the jobs of these clusters (default: this one)\n"
 "      --metrics        the values the jobs logged (run tracking: metrics,\n"
 "                       params, artifacts) instead of the jobs\n"
 "  -n, --noheader       no header line\n"
@@ -323,7 +327,9 @@ static void parse_opts(int argc, char **argv)
 		case 'h': case OPT_USAGE: usage(stdout); exit(0);
 		case 'j': add_jobs(optarg); break;
 		case 'l': opt.longfmt = true; break;
-		case 'L': case 'M': case 'T': case OPT_NOCONVERT: case OPT_UNITS:
+		case 'L': opt.all_clusters = true; break;
+		case 'M': xfree(opt.clusters); opt.clusters = xstrdup(optarg); break;
+		case 'T': case OPT_NOCONVERT: case OPT_UNITS:
 		case OPT_ARRAY: case OPT_LOCAL: break;
 		case OPT_JSON: opt.json = 1; break;
 		case OPT_YAML: opt.json = 2; break;
@@ -391,6 +397,19 @@ static void apply_defaults(void)
 	}
 	if (!opt.end_given)
 		opt.cond.end = now;
+	/* the jobs of this cluster (ClusterName: NULL) unless -L or -M
+	 * say otherwise ("": every cluster), as Slurm's */
+	if (opt.clusters && !opt.all_clusters) {
+		char **names = xstrsplit(opt.clusters, ",", NULL);
+
+		for (size_t i = 0; names[i]; i++)
+			opt.all_clusters |= !strcasecmp(names[i], "all");
+		xstrarray_free(names);
+		if (!opt.all_clusters)
+			opt.cond.cluster = xstrdup(opt.clusters);
+	}
+	if (opt.all_clusters)
+		opt.cond.cluster = xstrdup("");
 	if (opt.allocations)
 		opt.cond.flags |= DBD_JOBS_NO_STEPS;
 	if (!opt.delim)

@@ -42,6 +42,7 @@ typedef struct {
 	char     **qos;           /* -q */
 	char     **wckeys;
 	char      *nodelist;      /* -w */
+	char      *clusters;      /* -M: checked, one cluster */
 	char     **ids;           /* positional */
 } scancel_opts_t;
 
@@ -138,7 +139,7 @@ static void parse_opt(scancel_opts_t *o, int c, const char *arg)
 	case 'b': o->flags |= KILL_JOB_BATCH; break;
 	case 'f': o->flags |= KILL_FULL_JOB; break;
 	case 'H': o->flags |= KILL_HURRY; break;
-	case 'M': break;   /* one cluster: accepted, nothing to choose */
+	case 'M': xfree(o->clusters); o->clusters = xstrdup(arg); break;
 	case 'n': o->names = split_list(o->names, arg); break;
 	case 'p': o->partitions = split_list(o->partitions, arg); break;
 	case 'q': o->qos = split_list(o->qos, arg); break;
@@ -412,6 +413,7 @@ static void opts_free(scancel_opts_t *o)
 	xstrarray_free(o->wckeys);
 	xstrarray_free(o->ids);
 	xfree(o->nodelist);
+	xfree(o->clusters);
 }
 
 /* Users other than root/SlurmUser only pick their own jobs by filter. */
@@ -441,6 +443,8 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	cli_init("scancel", o.verbose - o.quiet);
+	if (cli_check_clusters(o.clusters, cli_conf()->cluster_name) < 0)
+		exit(1);
 	if (has_filters(&o))
 		default_user(&o);
 	rc = cancel_jobs(&o);

@@ -10,10 +10,12 @@
 
 #include "cli/cli_common.h"
 #include "cli/cli_diag.h"
+#include "cli/cli_opt.h"
 #include "cli/cli_output.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
 enum { SORT_COUNT, SORT_ID, SORT_TIME, SORT_TIME2 };
@@ -22,6 +24,7 @@ static struct {
 	bool reset;
 	int  sort;
 	bool json, yaml;
+	char *clusters;   /* -M: checked, one cluster */
 } opt;
 
 static const char usage_text[] =
@@ -66,7 +69,11 @@ static void _parse(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "aM:ritTVh", long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'a': case 'M': break;
+		case 'a': break;
+		case 'M':
+			xfree(opt.clusters);
+			opt.clusters = xstrdup(optarg);
+			break;
 		case 'r': opt.reset = true; break;
 		case 'i': opt.sort = SORT_ID; break;
 		case 't': opt.sort = SORT_TIME; break;
@@ -260,6 +267,8 @@ int main(int argc, char **argv)
 
 	_parse(argc, argv);
 	cli_init("sdiag", 0);
+	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
+		exit(1);
 	req.command_id = opt.reset ? 1 : 0;
 	rc = cli_ctld_rpc(REQUEST_STATS_INFO, &req, &resp);
 	if (rc) {

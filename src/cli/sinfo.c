@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_opt.h"
 #include "cli/cli_fields.h"
 #include "cli/cli_format.h"
 #include "cli/cli_output.h"
@@ -41,7 +42,8 @@ static struct {
 	int         verbose, iterate;
 	bool        all, dead, responding, no_header, long_fmt, node_flag;
 	bool        resv;          /* -T */
-	bool        summarize, reasons, json, yaml, clusters;
+	bool        summarize, reasons, json, yaml;
+	char        *clusters;   /* -M: checked, one cluster */
 	char       *format, *format_long, *sort;
 	char      **parts;
 	hostlist_t *nodes;
@@ -163,7 +165,7 @@ static int apply_option(int c, const char *arg)
 {
 	switch (c) {
 	case 'a': opt.all = true; return 0;
-	case 'M': opt.clusters = true; return 0;
+	case 'M': xfree(opt.clusters); opt.clusters = xstrdup(arg); return 0;
 	case 'd': opt.dead = true; return 0;
 	case 'h': opt.no_header = true; return 0;
 	case 'i':
@@ -756,6 +758,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	parse_env();
 	cli_init("sinfo", opt.verbose);
+	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
+		exit(1);
 	cli_output_set_cluster(cli_conf()->cluster_name);
 	for (int iter = 0;; iter++) {
 		int rc = sinfo_once(iter);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_opt.h"
 #include "cli/cli_fields.h"
 #include "cli/cli_format.h"
 #include "cli/cli_output.h"
@@ -26,6 +27,7 @@ static struct {
 	char   *format;
 	char   *sort;
 	char  **jobs, **users, **parts;
+	char   *clusters;   /* -M: checked, one cluster */
 } opt;
 
 /* A row: a job's factors, or the weights line (-w). */
@@ -261,7 +263,10 @@ static void _parse(int argc, char **argv)
 				opt.jobs = _list(opt.jobs, optarg);
 			break;
 		case 'l': opt.long_fmt = true; break;
-		case 'M': break;
+		case 'M':
+			xfree(opt.clusters);
+			opt.clusters = xstrdup(optarg);
+			break;
 		case 'n': opt.norm = true; break;
 		case 'o': xfree(opt.format); opt.format = xstrdup(optarg); break;
 		case 'p': opt.parts = _list(opt.parts, optarg); break;
@@ -425,6 +430,8 @@ int main(int argc, char **argv)
 
 	_parse(argc, argv);
 	cli_init("sprio", opt.verbose);
+	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
+		exit(1);
 	req.job_ids = opt.jobs;
 	req.users = opt.users;
 	req.partitions = opt.parts;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_opt.h"
 #include "cli/cli_fields.h"
 #include "cli/cli_format.h"
 #include "cli/cli_output.h"
@@ -40,7 +41,8 @@ typedef struct {
 static struct {
 	int        verbose;
 	bool       no_header, long_fmt, all, array, start, steps, me;
-	bool       json, yaml, clusters;
+	bool       json, yaml;
+	char       *clusters;    /* -M: checked, one cluster */
 	int        iterate;
 	char      *format, *format_long, *sort;
 	char     **users_arg, **parts, **names, **accounts, **qos;
@@ -258,7 +260,7 @@ static int apply_option(int c, const char *arg)
 {
 	switch (c) {
 	case 'A': set_list(&opt.accounts, arg); return 0;
-	case 'M': opt.clusters = true; return 0;
+	case 'M': xfree(opt.clusters); opt.clusters = xstrdup(arg); return 0;
 	case 'a': opt.all = true; return 0;
 	case 'r': opt.array = true; return 0;
 	case 'h': opt.no_header = true; return 0;
@@ -856,6 +858,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	parse_env();
 	cli_init("squeue", opt.verbose);
+	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
+		exit(1);
 	cli_output_set_cluster(cli_conf()->cluster_name);
 	if (opt.me) {
 		opt.uids = xrealloc(opt.uids, (opt.uid_cnt + 1) * sizeof(*opt.uids));

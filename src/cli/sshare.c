@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_opt.h"
 #include "cli/cli_output.h"
 #include "cli/cli_shares.h"
 #include "common/log.h"
@@ -73,6 +74,7 @@ static struct {
 	char  **users;
 	char   *format;
 	bool    json, yaml;
+	char   *clusters;   /* -M: checked, one cluster */
 } opt;
 
 static void usage(FILE *out)
@@ -142,7 +144,11 @@ static void parse_opts(int argc, char **argv)
 		case 'a': opt.all = true; break;
 		case 'h': usage(stdout); exit(0);
 		case 'l': opt.longfmt = true; break;
-		case 'M': case 'm': break;
+		case 'm': break;
+		case 'M':
+			xfree(opt.clusters);
+			opt.clusters = xstrdup(optarg);
+			break;
 		case 'n': opt.noheader = true; break;
 		case 'o':
 			if (opt.format)
@@ -350,6 +356,8 @@ int main(int argc, char **argv)
 
 	parse_opts(argc, argv);
 	cli_init("sshare", opt.verbose);
+	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
+		exit(1);
 	cols = parse_format(opt.format ? opt.format :
 			    opt.longfmt ? LONG_FMT : DEFAULT_FMT, &n);
 	req.accounts = opt.accounts;

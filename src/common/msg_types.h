@@ -1010,7 +1010,8 @@ enum {
 	DBD_JOBS_ENV        = 0x0008,   /* -E: the batch environments */
 };
 typedef struct {
-	char     *cluster;          /* NULL = every cluster */
+	char     *cluster;          /* "a" or "a,b"; "" every cluster; NULL:
+				     * sacct_dbd_rpc sends ClusterName */
 	char    **job_ids;
 	char    **users;
 	char    **gids;

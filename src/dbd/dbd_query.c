@@ -179,9 +179,11 @@ static int build_where(query_t *q)
 	const dbd_job_cond_msg_t *c = q->c;
 	time_t end = c->end ? c->end : time(NULL);
 
-	if (c->cluster && c->cluster[0]) {
-		xstrcat(&q->sql, " AND t.cluster=");
-		dbd_db_quote(q->db, &q->sql, c->cluster);
+	if (c->cluster && c->cluster[0]) {     /* "a" or "a,b" */
+		char **names = xstrsplit(c->cluster, ",", NULL);
+
+		add_in(q, "t.cluster", names);
+		xstrarray_free(names);
 	}
 	if (add_job_ids(q) < 0 || add_in_num(q, "t.id_user", c->users) < 0 ||
 	    add_in_num(q, "t.id_group", c->gids) < 0)
