@@ -103,6 +103,34 @@ JV(nj_state)
 	cli_jv_end(v);
 }
 
+/* scontrol reboot nextstate= (ASAP: RESUME) */
+static const char *next_state_name(uint32_t st)
+{
+	if (st == NODE_RESUME)
+		return "RESUME";
+	if (st == NODE_STATE_DOWN)
+		return "DOWN";
+	return NULL;
+}
+
+TXT(nt_next_state)
+{
+	const char *s = next_state_name(N(r)->next_state);
+
+	if (s)
+		xstrcat(o, s);
+}
+
+JV(nj_next_state)
+{
+	const char *s = next_state_name(N(r)->next_state);
+
+	cli_jv_array(v);
+	if (s)
+		cli_jv_str(v, s);
+	cli_jv_end(v);
+}
+
 U_TEXT(nt_threads, threads)
 INT_JSON(nj_threads, threads)
 U_TEXT(nt_tmp_disk, tmp_disk)
@@ -176,7 +204,6 @@ JV(nj_idle_cpus)
 	cli_jv_int(v, (int64_t)N(r)->cpus - N(r)->alloc_cpus);
 }
 
-JV(nj_empty_list) { cli_jv_array(v); cli_jv_end(v); }
 JV(nj_empty_obj) { cli_jv_object(v); cli_jv_end(v); }
 JV(nj_zero) { cli_jv_int(v, 0); }
 JV(nj_zero_float) { cli_jv_f64(v, 0.0); }
@@ -240,6 +267,8 @@ const cli_field_t cli_node_fields[] = {
 	{ 0, NULL, NULL, "Weight", 0, nt_weight, "weight", nj_weight },
 	{ 0, NULL, NULL, "Owner", 0, nt_owner, "owner", nj_owner },
 	{ 0, NULL, NULL, "MCS_label", 0, nt_mcs, NULL, NULL },
+	{ 0, NULL, NULL, "NextState", NL | OPT, nt_next_state,
+	  "next_state_after_reboot", nj_next_state },
 	{ 0, NULL, NULL, "Partitions", NL | TRAIL, nt_partitions, "partitions", nj_partitions },
 	{ 0, NULL, NULL, "BootTime", NL, nt_boot, "boot_time", nj_boot },
 	{ 0, NULL, NULL, "SlurmdStartTime", 0, nt_slurmd_start, "slurmd_start_time",
@@ -263,7 +292,6 @@ const cli_field_t cli_node_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, nt_gres_used, "gres_used", NULL },
 	{ 0, NULL, NULL, NULL, 0, nt_null, "alloc_idle_cpus", nj_idle_cpus },
 	{ 0, NULL, NULL, NULL, 0, nt_extra, "extra", NULL },
-	{ 0, NULL, NULL, NULL, 0, nt_null, "next_state_after_reboot", nj_empty_list },
 	{ 0, NULL, NULL, NULL, 0, nt_mcs_raw, "mcs_label", NULL },
 	{ 0, NULL, NULL, NULL, 0, nt_empty, "burstbuffer_network_address", NULL },
 	{ 0, NULL, NULL, NULL, 0, nt_empty, "cluster_name", NULL },

@@ -104,6 +104,9 @@ static int set_flag(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 	case OPT_OVERCOMMIT:
 		o->desc.bitflags |= JOB_OVERCOMMIT;
 		break;
+	case OPT_CHECKPOINT:
+		o->desc.bitflags |= JOB_CHECKPOINT;
+		break;
 	case OPT_CONTIGUOUS:
 		o->desc.contiguous = 1;
 		break;
@@ -798,6 +801,9 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "array", 'a', REQ, OPT_ARRAY, SB,
 	  { "SBATCH_ARRAY_INX" }, FN(set_array) },
 	{ "begin", 'b', REQ, OPT_BEGIN, ALL, { 0 }, FN(set_when) },
+	/* Sluice: a resumable job (ctld/job_ckpt.h) */
+	{ "checkpoint", 0, NOARG, OPT_CHECKPOINT, SB | SR,
+	  { "SBATCH_CHECKPOINT", NULL, NULL }, FN(set_flag) },
 	{ "chdir", 'D', REQ, OPT_CHDIR, ALL,
 	  { NULL, NULL, "SLURM_WORKING_DIR" }, STR(work_dir) },
 	{ "clusters", 'M', REQ, OPT_CLUSTERS, SB | SA | SR,

@@ -8,7 +8,9 @@
  * slurmrestd's /sluice/v1/job/{job_id}/metrics walk it.  JSON members:
  * job_id, array_job_id, array_task_id (null if not an array task),
  * cluster, kind, name, time, and by kind: metric step and value (a
- * number); param value (a string); artifact size (bytes).
+ * number); param value (a string); artifact size (bytes); event (what
+ * the controller did to the job: checkpoint, restart, ...) value (a
+ * string: why).
  */
 #include <math.h>
 #include <stdio.h>
@@ -82,7 +84,7 @@ static void g_step(char **out, const sacct_row_t *r)
 
 static void g_value(char **out, const sacct_row_t *r)
 {
-	if (T(r)->kind == TRACK_PARAM)
+	if (T(r)->kind == TRACK_PARAM || T(r)->kind == TRACK_EVENT)
 		xstrcat(out, T(r)->text ? T(r)->text : "");
 	else
 		put_double(out, T(r)->value);
@@ -125,6 +127,7 @@ static json_object *j_value(const sacct_row_t *r)
 	case TRACK_METRIC:
 		return json_object_new_double(T(r)->value);
 	case TRACK_PARAM:
+	case TRACK_EVENT:
 		return json_object_new_string(T(r)->text ? T(r)->text : "");
 	}
 	return NULL;

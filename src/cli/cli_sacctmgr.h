@@ -39,6 +39,7 @@ typedef struct {
 	bool       with_assoc;
 	bool       with_coord;   /* users: their coordinator accounts */
 	bool       tree;
+	bool       all_time;     /* events: no time window */
 } mgr_cmd_t;
 
 /* One record of a list reply. */

@@ -6,12 +6,15 @@
  * " Unknown condition: K=V" / " Unknown option: K=V" and the hint line
  * Slurm prints for that entity.
  */
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "cli/cli_sacctmgr.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -36,6 +39,7 @@ static const struct {
 	{ "associations", 3, DBD_ENT_ASSOC, true },
 	{ "clusters", 2, DBD_ENT_CLUSTER, false },
 	{ "coordinators", 2, DBD_ENT_COORD, false },
+	{ "events", 1, DBD_ENT_EVENT, true },
 	{ "problems", 4, DBD_ENT_PROBLEM, true },
 	{ "qos", 1, DBD_ENT_QOS, false },
 	{ "reservations", 4, DBD_ENT_RESV, true },
@@ -64,6 +68,10 @@ static const struct {
 	{ "qos", "qos" }, { "qoslevel", "qos" },
 	{ "defaultqos", "defaultqos" }, { "priority", "priority" },
 	{ "partition", "partition" }, { "id", "id" },
+	{ "nodes", "nodes" }, { "node", "nodes" }, { "reason", "reason" },
+	{ "reasons", "reason" }, { "start", "start" }, { "end", "end" },
+	{ "event", "event" }, { "events", "event" }, { "states", "states" },
+	{ "state", "states" },
 	{ "maxjobsperuser", "maxjobspu" }, { "maxjobspu", "maxjobspu" },
 	{ "maxsubmitjobsperuser", "maxsubmitjobspu" },
 	{ "maxsubmitjobspu", "maxsubmitjobspu" },
@@ -119,6 +127,7 @@ static const char *const where_keys[] = {
 	[DBD_ENT_COORD] = "name user account ",
 	[DBD_ENT_RESV] = "name cluster id ",
 	[DBD_ENT_PROBLEM] = "cluster account user id ",
+	[DBD_ENT_EVENT] = "cluster nodes reason user start end event states ",
 };
 static const char *const set_keys[] = {
 	[DBD_ENT_CLUSTER] = ASSOC_KEYS,
@@ -331,6 +340,10 @@ static int parse_word(mgr_cmd_t *c, const char *arg, bool *in_set)
 		return (c->with_coord = true, 0);
 	if (!strcasecmp(arg, "tree"))
 		return (c->tree = true, 0);
+	if (c->entity == DBD_ENT_EVENT && !strcasecmp(arg, "all_time"))
+		return (c->all_time = true, 0);
+	if (c->entity == DBD_ENT_EVENT && !strcasecmp(arg, "all_clusters"))
+		return 0;     /* every cluster is what no cluster= lists */
 	if (!strncasecmp(arg, "format=", 7)) {
 		xfree(c->format);
 		c->format = xstrdup(arg + 7);
@@ -390,6 +403,83 @@ static int coord_args(mgr_cmd_t *c)
 	return 0;
 }
 
+/* Events: Start=/End= as epoch seconds (the window's default: from
+ * 00:00 of the previous day, unless all_time), User= as uids, Event=
+ * node or cluster.  States= is refused: Sluice's event list cannot
+ * select by state. */
+static int event_args(mgr_cmd_t *c)
+{
+	bool start = false;
+	char **where = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; c->where && c->where[i] && !rc; i++) {
+		char *kv = c->where[i], *v = strchr(kv, '=') + 1, *n = NULL;
+		time_t t;
+
+		if (!strncmp(kv, "start=", 6) || !strncmp(kv, "end=", 4)) {
+			if (parse_time_past(v, time(NULL), &t) < 0) {
+				fprintf(stderr, " Invalid time: %s\n", v);
+				rc = 1;
+				break;
+			}
+			start |= kv[0] == 's';
+			n = xstrdup_printf("%.*s%lld", (int)(v - kv), kv,
+					   (long long)t);
+		} else if (!strncmp(kv, "user=", 5)) {
+			char **names = xstrsplit(v, ",", NULL);
+
+			n = xstrdup("user=");
+			for (size_t u = 0; names[u] && !rc; u++) {
+				struct passwd *pw = getpwnam(names[u]);
+
+				if (!pw) {
+					fprintf(stderr, " Unknown user: %s\n",
+						names[u]);
+					rc = 1;
+				}
+				xstrfmtcat(&n, "%s%u", u ? "," : "",
+					   pw ? (unsigned)pw->pw_uid : 0);
+			}
+			xstrarray_free(names);
+		} else if (!strncmp(kv, "event=", 6)) {
+			if (strcasecmp(v, "node") && strcasecmp(v, "cluster")) {
+				fprintf(stderr, " Unknown event type: %s\n"
+					" Valid types are Cluster and Node.\n",
+					v);
+				rc = 1;
+			}
+			n = xstrdup_printf("event=%s", strcasecmp(v, "node") ?
+					   "cluster" : "node");
+		} else if (!strncmp(kv, "states=", 7)) {
+			fprintf(stderr, " States= is not supported by Sluice's "
+				"event list: select by Nodes=, Reason=, "
+				"User= and the time window\n");
+			rc = 1;
+		} else {
+			n = xstrdup(kv);
+		}
+		where = xstrarray_append(where, n ? n : kv);
+		xfree(n);
+	}
+	if (!rc && !start && !c->all_time) {
+		time_t now = time(NULL);
+		struct tm tm;
+		char *kv;
+
+		localtime_r(&now, &tm);
+		tm.tm_mday -= 1;
+		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+		tm.tm_isdst = -1;
+		kv = xstrdup_printf("start=%lld", (long long)mktime(&tm));
+		where = xstrarray_append(where, kv);
+		xfree(kv);
+	}
+	xstrarray_free(c->where);
+	c->where = where;
+	return rc;
+}
+
 int cli_sacctmgr_parse(mgr_cmd_t *c, int argc, char **argv)
 {
 	bool in_set = false;
@@ -424,6 +514,8 @@ int cli_sacctmgr_parse(mgr_cmd_t *c, int argc, char **argv)
 			return 1;
 	if (c->entity == DBD_ENT_COORD)
 		return coord_args(c);
+	if (c->entity == DBD_ENT_EVENT)
+		return event_args(c);
 	return 0;
 }
 
@@ -453,6 +545,8 @@ const char *cli_sacctmgr_plural(uint16_t entity)
 		return "reservations";
 	case DBD_ENT_PROBLEM:
 		return "problems";
+	case DBD_ENT_EVENT:
+		return "events";
 	default:
 		return "associations";
 	}

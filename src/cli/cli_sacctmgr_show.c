@@ -5,13 +5,16 @@
  * space; a value longer than its column is cut and ends in '+'.  Headers
  * are cut without a mark.  A dashed line follows the header.
  */
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli_output.h"
 #include "cli/cli_sacctmgr.h"
 #include "common/log.h"
+#include "common/node_info.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -104,9 +107,71 @@ static void g_tstart(char **out, const void *rec, const cli_ctx_t *ctx)
 	g_rtime(out, cli_sacctmgr_cell(rec, "timestart"));
 }
 
+/* An event row (it carries the uid that set the reason). */
+static bool is_event(const void *rec)
+{
+	return cli_sacctmgr_cell(rec, "reasonuid") != NULL;
+}
+
 static void g_tend(char **out, const void *rec, const cli_ctx_t *ctx)
 {
-	g_rtime(out, cli_sacctmgr_cell(rec, "timeend"));
+	const char *v = cli_sacctmgr_cell(rec, "timeend");
+
+	if (is_event(rec) && (!v || !strcmp(v, "0")))
+		put(out, "Unknown");          /* still open */
+	else
+		g_rtime(out, v);
+}
+
+CELL(g_nodename, "nodename")
+CELL(g_reason, "reason")
+
+/* An event's node state as Slurm's event list names it: DRAIN, FAIL,
+ * else the base state (DOWN, ...). */
+static void g_evstate(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const char *v = cli_sacctmgr_cell(rec, "state");
+	uint32_t st = v ? (uint32_t)strtoul(v, NULL, 10) : 0;
+	const char *names[16];
+	const char *node = cli_sacctmgr_cell(rec, "nodename");
+
+	if (!v || !*v || !node || !*node) {    /* a cluster's event */
+		put(out, "");
+	} else if (st & NODE_STATE_DRAIN) {
+		put(out, "DRAIN");
+	} else if (st & NODE_STATE_FAIL) {
+		put(out, "FAIL");
+	} else if (node_state_strings(st & NODE_STATE_BASE, names) > 0) {
+		put(out, names[0]);
+	} else {
+		put(out, "");
+	}
+}
+
+/* [days-]hh:mm:ss from the start to the end (or now, still open). */
+static void g_duration(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const char *s = cli_sacctmgr_cell(rec, "timestart");
+	const char *e = cli_sacctmgr_cell(rec, "timeend");
+	long long t0 = s ? strtoll(s, NULL, 10) : 0;
+	long long t1 = e ? strtoll(e, NULL, 10) : 0;
+	long long d;
+	char buf[32];
+
+	if (!t0) {
+		put(out, "");
+		return;
+	}
+	d = (t1 > 0 ? t1 : (long long)time(NULL)) - t0;
+	if (d < 0)
+		d = 0;
+	if (d >= 86400)
+		snprintf(buf, sizeof(buf), "%lld-%02lld:%02lld:%02lld",
+			 d / 86400, d % 86400 / 3600, d % 3600 / 60, d % 60);
+	else
+		snprintf(buf, sizeof(buf), "%02lld:%02lld:%02lld", d / 3600,
+			 d % 3600 / 60, d % 60);
+	put(out, buf);
 }
 
 static void g_unused(char **out, const void *rec, const cli_ctx_t *ctx)
@@ -135,7 +200,20 @@ static void g_account(char **out, const void *rec, const cli_ctx_t *ctx)
 static void g_user(char **out, const void *rec, const cli_ctx_t *ctx)
 {
 	const char *v = cli_sacctmgr_cell(rec, "assocuser");
+	const char *uid = cli_sacctmgr_cell(rec, "reasonuid");
 
+	if (uid) {                  /* an event: who set the reason */
+		unsigned long u = strtoul(uid, NULL, 10);
+		struct passwd *pw;
+
+		if (u >= 0xfffffffeUL) {
+			put(out, "");
+		} else {
+			pw = getpwuid((uid_t)u);
+			xstrfmtcat(out, "%s(%lu)", pw ? pw->pw_name : "?", u);
+		}
+		return;
+	}
 	put(out, v ? v : cli_sacctmgr_cell(rec, "user"));
 }
 
@@ -291,6 +369,10 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("UnusedWall", "UnusedWall", g_unused),
 	F("Problem", "Problem", g_problem),
 	F("JobID", "JobID", g_jobid),
+	F("NodeName", "NodeName", g_nodename),
+	F("State", "State", g_evstate),
+	F("Reason", "Reason", g_reason),
+	F("Duration", "Duration", g_duration),
 	{ 0 }
 };
 
@@ -298,7 +380,7 @@ static const int field_widths[] = {
 	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
 	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 20,
 	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20, 13,
-	30, 19, 19, 10, 40, 10,
+	30, 19, 19, 10, 40, 10, -15, 6, 30, 13,
 };
 _Static_assert(sizeof(field_widths) / sizeof(field_widths[0]) ==
 	       sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]) - 1,
@@ -332,6 +414,8 @@ static const char *const default_formats[] = {
 	[DBD_ENT_USER] = "User,DefaultAccount,AdminLevel",
 	[DBD_ENT_RESV] = "Cluster,Name%15,TRES,TimeStart,TimeEnd,UnusedWall",
 	[DBD_ENT_PROBLEM] = "Cluster,Account,User,Problem",
+	[DBD_ENT_EVENT] = "Cluster,NodeName,TimeStart,TimeEnd,State,Reason,"
+		"User",
 	[DBD_ENT_QOS] = "Name,Priority,GraceTime,Preempt,PreemptExemptTime,"
 		"PreemptMode,Flags%40,UsageThres,UsageFactor,GrpTRES,GrpTRESMins,"
 		"GrpTRESRunMins,GrpJobs,GrpSubmit,GrpWall,MaxTRES,"
@@ -386,10 +470,11 @@ static int add_column(cli_format_t *fmt, const char *item, bool tree)
 	c = &fmt->cols[fmt->cnt++];
 	memset(c, 0, sizeof(*c));
 	c->field = &cli_sacctmgr_fields[i];
+	/* a negative width: left-justified (NodeName), as Slurm's */
 	c->width = pct ? atoi(pct + 1) : field_widths[i];
+	c->right = c->width >= 0 || pct;
 	if (c->width < 0)
 		c->width = -c->width;
-	c->right = true;
 	c->suffix = xstrdup(" ");
 	if (tree && c->field->text == g_account) {
 		c->right = false;

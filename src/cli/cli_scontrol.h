@@ -17,8 +17,8 @@ bool scontrol_kw(const char *word, const char *kw, size_t min);
 int  scontrol_update(int argc, char **argv, bool quiet);
 /* op: "hold", "uhold" or "release"; argv: job ids. */
 int  scontrol_hold(const char *op, int argc, char **argv, bool quiet);
-/* op: "requeue", "requeuehold", "suspend", "resume" or "top"; argv: the
- * options (requeue) and job ids. */
+/* op: "requeue", "requeuehold", "suspend", "resume", "top" or
+ * "checkpoint"; argv: the options (requeue) and job ids. */
 int  scontrol_jobctl(const char *op, int argc, char **argv, bool quiet);
 /* track metric=|param=|artifact= ... (cli_scontrol_track.c). */
 int  scontrol_track(int argc, char **argv);
@@ -34,5 +34,9 @@ int  scontrol_show_daemons(int argc, char **argv);
 int  scontrol_show_aliases(int argc, char **argv);
 int  scontrol_show_slurmd(int argc, char **argv);
 int  scontrol_wait_job(int argc, char **argv, bool quiet);
+/* reboot [ASAP] [nextstate=] [reason=] {ALL|<nodes>} and cancel_reboot
+ * <nodes> (cli_scontrol_reboot.c; the config must be loaded). */
+int  scontrol_reboot(int argc, char **argv);
+int  scontrol_cancel_reboot(int argc, char **argv, bool quiet);
 
 #endif

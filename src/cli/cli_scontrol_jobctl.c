@@ -1,6 +1,8 @@
-/* cli_scontrol_jobctl.c — scontrol requeue, requeuehold, suspend, resume
- * and top: one request per job id, errors as Slurm prints them
- * ("Job is pending execution for job 12"). */
+/* cli_scontrol_jobctl.c — scontrol requeue, requeuehold, suspend, resume,
+ * top and checkpoint (Sluice): one request per job id, errors as Slurm
+ * prints them ("Job is pending execution for job 12"); checkpoint's with
+ * the controller's reason ("job 12 was not submitted with --checkpoint:
+ * ..."). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +32,37 @@ static int _report(int err, int remote, const char *id, bool quiet)
 	return 0;
 }
 
+/* checkpoint: the controller says why it refuses. */
+static int _checkpoint(const char *id, bool quiet)
+{
+	checkpoint_msg_t r = { .job_id_str = (char *) id };
+	slurm_msg_t resp = { 0 };
+	const return_code_msg_t *m;
+	int err = cli_ctld_rpc(REQUEST_CHECKPOINT, &r, &resp), rc = 0;
+
+	if (err)
+		return _report(err, 0, id, quiet);
+	m = resp.type == RESPONSE_SLURM_RC ? resp.data : NULL;
+	if (!m) {
+		rc = _report(0, SLURM_UNEXPECTED_MSG_ERROR, id, quiet);
+	} else if (m->rc && m->msg && *m->msg) {
+		if (!quiet)
+			fprintf(stderr, "scontrol: error: checkpoint of job "
+				"%s: %s\n", id, m->msg);
+		rc = 1;
+	} else {
+		rc = _report(0, (int) m->rc, id, quiet);
+	}
+	msg_free(&resp);
+	return rc;
+}
+
 static int _one(const char *op, uint32_t flags, const char *id, bool quiet)
 {
 	int remote = 0, err;
 
+	if (!strcmp(op, "checkpoint"))
+		return _checkpoint(id, quiet);
 	if (!strcmp(op, "suspend") || !strcmp(op, "resume")) {
 		suspend_msg_t s = {
 			.job_id_str = (char *) id,

@@ -75,6 +75,7 @@ static const struct {
 	{ "FAIL", NODE_STATE_FAIL, true },
 	{ "RESUME", NODE_RESUME, false },
 	{ "UNDRAIN", NODE_STATE_UNDRAIN, false },
+	{ "CANCEL_REBOOT", NODE_STATE_REBOOT_CANCEL, false },
 	{ "IDLE", NODE_STATE_IDLE, false },
 	{ "NORESP", NODE_STATE_NO_RESPOND, false },
 	{ "FUTURE", NODE_STATE_FUTURE, false },
@@ -92,7 +93,7 @@ static int node_state_value(const char *val, uint32_t *state, bool *reason)
 	fprintf(stderr, "Invalid input: State=%s\n", val ? val : "");
 	fprintf(stderr, "Request aborted\n");
 	fprintf(stderr, "Valid states are: NoResp DRAIN FAIL FUTURE RESUME "
-		"UNDRAIN DOWN IDLE\n");
+		"UNDRAIN CANCEL_REBOOT DOWN IDLE\n");
 	return -1;
 }
 

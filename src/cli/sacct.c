@@ -68,6 +68,7 @@ static struct {
 	char      *nodelist;
 	int        verbose;
 	bool       metrics;           /* --metrics: run tracking values */
+	bool       events;            /* --events: only the job events */
 	bool       helpformat;
 	char      *clusters;         /* -M */
 	bool       all_clusters;      /* -L */
@@ -86,13 +87,15 @@ static void usage(FILE *out)
 "  -e, --helpformat     list the fields -o accepts\n"
 "  -E, --endtime=time   jobs before this time\n"
 "      --env-vars       each job's environment (AccountingStoreFlags=job_env)\n"
+"      --events         the jobs' events (checkpoint, restart), as --metrics\n"
 "  -g, --gid=list       only these groups\n"
 "  -j, --jobs=list      only these jobs (123, 123_4, 123.batch)\n"
 "  -l, --long           many usage fields\n"
 "  -L, --allclusters    the jobs of every cluster slurmdbd knows\n"
 "  -M, --clusters=list  the jobs of these clusters (default: this one)\n"
 "      --metrics        the values the jobs logged (run tracking: metrics,\n"
-"                       params, artifacts) instead of the jobs\n"
+"                       params, artifacts) and their events instead of\n"
+"                       the jobs\n"
 "  -n, --noheader       no header line\n"
 "      --name=list      only jobs with these names\n"
 "  -N, --nodelist=list  only jobs that ran on these nodes\n"
@@ -260,7 +263,7 @@ static time_t parse_when(const char *s, const char *what)
 
 enum {
 	OPT_DELIM = 0x100, OPT_NAME, OPT_USAGE, OPT_NOCONVERT, OPT_UNITS,
-	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS, OPT_METRICS,
+	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS, OPT_METRICS, OPT_EVENTS,
 };
 
 static void parse_opts(int argc, char **argv)
@@ -281,6 +284,7 @@ static void parse_opts(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "long", no_argument, NULL, 'l' },
 		{ "metrics", no_argument, NULL, OPT_METRICS },
+		{ "events", no_argument, NULL, OPT_EVENTS },
 		{ "allclusters", no_argument, NULL, 'L' },
 		{ "clusters", required_argument, NULL, 'M' },
 		{ "noheader", no_argument, NULL, 'n' },
@@ -322,6 +326,7 @@ static void parse_opts(int argc, char **argv)
 		case OPT_DELIM: xfree(opt.delim); opt.delim = xstrdup(optarg); break;
 		case 'e': opt.helpformat = true; break;
 		case OPT_METRICS: opt.metrics = true; break;
+		case OPT_EVENTS: opt.metrics = opt.events = true; break;
 		case 'E': opt.cond.end = parse_when(optarg, "end"); opt.end_given = true; break;
 		case 'g': add_groups(optarg); break;
 		case 'h': case OPT_USAGE: usage(stdout); exit(0);
@@ -720,6 +725,9 @@ static int print_metrics(void)
 		print_header(cols, n);
 	for (uint32_t i = 0; i < r->cnt; i++) {
 		sacct_row_t row = { .track = &r->recs[i] };
+
+		if (opt.events && r->recs[i].kind != TRACK_EVENT)
+			continue;
 
 		if (list)
 			json_object_array_add(list,

@@ -514,6 +514,8 @@ static const char usage_text[] =
 "\n"
 "    Valid <COMMAND> values are:\n"
 "     all                      display information about all partitions\n"
+"     cancel_reboot <nodelist> cancel pending reboot on nodes\n"
+"     checkpoint <job_list>    save a --checkpoint job's state and requeue it\n"
 "     create <SPECIFICATIONS>  create a new reservation\n"
 "     delete <SPECIFICATIONS>  delete the specified reservation\n"
 "     details                  show more details in \"show job\"\n"
@@ -524,6 +526,8 @@ static const char usage_text[] =
 "     ping                     print status of slurmctld daemons\n"
 "     quiet                    print no messages other than error messages\n"
 "     quit                     terminate this command\n"
+"     reboot [ASAP] [nextstate=] [reason=] <ALL|nodelist>\n"
+"                              reboot the nodes when they become idle\n"
 "     reconfigure              re-read the configuration files\n"
 "     release <job_list>       permit specified job to start\n"
 "     requeue <job_id>         re-queue a batch job\n"
@@ -628,6 +632,7 @@ JOBCTL_CMD(cmd_requeuehold, "requeuehold")
 JOBCTL_CMD(cmd_suspend, "suspend")
 JOBCTL_CMD(cmd_resume, "resume")
 JOBCTL_CMD(cmd_top, "top")
+JOBCTL_CMD(cmd_checkpoint, "checkpoint")
 
 /* scontrol token [lifespan=N] [username=U]: an auth/jwt token from the
  * controller, printed as Slurm's: SLURM_JWT=<token>. */
@@ -704,6 +709,18 @@ static int cmd_wait_job(int argc, char **argv)
 {
 	need_conf();
 	return scontrol_wait_job(argc, argv, sc.quiet);
+}
+
+static int cmd_reboot(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_reboot(argc, argv);
+}
+
+static int cmd_cancel_reboot(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_cancel_reboot(argc, argv, sc.quiet);
 }
 
 static int cmd_reconfigure(int argc, char **argv)
@@ -809,13 +826,16 @@ static const struct {
 	{ "hold", 2, cmd_hold },
 	{ "uhold", 2, cmd_uhold },
 	{ "release", 3, cmd_release },
+	{ "checkpoint", 2, cmd_checkpoint },
 	{ "requeue", 3, cmd_requeue },
 	{ "requeuehold", 8, cmd_requeuehold },
 	{ "resume", 3, cmd_resume },
 	{ "suspend", 2, cmd_suspend },
 	{ "top", 3, cmd_top },
 	{ "ping", 2, cmd_ping },
+	{ "reboot", 3, cmd_reboot },
 	{ "reconfigure", 3, cmd_reconfigure },
+	{ "cancel_reboot", 3, cmd_cancel_reboot },
 	{ "shutdown", 3, cmd_shutdown },
 	{ "takeover", 3, cmd_takeover },
 	{ "token", 3, cmd_token },

@@ -229,13 +229,19 @@ static void _job(srun_t *r)
 
 	if (r->o.test_only)             /* nothing is created */
 		cli_alloc_test_only(&r->o, _base(r->argv[0]));
-	if (r->so.jobid) {
-		r->job_id = r->so.jobid;
+	if (r->so.jobid || (id && parse_u32(id, &v) == 0 && v)) {
+		r->job_id = r->so.jobid ? r->so.jobid : v;
+		/* a step is checkpointed with its job (sbatch --checkpoint) */
+		if ((r->o.desc.bitflags & JOB_CHECKPOINT) &&
+		    !getenv("SLURM_CHECKPOINT_DIR"))
+			error("--checkpoint has no effect on a step: job %u "
+			      "was not submitted with --checkpoint", r->job_id);
 		return;
 	}
-	if (id && parse_u32(id, &v) == 0 && v) {
-		r->job_id = v;
-		return;
+	if (r->o.desc.bitflags & JOB_CHECKPOINT) {
+		error("--checkpoint: only a batch job (sbatch --checkpoint) "
+		      "can be checkpointed and requeued");
+		exit(1);
 	}
 	if (cli_alloc_request(&r->o, _base(r->argv[0]), false, &r->job_id) < 0)
 		exit(1);

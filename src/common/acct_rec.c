@@ -89,7 +89,7 @@ const char *track_kind_name(uint16_t kind)
 {
 	static const char *const names[] = {
 		[TRACK_METRIC] = "metric", [TRACK_PARAM] = "param",
-		[TRACK_ARTIFACT] = "artifact",
+		[TRACK_ARTIFACT] = "artifact", [TRACK_EVENT] = "event",
 	};
 
 	return kind && kind < TRACK_KIND_END ? names[kind] : NULL;

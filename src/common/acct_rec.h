@@ -161,6 +161,9 @@ typedef enum {
 	TRACK_METRIC = 1,         /* name, step, value */
 	TRACK_PARAM,              /* name, text */
 	TRACK_ARTIFACT,           /* name = absolute path, value = bytes */
+	TRACK_EVENT,              /* the controller's alone: name = what
+				   * happened (checkpoint, restart, ...),
+				   * text = why/details */
 	TRACK_KIND_END
 } track_kind_t;
 
@@ -178,7 +181,7 @@ typedef struct {
 	char     *cluster;
 } acct_track_rec_t;
 
-/* "metric", "param", "artifact"; NULL if unknown. */
+/* "metric", "param", "artifact", "event"; NULL if unknown. */
 const char *track_kind_name(uint16_t kind);
 
 extern const field_desc_t acct_track_rec_fields[];

@@ -70,6 +70,7 @@ bool conf_unchanged(const slurm_conf_t *c)
 	return true;
 }
 static int conf_check_preempt(conf_state_t *st);
+static int conf_check_checkpoint(conf_state_t *st);
 static int conf_check_lists(conf_state_t *st);
 
 int conf_fail(conf_state_t *st, const char *fmt, ...)
@@ -481,6 +482,8 @@ slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)
 		rc = conf_check_preempt(&st);
 	}
 	if (!rc)
+		rc = conf_check_checkpoint(&st);
+	if (!rc)
 		rc = conf_check_lists(&st);
 	if (!rc)
 		rc = conf_check_scalars(&st);
@@ -515,6 +518,29 @@ static int conf_check_preempt(conf_state_t *st)
 		xfree(st->where);
 		return conf_fail(st, "PreemptType and PreemptMode values "
 				 "incompatible");
+	}
+	return 0;
+}
+
+/* CheckpointType names one of the two ways a job is checkpointed;
+ * JobCheckpointDir is a path every node sees. */
+static int conf_check_checkpoint(conf_state_t *st)
+{
+	int ti = conf_key_find("CheckpointType");
+	int di = conf_key_find("JobCheckpointDir");
+	const char *type = ti < 0 ? NULL : st->raw[ti];
+	const char *dir = di < 0 ? NULL : st->raw[di];
+
+	if (type && strcasecmp(type, "checkpoint/signal") &&
+	    strcasecmp(type, "checkpoint/criu")) {
+		xfree(st->where);
+		return conf_fail(st, "invalid CheckpointType \"%s\": use "
+				 "checkpoint/signal or checkpoint/criu", type);
+	}
+	if (dir && dir[0] != '/') {
+		xfree(st->where);
+		return conf_fail(st, "JobCheckpointDir \"%s\" is not an "
+				 "absolute path", dir);
 	}
 	return 0;
 }

@@ -180,6 +180,11 @@ typedef struct slurm_conf {
 	char     *requeue_exit;      /* RequeueExit "1-9,18" (checked) */
 	char     *requeue_exit_hold; /* RequeueExitHold */
 	uint32_t  max_batch_requeue; /* MaxBatchRequeue, 5 */
+	char     *checkpoint_type;   /* CheckpointType (Sluice): checkpoint/
+				      * signal (default) or checkpoint/criu */
+	char     *job_checkpoint_dir; /* JobCheckpointDir: per-job dirs under
+				       * it; NULL: in each job's WorkDir */
+	uint32_t  checkpoint_wait;   /* CheckpointWait (Sluice), s, 60 */
 	uint16_t  kill_on_bad_exit;  /* KillOnBadExit: srun -K default */
 	char     *propagate_rlimits; /* PropagateResourceLimits (checked) */
 	char     *propagate_rlimits_except; /* ...Except */

@@ -311,6 +311,14 @@ static const conf_key_t conf_keys[] = {
 	{ "DefMemPerNode", NULL, CK_MEM, F(def_mem_per_node), NULL, NULL, CKF_HIDE, NULL },
 	{ "MaxMemPerCPU", NULL, CK_MEM, F(max_mem_per_cpu), NULL, NULL, CKF_HIDE, NULL },
 	{ "MaxMemPerNode", NULL, CK_MEM, F(max_mem_per_node), NULL, NULL, CKF_HIDE, NULL },
+	/* Sluice's resumable jobs (ctld/job_ckpt.h): not in Slurm 25.05's
+	 * scontrol show config */
+	{ "CheckpointType", NULL, CK_STR, F(checkpoint_type),
+	  "checkpoint/signal", NULL, CKF_HIDE, NULL },
+	{ "CheckpointWait", NULL, CK_U32, F(checkpoint_wait), "60", " sec",
+	  CKF_HIDE, NULL },
+	{ "JobCheckpointDir", NULL, CK_STR, F(job_checkpoint_dir), NULL, NULL,
+	  CKF_HIDE, NULL },
 	HIDE("DefCpuPerGPU", CK_U64),
 	HIDE("DefMemPerGPU", CK_MEM),
 	HIDE("AccountingStorageLoc", CK_STR),

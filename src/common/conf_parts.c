@@ -37,7 +37,8 @@ const char *const *conf_part_keys(void)
 }
 
 static const char *const preempt_modes[] = {
-	"OFF", "CANCEL", "GANG", "REQUEUE", "SUSPEND", "WITHIN", "PRIORITY", NULL
+	"OFF", "CANCEL", "CHECKPOINT", "GANG", "REQUEUE", "SUSPEND", "WITHIN",
+	"PRIORITY", NULL
 };
 
 static void part_init(conf_part_t *p)

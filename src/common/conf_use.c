@@ -76,6 +76,10 @@ static const conf_use_t conf_use[] = {
 	W("BcastParameters", NO_BCAST),
 	P("BurstBufferType"),
 	P("CliFilterPlugins"),
+	I("CheckpointType", "ctld/job_ckpt.c, slurmd/stepd/criu.c",
+	  "test_checkpoint.py::test_criu_failure_is_a_plain_requeue"),
+	I("CheckpointWait", "ctld/job_ckpt.c",
+	  "test_checkpoint.py::test_preempt_mode_checkpoint"),
 	I("ClusterName", "ctld/controller.c", "test_slurm_compat.py::test_scontrol_show_assoc_mgr"),
 	R("CommunicationParameters", NULL,
 	  "the daemons take no communication options (IPv6, keepalive, "
@@ -139,6 +143,8 @@ static const conf_use_t conf_use[] = {
 	  "job credentials are signed through the auth plugin"),
 	R("JobFileAppend", "0", "output files are not opened for appending by "
 	  "default"),
+	I("JobCheckpointDir", "ctld/job_ckpt.c",
+	  "unit/test_conf.c::test_checkpoint_keys"),
 	I("JobRequeue", "ctld/job_submit.c",
 	  "test_node_fail.py::test_slurmd_sigkill_node_down_job_node_fail"),
 	P("JobSubmitPlugins"),
@@ -236,7 +242,8 @@ static const conf_use_t conf_use[] = {
 	I("PropagateResourceLimitsExcept",
 	  "common/rlimits.c (sbatch, srun, slurmstepd)",
 	  "test_conf_act.py::test_limits_follow_the_job"),
-	W("RebootProgram", "scontrol reboot is refused"),
+	I("RebootProgram", "ctld/node_reboot.c, slurmd/reboot.c",
+	  "test_reboot.py::test_reboot_idle_node"),
 	R("ReconfigFlags", NULL, "scontrol reconfigure always rebuilds "
 	  "partitions and node states from slurm.conf"),
 	I("RequeueExit", "ctld/job_ops.c",
@@ -246,7 +253,9 @@ static const conf_use_t conf_use[] = {
 	R("ResumeFailProgram", NULL, NO_POWER),
 	R("ResumeProgram", NULL, NO_POWER),
 	W("ResumeRate", NO_POWER),
-	W("ResumeTimeout", NO_POWER),
+	I("ResumeTimeout", "ctld/node_reboot.c (a rebooted node's return; "
+	  "Sluice has no power saving)",
+	  "test_reboot.py::test_resume_timeout_sets_down"),
 	R("ResvEpilog", NULL, "reservations run no programs"),
 	I("ResvOverRun", "ctld/resv_mgr.c", UNTESTED),
 	R("ResvProlog", NULL, "reservations run no programs"),
@@ -593,7 +602,7 @@ static const conf_use_t conf_use[] = {
 	SR(SP, "bf_window_linear", NULL, "backfill takes no such option"),
 	SR(SP, "defer", NULL, "jobs are scheduled at submit"),
 	SR(SP, "defer_batch", NULL, "jobs are scheduled at submit"),
-	SR(SP, "delay_boot", NULL, "Sluice does not reboot nodes"),
+	SR(SP, "delay_boot", NULL, "jobs do not ask for node reboots"),
 	SR(SP, "disable_job_shrink", NULL, "jobs are not shrunk"),
 	SR(SP, "enable_hetjob_steps", NULL, "Sluice has no heterogeneous jobs"),
 	SR(SP, "ignore_numa", NULL, "the scheduler takes no such option"),
@@ -657,7 +666,8 @@ static const conf_use_t conf_use[] = {
 	   "option"),
 	SR(CP, "node_reg_mem_percent", NULL, "a node registering less memory "
 	   "than RealMemory is drained"),
-	SR(CP, "reboot_from_controller", NULL, "Sluice does not reboot nodes"),
+	SR(CP, "reboot_from_controller", NULL, "RebootProgram runs on the "
+	   "node, from its slurmd"),
 	SR(CP, "user_resv_delete", NULL, "only operators delete reservations"),
 
 	/* ---- SlurmdParameters words ----------------------------------- */
@@ -672,7 +682,7 @@ static const conf_use_t conf_use[] = {
 	SR("SlurmdParameters", "numa_node_as_socket", NULL,
 	   "slurmd counts the sockets hwloc reports"),
 	SR("SlurmdParameters", "shutdown_on_reboot", NULL,
-	   "Sluice does not reboot nodes"),
+	   "slurmd keeps running while RebootProgram reboots the node"),
 
 	/* ---- AccountingStorageTRES words ------------------------------ */
 #define AT "AccountingStorageTRES"

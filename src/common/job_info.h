@@ -247,6 +247,10 @@ typedef struct {
 /* -O/--overcommit: sized as one task per node (-c CPUs each), the tasks
  * share them; steps may run more tasks than their CPUs */
 #define JOB_OVERCOMMIT 0x00000002u
+/* --checkpoint (Sluice): the job may be checkpointed and requeued
+ * (scontrol checkpoint, PreemptMode=CHECKPOINT) and gets
+ * SLURM_CHECKPOINT_DIR (ctld/job_ckpt.h) */
+#define JOB_CHECKPOINT 0x00000004u
 
 #define NICE_OFFSET 0x80000000u
 

@@ -31,6 +31,8 @@ typedef enum {
 	REQUEST_TAKEOVER = 1022,            /* scontrol takeover -> a standby controller */
 	REQUEST_DAEMON_STATUS = 1030,       /* scontrol show slurmd -> slurmd, no body */
 	RESPONSE_SLURMD_STATUS,             /* slurmd_status_msg_t */
+	REQUEST_REBOOT_NODES = 1032,        /* reboot_msg_t: scontrol reboot ->
+					     * controller -> each node's slurmd */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */
@@ -105,6 +107,12 @@ typedef enum {
 					     * a job's output tail; Sluice) */
 	RESPONSE_JOB_OUTPUT,                /* job_output_msg_t (also slurmd's
 					     * answer to the controller) */
+	REQUEST_CHECKPOINT = 5085,          /* checkpoint_msg_t (scontrol
+					     * checkpoint; Sluice) */
+	REQUEST_CHECKPOINT_TASKS,           /* checkpoint_tasks_msg_t
+					     * (controller -> batch host's
+					     * slurmd -> batch stepd: CRIU
+					     * dump; RESPONSE_SLURM_RC) */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
@@ -177,6 +185,16 @@ typedef struct {
 typedef struct {
 	uint16_t  options;        /* 0 = stop everything, 1 = controller only */
 } shutdown_msg_t;
+
+/* scontrol reboot (to the controller) and the controller's order to a
+ * node's slurmd (node_list: that node). */
+#define REBOOT_FLAGS_ASAP 0x0001
+typedef struct {
+	char     *node_list;      /* hostlist expression or "ALL" */
+	char     *reason;         /* NULL: none given */
+	uint16_t  flags;          /* REBOOT_FLAGS_* */
+	uint32_t  next_state;     /* 0: not given, NODE_RESUME or NODE_STATE_DOWN */
+} reboot_msg_t;
 
 /* slurmd -> controller: the node's energy (acct_gather_energy/rapl). */
 typedef struct {
@@ -391,6 +409,22 @@ typedef struct {
 	char     *job_id_str;
 	uint32_t  flags;          /* REQUEUE_* */
 } requeue_msg_t;
+
+/* scontrol checkpoint <job> (Sluice): the job's processes are told to
+ * save their state (or dumped with CRIU), then the job is requeued
+ * holding nothing (ctld/job_ckpt.h).  Answered RESPONSE_SLURM_RC with a
+ * text on refusal. */
+typedef struct {
+	char     *job_id_str;     /* "123" or "123_4" */
+} checkpoint_msg_t;
+
+/* CheckpointType=checkpoint/criu: dump the batch script's process tree
+ * with CRIU into dir/criu, leaving it running.  Only from the
+ * controller (root or SlurmUser). */
+typedef struct {
+	uint32_t  job_id;
+	char     *dir;            /* the job's SLURM_CHECKPOINT_DIR */
+} checkpoint_tasks_msg_t;
 
 /* scontrol token: an auth/jwt token for the caller or (SlurmUser and
  * root only) for username. */
@@ -616,6 +650,7 @@ typedef enum {
 	DBD_ENT_COORD,            /* coordinators: (user, account) pairs */
 	DBD_ENT_RESV,             /* reservations (list only) */
 	DBD_ENT_PROBLEM,          /* records set aside (list only) */
+	DBD_ENT_EVENT,            /* node events (list only) */
 } dbd_entity_t;
 
 enum {

@@ -26,6 +26,15 @@ MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
 /* msg_job_output.c */
 MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 
+/* msg_reboot.c */
+#include "common/fields.h"
+extern const field_desc_t msg_reboot_fields[];   /* reboot_msg_t */
+
+/* msg_ckpt.c */
+MSG_BODY_FUNCS(msg_ckpt);         /* REQUEST_CHECKPOINT: checkpoint_msg_t */
+MSG_BODY_FUNCS(msg_ckpt_tasks);   /* REQUEST_CHECKPOINT_TASKS:
+				   * checkpoint_tasks_msg_t */
+
 #undef MSG_BODY_FUNCS
 
 #endif

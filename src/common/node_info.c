@@ -147,6 +147,8 @@ char *node_state_string_sinfo(uint32_t state, bool compact)
 	const char *lng, *cmp;
 	char *s;
 
+	if (state & NODE_STATE_REBOOT_ISSUED)
+		return xstrdup(compact ? "boot^" : "reboot^");
 	sinfo_words(state, &lng, &cmp);
 	s = xstrdup(compact ? cmp : lng);
 	if (state & NODE_STATE_NO_RESPOND)
@@ -194,6 +196,11 @@ int node_state_from_string(const char *s, uint32_t *base, uint32_t *flags)
 		{ "planned", NODE_STATE_END, NODE_STATE_PLANNED },
 		{ "power_down", NODE_STATE_END, NODE_STATE_POWER_DOWN },
 		{ "powered_down", NODE_STATE_END, NODE_STATE_POWERED_DOWN },
+		{ "reboot_requested", NODE_STATE_END,
+		  NODE_STATE_REBOOT_REQUESTED },
+		{ "reboot_issued", NODE_STATE_END, NODE_STATE_REBOOT_ISSUED },
+		{ "reboot", NODE_STATE_END, NODE_STATE_REBOOT_ISSUED },
+		{ "boot", NODE_STATE_END, NODE_STATE_REBOOT_ISSUED },
 	};
 
 	if (!s)
@@ -240,7 +247,7 @@ const field_desc_t node_info_fields[] = {
 	N(tres_fmt_str, FT_STR), N(alloc_tres_fmt_str, FT_STR),
 	N(mcs_label, FT_STR), N(comment, FT_STR), N(extra, FT_STR),
 	N(owner, FT_U32), N(current_watts, FT_U32), N(ave_watts, FT_U32),
-	N(consumed_energy, FT_U64),
+	N(consumed_energy, FT_U64), N(next_state, FT_U32),
 	FIELD_END
 };
 #undef N

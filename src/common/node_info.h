@@ -99,6 +99,8 @@ typedef struct {
 	uint32_t  current_watts;
 	uint32_t  ave_watts;
 	uint64_t  consumed_energy; /* joules since its slurmd started */
+	/* scontrol reboot nextstate: 0 none, NODE_RESUME or NODE_STATE_DOWN */
+	uint32_t  next_state;
 } node_info_t;
 
 typedef struct {

@@ -38,6 +38,7 @@
 #include "ctld/jobcomp.h"
 #include "ctld/node_health.h"
 #include "ctld/node_mgr.h"
+#include "ctld/node_reboot.h"
 #include "ctld/part_mgr.h"
 #include "ctld/rate_limit.h"
 #include "ctld/lic_mgr.h"
@@ -216,6 +217,7 @@ static void _tick(evutil_socket_t fd, short what, void *arg)
 		node_mgr_ping(now);
 	}
 	node_health_tick(now);
+	node_reboot_tick(now);
 	if (now % 5 == 0)
 		sched_trigger();
 }

@@ -20,6 +20,7 @@
 #include "ctld/assoc_mgr.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
+#include "ctld/job_ckpt.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
@@ -868,6 +869,8 @@ static void _batch_ended(job_record_t *j, const batch_complete_msg_t *b)
 		job_mgr_end(j, JOB_FAILED, FAIL_LAUNCH, st);
 		return;
 	}
+	if (job_ckpt_ended(j, st))
+		return;
 	if (job_mgr_requeue_exit(j, st))
 		return;
 	if (st == SIG_OOM) {

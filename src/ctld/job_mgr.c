@@ -23,6 +23,7 @@
 #include "ctld/job_depend.h"
 #include "ctld/job_mail.h"
 #include "ctld/job_files.h"
+#include "ctld/job_ckpt.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
@@ -84,6 +85,7 @@ static void _free_job(job_record_t *j)
 	job_info_free_members(&j->info);
 	job_depend_free(j);
 	xstrarray_free(j->argv);
+	xfree(j->ckpt_why);
 	if (j->node_bitmap)
 		bitmap_destroy(j->node_bitmap);
 	if (j->comp_bitmap)
@@ -522,6 +524,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	_tres_alloc(j);
 	job_res_start(j, res);
 	preempt_job_started(j);
+	job_ckpt_started(j);
 	job_mgr_touch(j);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s",
 	     i->job_id, i->nodes, i->num_cpus, i->partition);
@@ -1021,6 +1024,7 @@ static void _check_deadlines(time_t now)
 void job_mgr_tick(time_t now)
 {
 	preempt_tick(now);      /* GraceTime over: before the time limits */
+	job_ckpt_tick(now);     /* CheckpointWait over: requeued */
 	job_mail_time_check(now);
 	_check_time_limits(now);
 	if (now % 5 == 0)

@@ -106,6 +106,12 @@ typedef struct job_record {
 					  NO_VAL32; not saved */
 	uint32_t        preempt_by;    /* job it is preempted for (log); not
 					  saved */
+	/* checkpoint (job_ckpt.c) */
+	time_t          ckpt_deadline; /* being checkpointed: requeued at
+					  this time at the latest; 0 = not */
+	uint32_t        ckpt_cnt;      /* checkpoints taken (a start after
+					  one is a restart) */
+	char           *ckpt_why;      /* what asked for the checkpoint */
 	uint8_t         mail_time_sent; /* TIME_LIMIT_* mails sent this run
 					   (job_mail.c); not saved */
 	struct job_lic *lic;           /* -L parsed against the license table

@@ -70,6 +70,8 @@ static const field_desc_t job_extra_fields[] = {
 	X("ntasks_given", ntasks_given, FT_BOOL),
 	X("cpt_given", cpt_given, FT_BOOL), X("open_mode", open_mode, FT_U16),
 	X("begin_time", begin_time, FT_TIME),
+	X("ckpt_deadline", ckpt_deadline, FT_TIME),
+	X("ckpt_cnt", ckpt_cnt, FT_U32), X("ckpt_why", ckpt_why, FT_STR),
 	FIELD_END
 };
 #undef X
@@ -200,6 +202,7 @@ static void _free(job_record_t *j)
 	job_array_release(j);
 	job_info_free_members(&j->info);
 	xstrarray_free(j->argv);
+	xfree(j->ckpt_why);
 	if (j->node_bitmap)
 		bitmap_destroy(j->node_bitmap);
 	if (j->comp_bitmap)

@@ -538,6 +538,9 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 		return ESLURM_JOB_SCRIPT_MISSING;
 	if (batch && strncmp(d->script, "#!", 2))
 		return ESLURM_JOB_SCRIPT_MISSING;
+	/* --checkpoint: only a batch job can be requeued (job_ckpt.h) */
+	if ((d->bitflags & JOB_CHECKPOINT) && !batch)
+		return ESLURM_BATCH_ONLY;
 	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
 	    (rc = _check_requests(d, s)) || (rc = _check_threads(d, s)))
 		return rc;

@@ -45,6 +45,11 @@ int job_track_check(const job_track_msg_t *t, char *why, size_t len)
 		snprintf(why, len, "unknown kind %u", t->kind);
 		return -1;
 	}
+	if (t->kind == TRACK_EVENT) {
+		snprintf(why, len, "events (checkpoint, restart) are "
+			 "recorded by the controller alone");
+		return -1;
+	}
 	if (!t->name || !t->name[0]) {
 		snprintf(why, len, "%s without a name", kind);
 		return -1;

@@ -472,13 +472,20 @@ typedef struct {
 	uint32_t  reason_uid;
 	time_t    reason_time;
 	bool      down_no_resp;
+	/* since reboots (node_reboot.c); absent in older files: none */
+	uint32_t  reboot_flags;   /* NODE_STATE_REBOOT_REQUESTED|_ISSUED */
+	time_t    boot_req_time;
+	uint32_t  next_state;
+	bool      reboot_asap;
 } saved_node_t;
 
 #define S(m, t) FIELD(saved_node_t, m, t)
 static const field_desc_t saved_node_fields[] = {
 	S(name, FT_STR), S(node_state, FT_U32), S(reason, FT_STR),
 	S(reason_uid, FT_U32), S(reason_time, FT_TIME),
-	S(down_no_resp, FT_BOOL),
+	S(down_no_resp, FT_BOOL), S(reboot_flags, FT_U32),
+	S(boot_req_time, FT_TIME), S(next_state, FT_U32),
+	S(reboot_asap, FT_BOOL),
 	FIELD_END
 };
 #undef S
@@ -509,6 +516,12 @@ void node_mgr_pack_state(buf_t *b)
 			.reason_uid = n->info.reason_uid,
 			.reason_time = n->info.reason_time,
 			.down_no_resp = n->down_no_resp,
+			.reboot_flags = n->info.node_state &
+					(NODE_STATE_REBOOT_REQUESTED |
+					 NODE_STATE_REBOOT_ISSUED),
+			.boot_req_time = n->boot_req_time,
+			.next_state = n->info.next_state,
+			.reboot_asap = n->reboot_asap,
 		};
 		size_t at;
 
@@ -537,6 +550,9 @@ static void _reset_to_conf(node_record_t *n)
 		n->info.reason_time = cn->reason ? time(NULL) : 0;
 		n->info.reason_uid = cn->reason ? c->slurm_user_id : 0;
 		n->down_no_resp = false;
+		n->boot_req_time = 0;
+		n->info.next_state = 0;
+		n->reboot_asap = false;
 		return;
 	}
 }
@@ -575,11 +591,17 @@ int node_mgr_unpack_state(buf_t *b, bool replace, uint16_t version)
 			return -1;
 		}
 		n = node_mgr_find(s.name);
-		if (n)
+		if (n) {
 			node_state_restore(n, s.node_state, s.reason,
 					   s.reason_uid, s.reason_time,
 					   s.down_no_resp);
-		else
+			n->info.node_state |= s.reboot_flags &
+				(NODE_STATE_REBOOT_REQUESTED |
+				 NODE_STATE_REBOOT_ISSUED);
+			n->boot_req_time = s.boot_req_time;
+			n->info.next_state = s.next_state;
+			n->reboot_asap = s.reboot_asap;
+		} else
 			info("Node %s in the state file is no longer configured",
 			     s.name);
 		fields_free(saved_node_fields, &s);

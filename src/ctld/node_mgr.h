@@ -39,6 +39,8 @@ typedef struct node_record {
 	uint16_t    gpus;          /* gres/gpu from Gres= (<= SELECT_MAX_GPUS) */
 	char       *gpu_type;      /* "tesla" from Gres=gpu:tesla:2, or NULL */
 	uint64_t    gpu_used;      /* GPU indexes held by jobs */
+	time_t      boot_req_time; /* REBOOT_ISSUED since (node_reboot.c) */
+	bool        reboot_asap;   /* scontrol reboot ASAP drained it */
 	UT_hash_handle hh;         /* by name */
 } node_record_t;
 
@@ -53,8 +55,9 @@ size_t         node_mgr_count(void);
 /* Bumped when the table is rebuilt (cached bitmaps become stale). */
 uint32_t       node_mgr_generation(void);
 /* What node_mgr_pack_state() writes changed (or may have): any change of
- * a node's DOWN-ness, DRAIN flag, reason (text, uid, time) or
- * down_no_resp must call node_mgr_saved_touch(); the journal repacks the
+ * a node's DOWN-ness, DRAIN flag, reason (text, uid, time), down_no_resp
+ * or reboot state (flags, boot_req_time, next_state, reboot_asap) must
+ * call node_mgr_saved_touch(); the journal repacks the
  * saved node states only when node_mgr_saved_gen() moved. */
 void           node_mgr_saved_touch(void);
 uint64_t       node_mgr_saved_gen(void);
@@ -106,7 +109,8 @@ void           node_mgr_shutdown_slurmds(void);
 /* Snapshot: DOWN/DRAIN states with reasons.  With replace, nodes the
  * record does not list go back to their slurm.conf state first (a later
  * journal record replaces the whole set). */
-/* Saved node states (DOWN/DRAIN with reasons): written in format
+/* Saved node states (DOWN/DRAIN with reasons, pending reboots): written
+ * in format
  * NODE_STATE_VERSION (2: tagged records), read in 1 (positional) or 2. */
 #define NODE_STATE_VERSION 2
 void           node_mgr_pack_state(buf_t *b);

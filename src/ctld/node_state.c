@@ -17,6 +17,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
 #include "ctld/node_mgr.h"
+#include "ctld/node_reboot.h"
 #include "ctld/node_state.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
@@ -100,6 +101,9 @@ void node_state_carry(node_record_t *n, const node_record_t *old)
 	n->info.reason_time = old->info.reason_time;
 	n->down_no_resp = old->down_no_resp;
 	n->last_response = old->last_response;
+	n->boot_req_time = old->boot_req_time;
+	n->reboot_asap = old->reboot_asap;
+	n->info.next_state = old->info.next_state;
 	xfree(n->info.version);
 	n->info.version = xstrdup(old->info.version);
 	xfree(n->info.arch);
@@ -114,7 +118,10 @@ void node_state_carry(node_record_t *n, const node_record_t *old)
 bool node_state_worth_saving(const node_record_t *n)
 {
 	return BASE(n) == NODE_STATE_DOWN ||
-	       (n->info.node_state & NODE_STATE_DRAIN) || n->info.reason;
+	       (n->info.node_state & (NODE_STATE_DRAIN |
+				      NODE_STATE_REBOOT_REQUESTED |
+				      NODE_STATE_REBOOT_ISSUED)) ||
+	       n->info.reason;
 }
 
 void node_state_restore(node_record_t *n, uint32_t state, const char *reason,
@@ -142,6 +149,27 @@ static void _set_down(node_record_t *n, const char *reason, uint32_t uid,
 	node_state_refresh(n);
 	commit_dirty();
 	sched_trigger();
+}
+
+void node_state_set_drain(node_record_t *n, bool on)
+{
+	_set_drain(n, on);
+}
+
+void node_state_set_base(node_record_t *n, uint32_t base)
+{
+	_set_base(n, base);
+}
+
+void node_state_set_reason(node_record_t *n, const char *reason,
+			   uint32_t uid)
+{
+	_set_reason(n, reason, uid);
+}
+
+void node_state_set_down(node_record_t *n, const char *reason, uint32_t uid)
+{
+	_set_down(n, reason, uid, false);
 }
 
 static void _return_to_service(node_record_t *n)
@@ -273,10 +301,14 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 		info("Node %s now responding", n->info.name);
 	}
 	valid = _check_low(n, r);
-	/* ReturnToService: 0 a DOWN node stays DOWN until an admin resumes
-	 * it; 1 it returns if it was DOWN for not responding; 2 it returns
-	 * whatever the reason; either only with a valid configuration */
-	if (BASE(n) == NODE_STATE_UNKNOWN) {
+	/* A node being rebooted: node_reboot.c decides (back with a later
+	 * boot time, or still waiting).  ReturnToService: 0 a DOWN node
+	 * stays DOWN until an admin resumes it; 1 it returns if it was DOWN
+	 * for not responding; 2 it returns whatever the reason; either only
+	 * with a valid configuration */
+	if (node_reboot_registered(n, r->boot_time, valid)) {
+		/* done */
+	} else if (BASE(n) == NODE_STATE_UNKNOWN) {
 		_set_base(n, NODE_STATE_IDLE);
 	} else if (BASE(n) == NODE_STATE_DOWN && valid &&
 		   ((rts == 1 && n->down_no_resp) || rts == 2)) {
@@ -443,7 +475,7 @@ static int _check_update(const node_update_msg_t *u)
 	uint32_t st = u->node_state;
 
 	if (st == NO_VAL32 || st == NODE_RESUME || st == NODE_STATE_UNDRAIN ||
-	    st == NODE_STATE_IDLE)
+	    st == NODE_STATE_IDLE || st == NODE_STATE_REBOOT_CANCEL)
 		return 0;
 	if (st == NODE_STATE_DRAIN || st == NODE_STATE_DOWN ||
 	    st == (NODE_STATE_DOWN | NODE_STATE_DRAIN))
@@ -470,6 +502,14 @@ static int _resume(node_record_t *n)
 		return ESLURM_INVALID_NODE_STATE;
 	_set_drain(n, false);
 	n->info.node_state &= ~NODE_STATE_FAIL;
+	if (st & NODE_STATE_REBOOT_ISSUED) {
+		/* the admin says it is back: the reboot is not waited for */
+		node_mgr_saved_touch();
+		n->info.node_state &= ~NODE_STATE_REBOOT_ISSUED;
+		n->info.next_state = 0;
+		n->reboot_asap = false;
+		n->boot_req_time = 0;
+	}
 	if (BASE(n) == NODE_STATE_DOWN) {
 		_set_base(n, NODE_STATE_IDLE);
 		/* usable once its slurmd answers */
@@ -500,7 +540,9 @@ static int _update_one(node_record_t *n, const node_update_msg_t *u,
 		xfree(n->info.features);
 		n->info.features = xstrdup(u->features);
 	}
-	if (st == NODE_RESUME || st == NODE_STATE_IDLE) {
+	if (st == NODE_STATE_REBOOT_CANCEL) {
+		rc = node_reboot_cancel(n);
+	} else if (st == NODE_RESUME || st == NODE_STATE_IDLE) {
 		rc = _resume(n);
 		if (rc && st == NODE_STATE_IDLE)
 			rc = 0;

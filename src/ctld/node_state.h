@@ -14,4 +14,14 @@ bool node_state_worth_saving(const node_record_t *n);
 void node_state_restore(node_record_t *n, uint32_t state, const char *reason,
 			uint32_t uid, time_t when, bool no_resp);
 
+/* For node_reboot.c: the DRAIN flag, the base state and the reason
+ * (a new reason is an accounting event), each touching the saved node
+ * states when it changes. */
+void node_state_set_drain(node_record_t *n, bool on);
+void node_state_set_base(node_record_t *n, uint32_t base);
+void node_state_set_reason(node_record_t *n, const char *reason,
+			   uint32_t uid);
+/* DOWN with reason: its jobs fail, the scheduler is told. */
+void node_state_set_down(node_record_t *n, const char *reason, uint32_t uid);
+
 #endif

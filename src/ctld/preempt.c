@@ -19,6 +19,7 @@
 #include "common/xstring.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/controller.h"
+#include "ctld/job_ckpt.h"
 #include "ctld/job_res.h"
 #include "ctld/preempt.h"
 
@@ -48,6 +49,8 @@ int preempt_mode_parse(const char *s)
 			mode = PREEMPT_MODE_REQUEUE;
 		else if (!strcasecmp(w[i], "SUSPEND"))
 			mode = PREEMPT_MODE_SUSPEND;
+		else if (!strcasecmp(w[i], "CHECKPOINT"))
+			mode = PREEMPT_MODE_CHECKPOINT;
 	}
 	xstrarray_free(w);
 	return mode;
@@ -429,6 +432,12 @@ out:
 
 static void _pe_finish(job_record_t *r, int mode, uint32_t by)
 {
+	if (mode == PREEMPT_MODE_CHECKPOINT && job_ckpt_pending(r)) {
+		info("preempted JobId=%u has been checkpointed and requeued to "
+		     "reclaim resources for JobId=%u", r->info.job_id, by);
+		job_ckpt_requeue_now(r);
+		return;
+	}
 	if (mode == PREEMPT_MODE_REQUEUE && !job_mgr_preempt_requeue(r)) {
 		info("preempted JobId=%u has been requeued to reclaim resources "
 		     "for JobId=%u", r->info.job_id, by);
@@ -456,6 +465,13 @@ static void _pe_act(job_record_t *r, job_record_t *by, time_t now)
 	i->preempt_time = now;
 	r->preempt_by = by->info.job_id;
 	job_mgr_touch(r);
+	if (mode == PREEMPT_MODE_CHECKPOINT &&
+	    job_ckpt_preempt(r, grace, by->info.job_id)) {
+		/* requeued when it ends or at its checkpoint deadline */
+		info("preempt: JobId=%u to be checkpointed for JobId=%u",
+		     i->job_id, by->info.job_id);
+		return;
+	}
 	if (!grace) {
 		_pe_finish(r, mode, by->info.job_id);
 		return;
@@ -476,6 +492,8 @@ void preempt_tick(time_t now)
 		next = r->run_next;
 		if (!r->info.preempt_time || !_pe_running(r) ||
 		    now < r->info.end_time)
+			continue;
+		if (job_ckpt_pending(r))   /* job_ckpt_tick's, at its deadline */
 			continue;
 		r->info.preempt_time = now;
 		_pe_finish(r, _pe_mode(r), r->preempt_by);

@@ -37,6 +37,9 @@ enum preempt_mode {
 	PREEMPT_MODE_CANCEL,
 	PREEMPT_MODE_REQUEUE,
 	PREEMPT_MODE_SUSPEND,
+	PREEMPT_MODE_CHECKPOINT,   /* --checkpoint jobs: checkpointed and
+				    * requeued (job_ckpt.h); others
+				    * cancelled, as Slurm's mode did */
 };
 
 #define PREEMPT_OPS_VERSION 1

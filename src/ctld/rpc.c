@@ -14,6 +14,7 @@
  * the next snapshot.
  */
 #include <stdbool.h>
+#include <errno.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -36,12 +37,14 @@
 #include "ctld/job_will_run.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/node_mgr.h"
+#include "ctld/node_reboot.h"
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
 #include "ctld/rate_limit.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/rpc.h"
 #include "ctld/stats.h"
+#include "ctld/job_ckpt.h"
 #include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
 
@@ -61,6 +64,8 @@ typedef struct {
 	rpc_pd_t      pd;             /* and how */
 	bool          change;         /* CHANGE: journaled, refused while
 				       * the journal cannot be written */
+	int           deny_rc;        /* what a caller below need gets
+				       * (0: ESLURM_USER_ID_MISSING) */
 } rpc_row_t;
 
 #define CHANGE .change = true
@@ -138,6 +143,8 @@ static const rpc_row_t rpc_table[] = {
 	  CHANGE },
 	{ REQUEST_JOB_REQUEUE,           RPC_PRIV_USER, job_mgr_rpc_requeue,
 	  CHANGE },
+	{ REQUEST_CHECKPOINT,            RPC_PRIV_USER, job_ckpt_rpc,
+	  CHANGE },
 	{ REQUEST_TOP_JOB,               RPC_PRIV_USER, job_mgr_rpc_top,
 	  CHANGE },
 	{ REQUEST_PING,                  RPC_PRIV_USER, _ping },
@@ -154,6 +161,9 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_ASSOC_MGR_INFO,        RPC_PRIV_USER, assoc_mgr_rpc_show },
 	{ REQUEST_UPDATE_NODE,           RPC_PRIV_ADMIN,  node_mgr_rpc_update,
 	  CHANGE },
+	/* Slurm answers a refused reboot with EACCES ("Permission denied") */
+	{ REQUEST_REBOOT_NODES,          RPC_PRIV_OPERATOR, node_reboot_rpc,
+	  CHANGE, .deny_rc = EACCES },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
 	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
 	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
@@ -261,7 +271,8 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		error("Security violation, %s RPC from uid=%u peer=%s",
 		      msg_type_name(msg->type), (unsigned) msg->auth_uid,
 		      msg->peer);
-		net_reply_rc(conn, ESLURM_USER_ID_MISSING);
+		net_reply_rc(conn, row->deny_rc ? row->deny_rc :
+				   ESLURM_USER_ID_MISSING);
 		return;
 	}
 	if (row->private_data && row->pd == RPC_PD_REFUSE &&

@@ -220,6 +220,26 @@ static const dbd_cond_t problem_conds[] = {
 };
 static const dbd_setting_t problem_sets[] = { { NULL } };
 
+/* Node events (DOWN, DRAIN, ... with their reason), as "sacctmgr show
+ * event" lists them.  start/end are epoch seconds the command computed:
+ * events that overlap the window. */
+static const dbd_col_t event_cols[] = {
+	{ "cluster", "t.cluster" }, { "nodename", "t.node_name" },
+	{ "timestart", "t.time_start" }, { "timeend", "t.time_end" },
+	{ "state", "t.state" }, { "reason", "t.reason" },
+	{ "reasonuid", "t.reason_uid" }, { "tres", "t.tres" },
+	{ NULL, NULL }
+};
+static const dbd_cond_t event_conds[] = {
+	{ "cluster", "t.cluster IN (%s)" }, { "nodes", "t.node_name IN (%s)" },
+	{ "reason", "t.reason IN (%s)" }, { "user", "t.reason_uid IN (%s)" },
+	{ "start", "(t.time_end = 0 OR t.time_end >= %s)" },
+	{ "end", "t.time_start <= %s" },
+	{ "event", "(t.node_name <> '') = ('node' IN (%s))" },
+	{ NULL, NULL }
+};
+static const dbd_setting_t event_sets[] = { { NULL } };
+
 static const dbd_entity_desc_t entities[] = {
 	{ DBD_ENT_CLUSTER, "clusters", "cluster_table",
 	  "cluster_table c LEFT JOIN assoc_table a ON a.cluster=c.name AND "
@@ -249,6 +269,9 @@ static const dbd_entity_desc_t entities[] = {
 	{ DBD_ENT_PROBLEM, "problems", "set_aside_table", "set_aside_table t",
 	  "1", "t.cluster, t.time_set, t.seq", "t.seq", NULL, problem_cols,
 	  problem_conds, problem_sets },
+	{ DBD_ENT_EVENT, "events", "event_table", "event_table t", "1",
+	  "t.cluster, t.time_start, t.node_name", "t.node_name", NULL,
+	  event_cols, event_conds, event_sets },
 };
 
 const dbd_entity_desc_t *dbd_entity_find(uint16_t entity)
@@ -915,6 +938,7 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	} else if (req->op == DBD_OP_LIST)
 		rc = dbd_acct_list(&r);
 	else if (req->entity == DBD_ENT_RESV ||   /* the controller's */
+		 req->entity == DBD_ENT_EVENT ||
 		 req->entity == DBD_ENT_PROBLEM)  /* and slurmdbd's records */
 		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
 	else if (!may_change(&r))

@@ -1,6 +1,7 @@
 /* hwinfo.c — hardware detection with hwloc (see hwinfo.h). */
 #include "slurmd/hwinfo.h"
 
+#include <errno.h>
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,29 @@ static int detect_topology(hwinfo_t *hw)
 	return 0;
 }
 
+/* Test hook, set only by tests/integration (test_reboot.py): the boot
+ * time this slurmd reports, in seconds since the epoch, so that a test
+ * can "reboot" a node by restarting its slurmd without rebooting the
+ * machine.  Nothing else reads it; a malformed value is ignored with a
+ * warning and the kernel's boot time is reported. */
+static void _test_boot_time(hwinfo_t *hw)
+{
+	const char *v = getenv("SLUICE_TEST_BOOT_TIME");
+	char *end;
+	long long t;
+
+	if (!v || !*v)
+		return;
+	errno = 0;
+	t = strtoll(v, &end, 10);
+	if (errno || *end || t <= 0) {
+		error("SLUICE_TEST_BOOT_TIME=%s is not a time: ignored", v);
+		return;
+	}
+	hw->boot_time = (time_t) t;
+	info("test hook: boot time %lld from SLUICE_TEST_BOOT_TIME", t);
+}
+
 static void detect_uptime(hwinfo_t *hw)
 {
 	FILE *f = fopen("/proc/uptime", "r");
@@ -58,6 +82,7 @@ static void detect_uptime(hwinfo_t *hw)
 	}
 	hw->uptime = (uint32_t) up;
 	hw->boot_time = time(NULL) - (time_t) up;
+	_test_boot_time(hw);
 }
 
 static void detect_names(hwinfo_t *hw)

@@ -17,6 +17,7 @@
 #include "slurmd/epilog.h"
 #include "slurmd/forward_req.h"
 #include "slurmd/health.h"
+#include "slurmd/reboot.h"
 #include "slurmd/job_output.h"
 #include "slurmd/launch.h"
 #include "slurmd/launch_prolog.h"
@@ -323,6 +324,52 @@ static void req_reattach(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	net_reply_rc(conn, rc);
 }
 
+/* CheckpointType=checkpoint/criu: the job's batch stepd dumps its
+ * processes; its answer (with CRIU's reason) goes back as it is.  CRIU
+ * may take a while: this waits up to CRIU_TIMEOUT_MS. */
+#define CRIU_TIMEOUT_MS (110 * 1000)
+static void req_checkpoint_tasks(slurmd_t *sd, net_conn_t *conn,
+				 slurm_msg_t *msg)
+{
+	const checkpoint_tasks_msg_t *m = msg->data;
+	const return_code_msg_t *r;
+	slurm_msg_t resp = { 0 };
+	char *path;
+	int rc;
+
+	if (!m) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	path = spool_step_socket(sd->spool_dir, sd->node->name, m->job_id);
+	if (access(path, F_OK) < 0) {
+		net_reply_rcf(conn, ESLURM_INVALID_JOB_ID, "the batch script "
+			      "of job %u does not run on %s", m->job_id,
+			      sd->node->name);
+		xfree(path);
+		return;
+	}
+	info("JobId=%u: CRIU checkpoint into %s", m->job_id, m->dir);
+	rc = net_rpc_unix(path, REQUEST_CHECKPOINT_TASKS, m, &resp,
+			  CRIU_TIMEOUT_MS);
+	xfree(path);
+	if (rc) {
+		net_reply_rcf(conn, rc, "the batch stepd of job %u on %s did "
+			      "not answer: %s", m->job_id, sd->node->name,
+			      slurm_strerror(rc));
+		return;
+	}
+	r = resp.type == RESPONSE_SLURM_RC ? resp.data : NULL;
+	if (!r)
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+	else if (r->rc && r->msg && *r->msg)
+		net_reply_rcf(conn, (int) r->rc, "%s: %s", sd->node->name,
+			      r->msg);
+	else
+		net_reply_rc(conn, (int) r->rc);
+	msg_free(&resp);
+}
+
 static void req_status(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 {
 	status_reply(sd, conn);
@@ -336,6 +383,7 @@ static const struct {
 	{ REQUEST_PING, req_ping },
 	{ REQUEST_NODE_REGISTRATION_STATUS, req_reg_status },
 	{ REQUEST_HEALTH_CHECK, req_health_check },
+	{ REQUEST_REBOOT_NODES, reboot_req },
 	{ REQUEST_ACCT_GATHER_UPDATE, req_energy },
 	{ REQUEST_SHUTDOWN, req_shutdown },
 	{ REQUEST_RECONFIGURE, req_reconfigure },
@@ -349,6 +397,7 @@ static const struct {
 	{ REQUEST_LAUNCH_PROLOG, req_launch_prolog },
 	/* from the controller only (authorized()): it checked the asker */
 	{ REQUEST_JOB_OUTPUT_READ, job_output_read },
+	{ REQUEST_CHECKPOINT_TASKS, req_checkpoint_tasks },
 };
 
 /* Users may only launch tasks (their step credential is checked), ask

@@ -32,6 +32,7 @@
 #include "slurmd/energy_rapl.h"
 #include "slurmd/epilog.h"
 #include "slurmd/health.h"
+#include "slurmd/reboot.h"
 #include "slurmd/req.h"
 #include "slurmd/slurmd.h"
 #include "slurmd/stepd_spawn.h"
@@ -228,7 +229,8 @@ static void reap_children(slurmd_t *sd)
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		if (!epilog_reaped(sd, pid, status) &&
-		    !health_reaped(sd, pid, status))
+		    !health_reaped(sd, pid, status) &&
+		    !reboot_reaped(sd, pid, status))
 			debug2("child %d ended, status 0x%x", (int) pid,
 			       status);
 	}

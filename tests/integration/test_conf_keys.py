@@ -197,10 +197,6 @@ NOT_IN_FORCE = [
      "enable_job_state_cache has no effect"),
     ("SchedulerParameters=", "SchedulerParameters option max_rpc_cnt has "
      "no effect"),
-    ("RebootProgram=", "RebootProgram has no effect (scontrol reboot is "
-     "refused)"),
-    ("ResumeTimeout=", "ResumeTimeout has no effect (Sluice has no power "
-     "saving)"),
     ("CpuFreqGovernors=", "CpuFreqGovernors has no effect"),
     ("X11Parameters=", "X11Parameters has no effect"),
 ]

@@ -16,6 +16,7 @@
 #include "../../src/ctld/recover.c"
 #include "../../src/ctld/node_mgr.c"
 #include "../../src/ctld/node_state.c"
+#include "../../src/ctld/node_reboot.c"
 #include "../../src/ctld/billing.c"
 #include "../../src/ctld/part_mgr.c"
 #include "../../src/ctld/part_limits.c"
@@ -41,6 +42,8 @@
 #include "../../src/ctld/job_ops.c"
 #include "../../src/ctld/job_mail.c"
 #include "../../src/ctld/preempt.c"
+#include "../../src/ctld/job_ckpt.c"
+#include "../../src/ctld/job_ckpt_criu.c"
 #include "../../src/ctld/sched.c"
 #include "../../src/ctld/step_mgr.c"
 #include "../../src/ctld/step_rec.c"
@@ -134,6 +137,11 @@ void acct_job_batch_started(job_record_t *j) { (void) j; }
 uint32_t acct_queue_depth(void) { return 0; }
 void acct_send_stats(acct_send_stats_t *out) { memset(out, 0, sizeof(*out)); }
 bool acct_enabled(void) { return false; }
+void acct_outbox_append(uint16_t kind, const void *rec)
+{
+	(void) kind; (void) rec;
+}
+void acct_outbox_want_sync(void) { }
 void acct_record(uint16_t kind, const void *rec)
 {
 	(void) kind; (void) rec;

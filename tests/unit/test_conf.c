@@ -414,6 +414,54 @@ static void test_topology(void **state)
 	}
 }
 
+/* Resumable jobs: a bad CheckpointType or a relative JobCheckpointDir
+ * stops the load; the defaults are checkpoint/signal, 60 s and unset. */
+static void test_checkpoint_keys(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *want;
+	} bad[] = {
+		{ "CheckpointType=checkpoint/blcr\n",
+		  "invalid CheckpointType \"checkpoint/blcr\": use "
+		  "checkpoint/signal or checkpoint/criu" },
+		{ "JobCheckpointDir=ckpt\n",
+		  "JobCheckpointDir \"ckpt\" is not an absolute path" },
+		{ "CheckpointWait=soon\n", "CheckpointWait" },
+		{ "PartitionName=p Nodes=ALL PreemptMode=SNAPSHOT\n",
+		  "PreemptMode" },
+	};
+	char err[512];
+	slurm_conf_t *c;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		c = load_text(bad[i].text, err, sizeof(err));
+		if (c)
+			fail_msg("accepted: %s", bad[i].text);
+		if (!strstr(err, bad[i].want))
+			fail_msg("%s: got \"%s\", want \"%s\"", bad[i].text,
+				 err, bad[i].want);
+	}
+	c = load_text("ClusterName=x\n", err, sizeof(err));
+	if (!c)
+		fail_msg("%s", err);
+	assert_string_equal(c->checkpoint_type, "checkpoint/signal");
+	assert_int_equal(c->checkpoint_wait, 60);
+	assert_null(c->job_checkpoint_dir);
+	conf_destroy(c);
+	c = load_text("CheckpointType=checkpoint/criu\nCheckpointWait=5\n"
+		      "JobCheckpointDir=/shared/ckpt\n"
+		      "PartitionName=p Nodes=ALL PreemptMode=CHECKPOINT\n",
+		      err, sizeof(err));
+	if (!c)
+		fail_msg("%s", err);
+	assert_string_equal(c->checkpoint_type, "checkpoint/criu");
+	assert_int_equal(c->checkpoint_wait, 5);
+	assert_string_equal(c->job_checkpoint_dir, "/shared/ckpt");
+	conf_destroy(c);
+}
+
 static void test_syntax(void **state)
 {
 	char err[512] = "";
@@ -829,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_slurm_conf_env),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_example),
+		cmocka_unit_test(test_checkpoint_keys),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

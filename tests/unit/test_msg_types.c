@@ -440,6 +440,27 @@ static void test_node_state_names(void **state)
 	s = node_state_string_sinfo(NODE_STATE_ALLOCATED, true);
 	assert_string_equal(s, "alloc");
 	xfree(s);
+	/* scontrol reboot: "@" while it waits, reboot^ once sent */
+	s = node_state_string_sinfo(NODE_STATE_MIXED |
+				    NODE_STATE_REBOOT_REQUESTED, true);
+	assert_string_equal(s, "mix@");
+	xfree(s);
+	s = node_state_string_sinfo(NODE_STATE_MIXED | NODE_STATE_DRAIN |
+				    NODE_STATE_REBOOT_REQUESTED, false);
+	assert_string_equal(s, "draining@");
+	xfree(s);
+	s = node_state_string_sinfo(NODE_STATE_DOWN | NODE_STATE_DRAIN |
+				    NODE_STATE_REBOOT_ISSUED, true);
+	assert_string_equal(s, "boot^");
+	xfree(s);
+	s = node_state_string_sinfo(NODE_STATE_DOWN |
+				    NODE_STATE_REBOOT_ISSUED, false);
+	assert_string_equal(s, "reboot^");
+	xfree(s);
+	s = node_state_string_long(NODE_STATE_DOWN | NODE_STATE_DRAIN |
+				   NODE_STATE_REBOOT_ISSUED);
+	assert_string_equal(s, "DOWN+DRAIN+REBOOT_ISSUED");
+	xfree(s);
 }
 
 int main(void)

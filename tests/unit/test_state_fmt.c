@@ -521,12 +521,60 @@ static void test_tags_unique(void **st)
 	}
 }
 
+/* Pending and issued reboots are saved node state: a requested reboot
+ * (ASAP, drained, NextState) and an issued one (DOWN, its request time)
+ * come back; a node with none has none after the load. */
+static void test_reboot_state_round_trip(void **st)
+{
+	node_record_t *a, *b;
+	buf_t *buf = buf_create(256), *r;
+
+	(void) st;
+	_world();
+	a = node_mgr_find("n2");
+	a->info.node_state = NODE_STATE_MIXED | NODE_STATE_DRAIN |
+			     NODE_STATE_REBOOT_REQUESTED;
+	a->info.next_state = NODE_RESUME;
+	a->reboot_asap = true;
+	a->info.reason = xstrdup("Reboot ASAP");
+	b = node_mgr_find("n3");
+	b->info.node_state = NODE_STATE_DOWN | NODE_STATE_REBOOT_ISSUED;
+	b->boot_req_time = 1700000000;
+	b->info.next_state = NODE_STATE_DOWN;
+	b->info.reason = xstrdup("fw : reboot issued");
+	node_mgr_pack_state(buf);
+	_unworld();
+
+	_world();
+	r = buf_view(buf_data(buf), buf_len(buf));
+	assert_int_equal(node_mgr_unpack_state(r, true, NODE_STATE_VERSION), 0);
+	a = node_mgr_find("n2");
+	assert_true(a->info.node_state & NODE_STATE_REBOOT_REQUESTED);
+	assert_true(a->info.node_state & NODE_STATE_DRAIN);
+	assert_false(a->info.node_state & NODE_STATE_REBOOT_ISSUED);
+	assert_int_equal(a->info.next_state, NODE_RESUME);
+	assert_true(a->reboot_asap);
+	assert_string_equal(a->info.reason, "Reboot ASAP");
+	b = node_mgr_find("n3");
+	assert_int_equal(b->info.node_state & NODE_STATE_BASE, NODE_STATE_DOWN);
+	assert_true(b->info.node_state & NODE_STATE_REBOOT_ISSUED);
+	assert_int_equal(b->boot_req_time, 1700000000);
+	assert_int_equal(b->info.next_state, NODE_STATE_DOWN);
+	assert_false(b->reboot_asap);
+	assert_false(node_mgr_find("n1")->info.node_state &
+		     (NODE_STATE_REBOOT_REQUESTED | NODE_STATE_REBOOT_ISSUED));
+	buf_destroy(r);
+	buf_destroy(buf);
+	_unworld();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tags_unique),
 		cmocka_unit_test(test_tagged_unknown_missing_width),
 		cmocka_unit_test(test_fixture_fmt2),
+		cmocka_unit_test(test_reboot_state_round_trip),
 		cmocka_unit_test(test_damage_skips_lost_ids),
 		cmocka_unit_test(test_job_files),
 		cmocka_unit_test(test_job_seg),

@@ -23,9 +23,10 @@ __all__ = [
     "RemoteImportError", "RemoteError", "RemoteTraceback", "JobFailed",
     "JobCancelled", "DependencyNeverSatisfied", "JobTimeout", "ArrayErrors",
     "TrackingError", "log_metric", "log_param", "log_artifact",
-    "SuccessiveHalving", "Sweep", "Trial",
+    "SuccessiveHalving", "Sweep", "Trial", "checkpoint",
 ]
 
+from . import checkpoint  # noqa: E402
 from .cluster import Cluster, current  # noqa: E402
 from .errors import (ArrayErrors, AuthError, ClusterUnreachable,  # noqa: E402
                      DependencyNeverSatisfied, JobCancelled, JobFailed,

@@ -25,6 +25,8 @@ class Job:
                    with the remote traceback as __cause__)
     .results(t)    every task's return value, by SLURM_PROCID (ntasks > 1)
     .cancel()      scancel
+    .checkpoint()  scontrol checkpoint (a checkpoint=True task: it saves
+                   with sluice.checkpoint and is requeued, then resumes)
     .stdout() / .stderr()   the job's output so far
     .usage()       accounting rows (sacct) of the job and its steps
     .metrics()     the values the task logged (sluice.log_metric, ...)
@@ -190,6 +192,13 @@ class Job:
     # ---- control and output ------------------------------------------------
     def cancel(self):
         self.cluster._backend.cancel(self.job_id)
+
+    def checkpoint(self):
+        """Checkpoint the job (submitted with checkpoint=True): its
+        function is told (sluice.checkpoint.requested()), saves, and the
+        job is requeued; it resumes from what it saved.  SluiceError
+        with the controller's reason when it cannot be."""
+        self.cluster._backend.checkpoint(self.job_id)
 
     def _read_text(self, base):
         name = base if self.index is None else "%s.%d" % (base, self.index)

@@ -55,6 +55,7 @@ _ROWS = [
     ("requeue",          "requeue",             "bool",  "requeue"),
     ("exclusive",        "exclusive",           "bool",  None),
     ("hold",             "hold",                "bool",  "hold"),
+    ("checkpoint",       "checkpoint",          "bool",  None),
     ("throttle",         None,                  "int",   None),
 ]
 ROWS = {r[0]: r for r in _ROWS}
@@ -269,6 +270,8 @@ def rest_job_desc(opts):
         if row is None or row[1] is None:
             continue
         prop, kind = row[3], row[2]
+        if prop is None and kind == "bool" and not v:
+            continue
         if prop is None:
             raise ValueError("%s= is not available through the rest backend "
                              "(use rest_options={...} with the job_desc "

@@ -3,7 +3,10 @@
 Reads JOBDIR/meta.json, puts the submitter's module path on sys.path,
 loads the function and this task's arguments, calls it, and writes a
 result record (see serialize.py).  Exit status: 0 when the function
-returned, 1 when it raised or could not be loaded.
+returned, 1 when it raised or could not be loaded.  In a --checkpoint job
+the checkpoint signal (SIGUSR2) is handled (sluice.checkpoint) and a
+function ending with sluice.checkpoint.stop() leaves no result: the job
+is requeued and the function called again.
 """
 
 import importlib
@@ -14,7 +17,7 @@ import socket
 import sys
 import traceback
 
-from . import serialize
+from . import checkpoint, serialize
 from .task import Task
 
 try:
@@ -112,8 +115,15 @@ def run(jobdir):
         _write(out, _fail("exception", e, host))
         traceback.print_exc()
         return 1
+    if os.environ.get(checkpoint.ENV):      # a --checkpoint job
+        checkpoint.install()
     try:
         value = func(*args, **kwargs)
+    except checkpoint.Checkpointed:
+        # checkpointed: no result; the controller requeues the job
+        print("sluice: checkpointed in %s" % checkpoint.directory(),
+              file=sys.stderr)
+        return 0
     except BaseException as e:      # SystemExit and KeyboardInterrupt too
         _write(out, _fail("exception", e, host))
         traceback.print_exc()

@@ -127,7 +127,8 @@ def task(func=None, **opts):
     nodes, ntasks, ntasks_per_node, partition, account, qos, constraint,
     reservation, nodelist, exclude, job_name, comment, wckey, licenses,
     begin, deadline, nice, mail_type, mail_user, requeue, exclusive, hold,
-    throttle (for .map()); and environment={NAME: value},
+    checkpoint (a resumable job: see sluice.checkpoint), throttle (for
+    .map()); and environment={NAME: value},
     sbatch_options={option: value} (any other sbatch option),
     rest_options={property: value} (the rest backend's job_desc),
     max_pickle_size=bytes.  An unknown keyword raises TypeError."""

@@ -440,5 +440,73 @@ class Runner(unittest.TestCase):
             serialize.dumps_args((b"x" * 100,), {}, "f()", 50)
 
 
+
+class Checkpoint(unittest.TestCase):
+    """sluice.checkpoint outside a cluster: a directory given by
+    SLURM_CHECKPOINT_DIR, the signal sent to this process."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.old = os.environ.get(sluice.checkpoint.ENV)
+        self.dir = os.path.join(self.tmp.name, "ck", "7")
+
+    def tearDown(self):
+        if self.old is None:
+            os.environ.pop(sluice.checkpoint.ENV, None)
+        else:
+            os.environ[sluice.checkpoint.ENV] = self.old
+        self.tmp.cleanup()
+
+    def test_not_a_checkpoint_job_first(self):
+        os.environ.pop(sluice.checkpoint.ENV, None)
+        for call in (lambda: sluice.checkpoint.save(1),
+                     lambda: sluice.checkpoint.load(),
+                     sluice.checkpoint.stop, sluice.checkpoint.directory):
+            with self.assertRaisesRegex(sluice.checkpoint.NotCheckpointable,
+                                        "submitted with --checkpoint"):
+                call()
+        self.assertFalse(sluice.checkpoint.requested())
+
+    def test_bad_names(self):
+        os.environ[sluice.checkpoint.ENV] = self.dir
+        for name in ("", "a/b", ".hidden", 3):
+            with self.assertRaisesRegex(ValueError, "plain file name"):
+                sluice.checkpoint.save(1, name=name)
+
+    def test_save_load_signal_stop(self):
+        import signal
+        os.environ[sluice.checkpoint.ENV] = self.dir
+        self.assertEqual(sluice.checkpoint.load({"n": 0}), {"n": 0})
+        path = sluice.checkpoint.save({"n": 5})
+        self.assertEqual(path, os.path.join(self.dir, "state.pkl"))
+        sluice.checkpoint.save({"n": 6})
+        self.assertEqual(sluice.checkpoint.load(), {"n": 6})
+        self.assertEqual(os.listdir(self.dir), ["state.pkl"])  # no tmp
+        old = signal.getsignal(signal.SIGUSR2)
+        try:
+            self.assertFalse(sluice.checkpoint.requested())
+            os.kill(os.getpid(), signal.SIGUSR2)
+            self.assertTrue(sluice.checkpoint.requested())
+        finally:
+            signal.signal(signal.SIGUSR2, old)
+            sluice.checkpoint._state.update(requested=False,
+                                            installed=False)
+        with self.assertRaises(sluice.checkpoint.Checkpointed):
+            try:
+                sluice.checkpoint.stop()
+            except Exception:
+                self.fail("stop() must pass `except Exception`")
+
+    def test_keyword(self):
+        self.assertIn("--checkpoint", options.sbatch_args(
+            options.check({"checkpoint": True}, "task()")))
+        self.assertEqual(options.sbatch_args(
+            options.check({"checkpoint": False}, "task()")), [])
+        with self.assertRaisesRegex(ValueError, "checkpoint= is not "
+                                    "available through the rest backend"):
+            options.rest_job_desc({"checkpoint": True})
+        self.assertEqual(options.rest_job_desc({"checkpoint": False}), {})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -6,6 +6,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/stepd/criu.h"
 
 #define STEPD_CONN_TIMEOUT_MS 10000
 
@@ -18,6 +19,20 @@ static void handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		error("JobId=%u: %s from uid %u refused", sd->job->job_id,
 		      msg_type_name(msg->type), (unsigned) msg->auth_uid);
 		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	if (msg->type == REQUEST_CHECKPOINT_TASKS) {
+		const checkpoint_tasks_msg_t *ck = msg->data;
+		char why[512];
+
+		if (!ck || ck->job_id != sd->job->job_id) {
+			net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+			return;
+		}
+		if (stepd_criu_dump(sd, ck->dir, why, sizeof(why)) < 0)
+			net_reply_rcf(conn, SLURM_ERROR, "%s", why);
+		else
+			net_reply_rc(conn, SLURM_SUCCESS);
 		return;
 	}
 	if (!m || (msg->type != REQUEST_SIGNAL_JOB &&

@@ -139,6 +139,36 @@ static char **exec_argv(const stepd_t *sd, const char *script)
 	return argv;
 }
 
+/* --checkpoint: the job's SLURM_CHECKPOINT_DIR, made (mode 0700, with
+ * its parents) as the user.  Runs in the child: a stack buffer only.
+ * Failing is told on the job's stderr; the job runs anyway. */
+static void make_ckpt_dir(char *const *env, char *err, size_t len)
+{
+	const char *dir = env_get(env, "SLURM_CHECKPOINT_DIR");
+	char path[4096];
+	size_t n;
+
+	if (!dir || dir[0] != '/' || (n = strlen(dir)) >= sizeof(path))
+		return;
+	memcpy(path, dir, n + 1);
+	for (char *p = path + 1; ; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+			snprintf(err, len, "slurmstepd: error: cannot create "
+				 "checkpoint directory `%s': %s\n", path,
+				 strerror(errno));
+			return;
+		}
+		*p = c;
+		if (!c)
+			return;
+	}
+}
+
 /* Runs in the child; never returns.  When the parent used vfork (plain
  * case: no SPANK plugin, no TaskProlog, see task_start) this shares the
  * parent's memory until exec: it allocates nothing the parent keeps and
@@ -147,7 +177,7 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 		  char *pid_room, const io_paths_t *io, rlimits_req_t *rl)
 {
 	const char *work = sd->job->work_dir ? sd->job->work_dir : "/tmp";
-	char cd_err[512] = "";
+	char cd_err[512] = "", ck_err[512] = "";
 	const char *what_failed;
 	int e;
 
@@ -172,6 +202,7 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 		if (chdir("/tmp") < 0)
 			cd_err[0] = '\0';
 	}
+	make_ckpt_dir(env, ck_err, sizeof(ck_err));
 	if (io_open_task(io, &what_failed) < 0) {
 		report(rfd, STAGE_IO, errno);
 		_exit(EXIT_IO_FAILED);
@@ -180,6 +211,8 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 	rlimits_report(rl, STDERR_FILENO);
 	if (cd_err[0] && write(STDERR_FILENO, cd_err, strlen(cd_err)) < 0)
 		cd_err[0] = '\0';
+	if (ck_err[0] && write(STDERR_FILENO, ck_err, strlen(ck_err)) < 0)
+		ck_err[0] = '\0';
 	env_put_pid(pid_room);
 	if ((e = task_prolog_run(sd->conf->task_prolog, &env)))
 		_exit(WIFEXITED(e) ? WEXITSTATUS(e) : EXIT_EXEC_FAILED);

@@ -61,6 +61,11 @@ class Backend:
     def cancel(self, job_id):
         raise NotImplementedError
 
+    def checkpoint(self, job_id):
+        """Checkpoint a --checkpoint job (scontrol checkpoint): it saves
+        its state and is requeued."""
+        raise NotImplementedError
+
     def exit_code(self, job_id):
         """(exit status, signal) of an ended job as the controller has it,
         or None."""

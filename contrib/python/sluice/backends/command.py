@@ -47,6 +47,12 @@ class CommandBackend(base.Backend):
         if rc != 0:
             raise base.command_error("scancel", rc, err)
 
+    def checkpoint(self, job_id):
+        rc, out, err = self.run([self.cmd("scontrol"), "checkpoint",
+                                 str(job_id)])
+        if rc != 0:
+            raise base.command_error("scontrol checkpoint", rc, err)
+
     def exit_code(self, job_id):
         rc, out, err = self.run([self.cmd("scontrol"), "show", "job",
                                  str(job_id)])

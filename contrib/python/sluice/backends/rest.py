@@ -162,6 +162,11 @@ class RestBackend(LocalFiles, base.Backend):
             raise errors.SluiceError("cancel of job %s refused (HTTP %d): %s"
                                      % (job_id, status, _why(doc)))
 
+    def checkpoint(self, job_id):
+        raise errors.SluiceError("checkpoint of job %s: slurmrestd has no "
+                                 "checkpoint request; use the local or ssh "
+                                 "backend (scontrol checkpoint)" % job_id)
+
     def exit_code(self, job_id):
         status, doc = self.request("GET", "/slurm/%s/job/%s" % (self.ver,
                                                               job_id))
