@@ -86,6 +86,9 @@ void cli_init(const char *prog, int verbosity)
 	/* auth/jwt: with SLURM_JWT set, every request carries the token
 	 * instead of an AuthType credential (msg.h), as Slurm's commands */
 	msg_auth_jwt_set_process(getenv("SLURM_JWT"));
+	/* the controller's reply MAC'd under a key our credential sealed,
+	 * not MUNGE'd again (net.h) */
+	net_rpc_sessions(NET_SESSIONS_ONE);
 	auth_ready = true;
 }
 
@@ -184,8 +187,8 @@ static int ctld_rpc_pass(uint16_t type, const void *req, slurm_msg_t *resp,
 			addr = cli.conf->ctld_hosts[i];
 		debug2("sending %s to %s:%u", msg_type_name(type), addr,
 		       cli.conf->slurmctld_port);
-		rc = net_rpc(addr, cli.conf->slurmctld_port, type, req, resp,
-			     cli_timeout_ms());
+		rc = net_rpc_session(addr, cli.conf->slurmctld_port, type,
+				     req, resp, cli_timeout_ms());
 		if (rc == 0 && in_standby(resp) &&
 		    i + 1 < cli.conf->ctld_host_cnt) {
 			debug("%s: controller %s is in standby mode",
@@ -275,8 +278,8 @@ int cli_ctld_rpc_at(size_t inx, uint16_t type, const void *req,
 		cli.conf->ctld_addrs[inx] : cli.conf->ctld_hosts[inx];
 	debug2("sending %s to %s:%u", msg_type_name(type), addr,
 	       cli.conf->slurmctld_port);
-	return net_rpc(addr, cli.conf->slurmctld_port, type, req, resp,
-		       cli_timeout_ms());
+	return net_rpc_session(addr, cli.conf->slurmctld_port, type, req,
+			       resp, cli_timeout_ms());
 }
 
 int cli_resp_rc(const slurm_msg_t *resp)

@@ -130,3 +130,38 @@ int auth_serve(void)
 		return SLURM_SUCCESS;
 	return auth_ops->serve();
 }
+
+bool auth_can_key(void)
+{
+	return auth_ops && auth_ops->create_keyed && auth_ops->verify_keyed;
+}
+
+int auth_create_keyed(const uint8_t digest[AUTH_DIGEST_LEN],
+		      const uint8_t key[AUTH_KEY_LEN], uid_t reader,
+		      char **cred, uint32_t *len)
+{
+	*cred = NULL;
+	*len = 0;
+	if (!auth_can_key()) {
+		error("auth_create_keyed: the auth plugin cannot seal a key");
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return auth_ops->create_keyed(digest, key, reader, cred, len);
+}
+
+int auth_verify_keyed(const char *cred, uint32_t len,
+		      const uint8_t digest[AUTH_DIGEST_LEN],
+		      uint8_t key[AUTH_KEY_LEN], uid_t *uid, gid_t *gid,
+		      const char **why)
+{
+	*why = NULL;
+	if (!auth_can_key()) {
+		*why = "keyed credential, but the auth plugin has no keys";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (!cred || !len) {
+		*why = "no credential";
+		return ESLURM_AUTH_CRED_INVALID;
+	}
+	return auth_ops->verify_keyed(cred, len, digest, key, uid, gid, why);
+}

@@ -9,15 +9,18 @@
 #ifndef SLUICE_AUTH_H
 #define SLUICE_AUTH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #define AUTH_DIGEST_LEN 32
+/* A session key sealed inside a credential (create_keyed). */
+#define AUTH_KEY_LEN    32
 
 /* A plugin of type "auth" exports this as its ops; bump the version on
- * any change of the table. */
-#define AUTH_OPS_VERSION 1
+ * any change of the table.  2: create_keyed / verify_keyed. */
+#define AUTH_OPS_VERSION 2
 typedef struct {
 	int  (*init)(const char *auth_info);
 	/* Create a credential over digest; *cred malloc'd, *len its length. */
@@ -31,6 +34,19 @@ typedef struct {
 	/* Optional: serve credentials to local processes that cannot make
 	 * their own (auth/slurm's token service).  0 or a slurm_err_t. */
 	int  (*serve)(void);
+	/* Optional: a credential over digest that also carries key, readable
+	 * only by uid reader (the receiving daemon's), and kept secret from
+	 * anyone who sees the bytes on the wire: MUNGE's payload (encrypted,
+	 * decode restricted to reader).  A plugin that cannot keep the key
+	 * secret leaves both NULL (no sessions, msg.h).  verify_keyed checks
+	 * such a credential and gives back key; plain verify refuses it. */
+	int  (*create_keyed)(const uint8_t digest[AUTH_DIGEST_LEN],
+			     const uint8_t key[AUTH_KEY_LEN], uid_t reader,
+			     char **cred, uint32_t *len);
+	int  (*verify_keyed)(const char *cred, uint32_t len,
+			     const uint8_t digest[AUTH_DIGEST_LEN],
+			     uint8_t key[AUTH_KEY_LEN], uid_t *uid, gid_t *gid,
+			     const char **why);
 } auth_ops_t;
 
 /* What the process is, for plugins that read a key: the configuration
@@ -50,6 +66,16 @@ int  auth_create(const uint8_t digest[AUTH_DIGEST_LEN], char **cred, uint32_t *l
 int  auth_verify(const char *cred, uint32_t len, const uint8_t digest[AUTH_DIGEST_LEN],
 		 uid_t *uid, gid_t *gid, const char **why);
 void auth_fini(void);
+/* Keyed credentials (auth_ops_t.create_keyed): whether the plugin makes
+ * them, and the calls. */
+bool auth_can_key(void);
+int  auth_create_keyed(const uint8_t digest[AUTH_DIGEST_LEN],
+		       const uint8_t key[AUTH_KEY_LEN], uid_t reader,
+		       char **cred, uint32_t *len);
+int  auth_verify_keyed(const char *cred, uint32_t len,
+		       const uint8_t digest[AUTH_DIGEST_LEN],
+		       uint8_t key[AUTH_KEY_LEN], uid_t *uid, gid_t *gid,
+		       const char **why);
 /* Start the plugin's local token service if it has one (slurmd). */
 int  auth_serve(void);
 

@@ -64,20 +64,26 @@ static void header_read(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h)
 	buf_destroy(b);
 }
 
+void msg_digest_of(const uint8_t raw_header[MSG_HEADER_LEN],
+		   const uint8_t *body, uint32_t body_len, uint8_t digest[32])
+{
+	uint8_t hdr[MSG_HEADER_LEN];
+	sha256_t sh;
+
+	memcpy(hdr, raw_header, MSG_HEADER_LEN);
+	memset(hdr + CRED_LEN_OFFSET, 0, 4);
+	sha256_init(&sh);
+	sha256_update(&sh, hdr, MSG_HEADER_LEN);
+	if (body_len)
+		sha256_update(&sh, body, body_len);
+	sha256_final(&sh, digest);
+}
+
 static int msg_digest(const uint8_t raw_header[MSG_HEADER_LEN],
 		      const uint8_t *body, uint32_t body_len,
 		      uint8_t digest[AUTH_DIGEST_LEN])
 {
-	uint8_t hdr[MSG_HEADER_LEN];
-	sha256_t s;
-
-	memcpy(hdr, raw_header, MSG_HEADER_LEN);
-	memset(hdr + CRED_LEN_OFFSET, 0, 4);
-	sha256_init(&s);
-	sha256_update(&s, hdr, MSG_HEADER_LEN);
-	if (body_len)
-		sha256_update(&s, body, body_len);
-	sha256_final(&s, digest);
+	msg_digest_of(raw_header, body, body_len, digest);
 	return 0;
 }
 
@@ -162,11 +168,78 @@ static void jwt_reply_mac(const char *token, size_t len,
 	memset(&k, 0, sizeof(k));
 }
 
+/* ---- sessions (msg.h) ---- */
+
+#define SESSION_LABEL "sluice-session-1"
+
+static __thread msg_session_t *client_sess;
+
+void msg_session_client(msg_session_t *s)
+{
+	client_sess = s;
+}
+
+void msg_session_advance(msg_session_t *s)
+{
+	s->open = true;
+	s->seq++;
+}
+
+void msg_session_cred(const msg_session_t *s, char dir, uint64_t seq,
+		      const uint8_t digest[32], uint8_t out[MSG_SESSION_CRED_LEN])
+{
+	hmac_sha256_key_t k;
+	sha256_t sh;
+	uint8_t be[8];
+
+	for (int i = 0; i < 8; i++)
+		be[i] = (uint8_t)(seq >> (56 - 8 * i));
+	hmac_sha256_key(&k, s->key, MSG_SESSION_KEY_LEN);
+	hmac_sha256_init(&k, &sh);
+	sha256_update(&sh, SESSION_LABEL, sizeof(SESSION_LABEL) - 1);
+	sha256_update(&sh, &dir, 1);
+	sha256_update(&sh, be, 8);
+	sha256_update(&sh, digest, AUTH_DIGEST_LEN);
+	memcpy(out, be, 8);
+	hmac_sha256_final(&k, &sh, out + 8);
+	memset(&k, 0, sizeof(k));
+}
+
+/* A MSG_FLAG_SESSION_MAC credential: dir, the expected seq, the MAC. */
+static int session_check(const msg_session_t *s, char dir,
+			 const msg_header_t *h, const uint8_t *cred,
+			 const uint8_t digest[AUTH_DIGEST_LEN],
+			 const char **why)
+{
+	uint8_t want[MSG_SESSION_CRED_LEN];
+
+	if (h->flags != MSG_FLAG_SESSION_MAC) {
+		*why = "bad credential flags in a session";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (h->cred_len != MSG_SESSION_CRED_LEN) {
+		*why = "session credential of the wrong length";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	msg_session_cred(s, dir, s->seq, digest, want);
+	if (memcmp(cred, want, 8)) {
+		*why = "session message out of sequence (replayed or lost)";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (!sha256_equal(cred + 8, want + 8, SHA256_LEN)) {
+		*why = "session MAC does not match (forged or altered)";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
 /* The credential: none (peer), the thread's token, a reply's MAC keyed
- * with the request's token, or the auth plugin's over the digest. */
+ * with the request's token or a session's key, a session's opening or
+ * MAC, or the auth plugin's over the digest. */
 static int make_cred(const uint8_t raw[MSG_HEADER_LEN], const msg_header_t *h,
 		     const buf_t *body, const char *jwt, const char *reply_tok,
-		     size_t reply_len, char **cred, uint32_t *cred_len)
+		     size_t reply_len, const msg_session_t *sess, char dir,
+		     char **cred, uint32_t *cred_len)
 {
 	uint8_t digest[AUTH_DIGEST_LEN];
 
@@ -188,6 +261,20 @@ static int make_cred(const uint8_t raw[MSG_HEADER_LEN], const msg_header_t *h,
 		*cred_len = SHA256_LEN;
 		return SLURM_SUCCESS;
 	}
+	if (sess && (h->flags & MSG_FLAG_SESSION_MAC)) {
+		*cred = xmalloc(MSG_SESSION_CRED_LEN);
+		msg_session_cred(sess, dir, sess->seq, digest, (uint8_t *)*cred);
+		*cred_len = MSG_SESSION_CRED_LEN;
+		return SLURM_SUCCESS;
+	}
+	if (sess) {                     /* opening: the key to SlurmUser */
+		if (auth_create_keyed(digest, sess->key,
+				      auth_context_slurm_user(), cred,
+				      cred_len) != SLURM_SUCCESS ||
+		    *cred_len > MSG_MAX_CRED_LEN)
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		return SLURM_SUCCESS;
+	}
 	if (auth_create(digest, cred, cred_len) != SLURM_SUCCESS ||
 	    *cred_len > MSG_MAX_CRED_LEN)
 		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
@@ -196,29 +283,40 @@ static int make_cred(const uint8_t raw[MSG_HEADER_LEN], const msg_header_t *h,
 
 /* Header and credential for body into *out, with room for the body after
  * them when the caller appends it.  reply_tok: the reply to a request
- * that carried this token. */
+ * that carried this token; srv_sess: the reply to a session's request. */
 static int encode_head_as(uint16_t type, const buf_t *body, buf_t **out,
 			  bool room_for_body, bool peer, const char *reply_tok,
-			  size_t reply_len)
+			  size_t reply_len, const msg_session_t *srv_sess)
 {
-	const char *jwt = peer || reply_tok ? NULL : msg_auth_jwt();
+	const char *jwt = peer || reply_tok || srv_sess ? NULL : msg_auth_jwt();
+	const msg_session_t *sess = peer || reply_tok ? NULL :
+		srv_sess ? srv_sess : client_sess;
 	msg_header_t h = { MSG_MAGIC, MSG_PROTOCOL_VERSION, type,
 			   peer ? MSG_FLAG_PEER :
 			   reply_tok ? MSG_FLAG_JWT_REPLY :
-			   jwt ? MSG_FLAG_JWT : MSG_FLAG_NONE, 0, 0 };
+			   jwt ? MSG_FLAG_JWT :
+			   srv_sess || (sess && sess->open) ?
+			   MSG_FLAG_SESSION_MAC :
+			   sess ? MSG_FLAG_SESSION : MSG_FLAG_NONE, 0, 0 };
 	uint8_t raw[MSG_HEADER_LEN];
 	char *cred = NULL;
 	uint32_t cred_len = 0;
 	buf_t *b;
 
 	*out = NULL;
+	if (jwt && sess) {              /* a session is the process's uid */
+		error("%s: a session cannot carry an auth/jwt token",
+		      msg_type_name(type));
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
 	if (!msg_desc_find(type))
 		return SLURM_UNEXPECTED_MSG_ERROR;
 	if (buf_len(body) > MSG_MAX_BODY_LEN)
 		return SLURM_PROTOCOL_INSANE_MSG_LENGTH;
 	h.body_len = (uint32_t)buf_len(body);
 	header_write(raw, &h);
-	if (make_cred(raw, &h, body, jwt, reply_tok, reply_len, &cred,
+	if (make_cred(raw, &h, body, jwt, reply_tok, reply_len,
+		      jwt ? NULL : sess, srv_sess ? 'R' : 'Q', &cred,
 		      &cred_len) != SLURM_SUCCESS) {
 		xfree(cred);
 		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
@@ -237,7 +335,18 @@ static int encode_head_as(uint16_t type, const buf_t *body, buf_t **out,
 static int encode_head(uint16_t type, const buf_t *body, buf_t **out,
 		       bool room_for_body, bool peer)
 {
-	return encode_head_as(type, body, out, room_for_body, peer, NULL, 0);
+	return encode_head_as(type, body, out, room_for_body, peer, NULL, 0,
+			      NULL);
+}
+
+int msg_encode_prefix_session(uint16_t type, const buf_t *body,
+			      const msg_session_t *s, buf_t **prefix)
+{
+	if (!s || !s->open) {
+		*prefix = NULL;
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return encode_head_as(type, body, prefix, false, false, NULL, 0, s);
 }
 
 int msg_encode_prefix_jwt_reply(uint16_t type, const buf_t *body,
@@ -248,7 +357,8 @@ int msg_encode_prefix_jwt_reply(uint16_t type, const buf_t *body,
 		*prefix = NULL;
 		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
-	return encode_head_as(type, body, prefix, false, false, token, len);
+	return encode_head_as(type, body, prefix, false, false, token, len,
+			      NULL);
 }
 
 static int encode_packed(uint16_t type, const buf_t *body, buf_t **out,
@@ -363,6 +473,22 @@ static int check_cred(const uint8_t raw_header[MSG_HEADER_LEN],
 		*why = "bad credential flags";
 		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
+	if (h->flags & MSG_FLAG_SESSION) {
+		*why = "session opened where sessions are not served";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (h->flags & MSG_FLAG_SESSION_MAC) {  /* a reply in our session */
+		if (!client_sess) {
+			*why = "session message outside a session";
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		}
+		msg_digest(raw_header, body, h->body_len, digest);
+		if (session_check(client_sess, 'R', h, cred, digest, why))
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		*uid = auth_context_slurm_user();   /* the daemon */
+		*gid = 0;
+		return SLURM_SUCCESS;
+	}
 	if (h->flags & MSG_FLAG_JWT) {
 		if (!jwt_verify_fn) {
 			*why = "auth/jwt token, but AuthAltTypes=auth/jwt is "
@@ -421,6 +547,75 @@ int msg_decode(const uint8_t raw_header[MSG_HEADER_LEN], const msg_header_t *h,
 	       const uint8_t *cred, const uint8_t *body, slurm_msg_t *msg)
 {
 	return decode(raw_header, h, cred, body, NULL, msg);
+}
+
+/* A session's request, or its opening: 0 with uid/gid (and s set up on
+ * an opening), or a slurm_err_t and *why. */
+static int check_session(const uint8_t raw_header[MSG_HEADER_LEN],
+			 const msg_header_t *h, const uint8_t *cred,
+			 const uint8_t *body, msg_session_t *s, uid_t *uid,
+			 gid_t *gid, const char **why)
+{
+	uint8_t digest[AUTH_DIGEST_LEN], key[MSG_SESSION_KEY_LEN];
+	int rc;
+
+	msg_digest(raw_header, body, h->body_len, digest);
+	if (s->open) {
+		if (!(h->flags & MSG_FLAG_SESSION_MAC)) {
+			*why = "a message without the session's MAC in a session";
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		}
+		if (session_check(s, 'Q', h, cred, digest, why))
+			return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		*uid = s->uid;
+		*gid = s->gid;
+		return SLURM_SUCCESS;
+	}
+	if (h->flags & MSG_FLAG_SESSION_MAC) {
+		*why = "session message on a connection with no session";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (h->flags != MSG_FLAG_SESSION) {
+		*why = "bad credential flags for a session's opening";
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	rc = auth_verify_keyed((const char *)cred, h->cred_len, digest, key,
+			       uid, gid, why);
+	if (rc != SLURM_SUCCESS)
+		return rc;
+	memcpy(s->key, key, sizeof(key));
+	memset(key, 0, sizeof(key));
+	s->uid = *uid;
+	s->gid = *gid;
+	s->seq = 0;
+	s->open = true;
+	return SLURM_SUCCESS;
+}
+
+int msg_decode_session(const uint8_t raw_header[MSG_HEADER_LEN],
+		       const msg_header_t *h, const uint8_t *cred,
+		       const uint8_t *body, msg_session_t *s,
+		       slurm_msg_t *msg)
+{
+	const char *why = NULL;
+	uid_t uid;
+	gid_t gid;
+	int rc;
+
+	if (!s->open &&
+	    !(h->flags & (MSG_FLAG_SESSION | MSG_FLAG_SESSION_MAC)))
+		return decode(raw_header, h, cred, body, NULL, msg);
+	msg->data = NULL;
+	if ((rc = check_header(raw_header, h)) != SLURM_SUCCESS)
+		return rc;
+	rc = check_session(raw_header, h, cred, body, s, &uid, &gid, &why);
+	if (rc != SLURM_SUCCESS) {
+		error("Authentication failure from %s: %s",
+		      msg->peer[0] ? msg->peer : "unknown peer",
+		      why ? why : "unknown reason");
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return unpack_as(h, body, NULL, uid, gid, msg);
 }
 
 int msg_decode_peer(const uint8_t raw_header[MSG_HEADER_LEN],

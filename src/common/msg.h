@@ -51,6 +51,11 @@ enum {
 /* auth/jwt's flags are macros, so that code can ask #ifdef MSG_FLAG_JWT */
 #define MSG_FLAG_JWT       0x0002   /* the credential is a JWT (auth/jwt) */
 #define MSG_FLAG_JWT_REPLY 0x0004   /* HMAC-SHA-256(request's JWT, digest) */
+/* Sessions (below) */
+#define MSG_FLAG_SESSION     0x0008 /* opens one: a keyed AuthType credential */
+#define MSG_FLAG_SESSION_MAC 0x0010 /* in one: u64 seq + HMAC under its key */
+#define MSG_SESSION_CRED_LEN 40     /* the MAC credential: 8 + 32 bytes */
+#define MSG_SESSION_KEY_LEN  32
 
 typedef struct {
 	uint32_t magic;
@@ -123,6 +128,56 @@ void msg_auth_jwt_accept(msg_jwt_verify_f f);
 int  msg_encode_prefix_jwt_reply(uint16_t type, const buf_t *body,
 				 const char *token, size_t len,
 				 buf_t **prefix);
+
+/* Sessions: many requests on one connection, one MUNGE round trip.
+ *
+ * A client (slurmrestd) opens a session with a request flagged
+ * MSG_FLAG_SESSION whose credential is the AuthType's keyed credential
+ * (auth.h create_keyed): MUNGE's encrypted payload carries the digest and
+ * a random 32-byte key, decodable only by SlurmUser's uid.  The server
+ * takes the sender's uid and gid and the key from it.  Every later
+ * message on that connection, both ways, is flagged MSG_FLAG_SESSION_MAC
+ * and its credential is
+ *     u64 seq (big-endian) || HMAC-SHA-256(key, "sluice-session-1" ||
+ *                                          dir || seq || digest)
+ * dir 'Q' for requests, 'R' for replies, digest the message digest as
+ * for any credential (header with cred_len 0, then body).  Request n (the
+ * opening one is 0) is answered by reply n; the server takes request
+ * n + 1 next and nothing else, so a message cannot be replayed,
+ * reordered, reflected or moved to another connection (each has its own
+ * key).  The uid is the opening credential's for the connection's life:
+ * a session never speaks for another user.  A message that fails these
+ * checks is logged and the connection closed. */
+typedef struct {
+	uint8_t  key[MSG_SESSION_KEY_LEN];
+	uint64_t seq;           /* the request expected / outstanding */
+	uid_t    uid;           /* server: the opening credential's */
+	gid_t    gid;
+	bool     open;          /* established (its first reply made/seen) */
+} msg_session_t;
+
+/* Client: while s is set on the thread, every message it encodes belongs
+ * to s (opening it when !s->open) and replies are checked against it.
+ * NULL clears.  The caller advances s (msg_session_advance) once the
+ * reply is taken. */
+void msg_session_client(msg_session_t *s);
+void msg_session_advance(msg_session_t *s);
+/* Server: authenticate and unpack a request on a connection with session
+ * state s (zeroed for a new connection): the opening, a session message,
+ * or (no session flags, s not open) any message msg_decode takes. */
+int  msg_decode_session(const uint8_t raw_header[MSG_HEADER_LEN],
+			const msg_header_t *h, const uint8_t *cred,
+			const uint8_t *body, msg_session_t *s,
+			slurm_msg_t *msg);
+/* Server: the header and credential of the reply to request s->seq. */
+int  msg_encode_prefix_session(uint16_t type, const buf_t *body,
+			       const msg_session_t *s, buf_t **prefix);
+/* The MAC credential of a message (for tests and the fuzz harness). */
+void msg_session_cred(const msg_session_t *s, char dir, uint64_t seq,
+		      const uint8_t digest[32], uint8_t out[MSG_SESSION_CRED_LEN]);
+/* The digest a credential covers (header as sent, cred_len taken as 0). */
+void msg_digest_of(const uint8_t raw_header[MSG_HEADER_LEN],
+		   const uint8_t *body, uint32_t body_len, uint8_t digest[32]);
 
 /* Free msg->data with the table's free function. */
 void msg_free(slurm_msg_t *msg);

@@ -2,6 +2,7 @@
  * server is net_server.c, built into the daemons only, so that libslurmfull
  * (and with it every command) does not need libevent.
  */
+#define _GNU_SOURCE     /* POLLRDHUP */
 #include "common/net.h"
 #include "common/net_int.h"
 
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -24,6 +26,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include "common/auth.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
@@ -227,6 +230,176 @@ static int rpc_fd(int fd, uint16_t type, const void *req, slurm_msg_t *resp,
 	}
 	close(fd);
 	return rc;
+}
+
+/* ---- sessions ---- */
+
+#define SESS_SLOTS 4            /* daemons a thread keeps a session with */
+
+typedef struct {
+	int           fd;       /* -1: none */
+	char          host[256];
+	uint16_t      port;
+	msg_session_t s;
+} sess_conn_t;
+
+static net_sessions_t sessions_mode;
+static __thread sess_conn_t sess_slots[SESS_SLOTS];
+static __thread bool sess_slots_ready;
+
+void net_rpc_sessions(net_sessions_t mode)
+{
+	sessions_mode = mode;
+}
+
+static void sess_close(sess_conn_t *sc)
+{
+	if (sc->fd >= 0)
+		close(sc->fd);
+	sc->fd = -1;
+	memset(&sc->s, 0, sizeof(sc->s));
+}
+
+/* The daemon never speaks first: anything readable on an idle session
+ * connection is its end (EOF) or garbage. */
+static bool sess_alive(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLRDHUP };
+
+	return poll(&p, 1, 0) == 0;
+}
+
+/* The thread's slot for host:port (its connection checked), else the
+ * least useful one, emptied. */
+static sess_conn_t *sess_slot(const char *host, uint16_t port)
+{
+	sess_conn_t *free_sc = NULL;
+
+	if (!sess_slots_ready) {
+		for (int i = 0; i < SESS_SLOTS; i++)
+			sess_slots[i].fd = -1;
+		sess_slots_ready = true;
+	}
+	for (int i = 0; i < SESS_SLOTS; i++) {
+		sess_conn_t *sc = &sess_slots[i];
+
+		if (sc->fd >= 0 && sc->port == port &&
+		    !strcmp(sc->host, host)) {
+			if (!sess_alive(sc->fd)) {
+				debug2("session to %s:%u closed by the daemon",
+				       host, port);
+				sess_close(sc);
+			}
+			return sc;
+		}
+		if (sc->fd < 0 && !free_sc)
+			free_sc = sc;
+	}
+	if (!free_sc) {
+		free_sc = &sess_slots[SESS_SLOTS - 1];
+		sess_close(free_sc);
+	}
+	snprintf(free_sc->host, sizeof(free_sc->host), "%s", host);
+	free_sc->port = port;
+	return free_sc;
+}
+
+static int sess_open(sess_conn_t *sc, int timeout_ms)
+{
+	sc->fd = net_connect_tcp(sc->host, sc->port, timeout_ms);
+	if (sc->fd < 0) {
+		debug("connect to %s:%u: %s", sc->host, sc->port,
+		      strerror(errno));
+		return errno == ETIMEDOUT ? SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
+					  : SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+	}
+	memset(&sc->s, 0, sizeof(sc->s));
+	if (getrandom(sc->s.key, sizeof(sc->s.key), 0) !=
+	    (ssize_t)sizeof(sc->s.key)) {
+		error("session key: getrandom: %s", strerror(errno));
+		sess_close(sc);
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+/* One request on sc's connection (opened here when it has none). */
+static int sess_rpc_once(sess_conn_t *sc, uint16_t type, const void *req,
+			 slurm_msg_t *resp, int timeout_ms, bool *reused)
+{
+	long long start = mono_ms();
+	int rc, left = timeout_ms;
+
+	*reused = sc->fd >= 0;
+	if (!*reused && (rc = sess_open(sc, timeout_ms)))
+		return rc;
+	errno = 0;
+	msg_session_client(&sc->s);
+	rc = msg_send_fd(sc->fd, type, req, timeout_ms);
+	if (rc == SLURM_SUCCESS) {
+		if (timeout_ms > 0) {
+			left = timeout_ms - (int)(mono_ms() - start);
+			if (left < 1)
+				left = 1;
+		}
+		rc = msg_recv_fd(sc->fd, resp, left);
+	}
+	msg_session_client(NULL);
+	if (rc == SLURM_SUCCESS && (resp->flags & MSG_FLAG_SESSION_MAC)) {
+		msg_session_advance(&sc->s);
+		if (sessions_mode == NET_SESSIONS_ONE)
+			sess_close(sc);         /* the daemon sees EOF */
+		return rc;
+	}
+	if (rc == SLURM_SUCCESS) {      /* answered, but not in the session */
+		debug("%s: %s:%u answered outside the session",
+		      msg_type_name(type), sc->host, sc->port);
+	} else if (errno == ECONNRESET || errno == EPIPE) {
+		debug("%s: session connection reset before the request was read",
+		      msg_type_name(type));
+		memset(resp, 0, sizeof(*resp));
+		rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+	}
+	sess_close(sc);
+	return rc;
+}
+
+static int sess_rpc(const char *host, uint16_t port, uint16_t type,
+		    const void *req, slurm_msg_t *resp, int timeout_ms)
+{
+	sess_conn_t *sc = sess_slot(host ? host : "localhost", port);
+	bool reused;
+	int rc = sess_rpc_once(sc, type, req, resp, timeout_ms, &reused);
+
+	/* an old connection the daemon dropped without reading the request
+	 * (it restarted): the request was not acted on, send it again */
+	if (rc == SLURM_COMMUNICATIONS_CONNECTION_ERROR && reused)
+		rc = sess_rpc_once(sc, type, req, resp, timeout_ms, &reused);
+	return rc;
+}
+
+static bool sess_usable(void)
+{
+	static bool warned;
+
+	if (sessions_mode == NET_SESSIONS_OFF || msg_auth_jwt())
+		return false;
+	if (auth_can_key())
+		return true;
+	if (!warned && sessions_mode == NET_SESSIONS_KEEP) {
+		warned = true;  /* a benign race: at worst logged twice */
+		info("the AuthType cannot seal a session key: one connection "
+		     "and credential per request");
+	}
+	return false;
+}
+
+int net_rpc_session(const char *host, uint16_t port, uint16_t type,
+		    const void *req, slurm_msg_t *resp, int timeout_ms)
+{
+	if (sess_usable())
+		return sess_rpc(host, port, type, req, resp, timeout_ms);
+	return net_rpc(host, port, type, req, resp, timeout_ms);
 }
 
 int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,

@@ -33,6 +33,30 @@ int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
  * MUNGE); a reply from anyone but root or our own uid is refused. */
 int net_rpc_unix(const char *path, uint16_t type, const void *req,
 		 slurm_msg_t *resp, int timeout_ms);
+/* Sessions (msg.h) for this process's net_rpc_session calls (to
+ * slurmctld, which runs as SlurmUser, the uid the session key is sealed
+ * to).  NET_SESSIONS_KEEP (slurmrestd): each thread keeps one connection
+ * per daemon open, opened with one keyed MUNGE credential and then MAC'd,
+ * instead of a connection and two MUNGE credentials per request; a
+ * connection the daemon closed (restart, idle) is replaced before the
+ * next request, and a request refused before the daemon read it is sent
+ * once more on a new one.  NET_SESSIONS_ONE (the commands): a session of
+ * one request, closed after its reply: the reply is MAC'd under the key
+ * the request sealed instead of carrying a MUNGE credential of its own
+ * (one munged round trip less at each end), and no idle connection is
+ * left on slurmctld.  Neither for a thread with an auth/jwt token set (its
+ * messages stay one-shot, as that user), nor when the AuthType cannot
+ * seal a key (auth/slurm; slurmrestd logs it once).  Set once at start. */
+typedef enum {
+	NET_SESSIONS_OFF = 0,
+	NET_SESSIONS_ONE,
+	NET_SESSIONS_KEEP,
+} net_sessions_t;
+void net_rpc_sessions(net_sessions_t mode);
+/* net_rpc, in the thread's session with host:port when sessions are on
+ * and usable (above). */
+int  net_rpc_session(const char *host, uint16_t port, uint16_t type,
+		     const void *req, slurm_msg_t *resp, int timeout_ms);
 /* For requests answered by RESPONSE_SLURM_RC: returns the transport error,
  * or 0 with the remote return code in *rc. */
 int net_rpc_rc(const char *host, uint16_t port, uint16_t type, const void *req,

@@ -1,7 +1,10 @@
 /* net_server.c — the libevent request server (see net.h).  Linked into the
  * daemons as a static library, not part of libslurmfull.
  *
- * Server: one request and one reply per connection.  A connection reads
+ * Server: one request and one reply per connection, except in a session
+ * (msg.h): after its reply the connection waits for the next request, up
+ * to NET_SESSION_IDLE_MS idle; a message that fails the session's checks
+ * is logged and the connection closed.  A connection reads
  * the header, then credential and body, within the server's timeout
  * (counted from accept, so a client that trickles bytes is cut off too);
  * the message is authenticated and unpacked (msg_decode) before the
@@ -51,6 +54,7 @@
 #define ACCEPT_BATCH    64      /* connections accepted per wakeup */
 #define ACCEPT_PAUSE_MS 200     /* after EMFILE/ENFILE */
 #define NET_WORKERS     4       /* credential threads per server */
+#define NET_SESSION_IDLE_MS 300000      /* a session between requests */
 
 typedef enum {
 	CONN_READ_HEADER,
@@ -103,6 +107,8 @@ struct net_conn {
 	bool                peer_msg;  /* MSG_FLAG_PEER request: reply so */
 	uid_t               peer_uid;
 	gid_t               peer_gid;
+	msg_session_t       sess;      /* msg.h; open: serve the next request */
+	bool                sess_idle; /* waiting for a session's next request */
 	char               *reply_jwt; /* MSG_FLAG_JWT request: its token, */
 	size_t              reply_jwt_len; /* the reply's MAC key (msg.h) */
 	uint8_t            *in;        /* credential + body, for the worker */
@@ -157,6 +163,7 @@ static void conn_free(net_conn_t *c)
 	msg_free(&c->msg);
 	xfree(c->in);
 	xfree(c->reply_jwt);
+	memset(&c->sess, 0, sizeof(c->sess));
 	if (c->fdata && c->fdata_free)
 		c->fdata_free(c->fdata);
 	buf_destroy(c->reply);
@@ -265,11 +272,15 @@ static void conn_job_run(net_conn_t *c)
 		c->job_rc = msg_decode_peer(c->raw, &c->h, c->in, c->peer_uid,
 					    c->peer_gid, &c->msg);
 	else if (c->state == CONN_VERIFYING)
-		c->job_rc = msg_decode(c->raw, &c->h, c->in,
-				       c->in + c->h.cred_len, &c->msg);
+		c->job_rc = msg_decode_session(c->raw, &c->h, c->in,
+					       c->in + c->h.cred_len, &c->sess,
+					       &c->msg);
 	else if (c->peer_msg)
 		c->job_rc = msg_encode_prefix_peer(c->reply_type, c->reply,
 						   &c->out);
+	else if (c->sess.open)
+		c->job_rc = msg_encode_prefix_session(c->reply_type, c->reply,
+						      &c->sess, &c->out);
 	else if (c->reply_jwt)
 		c->job_rc = msg_encode_prefix_jwt_reply(c->reply_type, c->reply,
 							c->reply_jwt,
@@ -328,13 +339,40 @@ static void pool_stop(net_pool_t *p)
 static void conn_arm_timer(net_conn_t *c)
 {
 	struct timeval tv;
-	int ms = c->srv ? c->srv->timeout_ms : 0;
+	int ms = !c->srv ? 0 : c->sess_idle ? NET_SESSION_IDLE_MS :
+		c->srv->timeout_ms;
 
 	if (!c->timer || ms <= 0)
 		return;
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
 	evtimer_add(c->timer, &tv);
+}
+
+static void conn_signed(net_conn_t *c);
+static void conn_verified(net_conn_t *c);
+
+/* In an open session a MAC costs microseconds: check or make it here on
+ * the loop rather than pay two thread hand-offs, unless the message is
+ * big (hashing it would hold the loop) or the reply is finished on the
+ * worker. */
+#define SESSION_INLINE_MAX (64 * 1024)
+
+static bool conn_inline(const net_conn_t *c, size_t len)
+{
+	return c->sess.open && !c->peer_msg && !c->finish &&
+	       len <= SESSION_INLINE_MAX;
+}
+
+/* The reply (state CONN_SIGNING) to be signed, here or on a worker. */
+static void conn_sign(net_conn_t *c)
+{
+	if (conn_inline(c, c->reply ? buf_len(c->reply) : 0)) {
+		conn_job_run(c);
+		conn_signed(c);
+		return;
+	}
+	pool_push(c->srv, c);
 }
 
 /* Pack the reply here (the data is the loop's), sign it on a worker. */
@@ -352,7 +390,7 @@ static void conn_send(net_conn_t *c, uint16_t type, const void *data)
 	}
 	c->reply_type = type;
 	c->state = CONN_SIGNING;
-	pool_push(c->srv, c);
+	conn_sign(c);
 }
 
 /* The signed reply is back; the connection is freed once it is flushed. */
@@ -372,8 +410,9 @@ static void conn_write(net_conn_t *c)
 	c->reply = NULL;
 	c->state = CONN_WRITING;
 	bufferevent_disable(c->bev, EV_READ);
-	evbuffer_drain(bufferevent_get_input(c->bev),
-		       evbuffer_get_length(bufferevent_get_input(c->bev)));
+	if (!c->sess.open)      /* a session's next request may be in */
+		evbuffer_drain(bufferevent_get_input(c->bev),
+			       evbuffer_get_length(bufferevent_get_input(c->bev)));
 	if (evbuffer_add(out, buf_data(b), buf_len(b)) < 0 ||
 	    (buf_len(body) &&
 	     evbuffer_add_reference(out, buf_data(body), buf_len(body),
@@ -423,8 +462,8 @@ static int conn_got_header(net_conn_t *c, struct evbuffer *in)
 	if (rc != SLURM_SUCCESS) {
 		error("Invalid message header from %s: %s", c->peer,
 		      slurm_strerror(rc));
-		if (rc == SLURM_PROTOCOL_VERSION_ERROR &&
-		    c->h.magic != MSG_MAGIC)
+		if ((rc == SLURM_PROTOCOL_VERSION_ERROR &&
+		     c->h.magic != MSG_MAGIC) || c->sess.open)
 			conn_free(c);          /* not our protocol at all */
 		else
 			conn_reject(c, rc);
@@ -447,6 +486,11 @@ static void conn_got_rest(net_conn_t *c, struct evbuffer *in)
 	 * refuses the flag otherwise) */
 	c->peer_msg = (c->h.flags & MSG_FLAG_PEER) && c->unix_peer;
 	c->state = CONN_VERIFYING;
+	if (conn_inline(c, need)) {
+		conn_job_run(c);
+		conn_verified(c);
+		return;
+	}
 	pool_push(c->srv, c);
 }
 
@@ -462,6 +506,16 @@ static void conn_verified(net_conn_t *c)
 	}
 	xfree(c->in);
 	if (!c->bev) {
+		conn_free(c);
+		return;
+	}
+	if (rc != SLURM_SUCCESS && c->sess.open) {
+		/* a session's message failed its checks (logged): whoever
+		 * sent it gets nothing, and the session ends */
+		if (rc != SLURM_PROTOCOL_AUTHENTICATION_ERROR)
+			error("closing session of uid %u from %s: %s",
+			      (unsigned)c->sess.uid, c->peer,
+			      slurm_strerror(rc));
 		conn_free(c);
 		return;
 	}
@@ -532,6 +586,10 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 		return;
 	}
 	if (c->state == CONN_READ_HEADER) {
+		if (c->sess_idle && evbuffer_get_length(in)) {
+			c->sess_idle = false;   /* a message's time from now */
+			conn_arm_timer(c);
+		}
 		if (evbuffer_get_length(in) < MSG_HEADER_LEN)
 			return;
 		if (conn_got_header(c, in) < 0)
@@ -542,12 +600,34 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 	conn_got_rest(c, in);
 }
 
+/* A session's reply is out: wait for its next request. */
+static void conn_next(net_conn_t *c)
+{
+	msg_free(&c->msg);
+	xfree(c->reply_jwt);
+	c->reply_jwt_len = 0;
+	c->held = false;
+	c->swap_rc = 0;
+	c->sess.seq++;
+	c->state = CONN_READ_HEADER;
+	c->sess_idle = true;
+	evtimer_del(c->timer);
+	conn_arm_timer(c);
+	bufferevent_enable(c->bev, EV_READ);
+	if (evbuffer_get_length(bufferevent_get_input(c->bev)))
+		conn_read_cb(c->bev, c);
+}
+
 static void conn_write_cb(struct bufferevent *bev, void *arg)
 {
 	net_conn_t *c = arg;
 
-	if (c->state == CONN_WRITING &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (c->state != CONN_WRITING ||
+	    evbuffer_get_length(bufferevent_get_output(bev)) != 0)
+		return;
+	if (c->sess.open && c->srv)
+		conn_next(c);
+	else
 		conn_free(c);
 }
 
@@ -571,6 +651,9 @@ static void conn_timeout_cb(evutil_socket_t fd, short what, void *arg)
 
 	if (c->state == CONN_WRITING)
 		error("timed out sending reply to %s", c->peer);
+	else if (c->sess_idle)
+		debug("closing idle session of uid %u from %s",
+		      (unsigned)c->sess.uid, c->peer);
 	else
 		error("timed out reading message from %s", c->peer);
 	conn_lost(c);
@@ -837,7 +920,7 @@ static void conn_hold(net_conn_t *c, uint16_t type)
 	c->reply_type = type;
 	c->held = true;
 	c->state = CONN_SIGNING;
-	pool_push(c->srv, c);
+	conn_sign(c);
 }
 
 bool net_reply_prepare(net_conn_t *c, uint16_t type, const void *data)
@@ -912,7 +995,7 @@ void net_reply_body(net_conn_t *c, uint16_t type, buf_t *body)
 	c->reply = body;
 	c->reply_type = type;
 	c->state = CONN_SIGNING;
-	pool_push(c->srv, c);
+	conn_sign(c);
 }
 
 void net_reply_rc(net_conn_t *c, int rc)

@@ -22,6 +22,7 @@
 #include "common/auth.h"
 #include "common/daemon.h"
 #include "common/log.h"
+#include "common/net.h"
 #include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -280,6 +281,8 @@ int main(int argc, char **argv)
 	if ((rc = auth_init(c->auth_type, c->auth_info, c->plugin_dir)))
 		fatal("auth_init(%s) failed: %s", c->auth_type,
 		      slurm_strerror(rc));
+	/* one connection and MUNGE credential per worker, not per call */
+	net_rpc_sessions(NET_SESSIONS_KEEP);
 	info("slurmrestd version %s started with %d worker threads",
 	     SLUICE_VERSION_STRING, o.threads);
 	rc = rest_server_run();

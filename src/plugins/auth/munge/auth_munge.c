@@ -1,5 +1,5 @@
 /* auth_munge.c — AuthType=auth/munge: MUNGE credentials whose payload is
- * the message digest.
+ * the message digest (keyed: the digest and a session key, msg.h).
  *
  * AuthInfo is a comma-separated list: "socket=PATH" (munged's socket),
  * "ttl=N" (credential lifetime in seconds); other options are ignored.
@@ -76,8 +76,10 @@ fail:
 	return NULL;
 }
 
-static int munge_create(const uint8_t digest[AUTH_DIGEST_LEN], char **cred,
-			uint32_t *len)
+/* A credential over payload (plen bytes); reader >= 0: only that uid
+ * may decode it (MUNGE_OPT_UID_RESTRICTION). */
+static int encode_payload(const void *payload, int plen, long reader,
+			  char **cred, uint32_t *len)
 {
 	munge_ctx_t ctx = ctx_create();
 	munge_err_t e = EMUNGE_NO_MEMORY;
@@ -90,8 +92,14 @@ static int munge_create(const uint8_t digest[AUTH_DIGEST_LEN], char **cred,
 		error("Munge encode failed: cannot create a munge context");
 		return rc;
 	}
+	if (reader >= 0 &&
+	    munge_ctx_set(ctx, MUNGE_OPT_UID_RESTRICTION, (uid_t)reader) !=
+	    EMUNGE_SUCCESS) {
+		error("Munge encode failed: %s", munge_ctx_strerror(ctx));
+		goto out;
+	}
 	for (int i = 0; i < ENCODE_TRIES; i++) {
-		e = munge_encode(&c, ctx, digest, AUTH_DIGEST_LEN);
+		e = munge_encode(&c, ctx, payload, plen);
 		if (e != EMUNGE_SOCKET)
 			break;
 		usleep(10000 << i);
@@ -106,6 +114,28 @@ static int munge_create(const uint8_t digest[AUTH_DIGEST_LEN], char **cred,
 out:
 	free(c);
 	munge_ctx_destroy(ctx);
+	return rc;
+}
+
+static int munge_create(const uint8_t digest[AUTH_DIGEST_LEN], char **cred,
+			uint32_t *len)
+{
+	return encode_payload(digest, AUTH_DIGEST_LEN, -1, cred, len);
+}
+
+/* The payload is digest then key: MUNGE encrypts it, and only reader's
+ * munged client may decode it. */
+static int munge_create_keyed(const uint8_t digest[AUTH_DIGEST_LEN],
+			      const uint8_t key[AUTH_KEY_LEN], uid_t reader,
+			      char **cred, uint32_t *len)
+{
+	uint8_t p[AUTH_DIGEST_LEN + AUTH_KEY_LEN];
+	int rc;
+
+	memcpy(p, digest, AUTH_DIGEST_LEN);
+	memcpy(p + AUTH_DIGEST_LEN, key, AUTH_KEY_LEN);
+	rc = encode_payload(p, (int)sizeof(p), (long)reader, cred, len);
+	memset(p, 0, sizeof(p));
 	return rc;
 }
 
@@ -125,10 +155,15 @@ static const char *decode_why(munge_err_t e)
 	}
 }
 
-static int munge_verify(const char *cred, uint32_t len,
-			const uint8_t digest[AUTH_DIGEST_LEN], uid_t *uid,
-			gid_t *gid, const char **why)
+/* key NULL: a plain credential (payload: the digest); else a keyed one
+ * (digest then key), the key copied out. */
+static int verify_payload(const char *cred, uint32_t len,
+			  const uint8_t digest[AUTH_DIGEST_LEN],
+			  uint8_t *key, uid_t *uid, gid_t *gid,
+			  const char **why)
 {
+	int want = AUTH_DIGEST_LEN + (key ? AUTH_KEY_LEN : 0);
+
 	munge_ctx_t ctx = NULL;
 	char *c = NULL;
 	void *payload = NULL;
@@ -150,16 +185,38 @@ static int munge_verify(const char *cred, uint32_t len,
 		*why = decode_why(e);
 		goto out;
 	}
-	if (plen != AUTH_DIGEST_LEN || memcmp(payload, digest, AUTH_DIGEST_LEN)) {
-		*why = "payload mismatch";
+	if (plen != want || memcmp(payload, digest, AUTH_DIGEST_LEN)) {
+		*why = plen == AUTH_DIGEST_LEN + AUTH_KEY_LEN && !key ?
+			"keyed credential outside a session" :
+			plen == AUTH_DIGEST_LEN && key ?
+			"session opened without a key" : "payload mismatch";
 		goto out;
 	}
+	if (key)
+		memcpy(key, (uint8_t *)payload + AUTH_DIGEST_LEN, AUTH_KEY_LEN);
 	rc = SLURM_SUCCESS;
 out:
+	if (payload)
+		memset(payload, 0, (size_t)plen);
 	free(payload);
 	xfree(c);
 	munge_ctx_destroy(ctx);
 	return rc;
+}
+
+static int munge_verify(const char *cred, uint32_t len,
+			const uint8_t digest[AUTH_DIGEST_LEN], uid_t *uid,
+			gid_t *gid, const char **why)
+{
+	return verify_payload(cred, len, digest, NULL, uid, gid, why);
+}
+
+static int munge_verify_keyed(const char *cred, uint32_t len,
+			      const uint8_t digest[AUTH_DIGEST_LEN],
+			      uint8_t key[AUTH_KEY_LEN], uid_t *uid,
+			      gid_t *gid, const char **why)
+{
+	return verify_payload(cred, len, digest, key, uid, gid, why);
 }
 
 static void munge_fini(void)
@@ -173,6 +230,8 @@ static const auth_ops_t ops = {
 	.create = munge_create,
 	.verify = munge_verify,
 	.fini = munge_fini,
+	.create_keyed = munge_create_keyed,
+	.verify_keyed = munge_verify_keyed,
 };
 
 const struct sluice_plugin sluice_plugin = {
