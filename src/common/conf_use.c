@@ -852,10 +852,14 @@ static const conf_use_t conf_use[] = {
 	    DF_T "test_setdebugflags_changes_the_running_controller"),
 	DFI("Backfill", "ctld/backfill.c",
 	    DF_T "test_backfill_flag_logs_the_pass"),
+	DFI("Dependency", "ctld/job_depend.c",
+	    DF_T "test_license_dependency_trigger_flags"),
 	DFI("Gres", "ctld/job_res.c",
 	    DF_T "test_gres_flag_logs_the_gpus_of_a_job"),
 	DFI("JobAccountGather", "slurmd/stepd/step_acct.c",
 	    "test_jag_params.py::test_jag_flag_logs_samples"),
+	DFI("License", "ctld/lic_mgr.c",
+	    DF_T "test_license_dependency_trigger_flags"),
 	DFI("Priority", "ctld/priority.c",
 	    DF_T "test_flags_log_their_subsystem"),
 	DFI("Protocol", "ctld/rpc.c", DF_T "test_flags_log_their_subsystem"),
@@ -868,19 +872,20 @@ static const conf_use_t conf_use[] = {
 	DFI("Steps", "ctld/step_mgr.c", DF_T "test_flags_log_their_subsystem"),
 	DFI("TraceJobs", "ctld/job_mgr.c",
 	    DF_T "test_flags_log_their_subsystem"),
+	DFI("Triggers", "ctld/trigger.c",
+	    DF_T "test_license_dependency_trigger_flags"),
 	/* the others name a subsystem Sluice does not have, or one that
 	 * logs nothing more yet: accepted, reported once */
 #define DF(k) SW("DebugFlags", k, "Sluice logs nothing more for it")
 	DF("Accrue"), DF("AuditRPCs"), DF("AuditTLS"),
 	DF("BackfillMap"), DF("BurstBuffer"), DF("Cgroup"),
 	DF("ConMgr"), DF("CPU_Bind"), DF("CpuFrequency"), DF("Data"),
-	DF("DBD_Agent"), DF("Dependency"), DF("Elasticsearch"), DF("Energy"),
+	DF("DBD_Agent"), DF("Elasticsearch"), DF("Energy"),
 	DF("Federation"), DF("FrontEnd"), DF("Hetjob"),
 	DF("Gang"), DF("GLOB_SILENCE"), DF("JobComp"),
-	DF("JobContainer"), DF("License"), DF("Network"), DF("NetworkRaw"),
+	DF("JobContainer"), DF("Network"), DF("NetworkRaw"),
 	DF("NodeFeatures"), DF("NO_CONF_HASH"), DF("Power"),
 	DF("Profile"), DF("Script"), DF("Switch"), DF("TLS"),
-	DF("Triggers"),
 };
 
 #define CONF_USE_CNT (sizeof(conf_use) / sizeof(conf_use[0]))

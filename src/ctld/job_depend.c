@@ -7,6 +7,7 @@
 #include <event2/event.h>
 
 #include "common/depend.h"
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -308,13 +309,19 @@ static uint32_t _reason_once(job_record_t *j, time_t now, bool *again)
 	if (l->any ? fulfilled > 0 : fulfilled == l->cnt) {
 		debug("JobId=%u: dependency %s satisfied", j->info.job_id,
 		      j->info.dependency);
+		log_flag(DEPENDENCY, "%s: JobId=%u dependency %s satisfied",
+			 __func__, j->info.job_id, j->info.dependency);
 		job_depend_set(j, NULL);
 		return WAIT_NO_REASON;
 	}
 	_show_changes(j, l, changed);
 	if (l->any ? failed == l->cnt : failed > 0) {
-		if (changed)     /* it just became invalid */
+		if (changed) {   /* it just became invalid */
+			log_flag(DEPENDENCY, "%s: JobId=%u dependency %s can "
+				 "never be satisfied", __func__,
+				 j->info.job_id, j->info.dependency);
 			job_mail(j, JOB_MAIL_INVALID_DEPEND);
+		}
 		if (_kill_invalid(j))
 			_kill_later(j);
 		return WAIT_DEP_INVALID;

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "common/license.h"
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
@@ -210,7 +211,11 @@ bool lic_mgr_job_test(job_record_t *j)
 {
 	struct job_lic *r = _lm_req(j);
 
-	return !r || _lm_pick(r) >= 0;
+	if (!r || _lm_pick(r) >= 0)
+		return true;
+	log_flag(LICENSE, "%s: JobId=%u waits for licenses %s", __func__,
+		 j->info.job_id, j->info.licenses);
+	return false;
 }
 
 /* Count held: "a:2,b:1" as licenses_alloc says, +1 or -1. */
@@ -262,6 +267,9 @@ void lic_mgr_job_get(job_record_t *j)
 	_lm_apply(j->info.licenses_alloc, 1);
 	j->lic_held = true;
 	r->prefer = 0;
+	log_flag(LICENSE, "%s: JobId=%u took licenses %s (asked %s)",
+		 __func__, j->info.job_id, j->info.licenses_alloc,
+		 j->info.licenses);
 }
 
 void lic_mgr_job_return(job_record_t *j)
@@ -270,6 +278,8 @@ void lic_mgr_job_return(job_record_t *j)
 		return;
 	_lm_apply(j->info.licenses_alloc, -1);
 	j->lic_held = false;
+	log_flag(LICENSE, "%s: JobId=%u returned licenses %s", __func__,
+		 j->info.job_id, j->info.licenses_alloc);
 }
 
 void lic_mgr_job_recover(job_record_t *j)

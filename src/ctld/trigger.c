@@ -21,6 +21,7 @@
 #include <event2/event.h>
 
 #include "common/bitmap.h"
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/msg_types_int.h"
@@ -528,6 +529,10 @@ static void _tr_launch(trig_t *t, const char *arg)
 /* The event is seen: run now, or after the offset. */
 static void _tr_fire(trig_t *t, const char *arg, time_t now, bool timed)
 {
+	log_flag(TRIGGERS, "%s: trigger %u (%s %s) event seen for %s%s",
+		 __func__, t->info.trig_id, t->info.res_id ? t->info.res_id :
+		 "*", t->info.program ? t->info.program : "", arg ? arg : "",
+		 !timed && t->info.offset > 0 ? ", waits its offset" : "");
 	if (!timed && t->info.offset > 0) {
 		t->state = T_WAITING;
 		t->fire_at = now + t->info.offset;

@@ -197,3 +197,41 @@ def test_gres_flag_logs_the_gpus_of_a_job(users):
                          r"IDX:0x\d" % jid, log), log[-3000:]
     finally:
         _stop(g)
+
+
+def test_license_dependency_trigger_flags(users):
+    c = _start(tag="dbgflags2", nodes=1, debug="info",
+               extra_conf="Licenses=matlab:1\n"
+               "DebugFlags=License,Dependency,Triggers\n")
+    try:
+        start = c.log_size()
+        j1 = c.sbatch(["-L", "matlab", "-o", "/dev/null", "--wrap",
+                       "sleep 3"], user=U)
+        c.wait_state(j1, ["RUNNING"])
+        j2 = c.sbatch(["-L", "matlab", "-o", "/dev/null", "--wrap", "true"],
+                      user=U)
+        j3 = c.sbatch(["-d", "afterok:%d" % j1, "-o", "/dev/null",
+                       "--wrap", "true"], user=U)
+        r = c.run(["strigger", "--set", "--jobid=%d" % j1, "--fini",
+                   "--program=/bin/true"])
+        assert r.rc == 0, r.err
+        for j in (j1, j2, j3):
+            assert c.wait_done(j) == "COMPLETED"
+        _wait_log(c, start, r"TRIGGERS: _tr_fire: trigger \d+ \(%d "
+                  r"/bin/true\) event seen for %d" % (j1, j1))
+        log = c.log_since(start)
+        for pat in (r"LICENSE: lic_mgr_job_get: JobId=%d took licenses "
+                    r"matlab:1 \(asked matlab(:1)?\)" % j1,
+                    r"LICENSE: lic_mgr_job_test: JobId=%d waits for "
+                    r"licenses matlab(:1)?$" % j2,
+                    r"LICENSE: lic_mgr_job_return: JobId=%d returned "
+                    r"licenses matlab:1" % j1,
+                    r"DEPENDENCY: _reason_once: JobId=%d dependency "
+                    r"afterok:%d\S* satisfied" % (j3, j1)):
+            assert re.search(pat, log, re.M), (pat, [
+                line for line in log.splitlines() if "LICENSE" in line or
+                "DEPENDENCY" in line])
+        # these flags are in force: none is reported as having no effect
+        assert "DebugFlags option" not in c.log_text()
+    finally:
+        _stop(c)
