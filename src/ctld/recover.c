@@ -144,6 +144,21 @@ static uint32_t _u32(const uint8_t *p)
 }
 
 /* Apply one record to what is gathered.  0, or -1 with why. */
+/* A record holding a whole table (reservations, run-time partitions,
+ * triggers): its unpacker takes it all or refuses. */
+static int _apply_table(const journal_rec_t *r, int (*unpack)(buf_t *, uint16_t),
+			const char *what, char *why, size_t whylen)
+{
+	buf_t *b = buf_view(r->data, r->len);
+	int rc = unpack(b, r->version) < 0 || buf_remaining(b) ? -1 : 0;
+
+	buf_destroy(b);
+	if (rc)
+		snprintf(why, whylen, "%s record seq %llu malformed", what,
+			 (unsigned long long) r->seq);
+	return rc;
+}
+
 static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		  size_t whylen)
 {
@@ -197,38 +212,11 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		rp->next_id = _u32(r->data);
 		return 0;
 	case JREC_RESV:
-		b = buf_view(r->data, r->len);
-		if (resv_mgr_unpack_state(b, r->version) < 0 ||
-		    buf_remaining(b)) {
-			buf_destroy(b);
-			snprintf(why, whylen, "reservation record seq %llu "
-				 "malformed", (unsigned long long) r->seq);
-			return -1;
-		}
-		buf_destroy(b);
-		return 0;
+		return _apply_table(r, resv_mgr_unpack_state, "reservation", why, whylen);
 	case JREC_PARTS:
-		b = buf_view(r->data, r->len);
-		if (part_mgr_unpack_state(b, r->version) < 0 ||
-		    buf_remaining(b)) {
-			buf_destroy(b);
-			snprintf(why, whylen, "partition record seq %llu "
-				 "malformed", (unsigned long long) r->seq);
-			return -1;
-		}
-		buf_destroy(b);
-		return 0;
+		return _apply_table(r, part_mgr_unpack_state, "partition", why, whylen);
 	case JREC_TRIGGERS:
-		b = buf_view(r->data, r->len);
-		if (trigger_unpack_state(b, r->version) < 0 ||
-		    buf_remaining(b)) {
-			buf_destroy(b);
-			snprintf(why, whylen, "trigger record seq %llu "
-				 "malformed", (unsigned long long) r->seq);
-			return -1;
-		}
-		buf_destroy(b);
-		return 0;
+		return _apply_table(r, trigger_unpack_state, "trigger", why, whylen);
 	case JREC_JOB_FILES:
 		if (job_files_replay(rp->dir, r->data, r->len) < 0)
 			error("Journal %s: job files record seq %llu not "
