@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/plugin_ctx.h"
 #include "common/xmalloc.h"
@@ -76,6 +77,8 @@ static void _job_end_saved(void *arg)
 	job_info_t tmp;
 
 	if (j && ops && ops->job_end) {
+		log_flag(JOBCOMP, "%s: JobId=%u state %u exit %u recorded",
+			 __func__, e->job_id, e->state, e->exit_code);
 		tmp = j->info;          /* shallow: for this call only */
 		tmp.job_state = e->state;
 		tmp.state_reason = e->reason;

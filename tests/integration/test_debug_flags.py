@@ -235,3 +235,34 @@ def test_license_dependency_trigger_flags(users):
         assert "DebugFlags option" not in c.log_text()
     finally:
         _stop(c)
+
+
+def test_node_side_and_jobcomp_flags(users):
+    c = _start(tag="dbgflags3", nodes=1, debug="info",
+               extra_conf="TaskPlugin=task/affinity\nProlog=/bin/true\n"
+               "JobCompType=jobcomp/filetxt\nJobCompLoc=/dev/null\n"
+               "DebugFlags=CPU_Bind,Script,JobComp\n")
+    try:
+        start = c.log_size()
+        wd = c.workdir(U)
+        r = c.run(["srun", "-n2", "--cpu-bind=cores", "true"], user=U,
+                  cwd=wd)
+        assert r.rc == 0, r.err
+        jid = int(c.run(["squeue", "-h", "-t", "all", "-o", "%i"]).out
+                  .split()[-1])
+        _wait_log(c, start, r"JOBCOMP: _job_end_saved: JobId=%d state 3 "
+                  r"exit 0 recorded" % jid)
+        cl.wait_for(lambda: "CPU_BIND: affinity_plan" in
+                    open(c.slurmd_log("n1")).read(), timeout=20,
+                    what="CPU_BIND line")
+        node = open(c.slurmd_log("n1")).read()
+        for pat in (r"CPU_BIND: affinity_plan: n1 task 0 of 2: MASK mask "
+                    r"0x[0-9a-f]+",
+                    r"CPU_BIND: affinity_plan: n1 task 1 of 2: MASK mask "
+                    r"0x[0-9a-f]+",
+                    r"SCRIPT: script_spawn: prolog_slurmd /bin/true started "
+                    r"for JobId=%d, pid \d+" % jid):
+            assert re.search(pat, node), (pat, node[-3000:])
+        assert "DebugFlags option" not in c.log_text()
+    finally:
+        _stop(c)

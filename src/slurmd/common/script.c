@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -58,6 +59,14 @@ static char **build_env(const script_info_t *i)
 	return env;
 }
 
+/* DebugFlags=Script (out of script_spawn, whose "info" is its argument) */
+static void log_started(const char *context, const char *path,
+			uint32_t job_id, pid_t pid)
+{
+	log_flag(SCRIPT, "script_spawn: %s %s started for JobId=%u, pid %d",
+		 context, path, job_id, (int) pid);
+}
+
 pid_t script_spawn(const char *path, const script_info_t *info)
 {
 	posix_spawn_file_actions_t fa;
@@ -94,6 +103,7 @@ pid_t script_spawn(const char *path, const script_info_t *info)
 			      info->context, path);
 		return -1;
 	}
+	log_started(info->context, path, info->job_id, pid);
 	if (info->job_id == NO_VAL32)
 		debug("%s %s started, pid %d", info->context, path, (int) pid);
 	else

@@ -14,6 +14,7 @@
 
 #include "common/bitmap.h"
 #include "common/cpu_bind.h"
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -376,6 +377,16 @@ int affinity_plan(const affinity_req_t *r)
 	hwloc_topology_destroy(topo);
 	plan_env(&b, whole);
 	cpu_bind_free(&b);
+	if (debug_flag_on(CPU_BIND)) {
+		char hex[CPU_SETSIZE / 4 + 2];
+
+		for (uint32_t t = 0; t < r->ntasks; t++) {
+			mask_hex(&plan.sets[t], hex, sizeof(hex));
+			log_flag(CPU_BIND, "%s: %s task %u of %u: %s mask 0x%s",
+				 __func__, plan.node, t, r->ntasks,
+				 plan.kind, hex);
+		}
+	}
 	return 0;
 }
 
