@@ -937,7 +937,10 @@ void job_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 			acct_job_changed(j);
 		}
 		term = job_mgr_term_again(j, b->node_name);
-		if (!term && BASE(j) == JOB_PENDING)    /* requeued */
+		/* requeued and cleaned up already: a stale run's stepd
+		 * (a requeue still completing waits for its epilog) */
+		if (!term && BASE(j) == JOB_PENDING &&
+		    !(j->info.job_state & JOB_COMPLETING))
 			term = job_mgr_term_stale(j);
 	}
 	sched_trigger();
