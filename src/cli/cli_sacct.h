@@ -75,7 +75,9 @@ int  sacct_field_needs(const sacct_field_t *f, fields_sel_t *job,
 		       fields_sel_t *step);
 /* The text of a field for a row (never NULL).  Caller frees. */
 char *sacct_field_text(const sacct_field_t *f, const sacct_row_t *r);
-/* sacct -e: every field name, four to a line. */
+/* sacct -e: every field name, four to a line (of tab: up to its first
+ * row without a name). */
+void sacct_table_help(FILE *out, const sacct_field_t *tab);
 void sacct_fields_help(FILE *out);
 
 /* --json / --yaml and slurmrestd (cli_sacct_json.c): a row as Slurm

@@ -742,12 +742,17 @@ char *sacct_field_text(const sacct_field_t *f, const sacct_row_t *r)
 	return out ? out : xstrdup("");
 }
 
-void sacct_fields_help(FILE *out)
+void sacct_table_help(FILE *out, const sacct_field_t *tab)
 {
 	size_t i = 0;
 
-	for (const sacct_field_t *f = sacct_fields; f->name; f++, i++)
+	for (const sacct_field_t *f = tab; f->name; f++, i++)
 		fprintf(out, "%-20s%s", f->name, i % 4 == 3 ? "\n" : "");
 	if (i % 4)
 		fputc('\n', out);
+}
+
+void sacct_fields_help(FILE *out)
+{
+	sacct_table_help(out, sacct_fields);
 }

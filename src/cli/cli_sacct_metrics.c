@@ -194,12 +194,7 @@ json_object *sacct_track_json(const acct_track_rec_t *t)
 
 void sacct_track_fields_help(FILE *out)
 {
-	size_t i = 0;
-
-	for (const sacct_field_t *f = sacct_track_fields; f->name; f++, i++)
-		fprintf(out, "%-20s%s", f->name, i % 4 == 3 ? "\n" : "");
-	if (i % 4)
-		fputc('\n', out);
+	sacct_table_help(out, sacct_track_fields);
 }
 
 int sacct_track_query(dbd_job_cond_msg_t *cond, dbd_track_msg_t **out)

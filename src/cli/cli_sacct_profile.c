@@ -257,13 +257,7 @@ json_object *sacct_profile_json(const acct_profile_rec_t *p)
 
 void sacct_profile_fields_help(FILE *out)
 {
-	size_t i = 0;
-
-	for (const sacct_field_t *f = sacct_profile_fields; f->name;
-	     f++, i++)
-		fprintf(out, "%-20s%s", f->name, i % 4 == 3 ? "\n" : "");
-	if (i % 4)
-		fputc('\n', out);
+	sacct_table_help(out, sacct_profile_fields);
 }
 
 int sacct_profile_query(dbd_job_cond_msg_t *cond, dbd_profile_msg_t **out)
