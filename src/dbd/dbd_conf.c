@@ -154,6 +154,31 @@ static int set_purge(dbd_parse_t *p, const char *key, const char *val,
 	return 0;
 }
 
+/* ArchiveJobs=yes ...: the kind's records are written to ArchiveDir
+ * before Purge*After removes them (dbd_archive.h). */
+static int set_archive(dbd_parse_t *p, const char *key, const char *val,
+		       size_t kind)
+{
+	bool on;
+
+	if (parse_bool(val, &on) < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	if (on)
+		p->c->archive |= 1u << kind;
+	else
+		p->c->archive &= ~(1u << kind);
+	return 0;
+}
+
+/* Slurm runs ArchiveScript instead of its own archiving; Sluice has only
+ * its own, so a script that a site relies on is refused, not skipped. */
+static int set_archive_script(dbd_parse_t *p, const char *key,
+			      const char *val, size_t off)
+{
+	return dbd_fail(p, "%s is not supported: slurmdbd writes the "
+			"archives itself (ArchiveDir, Archive*=yes)", key);
+}
+
 static int set_private(dbd_parse_t *p, const char *key, const char *val,
 		       size_t off)
 {
@@ -177,12 +202,16 @@ static int set_ignore(dbd_parse_t *p, const char *key, const char *val,
 #define K(name, fn, member) { name, fn, offsetof(dbd_conf_t, member) }
 #define P(name, kind) { name, set_purge, kind }
 #define I(name) { name, set_ignore, 0 }
+#define A(name, kind) { name, set_archive, kind }
 
 static const dbd_key_t dbd_keys[] = {
 	S("ArchiveDir", archive_dir),
-	I("ArchiveEvents"), I("ArchiveJobs"), I("ArchiveResvs"),
-	I("ArchiveScript"), I("ArchiveSteps"), I("ArchiveSuspend"),
-	I("ArchiveTXN"), I("ArchiveUsage"),
+	A("ArchiveEvents", DBD_PURGE_EVENT), A("ArchiveJobs", DBD_PURGE_JOB),
+	A("ArchiveResvs", DBD_PURGE_RESV),
+	K("ArchiveScript", set_archive_script, archive_dir),
+	A("ArchiveSteps", DBD_PURGE_STEP),
+	A("ArchiveSuspend", DBD_PURGE_SUSPEND), A("ArchiveTXN", DBD_PURGE_TXN),
+	A("ArchiveUsage", DBD_PURGE_USAGE),
 	S("AuthAltParameters", auth_alt_params),
 	S("AuthAltTypes", auth_alt_types),
 	S("AuthInfo", auth_info),
@@ -223,6 +252,7 @@ static const dbd_key_t dbd_keys[] = {
 #undef K
 #undef P
 #undef I
+#undef A
 
 /* ---- public value parsers ---- */
 

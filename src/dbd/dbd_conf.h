@@ -72,6 +72,7 @@ typedef struct {
 	char       *plugin_dir;       /* PluginDir, NULL = built-in default */
 	char       *archive_dir;      /* ArchiveDir (/tmp) */
 	dbd_purge_t purge[DBD_PURGE_CNT];
+	uint32_t    archive;          /* Archive*=yes: 1 << dbd_purge_kind_t */
 	uint32_t    private_data;     /* DBD_PRIVATE_* bits */
 	bool        track_wckey;      /* TrackWCKey */
 	uint16_t    message_timeout;  /* MessageTimeout (10 s) */

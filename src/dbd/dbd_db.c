@@ -756,8 +756,8 @@ int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 	return 0;
 }
 
-int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
-		       void *arg)
+static int select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
+		       void *arg, bool nulls)
 {
 	const char *cells[64];
 	MYSQL_RES *res;
@@ -783,7 +783,7 @@ int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
 		if (rc)
 			continue;
 		for (uint32_t c = 0; c < cols; c++)
-			cells[c] = row[c] ? row[c] : "";
+			cells[c] = row[c] || nulls ? row[c] : "";
 		fn(arg, cells, cols);
 	}
 	if (mysql_errno(db->my)) {
@@ -792,6 +792,18 @@ int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
 	}
 	mysql_free_result(res);
 	return rc;
+}
+
+int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
+		       void *arg)
+{
+	return select_each(db, sql, fn, arg, false);
+}
+
+int dbd_db_select_each_null(dbd_db_t *db, const char *sql, dbd_row_f fn,
+			    void *arg)
+{
+	return select_each(db, sql, fn, arg, true);
 }
 
 void dbd_rows_free(dbd_rows_t *r)
@@ -813,6 +825,11 @@ const char *dbd_rows_get(const dbd_rows_t *r, uint32_t row, uint32_t col)
 uint64_t dbd_db_affected(dbd_db_t *db)
 {
 	return (uint64_t)mysql_affected_rows(db->my);
+}
+
+uint64_t dbd_db_insert_id(dbd_db_t *db)
+{
+	return (uint64_t)mysql_insert_id(db->my);
 }
 
 int dbd_db_begin(dbd_db_t *db)

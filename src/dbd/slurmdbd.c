@@ -151,6 +151,7 @@ static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 	case REQUEST_DBD_ROLLUP:
 	case REQUEST_DBD_TRACK:
 	case REQUEST_DBD_PROFILE:
+	case REQUEST_DBD_ARCHIVE:
 		if (!msg->data) {
 			net_reply_rc(conn, SLURM_PROTOCOL_INSANE_MSG_LENGTH);
 			return;
