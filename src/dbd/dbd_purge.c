@@ -65,8 +65,10 @@ static const purge_t purges[] = {
 	  { "step_table", "job_db_inx IN (SELECT job_db_inx FROM job_table "
 	    "WHERE " JOBS_GONE ")", "job_db_inx, id_step" } } },
 	{ DBD_PURGE_STEP, "PurgeStepAfter", "step", "time_start", {
+	  /* steps of the cluster's jobs, and steps whose job is gone */
 	  { "step_table", "time_end != 0 AND time_start < " CUT " AND "
-	    "job_db_inx IN (SELECT job_db_inx FROM job_table WHERE %1$s)",
+	    "(job_db_inx IN (SELECT job_db_inx FROM job_table WHERE %1$s) "
+	    "OR job_db_inx NOT IN (SELECT job_db_inx FROM job_table))",
 	    "job_db_inx, id_step" } } },
 	{ DBD_PURGE_EVENT, "PurgeEventAfter", "event", "time_start", {
 	  { "event_table", "%1$s AND time_end != 0 AND time_start < " CUT,
