@@ -492,6 +492,17 @@ static MYSQL *db_connect(const dbd_conf_t *c)
 	mysql_options(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
 	mysql_options(my, MYSQL_OPT_RECONNECT, &off);
 	mysql_options(my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+	/* StorageParameters: TLS to the database server */
+	if (c->ssl_ca)
+		mysql_options(my, MYSQL_OPT_SSL_CA, c->ssl_ca);
+	if (c->ssl_capath)
+		mysql_options(my, MYSQL_OPT_SSL_CAPATH, c->ssl_capath);
+	if (c->ssl_cert)
+		mysql_options(my, MYSQL_OPT_SSL_CERT, c->ssl_cert);
+	if (c->ssl_key)
+		mysql_options(my, MYSQL_OPT_SSL_KEY, c->ssl_key);
+	if (c->ssl_cipher)
+		mysql_options(my, MYSQL_OPT_SSL_CIPHER, c->ssl_cipher);
 	if (!mysql_real_connect(my, c->storage_host, c->storage_user,
 				c->storage_pass, NULL, c->storage_port, NULL,
 				0)) {
@@ -648,7 +659,10 @@ static int db_reconnect(dbd_db_t *db)
 
 int dbd_db_exec(dbd_db_t *db, const char *sql)
 {
-	debug3("query: %s", sql);
+	if (dbd_db_debug(db, DBD_FLAG_DB_QUERY))
+		info("DB_QUERY: %s", sql);
+	else
+		debug3("query: %s", sql);
 	if (mysql_query(db->my, sql) == 0)
 		return 0;
 	if (!db->in_txn && db_gone(mysql_errno(db->my)) &&
@@ -825,6 +839,11 @@ const char *dbd_rows_get(const dbd_rows_t *r, uint32_t row, uint32_t col)
 uint64_t dbd_db_affected(dbd_db_t *db)
 {
 	return (uint64_t)mysql_affected_rows(db->my);
+}
+
+bool dbd_db_debug(const dbd_db_t *db, uint32_t flag)
+{
+	return db && db->conf && (db->conf->debug_flags & flag);
 }
 
 uint64_t dbd_db_insert_id(dbd_db_t *db)

@@ -237,6 +237,10 @@ static int purge_cluster(dbd_db_t *db, const purge_t *k, const char *cluster,
 	rc = dbd_db_commit(db);
 	if (!rc && path)
 		info("%s: archived to %s", k->name, path);
+	if (!rc && path && dbd_db_debug(db, DBD_FLAG_DB_ARCHIVE))
+		info("DB_ARCHIVE: cluster %s: %s records before %" PRId64
+		     " archived to %s", cluster, k->archive, (int64_t)cut,
+		     path);
 	if (!rc && n)
 		info("%s: %" PRIu64 " records purged", k->name, n);
 out:
@@ -485,6 +489,10 @@ int dbd_archive_load(dbd_db_t *db, const char *path, uint64_t *rows,
 	if (n == 0 && dbd_db_commit(db) == 0) {
 		*rows = l.loaded;
 		rc = 0;
+		if (dbd_db_debug(db, DBD_FLAG_DB_ARCHIVE))
+			info("DB_ARCHIVE: %s: %" PRIu64 " rows of a %s archive "
+			     "of cluster %s loaded", path, l.loaded, r.kind,
+			     r.cluster);
 	} else {
 		if (n == 0)
 			snprintf(err, errlen, "the database refused the "

@@ -278,6 +278,8 @@ int main(int argc, char **argv)
 	daemon_ignore_signals();
 	setup_log();
 	check_conf_mode();
+	for (size_t i = 0; dbd.conf->warnings && dbd.conf->warnings[i]; i++)
+		info("warning: %s", dbd.conf->warnings[i]);
 	if (!dbd.opts.foreground && !dbd.opts.systemd)
 		daemon_detach();
 	daemon_write_pidfile(dbd.conf->pid_file);

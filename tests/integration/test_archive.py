@@ -216,3 +216,33 @@ def test_archive_at_purge_pass_and_script_refused(env):
     env.dbd_extra = ""
     env.write_dbd_conf()
     env.start_dbd()
+
+
+def test_query_range_debug_flags_and_warned_keys(env):
+    """MaxQueryTimeRange refuses a wider sacct window (not a query by job
+    id); DebugFlags=DB_QUERY logs the statements; keys slurmdbd does not
+    act on are logged as warnings at start, with their line."""
+    env.stop_dbd()
+    env.dbd_extra = ("MaxQueryTimeRange=1-00:00:00\n"
+                     "DebugFlags=DB_QUERY,DB_JOB\nTCPTimeout=5")
+    env.write_dbd_conf()
+    env.start_dbd()
+    try:
+        r = env.sacct("-a", "-X", "-n", "-S", _iso(time.time() - 3 * 86400),
+                      "-E", "now")
+        assert r.rc == 1, r
+        assert "Too wide of a date range in query" in r.err, r
+        r = env.sacct("-a", "-X", "-n", "-P", "-o", "JobIDRaw", "-j",
+                      str(TODAY_ID))
+        assert r.rc == 0 and r.out.split() == [str(TODAY_ID)], r
+        log = env.dbd_log_text()
+        assert "DB_QUERY: SELECT" in log
+        assert "warning: %s:" % env.dbd_conf in log
+        assert "DebugFlags=DB_JOB is not acted on: slurmdbd logs " \
+            "DB_ARCHIVE and DB_QUERY only" in log
+        assert "TCPTimeout=5 is not acted on" in log
+    finally:
+        env.stop_dbd()
+        env.dbd_extra = ""
+        env.write_dbd_conf()
+        env.start_dbd()

@@ -129,6 +129,7 @@ int dbd_db_exec(dbd_db_t *db, const char *sql)
 
 uint64_t dbd_db_affected(dbd_db_t *db) { return 0; }
 uint64_t dbd_db_insert_id(dbd_db_t *db) { return 0; }
+bool dbd_db_debug(const dbd_db_t *db, uint32_t flag) { return false; }
 const char *dbd_db_error(const dbd_db_t *db) { return "stub"; }
 /* The event rows an archive reads: one with a NULL reason. */
 int dbd_db_select_each_null(dbd_db_t *db, const char *sql, dbd_row_f fn,
