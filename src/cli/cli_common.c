@@ -173,12 +173,30 @@ static bool in_standby(const slurm_msg_t *resp)
 /* One pass over the SlurmctldHost list in order: a controller that cannot
  * be reached, or that answers it is in standby mode, passes the request on
  * to the next.  *standby: some controller answered "standby". */
+static struct {
+	char     *host;     /* another cluster's controller (-M) */
+	uint16_t  port;
+} remote;
+
+void cli_ctld_set_remote(const char *host, uint16_t port)
+{
+	xfree(remote.host);
+	remote.host = host ? xstrdup(host) : NULL;
+	remote.port = port;
+}
+
 static int ctld_rpc_pass(uint16_t type, const void *req, slurm_msg_t *resp,
 			 bool *standby)
 {
 	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 
 	*standby = false;
+	if (remote.host) {
+		debug2("sending %s to %s:%u", msg_type_name(type),
+		       remote.host, remote.port);
+		return net_rpc_session(remote.host, remote.port, type, req,
+				       resp, cli_timeout_ms());
+	}
 	for (size_t i = 0; i < cli.conf->ctld_host_cnt; i++) {
 		const char *addr = cli.conf->ctld_addrs ?
 			cli.conf->ctld_addrs[i] : NULL;

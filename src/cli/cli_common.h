@@ -37,6 +37,9 @@ int cli_ctld_rpc_rc(uint16_t type, const void *req, int *rc);
  * ping): transport error, or 0 with resp filled. */
 int cli_ctld_rpc_at(size_t inx, uint16_t type, const void *req,
 		    slurm_msg_t *resp);
+/* Send cli_ctld_rpc's requests to another cluster's controller at
+ * host:port (-M, cli_clusters.h); host NULL: slurm.conf's again. */
+void cli_ctld_set_remote(const char *host, uint16_t port);
 /* If resp is RESPONSE_SLURM_RC, its code; else 0. */
 int cli_resp_rc(const slurm_msg_t *resp);
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli_alloc.h"
+#include "cli/cli_clusters.h"
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "cli/cli_opt.h"
@@ -276,17 +277,48 @@ static uint32_t submit(cli_job_opts_t *o)
 
 /* --test-only: when and where the job would start; nothing is created.
  * Exits. */
-/* -M/--clusters: this cluster (ClusterName) or "all"; any other name
- * is refused as Slurm refuses a cluster it does not know.  Returns the
- * name to print after "Submitted batch job N on cluster". */
-static const char *check_clusters(const cli_job_opts_t *o)
+/* When would the job start on the cluster cli_ctld_rpc now talks to?
+ * (time_t)-1 if that cluster cannot run it. */
+static time_t will_start(const cli_job_opts_t *o)
 {
-	const char *mine = cli_conf()->cluster_name ? cli_conf()->cluster_name
-						    : "";
+	slurm_msg_t resp;
+	time_t t = (time_t)-1;
 
-	if (cli_opt_check_clusters(o, mine) < 0)
+	if (cli_ctld_rpc(REQUEST_JOB_WILL_RUN, &o->desc, &resp))
+		return t;
+	if (resp.type == RESPONSE_JOB_WILL_RUN && resp.data)
+		t = ((const will_run_response_msg_t *)resp.data)->start_time;
+	msg_free(&resp);
+	return t;
+}
+
+/* -M/--clusters: the named cluster, or of several the one where the job
+ * would start first (as Slurm's sbatch); requests go there from now on.
+ * Returns the name to print after "Submitted batch job N on cluster". */
+static char *pick_cluster(const cli_job_opts_t *o)
+{
+	size_t n, best = 0;
+	cli_cluster_t *c = cli_clusters_resolve(o->clusters, &n);
+	time_t best_t = (time_t)-1;
+	char *name;
+
+	if (!c)
 		exit(1);
-	return mine;
+	for (size_t i = 0; n > 1 && i < n; i++) {
+		time_t t;
+
+		cli_clusters_use(&c[i]);
+		t = will_start(o);
+		debug("cluster %s: job would start at %ld", c[i].name, (long)t);
+		if (t != (time_t)-1 && (best_t == (time_t)-1 || t < best_t)) {
+			best_t = t;
+			best = i;
+		}
+	}
+	cli_clusters_use(&c[best]);
+	name = xstrdup(c[best].name);
+	cli_clusters_free(c, n);
+	return name;
 }
 
 /* What --wait exits with for a finished job: its exit code, or 1 when
@@ -369,7 +401,7 @@ int main(int argc, char **argv)
 	size_t len;
 	int first = argc, rc = 0;
 	uint32_t job_id;
-	const char *cluster;
+	char *cluster;
 
 	cli_init_noconf("sbatch", 0);
 	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
@@ -404,9 +436,9 @@ int main(int argc, char **argv)
 	o.desc.script = script;
 	fill_desc(&o, path, argc, argv, first);
 	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
+	cluster = o.clusters ? pick_cluster(&o) : NULL;
 	if (o.test_only)
 		cli_alloc_test_only(&o, NULL);
-	cluster = o.clusters ? check_clusters(&o) : NULL;
 	job_id = submit(&o);
 	if (o.parsable && cluster)
 		printf("%u;%s\n", job_id, cluster);
@@ -421,6 +453,7 @@ int main(int argc, char **argv)
 	cli_spank_finish(&o);
 	if (o.wait)
 		rc = wait_job(job_id);
+	xfree(cluster);
 	cli_opt_free(&o);
 	return rc;
 }

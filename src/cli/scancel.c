@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cli/cli_clusters.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
 #include "common/hostlist.h"
@@ -433,6 +434,8 @@ static void default_user(scancel_opts_t *o)
 int main(int argc, char **argv)
 {
 	scancel_opts_t o = { 0 };
+	cli_cluster_t *clusters = NULL;
+	size_t ncl = 0;
 	int rc;
 
 	cli_init_noconf("scancel", 0);
@@ -443,11 +446,18 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	cli_init("scancel", o.verbose - o.quiet);
-	if (cli_check_clusters(o.clusters, cli_conf()->cluster_name) < 0)
+	if (o.clusters && !(clusters = cli_clusters_resolve(o.clusters, &ncl)))
 		exit(1);
 	if (has_filters(&o))
 		default_user(&o);
-	rc = cancel_jobs(&o);
+	/* -M: the same request to each cluster named */
+	rc = 0;
+	for (size_t k = 0; k < (clusters ? ncl : 1); k++) {
+		if (clusters)
+			cli_clusters_use(&clusters[k]);
+		rc |= cancel_jobs(&o);
+	}
+	cli_clusters_free(clusters, ncl);
 	opts_free(&o);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_clusters.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
 #include "cli/cli_fields.h"
@@ -702,6 +703,11 @@ static void free_rows(sinfo_t *s)
 	xfree(s->by_name);
 }
 
+/* -M: the clusters asked (NULL: this one), and the one being shown. */
+static cli_cluster_t *clusters;
+static size_t ncl;
+static const char *cur_cluster;
+
 static int sinfo_once(int iter)
 {
 	slurm_msg_t nresp, presp;
@@ -740,7 +746,7 @@ static int sinfo_once(int iter)
 		if (opt.long_fmt || opt.iterate)
 			print_date();
 		if (opt.clusters)
-			printf("CLUSTER: %s\n", cli_conf()->cluster_name);
+			printf("CLUSTER: %s\n", cur_cluster);
 		cli_output_table(stdout, &fmt, (const void *const *)sorted, s.cnt,
 				 &s.ctx, !opt.no_header);
 	}
@@ -758,11 +764,23 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	parse_env();
 	cli_init("sinfo", opt.verbose);
-	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
+	cur_cluster = cli_conf()->cluster_name;
+	if (opt.clusters &&
+	    !(clusters = cli_clusters_resolve(opt.clusters, &ncl)))
 		exit(1);
-	cli_output_set_cluster(cli_conf()->cluster_name);
+	cli_output_set_cluster(cur_cluster);
 	for (int iter = 0;; iter++) {
-		int rc = sinfo_once(iter);
+		int rc = 0;
+
+		/* -M: each cluster's nodes under its "CLUSTER:" line */
+		for (size_t k = 0; k < (clusters ? ncl : 1); k++) {
+			if (clusters) {
+				cli_clusters_use(&clusters[k]);
+				cur_cluster = clusters[k].name;
+				cli_output_set_cluster(cur_cluster);
+			}
+			rc |= sinfo_once(iter);
+		}
 
 		if (rc || !opt.iterate)
 			return rc;

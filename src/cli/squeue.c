@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_clusters.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
 #include "cli/cli_fields.h"
@@ -797,6 +798,11 @@ static bool wanted_fields(const cli_format_t *fmt, fields_sel_t *sel)
 	return true;
 }
 
+/* -M: the clusters asked (NULL: this one), and the one being shown. */
+static cli_cluster_t *clusters;
+static size_t ncl;
+static const char *cur_cluster;
+
 static int squeue_once(int iter)
 {
 	slurm_msg_t resp;
@@ -835,7 +841,7 @@ static int squeue_once(int iter)
 	if (opt.long_fmt || opt.iterate)
 		print_date();
 	if (opt.clusters)
-		printf("CLUSTER: %s\n", cli_conf()->cluster_name);
+		printf("CLUSTER: %s\n", cur_cluster);
 	if (opt.steps)
 		print_steps(&fmt, jobs, n);
 	else
@@ -858,16 +864,27 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	parse_env();
 	cli_init("squeue", opt.verbose);
-	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
+	cur_cluster = cli_conf()->cluster_name;
+	if (opt.clusters &&
+	    !(clusters = cli_clusters_resolve(opt.clusters, &ncl)))
 		exit(1);
-	cli_output_set_cluster(cli_conf()->cluster_name);
+	cli_output_set_cluster(cur_cluster);
 	if (opt.me) {
 		opt.uids = xrealloc(opt.uids, (opt.uid_cnt + 1) * sizeof(*opt.uids));
 		opt.uids[opt.uid_cnt++] = getuid();
 	}
 	for (int iter = 0;; iter++) {
-		int rc = squeue_once(iter);
+		int rc = 0;
 
+		/* -M: each cluster's queue under its "CLUSTER:" line */
+		for (size_t k = 0; k < (clusters ? ncl : 1); k++) {
+			if (clusters) {
+				cli_clusters_use(&clusters[k]);
+				cur_cluster = clusters[k].name;
+				cli_output_set_cluster(cur_cluster);
+			}
+			rc |= squeue_once(iter);
+		}
 		if (rc || !opt.iterate)
 			return rc;
 		fflush(stdout);
