@@ -227,6 +227,13 @@ void          conf_destroy(slurm_conf_t *c);
 /* True while each file c was read from (slurm.conf and its Includes)
  * is still the same file with the same size and modification time. */
 bool          conf_unchanged(const slurm_conf_t *c);
+/* The i-th file c was read from (0: slurm.conf, then its Includes in
+ * the order read), NULL past the last. */
+const char   *conf_file_at(const slurm_conf_t *c, size_t i);
+/* Configless (conf_files.h): from now on this process takes every
+ * Include by its base name from dir (the cache the controller's files
+ * were written to); NULL: as written again. */
+void          conf_set_include_dir(const char *dir);
 /* The path conf_load(NULL) would read. */
 const char   *conf_default_path(void);
 
@@ -252,6 +259,13 @@ void conf_part_copy(conf_part_t *dst, const conf_part_t *src);
 void conf_part_free(conf_part_t *p);
 int  conf_part_apply(conf_part_t *p, char *const *words, size_t *bad,
 		     char *err, size_t errlen);
+/* A NodeName line ("NodeName=d[1-2] CPUs=4 Features=f1 ..."; slurmd -Z,
+ * scontrol create) checked as slurm.conf checks one (Port defaults to c's
+ * SlurmdPort; NodeName=DEFAULT refused): the nodes it names (*cnt), or
+ * NULL with err.  Free with conf_node_line_free. */
+conf_node_t  *conf_node_line(const slurm_conf_t *c, const char *line,
+			     size_t *cnt, char *err, size_t errlen);
+void          conf_node_line_free(conf_node_t *v, size_t cnt);
 /* Value for a key as `scontrol show config` prints it, or NULL. */
 const char   *conf_get(const slurm_conf_t *c, const char *key);
 /* The value the file set for a scalar key, NULL when unset. */

@@ -658,8 +658,8 @@ static const conf_use_t conf_use[] = {
 	SR(CP, "allow_user_triggers", NULL, "Sluice has no triggers"),
 	SR(CP, "cloud_dns", NULL, "Sluice has no cloud nodes"),
 	SR(CP, "disable_triggers", NULL, "Sluice has no triggers"),
-	SR(CP, "enable_configless", NULL, "slurmd and the commands read "
-	   "slurm.conf from disk"),
+	SI(CP, "enable_configless", "ctld/conf_serve.c",
+	   "test_configless.py::test_configless_nodes_run_jobs"),
 	SR(CP, "enable_stepmgr", NULL, "the controller manages every step"),
 	SR(CP, "ignore_constraint_validation", NULL, "--constraint is always "
 	   "checked against the nodes' features"),

@@ -25,7 +25,7 @@ static const field_desc_t registration_fields[] = {
 	R(threads, FT_U16), R(real_memory, FT_U64), R(free_mem, FT_U64),
 	R(tmp_disk, FT_U32), R(cpu_load, FT_U32), R(boot_time, FT_TIME),
 	R(slurmd_start_time, FT_TIME), R(config_hash, FT_U32),
-	R(startup, FT_BOOL),
+	R(startup, FT_BOOL), R(dyn_conf, FT_STR),
 	FIELD_END
 };
 #undef R
@@ -893,6 +893,14 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_SLURMD_STATUS, slurmd_status_msg_t,
 		   slurmd_status_fields),
 	ROW_FIELDS(REQUEST_REBOOT_NODES, reboot_msg_t, msg_reboot_fields),
+	ROW_FIELDS(REQUEST_CONFIG, config_request_msg_t,
+		   msg_config_request_fields),
+	ROW_FIELDS(RESPONSE_CONFIG, config_files_msg_t,
+		   msg_config_files_fields),
+	ROW_FIELDS(REQUEST_RECONFIGURE_WITH_CONFIG, config_files_msg_t,
+		   msg_config_files_fields),
+	ROW_FIELDS(REQUEST_CREATE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
+	ROW_FIELDS(REQUEST_DELETE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_EMPTY(REQUEST_CONTROL_STATUS),
 	ROW_FIELDS(RESPONSE_CONTROL_STATUS, control_status_msg_t, control_status_fields),
 	ROW_EMPTY(REQUEST_NODE_REGISTRATION_STATUS),
