@@ -79,6 +79,11 @@ typedef struct {
 	uint16_t  over_time_limit;   /* NO_VAL16 = NONE */
 	bool      disable_root_jobs;
 	bool      req_resv;
+	/* for nodes added at run time (dynamic nodes): Nodes=ALL or a
+	 * NodeSet of Nodes=ALL takes every node; a NodeSet by Feature=
+	 * takes those with one of these features ("f1,f2" or NULL) */
+	bool      nodes_all;
+	char     *nodeset_features;
 } conf_part_t;
 
 typedef struct {
@@ -134,6 +139,8 @@ typedef struct slurm_conf {
 	uint32_t  first_job_id;       /* 1 */
 	uint32_t  max_job_id;         /* 0x03ff0000 */
 	uint32_t  max_job_count;      /* 10000 */
+	uint32_t  max_node_cnt;       /* MaxNodeCount; 0: the NodeName
+				       * lines' count (no dynamic nodes) */
 	uint32_t  max_array_size;     /* 1001 */
 	uint16_t  return_to_service;  /* 0 */
 	uint16_t  tree_width;

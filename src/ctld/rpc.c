@@ -42,6 +42,7 @@
 #include "ctld/job_track.h"
 #include "ctld/job_will_run.h"
 #include "ctld/lic_mgr.h"
+#include "ctld/node_dyn.h"
 #include "ctld/node_mgr.h"
 #include "ctld/node_reboot.h"
 #include "ctld/part_mgr.h"
@@ -178,6 +179,11 @@ static const rpc_row_t rpc_table[] = {
 	{ REQUEST_UPDATE_PARTITION,      RPC_PRIV_ADMIN,  part_mgr_rpc_update,
 	  CHANGE },
 	{ REQUEST_DELETE_PARTITION,      RPC_PRIV_ADMIN,  part_mgr_rpc_delete,
+	  CHANGE },
+	/* dynamic nodes: as Slurm, root, SlurmUser and AdminLevel=Admin */
+	{ REQUEST_CREATE_NODE,           RPC_PRIV_ADMIN,  node_dyn_rpc_create,
+	  CHANGE },
+	{ REQUEST_DELETE_NODE,           RPC_PRIV_ADMIN,  node_dyn_rpc_delete,
 	  CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
 	/* configless: any authenticated user, as Slurm (the commands
