@@ -1,6 +1,7 @@
 /* conf_files.c — configless: collect, check, write and fetch the
  * configuration files (conf_files.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -244,6 +245,26 @@ out:
 	return rc;
 }
 
+/* A file the controller no longer serves leaves the cache too. */
+static void _drop_others(const config_files_msg_t *m, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *p;
+
+		if (e->d_name[0] == '.' || _has(m, e->d_name))
+			continue;
+		p = xstrdup_printf("%s/%s", dir, e->d_name);
+		if (unlink(p) == 0)
+			debug("configless: %s is no longer served: removed", p);
+		xfree(p);
+	}
+	if (d)
+		closedir(d);
+}
+
 int conf_files_write(const config_files_msg_t *m, const char *dir, char *err,
 		     size_t errlen)
 {
@@ -265,6 +286,7 @@ int conf_files_write(const config_files_msg_t *m, const char *dir, char *err,
 		if (!strcmp(m->names[i], "slurm.conf") &&
 		    _write_one(dir, m->names[i], m->texts[i], err, errlen) < 0)
 			return -1;
+	_drop_others(m, dir);
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		fsync(dfd);
 		close(dfd);

@@ -249,6 +249,12 @@ static void test_collect_write_load(void **st)
 	assert_string_equal(t, "# none\n");
 	xfree(t);
 	xfree(p);
+	/* a file no longer served leaves the cache */
+	p = xstrdup_printf("%s/old.conf", dst);
+	spit(p, "stale\n");
+	assert_int_equal(conf_files_write(copy, dst, err, sizeof(err)), 0);
+	assert_int_equal(access(p, F_OK), -1);
+	xfree(p);
 	/* the Include's absolute path is not on the node: the cache is */
 	conf_set_include_dir(dst);
 	p = xstrdup_printf("%s/slurm.conf", dst);
