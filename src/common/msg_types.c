@@ -25,7 +25,7 @@ static const field_desc_t registration_fields[] = {
 	R(threads, FT_U16), R(real_memory, FT_U64), R(free_mem, FT_U64),
 	R(tmp_disk, FT_U32), R(cpu_load, FT_U32), R(boot_time, FT_TIME),
 	R(slurmd_start_time, FT_TIME), R(config_hash, FT_U32),
-	R(startup, FT_BOOL), R(dyn_conf, FT_STR),
+	R(startup, FT_BOOL),
 	FIELD_END
 };
 #undef R
@@ -479,6 +479,10 @@ static void registration_pack(buf_t *b, const void *data)
 
 	fields_pack(b, registration_fields, m);
 	pack32_array(b, m->job_ids, m->job_cnt);
+	/* slurmd -Z's line last: a registration from a slurmd built before
+	 * dynamic nodes (none there) still reads */
+	if (m->dyn_conf)
+		packstr(b, m->dyn_conf);
 }
 
 static void registration_free(void *data)
@@ -487,6 +491,7 @@ static void registration_free(void *data)
 
 	fields_free(registration_fields, m);
 	xfree(m->job_ids);
+	xfree(m->dyn_conf);
 	xfree(m);
 }
 
@@ -498,7 +503,8 @@ static int registration_unpack(buf_t *b, void **data)
 		xfree(m);
 		return -1;
 	}
-	if (unpack32_array(b, &m->job_ids, &m->job_cnt, PACK_MAX_ARRAY_LEN) < 0) {
+	if (unpack32_array(b, &m->job_ids, &m->job_cnt, PACK_MAX_ARRAY_LEN) < 0 ||
+	    (buf_remaining(b) && unpackstr(b, &m->dyn_conf) < 0)) {
 		registration_free(m);
 		return -1;
 	}
