@@ -56,7 +56,16 @@ void cli_init_noconf(const char *prog, int verbosity)
 
 const slurm_conf_t *cli_conf_load(char *err, size_t errlen)
 {
-	if (!cli.conf)
+	const char *srv = getenv("SLURM_CONF_SERVER");
+	const char *env = getenv("SLURM_CONF");
+
+	if (cli.conf)
+		return cli.conf;
+	/* configless commands: SLURM_CONF wins, then the controllers of
+	 * SLURM_CONF_SERVER, then the default slurm.conf */
+	if (srv && *srv && !(env && *env))
+		cli.conf = cli_conf_fetch(srv, err, errlen);
+	else
 		cli.conf = conf_load(NULL, err, errlen);
 	return cli.conf;
 }

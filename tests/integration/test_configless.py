@@ -115,3 +115,36 @@ def test_not_enabled_is_refused(new_cluster):
     assert "configless mode is not enabled" in open(c.ctld_log).read()
     assert not os.path.exists(os.path.join(c.dir, "spool", "n1",
                                            "conf-cache"))
+
+
+def test_commands_with_conf_server(configless):
+    """A command with SLURM_CONF_SERVER and no slurm.conf fetches the
+    files itself.  Before slurm.conf is known it talks to MUNGE at
+    libmunge's default socket: the command runs in a mount namespace
+    where that path is this cluster's munged."""
+    c = configless()
+    sock = c.munge_socket
+    wrap = ("mount -t tmpfs none /run && mkdir -p /run/munge && "
+            "touch /run/munge/munge.socket.2 && "
+            "mount --bind %s /run/munge/munge.socket.2 && exec \"$@\"" % sock)
+
+    def run(argv, server):
+        return c.run(["unshare", "-m", "--propagation", "private", "sh",
+                      "-c", wrap, "sh", c.bin(argv[0])] + argv[1:],
+                     env={"SLURM_CONF": "",
+                          "SLURM_CONF_SERVER": server})
+
+    r = run(["sinfo", "-h", "-o", "%N %t"], "127.0.0.1:%d" % c.ctld_port)
+    if r.rc != 0 and "mount" in r.err:
+        pytest.skip("no mount namespaces here: %s" % r.err.strip())
+    assert r.rc == 0, r
+    assert r.out.split() == ["n[1-2]", "idle"], r
+    r = run(["sbatch", "--wrap", "true"], "127.0.0.1:%d" % c.ctld_port)
+    assert r.rc == 0 and "Submitted batch job" in r.out, r
+    assert c.wait_done(int(r.out.split()[-1])) == "COMPLETED"
+    # nothing listens there
+    dead = cl.free_ports(1)[0]
+    r = run(["sinfo"], "127.0.0.1:%d" % dead)
+    assert r.rc == 1
+    assert "Unable to fetch the configuration from SLURM_CONF_SERVER" \
+        in r.err, r
