@@ -320,7 +320,9 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	 * with a valid configuration */
 	if (node_reboot_registered(n, r->boot_time, valid)) {
 		/* done */
-	} else if (BASE(n) == NODE_STATE_UNKNOWN) {
+	} else if (BASE(n) == NODE_STATE_UNKNOWN ||
+		   (BASE(n) == NODE_STATE_FUTURE && n->dyn_line)) {
+		/* a dynamic node made FUTURE waits for this slurmd */
 		_set_base(n, NODE_STATE_IDLE);
 	} else if (BASE(n) == NODE_STATE_DOWN && valid &&
 		   ((rts == 1 && n->down_no_resp) || rts == 2)) {

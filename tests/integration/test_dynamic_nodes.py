@@ -119,6 +119,13 @@ def test_bad_requests_are_refused(new_cluster):
 
 def test_node_with_a_job_is_not_deleted(new_cluster):
     c = new_cluster(nodes=1, extra_conf=EXTRA)
+    # made by scontrol first (FUTURE: waiting), then its slurmd -Z comes
+    r = c.run(["scontrol", "create", "NodeName=d3", "CPUs=1",
+               "RealMemory=100", "State=FUTURE"])
+    assert r.rc == 0, r
+    _start_dynamic(c, "d3", conf="CPUs=1 RealMemory=100")
+    cl.wait_for(lambda: _state(c, "d3").startswith("IDLE"), timeout=30,
+                what="d3 registered and idle")
     _start_dynamic(c, "d2", conf="CPUs=1 RealMemory=200")
     cl.wait_for(lambda: _state(c, "d2").startswith("IDLE"), timeout=30,
                 what="d2 idle")
