@@ -28,6 +28,9 @@ const slurm_conf_t *cli_conf(void);
  * socket into a directory of this process removed at exit, then loaded.
  * NULL with err (cli_conf_server.c). */
 slurm_conf_t *cli_conf_fetch(const char *servers, char *err, size_t errlen);
+/* Where a configless node or login node keeps the files for the
+ * commands (Slurm's path). */
+#define CLI_CONF_CACHE "/run/slurm/conf"
 const char *cli_prog(void);
 
 /* One request to the controller (tries each SlurmctldHost in order, with
