@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/auth.h"
+#include "common/conf_files.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -56,7 +57,31 @@ void cli_init_noconf(const char *prog, int verbosity)
 
 const slurm_conf_t *cli_conf_load(char *err, size_t errlen)
 {
-	if (!cli.conf)
+	const char *srv = getenv("SLURM_CONF_SERVER");
+	const char *env = getenv("SLURM_CONF");
+
+	char *dns;
+
+	if (cli.conf)
+		return cli.conf;
+	/* configless commands: SLURM_CONF wins, then the controllers of
+	 * SLURM_CONF_SERVER, then the default slurm.conf, then a configless
+	 * node's or login node's cache (/run/slurm/conf), then the
+	 * controllers of the DNS SRV record _slurmctld._tcp */
+	if (env && *env)
+		cli.conf = conf_load(NULL, err, errlen);
+	else if (srv && *srv)
+		cli.conf = cli_conf_fetch(srv, err, errlen);
+	else if (access(conf_default_path(), F_OK) == 0)
+		cli.conf = conf_load(NULL, err, errlen);
+	else if (access(CLI_CONF_CACHE "/slurm.conf", F_OK) == 0) {
+		conf_set_include_dir(CLI_CONF_CACHE);
+		cli.conf = conf_load(CLI_CONF_CACHE "/slurm.conf", err,
+				     errlen);
+	} else if ((dns = conf_files_srv_lookup())) {
+		cli.conf = cli_conf_fetch(dns, err, errlen);
+		xfree(dns);
+	} else
 		cli.conf = conf_load(NULL, err, errlen);
 	return cli.conf;
 }

@@ -23,6 +23,14 @@ void cli_init_noconf(const char *prog, int verbosity);
  * before cli_init()): NULL with err filled when it cannot be loaded. */
 const slurm_conf_t *cli_conf_load(char *err, size_t errlen);
 const slurm_conf_t *cli_conf(void);
+/* SLURM_CONF_SERVER ("host[:port][,host2[:port]]", no SLURM_CONF): the
+ * controller's files (configless), fetched with auth/munge's default
+ * socket into a directory of this process removed at exit, then loaded.
+ * NULL with err (cli_conf_server.c). */
+slurm_conf_t *cli_conf_fetch(const char *servers, char *err, size_t errlen);
+/* Where a configless node or login node keeps the files for the
+ * commands (Slurm's path). */
+#define CLI_CONF_CACHE "/run/slurm/conf"
 const char *cli_prog(void);
 
 /* One request to the controller (tries each SlurmctldHost in order, with

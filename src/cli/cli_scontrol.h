@@ -38,6 +38,11 @@ bool scontrol_is_part_word(const char *word);
  * 0, -1 (malformed: printed), 1 (not one of them). */
 int  scontrol_job_kv_more(job_update_msg_t *u, const char *key,
 			  const char *val);
+/* cli_scontrol_node.c: dynamic nodes (scontrol create/delete
+ * NodeName=...) */
+bool scontrol_is_node_entity(const char *word);
+int  scontrol_node_create(int argc, char **argv);
+int  scontrol_node_delete(int argc, char **argv);
 int  scontrol_part_create(int argc, char **argv);
 int  scontrol_part_update(int argc, char **argv);
 int  scontrol_part_delete(int argc, char **argv);

@@ -576,6 +576,10 @@ static int cmd_create(int argc, char **argv)
 		fprintf(stderr, "too few arguments for keyword:create\n");
 		return 1;
 	}
+	if (scontrol_is_node_entity(argv[0])) {
+		need_conf();
+		return scontrol_node_create(argc, argv);
+	}
 	for (int i = 0; i < argc; i++)
 		if (scontrol_is_part_word(argv[i])) {
 			need_conf();
@@ -610,6 +614,10 @@ static int cmd_delete(int argc, char **argv)
 	if (xstrcaseprefix(argv[0], "partition")) {
 		need_conf();
 		return scontrol_part_delete(argc, argv);
+	}
+	if (scontrol_is_node_entity(argv[0])) {
+		need_conf();
+		return scontrol_node_delete(argc, argv);
 	}
 	if (!xstrcaseprefix(argv[0], "reservation")) {
 		fprintf(stderr, "scontrol: error: Invalid deletion entity: "

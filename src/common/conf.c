@@ -55,6 +55,20 @@ static void conf_file_note(slurm_conf_t *c, const char *path,
 				.mtime = sb->st_mtim };
 }
 
+const char *conf_file_at(const slurm_conf_t *c, size_t i)
+{
+	return c && i < c->file_cnt ? ((const conf_file_id_t *) c->files)[i].path
+				    : NULL;
+}
+
+static char *include_dir;     /* conf_set_include_dir() */
+
+void conf_set_include_dir(const char *dir)
+{
+	xfree(include_dir);
+	include_dir = xstrdup(dir);
+}
+
 bool conf_unchanged(const slurm_conf_t *c)
 {
 	const conf_file_id_t *f = c->files;
@@ -264,7 +278,11 @@ static int conf_include(conf_state_t *st, const char *from, const char *arg)
 		xfree(name);
 		name = n;
 	}
-	if (name[0] == '/') {
+	if (include_dir) {              /* configless: served by base name */
+		const char *b = strrchr(name, '/');
+
+		path = xstrdup_printf("%s/%s", include_dir, b ? b + 1 : name);
+	} else if (name[0] == '/') {
 		path = xstrdup(name);
 	} else {
 		char *dir = conf_dirname(from);
@@ -470,6 +488,58 @@ static void conf_state_free(conf_state_t *st)
 	xstrarray_free(st->notes);
 	conf_node_index_free(&st->node_idx);
 	xfree(st->where);
+}
+
+conf_node_t *conf_node_line(const slurm_conf_t *c, const char *line,
+			    size_t *cnt, char *err, size_t errlen)
+{
+	conf_state_t st = { .err = err, .errlen = errlen };
+	conf_pairs_t pairs = { 0 };
+	char *copy = xstrdup(line ? line : "");
+	conf_node_t *out = NULL;
+
+	*cnt = 0;
+	st.c = xmalloc(sizeof(*st.c));
+	st.c->slurmd_port = c ? c->slurmd_port : 6818;
+	conf_strip(copy);
+	if (conf_split(&st, copy, &pairs) < 0)
+		goto out;
+	if (!pairs.cnt || strcasecmp(pairs.v[0].key, "NodeName")) {
+		conf_fail(&st, "the line must start with NodeName=");
+		goto out;
+	}
+	if (!strcasecmp(pairs.v[0].value, "DEFAULT") ||
+	    !strcasecmp(pairs.v[0].value, "ALL")) {
+		conf_fail(&st, "NodeName=%s is reserved", pairs.v[0].value);
+		goto out;
+	}
+	if (conf_record(&st, &pairs) < 0)
+		goto out;
+	for (size_t i = 0; i < st.c->node_cnt; i++)
+		if (!st.c->nodes[i].port)
+			st.c->nodes[i].port = st.c->slurmd_port;
+	out = st.c->nodes;
+	*cnt = st.c->node_cnt;
+	st.c->nodes = NULL;
+	st.c->node_cnt = 0;
+out:
+	conf_pairs_free(&pairs);
+	conf_pairs_free(&st.node_dflt);
+	conf_node_index_free(&st.node_idx);
+	xstrarray_free(st.notes);
+	for (size_t i = 0; i < st.c->node_cnt; i++)
+		conf_node_free(&st.c->nodes[i]);
+	xfree(st.c->nodes);
+	xfree(st.c);
+	xfree(copy);
+	return out;
+}
+
+void conf_node_line_free(conf_node_t *v, size_t cnt)
+{
+	for (size_t i = 0; i < cnt; i++)
+		conf_node_free(&v[i]);
+	xfree(v);
 }
 
 slurm_conf_t *conf_load(const char *path, char *err, size_t errlen)

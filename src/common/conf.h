@@ -79,6 +79,11 @@ typedef struct {
 	uint16_t  over_time_limit;   /* NO_VAL16 = NONE */
 	bool      disable_root_jobs;
 	bool      req_resv;
+	/* for nodes added at run time (dynamic nodes): Nodes=ALL or a
+	 * NodeSet of Nodes=ALL takes every node; a NodeSet by Feature=
+	 * takes those with one of these features ("f1,f2" or NULL) */
+	bool      nodes_all;
+	char     *nodeset_features;
 } conf_part_t;
 
 typedef struct {
@@ -134,6 +139,8 @@ typedef struct slurm_conf {
 	uint32_t  first_job_id;       /* 1 */
 	uint32_t  max_job_id;         /* 0x03ff0000 */
 	uint32_t  max_job_count;      /* 10000 */
+	uint32_t  max_node_cnt;       /* MaxNodeCount; 0: the NodeName
+				       * lines' count (no dynamic nodes) */
 	uint32_t  max_array_size;     /* 1001 */
 	uint16_t  return_to_service;  /* 0 */
 	uint16_t  tree_width;
@@ -227,6 +234,13 @@ void          conf_destroy(slurm_conf_t *c);
 /* True while each file c was read from (slurm.conf and its Includes)
  * is still the same file with the same size and modification time. */
 bool          conf_unchanged(const slurm_conf_t *c);
+/* The i-th file c was read from (0: slurm.conf, then its Includes in
+ * the order read), NULL past the last. */
+const char   *conf_file_at(const slurm_conf_t *c, size_t i);
+/* Configless (conf_files.h): from now on this process takes every
+ * Include by its base name from dir (the cache the controller's files
+ * were written to); NULL: as written again. */
+void          conf_set_include_dir(const char *dir);
 /* The path conf_load(NULL) would read. */
 const char   *conf_default_path(void);
 
@@ -252,6 +266,13 @@ void conf_part_copy(conf_part_t *dst, const conf_part_t *src);
 void conf_part_free(conf_part_t *p);
 int  conf_part_apply(conf_part_t *p, char *const *words, size_t *bad,
 		     char *err, size_t errlen);
+/* A NodeName line ("NodeName=d[1-2] CPUs=4 Features=f1 ..."; slurmd -Z,
+ * scontrol create) checked as slurm.conf checks one (Port defaults to c's
+ * SlurmdPort; NodeName=DEFAULT refused): the nodes it names (*cnt), or
+ * NULL with err.  Free with conf_node_line_free. */
+conf_node_t  *conf_node_line(const slurm_conf_t *c, const char *line,
+			     size_t *cnt, char *err, size_t errlen);
+void          conf_node_line_free(conf_node_t *v, size_t cnt);
 /* Value for a key as `scontrol show config` prints it, or NULL. */
 const char   *conf_get(const slurm_conf_t *c, const char *key);
 /* The value the file set for a scalar key, NULL when unset. */

@@ -183,7 +183,7 @@ static const conf_key_t conf_keys[] = {
 	{ "MaxJobCount", NULL, CK_U32, F(max_job_count), "10000", NULL, 0, NULL },
 	{ "MaxJobId", NULL, CK_U32, F(max_job_id), "67043328", NULL, 0, NULL },
 	SHOW("MaxMemPerNode", show_max_mem),
-	{ "MaxNodeCount", NULL, CK_U32, NOF, NULL, NULL, 0, show_max_node_cnt },
+	{ "MaxNodeCount", NULL, CK_U32, F(max_node_cnt), NULL, NULL, 0, show_max_node_cnt },
 	{ "MaxStepCount", NULL, CK_U32, F(max_step_count), "40000", NULL, 0, NULL },
 	{ "MaxTasksPerNode", NULL, CK_U16, F(max_tasks_per_node), "512", NULL, 0, NULL },
 	{ "MCSPlugin", NULL, CK_STR, NOF, "mcs/none", NULL, 0, NULL },

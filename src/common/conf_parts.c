@@ -59,6 +59,7 @@ void conf_part_free(conf_part_t *p)
 {
 	xfree(p->name);
 	xfree(p->nodes);
+	xfree(p->nodeset_features);
 	xfree(p->state);
 	xfree(p->allow_groups);
 	xfree(p->allow_accounts);
@@ -409,22 +410,40 @@ static const conf_rec_t *nodeset_find(conf_state_t *st, const char *name)
 	return NULL;
 }
 
-static int part_resolve_one(conf_state_t *st, const char *name)
+/* One name of a Nodes= list: a node, or a NodeSet (its hosts, and what
+ * it takes of nodes added later: all of them, or those with its Feature). */
+static int part_resolve_one(conf_state_t *st, conf_part_t *p,
+			    const char *name, hostlist_t *out)
 {
 	const conf_rec_t *ns;
+	const char *nodes, *feat;
 	hostlist_t *tmp;
 	int rc;
 
-	if (conf_node_lookup(st, name) >= 0)
+	if (conf_node_lookup(st, name) >= 0) {
+		hostlist_push_host(out, name);
 		return 0;
+	}
 	if (!(ns = nodeset_find(st, name)))
 		return conf_fail(st, "unknown node \"%s\" in Nodes", name);
+	nodes = conf_pairs_get(&ns->pairs, "Nodes");
+	feat = conf_pairs_get(&ns->pairs, "Feature");
+	if (nodes && !strcasecmp(nodes, "ALL"))
+		p->nodes_all = true;
+	else if (!nodes && feat && !p->nodes_all)
+		xstrfmtcat(&p->nodeset_features, "%s%s",
+			   p->nodeset_features ? "," : "", feat);
+	else if (!nodes)
+		p->nodes_all = true;
 	tmp = hostlist_create();
 	rc = nodeset_hosts(st, ns, tmp);
-	for (size_t i = 0; !rc && i < hostlist_count(tmp); i++)
+	for (size_t i = 0; !rc && i < hostlist_count(tmp); i++) {
 		if (conf_node_lookup(st, hostlist_nth(tmp, i)) < 0)
 			rc = conf_fail(st, "NodeSet %s: unknown node \"%s\"",
 				       name, hostlist_nth(tmp, i));
+		else
+			hostlist_push_host(out, hostlist_nth(tmp, i));
+	}
 	hostlist_destroy(tmp);
 	return rc;
 }
@@ -443,7 +462,8 @@ static char *part_all_nodes(conf_state_t *st)
 
 static int part_resolve(conf_state_t *st, conf_part_t *p)
 {
-	hostlist_t *hl;
+	hostlist_t *hl, *out;
+	bool sets = false;
 	int rc = 0;
 
 	if (!p->nodes)
@@ -454,13 +474,23 @@ static int part_resolve(conf_state_t *st, conf_part_t *p)
 	if (!strcasecmp(p->nodes, "ALL")) {
 		xfree(p->nodes);
 		p->nodes = part_all_nodes(st);
+		p->nodes_all = true;
 		return 0;
 	}
 	if (!(hl = conf_rec_hostlist(st, "Nodes", p->nodes)))
 		return -1;
-	for (size_t i = 0; i < hostlist_count(hl) && !rc; i++)
-		rc = part_resolve_one(st, hostlist_nth(hl, i));
+	out = hostlist_create();
+	for (size_t i = 0; i < hostlist_count(hl) && !rc; i++) {
+		sets |= conf_node_lookup(st, hostlist_nth(hl, i)) < 0;
+		rc = part_resolve_one(st, p, hostlist_nth(hl, i), out);
+	}
 	hostlist_destroy(hl);
+	if (!rc && sets) {       /* NodeSets expanded: node names only */
+		hostlist_uniq(out);
+		xfree(p->nodes);
+		p->nodes = hostlist_ranged(out);
+	}
+	hostlist_destroy(out);
 	return rc;
 }
 
@@ -498,6 +528,7 @@ void conf_part_copy(conf_part_t *dst, const conf_part_t *src)
 	*dst = *src;
 	dst->name = xstrdup(src->name);
 	dst->nodes = xstrdup(src->nodes);
+	dst->nodeset_features = xstrdup(src->nodeset_features);
 	dst->state = xstrdup(src->state);
 	dst->allow_groups = xstrdup(src->allow_groups);
 	dst->allow_accounts = xstrdup(src->allow_accounts);

@@ -171,7 +171,8 @@ static const conf_use_t conf_use[] = {
 	I("MaxJobCount", "ctld/job_submit.c",
 	  "test_conf_keys.py::test_max_job_count"),
 	I("MaxJobId", "ctld/job_mgr.c", "test_conf_keys.py::test_first_job_id"),
-	W("MaxNodeCount", "Sluice has no dynamic nodes"),
+	I("MaxNodeCount", "ctld/node_mgr.c",
+	  "test_dynamic_nodes.py::test_bad_requests_are_refused"),
 	I("MaxStepCount", "ctld/step_mgr.c", "test_conf_act.py::test_max_step_count"),
 	I("MaxTasksPerNode", "ctld/step_mgr.c", "test_conf_act.py::test_max_tasks_per_node"),
 	P("MCSPlugin"),
@@ -658,8 +659,8 @@ static const conf_use_t conf_use[] = {
 	SR(CP, "allow_user_triggers", NULL, "Sluice has no triggers"),
 	SR(CP, "cloud_dns", NULL, "Sluice has no cloud nodes"),
 	SR(CP, "disable_triggers", NULL, "Sluice has no triggers"),
-	SR(CP, "enable_configless", NULL, "slurmd and the commands read "
-	   "slurm.conf from disk"),
+	SI(CP, "enable_configless", "ctld/conf_serve.c",
+	   "test_configless.py::test_configless_nodes_run_jobs"),
 	SR(CP, "enable_stepmgr", NULL, "the controller manages every step"),
 	SR(CP, "ignore_constraint_validation", NULL, "--constraint is always "
 	   "checked against the nodes' features"),

@@ -479,6 +479,10 @@ static void registration_pack(buf_t *b, const void *data)
 
 	fields_pack(b, registration_fields, m);
 	pack32_array(b, m->job_ids, m->job_cnt);
+	/* slurmd -Z's line last: a registration from a slurmd built before
+	 * dynamic nodes (none there) still reads */
+	if (m->dyn_conf)
+		packstr(b, m->dyn_conf);
 }
 
 static void registration_free(void *data)
@@ -487,6 +491,7 @@ static void registration_free(void *data)
 
 	fields_free(registration_fields, m);
 	xfree(m->job_ids);
+	xfree(m->dyn_conf);
 	xfree(m);
 }
 
@@ -498,7 +503,8 @@ static int registration_unpack(buf_t *b, void **data)
 		xfree(m);
 		return -1;
 	}
-	if (unpack32_array(b, &m->job_ids, &m->job_cnt, PACK_MAX_ARRAY_LEN) < 0) {
+	if (unpack32_array(b, &m->job_ids, &m->job_cnt, PACK_MAX_ARRAY_LEN) < 0 ||
+	    (buf_remaining(b) && unpackstr(b, &m->dyn_conf) < 0)) {
 		registration_free(m);
 		return -1;
 	}
@@ -893,6 +899,14 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(RESPONSE_SLURMD_STATUS, slurmd_status_msg_t,
 		   slurmd_status_fields),
 	ROW_FIELDS(REQUEST_REBOOT_NODES, reboot_msg_t, msg_reboot_fields),
+	ROW_FIELDS(REQUEST_CONFIG, config_request_msg_t,
+		   msg_config_request_fields),
+	ROW_FIELDS(RESPONSE_CONFIG, config_files_msg_t,
+		   msg_config_files_fields),
+	ROW_FIELDS(REQUEST_RECONFIGURE_WITH_CONFIG, config_files_msg_t,
+		   msg_config_files_fields),
+	ROW_FIELDS(REQUEST_CREATE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
+	ROW_FIELDS(REQUEST_DELETE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_EMPTY(REQUEST_CONTROL_STATUS),
 	ROW_FIELDS(RESPONSE_CONTROL_STATUS, control_status_msg_t, control_status_fields),
 	ROW_EMPTY(REQUEST_NODE_REGISTRATION_STATUS),

@@ -33,6 +33,14 @@ typedef enum {
 	RESPONSE_SLURMD_STATUS,             /* slurmd_status_msg_t */
 	REQUEST_REBOOT_NODES = 1032,        /* reboot_msg_t: scontrol reboot ->
 					     * controller -> each node's slurmd */
+	/* configless (msg_config.c) */
+	REQUEST_CONFIG = 1050,              /* config_request_msg_t: slurmd
+					     * --conf-server, a command with
+					     * SLURM_CONF_SERVER -> controller */
+	RESPONSE_CONFIG,                    /* config_files_msg_t */
+	REQUEST_RECONFIGURE_WITH_CONFIG,    /* config_files_msg_t: controller
+					     * -> slurmd (scontrol
+					     * reconfigure, configless) */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */
@@ -80,6 +88,11 @@ typedef enum {
 	REQUEST_CREATE_PARTITION = 3040,    /* part_update_msg_t */
 	REQUEST_UPDATE_PARTITION,           /* part_update_msg_t */
 	REQUEST_DELETE_PARTITION,           /* part_update_msg_t (name) */
+	/* dynamic nodes (msg_dynnode.c) */
+	REQUEST_CREATE_NODE = 3060,         /* dyn_node_msg_t: scontrol create
+					     * NodeName=... */
+	REQUEST_DELETE_NODE,                /* dyn_node_msg_t: scontrol delete
+					     * NodeName=<hostlist> */
 
 	/* submission */
 	REQUEST_RESOURCE_ALLOCATION = 4001, /* job_desc_t (srun, salloc) */
@@ -202,6 +215,8 @@ typedef struct {
 	uint32_t  job_cnt;
 	uint32_t  config_hash;
 	bool      startup;        /* first registration since slurmd started */
+	char     *dyn_conf;       /* slurmd -Z: its --conf words with Port=
+				   * (a dynamic node), else NULL */
 } node_registration_msg_t;
 
 typedef struct {
@@ -228,6 +243,30 @@ typedef struct {
 	uint16_t  flags;          /* REBOOT_FLAGS_* */
 	uint32_t  next_state;     /* 0: not given, NODE_RESUME or NODE_STATE_DOWN */
 } reboot_msg_t;
+
+/* REQUEST_CONFIG: what asks (CONFIG_REQUEST_SLURMD: a slurmd, which
+ * gets the node-side files too). */
+#define CONFIG_REQUEST_SLURMD 0x0001
+typedef struct {
+	uint32_t  flags;
+	char     *node_name;      /* slurmd -N, for the log; may be NULL */
+} config_request_msg_t;
+
+/* RESPONSE_CONFIG, REQUEST_RECONFIGURE_WITH_CONFIG: the configuration
+ * files, names[i] (a base name: "slurm.conf", "gres.conf", an Include's
+ * file) holding texts[i]; both NULL-terminated, as long as each other. */
+typedef struct {
+	char    **names;
+	char    **texts;
+} config_files_msg_t;
+
+/* REQUEST_CREATE_NODE: one NodeName line ("NodeName=d1 CPUs=4 ...");
+ * REQUEST_DELETE_NODE: node_line is a hostlist of nodes to delete.
+ * From slurmd -Z the registration carries the line instead
+ * (node_registration_msg_t.dyn_conf). */
+typedef struct {
+	char     *node_line;
+} dyn_node_msg_t;
 
 /* slurmd -> controller: the node's energy (acct_gather_energy/rapl). */
 typedef struct {

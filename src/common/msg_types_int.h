@@ -43,6 +43,14 @@ extern const field_desc_t msg_alloc_heartbeat_resp_fields[];
 /* msg_reboot.c */
 extern const field_desc_t msg_reboot_fields[];   /* reboot_msg_t */
 
+/* msg_config.c: REQUEST_CONFIG, RESPONSE_CONFIG and
+ * REQUEST_RECONFIGURE_WITH_CONFIG */
+extern const field_desc_t msg_config_request_fields[];
+extern const field_desc_t msg_config_files_fields[];
+
+/* msg_dynnode.c: REQUEST_CREATE_NODE, REQUEST_DELETE_NODE */
+extern const field_desc_t msg_dyn_node_fields[];
+
 /* msg_ckpt.c */
 MSG_BODY_FUNCS(msg_ckpt);         /* REQUEST_CHECKPOINT: checkpoint_msg_t */
 MSG_BODY_FUNCS(msg_ckpt_tasks);   /* REQUEST_CHECKPOINT_TASKS:

@@ -169,6 +169,10 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_UNSUPPORTED_GRES, "Requested GRES option unsupported by configured SelectType plugin" },
 	{ ESLURM_INVALID_NICE, "Invalid --nice value" },
 	{ ESLURM_INVALID_TIME_MIN_LIMIT, "Invalid time-min specification (exceeds job's time or other limits)" },
+	{ ESLURM_DEFER, "Immediate execution impossible. Individual job submission scheduling attempts deferred" },
+	{ ESLURM_CONFIGLESS_DISABLED, "ConfigLess mode is disabled in slurm configuration." },
+	{ ESLURM_NODE_ALREADY_EXISTS, "Node already exists in the node table" },
+	{ ESLURM_NODE_TABLE_FULL, "Unable to add node, node table is full" },
 
 	{ ESPANK_ERROR, "Generic error" },
 	{ ESPANK_BAD_ARG, "Bad argument" },

@@ -52,7 +52,7 @@ static void register_cluster_tres(time_t now)
 	for (size_t i = 0; i < n; i++)
 		cpus += node_mgr_at(i)->info.cpus;
 	snprintf(tres, sizeof(tres), "cpu=%llu,node=%zu",
-		 (unsigned long long)cpus, n);
+		 (unsigned long long)cpus, node_mgr_used());
 	e.tres = tres;
 	e.reason_uid = NO_VAL32;
 	acct_record(ACCT_REC_NODE_EVENT, &e);

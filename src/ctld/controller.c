@@ -18,6 +18,7 @@
 #include "common/daemon.h"
 #include "common/daemon_notify.h"
 #include "common/auth.h"
+#include "common/conf_files.h"
 #include "common/jwt.h"
 #include "common/log.h"
 #include "common/net.h"
@@ -33,6 +34,7 @@
 #include "ctld/fairshare.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/conf_serve.h"
 #include "ctld/ha.h"
 #include "ctld/job_inactive.h"
 #include "ctld/job_mgr.h"
@@ -317,13 +319,21 @@ void ctld_shutdown(void)
  * programs), as Slurm's scontrol reconfigure does; FUTURE nodes have none. */
 static void _reconfigure_nodes(void)
 {
+	const config_files_msg_t *files = conf_serve_files();
+
 	for (size_t i = 0; i < node_mgr_count(); i++) {
 		const node_record_t *r = node_mgr_at(i);
+		config_files_msg_t *m = NULL;
 
 		if ((r->info.node_state & NODE_STATE_BASE) == NODE_STATE_FUTURE)
 			continue;
+		/* configless: the files go with it (a slurmd that reads its
+		 * own slurm.conf ignores them) */
+		if (files)
+			m = conf_files_copy(files);
 		agent_send_rc(r->info.node_addr, r->info.port,
-			      REQUEST_RECONFIGURE, NULL,
+			      m ? REQUEST_RECONFIGURE_WITH_CONFIG :
+			      REQUEST_RECONFIGURE, m,
 			      ctld.conf->message_timeout * 1000, NULL, NULL);
 	}
 }
@@ -356,6 +366,9 @@ int ctld_reconfigure(void)
 		conf_destroy(nc);
 		return SLURM_ERROR;
 	}
+	if (conf_serve_reload(nc, err, sizeof(err)) < 0)
+		error("Reconfigure: configless: %s; the files served stay as "
+		      "they were", err);
 	/* the key and the token rules are read once, at start */
 	if (xstrcmp(nc->auth_alt_types, ctld.conf->auth_alt_types) ||
 	    xstrcmp(nc->auth_alt_params, ctld.conf->auth_alt_params))
@@ -468,6 +481,8 @@ static void _init_state(void)
 
 	if (node_mgr_init(c) < 0)
 		fatal("Unable to build the node table");
+	if (conf_serve_reload(c, err, sizeof(err)) < 0)
+		fatal("configless: %s", err);
 	if (lic_mgr_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (part_mgr_init(c, err, sizeof(err)) < 0)
@@ -561,6 +576,7 @@ static void _stop(void)
 	trigger_fini();
 	commit_fini();
 	rl_fini();
+	conf_serve_fini();
 	job_submit_plugin_fini();
 	jobcomp_fini();
 	site_factor_fini();

@@ -15,7 +15,9 @@
 
 static struct {
 	node_record_t **nodes;
-	size_t          cnt;
+	size_t          cnt;           /* slots (node_mgr_count) */
+	size_t          conf_cnt;      /* the first ones: slurm.conf's */
+	size_t          used;          /* slots holding a node */
 	node_record_t  *by_name;
 	uint32_t        generation;
 	uint64_t        saved_gen;     /* node_mgr_saved_touch() */
@@ -34,6 +36,11 @@ uint64_t node_mgr_saved_gen(void)
 size_t node_mgr_count(void)
 {
 	return nm.cnt;
+}
+
+size_t node_mgr_used(void)
+{
+	return nm.used;
 }
 
 uint32_t node_mgr_generation(void)
@@ -180,8 +187,29 @@ static node_record_t *_new_node(const conf_node_t *cn, uint32_t index)
 	return n;
 }
 
+/* A slot no node holds yet: no name, FUTURE (never usable, never
+ * pinged), left out of node info. */
+static node_record_t *_new_vacant(uint32_t index)
+{
+	node_record_t *n = xmalloc(sizeof(*n));
+
+	n->index = index;
+	n->vacant = true;
+	n->info.name = xstrdup("");
+	n->info.node_addr = xstrdup("");
+	n->info.node_hostname = xstrdup("");
+	n->info.node_state = NODE_STATE_FUTURE;
+	n->info.free_mem = NO_VAL64;
+	n->info.owner = NO_VAL32;
+	n->info.alloc_tres_fmt_str = xstrdup("");
+	n->info.tres_fmt_str = xstrdup("");
+	n->cpu_used = bitmap_create(1);
+	return n;
+}
+
 static void _free_node(node_record_t *n)
 {
+	xfree(n->dyn_line);
 	node_info_free_members(&n->info);
 	if (n->cpu_used)
 		bitmap_destroy(n->cpu_used);
@@ -204,8 +232,12 @@ int node_mgr_init(const slurm_conf_t *conf)
 {
 	size_t i;
 
+	size_t cap = conf->node_cnt;
+
+	if (conf->max_node_cnt > cap)
+		cap = conf->max_node_cnt;
 	_drop_table();
-	nm.nodes = xcalloc(conf->node_cnt + 1, sizeof(*nm.nodes));
+	nm.nodes = xcalloc(cap + 1, sizeof(*nm.nodes));
 	for (i = 0; i < conf->node_cnt; i++) {
 		node_record_t *n = _new_node(&conf->nodes[i], i), *dup = NULL;
 
@@ -221,18 +253,68 @@ int node_mgr_init(const slurm_conf_t *conf)
 		HASH_ADD_KEYPTR(hh, nm.by_name, n->info.name,
 				strlen(n->info.name), n);
 	}
+	nm.conf_cnt = nm.used = nm.cnt;
+	while (nm.cnt < cap) {
+		nm.nodes[nm.cnt] = _new_vacant(nm.cnt);
+		nm.cnt++;
+	}
 	nm.generation++;
 	nm.saved_gen++;
 	return 0;
 }
 
-static bool _same_nodes(const slurm_conf_t *conf)
+node_record_t *node_mgr_add(const conf_node_t *cn, const char *line)
 {
+	node_record_t *n;
 	size_t i;
 
-	if (conf->node_cnt != nm.cnt)
+	for (i = nm.conf_cnt; i < nm.cnt && !nm.nodes[i]->vacant; i++)
+		;
+	if (i >= nm.cnt || node_mgr_find(cn->name))
+		return NULL;
+	_free_node(nm.nodes[i]);
+	n = _new_node(cn, (uint32_t) i);
+	n->dyn_line = xstrdup(line);
+	nm.nodes[i] = n;
+	HASH_ADD_KEYPTR(hh, nm.by_name, n->info.name, strlen(n->info.name), n);
+	nm.used++;
+	nm.generation++;
+	nm.saved_gen++;
+	return n;
+}
+
+void node_mgr_vacate(node_record_t *n)
+{
+	uint32_t i = n->index;
+
+	if (n->vacant || i >= nm.cnt || nm.nodes[i] != n)
+		return;
+	HASH_DEL(nm.by_name, n);
+	_free_node(n);
+	nm.nodes[i] = _new_vacant(i);
+	nm.used--;
+	nm.generation++;
+	nm.saved_gen++;
+}
+
+bitmap_t *node_mgr_all(void)
+{
+	bitmap_t *b = bitmap_create(nm.cnt ? nm.cnt : 1);
+
+	for (size_t i = 0; i < nm.cnt; i++)
+		if (!nm.nodes[i]->vacant)
+			bitmap_set(b, i);
+	return b;
+}
+
+static bool _same_nodes(const slurm_conf_t *conf)
+{
+	size_t i, cap = conf->node_cnt > conf->max_node_cnt ? conf->node_cnt :
+			conf->max_node_cnt;
+
+	if (conf->node_cnt != nm.conf_cnt || cap != nm.cnt)
 		return false;
-	for (i = 0; i < nm.cnt; i++)
+	for (i = 0; i < nm.conf_cnt; i++)
 		if (strcmp(conf->nodes[i].name, nm.nodes[i]->info.name))
 			return false;
 	return true;
@@ -258,9 +340,34 @@ static void _rebuild(const slurm_conf_t *conf)
 	nm.by_name = NULL;
 	nm.cnt = 0;
 	node_mgr_init(conf);
+	for (i = 0; i < old_cnt; i++) {      /* dynamic nodes stay */
+		char err[256];
+		size_t cnt = 0;
+		conf_node_t *cn;
+		node_record_t *n = NULL;
+
+		if (!old[i]->dyn_line)
+			continue;
+		cn = conf_node_line(conf, old[i]->dyn_line, &cnt, err,
+				    sizeof(err));
+		if (cn && cnt == 1)
+			n = node_mgr_add(cn, old[i]->dyn_line);
+		if (n) {                /* learnt at registration */
+			xfree(n->info.node_addr);
+			n->info.node_addr = xstrdup(old[i]->info.node_addr);
+		} else {
+			error("Dynamic node %s dropped by the new config "
+			      "(MaxNodeCount=%u, or a NodeName line of that "
+			      "name)", old[i]->info.name, conf->max_node_cnt);
+		}
+		if (cn)
+			conf_node_line_free(cn, cnt);
+	}
 	for (i = 0; i < nm.cnt; i++) {
 		node_record_t *n = nm.nodes[i];
 
+		if (n->vacant)
+			continue;
 		HASH_FIND_STR(by_name, n->info.name, o);
 		if (!o)
 			continue;
@@ -277,7 +384,7 @@ int node_mgr_reconfig(const slurm_conf_t *conf, char *err, size_t errlen)
 	size_t i;
 
 	if (_same_nodes(conf)) {
-		for (i = 0; i < nm.cnt; i++)
+		for (i = 0; i < nm.conf_cnt; i++)
 			_apply_conf(nm.nodes[i], &conf->nodes[i]);
 		return 0;
 	}
@@ -498,7 +605,7 @@ void node_mgr_pack_state(buf_t *b)
 	size_t i;
 
 	for (i = 0; i < nm.cnt; i++)
-		if (node_state_worth_saving(nm.nodes[i]))
+		if (!nm.nodes[i]->vacant && node_state_worth_saving(nm.nodes[i]))
 			cnt++;
 	pack32(b, cnt);
 	for (i = 0; i < nm.cnt; i++) {
@@ -525,7 +632,7 @@ void node_mgr_pack_state(buf_t *b)
 		};
 		size_t at;
 
-		if (!node_state_worth_saving(n))
+		if (n->vacant || !node_state_worth_saving(n))
 			continue;
 		at = tagrec_begin(b, NODE2_MAGIC);
 		tagrec_pack_diff(b, &saved_node_tab, &s, &zero);

@@ -41,6 +41,10 @@ typedef struct node_record {
 	uint64_t    gpu_used;      /* GPU indexes held by jobs */
 	time_t      boot_req_time; /* REBOOT_ISSUED since (node_reboot.c) */
 	bool        reboot_asap;   /* scontrol reboot ASAP drained it */
+	bool        vacant;        /* a free slot for a dynamic node: no
+				    * name, FUTURE, never usable, not shown */
+	char       *dyn_line;      /* a dynamic node (slurmd -Z, scontrol
+				    * create): its NodeName line, else NULL */
 	UT_hash_handle hh;         /* by name */
 } node_record_t;
 
@@ -51,7 +55,19 @@ int            node_mgr_reconfig(const slurm_conf_t *conf, char *err,
 				 size_t errlen);
 void           node_mgr_fini(void);
 
+/* Slots in the table: the bits of every node bitmap.  With MaxNodeCount
+ * above the NodeName lines' count the table is that large from the start
+ * (Slurm's way): the slots past the configured nodes are vacant until a
+ * dynamic node takes one, so no bitmap is ever resized. */
 size_t         node_mgr_count(void);
+/* Slots holding a node (configured or dynamic). */
+size_t         node_mgr_used(void);
+/* A dynamic node into the first vacant slot (NULL if none is left);
+ * node_mgr_vacate() frees its slot again.  Both bump the generation. */
+node_record_t *node_mgr_add(const conf_node_t *cn, const char *line);
+void           node_mgr_vacate(node_record_t *n);
+/* A bitmap of every node there is (not the vacant slots). */
+bitmap_t      *node_mgr_all(void);
 /* Bumped when the table is rebuilt (cached bitmaps become stale). */
 uint32_t       node_mgr_generation(void);
 /* What node_mgr_pack_state() writes changed (or may have): any change of

@@ -105,8 +105,7 @@ void node_reboot_rpc(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	if (!strcasecmp(r->node_list, "ALL")) {
-		b = bitmap_create(node_mgr_count());
-		bitmap_set_all(b);
+		b = node_mgr_all();     /* not MaxNodeCount's vacant slots */
 	} else if (!(b = node_mgr_bitmap(r->node_list, &bad))) {
 		info("%s: node %s does not exist", __func__, bad ? bad : "");
 		xfree(bad);

@@ -17,6 +17,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
+#include "ctld/node_dyn.h"
 #include "ctld/node_mgr.h"
 #include "ctld/node_reboot.h"
 #include "ctld/node_state.h"
@@ -290,6 +291,14 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	bool valid;
 	uint32_t i;
 
+	if (!n && r && r->dyn_conf) {           /* slurmd -Z */
+		int rc = node_dyn_register(r, m->peer, &n);
+
+		if (rc) {
+			net_reply_rc(c, rc);
+			return;
+		}
+	}
 	if (!n) {
 		error("Node %s not found (registration from %s)",
 		      r && r->node_name ? r->node_name : "(null)", m->peer);
@@ -311,7 +320,9 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	 * with a valid configuration */
 	if (node_reboot_registered(n, r->boot_time, valid)) {
 		/* done */
-	} else if (BASE(n) == NODE_STATE_UNKNOWN) {
+	} else if (BASE(n) == NODE_STATE_UNKNOWN ||
+		   (BASE(n) == NODE_STATE_FUTURE && n->dyn_line)) {
+		/* a dynamic node made FUTURE waits for this slurmd */
 		_set_base(n, NODE_STATE_IDLE);
 	} else if (BASE(n) == NODE_STATE_DOWN && valid &&
 		   ((rts == 1 && n->down_no_resp) || rts == 2)) {
@@ -620,11 +631,12 @@ void node_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		resp.nodes[0].node_state |= resv_mgr_node_flags(n->index,
 								resp.last_update);
 	} else {
-		resp.cnt = cnt;
 		resp.nodes = xcalloc(cnt + 1, sizeof(node_info_t));
 		for (i = 0; i < cnt; i++) {
-			resp.nodes[i] = node_mgr_at(i)->info;
-			resp.nodes[i].node_state |=
+			if (node_mgr_at(i)->vacant)     /* MaxNodeCount room */
+				continue;
+			resp.nodes[resp.cnt] = node_mgr_at(i)->info;
+			resp.nodes[resp.cnt++].node_state |=
 				resv_mgr_node_flags(i, resp.last_update);
 		}
 	}

@@ -133,6 +133,53 @@ static void _fill_info(part_info_t *i, const conf_part_t *cp)
 	i->billing_weights_str = xstrdup(cp->tres_billing_weights);
 }
 
+/* Does the partition take a node added at run time (Nodes=ALL, or a
+ * NodeSet by one of its features)? */
+static bool _part_takes(const part_record_t *p, const node_record_t *n)
+{
+	char **pf, **nf;
+	bool hit = false;
+
+	if (p->conf.nodes_all)
+		return true;
+	if (!p->conf.nodeset_features || !n->info.features)
+		return false;
+	pf = xstrsplit(p->conf.nodeset_features, ",", NULL);
+	nf = xstrsplit(n->info.features, ",", NULL);
+	for (size_t i = 0; pf[i] && !hit; i++)
+		for (size_t j = 0; nf[j] && !hit; j++)
+			hit = !strcmp(pf[i], nf[j]);
+	xstrarray_free(pf);
+	xstrarray_free(nf);
+	return hit;
+}
+
+/* The dynamic nodes p takes, into its bitmap. */
+static void _part_add_dynamic(part_record_t *p)
+{
+	for (size_t i = 0; i < node_mgr_count(); i++) {
+		const node_record_t *n = node_mgr_at(i);
+
+		if (n->dyn_line && _part_takes(p, n))
+			bitmap_set(p->node_bitmap, i);
+	}
+}
+
+void part_mgr_node_added(const node_record_t *n)
+{
+	for (size_t i = 0; i < pm.cnt; i++)
+		if (_part_takes(pm.parts[i], n))
+			bitmap_set(pm.parts[i]->node_bitmap, n->index);
+	part_mgr_refresh_totals();
+}
+
+void part_mgr_node_removed(const node_record_t *n)
+{
+	for (size_t i = 0; i < pm.cnt; i++)
+		bitmap_clear(pm.parts[i]->node_bitmap, n->index);
+	part_mgr_refresh_totals();
+}
+
 static part_record_t *_new_part(const conf_part_t *cp, char *err,
 				size_t errlen)
 {
@@ -168,6 +215,7 @@ static part_record_t *_new_part(const conf_part_t *cp, char *err,
 		p->node_bitmap = bitmap_create(node_mgr_count() ?
 					       node_mgr_count() : 1);
 	}
+	_part_add_dynamic(p);
 	return p;
 }
 
@@ -533,11 +581,9 @@ static part_record_t *_build(conf_part_t *cp, int *rc, char *err,
 	part_record_t *p;
 
 	if (cp->nodes && !strcasecmp(cp->nodes, "ALL")) {
-		bitmap_t *all = bitmap_create(node_mgr_count() ?
-					      node_mgr_count() : 1);
+		bitmap_t *all = node_mgr_all();
 
-		if (node_mgr_count())
-			bitmap_set_all(all);
+		cp->nodes_all = true;
 		xfree(cp->nodes);
 		cp->nodes = node_mgr_names(all);
 		bitmap_destroy(all);

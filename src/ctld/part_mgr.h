@@ -12,6 +12,7 @@
 #include "common/node_info.h"
 #include "common/pack.h"
 #include "ctld/billing.h"
+#include "ctld/node_mgr.h"
 
 typedef struct part_record {
 	part_info_t info;          /* first member */
@@ -34,6 +35,10 @@ part_record_t *part_mgr_default(void);
  * PartitionTimeLimit, and so both schedulers, and scontrol update
  * TimeLimit all ask this. */
 bool           part_mgr_time_exceeds(const part_record_t *part, uint32_t limit);
+/* A dynamic node was added (it joins the partitions of Nodes=ALL and of
+ * NodeSets by one of its features) or is going (it leaves them all). */
+void           part_mgr_node_added(const node_record_t *n);
+void           part_mgr_node_removed(const node_record_t *n);
 /* Recompute totals and each node's "partitions" string. */
 void           part_mgr_refresh_totals(void);
 void           part_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);

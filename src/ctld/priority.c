@@ -300,8 +300,8 @@ bool priority_is_multifactor(void)
 static void _pr_totals(priority_totals_t *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->nodes = node_mgr_count();
-	for (size_t i = 0; i < t->nodes; i++) {
+	t->nodes = node_mgr_used();     /* not MaxNodeCount's vacant slots */
+	for (size_t i = 0; i < node_mgr_count(); i++) {
 		node_record_t *n = node_mgr_at(i);
 
 		t->cpus += n->info.cpus;

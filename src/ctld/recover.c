@@ -16,6 +16,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/job_rec.h"
 #include "ctld/journal.h"
+#include "ctld/node_dyn.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/recover.h"
@@ -86,6 +87,12 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 	if (ver < 0)
 		goto out;
 	rec_ver = ver >= 3 ? 2 : 1;     /* node and job record formats */
+	if (ver >= STATE_SAVE_DYN_NODES) {
+		uint16_t dv;
+
+		if (unpack16(b, &dv) < 0 || node_dyn_unpack_state(b, dv) < 0)
+			goto corrupt;
+	}
 	if (node_mgr_unpack_state(b, false, rec_ver) < 0 ||
 	    unpack32(b, &cnt) < 0 ||
 	    cnt > 64u * 1024 * 1024)
@@ -217,6 +224,9 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		return _apply_table(r, part_mgr_unpack_state, "partition", why, whylen);
 	case JREC_TRIGGERS:
 		return _apply_table(r, trigger_unpack_state, "trigger", why, whylen);
+	case JREC_DYN_NODES:
+		return _apply_table(r, node_dyn_unpack_state, "dynamic node",
+				    why, whylen);
 	case JREC_JOB_FILES:
 		if (job_files_replay(rp->dir, r->data, r->len) < 0)
 			error("Journal %s: job files record seq %llu not "

@@ -215,8 +215,9 @@ static int _rv_nodes(resv_info_t *n, const resv_desc_t *d, const resv_t *old,
 			if (part && d->partition) {
 				bitmap_or(b, part->node_bitmap);
 				n->flags |= RESV_PART_NODES;
-			} else {
-				bitmap_set_all(b);
+			} else {        /* every node, no vacant slot */
+				bitmap_destroy(b);
+				b = node_mgr_all();
 			}
 		} else if (!(b = node_mgr_bitmap(d->node_list, &bad))) {
 			xfree(bad);

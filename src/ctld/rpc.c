@@ -28,6 +28,7 @@
 #include "ctld/auth_token.h"
 #include "ctld/commit.h"
 #include "ctld/config_info.h"
+#include "ctld/conf_serve.h"
 #include "ctld/controller.h"
 #include "ctld/debug_rpc.h"
 #include "ctld/fairshare.h"
@@ -41,6 +42,7 @@
 #include "ctld/job_track.h"
 #include "ctld/job_will_run.h"
 #include "ctld/lic_mgr.h"
+#include "ctld/node_dyn.h"
 #include "ctld/node_mgr.h"
 #include "ctld/node_reboot.h"
 #include "ctld/part_mgr.h"
@@ -178,7 +180,15 @@ static const rpc_row_t rpc_table[] = {
 	  CHANGE },
 	{ REQUEST_DELETE_PARTITION,      RPC_PRIV_ADMIN,  part_mgr_rpc_delete,
 	  CHANGE },
+	/* dynamic nodes: as Slurm, root, SlurmUser and AdminLevel=Admin */
+	{ REQUEST_CREATE_NODE,           RPC_PRIV_ADMIN,  node_dyn_rpc_create,
+	  CHANGE },
+	{ REQUEST_DELETE_NODE,           RPC_PRIV_ADMIN,  node_dyn_rpc_delete,
+	  CHANGE },
 	{ REQUEST_RECONFIGURE,           RPC_PRIV_ADMIN,  _reconfigure },
+	/* configless: any authenticated user, as Slurm (the commands
+	 * with SLURM_CONF_SERVER ask too); refused when not enabled */
+	{ REQUEST_CONFIG,                RPC_PRIV_USER, conf_serve_rpc },
 	/* not saved: a reconfigure or restart restores the config's */
 	{ REQUEST_SET_DEBUG_LEVEL,       RPC_PRIV_ADMIN,  debug_rpc_set_level,
 	  .deny_rc = EACCES },

@@ -7,7 +7,9 @@
  * journal generation to replay after it)], pack32(next job id), node
  * states, job records, [v4: u16 reservation format, the reservation
  * table (resv_mgr_pack_state)], [v5: u16 partition changes format,
- * the run-time partition changes (part_mgr_pack_state)], [v6: u16
+ * the run-time partition changes (part_mgr_pack_state)], [v9, after the
+ * next job id and before the node states: u16 dynamic node format, the
+ * dynamic nodes (node_dyn_pack_state)], [v6: u16
  * trigger format, the trigger table (trigger_pack_state)], [v2: u32 CRC-32C of all the bytes
  * before].  It is
  * written to "ctld_state.new", fsync'd, renamed, and the directory fsync'd.
@@ -33,6 +35,7 @@
 #include "ctld/job_files.h"
 #include "ctld/job_mgr.h"
 #include "ctld/journal.h"
+#include "ctld/node_dyn.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/resv_mgr.h"
@@ -207,6 +210,8 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 	pack64(b, seq);
 	pack64(b, gen);
 	pack32(b, job_mgr_next_id());
+	pack16(b, DYN_NODE_STATE_VERSION);  /* version 9 */
+	node_dyn_pack_state(b);
 	node_mgr_pack_state(b);
 	job_mgr_pack_state(b);
 	pack16(b, RESV_STATE_VERSION);      /* version 4 */
@@ -277,6 +282,13 @@ void state_save_pack_changes(buf_t *b, uint64_t *seq)
 	}
 	ss.files_cnt = 0;
 	job_files_kick();       /* their own files (and removals) now */
+	if (node_dyn_take_dirty()) {    /* before the jobs that use them */
+		buf_t *d = buf_create(256);
+
+		node_dyn_pack_state(d);
+		_frame_buf(b, JREC_DYN_NODES, DYN_NODE_STATE_VERSION, seq, d);
+		buf_destroy(d);
+	}
 	job_mgr_pack_changes(b, seq);
 	_pack_nodes_change(b, seq);
 	if (resv_mgr_take_dirty()) {

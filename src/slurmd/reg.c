@@ -44,6 +44,7 @@ void slurmd_register(slurmd_t *sd, bool startup)
 	r->job_cnt = spool_live_jobs(sd->spool_dir, sd->node->name,
 				     &r->job_ids);
 	r->startup = startup;
+	r->dyn_conf = xstrdup(sd->dyn_line);
 	debug("registering node %s with %u running job(s)%s", r->node_name,
 	      r->job_cnt, startup ? " (startup)" : "");
 	ctld_sender_queue(sd->sender, MESSAGE_NODE_REGISTRATION, r, -1);

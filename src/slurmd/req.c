@@ -23,6 +23,7 @@
 #include "slurmd/launch_prolog.h"
 #include "slurmd/step_prolog.h"
 #include "slurmd/launch_step.h"
+#include "slurmd/configless.h"
 #include "slurmd/slurmd.h"
 #include "slurmd/status.h"
 #include "slurmd/unkillable.h"
@@ -70,6 +71,25 @@ static void req_reconfigure(slurmd_t *sd, net_conn_t *conn,
 			    slurm_msg_t *msg)
 {
 	info("Reconfigure request from uid %u", (unsigned) msg->auth_uid);
+	net_reply_rc(conn, slurmd_reconfigure(sd));
+}
+
+/* scontrol reconfigure with configless on: the files come along.  A
+ * slurmd reading its own slurm.conf ignores them. */
+static void req_reconfigure_files(slurmd_t *sd, net_conn_t *conn,
+				  slurm_msg_t *msg)
+{
+	char err[512];
+
+	info("Reconfigure request (with the configuration files) from uid %u",
+	     (unsigned) msg->auth_uid);
+	if (sd->cache_dir && (!msg->data ||
+	    configless_update(sd->cache_dir, msg->data, err, sizeof(err)) < 0)) {
+		error("Reconfigure failed, keeping the old config: %s",
+		      msg->data ? err : "no files");
+		net_reply_rc(conn, SLURM_ERROR);
+		return;
+	}
 	net_reply_rc(conn, slurmd_reconfigure(sd));
 }
 
@@ -387,6 +407,7 @@ static const struct {
 	{ REQUEST_ACCT_GATHER_UPDATE, req_energy },
 	{ REQUEST_SHUTDOWN, req_shutdown },
 	{ REQUEST_RECONFIGURE, req_reconfigure },
+	{ REQUEST_RECONFIGURE_WITH_CONFIG, req_reconfigure_files },
 	{ REQUEST_BATCH_JOB_LAUNCH, req_launch },
 	{ REQUEST_SIGNAL_JOB, req_signal },
 	{ REQUEST_TERMINATE_JOB, req_terminate },

@@ -31,6 +31,8 @@
 #include "common/xstring.h"
 #include "slurmd/common/node_plugins.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/configless.h"
+#include "slurmd/dynamic.h"
 #include "slurmd/energy_rapl.h"
 #include "slurmd/epilog.h"
 #include "slurmd/health.h"
@@ -50,13 +52,24 @@ typedef struct {
 	bool        clear;
 	bool        print_hw;
 	int         verbose;
+	const char *conf_server; /* --conf-server host[:port][,host2] */
+	const char *authinfo;    /* --authinfo: MUNGE before slurm.conf */
+	bool        dynamic;     /* -Z */
+	const char *dyn_conf;    /* --conf "CPUs=4 RealMemory=2000 ..." */
 } opts_t;
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 "Usage: slurmd [OPTIONS]\n"
+"  --authinfo info  AuthInfo (MUNGE socket=) used to fetch the configuration\n"
+"                from --conf-server.\n"
 "  -c            Clear spool files of jobs that no longer run.\n"
+"  --conf node_parameters  With -Z: this node's parameters as on a\n"
+"                NodeName line (CPUs=4 RealMemory=2000 Features=f1 ...).\n"
+"  --conf-server host[:port][,host2[:port]]\n"
+"                Fetch slurm.conf and its files from the controller\n"
+"                (configless).\n"
 "  -C            Print node configuration information and exit.\n"
 "  -D            Run daemon in foreground, with logging copied to stdout.\n"
 "  -f config     Read configuration from the specified file.\n"
@@ -65,6 +78,7 @@ static void usage(FILE *out)
 "  -N node_name  Run the daemon for specified nodename.\n"
 "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
 "  -V            Print version information and exit.\n"
+"  -Z            Start as a dynamic node (not in slurm.conf; see --conf).\n"
 "  --systemd     Started by systemd (Type=notify): stay in the foreground\n"
 "                and tell it when ready.\n");
 }
@@ -73,15 +87,22 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 {
 	static const struct option lopts[] = {
 		{ "systemd", no_argument, NULL, 'S' },
+		{ "conf-server", required_argument, NULL, 'R' },
+		{ "conf", required_argument, NULL, 'Q' },
+		{ "authinfo", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "cCDf:hL:N:vV", lopts,
+	while ((c = getopt_long(argc, argv, "cCDf:hL:N:vVZ", lopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'S': o->systemd = true; break;
+		case 'R': o->conf_server = optarg; break;
+		case 'Q': o->dyn_conf = optarg; break;
+		case 'A': o->authinfo = optarg; break;
+		case 'Z': o->dynamic = true; break;
 		case 'c': o->clear = true; break;
 		case 'C': o->print_hw = true; break;
 		case 'D': o->foreground = true; break;
@@ -92,7 +113,8 @@ static void parse_opts(int argc, char **argv, opts_t *o)
 		case 'v': o->verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
 		default:
-			if (optopt == 'f' || optopt == 'L' || optopt == 'N')
+			if (optopt == 'f' || optopt == 'L' || optopt == 'N' ||
+			    optopt == 'R' || optopt == 'Q' || optopt == 'A')
 				fprintf(stderr, "slurmd: option requires an argument -- '%c'\n",
 					optopt);
 			else
@@ -173,6 +195,30 @@ static void setup_logging(slurmd_t *sd, const opts_t *o)
 		error("could not open log file %s: %m", sd->log_file);
 }
 
+/* -Z: this node's line from the hardware and --conf; the controller
+ * adds the node when it registers (dynamic.h). */
+static void load_dynamic(slurmd_t *sd, const opts_t *o)
+{
+	const char *name = o->node_name ? o->node_name : sd->hw.hostname;
+	char err[1024] = "";
+
+	if (conf_find_node(sd->conf, name)) {
+		fprintf(stderr, "slurmd: fatal: -Z: node %s is in %s: a "
+			"dynamic node is not\n", name, sd->conf->path);
+		exit(1);
+	}
+	sd->dyn_line = dynamic_node_line(name, &sd->hw, o->dyn_conf, err,
+					 sizeof(err));
+	if (sd->dyn_line)
+		sd->dyn_node = dynamic_node_parse(sd->conf, sd->dyn_line, err,
+						  sizeof(err));
+	if (!sd->dyn_node) {
+		fprintf(stderr, "slurmd: fatal: -Z: %s\n", err);
+		exit(1);
+	}
+	sd->node = sd->dyn_node;
+}
+
 static void load_config(slurmd_t *sd, const opts_t *o)
 {
 	char err[1024] = "";
@@ -185,7 +231,14 @@ static void load_config(slurmd_t *sd, const opts_t *o)
 		exit(1);
 	}
 	debug_flags_set_conf(sd->conf->debug_flags);
-	sd->node = find_my_node(sd->conf, o->node_name, sd->hw.hostname);
+	if (o->dynamic)
+		load_dynamic(sd, o);
+	else if (o->dyn_conf) {
+		fprintf(stderr, "slurmd: fatal: --conf is only valid with -Z\n");
+		exit(1);
+	}
+	if (!sd->node)
+		sd->node = find_my_node(sd->conf, o->node_name, sd->hw.hostname);
 	if (!sd->node) {
 		fprintf(stderr, "slurmd: fatal: Unable to determine this slurmd's NodeName\n");
 		exit(1);
@@ -280,7 +333,7 @@ int slurmd_reconfigure(slurmd_t *sd)
 		error("Reconfigure failed, keeping the old config: %s", err);
 		return SLURM_ERROR;
 	}
-	node = conf_find_node(nc, sd->node->name);
+	node = sd->dyn_node ? sd->dyn_node : conf_find_node(nc, sd->node->name);
 	if (!node) {
 		error("Reconfigure failed, keeping the old config: node %s "
 		      "is not in %s", sd->node->name, sd->conf_path);
@@ -372,6 +425,7 @@ int main(int argc, char **argv)
 {
 	opts_t o = { 0 };
 	slurmd_t sd = { 0 };
+	char *conf_path_buf = NULL;
 	char *pid_file;
 	int fd;
 
@@ -380,6 +434,18 @@ int main(int argc, char **argv)
 	if (o.print_hw) {
 		hwinfo_print(&sd.hw, stdout);
 		return 0;
+	}
+	{
+		char *servers = configless_servers(o.conf_server, o.conf_file);
+
+		if (servers) {
+			sd.cache_dir = configless_establish(servers, o.authinfo,
+							    o.node_name,
+							    sd.hw.hostname);
+			o.conf_file = conf_path_buf = xstrdup_printf(
+				"%s/slurm.conf", sd.cache_dir);
+			xfree(servers);
+		}
 	}
 	load_config(&sd, &o);
 	sd.verbose = o.verbose;
@@ -422,6 +488,11 @@ int main(int argc, char **argv)
 	auth_fini();
 	hwinfo_free(&sd.hw);
 	xfree(sd.conf_path);
+	xfree(conf_path_buf);
+	xfree(sd.cache_dir);
+	xfree(sd.dyn_line);
+	if (sd.dyn_node)
+		conf_node_line_free(sd.dyn_node, 1);
 	xfree(sd.spool_dir);
 	xfree(sd.log_file);
 	xfree(sd.stepd_path);

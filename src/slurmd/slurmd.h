@@ -40,6 +40,10 @@ typedef struct {
 					  * to the end (see slurmd_reconfigure) */
 	size_t              old_conf_cnt;
 	const conf_node_t  *node;        /* this node's NodeName line */
+	char               *cache_dir;   /* configless: SlurmdSpoolDir/
+					  * conf-cache, else NULL */
+	char               *dyn_line;    /* -Z: the NodeName line registered */
+	conf_node_t        *dyn_node;    /* -Z: node points here */
 	char               *conf_path;   /* absolute, passed to slurmstepd */
 	char               *spool_dir;   /* SlurmdSpoolDir, %n/%h expanded */
 	char               *log_file;    /* for slurmstepd too */

@@ -16,6 +16,7 @@
 #include "../../src/ctld/recover.c"
 #include "../../src/ctld/node_mgr.c"
 #include "../../src/ctld/node_state.c"
+#include "../../src/ctld/node_dyn.c"
 #include "../../src/ctld/node_reboot.c"
 #include "../../src/ctld/billing.c"
 #include "../../src/ctld/part_mgr.c"

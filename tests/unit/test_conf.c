@@ -596,9 +596,24 @@ static void test_nodeset(void **state)
 
 	if (!c)
 		fail_msg("%s", err);
-	assert_string_equal(c->parts[0].nodes, "gpus,rest");
+	/* the controller gets node names; a node added later with Feature
+	 * gpu joins (nodeset_features), not any node (nodes_all) */
+	assert_string_equal(c->parts[0].nodes, "n[1-3]");
+	assert_string_equal(c->parts[0].nodeset_features, "gpu");
+	assert_false(c->parts[0].nodes_all);
 	assert_string_equal(c->nodes[0].features, "gpu");
 	assert_string_equal(c->nodes[2].features, "cpu");
+	conf_destroy(c);
+
+	c = load_text("NodeName=n1\nNodeSet=all Nodes=ALL\n"
+		      "PartitionName=p Nodes=all\nPartitionName=q Nodes=ALL\n"
+		      "PartitionName=r Nodes=n1\n", err, sizeof(err));
+	if (!c)
+		fail_msg("%s", err);
+	assert_true(c->parts[0].nodes_all);
+	assert_true(c->parts[1].nodes_all);
+	assert_false(c->parts[2].nodes_all);
+	assert_null(c->parts[2].nodeset_features);
 	conf_destroy(c);
 }
 

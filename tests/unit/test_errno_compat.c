@@ -36,6 +36,9 @@ static const int newer_than_22_05[] = {
 	3011, 3012,  /* ESPANK_NODE_FAILURE, ESPANK_JOB_FAILURE */
 	4002,        /* ESLURMD_KILL_JOB_ALREADY_COMPLETE */
 	6009,        /* ESLURM_AUTH_UNABLE_TO_GENERATE_TOKEN */
+	2190, 2191,  /* ESLURM_NODE_ALREADY_EXISTS, ESLURM_NODE_TABLE_FULL
+		      * (dynamic nodes, 23.02+: Slurm's texts; the numbers
+		      * are Sluice's until checked against 25.05's) */
 };
 
 static int newer(int code)

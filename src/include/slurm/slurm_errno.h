@@ -160,6 +160,12 @@ typedef enum {
 	ESLURM_UNSUPPORTED_GRES,
 	ESLURM_INVALID_NICE,
 	ESLURM_INVALID_TIME_MIN_LIMIT,
+	ESLURM_DEFER,
+	ESLURM_CONFIGLESS_DISABLED,
+	/* Slurm's texts; numbered here by Sluice (Slurm's later ones are
+	 * not all listed above) */
+	ESLURM_NODE_ALREADY_EXISTS = 2190,
+	ESLURM_NODE_TABLE_FULL,
 
 	/* slurmd / job launch */
 	ESLURMD_KILL_TASK_FAILED = 4001,
