@@ -23,7 +23,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
-/* slurm.conf's BcastExclude default in Slurm */
+/* BcastExclude's default (also when slurm.conf has none) */
 #define BCAST_EXCLUDE_DEFAULT "/lib,/usr/lib,/lib64,/usr/lib64"
 
 static int _u32(const char *s, size_t n, uint32_t *out)
@@ -244,7 +244,8 @@ static bool _excluded(const char *lib, const char *exclude)
 	bool out = false;
 
 	if (!exclude)
-		exclude = BCAST_EXCLUDE_DEFAULT;
+		exclude = cli_conf()->bcast_exclude ?
+			  cli_conf()->bcast_exclude : BCAST_EXCLUDE_DEFAULT;
 	if (!strcasecmp(exclude, "none"))
 		return false;
 	list = xstrdup(exclude);
@@ -254,8 +255,7 @@ static bool _excluded(const char *lib, const char *exclude)
 
 		while (n > 1 && d[n - 1] == '/')
 			d[--n] = '\0';
-		out = !strncmp(lib, d, n) && lib[n] == '/' &&
-		      !strchr(lib + n + 1, '/');
+		out = !strncmp(lib, d, n) && (lib[n] == '/' || n == 1);
 	}
 	xfree(list);
 	return out;

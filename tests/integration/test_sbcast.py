@@ -235,3 +235,29 @@ def test_fanout_tree_and_send_libs(cluster, job):
     for head in ("n1", "n3"):
         assert "forward: REQUEST_FILE_BCAST for 2 node(s) from uid %d" % (
             pwd.getpwnam(U).pw_uid) in open(c.slurmd_log(head)).read()
+
+
+def test_bcast_exclude_conf(cluster, job):
+    """--send-libs leaves out what lies under BcastExclude (by default
+    /lib, /usr/lib, /lib64, /usr/lib64: nothing of /bin/true's);
+    BcastExclude=NONE in slurm.conf sends them, --exclude overrides it."""
+    c = cluster
+    d = _dest_dir(c, "excl")
+    r = c.run(["sbcast", "-f", "--send-libs", "/bin/true", d + "/"],
+              user=U, env=_env(job))
+    assert r.rc == 0, r
+    assert not os.path.exists(os.path.join(d, "slurm_bcast_%d__libs" % job))
+    conf = os.path.join(c.dir, "etc", "slurm-bcast-none.conf")
+    with open(c.conf) as f, open(conf, "w") as g:
+        g.write(f.read() + "\nBcastExclude=NONE\n")
+    os.chmod(conf, 0o644)
+    r = c.run(["sbcast", "-f", "--send-libs", "/bin/true", d + "/"],
+              user=U, env=_env(job), conf=conf)
+    assert r.rc == 0, r
+    libs = os.path.join(d, "slurm_bcast_%d__libs" % job)
+    assert any(x.startswith("libc.so") for x in os.listdir(libs)), r
+    d2 = _dest_dir(c, "excl2")
+    r = c.run(["sbcast", "-f", "--send-libs", "--exclude=/lib,/usr/lib",
+               "/bin/true", d2 + "/"], user=U, env=_env(job), conf=conf)
+    assert r.rc == 0, r
+    assert not os.path.exists(os.path.join(d2, "slurm_bcast_%d__libs" % job))
