@@ -280,6 +280,18 @@ static int _gather_node(const peer_t *p, const char *src, const char *dest)
 		ret = -1;
 	} else {
 		for (size_t i = 0; r->names && r->names[i] && !ret; i++) {
+			const char *nm = r->names[i];
+
+			/* paths under SOURCE only: nothing that climbs out */
+			if (nm[0] == '/' || !strcmp(nm, "..") ||
+			    !strncmp(nm, "../", 3) || strstr(nm, "/../") ||
+			    (strlen(nm) >= 3 &&
+			     !strcmp(nm + strlen(nm) - 3, "/.."))) {
+				error("%s: bad path from %s: %s", src, p->node,
+				      nm);
+				ret = -1;
+				break;
+			}
 			char *from = *r->names[i] ?
 				xstrdup_printf("%s/%s", src, r->names[i]) :
 				xstrdup(src);

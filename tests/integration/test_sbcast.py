@@ -261,3 +261,25 @@ def test_bcast_exclude_conf(cluster, job):
                "/bin/true", d2 + "/"], user=U, env=_env(job), conf=conf)
     assert r.rc == 0, r
     assert not os.path.exists(os.path.join(d2, "slurm_bcast_%d__libs" % job))
+
+
+def test_sgather_recursive(cluster, job):
+    c = cluster
+    d = c.workdir(U)
+    top = c.mkdir_for(U, os.path.join(d, "tree_src"))
+    sub = c.mkdir_for(U, os.path.join(top, "sub"))
+    c.write_file(U, os.path.join(top, "a.txt"), "a\n")
+    c.write_file(U, os.path.join(sub, "b.txt"), "b\n")
+    dest = os.path.join(c.mkdir_for(U, os.path.join(d, "tree_dst")), "t")
+    r = c.run(["sgather", "-r", "-k", "-j", "%d" % job, top, dest], user=U)
+    assert r.rc == 0, r
+    for n in ("n1", "n2", "n3", "n4"):
+        with open(os.path.join("%s.%s" % (dest, n), "sub", "b.txt")) as f:
+            assert f.read() == "b\n"
+        with open(os.path.join("%s.%s" % (dest, n), "a.txt")) as f:
+            assert f.read() == "a\n"
+    # without -r a directory is refused by each node
+    r = c.run(["sgather", "-k", "-j", "%d" % job, top, dest + "x"], user=U)
+    assert r.rc == 255, r
+    assert ("sgather: error: REQUEST_FILE_GATHER(n1): %s: Is a directory"
+            % top) in r.err, r
