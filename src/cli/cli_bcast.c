@@ -126,7 +126,8 @@ static uint32_t _block_size(const cli_bcast_opts_t *o, uint64_t size)
 	return b ? (uint32_t) b : 1;
 }
 
-/* One block to every node: 0, or -1 with each node's error printed. */
+/* One block to every node: 0, or the first failed node's code (each
+ * node's error printed). */
 static int _send_block(const cli_bcast_opts_t *o,
 		       const sbcast_cred_msg_t *cred, file_bcast_msg_t *m)
 {
@@ -150,7 +151,8 @@ static int _send_block(const cli_bcast_opts_t *o,
 		error("REQUEST_FILE_BCAST(%s): %s", cred->node_names[i],
 		      cli_err_is_transport(rcs[i]) ?
 		      cli_comm_strerror(rcs[i]) : slurm_strerror(rcs[i]));
-		ret = -1;
+		if (!ret)
+			ret = rcs[i];
 	}
 	xfree(rcs);
 	return ret;
@@ -205,6 +207,7 @@ int cli_bcast_send(const cli_bcast_opts_t *o, const sbcast_cred_msg_t *cred,
 				error("Can't read `%s`: %s", src,
 				      r < 0 ? strerror(errno) :
 				      "file shrank while sent");
+				ret = -1;
 				goto out;
 			}
 			got += (uint32_t) r;
@@ -224,7 +227,7 @@ int cli_bcast_send(const cli_bcast_opts_t *o, const sbcast_cred_msg_t *cred,
 			m.data = buf;
 			m.data_len = n;
 		}
-		if (_send_block(o, cred, &m) < 0)
+		if ((ret = _send_block(o, cred, &m)))
 			goto out;
 		m.offset += n;
 	} while (m.offset < m.file_size);

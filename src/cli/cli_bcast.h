@@ -43,13 +43,15 @@ sbcast_cred_msg_t *cli_bcast_cred(uint32_t job, uint32_t het, uint32_t step,
 
 /* Send the open file fd (its name src, for messages) to dest on every
  * node of cred.  dest is absolute; flags BCAST_FLAG_NODE_SUFFIX and
- * BCAST_FLAG_MKDIR pass on.  0 or -1. */
+ * BCAST_FLAG_MKDIR pass on.  0; -1 (a local error); or the code of the
+ * first node that failed (an errno value such as EACCES, or a Slurm
+ * error), which Slurm's sbcast exits with. */
 int  cli_bcast_send(const cli_bcast_opts_t *o, const sbcast_cred_msg_t *cred,
 		    int fd, const char *src, const char *dest, uint16_t flags);
 
 /* --send-libs: the shared objects ldd finds for src (outside the
  * excluded directories), each sent to "<libdir>/<name>", libdir
- * created on the nodes.  0 or -1. */
+ * created on the nodes.  0, or as cli_bcast_send. */
 int  cli_bcast_libs(const cli_bcast_opts_t *o, const sbcast_cred_msg_t *cred,
 		    const char *src, const char *libdir, uint16_t flags);
 

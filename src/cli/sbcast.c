@@ -266,5 +266,7 @@ int main(int argc, char **argv)
 	msg_body_free(RESPONSE_SBCAST_CRED, cred);
 	xfree(opt.job_arg);
 	xfree(opt.b.exclude);
-	return rc ? 255 : 0;
+	/* a node's error code is the exit status, as Slurm's (13 for
+	 * EACCES); a local failure 255 */
+	return rc < 0 ? 255 : rc & 0xff;
 }

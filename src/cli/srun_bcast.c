@@ -93,14 +93,19 @@ int srun_bcast(const srun_opts_t *so, const char *exe, const char *work_dir,
 		rc = cli_bcast_libs(&o, cred, src, *libdir, flags);
 	}
 	close(fd);
-	xfree(src);
 	if (cred)
 		msg_body_free(RESPONSE_SBCAST_CRED, cred);
 	if (rc) {
+		/* as Slurm words it (the step is not launched) */
+		fprintf(stderr, "srun: fatal: Failed to broadcast '%s%s%s'. "
+			"Step launch aborted.\n", src[0] == '/' ? "" : work_dir,
+			src[0] == '/' ? "" : "/", src);
 		xfree(prefix);
 		xfree(*libdir);
+		xfree(src);
 		return -1;
 	}
+	xfree(src);
 	*dest = prefix;
 	return 0;
 }

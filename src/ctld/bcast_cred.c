@@ -53,7 +53,7 @@ static int _check(const slurm_msg_t *m, const sbcast_cred_request_msg_t *q,
 		info("sbcast credential of JobId=%u refused to uid=%u "
 		     "peer=%s (not the job's user)", j->info.job_id,
 		     (unsigned) m->auth_uid, m->peer);
-		return ESLURM_ACCESS_DENIED;
+		return ESLURM_USER_ID_MISSING;     /* Slurm's answer */
 	}
 	base = j->info.job_state & JOB_STATE_BASE;
 	if (base == JOB_PENDING)

@@ -14,7 +14,7 @@
 #include "common/net.h"
 
 /* RESPONSE_SBCAST_CRED, or RESPONSE_SLURM_RC with ESLURM_INVALID_JOB_ID,
- * ESLURM_ACCESS_DENIED, ESLURM_JOB_PENDING or ESLURM_ALREADY_DONE. */
+ * ESLURM_USER_ID_MISSING (another user's job, as Slurm answers), ESLURM_JOB_PENDING or ESLURM_ALREADY_DONE. */
 void bcast_cred_rpc(net_conn_t *c, slurm_msg_t *m);
 
 #endif

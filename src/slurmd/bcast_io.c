@@ -64,13 +64,11 @@ static int _mkdir_parent(const char *path)
 	return 0;
 }
 
-/* The last block: mode (and with -p the times) as sbcast asked. */
+/* The last block: the source's mode (as Slurm: with or without -p), and
+ * with -p its times. */
 static int _finish(int fd, const file_bcast_msg_t *m)
 {
-	mode_t mode = (m->flags & BCAST_FLAG_PRESERVE) ?
-		      (mode_t) (m->mode & 0777) : 0700;
-
-	if (fchmod(fd, mode) < 0)
+	if (fchmod(fd, (mode_t) (m->mode & 07777)) < 0)
 		return errno;
 	if (m->flags & BCAST_FLAG_PRESERVE) {
 		struct timespec ts[2] = { { .tv_sec = m->atime },

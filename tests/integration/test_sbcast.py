@@ -8,7 +8,9 @@ slurm_bcast_<job>_<node> (as srun --bcast names its copies).
 - outside an allocation sbcast is refused as Slurm refuses it;
 - a destination u1 cannot write gives Slurm's per-node message
   ("REQUEST_FILE_BCAST(n1): Permission denied") and nothing is written;
-- u2 cannot get a credential for u1's job ("Access/permission denied");
+- u2 cannot get a credential for u1's job ("Invalid user id");
+- a node's error code is sbcast's exit status (13, 17), as Slurm 22.05's;
+- the copies get the source's mode (with -p its times too);
 - srun --bcast runs the copy it made on each node;
 - sgather brings one file per node back as DEST.<node>, and removes the
   node's file unless --keep.
@@ -101,8 +103,11 @@ def test_exists_needs_force_preserve(cluster, job):
     d = _dest_dir(c, "small")
     r = c.run(["sbcast", "-j", str(job), src, d + "/"], user=U)
     assert r.rc == 0, r
+    st = os.stat(os.path.join(d, "slurm_bcast_%d_n2" % job))
+    assert st.st_mode & 0o777 == 0o751              # the mode without -p
+    assert int(st.st_mtime) != 1000000000
     r = c.run(["sbcast", "-j", str(job), src, d + "/"], user=U)
-    assert r.rc == 255, r
+    assert r.rc == 17, r                # EEXIST, as Slurm exits
     for n in ("n1", "n2", "n3", "n4"):
         assert "sbcast: error: REQUEST_FILE_BCAST(%s): File exists\n" % n \
             in r.err, r
@@ -131,7 +136,7 @@ def test_unwritable_destination(cluster, job):
     os.makedirs(locked, exist_ok=True)
     os.chmod(locked, 0o755)                 # root's: u1 cannot write
     r = c.run(["sbcast", src, locked + "/"], user=U, env=_env(job))
-    assert r.rc == 255, r
+    assert r.rc == 13, r                # EACCES, as Slurm exits
     for n in ("n1", "n2", "n3", "n4"):
         assert ("sbcast: error: REQUEST_FILE_BCAST(%s): Permission denied\n"
                 % n) in r.err, r
@@ -145,7 +150,7 @@ def test_other_users_job(cluster, job):
     r = c.run(["sbcast", "-j", str(job), src, d + "/"], user=OTHER)
     assert r.rc == 255, r
     assert r.err == ("sbcast: error: Slurm job %d lookup error: "
-                     "Access/permission denied\n" % job), r
+                     "Invalid user id\n" % job), r
     assert os.listdir(d) == []
     r = c.run(["sbcast", "-j", "999999", src, d + "/"], user=OTHER)
     assert r.rc == 255, r
@@ -283,3 +288,22 @@ def test_sgather_recursive(cluster, job):
     assert r.rc == 255, r
     assert ("sgather: error: REQUEST_FILE_GATHER(n1): %s: Is a directory"
             % top) in r.err, r
+
+
+def test_srun_bcast_unwritable(cluster, job):
+    """As Slurm 22.05: each node's error, then the step is not launched."""
+    c = cluster
+    d = c.workdir(U)
+    c.write_file(U, os.path.join(d, "never.sh"), "#!/bin/sh\necho ran\n",
+                 mode=0o755)
+    locked = os.path.join(d, "locked2")
+    os.makedirs(locked, exist_ok=True)
+    os.chmod(locked, 0o755)
+    r = c.run(["srun", "--jobid=%d" % job, "--overlap", "-N2", "-n2",
+               "--bcast=%s/" % locked, "./never.sh"], user=U, timeout=120)
+    assert r.rc == 1, r
+    assert "ran" not in r.out
+    assert ("srun: fatal: Failed to broadcast '%s/./never.sh'. Step launch "
+            "aborted.\n" % d) in r.err, r
+    assert "srun: error: REQUEST_FILE_BCAST(n1): Permission denied\n" \
+        in r.err, r
