@@ -15,7 +15,7 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 	python3 python3-pytest python3-pytest-xdist python3-jsonschema procps util-linux passwd iproute2
 	mariadb-server mariadb-client
 	mpich libmpich-dev libpmi2-0-dev libpmix-dev openmpi-bin libopenmpi-dev
-	libpam0g-dev libjwt-dev libsystemd-dev)
+	libpam0g-dev libjwt-dev libsystemd-dev liblz4-dev)
 # python3-pytest-xdist: the integration suite runs test files in parallel.
 # python3-jsonschema: --json documents are checked against Slurm's schemas
 # (tests/integration/openapi.py).
@@ -30,6 +30,7 @@ pkgs=(cmake gcc make pkg-config libevent-dev libjson-c-dev libyaml-dev
 # libpam0g-dev: pam_slurm_adopt.so (and the test's pam_probe).
 # libjwt-dev: auth/jwt tokens in slurmctld and slurmdbd (scontrol token).
 # libsystemd-dev: sd_notify for the daemons' --systemd (etc/*.service).
+# liblz4-dev: sbcast -C / sgather -C / srun --compress (lz4 blocks).
 # curl, python3-jsonschema: the REST tests talk HTTP to slurmrestd (curl runs
 # as the test user over rest_auth/local's unix socket) and validate each
 # response against the served OpenAPI document.

@@ -59,6 +59,9 @@ typedef struct {
 	uint16_t       port;
 	char          *mp_text;    /* --multi-prog file's text */
 	uint16_t       mpi_flags;  /* the mpi plugin's LAUNCH_PMI* */
+	char          *bcast_dest; /* --bcast: the copy the nodes run */
+	bool           bcast_per_node; /* ... with the node's name after */
+	char          *bcast_libdir;   /* --send-libs: its libraries */
 } srun_t;
 
 /* ---- options ---- */
@@ -476,6 +479,8 @@ typedef struct {
 	launch_tasks_request_msg_t m;
 	int   rc;
 	const char *node;
+	char **argv;          /* --bcast: the command with ... */
+	char  *argv0;         /* ... the node's copy first */
 } launch_t;
 
 /* --mpi, else MpiDefault: LAUNCH_PMI (pmi2), LAUNCH_PMIX or 0, as the
@@ -647,6 +652,18 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		}
 		m->cpus_per_task = s->cpus_per_task;
 		m->argv = r->argv;
+		if (r->bcast_dest) {
+			size_t na = xstrarray_len(r->argv);
+
+			l[n].argv = xcalloc(na + 1, sizeof(char *));
+			memcpy(l[n].argv, r->argv, na * sizeof(char *));
+			l[n].argv0 = r->bcast_per_node ?
+				xstrdup_printf("%s%s", r->bcast_dest,
+					       s->node_names[n]) :
+				xstrdup(r->bcast_dest);
+			l[n].argv[0] = l[n].argv0;
+			m->argv = l[n].argv;
+		}
 		m->env = env;
 		m->cwd = (char *) (wd ? wd : cwd);
 		m->srun_host = r->my_addr;
@@ -706,6 +723,8 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 				rc = l[n].rc;
 		}
 		xfree(l[n].m.gtids);
+		xfree(l[n].argv);
+		xfree(l[n].argv0);
 		xfree(ids[n]);
 	}
 	xfree(ifname);
@@ -793,6 +812,34 @@ static void _srun_epilog(srun_t *r, char **env)
 		      st > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : st);
 }
 
+/* --bcast: the executable to the step's nodes (srun_bcast.c), and
+ * with --send-libs its libraries' directory first in the tasks'
+ * LD_LIBRARY_PATH. */
+static int _bcast(srun_t *r, const job_step_create_response_msg_t *s,
+		  char ***env)
+{
+	const char *old;
+
+	if (r->so.multi_prog) {
+		error("--bcast cannot be used with --multi-prog");
+		return -1;
+	}
+	if (srun_bcast(&r->so, r->argv[0], r->o.desc.work_dir, s->job_id,
+		       s->step_id, &r->bcast_dest, &r->bcast_per_node,
+		       &r->bcast_libdir) < 0)
+		return -1;
+	if (r->bcast_libdir) {
+		char *v;
+
+		old = cli_env_get(*env, "LD_LIBRARY_PATH");
+		v = old && *old ? xstrdup_printf("%s:%s", r->bcast_libdir, old) :
+		    xstrdup(r->bcast_libdir);
+		*env = cli_env_set(*env, "LD_LIBRARY_PATH", v);
+		xfree(v);
+	}
+	return 0;
+}
+
 static int _run_step(srun_t *r)
 {
 	job_step_create_response_msg_t *s;
@@ -827,6 +874,11 @@ static int _run_step(srun_t *r)
 		goto out;
 	}
 	env = _step_env(r, s, counts);
+	if (r->so.bcast && _bcast(r, s, &env) < 0) {
+		xstrarray_free(env);
+		rc = 1;
+		goto out;
+	}
 	if (_srun_prolog(r, env) < 0 || _local_user_init(r, s, &env) < 0) {
 		xstrarray_free(env);
 		rc = 1;
@@ -886,6 +938,10 @@ int main(int argc, char **argv)
 	xfree(r.so.epilog);
 	xfree(r.so.dist_str);
 	xfree(r.mp_text);
+	xfree(r.bcast_dest);
+	xfree(r.bcast_libdir);
+	xfree(r.so.bcast_dest);
+	xfree(r.so.bcast_exclude);
 	cli_opt_free(&r.o);
 	return rc;
 }

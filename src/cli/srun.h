@@ -35,6 +35,11 @@ typedef struct {
 				   * their exec; srun prints where they are */
 	uint16_t  resv_ports;     /* --resv-ports[=count]: NO_VAL16 not
 				   * given, 0 none, else the count */
+	bool      bcast;          /* --bcast[=dest] */
+	char     *bcast_dest;     /* NULL: slurm_bcast_J.S_node in cwd */
+	char     *bcast_exclude;  /* --bcast-exclude */
+	uint16_t  compress;       /* --compress[=lib]: BCAST_COMPRESS_* */
+	bool      send_libs;      /* --send-libs[=yes|no] */
 } srun_opts_t;
 
 /* Install srun's own options into o (o->extra_*, ctx = so). */
@@ -62,6 +67,15 @@ void srun_layout(uint16_t dist, uint16_t plane_size, const uint32_t *counts,
 		 uint32_t nodes, uint32_t **out);
 /* Comma-separated counts "2,2,1" -> array; -1 if malformed. */
 int  srun_parse_counts(const char *s, uint32_t n, uint32_t *out);
+
+/* srun --bcast (srun_bcast.c): copy the executable exe (searched in
+ * PATH) to the nodes of job_id.step_id before the launch.  *dest gets
+ * the path the nodes run (xmalloc'd; with *per_node the node's name
+ * follows it), and with --send-libs *libdir the directory of its
+ * libraries (else NULL).  0, or -1 with the error printed. */
+int  srun_bcast(const srun_opts_t *so, const char *exe, const char *work_dir,
+		uint32_t job_id, uint32_t step_id, char **dest, bool *per_node,
+		char **libdir);
 
 /* What the I/O loop needs. */
 typedef struct {

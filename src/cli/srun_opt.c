@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "cli/srun.h"
+#include "common/bcast_block.h"
 #include "common/conf.h"
 #include "common/cpu_bind.h"
 #include "common/log.h"
@@ -16,7 +17,8 @@
 enum {
 	O_EXACT = 0x80, O_OVERLAP, O_MPI, O_JOBID, O_HET, O_CPU_BIND,
 	O_MULTI_PROG, O_PTY, O_TASK_PROLOG, O_TASK_EPILOG, O_DEBUGGER_TEST,
-	O_PROLOG, O_EPILOG, O_RESV_PORTS,
+	O_PROLOG, O_EPILOG, O_RESV_PORTS, O_BCAST, O_BCAST_EXCLUDE,
+	O_COMPRESS, O_SEND_LIBS,
 };
 
 static const struct option srun_long[] = {
@@ -42,6 +44,10 @@ static const struct option srun_long[] = {
 	{ "prolog", required_argument, NULL, O_PROLOG },
 	{ "resv-ports", optional_argument, NULL, O_RESV_PORTS },
 	{ "epilog", required_argument, NULL, O_EPILOG },
+	{ "bcast", optional_argument, NULL, O_BCAST },
+	{ "bcast-exclude", required_argument, NULL, O_BCAST_EXCLUDE },
+	{ "compress", optional_argument, NULL, O_COMPRESS },
+	{ "send-libs", optional_argument, NULL, O_SEND_LIBS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -151,6 +157,31 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		*dst = xstrdup(arg);
 		break;
 	}
+	case O_BCAST:
+		so->bcast = true;
+		xfree(so->bcast_dest);
+		so->bcast_dest = arg && *arg ? xstrdup(arg) : NULL;
+		break;
+	case O_BCAST_EXCLUDE:
+		xfree(so->bcast_exclude);
+		so->bcast_exclude = xstrdup(arg);
+		break;
+	case O_COMPRESS:
+		if (bcast_compress_parse(arg, &so->compress) < 0) {
+			error("Compression type '%s' unknown, disabling "
+			      "compression support.", arg);
+			so->compress = BCAST_COMPRESS_NONE;
+		}
+		break;
+	case O_SEND_LIBS:
+		if (!arg || !strcasecmp(arg, "yes") || !strcasecmp(arg, "y"))
+			so->send_libs = true;
+		else if (!strcasecmp(arg, "no") || !strcasecmp(arg, "n"))
+			so->send_libs = false;
+		else
+			error("Ignoring unrecognized --send-libs value '%s'",
+			      arg);
+		break;
 	case O_MULTI_PROG: so->multi_prog = true; break;
 	case O_PTY: so->pty = true; break;
 	default: return -1;
@@ -176,6 +207,10 @@ static const struct {
 	{ "SLURM_TASK_EPILOG", O_TASK_EPILOG },
 	{ "SLURM_PROLOG", O_PROLOG },
 	{ "SLURM_EPILOG", O_EPILOG },
+	{ "SLURM_BCAST", O_BCAST },
+	{ "SLURM_BCAST_EXCLUDE", O_BCAST_EXCLUDE },
+	{ "SLURM_COMPRESS", O_COMPRESS },
+	{ "SLURM_SEND_LIBS", O_SEND_LIBS },
 };
 
 int srun_opt_parse_env(cli_job_opts_t *o, char *const *envp)

@@ -144,6 +144,8 @@ typedef struct slurm_conf {
 	uint32_t  max_array_size;     /* 1001 */
 	uint16_t  return_to_service;  /* 0 */
 	uint16_t  tree_width;
+	char     *bcast_exclude;      /* BcastExclude: sbcast --exclude's
+				       * default ("NONE" or directories) */
 	char     *select_type;        /* select/cons_tres */
 	char     *select_type_parameters;
 	char     *scheduler_type;     /* sched/backfill */

@@ -26,7 +26,9 @@
 #define UNTESTED "untested"
 
 #define NO_POWER "Sluice has no power saving"
-#define NO_BCAST "Sluice has no sbcast or srun --bcast"
+#define NO_BCAST_PARAMS "sbcast and srun --bcast read no DestDir, " \
+	"Compression or send_libs from it yet: give them -C, --send-libs " \
+	"and an absolute DEST"
 #define NO_WCKEY "Sluice has no workload characterization keys"
 #define OBSOLETE "a key of an older Slurm; Slurm 25.05 ignores it"
 #define TUNING "a tuning knob of Slurm's own implementation; Sluice's " \
@@ -74,8 +76,8 @@ static const conf_use_t conf_use[] = {
 	P("AuthType"),
 	I("BatchStartTimeout", "ctld/job_state.c, job_mgr.c",
 	  "test_batch_start_timeout.py::test_unconfirmed_launch_is_requeued"),
-	W("BcastExclude", NO_BCAST),
-	W("BcastParameters", NO_BCAST),
+	I("BcastExclude", "cli/cli_bcast.c", "test_sbcast.py::test_bcast_exclude_conf"),
+	W("BcastParameters", NO_BCAST_PARAMS),
 	P("BurstBufferType"),
 	P("CliFilterPlugins"),
 	I("CheckpointType", "ctld/job_ckpt.c, slurmd/stepd/criu.c",
@@ -396,7 +398,7 @@ static const conf_use_t conf_use[] = {
 	R("PreemptParameters", NULL, "preemption takes no options"),
 	R("PrologTimeout", "65534|0", "prologs and epilogs are not timed out"),
 	W("SallocDefaultCommand", OBSOLETE),
-	W("SbcastParameters", NO_BCAST),
+	W("SbcastParameters", NO_BCAST_PARAMS),
 	W("SchedulerAuth", OBSOLETE),
 	W("SchedulerPort", OBSOLETE),
 	W("SchedulerRootFilter", OBSOLETE),
@@ -500,7 +502,7 @@ static const conf_use_t conf_use[] = {
 	   "unit/test_conf.c::test_full"),
 	SI("NodeName", "NodeAddr", "ctld/node_mgr.c",
 	   "test_tree.py::test_launch_reaches_every_node"),
-	SW("NodeName", "BcastAddr", NO_BCAST),
+	SW("NodeName", "BcastAddr", "sbcast reaches each node at its NodeAddr"),
 	SI("NodeName", "Port", "slurmd/slurmd.c",
 	   "test_tree.py::test_launch_reaches_every_node"),
 	SI("NodeName", "CPUs", "ctld/select.c", "test_select.py::test_node_use_shown"),

@@ -146,6 +146,10 @@ typedef enum {
 					     * allocation: InactiveLimit;
 					     * Sluice) */
 	RESPONSE_ALLOC_HEARTBEAT,           /* alloc_heartbeat_resp_msg_t */
+	/* sbcast, sgather, srun --bcast: a credential for the job's (or
+	 * step's) nodes, signed once per node (msg_bcast.c) */
+	REQUEST_SBCAST_CRED = 5100,         /* sbcast_cred_request_msg_t */
+	RESPONSE_SBCAST_CRED,               /* sbcast_cred_msg_t */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
@@ -165,6 +169,11 @@ typedef enum {
 	REQUEST_ADD_EXTERN_PID = 6060,      /* extern_pid_msg_t (to an extern stepd) */
 	REQUEST_JOB_OUTPUT_READ = 6080,     /* job_output_read_msg_t; answered by
 					     * RESPONSE_JOB_OUTPUT (Sluice) */
+	/* sbcast / srun --bcast -> slurmd (along the tree): a block of a
+	 * file, written by the user; sgather -> slurmd: a piece of one */
+	REQUEST_FILE_BCAST = 6100,          /* file_bcast_msg_t */
+	REQUEST_FILE_GATHER,                /* file_gather_msg_t */
+	RESPONSE_FILE_GATHER,               /* file_gather_resp_msg_t */
 
 	RESPONSE_SLURM_RC = 8001,           /* return_code_msg_t */
 
@@ -1408,5 +1417,101 @@ typedef struct {
 
 void trigger_info_free_members(trigger_info_t *t);
 void trigger_info_msg_free(trigger_info_msg_t *m);
+
+/* ---- sbcast, sgather, srun --bcast (msg_bcast.c) ---- */
+
+/* A credential for files to or from the nodes of job_id (step_id:
+ * NO_VAL32 = the whole allocation).  Only the job's user, root and
+ * SlurmUser get one. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  het_offset;     /* NO_VAL32: none given */
+	uint32_t  step_id;        /* NO_VAL32: every node of the job */
+} sbcast_cred_request_msg_t;
+
+/* The nodes and a step_cred_t payload (step_cred.h; step_id NO_VAL32
+ * for a whole job) with one signature per node. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	char     *node_list;
+	char    **node_names;
+	char    **node_addrs;     /* "host:port" per node */
+	char     *cred_payload;
+	char    **cred_sigs;      /* per node, as node_names */
+} sbcast_cred_msg_t;
+
+#define BCAST_BLOCK_MAX   (64u << 20)  /* uncompressed bytes in a block */
+#define BCAST_NODES_MAX   65536
+
+enum {
+	BCAST_FLAG_FORCE       = 0x01, /* -f: replace what is there */
+	BCAST_FLAG_PRESERVE    = 0x02, /* -p: mode, atime, mtime at the end */
+	BCAST_FLAG_LAST        = 0x04, /* the file's last block */
+	BCAST_FLAG_NODE_SUFFIX = 0x08, /* fname + the node's name */
+	BCAST_FLAG_MKDIR       = 0x10, /* create fname's directory (0700) */
+};
+
+enum {
+	BCAST_COMPRESS_NONE = 0,
+	BCAST_COMPRESS_LZ4  = 1,
+};
+
+/* One block of a file, the same body for every node; each node finds
+ * its own signature of the credential by its name. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	uint32_t  uid;            /* must be the credential's */
+	uint32_t  gid;
+	char     *fname;          /* absolute */
+	uint32_t  block_no;       /* 1, 2, ... */
+	uint16_t  flags;          /* BCAST_FLAG_* */
+	uint16_t  compress;       /* BCAST_COMPRESS_* of data */
+	uint32_t  mode;           /* the file's permission bits */
+	time_t    atime;          /* -p */
+	time_t    mtime;
+	uint64_t  file_size;
+	uint64_t  offset;         /* of this block in the file */
+	uint32_t  block_len;      /* uncompressed, <= BCAST_BLOCK_MAX */
+	char     *cred_payload;
+	char    **node_names;     /* the signatures' nodes */
+	char    **cred_sigs;
+	uint32_t  data_len;       /* bytes in data (compressed or not) */
+	char     *data;
+} file_bcast_msg_t;
+
+enum {
+	GATHER_FLAG_REMOVE = 0x01,     /* unlink fname (no data) */
+	GATHER_FLAG_LIST   = 0x02,     /* the regular files under fname */
+};
+
+/* sgather: up to max_len bytes of fname at offset, read by the user. */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	uint32_t  uid;
+	uint32_t  gid;
+	char     *fname;
+	uint64_t  offset;
+	uint32_t  max_len;        /* <= BCAST_BLOCK_MAX */
+	uint16_t  flags;          /* GATHER_FLAG_* */
+	uint16_t  compress;       /* wanted for the answer */
+	char     *cred_payload;
+	char     *cred_sig;       /* this node's */
+} file_gather_msg_t;
+
+typedef struct {
+	uint64_t  file_size;
+	uint64_t  offset;
+	uint32_t  mode;
+	time_t    atime;
+	time_t    mtime;
+	uint16_t  compress;
+	uint32_t  block_len;      /* uncompressed */
+	char    **names;          /* GATHER_FLAG_LIST: paths under fname */
+	uint32_t  data_len;
+	char     *data;
+} file_gather_resp_msg_t;
 
 #endif

@@ -26,6 +26,10 @@ MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
 /* msg_job_output.c */
 MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 
+/* msg_bcast.c */
+MSG_BODY_FUNCS(msg_file_bcast);       /* REQUEST_FILE_BCAST */
+MSG_BODY_FUNCS(msg_file_gather_resp); /* RESPONSE_FILE_GATHER */
+
 /* msg_trigger.c */
 MSG_BODY_FUNCS(msg_trigger);      /* REQUEST_TRIGGER_*, RESPONSE_TRIGGER_GET:
 				   * trigger_info_msg_t */
@@ -55,6 +59,11 @@ extern const field_desc_t msg_dyn_node_fields[];
 MSG_BODY_FUNCS(msg_ckpt);         /* REQUEST_CHECKPOINT: checkpoint_msg_t */
 MSG_BODY_FUNCS(msg_ckpt_tasks);   /* REQUEST_CHECKPOINT_TASKS:
 				   * checkpoint_tasks_msg_t */
+
+/* msg_bcast.c: field tables */
+extern const field_desc_t msg_sbcast_cred_req_fields[];
+extern const field_desc_t msg_sbcast_cred_fields[];
+extern const field_desc_t msg_file_gather_fields[];
 
 /* msg_part.c: field tables */
 extern const field_desc_t msg_part_update_fields[];

@@ -26,6 +26,7 @@
 #include "common/xmalloc.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/auth_token.h"
+#include "ctld/bcast_cred.h"
 #include "ctld/commit.h"
 #include "ctld/config_info.h"
 #include "ctld/conf_serve.h"
@@ -226,6 +227,9 @@ static const rpc_row_t rpc_table[] = {
 	/* the job's user, operators, root and SlurmUser only, whatever
 	 * PrivateData says (job_output.h); answered when the node is */
 	{ REQUEST_JOB_OUTPUT,            RPC_PRIV_USER, job_output_rpc },
+	/* sbcast/sgather: the job's user, operators, root and SlurmUser
+	 * (bcast_cred.h); nothing changes, nothing journaled */
+	{ REQUEST_SBCAST_CRED,           RPC_PRIV_USER, bcast_cred_rpc },
 	/* InactiveLimit: in memory only, not journaled (job_inactive.h) */
 	{ REQUEST_ALLOC_HEARTBEAT,       RPC_PRIV_USER,
 	  job_inactive_rpc_heartbeat },

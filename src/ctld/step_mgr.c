@@ -592,6 +592,14 @@ sm_response(job_record_t *j, const sm_step_t *s)
 	return resp;
 }
 
+const char *step_mgr_step_nodes(job_record_t *j, uint32_t step_id)
+{
+	for (sm_step_t *s = sm_steps(j)->list; s; s = s->next)
+		if (s->step_id == step_id)
+			return s->nodes;
+	return NULL;
+}
+
 void step_mgr_extern_start(job_record_t *j)
 {
 	struct job_steps *js = sm_steps(j);

@@ -33,6 +33,9 @@ void step_mgr_extern_start(job_record_t *j);
  * (the batch step: the batch shell).  ESLURM_INVALID_JOB_ID if the
  * running job j has no such step; the caller checked the sender. */
 int  step_mgr_signal(job_record_t *j, uint32_t step_id, uint16_t sig);
+/* The ranged node list of the job's running step step_id, or NULL if it
+ * has no such step (sbcast -j JOB.STEP, srun --bcast). */
+const char *step_mgr_step_nodes(job_record_t *j, uint32_t step_id);
 /* The job ended: its steps end with it (their CPUs go with the job). */
 void step_mgr_job_end(job_record_t *j);
 /* Free the job's step records. */

@@ -125,6 +125,15 @@ static bool _privileged(const slurmd_t *sd, uid_t uid)
 	return uid == 0 || uid == sd->conf->slurm_user_id;
 }
 
+/* The user a request users may forward is for: launches and sbcast
+ * blocks (their credentials are checked by their handlers too). */
+static uint32_t _body_uid(uint16_t type, const void *data)
+{
+	if (type == REQUEST_LAUNCH_TASKS)
+		return ((const launch_tasks_request_msg_t *) data)->uid;
+	return ((const file_bcast_msg_t *) data)->uid;
+}
+
 /* 0, or why the request is refused. */
 static int _check(slurmd_t *sd, const slurm_msg_t *msg,
 		  const forward_msg_t *m, uint32_t cnt)
@@ -140,16 +149,16 @@ static int _check(slurmd_t *sd, const slurm_msg_t *msg,
 		return SLURM_UNEXPECTED_MSG_ERROR;
 	if (_privileged(sd, msg->auth_uid))
 		return 0;
-	if (m->type != REQUEST_LAUNCH_TASKS)
+	if (m->type != REQUEST_LAUNCH_TASKS && m->type != REQUEST_FILE_BCAST)
 		return ESLURM_ACCESS_DENIED;
 	for (uint32_t i = 0; i < (nb ? nb : 1); i++) {
-		launch_tasks_request_msg_t *l = NULL;
+		void *l = NULL;
 		int rc = 0;
 
 		if (fwd_unpack_hex(m->type, nb ? m->bodies[i] : m->body,
-				   (void **) &l) < 0)
+				   &l) < 0)
 			return SLURM_UNEXPECTED_MSG_ERROR;
-		if (l->uid != msg->auth_uid)
+		if (_body_uid(m->type, l) != msg->auth_uid)
 			rc = ESLURM_ACCESS_DENIED;
 		msg_body_free(m->type, l);
 		if (rc)

@@ -1,5 +1,6 @@
 /* req.c — slurmd's request handlers (see req.h). */
 #include "slurmd/req.h"
+#include "slurmd/bcast.h"
 
 #include <stdbool.h>
 #include <time.h>
@@ -419,16 +420,21 @@ static const struct {
 	/* from the controller only (authorized()): it checked the asker */
 	{ REQUEST_JOB_OUTPUT_READ, job_output_read },
 	{ REQUEST_CHECKPOINT_TASKS, req_checkpoint_tasks },
+	/* sbcast, sgather: the job's credential is checked (bcast.h) */
+	{ REQUEST_FILE_BCAST, bcast_req_block },
+	{ REQUEST_FILE_GATHER, bcast_req_gather },
 };
 
 /* Users may only launch tasks (their step credential is checked), ask
  * about their steps' usage and attach to them (the stepd checks the
- * owner). */
+ * owner), and send or gather files with their job's sbcast credential. */
 static bool authorized(const slurmd_t *sd, const slurm_msg_t *msg)
 {
 	if (msg->type == REQUEST_LAUNCH_TASKS ||
 	    msg->type == REQUEST_JOB_STEP_STAT ||
 	    msg->type == REQUEST_REATTACH_TASKS ||
+	    msg->type == REQUEST_FILE_BCAST ||    /* bcast.c checks */
+	    msg->type == REQUEST_FILE_GATHER ||
 	    msg->type == REQUEST_FORWARD ||       /* forward_req checks */
 	    msg->type == REQUEST_DAEMON_STATUS)
 		return true;
