@@ -399,3 +399,59 @@ int gres_parse_per_gpu(const char *spec, uint64_t *v)
 		*v = n;
 	return 0;
 }
+
+/* ---- allocation strings ---- */
+
+static int _one_alloc(const char *s, gres_alloc_item_t *a)
+{
+	char name[64], rest[128];
+	const char *at = strchr(s, '@');
+	unsigned long long n, per;
+	int g, len;
+
+	memset(a, 0, sizeof(*a));
+	a->gpu = -1;
+	if (at) {
+		/* name:N@G/PER */
+		if (sscanf(s, "%31[^:@]:%llu@%d/%llu%n", a->name, &n, &g, &per,
+			   &len) != 4 || s[len] || g < 0 || g >= 64 ||
+		    !per)
+			return -1;
+		a->count = n;
+		a->gpu = g;
+		a->per_gpu = per;
+		return 0;
+	}
+	if (sscanf(s, "%63[^:]:%127s", name, rest) != 2 ||
+	    strlen(name) >= sizeof(a->name))
+		return -1;
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	if (sscanf(rest, "%llu%n", &n, &len) == 1 && !rest[len]) {
+		a->count = n;
+		return 0;
+	}
+	if (sscanf(rest, "%31[^:]:%llu%n", a->type, &n, &len) != 2 ||
+	    rest[len])
+		return -1;
+	a->count = n;
+	return 0;
+}
+
+int gres_alloc_parse(const char *alloc, gres_alloc_item_t *out, size_t max)
+{
+	char **items;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!alloc || !*alloc)
+		return 0;
+	items = xstrsplit(alloc, ",", &n);
+	if (n > max)
+		rc = -1;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (_one_alloc(items[i], &out[i]) < 0)
+			rc = -1;
+	xstrarray_free(items);
+	return rc < 0 ? -1 : (int) n;
+}
+

@@ -63,4 +63,21 @@ void         gres_conf_destroy(gres_conf_t *g);
 size_t       gres_conf_gpu_devices(const gres_conf_t *g, uint32_t *dev,
 				   size_t max);
 
+/* A job's GRES on one node other than whole GPUs, as the controller
+ * keeps it and sends it to the node (ctld/gres_sel.h):
+ * "nic:2,shard:3@0/4,mps:50@1/100" — counted "name[:type]:N", shared
+ * "name:N@GPU/PERGPU" (N of the PERGPU units of GPU index GPU). */
+/* One parsed item of an allocation string. */
+typedef struct {
+	char     name[32];
+	char     type[32];   /* "" if none */
+	uint64_t count;
+	int      gpu;        /* GPU index of a shared item, -1 if counted */
+	uint64_t per_gpu;    /* its units a GPU */
+} gres_alloc_item_t;
+
+/* Parse alloc into at most max items; how many, -1 if malformed. */
+int      gres_alloc_parse(const char *alloc, gres_alloc_item_t *out,
+			  size_t max);
+
 #endif

@@ -7,9 +7,9 @@
 #include "common/xstring.h"
 #include "ctld/gres_sel.h"
 
-#define MAX_GPUS 64
+#define GRES_SEL_MAX_GPUS 64
 
-static int _share_kind(const char *name)
+static int _gs_share_kind(const char *name)
 {
 	if (!strcmp(name, "shard"))
 		return GRES_SHARE_SHARD;
@@ -46,9 +46,9 @@ gres_layout_t *gres_layout_parse(const char *gres, char *err, size_t errlen)
 		gres_item_t *it = &l->v[l->cnt];
 
 		if (!strcmp(v[i].name, "gpu")) {
-			if (next + v[i].count > MAX_GPUS) {
+			if (next + v[i].count > GRES_SEL_MAX_GPUS) {
 				snprintf(err, errlen, "more than %d GPUs on "
-					 "one node", MAX_GPUS);
+					 "one node", GRES_SEL_MAX_GPUS);
 				goto fail;
 			}
 			it->mask = v[i].count >= 64 ? UINT64_MAX :
@@ -58,7 +58,7 @@ gres_layout_t *gres_layout_parse(const char *gres, char *err, size_t errlen)
 		it->name = xstrdup(v[i].name);
 		it->type = xstrdup(v[i].type);
 		it->count = v[i].count;
-		it->share = _share_kind(v[i].name);
+		it->share = _gs_share_kind(v[i].name);
 		if (it->share >= 0)
 			share_tot[it->share] += v[i].count;
 		l->cnt++;
@@ -119,7 +119,7 @@ uint64_t gres_gpu_mask(const gres_layout_t *l, const char *type)
 	return m;
 }
 
-static uint64_t _kind_busy(const gres_layout_t *l, const uint64_t *shared,
+static uint64_t _gs_kind_busy(const gres_layout_t *l, const uint64_t *shared,
 			   int kind)
 {
 	uint64_t m = 0;
@@ -134,8 +134,8 @@ uint64_t gres_shared_busy(const gres_layout_t *l, const gres_use_t *u)
 {
 	if (!l || !u)
 		return 0;
-	return _kind_busy(l, u->shared, GRES_SHARE_SHARD) |
-	       _kind_busy(l, u->shared, GRES_SHARE_MPS);
+	return _gs_kind_busy(l, u->shared, GRES_SHARE_SHARD) |
+	       _gs_kind_busy(l, u->shared, GRES_SHARE_MPS);
 }
 
 bool gres_layout_has(const gres_layout_t *l, const char *name,
@@ -161,9 +161,9 @@ typedef struct {
 	uint64_t  gpu_used;
 	char     *out;        /* allocation string, when picking */
 	bool      pick;
-} work_t;
+} gs_work_t;
 
-static int _take_counted(work_t *w, const gres_spec_t *r)
+static int _gs_take_counted(gs_work_t *w, const gres_spec_t *r)
 {
 	const gres_layout_t *l = w->l;
 	uint64_t want = r->count, have = 0;
@@ -202,7 +202,7 @@ static int _take_counted(work_t *w, const gres_spec_t *r)
 	return 0;
 }
 
-static void _take_shared(work_t *w, int kind, const char *name, int g,
+static void _gs_take_shared(gs_work_t *w, int kind, const char *name, int g,
 			 uint64_t t)
 {
 	w->shared[kind * w->l->gpus + g] += t;
@@ -215,11 +215,11 @@ static void _take_shared(work_t *w, int kind, const char *name, int g,
 /* Shard or MPS units: from GPUs not held whole nor holding the other
  * kind.  MPS from one GPU; shards from one GPU if one has room (the
  * fullest such), else spread in index order. */
-static int _take_shared_req(work_t *w, int kind, const gres_spec_t *r)
+static int _gs_take_shared_req(gs_work_t *w, int kind, const gres_spec_t *r)
 {
 	const gres_layout_t *l = w->l;
 	uint64_t ok = gres_gpu_mask(l, r->type) & ~w->gpu_used &
-		~_kind_busy(l, w->shared, 1 - kind);
+		~_gs_kind_busy(l, w->shared, 1 - kind);
 	uint64_t per = l->per_gpu[kind], sum = 0, want = r->count;
 	int best = -1;
 	uint64_t best_free = UINT64_MAX;
@@ -238,7 +238,7 @@ static int _take_shared_req(work_t *w, int kind, const gres_spec_t *r)
 		}
 	}
 	if (best >= 0) {
-		_take_shared(w, kind, r->name, best, want);
+		_gs_take_shared(w, kind, r->name, best, want);
 		return 0;
 	}
 	if (kind == GRES_SHARE_MPS || sum < want)
@@ -252,20 +252,20 @@ static int _take_shared_req(work_t *w, int kind, const gres_spec_t *r)
 		free = held < per ? per - held : 0;
 		t = free < want ? free : want;
 		if (t) {
-			_take_shared(w, kind, r->name, g, t);
+			_gs_take_shared(w, kind, r->name, g, t);
 			want -= t;
 		}
 	}
 	return 0;
 }
 
-static int _place(work_t *w, const gres_spec_t *req, size_t cnt)
+static int _gs_place(gs_work_t *w, const gres_spec_t *req, size_t cnt)
 {
 	for (size_t k = 0; k < cnt; k++) {
-		int kind = _share_kind(req[k].name);
+		int kind = _gs_share_kind(req[k].name);
 		int rc = kind >= 0 && w->l->gpus ?
-			_take_shared_req(w, kind, &req[k]) :
-			_take_counted(w, &req[k]);
+			_gs_take_shared_req(w, kind, &req[k]) :
+			_gs_take_counted(w, &req[k]);
 
 		if (rc < 0)
 			return -1;
@@ -273,7 +273,7 @@ static int _place(work_t *w, const gres_spec_t *req, size_t cnt)
 	return 0;
 }
 
-static void _work_init(work_t *w, const gres_layout_t *l,
+static void _gs_work_init(gs_work_t *w, const gres_layout_t *l,
 		       const gres_use_t *u, uint64_t gpu_used, bool pick)
 {
 	size_t ns = (size_t) GRES_SHARE_KINDS * l->gpus;
@@ -290,7 +290,7 @@ static void _work_init(work_t *w, const gres_layout_t *l,
 	}
 }
 
-static void _work_free(work_t *w)
+static void _gs_work_free(gs_work_t *w)
 {
 	xfree(w->used);
 	xfree(w->shared);
@@ -299,93 +299,40 @@ static void _work_free(work_t *w)
 bool gres_sel_fits(const gres_layout_t *l, const gres_use_t *u,
 		   uint64_t gpu_used, const gres_spec_t *req, size_t cnt)
 {
-	work_t w;
+	gs_work_t w;
 	int rc;
 
 	if (!cnt)
 		return true;
 	if (!l)
 		return false;
-	_work_init(&w, l, u, gpu_used, false);
-	rc = _place(&w, req, cnt);
-	_work_free(&w);
+	_gs_work_init(&w, l, u, gpu_used, false);
+	rc = _gs_place(&w, req, cnt);
+	_gs_work_free(&w);
 	return rc == 0;
 }
 
 char *gres_sel_pick(const gres_layout_t *l, const gres_use_t *u,
 		    uint64_t gpu_used, const gres_spec_t *req, size_t cnt)
 {
-	work_t w;
+	gs_work_t w;
 
 	if (!cnt || !l)
 		return NULL;
-	_work_init(&w, l, u, gpu_used, true);
-	if (_place(&w, req, cnt) < 0)
+	_gs_work_init(&w, l, u, gpu_used, true);
+	if (_gs_place(&w, req, cnt) < 0)
 		xfree(w.out);
-	_work_free(&w);
+	_gs_work_free(&w);
 	return w.out;
 }
 
-static int _one_alloc(const char *s, gres_alloc_item_t *a)
-{
-	char name[64], rest[128];
-	const char *at = strchr(s, '@');
-	unsigned long long n, per;
-	int g, len;
-
-	memset(a, 0, sizeof(*a));
-	a->gpu = -1;
-	if (at) {
-		/* name:N@G/PER */
-		if (sscanf(s, "%31[^:@]:%llu@%d/%llu%n", a->name, &n, &g, &per,
-			   &len) != 4 || s[len] || g < 0 || g >= MAX_GPUS ||
-		    !per)
-			return -1;
-		a->count = n;
-		a->gpu = g;
-		a->per_gpu = per;
-		return 0;
-	}
-	if (sscanf(s, "%63[^:]:%127s", name, rest) != 2 ||
-	    strlen(name) >= sizeof(a->name))
-		return -1;
-	snprintf(a->name, sizeof(a->name), "%s", name);
-	if (sscanf(rest, "%llu%n", &n, &len) == 1 && !rest[len]) {
-		a->count = n;
-		return 0;
-	}
-	if (sscanf(rest, "%31[^:]:%llu%n", a->type, &n, &len) != 2 ||
-	    rest[len])
-		return -1;
-	a->count = n;
-	return 0;
-}
-
-int gres_alloc_parse(const char *alloc, gres_alloc_item_t *out, size_t max)
-{
-	char **items;
-	size_t n = 0;
-	int rc = 0;
-
-	if (!alloc || !*alloc)
-		return 0;
-	items = xstrsplit(alloc, ",", &n);
-	if (n > max)
-		rc = -1;
-	for (size_t i = 0; !rc && i < n; i++)
-		if (_one_alloc(items[i], &out[i]) < 0)
-			rc = -1;
-	xstrarray_free(items);
-	return rc < 0 ? -1 : (int) n;
-}
-
-#define MAX_ALLOC_ITEMS 128
+#define GS_MAX_ALLOC_ITEMS 128
 
 int gres_use_apply(const gres_layout_t *l, gres_use_t *u, const char *alloc,
 		   bool on)
 {
-	gres_alloc_item_t a[MAX_ALLOC_ITEMS];
-	int n = gres_alloc_parse(alloc, a, MAX_ALLOC_ITEMS);
+	gres_alloc_item_t a[GS_MAX_ALLOC_ITEMS];
+	int n = gres_alloc_parse(alloc, a, GS_MAX_ALLOC_ITEMS);
 
 	if (n < 0)
 		return -1;
@@ -393,7 +340,7 @@ int gres_use_apply(const gres_layout_t *l, gres_use_t *u, const char *alloc,
 		uint64_t *slot = NULL;
 
 		if (a[k].gpu >= 0) {
-			int kind = _share_kind(a[k].name);
+			int kind = _gs_share_kind(a[k].name);
 
 			if (kind >= 0 && a[k].gpu < l->gpus)
 				slot = &u->shared[kind * l->gpus + a[k].gpu];
@@ -414,7 +361,7 @@ int gres_use_apply(const gres_layout_t *l, gres_use_t *u, const char *alloc,
 	return 0;
 }
 
-static char *_idx_str(uint64_t bits)
+static char *_gs_idx_str(uint64_t bits)
 {
 	char *out = NULL;
 	int i = 0, j;
@@ -448,7 +395,7 @@ char *gres_used_str(const gres_layout_t *l, const gres_use_t *u,
 
 		if (!strcmp(it->name, "gpu")) {
 			uint64_t m = gpu_used & it->mask;
-			char *idx = _idx_str(m);
+			char *idx = _gs_idx_str(m);
 
 			xstrfmtcat(&out, "%sgpu%s%s:%d(IDX:%s)", sep, tc, t,
 				   __builtin_popcountll(m), idx);
@@ -471,4 +418,91 @@ char *gres_used_str(const gres_layout_t *l, const gres_use_t *u,
 next:		;
 	}
 	return out;
+}
+
+char *gres_gpu_detail(const gres_layout_t *l, uint64_t mask,
+		      const char *type)
+{
+	char *out = NULL, *idx;
+
+	if (!mask)
+		return NULL;
+	if (!l || !l->gpus) {
+		idx = _gs_idx_str(mask);
+		out = xstrdup_printf("gpu%s%s:%d(IDX:%s)", type ? ":" : "",
+				     type ? type : "",
+				     __builtin_popcountll(mask), idx);
+		xfree(idx);
+		return out;
+	}
+	for (size_t i = 0; i < l->cnt; i++) {
+		uint64_t m = mask & l->v[i].mask;
+
+		if (strcmp(l->v[i].name, "gpu") || !m)
+			continue;
+		idx = _gs_idx_str(m);
+		xstrfmtcat(&out, "%sgpu%s%s:%d(IDX:%s)", out ? "," : "",
+			   l->v[i].type ? ":" : "",
+			   l->v[i].type ? l->v[i].type : "",
+			   __builtin_popcountll(m), idx);
+		xfree(idx);
+	}
+	return out;
+}
+
+char *gres_alloc_detail(const char *alloc)
+{
+	gres_alloc_item_t a[GS_MAX_ALLOC_ITEMS];
+	int n = gres_alloc_parse(alloc, a, GS_MAX_ALLOC_ITEMS);
+	char *out = NULL;
+
+	for (int k = 0; k < n; k++) {
+		const char *sep = out ? "," : "";
+
+		if (a[k].gpu >= 0)
+			xstrfmtcat(&out, "%s%s:%llu(IDX:%d)", sep, a[k].name,
+				   (unsigned long long) a[k].count, a[k].gpu);
+		else
+			xstrfmtcat(&out, "%s%s%s%s:%llu", sep, a[k].name,
+				   *a[k].type ? ":" : "", a[k].type,
+				   (unsigned long long) a[k].count);
+	}
+	return out;
+}
+
+void gres_tally_add(gres_tally_t *t, const char *name, const char *type,
+		    uint64_t n)
+{
+	char key[72];
+
+	snprintf(key, sizeof(key), "%s%s%s", name, type && *type ? ":" : "",
+		 type ? type : "");
+	for (size_t i = 0; i < t->cnt; i++)
+		if (!strcmp(t->key[i], key)) {
+			t->n[i] += n;
+			return;
+		}
+	if (t->cnt >= GRES_TALLY_MAX)
+		return;
+	snprintf(t->key[t->cnt], sizeof(t->key[0]), "%s", key);
+	t->n[t->cnt++] = n;
+}
+
+void gres_tally_node(gres_tally_t *t, const gres_layout_t *l, uint64_t mask,
+		     const char *alloc)
+{
+	gres_alloc_item_t a[GS_MAX_ALLOC_ITEMS];
+	int n = gres_alloc_parse(alloc, a, GS_MAX_ALLOC_ITEMS);
+
+	for (size_t i = 0; l && i < l->cnt; i++)
+		if (!strcmp(l->v[i].name, "gpu") && l->v[i].type &&
+		    (mask & l->v[i].mask))
+			gres_tally_add(t, "gpu", l->v[i].type,
+				       (uint64_t) __builtin_popcountll(
+					       mask & l->v[i].mask));
+	for (int k = 0; k < n; k++) {
+		gres_tally_add(t, a[k].name, NULL, a[k].count);
+		if (*a[k].type)
+			gres_tally_add(t, a[k].name, a[k].type, a[k].count);
+	}
 }

@@ -79,22 +79,32 @@ char    *gres_sel_pick(const gres_layout_t *l, const gres_use_t *u,
 int      gres_use_apply(const gres_layout_t *l, gres_use_t *u,
 			const char *alloc, bool on);
 
-/* One parsed item of an allocation string. */
-typedef struct {
-	char     name[32];
-	char     type[32];   /* "" if none */
-	uint64_t count;
-	int      gpu;        /* GPU index of a shared item, -1 if counted */
-	uint64_t per_gpu;    /* its units a GPU */
-} gres_alloc_item_t;
-
-/* Parse alloc into at most max items; how many, -1 if malformed. */
-int      gres_alloc_parse(const char *alloc, gres_alloc_item_t *out,
-			  size_t max);
-
 /* GresUsed text of the node ("gpu:a100:1(IDX:0),gpu:h100:0(IDX:N/A),
  * nic:2,shard:3"), xmalloc'd; NULL if the node has no GRES. */
 char    *gres_used_str(const gres_layout_t *l, const gres_use_t *u,
 		       uint64_t gpu_used);
+
+/* Whole GPUs of mask as scontrol -d shows them, by type when the node's
+ * GPUs are typed ("gpu:a100:1(IDX:0),gpu:h100:1(IDX:4)"); type is the
+ * name used when l is NULL.  NULL if mask is 0. */
+char    *gres_gpu_detail(const gres_layout_t *l, uint64_t mask,
+			 const char *type);
+/* An allocation string as scontrol -d shows it ("nic:2,shard:3(IDX:0)"),
+ * NULL if empty. */
+char    *gres_alloc_detail(const char *alloc);
+
+/* Counts by "name" / "name:type" over a job's nodes (TRES strings). */
+#define GRES_TALLY_MAX 32
+typedef struct {
+	char     key[GRES_TALLY_MAX][72];
+	uint64_t n[GRES_TALLY_MAX];
+	size_t   cnt;
+} gres_tally_t;
+void     gres_tally_add(gres_tally_t *t, const char *name, const char *type,
+			uint64_t n);
+/* Typed GPUs of mask ("gpu:a100") and every allocation item, by name and
+ * by name:type. */
+void     gres_tally_node(gres_tally_t *t, const gres_layout_t *l,
+			 uint64_t mask, const char *alloc);
 
 #endif
