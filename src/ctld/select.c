@@ -180,6 +180,10 @@ static uint32_t _gpu_cap(const sel_ctx_t *s, const select_node_t *n)
 	free = _free_gpus(s, n);
 	if (free < r->gpus_per_node || (r->gpus_per_job && !free))
 		return 0;
+	/* --gpus=N on one node (one task, or -N 1): all N there */
+	if (r->gpus_per_job && (r->max_nodes == 1 || r->num_tasks == 1) &&
+	    free < r->gpus_per_node + r->gpus_per_job)
+		return 0;
 	if (r->gpus_per_task)
 		return (free - r->gpus_per_node) / r->gpus_per_task;
 	return UINT32_MAX;
