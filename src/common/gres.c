@@ -158,6 +158,7 @@ void gres_conf_destroy(gres_conf_t *g)
 	for (size_t i = 0; i < g->cnt; i++)
 		_rec_free(&g->v[i]);
 	xfree(g->v);
+	xfree(g->autodetect);
 	xfree(g);
 }
 
@@ -240,7 +241,7 @@ static int _line(gres_conf_t *g, char *line, const char *node, char *why,
 {
 	gres_conf_rec_t r = { 0 };
 	bool mine = true, has_count = false, any = false, only_auto = true;
-	char *save = NULL, *tok;
+	char *save = NULL, *tok, *autodetect = NULL;
 	size_t nf = 0;
 
 	for (tok = strtok_r(line, " \t\r", &save); tok;
@@ -255,10 +256,28 @@ static int _line(gres_conf_t *g, char *line, const char *node, char *why,
 		if (_pair(tok, eq + 1, node, &r, &mine, &has_count, why, wl) < 0)
 			goto fail;
 		any = true;
-		if (strcasecmp(tok, "AutoDetect"))
+		if (!strcasecmp(tok, "AutoDetect"))
+			autodetect = eq + 1;
+		else if (strcasecmp(tok, "NodeName"))
 			only_auto = false;
 	}
-	if (!any || only_auto)
+	if (autodetect) {
+		if (strcasecmp(autodetect, "nvml") &&
+		    strcasecmp(autodetect, "off") &&
+		    strcasecmp(autodetect, "rsmi") &&
+		    strcasecmp(autodetect, "nrt") &&
+		    strcasecmp(autodetect, "oneapi") &&
+		    strcasecmp(autodetect, "nvidia")) {
+			snprintf(why, wl, "invalid value \"%s\" for AutoDetect",
+				 autodetect);
+			goto fail;
+		}
+		if (mine && (only_auto || !g->autodetect)) {
+			xfree(g->autodetect);
+			g->autodetect = xstrdup(autodetect);
+		}
+	}
+	if (!any || (only_auto && autodetect))
 		return 0;
 	if (!r.name) {
 		snprintf(why, wl, "a line without Name=");

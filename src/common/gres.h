@@ -47,6 +47,8 @@ typedef struct {
 typedef struct {
 	gres_conf_rec_t *v;
 	size_t           cnt;
+	char            *autodetect;  /* AutoDetect= for this node ("nvml",
+				       * "off", ...), NULL if not written */
 } gres_conf_t;
 
 /* Parse gres.conf text, keeping the lines for node (every line if node

@@ -7,6 +7,7 @@ n2: Gres=gpu:h100:2,mps:200                     (mps:100 a GPU)
 GPUs are fake device files named by gres.conf File=.
 """
 
+import ctypes.util
 import os
 import re
 import time
@@ -33,7 +34,7 @@ def gres_cluster(request, users):
     for i in range(3):
         open(os.path.join(dev, "nvidia%d" % (10 + i)), "w").close()
     c.write_file(None, os.path.join(c.dir, "etc", "gres.conf"),
-                 "# fake GPUs\n"
+                 "# fake GPUs\nAutoDetect=nvml\n"
                  "NodeName=n1 Name=gpu Type=a100 File=%s/nvidia1[0-1]\n"
                  "NodeName=n1 Name=gpu Type=h100 File=%s/nvidia12\n"
                  "NodeName=n1 Name=nic Count=100\n"
@@ -188,3 +189,42 @@ def test_refused_at_submit(gres_cluster, args, msg):
     assert r.rc == 1, r
     assert r.err == "sbatch: error: Batch job submission failed: %s\n" % msg
     assert c.all_job_states() == before
+
+
+def test_autodetect_nvml_falls_back_to_gres_conf(gres_cluster):
+    """No NVIDIA library here: one clear line, GPUs from gres.conf (the
+    jobs above saw /dev/nvidia1x)."""
+    c = gres_cluster
+    if ctypes.util.find_library("nvidia-ml"):
+        pytest.skip("libnvidia-ml is present: NVML detection is used")
+    for n in ("n1", "n2"):
+        text = open(c.slurmd_log(n)).read()
+        lines = [l for l in text.splitlines() if "AutoDetect=nvml" in l]
+        assert len(lines) == 1, text
+        assert ("gpu/nvml: AutoDetect=nvml: cannot load libnvidia-ml.so.1 "
+                in lines[0]), lines
+        assert lines[0].endswith("using the GPUs of gres.conf"), lines
+
+
+@pytest.mark.parametrize("flags,err", [
+    ("enforce-binding", "sbatch: error: --gres-flags=enforce-binding is not "
+     "supported: cores are not chosen by their GPU's Cores= in gres.conf, "
+     "and shared GRES are not split per task\n"),
+    ("bogus", "sbatch: error: Invalid --gres-flags specification\n"),
+])
+def test_gres_flags_refused(gres_cluster, flags, err):
+    c = gres_cluster
+    before = c.all_job_states()
+    r = c.run(["sbatch", "--gres=gpu:1", "--gres-flags=" + flags,
+               "--wrap", "true"], user="sluice_u1")
+    assert r.rc == 1, r
+    assert r.err == err
+    assert c.all_job_states() == before
+
+
+def test_gres_flags_disable_binding_runs(gres_cluster):
+    c = gres_cluster
+    jid, out = job(c, ["--gres=gpu:a100:1", "--gres-flags=disable-binding"],
+                   "nobind", sleep=0)
+    c.wait_done(jid, 30)
+    assert env_of(out)["CVD"] == "10"
