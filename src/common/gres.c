@@ -474,3 +474,15 @@ int gres_alloc_parse(const char *alloc, gres_alloc_item_t *out, size_t max)
 	return rc < 0 ? -1 : (int) n;
 }
 
+
+uint64_t gres_alloc_gpu_mask(const char *alloc)
+{
+	gres_alloc_item_t a[128];
+	int n = gres_alloc_parse(alloc, a, 128);
+	uint64_t m = 0;
+
+	for (int k = 0; k < n; k++)
+		if (a[k].gpu >= 0 && a[k].gpu < 64)
+			m |= (uint64_t) 1 << a[k].gpu;
+	return m;
+}

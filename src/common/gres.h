@@ -81,5 +81,8 @@ typedef struct {
 /* Parse alloc into at most max items; how many, -1 if malformed. */
 int      gres_alloc_parse(const char *alloc, gres_alloc_item_t *out,
 			  size_t max);
+/* The GPU indexes the shared items of alloc are on (0 if none or
+ * malformed): the GPUs a shard/MPS job must be able to open. */
+uint64_t gres_alloc_gpu_mask(const char *alloc);
 
 #endif
