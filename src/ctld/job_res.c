@@ -76,6 +76,32 @@ int job_res_parse_gpus(const char *per_node, const char *per_task,
 	return 0;
 }
 
+bool job_res_gres_listed(const char *name)
+{
+	const char *types = conf_get(ctld_conf(), "GresTypes");
+	char **w = xstrsplit(types ? types : "", ",", NULL);
+	bool yes = false;
+
+	for (size_t k = 0; w[k] && !yes; k++)
+		yes = !strcmp(xstrtrim(w[k]), name);
+	xstrarray_free(w);
+	return yes;
+}
+
+bool job_res_gres_known(const char *spec)
+{
+	char err[128];
+	size_t cnt = 0;
+	gres_spec_t *v = gres_specs_parse(spec, &cnt, err, sizeof(err));
+	bool ok = v != NULL;
+
+	for (size_t i = 0; ok && i < cnt; i++)
+		ok = job_res_gres_listed(v[i].name) &&
+		     node_mgr_has_gres(v[i].name, v[i].type);
+	gres_specs_free(v, cnt);
+	return ok;
+}
+
 gres_spec_t *job_res_parse_other(const char *gres, size_t *cnt)
 {
 	char err[128];

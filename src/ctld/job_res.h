@@ -23,6 +23,11 @@ int      job_res_parse_gpus(const char *per_node, const char *per_task,
 			    uint32_t *gpj, char **type);
 /* "gres/gpu:N" (--cpus-per-gpu, --mem-per-gpu) -> N in *v (may be
  * NULL); NULL/empty -> 0; -1 if malformed or not gpu. */
+/* Is name one of GresTypes' words? */
+bool     job_res_gres_listed(const char *name);
+/* Every GRES name (and type) of a request list is in GresTypes and on
+ * some node's Gres= (NULL or "" is). */
+bool     job_res_gres_known(const char *spec);
 /* The names other than gpu of a --gres list (nic:2, shard:1, mps:50),
  * NULL (cnt 0) if none or malformed. */
 gres_spec_t *job_res_parse_other(const char *gres, size_t *cnt);

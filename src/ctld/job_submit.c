@@ -488,39 +488,9 @@ static int _check_threads(const job_desc_t *d, submit_t *s)
 	return ESLURM_NOT_SUPPORTED;
 }
 
-/* Is name one of GresTypes' words? */
-static bool _gres_type_listed(const char *types, const char *name)
-{
-	char **w = xstrsplit(types ? types : "", ",", NULL);
-	bool yes = false;
-
-	for (size_t k = 0; w[k] && !yes; k++)
-		yes = !strcmp(xstrtrim(w[k]), name);
-	xstrarray_free(w);
-	return yes;
-}
-
-/* Every GRES name (and type) of one request list is in GresTypes and on
- * some node's Gres=. */
-static bool _gres_known(const char *spec, const char *types)
-{
-	char err[128];
-	size_t cnt = 0;
-	gres_spec_t *v = gres_specs_parse(spec, &cnt, err, sizeof(err));
-	bool ok = v != NULL;
-
-	for (size_t i = 0; ok && i < cnt; i++)
-		ok = _gres_type_listed(types, v[i].name) &&
-		     node_mgr_has_gres(v[i].name, v[i].type);
-	gres_specs_free(v, cnt);
-	return ok;
-}
-
 /* -C and the GPU requests: well formed and known to the cluster. */
 static int _check_requests(const job_desc_t *d, submit_t *s)
 {
-	const char *types = conf_get(ctld_conf(), "GresTypes");
-
 	if (d->features && *d->features &&
 	    (!features_valid(d->features, NULL, 0) ||
 	     !features_each(d->features, _feature_known, NULL)))
@@ -528,11 +498,11 @@ static int _check_requests(const job_desc_t *d, submit_t *s)
 	if (job_res_parse_gpus(d->gres, d->tres_per_task, d->tres_per_job,
 			       &s->gpn, &s->gpt, &s->gpj, &s->gpu_type) < 0)
 		return ESLURM_INVALID_GRES;
-	if ((s->gpn || s->gpt || s->gpj) && !_gres_type_listed(types, "gpu"))
+	if ((s->gpn || s->gpt || s->gpj) && !job_res_gres_listed("gpu"))
 		return ESLURM_INVALID_GRES;
-	if (!_gres_known(d->gres, types) ||
-	    !_gres_known(d->tres_per_task, types) ||
-	    !_gres_known(d->tres_per_job, types))
+	if (!job_res_gres_known(d->gres) ||
+	    !job_res_gres_known(d->tres_per_task) ||
+	    !job_res_gres_known(d->tres_per_job))
 		return ESLURM_INVALID_GRES;
 	gres_specs_free(s->gres, s->gres_cnt);
 	s->gres = job_res_parse_other(d->gres, &s->gres_cnt);

@@ -27,7 +27,6 @@ static bool _request_keys(const job_update_msg_t *u)
 
 static int _check_gres(const char *gres)
 {
-	const char *types = conf_get(ctld_conf(), "GresTypes");
 	uint16_t gpn = 0, gpt = 0;
 	uint32_t gpj = 0;
 	char *type = NULL;
@@ -36,7 +35,7 @@ static int _check_gres(const char *gres)
 	if (!*gres)
 		return 0;
 	if (job_res_parse_gpus(gres, NULL, NULL, &gpn, &gpt, &gpj, &type) < 0 ||
-	    (gpn && (!types || !strstr(types, "gpu"))))
+	    !job_res_gres_known(gres))
 		rc = ESLURM_INVALID_GRES;
 	xfree(type);
 	return rc;
