@@ -133,7 +133,9 @@ void job_update_keys_apply(job_record_t *j, const job_update_msg_t *u)
 	_memory(i, u);
 	_tasks(j, u);
 	if (u->gres) {
-		_set(&i->gres, u->gres);
+		/* TresPerNode as a submit stores it: "gres/nic:4" */
+		xfree(i->gres);
+		i->gres = job_res_tres_spec(u->gres);
 		j->gpus_parsed = false;
 	}
 	if (u->wckey)

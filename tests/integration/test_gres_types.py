@@ -234,3 +234,24 @@ def test_gres_flags_disable_binding_runs(gres_cluster):
                    "nobind", sleep=0)
     c.wait_done(jid, 30)
     assert env_of(out)["CVD"] == "10"
+
+
+def test_update_gres_of_pending_job(gres_cluster):
+    """scontrol update Gres= takes the same names as sbatch: a name or
+    type no node has is refused and changes nothing."""
+    c = gres_cluster
+    j = c.sbatch(["-H", "--gres=gpu:1", "--wrap", "true"], user="sluice_u1")
+    before = c.show_job(j)["TresPerNode"]
+    for kv in ("Gres=fpga:1", "Gres=gpu:k80:1"):
+        r = c.run(["scontrol", "update", "JobId=%d" % j, kv],
+                  user="sluice_u1")
+        assert (r.rc, r.err) == (1, "Invalid generic resource (gres) "
+                                 "specification for job %d\n" % j), r
+        assert c.show_job(j)["TresPerNode"] == before
+    r = c.run(["scontrol", "update", "JobId=%d" % j, "Gres=nic:4"],
+              user="sluice_u1")
+    assert (r.rc, r.err) == (0, ""), r
+    assert c.show_job(j)["TresPerNode"] == "gres/nic:4"
+    c.run(["scontrol", "release", str(j)], user="sluice_u1")
+    c.wait_done(j, 30)
+    assert c.show_job(j)["JobState"] == "COMPLETED"
