@@ -255,3 +255,39 @@ def test_update_gres_of_pending_job(gres_cluster):
     c.run(["scontrol", "release", str(j)], user="sluice_u1")
     c.wait_done(j, 30)
     assert c.show_job(j)["JobState"] == "COMPLETED"
+
+
+def test_sacct_alloc_tres_typed(users):
+    """AccountingStorageTRES=gres/gpu:a100,gres/nic: sacct's AllocTRES
+    carries gres/gpu=1, gres/gpu:a100=1 and gres/nic=3 (and no untracked
+    type)."""
+    import mariadb
+    if mariadb.missing_tools():
+        pytest.skip("MariaDB server not installed: %s"
+                    % ", ".join(mariadb.missing_tools()))
+    e = mariadb.AcctEnv(tag="grestres", nodes=1,
+                        node_extra="Gres=gpu:a100:1,gpu:h100:1,nic:8")
+    e.c.extra_conf += ("\nGresTypes=gpu,nic\n"
+                       "AccountingStorageTRES=cpu,mem,node,billing,"
+                       "gres/gpu,gres/gpu:a100,gres/nic\n")
+    try:
+        e.start()
+        e.start_cluster()
+        jid = e.c.sbatch(["--gres=gpu:a100:1,nic:3", "--wrap", "true"],
+                         user="sluice_u1")
+        e.c.wait_done(jid, 60)
+        deadline = time.time() + 90
+        got = ""
+        while time.time() < deadline:
+            r = e.sacct("-X", "-P", "-n", "-o", "AllocTRES", "-j", str(jid))
+            got = r.out.strip()
+            if got:
+                break
+            time.sleep(0.5)
+        tres = dict(kv.split("=", 1) for kv in got.split(","))
+        assert tres.get("gres/gpu") == "1", got
+        assert tres.get("gres/gpu:a100") == "1", got
+        assert tres.get("gres/nic") == "3", got
+        assert "gres/gpu:h100" not in tres, got
+    finally:
+        e.finish()
