@@ -738,6 +738,38 @@ static int set_refused(cli_job_opts_t *o, const char *arg,
 	return -1;
 }
 
+/* --gres-flags: disable-binding and multiple-tasks-per-sharing are what
+ * Sluice does (taken); enforce-binding and one-task-per-sharing are
+ * refused, never dropped; anything else is Slurm's error. */
+static int set_gres_flags(cli_job_opts_t *o, const char *arg,
+			  const cli_opt_def_t *d)
+{
+	char **w = xstrsplit(arg ? arg : "", ",", NULL);
+	int rc = 0;
+
+	(void) o;
+	for (size_t k = 0; w[k] && !rc; k++) {
+		if (!strcasecmp(w[k], "disable-binding") ||
+		    !strcasecmp(w[k], "multiple-tasks-per-sharing"))
+			continue;
+		if (!strcasecmp(w[k], "enforce-binding") ||
+		    !strcasecmp(w[k], "one-task-per-sharing")) {
+			error("--%s=%s is not supported: %s", d->name, w[k],
+			      d->why);
+			rc = -1;
+		} else {
+			error("Invalid --gres-flags specification");
+			rc = -1;
+		}
+	}
+	if (!w[0]) {
+		error("Invalid --gres-flags specification");
+		rc = -1;
+	}
+	xstrarray_free(w);
+	return rc;
+}
+
 /* --container: Sluice has no OCI runtime (no oci.conf); said as
  * "--container: Container support is not configured". */
 static int set_container(cli_job_opts_t *o, const char *arg,
@@ -984,7 +1016,10 @@ const cli_opt_def_t cli_opt_table[] = {
 	    "are not requested this way"),
 	REF("gpu-bind", 0, REQ, "tasks are not bound to GPUs"),
 	REF("gpu-freq", 0, REQ, "steps do not set GPU frequencies"),
-	REF("gres-flags", 0, REQ, "GRES binding is not enforced"),
+	{ "gres-flags", 0, REQ, OPT_REFUSED, ALL, { 0 }, FN(set_gres_flags),
+	  "cores are not chosen by their GPU's Cores= in gres.conf, and "
+	  "shared GRES are not split per task" },
+	REF("gpus-per-socket", 0, REQ, "GPUs are not placed per socket"),
 	{ "hint", 0, REQ, OPT_HINT, ALL,
 	  { "SBATCH_HINT", "SALLOC_HINT", "SLURM_HINT" }, FN(set_hint) },
 	IGN("mcs-label", 0, REQ, "MCSPlugin is mcs/none"),

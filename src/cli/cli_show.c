@@ -25,11 +25,12 @@ void cli_show_job(FILE *out, const job_info_t *j, bool one_liner, bool detail)
 			"\n   \n\n", " \n");
 }
 
-void cli_show_node(FILE *out, const node_info_t *n, bool one_liner)
+void cli_show_node(FILE *out, const node_info_t *n, bool one_liner,
+		   bool detail)
 {
 	cli_ctx_t ctx = cli_show_ctx();
 
-	cli_fields_show(out, cli_node_fields, n, &ctx, one_liner, false,
+	cli_fields_show(out, cli_node_fields, n, &ctx, one_liner, detail,
 			"\n\n", "\n");
 }
 

@@ -18,7 +18,8 @@ typedef enum { CLI_DOC_NONE, CLI_DOC_JSON, CLI_DOC_YAML } cli_doc_t;
 
 /* scontrol show job|node|partition|reservation|step: "Key=Value" lines (one_liner: -o). */
 void cli_show_job(FILE *out, const job_info_t *j, bool one_liner, bool detail);
-void cli_show_node(FILE *out, const node_info_t *n, bool one_liner);
+void cli_show_node(FILE *out, const node_info_t *n, bool one_liner,
+		   bool detail);
 void cli_show_part(FILE *out, const part_info_t *p, bool one_liner);
 void cli_show_resv(FILE *out, const resv_info_t *r, bool one_liner);
 void cli_show_step(FILE *out, const job_step_info_t *s, bool one_liner);

@@ -218,7 +218,7 @@ static int show_nodes(const char *arg)
 	else if (!sel.cnt)
 		printf("No nodes in the system\n");
 	for (uint32_t i = 0; !sc.json && !sc.yaml && i < sel.cnt; i++)
-		cli_show_node(stdout, &sel.nodes[i], sc.one_liner);
+		cli_show_node(stdout, &sel.nodes[i], sc.one_liner, sc.detail);
 	xfree(sel.nodes);
 	msg_free(&resp);
 	hostlist_destroy(want);

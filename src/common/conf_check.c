@@ -64,6 +64,9 @@ static int check_word(conf_state_t *st, const char *key, int list,
 	if (!u && !strcasecmp(key, "AccountingStorageTRES") &&
 	    !strncasecmp(name, "license/", 8) && name[8])
 		u = conf_use_find(key, "license/*");
+	if (!u && !strcasecmp(key, "AccountingStorageTRES") &&
+	    !strncasecmp(name, "gres/", 5) && name[5])
+		u = conf_use_find(key, "gres/*");
 	kind = u ? u->kind : conf_use_list_unknown(list);
 	why = u ? u->what : "not an option of Slurm 25.05";
 	if (kind == CONF_USE_REFUSED)

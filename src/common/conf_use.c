@@ -699,6 +699,10 @@ static const conf_use_t conf_use[] = {
 	SI(AT, "billing", "ctld/job_mgr.c", AT_T),
 	SI(AT, "energy", "ctld/acct_job.c", AT_T),
 	SI(AT, "gres/gpu", "ctld/job_res.c", AT_T),
+	/* any gres/<name>[:<type>] (conf_check.c): typed GPUs and other
+	 * GRES in the job's TRES */
+	SI(AT, "gres/*", "ctld/job_res.c",
+	   "test_gres_types.py::test_typed_gpu_request"),
 	/* any license/<name> (conf_check.c) */
 	SI(AT, "license/*", "ctld/lic_mgr.c", AT_T),
 	SW(AT, "fs/disk", "Slurm tracks it by default; Sluice's accounting "

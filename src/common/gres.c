@@ -158,6 +158,7 @@ void gres_conf_destroy(gres_conf_t *g)
 	for (size_t i = 0; i < g->cnt; i++)
 		_rec_free(&g->v[i]);
 	xfree(g->v);
+	xfree(g->autodetect);
 	xfree(g);
 }
 
@@ -240,7 +241,7 @@ static int _line(gres_conf_t *g, char *line, const char *node, char *why,
 {
 	gres_conf_rec_t r = { 0 };
 	bool mine = true, has_count = false, any = false, only_auto = true;
-	char *save = NULL, *tok;
+	char *save = NULL, *tok, *autodetect = NULL;
 	size_t nf = 0;
 
 	for (tok = strtok_r(line, " \t\r", &save); tok;
@@ -255,10 +256,28 @@ static int _line(gres_conf_t *g, char *line, const char *node, char *why,
 		if (_pair(tok, eq + 1, node, &r, &mine, &has_count, why, wl) < 0)
 			goto fail;
 		any = true;
-		if (strcasecmp(tok, "AutoDetect"))
+		if (!strcasecmp(tok, "AutoDetect"))
+			autodetect = eq + 1;
+		else if (strcasecmp(tok, "NodeName"))
 			only_auto = false;
 	}
-	if (!any || only_auto)
+	if (autodetect) {
+		if (strcasecmp(autodetect, "nvml") &&
+		    strcasecmp(autodetect, "off") &&
+		    strcasecmp(autodetect, "rsmi") &&
+		    strcasecmp(autodetect, "nrt") &&
+		    strcasecmp(autodetect, "oneapi") &&
+		    strcasecmp(autodetect, "nvidia")) {
+			snprintf(why, wl, "invalid value \"%s\" for AutoDetect",
+				 autodetect);
+			goto fail;
+		}
+		if (mine && (only_auto || !g->autodetect)) {
+			xfree(g->autodetect);
+			g->autodetect = xstrdup(autodetect);
+		}
+	}
+	if (!any || (only_auto && autodetect))
 		return 0;
 	if (!r.name) {
 		snprintf(why, wl, "a line without Name=");
@@ -398,4 +417,72 @@ int gres_parse_per_gpu(const char *spec, uint64_t *v)
 	if (v)
 		*v = n;
 	return 0;
+}
+
+/* ---- allocation strings ---- */
+
+static int _one_alloc(const char *s, gres_alloc_item_t *a)
+{
+	char name[64], rest[128];
+	const char *at = strchr(s, '@');
+	unsigned long long n, per;
+	int g, len;
+
+	memset(a, 0, sizeof(*a));
+	a->gpu = -1;
+	if (at) {
+		/* name:N@G/PER */
+		if (sscanf(s, "%31[^:@]:%llu@%d/%llu%n", a->name, &n, &g, &per,
+			   &len) != 4 || s[len] || g < 0 || g >= 64 ||
+		    !per)
+			return -1;
+		a->count = n;
+		a->gpu = g;
+		a->per_gpu = per;
+		return 0;
+	}
+	if (sscanf(s, "%63[^:]:%127s", name, rest) != 2 ||
+	    strlen(name) >= sizeof(a->name))
+		return -1;
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	if (sscanf(rest, "%llu%n", &n, &len) == 1 && !rest[len]) {
+		a->count = n;
+		return 0;
+	}
+	if (sscanf(rest, "%31[^:]:%llu%n", a->type, &n, &len) != 2 ||
+	    rest[len])
+		return -1;
+	a->count = n;
+	return 0;
+}
+
+int gres_alloc_parse(const char *alloc, gres_alloc_item_t *out, size_t max)
+{
+	char **items;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!alloc || !*alloc)
+		return 0;
+	items = xstrsplit(alloc, ",", &n);
+	if (n > max)
+		rc = -1;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (_one_alloc(items[i], &out[i]) < 0)
+			rc = -1;
+	xstrarray_free(items);
+	return rc < 0 ? -1 : (int) n;
+}
+
+
+uint64_t gres_alloc_gpu_mask(const char *alloc)
+{
+	gres_alloc_item_t a[128];
+	int n = gres_alloc_parse(alloc, a, 128);
+	uint64_t m = 0;
+
+	for (int k = 0; k < n; k++)
+		if (a[k].gpu >= 0 && a[k].gpu < 64)
+			m |= (uint64_t) 1 << a[k].gpu;
+	return m;
 }

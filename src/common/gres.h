@@ -47,6 +47,8 @@ typedef struct {
 typedef struct {
 	gres_conf_rec_t *v;
 	size_t           cnt;
+	char            *autodetect;  /* AutoDetect= for this node ("nvml",
+				       * "off", ...), NULL if not written */
 } gres_conf_t;
 
 /* Parse gres.conf text, keeping the lines for node (every line if node
@@ -62,5 +64,25 @@ void         gres_conf_destroy(gres_conf_t *g);
  * were written to dev (at most max). */
 size_t       gres_conf_gpu_devices(const gres_conf_t *g, uint32_t *dev,
 				   size_t max);
+
+/* A job's GRES on one node other than whole GPUs, as the controller
+ * keeps it and sends it to the node (ctld/gres_sel.h):
+ * "nic:2,shard:3@0/4,mps:50@1/100" — counted "name[:type]:N", shared
+ * "name:N@GPU/PERGPU" (N of the PERGPU units of GPU index GPU). */
+/* One parsed item of an allocation string. */
+typedef struct {
+	char     name[32];
+	char     type[32];   /* "" if none */
+	uint64_t count;
+	int      gpu;        /* GPU index of a shared item, -1 if counted */
+	uint64_t per_gpu;    /* its units a GPU */
+} gres_alloc_item_t;
+
+/* Parse alloc into at most max items; how many, -1 if malformed. */
+int      gres_alloc_parse(const char *alloc, gres_alloc_item_t *out,
+			  size_t max);
+/* The GPU indexes the shared items of alloc are on (0 if none or
+ * malformed): the GPUs a shard/MPS job must be able to open. */
+uint64_t gres_alloc_gpu_mask(const char *alloc);
 
 #endif

@@ -696,6 +696,8 @@ typedef struct {
 				   * (SLURM_JOB_GROUP); NULL: NSS on the node */
 	uint32_t  profile;        /* --profile (profile.h) */
 	char     *acctg_freq;     /* --acctg-freq, or NULL */
+	char     *gres_alloc;     /* other GRES on the node (shard, mps, nic:
+				   * common/gres.h allocation string) */
 } batch_launch_msg_t;
 
 /* Controller -> slurmd: signal a job's processes or end them. */

@@ -21,6 +21,7 @@
 
 #include "common/bitmap.h"
 #include "common/depend.h"
+#include "common/gres.h"
 #include "common/job_info.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -73,6 +74,8 @@ typedef struct job_record {
 	/* resources in detail (job_res.c) */
 	bitmap_t      **node_cpu_ids;  /* per allocated node: CPU ids, or NULL */
 	uint64_t       *node_gpus;     /* per allocated node: GPU indexes */
+	char          **node_gres;     /* per allocated node: other GRES
+					  (gres_sel.h allocation string) */
 	part_record_t **part_list;     /* -p a,b: every partition it may use */
 	uint32_t        part_cnt;
 	bitmap_t       *feat_bitmap;   /* nodes matching -C, cached */
@@ -87,6 +90,9 @@ typedef struct job_record {
 	uint16_t        cpus_per_gpu;  /* --cpus-per-gpu, 0 = none */
 	uint64_t        mem_per_gpu;   /* --mem-per-gpu MB, 0 = none */
 	char           *gpu_type;
+	gres_spec_t    *gres_req;      /* --gres names other than gpu, per
+					  node (parsed with the GPUs) */
+	size_t          gres_req_cnt;
 	bool            gpus_parsed;
 	job_array_t    *array;         /* shared by an array's records; a
 					 * started task copies the request

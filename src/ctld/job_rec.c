@@ -85,12 +85,14 @@ typedef struct {
 	bool      comp;             /* yet to confirm the job's end */
 	char     *cpu_ids;          /* job_res: CPU ids used, or NULL */
 	uint64_t  gpus;
+	char     *gres;             /* other GRES (gres_sel.h), or NULL */
 } alloc_node_t;
 
 #define A(m, t) FIELD(alloc_node_t, m, t)
 static const field_desc_t alloc_node_fields[] = {
 	A(name, FT_STR), A(cpus, FT_U16), A(tasks, FT_U16), A(mem, FT_U64),
 	A(comp, FT_BOOL), A(cpu_ids, FT_STR), A(gpus, FT_U64),
+	A(gres, FT_STR),
 	FIELD_END
 };
 #undef A
@@ -130,10 +132,12 @@ static void _pack_alloc(buf_t *b, const job_record_t *j)
 		};
 		size_t r = tagrec_begin(b, JALN_MAGIC);
 
-		job_res_saved_node(j, (uint32_t) k, &a.cpu_ids, &a.gpus);
+		job_res_saved_node(j, (uint32_t) k, &a.cpu_ids, &a.gpus,
+				   &a.gres);
 		tagrec_pack_diff(b, &alloc_tab, &a, &zero);
 		tagrec_end(b, r);
 		xfree(a.cpu_ids);
+		xfree(a.gres);
 	}
 	tagrec_field_end(b, at);
 }
@@ -235,7 +239,7 @@ static int _alloc_node(job_record_t *j, uint32_t cnt, const alloc_node_t *a)
 
 	if (k >= cnt)
 		return -1;
-	job_res_restore_node(j, cnt, k, n, a->cpu_ids, a->gpus);
+	job_res_restore_node(j, cnt, k, n, a->cpu_ids, a->gpus, a->gres);
 	if (!n)
 		return 0;
 	if (bitmap_test(j->node_bitmap, n->index))

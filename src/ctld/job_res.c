@@ -21,8 +21,10 @@ uint8_t job_res_cr(void)
 	return select_plugin_cr();
 }
 
-/* GPUs of one TRES string; -1 bad. */
-static int _gpus_of(const char *spec, uint64_t *out, char **type)
+/* GPUs of one TRES string; -1 bad.  Other names are refused unless
+ * others (the per-node --gres, where they are placed by gres_sel). */
+static int _gpus_of(const char *spec, uint64_t *out, char **type,
+		    bool others)
 {
 	char err[128];
 	size_t cnt = 0;
@@ -35,10 +37,18 @@ static int _gpus_of(const char *spec, uint64_t *out, char **type)
 		return -1;
 	for (size_t i = 0; i < cnt; i++) {
 		if (strcmp(v[i].name, "gpu")) {
+			if (others)
+				continue;
 			gres_specs_free(v, cnt);
 			return -1;
 		}
 		*out += v[i].count;
+		/* one GPU type a job (gpu:a100:1,gpu:h100:1 is refused) */
+		if ((*type && (!v[i].type || strcmp(*type, v[i].type))) ||
+		    (!*type && v[i].type && *out > v[i].count)) {
+			gres_specs_free(v, cnt);
+			return -1;
+		}
 		if (v[i].type && !*type)
 			*type = xstrdup(v[i].type);
 	}
@@ -53,8 +63,9 @@ int job_res_parse_gpus(const char *per_node, const char *per_task,
 	uint64_t n, t, j;
 
 	*type = NULL;
-	if (_gpus_of(per_node, &n, type) < 0 || _gpus_of(per_task, &t, type) < 0 ||
-	    _gpus_of(per_job, &j, type) < 0 || n > SELECT_MAX_GPUS ||
+	if (_gpus_of(per_node, &n, type, true) < 0 ||
+	    _gpus_of(per_task, &t, type, false) < 0 ||
+	    _gpus_of(per_job, &j, type, false) < 0 || n > SELECT_MAX_GPUS ||
 	    t > SELECT_MAX_GPUS || j > UINT16_MAX) {
 		xfree(*type);
 		return -1;
@@ -63,6 +74,57 @@ int job_res_parse_gpus(const char *per_node, const char *per_task,
 	*gpt = (uint16_t) t;
 	*gpj = (uint32_t) j;
 	return 0;
+}
+
+bool job_res_gres_listed(const char *name)
+{
+	const char *types = conf_get(ctld_conf(), "GresTypes");
+	char **w = xstrsplit(types ? types : "", ",", NULL);
+	bool yes = false;
+
+	for (size_t k = 0; w[k] && !yes; k++)
+		yes = !strcmp(xstrtrim(w[k]), name);
+	xstrarray_free(w);
+	return yes;
+}
+
+bool job_res_gres_known(const char *spec)
+{
+	char err[128];
+	size_t cnt = 0;
+	gres_spec_t *v = gres_specs_parse(spec, &cnt, err, sizeof(err));
+	bool ok = v != NULL;
+
+	for (size_t i = 0; ok && i < cnt; i++)
+		ok = job_res_gres_listed(v[i].name) &&
+		     node_mgr_has_gres(v[i].name, v[i].type);
+	gres_specs_free(v, cnt);
+	return ok;
+}
+
+gres_spec_t *job_res_parse_other(const char *gres, size_t *cnt)
+{
+	char err[128];
+	size_t n = 0, k = 0;
+	gres_spec_t *v = gres_specs_parse(gres, &n, err, sizeof(err));
+
+	*cnt = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(v[i].name, "gpu")) {
+			xfree(v[i].name);
+			xfree(v[i].type);
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	if (!k) {
+		xfree(v);
+		return NULL;
+	}
+	*cnt = k;
+	return v;
 }
 
 int job_res_parse_per_gpu(const char *spec, uint64_t *v)
@@ -115,6 +177,8 @@ static void _parse_gpus(job_record_t *j)
 		j->gpus_per_node = j->gpus_per_task = 0;
 		j->gpus_per_job = 0;
 	}
+	gres_specs_free(j->gres_req, j->gres_req_cnt);
+	j->gres_req = job_res_parse_other(i->gres, &j->gres_req_cnt);
 	if (job_res_parse_per_gpu(i->cpus_per_tres, &v) < 0 || v > UINT16_MAX)
 		v = 0;
 	j->cpus_per_gpu = (uint16_t) v;
@@ -174,6 +238,8 @@ void job_res_fill_req(job_record_t *j, select_req_t *r)
 	r->gpus_per_task = j->gpus_per_task;
 	r->gpus_per_job = j->gpus_per_job;
 	r->gpu_type = j->gpu_type;
+	r->gres = j->gres_req;
+	r->gres_cnt = j->gres_req_cnt;
 	_per_gpu(j, r);
 	r->contiguous = i->contiguous && i->contiguous != NO_VAL16;
 	r->spread = i->bitflags & JOB_SPREAD;
@@ -302,6 +368,11 @@ void job_res_start(job_record_t *j, const select_result_t *res)
 		job_res_set_part(j, j->part);   /* -p a,b: the one it runs in */
 	j->node_gpus = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
 	memcpy(j->node_gpus, res->gpus, res->node_cnt * sizeof(uint64_t));
+	if (res->gres_alloc) {
+		j->node_gres = xcalloc(res->node_cnt + 1, sizeof(char *));
+		for (k = 0; k < res->node_cnt; k++)
+			j->node_gres[k] = xstrdup(res->gres_alloc[k]);
+	}
 	if (res->cpu_ids) {
 		j->node_cpu_ids = xcalloc(res->node_cnt + 1, sizeof(bitmap_t *));
 		for (k = 0; k < res->node_cnt; k++)
@@ -317,6 +388,10 @@ void job_res_start(job_record_t *j, const select_result_t *res)
 				 "IDX:%#llx", __func__, j->info.job_id,
 				 node_mgr_at(i)->info.name,
 				 (unsigned long long) res->gpus[k]);
+		if (j->node_gres && j->node_gres[k])
+			log_flag(GRES, "%s: JobId=%u node %s gres %s",
+				 __func__, j->info.job_id,
+				 node_mgr_at(i)->info.name, j->node_gres[k]);
 	}
 	job_res_describe(j);
 }
@@ -326,7 +401,8 @@ void job_res_hold_node(job_record_t *j, uint32_t k, node_record_t *n, bool on)
 	if (k >= j->alloc_cnt)
 		return;
 	node_mgr_hold(n, j->node_cpu_ids ? j->node_cpu_ids[k] : NULL,
-		      j->node_gpus ? j->node_gpus[k] : 0, on);
+		      j->node_gpus ? j->node_gpus[k] : 0,
+		      j->node_gres ? j->node_gres[k] : NULL, on);
 }
 
 static char *_gpu_str(const job_record_t *j, uint32_t cnt)
@@ -337,20 +413,19 @@ static char *_gpu_str(const job_record_t *j, uint32_t cnt)
 
 /* "Nodes=n[1-2] CPU_IDs=0-1 Mem=100 GRES=gpu:1(IDX:0)" per run of nodes
  * with the same layout. */
-static char *_node_line(const job_record_t *j, uint32_t k)
+static char *_node_line(const job_record_t *j, uint32_t k,
+			const node_record_t *n)
 {
 	char *cpus = j->node_cpu_ids && j->node_cpu_ids[k] ?
 		bitmap_to_str(j->node_cpu_ids[k]) : NULL;
 	uint64_t g = j->node_gpus ? j->node_gpus[k] : 0;
-	char *line, *gres = NULL;
+	char *line, *gres = gres_gpu_detail(n->gres, g, j->gpu_type);
+	char *other = j->node_gres ? gres_alloc_detail(j->node_gres[k]) :
+		NULL;
 
-	if (g) {
-		char *idx = select_gpu_idx_str(g);
-		char *name = _gpu_str(j, (uint32_t) __builtin_popcountll(g));
-
-		gres = xstrdup_printf("%s(IDX:%s)", name, idx);
-		xfree(idx);
-		xfree(name);
+	if (other) {
+		xstrfmtcat(&gres, "%s%s", gres ? "," : "", other);
+		xfree(other);
 	}
 	if (cpus)
 		line = xstrdup_printf("CPU_IDs=%s Mem=%llu GRES=%s", cpus,
@@ -382,7 +457,7 @@ static char *_detail(const job_record_t *j)
 
 	for (i = bitmap_first_set(j->node_bitmap); i >= 0 && k < j->alloc_cnt;
 	     i = bitmap_next_set(j->node_bitmap, i + 1), k++) {
-		char *line = _node_line(j, k);
+		char *line = _node_line(j, k, node_mgr_at(i));
 
 		if (prev && strcmp(prev, line)) {
 			_flush_run(&out, hl, prev);
@@ -403,6 +478,45 @@ static char *_detail(const job_record_t *j)
 	return out;
 }
 
+/* Is gres/<key> in AccountingStorageTRES (typed GPUs and other GRES are
+ * recorded only when listed there, as Slurm does)? */
+static bool _tres_tracked(const char *key)
+{
+	const char *tres = conf_get(ctld_conf(), "AccountingStorageTRES");
+	char **w = xstrsplit(tres ? tres : "", ",", NULL);
+	bool yes = false;
+
+	for (size_t k = 0; w[k] && !yes; k++)
+		yes = !strncasecmp(w[k], "gres/", 5) &&
+			!strcmp(w[k] + 5, key);
+	xstrarray_free(w);
+	return yes;
+}
+
+/* The GRES beyond gres/gpu in the job's TRES and in its GRES= list. */
+static void _describe_other(job_record_t *j)
+{
+	job_info_t *i = &j->info;
+	gres_tally_t t = { .cnt = 0 };
+	long n;
+	uint32_t k = 0;
+
+	for (n = bitmap_first_set(j->node_bitmap); n >= 0 && k < j->alloc_cnt;
+	     n = bitmap_next_set(j->node_bitmap, n + 1), k++)
+		gres_tally_node(&t, node_mgr_at(n)->gres,
+				j->node_gpus ? j->node_gpus[k] : 0,
+				j->node_gres ? j->node_gres[k] : NULL);
+	for (size_t x = 0; x < t.cnt; x++) {
+		if (i->tres_alloc_str && _tres_tracked(t.key[x]))
+			xstrfmtcat(&i->tres_alloc_str, ",gres/%s=%llu",
+				   t.key[x], (unsigned long long) t.n[x]);
+		if (strncmp(t.key[x], "gpu:", 4) && !strchr(t.key[x], ':'))
+			xstrfmtcat(&i->gres_alloc, "%s%s:%llu",
+				   i->gres_alloc ? "," : "", t.key[x],
+				   (unsigned long long) t.n[x]);
+	}
+}
+
 void job_res_describe(job_record_t *j)
 {
 	job_info_t *i = &j->info;
@@ -416,6 +530,8 @@ void job_res_describe(job_record_t *j)
 	xfree(i->gres_alloc);
 	if (gpus)
 		i->gres_alloc = _gpu_str(j, gpus);
+	if (j->node_bitmap)
+		_describe_other(j);
 	xfree(i->alloc_detail);
 	if (j->node_bitmap)
 		i->alloc_detail = _detail(j);
@@ -439,6 +555,12 @@ void job_res_free(job_record_t *j)
 			bitmap_destroy(j->node_cpu_ids[k]);
 	xfree(j->node_cpu_ids);
 	xfree(j->node_gpus);
+	for (uint32_t k = 0; j->node_gres && k < j->alloc_cnt; k++)
+		xfree(j->node_gres[k]);
+	xfree(j->node_gres);
+	gres_specs_free(j->gres_req, j->gres_req_cnt);
+	j->gres_req = NULL;
+	j->gres_req_cnt = 0;
 	xfree(j->part_list);
 	j->part_cnt = 0;
 	if (j->feat_bitmap)
@@ -451,8 +573,10 @@ void job_res_free(job_record_t *j)
 /* ---- snapshot ---- */
 
 void job_res_saved_node(const job_record_t *j, uint32_t k, char **ids,
-			uint64_t *gpus)
+			uint64_t *gpus, char **gres)
 {
+	*gres = j->node_gres && j->node_gres[k] ? xstrdup(j->node_gres[k]) :
+		NULL;
 	*ids = j->node_cpu_ids && j->node_cpu_ids[k] ?
 		bitmap_to_str(j->node_cpu_ids[k]) : NULL;
 	*gpus = j->node_gpus ? j->node_gpus[k] : 0;
@@ -460,13 +584,19 @@ void job_res_saved_node(const job_record_t *j, uint32_t k, char **ids,
 
 void job_res_restore_node(job_record_t *j, uint32_t cnt, uint32_t k,
 			  const node_record_t *n, const char *ids,
-			  uint64_t gpus)
+			  uint64_t gpus, const char *gres)
 {
 	if (!j->node_gpus)
 		j->node_gpus = xcalloc(cnt + 1, sizeof(uint64_t));
 	if (!n || k >= cnt)
 		return;
 	j->node_gpus[k] = gpus;
+	if (gres && *gres) {
+		if (!j->node_gres)
+			j->node_gres = xcalloc(cnt + 1, sizeof(char *));
+		xfree(j->node_gres[k]);
+		j->node_gres[k] = xstrdup(gres);
+	}
 	if (ids && *ids) {
 		if (!j->node_cpu_ids)
 			j->node_cpu_ids = xcalloc(cnt + 1, sizeof(bitmap_t *));

@@ -23,6 +23,14 @@ int      job_res_parse_gpus(const char *per_node, const char *per_task,
 			    uint32_t *gpj, char **type);
 /* "gres/gpu:N" (--cpus-per-gpu, --mem-per-gpu) -> N in *v (may be
  * NULL); NULL/empty -> 0; -1 if malformed or not gpu. */
+/* Is name one of GresTypes' words? */
+bool     job_res_gres_listed(const char *name);
+/* Every GRES name (and type) of a request list is in GresTypes and on
+ * some node's Gres= (NULL or "" is). */
+bool     job_res_gres_known(const char *spec);
+/* The names other than gpu of a --gres list (nic:2, shard:1, mps:50),
+ * NULL (cnt 0) if none or malformed. */
+gres_spec_t *job_res_parse_other(const char *gres, size_t *cnt);
 int      job_res_parse_per_gpu(const char *spec, uint64_t *v);
 /* A request spelled as TRES ("gpu:2" -> "gres/gpu:2"); NULL stays NULL. */
 char    *job_res_tres_spec(const char *spec);
@@ -58,9 +66,9 @@ void     job_res_free(job_record_t *j);
  * xfree'd by the caller), and back (n NULL = node no longer configured:
  * dropped). */
 void     job_res_saved_node(const job_record_t *j, uint32_t k, char **ids,
-			    uint64_t *gpus);
+			    uint64_t *gpus, char **gres);
 void     job_res_restore_node(job_record_t *j, uint32_t cnt, uint32_t k,
 			      const node_record_t *n, const char *ids,
-			      uint64_t gpus);
+			      uint64_t gpus, const char *gres);
 
 #endif

@@ -210,6 +210,8 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 		l->cpu_bind = bitmap_to_str(j->node_cpu_ids[0]);
 	if (j->node_gpus && j->node_gpus[0])
 		l->gpu_idx = select_gpu_idx_str(j->node_gpus[0]);
+	if (j->node_gres && j->node_gres[0])
+		l->gres_alloc = xstrdup(j->node_gres[0]);
 	return l;
 }
 

@@ -80,6 +80,8 @@ typedef struct {
 	uint16_t       gpn, gpt;      /* GPUs per node, per task */
 	uint32_t       gpj;           /* GPUs per job */
 	char          *gpu_type;
+	gres_spec_t   *gres;          /* --gres names other than gpu */
+	size_t         gres_cnt;
 	bool           fixed_prio;    /* an operator's --priority */
 	bool           overcommit;    /* -O: sized as a task per node */
 } submit_t;
@@ -293,6 +295,8 @@ static void _select_req_from(const job_desc_t *d, const submit_t *s,
 	r->gpus_per_task = s->gpt;
 	r->gpus_per_job = s->gpj;
 	r->gpu_type = s->gpu_type;
+	r->gres = s->gres;
+	r->gres_cnt = s->gres_cnt;
 	r->contiguous = d->contiguous && d->contiguous != NO_VAL16;
 	r->spread = d->bitflags & JOB_SPREAD;
 }
@@ -487,8 +491,6 @@ static int _check_threads(const job_desc_t *d, submit_t *s)
 /* -C and the GPU requests: well formed and known to the cluster. */
 static int _check_requests(const job_desc_t *d, submit_t *s)
 {
-	const char *types = conf_get(ctld_conf(), "GresTypes");
-
 	if (d->features && *d->features &&
 	    (!features_valid(d->features, NULL, 0) ||
 	     !features_each(d->features, _feature_known, NULL)))
@@ -496,8 +498,14 @@ static int _check_requests(const job_desc_t *d, submit_t *s)
 	if (job_res_parse_gpus(d->gres, d->tres_per_task, d->tres_per_job,
 			       &s->gpn, &s->gpt, &s->gpj, &s->gpu_type) < 0)
 		return ESLURM_INVALID_GRES;
-	if ((s->gpn || s->gpt || s->gpj) && (!types || !strstr(types, "gpu")))
+	if ((s->gpn || s->gpt || s->gpj) && !job_res_gres_listed("gpu"))
 		return ESLURM_INVALID_GRES;
+	if (!job_res_gres_known(d->gres) ||
+	    !job_res_gres_known(d->tres_per_task) ||
+	    !job_res_gres_known(d->tres_per_job))
+		return ESLURM_INVALID_GRES;
+	gres_specs_free(s->gres, s->gres_cnt);
+	s->gres = job_res_parse_other(d->gres, &s->gres_cnt);
 	if (job_res_parse_per_gpu(d->cpus_per_tres, NULL) < 0 ||
 	    job_res_parse_per_gpu(d->mem_per_tres, NULL) < 0)
 		return ESLURM_INVALID_GRES;
@@ -835,11 +843,13 @@ job_record_t *job_mgr_trial(job_desc_t *d, const slurm_msg_t *m, int *rc,
 		*msg = s.msg;
 		xfree(s.parts);
 		xfree(s.gpu_type);
+		gres_specs_free(s.gres, s.gres_cnt);
 		return NULL;
 	}
 	j = _create(d, &s);
 	xfree(s.parts);
 	xfree(s.gpu_type);
+	gres_specs_free(s.gres, s.gres_cnt);
 	xfree(s.msg);
 	if ((*rc = job_depend_check(j, d->dependency))) {
 		job_mgr_trial_free(j);
@@ -906,11 +916,13 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 		xfree(s.msg);
 		xfree(s.parts);
 		xfree(s.gpu_type);
+		gres_specs_free(s.gres, s.gres_cnt);
 		return;
 	}
 	j = _create(d, &s);
 	xfree(s.parts);
 	xfree(s.gpu_type);
+	gres_specs_free(s.gres, s.gres_cnt);
 	if ((rc = job_depend_check(j, d->dependency))) {
 		info("%s: uid=%u: %s", rpc, m->auth_uid,
 		     slurm_strerror(rc));

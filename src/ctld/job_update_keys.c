@@ -27,7 +27,6 @@ static bool _request_keys(const job_update_msg_t *u)
 
 static int _check_gres(const char *gres)
 {
-	const char *types = conf_get(ctld_conf(), "GresTypes");
 	uint16_t gpn = 0, gpt = 0;
 	uint32_t gpj = 0;
 	char *type = NULL;
@@ -36,7 +35,7 @@ static int _check_gres(const char *gres)
 	if (!*gres)
 		return 0;
 	if (job_res_parse_gpus(gres, NULL, NULL, &gpn, &gpt, &gpj, &type) < 0 ||
-	    (gpn && (!types || !strstr(types, "gpu"))))
+	    !job_res_gres_known(gres))
 		rc = ESLURM_INVALID_GRES;
 	xfree(type);
 	return rc;
@@ -134,7 +133,9 @@ void job_update_keys_apply(job_record_t *j, const job_update_msg_t *u)
 	_memory(i, u);
 	_tasks(j, u);
 	if (u->gres) {
-		_set(&i->gres, u->gres);
+		/* TresPerNode as a submit stores it: "gres/nic:4" */
+		xfree(i->gres);
+		i->gres = job_res_tres_spec(u->gres);
 		j->gpus_parsed = false;
 	}
 	if (u->wckey)

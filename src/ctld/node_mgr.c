@@ -89,46 +89,50 @@ static void _cfg_tres(node_record_t *n)
 		xstrfmtcat(&n->info.tres_fmt_str, ",gres/gpu=%u", n->gpus);
 }
 
-/* GPUs of Gres= ("gpu:2", "gpu:tesla:2"); other GRES are shown only. */
+/* Gres= laid out: typed GPUs by index, counted and shared GRES.  The
+ * usage is kept across a reconfigure that keeps the same layout shape. */
 static void _cfg_gres(node_record_t *n, const conf_node_t *cn)
 {
 	char err[128];
-	size_t cnt = 0;
-	gres_spec_t *v = gres_specs_parse(cn->gres, &cnt, err, sizeof(err));
-	uint64_t g;
+	gres_layout_t *l = NULL;
 
 	xfree(n->gpu_type);
 	n->gpus = 0;
-	if (!v) {
-		error("NodeName=%s: %s", cn->name, err);
+	if (cn->gres && *cn->gres &&
+	    !(l = gres_layout_parse(cn->gres, err, sizeof(err))))
+		error("NodeName=%s Gres=%s: %s", cn->name, cn->gres, err);
+	if (n->gres && (!l || l->cnt != n->gres->cnt ||
+			l->gpus != n->gres->gpus)) {
+		gres_use_free(n->gres_use);
+		n->gres_use = NULL;
+	}
+	gres_layout_free(n->gres);
+	n->gres = l;
+	if (!l)
 		return;
-	}
-	g = gres_specs_count(v, cnt, "gpu", NULL);
-	if (g > SELECT_MAX_GPUS) {
-		error("NodeName=%s: more than %d GPUs, using %d", cn->name,
-		      SELECT_MAX_GPUS, SELECT_MAX_GPUS);
-		g = SELECT_MAX_GPUS;
-	}
-	n->gpus = (uint16_t) g;
-	for (size_t i = 0; i < cnt; i++)
-		if (!strcmp(v[i].name, "gpu") && v[i].type && !n->gpu_type)
-			n->gpu_type = xstrdup(v[i].type);
-	gres_specs_free(v, cnt);
+	if (!n->gres_use)
+		n->gres_use = gres_use_create(l);
+	n->gpus = l->gpus;
+	for (size_t i = 0; i < l->cnt; i++)
+		if (!strcmp(l->v[i].name, "gpu") && l->v[i].type &&
+		    !n->gpu_type)
+			n->gpu_type = xstrdup(l->v[i].type);
 }
 
-/* GresUsed as scontrol -d and sinfo print it: "gpu:tesla:1(IDX:0)". */
+/* GresUsed as scontrol -d and sinfo print it:
+ * "gpu:a100:1(IDX:0),gpu:h100:0(IDX:N/A),nic:2". */
 static void _gres_used(node_record_t *n)
 {
-	char *idx;
-
 	xfree(n->info.gres_used);
-	if (!n->gpus)
-		return;
-	idx = select_gpu_idx_str(n->gpu_used);
-	n->info.gres_used = xstrdup_printf("gpu%s%s:%d(IDX:%s)",
-		n->gpu_type ? ":" : "", n->gpu_type ? n->gpu_type : "",
-		__builtin_popcountll(n->gpu_used), *idx ? idx : "N/A");
-	xfree(idx);
+	n->info.gres_used = gres_used_str(n->gres, n->gres_use, n->gpu_used);
+}
+
+bool node_mgr_has_gres(const char *name, const char *type)
+{
+	for (size_t i = 0; i < nm.cnt; i++)
+		if (gres_layout_has(nm.nodes[i]->gres, name, type))
+			return true;
+	return false;
 }
 
 /* Attributes that come from slurm.conf (first build and reconfigure). */
@@ -214,6 +218,8 @@ static void _free_node(node_record_t *n)
 	if (n->cpu_used)
 		bitmap_destroy(n->cpu_used);
 	xfree(n->gpu_type);
+	gres_use_free(n->gres_use);
+	gres_layout_free(n->gres);
 	xfree(n);
 }
 
@@ -477,6 +483,8 @@ void node_mgr_select_view(select_node_t *sel)
 		sel[i].gpus = nm.nodes[i]->gpus;
 		sel[i].gpu_used = nm.nodes[i]->gpu_used;
 		sel[i].gpu_type = nm.nodes[i]->gpu_type;
+		sel[i].gres = nm.nodes[i]->gres;
+		sel[i].gres_use = nm.nodes[i]->gres_use;
 	}
 }
 
@@ -501,8 +509,12 @@ static void _alloc_tres(node_record_t *n)
 }
 
 void node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids, uint64_t gpus,
-		   bool on)
+		   const char *gres_alloc, bool on)
 {
+	if (gres_alloc && gres_use_apply(n->gres, n->gres_use, gres_alloc,
+					 on) < 0)
+		error("node %s: bad GRES allocation \"%s\"", n->info.name,
+		      gres_alloc);
 	if (cpu_ids && bitmap_size(cpu_ids) == bitmap_size(n->cpu_used)) {
 		if (on)
 			bitmap_or(n->cpu_used, cpu_ids);

@@ -39,6 +39,9 @@ typedef struct node_record {
 	uint16_t    gpus;          /* gres/gpu from Gres= (<= SELECT_MAX_GPUS) */
 	char       *gpu_type;      /* "tesla" from Gres=gpu:tesla:2, or NULL */
 	uint64_t    gpu_used;      /* GPU indexes held by jobs */
+	gres_layout_t *gres;       /* Gres= laid out (typed GPUs, counted and
+				    * shared GRES), NULL if none */
+	gres_use_t *gres_use;      /* what jobs hold of gres */
 	time_t      boot_req_time; /* REBOOT_ISSUED since (node_reboot.c) */
 	bool        reboot_asap;   /* scontrol reboot ASAP drained it */
 	bool        vacant;        /* a free slot for a dynamic node: no
@@ -106,7 +109,9 @@ void           node_mgr_completing(node_record_t *n, bool on);
 void           node_mgr_suspend_cpus(node_record_t *n, uint16_t cpus,
 				     const bitmap_t *cpu_ids, bool on);
 void           node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids,
-			     uint64_t gpus, bool on);
+			     uint64_t gpus, const char *gres_alloc, bool on);
+/* Is name (of type, if not NULL) in some node's Gres=? */
+bool           node_mgr_has_gres(const char *name, const char *type);
 
 /* Drain n with reason (by uid); running jobs go on. */
 void           node_mgr_drain(node_record_t *n, const char *reason,

@@ -71,11 +71,20 @@ uint32_t select_cpus_for(const select_node_t *n, uint8_t cr, uint32_t cpus)
 	return (cpus + t - 1) / t * t;
 }
 
-static uint64_t _gpu_mask(const select_node_t *n)
+/* The node's GPUs of the requested type (all of them if type is NULL). */
+static uint64_t _gpu_mask(const select_node_t *n, const char *type)
 {
 	uint16_t g = n->gpus > SELECT_MAX_GPUS ? SELECT_MAX_GPUS : n->gpus;
 
+	if (n->gres && n->gres->gpus)
+		return gres_gpu_mask(n->gres, type);
 	return g >= 64 ? UINT64_MAX : ((uint64_t) 1 << g) - 1;
+}
+
+/* GPUs not free to be taken whole: held, or holding shards/MPS. */
+static uint64_t _gpu_busy(const select_node_t *n)
+{
+	return n->gpu_used | gres_shared_busy(n->gres, n->gres_use);
 }
 
 static bool _wants_gpus(const select_req_t *r)
@@ -138,13 +147,21 @@ static uint32_t _free_cpus(const sel_ctx_t *s, const select_node_t *n)
 
 static uint32_t _free_gpus(const sel_ctx_t *s, const select_node_t *n)
 {
-	uint64_t used = s->ignore_alloc ? 0 : n->gpu_used;
+	uint64_t used = s->ignore_alloc ? 0 : _gpu_busy(n);
 
-	return (uint32_t) __builtin_popcountll(_gpu_mask(n) & ~used);
+	return (uint32_t) __builtin_popcountll(_gpu_mask(n, s->req->gpu_type) &
+					       ~used);
 }
 
 static bool _idle(const select_node_t *n)
 {
+	if (n->gres && n->gres_use) {
+		for (size_t i = 0; i < n->gres->cnt; i++)
+			if (n->gres_use->used[i])
+				return false;
+		if (gres_shared_busy(n->gres, n->gres_use))
+			return false;
+	}
 	return !n->alloc_cpus && !n->alloc_memory && !n->gpu_used &&
 	       (!n->cpu_used || !bitmap_count(n->cpu_used));
 }
@@ -157,10 +174,15 @@ static uint32_t _gpu_cap(const sel_ctx_t *s, const select_node_t *n)
 
 	if (!_wants_gpus(r))
 		return UINT32_MAX;
-	if (r->gpu_type && (!n->gpu_type || strcmp(r->gpu_type, n->gpu_type)))
+	if (r->gpu_type && !(n->gres && n->gres->gpus) &&
+	    (!n->gpu_type || strcmp(r->gpu_type, n->gpu_type)))
 		return 0;
 	free = _free_gpus(s, n);
 	if (free < r->gpus_per_node || (r->gpus_per_job && !free))
+		return 0;
+	/* --gpus=N on one node (one task, or -N 1): all N there */
+	if (r->gpus_per_job && (r->max_nodes == 1 || r->num_tasks == 1) &&
+	    free < r->gpus_per_node + r->gpus_per_job)
 		return 0;
 	if (r->gpus_per_task)
 		return (free - r->gpus_per_node) / r->gpus_per_task;
@@ -205,6 +227,11 @@ static uint32_t _node_cap(const sel_ctx_t *s, const select_node_t *n)
 	g = _gpu_cap(s, n);
 	if (t > g)
 		t = g;
+	if (r->gres_cnt && !gres_sel_fits(n->gres,
+			s->ignore_alloc ? NULL : n->gres_use,
+			s->ignore_alloc ? 0 : n->gpu_used, r->gres,
+			r->gres_cnt))
+		return 0;
 	return t > UINT32_MAX ? UINT32_MAX : (uint32_t) t;
 }
 
@@ -463,7 +490,9 @@ static bitmap_t *_pick_cpus(const sel_ctx_t *s, const select_node_t *n,
 static uint64_t _pick_gpus(const sel_ctx_t *s, const select_node_t *n,
 			   uint32_t want)
 {
-	uint64_t free = _gpu_mask(n) & ~(s->ignore_alloc ? 0 : n->gpu_used);
+	uint64_t free = _gpu_mask(n, _exclusive(s->req) ? NULL :
+				  s->req->gpu_type) &
+		~(s->ignore_alloc ? 0 : _gpu_busy(n));
 	uint64_t out = 0;
 
 	while (want-- && free) {
@@ -500,6 +529,11 @@ static void _fill_node(const sel_ctx_t *s, size_t i, uint32_t j,
 	res->gpus[j] = g ? _pick_gpus(s, n, g) : 0;
 	res->gpu_cnt += (uint32_t) __builtin_popcountll(res->gpus[j]);
 	res->cpu_cnt += cpus;
+	if (res->gres_alloc)
+		res->gres_alloc[j] = gres_sel_pick(n->gres,
+			s->ignore_alloc ? NULL : n->gres_use,
+			(s->ignore_alloc ? 0 : n->gpu_used) | res->gpus[j],
+			r->gres, r->gres_cnt);
 }
 
 static void _fill_result(const sel_ctx_t *s, size_t node_cnt,
@@ -522,6 +556,8 @@ static void _fill_result(const sel_ctx_t *s, size_t node_cnt,
 	res->tasks = xcalloc(res->node_cnt + 1, sizeof(uint16_t));
 	res->mem = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
 	res->gpus = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
+	if (s->req->gres_cnt)
+		res->gres_alloc = xcalloc(res->node_cnt + 1, sizeof(char *));
 	if (ids)
 		res->cpu_ids = xcalloc(res->node_cnt + 1, sizeof(bitmap_t *));
 	for (i = 0; i < node_cnt; i++) {
@@ -585,6 +621,9 @@ void select_result_free(select_result_t *res)
 		if (res->cpu_ids[k])
 			bitmap_destroy(res->cpu_ids[k]);
 	xfree(res->cpu_ids);
+	for (uint32_t k = 0; res->gres_alloc && k < res->node_cnt; k++)
+		xfree(res->gres_alloc[k]);
+	xfree(res->gres_alloc);
 	xfree(res->cpus);
 	xfree(res->tasks);
 	xfree(res->mem);

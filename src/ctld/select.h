@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "common/bitmap.h"
+#include "ctld/gres_sel.h"
 
 typedef struct {
 	uint16_t cpus;            /* configured CPUs */
@@ -32,7 +33,10 @@ typedef struct {
 	const bitmap_t *cpu_used; /* CPU ids taken (cpus bits), or NULL */
 	uint16_t gpus;            /* gres/gpu on the node, <= SELECT_MAX_GPUS */
 	uint64_t gpu_used;        /* GPU indexes taken */
-	const char *gpu_type;     /* "tesla", or NULL */
+	const char *gpu_type;     /* "tesla", or NULL (nodes without gres) */
+	const gres_layout_t *gres; /* typed GPUs, counted and shared GRES,
+				    * or NULL (then gpus/gpu_type only) */
+	const gres_use_t *gres_use; /* what jobs hold of gres, or NULL */
 } select_node_t;
 
 #define SELECT_MAX_GPUS 64
@@ -63,6 +67,9 @@ typedef struct {
 	uint16_t  gpus_per_task;   /* --gpus-per-task */
 	uint32_t  gpus_per_job;    /* --gpus */
 	const char *gpu_type;      /* --gres=gpu:TYPE:N, NULL = any type */
+	const gres_spec_t *gres;   /* other GRES per node (nic:2, shard:1,
+				    * mps:50), placed by gres_sel */
+	size_t    gres_cnt;
 	const bitmap_t *feature_nodes; /* nodes matching -C, NULL = all */
 	bool      contiguous;      /* consecutive nodes (--contiguous) */
 	bool      spread;          /* as many nodes as possible (--spread-job) */
@@ -82,6 +89,9 @@ typedef struct {
 				    * the nodes carry no cpu_used */
 	uint64_t *gpus;            /* per chosen node: GPU indexes taken */
 	uint32_t  gpu_cnt;         /* total GPUs */
+	char    **gres_alloc;      /* per chosen node: gres_sel allocation
+				    * string, or NULL; NULL when req->gres
+				    * is empty */
 } select_result_t;
 
 enum select_rc {

@@ -552,8 +552,12 @@ sm_response(job_record_t *j, const sm_step_t *s)
 						: NULL;
 
 		uint32_t k = s->pos[i];
-		uint64_t g = j->node_gpus && k < j->alloc_cnt ?
-			     j->node_gpus[k] : 0;
+		/* its GPUs, and those its shards/MPS are on: the step may
+		 * open them (ConstrainDevices) */
+		uint64_t g = (j->node_gpus && k < j->alloc_cnt ?
+			      j->node_gpus[k] : 0) |
+			(j->node_gres && k < j->alloc_cnt ?
+			 gres_alloc_gpu_mask(j->node_gres[k]) : 0);
 		char *gpus = g ? select_gpu_idx_str(g) : NULL;
 
 		xstrfmtcat(&cred.cpu_ids, "%s%s", i ? ";" : "",

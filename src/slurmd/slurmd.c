@@ -29,6 +29,7 @@
 #include "common/spank.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurmd/gres_detect.h"
 #include "slurmd/common/node_plugins.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/configless.h"
@@ -453,6 +454,7 @@ int main(int argc, char **argv)
 	sd.stepd_path = stepd_path();
 	setup_logging(&sd, &o);
 	check_plugins(&sd, &o);
+	gres_detect_at_start(sd.conf, sd.node->name);
 	daemon_ignore_signals();
 	if (mkdir_p(sd.spool_dir, 0755) < 0)
 		fatal("unable to create spool directory %s: %m", sd.spool_dir);

@@ -1,5 +1,6 @@
-/* fuzz_gres.c — arbitrary text as gres.conf, as a GRES spec list and as a
- * -C/--constraint expression.  Anything that parses must be internally
+/* fuzz_gres.c — arbitrary text as gres.conf, as a GRES spec list, as a
+ * node's Gres= layout (placing and releasing GRES on it), as a job's
+ * per-node GRES allocation string and as a -C/--constraint expression.  Anything that parses must be internally
  * consistent (Count matches File= entries, matching a valid expression
  * never fails on syntax); a mismatch aborts. */
 #include <stdint.h>
@@ -11,6 +12,59 @@
 #include "common/gres.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/gres_sel.c"
+
+/* Gres= as a layout: what is placed on it is given back exactly. */
+static void _layout(const char *text)
+{
+	char err[256], *a, *used;
+	gres_layout_t *l = gres_layout_parse(text, err, sizeof(err));
+	gres_spec_t want[3] = { { .name = "nic", .count = 1 },
+				{ .name = "shard", .count = 1 },
+				{ .name = "mps", .count = 1 } };
+	gres_use_t *u;
+
+	if (!l)
+		return;
+	if (l->gpus > 64 || (l->gpus && gres_gpu_mask(l, NULL) !=
+			     (l->gpus >= 64 ? UINT64_MAX :
+			      ((uint64_t) 1 << l->gpus) - 1)))
+		abort();
+	u = gres_use_create(l);
+	for (size_t k = 0; k < 3; k++) {
+		a = gres_sel_pick(l, u, 0, &want[k], 1);
+		if (!a != !gres_sel_fits(l, u, 0, &want[k], 1))
+			abort();
+		if (a && gres_use_apply(l, u, a, true) < 0)
+			abort();
+		if (a && gres_use_apply(l, u, a, false) < 0)
+			abort();
+		xfree(a);
+	}
+	for (size_t i = 0; i < l->cnt; i++)
+		if (u->used[i])
+			abort();
+	if (gres_shared_busy(l, u))
+		abort();
+	used = gres_used_str(l, u, 0);
+	xfree(used);
+	gres_use_apply(l, u, text, true);     /* any text as an allocation */
+	gres_use_free(u);
+	gres_layout_free(l);
+}
+
+static void _alloc(const char *text)
+{
+	gres_alloc_item_t it[8];
+	int n = gres_alloc_parse(text, it, 8);
+	char *d;
+
+	for (int k = 0; k < n; k++)
+		if (it[k].gpu >= 64 || (it[k].gpu >= 0 && !it[k].per_gpu))
+			abort();
+	d = gres_alloc_detail(text);
+	xfree(d);
+}
 
 static void _conf(const char *text)
 {
@@ -64,6 +118,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	_conf(text);
 	_spec(text);
+	_layout(text);
+	_alloc(text);
 	_constraint(text);
 	{
 		uint64_t v;

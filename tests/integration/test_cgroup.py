@@ -198,8 +198,8 @@ def dev_cluster(users):
     named by gres.conf File=."""
     c = _start(tag="cgdev", nodes=1,
                extra_conf="ProctrackType=proctrack/cgroup\n"
-                          "TaskPlugin=task/cgroup\nGresTypes=gpu\n",
-               node_extra="Gres=gpu:2")
+                          "TaskPlugin=task/cgroup\nGresTypes=gpu,shard\n",
+               node_extra="Gres=gpu:2,shard:4")
     dev = os.path.join(c.dir, "dev")
     os.makedirs(dev)
     os.chmod(dev, 0o755)
@@ -247,6 +247,22 @@ def test_constrain_devices_job_opens_only_its_gpu(dev_cluster):
     for i in (0, 1):
         assert ("batch gpu%d=head: cannot open '%s/gpu%d' for reading: "
                 "Operation not permitted\n" % (i, c.dev, i)) in out, out
+
+
+def test_constrain_devices_shard_job_opens_its_gpu(dev_cluster):
+    """A job given shards may open the GPU they are on, no other."""
+    c = dev_cluster
+    wd = c.workdir("sluice_u1")
+    check = c.write_file("sluice_u1", os.path.join(wd, "devcheck.sh"),
+                         DEV_CHECK % {"dev": c.dev, "wd": wd}, 0o755)
+    jobid, st, out = _run(c, "#!/bin/sh\n%s batch\n" % check,
+                          ["--gres=shard:1"], "devshard")
+    _skip_without_devices(c, jobid)
+    assert st == "COMPLETED", out
+    assert "batch cuda=0\n" in out, out
+    assert "batch gpu0=ok\n" in out, out
+    assert ("batch gpu1=head: cannot open '%s/gpu1' for reading: Operation "
+            "not permitted\n" % c.dev) in out, out
 
 
 SIGNAL_SCRIPT = """#!/bin/bash

@@ -28,6 +28,12 @@
  * jobs ask for 1-4 of one (every fourth of those, l9 or another, '|'),
  * so backfill plans licenses over time as well as nodes.
  *
+ * With SCHED_BENCH_GRES=1 every node has typed GPUs, a counted GRES and
+ * shards (Gres=gpu:a100:4,gpu:h100:4,nic:128,shard:32, GresTypes=gpu,
+ * nic,shard): a quarter of the running jobs hold an A100, a shard or 8
+ * nic, and a fifth of the pending one-node jobs ask for 1-4 GPUs of a
+ * type, any GPU, 1-8 shards or 1-64 nic.
+ *
  * Then the journal's cost per commit with every node drained (one job
  * record changed per commit, as a submit does): state_save_pack_changes()
  * CPU time, averaged over 2,000 commits.
@@ -87,6 +93,7 @@ static long peak_mb(void)
 }
 
 static bool bench_lics;        /* SCHED_BENCH_LICENSES */
+static bool bench_gres;        /* SCHED_BENCH_GRES */
 static size_t bench_jobs;
 
 static void load_conf(const char *dir, size_t nodes, uint32_t max_test)
@@ -99,10 +106,13 @@ static void load_conf(const char *dir, size_t nodes, uint32_t max_test)
 	fprintf(f, "ClusterName=bench\nSlurmctldHost=localhost\n"
 		"StateSaveLocation=%s/state\n"
 		"SchedulerParameters=bf_max_job_test=%u,max_sched_time=3600%s\n"
-		"NodeName=n[1-%zu] NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d\n"
+		"%s"
+		"NodeName=n[1-%zu] NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d%s\n"
 		"PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE\n",
-		dir, max_test, bench_lics ? ",bf_licenses" : "", nodes, CPUS,
-		MEM);
+		dir, max_test, bench_lics ? ",bf_licenses" : "",
+		bench_gres ? "GresTypes=gpu,nic,shard\n" : "", nodes, CPUS,
+		MEM, bench_gres ?
+		" Gres=gpu:a100:4,gpu:h100:4,nic:128,shard:32" : "");
 	if (bench_lics) {
 		size_t n = bench_jobs / 50 ? bench_jobs / 50 : 10;
 
@@ -172,14 +182,39 @@ static uint32_t rnd(uint32_t lo, uint32_t hi)
  * CPUs for backfill to fill. */
 static void fill(size_t nodes)
 {
-	for (size_t i = 0; i < 2 * nodes - nodes / 10; i++)
-		if (!bench_lics || i % 4)
-			add_job(1, CPUS / 2, rnd(10, 1440), false,
-				1000 + i % 50);
-		else
-			add_job(1, CPUS / 2, rnd(10, 1440), false,
-				1000 + i % 50)->info.licenses =
-				xstrdup_printf("l%zu:1", i / 4 % 9);
+	static const char *const held[] = {
+		"gres/gpu:a100:1", "gres/shard:1", "gres/nic:8"
+	};
+
+	for (size_t i = 0; i < 2 * nodes - nodes / 10; i++) {
+		job_record_t *j = add_job(1, CPUS / 2, rnd(10, 1440), false,
+					  1000 + i % 50);
+
+		if (bench_lics && !(i % 4))
+			j->info.licenses = xstrdup_printf("l%zu:1", i / 4 % 9);
+		if (bench_gres && !(i % 4))
+			j->info.gres = xstrdup(held[i / 4 % 3]);
+	}
+}
+
+/* A fifth of the one-node jobs ask for GRES. */
+static void ask_gres(job_record_t *j)
+{
+	uint32_t k;
+
+	if (!bench_gres || rnd(0, 4))
+		return;
+	k = rnd(0, 4);
+	if (k == 0)
+		j->info.gres = xstrdup_printf("gres/gpu:a100:%u", rnd(1, 4));
+	else if (k == 1)
+		j->info.gres = xstrdup_printf("gres/gpu:h100:%u", rnd(1, 4));
+	else if (k == 2)
+		j->info.gres = xstrdup_printf("gres/gpu:%u", rnd(1, 4));
+	else if (k == 3)
+		j->info.gres = xstrdup_printf("gres/shard:%u", rnd(1, 8));
+	else
+		j->info.gres = xstrdup_printf("gres/nic:%u", rnd(1, 64));
 }
 
 /* A fifth of the queue asks for licenses. */
@@ -206,8 +241,13 @@ static void queue(size_t nodes, size_t jobs)
 		uint32_t r = rnd(0, 99), mins = rnd(10, 2880);
 		uint32_t uid = 1000 + rnd(0, 199);
 
-		if (r < 70)
-			ask_lics(add_job(1, rnd(1, CPUS), mins, false, uid));
+		if (r < 70) {
+			job_record_t *j = add_job(1, rnd(1, CPUS), mins,
+						  false, uid);
+
+			ask_lics(j);
+			ask_gres(j);
+		}
 		else if (r < 95) {
 			uint32_t n = rnd(2, 16);
 
@@ -344,6 +384,8 @@ static void run(size_t nodes, size_t jobs)
 	}
 	srandom(42);
 	bench_jobs = jobs;
+	bench_gres = getenv("SCHED_BENCH_GRES") &&
+		strcmp(getenv("SCHED_BENCH_GRES"), "0");
 	bench_lics = getenv("SCHED_BENCH_LICENSES") &&
 		strcmp(getenv("SCHED_BENCH_LICENSES"), "0");
 	load_conf(dir, nodes, 500);
@@ -394,9 +436,10 @@ static void run(size_t nodes, size_t jobs)
 	for (j = job_mgr_pending_first(); j; j = j->pend_next)
 		if (j->info.start_time)
 			planned++;
-	printf("%zu nodes x %zu pending jobs (%d running, %zu CPUs)%s:\n",
+	printf("%zu nodes x %zu pending jobs (%d running, %zu CPUs)%s%s:\n",
 	       nodes, jobs, started, nodes * CPUS,
-	       bench_lics ? ", licenses" : "");
+	       bench_lics ? ", licenses" : "",
+	       bench_gres ? ", typed GRES" : "");
 	printf("  main scheduler pass:              %9.1f ms\n", main_ms);
 	printf("  backfill pass, bf_max_job_test=500: %7.1f ms\n", bf_ms);
 	printf("  backfill pass, whole queue:       %9.1f ms"

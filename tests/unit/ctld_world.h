@@ -8,6 +8,7 @@
 #define SLUICE_TESTS_CTLD_WORLD_H
 
 #include "../../src/ctld/select.c"
+#include "../../src/ctld/gres_sel.c"
 #include "../../src/ctld/commit.c"
 #include "../../src/ctld/state_save.c"
 #include "../../src/ctld/job_seg.c"

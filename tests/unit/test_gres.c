@@ -113,6 +113,30 @@ static void test_conf(void **st)
 	gres_conf_destroy(g);
 }
 
+/* AutoDetect= alone, or for some nodes; bad values fail with the line */
+static void test_autodetect(void **st)
+{
+	char err[256];
+	gres_conf_t *g;
+
+	(void) st;
+	g = gres_conf_parse("AutoDetect=nvml\nName=gpu File=/dev/nvidia0\n",
+			    "n1", err, sizeof(err));
+	assert_non_null(g);
+	assert_string_equal(g->autodetect, "nvml");
+	assert_int_equal(g->cnt, 1);
+	gres_conf_destroy(g);
+	g = gres_conf_parse("NodeName=n2 AutoDetect=off\n", "n1", err,
+			    sizeof(err));
+	assert_non_null(g);
+	assert_null(g->autodetect);
+	gres_conf_destroy(g);
+	assert_null(gres_conf_parse("\nAutoDetect=cuda\n", "n1", err,
+				    sizeof(err)));
+	assert_string_equal(err, "line 2: invalid value \"cuda\" for "
+			    "AutoDetect");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -120,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_specs),
 		cmocka_unit_test(test_bad_conf),
 		cmocka_unit_test(test_conf),
+		cmocka_unit_test(test_autodetect),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

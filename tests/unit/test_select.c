@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "../../src/ctld/select.c"
+#include "../../src/ctld/gres_sel.c"
 
 #define NODES 4
 

@@ -10,6 +10,8 @@
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/step_cred.h"
+#include "common/bitmap.h"
+#include "common/gres.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/stepd/cgroup.h"
@@ -33,14 +35,37 @@ static bool mem_given(uint64_t v)
 	return v && v != NO_VAL64 && v != INFINITE64;
 }
 
+/* The GPUs the batch step may open: its whole GPUs and those its shards
+ * or MPS are on ("0,2"); NULL = just gpu_idx. */
+static char *_batch_devices(const batch_launch_msg_t *j)
+{
+	uint64_t m = gres_alloc_gpu_mask(j->gres_alloc);
+	bitmap_t *b;
+	char *s;
+
+	if (!m)
+		return NULL;
+	b = j->gpu_idx && *j->gpu_idx ? bitmap_from_str(j->gpu_idx, 64) :
+		NULL;
+	if (!b)
+		b = bitmap_create(64);
+	for (size_t g = 0; g < 64; g++)
+		if (m & ((uint64_t) 1 << g))
+			bitmap_set(b, g);
+	s = bitmap_to_str(b);
+	bitmap_destroy(b);
+	return s;
+}
+
 void stepd_cgroup_create(stepd_t *sd)
 {
 	const batch_launch_msg_t *j = sd->job;
 	uint64_t mem = 0;
+	char *devs = _batch_devices(j);
 	cgroup_req_t r = {
 		.conf = sd->conf, .node_name = sd->node_name, .uid = j->uid,
 		.job_id = j->job_id, .step = "batch", .job_cpus = j->cpu_bind,
-		.ncpus = j->cpus_on_node, .gpu_idx = j->gpu_idx,
+		.ncpus = j->cpus_on_node, .gpu_idx = devs ? devs : j->gpu_idx,
 	};
 
 	if (mem_given(j->mem_per_node))
@@ -49,6 +74,7 @@ void stepd_cgroup_create(stepd_t *sd)
 		mem = j->mem_per_cpu * (j->cpus_on_node ? j->cpus_on_node : 1);
 	r.mem_mb = mem;
 	sd->cg = cgroup_step_create(&r);
+	xfree(devs);
 	proctrack_use_cgroup(sd->cg);
 }
 

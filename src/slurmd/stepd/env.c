@@ -184,37 +184,88 @@ static void set_site(char ***env, const stepd_t *sd)
 	set_host(env, sd);
 }
 
+/* Device numbers of the GPU indexes in idx ("0,2"), by gres.conf's
+ * File= lines (the index itself without them); *cnt = how many. */
+static char *_devices(const stepd_t *sd, const bitmap_t *idx, unsigned *cnt)
+{
+	gres_conf_t *g;
+	uint32_t dev[64];
+	size_t ndev;
+	char err[256], *path, *list = NULL;
+
+	*cnt = 0;
+	path = conf_sibling_path(sd->conf, "gres.conf");
+	g = gres_conf_load(path, sd->node_name, err, sizeof(err));
+	if (!g)
+		error("JobId=%u: %s", sd->job->job_id, err);
+	ndev = g ? gres_conf_gpu_devices(g, dev, 64) : 0;
+	for (long i = bitmap_first_set(idx); i >= 0;
+	     i = bitmap_next_set(idx, i + 1), (*cnt)++)
+		xstrfmtcat(&list, "%s%u", list ? "," : "",
+			   (size_t) i < ndev ? dev[i] : (unsigned) i);
+	xfree(path);
+	gres_conf_destroy(g);
+	return list;
+}
+
 /* The GPUs allocated on this node: the controller sends gres indexes,
  * gres.conf's File= lines turn them into device numbers. */
 static void set_gpus(char ***env, const stepd_t *sd)
 {
 	const batch_launch_msg_t *j = sd->job;
 	bitmap_t *idx;
-	gres_conf_t *g;
-	uint32_t dev[64];
-	size_t ndev;
-	char err[256], *path, *list = NULL;
-	unsigned cnt = 0;
+	char *list;
+	unsigned cnt;
 
 	if (!j->gpu_idx || !*j->gpu_idx ||
 	    !(idx = bitmap_from_str(j->gpu_idx, 64)))
 		return;
-	path = conf_sibling_path(sd->conf, "gres.conf");
-	g = gres_conf_load(path, sd->node_name, err, sizeof(err));
-	if (!g)
-		error("JobId=%u: %s", j->job_id, err);
-	ndev = g ? gres_conf_gpu_devices(g, dev, 64) : 0;
-	for (long i = bitmap_first_set(idx); i >= 0;
-	     i = bitmap_next_set(idx, i + 1), cnt++)
-		xstrfmtcat(&list, "%s%u", list ? "," : "",
-			   (size_t) i < ndev ? dev[i] : (unsigned) i);
+	list = _devices(sd, idx, &cnt);
 	env_set(env, "CUDA_VISIBLE_DEVICES", list);
 	env_set(env, "GPU_DEVICE_ORDINAL", list);
 	env_set(env, "SLURM_JOB_GPUS", list);
 	env_setf(env, "SLURM_GPUS_ON_NODE", "%u", cnt);
 	xfree(list);
-	xfree(path);
-	gres_conf_destroy(g);
+	bitmap_destroy(idx);
+}
+
+/* Shards and MPS on this node: the GPUs they are on become
+ * CUDA_VISIBLE_DEVICES; SLURM_SHARDS_ON_NODE counts the shards; MPS
+ * gets CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, its share of the GPU. */
+static void set_shared(char ***env, const stepd_t *sd)
+{
+	gres_alloc_item_t a[128];
+	int n = gres_alloc_parse(sd->job->gres_alloc, a, 128);
+	bitmap_t *idx = bitmap_create(64);
+	uint64_t shards = 0, mps = 0, mps_per = 0;
+	char *list;
+	unsigned cnt;
+
+	if (n < 0)
+		error("JobId=%u: bad GRES allocation \"%s\"", sd->job->job_id,
+		      sd->job->gres_alloc);
+	for (int k = 0; k < n; k++) {
+		if (a[k].gpu < 0)
+			continue;
+		bitmap_set(idx, (size_t) a[k].gpu);
+		if (!strcmp(a[k].name, "shard"))
+			shards += a[k].count;
+		else if (!strcmp(a[k].name, "mps")) {
+			mps += a[k].count;
+			mps_per = a[k].per_gpu;
+		}
+	}
+	if (bitmap_count(idx) && !(sd->job->gpu_idx && *sd->job->gpu_idx)) {
+		list = _devices(sd, idx, &cnt);
+		env_set(env, "CUDA_VISIBLE_DEVICES", list);
+		xfree(list);
+	}
+	if (shards)
+		env_setf(env, "SLURM_SHARDS_ON_NODE", "%llu",
+			 (unsigned long long) shards);
+	if (mps && mps_per)
+		env_setf(env, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "%llu",
+			 (unsigned long long) (mps * 100 / mps_per));
 	bitmap_destroy(idx);
 }
 
@@ -228,5 +279,6 @@ char **env_build_batch(const stepd_t *sd)
 	set_layout(&env, sd);
 	set_site(&env, sd);
 	set_gpus(&env, sd);
+	set_shared(&env, sd);
 	return env;
 }
