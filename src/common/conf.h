@@ -79,6 +79,7 @@ typedef struct {
 	uint16_t  over_time_limit;   /* NO_VAL16 = NONE */
 	bool      disable_root_jobs;
 	bool      req_resv;
+	uint32_t  suspend_time;      /* s; INFINITE32 never, NO_VAL32 global's */
 } conf_part_t;
 
 typedef struct {

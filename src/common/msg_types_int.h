@@ -43,6 +43,9 @@ extern const field_desc_t msg_alloc_heartbeat_resp_fields[];
 /* msg_reboot.c */
 extern const field_desc_t msg_reboot_fields[];   /* reboot_msg_t */
 
+/* msg_power.c */
+extern const field_desc_t msg_power_fields[];    /* power_msg_t */
+
 /* msg_ckpt.c */
 MSG_BODY_FUNCS(msg_ckpt);         /* REQUEST_CHECKPOINT: checkpoint_msg_t */
 MSG_BODY_FUNCS(msg_ckpt_tasks);   /* REQUEST_CHECKPOINT_TASKS:
