@@ -25,7 +25,7 @@
  * test; each needs one). */
 #define UNTESTED "untested"
 
-#define NO_POWER "Sluice has no power saving"
+#define NO_POWER "not in Sluice's power saving"
 #define NO_BCAST "Sluice has no sbcast or srun --bcast"
 #define NO_WCKEY "Sluice has no workload characterization keys"
 #define OBSOLETE "a key of an older Slurm; Slurm 25.05 ignores it"
@@ -253,12 +253,14 @@ static const conf_use_t conf_use[] = {
 	  "test_conf_act.py::test_requeue_exit_runs_the_job_again"),
 	I("RequeueExitHold", "ctld/job_ops.c",
 	  "test_conf_act.py::test_requeue_exit_hold_is_special_exit"),
-	R("ResumeFailProgram", NULL, NO_POWER),
-	R("ResumeProgram", NULL, NO_POWER),
-	W("ResumeRate", NO_POWER),
-	I("ResumeTimeout", "ctld/node_reboot.c (a rebooted node's return; "
-	  "Sluice has no power saving)",
-	  "test_reboot.py::test_resume_timeout_sets_down"),
+	I("ResumeFailProgram", "ctld/power_save.c",
+	  "test_power_save.py::test_resume_that_hangs_is_killed_node_down_job_requeued"),
+	I("ResumeProgram", "ctld/power_save.c",
+	  "test_power_save.py::test_idle_nodes_power_down_and_job_resumes_them"),
+	I("ResumeRate", "ctld/power_save.c",
+	  "test_power_save.py::test_rates_with_64_nodes_and_admin_only"),
+	I("ResumeTimeout", "ctld/node_reboot.c (a rebooted node's return), "
+	  "ctld/power_save.c", "test_reboot.py::test_resume_timeout_sets_down"),
 	R("ResvEpilog", NULL, "reservations run no programs"),
 	I("ResvOverRun", "ctld/resv_mgr.c", UNTESTED),
 	R("ResvProlog", NULL, "reservations run no programs"),
@@ -322,13 +324,20 @@ static const conf_use_t conf_use[] = {
 	  "test_conf_act.py::test_srun_prolog_and_epilog_run"),
 	I("StateSaveLocation", "ctld/state_save.c",
 	  "test_restart.py::test_restart_sigkill_keeps_acknowledged"),
-	W("SuspendExcNodes", NO_POWER),
-	W("SuspendExcParts", NO_POWER),
-	W("SuspendExcStates", NO_POWER),
-	R("SuspendProgram", NULL, NO_POWER),
-	W("SuspendRate", NO_POWER),
-	R("SuspendTime", "INFINITE|NONE|-1|UNLIMITED", NO_POWER),
-	W("SuspendTimeout", NO_POWER),
+	I("SuspendExcNodes", "ctld/power_save.c",
+	  "test_power_save.py::test_resume_that_hangs_is_killed_node_down_job_requeued"),
+	I("SuspendExcParts", "ctld/power_save.c",
+	  "test_power_save.py::test_rates_with_64_nodes_and_admin_only"),
+	I("SuspendExcStates", "ctld/power_conf.c",
+	  "unit/test_power_save.c::test_exc_states"),
+	I("SuspendProgram", "ctld/power_save.c",
+	  "test_power_save.py::test_idle_nodes_power_down_and_job_resumes_them"),
+	I("SuspendRate", "ctld/power_save.c",
+	  "test_power_save.py::test_rates_with_64_nodes_and_admin_only"),
+	I("SuspendTime", "ctld/power_save.c",
+	  "test_power_save.py::test_idle_nodes_power_down_and_job_resumes_them"),
+	I("SuspendTimeout", "ctld/power_save.c",
+	  "test_power_save.py::test_idle_nodes_power_down_and_job_resumes_them"),
 	W("SwitchParameters", "a knob of SwitchType"),
 	P("SwitchType"),
 	I("TaskEpilog", "slurmd/stepd/step_task.c",
@@ -463,7 +472,8 @@ static const conf_use_t conf_use[] = {
 	   "test_partitions.py::test_default_time_exclusive_weight_spread"),
 	SI("PartitionName", "OverTimeLimit", "ctld/job_mgr.c",
 	   "unit/test_conf.c::test_partition_defaults_and_flags"),
-	SR("PartitionName", "PowerDownOnIdle", "NO|0", NO_POWER),
+	SR("PartitionName", "PowerDownOnIdle", "NO|0", "nodes are powered "
+	   "down after SuspendTime, not after each job"),
 	SI("PartitionName", "PreemptMode", "ctld/preempt.c",
 	   "test_preempt.py::test_cancel_mode_with_grace"),
 	SI("PartitionName", "Priority", "ctld/priority.c",
@@ -476,7 +486,8 @@ static const conf_use_t conf_use[] = {
 	   "test_part_qos.py::test_partition_qos_limit_holds_jobs"),
 	SR("PartitionName", "ReqResv", "NO|0",
 	   "jobs are not required to name a reservation"),
-	SW("PartitionName", "ResumeTimeout", NO_POWER),
+	SW("PartitionName", "ResumeTimeout", "the global ResumeTimeout "
+	   "applies to every node"),
 	SI("PartitionName", "RootOnly", "ctld/job_submit.c",
 	   "test_partitions.py::test_refusals"),
 	SR("PartitionName", "SelectTypeParameters", NULL,
@@ -485,9 +496,10 @@ static const conf_use_t conf_use[] = {
 	   "unit/test_conf.c::test_partition_defaults_and_flags"),
 	SI("PartitionName", "State", "ctld/part_mgr.c",
 	   "test_partitions.py::test_refusals"),
-	SR("PartitionName", "SuspendTime", "INFINITE|NONE|-1|UNLIMITED",
-	   NO_POWER),
-	SW("PartitionName", "SuspendTimeout", NO_POWER),
+	SI("PartitionName", "SuspendTime", "ctld/power_save.c",
+	   "unit/test_power_save.c::test_partition_suspend_time"),
+	SW("PartitionName", "SuspendTimeout", "the global SuspendTimeout "
+	   "applies to every node"),
 	SI("PartitionName", "TRESBillingWeights", "ctld/billing.c",
 	   "test_conf_act.py::test_billing_weights"),
 	SR("PartitionName", "Topology", NULL, "Sluice has one flat topology"),
@@ -650,13 +662,17 @@ static const conf_use_t conf_use[] = {
 	SW(CP, "conmgr_read_timeout", TUNING),
 	SW(CP, "conmgr_write_timeout", TUNING),
 	SW(CP, "conmgr_wait_write_delay", TUNING),
-	SW(CP, "cloud_reg_addrs", "Sluice has no cloud nodes"),
-	SW(CP, "power_save_interval", NO_POWER),
-	SW(CP, "power_save_min_interval", NO_POWER),
-	SW(CP, "max_powered_nodes", NO_POWER),
-	SW(CP, "idle_on_node_suspend", NO_POWER),
+	SI(CP, "cloud_reg_addrs", "ctld/power_save.c",
+	   "test_power_save.py::test_cloud_node_learns_its_address"),
+	SI(CP, "power_save_interval", "ctld/power_save.c",
+	   "test_power_save.py::test_idle_nodes_power_down_and_job_resumes_them"),
+	SI(CP, "power_save_min_interval", "ctld/power_save.c", UNTESTED),
+	SW(CP, "max_powered_nodes", "the number of powered-up nodes is not "
+	   "limited"),
+	SI(CP, "idle_on_node_suspend", "ctld/power_save.c", UNTESTED),
 	SR(CP, "allow_user_triggers", NULL, "Sluice has no triggers"),
-	SR(CP, "cloud_dns", NULL, "Sluice has no cloud nodes"),
+	SI(CP, "cloud_dns", "ctld/power_save.c (a cloud node keeps its "
+	   "NodeAddr when powered down)", UNTESTED),
 	SR(CP, "disable_triggers", NULL, "Sluice has no triggers"),
 	SR(CP, "enable_configless", NULL, "slurmd and the commands read "
 	   "slurm.conf from disk"),
