@@ -666,13 +666,16 @@ static const conf_use_t conf_use[] = {
 	   "test_power_save.py::test_cloud_node_learns_its_address"),
 	SI(CP, "power_save_interval", "ctld/power_save.c",
 	   "test_power_save.py::test_idle_nodes_power_down_and_job_resumes_them"),
-	SI(CP, "power_save_min_interval", "ctld/power_save.c", UNTESTED),
+	SI(CP, "power_save_min_interval", "ctld/power_save.c", 
+	   "unit/test_power_save.c::test_ctld_params"),
 	SW(CP, "max_powered_nodes", "the number of powered-up nodes is not "
 	   "limited"),
-	SI(CP, "idle_on_node_suspend", "ctld/power_save.c", UNTESTED),
+	SI(CP, "idle_on_node_suspend", "ctld/power_save.c", 
+	   "unit/test_power_save.c::test_ctld_params"),
 	SR(CP, "allow_user_triggers", NULL, "Sluice has no triggers"),
 	SI(CP, "cloud_dns", "ctld/power_save.c (a cloud node keeps its "
-	   "NodeAddr when powered down)", UNTESTED),
+	   "NodeAddr when powered down)",
+	   "unit/test_power_save.c::test_ctld_params"),
 	SR(CP, "disable_triggers", NULL, "Sluice has no triggers"),
 	SR(CP, "enable_configless", NULL, "slurmd and the commands read "
 	   "slurm.conf from disk"),

@@ -201,6 +201,8 @@ static void ps_refill(time_t now)
 {
 	double dt = ps.last_refill ? (double) (now - ps.last_refill) : 60.0;
 
+	if (ps.last_refill && now <= ps.last_refill)
+		return;                 /* the clock went back: wait */
 	ps.last_refill = now;
 	ps.susp_tokens += dt * ps.conf.suspend_rate / 60.0;
 	if (ps.susp_tokens > ps.conf.suspend_rate)
