@@ -131,8 +131,12 @@ static void _apply_conf(node_record_t *n, const conf_node_t *cn)
 {
 	node_info_t *i = &n->info;
 
-	xfree(i->node_addr);
-	i->node_addr = xstrdup(cn->addr ? cn->addr : cn->name);
+	/* an up cloud node keeps the address it registered from */
+	if (!(i->node_state & NODE_STATE_CLOUD) || !i->node_addr ||
+	    (i->node_state & NODE_STATE_POWERED_DOWN)) {
+		xfree(i->node_addr);
+		i->node_addr = xstrdup(cn->addr ? cn->addr : cn->name);
+	}
 	if (!i->node_hostname || !i->version) {
 		xfree(i->node_hostname);
 		i->node_hostname = xstrdup(cn->hostname ? cn->hostname : cn->name);
@@ -351,6 +355,10 @@ bool node_mgr_usable(const node_record_t *n)
 	if (base == NODE_STATE_DOWN || base == NODE_STATE_UNKNOWN ||
 	    base == NODE_STATE_FUTURE)
 		return false;
+	if ((n->info.node_state & (NODE_STATE_POWERED_DOWN |
+				   NODE_STATE_POWERING_UP)) &&
+	    !power_save_enabled())
+		return false;          /* nothing could power it up */
 	return !(n->info.node_state & (NODE_STATE_DRAIN | NODE_STATE_NO_RESPOND |
 				       NODE_STATE_FAIL | NODE_STATE_POWER_DOWN |
 				       NODE_STATE_POWER_DRAIN |

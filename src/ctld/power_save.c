@@ -757,6 +757,21 @@ void power_save_rpc(net_conn_t *c, slurm_msg_t *m)
 
 /* ---- set up and each second ---- */
 
+/* CLOUD nodes but no programs: say so once per configuration. */
+static void ps_check_cloud(const slurm_conf_t *conf)
+{
+	for (size_t i = 0; i < conf->node_cnt; i++) {
+		if (!conf->nodes[i].state ||
+		    strcasecmp(conf->nodes[i].state, "CLOUD"))
+			continue;
+		error("power_save: CLOUD node %s (and maybe others) cannot be "
+		      "resumed: power saving is not configured "
+		      "(SuspendProgram, ResumeProgram); jobs will not be "
+		      "given them", conf->nodes[i].name);
+		return;
+	}
+}
+
 int power_save_check(const slurm_conf_t *conf, char *err, size_t errlen)
 {
 	power_conf_t nc;
@@ -779,13 +794,20 @@ int power_save_configure(const slurm_conf_t *conf, char *err, size_t errlen)
 	ps.have_conf = true;
 	if (!ps.started)
 		ps.started = time(NULL);
-	if (nc.enabled)
+	if (!nc.enabled)
+		ps_check_cloud(conf);
+	else
 		info("power_save module, SuspendTime=%d SuspendRate=%u "
 		     "ResumeRate=%u SuspendTimeout=%u ResumeTimeout=%u",
 		     nc.suspend_time == INFINITE32 ? -1 : (int) nc.suspend_time,
 		     nc.suspend_rate, nc.resume_rate, nc.suspend_timeout,
 		     nc.resume_timeout);
 	return 0;
+}
+
+bool power_save_enabled(void)
+{
+	return ps.have_conf && ps.conf.enabled;
 }
 
 void power_save_fini(void)

@@ -45,6 +45,9 @@ int  power_save_configure(const slurm_conf_t *conf, char *err,
 /* The same check, changing nothing (a reconfigure, before it applies). */
 int  power_save_check(const slurm_conf_t *conf, char *err, size_t errlen);
 void power_save_fini(void);
+/* SuspendProgram and ResumeProgram are configured (powered-down nodes
+ * can be used: a job's ResumeProgram boots them). */
+bool power_save_enabled(void);
 /* Each second: timeouts, resumes, suspends (power_save_interval). */
 void power_save_tick(time_t now);
 
