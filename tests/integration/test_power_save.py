@@ -250,6 +250,11 @@ def test_rates_with_64_nodes_and_admin_only(new_cluster, tmp_path, users):
     assert r.rc == 0, r
     cl.wait_for(lambda: _state(c, "n1") in ("idle%", "idle~", "idle!"),
                 timeout=40, what="n1 powering down")
+    # update State=POWER_DOWN_ASAP: drained until it is powered down
+    r = c.run(["scontrol", "update", "NodeName=n2", "State=POWER_DOWN_ASAP"])
+    assert r.rc == 0, r
+    assert "DRAIN" in _long_state(c, "n2") or "POWER" in _long_state(c, "n2")
+    assert _state(c, "n2") in ("drain!", "idle%", "idle~"), _state(c, "n2")
     c.run(["scancel", str(jid)])
 
 
