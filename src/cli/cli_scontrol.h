@@ -56,6 +56,8 @@ int  scontrol_wait_job(int argc, char **argv, bool quiet);
  * <nodes> (cli_scontrol_reboot.c; the config must be loaded). */
 int  scontrol_reboot(int argc, char **argv);
 int  scontrol_cancel_reboot(int argc, char **argv, bool quiet);
+/* power {up|down} [asap|force] {ALL|<nodes>} [reason=] (cli_scontrol_power.c). */
+int  scontrol_power(int argc, char **argv, bool quiet);
 
 /* setdebug LEVEL; setdebugflags [+|-]NAME[,NAME...] (cli_scontrol_debug.c);
  * kw: the keyword as typed. */

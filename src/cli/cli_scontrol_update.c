@@ -81,6 +81,26 @@ static const struct {
 	{ "FUTURE", NODE_STATE_FUTURE, false },
 };
 
+/* State=POWER_* go as scontrol power does (REQUEST_POWER_NODES). */
+static const struct {
+	const char *name;
+	uint16_t    flags;
+} power_states[] = {
+	{ "POWER_DOWN", POWER_FLAGS_DOWN },
+	{ "POWER_DOWN_ASAP", POWER_FLAGS_DOWN | POWER_FLAGS_ASAP },
+	{ "POWER_DOWN_FORCE", POWER_FLAGS_DOWN | POWER_FLAGS_FORCE },
+	{ "POWER_UP", POWER_FLAGS_UP },
+};
+
+static uint16_t power_state_value(const char *val)
+{
+	for (size_t i = 0; i < sizeof(power_states) / sizeof(power_states[0]);
+	     i++)
+		if (val && !strcasecmp(val, power_states[i].name))
+			return power_states[i].flags;
+	return 0;
+}
+
 static int node_state_value(const char *val, uint32_t *state, bool *reason)
 {
 	for (size_t i = 0; i < sizeof(node_states) / sizeof(node_states[0]); i++) {
@@ -93,12 +113,12 @@ static int node_state_value(const char *val, uint32_t *state, bool *reason)
 	fprintf(stderr, "Invalid input: State=%s\n", val ? val : "");
 	fprintf(stderr, "Request aborted\n");
 	fprintf(stderr, "Valid states are: NoResp DRAIN FAIL FUTURE RESUME "
-		"UNDRAIN CANCEL_REBOOT DOWN IDLE\n");
+		"POWER_DOWN POWER_UP UNDRAIN CANCEL_REBOOT DOWN IDLE\n");
 	return -1;
 }
 
 static int node_kv(node_update_msg_t *u, const char *key, const char *val,
-		   bool *need_reason)
+		   bool *need_reason, uint16_t *power)
 {
 	long w;
 	char *end;
@@ -106,9 +126,17 @@ static int node_kv(node_update_msg_t *u, const char *key, const char *val,
 	if (!xstrcasecmp(key, "NodeName")) {
 		xfree(u->node_names);
 		u->node_names = xstrdup(val);
+	} else if (!xstrcasecmp(key, "State") && power_state_value(val)) {
+		*power = power_state_value(val);
 	} else if (!xstrcasecmp(key, "State")) {
 		if (node_state_value(val, &u->node_state, need_reason) < 0)
 			return -1;
+	} else if (!xstrcasecmp(key, "NodeAddr")) {
+		xfree(u->node_addr);
+		u->node_addr = xstrdup(val);
+	} else if (!xstrcasecmp(key, "NodeHostname")) {
+		xfree(u->node_hostname);
+		u->node_hostname = xstrdup(val);
 	} else if (!xstrcasecmp(key, "Reason")) {
 		xfree(u->reason);
 		u->reason = xstrdup(val);
@@ -143,12 +171,13 @@ static int update_node(int argc, char **argv, bool quiet)
 		.reason_uid = NO_VAL32,
 	};
 	bool need_reason = false;
+	uint16_t power = 0;
 	int rc = 1, remote = 0, err;
 
 	for (int i = 0; i < argc; i++) {
 		const char *val;
 		char *key = split_kv(argv[i], &val);
-		int r = node_kv(&u, key, val, &need_reason);
+		int r = node_kv(&u, key, val, &need_reason, &power);
 
 		xfree(key);
 		if (r < 0)
@@ -159,9 +188,19 @@ static int update_node(int argc, char **argv, bool quiet)
 			"DRAINING a node. Request denied\n");
 		goto cleanup;
 	}
+	if (power) {
+		power_msg_t p = { .node_list = u.node_names,
+				  .reason = u.reason, .flags = power };
+
+		err = cli_ctld_rpc_rc(REQUEST_POWER_NODES, &p, &remote);
+		rc = update_rc(err, remote, quiet);
+		goto cleanup;
+	}
 	err = cli_ctld_rpc_rc(REQUEST_UPDATE_NODE, &u, &remote);
 	rc = update_rc(err, remote, quiet);
 cleanup:
+	xfree(u.node_addr);
+	xfree(u.node_hostname);
 	xfree(u.node_names);
 	xfree(u.reason);
 	xfree(u.features);

@@ -524,6 +524,8 @@ static const char usage_text[] =
 "     hold <job_list>          prevent specified job from starting\n"
 "     oneliner                 report output one record per line\n"
 "     ping                     print status of slurmctld daemons\n"
+"     power {up|down} [asap|force] <ALL|nodelist> [reason=]\n"
+"                              power nodes up or down (power saving)\n"
 "     quiet                    print no messages other than error messages\n"
 "     quit                     terminate this command\n"
 "     reboot [ASAP] [nextstate=] [reason=] <ALL|nodelist>\n"
@@ -754,6 +756,12 @@ static int cmd_reboot(int argc, char **argv)
 	return scontrol_reboot(argc, argv);
 }
 
+static int cmd_power(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_power(argc, argv, sc.quiet);
+}
+
 static int cmd_cancel_reboot(int argc, char **argv)
 {
 	need_conf();
@@ -871,6 +879,7 @@ static const struct {
 	{ "top", 3, cmd_top },
 	{ "ping", 2, cmd_ping },
 	{ "reboot", 3, cmd_reboot },
+	{ "power", 2, cmd_power },
 	{ "reconfigure", 3, cmd_reconfigure },
 	{ "setdebugflags", 9, cmd_setdebugflags },
 	{ "setdebug", 2, cmd_setdebug },

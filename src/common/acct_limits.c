@@ -179,6 +179,8 @@ static const str_field_t node_update_strs[] = {
 	SN(node_update_msg_t, features, ACCT_LIM_OTHER, "features"),
 	SN(node_update_msg_t, gres, ACCT_LIM_OTHER, "gres"),
 	SN(node_update_msg_t, comment, ACCT_LIM_OTHER, "comment"),
+	SN(node_update_msg_t, node_addr, ACCT_LIM_OTHER, "node_addr"),
+	SN(node_update_msg_t, node_hostname, ACCT_LIM_OTHER, "node_hostname"),
 	S_END
 };
 

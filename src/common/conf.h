@@ -84,6 +84,7 @@ typedef struct {
 	 * takes those with one of these features ("f1,f2" or NULL) */
 	bool      nodes_all;
 	char     *nodeset_features;
+	uint32_t  suspend_time;      /* s; INFINITE32 never, NO_VAL32 global's */
 } conf_part_t;
 
 typedef struct {

@@ -53,6 +53,7 @@ static void part_init(conf_part_t *p)
 	p->oversubscribe = xstrdup("NO");
 	p->max_cpus_per_node = INFINITE32;
 	p->over_time_limit = NO_VAL16;
+	p->suspend_time = NO_VAL32;
 }
 
 void conf_part_free(conf_part_t *p)
@@ -138,6 +139,27 @@ static int part_mem(conf_state_t *st, const conf_pairs_t *m, const char *key,
 	return conf_rec_mem(st, key, v, out);
 }
 
+/* SuspendTime: seconds, INFINITE32 for NONE/INFINITE/UNLIMITED/-1 (never
+ * powered down), NO_VAL32 when not given (the global SuspendTime). */
+static int part_suspend_time(conf_state_t *st, const conf_pairs_t *m,
+			     uint32_t *out)
+{
+	const char *v = conf_pairs_get(m, "SuspendTime");
+	uint64_t n;
+
+	if (!v)
+		return 0;
+	if (!strcasecmp(v, "NONE") || !strcmp(v, "-1")) {
+		*out = INFINITE32;
+		return 0;
+	}
+	if (conf_rec_num(st, "SuspendTime", v, INFINITE32 - 1, INFINITE32,
+			 &n) < 0)
+		return -1;
+	*out = (uint32_t) n;
+	return 0;
+}
+
 static int part_numbers(conf_state_t *st, const conf_pairs_t *m, conf_part_t *p)
 {
 	uint64_t n;
@@ -166,6 +188,8 @@ static int part_numbers(conf_state_t *st, const conf_pairs_t *m, conf_part_t *p)
 		return -1;
 	if (!rc)
 		p->over_time_limit = (uint16_t)n;
+	if ((rc = part_suspend_time(st, m, &p->suspend_time)) < 0)
+		return -1;
 	if (part_u(st, m, "MaxCPUsPerSocket", UINT32_MAX, INFINITE32, &n) < 0 ||
 	    part_u(st, m, "ResumeTimeout", UINT16_MAX, 0, &n) < 0 ||
 	    part_u(st, m, "SuspendTimeout", UINT16_MAX, 0, &n) < 0 ||

@@ -122,7 +122,8 @@ void job_update_free_members(job_update_msg_t *u)
 static const field_desc_t node_update_fields[] = {
 	N(node_names, FT_STR), N(node_state, FT_U32), N(reason, FT_STR),
 	N(reason_uid, FT_U32), N(features, FT_STR), N(gres, FT_STR),
-	N(weight, FT_U32), N(comment, FT_STR),
+	N(weight, FT_U32), N(comment, FT_STR), N(node_addr, FT_STR),
+	N(node_hostname, FT_STR),
 	FIELD_END
 };
 #undef N
@@ -907,6 +908,7 @@ static const msg_desc_t table[] = {
 		   msg_config_files_fields),
 	ROW_FIELDS(REQUEST_CREATE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_FIELDS(REQUEST_DELETE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
+	ROW_FIELDS(REQUEST_POWER_NODES, power_msg_t, msg_power_fields),
 	ROW_EMPTY(REQUEST_CONTROL_STATUS),
 	ROW_FIELDS(RESPONSE_CONTROL_STATUS, control_status_msg_t, control_status_fields),
 	ROW_EMPTY(REQUEST_NODE_REGISTRATION_STATUS),

@@ -93,6 +93,8 @@ typedef enum {
 					     * NodeName=... */
 	REQUEST_DELETE_NODE,                /* dyn_node_msg_t: scontrol delete
 					     * NodeName=<hostlist> */
+	/* scontrol power up|down [asap|force] (power_save.h) */
+	REQUEST_POWER_NODES = 3050,         /* power_msg_t */
 
 	/* submission */
 	REQUEST_RESOURCE_ALLOCATION = 4001, /* job_desc_t (srun, salloc) */
@@ -276,6 +278,17 @@ typedef struct {
 typedef struct {
 	char     *node_line;
 } dyn_node_msg_t;
+/* scontrol power {up|down} [asap|force] <nodes> [reason=] (to the
+ * controller, msg_power.c). */
+#define POWER_FLAGS_UP    0x0001
+#define POWER_FLAGS_DOWN  0x0002
+#define POWER_FLAGS_ASAP  0x0004   /* down once its jobs end (drained) */
+#define POWER_FLAGS_FORCE 0x0008   /* down now: its jobs are killed */
+typedef struct {
+	char     *node_list;      /* hostlist expression or "ALL" */
+	char     *reason;         /* NULL: none given */
+	uint16_t  flags;          /* POWER_FLAGS_* */
+} power_msg_t;
 
 /* slurmd -> controller: the node's energy (acct_gather_energy/rapl). */
 typedef struct {
@@ -437,6 +450,8 @@ typedef struct {
 	char     *gres;
 	uint32_t  weight;
 	char     *comment;
+	char     *node_addr;      /* NodeAddr= (cloud nodes' resume programs) */
+	char     *node_hostname;  /* NodeHostname= */
 } node_update_msg_t;
 
 /* User cancel/signal: scancel. */

@@ -54,6 +54,8 @@ extern const field_desc_t msg_config_files_fields[];
 
 /* msg_dynnode.c: REQUEST_CREATE_NODE, REQUEST_DELETE_NODE */
 extern const field_desc_t msg_dyn_node_fields[];
+/* msg_power.c */
+extern const field_desc_t msg_power_fields[];    /* power_msg_t */
 
 /* msg_ckpt.c */
 MSG_BODY_FUNCS(msg_ckpt);         /* REQUEST_CHECKPOINT: checkpoint_msg_t */

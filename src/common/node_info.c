@@ -51,9 +51,20 @@ static const char *base_name(uint32_t state)
 	return base < NODE_STATE_END ? base_names[base] : "INVALID";
 }
 
+/* POWER_DRAIN (scontrol power down asap) shows as DRAIN, as Slurm's. */
+static uint32_t shown_state(uint32_t state)
+{
+	if (state & NODE_STATE_POWER_DRAIN)
+		state = (state & ~NODE_STATE_POWER_DRAIN) | NODE_STATE_DRAIN;
+	return state;
+}
+
 char *node_state_string_long(uint32_t state)
 {
-	char *s = xstrdup(base_name(state));
+	char *s;
+
+	state = shown_state(state);
+	s = xstrdup(base_name(state));
 
 	for (size_t i = 0; i < N_FLAGS; i++)
 		if (state & flag_names[i].flag)
@@ -65,6 +76,7 @@ int node_state_strings(uint32_t state, const char *out[16])
 {
 	int n = 0;
 
+	state = shown_state(state);
 	out[n++] = base_name(state);
 	for (size_t i = 0; i < N_FLAGS && n < 15; i++)
 		if (state & flag_names[i].flag)
@@ -149,12 +161,19 @@ char *node_state_string_sinfo(uint32_t state, bool compact)
 
 	if (state & NODE_STATE_REBOOT_ISSUED)
 		return xstrdup(compact ? "boot^" : "reboot^");
+	state = shown_state(state);
 	sinfo_words(state, &lng, &cmp);
 	s = xstrdup(compact ? cmp : lng);
 	if (state & NODE_STATE_NO_RESPOND)
 		xstrcat(&s, "*");
+	else if (state & NODE_STATE_POWER_DOWN)
+		xstrcat(&s, "!");    /* power down asked for */
+	else if (state & NODE_STATE_POWERING_DOWN)
+		xstrcat(&s, "%");
 	else if (state & NODE_STATE_POWERED_DOWN)
 		xstrcat(&s, "~");
+	else if (state & NODE_STATE_POWERING_UP)
+		xstrcat(&s, "#");
 	else if ((state & NODE_STATE_MAINT) && strcmp(s, "maint"))
 		xstrcat(&s, "$");    /* busy in a MAINT reservation */
 	else if (state & NODE_STATE_REBOOT_REQUESTED)
@@ -196,6 +215,9 @@ int node_state_from_string(const char *s, uint32_t *base, uint32_t *flags)
 		{ "planned", NODE_STATE_END, NODE_STATE_PLANNED },
 		{ "power_down", NODE_STATE_END, NODE_STATE_POWER_DOWN },
 		{ "powered_down", NODE_STATE_END, NODE_STATE_POWERED_DOWN },
+		{ "powering_down", NODE_STATE_END, NODE_STATE_POWERING_DOWN },
+		{ "powering_up", NODE_STATE_END, NODE_STATE_POWERING_UP },
+		{ "power_up", NODE_STATE_END, NODE_STATE_POWER_UP },
 		{ "reboot_requested", NODE_STATE_END,
 		  NODE_STATE_REBOOT_REQUESTED },
 		{ "reboot_issued", NODE_STATE_END, NODE_STATE_REBOOT_ISSUED },

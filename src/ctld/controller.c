@@ -46,6 +46,7 @@
 #include "ctld/node_reboot.h"
 #include "ctld/part_mgr.h"
 #include "ctld/rate_limit.h"
+#include "ctld/power_save.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/recover.h"
 #include "ctld/resv_mgr.h"
@@ -227,6 +228,7 @@ static void _tick(evutil_socket_t fd, short what, void *arg)
 	}
 	node_health_tick(now);
 	node_reboot_tick(now);
+	power_save_tick(now);
 	trigger_tick(now);
 	if (now % 5 == 0)
 		sched_trigger();
@@ -359,6 +361,11 @@ int ctld_reconfigure(void)
 		conf_destroy(nc);
 		return SLURM_ERROR;
 	}
+	if (power_save_check(nc, err, sizeof(err)) < 0) {
+		error("Reconfigure failed, keeping the old config: %s", err);
+		conf_destroy(nc);
+		return SLURM_ERROR;
+	}
 	if (node_mgr_reconfig(nc, err, sizeof(err)) < 0 ||
 	    part_mgr_init(nc, err, sizeof(err)) < 0) {
 		error("Reconfigure failed, keeping the old config: %s", err);
@@ -378,6 +385,7 @@ int ctld_reconfigure(void)
 		info("AccountingStorageType changed: that takes effect when "
 		     "slurmctld restarts");
 	conf_log_not_in_force(nc, ctld.conf);
+	power_save_configure(nc, err, sizeof(err));   /* checked above */
 	if (lic_mgr_init(nc, err, sizeof(err)) < 0)   /* checked by the parse */
 		error("Reconfigure: %s; the licenses stay as they were", err);
 	old_inactive = ctld.conf->inactive_limit;
@@ -486,6 +494,8 @@ static void _init_state(void)
 	if (lic_mgr_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (part_mgr_init(c, err, sizeof(err)) < 0)
+		fatal("%s", err);
+	if (power_save_configure(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	job_mgr_init();
 	if (ctld.opts.clear_state) {

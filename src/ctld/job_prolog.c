@@ -18,6 +18,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/node_mgr.h"
+#include "ctld/power_save.h"
 #include "ctld/sched.h"
 
 typedef struct {
@@ -267,7 +268,8 @@ void job_epilog_start(const job_record_t *j)
 void job_prolog_recover(void (*launch)(job_record_t *j))
 {
 	for (job_record_t *j = job_mgr_running_first(); j; j = j->run_next) {
-		if (!(j->info.job_state & JOB_CONFIGURING))
+		if (!(j->info.job_state & JOB_CONFIGURING) ||
+		    power_save_job_waiting(j))
 			continue;
 		info("prolog_slurmctld JobId=%u: interrupted by a restart, running it again",
 		     j->info.job_id);

@@ -21,6 +21,7 @@
 #include "ctld/lic_mgr.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_prolog.h"
+#include "ctld/power_save.h"
 #include "ctld/job_res.h"
 #include "ctld/job_rec.h"
 #include "ctld/journal.h"
@@ -299,6 +300,8 @@ static void _launch_after_prolog(job_record_t *j)
 
 void job_mgr_launch_recover(void)
 {
+	for (job_record_t *j = job_mgr_running_first(); j; j = j->run_next)
+		power_save_job_recover(j, job_mgr_launch);
 	job_nprolog_recover();
 	job_prolog_recover(_launch_after_prolog);
 }
@@ -317,6 +320,9 @@ static void _launch_after_nprolog(job_record_t *j)
 
 void job_mgr_launch(job_record_t *j)
 {
+	/* nodes powered down: CONFIGURING until they registered */
+	if (power_save_job_wait(j, job_mgr_launch))
+		return;
 	if (job_nprolog_start(j, _launch_after_nprolog))
 		return;
 	if (!j->info.batch_flag)      /* srun/salloc: they start the steps */

@@ -12,6 +12,7 @@
 #include "ctld/controller.h"
 #include "ctld/node_mgr.h"
 #include "ctld/node_state.h"
+#include "ctld/power_save.h"
 
 static struct {
 	node_record_t **nodes;
@@ -72,8 +73,9 @@ static uint32_t _conf_state(const conf_node_t *cn)
 		return NODE_STATE_UNKNOWN | NODE_STATE_DRAIN;
 	if (!strcasecmp(cn->state, "FUTURE"))
 		return NODE_STATE_FUTURE;
-	if (!strcasecmp(cn->state, "CLOUD"))
-		return NODE_STATE_UNKNOWN | NODE_STATE_CLOUD;
+	if (!strcasecmp(cn->state, "CLOUD"))   /* off until a job needs it */
+		return NODE_STATE_IDLE | NODE_STATE_CLOUD |
+		       NODE_STATE_POWERED_DOWN;
 	return NODE_STATE_UNKNOWN;
 }
 
@@ -140,8 +142,12 @@ static void _apply_conf(node_record_t *n, const conf_node_t *cn)
 {
 	node_info_t *i = &n->info;
 
-	xfree(i->node_addr);
-	i->node_addr = xstrdup(cn->addr ? cn->addr : cn->name);
+	/* an up cloud node keeps the address it registered from */
+	if (!(i->node_state & NODE_STATE_CLOUD) || !i->node_addr ||
+	    (i->node_state & NODE_STATE_POWERED_DOWN)) {
+		xfree(i->node_addr);
+		i->node_addr = xstrdup(cn->addr ? cn->addr : cn->name);
+	}
 	if (!i->node_hostname || !i->version) {
 		xfree(i->node_hostname);
 		i->node_hostname = xstrdup(cn->hostname ? cn->hostname : cn->name);
@@ -462,8 +468,49 @@ bool node_mgr_usable(const node_record_t *n)
 	if (base == NODE_STATE_DOWN || base == NODE_STATE_UNKNOWN ||
 	    base == NODE_STATE_FUTURE)
 		return false;
+	if ((n->info.node_state & (NODE_STATE_POWERED_DOWN |
+				   NODE_STATE_POWERING_UP)) &&
+	    !power_save_enabled())
+		return false;          /* nothing could power it up */
 	return !(n->info.node_state & (NODE_STATE_DRAIN | NODE_STATE_NO_RESPOND |
-				       NODE_STATE_FAIL));
+				       NODE_STATE_FAIL | NODE_STATE_POWER_DOWN |
+				       NODE_STATE_POWER_DRAIN |
+				       NODE_STATE_POWERING_DOWN));
+}
+
+static const conf_node_t *_conf_node(const char *name)
+{
+	const slurm_conf_t *c = ctld_conf();
+
+	for (size_t i = 0; c && i < c->node_cnt; i++)
+		if (!strcmp(c->nodes[i].name, name))
+			return &c->nodes[i];
+	return NULL;
+}
+
+void node_mgr_set_addr(node_record_t *n, const char *addr,
+		       const char *hostname)
+{
+	if (addr && xstrcmp(addr, n->info.node_addr)) {
+		xfree(n->info.node_addr);
+		n->info.node_addr = xstrdup(addr);
+		nm.saved_gen++;
+	}
+	if (hostname && xstrcmp(hostname, n->info.node_hostname)) {
+		xfree(n->info.node_hostname);
+		n->info.node_hostname = xstrdup(hostname);
+		nm.saved_gen++;
+	}
+}
+
+void node_mgr_reset_addr(node_record_t *n)
+{
+	const conf_node_t *cn = _conf_node(n->info.name);
+
+	if (!cn)
+		return;
+	node_mgr_set_addr(n, cn->addr ? cn->addr : cn->name,
+			  cn->hostname ? cn->hostname : cn->name);
 }
 
 void node_mgr_select_view(select_node_t *sel)
@@ -596,6 +643,12 @@ typedef struct {
 	time_t    boot_req_time;
 	uint32_t  next_state;
 	bool      reboot_asap;
+	/* since power saving (power_save.c); absent in older files: none */
+	uint32_t  power_flags;    /* POWER_STATE_FLAGS */
+	time_t    power_time;
+	bool      cloud;          /* a CLOUD node: addresses below */
+	char     *node_addr;
+	char     *node_hostname;
 } saved_node_t;
 
 #define S(m, t) FIELD(saved_node_t, m, t)
@@ -604,7 +657,9 @@ static const field_desc_t saved_node_fields[] = {
 	S(reason_uid, FT_U32), S(reason_time, FT_TIME),
 	S(down_no_resp, FT_BOOL), S(reboot_flags, FT_U32),
 	S(boot_req_time, FT_TIME), S(next_state, FT_U32),
-	S(reboot_asap, FT_BOOL),
+	S(reboot_asap, FT_BOOL), S(power_flags, FT_U32),
+	S(power_time, FT_TIME), S(cloud, FT_BOOL), S(node_addr, FT_STR),
+	S(node_hostname, FT_STR),
 	FIELD_END
 };
 #undef S
@@ -641,11 +696,18 @@ void node_mgr_pack_state(buf_t *b)
 			.boot_req_time = n->boot_req_time,
 			.next_state = n->info.next_state,
 			.reboot_asap = n->reboot_asap,
+			.power_flags = n->info.node_state & POWER_STATE_FLAGS,
+			.power_time = n->power_time,
+			.cloud = n->info.node_state & NODE_STATE_CLOUD,
 		};
 		size_t at;
 
 		if (n->vacant || !node_state_worth_saving(n))
 			continue;
+		if (s.cloud) {
+			s.node_addr = n->info.node_addr;
+			s.node_hostname = n->info.node_hostname;
+		}
 		at = tagrec_begin(b, NODE2_MAGIC);
 		tagrec_pack_diff(b, &saved_node_tab, &s, &zero);
 		tagrec_end(b, at);
@@ -672,8 +734,26 @@ static void _reset_to_conf(node_record_t *n)
 		n->boot_req_time = 0;
 		n->info.next_state = 0;
 		n->reboot_asap = false;
+		n->power_time = 0;
 		return;
 	}
+}
+
+/* Power state and a cloud node's addresses: a node off (or booting)
+ * cannot register, so it is IDLE (unless DOWN) with its power flags. */
+static void _restore_power(node_record_t *n, const saved_node_t *s,
+			   uint32_t cloud)
+{
+	n->info.node_state |= cloud | (s->power_flags & POWER_STATE_FLAGS);
+	n->power_time = s->power_time;
+	if ((s->power_flags & (NODE_STATE_POWERED_DOWN |
+			       NODE_STATE_POWERING_UP |
+			       NODE_STATE_POWERING_DOWN)) &&
+	    (n->info.node_state & NODE_STATE_BASE) == NODE_STATE_UNKNOWN)
+		n->info.node_state = (n->info.node_state & ~NODE_STATE_BASE) |
+				     NODE_STATE_IDLE;
+	if (cloud && s->cloud)
+		node_mgr_set_addr(n, s->node_addr, s->node_hostname);
 }
 
 /* One saved node: format 1 positional, format 2 tagged.  0 or -1. */
@@ -711,9 +791,12 @@ int node_mgr_unpack_state(buf_t *b, bool replace, uint16_t version)
 		}
 		n = node_mgr_find(s.name);
 		if (n) {
+			uint32_t cloud = n->info.node_state & NODE_STATE_CLOUD;
+
 			node_state_restore(n, s.node_state, s.reason,
 					   s.reason_uid, s.reason_time,
 					   s.down_no_resp);
+			_restore_power(n, &s, cloud);
 			n->info.node_state |= s.reboot_flags &
 				(NODE_STATE_REBOOT_REQUESTED |
 				 NODE_STATE_REBOOT_ISSUED);

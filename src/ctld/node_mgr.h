@@ -48,6 +48,7 @@ typedef struct node_record {
 				    * name, FUTURE, never usable, not shown */
 	char       *dyn_line;      /* a dynamic node (slurmd -Z, scontrol
 				    * create): its NodeName line, else NULL */
+	time_t      power_time;    /* POWERING_UP/_DOWN since (power_save.c) */
 	UT_hash_handle hh;         /* by name */
 } node_record_t;
 
@@ -93,7 +94,8 @@ bitmap_t      *node_mgr_bitmap(const char *expr, char **bad);
 hostlist_t    *node_mgr_parse_user(const char *expr, char *err, size_t errlen);
 char          *node_mgr_names(const bitmap_t *b);   /* ranged; caller frees */
 /* Nodes that may take new work now (not DOWN, DRAIN, NOT_RESPONDING,
- * UNKNOWN, FUTURE). */
+ * UNKNOWN, FUTURE, nor being or asked to be powered down; powered-down
+ * and powering-up nodes may: the job waits for them). */
 bool           node_mgr_usable(const node_record_t *n);
 /* Fill sel[0..count) for select_job_test. */
 void           node_mgr_select_view(select_node_t *sel);
@@ -112,6 +114,13 @@ void           node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids,
 			     uint64_t gpus, const char *gres_alloc, bool on);
 /* Is name (of type, if not NULL) in some node's Gres=? */
 bool           node_mgr_has_gres(const char *name, const char *type);
+
+/* NodeAddr / NodeHostname of a node (cloud nodes: learnt at
+ * registration or set by scontrol update; NULL keeps one) and back to
+ * slurm.conf's. */
+void           node_mgr_set_addr(node_record_t *n, const char *addr,
+				 const char *hostname);
+void           node_mgr_reset_addr(node_record_t *n);
 
 /* Drain n with reason (by uid); running jobs go on. */
 void           node_mgr_drain(node_record_t *n, const char *reason,

@@ -21,6 +21,7 @@
 #include "ctld/node_mgr.h"
 #include "ctld/node_reboot.h"
 #include "ctld/node_state.h"
+#include "ctld/power_save.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/sched.h"
 #include "slurm/slurm_errno.h"
@@ -108,6 +109,10 @@ void node_state_carry(node_record_t *n, const node_record_t *old)
 	n->boot_req_time = old->boot_req_time;
 	n->reboot_asap = old->reboot_asap;
 	n->info.next_state = old->info.next_state;
+	n->power_time = old->power_time;
+	if (old->info.node_state & NODE_STATE_CLOUD)
+		node_mgr_set_addr(n, old->info.node_addr,
+				  old->info.node_hostname);
 	xfree(n->info.version);
 	n->info.version = xstrdup(old->info.version);
 	xfree(n->info.arch);
@@ -124,7 +129,8 @@ bool node_state_worth_saving(const node_record_t *n)
 	return BASE(n) == NODE_STATE_DOWN ||
 	       (n->info.node_state & (NODE_STATE_DRAIN |
 				      NODE_STATE_REBOOT_REQUESTED |
-				      NODE_STATE_REBOOT_ISSUED)) ||
+				      NODE_STATE_REBOOT_ISSUED |
+				      NODE_STATE_CLOUD | POWER_STATE_FLAGS)) ||
 	       n->info.reason;
 }
 
@@ -313,6 +319,7 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 		info("Node %s now responding", n->info.name);
 	}
 	valid = _check_low(n, r);
+	power_save_registered(n, m->peer);
 	/* A node being rebooted: node_reboot.c decides (back with a later
 	 * boot time, or still waiting).  ReturnToService: 0 a DOWN node
 	 * stays DOWN until an admin resumes it; 1 it returns if it was DOWN
@@ -349,6 +356,8 @@ static void _not_responding(node_record_t *n, time_t now)
 {
 	uint16_t tmo = ctld_conf()->slurmd_timeout;
 
+	if (power_save_no_ping(n))      /* off, or on its way up or down */
+		return;
 	if (!(n->info.node_state & NODE_STATE_NO_RESPOND)) {
 		n->info.node_state |= NODE_STATE_NO_RESPOND;
 		debug("Node %s not responding", n->info.name);
@@ -460,7 +469,8 @@ void node_mgr_ping(time_t now)
 	for (i = 0; i < node_mgr_count(); i++) {
 		node_record_t *n = node_mgr_at(i);
 
-		if (BASE(n) == NODE_STATE_FUTURE || n->ping_pending)
+		if (BASE(n) == NODE_STATE_FUTURE || n->ping_pending ||
+		    power_save_no_ping(n))
 			continue;
 		_ping_one(n);
 	}
@@ -524,7 +534,11 @@ static int _resume(node_record_t *n)
 		n->reboot_asap = false;
 		n->boot_req_time = 0;
 	}
-	if (BASE(n) == NODE_STATE_DOWN) {
+	if (BASE(n) == NODE_STATE_DOWN &&
+	    (st & NODE_STATE_POWERED_DOWN)) {
+		_set_base(n, NODE_STATE_IDLE);      /* resumed when needed */
+		_set_no_resp(n, false);
+	} else if (BASE(n) == NODE_STATE_DOWN) {
 		_set_base(n, NODE_STATE_IDLE);
 		/* usable once its slurmd answers */
 		n->info.node_state |= NODE_STATE_NO_RESPOND;
@@ -553,6 +567,11 @@ static int _update_one(node_record_t *n, const node_update_msg_t *u,
 	if (u->features) {
 		xfree(n->info.features);
 		n->info.features = xstrdup(u->features);
+	}
+	if (u->node_addr || u->node_hostname) {
+		node_mgr_set_addr(n, u->node_addr, u->node_hostname);
+		info("update_node: node %s NodeAddr=%s NodeHostname=%s",
+		     n->info.name, n->info.node_addr, n->info.node_hostname);
 	}
 	if (st == NODE_STATE_REBOOT_CANCEL) {
 		rc = node_reboot_cancel(n);

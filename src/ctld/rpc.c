@@ -49,6 +49,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
 #include "ctld/rate_limit.h"
+#include "ctld/power_save.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/rpc.h"
 #include "ctld/stats.h"
@@ -174,6 +175,9 @@ static const rpc_row_t rpc_table[] = {
 	 * is answered EACCES ("Permission denied") */
 	{ REQUEST_REBOOT_NODES,          RPC_PRIV_ADMIN, node_reboot_rpc,
 	  CHANGE, .deny_rc = EACCES },
+	/* scontrol power: root, SlurmUser and AdminLevel=Admin */
+	{ REQUEST_POWER_NODES,           RPC_PRIV_ADMIN, power_save_rpc,
+	  CHANGE },
 	/* partitions: as Slurm, root, SlurmUser and AdminLevel=Admin */
 	{ REQUEST_CREATE_PARTITION,      RPC_PRIV_ADMIN,  part_mgr_rpc_create,
 	  CHANGE },

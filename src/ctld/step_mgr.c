@@ -2,6 +2,7 @@
 #include "ctld/step_mgr.h"
 #include "ctld/step_mgr_int.h"
 #include "ctld/resv_ports.h"
+#include "ctld/power_save.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -678,7 +679,8 @@ static int sm_check_job(job_record_t *j, uid_t uid)
 	if (STEP_JOB_BASE(j) != JOB_RUNNING || (j->info.job_state & JOB_COMPLETING) ||
 	    !j->node_bitmap)
 		return ESLURM_ALREADY_DONE;
-	if (job_nprolog_running(j))     /* PrologFlags=Alloc */
+	if (job_nprolog_running(j) ||   /* PrologFlags=Alloc */
+	    power_save_job_waiting(j))  /* its nodes are powering up */
 		return ESLURM_PROLOG_RUNNING;
 	return 0;
 }

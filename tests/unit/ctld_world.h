@@ -19,6 +19,8 @@
 #include "../../src/ctld/node_state.c"
 #include "../../src/ctld/node_dyn.c"
 #include "../../src/ctld/node_reboot.c"
+#include "../../src/ctld/power_conf.c"
+#include "../../src/ctld/power_save.c"
 #include "../../src/ctld/billing.c"
 #include "../../src/ctld/part_mgr.c"
 #include "../../src/ctld/part_limits.c"
