@@ -74,6 +74,14 @@ int  cli_sacctmgr_rollup(int argc, char **argv, bool immediate);
 /* "accounts", "users", "QOS", ... as messages name them. */
 const char *cli_sacctmgr_plural(uint16_t entity);
 
+/* Wckeys, resources, transactions, jobs (cli_sacctmgr_ext.c): the
+ * arguments as slurmdbd takes them (0, or the exit code after printing
+ * why not), and what a change did, as Slurm prints it (false: not one of
+ * these entities). */
+int  cli_sacctmgr_ext_args(mgr_cmd_t *c);
+bool cli_sacctmgr_ext_changes(const mgr_cmd_t *c, char *const *cells,
+			      size_t n);
+
 /* What an add/modify/delete did (or would do), as Slurm words it.
  * Returns false when it did nothing (" Nothing new added." ...). */
 bool cli_sacctmgr_print_changes(const mgr_cmd_t *c,

@@ -739,6 +739,10 @@ typedef enum {
 	DBD_ENT_RESV,             /* reservations (list only) */
 	DBD_ENT_PROBLEM,          /* records set aside (list only) */
 	DBD_ENT_EVENT,            /* node events (list only) */
+	DBD_ENT_WCKEY,            /* workload characterization keys */
+	DBD_ENT_RESOURCE,         /* remote licenses (name@server) */
+	DBD_ENT_TXN,              /* the changes made (list only) */
+	DBD_ENT_JOB,              /* job records (modify only) */
 } dbd_entity_t;
 
 enum {
