@@ -817,11 +817,14 @@ static int run_change(dbd_req_t *r, bool allowed)
 	if (dbd_db_begin(r->db) < 0)
 		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
 	rc = run_op(r);
-	if (rc < 0 || !allowed || !(r->req->flags & DBD_ACCT_COMMIT) ||
-	    (r->ncells && dbd_acct_txn_record(r) < 0)) {
+	if (rc < 0 || !allowed || !(r->req->flags & DBD_ACCT_COMMIT)) {
 		dbd_db_rollback(r->db);
-		return rc < 0 || !r->ncells ? rc :
-			dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		return rc;
+	}
+	/* what changed is recorded with it (sacctmgr show transaction) */
+	if (r->ncells && dbd_acct_txn_record(r) < 0) {
+		dbd_db_rollback(r->db);
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
 	}
 	if (dbd_db_commit(r->db) < 0)
 		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);

@@ -1,0 +1,221 @@
+"""sacctmgr's entities beyond the association tree, as Slurm prints them
+(layouts checked against Slurm 22.05): wckeys, resources (remote
+licenses: pulled by the controller, shown by scontrol show licenses as
+name@server with Remote=yes, usable with -L name@server:N),
+transactions (every committed change: Time, Action, Actor, Where, Info),
+modify job (DerivedExitCode=, Comment=: what sacct then shows), and the
+refusals: a non-admin's change, an unknown entity, an unknown
+condition."""
+
+import time
+
+import pytest
+
+import cluster as cl
+import mariadb
+
+pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
+                                reason="MariaDB server not installed")
+
+
+@pytest.fixture(scope="module")
+def env(users):
+    e = mariadb.AcctEnv(tag="entities", nodes=1)
+    try:
+        e.start()
+        e.start_cluster()
+    except BaseException:
+        e.stop()
+        raise
+    yield e
+    e.stop()
+
+
+def mgr(e, *args, **kw):
+    return e.sacctmgr(*args, **kw)
+
+
+# ---- bad input first ----
+
+def test_unknown_entity(env):
+    r = mgr(env, "show", "frobs")
+    assert r.rc == 1
+    assert r.err.startswith("No valid entity in list command\n")
+    assert '"RunAwayJobs", "Stats", "Transaction", "TRES", "User", or ' \
+        '"WCKey"' in r.err
+
+
+def test_unknown_condition(env):
+    for ent in ("wckey", "resource", "transaction"):
+        r = mgr(env, "show", ent, "where", "bogus=1")
+        assert r.rc == 1, (ent, r)
+        assert " Unknown condition: bogus=1" in r.err, (ent, r)
+
+
+def test_non_admin_refused(env, users):
+    u = users[0].pw_name
+    r = mgr(env, "-i", "add", "resource", "nope", "server=s", "count=3",
+            "type=license", user=u)
+    assert r.rc == 1, r
+    # what it would have added, then Slurm's refusal
+    assert r.out.startswith(" Adding Resource(s)\n  nope@s\n"), r
+    assert r.err == " Problem adding system resource: " \
+        "Access/permission denied\n", r
+    r = mgr(env, "-i", "modify", "resource", "where", "name=nope", "set",
+            "count=3", user=u)
+    assert r.rc == 1, r
+    assert "Your user doesn't have privilege to perform this action" in \
+        r.err, r
+    r = mgr(env, "-n", "-P", "show", "resource", "format=name")
+    assert "nope" not in r.out
+    r = mgr(env, "-i", "delete", "wckey", "where", "name=x", user=u)
+    assert r.rc == 1, r
+    assert "privilege" in r.out + r.err, r
+
+
+# ---- wckeys ----
+
+def test_wckey_add_show_delete(env):
+    r = mgr(env, "show", "wckey")
+    assert r.rc == 0, r
+    assert r.out == ("     WCKey    Cluster       User \n"
+                     "---------- ---------- ---------- \n")
+    r = mgr(env, "-i", "add", "wckey", "proj1", "user=root")
+    assert r.rc == 0, r
+    assert " Adding WCKey(s)\n" in r.out
+    r = mgr(env, "show", "wckey")
+    assert r.out.splitlines()[2] == "     proj1     sluice       root "
+    r = mgr(env, "-i", "add", "wckey", "proj1", "user=root")
+    assert r.rc == 1 and " Nothing new added." in r.out, r
+    r = mgr(env, "-i", "delete", "wckey", "where", "name=proj1")
+    assert r.rc == 0, r
+    assert " Deleting WCKeys...\n" in r.out
+    r = mgr(env, "-n", "show", "wckey")
+    assert r.out == ""
+
+
+def test_wckey_needs_known_user(env):
+    r = mgr(env, "-i", "add", "wckey", "w2", "user=nosuchuser")
+    assert r.rc == 1
+    assert " User nosuchuser doesn't exist." in r.out + r.err
+
+
+# ---- resources ----
+
+RES_HDR = ("      Name     Server     Type  Count % Allocated ServerType \n"
+           "---------- ---------- -------- ------ ----------- ---------- \n")
+
+
+def test_resource_add_show_modify_delete(env):
+    r = mgr(env, "show", "resource")
+    assert r.rc == 0 and r.out == RES_HDR, r
+    r = mgr(env, "-i", "add", "resource", "lic1", "server=srv",
+            "count=100", "servertype=flex", "type=license",
+            "cluster=sluice", "percentallowed=50")
+    assert r.rc == 0, r
+    assert r.out == (" Adding Resource(s)\n"
+                     "  lic1@srv\n"
+                     "   Cluster - sluice\t50%\n"
+                     " Settings\n"
+                     "  Name           = lic1\n"
+                     "  Server         = srv\n"
+                     "  Description    = lic1\n"
+                     "  ServerType     = flex\n"
+                     "  Count          = 100\n"
+                     "  Type           = License\n"), r.out
+    r = mgr(env, "show", "resource")
+    assert r.out == RES_HDR + ("      lic1        srv  License    100    "
+                               "      50       flex \n"), r.out
+    r = mgr(env, "-P", "show", "resource", "withclusters")
+    assert r.out == ("Name|Server|Type|Count|% Allocated|ServerType|"
+                     "Cluster|% Allowed\n"
+                     "lic1|srv|License|100|50|flex|sluice|50\n"), r.out
+    r = mgr(env, "-i", "modify", "resource", "name=lic1", "server=srv",
+            "set", "percentallowed=80", "where", "cluster=sluice")
+    assert r.rc == 0, r
+    assert r.out == (" Modified server resource ...\n"
+                     "  Cluster - sluice\t- lic1@srv\n"), r.out
+    r = mgr(env, "-n", "-P", "show", "resource", "lic1@srv",
+            "format=name,count,allocated")
+    assert r.out == "lic1|100|80\n"
+    # more than the whole count: refused, nothing changed
+    r = mgr(env, "-i", "modify", "resource", "lic1@srv", "set",
+            "percentallowed=101")
+    assert r.rc == 1
+    r = mgr(env, "-i", "delete", "resource", "where", "name=lic1",
+            "server=srv")
+    assert r.rc == 0, r
+    assert r.out == (" Deleting resource(s)...\n"
+                     "  lic1@srv\n"
+                     "  Cluster - sluice\t- lic1@srv\n"), r.out
+    assert mgr(env, "show", "resource").out == RES_HDR
+
+
+def test_resource_needs_type(env):
+    r = mgr(env, "-i", "add", "resource", "x", "server=y", "count=1")
+    assert r.rc == 1
+    assert "Need to designate a resource type to initially add 'x'." in \
+        r.out + r.err
+    assert mgr(env, "-n", "show", "resource", "x").out == ""
+
+
+# ---- transactions ----
+
+def test_transactions_recorded(env):
+    assert mgr(env, "-i", "add", "account", "txacct").rc == 0
+    assert mgr(env, "-i", "modify", "account", "txacct", "set",
+               "description=hello").rc == 0
+    assert mgr(env, "-i", "delete", "account", "txacct").rc == 0
+    r = mgr(env, "show", "transaction")
+    assert r.rc == 0, r
+    lines = r.out.splitlines()
+    assert lines[0] == ("               Time               Action      "
+                        "Actor                Where                 "
+                        "Info ")
+    r = mgr(env, "-n", "-P", "show", "transaction",
+            "format=action,actor,where,info")
+    rows = r.out.splitlines()
+    assert "Add Accounts|root|txacct|" in rows
+    assert "Modify Accounts|root|name='txacct'|description='hello'" in rows
+    assert "Remove Accounts|root|name='txacct'|" in rows
+    # a dry run (answered no) records nothing
+    r = mgr(env, "add", "account", "nottx", input="n\n")
+    assert "Changes Discarded" in r.out
+    r = mgr(env, "-n", "-P", "show", "transaction", "format=where")
+    assert "nottx" not in r.out
+
+
+# ---- modify job ----
+
+def test_modify_job_sacct(env, users):
+    u = users[0].pw_name
+    c = env.c
+    jid = c.sbatch(["--wrap", "exit 3"], user=u)
+    c.wait_done(jid)
+    cl.wait_for(lambda: env.sacct("-n", "-X", "-j", str(jid),
+                                  "-o", "state").out.strip() != "",
+                what="job in sacct")
+    r = mgr(env, "-i", "modify", "job", "where", "jobid=%d" % jid, "set",
+            "DerivedExitCode=5", "Comment=hello")
+    assert r.rc == 0, r
+    assert r.out.startswith(" Modified jobs...\n  %d submitted at " % jid)
+    r = env.sacct("-n", "-P", "-X", "-j", str(jid), "-o",
+                  "jobid,comment,derivedexitcode,exitcode")
+    assert r.out == "%d|hello|0:5|3:0\n" % jid, r.out
+    # the owner may too
+    r = mgr(env, "-i", "modify", "job", "where", "jobid=%d" % jid, "set",
+            "Comment=mine", user=u)
+    assert r.rc == 0, r
+    r = env.sacct("-n", "-P", "-X", "-j", str(jid), "-o", "comment")
+    assert r.out == "mine\n"
+    # another user may not: nothing changes
+    r = mgr(env, "-i", "modify", "job", "where", "jobid=%d" % jid, "set",
+            "Comment=theirs", user=users[1].pw_name)
+    assert r.rc == 1
+    assert " Nothing modified" in r.out
+    r = env.sacct("-n", "-P", "-X", "-j", str(jid), "-o", "comment")
+    assert r.out == "mine\n"
+    r = mgr(env, "-i", "modify", "job", "where", "jobid=%d" % jid, "set",
+            "bogus=1")
+    assert r.rc == 1
+    assert " Unknown option: bogus=1" in r.err
