@@ -219,3 +219,45 @@ def test_modify_job_sacct(env, users):
             "bogus=1")
     assert r.rc == 1
     assert " Unknown option: bogus=1" in r.err
+
+
+# ---- remote licenses: pulled by the controller, used by jobs ----
+
+def show_lic(env, name):
+    r = env.c.run(["scontrol", "show", "licenses", name])
+    return r.out
+
+
+def test_remote_license_used_by_job(env, users):
+    c, u = env.c, users[0].pw_name
+    r = mgr(env, "-i", "add", "resource", "matlab", "server=flex1",
+            "count=10", "type=license", "cluster=sluice",
+            "percentallowed=50")
+    assert r.rc == 0, r
+    want = ("LicenseName=matlab@flex1\n"
+            "    Total=5 Used=0 Free=5 Reserved=0 Remote=yes\n")
+    cl.wait_for(lambda: show_lic(env, "matlab@flex1") == want,
+                what="remote license in scontrol show licenses")
+    jid = c.sbatch(["-L", "matlab@flex1:2", "--wrap", "sleep 30"], user=u)
+    try:
+        c.wait_state(jid, ["RUNNING"])
+        assert show_lic(env, "matlab@flex1") == (
+            "LicenseName=matlab@flex1\n"
+            "    Total=5 Used=2 Free=3 Reserved=0 Remote=yes\n")
+        r = c.run(["squeue", "-h", "-j", str(jid), "-o", "%W"])
+        assert r.out.strip() == "matlab@flex1:2"
+        # more than this cluster's share: refused at submit
+        r = c.run(["sbatch", "-L", "matlab@flex1:6", "--wrap", "true"],
+                  user=u)
+        assert r.rc == 1
+        assert "Invalid license specification" in r.err
+        # a larger share reaches the controller; the job keeps its two
+        assert mgr(env, "-i", "modify", "resource", "matlab@flex1", "set",
+                   "percentallowed=100").rc == 0
+        cl.wait_for(lambda: "Total=10 Used=2 Free=8" in
+                    show_lic(env, "matlab@flex1"), what="new share")
+    finally:
+        c.run(["scancel", str(jid)])
+    assert mgr(env, "-i", "delete", "resource", "matlab@flex1").rc == 0
+    cl.wait_for(lambda: "matlab" not in c.run(
+        ["scontrol", "show", "licenses"]).out, what="license gone")
