@@ -261,3 +261,21 @@ def test_remote_license_used_by_job(env, users):
     assert mgr(env, "-i", "delete", "resource", "matlab@flex1").rc == 0
     cl.wait_for(lambda: "matlab" not in c.run(
         ["scontrol", "show", "licenses"]).out, what="license gone")
+
+
+def test_schema_14_upgrade_in_place(env):
+    """A database of schema version 13 (no transaction, wckey or
+    resource tables) is upgraded in place when slurmdbd starts ("to
+    schema version 14"), its records kept; the new entities work after.
+    (Last: it restarts slurmdbd.)"""
+    assert mgr(env, "-i", "add", "account", "keepme").rc == 0
+    env.db.sql("DROP TABLE txn_table, wckey_table, res_table, "
+               "res_clus_table; DELETE FROM schema_version WHERE "
+               "version >= 14", db=env.db.db)
+    env.restart_dbd()
+    assert "to schema version 14" in env.dbd_log_text()
+    r = mgr(env, "-n", "-P", "show", "account", "keepme", "format=account")
+    assert r.out == "keepme\n"
+    assert mgr(env, "-i", "add", "wckey", "after", "user=root").rc == 0
+    r = mgr(env, "-n", "-P", "show", "transaction", "format=action,where")
+    assert r.out == "Add WCKeys|after\n", r.out
