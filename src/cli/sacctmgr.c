@@ -439,6 +439,16 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (cli_sacctmgr_is_runaway(argc - first, argv + first)) {
+		if (opts.json) {
+			fprintf(stderr, " --json and --yaml are not available "
+				"for runawayjobs\n");
+			return 1;
+		}
+		cli_init("sacctmgr", opts.verbose);
+		return cli_sacctmgr_runaway(&opts, argc - first,
+					    argv + first);
+	}
 	if (cli_sacctmgr_is_rollup(argv[first])) {
 		cli_init("sacctmgr", opts.verbose);
 		return cli_sacctmgr_rollup(argc - first, argv + first,

@@ -946,8 +946,13 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		info("%s: uid %u may not list reservations (PrivateData)",
 		     ctx->peer, (unsigned)ctx->uid);
 		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
-	} else if (req->op == DBD_OP_LIST && req->entity == DBD_ENT_JOB)
-		rc = dbd_req_fail(&r, SLURM_ERROR, " Jobs are listed by sacct");
+	} else if (req->op == DBD_OP_LIST && req->entity == DBD_ENT_JOB &&
+		   admin_level(&r, ctx->uid) < DBD_ADMIN_OPERATOR) {
+		/* runaway candidates: operators and administrators */
+		info("%s: uid %u may not list runaway jobs", ctx->peer,
+		     (unsigned)ctx->uid);
+		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
+	}
 	else if (req->op == DBD_OP_LIST)
 		rc = dbd_acct_list(&r);
 	else if (req->entity == DBD_ENT_RESV ||   /* the controller's */

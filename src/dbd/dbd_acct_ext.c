@@ -16,6 +16,7 @@
 #include "common/xstring.h"
 #include "dbd/dbd_acct_ext.h"
 #include "dbd/dbd_private.h"
+#include "dbd/dbd_rollup.h"
 #include "slurm/slurm_errno.h"
 
 #define NAME_MAX_LEN 64
@@ -68,12 +69,18 @@ static const dbd_cond_t txn_conds[] = {
 	{ NULL, NULL }
 };
 
+/* Listed: the records without an end (runaway candidates; sacctmgr
+ * compares them with the controller's jobs). */
 static const dbd_col_t job_cols[] = {
-	{ "jobid", "t.id_job" }, { NULL, NULL }
+	{ "jobid", "t.id_job" }, { "name", "t.job_name" },
+	{ "partition", "t.`partition`" }, { "cluster", "t.cluster" },
+	{ "state", "t.state" }, { "timesubmit", "t.time_submit" },
+	{ "timestart", "t.time_start" }, { "timeend", "t.time_end" },
+	{ "dbinx", "t.job_db_inx" }, { NULL, NULL }
 };
 static const dbd_cond_t job_conds[] = {
 	{ "jobid", "t.id_job IN (%s)" }, { "cluster", "t.cluster IN (%s)" },
-	{ NULL, NULL }
+	{ "dbinx", "t.job_db_inx IN (%s)" }, { NULL, NULL }
 };
 
 static const dbd_entity_desc_t ext_entities[] = {
@@ -85,7 +92,8 @@ static const dbd_entity_desc_t ext_entities[] = {
 	  res_conds, no_sets },
 	{ DBD_ENT_TXN, "transactions", "txn_table", "txn_table t", "1",
 	  "t.id", "t.id", NULL, txn_cols, txn_conds, no_sets },
-	{ DBD_ENT_JOB, "jobs", "job_table", "job_table t", "1",
+	{ DBD_ENT_JOB, "jobs", "job_table", "job_table t",
+	  "t.time_end=0 AND t.state<3",
 	  "t.id_job", "t.job_db_inx", NULL, job_cols, job_conds, no_sets },
 };
 
@@ -648,6 +656,66 @@ static int res_delete(dbd_req_t *r, const dbd_entity_desc_t *e)
 
 /* ---- jobs ---- */
 
+/* Runaway jobs (records of jobs the controller no longer has): ended
+ * at the latest of their start, eligible and submit times, COMPLETED;
+ * usage rolled up again from the earliest submit.  Operators and
+ * administrators only (checked by the caller). */
+static int job_fix_runaway(dbd_req_t *r, const dbd_entity_desc_t *e)
+{
+	char *sql = xstrdup("SELECT t.job_db_inx, t.id_job, t.time_submit, "
+			    "t.cluster FROM job_table t WHERE t.time_end=0 "
+			    "AND t.state<3"), *inx = NULL;
+	dbd_rows_t rows = { 0 };
+	int rc = -1;
+
+	if (!dbd_kv_get(r->req->where, "dbinx") ||
+	    dbd_req_where_sql(r, e, &sql) < 0) {
+		if (!r->resp->rc)
+			dbd_req_fail(r, SLURM_ERROR, " No runaway jobs given");
+		goto out;
+	}
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		goto out;
+	}
+	rc = 0;
+	for (uint32_t i = 0; i < rows.rows; i++) {
+		xstrfmtcat(&inx, "%s%s", i ? "," : "", dbd_rows_get(&rows, i, 0));
+		dbd_req_change(r, "job", dbd_rows_get(&rows, i, 1),
+			       dbd_rows_get(&rows, i, 3),
+			       dbd_rows_get(&rows, i, 2), NULL);
+	}
+	if (!inx)
+		goto out;
+	xfree(sql);
+	sql = xstrdup_printf("UPDATE job_table SET time_end=GREATEST("
+			     "time_start, time_eligible, time_submit), "
+			     "state=%d, mod_time=%ld WHERE job_db_inx IN (%s)",
+			     3, (long)r->now, inx);
+	rc = exec(r, sql);
+	xfree(sql);
+	sql = xstrdup_printf("UPDATE step_table s JOIN job_table j ON "
+			     "j.job_db_inx=s.job_db_inx SET s.time_end="
+			     "GREATEST(s.time_start, j.time_end), s.state=3 "
+			     "WHERE s.time_end=0 AND s.job_db_inx IN (%s)",
+			     inx);
+	if (!rc)
+		rc = exec(r, sql);
+	for (uint32_t i = 0; i < rows.rows && !rc; i++)
+		if (dbd_rollup_reset(r->db, dbd_rows_get(&rows, i, 3),
+				     (time_t)strtoll(dbd_rows_get(&rows, i, 2),
+						     NULL, 10)) < 0)
+			rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+	if (!rc)
+		info("%s: uid %u fixed runaway jobs (db index %s)",
+		     r->ctx->peer, (unsigned)r->ctx->uid, inx);
+out:
+	dbd_rows_free(&rows);
+	xfree(sql);
+	xfree(inx);
+	return rc;
+}
+
 /* modify job where jobid=N [cluster=C] set DerivedExitCode=E Comment=T:
  * the job's owner, operators and administrators. */
 static int job_modify(dbd_req_t *r, const dbd_entity_desc_t *e)
@@ -662,6 +730,11 @@ static int job_modify(dbd_req_t *r, const dbd_entity_desc_t *e)
 	uint32_t n = 0;
 	int rc;
 
+	if (kv(r, "fixrunaway")) {
+		if (!admin)
+			return dbd_req_fail(r, ESLURM_ACCESS_DENIED, NULL);
+		return job_fix_runaway(r, e);
+	}
 	if (kv(r, "admincomment"))
 		return dbd_req_fail(r, SLURM_ERROR, " AdminComment is not "
 				    "kept by Sluice's accounting: set "

@@ -263,6 +263,67 @@ def test_remote_license_used_by_job(env, users):
         ["scontrol", "show", "licenses"]).out, what="license gone")
 
 
+# ---- runaway jobs ----
+
+RUNAWAY_HDR = ("ID                 Name  Partition    Cluster      State "
+               "         TimeSubmit           TimeStart             TimeEnd \n"
+               "------------ ---------- ---------- ---------- ---------- "
+               "------------------- ------------------- "
+               "------------------- \n")
+
+
+def test_runaway_jobs(env, users):
+    c = env.c
+    r = mgr(env, "show", "runawayjobs")
+    assert r.rc == 0, r
+    assert r.out == "Runaway Jobs: No runaway jobs found on cluster sluice\n"
+    # a job the database thinks runs, the controller never heard of
+    now = int(time.time())
+    env.db.sql("INSERT INTO job_table (cluster, id_job, time_submit, "
+               "time_eligible, time_start, job_name, id_user, id_group, "
+               "`partition`, state, nodelist, tres_alloc, tres_req, "
+               "work_dir) VALUES ('sluice', 777777, %d, %d, %d, 'ghost', "
+               "0, 0, 'debug', 1, 'n1', '', '', '/tmp')"
+               % (now - 100, now - 100, now - 90), db=env.db.db)
+    # and one that runs for real: not a runaway
+    jid = c.sbatch(["--wrap", "sleep 60"], user=users[0].pw_name)
+    try:
+        c.wait_state(jid, ["RUNNING"])
+        cl.wait_for(lambda: env.sacct("-n", "-X", "-j", str(jid), "-o",
+                                      "state").out.strip() == "RUNNING",
+                    what="running job in sacct")
+        r = mgr(env, "show", "runawayjobs", user=users[0].pw_name)
+        assert r.rc == 1
+        assert "You must have an AdminLevel>=Operator to fix runaway " \
+            "jobs" in r.err
+        r = mgr(env, "show", "runawayjobs", input="n\n")
+        assert r.rc == 0, r
+        lines = r.out.split("\n")
+        assert lines[0].startswith("NOTE: Runaway jobs are jobs that "
+                                   "don't exist in the controller")
+        assert "\n".join(lines[1:3]) + "\n" == RUNAWAY_HDR
+        assert lines[3].startswith("777777            ghost      debug "
+                                   "    sluice    RUNNING ")
+        assert lines[3].endswith("             Unknown ")
+        assert lines[4] == ""          # the running job is not one
+        assert "Would you like to fix these runaway jobs?" in r.out
+        assert r.out.endswith("Changes Discarded\n")
+        r = env.sacct("-n", "-P", "-X", "-j", "777777", "-o", "state")
+        assert r.out == "RUNNING\n"
+        r = mgr(env, "show", "runawayjobs", input="y\n")
+        assert r.rc == 0, r
+        r = env.sacct("-n", "-P", "-X", "-j", "777777", "-o",
+                      "state,elapsed")
+        assert r.out == "COMPLETED|00:00:00\n", r.out
+        r = mgr(env, "show", "runawayjobs")
+        assert r.out == ("Runaway Jobs: No runaway jobs found on cluster "
+                         "sluice\n")
+        r = env.sacct("-n", "-P", "-X", "-j", str(jid), "-o", "state")
+        assert r.out == "RUNNING\n"
+    finally:
+        c.run(["scancel", str(jid)])
+
+
 def test_schema_14_upgrade_in_place(env):
     """A database of schema version 13 (no transaction, wckey or
     resource tables) is upgraded in place when slurmdbd starts ("to

@@ -95,6 +95,10 @@ int dbd_db_exec(dbd_db_t *db, const char *sql)
 }
 
 uint64_t dbd_db_affected(dbd_db_t *db) { return 1; }
+int dbd_rollup_reset(dbd_db_t *db, const char *cluster, time_t t)
+{
+	return 0;
+}
 
 int dbd_acct_list(dbd_req_t *r) { return 0; }
 int dbd_acct_add(dbd_req_t *r) { changes++; return 0; }
