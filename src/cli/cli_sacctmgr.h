@@ -87,6 +87,10 @@ bool cli_sacctmgr_ext_changes(const mgr_cmd_t *c, char *const *cells,
 bool cli_sacctmgr_is_runaway(int argc, char **argv);
 int  cli_sacctmgr_runaway(const mgr_opts_t *o, int argc, char **argv);
 
+/* show configuration (cli_sacctmgr_conf.c); the exit code. */
+bool cli_sacctmgr_is_config(int argc, char **argv);
+int  cli_sacctmgr_config(int argc, char **argv);
+
 /* What an add/modify/delete did (or would do), as Slurm words it.
  * Returns false when it did nothing (" Nothing new added." ...). */
 bool cli_sacctmgr_print_changes(const mgr_cmd_t *c,

@@ -439,6 +439,11 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (cli_sacctmgr_is_config(argc - first, argv + first) &&
+	    !opts.json) {
+		cli_init("sacctmgr", opts.verbose);
+		return cli_sacctmgr_config(argc - first, argv + first);
+	}
 	if (cli_sacctmgr_is_runaway(argc - first, argv + first)) {
 		if (opts.json) {
 			fprintf(stderr, " --json and --yaml are not available "

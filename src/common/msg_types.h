@@ -169,6 +169,9 @@ typedef enum {
 	REQUEST_DBD_TRACK = 7040,           /* dbd_job_cond_msg_t (sacct
 					     * --metrics) */
 	RESPONSE_DBD_TRACK,                 /* dbd_track_msg_t */
+	REQUEST_DBD_CONFIG = 7050,          /* no body (sacctmgr show
+					     * configuration);
+					     * RESPONSE_BUILD_INFO */
 
 	/* slurmdbd -> slurmctld: associations, QOS or users changed */
 	ACCOUNTING_UPDATE_MSG = 10001,      /* no body */

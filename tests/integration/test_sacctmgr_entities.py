@@ -324,6 +324,27 @@ def test_runaway_jobs(env, users):
         c.run(["scancel", str(jid)])
 
 
+# ---- configuration ----
+
+def test_show_configuration(env):
+    r = mgr(env, "show", "configuration")
+    assert r.rc == 0, r
+    lines = r.out.split("\n")
+    assert lines[0].startswith("Configuration data as of ")
+    assert "AccountingStorageType  = accounting_storage/slurmdbd" in lines
+    assert "AccountingStoragePort  = %d" % env.dbd_port in lines
+    assert "AuthType               = auth/munge" in lines \
+        or "AuthType               = auth/slurm" in lines
+    i = lines.index("SlurmDBD configuration:")
+    assert lines[i - 1] == ""
+    dbd = lines[i + 1:]
+    assert "DbdPort                = %d" % env.dbd_port in dbd
+    assert "StorageLoc             = %s" % env.db.db in dbd
+    assert "StorageType            = accounting_storage/mysql" in dbd
+    assert "TrackWCKey             = No" in dbd
+    assert "SLURMDBD_CONF          = %s" % env.dbd_conf in dbd
+
+
 def test_schema_14_upgrade_in_place(env):
     """A database of schema version 13 (no transaction, wckey or
     resource tables) is upgraded in place when slurmdbd starts ("to
