@@ -48,6 +48,11 @@ static void purge(config_info_msg_t *m, const char *k, const dbd_purge_t *p)
 		kvf(m, k, "%u %s", p->count, units[p->unit]);
 }
 
+static const char *yes(const dbd_conf_t *c, dbd_purge_kind_t k)
+{
+	return c->archive & (1u << k) ? "Yes" : "No";
+}
+
 config_info_msg_t *dbd_conf_show(const dbd_conf_t *c, time_t boot)
 {
 	static const char *const purge_keys[DBD_PURGE_CNT] = {
@@ -61,14 +66,14 @@ config_info_msg_t *dbd_conf_show(const dbd_conf_t *c, time_t boot)
 	m->last_update = time(NULL);
 	kv(m, "AllowNoDefAcct", "No");
 	kv(m, "ArchiveDir", c->archive_dir ? c->archive_dir : "/tmp");
-	kv(m, "ArchiveEvents", "No");
-	kv(m, "ArchiveJobs", "No");
-	kv(m, "ArchiveResvs", "No");
+	kv(m, "ArchiveEvents", yes(c, DBD_PURGE_EVENT));
+	kv(m, "ArchiveJobs", yes(c, DBD_PURGE_JOB));
+	kv(m, "ArchiveResvs", yes(c, DBD_PURGE_RESV));
 	kv(m, "ArchiveScript", NULL);
-	kv(m, "ArchiveSteps", "No");
-	kv(m, "ArchiveSuspend", "No");
-	kv(m, "ArchiveTXN", "No");
-	kv(m, "ArchiveUsage", "No");
+	kv(m, "ArchiveSteps", yes(c, DBD_PURGE_STEP));
+	kv(m, "ArchiveSuspend", yes(c, DBD_PURGE_SUSPEND));
+	kv(m, "ArchiveTXN", yes(c, DBD_PURGE_TXN));
+	kv(m, "ArchiveUsage", yes(c, DBD_PURGE_USAGE));
 	kv(m, "AuthAltTypes", c->auth_alt_types);
 	kv(m, "AuthAltParameters", c->auth_alt_params);
 	kv(m, "AuthInfo", c->auth_info);
@@ -89,7 +94,10 @@ config_info_msg_t *dbd_conf_show(const dbd_conf_t *c, time_t boot)
 	kv(m, "DebugLevelSyslog", NULL);
 	kv(m, "DefaultQOS", NULL);
 	kv(m, "LogFile", c->log_file);
-	kv(m, "MaxQueryTimeRange", "UNLIMITED");
+	if (c->max_query_range)
+		kvf(m, "MaxQueryTimeRange", "%u secs", c->max_query_range);
+	else
+		kv(m, "MaxQueryTimeRange", "UNLIMITED");
 	kvf(m, "MessageTimeout", "%u secs", c->message_timeout);
 	kv(m, "Parameters", NULL);
 	kv(m, "PidFile", c->pid_file);
