@@ -7,6 +7,7 @@ modify job (DerivedExitCode=, Comment=: what sacct then shows), and the
 refusals: a non-admin's change, an unknown entity, an unknown
 condition."""
 
+import json
 import time
 
 import pytest
@@ -87,6 +88,18 @@ def test_wckey_add_show_delete(env):
     assert r.out.splitlines()[2] == "     proj1     sluice       root "
     r = mgr(env, "-i", "add", "wckey", "proj1", "user=root")
     assert r.rc == 1 and " Nothing new added." in r.out, r
+    r = mgr(env, "--json", "show", "wckey")
+    assert r.rc == 0, r
+    doc = json.loads(r.out)
+    assert [{k: w[k] for k in ("cluster", "name", "user", "flags")}
+            for w in doc["wckeys"]] == [
+        {"cluster": "sluice", "name": "proj1", "user": "root",
+         "flags": []}]
+    assert isinstance(doc["wckeys"][0]["id"], int)
+    # an entity without Slurm's JSON form says so
+    r = mgr(env, "--json", "show", "transaction")
+    assert r.rc == 1
+    assert "JSON output is not available for transactions" in r.err
     r = mgr(env, "-i", "delete", "wckey", "where", "name=proj1")
     assert r.rc == 0, r
     assert " Deleting WCKeys...\n" in r.out
