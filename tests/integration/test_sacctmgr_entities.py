@@ -8,6 +8,7 @@ refusals: a non-admin's change, an unknown entity, an unknown
 condition."""
 
 import json
+import os
 import time
 
 import pytest
@@ -228,6 +229,17 @@ def test_modify_job_sacct(env, users):
     assert " Nothing modified" in r.out
     r = env.sacct("-n", "-P", "-X", "-j", str(jid), "-o", "comment")
     assert r.out == "mine\n"
+    # contrib/sjobexitmod drives the same
+    tool = os.path.join(os.path.dirname(__file__), "..", "..", "contrib",
+                        "sjobexitmod", "sjobexitmod")
+    bindir = os.path.dirname(env.sacctmgr_bin())
+    r = c.run([tool, "-e", "7", "-r", "fixed", str(jid)],
+              env={"SACCTMGR": env.sacctmgr_bin(),
+                   "SACCT": os.path.join(bindir, "sacct")})
+    assert r.rc == 0, r
+    r = env.sacct("-n", "-P", "-X", "-j", str(jid), "-o",
+                  "comment,derivedexitcode")
+    assert r.out == "fixed|0:7\n", r.out
     r = mgr(env, "-i", "modify", "job", "where", "jobid=%d" % jid, "set",
             "bogus=1")
     assert r.rc == 1
