@@ -527,6 +527,14 @@ int cli_sacctmgr_parse(mgr_cmd_t *c, int argc, char **argv)
 		if (word_is(argv[1], entities[i].word, entities[i].min) &&
 		    (!entities[i].list_only || c->op == DBD_OP_LIST))
 			break;
+	if (argc >= 2 && c->op == DBD_OP_LIST &&
+	    (word_is(argv[1], "stats", 4) || word_is(argv[1], "instances", 3) ||
+	     word_is(argv[1], "federations", 3))) {
+		/* named by Slurm's list, not kept by Sluice's slurmdbd */
+		fprintf(stderr, " sacctmgr show %s is not supported by Sluice "
+			"yet\n", argv[1]);
+		return 1;
+	}
 	if (argc < 2 || i == sizeof(entities) / sizeof(entities[0])) {
 		fprintf(stderr, "No valid entity in %s command\n%s",
 			op_word(c->op), entity_help(c->op));

@@ -47,6 +47,12 @@ def test_unknown_entity(env):
         '"WCKey"' in r.err
 
 
+def test_not_supported_refused(env):
+    r = mgr(env, "show", "stats")
+    assert r.rc == 1
+    assert r.err == " sacctmgr show stats is not supported by Sluice yet\n"
+
+
 def test_unknown_condition(env):
     for ent in ("wckey", "resource", "transaction"):
         r = mgr(env, "show", ent, "where", "bogus=1")
