@@ -79,6 +79,23 @@ int  cli_sacctmgr_archive(int argc, char **argv);
 /* "accounts", "users", "QOS", ... as messages name them. */
 const char *cli_sacctmgr_plural(uint16_t entity);
 
+/* Wckeys, resources, transactions, jobs (cli_sacctmgr_ext.c): the
+ * arguments as slurmdbd takes them (0, or the exit code after printing
+ * why not), and what a change did, as Slurm prints it (false: not one of
+ * these entities). */
+int  cli_sacctmgr_ext_args(mgr_cmd_t *c);
+bool cli_sacctmgr_ext_changes(const mgr_cmd_t *c, char *const *cells,
+			      size_t n);
+
+/* show runawayjobs [cluster=C] (cli_sacctmgr_runaway.c): argv[0] is
+ * the command word; the exit code. */
+bool cli_sacctmgr_is_runaway(int argc, char **argv);
+int  cli_sacctmgr_runaway(const mgr_opts_t *o, int argc, char **argv);
+
+/* show configuration (cli_sacctmgr_conf.c); the exit code. */
+bool cli_sacctmgr_is_config(int argc, char **argv);
+int  cli_sacctmgr_config(int argc, char **argv);
+
 /* What an add/modify/delete did (or would do), as Slurm words it.
  * Returns false when it did nothing (" Nothing new added." ...). */
 bool cli_sacctmgr_print_changes(const mgr_cmd_t *c,

@@ -364,6 +364,8 @@ bool cli_sacctmgr_print_changes(const mgr_cmd_t *c,
 	if (c->entity == DBD_ENT_COORD)
 		return r->rc == 0 && print_coords(c, &ch);
 	if (xstrarray_len(r->cols) == 5 && ch.n) {
+		if (cli_sacctmgr_ext_changes(c, ch.cells, ch.n))
+			return true;
 		if (c->op != DBD_OP_ADD) {
 			print_modify_delete(c, &ch);
 			return true;

@@ -328,6 +328,22 @@ static const cli_field_t cluster_json[] = {
 	{ 0 }
 };
 
+/* wckeys: v0.0.43_wckey (no usage kept: accounting empty) */
+STR(w_name, "wckey")
+STR(w_cluster, "cluster")
+STR(w_user, "user")
+INT(w_id, "id")
+
+static const cli_field_t wckey_json[] = {
+	{ .json_key = "accounting", .json = j_empty_list },
+	{ .json_key = "cluster", .json = w_cluster },
+	{ .json_key = "flags", .json = j_empty_list },
+	{ .json_key = "id", .json = w_id },
+	{ .json_key = "name", .json = w_name },
+	{ .json_key = "user", .json = w_user },
+	{ 0 }
+};
+
 static const struct {
 	uint16_t           entity;
 	const char        *key;
@@ -338,6 +354,7 @@ static const struct {
 	{ DBD_ENT_ASSOC, "associations", assoc_json },
 	{ DBD_ENT_QOS, "qos", qos_json },
 	{ DBD_ENT_CLUSTER, "clusters", cluster_json },
+	{ DBD_ENT_WCKEY, "wckeys", wckey_json },
 };
 
 json_object *cli_sacctmgr_json(uint16_t entity,

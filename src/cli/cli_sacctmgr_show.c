@@ -87,6 +87,17 @@ CELL(g_maxtresmins, "maxtresmins")
 CELL(g_tres, "tres")
 CELL(g_problem, "problem")
 CELL(g_jobid, "jobid")
+CELL(g_wckey, "wckey")
+CELL(g_server, "server")
+CELL(g_rtype, "type")
+CELL(g_count, "count")
+CELL(g_allocated, "allocated")
+CELL(g_servertype, "servertype")
+CELL(g_allowed, "pctallowed")
+CELL(g_action, "action")
+CELL(g_actor, "actor")
+CELL(g_where, "where")
+CELL(g_info, "info")
 FIXED(g_empty, "")
 
 /* Reservations: times as sacctmgr prints them, unused wall seconds. */
@@ -100,6 +111,11 @@ static void g_rtime(char **out, const char *v)
 	} else {
 		put(out, "");
 	}
+}
+
+static void g_txntime(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	g_rtime(out, cli_sacctmgr_cell(rec, "timestamp"));
 }
 
 static void g_tstart(char **out, const void *rec, const cli_ctx_t *ctx)
@@ -373,6 +389,18 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("State", "State", g_evstate),
 	F("Reason", "Reason", g_reason),
 	F("Duration", "Duration", g_duration),
+	F("WCKey", "WCKey", g_wckey),
+	F("Server", "Server", g_server),
+	F("Type", "Type", g_rtype),
+	F("Count", "Count", g_count),
+	F("Allocated", "% Allocated", g_allocated),
+	F("ServerType", "ServerType", g_servertype),
+	F("Allowed", "% Allowed", g_allowed),
+	F("Time", "Time", g_txntime),
+	F("Action", "Action", g_action),
+	F("Actor", "Actor", g_actor),
+	F("Where", "Where", g_where),
+	F("Info", "Info", g_info),
 	{ 0 }
 };
 
@@ -381,6 +409,7 @@ static const int field_widths[] = {
 	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 20,
 	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20, 13,
 	30, 19, 19, 10, 40, 10, -15, 6, 30, 13,
+	10, 10, 8, 6, 11, 10, 10, 19, 20, 10, 20, 20,
 };
 _Static_assert(sizeof(field_widths) / sizeof(field_widths[0]) ==
 	       sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]) - 1,
@@ -404,6 +433,7 @@ static const struct {
 	{ "MaxTRESMinsPerJob", "MaxTRESMins" },
 	{ "MaxTRESMinsPJ", "MaxTRESMins" },
 	{ "Start", "TimeStart" }, { "End", "TimeEnd" },
+	{ "PercentAllowed", "Allowed" }, { "TimeStamp", "Time" },
 };
 
 static const char *const default_formats[] = {
@@ -416,6 +446,9 @@ static const char *const default_formats[] = {
 	[DBD_ENT_PROBLEM] = "Cluster,Account,User,Problem",
 	[DBD_ENT_EVENT] = "Cluster,NodeName,TimeStart,TimeEnd,State,Reason,"
 		"User",
+	[DBD_ENT_WCKEY] = "WCKey,Cluster,User",
+	[DBD_ENT_RESOURCE] = "Name,Server,Type,Count,Allocated,ServerType",
+	[DBD_ENT_TXN] = "Time,Action,Actor,Where,Info",
 	[DBD_ENT_QOS] = "Name,Priority,GraceTime,Preempt,PreemptExemptTime,"
 		"PreemptMode,Flags%40,UsageThres,UsageFactor,GrpTRES,GrpTRESMins,"
 		"GrpTRESRunMins,GrpJobs,GrpSubmit,GrpWall,MaxTRES,"
@@ -494,6 +527,9 @@ static int build_format(cli_format_t *fmt, const mgr_show_t *s)
 		spec = USER_ASSOC_FORMAT;
 	if (!spec && s->with_coord && s->entity == DBD_ENT_USER)
 		spec = "User,DefaultAccount,AdminLevel,Coordinators";
+	if (!spec && s->with_assoc && s->entity == DBD_ENT_RESOURCE)
+		spec = "Name,Server,Type,Count,Allocated,ServerType,Cluster,"
+		       "Allowed";
 	if (!spec)
 		spec = default_formats[s->entity];
 	items = xstrsplit(spec, ",", NULL);

@@ -76,7 +76,11 @@ static void resp_free(dbd_acct_resp_msg_t *r)
 /* The dbd refused: Slurm's wording for the code, or the dbd's message. */
 static void report_failure(const mgr_cmd_t *c, const dbd_acct_resp_msg_t *r)
 {
-	if (r->rc == ESLURM_ACCESS_DENIED && c->op == DBD_OP_ADD) {
+	if (r->rc == ESLURM_ACCESS_DENIED && c->op == DBD_OP_ADD &&
+	    c->entity == DBD_ENT_RESOURCE) {
+		fprintf(stderr, " Problem adding system resource: %s\n",
+			slurm_strerror(r->rc));
+	} else if (r->rc == ESLURM_ACCESS_DENIED && c->op == DBD_OP_ADD) {
 		fprintf(stderr, " Problem adding %s: %s\n",
 			cli_sacctmgr_plural(c->entity), slurm_strerror(r->rc));
 	} else if (r->rc == ESLURM_ACCESS_DENIED && c->op == DBD_OP_LIST) {
@@ -439,6 +443,21 @@ int main(int argc, char **argv)
 			cli_sacctmgr_show_tres(stdout, &opts);
 		}
 		return 0;
+	}
+	if (cli_sacctmgr_is_config(argc - first, argv + first) &&
+	    !opts.json) {
+		cli_init("sacctmgr", opts.verbose);
+		return cli_sacctmgr_config(argc - first, argv + first);
+	}
+	if (cli_sacctmgr_is_runaway(argc - first, argv + first)) {
+		if (opts.json) {
+			fprintf(stderr, " --json and --yaml are not available "
+				"for runawayjobs\n");
+			return 1;
+		}
+		cli_init("sacctmgr", opts.verbose);
+		return cli_sacctmgr_runaway(&opts, argc - first,
+					    argv + first);
 	}
 	if (cli_sacctmgr_is_archive(argv[first])) {
 		cli_init("sacctmgr", opts.verbose);

@@ -974,6 +974,7 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_DBD_ARCHIVE, dbd_archive_msg_t,
 		   msg_dbd_archive_fields),
 	ROW_FUNCS(REQUEST_DBD_TRACK, dbd_job_cond_msg_t, msg_dbd_job_cond),
+	ROW_EMPTY(REQUEST_DBD_CONFIG),
 	ROW_FUNCS(RESPONSE_DBD_TRACK, dbd_track_msg_t, dbd_track),
 	ROW_FUNCS(REQUEST_JOB_PROFILE, job_profile_msg_t, msg_job_profile),
 	ROW_FUNCS(REQUEST_DBD_PROFILE, dbd_job_cond_msg_t, msg_dbd_job_cond),

@@ -193,6 +193,9 @@ typedef enum {
 	REQUEST_DBD_TRACK = 7040,           /* dbd_job_cond_msg_t (sacct
 					     * --metrics) */
 	RESPONSE_DBD_TRACK,                 /* dbd_track_msg_t */
+	REQUEST_DBD_CONFIG = 7050,          /* no body (sacctmgr show
+					     * configuration);
+					     * RESPONSE_BUILD_INFO */
 	REQUEST_DBD_ARCHIVE = 7080,         /* dbd_archive_msg_t (sacctmgr
 					     * archive); RESPONSE_SLURM_RC */
 
@@ -806,6 +809,10 @@ typedef enum {
 	DBD_ENT_RESV,             /* reservations (list only) */
 	DBD_ENT_PROBLEM,          /* records set aside (list only) */
 	DBD_ENT_EVENT,            /* node events (list only) */
+	DBD_ENT_WCKEY,            /* workload characterization keys */
+	DBD_ENT_RESOURCE,         /* remote licenses (name@server) */
+	DBD_ENT_TXN,              /* the changes made (list only) */
+	DBD_ENT_JOB,              /* job records (modify only) */
 } dbd_entity_t;
 
 enum {

@@ -40,7 +40,8 @@
 
 /* What is asked of slurmdbd, in this order (the saved file too). */
 static const uint16_t list_entities[AM_LIST_CNT] = {
-	DBD_ENT_QOS, DBD_ENT_USER, DBD_ENT_ASSOC, DBD_ENT_COORD
+	DBD_ENT_QOS, DBD_ENT_USER, DBD_ENT_ASSOC, DBD_ENT_COORD,
+	DBD_ENT_RESOURCE
 };
 
 typedef struct {
@@ -354,6 +355,7 @@ static am_snap_t *snap_build(dbd_acct_resp_msg_t *lists[AM_LIST_CNT])
 	build_qos(s, lists[0]);
 	build_users(s, lists[1], lists[3]);
 	build_assocs(s, lists[2]);
+	am_remote_build(s, lists[4]);
 	index_snap(s);
 	return s;
 }
@@ -393,6 +395,7 @@ static void snap_free(am_snap_t *s)
 	xfree(s->qos);
 	xfree(s->users);
 	xfree(s->assocs);
+	am_remote_free(s);
 	am_usage_free(s);
 	xfree(s);
 }
@@ -465,6 +468,11 @@ int am_unpack_lists(const void *data, size_t len,
 		void *msg = NULL;
 		int urc;
 
+		if (i == AM_LIST_CNT - 1 && !buf_remaining(b)) {
+			/* saved before remote licenses: none */
+			lists[i] = xmalloc(sizeof(dbd_acct_resp_msg_t));
+			break;
+		}
 		if (unpack32(b, &n) < 0 || n > buf_remaining(b))
 			goto out;
 		off = buf_offset(b);
@@ -524,10 +532,12 @@ static int fetch_one(uint16_t entity, dbd_acct_resp_msg_t **out)
 	slurm_msg_t resp;
 	int rc;
 
-	if (entity == DBD_ENT_ASSOC) {
+	if (entity == DBD_ENT_ASSOC || entity == DBD_ENT_RESOURCE) {
 		where[0] = xstrdup_printf("cluster=%s", am.cluster);
 		req.where = where;
 	}
+	if (entity == DBD_ENT_RESOURCE)
+		req.flags = DBD_ACCT_WITH_ASSOC;   /* each cluster's share */
 	rc = net_rpc(am.host, am.port, REQUEST_DBD_ACCT, &req, &resp,
 		     am.timeout_ms);
 	xfree(where[0]);
@@ -537,6 +547,10 @@ static int fetch_one(uint16_t entity, dbd_acct_resp_msg_t **out)
 	    !((dbd_acct_resp_msg_t *)resp.data)->rc) {
 		*out = resp.data;
 		resp.data = NULL;
+	} else if (entity == DBD_ENT_RESOURCE &&
+		   resp.type == RESPONSE_DBD_ACCT) {
+		/* a slurmdbd without resources: none */
+		*out = xmalloc(sizeof(dbd_acct_resp_msg_t));
 	} else {
 		rc = SLURM_UNEXPECTED_MSG_ERROR;
 	}

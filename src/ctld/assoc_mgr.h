@@ -161,6 +161,13 @@ bool     assoc_mgr_loaded(void);
 uint32_t assoc_mgr_enforce(void);
 /* Snapshot generation: grows by one at every reload. */
 uint64_t assoc_mgr_generation(void);
+/* Remote licenses (sacctmgr resource) this cluster may use: "name@server"
+ * and its share of the count (Allowed=, or Count x PercentAllowed). */
+typedef struct {
+	char     *name;
+	uint32_t  count;
+} assoc_remote_lic_t;
+const assoc_remote_lic_t *assoc_mgr_remote_licenses(size_t *cnt);
 /* Called (loop thread) after each new snapshot is in place. */
 void     assoc_mgr_on_reload(void (*cb)(void *arg), void *arg);
 

@@ -6,7 +6,9 @@
 
 #include "ctld/assoc_mgr.h"
 
-#define AM_LIST_CNT 4     /* QOS, users, associations, coordinators */
+#define AM_LIST_CNT 5     /* QOS, users, associations, coordinators,
+			   * remote licenses (a file saved before them
+			   * has the first 4) */
 
 /* A string- or number-keyed index (uthash inside). */
 typedef struct am_index am_index_t;
@@ -35,9 +37,15 @@ typedef struct {
 	am_index_t    *user_by_name, *user_by_uid;
 	am_index_t    *assoc_by_key, *assoc_by_id;  /* "user|acct|part" */
 	am_user_usage_t *qos_user_usage;            /* (qos, uid) */
+	assoc_remote_lic_t *remote_lics;            /* this cluster's */
+	size_t         remote_lic_cnt;
 } am_snap_t;
 
 am_snap_t *am_snap(void);
+/* Remote licenses from a resource list (withclusters, this cluster's
+ * rows) (assoc_mgr_res.c); freed with the snapshot. */
+void       am_remote_build(am_snap_t *s, const dbd_acct_resp_msg_t *r);
+void       am_remote_free(am_snap_t *s);
 /* Counters from the job lists (after a new snapshot). */
 void       am_usage_recount(am_snap_t *s);
 void       am_usage_free(am_snap_t *s);

@@ -556,6 +556,8 @@ static void _start(void)
 	(void)part_mgr_check_qos(c, err, sizeof(err));
 	part_mgr_qos_reloaded(NULL);
 	assoc_mgr_on_reload(part_mgr_qos_reloaded, NULL);
+	lic_mgr_remote_reloaded(NULL);  /* the snapshot loaded at start */
+	assoc_mgr_on_reload(lic_mgr_remote_reloaded, NULL);
 	if (acct_enabled() && fairshare_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (commit_init(ctld.base, &ctld.recovered, ctld.restarted) < 0)

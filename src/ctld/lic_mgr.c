@@ -9,6 +9,7 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "slurm/slurm_errno.h"
@@ -20,6 +21,7 @@ typedef struct {
 	uint32_t  total;
 	uint32_t  used;
 	bool      tres;              /* AccountingStorageTRES=license/name */
+	bool      remote;            /* from accounting (sacctmgr resource) */
 } lic_t;
 
 /* A job's -L against the current table. */
@@ -34,10 +36,13 @@ struct job_lic {
 };
 
 static struct {
-	lic_t   *lics;
-	size_t   cnt;
-	uint64_t gen;
-	time_t   last_update;
+	lic_t     *lics;
+	size_t     cnt;
+	uint64_t   gen;
+	time_t     last_update;
+	lic_list_t conf;             /* slurm.conf Licenses= */
+	char     **tres;             /* AccountingStorageTRES words */
+	lic_list_t remote;           /* name@server: this cluster's share */
 } lm;
 
 static uint32_t _lm_find(const char *name)
@@ -55,51 +60,123 @@ static void _lm_free_table(lic_t *t, size_t n)
 	xfree(t);
 }
 
+/* What running jobs hold of name (a license new to the table: a remote
+ * one pulled after the jobs were recovered). */
+static uint32_t _lm_held(const char *name)
+{
+	uint32_t cnt = 0, n = 0;
+	job_record_t *const *all = job_mgr_all(&cnt);
+
+	for (uint32_t i = 0; i < cnt; i++) {
+		lic_list_t l;
+		const lic_item_t *it;
+		char e[128];
+
+		if (!all[i] || !all[i]->lic_held ||
+		    lic_req_parse(all[i]->info.licenses_alloc, &l, e,
+				  sizeof(e)) < 0)
+			continue;
+		if ((it = lic_list_find(&l, name)))
+			n += it->count;
+		lic_list_free(&l);
+	}
+	return n;
+}
+
+static void _lm_add(lic_t *t, const lic_item_t *it, bool remote)
+{
+	uint32_t old = _lm_find(it->name);
+
+	t->name = xstrdup(it->name);
+	t->total = it->count;
+	t->remote = remote;
+	t->used = old == LIC_NONE ? _lm_held(it->name) : lm.lics[old].used;
+	for (size_t w = 0; lm.tres && lm.tres[w]; w++)
+		if (!strncasecmp(lm.tres[w], "license/", 8) &&
+		    !strcmp(lm.tres[w] + 8, t->name))
+			t->tres = true;
+	if (t->used > t->total)
+		info("license %s: %u in use, more than its %stotal %u",
+		     t->name, t->used, remote ? "remote " : "new ", t->total);
+}
+
+/* The table from the config's licenses and the remote ones (a name in
+ * both: the config's), keeping what is in use by name. */
+static void _lm_rebuild(void)
+{
+	lic_t *t = xcalloc(lm.conf.cnt + lm.remote.cnt + 1, sizeof(*t));
+	size_t n = 0;
+
+	for (size_t i = 0; i < lm.conf.cnt; i++)
+		_lm_add(&t[n++], &lm.conf.items[i], false);
+	for (size_t i = 0; i < lm.remote.cnt; i++)
+		if (!lic_list_find(&lm.conf, lm.remote.items[i].name))
+			_lm_add(&t[n++], &lm.remote.items[i], true);
+	for (size_t i = 0; i < lm.cnt; i++) {
+		bool kept = false;
+
+		for (size_t k = 0; k < n && !kept; k++)
+			kept = !strcmp(t[k].name, lm.lics[i].name);
+		if (!kept && lm.lics[i].used)
+			error("license %s removed with %u in use",
+			      lm.lics[i].name, lm.lics[i].used);
+	}
+	_lm_free_table(lm.lics, lm.cnt);
+	lm.lics = t;
+	lm.cnt = n;
+	lm.gen++;
+	lm.last_update = time(NULL);
+}
+
 int lic_mgr_init(const slurm_conf_t *c, char *err, size_t errlen)
 {
 	const char *tres = conf_get_set(c, "AccountingStorageTRES");
-	char **words = xstrsplit(tres ? tres : "", ",", NULL);
 	lic_list_t l;
-	lic_t *t;
 	char e[128] = "";
 
 	if (lic_conf_parse(conf_get_set(c, "Licenses"), &l, e, sizeof(e)) < 0) {
 		snprintf(err, errlen, "Licenses: %s", e);
-		xstrarray_free(words);
 		return -1;
 	}
-	t = xcalloc(l.cnt + 1, sizeof(*t));
-	for (size_t i = 0; i < l.cnt; i++) {
-		uint32_t old = _lm_find(l.items[i].name);
-
-		t[i].name = xstrdup(l.items[i].name);
-		t[i].total = l.items[i].count;
-		t[i].used = old == LIC_NONE ? 0 : lm.lics[old].used;
-		for (size_t w = 0; words[w]; w++)
-			if (!strncasecmp(words[w], "license/", 8) &&
-			    !strcmp(words[w] + 8, t[i].name))
-				t[i].tres = true;
-		if (t[i].used > t[i].total)
-			info("license %s: %u in use, more than its new total "
-			     "%u", t[i].name, t[i].used, t[i].total);
-	}
-	for (size_t i = 0; i < lm.cnt; i++)
-		if (!lic_list_find(&l, lm.lics[i].name) && lm.lics[i].used)
-			error("license %s removed from the config with %u in "
-			      "use", lm.lics[i].name, lm.lics[i].used);
-	_lm_free_table(lm.lics, lm.cnt);
-	lm.lics = t;
-	lm.cnt = l.cnt;
-	lm.gen++;
-	lm.last_update = time(NULL);
-	lic_list_free(&l);
-	xstrarray_free(words);
+	lic_list_free(&lm.conf);
+	lm.conf = l;
+	xstrarray_free(lm.tres);
+	lm.tres = xstrsplit(tres ? tres : "", ",", NULL);
+	_lm_rebuild();
 	return 0;
+}
+
+void lic_mgr_remote_reloaded(void *arg)
+{
+	size_t cnt = 0;
+	const assoc_remote_lic_t *r = assoc_mgr_remote_licenses(&cnt);
+	bool same = cnt == lm.remote.cnt;
+	lic_list_t l = { .items = xcalloc(cnt + 1, sizeof(lic_item_t)),
+			 .cnt = cnt };
+
+	(void) arg;
+	for (size_t i = 0; i < cnt; i++) {
+		l.items[i].name = xstrdup(r[i].name);
+		l.items[i].count = r[i].count;
+		same = same && !strcmp(r[i].name, lm.remote.items[i].name) &&
+		       r[i].count == lm.remote.items[i].count;
+	}
+	if (same) {
+		lic_list_free(&l);
+		return;
+	}
+	lic_list_free(&lm.remote);
+	lm.remote = l;
+	_lm_rebuild();
+	log_flag(LICENSE, "%s: %zu remote licenses", __func__, cnt);
 }
 
 void lic_mgr_fini(void)
 {
 	_lm_free_table(lm.lics, lm.cnt);
+	lic_list_free(&lm.conf);
+	lic_list_free(&lm.remote);
+	xstrarray_free(lm.tres);
 	memset(&lm, 0, sizeof(lm));
 }
 
@@ -376,6 +453,7 @@ void lic_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		o->name = lm.lics[i].name;      /* not freed: packed only */
 		o->total = lm.lics[i].total;
 		o->in_use = lm.lics[i].used;
+		o->remote = lm.lics[i].remote;
 	}
 	net_reply(c, RESPONSE_LICENSE_INFO, &resp);
 	xfree(resp.lics);

@@ -29,6 +29,9 @@ struct job_record;
  * -1 with err if it does not parse, the old table kept. */
 int  lic_mgr_init(const slurm_conf_t *c, char *err, size_t errlen);
 void lic_mgr_fini(void);
+/* assoc_mgr_on_reload: the remote licenses (sacctmgr resource) this
+ * cluster may use, name@server, join the table; counts in use kept. */
+void lic_mgr_remote_reloaded(void *arg);
 size_t lic_mgr_count(void);
 
 /* Submit/update: spec names only configured licenses, each within its

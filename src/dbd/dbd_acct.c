@@ -15,6 +15,7 @@
 #include "common/tres_limit.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "dbd/dbd_acct_ext.h"
 #include "dbd/dbd_acct_int.h"
 #include "dbd/dbd_private.h"
 #include "slurm/slurm_errno.h"
@@ -279,7 +280,7 @@ const dbd_entity_desc_t *dbd_entity_find(uint16_t entity)
 	for (size_t i = 0; i < sizeof(entities) / sizeof(entities[0]); i++)
 		if (entities[i].entity == entity)
 			return &entities[i];
-	return NULL;
+	return dbd_acct_ext_find(entity);
 }
 
 /* ---- admin levels ---- */
@@ -792,6 +793,8 @@ static int run_op(dbd_req_t *r)
 		xfree(why);
 		return -1;
 	}
+	if (r->req->entity >= DBD_ENT_WCKEY)
+		return dbd_acct_ext_change(r);
 	switch (r->req->op) {
 	case DBD_OP_ADD:
 		return dbd_acct_add(r);
@@ -817,6 +820,11 @@ static int run_change(dbd_req_t *r, bool allowed)
 	if (rc < 0 || !allowed || !(r->req->flags & DBD_ACCT_COMMIT)) {
 		dbd_db_rollback(r->db);
 		return rc;
+	}
+	/* what changed is recorded with it (sacctmgr show transaction) */
+	if (r->ncells && dbd_acct_txn_record(r) < 0) {
+		dbd_db_rollback(r->db);
+		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
 	}
 	if (dbd_db_commit(r->db) < 0)
 		return dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
@@ -893,6 +901,9 @@ static int run_load(dbd_req_t *r)
 		rc = load_one(r, top->names[i]);
 	r->req = top;
 	r->warned = false;
+	if (rc == 0 && (top->flags & DBD_ACCT_COMMIT) &&
+	    dbd_acct_txn_record(r) < 0)
+		rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
 	if (rc < 0 || !(top->flags & DBD_ACCT_COMMIT)) {
 		dbd_db_rollback(r->db);
 		return rc;
@@ -935,13 +946,20 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		info("%s: uid %u may not list reservations (PrivateData)",
 		     ctx->peer, (unsigned)ctx->uid);
 		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
-	} else if (req->op == DBD_OP_LIST)
+	} else if (req->op == DBD_OP_LIST && req->entity == DBD_ENT_JOB &&
+		   admin_level(&r, ctx->uid) < DBD_ADMIN_OPERATOR) {
+		/* runaway candidates: operators and administrators */
+		info("%s: uid %u may not list runaway jobs", ctx->peer,
+		     (unsigned)ctx->uid);
+		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
+	}
+	else if (req->op == DBD_OP_LIST)
 		rc = dbd_acct_list(&r);
 	else if (req->entity == DBD_ENT_RESV ||   /* the controller's */
-		 req->entity == DBD_ENT_EVENT ||
+		 req->entity == DBD_ENT_EVENT || req->entity == DBD_ENT_TXN ||
 		 req->entity == DBD_ENT_PROBLEM)  /* and slurmdbd's records */
 		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
-	else if (!may_change(&r))
+	else if (!dbd_acct_ext_own_perm(req) && !may_change(&r))
 		rc = refuse_change(&r);
 	else
 		rc = run_change(&r, true);

@@ -7,6 +7,7 @@
 #include "common/tres_limit.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "dbd/dbd_acct_ext.h"
 #include "dbd/dbd_acct_int.h"
 #include "dbd/dbd_private.h"
 #include "slurm/slurm_errno.h"
@@ -221,11 +222,19 @@ int dbd_acct_list(dbd_req_t *r)
 	size_t n = 0;
 	int rc = -1;
 
+	const dbd_col_t *ext_cols = NULL;
+	const dbd_cond_t *ext_conds = NULL;
+
+	if (!with && (r->req->flags & DBD_ACCT_WITH_ASSOC))
+		dbd_acct_ext_with(r, &from, &order, &ext_cols, &ext_conds);
 	add_cols(&sql, &names, &n, e->cols);
 	if (with) {
 		add_cols(&sql, &names, &n, with_assoc_cols);
 		r->conds_first = e->entity == DBD_ENT_USER ?
 			with_assoc_user_conds : with_assoc_conds;
+	} else if (ext_cols) {
+		add_cols(&sql, &names, &n, ext_cols);
+		r->conds_first = ext_conds;
 	}
 	xstrfmtcat(&sql, " FROM %s WHERE %s", from, e->alive);
 	if (dbd_req_where_sql(r, e, &sql) < 0)

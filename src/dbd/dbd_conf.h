@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
+
+#include "common/msg_types.h"
 
 /* PrivateData bits. */
 enum {
@@ -86,6 +89,10 @@ typedef struct {
 	char      **warnings;
 	uint32_t    commit_delay;     /* CommitDelay (0 s) */
 } dbd_conf_t;
+
+/* sacctmgr show configuration: "SlurmDBD configuration" as Slurm lists
+ * it, keys in its order (dbd_conf_show.c).  msg_body_free. */
+config_info_msg_t *dbd_conf_show(const dbd_conf_t *c, time_t boot);
 
 /* DebugFlags slurmdbd acts on (the others are warned about). */
 enum {

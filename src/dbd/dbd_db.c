@@ -453,6 +453,53 @@ static char **schema_v13(dbd_db_t *db)
 	return out;
 }
 
+/* v14: sacctmgr's transactions (every committed add, modify and
+ * delete), workload characterization keys, and remote licenses
+ * (resources, and the share of each a cluster may use). */
+static char **schema_v14(dbd_db_t *db)
+{
+	const char *cl = acct_limit_sql_type(ACCT_LIM_CLUSTER);
+	const char *us = acct_limit_sql_type(ACCT_LIM_USER);
+	char **out = NULL;
+	char *sql;
+
+	(void) db;
+	sql = xstrdup_printf(
+		"CREATE TABLE IF NOT EXISTS txn_table (id BIGINT UNSIGNED NOT "
+		"NULL AUTO_INCREMENT PRIMARY KEY, time_stamp BIGINT NOT NULL, "
+		"action VARCHAR(64) NOT NULL, actor %s NOT NULL, cluster %s "
+		"NOT NULL DEFAULT '', name TEXT NOT NULL, info TEXT NOT NULL, "
+		"KEY txn_time (time_stamp)) ENGINE=InnoDB DEFAULT "
+		"CHARSET=utf8mb4", us, cl);
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	sql = xstrdup_printf(
+		"CREATE TABLE IF NOT EXISTS wckey_table (id INT UNSIGNED NOT "
+		"NULL AUTO_INCREMENT PRIMARY KEY, name %s NOT NULL, cluster %s "
+		"NOT NULL, user_name %s NOT NULL, " TIME_COLS ", UNIQUE KEY "
+		"wckey_key (name, cluster, user_name)) ENGINE=InnoDB DEFAULT "
+		"CHARSET=utf8mb4", acct_limit_sql_type(ACCT_LIM_WCKEY), cl, us);
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	out = xstrarray_append(out,
+		"CREATE TABLE IF NOT EXISTS res_table (id INT UNSIGNED NOT "
+		"NULL AUTO_INCREMENT PRIMARY KEY, name VARCHAR(64) NOT NULL, "
+		"server VARCHAR(64) NOT NULL, type SMALLINT UNSIGNED NOT NULL "
+		"DEFAULT 1, count INT UNSIGNED NOT NULL DEFAULT 0, manager "
+		"VARCHAR(64) NOT NULL DEFAULT '', description TEXT NOT NULL, "
+		TIME_COLS ", UNIQUE KEY res_key (name, server)) ENGINE=InnoDB "
+		"DEFAULT CHARSET=utf8mb4");
+	sql = xstrdup_printf(
+		"CREATE TABLE IF NOT EXISTS res_clus_table (res_id INT "
+		"UNSIGNED NOT NULL, cluster %s NOT NULL, percent_allowed "
+		"SMALLINT UNSIGNED NOT NULL DEFAULT 0, allowed INT UNSIGNED "
+		"NULL, " TIME_COLS ", PRIMARY KEY (res_id, cluster)) "
+		"ENGINE=InnoDB DEFAULT CHARSET=utf8mb4", cl);
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	return out;
+}
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -471,6 +518,7 @@ static const struct {
 	{ NULL, schema_v11 },
 	{ NULL, schema_v12 },
 	{ NULL, schema_v13 },
+	{ NULL, schema_v14 },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

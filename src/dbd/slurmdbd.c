@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,6 +45,7 @@ static struct {
 	struct event_base *base;
 	net_server_t      *server;
 	struct event      *sig_ev[3];
+	time_t             boot_time;
 } dbd;
 
 static void usage(FILE *out)
@@ -161,6 +163,14 @@ static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 	case REQUEST_PING:
 		net_reply_rc(conn, SLURM_SUCCESS);
 		return;
+	case REQUEST_DBD_CONFIG: {      /* sacctmgr show configuration */
+		config_info_msg_t *ci = dbd_conf_show(dbd.conf,
+						      dbd.boot_time);
+
+		net_reply(conn, RESPONSE_BUILD_INFO, ci);
+		msg_body_free(RESPONSE_BUILD_INFO, ci);
+		return;
+	}
 	case REQUEST_SHUTDOWN:          /* sacctmgr shutdown */
 		shutdown_request(conn, msg);
 		return;
@@ -268,6 +278,7 @@ int main(int argc, char **argv)
 			     .file_level = LOG_LEVEL_QUIET,
 			     .stderr_prefix = true };
 
+	dbd.boot_time = time(NULL);
 	parse_opts(argc, argv, &dbd.opts);
 	log_init("slurmdbd", lo, NULL);
 	dbd.conf = dbd_conf_load(dbd.opts.conf_path, err, sizeof(err));

@@ -48,6 +48,8 @@ static void make_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
 		"partition", "parentname", "maxjobs", "grptres", "qos",
 		"defqos", NULL };
 	static const char *const cc[] = { "user", "account", NULL };
+	static const char *const rc[] = { "name", "server", "clustercount",
+					  NULL };
 
 	l[0] = list(qc);
 	row(l[0], "1", "normal", "0", "", "", "", (char *)NULL);
@@ -77,6 +79,9 @@ static void make_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
 	    (char *)NULL);
 	l[3] = list(cc);
 	row(l[3], "nobody", "top", (char *)NULL);
+	l[4] = list(rc);
+	row(l[4], "matlab", "flex1", "40", (char *)NULL);
+	row(l[4], "ghost", "flex1", "", (char *)NULL);   /* no share here */
 }
 
 static void free_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
@@ -151,6 +156,18 @@ static void test_lookups(void **st)
 	assert_int_equal(assoc_mgr_qos_max_priority(), 100);
 }
 
+/* Remote licenses: name@server with this cluster's share; a resource
+ * without a share here is not one. */
+static void test_remote_licenses(void **st)
+{
+	size_t n = 0;
+	const assoc_remote_lic_t *r = assoc_mgr_remote_licenses(&n);
+
+	assert_int_equal(n, 1);
+	assert_string_equal(r[0].name, "matlab@flex1");
+	assert_int_equal(r[0].count, 40);
+}
+
 static void test_saved_file(void **st)
 {
 	dbd_acct_resp_msg_t *l[AM_LIST_CNT], *back[AM_LIST_CNT];
@@ -177,6 +194,29 @@ static void test_saved_file(void **st)
 	}
 	xfree(copy);
 	buf_destroy(b);
+	/* saved before remote licenses (4 lists): loads, none of them */
+	{
+		buf_t *body = buf_create(4096), *old = buf_create(4096);
+
+		for (int i = 0; i < AM_LIST_CNT - 1; i++) {
+			buf_t *one = buf_create(1024);
+
+			msg_body_pack(RESPONSE_DBD_ACCT, l[i], one);
+			pack32(body, (uint32_t)buf_len(one));
+			packbuf(body, one);
+			buf_destroy(one);
+		}
+		packraw(old, AM_STATE_MAGIC, 8);
+		pack32(old, crc32c(0, buf_data(body), buf_len(body)));
+		pack32(old, (uint32_t)buf_len(body));
+		packbuf(old, body);
+		assert_int_equal(am_unpack_lists(buf_data(old), buf_len(old),
+						 back), 0);
+		assert_null(back[AM_LIST_CNT - 1]->cells);
+		free_lists(back);
+		buf_destroy(body);
+		buf_destroy(old);
+	}
 	free_lists(l);
 }
 
@@ -557,6 +597,7 @@ static void test_time_limits(void **st)
 	row(l[2], "3", "lim", "root", "", "lim", "normal,tq", "", "", "",
 	    (char *)NULL);
 	l[3] = list(cc);
+	l[4] = list(cc);                   /* no remote licenses */
 	assert_int_equal(am_install_lists(l), 0);
 	free_lists(l);
 	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
@@ -654,6 +695,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_saved_file),
+		cmocka_unit_test(test_remote_licenses),
 		cmocka_unit_test(test_counters_and_reasons),
 		cmocka_unit_test(test_submit_check),
 		cmocka_unit_test(test_partition_qos),

@@ -17,6 +17,7 @@
 
 #include "dbd/dbd_acct.c"
 #include "dbd/dbd_private.c"
+#include "dbd/dbd_acct_ext.c"
 
 /* ---- database stubs ---- */
 
@@ -84,6 +85,20 @@ int dbd_db_commit(dbd_db_t *db) { committed++; return 0; }
 void dbd_db_rollback(dbd_db_t *db) { rolled_back++; }
 
 static int changes;
+static char *last_exec;                     /* the last statement run */
+
+int dbd_db_exec(dbd_db_t *db, const char *sql)
+{
+	xfree(last_exec);
+	last_exec = xstrdup(sql);
+	return 0;
+}
+
+uint64_t dbd_db_affected(dbd_db_t *db) { return 1; }
+int dbd_rollup_reset(dbd_db_t *db, const char *cluster, time_t t)
+{
+	return 0;
+}
 
 int dbd_acct_list(dbd_req_t *r) { return 0; }
 int dbd_acct_add(dbd_req_t *r) { changes++; return 0; }
@@ -380,6 +395,31 @@ static void test_dry_run_and_list(void **state)
 	ctx.uid = 0;
 }
 
+/* A committed change is recorded: action, actor, where and what it
+ * set, every value quoted. */
+static void test_txn_record(void **state)
+{
+	char *where[] = { "name=lic1", "server=o'srv", NULL };
+	char *set[] = { "count=5", NULL };
+	dbd_acct_msg_t m = { .op = DBD_OP_MODIFY, .entity = DBD_ENT_RESOURCE,
+			     .where = where, .set = set };
+	dbd_acct_resp_msg_t resp;
+	dbd_req_t r;
+
+	req_init(&r, &m, &resp);
+	r.now = 1000;
+	assert_int_equal(dbd_acct_txn_record(&r), 0);
+	assert_non_null(strstr(last_exec, "INSERT INTO txn_table"));
+	assert_non_null(strstr(last_exec, "'Modify Resources'"));
+	assert_non_null(strstr(last_exec, "'root'"));
+	/* the quote inside a value is escaped by the quoting */
+	assert_non_null(strstr(last_exec, "'name=\\'lic1\\' && "
+			       "server=\\'o\\'srv\\''"));
+	assert_non_null(strstr(last_exec, "'count=\\'5\\''"));
+	xfree(last_exec);
+	resp_clear(&resp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_permissions),
 		cmocka_unit_test(test_coordinator_modify),
 		cmocka_unit_test(test_dry_run_and_list),
+		cmocka_unit_test(test_txn_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
