@@ -30,6 +30,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurmd/common/node_plugins.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/energy_rapl.h"
 #include "slurmd/epilog.h"
@@ -372,7 +373,7 @@ int main(int argc, char **argv)
 {
 	opts_t o = { 0 };
 	slurmd_t sd = { 0 };
-	char *pid_file;
+	char *pid_file, err[1024] = "";
 	int fd;
 
 	parse_opts(argc, argv, &o);
@@ -387,6 +388,12 @@ int main(int argc, char **argv)
 	sd.stepd_path = stepd_path();
 	setup_logging(&sd, &o);
 	check_plugins(&sd, &o);
+	if (job_container_node_init(sd.conf, sd.node->name, err,
+				    sizeof(err)) < 0) {
+		if (!o.foreground)
+			fprintf(stderr, "slurmd: fatal: %s\n", err);
+		fatal("%s", err);
+	}
 	daemon_ignore_signals();
 	if (mkdir_p(sd.spool_dir, 0755) < 0)
 		fatal("unable to create spool directory %s: %m", sd.spool_dir);

@@ -12,6 +12,7 @@
 #include "common/mpi_plugin.h"
 #include "common/prep.h"
 #include "common/xmalloc.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/task_plugin.h"
@@ -114,6 +115,9 @@ int node_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)
 	}
 	/* SwitchType, CredType, JobContainerType */
 	if (fixed_plugins_check(c, true, err, errlen) < 0)
+		return -1;
+	/* job_container/tmpfs: job_container.conf, every line */
+	if (job_container_check(c, NULL, err, errlen) < 0)
 		return -1;
 	return cgroup_conf_check(c, err, errlen);
 }

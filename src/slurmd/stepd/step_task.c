@@ -27,6 +27,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/stepd/affinity.h"
 #include "slurmd/stepd/task_plugin.h"
 #include "slurmd/stepd/cgroup.h"
@@ -175,6 +176,11 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 		setpgid(0, 0);   /* a pty task leads a session of its own */
 	child_default_signals();
 	cgroup_step_attach_self(st->cg);
+	if (job_container_enter(st->jc_fd) < 0) {
+		dprintf(fds[2], "slurmstepd: error: cannot enter the job's "
+			"namespace: %s\n", strerror(errno));
+		_exit(EXIT_EXEC_FAILED);
+	}
 	env_put_pid(pid_room);
 	if (!argv) {
 		dprintf(fds[2], "slurmstepd: error: no program for task %u in "
@@ -491,14 +497,24 @@ int step_tasks_start(step_t *st)
 	_plan_binding(st);
 	if ((rc = _spank_start(st)))
 		return rc;
+	/* job_container/tmpfs: the job's namespace (made if no extern
+	 * step made it), entered by each task */
+	st->jc_fd = job_container_open(st->conf, st->node_name,
+				       st->m->job_id, st->m->uid, st->m->gid);
+	if (st->jc_fd < 0 && errno)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		st->tasks[i].in_fd = st->tasks[i].out_fd = st->tasks[i].err_fd = -1;
 		if (_start_one(st, &st->tasks[i])) {
 			step_tasks_signal(st, SIGKILL);
-			return ESLURMD_EXECVE_FAILED;
+			rc = ESLURMD_EXECVE_FAILED;
+			break;
 		}
 	}
-	return 0;
+	if (st->jc_fd >= 0)
+		close(st->jc_fd);
+	st->jc_fd = -1;
+	return rc;
 }
 
 /* ---- exits, signals, stdin ---- */
