@@ -424,6 +424,7 @@ int main(int argc, char **argv)
 
 	run(&sd, fd, o.systemd);
 
+	job_container_node_fini(sd.conf, sd.node->name);
 	daemon_remove_pidfile(pid_file);
 	xfree(pid_file);
 	auth_fini();

@@ -12,6 +12,7 @@ with a bad line stops slurmd with the file and line.
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -35,7 +36,14 @@ def _wait_for(pred, timeout=30, step=0.2):
 
 
 def _make(tag, extra, jc_text):
-    c = cl.Cluster(tag=tag, nodes=1, cpus=2, extra_conf=extra)
+    # the cluster (work dirs, output files, spool) outside /tmp: the jobs'
+    # /tmp is their own
+    old = tempfile.tempdir
+    tempfile.tempdir = "/var/tmp"
+    try:
+        c = cl.Cluster(tag=tag, nodes=1, cpus=2, extra_conf=extra)
+    finally:
+        tempfile.tempdir = old
     c.base = os.path.join(c.dir, "jcbase")
     with open(os.path.join(c.dir, "etc", "job_container.conf"), "w") as f:
         f.write(jc_text % {"base": c.base})
@@ -65,7 +73,7 @@ echo shm > /dev/shm/shm-$SLURM_JOB_ID
 sleep 3
 echo "tmp: $(ls /tmp | tr '\\n' ' ')"
 echo "shm: $(ls /dev/shm | tr '\\n' ' ')"
-echo "step: $(srun cat /tmp/mark-$SLURM_JOB_ID)"
+echo "step: $(%(srun)s cat /tmp/mark-$SLURM_JOB_ID)"
 """
 
 
@@ -77,7 +85,8 @@ def _lines(path):
 
 def test_two_jobs_each_see_only_their_own_tmp(jc):
     wd = jc.workdir(U)
-    jc.write_file(U, os.path.join(wd, "jc.sh"), SCRIPT, 0o755)
+    jc.write_file(U, os.path.join(wd, "jc.sh"),
+                  SCRIPT % {"srun": jc.bin("srun")}, 0o755)
     ids = [jc.sbatch(["-n1", "-o", os.path.join(wd, "jc-%j.out"), "jc.sh"],
                      user=U) for _ in range(2)]
     for j in ids:
@@ -114,6 +123,10 @@ def test_srun_job_without_batch_script(jc):
     assert r.rc == 0, r
     files = r.out.split()
     assert len(files) == 1 and files[0].startswith("srun-"), r
+    # the allocation's directory goes with it too
+    jdir = os.path.join(jc.base, "n1", files[0][len("srun-"):])
+    assert _wait_for(lambda: not os.path.exists(jdir), 30), \
+        "%s still there" % jdir
 
 
 def test_bad_job_container_conf_line_stops_slurmd(jc):
@@ -133,3 +146,22 @@ def test_bad_job_container_conf_line_stops_slurmd(jc):
     finally:
         with open(path, "w") as f:
             f.write(good)
+
+
+def test_without_contain_the_first_step_makes_it(users):
+    """No PrologFlags=Contain: the batch script's stepd makes the
+    namespace and its srun step joins it."""
+    c = _make("jcplain", "JobContainerType=job_container/tmpfs\n",
+              "AutoBasePath=true\nBasePath=%(base)s/%%n Dirs=/tmp\n")
+    try:
+        wd = c.workdir(U)
+        j = c.sbatch(["-n1", "-o", os.path.join(wd, "p-%j.out"), "--wrap",
+                      "echo a > /tmp/a; ls /tmp; %s cat /tmp/a"
+                      % c.bin("srun")], user=U)
+        assert c.wait_done(j, timeout=60) == "COMPLETED", c.show_job(j)
+        with open(os.path.join(wd, "p-%d.out" % j)) as f:
+            assert f.read().split() == ["a", "a"]
+        jdir = os.path.join(c.base, "n1", str(j))
+        assert _wait_for(lambda: not os.path.exists(jdir), 30)
+    finally:
+        conftest._stop(c)

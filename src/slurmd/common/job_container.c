@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "slurmd/common/job_container.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -151,6 +152,46 @@ out:
 	return rc;
 }
 
+/* Is ns a bind mount of a namespace? */
+static bool _ns_mounted(const char *ns)
+{
+	struct statfs fs;
+
+	return statfs(ns, &fs) == 0 && (unsigned long) fs.f_type ==
+	       (unsigned long) NSFS_MAGIC_NUM;
+}
+
+void job_container_node_fini(const slurm_conf_t *sc, const char *node)
+{
+	char err[512], *base, real[4096];
+	struct dirent *de;
+	bool busy = false;
+	jc_conf_t c;
+	DIR *d;
+
+	if (_load(sc, node, &c, err, sizeof(err)) <= 0)
+		return;
+	base = jc_conf_base_path(&c, node);
+	if ((d = opendir(base))) {
+		while (!busy && (de = readdir(d))) {
+			char *ns;
+
+			if (de->d_name[0] == '.')
+				continue;
+			ns = xstrdup_printf("%s/%s/%s", base, de->d_name,
+					    JC_NS_FILE);
+			busy = _ns_mounted(ns);
+			xfree(ns);
+		}
+		closedir(d);
+	}
+	if (!busy && realpath(base, real) && _is_mount_point(real) &&
+	    umount2(real, MNT_DETACH) == 0)
+		debug("job_container/tmpfs: BasePath %s unmounted", real);
+	xfree(base);
+	jc_conf_free(&c);
+}
+
 /* "/dev/shm" -> "_dev_shm": the job's directory for one Dirs entry. */
 static char *_dir_src(const char *job_dir, const char *dir)
 {
@@ -225,43 +266,49 @@ static int _script(const char *path, const char *what, uint32_t job_id,
 	return -1;
 }
 
-/* Is ns a bind mount of a namespace? */
-static bool _ns_mounted(const char *ns)
-{
-	struct statfs fs;
-
-	return statfs(ns, &fs) == 0 && (unsigned long) fs.f_type ==
-	       (unsigned long) NSFS_MAGIC_NUM;
-}
-
 /* The child that becomes the namespace: builds it, says so (0 or errno
- * on ok_fd), waits until the parent has pinned it, exits. */
+ * on ok_fd), waits until the parent has pinned it, exits.  Its sources
+ * and BasePath are held open first and named by /proc/self/fd: a Dirs
+ * entry mounted over (/tmp) may hide the paths of the others. */
 static void _ns_child(const jc_conf_t *c, const char *base,
 		      const char *job_dir, int ok_fd, int wait_fd)
 {
 	unsigned long prop = c->shared ? MS_SLAVE : MS_PRIVATE;
-	int e = 0;
-	char b;
+	int e = 0, src[JC_MAX_DIRS], base_fd;
+	char b, path[64];
 
+	/* opened in the new namespace: a mount of the old one cannot be
+	 * bound or unmounted here */
 	if (unshare(CLONE_NEWNS) < 0 ||
 	    mount(NULL, "/", NULL, MS_REC | prop, NULL) < 0)
 		e = errno;
+	base_fd = open(base, O_PATH | O_CLOEXEC);
+	if (base_fd < 0 && !e)
+		e = errno;
+	for (size_t i = 0; i < c->dir_cnt; i++) {
+		char *s = _dir_src(job_dir, c->dirs[i]);
+
+		src[i] = open(s, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (src[i] < 0 && !e)
+			e = errno;
+		xfree(s);
+	}
 	for (size_t i = 0; !e && i < c->dir_cnt; i++) {
 		const char *d = c->dirs[i];
-		char *src = _dir_src(job_dir, d);
 		int r;
 
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", src[i]);
 		if (!strcmp(d, "/dev/shm"))
 			r = mount("tmpfs", d, "tmpfs",
 				  MS_NOSUID | MS_NODEV, "mode=1777");
 		else
-			r = mount(src, d, NULL, MS_BIND, NULL);
+			r = mount(path, d, NULL, MS_BIND, NULL);
 		if (r < 0)
 			e = errno;
-		xfree(src);
 	}
 	/* the job does not see BasePath (other jobs' directories) */
-	if (!e && umount2(base, MNT_DETACH) < 0)
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", base_fd);
+	if (!e && umount2(path, MNT_DETACH) < 0)
 		e = errno;
 	if (write(ok_fd, &e, sizeof(e)) != sizeof(e))
 		_exit(1);

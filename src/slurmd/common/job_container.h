@@ -35,6 +35,9 @@ int  job_container_check(const slurm_conf_t *c, const char *node, char *err,
  * itself.  0 (also when the plugin is off), or -1 with err. */
 int  job_container_node_init(const slurm_conf_t *c, const char *node,
 			     char *err, size_t errlen);
+/* slurmd shutdown: unmount BasePath unless a job's namespace is still
+ * pinned in it (a restarted slurmd finds those again). */
+void job_container_node_fini(const slurm_conf_t *c, const char *node);
 /* The job's namespace, made first if needed: an O_CLOEXEC descriptor for
  * job_container_enter(), or -1: errno 0 when the plugin is off here,
  * else the failure (logged). */
