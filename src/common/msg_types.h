@@ -646,6 +646,7 @@ typedef struct {
 				   * (SLURM_JOB_GROUP); NULL: NSS on the node */
 	uint32_t  profile;        /* --profile (profile.h) */
 	char     *acctg_freq;     /* --acctg-freq, or NULL */
+	char     *container;      /* --container: the OCI bundle, or NULL */
 } batch_launch_msg_t;
 
 /* Controller -> slurmd: signal a job's processes or end them. */
@@ -1092,6 +1093,7 @@ typedef struct {
 	char     *multi_prog;     /* --multi-prog file's text, or NULL */
 	uint16_t  pty_rows;       /* LAUNCH_PTY: srun's terminal size */
 	uint16_t  pty_cols;
+	char     *container;      /* --container: the OCI bundle, or NULL */
 } launch_tasks_request_msg_t;
 
 enum {

@@ -169,6 +169,8 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_UNSUPPORTED_GRES, "Requested GRES option unsupported by configured SelectType plugin" },
 	{ ESLURM_INVALID_NICE, "Invalid --nice value" },
 	{ ESLURM_INVALID_TIME_MIN_LIMIT, "Invalid time-min specification (exceeds job's time or other limits)" },
+	{ ESLURM_CONTAINER_NOT_CONFIGURED, "Container support is not configured" },
+	{ ESLURM_CONTAINER_PATH_INVALID, "Invalid container bundle path" },
 
 	{ ESPANK_ERROR, "Generic error" },
 	{ ESPANK_BAD_ARG, "Bad argument" },

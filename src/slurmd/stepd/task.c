@@ -22,6 +22,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/stepd/oci.h"
 #include "slurmd/stepd/task_plugin.h"
 #include "slurmd/common/job_container.h"
 #include "slurmd/stepd/cgroup.h"
@@ -177,7 +178,7 @@ static void make_ckpt_dir(char *const *env, char *err, size_t len)
  * changes nothing the parent reads. */
 static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 		  char *pid_room, const io_paths_t *io, rlimits_req_t *rl,
-		  int jc_fd)
+		  int jc_fd, const oci_task_t *oci)
 {
 	const char *work = sd->job->work_dir ? sd->job->work_dir : "/tmp";
 	char cd_err[512] = "", ck_err[512] = "";
@@ -229,6 +230,8 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 	}
 	child_default_signals();
 	cloexec_from_3();
+	if (oci)                    /* --container: the OCI runtime runs it */
+		oci_task_exec(oci, env);
 	/* a wrapper a plugin prepended is found in the job's PATH */
 	if (strchr(argv[0], '/'))
 		execve(argv[0], argv, env);
@@ -317,7 +320,9 @@ static bool may_share_memory(const stepd_t *sd)
 
 int task_start(stepd_t *sd)
 {
-	int p[2], jc_fd = -1;
+	int p[2];
+	int volatile jc_fd = -1;       /* volatile: live across vfork */
+	oci_task_t *volatile oci = NULL;
 	io_paths_t io;
 	char **env = env_build_batch(sd);
 	char *script = spool_script_path(sd->spool_dir, sd->job->job_id);
@@ -340,6 +345,20 @@ int task_start(stepd_t *sd)
 		rc = ESLURMD_SETUP_ENVIRONMENT_ERROR;
 		goto out;
 	}
+	if (sd->job->container && *sd->job->container) {
+		oci_req_t req = {
+			.conf = sd->conf, .node_name = sd->node_name,
+			.spool_dir = sd->spool_dir,
+			.bundle = sd->job->container, .job_id = sd->job->job_id,
+			.step_id = SLURM_BATCH_SCRIPT, .task_id = 0,
+			.uid = sd->job->uid, .gid = sd->job->gid,
+			.user_name = sd->user_name, .argv = argv, .env = env,
+			.script = script,
+		};
+
+		if (!(oci = oci_task_prepare(&req, &rc)))
+			goto out;
+	}
 	pid_room = env_pid_room(&env);
 	rlimits_take(env, rlimits_conf_bits(sd->conf->propagate_rlimits,
 					     sd->conf->propagate_rlimits_except), &rl);
@@ -351,10 +370,10 @@ int task_start(stepd_t *sd)
 	/* no handler of ours may run in the child: it resets them all */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = may_share_memory(sd) ? vfork() : fork();
+	pid = may_share_memory(sd) && !oci ? vfork() : fork();
 	if (pid == 0) {
 		close(p[0]);
-		child(sd, p[1], env, argv, pid_room, &io, &rl, jc_fd);
+		child(sd, p[1], env, argv, pid_room, &io, &rl, jc_fd, oci);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -375,6 +394,7 @@ int task_start(stepd_t *sd)
 		info("JobId=%u: batch script started, pid %d", sd->job->job_id,
 		     (int) sd->task_pid);
 out:
+	oci_task_free(oci);
 	if (jc_fd >= 0)
 		close(jc_fd);
 	io_paths_free(&io);
