@@ -182,3 +182,10 @@ def test_oci_conf_unknown_key_stops_slurmd(oci):
     finally:
         with open(oci.oci_conf, "w") as f:
             f.write(good)
+
+
+def test_salloc_steps_run_in_the_bundle(oci):
+    r = oci.run(["salloc", "-N1", "--container", oci.bundle,
+                 oci.bin("srun"), "cat", "/etc/os-release"], timeout=60)
+    assert r.rc == 0, r
+    assert OS_RELEASE in r.out, r
