@@ -169,8 +169,6 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURM_UNSUPPORTED_GRES, "Requested GRES option unsupported by configured SelectType plugin" },
 	{ ESLURM_INVALID_NICE, "Invalid --nice value" },
 	{ ESLURM_INVALID_TIME_MIN_LIMIT, "Invalid time-min specification (exceeds job's time or other limits)" },
-	{ ESLURM_CONTAINER_NOT_CONFIGURED, "Container support is not configured" },
-	{ ESLURM_CONTAINER_PATH_INVALID, "Invalid container bundle path" },
 
 	{ ESPANK_ERROR, "Generic error" },
 	{ ESPANK_BAD_ARG, "Bad argument" },
@@ -208,6 +206,7 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURMD_STEP_SUSPENDED, "Job step is suspended" },
 	{ ESLURMD_STEP_NOTSUSPENDED, "Job step is not currently suspended" },
 	{ ESLURMD_INVALID_SOCKET_NAME_LEN, "Unix socket name exceeded maximum length" },
+	{ ESLURMD_CONTAINER_RUNTIME_INVALID, "Container runtime not configured or invalid" },
 
 	{ ESCRIPT_CHDIR_FAILED, "unable to change directory to work directory" },
 	{ ESCRIPT_OPEN_OUTPUT_FAILED, "could not open output file" },

@@ -526,12 +526,9 @@ static int _check_memory(const submit_t *s)
 	return 0;
 }
 
-/* --profile and --acctg-freq (profile.h): the commands check both;
- * this is for REST and libslurm requests.  Samples asked for where
- * AcctGatherProfileType keeps none: said once, in the submit answer. */
-/* --container=BUNDLE: ESLURM_CONTAINER_NOT_CONFIGURED without oci.conf
- * beside slurm.conf (as Slurm), ESLURM_CONTAINER_PATH_INVALID for a path
- * that is not absolute or has "..". */
+/* --container=BUNDLE: ESLURMD_CONTAINER_RUNTIME_INVALID ("Container
+ * runtime not configured or invalid") without oci.conf beside slurm.conf,
+ * EINVAL for a path that is not absolute or has "..". */
 static int _check_container(const char *bundle)
 {
 	char *oci = conf_sibling_path(ctld_conf(), "oci.conf"), why[128];
@@ -539,14 +536,17 @@ static int _check_container(const char *bundle)
 
 	xfree(oci);
 	if (!present)
-		return ESLURM_CONTAINER_NOT_CONFIGURED;
+		return ESLURMD_CONTAINER_RUNTIME_INVALID;
 	if (oci_bundle_path_check(bundle, why, sizeof(why)) < 0) {
 		debug("%s: container %s: %s", __func__, bundle, why);
-		return ESLURM_CONTAINER_PATH_INVALID;
+		return EINVAL;
 	}
 	return 0;
 }
 
+/* --profile and --acctg-freq (profile.h): the commands check both;
+ * this is for REST and libslurm requests.  Samples asked for where
+ * AcctGatherProfileType keeps none: said once, in the submit answer. */
 static int _check_profile(const job_desc_t *d, submit_t *s)
 {
 	const char *type = ctld_conf()->acct_gather_profile_type;

@@ -155,10 +155,10 @@ def test_refused_without_oci_conf(oci):
                      "cat /etc/os-release"])
         assert r.rc == 1, r
         assert r.err == ("sbatch: error: Batch job submission failed: "
-                         "Container support is not configured\n"), r
+                         "Container runtime not configured or invalid\n"), r
         r = oci.run(["srun", "--container", oci.bundle, "true"])
         assert r.rc == 1, r
-        assert "Container support is not configured" in r.err, r
+        assert "Container runtime not configured or invalid" in r.err, r
         after = oci.run(["squeue", "-h", "-t", "all", "-o", "%i"]).out
         assert before == after
     finally:

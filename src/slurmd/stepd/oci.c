@@ -354,7 +354,7 @@ oci_task_t *oci_task_prepare(const oci_req_t *r, int *rc)
 	t->node = xstrdup(r->node_name);
 	t->user = xstrdup(r->user_name ? r->user_name : "");
 	t->args = quote_argv(r->argv);
-	*rc = ESLURM_CONTAINER_NOT_CONFIGURED;
+	*rc = ESLURMD_CONTAINER_RUNTIME_INVALID;
 	if (!oci_conf_present(conf_path)) {
 		error("JobId=%u: --container=%s: %s (no %s)", r->job_id,
 		      r->bundle, slurm_strerror(*rc), conf_path);
@@ -364,7 +364,7 @@ oci_task_t *oci_task_prepare(const oci_req_t *r, int *rc)
 		error("JobId=%u: --container: %s", r->job_id, err);
 		goto fail;
 	}
-	*rc = ESLURM_CONTAINER_PATH_INVALID;
+	*rc = EINVAL;
 	if (oci_bundle_path_check(r->bundle, why, sizeof(why)) < 0 ||
 	    !(cfg = read_config(r, why, sizeof(why)))) {
 		error("JobId=%u: --container=%s: %s", r->job_id, r->bundle,

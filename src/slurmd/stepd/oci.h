@@ -44,7 +44,7 @@ typedef struct {
 
 typedef struct oci_task oci_task_t;
 
-/* NULL with *rc (ESLURM_CONTAINER_NOT_CONFIGURED, ...) and the reason
+/* NULL with *rc (ESLURMD_CONTAINER_RUNTIME_INVALID, ...) and the reason
  * logged, or the prepared task. */
 oci_task_t *oci_task_prepare(const oci_req_t *r, int *rc);
 /* In the child, as the user; never returns. */
