@@ -478,8 +478,8 @@ def test_requests_sluice_has_nothing_for(env):
     r = env.c.run(["sbatch", "--container=/srv/img", "--wrap", "true"],
                   user=U1)
     assert r.rc == 1 and r.err == ("sbatch: error: Batch job submission "
-                                   "failed: Container support is not "
-                                   "configured\n"), r
+                                   "failed: Container runtime not "
+                                   "configured or invalid\n"), r
     for cmd in (["sbatch", "-M", "elsewhere", "--wrap", "true"],
                 ["srun", "-M", "elsewhere", "true"],
                 ["salloc", "-M", "elsewhere", "true"]):
