@@ -120,6 +120,49 @@ int oci_bundle_path_check(const char *p, char *why, size_t wlen)
 	return 0;
 }
 
+/* glibc's regcomp() takes memory exponential in stacked repetitions
+ * ("a++++...", "(a{255}){255}"): an expression here is short, with no
+ * quantifier right after another and bounds of at most 255. */
+#define OCI_REGEX_MAX 1024
+static int check_regex_shape(const char *v, char *why, size_t wlen)
+{
+	bool prev_q = false;
+
+	if (strlen(v) > OCI_REGEX_MAX) {
+		snprintf(why, wlen, "longer than %d characters", OCI_REGEX_MAX);
+		return -1;
+	}
+	for (const char *p = v; *p; p++) {
+		bool q = *p == '*' || *p == '+' || *p == '?' || *p == '{';
+
+		if (*p == '\\' && p[1]) {
+			p++;
+			prev_q = false;
+			continue;
+		}
+		if (q && prev_q) {
+			snprintf(why, wlen, "repeated quantifier");
+			return -1;
+		}
+		if (*p == '{') {
+			char *end;
+			long n = strtol(p + 1, &end, 10);
+
+			if (n > 255 || (*end == ',' &&
+					strtol(end + 1, &end, 10) > 255)) {
+				snprintf(why, wlen, "repetition bound over 255");
+				return -1;
+			}
+			while (*p && *p != '}')
+				p++;
+			if (!*p)
+				break;
+		}
+		prev_q = q;
+	}
+	return 0;
+}
+
 static int check_hooks(const char *v, char *why, size_t wlen)
 {
 	char *copy = xstrdup(v), *save = NULL;
@@ -176,6 +219,8 @@ static int set_value(oci_conf_t *c, const okey_t *k, const char *v,
 		}
 		break;
 	case K_REGEX:
+		if (check_regex_shape(v, why, wlen) < 0)
+			return -1;
 		if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB) != 0) {
 			snprintf(why, wlen, "not a valid regular expression");
 			return -1;
