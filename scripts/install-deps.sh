@@ -47,6 +47,9 @@ pkgs+=(python3-cloudpickle openssh-server openssh-client python3-setuptools
 # (nodesource's nodejs carries its own npm: ask for Debian's only when
 # there is none.)
 pkgs+=(nodejs chromium chromium-driver python3-selenium)
+# --container (tests/integration/test_oci.py): an OCI runtime and a static
+# busybox for the test bundle's rootfs
+pkgs+=(crun busybox-static)
 command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 if [ "${1:-}" = "--fuzz" ]; then
 	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang

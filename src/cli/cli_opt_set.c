@@ -19,6 +19,7 @@
 #include "cli/cli_opt_int.h"
 #include "common/log.h"
 #include "common/msg_types.h"
+#include "common/oci_conf.h"
 #include "common/parse_util.h"
 #include "common/profile.h"
 #include "common/xmalloc.h"
@@ -770,13 +771,27 @@ static int set_gres_flags(cli_job_opts_t *o, const char *arg,
 	return rc;
 }
 
-/* --container: Sluice has no OCI runtime (no oci.conf); said as
- * "--container: Container support is not configured". */
+/* --container: the OCI bundle, made absolute against the working
+ * directory; a path with ".." is refused here (the controller checks it
+ * again, and whether oci.conf is there). */
 static int set_container(cli_job_opts_t *o, const char *arg,
 			 const cli_opt_def_t *d)
 {
-	error("--%s: %s", d->name, d->why);
-	return -1;
+	char cwd[PATH_MAX], why[128], *path;
+
+	if (arg[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		path = xstrdup(arg);
+	else
+		path = xstrdup_printf("%s/%s", cwd, arg);
+	if (oci_bundle_path_check(path, why, sizeof(why)) < 0) {
+		error("--%s=%s: Invalid container bundle path: %s", d->name,
+		      arg, why);
+		xfree(path);
+		return -1;
+	}
+	xfree(o->desc.container);
+	o->desc.container = path;
+	return 0;
 }
 
 /* -S/--core-spec, --thread-spec: as Slurm when AllowSpecResourcesUsage
@@ -875,9 +890,9 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "constraint", 'C', REQ, OPT_CONSTRAINT, ALL,
 	  { "SBATCH_CONSTRAINT", "SALLOC_CONSTRAINT", "SLURM_CONSTRAINT" },
 	  STR(features) },
-	{ "container", 0, REQ, OPT_REFUSED, ALL,
+	{ "container", 0, REQ, OPT_CONTAINER, ALL,
 	  { "SBATCH_CONTAINER", "SALLOC_CONTAINER", "SLURM_CONTAINER" },
-	  FN(set_container), "Container support is not configured" },
+	  FN(set_container) },
 	{ "contiguous", 0, NOARG, OPT_CONTIGUOUS, ALL, { 0 }, FN(set_flag) },
 	{ "cores-per-socket", 0, REQ, OPT_CORES_PER_SOCKET, ALL, { 0 },
 	  FN(set_u16) },

@@ -695,6 +695,7 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 			m->pmi_mapping = mapping;
 		}
 		m->multi_prog = r->mp_text;
+		m->container = r->o.desc.container;
 		l[n].node = s->node_names[n];
 		datas[n] = m;
 		_say_launch(s, l[n].node, ids[n], counts[n]);

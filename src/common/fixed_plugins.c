@@ -12,7 +12,17 @@ static const fixed_ops_t no_ops;
 	static const struct sluice_plugin *const var##_list[] = { &var, NULL }
 
 FIXED(switch_none, "switch", "none");
-FIXED(job_container_none, "job_container", "none");
+static const fixed_ops_t tmpfs_ops = { .job_container_tmpfs = 1 };
+static const struct sluice_plugin job_container_none = {
+	.type = "job_container", .name = "none",
+	.abi_version = SLUICE_PLUGIN_ABI, .ops_version = FIXED_OPS_VERSION,
+	.ops = &no_ops };
+static const struct sluice_plugin job_container_tmpfs = {
+	.type = "job_container", .name = "tmpfs",
+	.abi_version = SLUICE_PLUGIN_ABI, .ops_version = FIXED_OPS_VERSION,
+	.ops = &tmpfs_ops };
+static const struct sluice_plugin *const job_container_none_list[] = {
+	&job_container_none, &job_container_tmpfs, NULL };
 FIXED(cred_munge, "cred", "munge");
 FIXED(launch_slurm, "launch", "slurm");
 
@@ -71,4 +81,22 @@ int fixed_plugins_check(const slurm_conf_t *c, bool node, char *err,
 				       c->plugin_dir, NULL, err, errlen) < 0)
 		return -1;
 	return 0;
+}
+
+bool fixed_job_container_tmpfs(const slurm_conf_t *c)
+{
+	const char *jc = c->job_container_type;
+	char err[256];
+	plugin_ctx_t *ctx;
+	const fixed_ops_t *ops;
+	bool on;
+
+	if (!jc || !*jc)
+		return false;
+	ctx = plugin_ctx_create(&job_container_type, jc, c->plugin_dir, NULL,
+				err, sizeof(err));
+	ops = plugin_ctx_ops(ctx, 0);
+	on = ops && ops->job_container_tmpfs;
+	plugin_ctx_destroy(ctx);
+	return on;
 }

@@ -2,6 +2,8 @@
  *
  *   SwitchType=switch/none            no interconnect switch plugin
  *   JobContainerType=job_container/none  jobs share the node's /tmp
+ *                    job_container/tmpfs a private /tmp, /dev/shm per job
+ *                                     (slurmd/common/job_container.h)
  *   CredType=cred/munge               step credentials are MUNGE-signed
  *                                     by the controller (step_cred.h);
  *                                     cred/none is not built
@@ -11,7 +13,7 @@
  * the behaviour is the daemons' own and a .so cannot replace it, so a
  * dlopen'd plugin of these types is refused (it would be loaded and never
  * called).  They exist so that a slurm.conf naming anything else (e.g.
- * job_container/tmpfs, switch/hpe_slingshot) stops the daemon with Slurm's
+ * switch/hpe_slingshot) stops the daemon with Slurm's
  * "cannot create <type> context for <type>/<name>" instead of being
  * ignored.  The daemons that read each key check it at start and
  * reconfigure: slurmctld (switch, cred), slurmd (all four), srun (launch).
@@ -28,7 +30,7 @@
 #define FIXED_OPS_VERSION 1
 
 typedef struct {
-	int unused;
+	int job_container_tmpfs;   /* job_container/tmpfs */
 } fixed_ops_t;
 
 extern const plugin_type_t switch_type;
@@ -45,5 +47,8 @@ int fixed_plugin_check(const plugin_type_t *t, const char *names,
  * 0, or -1 with err. */
 int fixed_plugins_check(const slurm_conf_t *c, bool node, char *err,
 			size_t errlen);
+
+/* Is c's JobContainerType job_container/tmpfs? */
+bool fixed_job_container_tmpfs(const slurm_conf_t *c);
 
 #endif

@@ -251,6 +251,7 @@ static const field_desc_t batch_launch_fields[] = {
 	B(restart_cnt, FT_U32), B(cpu_bind, FT_STR), B(nice, FT_U32),
 	B(gpu_idx, FT_STR), B(gids, FT_STR), B(group_name, FT_STR),
 	B(profile, FT_U32), B(acctg_freq, FT_STR), B(gres_alloc, FT_STR),
+	B(container, FT_STR),
 	FIELD_END
 };
 #undef B
@@ -430,6 +431,7 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(pmi_mapping, FT_STR), LT(cpu_bind, FT_STR), LT(task_prolog, FT_STR),
 	LT(task_epilog, FT_STR),
 	LT(multi_prog, FT_STR), LT(pty_rows, FT_U16), LT(pty_cols, FT_U16),
+	LT(container, FT_STR),
 	FIELD_END
 };
 #undef LT

@@ -716,6 +716,7 @@ typedef struct {
 	char     *acctg_freq;     /* --acctg-freq, or NULL */
 	char     *gres_alloc;     /* other GRES on the node (shard, mps, nic:
 				   * common/gres.h allocation string) */
+	char     *container;      /* --container: the OCI bundle, or NULL */
 } batch_launch_msg_t;
 
 /* Controller -> slurmd: signal a job's processes or end them. */
@@ -1166,6 +1167,7 @@ typedef struct {
 	char     *multi_prog;     /* --multi-prog file's text, or NULL */
 	uint16_t  pty_rows;       /* LAUNCH_PTY: srun's terminal size */
 	uint16_t  pty_cols;
+	char     *container;      /* --container: the OCI bundle, or NULL */
 } launch_tasks_request_msg_t;
 
 enum {

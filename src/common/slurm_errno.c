@@ -210,6 +210,7 @@ static const errtab_entry_t errtab[] = {
 	{ ESLURMD_STEP_SUSPENDED, "Job step is suspended" },
 	{ ESLURMD_STEP_NOTSUSPENDED, "Job step is not currently suspended" },
 	{ ESLURMD_INVALID_SOCKET_NAME_LEN, "Unix socket name exceeded maximum length" },
+	{ ESLURMD_CONTAINER_RUNTIME_INVALID, "Container runtime not configured or invalid" },
 
 	{ ESCRIPT_CHDIR_FAILED, "unable to change directory to work directory" },
 	{ ESCRIPT_OPEN_OUTPUT_FAILED, "could not open output file" },

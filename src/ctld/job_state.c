@@ -207,6 +207,7 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	l->cluster_name = xstrdup(ctld_conf()->cluster_name);
 	l->restart_cnt = i->restart_cnt;
 	l->nice = i->nice;
+	l->container = xstrdup(i->container);
 	if (j->node_cpu_ids && j->node_cpu_ids[0])
 		l->cpu_bind = bitmap_to_str(j->node_cpu_ids[0]);
 	if (j->node_gpus && j->node_gpus[0])

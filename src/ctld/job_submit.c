@@ -11,6 +11,7 @@
 #include "common/features.h"
 #include "common/log.h"
 #include "common/msg_types.h"
+#include "common/oci_conf.h"
 #include "common/parse_util.h"
 #include "common/profile.h"
 #include "common/uid_cache.h"
@@ -533,6 +534,24 @@ static int _check_memory(const submit_t *s)
 	return 0;
 }
 
+/* --container=BUNDLE: ESLURMD_CONTAINER_RUNTIME_INVALID ("Container
+ * runtime not configured or invalid") without oci.conf beside slurm.conf,
+ * EINVAL for a path that is not absolute or has "..". */
+static int _check_container(const char *bundle)
+{
+	char *oci = conf_sibling_path(ctld_conf(), "oci.conf"), why[128];
+	bool present = oci_conf_present(oci);
+
+	xfree(oci);
+	if (!present)
+		return ESLURMD_CONTAINER_RUNTIME_INVALID;
+	if (oci_bundle_path_check(bundle, why, sizeof(why)) < 0) {
+		debug("%s: container %s: %s", __func__, bundle, why);
+		return EINVAL;
+	}
+	return 0;
+}
+
 /* --profile and --acctg-freq (profile.h): the commands check both;
  * this is for REST and libslurm requests.  Samples asked for where
  * AcctGatherProfileType keeps none: said once, in the submit answer. */
@@ -590,10 +609,11 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 			return rc;
 		xfree(norm);
 	}
-	/* no container runtime (oci.conf): the commands refuse --container
-	 * themselves; this is for REST and libslurm requests */
-	if (d->container && *d->container)
-		return ESLURM_NOT_SUPPORTED;
+	/* --container: oci.conf beside slurm.conf turns it on (the nodes
+	 * read it); a bundle path with ".." is refused */
+	if (d->container && *d->container &&
+	    (rc = _check_container(d->container)))
+		return rc;
 	if (d->array_inx && *d->array_inx &&
 	    (rc = job_array_check(d->array_inx)))
 		return rc;

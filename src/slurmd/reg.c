@@ -7,6 +7,7 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/slurmd.h"
 
@@ -54,6 +55,9 @@ void slurmd_epilog_complete(slurmd_t *sd, uint32_t job_id, int rc)
 {
 	epilog_complete_msg_t *e = xmalloc(sizeof(*e));
 
+	/* job_container/tmpfs: the job's /tmp goes before the node is
+	 * given back (a few mount calls: short enough for the loop) */
+	job_container_delete(sd->conf, sd->node->name, job_id);
 	e->job_id = job_id;
 	e->rc = rc;
 	e->node_name = xstrdup(sd->node->name);

@@ -31,6 +31,7 @@
 #include "common/xstring.h"
 #include "slurmd/gres_detect.h"
 #include "slurmd/common/node_plugins.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/common/spool.h"
 #include "slurmd/configless.h"
 #include "slurmd/dynamic.h"
@@ -427,7 +428,7 @@ int main(int argc, char **argv)
 	opts_t o = { 0 };
 	slurmd_t sd = { 0 };
 	char *conf_path_buf = NULL;
-	char *pid_file;
+	char *pid_file, err[1024] = "";
 	int fd;
 
 	parse_opts(argc, argv, &o);
@@ -455,6 +456,12 @@ int main(int argc, char **argv)
 	setup_logging(&sd, &o);
 	check_plugins(&sd, &o);
 	gres_detect_at_start(sd.conf, sd.node->name);
+	if (job_container_node_init(sd.conf, sd.node->name, err,
+				    sizeof(err)) < 0) {
+		if (!o.foreground)
+			fprintf(stderr, "slurmd: fatal: %s\n", err);
+		fatal("%s", err);
+	}
 	daemon_ignore_signals();
 	if (mkdir_p(sd.spool_dir, 0755) < 0)
 		fatal("unable to create spool directory %s: %m", sd.spool_dir);
@@ -485,6 +492,7 @@ int main(int argc, char **argv)
 
 	run(&sd, fd, o.systemd);
 
+	job_container_node_fini(sd.conf, sd.node->name);
 	daemon_remove_pidfile(pid_file);
 	xfree(pid_file);
 	auth_fini();

@@ -39,8 +39,8 @@ NODE_BAD = [
      "cannot create prep context for prep/nosuch"),
     ("SwitchType=switch/hpe_slingshot",
      "cannot create switch context for switch/hpe_slingshot"),
-    ("JobContainerType=job_container/tmpfs",
-     "cannot create job_container context for job_container/tmpfs"),
+    ("JobContainerType=job_container/cncu",
+     "cannot create job_container context for job_container/cncu"),
     ("CredType=cred/none", "cannot create cred context for cred/none"),
 ]
 

@@ -477,8 +477,9 @@ def test_requests_sluice_has_nothing_for(env):
     assert r.rc == 1 and "Invalid license specification" in r.err, r
     r = env.c.run(["sbatch", "--container=/srv/img", "--wrap", "true"],
                   user=U1)
-    assert r.rc != 0 and r.err == ("sbatch: error: --container: Container "
-                                   "support is not configured\n"), r
+    assert r.rc == 1 and r.err == ("sbatch: error: Batch job submission "
+                                   "failed: Container runtime not "
+                                   "configured or invalid\n"), r
     for cmd in (["sbatch", "-M", "elsewhere", "--wrap", "true"],
                 ["srun", "-M", "elsewhere", "true"],
                 ["salloc", "-M", "elsewhere", "true"]):

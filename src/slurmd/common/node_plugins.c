@@ -10,8 +10,10 @@
 #include "common/fixed_plugins.h"
 #include "common/log.h"
 #include "common/mpi_plugin.h"
+#include "common/oci_conf.h"
 #include "common/prep.h"
 #include "common/xmalloc.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/stepd/proctrack.h"
 #include "slurmd/stepd/step_acct.h"
 #include "slurmd/stepd/task_plugin.h"
@@ -83,11 +85,44 @@ static int cgroup_conf_check(const slurm_conf_t *c, char *err, size_t errlen)
 	return rc;
 }
 
+/* --container: an oci.conf beside slurm.conf (if there) must parse;
+ * without it --container jobs are refused. */
+static int oci_conf_check(const slurm_conf_t *c, char *err, size_t errlen)
+{
+	char *path = conf_sibling_path(c, "oci.conf");
+	oci_conf_t oc;
+	int rc = 0;
+
+	if (oci_conf_present(path)) {
+		rc = oci_conf_load(path, &oc, err, errlen);
+		if (!rc)
+			oci_conf_free(&oc);
+	}
+	xfree(path);
+	return rc;
+}
+
+static void log_oci_notes(const slurm_conf_t *c)
+{
+	char *path = conf_sibling_path(c, "oci.conf"), err[512], *save = NULL;
+	oci_conf_t oc;
+
+	if (oci_conf_present(path) &&
+	    oci_conf_load(path, &oc, err, sizeof(err)) == 0) {
+		for (char *l = oc.notes ? strtok_r(oc.notes, "\n", &save) : NULL;
+		     l; l = strtok_r(NULL, "\n", &save))
+			info("warning: %s", l);
+		oci_conf_free(&oc);
+	}
+	xfree(path);
+}
+
 void node_plugins_log_notes(const slurm_conf_t *c)
 {
 	char *path = conf_sibling_path(c, "cgroup.conf"), err[512];
 	cgroup_conf_t cc;
 
+	log_oci_notes(c);
 	if (cgroup_conf_load(path, &cc, err, sizeof(err)) == 0 && cc.notes) {
 		char *save = NULL;
 
@@ -114,6 +149,10 @@ int node_plugins_check(const slurm_conf_t *c, char *err, size_t errlen)
 	}
 	/* SwitchType, CredType, JobContainerType */
 	if (fixed_plugins_check(c, true, err, errlen) < 0)
+		return -1;
+	/* job_container/tmpfs: job_container.conf, every line */
+	if (job_container_check(c, NULL, err, errlen) < 0 ||
+	    oci_conf_check(c, err, errlen) < 0)
 		return -1;
 	return cgroup_conf_check(c, err, errlen);
 }

@@ -7,7 +7,8 @@
  *   ProctrackType, TaskPlugin, JobAcctGatherType   (below: stepd's)
  *   AcctGatherEnergyType (acct_gather_energy.h), MpiDefault
  *   (mpi_plugin.h), PrEpPlugins (prep.h), SwitchType, JobContainerType,
- *   CredType (fixed_plugins.h); and cgroup.conf beside slurm.conf, the
+ *   CredType (fixed_plugins.h); job_container.conf with
+ *   job_container/tmpfs (job_container.h); and cgroup.conf beside slurm.conf, the
  *   cgroup plugins' settings (a file that does not parse is refused, not
  *   left to fail each step).
  *

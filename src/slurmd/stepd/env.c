@@ -166,6 +166,8 @@ static void set_site(char ***env, const stepd_t *sd)
 							   : sd->conf->cluster_name);
 	env_set(env, "SLURM_CONF", sd->conf_path);
 	env_set(env, "SLURMD_NODENAME", sd->node_name);
+	if (j->container && *j->container)
+		env_set(env, "SLURM_CONTAINER", j->container);
 	env_setf(env, "SLURM_JOB_START_TIME", "%ld", (long) j->start_time);
 	if (j->time_limit == INFINITE32 || j->time_limit == NO_VAL32)
 		end = (long) j->start_time + UNLIMITED_END_SECS;

@@ -26,6 +26,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/ctld_send.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/common/script.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/extern_adopt.h"
@@ -290,9 +291,18 @@ static int _setup(ext_t *x, const char *conf_file, const char *node,
 	x->chld_ev = evsignal_new(x->base, SIGCHLD, _on_chld, x);
 	event_add(x->chld_ev, NULL);
 	if (x->m->prolog_flags & PROLOG_FLAG_CONTAIN) {
+		int jfd;
+
 		_cgroup(x);
 		if (_listen(x) < 0)
 			return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+		/* job_container/tmpfs: the job's namespace is made here */
+		jfd = job_container_open(x->conf, x->node_name, x->m->job_id,
+					 x->m->uid, x->m->gid);
+		if (jfd < 0 && errno)
+			return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+		if (jfd >= 0)
+			close(jfd);
 	}
 	x->sender = ctld_sender_create_direct(x->conf);
 	return x->sender ? 0 : ESLURMD_SETUP_ENVIRONMENT_ERROR;

@@ -18,6 +18,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/ctld_send.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/env.h"
 #include "slurmd/stepd/proctrack.h"
@@ -46,6 +47,9 @@ static void arm(struct event *ev, long ms)
 
 static void done(stepd_t *sd, int epilog_rc)
 {
+	if (sd->terminating)        /* job_container/tmpfs: the job's /tmp */
+		job_container_delete(sd->conf, sd->node_name,
+				     sd->job->job_id);
 	if (sd->terminating && !sd->node_done)
 		report_epilog_complete(sd, epilog_rc);
 	info("JobId=%u: done", sd->job->job_id);

@@ -23,6 +23,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/stepd/oci.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/fork_server.h"
 #include "slurmd/stepd/proctrack.h"
@@ -462,6 +463,7 @@ int step_main(const char *conf_file, const char *node_name, int verbose)
 	debug("StepId=%u.%u: %u tasks started", st.m->job_id, st.m->step_id,
 	      st.ntasks);
 	event_base_dispatch(st.base);
+	oci_cleanup();                  /* --container's task directories */
 	_cleanup(&st);
 	log_fini();
 	return 0;

@@ -97,6 +97,8 @@ typedef struct step {
 	char               *cpu_ids;      /* their node CPU ids, or NULL */
 	char               *gids;         /* the user's groups (cred), or NULL */
 	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */
+	int                 jc_fd;        /* job_container.h, while tasks
+					   * start; else -1 */
 	bool                oom_told;
 	uint64_t            mem_mb;       /* the step's memory here (cred),
 					   * 0: none */

@@ -27,7 +27,9 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/stepd/affinity.h"
+#include "slurmd/stepd/oci.h"
 #include "slurmd/stepd/task_plugin.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/cgroup_stepd.h"
@@ -134,6 +136,8 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
 		env_setf(&env, "SLURM_CPUS_ON_NODE", "%u", st->node_cpus);
 	env_set(&env, "SLURMD_NODENAME", st->node_name);
 	env_set(&env, "SLURM_GTIDS", m->gtids);
+	if (m->container && *m->container)
+		env_set(&env, "SLURM_CONTAINER", m->container);
 	env_set(&env, "SLURM_TOPOLOGY_ADDR", st->node_name);
 	env_set(&env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
 	for (char **e = t->pmix_env; e && *e; e++) {
@@ -166,7 +170,7 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
  * line for this task. */
 static void _child(const step_t *st, const step_task_t *t, char **env,
 		   char **argv, char *pid_room, const int fds[3], int pmi_fd,
-		   rlimits_req_t *rl)
+		   rlimits_req_t *rl, const oci_task_t *oci)
 {
 	const launch_tasks_request_msg_t *m = st->m;
 	int rc;
@@ -175,6 +179,11 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 		setpgid(0, 0);   /* a pty task leads a session of its own */
 	child_default_signals();
 	cgroup_step_attach_self(st->cg);
+	if (job_container_enter(st->jc_fd) < 0) {
+		dprintf(fds[2], "slurmstepd: error: cannot enter the job's "
+			"namespace: %s\n", strerror(errno));
+		_exit(EXIT_EXEC_FAILED);
+	}
 	env_put_pid(pid_room);
 	if (!argv) {
 		dprintf(fds[2], "slurmstepd: error: no program for task %u in "
@@ -229,6 +238,8 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 			strerror(errno));
 		_exit(EXIT_EXEC_FAILED);
 	}
+	if (oci)                    /* --container: the OCI runtime runs it */
+		oci_task_exec(oci, env);
 	execvpe(argv[0], argv, env);
 	fprintf(stderr, "slurmstepd: error: execve(): %s: %s\n", argv[0],
 		strerror(errno));
@@ -369,6 +380,7 @@ static int _start_one(step_t *st, step_task_t *t)
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int pmi_fd = -1, ptm = -1;
 	char **env, **argv, *pid_room;
+	oci_task_t *volatile oci = NULL;
 	rlimits_req_t rl;
 	sigset_t all, old;
 	pid_t pid;
@@ -387,14 +399,34 @@ static int _start_one(step_t *st, step_task_t *t)
 					     st->conf->propagate_rlimits_except), &rl);
 	argv = m->multi_prog ? multi_prog_argv(m->multi_prog, m->num_tasks,
 					       t->gtid) : m->argv;
+	if (m->container && *m->container) {
+		oci_req_t req = {
+			.conf = st->conf, .node_name = st->node_name,
+			.spool_dir = st->spool_dir, .bundle = m->container,
+			.job_id = m->job_id, .step_id = m->step_id,
+			.task_id = t->gtid, .uid = m->uid, .gid = m->gid,
+			.user_name = m->user_name, .argv = argv, .env = env,
+		};
+		int rc;
+
+		if (!(oci = oci_task_prepare(&req, &rc))) {
+			dprintf(err[1], "slurmstepd: error: --container=%s: "
+				"%s\n", m->container, slurm_strerror(rc));
+		}
+	}
 	/* no handler of ours may run in the child: it resets them all */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pid = _may_share_memory(st) ? vfork() : fork();
-	if (pid == 0)
+	pid = _may_share_memory(st) && !(m->container && *m->container) ?
+	      vfork() : fork();
+	if (pid == 0) {
+		if (m->container && *m->container && !oci)
+			_exit(EXIT_EXEC_FAILED);    /* said on its stderr */
 		_child(st, t, env, argv, pid_room,
-		       (int[3]) { in[0], out[1], err[1] }, pmi_fd, &rl);
+		       (int[3]) { in[0], out[1], err[1] }, pmi_fd, &rl, oci);
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	oci_task_free(oci);
 	xstrarray_free(env);
 	if (m->multi_prog)
 		xstrarray_free(argv);
@@ -491,14 +523,24 @@ int step_tasks_start(step_t *st)
 	_plan_binding(st);
 	if ((rc = _spank_start(st)))
 		return rc;
+	/* job_container/tmpfs: the job's namespace (made if no extern
+	 * step made it), entered by each task */
+	st->jc_fd = job_container_open(st->conf, st->node_name,
+				       st->m->job_id, st->m->uid, st->m->gid);
+	if (st->jc_fd < 0 && errno)
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		st->tasks[i].in_fd = st->tasks[i].out_fd = st->tasks[i].err_fd = -1;
 		if (_start_one(st, &st->tasks[i])) {
 			step_tasks_signal(st, SIGKILL);
-			return ESLURMD_EXECVE_FAILED;
+			rc = ESLURMD_EXECVE_FAILED;
+			break;
 		}
 	}
-	return 0;
+	if (st->jc_fd >= 0)
+		close(st->jc_fd);
+	st->jc_fd = -1;
+	return rc;
 }
 
 /* ---- exits, signals, stdin ---- */

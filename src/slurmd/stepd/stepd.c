@@ -28,6 +28,7 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/stepd/oci.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/extern_step.h"
@@ -259,6 +260,7 @@ static int run_batch(const opts_t *o)
 				     sd.task_pid, sd.base, sd.sender,
 				     sd.energy);
 	event_base_dispatch(sd.base);
+	oci_cleanup();                  /* --container's task directories */
 	cleanup(&sd);
 	log_fini();
 	return 0;

@@ -22,7 +22,9 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/spool.h"
+#include "slurmd/stepd/oci.h"
 #include "slurmd/stepd/task_plugin.h"
+#include "slurmd/common/job_container.h"
 #include "slurmd/stepd/cgroup.h"
 #include "slurmd/stepd/child.h"
 #include "slurmd/stepd/env.h"
@@ -41,6 +43,7 @@ typedef enum {
 	STAGE_USER,
 	STAGE_IO,
 	STAGE_EXEC,
+	STAGE_CONTAINER,      /* job_container/tmpfs: setns */
 } stage_t;
 
 typedef struct {
@@ -174,7 +177,8 @@ static void make_ckpt_dir(char *const *env, char *err, size_t len)
  * parent's memory until exec: it allocates nothing the parent keeps and
  * changes nothing the parent reads. */
 static void child(const stepd_t *sd, int rfd, char **env, char **argv,
-		  char *pid_room, const io_paths_t *io, rlimits_req_t *rl)
+		  char *pid_room, const io_paths_t *io, rlimits_req_t *rl,
+		  int jc_fd, const oci_task_t *oci)
 {
 	const char *work = sd->job->work_dir ? sd->job->work_dir : "/tmp";
 	char cd_err[512] = "", ck_err[512] = "";
@@ -186,6 +190,10 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 		_exit(EXIT_EXEC_FAILED);
 	}
 	cgroup_step_attach_self(sd->cg);
+	if (job_container_enter(jc_fd) < 0) {
+		report(rfd, STAGE_CONTAINER, errno);
+		_exit(EXIT_EXEC_FAILED);
+	}
 	task_plugin_batch(sd->job->cpu_bind, sd->job->cpus_on_node);
 	if (stepd_spank_task(SPANK_CB_TASK_INIT_PRIVILEGED, &env, &argv) < 0)
 		_exit(EXIT_IO_FAILED);
@@ -222,6 +230,8 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 	}
 	child_default_signals();
 	cloexec_from_3();
+	if (oci)                    /* --container: the OCI runtime runs it */
+		oci_task_exec(oci, env);
 	/* a wrapper a plugin prepended is found in the job's PATH */
 	if (strchr(argv[0], '/'))
 		execve(argv[0], argv, env);
@@ -281,6 +291,11 @@ static int handle_failure(stepd_t *sd, pid_t pid, const task_report_t *r,
 		      j->uid, j->gid, strerror(r->err));
 		waitpid(pid, NULL, 0);
 		return ESLURMD_SET_UID_OR_GID_ERROR;
+	case STAGE_CONTAINER:
+		error("JobId=%u: cannot enter the job's namespace: %s",
+		      j->job_id, strerror(r->err));
+		waitpid(pid, NULL, 0);
+		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	case STAGE_IO:
 		error("JobId=%u: could not open output file %s: %s", j->job_id,
 		      io->err ? io->err : io->out, strerror(r->err));
@@ -306,6 +321,8 @@ static bool may_share_memory(const stepd_t *sd)
 int task_start(stepd_t *sd)
 {
 	int p[2];
+	int volatile jc_fd = -1;       /* volatile: live across vfork */
+	oci_task_t *volatile oci = NULL;
 	io_paths_t io;
 	char **env = env_build_batch(sd);
 	char *script = spool_script_path(sd->spool_dir, sd->job->job_id);
@@ -320,6 +337,28 @@ int task_start(stepd_t *sd)
 	io_paths_build(sd, &io);
 	if ((rc = stepd_spank_start(sd, &env)))
 		goto out;
+	/* job_container/tmpfs: the job's namespace (made if no extern
+	 * step made it) */
+	jc_fd = job_container_open(sd->conf, sd->node_name, sd->job->job_id,
+				   sd->job->uid, sd->job->gid);
+	if (jc_fd < 0 && errno) {
+		rc = ESLURMD_SETUP_ENVIRONMENT_ERROR;
+		goto out;
+	}
+	if (sd->job->container && *sd->job->container) {
+		oci_req_t req = {
+			.conf = sd->conf, .node_name = sd->node_name,
+			.spool_dir = sd->spool_dir,
+			.bundle = sd->job->container, .job_id = sd->job->job_id,
+			.step_id = SLURM_BATCH_SCRIPT, .task_id = 0,
+			.uid = sd->job->uid, .gid = sd->job->gid,
+			.user_name = sd->user_name, .argv = argv, .env = env,
+			.script = script,
+		};
+
+		if (!(oci = oci_task_prepare(&req, &rc)))
+			goto out;
+	}
 	pid_room = env_pid_room(&env);
 	rlimits_take(env, rlimits_conf_bits(sd->conf->propagate_rlimits,
 					     sd->conf->propagate_rlimits_except), &rl);
@@ -331,10 +370,10 @@ int task_start(stepd_t *sd)
 	/* no handler of ours may run in the child: it resets them all */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = may_share_memory(sd) ? vfork() : fork();
+	pid = may_share_memory(sd) && !oci ? vfork() : fork();
 	if (pid == 0) {
 		close(p[0]);
-		child(sd, p[1], env, argv, pid_room, &io, &rl);
+		child(sd, p[1], env, argv, pid_room, &io, &rl, jc_fd, oci);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -355,6 +394,9 @@ int task_start(stepd_t *sd)
 		info("JobId=%u: batch script started, pid %d", sd->job->job_id,
 		     (int) sd->task_pid);
 out:
+	oci_task_free(oci);
+	if (jc_fd >= 0)
+		close(jc_fd);
 	io_paths_free(&io);
 	xstrarray_free(env);
 	xstrarray_free(argv);
