@@ -17,6 +17,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/crontab.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
@@ -71,6 +72,15 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 		error("Security violation, %s RPC for JobId=%u from uid=%u",
 		      msg_type_name(how->rpc), j->info.job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;
+	}
+	/* scrontab: under explicit_scancel only with --cron; its entry is
+	 * disabled (crontab.h) */
+	if (cancel && (j->info.bitflags & JOB_CRON) &&
+	    BASE(j) < JOB_COMPLETE) {
+		int rc = crontab_job_cancel(j, how->flags, uid);
+
+		if (rc)
+			return rc;
 	}
 	/* requeued, its nodes still cleaning up: the cancel wins, as in
 	 * Slurm (before, it was refused and the job ran again) */

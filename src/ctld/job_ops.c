@@ -169,6 +169,11 @@ void job_mgr_requeue_done(job_record_t *j)
 	if (j->begin_time <= now) {
 		j->begin_time = now + _cred_expire() + 1;
 		i->eligible_time = j->begin_time;
+	} else if (i->bitflags & JOB_CRON) {
+		/* scrontab: waits for its next start (crontab.h) */
+		i->eligible_time = j->begin_time;
+		i->state_reason = WAIT_TIME;
+		xfree(i->state_desc);
 	}
 	i->num_cpus = i->num_tasks * (i->cpus_per_task ? i->cpus_per_task : 1);
 	j->term_sent = 0;

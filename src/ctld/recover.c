@@ -21,6 +21,7 @@
 #include "ctld/recover.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/state_save.h"
+#include "ctld/crontab.h"
 #include "ctld/trigger.h"
 
 #define STATE_FILE "ctld_state"
@@ -122,6 +123,12 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 		if (unpack16(b, &tv) < 0 || trigger_unpack_state(b, tv) < 0)
 			goto corrupt;
 	}
+	if (ver >= 7) {
+		uint16_t cv;
+
+		if (unpack16(b, &cv) < 0 || crontab_unpack_state(b, cv) < 0)
+			goto corrupt;
+	}
 	info("Recovered state of %u jobs from %s (format version %d, journal "
 	     "seq %llu)", cnt, path, ver, (unsigned long long) rp->last);
 	rc = 0;
@@ -217,6 +224,8 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		return _apply_table(r, part_mgr_unpack_state, "partition", why, whylen);
 	case JREC_TRIGGERS:
 		return _apply_table(r, trigger_unpack_state, "trigger", why, whylen);
+	case JREC_CRONTAB:
+		return _apply_table(r, crontab_unpack_state, "crontab", why, whylen);
 	case JREC_JOB_FILES:
 		if (job_files_replay(rp->dir, r->data, r->len) < 0)
 			error("Journal %s: job files record seq %llu not "

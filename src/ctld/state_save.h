@@ -20,8 +20,9 @@
 /* Snapshot format: 1 and 2 hold format-1 (positional) node and job
  * records, 3 format-2 (tagged) ones, 4 adds the reservations after the
  * jobs, 5 the run-time partition changes after them, 6 the triggers
- * after those; all are read. */
-#define STATE_SAVE_VERSION 6
+ * after those, 7 the crontabs (scrontab) after the triggers; all are
+ * read. */
+#define STATE_SAVE_VERSION 7
 
 /* mkdir -p the state dir; refuse a dir of another cluster.  0, or -1
  * with a message in err. */
