@@ -837,6 +837,13 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_USER_ID_MISSING);
 		return;
 	}
+	/* as Slurm: a scrontab job changes with its crontab only */
+	if (j->info.bitflags & JOB_CRON) {
+		info("_update_job: JobId=%u: %s", j->info.job_id,
+		     slurm_strerror(ESLURM_CANNOT_MODIFY_CRON_JOB));
+		net_reply_rc(c, ESLURM_CANNOT_MODIFY_CRON_JOB);
+		return;
+	}
 	if ((rc = _plugin_modify(j, u, m->auth_uid, &user_msg))) {
 		return_code_msg_t r = { .rc = rc, .msg = user_msg };
 

@@ -17,6 +17,7 @@ import os
 import pwd
 import re
 import signal
+import subprocess
 import time
 
 import pytest
@@ -94,6 +95,11 @@ def test_install_list_remove(c):
     # the next multiple of 5 minutes
     begin = time.mktime(time.strptime(rec["EligibleTime"], "%Y-%m-%dT%H:%M:%S"))
     assert begin % 300 == 0 and 0 < begin - time.time() <= 300
+    # a cron job changes with its crontab only
+    r = c.run(["scontrol", "update", "jobid=%d" % first, "TimeLimit=5"],
+              user=U1)
+    assert r.rc == 1 and "Cannot modify scrontab jobs through scontrol" \
+        in r.err, r
     rec2 = c.show_job(second)
     assert rec2["JobName"] == "echo"
     assert rec2["WorkDir"] == pwd.getpwnam(U1).pw_dir
@@ -191,6 +197,50 @@ def test_scancel_needs_cron(c):
                                      "#DISABLED: #SCRON -t 1\n"
                                      "#DISABLED: 0 10 * * * echo cancel me\n")
     assert c.job_state(jobs[0]) == "PENDING"
+    assert scrontab(c, "-r").rc == 0
+
+
+def test_edit_retries_bad_lines(c):
+    """-e: the editor runs on a temp copy; a bad line is marked #BAD: and
+    the user asked to retry; the second edit installs."""
+    d = c.mkdir_for(U1, os.path.join(c.workdir(U1), "edit"))
+    good = "0 11 * * * echo edited\n"
+    c.write_file(U1, os.path.join(d, "edit.1"), "0 11 * * * echo a\n"
+                 "99 * * * * echo bad\n")
+    c.write_file(U1, os.path.join(d, "edit.2"), good)
+    editor = c.write_file(U1, os.path.join(d, "ed"),
+                          "#!/bin/sh\n"
+                          "n=$(cat %s/count 2>/dev/null || echo 0)\n"
+                          "n=$((n + 1)); echo $n > %s/count\n"
+                          "cp \"$1\" %s/seen.$n\n"
+                          "cp %s/edit.$n \"$1\"\n" % (d, d, d, d), 0o755)
+    pw = pwd.getpwnam(U1)
+    master, slave = os.openpty()
+    p = subprocess.Popen(["scrontab", "-e"], executable=c.bin("scrontab"),
+                         stdin=slave, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         cwd=c.workdir(U1),
+                         env=c.env_for(U1, extra={"EDITOR": editor,
+                                                  "VISUAL": ""}),
+                         user=pw.pw_uid, group=pw.pw_gid)
+    os.close(slave)
+    os.write(master, b"y\n")
+    out, err = p.communicate(timeout=60)
+    os.close(master)
+    assert p.returncode == 0, (out, err)
+    assert out == ("There are errors in your crontab.\n"
+                   "The failed line(s) is commented out with #BAD:\n"
+                   "Do you want to retry the edit? (y/n) "), (out, err)
+    assert "line 2:" in err
+    with open(os.path.join(d, "seen.1")) as f:
+        assert f.read().startswith("# Welcome to scrontab")
+    with open(os.path.join(d, "seen.2")) as f:
+        assert f.read() == "0 11 * * * echo a\n#BAD: 99 * * * * echo bad\n"
+    assert scrontab(c, "-l").out == good
+    assert len(cron_jobs(c)) == 1
+    # not a terminal: refused
+    r = scrontab(c, "-e", input="")
+    assert r.rc == 1 and "Standard input is not a TTY" in r.err, r
     assert scrontab(c, "-r").rc == 0
 
 
