@@ -227,6 +227,11 @@ static time_t _ct_next_start(const job_record_t *j, time_t now)
 	return t;
 }
 
+time_t crontab_next_start(const job_record_t *j, time_t now)
+{
+	return _ct_next_start(j, now);
+}
+
 uint32_t crontab_job_end(job_record_t *j, uint32_t state)
 {
 	uint32_t base = state & JOB_STATE_BASE;

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "common/net.h"
 #include "common/pack.h"
@@ -41,6 +42,9 @@ void     crontab_check_conf(void);
 /* job_mgr_end: the state a job ends in.  A cron job that ran and ends
  * other than CANCELLED gets JOB_REQUEUE and its next BeginTime. */
 uint32_t crontab_job_end(struct job_record *j, uint32_t state);
+/* The next start of a cron job's entry after now; 0 (logged) if its
+ * CrontabSpec never matches again. */
+time_t   crontab_next_start(const struct job_record *j, time_t now);
 /* A cancel of a cron job by uid: 0 (its entry is disabled), or
  * ESLURM_CANNOT_CANCEL_CRON_JOB without KILL_CRON under
  * ScronParameters=explicit_scancel. */

@@ -16,6 +16,7 @@
 #include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/crontab.h"
 #include "ctld/job_mail.h"
 #include "ctld/job_mgr.h"
 #include "ctld/jobcomp.h"
@@ -166,6 +167,14 @@ void job_mgr_requeue_done(job_record_t *j)
 	/* as Slurm: a new submit (a new accounting record), and no start
 	 * before the job credentials of the last run have expired */
 	i->submit_time = now;
+	/* scrontab: requeued another way (a node failed, scontrol
+	 * requeue): its next start, not at once */
+	if ((i->bitflags & JOB_CRON) && j->begin_time <= now) {
+		time_t next = crontab_next_start(j, now);
+
+		if (next)
+			j->begin_time = next;
+	}
 	if (j->begin_time <= now) {
 		j->begin_time = now + _cred_expire() + 1;
 		i->eligible_time = j->begin_time;
