@@ -368,6 +368,18 @@ TXT(t_deadline) { cli_fmt_time(o, J(r)->deadline, "N/A"); }
 TIME_JSON(j_deadline, deadline)
 /* shown only when the controller runs with preemption (set for jobs that
  * started) */
+/* scrontab's jobs: "CronJob=Yes CrontabSpec="* * * * *"" */
+TXT(t_show_cron)
+{
+	if (J(r)->bitflags & JOB_CRON)
+		xstrcat(o, "Yes");
+}
+TXT(t_show_cronspec)
+{
+	if (J(r)->cronspec)
+		xstrfmtcat(o, "\"%s\"", J(r)->cronspec);
+}
+TXT(t_cronspec) { xstrcat(o, J(r)->cronspec ? J(r)->cronspec : ""); }
 TXT(t_show_preempt_elig)
 {
 	if (J(r)->preemptable_time)
@@ -734,6 +746,8 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, "StartTime", NL, t_show_start, NULL, NULL },
 	{ 0, NULL, NULL, "EndTime", 0, t_show_end, NULL, NULL },
 	{ 0, "deadline", "DEADLINE", "Deadline", 0, t_deadline, "deadline", j_deadline },
+	{ 0, NULL, NULL, "CronJob", NL | OPT, t_show_cron, NULL, NULL },
+	{ 0, NULL, NULL, "CrontabSpec", OPT, t_show_cronspec, NULL, NULL },
 	{ 0, NULL, NULL, "PreemptEligibleTime", NL | OPT, t_show_preempt_elig,
 	  NULL, NULL },
 	{ 0, NULL, NULL, "PreemptTime", OPT, t_show_preempt_time, NULL, NULL },
@@ -879,7 +893,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_empty, "cluster_features", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "container_id", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "cpus_per_tres", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_empty, "cron", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_cronspec, "cron", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "extra", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "failed_node", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_origin", NULL },

@@ -55,6 +55,7 @@ static const struct option long_opts[] = {
 	{ "account", required_argument, NULL, 'A' },
 	{ "batch", no_argument, NULL, 'b' },
 	{ "clusters", required_argument, NULL, 'M' },
+	{ "cron", no_argument, NULL, 'c' },
 	{ "cluster", required_argument, NULL, 'M' },
 	{ "full", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
@@ -87,6 +88,7 @@ static const char help_text[] =
 "Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]\n"
 "  -A, --account=account           act only on jobs charging this account\n"
 "  -b, --batch                     signal batch shell for specified job\n"
+"  -c, --cron                      cancel an scrontab job\n"
 "  -f, --full                      signal batch shell and all steps for\n"
 "                                  specified job\n"
 "  -H, --hurry                     avoid burst buffer stage out\n"
@@ -138,6 +140,7 @@ static void parse_opt(scancel_opts_t *o, int c, const char *arg)
 	switch (c) {
 	case 'A': o->accounts = split_list(o->accounts, arg); break;
 	case 'b': o->flags |= KILL_JOB_BATCH; break;
+	case 'c': o->flags |= KILL_CRON; break;
 	case 'f': o->flags |= KILL_FULL_JOB; break;
 	case 'H': o->flags |= KILL_HURRY; break;
 	case 'M': xfree(o->clusters); o->clusters = xstrdup(arg); break;
@@ -195,7 +198,7 @@ static void parse_args(scancel_opts_t *o, int argc, char **argv)
 	o->ids = xcalloc(1, sizeof(char *));
 	parse_env(o);
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "A:bfHM:n:p:Qq:s:t:u:vVw:h",
+	while ((c = getopt_long(argc, argv, "A:bcfHM:n:p:Qq:s:t:u:vVw:h",
 				long_opts, NULL)) != -1)
 		parse_opt(o, c, optarg);
 	for (int i = optind; i < argc; i++)

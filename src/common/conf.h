@@ -151,6 +151,8 @@ typedef struct slurm_conf {
 	char     *select_type_parameters;
 	char     *scheduler_type;     /* sched/backfill */
 	char     *scheduler_parameters;
+	char     *scron_params;       /* ScronParameters: enable,
+				       * explicit_scancel */
 	char     *priority_type;      /* priority/basic */
 	char     *proctrack_type;
 	char     *task_plugin;

@@ -247,7 +247,7 @@ static const conf_key_t conf_keys[] = {
 	{ "SchedulerParameters", NULL, CK_STR, F(scheduler_parameters), NULL, NULL, 0, NULL },
 	{ "SchedulerTimeSlice", NULL, CK_U16, NOF, "30", " sec", 0, NULL },
 	{ "SchedulerType", NULL, CK_STR, F(scheduler_type), "sched/backfill", NULL, 0, NULL },
-	{ "ScronParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "ScronParameters", NULL, CK_STR, F(scron_params), NULL, NULL, 0, NULL },
 	{ "SelectType", NULL, CK_STR, F(select_type), "select/cons_tres", NULL, 0, NULL },
 	{ "SelectTypeParameters", NULL, CK_UPPER, F(select_type_parameters),
 	  "CR_Core_Memory", NULL, 0, NULL },

@@ -315,7 +315,7 @@ const field_desc_t job_info_fields[] = {
 	J(preempt_susp, FT_BOOL), J(cpus_per_tres, FT_STR),
 	J(mem_per_tres, FT_STR), J(licenses_alloc, FT_STR),
 	J(admin_comment, FT_STR),
-	J(profile, FT_U32), J(acctg_freq, FT_STR),
+	J(profile, FT_U32), J(acctg_freq, FT_STR), J(cronspec, FT_STR),
 	FIELD_END
 };
 #undef J

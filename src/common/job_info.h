@@ -257,6 +257,9 @@ typedef struct {
 /* made by an srun or salloc that sends REQUEST_ALLOC_HEARTBEAT: subject
  * to InactiveLimit (ctld/job_inactive.h) */
 #define JOB_ALLOC_HEARTBEAT 0x00000008u
+/* made by scrontab: requeued for its next start whenever it ends, but
+ * by scancel (ctld/crontab.h) */
+#define JOB_CRON 0x00000010u
 
 #define NICE_OFFSET 0x80000000u
 
@@ -361,6 +364,8 @@ typedef struct {
 	char     *mem_per_tres;   /* --mem-per-gpu: "gres/gpu:MB" */
 	uint32_t  profile;        /* --profile: PROFILE_* (profile.h) */
 	char     *acctg_freq;     /* --acctg-freq, or NULL */
+	char     *cronspec;       /* scrontab: the entry's time fields
+				   * (CrontabSpec=), or NULL */
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

@@ -152,6 +152,12 @@ typedef enum {
 	 * step's) nodes, signed once per node (msg_bcast.c) */
 	REQUEST_SBCAST_CRED = 5100,         /* sbcast_cred_request_msg_t */
 	RESPONSE_SBCAST_CRED,               /* sbcast_cred_msg_t */
+	/* scrontab (msg_crontab.c) */
+	REQUEST_UPDATE_CRONTAB = 5110,      /* crontab_update_msg_t (install,
+					     * or remove: no text) */
+	RESPONSE_UPDATE_CRONTAB,            /* crontab_update_resp_msg_t */
+	REQUEST_CRONTAB,                    /* crontab_request_msg_t */
+	RESPONSE_CRONTAB,                   /* crontab_resp_msg_t */
 
 	/* srun -> slurmd */
 	REQUEST_LAUNCH_TASKS = 6001,        /* launch_tasks_request_msg_t */
@@ -463,6 +469,9 @@ enum {
 	KILL_FULL_JOB  = 0x0002,  /* batch shell and all steps */
 	KILL_STEPS_ONLY = 0x0004,
 	KILL_HURRY     = 0x0008,
+	KILL_CRON      = 0x0010,  /* scancel --cron: a scrontab job may be
+				   * cancelled (ScronParameters=
+				   * explicit_scancel) */
 	/* a terminate that answers a batch completion with BATCH_END_CLEAN:
 	 * the controller counted the node done with the job's end, so no
 	 * MESSAGE_EPILOG_COMPLETE follows */
@@ -1539,5 +1548,45 @@ typedef struct {
 	uint32_t  data_len;
 	char     *data;
 } file_gather_resp_msg_t;
+/* ---- scrontab (msg_crontab.c) ---- */
+
+#define CRONTAB_MAX_BYTES   (1024 * 1024)   /* a user's crontab text */
+#define CRONTAB_MAX_ENTRIES 1000            /* entries (jobs) in one */
+
+/* One crontab entry: the batch job it runs and where it is in the text
+ * (1-based lines, from its first #SCRON line to the entry's own). */
+typedef struct {
+	job_desc_t desc;
+	char      *cronspec;      /* the time fields as written */
+	uint32_t   line_start;
+	uint32_t   line_end;
+} crontab_entry_t;
+
+typedef struct {
+	uint32_t         user_id;     /* whose crontab */
+	uint32_t         group_id;
+	char            *crontab;     /* the whole text; NULL: remove it */
+	uint32_t         entry_cnt;   /* at most CRONTAB_MAX_ENTRIES */
+	crontab_entry_t *entries;
+} crontab_update_msg_t;
+
+typedef struct {
+	uint32_t  rc;             /* 0, or why nothing was installed */
+	char     *err_msg;        /* the refused entry's message, or NULL */
+	char     *failed_lines;   /* "4-6": the refused entry's lines */
+	uint32_t  job_cnt;        /* the jobs made, one per entry */
+	uint32_t *job_ids;
+} crontab_update_resp_msg_t;
+
+typedef struct {
+	uint32_t  user_id;
+} crontab_request_msg_t;
+
+typedef struct {
+	char     *crontab;        /* NULL: the user has none */
+	char     *disabled_lines; /* "3,7-9": entries scancel disabled */
+} crontab_resp_msg_t;
+
+void crontab_update_msg_free(crontab_update_msg_t *m);
 
 #endif

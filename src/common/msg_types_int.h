@@ -4,6 +4,7 @@
 #ifndef SLUICE_MSG_TYPES_INT_H
 #define SLUICE_MSG_TYPES_INT_H
 
+#include "common/fields.h"
 #include "common/pack.h"
 
 #define MSG_BODY_FUNCS(p)                                                      \
@@ -33,6 +34,12 @@ MSG_BODY_FUNCS(msg_file_gather_resp); /* RESPONSE_FILE_GATHER */
 /* msg_trigger.c */
 MSG_BODY_FUNCS(msg_trigger);      /* REQUEST_TRIGGER_*, RESPONSE_TRIGGER_GET:
 				   * trigger_info_msg_t */
+
+/* msg_crontab.c */
+MSG_BODY_FUNCS(msg_crontab_update);   /* REQUEST_UPDATE_CRONTAB */
+MSG_BODY_FUNCS(msg_crontab_update_resp); /* RESPONSE_UPDATE_CRONTAB */
+extern const field_desc_t msg_crontab_request_fields[];
+extern const field_desc_t msg_crontab_resp_fields[];
 
 /* msg_profile.c */
 MSG_BODY_FUNCS(msg_job_profile);  /* REQUEST_JOB_PROFILE: job_profile_msg_t */

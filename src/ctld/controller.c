@@ -25,6 +25,7 @@
 #include "common/privs.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/crontab.h"
 #include "ctld/trigger.h"
 #include "common/debug_flags.h"
 #include "ctld/acct_job.h"
@@ -411,6 +412,7 @@ int ctld_reconfigure(void)
 		log_reopen(nc->slurmctld_log_file);
 	info("Reconfigured from %s", nc->path);
 	trigger_reconfig();
+	crontab_check_conf();
 	commit_dirty();
 	assoc_mgr_reconfig(nc);
 	sched_reconfig();
@@ -586,6 +588,7 @@ static void _stop(void)
 	sched_fini();
 	resv_mgr_fini();
 	trigger_fini();
+	crontab_fini();
 	commit_fini();
 	rl_fini();
 	conf_serve_fini();
@@ -700,6 +703,7 @@ int main(int argc, char **argv)
 	_start();
 	ha_set_control_time(time(NULL));
 	trigger_ctld_start(ha_index());
+	crontab_check_conf();
 	info("slurmctld version %s started on cluster %s",
 	     SLUICE_VERSION_STRING, ctld.conf->cluster_name);
 	if (ctld.opts.systemd)

@@ -17,6 +17,7 @@
 #include "ctld/agent.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/crontab.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
@@ -71,6 +72,15 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 		error("Security violation, %s RPC for JobId=%u from uid=%u",
 		      msg_type_name(how->rpc), j->info.job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;
+	}
+	/* scrontab: under explicit_scancel only with --cron; its entry is
+	 * disabled (crontab.h) */
+	if (cancel && (j->info.bitflags & JOB_CRON) &&
+	    BASE(j) < JOB_COMPLETE) {
+		int rc = crontab_job_cancel(j, how->flags, uid);
+
+		if (rc)
+			return rc;
 	}
 	/* requeued, its nodes still cleaning up: the cancel wins, as in
 	 * Slurm (before, it was refused and the job ran again) */
@@ -825,6 +835,13 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 		error("Security violation, JOB_UPDATE RPC for JobId=%u from "
 		      "uid=%u", j->info.job_id, (unsigned) m->auth_uid);
 		net_reply_rc(c, ESLURM_USER_ID_MISSING);
+		return;
+	}
+	/* as Slurm: a scrontab job changes with its crontab only */
+	if (j->info.bitflags & JOB_CRON) {
+		info("_update_job: JobId=%u: %s", j->info.job_id,
+		     slurm_strerror(ESLURM_CANNOT_MODIFY_CRON_JOB));
+		net_reply_rc(c, ESLURM_CANNOT_MODIFY_CRON_JOB);
 		return;
 	}
 	if ((rc = _plugin_modify(j, u, m->auth_uid, &user_msg))) {

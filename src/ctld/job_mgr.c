@@ -27,6 +27,7 @@
 #include "ctld/job_files.h"
 #include "ctld/job_ckpt.h"
 #include "ctld/job_inactive.h"
+#include "ctld/crontab.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
@@ -743,6 +744,8 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	uint32_t was = i->job_state & JOB_STATE_BASE;
 	long b;
 
+	if (!reending)          /* a cron job: requeued for its next start */
+		state = crontab_job_end(j, state);
 	if (was == JOB_SUSPENDED)
 		job_mgr_suspend_res(j, true);   /* its CPUs, released below */
 	lic_mgr_job_return(j);          /* as it begins completing */

@@ -267,6 +267,10 @@ void          job_mgr_rpc_complete_alloc(net_conn_t *c, slurm_msg_t *m);
 job_record_t *job_mgr_trial(job_desc_t *d, const slurm_msg_t *m, int *rc,
 			    char **msg);
 void          job_mgr_trial_free(job_record_t *j);
+/* Add such a record as a submit of d would (a new job id, its files,
+ * the journal, accounting, the pending list): crontab.c makes all of a
+ * crontab's jobs first, then adds them. */
+void          job_mgr_trial_add(job_record_t *j, const job_desc_t *d);
 
 /* Snapshot of every job record. */
 void          job_mgr_pack_state(buf_t *b);

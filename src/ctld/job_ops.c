@@ -16,6 +16,7 @@
 #include "ctld/assoc_mgr.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/crontab.h"
 #include "ctld/job_mail.h"
 #include "ctld/job_mgr.h"
 #include "ctld/jobcomp.h"
@@ -166,9 +167,22 @@ void job_mgr_requeue_done(job_record_t *j)
 	/* as Slurm: a new submit (a new accounting record), and no start
 	 * before the job credentials of the last run have expired */
 	i->submit_time = now;
+	/* scrontab: requeued another way (a node failed, scontrol
+	 * requeue): its next start, not at once */
+	if ((i->bitflags & JOB_CRON) && j->begin_time <= now) {
+		time_t next = crontab_next_start(j, now);
+
+		if (next)
+			j->begin_time = next;
+	}
 	if (j->begin_time <= now) {
 		j->begin_time = now + _cred_expire() + 1;
 		i->eligible_time = j->begin_time;
+	} else if (i->bitflags & JOB_CRON) {
+		/* scrontab: waits for its next start (crontab.h) */
+		i->eligible_time = j->begin_time;
+		i->state_reason = WAIT_TIME;
+		xfree(i->state_desc);
 	}
 	i->num_cpus = i->num_tasks * (i->cpus_per_task ? i->cpus_per_task : 1);
 	j->term_sent = 0;

@@ -878,6 +878,24 @@ job_record_t *job_mgr_trial(job_desc_t *d, const slurm_msg_t *m, int *rc,
 	return j;
 }
 
+void job_mgr_trial_add(job_record_t *j, const job_desc_t *d)
+{
+	j->info.job_id = job_mgr_next_id();
+	job_depend_set(j, d->dependency);
+	if (d->script)          /* in the journal now, in its file soon */
+		job_files_save(ctld_conf()->state_save_location,
+			       j->info.job_id, d->script, d->environment);
+	job_mgr_add(j);
+	job_mgr_pending_add(j);
+	acct_job_changed(j);
+	if (d->script)
+		acct_job_script(j, d->script, d->environment);
+	info("%s: JobId=%u InitPrio=%u", __func__, j->info.job_id,
+	     j->info.priority);
+	stats_job(STATS_JOB_SUBMITTED);
+	sched_trigger_new(j);
+}
+
 void job_mgr_trial_free(job_record_t *j)
 {
 	if (!j)

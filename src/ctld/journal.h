@@ -33,6 +33,7 @@ enum {
 	JREC_TRIGGERS = 7, /* every trigger (trigger_pack_state) */
 	JREC_PARTS = 8,   /* every run-time partition change
 			   * (part_mgr_pack_state) */
+	JREC_CRONTAB = 9, /* every user's crontab (crontab_pack_state) */
 	JREC_DYN_NODES = 10, /* every dynamic node (node_dyn_pack_state);
 			   * applied at once in replay: the jobs after it
 			   * may name its nodes */

@@ -22,6 +22,7 @@
 #include "ctld/recover.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/state_save.h"
+#include "ctld/crontab.h"
 #include "ctld/trigger.h"
 
 #define STATE_FILE "ctld_state"
@@ -129,6 +130,12 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 		if (unpack16(b, &tv) < 0 || trigger_unpack_state(b, tv) < 0)
 			goto corrupt;
 	}
+	if (ver >= STATE_SAVE_CRONTAB) {
+		uint16_t cv;
+
+		if (unpack16(b, &cv) < 0 || crontab_unpack_state(b, cv) < 0)
+			goto corrupt;
+	}
 	info("Recovered state of %u jobs from %s (format version %d, journal "
 	     "seq %llu)", cnt, path, ver, (unsigned long long) rp->last);
 	rc = 0;
@@ -224,6 +231,9 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		return _apply_table(r, part_mgr_unpack_state, "partition", why, whylen);
 	case JREC_TRIGGERS:
 		return _apply_table(r, trigger_unpack_state, "trigger", why, whylen);
+	case JREC_CRONTAB:
+		return _apply_table(r, crontab_unpack_state, "crontab",
+				    why, whylen);
 	case JREC_DYN_NODES:
 		return _apply_table(r, node_dyn_unpack_state, "dynamic node",
 				    why, whylen);

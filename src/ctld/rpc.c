@@ -54,6 +54,7 @@
 #include "ctld/rpc.h"
 #include "ctld/stats.h"
 #include "ctld/job_ckpt.h"
+#include "ctld/crontab.h"
 #include "ctld/trigger.h"
 #include "ctld/step_mgr.h"
 #include "slurm/slurm_errno.h"
@@ -237,6 +238,10 @@ static const rpc_row_t rpc_table[] = {
 	/* InactiveLimit: in memory only, not journaled (job_inactive.h) */
 	{ REQUEST_ALLOC_HEARTBEAT,       RPC_PRIV_USER,
 	  job_inactive_rpc_heartbeat },
+	/* a user's own crontab; operators anyone's (crontab.c) */
+	{ REQUEST_UPDATE_CRONTAB,        RPC_PRIV_USER, crontab_rpc_update,
+	  CHANGE },
+	{ REQUEST_CRONTAB,               RPC_PRIV_USER, crontab_rpc_get },
 	/* who may set, see and clear which trigger: trigger.c */
 	{ REQUEST_TRIGGER_SET,           RPC_PRIV_USER, trigger_rpc_set,
 	  CHANGE },

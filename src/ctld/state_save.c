@@ -9,9 +9,10 @@
  * table (resv_mgr_pack_state)], [v5: u16 partition changes format,
  * the run-time partition changes (part_mgr_pack_state)], [v9, after the
  * next job id and before the node states: u16 dynamic node format, the
- * dynamic nodes (node_dyn_pack_state)], [v6: u16
- * trigger format, the trigger table (trigger_pack_state)], [v2: u32 CRC-32C of all the bytes
- * before].  It is
+ * dynamic nodes (node_dyn_pack_state)], [v6: u16 trigger format, the
+ * trigger table (trigger_pack_state)], [v7: u16 crontab format, every
+ * user's crontab (crontab_pack_state)], [v2: u32 CRC-32C of all the
+ * bytes before].  It is
  * written to "ctld_state.new", fsync'd, renamed, and the directory fsync'd.
  * Job scripts and environments go into the journal (JREC_JOB_FILES) and
  * into their own files (job_files.h); a snapshot write first waits for
@@ -40,6 +41,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/resv_mgr.h"
 #include "ctld/state_save.h"
+#include "ctld/crontab.h"
 #include "ctld/trigger.h"
 
 #define STATE_MAGIC "SLUICE_CTLD_STATE"
@@ -220,6 +222,8 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 	part_mgr_pack_state(b);
 	pack16(b, TRIGGER_STATE_VERSION);   /* version 6 */
 	trigger_pack_state(b);
+	pack16(b, CRONTAB_STATE_VERSION);   /* version 7 */
+	crontab_pack_state(b);
 	pack32(b, crc32c(0, buf_data(b), buf_len(b)));
 	last_len = buf_len(b);
 	return b;
@@ -312,6 +316,13 @@ void state_save_pack_changes(buf_t *b, uint64_t *seq)
 		_frame_buf(b, JREC_TRIGGERS, TRIGGER_STATE_VERSION, seq, t);
 		buf_destroy(t);
 	}
+	if (crontab_take_dirty()) {
+		buf_t *t = buf_create(256);
+
+		crontab_pack_state(t);
+		_frame_buf(b, JREC_CRONTAB, CRONTAB_STATE_VERSION, seq, t);
+		buf_destroy(t);
+	}
 	if (next != ss.next_id) {
 		uint8_t v[4] = { next >> 24, next >> 16, next >> 8, next };
 
@@ -330,6 +341,7 @@ void state_save_changes_reset(void)
 	resv_mgr_take_dirty();
 	part_mgr_take_dirty();
 	trigger_take_dirty();
+	crontab_take_dirty();
 	ss.next_id = job_mgr_next_id();
 }
 

@@ -20,9 +20,11 @@
 /* Snapshot format: 1 and 2 hold format-1 (positional) node and job
  * records, 3 format-2 (tagged) ones, 4 adds the reservations after the
  * jobs, 5 the run-time partition changes after them, 6 the triggers
- * after those, 9 the dynamic nodes before the node states (the jobs
- * after them may name those nodes); all are read. */
+ * after those, 7 the crontabs (scrontab) after the triggers, 9 the
+ * dynamic nodes before the node states (the jobs after them may name
+ * those nodes; no file was ever written at 8); all are read. */
 #define STATE_SAVE_VERSION 9
+#define STATE_SAVE_CRONTAB 7     /* first version with crontabs */
 #define STATE_SAVE_DYN_NODES 9   /* first version with dynamic nodes */
 
 /* mkdir -p the state dir; refuse a dir of another cluster.  0, or -1

@@ -14,7 +14,8 @@
  * the payload of each reservation record (JREC_RESV, also the snapshot's
  * section from format 4) as the reservation table, and of each trigger
  * record (JREC_TRIGGERS, the snapshot's section from format 5) as the
- * trigger table.
+ * trigger table, and of each crontab record (JREC_CRONTAB, the
+ * snapshot's section from format 7) as the crontab table.
  *
  * Build: CC=clang cmake -DSLUICE_FUZZ=ON
  *        -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined ...
@@ -106,6 +107,16 @@ static void _scan_image(const uint8_t *d, size_t n)
 			trigger_fini();
 			continue;
 		}
+		if (r.type == JREC_CRONTAB) {
+			buf_t *p = buf_view(r.data, r.len);
+
+			crontab_unpack_state(p, r.version);
+			if (buf_offset(p) > r.len)
+				abort();
+			buf_destroy(p);
+			crontab_fini();
+			continue;
+		}
 		if (r.type != JREC_JOB)
 			continue;
 		for (uint16_t v = 1; v <= JOB_REC_VERSION; v++) {
@@ -187,6 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	_put(jname, NULL, 0);
 	resv_mgr_fini();
 	trigger_fini();
+	crontab_fini();
 	job_mgr_fini();
 	part_mgr_fini();
 	node_mgr_fini();

@@ -35,7 +35,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TEST_USERS = ("sluice_u1", "sluice_u2")
 COMMANDS = ("sbatch", "squeue", "sinfo", "scancel", "scontrol", "srun",
             "salloc", "sacct", "sacctmgr", "sprio", "sdiag", "sreport",
-            "sstat", "sshare", "sattach", "strigger", "sbcast", "sgather")
+            "sstat", "sshare", "sattach", "strigger", "sbcast", "sgather",
+            "scrontab")
 DAEMONS = ("slurmctld", "slurmd", "slurmstepd", "slurmrestd")
 TERMINAL_STATES = {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL",
                    "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"}

@@ -60,6 +60,7 @@
 #include "../../src/ctld/resv_rpc.c"
 #include "../../src/ctld/trigger.c"
 #include "../../src/ctld/trigger_rpc.c"
+#include "../../src/ctld/crontab.c"
 
 #include "ctld_stubs.h"
 
