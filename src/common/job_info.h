@@ -243,6 +243,9 @@ typedef struct {
 	uint32_t  profile;        /* --profile: PROFILE_* (profile.h), 0 =
 				     not set */
 	char     *acctg_freq;     /* --acctg-freq as given, or NULL */
+	uint32_t  req_switch;     /* --switches count, 0 = none */
+	uint32_t  wait4switch;    /* --switches @max-time, seconds */
+	uint16_t  segment_size;   /* --segment, 0 = none */
 } job_desc_t;
 
 /* job_desc_t.bitflags / job_info_t.bitflags */
@@ -361,6 +364,9 @@ typedef struct {
 	char     *mem_per_tres;   /* --mem-per-gpu: "gres/gpu:MB" */
 	uint32_t  profile;        /* --profile: PROFILE_* (profile.h) */
 	char     *acctg_freq;     /* --acctg-freq, or NULL */
+	uint32_t  req_switch;     /* --switches count, 0 = none */
+	uint32_t  wait4switch;    /* --switches @max-time, seconds */
+	uint16_t  segment_size;   /* --segment, 0 = none */
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

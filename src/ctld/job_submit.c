@@ -34,6 +34,7 @@
 #include "ctld/select_plugin.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
+#include "ctld/topo_mgr.h"
 #include "slurm/slurm_errno.h"
 
 #define PRIO_TOP 4294901759u
@@ -528,6 +529,19 @@ static int _check_memory(const submit_t *s)
 /* --profile and --acctg-freq (profile.h): the commands check both;
  * this is for REST and libslurm requests.  Samples asked for where
  * AcctGatherProfileType keeps none: said once, in the submit answer. */
+static int _check_topo(const job_desc_t *d, submit_t *s)
+{
+	char why[256];
+	int rc = topo_mgr_check_req(d->req_switch, d->segment_size,
+				    d->min_nodes, why, sizeof(why));
+
+	if (rc) {
+		xfree(s->msg);
+		s->msg = xstrdup(why);
+	}
+	return rc;
+}
+
 static int _check_profile(const job_desc_t *d, submit_t *s)
 {
 	const char *type = ctld_conf()->acct_gather_profile_type;
@@ -590,6 +604,8 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	    (rc = job_array_check(d->array_inx)))
 		return rc;
 	if ((rc = _check_profile(d, s)))
+		return rc;
+	if ((rc = _check_topo(d, s)))
 		return rc;
 	if (job_mgr_count() >= ctld_conf()->max_job_count)
 		return EAGAIN;
@@ -703,6 +719,9 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->bitflags = d->bitflags;
 	i->profile = d->profile;
 	i->acctg_freq = xstrdup(d->acctg_freq);
+	i->req_switch = d->req_switch;
+	i->wait4switch = d->wait4switch;
+	i->segment_size = d->segment_size;
 	if (d->licenses && *d->licenses &&
 	    lic_mgr_validate(d->licenses, &i->licenses))
 		i->licenses = NULL;           /* checked by _validate */
