@@ -321,22 +321,23 @@ static int _link(topo_conf_t *c, const char *fname, char *err, size_t errlen)
 			long ci = topo_conf_switch(c, n);
 
 			if (ci < 0 || (size_t) ci == i) {
+				_fail(err, errlen, fname, s->line,
+				      ci < 0 ? "switch %s: child switch %s is "
+				      "not defined" : "switch %s is its own "
+				      "child%s", s->name, ci < 0 ? n : "");
 				hostlist_destroy(hl);
-				return _fail(err, errlen, fname, s->line,
-					     ci < 0 ? "switch %s: child switch "
-					     "%s is not defined" :
-					     "switch %s is its own child%s",
-					     s->name, ci < 0 ? n : "");
+				return -1;
 			}
 			if (c->sw[ci].parent >= 0) {
 				int pl = c->sw[c->sw[ci].parent].line;
 
+				_fail(err, errlen, fname, s->line,
+				      "switch %s is under both %s (line %d) "
+				      "and %s", n,
+				      c->sw[c->sw[ci].parent].name, pl,
+				      s->name);
 				hostlist_destroy(hl);
-				return _fail(err, errlen, fname, s->line,
-					     "switch %s is under both %s "
-					     "(line %d) and %s", n,
-					     c->sw[c->sw[ci].parent].name, pl,
-					     s->name);
+				return -1;
 			}
 			c->sw[ci].parent = (int32_t) i;
 			s->child[s->child_cnt++] = (uint32_t) ci;
