@@ -559,7 +559,8 @@ int topo_conf_parse_text(const char *text, size_t len, const char *fname,
 	}
 	xfree(buf);
 	if (rc == 0 && !c->sw_cnt && !c->blk_cnt)
-		rc = _fail(err, errlen, fname, lineno,
+		rc = _fail(err, errlen, fname, c->bs_line ? c->bs_line : lineno,
+			   c->bs_line ? "BlockSizes= without any BlockName=" :
 			   "no SwitchName= or BlockName= line");
 	if (rc == 0)
 		rc = _link(c, fname, err, errlen);

@@ -416,7 +416,13 @@ static int _tp_cmp_fit(const void *a, const void *b, void *arg)
 /* The most free CPUs first (to need the fewest). */
 static int _tp_cmp_room(const void *a, const void *b, void *arg)
 {
-	return -_tp_cmp_fit(a, b, arg);
+	const tp_place_t *p = arg;
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+	uint64_t fx = p->free_cpus[x], fy = p->free_cpus[y];
+
+	if (fx != fy)
+		return fx > fy ? -1 : 1;
+	return x < y ? -1 : (x > y);
 }
 
 static int _tp_try(tp_place_t *p, const bitmap_t *where)
