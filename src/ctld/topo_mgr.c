@@ -233,6 +233,16 @@ const topo_t *topo_mgr_get(void)
 	return topo_st.topo;
 }
 
+const topo_t *topo_mgr_for_job(const job_record_t *j)
+{
+	if (!topo_st.topo)
+		return NULL;
+	if ((topo_st.params & TM_OPTIONAL) && !j->info.req_switch &&
+	    !j->info.segment_size)
+		return NULL;
+	return topo_st.topo;
+}
+
 /* Seconds j may wait for its switch count. */
 static uint32_t _tm_wait_max(const job_record_t *j)
 {
@@ -247,12 +257,11 @@ int topo_mgr_job_test(job_record_t *j, const select_node_t *nodes,
 		      select_result_t *res)
 {
 	topo_req_t treq = { j->info.req_switch, j->info.segment_size };
-	bool asks = treq.max_leaves || treq.segment;
 	uint32_t leaves = 0;
 	time_t now;
 	int rc;
 
-	if (!topo_st.topo || (!asks && (topo_st.params & TM_OPTIONAL)))
+	if (!topo_mgr_for_job(j))
 		return select_plugin_job_test(nodes, node_cnt, avail, req,
 					      ignore_alloc, res);
 	rc = topo_job_test(topo_st.topo, select_plugin_job_test, nodes, node_cnt,

@@ -36,6 +36,10 @@ void topo_mgr_fini(void);
 /* The topology jobs are placed in, or NULL (flat). */
 const topo_t *topo_mgr_get(void);
 
+/* The topology j is placed in: NULL when flat, or with
+ * TopologyParam=TopoOptional when j asks for neither --switches nor
+ * --segment. */
+const topo_t *topo_mgr_for_job(const struct job_record *j);
 /* select_plugin_job_test() for j inside the topology, with its
  * --switches wait: an allocation over more leaf switches than j asked
  * for is refused (SELECT_BUSY) until j has waited its max-time
