@@ -531,13 +531,15 @@ static int _check_memory(const submit_t *s)
  * AcctGatherProfileType keeps none: said once, in the submit answer. */
 static int _check_topo(const job_desc_t *d, submit_t *s)
 {
-	char why[256];
+	char why[256] = "";
 	int rc = topo_mgr_check_req(d->req_switch, d->segment_size,
 				    d->min_nodes, why, sizeof(why));
 
 	if (rc) {
 		xfree(s->msg);
 		s->msg = xstrdup(why);
+	} else if (d->req_switch && !s->msg && why[0]) {
+		s->msg = xstrdup(why);         /* no effect: said once */
 	}
 	return rc;
 }
@@ -720,7 +722,9 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->profile = d->profile;
 	i->acctg_freq = xstrdup(d->acctg_freq);
 	i->req_switch = d->req_switch;
-	i->wait4switch = d->wait4switch;
+	/* as Slurm: the wait is capped by max_switch_wait when submitted */
+	i->wait4switch = d->wait4switch < sched_params()->max_switch_wait ?
+		d->wait4switch : sched_params()->max_switch_wait;
 	i->segment_size = d->segment_size;
 	if (d->licenses && *d->licenses &&
 	    lic_mgr_validate(d->licenses, &i->licenses))

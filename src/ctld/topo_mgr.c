@@ -298,7 +298,10 @@ int topo_mgr_check_req(uint32_t req_switch, uint16_t segment,
 			 "--segment=%u", min_nodes, segment);
 		return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 	}
-	(void) req_switch;
+	if (req_switch && (!topo_st.topo ||
+			   topo_kind(topo_st.topo) != TOPO_TREE))
+		snprintf(why, len, "--switches has no effect: TopologyPlugin "
+			 "is not topology/tree");
 	return 0;
 }
 

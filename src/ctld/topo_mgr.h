@@ -49,7 +49,7 @@ int  topo_mgr_job_test(struct job_record *j, const select_node_t *nodes,
 		       const select_req_t *req, bool ignore_alloc,
 		       select_result_t *res);
 /* Submit check of --switches / --segment: 0 or a Slurm error code with
- * why. */
+ * why; 0 with why set: a note for the user (--switches has no effect). */
 int  topo_mgr_check_req(uint32_t req_switch, uint16_t segment,
 			uint32_t min_nodes, char *why, size_t len);
 

@@ -7,6 +7,7 @@ The cluster has 4 nodes of 2 CPUs under two leaf switches joined by one
 top switch:  top -> s1 (n1, n2), s2 (n3, n4).
 """
 
+import json
 import os
 import time
 
@@ -120,6 +121,10 @@ def test_switches_wait(tc):
                    "--wrap", "sleep 300"], user=U1)
     time.sleep(4)
     assert reason(tc, w) == "PENDING Resources"
+    r = tc.run(["squeue", "--json", "-j", str(w)])
+    job = json.loads(r.out)["jobs"][0]
+    assert job["required_switches"] == 1, job
+    assert job["maximum_switch_wait_time"] == 12, job
     tc.wait_state(w, ("RUNNING",), timeout=60)
     assert time.time() - t0 >= 10
     assert nodelist(tc, w) == "n[2,4]"
@@ -184,3 +189,58 @@ def test_topology_yaml_refused(users):
     r, path = _start_fails(users, "- topology: t1\n", name="topology.yaml")
     assert r.rc != 0, r
     assert "%s: Sluice reads topology.conf only" % path in r.err, r
+
+
+def test_switches_no_effect_when_flat(new_cluster):
+    """topology/flat: --switches is taken and the user told it does
+    nothing; --segment is refused."""
+    c = new_cluster(nodes=1)
+    r = c.run(["sbatch", "-H", "--switches=1", "--wrap", "true"], user=U1)
+    assert r.rc == 0 and "Submitted batch job" in r.out, r
+    assert "--switches has no effect: TopologyPlugin is not " \
+        "topology/tree" in r.err, r
+    r = c.run(["scontrol", "show", "topology"])
+    assert r.rc == 0 and r.out == "No topology information available\n", r
+
+
+BLOCKS = """BlockName=b1 Nodes=n[1-2]
+BlockName=b2 Nodes=n[3-4]
+BlockSizes=2
+"""
+
+
+def test_blocks(users):
+    """topology/block: a 2-node job in one block; --segment=1 lets one
+    span blocks; show topology lists the blocks."""
+    c = TopoCluster(nodes=4, cpus=2, tag="topoblk", topo=BLOCKS,
+                    extra_conf=EXTRA.replace("topology/tree",
+                                             "topology/block"))
+    try:
+        c.start()
+        r = c.run(["scontrol", "show", "topology"])
+        assert r.out.splitlines() == [
+            "BlockName=b1 BlockIndex=0 Nodes=n[1-2] BlockSize=2",
+            "BlockName=b2 BlockIndex=1 Nodes=n[3-4] BlockSize=2"], r
+        a = c.sbatch(["--exclusive", "-w", "n1", "--wrap", "sleep 300"],
+                     user=U1)
+        c.wait_state(a, ("RUNNING",))
+        b = c.sbatch(["--exclusive", "-N2", "--wrap", "sleep 300"],
+                     user=U1)
+        c.wait_state(b, ("RUNNING",))
+        assert nodelist(c, b) == "n[3-4]"
+        c.run(["scancel", str(b)])
+        d = c.sbatch(["--exclusive", "-w", "n3", "--wrap", "sleep 300"],
+                     user=U1)
+        c.wait_state(d, ("RUNNING",))
+        # n2 and n4 free, one in each block: segments of 1 may span them
+        e = c.sbatch(["--exclusive", "-N2", "--segment=1", "--wrap",
+                      "sleep 300"], user=U1)
+        c.wait_state(e, ("RUNNING",))
+        assert nodelist(c, e) == "n[2,4]"
+        r = c.run(["sbatch", "-N3", "--segment=2", "--wrap", "true"],
+                  user=U1)
+        assert r.rc == 1 and "not a multiple of --segment=2" in r.err, r
+    finally:
+        c.stop()
+        if not c.failed:
+            c.cleanup()
