@@ -596,6 +596,61 @@ int topo_job_test(const topo_t *t, topo_select_f fn,
 	return rc;
 }
 
+/* ---- RouteTree ---- */
+
+int topo_route(const topo_t *t, const uint32_t *idx, uint32_t cnt,
+	       uint32_t *perm, uint32_t **sizes, uint32_t *group_cnt)
+{
+	bitmap_t *want;
+	uint32_t *grp, top = TP_NONE, g = 0, k, n = 0;
+	size_t d;
+
+	if (!t || t->kind != TOPO_TREE || cnt < 2)
+		return -1;
+	want = bitmap_create(t->node_cnt ? t->node_cnt : 1);
+	for (k = 0; k < cnt; k++)       /* those under some switch */
+		if (idx[k] < t->node_cnt && bitmap_test(t->all, idx[k]))
+			bitmap_set(want, idx[k]);
+	for (d = 0; d < t->dom_cnt && top == TP_NONE; d++)
+		if (bitmap_is_subset(want, t->dom[d].nodes))
+			top = (uint32_t) d;
+	if (!bitmap_count(want) || top == TP_NONE || !t->dom[top].level) {
+		bitmap_destroy(want);
+		return -1;            /* one leaf: no split by switch */
+	}
+	/* each node's group: the child of top holding it, else its own */
+	grp = xcalloc(cnt + 1, sizeof(uint32_t));
+	for (k = 0; k < cnt; k++)
+		grp[k] = TP_NONE;
+	for (d = t->lv_start[t->dom[top].level - 1];
+	     d < t->lv_start[t->dom[top].level]; d++) {
+		if (!bitmap_is_subset(t->dom[d].nodes, t->dom[top].nodes) ||
+		    !bitmap_overlaps(t->dom[d].nodes, want))
+			continue;
+		for (k = 0; k < cnt; k++)
+			if (idx[k] < t->node_cnt &&
+			    bitmap_test(t->dom[d].nodes, idx[k]))
+				grp[k] = g;
+		g++;
+	}
+	*sizes = xcalloc(g + cnt + 1, sizeof(uint32_t));
+	for (uint32_t gi = 0; gi < g; gi++)
+		for (k = 0; k < cnt; k++)
+			if (grp[k] == gi) {
+				perm[n++] = k;
+				(*sizes)[gi]++;
+			}
+	for (k = 0; k < cnt; k++)
+		if (grp[k] == TP_NONE) {
+			perm[n++] = k;
+			(*sizes)[g++] = 1;
+		}
+	*group_cnt = g;
+	xfree(grp);
+	bitmap_destroy(want);
+	return 0;
+}
+
 /* ---- scontrol show topology ---- */
 
 static bool _tp_shows(const topo_t *t, const tp_dom_t *d, const char *name,

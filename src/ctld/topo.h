@@ -72,6 +72,15 @@ size_t          topo_domain_cnt(const topo_t *t);
 const bitmap_t *topo_domain_nodes(const topo_t *t, size_t k);
 uint32_t        topo_domain_level(const topo_t *t, size_t k);
 
+/* TopologyParam=RouteTree: the first-hop groups of a message to nodes
+ * idx[0..cnt) — under the lowest switch over them all, the nodes under
+ * each of its child switches form one group (a node under no switch is
+ * a group of its own).  0 with perm (cnt entries: the k-th node to send
+ * to is idx[perm[k]]), *sizes (xfree) and *group_cnt; -1 when the tree
+ * gives no split (one leaf switch, or blocks): tree_width decides. */
+int   topo_route(const topo_t *t, const uint32_t *idx, uint32_t cnt,
+		 uint32_t *perm, uint32_t **sizes, uint32_t *group_cnt);
+
 /* scontrol show topology: one line per switch or block, as Slurm prints
  * them ("SwitchName=s0 Level=0 LinkSpeed=1 Nodes=tux[0-1]"), for the
  * switches/blocks that contain node (NULL: all).  node_names gives the

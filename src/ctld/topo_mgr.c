@@ -44,7 +44,7 @@ const plugin_type_t topology_plugin_type = {
 	.builtins = topo_builtins, .builtin_only = true,
 };
 
-enum { TM_OPTIONAL = 0x1 };
+enum { TM_OPTIONAL = 0x1, TM_ROUTE_TREE = 0x2 };
 
 static struct {
 	topo_t  *topo;
@@ -63,8 +63,7 @@ typedef struct {
 static const tm_word_t tm_words[] = {
 	{ "TopoOptional", TM_OPTIONAL, NULL, NULL },
 	{ "Dragonfly", 0, "Sluice has no dragonfly placement", NULL },
-	{ "RouteTree", 0, NULL, "messages fan out by TreeWidth, not along "
-	  "the switches" },
+	{ "RouteTree", TM_ROUTE_TREE, NULL, NULL },
 	{ "RoutePart", 0, NULL, "messages fan out by TreeWidth, not by "
 	  "partition" },
 	{ "SwitchAsNodeRank", 0, NULL, "node ranks follow the node table, "
@@ -305,6 +304,41 @@ int topo_mgr_check_req(uint32_t req_switch, uint16_t segment,
 	return 0;
 }
 
+bool topo_mgr_route(char **names, char **addrs, uint32_t cnt,
+		    uint32_t **sizes, uint32_t *group_cnt)
+{
+	uint32_t *idx, *perm;
+	char **n2, **a2;
+
+	if (!topo_st.topo || !(topo_st.params & TM_ROUTE_TREE) || cnt < 2)
+		return false;
+	idx = xcalloc(cnt + 1, sizeof(uint32_t));
+	perm = xcalloc(cnt + 1, sizeof(uint32_t));
+	for (uint32_t k = 0; k < cnt; k++) {
+		node_record_t *n = node_mgr_find(names[k]);
+
+		idx[k] = n ? n->index : UINT32_MAX;
+	}
+	if (topo_route(topo_st.topo, idx, cnt, perm, sizes, group_cnt) < 0) {
+		xfree(idx);
+		xfree(perm);
+		return false;
+	}
+	n2 = xcalloc(cnt + 1, sizeof(char *));
+	a2 = xcalloc(cnt + 1, sizeof(char *));
+	for (uint32_t k = 0; k < cnt; k++) {
+		n2[k] = names[perm[k]];
+		a2[k] = addrs[perm[k]];
+	}
+	memcpy(names, n2, cnt * sizeof(char *));
+	memcpy(addrs, a2, cnt * sizeof(char *));
+	xfree(n2);
+	xfree(a2);
+	xfree(idx);
+	xfree(perm);
+	return true;
+}
+
 void topo_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	info_request_msg_t *req = m->data;
@@ -314,9 +348,7 @@ void topo_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	topo_info_msg_t resp = { 0 };
 
 	if (n)
-		for (size_t i = 0; i < node_mgr_count(); i++)
-			if (node_mgr_at(i) == n)
-				idx = (long) i;
+		idx = (long) n->index;
 	resp.text = topo_st.topo ? topo_show(topo_st.topo, name, idx, node_mgr_names) :
 		NULL;
 	resp.configured = topo_st.topo != NULL;

@@ -4,7 +4,8 @@
  * topology/flat (also default, none) places jobs as select does;
  * topology/tree and topology/block read topology.conf next to slurm.conf
  * and place every job through topo.h (with TopologyParam=TopoOptional,
- * only jobs that ask with --switches or --segment).  A topology.yaml
+ * only jobs that ask with --switches or --segment); with RouteTree the
+ * agent's fan-out groups follow the switches.  A topology.yaml
  * beside slurm.conf is refused (Slurm 25.05 would read it instead of
  * topology.conf; Sluice reads topology.conf only).  TopologyParam words
  * that change nothing here are logged once; Dragonfly and unknown words
@@ -52,6 +53,12 @@ int  topo_mgr_job_test(struct job_record *j, const select_node_t *nodes,
  * why; 0 with why set: a note for the user (--switches has no effect). */
 int  topo_mgr_check_req(uint32_t req_switch, uint16_t segment,
 			uint32_t min_nodes, char *why, size_t len);
+
+/* TopologyParam=RouteTree: put names/addrs[0..cnt) in switch order and
+ * give the first-hop group sizes (*sizes, xfree); false (nothing
+ * changed) without RouteTree or when the switches give no split. */
+bool topo_mgr_route(char **names, char **addrs, uint32_t cnt,
+		    uint32_t **sizes, uint32_t *group_cnt);
 
 /* REQUEST_TOPO_INFO */
 void topo_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);

@@ -9,6 +9,7 @@ top switch:  top -> s1 (n1, n2), s2 (n3, n4).
 
 import json
 import os
+import re
 import time
 
 import pytest
@@ -240,6 +241,29 @@ def test_blocks(users):
         r = c.run(["sbatch", "-N3", "--segment=2", "--wrap", "true"],
                   user=U1)
         assert r.rc == 1 and "not a multiple of --segment=2" in r.err, r
+    finally:
+        c.stop()
+        if not c.failed:
+            c.cleanup()
+
+
+def test_route_tree(users):
+    """TopologyParam=RouteTree: a message to a job's nodes fans out one
+    group per switch (s1: n[1-2], s2: n[3-4]), not TreeWidth's even
+    split (a group of one per node with the default 50)."""
+    c = TopoCluster(nodes=4, cpus=2, tag="toporoute",
+                    extra_conf=EXTRA + "\nTopologyParam=RouteTree"
+                    "\nDebugFlags=Route")
+    try:
+        c.start()
+        off = c.log_size()
+        j = c.sbatch(["--exclusive", "-N4", "--wrap", "true"], user=U1)
+        c.wait_done(j)
+        # the batch host is told apart: the other 3 nodes span s1 and s2
+        cl.wait_for(lambda: re.search(
+            r"REQUEST_TERMINATE_JOB to [34] nodes in 2 groups, by switch",
+            c.log_since(off)), timeout=30,
+            what="a switch-ordered fan-out in slurmctld.log")
     finally:
         c.stop()
         if not c.failed:

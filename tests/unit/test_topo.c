@@ -361,6 +361,32 @@ static void test_block_segments(void **st)
 	topo_destroy(t);
 }
 
+static void test_route(void **st)
+{
+	topo_t *t = _topo(tree, TOPO_TREE, 17);
+	uint32_t idx[] = { 0, 12, 4, 16, 1, 8 }, perm[6], *sizes = NULL, g;
+	uint32_t same[] = { 0, 1, 2 };
+
+	(void) st;
+	/* all under top: one group per middle switch (m1: n1 n5 n2; m2:
+	 * n13 n9), n17 (under no switch) alone */
+	assert_int_equal(topo_route(t, idx, 6, perm, &sizes, &g), 0);
+	assert_int_equal(g, 3);
+	assert_int_equal(sizes[0], 3);
+	assert_int_equal(sizes[1], 2);
+	assert_int_equal(sizes[2], 1);
+	assert_int_equal(perm[0], 0);
+	assert_int_equal(perm[1], 2);
+	assert_int_equal(perm[2], 4);
+	assert_int_equal(perm[3], 1);
+	assert_int_equal(perm[4], 5);
+	assert_int_equal(perm[5], 3);
+	xfree(sizes);
+	/* one leaf switch: no split by switch */
+	assert_int_equal(topo_route(t, same, 3, perm, &sizes, &g), -1);
+	topo_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_show),
 		cmocka_unit_test(test_block_fit),
 		cmocka_unit_test(test_block_segments),
+		cmocka_unit_test(test_route),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
