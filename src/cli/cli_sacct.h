@@ -78,6 +78,12 @@ char *sacct_field_text(const sacct_field_t *f, const sacct_row_t *r);
 /* sacct -e: every field name, four to a line (of tab: up to its first
  * row without a name). */
 void sacct_table_help(FILE *out, const sacct_field_t *tab);
+/* A row of a flat table (sacct_track_fields, sacct_profile_fields) as a
+ * JSON object: a member per row with a job_key; a json builder's NULL
+ * drops the member unless its key is in nullable (NULL-terminated), then
+ * it is a JSON null. */
+json_object *sacct_table_json(const sacct_field_t *tab, const sacct_row_t *r,
+			      const char *const *nullable);
 void sacct_fields_help(FILE *out);
 
 /* --json / --yaml and slurmrestd (cli_sacct_json.c): a row as Slurm
@@ -101,6 +107,11 @@ int  sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out);
  * *resp (msg_free), or a Slurm error code. */
 int  sacct_dbd_rpc(uint16_t type, dbd_job_cond_msg_t *cond,
 		   slurm_msg_t *resp);
+/* sacct_dbd_rpc for a reply of type rtype whose body starts with an
+ * int32_t rc: 0 with *out (the body: msg_body_free(rtype, ..)), or a
+ * Slurm error code (the reply's rc if it is one). */
+int  sacct_dbd_query(uint16_t type, uint16_t rtype, dbd_job_cond_msg_t *cond,
+		     void **out);
 
 /* sacct --metrics (cli_sacct_metrics.c): the run tracking values of the
  * jobs cond selects, as rows of sacct_track_fields (one a column; the

@@ -752,6 +752,35 @@ void sacct_table_help(FILE *out, const sacct_field_t *tab)
 		fputc('\n', out);
 }
 
+json_object *sacct_table_json(const sacct_field_t *tab, const sacct_row_t *r,
+			      const char *const *nullable)
+{
+	json_object *o = json_object_new_object();
+
+	for (const sacct_field_t *f = tab; f->get || f->json; f++) {
+		json_object *v;
+
+		if (!f->job_key)
+			continue;
+		if (f->json) {
+			bool null_ok = false;
+
+			for (const char *const *k = nullable; k && *k; k++)
+				null_ok |= !strcmp(*k, f->job_key);
+			v = f->json(r);
+			if (!v && !null_ok)
+				continue;
+		} else {
+			char *text = sacct_field_text(f, r);
+
+			v = json_object_new_string(text);
+			xfree(text);
+		}
+		json_object_object_add(o, f->job_key, v);
+	}
+	return o;
+}
+
 void sacct_fields_help(FILE *out)
 {
 	sacct_table_help(out, sacct_fields);

@@ -144,10 +144,6 @@ static json_object *j_time(const sacct_row_t *r)
 	return json_object_new_int64((int64_t)T(r)->time);
 }
 
-/* A JSON member that is always null, so "present or not" never depends
- * on the row (array_task_id of a job that is not an array task). */
-#define NULLABLE(key) (!strcmp(key, "array_task_id"))
-
 const sacct_field_t sacct_track_fields[] = {
 	{ "JobID", -12, g_jobid, NULL, NULL, NULL, NULL, NULL },
 	{ "JobIDRaw", -12, g_jobidraw, NULL, NULL, "job_id", NULL, j_jobid },
@@ -164,32 +160,12 @@ const sacct_field_t sacct_track_fields[] = {
 	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
-#define ROWS (sizeof(sacct_track_fields) / sizeof(sacct_track_fields[0]) - 1)
-
 json_object *sacct_track_json(const acct_track_rec_t *t)
 {
+	static const char *const nullable[] = { "array_task_id", NULL };
 	sacct_row_t r = { .track = t };
-	json_object *o = json_object_new_object();
 
-	for (size_t i = 0; i < ROWS; i++) {
-		const sacct_field_t *f = &sacct_track_fields[i];
-		json_object *v;
-		char *text = NULL;
-
-		if (!f->job_key)
-			continue;
-		if (f->json) {
-			v = f->json(&r);
-			if (!v && !NULLABLE(f->job_key))
-				continue;
-		} else {
-			f->get(&text, &r);
-			v = json_object_new_string(text ? text : "");
-			xfree(text);
-		}
-		json_object_object_add(o, f->job_key, v);
-	}
-	return o;
+	return sacct_table_json(sacct_track_fields, &r, nullable);
 }
 
 void sacct_track_fields_help(FILE *out)
@@ -199,23 +175,6 @@ void sacct_track_fields_help(FILE *out)
 
 int sacct_track_query(dbd_job_cond_msg_t *cond, dbd_track_msg_t **out)
 {
-	slurm_msg_t resp;
-	int rc;
-
-	*out = NULL;
-	if ((rc = sacct_dbd_rpc(REQUEST_DBD_TRACK, cond, &resp)))
-		return rc;
-	if (resp.type != RESPONSE_DBD_TRACK || !resp.data) {
-		rc = cli_resp_rc(&resp);
-		msg_free(&resp);
-		return rc ? rc : SLURM_UNEXPECTED_MSG_ERROR;
-	}
-	if ((rc = ((dbd_track_msg_t *)resp.data)->rc)) {
-		msg_free(&resp);
-		return rc;
-	}
-	*out = resp.data;
-	resp.data = NULL;
-	msg_free(&resp);
-	return 0;
+	return sacct_dbd_query(REQUEST_DBD_TRACK, RESPONSE_DBD_TRACK, cond,
+			       (void **)out);
 }

@@ -199,10 +199,6 @@ static json_object *j_energy(const sacct_row_t *r)
 	       json_object_new_int64((int64_t)P(r)->energy_j);
 }
 
-/* Members that are null rather than missing. */
-#define NULLABLE(key) (!strcmp(key, "array_task_id") || \
-		       !strcmp(key, "energy"))
-
 const sacct_field_t sacct_profile_fields[] = {
 	{ "JobID", -12, g_jobid, NULL, NULL, NULL, NULL, NULL },
 	{ "JobIDRaw", -12, g_jobidraw, NULL, NULL, "job_id", NULL, j_jobid },
@@ -226,33 +222,14 @@ const sacct_field_t sacct_profile_fields[] = {
 	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
-#define ROWS (sizeof(sacct_profile_fields) / \
-	      sizeof(sacct_profile_fields[0]) - 1)
-
 json_object *sacct_profile_json(const acct_profile_rec_t *p)
 {
+	static const char *const nullable[] = {
+		"array_task_id", "energy", NULL
+	};
 	sacct_row_t r = { .prof = p };
-	json_object *o = json_object_new_object();
 
-	for (size_t i = 0; i < ROWS; i++) {
-		const sacct_field_t *f = &sacct_profile_fields[i];
-		json_object *v;
-		char *text = NULL;
-
-		if (!f->job_key)
-			continue;
-		if (f->json) {
-			v = f->json(&r);
-			if (!v && !NULLABLE(f->job_key))
-				continue;
-		} else {
-			f->get(&text, &r);
-			v = json_object_new_string(text ? text : "");
-			xfree(text);
-		}
-		json_object_object_add(o, f->job_key, v);
-	}
-	return o;
+	return sacct_table_json(sacct_profile_fields, &r, nullable);
 }
 
 void sacct_profile_fields_help(FILE *out)
@@ -262,23 +239,6 @@ void sacct_profile_fields_help(FILE *out)
 
 int sacct_profile_query(dbd_job_cond_msg_t *cond, dbd_profile_msg_t **out)
 {
-	slurm_msg_t resp;
-	int rc;
-
-	*out = NULL;
-	if ((rc = sacct_dbd_rpc(REQUEST_DBD_PROFILE, cond, &resp)))
-		return rc;
-	if (resp.type != RESPONSE_DBD_PROFILE || !resp.data) {
-		rc = cli_resp_rc(&resp);
-		msg_free(&resp);
-		return rc ? rc : SLURM_UNEXPECTED_MSG_ERROR;
-	}
-	if ((rc = ((dbd_profile_msg_t *)resp.data)->rc)) {
-		msg_free(&resp);
-		return rc;
-	}
-	*out = resp.data;
-	resp.data = NULL;
-	msg_free(&resp);
-	return 0;
+	return sacct_dbd_query(REQUEST_DBD_PROFILE, RESPONSE_DBD_PROFILE,
+			       cond, (void **)out);
 }

@@ -34,20 +34,21 @@ int sacct_dbd_rpc(uint16_t type, dbd_job_cond_msg_t *cond, slurm_msg_t *resp)
 	return rc;
 }
 
-int sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out)
+int sacct_dbd_query(uint16_t type, uint16_t rtype, dbd_job_cond_msg_t *cond,
+		    void **out)
 {
 	slurm_msg_t resp;
 	int rc;
 
 	*out = NULL;
-	if ((rc = sacct_dbd_rpc(REQUEST_DBD_JOBS, cond, &resp)))
+	if ((rc = sacct_dbd_rpc(type, cond, &resp)))
 		return rc;
-	if (resp.type != RESPONSE_DBD_JOBS || !resp.data) {
+	if (resp.type != rtype || !resp.data) {
 		rc = cli_resp_rc(&resp);
 		msg_free(&resp);
 		return rc ? rc : SLURM_UNEXPECTED_MSG_ERROR;
 	}
-	if ((rc = ((dbd_jobs_msg_t *)resp.data)->rc)) {
+	if ((rc = *(const int32_t *)resp.data)) {
 		msg_free(&resp);
 		return rc;
 	}
@@ -55,6 +56,12 @@ int sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out)
 	resp.data = NULL;
 	msg_free(&resp);
 	return 0;
+}
+
+int sacct_query(dbd_job_cond_msg_t *cond, dbd_jobs_msg_t **out)
+{
+	return sacct_dbd_query(REQUEST_DBD_JOBS, RESPONSE_DBD_JOBS, cond,
+			       (void **)out);
 }
 
 static bool on_nodes(const acct_job_rec_t *j, const hostlist_t *want)

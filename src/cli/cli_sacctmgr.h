@@ -71,6 +71,11 @@ void cli_sacctmgr_cmd_free(mgr_cmd_t *c);
  * argv[0] is the command word.  Exit code. */
 bool cli_sacctmgr_is_rollup(const char *word);
 int  cli_sacctmgr_rollup(int argc, char **argv, bool immediate);
+/* `archive dump [Directory=] [Events] [Jobs] [Steps] [Suspend]
+ * [Purge*After=]` and `archive load [File=]PATH`
+ * (cli_sacctmgr_archive.c).  argv[0] is the command word.  Exit code. */
+bool cli_sacctmgr_is_archive(const char *word);
+int  cli_sacctmgr_archive(int argc, char **argv);
 /* "accounts", "users", "QOS", ... as messages name them. */
 const char *cli_sacctmgr_plural(uint16_t entity);
 

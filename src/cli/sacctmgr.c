@@ -342,6 +342,11 @@ static void usage(FILE *out)
 "     modify|update <ENTITY> where <SPECS> set <SPECS>  modify entities\n"
 "     dump <CLUSTER> [File=<FILENAME>]  dump the cluster's associations\n"
 "     load <FILE> [clean] [Cluster=<NAME>]  load associations from a file\n"
+"     archive dump [Directory=<DIR>] [Events] [Jobs] [Steps] [Suspend]\n"
+"             [PurgeEventAfter=] [PurgeJobAfter=] [PurgeStepAfter=]\n"
+"             [PurgeSuspendAfter=]  archive and purge now (admins)\n"
+"     archive load [File=]<FILE>       load an archive file on slurmdbd's\n"
+"                                      host back (admins)\n"
 "     ping                             report the state of slurmdbd\n"
 "     shutdown                         shut down slurmdbd (root, SlurmUser)\n"
 "\n"
@@ -434,6 +439,10 @@ int main(int argc, char **argv)
 			cli_sacctmgr_show_tres(stdout, &opts);
 		}
 		return 0;
+	}
+	if (cli_sacctmgr_is_archive(argv[first])) {
+		cli_init("sacctmgr", opts.verbose);
+		return cli_sacctmgr_archive(argc - first, argv + first);
 	}
 	if (cli_sacctmgr_is_rollup(argv[first])) {
 		cli_init("sacctmgr", opts.verbose);

@@ -172,6 +172,8 @@ typedef enum {
 	REQUEST_DBD_TRACK = 7040,           /* dbd_job_cond_msg_t (sacct
 					     * --metrics) */
 	RESPONSE_DBD_TRACK,                 /* dbd_track_msg_t */
+	REQUEST_DBD_ARCHIVE = 7080,         /* dbd_archive_msg_t (sacctmgr
+					     * archive); RESPONSE_SLURM_RC */
 
 	/* slurmdbd -> slurmctld: associations, QOS or users changed */
 	ACCOUNTING_UPDATE_MSG = 10001,      /* no body */
@@ -1199,6 +1201,33 @@ typedef struct {
 	uint32_t            cnt;
 	acct_profile_rec_t *recs;
 } dbd_profile_msg_t;
+
+/* sacctmgr archive dump / load -> slurmdbd (Administrators only).  dump
+ * archives and purges now with slurmdbd.conf's settings, those named here
+ * taking their place; load reads an archive file on slurmdbd's host back
+ * into the database.  The reply's text says what was done. */
+enum {
+	DBD_ARCHIVE_DUMP = 1,
+	DBD_ARCHIVE_LOAD,
+};
+/* dbd_archive_msg_t.kinds: what dump archives (none: ArchiveEvents,
+ * ArchiveJobs, ArchiveSteps, ArchiveSuspend of slurmdbd.conf). */
+enum {
+	DBD_ARCHIVE_EVENTS  = 0x01,
+	DBD_ARCHIVE_JOBS    = 0x02,
+	DBD_ARCHIVE_STEPS   = 0x04,
+	DBD_ARCHIVE_SUSPEND = 0x08,
+};
+typedef struct {
+	uint16_t  op;             /* DBD_ARCHIVE_* */
+	uint16_t  kinds;          /* DBD_ARCHIVE_EVENTS ... */
+	char     *dir;            /* dump: Directory= (NULL: ArchiveDir) */
+	char     *purge_event;    /* dump: PurgeEventAfter= ... (NULL:  */
+	char     *purge_job;      /*   slurmdbd.conf's) */
+	char     *purge_step;
+	char     *purge_suspend;
+	char     *file;           /* load: File= (a path on slurmdbd's host) */
+} dbd_archive_msg_t;
 
 /* sreport -> slurmdbd: usage of one cluster in [start, end).  users are
  * numeric uids (NULL = all).  The answer is a table_resp_msg_t whose

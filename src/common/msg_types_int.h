@@ -56,6 +56,8 @@ extern const field_desc_t msg_part_update_fields[];
 
 #undef MSG_BODY_FUNCS
 
+/* msg_archive.c */
+extern const field_desc_t msg_dbd_archive_fields[];
 /* msg_debug.c */
 #include "common/fields.h"
 extern const field_desc_t msg_set_debug_level_fields[];

@@ -34,6 +34,7 @@ typedef struct {
 	const char *name;
 	dbd_set_f   set;
 	size_t      off;        /* member of dbd_conf_t, or purge kind */
+	const char *why;        /* set_warn, set_refuse: the reason */
 } dbd_key_t;
 
 static int dbd_fail(dbd_parse_t *p, const char *fmt, ...)
@@ -154,6 +155,31 @@ static int set_purge(dbd_parse_t *p, const char *key, const char *val,
 	return 0;
 }
 
+/* ArchiveJobs=yes ...: the kind's records are written to ArchiveDir
+ * before Purge*After removes them (dbd_archive.h). */
+static int set_archive(dbd_parse_t *p, const char *key, const char *val,
+		       size_t kind)
+{
+	bool on;
+
+	if (parse_bool(val, &on) < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	if (on)
+		p->c->archive |= 1u << kind;
+	else
+		p->c->archive &= ~(1u << kind);
+	return 0;
+}
+
+/* Slurm runs ArchiveScript instead of its own archiving; Sluice has only
+ * its own, so a script that a site relies on is refused, not skipped. */
+static int set_archive_script(dbd_parse_t *p, const char *key,
+			      const char *val, size_t off)
+{
+	return dbd_fail(p, "%s is not supported: slurmdbd writes the "
+			"archives itself (ArchiveDir, Archive*=yes)", key);
+}
+
 static int set_private(dbd_parse_t *p, const char *key, const char *val,
 		       size_t off)
 {
@@ -165,41 +191,196 @@ static int set_private(dbd_parse_t *p, const char *key, const char *val,
 	return 0;
 }
 
-/* Accepted for compatibility with existing files; not used yet. */
-static int set_ignore(dbd_parse_t *p, const char *key, const char *val,
+/* The reason of a set_warn/set_refuse key. */
+static const char *why_of(const char *key);
+
+static void add_warning(dbd_parse_t *p, const char *key, const char *val,
+			const char *why)
+{
+	char *w = xstrdup_printf("%s:%zu: %s=%s is not acted on: %s",
+				 p->c->path, p->line, key, val, why);
+
+	p->c->warnings = xstrarray_append(p->c->warnings, w);
+	xfree(w);
+}
+
+/* A key Slurm acts on and Sluice does not, where going on is safe: the
+ * daemon starts and logs it once (slurmdbd.c). */
+static int set_warn(dbd_parse_t *p, const char *key, const char *val,
+		    size_t off)
+{
+	add_warning(p, key, val, why_of(key));
+	return 0;
+}
+
+/* The same for a boolean whose "no" is what Sluice does. */
+static int set_warn_yes(dbd_parse_t *p, const char *key, const char *val,
+			size_t off)
+{
+	bool on;
+
+	if (parse_bool(val, &on) < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	if (on)
+		add_warning(p, key, val, why_of(key));
+	return 0;
+}
+
+/* A key whose absence Sluice's behaviour matches and whose presence it
+ * cannot honour: the file is refused. */
+static int set_refuse(dbd_parse_t *p, const char *key, const char *val,
 		      size_t off)
 {
-	debug("%s:%zu: %s is not used", p->c->path, p->line, key);
+	return dbd_fail(p, "%s is not supported: %s", key, why_of(key));
+}
+
+/* DebugFlags: the names of slurmdbd.conf(5); DB_ARCHIVE and DB_QUERY
+ * log, the others are accepted and warned about. */
+static int set_debug_flags(dbd_parse_t *p, const char *key, const char *val,
+			   size_t off)
+{
+	static const char *const known[] = {
+		"DB_ARCHIVE", "DB_ASSOC", "DB_EVENT", "DB_JOB", "DB_QOS",
+		"DB_QUERY", "DB_RESERVATION", "DB_RESOURCE", "DB_STEP",
+		"DB_TRES", "DB_USAGE", "DB_WCKEY", "AUDIT_RPCS", "FEDERATION",
+		"NETWORK", "NETWORK_RAW", "TLS",
+	};
+	char **w = xstrsplit(val, ",", NULL), *quiet = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; w[i] && !rc; i++) {
+		bool ok = false;
+
+		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			ok |= !xstrcasecmp(w[i], known[k]);
+		if (!ok)
+			rc = dbd_fail(p, "invalid value \"%s\" for %s", w[i],
+				      key);
+		else if (!xstrcasecmp(w[i], "DB_ARCHIVE"))
+			p->c->debug_flags |= DBD_FLAG_DB_ARCHIVE;
+		else if (!xstrcasecmp(w[i], "DB_QUERY"))
+			p->c->debug_flags |= DBD_FLAG_DB_QUERY;
+		else
+			xstrfmtcat(&quiet, "%s%s", quiet ? "," : "", w[i]);
+	}
+	if (!rc && quiet)
+		add_warning(p, key, quiet, "slurmdbd logs DB_ARCHIVE and "
+			    "DB_QUERY only");
+	xfree(quiet);
+	xstrarray_free(w);
+	return rc;
+}
+
+/* MaxQueryTimeRange: as MaxTime ("INFINITE", minutes, "d-hh:mm:ss"). */
+static int set_query_range(dbd_parse_t *p, const char *key, const char *val,
+			   size_t off)
+{
+	uint32_t min;
+
+	if (parse_duration_min(val, &min) < 0)
+		return dbd_fail(p, "invalid value \"%s\" for %s", val, key);
+	p->c->max_query_range = min == INFINITE32 || min > UINT32_MAX / 60 ?
+				0 : min * 60;
+	return 0;
+}
+
+/* StorageParameters: SSL_CA=, SSL_CAPATH=, SSL_CERT=, SSL_KEY=,
+ * SSL_CIPHER= for the MariaDB connection. */
+static int set_storage_params(dbd_parse_t *p, const char *key,
+			      const char *val, size_t off)
+{
+	static const struct { const char *word; size_t off; } words[] = {
+		{ "SSL_CA", offsetof(dbd_conf_t, ssl_ca) },
+		{ "SSL_CAPATH", offsetof(dbd_conf_t, ssl_capath) },
+		{ "SSL_CERT", offsetof(dbd_conf_t, ssl_cert) },
+		{ "SSL_KEY", offsetof(dbd_conf_t, ssl_key) },
+		{ "SSL_CIPHER", offsetof(dbd_conf_t, ssl_cipher) },
+	};
+	char **w = xstrsplit(val, ",", NULL);
+	int rc = 0;
+
+	for (size_t i = 0; w[i] && !rc; i++) {
+		char *eq = strchr(w[i], '=');
+		bool ok = false;
+
+		if (eq)
+			*eq = '\0';
+		for (size_t k = 0; eq && k < sizeof(words) / sizeof(words[0]);
+		     k++)
+			if (!xstrcasecmp(w[i], words[k].word) && eq[1]) {
+				char **dst = (char **)((char *)p->c +
+						       words[k].off);
+
+				xfree(*dst);
+				*dst = xstrdup(eq + 1);
+				ok = true;
+			}
+		if (!ok && eq)
+			*eq = '=';
+		if (!ok)
+			rc = dbd_fail(p, "invalid value \"%s\" for %s "
+				      "(SSL_CA=, SSL_CAPATH=, SSL_CERT=, "
+				      "SSL_KEY=, SSL_CIPHER=)", w[i], key);
+	}
+	xstrarray_free(w);
+	return rc;
+}
+
+/* LogTimeFormat: Sluice's log lines carry ISO 8601 times with
+ * milliseconds, Slurm's default. */
+static int set_log_time_format(dbd_parse_t *p, const char *key,
+			       const char *val, size_t off)
+{
+	if (xstrcasecmp(val, "iso8601_ms"))
+		return dbd_fail(p, "invalid value \"%s\" for %s (only "
+				"iso8601_ms is supported)", val, key);
 	return 0;
 }
 
 #define S(name, member) { name, set_str, offsetof(dbd_conf_t, member) }
 #define K(name, fn, member) { name, fn, offsetof(dbd_conf_t, member) }
 #define P(name, kind) { name, set_purge, kind }
-#define I(name) { name, set_ignore, 0 }
+#define A(name, kind) { name, set_archive, kind }
+#define W(name, why) { name, set_warn, 0, why }
+#define WY(name, why) { name, set_warn_yes, 0, why }
+#define R(name, why) { name, set_refuse, 0, why }
 
 static const dbd_key_t dbd_keys[] = {
+	WY("AllowNoDefAcct", "a user still needs a default account"),
+	WY("AllResourcesAbsolute", "sacctmgr resources are not kept"),
 	S("ArchiveDir", archive_dir),
-	I("ArchiveEvents"), I("ArchiveJobs"), I("ArchiveResvs"),
-	I("ArchiveScript"), I("ArchiveSteps"), I("ArchiveSuspend"),
-	I("ArchiveTXN"), I("ArchiveUsage"),
+	A("ArchiveEvents", DBD_PURGE_EVENT), A("ArchiveJobs", DBD_PURGE_JOB),
+	A("ArchiveResvs", DBD_PURGE_RESV),
+	K("ArchiveScript", set_archive_script, archive_dir),
+	A("ArchiveSteps", DBD_PURGE_STEP),
+	A("ArchiveSuspend", DBD_PURGE_SUSPEND), A("ArchiveTXN", DBD_PURGE_TXN),
+	A("ArchiveUsage", DBD_PURGE_USAGE),
 	S("AuthAltParameters", auth_alt_params),
 	S("AuthAltTypes", auth_alt_types),
 	S("AuthInfo", auth_info),
 	K("AuthType", set_auth_type, auth_type),
 	K("CommitDelay", set_u32, commit_delay),
+	W("CommunicationParameters", "slurmdbd sets no keepalive and binds "
+	  "DbdAddr"),
 	S("DbdAddr", dbd_addr),
-	I("DbdBackupHost"),
+	R("DbdBackupHost", "there is no backup slurmdbd (a second one would "
+	  "run as a primary on the same database)"),
 	S("DbdHost", dbd_host),
 	K("DbdPort", set_port, dbd_port),
-	I("DebugFlags"),
+	K("DebugFlags", set_debug_flags, debug_flags),
 	K("DebugLevel", set_level, debug_level),
-	I("DebugLevelSyslog"),
+	W("DebugLevelSyslog", "slurmdbd logs to LogFile (or standard error) "
+	  "only"),
+	W("DefaultQOS", "new associations get the QOS sacctmgr gives them"),
 	S("LogFile", log_file),
-	I("LogTimeFormat"),
+	K("LogTimeFormat", set_log_time_format, log_file),
+	K("MaxQueryTimeRange", set_query_range, max_query_range),
 	K("MessageTimeout", set_u16, message_timeout),
+	R("Parameters", "user names are kept in lower case (no "
+	  "PreserveCaseUser)"),
 	S("PidFile", pid_file),
 	S("PluginDir", plugin_dir),
+	R("PreserveCaseUser", "user names are kept in lower case"),
 	K("PrivateData", set_private, private_data),
 	P("PurgeEventAfter", DBD_PURGE_EVENT),
 	P("PurgeJobAfter", DBD_PURGE_JOB),
@@ -209,20 +390,37 @@ static const dbd_key_t dbd_keys[] = {
 	P("PurgeTXNAfter", DBD_PURGE_TXN),
 	P("PurgeUsageAfter", DBD_PURGE_USAGE),
 	K("SlurmUser", set_slurm_user, slurm_user),
+	R("StorageBackupHost", "slurmdbd does not fail over to a second "
+	  "database server"),
 	S("StorageHost", storage_host),
 	S("StorageLoc", storage_loc),
+	K("StorageParameters", set_storage_params, ssl_ca),
 	S("StoragePass", storage_pass),
 	K("StoragePort", set_port, storage_port),
 	K("StorageType", set_storage_type, storage_type),
 	S("StorageUser", storage_user),
+	W("TCPTimeout", "connections use MessageTimeout"),
+	WY("TrackSlurmctldDown", "a controller that is down is not recorded "
+	   "as its nodes being down"),
 	K("TrackWCKey", set_bool, track_wckey),
-	{ NULL, NULL, 0 }
+	{ NULL, NULL, 0, NULL }
 };
+
+static const char *why_of(const char *key)
+{
+	for (const dbd_key_t *k = dbd_keys; k->name; k++)
+		if (!xstrcasecmp(k->name, key))
+			return k->why ? k->why : "";
+	return "";
+}
 
 #undef S
 #undef K
 #undef P
-#undef I
+#undef A
+#undef W
+#undef WY
+#undef R
 
 /* ---- public value parsers ---- */
 
@@ -484,5 +682,11 @@ void dbd_conf_destroy(dbd_conf_t *c)
 	xfree(c->pid_file);
 	xfree(c->plugin_dir);
 	xfree(c->archive_dir);
+	xfree(c->ssl_ca);
+	xfree(c->ssl_capath);
+	xfree(c->ssl_cert);
+	xfree(c->ssl_key);
+	xfree(c->ssl_cipher);
+	xstrarray_free(c->warnings);
 	xfree(c);
 }

@@ -72,11 +72,26 @@ typedef struct {
 	char       *plugin_dir;       /* PluginDir, NULL = built-in default */
 	char       *archive_dir;      /* ArchiveDir (/tmp) */
 	dbd_purge_t purge[DBD_PURGE_CNT];
+	uint32_t    archive;          /* Archive*=yes: 1 << dbd_purge_kind_t */
 	uint32_t    private_data;     /* DBD_PRIVATE_* bits */
 	bool        track_wckey;      /* TrackWCKey */
 	uint16_t    message_timeout;  /* MessageTimeout (10 s) */
+	uint32_t    max_query_range;  /* MaxQueryTimeRange, seconds; 0 =
+				       * INFINITE */
+	uint32_t    debug_flags;      /* DebugFlags: DBD_FLAG_* */
+	/* StorageParameters: the TLS files of the MariaDB connection */
+	char       *ssl_ca, *ssl_capath, *ssl_cert, *ssl_key, *ssl_cipher;
+	/* What the file sets that slurmdbd does not act on, each
+	 * "slurmdbd.conf:LINE: Key=Value: why" (logged at start). */
+	char      **warnings;
 	uint32_t    commit_delay;     /* CommitDelay (0 s) */
 } dbd_conf_t;
+
+/* DebugFlags slurmdbd acts on (the others are warned about). */
+enum {
+	DBD_FLAG_DB_ARCHIVE = 0x1,  /* archive files written and loaded */
+	DBD_FLAG_DB_QUERY   = 0x2,  /* every SQL statement */
+};
 
 /* path NULL: slurmdbd.conf beside slurm.conf. */
 dbd_conf_t *dbd_conf_load(const char *path, char *err, size_t errlen);

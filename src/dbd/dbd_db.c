@@ -492,6 +492,17 @@ static MYSQL *db_connect(const dbd_conf_t *c)
 	mysql_options(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
 	mysql_options(my, MYSQL_OPT_RECONNECT, &off);
 	mysql_options(my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+	/* StorageParameters: TLS to the database server */
+	if (c->ssl_ca)
+		mysql_options(my, MYSQL_OPT_SSL_CA, c->ssl_ca);
+	if (c->ssl_capath)
+		mysql_options(my, MYSQL_OPT_SSL_CAPATH, c->ssl_capath);
+	if (c->ssl_cert)
+		mysql_options(my, MYSQL_OPT_SSL_CERT, c->ssl_cert);
+	if (c->ssl_key)
+		mysql_options(my, MYSQL_OPT_SSL_KEY, c->ssl_key);
+	if (c->ssl_cipher)
+		mysql_options(my, MYSQL_OPT_SSL_CIPHER, c->ssl_cipher);
 	if (!mysql_real_connect(my, c->storage_host, c->storage_user,
 				c->storage_pass, NULL, c->storage_port, NULL,
 				0)) {
@@ -648,7 +659,10 @@ static int db_reconnect(dbd_db_t *db)
 
 int dbd_db_exec(dbd_db_t *db, const char *sql)
 {
-	debug3("query: %s", sql);
+	if (dbd_db_debug(db, DBD_FLAG_DB_QUERY))
+		info("DB_QUERY: %s", sql);
+	else
+		debug3("query: %s", sql);
 	if (mysql_query(db->my, sql) == 0)
 		return 0;
 	if (!db->in_txn && db_gone(mysql_errno(db->my)) &&
@@ -756,8 +770,8 @@ int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 	return 0;
 }
 
-int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
-		       void *arg)
+static int select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
+		       void *arg, bool nulls)
 {
 	const char *cells[64];
 	MYSQL_RES *res;
@@ -783,7 +797,7 @@ int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
 		if (rc)
 			continue;
 		for (uint32_t c = 0; c < cols; c++)
-			cells[c] = row[c] ? row[c] : "";
+			cells[c] = row[c] || nulls ? row[c] : "";
 		fn(arg, cells, cols);
 	}
 	if (mysql_errno(db->my)) {
@@ -792,6 +806,18 @@ int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
 	}
 	mysql_free_result(res);
 	return rc;
+}
+
+int dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
+		       void *arg)
+{
+	return select_each(db, sql, fn, arg, false);
+}
+
+int dbd_db_select_each_null(dbd_db_t *db, const char *sql, dbd_row_f fn,
+			    void *arg)
+{
+	return select_each(db, sql, fn, arg, true);
 }
 
 void dbd_rows_free(dbd_rows_t *r)
@@ -813,6 +839,16 @@ const char *dbd_rows_get(const dbd_rows_t *r, uint32_t row, uint32_t col)
 uint64_t dbd_db_affected(dbd_db_t *db)
 {
 	return (uint64_t)mysql_affected_rows(db->my);
+}
+
+bool dbd_db_debug(const dbd_db_t *db, uint32_t flag)
+{
+	return db && db->conf && (db->conf->debug_flags & flag);
+}
+
+uint64_t dbd_db_insert_id(dbd_db_t *db)
+{
+	return (uint64_t)mysql_insert_id(db->my);
 }
 
 int dbd_db_begin(dbd_db_t *db)

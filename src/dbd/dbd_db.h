@@ -47,9 +47,16 @@ typedef void (*dbd_row_f)(void *arg, const char *const *cells,
 			  uint32_t cols);
 int  dbd_db_select_each(dbd_db_t *db, const char *sql, dbd_row_f fn,
 			void *arg);
+/* The same with a NULL cell passed as NULL (not ""). */
+int  dbd_db_select_each_null(dbd_db_t *db, const char *sql, dbd_row_f fn,
+			     void *arg);
 const char *dbd_rows_get(const dbd_rows_t *r, uint32_t row, uint32_t col);
 /* Rows changed by the last statement. */
 uint64_t dbd_db_affected(dbd_db_t *db);
+/* Is DebugFlags flag (DBD_FLAG_*) set for this connection's daemon? */
+bool dbd_db_debug(const dbd_db_t *db, uint32_t flag);
+/* The AUTO_INCREMENT value the last INSERT gave its row. */
+uint64_t dbd_db_insert_id(dbd_db_t *db);
 
 /* The error of the last statement that failed: MariaDB's number and
  * text ("Data too long for column 'account' at row 1"). */

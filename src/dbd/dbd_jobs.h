@@ -13,6 +13,7 @@
 
 #include "common/msg_types.h"
 #include "dbd/dbd_acct.h"
+#include "dbd/dbd_batch.h"
 #include "dbd/dbd_db.h"
 
 /* REQUEST_DBD_RECORDS: only root and SlurmUser may send it. */
@@ -28,14 +29,12 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 char *dbd_jobs_where(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		     const dbd_job_cond_msg_t *req);
 
-/* dbd_track.c: run tracking.  Store: one row per record, appended to a
- * multi-row INSERT in *sql (flushed by dbd_track_flush, and by add when
- * it grows large); a record resent is stored once (its outbox epoch and
- * sequence are the key). */
-int  dbd_track_add(dbd_db_t *db, char **sql, uint32_t *rows,
-		   const char *cluster, uint64_t epoch, uint64_t seq,
-		   const acct_track_rec_t *t);
-int  dbd_track_flush(dbd_db_t *db, char **sql, uint32_t *rows);
+/* dbd_track.c: run tracking.  Store: one row per record, appended to
+ * the multi-row INSERT b (dbd_batch.h: flushed by dbd_batch_flush, and
+ * by add when it grows large); a record resent is stored once (its
+ * outbox epoch and sequence are the key). */
+int  dbd_track_add(dbd_db_t *db, dbd_batch_t *b, const char *cluster,
+		   uint64_t epoch, uint64_t seq, const acct_track_rec_t *t);
 /* REQUEST_DBD_TRACK: the values of the jobs req selects. */
 void dbd_track_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		     const dbd_job_cond_msg_t *req, dbd_track_msg_t *resp);
@@ -43,10 +42,8 @@ void dbd_track_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 /* dbd_profile.c: job profiles (--profile=task samples), stored and
  * queried as run tracking is; a profile is shown to its job's user and
  * to Operators and above only. */
-int  dbd_profile_add(dbd_db_t *db, char **sql, uint32_t *rows,
-		     const char *cluster, uint64_t epoch, uint64_t seq,
-		     const acct_profile_rec_t *p);
-int  dbd_profile_flush(dbd_db_t *db, char **sql, uint32_t *rows);
+int  dbd_profile_add(dbd_db_t *db, dbd_batch_t *b, const char *cluster,
+		     uint64_t epoch, uint64_t seq, const acct_profile_rec_t *p);
 /* REQUEST_DBD_PROFILE. */
 void dbd_profile_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		       const dbd_job_cond_msg_t *req, dbd_profile_msg_t *resp);

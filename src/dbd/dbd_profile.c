@@ -14,89 +14,48 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "dbd/dbd_batch.h"
 #include "dbd/dbd_jobs.h"
 #include "dbd/dbd_private.h"
 #include "slurm/slurm_errno.h"
 
-#define PROFILE_ROWS_MAX  1000
-#define PROFILE_SQL_MAX   (2u * 1024 * 1024)
-
-int dbd_profile_flush(dbd_db_t *db, char **sql, uint32_t *rows)
-{
-	int rc;
-
-	if (!*sql)
-		return 0;
-	/* the same (epoch, seq) again: a batch resent, already stored */
-	xstrcat(sql, " ON DUPLICATE KEY UPDATE seq=seq");
-	rc = dbd_db_exec(db, *sql);
-	xfree(*sql);
-	*rows = 0;
-	return rc;
-}
-
-int dbd_profile_add(dbd_db_t *db, char **sql, uint32_t *rows,
-		    const char *cluster, uint64_t epoch, uint64_t seq,
-		    const acct_profile_rec_t *p)
+int dbd_profile_add(dbd_db_t *db, dbd_batch_t *b, const char *cluster,
+		    uint64_t epoch, uint64_t seq, const acct_profile_rec_t *p)
 {
 	if (!p->node || !isfinite(p->cpu_util) || p->cpu_util < 0) {
 		error("Cluster %s: profile sample %" PRIu64 " of job %u is "
 		      "malformed, dropped", cluster, seq, p->job_id);
 		return 0;
 	}
-	if (!*sql)
-		*sql = xstrdup("INSERT INTO profile_table (cluster, id_job, "
-			       "time_submit, epoch, seq, id_step, node, "
-			       "time_sample, ntasks, cpu_usec, cpu_util, "
-			       "rss_kb, vsize_kb, read_bytes, write_bytes, "
-			       "energy_j) VALUES ");
-	else
-		xstrcatc(sql, ',');
-	xstrcatc(sql, '(');
-	dbd_db_quote(db, sql, cluster);
-	xstrfmtcat(sql, ",%u,%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%d,",
+	dbd_batch_open_row(b, "INSERT INTO profile_table (cluster, id_job, "
+			   "time_submit, epoch, seq, id_step, node, "
+			   "time_sample, ntasks, cpu_usec, cpu_util, rss_kb, "
+			   "vsize_kb, read_bytes, write_bytes, energy_j) "
+			   "VALUES ");
+	dbd_db_quote(db, &b->sql, cluster);
+	xstrfmtcat(&b->sql, ",%u,%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%d,",
 		   p->job_id, (int64_t)p->submit, epoch, seq,
 		   (int32_t)p->step_id);
-	dbd_db_quote(db, sql, p->node);
-	xstrfmtcat(sql, ",%" PRId64 ",%u,%" PRIu64 ",%.6f,%" PRIu64 ",%"
+	dbd_db_quote(db, &b->sql, p->node);
+	xstrfmtcat(&b->sql, ",%" PRId64 ",%u,%" PRIu64 ",%.6f,%" PRIu64 ",%"
 		   PRIu64 ",%" PRIu64 ",%" PRIu64 ",", (int64_t)p->time,
 		   p->ntasks, p->cpu_usec, p->cpu_util, p->rss_kb,
 		   p->vsize_kb, p->read_bytes, p->write_bytes);
 	if (p->energy_j == NO_VAL64)
-		xstrcat(sql, "NULL)");
+		xstrcat(&b->sql, "NULL)");
 	else
-		xstrfmtcat(sql, "%" PRIu64 ")", p->energy_j);
-	if (++*rows >= PROFILE_ROWS_MAX || strlen(*sql) >= PROFILE_SQL_MAX)
-		return dbd_profile_flush(db, sql, rows);
-	return 0;
+		xstrfmtcat(&b->sql, "%" PRIu64 ")", p->energy_j);
+	return dbd_batch_close_row(db, b);
 }
 
 /* ---- the query ---- */
 
-typedef struct {
-	acct_profile_rec_t *recs;
-	uint32_t            cnt;
-	uint32_t            cap;
-} fill_t;
-
 #define PROFILE_COLS 17
 
-static void fill_row(void *arg, const char *const *c, uint32_t cols)
+static void fill_rec(void *rec, const char *const *c)
 {
-	fill_t *f = arg;
-	acct_profile_rec_t *p;
+	acct_profile_rec_t *p = rec;
 
-	if (cols < PROFILE_COLS)
-		return;
-	if (f->cnt == f->cap) {
-		uint32_t cap = f->cap ? f->cap * 2 : 256;
-
-		f->recs = xrealloc_sz(f->recs, f->cap * sizeof(*f->recs),
-				      cap * sizeof(*f->recs));
-		f->cap = cap;
-	}
-	p = &f->recs[f->cnt++];
-	memset(p, 0, sizeof(*p));
 	p->job_id = (uint32_t)strtoul(c[0], NULL, 10);
 	p->array_job_id = (uint32_t)strtoul(c[1], NULL, 10);
 	p->array_task_id = (uint32_t)strtoul(c[2], NULL, 10);
@@ -120,7 +79,6 @@ void dbd_profile_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		       const dbd_job_cond_msg_t *req, dbd_profile_msg_t *resp)
 {
 	char *where = dbd_jobs_where(db, ctx, req), *sql;
-	fill_t f = { 0 };
 
 	if (!where) {
 		resp->rc = SLURM_ERROR;
@@ -139,15 +97,10 @@ void dbd_profile_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		"t.time_submit, IF(t.id_array_job = 0, t.id_job, "
 		"t.id_array_job), t.id_array_task, t.id_job, k.id_step, "
 		"k.time_sample, k.node, k.epoch, k.seq", where);
-	if (dbd_db_select_each(db, sql, fill_row, &f) < 0) {
+	if (dbd_select_recs(db, sql, PROFILE_COLS, sizeof(*resp->recs),
+			    fill_rec, acct_profile_rec_fields,
+			    (void **)&resp->recs, &resp->cnt) < 0)
 		resp->rc = ESLURM_DB_CONNECTION;
-		for (uint32_t i = 0; i < f.cnt; i++)
-			fields_free(acct_profile_rec_fields, &f.recs[i]);
-		xfree(f.recs);
-	} else {
-		resp->recs = f.recs;
-		resp->cnt = f.cnt;
-	}
 	xfree(sql);
 	xfree(where);
 }

@@ -414,6 +414,13 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 
 	resp->job_fields = req->job_fields;
 	resp->step_fields = req->step_fields;
+	/* MaxQueryTimeRange: a window too wide (not a query by job id) */
+	if (ctx->conf && ctx->conf->max_query_range && !req->job_ids &&
+	    (req->end ? req->end : time(NULL)) - req->start >
+	    (time_t)ctx->conf->max_query_range) {
+		resp->rc = ESLURM_DB_QUERY_TOO_WIDE;
+		return;
+	}
 	if (!(where = dbd_jobs_where(db, ctx, req))) {
 		resp->rc = SLURM_ERROR;
 		return;

@@ -783,39 +783,7 @@ int dbd_rollup_run(dbd_db_t *db, const dbd_conf_t *conf, time_t now,
 	}
 	dbd_rows_free(&rows);
 	if (!rc && !*more && conf)
-		rc = dbd_rollup_purge(db, conf, now);
-	if (!rc && !*more && conf)
 		rc = dbd_purge_records(db, conf, now);
 	return rc;
 }
 
-/* ---- PurgeUsageAfter ---- */
-
-int dbd_rollup_purge(dbd_db_t *db, const dbd_conf_t *conf, time_t now)
-{
-	static const char *const tables[] = {
-		"cluster_usage_hour_table", "cluster_usage_day_table",
-		"cluster_usage_month_table", "assoc_usage_hour_table",
-		"assoc_usage_day_table", "assoc_usage_month_table",
-	};
-	const dbd_purge_t *p = &conf->purge[DBD_PURGE_USAGE];
-	time_t cut;
-
-	if (!p->count)
-		return 0;
-	cut = dbd_purge_cut(p, now);
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		char *sql = xstrdup_printf("DELETE FROM %s WHERE time_start "
-					   "< %" PRId64, tables[i],
-					   (int64_t)cut);
-		int rc = dbd_db_exec(db, sql);
-
-		if (rc == 0 && dbd_db_affected(db))
-			info("PurgeUsageAfter: %" PRIu64 " rows of %s "
-			     "purged", dbd_db_affected(db), tables[i]);
-		xfree(sql);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
-}

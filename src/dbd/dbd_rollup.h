@@ -49,7 +49,4 @@ int dbd_rollup_run(dbd_db_t *db, const dbd_conf_t *conf, time_t now,
  * again (records for them changed).  cluster NULL = every cluster. */
 int dbd_rollup_reset(dbd_db_t *db, const char *cluster, time_t t);
 
-/* Delete roll-up rows older than PurgeUsageAfter (nothing if unset). */
-int dbd_rollup_purge(dbd_db_t *db, const dbd_conf_t *conf, time_t now);
-
 #endif

@@ -35,10 +35,8 @@ typedef struct {
 		   *step_keys;     /* the steps in steps_sql */
 	char       *ended_ids;     /* jobs that ended: "id,id" */
 	char       *ended_keys;    /* and "(id,submit),(id,submit)" */
-	char       *track_sql;     /* pending tracked values (dbd_track.c) */
-	uint32_t    track_rows;
-	char       *prof_sql;      /* pending profile samples (dbd_profile.c) */
-	uint32_t    prof_rows;
+	dbd_batch_t track;         /* pending tracked values (dbd_track.c) */
+	dbd_batch_t prof;          /* pending profile samples (dbd_profile.c) */
 	size_t      jobs_bytes;    /* about how long jobs_sql is */
 	size_t      steps_bytes;
 	uint32_t    stored;
@@ -678,8 +676,8 @@ static int add_track_or_aside(store_t *s, const acct_frame_t *f,
 {
 	if (job_aside(s, t->job_id, (int64_t)t->submit))
 		return set_aside(s, f, 0, "the record of its job is set aside");
-	return dbd_track_add(s->db, &s->track_sql, &s->track_rows, s->cluster,
-			     s->epoch, f->seq, t);
+	return dbd_track_add(s->db, &s->track, s->cluster, s->epoch, f->seq,
+			     t);
 }
 
 /* And a profile sample of one of its steps. */
@@ -688,8 +686,8 @@ static int add_profile_or_aside(store_t *s, const acct_frame_t *f,
 {
 	if (job_aside(s, p->job_id, (int64_t)p->submit))
 		return set_aside(s, f, 0, "the record of its job is set aside");
-	return dbd_profile_add(s->db, &s->prof_sql, &s->prof_rows,
-			       s->cluster, s->epoch, f->seq, p);
+	return dbd_profile_add(s->db, &s->prof, s->cluster, s->epoch, f->seq,
+			       p);
 }
 
 static int apply(store_t *s, const acct_frame_t *f)
@@ -751,10 +749,8 @@ static void drop_pending(store_t *s)
 	xfree(s->step_keys);
 	xfree(s->ended_ids);
 	xfree(s->ended_keys);
-	xfree(s->track_sql);
-	s->track_rows = 0;
-	xfree(s->prof_sql);
-	s->prof_rows = 0;
+	dbd_batch_drop(&s->track);
+	dbd_batch_drop(&s->prof);
 	s->job_rows = s->step_rows = 0;
 	s->jobs_bytes = s->steps_bytes = 0;
 }
@@ -798,8 +794,8 @@ static int apply_alone(store_t *s, const acct_frame_t *f)
 		return -1;
 	if (apply(s, f) == 0 && flush_jobs(s) == 0 && flush_steps(s) == 0 &&
 	    close_steps(s) == 0 &&
-	    dbd_track_flush(s->db, &s->track_sql, &s->track_rows) == 0 &&
-	    dbd_profile_flush(s->db, &s->prof_sql, &s->prof_rows) == 0)
+	    dbd_batch_flush(s->db, &s->track) == 0 &&
+	    dbd_batch_flush(s->db, &s->prof) == 0)
 		return 0;
 	drop_pending(s);
 	err = dbd_db_errno(s->db);
@@ -875,8 +871,8 @@ static int store_batch(store_t *s, const dbd_records_msg_t *req,
 			return -1;
 	}
 	if (flush_jobs(s) < 0 || flush_steps(s) < 0 || close_steps(s) < 0 ||
-	    dbd_track_flush(s->db, &s->track_sql, &s->track_rows) < 0 ||
-	    dbd_profile_flush(s->db, &s->prof_sql, &s->prof_rows) < 0)
+	    dbd_batch_flush(s->db, &s->track) < 0 ||
+	    dbd_batch_flush(s->db, &s->prof) < 0)
 		return -1;
 	if (s->reroll) {
 		debug("Cluster %s: records before the last roll-up: rolling "

@@ -9,78 +9,39 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "dbd/dbd_batch.h"
 #include "dbd/dbd_jobs.h"
 #include "slurm/slurm_errno.h"
 
-#define TRACK_ROWS_MAX  1000
-#define TRACK_SQL_MAX   (2u * 1024 * 1024)
-
-int dbd_track_flush(dbd_db_t *db, char **sql, uint32_t *rows)
-{
-	int rc;
-
-	if (!*sql)
-		return 0;
-	/* the same (epoch, seq) again: a batch resent, already stored */
-	xstrcat(sql, " ON DUPLICATE KEY UPDATE seq=seq");
-	rc = dbd_db_exec(db, *sql);
-	xfree(*sql);
-	*rows = 0;
-	return rc;
-}
-
-int dbd_track_add(dbd_db_t *db, char **sql, uint32_t *rows,
-		  const char *cluster, uint64_t epoch, uint64_t seq,
-		  const acct_track_rec_t *t)
+int dbd_track_add(dbd_db_t *db, dbd_batch_t *b, const char *cluster,
+		  uint64_t epoch, uint64_t seq, const acct_track_rec_t *t)
 {
 	if (!track_kind_name(t->kind) || !t->name || !isfinite(t->value)) {
 		error("Cluster %s: tracked value %" PRIu64 " of job %u is "
 		      "malformed, dropped", cluster, seq, t->job_id);
 		return 0;
 	}
-	if (!*sql)
-		*sql = xstrdup("INSERT INTO track_table (cluster, id_job, "
-			       "time_submit, epoch, seq, kind, name, step, "
-			       "value, text, time_logged) VALUES ");
-	else
-		xstrcatc(sql, ',');
-	xstrcatc(sql, '(');
-	dbd_db_quote(db, sql, cluster);
-	xstrfmtcat(sql, ",%u,%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%u,",
+	dbd_batch_open_row(b, "INSERT INTO track_table (cluster, id_job, "
+			   "time_submit, epoch, seq, kind, name, step, value, "
+			   "text, time_logged) VALUES ");
+	dbd_db_quote(db, &b->sql, cluster);
+	xstrfmtcat(&b->sql, ",%u,%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%u,",
 		   t->job_id, (int64_t)t->submit, epoch, seq, t->kind);
-	dbd_db_quote(db, sql, t->name);
-	xstrfmtcat(sql, ",%" PRIu64 ",%.17g,", t->step, t->value);
-	dbd_db_quote(db, sql, t->text);
-	xstrfmtcat(sql, ",%" PRId64 ")", (int64_t)t->time);
-	if (++*rows >= TRACK_ROWS_MAX || strlen(*sql) >= TRACK_SQL_MAX)
-		return dbd_track_flush(db, sql, rows);
-	return 0;
+	dbd_db_quote(db, &b->sql, t->name);
+	xstrfmtcat(&b->sql, ",%" PRIu64 ",%.17g,", t->step, t->value);
+	dbd_db_quote(db, &b->sql, t->text);
+	xstrfmtcat(&b->sql, ",%" PRId64 ")", (int64_t)t->time);
+	return dbd_batch_close_row(db, b);
 }
 
 /* ---- the query ---- */
 
-typedef struct {
-	acct_track_rec_t *recs;
-	uint32_t          cnt;
-	uint32_t          cap;
-} fill_t;
+#define TRACK_COLS 11
 
-static void fill_row(void *arg, const char *const *c, uint32_t cols)
+static void fill_rec(void *rec, const char *const *c)
 {
-	fill_t *f = arg;
-	acct_track_rec_t *t;
+	acct_track_rec_t *t = rec;
 
-	if (cols < 11)
-		return;
-	if (f->cnt == f->cap) {
-		uint32_t cap = f->cap ? f->cap * 2 : 256;
-
-		f->recs = xrealloc_sz(f->recs, f->cap * sizeof(*f->recs),
-				      cap * sizeof(*f->recs));
-		f->cap = cap;
-	}
-	t = &f->recs[f->cnt++];
-	memset(t, 0, sizeof(*t));
 	t->job_id = (uint32_t)strtoul(c[0], NULL, 10);
 	t->array_job_id = (uint32_t)strtoul(c[1], NULL, 10);
 	t->array_task_id = (uint32_t)strtoul(c[2], NULL, 10);
@@ -100,7 +61,6 @@ void dbd_track_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		     const dbd_job_cond_msg_t *req, dbd_track_msg_t *resp)
 {
 	char *where = dbd_jobs_where(db, ctx, req), *sql;
-	fill_t f = { 0 };
 
 	if (!where) {
 		resp->rc = SLURM_ERROR;
@@ -116,15 +76,10 @@ void dbd_track_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		"t.id_array_job), t.id_array_task, t.id_job, k.kind, k.name, "
 		"k.step, "
 		"k.time_logged, k.epoch, k.seq", where);
-	if (dbd_db_select_each(db, sql, fill_row, &f) < 0) {
+	if (dbd_select_recs(db, sql, TRACK_COLS, sizeof(*resp->recs),
+			    fill_rec, acct_track_rec_fields,
+			    (void **)&resp->recs, &resp->cnt) < 0)
 		resp->rc = ESLURM_DB_CONNECTION;
-		for (uint32_t i = 0; i < f.cnt; i++)
-			fields_free(acct_track_rec_fields, &f.recs[i]);
-		xfree(f.recs);
-	} else {
-		resp->recs = f.recs;
-		resp->cnt = f.cnt;
-	}
 	xfree(sql);
 	xfree(where);
 }

@@ -11,6 +11,7 @@
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "dbd/dbd_acct.h"
+#include "dbd/dbd_archive.h"
 #include "dbd/dbd_jobs.h"
 #include "dbd/dbd_notify.h"
 #include "dbd/dbd_private.h"
@@ -166,6 +167,11 @@ static void run_job(dbd_job_t *j)
 		j->resp_type = RESPONSE_DBD_REPORT;
 		j->resp = xmalloc(sizeof(table_resp_msg_t));
 		rollup_now(&ctx, j->msg->data, j->resp);
+		break;
+	case REQUEST_DBD_ARCHIVE:
+		j->resp_type = RESPONSE_SLURM_RC;
+		j->resp = xmalloc(sizeof(return_code_msg_t));
+		dbd_archive_handle(wk.db, &ctx, j->msg->data, j->resp);
 		break;
 	default:
 		j->resp_type = RESPONSE_DBD_ACCT;

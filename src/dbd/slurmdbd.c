@@ -151,6 +151,7 @@ static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 	case REQUEST_DBD_ROLLUP:
 	case REQUEST_DBD_TRACK:
 	case REQUEST_DBD_PROFILE:
+	case REQUEST_DBD_ARCHIVE:
 		if (!msg->data) {
 			net_reply_rc(conn, SLURM_PROTOCOL_INSANE_MSG_LENGTH);
 			return;
@@ -277,6 +278,8 @@ int main(int argc, char **argv)
 	daemon_ignore_signals();
 	setup_log();
 	check_conf_mode();
+	for (size_t i = 0; dbd.conf->warnings && dbd.conf->warnings[i]; i++)
+		info("warning: %s", dbd.conf->warnings[i]);
 	if (!dbd.opts.foreground && !dbd.opts.systemd)
 		daemon_detach();
 	daemon_write_pidfile(dbd.conf->pid_file);

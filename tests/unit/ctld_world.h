@@ -159,4 +159,65 @@ void acct_node_reason(node_record_t *n, const char *old_reason,
 	(void) n; (void) old_reason; (void) old_time;
 }
 
+/* ---- a world to test in ---- */
+
+/* Bring the controller's tables up in a new directory made from dir (a
+ * mkdtemp template, rewritten): slurm.conf is conf_text after the
+ * cluster's name (t), its controller and StateSaveLocation=dir/state;
+ * sched also starts the scheduler plugin (backfill's parameters).  Every
+ * node registers with 2 CPUs (2 sockets of 1 core) and 1000 MB.  0, or
+ * -1 with the error on stderr. */
+static inline int world_up(char *dir, const char *conf_text, bool sched)
+{
+	char path[256], err[512];
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+	if (!(f = fopen(path, "w")))
+		return -1;
+	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s/state\n%s", dir, conf_text);
+	fclose(f);
+	if (!(conf = conf_load(path, err, sizeof(err))) ||
+	    state_save_init(conf->state_save_location, "t", err, sizeof(err)))
+		goto fail;
+	node_mgr_init(conf);
+	if (part_mgr_init(conf, err, sizeof(err)) < 0 ||
+	    lic_mgr_init(conf, err, sizeof(err)) < 0)
+		goto fail;
+	job_mgr_init();
+	if (sched)
+		sched_init(NULL);
+	for (size_t i = 0; i < node_mgr_count(); i++) {
+		node_registration_msg_t r = { .cpus = 2, .sockets = 2,
+					      .cores = 1, .threads = 1,
+					      .real_memory = 1000 };
+		slurm_msg_t m = { .data = &r };
+
+		r.node_name = node_mgr_at(i)->info.name;
+		node_mgr_rpc_register(NULL, &m);
+	}
+	return 0;
+fail:
+	fprintf(stderr, "%s\n", err);
+	return -1;
+}
+
+/* Tear down what world_up built, and its directory. */
+static inline int world_down(const char *dir)
+{
+	char cmd[300];
+
+	resv_mgr_fini();
+	job_mgr_fini();
+	lic_mgr_fini();
+	part_mgr_fini();
+	node_mgr_fini();
+	conf_destroy(conf);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
 #endif

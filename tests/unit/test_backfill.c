@@ -19,15 +19,8 @@ static char dir[] = "/tmp/test_backfill.XXXXXX";
 
 static int setup(void **st)
 {
-	char path[256], err[512];
-	FILE *f;
-
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
-	f = fopen(path, "w");
-	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
-		"StateSaveLocation=%s/state\n"
+	(void) st;
+	return world_up(dir, 
 		"NodeName=n[1-2] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
 		"GresTypes=gpu\n"
 		"NodeName=g1 NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 "
@@ -45,44 +38,13 @@ static int setup(void **st)
 		"PreemptType=preempt/qos\nPreemptMode=CANCEL\n"
 		"Licenses=lic:3,alt:1\n"
 		"SchedulerParameters=bf_resolution=60,bf_window=240,"
-		"bf_licenses\n", dir);
-	fclose(f);
-	conf = conf_load(path, err, sizeof(err));
-	if (!conf) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	if (state_save_init(conf->state_save_location, "t", err, sizeof(err)))
-		return -1;
-	node_mgr_init(conf);
-	part_mgr_init(conf, err, sizeof(err));
-	if (lic_mgr_init(conf, err, sizeof(err)) < 0)
-		return -1;
-	job_mgr_init();
-	sched_init(NULL);
-	for (size_t i = 0; i < node_mgr_count(); i++) {
-		node_registration_msg_t r = { .cpus = 2, .sockets = 2,
-					      .cores = 1, .threads = 1,
-					      .real_memory = 1000 };
-		slurm_msg_t m = { .data = &r };
-
-		r.node_name = node_mgr_at(i)->info.name;
-		node_mgr_rpc_register(NULL, &m);
-	}
-	return 0;
+		"bf_licenses\n", true);
 }
 
 static int teardown(void **st)
 {
-	char cmd[300];
-
-	job_mgr_fini();
-	lic_mgr_fini();
-	part_mgr_fini();
-	node_mgr_fini();
-	conf_destroy(conf);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	(void) st;
+	return world_down(dir);
 }
 
 static uint32_t submit(const char *part, uint32_t tasks, uint32_t nodes,

@@ -63,6 +63,26 @@ static void test_bad_files(void **state)
 		{ "=x\n", "parse error" },
 		{ "LogFile=\"/tmp/x\n", "unterminated quote" },
 		{ "# ok\nDbdHost=a\n  StorageLoc\n", "slurmdbd.conf:3: parse error" },
+		/* what Sluice cannot honour is refused, not skipped */
+		{ "DbdPort=6819\nDbdBackupHost=b\n",
+		  "slurmdbd.conf:2: DbdBackupHost is not supported: there is "
+		  "no backup slurmdbd" },
+		{ "StorageBackupHost=db2\n", "StorageBackupHost is not "
+		  "supported" },
+		{ "ArchiveScript=/bin/true\n", "slurmdbd.conf:1: ArchiveScript "
+		  "is not supported" },
+		{ "Parameters=PreserveCaseUser\n", "Parameters is not "
+		  "supported" },
+		{ "PreserveCaseUser=yes\n", "PreserveCaseUser is not "
+		  "supported" },
+		{ "LogTimeFormat=rfc5424\n", "invalid value \"rfc5424\" for "
+		  "LogTimeFormat (only iso8601_ms" },
+		{ "DebugFlags=DB_QUERY,DB_NOPE\n", "invalid value \"DB_NOPE\" "
+		  "for DebugFlags" },
+		{ "MaxQueryTimeRange=forever\n", "MaxQueryTimeRange" },
+		{ "StorageParameters=SSL_CA=/x,SSL_BOGUS=1\n", "invalid value "
+		  "\"SSL_BOGUS=1\" for StorageParameters" },
+		{ "ArchiveJobs=perhaps\n", "ArchiveJobs" },
 	};
 	char err[512];
 
@@ -209,6 +229,44 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Keys Slurm acts on and slurmdbd does not, where going on is safe:
+ * loaded, each named with its line in the warnings slurmdbd logs; what
+ * slurmdbd does act on is set. */
+static void test_warned_and_new_keys(void **state)
+{
+	char err[512];
+	dbd_conf_t *c = load_text(
+		"AllowNoDefAcct=no\n"
+		"AllowNoDefAcct=yes\n"
+		"DebugFlags=DB_QUERY,DB_ARCHIVE,DB_JOB\n"
+		"TCPTimeout=5\n"
+		"DefaultQOS=normal\n"
+		"TrackSlurmctldDown=no\n"
+		"MaxQueryTimeRange=2-00:00:00\n"
+		"StorageParameters=SSL_CA=/etc/ca.pem,SSL_KEY=/etc/k.pem\n"
+		"LogTimeFormat=iso8601_ms\n"
+		"ArchiveJobs=yes\nArchiveEvents=yes\nArchiveEvents=no\n",
+		err, sizeof(err));
+
+	assert_non_null(c);
+	assert_int_equal(xstrarray_len(c->warnings), 4);
+	assert_non_null(strstr(c->warnings[0], "slurmdbd.conf:2: "
+			       "AllowNoDefAcct=yes is not acted on: a user "
+			       "still needs a default account"));
+	assert_non_null(strstr(c->warnings[1], "slurmdbd.conf:3: "
+			       "DebugFlags=DB_JOB is not acted on"));
+	assert_non_null(strstr(c->warnings[2], ":4: TCPTimeout=5"));
+	assert_non_null(strstr(c->warnings[3], ":5: DefaultQOS=normal"));
+	assert_int_equal(c->debug_flags,
+			 DBD_FLAG_DB_QUERY | DBD_FLAG_DB_ARCHIVE);
+	assert_int_equal(c->max_query_range, 2 * 86400);
+	assert_string_equal(c->ssl_ca, "/etc/ca.pem");
+	assert_string_equal(c->ssl_key, "/etc/k.pem");
+	assert_null(c->ssl_cert);
+	assert_int_equal(c->archive, 1u << DBD_PURGE_JOB);
+	dbd_conf_destroy(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_keys),
+		cmocka_unit_test(test_warned_and_new_keys),
 		cmocka_unit_test(test_purge_values),
 		cmocka_unit_test(test_default_path),
 	};

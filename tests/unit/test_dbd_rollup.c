@@ -18,6 +18,7 @@
 
 #include "dbd/dbd_rollup.c"
 #include "dbd/dbd_purge.c"
+#include "dbd/dbd_archive_file.c"
 
 /* ---- database stubs ---- */
 
@@ -47,7 +48,20 @@ int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 	char (*c)[32] = ev[0];
 
 	memset(out, 0, sizeof(*out));
-	if (strstr(sql, "FROM event_table")) {
+	if (strstr(sql, "FROM cluster_table")) {
+		const char *rows[] = { "c1" };
+
+		canned(out, 1, rows, 1);
+	} else if (strstr(sql, "SHOW COLUMNS FROM event_table")) {
+		const char *rows[] = { "cluster", "node_name", "time_start",
+				       "reason" };
+
+		canned(out, 1, rows, 4);
+	} else if (strstr(sql, "MIN(time_start)")) {
+		const char *rows[] = { "86400" };
+
+		canned(out, 1, rows, 1);
+	} else if (strstr(sql, "FROM event_table")) {
 		/* the cluster's 4 CPUs; 4 CPUs down 00:30-01:30 */
 		const char *rows[] = { "1", "", "0", "cpu=4",
 				       "0", "", "", "cpu=4" };
@@ -114,6 +128,23 @@ int dbd_db_exec(dbd_db_t *db, const char *sql)
 }
 
 uint64_t dbd_db_affected(dbd_db_t *db) { return 0; }
+uint64_t dbd_db_insert_id(dbd_db_t *db) { return 0; }
+bool dbd_db_debug(const dbd_db_t *db, uint32_t flag) { return false; }
+const char *dbd_db_error(const dbd_db_t *db) { return "stub"; }
+/* The event rows an archive reads: one with a NULL reason. */
+int dbd_db_select_each_null(dbd_db_t *db, const char *sql, dbd_row_f fn,
+			    void *arg)
+{
+	const char *r1[] = { "c1", "n1", "86400", "down \"disk\"" };
+	const char *r2[] = { "c1", "n2", "90000", NULL };
+
+	xstrfmtcat(&execs, "%s;\n", sql);
+	if (!strstr(sql, "FROM event_table"))
+		return -1;
+	fn(arg, r1, 4);
+	fn(arg, r2, 4);
+	return 0;
+}
 int dbd_db_begin(dbd_db_t *db) { begun++; return 0; }
 int dbd_db_commit(dbd_db_t *db) { committed++; return 0; }
 void dbd_db_rollback(dbd_db_t *db) { rolled_back++; }
@@ -228,16 +259,88 @@ static void test_purge_records(void **state)
 	assert_int_equal(dbd_purge_records(NULL, &c, now), 0);
 	assert_int_equal(begun, 2);
 	assert_int_equal(committed, 2);
-	expect_sql("DELETE s FROM step_table s JOIN job_table j ON "
-		   "s.job_db_inx = j.job_db_inx WHERE j.time_end != 0 AND "
-		   "j.time_submit < %ld", T0 / 86400 * 86400 - 2 * 86400);
-	expect_sql("DELETE FROM job_table WHERE time_end != 0 AND "
-		   "time_submit < %ld", T0 / 86400 * 86400 - 2 * 86400);
-	expect_sql("DELETE FROM event_table WHERE time_end != 0 AND "
-		   "time_start < %ld", T0 - 3 * HOUR);
+	expect_sql("DELETE FROM step_table WHERE job_db_inx IN (SELECT "
+		   "job_db_inx FROM job_table WHERE cluster='c1' AND time_end "
+		   "!= 0 AND time_submit < %ld)", T0 / 86400 * 86400 - 2 * 86400);
+	expect_sql("DELETE FROM job_table WHERE cluster='c1' AND time_end != 0 "
+		   "AND time_submit < %ld", T0 / 86400 * 86400 - 2 * 86400);
+	expect_sql("DELETE FROM event_table WHERE cluster='c1' AND time_end != "
+		   "0 AND time_start < %ld", T0 - 3 * HOUR);
 	assert_null(strstr(execs, "resv_table"));
-	assert_null(strstr(execs, "DELETE FROM step_table"));
+	assert_null(strstr(execs, "DELETE FROM step_table WHERE time_end"));
+	/* steps go before their jobs */
+	assert_true(strstr(execs, "DELETE FROM step_table") <
+		    strstr(execs, "DELETE FROM job_table"));
 	xfree(execs);
+}
+
+/* ArchiveEvents=yes: the rows are written (NULL kept), the file synced
+ * and named before they are deleted; an archive that cannot be written
+ * purges nothing. */
+static void test_archive_then_purge(void **state)
+{
+	char dir[] = "/tmp/test_dbd_archive.XXXXXX", *name, line[512];
+	dbd_conf_t c = { 0 };
+	time_t now = T0 + 1800;
+	archive_reader_t r;
+	archive_event_t ev;
+	char err[256];
+	FILE *f;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	assert_non_null(mkdtemp(dir));
+	c.purge[DBD_PURGE_EVENT] = (dbd_purge_t){ 3, DBD_PURGE_HOURS };
+	c.archive = 1u << DBD_PURGE_EVENT;
+	c.archive_dir = dir;
+	xfree(execs);
+	begun = committed = rolled_back = 0;
+	assert_int_equal(dbd_purge_records(NULL, &c, now), 0);
+	assert_int_equal(committed, 1);
+	assert_true(strstr(execs, "FOR UPDATE") <
+		    strstr(execs, "DELETE FROM event_table"));
+	{
+		time_t cut = T0 - 3 * HOUR;
+		struct tm tm;
+		char end[32];
+
+		gmtime_r(&cut, &tm);
+		strftime(end, sizeof(end), "%Y-%m-%dT%H:%M:%S", &tm);
+		name = xstrdup_printf("%s/c1_event_archive_1970-01-02T00:00:00_"
+				      "%s", dir, end);
+	}
+	f = fopen(name, "r");
+	assert_non_null(f);
+	assert_int_equal(archive_reader_open(&r, f, err, sizeof(err)), 0);
+	assert_string_equal(r.kind, "event");
+	assert_int_equal(archive_reader_next(&r, &ev, err, sizeof(err)), 1);
+	assert_int_equal(ev, ARCHIVE_EV_TABLE);
+	assert_string_equal(r.table, "event_table");
+	assert_int_equal(r.ncols, 4);
+	assert_int_equal(archive_reader_next(&r, &ev, err, sizeof(err)), 1);
+	assert_string_equal(r.cells[3], "down \"disk\"");
+	assert_int_equal(archive_reader_next(&r, &ev, err, sizeof(err)), 1);
+	assert_null(r.cells[3]);
+	assert_int_equal(archive_reader_next(&r, &ev, err, sizeof(err)), 1);
+	assert_int_equal(ev, ARCHIVE_EV_END);
+	assert_int_equal(archive_reader_next(&r, &ev, err, sizeof(err)), 0);
+	archive_reader_close(&r);
+	fclose(f);
+	unlink(name);
+	xfree(name);
+
+	/* an archive directory that is not there: nothing deleted */
+	c.archive_dir = "/nonexistent/archive";
+	xfree(execs);
+	begun = committed = rolled_back = 0;
+	assert_int_equal(dbd_purge_records(NULL, &c, now), -1);
+	assert_int_equal(committed, 0);
+	assert_int_equal(rolled_back, 1);
+	assert_null(strstr(execs ? execs : "", "DELETE"));
+	xfree(execs);
+	snprintf(line, sizeof(line), "rm -rf '%s'", dir);
+	assert_int_equal(system(line), 0);
 }
 
 int main(void)
@@ -247,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_local_days_and_months),
 		cmocka_unit_test(test_purge_records),
+		cmocka_unit_test(test_archive_then_purge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,55 +19,26 @@
 
 static char dir[] = "/tmp/test_job_inactive.XXXXXX";
 
+#define STR_(x) #x
+#define STR(x)  STR_(x)
+
 static int setup(void **st)
 {
-	char path[256], err[512];
-	FILE *f;
-
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
-	f = fopen(path, "w");
-	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
-		"StateSaveLocation=%s/state\n"
-		"InactiveLimit=%d\nBatchStartTimeout=%d\nMessageTimeout=%d\n"
-		"NodeName=n[1-4] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
-		"PartitionName=debug Nodes=ALL Default=YES MaxTime=60\n"
-		"PartitionName=root Nodes=ALL RootOnly=YES\n", dir, LIMIT,
-		BST, MSGT);
-	fclose(f);
-	conf = conf_load(path, err, sizeof(err));
-	if (!conf) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	if (state_save_init(conf->state_save_location, "t", err, sizeof(err)))
-		return -1;
-	node_mgr_init(conf);
-	part_mgr_init(conf, err, sizeof(err));
-	job_mgr_init();
-	for (size_t i = 0; i < node_mgr_count(); i++) {
-		node_registration_msg_t r = { .cpus = 2, .sockets = 2,
-					      .cores = 1, .threads = 1,
-					      .real_memory = 1000 };
-		slurm_msg_t m = { .data = &r };
-
-		r.node_name = node_mgr_at(i)->info.name;
-		node_mgr_rpc_register(NULL, &m);
-	}
-	return 0;
+	(void) st;
+	return world_up(dir,
+			"InactiveLimit=" STR(LIMIT) "\n"
+			"BatchStartTimeout=" STR(BST) "\n"
+			"MessageTimeout=" STR(MSGT) "\n"
+			"NodeName=n[1-4] NodeAddr=127.0.0.1 CPUs=2 "
+			"RealMemory=1000\n"
+			"PartitionName=debug Nodes=ALL Default=YES MaxTime=60\n"
+			"PartitionName=root Nodes=ALL RootOnly=YES\n", false);
 }
 
 static int teardown(void **st)
 {
-	char cmd[300];
-
-	job_mgr_fini();
-	part_mgr_fini();
-	node_mgr_fini();
-	conf_destroy(conf);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	(void) st;
+	return world_down(dir);
 }
 
 /* A running job: an srun/salloc allocation (heartbeat) or a batch job. */

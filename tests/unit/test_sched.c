@@ -20,51 +20,18 @@ static char dir[] = "/tmp/test_sched.XXXXXX";
 
 static int setup(void **st)
 {
-	char path[256], err[512];
-	FILE *f;
-
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
-	f = fopen(path, "w");
-	fprintf(f, "ClusterName=t\nSlurmctldHost=localhost\n"
-		"StateSaveLocation=%s/state\n"
-		"NodeName=n[1-2] NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000\n"
-		"PartitionName=debug Nodes=ALL Default=YES MaxTime=60\n"
-		"PartitionName=down Nodes=n1 State=DOWN\n", dir);
-	fclose(f);
-	conf = conf_load(path, err, sizeof(err));
-	if (!conf) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	if (state_save_init(conf->state_save_location, "t", err, sizeof(err)))
-		return -1;
-	node_mgr_init(conf);
-	part_mgr_init(conf, err, sizeof(err));
-	job_mgr_init();
-	for (size_t i = 0; i < node_mgr_count(); i++) {
-		node_registration_msg_t r = { .cpus = 2, .sockets = 2,
-					      .cores = 1, .threads = 1,
-					      .real_memory = 1000 };
-		slurm_msg_t m = { .data = &r };
-
-		r.node_name = node_mgr_at(i)->info.name;
-		node_mgr_rpc_register(NULL, &m);
-	}
-	return 0;
+	(void) st;
+	return world_up(dir, 
+			"NodeName=n[1-2] NodeAddr=127.0.0.1 CPUs=2 "
+			"RealMemory=1000\n"
+			"PartitionName=debug Nodes=ALL Default=YES MaxTime=60\n"
+			"PartitionName=down Nodes=n1 State=DOWN\n", false);
 }
 
 static int teardown(void **st)
 {
-	char cmd[300];
-
-	job_mgr_fini();
-	part_mgr_fini();
-	node_mgr_fini();
-	conf_destroy(conf);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	(void) st;
+	return world_down(dir);
 }
 
 static uint32_t submit(const char *part, uint32_t tasks, uint32_t nodes,
