@@ -636,6 +636,9 @@ JV(j_empty_list) { cli_jv_array(v); cli_jv_end(v); }
 JV(j_empty_str) { cli_jv_str(v, ""); }
 JV(j_gres) { cli_jv_str(v, J(r)->gres); }
 JV(j_zero) { cli_jv_int(v, 0); }
+JV(j_req_switch) { cli_jv_int(v, J(r)->req_switch); }
+JV(j_segment) { cli_jv_int(v, J(r)->segment_size); }
+JV(j_wait4switch) { cli_jv_int(v, J(r)->req_switch ? J(r)->wait4switch : 0); }
 JV(j_unset) { cli_jv_num32(v, NO_VAL32); }
 JV(j_mail_type) { cli_jv_strlist(v, J(r)->mail_type); }
 JV(j_set_zero) { cli_jv_num32(v, 0); }
@@ -883,10 +886,10 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_null, "tasks_per_core", j_infinite },
 	{ 0, NULL, NULL, NULL, 0, t_null, "tasks_per_socket", j_infinite },
 	{ 0, NULL, NULL, NULL, 0, t_null, "core_spec", j_zero },
-	{ 0, NULL, NULL, NULL, 0, t_null, "required_switches", j_zero },
-	{ 0, NULL, NULL, NULL, 0, t_null, "segment_size", j_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "required_switches", j_req_switch },
+	{ 0, NULL, NULL, NULL, 0, t_null, "segment_size", j_segment },
 	{ 0, NULL, NULL, NULL, 0, t_null, "sockets_per_board", j_zero },
-	{ 0, NULL, NULL, NULL, 0, t_null, "maximum_switch_wait_time", j_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "maximum_switch_wait_time", j_wait4switch },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "batch_features", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "burst_buffer", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "burst_buffer_state", NULL },

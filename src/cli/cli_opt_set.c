@@ -857,6 +857,44 @@ static int set_acctg_freq(cli_job_opts_t *o, const char *arg,
 	return 0;
 }
 
+/* --switches=count[@max-time]: leaf switches at most, and how long to
+ * wait for them (minutes, or [days-]hh:mm:ss as --time). */
+static int set_switches(cli_job_opts_t *o, const char *arg,
+			const cli_opt_def_t *d)
+{
+	char *dup = xstrdup(arg), *at = strchr(dup, '@');
+	uint32_t n, secs = 0;
+	int rc = 0;
+
+	(void) d;
+	if (at)
+		*at++ = '\0';
+	if (parse_u32(dup, &n) < 0 || (at && (parse_duration_sec(at, &secs) <
+					     0 || secs == INFINITE32))) {
+		error("Invalid --switches specification: %s", arg);
+		rc = -1;
+	} else {
+		o->desc.req_switch = n;
+		o->desc.wait4switch = at ? secs : INFINITE32;
+	}
+	xfree(dup);
+	return rc;
+}
+
+static int set_segment(cli_job_opts_t *o, const char *arg,
+		       const cli_opt_def_t *d)
+{
+	uint32_t n;
+
+	(void) d;
+	if (parse_u32(arg, &n) < 0 || !n || n >= NO_VAL16) {
+		error("Invalid --segment specification: %s", arg);
+		return -1;
+	}
+	o->desc.segment_size = (uint16_t) n;
+	return 0;
+}
+
 /* ---- the table ---- */
 
 #define STR(f) set_str, offsetof(job_desc_t, f)
@@ -1054,8 +1092,10 @@ const cli_opt_def_t cli_opt_table[] = {
 	IGN("reboot", 0, NOARG, "nodes are never rebooted for a job"),
 	{ "spread-job", 0, NOARG, OPT_SPREAD_JOB, ALL,
 	  { NULL, NULL, "SLURM_SPREAD_JOB" }, FN(set_flag) },
-	IGN("switches", 0, REQ, "TopologyPlugin is flat: there are no "
-	    "switches to count"),
+	{ "switches", 0, REQ, OPT_SWITCHES, ALL,
+	  { "SBATCH_REQ_SWITCH", "SALLOC_REQ_SWITCH", "SLURM_REQ_SWITCH" },
+	  FN(set_switches) },
+	{ "segment", 0, REQ, OPT_SEGMENT, ALL, { 0 }, FN(set_segment) },
 	{ "thread-spec", 0, REQ, OPT_SPEC, ALL, { 0 }, FN(set_spec) },
 	REF("use-min-nodes", 0, NOARG, "the smallest node count is always "
 	    "preferred"),

@@ -21,6 +21,7 @@
 #include "cli/cli_opt.h"
 #include "cli/cli_output.h"
 #include "cli/cli_lic.h"
+#include "cli/cli_topo.h"
 #include "cli/cli_resv.h"
 #include "cli/cli_scontrol.h"
 #include "cli/cli_ping.h"
@@ -480,6 +481,8 @@ static int cmd_show(int argc, char **argv)
 		return scontrol_show_slurmd(argc - 1, argv + 1);
 	if (scontrol_kw(what, "licenses", 3))
 		return scontrol_lic_show(arg, sc.one_liner, show_doc());
+	if (scontrol_kw(what, "topology", 1))
+		return scontrol_topo_show(arg);
 	/* "lic=name", "licenses=name" */
 	if (strchr(what, '=') && !strncasecmp(what, "lic", 3)) {
 		char *kw = xstrndup(what, (size_t) (strchr(what, '=') - what));

@@ -236,7 +236,7 @@ static void *_group(void *arg)
 void fwd_send(const fwd_req_t *r, int *rc)
 {
 	uint32_t w = r->tree_width ? r->tree_width : FWD_DEFAULT_WIDTH;
-	uint32_t groups = r->cnt < w ? r->cnt : w, first = 0;
+	uint32_t groups = r->cnt < w ? r->cnt : w, first = 0, sum = 0;
 	group_t *g;
 	pthread_t *th;
 	char **packed = NULL, *shared = NULL;
@@ -246,8 +246,15 @@ void fwd_send(const fwd_req_t *r, int *rc)
 	if (!r->cnt)
 		return;
 	rr.tree_width = (uint16_t) w;
-	log_flag(ROUTE, "%s: %s to %u nodes in %u groups, tree_width %u",
-		 __func__, msg_type_name(r->type), r->cnt, groups, w);
+	for (uint32_t k = 0; r->groups && k < r->group_cnt; k++)
+		sum += r->groups[k];
+	if (r->groups && r->group_cnt && sum == r->cnt)
+		groups = r->group_cnt;
+	else
+		rr.groups = NULL;
+	log_flag(ROUTE, "%s: %s to %u nodes in %u groups, %s %u", __func__,
+		 msg_type_name(r->type), r->cnt, groups,
+		 rr.groups ? "by switch, tree_width" : "tree_width", w);
 	/* groups of more than one node need the packed request */
 	if (groups < r->cnt) {
 		if (r->datas) {
@@ -264,7 +271,8 @@ void fwd_send(const fwd_req_t *r, int *rc)
 	started = xcalloc(groups, sizeof(bool));
 	for (uint32_t k = 0; k < groups; k++) {
 		/* the first (cnt % groups) groups get one node more */
-		uint32_t n = r->cnt / groups + (k < r->cnt % groups);
+		uint32_t n = rr.groups ? rr.groups[k] :
+			r->cnt / groups + (k < r->cnt % groups);
 
 		g[k] = (group_t) { .r = &rr, .first = first, .cnt = n,
 				   .rc = rc,

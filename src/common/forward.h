@@ -29,6 +29,10 @@ typedef struct {
 	const char   *body;         /* already packed (hex) for all, or ... */
 	char * const *bodies;       /* ... per node; used if data(s) NULL */
 	uint16_t      tree_width;   /* 0 = 50 */
+	/* first-hop groups as sizes in node order (TopologyParam=RouteTree:
+	 * the nodes under one switch each), or NULL: tree_width groups */
+	const uint32_t *groups;
+	uint32_t      group_cnt;
 	int           timeout_ms;   /* one hop */
 	uint32_t      orig_uid;
 } fwd_req_t;

@@ -273,6 +273,8 @@ const field_desc_t job_desc_fields[] = {
 	D(kill_inv_dep, FT_U16), D(warn_flags, FT_U16),
 	D(tres_per_job, FT_STR), D(bitflags, FT_U32),
 	D(profile, FT_U32), D(acctg_freq, FT_STR),
+	D(req_switch, FT_U32), D(wait4switch, FT_U32),
+	D(segment_size, FT_U16),
 	FIELD_END
 };
 #undef D
@@ -316,6 +318,8 @@ const field_desc_t job_info_fields[] = {
 	J(mem_per_tres, FT_STR), J(licenses_alloc, FT_STR),
 	J(admin_comment, FT_STR),
 	J(profile, FT_U32), J(acctg_freq, FT_STR), J(cronspec, FT_STR),
+	J(req_switch, FT_U32), J(wait4switch, FT_U32),
+	J(segment_size, FT_U16),
 	FIELD_END
 };
 #undef J

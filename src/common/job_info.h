@@ -243,6 +243,9 @@ typedef struct {
 	uint32_t  profile;        /* --profile: PROFILE_* (profile.h), 0 =
 				     not set */
 	char     *acctg_freq;     /* --acctg-freq as given, or NULL */
+	uint32_t  req_switch;     /* --switches count, 0 = none */
+	uint32_t  wait4switch;    /* --switches @max-time, seconds */
+	uint16_t  segment_size;   /* --segment, 0 = none */
 } job_desc_t;
 
 /* job_desc_t.bitflags / job_info_t.bitflags */
@@ -366,6 +369,9 @@ typedef struct {
 	char     *acctg_freq;     /* --acctg-freq, or NULL */
 	char     *cronspec;       /* scrontab: the entry's time fields
 				   * (CrontabSpec=), or NULL */
+	uint32_t  req_switch;     /* --switches count, 0 = none */
+	uint32_t  wait4switch;    /* --switches @max-time, seconds */
+	uint16_t  segment_size;   /* --segment, 0 = none */
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

@@ -1025,6 +1025,8 @@ static const msg_desc_t table[] = {
 	ROW_FUNCS(RESPONSE_STATS_INFO, stats_info_response_msg_t, stats_resp),
 	ROW_FIELDS(REQUEST_LICENSE_INFO, info_request_msg_t, info_request_fields),
 	ROW_FUNCS(RESPONSE_LICENSE_INFO, license_info_msg_t, lic_resp),
+	ROW_FIELDS(REQUEST_TOPO_INFO, info_request_msg_t, info_request_fields),
+	ROW_FIELDS(RESPONSE_TOPO_INFO, topo_info_msg_t, msg_topo_fields),
 	ROW_FIELDS(REQUEST_SET_DEBUG_LEVEL, set_debug_level_msg_t,
 		   msg_set_debug_level_fields),
 	ROW_FIELDS(REQUEST_SET_DEBUG_FLAGS, set_debug_flags_msg_t,

@@ -77,6 +77,9 @@ typedef enum {
 	/* scontrol setdebug / setdebugflags (operators, root, SlurmUser) */
 	REQUEST_SET_DEBUG_LEVEL = 2080,     /* set_debug_level_msg_t */
 	REQUEST_SET_DEBUG_FLAGS = 2081,     /* set_debug_flags_msg_t */
+	REQUEST_TOPO_INFO = 2090,           /* info_request_msg_t (name: a
+					     * switch, block or node) */
+	RESPONSE_TOPO_INFO = 2091,          /* topo_info_msg_t */
 
 	/* updates */
 	REQUEST_UPDATE_JOB = 3001,          /* job_update_msg_t */
@@ -959,6 +962,13 @@ typedef struct {
 } stats_info_response_msg_t;
 
 /* scontrol show licenses: one row per license the controller counts. */
+/* scontrol show topology: the lines Slurm prints, one per switch or
+ * block (msg_topo.c). */
+typedef struct {
+	char *text;               /* NULL: none matched */
+	bool  configured;         /* a tree or block topology is in force */
+} topo_info_msg_t;
+
 typedef struct {
 	char     *name;
 	uint32_t  total;

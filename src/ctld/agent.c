@@ -18,6 +18,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/agent.h"
+#include "ctld/topo_mgr.h"
 #include "slurm/slurm_errno.h"
 
 typedef struct work_item {
@@ -195,6 +196,8 @@ typedef struct {
 	uint16_t   type;
 	void      *req;
 	uint16_t   tree_width;
+	uint32_t  *groups;       /* RouteTree: first-hop group sizes */
+	uint32_t   group_cnt;
 	int        timeout_ms;
 	int       *rc;
 } tree_item_t;
@@ -205,6 +208,7 @@ static void _tree_work(void *arg)
 	fwd_req_t r = { .type = t->type, .cnt = t->cnt, .names = t->names,
 			.addrs = t->addrs, .data = t->req,
 			.tree_width = t->tree_width,
+			.groups = t->groups, .group_cnt = t->group_cnt,
 			.timeout_ms = t->timeout_ms };
 
 	fwd_send(&r, t->rc);
@@ -226,6 +230,7 @@ static void _tree_done(void *arg)
 	}
 	xfree(t->names);
 	xfree(t->addrs);
+	xfree(t->groups);
 	xfree(t->rc);
 	xfree(t);
 }
@@ -243,6 +248,8 @@ void agent_send_tree(char * const *names, char * const *addrs, uint32_t cnt,
 		t->addrs[i] = xstrdup(addrs[i]);
 	}
 	t->cnt = cnt;
+	/* on the loop: the topology is the controller's */
+	topo_mgr_route(t->names, t->addrs, cnt, &t->groups, &t->group_cnt);
 	t->type = type;
 	t->req = req;
 	t->tree_width = tree_width;

@@ -44,6 +44,7 @@
 #include "ctld/sched.h"
 #include "ctld/select.h"
 #include "ctld/stats.h"
+#include "ctld/topo_mgr.h"
 
 #define NEVER ((time_t) -1)
 
@@ -523,6 +524,56 @@ static int _bf_earliest(const bitmap_t *avail, const bf_req_t *r,
 	return -2;
 }
 
+/* With a topology, the plan of a job over several leaf switches (or
+ * blocks) moves into the lowest switch/block that holds it at the same
+ * start, as the main scheduler would place it then; if none does (the
+ * nodes crossed fabrics that no switch joins), to the earliest start in
+ * any one.  0 with *start and bf.nodes, or -1: none in the window. */
+static int _bf_topo(const topo_t *t, const bitmap_t *avail, const bf_req_t *r,
+		    time_t *start)
+{
+	size_t n = topo_domain_cnt(t);
+	bitmap_t *sub = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
+	bitmap_t *got = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
+	time_t best = NEVER, s;
+	int rc = -1;
+
+	if (bitmap_is_subset(bf.nodes, topo_nodes(t)) &&
+	    topo_leaf_count(t, bf.nodes) <= 1)
+		rc = 0;
+	for (size_t k = 0; k < n && rc < 0; k++) {
+		bitmap_clear_all(sub);
+		bitmap_or(sub, topo_domain_nodes(t, k));
+		bitmap_and(sub, avail);
+		if (bitmap_count(sub) < r->node_cnt)
+			continue;
+		if (bf_map_fits_at(bf.map, sub, r, *start, got)) {
+			bitmap_clear_all(bf.nodes);
+			bitmap_or(bf.nodes, got);
+			rc = 0;
+		}
+	}
+	for (size_t k = 0; k < n && rc < 0; k++) {
+		bitmap_clear_all(sub);
+		bitmap_or(sub, topo_domain_nodes(t, k));
+		bitmap_and(sub, avail);
+		if (bitmap_count(sub) < r->node_cnt ||
+		    bf_map_earliest(bf.map, sub, r, *start, &s, got) < 0 ||
+		    (best != NEVER && s >= best))
+			continue;
+		best = s;
+		bitmap_clear_all(bf.nodes);
+		bitmap_or(bf.nodes, got);
+	}
+	if (rc < 0 && best != NEVER) {
+		*start = best;
+		rc = 0;
+	}
+	bitmap_destroy(sub);
+	bitmap_destroy(got);
+	return rc;
+}
+
 /* The planned start and nodes (squeue --start START_TIME, SCHEDNODES);
  * nodes NULL: no plan. */
 static void _bf_set_start(job_record_t *j, time_t t, const bitmap_t *nodes)
@@ -605,6 +656,7 @@ static bool _bf_one(job_record_t *j)
 	select_req_t sreq;
 	bf_req_t r;
 	bf_lic_req_t lreq, *lr = NULL;
+	const topo_t *topo;
 	size_t choice = 0;
 	bool has_lic;
 	shape_t *shape = NULL;
@@ -679,6 +731,14 @@ static bool _bf_one(job_record_t *j)
 	}
 	if (shape)
 		shape->not_before = node_start;
+	if ((topo = topo_mgr_for_job(j)) &&
+	    _bf_topo(topo, avail ? avail : _bf_part_avail(j->part), &r,
+		     &start) < 0) {
+		log_flag(BACKFILL, "%s: JobId=%u fits in no switch or block "
+			 "within bf_window", __func__, j->info.job_id);
+		_bf_set_start(j, 0, NULL);
+		goto out;
+	}
 	if (start <= bf.now && _bf_start_now(j, &r, lr, choice))
 		goto out;
 	if (start > bf.now) {

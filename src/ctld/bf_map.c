@@ -351,6 +351,17 @@ int bf_map_earliest(bf_map_t *m, const bitmap_t *avail, const bf_req_t *r,
 	return -1;
 }
 
+bool bf_map_fits_at(bf_map_t *m, const bitmap_t *avail, const bf_req_t *r,
+		    time_t start, bitmap_t *nodes)
+{
+	uint32_t s = _slot_up(m, start), next;
+
+	if (!r->node_cnt || s >= m->slots)
+		return false;
+	return _scan(m, avail, r, s, _dur_slots(m, r->duration), nodes,
+		     &next) == 1;
+}
+
 /* Index of the point starting exactly at slot s, inserting one. */
 static uint32_t _split(bf_node_t *n, uint32_t s)
 {

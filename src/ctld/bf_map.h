@@ -54,6 +54,10 @@ void      bf_map_finalize(bf_map_t *m);
 int       bf_map_earliest(bf_map_t *m, const bitmap_t *avail,
 			  const bf_req_t *req, time_t not_before,
 			  time_t *start, bitmap_t *nodes);
+/* Does req fit on nodes of avail at start itself (for its duration)?
+ * true with the nodes in *nodes (may be NULL). */
+bool      bf_map_fits_at(bf_map_t *m, const bitmap_t *avail,
+			 const bf_req_t *req, time_t start, bitmap_t *nodes);
 /* Take req's share on every node of nodes from start for its duration. */
 void      bf_map_reserve(bf_map_t *m, const bitmap_t *nodes,
 			 const bf_req_t *req, time_t start);

@@ -58,6 +58,7 @@
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
 #include "ctld/user_groups.h"
+#include "ctld/topo_mgr.h"
 #include "slurm/slurm_errno.h"
 
 #define AGENT_THREADS 8
@@ -368,6 +369,7 @@ int ctld_reconfigure(void)
 		return SLURM_ERROR;
 	}
 	if (node_mgr_reconfig(nc, err, sizeof(err)) < 0 ||
+	    topo_mgr_init(nc, err, sizeof(err)) < 0 ||
 	    part_mgr_init(nc, err, sizeof(err)) < 0) {
 		error("Reconfigure failed, keeping the old config: %s", err);
 		node_mgr_reconfig(ctld.conf, err, sizeof(err));
@@ -498,6 +500,8 @@ static void _init_state(void)
 	if (part_mgr_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	if (power_save_configure(c, err, sizeof(err)) < 0)
+		fatal("%s", err);
+	if (topo_mgr_init(c, err, sizeof(err)) < 0)
 		fatal("%s", err);
 	job_mgr_init();
 	if (ctld.opts.clear_state) {

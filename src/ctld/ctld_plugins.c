@@ -16,27 +16,17 @@
 #include "ctld/sched_plugin.h"
 #include "ctld/select_plugin.h"
 #include "ctld/site_factor.h"
+#include "ctld/topo_mgr.h"
 
 /* Types whose ops slurmctld does not call yet: only what changes nothing
  * is accepted (a loaded plugin would be silently ignored), any other name
- * stops the controller.  topology/flat is Slurm 25.05's default, once
- * called topology/default and, before that, topology/none. */
+ * stops the controller.  TopologyPlugin is topo_mgr.c's. */
 static const char no_ops[1];
 #define NOOP(t, n) { .type = t, .name = n, .abi_version = SLUICE_PLUGIN_ABI, \
 	.ops_version = 1, .ops = no_ops }
-static const struct sluice_plugin topo_flat = NOOP("topology", "flat");
-static const struct sluice_plugin topo_default = NOOP("topology", "default");
-static const struct sluice_plugin topo_none = NOOP("topology", "none");
 static const struct sluice_plugin mcs_none = NOOP("mcs", "none");
 #undef NOOP
-static const struct sluice_plugin *const topo_builtins[] = {
-	&topo_flat, &topo_default, &topo_none, NULL,
-};
 static const struct sluice_plugin *const mcs_builtins[] = { &mcs_none, NULL };
-static const plugin_type_t topology_plugin_type = {
-	.type = "topology", .key = "TopologyPlugin", .ops_version = 1,
-	.builtins = topo_builtins, .builtin_only = true,
-};
 static const plugin_type_t mcs_plugin_type = {
 	.type = "mcs", .key = "MCSPlugin", .ops_version = 1,
 	.builtins = mcs_builtins, .builtin_only = true,

@@ -131,6 +131,9 @@ typedef struct job_record {
 					  not saved (lic_mgr_job_recover) */
 	uint32_t        all_idx;       /* its slot in job_mgr.c's jm.all;
 					  not saved */
+	time_t          switch_wait_start; /* first could start, but over
+					      more switches than --switches
+					      (topo_mgr.c); not saved */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;

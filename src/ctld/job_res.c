@@ -15,6 +15,7 @@
 #include "ctld/job_res.h"
 #include "ctld/part_limits.h"
 #include "ctld/select_plugin.h"
+#include "ctld/topo_mgr.h"
 
 uint8_t job_res_cr(void)
 {
@@ -309,8 +310,8 @@ static int _select_in(job_record_t *j, part_record_t *part,
 	/* ExclusiveUser, MaxCPUsPerNode */
 	max_cpus = part_limits_apply(j, part, node_cnt, avail, ignore_alloc);
 	req.max_cpus = max_cpus;
-	rc = select_plugin_job_test(view, node_cnt, avail, &req, ignore_alloc,
-				    res);
+	rc = topo_mgr_job_test(j, view, node_cnt, avail, &req, ignore_alloc,
+			       res);
 	xfree(max_cpus);
 	bitmap_destroy(avail);
 	return rc;

@@ -35,6 +35,7 @@
 #include "ctld/select_plugin.h"
 #include "ctld/state_save.h"
 #include "ctld/stats.h"
+#include "ctld/topo_mgr.h"
 #include "slurm/slurm_errno.h"
 
 #define PRIO_TOP 4294901759u
@@ -555,6 +556,21 @@ static int _check_container(const char *bundle)
 /* --profile and --acctg-freq (profile.h): the commands check both;
  * this is for REST and libslurm requests.  Samples asked for where
  * AcctGatherProfileType keeps none: said once, in the submit answer. */
+static int _check_topo(const job_desc_t *d, submit_t *s)
+{
+	char why[256] = "";
+	int rc = topo_mgr_check_req(d->req_switch, d->segment_size,
+				    d->min_nodes, why, sizeof(why));
+
+	if (rc) {
+		xfree(s->msg);
+		s->msg = xstrdup(why);
+	} else if (d->req_switch && !s->msg && why[0]) {
+		s->msg = xstrdup(why);         /* no effect: said once */
+	}
+	return rc;
+}
+
 static int _check_profile(const job_desc_t *d, submit_t *s)
 {
 	const char *type = ctld_conf()->acct_gather_profile_type;
@@ -618,6 +634,8 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	    (rc = job_array_check(d->array_inx)))
 		return rc;
 	if ((rc = _check_profile(d, s)))
+		return rc;
+	if ((rc = _check_topo(d, s)))
 		return rc;
 	if (job_mgr_count() >= ctld_conf()->max_job_count)
 		return EAGAIN;
@@ -731,6 +749,11 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->bitflags = d->bitflags;
 	i->profile = d->profile;
 	i->acctg_freq = xstrdup(d->acctg_freq);
+	i->req_switch = d->req_switch;
+	/* as Slurm: the wait is capped by max_switch_wait when submitted */
+	i->wait4switch = d->wait4switch < sched_params()->max_switch_wait ?
+		d->wait4switch : sched_params()->max_switch_wait;
+	i->segment_size = d->segment_size;
 	if (d->licenses && *d->licenses &&
 	    lic_mgr_validate(d->licenses, &i->licenses))
 		i->licenses = NULL;           /* checked by _validate */

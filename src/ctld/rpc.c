@@ -46,6 +46,7 @@
 #include "ctld/node_dyn.h"
 #include "ctld/node_mgr.h"
 #include "ctld/node_reboot.h"
+#include "ctld/topo_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
 #include "ctld/rate_limit.h"
@@ -142,6 +143,7 @@ static const rpc_row_t rpc_table[] = {
 	  CHANGE },
 	{ REQUEST_BUILD_INFO,            RPC_PRIV_USER, config_info_rpc },
 	{ REQUEST_LICENSE_INFO,          RPC_PRIV_USER, lic_mgr_rpc_info },
+	{ REQUEST_TOPO_INFO,             RPC_PRIV_USER, topo_mgr_rpc_info },
 	{ REQUEST_CANCEL_JOB,            RPC_PRIV_USER, job_mgr_rpc_cancel,
 	  CHANGE },
 	{ REQUEST_KILL_JOBS,             RPC_PRIV_USER, job_mgr_rpc_kill_jobs,

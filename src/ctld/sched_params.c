@@ -21,6 +21,7 @@ void sched_params_defaults(sched_params_t *p, uint16_t message_timeout)
 	p->bf_max_job_test = 500;
 	p->bf_yield_interval = 10000;
 	p->bf_yield_sleep = 0;
+	p->max_switch_wait = 300;
 }
 
 typedef struct {
@@ -42,6 +43,7 @@ static const sched_key_t sched_keys[] = {
 	K("bf_max_job_user", bf_max_job_user, 0, 1000000),
 	K("bf_yield_interval", bf_yield_interval, 1, 10000000),
 	K("bf_yield_sleep", bf_yield_sleep, 0, 10000000),
+	K("max_switch_wait", max_switch_wait, 0, 100000000),
 };
 #undef K
 

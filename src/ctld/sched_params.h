@@ -25,6 +25,7 @@ typedef struct {
 	bool     bf_licenses;         /* backfill plans licenses over time */
 	uint32_t bf_yield_interval;   /* us of work between yields */
 	uint32_t bf_yield_sleep;      /* us the loop gets at each yield */
+	uint32_t max_switch_wait;     /* s a job may wait for --switches, 300 */
 } sched_params_t;
 
 /* Parse SchedulerParameters (NULL = defaults) into p.  -1 + err on a

@@ -24,8 +24,8 @@ UNKNOWN = [
     ("AccountingStorageType=accounting_storage/mysql",
      "cannot create accounting_storage context for "
      "accounting_storage/mysql"),
-    ("TopologyPlugin=topology/tree",
-     "cannot create topology context for topology/tree"),
+    ("TopologyPlugin=topology/dragonfly",
+     "cannot create topology context for topology/dragonfly"),
     ("MCSPlugin=mcs/label",
      "cannot create mcs context for mcs/label"),
     ("BurstBufferType=burst_buffer/datawarp",
@@ -92,8 +92,8 @@ RECONF_BAD = [
     ("AccountingStorageType=accounting_storage/nosuch",
      "cannot create accounting_storage context for "
      "accounting_storage/nosuch"),
-    ("TopologyPlugin=topology/block",
-     "cannot create topology context for topology/block"),
+    ("TopologyPlugin=topology/torus",
+     "cannot create topology context for topology/torus"),
     ("MCSPlugin=mcs/user",
      "cannot create mcs context for mcs/user"),
 ]

@@ -425,10 +425,10 @@ def test_options_without_effect_say_so(env):
                    "true"], user=U1)
     assert r.rc == 0 and r.out.startswith("Submitted batch job "), r
     assert r.err == (
-        "sbatch: warning: --switches has no effect: TopologyPlugin is flat: "
-        "there are no switches to count\n"
         "sbatch: error: Ignoring -S since it's not allowed by configuration "
-        "(AllowSpecResourcesUsage = No)\n"), r
+        "(AllowSpecResourcesUsage = No)\n"
+        "sbatch: --switches has no effect: TopologyPlugin is not "
+        "topology/tree\n"), r
 
 
 def test_hint(env, new_cluster):

@@ -33,6 +33,11 @@
  * nic,shard): a quarter of the running jobs hold an A100, a shard or 8
  * nic, and a fifth of the pending one-node jobs ask for 1-4 GPUs of a
  * type, any GPU, 1-8 shards or 1-64 nic.
+ * With SCHED_BENCH_TOPO=tree the nodes are under a 3-level switch tree
+ * (TopologyPlugin=topology/tree): leaf switches of 64 nodes, 8 leaves
+ * under each middle switch, one top switch; with SCHED_BENCH_TOPO=block
+ * they are in blocks of 64 (topology/block, BlockSizes 64 doubled), and
+ * every job is placed, and planned, inside the topology.
  *
  * Then the journal's cost per commit with every node drained (one job
  * record changed per commit, as a submit does): state_save_pack_changes()
@@ -66,6 +71,7 @@
 #include "ctld/part_mgr.h"
 #include "ctld/sched.h"
 #include "ctld/state_save.h"
+#include "ctld/topo_mgr.h"
 
 /* The loop (controller.c) and agent.c are not linked: stubs. */
 #include "../unit/ctld_stubs.h"
@@ -94,6 +100,42 @@ static long peak_mb(void)
 
 static bool bench_lics;        /* SCHED_BENCH_LICENSES */
 static bool bench_gres;        /* SCHED_BENCH_GRES */
+static const char *bench_topo; /* SCHED_BENCH_TOPO: tree, block or NULL */
+
+#define LEAF 64                /* nodes per leaf switch / block */
+#define FANOUT 8               /* leaves per middle switch */
+
+/* topology.conf beside slurm.conf: a 3-level tree or blocks of 64. */
+static void write_topo(const char *dir, size_t nodes)
+{
+	size_t leaves = (nodes + LEAF - 1) / LEAF, mids;
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/topology.conf", dir);
+	f = fopen(path, "w");
+	for (size_t l = 0; l < leaves; l++) {
+		size_t a = l * LEAF + 1, b = (l + 1) * LEAF;
+
+		fprintf(f, "%sName=%c%zu Nodes=n[%zu-%zu]\n",
+			strcmp(bench_topo, "block") ? "Switch" : "Block",
+			strcmp(bench_topo, "block") ? 'l' : 'b', l, a,
+			b < nodes ? b : nodes);
+	}
+	if (!strcmp(bench_topo, "block")) {
+		fclose(f);
+		return;
+	}
+	mids = (leaves + FANOUT - 1) / FANOUT;
+	for (size_t m = 0; m < mids; m++) {
+		size_t a = m * FANOUT, b = (m + 1) * FANOUT - 1;
+
+		fprintf(f, "SwitchName=m%zu Switches=l[%zu-%zu]\n", m, a,
+			b < leaves ? b : leaves - 1);
+	}
+	fprintf(f, "SwitchName=top Switches=m[0-%zu]\n", mids - 1);
+	fclose(f);
+}
 static size_t bench_jobs;
 
 static void load_conf(const char *dir, size_t nodes, uint32_t max_test)
@@ -120,6 +162,10 @@ static void load_conf(const char *dir, size_t nodes, uint32_t max_test)
 		for (int l = 0; l < 9; l++)
 			fprintf(f, "l%d:%zu,", l, n);
 		fprintf(f, "l9:%zu\n", n / 10 ? n / 10 : 1);
+	}
+	if (bench_topo) {
+		fprintf(f, "TopologyPlugin=topology/%s\n", bench_topo);
+		write_topo(dir, nodes);
 	}
 	fclose(f);
 	conf = conf_load(path, err, sizeof(err));
@@ -388,6 +434,10 @@ static void run(size_t nodes, size_t jobs)
 		strcmp(getenv("SCHED_BENCH_GRES"), "0");
 	bench_lics = getenv("SCHED_BENCH_LICENSES") &&
 		strcmp(getenv("SCHED_BENCH_LICENSES"), "0");
+	bench_topo = getenv("SCHED_BENCH_TOPO");
+	if (bench_topo && strcmp(bench_topo, "tree") &&
+	    strcmp(bench_topo, "block"))
+		bench_topo = NULL;
 	load_conf(dir, nodes, 500);
 	if (state_save_init(conf->state_save_location, "bench", err,
 			    sizeof(err)) < 0) {
@@ -397,6 +447,10 @@ static void run(size_t nodes, size_t jobs)
 	node_mgr_init(conf);
 	part_mgr_init(conf, err, sizeof(err));
 	part_mgr_refresh_totals();
+	if (topo_mgr_init(conf, err, sizeof(err)) < 0) {
+		fprintf(stderr, "sched_bench: %s\n", err);
+		exit(1);
+	}
 	if (lic_mgr_init(conf, err, sizeof(err)) < 0) {
 		fprintf(stderr, "sched_bench: %s\n", err);
 		exit(1);
@@ -436,10 +490,11 @@ static void run(size_t nodes, size_t jobs)
 	for (j = job_mgr_pending_first(); j; j = j->pend_next)
 		if (j->info.start_time)
 			planned++;
-	printf("%zu nodes x %zu pending jobs (%d running, %zu CPUs)%s%s:\n",
+	printf("%zu nodes x %zu pending jobs (%d running, %zu CPUs)%s%s%s%s:\n",
 	       nodes, jobs, started, nodes * CPUS,
 	       bench_lics ? ", licenses" : "",
-	       bench_gres ? ", typed GRES" : "");
+	       bench_gres ? ", typed GRES" : "",
+	       bench_topo ? ", topology/" : "", bench_topo ? bench_topo : "");
 	printf("  main scheduler pass:              %9.1f ms\n", main_ms);
 	printf("  backfill pass, bf_max_job_test=500: %7.1f ms\n", bf_ms);
 	printf("  backfill pass, whole queue:       %9.1f ms"
@@ -453,6 +508,7 @@ static void run(size_t nodes, size_t jobs)
 	assoc_mgr_fini();
 	job_mgr_fini();
 	lic_mgr_fini();
+	topo_mgr_fini();
 	part_mgr_fini();
 	node_mgr_fini();
 	conf_destroy(conf);

@@ -43,6 +43,8 @@
 #include "../../src/ctld/backfill.c"
 #include "../../src/ctld/sched_plugin.c"
 #include "../../src/ctld/select_plugin.c"
+#include "../../src/ctld/topo.c"
+#include "../../src/ctld/topo_mgr.c"
 #include "../../src/ctld/sched_params.c"
 #include "../../src/ctld/job_ops.c"
 #include "../../src/ctld/job_mail.c"
