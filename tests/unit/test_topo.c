@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../../src/ctld/gres_sel.c"
 #include "../../src/ctld/select.c"
 #include "../../src/ctld/topo.c"
 #include "common/topo_conf.h"
