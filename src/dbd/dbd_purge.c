@@ -76,6 +76,10 @@ static const purge_t purges[] = {
 	{ DBD_PURGE_RESV, "PurgeResvAfter", "resv", "time_start", {
 	  { "resv_table", "%1$s AND time_end != 0 AND time_end < " CUT
 	    " AND time_start < " CUT, "time_start, id_resv" } } },
+	/* sacctmgr's changes; those of no cluster go with the first */
+	{ DBD_PURGE_TXN, "PurgeTXNAfter", "txn", "time_stamp", {
+	  { "txn_table", "(%1$s OR cluster='') AND time_stamp < " CUT,
+	    "id" } } },
 	{ DBD_PURGE_USAGE, "PurgeUsageAfter", "usage", "time_start", {
 	  USAGE("cluster_usage_hour_table"), USAGE("cluster_usage_day_table"),
 	  USAGE("cluster_usage_month_table"), USAGE("assoc_usage_hour_table"),
@@ -85,8 +89,7 @@ static const purge_t purges[] = {
 #undef USAGE
 #undef JOBS_GONE
 
-/* Sluice keeps no suspend or transaction records: nothing to archive or
- * purge for them. */
+/* Sluice keeps no suspend records: nothing to archive or purge. */
 static const purge_t *find_kind(dbd_purge_kind_t kind)
 {
 	for (size_t i = 0; i < sizeof(purges) / sizeof(purges[0]); i++)

@@ -7,9 +7,10 @@
  * submitted before the cut (PurgeJobAfter, with their steps), finished
  * steps started before it (PurgeStepAfter), ended node events
  * (PurgeEventAfter) and ended reservations (PurgeResvAfter) started before
- * it, roll-up rows of hours, days and months before it (PurgeUsageAfter).
- * Sluice keeps no suspend or transaction records: PurgeSuspendAfter,
- * PurgeTXNAfter, ArchiveSuspend and ArchiveTXN have nothing to act on.
+ * it, roll-up rows of hours, days and months before it (PurgeUsageAfter),
+ * sacctmgr's transaction records (PurgeTXNAfter).  Sluice keeps no
+ * suspend records: PurgeSuspendAfter and ArchiveSuspend have nothing to
+ * act on.
  *
  * Each kind is one transaction per cluster: the rows are locked, written
  * to "<ArchiveDir>/<cluster>_<kind>_archive_<first>_<cut>" (synced and
@@ -36,7 +37,7 @@ int    dbd_purge_records(dbd_db_t *db, const dbd_conf_t *conf, time_t now);
  * archive bits (1 << kind) written to archive_dir first. */
 int    dbd_purge_kinds(dbd_db_t *db, const dbd_purge_t *purge,
 		       uint32_t archive, const char *archive_dir, time_t now);
-/* Does Sluice keep records of kind (not suspend, not TXN)? */
+/* Does Sluice keep records of kind (not suspend)? */
 bool   dbd_purge_kind_kept(dbd_purge_kind_t kind);
 /* Load an archive file on this host back in one transaction: 0 with the
  * rows loaded, or -1 with err (nothing loaded: a file cut short, one of

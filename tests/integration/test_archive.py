@@ -184,8 +184,14 @@ def test_archive_at_purge_pass_and_script_refused(env):
     arch = os.path.join(env.dir, "archive3")
     os.makedirs(arch)
     env.stop_dbd()
+    # sacctmgr's transaction records of two days ago go too (PurgeTXNAfter)
+    env.db.sql("UPDATE txn_table SET time_stamp = time_stamp - 172800",
+               db=env.db.db)
+    txns = _db_count(env, "txn_table", "1")
+    assert txns > 0
     env.dbd_extra = ("ArchiveDir=%s\nArchiveJobs=yes\nArchiveSteps=no\n"
-                     "PurgeJobAfter=12hours" % arch)
+                     "PurgeJobAfter=12hours\nArchiveTXN=yes\n"
+                     "PurgeTXNAfter=12hours" % arch)
     env.write_dbd_conf()
     env.start_dbd()
     deadline = time.time() + 120
@@ -200,6 +206,11 @@ def test_archive_at_purge_pass_and_script_refused(env):
     with open(files[0]) as f:
         lines = f.read().splitlines()
     assert lines[-1] == '{"rows":%d}' % (2 * N), lines[-1]
+    txn_files = glob.glob(os.path.join(arch, "sluice_txn_archive_*"))
+    assert len(txn_files) == 1, os.listdir(arch)
+    assert _db_count(env, "txn_table", "1") == 0
+    with open(txn_files[0]) as f:
+        assert f.read().splitlines()[-1] == '{"rows":%d}' % txns
 
     env.stop_dbd()
     env.dbd_extra += "\nArchiveScript=/bin/true"
