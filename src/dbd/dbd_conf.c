@@ -347,7 +347,8 @@ static int set_log_time_format(dbd_parse_t *p, const char *key,
 
 static const dbd_key_t dbd_keys[] = {
 	WY("AllowNoDefAcct", "a user still needs a default account"),
-	WY("AllResourcesAbsolute", "sacctmgr resources are not kept"),
+	WY("AllResourcesAbsolute", "a resource's cluster share is a percentage "
+	   "unless sacctmgr is given Allowed="),
 	S("ArchiveDir", archive_dir),
 	A("ArchiveEvents", DBD_PURGE_EVENT), A("ArchiveJobs", DBD_PURGE_JOB),
 	A("ArchiveResvs", DBD_PURGE_RESV),
