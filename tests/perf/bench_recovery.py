@@ -123,8 +123,13 @@ def measure(s, name, size):
         time.sleep(0.05)
     if answer is None:
         raise RuntimeError("slurmctld did not answer within an hour")
-    s.run(["scontrol", "update", "NodeName=n1", "State=RESUME"], check=True)
+    resumed = False
     while time.time() < deadline:
+        if not resumed:
+            # Slurm refuses RESUME of a node that has not registered yet
+            # (it shows unknown*): asked again until it takes
+            resumed = s.run(["scontrol", "update", "NodeName=n1",
+                             "State=RESUME"]).returncode == 0
         p = s.run(["squeue", "-h", "-t", "R,CG,CD", "-o", "%A"], timeout=120)
         if p.returncode == 0 and p.stdout.split():
             sched = time.time() - t0
