@@ -1,0 +1,78 @@
+/* cli_table.h — Slurm's accounting-style tables over cli_field_t rows.
+ *
+ * sacct, sstat, sshare (and the commands that follow them) print the
+ * same kind of table: columns chosen by "Name,Name%N,Name%-N" (names
+ * case-insensitive, a unique prefix is enough, the first row wins when
+ * several share it), each with its row's default width unless %N gives
+ * one (< 0 left-justified, 0 the whole value); a header line of names
+ * cut to the width and a line of dashes; a value longer than its column
+ * cut to width - 1 and marked '+'; a blank after every column.  -p/-P
+ * print whole values with a delimiter after every value (-p) or between
+ * them (-P), -n drops the header.  Every one of these is one function
+ * here; a command brings only its rows.
+ *
+ * A command's row type may carry more than cli_field_t (sacct: the
+ * record members a column reads, the JSON paths): it starts with a
+ * cli_field_t and the table is passed with its row size (stride).  A
+ * table ends with a row whose name is NULL; rows after it may still be
+ * walked by the command (sacct's JSON-only members).
+ */
+#ifndef SLUICE_CLI_TABLE_H
+#define SLUICE_CLI_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli/cli_fields.h"
+
+#define CLI_TABLE_MAX_WIDTH 4096
+
+typedef struct {
+	const cli_field_t *field;
+	int                width;     /* < 0 left-justified, 0 whole */
+} cli_tcol_t;
+
+typedef struct {
+	cli_tcol_t *cols;
+	size_t      cnt;
+	char       *line, *text;      /* scratch, reused row to row */
+} cli_table_t;
+
+typedef struct {
+	bool        noheader;         /* -n */
+	int         parsable;         /* 0 table, 1 -p, 2 -P */
+	const char *delim;            /* --delimiter; NULL "|" */
+	bool        no_mark;          /* cut long values without '+' */
+} cli_table_opt_t;
+
+/* The row named name (n bytes of it: exactly, else the first whose name
+ * starts with it); NULL if none. */
+const cli_field_t *cli_table_find(const void *tab, size_t stride,
+				  const char *name, size_t n);
+/* Parse spec into t (zeroed first).  0, or -1 with *bad (xmalloc'd):
+ * the unknown name, or the item whose width is not a number. */
+int  cli_table_parse(cli_table_t *t, const void *tab, size_t stride,
+		     const char *spec, char **bad);
+void cli_table_free(cli_table_t *t);
+
+/* The header (names, then dashes unless parsable); nothing with -n. */
+void cli_table_header(FILE *out, const cli_table_t *t,
+		      const cli_table_opt_t *o);
+/* One record's line. */
+void cli_table_row(FILE *out, cli_table_t *t, const cli_table_opt_t *o,
+		   const void *rec, const cli_ctx_t *ctx);
+/* A field's text for rec, "" for no value.  Caller frees. */
+char *cli_table_text(const cli_field_t *f, const void *rec,
+		     const cli_ctx_t *ctx);
+/* --helpformat / -e: every name, four to a line in columns of 20. */
+void cli_table_help(FILE *out, const void *tab, size_t stride);
+
+/* Row i of a table of stride-sized rows. */
+static inline const cli_field_t *cli_table_at(const void *tab, size_t stride,
+					      size_t i)
+{
+	return (const cli_field_t *)((const char *)tab + i * stride);
+}
+
+#endif
