@@ -44,7 +44,8 @@ int cli_table_parse(cli_table_t *t, const void *tab, size_t stride,
 	t->cols = xcalloc(xstrarray_len(items) + 1, sizeof(cli_tcol_t));
 	*bad = NULL;
 	for (size_t i = 0; items[i]; i++) {
-		char *name = items[i], *pct = strchr(name, '%');
+		char *name = items[i] + strspn(items[i], " \t"),
+		     *pct = strchr(name, '%');
 		size_t len = pct ? (size_t)(pct - name) : strlen(name);
 		const cli_field_t *f;
 
