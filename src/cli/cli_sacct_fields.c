@@ -792,5 +792,5 @@ json_object *sacct_table_json(const sacct_field_t *tab, const sacct_row_t *r,
 
 void sacct_fields_help(FILE *out)
 {
-	cli_table_help(out, sacct_fields, sizeof(sacct_fields[0]));
+	cli_table_help(out, CLI_TABLE(sacct_fields));
 }

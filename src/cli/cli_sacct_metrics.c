@@ -186,7 +186,7 @@ json_object *sacct_track_json(const acct_track_rec_t *t)
 
 void sacct_track_fields_help(FILE *out)
 {
-	cli_table_help(out, sacct_track_fields, sizeof(sacct_track_fields[0]));
+	cli_table_help(out, CLI_TABLE(sacct_track_fields));
 }
 
 int sacct_track_query(dbd_job_cond_msg_t *cond, dbd_track_msg_t **out)

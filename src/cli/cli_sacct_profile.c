@@ -262,7 +262,7 @@ json_object *sacct_profile_json(const acct_profile_rec_t *p)
 
 void sacct_profile_fields_help(FILE *out)
 {
-	cli_table_help(out, sacct_profile_fields, sizeof(sacct_profile_fields[0]));
+	cli_table_help(out, CLI_TABLE(sacct_profile_fields));
 }
 
 int sacct_profile_query(dbd_job_cond_msg_t *cond, dbd_profile_msg_t **out)

@@ -8,6 +8,7 @@
 #include "common/xstring.h"
 
 const cli_field_t *cli_table_find(const void *tab, size_t stride,
+				  const cli_alias_t *aliases,
 				  const char *name, size_t n)
 {
 	const cli_field_t *prefix = NULL, *f;
@@ -18,6 +19,10 @@ const cli_field_t *cli_table_find(const void *tab, size_t stride,
 		if (!prefix && n && !strncasecmp(f->name, name, n))
 			prefix = f;
 	}
+	for (const cli_alias_t *a = aliases; a && a->alias; a++)
+		if (strlen(a->alias) == n && !strncasecmp(a->alias, name, n))
+			return cli_table_find(tab, stride, NULL, a->name,
+					      strlen(a->name));
 	return prefix;
 }
 
@@ -35,13 +40,20 @@ static int read_width(const char *pct, int *w)
 }
 
 int cli_table_parse(cli_table_t *t, const void *tab, size_t stride,
-		    const char *spec, char **bad)
+		    const cli_alias_t *aliases, const char *spec, char **bad)
+{
+	memset(t, 0, sizeof(*t));
+	return cli_table_add(t, tab, stride, aliases, spec, bad);
+}
+
+int cli_table_add(cli_table_t *t, const void *tab, size_t stride,
+		  const cli_alias_t *aliases, const char *spec, char **bad)
 {
 	char **items = xstrsplit(spec ? spec : "", ",", NULL);
-	size_t n = 0;
+	size_t n = t->cnt;
 
-	memset(t, 0, sizeof(*t));
-	t->cols = xcalloc(xstrarray_len(items) + 1, sizeof(cli_tcol_t));
+	t->cols = xrealloc(t->cols, (n + xstrarray_len(items) + 1) *
+			   sizeof(cli_tcol_t));
 	*bad = NULL;
 	for (size_t i = 0; items[i]; i++) {
 		char *name = items[i] + strspn(items[i], " \t"),
@@ -51,13 +63,14 @@ int cli_table_parse(cli_table_t *t, const void *tab, size_t stride,
 
 		if (!len)
 			continue;
-		f = cli_table_find(tab, stride, name, len);
+		f = cli_table_find(tab, stride, aliases, name, len);
 		if (!f) {
 			*bad = xstrndup(name, len);
 			break;
 		}
 		t->cols[n].field = f;
 		t->cols[n].width = f->width;
+		t->cols[n].set = pct != NULL;
 		if (pct && read_width(pct, &t->cols[n].width) < 0) {
 			*bad = xstrdup(name);
 			break;

@@ -31,7 +31,14 @@
 typedef struct {
 	const cli_field_t *field;
 	int                width;     /* < 0 left-justified, 0 whole */
+	bool               set;       /* width given by %N */
 } cli_tcol_t;
+
+/* Another spelling of a row's name (sacctmgr's "Fairshare" for
+ * "Share"), tried after the exact names and before prefixes. */
+typedef struct {
+	const char *alias, *name;
+} cli_alias_t;
 
 typedef struct {
 	cli_tcol_t *cols;
@@ -46,14 +53,19 @@ typedef struct {
 	bool        no_mark;          /* cut long values without '+' */
 } cli_table_opt_t;
 
-/* The row named name (n bytes of it: exactly, else the first whose name
- * starts with it); NULL if none. */
+/* The row named name (n bytes of it: exactly, else by an alias (list
+ * ending with a NULL alias, or NULL), else the first whose name starts
+ * with it); NULL if none. */
 const cli_field_t *cli_table_find(const void *tab, size_t stride,
+				  const cli_alias_t *aliases,
 				  const char *name, size_t n);
-/* Parse spec into t (zeroed first).  0, or -1 with *bad (xmalloc'd):
- * the unknown name, or the item whose width is not a number. */
+/* Parse spec into t (zeroed first; more columns after those it has with
+ * cli_table_add).  0, or -1 with *bad (xmalloc'd): the unknown name, or
+ * the item whose width is not a number; t is empty then. */
 int  cli_table_parse(cli_table_t *t, const void *tab, size_t stride,
-		     const char *spec, char **bad);
+		     const cli_alias_t *aliases, const char *spec, char **bad);
+int  cli_table_add(cli_table_t *t, const void *tab, size_t stride,
+		   const cli_alias_t *aliases, const char *spec, char **bad);
 void cli_table_free(cli_table_t *t);
 
 /* The header (names, then dashes unless parsable); nothing with -n. */
@@ -67,6 +79,9 @@ char *cli_table_text(const cli_field_t *f, const void *rec,
 		     const cli_ctx_t *ctx);
 /* --helpformat / -e: every name, four to a line in columns of 20. */
 void cli_table_help(FILE *out, const void *tab, size_t stride);
+
+/* A table's rows and their size, as the functions above take them. */
+#define CLI_TABLE(tab) (tab), sizeof((tab)[0])
 
 /* Row i of a table of stride-sized rows. */
 static inline const cli_field_t *cli_table_at(const void *tab, size_t stride,

@@ -663,8 +663,8 @@ static int print_metrics(void)
 	dbd_track_msg_t *r;
 	json_object *list = NULL, *doc;
 
-	if (cli_table_parse(&t, sacct_track_fields, sizeof(sacct_track_fields[0]),
-			    opt.format, &bad) < 0) {
+	if (cli_table_parse(&t, CLI_TABLE(sacct_track_fields), NULL, opt.format,
+			    &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}
@@ -726,8 +726,8 @@ static int print_profile(void)
 	dbd_profile_msg_t *r;
 	json_object *list = NULL, *doc;
 
-	if (cli_table_parse(&t, sacct_profile_fields, sizeof(sacct_profile_fields[0]),
-			    opt.format, &bad) < 0) {
+	if (cli_table_parse(&t, CLI_TABLE(sacct_profile_fields), NULL, opt.format,
+			    &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}
@@ -772,8 +772,8 @@ int main(int argc, char **argv)
 		return print_metrics();
 	if (opt.profile)
 		return print_profile();
-	if (cli_table_parse(&t, sacct_fields, sizeof(sacct_fields[0]),
-			    opt.format, &bad) < 0) {
+	if (cli_table_parse(&t, CLI_TABLE(sacct_fields), NULL, opt.format,
+			    &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}

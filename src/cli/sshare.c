@@ -245,7 +245,7 @@ static void parse_format(cli_table_t *t, const char *spec)
 {
 	char *bad = NULL;
 
-	if (cli_table_parse(t, fields, sizeof(fields[0]), spec, &bad) < 0) {
+	if (cli_table_parse(t, CLI_TABLE(fields), NULL, spec, &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}

@@ -272,7 +272,7 @@ static int parse_format(const char *spec)
 {
 	char *bad = NULL;
 
-	if (cli_table_parse(&opt.table, fields, sizeof(fields[0]), spec,
+	if (cli_table_parse(&opt.table, CLI_TABLE(fields), NULL, spec,
 			    &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		xfree(bad);
@@ -489,7 +489,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'a': opt.all_steps = true; break;
 		case 'e':
-			cli_table_help(stdout, fields, sizeof(fields[0]));
+			cli_table_help(stdout, CLI_TABLE(fields));
 			goto done;
 		case 'h': usage(stdout); goto done;
 		case 'U': usage(stdout); goto done;

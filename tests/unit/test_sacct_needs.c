@@ -219,8 +219,7 @@ static void test_default_format_is_selective(void **state)
 	fields_sel_t js = { { 0 } }, ss = { { 0 } };
 
 	(void) state;
-	assert_int_equal(cli_table_parse(&t, sacct_fields,
-					 sizeof(sacct_fields[0]),
+	assert_int_equal(cli_table_parse(&t, CLI_TABLE(sacct_fields), NULL,
 					 "JobID,JobName,Partition,Account,"
 					 "AllocCPUS,State,ExitCode", &bad), 0);
 	assert_int_equal(t.cnt, 7);
