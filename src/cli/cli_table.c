@@ -26,7 +26,8 @@ const cli_field_t *cli_table_find(const void *tab, size_t stride,
 	return prefix;
 }
 
-/* "%N" after a name: N in *w; -1 if it is not a number in range. */
+/* "%N" after a name: N in *w (0 leaves the default, as Slurm's
+ * sacctmgr, sshare and sreport do); -1 if it is not a number in range. */
 static int read_width(const char *pct, int *w)
 {
 	char *end;
@@ -35,7 +36,8 @@ static int read_width(const char *pct, int *w)
 	if (*end || end == pct + 1 || v > CLI_TABLE_MAX_WIDTH ||
 	    v < -CLI_TABLE_MAX_WIDTH)
 		return -1;
-	*w = (int)v;
+	if (v)
+		*w = (int)v;
 	return 0;
 }
 
@@ -43,7 +45,11 @@ int cli_table_parse(cli_table_t *t, const void *tab, size_t stride,
 		    const cli_alias_t *aliases, const char *spec, char **bad)
 {
 	memset(t, 0, sizeof(*t));
-	return cli_table_add(t, tab, stride, aliases, spec, bad);
+	if (cli_table_add(t, tab, stride, aliases, spec, bad) < 0) {
+		cli_table_free(t);
+		return -1;
+	}
+	return 0;
 }
 
 int cli_table_add(cli_table_t *t, const void *tab, size_t stride,
@@ -78,11 +84,9 @@ int cli_table_add(cli_table_t *t, const void *tab, size_t stride,
 		n++;
 	}
 	xstrarray_free(items);
+	if (*bad)
+		return -1;      /* t as it was */
 	t->cnt = n;
-	if (*bad) {
-		cli_table_free(t);
-		return -1;
-	}
 	return 0;
 }
 
@@ -192,6 +196,23 @@ void cli_table_row(FILE *out, cli_table_t *t, const cli_table_opt_t *o,
 		else
 			cell(&t->line, t->text ? t->text : "", c->width,
 			     o->no_mark);
+	}
+	fputs(t->line ? t->line : "", out);
+	fputc('\n', out);
+}
+
+void cli_table_row_texts(FILE *out, cli_table_t *t, const cli_table_opt_t *o,
+			 const char *const *texts)
+{
+	if (t->line)
+		t->line[0] = '\0';
+	for (size_t i = 0; i < t->cnt; i++) {
+		const char *v = texts[i] ? texts[i] : "";
+
+		if (o->parsable)
+			pcell(&t->line, v, o, i + 1 == t->cnt);
+		else
+			cell(&t->line, v, t->cols[i].width, o->no_mark);
 	}
 	fputs(t->line ? t->line : "", out);
 	fputc('\n', out);

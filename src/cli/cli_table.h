@@ -4,7 +4,7 @@
  * same kind of table: columns chosen by "Name,Name%N,Name%-N" (names
  * case-insensitive, a unique prefix is enough, the first row wins when
  * several share it), each with its row's default width unless %N gives
- * one (< 0 left-justified, 0 the whole value); a header line of names
+ * one (< 0 left-justified; %0 keeps the default); a header line of names
  * cut to the width and a line of dashes; a value longer than its column
  * cut to width - 1 and marked '+'; a blank after every column.  -p/-P
  * print whole values with a delimiter after every value (-p) or between
@@ -61,7 +61,8 @@ const cli_field_t *cli_table_find(const void *tab, size_t stride,
 				  const char *name, size_t n);
 /* Parse spec into t (zeroed first; more columns after those it has with
  * cli_table_add).  0, or -1 with *bad (xmalloc'd): the unknown name, or
- * the item whose width is not a number; t is empty then. */
+ * the item whose width is not a number; t is then empty (parse) or as
+ * it was before the call (add). */
 int  cli_table_parse(cli_table_t *t, const void *tab, size_t stride,
 		     const cli_alias_t *aliases, const char *spec, char **bad);
 int  cli_table_add(cli_table_t *t, const void *tab, size_t stride,
@@ -74,6 +75,10 @@ void cli_table_header(FILE *out, const cli_table_t *t,
 /* One record's line. */
 void cli_table_row(FILE *out, cli_table_t *t, const cli_table_opt_t *o,
 		   const void *rec, const cli_ctx_t *ctx);
+/* One line of texts already made (texts[i] for column i; NULL ""):
+ * for a command whose cells are not a getter's (sreport). */
+void cli_table_row_texts(FILE *out, cli_table_t *t, const cli_table_opt_t *o,
+			 const char *const *texts);
 /* A field's text for rec, "" for no value.  Caller frees. */
 char *cli_table_text(const cli_field_t *f, const void *rec,
 		     const cli_ctx_t *ctx);
