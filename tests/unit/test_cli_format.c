@@ -13,6 +13,7 @@
 #include "../../src/cli/cli_jv.c"
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_fields_job.c"
+#include "../../src/cli/cli_fields_jobstep.c"
 #include "../../src/cli/cli_fields_node.c"
 #include "../../src/cli/cli_fields_part.c"
 #include "../../src/cli/cli_fields_sinfo.c"
