@@ -7,13 +7,22 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
+/* The row that ends a table; rows without a name before it are JSON
+ * members only (no column). */
+static bool table_end(const cli_field_t *f)
+{
+	return !f->name && !f->text && !f->json;
+}
+
 const cli_field_t *cli_table_find(const void *tab, size_t stride,
 				  const cli_alias_t *aliases,
 				  const char *name, size_t n)
 {
 	const cli_field_t *prefix = NULL, *f;
 
-	for (size_t i = 0; (f = cli_table_at(tab, stride, i))->name; i++) {
+	for (size_t i = 0; !table_end(f = cli_table_at(tab, stride, i)); i++) {
+		if (!f->name)
+			continue;
 		if (strlen(f->name) == n && !strncasecmp(f->name, name, n))
 			return f;
 		if (!prefix && n && !strncasecmp(f->name, name, n))
@@ -230,10 +239,12 @@ char *cli_table_text(const cli_field_t *f, const void *rec,
 void cli_table_help(FILE *out, const void *tab, size_t stride)
 {
 	const cli_field_t *f;
-	size_t i = 0;
+	size_t k = 0;
 
-	for (; (f = cli_table_at(tab, stride, i))->name; i++)
-		fprintf(out, "%-20s%s", f->name, i % 4 == 3 ? "\n" : "");
-	if (i % 4)
+	for (size_t i = 0; !table_end(f = cli_table_at(tab, stride, i)); i++)
+		if (f->name)
+			fprintf(out, "%-20s%s", f->name,
+				k++ % 4 == 3 ? "\n" : "");
+	if (k % 4)
 		fputc('\n', out);
 }

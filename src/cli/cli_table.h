@@ -14,8 +14,9 @@
  * A command's row type may carry more than cli_field_t (sacct: the
  * record members a column reads, the JSON paths): it starts with a
  * cli_field_t and the table is passed with its row size (stride).  A
- * table ends with a row whose name is NULL; rows after it may still be
- * walked by the command (sacct's JSON-only members).
+ * table ends with a row whose name, text and json are all NULL; a row
+ * with no name before it is a JSON member only (not a column).  The JSON
+ * of a record walks the same rows (cli_fields_json(), sacct_json_row()).
  */
 #ifndef SLUICE_CLI_TABLE_H
 #define SLUICE_CLI_TABLE_H

@@ -26,94 +26,6 @@
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
-/* A line of the answer as the getters see it. */
-typedef struct {
-	const table_resp_msg_t *r;
-	char                  **c;       /* its cells */
-	int                     depth;
-	bool                    user;    /* a user line */
-} sh_rec_t;
-
-static bool users_only(void);
-
-static int col_of(const table_resp_msg_t *r, const char *name)
-{
-	for (int i = 0; name && r->cols && r->cols[i]; i++)
-		if (!strcmp(r->cols[i], name))
-			return i;
-	return -1;
-}
-
-static void put_cell(char **out, const sh_rec_t *s, const char *col)
-{
-	int idx = col_of(s->r, col);
-
-	xstrcat(out, idx >= 0 ? s->c[idx] : "");
-}
-
-/* A getter that prints the answer's column col as it is. */
-#define CELL(fn, col)                                                   \
-	static void fn(char **out, const void *rec, const cli_ctx_t *ctx) \
-	{                                                               \
-		put_cell(out, rec, col);                                \
-	}
-CELL(g_user, "user")
-CELL(g_rawshares, "raw_shares")
-CELL(g_normshares, "norm_shares")
-CELL(g_rawusage, "raw_usage")
-CELL(g_effusage, "effectv_usage")
-CELL(g_fairshare, "fairshare")
-CELL(g_levelfs, "level_fs")
-CELL(g_grptresmins, "grp_tres_mins")
-CELL(g_tresrunmins, "tres_run_mins")
-
-/* Indented by the depth in the tree, unless -U. */
-static void g_account(char **out, const void *rec, const cli_ctx_t *ctx)
-{
-	const sh_rec_t *s = rec;
-	int idx = col_of(s->r, "account");
-
-	xstrfmtcat(out, "%*s%s", users_only() ? 0 : s->depth, "",
-		   idx >= 0 ? s->c[idx] : "");
-}
-
-/* The root's line has none. */
-static void g_normusage(char **out, const void *rec, const cli_ctx_t *ctx)
-{
-	const sh_rec_t *s = rec;
-
-	if (s->user || s->depth)
-		put_cell(out, s, "norm_usage");
-}
-
-static void g_cluster(char **out, const void *rec, const cli_ctx_t *ctx)
-{
-	xstrcat(out, cli_conf()->cluster_name ? cli_conf()->cluster_name : "");
-}
-
-static void g_none(char **out, const void *rec, const cli_ctx_t *ctx)
-{
-}
-
-/* name (-o), default width (< 0 left-justified), getter */
-#define F(nm, w, get) { .name = (nm), .width = (w), .text = (get) }
-static const cli_field_t fields[] = {
-	F("Account", -20, g_account),
-	F("User", 10, g_user),
-	F("RawShares", 10, g_rawshares),
-	F("NormShares", 11, g_normshares),
-	F("RawUsage", 11, g_rawusage),
-	F("NormUsage", 11, g_normusage),
-	F("EffectvUsage", 13, g_effusage),
-	F("FairShare", 10, g_fairshare),
-	F("LevelFS", 10, g_levelfs),
-	F("GrpTRESMins", 30, g_grptresmins),
-	F("TRESRunMins", 30, g_tresrunmins),
-	F("Cluster", 10, g_cluster),
-	F("Partition", 10, g_none),
-	F(NULL, 0, NULL)
-};
-
 #define DEFAULT_FMT "Account,User,RawShares,NormShares,RawUsage," \
 		    "EffectvUsage,FairShare"
 #define LONG_FMT    "Account,User,RawShares,NormShares,RawUsage," \
@@ -153,11 +65,6 @@ static void usage(FILE *out)
 "  -V, --version        print the version\n"
 "      --json           print the shares as JSON\n"
 "      --yaml           print the shares as YAML\n");
-}
-
-static bool users_only(void)
-{
-	return opt.users_only;
 }
 
 static char **add_list(char **list, const char *csv, bool lower)
@@ -245,7 +152,8 @@ static void parse_format(cli_table_t *t, const char *spec)
 {
 	char *bad = NULL;
 
-	if (cli_table_parse(t, CLI_TABLE(fields), NULL, spec, &bad) < 0) {
+	if (cli_table_parse(t, CLI_TABLE(cli_share_fields), NULL, spec,
+			    &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}
@@ -261,43 +169,46 @@ static bool in_list(char **list, const char *v)
 
 static void print(const table_resp_msg_t *r, cli_table_t *t)
 {
-	size_t ncols = xstrarray_len(r->cols);
-	size_t rows = ncols ? xstrarray_len(r->cells) / ncols : 0;
-	int ca = col_of(r, "account"), cu = col_of(r, "user"),
-	    cd = col_of(r, "depth");
+	size_t rows = cli_shares_count(r);
 	struct passwd *me = getpwuid(getuid());
 	int in_acct_depth = -1;      /* inside an -A account's tree */
+	char *parents[CLI_SHARES_MAX_DEPTH] = { 0 };
 
-	if (ca < 0 || cu < 0 || cd < 0) {
+	if (cli_shares_col(r, "account") < 0 ||
+	    cli_shares_col(r, "user") < 0 || cli_shares_col(r, "depth") < 0) {
 		error("Unexpected answer from the controller");
 		exit(1);
 	}
 	cli_table_header(stdout, t, &opt.out);
 	for (size_t i = 0; i < rows; i++) {
-		char **c = &r->cells[i * ncols];
-		int depth = atoi(c[cd]);
-		bool user = c[cu][0] != 0;
-		sh_rec_t rec = { .r = r, .c = c, .depth = depth,
-				 .user = user };
+		cli_share_rec_t rec;
+		const char *acct, *user;
+		int depth;
 
+		cli_shares_rec(&rec, r, i, parents);
+		rec.flat = opt.users_only;
+		acct = rec.c[cli_shares_col(r, "account")];
+		user = rec.c[cli_shares_col(r, "user")];
+		depth = rec.depth;
 		if (opt.accounts) {
 			if (in_acct_depth >= 0 && depth <= in_acct_depth &&
-			    !(user && depth == in_acct_depth + 1))
+			    !(rec.user && depth == in_acct_depth + 1))
 				in_acct_depth = -1;
-			if (in_acct_depth < 0 && !user &&
-			    in_list(opt.accounts, c[ca]))
+			if (in_acct_depth < 0 && !rec.user &&
+			    in_list(opt.accounts, acct))
 				in_acct_depth = depth;
 			if (in_acct_depth < 0)
 				continue;
 		}
-		if (user && !opt.all &&
-		    !(opt.users ? in_list(opt.users, c[cu]) :
-		      (me && !strcmp(me->pw_name, c[cu]))))
+		if (rec.user && !opt.all &&
+		    !(opt.users ? in_list(opt.users, user) :
+		      (me && !strcmp(me->pw_name, user))))
 			continue;
-		if (!user && opt.users_only)
+		if (!rec.user && opt.users_only)
 			continue;
 		cli_table_row(stdout, t, &opt.out, &rec, NULL);
 	}
+	cli_shares_parents_free(parents);
 }
 
 int main(int argc, char **argv)
@@ -331,7 +242,7 @@ int main(int argc, char **argv)
 	}
 	r = resp.data;
 	if (opt.longfmt && !opt.format) {
-		int ca = col_of(r, "algorithm");
+		int ca = cli_shares_col(r, "algorithm");
 		size_t nc = xstrarray_len(r->cols);
 
 		if (ca >= 0 && nc && xstrarray_len(r->cells) >= nc &&
