@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "cli/cli_sacct.h"
+#include "cli/cli_shares.h"
 #include "cli/cli_table.h"
 #include "common/job_info.h"
 #include "common/parse_util.h"
@@ -327,6 +328,88 @@ static void test_sacct_rows(void **state)
 	cli_table_free(&t);
 }
 
+/* ---- sshare's rows over a synthetic controller answer: the table, -P
+ * and the JSON members come from the same rows ---- */
+
+static void test_share_rows(void **state)
+{
+	char *cols[] = { "account", "user", "depth", "raw_shares",
+			 "norm_shares", "raw_usage", "norm_usage",
+			 "effectv_usage", "fairshare", "level_fs", "algorithm",
+			 "grp_tres_mins", "tres_run_mins", NULL };
+	char *cells[] = {
+		"root", "", "0", "", "", "100", "", "1.000000", "", "",
+		"fair_tree", "", "",
+		"physics", "", "1", "1", "1.000000", "100", "1.000000",
+		"1.000000", "", "0.5", "fair_tree", "", "cpu=0",
+		"physics", "alice", "2", "1", "0.500000", "100", "1.000000",
+		"1.000000", "0.500000", "0.5", "fair_tree", "", "cpu=0",
+		NULL };
+	table_resp_msg_t t = { .cols = cols, .cells = cells };
+	cli_table_opt_t o = { 0 }, p = { .parsable = 2 };
+	char *parents[CLI_SHARES_MAX_DEPTH] = { 0 };
+	char *tab = NULL, *par = NULL, *bad = NULL;
+	size_t tl = 0, pl = 0;
+	FILE *ft = open_memstream(&tab, &tl), *fp = open_memstream(&par, &pl);
+	json_object *doc, *list;
+	cli_table_t tb;
+
+	(void) state;
+	assert_int_equal(cli_shares_count(&t), 3);
+	assert_int_equal(cli_table_parse(&tb, CLI_TABLE(cli_share_fields),
+					 NULL, "Account,User,RawShares,RawUsage,"
+					 "NormUsage,FairShare,LevelFS", &bad), 0);
+	cli_table_header(ft, &tb, &o);
+	cli_table_header(fp, &tb, &p);
+	for (size_t i = 0; i < 3; i++) {
+		cli_share_rec_t rec;
+
+		cli_shares_rec(&rec, &t, i, parents);
+		cli_table_row(ft, &tb, &o, &rec, NULL);
+		cli_table_row(fp, &tb, &p, &rec, NULL);
+	}
+	cli_shares_parents_free(parents);
+	fclose(ft);
+	fclose(fp);
+	assert_string_equal(tab,
+		"Account                    User  RawShares    RawUsage   "
+		"NormUsage  FairShare    LevelFS \n"
+		"-------------------- ---------- ---------- ----------- "
+		"----------- ---------- ---------- \n"
+		"root                                               100    "
+		"                               \n"
+		" physics                                 1         100    "
+		"1.000000                   0.5 \n"
+		"  physics                 alice          1         100    "
+		"1.000000   0.500000        0.5 \n");
+	assert_string_equal(par,
+		"Account|User|RawShares|RawUsage|NormUsage|FairShare|LevelFS\n"
+		"root|||100|||\n"
+		" physics||1|100|1.000000||0.5\n"
+		"  physics|alice|1|100|1.000000|0.500000|0.5\n");
+	doc = cli_shares_json(&t);
+	list = json_object_object_get(doc, "shares");
+	assert_int_equal(json_object_array_length(list), 3);
+	assert_string_equal(json_object_to_json_string_ext(
+		json_object_array_get_idx(list, 2), JSON_C_TO_STRING_PLAIN),
+		"{\"name\":\"alice\",\"parent\":\"physics\","
+		"\"partition\":\"\",\"shares\":{\"set\":true,"
+		"\"infinite\":false,\"number\":1},\"shares_normalized\":"
+		"{\"set\":true,\"infinite\":false,\"number\":0.5},"
+		"\"usage\":100,\"usage_normalized\":{\"set\":true,"
+		"\"infinite\":false,\"number\":1.0},\"effective_usage\":"
+		"{\"set\":true,\"infinite\":false,\"number\":1.0},"
+		"\"fairshare\":{\"factor\":{\"set\":true,\"infinite\":false,"
+		"\"number\":0.5},\"level\":{\"set\":true,\"infinite\":false,"
+		"\"number\":0.5}},\"type\":[\"USER\"]}");
+	assert_int_equal(json_object_get_int(json_object_object_get(doc,
+		"total_shares")), 1);
+	json_object_put(doc);
+	free(tab);
+	free(par);
+	cli_table_free(&tb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_row_texts),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_sacct_rows),
+		cmocka_unit_test(test_share_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
