@@ -60,6 +60,39 @@ ORACLE = {
                   "------------ --- ---------- -------- -------------- "),
 }
 
+# Every sacct field 22.05 also has: its default width in 22.05's table
+# (negative: left-justified; positive where the name fills the column).
+SACCT_2205_WIDTHS = [
+    ("Account", 10), ("AdminComment", 15), ("AllocCPUS", 10),
+    ("AllocNodes", 10), ("AllocTRES", 10), ("AssocID", 7), ("AveCPU", 10),
+    ("AveCPUFreq", 10), ("AveDiskRead", 14), ("AveDiskWrite", 14),
+    ("AvePages", 10), ("AveRSS", 10), ("AveVMSize", 10), ("Cluster", 10),
+    ("Comment", 14), ("Constraints", 19), ("ConsumedEnergy", 14),
+    ("ConsumedEnergyRaw", 17), ("CPUTime", 10), ("CPUTimeRAW", 10),
+    ("DerivedExitCode", 15), ("Elapsed", 10), ("ElapsedRaw", 10),
+    ("Eligible", 19), ("End", 19), ("ExitCode", 8), ("GID", 6), ("Group", 9),
+    ("JobID", -12), ("JobIDRaw", -12), ("JobName", 10), ("MaxDiskRead", 12),
+    ("MaxDiskReadNode", 15), ("MaxDiskReadTask", 15), ("MaxDiskWrite", 12),
+    ("MaxDiskWriteNode", 16), ("MaxDiskWriteTask", 16), ("MaxPages", 8),
+    ("MaxPagesNode", 12), ("MaxPagesTask", 14), ("MaxRSS", 10),
+    ("MaxRSSNode", 10), ("MaxRSSTask", 10), ("MaxVMSize", 10),
+    ("MaxVMSizeNode", 14), ("MaxVMSizeTask", 14), ("MinCPU", 10),
+    ("MinCPUNode", 10), ("MinCPUTask", 10), ("NCPUS", 10), ("NNodes", 8),
+    ("NodeList", 15), ("NTasks", 8), ("Partition", 10), ("Priority", 10),
+    ("QOS", 10), ("Reason", 22), ("ReqCPUFreqGov", 13), ("ReqCPUFreqMax", 13),
+    ("ReqCPUFreqMin", 13), ("ReqCPUS", 8), ("ReqMem", 10), ("ReqTRES", 10),
+    ("Start", 19), ("State", 10), ("Submit", 19), ("SubmitLine", 20),
+    ("SystemCPU", 10), ("Timelimit", 10), ("TimelimitRaw", 10),
+    ("TotalCPU", 10), ("TRESUsageInAve", 14), ("TRESUsageInMax", 14),
+    ("TRESUsageInMaxNode", 18), ("TRESUsageInMaxTask", 18),
+    ("TRESUsageInMin", 14), ("TRESUsageInMinNode", 18),
+    ("TRESUsageInMinTask", 18), ("TRESUsageInTot", 14),
+    ("TRESUsageOutAve", 15), ("TRESUsageOutMax", 15),
+    ("TRESUsageOutMaxNode", 19), ("TRESUsageOutMaxTask", 19),
+    ("TRESUsageOutTot", 15), ("UID", 6), ("User", 9), ("UserCPU", 10),
+    ("WCKey", 10), ("WorkDir", 20),
+]
+
 
 @pytest.fixture(scope="module")
 def env(users):
@@ -180,6 +213,20 @@ def test_sacct_default_layout_is_slurms(env):
     assert lines[0] == ("JobID           JobName  Partition    Account  "
                         "AllocCPUS      State ExitCode "), lines
     assert lines[2].split()[1] == "a_rather_+", lines
+
+
+def test_sacct_widths_are_slurms(env):
+    """The header and dash line of every field 22.05 has, as 22.05
+    prints them."""
+    want, dash = "", ""
+    for name, w in SACCT_2205_WIDTHS:
+        a = abs(w)
+        want += (name[:a].ljust(a) if w < 0 else name[:a].rjust(a)) + " "
+        dash += "-" * a + " "
+    out = run(env, "sacct", "-X", "-j", str(env.done[0]), "-o",
+              ",".join(n for n, _ in SACCT_2205_WIDTHS)).splitlines()
+    assert out[0] == want
+    assert out[1] == dash
 
 
 def test_sshare_table_parsable_json_agree(env):
