@@ -47,6 +47,7 @@ typedef struct {
 	uint32_t  min_cpu_task;
 	uint64_t  tot_cpu;
 	uint64_t  energy;         /* joules, summed over the nodes */
+	const char *nodes;        /* the step's nodes */
 	bool      any;
 } stat_row_t;
 
@@ -194,6 +195,14 @@ GET(g_energy)
 	fmt_energy(r->energy, buf, sizeof(buf));
 	xstrcat(o, buf);
 }
+GET(g_energy_raw)
+{
+	xstrfmtcat(o, "%" PRIu64, r->energy);
+}
+GET(g_nodelist)
+{
+	xstrcat(o, r->nodes ? r->nodes : "");
+}
 GET(g_out)
 {
 	xstrcat(o, "energy=0,fs/disk=0");
@@ -209,38 +218,43 @@ GET(g_out_task)
 	xstrcat(o, "fs/disk=0");
 }
 
+/* In Slurm's order (sstat -e, and which row a prefix names); Slurm's
+ * Pids is not offered (slurmd's answer does not carry them). */
 static const cli_field_t fields[] = {
-	F("JobID", -12, g_jobid),
-	F("MaxVMSize", 10, g_maxvm),
-	F("MaxVMSizeNode", 14, g_maxvmnode),
-	F("MaxVMSizeTask", 14, g_maxvmtask),
-	F("AveVMSize", 10, g_avevm),
-	F("MaxRSS", 10, g_maxrss),
-	F("MaxRSSNode", 10, g_rssnode),
-	F("MaxRSSTask", 10, g_rsstask),
-	F("AveRSS", 10, g_averss),
-	F("MaxPages", 8, g_zero),
-	F("MaxPagesNode", 12, g_rssnode),
-	F("MaxPagesTask", 14, g_rsstask),
-	F("AvePages", 10, g_zero),
-	F("MinCPU", 10, g_mincpu),
-	F("MinCPUNode", 10, g_mincpunode),
-	F("MinCPUTask", 10, g_mincputask),
 	F("AveCPU", 10, g_avecpu),
-	F("NTasks", 8, g_ntasks),
 	F("AveCPUFreq", 10, g_zero),
-	F("ReqCPUFreqMin", 13, g_unknown),
-	F("ReqCPUFreqMax", 13, g_unknown),
-	F("ReqCPUFreqGov", 13, g_unknown),
+	F("AveDiskRead", 12, g_zero),
+	F("AveDiskWrite", 12, g_zero),
+	F("AvePages", 10, g_zero),
+	F("AveRSS", 10, g_averss),
+	F("AveVMSize", 10, g_avevm),
 	F("ConsumedEnergy", 14, g_energy),
+	F("ConsumedEnergyRaw", 17, g_energy_raw),
+	F("JobID", -12, g_jobid),
 	F("MaxDiskRead", 12, g_zero),
 	F("MaxDiskReadNode", 15, g_rssnode),
 	F("MaxDiskReadTask", 15, g_rsstask),
-	F("AveDiskRead", 12, g_zero),
 	F("MaxDiskWrite", 12, g_zero),
 	F("MaxDiskWriteNode", 16, g_rssnode),
 	F("MaxDiskWriteTask", 16, g_rsstask),
-	F("AveDiskWrite", 12, g_zero),
+	F("MaxPages", 8, g_zero),
+	F("MaxPagesNode", 12, g_rssnode),
+	F("MaxPagesTask", 14, g_rsstask),
+	F("MaxRSS", 10, g_maxrss),
+	F("MaxRSSNode", 10, g_rssnode),
+	F("MaxRSSTask", 10, g_rsstask),
+	F("MaxVMSize", 10, g_maxvm),
+	F("MaxVMSizeNode", 14, g_maxvmnode),
+	F("MaxVMSizeTask", 14, g_maxvmtask),
+	F("MinCPU", 10, g_mincpu),
+	F("MinCPUNode", 10, g_mincpunode),
+	F("MinCPUTask", 10, g_mincputask),
+	F("Nodelist", 20, g_nodelist),
+	F("NTasks", 8, g_ntasks),
+	F("ReqCPUFreq", 10, g_unknown),
+	F("ReqCPUFreqMin", 13, g_unknown),
+	F("ReqCPUFreqMax", 13, g_unknown),
+	F("ReqCPUFreqGov", 13, g_unknown),
 	F("TRESUsageInAve", 14, g_in_ave),
 	F("TRESUsageInMax", 14, g_in_max),
 	F("TRESUsageInMaxNode", 18, g_in_node),
@@ -322,7 +336,8 @@ static int stat_step(const job_step_info_t *s)
 	const slurm_conf_t *conf = cli_conf();
 	job_step_info_request_msg_t req = { .job_id = s->job_id,
 					    .step_id = s->step_id };
-	stat_row_t row = { .job_id = s->job_id, .step_id = s->step_id };
+	stat_row_t row = { .job_id = s->job_id, .step_id = s->step_id,
+			   .nodes = s->nodes };
 	char err[256];
 	hostlist_t *hl = hostlist_parse(s->nodes, err, sizeof(err));
 	int rc = 0;

@@ -93,6 +93,29 @@ SACCT_2205_WIDTHS = [
     ("WCKey", 10), ("WorkDir", 20),
 ]
 
+# sstat's fields in 22.05's order (sstat -e) with their widths; 22.05's
+# Pids is not offered.
+SSTAT_2205_WIDTHS = [
+    ("AveCPU", 10), ("AveCPUFreq", 10), ("AveDiskRead", 12),
+    ("AveDiskWrite", 12), ("AvePages", 10), ("AveRSS", 10), ("AveVMSize", 10),
+    ("ConsumedEnergy", 14), ("ConsumedEnergyRaw", 17), ("JobID", -12),
+    ("MaxDiskRead", 12), ("MaxDiskReadNode", 15), ("MaxDiskReadTask", 15),
+    ("MaxDiskWrite", 12), ("MaxDiskWriteNode", 16), ("MaxDiskWriteTask", 16),
+    ("MaxPages", 8), ("MaxPagesNode", 12), ("MaxPagesTask", 14),
+    ("MaxRSS", 10), ("MaxRSSNode", 10), ("MaxRSSTask", 10), ("MaxVMSize", 10),
+    ("MaxVMSizeNode", 14), ("MaxVMSizeTask", 14), ("MinCPU", 10),
+    ("MinCPUNode", 10), ("MinCPUTask", 10), ("Nodelist", 20), ("NTasks", 8),
+    ("ReqCPUFreq", 10), ("ReqCPUFreqMin", 13), ("ReqCPUFreqMax", 13),
+    ("ReqCPUFreqGov", 13), ("TRESUsageInAve", 14), ("TRESUsageInMax", 14),
+    ("TRESUsageInMaxNode", 18), ("TRESUsageInMaxTask", 18),
+    ("TRESUsageInMin", 14), ("TRESUsageInMinNode", 18),
+    ("TRESUsageInMinTask", 18), ("TRESUsageInTot", 14),
+    ("TRESUsageOutAve", 15), ("TRESUsageOutMax", 15),
+    ("TRESUsageOutMaxNode", 19), ("TRESUsageOutMaxTask", 19),
+    ("TRESUsageOutMin", 15), ("TRESUsageOutMinNode", 19),
+    ("TRESUsageOutMinTask", 19), ("TRESUsageOutTot", 15),
+]
+
 
 @pytest.fixture(scope="module")
 def env(users):
@@ -298,6 +321,20 @@ def test_sstat_table_parsable_agree(env):
     out = run(env, "sstat", "-a", "-j", jid, "-o",
               "JobID,MaxRSS%3,AveCPU,NT,MaxVMSizeNode")
     assert "\n".join(out.splitlines()[:2]) == ORACLE["sstat cut"]
+
+
+def test_sstat_fields_and_widths_are_slurms(env):
+    names = run(env, "sstat", "-e").split()
+    assert names == [n for n, _ in SSTAT_2205_WIDTHS]
+    want, dash = "", ""
+    for name, w in SSTAT_2205_WIDTHS:
+        a = abs(w)
+        want += (name[:a].ljust(a) if w < 0 else name[:a].rjust(a)) + " "
+        dash += "-" * a + " "
+    out = run(env, "sstat", "-a", "-j", str(env.running), "-o",
+              ",".join(names)).splitlines()
+    assert out[:2] == [want, dash]
+    assert out[2].split()[names.index("Nodelist")] in ("n1", "n2"), out
 
 
 def test_sreport_table_parsable_agree(env):
