@@ -49,6 +49,36 @@ ORACLE = {
                          "---------- -------------------- -------------------- "),
     "sacctmgr tres": ("    Type            Name     ID \n"
                       "-------- --------------- ------ "),
+    "sacctmgr reservation": (
+        "   Cluster            Name                           TRES      "
+        "     TimeStart             TimeEnd UnusedWall \n"
+        "---------- --------------- ------------------------------ ------"
+        "------------- ------------------- ---------- "),
+    "sacctmgr transaction": (
+        "               Time               Action      Actor           "
+        "     Where                 Info \n"
+        "------------------- -------------------- ---------- -----------"
+        "--------- -------------------- "),
+    "sacctmgr resource": (
+        "      Name     Server     Type  Count % Allocated ServerType \n"
+        "---------- ---------- -------- ------ ----------- ---------- "),
+    "sacctmgr wckey": ("     WCKey    Cluster       User \n"
+                       "---------- ---------- ---------- "),
+    "sacctmgr problem": (
+        "   Cluster    Account       User                               "
+        "   Problem \n"
+        "---------- ---------- ---------- -------------------------------"
+        "--------- "),
+    "sacctmgr user withcoord": (
+        "      User   Def Acct     Admin       Coord Accounts \n"
+        "---------- ---------- --------- -------------------- "),
+    "sacctmgr user withassoc": (
+        "      User   Def Acct     Admin    Cluster    Account  Partition"
+        "     Share   Priority MaxJobs MaxNodes  MaxCPUs MaxSubmit     Ma"
+        "xWall  MaxCPUMins                  QOS   Def QOS \n"
+        "---------- ---------- --------- ---------- ---------- ----------"
+        " --------- ---------- ------- -------- -------- --------- ------"
+        "----- ----------- -------------------- --------- "),
     "sacctmgr assoc%-20": ("Account              Use     Share \n"
                            "-------------------- --- --------- "),
     "sacctmgr assoc%0": ("   Account       User     Share \n"
@@ -291,8 +321,11 @@ def test_sacctmgr_table_parsable_json_agree(env):
         == ORACLE["sacctmgr user"]
     assert "\n".join(run(env, "sacctmgr", "show", "account")
                      .splitlines()[:2]) == ORACLE["sacctmgr account"]
-    assert "\n".join(run(env, "sacctmgr", "show", "tres")
-                     .splitlines()[:2]) == ORACLE["sacctmgr tres"]
+    for what in ("tres", "reservation", "transaction", "resource", "wckey",
+                 "problem", "user withcoord", "user withassoc"):
+        out = run(env, "sacctmgr", "show", *what.split())
+        assert "\n".join(out.splitlines()[:2]) == \
+            ORACLE["sacctmgr " + what], (what, out)
     # %-N left-justifies, %0 keeps the default width, as Slurm's
     out = run(env, "sacctmgr", "show", "assoc",
               "format=account%-20,user%3,share")
