@@ -106,10 +106,10 @@ class Host:
 
     def enter(self, cwd=None):
         """argv prefix that runs a command on this host (as root)."""
-        argv = ["nsenter", "-t", str(self.pid), "-n", "-u", "-m"]
-        if cwd:
-            argv.append("--wd=" + cwd)
-        return argv + ["--"]
+        argv = ["nsenter", "-t", str(self.pid), "-n", "-u", "-m", "--"]
+        # env -C: the cwd is looked up on the host (nsenter --wd opens it
+        # before entering the mounts: what the host hides would show)
+        return argv + (["env", "-C", cwd] if cwd else [])
 
 
 class Net:
@@ -454,9 +454,9 @@ class NetnsCluster(cl.Cluster):
             err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
             return cl.Result(argv, -9, out, err + "\n[timed out after %ss]" % timeout)
 
-    def on_host(self, host, argv, timeout=30):
+    def on_host(self, host, argv, timeout=30, cwd="/"):
         """Run argv (as root, no Sluice environment) on host."""
-        r = subprocess.run(self.net.hosts[host].enter(cwd="/") + list(argv),
+        r = subprocess.run(self.net.hosts[host].enter(cwd=cwd) + list(argv),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=timeout)
         return cl.Result(argv, r.returncode, r.stdout, r.stderr)

@@ -35,7 +35,7 @@ RESUME = r"""#!/bin/sh
 D=%(dir)s
 echo "$1" >> $D/log/resume.log
 for n in $(%(scontrol)s show hostnames "$1"); do
-    nsenter -t "$(cat $D/netns/$n.pid)" -n -u -m --wd=$D -- \
+    nsenter -t "$(cat $D/netns/$n.pid)" -n -u -m -- env -C $D \
         setsid env SLURM_CONF= %(slurmd)s -D --conf-server %(server)s \
         >>$D/log/slurmd-$n.out 2>&1 </dev/null &
 done
@@ -89,6 +89,8 @@ def test_hosts_are_separate_and_have_no_slurm_conf(nc):
     assert nc.on_host("ctl", ["test", "-f", conf]).rc == 0
     for h in ("login", "n1", "n8"):
         assert nc.on_host(h, ["test", "-e", conf]).rc != 0, h
+        assert nc.on_host(h, ["test", "-e", "etc/slurm.conf"],
+                          cwd=nc.dir).rc != 0, h
     # each host has its own address on the bridge and reaches the others
     r = nc.on_host("n3", ["ip", "-4", "-o", "addr", "show", "eth0"])
     assert nc.net.addrs["n3"] + "/24" in r.out, r
