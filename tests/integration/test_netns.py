@@ -54,21 +54,21 @@ def nc(users, tmp_path_factory):
         "ResumeProgram=%s" % paths["resume"],
         "SuspendTimeout=2", "ResumeTimeout=30",
         "SlurmctldParameters=power_save_interval=1"])
-    c = netns.NetnsCluster(nodes=8, tag="netns", extra_conf=extra)
-    conftest._ACTIVE.append(c)
-    try:
-        # the programs need the cluster's paths: written before start
-        for w, text in (("suspend", SUSPEND), ("resume", RESUME)):
-            with open(paths[w], "w") as f:
-                f.write(text % {"dir": c.dir,
-                                "scontrol": c.bin("scontrol"),
-                                "slurmd": c.bin("slurmd"),
-                                "server": "ctl:%d" % netns.CTLD_PORT})
-            os.chmod(paths[w], 0o755)
-        c.start()
-    except BaseException:
-        conftest._stop(c, keep=True)
-        raise
+
+    class WithPrograms(netns.NetnsCluster):
+        def start(self, wait=True):
+            # the programs name the cluster's directory: written once
+            # it exists, before slurmctld reads slurm.conf
+            for w, text in (("suspend", SUSPEND), ("resume", RESUME)):
+                with open(paths[w], "w") as f:
+                    f.write(text % {"dir": self.dir,
+                                    "scontrol": self.bin("scontrol"),
+                                    "slurmd": self.bin("slurmd"),
+                                    "server": "ctl:%d" % netns.CTLD_PORT})
+                os.chmod(paths[w], 0o755)
+            return super().start(wait)
+
+    c = conftest._start(WithPrograms, nodes=8, tag="netns", extra_conf=extra)
     yield c
     holders = [h.pid for h in c.net.hosts.values() if h]
     bridge = c.net.bridge
