@@ -326,8 +326,8 @@ def test_packages_install_start_run_a_job_and_remove(machine, tmp_path):
     r = m.run(["srun", "hostname"], timeout=60)
     assert r.rc == 0, r
     assert r.out.strip() == "debhost"
-    r = m.run(["sinfo", "-h", "-o", "%n %t"])
-    assert r.out.split() == ["debhost", "idle"], r
+    cl.wait_for(lambda: m.run(["sinfo", "-h", "-o", "%n %t"]).out.split()
+                == ["debhost", "idle"], timeout=30, what="debhost idle again")
 
     running = set(m.procs().values())
     assert {"slurmctld", "slurmd", "munged"} <= running, running
