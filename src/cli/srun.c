@@ -33,6 +33,7 @@
 #include "cli/cli_opt.h"
 #include "cli/cli_spank.h"
 #include "cli/cli_step_io.h"
+#include "cli/cli_x11.h"
 #include "cli/srun.h"
 #include "common/fixed_plugins.h"
 #include "common/fname.h"
@@ -62,6 +63,7 @@ typedef struct {
 	char          *bcast_dest; /* --bcast: the copy the nodes run */
 	bool           bcast_per_node; /* ... with the node's name after */
 	char          *bcast_libdir;   /* --send-libs: its libraries */
+	cli_x11_t      x11;        /* --x11 (or salloc's): the relay */
 } srun_t;
 
 /* ---- options ---- */
@@ -255,8 +257,16 @@ static void _job(srun_t *r)
 			error("--checkpoint has no effect on a step: job %u "
 			      "was not submitted with --checkpoint", r->job_id);
 		_job_wide_opts(r);
+		if (r->o.x11)
+			error("Ignoring --x11 option for a job step within an "
+			      "existing job. Set x11 options at job allocation "
+			      "time.");
+		else if (cli_x11_inherit(&r->x11, "srun") < 0)
+			exit(1);
 		return;
 	}
+	if (r->o.x11 && cli_x11_check(&r->x11, "srun", r->o.x11) < 0)
+		exit(1);
 	if (r->o.desc.bitflags & JOB_CHECKPOINT) {
 		error("--checkpoint: only a batch job (sbatch --checkpoint) "
 		      "can be checkpointed and requeued");
@@ -696,6 +706,13 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		}
 		m->multi_prog = r->mp_text;
 		m->container = r->o.desc.container;
+		if (cli_x11_node_wanted(&r->x11, s->node_names[n])) {
+			m->x11 = r->x11.flags;
+			m->x11_host = r->my_addr;
+			m->x11_port = r->x11.port;
+			m->x11_cookie = r->x11.cookie;
+			m->x11_screen = (uint16_t) r->x11.screen;
+		}
 		l[n].node = s->node_names[n];
 		datas[n] = m;
 		_say_launch(s, l[n].node, ids[n], counts[n]);
@@ -924,7 +941,10 @@ int main(int argc, char **argv)
 	r.port = net_local_port(r.listen_fd);
 	_job(&r);
 	srun_io_signals_init();
-	rc = _run_step(&r);
+	if (r.x11.flags && cli_x11_start(&r.x11, "srun") < 0)
+		rc = 1;
+	else
+		rc = _run_step(&r);
 	if (r.own_alloc)
 		cli_alloc_release(r.job_id, (uint32_t) (rc & 0xff) << 8);
 	cli_spank_finish(&r.o);
@@ -943,6 +963,7 @@ int main(int argc, char **argv)
 	xfree(r.bcast_libdir);
 	xfree(r.so.bcast_dest);
 	xfree(r.so.bcast_exclude);
+	cli_x11_free(&r.x11);
 	cli_opt_free(&r.o);
 	return rc;
 }

@@ -305,7 +305,7 @@ static const conf_key_t conf_keys[] = {
 	{ "UnkillableStepTimeout", NULL, CK_U16, F(unkillable_timeout), "60", " sec", 0, NULL },
 	{ "VSizeFactor", NULL, CK_U16, NOF, "0", " percent", 0, NULL },
 	{ "WaitTime", NULL, CK_U16, F(wait_time), "0", " sec", 0, NULL },
-	{ "X11Parameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "X11Parameters", NULL, CK_STR, F(x11_params), NULL, NULL, 0, NULL },
 
 	/* Accepted but not printed by scontrol show config. */
 	{ "DefMemPerCPU", NULL, CK_MEM, F(def_mem_per_cpu), NULL, NULL, CKF_HIDE, NULL },

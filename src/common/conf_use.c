@@ -368,7 +368,8 @@ static const conf_use_t conf_use[] = {
 	W("VSizeFactor", "virtual memory is not limited: "
 	  "JobAcctGatherParams=OverMemoryKill limits the resident size"),
 	I("WaitTime", "cli/srun_opt.c", "test_conf_act.py::test_wait_time_kills_the_rest"),
-	W("X11Parameters", "a knob of X11 forwarding, which is refused"),
+	I("X11Parameters", "slurmd/stepd/step_x11.c",
+	  "test_x11.py::test_home_xauthority"),
 	I("DefMemPerCPU", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_cpu"),
 	I("DefMemPerNode", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_node"),
 	I("MaxMemPerCPU", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_cpu"),
@@ -789,7 +790,12 @@ static const conf_use_t conf_use[] = {
 	   "that may be requeued"),
 	SR(PF, "Serial", NULL, "prologs and epilogs of different jobs may "
 	   "run at the same time"),
-	SR(PF, "X11", NULL, "Sluice has no X11 forwarding"),
+	SI(PF, "X11", "ctld/job_submit.c",
+	   "test_x11.py::test_srun_x11_draws_on_the_display"),
+
+	/* ---- X11Parameters words -------------------------------------- */
+	SI("X11Parameters", "home_xauthority", "slurmd/stepd/step_x11.c",
+	   "test_x11.py::test_home_xauthority"),
 
 	/* ---- ReconfigFlags words -------------------------------------- */
 #define RF "ReconfigFlags"
@@ -946,6 +952,7 @@ static const struct {
 	{ "CommunicationParameters", CONF_USE_WARNED },
 	{ "JobAcctGatherParams", CONF_USE_WARNED },
 	{ "AccountingStorageTRES", CONF_USE_REFUSED },
+	{ "X11Parameters", CONF_USE_REFUSED },
 };
 
 #define CONF_USE_LIST_CNT (sizeof(conf_use_lists) / sizeof(conf_use_lists[0]))

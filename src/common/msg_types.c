@@ -432,6 +432,8 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(task_epilog, FT_STR),
 	LT(multi_prog, FT_STR), LT(pty_rows, FT_U16), LT(pty_cols, FT_U16),
 	LT(container, FT_STR),
+	LT(x11, FT_U16), LT(x11_host, FT_STR), LT(x11_port, FT_U16),
+	LT(x11_cookie, FT_STR), LT(x11_screen, FT_U16),
 	FIELD_END
 };
 #undef LT

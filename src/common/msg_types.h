@@ -1187,6 +1187,12 @@ typedef struct {
 	uint16_t  pty_rows;       /* LAUNCH_PTY: srun's terminal size */
 	uint16_t  pty_cols;
 	char     *container;      /* --container: the OCI bundle, or NULL */
+	uint16_t  x11;            /* --x11 on this node: X11_FORWARD_*, else 0
+				   * (common/x11_fwd.h) */
+	char     *x11_host;       /* srun's X11 relay */
+	uint16_t  x11_port;
+	char     *x11_cookie;     /* the user's MIT-MAGIC-COOKIE-1, hex */
+	uint16_t  x11_screen;     /* of srun's DISPLAY */
 } launch_tasks_request_msg_t;
 
 enum {
