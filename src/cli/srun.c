@@ -858,6 +858,18 @@ static int _bcast(srun_t *r, const job_step_create_response_msg_t *s,
 	return 0;
 }
 
+/* The step was created but will not run: end it at the controller, so
+ * it does not stay behind holding the job's CPUs. */
+static void _abort_step(const job_step_create_response_msg_t *s)
+{
+	step_abort_msg_t a = { .job_id = s->job_id, .step_id = s->step_id,
+			       .rc = 1 << 8 };
+	slurm_msg_t resp;
+
+	if (cli_ctld_rpc(REQUEST_STEP_ABORT, &a, &resp) == 0)
+		msg_free(&resp);
+}
+
 static int _run_step(srun_t *r)
 {
 	job_step_create_response_msg_t *s;
@@ -889,30 +901,33 @@ static int _run_step(srun_t *r)
 	if (srun_parse_counts(s->tasks_per_node, st.node_cnt, counts) < 0) {
 		error("Bad step layout from the controller");
 		rc = 1;
-		goto out;
+		goto abort;
 	}
 	env = _step_env(r, s, counts);
 	if (r->so.bcast && _bcast(r, s, &env) < 0) {
 		xstrarray_free(env);
 		rc = 1;
-		goto out;
+		goto abort;
 	}
 	if (_srun_prolog(r, env) < 0 || _local_user_init(r, s, &env) < 0) {
 		xstrarray_free(env);
 		rc = 1;
-		goto out;
+		goto abort;
 	}
 	rc = _launch(r, s, &st, env);
 	if (rc) {
 		xstrarray_free(env);
 		rc = 1;
-		goto out;
+		goto abort;
 	}
 	_tty_raw(r);
 	rc = srun_io_run(&st);
 	_tty_restore();
 	_srun_epilog(r, env);
 	xstrarray_free(env);
+	goto out;
+abort:
+	_abort_step(s);
 out:
 	xfree(counts);
 	xfree(st.io_key);
@@ -963,6 +978,7 @@ int main(int argc, char **argv)
 	xfree(r.bcast_libdir);
 	xfree(r.so.bcast_dest);
 	xfree(r.so.bcast_exclude);
+	xfree(r.so.bcast_dir);
 	cli_x11_free(&r.x11);
 	cli_opt_free(&r.o);
 	return rc;

@@ -116,7 +116,7 @@ static const conf_key_t conf_keys[] = {
 	{ "AuthType", NULL, CK_STR, F(auth_type), "auth/munge", NULL, 0, NULL },
 	{ "BatchStartTimeout", NULL, CK_U16, F(batch_start_timeout), "10", " sec", 0, NULL },
 	{ "BcastExclude", NULL, CK_STR, F(bcast_exclude), "/lib,/usr/lib,/lib64,/usr/lib64", NULL, 0, NULL },
-	{ "BcastParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "BcastParameters", NULL, CK_STR, F(bcast_params), NULL, NULL, 0, NULL },
 	{ "BurstBufferType", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "CliFilterPlugins", NULL, CK_STR, F(cli_filter_plugins), NULL, NULL, 0, NULL },
 	{ "ClusterName", NULL, CK_STR, F(cluster_name), NULL, NULL, 0, NULL },

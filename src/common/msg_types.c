@@ -975,6 +975,8 @@ static const msg_desc_t table[] = {
 		   msg_alloc_heartbeat_fields),
 	ROW_FIELDS(RESPONSE_ALLOC_HEARTBEAT, alloc_heartbeat_resp_msg_t,
 		   msg_alloc_heartbeat_resp_fields),
+	ROW_FIELDS(REQUEST_STEP_ABORT, step_abort_msg_t,
+		   msg_step_abort_fields),
 	ROW_FIELDS(REQUEST_DBD_ARCHIVE, dbd_archive_msg_t,
 		   msg_dbd_archive_fields),
 	ROW_FUNCS(REQUEST_DBD_TRACK, dbd_job_cond_msg_t, msg_dbd_job_cond),

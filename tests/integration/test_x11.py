@@ -96,6 +96,10 @@ def test_step_has_the_users_cookie(x11):
     assert x11.cookie in r.out, r
     assert "MIT-MAGIC-COOKIE-1" in r.out, r
     assert USER in r.out, r
+    # the private xauth file (under TmpFS) is gone with the step
+    path = r.out.split()[-1]
+    assert path.startswith("/tmp/.Xauthority-"), r
+    assert not os.path.exists(path), r
 
 
 def test_x11_first_forwards_only_the_first_node(x11):
@@ -105,11 +109,12 @@ def test_x11_first_forwards_only_the_first_node(x11):
     assert r.rc == 0, r
     got = dict(l.split("=", 1) for l in r.out.split())
     assert got["n1"].startswith("localhost:"), r
-    assert got["n2"] == "none", r
+    # the others keep what srun's environment had, as any variable
+    assert got["n2"] == ":%d" % x11.disp, r
 
 
 def test_salloc_x11_steps_draw(x11):
-    r = x11.run(["salloc", "-N1", "--x11", "srun", "sh", "-c",
+    r = x11.run(["salloc", "-N1", "--x11", x11.bin("srun"), "sh", "-c",
                  "xdpyinfo | grep dimensions"],
                 user=USER, env=x11.xenv, timeout=60)
     assert r.rc == 0, r
@@ -117,7 +122,7 @@ def test_salloc_x11_steps_draw(x11):
 
 
 def test_no_display_is_refused(x11):
-    before = x11.run(["squeue", "-h", "-o", "%i"]).out.split()
+    before = sorted(x11.run(["squeue", "-h", "-t", "all", "-o", "%i"]).out.split())
     r = x11.run(["srun", "--x11", "true"], user=USER, timeout=30)
     assert r.rc != 0, r
     assert "srun: error: No DISPLAY variable set, cannot setup x11 " \
@@ -125,7 +130,7 @@ def test_no_display_is_refused(x11):
     r = x11.run(["salloc", "--x11", "true"], user=USER, timeout=30)
     assert r.rc != 0, r
     assert "salloc: error: No DISPLAY variable set" in r.err, r
-    after = x11.run(["squeue", "-h", "-o", "%i"]).out.split()
+    after = sorted(x11.run(["squeue", "-h", "-t", "all", "-o", "%i"]).out.split())
     assert before == after
 
 
