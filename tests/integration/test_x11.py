@@ -60,9 +60,12 @@ def x11(users):
             [XVFB, ":%d" % c.disp, "-auth", c.xauth, "-screen", "0",
              "640x480x24", "-nolisten", "tcp"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        cl.wait_for(lambda: os.path.exists("/tmp/.X11-unix/X%d" % c.disp),
-                    timeout=20, what="Xvfb's socket")
         c.xenv = {"DISPLAY": ":%d" % c.disp, "XAUTHORITY": c.xauth}
+        # its socket file comes before it answers: until xdpyinfo works
+        cl.wait_for(lambda: subprocess.run(
+            [XDPYINFO], env=dict(os.environ, **c.xenv),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        ).returncode == 0, timeout=20, what="Xvfb answering")
     except BaseException:
         if xvfb:
             xvfb.kill()
@@ -86,6 +89,18 @@ def test_srun_x11_draws_on_the_display(x11):
     assert num >= 10, r
     assert "640x480 pixels" in r.out, r
     assert "name of display:    localhost:%d.0" % num in r.out, r
+
+
+def test_every_node_draws_at_once(x11):
+    """--x11 (all): each node's tasks reach the display at the same time
+    through the one srun (xdpyinfo -ext all: a few hundred KB each)."""
+    r = x11.run(["srun", "-N2", "-n4", "--x11", "sh", "-c",
+                 "xdpyinfo -ext all | wc -c; xdpyinfo | grep dimensions"],
+                user=USER, env=x11.xenv, timeout=60)
+    assert r.rc == 0, r
+    assert r.out.count("640x480 pixels") == 4, r
+    sizes = [int(l) for l in r.out.split("\n") if l.strip().isdigit()]
+    assert len(sizes) == 4 and min(sizes) > 10000, r
 
 
 def test_step_has_the_users_cookie(x11):
