@@ -193,7 +193,8 @@ def test_home_xauthority(x11):
 def test_no_cookie_is_refused(x11):
     r = x11.run(["srun", "--x11", "true"], user=USER, timeout=30,
                 env={"DISPLAY": ":%d" % x11.disp,
-                     "XAUTHORITY": "/nonexistent"})
+                     "XAUTHORITY": os.path.join(x11.workdir(USER),
+                                                "no-such-xauthority")})
     assert r.rc != 0, r
     assert "srun: error: Problem retrieving X11 cookie" in r.err, r
 
