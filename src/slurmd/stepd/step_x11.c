@@ -82,8 +82,19 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
 	int k = side_of(p, bev);
 	struct bufferevent *o = p->b[!k];
 
+	if (what & BEV_EVENT_CONNECTED) {
+		int one = 1;
+
+		setsockopt(bufferevent_getfd(bev), IPPROTO_TCP, TCP_NODELAY,
+			   &one, sizeof(one));
+		return;
+	}
 	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
 		return;
+	if (k == 1 && (what & BEV_EVENT_ERROR) && !p->closing)
+		debug("StepId=%u.%u: x11: srun's relay: %s", x.st->m->job_id,
+		      x.st->m->step_id,
+		      evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
 	if (!o || !evbuffer_get_length(bufferevent_get_output(o))) {
 		pair_free(p);
 		return;
@@ -108,26 +119,55 @@ static struct bufferevent *wrap(int fd, xpair_t *p)
 	return b;
 }
 
+/* srun's relay, connecting without waiting when its address is numeric
+ * (what srun sends); else a connect that may wait (a host name). */
+static struct bufferevent *dial_srun(const launch_tasks_request_msg_t *m,
+				     xpair_t *p)
+{
+	struct sockaddr_storage ss;
+	int len = sizeof(ss), fd;
+	char *hp = strchr(m->x11_host, ':') ?
+		   xstrdup_printf("[%s]:%u", m->x11_host, m->x11_port) :
+		   xstrdup_printf("%s:%u", m->x11_host, m->x11_port);
+	struct bufferevent *b;
+
+	if (evutil_parse_sockaddr_port(hp, (struct sockaddr *) &ss, &len)) {
+		xfree(hp);
+		fd = net_connect_tcp(m->x11_host, m->x11_port, X11_CONNECT_MS);
+		if (fd < 0)
+			return NULL;
+		return wrap(fd, p);
+	}
+	xfree(hp);
+	b = bufferevent_socket_new(x.st->base, -1, BEV_OPT_CLOSE_ON_FREE);
+	bufferevent_setcb(b, on_read, NULL, on_event, p);
+	if (bufferevent_socket_connect(b, (struct sockaddr *) &ss, len) < 0) {
+		bufferevent_free(b);
+		return NULL;
+	}
+	bufferevent_enable(b, EV_READ | EV_WRITE);
+	return b;
+}
+
 /* An X client connected to our display: dial srun, show the cookie,
- * relay. */
+ * relay (a failed connect to srun ends the pair in on_event). */
 static void on_accept(evutil_socket_t lfd, short what, void *arg)
 {
 	const launch_tasks_request_msg_t *m = x.st->m;
-	int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC), sfd;
+	int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 	xpair_t *p;
 
 	if (cfd < 0)
 		return;
-	sfd = net_connect_tcp(m->x11_host, m->x11_port, X11_CONNECT_MS);
-	if (sfd < 0) {
+	p = xmalloc(sizeof(*p));
+	if (!(p->b[1] = dial_srun(m, p))) {
 		error("StepId=%u.%u: x11: connect to srun at %s:%u: %m",
 		      m->job_id, m->step_id, m->x11_host, m->x11_port);
 		close(cfd);
+		xfree(p);
 		return;
 	}
-	p = xmalloc(sizeof(*p));
 	p->b[0] = wrap(cfd, p);
-	p->b[1] = wrap(sfd, p);
 	bufferevent_write(p->b[1], m->x11_cookie, strlen(m->x11_cookie));
 	bufferevent_write(p->b[1], "\n", 1);
 	debug("StepId=%u.%u: x11: a client on display %d relayed to srun",
