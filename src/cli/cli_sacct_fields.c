@@ -210,6 +210,7 @@ static void g_jobname(char **out, const sacct_row_t *r)
 	}
 JOB_ONLY_STR(g_partition, partition)
 JOB_ONLY_STR(g_qos, qos)
+JOB_ONLY_STR(g_wckey, wckey)
 JOB_ONLY_STR(g_workdir, work_dir)
 JOB_ONLY_STR(g_comment, comment)
 JOB_ONLY_STR(g_submitline, submit_line)
@@ -232,6 +233,12 @@ static void g_uid(char **out, const sacct_row_t *r)
 {
 	if (!STEP(r))
 		put_u(out, JOB(r)->uid);
+}
+
+static void g_wckeyid(char **out, const sacct_row_t *r)
+{
+	if (!STEP(r))
+		put_u(out, JOB(r)->wckey_id);
 }
 
 static void g_group(char **out, const sacct_row_t *r)
@@ -622,8 +629,9 @@ const sacct_field_t sacct_fields[] = {
 	  "user", NULL, NULL },
 	{ "UserCPU", 10, g_usercpu, NULL, "user_usec",
 	  "time/user", "time/user", sj_user },
-	{ "WCKey", 10, g_blank, NULL, NULL,
-	  "wckey/wckey", NULL, NULL },
+	{ "WCKey", 10, g_wckey, "wckey", NULL,
+	  "wckey/wckey", NULL, sj_wckey },
+	{ "WCKeyID", 7, g_wckeyid, "wckey_id", NULL },
 	{ "WorkDir", 30, g_workdir, "work_dir", NULL,
 	  "working_directory", NULL, NULL },
 	/* JSON members without a column (sacct -e does not list them) */
@@ -646,7 +654,7 @@ const sacct_field_t sacct_fields[] = {
 	{ NULL, 0, NULL, NULL, NULL, "time/suspended", "time/suspended",
 	  sj_zero },
 	{ NULL, 0, NULL, NULL, NULL, "time/planned", NULL, sj_unset },
-	{ NULL, 0, NULL, NULL, NULL, "wckey/flags", NULL, sj_empty_list },
+	{ NULL, 0, NULL, "wckey", NULL, "wckey/flags", NULL, sj_wckey_flags },
 	{ NULL, 0, NULL, NULL, NULL, NULL, "nodes/list", sj_nodelist },
 	{ NULL, 0, NULL, NULL, NULL, NULL, "pid", sj_empty_str },
 	{ NULL, 0, NULL, NULL, NULL, NULL, "task/distribution", sj_empty_str },

@@ -30,6 +30,8 @@ const field_desc_t acct_job_rec_fields[] = {
 	J(comment, FT_STR), J(submit_line, FT_STR), J(constraints, FT_STR),
 	J(restart_cnt, FT_U32), J(priority, FT_U32), J(cluster, FT_STR),
 	J(array_task_str, FT_STR),
+	/* records of older controllers end before these (job_rec_old) */
+	J(wckey, FT_STR), J(wckey_id, FT_U32), J(resv_id, FT_U32),
 	FIELD_END
 };
 #undef J
@@ -270,8 +272,9 @@ void acct_frame_free_members(acct_frame_t *f)
 	f->len = 0;
 }
 
-/* A record from an outbox written before the last field of its table
- * existed (job: array_task_str; step: consumed_energy). */
+/* A record from an outbox written before the last fields of its table
+ * existed (job: array_task_str, then wckey/wckey_id/resv_id; step:
+ * consumed_energy). */
 static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 		    uint32_t len)
 {
@@ -288,15 +291,23 @@ static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
 
-static void *job_rec_v1(const uint8_t *data, uint32_t len)
+/* Job records lost trailing fields at each older version: 3 (wckey,
+ * wckey_id, resv_id), then 1 more (array_task_str). */
+static void *job_rec_old(const uint8_t *data, uint32_t len)
 {
-	static field_desc_t v1[NFIELDS(acct_job_rec_fields)];
+	static const size_t drop[] = { 3, 4 };
+	static field_desc_t old[2][NFIELDS(acct_job_rec_fields)];
+	void *rec = NULL;
 
-	if (!v1[0].name) {
-		memcpy(v1, acct_job_rec_fields, sizeof(v1));
-		v1[NFIELDS(v1) - 2] = (field_desc_t)FIELD_END;
+	for (size_t v = 0; v < 2 && !rec; v++) {
+		if (!old[v][0].name) {
+			memcpy(old[v], acct_job_rec_fields, sizeof(old[v]));
+			old[v][NFIELDS(old[v]) - 1 - drop[v]] =
+				(field_desc_t)FIELD_END;
+		}
+		rec = rec_v1(old[v], sizeof(acct_job_rec_t), data, len);
 	}
-	return rec_v1(v1, sizeof(acct_job_rec_t), data, len);
+	return rec;
 }
 
 static void *step_rec_v1(const uint8_t *data, uint32_t len)
@@ -327,7 +338,7 @@ void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len)
 	}
 	buf_destroy(b);
 	if (!rec && kind == ACCT_REC_JOB)
-		rec = job_rec_v1(data, len);
+		rec = job_rec_old(data, len);
 	if (!rec && kind == ACCT_REC_STEP)
 		rec = step_rec_v1(data, len);
 	return rec;

@@ -1325,11 +1325,17 @@ typedef struct {
  *   "acct"  account and its parent (the account tree)
  *   "use"   account, uid: secs allocated and count of jobs
  *   "size"  account, cpus: secs and count of jobs of that size
+ *   "wuse"  parent = wckey (without a default's '*'), uid: secs, count
+ *   "wsize" account, parent = wckey, cpus: secs and count
+ *   "quse"  account, parent = QOS: secs and count
  * Numbers are decimal strings. */
 enum {
 	DBD_REPORT_CLUSTER = 1,   /* cap down alloc plan */
 	DBD_REPORT_ASSOC,         /* cap acct use */
 	DBD_REPORT_JOB_SIZES,     /* cap acct size */
+	DBD_REPORT_WCKEY,         /* cap wuse */
+	DBD_REPORT_WCKEY_SIZES,   /* cap acct wsize */
+	DBD_REPORT_QOS,           /* cap acct quse */
 };
 #define DBD_REPORT_COLS { "kind", "account", "parent", "uid", "cpus", \
 			  "secs", "count", NULL }

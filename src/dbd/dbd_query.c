@@ -39,6 +39,8 @@ static const col_t job_cols[] = {
 	{ "constraints", "t.constraints" },
 	{ "restart_cnt", "t.restart_cnt" }, { "priority", "t.priority" },
 	{ "cluster", "t.cluster" }, { "array_task_str", "t.array_task_str" },
+	{ "wckey", "t.wckey" }, { "wckey_id", "t.id_wckey" },
+	{ "resv_id", "t.id_resv" },
 	{ NULL, NULL }
 };
 
