@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_clusters.h"
 #include "cli/cli_opt_int.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -148,29 +149,14 @@ static int set_clusters(cli_job_opts_t *o, const char *arg,
 
 int cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine)
 {
-	return cli_check_clusters(o->clusters, mine);
+	(void) mine;
+	return cli_clusters_pick(o->clusters, &o->desc, NULL);
 }
 
 int cli_check_clusters(const char *list, const char *mine)
 {
-	char **names;
-	int rc = 0;
-
-	if (!list)
-		return 0;
-	names = xstrsplit(list, ",", NULL);
-	for (size_t i = 0; names[i] && !rc; i++) {
-		if (!strcasecmp(names[i], "all") ||
-		    (mine && !strcmp(names[i], mine)))
-			continue;
-		error("No cluster '%s' known by database.", names[i]);
-		error("'%s' can't be reached now, or it is an invalid entry "
-		      "for --cluster.  Use 'sacctmgr list clusters' to see "
-		      "available clusters.", names[i]);
-		rc = -1;
-	}
-	xstrarray_free(names);
-	return rc;
+	(void) mine;
+	return cli_clusters_pick(list, NULL, NULL);
 }
 
 static int set_wrap(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
