@@ -170,6 +170,13 @@ static time_t will_start(const void *desc)
 	return t;
 }
 
+static char *chosen;     /* cli_clusters_pick's choice */
+
+const char *cli_clusters_current(void)
+{
+	return chosen ? chosen : cli_conf()->cluster_name;
+}
+
 int cli_clusters_pick(const char *list, const void *desc, char **name)
 {
 	size_t n, best = 0;
@@ -200,6 +207,8 @@ int cli_clusters_pick(const char *list, const void *desc, char **name)
 		}
 	}
 	cli_clusters_use(&c[best]);
+	xfree(chosen);
+	chosen = xstrdup(c[best].name);
 	if (name)
 		*name = xstrdup(c[best].name);
 	cli_clusters_free(c, n);

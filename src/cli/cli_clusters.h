@@ -37,5 +37,8 @@ void           cli_clusters_use(const cli_cluster_t *c);
  * frees), or -1 with the error printed. */
 int            cli_clusters_pick(const char *list, const void *desc,
 				 char **name);
+/* The cluster cli_clusters_pick chose (ClusterName before or without
+ * one): what a Cluster column prints. */
+const char    *cli_clusters_current(void);
 
 #endif

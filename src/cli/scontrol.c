@@ -1016,8 +1016,11 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv);
 	cli_init_noconf("scontrol", sc.verbose - (sc.quiet ? 1 : 0));
 	/* -M: every request of this run goes to that cluster's controller */
-	if (clusters && cli_check_clusters(clusters, NULL) < 0)
-		return 1;
+	if (clusters) {
+		need_conf();
+		if (cli_check_clusters(clusters, NULL) < 0)
+			return 1;
+	}
 	if (optind >= argc)
 		return run_interactive();
 	return run_command(argc - optind, argv + optind);

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cli/cli_clusters.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
 #include "cli/cli_output.h"
@@ -330,8 +331,8 @@ static void print(const table_resp_msg_t *r, const sh_col_t *cols, size_t n)
 			else if (!strcmp(cols[k].f->name, "Partition"))
 				t = xstrdup("");
 			else if (!strcmp(cols[k].f->name, "Cluster"))
-				t = xstrdup(cli_conf()->cluster_name ?
-					    cli_conf()->cluster_name : "");
+				t = xstrdup(cli_clusters_current() ?
+					    cli_clusters_current() : "");
 			else if (!strcmp(cols[k].f->name, "NormUsage") &&
 				 !user && depth == 0)
 				t = xstrdup("");
