@@ -207,6 +207,10 @@ typedef enum {
 					     * RESPONSE_BUILD_INFO */
 	REQUEST_DBD_ARCHIVE = 7080,         /* dbd_archive_msg_t (sacctmgr
 					     * archive); RESPONSE_SLURM_RC */
+	REQUEST_DBD_STATS = 7100,           /* no body (sacctmgr show stats) */
+	RESPONSE_DBD_STATS,                 /* table_resp_msg_t, DBD_STATS_COLS */
+	REQUEST_DBD_CLEAR_STATS,            /* no body (sacctmgr clear stats);
+					     * RESPONSE_SLURM_RC */
 
 	/* slurmdbd -> slurmctld: associations, QOS or users changed */
 	ACCOUNTING_UPDATE_MSG = 10001,      /* no body */
@@ -1339,6 +1343,16 @@ enum {
 };
 #define DBD_REPORT_COLS { "kind", "account", "parent", "uid", "cpus", \
 			  "secs", "count", NULL }
+/* sacctmgr show stats: one row per fact, its kind first:
+ *   "since"  when the counting started (start or clear stats): when
+ *   "rollup" the roll-ups' cycles: count, total and max usec, last (usec
+ *            of the last cycle) and when it ran
+ *   "type"   a message type: name, id (number), count, total usec
+ *   "user"   a user: id (uid), count, total usec
+ * Numbers are decimal strings. */
+#define DBD_STATS_COLS { "kind", "name", "id", "count", "total", "max", \
+			 "last", "when", NULL }
+
 typedef struct {
 	uint16_t  report;         /* DBD_REPORT_* */
 	char     *cluster;
