@@ -43,6 +43,7 @@ typedef enum {
 	SR_ACCT_BY_QOS,            /* cluster AccountUtilizationByQOS */
 	SR_JOB_SIZES_WCKEY,        /* job SizesByWckey */
 	SR_JOB_SIZES_ACCT_WCKEY,   /* job SizesByAccountAndWckey */
+	SR_RESV_UTIL,              /* reservation Utilization */
 } sr_kind_t;
 
 /* Everything the command line said. */

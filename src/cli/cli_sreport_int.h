@@ -39,5 +39,8 @@ void sr_user_names(uint32_t uid, char **login, char **proper);
 void sr_usage_banner(const sreport_t *o, const char *title);
 /* UserUtilizationByWckey and WCKeyUtilizationByUser. */
 int  sr_wckey_usage(const sreport_t *o, const sr_data_t *d);
+/* reservation Utilization from DBD_REPORT_RESV_COLS rows
+ * (cli_sreport_resv.c). */
+int  sr_resv_util(const sreport_t *o, const table_resp_msg_t *r);
 
 #endif

@@ -654,6 +654,8 @@ int sr_report(const sreport_t *o, const table_resp_msg_t *r)
 	sr_data_t d = { 0 };
 	int rc;
 
+	if (o->kind == SR_RESV_UTIL)
+		return sr_resv_util(o, r);
 	if (parse(r, &d) < 0) {
 		error("Unexpected answer from slurmdbd");
 		return -1;

@@ -321,6 +321,16 @@ static int parse_report(int argc, char **argv, sr_kind_t *kind)
 		*kind = SR_JOB_SIZES;
 		return 0;
 	}
+	if (word_is(type, "reservation", 2)) {
+		if (!word_is(rep, "utilization", 1)) {
+			fprintf(stderr, "Not valid report %s\nValid "
+				"reservation reports are, \"Utilization\"\n",
+				rep);
+			return -1;
+		}
+		*kind = SR_RESV_UTIL;
+		return 0;
+	}
 	fprintf(stderr, "invalid keyword: %s\n", type);
 	return -1;
 }
@@ -338,6 +348,7 @@ static table_resp_msg_t *query(const sreport_t *o)
 		[SR_ACCT_BY_QOS] = DBD_REPORT_QOS,
 		[SR_JOB_SIZES_WCKEY] = DBD_REPORT_WCKEY_SIZES,
 		[SR_JOB_SIZES_ACCT_WCKEY] = DBD_REPORT_WCKEY_SIZES,
+		[SR_RESV_UTIL] = DBD_REPORT_RESV,
 	};
 	const slurm_conf_t *c = cli_conf();
 	const char *host = c->accounting_storage_host ?

@@ -1340,7 +1340,15 @@ enum {
 	DBD_REPORT_WCKEY,         /* cap wuse */
 	DBD_REPORT_WCKEY_SIZES,   /* cap acct wsize */
 	DBD_REPORT_QOS,           /* cap acct quse */
+	DBD_REPORT_RESV,          /* DBD_REPORT_RESV_COLS instead: one
+				   * "resv" row per reservation (and start)
+				   * in the window: its CPUs, the CPU-seconds
+				   * its jobs used in it (alloc) and it held
+				   * (total), its seconds there (secs) */
 };
+#define DBD_REPORT_RESV_COLS { "kind", "id", "name", "start", "end", \
+			       "nodes", "flags", "assocs", "cpus", \
+			       "alloc", "total", "secs", NULL }
 #define DBD_REPORT_COLS { "kind", "account", "parent", "uid", "cpus", \
 			  "secs", "count", NULL }
 /* sacctmgr show stats: one row per fact, its kind first:

@@ -529,7 +529,7 @@ static int check(const dbd_report_msg_t *req, table_resp_msg_t *resp)
 	uint32_t v;
 
 	if (req->report < DBD_REPORT_CLUSTER ||
-	    req->report > DBD_REPORT_QOS) {
+	    req->report > DBD_REPORT_RESV) {
 		resp->msg = xstrdup("Unknown report");
 		return -1;
 	}
@@ -575,6 +575,24 @@ void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	r.end = req->end < r.now ? req->end : r.now;
 	if (r.end < r.start)
 		r.end = r.start;
+	if (req->report == DBD_REPORT_RESV) {
+		static const char *const rcols[] = DBD_REPORT_RESV_COLS;
+
+		xstrarray_free(r.users);
+		if (r.priv) {           /* as cluster Utilization */
+			resp->rc = ESLURM_ACCESS_DENIED;
+			return;
+		}
+		if (dbd_report_resv(db, req->cluster, r.start, r.end, r.now,
+				    &resp->cells) < 0) {
+			xstrarray_free(resp->cells);
+			resp->cells = NULL;
+			resp->rc = ESLURM_DB_CONNECTION;
+			return;
+		}
+		resp->cols = xstrarray_dup((char *const *)rcols);
+		return;
+	}
 	switch (req->report) {
 	case DBD_REPORT_CLUSTER:
 		rc = cluster_report(&r);

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+import cluster as cl
 import mariadb
 
 pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
@@ -175,3 +176,43 @@ def test_reports_sum_to_sacct(env):
 def test_report_names_in_errors(env):
     r = env.c.run([env.c.bins["sreport"], "cluster", "bogus"])
     assert r.rc == 1 and "\"AccountUtilizationByQOS\"" in r.err, r
+
+
+def test_reservation_utilization(env):
+    """Jobs record the reservation they ran in: sreport reservation
+    Utilization gives each reservation's Allocated (its jobs' CPU time in
+    it, as sacct's) and Idle (the rest of what it held)."""
+    c = env.c
+    r = c.run(["scontrol", "create", "reservation", "ReservationName=rw",
+               "StartTime=now", "Duration=10", "Users=" + U1, "Nodes=n1"])
+    assert r.rc == 0, r
+    try:
+        j = c.sbatch(["--reservation=rw", "-A", "wa", "--wckey=alpha",
+                      "-n", "2", "-o", "/dev/null", "--wrap", "sleep 2"],
+                     user=U1)
+        assert c.wait_done(j) == "COMPLETED"
+        cpu = int(sacct_rows(env, [j])[j][4])
+        assert cpu >= 4
+
+        def rows():
+            return sreport(env, "reservation", "utilization",
+                           "format=Cluster,Name,ReservationId,TresName,"
+                           "TresCount,"
+                           "Allocated,Idle,TresTime")
+        # the reservation keeps holding its CPUs after the job: Idle grows
+        cl.wait_for(lambda: [l for l in rows() if l[5] == str(cpu) and
+                             int(l[6]) > 0],
+                    timeout=30, what="the job's usage in the reservation")
+        (line,) = [l for l in rows() if l[1] == "rw"]
+        assert line[:2] == ["sluice", "rw"] and line[2].isdigit(), line
+        assert line[3:5] == ["cpu", "2"], line
+        alloc, idle, held = (int(x) for x in line[5:8])
+        assert alloc == cpu and idle > 0 and alloc + idle == held, line
+        # the default layout, as Slurm's
+        r = env.c.run([env.c.bins["sreport"], "-P", "reservation",
+                       "utilization"])
+        assert r.rc == 0, r
+        assert "Cluster|Name|Start|End|TRES Name|Allocated|Idle\n" in r.out
+        assert "Usage reported in TRES Minutes\n" in r.out, r
+    finally:
+        c.run(["scontrol", "delete", "ReservationName=rw"])
