@@ -109,6 +109,24 @@ def test_default_and_given_wckey_reach_sacct(env):
     assert rows[default][:2] == ["*alpha", ids[("alpha", U1)]]
 
 
+def test_update_wckey_checked(env):
+    c = env.c
+    j = c.sbatch(["-H", "--wrap", "true"], user=U1)
+    try:
+        r = c.run(["scontrol", "update", "JobId=%d" % j, "WCKey=nope"],
+                  user=U1)
+        assert r.rc == 1 and "Invalid wckey specification" in r.err, r
+        assert " WCKey=*alpha\n" in c.run(["scontrol", "show", "job",
+                                           str(j)]).out
+        r = c.run(["scontrol", "update", "JobId=%d" % j, "WCKey=beta"],
+                  user=U1)
+        assert r.rc == 0, r
+        assert " WCKey=beta\n" in c.run(["scontrol", "show", "job",
+                                         str(j)]).out
+    finally:
+        c.run(["scancel", str(j)])
+
+
 def _iso(t):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
 
