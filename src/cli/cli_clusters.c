@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_opt.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -213,4 +214,16 @@ int cli_clusters_pick(const char *list, const void *desc, char **name)
 		*name = xstrdup(c[best].name);
 	cli_clusters_free(c, n);
 	return 0;
+}
+
+int cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine)
+{
+	(void) mine;
+	return cli_clusters_pick(o->clusters, &o->desc, NULL);
+}
+
+int cli_check_clusters(const char *list, const char *mine)
+{
+	(void) mine;
+	return cli_clusters_pick(list, NULL, NULL);
 }

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli_clusters.h"
 #include "cli/cli_opt_int.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -145,18 +144,6 @@ static int set_clusters(cli_job_opts_t *o, const char *arg,
 	xfree(o->clusters);
 	o->clusters = xstrdup(arg);
 	return 0;
-}
-
-int cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine)
-{
-	(void) mine;
-	return cli_clusters_pick(o->clusters, &o->desc, NULL);
-}
-
-int cli_check_clusters(const char *list, const char *mine)
-{
-	(void) mine;
-	return cli_clusters_pick(list, NULL, NULL);
 }
 
 static int set_wrap(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
