@@ -42,6 +42,11 @@ def env(users):
     e.finish()
 
 
+def users_uid(name):
+    import pwd
+    return pwd.getpwnam(name).pw_uid
+
+
 def wckey_ids(env):
     r = env.sacctmgr("-n", "-P", "show", "wckey", "format=WCKey,User,ID")
     assert r.rc == 0, r
@@ -96,6 +101,10 @@ def test_default_and_given_wckey_reach_sacct(env):
                                      str(given)]).out
     show = c.run(["scontrol", "show", "job", str(default)]).out
     assert " QOS=normal WCKey=*alpha\n" in show, show
+    r = c.run(["scontrol", "show", "assoc_mgr", "users=" + U1,
+               "flags=users"])
+    assert "UserName=%s(%d) DefAccount=wa DefWckey=alpha " % (
+        U1, users_uid(U1)) in r.out, r
     r = c.run(["squeue", "-h", "-j", "%d,%d" % (given, default),
                "-o", "%i %w"])
     assert r.out.split("\n")[:2] == ["%d beta" % given,
