@@ -88,6 +88,7 @@ CELL(g_tres, "tres")
 CELL(g_problem, "problem")
 CELL(g_jobid, "jobid")
 CELL(g_wckey, "wckey")
+CELL(g_defwckey, "defwckey")
 CELL(g_server, "server")
 CELL(g_rtype, "type")
 CELL(g_count, "count")
@@ -352,6 +353,7 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("Description", "Descr", g_descr),
 	F("Organization", "Org", g_org),
 	F("DefaultAccount", "Def Acct", g_defacct),
+	F("DefaultWCKey", "Def WCKey", g_defwckey),
 	F("AdminLevel", "Admin", g_admin),
 	F("Name", "Name", g_name),
 	F("ParentName", "ParentName", g_parent),
@@ -406,7 +408,8 @@ const cli_field_t cli_sacctmgr_fields[] = {
 
 static const int field_widths[] = {
 	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
-	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 20,
+	11, 13, 20, 9, 13, 20, 20, 10, 10, 9, 10, 10, 6, 10, 10, 19, 11,
+	20,
 	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20, 13,
 	30, 19, 19, 10, 40, 10, -15, 6, 30, 13,
 	10, 10, 8, 6, 11, 10, 10, 19, 20, 10, 20, 20,
@@ -423,6 +426,7 @@ static const struct {
 	{ "GrpSubmitJobs", "GrpSubmit" }, { "MaxSubmitJobs", "MaxSubmit" },
 	{ "Descr", "Description" }, { "Org", "Organization" },
 	{ "DefQOS", "DefaultQOS" }, { "DefAcct", "DefaultAccount" },
+	{ "DefWCKey", "DefaultWCKey" },
 	{ "Admin", "AdminLevel" }, { "Acct", "Account" },
 	{ "ParentN", "ParentName" }, { "Par", "ParentName" },
 	{ "MaxJobsPerUser", "MaxJobsPU" },

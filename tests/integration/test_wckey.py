@@ -6,6 +6,7 @@ over them (UserUtilizationByWckey, WCKeyUtilizationByUser, job
 SizesByWckey, SizesByAccountAndWckey) and over QOS
 (AccountUtilizationByQOS), whose sums equal sacct's CPU time."""
 
+import json
 import time
 
 import pytest
@@ -94,6 +95,11 @@ def test_default_and_given_wckey_reach_sacct(env):
     c = env.c
     ids = wckey_ids(env)
     assert set(ids) == {("alpha", U1), ("beta", U1)}
+    r = env.sacctmgr("-n", "-P", "show", "user", "where",
+                     "name=%s,%s" % (U1, U2), "format=User,DefaultWCKey")
+    assert r.out == "%s|alpha\n%s|\n" % (U1, U2), r
+    r = env.sacctmgr("--json", "show", "user", "where", "name=" + U1)
+    assert json.loads(r.out)["users"][0]["default"]["wckey"] == "alpha", r
     given = c.sbatch(["-H", "--wckey=beta", "--wrap", "true"], user=U1)
     default = c.sbatch(["-H", "--wrap", "true"], user=U1)
     # the default is the first wckey added, marked '*' (as Slurm)
