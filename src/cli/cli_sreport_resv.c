@@ -14,21 +14,21 @@
 #include "common/xstring.h"
 
 static const sr_field_t resv_fields[] = {
-	{ "Allocated", "Allocated", 20, true },
-	{ "Associations", "Associations", 15, false },
-	{ "Cluster", "Cluster", 9, false },
-	{ "End", "End", 19, false },
-	{ "Flags", "Flags", 10, false },
-	{ "Idle", "Idle", 20, true },
-	{ "Name", "Name", 9, false },
-	{ "Nodes", "Nodes", 15, false },
-	{ "ReservationId", "Id", 9, false },
-	{ "Start", "Start", 19, false },
-	{ "TotalTime", "TotalTime", 13, false },
-	{ "TresCount", "TRES count", 10, false },
-	{ "TresName", "TRES Name", 14, false },
-	{ "TresTime", "TRES Time", 20, true },
-	{ NULL }
+	SR_F("Allocated", "Allocated", 20, true),
+	SR_F("Associations", "Associations", 15, false),
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("End", "End", 19, false),
+	SR_F("Flags", "Flags", 10, false),
+	SR_F("Idle", "Idle", 20, true),
+	SR_F("Name", "Name", 9, false),
+	SR_F("Nodes", "Nodes", 15, false),
+	SR_F("ReservationId", "Id", 9, false),
+	SR_F("Start", "Start", 19, false),
+	SR_F("TotalTime", "TotalTime", 13, false),
+	SR_F("TresCount", "TRES count", 10, false),
+	SR_F("TresName", "TRES Name", 14, false),
+	SR_F("TresTime", "TRES Time", 20, true),
+	SR_F(NULL, NULL, 0, false)
 };
 static const char *const resv_default[] = {
 	"Cluster", "Name", "Start", "End", "TresName", "Allocated", "Idle",

@@ -9,15 +9,15 @@
 #include "common/xstring.h"
 
 static const sr_field_t wckey_fields[] = {
-	{ "Cluster", "Cluster", 9, false },
-	{ "Login", "Login", 9, false },
-	{ "Proper", "Proper Name", 15, false },
-	{ "Wckey", "WCKey", 15, false },
-	{ "Used", "Used", 8, true },
-	{ "Energy", "Energy", 8, true },
-	{ "TresCount", "TRES Count", 10, false },
-	{ "TresName", "TRES Name", 14, false },
-	{ NULL }
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("Login", "Login", 9, false),
+	SR_F("Proper", "Proper Name", 15, false),
+	SR_F("Wckey", "WCKey", 15, false),
+	SR_F("Used", "Used", 8, true),
+	SR_F("Energy", "Energy", 8, true),
+	SR_F("TresCount", "TRES Count", 10, false),
+	SR_F("TresName", "TRES Name", 14, false),
+	SR_F(NULL, NULL, 0, false)
 };
 static const char *const user_wckey_default[] = {
 	"Cluster", "Login", "Proper", "Wckey", "Used", NULL
