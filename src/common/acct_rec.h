@@ -85,6 +85,10 @@ typedef struct {
 	char     *array_task_str; /* pending tasks of an array's meta
 				     record ("1-5%2"), else NULL */
 	char     *container;      /* --container: the OCI bundle, or NULL */
+	char     *wckey;          /* TrackWCKey: "*name" when the user's
+				     default was taken, else as given */
+	uint32_t  wckey_id;       /* its id in slurmdbd, 0 = unknown */
+	uint32_t  resv_id;        /* reservation it ran in, 0 = none */
 } acct_job_rec_t;
 
 /* One step of a job; key (job, step_id).  Usage in microseconds / KB. */

@@ -513,6 +513,30 @@ static char **schema_v15(dbd_db_t *db)
 	return out;
 }
 
+/* v16: a job's workload
+ * characterization key (TrackWCKey), its id, and the reservation it ran
+ * in (sreport reservation Utilization); a user's default wckey. */
+static char **schema_v16(dbd_db_t *db)
+{
+	char **out = NULL;
+	char *sql;
+
+	(void) db;
+	sql = xstrdup_printf(
+		"ALTER TABLE job_table "
+		"ADD COLUMN IF NOT EXISTS wckey %s NOT NULL DEFAULT '', "
+		"ADD COLUMN IF NOT EXISTS id_wckey INT UNSIGNED NOT NULL "
+		"DEFAULT 0, "
+		"ADD COLUMN IF NOT EXISTS id_resv INT UNSIGNED NOT NULL "
+		"DEFAULT 0", acct_limit_sql_type(ACCT_LIM_WCKEY));
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	out = xstrarray_append(out,
+		"ALTER TABLE wckey_table ADD COLUMN IF NOT EXISTS is_def "
+		"TINYINT NOT NULL DEFAULT 0");
+	return out;
+}
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -533,6 +557,7 @@ static const struct {
 	{ NULL, schema_v13 },
 	{ NULL, schema_v14 },
 	{ NULL, schema_v15 },
+	{ NULL, schema_v16 },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
