@@ -908,6 +908,8 @@ static const msg_desc_t table[] = {
 		   msg_config_files_fields),
 	ROW_FIELDS(REQUEST_RECONFIGURE_WITH_CONFIG, config_files_msg_t,
 		   msg_config_files_fields),
+	ROW_FIELDS(REQUEST_SACKD_REGISTER, sackd_register_msg_t,
+		   msg_sackd_register_fields),
 	ROW_FIELDS(REQUEST_CREATE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_FIELDS(REQUEST_DELETE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_FIELDS(REQUEST_POWER_NODES, power_msg_t, msg_power_fields),

@@ -41,6 +41,12 @@ typedef enum {
 	REQUEST_RECONFIGURE_WITH_CONFIG,    /* config_files_msg_t: controller
 					     * -> slurmd (scontrol
 					     * reconfigure, configless) */
+	/* sackd (msg_config.c) */
+	REQUEST_SACKD_REGISTER = 1060,      /* sackd_register_msg_t: sackd ->
+					     * controller, answered with
+					     * RESPONSE_CONFIG; reconfigure
+					     * then pushes it the files
+					     * (REQUEST_RECONFIGURE_WITH_CONFIG) */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */
@@ -274,6 +280,12 @@ typedef struct {
 	uint32_t  flags;
 	char     *node_name;      /* slurmd -N, for the log; may be NULL */
 } config_request_msg_t;
+
+/* REQUEST_SACKD_REGISTER: a sackd that wants the files again at each
+ * reconfigure, listening on port at the address it asked from. */
+typedef struct {
+	uint16_t  port;
+} sackd_register_msg_t;
 
 /* RESPONSE_CONFIG, REQUEST_RECONFIGURE_WITH_CONFIG: the configuration
  * files, names[i] (a base name: "slurm.conf", "gres.conf", an Include's

@@ -61,6 +61,7 @@ extern const field_desc_t msg_reboot_fields[];   /* reboot_msg_t */
  * REQUEST_RECONFIGURE_WITH_CONFIG */
 extern const field_desc_t msg_config_request_fields[];
 extern const field_desc_t msg_config_files_fields[];
+extern const field_desc_t msg_sackd_register_fields[];
 
 /* msg_dynnode.c: REQUEST_CREATE_NODE, REQUEST_DELETE_NODE */
 extern const field_desc_t msg_dyn_node_fields[];
