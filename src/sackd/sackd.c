@@ -450,6 +450,7 @@ int main(int argc, char **argv)
 		fatal("RUNTIME_DIRECTORY=%s is not an absolute path",
 		      sk.run_dir);
 	daemon_ignore_signals();
+	signal(SIGUSR2, SIG_IGN);       /* as Slurm's sackd */
 	sk.servers = _servers();
 	if (sk.servers) {
 		if (!sk.o.port && !sk.o.no_reconfig) {
