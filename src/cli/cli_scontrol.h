@@ -28,6 +28,8 @@ int  scontrol_track(int argc, char **argv);
 int  scontrol_show_assoc_mgr(int argc, char **argv);
 /* write batch_script <job_id> [<file>|-] (cli_scontrol_write.c). */
 int  scontrol_write(int argc, char **argv, bool quiet);
+/* write config [<file>]: slurm.conf.<datetime> (cli_scontrol_wconf.c). */
+int  scontrol_write_config(int argc, char **argv);
 /* errnumstr <errno>: Slurm's text of an error number. */
 int  scontrol_errnumstr(int argc, char **argv);
 /* create/update/delete PartitionName= (cli_scontrol_part.c); argv:
@@ -52,6 +54,9 @@ int  scontrol_show_daemons(int argc, char **argv);
 int  scontrol_show_aliases(int argc, char **argv);
 int  scontrol_show_slurmd(int argc, char **argv);
 int  scontrol_wait_job(int argc, char **argv, bool quiet);
+/* completing: the COMPLETING jobs, their COMPLETING and DOWN nodes
+ * (cli_scontrol_completing.c). */
+int  scontrol_completing(int argc, char **argv);
 /* reboot [ASAP] [nextstate=] [reason=] {ALL|<nodes>} and cancel_reboot
  * <nodes> (cli_scontrol_reboot.c; the config must be loaded). */
 int  scontrol_reboot(int argc, char **argv);

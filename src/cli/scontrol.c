@@ -519,6 +519,7 @@ static const char usage_text[] =
 "     all                      display information about all partitions\n"
 "     cancel_reboot <nodelist> cancel pending reboot on nodes\n"
 "     checkpoint <job_list>    save a --checkpoint job's state and requeue it\n"
+"     completing               display jobs in completing state and their nodes\n"
 "     create <SPECIFICATIONS>  create a new partition or reservation\n"
 "     delete <SPECIFICATIONS>  delete the specified partition or reservation\n"
 "     details                  show more details in \"show job\"\n"
@@ -724,6 +725,12 @@ static int cmd_write(int argc, char **argv)
 	return scontrol_write(argc, argv, sc.quiet);
 }
 
+static int cmd_completing(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_completing(argc, argv);
+}
+
 static int cmd_errnumstr(int argc, char **argv)
 {
 	return scontrol_errnumstr(argc, argv);
@@ -887,6 +894,7 @@ static const struct {
 	{ "setdebugflags", 9, cmd_setdebugflags },
 	{ "setdebug", 2, cmd_setdebug },
 	{ "cancel_reboot", 3, cmd_cancel_reboot },
+	{ "completing", 2, cmd_completing },
 	{ "shutdown", 3, cmd_shutdown },
 	{ "takeover", 3, cmd_takeover },
 	{ "token", 3, cmd_token },

@@ -58,7 +58,7 @@ def messages(s):
 
 
 def test_units_are_type_notify():
-    for name in ("slurmctld", "slurmd", "slurmdbd"):
+    for name in ("slurmctld", "slurmd", "slurmdbd", "sackd"):
         u = unit(name)
         assert u["Type"] == ["notify"], name
         assert "--systemd" in u["ExecStart"][0], name
