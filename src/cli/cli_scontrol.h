@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/conf.h"
 #include "common/msg_types.h"
 
 /* "kw" matches word when word is a case-insensitive prefix of kw at
@@ -54,6 +55,17 @@ int  scontrol_show_daemons(int argc, char **argv);
 int  scontrol_show_aliases(int argc, char **argv);
 int  scontrol_show_slurmd(int argc, char **argv);
 int  scontrol_wait_job(int argc, char **argv, bool quiet);
+/* The slurmd of this host: the node named, else the first whose
+ * NodeHostname is this host (then one on a loopback address). */
+const conf_node_t *scontrol_local_node(const slurm_conf_t *conf,
+				       const char *name);
+/* listpids [job[.step]|*] [node], listjobs [node], liststeps [node],
+ * pidinfo <pid> [node]: asked of this host's slurmd
+ * (cli_scontrol_pids.c). */
+int  scontrol_listpids(int argc, char **argv);
+int  scontrol_listjobs(int argc, char **argv);
+int  scontrol_liststeps(int argc, char **argv);
+int  scontrol_pidinfo(int argc, char **argv);
 /* completing: the COMPLETING jobs, their COMPLETING and DOWN nodes
  * (cli_scontrol_completing.c). */
 int  scontrol_completing(int argc, char **argv);

@@ -526,7 +526,12 @@ static const char usage_text[] =
 "     exit                     terminate scontrol\n"
 "     help                     print this description of use\n"
 "     hold <job_list>          prevent specified job from starting\n"
+"     listjobs [<node>]        list the jobs with a slurmstepd on this node\n"
+"     listpids [<job_id>[.<step_id>]] [<node>]\n"
+"                              list the processes of the jobs on this node\n"
+"     liststeps [<node>]       list the steps with a slurmstepd on this node\n"
 "     oneliner                 report output one record per line\n"
+"     pidinfo <pid> [<node>]   the job of a process on this node, its end\n"
 "     ping                     print status of slurmctld daemons\n"
 "     power {up|down} [asap|force] <ALL|nodelist> [reason=]\n"
 "                              power nodes up or down (power saving)\n"
@@ -559,6 +564,11 @@ static const char usage_text[] =
 "                              are booted and usable\n"
 "     write batch_script <job_id> [<file>|-]\n"
 "                              write the job's batch script to a file\n"
+"     listjobs [<node>]        list the jobs with a slurmstepd on this node\n"
+"     listpids [<job_id>[.<step_id>]] [<node>]  list the processes of jobs\n"
+"                              on this node\n"
+"     liststeps [<node>]       list the steps with a slurmstepd on this node\n"
+"     pidinfo <pid>            the job of a process of this node, its end\n"
 "     errnumstr <errno>        print the text of a Slurm error number\n"
 "\n"
 "  <ENTITY> may be \"aliases\", \"assoc_mgr\", \"config\", \"daemons\",\n"
@@ -731,6 +741,17 @@ static int cmd_completing(int argc, char **argv)
 	return scontrol_completing(argc, argv);
 }
 
+#define LOCAL_CMD(fn, impl) \
+static int fn(int argc, char **argv) \
+{ \
+	need_conf(); \
+	return impl(argc, argv); \
+}
+LOCAL_CMD(cmd_listpids, scontrol_listpids)
+LOCAL_CMD(cmd_listjobs, scontrol_listjobs)
+LOCAL_CMD(cmd_liststeps, scontrol_liststeps)
+LOCAL_CMD(cmd_pidinfo, scontrol_pidinfo)
+
 static int cmd_errnumstr(int argc, char **argv)
 {
 	return scontrol_errnumstr(argc, argv);
@@ -895,6 +916,10 @@ static const struct {
 	{ "setdebug", 2, cmd_setdebug },
 	{ "cancel_reboot", 3, cmd_cancel_reboot },
 	{ "completing", 2, cmd_completing },
+	{ "listpids", 5, cmd_listpids },
+	{ "listjobs", 5, cmd_listjobs },
+	{ "liststeps", 5, cmd_liststeps },
+	{ "pidinfo", 3, cmd_pidinfo },
 	{ "shutdown", 3, cmd_shutdown },
 	{ "takeover", 3, cmd_takeover },
 	{ "token", 3, cmd_token },

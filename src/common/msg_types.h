@@ -191,6 +191,10 @@ typedef enum {
 	REQUEST_FILE_BCAST = 6100,          /* file_bcast_msg_t */
 	REQUEST_FILE_GATHER,                /* file_gather_msg_t */
 	RESPONSE_FILE_GATHER,               /* file_gather_resp_msg_t */
+	/* scontrol listpids/listjobs/liststeps/pidinfo -> the local slurmd
+	 * -> each of its stepds (msg_steplist.c) */
+	REQUEST_STEP_PIDS = 6120,           /* step_pids_request_msg_t */
+	RESPONSE_STEP_PIDS,                 /* step_pids_msg_t */
 
 	RESPONSE_SLURM_RC = 8001,           /* return_code_msg_t */
 
@@ -280,6 +284,27 @@ typedef struct {
 	uint32_t  flags;
 	char     *node_name;      /* slurmd -N, for the log; may be NULL */
 } config_request_msg_t;
+
+/* REQUEST_STEP_PIDS: the processes of the steps on a node (job_id 0:
+ * every job).  The answer has one row per process: its job, step
+ * (SLURM_BATCH_SCRIPT for the batch step), pid, local and global task
+ * id (NO_VAL32: not a task but another process of the step), and the
+ * job's user; a row with pid 0 says the step is there (it may have no
+ * process left).  At most STEP_PIDS_MAX rows. */
+#define STEP_PIDS_MAX 65536u
+typedef struct {
+	uint32_t  job_id;
+} step_pids_request_msg_t;
+
+typedef struct {
+	uint32_t  cnt;
+	uint32_t *job_ids;
+	uint32_t *step_ids;
+	uint32_t *pids;
+	uint32_t *lids;
+	uint32_t *gtids;
+	uint32_t *uids;
+} step_pids_msg_t;
 
 /* REQUEST_SACKD_REGISTER: a sackd that wants the files again at each
  * reconfigure, listening on port at the address it asked from. */

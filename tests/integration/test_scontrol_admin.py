@@ -23,7 +23,7 @@ def c(users):
     os.chmod(d, 0o755)
     epilog = os.path.join(d, "epilog.sh")
     with open(epilog, "w") as f:
-        f.write("#!/bin/sh\nsleep 4\nexit 0\n")
+        f.write("#!/bin/sh\nsleep 2\nexit 0\n")
     os.chmod(epilog, 0o755)
     c = conftest._start(tag="scadmin", nodes=2,
                         extra_conf="Epilog=%s" % epilog)
@@ -82,3 +82,60 @@ def test_write_config(c):
     assert glob.glob(target + ".*")
     r = c.run(["scontrol", "write", "config", "/nonexistent/dir/x"])
     assert r.rc == 1 and "Could not create file /nonexistent/dir/x." in r.err
+
+
+def test_listjobs_liststeps_listpids_pidinfo(c):
+    user, other = cl.TEST_USERS[0], cl.TEST_USERS[1]
+    jid = c.sbatch(["-w", "n1", "-t", "10", "--wrap",
+                    "%s -n1 sleep 120 & sleep 120" % c.bin("srun")],
+                   user=user)
+    c.wait_state(jid, "RUNNING")
+
+    def steps():
+        r = c.run(["scontrol", "liststeps", "n1"])
+        return r.rc == 0 and len(r.out.splitlines()[1:]) == 2
+    cl.wait_for(steps, timeout=30, what="the batch step and step 0 on n1")
+    r = c.run(["scontrol", "liststeps", "n1"])
+    assert r.out.splitlines()[0] == "JOBID    STEPID  "
+    assert sorted(ln.split() for ln in r.out.splitlines()[1:]) == \
+        sorted([[str(jid), "0"], [str(jid), "batch"]]), r
+    r = c.run(["scontrol", "listjobs", "n1"])
+    assert r.rc == 0 and r.out == "JOBID\n%-8d\n" % jid, r
+
+    r = c.run(["scontrol", "listpids", str(jid), "n1"])
+    assert r.rc == 0, r
+    lines = r.out.splitlines()
+    assert lines[0] == "PID      JOBID    STEPID   LOCALID GLOBALID"
+    rows = [ln.split() for ln in lines[1:]]
+    batch = [x for x in rows if x[2] == "batch" and x[3] == "0"]
+    task0 = [x for x in rows if x[2] == "0" and x[3] == "0" and x[4] == "0"]
+    assert len(batch) == 1 and task0, r.out
+    assert all(x[1] == str(jid) for x in rows)
+    # the batch script's children (sleep, srun) are listed without ids
+    assert any(x[2] == "batch" and x[3] == "-" for x in rows), r.out
+    r = c.run(["scontrol", "listpids", "%d.0" % jid, "n1"])
+    assert r.rc == 0 and all(ln.split()[2] == "0"
+                             for ln in r.out.splitlines()[1:]), r
+    r = c.run(["scontrol", "listpids", "%d.7" % jid, "n1"])
+    assert r.rc == 1
+    assert "StepId=%d.7 does not exist on node n1." % jid in r.err, r
+    # a user sees his own jobs only
+    r = c.run(["scontrol", "listpids", "*", "n1"], user=user)
+    assert r.rc == 0 and str(jid) in r.out, r
+    r = c.run(["scontrol", "listpids", "*", "n1"], user=other)
+    assert r.rc == 1 and "No job steps exist on this node." in r.err, r
+
+    r = c.run(["scontrol", "pidinfo", batch[0][0], "n1"])
+    assert r.rc == 0, r
+    out = r.out.splitlines()
+    assert re.match(r"^Slurm JobId=%d ends at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$"
+                    % jid, out[0]), r
+    m = re.match(r"^Job remaining time is (\d+) seconds$", out[1])
+    assert m and 500 < int(m.group(1)) <= 600, r
+    r = c.run(["scontrol", "pidinfo", "1", "n1"])
+    assert r.rc == 1
+    assert "slurm_pid2jobid error: Invalid job id specified" in r.err, r
+    r = c.run(["scontrol", "listpids", "x1", "n1"])
+    assert r.rc == 1 and '"x1" does not look like a jobid' in r.err, r
+    c.run(["scancel", str(jid)])
+    c.wait_done(jid)
