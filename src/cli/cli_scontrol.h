@@ -12,6 +12,9 @@
 #include "common/conf.h"
 #include "common/msg_types.h"
 
+/* scontrol's help text (cli_scontrol_usage.c). */
+extern const char scontrol_usage_text[];
+
 /* "kw" matches word when word is a case-insensitive prefix of kw at
  * least min characters long. */
 bool scontrol_kw(const char *word, const char *kw, size_t min);

@@ -497,87 +497,6 @@ static int cmd_show(int argc, char **argv)
 	return 1;
 }
 
-static const char usage_text[] =
-"scontrol [<OPTION>] [<COMMAND>]\n"
-"    Valid <OPTION> values are:\n"
-"     -a or --all: equivalent to \"all\" command\n"
-"     -d or --details: equivalent to \"details\" command\n"
-"     -F or --future: report information about nodes in \"FUTURE\" state\n"
-"     -h or --help: equivalent to \"help\" command\n"
-"     --json: Produce JSON output\n"
-"     -o or --oneliner: equivalent to \"oneliner\" command\n"
-"     -Q or --quiet: equivalent to \"quiet\" command\n"
-"     -v or --verbose: equivalent to \"verbose\" command\n"
-"     -V or --version: equivalent to \"version\" command\n"
-"     --yaml: Produce YAML output\n"
-"\n"
-"  <keyword> may be omitted from the execute line and scontrol will execute\n"
-"  in interactive mode. It will process commands as entered until explicitly\n"
-"  terminated.\n"
-"\n"
-"    Valid <COMMAND> values are:\n"
-"     all                      display information about all partitions\n"
-"     cancel_reboot <nodelist> cancel pending reboot on nodes\n"
-"     checkpoint <job_list>    save a --checkpoint job's state and requeue it\n"
-"     completing               display jobs in completing state and their nodes\n"
-"     create <SPECIFICATIONS>  create a new partition or reservation\n"
-"     delete <SPECIFICATIONS>  delete the specified partition or reservation\n"
-"     details                  show more details in \"show job\"\n"
-"     exit                     terminate scontrol\n"
-"     help                     print this description of use\n"
-"     hold <job_list>          prevent specified job from starting\n"
-"     listjobs [<node>]        list the jobs with a slurmstepd on this node\n"
-"     listpids [<job_id>[.<step_id>]] [<node>]\n"
-"                              list the processes of the jobs on this node\n"
-"     liststeps [<node>]       list the steps with a slurmstepd on this node\n"
-"     oneliner                 report output one record per line\n"
-"     pidinfo <pid> [<node>]   the job of a process on this node, its end\n"
-"     ping                     print status of slurmctld daemons\n"
-"     power {up|down} [asap|force] <ALL|nodelist> [reason=]\n"
-"                              power nodes up or down (power saving)\n"
-"     quiet                    print no messages other than error messages\n"
-"     quit                     terminate this command\n"
-"     reboot [ASAP] [nextstate=] [reason=] <ALL|nodelist>\n"
-"                              reboot the nodes when they become idle\n"
-"     reconfigure              re-read the configuration files\n"
-"     release <job_list>       permit specified job to start\n"
-"     requeue <job_id>         re-queue a batch job\n"
-"     requeuehold <job_id>     re-queue and hold a batch job\n"
-"     resume <job_list>        resume previously suspended job\n"
-"     setdebug <LEVEL>         reset slurmctld debug level\n"
-"     setdebugflags [+|-]NAME  add or remove slurmctld DebugFlags\n"
-"     show <ENTITY> [<ID>]     display state of identified entity, default\n"
-"                              is all records\n"
-"     shutdown <OPTS>          shutdown slurm daemons\n"
-"     suspend <job_list>       suspend specified job\n"
-"     takeover                 ask slurm backup controller to take over\n"
-"     token [lifespan=<seconds>] [username=<name>]\n"
-"                              get a token for auth/jwt (SLURM_JWT=...)\n"
-"     track metric=<name> value=<number> [step=<n>] | param=<name>\n"
-"           value=<text> | artifact=<path>   (inside a job: Sluice's\n"
-"           run tracking)\n"
-"     top <job_list>           Put specified job first in queue for user\n"
-"     uhold <job_list>         place user hold on specified job\n"
-"     update <SPECIFICATIONS>  update job or node configuration\n"
-"     version                  display tool version number\n"
-"     wait_job <job_id>        wait until the nodes allocated to the job\n"
-"                              are booted and usable\n"
-"     write batch_script <job_id> [<file>|-]\n"
-"                              write the job's batch script to a file\n"
-"     listjobs [<node>]        list the jobs with a slurmstepd on this node\n"
-"     listpids [<job_id>[.<step_id>]] [<node>]  list the processes of jobs\n"
-"                              on this node\n"
-"     liststeps [<node>]       list the steps with a slurmstepd on this node\n"
-"     pidinfo <pid>            the job of a process of this node, its end\n"
-"     errnumstr <errno>        print the text of a Slurm error number\n"
-"\n"
-"  <ENTITY> may be \"aliases\", \"assoc_mgr\", \"config\", \"daemons\",\n"
-"       \"hostnames\", \"hostlist\", \"hostlistsorted\", \"job\", \"licenses\",\n"
-"       \"node\", \"partition\", \"reservation\", \"slurmd\" or \"step\".\n"
-"\n"
-"  Node names may be specified using simple range expressions,\n"
-"  (e.g. \"lx[10-20]\" corresponds to lx10, lx11, lx12, ...)\n";
-
 /* ---- other commands ---- */
 
 static int cmd_update(int argc, char **argv)
@@ -881,7 +800,7 @@ static int cmd_quiet(int argc, char **argv)
 
 static int cmd_help(int argc, char **argv)
 {
-	fputs(usage_text, stdout);
+	fputs(scontrol_usage_text, stdout);
 	return 0;
 }
 
@@ -1023,7 +942,7 @@ static void parse_opts(int argc, char **argv)
 		case OPT_YAML: sc.yaml = true; break;
 		case 'h':
 		case OPT_USAGE:
-			fputs(usage_text, stdout);
+			fputs(scontrol_usage_text, stdout);
 			exit(0);
 		case 'V':
 			printf("slurm %s\n", SLUICE_VERSION_STRING);
