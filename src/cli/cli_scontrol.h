@@ -69,6 +69,8 @@ int  scontrol_listpids(int argc, char **argv);
 int  scontrol_listjobs(int argc, char **argv);
 int  scontrol_liststeps(int argc, char **argv);
 int  scontrol_pidinfo(int argc, char **argv);
+/* notify <job_id> <message> (cli_scontrol_notify.c). */
+int  scontrol_notify(int argc, char **argv);
 /* completing: the COMPLETING jobs, their COMPLETING and DOWN nodes
  * (cli_scontrol_completing.c). */
 int  scontrol_completing(int argc, char **argv);

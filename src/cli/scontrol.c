@@ -670,6 +670,7 @@ LOCAL_CMD(cmd_listpids, scontrol_listpids)
 LOCAL_CMD(cmd_listjobs, scontrol_listjobs)
 LOCAL_CMD(cmd_liststeps, scontrol_liststeps)
 LOCAL_CMD(cmd_pidinfo, scontrol_pidinfo)
+LOCAL_CMD(cmd_notify, scontrol_notify)
 
 static int cmd_errnumstr(int argc, char **argv)
 {
@@ -839,6 +840,7 @@ static const struct {
 	{ "listjobs", 5, cmd_listjobs },
 	{ "liststeps", 5, cmd_liststeps },
 	{ "pidinfo", 3, cmd_pidinfo },
+	{ "notify", 1, cmd_notify },
 	{ "shutdown", 3, cmd_shutdown },
 	{ "takeover", 3, cmd_takeover },
 	{ "token", 3, cmd_token },

@@ -161,6 +161,9 @@ typedef enum {
 	 * step's) nodes, signed once per node (msg_bcast.c) */
 	REQUEST_SBCAST_CRED = 5100,         /* sbcast_cred_request_msg_t */
 	RESPONSE_SBCAST_CRED,               /* sbcast_cred_msg_t */
+	/* scontrol notify -> controller -> the batch host's (or first
+	 * node's) slurmd -> the job's stepds (msg_notify.c) */
+	REQUEST_JOB_NOTIFY = 5120,          /* job_notify_msg_t */
 	/* scrontab (msg_crontab.c) */
 	REQUEST_UPDATE_CRONTAB = 5110,      /* crontab_update_msg_t (install,
 					     * or remove: no text) */
@@ -284,6 +287,14 @@ typedef struct {
 	uint32_t  flags;
 	char     *node_name;      /* slurmd -N, for the log; may be NULL */
 } config_request_msg_t;
+
+/* REQUEST_JOB_NOTIFY: a message for the job's stderr (batch) or its
+ * sruns' (steps).  At most JOB_NOTIFY_MAX bytes. */
+#define JOB_NOTIFY_MAX 4096
+typedef struct {
+	uint32_t  job_id;
+	char     *message;
+} job_notify_msg_t;
 
 /* REQUEST_STEP_PIDS: the processes of the steps on a node (job_id 0:
  * every job).  The answer has one row per process: its job, step

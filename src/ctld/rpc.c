@@ -40,6 +40,7 @@
 #include "ctld/job_info_rpc.h"
 #include "ctld/job_inactive.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_notify.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_output.h"
 #include "ctld/job_profile.h"
@@ -247,6 +248,9 @@ static const rpc_row_t rpc_table[] = {
 	/* sbcast/sgather: the job's user, operators, root and SlurmUser
 	 * (bcast_cred.h); nothing changes, nothing journaled */
 	{ REQUEST_SBCAST_CRED,           RPC_PRIV_USER, bcast_cred_rpc },
+	/* scontrol notify: the job's user, operators (job_notify.c);
+	 * nothing saved */
+	{ REQUEST_JOB_NOTIFY,            RPC_PRIV_USER, job_notify_rpc },
 	/* InactiveLimit: in memory only, not journaled (job_inactive.h) */
 	{ REQUEST_ALLOC_HEARTBEAT,       RPC_PRIV_USER,
 	  job_inactive_rpc_heartbeat },

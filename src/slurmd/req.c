@@ -426,6 +426,7 @@ static const struct {
 	{ REQUEST_FILE_GATHER, bcast_req_gather },
 	/* scontrol listpids & co.: any user, his own rows (step_list.h) */
 	{ REQUEST_STEP_PIDS, step_list_req },
+	{ REQUEST_JOB_NOTIFY, step_list_notify },
 };
 
 /* Users may only launch tasks (their step credential is checked), ask

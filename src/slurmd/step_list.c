@@ -9,7 +9,9 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/common/spool.h"
 #include "slurmd/common/step_pids.h"
+#include "slurmd/launch_step.h"
 #include "slurmd/step_list.h"
 
 #define STEP_LIST_TIMEOUT_MS 5000
@@ -86,4 +88,37 @@ void step_list_req(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
 	net_reply(conn, RESPONSE_STEP_PIDS, &out);
 	xfree(out.job_ids); xfree(out.step_ids); xfree(out.pids);
 	xfree(out.lids); xfree(out.gtids); xfree(out.uids);
+}
+
+/* scontrol notify (ctld/job_notify.h): to the job's batch stepd and
+ * step stepds here; SLURM_SUCCESS if one took it. */
+void step_list_notify(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg)
+{
+	const job_notify_msg_t *r = msg->data;
+	char **socks, *batch;
+	int rc = ESLURM_INVALID_JOB_ID;
+
+	if (!r || !r->message) {
+		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
+		return;
+	}
+	batch = spool_step_socket(sd->spool_dir, sd->node->name, r->job_id);
+	socks = launch_step_sockets(sd, r->job_id);
+	if (spool_step_alive(batch))
+		socks = xstrarray_append(socks, batch);
+	for (size_t i = 0; socks[i]; i++) {
+		slurm_msg_t resp = { 0 };
+
+		if (!net_rpc_unix(socks[i], REQUEST_JOB_NOTIFY, r, &resp,
+				  STEP_LIST_TIMEOUT_MS) &&
+		    resp.type == RESPONSE_SLURM_RC && resp.data &&
+		    !((return_code_msg_t *) resp.data)->rc)
+			rc = SLURM_SUCCESS;
+		msg_free(&resp);
+	}
+	if (rc)
+		info("JobId=%u: notify: no step of the job here", r->job_id);
+	xstrarray_free(socks);
+	xfree(batch);
+	net_reply_rc(conn, rc);
 }

@@ -9,5 +9,7 @@
 #include "slurmd/slurmd.h"
 
 void step_list_req(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg);
+/* REQUEST_JOB_NOTIFY (from the controller): to the job's stepds here. */
+void step_list_notify(slurmd_t *sd, net_conn_t *conn, slurm_msg_t *msg);
 
 #endif

@@ -9,6 +9,7 @@ given>.<datetime>, which reads back as a configuration."""
 import glob
 import os
 import re
+import subprocess
 import tempfile
 
 import pytest
@@ -139,3 +140,47 @@ def test_listjobs_liststeps_listpids_pidinfo(c):
     assert r.rc == 1 and '"x1" does not look like a jobid' in r.err, r
     c.run(["scancel", str(jid)])
     c.wait_done(jid)
+
+
+def test_notify(c):
+    user, other = cl.TEST_USERS[0], cl.TEST_USERS[1]
+    jid = c.sbatch(["-w", "n1", "--wrap", "sleep 60"], user=user)
+    c.wait_state(jid, "RUNNING")
+    r = c.run(["scontrol", "notify", str(jid), "hello", "from", "admin"],
+              user=user)
+    assert r.rc == 0 and r.out == "" and r.err == "", r
+    out = os.path.join(c.workdir(user), "slurm-%d.out" % jid)
+    cl.wait_for(lambda: os.path.exists(out) and
+                "slurmstepd: error: hello from admin\n" in open(out).read(),
+                timeout=20, what="the message in the job's stderr")
+    r = c.run(["scontrol", "notify", str(jid), "x"], user=other)
+    assert r.rc == 1 and "job notify failure: Invalid user id" in r.err, r
+    r = c.run(["scontrol", "notify", "999999", "x"])
+    assert r.rc == 1
+    assert "job notify failure: Invalid job id specified" in r.err, r
+    r = c.run(["scontrol", "notify", str(jid)])
+    assert r.rc == 1 and "too few arguments" in r.err, r
+    c.run(["scancel", str(jid)])
+
+    # an srun's step: on srun's stderr
+    p = subprocess.Popen([c.bin("srun"), "-w", "n2", "-t", "5", "sleep", "30"],
+                         env=c.env_for(), cwd=c.dir, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        def running():
+            r = c.run(["squeue", "-h", "-w", "n2", "-t", "R", "-o", "%i"])
+            return r.out.split()
+        cl.wait_for(running, timeout=30, what="the srun's job running")
+        sid = int(running()[0])
+        cl.wait_for(lambda: len(c.run(["scontrol", "liststeps", "n2"])
+                                .out.splitlines()) > 1,
+                    timeout=30, what="the step on n2")
+        r = c.run(["scontrol", "notify", str(sid), "step", "message"])
+        assert r.rc == 0, r
+        c.run(["scancel", str(sid)])
+        _, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert "srun: step message\n" in err, err

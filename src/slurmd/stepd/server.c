@@ -8,7 +8,9 @@
 #include "common/xmalloc.h"
 #include "slurm/slurm_errno.h"
 #include "slurmd/common/step_pids.h"
+#include "common/xstring.h"
 #include "slurmd/stepd/criu.h"
+#include "slurmd/stepd/task.h"
 
 #define STEPD_CONN_TIMEOUT_MS 10000
 
@@ -42,6 +44,21 @@ static void handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 	}
 	if (msg->type == REQUEST_STEP_PIDS) {
 		_pids(sd, conn);
+		return;
+	}
+	if (msg->type == REQUEST_JOB_NOTIFY) {
+		const job_notify_msg_t *n = msg->data;
+		char *line;
+
+		if (!n || !n->message || n->job_id != sd->job->job_id) {
+			net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+			return;
+		}
+		/* scontrol notify: in the job's stderr, as Slurm's */
+		line = xstrdup_printf("slurmstepd: error: %s\n", n->message);
+		task_note(sd, line);
+		xfree(line);
+		net_reply_rc(conn, SLURM_SUCCESS);
 		return;
 	}
 	if (msg->type == REQUEST_CHECKPOINT_TASKS) {

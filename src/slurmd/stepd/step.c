@@ -298,6 +298,21 @@ static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		_pids(st, conn);
 		return;
 	}
+	if (msg->type == REQUEST_JOB_NOTIFY) {
+		const job_notify_msg_t *n = msg->data;
+		char *line;
+
+		if (!n || !n->message || n->job_id != st->m->job_id) {
+			net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+			return;
+		}
+		/* scontrol notify: on srun's stderr, as Slurm's srun logs it */
+		line = xstrdup_printf("srun: %s\n", n->message);
+		step_send(st, IO_STDERR, 0, line, strlen(line));
+		xfree(line);
+		net_reply_rc(conn, SLURM_SUCCESS);
+		return;
+	}
 	if (msg->type == REQUEST_JOB_STEP_STAT && msg->data) {
 		_stat(st, conn, msg->data);
 		return;
