@@ -1,10 +1,14 @@
-"""scontrol(1) completing and write config.
+"""scontrol(1) completing, write config, listjobs, liststeps, listpids,
+pidinfo and notify.
 
 completing lists the jobs still COMPLETING (here: held up by a slow
 Epilog) with their end time, how long they have been completing and
 their COMPLETING and DOWN nodes; write config writes the controller's
 running configuration as a slurm.conf named <slurm.conf or the file
-given>.<datetime>, which reads back as a configuration."""
+given>.<datetime>, which reads back as a configuration.  listjobs,
+liststeps, listpids and pidinfo ask this host's slurmd (named, as all
+test nodes share a host) about the stepds it runs; a user sees only his
+jobs.  notify puts a message in a batch job's stderr and on an srun's."""
 
 import glob
 import os
