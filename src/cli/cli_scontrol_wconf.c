@@ -272,7 +272,8 @@ static void _write_part(FILE *f, const part_info_t *p)
 		fprintf(f, " MinNodes=%u", p->min_nodes);
 	if (p->nodes)
 		fprintf(f, " Nodes=%s", p->nodes);
-	if (p->preempt_mode)
+	/* the cluster's default (OFF) is not the partition's own */
+	if (p->preempt_mode && strcasecmp(p->preempt_mode, "OFF"))
 		fprintf(f, " PreemptMode=%s", p->preempt_mode);
 	if (p->priority_job_factor != 1)
 		fprintf(f, " PriorityJobFactor=%u", p->priority_job_factor);

@@ -73,7 +73,10 @@ def test_write_config(c):
     assert text.startswith("#" * 56 + "\n#  Configuration file for Slurm - ")
     for want in ("#" + " " * 19 + "CONTROL" + " " * 20 + "#\n",
                  "\nClusterName=sluice\n", "\nSlurmctldPort=%d\n" % c.ctld_port,
-                 "\nEpilog=", "\nNodeName=n", "\nPartitionName=debug "):
+                 "\nEpilog=", "\nNodeName=n",
+                 # as Slurm 22.05 writes it for the same partition
+                 "\nPartitionName=debug Default=YES MinNodes=0 Nodes=n[1-2] "
+                 "State=UP\n"):
         assert want in text, (want, text)
     for key in ("SLURM_CONF=", "BOOT_TIME=", "SLURM_VERSION="):
         assert "\n" + key not in text
