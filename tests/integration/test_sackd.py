@@ -1,4 +1,5 @@
-"""sackd(8), the login-node daemon: on a host with no slurm.conf and no
+"""sackd(8), the login-node daemon (and, with auth/slurm, the token service
+for the users' commands: the last test): on a host with no slurm.conf and no
 slurmd, sackd --conf-server fetches the controller's files
 (SlurmctldParameters=enable_configless) into $RUNTIME_DIRECTORY/conf,
 where the commands find them (/run/slurm/conf, after SLURM_CONF and the
@@ -124,3 +125,39 @@ def test_bad_options_are_refused(login):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=10)
         assert p.returncode == 1 and msg in p.stderr, (argv, p.stderr)
+
+
+def test_token_service_for_auth_slurm(users):
+    """AuthType=auth/slurm: the users' commands on a login host cannot
+    read slurm.key; sackd serves them tokens on its socket, as a slurmd
+    would.  Without sackd the same command cannot authenticate."""
+    c = conftest._start(tag="sackd-slurm", nodes=1, auth="slurm")
+    try:
+        login = os.path.join(c.dir, "login2")
+        os.makedirs(login)
+        os.chmod(login, 0o755)
+        sock = os.path.join(login, "sack.socket")
+        key = os.path.join(c.dir, "etc", "slurm.key")
+        text = c.conf_text(auth_key=key).replace(
+            os.path.join(c.dir, "run", "sack.socket"), sock)
+        conf = os.path.join(login, "slurm.conf")
+        with open(conf, "w") as f:
+            f.write(text)
+        os.chmod(conf, 0o644)
+        user = cl.TEST_USERS[0]
+        r = c.run(["squeue", "-h"], user=user, conf=conf)
+        assert r.rc != 0 and sock in r.err, r
+        d = c._spawn("sackd-login2", [c.bin("sackd"), "-D", "-f", conf],
+                     env={"RUNTIME_DIRECTORY": login})
+        cl.wait_for(lambda: os.path.exists(sock), timeout=20,
+                    what="sackd's socket")
+        assert oct(os.stat(sock).st_mode & 0o777) == "0o666"
+        r = c.run(["squeue", "-h"], user=user, conf=conf)
+        assert r.rc == 0, r
+        r = c.run(["sbatch", "--parsable", "--wrap", "true"], user=user,
+                  conf=conf)
+        assert r.rc == 0, r
+        assert c.wait_done(int(r.out.strip())) == "COMPLETED"
+        assert "serving tokens" in open(d.out_path).read()
+    finally:
+        conftest._stop(c)
