@@ -477,9 +477,11 @@ int main(int argc, char **argv)
 	setup_logging(sk.conf->slurmd_debug + sk.o.verbose);
 	if (mkdir_p(sk.run_dir, 0755) < 0)
 		fatal("unable to create %s: %m", sk.run_dir);
-	start_auth();
+	/* detached first: the token service is a thread, which a fork
+	 * would leave behind */
 	if (!sk.o.foreground && !sk.o.systemd)
 		daemon_detach();
+	start_auth();
 	run(fd);
 	auth_fini();
 	conf_destroy(sk.conf);
