@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/pack.h"
+#include "common/proto_version.h"
 
 typedef enum {
 	FT_U8 = 1,

@@ -38,7 +38,13 @@ typedef struct {
 	char         *path;      /* the journal file being read */
 	uint32_t      lost_id;   /* highest job id of records not replayed */
 	uint32_t      lost_next; /* highest JREC_NEXT_ID not replayed */
+	bool          newer;     /* a record only a newer slurmctld writes */
+	char          newer_why[320];
 } replay_t;
+
+/* _replay_file: a record of a newer slurmctld (rollback): the whole
+ * StateSaveLocation is refused and left as it is, never cut as damage. */
+#define REPLAY_NEWER 2
 
 static void _put_job(replay_t *rp, job_record_t *j)
 {
@@ -186,6 +192,7 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		snprintf(why, whylen, "record seq %llu (type %u) has format "
 			 "version %u (written by a newer slurmctld?)",
 			 (unsigned long long) r->seq, r->type, r->version);
+		rp->newer = true;
 		return -1;
 	}
 	switch (r->type) {
@@ -246,6 +253,7 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		snprintf(why, whylen, "record seq %llu has unknown type %u "
 			 "(written by a newer slurmctld?)",
 			 (unsigned long long) r->seq, r->type);
+		rp->newer = true;
 		return -1;
 	}
 	snprintf(why, whylen, "record seq %llu (type %u) has length %u",
@@ -370,6 +378,12 @@ static int _replay_file(replay_t *rp, uint64_t gen)
 			break;
 		}
 		if (_apply(rp, &r, why, sizeof(why)) < 0) {
+			if (rp->newer) {
+				snprintf(rp->newer_why, sizeof(rp->newer_why),
+					 "journal %s: %s", rp->path, why);
+				rc = REPLAY_NEWER;
+				break;
+			}
 			_log_damage(rp, (uint8_t *) data, len, at,
 				    JOURNAL_DAMAGED, why);
 			break;
@@ -476,6 +490,17 @@ int recover_state(const char *dir, recover_t *r, char *err, size_t errlen)
 		if (gens[i] < snap_gen)
 			continue;        /* left over: all in the snapshot */
 		what = _replay_file(&rp, gens[i]);
+		if (what == REPLAY_NEWER) {
+			snprintf(err, errlen, "%s: StateSaveLocation %s was "
+				 "written by a newer slurmctld and is left "
+				 "untouched: run that slurmctld (or a release "
+				 "that reads it)", rp.newer_why, dir);
+			xfree(gens);
+			_drop_jobs(&rp);
+			if (rp.nodes)
+				buf_destroy(rp.nodes);
+			return -1;
+		}
 		if (what == JOURNAL_DAMAGED ||
 		    (what == JOURNAL_TORN && i + 1 < cnt))
 			r->damaged_gen = gens[i];
