@@ -167,9 +167,13 @@ def _snapshot_of_a_newer_ctld(c):
 
 
 def _state_files(c):
+    """The state (not ctld_lease: who holds the controller role, taken at
+    start before the state is read)."""
     out = {}
     for root, _, files in os.walk(os.path.join(c.dir, "state")):
         for n in files:
+            if n == "ctld_lease":
+                continue
             p = os.path.join(root, n)
             out[p] = open(p, "rb").read()
     return out
