@@ -48,7 +48,8 @@ def _next_dir():
 def next_bins():
     out = _next_dir()
     t0 = time.time()
-    cfg = ["cmake", "-S", cl.REPO, "-B", out, "-DSLUICE_PROTO_NEXT=ON"]
+    cfg = ["cmake", "-S", cl.REPO, "-B", out, "-DSLUICE_PROTO_NEXT=ON",
+           "-DSLUICE_BUILD_TESTS=OFF"]
     if shutil.which("ccache"):
         cfg.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
     if not os.path.exists(os.path.join(out, "CMakeCache.txt")):
