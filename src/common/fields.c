@@ -351,6 +351,9 @@ void fields_pack(buf_t *b, const field_desc_t *f, const void *rec)
 /* By reference: a string field points into the buffer's bytes. */
 static int field_unpack_ref(buf_t *b, const field_desc_t *f, void *rec)
 {
+	if (f->type == FT_STR && (f->since | f->until) &&
+	    !fields_on_wire(f, buf_proto(b)))
+		return 0;               /* stays NULL: its default */
 	if (f->type == FT_STR)
 		return unpackstr_ref(b, AT(rec, f, str_t));
 	return field_unpack(b, f, rec);
