@@ -52,6 +52,9 @@ pkgs+=(nodejs chromium chromium-driver python3-selenium)
 # --container (tests/integration/test_oci.py): an OCI runtime and a static
 # busybox for the test bundle's rootfs
 pkgs+=(crun busybox-static)
+# srun/salloc --x11 (tests/integration/test_x11.py): an Xvfb display,
+# xdpyinfo to draw on it, xauth for the cookie (the nodes need xauth)
+pkgs+=(xvfb x11-utils xauth)
 command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 for opt in "$@"; do
 	case $opt in

@@ -223,6 +223,7 @@ JOB_ONLY_STR(g_workdir, work_dir)
 JOB_ONLY_STR(g_comment, comment)
 JOB_ONLY_STR(g_submitline, submit_line)
 JOB_ONLY_STR(g_constraints, constraints)
+JOB_ONLY_STR(g_container, container)
 JOB_ONLY_STR(g_reqtres, tres_req)
 JOB_ONLY_STR(g_cluster, cluster)
 
@@ -607,6 +608,8 @@ const sacct_field_t sacct_fields[] = {
 	  "comment/job", NULL, NULL },
 	{ SF("Constraints", 19, g_constraints), "constraints", NULL,
 	  "constraints", NULL, NULL },
+	{ SF("Container", 19, g_container), "container", NULL,
+	  "container", NULL, NULL },
 	{ SF("ConsumedEnergy", 14, g_energy), NULL, "consumed_energy" },
 	{ SF("ConsumedEnergyRaw", 17, g_energy_raw), NULL, "consumed_energy",
 	  NULL, "statistics/energy/consumed", sj_energy },
@@ -721,7 +724,6 @@ const sacct_field_t sacct_fields[] = {
 	{ SF(NULL, 0, NULL), NULL, NULL, "array", NULL, sj_array },
 	{ SF(NULL, 0, NULL), NULL, NULL, "association", NULL, sj_assoc },
 	{ SF(NULL, 0, NULL), NULL, NULL, "comment/system", NULL, sj_empty_str },
-	{ SF(NULL, 0, NULL), NULL, NULL, "container", NULL, sj_empty_str },
 	{ SF(NULL, 0, NULL), NULL, NULL, "flags", NULL, sj_empty_list },
 	{ SF(NULL, 0, NULL), NULL, NULL, "het", NULL, sj_het },
 	{ SF(NULL, 0, NULL), NULL, NULL, "hold", NULL, sj_hold },
