@@ -261,6 +261,10 @@ typedef struct {
 	bool      startup;        /* first registration since slurmd started */
 	char     *dyn_conf;       /* slurmd -Z: its --conf words with Port=
 				   * (a dynamic node), else NULL */
+#ifdef SLUICE_PROTO_NEXT
+	char     *proto_next;     /* synthetic 25.11 field: "25.11" from a
+				   * slurmd of it, NULL from 25.05 */
+#endif
 } node_registration_msg_t;
 
 typedef struct {
@@ -1207,6 +1211,9 @@ typedef struct {
 				   * addresses in its slurm.conf */
 	char     *body;           /* the request, or NULL and ... */
 	char    **bodies;         /* ... one per name */
+	uint16_t  body_version;   /* the protocol version body(ies) are
+				   * packed at (a node older than it is
+				   * sent the request itself instead) */
 } forward_msg_t;
 
 /* The subtree's answers: rcs[i] ("0,1001,...") is names[i]'s return code
@@ -1489,6 +1496,7 @@ typedef struct {
 
 const msg_desc_t *msg_desc_find(uint16_t type);   /* NULL if unknown */
 size_t            msg_desc_count(void);           /* rows of the table */
+const msg_desc_t *msg_desc_at(size_t i);          /* NULL past the end */
 const char       *msg_type_name(uint16_t type);   /* "unknown" if unknown */
 /* Pack a body; 0 or -1 for an unknown type. */
 int  msg_body_pack(uint16_t type, const void *data, buf_t *b);

@@ -324,8 +324,13 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_INVALID_NODE_NAME);
 		return;
 	}
-	debug("Node %s registered (startup=%d) from %s", n->info.name,
-	      r->startup, m->peer);
+	{
+		char pv[16];
+
+		debug("Node %s registered (startup=%d) from %s, protocol "
+		      "version %s", n->info.name, r->startup, m->peer,
+		      proto_str(m->version, pv, sizeof(pv)));
+	}
 	_record_registration(n, r);
 	if (n->info.node_state & NODE_STATE_NO_RESPOND) {
 		n->info.node_state &= ~NODE_STATE_NO_RESPOND;
