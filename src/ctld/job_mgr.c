@@ -28,6 +28,7 @@
 #include "ctld/job_ckpt.h"
 #include "ctld/job_inactive.h"
 #include "ctld/crontab.h"
+#include "ctld/gang.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
@@ -529,6 +530,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	_tres_alloc(j);
 	job_res_start(j, res);
 	preempt_job_started(j);
+	gang_job_started(j);
 	job_ckpt_started(j);
 	job_mgr_touch(j);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s",
@@ -748,6 +750,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		state = crontab_job_end(j, state);
 	if (was == JOB_SUSPENDED)
 		job_mgr_suspend_res(j, true);   /* its CPUs, released below */
+	j->gang_susp = false;           /* a gang's suspension kept them */
 	lic_mgr_job_return(j);          /* as it begins completing */
 	log_flag(TRACE_JOBS, "%s: JobId=%u %s -> %s", __func__, i->job_id,
 		 job_state_string(i->job_state), job_state_string(state));
@@ -1045,6 +1048,7 @@ static void _check_deadlines(time_t now)
 void job_mgr_tick(time_t now)
 {
 	preempt_tick(now);      /* GraceTime over: before the time limits */
+	gang_tick(now);         /* SchedulerTimeSlice */
 	job_ckpt_tick(now);     /* CheckpointWait over: requeued */
 	job_mail_time_check(now);
 	_check_time_limits(now);

@@ -134,6 +134,10 @@ typedef struct job_record {
 	time_t          switch_wait_start; /* first could start, but over
 					      more switches than --switches
 					      (topo_mgr.c); not saved */
+	bool            share;         /* shares its CPUs (OverSubscribe=
+					  FORCE:N, YES:N; job_res.c) */
+	bool            gang_susp;     /* suspended by the gang scheduler:
+					  keeps its CPUs (gang.c) */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;
