@@ -250,48 +250,6 @@ static void _gs_resume_all(time_t now)
 	gs.order_cnt = 0;
 }
 
-void gang_job_started(job_record_t *j)
-{
-	time_t now = time(NULL);
-	gang_row_t *row;
-	size_t node_cnt;
-	uint16_t *cpus;
-	uint32_t *mine;
-	gang_job_t me = { 0 };
-	bool any = false;
-
-	if (!gang_enabled() || !_gs_gang_job(j))
-		return;
-	cpus = _gs_node_cpus(&node_cnt);
-	mine = xcalloc(j->alloc_cnt + 1, sizeof(*mine));
-	_gs_describe(j, &me, mine);
-	row = gang_row_create(cpus, node_cnt);
-	gang_row_add(row, &me);
-	for (job_record_t *r = job_mgr_running_first(); r; r = r->run_next) {
-		uint32_t *nodes;
-		gang_job_t g = { 0 };
-
-		if (r == j || !_gs_gang_job(r) || _gs_base(r) != JOB_RUNNING ||
-		    _gs_pinned(r) || !bitmap_overlaps(r->node_bitmap,
-						   j->node_bitmap))
-			continue;
-		nodes = xcalloc(r->alloc_cnt + 1, sizeof(*nodes));
-		_gs_describe(r, &g, nodes);
-		if (!gang_row_fits(row, &g)) {
-			_gs_suspend(r, now);
-			any = true;
-		}
-		xfree(nodes);
-	}
-	gang_row_destroy(row);
-	xfree(mine);
-	xfree(cpus);
-	if (!gs.slice_start)
-		gs.slice_start = now;
-	if (any)
-		commit_dirty();
-}
-
 void gang_tick(time_t now)
 {
 	_gs_load();

@@ -7,10 +7,10 @@
  * that waited resumed (gang_slice.h picks them).  A job suspended this
  * way keeps its CPUs and memory (they are shared, not lent), shows S in
  * squeue, and its suspended time does not count against its time limit.
- * A new job runs at once: the running jobs whose CPUs it shares wait
- * (unless their own launch is not confirmed yet: they stay for the
- * slice).  A job that ends lets waiting ones that now fit run at once.
- * Everything runs on the controller's loop from its one-second timer.
+ * A new job that shares CPUs with running ones is suspended until the
+ * slice ends (once its launch is confirmed: a SIGSTOP must not overtake
+ * it); a job that ends lets waiting ones that now fit run.  Everything
+ * runs on the controller's loop from its one-second timer.
  */
 #ifndef SLUICE_CTLD_GANG_H
 #define SLUICE_CTLD_GANG_H
@@ -22,10 +22,9 @@
 
 /* PreemptMode has GANG. */
 bool gang_enabled(void);
-/* j started: the running jobs whose CPUs it shares are suspended. */
-void gang_job_started(job_record_t *j);
-/* Once a second: rotate when the slice is over, else let waiting jobs
- * that fit run; with GANG off, resume every job it suspended. */
+/* Once a second: rotate when the slice is over, else suspend new jobs
+ * that share CPUs with running ones and let waiting jobs that fit run;
+ * with GANG off, resume every job it suspended. */
 void gang_tick(time_t now);
 
 #endif

@@ -90,31 +90,38 @@ size_t gang_slice(gang_job_t *jobs, size_t n, const uint16_t *node_cpus,
 		  size_t node_cnt, bool rotate)
 {
 	gang_row_t *r = gang_row_create(node_cpus, node_cnt);
-	bool *keep = xcalloc(n + 1, sizeof(*keep));
+	bool *was = xcalloc(n + 1, sizeof(*was));
 	size_t cnt = 0, i;
 
 	if (rotate)
 		_gsl_to_back(jobs, n);
-	/* what must stay: pinned jobs, and on a fill every active one */
 	for (i = 0; i < n; i++) {
-		keep[i] = jobs[i].pinned || (!rotate && jobs[i].active);
-		if (keep[i]) {
-			gang_row_add(r, &jobs[i]);
-			cnt++;
-		}
+		was[i] = jobs[i].active;
+		jobs[i].active = false;
 	}
-	for (i = 0; i < n; i++) {
-		if (keep[i]) {
+	/* pinned jobs run, but take no turn from the others: once their
+	 * launch is confirmed a fill sorts them out */
+	for (i = 0; i < n; i++)
+		if (jobs[i].pinned)
 			jobs[i].active = true;
+	/* a fill keeps the running jobs that fit, in queue order */
+	for (i = 0; i < n && !rotate; i++) {
+		if (jobs[i].pinned || !was[i] || !gang_row_fits(r, &jobs[i]))
 			continue;
-		}
-		jobs[i].active = gang_row_fits(r, &jobs[i]);
-		if (jobs[i].active) {
-			gang_row_add(r, &jobs[i]);
-			cnt++;
-		}
+		gang_row_add(r, &jobs[i]);
+		jobs[i].active = true;
 	}
-	xfree(keep);
+	for (i = 0; i < n; i++) {
+		if (jobs[i].pinned || (!rotate && was[i]))
+			continue;
+		if (!gang_row_fits(r, &jobs[i]))
+			continue;
+		gang_row_add(r, &jobs[i]);
+		jobs[i].active = true;
+	}
+	for (i = 0; i < n; i++)
+		cnt += jobs[i].active;
+	xfree(was);
 	gang_row_destroy(r);
 	return cnt;
 }

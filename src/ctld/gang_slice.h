@@ -25,8 +25,10 @@ typedef struct {
 	bitmap_t *const      *ids;       /* CPU ids on each, or NULL (then
 					  * CPU counts only) */
 	bool                  active;    /* in: runs now; out: runs next */
-	bool                  pinned;    /* must stay active (its launch is
-					  * not confirmed yet) */
+	bool                  pinned;    /* stays active but holds no place
+					  * in the row (its launch is not
+					  * confirmed yet: a SIGSTOP could
+					  * overtake it) */
 } gang_job_t;
 
 /* The CPUs the active jobs hold, per node. */
@@ -41,9 +43,11 @@ void        gang_row_add(gang_row_t *r, const gang_job_t *j);
 
 /* jobs[0..n) in queue order.  rotate (a slice ended): the active jobs
  * move to the back in their order, then the row is built again from the
- * front (pinned jobs first).  !rotate (a job ended or started): the
- * active jobs stay and waiting ones that fit beside them join.  jobs is
- * reordered in place; returns how many are active. */
+ * front.  !rotate (between slices): the running jobs that fit beside
+ * those before them keep running (a new job that shares CPUs with
+ * running ones waits for the next slice), then waiting jobs that fit
+ * (a job ended) join.  jobs is reordered in place; returns how many are
+ * active. */
 size_t      gang_slice(gang_job_t *jobs, size_t n, const uint16_t *node_cpus,
 		       size_t node_cnt, bool rotate);
 

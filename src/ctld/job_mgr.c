@@ -530,7 +530,6 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	_tres_alloc(j);
 	job_res_start(j, res);
 	preempt_job_started(j);
-	gang_job_started(j);
 	job_ckpt_started(j);
 	job_mgr_touch(j);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s",
