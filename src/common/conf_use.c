@@ -273,7 +273,8 @@ static const conf_use_t conf_use[] = {
 	  "TreeWidth tree only"),
 	I("SchedulerParameters", "ctld/sched_params.c and the option words "
 	  "below", "test_sched.py::test_squeue_answers_during_long_backfill_pass"),
-	W("SchedulerTimeSlice", "a knob of PreemptMode=GANG"),
+	I("SchedulerTimeSlice", "ctld/gang.c",
+	  "test_gang.py::test_two_jobs_share_one_cpu"),
 	P("SchedulerType"),
 	I("ScronParameters", "ctld/crontab.c (enable, explicit_scancel)",
 	  "test_scrontab.py::test_runs_each_minute_across_a_restart"),
@@ -473,8 +474,9 @@ static const conf_use_t conf_use[] = {
 	   "test_partitions.py::test_limits_make_jobs_wait"),
 	SI("PartitionName", "Nodes", "ctld/part_mgr.c",
 	   "test_partitions.py::test_limits_make_jobs_wait"),
-	SI("PartitionName", "OverSubscribe", "ctld/job_res.c",
-	   "test_partitions.py::test_default_time_exclusive_weight_spread"),
+	SI("PartitionName", "OverSubscribe", "ctld/job_res.c (FORCE:N, YES:N "
+	   "share CPUs; ctld/gang.c time-slices them)",
+	   "test_gang.py::test_two_jobs_share_one_cpu"),
 	SI("PartitionName", "OverTimeLimit", "ctld/job_mgr.c",
 	   "unit/test_conf.c::test_partition_defaults_and_flags"),
 	SR("PartitionName", "PowerDownOnIdle", "NO|0", "nodes are powered "
