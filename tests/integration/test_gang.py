@@ -26,6 +26,7 @@ SLICE = 3
 
 CONF = "\n".join([
     "PreemptMode=GANG",
+    "DebugFlags=Gang",
     "SchedulerTimeSlice=%d" % SLICE,
     "PartitionName=gang Nodes=n1 OverSubscribe=FORCE:2",
 ])
@@ -105,4 +106,7 @@ def test_two_jobs_share_one_cpu(gc):
              what="x started and waits behind b")
     grown = size(pb)
     wait_for(lambda: size(pb) > grown, 5, what="b writing again")
+    log = c.log_text()
+    assert "gang: suspending JobId=%d" % b in log, c.log_tails()
+    assert "gang: resuming JobId=%d" % b in log, c.log_tails()
     c.run(["scancel", "-u", U1])
