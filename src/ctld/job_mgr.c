@@ -444,7 +444,7 @@ static void _apply_alloc(job_record_t *j)
 		node_mgr_alloc(node_mgr_at(i), j->node_cpus[k], j->node_mem[k]);
 }
 
-static void _tres_alloc(job_record_t *j)
+void job_mgr_tres_alloc(job_record_t *j)
 {
 	uint64_t mem = 0, gpus = 0;
 	char m[32];
@@ -527,7 +527,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	i->cpus_per_node_str = select_compress_counts(res->cpus, res->node_cnt);
 	xfree(i->sched_name);
 	i->sched_name = xstrdup("Main");
-	_tres_alloc(j);
+	job_mgr_tres_alloc(j);
 	job_res_start(j, res);
 	preempt_job_started(j);
 	job_ckpt_started(j);
@@ -626,7 +626,7 @@ static void _send_nodes_now(const bitmap_t *nodes, uint16_t type, void *req)
 }
 
 /* The terminate request for j's nodes. */
-static node_signal_msg_t *_term_msg(job_record_t *j)
+node_signal_msg_t *job_mgr_term_msg(job_record_t *j)
 {
 	node_signal_msg_t *s = xmalloc(sizeof(*s));
 
@@ -646,7 +646,7 @@ static node_signal_msg_t *_term_msg(job_record_t *j)
 static void _terminate_all(job_record_t *j)
 {
 	j->term_sent = time(NULL);
-	_send_nodes_now(j->comp_bitmap, REQUEST_TERMINATE_JOB, _term_msg(j));
+	_send_nodes_now(j->comp_bitmap, REQUEST_TERMINATE_JOB, job_mgr_term_msg(j));
 }
 
 /* The end is on disk: now tell the nodes.  Sent earlier, a node could
@@ -667,7 +667,7 @@ static void _terminate_saved(void *arg)
 	rest = bitmap_copy(j->comp_bitmap);
 	bitmap_clear(rest, j->term_reply_idx - 1);
 	j->term_sent = time(NULL);
-	_send_nodes_now(rest, REQUEST_TERMINATE_JOB, _term_msg(j));
+	_send_nodes_now(rest, REQUEST_TERMINATE_JOB, job_mgr_term_msg(j));
 	bitmap_destroy(rest);
 }
 
@@ -695,7 +695,7 @@ node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
 		return NULL;
 	j->term_reply_idx = n->index + 1;
 	j->term_reply_done = clean;
-	s = _term_msg(j);
+	s = job_mgr_term_msg(j);
 	if (clean) {
 		s->flags |= TERM_NODE_DONE;
 		job_mgr_node_done(j, n);
@@ -714,7 +714,7 @@ node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node)
 				    !j->comp_bitmap ||
 				    !bitmap_test(j->comp_bitmap, n->index)))
 		return NULL;
-	s = _term_msg(j);
+	s = job_mgr_term_msg(j);
 	if (j->term_reply_done)
 		s->flags |= TERM_NODE_DONE;
 	return s;
@@ -722,7 +722,7 @@ node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node)
 
 node_signal_msg_t *job_mgr_term_stale(job_record_t *j)
 {
-	node_signal_msg_t *s = _term_msg(j);
+	node_signal_msg_t *s = job_mgr_term_msg(j);
 
 	s->flags |= TERM_NODE_DONE;     /* nothing of it is counted */
 	return s;
