@@ -70,10 +70,13 @@ static bool _gs_gang_job(const job_record_t *j)
 	       (_gs_base(j) == JOB_SUSPENDED && j->gang_susp);
 }
 
-/* Its launch is not confirmed: a SIGSTOP could arrive before it. */
+/* Its launch is on its way (or waits for a prolog), not confirmed: a
+ * SIGSTOP could arrive before it.  A job recovered at a restart has none
+ * on its way unless it is launched again. */
 static bool _gs_pinned(const job_record_t *j)
 {
-	return _gs_base(j) == JOB_RUNNING && j->info.batch_flag && !j->launch_ok;
+	return _gs_base(j) == JOB_RUNNING && j->info.batch_flag &&
+	       !j->launch_ok && (j->launch_tries || j->started_here);
 }
 
 static void _gs_describe(const job_record_t *j, gang_job_t *g, uint32_t *nodes)

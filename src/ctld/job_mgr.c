@@ -505,6 +505,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	i->job_state = JOB_RUNNING;
 	i->state_reason = WAIT_NO_REASON;
 	i->start_time = now;
+	j->started_here = true;
 	i->end_time = (i->time_limit == INFINITE32 || i->time_limit == NO_VAL32) ?
 		0 : now + (time_t) i->time_limit * 60;
 	/* --deadline with --time-min: run shorter to end in time */

@@ -138,6 +138,9 @@ typedef struct job_record {
 					  FORCE:N, YES:N; job_res.c) */
 	bool            gang_susp;     /* suspended by the gang scheduler:
 					  keeps its CPUs (gang.c) */
+	bool            started_here;  /* started by this controller (its
+					  launch may be on its way); not
+					  saved */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;

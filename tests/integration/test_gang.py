@@ -110,3 +110,33 @@ def test_two_jobs_share_one_cpu(gc):
     assert "gang: suspending JobId=%d" % b in log, c.log_tails()
     assert "gang: resuming JobId=%d" % b in log, c.log_tails()
     c.run(["scancel", "-u", U1])
+
+
+def test_waiting_job_survives_controller_kill(gc):
+    """A job waiting for its slice is still waiting (and still holds its
+    CPU) after kill -9 of the controller, and gets its turn after it."""
+    import signal
+    c = gc
+    a, pa = ticker(c, "ka")
+    c.wait_state(a, "RUNNING", 30)
+    b, pb = ticker(c, "kb")
+    wait_for(lambda: states(c, a, b) == {a: "R", b: "S"}, 15,
+             what="b suspended behind a")
+    c.kill_ctld(signal.SIGKILL)
+    c.start_ctld()
+    wait_for(lambda: c.run(["squeue", "-h"], timeout=10).rc == 0, 30,
+             what="controller back")
+    s = states(c, a, b)
+    assert sorted(s.values()) == ["R", "S"], s
+    # still two per CPU: a third job waits
+    x = c.sbatch(["-p", "gang", "-t", "10", "--wrap", "sleep 60"], user=U1)
+    wait_for(lambda: c.run(["squeue", "-h", "-j", str(x), "-o", "%t %r"])
+             .out.strip() == "PD Resources", 15, what="third job pending")
+    # and they keep taking turns
+    first = states(c, a, b)
+    wait_for(lambda: states(c, a, b) not in (first, {}) and
+             sorted(states(c, a, b).values()) == ["R", "S"],
+             2 * SLICE + 5, what="the turn passes after the restart")
+    before = size(pb) + size(pa)
+    wait_for(lambda: size(pb) + size(pa) > before, 10, what="progress")
+    c.run(["scancel", "-u", U1])
