@@ -29,7 +29,7 @@ const field_desc_t acct_job_rec_fields[] = {
 	J(req_mem, FT_U64), J(mem_per_cpu, FT_BOOL), J(work_dir, FT_STR),
 	J(comment, FT_STR), J(submit_line, FT_STR), J(constraints, FT_STR),
 	J(restart_cnt, FT_U32), J(priority, FT_U32), J(cluster, FT_STR),
-	J(array_task_str, FT_STR),
+	J(array_task_str, FT_STR), J(container, FT_STR),
 	FIELD_END
 };
 #undef J
@@ -270,8 +270,9 @@ void acct_frame_free_members(acct_frame_t *f)
 	f->len = 0;
 }
 
-/* A record from an outbox written before the last field of its table
- * existed (job: array_task_str; step: consumed_energy). */
+/* A record from an outbox written before the last fields of its table
+ * existed (job: array_task_str, then container; step:
+ * consumed_energy). */
 static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 		    uint32_t len)
 {
@@ -290,13 +291,18 @@ static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 
 static void *job_rec_v1(const uint8_t *data, uint32_t len)
 {
-	static field_desc_t v1[NFIELDS(acct_job_rec_fields)];
+	static field_desc_t v[2][NFIELDS(acct_job_rec_fields)];
+	void *rec = NULL;
 
-	if (!v1[0].name) {
-		memcpy(v1, acct_job_rec_fields, sizeof(v1));
-		v1[NFIELDS(v1) - 2] = (field_desc_t)FIELD_END;
+	/* without container, then without array_task_str too */
+	for (size_t k = 0; k < 2 && !rec; k++) {
+		if (!v[k][0].name) {
+			memcpy(v[k], acct_job_rec_fields, sizeof(v[k]));
+			v[k][NFIELDS(v[k]) - 2 - k] = (field_desc_t)FIELD_END;
+		}
+		rec = rec_v1(v[k], sizeof(acct_job_rec_t), data, len);
 	}
-	return rec_v1(v1, sizeof(acct_job_rec_t), data, len);
+	return rec;
 }
 
 static void *step_rec_v1(const uint8_t *data, uint32_t len)

@@ -84,6 +84,7 @@ typedef struct {
 	char     *cluster;        /* filled by slurmdbd in query answers */
 	char     *array_task_str; /* pending tasks of an array's meta
 				     record ("1-5%2"), else NULL */
+	char     *container;      /* --container: the OCI bundle, or NULL */
 } acct_job_rec_t;
 
 /* One step of a job; key (job, step_id).  Usage in microseconds / KB. */

@@ -500,6 +500,19 @@ static char **schema_v14(dbd_db_t *db)
 	return out;
 }
 
+/* v15: the job's --container bundle, for sacct's Container. */
+static char **schema_v15(dbd_db_t *db)
+{
+	char *sql = xstrdup_printf("ALTER TABLE job_table ADD COLUMN IF NOT "
+				   "EXISTS container %s NULL",
+				   acct_limit_sql_type(ACCT_LIM_PATH));
+	char **out = xstrarray_append(NULL, sql);
+
+	(void) db;
+	xfree(sql);
+	return out;
+}
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -519,6 +532,7 @@ static const struct {
 	{ NULL, schema_v12 },
 	{ NULL, schema_v13 },
 	{ NULL, schema_v14 },
+	{ NULL, schema_v15 },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
