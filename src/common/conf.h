@@ -128,6 +128,9 @@ typedef struct slurm_conf {
 	uint16_t  message_timeout;    /* s, 10 */
 	uint16_t  kill_wait;          /* s, 30 */
 	uint16_t  unkillable_timeout; /* s, 60: UnkillableStepTimeout */
+	uint16_t  vsize_factor;       /* %, 0: off; with OverMemoryKill a
+					 step's virtual size is limited to
+					 this share of its memory */
 	char     *unkillable_program; /* UnkillableStepProgram */
 	uint16_t  inactive_limit;     /* s, 0: off (ctld/job_inactive.h) */
 	uint16_t  batch_start_timeout; /* s, 10: a batch launch not

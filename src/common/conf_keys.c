@@ -303,7 +303,7 @@ static const conf_key_t conf_keys[] = {
 	{ "UsePAM", "UsePam", CK_BOOL, NOF, "NO", NULL, 0, NULL },
 	{ "UnkillableStepProgram", NULL, CK_STR, F(unkillable_program), NULL, NULL, 0, NULL },
 	{ "UnkillableStepTimeout", NULL, CK_U16, F(unkillable_timeout), "60", " sec", 0, NULL },
-	{ "VSizeFactor", NULL, CK_U16, NOF, "0", " percent", 0, NULL },
+	{ "VSizeFactor", NULL, CK_U16, F(vsize_factor), "0", " percent", 0, NULL },
 	{ "WaitTime", NULL, CK_U16, F(wait_time), "0", " sec", 0, NULL },
 	{ "X11Parameters", NULL, CK_STR, F(x11_params), NULL, NULL, 0, NULL },
 

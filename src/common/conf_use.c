@@ -362,10 +362,9 @@ static const conf_use_t conf_use[] = {
 	  "test_unkillable.py::test_requeued_job_running_again_is_not_unkillable"),
 	I("UnkillableStepTimeout", "slurmd/unkillable.c",
 	  "test_unkillable.py::test_stuck_step_drains_node"),
-	/* Slurm limits the virtual size only with OverMemoryKill; Sluice's
-	 * OverMemoryKill limits the resident size alone */
-	W("VSizeFactor", "virtual memory is not limited: "
-	  "JobAcctGatherParams=OverMemoryKill limits the resident size"),
+	/* as Slurm's: only with JobAcctGatherParams=OverMemoryKill */
+	I("VSizeFactor", "slurmd/stepd/step_acct.c",
+	  "test_jag_params.py::test_vsize_factor_kills_a_large_address_space"),
 	I("WaitTime", "cli/srun_opt.c", "test_conf_act.py::test_wait_time_kills_the_rest"),
 	I("X11Parameters", "slurmd/stepd/step_x11.c",
 	  "test_x11.py::test_home_xauthority"),

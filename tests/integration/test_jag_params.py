@@ -135,3 +135,33 @@ def test_jag_flag_logs_samples(env):
                      log), log[-2000:]
     assert re.search(r"JAG: _over_memory: StepId=\d+\.0 uses \d+ KB of "
                      r"51200 KB", log), log[-2000:]
+
+
+# 300 MB of address space mapped, almost none of it touched
+MAPPER = ("import mmap, time; m = mmap.mmap(-1, 300 * 1024 * 1024); "
+          "m[0] = 1; print('mapped', flush=True); time.sleep(20); "
+          "print('survived')")
+
+
+def test_vsize_factor_kills_a_large_address_space(new_cluster):
+    """VSizeFactor=100 with OverMemoryKill: a step's virtual size may be
+    its memory limit; a step mapping more is killed with Slurm's line
+    although its resident size stays small, and one that maps less
+    runs."""
+    c = new_cluster(tag="vsize", nodes=1, extra_conf=(
+        "JobAcctGatherType=jobacct_gather/linux\n"
+        "JobAcctGatherFrequency=1\n"
+        "JobAcctGatherParams=OverMemoryKill\n"
+        "VSizeFactor=100\n"))
+    r = c.run(["srun", "--mem=150M", "python3", "-c", MAPPER], user=U,
+              timeout=60)
+    assert r.rc != 0, r
+    assert "mapped" in r.out and "survived" not in r.out, r
+    m = re.search(r"slurmstepd: error: StepId=\d+\.0 exceeded virtual "
+                  r"memory limit \((\d+) > 153600\), being killed", r.err)
+    assert m and int(m.group(1)) > 300 * 1024, r.err
+    r = c.run(["srun", "--mem=150M", "python3", "-c",
+               MAPPER.replace("300 *", "10 *").replace("sleep(20)",
+                                                        "sleep(3)")],
+              user=U, timeout=60)
+    assert r.rc == 0 and "survived" in r.out, r

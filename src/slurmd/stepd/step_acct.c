@@ -71,6 +71,7 @@ int step_acct_freq(const char *spec, int def)
 
 /* "pid (comm) S ppid ..." — comm may hold spaces and ')'. */
 static unsigned jag_flags;      /* JAG_PARAM_* */
+static uint16_t vsize_factor;   /* VSizeFactor, % of the memory limit */
 
 /* UsePss: the process's proportional set size; *kb kept if unreadable. */
 static void _read_pss(const char *dir, uint64_t *kb)
@@ -335,6 +336,7 @@ int step_acct_init(const slurm_conf_t *conf)
 	}
 	ops = plugin_ctx_ops(ctx, 0);
 	jag_flags = jag_params_parse(conf->jag_params);
+	vsize_factor = conf->vsize_factor;
 	return 0;
 }
 
@@ -343,28 +345,43 @@ bool step_acct_uses_cgroup(void)
 	return ops && ops->uses_cgroup;
 }
 
-/* OverMemoryKill: the tasks' memory here against the step's. */
+/* OverMemoryKill: the tasks' memory here against the step's, and their
+ * virtual size against VSizeFactor percent of it. */
 static void _over_memory(step_t *st)
 {
-	uint64_t kb = 0, lim = st->mem_mb * 1024;
+	uint64_t kb = 0, vkb = 0, lim = st->mem_mb * 1024;
+	uint64_t vlim = lim * vsize_factor / 100;
 	char *line;
 
 	if (!(jag_flags & JAG_PARAM_OVER_MEMORY_KILL) || !st->mem_mb ||
 	    st->mem_killed)
 		return;
-	for (uint32_t k = 0; k < st->ntasks; k++)
-		if (!st->tasks[k].exited)
-			kb += st->tasks[k].usage.rss_kb;
-	log_flag(JAG, "%s: StepId=%u.%u uses %llu KB of %llu KB", __func__,
-		 st->m->job_id, st->m->step_id, (unsigned long long) kb,
-		 (unsigned long long) lim);
-	if (kb <= lim)
+	for (uint32_t k = 0; k < st->ntasks; k++) {
+		if (st->tasks[k].exited)
+			continue;
+		kb += st->tasks[k].usage.rss_kb;
+		vkb += st->tasks[k].usage.vsize_kb;
+	}
+	log_flag(JAG, "%s: StepId=%u.%u uses %llu KB of %llu KB, virtual "
+		 "%llu KB of %llu KB", __func__, st->m->job_id,
+		 st->m->step_id, (unsigned long long) kb,
+		 (unsigned long long) lim, (unsigned long long) vkb,
+		 (unsigned long long) vlim);
+	if (kb > lim)
+		line = xstrdup_printf("StepId=%u.%u exceeded memory limit "
+				      "(%llu > %llu), being killed",
+				      st->m->job_id, st->m->step_id,
+				      (unsigned long long) kb,
+				      (unsigned long long) lim);
+	else if (vlim && vkb > vlim)
+		line = xstrdup_printf("StepId=%u.%u exceeded virtual memory "
+				      "limit (%llu > %llu), being killed",
+				      st->m->job_id, st->m->step_id,
+				      (unsigned long long) vkb,
+				      (unsigned long long) vlim);
+	else
 		return;
 	st->mem_killed = true;
-	line = xstrdup_printf("StepId=%u.%u exceeded memory limit "
-			      "(%llu > %llu), being killed", st->m->job_id,
-			      st->m->step_id, (unsigned long long) kb,
-			      (unsigned long long) lim);
 	error("%s", line);
 	xstrfmtcat(&line, "\n");
 	{
