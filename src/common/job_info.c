@@ -320,6 +320,8 @@ const field_desc_t job_info_fields[] = {
 	J(profile, FT_U32), J(acctg_freq, FT_STR), J(cronspec, FT_STR),
 	J(req_switch, FT_U32), J(wait4switch, FT_U32),
 	J(segment_size, FT_U16),
+	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
+	J(het_job_id_set, FT_STR),
 	FIELD_END
 };
 #undef J
