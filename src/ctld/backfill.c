@@ -720,19 +720,19 @@ static bool _bf_het_start(job_record_t **comps, size_t n, uint32_t dur)
 	return true;
 }
 
-/* A heterogeneous job, planned at its leader as one (het_job.h): the
- * earliest time at which every component fits on its own nodes; it
- * starts now only whole, otherwise every component is reserved from
- * then (a component that does not fit there beside the others, from
- * its own next chance), and all show the latest of those starts. */
+/* A heterogeneous job, planned at its leader as one (het_job.h): it
+ * starts now only whole (het_job_place), otherwise every component is
+ * reserved from the one time they all fit (bf_map_earliest_all), and
+ * all show
+ * that start. */
 static bool _bf_het(job_record_t *j)
 {
 	job_record_t **comps;
-	bitmap_t **avail;
+	bitmap_t **avail, **got;
 	bf_req_t *r;
 	uint32_t dur = 0;
-	time_t t = bf.now, s, last = 0;
-	bool moved = true, ok = true;
+	time_t t = 0;
+	bool ok = true;
 	size_t n, i;
 
 	if (j->info.het_job_offset != 0 || job_mgr_deadline_end(j, time(NULL)))
@@ -753,24 +753,17 @@ static bool _bf_het(job_record_t *j)
 	bf.depth_try++;
 	r = xcalloc(n, sizeof(*r));
 	avail = xcalloc(n, sizeof(*avail));
-	for (i = 0; i < n && ok; i++) {
-		ok = _bf_het_req(comps[i], &r[i], &avail[i]);
+	got = xcalloc(n, sizeof(*got));
+	for (i = 0; i < n; i++) {
+		got[i] = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
+		if (ok)
+			ok = _bf_het_req(comps[i], &r[i], &avail[i]);
 		if (r[i].duration > dur)
 			dur = r[i].duration;
 	}
-	for (int round = 0; ok && moved && round < 32; round++) {
-		moved = false;
-		for (i = 0; i < n && ok; i++) {
-			if (bf_map_earliest(bf.map, avail[i], &r[i], t, &s,
-					    NULL) < 0)
-				ok = false;
-			else if (s > t) {
-				t = s;
-				moved = true;
-			}
-		}
-	}
-	if (!ok || moved) {
+	if (!ok || bf_map_earliest_all(bf.map, avail, r, n, bf.now,
+				       sched_params()->bf_resolution, &t,
+				       got) < 0) {
 		log_flag(BACKFILL, "%s: HetJobId=%u cannot start within "
 			 "bf_window", __func__, j->info.job_id);
 		for (i = 0; i < n; i++)
@@ -780,30 +773,19 @@ static bool _bf_het(job_record_t *j)
 	if (t <= bf.now && _bf_het_start(comps, n, dur))
 		goto out;
 	for (i = 0; i < n; i++) {
-		s = t;
-		if (!bf_map_fits_at(bf.map, avail[i], &r[i], t, bf.nodes) &&
-		    bf_map_earliest(bf.map, avail[i], &r[i], t, &s,
-				    bf.nodes) < 0) {
-			_bf_set_start(comps[i], 0, NULL);
-			continue;
-		}
-		bf_map_reserve(bf.map, bf.nodes, &r[i], s);
-		_bf_set_start(comps[i], s > bf.now ? s : bf.now + 1, bf.nodes);
-		if (s > last)
-			last = s;
+		bf_map_reserve(bf.map, got[i], &r[i], t);
+		_bf_set_start(comps[i], t > bf.now ? t : bf.now + 1, got[i]);
 	}
-	for (i = 0; i < n; i++)
-		if (comps[i]->info.start_time &&
-		    comps[i]->info.start_time < last)
-			comps[i]->info.start_time = last;
 	log_flag(BACKFILL, "%s: reserved HetJobId=%u to start at %ld",
-		 __func__, j->info.job_id, (long) (last > bf.now ? last :
-						    bf.now + 1));
+		 __func__, j->info.job_id, (long) comps[0]->info.start_time);
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (avail[i])
 			bitmap_destroy(avail[i]);
+		bitmap_destroy(got[i]);
+	}
 	xfree(avail);
+	xfree(got);
 	xfree(r);
 	xfree(comps);
 	return true;
