@@ -84,6 +84,8 @@ typedef struct {
 	char     *cluster;        /* filled by slurmdbd in query answers */
 	char     *array_task_str; /* pending tasks of an array's meta
 				     record ("1-5%2"), else NULL */
+	uint32_t  het_job_id;     /* hetjob leader's id, 0 = none */
+	uint32_t  het_job_offset; /* the component (sacct "123+1") */
 } acct_job_rec_t;
 
 /* One step of a job; key (job, step_id).  Usage in microseconds / KB. */

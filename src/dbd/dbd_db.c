@@ -500,6 +500,16 @@ static char **schema_v14(dbd_db_t *db)
 	return out;
 }
 
+/* v15: hetjob components (sacct "123+1", -j 123 names them all). */
+static const char *const schema_v15[] = {
+	"ALTER TABLE job_table "
+	"ADD COLUMN IF NOT EXISTS het_job_id INT UNSIGNED NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS het_job_offset INT UNSIGNED NOT NULL "
+	"DEFAULT 4294967294",
+	"CREATE INDEX IF NOT EXISTS job_het ON job_table (cluster, het_job_id)",
+	NULL
+};
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -519,6 +529,7 @@ static const struct {
 	{ NULL, schema_v12 },
 	{ NULL, schema_v13 },
 	{ NULL, schema_v14 },
+	{ schema_v15, NULL },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

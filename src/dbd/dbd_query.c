@@ -39,6 +39,8 @@ static const col_t job_cols[] = {
 	{ "constraints", "t.constraints" },
 	{ "restart_cnt", "t.restart_cnt" }, { "priority", "t.priority" },
 	{ "cluster", "t.cluster" }, { "array_task_str", "t.array_task_str" },
+	{ "het_job_id", "t.het_job_id" },
+	{ "het_job_offset", "t.het_job_offset" },
 	{ NULL, NULL }
 };
 
@@ -126,8 +128,8 @@ static int add_job_ids(query_t *q)
 		} else {
 			if (parse_u32(ids[i], &job) < 0)
 				return -1;
-			xstrfmtcat(&q->sql, "t.id_job=%u OR t.id_array_job=%u",
-				   job, job);
+			xstrfmtcat(&q->sql, "t.id_job=%u OR t.id_array_job=%u "
+				   "OR t.het_job_id=%u", job, job, job);
 		}
 	}
 	xstrcatc(&q->sql, ')');

@@ -133,7 +133,7 @@ static size_t slen(const char *v)
 	"time_end, timelimit, nodelist, nodes_alloc, cpus_alloc, cpus_req, " \
 	"tres_alloc, tres_req, req_mem, mem_per_cpu, work_dir, comment, " \
 	"submit_line, constraints, restart_cnt, priority, mod_time, " \
-	"array_task_str"
+	"array_task_str, het_job_id, het_job_offset"
 
 static const char job_update[] =
 	" ON DUPLICATE KEY UPDATE id_array_job=VALUES(id_array_job), "
@@ -153,7 +153,8 @@ static const char job_update[] =
 	"comment=VALUES(comment), submit_line=VALUES(submit_line), "
 	"constraints=VALUES(constraints), restart_cnt=VALUES(restart_cnt), "
 	"priority=VALUES(priority), mod_time=VALUES(mod_time), "
-	"array_task_str=VALUES(array_task_str)";
+	"array_task_str=VALUES(array_task_str), "
+	"het_job_id=VALUES(het_job_id), het_job_offset=VALUES(het_job_offset)";
 
 static int flush_jobs(store_t *s)
 {
@@ -211,7 +212,7 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 	xstrfmtcat(sql, ",%u,%u,%" PRId64 ",", j->restart_cnt, j->priority,
 		   (int64_t)s->now);
 	qn(s, sql, j->array_task_str);
-	xstrcatc(sql, ')');
+	xstrfmtcat(sql, ",%u,%u)", j->het_job_id, j->het_job_offset);
 	/* quoting at most doubles a string */
 	s->jobs_bytes += 1024 + 2 * (slen(j->name) + slen(j->account) +
 		slen(j->partition) + slen(j->qos) + slen(j->nodes) +
