@@ -4,16 +4,20 @@ scontrol, the _HET_GROUP_n variables in the batch script, all components
 starting together, scancel of the leader or of one component, srun
 --het-group, and the refusals (a bad component, a group past the end).
 
-One cluster: 2 nodes of 2 CPUs.
+One cluster: 2 nodes of 2 CPUs, with slurmdbd on MariaDB where those
+are installed (sacct's rows of each component).
 """
 
 import os
-import re
+import sys
 import time
 
 import pytest
 
 import cluster as cl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mariadb  # noqa: E402
 
 U1 = "sluice_u1"
 
@@ -30,18 +34,33 @@ echo "JOBID=$SLURM_JOB_ID"
 """
 
 
+SCHED = "SchedulerParameters=bf_interval=1,sched_min_interval=0"
+
+
 @pytest.fixture(scope="module")
 def hc(users):
-    c = cl.Cluster(nodes=2, cpus=2, tag="het",
-                   extra_conf="SchedulerParameters=bf_interval=1,"
-                   "sched_min_interval=0")
+    if mariadb.missing_tools():
+        c = cl.Cluster(nodes=2, cpus=2, tag="het", extra_conf=SCHED)
+        c.acct = None
+        try:
+            c.start()
+            yield c
+        finally:
+            c.stop()
+            if not c.failed:
+                c.cleanup()
+        return
+    e = mariadb.AcctEnv(tag="het", nodes=2)
+    e.c.extra_conf += "\n" + SCHED
+    e.c.acct = e
     try:
-        c.start()
-        yield c
-    finally:
-        c.stop()
-        if not c.failed:
-            c.cleanup()
+        e.start()
+        e.start_cluster()
+    except BaseException:
+        e.stop()
+        raise
+    yield e.c
+    e.finish()
 
 
 def squeue_lines(c, fmt="%i %T %r"):
@@ -104,6 +123,7 @@ def test_cmdline_components_run_together(hc):
     assert "JOBID=%d" % lead in out, out
     # srun --het-group=1 runs in component 1's allocation
     assert "STEP1=%d" % (lead + 1) in out, out
+    hc.last_het = lead
     # a group past the last, or a step over several components: refused
     assert "BADGROUP=1" in out and "MULTI=1" in out, out
     assert ("srun: error: Attempt to run a job step with het group value "
@@ -190,3 +210,25 @@ def test_bad_component_submits_nothing(hc):
     hc.run(["scancel", str(ok)], user=U1)
     r = hc.run(["srun", "--het-group=1", "true"], user=U1)
     assert r.rc == 1 and "not inside a heterogeneous job" in r.err, r
+
+
+def test_sacct_rows_per_component(hc):
+    if not hc.acct:
+        pytest.skip("no MariaDB here: " + ", ".join(mariadb.missing_tools()))
+    lead = getattr(hc, "last_het", None)
+    if lead is None:           # run alone
+        lead = hc.sbatch(["-n1", "-o", "/dev/null", ":", "-n1", "--wrap",
+                          "true"], user=U1)
+        hc.wait_done(lead)
+    deadline = time.time() + 30
+    rows = []
+    while time.time() < deadline:
+        r = hc.acct.sacct("-X", "-P", "-n", "-o", "JobID,JobIDRaw,State",
+                          "-j", str(lead), user=U1)
+        assert r.rc == 0, r
+        rows = [ln.split("|") for ln in r.out.splitlines()]
+        if len(rows) == 2 and all(x[2] == "COMPLETED" for x in rows):
+            break
+        time.sleep(0.5)
+    assert rows == [["%d+0" % lead, str(lead), "COMPLETED"],
+                    ["%d+1" % lead, str(lead + 1), "COMPLETED"]], rows
