@@ -536,6 +536,12 @@ int main(int argc, char **argv)
 		first += f;
 	}
 	ncli = n;
+	/* --wrap in any component is the job's script */
+	for (size_t k = 1; k < n && !o[0].wrap; k++)
+		if (o[k].wrap) {
+			o[0].wrap = o[k].wrap;
+			o[k].wrap = NULL;
+		}
 	if (o[0].wrap) {
 		if (first < argc) {
 			error("Script arguments not permitted with --wrap option");
