@@ -105,7 +105,17 @@ def test_cmdline_components_run_together(hc):
     # one id per component; squeue shows the leader's id + offset
     wait_shown(hc, "%d+0" % lead, {"COMPLETED"}, 60)
     assert state_of(hc, "%d+1" % lead)[0] == "COMPLETED"
-    j0, j1 = hc.show_job(lead), hc.show_job(lead + 1)
+    # the leader's id names every component (scontrol and squeue -j)
+    r = hc.run(["scontrol", "show", "job", str(lead)])
+    assert r.rc == 0, r
+    recs = [cl.parse_kv(t) for t in r.out.split("\n\n") if t.strip()]
+    assert [x["JobId"] for x in recs] == [str(lead), str(lead + 1)], r.out
+    assert r.out.splitlines()[0].startswith(
+        "JobId=%d HetJobId=%d HetJobOffset=0 JobName=" % (lead, lead)), r.out
+    assert r.out.splitlines()[1] == "   HetJobIdSet=%d-%d" % (lead, lead + 1)
+    r = hc.run(["squeue", "-h", "-t", "all", "-j", str(lead), "-o", "%i"])
+    assert r.out.split() == ["%d+0" % lead, "%d+1" % lead], r
+    j0, j1 = recs[0], hc.show_job(lead + 1)
     assert j0["JobId"] == str(lead) and j0["HetJobId"] == str(lead)
     assert j0["HetJobOffset"] == "0"
     assert j0["HetJobIdSet"] == "%d-%d" % (lead, lead + 1)
@@ -210,6 +220,8 @@ def test_bad_component_submits_nothing(hc):
     hc.run(["scancel", str(ok)], user=U1)
     r = hc.run(["srun", "--het-group=1", "true"], user=U1)
     assert r.rc == 1 and "not inside a heterogeneous job" in r.err, r
+    r = hc.run(["salloc", "-n1", ":", "-n1", "true"], user=U1)
+    assert r.rc == 1 and "not supported" in r.err, r
 
 
 def test_sacct_rows_per_component(hc):
