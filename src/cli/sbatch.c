@@ -379,48 +379,6 @@ static int wait_job(uint32_t job_id)
 
 /* ---- heterogeneous jobs: "A : B" and "#SBATCH hetjob" ---- */
 
-/* The script's directives, one text per component: "#SBATCH hetjob"
- * (or the older "#SBATCH packjob") starts the next.  *n texts. */
-static char **het_sections(const char *script, size_t len, size_t *n)
-{
-	char **secs = xcalloc(2, sizeof(char *));
-	size_t pos = 0, k = 0;
-
-	secs[0] = xstrdup("");
-	while (pos < len) {
-		const char *line = script + pos;
-		const char *nl = memchr(line, '\n', len - pos);
-		size_t llen = nl ? (size_t)(nl - line) : len - pos;
-
-		pos += llen + (nl ? 1 : 0);
-		if (llen >= 7 && !memcmp(line, "#SBATCH", 7)) {
-			char **args = cli_opt_split_directive(line + 7,
-							      llen - 7);
-
-			if (args[0] && !args[1] &&
-			    (!strcmp(args[0], "hetjob") ||
-			     !strcmp(args[0], "packjob"))) {
-				secs = xrealloc(secs, (k + 3) * sizeof(char *));
-				secs[++k] = xstrdup("");
-				secs[k + 1] = NULL;
-			} else {
-				xstrfmtcat(&secs[k], "%.*s\n", (int) llen,
-					   line);
-			}
-			xstrarray_free(args);
-			continue;
-		}
-		if (llen && line[0] == '#')
-			continue;
-		while (llen && (line[llen - 1] == ' ' || line[llen - 1] == '\t'))
-			llen--;
-		if (llen)
-			break;   /* the first command ends the directives */
-	}
-	*n = k + 1;
-	return secs;
-}
-
 /* Options a component takes from the one before it unless it sets them
  * (the list of Slurm's heterogeneous job guide). */
 static void het_propagate(job_desc_t *d, const job_desc_t *prev)
@@ -554,7 +512,7 @@ int main(int argc, char **argv)
 		script = read_script(path, &len);
 	}
 	check_script(script, len);
-	secs = het_sections(script, len, &nsec);
+	secs = cli_opt_het_sections(script, len, &nsec);
 	while (n < nsec) {
 		het_add(&o, &n);
 		/* a command line without ':' sets every component */

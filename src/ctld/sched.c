@@ -14,7 +14,6 @@
 
 #include <event2/event.h>
 
-#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -432,8 +431,8 @@ static bool _one_het(job_record_t *j, pass_t *p)
 		stats_job(STATS_JOB_STARTED);
 		select_result_free(&res[i]);
 	}
-	log_flag(HETJOB, "sched: started HetJobId=%u (%zu components)",
-		 j->info.job_id, n);
+	debug("sched: started HetJobId=%u (%zu components)", j->info.job_id,
+	      n);
 	xfree(res);
 	xfree(comps);
 	return true;
