@@ -3,6 +3,8 @@
 #
 #   scripts/install-deps.sh            build + test dependencies
 #   scripts/install-deps.sh --fuzz     also clang (libFuzzer builds)
+#   scripts/install-deps.sh --deb      also what dpkg-buildpackage needs for
+#                                      contrib/debian (debhelper, dpkg-dev)
 #
 # Only packages that are not installed are asked for, so a machine that has
 # everything never touches apt.  Needs root (or sudo) only when something is
@@ -50,10 +52,18 @@ pkgs+=(nodejs chromium chromium-driver python3-selenium)
 # --container (tests/integration/test_oci.py): an OCI runtime and a static
 # busybox for the test bundle's rootfs
 pkgs+=(crun busybox-static)
+# srun/salloc --x11 (tests/integration/test_x11.py): an Xvfb display,
+# xdpyinfo to draw on it, xauth for the cookie (the nodes need xauth)
+pkgs+=(xvfb x11-utils xauth)
 command -v npm >/dev/null 2>&1 || pkgs+=(npm)
-if [ "${1:-}" = "--fuzz" ]; then
-	pkgs+=(clang libclang-rt-dev)   # the libFuzzer runtime is only a Recommends of clang
-fi
+for opt in "$@"; do
+	case $opt in
+	--fuzz) pkgs+=(clang libclang-rt-dev) ;; # the libFuzzer runtime is only a Recommends of clang
+	# the .deb packages (tests/integration/test_debian.py): dpkg-buildpackage
+	# is dpkg-dev's, dh is debhelper's (devscripts' debuild is not needed)
+	--deb) pkgs+=(dpkg-dev debhelper fakeroot) ;;
+	esac
+done
 
 need=()
 for p in "${pkgs[@]}"; do

@@ -1,7 +1,8 @@
 /* cli_fields.h — each record the commands print, described once.
  *
  * One table per record kind (job, node, partition, sinfo row,
- * reservation, step).  A row
+ * reservation, step; sacct's, sstat's, sshare's ... rows through
+ * cli_table.h).  A row
  * names the field for every output: its squeue/sinfo format letter (-o
  * "%i"), its long name (-O JobID), the column header, the key scontrol
  * shows it under ("JobId=") and where that key sits in scontrol's layout,
@@ -67,6 +68,9 @@ typedef struct {
 	cli_text_f  text;
 	const char *json_key;   /* NULL = not in JSON */
 	cli_json_f  json;       /* NULL = the text as a JSON string */
+	/* accounting-style tables (cli_table.h): the column's default
+	 * width, < 0 left-justified; header NULL there means the name */
+	int         width;
 } cli_field_t;
 
 /* Tables end with a row whose text and json are both NULL. */

@@ -947,61 +947,6 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
 
-/* ---- job steps (squeue -s) ---- */
-
-#define S(r) ((const cli_step_row_t *)(r))
-
-TXT(s_step_id)
-{
-	if (S(r)->srun && S(r)->step_id == SLURM_EXTERN_CONT)
-		xstrfmtcat(o, "%u.extern", S(r)->job->job_id);
-	else if (S(r)->srun)
-		xstrfmtcat(o, "%u.%u", S(r)->job->job_id, S(r)->step_id);
-	else
-		xstrfmtcat(o, "%u.%s", S(r)->job->job_id, S(r)->name);
-}
-TXT(s_name) { xstrcat(o, S(r)->name); }
-TXT(s_partition) { t_partition(o, S(r)->job, c); }
-TXT(s_user) { t_user(o, S(r)->job, c); }
-TXT(s_uid) { t_uid(o, S(r)->job, c); }
-TXT(s_time)
-{
-	char buf[32];
-
-	if (!S(r)->srun) {
-		t_time_used(o, S(r)->job, c);
-		return;
-	}
-	fmt_elapsed(c->now > S(r)->start ? (uint32_t) (c->now - S(r)->start)
-		    : 0, buf, sizeof(buf));
-	xstrcat(o, buf);
-}
-TXT(s_nodes)
-{
-	xstrcat(o, S(r)->srun ? S(r)->nodes : S(r)->job->batch_host);
-}
-TXT(s_job_id) { t_job_id(o, S(r)->job, c); }
-TXT(s_state) { xstrcat(o, "RUNNING"); }
-TXT(s_start) { t_start(o, S(r)->job, c); }
-TXT(s_limit) { t_limit(o, S(r)->job, c); }
-TXT(s_one) { xstrfmtcat(o, "%u", S(r)->srun ? S(r)->tasks : 1); }
-
-const cli_field_t cli_step_fields[] = {
-	{ 'i', "stepid", "STEPID", NULL, 0, s_step_id, NULL, NULL },
-	{ 'j', "stepname", "NAME", NULL, 0, s_name, NULL, NULL },
-	{ 'P', "partition", "PARTITION", NULL, 0, s_partition, NULL, NULL },
-	{ 'u', "username", "USER", NULL, 0, s_user, NULL, NULL },
-	{ 'U', "userid", "UID", NULL, 0, s_uid, NULL, NULL },
-	{ 'M', "timeused", "TIME", NULL, 0, s_time, NULL, NULL },
-	{ 'N', "nodes", "NODELIST", NULL, 0, s_nodes, NULL, NULL },
-	{ 'A', "jobid", "JOBID", NULL, 0, s_job_id, NULL, NULL },
-	{ 'T', "stepstate", "STATE", NULL, 0, s_state, NULL, NULL },
-	{ 'S', "starttime", "START_TIME", NULL, 0, s_start, NULL, NULL },
-	{ 'l', "timelimit", "TIME_LIMIT", NULL, 0, s_limit, NULL, NULL },
-	{ 't', "numtasks", "TASKS", NULL, 0, s_one, NULL, NULL },
-	{ 0, NULL, NULL, NULL, 0, NULL, NULL, NULL },
-};
-
 /* Local macros end here: the unit test builds several tables in one
  * translation unit. */
 #undef BOOL_JSON
@@ -1012,7 +957,6 @@ const cli_field_t cli_step_fields[] = {
 #undef NL
 #undef NUM32_JSON
 #undef OPT
-#undef S
 #undef STR_TEXT
 #undef TIME_JSON
 #undef TXT

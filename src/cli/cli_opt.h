@@ -74,6 +74,8 @@ struct cli_job_opts {
 	char      *distribution;  /* -m as given: SLURM_DISTRIBUTION of the
 				   * job's steps (sbatch, salloc) */
 	uint32_t   ntasks_per_gpu;
+	uint16_t   x11;           /* --x11[=all|first|last]: X11_FORWARD_*
+				   * (common/x11_fwd.h), 0 = none */
 
 	struct spank_stack *spank; /* SPANK plugins' options, or NULL */
 	bool       quiet_getopt;  /* do not print getopt's messages (fuzzing) */

@@ -22,6 +22,7 @@
 #include "common/oci_conf.h"
 #include "common/parse_util.h"
 #include "common/profile.h"
+#include "common/x11_fwd.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -794,6 +795,22 @@ static int set_container(cli_job_opts_t *o, const char *arg,
 	return 0;
 }
 
+/* --x11[=all|first|last] (srun, salloc): the job is marked JOB_X11 so
+ * the controller can refuse it without PrologFlags=X11. */
+static int set_x11(cli_job_opts_t *o, const char *arg,
+		   const cli_opt_def_t *d)
+{
+	uint16_t f = x11_flags_parse(arg);
+
+	if (!f) {
+		error("Invalid --%s specification: %s", d->name, arg);
+		return -1;
+	}
+	o->x11 = f;
+	o->desc.bitflags |= JOB_X11;
+	return 0;
+}
+
 /* -S/--core-spec, --thread-spec: as Slurm when AllowSpecResourcesUsage
  * is No (the only value Sluice takes): said and ignored. */
 static int set_spec(cli_job_opts_t *o, const char *arg,
@@ -1054,6 +1071,7 @@ const cli_opt_def_t cli_opt_table[] = {
 	{ "acctg-freq", 0, REQ, OPT_ACCTG_FREQ, ALL,
 	  { "SBATCH_ACCTG_FREQ", "SALLOC_ACCTG_FREQ", "SLURM_ACCTG_FREQ" },
 	  FN(set_acctg_freq) },
+	{ "x11", 0, OPT, OPT_X11, SA | SR, { 0 }, FN(set_x11) },
 	REF("batch", 0, REQ, "the batch host is always the first node"),
 	IGN("bb", 0, REQ, "no burst buffer plugin is configured"),
 	IGN("bbf", 0, REQ, "no burst buffer plugin is configured"),

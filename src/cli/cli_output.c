@@ -134,38 +134,6 @@ void cli_output_table(FILE *out, cli_format_t *fmt, const void *const *recs,
 	funlockfile(out);
 }
 
-static void parsable_line(FILE *out, const cli_format_t *fmt, const void *rec,
-			  const cli_ctx_t *ctx, const char *delim, bool trailing)
-{
-	char *line = NULL;
-
-	for (size_t i = 0; i < fmt->cnt; i++) {
-		const cli_field_t *f = fmt->cols[i].field;
-		char *v = rec ? cli_field_text(f, rec, ctx) : xstrdup(f->header);
-
-		if (i)
-			xstrcat(&line, delim);
-		xstrcat(&line, v);
-		xfree(v);
-	}
-	if (trailing && fmt->cnt)
-		xstrcat(&line, delim);
-	xstrcatc(&line, '\n');
-	fputs(line, out);
-	xfree(line);
-}
-
-void cli_output_parsable(FILE *out, const cli_format_t *fmt,
-			 const void *const *recs, size_t n,
-			 const cli_ctx_t *ctx, bool header, const char *delim,
-			 bool trailing)
-{
-	if (header)
-		parsable_line(out, fmt, NULL, ctx, delim, trailing);
-	for (size_t i = 0; i < n; i++)
-		parsable_line(out, fmt, recs[i], ctx, delim, trailing);
-}
-
 /* ---- JSON documents ---- */
 
 static char doc_cluster[128];

@@ -28,13 +28,6 @@ void  cli_output_fit(cli_format_t *fmt, const void *const *recs, size_t n,
 void  cli_output_table(FILE *out, cli_format_t *fmt, const void *const *recs,
 		       size_t n, const cli_ctx_t *ctx, bool header);
 
-/* -p/-P style: whole values joined by delim, no padding; trailing adds
- * delim after the last column too (-p). */
-void  cli_output_parsable(FILE *out, const cli_format_t *fmt,
-			  const void *const *recs, size_t n,
-			  const cli_ctx_t *ctx, bool header, const char *delim,
-			  bool trailing);
-
 /* {"<key>": [records...], "last_update":..., "meta":..., "errors":[],
  * "warnings":[]} (extra members added by the caller after).  Takes
  * ownership of list. */

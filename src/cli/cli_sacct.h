@@ -5,6 +5,8 @@
  * it sits in a job and in a step of Slurm 25.05's JSON); the table,
  * -p/-P, --json/--yaml and slurmrestd's /slurmdb/.../jobs walk the same
  * descriptions.  Widths follow Slurm's sacct: negative = left-justified.
+ * A row starts with a cli_field_t: the format list, header, table and
+ * -p/-P are cli_table.h's, shared with sstat, sshare and the others.
  */
 #ifndef SLUICE_CLI_SACCT_H
 #define SLUICE_CLI_SACCT_H
@@ -14,6 +16,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "cli/cli_fields.h"
+#include "cli/cli_table.h"
 #include "common/acct_rec.h"
 #include "common/hostlist.h"
 #include "common/msg.h"
@@ -39,14 +43,13 @@ typedef struct {
 	const acct_profile_rec_t *prof;
 } sacct_row_t;
 
-typedef void (*sacct_get_f)(char **out, const sacct_row_t *r);
 typedef json_object *(*sacct_json_f)(const sacct_row_t *r);
 
+/* A row: the column (cli_table.h: name, default width, getter over a
+ * sacct_row_t; name NULL: a JSON member only, after the named rows),
+ * the record members it reads and its place in Slurm's JSON. */
 typedef struct {
-	const char  *name;       /* NULL: a JSON member only (after the
-				  * named rows) */
-	int          width;      /* < 0: left-justified */
-	sacct_get_f  get;
+	cli_field_t  f;
 	const char  *job_needs;  /* acct_job_rec_t members read, or NULL */
 	const char  *step_needs; /* acct_step_rec_t members read, or NULL */
 	const char  *job_key;    /* JSON path in a job ("time/end"), or NULL */
@@ -54,30 +57,20 @@ typedef struct {
 	sacct_json_f json;       /* NULL: the text as a string */
 } sacct_field_t;
 
-typedef struct {
-	const sacct_field_t *field;
-	int                  width;
-} sacct_col_t;
+/* The cli_field_t part of a row, as tables are initialised. */
+#define SF(nm, w, get) { .name = (nm), .width = (w), .text = (get) }
+/* The sacct row a table column stands for. */
+static inline const sacct_field_t *sacct_field_of(const cli_field_t *f)
+{
+	return (const sacct_field_t *)f;
+}
 
 extern const sacct_field_t sacct_fields[];
 
-/* Parse "JobID,State%20,JobName%-30" into cols (xmalloc'd, *cnt set).
- * Names match case-insensitively, also by unique prefix.  Returns 0, or
- * -1 with the bad name in *bad (xmalloc'd). */
-int  sacct_format_parse(const char *spec, sacct_col_t **cols, size_t *cnt,
-			char **bad);
-/* The same against another table (sacct_track_fields). */
-int  sacct_format_parse_in(const sacct_field_t *table, const char *spec,
-			   sacct_col_t **cols, size_t *cnt, char **bad);
 /* Add the record members f reads to job and step; -1 if its list names
  * one the tables do not have. */
 int  sacct_field_needs(const sacct_field_t *f, fields_sel_t *job,
 		       fields_sel_t *step);
-/* The text of a field for a row (never NULL).  Caller frees. */
-char *sacct_field_text(const sacct_field_t *f, const sacct_row_t *r);
-/* sacct -e: every field name, four to a line (of tab: up to its first
- * row without a name). */
-void sacct_table_help(FILE *out, const sacct_field_t *tab);
 /* A row of a flat table (sacct_track_fields, sacct_profile_fields) as a
  * JSON object: a member per row with a job_key; a json builder's NULL
  * drops the member unless its key is in nullable (NULL-terminated), then

@@ -472,7 +472,7 @@ json_object *sacct_json_row(const sacct_row_t *r)
 {
 	json_object *o = json_object_new_object();
 
-	for (const sacct_field_t *f = sacct_fields; f->get || f->json; f++) {
+	for (const sacct_field_t *f = sacct_fields; f->f.text || f->json; f++) {
 		const char *key = STEP(r) ? f->step_key : f->job_key;
 		const char *leaf = NULL;
 		json_object *parent, *v;
@@ -484,7 +484,7 @@ json_object *sacct_json_row(const sacct_row_t *r)
 			if (!v)         /* a member this record lacks */
 				continue;
 		} else {
-			char *s = sacct_field_text(f, r);
+			char *s = cli_table_text(&f->f, r, NULL);
 
 			v = jstr(s);
 			xfree(s);

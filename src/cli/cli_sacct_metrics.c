@@ -45,8 +45,10 @@ static void put_double(char **out, double v)
 	xstrcat(out, buf);
 }
 
-static void g_jobid(char **out, const sacct_row_t *r)
+static void g_jobid(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	if (is_array_task(T(r)))
 		xstrfmtcat(out, "%u_%u", T(r)->array_job_id,
 			   T(r)->array_task_id);
@@ -54,44 +56,58 @@ static void g_jobid(char **out, const sacct_row_t *r)
 		xstrfmtcat(out, "%u", T(r)->job_id);
 }
 
-static void g_jobidraw(char **out, const sacct_row_t *r)
+static void g_jobidraw(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrfmtcat(out, "%u", T(r)->job_id);
 }
 
-static void g_cluster(char **out, const sacct_row_t *r)
+static void g_cluster(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrcat(out, T(r)->cluster ? T(r)->cluster : "");
 }
 
-static void g_kind(char **out, const sacct_row_t *r)
+static void g_kind(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	const char *k = track_kind_name(T(r)->kind);
 
 	xstrcat(out, k ? k : "?");
 }
 
-static void g_name(char **out, const sacct_row_t *r)
+static void g_name(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrcat(out, T(r)->name ? T(r)->name : "");
 }
 
-static void g_step(char **out, const sacct_row_t *r)
+static void g_step(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	if (T(r)->kind == TRACK_METRIC)
 		xstrfmtcat(out, "%llu", (unsigned long long) T(r)->step);
 }
 
-static void g_value(char **out, const sacct_row_t *r)
+static void g_value(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	if (T(r)->kind == TRACK_PARAM || T(r)->kind == TRACK_EVENT)
 		xstrcat(out, T(r)->text ? T(r)->text : "");
 	else
 		put_double(out, T(r)->value);
 }
 
-static void g_logged(char **out, const sacct_row_t *r)
+static void g_logged(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	char buf[64];
 
 	fmt_time(T(r)->time, buf, sizeof(buf));
@@ -145,19 +161,19 @@ static json_object *j_time(const sacct_row_t *r)
 }
 
 const sacct_field_t sacct_track_fields[] = {
-	{ "JobID", -12, g_jobid, NULL, NULL, NULL, NULL, NULL },
-	{ "JobIDRaw", -12, g_jobidraw, NULL, NULL, "job_id", NULL, j_jobid },
-	{ "Cluster", -10, g_cluster, NULL, NULL, "cluster", NULL, NULL },
-	{ "Kind", -8, g_kind, NULL, NULL, "kind", NULL, NULL },
-	{ "Name", -20, g_name, NULL, NULL, "name", NULL, NULL },
-	{ "Step", 8, g_step, NULL, NULL, "step", NULL, j_step },
-	{ "Value", 14, g_value, NULL, NULL, "value", NULL, j_value },
-	{ "Logged", 19, g_logged, NULL, NULL, "time", NULL, j_time },
+	{ SF("JobID", -12, g_jobid), NULL, NULL, NULL, NULL, NULL },
+	{ SF("JobIDRaw", -12, g_jobidraw), NULL, NULL, "job_id", NULL, j_jobid },
+	{ SF("Cluster", -10, g_cluster), NULL, NULL, "cluster", NULL, NULL },
+	{ SF("Kind", -8, g_kind), NULL, NULL, "kind", NULL, NULL },
+	{ SF("Name", -20, g_name), NULL, NULL, "name", NULL, NULL },
+	{ SF("Step", 8, g_step), NULL, NULL, "step", NULL, j_step },
+	{ SF("Value", 14, g_value), NULL, NULL, "value", NULL, j_value },
+	{ SF("Logged", 19, g_logged), NULL, NULL, "time", NULL, j_time },
 	/* JSON only */
-	{ NULL, 0, NULL, NULL, NULL, "array_job_id", NULL, j_array_job },
-	{ NULL, 0, NULL, NULL, NULL, "array_task_id", NULL, j_array_task },
-	{ NULL, 0, NULL, NULL, NULL, "size", NULL, j_size },
-	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ SF(NULL, 0, NULL), NULL, NULL, "array_job_id", NULL, j_array_job },
+	{ SF(NULL, 0, NULL), NULL, NULL, "array_task_id", NULL, j_array_task },
+	{ SF(NULL, 0, NULL), NULL, NULL, "size", NULL, j_size },
+	{ SF(NULL, 0, NULL), NULL, NULL, NULL, NULL, NULL },
 };
 
 json_object *sacct_track_json(const acct_track_rec_t *t)
@@ -170,7 +186,7 @@ json_object *sacct_track_json(const acct_track_rec_t *t)
 
 void sacct_track_fields_help(FILE *out)
 {
-	sacct_table_help(out, sacct_track_fields);
+	cli_table_help(out, CLI_TABLE(sacct_track_fields));
 }
 
 int sacct_track_query(dbd_job_cond_msg_t *cond, dbd_track_msg_t **out)

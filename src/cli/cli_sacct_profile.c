@@ -32,8 +32,10 @@ static bool is_array_task(const acct_profile_rec_t *p)
 	return p->array_job_id && p->array_task_id != NO_VAL32;
 }
 
-static void g_jobid(char **out, const sacct_row_t *r)
+static void g_jobid(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	if (is_array_task(P(r)))
 		xstrfmtcat(out, "%u_%u", P(r)->array_job_id,
 			   P(r)->array_task_id);
@@ -41,13 +43,17 @@ static void g_jobid(char **out, const sacct_row_t *r)
 		xstrfmtcat(out, "%u", P(r)->job_id);
 }
 
-static void g_jobidraw(char **out, const sacct_row_t *r)
+static void g_jobidraw(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrfmtcat(out, "%u", P(r)->job_id);
 }
 
-static void g_cluster(char **out, const sacct_row_t *r)
+static void g_cluster(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrcat(out, P(r)->cluster ? P(r)->cluster : "");
 }
 
@@ -65,32 +71,42 @@ void sacct_profile_step_name(char **out, uint32_t step_id)
 	}
 }
 
-static void g_step(char **out, const sacct_row_t *r)
+static void g_step(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	sacct_profile_step_name(out, P(r)->step_id);
 }
 
-static void g_node(char **out, const sacct_row_t *r)
+static void g_node(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrcat(out, P(r)->node ? P(r)->node : "");
 }
 
-static void g_time(char **out, const sacct_row_t *r)
+static void g_time(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	char buf[64];
 
 	fmt_time(P(r)->time, buf, sizeof(buf));
 	xstrcat(out, buf);
 }
 
-static void g_ntasks(char **out, const sacct_row_t *r)
+static void g_ntasks(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrfmtcat(out, "%u", P(r)->ntasks);
 }
 
 /* As TotalCPU: [D-]HH:MM:SS, or MM:SS.mmm under an hour. */
-static void g_cputime(char **out, const sacct_row_t *r)
+static void g_cputime(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	uint64_t us = P(r)->cpu_usec, s = us / 1000000;
 
 	if (s >= 86400)
@@ -105,33 +121,45 @@ static void g_cputime(char **out, const sacct_row_t *r)
 			   s / 60, s % 60, us % 1000000 / 1000);
 }
 
-static void g_cpuutil(char **out, const sacct_row_t *r)
+static void g_cpuutil(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrfmtcat(out, "%.1f%%", P(r)->cpu_util);
 }
 
-static void g_rss(char **out, const sacct_row_t *r)
+static void g_rss(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrfmtcat(out, "%" PRIu64 "K", P(r)->rss_kb);
 }
 
-static void g_vmsize(char **out, const sacct_row_t *r)
+static void g_vmsize(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrfmtcat(out, "%" PRIu64 "K", P(r)->vsize_kb);
 }
 
-static void g_read(char **out, const sacct_row_t *r)
+static void g_read(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrfmtcat(out, "%" PRIu64, P(r)->read_bytes);
 }
 
-static void g_write(char **out, const sacct_row_t *r)
+static void g_write(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	xstrfmtcat(out, "%" PRIu64, P(r)->write_bytes);
 }
 
-static void g_energy(char **out, const sacct_row_t *r)
+static void g_energy(char **out, const void *rec, const cli_ctx_t *ctx)
 {
+	const sacct_row_t *r = rec;
+
 	if (P(r)->energy_j != NO_VAL64)
 		xstrfmtcat(out, "%" PRIu64, P(r)->energy_j);
 }
@@ -200,26 +228,26 @@ static json_object *j_energy(const sacct_row_t *r)
 }
 
 const sacct_field_t sacct_profile_fields[] = {
-	{ "JobID", -12, g_jobid, NULL, NULL, NULL, NULL, NULL },
-	{ "JobIDRaw", -12, g_jobidraw, NULL, NULL, "job_id", NULL, j_jobid },
-	{ "Cluster", -10, g_cluster, NULL, NULL, "cluster", NULL, NULL },
-	{ "Step", -8, g_step, NULL, NULL, "step", NULL, NULL },
-	{ "Node", -10, g_node, NULL, NULL, "node", NULL, NULL },
-	{ "Time", 19, g_time, NULL, NULL, "time", NULL, j_time },
-	{ "NTasks", 6, g_ntasks, NULL, NULL, "tasks", NULL, j_ntasks },
-	{ "CPUTime", 10, g_cputime, NULL, NULL, "cpu_time", NULL, j_cpu },
-	{ "CPUUtil", 8, g_cpuutil, NULL, NULL, "cpu_utilization", NULL,
+	{ SF("JobID", -12, g_jobid), NULL, NULL, NULL, NULL, NULL },
+	{ SF("JobIDRaw", -12, g_jobidraw), NULL, NULL, "job_id", NULL, j_jobid },
+	{ SF("Cluster", -10, g_cluster), NULL, NULL, "cluster", NULL, NULL },
+	{ SF("Step", -8, g_step), NULL, NULL, "step", NULL, NULL },
+	{ SF("Node", -10, g_node), NULL, NULL, "node", NULL, NULL },
+	{ SF("Time", 19, g_time), NULL, NULL, "time", NULL, j_time },
+	{ SF("NTasks", 6, g_ntasks), NULL, NULL, "tasks", NULL, j_ntasks },
+	{ SF("CPUTime", 10, g_cputime), NULL, NULL, "cpu_time", NULL, j_cpu },
+	{ SF("CPUUtil", 8, g_cpuutil), NULL, NULL, "cpu_utilization", NULL,
 	  j_util },
-	{ "RSS", 10, g_rss, NULL, NULL, "rss", NULL, j_rss },
-	{ "VMSize", 10, g_vmsize, NULL, NULL, "vmsize", NULL, j_vm },
-	{ "ReadBytes", 12, g_read, NULL, NULL, "read_bytes", NULL, j_read },
-	{ "WriteBytes", 12, g_write, NULL, NULL, "write_bytes", NULL,
+	{ SF("RSS", 10, g_rss), NULL, NULL, "rss", NULL, j_rss },
+	{ SF("VMSize", 10, g_vmsize), NULL, NULL, "vmsize", NULL, j_vm },
+	{ SF("ReadBytes", 12, g_read), NULL, NULL, "read_bytes", NULL, j_read },
+	{ SF("WriteBytes", 12, g_write), NULL, NULL, "write_bytes", NULL,
 	  j_write },
-	{ "Energy", 10, g_energy, NULL, NULL, "energy", NULL, j_energy },
+	{ SF("Energy", 10, g_energy), NULL, NULL, "energy", NULL, j_energy },
 	/* JSON only */
-	{ NULL, 0, NULL, NULL, NULL, "array_job_id", NULL, j_array_job },
-	{ NULL, 0, NULL, NULL, NULL, "array_task_id", NULL, j_array_task },
-	{ NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ SF(NULL, 0, NULL), NULL, NULL, "array_job_id", NULL, j_array_job },
+	{ SF(NULL, 0, NULL), NULL, NULL, "array_task_id", NULL, j_array_task },
+	{ SF(NULL, 0, NULL), NULL, NULL, NULL, NULL, NULL },
 };
 
 json_object *sacct_profile_json(const acct_profile_rec_t *p)
@@ -234,7 +262,7 @@ json_object *sacct_profile_json(const acct_profile_rec_t *p)
 
 void sacct_profile_fields_help(FILE *out)
 {
-	sacct_table_help(out, sacct_profile_fields);
+	cli_table_help(out, CLI_TABLE(sacct_profile_fields));
 }
 
 int sacct_profile_query(dbd_job_cond_msg_t *cond, dbd_profile_msg_t **out)

@@ -1,9 +1,10 @@
 /* cli_sacctmgr_show.c — sacctmgr show/list: the field table, format=,
  * association tree order, and the table / -p / -P output.
  *
- * Table cells are right-justified to the column width and followed by a
- * space; a value longer than its column is cut and ends in '+'.  Headers
- * are cut without a mark.  A dashed line follows the header.
+ * The rows are cli_field_t (a default width each, < 0 left-justified)
+ * printed by cli_table.h: cells followed by a space, a value longer than
+ * its column cut and ending in '+', headers cut without a mark, a dashed
+ * line after the header.
  */
 #include <pwd.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli_output.h"
+#include "cli/cli_table.h"
 #include "cli/cli_sacctmgr.h"
 #include "common/log.h"
 #include "common/node_info.h"
@@ -322,103 +323,91 @@ TRES_ITEM(g_grpcpumins, "grptresmins", "cpu")
 TRES_ITEM(g_maxcpumins, "maxtresmins", "cpu")
 TRES_ITEM(g_grpcpurunmins, "grptresrunmins", "cpu")
 
-#define F(name, header, fn) { 0, name, header, NULL, 0, fn, NULL, NULL }
+/* name (format=), header, getter, default width (< 0 left-justified) */
+#define F(nm, hd, fn, w) { .name = (nm), .header = (hd), .text = (fn), \
+			   .width = (w) }
 
-/* Same order as field_widths[]. */
 const cli_field_t cli_sacctmgr_fields[] = {
-	F("Cluster", "Cluster", g_cluster),
-	F("ControlHost", "ControlHost", g_chost),
-	F("ControlPort", "ControlPort", g_cport),
-	F("RPC", "RPC", g_rpc),
-	F("Account", "Account", g_account),
-	F("User", "User", g_user),
-	F("Partition", "Partition", g_partition),
-	F("Share", "Share", g_share),
-	F("Priority", "Priority", g_priority),
-	F("GrpJobs", "GrpJobs", g_grpjobs),
-	F("GrpTRES", "GrpTRES", g_grptres),
-	F("GrpSubmit", "GrpSubmit", g_grpsubmit),
-	F("GrpWall", "GrpWall", g_grpwall),
-	F("GrpTRESMins", "GrpTRESMins", g_grptresmins),
-	F("MaxJobs", "MaxJobs", g_maxjobs),
-	F("MaxTRES", "MaxTRES", g_maxtres),
-	F("MaxTRESPerNode", "MaxTRESPerNode", g_maxtrespn),
-	F("MaxSubmit", "MaxSubmit", g_maxsubmit),
-	F("MaxWall", "MaxWall", g_maxwall),
-	F("MaxTRESMins", "MaxTRESMins", g_maxtresmins),
-	F("QOS", "QOS", g_qos),
-	F("DefaultQOS", "Def QOS", g_defqos),
-	F("GrpTRESRunMins", "GrpTRESRunMins", g_grptresrunmins),
-	F("Description", "Descr", g_descr),
-	F("Organization", "Org", g_org),
-	F("DefaultAccount", "Def Acct", g_defacct),
-	F("AdminLevel", "Admin", g_admin),
-	F("Name", "Name", g_name),
-	F("ParentName", "ParentName", g_parent),
-	F("ID", "ID", g_id),
-	F("GraceTime", "GraceTime", g_grace),
-	F("Preempt", "Preempt", g_preempt),
-	F("PreemptExemptTime", "PreemptExemptTime", g_empty),
-	F("PreemptMode", "PreemptMode", g_pmode),
-	F("Flags", "Flags", g_flags),
-	F("UsageThres", "UsageThres", g_empty),
-	F("UsageFactor", "UsageFactor", g_ufactor),
-	F("MaxTRESPU", "MaxTRESPU", g_maxtrespu),
-	F("MaxJobsPU", "MaxJobsPU", g_maxjobspu),
-	F("MaxSubmitPU", "MaxSubmitPU", g_maxsubmitpu),
-	F("MaxTRESPA", "MaxTRESPA", g_empty),
-	F("MaxJobsPA", "MaxJobsPA", g_empty),
-	F("MaxSubmitPA", "MaxSubmitPA", g_empty),
-	F("MinTRES", "MinTRES", g_empty),
-	F("GrpNodes", "GrpNodes", g_grpnodes),
-	F("GrpCPUs", "GrpCPUs", g_grpcpus),
-	F("GrpMem", "GrpMem", g_grpmem),
-	F("GrpCPUMins", "GrpCPUMins", g_grpcpumins),
-	F("MaxNodes", "MaxNodes", g_maxnodes),
-	F("MaxCPUs", "MaxCPUs", g_maxcpus),
-	F("MaxCPUMins", "MaxCPUMins", g_maxcpumins),
-	F("Coordinators", "Coord Accounts", g_coords),
-	F("GrpCPURunMins", "GrpCPURunMins", g_grpcpurunmins),
-	F("TRES", "TRES", g_tres),
-	F("TimeStart", "TimeStart", g_tstart),
-	F("TimeEnd", "TimeEnd", g_tend),
-	F("UnusedWall", "UnusedWall", g_unused),
-	F("Problem", "Problem", g_problem),
-	F("JobID", "JobID", g_jobid),
-	F("NodeName", "NodeName", g_nodename),
-	F("State", "State", g_evstate),
-	F("Reason", "Reason", g_reason),
-	F("Duration", "Duration", g_duration),
-	F("WCKey", "WCKey", g_wckey),
-	F("Server", "Server", g_server),
-	F("Type", "Type", g_rtype),
-	F("Count", "Count", g_count),
-	F("Allocated", "% Allocated", g_allocated),
-	F("ServerType", "ServerType", g_servertype),
-	F("Allowed", "% Allowed", g_allowed),
-	F("Time", "Time", g_txntime),
-	F("Action", "Action", g_action),
-	F("Actor", "Actor", g_actor),
-	F("Where", "Where", g_where),
-	F("Info", "Info", g_info),
+	F("Cluster", "Cluster", g_cluster, 10),
+	F("ControlHost", "ControlHost", g_chost, 15),
+	F("ControlPort", "ControlPort", g_cport, 12),
+	F("RPC", "RPC", g_rpc, 5),
+	F("Account", "Account", g_account, 10),
+	F("User", "User", g_user, 10),
+	F("Partition", "Partition", g_partition, 10),
+	F("Share", "Share", g_share, 9),
+	F("Priority", "Priority", g_priority, 10),
+	F("GrpJobs", "GrpJobs", g_grpjobs, 7),
+	F("GrpTRES", "GrpTRES", g_grptres, 13),
+	F("GrpSubmit", "GrpSubmit", g_grpsubmit, 9),
+	F("GrpWall", "GrpWall", g_grpwall, 11),
+	F("GrpTRESMins", "GrpTRESMins", g_grptresmins, 13),
+	F("MaxJobs", "MaxJobs", g_maxjobs, 7),
+	F("MaxTRES", "MaxTRES", g_maxtres, 13),
+	F("MaxTRESPerNode", "MaxTRESPerNode", g_maxtrespn, 14),
+	F("MaxSubmit", "MaxSubmit", g_maxsubmit, 9),
+	F("MaxWall", "MaxWall", g_maxwall, 11),
+	F("MaxTRESMins", "MaxTRESMins", g_maxtresmins, 13),
+	F("QOS", "QOS", g_qos, 20),
+	F("DefaultQOS", "Def QOS", g_defqos, 9),
+	F("GrpTRESRunMins", "GrpTRESRunMins", g_grptresrunmins, 13),
+	F("Description", "Descr", g_descr, 20),
+	F("Organization", "Org", g_org, 20),
+	F("DefaultAccount", "Def Acct", g_defacct, 10),
+	F("AdminLevel", "Admin", g_admin, 9),
+	F("Name", "Name", g_name, 10),
+	F("ParentName", "ParentName", g_parent, 10),
+	F("ID", "ID", g_id, 6),
+	F("GraceTime", "GraceTime", g_grace, 10),
+	F("Preempt", "Preempt", g_preempt, 10),
+	F("PreemptExemptTime", "PreemptExemptTime", g_empty, 19),
+	F("PreemptMode", "PreemptMode", g_pmode, 11),
+	F("Flags", "Flags", g_flags, 20),
+	F("UsageThres", "UsageThres", g_empty, 10),
+	F("UsageFactor", "UsageFactor", g_ufactor, 11),
+	F("MaxTRESPU", "MaxTRESPU", g_maxtrespu, 13),
+	F("MaxJobsPU", "MaxJobsPU", g_maxjobspu, 9),
+	F("MaxSubmitPU", "MaxSubmitPU", g_maxsubmitpu, 11),
+	F("MaxTRESPA", "MaxTRESPA", g_empty, 13),
+	F("MaxJobsPA", "MaxJobsPA", g_empty, 9),
+	F("MaxSubmitPA", "MaxSubmitPA", g_empty, 11),
+	F("MinTRES", "MinTRES", g_empty, 13),
+	F("GrpNodes", "GrpNodes", g_grpnodes, 8),
+	F("GrpCPUs", "GrpCPUs", g_grpcpus, 8),
+	F("GrpMem", "GrpMem", g_grpmem, 7),
+	F("GrpCPUMins", "GrpCPUMins", g_grpcpumins, 11),
+	F("MaxNodes", "MaxNodes", g_maxnodes, 8),
+	F("MaxCPUs", "MaxCPUs", g_maxcpus, 8),
+	F("MaxCPUMins", "MaxCPUMins", g_maxcpumins, 11),
+	F("Coordinators", "Coord Accounts", g_coords, 20),
+	F("GrpCPURunMins", "GrpCPURunMins", g_grpcpurunmins, 13),
+	F("TRES", "TRES", g_tres, 30),
+	F("TimeStart", "TimeStart", g_tstart, 19),
+	F("TimeEnd", "TimeEnd", g_tend, 19),
+	F("UnusedWall", "UnusedWall", g_unused, 10),
+	F("Problem", "Problem", g_problem, 40),
+	F("JobID", "JobID", g_jobid, 10),
+	F("NodeName", "NodeName", g_nodename, -15),
+	F("State", "State", g_evstate, 6),
+	F("Reason", "Reason", g_reason, 30),
+	F("Duration", "Duration", g_duration, 13),
+	F("WCKey", "WCKey", g_wckey, 10),
+	F("Server", "Server", g_server, 10),
+	F("Type", "Type", g_rtype, 8),
+	F("Count", "Count", g_count, 6),
+	F("Allocated", "% Allocated", g_allocated, 11),
+	F("ServerType", "ServerType", g_servertype, 10),
+	F("Allowed", "% Allowed", g_allowed, 10),
+	F("Time", "Time", g_txntime, 19),
+	F("Action", "Action", g_action, 20),
+	F("Actor", "Actor", g_actor, 10),
+	F("Where", "Where", g_where, 20),
+	F("Info", "Info", g_info, 20),
 	{ 0 }
 };
 
-static const int field_widths[] = {
-	10, 15, 12, 5, 10, 10, 10, 9, 10, 7, 13, 9, 11, 13, 7, 13, 14, 9,
-	11, 13, 20, 9, 13, 20, 20, 10, 9, 10, 10, 6, 10, 10, 19, 11, 20,
-	10, 11, 13, 9, 11, 13, 9, 11, 13, 8, 8, 7, 11, 8, 8, 11, 20, 13,
-	30, 19, 19, 10, 40, 10, -15, 6, 30, 13,
-	10, 10, 8, 6, 11, 10, 10, 19, 20, 10, 20, 20,
-};
-_Static_assert(sizeof(field_widths) / sizeof(field_widths[0]) ==
-	       sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]) - 1,
-	       "one width per sacctmgr field");
-
 /* Other spellings format= accepts. */
-static const struct {
-	const char *alias, *name;
-} aliases[] = {
+static const cli_alias_t aliases[] = {
 	{ "Fairshare", "Share" }, { "Shares", "Share" },
 	{ "GrpSubmitJobs", "GrpSubmit" }, { "MaxSubmitJobs", "MaxSubmit" },
 	{ "Descr", "Description" }, { "Org", "Organization" },
@@ -434,6 +423,7 @@ static const struct {
 	{ "MaxTRESMinsPJ", "MaxTRESMins" },
 	{ "Start", "TimeStart" }, { "End", "TimeEnd" },
 	{ "PercentAllowed", "Allowed" }, { "TimeStamp", "Time" },
+	{ NULL, NULL }
 };
 
 static const char *const default_formats[] = {
@@ -470,59 +460,25 @@ static const char *const default_formats[] = {
 
 /* ---- format= ---- */
 
-static int field_index(const char *name, size_t n)
+/* spec's columns after those t has; Slurm's words for an unknown one. */
+static int add_columns(cli_table_t *t, const char *spec)
 {
-	const cli_field_t *f = cli_sacctmgr_fields;
+	char *bad = NULL;
 
-	for (size_t i = 0; f[i].name; i++)
-		if (strlen(f[i].name) == n && !strncasecmp(f[i].name, name, n))
-			return (int)i;
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (strlen(aliases[i].alias) == n &&
-		    !strncasecmp(aliases[i].alias, name, n))
-			return field_index(aliases[i].name,
-					   strlen(aliases[i].name));
-	for (size_t i = 0; n && f[i].name; i++)
-		if (!strncasecmp(f[i].name, name, n))
-			return (int)i;
-	return -1;
-}
-
-static int add_column(cli_format_t *fmt, const char *item, bool tree)
-{
-	const char *pct = strchr(item, '%');
-	size_t n = pct ? (size_t)(pct - item) : strlen(item);
-	int i = field_index(item, n);
-	cli_col_t *c;
-
-	if (i < 0) {
-		fprintf(stderr, "Unknown field '%.*s'\n", (int)n, item);
+	if (cli_table_add(t, CLI_TABLE(cli_sacctmgr_fields), aliases, spec,
+			  &bad) < 0) {
+		fprintf(stderr, "Unknown field '%s'\n", bad);
+		xfree(bad);
 		return -1;
-	}
-	fmt->cols = xrealloc(fmt->cols, (fmt->cnt + 1) * sizeof(*fmt->cols));
-	c = &fmt->cols[fmt->cnt++];
-	memset(c, 0, sizeof(*c));
-	c->field = &cli_sacctmgr_fields[i];
-	/* a negative width: left-justified (NodeName), as Slurm's */
-	c->width = pct ? atoi(pct + 1) : field_widths[i];
-	c->right = c->width >= 0 || pct;
-	if (c->width < 0)
-		c->width = -c->width;
-	c->suffix = xstrdup(" ");
-	if (tree && c->field->text == g_account) {
-		c->right = false;
-		if (!pct)
-			c->width = 20;
 	}
 	return 0;
 }
 
-static int build_format(cli_format_t *fmt, const mgr_show_t *s)
+static int build_format(cli_table_t *t, const mgr_show_t *s)
 {
 	const char *spec = s->format;
-	char **items;
-	int rc = 0;
 
+	memset(t, 0, sizeof(*t));
 	if (!spec && s->with_assoc && s->entity == DBD_ENT_USER)
 		spec = USER_ASSOC_FORMAT;
 	if (!spec && s->with_coord && s->entity == DBD_ENT_USER)
@@ -532,19 +488,18 @@ static int build_format(cli_format_t *fmt, const mgr_show_t *s)
 		       "Allowed";
 	if (!spec)
 		spec = default_formats[s->entity];
-	items = xstrsplit(spec, ",", NULL);
-	for (size_t i = 0; items[i] && rc == 0; i++)
-		rc = add_column(fmt, items[i], s->tree);
-	if (rc == 0 && !s->format && s->with_assoc &&
-	    s->entity == DBD_ENT_ACCOUNT) {
-		char **more = xstrsplit(ASSOC_FORMAT, ",", NULL);
+	if (add_columns(t, spec) < 0)
+		return -1;
+	/* tree: the (indented) accounts left-justified, 20 wide */
+	for (size_t i = 0; s->tree && i < t->cnt; i++) {
+		cli_tcol_t *c = &t->cols[i];
 
-		for (size_t i = 0; more[i] && rc == 0; i++)
-			rc = add_column(fmt, more[i], false);
-		xstrarray_free(more);
+		if (c->field->text == g_account)
+			c->width = c->set ? -abs(c->width) : -20;
 	}
-	xstrarray_free(items);
-	return rc;
+	if (!s->format && s->with_assoc && s->entity == DBD_ENT_ACCOUNT)
+		return add_columns(t, ASSOC_FORMAT);
+	return 0;
 }
 
 /* ---- rows and the association tree ---- */
@@ -630,54 +585,20 @@ static void tree_order(mgr_tree_t *t, bool indent)
 
 /* ---- printing ---- */
 
-static void print_table(const mgr_opts_t *o, const cli_format_t *fmt,
-			mgr_row_t *const *rows, size_t n)
-{
-	cli_ctx_t ctx = { 0 };
-	char *line;
-
-	if (!o->noheader) {
-		line = cli_output_header(fmt);
-		fputs(line, stdout);
-		xfree(line);
-		for (size_t i = 0; i < fmt->cnt; i++) {
-			for (int k = 0; k < fmt->cols[i].width; k++)
-				putchar('-');
-			putchar(' ');
-		}
-		putchar('\n');
-	}
-	for (size_t r = 0; r < n; r++) {
-		line = NULL;
-		for (size_t i = 0; i < fmt->cnt; i++) {
-			const cli_col_t *c = &fmt->cols[i];
-			char *v = cli_field_text(c->field, rows[r], &ctx);
-
-			if (c->width > 0 && strlen(v) > (size_t)c->width) {
-				v[c->width - 1] = '+';
-				v[c->width] = '\0';
-			}
-			cli_format_cell(&line, v, c->width, c->right);
-			xstrcat(&line, c->suffix);
-			xfree(v);
-		}
-		printf("%s\n", line ? line : "");
-		xfree(line);
-	}
-}
-
 int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
 		      const dbd_acct_resp_msg_t *resp)
 {
 	size_t ncols = xstrarray_len(resp->cols);
 	size_t ncells = xstrarray_len(resp->cells);
 	mgr_tree_t t = { 0 };
-	cli_format_t fmt = { 0 };
+	cli_table_t tab;
+	cli_table_opt_t out = { .noheader = o->noheader,
+				.parsable = o->parsable ? 1 :
+					    o->parsable2 ? 2 : 0 };
 	cli_ctx_t ctx = { 0 };
-	int rc = 1;
 
-	if (build_format(&fmt, s) < 0)
-		goto out;
+	if (build_format(&tab, s) < 0)
+		return 1;
 	t.n = ncols ? ncells / ncols : 0;
 	t.rows = xcalloc(t.n + 1, sizeof(*t.rows));
 	t.order = xcalloc(t.n + 1, sizeof(*t.order));
@@ -692,18 +613,11 @@ int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
 		for (size_t i = 0; i < t.n; i++)
 			t.order[t.done++] = &t.rows[i];
 	}
-	if (o->parsable || o->parsable2)
-		cli_output_parsable(stdout, &fmt,
-				    (const void *const *)t.order, t.n, &ctx,
-				    !o->noheader, "|", o->parsable);
-	else
-		print_table(o, &fmt, t.order, t.n);
-	rc = 0;
-out:
-	for (size_t i = 0; i < fmt.cnt; i++)
-		xfree(fmt.cols[i].suffix);
-	xfree(fmt.cols);
+	cli_table_header(stdout, &tab, &out);
+	for (size_t i = 0; i < t.n; i++)
+		cli_table_row(stdout, &tab, &out, t.order[i], &ctx);
+	cli_table_free(&tab);
 	xfree(t.rows);
 	xfree(t.order);
-	return rc;
+	return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "cli/cli_table.h"
 #include "common/msg_types.h"
 
 /* -t: what a usage value prints as. */
@@ -60,13 +61,16 @@ typedef struct {
 	uint32_t   grouping_cnt;
 } sreport_t;
 
-/* A column a report offers. */
+/* A column a report offers: its cli_table.h row (format= name, header,
+ * default width < 0 left-justified; no getter: the report fills the
+ * cells) and whether it holds a usage value (time format, width). */
 typedef struct {
-	const char *name;          /* format= key */
-	const char *header;
-	int         width;         /* < 0 left-justified */
-	bool        usage;         /* a usage value (time format, width) */
+	cli_field_t f;
+	bool        usage;
 } sr_field_t;
+
+#define SR_F(nm, hd, w, use) \
+	{ { .name = (nm), .header = (hd), .width = (w) }, (use) }
 
 typedef struct {
 	char     *text;            /* not a usage value */
@@ -74,8 +78,7 @@ typedef struct {
 } sr_cell_t;
 
 typedef struct {
-	const sr_field_t **cols;
-	int               *widths;
+	cli_table_t        tab;    /* the columns (cli_table.h) */
 	uint32_t           ncols;
 	sr_cell_t         *cells;  /* rows * ncols */
 	uint32_t           rows;
@@ -84,11 +87,12 @@ typedef struct {
 
 /* Choose columns: format (a comma list with optional %width) or the
  * defaults (names, NULL-terminated).  -1 if a name is unknown
- * (printed). */
+ * (printed).  sr_table_add: one more column after those. */
 int  sr_table_cols(sr_table_t *t, const sr_field_t *fields,
 		   const char *const *defaults, const char *format);
 /* Start a new row; then set cells by column name (ignored if the
  * column was not chosen). */
+void sr_table_add(sr_table_t *t, const sr_field_t *f, int width);
 void sr_table_row(sr_table_t *t);
 void sr_table_str(sr_table_t *t, const char *col, const char *v);
 void sr_table_secs(sr_table_t *t, const char *col, uint64_t secs);

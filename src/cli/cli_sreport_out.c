@@ -102,62 +102,40 @@ static int usage_width(sr_time_t tf, uint64_t max_secs)
 
 /* ---- the table ---- */
 
-static const sr_field_t *field_find(const sr_field_t *fields,
-				    const char *name)
+void sr_table_add(sr_table_t *t, const sr_field_t *f, int width)
 {
-	size_t n = strlen(name);
-
-	for (const sr_field_t *f = fields; f->name; f++)
-		if (!strcasecmp(f->name, name))
-			return f;
-	for (const sr_field_t *f = fields; f->name && n; f++)
-		if (!strncasecmp(f->name, name, n))
-			return f;
-	return NULL;
+	t->tab.cols = xrealloc(t->tab.cols, (t->tab.cnt + 1) *
+			       sizeof(*t->tab.cols));
+	t->tab.cols[t->tab.cnt].field = &f->f;
+	t->tab.cols[t->tab.cnt].width = width;
+	t->tab.cols[t->tab.cnt].set = false;
+	t->ncols = (uint32_t)++t->tab.cnt;
 }
 
-static void add_col(sr_table_t *t, const sr_field_t *f, int width)
+static const sr_field_t *sr_field_of(const cli_field_t *f)
 {
-	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
-	t->widths = xrealloc(t->widths, (t->ncols + 1) * sizeof(int));
-	t->cols[t->ncols] = f;
-	t->widths[t->ncols] = width;
-	t->ncols++;
+	return (const sr_field_t *)f;
 }
 
+/* Slurm's sreport: an unknown name is reported and the others kept. */
 int sr_table_cols(sr_table_t *t, const sr_field_t *fields,
 		  const char *const *defaults, const char *format)
 {
-	char **items;
+	char **items = format ? xstrsplit(format, ",", NULL) :
+		       xstrarray_dup((char *const *)defaults);
+	char *bad = NULL;
 	int rc = 0;
 
-	if (!format) {
-		for (size_t i = 0; defaults[i]; i++) {
-			const sr_field_t *f = field_find(fields, defaults[i]);
-
-			add_col(t, f, f->width);
-		}
-		return 0;
-	}
-	items = xstrsplit(format, ",", NULL);
+	memset(&t->tab, 0, sizeof(t->tab));
 	for (size_t i = 0; items[i]; i++) {
-		char *pct = strchr(items[i], '%');
-		const sr_field_t *f;
-		int width;
-
-		if (!items[i][0])
-			continue;
-		if (pct)
-			*pct = '\0';
-		f = field_find(fields, items[i]);
-		if (!f) {
-			fprintf(stderr, " Unknown field '%s'\n", items[i]);
+		if (cli_table_add(&t->tab, CLI_TABLE(fields), NULL, items[i],
+				  &bad) < 0) {
+			fprintf(stderr, " Unknown field '%s'\n", bad);
+			xfree(bad);
 			rc = -1;
-			continue;
 		}
-		width = pct ? atoi(pct + 1) : f->width;
-		add_col(t, f, width ? width : f->width);
 	}
+	t->ncols = (uint32_t)t->tab.cnt;
 	xstrarray_free(items);
 	return rc;
 }
@@ -176,7 +154,7 @@ static sr_cell_t *cell_of(sr_table_t *t, const char *col)
 	if (!t->rows)
 		return NULL;
 	for (uint32_t c = 0; c < t->ncols; c++)
-		if (!strcasecmp(t->cols[c]->name, col))
+		if (!strcasecmp(t->tab.cols[c].field->name, col))
 			return &t->cells[(size_t)(t->rows - 1) * t->ncols + c];
 	return NULL;
 }
@@ -204,8 +182,7 @@ void sr_table_free(sr_table_t *t)
 	for (size_t i = 0; i < (size_t)t->rows * t->ncols; i++)
 		xfree(t->cells[i].text);
 	xfree(t->cells);
-	xfree(t->cols);
-	xfree(t->widths);
+	cli_table_free(&t->tab);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -235,56 +212,17 @@ void sr_banner(const sreport_t *o, const char *title, const char *units)
 	printf("%s\n%s\n%s\n%s\n", DASHES, title, units, DASHES);
 }
 
-static void put_cell(char **line, const char *text, int width, bool last,
-		     const sreport_t *o)
-{
-	int w = width < 0 ? -width : width;
-	int len = (int)strlen(text);
-
-	if (o->parsable) {
-		xstrcat(line, text);
-		if (!last || o->parsable == 1)
-			xstrcatc(line, '|');
-		return;
-	}
-	if (len > w)
-		xstrfmtcat(line, "%.*s+", w - 1, text);
-	else
-		xstrfmtcat(line, width < 0 ? "%-*s" : "%*s", w, text);
-	xstrcatc(line, ' ');
-}
-
-static void header(const sreport_t *o, const sr_table_t *t)
-{
-	char *line = NULL, *dash = NULL;
-
-	for (uint32_t c = 0; c < t->ncols; c++) {
-		const char *h = t->cols[c]->header;
-		int width = t->widths[c], w = width < 0 ? -width : width;
-
-		if (o->parsable) {
-			put_cell(&line, h, width, c + 1 == t->ncols, o);
-			continue;
-		}
-		xstrfmtcat(&line, width < 0 ? "%-*.*s " : "%*.*s ", w, w, h);
-		for (int k = 0; k < w; k++)
-			xstrcatc(&dash, '-');
-		xstrcatc(&dash, ' ');
-	}
-	printf("%s\n", line ? line : "");
-	if (dash)
-		printf("%s\n", dash);
-	xfree(line);
-	xfree(dash);
-}
-
 void sr_table_print(const sreport_t *o, sr_table_t *t)
 {
+	cli_table_opt_t out = { .noheader = o->noheader,
+				.parsable = o->parsable };
+	char **texts = xcalloc(t->ncols + 1, sizeof(char *));
+
 	/* usage columns: as wide as their largest value needs */
 	for (uint32_t c = 0; c < t->ncols; c++) {
 		uint64_t max = 0;
 
-		if (!t->cols[c]->usage)
+		if (!sr_field_of(t->tab.cols[c].field)->usage)
 			continue;
 		for (uint32_t r = 0; r < t->rows; r++) {
 			uint64_t v = t->cells[(size_t)r * t->ncols + c].secs;
@@ -292,25 +230,22 @@ void sr_table_print(const sreport_t *o, sr_table_t *t)
 			if (v > max)
 				max = v;
 		}
-		t->widths[c] = usage_width(o->tf, max);
+		t->tab.cols[c].width = usage_width(o->tf, max);
 	}
-	if (!o->noheader)
-		header(o, t);
+	cli_table_header(stdout, &t->tab, &out);
 	for (uint32_t r = 0; r < t->rows; r++) {
-		char *line = NULL;
-
 		for (uint32_t c = 0; c < t->ncols; c++) {
 			const sr_cell_t *cl = &t->cells[(size_t)r * t->ncols +
 							c];
-			char *txt = t->cols[c]->usage ?
+
+			texts[c] = sr_field_of(t->tab.cols[c].field)->usage ?
 				usage_text(o->tf, cl->secs, t->total) :
 				xstrdup(cl->text ? cl->text : "");
-
-			put_cell(&line, txt, t->widths[c], c + 1 == t->ncols,
-				 o);
-			xfree(txt);
 		}
-		printf("%s\n", line ? line : "");
-		xfree(line);
+		cli_table_row_texts(stdout, &t->tab, &out,
+				    (const char *const *)texts);
+		for (uint32_t c = 0; c < t->ncols; c++)
+			xfree(texts[c]);
 	}
+	xfree(texts);
 }

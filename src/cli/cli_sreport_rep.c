@@ -157,18 +157,18 @@ static void usage_banner(const sreport_t *o, const char *title)
 /* ---- cluster Utilization ---- */
 
 static const sr_field_t util_fields[] = {
-	{ "Cluster", "Cluster", 9, false },
-	{ "Allocated", "Allocated", 8, true },
-	{ "Down", "Down", 8, true },
-	{ "PlannedDown", "PLND Down", 8, true },
-	{ "Idle", "Idle", 8, true },
-	{ "Planned", "Planned", 8, true },
-	{ "Reported", "Reported", 8, true },
-	{ "OverCommitted", "Over Comm", 8, true },
-	{ "TresCount", "TRES Count", 10, false },
-	{ "TresName", "TRES Name", 14, false },
-	{ "Energy", "Energy", 8, true },
-	{ NULL }
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("Allocated", "Allocated", 8, true),
+	SR_F("Down", "Down", 8, true),
+	SR_F("PlannedDown", "PLND Down", 8, true),
+	SR_F("Idle", "Idle", 8, true),
+	SR_F("Planned", "Planned", 8, true),
+	SR_F("Reported", "Reported", 8, true),
+	SR_F("OverCommitted", "Over Comm", 8, true),
+	SR_F("TresCount", "TRES Count", 10, false),
+	SR_F("TresName", "TRES Name", 14, false),
+	SR_F("Energy", "Energy", 8, true),
+	SR_F(NULL, NULL, 0, false)
 };
 static const char *const util_default[] = {
 	"Cluster", "Allocated", "Down", "PlannedDown", "Idle", "Planned",
@@ -216,26 +216,26 @@ static int cluster_util(const sreport_t *o, sr_data_t *d)
 /* ---- association reports ---- */
 
 static const sr_field_t assoc_fields[] = {
-	{ "Accounts", "Account", 15, false },
-	{ "Cluster", "Cluster", 9, false },
-	{ "Login", "Login", 9, false },
-	{ "Proper", "Proper Name", 15, false },
-	{ "Used", "Used", 8, true },
-	{ "Energy", "Energy", 8, true },
-	{ "TresCount", "TRES Count", 10, false },
-	{ "TresName", "TRES Name", 14, false },
-	{ NULL }
+	SR_F("Accounts", "Account", 15, false),
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("Login", "Login", 9, false),
+	SR_F("Proper", "Proper Name", 15, false),
+	SR_F("Used", "Used", 8, true),
+	SR_F("Energy", "Energy", 8, true),
+	SR_F("TresCount", "TRES Count", 10, false),
+	SR_F("TresName", "TRES Name", 14, false),
+	SR_F(NULL, NULL, 0, false)
 };
 static const sr_field_t assoc_tree_fields[] = {
-	{ "Accounts", "Account", -20, false },
-	{ "Cluster", "Cluster", 9, false },
-	{ "Login", "Login", 9, false },
-	{ "Proper", "Proper Name", 15, false },
-	{ "Used", "Used", 8, true },
-	{ "Energy", "Energy", 8, true },
-	{ "TresCount", "TRES Count", 10, false },
-	{ "TresName", "TRES Name", 14, false },
-	{ NULL }
+	SR_F("Accounts", "Account", -20, false),
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("Login", "Login", 9, false),
+	SR_F("Proper", "Proper Name", 15, false),
+	SR_F("Used", "Used", 8, true),
+	SR_F("Energy", "Energy", 8, true),
+	SR_F("TresCount", "TRES Count", 10, false),
+	SR_F("TresName", "TRES Name", 14, false),
+	SR_F(NULL, NULL, 0, false)
 };
 static const char *const acct_user_default[] = {
 	"Cluster", "Accounts", "Login", "Proper", "Used", "Energy", NULL
@@ -419,9 +419,9 @@ static int user_rows(const sreport_t *o, sr_data_t *d, bool top)
 /* ---- job SizesByAccount ---- */
 
 static const sr_field_t size_fields[] = {
-	{ "Cluster", "Cluster", 9, false },
-	{ "Account", "Account", 9, false },
-	{ NULL }
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("Account", "Account", 9, false),
+	SR_F(NULL, NULL, 0, false)
 };
 static const char *const size_default[] = { "Cluster", "Account", NULL };
 
@@ -477,8 +477,8 @@ static char *size_text(const sreport_t *o, uint64_t v, uint64_t total)
 
 static int job_sizes(const sreport_t *o, sr_data_t *d)
 {
-	static sr_field_t bin_field = { "bin", "", 13, false };
-	static sr_field_t pct_field = { "pct", "% of cluster", 12, false };
+	static sr_field_t bin_field = SR_F("bin", "", 13, false);
+	static sr_field_t pct_field = SR_F("pct", "% of cluster", 12, false);
 	uint32_t nb = o->grouping_cnt + 1;
 	sr_field_t *bf = xcalloc(nb, sizeof(sr_field_t));
 	char **heads = xcalloc(nb + 1, sizeof(char *));
@@ -506,16 +506,10 @@ static int job_sizes(const sreport_t *o, sr_data_t *d)
 			heads[b] = xstrdup_printf("%u-%u CPUs",
 				b ? o->grouping[b - 1] : 0,
 				o->grouping[b] - 1);
-		bf[b].header = heads[b];
-		t.cols = xrealloc(t.cols, (t.ncols + 1) * sizeof(*t.cols));
-		t.widths = xrealloc(t.widths, (t.ncols + 1) * sizeof(int));
-		t.cols[t.ncols] = &bf[b];
-		t.widths[t.ncols++] = 13;
+		bf[b].f.header = heads[b];
+		sr_table_add(&t, &bf[b], 13);
 	}
-	t.cols = xrealloc(t.cols, (t.ncols + 1) * sizeof(*t.cols));
-	t.widths = xrealloc(t.widths, (t.ncols + 1) * sizeof(int));
-	t.cols[t.ncols] = &pct_field;
-	t.widths[t.ncols++] = 12;
+	sr_table_add(&t, &pct_field, 12);
 	for (uint32_t i = 0; i < d->nuse; i++)
 		grand += o->job_count ? d->uses[i].count : d->uses[i].secs;
 	/* which accounts get a row */

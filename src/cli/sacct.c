@@ -444,8 +444,10 @@ static void apply_defaults(void)
 
 /* Ask slurmdbd for the record members the columns read and those this
  * file reads to order, group and select rows (--json: every member). */
-static void choose_fields(const sacct_col_t *cols, size_t n)
+static void choose_fields(const cli_table_t *t)
 {
+	const cli_tcol_t *cols = t->cols;
+	size_t n = t->cnt;
 	fields_sel_t *job = &opt.cond.job_fields, *step = &opt.cond.step_fields;
 	int rc = 0;
 
@@ -458,7 +460,8 @@ static void choose_fields(const sacct_col_t *cols, size_t n)
 	if (opt.json)
 		return;
 	for (size_t i = 0; i < n; i++)
-		if (sacct_field_needs(cols[i].field, job, step) < 0)
+		if (sacct_field_needs(sacct_field_of(cols[i].field), job,
+				      step) < 0)
 			rc = -1;
 	rc |= fields_sel_add_list(job, acct_job_rec_fields,
 				  "job_id,submit,array_job_id");
@@ -547,95 +550,32 @@ static bool sel_match(const acct_job_rec_t *j, const acct_step_rec_t *s)
 
 /* ---- output ---- */
 
-static void spaces(char **line, int n)
+/* The table, -p/-P, --delimiter and -n (cli_table.h). */
+static cli_table_opt_t table_opt(void)
 {
-	static const char sp[] = "                                ";
+	cli_table_opt_t o = { .noheader = opt.noheader,
+			      .parsable = opt.parsable, .delim = opt.delim };
 
-	for (; n > 0; n -= (int)sizeof(sp) - 1)
-		xstrncat(line, sp, n < (int)sizeof(sp) - 1 ?
-			 (size_t)n : sizeof(sp) - 1);
+	return o;
 }
 
-/* text in a column of width (< 0: left-justified), cut to width - 1 and
- * a '+' when longer, then a blank. */
-static void cell(char **line, const char *text, int width)
+static void print_header(const cli_table_t *t)
 {
-	int w = width < 0 ? -width : width;
-	int len = (int)strlen(text);
+	cli_table_opt_t o = table_opt();
 
-	if (!w) {
-		xstrcat(line, text);
-	} else if (len > w) {
-		xstrncat(line, text, (size_t)(w - 1));
-		xstrcatc(line, '+');
-	} else {
-		if (width > 0)
-			spaces(line, w - len);
-		xstrcat(line, text);
-		if (width < 0)
-			spaces(line, w - len);
-	}
-	xstrcatc(line, ' ');
+	cli_table_header(stdout, t, &o);
 }
 
-static void print_header(const sacct_col_t *cols, size_t n)
+static void print_row(cli_table_t *t, const sacct_row_t *r)
 {
-	char *line = NULL, *dash = NULL;
+	cli_table_opt_t o = table_opt();
 
-	if (opt.noheader)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		const char *name = cols[i].field->name;
-
-		if (opt.parsable) {
-			xstrcat(&line, name);
-			if (i + 1 < n || opt.parsable == 1)
-				xstrcat(&line, opt.delim);
-			continue;
-		}
-		int w = cols[i].width < 0 ? -cols[i].width : cols[i].width;
-
-		xstrfmtcat(&line, cols[i].width < 0 ? "%-*.*s " : "%*.*s ",
-			   w, w, name);
-		for (int k = 0; k < w; k++)
-			xstrcatc(&dash, '-');
-		xstrcatc(&dash, ' ');
-	}
-	printf("%s\n", line ? line : "");
-	if (dash)
-		printf("%s\n", dash);
-	xfree(line);
-	xfree(dash);
-}
-
-/* One line a row; the line and each cell's text reuse their buffers
- * (a getter appends to what it is given). */
-static void print_row(const sacct_col_t *cols, size_t n, const sacct_row_t *r)
-{
-	static char *line, *text;
-
-	if (line)
-		line[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		if (text)
-			text[0] = '\0';
-		cols[i].field->get(&text, r);
-		if (opt.parsable) {
-			xstrcat(&line, text ? text : "");
-			if (i + 1 < n || opt.parsable == 1)
-				xstrcat(&line, opt.delim);
-		} else {
-			cell(&line, text ? text : "", cols[i].width);
-		}
-	}
-	fputs(line ? line : "", stdout);
-	fputc('\n', stdout);
+	cli_table_row(stdout, t, &o, r, NULL);
 }
 
 typedef struct {
-	const sacct_col_t *cols;
-	size_t             n;
-	json_object       *list;     /* --json: the jobs */
+	cli_table_t *t;
+	json_object *list;     /* --json: the jobs */
 } print_arg_t;
 
 static bool print_job(const sacct_row_t *row, void *arg)
@@ -653,27 +593,27 @@ static bool print_job(const sacct_row_t *row, void *arg)
 		return true;
 	}
 	if (sel_match(j, NULL))
-		print_row(p->cols, p->n, row);
+		print_row(p->t, row);
 	for (uint32_t k = 0; k < row->nsteps && !opt.allocations; k++) {
 		sacct_row_t sr = { .job = j, .step = &row->steps[k],
 				   .now = row->now };
 
 		if (opt.sel_cnt && !sel_match(j, &row->steps[k]))
 			continue;
-		print_row(p->cols, p->n, &sr);
+		print_row(p->t, &sr);
 	}
 	return true;
 }
 
-static void print_all(const dbd_jobs_msg_t *r, const sacct_col_t *cols,
-		      size_t n, hostlist_t *want)
+static void print_all(const dbd_jobs_msg_t *r, cli_table_t *t,
+		      hostlist_t *want)
 {
-	print_arg_t p = { .cols = cols, .n = n,
+	print_arg_t p = { .t = t,
 			  .list = opt.json ? json_object_new_array() : NULL };
 	json_object *doc;
 
 	if (!p.list)
-		print_header(cols, n);
+		print_header(t);
 	sacct_rows_walk(r, opt.cond.flags & DBD_JOBS_DUPLICATES, want,
 			print_job, &p);
 	if (!p.list)
@@ -718,14 +658,13 @@ static bool print_job_script(const sacct_row_t *row, void *arg)
 /* --metrics: one row a value, through sacct_track_fields. */
 static int print_metrics(void)
 {
-	sacct_col_t *cols;
-	size_t n;
+	cli_table_t t;
 	char *bad = NULL;
 	dbd_track_msg_t *r;
 	json_object *list = NULL, *doc;
 
-	if (sacct_format_parse_in(sacct_track_fields, opt.format, &cols, &n,
-				  &bad) < 0) {
+	if (cli_table_parse(&t, CLI_TABLE(sacct_track_fields), NULL, opt.format,
+			    &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}
@@ -733,7 +672,7 @@ static int print_metrics(void)
 	if (opt.json)
 		list = json_object_new_array();
 	else
-		print_header(cols, n);
+		print_header(&t);
 	for (uint32_t i = 0; i < r->cnt; i++) {
 		sacct_row_t row = { .track = &r->recs[i] };
 
@@ -744,7 +683,7 @@ static int print_metrics(void)
 			json_object_array_add(list,
 					      sacct_track_json(&r->recs[i]));
 		else
-			print_row(cols, n, &row);
+			print_row(&t, &row);
 	}
 	if (list) {
 		doc = cli_output_doc("metrics", list, 0);
@@ -752,7 +691,7 @@ static int print_metrics(void)
 		cli_output_doc_print(stdout, doc, opt.json == 2);
 	}
 	msg_body_free(RESPONSE_DBD_TRACK, r);
-	xfree(cols);
+	cli_table_free(&t);
 	return 0;
 }
 
@@ -782,14 +721,13 @@ static bool profile_selected(const acct_profile_rec_t *p)
 /* --profile: one row a sample, through sacct_profile_fields. */
 static int print_profile(void)
 {
-	sacct_col_t *cols;
-	size_t n;
+	cli_table_t t;
 	char *bad = NULL;
 	dbd_profile_msg_t *r;
 	json_object *list = NULL, *doc;
 
-	if (sacct_format_parse_in(sacct_profile_fields, opt.format, &cols, &n,
-				  &bad) < 0) {
+	if (cli_table_parse(&t, CLI_TABLE(sacct_profile_fields), NULL, opt.format,
+			    &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}
@@ -797,7 +735,7 @@ static int print_profile(void)
 	if (opt.json)
 		list = json_object_new_array();
 	else
-		print_header(cols, n);
+		print_header(&t);
 	for (uint32_t i = 0; i < r->cnt; i++) {
 		sacct_row_t row = { .prof = &r->recs[i] };
 
@@ -807,7 +745,7 @@ static int print_profile(void)
 			json_object_array_add(list,
 					      sacct_profile_json(&r->recs[i]));
 		else
-			print_row(cols, n, &row);
+			print_row(&t, &row);
 	}
 	if (list) {
 		doc = cli_output_doc("profile", list, 0);
@@ -815,14 +753,13 @@ static int print_profile(void)
 		cli_output_doc_print(stdout, doc, opt.json == 2);
 	}
 	msg_body_free(RESPONSE_DBD_PROFILE, r);
-	xfree(cols);
+	cli_table_free(&t);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	sacct_col_t *cols;
-	size_t n;
+	cli_table_t t;
 	char *bad = NULL;
 	dbd_jobs_msg_t *r;
 	hostlist_t *want = NULL;
@@ -835,7 +772,8 @@ int main(int argc, char **argv)
 		return print_metrics();
 	if (opt.profile)
 		return print_profile();
-	if (sacct_format_parse(opt.format, &cols, &n, &bad) < 0) {
+	if (cli_table_parse(&t, CLI_TABLE(sacct_fields), NULL, opt.format,
+			    &bad) < 0) {
 		error("Invalid field requested: \"%s\"", bad);
 		exit(1);
 	}
@@ -855,13 +793,13 @@ int main(int argc, char **argv)
 		sacct_rows_walk(r, opt.cond.flags & DBD_JOBS_DUPLICATES, want,
 				print_job_script, NULL);
 	} else {
-		choose_fields(cols, n);
+		choose_fields(&t);
 		r = query();
-		print_all(r, cols, n, want);
+		print_all(r, &t, want);
 	}
 	msg_body_free(RESPONSE_DBD_JOBS, r);
 	if (want)
 		hostlist_destroy(want);
-	xfree(cols);
+	cli_table_free(&t);
 	return 0;
 }

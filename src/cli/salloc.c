@@ -27,6 +27,9 @@
 #include "cli/cli_opt.h"
 #include "cli/cli_filter.h"
 #include "cli/cli_spank.h"
+#include "cli/cli_env.h"
+#include "cli/cli_x11.h"
+#include "common/x11_fwd.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -105,6 +108,7 @@ int main(int argc, char **argv)
 {
 	cli_job_opts_t o;
 	job_info_t ji;
+	cli_x11_t x11 = { 0 };
 	uint32_t job_id;
 	int first = argc, status;
 
@@ -141,6 +145,10 @@ int main(int argc, char **argv)
 	 * Slurm, an allocation --no-shell leaves behind is exempt */
 	if (!no_shell)
 		cli_heartbeat_mark(&o.desc);
+	/* --x11: the DISPLAY and cookie are checked now; the command's
+	 * sruns relay (cli_x11.h) */
+	if (o.x11 && cli_x11_check(&x11, "salloc", o.x11) < 0)
+		exit(1);
 	if (cli_alloc_request(&o, first < argc ? argv[first] :
 			      no_shell ? "no-shell" : "interactive", true,
 			      &job_id) < 0)
@@ -163,12 +171,16 @@ int main(int argc, char **argv)
 	}
 	cli_alloc_env(&environ, &ji, &o);
 	environ = spank_stack_job_env(o.spank, environ);
+	if (x11.flags)
+		environ = cli_env_set(environ, CLI_X11_ENV,
+				      x11_flags_name(x11.flags));
 	job_info_free_members(&ji);
 	status = _run(argv + first);
 	if (!o.quiet)
 		info("Relinquishing job allocation %u", job_id);
 	cli_alloc_release(job_id, (uint32_t) status);
 	cli_spank_finish(&o);
+	cli_x11_free(&x11);
 	cli_opt_free(&o);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);

@@ -29,6 +29,8 @@ static struct {
 	cli_bcast_opts_t b;
 	char *job_arg;            /* -j as given */
 	int   verbose;
+	bool  compress_set;       /* -C or SBCAST_COMPRESS given */
+	bool  send_libs_set;
 } opt;
 
 static void usage(FILE *f)
@@ -62,6 +64,7 @@ enum { O_EXCLUDE = 0x100, O_SEND_LIBS, O_HELP, O_USAGE };
 
 static void _compress(const char *arg)
 {
+	opt.compress_set = true;
 	if (bcast_compress_parse(arg, &opt.b.compress) < 0) {
 		error("Compression type '%s' unknown, disabling compression "
 		      "support.", arg);
@@ -71,6 +74,7 @@ static void _compress(const char *arg)
 
 static void _send_libs(const char *arg)
 {
+	opt.send_libs_set = true;
 	if (!arg || !strcasecmp(arg, "yes") || !strcasecmp(arg, "y"))
 		opt.b.send_libs = true;
 	else if (!strcasecmp(arg, "no") || !strcasecmp(arg, "n"))
@@ -192,16 +196,19 @@ static int _parse(int argc, char **argv)
 	return optind;
 }
 
-/* DEST as the nodes get it: absolute (relative to our directory), and a
- * directory (ending in '/') gets slurm_bcast_JOB[.STEP]_ + node name. */
+/* DEST as the nodes get it: absolute (relative to BcastParameters'
+ * DestDir, else to our directory), and a directory (ending in '/') gets
+ * slurm_bcast_JOB[.STEP]_ + node name. */
 static char *_dest(const char *dest, const sbcast_cred_msg_t *cred,
-		   uint16_t *flags)
+		   const char *dest_dir, uint16_t *flags)
 {
 	char cwd[PATH_MAX];
 	char *d;
 
 	if (dest[0] == '/') {
 		d = xstrdup(dest);
+	} else if (dest_dir) {
+		d = xstrdup_printf("%s/%s", dest_dir, dest);
 	} else {
 		if (!getcwd(cwd, sizeof(cwd)))
 			snprintf(cwd, sizeof(cwd), "/tmp");
@@ -218,11 +225,27 @@ static char *_dest(const char *dest, const sbcast_cred_msg_t *cred,
 	return d;
 }
 
+/* BcastParameters: Compression= and send_libs where neither the
+ * command line nor the environment said; DestDir= for a relative DEST. */
+static void _conf_defaults(bcast_params_t *bp)
+{
+	char err[256] = "";
+
+	if (bcast_params_parse(cli_conf()->bcast_params, bp, err,
+			       sizeof(err)) < 0)
+		error("%s", err);
+	if (!opt.compress_set && bp->compress >= 0)
+		opt.b.compress = (uint16_t) bp->compress;
+	if (!opt.send_libs_set && bp->send_libs)
+		opt.b.send_libs = true;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t job, het, step;
 	sbcast_cred_msg_t *cred;
 	uint16_t flags = 0;
+	bcast_params_t bp;
 	char *dest, *libdir;
 	int first, fd, rc;
 
@@ -230,6 +253,7 @@ int main(int argc, char **argv)
 	_env();
 	first = _parse(argc, argv);
 	cli_init("sbcast", opt.verbose);
+	_conf_defaults(&bp);
 	if (argc - first != 2) {
 		fprintf(stderr, "Need two file names, have %d names\n",
 			argc - first);
@@ -252,7 +276,7 @@ int main(int argc, char **argv)
 	}
 	if (!(cred = cli_bcast_cred(job, het, step, opt.job_arg)))
 		return 255;
-	dest = _dest(argv[first + 1], cred, &flags);
+	dest = _dest(argv[first + 1], cred, bp.dest_dir, &flags);
 	verbose("sbcast: %s to %s on node(s) %s", argv[first], dest,
 		cred->node_list);
 	rc = cli_bcast_send(&opt.b, cred, fd, argv[first], dest, flags);
@@ -268,5 +292,6 @@ int main(int argc, char **argv)
 	xfree(opt.b.exclude);
 	/* a node's error code is the exit status, as Slurm's (13 for
 	 * EACCES); a local failure 255 */
+	bcast_params_free(&bp);
 	return rc < 0 ? 255 : rc & 0xff;
 }

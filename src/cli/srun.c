@@ -33,6 +33,7 @@
 #include "cli/cli_opt.h"
 #include "cli/cli_spank.h"
 #include "cli/cli_step_io.h"
+#include "cli/cli_x11.h"
 #include "cli/srun.h"
 #include "common/fixed_plugins.h"
 #include "common/fname.h"
@@ -62,6 +63,7 @@ typedef struct {
 	char          *bcast_dest; /* --bcast: the copy the nodes run */
 	bool           bcast_per_node; /* ... with the node's name after */
 	char          *bcast_libdir;   /* --send-libs: its libraries */
+	cli_x11_t      x11;        /* --x11 (or salloc's): the relay */
 } srun_t;
 
 /* ---- options ---- */
@@ -312,8 +314,16 @@ static void _job(srun_t *r)
 			error("--checkpoint has no effect on a step: job %u "
 			      "was not submitted with --checkpoint", r->job_id);
 		_job_wide_opts(r);
+		if (r->o.x11)
+			error("Ignoring --x11 option for a job step within an "
+			      "existing job. Set x11 options at job allocation "
+			      "time.");
+		else if (cli_x11_inherit(&r->x11, "srun") < 0)
+			exit(1);
 		return;
 	}
+	if (r->o.x11 && cli_x11_check(&r->x11, "srun", r->o.x11) < 0)
+		exit(1);
 	if (r->o.desc.bitflags & JOB_CHECKPOINT) {
 		error("--checkpoint: only a batch job (sbatch --checkpoint) "
 		      "can be checkpointed and requeued");
@@ -753,6 +763,13 @@ static int _launch(srun_t *r, job_step_create_response_msg_t *s,
 		}
 		m->multi_prog = r->mp_text;
 		m->container = r->o.desc.container;
+		if (cli_x11_node_wanted(&r->x11, s->node_names[n])) {
+			m->x11 = r->x11.flags;
+			m->x11_host = r->my_addr;
+			m->x11_port = r->x11.port;
+			m->x11_cookie = r->x11.cookie;
+			m->x11_screen = (uint16_t) r->x11.screen;
+		}
 		l[n].node = s->node_names[n];
 		datas[n] = m;
 		_say_launch(s, l[n].node, ids[n], counts[n]);
@@ -898,6 +915,18 @@ static int _bcast(srun_t *r, const job_step_create_response_msg_t *s,
 	return 0;
 }
 
+/* The step was created but will not run: end it at the controller, so
+ * it does not stay behind holding the job's CPUs. */
+static void _abort_step(const job_step_create_response_msg_t *s)
+{
+	step_abort_msg_t a = { .job_id = s->job_id, .step_id = s->step_id,
+			       .rc = 1 << 8 };
+	slurm_msg_t resp;
+
+	if (cli_ctld_rpc(REQUEST_STEP_ABORT, &a, &resp) == 0)
+		msg_free(&resp);
+}
+
 static int _run_step(srun_t *r)
 {
 	job_step_create_response_msg_t *s;
@@ -929,30 +958,33 @@ static int _run_step(srun_t *r)
 	if (srun_parse_counts(s->tasks_per_node, st.node_cnt, counts) < 0) {
 		error("Bad step layout from the controller");
 		rc = 1;
-		goto out;
+		goto abort;
 	}
 	env = _step_env(r, s, counts);
 	if (r->so.bcast && _bcast(r, s, &env) < 0) {
 		xstrarray_free(env);
 		rc = 1;
-		goto out;
+		goto abort;
 	}
 	if (_srun_prolog(r, env) < 0 || _local_user_init(r, s, &env) < 0) {
 		xstrarray_free(env);
 		rc = 1;
-		goto out;
+		goto abort;
 	}
 	rc = _launch(r, s, &st, env);
 	if (rc) {
 		xstrarray_free(env);
 		rc = 1;
-		goto out;
+		goto abort;
 	}
 	_tty_raw(r);
 	rc = srun_io_run(&st);
 	_tty_restore();
 	_srun_epilog(r, env);
 	xstrarray_free(env);
+	goto out;
+abort:
+	_abort_step(s);
 out:
 	xfree(counts);
 	xfree(st.io_key);
@@ -981,7 +1013,10 @@ int main(int argc, char **argv)
 	r.port = net_local_port(r.listen_fd);
 	_job(&r);
 	srun_io_signals_init();
-	rc = _run_step(&r);
+	if (r.x11.flags && cli_x11_start(&r.x11, "srun") < 0)
+		rc = 1;
+	else
+		rc = _run_step(&r);
 	if (r.own_alloc)
 		cli_alloc_release(r.job_id, (uint32_t) (rc & 0xff) << 8);
 	cli_spank_finish(&r.o);
@@ -1001,6 +1036,8 @@ int main(int argc, char **argv)
 	xfree(r.bcast_libdir);
 	xfree(r.so.bcast_dest);
 	xfree(r.so.bcast_exclude);
+	xfree(r.so.bcast_dir);
+	cli_x11_free(&r.x11);
 	cli_opt_free(&r.o);
 	return rc;
 }

@@ -41,6 +41,9 @@ typedef struct {
 	char     *bcast_exclude;  /* --bcast-exclude */
 	uint16_t  compress;       /* --compress[=lib]: BCAST_COMPRESS_* */
 	bool      send_libs;      /* --send-libs[=yes|no] */
+	bool      compress_set;   /* --compress / --send-libs given: */
+	bool      send_libs_set;  /* BcastParameters does not apply */
+	char     *bcast_dir;      /* BcastParameters DestDir=, or NULL */
 } srun_opts_t;
 
 /* Install srun's own options into o (o->extra_*, ctx = so). */

@@ -50,7 +50,7 @@ int srun_bcast(const srun_opts_t *so, const char *exe, const char *work_dir,
 			       .send_libs = so->send_libs,
 			       .exclude = so->bcast_exclude };
 	char cwd[PATH_MAX], *src = _which(exe), *prefix;
-	const char *d = so->bcast_dest;
+	const char *d = so->bcast_dest, *base;
 	sbcast_cred_msg_t *cred;
 	char what[64];
 	uint16_t flags = 0;
@@ -66,12 +66,14 @@ int srun_bcast(const srun_opts_t *so, const char *exe, const char *work_dir,
 	}
 	if (!work_dir)
 		work_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/tmp";
+	/* BcastParameters DestDir= (else the working directory) */
+	base = so->bcast_dir ? so->bcast_dir : work_dir;
 	/* no path, or a directory: slurm_bcast_J.S_<node> there */
 	if (!d || d[strlen(d) - 1] == '/') {
 		size_t n = d ? strlen(d) - 1 : 0;
-		char *dir = !d ? xstrdup(work_dir) :
+		char *dir = !d ? xstrdup(base) :
 			    d[0] == '/' ? xstrndup(d, n) :
-			    xstrdup_printf("%s/%.*s", work_dir, (int) n, d);
+			    xstrdup_printf("%s/%.*s", base, (int) n, d);
 
 		prefix = xstrdup_printf("%s/slurm_bcast_%u.%u_", dir, job_id,
 					step_id);
@@ -80,7 +82,7 @@ int srun_bcast(const srun_opts_t *so, const char *exe, const char *work_dir,
 		flags |= BCAST_FLAG_NODE_SUFFIX;
 	} else {
 		prefix = d[0] == '/' ? xstrdup(d) :
-			 xstrdup_printf("%s/%s", work_dir, d);
+			 xstrdup_printf("%s/%s", base, d);
 	}
 	snprintf(what, sizeof(what), "%u.%u", job_id, step_id);
 	cred = cli_bcast_cred(job_id, NO_VAL32, step_id, what);

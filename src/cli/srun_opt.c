@@ -173,6 +173,7 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		so->bcast_exclude = xstrdup(arg);
 		break;
 	case O_COMPRESS:
+		so->compress_set = true;
 		if (bcast_compress_parse(arg, &so->compress) < 0) {
 			error("Compression type '%s' unknown, disabling "
 			      "compression support.", arg);
@@ -180,6 +181,7 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		}
 		break;
 	case O_SEND_LIBS:
+		so->send_libs_set = true;
 		if (!arg || !strcasecmp(arg, "yes") || !strcasecmp(arg, "y"))
 			so->send_libs = true;
 		else if (!strcasecmp(arg, "no") || !strcasecmp(arg, "n"))
@@ -262,4 +264,17 @@ void srun_opt_conf_defaults(srun_opts_t *so, const struct slurm_conf *c)
 		so->prolog = xstrdup(c->srun_prolog);
 	if (!so->epilog)
 		so->epilog = xstrdup(c->srun_epilog);
+	if (so->bcast) {
+		bcast_params_t bp;
+		char err[256] = "";
+
+		if (bcast_params_parse(c->bcast_params, &bp, err,
+				       sizeof(err)) < 0)
+			error("%s", err);
+		if (!so->compress_set && bp.compress >= 0)
+			so->compress = (uint16_t) bp.compress;
+		if (!so->send_libs_set && bp.send_libs)
+			so->send_libs = true;
+		so->bcast_dir = bp.dest_dir;    /* taken */
+	}
 }

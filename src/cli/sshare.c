@@ -19,35 +19,12 @@
 #include "cli/cli_opt.h"
 #include "cli/cli_output.h"
 #include "cli/cli_shares.h"
+#include "cli/cli_table.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
-
-typedef struct {
-	const char *name;          /* -o key */
-	const char *header;
-	int         width;         /* < 0 left-justified */
-	const char *col;           /* the answer's column */
-} sh_field_t;
-
-static const sh_field_t fields[] = {
-	{ "Account", "Account", -20, "account" },
-	{ "User", "User", 10, "user" },
-	{ "RawShares", "RawShares", 10, "raw_shares" },
-	{ "NormShares", "NormShares", 11, "norm_shares" },
-	{ "RawUsage", "RawUsage", 11, "raw_usage" },
-	{ "NormUsage", "NormUsage", 11, "norm_usage" },
-	{ "EffectvUsage", "EffectvUsage", 13, "effectv_usage" },
-	{ "FairShare", "FairShare", 10, "fairshare" },
-	{ "LevelFS", "LevelFS", 10, "level_fs" },
-	{ "GrpTRESMins", "GrpTRESMins", 30, "grp_tres_mins" },
-	{ "TRESRunMins", "TRESRunMins", 30, "tres_run_mins" },
-	{ "Cluster", "Cluster", 10, NULL },
-	{ "Partition", "Partition", 10, NULL },
-	{ NULL }
-};
 
 #define DEFAULT_FMT "Account,User,RawShares,NormShares,RawUsage," \
 		    "EffectvUsage,FairShare"
@@ -58,17 +35,11 @@ static const sh_field_t fields[] = {
 #define LONG_FMT_CLASSIC "Account,User,RawShares,NormShares,RawUsage," \
 		    "NormUsage,EffectvUsage,FairShare,GrpTRESMins,TRESRunMins"
 
-typedef struct {
-	const sh_field_t *f;
-	int               width;
-} sh_col_t;
-
 static struct {
 	bool    all;
 	bool    users_only;
-	bool    noheader;
+	cli_table_opt_t out;   /* -n, -p/-P */
 	bool    longfmt;
-	int     parsable;
 	int     verbose;
 	char  **accounts;
 	char  **users;
@@ -149,14 +120,14 @@ static void parse_opts(int argc, char **argv)
 			xfree(opt.clusters);
 			opt.clusters = xstrdup(optarg);
 			break;
-		case 'n': opt.noheader = true; break;
+		case 'n': opt.out.noheader = true; break;
 		case 'o':
 			if (opt.format)
 				xstrcatc(&opt.format, ',');
 			xstrcat(&opt.format, optarg);
 			break;
-		case 'p': opt.parsable = 1; break;
-		case 'P': opt.parsable = 2; break;
+		case 'p': opt.out.parsable = 1; break;
+		case 'P': opt.out.parsable = 2; break;
 		case 'u':
 			if (!strcmp(optarg, "all"))
 				opt.all = true;
@@ -177,50 +148,15 @@ static void parse_opts(int argc, char **argv)
 	}
 }
 
-static const sh_field_t *field_find(const char *name)
+static void parse_format(cli_table_t *t, const char *spec)
 {
-	size_t n = strlen(name);
+	char *bad = NULL;
 
-	for (const sh_field_t *f = fields; f->name; f++)
-		if (!strcasecmp(f->name, name))
-			return f;
-	for (const sh_field_t *f = fields; f->name && n; f++)
-		if (!strncasecmp(f->name, name, n))
-			return f;
-	return NULL;
-}
-
-static sh_col_t *parse_format(const char *spec, size_t *cnt)
-{
-	char **items = xstrsplit(spec, ",", NULL);
-	sh_col_t *cols = NULL;
-	size_t n = 0;
-
-	for (size_t i = 0; items[i]; i++) {
-		char *name = items[i], *pct;
-		const sh_field_t *f;
-
-		while (*name == ' ')
-			name++;
-		if (!*name)
-			continue;
-		pct = strchr(name, '%');
-		if (pct)
-			*pct = '\0';
-		f = field_find(name);
-		if (!f) {
-			error("Invalid field requested: \"%s\"", name);
-			exit(1);
-		}
-		cols = xrealloc(cols, (n + 1) * sizeof(*cols));
-		cols[n].f = f;
-		cols[n].width = pct && atoi(pct + 1) ? atoi(pct + 1) :
-			f->width;
-		n++;
+	if (cli_table_parse(t, CLI_TABLE(cli_share_fields), NULL, spec,
+			    &bad) < 0) {
+		error("Invalid field requested: \"%s\"", bad);
+		exit(1);
 	}
-	xstrarray_free(items);
-	*cnt = n;
-	return cols;
 }
 
 static bool in_list(char **list, const char *v)
@@ -231,118 +167,48 @@ static bool in_list(char **list, const char *v)
 	return false;
 }
 
-static void cell(char **line, const char *text, int width, bool last)
+static void print(const table_resp_msg_t *r, cli_table_t *t)
 {
-	int w = width < 0 ? -width : width;
-
-	if (opt.parsable) {
-		xstrcat(line, text);
-		if (!last || opt.parsable == 1)
-			xstrcatc(line, '|');
-		return;
-	}
-	if ((int)strlen(text) > w)
-		xstrfmtcat(line, "%.*s+", w - 1, text);
-	else
-		xstrfmtcat(line, width < 0 ? "%-*s" : "%*s", w, text);
-	xstrcatc(line, ' ');
-}
-
-static void header(const sh_col_t *cols, size_t n)
-{
-	char *line = NULL, *dash = NULL;
-
-	for (size_t i = 0; i < n; i++) {
-		int w = cols[i].width < 0 ? -cols[i].width : cols[i].width;
-
-		if (opt.parsable) {
-			cell(&line, cols[i].f->header, cols[i].width,
-			     i + 1 == n);
-			continue;
-		}
-		xstrfmtcat(&line, cols[i].width < 0 ? "%-*.*s " : "%*.*s ",
-			   w, w, cols[i].f->header);
-		for (int k = 0; k < w; k++)
-			xstrcatc(&dash, '-');
-		xstrcatc(&dash, ' ');
-	}
-	printf("%s\n", line ? line : "");
-	if (dash)
-		printf("%s\n", dash);
-	xfree(line);
-	xfree(dash);
-}
-
-static int col_of(const table_resp_msg_t *r, const char *name)
-{
-	for (int i = 0; name && r->cols && r->cols[i]; i++)
-		if (!strcmp(r->cols[i], name))
-			return i;
-	return -1;
-}
-
-static void print(const table_resp_msg_t *r, const sh_col_t *cols, size_t n)
-{
-	size_t ncols = xstrarray_len(r->cols);
-	size_t rows = ncols ? xstrarray_len(r->cells) / ncols : 0;
-	int ca = col_of(r, "account"), cu = col_of(r, "user"),
-	    cd = col_of(r, "depth");
+	size_t rows = cli_shares_count(r);
 	struct passwd *me = getpwuid(getuid());
 	int in_acct_depth = -1;      /* inside an -A account's tree */
+	char *parents[CLI_SHARES_MAX_DEPTH] = { 0 };
 
-	if (ca < 0 || cu < 0 || cd < 0) {
+	if (cli_shares_col(r, "account") < 0 ||
+	    cli_shares_col(r, "user") < 0 || cli_shares_col(r, "depth") < 0) {
 		error("Unexpected answer from the controller");
 		exit(1);
 	}
-	if (!opt.noheader)
-		header(cols, n);
+	cli_table_header(stdout, t, &opt.out);
 	for (size_t i = 0; i < rows; i++) {
-		char **c = &r->cells[i * ncols];
-		int depth = atoi(c[cd]);
-		bool user = c[cu][0] != 0;
-		char *line = NULL;
+		cli_share_rec_t rec;
+		const char *acct, *user;
+		int depth;
 
+		cli_shares_rec(&rec, r, i, parents);
+		rec.flat = opt.users_only;
+		acct = rec.c[cli_shares_col(r, "account")];
+		user = rec.c[cli_shares_col(r, "user")];
+		depth = rec.depth;
 		if (opt.accounts) {
 			if (in_acct_depth >= 0 && depth <= in_acct_depth &&
-			    !(user && depth == in_acct_depth + 1))
+			    !(rec.user && depth == in_acct_depth + 1))
 				in_acct_depth = -1;
-			if (in_acct_depth < 0 && !user &&
-			    in_list(opt.accounts, c[ca]))
+			if (in_acct_depth < 0 && !rec.user &&
+			    in_list(opt.accounts, acct))
 				in_acct_depth = depth;
 			if (in_acct_depth < 0)
 				continue;
 		}
-		if (user && !opt.all &&
-		    !(opt.users ? in_list(opt.users, c[cu]) :
-		      (me && !strcmp(me->pw_name, c[cu]))))
+		if (rec.user && !opt.all &&
+		    !(opt.users ? in_list(opt.users, user) :
+		      (me && !strcmp(me->pw_name, user))))
 			continue;
-		if (!user && opt.users_only)
+		if (!rec.user && opt.users_only)
 			continue;
-		for (size_t k = 0; k < n; k++) {
-			int idx = col_of(r, cols[k].f->col);
-			char *t;
-
-			if (cols[k].f->col && !strcmp(cols[k].f->col,
-						      "account"))
-				t = xstrdup_printf("%*s%s",
-					opt.users_only ? 0 : depth, "",
-					c[ca]);
-			else if (!strcmp(cols[k].f->name, "Partition"))
-				t = xstrdup("");
-			else if (!strcmp(cols[k].f->name, "Cluster"))
-				t = xstrdup(cli_conf()->cluster_name ?
-					    cli_conf()->cluster_name : "");
-			else if (!strcmp(cols[k].f->name, "NormUsage") &&
-				 !user && depth == 0)
-				t = xstrdup("");
-			else
-				t = xstrdup(idx >= 0 ? c[idx] : "");
-			cell(&line, t, cols[k].width, k + 1 == n);
-			xfree(t);
-		}
-		printf("%s\n", line ? line : "");
-		xfree(line);
+		cli_table_row(stdout, t, &opt.out, &rec, NULL);
 	}
+	cli_shares_parents_free(parents);
 }
 
 int main(int argc, char **argv)
@@ -350,16 +216,15 @@ int main(int argc, char **argv)
 	share_request_msg_t req = { 0 };
 	slurm_msg_t resp;
 	table_resp_msg_t *r;
-	sh_col_t *cols;
-	size_t n;
+	cli_table_t t;
 	int rc;
 
 	parse_opts(argc, argv);
 	cli_init("sshare", opt.verbose);
 	if (cli_check_clusters(opt.clusters, cli_conf()->cluster_name) < 0)
 		exit(1);
-	cols = parse_format(opt.format ? opt.format :
-			    opt.longfmt ? LONG_FMT : DEFAULT_FMT, &n);
+	parse_format(&t, opt.format ? opt.format :
+		     opt.longfmt ? LONG_FMT : DEFAULT_FMT);
 	req.accounts = opt.accounts;
 	req.users = opt.users;
 	req.flags = opt.all ? SHARE_ALL_USERS : 0;
@@ -377,13 +242,13 @@ int main(int argc, char **argv)
 	}
 	r = resp.data;
 	if (opt.longfmt && !opt.format) {
-		int ca = col_of(r, "algorithm");
+		int ca = cli_shares_col(r, "algorithm");
 		size_t nc = xstrarray_len(r->cols);
 
 		if (ca >= 0 && nc && xstrarray_len(r->cells) >= nc &&
 		    !strcmp(r->cells[ca], "classic")) {
-			xfree(cols);
-			cols = parse_format(LONG_FMT_CLASSIC, &n);
+			cli_table_free(&t);
+			parse_format(&t, LONG_FMT_CLASSIC);
 		}
 	}
 	if (opt.json || opt.yaml) {
@@ -392,10 +257,10 @@ int main(int argc, char **argv)
 		json_object_object_del(doc, "last_update");
 		cli_output_doc_print(stdout, doc, opt.yaml);
 	} else {
-		print(r, cols, n);
+		print(r, &t);
 	}
 	msg_free(&resp);
-	xfree(cols);
+	cli_table_free(&t);
 	xstrarray_free(opt.accounts);
 	xstrarray_free(opt.users);
 	xfree(opt.format);

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_table.h"
 #include "common/hostlist.h"
 #include "common/log.h"
 #include "common/msg_types.h"
@@ -46,16 +47,20 @@ typedef struct {
 	uint32_t  min_cpu_task;
 	uint64_t  tot_cpu;
 	uint64_t  energy;         /* joules, summed over the nodes */
+	const char *nodes;        /* the step's nodes */
 	bool      any;
 } stat_row_t;
 
-typedef void (*get_f)(char **out, const stat_row_t *r);
-
-typedef struct {
-	const char *name;
-	int         width;        /* < 0: left-justified */
-	get_f       get;
-} stat_field_t;
+/* A getter: cli_field_t's text over a stat_row_t r (cli_table.h). */
+#define GET(fn)                                                         \
+	static void fn##_(char **o, const stat_row_t *r);               \
+	static void fn(char **o, const void *rec, const cli_ctx_t *ctx) \
+	{                                                               \
+		fn##_(o, rec);                                          \
+	}                                                               \
+	static void fn##_(char **o, const stat_row_t *r)
+/* A row: name, default width (< 0 left-justified), getter. */
+#define F(nm, w, get) { .name = (nm), .width = (w), .text = (get) }
 
 static void kb(char **out, uint64_t v)
 {
@@ -84,55 +89,55 @@ static uint64_t ave(uint64_t tot, uint32_t n)
 	return n ? tot / n : 0;
 }
 
-static void g_jobid(char **o, const stat_row_t *r)
+GET(g_jobid)
 {
 	xstrfmtcat(o, "%u.%u", r->job_id, r->step_id);
 }
-static void g_maxvm(char **o, const stat_row_t *r) { kb(o, r->max_vm); }
-static void g_maxvmnode(char **o, const stat_row_t *r)
+GET(g_maxvm) { kb(o, r->max_vm); }
+GET(g_maxvmnode)
 {
 	xstrcat(o, r->max_vm_node ? r->max_vm_node : "");
 }
-static void g_maxvmtask(char **o, const stat_row_t *r)
+GET(g_maxvmtask)
 {
 	xstrfmtcat(o, "%u", r->max_vm_task);
 }
-static void g_avevm(char **o, const stat_row_t *r)
+GET(g_avevm)
 {
 	kb(o, ave(r->tot_vm, r->ntasks));
 }
-static void g_maxrss(char **o, const stat_row_t *r) { kb(o, r->max_rss); }
-static void g_rssnode(char **o, const stat_row_t *r)
+GET(g_maxrss) { kb(o, r->max_rss); }
+GET(g_rssnode)
 {
 	xstrcat(o, r->max_rss_node ? r->max_rss_node : "");
 }
-static void g_rsstask(char **o, const stat_row_t *r)
+GET(g_rsstask)
 {
 	xstrfmtcat(o, "%u", r->max_rss_task);
 }
-static void g_averss(char **o, const stat_row_t *r)
+GET(g_averss)
 {
 	kb(o, ave(r->tot_rss, r->ntasks));
 }
-static void g_zero(char **o, const stat_row_t *r) { xstrcat(o, "0"); }
-static void g_unknown(char **o, const stat_row_t *r)
+GET(g_zero) { xstrcat(o, "0"); }
+GET(g_unknown)
 {
 	xstrcat(o, "Unknown");
 }
-static void g_mincpu(char **o, const stat_row_t *r) { cpu(o, r->min_cpu); }
-static void g_mincpunode(char **o, const stat_row_t *r)
+GET(g_mincpu) { cpu(o, r->min_cpu); }
+GET(g_mincpunode)
 {
 	xstrcat(o, r->min_cpu_node ? r->min_cpu_node : "");
 }
-static void g_mincputask(char **o, const stat_row_t *r)
+GET(g_mincputask)
 {
 	xstrfmtcat(o, "%u", r->min_cpu_task);
 }
-static void g_avecpu(char **o, const stat_row_t *r)
+GET(g_avecpu)
 {
 	cpu(o, ave(r->tot_cpu, r->ntasks));
 }
-static void g_ntasks(char **o, const stat_row_t *r)
+GET(g_ntasks)
 {
 	xstrfmtcat(o, "%u", r->ntasks);
 }
@@ -147,28 +152,28 @@ static void tres_in(char **o, uint64_t c, uint64_t en, uint64_t mem,
 	xstrcat(o, ",pages=0,vmem=");
 	kb(o, vm);
 }
-static void g_in_ave(char **o, const stat_row_t *r)
+GET(g_in_ave)
 {
 	xstrcat(o, "cpu=");
 	tres_in(o, ave(r->tot_cpu, r->ntasks), 0, ave(r->tot_rss, r->ntasks),
 		ave(r->tot_vm, r->ntasks));
 }
-static void g_in_max(char **o, const stat_row_t *r)
+GET(g_in_max)
 {
 	xstrcat(o, "cpu=");
 	tres_in(o, r->tot_cpu, 0, r->max_rss, r->max_vm);
 }
-static void g_in_min(char **o, const stat_row_t *r)
+GET(g_in_min)
 {
 	xstrcat(o, "cpu=");
 	tres_in(o, r->min_cpu, 0, r->max_rss, r->max_vm);
 }
-static void g_in_tot(char **o, const stat_row_t *r)
+GET(g_in_tot)
 {
 	xstrcat(o, "cpu=");
 	tres_in(o, r->tot_cpu, r->energy, r->tot_rss, r->tot_vm);
 }
-static void g_in_node(char **o, const stat_row_t *r)
+GET(g_in_node)
 {
 	const char *n = r->max_rss_node ? r->max_rss_node : "";
 
@@ -176,179 +181,123 @@ static void g_in_node(char **o, const stat_row_t *r)
 		   r->min_cpu_node ? r->min_cpu_node : "", n, n, n, n,
 		   r->max_vm_node ? r->max_vm_node : "");
 }
-static void g_in_task(char **o, const stat_row_t *r)
+GET(g_in_task)
 {
 	xstrcat(o, "cpu=");
 	cpu(o, (uint64_t) r->min_cpu_task * 1000000);
 	xstrfmtcat(o, ",fs/disk=0,mem=%u,pages=0,vmem=%u", r->max_rss_task,
 		   r->max_vm_task);
 }
-static void g_energy(char **o, const stat_row_t *r)
+GET(g_energy)
 {
 	char buf[32];
 
 	fmt_energy(r->energy, buf, sizeof(buf));
 	xstrcat(o, buf);
 }
-static void g_out(char **o, const stat_row_t *r)
+GET(g_energy_raw)
+{
+	xstrfmtcat(o, "%" PRIu64, r->energy);
+}
+GET(g_nodelist)
+{
+	xstrcat(o, r->nodes ? r->nodes : "");
+}
+GET(g_out)
 {
 	xstrcat(o, "energy=0,fs/disk=0");
 }
-static void g_out_node(char **o, const stat_row_t *r)
+GET(g_out_node)
 {
 	const char *n = r->max_rss_node ? r->max_rss_node : "";
 
 	xstrfmtcat(o, "energy=%s,fs/disk=%s", n, n);
 }
-static void g_out_task(char **o, const stat_row_t *r)
+GET(g_out_task)
 {
 	xstrcat(o, "fs/disk=0");
 }
 
-static const stat_field_t fields[] = {
-	{ "JobID", -12, g_jobid },
-	{ "MaxVMSize", 10, g_maxvm },
-	{ "MaxVMSizeNode", 14, g_maxvmnode },
-	{ "MaxVMSizeTask", 14, g_maxvmtask },
-	{ "AveVMSize", 10, g_avevm },
-	{ "MaxRSS", 10, g_maxrss },
-	{ "MaxRSSNode", 10, g_rssnode },
-	{ "MaxRSSTask", 10, g_rsstask },
-	{ "AveRSS", 10, g_averss },
-	{ "MaxPages", 8, g_zero },
-	{ "MaxPagesNode", 12, g_rssnode },
-	{ "MaxPagesTask", 14, g_rsstask },
-	{ "AvePages", 10, g_zero },
-	{ "MinCPU", 10, g_mincpu },
-	{ "MinCPUNode", 10, g_mincpunode },
-	{ "MinCPUTask", 10, g_mincputask },
-	{ "AveCPU", 10, g_avecpu },
-	{ "NTasks", 8, g_ntasks },
-	{ "AveCPUFreq", 10, g_zero },
-	{ "ReqCPUFreqMin", 13, g_unknown },
-	{ "ReqCPUFreqMax", 13, g_unknown },
-	{ "ReqCPUFreqGov", 13, g_unknown },
-	{ "ConsumedEnergy", 14, g_energy },
-	{ "MaxDiskRead", 12, g_zero },
-	{ "MaxDiskReadNode", 15, g_rssnode },
-	{ "MaxDiskReadTask", 15, g_rsstask },
-	{ "AveDiskRead", 12, g_zero },
-	{ "MaxDiskWrite", 12, g_zero },
-	{ "MaxDiskWriteNode", 16, g_rssnode },
-	{ "MaxDiskWriteTask", 16, g_rsstask },
-	{ "AveDiskWrite", 12, g_zero },
-	{ "TRESUsageInAve", 14, g_in_ave },
-	{ "TRESUsageInMax", 14, g_in_max },
-	{ "TRESUsageInMaxNode", 18, g_in_node },
-	{ "TRESUsageInMaxTask", 18, g_in_task },
-	{ "TRESUsageInMin", 14, g_in_min },
-	{ "TRESUsageInMinNode", 18, g_in_node },
-	{ "TRESUsageInMinTask", 18, g_in_task },
-	{ "TRESUsageInTot", 14, g_in_tot },
-	{ "TRESUsageOutAve", 15, g_out },
-	{ "TRESUsageOutMax", 15, g_out },
-	{ "TRESUsageOutMaxNode", 19, g_out_node },
-	{ "TRESUsageOutMaxTask", 19, g_out_task },
-	{ "TRESUsageOutMin", 15, g_out },
-	{ "TRESUsageOutMinNode", 19, g_out_node },
-	{ "TRESUsageOutMinTask", 19, g_out_task },
-	{ "TRESUsageOutTot", 15, g_out },
-	{ NULL, 0, NULL }
+/* In Slurm's order (sstat -e, and which row a prefix names); Slurm's
+ * Pids is not offered (slurmd's answer does not carry them). */
+static const cli_field_t fields[] = {
+	F("AveCPU", 10, g_avecpu),
+	F("AveCPUFreq", 10, g_zero),
+	F("AveDiskRead", 12, g_zero),
+	F("AveDiskWrite", 12, g_zero),
+	F("AvePages", 10, g_zero),
+	F("AveRSS", 10, g_averss),
+	F("AveVMSize", 10, g_avevm),
+	F("ConsumedEnergy", 14, g_energy),
+	F("ConsumedEnergyRaw", 17, g_energy_raw),
+	F("JobID", -12, g_jobid),
+	F("MaxDiskRead", 12, g_zero),
+	F("MaxDiskReadNode", 15, g_rssnode),
+	F("MaxDiskReadTask", 15, g_rsstask),
+	F("MaxDiskWrite", 12, g_zero),
+	F("MaxDiskWriteNode", 16, g_rssnode),
+	F("MaxDiskWriteTask", 16, g_rsstask),
+	F("MaxPages", 8, g_zero),
+	F("MaxPagesNode", 12, g_rssnode),
+	F("MaxPagesTask", 14, g_rsstask),
+	F("MaxRSS", 10, g_maxrss),
+	F("MaxRSSNode", 10, g_rssnode),
+	F("MaxRSSTask", 10, g_rsstask),
+	F("MaxVMSize", 10, g_maxvm),
+	F("MaxVMSizeNode", 14, g_maxvmnode),
+	F("MaxVMSizeTask", 14, g_maxvmtask),
+	F("MinCPU", 10, g_mincpu),
+	F("MinCPUNode", 10, g_mincpunode),
+	F("MinCPUTask", 10, g_mincputask),
+	F("Nodelist", 20, g_nodelist),
+	F("NTasks", 8, g_ntasks),
+	F("ReqCPUFreq", 10, g_unknown),
+	F("ReqCPUFreqMin", 13, g_unknown),
+	F("ReqCPUFreqMax", 13, g_unknown),
+	F("ReqCPUFreqGov", 13, g_unknown),
+	F("TRESUsageInAve", 14, g_in_ave),
+	F("TRESUsageInMax", 14, g_in_max),
+	F("TRESUsageInMaxNode", 18, g_in_node),
+	F("TRESUsageInMaxTask", 18, g_in_task),
+	F("TRESUsageInMin", 14, g_in_min),
+	F("TRESUsageInMinNode", 18, g_in_node),
+	F("TRESUsageInMinTask", 18, g_in_task),
+	F("TRESUsageInTot", 14, g_in_tot),
+	F("TRESUsageOutAve", 15, g_out),
+	F("TRESUsageOutMax", 15, g_out),
+	F("TRESUsageOutMaxNode", 19, g_out_node),
+	F("TRESUsageOutMaxTask", 19, g_out_task),
+	F("TRESUsageOutMin", 15, g_out),
+	F("TRESUsageOutMinNode", 19, g_out_node),
+	F("TRESUsageOutMinTask", 19, g_out_task),
+	F("TRESUsageOutTot", 15, g_out),
+	F(NULL, 0, NULL)
 };
 
-typedef struct {
-	const stat_field_t *f;
-	int                 width;
-} col_t;
-
 static struct {
-	col_t  *cols;
-	size_t  ncols;
-	bool    all_steps;
-	bool    noheader;
-	int     parsable;          /* 1: -p (trailing '|'), 2: -P */
-	char  **jobs;              /* "123" or "123.4" */
+	cli_table_t     table;     /* the columns (-o) */
+	cli_table_opt_t out;       /* -n, -p/-P */
+	bool            all_steps;
+	char          **jobs;      /* "123" or "123.4" */
 } opt;
 
 /* "JobID,MaxRSS%20,AveCPU%-12"; -1 with the bad name printed. */
 static int parse_format(const char *spec)
 {
-	char *copy = xstrdup(spec), *save = NULL, *tok;
+	char *bad = NULL;
 
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *pct = strchr(tok, '%');
-		const stat_field_t *f = NULL;
-		int width = 0;
-
-		if (pct) {
-			*pct = '\0';
-			width = atoi(pct + 1);
-		}
-		for (size_t i = 0; fields[i].name; i++)
-			if (!strcasecmp(fields[i].name, tok))
-				f = &fields[i];
-		if (!f) {
-			error("Invalid field requested: \"%s\"", tok);
-			xfree(copy);
-			return -1;
-		}
-		opt.cols = xrealloc(opt.cols, (opt.ncols + 1) * sizeof(col_t));
-		opt.cols[opt.ncols].f = f;
-		opt.cols[opt.ncols].width = pct ? width : f->width;
-		opt.ncols++;
+	if (cli_table_parse(&opt.table, CLI_TABLE(fields), NULL, spec,
+			    &bad) < 0) {
+		error("Invalid field requested: \"%s\"", bad);
+		xfree(bad);
+		return -1;
 	}
-	xfree(copy);
 	return 0;
-}
-
-static void put_cell(const char *text, int width, bool last)
-{
-	size_t w = (size_t) (width < 0 ? -width : width), len = strlen(text);
-
-	if (opt.parsable) {
-		fputs(text, stdout);
-		if (!last || opt.parsable == 1)
-			putchar('|');
-		return;
-	}
-	if (len > w)
-		printf("%.*s+ ", (int) (w ? w - 1 : 0), text);
-	else if (width < 0)
-		printf("%-*s ", (int) w, text);
-	else
-		printf("%*s ", (int) w, text);
-}
-
-static void print_header(void)
-{
-	for (size_t i = 0; i < opt.ncols; i++)
-		put_cell(opt.cols[i].f->name, opt.cols[i].width,
-			 i + 1 == opt.ncols);
-	putchar('\n');
-	if (opt.parsable)
-		return;
-	for (size_t i = 0; i < opt.ncols; i++) {
-		int w = opt.cols[i].width < 0 ? -opt.cols[i].width :
-			opt.cols[i].width;
-
-		for (int k = 0; k < w; k++)
-			putchar('-');
-		putchar(' ');
-	}
-	putchar('\n');
 }
 
 static void print_row(const stat_row_t *r)
 {
-	for (size_t i = 0; i < opt.ncols; i++) {
-		char *text = xstrdup("");
-
-		opt.cols[i].f->get(&text, r);
-		put_cell(text, opt.cols[i].width, i + 1 == opt.ncols);
-		xfree(text);
-	}
-	putchar('\n');
+	cli_table_row(stdout, &opt.table, &opt.out, r, NULL);
 }
 
 static void merge(stat_row_t *r, const step_complete_msg_t *c)
@@ -387,7 +336,8 @@ static int stat_step(const job_step_info_t *s)
 	const slurm_conf_t *conf = cli_conf();
 	job_step_info_request_msg_t req = { .job_id = s->job_id,
 					    .step_id = s->step_id };
-	stat_row_t row = { .job_id = s->job_id, .step_id = s->step_id };
+	stat_row_t row = { .job_id = s->job_id, .step_id = s->step_id,
+			   .nodes = s->nodes };
 	char err[256];
 	hostlist_t *hl = hostlist_parse(s->nodes, err, sizeof(err));
 	int rc = 0;
@@ -514,16 +464,6 @@ static void usage(FILE *out)
 "    -V, --version: Print version.\n");
 }
 
-static void help_format(void)
-{
-	size_t i;
-
-	for (i = 0; fields[i].name; i++)
-		printf("%-20s%s", fields[i].name, i % 4 == 3 ? "\n" : "");
-	if (i % 4)
-		putchar('\n');
-}
-
 #define DEFAULT_FORMAT \
 	"JobID,MaxVMSize,MaxVMSizeNode,MaxVMSizeTask,AveVMSize,MaxRSS," \
 	"MaxRSSNode,MaxRSSTask,AveRSS,MaxPages,MaxPagesNode,MaxPagesTask," \
@@ -563,7 +503,9 @@ int main(int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': opt.all_steps = true; break;
-		case 'e': help_format(); goto done;
+		case 'e':
+			cli_table_help(stdout, CLI_TABLE(fields));
+			goto done;
 		case 'h': usage(stdout); goto done;
 		case 'U': usage(stdout); goto done;
 		case 'j': {
@@ -575,12 +517,12 @@ int main(int argc, char **argv)
 			xfree(copy);
 			break;
 		}
-		case 'n': opt.noheader = true; break;
+		case 'n': opt.out.noheader = true; break;
 		case 'o':
 			xstrfmtcat(&format, "%s%s", format ? "," : "", optarg);
 			break;
-		case 'p': opt.parsable = 1; break;
-		case 'P': opt.parsable = 2; break;
+		case 'p': opt.out.parsable = 1; break;
+		case 'P': opt.out.parsable = 2; break;
 		case 'v': verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); goto done;
 		default:
@@ -599,8 +541,7 @@ int main(int argc, char **argv)
 		rc = 1;
 		goto done;
 	}
-	if (!opt.noheader)
-		print_header();
+	cli_table_header(stdout, &opt.table, &opt.out);
 	fflush(stdout);
 	for (size_t i = 0; opt.jobs[i]; i++) {
 		stat_job(opt.jobs[i]);
@@ -608,7 +549,7 @@ int main(int argc, char **argv)
 	}
 done:
 	xstrarray_free(opt.jobs);
-	xfree(opt.cols);
+	cli_table_free(&opt.table);
 	xfree(format);
 	return rc;
 }

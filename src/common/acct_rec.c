@@ -29,7 +29,7 @@ const field_desc_t acct_job_rec_fields[] = {
 	J(req_mem, FT_U64), J(mem_per_cpu, FT_BOOL), J(work_dir, FT_STR),
 	J(comment, FT_STR), J(submit_line, FT_STR), J(constraints, FT_STR),
 	J(restart_cnt, FT_U32), J(priority, FT_U32), J(cluster, FT_STR),
-	J(array_task_str, FT_STR),
+	J(array_task_str, FT_STR), J(container, FT_STR),
 	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
 	FIELD_END
 };
@@ -272,7 +272,8 @@ void acct_frame_free_members(acct_frame_t *f)
 }
 
 /* A record from an outbox written before the last fields of its table
- * existed (job: array_task_str, then het_job_id/het_job_offset; step:
+ * existed (job: array_task_str, then container, then het_job_id and
+ * het_job_offset; step:
  * consumed_energy). */
 static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 		    uint32_t len)
@@ -290,26 +291,21 @@ static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
 
-/* The job table without its last `drop` fields. */
-static void *job_rec_older(const uint8_t *data, uint32_t len, size_t drop)
-{
-	static field_desc_t v[2][NFIELDS(acct_job_rec_fields)];
-	field_desc_t *t = v[drop - 2];
-
-	if (!t[0].name) {
-		memcpy(t, acct_job_rec_fields, sizeof(v[0]));
-		t[NFIELDS(acct_job_rec_fields) - 1 - drop] =
-			(field_desc_t)FIELD_END;
-	}
-	return rec_v1(t, sizeof(acct_job_rec_t), data, len);
-}
-
-/* Before the hetjob fields; before array_task_str too. */
 static void *job_rec_v1(const uint8_t *data, uint32_t len)
 {
-	void *rec = job_rec_older(data, len, 2);
+	static field_desc_t v[3][NFIELDS(acct_job_rec_fields)];
+	void *rec = NULL;
 
-	return rec ? rec : job_rec_older(data, len, 3);
+	/* without the hetjob fields, then without container too, then
+	 * without array_task_str too */
+	for (size_t k = 0; k < 3 && !rec; k++) {
+		if (!v[k][0].name) {
+			memcpy(v[k], acct_job_rec_fields, sizeof(v[k]));
+			v[k][NFIELDS(v[k]) - 3 - k] = (field_desc_t)FIELD_END;
+		}
+		rec = rec_v1(v[k], sizeof(acct_job_rec_t), data, len);
+	}
+	return rec;
 }
 
 static void *step_rec_v1(const uint8_t *data, uint32_t len)

@@ -84,6 +84,7 @@ typedef struct {
 	char     *cluster;        /* filled by slurmdbd in query answers */
 	char     *array_task_str; /* pending tasks of an array's meta
 				     record ("1-5%2"), else NULL */
+	char     *container;      /* --container: the OCI bundle, or NULL */
 	uint32_t  het_job_id;     /* hetjob leader's id, 0 = none */
 	uint32_t  het_job_offset; /* the component (sacct "123+1") */
 } acct_job_rec_t;

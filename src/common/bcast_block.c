@@ -8,6 +8,7 @@
 
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 
 int bcast_compress_parse(const char *arg, uint16_t *how)
 {
@@ -20,6 +21,51 @@ int bcast_compress_parse(const char *arg, uint16_t *how)
 		return 0;
 	}
 	return -1;
+}
+
+int bcast_params_parse(const char *val, bcast_params_t *p, char *err,
+		       size_t errlen)
+{
+	char *copy, *save = NULL, *tok;
+	int rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->compress = -1;
+	if (!val || !*val)
+		return 0;
+	copy = xstrdup(val);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		uint16_t how;
+
+		if (!strncasecmp(tok, "DestDir=", 8) && tok[8]) {
+			xfree(p->dest_dir);
+			p->dest_dir = xstrdup(tok + 8);
+		} else if (!strncasecmp(tok, "Compression=", 12)) {
+			if (bcast_compress_parse(tok + 12, &how) == 0 &&
+			    tok[12]) {
+				p->compress = how;
+			} else if (!rc) {
+				snprintf(err, errlen, "BcastParameters: "
+					 "Compression type '%s' unknown",
+					 tok + 12);
+				rc = -1;
+			}
+		} else if (!strcasecmp(tok, "send_libs")) {
+			p->send_libs = 1;
+		} else if (!rc) {
+			snprintf(err, errlen, "BcastParameters: unknown "
+				 "option '%s'", tok);
+			rc = -1;
+		}
+	}
+	xfree(copy);
+	return rc;
+}
+
+void bcast_params_free(bcast_params_t *p)
+{
+	xfree(p->dest_dir);
 }
 
 const char *bcast_compress_name(uint16_t how)

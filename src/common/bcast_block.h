@@ -19,6 +19,19 @@
 int  bcast_compress_parse(const char *arg, uint16_t *how);
 const char *bcast_compress_name(uint16_t how);
 
+/* BcastParameters (slurm.conf): DestDir=, Compression=, send_libs. */
+typedef struct {
+	char     *dest_dir;       /* NULL: the working directory */
+	int       compress;       /* BCAST_COMPRESS_*, -1: not given */
+	int       send_libs;      /* 1, or 0: not given */
+} bcast_params_t;
+/* 0, or -1 with err filled (an unknown word or compression); p is
+ * filled either way with what was understood.  bcast_params_free()
+ * frees dest_dir. */
+int  bcast_params_parse(const char *val, bcast_params_t *p, char *err,
+			size_t errlen);
+void bcast_params_free(bcast_params_t *p);
+
 /* Compress len bytes of in with how: 0 and *out (xmalloc'd), *out_len;
  * -1 when it does not get smaller (send it as it is). */
 int  bcast_compress(uint16_t how, const void *in, uint32_t len, char **out,

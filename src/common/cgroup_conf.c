@@ -5,12 +5,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "common/conf_text.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -82,23 +82,6 @@ void cgroup_conf_free(cgroup_conf_t *c)
 {
 	xfree(c->mountpoint);
 	xfree(c->notes);
-}
-
-static int fail(char *err, size_t errlen, const char *fname, int line,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int fail(char *err, size_t errlen, const char *fname, int line,
-		const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (err && errlen)
-		snprintf(err, errlen, "%s:%d: %s", fname, line, msg);
-	return -1;
 }
 
 /* "95", "95.5", "95%" -> percent in [0, max]. */
@@ -192,38 +175,40 @@ static int set_value(cgroup_conf_t *c, const ckey_t *k, const char *v,
 	return -1;
 }
 
+typedef struct {
+	cgroup_conf_t *c;
+	const char    *fname;
+	char          *err;
+	size_t         errlen;
+} cg_parse_t;
+
 /* One non-comment line: "Key=Value" (spaces around '=' allowed). */
-static int parse_line(cgroup_conf_t *c, char *s, const char *fname, int line,
-		      char *err, size_t errlen)
+static int parse_line(char *s, int line, void *arg)
 {
-	char *eq = strchr(s, '='), *key, *val, *e;
-	char why[128];
+	cg_parse_t *p = arg;
+	char *key, *val, why[128];
 	const ckey_t *k = NULL;
 
-	if (!eq)
-		return fail(err, errlen, fname, line,
-			    "Parsing error at unrecognized key: %.64s", s);
-	*eq = '\0';
-	key = s;
-	for (e = eq; e > key && isspace((unsigned char) e[-1]); e--)
-		e[-1] = '\0';
-	val = eq + 1;
-	while (isspace((unsigned char) *val))
-		val++;
+	if (conf_text_kv(s, &key, &val) < 0)
+		return conf_text_fail(p->err, p->errlen, p->fname, line,
+				      "Parsing error at unrecognized key: "
+				      "%.64s", s);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcasecmp(keys[i].name, key))
 			k = &keys[i];
 	if (!k)
-		return fail(err, errlen, fname, line,
-			    "Parsing error at unrecognized key: %.64s", key);
+		return conf_text_fail(p->err, p->errlen, p->fname, line,
+				      "Parsing error at unrecognized key: "
+				      "%.64s", key);
 	if (!*val)
-		return fail(err, errlen, fname, line, "%s: no value", k->name);
-	if (set_value(c, k, val, why, sizeof(why)) < 0)
-		return fail(err, errlen, fname, line, "%s=%.64s: %s", k->name,
-			    val, why);
+		return conf_text_fail(p->err, p->errlen, p->fname, line,
+				      "%s: no value", k->name);
+	if (set_value(p->c, k, val, why, sizeof(why)) < 0)
+		return conf_text_fail(p->err, p->errlen, p->fname, line,
+				      "%s=%.64s: %s", k->name, val, why);
 	if (k->note)
-		xstrfmtcat(&c->notes, "%s%s:%d: %s has no effect: %s",
-			   c->notes ? "\n" : "", fname, line, k->name,
+		xstrfmtcat(&p->c->notes, "%s%s:%d: %s has no effect: %s",
+			   p->c->notes ? "\n" : "", p->fname, line, k->name,
 			   k->note);
 	return 0;
 }
@@ -231,38 +216,14 @@ static int parse_line(cgroup_conf_t *c, char *s, const char *fname, int line,
 int cgroup_conf_parse_text(const char *text, size_t len, const char *fname,
 			   cgroup_conf_t *c, char *err, size_t errlen)
 {
-	size_t pos = 0;
-	int line = 0;
+	cg_parse_t p = { c, fname, err, errlen };
 
 	cgroup_conf_defaults(c);
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
-		char *s = xstrndup(text + pos, n), *p, *hash, *end;
-		int rc = 0;
-
-		line++;
-		pos += n + (nl ? 1 : 0);
-		if (memchr(s, '\0', n)) {
-			xfree(s);
-			cgroup_conf_free(c);
-			cgroup_conf_defaults(c);
-			return fail(err, errlen, fname, line, "NUL byte in line");
-		}
-		if ((hash = strchr(s, '#')))
-			*hash = '\0';
-		for (p = s; isspace((unsigned char) *p); p++)
-			;
-		for (end = p + strlen(p); end > p && isspace((unsigned char) end[-1]); end--)
-			end[-1] = '\0';
-		if (*p)
-			rc = parse_line(c, p, fname, line, err, errlen);
-		xfree(s);
-		if (rc < 0) {
-			cgroup_conf_free(c);
-			cgroup_conf_defaults(c);
-			return -1;
-		}
+	if (conf_text_lines(text, len, fname, parse_line, &p, err,
+			    errlen) < 0) {
+		cgroup_conf_free(c);
+		cgroup_conf_defaults(c);
+		return -1;
 	}
 	return 0;
 }
@@ -270,27 +231,14 @@ int cgroup_conf_parse_text(const char *text, size_t len, const char *fname,
 int cgroup_conf_load(const char *path, cgroup_conf_t *c, char *err,
 		     size_t errlen)
 {
-	FILE *f = fopen(path, "re");
 	char *text;
 	size_t n;
 	int rc;
 
-	if (!f) {
+	if (conf_text_read(path, CGROUP_CONF_MAX_BYTES, &text, &n, err,
+			   errlen) < 0) {
 		cgroup_conf_defaults(c);
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	text = xmalloc(CGROUP_CONF_MAX_BYTES + 1);
-	n = fread(text, 1, CGROUP_CONF_MAX_BYTES + 1, f);
-	fclose(f);
-	if (n > CGROUP_CONF_MAX_BYTES) {
-		xfree(text);
-		cgroup_conf_defaults(c);
-		snprintf(err, errlen, "%s: larger than %d bytes", path,
-			 CGROUP_CONF_MAX_BYTES);
-		return -1;
+		return errno == ENOENT ? 0 : -1;
 	}
 	rc = cgroup_conf_parse_text(text, n, path, c, err, errlen);
 	xfree(text);

@@ -182,6 +182,8 @@ typedef struct slurm_conf {
 	char     *prolog_slurmctld;
 	char     *epilog_slurmctld;
 	char     *tmp_fs;
+	char     *x11_params;
+	char     *bcast_params;   /* BcastParameters as written */     /* X11Parameters as written (checked) */
 	uint64_t  def_mem_per_cpu;    /* MB, 0 = unset */
 	uint64_t  def_mem_per_node;
 	uint64_t  max_mem_per_cpu;

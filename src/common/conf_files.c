@@ -1,6 +1,7 @@
 /* conf_files.c — configless: collect, check, write and fetch the
  * configuration files (conf_files.h). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -413,7 +414,8 @@ static int _dn(const unsigned char *ans, size_t len, size_t *off,
 		p++;
 		if (!l)
 			break;
-		if (p + l > len || o + l + 2 > outlen)
+		if (p + l > len || o + l + 2 > outlen ||
+		    memchr(ans + p, '\0', l))
 			return -1;
 		if (o)
 			out[o++] = '.';
@@ -424,6 +426,18 @@ static int _dn(const unsigned char *ans, size_t len, size_t *off,
 	}
 	*off = end ? end : p;
 	return 0;
+}
+
+/* A target a host name could be: letters, digits, '-', '_' and '.' (a
+ * label may hold any byte on the wire; ',' or ':' would split the list) */
+static bool _host_ok(const char *h)
+{
+	if (!*h)
+		return false;
+	for (; *h; h++)
+		if (!isalnum((unsigned char) *h) && !strchr("-_.", *h))
+			return false;
+	return true;
 }
 
 static int _srv_cmp(const void *a, const void *b)
@@ -477,8 +491,8 @@ char *conf_files_srv_parse(const unsigned char *ans, size_t len)
 		v[cnt].port = GET16(ans + rd + 4);
 		rd += 6;
 		if (_dn(ans, len, &rd, v[cnt].host,
-			sizeof(v[cnt].host)) < 0 || !v[cnt].host[0] ||
-		    !v[cnt].port)
+			sizeof(v[cnt].host)) < 0 ||
+		    !_host_ok(v[cnt].host) || !v[cnt].port)
 			continue;
 		cnt++;
 	}

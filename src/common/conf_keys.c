@@ -116,7 +116,7 @@ static const conf_key_t conf_keys[] = {
 	{ "AuthType", NULL, CK_STR, F(auth_type), "auth/munge", NULL, 0, NULL },
 	{ "BatchStartTimeout", NULL, CK_U16, F(batch_start_timeout), "10", " sec", 0, NULL },
 	{ "BcastExclude", NULL, CK_STR, F(bcast_exclude), "/lib,/usr/lib,/lib64,/usr/lib64", NULL, 0, NULL },
-	{ "BcastParameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "BcastParameters", NULL, CK_STR, F(bcast_params), NULL, NULL, 0, NULL },
 	{ "BurstBufferType", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "CliFilterPlugins", NULL, CK_STR, F(cli_filter_plugins), NULL, NULL, 0, NULL },
 	{ "ClusterName", NULL, CK_STR, F(cluster_name), NULL, NULL, 0, NULL },
@@ -305,7 +305,7 @@ static const conf_key_t conf_keys[] = {
 	{ "UnkillableStepTimeout", NULL, CK_U16, F(unkillable_timeout), "60", " sec", 0, NULL },
 	{ "VSizeFactor", NULL, CK_U16, NOF, "0", " percent", 0, NULL },
 	{ "WaitTime", NULL, CK_U16, F(wait_time), "0", " sec", 0, NULL },
-	{ "X11Parameters", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
+	{ "X11Parameters", NULL, CK_STR, F(x11_params), NULL, NULL, 0, NULL },
 
 	/* Accepted but not printed by scontrol show config. */
 	{ "DefMemPerCPU", NULL, CK_MEM, F(def_mem_per_cpu), NULL, NULL, CKF_HIDE, NULL },

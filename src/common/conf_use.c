@@ -26,9 +26,6 @@
 #define UNTESTED "untested"
 
 #define NO_POWER "not in Sluice's power saving"
-#define NO_BCAST_PARAMS "sbcast and srun --bcast read no DestDir, " \
-	"Compression or send_libs from it yet: give them -C, --send-libs " \
-	"and an absolute DEST"
 #define NO_WCKEY "Sluice has no workload characterization keys"
 #define OBSOLETE "a key of an older Slurm; Slurm 25.05 ignores it"
 #define TUNING "a tuning knob of Slurm's own implementation; Sluice's " \
@@ -77,7 +74,8 @@ static const conf_use_t conf_use[] = {
 	I("BatchStartTimeout", "ctld/job_state.c, job_mgr.c",
 	  "test_batch_start_timeout.py::test_unconfirmed_launch_is_requeued"),
 	I("BcastExclude", "cli/cli_bcast.c", "test_sbcast.py::test_bcast_exclude_conf"),
-	W("BcastParameters", NO_BCAST_PARAMS),
+	I("BcastParameters", "cli/sbcast.c",
+	  "test_sbcast.py::test_bcast_parameters"),
 	P("BurstBufferType"),
 	P("CliFilterPlugins"),
 	I("CheckpointType", "ctld/job_ckpt.c, slurmd/stepd/criu.c",
@@ -368,7 +366,8 @@ static const conf_use_t conf_use[] = {
 	W("VSizeFactor", "virtual memory is not limited: "
 	  "JobAcctGatherParams=OverMemoryKill limits the resident size"),
 	I("WaitTime", "cli/srun_opt.c", "test_conf_act.py::test_wait_time_kills_the_rest"),
-	W("X11Parameters", "a knob of X11 forwarding, which is refused"),
+	I("X11Parameters", "slurmd/stepd/step_x11.c",
+	  "test_x11.py::test_home_xauthority"),
 	I("DefMemPerCPU", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_cpu"),
 	I("DefMemPerNode", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_node"),
 	I("MaxMemPerCPU", "ctld/job_submit.c", "test_conf_keys.py::test_mem_per_cpu"),
@@ -409,7 +408,8 @@ static const conf_use_t conf_use[] = {
 	R("PreemptParameters", NULL, "preemption takes no options"),
 	R("PrologTimeout", "65534|0", "prologs and epilogs are not timed out"),
 	W("SallocDefaultCommand", OBSOLETE),
-	W("SbcastParameters", NO_BCAST_PARAMS),
+	W("SbcastParameters", "the old name of BcastParameters, which Sluice "
+	  "reads instead"),
 	W("SchedulerAuth", OBSOLETE),
 	W("SchedulerPort", OBSOLETE),
 	W("SchedulerRootFilter", OBSOLETE),
@@ -789,7 +789,20 @@ static const conf_use_t conf_use[] = {
 	   "that may be requeued"),
 	SR(PF, "Serial", NULL, "prologs and epilogs of different jobs may "
 	   "run at the same time"),
-	SR(PF, "X11", NULL, "Sluice has no X11 forwarding"),
+	SI(PF, "X11", "ctld/job_submit.c",
+	   "test_x11.py::test_srun_x11_draws_on_the_display"),
+
+	/* ---- BcastParameters words ------------------------------------ */
+	SI("BcastParameters", "DestDir", "cli/sbcast.c",
+	   "test_sbcast.py::test_bcast_parameters"),
+	SI("BcastParameters", "Compression", "common/bcast_block.c",
+	   "test_sbcast.py::test_bcast_parameters"),
+	SI("BcastParameters", "send_libs", "cli/srun_bcast.c",
+	   "test_sbcast.py::test_bcast_parameters"),
+
+	/* ---- X11Parameters words -------------------------------------- */
+	SI("X11Parameters", "home_xauthority", "slurmd/stepd/step_x11.c",
+	   "test_x11.py::test_home_xauthority"),
 
 	/* ---- ReconfigFlags words -------------------------------------- */
 #define RF "ReconfigFlags"
@@ -946,6 +959,8 @@ static const struct {
 	{ "CommunicationParameters", CONF_USE_WARNED },
 	{ "JobAcctGatherParams", CONF_USE_WARNED },
 	{ "AccountingStorageTRES", CONF_USE_REFUSED },
+	{ "X11Parameters", CONF_USE_REFUSED },
+	{ "BcastParameters", CONF_USE_REFUSED },
 };
 
 #define CONF_USE_LIST_CNT (sizeof(conf_use_lists) / sizeof(conf_use_lists[0]))

@@ -14,9 +14,12 @@
 
 #define GRES_MAX_FILE (1u << 20)   /* gres.conf is small; refuse a huge one */
 
+/* A GRES name or type: a letter, then letters, digits, '_', '-', '.'; at
+ * most as long as an allocation item holds (gres_alloc_item_t). */
 static bool _ident(const char *s)
 {
-	if (!isalpha((unsigned char) *s))
+	if (!isalpha((unsigned char) *s) ||
+	    strlen(s) >= sizeof(((gres_alloc_item_t *) 0)->type))
 		return false;
 	for (; *s; s++)
 		if (!isalnum((unsigned char) *s) && *s != '_' && *s != '-' &&

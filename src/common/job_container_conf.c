@@ -5,13 +5,13 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
+#include "common/conf_text.h"
 #include "common/hostlist.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -43,23 +43,6 @@ static const jkey_t keys[] = {
 	{ "NodeName",           K_NODE, 0 },
 	{ "Shared",             K_BOOL, O(shared) },
 };
-
-static int fail(char *err, size_t errlen, const char *fname, int line,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int fail(char *err, size_t errlen, const char *fname, int line,
-		const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (err && errlen)
-		snprintf(err, errlen, "%s:%d: %s", fname, line, msg);
-	return -1;
-}
 
 void jc_conf_free(jc_conf_t *c)
 {
@@ -225,24 +208,26 @@ static int apply_words(jc_conf_t *c, char **w, size_t n, const char *fname,
 		const jkey_t *k;
 
 		if (!eq)
-			return fail(err, errlen, fname, line,
-				    "Parsing error at unrecognized key: %.64s",
-				    w[i]);
+			return conf_text_fail(err, errlen, fname, line,
+					      "Parsing error at unrecognized "
+					      "key: %.64s", w[i]);
 		*eq = '\0';
 		k = find_key(w[i]);
 		if (!k) {
-			fail(err, errlen, fname, line,
-			     "Parsing error at unrecognized key: %.64s", w[i]);
+			conf_text_fail(err, errlen, fname, line, "Parsing "
+				       "error at unrecognized key: %.64s",
+				       w[i]);
 			*eq = '=';
 			return -1;
 		}
 		*eq = '=';
 		if (!eq[1])
-			return fail(err, errlen, fname, line, "%s: no value",
-				    k->name);
+			return conf_text_fail(err, errlen, fname, line,
+					      "%s: no value", k->name);
 		if (set_value(c, k, eq + 1, why, sizeof(why)) < 0)
-			return fail(err, errlen, fname, line, "%s=%.64s: %s",
-				    k->name, eq + 1, why);
+			return conf_text_fail(err, errlen, fname, line,
+					      "%s=%.64s: %s", k->name, eq + 1,
+					      why);
 	}
 	return 0;
 }
@@ -262,51 +247,51 @@ static int split_words(char *s, char **w, size_t *n)
 	return 0;
 }
 
-/* One pass over the text: pass 0 applies lines without NodeName (and
- * checks the others), pass 1 applies node's lines. */
+typedef struct {
+	jc_conf_t  *c;
+	const char *fname;
+	const char *node;
+	int         pass;
+	char       *err;
+	size_t      errlen;
+} jc_parse_t;
+
+/* One line of a pass (conf_text_lines): pass 0 applies lines without
+ * NodeName (and checks the others), pass 1 applies node's lines. */
+static int parse_line(char *s, int line, void *arg)
+{
+	jc_parse_t *p = arg;
+	char *w[JC_MAX_WORDS], why[320];
+	size_t wn;
+	bool has, match;
+	int rc = 0;
+
+	if (split_words(s, w, &wn) < 0)
+		rc = conf_text_fail(p->err, p->errlen, p->fname, line,
+				    "more than %d words", JC_MAX_WORDS);
+	else if (line_nodes(w, wn, p->node, &has, &match, why,
+			    sizeof(why)) < 0)
+		rc = conf_text_fail(p->err, p->errlen, p->fname, line, "%s",
+				    why);
+	else if (p->pass == 0 && has) {
+		jc_conf_t scratch = { 0 };
+
+		rc = apply_words(&scratch, w, wn, p->fname, line, p->err,
+				 p->errlen);
+		jc_conf_free(&scratch);
+	} else if ((p->pass == 0 && !has) || (p->pass == 1 && match))
+		rc = apply_words(p->c, w, wn, p->fname, line, p->err,
+				 p->errlen);
+	return rc;
+}
+
 static int parse_pass(const char *text, size_t len, const char *fname,
 		      const char *node, int pass, jc_conf_t *c, char *err,
 		      size_t errlen)
 {
-	size_t pos = 0;
-	int line = 0;
+	jc_parse_t p = { c, fname, node, pass, err, errlen };
 
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos, wn;
-		char *s = xstrndup(text + pos, n), *hash, *w[JC_MAX_WORDS];
-		char why[320];
-		bool has, match;
-		int rc = 0;
-
-		line++;
-		if (memchr(text + pos, '\0', n)) {
-			xfree(s);
-			return fail(err, errlen, fname, line,
-				    "NUL byte in line");
-		}
-		pos += n + (nl ? 1 : 0);
-		if ((hash = strchr(s, '#')))
-			*hash = '\0';
-		if (split_words(s, w, &wn) < 0)
-			rc = fail(err, errlen, fname, line,
-				  "more than %d words", JC_MAX_WORDS);
-		else if (line_nodes(w, wn, node, &has, &match, why,
-				    sizeof(why)) < 0)
-			rc = fail(err, errlen, fname, line, "%s", why);
-		else if (pass == 0 && has) {
-			jc_conf_t scratch = { 0 };
-
-			rc = apply_words(&scratch, w, wn, fname, line, err,
-					 errlen);
-			jc_conf_free(&scratch);
-		} else if ((pass == 0 && !has) || (pass == 1 && match))
-			rc = apply_words(c, w, wn, fname, line, err, errlen);
-		xfree(s);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
+	return conf_text_lines(text, len, fname, parse_line, &p, err, errlen);
 }
 
 int jc_conf_parse_text(const char *text, size_t len, const char *fname,
@@ -340,25 +325,14 @@ error:
 int jc_conf_load(const char *path, const char *node, jc_conf_t *c,
 		 char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
 	char *text;
 	size_t n;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (conf_text_read(path, JC_CONF_MAX_BYTES, &text, &n, err,
+			   errlen) < 0)
 		return -1;
-	}
-	text = xmalloc(JC_CONF_MAX_BYTES + 1);
-	n = fread(text, 1, JC_CONF_MAX_BYTES + 1, f);
-	fclose(f);
-	if (n > JC_CONF_MAX_BYTES) {
-		xfree(text);
-		snprintf(err, errlen, "%s: larger than %d bytes", path,
-			 JC_CONF_MAX_BYTES);
-		return -1;
-	}
 	rc = jc_conf_parse_text(text, n, path, node, c, err, errlen);
 	xfree(text);
 	return rc;

@@ -18,6 +18,9 @@
 #define JC_DEFAULT_DIRS  "/tmp,/dev/shm"
 #define JC_DEFAULT_WAIT  10          /* CloneNS*_Wait, seconds */
 #define JC_MAX_DIRS      64
+/* BasePath/<job>/JC_NS_FILE: the job's mount namespace, bind-mounted
+ * (slurmd/common/job_container.h; joined by pam_slurm_adopt) */
+#define JC_NS_FILE       ".ns"
 
 typedef struct {
 	char    *base_path;       /* BasePath as written (%h, %n unexpanded);

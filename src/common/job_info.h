@@ -263,6 +263,9 @@ typedef struct {
 /* made by scrontab: requeued for its next start whenever it ends, but
  * by scancel (ctld/crontab.h) */
 #define JOB_CRON 0x00000010u
+/* srun/salloc --x11: refused without PrologFlags=X11 (the tunnel itself
+ * is srun's and the step's: common/x11_fwd.h) */
+#define JOB_X11 0x00000080u
 
 #define NICE_OFFSET 0x80000000u
 

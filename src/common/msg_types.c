@@ -432,6 +432,8 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(task_epilog, FT_STR),
 	LT(multi_prog, FT_STR), LT(pty_rows, FT_U16), LT(pty_cols, FT_U16),
 	LT(container, FT_STR),
+	LT(x11, FT_U16), LT(x11_host, FT_STR), LT(x11_port, FT_U16),
+	LT(x11_cookie, FT_STR), LT(x11_screen, FT_U16),
 	FIELD_END
 };
 #undef LT
@@ -974,6 +976,8 @@ static const msg_desc_t table[] = {
 		   msg_alloc_heartbeat_fields),
 	ROW_FIELDS(RESPONSE_ALLOC_HEARTBEAT, alloc_heartbeat_resp_msg_t,
 		   msg_alloc_heartbeat_resp_fields),
+	ROW_FIELDS(REQUEST_STEP_ABORT, step_abort_msg_t,
+		   msg_step_abort_fields),
 	ROW_FIELDS(REQUEST_DBD_ARCHIVE, dbd_archive_msg_t,
 		   msg_dbd_archive_fields),
 	ROW_FUNCS(REQUEST_DBD_TRACK, dbd_job_cond_msg_t, msg_dbd_job_cond),

@@ -154,6 +154,10 @@ typedef enum {
 					     * allocation: InactiveLimit;
 					     * Sluice) */
 	RESPONSE_ALLOC_HEARTBEAT,           /* alloc_heartbeat_resp_msg_t */
+	/* srun -> controller: a step it created ends before it was
+	 * launched (srun --bcast failed, prolog, ...) (msg_step_abort.c) */
+	REQUEST_STEP_ABORT = 5130,          /* step_abort_msg_t;
+					     * RESPONSE_SLURM_RC */
 	/* sbcast, sgather, srun --bcast: a credential for the job's (or
 	 * step's) nodes, signed once per node (msg_bcast.c) */
 	REQUEST_SBCAST_CRED = 5100,         /* sbcast_cred_request_msg_t */
@@ -632,6 +636,14 @@ typedef struct {
 typedef struct {
 	uint32_t  job_id;
 } alloc_heartbeat_msg_t;
+
+/* REQUEST_STEP_ABORT: the step's user (or an operator) ends a step that
+ * srun could not launch; rc is its wait status (e.g. 1 << 8). */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  step_id;
+	uint32_t  rc;
+} step_abort_msg_t;
 
 typedef struct {
 	uint32_t  job_id;
@@ -1199,6 +1211,12 @@ typedef struct {
 	uint16_t  pty_rows;       /* LAUNCH_PTY: srun's terminal size */
 	uint16_t  pty_cols;
 	char     *container;      /* --container: the OCI bundle, or NULL */
+	uint16_t  x11;            /* --x11 on this node: X11_FORWARD_*, else 0
+				   * (common/x11_fwd.h) */
+	char     *x11_host;       /* srun's X11 relay */
+	uint16_t  x11_port;
+	char     *x11_cookie;     /* the user's MIT-MAGIC-COOKIE-1, hex */
+	uint16_t  x11_screen;     /* of srun's DISPLAY */
 } launch_tasks_request_msg_t;
 
 enum {

@@ -54,6 +54,9 @@ MSG_BODY_FUNCS(msg_dbd_profile);  /* RESPONSE_DBD_PROFILE: dbd_profile_msg_t */
 extern const field_desc_t msg_alloc_heartbeat_fields[];
 extern const field_desc_t msg_alloc_heartbeat_resp_fields[];
 
+/* msg_step_abort.c: REQUEST_STEP_ABORT */
+extern const field_desc_t msg_step_abort_fields[];
+
 /* msg_topo.c */
 extern const field_desc_t msg_topo_fields[];     /* topo_info_msg_t */
 

@@ -5,13 +5,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <regex.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "common/conf_text.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -57,27 +57,6 @@ static const char *const hook_names[] = {
 	"prestart", "createRuntime", "createContainer", "startContainer",
 	"poststart", "poststop",
 };
-
-static int fail(char *err, size_t errlen, const char *fname, int line,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int fail(char *err, size_t errlen, const char *fname, int line,
-		const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (!err || !errlen)
-		return -1;
-	if (line > 0)
-		snprintf(err, errlen, "%s:%d: %s", fname, line, msg);
-	else
-		snprintf(err, errlen, "%s: %s", fname, msg);
-	return -1;
-}
 
 void oci_conf_free(oci_conf_t *c)
 {
@@ -247,67 +226,53 @@ static int set_value(oci_conf_t *c, const okey_t *k, const char *v,
 	return 0;
 }
 
-/* Cut the comment (a '#' outside quotes) and the blanks around. */
-static char *trim_line(char *s)
-{
-	bool q = false;
-	char *e;
+typedef struct {
+	oci_conf_t *c;
+	const char *fname;
+	char       *err;
+	size_t      errlen;
+} oci_parse_t;
 
-	for (char *p = s; *p; p++) {
-		if (*p == '"')
-			q = !q;
-		else if (*p == '#' && !q) {
-			*p = '\0';
-			break;
-		}
-	}
-	while (isspace((unsigned char) *s))
-		s++;
-	for (e = s + strlen(s); e > s && isspace((unsigned char) e[-1]); e--)
-		e[-1] = '\0';
-	return s;
-}
-
-static int parse_line(oci_conf_t *c, char *s, const char *fname, int line,
-		      char *err, size_t errlen)
+/* One non-comment line (conf_text_lines). */
+static int parse_line(char *s, int line, void *arg)
 {
-	char *eq = strchr(s, '='), *key = s, *val, *e, why[160];
+	oci_parse_t *p = arg;
+	const char *fname = p->fname;
+	char *key, *val, why[160], *err = p->err;
+	size_t errlen = p->errlen, n;
+	oci_conf_t *c = p->c;
 	const okey_t *k = NULL;
-	size_t n;
 
-	if (!eq)
-		return fail(err, errlen, fname, line,
-			    "Parsing error at unrecognized key: %.64s", s);
-	*eq = '\0';
-	for (e = eq; e > key && isspace((unsigned char) e[-1]); e--)
-		e[-1] = '\0';
-	for (val = eq + 1; isspace((unsigned char) *val); val++)
-		;
+	if (conf_text_kv(s, &key, &val) < 0)
+		return conf_text_fail(err, errlen, fname, line, "Parsing error "
+				      "at unrecognized key: %.64s", s);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcasecmp(keys[i].name, key))
 			k = &keys[i];
 	if (!k)
-		return fail(err, errlen, fname, line,
-			    "Parsing error at unrecognized key: %.64s", key);
+		return conf_text_fail(err, errlen, fname, line, "Parsing error "
+				      "at unrecognized key: %.64s", key);
 	n = strlen(val);
 	if (val[0] == '"') {
 		if (n < 2 || val[n - 1] != '"' ||
 		    memchr(val + 1, '"', n - 2))
-			return fail(err, errlen, fname, line,
-				    "%s: unbalanced quotes", k->name);
+			return conf_text_fail(err, errlen, fname, line,
+					      "%s: unbalanced quotes",
+					      k->name);
 		val[n - 1] = '\0';
 		val++;
 	} else if (strchr(val, '"'))
-		return fail(err, errlen, fname, line,
-			    "%s: unbalanced quotes", k->name);
+		return conf_text_fail(err, errlen, fname, line,
+				      "%s: unbalanced quotes", k->name);
 	if (!*val)
-		return fail(err, errlen, fname, line, "%s: no value", k->name);
+		return conf_text_fail(err, errlen, fname, line,
+				      "%s: no value", k->name);
 	if (has_ctl(val))
-		return fail(err, errlen, fname, line,
-			    "%s: control character in value", k->name);
+		return conf_text_fail(err, errlen, fname, line, "%s: control "
+				      "character in value", k->name);
 	if (set_value(c, k, val, why, sizeof(why)) < 0)
-		return fail(err, errlen, fname, line, "%s=%.64s: %s", k->name,
-			    val, why);
+		return conf_text_fail(err, errlen, fname, line,
+				      "%s=%.64s: %s", k->name, val, why);
 	if (k->kind == K_SCRUN || k->kind == K_SCRUN_LIST)
 		xstrfmtcat(&c->notes, "%s%s:%d: %s has no effect: it is for "
 			   "scrun, which Sluice does not have",
@@ -320,51 +285,36 @@ static int check_whole(const oci_conf_t *c, const char *fname, char *err,
 		       size_t errlen)
 {
 	if (c->ignore_config_json)
-		return fail(err, errlen, fname, 0, "IgnoreFileConfigJson=true "
-			    "is not supported: Sluice runs the bundle's "
-			    "config.json");
+		return conf_text_fail(err, errlen, fname, 0,
+				      "IgnoreFileConfigJson=true is not "
+				      "supported: Sluice runs the bundle's "
+				      "config.json");
 	if (c->rt_run && (c->rt_create || c->rt_start))
-		return fail(err, errlen, fname, 0, "RunTimeRun is mutually "
-			    "exclusive with RunTimeCreate and RunTimeStart");
+		return conf_text_fail(err, errlen, fname, 0,
+				      "RunTimeRun is mutually exclusive with "
+				      "RunTimeCreate and RunTimeStart");
 	if (!c->rt_run && !(c->rt_create && c->rt_start))
-		return fail(err, errlen, fname, 0, "RunTimeRun, or "
-			    "RunTimeCreate and RunTimeStart, must be set");
+		return conf_text_fail(err, errlen, fname, 0,
+				      "RunTimeRun, or RunTimeCreate and "
+				      "RunTimeStart, must be set");
 	if (!c->rt_run)
-		return fail(err, errlen, fname, 0, "RunTimeCreate and "
-			    "RunTimeStart are not supported: Sluice runs "
-			    "containers with RunTimeRun");
+		return conf_text_fail(err, errlen, fname, 0,
+				      "RunTimeCreate and RunTimeStart are not "
+				      "supported: Sluice runs containers with "
+				      "RunTimeRun");
 	return 0;
 }
 
 int oci_conf_parse_text(const char *text, size_t len, const char *fname,
 			oci_conf_t *c, char *err, size_t errlen)
 {
-	size_t pos = 0;
-	int line = 0;
+	oci_parse_t p = { c, fname, err, errlen };
 
 	memset(c, 0, sizeof(*c));
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
-		char *s, *p;
-		int rc = 0;
-
-		line++;
-		if (memchr(text + pos, '\0', n)) {
-			oci_conf_free(c);
-			return fail(err, errlen, fname, line,
-				    "NUL byte in line");
-		}
-		s = xstrndup(text + pos, n);
-		pos += n + (nl ? 1 : 0);
-		p = trim_line(s);
-		if (*p)
-			rc = parse_line(c, p, fname, line, err, errlen);
-		xfree(s);
-		if (rc < 0) {
-			oci_conf_free(c);
-			return -1;
-		}
+	if (conf_text_lines(text, len, fname, parse_line, &p, err,
+			    errlen) < 0) {
+		oci_conf_free(c);
+		return -1;
 	}
 	if (check_whole(c, fname, err, errlen) < 0) {
 		oci_conf_free(c);
@@ -377,25 +327,14 @@ int oci_conf_parse_text(const char *text, size_t len, const char *fname,
 
 int oci_conf_load(const char *path, oci_conf_t *c, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
 	char *text;
 	size_t n;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (conf_text_read(path, OCI_CONF_MAX_BYTES, &text, &n, err,
+			   errlen) < 0)
 		return -1;
-	}
-	text = xmalloc(OCI_CONF_MAX_BYTES + 1);
-	n = fread(text, 1, OCI_CONF_MAX_BYTES + 1, f);
-	fclose(f);
-	if (n > OCI_CONF_MAX_BYTES) {
-		xfree(text);
-		snprintf(err, errlen, "%s: larger than %d bytes", path,
-			 OCI_CONF_MAX_BYTES);
-		return -1;
-	}
 	rc = oci_conf_parse_text(text, n, path, c, err, errlen);
 	xfree(text);
 	return rc;

@@ -152,6 +152,7 @@ void acct_job_changed(job_record_t *j)
 		.req_mem = req_mem(i),
 		.mem_per_cpu = i->mem_per_cpu,
 		.work_dir = i->work_dir,
+		.container = i->container,
 		.comment = store_flags() & ACCT_STORE_JOB_COMMENT ?
 			   i->comment : NULL,
 		.submit_line = i->submit_line,

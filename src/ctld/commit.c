@@ -497,6 +497,10 @@ int commit_init(struct event_base *base, const recover_t *r,
 
 	cm.dir = xstrdup(ctld_conf()->state_save_location);
 	_read_env();
+	/* the writer first: the snapshot below waits for it to write the
+	 * job files the replayed journal queued */
+	if (job_files_start(cm.dir) < 0)
+		return -1;
 	if (_start_journal(r) < 0) {
 		if (!may_start_broken)
 			return -1;
@@ -515,8 +519,6 @@ int commit_init(struct event_base *base, const recover_t *r,
 		return -1;
 	if (cm.broken)
 		evtimer_add(cm.retry_ev, &tv);
-	if (job_files_start(cm.dir) < 0)
-		return -1;
 	if (pthread_create(&cm.thread, NULL, _writer, NULL))
 		return -1;
 	cm.thread_up = true;

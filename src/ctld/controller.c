@@ -93,6 +93,7 @@ static struct {
 	bool               stopping;
 	bool               restarting;     /* ctld_restart_from_disk() */
 	bool               restarted;      /* this image is such a restart */
+	bool               warm;           /* state was recovered */
 	struct event      *restart_ev;
 	unsigned           restart_waited; /* ms */
 	char             **argv;
@@ -517,6 +518,7 @@ static void _init_state(void)
 		error("Ignoring unreadable state: %s", err);
 		ctld.recovered.next_gen = recover_next_gen(c->state_save_location);
 	}
+	ctld.warm = rc == 0;
 	part_mgr_refresh_totals();
 }
 
@@ -545,8 +547,13 @@ static void _start(void)
 	}
 	ctld.boot_time = time(NULL);
 	stats_init(ctld.boot_time);
-	ctld.last_ping = ctld.boot_time;
 	_init_state();
+	/* After a restart the slurmds are up and will not register on their
+	 * own: ask them at the first tick (nodes are UNKNOWN until they
+	 * register, and no job starts on them), as Slurm's controller does,
+	 * instead of after SlurmdTimeout/3.  A cold start waits for the
+	 * slurmds' own registration. */
+	ctld.last_ping = ctld.warm ? 0 : ctld.boot_time;
 	if (acct_init(c, err, sizeof(err)) < 0)      /* after the fork */
 		fatal("%s", err);
 	acct_resync();

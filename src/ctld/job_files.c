@@ -366,6 +366,7 @@ static int _jf_open_segments(const char *dir)
 {
 	uint32_t cnt = 0;
 	job_record_t *const *all = job_mgr_all(&cnt);
+	jf_op_t *o, *tmp;
 	int rc;
 
 	_jf_ids = xcalloc(cnt + 1, sizeof(uint32_t));
@@ -375,6 +376,16 @@ static int _jf_open_segments(const char *dir)
 			_jf_ids[_jf_nids++] = job_array_files_id(all[i]);
 	qsort(_jf_ids, _jf_nids, sizeof(uint32_t), _jf_cmp);
 	rc = job_seg_open(dir, _jf_in_use, NULL);
+	/* replayed files of jobs the journal then purged */
+	pthread_mutex_lock(&jf.mu);
+	DL_FOREACH_SAFE(jf.queue, o, tmp) {
+		if (!o->file || _jf_in_use(o->job_id, NULL))
+			continue;
+		DL_DELETE(jf.queue, o);
+		_jf_unhash(o);
+		_jf_op_free(o);
+	}
+	pthread_mutex_unlock(&jf.mu);
 	xfree(_jf_ids);
 	_jf_nids = 0;
 	return rc;
@@ -457,17 +468,35 @@ void job_files_save(const char *dir, uint32_t job_id, const char *script,
 
 int job_files_replay(const char *dir, const void *data, uint32_t len)
 {
-	buf_t *b = buf_view(data, len), *f;
+	buf_t *b = buf_view(data, len);
 	uint32_t id = 0;
-	int rc = -1;
+	jf_op_t *o, *old;
+	int rc = unpack32(b, &id);
 
-	if (unpack32(b, &id) == 0) {
-		f = _jf_file_of(data, len);
-		rc = _jf_write(dir, id, f);
-		buf_destroy(f);
-	}
 	buf_destroy(b);
-	return rc;
+	(void)dir;
+	if (rc < 0)
+		return -1;
+	/* queued for the writer, which appends it to a segment when it
+	 * starts (before the first snapshot lets this journal go): a file
+	 * per job made here took most of a restart's time */
+	o = xmalloc(sizeof(*o));
+	o->job_id = id;
+	o->file = _jf_file_of(data, len);
+	pthread_mutex_lock(&jf.mu);
+	HASH_FIND(hh, jf.pending, &id, sizeof(id), old);
+	if (old && !jf.up) {        /* replayed twice: the later one wins */
+		_jf_unhash(old);
+		DL_DELETE(jf.queue, old);
+		_jf_op_free(old);
+	} else if (old) {
+		_jf_unhash(old);
+	}
+	HASH_ADD(hh, jf.pending, job_id, sizeof(id), o);
+	o->hashed = true;
+	_jf_enqueue(o);
+	pthread_mutex_unlock(&jf.mu);
+	return 0;
 }
 
 int job_files_read(const char *dir, uint32_t job_id, char **script,
@@ -505,6 +534,12 @@ void job_files_remove(const char *dir, uint32_t job_id)
 	if (!jf.up) {
 		pthread_mutex_lock(&jf.mu);
 		_jf_drop_failed(job_id);
+		HASH_FIND(hh, jf.pending, &job_id, sizeof(job_id), o);
+		if (o) {                /* a replayed write not made yet */
+			_jf_unhash(o);
+			DL_DELETE(jf.queue, o);
+			_jf_op_free(o);
+		}
 		pthread_mutex_unlock(&jf.mu);
 		_jf_remove(dir, job_id);
 		return;

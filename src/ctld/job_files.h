@@ -36,7 +36,9 @@ void job_files_stop(void);
 /* Loop: queue the journal record and the file of a new batch job. */
 void job_files_save(const char *dir, uint32_t job_id, const char *script,
 		    char *const *env);
-/* Recovery: write the file of a JREC_JOB_FILES payload.  0 or -1. */
+/* Recovery (before job_files_start): queue the file of a JREC_JOB_FILES
+ * payload for the writer; job_files_read finds it meanwhile, and a
+ * replayed job the journal then purged is dropped at start.  0 or -1. */
 int  job_files_replay(const char *dir, const void *data, uint32_t len);
 /* A job's script and environment (caller frees: script xfree, env
  * xstrarray_free).  0, or -1 (logged). */

@@ -11,6 +11,7 @@
 #include "common/features.h"
 #include "common/log.h"
 #include "common/msg_types.h"
+#include "common/conf_params.h"
 #include "common/oci_conf.h"
 #include "common/parse_util.h"
 #include "common/profile.h"
@@ -535,6 +536,16 @@ static int _check_memory(const submit_t *s)
 	return 0;
 }
 
+/* PrologFlags=X11 */
+static bool _x11_on(void)
+{
+	uint32_t flags = 0;
+
+	return conf_parse_prolog_flags(ctld_conf()->prolog_flags, &flags,
+				       NULL, 0) == 0 &&
+	       (flags & PROLOG_FLAG_X11);
+}
+
 /* --container=BUNDLE: ESLURMD_CONTAINER_RUNTIME_INVALID ("Container
  * runtime not configured or invalid") without oci.conf beside slurm.conf,
  * EINVAL for a path that is not absolute or has "..". */
@@ -614,6 +625,9 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	/* --checkpoint: only a batch job can be requeued (job_ckpt.h) */
 	if ((d->bitflags & JOB_CHECKPOINT) && !batch)
 		return ESLURM_BATCH_ONLY;
+	/* srun/salloc --x11: only where the site turned X11 on */
+	if ((d->bitflags & JOB_X11) && (batch || !_x11_on()))
+		return ESLURM_X11_NOT_AVAIL;
 	if ((rc = _sizes(d, s)) || (rc = _check_nodes(d, s)) ||
 	    (rc = _check_requests(d, s)) || (rc = _check_threads(d, s)))
 		return rc;

@@ -225,6 +225,9 @@ static const rpc_row_t rpc_table[] = {
 	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },
 	{ REQUEST_STEP_COMPLETE,         RPC_PRIV_SLURM,  step_mgr_rpc_complete,
 	  CHANGE },
+	/* the step's user or an operator (step_abort.c) */
+	{ REQUEST_STEP_ABORT,            RPC_PRIV_USER,   step_mgr_rpc_abort,
+	  CHANGE },
 	{ ACCOUNTING_UPDATE_MSG,         RPC_PRIV_SLURM,  assoc_mgr_rpc_update },
 	/* run tracking: not journaled, outboxed to slurmdbd (job_track.h);
 	 * the reply waits for the outbox's fdatasync */

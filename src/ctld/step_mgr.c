@@ -838,7 +838,7 @@ static const char *sm_state_name(uint32_t state)
 		state == JOB_FAILED ? "FAILED" : "COMPLETED";
 }
 
-static void sm_step_done(job_record_t *j, sm_step_t *s)
+void sm_step_done(job_record_t *j, sm_step_t *s)
 {
 	struct job_steps *js = j->steps;
 	sm_step_t **pp;

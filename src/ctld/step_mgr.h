@@ -21,6 +21,9 @@
 void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m);
 /* REQUEST_STEP_COMPLETE from a node's slurmstepd. */
 void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m);
+/* REQUEST_STEP_ABORT from srun: a step it could not launch ends now
+ * (its nodes are told to kill whatever started) (step_abort.c). */
+void step_mgr_rpc_abort(net_conn_t *c, slurm_msg_t *m);
 /* REQUEST_JOB_STEP_INFO: running steps (and batch steps). */
 void step_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);
 /* REQUEST_STEP_LAYOUT (sattach): RESPONSE_STEP_LAYOUT or rc. */

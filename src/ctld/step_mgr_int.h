@@ -58,6 +58,9 @@ struct job_steps {
 void sm_step_free(sm_step_t *s);
 /* The job's step list, created empty on first use. */
 struct job_steps *sm_steps(job_record_t *j);
+/* Every node has reported (or the step was aborted): account for it,
+ * give its CPUs back, free it. */
+void sm_step_done(job_record_t *j, sm_step_t *s);
 /* "1,2,3"; caller frees. */
 char *sm_join16(const uint16_t *v, uint32_t n);
 

@@ -500,8 +500,20 @@ static char **schema_v14(dbd_db_t *db)
 	return out;
 }
 
-/* v15: hetjob components (sacct "123+1", -j 123 names them all). */
-static const char *const schema_v15[] = {
+/* v15: the job's --container bundle, for sacct's Container. */
+static char **schema_v15(dbd_db_t *db)
+{
+	char *sql = xstrdup_printf("ALTER TABLE job_table ADD COLUMN IF NOT "
+				   "EXISTS container %s NULL",
+				   acct_limit_sql_type(ACCT_LIM_PATH));
+	char **out = xstrarray_append(NULL, sql);
+
+	(void) db;
+	xfree(sql);
+	return out;
+}
+/* v16: hetjob components (sacct "123+1", -j 123 names them all). */
+static const char *const schema_v16[] = {
 	"ALTER TABLE job_table "
 	"ADD COLUMN IF NOT EXISTS het_job_id INT UNSIGNED NOT NULL DEFAULT 0, "
 	"ADD COLUMN IF NOT EXISTS het_job_offset INT UNSIGNED NOT NULL "
@@ -529,7 +541,8 @@ static const struct {
 	{ NULL, schema_v12 },
 	{ NULL, schema_v13 },
 	{ NULL, schema_v14 },
-	{ schema_v15, NULL },
+	{ NULL, schema_v15 },
+	{ schema_v16, NULL },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -39,6 +39,7 @@ static const col_t job_cols[] = {
 	{ "constraints", "t.constraints" },
 	{ "restart_cnt", "t.restart_cnt" }, { "priority", "t.priority" },
 	{ "cluster", "t.cluster" }, { "array_task_str", "t.array_task_str" },
+	{ "container", "t.container" },
 	{ "het_job_id", "t.het_job_id" },
 	{ "het_job_offset", "t.het_job_offset" },
 	{ NULL, NULL }

@@ -14,15 +14,21 @@
  * Options (Slurm's names): action_no_jobs=deny|ignore (deny),
  * action_adopt_failure=allow|deny (allow), action_generic_failure=
  * ignore|allow|deny (ignore), nodename=NAME (which NodeName this host
- * is, for hosts running several slurmd), log_level=... (accepted).
+ * is, for hosts running several slurmd), join_container=true|false
+ * (true: with JobContainerType=job_container/tmpfs the process also
+ * enters the job's mount namespace, so the login sees the job's /tmp),
+ * log_level=... (accepted).
  * slurm.conf: $SLURM_CONF or the compiled-in default.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -33,6 +39,8 @@
 
 #include "common/auth.h"
 #include "common/conf.h"
+#include "common/fixed_plugins.h"
+#include "common/job_container_conf.h"
 #include "common/msg.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -51,6 +59,7 @@ typedef struct {
 	action_t    adopt_failure;
 	action_t    generic_failure;
 	const char *node_name;
+	bool        join_container;
 } opts_t;
 
 typedef struct {
@@ -73,7 +82,7 @@ static action_t _action(const char *v, action_t dflt)
 static void _opts(pam_handle_t *pamh, int argc, const char **argv,
 		  opts_t *o)
 {
-	*o = (opts_t) { ACT_DENY, ACT_ALLOW, ACT_IGNORE, NULL };
+	*o = (opts_t) { ACT_DENY, ACT_ALLOW, ACT_IGNORE, NULL, true };
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 
@@ -90,10 +99,13 @@ static void _opts(pam_handle_t *pamh, int argc, const char **argv,
 			o->generic_failure = _action(eq + 1, ACT_IGNORE);
 		else if (!strncmp(a, "nodename=", 9))
 			o->node_name = eq + 1;
+		else if (!strncmp(a, "join_container=", 15))
+			o->join_container = strcasecmp(eq + 1, "false") &&
+					    strcasecmp(eq + 1, "no") &&
+					    strcmp(eq + 1, "0");
 		else if (strncmp(a, "log_level=", 10) &&
 			 strncmp(a, "action_unknown=", 15) &&
 			 strncmp(a, "disable_x11=", 12) &&
-			 strncmp(a, "join_container=", 15) &&
 			 strncmp(a, "service=", 8))
 			pam_syslog(pamh, LOG_ERR, "unknown option %s", a);
 	}
@@ -191,6 +203,45 @@ static int _adopt(const char *path, uint32_t job_id, uid_t uid)
 	return rc;
 }
 
+/* job_container/tmpfs: enter the job's mount namespace (as its tasks
+ * do), so the login sees the job's /tmp.  0 (also with the plugin off
+ * here), or -1 (logged). */
+static int _join(pam_handle_t *pamh, const slurm_conf_t *c,
+		 const char *node, uint32_t job_id)
+{
+	char err[512] = "", *conf, *base, *ns;
+	jc_conf_t jc;
+	int fd, rc = 0;
+
+	if (!fixed_job_container_tmpfs(c))
+		return 0;
+	conf = conf_sibling_path(c, "job_container.conf");
+	rc = jc_conf_load(conf, node, &jc, err, sizeof(err));
+	xfree(conf);
+	if (rc < 0) {
+		pam_syslog(pamh, LOG_ERR, "job_container/tmpfs: %s", err);
+		return -1;
+	}
+	if (!jc_conf_active(&jc)) {
+		jc_conf_free(&jc);
+		return 0;
+	}
+	base = jc_conf_base_path(&jc, node);
+	ns = xstrdup_printf("%s/%u/%s", base, job_id, JC_NS_FILE);
+	if ((fd = open(ns, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    setns(fd, CLONE_NEWNS) < 0) {
+		pam_syslog(pamh, LOG_ERR, "joining job %u's namespace %s: %m",
+			   job_id, ns);
+		rc = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	xfree(ns);
+	xfree(base);
+	jc_conf_free(&jc);
+	return rc;
+}
+
 /* A stale socket (the stepd is gone), not a refusal. */
 static bool _transport(int rc)
 {
@@ -209,7 +260,7 @@ static int _run(pam_handle_t *pamh, const opts_t *o, uid_t uid,
 	const char *node;
 	cand_t *cands = NULL;
 	size_t n = 0, i;
-	bool had_job = false;
+	bool had_job = false, joined = true;
 	int rc = PAM_SUCCESS;
 
 	if (!conf_path || !*conf_path)
@@ -241,6 +292,9 @@ static int _run(pam_handle_t *pamh, const opts_t *o, uid_t uid,
 			pam_syslog(pamh, LOG_INFO,
 				   "Process %d adopted into job %u",
 				   (int) getpid(), cands[i].job_id);
+			if (o->join_container &&
+			    _join(pamh, c, node, cands[i].job_id) < 0)
+				joined = false;
 			break;
 		}
 		if (r != ESLURM_ACCESS_DENIED && r != ESLURM_INVALID_JOB_ID &&
@@ -251,7 +305,7 @@ static int _run(pam_handle_t *pamh, const opts_t *o, uid_t uid,
 		}
 	}
 	if (i < n)
-		rc = PAM_SUCCESS;
+		rc = joined ? PAM_SUCCESS : _pam_rc(o->adopt_failure);
 	else if (had_job)
 		rc = _pam_rc(o->adopt_failure);
 	else {

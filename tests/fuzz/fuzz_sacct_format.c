@@ -1,8 +1,8 @@
-/* fuzz_sacct_format.c — sacct's --format parser (sacct_format_parse:
- * "JobID,State%20,JobName%-30", names by unique prefix, widths), then
- * each parsed column rendered for a job row and a step row, as sacct
- * prints them (records from slurmdbd may leave strings NULL), and both
- * rows as --json shows them. */
+/* fuzz_sacct_format.c — the accounting-style table engine (cli_table.h:
+ * "JobID,State%20,JobName%-30", names by unique prefix, widths) over
+ * sacct's table, then the header and a job row and a step row printed as
+ * the table, -p and -P print them (records from slurmdbd may leave
+ * strings NULL), and the job row as --json shows it. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -11,10 +11,16 @@
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_sacct_fields.c"
 #include "../../src/cli/cli_sacct_json.c"
+#include "../../src/cli/cli_table.c"
 #include "common/log.h"
 
-static void render(const sacct_col_t *cols, size_t cnt)
+static void render(cli_table_t *t)
 {
+	static const cli_table_opt_t opts[] = {
+		{ 0 }, { .parsable = 1 }, { .parsable = 2, .delim = "," },
+		{ .no_mark = true },
+	};
+	FILE *out = fopen("/dev/null", "w");
 	acct_job_rec_t j;
 	acct_step_rec_t st;
 	sacct_row_t rows[2];
@@ -46,12 +52,13 @@ static void render(const sacct_col_t *cols, size_t cnt)
 				 .steps_cpu_usec = 1500000, .steps = &st,
 				 .nsteps = 1 };
 	rows[1] = (sacct_row_t){ .job = &j, .step = &st, .now = 1795351600 };
-	for (size_t r = 0; r < 2; r++)
-		for (size_t i = 0; i < cnt; i++) {
-			char *s = sacct_field_text(cols[i].field, &rows[r]);
-
-			xfree(s);
-		}
+	for (size_t k = 0; out && k < sizeof(opts) / sizeof(opts[0]); k++) {
+		cli_table_header(out, t, &opts[k]);
+		for (size_t r = 0; r < 2; r++)
+			cli_table_row(out, t, &opts[k], &rows[r], NULL);
+	}
+	if (out)
+		fclose(out);
 	json_object_put(sacct_json_row(&rows[0]));
 }
 
@@ -59,8 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int init;
 	char *spec = xstrndup((const char *)data, size);
-	sacct_col_t *cols = NULL;
-	size_t cnt = 0;
+	cli_table_t t;
 	char *bad = NULL;
 
 	if (!init) {
@@ -69,18 +75,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		log_init("fuzz_sacct_format", o, NULL);
 		init = 1;
 	}
-	if (sacct_format_parse(spec, &cols, &cnt, &bad) == 0) {
-		if (bad || (cnt && !cols))
+	if (cli_table_parse(&t, CLI_TABLE(sacct_fields), NULL, spec,
+			    &bad) == 0) {
+		if (bad || (t.cnt && !t.cols))
 			__builtin_trap();
-		for (size_t i = 0; i < cnt; i++)
-			if (!cols[i].field || cols[i].width > 4096 ||
-			    cols[i].width < -4096)
+		for (size_t i = 0; i < t.cnt; i++)
+			if (!t.cols[i].field || t.cols[i].width > 4096 ||
+			    t.cols[i].width < -4096)
 				__builtin_trap();
-		render(cols, cnt);
-	} else if (!bad || cols || cnt) {
+		render(&t);
+	} else if (!bad || t.cols || t.cnt) {
 		__builtin_trap();       /* refused: the bad name, nothing else */
 	}
-	xfree(cols);
+	cli_table_free(&t);
 	xfree(bad);
 	xfree(spec);
 	return 0;

@@ -5,6 +5,8 @@
   new_cluster      factory for a private cluster (tests that kill daemons);
                    each one is stopped at the end of the test
   users            the two unprivileged test users (created if missing)
+  new_netns_cluster  factory for a multi-host cluster (netns.py: one
+                   network namespace per host, configless nodes)
 
 Run as root: the fixture starts munged and the daemons and switches to the
 test users.  SLUICE_BUILD_DIR / SLUICE_PREFIX choose the binaries (see
@@ -25,8 +27,8 @@ import cluster as cl  # noqa: E402
 _ACTIVE = []
 
 
-def _start(**kw):
-    c = cl.Cluster(**kw)
+def _start(cls=cl.Cluster, **kw):
+    c = cls(**kw)
     _ACTIVE.append(c)
     try:
         c.start()
@@ -83,6 +85,29 @@ def new_cluster(request, users):
     yield make
     for c in made:
         _stop(c)
+
+
+@pytest.fixture
+def new_netns_cluster(request, users):
+    """Factory for a multi-host cluster (netns.NetnsCluster: each node, the
+    controller and a login host in their own network namespace, the nodes
+    configless); stopped, namespaces and bridge removed, at the end of the
+    test.  Skips where namespaces cannot be made."""
+    import netns
+    why = netns.unavailable()
+    if why:
+        pytest.skip("no network namespaces: " + why)
+    made = []
+
+    def make(**kw):
+        kw.setdefault("tag", request.node.name[:20])
+        c = _start(netns.NetnsCluster, **kw)
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        _stop(c, keep=c.failed)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -198,7 +198,6 @@ NOT_IN_FORCE = [
     ("SchedulerParameters=", "SchedulerParameters option max_rpc_cnt has "
      "no effect"),
     ("CpuFreqGovernors=", "CpuFreqGovernors has no effect"),
-    ("X11Parameters=", "X11Parameters has no effect"),
 ]
 
 

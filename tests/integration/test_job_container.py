@@ -129,6 +129,49 @@ def test_srun_job_without_batch_script(jc):
         "%s still there" % jdir
 
 
+def _pam(c, opts=""):
+    build = os.path.abspath(os.environ.get(
+        "SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build")))
+    probe = os.path.join(build, "tests", "pam", "pam_probe")
+    if not os.path.exists(probe):
+        pytest.skip("pam_slurm_adopt not built (no libpam0g-dev)")
+    d = os.path.join(c.dir, "pam-jc")
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o755)
+    with open(os.path.join(d, "sluice-adopt"), "w") as f:
+        f.write("account required %s nodename=n1 %s\n" % (
+            os.path.join(build, "lib", "security", "pam_slurm_adopt.so"),
+            opts))
+    return probe, d
+
+
+def test_pam_slurm_adopt_joins_the_jobs_tmp(jc):
+    """An ssh login adopted into the job (pam_slurm_adopt) enters the
+    job's mount namespace too: it sees the job's /tmp, as its tasks do;
+    with join_container=false it stays on the node's own /tmp."""
+    wd = jc.workdir(U)
+    j = jc.sbatch(["-n1", "-o", os.path.join(wd, "pam-%j.out"), "--wrap",
+                   "echo job-tmp > /tmp/pam-mark; sleep 60"], user=U)
+    try:
+        jc.wait_state(j, "RUNNING", timeout=30)
+        probe, conf = _pam(jc)
+        # the script writes its mark as it starts
+        r = _wait_for(lambda: (lambda x: x if x.rc == 0 else None)(
+            jc.run([probe, conf, "sluice-adopt", U, "cat", "/tmp/pam-mark"],
+                   timeout=30)), 20, step=0.5)
+        assert r, "never adopted with the job's /tmp"
+        assert r.rc == 0, r
+        assert r.out == "pam: Success\njob-tmp\n", r
+        assert not os.path.exists("/tmp/pam-mark")
+        probe, conf = _pam(jc, "join_container=false")
+        r = jc.run([probe, conf, "sluice-adopt", U, "cat", "/tmp/pam-mark"],
+                   timeout=30)
+        assert r.rc == 1 and r.out.startswith("pam: Success\n"), r
+    finally:
+        jc.run(["scancel", str(j)])
+        jc.wait_done(j, timeout=60)
+
+
 def test_bad_job_container_conf_line_stops_slurmd(jc):
     path = os.path.join(jc.dir, "etc", "job_container.conf")
     with open(path) as f:

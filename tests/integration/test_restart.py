@@ -284,3 +284,14 @@ def test_scripts_survive_sigkill_and_snapshots(new_cluster, monkeypatch):
             apart += os.listdir(d)
     assert 1 <= len(segs) <= 3, sorted(os.listdir(state))
     assert len(apart) < n // 2, sorted(apart)
+
+
+def test_nodes_asked_to_register_after_restart(new_cluster):
+    """After a restart the controller asks the running slurmds to register
+    at once (as Slurm's does): a job runs right away, not after
+    SlurmdTimeout/3 (100 s here) when the first ping would have asked."""
+    c = new_cluster(tag="restart-reg", nodes=2, slurmd_timeout=300)
+    restart(c, signal.SIGKILL)
+    jid = c.sbatch(["--wrap", "true"], user="sluice_u1")
+    assert c.wait_done(jid, 30) == "COMPLETED", (
+        c.show_job(jid), c.run(["sinfo", "-N", "-o", "%N %T"]).out)

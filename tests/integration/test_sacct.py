@@ -360,6 +360,42 @@ def test_json_and_yaml(mixed):
     assert y["jobs"][0]["exit_code"] == fail["exit_code"]
 
 
+def test_container_column(mixed):
+    """sacct -o Container and --json's container member: the job's
+    --container bundle as submitted (empty for a job without one)."""
+    import json
+    c = mixed.c
+    oci = os.path.join(os.path.dirname(c.conf), "oci.conf")
+    with open(oci, "w") as f:
+        f.write('RunTimeRun="/bin/false %b"\n')
+    os.chmod(oci, 0o644)
+    bundle = os.path.join(c.workdir(U1), "bundle")
+    try:
+        jid = c.sbatch(["-H", "--container", bundle, "-o", "/dev/null",
+                        "--wrap", "true"], user=U1)
+    finally:
+        os.unlink(oci)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw,Container",
+                            "-j", str(jid), user=U1)
+            if r.rc == 0 and r.out.strip():
+                break
+            time.sleep(0.5)
+        assert r.out == "%d|%s\n" % (jid, bundle), r
+        r = mixed.sacct("-X", "-o", "Container", "-j", str(jid), user=U1)
+        assert r.rc == 0, r
+        assert r.out.splitlines()[0] == "%19s " % "Container", r
+        r = mixed.sacct("--json", "-j", "%d,%d" % (jid, mixed.jobs["ok"]),
+                        user=U1)
+        assert r.rc == 0, r
+        got = {x["job_id"]: x["container"] for x in json.loads(r.out)["jobs"]}
+        assert got == {jid: bundle, mixed.jobs["ok"]: ""}, got
+    finally:
+        c.run(["scancel", str(jid)])
+
+
 def test_pending_array_shows_its_tasks(mixed):
     """A pending array's record reads N_[1-5%2] (JobIDRaw N), as Slurm."""
     c = mixed.c

@@ -307,3 +307,69 @@ def test_srun_bcast_unwritable(cluster, job):
             "aborted.\n" % d) in r.err, r
     assert "srun: error: REQUEST_FILE_BCAST(n1): Permission denied\n" \
         in r.err, r
+
+
+def _steps(c, jid):
+    r = c.run(["squeue", "-h", "-s", "-j", str(jid), "-o", "%i"])
+    assert r.rc == 0, r
+    return sorted(r.out.split())
+
+
+def test_failed_bcast_leaves_no_step(cluster, job):
+    """srun --bcast that fails ends the step it created: it is not left
+    in the job (holding its CPUs) for squeue -s to show."""
+    c = cluster
+    d = c.workdir(U)
+    c.write_file(U, os.path.join(d, "never2.sh"), "#!/bin/sh\necho ran\n",
+                 mode=0o755)
+    locked = os.path.join(d, "locked3")
+    os.makedirs(locked, exist_ok=True)
+    os.chmod(locked, 0o755)
+    before = _steps(c, job)
+    r = c.run(["srun", "--jobid=%d" % job, "--overlap", "-N2", "-n2",
+               "--bcast=%s/" % locked, "./never2.sh"], user=U, timeout=120)
+    assert r.rc == 1, r
+    assert "Step launch aborted" in r.err, r
+    assert _steps(c, job) == before
+    # the job's CPUs are free for the next step at once
+    r = c.run(["srun", "--jobid=%d" % job, "-N4", "-n4", "--exact",
+               "true"], user=U, timeout=60)
+    assert r.rc == 0, r
+
+
+def _conf_with(c, name, line):
+    conf = os.path.join(c.dir, "etc", name)
+    with open(c.conf) as f, open(conf, "w") as g:
+        g.write(f.read() + "\n" + line + "\n")
+    os.chmod(conf, 0o644)
+    return conf
+
+
+def test_bcast_parameters(cluster, job):
+    """BcastParameters=DestDir=...: a relative sbcast DEST and srun
+    --bcast's copies go there; Compression= and send_libs are taken
+    when the command line does not say; an unknown word is refused."""
+    c = cluster
+    d = c.workdir(U)
+    dest = _dest_dir(c, "bp_dest")
+    conf = _conf_with(c, "slurm-bp.conf", "BcastParameters=DestDir=%s,"
+                      "Compression=lz4,send_libs" % dest)
+    src = c.write_file(U, os.path.join(d, "bp.sh"),
+                       "#!/bin/sh\necho \"$0\"\n", mode=0o755)
+    r = c.run(["sbcast", "-f", src, "copy.sh"], user=U, env=_env(job),
+              conf=conf)
+    assert r.rc == 0, r
+    assert open(os.path.join(dest, "copy.sh")).read() == \
+        open(src).read()
+    r = c.run(["srun", "--jobid=%d" % job, "--overlap", "-N2", "-n2",
+               "--bcast", src], user=U, timeout=120, conf=conf)
+    assert r.rc == 0, r
+    paths = r.out.split()
+    assert len(paths) == 2, r
+    assert all(os.path.dirname(p) == dest for p in paths), r
+    bad = _conf_with(c, "slurm-bp-bad.conf", "BcastParameters=Bogus")
+    r = c.run(["sbcast", "-f", src, "copy2.sh"], user=U, env=_env(job),
+              conf=bad)
+    assert r.rc != 0, r
+    assert "BcastParameters option Bogus: not supported" in r.err, r
+    assert not os.path.exists(os.path.join(dest, "copy2.sh"))

@@ -122,6 +122,42 @@ static void test_frame_round_trip(void **st)
 	xfree(b);
 }
 
+/* A job record from an outbox written by an older controller (before
+ * container, and before array_task_str too) is still read. */
+static void test_job_record_older_layouts(void **st)
+{
+	size_t n = 0;
+	acct_job_rec_t in = { .job_id = 77, .nodes = "n1", .container = "/b",
+			      .array_task_str = "1-3" };
+
+	while (acct_job_rec_fields[n].name)
+		n++;
+	for (size_t drop = 0; drop <= 2; drop++) {
+		field_desc_t *f = xcalloc(n + 1, sizeof(*f));
+		buf_t *b = buf_create(256);
+		acct_job_rec_t *j;
+
+		memcpy(f, acct_job_rec_fields, (n - drop) * sizeof(*f));
+		fields_pack(b, f, &in);
+		j = acct_rec_unpack(ACCT_REC_JOB, buf_data(b),
+				    (uint32_t) buf_len(b));
+		assert_non_null(j);
+		assert_int_equal(j->job_id, 77);
+		assert_string_equal(j->nodes, "n1");
+		if (drop)
+			assert_null(j->container);
+		else
+			assert_string_equal(j->container, "/b");
+		if (drop == 2)
+			assert_null(j->array_task_str);
+		else
+			assert_string_equal(j->array_task_str, "1-3");
+		acct_rec_free(ACCT_REC_JOB, j);
+		buf_destroy(b);
+		xfree(f);
+	}
+}
+
 /* ---- the outbox itself ---- */
 
 static char dir[] = "/tmp/test_acct_outbox.XXXXXX";
@@ -223,6 +259,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header_bad),
 		cmocka_unit_test(test_frame_cut_anywhere),
+		cmocka_unit_test(test_job_record_older_layouts),
 		cmocka_unit_test(test_frame_bit_flips),
 		cmocka_unit_test(test_record_garbage),
 		cmocka_unit_test(test_frame_round_trip),

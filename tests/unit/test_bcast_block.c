@@ -152,6 +152,41 @@ static void test_wire(void **state)
 	buf_destroy(b);
 }
 
+/* BcastParameters: bad words first, then what each good one sets. */
+static void test_bcast_params(void **state)
+{
+	static const char *const bad[] = {
+		"Bogus", "DestDir", "Compression=zstd", "Compression=",
+		"send_libs=yes", "Flatten", "DestDir=/x,Nope",
+	};
+	bcast_params_t p;
+	char err[128];
+
+	(void) state;
+	for (size_t i = 0; i < N(bad); i++) {
+		err[0] = '\0';
+		assert_int_equal(bcast_params_parse(bad[i], &p, err,
+						    sizeof(err)), -1);
+		assert_true(strstr(err, "BcastParameters") != NULL);
+		bcast_params_free(&p);
+	}
+	assert_int_equal(bcast_params_parse(NULL, &p, err, sizeof(err)), 0);
+	assert_null(p.dest_dir);
+	assert_int_equal(p.compress, -1);
+	assert_int_equal(p.send_libs, 0);
+	assert_int_equal(bcast_params_parse("DestDir=/scratch,Compression=lz4,"
+					    "send_libs", &p, err, sizeof(err)),
+			 0);
+	assert_string_equal(p.dest_dir, "/scratch");
+	assert_int_equal(p.compress, BCAST_COMPRESS_LZ4);
+	assert_int_equal(p.send_libs, 1);
+	bcast_params_free(&p);
+	assert_int_equal(bcast_params_parse("compression=none", &p, err,
+					    sizeof(err)), 0);
+	assert_int_equal(p.compress, BCAST_COMPRESS_NONE);
+	bcast_params_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_compress_names),
 		cmocka_unit_test(test_lz4),
 		cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_bcast_params),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include "../../src/cli/cli_jv.c"
 #include "../../src/cli/cli_fields.c"
 #include "../../src/cli/cli_fields_job.c"
+#include "../../src/cli/cli_fields_jobstep.c"
 #include "../../src/cli/cli_fields_node.c"
 #include "../../src/cli/cli_fields_part.c"
 #include "../../src/cli/cli_fields_sinfo.c"
@@ -451,25 +452,6 @@ static void test_sinfo_row(void **state)
 		xfree(n[i].name);
 }
 
-static void test_parsable(void **state)
-{
-	job_info_t j = make_job(5, "ok", JOB_COMPLETE);
-	const void *recs[1] = { &j };
-	cli_ctx_t ctx = { .now = NOW };
-	cli_format_t fmt;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	cli_format_parse(&fmt, "%.3i %2j %T", cli_job_fields, "job");
-	cli_output_parsable(f, &fmt, recs, 1, &ctx, true, "|", false);
-	cli_output_parsable(f, &fmt, recs, 1, &ctx, false, "|", true);
-	fclose(f);
-	assert_string_equal(buf, "JOBID|NAME|STATE\n5|ok|COMPLETED\n5|ok|COMPLETED|\n");
-	free(buf);
-	cli_format_free(&fmt);
-}
-
 static void test_json_document(void **state)
 {
 	job_info_t j = make_job(3, "a/b \"q\"", JOB_RUNNING);
@@ -630,7 +612,6 @@ int main(void)
 		cmocka_unit_test(test_client_long_names),
 		cmocka_unit_test(test_time_limits),
 		cmocka_unit_test(test_sinfo_row),
-		cmocka_unit_test(test_parsable),
 		cmocka_unit_test(test_json_document),
 		cmocka_unit_test(test_tables_unique),
 		cmocka_unit_test(test_step_row),

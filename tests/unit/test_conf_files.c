@@ -118,6 +118,14 @@ static void test_srv_bad(void **st)
 	header(&d, 0, 1);
 	d.b[d.n++] = 0x40;
 	assert_null(conf_files_srv_parse(d.b, d.n));
+	/* targets no host has: ',' or ':' would split the server list (the
+	 * fuzzer's find), a NUL inside a label would cut the name */
+	header(&d, 1, 3);
+	srv(&d, 0, 0, 6817, "a,b.example.org");
+	srv(&d, 0, 0, 6817, "c:1.example.org");
+	srv(&d, 0, 0, 6817, "nul.example.org");
+	d.b[d.n - 15] = 0;      /* "nul" -> "n\0l" */
+	assert_null(conf_files_srv_parse(d.b, d.n));
 }
 
 static void test_srv_good(void **st)

@@ -13,7 +13,10 @@ static void test_bad_specs(void **st)
 {
 	static const char *const bad[] = {
 		"gpu:x:y:z", "gpu:2x", "gpu:-1", "g pu", "gpu:tesla:k",
-		"gpu:99999999999", ":", "gpu/x", NULL
+		"gpu:99999999999", ":", "gpu/x",
+		/* a type past what an allocation item holds (fuzzer) */
+		"nic:ihZRR--------------------------------------------IIIz",
+		"gpu_name_of_thirty_two_characters:1", NULL
 	};
 	char err[128];
 	size_t n;

@@ -155,8 +155,8 @@ static sacct_row_t job_row(const jobset_t *s)
 static void same_text(const sacct_field_t *f, const sacct_row_t *a,
 		      const sacct_row_t *b, unsigned k, int step)
 {
-	char *ta = sacct_field_text(f, a);
-	char *tb = sacct_field_text(f, b);
+	char *ta = cli_table_text(&f->f, a, NULL);
+	char *tb = cli_table_text(&f->f, b, NULL);
 	char row[32];
 
 	if (step < 0)
@@ -165,7 +165,7 @@ static void same_text(const sacct_field_t *f, const sacct_row_t *a,
 		snprintf(row, sizeof(row), "step row %d", step);
 	if (strcmp(ta, tb))
 		fail_msg("%s, job %u, %s: \"%s\" from the whole records, "
-			 "\"%s\" from the listed members", f->name, k, row,
+			 "\"%s\" from the listed members", f->f.name, k, row,
 			 ta, tb);
 	xfree(ta);
 	xfree(tb);
@@ -176,7 +176,7 @@ static void test_every_field_reads_only_its_members(void **state)
 	size_t fields = 0;
 
 	(void) state;
-	for (const sacct_field_t *f = sacct_fields; f->name; f++) {
+	for (const sacct_field_t *f = sacct_fields; f->f.name; f++) {
 		fields_sel_t js = { { 0 } }, ss = { { 0 } };
 
 		assert_int_equal(sacct_field_needs(f, &js, &ss), 0);
@@ -213,23 +213,24 @@ static void test_every_field_reads_only_its_members(void **state)
 /* The default format reads a few members only. */
 static void test_default_format_is_selective(void **state)
 {
-	sacct_col_t *cols;
-	size_t n, bits = 0;
+	cli_table_t t;
+	size_t bits = 0;
 	char *bad;
 	fields_sel_t js = { { 0 } }, ss = { { 0 } };
 
 	(void) state;
-	assert_int_equal(sacct_format_parse("JobID,JobName,Partition,Account,"
-					    "AllocCPUS,State,ExitCode", &cols,
-					    &n, &bad), 0);
-	assert_int_equal(n, 7);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(sacct_field_needs(cols[i].field, &js, &ss), 0);
+	assert_int_equal(cli_table_parse(&t, CLI_TABLE(sacct_fields), NULL,
+					 "JobID,JobName,Partition,Account,"
+					 "AllocCPUS,State,ExitCode", &bad), 0);
+	assert_int_equal(t.cnt, 7);
+	for (size_t i = 0; i < t.cnt; i++)
+		assert_int_equal(sacct_field_needs(
+				sacct_field_of(t.cols[i].field), &js, &ss), 0);
 	for (int w = 0; w < FIELDS_SEL_WORDS; w++)
 		bits += (size_t)__builtin_popcountll(js.w[w]);
 	assert_true(bits >= 8 && bits <= 14);   /* JobID: array and hetjob ids */
 	assert_false(fields_sel_is_all(&ss));
-	xfree(cols);
+	cli_table_free(&t);
 }
 
 /* A request with a selection and an answer that carries only it, through

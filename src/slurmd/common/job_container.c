@@ -27,7 +27,6 @@
 #include "common/xstring.h"
 
 #define NSFS_MAGIC_NUM 0x6e736673
-#define JC_NS_FILE     ".ns"
 
 /* This node's settings: 1 when the plugin is on (c filled), 0 when off,
  * -1 on error (err). */

@@ -38,6 +38,7 @@
 #include "slurmd/stepd/step_pmi.h"
 #include "slurmd/stepd/step_pmix.h"
 #include "slurmd/stepd/step_pty.h"
+#include "slurmd/stepd/step_x11.h"
 
 #define STEP_CONN_TIMEOUT_MS 10000
 
@@ -342,6 +343,7 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 		  int verbose)
 {
 	char err[1024] = "";
+	int rc;
 
 	st->conf = fork_server_conf(conf_file, err, sizeof(err));
 	if (!st->conf)
@@ -369,12 +371,15 @@ static int _setup(step_t *st, const char *conf_file, const char *node,
 	daemon_ignore_signals();
 	if (_listen(st) < 0 || _connect_srun(st) < 0)
 		return ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	if ((rc = step_x11_start(st)))
+		return rc;
 	st->sender = ctld_sender_create_direct(st->conf);
 	return st->sender ? 0 : ESLURMD_SETUP_ENVIRONMENT_ERROR;
 }
 
 static void _cleanup(step_t *st)
 {
+	step_x11_fini(st);
 	if (st->server) {
 		net_server_destroy(st->server);
 		unlink(st->sock_path);

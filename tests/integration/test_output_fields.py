@@ -1,0 +1,390 @@
+"""One row description per field: sacct, sshare, sstat, sreport and
+sacctmgr show print their table, -p/-P and --json from the same field
+rows (src/cli/cli_table.h).  For the same query, every value in the table
+equals the -P value and the --json member, field by field; the default
+layouts (header names, widths, justification) are Slurm 22.05's, as its
+commands print them (captured from the oracle, shared/oracle).
+
+One cluster for the file: accounting through slurmdbd, priority/multifactor
+(sshare), two users in one account, a finished job with steps, a failed
+one and one running (sstat).
+"""
+
+import json
+import os
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import mariadb  # noqa: E402
+
+pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
+                                reason="MariaDB server not installed: %s"
+                                % ", ".join(mariadb.missing_tools()))
+
+A, B = "sluice_u1", "sluice_u2"
+PRIO = ("PriorityType=priority/multifactor\nPriorityWeightFairshare=10000\n"
+        "PriorityDecayHalfLife=01:00:00\nJobAcctGatherFrequency=1")
+
+# Slurm 22.05's default headers and dash lines (oracle captures).
+ORACLE = {
+    "sshare": (
+        "Account                    User  RawShares  NormShares    RawUsage"
+        "  EffectvUsage  FairShare \n"
+        "-------------------- ---------- ---------- ----------- -----------"
+        " ------------- ---------- "),
+    "sshare -l": (
+        "Account                    User  RawShares  NormShares    RawUsage"
+        "   NormUsage  EffectvUsage  FairShare    LevelFS                 "
+        "   GrpTRESMins                    TRESRunMins \n"
+        "-------------------- ---------- ---------- ----------- -----------"
+        " ----------- ------------- ---------- ---------- ----------------"
+        "-------------- ------------------------------ "),
+    "sacctmgr user": ("      User   Def Acct     Admin \n"
+                      "---------- ---------- --------- "),
+    "sacctmgr account": ("   Account                Descr                  Org \n"
+                         "---------- -------------------- -------------------- "),
+    "sacctmgr tres": ("    Type            Name     ID \n"
+                      "-------- --------------- ------ "),
+    "sacctmgr reservation": (
+        "   Cluster            Name                           TRES      "
+        "     TimeStart             TimeEnd UnusedWall \n"
+        "---------- --------------- ------------------------------ ------"
+        "------------- ------------------- ---------- "),
+    "sacctmgr transaction": (
+        "               Time               Action      Actor           "
+        "     Where                 Info \n"
+        "------------------- -------------------- ---------- -----------"
+        "--------- -------------------- "),
+    "sacctmgr resource": (
+        "      Name     Server     Type  Count % Allocated ServerType \n"
+        "---------- ---------- -------- ------ ----------- ---------- "),
+    "sacctmgr wckey": ("     WCKey    Cluster       User \n"
+                       "---------- ---------- ---------- "),
+    "sacctmgr problem": (
+        "   Cluster    Account       User                               "
+        "   Problem \n"
+        "---------- ---------- ---------- -------------------------------"
+        "--------- "),
+    "sacctmgr user withcoord": (
+        "      User   Def Acct     Admin       Coord Accounts \n"
+        "---------- ---------- --------- -------------------- "),
+    "sacctmgr user withassoc": (
+        "      User   Def Acct     Admin    Cluster    Account  Partition"
+        "     Share   Priority MaxJobs MaxNodes  MaxCPUs MaxSubmit     Ma"
+        "xWall  MaxCPUMins                  QOS   Def QOS \n"
+        "---------- ---------- --------- ---------- ---------- ----------"
+        " --------- ---------- ------- -------- -------- --------- ------"
+        "----- ----------- -------------------- --------- "),
+    "sacctmgr assoc%-20": ("Account              Use     Share \n"
+                           "-------------------- --- --------- "),
+    "sacctmgr assoc%0": ("   Account       User     Share \n"
+                         "---------- ---------- --------- "),
+    "sreport utilization": (
+        "  Cluster Allocate     Down PLND Dow     Idle  Planned Reported \n"
+        "--------- -------- -------- -------- -------- -------- -------- "),
+    "sstat cut": ("JobID        Max     AveCPU   NTasks  MaxVMSizeNode \n"
+                  "------------ --- ---------- -------- -------------- "),
+}
+
+# Every sacct field 22.05 also has: its default width in 22.05's table
+# (negative: left-justified; positive where the name fills the column).
+SACCT_2205_WIDTHS = [
+    ("Account", 10), ("AdminComment", 15), ("AllocCPUS", 10),
+    ("AllocNodes", 10), ("AllocTRES", 10), ("AssocID", 7), ("AveCPU", 10),
+    ("AveCPUFreq", 10), ("AveDiskRead", 14), ("AveDiskWrite", 14),
+    ("AvePages", 10), ("AveRSS", 10), ("AveVMSize", 10), ("Cluster", 10),
+    ("Comment", 14), ("Constraints", 19), ("ConsumedEnergy", 14),
+    ("ConsumedEnergyRaw", 17), ("CPUTime", 10), ("CPUTimeRAW", 10),
+    ("DerivedExitCode", 15), ("Elapsed", 10), ("ElapsedRaw", 10),
+    ("Eligible", 19), ("End", 19), ("ExitCode", 8), ("GID", 6), ("Group", 9),
+    ("JobID", -12), ("JobIDRaw", -12), ("JobName", 10), ("MaxDiskRead", 12),
+    ("MaxDiskReadNode", 15), ("MaxDiskReadTask", 15), ("MaxDiskWrite", 12),
+    ("MaxDiskWriteNode", 16), ("MaxDiskWriteTask", 16), ("MaxPages", 8),
+    ("MaxPagesNode", 12), ("MaxPagesTask", 14), ("MaxRSS", 10),
+    ("MaxRSSNode", 10), ("MaxRSSTask", 10), ("MaxVMSize", 10),
+    ("MaxVMSizeNode", 14), ("MaxVMSizeTask", 14), ("MinCPU", 10),
+    ("MinCPUNode", 10), ("MinCPUTask", 10), ("NCPUS", 10), ("NNodes", 8),
+    ("NodeList", 15), ("NTasks", 8), ("Partition", 10), ("Priority", 10),
+    ("QOS", 10), ("Reason", 22), ("ReqCPUFreqGov", 13), ("ReqCPUFreqMax", 13),
+    ("ReqCPUFreqMin", 13), ("ReqCPUS", 8), ("ReqMem", 10), ("ReqTRES", 10),
+    ("Start", 19), ("State", 10), ("Submit", 19), ("SubmitLine", 20),
+    ("SystemCPU", 10), ("Timelimit", 10), ("TimelimitRaw", 10),
+    ("TotalCPU", 10), ("TRESUsageInAve", 14), ("TRESUsageInMax", 14),
+    ("TRESUsageInMaxNode", 18), ("TRESUsageInMaxTask", 18),
+    ("TRESUsageInMin", 14), ("TRESUsageInMinNode", 18),
+    ("TRESUsageInMinTask", 18), ("TRESUsageInTot", 14),
+    ("TRESUsageOutAve", 15), ("TRESUsageOutMax", 15),
+    ("TRESUsageOutMaxNode", 19), ("TRESUsageOutMaxTask", 19),
+    ("TRESUsageOutTot", 15), ("UID", 6), ("User", 9), ("UserCPU", 10),
+    ("WCKey", 10), ("WorkDir", 20),
+]
+
+# sstat's fields in 22.05's order (sstat -e) with their widths; 22.05's
+# Pids is not offered.
+SSTAT_2205_WIDTHS = [
+    ("AveCPU", 10), ("AveCPUFreq", 10), ("AveDiskRead", 12),
+    ("AveDiskWrite", 12), ("AvePages", 10), ("AveRSS", 10), ("AveVMSize", 10),
+    ("ConsumedEnergy", 14), ("ConsumedEnergyRaw", 17), ("JobID", -12),
+    ("MaxDiskRead", 12), ("MaxDiskReadNode", 15), ("MaxDiskReadTask", 15),
+    ("MaxDiskWrite", 12), ("MaxDiskWriteNode", 16), ("MaxDiskWriteTask", 16),
+    ("MaxPages", 8), ("MaxPagesNode", 12), ("MaxPagesTask", 14),
+    ("MaxRSS", 10), ("MaxRSSNode", 10), ("MaxRSSTask", 10), ("MaxVMSize", 10),
+    ("MaxVMSizeNode", 14), ("MaxVMSizeTask", 14), ("MinCPU", 10),
+    ("MinCPUNode", 10), ("MinCPUTask", 10), ("Nodelist", 20), ("NTasks", 8),
+    ("ReqCPUFreq", 10), ("ReqCPUFreqMin", 13), ("ReqCPUFreqMax", 13),
+    ("ReqCPUFreqGov", 13), ("TRESUsageInAve", 14), ("TRESUsageInMax", 14),
+    ("TRESUsageInMaxNode", 18), ("TRESUsageInMaxTask", 18),
+    ("TRESUsageInMin", 14), ("TRESUsageInMinNode", 18),
+    ("TRESUsageInMinTask", 18), ("TRESUsageInTot", 14),
+    ("TRESUsageOutAve", 15), ("TRESUsageOutMax", 15),
+    ("TRESUsageOutMaxNode", 19), ("TRESUsageOutMaxTask", 19),
+    ("TRESUsageOutMin", 15), ("TRESUsageOutMinNode", 19),
+    ("TRESUsageOutMinTask", 19), ("TRESUsageOutTot", 15),
+]
+
+
+@pytest.fixture(scope="module")
+def env(users):
+    e = mariadb.AcctEnv(tag="outfields", nodes=2)
+    e.c.extra_conf += "\n" + PRIO
+    try:
+        e.start()
+        e.start_cluster()
+        for args in (["add", "account", "physics"],
+                     ["add", "user", A, B, "account=physics"]):
+            r = e.sacctmgr("-i", *args)
+            assert r.rc == 0, r
+        c = e.c
+        srun = c.bins["srun"]
+        e.done = [
+            c.sbatch(["-J", "steps", "-n", "2", "--wrap",
+                      "%s hostname; %s -n1 false; exit 0" % (srun, srun)],
+                     user=A),
+            c.sbatch(["-J", "a_rather_long_job_name", "--wrap", "exit 3"],
+                     user=B),
+        ]
+        e.running = c.sbatch(["-J", "runner", "-N", "1", "--wrap",
+                              "%s sleep 300" % srun], user=A)
+        for j in e.done:
+            c.wait_done(j)
+        c.wait_state(e.running, "RUNNING")
+    except BaseException:
+        e.stop()
+        raise
+    yield e
+    e.stop()
+    e.cleanup()
+
+
+def run(e, cmd, *args, user=None):
+    r = e.c.run([e.c.bins[cmd]] + list(args), user=user)
+    assert r.rc == 0, r
+    return r.out
+
+
+def table_cells(out, widths):
+    """The cells of a table printed with the given column widths
+    (header and dash lines dropped)."""
+    rows = []
+    for line in out.splitlines()[2:]:
+        cells, pos = [], 0
+        for w in widths:
+            cells.append(line[pos:pos + w].strip())
+            pos += w + 1
+        rows.append(cells)
+    return rows
+
+
+def parsable_cells(out):
+    return [line.split("|") for line in out.splitlines()[1:]]
+
+
+def until(pred, what, timeout=30):
+    deadline = time.time() + timeout
+    while True:
+        v = pred()
+        if v or time.time() > deadline:
+            assert v, what
+            return v
+        time.sleep(0.5)
+
+
+# ---------------------------------------------------------------------------
+
+
+def test_sacct_table_parsable_json_agree(env):
+    fields = ["JobIDRaw", "JobName", "Account", "Partition", "User",
+              "State", "ExitCode", "NNodes", "NodeList", "Elapsed"]
+    ids = ",".join(str(j) for j in env.done)
+    fmt = ",".join("%s%%-30" % f for f in fields)
+    until(lambda: len(parsable_cells(run(env, "sacct", "-P", "-j", ids,
+                                         "-o", "State"))) >= 5,
+          "sacct has both jobs and their steps")
+    tab = table_cells(run(env, "sacct", "-j", ids, "-o", fmt), [30] * 10)
+    par = parsable_cells(run(env, "sacct", "-P", "-j", ids, "-o",
+                             ",".join(fields)))
+    assert tab == par, (tab, par)
+    doc = json.loads(run(env, "sacct", "--json", "-j", ids))
+    jobs = {str(j["job_id"]): j for j in doc["jobs"]}
+    seen = 0
+    for row in par:
+        r = dict(zip(fields, row))
+        if "." in r["JobIDRaw"]:
+            jid, sid = r["JobIDRaw"].split(".", 1)
+            steps = {s["step"]["id"]["step"] if isinstance(
+                s["step"]["id"], dict) else s["step"]["id"]: s
+                for s in jobs[jid]["steps"]}
+            s = steps.get(sid) or steps.get("%s.%s" % (jid, sid))
+            assert s is not None, (r, list(steps))
+            assert s["step"]["name"] == r["JobName"], (r, s)
+            assert s["state"] == [r["State"]], (r, s)
+            assert s["nodes"]["range"] == r["NodeList"], (r, s)
+            assert str(s["nodes"]["count"]) == r["NNodes"], (r, s)
+            continue
+        j = jobs[r["JobIDRaw"]]
+        seen += 1
+        assert j["name"] == r["JobName"], (r, j)
+        assert j["account"] == r["Account"], (r, j)
+        assert j["partition"] == r["Partition"], (r, j)
+        assert j["user"] == r["User"], (r, j)
+        assert j["state"]["current"] == [r["State"]], (r, j)
+        assert j["nodes"] == r["NodeList"], (r, j)
+        rc, sig = r["ExitCode"].split(":")
+        assert j["exit_code"]["return_code"]["number"] == int(rc), (r, j)
+        h, m, s = (int(x) for x in r["Elapsed"].split("-")[-1].split(":"))
+        assert j["time"]["elapsed"] == h * 3600 + m * 60 + s, (r, j)
+    assert seen == 2
+
+
+def test_sacct_default_layout_is_slurms(env):
+    out = run(env, "sacct", "-X", "-j", str(env.done[1]))
+    lines = out.splitlines()
+    assert lines[0] == ("JobID           JobName  Partition    Account  "
+                        "AllocCPUS      State ExitCode "), lines
+    assert lines[2].split()[1] == "a_rather_+", lines
+
+
+def test_sacct_widths_are_slurms(env):
+    """The header and dash line of every field 22.05 has, as 22.05
+    prints them."""
+    want, dash = "", ""
+    for name, w in SACCT_2205_WIDTHS:
+        a = abs(w)
+        want += (name[:a].ljust(a) if w < 0 else name[:a].rjust(a)) + " "
+        dash += "-" * a + " "
+    out = run(env, "sacct", "-X", "-j", str(env.done[0]), "-o",
+              ",".join(n for n, _ in SACCT_2205_WIDTHS)).splitlines()
+    assert out[0] == want
+    assert out[1] == dash
+
+
+def test_sshare_table_parsable_json_agree(env):
+    fields = ["Account", "User", "RawShares", "RawUsage", "FairShare"]
+    fmt = ",".join("%s%%-30" % f for f in fields)
+    tab = table_cells(run(env, "sshare", "-a", "-o", fmt), [30] * 5)
+    par = parsable_cells(run(env, "sshare", "-a", "-P", "-o",
+                             ",".join(fields)))
+    assert [[c.strip() for c in r] for r in par] == tab, (tab, par)
+    assert {A, B} <= {r[1] for r in tab}, tab
+    doc = json.loads(run(env, "sshare", "-a", "--json"))
+    shares = doc["shares"]["shares"]
+    assert len(shares) == len(par), (shares, par)
+    for s, row in zip(shares, par):
+        r = dict(zip(fields, row))
+        assert s["name"] == (r["User"] or r["Account"].strip()), (r, s)
+        if r["RawShares"] not in ("", "parent"):
+            assert s["shares"]["number"] == int(r["RawShares"]), (r, s)
+        assert s["usage"] == int(r["RawUsage"]), (r, s)
+    tab = run(env, "sshare", "-a").splitlines()
+    assert "\n".join(tab[:2]) == ORACLE["sshare"]
+    tab = run(env, "sshare", "-a", "-l").splitlines()
+    assert "\n".join(tab[:2]) == ORACLE["sshare -l"]
+
+
+def test_sacctmgr_table_parsable_json_agree(env):
+    tab = table_cells(run(env, "sacctmgr", "show", "user",
+                          "format=user%-30,defaultaccount%-30,"
+                          "adminlevel%-30"), [30] * 3)
+    par = parsable_cells(run(env, "sacctmgr", "-P", "show", "user"))
+    assert tab == par and len(par) == 3, (tab, par)
+    doc = json.loads(run(env, "sacctmgr", "--json", "show", "user"))
+    users = {u["name"]: u for u in doc["users"]}
+    assert sorted(users) == sorted(r[0] for r in par)
+    for name, acct, admin in par:
+        assert users[name]["default"]["account"] == acct, users[name]
+        assert users[name]["administrator_level"] == [admin], users[name]
+    assert "\n".join(run(env, "sacctmgr", "show", "user").splitlines()[:2]) \
+        == ORACLE["sacctmgr user"]
+    assert "\n".join(run(env, "sacctmgr", "show", "account")
+                     .splitlines()[:2]) == ORACLE["sacctmgr account"]
+    for what in ("tres", "reservation", "transaction", "resource", "wckey",
+                 "problem", "user withcoord", "user withassoc"):
+        out = run(env, "sacctmgr", "show", *what.split())
+        assert "\n".join(out.splitlines()[:2]) == \
+            ORACLE["sacctmgr " + what], (what, out)
+    # %-N left-justifies, %0 keeps the default width, as Slurm's
+    out = run(env, "sacctmgr", "show", "assoc",
+              "format=account%-20,user%3,share")
+    assert "\n".join(out.splitlines()[:2]) == ORACLE["sacctmgr assoc%-20"]
+    assert out.splitlines()[3].startswith("root                 ro+ "), out
+    out = run(env, "sacctmgr", "show", "assoc",
+              "format=account%0,user%0,share%0")
+    assert "\n".join(out.splitlines()[:2]) == ORACLE["sacctmgr assoc%0"]
+
+
+def test_sstat_table_parsable_agree(env):
+    jid = str(env.running)
+    fields = ["JobID", "MaxRSS", "MaxRSSNode", "AveCPU", "NTasks"]
+    fmt = ",".join("%s%%-30" % f for f in fields)
+    until(lambda: parsable_cells(run(env, "sstat", "-a", "-P", "-j", jid)),
+          "sstat shows the running step")
+    tab = table_cells(run(env, "sstat", "-a", "-j", jid, "-o", fmt),
+                      [30] * 5)
+    par = parsable_cells(run(env, "sstat", "-a", "-P", "-j", jid, "-o",
+                             ",".join(fields)))
+    assert len(tab) == 1 and tab[0][0] == jid + ".0", tab
+    # MaxRSS and AveCPU move while the step runs: the fixed ones agree
+    assert [[r[0], r[2], r[4]] for r in tab] == \
+        [[r[0], r[2], r[4]] for r in par], (tab, par)
+    # Slurm's layout: headers cut without '+', names by unique prefix
+    out = run(env, "sstat", "-a", "-j", jid, "-o",
+              "JobID,MaxRSS%3,AveCPU,NT,MaxVMSizeNode")
+    assert "\n".join(out.splitlines()[:2]) == ORACLE["sstat cut"]
+
+
+def test_sstat_fields_and_widths_are_slurms(env):
+    names = run(env, "sstat", "-e").split()
+    assert names == [n for n, _ in SSTAT_2205_WIDTHS]
+    want, dash = "", ""
+    for name, w in SSTAT_2205_WIDTHS:
+        a = abs(w)
+        want += (name[:a].ljust(a) if w < 0 else name[:a].rjust(a)) + " "
+        dash += "-" * a + " "
+    out = run(env, "sstat", "-a", "-j", str(env.running), "-o",
+              ",".join(names)).splitlines()
+    assert out[:2] == [want, dash]
+    assert out[2].split()[names.index("Nodelist")] in ("n1", "n2"), out
+
+
+def test_sreport_table_parsable_agree(env):
+    fields = ["Cluster", "Allocated", "Idle", "Reported"]
+    tab = run(env, "sreport", "-n", "cluster", "utilization",
+              "start=now-1days", "end=now+1days",
+              "format=" + ",".join(fields)).splitlines()
+    par = run(env, "sreport", "-n", "-P", "cluster", "utilization",
+              "start=now-1days", "end=now+1days",
+              "format=" + ",".join(fields)).splitlines()
+    assert len(tab) == 1 and tab[0].split()[0] == "sluice", tab
+    assert [line.split() for line in tab] == \
+        [line.split("|") for line in par], (tab, par)
+    out = run(env, "sreport", "cluster", "utilization").splitlines()
+    assert "\n".join(out[4:6]) == ORACLE["sreport utilization"], out
+    # an unknown column is reported, the others kept (exit 1)
+    r = env.c.run([env.c.bins["sreport"], "cluster", "utilization",
+                   "format=cluster,nosuch,idle"])
+    assert r.rc == 1 and " Unknown field 'nosuch'" in r.err, r
+    assert r.out.splitlines()[4].split() == ["Cluster", "Idle"], r.out
