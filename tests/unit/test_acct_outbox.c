@@ -123,16 +123,20 @@ static void test_frame_round_trip(void **st)
 }
 
 /* A job record from an outbox written by an older controller (before
- * container, and before array_task_str too) is still read. */
+ * the hetjob fields, before container too, before array_task_str too)
+ * is still read. */
 static void test_job_record_older_layouts(void **st)
 {
+	static const size_t drops[] = { 0, 2, 3, 4 };
 	size_t n = 0;
 	acct_job_rec_t in = { .job_id = 77, .nodes = "n1", .container = "/b",
-			      .array_task_str = "1-3" };
+			      .array_task_str = "1-3", .het_job_id = 76,
+			      .het_job_offset = 1 };
 
 	while (acct_job_rec_fields[n].name)
 		n++;
-	for (size_t drop = 0; drop <= 2; drop++) {
+	for (size_t k = 0; k < sizeof(drops) / sizeof(drops[0]); k++) {
+		size_t drop = drops[k];
 		field_desc_t *f = xcalloc(n + 1, sizeof(*f));
 		buf_t *b = buf_create(256);
 		acct_job_rec_t *j;
@@ -144,11 +148,13 @@ static void test_job_record_older_layouts(void **st)
 		assert_non_null(j);
 		assert_int_equal(j->job_id, 77);
 		assert_string_equal(j->nodes, "n1");
-		if (drop)
+		assert_int_equal(j->het_job_id, drop ? 0 : 76);
+		assert_int_equal(j->het_job_offset, drop ? 0 : 1);
+		if (drop > 2)
 			assert_null(j->container);
 		else
 			assert_string_equal(j->container, "/b");
-		if (drop == 2)
+		if (drop == 4)
 			assert_null(j->array_task_str);
 		else
 			assert_string_equal(j->array_task_str, "1-3");
