@@ -314,6 +314,9 @@ void het_job_ended(job_record_t *j)
 
 	if (!het_job_is_comp(j) || j->info.het_job_offset != 0)
 		return;
+	/* a requeue is not an end: the components are left as they are */
+	if (HET_BASE(j) == JOB_PENDING || (j->info.job_state & JOB_REQUEUE))
+		return;
 	if (!(comps = het_job_comps(j, &n)))
 		return;
 	for (size_t i = 1; i < n; i++) {
