@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_clusters.h"
 #include "cli/cli_common.h"
 #include "cli/cli_env.h"
 #include "common/log.h"
@@ -448,7 +449,9 @@ void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
 	_setu(env, "SLURM_JOB_UID", j->user_id);
 	_set(env, "SLURM_JOB_USER", j->user_name);
 	_setu(env, "SLURM_JOB_GID", j->group_id);
-	_set(env, "SLURM_CLUSTER_NAME", cli_conf()->cluster_name);
+	/* -M: the cluster the job runs on */
+	_set(env, "SLURM_CLUSTER_NAME", j->cluster && *j->cluster ?
+	     j->cluster : cli_clusters_current());
 	if (getcwd(cwd, sizeof(cwd)))
 		_set(env, "SLURM_SUBMIT_DIR", cwd);
 	_set(env, "SLURM_SUBMIT_HOST", host);

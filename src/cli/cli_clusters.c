@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_opt.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -152,4 +154,76 @@ void cli_clusters_free(cli_cluster_t *c, size_t cnt)
 void cli_clusters_use(const cli_cluster_t *c)
 {
 	cli_ctld_set_remote(c && c->host ? c->host : NULL, c ? c->port : 0);
+}
+
+/* When would the job start on the cluster cli_ctld_rpc now talks to?
+ * (time_t)-1 if that cluster cannot run it. */
+static time_t will_start(const void *desc)
+{
+	slurm_msg_t resp;
+	time_t t = (time_t)-1;
+
+	if (cli_ctld_rpc(REQUEST_JOB_WILL_RUN, desc, &resp))
+		return t;
+	if (resp.type == RESPONSE_JOB_WILL_RUN && resp.data)
+		t = ((const will_run_response_msg_t *)resp.data)->start_time;
+	msg_free(&resp);
+	return t;
+}
+
+static char *chosen;     /* cli_clusters_pick's choice */
+
+const char *cli_clusters_current(void)
+{
+	return chosen ? chosen : cli_conf()->cluster_name;
+}
+
+int cli_clusters_pick(const char *list, const void *desc, char **name)
+{
+	size_t n, best = 0;
+	cli_cluster_t *c;
+	time_t best_t = (time_t)-1;
+
+	if (name)
+		*name = NULL;
+	if (!list)
+		return 0;
+	if (!(c = cli_clusters_resolve(list, &n)))
+		return -1;
+	if (n > 1 && !desc) {
+		error("Only one cluster can be used at a time with %s",
+		      cli_prog());
+		cli_clusters_free(c, n);
+		return -1;
+	}
+	for (size_t i = 0; n > 1 && i < n; i++) {
+		time_t t;
+
+		cli_clusters_use(&c[i]);
+		t = will_start(desc);
+		debug("cluster %s: job would start at %ld", c[i].name, (long)t);
+		if (t != (time_t)-1 && (best_t == (time_t)-1 || t < best_t)) {
+			best_t = t;
+			best = i;
+		}
+	}
+	cli_clusters_use(&c[best]);
+	xfree(chosen);
+	chosen = xstrdup(c[best].name);
+	if (name)
+		*name = xstrdup(c[best].name);
+	cli_clusters_free(c, n);
+	return 0;
+}
+
+int cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine)
+{
+	(void) mine;
+	return cli_clusters_pick(o->clusters, &o->desc, NULL);
+}
+
+int cli_check_clusters(const char *list, const char *mine)
+{
+	(void) mine;
+	return cli_clusters_pick(list, NULL, NULL);
 }

@@ -761,6 +761,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 'y', "nice", "NICE", "Nice", 0, t_nice, "nice", j_nice },
 	{ 'a', "account", "ACCOUNT", "Account", 0, t_account, "account", NULL },
 	{ 'q', "qos", "QOS", "QOS", 0, t_qos, "qos", NULL },
+	{ 0, NULL, NULL, "WCKey", OPT, t_wckey, NULL, NULL },
 	{ 'T', "state", "STATE", "JobState", NL, t_state, "job_state", j_state },
 	{ 0, NULL, NULL, "Reason", 0, t_show_reason, NULL, NULL },
 	{ 'E', "dependency", "DEPENDENCY", "Dependency", 0, t_dependency, "dependency", NULL },

@@ -111,12 +111,12 @@ int  cli_opt_parse_env(cli_job_opts_t *o, char *const *envp);
 int  cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 			  const char *prefix);
 
-/* -M/--clusters: every name must be this cluster (ClusterName) or
- * "all"; otherwise prints Slurm's two errors and returns -1. */
+/* -M/--clusters of srun and salloc (cli_clusters.c): the cluster
+ * (of several, where the job starts first) that gets the requests from
+ * now on; -1 with Slurm's errors printed.  mine is unused. */
 int  cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine);
-/* The same for any command's -M list (squeue, sinfo, scancel, sprio,
- * sshare, sdiag): Sluice's commands reach their own controller only.
- * 0 for NULL. */
+/* The same for a one-cluster command's -M (scontrol, sprio, sshare,
+ * sdiag, strigger): several clusters are refused.  0 for NULL. */
 int  cli_check_clusters(const char *list, const char *mine);
 
 /* Checks across options once every source was read (Slurm's warnings,

@@ -147,33 +147,6 @@ static int set_clusters(cli_job_opts_t *o, const char *arg,
 	return 0;
 }
 
-int cli_opt_check_clusters(const cli_job_opts_t *o, const char *mine)
-{
-	return cli_check_clusters(o->clusters, mine);
-}
-
-int cli_check_clusters(const char *list, const char *mine)
-{
-	char **names;
-	int rc = 0;
-
-	if (!list)
-		return 0;
-	names = xstrsplit(list, ",", NULL);
-	for (size_t i = 0; names[i] && !rc; i++) {
-		if (!strcasecmp(names[i], "all") ||
-		    (mine && !strcmp(names[i], mine)))
-			continue;
-		error("No cluster '%s' known by database.", names[i]);
-		error("'%s' can't be reached now, or it is an invalid entry "
-		      "for --cluster.  Use 'sacctmgr list clusters' to see "
-		      "available clusters.", names[i]);
-		rc = -1;
-	}
-	xstrarray_free(names);
-	return rc;
-}
-
 static int set_wrap(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 {
 	char **f = d->id == OPT_WRAP ? &o->wrap : &o->export_file;

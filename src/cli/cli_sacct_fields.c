@@ -223,6 +223,7 @@ static void g_jobname(char **out, const void *rec, const cli_ctx_t *ctx)
 	}
 JOB_ONLY_STR(g_partition, partition)
 JOB_ONLY_STR(g_qos, qos)
+JOB_ONLY_STR(g_wckey, wckey)
 JOB_ONLY_STR(g_workdir, work_dir)
 JOB_ONLY_STR(g_comment, comment)
 JOB_ONLY_STR(g_submitline, submit_line)
@@ -252,6 +253,14 @@ static void g_uid(char **out, const void *rec, const cli_ctx_t *ctx)
 
 	if (!STEP(r))
 		put_u(out, JOB(r)->uid);
+}
+
+static void g_wckeyid(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const sacct_row_t *r = rec;
+
+	if (!STEP(r))
+		put_u(out, JOB(r)->wckey_id);
 }
 
 static void g_group(char **out, const void *rec, const cli_ctx_t *ctx)
@@ -721,8 +730,9 @@ const sacct_field_t sacct_fields[] = {
 	  "user", NULL, NULL },
 	{ SF("UserCPU", 10, g_usercpu), NULL, "user_usec",
 	  "time/user", "time/user", sj_user },
-	{ SF("WCKey", 10, g_blank), NULL, NULL,
-	  "wckey/wckey", NULL, NULL },
+	{ SF("WCKey", 10, g_wckey), "wckey", NULL,
+	  "wckey/wckey", NULL, sj_wckey },
+	{ SF("WCKeyID", 7, g_wckeyid), "wckey_id", NULL },
 	{ SF("WorkDir", 20, g_workdir), "work_dir", NULL,
 	  "working_directory", NULL, NULL },
 	/* JSON members without a column (sacct -e does not list them) */
@@ -745,7 +755,8 @@ const sacct_field_t sacct_fields[] = {
 	{ SF(NULL, 0, NULL), NULL, NULL, "time/suspended", "time/suspended",
 	  sj_zero },
 	{ SF(NULL, 0, NULL), NULL, NULL, "time/planned", NULL, sj_unset },
-	{ SF(NULL, 0, NULL), NULL, NULL, "wckey/flags", NULL, sj_empty_list },
+	{ SF(NULL, 0, NULL), "wckey", NULL, "wckey/flags", NULL,
+	  sj_wckey_flags },
 	{ SF(NULL, 0, NULL), NULL, NULL, NULL, "nodes/list", sj_nodelist },
 	{ SF(NULL, 0, NULL), NULL, NULL, NULL, "pid", sj_empty_str },
 	{ SF(NULL, 0, NULL), NULL, NULL, NULL, "task/distribution", sj_empty_str },

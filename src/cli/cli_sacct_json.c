@@ -139,6 +139,24 @@ json_object *sj_empty_list(const sacct_row_t *r)
 	return json_object_new_array();
 }
 
+/* wckey: the name, and ASSIGNED_DEFAULT when the controller gave the
+ * user's default ("*name"). */
+json_object *sj_wckey(const sacct_row_t *r)
+{
+	const char *w = r->job->wckey ? r->job->wckey : "";
+
+	return jstr(*w == '*' ? w + 1 : w);
+}
+
+json_object *sj_wckey_flags(const sacct_row_t *r)
+{
+	json_object *a = json_object_new_array();
+
+	if (r->job->wckey && r->job->wckey[0] == '*')
+		json_object_array_add(a, jstr("ASSIGNED_DEFAULT"));
+	return a;
+}
+
 json_object *sj_zero(const sacct_row_t *r)
 {
 	(void)r;

@@ -15,6 +15,8 @@ SJ(sj_derived);
 SJ(sj_elapsed);
 SJ(sj_eligible);
 SJ(sj_empty_list);
+SJ(sj_wckey);
+SJ(sj_wckey_flags);
 SJ(sj_empty_str);
 SJ(sj_end);
 SJ(sj_energy);

@@ -70,6 +70,10 @@ void cli_sacctmgr_cmd_free(mgr_cmd_t *c);
  * rolls up usage now, from START again if given, up to END if given.
  * argv[0] is the command word.  Exit code. */
 bool cli_sacctmgr_is_rollup(const char *word);
+/* `show stats [ave_time|total_time]`, `clear stats`
+ * (cli_sacctmgr_stats.c): slurmdbd's RPC statistics (Operators). */
+bool cli_sacctmgr_is_stats(int argc, char **argv);
+int  cli_sacctmgr_stats(int argc, char **argv);
 int  cli_sacctmgr_rollup(int argc, char **argv, bool immediate);
 /* `archive dump [Directory=] [Events] [Jobs] [Steps] [Suspend]
  * [Purge*After=]` and `archive load [File=]PATH`

@@ -109,6 +109,7 @@ static const cli_field_t account_json[] = {
 /* ---- users ---- */
 
 STR(u_name, "user")
+STR(u_defwckey, "defwckey")
 STR(u_defacct, "defacct")
 
 JSN(u_admin)
@@ -146,7 +147,7 @@ JSN(u_coords)
 static const cli_field_t user_json[] = {
 	{ .json_key = "name", .json = u_name },
 	{ .json_key = "default/account", .json = u_defacct },
-	{ .json_key = "default/wckey", .json = j_empty_str },
+	{ .json_key = "default/wckey", .json = u_defwckey },
 	{ .json_key = "administrator_level", .json = u_admin },
 	{ .json_key = "coordinators", .json = u_coords },
 	{ .json_key = "flags", .json = j_empty_list },

@@ -528,7 +528,7 @@ int cli_sacctmgr_parse(mgr_cmd_t *c, int argc, char **argv)
 		    (!entities[i].list_only || c->op == DBD_OP_LIST))
 			break;
 	if (argc >= 2 && c->op == DBD_OP_LIST &&
-	    (word_is(argv[1], "stats", 4) || word_is(argv[1], "instances", 3) ||
+	    (word_is(argv[1], "instances", 3) ||
 	     word_is(argv[1], "federations", 3))) {
 		/* named by Slurm's list, not kept by Sluice's slurmdbd */
 		fprintf(stderr, " sacctmgr show %s is not supported by Sluice "

@@ -89,6 +89,7 @@ CELL(g_tres, "tres")
 CELL(g_problem, "problem")
 CELL(g_jobid, "jobid")
 CELL(g_wckey, "wckey")
+CELL(g_defwckey, "defwckey")
 CELL(g_server, "server")
 CELL(g_rtype, "type")
 CELL(g_count, "count")
@@ -354,6 +355,7 @@ const cli_field_t cli_sacctmgr_fields[] = {
 	F("Description", "Descr", g_descr, 20),
 	F("Organization", "Org", g_org, 20),
 	F("DefaultAccount", "Def Acct", g_defacct, 10),
+	F("DefaultWCKey", "Def WCKey", g_defwckey, 10),
 	F("AdminLevel", "Admin", g_admin, 9),
 	F("Name", "Name", g_name, 10),
 	F("ParentName", "ParentName", g_parent, 10),
@@ -412,6 +414,7 @@ static const cli_alias_t aliases[] = {
 	{ "GrpSubmitJobs", "GrpSubmit" }, { "MaxSubmitJobs", "MaxSubmit" },
 	{ "Descr", "Description" }, { "Org", "Organization" },
 	{ "DefQOS", "DefaultQOS" }, { "DefAcct", "DefaultAccount" },
+	{ "DefWCKey", "DefaultWCKey" },
 	{ "Admin", "AdminLevel" }, { "Acct", "Account" },
 	{ "ParentN", "ParentName" }, { "Par", "ParentName" },
 	{ "MaxJobsPerUser", "MaxJobsPU" },

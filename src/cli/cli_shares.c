@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_clusters.h"
 #include "cli/cli_common.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -117,7 +118,8 @@ TXT(t_normusage)
 
 TXT(t_cluster)
 {
-	xstrcat(o, cli_conf()->cluster_name ? cli_conf()->cluster_name : "");
+	/* -M: the cluster asked */
+	xstrcat(o, cli_clusters_current() ? cli_clusters_current() : "");
 }
 
 TXT(t_none)

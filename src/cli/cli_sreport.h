@@ -39,6 +39,12 @@ typedef enum {
 	SR_USER_BY_ACCT,
 	SR_USER_TOP,
 	SR_JOB_SIZES,
+	SR_USER_BY_WCKEY,          /* cluster UserUtilizationByWckey */
+	SR_WCKEY_BY_USER,          /* cluster WCKeyUtilizationByUser */
+	SR_ACCT_BY_QOS,            /* cluster AccountUtilizationByQOS */
+	SR_JOB_SIZES_WCKEY,        /* job SizesByWckey */
+	SR_JOB_SIZES_ACCT_WCKEY,   /* job SizesByAccountAndWckey */
+	SR_RESV_UTIL,              /* reservation Utilization */
 } sr_kind_t;
 
 /* Everything the command line said. */
@@ -51,6 +57,7 @@ typedef struct {
 	time_t     start, end;     /* after Slurm's rounding */
 	char     **users;          /* uids */
 	char     **accounts;
+	char     **wckeys;         /* wckeys= (wckey reports) */
 	char      *format;         /* format= */
 	bool       tree;
 	bool       group;

@@ -1,6 +1,7 @@
 /* cli_sreport_rep.c — sreport's reports from slurmdbd's figures
  * (cli_sreport.h): cluster Utilization, AccountUtilizationByUser,
- * UserUtilizationByAccount, user TopUsage, job SizesByAccount. */
+ * UserUtilizationByAccount, AccountUtilizationByQOS, user TopUsage, job
+ * SizesByAccount; the wckey reports are in cli_sreport_wckey.c. */
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -8,37 +9,12 @@
 #include <string.h>
 
 #include "cli/cli_sreport.h"
+#include "cli/cli_sreport_int.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
 /* ---- slurmdbd's answer, parsed ---- */
-
-typedef struct {
-	char     *name;
-	char     *parent;
-	uint64_t  secs;          /* jobs of this account itself */
-	uint64_t  count;
-	uint64_t  sub_secs;      /* with every account below it */
-	uint64_t  sub_count;
-} sr_acct_t;
-
-typedef struct {
-	const char *account;
-	uint32_t    uid;
-	uint32_t    cpus;
-	uint64_t    secs;
-	uint64_t    count;
-} sr_use_t;
-
-typedef struct {
-	uint64_t   cap, down, pdown, alloc, plan, over;
-	uint64_t   cpus;
-	sr_acct_t *accts;
-	uint32_t   nacct;
-	sr_use_t  *uses;          /* "use" or "size" rows */
-	uint32_t   nuse;
-} sr_data_t;
 
 static int col_index(const table_resp_msg_t *r, const char *name)
 {
@@ -90,11 +66,13 @@ static int parse(const table_resp_msg_t *r, sr_data_t *d)
 					    sizeof(sr_acct_t));
 			d->accts[d->nacct++] = (sr_acct_t){
 				.name = c[ca], .parent = c[cp] };
-		} else if (!strcmp(c[ck], "use") || !strcmp(c[ck], "size")) {
+		} else if (!strcmp(c[ck], "use") || !strcmp(c[ck], "size") ||
+			   !strcmp(c[ck], "wuse") || !strcmp(c[ck], "wsize") ||
+			   !strcmp(c[ck], "quse")) {
 			d->uses = xrealloc(d->uses, (d->nuse + 1) *
 					   sizeof(sr_use_t));
 			d->uses[d->nuse++] = (sr_use_t){
-				.account = c[ca],
+				.account = c[ca], .key = c[cp],
 				.uid = (uint32_t)strtoul(c[cu], NULL, 10),
 				.cpus = (uint32_t)strtoul(c[cc], NULL, 10),
 				.secs = secs,
@@ -131,7 +109,7 @@ static void data_free(sr_data_t *d)
 }
 
 /* Login and "Proper Name" (GECOS up to its first comma). */
-static void user_names(uint32_t uid, char **login, char **proper)
+void sr_user_names(uint32_t uid, char **login, char **proper)
 {
 	struct passwd *pw = getpwuid((uid_t)uid);
 
@@ -145,7 +123,7 @@ static void user_names(uint32_t uid, char **login, char **proper)
 			   pw->pw_gecos ? strcspn(pw->pw_gecos, ",") : 0);
 }
 
-static void usage_banner(const sreport_t *o, const char *title)
+void sr_usage_banner(const sreport_t *o, const char *title)
 {
 	char units[128];
 
@@ -183,7 +161,7 @@ static int cluster_util(const sreport_t *o, sr_data_t *d)
 	char n[32];
 	int rc = sr_table_cols(&t, util_fields, util_default, o->format);
 
-	usage_banner(o, title);
+	sr_usage_banner(o, title);
 	xfree(title);
 	/* allocated first, as the roll-ups (doc/dev/accounting-schema.md) */
 	alloc = d->alloc < d->cap ? d->alloc : d->cap;
@@ -237,6 +215,29 @@ static const sr_field_t assoc_tree_fields[] = {
 	SR_F("TresName", "TRES Name", 14, false),
 	SR_F(NULL, NULL, 0, false)
 };
+static const sr_field_t qos_fields[] = {
+	SR_F("Accounts", "Account", 15, false),
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("QOS", "QOS", 9, false),
+	SR_F("Used", "Used", 8, true),
+	SR_F("Energy", "Energy", 8, true),
+	SR_F("TresCount", "TRES Count", 10, false),
+	SR_F("TresName", "TRES Name", 14, false),
+	SR_F(NULL, NULL, 0, false)
+};
+static const sr_field_t qos_tree_fields[] = {
+	SR_F("Accounts", "Account", -20, false),
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("QOS", "QOS", 9, false),
+	SR_F("Used", "Used", 8, true),
+	SR_F("Energy", "Energy", 8, true),
+	SR_F("TresCount", "TRES Count", 10, false),
+	SR_F("TresName", "TRES Name", 14, false),
+	SR_F(NULL, NULL, 0, false)
+};
+static const char *const acct_qos_default[] = {
+	"Cluster", "Accounts", "QOS", "Used", "Energy", NULL
+};
 static const char *const acct_user_default[] = {
 	"Cluster", "Accounts", "Login", "Proper", "Used", "Energy", NULL
 };
@@ -253,7 +254,7 @@ static void assoc_row(const sreport_t *o, sr_table_t *t, const char *acct,
 	if (user) {
 		char *login, *proper;
 
-		user_names(uid, &login, &proper);
+		sr_user_names(uid, &login, &proper);
 		sr_table_str(t, "Login", login);
 		sr_table_str(t, "Proper", proper);
 		xfree(login);
@@ -263,6 +264,20 @@ static void assoc_row(const sreport_t *o, sr_table_t *t, const char *acct,
 	sr_table_secs(t, "Energy", 0);
 	sr_table_str(t, "TresCount", "");
 	sr_table_str(t, "TresName", "cpu");
+}
+
+/* AccountUtilizationByQOS: an account's row per QOS it ran under. */
+static void qos_row(const sreport_t *o, sr_table_t *t, const char *acct,
+		    const char *qos, uint64_t secs)
+{
+	assoc_row(o, t, acct, 0, false, secs);
+	sr_table_str(t, "QOS", qos);
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp((*(const sr_use_t *const *)a)->key,
+		      (*(const sr_use_t *const *)b)->key);
 }
 
 static int by_name(const void *a, const void *b)
@@ -295,6 +310,7 @@ static void acct_visit(const sreport_t *o, sr_data_t *d, sr_table_t *t,
 {
 	const sr_use_t **users = xcalloc(d->nuse + 1, sizeof(*users));
 	sr_acct_t **kids = xcalloc(d->nacct + 1, sizeof(*kids));
+	bool by_qos = o->kind == SR_ACCT_BY_QOS;
 	uint32_t nu = 0, nk = 0;
 	char *name;
 
@@ -307,12 +323,16 @@ static void acct_visit(const sreport_t *o, sr_data_t *d, sr_table_t *t,
 	for (uint32_t i = 0; i < d->nuse; i++)
 		if (!strcmp(d->uses[i].account, a->name))
 			users[nu++] = &d->uses[i];
-	qsort(users, nu, sizeof(*users), by_login);
+	qsort(users, nu, sizeof(*users), by_qos ? by_key : by_login);
 	xfree(name);
 	name = o->tree ? xstrdup_printf("%*s%s", depth + 1, "", a->name) :
 		xstrdup(a->name);
 	for (uint32_t i = 0; i < nu; i++)
-		assoc_row(o, t, name, users[i]->uid, true, users[i]->secs);
+		if (by_qos)
+			qos_row(o, t, name, users[i]->key, users[i]->secs);
+		else
+			assoc_row(o, t, name, users[i]->uid, true,
+				  users[i]->secs);
 	xfree(name);
 	for (uint32_t i = 0; i < d->nacct; i++)
 		if (!strcmp(d->accts[i].parent, a->name) &&
@@ -329,11 +349,16 @@ out:
 static int acct_by_user(const sreport_t *o, sr_data_t *d)
 {
 	sr_table_t t = { 0 };
-	char *title = sr_window(o, "Cluster/Account/User Utilization", true);
-	int rc = sr_table_cols(&t, o->tree ? assoc_tree_fields : assoc_fields,
-			       acct_user_default, o->format);
+	bool by_qos = o->kind == SR_ACCT_BY_QOS;
+	char *title = sr_window(o, by_qos ? "Cluster/Account/QOS Utilization" :
+				"Cluster/Account/User Utilization", true);
+	int rc = by_qos ?
+		sr_table_cols(&t, o->tree ? qos_tree_fields : qos_fields,
+			      acct_qos_default, o->format) :
+		sr_table_cols(&t, o->tree ? assoc_tree_fields : assoc_fields,
+			      acct_user_default, o->format);
 
-	usage_banner(o, title);
+	sr_usage_banner(o, title);
 	xfree(title);
 	t.total = d->cap;
 	if (o->accounts) {
@@ -383,7 +408,7 @@ static int user_rows(const sreport_t *o, sr_data_t *d, bool top)
 	} else {
 		title = sr_window(o, "Cluster/User/Account Utilization", true);
 	}
-	usage_banner(o, title);
+	sr_usage_banner(o, title);
 	xfree(title);
 	for (uint32_t i = 0; i < d->nuse; i++) {
 		const sr_use_t *u = &d->uses[i];
@@ -424,6 +449,36 @@ static const sr_field_t size_fields[] = {
 	SR_F(NULL, NULL, 0, false)
 };
 static const char *const size_default[] = { "Cluster", "Account", NULL };
+static const sr_field_t size_wckey_fields[] = {
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("Wckey", "WCKey", 15, false),
+	SR_F(NULL, NULL, 0, false)
+};
+static const char *const size_wckey_default[] = { "Cluster", "Wckey",
+						   NULL };
+static const sr_field_t size_acct_wckey_fields[] = {
+	SR_F("Cluster", "Cluster", 9, false),
+	SR_F("Account", "Account:WCKey", 20, false),
+	SR_F(NULL, NULL, 0, false)
+};
+
+/* SizesByWckey / SizesByAccountAndWckey: the row a job counts in. */
+static char *size_key(const sreport_t *o, const sr_use_t *u)
+{
+	if (o->kind == SR_JOB_SIZES_WCKEY)
+		return xstrdup(u->key);
+	return xstrdup_printf("%s:%s", u->account, u->key);
+}
+
+static bool wckey_wanted(const sreport_t *o, const char *w)
+{
+	if (!o->wckeys)
+		return true;
+	for (size_t i = 0; o->wckeys[i]; i++)
+		if (!strcmp(o->wckeys[i], w))
+			return true;
+	return false;
+}
 
 /* Jobs of account a (and below it unless flat) by size bin. */
 static void size_sums(const sreport_t *o, sr_data_t *d, const char *a,
@@ -435,6 +490,13 @@ static void size_sums(const sreport_t *o, sr_data_t *d, const char *a,
 		bool in = !strcmp(u->account, a);
 		uint32_t b = 0, guard = 0;
 
+		if (o->kind != SR_JOB_SIZES) {
+			char *k = size_key(o, u);
+
+			in = !strcmp(k, a);
+			flat = true;
+			xfree(k);
+		}
 		while (!in && !flat && p && p->parent[0] &&
 		       strcmp(p->name, "root") && guard++ <= d->nacct) {
 			p = acct_find(d, p->parent);
@@ -448,6 +510,11 @@ static void size_sums(const sreport_t *o, sr_data_t *d, const char *a,
 			b++;
 		bins[b] += o->job_count ? u->count : u->secs;
 	}
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static char *size_text(const sreport_t *o, uint64_t v, uint64_t total)
@@ -486,7 +553,13 @@ static int job_sizes(const sreport_t *o, sr_data_t *d)
 	char units[128];
 	uint64_t grand = 0;
 	sr_table_t t = { 0 };
-	int rc = sr_table_cols(&t, size_fields, size_default, o->format);
+	int rc = o->kind == SR_JOB_SIZES_WCKEY ?
+		sr_table_cols(&t, size_wckey_fields, size_wckey_default,
+			      o->format) :
+		o->kind == SR_JOB_SIZES_ACCT_WCKEY ?
+		sr_table_cols(&t, size_acct_wckey_fields, size_default,
+			      o->format) :
+		sr_table_cols(&t, size_fields, size_default, o->format);
 	uint32_t fixed = t.ncols;
 
 	if (o->job_count)
@@ -512,8 +585,22 @@ static int job_sizes(const sreport_t *o, sr_data_t *d)
 	sr_table_add(&t, &pct_field, 12);
 	for (uint32_t i = 0; i < d->nuse; i++)
 		grand += o->job_count ? d->uses[i].count : d->uses[i].secs;
-	/* which accounts get a row */
-	if (o->flat) {
+	/* which accounts (wckeys, account:wckey pairs) get a row */
+	if (o->kind != SR_JOB_SIZES) {
+		for (uint32_t i = 0; i < d->nuse; i++) {
+			char *k = size_key(o, &d->uses[i]);
+			bool seen = !wckey_wanted(o, d->uses[i].key);
+
+			for (size_t n = 0; names && names[n]; n++)
+				seen |= !strcmp(names[n], k);
+			if (!seen)
+				names = xstrarray_append(names, k);
+			xfree(k);
+		}
+		if (names)
+			qsort(names, xstrarray_len(names), sizeof(*names),
+			      by_str);
+	} else if (o->flat) {
 		for (uint32_t i = 0; i < d->nuse; i++) {
 			bool seen = false;
 
@@ -535,6 +622,7 @@ static int job_sizes(const sreport_t *o, sr_data_t *d)
 		sr_table_row(&t);
 		sr_table_str(&t, "Cluster", o->cluster);
 		sr_table_str(&t, "Account", names[k]);
+		sr_table_str(&t, "Wckey", names[k]);
 		for (uint32_t b = 0; b < nb; b++) {
 			char *v = size_text(o, bins[b], grand);
 
@@ -560,6 +648,8 @@ int sr_report(const sreport_t *o, const table_resp_msg_t *r)
 	sr_data_t d = { 0 };
 	int rc;
 
+	if (o->kind == SR_RESV_UTIL)
+		return sr_resv_util(o, r);
 	if (parse(r, &d) < 0) {
 		error("Unexpected answer from slurmdbd");
 		return -1;
@@ -569,7 +659,12 @@ int sr_report(const sreport_t *o, const table_resp_msg_t *r)
 		rc = cluster_util(o, &d);
 		break;
 	case SR_ACCT_BY_USER:
+	case SR_ACCT_BY_QOS:
 		rc = acct_by_user(o, &d);
+		break;
+	case SR_USER_BY_WCKEY:
+	case SR_WCKEY_BY_USER:
+		rc = sr_wckey_usage(o, &d);
 		break;
 	case SR_USER_BY_ACCT:
 		rc = user_rows(o, &d, false);

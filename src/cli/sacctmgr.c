@@ -343,6 +343,8 @@ static void usage(FILE *out)
 "     add|create <ENTITY> <SPECS>      add an entity\n"
 "     delete|remove <ENTITY> where <SPECS>  delete the specified entities\n"
 "     list|show <ENTITY> [<SPECS>]     display information about entities\n"
+"     list|show stats [ave_time|total_time]  slurmdbd's RPC statistics\n"
+"     clear stats                      start those statistics again\n"
 "     modify|update <ENTITY> where <SPECS> set <SPECS>  modify entities\n"
 "     dump <CLUSTER> [File=<FILENAME>]  dump the cluster's associations\n"
 "     load <FILE> [clean] [Cluster=<NAME>]  load associations from a file\n"
@@ -462,6 +464,10 @@ int main(int argc, char **argv)
 	if (cli_sacctmgr_is_archive(argv[first])) {
 		cli_init("sacctmgr", opts.verbose);
 		return cli_sacctmgr_archive(argc - first, argv + first);
+	}
+	if (cli_sacctmgr_is_stats(argc - first, argv + first)) {
+		cli_init("sacctmgr", opts.verbose);
+		return cli_sacctmgr_stats(argc - first, argv + first);
 	}
 	if (cli_sacctmgr_is_rollup(argv[first])) {
 		cli_init("sacctmgr", opts.verbose);

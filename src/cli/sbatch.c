@@ -277,47 +277,15 @@ static uint32_t submit(cli_job_opts_t *o)
 
 /* --test-only: when and where the job would start; nothing is created.
  * Exits. */
-/* When would the job start on the cluster cli_ctld_rpc now talks to?
- * (time_t)-1 if that cluster cannot run it. */
-static time_t will_start(const cli_job_opts_t *o)
-{
-	slurm_msg_t resp;
-	time_t t = (time_t)-1;
-
-	if (cli_ctld_rpc(REQUEST_JOB_WILL_RUN, &o->desc, &resp))
-		return t;
-	if (resp.type == RESPONSE_JOB_WILL_RUN && resp.data)
-		t = ((const will_run_response_msg_t *)resp.data)->start_time;
-	msg_free(&resp);
-	return t;
-}
-
 /* -M/--clusters: the named cluster, or of several the one where the job
  * would start first (as Slurm's sbatch); requests go there from now on.
  * Returns the name to print after "Submitted batch job N on cluster". */
 static char *pick_cluster(const cli_job_opts_t *o)
 {
-	size_t n, best = 0;
-	cli_cluster_t *c = cli_clusters_resolve(o->clusters, &n);
-	time_t best_t = (time_t)-1;
 	char *name;
 
-	if (!c)
+	if (cli_clusters_pick(o->clusters, &o->desc, &name) < 0)
 		exit(1);
-	for (size_t i = 0; n > 1 && i < n; i++) {
-		time_t t;
-
-		cli_clusters_use(&c[i]);
-		t = will_start(o);
-		debug("cluster %s: job would start at %ld", c[i].name, (long)t);
-		if (t != (time_t)-1 && (best_t == (time_t)-1 || t < best_t)) {
-			best_t = t;
-			best = i;
-		}
-	}
-	cli_clusters_use(&c[best]);
-	name = xstrdup(c[best].name);
-	cli_clusters_free(c, n);
 	return name;
 }
 

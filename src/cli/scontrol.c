@@ -505,6 +505,8 @@ static const char usage_text[] =
 "     -d or --details: equivalent to \"details\" command\n"
 "     -F or --future: report information about nodes in \"FUTURE\" state\n"
 "     -h or --help: equivalent to \"help\" command\n"
+"     -M or --cluster: the cluster to issue commands to (one name;\n"
+"        slurmdbd must be up)\n"
 "     --json: Produce JSON output\n"
 "     -o or --oneliner: equivalent to \"oneliner\" command\n"
 "     -Q or --quiet: equivalent to \"quiet\" command\n"
@@ -944,6 +946,8 @@ enum { OPT_JSON = 0x100, OPT_YAML, OPT_USAGE };
 
 static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
+	{ "cluster", required_argument, NULL, 'M' },
+	{ "clusters", required_argument, NULL, 'M' },
 	{ "details", no_argument, NULL, 'd' },
 	{ "future", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
@@ -973,15 +977,18 @@ static int options_end(int argc, char **argv)
 	return argc;
 }
 
+static const char *clusters;   /* -M */
+
 static void parse_opts(int argc, char **argv)
 {
 	int c;
 
 	argv[0] = "scontrol";   /* getopt's messages read "scontrol: ..." */
 	argc = options_end(argc, argv);
-	while ((c = getopt_long(argc, argv, "adFhoQvV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "adFhM:oQvV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': sc.all = true; break;
+		case 'M': clusters = optarg; break;
 		case 'd': sc.detail = true; break;
 		case 'F': sc.future = true; break;
 		case 'o': sc.one_liner = true; break;
@@ -1009,6 +1016,12 @@ int main(int argc, char **argv)
 	cli_init_noconf("scontrol", 0);
 	parse_opts(argc, argv);
 	cli_init_noconf("scontrol", sc.verbose - (sc.quiet ? 1 : 0));
+	/* -M: every request of this run goes to that cluster's controller */
+	if (clusters) {
+		need_conf();
+		if (cli_check_clusters(clusters, NULL) < 0)
+			return 1;
+	}
 	if (optind >= argc)
 		return run_interactive();
 	return run_command(argc - optind, argv + optind);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_clusters.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
 #include "cli/cli_fields.h"
@@ -152,7 +153,7 @@ static void t_ntres(char **o, const void *r, const cli_ctx_t *c)
 
 static void t_cluster(char **o, const void *r, const cli_ctx_t *c)
 {
-	xstrcat(o, cli_conf()->cluster_name ? cli_conf()->cluster_name : "");
+	xstrcat(o, cli_clusters_current() ? cli_clusters_current() : "");
 }
 
 static const cli_field_t sprio_fields[] = {

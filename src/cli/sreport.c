@@ -211,6 +211,14 @@ static int parse_conds(sreport_t *o, int argc, char **argv)
 		} else if ((key_is(a, "accounts", 3, &v) ||
 			    key_is(a, "acct", 3, &v)) && v) {
 			o->accounts = lower_list(o->accounts, v);
+		} else if (key_is(a, "wckeys", 1, &v) && v) {
+			char **w = xstrsplit(v, ",", NULL);
+
+			for (size_t k = 0; w[k]; k++)
+				if (w[k][0])
+					o->wckeys = xstrarray_append(o->wckeys,
+								     w[k]);
+			xstrarray_free(w);
 		} else if (key_is(a, "users", 1, &v) && v) {
 			if (add_users(o, v) < 0)
 				rc = -1;
@@ -264,13 +272,20 @@ static int parse_report(int argc, char **argv, sr_kind_t *kind)
 	if (word_is(type, "cluster", 2)) {
 		if (word_is(rep, "utilization", 2))
 			*kind = SR_CLUSTER_UTIL;
+		else if (word_is(rep, "accountutilizationbyqos", 21))
+			*kind = SR_ACCT_BY_QOS;
+		else if (word_is(rep, "userutilizationbywckey", 18))
+			*kind = SR_USER_BY_WCKEY;
+		else if (word_is(rep, "wckeyutilizationbyuser", 1))
+			*kind = SR_WCKEY_BY_USER;
 		else if (word_is(rep, "accountutilizationbyuser", 2))
 			*kind = SR_ACCT_BY_USER;
 		else if (word_is(rep, "userutilizationbyaccount", 2))
 			*kind = SR_USER_BY_ACCT;
 		else {
 			fprintf(stderr, "Not valid report %s\nValid cluster "
-				"reports are, \"AccountUtilizationByUser\", "
+				"reports are, \"AccountUtilizationByQOS\", "
+				"\"AccountUtilizationByUser\", "
 				"\"UserUtilizationByAccount\", "
 				"\"UserUtilizationByWckey\", \"Utilization\", "
 				"and \"WCKeyUtilizationByUser\"\n", rep);
@@ -288,6 +303,14 @@ static int parse_report(int argc, char **argv, sr_kind_t *kind)
 		return 0;
 	}
 	if (word_is(type, "job", 1)) {
+		if (word_is(rep, "sizesbyaccountandwckey", 15)) {
+			*kind = SR_JOB_SIZES_ACCT_WCKEY;
+			return 0;
+		}
+		if (word_is(rep, "sizesbywckey", 8)) {
+			*kind = SR_JOB_SIZES_WCKEY;
+			return 0;
+		}
 		if (!word_is(rep, "sizesbyaccount", 1)) {
 			fprintf(stderr, "Not valid report %s\nValid job "
 				"reports are, \"SizesByAccount\", "
@@ -296,6 +319,16 @@ static int parse_report(int argc, char **argv, sr_kind_t *kind)
 			return -1;
 		}
 		*kind = SR_JOB_SIZES;
+		return 0;
+	}
+	if (word_is(type, "reservation", 2)) {
+		if (!word_is(rep, "utilization", 1)) {
+			fprintf(stderr, "Not valid report %s\nValid "
+				"reservation reports are, \"Utilization\"\n",
+				rep);
+			return -1;
+		}
+		*kind = SR_RESV_UTIL;
 		return 0;
 	}
 	fprintf(stderr, "invalid keyword: %s\n", type);
@@ -310,6 +343,12 @@ static table_resp_msg_t *query(const sreport_t *o)
 		[SR_USER_BY_ACCT] = DBD_REPORT_ASSOC,
 		[SR_USER_TOP] = DBD_REPORT_ASSOC,
 		[SR_JOB_SIZES] = DBD_REPORT_JOB_SIZES,
+		[SR_USER_BY_WCKEY] = DBD_REPORT_WCKEY,
+		[SR_WCKEY_BY_USER] = DBD_REPORT_WCKEY,
+		[SR_ACCT_BY_QOS] = DBD_REPORT_QOS,
+		[SR_JOB_SIZES_WCKEY] = DBD_REPORT_WCKEY_SIZES,
+		[SR_JOB_SIZES_ACCT_WCKEY] = DBD_REPORT_WCKEY_SIZES,
+		[SR_RESV_UTIL] = DBD_REPORT_RESV,
 	};
 	const slurm_conf_t *c = cli_conf();
 	const char *host = c->accounting_storage_host ?
@@ -356,6 +395,7 @@ static void sreport_free(sreport_t *o)
 	xfree(o->cluster);
 	xstrarray_free(o->users);
 	xstrarray_free(o->accounts);
+	xstrarray_free(o->wckeys);
 	xfree(o->format);
 	xfree(o->grouping);
 }

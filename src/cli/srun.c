@@ -251,8 +251,7 @@ static void _parse(srun_t *r, int argc, char **argv)
 	n_argv = o->desc.num_tasks != NO_VAL32;
 	N_argv = o->desc.min_nodes != NO_VAL32;
 	if (cli_opt_parse_env(o, environ) < 0 ||
-	    cli_spank_env_options(o, environ) < 0 || cli_opt_check_times(o) < 0 ||
-	    cli_opt_check_clusters(o, cli_conf()->cluster_name) < 0)
+	    cli_spank_env_options(o, environ) < 0 || cli_opt_check_times(o) < 0)
 		exit(1);
 	if (n_argv && !N_argv && o->desc.min_nodes != NO_VAL32 &&
 	    o->desc.num_tasks < o->desc.min_nodes)
@@ -1002,6 +1001,9 @@ int main(int argc, char **argv)
 	cli_init_noconf("srun", 0);
 	_parse(&r, argc, argv);
 	cli_init("srun", r.o.verbose - r.o.quiet);
+	/* -M: the allocation and its steps' requests go to that cluster */
+	if (cli_opt_check_clusters(&r.o, cli_conf()->cluster_name) < 0)
+		exit(1);
 	srun_opt_conf_defaults(&r.so, cli_conf());
 	cli_spank_post_opt(&r.o);
 	r.my_addr = cli_my_addr();

@@ -29,7 +29,10 @@ const field_desc_t acct_job_rec_fields[] = {
 	J(req_mem, FT_U64), J(mem_per_cpu, FT_BOOL), J(work_dir, FT_STR),
 	J(comment, FT_STR), J(submit_line, FT_STR), J(constraints, FT_STR),
 	J(restart_cnt, FT_U32), J(priority, FT_U32), J(cluster, FT_STR),
-	J(array_task_str, FT_STR), J(container, FT_STR),
+	J(array_task_str, FT_STR),
+	/* records of older controllers end before these (job_rec_old) */
+	J(container, FT_STR),
+	J(wckey, FT_STR), J(wckey_id, FT_U32), J(resv_id, FT_U32),
 	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
 	FIELD_END
 };
@@ -272,9 +275,8 @@ void acct_frame_free_members(acct_frame_t *f)
 }
 
 /* A record from an outbox written before the last fields of its table
- * existed (job: array_task_str, then container, then het_job_id and
- * het_job_offset; step:
- * consumed_energy). */
+ * existed (job: array_task_str, then container/wckey/wckey_id/resv_id,
+ * then het_job_id/het_job_offset; step: consumed_energy). */
 static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 		    uint32_t len)
 {
@@ -291,19 +293,21 @@ static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
 
-static void *job_rec_v1(const uint8_t *data, uint32_t len)
+/* Job records lost trailing fields at each older version: 4 (container,
+ * wckey, wckey_id, resv_id), then 1 more (array_task_str). */
+static void *job_rec_old(const uint8_t *data, uint32_t len)
 {
-	static field_desc_t v[3][NFIELDS(acct_job_rec_fields)];
+	static const size_t drop[] = { 2, 6, 7 };
+	static field_desc_t old[3][NFIELDS(acct_job_rec_fields)];
 	void *rec = NULL;
 
-	/* without the hetjob fields, then without container too, then
-	 * without array_task_str too */
-	for (size_t k = 0; k < 3 && !rec; k++) {
-		if (!v[k][0].name) {
-			memcpy(v[k], acct_job_rec_fields, sizeof(v[k]));
-			v[k][NFIELDS(v[k]) - 3 - k] = (field_desc_t)FIELD_END;
+	for (size_t v = 0; v < 3 && !rec; v++) {
+		if (!old[v][0].name) {
+			memcpy(old[v], acct_job_rec_fields, sizeof(old[v]));
+			old[v][NFIELDS(old[v]) - 1 - drop[v]] =
+				(field_desc_t)FIELD_END;
 		}
-		rec = rec_v1(v[k], sizeof(acct_job_rec_t), data, len);
+		rec = rec_v1(old[v], sizeof(acct_job_rec_t), data, len);
 	}
 	return rec;
 }
@@ -336,7 +340,7 @@ void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len)
 	}
 	buf_destroy(b);
 	if (!rec && kind == ACCT_REC_JOB)
-		rec = job_rec_v1(data, len);
+		rec = job_rec_old(data, len);
 	if (!rec && kind == ACCT_REC_STEP)
 		rec = step_rec_v1(data, len);
 	return rec;

@@ -85,6 +85,10 @@ typedef struct {
 	char     *array_task_str; /* pending tasks of an array's meta
 				     record ("1-5%2"), else NULL */
 	char     *container;      /* --container: the OCI bundle, or NULL */
+	char     *wckey;          /* TrackWCKey: "*name" when the user's
+				     default was taken, else as given */
+	uint32_t  wckey_id;       /* its id in slurmdbd, 0 = unknown */
+	uint32_t  resv_id;        /* reservation it ran in, 0 = none */
 	uint32_t  het_job_id;     /* hetjob leader's id, 0 = none */
 	uint32_t  het_job_offset; /* the component (sacct "123+1") */
 } acct_job_rec_t;

@@ -190,6 +190,7 @@ typedef struct slurm_conf {
 	uint64_t  max_mem_per_node;
 	char     *enforce_part_limits; /* ALL ANY NO (default NO) */
 	bool      job_requeue;        /* default true */
+	bool      track_wckey;        /* TrackWCKey */
 	char     *debug_flags;
 	char     *comm_params;       /* CommunicationParameters (checked) */
 	char     *jag_params;        /* JobAcctGatherParams */

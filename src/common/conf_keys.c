@@ -298,7 +298,7 @@ static const conf_key_t conf_keys[] = {
 	{ "TmpFS", NULL, CK_STR, F(tmp_fs), "/tmp", NULL, 0, NULL },
 	{ "TopologyParam", NULL, CK_STR, NOF, NULL, NULL, 0, NULL },
 	{ "TopologyPlugin", NULL, CK_STR, NOF, "topology/none", NULL, 0, NULL },
-	{ "TrackWCKey", NULL, CK_BOOL, NOF, "NO", NULL, 0, NULL },
+	{ "TrackWCKey", NULL, CK_BOOL, F(track_wckey), "NO", NULL, 0, NULL },
 	{ "TreeWidth", NULL, CK_U16, F(tree_width), "50", NULL, 0, NULL },
 	{ "UsePAM", "UsePam", CK_BOOL, NOF, "NO", NULL, 0, NULL },
 	{ "UnkillableStepProgram", NULL, CK_STR, F(unkillable_program), NULL, NULL, 0, NULL },

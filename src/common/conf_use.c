@@ -26,7 +26,6 @@
 #define UNTESTED "untested"
 
 #define NO_POWER "not in Sluice's power saving"
-#define NO_WCKEY "Sluice has no workload characterization keys"
 #define OBSOLETE "a key of an older Slurm; Slurm 25.05 ignores it"
 #define TUNING "a tuning knob of Slurm's own implementation; Sluice's " \
 	       "does not have that limit"
@@ -354,7 +353,8 @@ static const conf_use_t conf_use[] = {
 	I("TopologyParam", "ctld/topo_mgr.c",
 	  "test_topology.py::test_topology_param_dragonfly_refused"),
 	P("TopologyPlugin"),
-	R("TrackWCKey", "NO|0", NO_WCKEY),
+	I("TrackWCKey", "ctld/job_submit.c",
+	  "test_wckey.py::test_default_and_given_wckey_reach_sacct"),
 	I("TreeWidth", "common/forward.c", "test_tree.py::test_launch_reaches_every_node"),
 	R("UsePAM", "NO|0", "steps do not open PAM sessions"),
 	I("UnkillableStepProgram", "slurmd/unkillable.c",

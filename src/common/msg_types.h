@@ -214,6 +214,10 @@ typedef enum {
 					     * RESPONSE_BUILD_INFO */
 	REQUEST_DBD_ARCHIVE = 7080,         /* dbd_archive_msg_t (sacctmgr
 					     * archive); RESPONSE_SLURM_RC */
+	REQUEST_DBD_STATS = 7100,           /* no body (sacctmgr show stats) */
+	RESPONSE_DBD_STATS,                 /* table_resp_msg_t, DBD_STATS_COLS */
+	REQUEST_DBD_CLEAR_STATS,            /* no body (sacctmgr clear stats);
+					     * RESPONSE_SLURM_RC */
 
 	/* slurmdbd -> slurmctld: associations, QOS or users changed */
 	ACCOUNTING_UPDATE_MSG = 10001,      /* no body */
@@ -1355,14 +1359,38 @@ typedef struct {
  *   "acct"  account and its parent (the account tree)
  *   "use"   account, uid: secs allocated and count of jobs
  *   "size"  account, cpus: secs and count of jobs of that size
+ *   "wuse"  parent = wckey (without a default's '*'), uid: secs, count
+ *   "wsize" account, parent = wckey, cpus: secs and count
+ *   "quse"  account, parent = QOS: secs and count
  * Numbers are decimal strings. */
 enum {
 	DBD_REPORT_CLUSTER = 1,   /* cap down alloc plan */
 	DBD_REPORT_ASSOC,         /* cap acct use */
 	DBD_REPORT_JOB_SIZES,     /* cap acct size */
+	DBD_REPORT_WCKEY,         /* cap wuse */
+	DBD_REPORT_WCKEY_SIZES,   /* cap acct wsize */
+	DBD_REPORT_QOS,           /* cap acct quse */
+	DBD_REPORT_RESV,          /* DBD_REPORT_RESV_COLS instead: one
+				   * "resv" row per reservation (and start)
+				   * in the window: its CPUs, the CPU-seconds
+				   * its jobs used in it (alloc) and it held
+				   * (total), its seconds there (secs) */
 };
+#define DBD_REPORT_RESV_COLS { "kind", "id", "name", "start", "end", \
+			       "nodes", "flags", "assocs", "cpus", \
+			       "alloc", "total", "secs", NULL }
 #define DBD_REPORT_COLS { "kind", "account", "parent", "uid", "cpus", \
 			  "secs", "count", NULL }
+/* sacctmgr show stats: one row per fact, its kind first:
+ *   "since"  when the counting started (start or clear stats): when
+ *   "rollup" the roll-ups' cycles: count, total and max usec, last (usec
+ *            of the last cycle) and when it ran
+ *   "type"   a message type: name, id (number), count, total usec
+ *   "user"   a user: id (uid), count, total usec
+ * Numbers are decimal strings. */
+#define DBD_STATS_COLS { "kind", "name", "id", "count", "total", "max", \
+			 "last", "when", NULL }
+
 typedef struct {
 	uint16_t  report;         /* DBD_REPORT_* */
 	char     *cluster;

@@ -8,7 +8,10 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "common/conf_params.h"
+#include "common/uid_cache.h"
 #include "ctld/acct_job.h"
+#include "ctld/assoc_mgr.h"
+#include "ctld/resv_mgr.h"
 #include "ctld/controller.h"
 #include "ctld/ha.h"
 #include "ctld/acct_storage.h"
@@ -104,6 +107,22 @@ static uint64_t req_mem(const job_info_t *i)
 	return i->pn_min_memory;
 }
 
+/* The id of the job's wckey (its user's, on this cluster; "*name" is
+ * the user's default name), 0 if slurmdbd has none. */
+static uint32_t wckey_id(const job_info_t *i)
+{
+	const char *w = i->wckey;
+	char name[256];
+
+	if (!w || !*w || !ctld_conf()->track_wckey)
+		return 0;
+	if (*w == '*')
+		w++;
+	if (uid_cache_name(i->user_id, name, sizeof(name)) < 0)
+		return 0;
+	return assoc_mgr_wckey_id(name, w);
+}
+
 void acct_job_changed(job_record_t *j)
 {
 	const job_info_t *i = &j->info;
@@ -161,6 +180,9 @@ void acct_job_changed(job_record_t *j)
 		.priority = i->priority,
 		.array_task_str = base == JOB_PENDING &&
 			i->array_task_id == NO_VAL32 ? i->array_task_str : NULL,
+		.wckey = i->wckey,
+		.wckey_id = wckey_id(i),
+		.resv_id = resv_mgr_id(i->reservation),
 	};
 	acct_record(ACCT_REC_JOB, &r);
 	if (base >= JOB_COMPLETE)

@@ -41,7 +41,7 @@
 /* What is asked of slurmdbd, in this order (the saved file too). */
 static const uint16_t list_entities[AM_LIST_CNT] = {
 	DBD_ENT_QOS, DBD_ENT_USER, DBD_ENT_ASSOC, DBD_ENT_COORD,
-	DBD_ENT_RESOURCE
+	DBD_ENT_RESOURCE, DBD_ENT_WCKEY
 };
 
 typedef struct {
@@ -356,6 +356,7 @@ static am_snap_t *snap_build(dbd_acct_resp_msg_t *lists[AM_LIST_CNT])
 	build_users(s, lists[1], lists[3]);
 	build_assocs(s, lists[2]);
 	am_remote_build(s, lists[4]);
+	am_wckey_build(s, lists[5]);
 	index_snap(s);
 	return s;
 }
@@ -396,6 +397,7 @@ static void snap_free(am_snap_t *s)
 	xfree(s->users);
 	xfree(s->assocs);
 	am_remote_free(s);
+	am_wckey_free(s);
 	am_usage_free(s);
 	xfree(s);
 }
@@ -468,9 +470,10 @@ int am_unpack_lists(const void *data, size_t len,
 		void *msg = NULL;
 		int urc;
 
-		if (i == AM_LIST_CNT - 1 && !buf_remaining(b)) {
-			/* saved before remote licenses: none */
-			lists[i] = xmalloc(sizeof(dbd_acct_resp_msg_t));
+		if (i >= AM_LIST_MIN && !buf_remaining(b)) {
+			/* saved before remote licenses or wckeys: none */
+			for (; i < AM_LIST_CNT; i++)
+				lists[i] = xmalloc(sizeof(*lists[i]));
 			break;
 		}
 		if (unpack32(b, &n) < 0 || n > buf_remaining(b))
@@ -532,7 +535,8 @@ static int fetch_one(uint16_t entity, dbd_acct_resp_msg_t **out)
 	slurm_msg_t resp;
 	int rc;
 
-	if (entity == DBD_ENT_ASSOC || entity == DBD_ENT_RESOURCE) {
+	if (entity == DBD_ENT_ASSOC || entity == DBD_ENT_RESOURCE ||
+	    entity == DBD_ENT_WCKEY) {
 		where[0] = xstrdup_printf("cluster=%s", am.cluster);
 		req.where = where;
 	}
@@ -547,9 +551,9 @@ static int fetch_one(uint16_t entity, dbd_acct_resp_msg_t **out)
 	    !((dbd_acct_resp_msg_t *)resp.data)->rc) {
 		*out = resp.data;
 		resp.data = NULL;
-	} else if (entity == DBD_ENT_RESOURCE &&
+	} else if ((entity == DBD_ENT_RESOURCE || entity == DBD_ENT_WCKEY) &&
 		   resp.type == RESPONSE_DBD_ACCT) {
-		/* a slurmdbd without resources: none */
+		/* a slurmdbd without resources or wckeys: none */
 		*out = xmalloc(sizeof(dbd_acct_resp_msg_t));
 	} else {
 		rc = SLURM_UNEXPECTED_MSG_ERROR;

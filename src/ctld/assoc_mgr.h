@@ -168,6 +168,10 @@ typedef struct {
 	uint32_t  count;
 } assoc_remote_lic_t;
 const assoc_remote_lic_t *assoc_mgr_remote_licenses(size_t *cnt);
+/* TrackWCKey: the id of user's wckey name on this cluster (0 if the
+ * user has no such wckey); the user's default wckey (NULL if none). */
+uint32_t    assoc_mgr_wckey_id(const char *user, const char *name);
+const char *assoc_mgr_wckey_default(const char *user);
 /* Called (loop thread) after each new snapshot is in place. */
 void     assoc_mgr_on_reload(void (*cb)(void *arg), void *arg);
 

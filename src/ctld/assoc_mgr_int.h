@@ -6,9 +6,10 @@
 
 #include "ctld/assoc_mgr.h"
 
-#define AM_LIST_CNT 5     /* QOS, users, associations, coordinators,
-			   * remote licenses (a file saved before them
-			   * has the first 4) */
+#define AM_LIST_CNT 6     /* QOS, users, associations, coordinators,
+			   * remote licenses, wckeys (a file saved before
+			   * the last ones has the first 4 or 5) */
+#define AM_LIST_MIN 4
 
 /* A string- or number-keyed index (uthash inside). */
 typedef struct am_index am_index_t;
@@ -19,6 +20,7 @@ void *am_index_find_id(am_index_t *ix, uint64_t id);
 void  am_index_free(am_index_t **ix);
 
 typedef struct am_user_usage am_user_usage_t;   /* assoc_limits.c */
+typedef struct am_wckey am_wckey_t;             /* assoc_mgr_wckey.c */
 
 typedef struct {
 	assoc_qos_t  **qos;
@@ -39,6 +41,8 @@ typedef struct {
 	am_user_usage_t *qos_user_usage;            /* (qos, uid) */
 	assoc_remote_lic_t *remote_lics;            /* this cluster's */
 	size_t         remote_lic_cnt;
+	am_wckey_t    *wckeys;                      /* this cluster's */
+	size_t         wckey_cnt;
 } am_snap_t;
 
 am_snap_t *am_snap(void);
@@ -46,6 +50,9 @@ am_snap_t *am_snap(void);
  * rows) (assoc_mgr_res.c); freed with the snapshot. */
 void       am_remote_build(am_snap_t *s, const dbd_acct_resp_msg_t *r);
 void       am_remote_free(am_snap_t *s);
+/* The wckeys from a wckey list (this cluster's; assoc_mgr_wckey.c). */
+void       am_wckey_build(am_snap_t *s, const dbd_acct_resp_msg_t *r);
+void       am_wckey_free(am_snap_t *s);
 /* Counters from the job lists (after a new snapshot). */
 void       am_usage_recount(am_snap_t *s);
 void       am_usage_free(am_snap_t *s);

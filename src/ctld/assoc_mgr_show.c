@@ -154,11 +154,14 @@ static void show_users(char **o, am_snap_t *s,
 		xstrcat(o, "\nNo users currently cached in Slurm.\n\n");
 	else
 		xstrcat(o, "\nUser Records\n\n");
-	for (size_t i = 0; i < n; i++)
-		xstrfmtcat(o, "UserName=%s(%u) DefAccount=%s DefWckey= "
+	for (size_t i = 0; i < n; i++) {
+		const char *w = assoc_mgr_wckey_default(v[i]->name);
+
+		xstrfmtcat(o, "UserName=%s(%u) DefAccount=%s DefWckey=%s "
 			   "AdminLevel=%s\n", v[i]->name, uid_num(v[i]->uid),
 			   v[i]->default_acct ? v[i]->default_acct : "",
-			   admin_name(v[i]->admin_level));
+			   w ? w : "", admin_name(v[i]->admin_level));
+	}
 	xfree(v);
 }
 

@@ -608,6 +608,43 @@ static int _check_profile(const job_desc_t *d, submit_t *s)
 	return 0;
 }
 
+static char *_user_name(uid_t uid);
+
+/* TrackWCKey: a job without --wckey takes the user's default wckey
+ * marked with a leading '*' (just "*" if the user has none), as Slurm
+ * does; with AccountingStorageEnforce=wckeys a wckey the user does not
+ * have on this cluster, or none and no default, is refused. */
+static int _check_wckey(job_desc_t *d, uid_t uid)
+{
+	bool enforce = assoc_mgr_enforce() & ACCT_ENFORCE_WCKEYS;
+	const char *def;
+	char *user;
+	int rc = 0;
+
+	if (!ctld_conf()->track_wckey)
+		return 0;
+	user = _user_name(uid);
+	if (d->wckey && *d->wckey) {
+		if (enforce && !assoc_mgr_wckey_id(user, d->wckey)) {
+			info("%s: invalid wckey '%s' for user %u", __func__,
+			     d->wckey, (unsigned) uid);
+			rc = ESLURM_INVALID_WCKEY;
+		}
+	} else if ((def = assoc_mgr_wckey_default(user))) {
+		xfree(d->wckey);
+		d->wckey = xstrdup_printf("*%s", def);
+	} else if (!enforce) {
+		xfree(d->wckey);
+		d->wckey = xstrdup("*");
+	} else {
+		info("%s: job of user %u names no wckey and the user has no "
+		     "default", __func__, (unsigned) uid);
+		rc = ESLURM_INVALID_WCKEY;
+	}
+	xfree(user);
+	return rc;
+}
+
 static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 		     bool batch)
 {
@@ -675,6 +712,8 @@ static int _validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	/* fills the default account and QOS in the request */
 	if ((rc = assoc_mgr_submit_check((job_desc_t *)d, s->uid, s->part,
 					 &s->time_limit, &s->msg)))
+		return rc;
+	if ((rc = _check_wckey((job_desc_t *)d, s->uid)))
 		return rc;
 	/* --reservation: it exists and admits the user/account */
 	return resv_mgr_job_check(d->reservation, s->uid, d->account);

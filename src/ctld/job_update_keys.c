@@ -6,8 +6,10 @@
 
 #include "common/job_info.h"
 #include "common/parse_util.h"
+#include "common/uid_cache.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/assoc_mgr.h"
 #include "ctld/controller.h"
 #include "ctld/job_res.h"
 #include "ctld/job_update_keys.h"
@@ -61,6 +63,21 @@ static int _check_times(const job_record_t *j, const job_update_msg_t *u)
 	return 0;
 }
 
+/* TrackWCKey with AccountingStorageEnforce=wckeys: the job's user must
+ * have the new key on this cluster, as at submit. */
+static int _check_wckey(const job_record_t *j, const char *wckey)
+{
+	char name[256];
+
+	if (!ctld_conf()->track_wckey ||
+	    !(assoc_mgr_enforce() & ACCT_ENFORCE_WCKEYS))
+		return 0;
+	if (!*wckey || uid_cache_name(j->info.user_id, name, sizeof(name)) < 0 ||
+	    !assoc_mgr_wckey_id(name, wckey))
+		return ESLURM_INVALID_WCKEY;
+	return 0;
+}
+
 int job_update_keys_check(const job_record_t *j, const job_update_msg_t *u,
 			  bool op)
 {
@@ -83,6 +100,8 @@ int job_update_keys_check(const job_record_t *j, const job_update_msg_t *u,
 	if (u->work_dir && !*u->work_dir)
 		return ESLURM_NOT_SUPPORTED;    /* a job runs somewhere */
 	if (u->gres && (rc = _check_gres(u->gres)))
+		return rc;
+	if (u->wckey && (rc = _check_wckey(j, u->wckey)))
 		return rc;
 	return _check_times(j, u);
 }

@@ -60,6 +60,13 @@ resv_t *resv_find(const char *name)
 	return NULL;
 }
 
+uint32_t resv_mgr_id(const char *name)
+{
+	resv_t *r = name && *name ? resv_find(name) : NULL;
+
+	return r ? r->info.resv_id : 0;
+}
+
 resv_t *resv_add(const resv_info_t *info)
 {
 	resv_t *r = xmalloc(sizeof(*r));

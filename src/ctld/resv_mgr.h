@@ -38,6 +38,8 @@ size_t   resv_mgr_count(void);
  * if that is set. */
 void     resv_mgr_tick(time_t now);
 
+/* The id of reservation name, 0 if there is none of that name. */
+uint32_t resv_mgr_id(const char *name);
 /* Submit: may uid with account use reservation name?  0,
  * ESLURM_RESERVATION_INVALID (unknown) or ESLURM_RESERVATION_ACCESS. */
 int      resv_mgr_job_check(const char *name, uid_t uid, const char *account);

@@ -95,6 +95,10 @@ static const dbd_setting_t account_sets[] = {
 
 static const dbd_col_t user_cols[] = {
 	{ "user", "t.name" }, { "defacct", "t.default_acct" },
+	/* the default wckey (of the first cluster by name that has one) */
+	{ "defwckey", "(SELECT w.name FROM wckey_table w WHERE w.deleted=0 "
+		      "AND w.is_def=1 AND w.user_name=t.name ORDER BY "
+		      "w.cluster LIMIT 1)" },
 	{ "admin", "ELT(t.admin_level, 'None', 'Operator', 'Administrator')" },
 	{ "coords", "(SELECT GROUP_CONCAT(c.acct ORDER BY c.acct) FROM "
 		    "coord_table c WHERE c.deleted=0 AND c.user_name=t.name)" },

@@ -25,7 +25,8 @@
 
 static const dbd_col_t wckey_cols[] = {
 	{ "wckey", "t.name" }, { "cluster", "t.cluster" },
-	{ "user", "t.user_name" }, { "id", "t.id" }, { NULL, NULL }
+	{ "user", "t.user_name" }, { "id", "t.id" },
+	{ "isdef", "t.is_def" }, { NULL, NULL }
 };
 static const dbd_cond_t wckey_conds[] = {
 	{ "name", "t.name IN (%s)" }, { "wckey", "t.name IN (%s)" },
@@ -205,6 +206,28 @@ static int check_exist(dbd_req_t *r, const char *table, char *const *list,
 
 /* ---- wckeys ---- */
 
+/* Has user a default wckey on cluster?  1, 0, or -1 (failed). */
+static int has_default(dbd_req_t *r, const char *cluster, const char *user)
+{
+	char *sql = xstrdup("SELECT COUNT(*) FROM wckey_table WHERE "
+			    "deleted=0 AND is_def=1 AND cluster=");
+	dbd_rows_t rows;
+	int rc;
+
+	dbd_db_quote(r->db, &sql, cluster);
+	xstrcat(&sql, " AND user_name=");
+	dbd_db_quote(r->db, &sql, user);
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		xfree(sql);
+		dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		return -1;
+	}
+	xfree(sql);
+	rc = strtoul(dbd_rows_get(&rows, 0, 0), NULL, 10) > 0;
+	dbd_rows_free(&rows);
+	return rc;
+}
+
 static int wckey_add(dbd_req_t *r)
 {
 	static const char *const keys[] = { "user", "cluster", NULL };
@@ -229,17 +252,25 @@ static int wckey_add(dbd_req_t *r)
 	for (size_t c = 0; clusters && clusters[c] && !rc; c++)
 	for (size_t u = 0; users[u] && !rc; u++) {
 		char *sql = xstrdup("INSERT INTO wckey_table (name, cluster, "
-				    "user_name, creation_time, mod_time) "
-				    "VALUES (");
+				    "user_name, creation_time, mod_time, "
+				    "is_def) VALUES (");
+		/* a user's first wckey on a cluster is its default */
+		int def = has_default(r, clusters[c], users[u]);
 
+		if (def < 0) {
+			xfree(sql);
+			rc = -1;
+			break;
+		}
 		dbd_db_quote(r->db, &sql, r->req->names[n]);
 		xstrcatc(&sql, ',');
 		dbd_db_quote(r->db, &sql, clusters[c]);
 		xstrcatc(&sql, ',');
 		dbd_db_quote(r->db, &sql, users[u]);
-		xstrfmtcat(&sql, ",%ld,%ld) ON DUPLICATE KEY UPDATE "
+		xstrfmtcat(&sql, ",%ld,%ld,%d) ON DUPLICATE KEY UPDATE "
 			   "mod_time=IF(deleted=1,VALUES(mod_time),mod_time), "
-			   "deleted=0", (long)r->now, (long)r->now);
+			   "is_def=IF(deleted=1,VALUES(is_def),is_def), "
+			   "deleted=0", (long)r->now, (long)r->now, !def);
 		rc = exec(r, sql);
 		/* 1 row: inserted; 2: brought back; 0: already there */
 		if (!rc && dbd_db_affected(r->db) > 0)
@@ -273,7 +304,7 @@ static int wckey_delete(dbd_req_t *r, const dbd_entity_desc_t *e)
 	rc = 0;
 	for (uint32_t i = 0; i < rows.rows && !rc; i++) {
 		char *u = xstrdup_printf("UPDATE wckey_table SET deleted=1, "
-					 "mod_time=%ld WHERE id=%s",
+					 "is_def=0, mod_time=%ld WHERE id=%s",
 					 (long)r->now,
 					 dbd_rows_get(&rows, i, 0));
 

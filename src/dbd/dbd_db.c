@@ -512,8 +512,8 @@ static char **schema_v15(dbd_db_t *db)
 	xfree(sql);
 	return out;
 }
-/* v16: hetjob components (sacct "123+1", -j 123 names them all). */
-static const char *const schema_v16[] = {
+/* v17: hetjob components (sacct "123+1", -j 123 names them all). */
+static const char *const schema_v17[] = {
 	"ALTER TABLE job_table "
 	"ADD COLUMN IF NOT EXISTS het_job_id INT UNSIGNED NOT NULL DEFAULT 0, "
 	"ADD COLUMN IF NOT EXISTS het_job_offset INT UNSIGNED NOT NULL "
@@ -521,6 +521,30 @@ static const char *const schema_v16[] = {
 	"CREATE INDEX IF NOT EXISTS job_het ON job_table (cluster, het_job_id)",
 	NULL
 };
+
+/* v16: a job's workload
+ * characterization key (TrackWCKey), its id, and the reservation it ran
+ * in (sreport reservation Utilization); a user's default wckey. */
+static char **schema_v16(dbd_db_t *db)
+{
+	char **out = NULL;
+	char *sql;
+
+	(void) db;
+	sql = xstrdup_printf(
+		"ALTER TABLE job_table "
+		"ADD COLUMN IF NOT EXISTS wckey %s NOT NULL DEFAULT '', "
+		"ADD COLUMN IF NOT EXISTS id_wckey INT UNSIGNED NOT NULL "
+		"DEFAULT 0, "
+		"ADD COLUMN IF NOT EXISTS id_resv INT UNSIGNED NOT NULL "
+		"DEFAULT 0", acct_limit_sql_type(ACCT_LIM_WCKEY));
+	out = xstrarray_append(out, sql);
+	xfree(sql);
+	out = xstrarray_append(out,
+		"ALTER TABLE wckey_table ADD COLUMN IF NOT EXISTS is_def "
+		"TINYINT NOT NULL DEFAULT 0");
+	return out;
+}
 
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
@@ -542,7 +566,8 @@ static const struct {
 	{ NULL, schema_v13 },
 	{ NULL, schema_v14 },
 	{ NULL, schema_v15 },
-	{ schema_v16, NULL },
+	{ NULL, schema_v16 },
+	{ schema_v17, NULL },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -40,6 +40,8 @@ static const col_t job_cols[] = {
 	{ "restart_cnt", "t.restart_cnt" }, { "priority", "t.priority" },
 	{ "cluster", "t.cluster" }, { "array_task_str", "t.array_task_str" },
 	{ "container", "t.container" },
+	{ "wckey", "t.wckey" }, { "wckey_id", "t.id_wckey" },
+	{ "resv_id", "t.id_resv" },
 	{ "het_job_id", "t.het_job_id" },
 	{ "het_job_offset", "t.het_job_offset" },
 	{ NULL, NULL }

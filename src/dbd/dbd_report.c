@@ -479,12 +479,57 @@ static int sizes(rep_t *r)
 	return 0;
 }
 
+/* Per wckey or QOS, from the records (as sizes(): no roll-up keeps
+ * them): kind "wuse" (wckey, uid), "wsize" (account, wckey, cpus) or
+ * "quse" (account, QOS). */
+static int keyed(rep_t *r, const char *kind)
+{
+	static const char wck[] = "IF(LEFT(t.wckey, 1)='*', "
+				  "SUBSTRING(t.wckey, 2), t.wckey)";
+	bool wuse = !strcmp(kind, "wuse"), wsize = !strcmp(kind, "wsize");
+	const char *keys = wuse ? "t.id_user" :
+			   wsize ? "t.account, t.cpus_alloc" : "t.account";
+	char *sql = xstrdup_printf("SELECT %s, %s, ", keys,
+				   wuse || wsize ? wck : "t.qos");
+	dbd_rows_t rows;
+	int rc;
+
+	alloc_expr(r, &sql);
+	xstrcat(&sql, ", COUNT(*)");
+	alloc_where(r, &sql);
+	xstrfmtcat(&sql, " GROUP BY %s, %s", keys,
+		   wuse || wsize ? wck : "t.qos");
+	rc = dbd_db_select(r->db, sql, &rows);
+	xfree(sql);
+	if (rc < 0)
+		return -1;
+	for (uint32_t i = 0; i < rows.rows; i++) {
+		uint32_t k = wsize ? 3 : 2;   /* the sum's column */
+		uint64_t secs = strtoull(dbd_rows_get(&rows, i, k), NULL, 10);
+		uint64_t cnt = strtoull(dbd_rows_get(&rows, i, k + 1), NULL,
+					10);
+
+		if (wuse)
+			row(r, kind, NULL, dbd_rows_get(&rows, i, 1),
+			    dbd_rows_get(&rows, i, 0), NULL, secs, cnt);
+		else if (wsize)
+			row(r, kind, dbd_rows_get(&rows, i, 0),
+			    dbd_rows_get(&rows, i, 2),
+			    NULL, dbd_rows_get(&rows, i, 1), secs, cnt);
+		else
+			row(r, kind, dbd_rows_get(&rows, i, 0),
+			    dbd_rows_get(&rows, i, 1), NULL, NULL, secs, cnt);
+	}
+	dbd_rows_free(&rows);
+	return 0;
+}
+
 static int check(const dbd_report_msg_t *req, table_resp_msg_t *resp)
 {
 	uint32_t v;
 
 	if (req->report < DBD_REPORT_CLUSTER ||
-	    req->report > DBD_REPORT_JOB_SIZES) {
+	    req->report > DBD_REPORT_RESV) {
 		resp->msg = xstrdup("Unknown report");
 		return -1;
 	}
@@ -530,6 +575,24 @@ void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	r.end = req->end < r.now ? req->end : r.now;
 	if (r.end < r.start)
 		r.end = r.start;
+	if (req->report == DBD_REPORT_RESV) {
+		static const char *const rcols[] = DBD_REPORT_RESV_COLS;
+
+		xstrarray_free(r.users);
+		if (r.priv) {           /* as cluster Utilization */
+			resp->rc = ESLURM_ACCESS_DENIED;
+			return;
+		}
+		if (dbd_report_resv(db, req->cluster, r.start, r.end, r.now,
+				    &resp->cells) < 0) {
+			xstrarray_free(resp->cells);
+			resp->cells = NULL;
+			resp->rc = ESLURM_DB_CONNECTION;
+			return;
+		}
+		resp->cols = xstrarray_dup((char *const *)rcols);
+		return;
+	}
 	switch (req->report) {
 	case DBD_REPORT_CLUSTER:
 		rc = cluster_report(&r);
@@ -537,6 +600,17 @@ void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	case DBD_REPORT_ASSOC:
 		rc = capacity(&r) < 0 || account_tree(&r) < 0 ||
 		     uses(&r) < 0 ? -1 : 0;
+		break;
+	case DBD_REPORT_WCKEY:
+		rc = capacity(&r) < 0 || keyed(&r, "wuse") < 0 ? -1 : 0;
+		break;
+	case DBD_REPORT_WCKEY_SIZES:
+		rc = capacity(&r) < 0 || account_tree(&r) < 0 ||
+		     keyed(&r, "wsize") < 0 ? -1 : 0;
+		break;
+	case DBD_REPORT_QOS:
+		rc = capacity(&r) < 0 || account_tree(&r) < 0 ||
+		     keyed(&r, "quse") < 0 ? -1 : 0;
 		break;
 	default:
 		rc = capacity(&r) < 0 || account_tree(&r) < 0 ||

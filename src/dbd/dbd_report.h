@@ -20,4 +20,10 @@
 void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		       const dbd_report_msg_t *req, table_resp_msg_t *resp);
 
+/* reservation Utilization (dbd_report_resv.c): DBD_REPORT_RESV_COLS
+ * rows of cluster's reservations overlapping [start, end) appended to
+ * *cells.  0 or -1. */
+int  dbd_report_resv(dbd_db_t *db, const char *cluster, int64_t start,
+		     int64_t end, int64_t now, char ***cells);
+
 #endif

@@ -17,6 +17,7 @@
 #include "dbd/dbd_private.h"
 #include "dbd/dbd_report.h"
 #include "dbd/dbd_rollup.h"
+#include "dbd/dbd_stats.h"
 #include "dbd/dbd_worker.h"
 #include "slurm/slurm_errno.h"
 
@@ -115,9 +116,12 @@ static void rollup_now(const dbd_acct_ctx_t *ctx, const dbd_report_msg_t *req,
 static void rollup_step(void)
 {
 	time_t now = time(NULL);
+	uint64_t t0 = dbd_stats_now_usec();
+	int rc = dbd_rollup_run(wk.db, wk.conf, now, ROLLUP_BUDGET_S,
+				&wk.roll_more);
 
-	if (dbd_rollup_run(wk.db, wk.conf, now, ROLLUP_BUDGET_S,
-			   &wk.roll_more) < 0) {
+	dbd_stats_rollup(dbd_stats_now_usec() - t0);
+	if (rc < 0) {
 		wk.roll_more = false;
 		wk.next_roll = now + ROLLUP_RETRY_S;
 		return;
@@ -131,13 +135,77 @@ static bool rollup_due(void)
 	return wk.roll_more || time(NULL) >= wk.next_roll;
 }
 
+/* sacctmgr show / clear stats: Operators and above. */
+static void stats_req(const dbd_acct_ctx_t *ctx, dbd_job_t *j)
+{
+	bool clear = j->msg->type == REQUEST_DBD_CLEAR_STATS;
+	int rc = 0;
+
+	if (dbd_admin_level(wk.db, wk.conf, ctx->uid) < DBD_ADMIN_OPERATOR) {
+		error("Security violation, %s from uid %u (%s)",
+		      msg_type_name(j->msg->type), (unsigned)ctx->uid,
+		      ctx->peer);
+		rc = ESLURM_ACCESS_DENIED;
+	}
+	if (clear) {
+		j->resp_type = RESPONSE_SLURM_RC;
+		j->resp = xmalloc(sizeof(return_code_msg_t));
+		((return_code_msg_t *)j->resp)->rc = rc;
+		if (!rc) {
+			info("Statistics cleared by uid %u",
+			     (unsigned)ctx->uid);
+			dbd_stats_clear();
+		}
+		return;
+	}
+	j->resp_type = RESPONSE_DBD_STATS;
+	j->resp = xmalloc(sizeof(table_resp_msg_t));
+	((table_resp_msg_t *)j->resp)->rc = rc;
+	if (!rc)
+		dbd_stats_table(j->resp);
+}
+
+bool dbd_worker_runs(uint16_t type)
+{
+	switch (type) {
+	case REQUEST_DBD_ACCT:
+	case REQUEST_DBD_RECORDS:
+	case REQUEST_DBD_JOBS:
+	case REQUEST_DBD_REPORT:
+	case REQUEST_DBD_ROLLUP:
+	case REQUEST_DBD_TRACK:
+	case REQUEST_DBD_PROFILE:
+	case REQUEST_DBD_ARCHIVE:
+	case REQUEST_DBD_STATS:
+	case REQUEST_DBD_CLEAR_STATS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void run_job_timed(dbd_job_t *j);
+
 static void run_job(dbd_job_t *j)
+{
+	uint64_t t0 = dbd_stats_now_usec();
+
+	run_job_timed(j);
+	dbd_stats_rpc(j->msg->type, j->msg->auth_uid,
+		      dbd_stats_now_usec() - t0);
+}
+
+static void run_job_timed(dbd_job_t *j)
 {
 	dbd_acct_ctx_t ctx = { .uid = j->msg->auth_uid,
 			       .conf = wk.conf,
 			       .peer = j->msg->peer };
 
 	switch (j->msg->type) {
+	case REQUEST_DBD_STATS:
+	case REQUEST_DBD_CLEAR_STATS:
+		stats_req(&ctx, j);
+		break;
 	case REQUEST_DBD_RECORDS:
 		j->resp_type = RESPONSE_DBD_RECORDS;
 		j->resp = xmalloc(sizeof(dbd_records_resp_msg_t));

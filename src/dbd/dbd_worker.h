@@ -9,6 +9,7 @@
 #ifndef SLUICE_DBD_WORKER_H
 #define SLUICE_DBD_WORKER_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "common/net.h"
@@ -24,6 +25,9 @@ int  dbd_worker_init(struct event_base *base, dbd_db_t *db,
  * _REPORT) from conn; the reply
  * follows later. */
 void dbd_worker_submit(net_conn_t *conn, slurm_msg_t *msg);
+/* Does the worker run requests of this type (and count them for
+ * sacctmgr show stats)? */
+bool dbd_worker_runs(uint16_t type);
 /* Finish queued work, stop the thread, close the database. */
 void dbd_worker_fini(void);
 

@@ -24,6 +24,7 @@
 #include "common/privs.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "dbd/dbd_stats.h"
 #include "dbd/dbd_conf.h"
 #include "dbd/dbd_db.h"
 #include "dbd/dbd_notify.h"
@@ -143,9 +144,13 @@ static void shutdown_request(net_conn_t *conn, const slurm_msg_t *msg)
 	event_base_loopexit(dbd.base, &tv);
 }
 
-static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
+static void dispatch_one(net_conn_t *conn, slurm_msg_t *msg)
 {
 	switch (msg->type) {
+	case REQUEST_DBD_STATS:         /* the worker checks the user */
+	case REQUEST_DBD_CLEAR_STATS:
+		dbd_worker_submit(conn, msg);
+		return;
 	case REQUEST_DBD_ACCT:
 	case REQUEST_DBD_RECORDS:
 	case REQUEST_DBD_JOBS:
@@ -180,6 +185,19 @@ static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		      (unsigned)msg->auth_uid);
 		net_reply_rc(conn, SLURM_UNEXPECTED_MSG_ERROR);
 	}
+}
+
+/* What the worker runs it counts itself (sacctmgr show stats); the
+ * rest is counted here. */
+static void dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
+{
+	uint64_t t0 = dbd_stats_now_usec();
+	uint16_t type = msg->type;
+	uint32_t uid = msg->auth_uid;
+
+	dispatch_one(conn, msg);
+	if (!dbd_worker_runs(type))
+		dbd_stats_rpc(type, uid, dbd_stats_now_usec() - t0);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
@@ -261,6 +279,7 @@ static void stop(void)
 	if (dbd.server)
 		net_server_destroy(dbd.server);
 	dbd_worker_fini();
+	dbd_stats_fini();
 	dbd_notify_fini();
 	for (size_t i = 0; i < 3; i++)
 		if (dbd.sig_ev[i])

@@ -36,8 +36,8 @@ typedef struct {
 } list_op_t;
 
 /* Accepted everywhere: the deprecated format, and flags whose effect
- * is Sluice's answer already (limits are an association's own; there
- * are no wckeys to list). */
+ * is Sluice's answer already (limits are an association's own; a
+ * user's wckeys are listed by GET wckeys, not embedded). */
 static const char *const no_effect[] = {
 	"format", "without_parent_limits", "Exclude limits from parents",
 	"with_wckeys",
@@ -69,6 +69,10 @@ static const param_t qos_params[] = {
 };
 static const param_t cluster_params[] = {
 	{ "cluster", "cluster" }, { NULL, NULL }
+};
+static const param_t wckey_params[] = {
+	{ "cluster", "cluster" }, { "user", "user" }, { "name", "name" },
+	{ "id", "id" }, { NULL, NULL }
 };
 static const param_t no_params[] = { { NULL, NULL } };
 
@@ -186,11 +190,14 @@ static const list_op_t qos_op = {
 	DBD_ENT_QOS, "slurmdb_qos_get", qos_params };
 static const list_op_t clusters_op = {
 	DBD_ENT_CLUSTER, "slurmdb_clusters_get", cluster_params };
+static const list_op_t wckeys_op = {
+	DBD_ENT_WCKEY, "slurmdb_wckeys_get", wckey_params };
 static const list_op_t by_name_op[] = {
 	{ DBD_ENT_ACCOUNT, "slurmdb_accounts_get", account_name_params },
 	{ DBD_ENT_USER, "slurmdb_users_get", user_name_params },
 	{ DBD_ENT_QOS, "slurmdb_qos_get", no_params },
 	{ DBD_ENT_CLUSTER, "slurmdb_clusters_get", no_params },
+	{ DBD_ENT_WCKEY, "slurmdb_wckeys_get", no_params },
 };
 
 void rest_op_dbd_accounts(rest_req_t *r)
@@ -236,6 +243,17 @@ void rest_op_dbd_clusters(rest_req_t *r)
 void rest_op_dbd_cluster_get(rest_req_t *r)
 {
 	list_answer(r, &by_name_op[3], "name", r->param[0]);
+}
+
+/* wckeys (sacctmgr show wckey): this slurmdbd's, by id for wckey/{id} */
+void rest_op_dbd_wckeys(rest_req_t *r)
+{
+	list_answer(r, &wckeys_op, NULL, NULL);
+}
+
+void rest_op_dbd_wckey_get(rest_req_t *r)
+{
+	list_answer(r, &by_name_op[4], "id", r->param[0]);
 }
 
 void rest_op_dbd_tres(rest_req_t *r)

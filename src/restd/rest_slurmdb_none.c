@@ -1,7 +1,7 @@
-/* rest_slurmdb_none.c — /slurmdb/v0.0.4N/ operations on what Sluice's
- * slurmdbd has none of: wckeys (issue 31), cloud instances (Sluice's
- * controller records none), and the statistics of slurmdbd's own RPCs
- * (diag: it counts none).
+/* rest_slurmdb_none.c — /slurmdb/v0.0.4N/ operations Sluice's
+ * slurmrestd does not serve: adding and deleting wckeys (sacctmgr does),
+ * cloud instances (Sluice's controller records none), and the statistics
+ * of slurmdbd's own RPCs (diag: sacctmgr show stats prints them).
  *
  * A list of what does not exist is answered truthfully (empty, whatever
  * the filters, as they filter nothing); a request that would create or
@@ -18,8 +18,8 @@ void rest_op_dbd_diag(rest_req_t *r)
 {
 	json_object_object_add(r->resp, "statistics", json_object_new_object());
 	rest_error_http(r, 501, ESLURM_NOT_SUPPORTED, "slurmdb_get_stats",
-			"Sluice's slurmdbd keeps no statistics of its RPCs "
-			"(sacctmgr show stats has none either)");
+			"Sluice's slurmrestd does not serve slurmdbd's "
+			"statistics yet (sacctmgr show stats prints them)");
 }
 
 void rest_op_dbd_instances(rest_req_t *r)
@@ -28,24 +28,13 @@ void rest_op_dbd_instances(rest_req_t *r)
 	json_object_object_add(r->resp, "instances", json_object_new_array());
 }
 
-void rest_op_dbd_wckeys(rest_req_t *r)
-{
-	json_object_object_add(r->resp, "wckeys", json_object_new_array());
-}
-
-void rest_op_dbd_wckey_get(rest_req_t *r)
-{
-	json_object_object_add(r->resp, "wckeys", json_object_new_array());
-	rest_error(r, ESLURM_REST_EMPTY_RESULT, "slurmdb_wckeys_get",
-		   "No wckey %s: Sluice has no wckeys", r->param[0]);
-}
-
 void rest_op_dbd_wckey_delete(rest_req_t *r)
 {
 	json_object_object_add(r->resp, "deleted_wckeys",
 			       json_object_new_array());
-	rest_error(r, ESLURM_REST_EMPTY_RESULT, "slurmdb_wckeys_remove",
-		   "Nothing deleted: Sluice has no wckeys");
+	rest_error_http(r, 501, ESLURM_NOT_SUPPORTED, "slurmdb_wckeys_remove",
+			"Nothing deleted: Sluice's slurmrestd does not delete "
+			"wckeys yet (sacctmgr delete wckey does)");
 }
 
 void rest_op_dbd_wckeys_post(rest_req_t *r)
@@ -61,6 +50,7 @@ void rest_op_dbd_wckeys_post(rest_req_t *r)
 	else if (json_object_array_length(list))
 		rest_error_http(r, 501, ESLURM_NOT_SUPPORTED,
 				"slurmdb_wckeys_add",
-				"Sluice has no wckeys (issue 31): none added");
+				"Sluice's slurmrestd does not add wckeys yet "
+				"(sacctmgr add wckey does): none added");
 	json_object_put(body);
 }

@@ -670,28 +670,51 @@ def test_post_clusters_tres_config_and_add_cond(env):
         env.sacctmgr("-i", "modify", "user", B, "set", "adminlevel=None")
 
 
-def test_what_slurmdbd_has_none_of(env):
-    """wckeys and instances are listed as what they are (none; any filter
-    filters nothing); what would create or report them is refused: POST
-    wckeys 501, GET/DELETE wckey/{id} 404, GET diag 501 (slurmdbd keeps
-    no statistics)."""
-    for v in VERSIONS:
-        base = "/slurmdb/v0.0.%d/" % v
-        for path, key in (("wckeys/?user=%s" % A, "wckeys"),
-                          ("instances/", "instances"),
-                          ("instance/?cluster=sluice", "instances")):
-            doc = get(env, A, base + path)
-            validate(env, v, base + path, doc)
-            assert doc[key] == [] and doc["errors"] == [], doc
-        doc = get(env, A, base + "wckey/1", status=404)
-        validate(env, v, base + "wckey/1", doc)
-        assert "no wckeys" in doc["errors"][0]["description"]
-        doc = delete(env, A, base + "wckey/1", status=404)
-        validate(env, v, base + "wckey/1", doc, "delete")
-        doc = post(env, A, base + "wckeys/", {"wckeys": [
-            {"name": "w1", "user": A, "cluster": "sluice"}]}, status=501)
-        validate(env, v, base + "wckeys/", doc, "post")
-        assert "no wckeys" in doc["errors"][0]["description"]
-        doc = get(env, A, base + "diag/", status=501)
-        validate(env, v, base + "diag/", doc)
-        assert "statistics" in doc["errors"][0]["description"]
+def test_wckeys_and_what_restd_does_not_serve(env):
+    """wckeys are listed as slurmdbd keeps them (sacctmgr add wckey;
+    filters by user, cluster, name, id; wckey/{id}); instances as what
+    they are (none); what would change wckeys or report slurmdbd's
+    statistics is refused (POST wckeys 501, DELETE wckey/{id} 501, GET
+    diag 501: sacctmgr does those)."""
+    r = env.sacctmgr("-i", "add", "wckey", "restw", "user=" + A)
+    assert r.rc == 0, r
+    try:
+        r = env.sacctmgr("-n", "-P", "show", "wckey", "where", "name=restw",
+                         "format=ID")
+        wid = int(r.out.split()[0])
+        for v in VERSIONS:
+            base = "/slurmdb/v0.0.%d/" % v
+            for path in ("wckeys/?user=%s" % A, "wckeys/?name=restw",
+                         "wckey/%d" % wid):
+                doc = get(env, A, base + path)
+                validate(env, v, base + path, doc)
+                assert [(w["name"], w["user"], w["cluster"], w["id"])
+                        for w in doc["wckeys"]] == [
+                    ("restw", A, "sluice", wid)], doc
+            doc = get(env, A, base + "wckeys/?user=nobody_here")
+            assert doc["wckeys"] == [] and doc["errors"] == [], doc
+            doc = get(env, A, base + "wckeys/?bogus=1", status=400)
+            assert "bogus" in doc["errors"][0]["description"], doc
+            for path, key in (("instances/", "instances"),
+                              ("instance/?cluster=sluice", "instances")):
+                doc = get(env, A, base + path)
+                validate(env, v, base + path, doc)
+                assert doc[key] == [] and doc["errors"] == [], doc
+            doc = get(env, A, base + "wckey/999999", status=404)
+            validate(env, v, base + "wckey/999999", doc)
+            assert "Nothing found" in doc["errors"][0]["description"]
+            doc = delete(env, A, base + "wckey/%d" % wid, status=501)
+            validate(env, v, base + "wckey/1", doc, "delete")
+            assert "sacctmgr delete wckey" in \
+                doc["errors"][0]["description"]
+            doc = post(env, A, base + "wckeys/", {"wckeys": [
+                {"name": "w1", "user": A, "cluster": "sluice"}]},
+                status=501)
+            validate(env, v, base + "wckeys/", doc, "post")
+            assert "sacctmgr add wckey" in doc["errors"][0]["description"]
+            doc = get(env, A, base + "diag/", status=501)
+            validate(env, v, base + "diag/", doc)
+            assert "sacctmgr show stats" in \
+                doc["errors"][0]["description"]
+    finally:
+        env.sacctmgr("-i", "delete", "wckey", "where", "name=restw")

@@ -9,6 +9,7 @@ condition."""
 
 import json
 import os
+import re
 import time
 
 import pytest
@@ -48,9 +49,71 @@ def test_unknown_entity(env):
 
 
 def test_not_supported_refused(env):
-    r = mgr(env, "show", "stats")
+    r = mgr(env, "show", "federations")
     assert r.rc == 1
-    assert r.err == " sacctmgr show stats is not supported by Sluice yet\n"
+    assert r.err == " sacctmgr show federations is not supported by " \
+        "Sluice yet\n"
+
+
+STATS_LINE = re.compile(r"\t(\S+)\s+\(\s*(\d+)\) count:(\d+)\s+"
+                        r"ave_time:(\d+)\s+total_time:(\d+)$")
+
+
+def stats(e, *args, user=None):
+    """show stats: (header lines, {type: (id, count)}, {user: count})."""
+    r = mgr(e, "show", "stats", *args, user=user)
+    assert r.rc == 0 and r.err == "", r
+    head, sections, cur = [], {}, None
+    for line in r.out.splitlines():
+        if line.startswith("Remote Procedure Call statistics by "):
+            cur = sections.setdefault(line.split()[-1], [])
+        elif cur is not None and line.startswith("\t"):
+            m = STATS_LINE.match(line)
+            assert m, line
+            cur.append(m.groups())
+        elif cur is None:
+            head.append(line)
+    return head, sections
+
+
+def test_show_and_clear_stats(env, users):
+    u = users[0].pw_name
+    # Operators only, as Slurm (show says why, clear does not)
+    r = mgr(env, "show", "stats", user=u)
+    assert r.rc == 1 and r.out == "", r
+    assert r.err == "sacctmgr: accounting_storage/slurmdbd: " \
+        "acct_storage_p_get_stats: RC:2002 Your user doesn't have " \
+        "privilege to perform this action\n", r
+    r = mgr(env, "clear", "stats", user=u)
+    assert (r.rc, r.out, r.err) == (1, "", ""), r
+    r = mgr(env, "clear", "stats")
+    assert (r.rc, r.out, r.err) == (0, "", ""), r
+    for _ in range(3):
+        assert mgr(env, "-n", "show", "qos", "format=name").rc == 0
+    head, sec = stats(env)
+    assert head[0] == head[4] == "*" * 67, head
+    assert head[1].startswith("sacctmgr show stats output at "), head
+    assert head[2].startswith("Data since                    "), head
+    assert head[3] == "All statistics are in microseconds", head
+    types = {t[0]: (int(t[1]), int(t[2])) for t in sec["type"]}
+    # since the clear: the clear itself and the three lists (the
+    # controller's own requests may come too); this show counts once it
+    # is answered, as Slurm's
+    assert types["REQUEST_DBD_CLEAR_STATS"] == (7102, 1), types
+    assert types["REQUEST_DBD_ACCT"][1] >= 3, types
+    assert "REQUEST_DBD_STATS" not in types, types
+    counts = [int(t[2]) for t in sec["type"]]
+    assert counts == sorted(counts, reverse=True), sec
+    users_ = {t[0]: int(t[2]) for t in sec["user"]}
+    assert users_["root"] >= 4 and sum(users_.values()) == sum(counts)
+    # sorted by average or total time on request
+    _, sec = stats(env, "ave_time")
+    aves = [int(t[3]) for t in sec["type"]]
+    assert aves == sorted(aves, reverse=True), sec
+    assert ("REQUEST_DBD_STATS", "7100", "1") in \
+        [t[:3] for t in sec["type"]], sec
+    r = mgr(env, "show", "stats", "bogus")
+    assert r.rc == 1 and r.err == " Unknown option: bogus\n", r
 
 
 def test_unknown_condition(env):

@@ -59,6 +59,7 @@
 #include "../../src/ctld/assoc_mgr.c"
 #include "../../src/ctld/assoc_limits.c"
 #include "../../src/ctld/assoc_mgr_res.c"
+#include "../../src/ctld/assoc_mgr_wckey.c"
 #include "../../src/ctld/resv_mgr.c"
 #include "../../src/ctld/resv_rpc.c"
 #include "../../src/ctld/trigger.c"

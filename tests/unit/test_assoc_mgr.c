@@ -50,6 +50,8 @@ static void make_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
 	static const char *const cc[] = { "user", "account", NULL };
 	static const char *const rc[] = { "name", "server", "clustercount",
 					  NULL };
+	static const char *const wc[] = { "wckey", "cluster", "user", "id",
+					  "isdef", NULL };
 
 	l[0] = list(qc);
 	row(l[0], "1", "normal", "0", "", "", "", (char *)NULL);
@@ -82,6 +84,12 @@ static void make_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
 	l[4] = list(rc);
 	row(l[4], "matlab", "flex1", "40", (char *)NULL);
 	row(l[4], "ghost", "flex1", "", (char *)NULL);   /* no share here */
+	l[5] = list(wc);
+	row(l[5], "alpha", "c", "root", "3", "1", (char *)NULL);
+	row(l[5], "beta", "c", "root", "4", "0", (char *)NULL);
+	row(l[5], "beta", "c", "nobody", "5", "0", (char *)NULL);
+	row(l[5], "", "c", "nobody", "6", "0", (char *)NULL);      /* bad */
+	row(l[5], "gamma", "c", "nobody", "x", "1", (char *)NULL); /* bad */
 }
 
 static void free_lists(dbd_acct_resp_msg_t *l[AM_LIST_CNT])
@@ -168,6 +176,21 @@ static void test_remote_licenses(void **st)
 	assert_int_equal(r[0].count, 40);
 }
 
+/* Wckeys: per user, any case; the default is the one marked isdef; a
+ * row without a name or with a bad id is none. */
+static void test_wckeys(void **st)
+{
+	assert_int_equal(assoc_mgr_wckey_id("root", "alpha"), 3);
+	assert_int_equal(assoc_mgr_wckey_id("root", "BETA"), 4);
+	assert_int_equal(assoc_mgr_wckey_id("nobody", "beta"), 5);
+	assert_int_equal(assoc_mgr_wckey_id("nobody", "alpha"), 0);
+	assert_int_equal(assoc_mgr_wckey_id("nobody", "gamma"), 0);
+	assert_int_equal(assoc_mgr_wckey_id(NULL, "alpha"), 0);
+	assert_string_equal(assoc_mgr_wckey_default("root"), "alpha");
+	assert_null(assoc_mgr_wckey_default("nobody"));
+	assert_null(assoc_mgr_wckey_default("ghost"));
+}
+
 static void test_saved_file(void **st)
 {
 	dbd_acct_resp_msg_t *l[AM_LIST_CNT], *back[AM_LIST_CNT];
@@ -194,11 +217,12 @@ static void test_saved_file(void **st)
 	}
 	xfree(copy);
 	buf_destroy(b);
-	/* saved before remote licenses (4 lists): loads, none of them */
-	{
+	/* saved before remote licenses (4 lists) or wckeys (5): loads,
+	 * none of the missing ones */
+	for (int k = AM_LIST_MIN; k < AM_LIST_CNT; k++) {
 		buf_t *body = buf_create(4096), *old = buf_create(4096);
 
-		for (int i = 0; i < AM_LIST_CNT - 1; i++) {
+		for (int i = 0; i < k; i++) {
 			buf_t *one = buf_create(1024);
 
 			msg_body_pack(RESPONSE_DBD_ACCT, l[i], one);
@@ -212,7 +236,9 @@ static void test_saved_file(void **st)
 		packbuf(old, body);
 		assert_int_equal(am_unpack_lists(buf_data(old), buf_len(old),
 						 back), 0);
-		assert_null(back[AM_LIST_CNT - 1]->cells);
+		for (int i = k; i < AM_LIST_CNT; i++)
+			assert_null(back[i]->cells);
+		assert_non_null(back[k - 1]->cells);
 		free_lists(back);
 		buf_destroy(body);
 		buf_destroy(old);
@@ -598,6 +624,7 @@ static void test_time_limits(void **st)
 	    (char *)NULL);
 	l[3] = list(cc);
 	l[4] = list(cc);                   /* no remote licenses */
+	l[5] = list(cc);                   /* no wckeys */
 	assert_int_equal(am_install_lists(l), 0);
 	free_lists(l);
 	am_set_enforce(ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS |
@@ -696,6 +723,7 @@ int main(void)
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_saved_file),
 		cmocka_unit_test(test_remote_licenses),
+		cmocka_unit_test(test_wckeys),
 		cmocka_unit_test(test_counters_and_reasons),
 		cmocka_unit_test(test_submit_check),
 		cmocka_unit_test(test_partition_qos),

@@ -419,9 +419,9 @@ static void test_last_value_wins(void **state)
 	c = load_text("Licenses=a:1\nLicenses=\n", err, sizeof(err));
 	assert_non_null(c);
 	conf_destroy(c);
-	c = load_text("TrackWCKey=no\nTrackWCKey=yes\n", err, sizeof(err));
+	c = load_text("UsePAM=no\nUsePAM=yes\n", err, sizeof(err));
 	assert_null(c);
-	assert_non_null(strstr(err, "t.conf:2: TrackWCKey=yes: not supported"));
+	assert_non_null(strstr(err, "t.conf:2: UsePAM=yes: not supported"));
 	c = load_text("NodeName=n1\nPartitionName=p Nodes=n1 AllowQos=ALL\n",
 		      err, sizeof(err));
 	assert_non_null(c);
