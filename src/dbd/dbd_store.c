@@ -133,7 +133,7 @@ static size_t slen(const char *v)
 	"time_end, timelimit, nodelist, nodes_alloc, cpus_alloc, cpus_req, " \
 	"tres_alloc, tres_req, req_mem, mem_per_cpu, work_dir, comment, " \
 	"submit_line, constraints, restart_cnt, priority, mod_time, " \
-	"array_task_str, container, wckey, id_wckey, id_resv, het_job_id, "
+	"array_task_str, container, wckey, id_wckey, id_resv, het_job_id, " \
 	"het_job_offset"
 
 static const char job_update[] =
