@@ -9,7 +9,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/conf.h"
 #include "common/msg_types.h"
+
+/* scontrol's help text (cli_scontrol_usage.c). */
+extern const char scontrol_usage_text[];
 
 /* "kw" matches word when word is a case-insensitive prefix of kw at
  * least min characters long. */
@@ -28,6 +32,8 @@ int  scontrol_track(int argc, char **argv);
 int  scontrol_show_assoc_mgr(int argc, char **argv);
 /* write batch_script <job_id> [<file>|-] (cli_scontrol_write.c). */
 int  scontrol_write(int argc, char **argv, bool quiet);
+/* write config [<file>]: slurm.conf.<datetime> (cli_scontrol_wconf.c). */
+int  scontrol_write_config(int argc, char **argv);
 /* errnumstr <errno>: Slurm's text of an error number. */
 int  scontrol_errnumstr(int argc, char **argv);
 /* create/update/delete PartitionName= (cli_scontrol_part.c); argv:
@@ -52,6 +58,22 @@ int  scontrol_show_daemons(int argc, char **argv);
 int  scontrol_show_aliases(int argc, char **argv);
 int  scontrol_show_slurmd(int argc, char **argv);
 int  scontrol_wait_job(int argc, char **argv, bool quiet);
+/* The slurmd of this host: the node named, else the first whose
+ * NodeHostname is this host (then one on a loopback address). */
+const conf_node_t *scontrol_local_node(const slurm_conf_t *conf,
+				       const char *name);
+/* listpids [job[.step]|*] [node], listjobs [node], liststeps [node],
+ * pidinfo <pid> [node]: asked of this host's slurmd
+ * (cli_scontrol_pids.c). */
+int  scontrol_listpids(int argc, char **argv);
+int  scontrol_listjobs(int argc, char **argv);
+int  scontrol_liststeps(int argc, char **argv);
+int  scontrol_pidinfo(int argc, char **argv);
+/* notify <job_id> <message> (cli_scontrol_notify.c). */
+int  scontrol_notify(int argc, char **argv);
+/* completing: the COMPLETING jobs, their COMPLETING and DOWN nodes
+ * (cli_scontrol_completing.c). */
+int  scontrol_completing(int argc, char **argv);
 /* reboot [ASAP] [nextstate=] [reason=] {ALL|<nodes>} and cancel_reboot
  * <nodes> (cli_scontrol_reboot.c; the config must be loaded). */
 int  scontrol_reboot(int argc, char **argv);

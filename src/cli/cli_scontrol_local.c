@@ -85,7 +85,7 @@ int scontrol_show_aliases(int argc, char **argv)
 
 /* The node named, else the first on this host (by NodeHostname, then by
  * a loopback NodeAddr: several slurmds on one test host). */
-static const conf_node_t *status_node(const slurm_conf_t *conf,
+const conf_node_t *scontrol_local_node(const slurm_conf_t *conf,
 				      const char *name)
 {
 	char me[256];
@@ -150,7 +150,7 @@ int scontrol_show_slurmd(int argc, char **argv)
 		fprintf(stderr, "too many arguments for keyword:show\n");
 		return 1;
 	}
-	if (!(n = status_node(conf, argc ? argv[0] : NULL))) {
+	if (!(n = scontrol_local_node(conf, argc ? argv[0] : NULL))) {
 		if (argc)
 			fprintf(stderr, "Node %s not found\n", argv[0]);
 		else

@@ -344,7 +344,8 @@ static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		job_str(&u->licenses, val);
 	else if (!xstrcasecmp(key, "ExcNodeList"))
 		job_str(&u->exc_nodes, val);
-	else if (!xstrcasecmp(key, "ReqNodeList"))
+	else if (!xstrcasecmp(key, "ReqNodeList") ||
+		 !xstrcasecmp(key, "NodeList"))
 		job_str(&u->req_nodes, val);
 	else if (!xstrcasecmp(key, "Dependency"))
 		job_str(&u->dependency, val);
@@ -363,6 +364,85 @@ static int job_kv(job_update_msg_t *u, const char *key, const char *val,
 		return -1;
 	}
 	return 0;
+}
+
+/* The job's record now (free with job_info_free_members), or -1. */
+static int job_lookup(const char *id, job_info_t *out)
+{
+	job_info_request_msg_t req = { .user_id = NO_VAL32 };
+	slurm_msg_t resp = { 0 };
+	uint32_t jid;
+	int rc = -1;
+
+	if (!id || parse_u32(id, &jid) < 0)
+		return -1;
+	req.job_ids = &jid;
+	req.job_id_cnt = 1;
+	if (cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp))
+		return -1;
+	if (resp.type == RESPONSE_JOB_INFO && resp.data &&
+	    ((job_info_msg_t *) resp.data)->cnt == 1) {
+		fields_copy(job_info_fields, out,
+			    &((job_info_msg_t *) resp.data)->jobs[0]);
+		rc = 0;
+	}
+	msg_free(&resp);
+	return rc;
+}
+
+/* As Slurm's scontrol: a size change made from inside a job's
+ * environment writes slurm_job_<id>_resize.sh and .csh in the working
+ * directory, for the job's script to take the new SLURM_* values. */
+static void job_resize_scripts(const char *id)
+{
+	job_info_t j = { 0 };
+	char sh[64], csh[64];
+	FILE *f, *g;
+
+	if (!getenv("SLURM_JOBID") && !getenv("SLURM_JOB_ID"))
+		return;
+	if (job_lookup(id, &j) < 0)
+		return;
+	if ((j.job_state & JOB_STATE_BASE) != JOB_RUNNING || !j.nodes)
+		goto out;
+	snprintf(sh, sizeof(sh), "slurm_job_%u_resize.sh", j.job_id);
+	snprintf(csh, sizeof(csh), "slurm_job_%u_resize.csh", j.job_id);
+	if (!(f = fopen(sh, "w"))) {
+		fprintf(stderr, "Could not create file %s: %m\n", sh);
+		goto out;
+	}
+	if (!(g = fopen(csh, "w"))) {
+		fprintf(stderr, "Could not create file %s: %m\n", csh);
+		fclose(f);
+		goto out;
+	}
+	fprintf(f, "export SLURM_NODELIST=\"%s\"\n"
+		"export SLURM_JOB_NODELIST=\"%s\"\n"
+		"export SLURM_NNODES=%u\n"
+		"export SLURM_JOB_NUM_NODES=%u\n"
+		"export SLURM_JOB_CPUS_PER_NODE=\"%s\"\n"
+		"unset SLURM_NPROCS\n"
+		"unset SLURM_NTASKS\n"
+		"unset SLURM_TASKS_PER_NODE\n", j.nodes, j.nodes,
+		j.num_nodes, j.num_nodes,
+		j.cpus_per_node_str ? j.cpus_per_node_str : "");
+	fprintf(g, "setenv SLURM_NODELIST \"%s\"\n"
+		"setenv SLURM_JOB_NODELIST \"%s\"\n"
+		"setenv SLURM_NNODES %u\n"
+		"setenv SLURM_JOB_NUM_NODES %u\n"
+		"setenv SLURM_JOB_CPUS_PER_NODE \"%s\"\n"
+		"unsetenv SLURM_NPROCS\n"
+		"unsetenv SLURM_NTASKS\n"
+		"unsetenv SLURM_TASKS_PER_NODE\n", j.nodes, j.nodes,
+		j.num_nodes, j.num_nodes,
+		j.cpus_per_node_str ? j.cpus_per_node_str : "");
+	fclose(f);
+	fclose(g);
+	printf("To reset Slurm environment variables, execute\n"
+	       "  For bash or sh shells:  . ./%s\n"
+	       "  For csh shells:         source ./%s\n", sh, csh);
+out:
+	fields_free(job_info_fields, &j);
 }
 
 static int update_job(int argc, char **argv, bool quiet)
@@ -403,6 +483,8 @@ static int update_job(int argc, char **argv, bool quiet)
 		rc = 1;
 	} else {
 		rc = 0;
+		if (u.min_nodes != NO_VAL32 || u.req_nodes)
+			job_resize_scripts(u.job_id_str);
 	}
 cleanup:
 	job_update_free_members(&u);

@@ -91,11 +91,8 @@ int scontrol_write(int argc, char **argv, bool quiet)
 	}
 	if (scontrol_kw(argv[0], "batch_script", 5))
 		return write_batch_script(argc - 1, argv + 1, quiet);
-	if (scontrol_kw(argv[0], "config", 1)) {
-		fprintf(stderr, "scontrol: error: write config is not "
-			"supported by Sluice: use show config\n");
-		return 1;
-	}
+	if (scontrol_kw(argv[0], "config", 1))
+		return scontrol_write_config(argc - 1, argv + 1);
 	fprintf(stderr, "invalid write keyword: %s\n", argv[0]);
 	return 1;
 }

@@ -498,78 +498,6 @@ static int cmd_show(int argc, char **argv)
 	return 1;
 }
 
-static const char usage_text[] =
-"scontrol [<OPTION>] [<COMMAND>]\n"
-"    Valid <OPTION> values are:\n"
-"     -a or --all: equivalent to \"all\" command\n"
-"     -d or --details: equivalent to \"details\" command\n"
-"     -F or --future: report information about nodes in \"FUTURE\" state\n"
-"     -h or --help: equivalent to \"help\" command\n"
-"     -M or --cluster: the cluster to issue commands to (one name;\n"
-"        slurmdbd must be up)\n"
-"     --json: Produce JSON output\n"
-"     -o or --oneliner: equivalent to \"oneliner\" command\n"
-"     -Q or --quiet: equivalent to \"quiet\" command\n"
-"     -v or --verbose: equivalent to \"verbose\" command\n"
-"     -V or --version: equivalent to \"version\" command\n"
-"     --yaml: Produce YAML output\n"
-"\n"
-"  <keyword> may be omitted from the execute line and scontrol will execute\n"
-"  in interactive mode. It will process commands as entered until explicitly\n"
-"  terminated.\n"
-"\n"
-"    Valid <COMMAND> values are:\n"
-"     all                      display information about all partitions\n"
-"     cancel_reboot <nodelist> cancel pending reboot on nodes\n"
-"     checkpoint <job_list>    save a --checkpoint job's state and requeue it\n"
-"     create <SPECIFICATIONS>  create a new partition or reservation\n"
-"     delete <SPECIFICATIONS>  delete the specified partition or reservation\n"
-"     details                  show more details in \"show job\"\n"
-"     exit                     terminate scontrol\n"
-"     help                     print this description of use\n"
-"     hold <job_list>          prevent specified job from starting\n"
-"     oneliner                 report output one record per line\n"
-"     ping                     print status of slurmctld daemons\n"
-"     power {up|down} [asap|force] <ALL|nodelist> [reason=]\n"
-"                              power nodes up or down (power saving)\n"
-"     quiet                    print no messages other than error messages\n"
-"     quit                     terminate this command\n"
-"     reboot [ASAP] [nextstate=] [reason=] <ALL|nodelist>\n"
-"                              reboot the nodes when they become idle\n"
-"     reconfigure              re-read the configuration files\n"
-"     release <job_list>       permit specified job to start\n"
-"     requeue <job_id>         re-queue a batch job\n"
-"     requeuehold <job_id>     re-queue and hold a batch job\n"
-"     resume <job_list>        resume previously suspended job\n"
-"     setdebug <LEVEL>         reset slurmctld debug level\n"
-"     setdebugflags [+|-]NAME  add or remove slurmctld DebugFlags\n"
-"     show <ENTITY> [<ID>]     display state of identified entity, default\n"
-"                              is all records\n"
-"     shutdown <OPTS>          shutdown slurm daemons\n"
-"     suspend <job_list>       suspend specified job\n"
-"     takeover                 ask slurm backup controller to take over\n"
-"     token [lifespan=<seconds>] [username=<name>]\n"
-"                              get a token for auth/jwt (SLURM_JWT=...)\n"
-"     track metric=<name> value=<number> [step=<n>] | param=<name>\n"
-"           value=<text> | artifact=<path>   (inside a job: Sluice's\n"
-"           run tracking)\n"
-"     top <job_list>           Put specified job first in queue for user\n"
-"     uhold <job_list>         place user hold on specified job\n"
-"     update <SPECIFICATIONS>  update job or node configuration\n"
-"     version                  display tool version number\n"
-"     wait_job <job_id>        wait until the nodes allocated to the job\n"
-"                              are booted and usable\n"
-"     write batch_script <job_id> [<file>|-]\n"
-"                              write the job's batch script to a file\n"
-"     errnumstr <errno>        print the text of a Slurm error number\n"
-"\n"
-"  <ENTITY> may be \"aliases\", \"assoc_mgr\", \"config\", \"daemons\",\n"
-"       \"hostnames\", \"hostlist\", \"hostlistsorted\", \"job\", \"licenses\",\n"
-"       \"node\", \"partition\", \"reservation\", \"slurmd\" or \"step\".\n"
-"\n"
-"  Node names may be specified using simple range expressions,\n"
-"  (e.g. \"lx[10-20]\" corresponds to lx10, lx11, lx12, ...)\n";
-
 /* ---- other commands ---- */
 
 static int cmd_update(int argc, char **argv)
@@ -727,6 +655,24 @@ static int cmd_write(int argc, char **argv)
 	return scontrol_write(argc, argv, sc.quiet);
 }
 
+static int cmd_completing(int argc, char **argv)
+{
+	need_conf();
+	return scontrol_completing(argc, argv);
+}
+
+#define LOCAL_CMD(fn, impl) \
+static int fn(int argc, char **argv) \
+{ \
+	need_conf(); \
+	return impl(argc, argv); \
+}
+LOCAL_CMD(cmd_listpids, scontrol_listpids)
+LOCAL_CMD(cmd_listjobs, scontrol_listjobs)
+LOCAL_CMD(cmd_liststeps, scontrol_liststeps)
+LOCAL_CMD(cmd_pidinfo, scontrol_pidinfo)
+LOCAL_CMD(cmd_notify, scontrol_notify)
+
 static int cmd_errnumstr(int argc, char **argv)
 {
 	return scontrol_errnumstr(argc, argv);
@@ -856,7 +802,7 @@ static int cmd_quiet(int argc, char **argv)
 
 static int cmd_help(int argc, char **argv)
 {
-	fputs(usage_text, stdout);
+	fputs(scontrol_usage_text, stdout);
 	return 0;
 }
 
@@ -890,6 +836,12 @@ static const struct {
 	{ "setdebugflags", 9, cmd_setdebugflags },
 	{ "setdebug", 2, cmd_setdebug },
 	{ "cancel_reboot", 3, cmd_cancel_reboot },
+	{ "completing", 2, cmd_completing },
+	{ "listpids", 5, cmd_listpids },
+	{ "listjobs", 5, cmd_listjobs },
+	{ "liststeps", 5, cmd_liststeps },
+	{ "pidinfo", 3, cmd_pidinfo },
+	{ "notify", 1, cmd_notify },
 	{ "shutdown", 3, cmd_shutdown },
 	{ "takeover", 3, cmd_takeover },
 	{ "token", 3, cmd_token },
@@ -998,7 +950,7 @@ static void parse_opts(int argc, char **argv)
 		case OPT_YAML: sc.yaml = true; break;
 		case 'h':
 		case OPT_USAGE:
-			fputs(usage_text, stdout);
+			fputs(scontrol_usage_text, stdout);
 			exit(0);
 		case 'V':
 			printf("slurm %s\n", SLUICE_VERSION_STRING);

@@ -651,7 +651,7 @@ static void _dump_launch(const char *node, const void *m)
 
 	if (!dir || !*dir)
 		return;
-	hex = fwd_pack_hex(REQUEST_LAUNCH_TASKS, m);
+	hex = fwd_pack_hex(REQUEST_LAUNCH_TASKS, m, 0);
 	path = xstrdup_printf("%s/launch.%s", dir, node);
 	f = fopen(path, "w");
 	if (!f || !hex || fprintf(f, "%s\n", hex) < 0)

@@ -326,12 +326,10 @@ static char *_split_server(const char *s, uint16_t *port)
 	return host;
 }
 
-int conf_files_fetch(const char *servers, uint32_t flags,
-		     const char *node_name, config_files_msg_t **out,
-		     char *err, size_t errlen)
+/* type/req to each server in turn until one answers RESPONSE_CONFIG. */
+static int _fetch(const char *servers, uint16_t type, void *req,
+		  config_files_msg_t **out, char *err, size_t errlen)
 {
-	config_request_msg_t req = { .flags = flags,
-				     .node_name = (char *) node_name };
 	char **list = xstrsplit(servers ? servers : "", ",", NULL);
 	int rc = SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 
@@ -351,7 +349,7 @@ int conf_files_fetch(const char *servers, uint32_t flags,
 			rc = SLURM_ERROR;
 			continue;
 		}
-		rc = net_rpc(host, port, REQUEST_CONFIG, &req, &resp,
+		rc = net_rpc(host, port, type, req, &resp,
 			     CONF_FETCH_TIMEOUT);
 		if (rc) {
 			snprintf(err, errlen, "%s:%u: %s", host, port,
@@ -377,6 +375,24 @@ int conf_files_fetch(const char *servers, uint32_t flags,
 	}
 	xstrarray_free(list);
 	return *out ? SLURM_SUCCESS : rc;
+}
+
+int conf_files_fetch(const char *servers, uint32_t flags,
+		     const char *node_name, config_files_msg_t **out,
+		     char *err, size_t errlen)
+{
+	config_request_msg_t req = { .flags = flags,
+				     .node_name = (char *) node_name };
+
+	return _fetch(servers, REQUEST_CONFIG, &req, out, err, errlen);
+}
+
+int conf_files_register(const char *servers, uint16_t port,
+			config_files_msg_t **out, char *err, size_t errlen)
+{
+	sackd_register_msg_t req = { .port = port };
+
+	return _fetch(servers, REQUEST_SACKD_REGISTER, &req, out, err, errlen);
 }
 
 /* ---- DNS SRV ------------------------------------------------------- */

@@ -48,6 +48,12 @@ int                 conf_files_fetch(const char *servers, uint32_t flags,
 				     config_files_msg_t **m, char *err,
 				     size_t errlen);
 
+/* The same for a sackd, which also registers (REQUEST_SACKD_REGISTER)
+ * to be sent the files at each reconfigure on port. */
+int                 conf_files_register(const char *servers, uint16_t port,
+					config_files_msg_t **m, char *err,
+					size_t errlen);
+
 /* DNS SRV _slurmctld._tcp: the servers of the answer ("host:port,..."
  * by priority then weight, caller frees), NULL when there is none. */
 char               *conf_files_srv_lookup(void);

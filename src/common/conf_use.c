@@ -270,7 +270,8 @@ static const conf_use_t conf_use[] = {
 	  "TreeWidth tree only"),
 	I("SchedulerParameters", "ctld/sched_params.c and the option words "
 	  "below", "test_sched.py::test_squeue_answers_during_long_backfill_pass"),
-	W("SchedulerTimeSlice", "a knob of PreemptMode=GANG"),
+	I("SchedulerTimeSlice", "ctld/gang.c",
+	  "test_gang.py::test_two_jobs_share_one_cpu"),
 	P("SchedulerType"),
 	I("ScronParameters", "ctld/crontab.c (enable, explicit_scancel)",
 	  "test_scrontab.py::test_runs_each_minute_across_a_restart"),
@@ -473,8 +474,9 @@ static const conf_use_t conf_use[] = {
 	   "test_partitions.py::test_limits_make_jobs_wait"),
 	SI("PartitionName", "Nodes", "ctld/part_mgr.c",
 	   "test_partitions.py::test_limits_make_jobs_wait"),
-	SI("PartitionName", "OverSubscribe", "ctld/job_res.c",
-	   "test_partitions.py::test_default_time_exclusive_weight_spread"),
+	SI("PartitionName", "OverSubscribe", "ctld/job_res.c (FORCE:N, YES:N "
+	   "share CPUs; ctld/gang.c time-slices them)",
+	   "test_gang.py::test_two_jobs_share_one_cpu"),
 	SI("PartitionName", "OverTimeLimit", "ctld/job_mgr.c",
 	   "unit/test_conf.c::test_partition_defaults_and_flags"),
 	SR("PartitionName", "PowerDownOnIdle", "NO|0", "nodes are powered "
@@ -913,6 +915,7 @@ static const conf_use_t conf_use[] = {
 	    DF_T "test_node_side_and_jobcomp_flags"),
 	DFI("Reservation", "ctld/resv_mgr.c",
 	    DF_T "test_reservation_and_select_flags"),
+	DFI("Gang", "ctld/gang.c", "test_gang.py::test_two_jobs_share_one_cpu"),
 	DFI("Route", "common/forward.c",
 	    DF_T "test_setdebugflags_changes_the_running_controller"),
 	DFI("SelectType", "ctld/job_res.c",
@@ -930,7 +933,7 @@ static const conf_use_t conf_use[] = {
 	DF("ConMgr"), DF("CpuFrequency"), DF("Data"),
 	DF("DBD_Agent"), DF("Elasticsearch"), DF("Energy"),
 	DF("Federation"), DF("FrontEnd"), DF("Hetjob"),
-	DF("Gang"), DF("GLOB_SILENCE"),
+	DF("GLOB_SILENCE"),
 	DF("JobContainer"), DF("Network"), DF("NetworkRaw"),
 	DF("NodeFeatures"), DF("NO_CONF_HASH"), DF("Power"),
 	DF("Profile"), DF("Switch"), DF("TLS"),

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/bitmap.h"
+#include "common/proto_version.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -20,8 +21,49 @@ typedef bitmap_t *bitmap_ptr_t;
 #define AT(rec, f, type) ((type *)((char *)(rec) + (f)->offset))
 #define CAT(rec, f, type) ((const type *)((const char *)(rec) + (f)->offset))
 
+bool fields_on_wire(const field_desc_t *f, uint16_t v)
+{
+	if (!(f->since | f->until))
+		return true;
+	if (!v)
+		v = PROTO_OWN;
+	return (!f->since || v >= f->since) && (!f->until || v < f->until);
+}
+
+/* What a field not on the peer's wire holds: its row's default. */
+static void field_default(const field_desc_t *f, void *rec)
+{
+	switch (f->type) {
+	case FT_U8:
+		*AT(rec, f, uint8_t) = (uint8_t)f->dflt;
+		break;
+	case FT_U16:
+		*AT(rec, f, uint16_t) = (uint16_t)f->dflt;
+		break;
+	case FT_U32:
+		*AT(rec, f, uint32_t) = (uint32_t)f->dflt;
+		break;
+	case FT_U64:
+		*AT(rec, f, uint64_t) = (uint64_t)f->dflt;
+		break;
+	case FT_BOOL:
+		*AT(rec, f, bool) = f->dflt != 0;
+		break;
+	case FT_DOUBLE:
+		*AT(rec, f, double) = (double)f->dflt;
+		break;
+	case FT_TIME:
+		*AT(rec, f, time_t) = (time_t)f->dflt;
+		break;
+	default:
+		break;
+	}
+}
+
 static void field_pack(buf_t *b, const field_desc_t *f, const void *rec)
 {
+	if ((f->since | f->until) && !fields_on_wire(f, buf_proto(b)))
+		return;
 	switch (f->type) {
 	case FT_U8:
 		pack8(b, *CAT(rec, f, uint8_t));
@@ -60,6 +102,10 @@ static int field_unpack(buf_t *b, const field_desc_t *f, void *rec)
 {
 	uint32_t n;
 
+	if ((f->since | f->until) && !fields_on_wire(f, buf_proto(b))) {
+		field_default(f, rec);
+		return 0;
+	}
 	switch (f->type) {
 	case FT_U8:
 		return unpack8(b, AT(rec, f, uint8_t));
@@ -305,6 +351,9 @@ void fields_pack(buf_t *b, const field_desc_t *f, const void *rec)
 /* By reference: a string field points into the buffer's bytes. */
 static int field_unpack_ref(buf_t *b, const field_desc_t *f, void *rec)
 {
+	if (f->type == FT_STR && (f->since | f->until) &&
+	    !fields_on_wire(f, buf_proto(b)))
+		return 0;               /* stays NULL: its default */
 	if (f->type == FT_STR)
 		return unpackstr_ref(b, AT(rec, f, str_t));
 	return field_unpack(b, f, rec);
@@ -412,17 +461,23 @@ void fields_copy(const field_desc_t *f, void *dst, const void *src)
 		field_copy(f, dst, src);
 }
 
+/* Tagged records (tagrec.h) name each field: every one is written. */
 void fields_pack_one(buf_t *b, const field_desc_t *f, const void *rec)
 {
-	field_pack(b, f, rec);
+	field_desc_t any = *f;
+
+	any.since = any.until = 0;
+	field_pack(b, &any, rec);
 }
 
 int fields_unpack_one(buf_t *b, const field_desc_t *f, void *rec)
 {
 	size_t sz = fields_size(f->type);
+	field_desc_t any = *f;
 
+	any.since = any.until = 0;
 	field_free(f, rec);
-	if (field_unpack(b, f, rec) == 0)
+	if (field_unpack(b, &any, rec) == 0)
 		return 0;
 	field_free(f, rec);
 	memset((char *)rec + f->offset, 0, sz);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/pack.h"
+#include "common/proto_version.h"
 
 typedef enum {
 	FT_U8 = 1,
@@ -26,14 +27,34 @@ typedef enum {
 	FT_BITMAP,    /* bitmap_t * */
 } field_type_t;
 
+/* Protocol versions (proto_version.h): a row names the version that
+ * added the field to the wire (since; 0: the base, 25.05) and the one that
+ * took it off (until; 0: still there).  Packing at a version (buf_proto)
+ * writes only the fields on the wire at it; unpacking sets the others to
+ * dflt (integers, time, bool, double; strings, lists and bitmaps stay
+ * NULL).  A row added after the base goes at the end of its table, after
+ * every older row, and a removed row stays (with until): a field's index
+ * is what fields_sel_t names on the wire, so indices never move. */
 typedef struct {
 	const char  *name;
 	field_type_t type;
 	size_t       offset;
+	uint16_t     since;
+	uint16_t     until;
+	int64_t      dflt;
 } field_desc_t;
 
 #define FIELD(st, member, t) { #member, t, offsetof(st, member) }
+/* Added by protocol version v; d for a peer older than v. */
+#define FIELD_SINCE(st, member, t, v, d) \
+	{ #member, t, offsetof(st, member), v, 0, d }
+/* On the wire from since (0: the base) until (not included). */
+#define FIELD_RANGE(st, member, t, since, until, d) \
+	{ #member, t, offsetof(st, member), since, until, d }
 #define FIELD_END { NULL, 0, 0 }
+
+/* Whether f is on the wire at protocol version v (0: this build's). */
+bool fields_on_wire(const field_desc_t *f, uint16_t v);
 
 void fields_pack(buf_t *b, const field_desc_t *f, const void *rec);
 /* rec must be zeroed (or hold no owned pointers); on failure whatever was

@@ -26,7 +26,7 @@ typedef struct {
 	int             *rc;
 } group_t;
 
-char *fwd_pack_hex(uint16_t type, const void *data)
+char *fwd_pack_hex(uint16_t type, const void *data, uint16_t version)
 {
 	static const char hex[] = "0123456789abcdef";
 	buf_t *b = buf_create(1024);
@@ -34,6 +34,7 @@ char *fwd_pack_hex(uint16_t type, const void *data)
 	size_t len;
 	char *out;
 
+	buf_set_proto(b, version);
 	if (msg_body_pack(type, data, b) < 0) {
 		buf_destroy(b);
 		return NULL;
@@ -58,7 +59,8 @@ static int _nibble(char c)
 	return -1;
 }
 
-int fwd_unpack_hex(uint16_t type, const char *hex, void **data)
+int fwd_unpack_hex(uint16_t type, const char *hex, uint16_t version,
+		   void **data)
 {
 	size_t len = hex ? strlen(hex) : 0;
 	uint8_t *raw;
@@ -79,6 +81,7 @@ int fwd_unpack_hex(uint16_t type, const char *hex, void **data)
 		raw[i] = (uint8_t) (hi << 4 | lo);
 	}
 	b = buf_view(raw, len / 2);
+	buf_set_proto(b, version);
 	if (msg_body_unpack(type, b, data) < 0) {
 		*data = NULL;
 		rc = -1;
@@ -128,7 +131,7 @@ static int _direct(group_t *g, uint32_t i)
 	if (!data) {
 		const char *hex = r->bodies ? r->bodies[i] : r->body;
 
-		if (fwd_unpack_hex(r->type, hex, &own) < 0)
+		if (fwd_unpack_hex(r->type, hex, r->body_version, &own) < 0)
 			return SLURM_UNEXPECTED_MSG_ERROR;
 		data = own;
 	}
@@ -168,7 +171,9 @@ static int _forward(group_t *g, uint32_t head, uint32_t end)
 	const fwd_req_t *r = g->r;
 	forward_msg_t m = { .type = r->type, .tree_width = r->tree_width,
 			    .timeout_ms = (uint32_t) r->timeout_ms,
-			    .orig_uid = r->orig_uid };
+			    .orig_uid = r->orig_uid,
+			    .body_version = r->body_version ? r->body_version :
+			    PROTO_OWN };
 	slurm_msg_t resp = { 0 };
 	char host[256];
 	uint16_t port;
@@ -200,6 +205,18 @@ static int _forward(group_t *g, uint32_t head, uint32_t end)
 		      r->names[head]);
 		g->rc[head] = err;
 		return -1;
+	}
+	if (!err && resp.type == RESPONSE_SLURM_RC && resp.data &&
+	    ((return_code_msg_t *) resp.data)->rc ==
+	    SLURM_PROTOCOL_VERSION_ERROR) {
+		/* a head older than the bodies: each node on its own */
+		debug("forward: %s cannot read %s at our version, sending "
+		      "to its %u nodes directly", r->names[head],
+		      msg_type_name(r->type), end - head);
+		msg_free(&resp);
+		for (uint32_t k = head; k < end; k++)
+			g->rc[k] = _direct(g, k);
+		return 0;
 	}
 	if (!err && resp.type == RESPONSE_FORWARD && resp.data) {
 		_answers(g, head, end, resp.data);
@@ -257,12 +274,15 @@ void fwd_send(const fwd_req_t *r, int *rc)
 		 rr.groups ? "by switch, tree_width" : "tree_width", w);
 	/* groups of more than one node need the packed request */
 	if (groups < r->cnt) {
+		if (r->datas || r->data)
+			rr.body_version = PROTO_OWN;    /* packed here */
 		if (r->datas) {
 			packed = xcalloc(r->cnt + 1, sizeof(char *));
 			for (uint32_t i = 0; i < r->cnt; i++)
-				packed[i] = fwd_pack_hex(r->type, r->datas[i]);
+				packed[i] = fwd_pack_hex(r->type, r->datas[i],
+							 0);
 		} else if (r->data) {
-			shared = fwd_pack_hex(r->type, r->data);
+			shared = fwd_pack_hex(r->type, r->data, 0);
 			rr.body = shared;
 		}
 	}

@@ -6,6 +6,7 @@
 #include "common/fname.h"
 #include "common/job_info.h"
 #include "common/parse_util.h"
+#include "common/proto_version.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 
@@ -275,6 +276,9 @@ const field_desc_t job_desc_fields[] = {
 	D(profile, FT_U32), D(acctg_freq, FT_STR),
 	D(req_switch, FT_U32), D(wait4switch, FT_U32),
 	D(segment_size, FT_U16),
+#ifdef SLUICE_PROTO_NEXT
+	FIELD_SINCE(job_desc_t, proto_next, FT_U32, PROTO_25_11, NO_VAL32),
+#endif
 	FIELD_END
 };
 #undef D
@@ -322,6 +326,9 @@ const field_desc_t job_info_fields[] = {
 	J(segment_size, FT_U16),
 	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
 	J(het_job_id_set, FT_STR),
+#ifdef SLUICE_PROTO_NEXT
+	FIELD_SINCE(job_info_t, proto_next, FT_U32, PROTO_25_11, NO_VAL32),
+#endif
 	FIELD_END
 };
 #undef J
@@ -354,6 +361,9 @@ void job_desc_init(job_desc_t *d)
 	d->sockets_per_node = NO_VAL16;
 	d->cores_per_socket = NO_VAL16;
 	d->threads_per_core = NO_VAL16;
+#ifdef SLUICE_PROTO_NEXT
+	d->proto_next = PROTO_OWN;
+#endif
 }
 
 void job_desc_free_members(job_desc_t *d)

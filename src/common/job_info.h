@@ -246,6 +246,10 @@ typedef struct {
 	uint32_t  req_switch;     /* --switches count, 0 = none */
 	uint32_t  wait4switch;    /* --switches @max-time, seconds */
 	uint16_t  segment_size;   /* --segment, 0 = none */
+#ifdef SLUICE_PROTO_NEXT
+	uint32_t  proto_next;     /* synthetic 25.11 field: the submitter's
+				   * protocol version; NO_VAL32 from 25.05 */
+#endif
 } job_desc_t;
 
 /* job_desc_t.bitflags / job_info_t.bitflags */
@@ -380,6 +384,9 @@ typedef struct {
 	uint32_t  het_job_id;
 	uint32_t  het_job_offset;
 	char     *het_job_id_set;
+#ifdef SLUICE_PROTO_NEXT
+	uint32_t  proto_next;     /* synthetic 25.11 field: job_desc_t's */
+#endif
 } job_info_t;
 
 extern const field_desc_t job_desc_fields[];

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,13 +91,42 @@ static int msg_digest(const uint8_t raw_header[MSG_HEADER_LEN],
 int msg_header_parse(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h)
 {
 	header_read(raw, h);
-	if (h->magic != MSG_MAGIC || h->version != MSG_PROTOCOL_VERSION)
+	if (h->magic != MSG_MAGIC || !proto_supported(h->version))
 		return SLURM_PROTOCOL_VERSION_ERROR;
 	if (!msg_desc_find(h->type))
 		return SLURM_UNEXPECTED_MSG_ERROR;
 	if (h->cred_len > MSG_MAX_CRED_LEN || h->body_len > MSG_MAX_BODY_LEN)
 		return SLURM_PROTOCOL_INSANE_MSG_LENGTH;
 	return SLURM_SUCCESS;
+}
+
+uint16_t msg_version_reply_to(uint16_t v)
+{
+	return v && v < PROTO_OWN ? v : PROTO_OWN;
+}
+
+void msg_version_refused(const msg_header_t *h, const char *peer, char *why,
+			 size_t len)
+{
+	char pv[16], own[16], old[16], txt[256];
+
+	proto_str(h->version, pv, sizeof(pv));
+	proto_str(PROTO_OWN, own, sizeof(own));
+	proto_str(proto_oldest(), old, sizeof(old));
+	if (h->version > PROTO_OWN)
+		snprintf(txt, sizeof(txt), "%s speaks protocol version %s, "
+			 "newer than this %s's %s (served: %s to %s): "
+			 "upgrade %s first", peer, pv,
+			 program_invocation_short_name, own, old, own,
+			 program_invocation_short_name);
+	else
+		snprintf(txt, sizeof(txt), "%s speaks protocol version %s, "
+			 "older than the oldest this %s %s serves (%s to %s): "
+			 "upgrade the sender to %s or later", peer, pv,
+			 program_invocation_short_name, own, old, own, old);
+	error("%s (%s)", txt, msg_type_name(h->type));
+	if (why)
+		snprintf(why, len, "%s", txt);
 }
 
 /* ---- encode / decode ---- */
@@ -291,7 +321,8 @@ static int encode_head_as(uint16_t type, const buf_t *body, buf_t **out,
 	const char *jwt = peer || reply_tok || srv_sess ? NULL : msg_auth_jwt();
 	const msg_session_t *sess = peer || reply_tok ? NULL :
 		srv_sess ? srv_sess : client_sess;
-	msg_header_t h = { MSG_MAGIC, MSG_PROTOCOL_VERSION, type,
+	msg_header_t h = { MSG_MAGIC,
+			   buf_proto(body) ? buf_proto(body) : PROTO_OWN, type,
 			   peer ? MSG_FLAG_PEER :
 			   reply_tok ? MSG_FLAG_JWT_REPLY :
 			   jwt ? MSG_FLAG_JWT :
@@ -386,7 +417,8 @@ int msg_encode_prefix_peer(uint16_t type, const buf_t *body, buf_t **prefix)
 	return encode_head(type, body, prefix, false, true);
 }
 
-static int encode(uint16_t type, const void *data, buf_t **out, bool peer)
+static int encode(uint16_t type, const void *data, buf_t **out, bool peer,
+		  uint16_t version)
 {
 	buf_t *body;
 	int rc;
@@ -395,6 +427,7 @@ static int encode(uint16_t type, const void *data, buf_t **out, bool peer)
 	if (!msg_desc_find(type))
 		return SLURM_UNEXPECTED_MSG_ERROR;
 	body = buf_create(256);
+	buf_set_proto(body, version);
 	if (msg_body_pack(type, data, body) < 0) {
 		error("cannot pack %s: no body given", msg_type_name(type));
 		rc = SLURM_ERROR;
@@ -407,12 +440,12 @@ static int encode(uint16_t type, const void *data, buf_t **out, bool peer)
 
 int msg_encode(uint16_t type, const void *data, buf_t **out)
 {
-	return encode(type, data, out, false);
+	return encode(type, data, out, false, 0);
 }
 
 int msg_encode_peer(uint16_t type, const void *data, buf_t **out)
 {
-	return encode(type, data, out, true);
+	return encode(type, data, out, true, 0);
 }
 
 static int check_header(const uint8_t raw_header[MSG_HEADER_LEN],
@@ -439,6 +472,7 @@ static int unpack_as(const msg_header_t *h, const uint8_t *body,
 
 	b = block ? buf_view_in(body, h->body_len, block) :
 		buf_view(body, h->body_len);
+	buf_set_proto(b, h->version);
 	rc = msg_body_unpack(h->type, b, &data);
 	buf_destroy(b);
 	if (rc < 0) {
@@ -448,6 +482,7 @@ static int unpack_as(const msg_header_t *h, const uint8_t *body,
 		return SLURM_COMMUNICATIONS_RECEIVE_ERROR;
 	}
 	msg->type = h->type;
+	msg->version = h->version;
 	msg->flags = h->flags;
 	msg->auth_uid = uid;
 	msg->auth_gid = gid;
@@ -771,10 +806,10 @@ static long long deadline_of(int timeout_ms)
 }
 
 static int send_fd(int fd, uint16_t type, const void *data, int timeout_ms,
-		   bool peer)
+		   bool peer, uint16_t version)
 {
 	buf_t *b = NULL;
-	int rc = encode(type, data, &b, peer);
+	int rc = encode(type, data, &b, peer, version);
 
 	if (rc == SLURM_SUCCESS)
 		rc = write_all(fd, buf_data(b), buf_len(b), deadline_of(timeout_ms));
@@ -784,12 +819,18 @@ static int send_fd(int fd, uint16_t type, const void *data, int timeout_ms,
 
 int msg_send_fd(int fd, uint16_t type, const void *data, int timeout_ms)
 {
-	return send_fd(fd, type, data, timeout_ms, false);
+	return send_fd(fd, type, data, timeout_ms, false, 0);
 }
 
 int msg_send_fd_peer(int fd, uint16_t type, const void *data, int timeout_ms)
 {
-	return send_fd(fd, type, data, timeout_ms, true);
+	return send_fd(fd, type, data, timeout_ms, true, 0);
+}
+
+int msg_send_fd_at(int fd, uint16_t type, const void *data,
+		   uint16_t version, bool peer, int timeout_ms)
+{
+	return send_fd(fd, type, data, timeout_ms, peer, version);
 }
 
 static void fd_peer(int fd, char *out, size_t len)
@@ -836,6 +877,10 @@ int msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms)
 	if (rc != SLURM_SUCCESS)
 		return rc;
 	rc = msg_header_parse(raw, &h);
+	if (rc == SLURM_PROTOCOL_VERSION_ERROR && h.magic == MSG_MAGIC) {
+		msg_version_refused(&h, msg->peer, NULL, 0);
+		return rc;
+	}
 	if (rc != SLURM_SUCCESS) {
 		error("bad message header from %s: %s", msg->peer,
 		      slurm_strerror(rc));

@@ -11,6 +11,16 @@
  * the table's bounds-checked unpacker.  A bad message is an error value,
  * never a crash.
  *
+ * Versions (proto_version.h): the header's version is the one the body is
+ * packed at.  A request goes at the sender's version (or lower, for a peer
+ * known to be older); a version outside the receiver's window is refused
+ * before the body is read, with RESPONSE_SLURM_RC
+ * SLURM_PROTOCOL_VERSION_ERROR at the receiver's version (or the sender's
+ * when that is older), which tells a newer sender what to retry at
+ * (net.c) and an older one what to upgrade.  A reply is packed at its
+ * request's version.  The body's version is the buffer's (buf_proto): a
+ * body packed for an older peer carries it, and the header says so.
+ *
  * On a unix socket (slurmd and its slurmstepds, pam_slurm_adopt) a message
  * may carry MSG_FLAG_PEER and no credential: its sender is the uid and
  * gid the kernel gives for the socket's peer (SO_PEERCRED), which nobody
@@ -37,9 +47,10 @@
 #include <sys/types.h>
 
 #include "common/pack.h"
+#include "common/proto_version.h"
 
 #define MSG_MAGIC            0x534c5543u    /* "SLUC" */
-#define MSG_PROTOCOL_VERSION 0x2505u
+#define MSG_PROTOCOL_VERSION PROTO_OWN      /* ours; see proto_version.h */
 #define MSG_HEADER_LEN       18
 #define MSG_MAX_CRED_LEN     8192
 #define MSG_MAX_BODY_LEN     (512u * 1024 * 1024)
@@ -69,6 +80,7 @@ typedef struct {
 typedef struct {
 	uint16_t type;
 	uint16_t flags;
+	uint16_t version;      /* the protocol version it came at */
 	uid_t    auth_uid;     /* set by msg_decode from the credential */
 	gid_t    auth_gid;
 	void    *data;         /* the type's struct (msg_types.h), or NULL */
@@ -85,8 +97,18 @@ int  msg_encode_packed(uint16_t type, const buf_t *body, buf_t **out);
 /* The header and credential that go before body on the wire (the body is
  * sent as it is, not copied: a squeue reply is megabytes). */
 int  msg_encode_prefix(uint16_t type, const buf_t *body, buf_t **prefix);
-/* Parse and check a header: magic, version, type known, lengths in caps. */
+/* Parse and check a header: magic, version, type known, lengths in caps.
+ * h is filled even when the version is refused
+ * (SLURM_PROTOCOL_VERSION_ERROR). */
 int  msg_header_parse(const uint8_t raw[MSG_HEADER_LEN], msg_header_t *h);
+/* Log a header refused for its version (h->version from peer), naming
+ * both versions and what to upgrade; text for the refusal's reply into
+ * why (may be NULL). */
+void msg_version_refused(const msg_header_t *h, const char *peer, char *why,
+			 size_t len);
+/* The version to answer a request of version v refused for it at: v when
+ * older than ours (the peer reads its own), else ours. */
+uint16_t msg_version_reply_to(uint16_t v);
 /* Authenticate (credential vs digest of raw header + body), then unpack.
  * On success fills msg (type, uid/gid, data).  Returns 0 or a slurm_err_t
  * (SLURM_PROTOCOL_AUTHENTICATION_ERROR, SLURM_UNEXPECTED_MSG_ERROR, ...). */
@@ -188,6 +210,9 @@ void msg_free(slurm_msg_t *msg);
 int  msg_send_fd(int fd, uint16_t type, const void *data, int timeout_ms);
 int  msg_send_fd_peer(int fd, uint16_t type, const void *data,
 		      int timeout_ms);
+/* The same at protocol version version (0: ours), for an older peer. */
+int  msg_send_fd_at(int fd, uint16_t type, const void *data,
+		    uint16_t version, bool peer, int timeout_ms);
 int  msg_recv_fd(int fd, slurm_msg_t *msg, int timeout_ms);
 
 #endif

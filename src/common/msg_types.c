@@ -26,6 +26,10 @@ static const field_desc_t registration_fields[] = {
 	R(tmp_disk, FT_U32), R(cpu_load, FT_U32), R(boot_time, FT_TIME),
 	R(slurmd_start_time, FT_TIME), R(config_hash, FT_U32),
 	R(startup, FT_BOOL),
+#ifdef SLUICE_PROTO_NEXT
+	FIELD_SINCE(node_registration_msg_t, proto_next, FT_STR, PROTO_25_11,
+		    0),
+#endif
 	FIELD_END
 };
 #undef R
@@ -406,7 +410,7 @@ static const field_desc_t reattach_fields[] = {
 static const field_desc_t forward_fields[] = {
 	FW(type, FT_U16), FW(tree_width, FT_U16), FW(timeout_ms, FT_U32),
 	FW(orig_uid, FT_U32), FW(names, FT_STRLIST),
-	FW(body, FT_STR), FW(bodies, FT_STRLIST),
+	FW(body, FT_STR), FW(bodies, FT_STRLIST), FW(body_version, FT_U16),
 	FIELD_END
 };
 #undef FW
@@ -910,6 +914,12 @@ static const msg_desc_t table[] = {
 		   msg_config_files_fields),
 	ROW_FIELDS(REQUEST_RECONFIGURE_WITH_CONFIG, config_files_msg_t,
 		   msg_config_files_fields),
+	ROW_FIELDS(REQUEST_SACKD_REGISTER, sackd_register_msg_t,
+		   msg_sackd_register_fields),
+	ROW_FIELDS(REQUEST_STEP_PIDS, step_pids_request_msg_t,
+		   msg_step_pids_request_fields),
+	ROW_FUNCS(RESPONSE_STEP_PIDS, step_pids_msg_t, msg_step_pids),
+	ROW_FIELDS(REQUEST_JOB_NOTIFY, job_notify_msg_t, msg_job_notify_fields),
 	ROW_FIELDS(REQUEST_CREATE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_FIELDS(REQUEST_DELETE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_FIELDS(REQUEST_POWER_NODES, power_msg_t, msg_power_fields),
@@ -1069,6 +1079,11 @@ const msg_desc_t *msg_desc_find(uint16_t type)
 size_t msg_desc_count(void)
 {
 	return TABLE_LEN;
+}
+
+const msg_desc_t *msg_desc_at(size_t i)
+{
+	return i < TABLE_LEN ? &table[i] : NULL;
 }
 
 const char *msg_type_name(uint16_t type)

@@ -41,6 +41,12 @@ typedef enum {
 	REQUEST_RECONFIGURE_WITH_CONFIG,    /* config_files_msg_t: controller
 					     * -> slurmd (scontrol
 					     * reconfigure, configless) */
+	/* sackd (msg_config.c) */
+	REQUEST_SACKD_REGISTER = 1060,      /* sackd_register_msg_t: sackd ->
+					     * controller, answered with
+					     * RESPONSE_CONFIG; reconfigure
+					     * then pushes it the files
+					     * (REQUEST_RECONFIGURE_WITH_CONFIG) */
 
 	/* information */
 	REQUEST_BUILD_INFO = 2001,          /* no body */
@@ -162,6 +168,9 @@ typedef enum {
 	 * step's) nodes, signed once per node (msg_bcast.c) */
 	REQUEST_SBCAST_CRED = 5100,         /* sbcast_cred_request_msg_t */
 	RESPONSE_SBCAST_CRED,               /* sbcast_cred_msg_t */
+	/* scontrol notify -> controller -> the batch host's (or first
+	 * node's) slurmd -> the job's stepds (msg_notify.c) */
+	REQUEST_JOB_NOTIFY = 5120,          /* job_notify_msg_t */
 	/* scrontab (msg_crontab.c) */
 	REQUEST_UPDATE_CRONTAB = 5110,      /* crontab_update_msg_t (install,
 					     * or remove: no text) */
@@ -192,6 +201,10 @@ typedef enum {
 	REQUEST_FILE_BCAST = 6100,          /* file_bcast_msg_t */
 	REQUEST_FILE_GATHER,                /* file_gather_msg_t */
 	RESPONSE_FILE_GATHER,               /* file_gather_resp_msg_t */
+	/* scontrol listpids/listjobs/liststeps/pidinfo -> the local slurmd
+	 * -> each of its stepds (msg_steplist.c) */
+	REQUEST_STEP_PIDS = 6120,           /* step_pids_request_msg_t */
+	RESPONSE_STEP_PIDS,                 /* step_pids_msg_t */
 
 	RESPONSE_SLURM_RC = 8001,           /* return_code_msg_t */
 
@@ -251,6 +264,10 @@ typedef struct {
 	bool      startup;        /* first registration since slurmd started */
 	char     *dyn_conf;       /* slurmd -Z: its --conf words with Port=
 				   * (a dynamic node), else NULL */
+#ifdef SLUICE_PROTO_NEXT
+	char     *proto_next;     /* synthetic 25.11 field: "25.11" from a
+				   * slurmd of it, NULL from 25.05 */
+#endif
 } node_registration_msg_t;
 
 typedef struct {
@@ -285,6 +302,41 @@ typedef struct {
 	uint32_t  flags;
 	char     *node_name;      /* slurmd -N, for the log; may be NULL */
 } config_request_msg_t;
+
+/* REQUEST_JOB_NOTIFY: a message for the job's stderr (batch) or its
+ * sruns' (steps).  At most JOB_NOTIFY_MAX bytes. */
+#define JOB_NOTIFY_MAX 4096
+typedef struct {
+	uint32_t  job_id;
+	char     *message;
+} job_notify_msg_t;
+
+/* REQUEST_STEP_PIDS: the processes of the steps on a node (job_id 0:
+ * every job).  The answer has one row per process: its job, step
+ * (SLURM_BATCH_SCRIPT for the batch step), pid, local and global task
+ * id (NO_VAL32: not a task but another process of the step), and the
+ * job's user; a row with pid 0 says the step is there (it may have no
+ * process left).  At most STEP_PIDS_MAX rows. */
+#define STEP_PIDS_MAX 65536u
+typedef struct {
+	uint32_t  job_id;
+} step_pids_request_msg_t;
+
+typedef struct {
+	uint32_t  cnt;
+	uint32_t *job_ids;
+	uint32_t *step_ids;
+	uint32_t *pids;
+	uint32_t *lids;
+	uint32_t *gtids;
+	uint32_t *uids;
+} step_pids_msg_t;
+
+/* REQUEST_SACKD_REGISTER: a sackd that wants the files again at each
+ * reconfigure, listening on port at the address it asked from. */
+typedef struct {
+	uint16_t  port;
+} sackd_register_msg_t;
 
 /* RESPONSE_CONFIG, REQUEST_RECONFIGURE_WITH_CONFIG: the configuration
  * files, names[i] (a base name: "slurm.conf", "gres.conf", an Include's
@@ -1171,6 +1223,9 @@ typedef struct {
 				   * addresses in its slurm.conf */
 	char     *body;           /* the request, or NULL and ... */
 	char    **bodies;         /* ... one per name */
+	uint16_t  body_version;   /* the protocol version body(ies) are
+				   * packed at (a node older than it is
+				   * sent the request itself instead) */
 } forward_msg_t;
 
 /* The subtree's answers: rcs[i] ("0,1001,...") is names[i]'s return code
@@ -1453,6 +1508,7 @@ typedef struct {
 
 const msg_desc_t *msg_desc_find(uint16_t type);   /* NULL if unknown */
 size_t            msg_desc_count(void);           /* rows of the table */
+const msg_desc_t *msg_desc_at(size_t i);          /* NULL past the end */
 const char       *msg_type_name(uint16_t type);   /* "unknown" if unknown */
 /* Pack a body; 0 or -1 for an unknown type. */
 int  msg_body_pack(uint16_t type, const void *data, buf_t *b);

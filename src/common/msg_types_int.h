@@ -24,6 +24,13 @@ MSG_BODY_FUNCS(msg_dbd_records);  /* REQUEST_DBD_RECORDS: dbd_records_msg_t */
 MSG_BODY_FUNCS(msg_dbd_job_cond); /* REQUEST_DBD_JOBS: dbd_job_cond_msg_t */
 MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
 
+/* msg_notify.c */
+extern const field_desc_t msg_job_notify_fields[];  /* job_notify_msg_t */
+
+/* msg_steplist.c */
+MSG_BODY_FUNCS(msg_step_pids);    /* RESPONSE_STEP_PIDS: step_pids_msg_t */
+extern const field_desc_t msg_step_pids_request_fields[];
+
 /* msg_job_output.c */
 MSG_BODY_FUNCS(msg_job_output);   /* RESPONSE_JOB_OUTPUT: job_output_msg_t */
 
@@ -67,6 +74,7 @@ extern const field_desc_t msg_reboot_fields[];   /* reboot_msg_t */
  * REQUEST_RECONFIGURE_WITH_CONFIG */
 extern const field_desc_t msg_config_request_fields[];
 extern const field_desc_t msg_config_files_fields[];
+extern const field_desc_t msg_sackd_register_fields[];
 
 /* msg_dynnode.c: REQUEST_CREATE_NODE, REQUEST_DELETE_NODE */
 extern const field_desc_t msg_dyn_node_fields[];

@@ -204,15 +204,14 @@ static long long mono_ms(void)
  * the request was not acted on, as when connect fails, and is reported
  * as SLURM_COMMUNICATIONS_CONNECTION_ERROR: callers may send it again. */
 static int rpc_fd(int fd, uint16_t type, const void *req, slurm_msg_t *resp,
-		  int timeout_ms, bool peer)
+		  int timeout_ms, bool peer, uint16_t version)
 {
 	long long start = mono_ms();
 	int rc, left;
 
 	memset(resp, 0, sizeof(*resp));
 	errno = 0;
-	rc = peer ? msg_send_fd_peer(fd, type, req, timeout_ms)
-		  : msg_send_fd(fd, type, req, timeout_ms);
+	rc = msg_send_fd_at(fd, type, req, version, peer, timeout_ms);
 	if (rc == SLURM_SUCCESS) {
 		left = timeout_ms;
 		if (timeout_ms > 0) {
@@ -232,6 +231,82 @@ static int rpc_fd(int fd, uint16_t type, const void *req, slurm_msg_t *resp,
 	return rc;
 }
 
+/* ---- peers' protocol versions ----
+ *
+ * A request goes at our version unless the peer is known to be older: a
+ * peer that refuses our version answers at its own (msg.h), which we
+ * remember here for PEER_TTL_S and retry at once.  The memory expires so
+ * that a peer upgraded meanwhile is spoken to at its new version again. */
+
+#define PEER_SLOTS 64
+#define PEER_TTL_S 60
+
+static struct {
+	char     key[272];      /* "host:port" or a unix socket's path */
+	uint16_t version;
+	time_t   at;
+} peers[PEER_SLOTS];
+static pthread_mutex_t peers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint16_t peer_version(const char *key)
+{
+	time_t now = time(NULL);
+	uint16_t v = 0;
+
+	pthread_mutex_lock(&peers_lock);
+	for (int i = 0; i < PEER_SLOTS; i++)
+		if (peers[i].version && !strcmp(peers[i].key, key) &&
+		    now - peers[i].at < PEER_TTL_S)
+			v = peers[i].version;
+	pthread_mutex_unlock(&peers_lock);
+	return v;
+}
+
+static void peer_version_set(const char *key, uint16_t v)
+{
+	time_t now = time(NULL);
+	int slot = 0;
+
+	pthread_mutex_lock(&peers_lock);
+	for (int i = 0; i < PEER_SLOTS; i++) {
+		if (!strcmp(peers[i].key, key)) {
+			slot = i;
+			break;
+		}
+		if (peers[i].at < peers[slot].at)
+			slot = i;       /* the oldest (or an empty) one */
+	}
+	snprintf(peers[slot].key, sizeof(peers[slot].key), "%s", key);
+	peers[slot].version = v;
+	peers[slot].at = now;
+	pthread_mutex_unlock(&peers_lock);
+}
+
+/* A reply refusing the version we sent at: the older one the peer
+ * speaks, to send again at, or 0 (logged when the peer is too new or too
+ * old for us: what to upgrade). */
+static uint16_t retry_version(const char *key, uint16_t type,
+			      const slurm_msg_t *resp, uint16_t sent)
+{
+	const return_code_msg_t *r = resp->data;
+	char pv[16], own[16];
+
+	if (resp->type != RESPONSE_SLURM_RC || !r ||
+	    r->rc != SLURM_PROTOCOL_VERSION_ERROR)
+		return 0;
+	sent = sent ? sent : PROTO_OWN;
+	if (resp->version < sent && proto_supported(resp->version)) {
+		debug("%s: %s speaks protocol version %s: sending at it",
+		      msg_type_name(type), key,
+		      proto_str(resp->version, pv, sizeof(pv)));
+		return resp->version;
+	}
+	error("%s refused protocol version %s of this %s: %s", key,
+	      proto_str(sent, own, sizeof(own)), program_invocation_short_name,
+	      r->msg ? r->msg : "upgrade the older of the two");
+	return 0;
+}
+
 /* ---- sessions ---- */
 
 #define SESS_SLOTS 4            /* daemons a thread keeps a session with */
@@ -240,6 +315,7 @@ typedef struct {
 	int           fd;       /* -1: none */
 	char          host[256];
 	uint16_t      port;
+	uint16_t      version;  /* the session's protocol version (0: ours) */
 	msg_session_t s;
 } sess_conn_t;
 
@@ -314,6 +390,12 @@ static int sess_open(sess_conn_t *sc, int timeout_ms)
 					  : SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 	}
 	memset(&sc->s, 0, sizeof(sc->s));
+	{
+		char key[272];
+
+		snprintf(key, sizeof(key), "%s:%u", sc->host, sc->port);
+		sc->version = peer_version(key);
+	}
 	if (getrandom(sc->s.key, sizeof(sc->s.key), 0) !=
 	    (ssize_t)sizeof(sc->s.key)) {
 		error("session key: getrandom: %s", strerror(errno));
@@ -335,7 +417,7 @@ static int sess_rpc_once(sess_conn_t *sc, uint16_t type, const void *req,
 		return rc;
 	errno = 0;
 	msg_session_client(&sc->s);
-	rc = msg_send_fd(sc->fd, type, req, timeout_ms);
+	rc = msg_send_fd_at(sc->fd, type, req, sc->version, false, timeout_ms);
 	if (rc == SLURM_SUCCESS) {
 		if (timeout_ms > 0) {
 			left = timeout_ms - (int)(mono_ms() - start);
@@ -370,11 +452,22 @@ static int sess_rpc(const char *host, uint16_t port, uint16_t type,
 	sess_conn_t *sc = sess_slot(host ? host : "localhost", port);
 	bool reused;
 	int rc = sess_rpc_once(sc, type, req, resp, timeout_ms, &reused);
+	uint16_t v;
+	char key[272];
 
 	/* an old connection the daemon dropped without reading the request
 	 * (it restarted): the request was not acted on, send it again */
 	if (rc == SLURM_COMMUNICATIONS_CONNECTION_ERROR && reused)
 		rc = sess_rpc_once(sc, type, req, resp, timeout_ms, &reused);
+	snprintf(key, sizeof(key), "%s:%u", sc->host, sc->port);
+	/* an older daemon refused the opening: a new session at its version
+	 * (sess_open takes it from peer_version) */
+	if (rc == SLURM_SUCCESS &&
+	    (v = retry_version(key, type, resp, sc->version))) {
+		peer_version_set(key, v);
+		msg_free(resp);
+		rc = sess_rpc_once(sc, type, req, resp, timeout_ms, &reused);
+	}
 	return rc;
 }
 
@@ -402,8 +495,9 @@ int net_rpc_session(const char *host, uint16_t port, uint16_t type,
 	return net_rpc(host, port, type, req, resp, timeout_ms);
 }
 
-int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
-	    slurm_msg_t *resp, int timeout_ms)
+static int rpc_tcp(const char *host, uint16_t port, uint16_t type,
+		   const void *req, slurm_msg_t *resp, int timeout_ms,
+		   uint16_t version)
 {
 	int fd = net_connect_tcp(host, port, timeout_ms);
 
@@ -414,13 +508,31 @@ int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
 		return errno == ETIMEDOUT ? SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
 					  : SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 	}
-	return rpc_fd(fd, type, req, resp, timeout_ms, false);
+	return rpc_fd(fd, type, req, resp, timeout_ms, false, version);
 }
 
-int net_rpc_unix(const char *path, uint16_t type, const void *req,
-		 slurm_msg_t *resp, int timeout_ms)
+int net_rpc(const char *host, uint16_t port, uint16_t type, const void *req,
+	    slurm_msg_t *resp, int timeout_ms)
 {
-	int fd = net_connect_unix(path), rc;
+	char key[272];
+	uint16_t v, nv;
+	int rc;
+
+	snprintf(key, sizeof(key), "%s:%u", host ? host : "localhost", port);
+	v = peer_version(key);
+	rc = rpc_tcp(host, port, type, req, resp, timeout_ms, v);
+	if (rc == SLURM_SUCCESS && (nv = retry_version(key, type, resp, v))) {
+		peer_version_set(key, nv);
+		msg_free(resp);
+		rc = rpc_tcp(host, port, type, req, resp, timeout_ms, nv);
+	}
+	return rc;
+}
+
+static int rpc_unix(const char *path, uint16_t type, const void *req,
+		    slurm_msg_t *resp, int timeout_ms, uint16_t version)
+{
+	int fd = net_connect_unix(path);
 
 	memset(resp, 0, sizeof(*resp));
 	if (fd < 0) {
@@ -428,9 +540,33 @@ int net_rpc_unix(const char *path, uint16_t type, const void *req,
 		      strerror(errno));
 		return SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 	}
+	return rpc_fd(fd, type, req, resp, timeout_ms, true, version);
+}
+
+int net_rpc_unix(const char *path, uint16_t type, const void *req,
+		 slurm_msg_t *resp, int timeout_ms)
+{
+	uint16_t v = peer_version(path ? path : ""), nv;
+	int rc;
+
 	/* the kernel names both ends: no credential either way; the
-	 * answer must come from root or from ourselves */
-	rc = rpc_fd(fd, type, req, resp, timeout_ms, true);
+	 * answer must come from root or from ourselves.  A slurmstepd
+	 * older than its slurmd (upgraded under a running step) answers
+	 * at its version, and is spoken to at it. */
+	rc = rpc_unix(path, type, req, resp, timeout_ms, v);
+	if (rc == SLURM_SUCCESS && resp->auth_uid != 0 &&
+	    resp->auth_uid != geteuid()) {
+		error("%s: reply from uid %u refused", path,
+		      (unsigned) resp->auth_uid);
+		msg_free(resp);
+		return SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	if (rc == SLURM_SUCCESS &&
+	    (nv = retry_version(path ? path : "", type, resp, v))) {
+		peer_version_set(path ? path : "", nv);
+		msg_free(resp);
+		rc = rpc_unix(path, type, req, resp, timeout_ms, nv);
+	}
 	if (rc == SLURM_SUCCESS && resp->auth_uid != 0 &&
 	    resp->auth_uid != geteuid()) {
 		error("%s: reply from uid %u refused", path,

@@ -138,5 +138,8 @@ void        net_reply_body(net_conn_t *c, uint16_t type, buf_t *body);
 /* Close without answering (bad peer). */
 void        net_conn_drop(net_conn_t *c);
 const char *net_conn_peer(const net_conn_t *c);
+/* The protocol version of c's request: a body packed by the caller for
+ * net_reply_body() is packed at it (buf_set_proto). */
+uint16_t    net_conn_version(const net_conn_t *c);
 
 #endif

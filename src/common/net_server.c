@@ -113,6 +113,8 @@ struct net_conn {
 	size_t              reply_jwt_len; /* the reply's MAC key (msg.h) */
 	uint8_t            *in;        /* credential + body, for the worker */
 	uint16_t            reply_type;
+	uint16_t            reject_version; /* refused for its version: the
+					     * version its answer goes at */
 	buf_t              *reply;     /* packed reply body, for the worker */
 	buf_t              *out;       /* encoded reply, from the worker */
 	bool                held;      /* prepared: send at release only */
@@ -241,6 +243,17 @@ static void pool_push(net_server_t *s, net_conn_t *c)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* A reply body is packed at its request's version (msg.h); a refused
+ * version's at msg_version_reply_to's. */
+static buf_t *reply_buf(const net_conn_t *c)
+{
+	buf_t *b = buf_create(256);
+
+	buf_set_proto(b, c->reject_version ? c->reject_version :
+		      c->h.version);
+	return b;
+}
+
 /* On a worker: the reply's last part, then its body (or the error that
  * replaces it). */
 static void conn_finish(net_conn_t *c)
@@ -248,7 +261,7 @@ static void conn_finish(net_conn_t *c)
 	int rc = c->finish(c->fdata);
 	return_code_msg_t r = { .rc = rc };
 
-	c->reply = buf_create(256);
+	c->reply = reply_buf(c);
 	if (rc)
 		c->reply_type = RESPONSE_SLURM_RC;
 	if (msg_body_pack(c->reply_type, rc ? &r : c->fdata, c->reply) < 0)
@@ -382,7 +395,7 @@ static void conn_send(net_conn_t *c, uint16_t type, const void *data)
 		conn_free(c);
 		return;
 	}
-	c->reply = buf_create(256);
+	c->reply = reply_buf(c);
 	if (msg_body_pack(type, data, c->reply) < 0) {
 		error("cannot pack %s for %s", msg_type_name(type), c->peer);
 		conn_free(c);
@@ -429,9 +442,9 @@ static void conn_write(net_conn_t *c)
 	conn_arm_timer(c);
 }
 
-static void conn_reject(net_conn_t *c, int rc)
+static void conn_reject(net_conn_t *c, int rc, char *why)
 {
-	return_code_msg_t r = { .rc = rc };
+	return_code_msg_t r = { .rc = rc, .msg = why };
 
 	c->state = CONN_HANDLING;
 	conn_send(c, RESPONSE_SLURM_RC, &r);
@@ -459,6 +472,17 @@ static int conn_got_header(net_conn_t *c, struct evbuffer *in)
 
 	evbuffer_remove(in, c->raw, MSG_HEADER_LEN);
 	rc = msg_header_parse(c->raw, &c->h);
+	if (rc == SLURM_PROTOCOL_VERSION_ERROR && c->h.magic == MSG_MAGIC &&
+	    !c->sess.open) {
+		char why[256];
+
+		/* the answer tells a newer peer what to retry at and an
+		 * older one what to upgrade (msg.h) */
+		msg_version_refused(&c->h, c->peer, why, sizeof(why));
+		c->reject_version = msg_version_reply_to(c->h.version);
+		conn_reject(c, rc, why);
+		return -1;
+	}
 	if (rc != SLURM_SUCCESS) {
 		error("Invalid message header from %s: %s", c->peer,
 		      slurm_strerror(rc));
@@ -466,7 +490,7 @@ static int conn_got_header(net_conn_t *c, struct evbuffer *in)
 		     c->h.magic != MSG_MAGIC) || c->sess.open)
 			conn_free(c);          /* not our protocol at all */
 		else
-			conn_reject(c, rc);
+			conn_reject(c, rc, NULL);
 		return -1;
 	}
 	c->state = CONN_READ_REST;
@@ -522,7 +546,7 @@ static void conn_verified(net_conn_t *c)
 	if (rc != SLURM_SUCCESS) {
 		/* msg_decode logged the reason with the peer */
 		conn_reject(c, rc == SLURM_PROTOCOL_AUTHENTICATION_ERROR ? rc :
-			    SLURM_COMMUNICATIONS_RECEIVE_ERROR);
+			    SLURM_COMMUNICATIONS_RECEIVE_ERROR, NULL);
 		return;
 	}
 	conn_dispatch(c);
@@ -927,7 +951,7 @@ bool net_reply_prepare(net_conn_t *c, uint16_t type, const void *data)
 {
 	if (!conn_can_hold(c))
 		return false;
-	c->reply = buf_create(256);
+	c->reply = reply_buf(c);
 	if (msg_body_pack(type, data, c->reply) < 0) {
 		buf_destroy(c->reply);
 		c->reply = NULL;
@@ -1033,6 +1057,11 @@ void net_conn_drop(net_conn_t *c)
 	}
 	debug("dropping connection from %s", c->peer);
 	conn_free(c);
+}
+
+uint16_t net_conn_version(const net_conn_t *c)
+{
+	return c ? c->h.version : 0;
 }
 
 const char *net_conn_peer(const net_conn_t *c)

@@ -29,9 +29,20 @@ struct buf {
 	bool     owned;         /* false: a view over the caller's bytes */
 	bool     big;           /* data is an xmalloc_big block */
 	void   **block;         /* buf_view_in: the caller's block holder */
+	uint16_t proto;         /* protocol version of the bytes; 0: ours */
 };
 
 /* ---- buffers ---- */
+
+void buf_set_proto(buf_t *b, uint16_t version)
+{
+	b->proto = version;
+}
+
+uint16_t buf_proto(const buf_t *b)
+{
+	return b->proto;
+}
 
 buf_t *buf_create(size_t initial)
 {

@@ -41,6 +41,11 @@ size_t  buf_len(const buf_t *b);        /* bytes written / total readable */
 size_t  buf_offset(const buf_t *b);     /* read cursor */
 size_t  buf_remaining(const buf_t *b);
 void    buf_set_offset(buf_t *b, size_t off);
+/* The protocol version the bytes are (to be) packed at (proto_version.h):
+ * the field tables skip fields outside it (fields.h).  0, a new buffer's,
+ * means this build's own version: every current field. */
+void     buf_set_proto(buf_t *b, uint16_t version);
+uint16_t buf_proto(const buf_t *b);
 /* Take ownership of the bytes; the buffer becomes empty. */
 uint8_t *buf_steal(buf_t *b, size_t *len);
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event2/event.h>
 #include <utlist.h>
@@ -87,6 +88,7 @@ static struct {
 	size_t           jbytes;       /* in the current journal file */
 	size_t           rotate_at;
 	bool             rotate_fixed;
+	unsigned         delay_ms;     /* SLUICE_JOURNAL_DELAY_MS (tests) */
 	int              handling;     /* -1, or the request's CHANGE bit */
 } cm = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
 	 .snap_write_mutex = PTHREAD_MUTEX_INITIALIZER, .handling = -1 };
@@ -185,6 +187,8 @@ static void _write_batch(batch_t *b)
 {
 	journal_file_t *nf;
 
+	if (cm.delay_ms)                /* a slow disk, for tests */
+		usleep(cm.delay_ms * 1000);
 	if (b->recover) {
 		if (!(nf = journal_create(cm.dir, b->new_gen, cm.sync)) ||
 		    _write_snapshot(b->snapshot, b->snap_seq, b->new_gen) < 0) {
@@ -457,6 +461,12 @@ static void _read_env(void)
 	if (v && atol(v) > 0) {
 		cm.rotate_at = (size_t) atol(v);
 		cm.rotate_fixed = true;
+	}
+	v = getenv("SLUICE_JOURNAL_DELAY_MS");
+	if (v && atoi(v) > 0) {
+		cm.delay_ms = (unsigned) atoi(v);
+		error("SLUICE_JOURNAL_DELAY_MS=%u: every journal write waits "
+		      "that long first (for tests only)", cm.delay_ms);
 	}
 }
 

@@ -28,6 +28,8 @@
  * SLUICE_JOURNAL_NOSYNC=1 in slurmctld's environment skips fdatasync
  * (benchmarks of what durability costs; unsafe).
  * SLUICE_JOURNAL_ROTATE_BYTES=N rotates after N journal bytes (tests).
+ * SLUICE_JOURNAL_DELAY_MS=N makes every journal write wait N ms first
+ * (a slow disk: tests of what waits for the journal).
  */
 #ifndef SLUICE_CTLD_COMMIT_H
 #define SLUICE_CTLD_COMMIT_H
@@ -53,8 +55,9 @@ int  commit_init(struct event_base *base, const recover_t *r,
  * is restarting from disk: nothing may change now. */
 bool commit_broken(void);
 /* rpc_dispatch: a handler runs for a request whose CHANGE bit is change
- * (0 or 1); -1 when it returned.  A reply queued here by a handler of a
- * request that is not CHANGE is logged as the bug it is. */
+ * (0 or 1; 2: MAY_CHANGE, the handler decides); -1 when it returned.  A
+ * reply queued here by a handler of a request that is not CHANGE is
+ * logged as the bug it is. */
 void commit_handling(int change);
 /* Before re-executing: wait for a snapshot being written, and hold the
  * writers off for good. */

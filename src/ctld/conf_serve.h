@@ -4,7 +4,8 @@
  * beside it (conf_files.h) are read into memory at start and at each
  * reconfigure (not per request: the loop does not read files while
  * serving), answered to REQUEST_CONFIG, and pushed to the slurmds with
- * REQUEST_RECONFIGURE_WITH_CONFIG by scontrol reconfigure.  Without it
+ * REQUEST_RECONFIGURE_WITH_CONFIG by scontrol reconfigure, and to the
+ * sackds that registered (login nodes).  Without it
  * REQUEST_CONFIG is refused with ESLURM_CONFIGLESS_DISABLED.
  */
 #ifndef SLUICE_CTLD_CONF_SERVE_H
@@ -26,5 +27,14 @@ const config_files_msg_t *conf_serve_files(void);
 /* True if params (SlurmctldParameters) has enable_configless. */
 bool conf_serve_enabled(const char *params);
 void conf_serve_rpc(net_conn_t *c, slurm_msg_t *m);
+
+/* sackd: REQUEST_SACKD_REGISTER is answered like REQUEST_CONFIG and
+ * remembers the sackd (its address and port, in memory, at most
+ * CONF_SERVE_MAX_SACKDS); conf_serve_push_sackds (reconfigure) sends
+ * each the files (REQUEST_RECONFIGURE_WITH_CONFIG), forgetting one that
+ * does not take them. */
+#define CONF_SERVE_MAX_SACKDS 4096
+void conf_serve_rpc_sackd(net_conn_t *c, slurm_msg_t *m);
+void conf_serve_push_sackds(int timeout_ms);
 
 #endif

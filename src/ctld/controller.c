@@ -341,6 +341,7 @@ static void _reconfigure_nodes(void)
 			      REQUEST_RECONFIGURE, m,
 			      ctld.conf->message_timeout * 1000, NULL, NULL);
 	}
+	conf_serve_push_sackds(ctld.conf->message_timeout * 1000);
 }
 
 int ctld_reconfigure(void)

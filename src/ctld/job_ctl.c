@@ -18,6 +18,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/crontab.h"
+#include "ctld/job_resize.h"
 #include "ctld/assoc_mgr.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
@@ -620,11 +621,16 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 		return ESLURM_ACCESS_DENIED;
 	if (u->nice != NO_VAL32 && !op && u->nice < NICE_OFFSET)
 		return ESLURM_ACCESS_DENIED;
-	if (u->min_nodes != NO_VAL32 && !pending)
-		return ESLURM_NOT_SUPPORTED;     /* no resizing of running jobs */
+	if (!pending && (u->min_nodes != NO_VAL32 || u->req_nodes)) {
+		/* a running job may shrink (job_resize.h) */
+		if ((rc = job_resize_check(j, u->min_nodes, u->req_nodes, &b)))
+			return rc;
+		if (b)
+			bitmap_destroy(b);
+	}
 	if (((u->partition && xstrcmp(u->partition, j->info.partition)) ||
 	     u->features ||
-	     u->exc_nodes || u->req_nodes || u->begin_time ||
+	     u->exc_nodes || u->begin_time ||
 	     u->dependency) && !pending)
 		return ESLURM_JOB_NOT_PENDING;
 	if (u->dependency && (rc = job_depend_check(j, u->dependency)))
@@ -648,7 +654,7 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 		return ESLURM_INVALID_PARTITION_NAME;
 	if (u->array_max_tasks != NO_VAL32 && u->array_max_tasks && !j->array)
 		return ESLURM_INVALID_ARRAY;
-	if (u->min_nodes != NO_VAL32 && (u->min_nodes == 0 ||
+	if (pending && u->min_nodes != NO_VAL32 && (u->min_nodes == 0 ||
 	    (u->max_nodes != NO_VAL32 && u->max_nodes &&
 	     u->max_nodes < u->min_nodes)))
 		return ESLURM_INVALID_NODE_COUNT;
@@ -657,7 +663,7 @@ static int _check_update(job_record_t *j, const job_update_msg_t *u, bool op)
 			return ESLURM_INVALID_NODE_NAME;
 		bitmap_destroy(b);
 	}
-	if (u->req_nodes && *u->req_nodes) {
+	if (pending && u->req_nodes && *u->req_nodes) {
 		if (!(b = node_mgr_bitmap(u->req_nodes, NULL)))
 			return ESLURM_INVALID_NODE_NAME;
 		bitmap_destroy(b);
@@ -702,11 +708,23 @@ static void _update_prio(job_record_t *j, const job_update_msg_t *u)
 		job_mgr_pending_resort(j);
 }
 
+/* NumNodes= / NodeList= of a running job: it shrinks (checked). */
+static void _apply_resize(job_record_t *j, const job_update_msg_t *u)
+{
+	bitmap_t *keep = NULL;
+
+	if (!job_resize_check(j, u->min_nodes, u->req_nodes, &keep) && keep)
+		job_resize_apply(j, keep);
+}
+
 static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 {
 	job_info_t *i = &j->info;
+	bool pending = BASE(j) == JOB_PENDING;
 
 	job_mgr_touch(j);
+	if (!pending && (u->min_nodes != NO_VAL32 || u->req_nodes))
+		_apply_resize(j, u);
 	if (u->time_limit != NO_VAL32) {
 		i->time_limit = u->time_limit;
 		if (BASE(j) == JOB_RUNNING)
@@ -736,15 +754,15 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 	}
 	if (u->exc_nodes)
 		_set_str(&i->exc_nodes, u->exc_nodes);
-	if (u->req_nodes)
+	if (u->req_nodes && pending)
 		_set_str(&i->req_nodes, u->req_nodes);
-	if (u->exc_nodes || u->req_nodes)
+	if (u->exc_nodes || (u->req_nodes && pending))
 		j->bitmap_gen = 0;
 	if (u->partition) {
 		_set_str(&i->partition, u->partition);
 		j->part = part_mgr_find(u->partition);
 	}
-	if (u->min_nodes != NO_VAL32) {
+	if (u->min_nodes != NO_VAL32 && pending) {
 		i->num_nodes = u->min_nodes;
 		i->max_nodes = u->max_nodes != NO_VAL32 ? u->max_nodes :
 			u->min_nodes;

@@ -132,6 +132,7 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 	 * filters and sort read). */
 	body = buf_create(64 + (size_t)resp.cnt *
 			  (fields_sel_is_all(&r->fields) ? 640 : 96));
+	buf_set_proto(body, m->version);        /* the requester's */
 	pack_time(body, resp.last_update);
 	pack32(body, resp.cnt);
 	fields_sel_pack(body, &r->fields);

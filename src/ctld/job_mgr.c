@@ -28,6 +28,7 @@
 #include "ctld/job_ckpt.h"
 #include "ctld/job_inactive.h"
 #include "ctld/crontab.h"
+#include "ctld/gang.h"
 #include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
@@ -446,7 +447,7 @@ static void _apply_alloc(job_record_t *j)
 		node_mgr_alloc(node_mgr_at(i), j->node_cpus[k], j->node_mem[k]);
 }
 
-static void _tres_alloc(job_record_t *j)
+void job_mgr_tres_alloc(job_record_t *j)
 {
 	uint64_t mem = 0, gpus = 0;
 	char m[32];
@@ -507,6 +508,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	i->job_state = JOB_RUNNING;
 	i->state_reason = WAIT_NO_REASON;
 	i->start_time = now;
+	j->started_here = true;
 	i->end_time = (i->time_limit == INFINITE32 || i->time_limit == NO_VAL32) ?
 		0 : now + (time_t) i->time_limit * 60;
 	/* --deadline with --time-min: run shorter to end in time */
@@ -529,7 +531,7 @@ void job_mgr_start(job_record_t *j, const select_result_t *res)
 	i->cpus_per_node_str = select_compress_counts(res->cpus, res->node_cnt);
 	xfree(i->sched_name);
 	i->sched_name = xstrdup("Main");
-	_tres_alloc(j);
+	job_mgr_tres_alloc(j);
 	job_res_start(j, res);
 	preempt_job_started(j);
 	job_ckpt_started(j);
@@ -628,7 +630,7 @@ static void _send_nodes_now(const bitmap_t *nodes, uint16_t type, void *req)
 }
 
 /* The terminate request for j's nodes. */
-static node_signal_msg_t *_term_msg(job_record_t *j)
+node_signal_msg_t *job_mgr_term_msg(job_record_t *j)
 {
 	node_signal_msg_t *s = xmalloc(sizeof(*s));
 
@@ -648,7 +650,7 @@ static node_signal_msg_t *_term_msg(job_record_t *j)
 static void _terminate_all(job_record_t *j)
 {
 	j->term_sent = time(NULL);
-	_send_nodes_now(j->comp_bitmap, REQUEST_TERMINATE_JOB, _term_msg(j));
+	_send_nodes_now(j->comp_bitmap, REQUEST_TERMINATE_JOB, job_mgr_term_msg(j));
 }
 
 /* The end is on disk: now tell the nodes.  Sent earlier, a node could
@@ -669,7 +671,7 @@ static void _terminate_saved(void *arg)
 	rest = bitmap_copy(j->comp_bitmap);
 	bitmap_clear(rest, j->term_reply_idx - 1);
 	j->term_sent = time(NULL);
-	_send_nodes_now(rest, REQUEST_TERMINATE_JOB, _term_msg(j));
+	_send_nodes_now(rest, REQUEST_TERMINATE_JOB, job_mgr_term_msg(j));
 	bitmap_destroy(rest);
 }
 
@@ -697,7 +699,7 @@ node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
 		return NULL;
 	j->term_reply_idx = n->index + 1;
 	j->term_reply_done = clean;
-	s = _term_msg(j);
+	s = job_mgr_term_msg(j);
 	if (clean) {
 		s->flags |= TERM_NODE_DONE;
 		job_mgr_node_done(j, n);
@@ -716,7 +718,7 @@ node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node)
 				    !j->comp_bitmap ||
 				    !bitmap_test(j->comp_bitmap, n->index)))
 		return NULL;
-	s = _term_msg(j);
+	s = job_mgr_term_msg(j);
 	if (j->term_reply_done)
 		s->flags |= TERM_NODE_DONE;
 	return s;
@@ -724,7 +726,7 @@ node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node)
 
 node_signal_msg_t *job_mgr_term_stale(job_record_t *j)
 {
-	node_signal_msg_t *s = _term_msg(j);
+	node_signal_msg_t *s = job_mgr_term_msg(j);
 
 	s->flags |= TERM_NODE_DONE;     /* nothing of it is counted */
 	return s;
@@ -751,6 +753,7 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 		state = crontab_job_end(j, state);
 	if (was == JOB_SUSPENDED)
 		job_mgr_suspend_res(j, true);   /* its CPUs, released below */
+	j->gang_susp = false;           /* a gang's suspension kept them */
 	lic_mgr_job_return(j);          /* as it begins completing */
 	log_flag(TRACE_JOBS, "%s: JobId=%u %s -> %s", __func__, i->job_id,
 		 job_state_string(i->job_state), job_state_string(state));
@@ -1050,6 +1053,7 @@ static void _check_deadlines(time_t now)
 void job_mgr_tick(time_t now)
 {
 	preempt_tick(now);      /* GraceTime over: before the time limits */
+	gang_tick(now);         /* SchedulerTimeSlice */
 	job_ckpt_tick(now);     /* CheckpointWait over: requeued */
 	job_mail_time_check(now);
 	_check_time_limits(now);

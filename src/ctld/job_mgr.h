@@ -134,6 +134,13 @@ typedef struct job_record {
 	time_t          switch_wait_start; /* first could start, but over
 					      more switches than --switches
 					      (topo_mgr.c); not saved */
+	bool            share;         /* shares its CPUs (OverSubscribe=
+					  FORCE:N, YES:N; job_res.c) */
+	bool            gang_susp;     /* suspended by the gang scheduler:
+					  keeps its CPUs (gang.c) */
+	bool            started_here;  /* started by this controller (its
+					  launch may be on its way); not
+					  saved */
 	UT_hash_handle  hh;
 	struct job_record *pend_prev, *pend_next;
 	struct job_record *run_prev, *run_next;
@@ -326,6 +333,10 @@ void          job_mgr_launch_recover(void);
  * (commit_after): never for a change the journal refused. */
 void          job_mgr_send_nodes(const bitmap_t *nodes, uint16_t type,
 				 void *req);
+/* REQUEST_TERMINATE_JOB's body for j (caller sends or frees it). */
+node_signal_msg_t *job_mgr_term_msg(job_record_t *j);
+/* tres_alloc_str from the held CPUs, memory, nodes and licenses. */
+void          job_mgr_tres_alloc(job_record_t *j);
 void          job_mgr_signal_nodes(job_record_t *j, uint16_t sig,
 				   uint16_t flags);
 /* A requeued job's nodes are all clean (or it had none): pending again

@@ -355,7 +355,8 @@ void job_mgr_suspend_res(job_record_t *j, bool on)
 {
 	long i, k = 0;
 
-	if (!j->on_run || !j->node_bitmap)
+	/* the gang scheduler's suspensions keep the CPUs */
+	if (!j->on_run || !j->node_bitmap || j->gang_susp)
 		return;
 	for (i = bitmap_first_set(j->node_bitmap); i >= 0 &&
 	     (uint32_t) k < j->alloc_cnt;
@@ -366,6 +367,9 @@ void job_mgr_suspend_res(job_record_t *j, bool on)
 		node_mgr_suspend_cpus(node_mgr_at(i), j->node_cpus[k],
 				      j->node_cpu_ids ? j->node_cpu_ids[k] :
 				      NULL, on);
+		if (j->share)
+			node_mgr_share(node_mgr_at(i), j->node_cpu_ids ?
+				       j->node_cpu_ids[k] : NULL, on);
 	}
 }
 
@@ -411,6 +415,16 @@ static int _suspend(job_record_t *j, uint16_t op, uid_t uid, time_t now)
 	if (base >= JOB_COMPLETE || (i->job_state & JOB_COMPLETING))
 		return ESLURM_ALREADY_DONE;
 	if (op == SUSPEND_JOB) {
+		if (base == JOB_SUSPENDED && j->gang_susp) {
+			/* out of the gang's turns: its CPUs are lent */
+			j->gang_susp = false;
+			job_mgr_suspend_res(j, false);
+			job_mgr_touch(j);
+			info("%s: JobId=%u suspended by uid %u (was waiting "
+			     "for its gang time slice)", __func__, i->job_id,
+			     (unsigned) uid);
+			return 0;
+		}
 		if (base == JOB_SUSPENDED)
 			return 0;
 		job_mgr_suspend_job(j, true, now);
@@ -419,6 +433,12 @@ static int _suspend(job_record_t *j, uint16_t op, uid_t uid, time_t now)
 	} else {
 		if (base != JOB_SUSPENDED)
 			return ESLURM_JOB_NOT_SUSPENDED;
+		if (j->gang_susp) {
+			info("%s: JobId=%u waits for its gang time slice: "
+			     "resume refused (uid %u)", __func__, i->job_id,
+			     (unsigned) uid);
+			return ESLURM_DISABLED;
+		}
 		job_mgr_suspend_job(j, false, now);
 		info("%s: JobId=%u resumed by uid %u", __func__, i->job_id,
 		     (unsigned) uid);

@@ -72,6 +72,7 @@ static const field_desc_t job_extra_fields[] = {
 	X("begin_time", begin_time, FT_TIME),
 	X("ckpt_deadline", ckpt_deadline, FT_TIME),
 	X("ckpt_cnt", ckpt_cnt, FT_U32), X("ckpt_why", ckpt_why, FT_STR),
+	X("share", share, FT_BOOL), X("gang_susp", gang_susp, FT_BOOL),
 	FIELD_END
 };
 #undef X

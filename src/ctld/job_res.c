@@ -1,5 +1,6 @@
 /* job_res.c — a job's resources in detail (job_res.h). */
 #define _GNU_SOURCE
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -290,6 +291,48 @@ void job_res_set_part(job_record_t *j, part_record_t *part)
 	}
 }
 
+uint16_t job_res_share_max(const job_record_t *j, const part_record_t *part)
+{
+	const char *o = part ? part->info.oversubscribe : NULL;
+	const char *colon = o ? strchr(o, ':') : NULL;
+	unsigned long n;
+
+	if (!colon || j->info.shared == JOB_SHARED_NONE ||
+	    j->info.shared == JOB_SHARED_USER)
+		return 1;
+	if (!strncasecmp(o, "YES:", 4) && j->info.shared != JOB_SHARED_OK)
+		return 1;
+	if (strncasecmp(o, "YES:", 4) && strncasecmp(o, "FORCE:", 6))
+		return 1;
+	n = strtoul(colon + 1, NULL, 10);
+	return n > 1 ? (uint16_t) (n > UINT16_MAX ? UINT16_MAX : n) : 1;
+}
+
+/* The view as a job sharing CPUs max ways sees it: CPUs only other
+ * sharing jobs hold, fewer than max of them, are free (nodes of part
+ * only; the others as they are).  *ids: the bitmaps to free. */
+static select_node_t *_share_view(const select_node_t *view, size_t node_cnt,
+				  const part_record_t *part, uint16_t max,
+				  bitmap_t ***ids)
+{
+	select_node_t *v = xcalloc(node_cnt + 1, sizeof(*v));
+
+	memcpy(v, view, node_cnt * sizeof(*v));
+	*ids = xcalloc(node_cnt + 1, sizeof(**ids));
+	for (long i = bitmap_first_set(part->node_bitmap);
+	     i >= 0 && (size_t) i < node_cnt;
+	     i = bitmap_next_set(part->node_bitmap, i + 1)) {
+		if (!v[i].cpu_used)
+			continue;
+		(*ids)[i] = bitmap_create(bitmap_size(v[i].cpu_used));
+		node_mgr_share_blocked(node_mgr_at(i), v[i].cpu_used, max,
+				       (*ids)[i]);
+		v[i].cpu_used = (*ids)[i];
+		v[i].alloc_cpus = (uint16_t) bitmap_count((*ids)[i]);
+	}
+	return v;
+}
+
 static int _select_in(job_record_t *j, part_record_t *part,
 		      const select_node_t *view, size_t node_cnt,
 		      const bitmap_t *usable, bool ignore_alloc,
@@ -297,6 +340,9 @@ static int _select_in(job_record_t *j, part_record_t *part,
 {
 	const bitmap_t *exc = job_mgr_exc_nodes(j);
 	bitmap_t *avail = bitmap_copy(usable);
+	uint16_t share = ignore_alloc ? 1 : job_res_share_max(j, part);
+	select_node_t *sv = NULL;
+	bitmap_t **sids = NULL;
 	select_req_t req;
 	uint32_t *max_cpus;
 	int rc;
@@ -310,8 +356,17 @@ static int _select_in(job_record_t *j, part_record_t *part,
 	/* ExclusiveUser, MaxCPUsPerNode */
 	max_cpus = part_limits_apply(j, part, node_cnt, avail, ignore_alloc);
 	req.max_cpus = max_cpus;
+	if (share > 1)   /* OverSubscribe=FORCE:N, YES:N */
+		view = sv = _share_view(view, node_cnt, part, share, &sids);
 	rc = topo_mgr_job_test(j, view, node_cnt, avail, &req, ignore_alloc,
 			       res);
+	if (sv) {
+		for (size_t i = 0; i < node_cnt; i++)
+			if (sids[i])
+				bitmap_destroy(sids[i]);
+		xfree(sids);
+		xfree(sv);
+	}
 	xfree(max_cpus);
 	bitmap_destroy(avail);
 	return rc;
@@ -367,6 +422,7 @@ void job_res_start(job_record_t *j, const select_result_t *res)
 	if (j->part && (j->part_cnt > 1 ||
 			xstrcmp(j->info.partition, j->part->info.name)))
 		job_res_set_part(j, j->part);   /* -p a,b: the one it runs in */
+	j->share = job_res_share_max(j, j->part) > 1;
 	j->node_gpus = xcalloc(res->node_cnt + 1, sizeof(uint64_t));
 	memcpy(j->node_gpus, res->gpus, res->node_cnt * sizeof(uint64_t));
 	if (res->gres_alloc) {
@@ -404,6 +460,9 @@ void job_res_hold_node(job_record_t *j, uint32_t k, node_record_t *n, bool on)
 	node_mgr_hold(n, j->node_cpu_ids ? j->node_cpu_ids[k] : NULL,
 		      j->node_gpus ? j->node_gpus[k] : 0,
 		      j->node_gres ? j->node_gres[k] : NULL, on);
+	if (j->share)
+		node_mgr_share(n, j->node_cpu_ids ? j->node_cpu_ids[k] : NULL,
+			       on);
 }
 
 static char *_gpu_str(const job_record_t *j, uint32_t cnt)

@@ -45,6 +45,9 @@ void     job_res_fill_req(job_record_t *j, select_req_t *r);
 int      job_res_select(job_record_t *j, const select_node_t *view,
 			size_t node_cnt, const bitmap_t *usable,
 			bool ignore_alloc, select_result_t *res);
+/* How many jobs may share each CPU j takes in part: N of
+ * OverSubscribe=FORCE:N (YES:N if j asked --oversubscribe), else 1. */
+uint16_t job_res_share_max(const job_record_t *j, const part_record_t *part);
 /* Partitions of j from info.partition ("a,b"); j->part = the first. */
 void     job_res_attach_parts(job_record_t *j);
 /* The job runs in part: its list shrinks to it. */

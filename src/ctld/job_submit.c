@@ -807,6 +807,9 @@ static void _copy_strings(job_info_t *i, const job_desc_t *d)
 	i->wait4switch = d->wait4switch < sched_params()->max_switch_wait ?
 		d->wait4switch : sched_params()->max_switch_wait;
 	i->segment_size = d->segment_size;
+#ifdef SLUICE_PROTO_NEXT
+	i->proto_next = d->proto_next;
+#endif
 	if (d->licenses && *d->licenses &&
 	    lic_mgr_validate(d->licenses, &i->licenses))
 		i->licenses = NULL;           /* checked by _validate */

@@ -168,10 +168,14 @@ static void _apply_conf(node_record_t *n, const conf_node_t *cn)
 	xfree(i->gres);
 	i->gres = xstrdup(cn->gres);
 	_cfg_gres(n, cn);
-	if (!n->cpu_used || bitmap_size(n->cpu_used) != (cn->cpus ? cn->cpus : 1u))
+	if (!n->cpu_used || bitmap_size(n->cpu_used) != (cn->cpus ? cn->cpus : 1u)) {
 		n->cpu_used = n->cpu_used ? bitmap_resize(n->cpu_used,
 							  cn->cpus ? cn->cpus : 1) :
 			bitmap_create(cn->cpus ? cn->cpus : 1);
+		xfree(n->cpu_share);
+		n->cpu_share = xcalloc(bitmap_size(n->cpu_used),
+				       sizeof(*n->cpu_share));
+	}
 	_gres_used(n);
 	_cfg_tres(n);
 }
@@ -214,6 +218,7 @@ static node_record_t *_new_vacant(uint32_t index)
 	n->info.alloc_tres_fmt_str = xstrdup("");
 	n->info.tres_fmt_str = xstrdup("");
 	n->cpu_used = bitmap_create(1);
+	n->cpu_share = xcalloc(1, sizeof(*n->cpu_share));
 	return n;
 }
 
@@ -223,6 +228,7 @@ static void _free_node(node_record_t *n)
 	node_info_free_members(&n->info);
 	if (n->cpu_used)
 		bitmap_destroy(n->cpu_used);
+	xfree(n->cpu_share);
 	xfree(n->gpu_type);
 	gres_use_free(n->gres_use);
 	gres_layout_free(n->gres);
@@ -576,14 +582,55 @@ void node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids, uint64_t gpus,
 	_alloc_tres(n);
 }
 
+static void _cpu_sum(node_record_t *n, uint32_t cpus, bool on)
+{
+	if (on)
+		n->cpu_sum += cpus;
+	else
+		n->cpu_sum = n->cpu_sum > cpus ? n->cpu_sum - cpus : 0;
+	n->info.alloc_cpus = (uint16_t) (n->cpu_sum < n->info.cpus ?
+					 n->cpu_sum : n->info.cpus);
+}
+
+void node_mgr_share(node_record_t *n, const bitmap_t *cpu_ids, bool on)
+{
+	size_t sz;
+
+	if (!cpu_ids || !n->cpu_share ||
+	    (sz = bitmap_size(n->cpu_used)) != bitmap_size(cpu_ids))
+		return;
+	for (long c = bitmap_first_set(cpu_ids); c >= 0 && (size_t) c < sz;
+	     c = bitmap_next_set(cpu_ids, c + 1)) {
+		if (on)
+			n->cpu_share[c]++;
+		else if (n->cpu_share[c])
+			n->cpu_share[c]--;
+		if (n->cpu_share[c])
+			bitmap_set(n->cpu_used, c);   /* others share it */
+	}
+}
+
+void node_mgr_share_blocked(const node_record_t *n, const bitmap_t *used,
+			    uint16_t max, bitmap_t *out)
+{
+	size_t sz = bitmap_size(out);
+
+	bitmap_clear_all(out);
+	if (!used)
+		return;
+	bitmap_or(out, used);
+	if (!n->cpu_share || bitmap_size(n->cpu_used) != sz)
+		return;
+	for (long c = bitmap_first_set(used); c >= 0 && (size_t) c < sz;
+	     c = bitmap_next_set(used, c + 1))
+		if (n->cpu_share[c] && n->cpu_share[c] < max)
+			bitmap_clear(out, c);
+}
+
 void node_mgr_suspend_cpus(node_record_t *n, uint16_t cpus,
 			   const bitmap_t *cpu_ids, bool on)
 {
-	if (on)
-		n->info.alloc_cpus += cpus;
-	else
-		n->info.alloc_cpus = n->info.alloc_cpus > cpus ?
-			n->info.alloc_cpus - cpus : 0;
+	_cpu_sum(n, cpus, on);
 	if (cpu_ids && bitmap_size(cpu_ids) == bitmap_size(n->cpu_used)) {
 		if (on)
 			bitmap_or(n->cpu_used, cpu_ids);
@@ -596,7 +643,7 @@ void node_mgr_suspend_cpus(node_record_t *n, uint16_t cpus,
 
 void node_mgr_alloc(node_record_t *n, uint16_t cpus, uint64_t mem)
 {
-	n->info.alloc_cpus += cpus;
+	_cpu_sum(n, cpus, true);
 	n->info.alloc_memory += mem;
 	n->job_cnt++;
 	n->info.last_busy = time(NULL);
@@ -606,8 +653,7 @@ void node_mgr_alloc(node_record_t *n, uint16_t cpus, uint64_t mem)
 
 void node_mgr_release(node_record_t *n, uint16_t cpus, uint64_t mem)
 {
-	n->info.alloc_cpus = n->info.alloc_cpus > cpus ?
-		n->info.alloc_cpus - cpus : 0;
+	_cpu_sum(n, cpus, false);
 	n->info.alloc_memory = n->info.alloc_memory > mem ?
 		n->info.alloc_memory - mem : 0;
 	if (n->job_cnt)

@@ -36,6 +36,11 @@ typedef struct node_record {
 	uint16_t    cfg_threads;
 	uint64_t    cfg_memory;
 	bitmap_t   *cpu_used;      /* CPU ids held by jobs (cfg_cpus bits) */
+	uint16_t   *cpu_share;     /* per CPU id: jobs sharing it
+				    * (OverSubscribe=FORCE:N, YES:N) */
+	uint32_t    cpu_sum;       /* CPUs of the jobs here, shared ones
+				    * counted once per job (info.alloc_cpus
+				    * is this, at most cpus) */
 	uint16_t    gpus;          /* gres/gpu from Gres= (<= SELECT_MAX_GPUS) */
 	char       *gpu_type;      /* "tesla" from Gres=gpu:tesla:2, or NULL */
 	uint64_t    gpu_used;      /* GPU indexes held by jobs */
@@ -112,6 +117,17 @@ void           node_mgr_suspend_cpus(node_record_t *n, uint16_t cpus,
 				     const bitmap_t *cpu_ids, bool on);
 void           node_mgr_hold(node_record_t *n, const bitmap_t *cpu_ids,
 			     uint64_t gpus, const char *gres_alloc, bool on);
+/* A job that shares its CPUs (OverSubscribe=FORCE:N, YES:N) took (on)
+ * or gave back cpu_ids, after node_mgr_hold / node_mgr_suspend_cpus did:
+ * an id stays held while another job shares it. */
+void           node_mgr_share(node_record_t *n, const bitmap_t *cpu_ids,
+			      bool on);
+/* The CPU ids of n a job sharing CPUs max ways may not take, given used
+ * (a view's cpu_used): those held by a job that does not share them, or
+ * shared by max jobs already.  out has used's size. */
+void           node_mgr_share_blocked(const node_record_t *n,
+				      const bitmap_t *used, uint16_t max,
+				      bitmap_t *out);
 /* Is name (of type, if not NULL) in some node's Gres=? */
 bool           node_mgr_has_gres(const char *name, const char *type);
 

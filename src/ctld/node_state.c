@@ -297,13 +297,26 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	bool valid;
 	uint32_t i;
 
-	if (!n && r && r->dyn_conf) {           /* slurmd -Z */
-		int rc = node_dyn_register(r, m->peer, &n);
+	bool created = false;
 
-		if (rc) {
+	if (!n && r && r->dyn_conf) {           /* slurmd -Z */
+		int rc;
+
+		/* a new node is a change asked for (rpc.c MAY_CHANGE): not
+		 * made while it could not be saved; slurmd sends it again */
+		if (commit_broken()) {
+			error("Dynamic node registration of %s from %s refused: "
+			      "state cannot be saved in %s", r->node_name
+			      ? r->node_name : "(null)", m->peer,
+			      ctld_conf()->state_save_location);
+			net_reply_rc(c, ESLURM_WRITING_TO_FILE);
+			return;
+		}
+		if ((rc = node_dyn_register(r, m->peer, &n))) {
 			net_reply_rc(c, rc);
 			return;
 		}
+		created = true;
 	}
 	if (!n) {
 		error("Node %s not found (registration from %s)",
@@ -311,8 +324,13 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_INVALID_NODE_NAME);
 		return;
 	}
-	debug("Node %s registered (startup=%d) from %s", n->info.name,
-	      r->startup, m->peer);
+	{
+		char pv[16];
+
+		debug("Node %s registered (startup=%d) from %s, protocol "
+		      "version %s", n->info.name, r->startup, m->peer,
+		      proto_str(m->version, pv, sizeof(pv)));
+	}
 	_record_registration(n, r);
 	if (n->info.node_state & NODE_STATE_NO_RESPOND) {
 		n->info.node_state &= ~NODE_STATE_NO_RESPOND;
@@ -342,7 +360,13 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	job_mgr_check_missing(n, r->job_ids, r->job_ids ? r->job_cnt : 0);
 	commit_dirty();
 	sched_trigger();
-	net_reply_rc(c, SLURM_SUCCESS);
+	/* acknowledged means on disk: the new node's JREC_DYN_NODES first
+	 * (a controller killed before it has none, and slurmd, unanswered,
+	 * registers it again with the next one) */
+	if (created)
+		commit_reply_rc(c, SLURM_SUCCESS, NULL);
+	else
+		net_reply_rc(c, SLURM_SUCCESS);
 }
 
 /* ---- ping ---- */

@@ -314,10 +314,12 @@ static int _pe_cand_cmp(const void *a, const void *b)
 	return x->info.job_id > y->info.job_id ? -1 : 1;
 }
 
+/* Running, or waiting for its gang time slice (it holds its CPUs). */
 static bool _pe_running(const job_record_t *r)
 {
 	return r->node_bitmap && r->alloc_cnt &&
-	       r->info.job_state == JOB_RUNNING;
+	       (r->info.job_state == JOB_RUNNING ||
+		(r->info.job_state == JOB_SUSPENDED && r->gang_susp));
 }
 
 /* r may be preempted by j: a running job of a lower tier whose
@@ -454,8 +456,14 @@ static void _pe_act(job_record_t *r, job_record_t *by, time_t now)
 	int mode = _pe_mode(r);
 	uint32_t grace = _pe_grace(r);
 
-	if (mode == PREEMPT_MODE_SUSPEND) {
+	if (mode == PREEMPT_MODE_SUSPEND && r->gang_susp) {
+		/* out of the gang's turns: its CPUs go to the preemptor */
+		r->gang_susp = false;
+		job_mgr_suspend_res(r, false);
+	} else if (mode == PREEMPT_MODE_SUSPEND) {
 		job_mgr_suspend_job(r, true, now);
+	}
+	if (mode == PREEMPT_MODE_SUSPEND) {
 		i->preempt_susp = true;
 		job_mgr_touch(r);
 		info("preempted JobId=%u has been suspended to reclaim resources "

@@ -38,7 +38,13 @@ typedef struct {
 	char         *path;      /* the journal file being read */
 	uint32_t      lost_id;   /* highest job id of records not replayed */
 	uint32_t      lost_next; /* highest JREC_NEXT_ID not replayed */
+	bool          newer;     /* a record only a newer slurmctld writes */
+	char          newer_why[320];
 } replay_t;
+
+/* _replay_file: a record of a newer slurmctld (rollback): the whole
+ * StateSaveLocation is refused and left as it is, never cut as damage. */
+#define REPLAY_NEWER 2
 
 static void _put_job(replay_t *rp, job_record_t *j)
 {
@@ -157,6 +163,66 @@ static uint32_t _u32(const uint8_t *p)
 	       (uint32_t) p[2] << 8 | p[3];
 }
 
+/* A record only a newer slurmctld writes: a type or a record version we
+ * do not know.  Then why says so. */
+static bool _newer(const journal_rec_t *r, char *why, size_t whylen)
+{
+	if (r->type >= JREC_TYPE_END || !r->type) {
+		snprintf(why, whylen, "record seq %llu has unknown type %u "
+			 "(written by a newer slurmctld?)",
+			 (unsigned long long) r->seq, r->type);
+		return true;
+	}
+	if (r->version > (r->type == JREC_JOB ? JOB_REC_VERSION :
+			  r->type == JREC_NODES ? NODE_STATE_VERSION : 1)) {
+		snprintf(why, whylen, "record seq %llu (type %u) has format "
+			 "version %u (written by a newer slurmctld?)",
+			 (unsigned long long) r->seq, r->type, r->version);
+		return true;
+	}
+	return false;
+}
+
+/* Before anything is replayed (replaying writes job files): a record of
+ * a newer slurmctld in any journal refuses the whole StateSaveLocation.
+ * Only intact records count; damage is the replay's business. */
+static bool _any_newer(const char *dir, char *err, size_t errlen)
+{
+	uint64_t *gens = NULL;
+	size_t cnt = 0;
+	bool found = false;
+
+	journal_list(dir, &gens, &cnt);
+	for (size_t i = 0; i < cnt && !found; i++) {
+		char *path = journal_path(dir, gens[i]), why[256];
+		size_t len = 0, off = JOURNAL_HDR_LEN;
+		char *data = state_save_read_file(path, &len);
+		uint64_t hgen = gens[i];
+		journal_rec_t r;
+
+		if (data && journal_check_header((uint8_t *) data, len, &hgen,
+						 why, sizeof(why)) == 0) {
+			while (journal_next((uint8_t *) data, len, &off, &r,
+					    why, sizeof(why)) == JOURNAL_REC) {
+				if (!_newer(&r, why, sizeof(why)))
+					continue;
+				snprintf(err, errlen, "journal %s: %s: "
+					 "StateSaveLocation %s was written by "
+					 "a newer slurmctld and is left "
+					 "untouched: run that slurmctld (or a "
+					 "release that reads it)", path, why,
+					 dir);
+				found = true;
+				break;
+			}
+		}
+		xfree(data);
+		xfree(path);
+	}
+	xfree(gens);
+	return found;
+}
+
 /* Apply one record to what is gathered.  0, or -1 with why. */
 /* A record holding a whole table (reservations, run-time partitions,
  * triggers): its unpacker takes it all or refuses. */
@@ -180,12 +246,8 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 	buf_t *b;
 	uint32_t id;
 
-	if (r->type < JREC_TYPE_END &&
-	    r->version > (r->type == JREC_JOB ? JOB_REC_VERSION :
-			  r->type == JREC_NODES ? NODE_STATE_VERSION : 1)) {
-		snprintf(why, whylen, "record seq %llu (type %u) has format "
-			 "version %u (written by a newer slurmctld?)",
-			 (unsigned long long) r->seq, r->type, r->version);
+	if (_newer(r, why, whylen)) {
+		rp->newer = true;
 		return -1;
 	}
 	switch (r->type) {
@@ -246,6 +308,7 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		snprintf(why, whylen, "record seq %llu has unknown type %u "
 			 "(written by a newer slurmctld?)",
 			 (unsigned long long) r->seq, r->type);
+		rp->newer = true;
 		return -1;
 	}
 	snprintf(why, whylen, "record seq %llu (type %u) has length %u",
@@ -370,6 +433,12 @@ static int _replay_file(replay_t *rp, uint64_t gen)
 			break;
 		}
 		if (_apply(rp, &r, why, sizeof(why)) < 0) {
+			if (rp->newer) {
+				snprintf(rp->newer_why, sizeof(rp->newer_why),
+					 "journal %s: %s", rp->path, why);
+				rc = REPLAY_NEWER;
+				break;
+			}
 			_log_damage(rp, (uint8_t *) data, len, at,
 				    JOURNAL_DAMAGED, why);
 			break;
@@ -465,6 +534,8 @@ int recover_state(const char *dir, recover_t *r, char *err, size_t errlen)
 	int snap;
 
 	memset(r, 0, sizeof(*r));
+	if (_any_newer(dir, err, errlen))
+		return -1;
 	snap = _load_snapshot(&rp, &snap_gen, err, errlen);
 	if (snap < 0)
 		return -1;
@@ -476,6 +547,17 @@ int recover_state(const char *dir, recover_t *r, char *err, size_t errlen)
 		if (gens[i] < snap_gen)
 			continue;        /* left over: all in the snapshot */
 		what = _replay_file(&rp, gens[i]);
+		if (what == REPLAY_NEWER) {
+			snprintf(err, errlen, "%s: StateSaveLocation %s was "
+				 "written by a newer slurmctld and is left "
+				 "untouched: run that slurmctld (or a release "
+				 "that reads it)", rp.newer_why, dir);
+			xfree(gens);
+			_drop_jobs(&rp);
+			if (rp.nodes)
+				buf_destroy(rp.nodes);
+			return -1;
+		}
 		if (what == JOURNAL_DAMAGED ||
 		    (what == JOURNAL_TORN && i + 1 < cnt))
 			r->damaged_gen = gens[i];

@@ -11,7 +11,10 @@
  * completion, epilog) are operator-only: slurmd runs as root or
  * SlurmUser; slurmd sends a refused one again.  A registration is a
  * report of what is, not a change asked for: it is taken and saved with
- * the next snapshot.
+ * the next snapshot.  MAY_CHANGE: the handler decides, for the part of
+ * the request that is a change asked for (a slurmd -Z registering a new
+ * dynamic node): it refuses that part itself while commit_broken() and
+ * answers it through commit.h; the rest is answered at once.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -38,6 +41,7 @@
 #include "ctld/job_inactive.h"
 #include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_notify.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_output.h"
 #include "ctld/job_profile.h"
@@ -77,11 +81,13 @@ typedef struct {
 	rpc_pd_t      pd;             /* and how */
 	bool          change;         /* CHANGE: journaled, refused while
 				       * the journal cannot be written */
+	bool          may_change;     /* MAY_CHANGE: the handler decides */
 	int           deny_rc;        /* what a caller below need gets
 				       * (0: ESLURM_USER_ID_MISSING) */
 } rpc_row_t;
 
 #define CHANGE .change = true
+#define MAY_CHANGE .may_change = true
 
 rpc_priv_t rpc_privilege(uid_t uid)
 {
@@ -200,13 +206,18 @@ static const rpc_row_t rpc_table[] = {
 	/* configless: any authenticated user, as Slurm (the commands
 	 * with SLURM_CONF_SERVER ask too); refused when not enabled */
 	{ REQUEST_CONFIG,                RPC_PRIV_USER, conf_serve_rpc },
+	/* sackd runs as root or SlurmUser: the controller will connect
+	 * back to where it asks from */
+	{ REQUEST_SACKD_REGISTER,        RPC_PRIV_SLURM, conf_serve_rpc_sackd },
 	/* not saved: a reconfigure or restart restores the config's */
 	{ REQUEST_SET_DEBUG_LEVEL,       RPC_PRIV_ADMIN,  debug_rpc_set_level,
 	  .deny_rc = EACCES },
 	{ REQUEST_SET_DEBUG_FLAGS,       RPC_PRIV_ADMIN,  debug_rpc_set_flags,
 	  .deny_rc = EACCES },
 	{ REQUEST_SHUTDOWN,              RPC_PRIV_ADMIN,  _shutdown },
-	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register },
+	/* a new dynamic node's (slurmd -Z) waits for its JREC_DYN_NODES */
+	{ MESSAGE_NODE_REGISTRATION,     RPC_PRIV_SLURM,  node_mgr_rpc_register,
+	  MAY_CHANGE },
 	{ REQUEST_COMPLETE_BATCH_SCRIPT, RPC_PRIV_SLURM,  job_mgr_rpc_complete,
 	  CHANGE },
 	{ MESSAGE_EPILOG_COMPLETE,       RPC_PRIV_SLURM,  job_mgr_rpc_epilog,
@@ -243,6 +254,9 @@ static const rpc_row_t rpc_table[] = {
 	/* sbcast/sgather: the job's user, operators, root and SlurmUser
 	 * (bcast_cred.h); nothing changes, nothing journaled */
 	{ REQUEST_SBCAST_CRED,           RPC_PRIV_USER, bcast_cred_rpc },
+	/* scontrol notify: the job's user, operators (job_notify.c);
+	 * nothing saved */
+	{ REQUEST_JOB_NOTIFY,            RPC_PRIV_USER, job_notify_rpc },
 	/* InactiveLimit: in memory only, not journaled (job_inactive.h) */
 	{ REQUEST_ALLOC_HEARTBEAT,       RPC_PRIV_USER,
 	  job_inactive_rpc_heartbeat },
@@ -365,7 +379,7 @@ void rpc_dispatch(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 		net_reply_rc(conn, ESLURM_WRITING_TO_FILE);
 		return;
 	}
-	commit_handling(row->change);
+	commit_handling(row->change ? 1 : row->may_change ? 2 : 0);
 	row->handler(conn, msg);
 	commit_handling(-1);
 	stats_rpc(type, uid, stats_now_usec() - t0);

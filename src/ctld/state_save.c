@@ -409,8 +409,16 @@ int state_save_unpack_header(buf_t *b, uint64_t *seq, uint64_t *gen,
 		snprintf(err, errlen, "state file has no valid header");
 		goto out;
 	}
-	if (unpack16(b, &ver) < 0 || ver > STATE_SAVE_VERSION || ver < 1) {
+	if (unpack16(b, &ver) < 0 || ver < 1) {
 		snprintf(err, errlen, "state file version %u not supported", ver);
+		goto out;
+	}
+	if (ver > STATE_SAVE_VERSION) {
+		snprintf(err, errlen, "state file version %u is newer than "
+			 "this slurmctld's %u: StateSaveLocation was written "
+			 "by a newer slurmctld and is left untouched: run that "
+			 "slurmctld (or a release that reads it)", ver,
+			 STATE_SAVE_VERSION);
 		goto out;
 	}
 	if (ver >= 2) {

@@ -873,6 +873,44 @@ static uint32_t sm_worse(uint32_t a, uint32_t b)
 	return cb > ca ? b : a;
 }
 
+void step_mgr_job_resized(job_record_t *j, const uint32_t *map,
+			 uint32_t old_cnt)
+{
+	struct job_steps *js = j->steps;
+	uint16_t *used;
+	sm_step_t *s, *next;
+
+	if (!js)
+		return;
+	used = xcalloc(j->alloc_cnt + 1, sizeof(*used));
+	for (uint32_t k = 0; k < old_cnt && k < js->alloc_cnt; k++)
+		if (map[k] != UINT32_MAX)
+			used[map[k]] = js->used[k];
+	xfree(js->used);
+	js->used = used;
+	js->alloc_cnt = j->alloc_cnt;
+	for (s = js->list; s; s = next) {
+		next = s->next;
+		for (uint32_t i = 0; i < s->node_cnt; i++) {
+			uint32_t k = s->pos[i];
+
+			if (k < old_cnt && map[k] != UINT32_MAX) {
+				s->pos[i] = map[k];
+				continue;
+			}
+			/* its tasks there are ended with the node's share */
+			s->pos[i] = 0;
+			s->cpus[i] = 0;
+			if (!s->done[i]) {
+				s->done[i] = true;
+				s->remaining--;
+			}
+		}
+		if (!s->remaining)
+			sm_step_done(j, s);
+	}
+}
+
 void step_mgr_rpc_complete(net_conn_t *c, slurm_msg_t *m)
 {
 	step_complete_msg_t *r = m->data;

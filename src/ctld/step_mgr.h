@@ -41,6 +41,11 @@ int  step_mgr_signal(job_record_t *j, uint32_t step_id, uint16_t sig);
 const char *step_mgr_step_nodes(job_record_t *j, uint32_t step_id);
 /* The job ended: its steps end with it (their CPUs go with the job). */
 void step_mgr_job_end(job_record_t *j);
+/* The job shrank (job_resize.h): map[k] is the new place of its old
+ * node k (old_cnt of them), UINT32_MAX for a released node.  A step's
+ * share on released nodes is over; a step left with no node ends. */
+void step_mgr_job_resized(job_record_t *j, const uint32_t *map,
+			  uint32_t old_cnt);
 /* Free the job's step records. */
 void step_mgr_job_free(job_record_t *j);
 

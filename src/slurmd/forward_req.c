@@ -93,7 +93,7 @@ static void _local(fwd_job_t *j)
 
 	snprintf(lm.peer, sizeof(lm.peer), "forward");
 	if (fwd_unpack_hex(m->type, m->bodies ? m->bodies[0] : m->body,
-			   &lm.data) < 0) {
+			   m->body_version, &lm.data) < 0) {
 		_local_done(0, NULL, j);
 		return;
 	}
@@ -112,7 +112,8 @@ static void *_run(void *arg)
 			.body = m->body, .bodies = m->bodies ? m->bodies + 1 :
 			NULL, .tree_width = m->tree_width,
 			.timeout_ms = (int) m->timeout_ms,
-			.orig_uid = m->orig_uid };
+			.orig_uid = m->orig_uid,
+			.body_version = m->body_version };
 
 	fwd_send(&r, j->rc + 1);
 	if (write(pipe_fd[1], &j, sizeof(j)) != sizeof(j))
@@ -142,6 +143,8 @@ static int _check(slurmd_t *sd, const slurm_msg_t *msg,
 
 	while (m->bodies && m->bodies[nb])
 		nb++;
+	if (m->body_version && !proto_supported(m->body_version))
+		return SLURM_PROTOCOL_VERSION_ERROR;
 	if (!cnt || cnt > FWD_MAX_NODES || (nb && nb != cnt) ||
 	    (!nb && !m->body) || !m->timeout_ms ||
 	    m->type == REQUEST_FORWARD || !msg_desc_find(m->type) ||
@@ -156,7 +159,7 @@ static int _check(slurmd_t *sd, const slurm_msg_t *msg,
 		int rc = 0;
 
 		if (fwd_unpack_hex(m->type, nb ? m->bodies[i] : m->body,
-				   &l) < 0)
+				   m->body_version, &l) < 0)
 			return SLURM_UNEXPECTED_MSG_ERROR;
 		if (_body_uid(m->type, l) != msg->auth_uid)
 			rc = ESLURM_ACCESS_DENIED;

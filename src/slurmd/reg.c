@@ -46,6 +46,9 @@ void slurmd_register(slurmd_t *sd, bool startup)
 				     &r->job_ids);
 	r->startup = startup;
 	r->dyn_conf = xstrdup(sd->dyn_line);
+#ifdef SLUICE_PROTO_NEXT
+	r->proto_next = xstrdup("25.11");
+#endif
 	debug("registering node %s with %u running job(s)%s", r->node_name,
 	      r->job_cnt, startup ? " (startup)" : "");
 	ctld_sender_queue(sd->sender, MESSAGE_NODE_REGISTRATION, r, -1);

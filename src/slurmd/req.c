@@ -1,5 +1,6 @@
 /* req.c — slurmd's request handlers (see req.h). */
 #include "slurmd/req.h"
+#include "slurmd/step_list.h"
 #include "slurmd/bcast.h"
 
 #include <stdbool.h>
@@ -423,6 +424,9 @@ static const struct {
 	/* sbcast, sgather: the job's credential is checked (bcast.h) */
 	{ REQUEST_FILE_BCAST, bcast_req_block },
 	{ REQUEST_FILE_GATHER, bcast_req_gather },
+	/* scontrol listpids & co.: any user, his own rows (step_list.h) */
+	{ REQUEST_STEP_PIDS, step_list_req },
+	{ REQUEST_JOB_NOTIFY, step_list_notify },
 };
 
 /* Users may only launch tasks (their step credential is checked), ask
@@ -436,7 +440,8 @@ static bool authorized(const slurmd_t *sd, const slurm_msg_t *msg)
 	    msg->type == REQUEST_FILE_BCAST ||    /* bcast.c checks */
 	    msg->type == REQUEST_FILE_GATHER ||
 	    msg->type == REQUEST_FORWARD ||       /* forward_req checks */
-	    msg->type == REQUEST_DAEMON_STATUS)
+	    msg->type == REQUEST_DAEMON_STATUS ||
+	    msg->type == REQUEST_STEP_PIDS)       /* rows filtered by uid */
 		return true;
 	return msg->auth_uid == 0 || msg->auth_uid == sd->conf->slurm_user_id;
 }

@@ -469,10 +469,6 @@ int main(int argc, char **argv)
 	if (auth_init(sd.conf->auth_type, sd.conf->auth_info,
 		      sd.conf->plugin_dir) != 0)
 		fatal("unable to initialize %s", sd.conf->auth_type);
-	if (auth_serve() != 0)
-		error("%s: no local token service from this slurmd: commands "
-		      "run by users on this host cannot authenticate",
-		      sd.conf->auth_type);
 	if (access(sd.stepd_path, X_OK) < 0)
 		error("%s: %m (batch jobs cannot start)", sd.stepd_path);
 	fd = net_listen_tcp(_bind_addr(&sd), sd.node->port);
@@ -483,6 +479,12 @@ int main(int argc, char **argv)
 		spool_clear_stale(sd.spool_dir, sd.node->name);
 	if (!o.foreground && !o.systemd)
 		daemon_detach();
+	/* after detaching: the token service is a thread, which the fork
+	 * would leave behind */
+	if (auth_serve() != 0)
+		error("%s: no local token service from this slurmd: commands "
+		      "run by users on this host cannot authenticate",
+		      sd.conf->auth_type);
 	pid_file = write_pid_file(&sd);
 	info("node %s: CPUs=%u Boards=%u Sockets=%u Cores=%u Threads=%u "
 	     "Memory=%llu, spool %s, port %u", sd.node->name, sd.hw.cpus,

@@ -2,7 +2,9 @@
  * every message type's body unpacker.  Authentication is not fuzzed (it
  * needs munged); what an attacker controls after it is.
  *
- * A body that unpacks must pack again into something that unpacks: a
+ * The first byte picks the protocol version the body is read at (every
+ * version this build knows, ours as 0, and one it does not): a body that
+ * unpacks must pack again at that version into something that unpacks: a
  * mismatch between a type's pack and unpack aborts.
  *
  * Build: CC=clang cmake -DSLUICE_FUZZ=ON
@@ -37,11 +39,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void repack(uint16_t type, void *data)
+static const uint16_t versions[] = {
+	0, PROTO_24_05, PROTO_24_11, PROTO_25_05, PROTO_25_11, 0x2611,
+};
+
+static void repack(uint16_t type, void *data, uint16_t v)
 {
 	buf_t *b = buf_create(0);
 	void *again = NULL;
 
+	buf_set_proto(b, v);
 	if (msg_body_pack(type, data, b) < 0)
 		abort();
 	buf_set_offset(b, 0);
@@ -54,15 +61,22 @@ static void repack(uint16_t type, void *data)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	msg_header_t h;
+	uint16_t v;
 
 	if (size >= MSG_HEADER_LEN)
 		msg_header_parse(data, &h);
+	if (!size)
+		return 0;
+	v = versions[data[0] % (sizeof(versions) / sizeof(versions[0]))];
+	data++;
+	size--;
 	for (size_t i = 0; i < ntypes; i++) {
 		buf_t *b = buf_view(data, size);
 		void *body = NULL;
 
+		buf_set_proto(b, v);
 		if (msg_body_unpack(types[i], b, &body) == 0) {
-			repack(types[i], body);
+			repack(types[i], body, v);
 			msg_body_free(types[i], body);
 		}
 		buf_destroy(b);

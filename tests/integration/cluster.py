@@ -37,7 +37,7 @@ COMMANDS = ("sbatch", "squeue", "sinfo", "scancel", "scontrol", "srun",
             "salloc", "sacct", "sacctmgr", "sprio", "sdiag", "sreport",
             "sstat", "sshare", "sattach", "strigger", "sbcast", "sgather",
             "scrontab")
-DAEMONS = ("slurmctld", "slurmd", "slurmstepd", "slurmrestd")
+DAEMONS = ("slurmctld", "slurmd", "slurmstepd", "slurmrestd", "sackd")
 TERMINAL_STATES = {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL",
                    "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"}
 

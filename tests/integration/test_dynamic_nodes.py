@@ -138,3 +138,25 @@ def test_node_with_a_job_is_not_deleted(new_cluster):
     assert "Error deleting node(s): Requested nodes are busy" in r.err, r
     assert "d2" in c.show_nodes()
     c.run(["scancel", str(jid)])
+
+
+def test_registration_is_answered_once_journaled(new_cluster):
+    """slurmd -Z is told its new node is registered only once the node's
+    record is on disk.  With a slow journal (every write waits 3 s), a
+    controller killed with SIGKILL right after taking the registration
+    has not answered it, so slurmd registers the node again with the
+    next controller, which then has it; had the answer left first, the
+    node would be lost for good (no controller would know to ask)."""
+    c = new_cluster(nodes=1, extra_conf=EXTRA)
+    c.kill_ctld(signal.SIGTERM)
+    c.daemon_env["SLUICE_JOURNAL_DELAY_MS"] = "3000"
+    c.start_ctld()
+    c.wait_ready()
+    _start_dynamic(c, "d4")
+    cl.wait_for(lambda: "d4" in c.show_nodes(), timeout=30,
+                what="d4 taken by the controller")
+    c.kill_ctld(signal.SIGKILL)
+    del c.daemon_env["SLUICE_JOURNAL_DELAY_MS"]
+    c.start_ctld()
+    cl.wait_for(lambda: _state(c, "d4").startswith("IDLE"), timeout=40,
+                what="d4 registered again with the restarted controller")

@@ -58,7 +58,7 @@ def messages(s):
 
 
 def test_units_are_type_notify():
-    for name in ("slurmctld", "slurmd", "slurmdbd"):
+    for name in ("slurmctld", "slurmd", "slurmdbd", "sackd"):
         u = unit(name)
         assert u["Type"] == ["notify"], name
         assert "--systemd" in u["ExecStart"][0], name
@@ -99,3 +99,19 @@ def test_slurmd_ready(sd):
              .strip() == "idle", timeout=30, what="the node idle")
     jid = c.sbatch(["-o", "/dev/null", "--wrap", "true"])
     assert c.wait_done(jid) == "COMPLETED"
+
+
+def test_sackd_ready_and_stopping(sd):
+    c, s, path = sd
+    run_dir = os.path.join(c.dir, "sackd-run")
+    os.makedirs(run_dir, exist_ok=True)
+    d = c._spawn("sackd", exec_start(c, "sackd"),
+                 env={"NOTIFY_SOCKET": path, "SLURM_CONF": c.conf,
+                      "RUNTIME_DIRECTORY": run_dir})
+    m = messages(s)
+    assert m.get("READY") == "1" and m.get("MAINPID") == str(d.pid), m
+    assert d.alive()
+    os.kill(d.pid, signal.SIGTERM)
+    assert messages(s).get("STOPPING") == "1"
+    d.popen.wait(timeout=30)
+    assert d.popen.returncode == 0

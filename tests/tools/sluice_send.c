@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 	}
 	*colon = '\0';
 	hex = _read_hex(argv[3]);
-	if (!hex || fwd_unpack_hex((uint16_t) type, hex, &data) < 0) {
+	if (!hex || fwd_unpack_hex((uint16_t) type, hex, 0, &data) < 0) {
 		fprintf(stderr, "sluice_send: %s: not a %s body\n", argv[3],
 			msg_type_name((uint16_t) type));
 		xfree(hex);

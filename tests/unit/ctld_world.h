@@ -49,6 +49,8 @@
 #include "../../src/ctld/job_ops.c"
 #include "../../src/ctld/job_mail.c"
 #include "../../src/ctld/preempt.c"
+#include "../../src/ctld/gang_slice.c"
+#include "../../src/ctld/gang.c"
 #include "../../src/ctld/job_ckpt.c"
 #include "../../src/ctld/job_ckpt_criu.c"
 #include "../../src/ctld/sched.c"

@@ -36,14 +36,14 @@ static char *launch_hex(uint32_t uid)
 					 .srun_host = "127.0.0.1",
 					 .srun_port = 4000, .io_key = "k" };
 
-	return fwd_pack_hex(REQUEST_LAUNCH_TASKS, &l);
+	return fwd_pack_hex(REQUEST_LAUNCH_TASKS, &l, 0);
 }
 
 static char *term_hex(void)
 {
 	node_signal_msg_t s = { .job_id = 7, .signal = 9, .nodes = "n[1-3]" };
 
-	return fwd_pack_hex(REQUEST_TERMINATE_JOB, &s);
+	return fwd_pack_hex(REQUEST_TERMINATE_JOB, &s, 0);
 }
 
 static int check(uid_t sender, forward_msg_t *m)
@@ -136,24 +136,24 @@ static void test_hex_round_trip(void **state)
 	char *h = term_hex(), *again;
 	node_signal_msg_t *s = NULL;
 
-	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, h,
+	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, h, 0,
 					(void **) &s), 0);
 	assert_int_equal(s->job_id, 7);
 	assert_string_equal(s->nodes, "n[1-3]");
-	again = fwd_pack_hex(REQUEST_TERMINATE_JOB, s);
+	again = fwd_pack_hex(REQUEST_TERMINATE_JOB, s, 0);
 	assert_string_equal(again, h);
 	msg_body_free(REQUEST_TERMINATE_JOB, s);
 	/* odd length, bad digits, trailing bytes, empty */
 	h[strlen(h) - 1] = '\0';
-	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, h,
+	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, h, 0,
 					(void **) &s), -1);
 	assert_null(s);
-	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, "0g",
+	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, "0g", 0,
 					(void **) &s), -1);
 	xstrcat(&again, "00");
-	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, again,
+	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, again, 0,
 					(void **) &s), -1);
-	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, "",
+	assert_int_equal(fwd_unpack_hex(REQUEST_TERMINATE_JOB, "", 0,
 					(void **) &s), -1);
 	xfree(h);
 	xfree(again);

@@ -110,7 +110,9 @@ static void test_garbage_header(void **state)
 	NEED_MUNGE();
 	wire_encode(REQUEST_PING, NULL, &w);
 	memcpy(raw, w.raw, sizeof(raw));
-	put_be16(raw + 4, 0x2411);                  /* older protocol */
+	put_be16(raw + 4, 0x2311);                  /* too old a protocol */
+	assert_int_equal(msg_header_parse(raw, &h), SLURM_PROTOCOL_VERSION_ERROR);
+	put_be16(raw + 4, 0x2611);                  /* too new */
 	assert_int_equal(msg_header_parse(raw, &h), SLURM_PROTOCOL_VERSION_ERROR);
 	memcpy(raw, w.raw, sizeof(raw));
 	put_be16(raw + 6, 7);                       /* no such type */

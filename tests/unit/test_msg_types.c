@@ -335,6 +335,49 @@ static void test_kill_jobs_resp_absurd_count_refused(void **state)
 	buf_destroy(b);
 }
 
+/* scontrol listpids' rows: the six columns come back as sent; columns
+ * of different lengths, or more rows than STEP_PIDS_MAX, are refused. */
+static void test_step_pids_values_and_bad_columns(void **state)
+{
+	uint32_t job[2] = { 7, 7 }, step[2] = { 0xfffffffbu, 0 };
+	uint32_t pid[2] = { 0, 4242 }, lid[2] = { 0xfffffffeu, 0 };
+	uint32_t gtid[2] = { 0xfffffffeu, 3 }, uid[2] = { 1001, 1001 };
+	step_pids_msg_t m = { 2, job, step, pid, lid, gtid, uid };
+	step_pids_msg_t *got = NULL;
+	buf_t *b = buf_create(64), *r;
+	void *out = (void *)1;
+
+	(void) state;
+	assert_int_equal(msg_body_pack(RESPONSE_STEP_PIDS, &m, b), 0);
+	r = buf_view(buf_data(b), buf_len(b));
+	assert_int_equal(msg_body_unpack(RESPONSE_STEP_PIDS, r, (void **) &got),
+			 0);
+	assert_int_equal(got->cnt, 2);
+	assert_int_equal(got->pids[1], 4242);
+	assert_int_equal(got->gtids[1], 3);
+	assert_int_equal(got->step_ids[0], 0xfffffffbu);
+	msg_body_free(RESPONSE_STEP_PIDS, got);
+	buf_destroy(r);
+	buf_destroy(b);
+
+	b = buf_create(64);             /* the second column one short */
+	pack32_array(b, job, 2);
+	pack32_array(b, step, 1);
+	for (int i = 0; i < 4; i++)
+		pack32_array(b, job, 2);
+	r = buf_view(buf_data(b), buf_len(b));
+	assert_int_equal(msg_body_unpack(RESPONSE_STEP_PIDS, r, &out), -1);
+	buf_destroy(r);
+	buf_destroy(b);
+
+	b = buf_create(16);             /* more rows than allowed */
+	pack32(b, STEP_PIDS_MAX + 1);
+	r = buf_view(buf_data(b), buf_len(b));
+	assert_int_equal(msg_body_unpack(RESPONSE_STEP_PIDS, r, &out), -1);
+	buf_destroy(r);
+	buf_destroy(b);
+}
+
 /* The output's bytes come back as sent (NUL and non-UTF-8 bytes too),
  * with a NUL after them; more than JOB_OUTPUT_MAX is refused before
  * anything is allocated. */
@@ -473,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_job_info_list_values),
 		cmocka_unit_test(test_kill_jobs_resp_absurd_count_refused),
 		cmocka_unit_test(test_kill_jobs_values),
+		cmocka_unit_test(test_step_pids_values_and_bad_columns),
 		cmocka_unit_test(test_job_output_values),
 		cmocka_unit_test(test_job_output_too_big_refused),
 		cmocka_unit_test(test_state_names),

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/socket.h>
@@ -342,10 +343,12 @@ static void test_garbage_dropped(void **state)
 	assert_int_equal(handled_now(), before);
 }
 
+/* A newer peer is answered at our version (it retries at it), with
+ * what to upgrade. */
 static void test_wrong_version_answered(void **state)
 {
-	uint8_t raw[MSG_HEADER_LEN] = { 0x53, 0x4c, 0x55, 0x43, 0x24, 0x11,
-					0x03, 0xf0 };   /* REQUEST_PING, v24.11 */
+	uint8_t raw[MSG_HEADER_LEN] = { 0x53, 0x4c, 0x55, 0x43, 0x26, 0x11,
+					0x03, 0xf0 };   /* REQUEST_PING, v26.11 */
 	slurm_msg_t m;
 	int fd;
 
@@ -354,10 +357,102 @@ static void test_wrong_version_answered(void **state)
 	assert_int_equal(write(fd, raw, sizeof(raw)), sizeof(raw));
 	assert_int_equal(msg_recv_fd(fd, &m, 2000), 0);
 	assert_int_equal(m.type, RESPONSE_SLURM_RC);
+	assert_int_equal(m.version, MSG_PROTOCOL_VERSION);
 	assert_int_equal(((return_code_msg_t *)m.data)->rc,
 			 SLURM_PROTOCOL_VERSION_ERROR);
+	assert_non_null(strstr(((return_code_msg_t *)m.data)->msg,
+			       "speaks protocol version 26.11, newer"));
 	msg_free(&m);
 	close(fd);
+}
+
+/* An older one is answered at its own version, which it can read. */
+static void test_too_old_version_answered_at_its_own(void **state)
+{
+	uint8_t raw[MSG_HEADER_LEN] = { 0x53, 0x4c, 0x55, 0x43, 0x23, 0x11,
+					0x03, 0xf0 };   /* REQUEST_PING, v23.11 */
+	uint8_t back[MSG_HEADER_LEN];
+	int fd;
+
+	NEED_MUNGE();
+	fd = raw_connect();
+	assert_int_equal(write(fd, raw, sizeof(raw)), sizeof(raw));
+	assert_int_equal(read(fd, back, sizeof(back)), sizeof(back));
+	assert_memory_equal(back, raw, 4);              /* magic */
+	assert_int_equal(back[4], 0x23);
+	assert_int_equal(back[5], 0x11);
+	close(fd);
+}
+
+/* An older daemon (here a thread speaking 24.11): it refuses our
+ * version at its own, and the client sends again at it, and keeps
+ * speaking it to that address. */
+static int old_fd;
+static uint16_t old_seen[3];
+
+static void *old_daemon(void *arg)
+{
+	for (int i = 0; i < 3; i++) {
+		int c = accept(old_fd, NULL, NULL);
+		return_code_msg_t r = { 0 };
+		uint8_t raw[MSG_HEADER_LEN], rest[8192];
+		size_t need, got = 0;
+
+		if (c < 0)
+			return NULL;
+		if (read(c, raw, sizeof(raw)) != sizeof(raw)) {
+			close(c);
+			continue;
+		}
+		need = (size_t)(raw[10] << 24 | raw[11] << 16 | raw[12] << 8 |
+				raw[13]) +
+		       (size_t)(raw[14] << 24 | raw[15] << 16 | raw[16] << 8 |
+				raw[17]);
+		while (got < need && got < sizeof(rest)) {
+			ssize_t n = read(c, rest + got, sizeof(rest) - got);
+
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		old_seen[i] = (uint16_t)(raw[4] << 8 | raw[5]);
+		if (old_seen[i] != PROTO_24_11) {
+			r.rc = SLURM_PROTOCOL_VERSION_ERROR;
+			r.msg = "too new for me";
+		} else {
+			r.rc = 4242;
+		}
+		msg_send_fd_at(c, RESPONSE_SLURM_RC, &r, PROTO_24_11, false,
+			       2000);
+		close(c);
+	}
+	return NULL;
+}
+
+static void test_older_daemon_spoken_to_at_its_version(void **state)
+{
+	pthread_t th;
+	uint16_t p;
+	int rc = 0;
+
+	NEED_MUNGE();
+	old_fd = net_listen_tcp("127.0.0.1", 0);
+	assert_true(old_fd >= 0);
+	fcntl(old_fd, F_SETFL, fcntl(old_fd, F_GETFL) & ~O_NONBLOCK);
+	p = net_local_port(old_fd);
+	assert_int_equal(pthread_create(&th, NULL, old_daemon, NULL), 0);
+	assert_int_equal(net_rpc_rc("127.0.0.1", p, REQUEST_PING, NULL, &rc,
+				    3000), 0);
+	assert_int_equal(rc, 4242);
+	/* the next request goes at 24.11 straight away */
+	assert_int_equal(net_rpc_rc("127.0.0.1", p, REQUEST_PING, NULL, &rc,
+				    3000), 0);
+	assert_int_equal(rc, 4242);
+	pthread_join(th, NULL);
+	close(old_fd);
+	assert_int_equal(old_seen[0], MSG_PROTOCOL_VERSION);
+	assert_int_equal(old_seen[1], PROTO_24_11);
+	assert_int_equal(old_seen[2], PROTO_24_11);
 }
 
 static void test_replay_refused(void **state)
@@ -743,6 +838,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_garbage_dropped),
 		cmocka_unit_test(test_wrong_version_answered),
+		cmocka_unit_test(test_too_old_version_answered_at_its_own),
+		cmocka_unit_test(test_older_daemon_spoken_to_at_its_version),
 		cmocka_unit_test(test_replay_refused),
 		cmocka_unit_test(test_tampered_refused),
 		cmocka_unit_test(test_idle_client),

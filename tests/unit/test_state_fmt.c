@@ -381,6 +381,83 @@ static void test_damage_skips_lost_ids(void **st)
 	_unworld();
 }
 
+/* Every file of the state directory, concatenated with its name, for
+ * "left untouched". */
+static char *_state_image(size_t *len)
+{
+	char cmd[600], *out = NULL;
+	FILE *p;
+	size_t n = 0, cap = 0;
+	int c;
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && find . -type f | sort | "
+		 "while read f; do echo \"$f\"; cat \"$f\"; done", state);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while ((c = fgetc(p)) != EOF) {
+		if (n == cap) {
+			out = xrealloc_sz(out, cap, cap ? cap * 2 : 65536);
+			cap = cap ? cap * 2 : 65536;
+		}
+		out[n++] = (char) c;
+	}
+	pclose(p);
+	*len = n;
+	return out;
+}
+
+/* A journal record only a newer controller writes (an unknown type, or a
+ * known type at a newer record version) after the intact ones: the state
+ * is refused with a message and left as it is, not cut as damage (a
+ * rollback must not lose what the newer controller journaled). */
+static void test_newer_record_refused_untouched(void **st)
+{
+	static const uint16_t kinds[][2] = { { 200, 1 }, { JREC_JOB, 99 } };
+	char err[512];
+	recover_t r;
+
+	(void) st;
+	for (size_t k = 0; k < 2; k++) {
+		uint64_t *gens = NULL, seq;
+		size_t cnt = 0, l1, l2;
+		char *path, *before, *after;
+		buf_t *b = buf_create(64);
+		FILE *f;
+
+		_copy_fixture();
+		_world();
+		assert_int_equal(recover_state(state, &r, err, sizeof(err)), 0);
+		seq = r.seq;
+		_unworld();
+		_copy_fixture();
+		assert_int_equal(journal_list(state, &gens, &cnt), 0);
+		assert_true(cnt > 0);
+		path = journal_path(state, gens[cnt - 1]);
+		journal_frame(b, kinds[k][0], kinds[k][1], seq + 1, "x", 1);
+		f = fopen(path, "ab");
+		assert_non_null(f);
+		assert_int_equal(fwrite(buf_data(b), 1, buf_len(b), f),
+				 buf_len(b));
+		fclose(f);
+		before = _state_image(&l1);
+
+		_world();
+		assert_int_equal(recover_state(state, &r, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "written by a newer slurmctld?"));
+		assert_non_null(strstr(err, "was written by a newer slurmctld "
+				       "and is left untouched"));
+		_unworld();
+		after = _state_image(&l2);
+		assert_int_equal(l1, l2);
+		assert_memory_equal(before, after, l1);
+		xfree(before);
+		xfree(after);
+		xfree(path);
+		xfree(gens);
+		buf_destroy(b);
+	}
+}
+
 /* A record with a field this controller does not know, one it lacks,
  * and integer fields written with another width. */
 static void test_tagged_unknown_missing_width(void **st)
@@ -584,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_tags_unique),
 		cmocka_unit_test(test_tagged_unknown_missing_width),
 		cmocka_unit_test(test_fixture_fmt2),
+		cmocka_unit_test(test_newer_record_refused_untouched),
 		cmocka_unit_test(test_reboot_state_round_trip),
 		cmocka_unit_test(test_damage_skips_lost_ids),
 		cmocka_unit_test(test_job_files),

@@ -23,6 +23,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
+#include "slurmd/common/step_pids.h"
 #include "slurmd/stepd/oci.h"
 #include "slurmd/stepd/cgroup_stepd.h"
 #include "slurmd/stepd/fork_server.h"
@@ -265,6 +266,26 @@ static void _note_step_cancel(step_t *st)
 	xfree(line);
 }
 
+/* scontrol listpids & co. (step_pids.h): the tasks still running,
+ * then whatever else of the step lives below us. */
+static void _pids(step_t *st, net_conn_t *conn)
+{
+	step_pids_msg_t m = { 0 };
+	uint32_t job = st->m->job_id, step = st->m->step_id, uid = st->m->uid;
+
+	step_pids_add_step(&m, job, step, uid);
+	for (uint32_t i = 0; i < st->ntasks; i++)
+		if (st->tasks[i].pid > 0 && !st->tasks[i].exited)
+			step_pids_add(&m, job, step,
+				      (uint32_t) st->tasks[i].pid,
+				      st->tasks[i].lid, st->tasks[i].gtid,
+				      uid);
+	step_pids_add_descendants(&m, job, step, uid);
+	net_reply(conn, RESPONSE_STEP_PIDS, &m);
+	xfree(m.job_ids); xfree(m.step_ids); xfree(m.pids);
+	xfree(m.lids); xfree(m.gtids); xfree(m.uids);
+}
+
 static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 {
 	step_t *st = arg;
@@ -272,6 +293,25 @@ static void _handle(net_conn_t *conn, slurm_msg_t *msg, void *arg)
 
 	if (msg->auth_uid != 0 && msg->auth_uid != st->conf->slurm_user_id) {
 		net_reply_rc(conn, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	if (msg->type == REQUEST_STEP_PIDS) {
+		_pids(st, conn);
+		return;
+	}
+	if (msg->type == REQUEST_JOB_NOTIFY) {
+		const job_notify_msg_t *n = msg->data;
+		char *line;
+
+		if (!n || !n->message || n->job_id != st->m->job_id) {
+			net_reply_rc(conn, ESLURM_INVALID_JOB_ID);
+			return;
+		}
+		/* scontrol notify: on srun's stderr, as Slurm's srun logs it */
+		line = xstrdup_printf("srun: %s\n", n->message);
+		step_send(st, IO_STDERR, 0, line, strlen(line));
+		xfree(line);
+		net_reply_rc(conn, SLURM_SUCCESS);
 		return;
 	}
 	if (msg->type == REQUEST_JOB_STEP_STAT && msg->data) {
