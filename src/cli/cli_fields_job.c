@@ -88,7 +88,9 @@ TXT(t_array_id)
 {
 	const job_info_t *j = J(r);
 
-	if (!j->array_job_id)
+	if (j->het_job_id)              /* a hetjob component: "123+1" */
+		xstrfmtcat(o, "%u+%u", j->het_job_id, j->het_job_offset);
+	else if (!j->array_job_id)
 		xstrfmtcat(o, "%u", j->job_id);
 	else if (j->array_task_id == NO_VAL32)
 		array_id_text(o, j);
@@ -118,6 +120,32 @@ TXT(t_show_array_job)
 {
 	if (J(r)->array_job_id)
 		xstrfmtcat(o, "%u", J(r)->array_job_id);
+}
+
+/* scontrol: "HetJobId=123 HetJobOffset=1" on the first line and
+ * "HetJobIdSet=123-124" for a hetjob component only. */
+TXT(t_show_het_id)
+{
+	if (J(r)->het_job_id)
+		xstrfmtcat(o, "%u", J(r)->het_job_id);
+}
+
+TXT(t_show_het_offset)
+{
+	if (J(r)->het_job_id)
+		xstrfmtcat(o, "%u", J(r)->het_job_offset);
+}
+
+TXT(t_het_set)
+{
+	if (J(r)->het_job_id_set)
+		xstrcat(o, J(r)->het_job_id_set);
+}
+
+JV(j_het_id) { cli_jv_num32(v, J(r)->het_job_id); }
+JV(j_het_offset)
+{
+	cli_jv_num32(v, J(r)->het_job_id ? J(r)->het_job_offset : 0);
 }
 
 TXT(t_show_array_task)
@@ -719,10 +747,13 @@ JV(j_flags)
 const cli_field_t cli_job_fields[] = {
 	/* letter name header show_key flags text json_key json */
 	{ 'A', "jobid", "JOBID", "JobId", 0, t_job_id, "job_id", j_job_id },
+	{ 0, NULL, NULL, "HetJobId", OPT, t_show_het_id, NULL, NULL },
+	{ 0, NULL, NULL, "HetJobOffset", OPT, t_show_het_offset, NULL, NULL },
 	{ 0, NULL, NULL, "ArrayJobId", OPT, t_show_array_job, NULL, NULL },
 	{ 0, NULL, NULL, "ArrayTaskId", OPT, t_show_array_task, NULL, NULL },
 	{ 0, NULL, NULL, "ArrayTaskThrottle", OPT, t_show_throttle, NULL, NULL },
 	{ 'j', "name", "NAME", "JobName", 0, t_name, "name", NULL },
+	{ 0, NULL, NULL, "HetJobIdSet", NL | OPT, t_het_set, NULL, NULL },
 	{ 0, NULL, NULL, "UserId", NL, t_show_user, NULL, NULL },
 	{ 0, NULL, NULL, "GroupId", 0, t_show_group, NULL, NULL },
 	{ 0, "mcslabel", "MCSLABEL", "MCS_label", 0, t_na, "mcs_label", j_empty_str },
@@ -876,8 +907,8 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_null, "cpu_frequency_maximum", j_unset },
 	{ 0, NULL, NULL, NULL, 0, t_null, "cpu_frequency_governor", j_unset },
 	{ 0, NULL, NULL, NULL, 0, t_null, "delay_boot", j_set_zero },
-	{ 0, NULL, NULL, NULL, 0, t_null, "het_job_id", j_set_zero },
-	{ 0, NULL, NULL, NULL, 0, t_null, "het_job_offset", j_set_zero },
+	{ 0, NULL, NULL, NULL, 0, t_null, "het_job_id", j_het_id },
+	{ 0, NULL, NULL, NULL, 0, t_null, "het_job_offset", j_het_offset },
 	{ 0, NULL, NULL, NULL, 0, t_null, "max_cpus", j_set_zero },
 	{ 0, NULL, NULL, NULL, 0, t_null, "preempt_time", j_preempt_time },
 	{ 0, NULL, NULL, NULL, 0, t_null, "preemptable_time", j_preemptable_time },
@@ -903,7 +934,7 @@ const cli_field_t cli_job_fields[] = {
 	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_origin", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_siblings_active", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "federation_siblings_viable", NULL },
-	{ 0, NULL, NULL, NULL, 0, t_empty, "het_job_id_set", NULL },
+	{ 0, NULL, NULL, NULL, 0, t_het_set, "het_job_id_set", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_licenses_alloc, "licenses_allocated", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "memory_per_tres", NULL },
 	{ 0, NULL, NULL, NULL, 0, t_empty, "prefer", NULL },
@@ -944,7 +975,11 @@ static const struct {
 } job_needs[] = {
 	{ t_job_id, "job_id" },
 	{ t_name, "name" },
-	{ t_array_id, "job_id,array_job_id,array_task_id,array_task_str" },
+	{ t_array_id, "job_id,array_job_id,array_task_id,array_task_str,"
+		      "het_job_id,het_job_offset" },
+	{ t_show_het_id, "het_job_id" },
+	{ t_show_het_offset, "het_job_id,het_job_offset" },
+	{ t_het_set, "het_job_id_set" },
 	{ t_array_job, "job_id,array_job_id" },
 	{ t_array_task, "array_job_id,array_task_id,array_task_str" },
 	{ t_user, "user_name,user_id" },

@@ -340,6 +340,47 @@ int cli_opt_parse_script(cli_job_opts_t *o, const char *script, size_t len,
 	return 0;
 }
 
+char **cli_opt_het_sections(const char *script, size_t len, size_t *n)
+{
+	char **secs = xcalloc(2, sizeof(char *));
+	size_t pos = 0, k = 0;
+
+	secs[0] = xstrdup("");
+	while (pos < len) {
+		const char *line = script + pos;
+		const char *nl = memchr(line, '\n', len - pos);
+		size_t llen = nl ? (size_t)(nl - line) : len - pos;
+
+		pos += llen + (nl ? 1 : 0);
+		if (llen >= 7 && !memcmp(line, "#SBATCH", 7)) {
+			char **args = cli_opt_split_directive(line + 7,
+							      llen - 7);
+
+			if (args[0] && !args[1] &&
+			    (!strcmp(args[0], "hetjob") ||
+			     !strcmp(args[0], "packjob"))) {
+				secs = xrealloc(secs, (k + 3) * sizeof(char *));
+				secs[++k] = xstrdup("");
+				secs[k + 1] = NULL;
+			} else {
+				xstrfmtcat(&secs[k], "%.*s\n", (int) llen,
+					   line);
+			}
+			xstrarray_free(args);
+			continue;
+		}
+		if (llen && line[0] == '#')
+			continue;
+		while (llen && (line[llen - 1] == ' ' || line[llen - 1] == '\t' ||
+				line[llen - 1] == '\r'))
+			llen--;
+		if (llen)
+			break;   /* the first command ends the directives */
+	}
+	*n = k + 1;
+	return secs;
+}
+
 /* ---- checks across options ---- */
 
 int cli_opt_check_times(const cli_job_opts_t *o)

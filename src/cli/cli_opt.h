@@ -126,6 +126,12 @@ int  cli_opt_validate(cli_job_opts_t *o);
  * specification" (srun calls it alone; cli_opt_validate calls it). */
 int  cli_opt_check_times(const cli_job_opts_t *o);
 
+/* sbatch: the script's "#SBATCH" lines (of its leading comment block),
+ * one text per heterogeneous job component: "#SBATCH hetjob" (or the
+ * older "#SBATCH packjob") starts the next.  *n (>= 1) texts, each for
+ * cli_opt_parse_script; a NULL-terminated array (xstrarray_free). */
+char **cli_opt_het_sections(const char *script, size_t len, size_t *n);
+
 /* Split one directive's text into arguments (quotes removed, an unquoted
  * '#' word ends the line).  Returns a NULL-terminated array (xstrarray_free). */
 char **cli_opt_split_directive(const char *text, size_t len);

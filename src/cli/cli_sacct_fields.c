@@ -159,7 +159,11 @@ static void g_jobid(char **out, const void *rec, const cli_ctx_t *ctx)
 
 	const acct_job_rec_t *j = JOB(r);
 
-	if (j->array_job_id && j->array_task_id != NO_VAL32) {
+	if (j->het_job_id) {            /* a hetjob component: "123+1" */
+		put_u(out, j->het_job_id);
+		xstrcatc(out, '+');
+		put_u(out, j->het_job_offset);
+	} else if (j->array_job_id && j->array_task_id != NO_VAL32) {
 		put_u(out, j->array_job_id);
 		xstrcatc(out, '_');
 		put_u(out, j->array_task_id);
@@ -641,7 +645,8 @@ const sacct_field_t sacct_fields[] = {
 	{ SF("Group", 9, g_group), "gid", NULL,
 	  "group", NULL, NULL },
 	{ SF("JobID", -12, g_jobid_full),
-	  "job_id,array_job_id,array_task_id,array_task_str", "step_id" },
+	  "job_id,array_job_id,array_task_id,array_task_str,het_job_id,"
+	  "het_job_offset", "step_id" },
 	{ SF("JobIDRaw", -12, g_jobidraw), "job_id", "step_id",
 	  "job_id", "step/id", sj_jobid },
 	{ SF("JobName", 10, g_jobname), "name", "name",
@@ -735,7 +740,8 @@ const sacct_field_t sacct_fields[] = {
 	{ SF(NULL, 0, NULL), NULL, NULL, "association", NULL, sj_assoc },
 	{ SF(NULL, 0, NULL), NULL, NULL, "comment/system", NULL, sj_empty_str },
 	{ SF(NULL, 0, NULL), NULL, NULL, "flags", NULL, sj_empty_list },
-	{ SF(NULL, 0, NULL), NULL, NULL, "het", NULL, sj_het },
+	{ SF(NULL, 0, NULL), "het_job_id,het_job_offset", NULL, "het", NULL,
+	  sj_het },
 	{ SF(NULL, 0, NULL), NULL, NULL, "hold", NULL, sj_hold },
 	{ SF(NULL, 0, NULL), NULL, NULL, "kill_request_user", "kill_request_user",
 	  sj_killer },

@@ -404,9 +404,9 @@ json_object *sj_het(const sacct_row_t *r)
 {
 	json_object *o = json_object_new_object();
 
-	(void)r;
-	JADD(o, "job_id", jint(0));
-	JADD(o, "job_offset", cli_json_num32(NO_VAL32));
+	JADD(o, "job_id", jint(JOB(r)->het_job_id));
+	JADD(o, "job_offset", cli_json_num32(JOB(r)->het_job_id ?
+					     JOB(r)->het_job_offset : NO_VAL32));
 	return o;
 }
 

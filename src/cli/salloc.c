@@ -123,6 +123,12 @@ int main(int argc, char **argv)
 	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
 		exit(1);
 	_early_exits(&o);
+	if (first < argc && !strcmp(argv[first], ":")) {
+		error("Heterogeneous job allocations from salloc ('A : B') are "
+		      "not supported; submit the job with sbatch ... : ... "
+		      "(or #SBATCH hetjob) and use srun --het-group in it");
+		exit(1);
+	}
 	if (cli_opt_parse_env(&o, environ) < 0 ||
 	    cli_spank_env_options(&o, environ) < 0 || cli_opt_validate(&o) < 0)
 		exit(1);

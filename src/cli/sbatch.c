@@ -345,6 +345,81 @@ static int wait_job(uint32_t job_id)
 	return rc;
 }
 
+/* ---- heterogeneous jobs: "A : B" and "#SBATCH hetjob" ---- */
+
+/* Options a component takes from the one before it unless it sets them
+ * (the list of Slurm's heterogeneous job guide). */
+static void het_propagate(job_desc_t *d, const job_desc_t *prev)
+{
+#define HP_STR(f) if (!d->f && prev->f) d->f = xstrdup(prev->f)
+#define HP_VAL(f, unset) if (d->f == (unset)) d->f = prev->f
+	HP_STR(account); HP_STR(acctg_freq); HP_STR(comment);
+	HP_STR(dependency); HP_STR(std_err); HP_STR(std_out);
+	HP_STR(std_in); HP_STR(export_env); HP_STR(exc_nodes);
+	HP_STR(partition); HP_STR(qos); HP_STR(reservation);
+	HP_STR(wckey); HP_STR(mail_type); HP_STR(mail_user);
+	HP_VAL(begin_time, 0); HP_VAL(deadline, 0);
+	HP_VAL(time_limit, NO_VAL32); HP_VAL(time_min, NO_VAL32);
+	HP_VAL(nice, NO_VAL32); HP_VAL(priority, NO_VAL32);
+	HP_VAL(requeue, NO_VAL16); HP_VAL(open_mode, 0);
+	HP_VAL(kill_on_node_fail, NO_VAL16); HP_VAL(immediate, 0);
+	HP_VAL(profile, 0);
+	if (!d->hold)
+		d->hold = prev->hold;
+	if (d->warn_signal == NO_VAL16) {
+		d->warn_signal = prev->warn_signal;
+		d->warn_time = prev->warn_time;
+		d->warn_flags = prev->warn_flags;
+	}
+#undef HP_STR
+#undef HP_VAL
+}
+
+static uint32_t submit_het(cli_job_opts_t *o, size_t n)
+{
+	het_job_desc_msg_t h = { .cnt = (uint32_t) n };
+	const submit_response_msg_t *sr;
+	slurm_msg_t resp;
+	uint32_t job_id;
+	int rc;
+
+	h.desc = xcalloc(n, sizeof(*h.desc));
+	for (size_t k = 0; k < n; k++)
+		h.desc[k] = o[k].desc;        /* lent, not copied */
+	rc = cli_ctld_rpc(REQUEST_SUBMIT_BATCH_HET_JOB, &h, &resp);
+	xfree(h.desc);
+	if (rc) {
+		error("Batch job submission failed: %s", cli_comm_strerror(rc));
+		exit(1);
+	}
+	if (resp.type == RESPONSE_SLURM_RC) {
+		const return_code_msg_t *r = resp.data;
+
+		submit_failed(r && r->rc ? r->rc : SLURM_UNEXPECTED_MSG_ERROR,
+			      r ? r->msg : NULL);
+	}
+	if (resp.type != RESPONSE_SUBMIT_BATCH_JOB || !resp.data)
+		submit_failed(SLURM_UNEXPECTED_MSG_ERROR, NULL);
+	sr = resp.data;
+	if (sr->error_code)
+		submit_failed(sr->error_code, sr->job_submit_user_msg);
+	job_id = sr->job_id;
+	msg_free(&resp);
+	return job_id;
+}
+
+/* One more component (a ':' on the command line or a "#SBATCH hetjob"
+ * section) set up as the first was. */
+static void het_add(cli_job_opts_t **o, size_t *n)
+{
+	cli_job_opts_t *c;
+
+	*o = xrealloc(*o, (*n + 1) * sizeof(**o));
+	c = &(*o)[(*n)++];
+	cli_opt_init(c, CLI_CMD_SBATCH, "sbatch");
+	cli_filter_setup_defaults(c);
+}
+
 static void early_exits(const cli_job_opts_t *o)
 {
 	if (o->help) {
@@ -363,65 +438,117 @@ static void early_exits(const cli_job_opts_t *o)
 
 int main(int argc, char **argv)
 {
-	cli_job_opts_t o;
+	cli_job_opts_t *o = xcalloc(1, sizeof(*o));
 	const char *path = NULL;
-	char *script;
-	size_t len;
-	int first = argc, rc = 0;
+	char *script, **secs;
+	size_t len, n = 1, ncli, nsec;
+	int first = argc, rc = 0, f;
 	uint32_t job_id;
 	char *cluster;
 
 	cli_init_noconf("sbatch", 0);
-	cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
-	o.spank = cli_spank_start(S_CTX_ALLOCATOR);
-	cli_filter_setup_defaults(&o);
-	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
+	cli_opt_init(&o[0], CLI_CMD_SBATCH, "sbatch");
+	o[0].spank = cli_spank_start(S_CTX_ALLOCATOR);
+	cli_filter_setup_defaults(&o[0]);
+	if (cli_opt_parse_argv(&o[0], argc, argv, &first) < 0)
 		exit(255);
-	early_exits(&o);
-	if (cli_opt_parse_env(&o, environ) < 0 ||
-	    cli_spank_env_options(&o, environ) < 0)
-		exit(255);
-	if (o.wrap) {
+	early_exits(&o[0]);
+	/* "A : B": each ':' starts the next component's options */
+	while (first < argc && !strcmp(argv[first], ":")) {
+		het_add(&o, &n);
+		if (cli_opt_parse_argv(&o[n - 1], argc - first, argv + first,
+				       &f) < 0)
+			exit(255);
+		first += f;
+	}
+	ncli = n;
+	/* --wrap in any component is the job's script */
+	for (size_t k = 1; k < n && !o[0].wrap; k++)
+		if (o[k].wrap) {
+			o[0].wrap = o[k].wrap;
+			o[k].wrap = NULL;
+		}
+	if (o[0].wrap) {
 		if (first < argc) {
 			error("Script arguments not permitted with --wrap option");
 			exit(1);
 		}
-		script = wrap_script(o.wrap);
+		script = wrap_script(o[0].wrap);
 		len = strlen(script);
 	} else {
 		path = first < argc ? argv[first++] : NULL;
 		script = read_script(path, &len);
 	}
 	check_script(script, len);
-	if (cli_opt_parse_script(&o, script, len, "#SBATCH") < 0 ||
-	    cli_opt_parse_wrapper(&o, script, len) < 0)
+	secs = cli_opt_het_sections(script, len, &nsec);
+	while (n < nsec) {
+		het_add(&o, &n);
+		/* a command line without ':' sets every component */
+		if (ncli == 1 && cli_opt_parse_argv(&o[n - 1], argc, argv,
+						    &f) < 0)
+			exit(255);
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (cli_opt_parse_env(&o[k], environ) < 0 ||
+		    (!k && cli_spank_env_options(&o[k], environ) < 0))
+			exit(255);
+		if (k < nsec && cli_opt_parse_script(&o[k], secs[k],
+						     strlen(secs[k]),
+						     "#SBATCH") < 0)
+			exit(255);
+	}
+	xstrarray_free(secs);
+	if (cli_opt_parse_wrapper(&o[0], script, len) < 0)
 		exit(255);
-	if (cli_opt_validate(&o) < 0)
+	for (size_t k = 0; k < n; k++) {
+		if (cli_opt_validate(&o[k]) < 0)
+			exit(1);
+		if (n > 1 && o[k].desc.array_inx) {
+			error("Job arrays are not supported with heterogeneous "
+			      "jobs");
+			exit(1);
+		}
+		cli_filter_pre_submit(&o[k]);
+	}
+	if (n > 1 && o[0].test_only) {
+		error("--test-only is not supported with heterogeneous jobs");
 		exit(1);
-	cli_filter_pre_submit(&o);
-	cli_init("sbatch", o.verbose - o.quiet);
-	cli_spank_post_opt(&o);
-	o.desc.script = script;
-	fill_desc(&o, path, argc, argv, first);
-	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
-	cluster = o.clusters ? pick_cluster(&o) : NULL;
-	if (o.test_only)
-		cli_alloc_test_only(&o, NULL);
-	job_id = submit(&o);
-	if (o.parsable && cluster)
+	}
+	cli_init("sbatch", o[0].verbose - o[0].quiet);
+	cli_spank_post_opt(&o[0]);
+	o[0].desc.script = script;
+	for (size_t k = 0; k < n; k++) {
+		if (k && !o[k].desc.name && o[k - 1].desc.name)  /* -J */
+			o[k].desc.name = xstrdup(o[k - 1].desc.name);
+		fill_desc(&o[k], path, argc, argv, first);
+		if (k)
+			het_propagate(&o[k].desc, &o[k - 1].desc);
+	}
+	o[0].desc.environment = spank_stack_job_env(o[0].spank,
+						    o[0].desc.environment);
+	cluster = o[0].clusters ? pick_cluster(&o[0]) : NULL;
+	if (o[0].test_only)
+		cli_alloc_test_only(&o[0], NULL);
+	job_id = n > 1 ? submit_het(o, n) : submit(&o[0]);
+	if (o[0].parsable && cluster)
 		printf("%u;%s\n", job_id, cluster);
-	else if (o.parsable)
+	else if (o[0].parsable)
 		printf("%u\n", job_id);
-	else if (!o.quiet && cluster)
+	else if (!o[0].quiet && cluster)
 		printf("Submitted batch job %u on cluster %s\n", job_id, cluster);
-	else if (!o.quiet)
+	else if (!o[0].quiet)
 		printf("Submitted batch job %u\n", job_id);
 	fflush(stdout);
-	cli_filter_post_submit(&o, job_id, NO_VAL32);
-	cli_spank_finish(&o);
-	if (o.wait)
+	cli_filter_post_submit(&o[0], job_id, NO_VAL32);
+	cli_spank_finish(&o[0]);
+	if (o[0].wait)
 		rc = wait_job(job_id);
 	xfree(cluster);
-	cli_opt_free(&o);
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			o[k].desc.script = NULL;
+		cli_opt_free(&o[k]);
+	}
+	xfree(o);
 	return rc;
 }

@@ -214,7 +214,8 @@ static const char *skip_digits(const char *p)
 	return p;
 }
 
-/* "123", "123_4", "123_[1-3,5%2]", each with an optional ".step". */
+/* "123", "123_4", "123_[1-3,5%2]", "123+1" (a hetjob component), each
+ * with an optional ".step". */
 static int parse_job_id(const char *s, uint32_t *job_id, uint32_t *step_id)
 {
 	const char *p = skip_digits(s);
@@ -227,7 +228,13 @@ static int parse_job_id(const char *s, uint32_t *job_id, uint32_t *step_id)
 		return -1;
 	*job_id = (uint32_t)v;
 	*step_id = NO_VAL32;
-	if (*p == '_') {
+	if (*p == '+') {                 /* hetjob component */
+		const char *q = skip_digits(p + 1);
+
+		if (q == p + 1)
+			return -1;
+		p = q;
+	} else if (*p == '_') {
 		p++;
 		if (*p == '[') {
 			p++;

@@ -91,8 +91,9 @@ static int job_id_parse(const char *s, uint32_t *id, uint32_t *task)
  * (as that task). */
 static bool job_selected(const job_info_t *j, uint32_t id, uint32_t task)
 {
-	if (task == NO_VAL32)
-		return j->job_id == id || j->array_job_id == id;
+	if (task == NO_VAL32)          /* a hetjob's leader: every component */
+		return j->job_id == id || j->array_job_id == id ||
+		       j->het_job_id == id;
 	if (j->array_job_id != id)
 		return false;
 	if (j->array_task_id == NO_VAL32)

@@ -406,7 +406,8 @@ static bool job_id_match(const job_info_t *j)
 		const job_sel_t *s = &opt.jobs[i];
 
 		if (s->task_id == NO_VAL32 &&
-		    (j->job_id == s->job_id || j->array_job_id == s->job_id))
+		    (j->job_id == s->job_id || j->array_job_id == s->job_id ||
+		     j->het_job_id == s->job_id))
 			return true;
 		if (s->task_id != NO_VAL32 && j->array_job_id == s->job_id &&
 		    j->array_task_id == s->task_id)
@@ -765,7 +766,7 @@ static bool wanted_fields(const cli_format_t *fmt, fields_sel_t *sel)
 {
 	/* state and ids are always matched (-t default, -j, -r) */
 	static const char always[] = "job_id,array_job_id,array_task_id,"
-		"array_task_str,job_state";
+		"array_task_str,job_state,het_job_id";
 	const struct {
 		bool        used;
 		const char *field;

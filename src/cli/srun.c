@@ -113,12 +113,69 @@ static int _mpi_resolve(srun_t *r)
 	return -1;
 }
 
-static void _checks(srun_t *r, int argc, int first)
+/* --het-group=N inside a heterogeneous job (SLURM_HET_SIZE): the step
+ * runs in component N's allocation.  A group past the job's components
+ * is Slurm's error; several groups (one step, one MPI world over several
+ * components) are refused: Sluice does not span a step over them. */
+static void _het_group(srun_t *r)
 {
-	if (r->so.het) {
-		error("Heterogeneous job steps are not supported");
+	const char *size_s = getenv("SLURM_HET_SIZE");
+	uint32_t size = 0, g = 0;
+	char *end, name[64];
+	const char *p = r->so.het_group ? r->so.het_group : "0", *id;
+	size_t groups = 0;
+
+	if (!size_s || parse_u32(size_s, &size) < 0 || !size) {
+		error("--het-group: not inside a heterogeneous job allocation");
 		exit(1);
 	}
+	while (*p) {
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (end == p || (*end == '-' && ((b = strtoul(end + 1, &end,
+							      10)) < a))) {
+			error("Invalid --het-group specification");
+			exit(1);
+		}
+		if (b >= size) {
+			error("Attempt to run a job step with het group value "
+			      "of %lu, but the job allocation has maximum value "
+			      "of %u", b, size - 1);
+			exit(1);
+		}
+		groups += b - a + 1;
+		g = (uint32_t) a;
+		if (*end && *end != ',') {
+			error("Invalid --het-group specification");
+			exit(1);
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (groups != 1) {
+		error("--het-group=%s: one step over several heterogeneous job "
+		      "components (a single MPI world across them) is not "
+		      "supported; run one srun per component", r->so.het_group);
+		exit(1);
+	}
+	snprintf(name, sizeof(name), "SLURM_JOB_ID_HET_GROUP_%u", g);
+	if (!(id = getenv(name))) {
+		error("--het-group=%u: %s is not set", g, name);
+		exit(1);
+	}
+	setenv("SLURM_JOB_ID", id, 1);
+	setenv("SLURM_JOBID", id, 1);
+}
+
+static void _checks(srun_t *r, int argc, char **argv, int first)
+{
+	if (first < argc && !strcmp(argv[first], ":")) {
+		error("Heterogeneous job allocations and steps from srun ('A : "
+		      "B') are not supported; submit with sbatch or salloc ... "
+		      ": ... and use srun --het-group");
+		exit(1);
+	}
+	if (r->so.het)
+		_het_group(r);
 	if (_mpi_resolve(r) < 0)
 		exit(1);
 	if (first >= argc) {
@@ -205,7 +262,7 @@ static void _parse(srun_t *r, int argc, char **argv)
 		     o->desc.num_tasks);
 		o->desc.min_nodes = o->desc.num_tasks;
 	}
-	_checks(r, argc, first);
+	_checks(r, argc, argv, first);
 	cli_filter_pre_submit(o);
 	r->argv = xcalloc((size_t) (argc - first) + 1, sizeof(char *));
 	for (int i = first; i < argc; i++)
@@ -969,6 +1026,7 @@ int main(int argc, char **argv)
 	xfree(r.my_addr);
 	xstrarray_free(r.argv);
 	xfree(r.so.mpi);
+	xfree(r.so.het_group);
 	xfree(r.so.cpu_bind);
 	xfree(r.so.task_prolog);
 	xfree(r.so.task_epilog);

@@ -26,6 +26,7 @@ typedef struct {
 	char     *mpi;
 	uint32_t  jobid;          /* --jobid, 0 = none */
 	bool      het;
+	char     *het_group;      /* --het-group as given */
 	char     *cpu_bind;       /* --cpu-bind (checked), --task-prolog, */
 	char     *task_prolog;    /* --task-epilog: for slurmstepd */
 	char     *task_epilog;

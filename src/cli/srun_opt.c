@@ -130,7 +130,13 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		}
 		so->jobid = v;
 		break;
-	case O_HET: so->het = true; break;
+	case O_HET:
+		so->het = true;
+		if (arg) {
+			xfree(so->het_group);
+			so->het_group = xstrdup(arg);
+		}
+		break;
 	case O_DEBUGGER_TEST: so->debugger_test = true; break;
 	case O_CPU_BIND: {
 		cpu_bind_t b;

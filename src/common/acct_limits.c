@@ -220,6 +220,17 @@ static int check_job_desc(const void *data, char **why)
 	return rc;
 }
 
+/* Each component of a heterogeneous job as a job of its own. */
+static int check_het_job_desc(const void *data, char **why)
+{
+	const het_job_desc_msg_t *m = data;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < m->cnt && !rc; i++)
+		rc = check_job_desc(&m->desc[i], why);
+	return rc;
+}
+
 /* scontrol track: an artifact's name is its path. */
 static int check_job_track(const void *data, char **why)
 {
@@ -327,6 +338,7 @@ static const struct {
 	int              (*fn)(const void *data, char **why);
 } msg_checks[] = {
 	{ REQUEST_SUBMIT_BATCH_JOB, NULL, check_job_desc },
+	{ REQUEST_SUBMIT_BATCH_HET_JOB, NULL, check_het_job_desc },
 	{ REQUEST_RESOURCE_ALLOCATION, NULL, check_job_desc },
 	{ REQUEST_JOB_WILL_RUN, NULL, check_job_desc },
 	{ REQUEST_UPDATE_JOB, job_update_strs, NULL },

@@ -33,6 +33,7 @@ const field_desc_t acct_job_rec_fields[] = {
 	/* records of older controllers end before these (job_rec_old) */
 	J(container, FT_STR),
 	J(wckey, FT_STR), J(wckey_id, FT_U32), J(resv_id, FT_U32),
+	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
 	FIELD_END
 };
 #undef J
@@ -274,8 +275,8 @@ void acct_frame_free_members(acct_frame_t *f)
 }
 
 /* A record from an outbox written before the last fields of its table
- * existed (job: array_task_str, then container/wckey/wckey_id/resv_id;
- * step: consumed_energy). */
+ * existed (job: array_task_str, then container/wckey/wckey_id/resv_id,
+ * then het_job_id/het_job_offset; step: consumed_energy). */
 static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 		    uint32_t len)
 {
@@ -296,11 +297,11 @@ static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
  * wckey, wckey_id, resv_id), then 1 more (array_task_str). */
 static void *job_rec_old(const uint8_t *data, uint32_t len)
 {
-	static const size_t drop[] = { 4, 5 };
-	static field_desc_t old[2][NFIELDS(acct_job_rec_fields)];
+	static const size_t drop[] = { 2, 6, 7 };
+	static field_desc_t old[3][NFIELDS(acct_job_rec_fields)];
 	void *rec = NULL;
 
-	for (size_t v = 0; v < 2 && !rec; v++) {
+	for (size_t v = 0; v < 3 && !rec; v++) {
 		if (!old[v][0].name) {
 			memcpy(old[v], acct_job_rec_fields, sizeof(old[v]));
 			old[v][NFIELDS(old[v]) - 1 - drop[v]] =

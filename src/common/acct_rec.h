@@ -89,6 +89,8 @@ typedef struct {
 				     default was taken, else as given */
 	uint32_t  wckey_id;       /* its id in slurmdbd, 0 = unknown */
 	uint32_t  resv_id;        /* reservation it ran in, 0 = none */
+	uint32_t  het_job_id;     /* hetjob leader's id, 0 = none */
+	uint32_t  het_job_offset; /* the component (sacct "123+1") */
 } acct_job_rec_t;
 
 /* One step of a job; key (job, step_id).  Usage in microseconds / KB. */

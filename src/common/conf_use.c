@@ -625,7 +625,7 @@ static const conf_use_t conf_use[] = {
 	SR(SP, "defer_batch", NULL, "jobs are scheduled at submit"),
 	SR(SP, "delay_boot", NULL, "jobs do not ask for node reboots"),
 	SR(SP, "disable_job_shrink", NULL, "jobs are not shrunk"),
-	SR(SP, "enable_hetjob_steps", NULL, "Sluice has no heterogeneous jobs"),
+	SR(SP, "enable_hetjob_steps", NULL, "a step spans one hetjob component"),
 	SR(SP, "ignore_numa", NULL, "the scheduler takes no such option"),
 	SR(SP, "max_array_tasks", NULL, "the scheduler takes no such limit"),
 	SR(SP, "max_script_size", NULL, "the scheduler takes no such limit"),
@@ -649,7 +649,7 @@ static const conf_use_t conf_use[] = {
 	SR(SP, "step_retry_time", NULL, "steps are not retried"),
 	SR(SP, "time_min_as_soft_limit", NULL, "--time-min is a planning "
 	   "limit only"),
-	SR(SP, "whole_hetjob", NULL, "Sluice has no heterogeneous jobs"),
+	SR(SP, "whole_hetjob", NULL, "hetjob components are acted on as Slurm does by default"),
 
 	/* ---- SlurmctldParameters words -------------------------------- */
 #define CP "SlurmctldParameters"

@@ -324,6 +324,8 @@ const field_desc_t job_info_fields[] = {
 	J(profile, FT_U32), J(acctg_freq, FT_STR), J(cronspec, FT_STR),
 	J(req_switch, FT_U32), J(wait4switch, FT_U32),
 	J(segment_size, FT_U16),
+	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
+	J(het_job_id_set, FT_STR),
 #ifdef SLUICE_PROTO_NEXT
 	FIELD_SINCE(job_info_t, proto_next, FT_U32, PROTO_25_11, NO_VAL32),
 #endif

@@ -379,6 +379,11 @@ typedef struct {
 	uint32_t  req_switch;     /* --switches count, 0 = none */
 	uint32_t  wait4switch;    /* --switches @max-time, seconds */
 	uint16_t  segment_size;   /* --segment, 0 = none */
+	/* heterogeneous job (ctld/het_job.h): the leader's id (0 = not a
+	 * het job), this component's offset, and "1234-1236" (HetJobIdSet) */
+	uint32_t  het_job_id;
+	uint32_t  het_job_offset;
+	char     *het_job_id_set;
 #ifdef SLUICE_PROTO_NEXT
 	uint32_t  proto_next;     /* synthetic 25.11 field: job_desc_t's */
 #endif

@@ -113,6 +113,9 @@ typedef enum {
 	REQUEST_BATCH_JOB_LAUNCH,           /* batch_launch_msg_t */
 	REQUEST_JOB_WILL_RUN = 4012,        /* job_desc_t (sbatch --test-only) */
 	RESPONSE_JOB_WILL_RUN,              /* will_run_response_msg_t */
+	/* sbatch with hetjob components: all or none (ctld/het_job.h);
+	 * answered RESPONSE_SUBMIT_BATCH_JOB with the leader's id */
+	REQUEST_SUBMIT_BATCH_HET_JOB = 4020, /* het_job_desc_msg_t */
 
 	/* job control */
 	REQUEST_JOB_STEP_CREATE = 5001,     /* job_step_create_request_msg_t */
@@ -455,6 +458,15 @@ typedef struct {
 	int32_t   error_code;
 	char     *job_submit_user_msg;
 } submit_response_msg_t;
+
+/* A heterogeneous job's components, in order (msg_hetjob.c); the first
+ * is the leader (the only one with a batch script). */
+#define HET_JOB_MAX_COMPONENTS 128
+typedef struct {
+	uint32_t    cnt;
+	job_desc_t *desc;         /* cnt requests */
+} het_job_desc_msg_t;
+void het_job_desc_msg_free(het_job_desc_msg_t *m);
 
 /* sbatch --test-only: when and where the job would start. */
 typedef struct {

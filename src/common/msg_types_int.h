@@ -42,6 +42,9 @@ MSG_BODY_FUNCS(msg_file_gather_resp); /* RESPONSE_FILE_GATHER */
 MSG_BODY_FUNCS(msg_trigger);      /* REQUEST_TRIGGER_*, RESPONSE_TRIGGER_GET:
 				   * trigger_info_msg_t */
 
+/* msg_hetjob.c */
+MSG_BODY_FUNCS(msg_het_job_desc);     /* REQUEST_SUBMIT_BATCH_HET_JOB */
+
 /* msg_crontab.c */
 MSG_BODY_FUNCS(msg_crontab_update);   /* REQUEST_UPDATE_CRONTAB */
 MSG_BODY_FUNCS(msg_crontab_update_resp); /* RESPONSE_UPDATE_CRONTAB */

@@ -141,6 +141,8 @@ void acct_job_changed(job_record_t *j)
 		.job_id = i->job_id,
 		.array_job_id = i->array_job_id,
 		.array_task_id = i->array_task_id,
+		.het_job_id = i->het_job_id,
+		.het_job_offset = i->het_job_offset,
 		.name = i->name,
 		.uid = i->user_id,
 		.gid = i->group_id,

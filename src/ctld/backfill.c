@@ -35,6 +35,7 @@
 #include "ctld/bf_lic.h"
 #include "ctld/bf_map.h"
 #include "ctld/controller.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
 #include "ctld/lic_mgr.h"
@@ -648,6 +649,148 @@ static bool _bf_start_shortened(job_record_t *j, const bf_req_t *full,
 	return false;
 }
 
+/* A component's plan request and the nodes it may use (*avail, the
+ * caller destroys it); false if its -w nodes are not all there. */
+static bool _bf_het_req(job_record_t *c, bf_req_t *r, bitmap_t **avail)
+{
+	const bitmap_t *exc = job_mgr_exc_nodes(c), *reqd = job_mgr_req_nodes(c);
+	select_req_t sreq;
+
+	job_mgr_select_req(c, &sreq);
+	_bf_to_bf_req(c, &sreq, r);
+	if (!r->exclusive && (c->info.shared == JOB_SHARED_NONE ||
+			      !xstrcasecmp(c->part->info.oversubscribe,
+					   "EXCLUSIVE"))) {
+		r->exclusive = true;
+		r->cpus = 0;
+		r->mem = 0;
+	}
+	*avail = bitmap_copy(_bf_part_avail(c->part));
+	if (exc)
+		bitmap_and_not(*avail, exc);
+	if (sreq.feature_nodes)
+		bitmap_and(*avail, sreq.feature_nodes);
+	if (reqd) {
+		if (!bitmap_is_subset(reqd, *avail))
+			return false;
+		bitmap_and(*avail, reqd);
+		if (bitmap_count(*avail) > r->node_cnt)
+			r->node_cnt = bitmap_count(*avail);
+	}
+	return true;
+}
+
+/* Start every component of a hetjob now, on what stays free for the
+ * longest of their limits, or none. */
+static bool _bf_het_start(job_record_t **comps, size_t n, uint32_t dur)
+{
+	select_result_t *res = xcalloc(n, sizeof(*res));
+
+	_bf_start_view(dur);
+	if (het_job_place(comps, n, bf.view, bf.node_cnt, bf.usable, bf.now,
+			  res) != WAIT_NO_REASON) {
+		xfree(res);
+		return false;
+	}
+	for (size_t c = 0; c < n; c++) {
+		uint16_t *gpus = xcalloc(res[c].node_cnt + 1, sizeof(*gpus));
+		long i, k = 0;
+
+		for (i = bitmap_first_set(res[c].nodes); i >= 0;
+		     i = bitmap_next_set(res[c].nodes, i + 1), k++) {
+			bf.live[i].alloc_cpus += res[c].cpus[k];
+			bf.live[i].alloc_memory += res[c].mem[k];
+			bf.live[i].gpu_used |= res[c].gpus[k];
+			gpus[k] = (uint16_t) __builtin_popcountll(res[c].gpus[k]);
+		}
+		bf_map_take(bf.map, res[c].nodes, res[c].cpus, res[c].mem,
+			    gpus, bf.now, dur);
+		xfree(gpus);
+		job_mgr_start(comps[c], &res[c]);
+		xfree(comps[c]->info.sched_name);
+		comps[c]->info.sched_name = xstrdup("Backfill");
+		info("backfill: Started JobId=%u (HetJobId=%u+%zu) in %s on %s",
+		     comps[c]->info.job_id, comps[0]->info.job_id, c,
+		     comps[c]->info.partition, comps[c]->info.nodes);
+		stats_job(STATS_JOB_STARTED);
+		select_result_free(&res[c]);
+		bf.started++;
+	}
+	xfree(res);
+	return true;
+}
+
+/* A heterogeneous job, planned at its leader as one (het_job.h): it
+ * starts now only whole (het_job_place), otherwise every component is
+ * reserved from the one time they all fit (bf_map_earliest_all), and
+ * all show
+ * that start. */
+static bool _bf_het(job_record_t *j)
+{
+	job_record_t **comps;
+	bitmap_t **avail, **got;
+	bf_req_t *r;
+	uint32_t dur = 0;
+	time_t t = 0;
+	bool ok = true;
+	size_t n, i;
+
+	if (j->info.het_job_offset != 0 || job_mgr_deadline_end(j, time(NULL)))
+		return true;
+	if (!(comps = het_job_comps(j, &n)))
+		return true;
+	for (i = 0; i < n; i++)
+		if (!comps[i]->part || (comps[i]->info.reservation &&
+					*comps[i]->info.reservation) ||
+		    sched_job_reason(comps[i], bf.now) != WAIT_NO_REASON) {
+			xfree(comps);
+			return true;
+		}
+	if (bf.depth_try >= sched_params()->bf_max_job_test) {
+		xfree(comps);
+		return false;
+	}
+	bf.depth_try++;
+	r = xcalloc(n, sizeof(*r));
+	avail = xcalloc(n, sizeof(*avail));
+	got = xcalloc(n, sizeof(*got));
+	for (i = 0; i < n; i++) {
+		got[i] = bitmap_create(bf.node_cnt ? bf.node_cnt : 1);
+		if (ok)
+			ok = _bf_het_req(comps[i], &r[i], &avail[i]);
+		if (r[i].duration > dur)
+			dur = r[i].duration;
+	}
+	if (!ok || bf_map_earliest_all(bf.map, avail, r, n, bf.now,
+				       sched_params()->bf_resolution, &t,
+				       got) < 0) {
+		log_flag(BACKFILL, "%s: HetJobId=%u cannot start within "
+			 "bf_window", __func__, j->info.job_id);
+		for (i = 0; i < n; i++)
+			_bf_set_start(comps[i], 0, NULL);
+		goto out;
+	}
+	if (t <= bf.now && _bf_het_start(comps, n, dur))
+		goto out;
+	for (i = 0; i < n; i++) {
+		bf_map_reserve(bf.map, got[i], &r[i], t);
+		_bf_set_start(comps[i], t > bf.now ? t : bf.now + 1, got[i]);
+	}
+	log_flag(BACKFILL, "%s: reserved HetJobId=%u to start at %ld",
+		 __func__, j->info.job_id, (long) comps[0]->info.start_time);
+out:
+	for (i = 0; i < n; i++) {
+		if (avail[i])
+			bitmap_destroy(avail[i]);
+		bitmap_destroy(got[i]);
+	}
+	xfree(avail);
+	xfree(got);
+	xfree(r);
+	xfree(comps);
+	return true;
+}
+
 /* One pending job; false when the pass must stop (bf_max_job_test). */
 static bool _bf_one(job_record_t *j)
 {
@@ -664,6 +807,8 @@ static bool _bf_one(job_record_t *j)
 	int rc;
 
 	bf.depth++;
+	if (het_job_is_comp(j))
+		return _bf_het(j);
 	if (job_mgr_deadline_end(j, time(NULL)))
 		return true;
 	if (!j->part || sched_job_reason(j, bf.now) != WAIT_NO_REASON)

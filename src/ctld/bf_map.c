@@ -363,6 +363,45 @@ bool bf_map_fits_at(bf_map_t *m, const bitmap_t *avail, const bf_req_t *r,
 }
 
 /* Index of the point starting exactly at slot s, inserting one. */
+int bf_map_earliest_all(bf_map_t *m, bitmap_t *const *avail,
+			const bf_req_t *req, size_t n, time_t not_before,
+			uint32_t step, time_t *start, bitmap_t **nodes)
+{
+	size_t cnt = n ? bitmap_size(avail[0]) : 1;
+	bitmap_t *used = bitmap_create(cnt ? cnt : 1);
+	bitmap_t *a = bitmap_create(cnt ? cnt : 1);
+	time_t t = not_before, s;
+	int rc = -1;
+
+	for (int round = 0; round < 64 && rc < 0; round++) {
+		size_t i;
+
+		bitmap_clear_all(used);
+		for (i = 0; i < n; i++) {
+			bitmap_clear_all(a);
+			bitmap_or(a, avail[i]);
+			bitmap_and_not(a, used);
+			if (!bf_map_fits_at(m, a, &req[i], t, nodes[i]))
+				break;
+			bitmap_or(used, nodes[i]);
+		}
+		if (i == n) {
+			rc = 0;
+			break;
+		}
+		/* later: when it fits beside the others, else when it fits
+		 * at all, else a step on */
+		if (bf_map_earliest(m, a, &req[i], t, &s, NULL) < 0 &&
+		    bf_map_earliest(m, avail[i], &req[i], t, &s, NULL) < 0)
+			break;
+		t = s > t ? s : t + (step ? step : 60);
+	}
+	*start = t;
+	bitmap_destroy(used);
+	bitmap_destroy(a);
+	return rc;
+}
+
 static uint32_t _split(bf_node_t *n, uint32_t s)
 {
 	uint32_t i;

@@ -58,6 +58,17 @@ int       bf_map_earliest(bf_map_t *m, const bitmap_t *avail,
  * true with the nodes in *nodes (may be NULL). */
 bool      bf_map_fits_at(bf_map_t *m, const bitmap_t *avail,
 			 const bf_req_t *req, time_t start, bitmap_t *nodes);
+/* Several requests that must start together (a hetjob's components):
+ * the earliest t >= not_before at which every req[i] fits on avail[i]
+ * at once, each on nodes the ones before it do not use (node-disjoint:
+ * a plan that may start later than a shared placement, never one that
+ * cannot be).  0 with *start and nodes[i] (the caller's bitmaps) per
+ * request, or -1: not within the window.  step (seconds, 0 = 60): how
+ * far to move on when a request fits at no later time beside the
+ * others' nodes. */
+int       bf_map_earliest_all(bf_map_t *m, bitmap_t *const *avail,
+			      const bf_req_t *req, size_t n, time_t not_before,
+			      uint32_t step, time_t *start, bitmap_t **nodes);
 /* Take req's share on every node of nodes from start for its duration. */
 void      bf_map_reserve(bf_map_t *m, const bitmap_t *nodes,
 			 const bf_req_t *req, time_t start);

@@ -23,6 +23,7 @@
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
 #include "ctld/job_ckpt.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
@@ -93,6 +94,8 @@ static int _cancel(job_record_t *j, const kill_how_t *how, uid_t uid)
 	}
 	if (_done(j))
 		return ESLURM_ALREADY_DONE;
+	if (cancel && het_job_cancel_check(j))
+		return het_job_cancel_check(j);
 	if (BASE(j) == JOB_PENDING) {
 		if (how->log_each)
 			info("_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=%u "
@@ -384,6 +387,11 @@ static int _cancel_id(const char *id, const kill_how_t *how, uid_t uid)
 
 	if (dot)
 		return _cancel_step(id, dot, how, uid);
+	if (strchr(id, '+')) {           /* "123+1": a hetjob component */
+		job_record_t *j = het_job_find_str(id);
+
+		return j ? _cancel(j, how, uid) : ESLURM_INVALID_JOB_ID;
+	}
 	rc = job_array_select(id, &sel);
 
 	for (size_t i = 0; !rc && i < sel.cnt; i++) {

@@ -30,18 +30,21 @@ static bool _wanted(const job_info_request_msg_t *r, const job_record_t *j)
 		return true;
 	for (k = 0; k < r->job_id_cnt; k++)
 		if (r->job_ids[k] == j->info.job_id ||
-		    (j->info.array_job_id && r->job_ids[k] == j->info.array_job_id))
+		    (j->info.array_job_id && r->job_ids[k] == j->info.array_job_id) ||
+		    (j->info.het_job_id && r->job_ids[k] == j->info.het_job_id))
 			return true;
 	return false;
 }
 
-/* Is any requested id an array (whose other records must come too)? */
+/* Is any requested id an array or a hetjob's leader (whose other records
+ * must come too)? */
 static bool _names_array(const job_info_request_msg_t *r)
 {
 	for (uint32_t k = 0; k < r->job_id_cnt; k++) {
 		job_record_t *j = job_mgr_find(r->job_ids[k]);
 
-		if (j && j->array)
+		if (j && (j->array || (j->info.het_job_id &&
+					j->info.het_job_id == j->info.job_id)))
 			return true;
 	}
 	return false;

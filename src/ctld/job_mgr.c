@@ -29,6 +29,7 @@
 #include "ctld/job_inactive.h"
 #include "ctld/crontab.h"
 #include "ctld/gang.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
@@ -182,6 +183,8 @@ job_record_t *job_mgr_find_for(const char *id, uid_t uid)
 	job_array_sel_t sel;
 	job_record_t *j = NULL;
 
+	if (id && strchr(id, '+'))        /* "123+1": a hetjob component */
+		return het_job_find_str(id);
 	if (!id || !strchr(id, '_'))
 		return job_mgr_find_str(id);
 	if (job_array_select(id, &sel))
@@ -779,6 +782,8 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	    !(state & JOB_REQUEUE))
 		job_mail(j, JOB_MAIL_END);
 	acct_job_changed(j);
+	if (!reending)
+		het_job_ended(j);        /* the leader takes every component */
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();

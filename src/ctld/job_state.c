@@ -17,6 +17,7 @@
 #include "ctld/job_array.h"
 #include "ctld/job_files.h"
 #include "ctld/job_ckpt.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_nprolog.h"
@@ -201,7 +202,7 @@ static batch_launch_msg_t *_launch_msg(job_record_t *j, char *script,
 	l->open_mode = j->open_mode;
 	l->script = script;
 	l->argv = xstrarray_dup(j->argv);
-	l->environment = job_ckpt_env(j, job_array_env(j, env));
+	l->environment = job_ckpt_env(j, job_array_env(j, het_job_env(j, env)));
 	l->submit_dir = _submit_dir(i, l->environment);
 	l->submit_host = xstrdup(i->alloc_node);
 	l->cluster_name = xstrdup(ctld_conf()->cluster_name);

@@ -39,6 +39,7 @@
 #include "ctld/ha.h"
 #include "ctld/job_info_rpc.h"
 #include "ctld/job_inactive.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_notify.h"
 #include "ctld/job_nprolog.h"
@@ -128,6 +129,8 @@ static void _shutdown(net_conn_t *c, slurm_msg_t *m)
 
 static const rpc_row_t rpc_table[] = {
 	{ REQUEST_SUBMIT_BATCH_JOB,      RPC_PRIV_USER, job_mgr_rpc_submit,
+	  CHANGE },
+	{ REQUEST_SUBMIT_BATCH_HET_JOB,  RPC_PRIV_USER, het_job_rpc_submit,
 	  CHANGE },
 	{ REQUEST_JOB_WILL_RUN,          RPC_PRIV_USER, job_mgr_rpc_will_run },
 	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info,

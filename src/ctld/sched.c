@@ -22,6 +22,7 @@
 #include "ctld/controller.h"
 #include "ctld/job_array.h"
 #include "ctld/job_depend.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_res.h"
 #include "ctld/lic_mgr.h"
@@ -377,6 +378,66 @@ static void _pass_fini(pass_t *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* A heterogeneous job, tried at its leader: every component starts now
+ * or none does (het_job.h); the others wait with the leader's reason
+ * and, waiting for resources, block their partitions too. */
+static bool _one_het(job_record_t *j, pass_t *p)
+{
+	job_record_t **comps;
+	select_result_t *res;
+	uint32_t why = WAIT_NO_REASON;
+	size_t n, i;
+
+	if (j->info.het_job_offset != 0)
+		return false;          /* tried with its leader */
+	if (job_mgr_deadline_end(j, p->now))
+		return false;
+	if (!(comps = het_job_comps(j, &n)))
+		return false;
+	for (i = 0; i < n && why == WAIT_NO_REASON; i++) {
+		comps[i]->info.last_sched_eval = p->now;
+		why = sched_job_reason(comps[i], p->now);
+		if (why == WAIT_NO_REASON && _is_blocked(p, comps[i]->part))
+			why = WAIT_PRIORITY;
+	}
+	if (why == WAIT_NO_REASON && !bitmap_count(p->usable))
+		why = WAIT_RESOURCES;
+	if (why == WAIT_TIME || why == WAIT_DEPENDENCY)
+		p->time_dep++;
+	res = xcalloc(n, sizeof(*res));
+	if (why == WAIT_NO_REASON) {
+		p->tried++;
+		for (i = 0; i < n; i++)
+			if (!comps[i]->info.eligible_time) {
+				comps[i]->info.eligible_time = p->now;
+				job_mgr_touch(comps[i]);
+			}
+		why = het_job_place(comps, n, p->view, p->node_cnt, p->usable,
+				    p->now, res);
+	}
+	if (why != WAIT_NO_REASON) {
+		for (i = 0; i < n; i++) {
+			sched_set_reason(comps[i], why, NULL);
+			if (why == WAIT_RESOURCES)
+				_block(p, comps[i]->part, j);
+		}
+		xfree(res);
+		xfree(comps);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		_take(p, &res[i]);
+		job_mgr_start(comps[i], &res[i]);
+		stats_job(STATS_JOB_STARTED);
+		select_result_free(&res[i]);
+	}
+	debug("sched: started HetJobId=%u (%zu components)", j->info.job_id,
+	      n);
+	xfree(res);
+	xfree(comps);
+	return true;
+}
+
 /* Try one job; true if it started.  p->tried counts jobs that got as far
  * as a placement attempt (what default_queue_depth limits). */
 static bool _one(job_record_t *j, pass_t *p)
@@ -387,6 +448,8 @@ static bool _one(job_record_t *j, pass_t *p)
 	uint32_t removed;
 	char *desc;
 
+	if (het_job_is_comp(j))
+		return _one_het(j, p);
 	if (job_mgr_deadline_end(j, p->now))
 		return false;
 	why = sched_job_reason(j, p->now);
@@ -637,6 +700,11 @@ static int _pass(bool full)
 			if (j->on_pend)
 				next = j;    /* an array: its next task */
 		}
+		/* a hetjob's components start (or end) with its leader:
+		 * the next may have left the list */
+		if (next && !next->on_pend)
+			next = j->on_pend ? j->pend_next :
+				job_mgr_pending_first();
 	}
 	if (p.tried >= sc.params.default_queue_depth &&
 	    sc.params.default_queue_depth)

@@ -512,6 +512,15 @@ static char **schema_v15(dbd_db_t *db)
 	xfree(sql);
 	return out;
 }
+/* v17: hetjob components (sacct "123+1", -j 123 names them all). */
+static const char *const schema_v17[] = {
+	"ALTER TABLE job_table "
+	"ADD COLUMN IF NOT EXISTS het_job_id INT UNSIGNED NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS het_job_offset INT UNSIGNED NOT NULL "
+	"DEFAULT 4294967294",
+	"CREATE INDEX IF NOT EXISTS job_het ON job_table (cluster, het_job_id)",
+	NULL
+};
 
 /* v16: a job's workload
  * characterization key (TrackWCKey), its id, and the reservation it ran
@@ -558,6 +567,7 @@ static const struct {
 	{ NULL, schema_v14 },
 	{ NULL, schema_v15 },
 	{ NULL, schema_v16 },
+	{ schema_v17, NULL },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

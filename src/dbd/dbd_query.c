@@ -42,6 +42,8 @@ static const col_t job_cols[] = {
 	{ "container", "t.container" },
 	{ "wckey", "t.wckey" }, { "wckey_id", "t.id_wckey" },
 	{ "resv_id", "t.id_resv" },
+	{ "het_job_id", "t.het_job_id" },
+	{ "het_job_offset", "t.het_job_offset" },
 	{ NULL, NULL }
 };
 
@@ -129,8 +131,8 @@ static int add_job_ids(query_t *q)
 		} else {
 			if (parse_u32(ids[i], &job) < 0)
 				return -1;
-			xstrfmtcat(&q->sql, "t.id_job=%u OR t.id_array_job=%u",
-				   job, job);
+			xstrfmtcat(&q->sql, "t.id_job=%u OR t.id_array_job=%u "
+				   "OR t.het_job_id=%u", job, job, job);
 		}
 	}
 	xstrcatc(&q->sql, ')');

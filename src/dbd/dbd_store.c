@@ -133,7 +133,8 @@ static size_t slen(const char *v)
 	"time_end, timelimit, nodelist, nodes_alloc, cpus_alloc, cpus_req, " \
 	"tres_alloc, tres_req, req_mem, mem_per_cpu, work_dir, comment, " \
 	"submit_line, constraints, restart_cnt, priority, mod_time, " \
-	"array_task_str, container, wckey, id_wckey, id_resv"
+	"array_task_str, container, wckey, id_wckey, id_resv, het_job_id, " \
+	"het_job_offset"
 
 static const char job_update[] =
 	" ON DUPLICATE KEY UPDATE id_array_job=VALUES(id_array_job), "
@@ -159,7 +160,8 @@ static const char job_update[] =
 	 * by the job's end */
 	"id_wckey=IF(VALUES(id_wckey)=0, job_table.id_wckey, "
 	"VALUES(id_wckey)), "
-	"id_resv=IF(VALUES(id_resv)=0, job_table.id_resv, VALUES(id_resv))";
+	"id_resv=IF(VALUES(id_resv)=0, job_table.id_resv, VALUES(id_resv)), "
+	"het_job_id=VALUES(het_job_id), het_job_offset=VALUES(het_job_offset)";
 
 static int flush_jobs(store_t *s)
 {
@@ -221,7 +223,8 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 	qn(s, sql, j->container);
 	xstrcatc(sql, ',');
 	q(s, sql, j->wckey);
-	xstrfmtcat(sql, ",%u,%u)", j->wckey_id, j->resv_id);
+	xstrfmtcat(sql, ",%u,%u,%u,%u)", j->wckey_id, j->resv_id,
+		   j->het_job_id, j->het_job_offset);
 	/* quoting at most doubles a string */
 	s->jobs_bytes += 1024 + 2 * (slen(j->name) + slen(j->account) +
 		slen(j->partition) + slen(j->qos) + slen(j->nodes) +

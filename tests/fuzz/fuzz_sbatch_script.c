@@ -1,5 +1,6 @@
 /* fuzz_sbatch_script.c — libFuzzer harness for the "#SBATCH" directive
- * parser and the #PBS/#BSUB translation after it: any script text must
+ * parser, its split into hetjob components ("#SBATCH hetjob") and the
+ * #PBS/#BSUB translation after it: any script text must
  * parse or fail cleanly, never crash or leak.  The parser's sources are compiled in (the commands' static
  * library is not linked into harnesses).
  */
@@ -33,5 +34,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	args = cli_opt_split_directive((const char *)data, size);
 	xstrarray_free(args);
+
+	/* hetjob sections, each parsed as a component's directives */
+	{
+		size_t n;
+		char **secs = cli_opt_het_sections((const char *)data, size,
+						   &n);
+
+		for (size_t k = 0; k < n; k++) {
+			cli_opt_init(&o, CLI_CMD_SBATCH, "sbatch");
+			o.quiet_getopt = true;
+			cli_opt_parse_script(&o, secs[k], strlen(secs[k]),
+					     "#SBATCH");
+			cli_opt_free(&o);
+		}
+		xstrarray_free(secs);
+	}
 	return 0;
 }

@@ -137,9 +137,13 @@ static void test_job_record_versions(void **st)
 	j.resv_id = 9;
 	j.array_task_str = "1-3";
 	j.container = "/b";
+	j.het_job_id = 4;
+	j.het_job_offset = 1;
 	for (n = 0; all[n].name; n++)
 		;
-	for (size_t drop = 0; drop <= 5; drop++) {
+	/* written: all (0), before the hetjob fields (2), before
+	 * container/wckey/resv (6), before array_task_str (7) */
+	for (size_t drop = 0; drop <= 7; drop++) {
 		field_desc_t *old = xcalloc(n + 1, sizeof(*old));
 		buf_t *b = buf_create(256);
 		acct_job_rec_t *back;
@@ -147,13 +151,15 @@ static void test_job_record_versions(void **st)
 		memcpy(old, all, (n - drop) * sizeof(*old));
 		fields_pack(b, old, &j);
 		back = acct_rec_unpack(ACCT_REC_JOB, buf_data(b), buf_len(b));
-		if (drop >= 1 && drop <= 3) {
+		if (drop == 1 || (drop >= 3 && drop <= 5)) {
 			/* never written by any controller */
 			assert_null(back);
 		} else {
 			assert_non_null(back);
 			assert_int_equal(back->job_id, 5);
-			if (drop) {
+			assert_int_equal(back->het_job_id, drop ? 0 : 4);
+			assert_int_equal(back->het_job_offset, drop ? 0 : 1);
+			if (drop > 2) {
 				assert_null(back->container);
 				assert_null(back->wckey);
 				assert_int_equal(back->wckey_id, 0);
@@ -164,7 +170,7 @@ static void test_job_record_versions(void **st)
 				assert_int_equal(back->wckey_id, 3);
 				assert_int_equal(back->resv_id, 9);
 			}
-			if (drop == 5)
+			if (drop == 7)
 				assert_null(back->array_task_str);
 			else
 				assert_string_equal(back->array_task_str,

@@ -330,6 +330,31 @@ static void test_split_directive(void **state)
 	xstrarray_free(a);
 }
 
+/* "#SBATCH hetjob" (and "packjob") split the directives into one text
+ * per component; the first command ends them. */
+static void test_het_sections(void **state)
+{
+	const char *s = "#!/bin/sh\n#SBATCH -n1\n# note\n#SBATCH hetjob\n"
+		"\n#SBATCH -n2 -N1\n#SBATCH  packjob  # c\n#SBATCH -J x\n"
+		"hostname\n#SBATCH hetjob\n#SBATCH -n9\n";
+	size_t n = 0;
+	char **secs = cli_opt_het_sections(s, strlen(s), &n);
+
+	(void) state;
+	assert_int_equal(n, 3);
+	assert_string_equal(secs[0], "#SBATCH -n1\n");
+	assert_string_equal(secs[1], "#SBATCH -n2 -N1\n");
+	assert_string_equal(secs[2], "#SBATCH -J x\n");
+	assert_null(secs[3]);
+	xstrarray_free(secs);
+	/* "hetjob" with more words is an ordinary directive */
+	s = "#!/bin/sh\n#SBATCH hetjob -n1\n";
+	secs = cli_opt_het_sections(s, strlen(s), &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(secs[0], "#SBATCH hetjob -n1\n");
+	xstrarray_free(secs);
+}
+
 /* ---- precedence: command line > environment > #SBATCH ---- */
 
 static void check_precedence(int order)
@@ -448,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_directives_stop_at_first_command),
 		cmocka_unit_test(test_directives_indented_line_ends_block),
 		cmocka_unit_test(test_split_directive),
+		cmocka_unit_test(test_het_sections),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_env_bad_value),
 		cmocka_unit_test(test_signals),
