@@ -512,19 +512,10 @@ static char **schema_v15(dbd_db_t *db)
 	xfree(sql);
 	return out;
 }
-/* v17: hetjob components (sacct "123+1", -j 123 names them all). */
-static const char *const schema_v17[] = {
-	"ALTER TABLE job_table "
-	"ADD COLUMN IF NOT EXISTS het_job_id INT UNSIGNED NOT NULL DEFAULT 0, "
-	"ADD COLUMN IF NOT EXISTS het_job_offset INT UNSIGNED NOT NULL "
-	"DEFAULT 4294967294",
-	"CREATE INDEX IF NOT EXISTS job_het ON job_table (cluster, het_job_id)",
-	NULL
-};
 
-/* v16: a job's workload
- * characterization key (TrackWCKey), its id, and the reservation it ran
- * in (sreport reservation Utilization); a user's default wckey. */
+/* v16: a job's workload characterization key (TrackWCKey), its id, and
+ * the reservation it ran in (sreport reservation Utilization); a user's
+ * default wckey. */
 static char **schema_v16(dbd_db_t *db)
 {
 	char **out = NULL;
@@ -545,6 +536,16 @@ static char **schema_v16(dbd_db_t *db)
 		"TINYINT NOT NULL DEFAULT 0");
 	return out;
 }
+
+/* v17: hetjob components (sacct "123+1", -j 123 names them all). */
+static const char *const schema_v17[] = {
+	"ALTER TABLE job_table "
+	"ADD COLUMN IF NOT EXISTS het_job_id INT UNSIGNED NOT NULL DEFAULT 0, "
+	"ADD COLUMN IF NOT EXISTS het_job_offset INT UNSIGNED NOT NULL "
+	"DEFAULT 4294967294",
+	"CREATE INDEX IF NOT EXISTS job_het ON job_table (cluster, het_job_id)",
+	NULL
+};
 
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
