@@ -416,6 +416,15 @@ static void *sample(const msg_desc_t *d)
 		fill_fields(job_info_fields, &m->jobs[1]);
 		break;
 	}
+	case REQUEST_SUBMIT_BATCH_HET_JOB: {    /* no component: refused */
+		het_job_desc_msg_t *m = body;
+
+		m->cnt = 2;
+		m->desc = xcalloc(2, sizeof(job_desc_t));
+		fill_fields(job_desc_fields, &m->desc[0]);
+		fill_fields(job_desc_fields, &m->desc[1]);
+		break;
+	}
 	case RESPONSE_NODE_INFO: {
 		node_info_msg_t *m = body;
 
