@@ -132,6 +132,7 @@ def test_token_service_for_auth_slurm(users):
     read slurm.key; sackd serves them tokens on its socket, as a slurmd
     would.  Without sackd the same command cannot authenticate."""
     c = conftest._start(tag="sackd-slurm", nodes=1, auth="slurm")
+    d = None
     try:
         login = os.path.join(c.dir, "login2")
         os.makedirs(login)
@@ -160,4 +161,6 @@ def test_token_service_for_auth_slurm(users):
         assert c.wait_done(int(r.out.strip())) == "COMPLETED"
         assert "serving tokens" in open(d.out_path).read()
     finally:
+        if d is not None:
+            c.stop_daemon(d)
         conftest._stop(c)
