@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """PBS/Torque commands on a Sluice cluster: qsub, qstat, qdel, qhold, qrls,
-qrerun and pbsnodes, each a name (a symbolic link) for this file.
+qrerun, pbsnodes and mpiexec (installed as mpiexec.slurm, as Debian's
+slurm-wlm-torque names it), each a name (a symbolic link) for this file.
 
 They run Sluice's own commands (sbatch, salloc, squeue, scontrol, scancel)
 from the directory this file was installed to, else from SLUICE_BINDIR,
@@ -528,8 +529,44 @@ def pbsnodes(argv):
     return 0
 
 
+# ---- mpiexec ---------------------------------------------------------------
+
+MPIEXEC_USAGE = "Usage: mpiexec [-n|-np N] [--] command [args...]"
+
+
+def mpiexec(argv):
+    """An MPI program as PBS scripts start it: srun over the job's
+    allocation (-n/-np: that many tasks, else the allocation's)."""
+    sr, i = [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-h", "--help", "-?"):
+            print(MPIEXEC_USAGE)
+            return 0
+        if a in ("-n", "-np"):
+            if i + 1 >= len(argv) or not argv[i + 1].isdigit() or \
+                    int(argv[i + 1]) < 1:
+                die("option %s needs a task count\n%s" % (a, MPIEXEC_USAGE))
+            sr.append("--ntasks=" + argv[i + 1])
+            i += 2
+            continue
+        if a == "--":
+            i += 1
+            break
+        if a.startswith("-"):
+            die("invalid option %s\n%s" % (a, MPIEXEC_USAGE))
+        break
+    if i >= len(argv):
+        die("no command given\n%s" % MPIEXEC_USAGE)
+    if not os.environ.get("SLURM_JOB_ID"):
+        die("not inside a job: run it from a qsub script (or salloc)")
+    rc, _, _ = run("srun", sr + argv[i:], capture=False)
+    return rc
+
+
 COMMANDS = {"qsub": qsub, "qstat": qstat, "qdel": qdel, "qhold": qhold,
-            "qrls": qrls, "qrerun": qrerun, "pbsnodes": pbsnodes}
+            "qrls": qrls, "qrerun": qrerun, "pbsnodes": pbsnodes,
+            "mpiexec": mpiexec, "mpiexec.slurm": mpiexec}
 
 
 def main():

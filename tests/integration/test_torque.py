@@ -15,7 +15,8 @@ import shutil
 from cluster import REPO, wait_for  # noqa: E402
 
 U = "sluice_u1"
-CMDS = ("qsub", "qstat", "qdel", "qhold", "qrls", "qrerun", "pbsnodes")
+CMDS = ("qsub", "qstat", "qdel", "qhold", "qrls", "qrerun", "pbsnodes",
+        "mpiexec.slurm")
 
 
 def _tools(c):
@@ -130,3 +131,35 @@ def test_bad_options(cluster):
     assert r.rc != 0 and "-W umask=022 is not supported" in r.err, r
     r = q(c, "qdel", [])
     assert r.rc != 0 and "Usage: qdel" in r.err, r
+
+
+MPI = """#!/bin/bash
+#PBS -l nodes=2:ppn=2
+%s -n 3 /bin/sh -c 'echo rank=$SLURM_PROCID on=$SLURMD_NODENAME'
+%s hostname
+"""
+
+
+def test_mpiexec_in_a_pbs_script(cluster):
+    """mpiexec.slurm runs the program as srun over the job's allocation:
+    -n 3 gives three ranks, none the whole allocation (4 tasks)."""
+    c = cluster
+    wd = c.workdir(U)
+    mpx = os.path.join(_tools(c), "mpiexec.slurm")
+    c.write_file(U, os.path.join(wd, "mpi.sh"), MPI % (mpx, mpx), 0o755)
+    r = q(c, "qsub", ["mpi.sh"], cwd=wd)
+    assert r.rc == 0, r.err
+    jid = int(r.out)
+    assert c.wait_done(jid) == "COMPLETED", c.show_job(jid)
+    out = open(os.path.join(wd, "mpi.sh.o%d" % jid)).read()
+    ranks = sorted(re.findall(r"rank=(\d+) on=n\d+", out))
+    assert ranks == ["0", "1", "2"], out
+    # no -n: one hostname a task of the allocation (the nodes share this
+    # machine's name)
+    hosts = [ln for ln in out.splitlines() if ln and "rank=" not in ln]
+    assert len(hosts) == 4, out
+    # outside a job, and a bad option
+    r = q(c, "mpiexec.slurm", ["hostname"])
+    assert r.rc == 1 and "not inside a job" in r.err, r
+    r = q(c, "mpiexec.slurm", ["-x", "hostname"])
+    assert r.rc == 1 and "invalid option -x" in r.err, r
