@@ -14,8 +14,13 @@ controller's outbox and are timed from slurmdbd's start until the outbox
 is empty.  BENCH_SACCT_JOBS (100000): finished job records (each with a
 .batch step) sent to slurmdbd through its batch path (REQUEST_DBD_RECORDS,
 1000 records a transaction, what the controller sends; tests/perf/dbd_fill)
-for the sacct and sreport timings.  BENCH_FILL_SQL=1 writes them with SQL
-instead (faster, not what slurmdbd does).
+for the sacct and sreport timings, spread over BENCH_SACCT_DAYS (30) days,
+50 users and 10 accounts.  BENCH_FILL_SQL=1 writes them with SQL instead
+(faster, not what slurmdbd does).  sacct is timed with the common filters
+(a one-day -S/-E window, -u, -A, -s, --name, -j); with BENCH_EXPLAIN=1
+(the default) slurmdbd logs its SQL (DebugFlags=DB_QUERY) and each query
+a filter made is printed with MariaDB's EXPLAIN: the index it uses and
+the rows it reads.  The issue's size: BENCH_SACCT_JOBS=1000000.
 """
 
 import os
@@ -34,6 +39,8 @@ import mariadb  # noqa: E402
 BURST = int(os.environ.get("BENCH_BURST_JOBS", "2000"))
 SACCT_JOBS = int(os.environ.get("BENCH_SACCT_JOBS", "100000"))
 FILL_SQL = os.environ.get("BENCH_FILL_SQL") == "1"
+DAYS = int(os.environ.get("BENCH_SACCT_DAYS", "30"))
+EXPLAIN = os.environ.get("BENCH_EXPLAIN", "1") == "1"
 RUNS = 7
 
 
@@ -127,7 +134,10 @@ def fill_dbd(env, n):
     path (dbd_fill), timed."""
     exe = os.path.join(os.path.dirname(env.c.bins["slurmctld"]), "..",
                        "tests", "dbd_fill")
-    r = env.c.run([os.path.abspath(exe), str(n)], timeout=3600)
+    base = int(time.time()) - DAYS * 86400
+    gap = max(1, (DAYS * 86400 - 3600) // n)       # evenly over the days
+    r = env.c.run([os.path.abspath(exe), "-b", str(base), "-g", str(gap),
+                   str(n)], timeout=7200)
     if r.rc != 0:
         raise SystemExit("dbd_fill failed: %r" % (r,))
     for line in r.out.splitlines():
@@ -148,23 +158,58 @@ def median_ms(env, args, cmd="sacct"):
     return statistics.median(times), out.count("\n")
 
 
+def explain(env, log_from):
+    """EXPLAIN each SELECT slurmdbd logged since log_from: table, the key
+    MariaDB chose, the rows it expects to read."""
+    import re
+    text = env.dbd_log_text()[log_from:]
+    seen = set()
+    for m in re.finditer(r"DB_QUERY: (SELECT .*)", text):
+        q = m.group(1).strip()
+        if q in seen:
+            continue
+        seen.add(q)
+        r = env.db.sql("EXPLAIN " + q, check=False, db=env.db.db)
+        say("  sql", q[:300] + (" ..." if len(q) > 300 else ""))
+        for row in r.stdout.splitlines():
+            f = row.split("\t")
+            # id select_type table type possible_keys key key_len ref
+            # rows Extra
+            if len(f) >= 10:
+                say("  explain", "table=%s type=%s key=%s rows=%s %s" % (
+                    f[2], f[3], f[5], f[8], f[9]))
+
+
 def sacct_latency(env):
     if FILL_SQL:
         fill(env, SACCT_JOBS)
     else:
         fill_dbd(env, SACCT_JOBS)
-    say("sacct_job_records", SACCT_JOBS)
+    say("sacct_job_records", "%d over %d days" % (SACCT_JOBS, DAYS))
+    day = time.strftime("%Y-%m-%dT%H:%M:%S",
+                        time.localtime(time.time() - 3 * 86400))
+    day_end = time.strftime("%Y-%m-%dT%H:%M:%S",
+                            time.localtime(time.time() - 2 * 86400))
+    short = ["-P", "-n", "-X", "-o", "JobIDRaw,State"]
     for name, args in (
-            ("sacct_all_X_P_ms", ["-a", "-X", "-P", "-n", "-o",
-                                  "JobIDRaw,State", "-S", "now-2days"]),
+            ("sacct_one_day_window_ms", ["-a"] + short + ["-S", day, "-E",
+                                                          day_end]),
+            ("sacct_all_X_P_ms", ["-a"] + short + ["-S", "now-2days"]),
             ("sacct_all_default_ms", ["-a", "-S", "now-2days"]),
-            ("sacct_one_job_ms", ["-P", "-n", "-X", "-o", "JobIdRaw,State",
-                                  "-j", str(1000000 + SACCT_JOBS // 2)]),
-            ("sacct_name_ms", ["-a", "-P", "-n", "-X", "-o",
-                               "JobIdRaw,State", "--name=job7",
-                               "-S", "now-2days"])):
+            ("sacct_user_ms", ["-u", "7"] + short + ["-S", "now-7days"]),
+            ("sacct_account_ms", ["-a", "-A", "acct"] + short +
+             ["-S", day, "-E", day_end]),
+            ("sacct_state_failed_ms", ["-a", "-s", "F"] + short +
+             ["-S", "now-7days"]),
+            ("sacct_one_job_ms", short + ["-j", str(1000000 +
+                                                    SACCT_JOBS // 2)]),
+            ("sacct_name_ms", ["-a", "--name=job7"] + short +
+             ["-S", "now-2days"])):
+        log_from = len(env.dbd_log_text())
         ms, lines = median_ms(env, args)
         say(name, "%.1f (%d lines)" % (ms, lines))
+        if EXPLAIN:
+            explain(env, log_from)
     for name, args in (
             ("sreport_cluster_util_ms", ["-t", "seconds", "cluster",
                                          "utilization", "start=now-1days",
@@ -179,7 +224,8 @@ def main():
     if os.geteuid() != 0:
         raise SystemExit("run as root")
     cl.ensure_test_users()
-    env = mariadb.AcctEnv(tag="bench-acct", nodes=1, min_job_age=3600)
+    env = mariadb.AcctEnv(tag="bench-acct", nodes=1, min_job_age=3600,
+                          dbd_extra="DebugFlags=DB_QUERY" if EXPLAIN else "")
     try:
         env.start()
         env.start_cluster()
