@@ -376,7 +376,9 @@ static int _jf_open_segments(const char *dir)
 			_jf_ids[_jf_nids++] = job_array_files_id(all[i]);
 	qsort(_jf_ids, _jf_nids, sizeof(uint32_t), _jf_cmp);
 	rc = job_seg_open(dir, _jf_in_use, NULL);
-	/* replayed files of jobs the journal then purged */
+	/* replayed files of jobs the journal then purged (or whose record
+	 * was lost in a damaged tail) go; the rest are numbered again, so
+	 * that a flush waits for the last op there is, not a dropped one */
 	pthread_mutex_lock(&jf.mu);
 	DL_FOREACH_SAFE(jf.queue, o, tmp) {
 		if (!o->file || _jf_in_use(o->job_id, NULL))
@@ -385,6 +387,9 @@ static int _jf_open_segments(const char *dir)
 		_jf_unhash(o);
 		_jf_op_free(o);
 	}
+	jf.queued = jf.done;
+	DL_FOREACH(jf.queue, o)
+		o->seq = ++jf.queued;
 	pthread_mutex_unlock(&jf.mu);
 	xfree(_jf_ids);
 	_jf_nids = 0;

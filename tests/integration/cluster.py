@@ -140,7 +140,9 @@ def binaries():
 
 
 def _install_prefix(build):
-    prefix = tempfile.mkdtemp(prefix="sluice-prefix-")
+    # outside /tmp: jobs with a private /tmp (job_container/tmpfs) still
+    # see the commands they run
+    prefix = tempfile.mkdtemp(prefix="sluice-prefix-", dir="/var/tmp")
     os.chmod(prefix, 0o755)
     r = subprocess.run(["cmake", "--install", build, "--prefix", prefix],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
