@@ -184,7 +184,8 @@ def test_refusals(cluster):
     r = srun(cluster, ["--mpi=pmi9", "true"])
     assert r.rc == 1 and "Invalid MPI type 'pmi9'" in r.err, r
     r = srun(cluster, ["--het-group=0", "true"])
-    assert r.rc == 1 and "Heterogeneous" in r.err
+    assert r.rc == 1 and "--het-group: not inside a heterogeneous job " \
+        "allocation" in r.err, r
     r = srun(cluster, ["--mpi=list"])
     assert r.rc == 0 and r.out == (
         "MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\n"
