@@ -25,7 +25,9 @@ def _start_dynamic(c, name, conf="CPUs=2 RealMemory=500 Features=f1"):
     argv = [c.bin("slurmd"), "-D", "-Z", "-N", name,
             "--conf", "%s Port=%d" % (conf, port)]
     d = c._spawn("slurmd-" + name, argv)
-    c.slurmds[name] = d
+    # a name the cluster's own slurmd has (a refused -Z) must not hide
+    # that slurmd from the cluster's stop
+    c.slurmds.setdefault(name, d)
     return d
 
 
