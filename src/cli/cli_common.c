@@ -356,6 +356,25 @@ int cli_ctld_rpc_rc(uint16_t type, const void *req, int *rc)
 	return 0;
 }
 
+int cli_ctld_load(uint16_t type, const void *req, uint16_t reply,
+		  slurm_msg_t *resp, const char *what)
+{
+	int err = cli_ctld_rpc(type, req, resp), rc;
+
+	if (err) {
+		fprintf(stderr, "%s error: %s\n", what, cli_comm_strerror(err));
+		return 1;
+	}
+	if (resp->type != reply || !resp->data) {
+		rc = cli_resp_rc(resp);
+		msg_free(resp);
+		fprintf(stderr, "%s error: %s\n", what,
+			slurm_strerror(rc ? rc : SLURM_UNEXPECTED_MSG_ERROR));
+		return 1;
+	}
+	return 0;
+}
+
 const char *cli_comm_strerror(int err)
 {
 	switch (err) {

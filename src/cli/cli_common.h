@@ -38,6 +38,10 @@ const char *cli_prog(void);
  * slurm_err_t (SLURM_COMMUNICATIONS_CONNECTION_ERROR when no controller
  * answers). */
 int cli_ctld_rpc(uint16_t type, const void *req, slurm_msg_t *resp);
+/* cli_ctld_rpc expecting a reply of type reply with a body: 0, or 1 with
+ * "<what> error: <why>" on stderr (resp freed). */
+int cli_ctld_load(uint16_t type, const void *req, uint16_t reply,
+		  slurm_msg_t *resp, const char *what);
 /* For RC-answered requests: transport error, or 0 with *rc set.  A text
  * the controller sends with the code is printed on stderr. */
 int cli_ctld_rpc_rc(uint16_t type, const void *req, int *rc);

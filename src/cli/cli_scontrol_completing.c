@@ -24,25 +24,6 @@ static void _secs(long s, char *buf, size_t len)
 			 s % 3600 / 60, s % 60);
 }
 
-static int _load(uint16_t type, const void *req, uint16_t reply,
-		 slurm_msg_t *resp, const char *what)
-{
-	int err = cli_ctld_rpc(type, req, resp), rc;
-
-	if (err) {
-		fprintf(stderr, "%s error: %s\n", what, cli_comm_strerror(err));
-		return 1;
-	}
-	if (resp->type != reply || !resp->data) {
-		rc = cli_resp_rc(resp);
-		msg_free(resp);
-		fprintf(stderr, "%s error: %s\n", what,
-			slurm_strerror(rc ? rc : SLURM_UNEXPECTED_MSG_ERROR));
-		return 1;
-	}
-	return 0;
-}
-
 static void _print_one(const job_info_t *j, const node_info_msg_t *nodes,
 		       time_t now)
 {
@@ -96,11 +77,11 @@ int scontrol_completing(int argc, char **argv)
 		fprintf(stderr, "too many arguments for keyword:completing\n");
 		return 1;
 	}
-	if (_load(REQUEST_JOB_INFO, &jreq, RESPONSE_JOB_INFO, &jresp,
-		  "slurm_load_jobs"))
+	if (cli_ctld_load(REQUEST_JOB_INFO, &jreq, RESPONSE_JOB_INFO, &jresp,
+			  "slurm_load_jobs"))
 		return 1;
-	if (_load(REQUEST_NODE_INFO, &nreq, RESPONSE_NODE_INFO, &nresp,
-		  "slurm_load_node")) {
+	if (cli_ctld_load(REQUEST_NODE_INFO, &nreq, RESPONSE_NODE_INFO, &nresp,
+			  "slurm_load_node")) {
 		msg_free(&jresp);
 		return 1;
 	}

@@ -297,25 +297,6 @@ static void _write_part(FILE *f, const part_info_t *p)
 	fprintf(f, "\n");
 }
 
-static int _load(uint16_t type, const void *req, uint16_t reply,
-		 slurm_msg_t *resp, const char *what)
-{
-	int err = cli_ctld_rpc(type, req, resp), rc;
-
-	if (err) {
-		fprintf(stderr, "%s error: %s\n", what, cli_comm_strerror(err));
-		return 1;
-	}
-	if (resp->type != reply || !resp->data) {
-		rc = cli_resp_rc(resp);
-		msg_free(resp);
-		fprintf(stderr, "%s error: %s\n", what,
-			slurm_strerror(rc ? rc : SLURM_UNEXPECTED_MSG_ERROR));
-		return 1;
-	}
-	return 0;
-}
-
 int scontrol_write_config(int argc, char **argv)
 {
 	info_request_msg_t req = { .show_flags = SHOW_ALL };
@@ -330,16 +311,16 @@ int scontrol_write_config(int argc, char **argv)
 		fprintf(stderr, "too many arguments for keyword:write\n");
 		return 1;
 	}
-	if (_load(REQUEST_BUILD_INFO, NULL, RESPONSE_BUILD_INFO, &conf,
-		  "slurm_load_ctl_conf"))
+	if (cli_ctld_load(REQUEST_BUILD_INFO, NULL, RESPONSE_BUILD_INFO, &conf,
+			  "slurm_load_ctl_conf"))
 		return 1;
-	if (_load(REQUEST_NODE_INFO, &req, RESPONSE_NODE_INFO, &nodes,
-		  "slurm_load_node")) {
+	if (cli_ctld_load(REQUEST_NODE_INFO, &req, RESPONSE_NODE_INFO, &nodes,
+			  "slurm_load_node")) {
 		msg_free(&conf);
 		return 1;
 	}
-	if (_load(REQUEST_PARTITION_INFO, &req, RESPONSE_PARTITION_INFO,
-		  &parts, "slurm_load_partitions")) {
+	if (cli_ctld_load(REQUEST_PARTITION_INFO, &req, RESPONSE_PARTITION_INFO,
+			  &parts, "slurm_load_partitions")) {
 		msg_free(&conf);
 		msg_free(&nodes);
 		return 1;
