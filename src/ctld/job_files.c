@@ -471,7 +471,7 @@ void job_files_save(const char *dir, uint32_t job_id, const char *script,
 	pthread_mutex_unlock(&jf.mu);
 }
 
-int job_files_replay(const char *dir, const void *data, uint32_t len)
+int job_files_replay(const void *data, uint32_t len)
 {
 	buf_t *b = buf_view(data, len);
 	uint32_t id = 0;
@@ -479,7 +479,6 @@ int job_files_replay(const char *dir, const void *data, uint32_t len)
 	int rc = unpack32(b, &id);
 
 	buf_destroy(b);
-	(void)dir;
 	if (rc < 0)
 		return -1;
 	/* queued for the writer, which appends it to a segment when it

@@ -39,7 +39,7 @@ void job_files_save(const char *dir, uint32_t job_id, const char *script,
 /* Recovery (before job_files_start): queue the file of a JREC_JOB_FILES
  * payload for the writer; job_files_read finds it meanwhile, and a
  * replayed job the journal then purged is dropped at start.  0 or -1. */
-int  job_files_replay(const char *dir, const void *data, uint32_t len);
+int  job_files_replay(const void *data, uint32_t len);
 /* A job's script and environment (caller frees: script xfree, env
  * xstrarray_free).  0, or -1 (logged). */
 int  job_files_read(const char *dir, uint32_t job_id, char **script,

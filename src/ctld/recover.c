@@ -300,7 +300,7 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		return _apply_table(r, node_dyn_unpack_state, "dynamic node",
 				    why, whylen);
 	case JREC_JOB_FILES:
-		if (job_files_replay(rp->dir, r->data, r->len) < 0)
+		if (job_files_replay(r->data, r->len) < 0)
 			error("Journal %s: job files record seq %llu not "
 			      "restored", rp->path, (unsigned long long) r->seq);
 		return 0;

@@ -293,7 +293,7 @@ static void test_replayed_files_of_lost_job(void **st)
 	pack32(p, 99);
 	packstr(p, "#!/bin/sh\ntrue\n");
 	packstr_list(p, env_in);
-	assert_int_equal(job_files_replay(rdir, buf_data(p), buf_len(p)), 0);
+	assert_int_equal(job_files_replay(buf_data(p), buf_len(p)), 0);
 	buf_destroy(p);
 	/* queued for the writer meanwhile: read from memory */
 	assert_int_equal(job_files_read(rdir, 99, &script, &env), 0);
