@@ -55,6 +55,8 @@ typedef struct {
 	char    *path;
 	char    *nodes;       /* hostlist argument */
 	char    *resume_file; /* SLURM_RESUME_FILE contents, or NULL */
+	char    *conf_path;   /* SLURM_CONF: copied on the loop, the thread
+			       * must not read the controller's conf */
 	unsigned timeout;     /* s, 0 none */
 } ps_run_t;
 
@@ -64,6 +66,7 @@ static void ps_run_free(ps_run_t *r)
 	xfree(r->path);
 	xfree(r->nodes);
 	xfree(r->resume_file);
+	xfree(r->conf_path);
 	xfree(r);
 }
 
@@ -97,8 +100,8 @@ static void *ps_run_thread(void *arg)
 	int err = 0, st;
 
 	env = xstrarray_append(env, "PATH=/bin:/usr/bin:/sbin:/usr/sbin");
-	if (ctld_conf()->path) {
-		e = xstrdup_printf("SLURM_CONF=%s", ctld_conf()->path);
+	if (r->conf_path) {
+		e = xstrdup_printf("SLURM_CONF=%s", r->conf_path);
 		env = xstrarray_append(env, e);
 		xfree(e);
 	}
@@ -162,6 +165,7 @@ static void ps_run(const char *what, const char *path, const char *nodes,
 	r->path = xstrdup(path);
 	r->nodes = xstrdup(nodes);
 	r->resume_file = resume_file;
+	r->conf_path = xstrdup(ctld_conf()->path);
 	r->timeout = timeout;
 	commit_after(ps_run_saved, r);
 }
