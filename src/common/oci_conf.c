@@ -297,11 +297,6 @@ static int check_whole(const oci_conf_t *c, const char *fname, char *err,
 		return conf_text_fail(err, errlen, fname, 0,
 				      "RunTimeRun, or RunTimeCreate and "
 				      "RunTimeStart, must be set");
-	if (!c->rt_run)
-		return conf_text_fail(err, errlen, fname, 0,
-				      "RunTimeCreate and RunTimeStart are not "
-				      "supported: Sluice runs containers with "
-				      "RunTimeRun");
 	return 0;
 }
 

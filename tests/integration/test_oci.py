@@ -189,3 +189,60 @@ def test_salloc_steps_run_in_the_bundle(oci):
                  oci.bin("srun"), "cat", "/etc/os-release"], timeout=60)
     assert r.rc == 0, r
     assert OS_RELEASE in r.out, r
+
+
+OCI_CONF_CREATE_START = """# crun's create and start in place of run
+RunTimeQuery="%(crun)s state %%n.%%u.%%j.%%s.%%t"
+RunTimeKill="%(crun)s kill -a %%n.%%u.%%j.%%s.%%t"
+RunTimeDelete="%(crun)s delete --force %%n.%%u.%%j.%%s.%%t"
+RunTimeCreate="%(crun)s create --bundle %%b %%n.%%u.%%j.%%s.%%t"
+RunTimeStart="%(crun)s start %%n.%%u.%%j.%%s.%%t"
+EnvExclude="^(SLURM_CONF|SLURM_CONF_SERVER)="
+"""
+
+
+@pytest.fixture
+def create_start(oci):
+    """oci.conf in RunTimeCreate/RunTimeStart mode for one test (each task
+    reads oci.conf when it starts)."""
+    with open(oci.oci_conf) as f:
+        good = f.read()
+    with open(oci.oci_conf, "w") as f:
+        f.write(OCI_CONF_CREATE_START % {"crun": crun_cmd(oci.dir)})
+    try:
+        yield oci
+    finally:
+        with open(oci.oci_conf, "w") as f:
+            f.write(good)
+
+
+def test_create_start_steps_run_in_the_bundle(create_start):
+    oci = create_start
+    r = oci.run(["srun", "-N2", "--container", oci.bundle, "sh", "-c",
+                 "cat /etc/os-release; echo task=$SLURM_PROCID"],
+                timeout=60)
+    assert r.rc == 0, r
+    assert r.out.count("NAME=\"Sluice OCI test bundle\"") == 2, r
+    # the container's own exit status is the task's, though crun start
+    # returned at once
+    r = oci.run(["srun", "--container", oci.bundle, "sh", "-c",
+                 "sleep 1; exit 5"], timeout=60)
+    assert r.rc == 5, r
+
+
+def test_create_start_batch_job_and_cancel(create_start):
+    oci = create_start
+    wd = oci.workdir(None)
+    out = os.path.join(wd, "cs-%j.out")
+    j = oci.sbatch(["--container", oci.bundle, "-o", out, "--wrap",
+                    "cat /etc/os-release"])
+    assert oci.wait_done(j, timeout=60) == "COMPLETED", oci.show_job(j)
+    assert OS_RELEASE in open(out.replace("%j", str(j))).read()
+    # scancel reaches the container through RunTimeKill
+    j = oci.sbatch(["--container", oci.bundle, "-o", "/dev/null",
+                    "--wrap", "sleep 300"])
+    oci.wait_state(j, "RUNNING", timeout=30)
+    oci.run(["scancel", str(j)])
+    assert oci.wait_done(j, timeout=60) == "CANCELLED"
+    r = subprocess.run([CRUN, "list"], capture_output=True, text=True)
+    assert (".%d." % j) not in r.stdout, r.stdout

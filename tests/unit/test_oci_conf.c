@@ -47,6 +47,8 @@ static void test_bad(void **state)
 		  "oci.conf:2: MountSpoolDir=run/slurm: an absolute path expected" },
 		{ "RunTimeQuery=\"crun state %n\"\n",
 		  "oci.conf: RunTimeRun, or RunTimeCreate and RunTimeStart, must be set" },
+		{ "RunTimeCreate=\"crun create\"\n",
+		  "oci.conf: RunTimeRun, or RunTimeCreate and RunTimeStart, must be set" },
 		{ RUN "RunTimeCreate=\"crun create\"\n",
 		  "oci.conf: RunTimeRun is mutually exclusive with RunTimeCreate and RunTimeStart" },
 		{ RUN "IgnoreFileConfigJson=true\n",
@@ -92,6 +94,24 @@ static void test_good(void **state)
 	oci_conf_free(&c);
 }
 
+/* The runc/crun pair of the containers guide, in place of RunTimeRun. */
+static void test_create_start(void **state)
+{
+	const char *text =
+		"RunTimeQuery=\"crun state %n.%u.%j.%s.%t\"\n"
+		"RunTimeCreate=\"crun create --bundle %b %n.%u.%j.%s.%t\"\n"
+		"RunTimeStart=\"crun start %n.%u.%j.%s.%t\"\n";
+	oci_conf_t c;
+	char err[256] = "";
+
+	(void) state;
+	assert_int_equal(parse(text, &c, err, sizeof(err)), 0);
+	assert_null(c.rt_run);
+	assert_string_equal(c.rt_create, "crun create --bundle %b %n.%u.%j.%s.%t");
+	assert_string_equal(c.rt_start, "crun start %n.%u.%j.%s.%t");
+	oci_conf_free(&c);
+}
+
 static void test_bundle_paths(void **state)
 {
 	static const char *const bad[] = {
@@ -114,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_create_start),
 		cmocka_unit_test(test_bundle_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/fsuid.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,11 +35,22 @@ struct oci_task {
 	char       *rootfs;     /* %r */
 	char       *args;       /* %@ */
 	char       *run, *kill, *del;
+	char       *create, *start; /* RunTimeCreate/Start, when no RunTimeRun */
 	char       *node, *user;
 	uint32_t    job_id, step_id, task_id, uid;
 };
 
-static char *made_dirs[OCI_MAX_DIRS];
+/* What the stepd undoes at its end: each task's directory and, for
+ * RunTimeCreate/Start, its RunTimeDelete (the task runs it too, but a
+ * task killed after KillWait never gets to). */
+typedef struct {
+	char    *dir;
+	char    *del;         /* RunTimeDelete of a create/start task, or NULL */
+	uid_t    uid;
+	gid_t    gid;
+} made_t;
+
+static made_t made[OCI_MAX_DIRS];
 static size_t made_cnt;
 static bool keep_dirs;
 
@@ -382,8 +395,11 @@ oci_task_t *oci_task_prepare(const oci_req_t *r, int *rc)
 		error("JobId=%u: --container: %s: %m", r->job_id, t->dir);
 		goto fail;
 	}
-	if (made_cnt < OCI_MAX_DIRS)
-		made_dirs[made_cnt++] = xstrdup(t->dir);
+	if (made_cnt < OCI_MAX_DIRS) {
+		made[made_cnt].uid = r->uid;
+		made[made_cnt].gid = r->gid;
+		made[made_cnt++].dir = xstrdup(t->dir);
+	}
 	keep_dirs = t->oc.disable_cleanup;
 	if (t->oc.create_env_file != OCI_ENV_FILE_DISABLED)
 		t->env_file = xstrdup_printf("%s/environment", t->dir);
@@ -394,13 +410,22 @@ oci_task_t *oci_task_prepare(const oci_req_t *r, int *rc)
 		      why[0] ? why : strerror(errno));
 		goto fail;
 	}
-	t->run = expand(t->oc.rt_run, t);
+	if (t->oc.rt_run)
+		t->run = expand(t->oc.rt_run, t);
+	else {
+		t->create = expand(t->oc.rt_create, t);
+		t->start = expand(t->oc.rt_start, t);
+	}
 	t->kill = t->oc.rt_kill ? expand(t->oc.rt_kill, t) : NULL;
 	t->del = t->oc.rt_delete ? expand(t->oc.rt_delete, t) : NULL;
+	if (!t->run && t->del && made_cnt &&
+	    !strcmp(made[made_cnt - 1].dir, t->dir))
+		made[made_cnt - 1].del = xstrdup(t->del);
 	json_object_put(cfg);
 	xfree(conf_path);
-	debug("JobId=%u: task %u in container %s: %s", r->job_id, r->task_id,
-	      r->bundle, t->run);
+	debug("JobId=%u: task %u in container %s: %s%s%s", r->job_id,
+	      r->task_id, r->bundle, t->run ? t->run : t->create,
+	      t->run ? "" : " then ", t->run ? "" : t->start);
 	*rc = 0;
 	return t;
 fail:
@@ -421,6 +446,8 @@ void oci_task_free(oci_task_t *t)
 	xfree(t->rootfs);
 	xfree(t->args);
 	xfree(t->run);
+	xfree(t->create);
+	xfree(t->start);
 	xfree(t->kill);
 	xfree(t->del);
 	xfree(t->node);
@@ -466,6 +493,89 @@ static void wait_quiet(pid_t pid)
 		;
 }
 
+/* Wait for pid, passing a signal the task got on to the container
+ * (RunTimeKill) meanwhile.  The wait status, or -1. */
+static int wait_passing(const oci_task_t *t, pid_t pid, char **rt_env)
+{
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, 0);
+
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (got_sig && t->kill) {
+			got_sig = 0;
+			wait_quiet(sh(t->kill, rt_env, true));
+		}
+	}
+}
+
+/* RunTimeRun: one command creates, starts and waits for the container. */
+static int run_one(const oci_task_t *t, char **rt_env)
+{
+	pid_t run = sh(t->run, rt_env, false);
+
+	if (run < 0) {
+		dprintf(STDERR_FILENO, "slurmstepd: error: --container: "
+			"fork: %s\n", strerror(errno));
+		_exit(127);
+	}
+	return wait_passing(t, run, rt_env);
+}
+
+/* RunTimeCreate then RunTimeStart: both return at once and the
+ * container's process is left behind by the runtime.  This process is a
+ * subreaper, so that orphan is its child: the last child to end is the
+ * container, and its wait status is the task's. */
+static int run_create_start(const oci_task_t *t, char **rt_env)
+{
+	const char *what = "RunTimeCreate";
+	int status = -1;
+	pid_t pid, helper = -1;
+	bool started;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		dprintf(STDERR_FILENO, "slurmstepd: error: --container: "
+			"PR_SET_CHILD_SUBREAPER: %s\n", strerror(errno));
+		_exit(127);
+	}
+	pid = sh(t->create, rt_env, false);
+	if (pid > 0 && (status = wait_passing(t, pid, rt_env)) == 0) {
+		what = "RunTimeStart";
+		pid = sh(t->start, rt_env, false);
+		if (pid > 0)
+			status = wait_passing(t, pid, rt_env);
+	}
+	if (status) {
+		dprintf(STDERR_FILENO, "slurmstepd: error: --container: %s "
+			"failed (%s)\n", what, pid < 0 ? strerror(errno) :
+			"see the runtime's message above");
+		if (t->kill)
+			wait_quiet(sh(t->kill, rt_env, true));
+	}
+	started = status == 0;
+	for (;;) {
+		int st;
+		pid_t r = waitpid(-1, &st, 0);
+
+		if (r > 0) {
+			if (started && r != helper)
+				status = st;
+			continue;
+		}
+		if (errno != EINTR)
+			break;
+		if (got_sig && t->kill) {
+			got_sig = 0;
+			helper = sh(t->kill, rt_env, true);
+		}
+	}
+	return status;
+}
+
 void oci_task_exec(const oci_task_t *t, char *const *env)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1,
@@ -473,8 +583,7 @@ void oci_task_exec(const oci_task_t *t, char *const *env)
 	struct sigaction sa = { .sa_handler = on_sig };
 	char **rt_env = NULL;
 	size_t n = 0;
-	int status = 0;
-	pid_t run;
+	int status;
 
 	for (size_t k = 0; env && env[k]; k++)
 		if (!env_excluded(t->oc.rt_env_exclude, env[k])) {
@@ -486,31 +595,14 @@ void oci_task_exec(const oci_task_t *t, char *const *env)
 		rt_env = xcalloc(1, sizeof(char *));
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-	run = sh(t->run, rt_env, false);
-	if (run < 0) {
-		dprintf(STDERR_FILENO, "slurmstepd: error: --container: "
-			"fork: %s\n", strerror(errno));
-		_exit(127);
-	}
-	for (;;) {
-		pid_t r = waitpid(run, &status, 0);
-
-		if (r == run)
-			break;
-		if (r < 0 && errno != EINTR)
-			break;
-		if (got_sig && t->kill) {
-			got_sig = 0;
-			wait_quiet(sh(t->kill, rt_env, true));
-		}
-	}
+	status = t->run ? run_one(t, rt_env) : run_create_start(t, rt_env);
 	if (t->del)
 		wait_quiet(sh(t->del, rt_env, true));
-	if (WIFSIGNALED(status)) {
+	if (status != -1 && WIFSIGNALED(status)) {
 		signal(WTERMSIG(status), SIG_DFL);
 		raise(WTERMSIG(status));
 	}
-	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+	_exit(status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
 /* ---- at the stepd's end ---- */
@@ -525,20 +617,49 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
+/* RunTimeDelete as the task's user, from the stepd (root). */
+static void delete_as_user(const made_t *m)
+{
+	static char *const env[] = {
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+		"/sbin:/bin", NULL };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+
+		if (fd >= 0) {
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		if (setgroups(0, NULL) < 0 && m->uid != getuid())
+			_exit(127);
+		if (setgid(m->gid) < 0 || setuid(m->uid) < 0)
+			_exit(127);
+		execle("/bin/sh", "sh", "-c", m->del, (char *) NULL, env);
+		_exit(127);
+	}
+	wait_quiet(pid);
+}
+
 void oci_cleanup(void)
 {
 	for (size_t i = 0; i < made_cnt; i++) {
-		char *parent = xstrdup(made_dirs[i]), *slash;
+		char *parent = xstrdup(made[i].dir), *slash;
 
+		if (made[i].del)
+			delete_as_user(&made[i]);
 		if (!keep_dirs) {
-			nftw(made_dirs[i], rm_one, 16,
+			nftw(made[i].dir, rm_one, 16,
 			     FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 			if ((slash = strrchr(parent, '/')))
 				*slash = '\0';
 			rmdir(parent);          /* once its last task went */
 		}
 		xfree(parent);
-		xfree(made_dirs[i]);
+		xfree(made[i].dir);
+		xfree(made[i].del);
 	}
 	made_cnt = 0;
 }

@@ -14,11 +14,14 @@
  *
  * In the task's child, once it is the user with its stdio in place,
  * oci_task_exec() runs RunTimeRun through /bin/sh (environment less
- * RunTimeEnvExclude) and waits for it: a signal it receives runs
- * RunTimeKill (the runtime gets the signal through the process group
- * too), and once the container has ended RunTimeDelete; it exits with
- * the container's status.  oci_cleanup() removes the task directories at
- * the stepd's end unless DisableCleanup.
+ * RunTimeEnvExclude) and waits for it, or RunTimeCreate then
+ * RunTimeStart and then, as a child subreaper, the container's process
+ * the runtime left behind: a signal it receives runs RunTimeKill (the
+ * runtime gets the signal through the process group too), and once the
+ * container has ended RunTimeDelete; it exits with the container's
+ * status.  oci_cleanup() at the stepd's end runs a create/start task's
+ * RunTimeDelete again as the user (a task SIGKILLed after KillWait did
+ * not) and removes the task directories unless DisableCleanup.
  */
 #ifndef SLUICE_STEPD_OCI_H
 #define SLUICE_STEPD_OCI_H

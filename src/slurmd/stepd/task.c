@@ -230,8 +230,12 @@ static void child(const stepd_t *sd, int rfd, char **env, char **argv,
 	}
 	child_default_signals();
 	cloexec_from_3();
-	if (oci)                    /* --container: the OCI runtime runs it */
+	if (oci) {                  /* --container: the OCI runtime runs it */
+		/* no exec closes the report socket here: the parent takes
+		 * its EOF as "started" and would wait for the job's end */
+		close(rfd);
 		oci_task_exec(oci, env);
+	}
 	/* a wrapper a plugin prepended is found in the job's PATH */
 	if (strchr(argv[0], '/'))
 		execve(argv[0], argv, env);
