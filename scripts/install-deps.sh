@@ -55,6 +55,9 @@ pkgs+=(crun busybox-static)
 # srun/salloc --x11 (tests/integration/test_x11.py): an Xvfb display,
 # xdpyinfo to draw on it, xauth for the cookie (the nodes need xauth)
 pkgs+=(xvfb x11-utils xauth)
+# configless by DNS SRV (tests/integration/test_netns_dns.py): a DNS server
+# answering _slurmctld._tcp on the test's private network
+pkgs+=(dnsmasq-base)
 command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 for opt in "$@"; do
 	case $opt in

@@ -159,15 +159,18 @@ class Net:
     def hosts_file(self):
         return os.path.join(self.dir, "hosts")
 
-    def add_host(self, name, munge_dir, hide=()):
+    def add_host(self, name, munge_dir, hide=(), resolv=None):
         """Start the host's holder and wire it to the bridge.  hide: paths
-        that are an empty tmpfs on this host."""
+        that are an empty tmpfs on this host; resolv: a file that is the
+        host's /etc/resolv.conf."""
         addr = self.addrs[name]
         script = ["set -e", "hostname %s" % name,
                   "mount -t tmpfs -o mode=0755 sluice-run /run",
                   "mkdir -p /run/munge",
                   "mount --bind '%s' /run/munge" % munge_dir,
                   "mount --bind '%s' /etc/hosts" % self.hosts_file]
+        if resolv:
+            script.append("mount --bind '%s' /etc/resolv.conf" % resolv)
         for p in hide:
             script.append("mount -t tmpfs -o mode=0755 sluice-hidden '%s'" % p)
         script += ["echo ready", "exec sleep infinity"]
@@ -373,6 +376,16 @@ class NetnsCluster(cl.Cluster):
             env={"SLURM_CONF": ""})
         return self.slurmds[node]
 
+    def host_hide(self, name):
+        """Paths that are an empty tmpfs on host name: the cluster's etc/
+        everywhere but on the controller's host."""
+        return () if name == "ctl" else (os.path.join(self.dir, "etc"),)
+
+    def host_resolv(self, name):
+        """The file that is host name's /etc/resolv.conf (None: the
+        machine's)."""
+        return None
+
     def node_pid_file(self, node):
         """The holder PID of node's host (what a Resume/SuspendProgram
         nsenters with)."""
@@ -390,12 +403,11 @@ class NetnsCluster(cl.Cluster):
         self.net.plan(["ctl", "login"] + self.node_names)
         self.munged, _ = self.start_munged()
         self.write_conf()
-        etc = os.path.join(self.dir, "etc")
         self.net.create_bridge()
         for name in ["ctl", "login"] + self.node_names:
-            hide = () if name == "ctl" else (etc,)
             h = self.net.add_host(name, os.path.join(self.dir, "munge"),
-                                  hide=hide)
+                                  hide=self.host_hide(name),
+                                  resolv=self.host_resolv(name))
             with open(os.path.join(self.net.dir, name + ".pid"), "w") as f:
                 f.write("%d\n" % h.pid)
         self.ctl_host = self.net.hosts["ctl"]
