@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/cli_alloc.h"
+#include "cli/salloc_msg.h"
 #include "cli/cli_heartbeat.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
@@ -149,6 +150,9 @@ int main(int argc, char **argv)
 	 * sruns relay (cli_x11.h) */
 	if (o.x11 && cli_x11_check(&x11, "salloc", o.x11) < 0)
 		exit(1);
+	/* scontrol notify reaches us here (salloc_msg.h) */
+	if (!no_shell)
+		o.desc.alloc_resp_port = salloc_msg_start();
 	if (cli_alloc_request(&o, first < argc ? argv[first] :
 			      no_shell ? "no-shell" : "interactive", true,
 			      &job_id) < 0)

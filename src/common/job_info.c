@@ -275,7 +275,7 @@ const field_desc_t job_desc_fields[] = {
 	D(tres_per_job, FT_STR), D(bitflags, FT_U32),
 	D(profile, FT_U32), D(acctg_freq, FT_STR),
 	D(req_switch, FT_U32), D(wait4switch, FT_U32),
-	D(segment_size, FT_U16),
+	D(segment_size, FT_U16), D(alloc_resp_port, FT_U16),
 #ifdef SLUICE_PROTO_NEXT
 	FIELD_SINCE(job_desc_t, proto_next, FT_U32, PROTO_25_11, NO_VAL32),
 #endif
@@ -326,6 +326,7 @@ const field_desc_t job_info_fields[] = {
 	J(segment_size, FT_U16),
 	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
 	J(het_job_id_set, FT_STR),
+	J(resp_host, FT_STR), J(alloc_resp_port, FT_U16),
 #ifdef SLUICE_PROTO_NEXT
 	FIELD_SINCE(job_info_t, proto_next, FT_U32, PROTO_25_11, NO_VAL32),
 #endif

@@ -246,6 +246,8 @@ typedef struct {
 	uint32_t  req_switch;     /* --switches count, 0 = none */
 	uint32_t  wait4switch;    /* --switches @max-time, seconds */
 	uint16_t  segment_size;   /* --segment, 0 = none */
+	uint16_t  alloc_resp_port; /* salloc: where it takes SRUN_USER_MSG
+				    * (scontrol notify), 0 none */
 #ifdef SLUICE_PROTO_NEXT
 	uint32_t  proto_next;     /* synthetic 25.11 field: the submitter's
 				   * protocol version; NO_VAL32 from 25.05 */
@@ -384,6 +386,10 @@ typedef struct {
 	uint32_t  het_job_id;
 	uint32_t  het_job_offset;
 	char     *het_job_id_set;
+	/* the salloc that made the allocation: its address (the request's
+	 * peer) and port, for scontrol notify; NULL/0 for others */
+	char     *resp_host;
+	uint16_t  alloc_resp_port;
 #ifdef SLUICE_PROTO_NEXT
 	uint32_t  proto_next;     /* synthetic 25.11 field: job_desc_t's */
 #endif

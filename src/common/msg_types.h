@@ -171,6 +171,10 @@ typedef enum {
 	/* scontrol notify -> controller -> the batch host's (or first
 	 * node's) slurmd -> the job's stepds (msg_notify.c) */
 	REQUEST_JOB_NOTIFY = 5120,          /* job_notify_msg_t */
+	/* scontrol notify -> controller -> the salloc that made the
+	 * allocation (job_info_t.resp_host:alloc_resp_port) */
+	SRUN_USER_MSG = 5150,               /* job_notify_msg_t;
+					     * RESPONSE_SLURM_RC */
 	/* scrontab (msg_crontab.c) */
 	REQUEST_UPDATE_CRONTAB = 5110,      /* crontab_update_msg_t (install,
 					     * or remove: no text) */

@@ -30,6 +30,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "slurm/slurm_errno.h"
 
 /* ---- addresses ---- */
@@ -667,6 +668,17 @@ int net_listen_unix(const char *path, int mode)
 		return -1;
 	}
 	return fd;
+}
+
+char *net_peer_host(const char *peer)
+{
+	const char *colon = peer ? strrchr(peer, ':') : NULL;
+
+	if (!colon)
+		return NULL;
+	if (peer[0] == '[' && colon > peer + 1 && colon[-1] == ']')
+		return xstrndup(peer + 1, (size_t) (colon - peer - 2));
+	return xstrndup(peer, (size_t) (colon - peer));
 }
 
 uint16_t net_local_port(int fd)

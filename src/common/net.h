@@ -82,6 +82,9 @@ void net_set_keepalive(int time, int intvl, int probes);
 void net_keepalive(int fd);
 /* Port a listening fd is bound to. */
 uint16_t net_local_port(int fd);
+/* A peer as net_conn_peer() gives it ("10.1.2.3:4567", "[::1]:4567") ->
+ * the address alone, xmalloc'd; NULL when there is no ":port". */
+char *net_peer_host(const char *peer);
 
 net_server_t *net_server_create(struct event_base *base, int listen_fd,
 				net_handler_f handler, void *arg, int timeout_ms);

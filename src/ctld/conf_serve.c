@@ -5,6 +5,7 @@
 
 #include "common/conf_files.h"
 #include "common/log.h"
+#include "common/net.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/agent.h"
@@ -88,18 +89,6 @@ void conf_serve_rpc(net_conn_t *c, slurm_msg_t *m)
 	net_reply(c, RESPONSE_CONFIG, served);
 }
 
-/* "127.0.0.1:40112" -> "127.0.0.1"; "[::1]:40112" -> "::1". */
-static char *_peer_host(const char *peer)
-{
-	const char *colon = peer ? strrchr(peer, ':') : NULL;
-
-	if (!peer || !colon)
-		return NULL;
-	if (peer[0] == '[' && colon > peer + 1 && colon[-1] == ']')
-		return xstrndup(peer + 1, (size_t) (colon - peer - 2));
-	return xstrndup(peer, (size_t) (colon - peer));
-}
-
 static ssize_t _sackd_find(const char *host, uint16_t port)
 {
 	for (size_t i = 0; i < sackd_cnt; i++)
@@ -117,7 +106,7 @@ static void _sackd_forget(size_t i)
 void conf_serve_rpc_sackd(net_conn_t *c, slurm_msg_t *m)
 {
 	const sackd_register_msg_t *r = m->data;
-	char *host = _peer_host(m->peer);
+	char *host = net_peer_host(m->peer);
 
 	if (!served || !r || !r->port || !host) {
 		error("REQUEST_SACKD_REGISTER from uid=%u peer=%s refused: %s",

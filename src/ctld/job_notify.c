@@ -23,6 +23,14 @@ static void _done(int rc, void *arg)
 	xfree(job_id);
 }
 
+/* An allocation salloc made: the message goes to salloc's stderr, as
+ * in Slurm (steps or none). */
+static bool _to_salloc(const job_record_t *j)
+{
+	return !j->info.batch_flag && j->info.resp_host &&
+	       j->info.alloc_resp_port;
+}
+
 /* The node whose slurmd takes the message. */
 static const node_record_t *_target(const job_record_t *j)
 {
@@ -39,7 +47,7 @@ void job_notify_rpc(net_conn_t *c, slurm_msg_t *m)
 {
 	const job_notify_msg_t *r = m->data;
 	job_record_t *j = r ? job_mgr_find(r->job_id) : NULL;
-	const node_record_t *n;
+	const node_record_t *n = NULL;
 	job_notify_msg_t *out;
 	uint32_t *arg;
 
@@ -59,7 +67,7 @@ void job_notify_rpc(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	if ((j->info.job_state & JOB_STATE_BASE) != JOB_RUNNING ||
-	    !(n = _target(j))) {
+	    (!_to_salloc(j) && !(n = _target(j)))) {
 		net_reply_rc(c, ESLURM_DISABLED);
 		return;
 	}
@@ -68,10 +76,20 @@ void job_notify_rpc(net_conn_t *c, slurm_msg_t *m)
 	out->message = xstrdup(r->message);
 	arg = xmalloc(sizeof(*arg));
 	*arg = r->job_id;
-	info("JobId=%u: notify from uid=%u to node %s", r->job_id,
-	     (unsigned) m->auth_uid, n->info.name);
-	agent_send_rc(n->info.node_addr ? n->info.node_addr : n->info.name,
-		      n->info.port, REQUEST_JOB_NOTIFY, out,
-		      ctld_conf()->message_timeout * 1000, _done, arg);
+	if (_to_salloc(j)) {
+		info("JobId=%u: notify from uid=%u to salloc at %s:%u",
+		     r->job_id, (unsigned) m->auth_uid, j->info.resp_host,
+		     (unsigned) j->info.alloc_resp_port);
+		agent_send_rc(j->info.resp_host, j->info.alloc_resp_port,
+			      SRUN_USER_MSG, out,
+			      ctld_conf()->message_timeout * 1000, _done, arg);
+	} else {
+		info("JobId=%u: notify from uid=%u to node %s", r->job_id,
+		     (unsigned) m->auth_uid, n->info.name);
+		agent_send_rc(n->info.node_addr ? n->info.node_addr :
+			      n->info.name, n->info.port, REQUEST_JOB_NOTIFY,
+			      out, ctld_conf()->message_timeout * 1000, _done,
+			      arg);
+	}
 	net_reply_rc(c, SLURM_SUCCESS);
 }

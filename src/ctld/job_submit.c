@@ -10,6 +10,7 @@
 
 #include "common/features.h"
 #include "common/log.h"
+#include "common/net.h"
 #include "common/msg_types.h"
 #include "common/conf_params.h"
 #include "common/oci_conf.h"
@@ -1037,6 +1038,9 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 		return;
 	}
 	j = _create(d, &s);
+	if (!batch && d->alloc_resp_port &&
+	    (j->info.resp_host = net_peer_host(m->peer)))
+		j->info.alloc_resp_port = d->alloc_resp_port;
 	xfree(s.parts);
 	xfree(s.gpu_type);
 	gres_specs_free(s.gres, s.gres_cnt);

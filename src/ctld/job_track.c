@@ -9,6 +9,7 @@
 #include "common/bitmap.h"
 #include "common/job_info.h"
 #include "common/log.h"
+#include "common/net.h"
 #include "common/xmalloc.h"
 #include "ctld/acct_job.h"
 #include "ctld/acct_outbox.h"
@@ -121,19 +122,6 @@ bool job_track_rate_ok(double *tokens, double *last, double now)
 	return true;
 }
 
-/* "10.1.2.3:4567" / "[::1]:4567" -> the address alone. */
-static void peer_host(const char *peer, char *out, size_t len)
-{
-	const char *colon = strrchr(peer, ':');
-	size_t n = colon ? (size_t)(colon - peer) : strlen(peer);
-
-	if (n >= 2 && peer[0] == '[' && peer[n - 1] == ']') {
-		peer++;
-		n -= 2;
-	}
-	snprintf(out, len, "%.*s", (int)n, peer);
-}
-
 static bool numeric_addr(const char *a)
 {
 	if (!a || !*a)
@@ -150,22 +138,20 @@ static bool numeric_addr(const char *a)
  * any address passes for it. */
 static bool from_job_node(const job_record_t *j, const char *peer)
 {
-	char host[64];
+	char *host;
+	bool hit = false;
 
-	if (!j->node_bitmap)
+	if (!j->node_bitmap || !(host = net_peer_host(peer)))
 		return false;
-	peer_host(peer, host, sizeof(host));
-	for (long i = bitmap_first_set(j->node_bitmap); i >= 0;
+	for (long i = bitmap_first_set(j->node_bitmap); i >= 0 && !hit;
 	     i = bitmap_next_set(j->node_bitmap, (size_t)i + 1)) {
 		const node_record_t *n = node_mgr_at((size_t)i);
 		const char *addr = n ? n->info.node_addr : NULL;
 
-		if (!n)
-			continue;
-		if (!numeric_addr(addr) || !strcmp(addr, host))
-			return true;
+		hit = n && (!numeric_addr(addr) || !strcmp(addr, host));
 	}
-	return false;
+	xfree(host);
+	return hit;
 }
 
 static void reply(net_conn_t *c, int rc, const char *msg)

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "common/log.h"
+#include "common/net.h"
 #include "common/tagrec.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -23,18 +24,6 @@ bool node_dyn_take_dirty(void)
 
 	dyn_dirty = false;
 	return d;
-}
-
-/* "127.0.0.1:40112" -> "127.0.0.1"; "[::1]:40112" -> "::1". */
-static char *_dyn_peer_host(const char *peer)
-{
-	const char *colon = peer ? strrchr(peer, ':') : NULL;
-
-	if (!peer || !colon)
-		return NULL;
-	if (peer[0] == '[' && colon > peer + 1 && colon[-1] == ']')
-		return xstrndup(peer + 1, (size_t) (colon - peer - 2));
-	return xstrndup(peer, (size_t) (colon - peer));
 }
 
 /* A node from one line into the table: 0, or an error with err. */
@@ -81,7 +70,7 @@ static int _dyn_parse(const char *line, conf_node_t **v, size_t *cnt, char *err,
 int node_dyn_register(const node_registration_msg_t *r, const char *peer,
 		      node_record_t **n)
 {
-	char err[512] = "", *addr = _dyn_peer_host(peer);
+	char err[512] = "", *addr = net_peer_host(peer);
 	conf_node_t *v = NULL;
 	size_t cnt = 0;
 	int rc = _dyn_parse(r->dyn_conf, &v, &cnt, err, sizeof(err));

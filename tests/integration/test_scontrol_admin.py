@@ -191,3 +191,35 @@ def test_notify(c):
             p.kill()
             p.wait()
     assert "srun: step message\n" in err, err
+
+
+def test_notify_reaches_salloc(c):
+    """An allocation salloc made: the message is on salloc's stderr, with
+    or without a step running (as in Slurm); its owner may send it."""
+    user = cl.TEST_USERS[0]
+    errf = tempfile.NamedTemporaryFile(mode="w+", dir=c.dir,
+                                       prefix="salloc-err-")
+    p = subprocess.Popen([c.bin("salloc"), "-w", "n2", "-t", "5",
+                          "sleep", "6"], env=c.env_for(user),
+                         cwd=c.workdir(user), text=True, user=user,
+                         stdout=subprocess.DEVNULL, stderr=errf)
+    try:
+        def running():
+            r = c.run(["squeue", "-h", "-w", "n2", "-t", "R", "-o", "%i"])
+            return r.out.split()
+        cl.wait_for(running, timeout=30, what="salloc's job running")
+        jid = int(running()[0])
+        r = c.run(["scontrol", "notify", str(jid), "no", "steps", "here"],
+                  user=user)
+        assert r.rc == 0 and r.err == "", r
+        cl.wait_for(lambda: "salloc: no steps here\n" in
+                    open(errf.name).read(), timeout=20,
+                    what="the message on salloc's stderr")
+        assert p.wait(timeout=30) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        errf.close()
+    assert "JobId=%d: notify from uid=%d to salloc at 127.0.0.1:" % (
+        jid, cl.user_ids(user)[0]) in open(c.ctld_log).read()
