@@ -76,6 +76,24 @@ def test_two_settings_side_by_side_with_plots(trace):
         assert os.path.exists(os.path.join(out, side, "summary.json"))
 
 
+def test_replot_redraws_without_running_the_simulator(trace):
+    d, swf, conf = trace
+    out = str(d / "age")          # written by the test above
+    before = open(os.path.join(out, "a", "jobs.csv")).read()
+    r = run(["/usr/bin/python3", CMP, "--sim", "/nonexistent", "--replot",
+             "-f", conf, "-t", swf, "--a", "PriorityWeightAge=1000",
+             "--b", "PriorityWeightAge=100000", "--label-a", "young",
+             "--label-b", "old", "-o", out])
+    assert r.returncode == 0, r.stderr
+    report = open(os.path.join(out, "report.md")).read()
+    assert "| | young | old | B vs A |" in report
+    assert open(os.path.join(out, "a", "jobs.csv")).read() == before
+    r = run(["/usr/bin/python3", CMP, "--replot", "-f", conf, "-t", swf,
+             "--b", "X=1", "-o", str(d / "never-run")])
+    assert r.returncode == 1
+    assert "--replot: " in r.stderr and "no such file" in r.stderr
+
+
 def test_second_conf_adds_a_partition(trace):
     d, swf, conf = trace
     conf_b = str(d / "slurm-b.conf")
