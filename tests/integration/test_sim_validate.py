@@ -5,8 +5,8 @@ The simulated start of at least 95% of the jobs must match the real one
 within the scheduler's granularity: bf_interval (1 s here) plus the 1 s
 resolution of the times sacct prints.
 
-SLUICE_SIM_VALIDATE_JOBS raises the number of jobs (default 150, which
-fits the suite's time budget; the figure in doc/simulator.md is of 400).
+SLUICE_SIM_VALIDATE_JOBS changes the number of jobs (default 100, for
+the suite's time budget; the figure in doc/simulator.md is of 150).
 """
 
 import collections
@@ -24,7 +24,7 @@ import mariadb
 BF_INTERVAL = 1
 TOLERANCE = BF_INTERVAL + 1
 NODES = 8
-JOBS = int(os.environ.get("SLUICE_SIM_VALIDATE_JOBS", "150"))
+JOBS = int(os.environ.get("SLUICE_SIM_VALIDATE_JOBS", "100"))
 SIZES = (1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 4, 8)
 # Known gap (doc/simulator.md, "Validation"): sacct's times have a 1 s
 # resolution, so two jobs ending in the same second are simultaneous to
