@@ -43,6 +43,8 @@ pkgs+=(curl python3-jsonschema)
 # python3-setuptools/python3-pip: `pip install ./contrib/python`.
 pkgs+=(python3-cloudpickle openssh-server openssh-client python3-setuptools
 	python3-pip)
+# python3-matplotlib: contrib/sim/sluice-sim-compare draws its PNG plots.
+pkgs+=(python3-matplotlib)
 # nodejs/npm: the web view (src/web) is built with npm at build time;
 # chromium, chromium-driver, python3-selenium: tests/integration/test_web.py
 # drives it in a headless browser.

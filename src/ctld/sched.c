@@ -732,3 +732,9 @@ int sched_run(void)
 {
 	return _pass(true);
 }
+
+int sched_run_triggered(void)
+{
+	sc.queued = false;
+	return _pass(false);      /* as _on_trigger */
+}

@@ -32,6 +32,10 @@ void sched_trigger_new(struct job_record *j);
 uint64_t sched_change_gen(void);
 /* One full pass now; returns the number of jobs started. */
 int  sched_run(void);
+/* The pass a trigger runs (default_queue_depth jobs, or only the new
+ * ones when nothing else changed), now: for a driver without the loop
+ * (sluice-sim's virtual clock).  Returns the number of jobs started. */
+int  sched_run_triggered(void);
 
 /* The reason engine: why a pending job may not even be tried now
  * (held, begin time, dependency, partition state or limits), or
