@@ -103,7 +103,7 @@ static ev_t _ev_pop(void)
 
 /* ---- setup ---- */
 
-int sim_engine_init(const slurm_conf_t *c, char *err, size_t errlen)
+static int _init(const slurm_conf_t *c, char *err, size_t errlen)
 {
 	priority_conf_t pc = { 0 };
 
@@ -425,22 +425,25 @@ static void _forget_changes(void)
 	xfree(p);
 }
 
-int sim_engine_run(trace_t *t, sim_result_t *r, char *err, size_t errlen)
+int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
+		   char *err, size_t errlen)
 {
-	const sched_params_t *p = sched_params();
+	const sched_params_t *p;
 	uint64_t wall0 = sim_clock_wall_usec();
 	time_t now, next_sched, next_bf, next_prio, last_tick;
 	size_t next_sub = 0;
 	uint64_t iter = 0;
-	bool multi = priority_is_multifactor();
+	bool multi;
 
 	memset(r, 0, sizeof(*r));
 	se.trace = t;
 	se.res = r;
 	r->cnt = t->cnt;
 	r->jobs = xcalloc(t->cnt + 1, sizeof(*r->jobs));
-	for (size_t i = 0; i < node_mgr_count(); i++)
-		r->total_cpus += node_mgr_at(i)->info.cpus;
+	if (se.up) {
+		snprintf(err, errlen, "one simulation per process");
+		return -1;
+	}
 	if (!t->cnt) {
 		snprintf(err, errlen, "the trace has no jobs");
 		return -1;
@@ -451,7 +454,13 @@ int sim_engine_run(trace_t *t, sim_result_t *r, char *err, size_t errlen)
 	qsort(se.order, t->cnt, sizeof(*se.order), _submit_cmp);
 	now = t->jobs[se.order[0]].submit;
 	r->first_submit = now;
-	sim_clock_set(now);
+	sim_clock_start(now);
+	if (_init(c, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < node_mgr_count(); i++)
+		r->total_cpus += node_mgr_at(i)->info.cpus;
+	p = sched_params();
+	multi = priority_is_multifactor();
 	next_sched = now + p->sched_interval;
 	next_bf = now + p->bf_interval;
 	next_prio = now + se.calc_period;

@@ -247,8 +247,7 @@ int main(int argc, char **argv)
 		_die("%s", err);
 	if (trace_read_file(o.trace_path, &o.topts, &t, err, sizeof(err)) < 0)
 		_die("%s", err);
-	if (sim_engine_init(conf, err, sizeof(err)) < 0 ||
-	    sim_engine_run(&t, &r, err, sizeof(err)) < 0)
+	if (sim_engine_run(conf, &t, &r, err, sizeof(err)) < 0)
 		_die("%s", err);
 	if (o.csv_path)
 		_write(o.csv_path, sim_report_csv, &t, &r);
