@@ -12,6 +12,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/assoc_mgr.h"
+#include "ctld/ctld_plugins.h"
 #include "ctld/sched_plugin.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
@@ -109,6 +110,9 @@ static int _init(const slurm_conf_t *c, char *err, size_t errlen)
 
 	se.conf = c;
 	sim_ctld_set_conf(c);
+	/* an unknown plugin name: Slurm's "cannot create ... context" */
+	if (ctld_plugins_check(c, err, errlen) < 0)
+		return -1;
 	node_mgr_init(c);
 	if (part_mgr_init(c, err, errlen) < 0)
 		return -1;
