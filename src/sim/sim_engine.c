@@ -167,6 +167,7 @@ void sim_engine_fini(void)
 	xfree(ids);
 	ids = sim_ctld_take_terminated(&n);
 	xfree(ids);
+	sim_ctld_forget_users();
 	xfree(se.heap);
 	xfree(se.tix);
 	xfree(se.order);
@@ -456,6 +457,10 @@ int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
 	for (size_t i = 0; i < t->cnt; i++)
 		se.order[i] = (uint32_t) i;
 	qsort(se.order, t->cnt, sizeof(*se.order), _submit_cmp);
+	for (size_t i = 0; i < t->cnt; i++) {
+		sim_ctld_add_user(t->jobs[i].uid, t->jobs[i].user);
+		sim_ctld_add_group(t->jobs[i].gid);
+	}
 	now = t->jobs[se.order[0]].submit;
 	r->first_submit = now;
 	sim_clock_start(now);
