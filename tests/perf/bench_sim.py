@@ -22,6 +22,7 @@ import json
 import math
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -89,13 +90,19 @@ def main():
                        check=True)
         wall = time.monotonic() - t0
         load1 = os.getloadavg()[0]
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = ru.ru_utime + ru.ru_stime
         with open(summary) as f:
             s = json.load(f)
+    # wall time on a shared machine is mostly waiting for a CPU: the CPU
+    # time of the process is the figure that holds on a quiet one
     print("%d jobs on %d nodes x %d CPUs: %.0f simulated s (%.1f days) in "
-          "%.1f s of wall time (process %.1f s): %.0fx real time; "
+          "%.1f s of wall time (process %.1f s, %.1f s of CPU): %.0fx real "
+          "time by wall clock, %.0fx by CPU time; peak RSS %d MB; "
           "load average %.1f -> %.1f on %d CPUs"
           % (JOBS, NODES, CPN, s["sim_seconds"], s["sim_seconds"] / 86400,
-             s["wall_seconds"], wall, s["speedup"], load0, load1,
+             s["wall_seconds"], wall, cpu, s["speedup"],
+             s["sim_seconds"] / cpu, ru.ru_maxrss // 1024, load0, load1,
              os.cpu_count()))
     return 0
 
