@@ -30,7 +30,9 @@
 
 #define TICK_EVERY 60           /* s: time limits and purges between */
 
-typedef enum { EV_END, EV_LIMIT, EV_CANCEL } ev_kind_t;
+/* EV_WAKE: a requeued job's begin time passed; the controller's tick
+ * triggers a pass every 5 s, which then starts it. */
+typedef enum { EV_END, EV_LIMIT, EV_CANCEL, EV_WAKE } ev_kind_t;
 
 typedef struct {
 	time_t    t;
@@ -288,13 +290,24 @@ static const char *_state_name(uint32_t st)
 /* The job ended for good (or pends again after a requeue): note it. */
 static void _settle(job_record_t *j)
 {
-	uint32_t idx;
+	uint32_t idx, st = j->info.job_state;
 	sim_job_t *s = _sj(j->info.job_id, &idx);
 
 	if (!s)
 		return;
-	if (job_state_is_finished(j->info.job_state)) {
-		s->state = _state_name(j->info.job_state);
+	if ((st & JOB_STATE_BASE) == JOB_PENDING) {
+		/* requeued (preempted): it starts again later; the CPU time
+		 * of the run it lost was held all the same */
+		if (s->start)
+			se.res->cpu_seconds += (uint64_t) s->ncpus *
+				(uint64_t) (sim_clock_now() - s->start);
+		s->start = s->end = 0;
+		s->backfilled = false;
+		s->state = "PENDING";
+		if (j->begin_time > sim_clock_now())
+			_ev_push((j->begin_time + 4) / 5 * 5, EV_WAKE, idx, 0);
+	} else if (job_state_is_finished(st) && !(st & JOB_REQUEUE)) {
+		s->state = _state_name(st);
 		s->end = s->start ? j->info.end_time : 0;
 		if (s->start) {
 			se.res->cpu_seconds += (uint64_t) s->ncpus *
@@ -302,11 +315,6 @@ static void _settle(job_record_t *j)
 			if (s->end > se.res->last_end)
 				se.res->last_end = s->end;
 		}
-	} else if ((j->info.job_state & JOB_STATE_BASE) == JOB_PENDING &&
-		   s->start) {
-		/* requeued (preempted): it starts again later */
-		s->start = 0;
-		s->backfilled = false;
 	}
 }
 
@@ -326,13 +334,17 @@ static bool _drain_ends(void)
 		any = true;
 		for (size_t i = 0; i < cnt; i++) {
 			job_record_t *j = job_mgr_find(ids[i]);
+			bitmap_t *nodes;
 
 			if (!j || !j->comp_bitmap)
 				continue;
-			for (long n = bitmap_first_set(j->comp_bitmap);
-			     n >= 0 && j->comp_bitmap;
-			     n = bitmap_next_set(j->comp_bitmap, n + 1))
+			/* the last confirmation may free the job's bitmaps
+			 * (a requeue): walk a copy */
+			nodes = bitmap_copy(j->comp_bitmap);
+			for (long n = bitmap_first_set(nodes); n >= 0;
+			     n = bitmap_next_set(nodes, n + 1))
 				job_mgr_node_done(j, node_mgr_at((size_t) n));
+			bitmap_destroy(nodes);
 			_settle(j);
 		}
 		xfree(ids);
@@ -390,6 +402,8 @@ static void _event(const ev_t *e, time_t now)
 	if (!j)
 		return;
 	switch (e->kind) {
+	case EV_WAKE:
+		return;                 /* the pass after it tries the job */
 	case EV_CANCEL:
 		if ((j->info.job_state & JOB_STATE_BASE) == JOB_PENDING) {
 			job_mgr_end(j, JOB_CANCELLED, j->info.state_reason, 0);
@@ -410,6 +424,18 @@ static void _event(const ev_t *e, time_t now)
 			job_mgr_end(j, JOB_COMPLETE, WAIT_NO_REASON, 0);
 		return;
 	}
+}
+
+/* The earliest begin time of a pending job after now (a requeued job
+ * waits for its old credentials to expire, --begin), or 0. */
+static time_t _next_begin(time_t now)
+{
+	time_t best = 0;
+
+	for (job_record_t *j = job_mgr_pending_first(); j; j = j->pend_next)
+		if (j->begin_time > now && (!best || j->begin_time < best))
+			best = j->begin_time;
+	return best;
 }
 
 /* The next moment of a periodic timer at or after now, on its grid. */
@@ -479,18 +505,24 @@ int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
 		bool pending = job_mgr_pending_first() != NULL;
 		bool running = job_mgr_running_first() != NULL;
 		bool changed = false;
-		time_t next = (time_t) 1 << 62;
+		time_t next = (time_t) 1 << 62, wake = 0;
 
 		if (next_sub < t->cnt)
 			next = t->jobs[se.order[next_sub]].submit;
 		if (se.heap_cnt && se.heap[0].t < next)
 			next = se.heap[0].t;
 		if (next_sub >= t->cnt && !se.heap_cnt && !running) {
-			/* nothing more will happen: one last try */
-			if (!pending || (!sched_run() && !sched_plugin_run()))
-				break;
-			_drain_starts(sim_clock_now());
-			continue;
+			wake = pending ? _next_begin(sim_clock_now()) : 0;
+			/* nothing more will happen: one last try, or on to
+			 * the next begin time of a pending job */
+			if (!wake) {
+				if (!pending ||
+				    (!sched_run() && !sched_plugin_run()))
+					break;
+				_drain_starts(sim_clock_now());
+				continue;
+			}
+			next = wake;
 		}
 		if (pending) {
 			if (p->sched_interval && next_sched < next)
@@ -508,6 +540,7 @@ int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
 		next_bf = _align(next_bf, now, p->bf_interval);
 		next_prio = _align(next_prio, now, se.calc_period);
 
+		changed = wake && now >= wake;  /* a job became eligible */
 		while (se.heap_cnt && se.heap[0].t <= now) {
 			ev_t e = _ev_pop();
 
@@ -548,8 +581,14 @@ int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
 			next_bf = now + p->bf_interval;
 		}
 		_drain_starts(now);
-		_drain_ends();
-		_drain_starts(now);
+		/* jobs preempted in these passes are gone from their nodes
+		 * now: the pass their ends trigger starts their preemptors */
+		for (int k = 0; k < 4 && _drain_ends() &&
+		     job_mgr_pending_first(); k++) {
+			sched_run_triggered();
+			r->passes++;
+			_drain_starts(now);
+		}
 		if (++iter % 256 == 0)
 			state_save_changes_reset();
 		else

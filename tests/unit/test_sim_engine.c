@@ -17,6 +17,7 @@
 #include "common/conf.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "sim/sim_engine.h"
 #include "sim/trace.h"
 
@@ -35,8 +36,23 @@
 static sim_result_t res;
 static trace_t tr;
 static slurm_conf_t *cf;
+/* The last run's configuration, freed once the next is loaded: modules
+ * that cache what they derived from a configuration know it by its
+ * address (as across a reconfigure, the new one is loaded while the old
+ * one still exists). */
+static slurm_conf_t *cf_old;
+
+static void _sim_parts(const char *conf_text, const char *swf,
+		       const char *part2);
 
 static void _sim(const char *conf_text, const char *swf)
+{
+	_sim_parts(conf_text, swf, NULL);
+}
+
+/* The same, the second job of the trace in partition part2. */
+static void _sim_parts(const char *conf_text, const char *swf,
+		       const char *part2)
 {
 	char dir[] = "/tmp/test_sim_engine.XXXXXX", path[256], err[512];
 	trace_opts_t o;
@@ -50,11 +66,15 @@ static void _sim(const char *conf_text, const char *swf)
 	cf = conf_load(path, err, sizeof(err));
 	if (!cf)
 		fail_msg("%s", err);
+	conf_destroy(cf_old);
+	cf_old = NULL;
 	unlink(path);
 	rmdir(dir);
 	trace_opts_init(&o);
 	assert_int_equal(trace_swf_read(swf, strlen(swf), "t.swf", &o, &tr,
 					err, sizeof(err)), 0);
+	if (part2)
+		tr.jobs[1].partition = xstrdup(part2);
 	if (sim_engine_run(cf, &tr, &res, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 }
@@ -65,7 +85,7 @@ static int _teardown(void **st)
 	sim_result_free(&res);
 	sim_engine_fini();
 	trace_free(&tr);
-	conf_destroy(cf);
+	cf_old = cf;
 	cf = NULL;
 	return 0;
 }
@@ -141,6 +161,32 @@ static void test_priority_weights(void **st)
 	_check(1, T0 + 1100, T0 + 1200, "COMPLETED", false);
 }
 
+/* A job of a higher PriorityTier partition preempts: with REQUEUE the
+ * preempted job runs again, whole, once its old credentials expired
+ * (121 s, then the next 5 s trigger); with CANCEL it ends PREEMPTED. */
+static void test_preemption(void **st)
+{
+	const char *conf = "PreemptType=preempt/partition_prio\n"
+		"NodeName=n[1-4] CPUs=4 RealMemory=4000\n"
+		"PartitionName=low Nodes=ALL Default=YES PriorityTier=1\n"
+		"PartitionName=high Nodes=ALL PriorityTier=10\n";
+	const char *swf = JOB(1, 0, 1000, 16, 2000)
+		"2 100 -1 100 16 -1 -1 16 2000 -1 1 2 1 -1 -1 -1 -1 -1\n";
+	char text[1024];
+
+	(void) st;
+	/* job 2 in partition high (sluice-sim's --swf-partitions) */
+	snprintf(text, sizeof(text), "PreemptMode=REQUEUE\n%s", conf);
+	_sim_parts(text, swf, "high");
+	_check(1, T0 + 100, T0 + 200, "COMPLETED", false);
+	_check(0, T0 + 225, T0 + 1225, "COMPLETED", false);
+	_teardown(NULL);
+	snprintf(text, sizeof(text), "PreemptMode=CANCEL\n%s", conf);
+	_sim_parts(text, swf, "high");
+	_check(0, T0, T0 + 100, "PREEMPTED", false);
+	_check(1, T0 + 100, T0 + 200, "COMPLETED", false);
+}
+
 int main(void)
 {
 	log_options_t lo = { .stderr_level = LOG_LEVEL_QUIET,
@@ -150,8 +196,13 @@ int main(void)
 		cmocka_unit_test_teardown(test_backfill, _teardown),
 		cmocka_unit_test_teardown(test_timeout, _teardown),
 		cmocka_unit_test_teardown(test_priority_weights, _teardown),
+		cmocka_unit_test_teardown(test_preemption, _teardown),
 	};
 
+	int rc;
+
 	log_init("test_sim_engine", lo, NULL);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	conf_destroy(cf_old);
+	return rc;
 }
