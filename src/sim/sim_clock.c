@@ -20,6 +20,11 @@ void sim_clock_set(time_t t)
 		sim_now = t;
 }
 
+void sim_clock_start(time_t t)
+{
+	sim_now = t;
+}
+
 time_t sim_clock_now(void)
 {
 	return sim_now;

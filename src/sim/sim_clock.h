@@ -17,6 +17,8 @@
 
 /* Move the clock to t (seconds since the Unix epoch); never backwards. */
 void     sim_clock_set(time_t t);
+/* A new run: the clock is t, even if that is earlier. */
+void     sim_clock_start(time_t t);
 time_t   sim_clock_now(void);
 /* Real elapsed time in microseconds (CLOCK_MONOTONIC, not simulated). */
 uint64_t sim_clock_wall_usec(void);

@@ -1,7 +1,10 @@
 /* sim_ctld.c — the controller's loop, agent and script store as
  * sluice-sim needs them (sim_ctld.h). */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
+#include <uthash.h>
 
 #include "common/msg_types.h"
 #include "common/xmalloc.h"
@@ -10,6 +13,12 @@
 #include "ctld/controller.h"
 #include "ctld/job_files.h"
 #include "sim/sim_ctld.h"
+
+typedef struct {
+	uint32_t       id;
+	char          *name;        /* NULL: a group, named by its number */
+	UT_hash_handle hh;
+} name_t;
 
 typedef struct {
 	agent_rpc_done_f done;
@@ -24,7 +33,139 @@ static struct {
 	uint32_t *term;
 	size_t    term_cnt, term_cap;
 	uint64_t  messages;
+	name_t   *users, *groups;
+	struct glist *glists;
 } sc;
+
+/* getgrouplist() answers, per user name and primary group. */
+typedef struct glist {
+	char          *key;         /* "name:gid" */
+	gid_t         *groups;
+	int            cnt;
+	UT_hash_handle hh;
+} glist_t;
+
+int __real_getgrouplist(const char *user, gid_t group, gid_t *groups,
+			int *ngroups);
+int __wrap_getgrouplist(const char *user, gid_t group, gid_t *groups,
+			int *ngroups);
+
+/* The controller asks for a user's groups at every launch (the launch
+ * message carries them): NSS once per user here. */
+int __wrap_getgrouplist(const char *user, gid_t group, gid_t *groups,
+			int *ngroups)
+{
+	char *key = xstrdup_printf("%s:%u", user, (unsigned) group);
+	glist_t *g;
+	int n;
+
+	HASH_FIND_STR(sc.glists, key, g);
+	if (!g) {
+		int cnt = 64;
+
+		g = xmalloc(sizeof(*g));
+		g->groups = xcalloc((size_t) cnt, sizeof(gid_t));
+		if (__real_getgrouplist(user, group, g->groups, &cnt) < 0) {
+			g->groups = xrealloc(g->groups,
+					     (size_t) cnt * sizeof(gid_t));
+			if (__real_getgrouplist(user, group, g->groups,
+						&cnt) < 0)
+				cnt = 0;
+		}
+		if (cnt <= 0) {         /* not a user here: the group alone */
+			g->groups[0] = group;
+			cnt = 1;
+		}
+		g->cnt = cnt;
+		g->key = key;
+		HASH_ADD_KEYPTR(hh, sc.glists, g->key, strlen(g->key), g);
+	} else {
+		xfree(key);
+	}
+	n = *ngroups;
+	*ngroups = g->cnt;
+	if (n < g->cnt)
+		return -1;
+	memcpy(groups, g->groups, (size_t) g->cnt * sizeof(gid_t));
+	return g->cnt;
+}
+
+int __real_uid_cache_name(uid_t uid, char *buf, size_t len);
+int __real_gid_cache_name(gid_t gid, char *buf, size_t len);
+int __wrap_uid_cache_name(uid_t uid, char *buf, size_t len);
+int __wrap_gid_cache_name(gid_t gid, char *buf, size_t len);
+
+static void _name_add(name_t **h, uint32_t id, const char *name)
+{
+	name_t *n;
+
+	HASH_FIND(hh, *h, &id, sizeof(id), n);
+	if (n)
+		return;
+	n = xmalloc(sizeof(*n));
+	n->id = id;
+	n->name = xstrdup(name);
+	HASH_ADD(hh, *h, id, sizeof(n->id), n);
+}
+
+static void _names_free(name_t **h)
+{
+	name_t *n, *tmp;
+
+	HASH_ITER(hh, *h, n, tmp) {
+		HASH_DEL(*h, n);
+		xfree(n->name);
+		xfree(n);
+	}
+}
+
+void sim_ctld_add_user(uint32_t uid, const char *name)
+{
+	_name_add(&sc.users, uid, name);
+}
+
+void sim_ctld_add_group(uint32_t gid)
+{
+	_name_add(&sc.groups, gid, NULL);
+}
+
+void sim_ctld_forget_users(void)
+{
+	glist_t *g, *tmp;
+
+	_names_free(&sc.users);
+	_names_free(&sc.groups);
+	HASH_ITER(hh, sc.glists, g, tmp) {
+		HASH_DEL(sc.glists, g);
+		xfree(g->key);
+		xfree(g->groups);
+		xfree(g);
+	}
+}
+
+int __wrap_uid_cache_name(uid_t uid, char *buf, size_t len)
+{
+	uint32_t id = uid;
+	name_t *n;
+
+	HASH_FIND(hh, sc.users, &id, sizeof(id), n);
+	if (!n)
+		return __real_uid_cache_name(uid, buf, len);
+	snprintf(buf, len, "%s", n->name);
+	return 0;
+}
+
+int __wrap_gid_cache_name(gid_t gid, char *buf, size_t len)
+{
+	uint32_t id = gid;
+	name_t *n;
+
+	HASH_FIND(hh, sc.groups, &id, sizeof(id), n);
+	if (!n)
+		return __real_gid_cache_name(gid, buf, len);
+	snprintf(buf, len, "%u", (unsigned) gid);
+	return 0;
+}
 
 void sim_ctld_set_conf(const slurm_conf_t *c)
 {

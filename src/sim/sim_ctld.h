@@ -22,6 +22,14 @@ void      sim_ctld_set_conf(const slurm_conf_t *c);
 uint32_t *sim_ctld_take_launched(size_t *cnt);
 /* Jobs told to terminate since the last call (caller frees). */
 uint32_t *sim_ctld_take_terminated(size_t *cnt);
+/* The trace's users and groups: the controller's name lookups
+ * (uid_cache_name, gid_cache_name; linked with --wrap) answer these
+ * from here instead of asking NSS for every submission, and know the
+ * users a trace names that have no account on this host; a user's
+ * groups (getgrouplist, asked at every launch) come from NSS once. */
+void      sim_ctld_add_user(uint32_t uid, const char *name);
+void      sim_ctld_add_group(uint32_t gid);
+void      sim_ctld_forget_users(void);
 /* Messages the controller would have sent to slurmd's. */
 uint64_t  sim_ctld_messages(void);
 

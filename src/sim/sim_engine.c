@@ -12,6 +12,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/assoc_mgr.h"
+#include "ctld/ctld_plugins.h"
 #include "ctld/sched_plugin.h"
 #include "ctld/job_mgr.h"
 #include "ctld/lic_mgr.h"
@@ -29,7 +30,9 @@
 
 #define TICK_EVERY 60           /* s: time limits and purges between */
 
-typedef enum { EV_END, EV_LIMIT, EV_CANCEL } ev_kind_t;
+/* EV_WAKE: a requeued job's begin time passed; the controller's tick
+ * triggers a pass every 5 s, which then starts it. */
+typedef enum { EV_END, EV_LIMIT, EV_CANCEL, EV_WAKE } ev_kind_t;
 
 typedef struct {
 	time_t    t;
@@ -103,12 +106,15 @@ static ev_t _ev_pop(void)
 
 /* ---- setup ---- */
 
-int sim_engine_init(const slurm_conf_t *c, char *err, size_t errlen)
+static int _init(const slurm_conf_t *c, char *err, size_t errlen)
 {
 	priority_conf_t pc = { 0 };
 
 	se.conf = c;
 	sim_ctld_set_conf(c);
+	/* an unknown plugin name: Slurm's "cannot create ... context" */
+	if (ctld_plugins_check(c, err, errlen) < 0)
+		return -1;
 	node_mgr_init(c);
 	if (part_mgr_init(c, err, errlen) < 0)
 		return -1;
@@ -163,6 +169,7 @@ void sim_engine_fini(void)
 	xfree(ids);
 	ids = sim_ctld_take_terminated(&n);
 	xfree(ids);
+	sim_ctld_forget_users();
 	xfree(se.heap);
 	xfree(se.tix);
 	xfree(se.order);
@@ -283,13 +290,24 @@ static const char *_state_name(uint32_t st)
 /* The job ended for good (or pends again after a requeue): note it. */
 static void _settle(job_record_t *j)
 {
-	uint32_t idx;
+	uint32_t idx, st = j->info.job_state;
 	sim_job_t *s = _sj(j->info.job_id, &idx);
 
 	if (!s)
 		return;
-	if (job_state_is_finished(j->info.job_state)) {
-		s->state = _state_name(j->info.job_state);
+	if ((st & JOB_STATE_BASE) == JOB_PENDING) {
+		/* requeued (preempted): it starts again later; the CPU time
+		 * of the run it lost was held all the same */
+		if (s->start)
+			se.res->cpu_seconds += (uint64_t) s->ncpus *
+				(uint64_t) (sim_clock_now() - s->start);
+		s->start = s->end = 0;
+		s->backfilled = false;
+		s->state = "PENDING";
+		if (j->begin_time > sim_clock_now())
+			_ev_push((j->begin_time + 4) / 5 * 5, EV_WAKE, idx, 0);
+	} else if (job_state_is_finished(st) && !(st & JOB_REQUEUE)) {
+		s->state = _state_name(st);
 		s->end = s->start ? j->info.end_time : 0;
 		if (s->start) {
 			se.res->cpu_seconds += (uint64_t) s->ncpus *
@@ -297,11 +315,6 @@ static void _settle(job_record_t *j)
 			if (s->end > se.res->last_end)
 				se.res->last_end = s->end;
 		}
-	} else if ((j->info.job_state & JOB_STATE_BASE) == JOB_PENDING &&
-		   s->start) {
-		/* requeued (preempted): it starts again later */
-		s->start = 0;
-		s->backfilled = false;
 	}
 }
 
@@ -321,13 +334,17 @@ static bool _drain_ends(void)
 		any = true;
 		for (size_t i = 0; i < cnt; i++) {
 			job_record_t *j = job_mgr_find(ids[i]);
+			bitmap_t *nodes;
 
 			if (!j || !j->comp_bitmap)
 				continue;
-			for (long n = bitmap_first_set(j->comp_bitmap);
-			     n >= 0 && j->comp_bitmap;
-			     n = bitmap_next_set(j->comp_bitmap, n + 1))
+			/* the last confirmation may free the job's bitmaps
+			 * (a requeue): walk a copy */
+			nodes = bitmap_copy(j->comp_bitmap);
+			for (long n = bitmap_first_set(nodes); n >= 0;
+			     n = bitmap_next_set(nodes, n + 1))
 				job_mgr_node_done(j, node_mgr_at((size_t) n));
+			bitmap_destroy(nodes);
 			_settle(j);
 		}
 		xfree(ids);
@@ -385,6 +402,8 @@ static void _event(const ev_t *e, time_t now)
 	if (!j)
 		return;
 	switch (e->kind) {
+	case EV_WAKE:
+		return;                 /* the pass after it tries the job */
 	case EV_CANCEL:
 		if ((j->info.job_state & JOB_STATE_BASE) == JOB_PENDING) {
 			job_mgr_end(j, JOB_CANCELLED, j->info.state_reason, 0);
@@ -407,6 +426,18 @@ static void _event(const ev_t *e, time_t now)
 	}
 }
 
+/* The earliest begin time of a pending job after now (a requeued job
+ * waits for its old credentials to expire, --begin), or 0. */
+static time_t _next_begin(time_t now)
+{
+	time_t best = 0;
+
+	for (job_record_t *j = job_mgr_pending_first(); j; j = j->pend_next)
+		if (j->begin_time > now && (!best || j->begin_time < best))
+			best = j->begin_time;
+	return best;
+}
+
 /* The next moment of a periodic timer at or after now, on its grid. */
 static time_t _align(time_t next, time_t now, uint32_t every)
 {
@@ -425,22 +456,25 @@ static void _forget_changes(void)
 	xfree(p);
 }
 
-int sim_engine_run(trace_t *t, sim_result_t *r, char *err, size_t errlen)
+int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
+		   char *err, size_t errlen)
 {
-	const sched_params_t *p = sched_params();
+	const sched_params_t *p;
 	uint64_t wall0 = sim_clock_wall_usec();
 	time_t now, next_sched, next_bf, next_prio, last_tick;
 	size_t next_sub = 0;
 	uint64_t iter = 0;
-	bool multi = priority_is_multifactor();
+	bool multi;
 
 	memset(r, 0, sizeof(*r));
 	se.trace = t;
 	se.res = r;
 	r->cnt = t->cnt;
 	r->jobs = xcalloc(t->cnt + 1, sizeof(*r->jobs));
-	for (size_t i = 0; i < node_mgr_count(); i++)
-		r->total_cpus += node_mgr_at(i)->info.cpus;
+	if (se.up) {
+		snprintf(err, errlen, "one simulation per process");
+		return -1;
+	}
 	if (!t->cnt) {
 		snprintf(err, errlen, "the trace has no jobs");
 		return -1;
@@ -449,9 +483,19 @@ int sim_engine_run(trace_t *t, sim_result_t *r, char *err, size_t errlen)
 	for (size_t i = 0; i < t->cnt; i++)
 		se.order[i] = (uint32_t) i;
 	qsort(se.order, t->cnt, sizeof(*se.order), _submit_cmp);
+	for (size_t i = 0; i < t->cnt; i++) {
+		sim_ctld_add_user(t->jobs[i].uid, t->jobs[i].user);
+		sim_ctld_add_group(t->jobs[i].gid);
+	}
 	now = t->jobs[se.order[0]].submit;
 	r->first_submit = now;
-	sim_clock_set(now);
+	sim_clock_start(now);
+	if (_init(c, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < node_mgr_count(); i++)
+		r->total_cpus += node_mgr_at(i)->info.cpus;
+	p = sched_params();
+	multi = priority_is_multifactor();
 	next_sched = now + p->sched_interval;
 	next_bf = now + p->bf_interval;
 	next_prio = now + se.calc_period;
@@ -461,18 +505,24 @@ int sim_engine_run(trace_t *t, sim_result_t *r, char *err, size_t errlen)
 		bool pending = job_mgr_pending_first() != NULL;
 		bool running = job_mgr_running_first() != NULL;
 		bool changed = false;
-		time_t next = (time_t) 1 << 62;
+		time_t next = (time_t) 1 << 62, wake = 0;
 
 		if (next_sub < t->cnt)
 			next = t->jobs[se.order[next_sub]].submit;
 		if (se.heap_cnt && se.heap[0].t < next)
 			next = se.heap[0].t;
 		if (next_sub >= t->cnt && !se.heap_cnt && !running) {
-			/* nothing more will happen: one last try */
-			if (!pending || (!sched_run() && !sched_plugin_run()))
-				break;
-			_drain_starts(sim_clock_now());
-			continue;
+			wake = pending ? _next_begin(sim_clock_now()) : 0;
+			/* nothing more will happen: one last try, or on to
+			 * the next begin time of a pending job */
+			if (!wake) {
+				if (!pending ||
+				    (!sched_run() && !sched_plugin_run()))
+					break;
+				_drain_starts(sim_clock_now());
+				continue;
+			}
+			next = wake;
 		}
 		if (pending) {
 			if (p->sched_interval && next_sched < next)
@@ -490,6 +540,7 @@ int sim_engine_run(trace_t *t, sim_result_t *r, char *err, size_t errlen)
 		next_bf = _align(next_bf, now, p->bf_interval);
 		next_prio = _align(next_prio, now, se.calc_period);
 
+		changed = wake && now >= wake;  /* a job became eligible */
 		while (se.heap_cnt && se.heap[0].t <= now) {
 			ev_t e = _ev_pop();
 
@@ -530,8 +581,14 @@ int sim_engine_run(trace_t *t, sim_result_t *r, char *err, size_t errlen)
 			next_bf = now + p->bf_interval;
 		}
 		_drain_starts(now);
-		_drain_ends();
-		_drain_starts(now);
+		/* jobs preempted in these passes are gone from their nodes
+		 * now: the pass their ends trigger starts their preemptors */
+		for (int k = 0; k < 4 && _drain_ends() &&
+		     job_mgr_pending_first(); k++) {
+			sched_run_triggered();
+			r->passes++;
+			_drain_starts(now);
+		}
 		if (++iter % 256 == 0)
 			state_save_changes_reset();
 		else

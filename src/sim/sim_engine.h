@@ -48,10 +48,11 @@ typedef struct {
 } sim_result_t;
 
 /* Bring the controller's tables up from c (nodes registered as
- * configured, idle).  0, or -1 with err. */
-int  sim_engine_init(const slurm_conf_t *c, char *err, size_t errlen);
-/* Replay t (submit order is sorted here) into r.  0 or -1 with err. */
-int  sim_engine_run(trace_t *t, sim_result_t *r, char *err, size_t errlen);
+ * configured, idle, at the first submission's time) and replay t into r
+ * (r freed with sim_result_free, also after a failure).  0 or -1 with
+ * err.  sim_engine_fini() tears the tables down for the next run. */
+int  sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
+		    char *err, size_t errlen);
 void sim_engine_fini(void);
 void sim_result_free(sim_result_t *r);
 

@@ -110,7 +110,7 @@ static void _parse(int argc, char **argv, opts_t *o)
 			break;
 		case O_SKIP: o->topts.skip_bad = true; break;
 		case O_SUM: o->json_path = optarg; break;
-		case O_QUIET: o->quiet = true; o->topts.quiet = true; break;
+		case O_QUIET: o->quiet = true; break;
 		case O_EPOCH: {
 			char *end;
 			long long v = strtoll(optarg, &end, 10);
@@ -212,6 +212,46 @@ static void _rm_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* An error about the copy with the --set lines names what the user
+ * wrote: the original file, or --set for a line of ours. */
+static void _where(char *err, size_t errlen, const char *copy,
+		   const char *orig, size_t orig_lines)
+{
+	size_t cl = copy ? strlen(copy) : 0;
+	char *p, *rest, *out;
+	unsigned long line;
+
+	if (!copy || !(p = strstr(err, copy)) || p[cl] != ':')
+		return;
+	line = strtoul(p + cl + 1, &rest, 10);
+	if (rest == p + cl + 1)
+		return;
+	*p = '\0';
+	if (line > orig_lines)
+		out = xstrdup_printf("%s--set%s", err, rest);
+	else
+		out = xstrdup_printf("%s%s:%lu%s", err, orig, line, rest);
+	snprintf(err, errlen, "%s", out);
+	xfree(out);
+}
+
+static size_t _lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+	int c, last = '\n';
+
+	if (!f)
+		return 0;
+	while ((c = fgetc(f)) != EOF) {
+		if (c == '\n')
+			n++;
+		last = c;
+	}
+	fclose(f);
+	return n + (last != '\n');
+}
+
 static void _write(const char *path, int (*fn)(FILE *, const trace_t *,
 					       const sim_result_t *),
 		   const trace_t *t, const sim_result_t *r)
@@ -243,13 +283,18 @@ int main(int argc, char **argv)
 			 sizeof(err));
 	if (tmp_dir)
 		_rm_dir(tmp_dir);
-	if (!conf)
+	if (!conf) {
+		_where(err, sizeof(err), conf_path, o.conf_path,
+		       _lines(o.conf_path));
 		_die("%s", err);
+	}
 	if (trace_read_file(o.trace_path, &o.topts, &t, err, sizeof(err)) < 0)
 		_die("%s", err);
-	if (sim_engine_init(conf, err, sizeof(err)) < 0 ||
-	    sim_engine_run(&t, &r, err, sizeof(err)) < 0)
+	if (sim_engine_run(conf, &t, &r, err, sizeof(err)) < 0) {
+		_where(err, sizeof(err), conf_path, o.conf_path,
+		       _lines(o.conf_path));
 		_die("%s", err);
+	}
 	if (o.csv_path)
 		_write(o.csv_path, sim_report_csv, &t, &r);
 	if (o.json_path)
