@@ -398,6 +398,7 @@ void job_mgr_suspend_job(job_record_t *j, bool suspend, time_t now)
 		job_mgr_signal_nodes(j, SIGCONT, KILL_FULL_JOB);
 	}
 	job_mgr_touch(j);
+	acct_job_changed(j);    /* the suspended time (sacct Suspended) */
 }
 
 static int _suspend(job_record_t *j, uint16_t op, uid_t uid, time_t now)
