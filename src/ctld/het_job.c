@@ -307,15 +307,37 @@ uint32_t het_job_place(job_record_t *const *comps, size_t n,
 
 /* ---- end, cancel ---- */
 
+/* The leader was requeued (job_mgr_end with JOB_REQUEUE): c, still
+ * live, goes with it, held when the leader is held. */
+static void het_requeue_comp(job_record_t *lead, job_record_t *c)
+{
+	const job_info_t *l = &lead->info;
+	job_info_t *i = &c->info;
+
+	i->restart_cnt++;
+	if (!l->priority) {
+		if (i->priority)
+			c->prio_saved = i->priority;
+		i->priority = 0;
+		i->held_by_user = l->held_by_user;
+		xfree(i->state_desc);
+		i->state_desc = xstrdup(l->state_desc);
+	}
+	debug("%s: JobId=%u (HetJobId=%u+%u) requeued with its leader",
+	      __func__, i->job_id, l->job_id, (unsigned) i->het_job_offset);
+	job_mgr_end(c, l->job_state & ~JOB_COMPLETING, l->state_reason,
+		    l->exit_code);
+}
+
 void het_job_ended(job_record_t *j)
 {
 	job_record_t **comps;
 	size_t n;
+	bool requeue = j->info.job_state & JOB_REQUEUE;
 
 	if (!het_job_is_comp(j) || j->info.het_job_offset != 0)
 		return;
-	/* a requeue is not an end: the components are left as they are */
-	if (HET_BASE(j) == JOB_PENDING || (j->info.job_state & JOB_REQUEUE))
+	if (HET_BASE(j) == JOB_PENDING && !requeue)
 		return;
 	if (!(comps = het_job_comps(j, &n)))
 		return;
@@ -328,6 +350,12 @@ void het_job_ended(job_record_t *j)
 			continue;
 		if (b == JOB_PENDING && (c->info.job_state & JOB_COMPLETING))
 			continue;       /* a requeue cleaning up */
+		if (requeue) {          /* the whole het job runs again */
+			if (b != JOB_PENDING &&
+			    !(c->info.job_state & JOB_COMPLETING))
+				het_requeue_comp(j, c);
+			continue;
+		}
 		debug("%s: JobId=%u (HetJobId=%u+%u) ends with its leader",
 		      __func__, c->info.job_id, j->info.job_id, (unsigned) i);
 		c->acct_requid = j->acct_requid;
@@ -336,6 +364,46 @@ void het_job_ended(job_record_t *j)
 			    WAIT_NO_REASON, j->info.exit_code);
 	}
 	xfree(comps);
+}
+
+job_record_t *het_job_leader(job_record_t *j)
+{
+	if (!het_job_is_comp(j))
+		return NULL;
+	if (j->info.het_job_offset == 0)
+		return j;
+	return job_mgr_find(j->info.het_job_id);
+}
+
+bool het_job_node_fail(job_record_t *j, const char *node)
+{
+	job_record_t *lead = het_job_leader(j);
+	uint32_t b;
+
+	if (!lead || lead == j)
+		return false;   /* the leader's own end or requeue takes all */
+	b = HET_BASE(lead);
+	if ((b != JOB_RUNNING && b != JOB_SUSPENDED) ||
+	    (lead->info.job_state & JOB_COMPLETING))
+		return false;
+	if (lead->info.batch_flag && lead->info.requeue) {
+		info("job_mgr_node_fail: requeue JobId=%u (HetJobId=%u) due to "
+		     "failure of node %s", j->info.job_id, lead->info.job_id,
+		     node);
+		job_mgr_requeue_auto(lead);
+		return true;
+	}
+	info("Killing JobId=%u (HetJobId=%u) on failed node %s",
+	     j->info.job_id, lead->info.job_id, node);
+	job_mgr_end(lead, JOB_NODE_FAIL, FAIL_DOWN_NODE, 0);
+	return true;
+}
+
+int het_job_requeue_check(const job_record_t *j)
+{
+	if (het_job_is_comp(j) && j->info.het_job_offset != 0)
+		return ESLURM_NOT_HET_JOB_LEADER;
+	return 0;
 }
 
 int het_job_cancel_check(const job_record_t *j)

@@ -17,6 +17,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/crontab.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mail.h"
 #include "ctld/job_mgr.h"
 #include "ctld/jobcomp.h"
@@ -208,6 +209,8 @@ static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
 		      "from uid=%u", i->job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;
 	}
+	if (het_job_requeue_check(j))
+		return het_job_requeue_check(j);
 	if (!i->batch_flag)
 		return ESLURM_BATCH_ONLY;
 	if (i->job_state & JOB_COMPLETING)
