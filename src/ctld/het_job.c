@@ -132,6 +132,11 @@ static void het_free_resp(void *data)
 	msg_body_free(RESPONSE_SUBMIT_BATCH_JOB, data);
 }
 
+static void het_free_alloc_resp(void *data)
+{
+	msg_body_free(RESPONSE_RESOURCE_ALLOCATION, data);
+}
+
 /* The ids as Slurm prints HetJobIdSet: ranges of consecutive ids. */
 static char *het_id_set(job_record_t *const *made, size_t n)
 {
@@ -158,7 +163,7 @@ static char *het_id_set(job_record_t *const *made, size_t n)
  * refusal refuses the whole job.  0 with made[] filled, or the error
  * (with *msg) and nothing made. */
 static int het_trial_all(het_job_desc_msg_t *h, slurm_msg_t *m,
-			 job_record_t **made, char **msg)
+			 job_record_t **made, char **msg, const char *rpc)
 {
 	int rc = 0;
 
@@ -172,9 +177,8 @@ static int het_trial_all(het_job_desc_msg_t *h, slurm_msg_t *m,
 		else if (!(made[i] = job_mgr_trial(d, m, &rc, msg)) && !rc)
 			rc = SLURM_ERROR;
 		if (rc) {
-			info("_slurm_rpc_submit_batch_het_job: uid=%u: "
-			     "component %u: %s", (unsigned) m->auth_uid, i,
-			     slurm_strerror(rc));
+			info("%s: uid=%u: component %u: %s", rpc,
+			     (unsigned) m->auth_uid, i, slurm_strerror(rc));
 			for (uint32_t k = 0; k < i; k++) {
 				job_mgr_trial_free(made[k]);
 				made[k] = NULL;
@@ -184,8 +188,12 @@ static int het_trial_all(het_job_desc_msg_t *h, slurm_msg_t *m,
 	return rc;
 }
 
-void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
+/* Batch (sbatch: the leader runs the script) or an allocation (salloc,
+ * srun: no script in any component). */
+static void het_submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 {
+	const char *rpc = batch ? "_slurm_rpc_submit_batch_het_job" :
+		"_slurm_rpc_allocate_het_job";
 	het_job_desc_msg_t *h = m->data;
 	submit_response_msg_t *resp;
 	job_record_t **made;
@@ -198,12 +206,14 @@ void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 		het_reply_error(c, SLURM_ERROR, NULL);
 		return;
 	}
-	if (!h->desc[0].script || !*h->desc[0].script) {
+	if (!batch)
+		xfree(h->desc[0].script);
+	else if (!h->desc[0].script || !*h->desc[0].script) {
 		het_reply_error(c, ESLURM_JOB_SCRIPT_MISSING, NULL);
 		return;
 	}
 	made = xcalloc(h->cnt, sizeof(*made));
-	if ((rc = het_trial_all(h, m, made, &msg))) {
+	if ((rc = het_trial_all(h, m, made, &msg, rpc))) {
 		het_reply_error(c, rc, msg);
 		xfree(msg);
 		xfree(made);
@@ -227,14 +237,28 @@ void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	resp->job_id = made[0]->info.job_id;
 	resp->step_id = NO_VAL32;
 	gettimeofday(&t1, NULL);
-	info("_slurm_rpc_submit_batch_het_job: JobId=%u HetJobIdSet=%s "
-	     "InitPrio=%u usec=%ld", made[0]->info.job_id, set,
+	info("%s: JobId=%u HetJobIdSet=%s InitPrio=%u usec=%ld", rpc,
+	     made[0]->info.job_id, set,
 	     made[0]->info.priority,
 	     (long) ((t1.tv_sec - t0.tv_sec) * 1000000 +
 		     (t1.tv_usec - t0.tv_usec)));
 	xfree(set);
 	xfree(made);
-	commit_reply(c, RESPONSE_SUBMIT_BATCH_JOB, resp, het_free_resp);
+	if (batch)
+		commit_reply(c, RESPONSE_SUBMIT_BATCH_JOB, resp, het_free_resp);
+	else
+		commit_reply(c, RESPONSE_RESOURCE_ALLOCATION, resp,
+			     het_free_alloc_resp);
+}
+
+void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
+{
+	het_submit(c, m, true);
+}
+
+void het_job_rpc_allocate(net_conn_t *c, slurm_msg_t *m)
+{
+	het_submit(c, m, false);
 }
 
 /* ---- placement ---- */

@@ -31,6 +31,9 @@ struct job_record;
 
 /* REQUEST_SUBMIT_BATCH_HET_JOB. */
 void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m);
+/* REQUEST_HET_JOB_ALLOCATION (salloc "A : B"): the same without a
+ * script; the leader is the allocation salloc waits on and releases. */
+void het_job_rpc_allocate(net_conn_t *c, slurm_msg_t *m);
 
 /* Is j a component of a heterogeneous job (the leader too)? */
 bool het_job_is_comp(const struct job_record *j);
