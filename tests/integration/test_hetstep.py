@@ -5,6 +5,10 @@
   with Slurm's message and nothing changes.
 - A node failure under a component other than the leader requeues the
   whole het job when the leader has --requeue.
+- `salloc A : B cmd`: one het allocation; the command sees
+  SLURM_HET_SIZE and each component's *_HET_GROUP_<n> variables, its
+  `srun --het-group=1` runs in component 1; a bad component allocates
+  nothing, with what a plain salloc of it prints.
 - `scontrol suspend`/`resume` show in `sacct -o Suspended` (and in
   --json time.suspended); Elapsed leaves the suspended time out.
 
@@ -158,6 +162,47 @@ def test_node_failure_without_requeue_ends_the_het_job(hc):
         assert wait_states(hc, ids, {"NODE_FAIL"}) == ["NODE_FAIL"] * 2
     finally:
         hc.run(["scontrol", "update", "nodename=" + node, "state=resume"])
+
+
+SALLOC_CMD = """echo SIZE=$SLURM_HET_SIZE
+echo IDS=$SLURM_JOB_ID_HET_GROUP_0,$SLURM_JOB_ID_HET_GROUP_1
+echo NN1=$SLURM_JOB_NUM_NODES_HET_GROUP_1 NL1=$SLURM_JOB_NODELIST_HET_GROUP_1
+echo JOB=$SLURM_JOB_ID
+{srun} --het-group=1 -n1 sh -c 'echo STEP=$SLURM_JOB_ID'
+{srun} --het-group=2 true 2>&1; echo BADGROUP=$?
+{squeue} -h -j $SLURM_JOB_ID -o '%i %T'
+"""
+
+
+def test_salloc_components(hc):
+    cmd = SALLOC_CMD.format(srun=hc.bin("srun"), squeue=hc.bin("squeue"))
+    r = hc.run(["salloc", "-N1", "-n2", ":", "-N1", "-n1", "sh", "-c", cmd],
+               user=U1, cwd=hc.workdir(U1))
+    assert r.rc == 0, r
+    lead = int(r.out.split("JOB=")[1].split()[0])
+    assert "SIZE=2" in r.out, r
+    assert "IDS=%d,%d" % (lead, lead + 1) in r.out, r
+    assert "NN1=1 NL1=n" in r.out, r
+    assert "STEP=%d" % (lead + 1) in r.out, r
+    assert "BADGROUP=1" in r.out, r
+    assert ("srun: error: Attempt to run a job step with het group value "
+            "of 2, but the job allocation has maximum value of 1") in r.out
+    assert "%d+0 RUNNING\n%d+1 RUNNING" % (lead, lead) in r.out, r
+    assert "Granted job allocation %d" % lead in r.err, r
+    # released: the leader's end ends every component
+    wait_states(hc, ["%d+0" % lead, "%d+1" % lead], {"COMPLETED"})
+
+
+def test_salloc_bad_component_allocates_nothing(hc):
+    before = hc.run(["squeue", "-h", "-t", "all", "-o", "%A"]).out.split()
+    plain = hc.run(["salloc", "-p", "nosuch", "true"], user=U1)
+    assert plain.rc == 1, plain
+    r = hc.run(["salloc", "-n1", ":", "-p", "nosuch", "true"], user=U1)
+    assert r.rc == 1, r
+    assert r.err == plain.err and r.out == "", (r, plain)
+    assert "nosuch" in r.err or "Invalid partition" in r.err, r
+    after = hc.run(["squeue", "-h", "-t", "all", "-o", "%A"]).out.split()
+    assert before == after
 
 
 def sacct_row(c, jid, fmt):
