@@ -190,7 +190,7 @@ static int het_trial_all(het_job_desc_msg_t *h, slurm_msg_t *m,
 
 /* Batch (sbatch: the leader runs the script) or an allocation (salloc,
  * srun: no script in any component). */
-static void het_submit(net_conn_t *c, slurm_msg_t *m, bool batch)
+static void het_submit_common(net_conn_t *c, slurm_msg_t *m, bool batch)
 {
 	const char *rpc = batch ? "_slurm_rpc_submit_batch_het_job" :
 		"_slurm_rpc_allocate_het_job";
@@ -253,12 +253,12 @@ static void het_submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 
 void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 {
-	het_submit(c, m, true);
+	het_submit_common(c, m, true);
 }
 
 void het_job_rpc_allocate(net_conn_t *c, slurm_msg_t *m)
 {
-	het_submit(c, m, false);
+	het_submit_common(c, m, false);
 }
 
 /* ---- placement ---- */
