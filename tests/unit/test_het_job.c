@@ -232,11 +232,14 @@ static void test_cancel_rules(void **st)
 static void nodes_done(uint32_t id)
 {
 	job_record_t *j = J(id);
-	long i;
+	long idx[8], n = 0, i;
 
+	/* the last one frees the bitmap (pending again) */
 	for (i = j->node_bitmap ? bitmap_first_set(j->node_bitmap) : -1;
-	     i >= 0 && j->node_bitmap; i = bitmap_next_set(j->node_bitmap, i + 1))
-		job_mgr_node_done(j, node_mgr_at(i));
+	     i >= 0 && n < 8; i = bitmap_next_set(j->node_bitmap, i + 1))
+		idx[n++] = i;
+	for (i = 0; i < n; i++)
+		job_mgr_node_done(j, node_mgr_at(idx[i]));
 }
 
 /* A requeue is of the whole het job: refused for another component,
