@@ -125,15 +125,14 @@ static int _part_error(const cli_job_opts_t *o, uint32_t job_id, int code,
 	return -1;
 }
 
-int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
-		      bool salloc, uint32_t *job_id)
+/* The controller's answer to an allocation request (o: the first
+ * component's options).  0 with *job_id, or -1 (message printed). */
+static int _request_reply(cli_job_opts_t *o, bool salloc, int rc,
+			  slurm_msg_t *resp_p, uint32_t *job_id)
 {
 	job_desc_t *d = &o->desc;
-	slurm_msg_t resp;
-	int rc;
+	slurm_msg_t resp = *resp_p;
 
-	_fill(d, name_default);
-	rc = cli_ctld_rpc(REQUEST_RESOURCE_ALLOCATION, d, &resp);
 	if (rc) {
 		error("Unable to allocate resources: %s", cli_comm_strerror(rc));
 		return -1;
@@ -160,6 +159,34 @@ int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 	}
 	msg_free(&resp);
 	return -1;
+}
+
+int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
+		      bool salloc, uint32_t *job_id)
+{
+	slurm_msg_t resp = { 0 };
+	int rc;
+
+	_fill(&o->desc, name_default);
+	rc = cli_ctld_rpc(REQUEST_RESOURCE_ALLOCATION, &o->desc, &resp);
+	return _request_reply(o, salloc, rc, &resp, job_id);
+}
+
+int cli_alloc_request_het(cli_job_opts_t *o, size_t n,
+			  const char *name_default, uint32_t *job_id)
+{
+	het_job_desc_msg_t h = { .cnt = (uint32_t) n };
+	slurm_msg_t resp = { 0 };
+	int rc;
+
+	h.desc = xcalloc(n, sizeof(*h.desc));
+	for (size_t k = 0; k < n; k++) {
+		_fill(&o[k].desc, name_default);
+		h.desc[k] = o[k].desc;          /* lent, not copied */
+	}
+	rc = cli_ctld_rpc(REQUEST_HET_JOB_ALLOCATION, &h, &resp);
+	xfree(h.desc);
+	return _request_reply(&o[0], true, rc, &resp, job_id);
 }
 
 /* 1 running, 0 still pending, -1 gone (message printed). */
@@ -478,6 +505,58 @@ void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
 	if (!cli_env_get(*env, "SLURM_UMASK"))
 		_set(env, "SLURM_UMASK", b);
 	xfree(host);
+}
+
+/* Each "SLURM_X=v" of one component's variables as SLURM_X_HET_GROUP_g. */
+static void _het_copy(char ***env, char **comp, size_t g)
+{
+	for (char **e = comp; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char *k;
+
+		if (!eq || strncmp(*e, "SLURM_", 6) ||
+		    !strncmp(*e, "SLURM_UMASK=", 12))
+			continue;
+		k = xstrdup_printf("%.*s_HET_GROUP_%zu", (int) (eq - *e), *e,
+				   g);
+		*env = cli_env_set(*env, k, eq + 1);
+		xfree(k);
+	}
+}
+
+int cli_alloc_env_het(char ***env, uint32_t leader, const cli_job_opts_t *o,
+		      size_t n)
+{
+	job_info_request_msg_t req = {
+		.job_ids = &leader, .job_id_cnt = 1, .user_id = NO_VAL32,
+	};
+	slurm_msg_t resp;
+	const job_info_msg_t *m;
+	size_t seen = 0;
+
+	if (cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp))
+		return -1;
+	if (resp.type != RESPONSE_JOB_INFO || !(m = resp.data)) {
+		msg_free(&resp);
+		return -1;
+	}
+	for (uint32_t i = 0; i < m->cnt; i++) {
+		const job_info_t *j = &m->jobs[i];
+		size_t g = j->het_job_offset;
+		char **comp = NULL;
+
+		if (j->het_job_id != leader || g >= n)
+			continue;
+		cli_alloc_env(&comp, j, &o[g]);
+		_het_copy(env, comp, g);
+		xstrarray_free(comp);
+		seen++;
+	}
+	msg_free(&resp);
+	if (seen != n)
+		return -1;
+	_setu(env, "SLURM_HET_SIZE", (uint32_t) n);
+	return 0;
 }
 
 void cli_alloc_release(uint32_t job_id, uint32_t status)

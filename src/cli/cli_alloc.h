@@ -16,6 +16,11 @@
  * where they differ) and returns -1. */
 int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
 		       bool salloc, uint32_t *job_id);
+/* salloc "A : B": the n components o[0..n) as one heterogeneous job
+ * (REQUEST_HET_JOB_ALLOCATION: all or none); *job_id is the leader's,
+ * the allocation to wait on and release.  0 or -1 (message printed). */
+int  cli_alloc_request_het(cli_job_opts_t *o, size_t n,
+			   const char *name_default, uint32_t *job_id);
 /* --test-only: ask when and where the job would start, print Slurm's
  * "Job N to start at T using K processors on nodes L in partition P"
  * and exit 0 (or its error, exit 1); nothing is created.  name_default
@@ -41,6 +46,11 @@ int  cli_alloc_wait_prolog(uint32_t job_id, bool quiet, job_info_t *info);
 /* The SLURM_JOB_* variables of an allocation, set in *env. */
 void cli_alloc_env(char ***env, const job_info_t *j,
 		   const cli_job_opts_t *o);
+/* A running het allocation: SLURM_HET_SIZE and each component's
+ * variables (as cli_alloc_env, options o[g]) as *_HET_GROUP_<g>.  0, or
+ * -1 when its components cannot be read. */
+int  cli_alloc_env_het(char ***env, uint32_t leader,
+		       const cli_job_opts_t *o, size_t n);
 /* Release: REQUEST_COMPLETE_JOB_ALLOCATION with a wait-style status. */
 void cli_alloc_release(uint32_t job_id, uint32_t status);
 

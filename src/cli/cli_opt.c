@@ -448,3 +448,31 @@ int cli_opt_signal_from_string(const char *s)
 			return opt_signals[i].num;
 	return -1;
 }
+
+/* Options a component takes from the one before it unless it sets them
+ * (the list of Slurm's heterogeneous job guide). */
+void cli_opt_het_propagate(job_desc_t *d, const job_desc_t *prev)
+{
+#define HP_STR(f) if (!d->f && prev->f) d->f = xstrdup(prev->f)
+#define HP_VAL(f, unset) if (d->f == (unset)) d->f = prev->f
+	HP_STR(account); HP_STR(acctg_freq); HP_STR(comment);
+	HP_STR(dependency); HP_STR(std_err); HP_STR(std_out);
+	HP_STR(std_in); HP_STR(export_env); HP_STR(exc_nodes);
+	HP_STR(partition); HP_STR(qos); HP_STR(reservation);
+	HP_STR(wckey); HP_STR(mail_type); HP_STR(mail_user);
+	HP_VAL(begin_time, 0); HP_VAL(deadline, 0);
+	HP_VAL(time_limit, NO_VAL32); HP_VAL(time_min, NO_VAL32);
+	HP_VAL(nice, NO_VAL32); HP_VAL(priority, NO_VAL32);
+	HP_VAL(requeue, NO_VAL16); HP_VAL(open_mode, 0);
+	HP_VAL(kill_on_node_fail, NO_VAL16); HP_VAL(immediate, 0);
+	HP_VAL(profile, 0);
+	if (!d->hold)
+		d->hold = prev->hold;
+	if (d->warn_signal == NO_VAL16) {
+		d->warn_signal = prev->warn_signal;
+		d->warn_time = prev->warn_time;
+		d->warn_flags = prev->warn_flags;
+	}
+#undef HP_STR
+#undef HP_VAL
+}

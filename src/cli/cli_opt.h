@@ -131,6 +131,9 @@ int  cli_opt_check_times(const cli_job_opts_t *o);
  * older "#SBATCH packjob") starts the next.  *n (>= 1) texts, each for
  * cli_opt_parse_script; a NULL-terminated array (xstrarray_free). */
 char **cli_opt_het_sections(const char *script, size_t len, size_t *n);
+/* sbatch, salloc: what heterogeneous job component d takes from the one
+ * before it (prev) unless it sets it (Slurm's hetjob guide's list). */
+void   cli_opt_het_propagate(job_desc_t *d, const job_desc_t *prev);
 
 /* Split one directive's text into arguments (quotes removed, an unquoted
  * '#' word ends the line).  Returns a NULL-terminated array (xstrarray_free). */

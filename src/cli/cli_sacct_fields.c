@@ -119,7 +119,16 @@ static long elapsed(const sacct_row_t *r)
 		return 0;
 	if (!end)
 		end = r->now;
+	if (!STEP(r))           /* as Slurm: the time it ran */
+		end -= JOB(r)->time_suspended;
 	return end > start ? (long)(end - start) : 0;
+}
+
+static void g_suspended(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const sacct_row_t *r = rec;
+
+	cli_fmt_runtime(out, STEP(r) ? 0 : (long)JOB(r)->time_suspended);
 }
 
 static uint32_t cpus(const sacct_row_t *r)
@@ -627,13 +636,15 @@ const sacct_field_t sacct_fields[] = {
 	{ SF("ConsumedEnergyRaw", 17, g_energy_raw), NULL, "consumed_energy",
 	  NULL, "statistics/energy/consumed", sj_energy },
 	{ SF("CPUTime", 10, g_cputime),
-	  "start,end,num_cpus", "start,end,num_cpus" },
+	  "start,end,num_cpus,time_suspended", "start,end,num_cpus" },
 	{ SF("CPUTimeRAW", 10, g_cputimeraw),
-	  "start,end,num_cpus", "start,end,num_cpus" },
+	  "start,end,num_cpus,time_suspended", "start,end,num_cpus" },
 	{ SF("DerivedExitCode", 15, g_derived), "derived_ec", NULL,
 	  "derived_exit_code", NULL, sj_derived },
-	{ SF("Elapsed", 10, g_elapsed), "start,end", "start,end" },
-	{ SF("ElapsedRaw", 10, g_elapsedraw), "start,end", "start,end",
+	{ SF("Elapsed", 10, g_elapsed), "start,end,time_suspended",
+	  "start,end" },
+	{ SF("ElapsedRaw", 10, g_elapsedraw), "start,end,time_suspended",
+	  "start,end",
 	  "time/elapsed", "time/elapsed", sj_elapsed },
 	{ SF("Eligible", 19, g_eligible), "eligible", "start",
 	  "time/eligible", NULL, sj_eligible },
@@ -705,6 +716,8 @@ const sacct_field_t sacct_fields[] = {
 	  "time/submission", NULL, sj_submit },
 	{ SF("SubmitLine", 20, g_submitline), "submit_line", NULL,
 	  "submit_line", NULL, NULL },
+	{ SF("Suspended", 10, g_suspended), "time_suspended", NULL,
+	  "time/suspended", "time/suspended", sj_suspended },
 	{ SF("SystemCPU", 10, g_syscpu), NULL, "sys_usec",
 	  "time/system", "time/system", sj_sys },
 	{ SF("Timelimit", 10, g_timelimit), "time_limit", NULL,
@@ -752,8 +765,6 @@ const sacct_field_t sacct_fields[] = {
 	  sj_mem_node },
 	{ SF(NULL, 0, NULL), NULL, NULL, "reservation", NULL, sj_resv },
 	{ SF(NULL, 0, NULL), NULL, NULL, "script", NULL, sj_script },
-	{ SF(NULL, 0, NULL), NULL, NULL, "time/suspended", "time/suspended",
-	  sj_zero },
 	{ SF(NULL, 0, NULL), NULL, NULL, "time/planned", NULL, sj_unset },
 	{ SF(NULL, 0, NULL), "wckey", NULL, "wckey/flags", NULL,
 	  sj_wckey_flags },

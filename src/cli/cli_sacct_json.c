@@ -258,9 +258,17 @@ static time_t end_of(const sacct_row_t *r)
 	return STEP(r) ? STEP(r)->end : JOB(r)->end;
 }
 
+json_object *sj_suspended(const sacct_row_t *r)
+{
+	return jint(STEP(r) ? 0 : JOB(r)->time_suspended);
+}
+
 json_object *sj_elapsed(const sacct_row_t *r)
 {
 	time_t start = start_of(r), end = end_of(r) ? end_of(r) : r->now;
+
+	if (!STEP(r))
+		end -= JOB(r)->time_suspended;
 
 	return jint(start && end > start ? end - start : 0);
 }

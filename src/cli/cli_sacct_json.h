@@ -13,6 +13,7 @@ SJ(sj_array);
 SJ(sj_assoc);
 SJ(sj_derived);
 SJ(sj_elapsed);
+SJ(sj_suspended);
 SJ(sj_eligible);
 SJ(sj_empty_list);
 SJ(sj_wckey);

@@ -9,7 +9,9 @@
  *     salloc: Relinquishing job allocation N
  *
  * Ctrl-C while pending cancels the request; --no-shell leaves the
- * allocation in place and exits.
+ * allocation in place and exits.  "salloc A : B cmd": one heterogeneous
+ * allocation of every component or none; the command sees
+ * SLURM_HET_SIZE and each component's variables as *_HET_GROUP_<n>.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -70,6 +72,49 @@ static void _early_exits(const cli_job_opts_t *o)
 	}
 }
 
+/* One more component (a ':' on the command line), set up as the first
+ * was. */
+static void _het_add(cli_job_opts_t **oa, size_t *n)
+{
+	cli_job_opts_t *c;
+
+	*oa = xrealloc(*oa, (*n + 1) * sizeof(**oa));
+	c = &(*oa)[(*n)++];
+	cli_opt_init(c, CLI_CMD_SALLOC, "salloc");
+	c->extra_long = salloc_long;
+	c->extra_short = "";
+	c->extra_cb = _extra;
+	cli_filter_setup_defaults(c);
+}
+
+/* Each further component's options, environment and checks. */
+static void _het_parse(cli_job_opts_t **oa, size_t *n, int argc,
+		       char **argv, int *first)
+{
+	int f;
+
+	while (*first < argc && !strcmp(argv[*first], ":")) {
+		_het_add(oa, n);
+		if (cli_opt_parse_argv(&(*oa)[*n - 1], argc - *first,
+				       argv + *first, &f) < 0)
+			exit(1);
+		*first += f;
+	}
+	for (size_t k = 1; k < *n; k++) {
+		cli_job_opts_t *c = &(*oa)[k];
+
+		if (cli_opt_parse_env(c, environ) < 0 ||
+		    cli_opt_validate(c) < 0)
+			exit(1);
+		if (c->test_only || (*oa)[0].test_only) {
+			error("--test-only is not supported with "
+			      "heterogeneous jobs");
+			exit(1);
+		}
+		cli_filter_pre_submit(c);
+	}
+}
+
 /* Run the command in the foreground; its wait status. */
 static int _run(char **argv)
 {
@@ -107,85 +152,95 @@ static int _run(char **argv)
 
 int main(int argc, char **argv)
 {
-	cli_job_opts_t o;
+	cli_job_opts_t *oa = NULL;
 	job_info_t ji;
 	cli_x11_t x11 = { 0 };
 	uint32_t job_id;
-	int first = argc, status;
+	int first = argc, status, rc;
+	size_t n = 0;
+	cli_job_opts_t *o;
 
 	environ = xstrarray_dup(environ);    /* ours to change */
 	cli_init_noconf("salloc", 0);
-	cli_opt_init(&o, CLI_CMD_SALLOC, "salloc");
-	o.extra_long = salloc_long;
-	o.extra_short = "";
-	o.extra_cb = _extra;
-	o.spank = cli_spank_start(S_CTX_ALLOCATOR);
-	cli_filter_setup_defaults(&o);
-	if (cli_opt_parse_argv(&o, argc, argv, &first) < 0)
+	_het_add(&oa, &n);
+	oa[0].spank = cli_spank_start(S_CTX_ALLOCATOR);
+	if (cli_opt_parse_argv(&oa[0], argc, argv, &first) < 0)
 		exit(1);
-	_early_exits(&o);
-	if (first < argc && !strcmp(argv[first], ":")) {
-		error("Heterogeneous job allocations from salloc ('A : B') are "
-		      "not supported; submit the job with sbatch ... : ... "
-		      "(or #SBATCH hetjob) and use srun --het-group in it");
+	_early_exits(&oa[0]);
+	_het_parse(&oa, &n, argc, argv, &first);
+	o = &oa[0];             /* the leader's: oa moves no more */
+
+	if (cli_opt_parse_env(o, environ) < 0 ||
+	    cli_spank_env_options(o, environ) < 0 || cli_opt_validate(o) < 0)
 		exit(1);
-	}
-	if (cli_opt_parse_env(&o, environ) < 0 ||
-	    cli_spank_env_options(&o, environ) < 0 || cli_opt_validate(&o) < 0)
+	cli_filter_pre_submit(o);
+	cli_init("salloc", o->verbose - o->quiet);
+	if (cli_opt_check_clusters(o, cli_conf()->cluster_name) < 0)
 		exit(1);
-	cli_filter_pre_submit(&o);
-	cli_init("salloc", o.verbose - o.quiet);
-	if (cli_opt_check_clusters(&o, cli_conf()->cluster_name) < 0)
-		exit(1);
-	cli_spank_post_opt(&o);
+	cli_spank_post_opt(o);
 	/* the plugins' options and job control variables go with the job
 	 * (its Prolog sees them) and to the command, whose sruns pass the
 	 * options on to their steps */
-	o.desc.environment = spank_stack_job_env(o.spank, o.desc.environment);
+	o->desc.environment = spank_stack_job_env(o->spank, o->desc.environment);
 	/* InactiveLimit applies while salloc waits on its command; as in
 	 * Slurm, an allocation --no-shell leaves behind is exempt */
 	if (!no_shell)
-		cli_heartbeat_mark(&o.desc);
+		cli_heartbeat_mark(&o->desc);
 	/* --x11: the DISPLAY and cookie are checked now; the command's
 	 * sruns relay (cli_x11.h) */
-	if (o.x11 && cli_x11_check(&x11, "salloc", o.x11) < 0)
+	if (o->x11 && cli_x11_check(&x11, "salloc", o->x11) < 0)
 		exit(1);
 	/* scontrol notify reaches us here (salloc_msg.h) */
 	if (!no_shell)
-		o.desc.alloc_resp_port = salloc_msg_start();
-	if (cli_alloc_request(&o, first < argc ? argv[first] :
-			      no_shell ? "no-shell" : "interactive", true,
-			      &job_id) < 0)
+		o->desc.alloc_resp_port = salloc_msg_start();
+	for (size_t k = 1; k < n; k++) {
+		if (!oa[k].desc.name && oa[k - 1].desc.name)
+			oa[k].desc.name = xstrdup(oa[k - 1].desc.name);
+		cli_opt_het_propagate(&oa[k].desc, &oa[k - 1].desc);
+	}
+	if (n > 1)
+		rc = cli_alloc_request_het(oa, n, first < argc ? argv[first] :
+					   no_shell ? "no-shell" :
+					   "interactive", &job_id);
+	else
+		rc = cli_alloc_request(o, first < argc ? argv[first] :
+				       no_shell ? "no-shell" : "interactive",
+				       true, &job_id);
+	if (rc < 0)
 		exit(1);
-	if (cli_alloc_held(&o, job_id, true) < 0 ||
-	    cli_alloc_wait(job_id, o.quiet, o.immediate, true, &ji) < 0)
+	if (cli_alloc_held(o, job_id, true) < 0 ||
+	    cli_alloc_wait(job_id, o->quiet, o->immediate, true, &ji) < 0)
 		exit(1);
-	cli_filter_post_submit(&o, job_id, NO_VAL32);
-	if (!o.quiet)
+	cli_filter_post_submit(o, job_id, NO_VAL32);
+	if (!o->quiet)
 		info("Granted job allocation %u", job_id);
-	if (cli_alloc_wait_prolog(job_id, o.quiet, &ji) < 0) {
+	if (cli_alloc_wait_prolog(job_id, o->quiet, &ji) < 0) {
 		job_info_free_members(&ji);
 		exit(1);
 	}
 	if (no_shell) {
 		job_info_free_members(&ji);
-		cli_spank_finish(&o);
-		cli_opt_free(&o);
+		cli_spank_finish(o);
 		return 0;
 	}
-	cli_alloc_env(&environ, &ji, &o);
-	environ = spank_stack_job_env(o.spank, environ);
+	cli_alloc_env(&environ, &ji, o);
+	if (n > 1 && cli_alloc_env_het(&environ, job_id, oa, n) < 0)
+		error("Unable to read heterogeneous job %u's components",
+		      job_id);
+	environ = spank_stack_job_env(o->spank, environ);
 	if (x11.flags)
 		environ = cli_env_set(environ, CLI_X11_ENV,
 				      x11_flags_name(x11.flags));
 	job_info_free_members(&ji);
 	status = _run(argv + first);
-	if (!o.quiet)
+	if (!o->quiet)
 		info("Relinquishing job allocation %u", job_id);
 	cli_alloc_release(job_id, (uint32_t) status);
-	cli_spank_finish(&o);
+	cli_spank_finish(o);
 	cli_x11_free(&x11);
-	cli_opt_free(&o);
+	for (size_t k = 0; k < n; k++)
+		cli_opt_free(&oa[k]);
+	xfree(oa);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

@@ -339,6 +339,7 @@ static const struct {
 } msg_checks[] = {
 	{ REQUEST_SUBMIT_BATCH_JOB, NULL, check_job_desc },
 	{ REQUEST_SUBMIT_BATCH_HET_JOB, NULL, check_het_job_desc },
+	{ REQUEST_HET_JOB_ALLOCATION, NULL, check_het_job_desc },
 	{ REQUEST_RESOURCE_ALLOCATION, NULL, check_job_desc },
 	{ REQUEST_JOB_WILL_RUN, NULL, check_job_desc },
 	{ REQUEST_UPDATE_JOB, job_update_strs, NULL },

@@ -34,6 +34,7 @@ const field_desc_t acct_job_rec_fields[] = {
 	J(container, FT_STR),
 	J(wckey, FT_STR), J(wckey_id, FT_U32), J(resv_id, FT_U32),
 	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
+	J(time_suspended, FT_TIME),
 	FIELD_END
 };
 #undef J
@@ -276,7 +277,8 @@ void acct_frame_free_members(acct_frame_t *f)
 
 /* A record from an outbox written before the last fields of its table
  * existed (job: array_task_str, then container/wckey/wckey_id/resv_id,
- * then het_job_id/het_job_offset; step: consumed_energy). */
+ * then het_job_id/het_job_offset, then time_suspended; step:
+ * consumed_energy). */
 static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 		    uint32_t len)
 {
@@ -293,15 +295,17 @@ static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
 
-/* Job records lost trailing fields at each older version: 4 (container,
- * wckey, wckey_id, resv_id), then 1 more (array_task_str). */
+/* Job records lost trailing fields at each older version: 1
+ * (time_suspended), then 2 (the hetjob ids), then 4 (container, wckey,
+ * wckey_id, resv_id), then 1 more (array_task_str). */
 static void *job_rec_old(const uint8_t *data, uint32_t len)
 {
-	static const size_t drop[] = { 2, 6, 7 };
-	static field_desc_t old[3][NFIELDS(acct_job_rec_fields)];
+	static const size_t drop[] = { 1, 3, 7, 8 };
+	enum { OLD_CNT = sizeof(drop) / sizeof(drop[0]) };
+	static field_desc_t old[OLD_CNT][NFIELDS(acct_job_rec_fields)];
 	void *rec = NULL;
 
-	for (size_t v = 0; v < 3 && !rec; v++) {
+	for (size_t v = 0; v < OLD_CNT && !rec; v++) {
 		if (!old[v][0].name) {
 			memcpy(old[v], acct_job_rec_fields, sizeof(old[v]));
 			old[v][NFIELDS(old[v]) - 1 - drop[v]] =

@@ -91,6 +91,10 @@ typedef struct {
 	uint32_t  resv_id;        /* reservation it ran in, 0 = none */
 	uint32_t  het_job_id;     /* hetjob leader's id, 0 = none */
 	uint32_t  het_job_offset; /* the component (sacct "123+1") */
+	/* Seconds suspended; while state is SUSPENDED, as in Slurm's
+	 * job_table: the moment from which "now - it" is the seconds
+	 * suspended (so a running suspension grows without a record). */
+	time_t    time_suspended;
 } acct_job_rec_t;
 
 /* One step of a job; key (job, step_id).  Usage in microseconds / KB. */

@@ -956,6 +956,7 @@ static const msg_desc_t table[] = {
 	ROW_FIELDS(REQUEST_SUBMIT_BATCH_JOB, job_desc_t, job_desc_fields),
 	ROW_FIELDS(RESPONSE_SUBMIT_BATCH_JOB, submit_response_msg_t, submit_response_fields),
 	ROW_FUNCS(REQUEST_SUBMIT_BATCH_HET_JOB, het_job_desc_msg_t, msg_het_job_desc),
+	ROW_FUNCS(REQUEST_HET_JOB_ALLOCATION, het_job_desc_msg_t, msg_het_job_desc),
 	ROW_FIELDS(REQUEST_JOB_WILL_RUN, job_desc_t, job_desc_fields),
 	ROW_FIELDS(RESPONSE_JOB_WILL_RUN, will_run_response_msg_t, will_run_fields),
 	ROW_FIELDS(REQUEST_BATCH_JOB_LAUNCH, batch_launch_msg_t, batch_launch_fields),

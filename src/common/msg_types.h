@@ -116,6 +116,9 @@ typedef enum {
 	/* sbatch with hetjob components: all or none (ctld/het_job.h);
 	 * answered RESPONSE_SUBMIT_BATCH_JOB with the leader's id */
 	REQUEST_SUBMIT_BATCH_HET_JOB = 4020, /* het_job_desc_msg_t */
+	/* salloc/srun with hetjob components: all or none, no script;
+	 * answered RESPONSE_RESOURCE_ALLOCATION with the leader's id */
+	REQUEST_HET_JOB_ALLOCATION = 4030,   /* het_job_desc_msg_t */
 
 	/* job control */
 	REQUEST_JOB_STEP_CREATE = 5001,     /* job_step_create_request_msg_t */

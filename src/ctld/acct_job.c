@@ -123,6 +123,28 @@ static uint32_t wckey_id(const job_info_t *i)
 	return assoc_mgr_wckey_id(name, w);
 }
 
+/* The record's time_suspended (acct_rec.h).  The controller keeps the
+ * running time before the last suspension (pre_sus_time) and when the
+ * last suspension or resume happened (suspend_time); suspend_start is
+ * set while a suspension lasts (also when the job ended in it). */
+static time_t suspended_field(const job_info_t *i, uint32_t base)
+{
+	time_t start = i->start_time;
+
+	if (!start || !i->suspend_time)
+		return 0;
+	if (base == JOB_SUSPENDED)
+		return start + i->pre_sus_time;
+	if (i->suspend_start) {         /* ended while suspended */
+		time_t t = i->end_time - start - i->pre_sus_time;
+
+		return t > 0 ? t : 0;
+	}
+	if (i->suspend_time - start - i->pre_sus_time > 0)
+		return i->suspend_time - start - i->pre_sus_time;
+	return 0;
+}
+
 void acct_job_changed(job_record_t *j)
 {
 	const job_info_t *i = &j->info;
@@ -183,6 +205,7 @@ void acct_job_changed(job_record_t *j)
 		.wckey = i->wckey,
 		.wckey_id = wckey_id(i),
 		.resv_id = resv_mgr_id(i->reservation),
+		.time_suspended = suspended_field(i, base),
 	};
 	acct_record(ACCT_REC_JOB, &r);
 	if (base >= JOB_COMPLETE)

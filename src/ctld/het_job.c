@@ -132,6 +132,11 @@ static void het_free_resp(void *data)
 	msg_body_free(RESPONSE_SUBMIT_BATCH_JOB, data);
 }
 
+static void het_free_alloc_resp(void *data)
+{
+	msg_body_free(RESPONSE_RESOURCE_ALLOCATION, data);
+}
+
 /* The ids as Slurm prints HetJobIdSet: ranges of consecutive ids. */
 static char *het_id_set(job_record_t *const *made, size_t n)
 {
@@ -158,7 +163,7 @@ static char *het_id_set(job_record_t *const *made, size_t n)
  * refusal refuses the whole job.  0 with made[] filled, or the error
  * (with *msg) and nothing made. */
 static int het_trial_all(het_job_desc_msg_t *h, slurm_msg_t *m,
-			 job_record_t **made, char **msg)
+			 job_record_t **made, char **msg, const char *rpc)
 {
 	int rc = 0;
 
@@ -172,9 +177,8 @@ static int het_trial_all(het_job_desc_msg_t *h, slurm_msg_t *m,
 		else if (!(made[i] = job_mgr_trial(d, m, &rc, msg)) && !rc)
 			rc = SLURM_ERROR;
 		if (rc) {
-			info("_slurm_rpc_submit_batch_het_job: uid=%u: "
-			     "component %u: %s", (unsigned) m->auth_uid, i,
-			     slurm_strerror(rc));
+			info("%s: uid=%u: component %u: %s", rpc,
+			     (unsigned) m->auth_uid, i, slurm_strerror(rc));
 			for (uint32_t k = 0; k < i; k++) {
 				job_mgr_trial_free(made[k]);
 				made[k] = NULL;
@@ -184,8 +188,12 @@ static int het_trial_all(het_job_desc_msg_t *h, slurm_msg_t *m,
 	return rc;
 }
 
-void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
+/* Batch (sbatch: the leader runs the script) or an allocation (salloc,
+ * srun: no script in any component). */
+static void het_submit_common(net_conn_t *c, slurm_msg_t *m, bool batch)
 {
+	const char *rpc = batch ? "_slurm_rpc_submit_batch_het_job" :
+		"_slurm_rpc_allocate_het_job";
 	het_job_desc_msg_t *h = m->data;
 	submit_response_msg_t *resp;
 	job_record_t **made;
@@ -198,12 +206,14 @@ void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 		het_reply_error(c, SLURM_ERROR, NULL);
 		return;
 	}
-	if (!h->desc[0].script || !*h->desc[0].script) {
+	if (!batch)
+		xfree(h->desc[0].script);
+	else if (!h->desc[0].script || !*h->desc[0].script) {
 		het_reply_error(c, ESLURM_JOB_SCRIPT_MISSING, NULL);
 		return;
 	}
 	made = xcalloc(h->cnt, sizeof(*made));
-	if ((rc = het_trial_all(h, m, made, &msg))) {
+	if ((rc = het_trial_all(h, m, made, &msg, rpc))) {
 		het_reply_error(c, rc, msg);
 		xfree(msg);
 		xfree(made);
@@ -227,14 +237,28 @@ void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
 	resp->job_id = made[0]->info.job_id;
 	resp->step_id = NO_VAL32;
 	gettimeofday(&t1, NULL);
-	info("_slurm_rpc_submit_batch_het_job: JobId=%u HetJobIdSet=%s "
-	     "InitPrio=%u usec=%ld", made[0]->info.job_id, set,
+	info("%s: JobId=%u HetJobIdSet=%s InitPrio=%u usec=%ld", rpc,
+	     made[0]->info.job_id, set,
 	     made[0]->info.priority,
 	     (long) ((t1.tv_sec - t0.tv_sec) * 1000000 +
 		     (t1.tv_usec - t0.tv_usec)));
 	xfree(set);
 	xfree(made);
-	commit_reply(c, RESPONSE_SUBMIT_BATCH_JOB, resp, het_free_resp);
+	if (batch)
+		commit_reply(c, RESPONSE_SUBMIT_BATCH_JOB, resp, het_free_resp);
+	else
+		commit_reply(c, RESPONSE_RESOURCE_ALLOCATION, resp,
+			     het_free_alloc_resp);
+}
+
+void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m)
+{
+	het_submit_common(c, m, true);
+}
+
+void het_job_rpc_allocate(net_conn_t *c, slurm_msg_t *m)
+{
+	het_submit_common(c, m, false);
 }
 
 /* ---- placement ---- */
@@ -307,15 +331,37 @@ uint32_t het_job_place(job_record_t *const *comps, size_t n,
 
 /* ---- end, cancel ---- */
 
+/* The leader was requeued (job_mgr_end with JOB_REQUEUE): c, still
+ * live, goes with it, held when the leader is held. */
+static void het_requeue_comp(job_record_t *lead, job_record_t *c)
+{
+	const job_info_t *l = &lead->info;
+	job_info_t *i = &c->info;
+
+	i->restart_cnt++;
+	if (!l->priority) {
+		if (i->priority)
+			c->prio_saved = i->priority;
+		i->priority = 0;
+		i->held_by_user = l->held_by_user;
+		xfree(i->state_desc);
+		i->state_desc = xstrdup(l->state_desc);
+	}
+	debug("%s: JobId=%u (HetJobId=%u+%u) requeued with its leader",
+	      __func__, i->job_id, l->job_id, (unsigned) i->het_job_offset);
+	job_mgr_end(c, l->job_state & ~JOB_COMPLETING, l->state_reason,
+		    l->exit_code);
+}
+
 void het_job_ended(job_record_t *j)
 {
 	job_record_t **comps;
 	size_t n;
+	bool requeue = j->info.job_state & JOB_REQUEUE;
 
 	if (!het_job_is_comp(j) || j->info.het_job_offset != 0)
 		return;
-	/* a requeue is not an end: the components are left as they are */
-	if (HET_BASE(j) == JOB_PENDING || (j->info.job_state & JOB_REQUEUE))
+	if (HET_BASE(j) == JOB_PENDING && !requeue)
 		return;
 	if (!(comps = het_job_comps(j, &n)))
 		return;
@@ -328,6 +374,12 @@ void het_job_ended(job_record_t *j)
 			continue;
 		if (b == JOB_PENDING && (c->info.job_state & JOB_COMPLETING))
 			continue;       /* a requeue cleaning up */
+		if (requeue) {          /* the whole het job runs again */
+			if (b != JOB_PENDING &&
+			    !(c->info.job_state & JOB_COMPLETING))
+				het_requeue_comp(j, c);
+			continue;
+		}
 		debug("%s: JobId=%u (HetJobId=%u+%u) ends with its leader",
 		      __func__, c->info.job_id, j->info.job_id, (unsigned) i);
 		c->acct_requid = j->acct_requid;
@@ -336,6 +388,46 @@ void het_job_ended(job_record_t *j)
 			    WAIT_NO_REASON, j->info.exit_code);
 	}
 	xfree(comps);
+}
+
+job_record_t *het_job_leader(job_record_t *j)
+{
+	if (!het_job_is_comp(j))
+		return NULL;
+	if (j->info.het_job_offset == 0)
+		return j;
+	return job_mgr_find(j->info.het_job_id);
+}
+
+bool het_job_node_fail(job_record_t *j, const char *node)
+{
+	job_record_t *lead = het_job_leader(j);
+	uint32_t b;
+
+	if (!lead || lead == j)
+		return false;   /* the leader's own end or requeue takes all */
+	b = HET_BASE(lead);
+	if ((b != JOB_RUNNING && b != JOB_SUSPENDED) ||
+	    (lead->info.job_state & JOB_COMPLETING))
+		return false;
+	if (lead->info.batch_flag && lead->info.requeue) {
+		info("job_mgr_node_fail: requeue JobId=%u (HetJobId=%u) due to "
+		     "failure of node %s", j->info.job_id, lead->info.job_id,
+		     node);
+		job_mgr_requeue_auto(lead);
+		return true;
+	}
+	info("Killing JobId=%u (HetJobId=%u) on failed node %s",
+	     j->info.job_id, lead->info.job_id, node);
+	job_mgr_end(lead, JOB_NODE_FAIL, FAIL_DOWN_NODE, 0);
+	return true;
+}
+
+int het_job_requeue_check(const job_record_t *j)
+{
+	if (het_job_is_comp(j) && j->info.het_job_offset != 0)
+		return ESLURM_NOT_HET_JOB_LEADER;
+	return 0;
 }
 
 int het_job_cancel_check(const job_record_t *j)

@@ -10,7 +10,9 @@
  * schedulers start every component together or none (het_job_place); the
  * leader's end ends every component; a pending component is cancelled
  * only as the whole job (ESLURM_NOT_WHOLE_HET_JOB), a running one but the
- * leader by itself, as Slurm does.
+ * leader by itself, as Slurm does.  A requeue is of the whole job: asked
+ * of the leader (or by a node failure of any component when the leader
+ * has --requeue), every component runs again.
  */
 #ifndef SLUICE_CTLD_HET_JOB_H
 #define SLUICE_CTLD_HET_JOB_H
@@ -29,6 +31,9 @@ struct job_record;
 
 /* REQUEST_SUBMIT_BATCH_HET_JOB. */
 void het_job_rpc_submit(net_conn_t *c, slurm_msg_t *m);
+/* REQUEST_HET_JOB_ALLOCATION (salloc "A : B"): the same without a
+ * script; the leader is the allocation salloc waits on and releases. */
+void het_job_rpc_allocate(net_conn_t *c, slurm_msg_t *m);
 
 /* Is j a component of a heterogeneous job (the leader too)? */
 bool het_job_is_comp(const struct job_record *j);
@@ -51,8 +56,24 @@ uint32_t het_job_place(struct job_record *const *comps, size_t n,
 		       select_result_t *res);
 
 /* j just ended (job_mgr_end): the leader's end ends every other
- * component that is still live, with the same state. */
+ * component that is still live, with the same state; the leader's
+ * requeue (JOB_REQUEUE) requeues every running one with it, held when
+ * the leader is held. */
 void het_job_ended(struct job_record *j);
+
+/* The leader of j's het job (j itself for the leader); NULL when j is
+ * not a component or its leader is gone. */
+struct job_record *het_job_leader(struct job_record *j);
+
+/* Node `node` of component j (not the leader) failed while j ran: the
+ * whole het job is requeued when the leader has --requeue, else it ends
+ * NODE_FAIL through its leader.  false when j is not such a component
+ * (the caller does as for any job). */
+bool het_job_node_fail(struct job_record *j, const char *node);
+
+/* Requeue asked of component j: ESLURM_NOT_HET_JOB_LEADER for one other
+ * than the leader (the leader's requeue takes them all), else 0. */
+int  het_job_requeue_check(const struct job_record *j);
 
 /* Cancel of component j: ESLURM_NOT_WHOLE_HET_JOB for a pending
  * component other than the leader, else 0. */

@@ -827,22 +827,33 @@ void job_mgr_node_done(job_record_t *j, node_record_t *n)
 
 void job_mgr_node_fail(node_record_t *n)
 {
-	job_record_t *j, *tmp;
+	job_record_t *j;
+	uint32_t *ids = NULL;
+	size_t cnt = 0, cap = 0;
 
-	DL_FOREACH_SAFE2(jm.running, j, tmp, run_next) {
-		if (!bitmap_test(j->node_bitmap, n->index))
+	/* ids first: a het job's end or requeue moves its other
+	 * components too */
+	for (j = jm.running; j; j = j->run_next)
+		if (bitmap_test(j->node_bitmap, n->index))
+			_push_id(&ids, &cnt, &cap, j->info.job_id);
+	for (size_t k = 0; k < cnt; k++) {
+		uint32_t base;
+		bool live;
+
+		if (!(j = job_mgr_find(ids[k])) || !j->node_bitmap ||
+		    !bitmap_test(j->node_bitmap, n->index))
 			continue;
-		uint32_t base = j->info.job_state & JOB_STATE_BASE;
-
-		if ((base == JOB_RUNNING || base == JOB_SUSPENDED) &&
-		    !(j->info.job_state & JOB_COMPLETING) &&
-		    j->info.batch_flag && j->info.requeue) {
+		base = j->info.job_state & JOB_STATE_BASE;
+		live = (base == JOB_RUNNING || base == JOB_SUSPENDED) &&
+		       !(j->info.job_state & JOB_COMPLETING);
+		if (live && het_job_node_fail(j, n->info.name)) {
+			continue;
+		} else if (live && j->info.batch_flag && j->info.requeue) {
 			/* --requeue / JobRequeue: run it again elsewhere */
 			info("%s: requeue JobId=%u due to failure of node %s",
 			     __func__, j->info.job_id, n->info.name);
 			job_mgr_requeue_auto(j);
-		} else if ((base == JOB_RUNNING || base == JOB_SUSPENDED) &&
-			   !(j->info.job_state & JOB_COMPLETING)) {
+		} else if (live) {
 			info("Killing JobId=%u on failed node %s",
 			     j->info.job_id, n->info.name);
 			job_mgr_end(j, JOB_NODE_FAIL, FAIL_DOWN_NODE, 0);
@@ -850,6 +861,7 @@ void job_mgr_node_fail(node_record_t *n)
 			job_mgr_node_done(j, n);
 		}
 	}
+	xfree(ids);
 }
 
 static bool _listed(uint32_t id, const uint32_t *ids, uint32_t cnt)

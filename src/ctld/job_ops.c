@@ -17,6 +17,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/crontab.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mail.h"
 #include "ctld/job_mgr.h"
 #include "ctld/jobcomp.h"
@@ -208,6 +209,8 @@ static int _requeue(job_record_t *j, uint32_t flags, uid_t uid)
 		      "from uid=%u", i->job_id, (unsigned) uid);
 		return ESLURM_ACCESS_DENIED;
 	}
+	if (het_job_requeue_check(j))
+		return het_job_requeue_check(j);
 	if (!i->batch_flag)
 		return ESLURM_BATCH_ONLY;
 	if (i->job_state & JOB_COMPLETING)
@@ -398,6 +401,7 @@ void job_mgr_suspend_job(job_record_t *j, bool suspend, time_t now)
 		job_mgr_signal_nodes(j, SIGCONT, KILL_FULL_JOB);
 	}
 	job_mgr_touch(j);
+	acct_job_changed(j);    /* the suspended time (sacct Suspended) */
 }
 
 static int _suspend(job_record_t *j, uint16_t op, uid_t uid, time_t now)

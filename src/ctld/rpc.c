@@ -132,6 +132,8 @@ static const rpc_row_t rpc_table[] = {
 	  CHANGE },
 	{ REQUEST_SUBMIT_BATCH_HET_JOB,  RPC_PRIV_USER, het_job_rpc_submit,
 	  CHANGE },
+	{ REQUEST_HET_JOB_ALLOCATION,    RPC_PRIV_USER, het_job_rpc_allocate,
+	  CHANGE },
 	{ REQUEST_JOB_WILL_RUN,          RPC_PRIV_USER, job_mgr_rpc_will_run },
 	{ REQUEST_JOB_INFO,              RPC_PRIV_USER, job_mgr_rpc_info,
 	  PRIVATE_DATA_JOBS, RPC_PD_FILTER },

@@ -556,6 +556,14 @@ static const char *const schema_v18[] = {
 	NULL
 };
 
+/* v19: how long each job was suspended (sacct Suspended); while it is
+ * suspended, the moment from which now minus it is that time. */
+static const char *const schema_v19[] = {
+	"ALTER TABLE job_table ADD COLUMN IF NOT EXISTS time_suspended "
+	"BIGINT NOT NULL DEFAULT 0",
+	NULL
+};
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -579,6 +587,7 @@ static const struct {
 	{ NULL, schema_v16 },
 	{ schema_v17, NULL },
 	{ schema_v18, NULL },
+	{ schema_v19, NULL },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -44,6 +44,10 @@ static const col_t job_cols[] = {
 	{ "resv_id", "t.id_resv" },
 	{ "het_job_id", "t.het_job_id" },
 	{ "het_job_offset", "t.het_job_offset" },
+	/* a job suspended now: seconds up to now (acct_rec.h) */
+	{ "time_suspended", "IF(t.state & 255 = 2 AND t.time_suspended > 0, "
+	  "GREATEST(UNIX_TIMESTAMP() - t.time_suspended, 0), "
+	  "t.time_suspended)" },
 	{ NULL, NULL }
 };
 

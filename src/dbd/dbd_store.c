@@ -134,7 +134,7 @@ static size_t slen(const char *v)
 	"tres_alloc, tres_req, req_mem, mem_per_cpu, work_dir, comment, " \
 	"submit_line, constraints, restart_cnt, priority, mod_time, " \
 	"array_task_str, container, wckey, id_wckey, id_resv, het_job_id, " \
-	"het_job_offset"
+	"het_job_offset, time_suspended"
 
 static const char job_update[] =
 	" ON DUPLICATE KEY UPDATE id_array_job=VALUES(id_array_job), "
@@ -161,7 +161,8 @@ static const char job_update[] =
 	"id_wckey=IF(VALUES(id_wckey)=0, job_table.id_wckey, "
 	"VALUES(id_wckey)), "
 	"id_resv=IF(VALUES(id_resv)=0, job_table.id_resv, VALUES(id_resv)), "
-	"het_job_id=VALUES(het_job_id), het_job_offset=VALUES(het_job_offset)";
+	"het_job_id=VALUES(het_job_id), het_job_offset=VALUES(het_job_offset), "
+	"time_suspended=VALUES(time_suspended)";
 
 static int flush_jobs(store_t *s)
 {
@@ -223,8 +224,8 @@ static int add_job(store_t *s, const acct_job_rec_t *j)
 	qn(s, sql, j->container);
 	xstrcatc(sql, ',');
 	q(s, sql, j->wckey);
-	xstrfmtcat(sql, ",%u,%u,%u,%u)", j->wckey_id, j->resv_id,
-		   j->het_job_id, j->het_job_offset);
+	xstrfmtcat(sql, ",%u,%u,%u,%u,%" PRId64 ")", j->wckey_id, j->resv_id,
+		   j->het_job_id, j->het_job_offset, (int64_t)j->time_suspended);
 	/* quoting at most doubles a string */
 	s->jobs_bytes += 1024 + 2 * (slen(j->name) + slen(j->account) +
 		slen(j->partition) + slen(j->qos) + slen(j->nodes) +

@@ -112,7 +112,7 @@ SACCT_2205_WIDTHS = [
     ("QOS", 10), ("Reason", 22), ("ReqCPUFreqGov", 13), ("ReqCPUFreqMax", 13),
     ("ReqCPUFreqMin", 13), ("ReqCPUS", 8), ("ReqMem", 10), ("ReqTRES", 10),
     ("Start", 19), ("State", 10), ("Submit", 19), ("SubmitLine", 20),
-    ("SystemCPU", 10), ("Timelimit", 10), ("TimelimitRaw", 10),
+    ("Suspended", 10), ("SystemCPU", 10), ("Timelimit", 10), ("TimelimitRaw", 10),
     ("TotalCPU", 10), ("TRESUsageInAve", 14), ("TRESUsageInMax", 14),
     ("TRESUsageInMaxNode", 18), ("TRESUsageInMaxTask", 18),
     ("TRESUsageInMin", 14), ("TRESUsageInMinNode", 18),

@@ -124,8 +124,8 @@ static void test_frame_round_trip(void **st)
 
 /* A job record as older controllers packed it (without the last drop
  * fields of today's table) still unpacks, the missing ones empty; the
- * full record carries the container, wckey, its id and the reservation
- * id. */
+ * full record carries the container, wckey, its id, the reservation id,
+ * the hetjob ids and the suspended time. */
 static void test_job_record_versions(void **st)
 {
 	acct_job_rec_t j = sample_job(5);
@@ -139,11 +139,13 @@ static void test_job_record_versions(void **st)
 	j.container = "/b";
 	j.het_job_id = 4;
 	j.het_job_offset = 1;
+	j.time_suspended = 77;
 	for (n = 0; all[n].name; n++)
 		;
-	/* written: all (0), before the hetjob fields (2), before
-	 * container/wckey/resv (6), before array_task_str (7) */
-	for (size_t drop = 0; drop <= 7; drop++) {
+	/* written: all (0), before time_suspended (1), before the hetjob
+	 * fields (3), before container/wckey/resv (7), before
+	 * array_task_str (8) */
+	for (size_t drop = 0; drop <= 8; drop++) {
 		field_desc_t *old = xcalloc(n + 1, sizeof(*old));
 		buf_t *b = buf_create(256);
 		acct_job_rec_t *back;
@@ -151,15 +153,16 @@ static void test_job_record_versions(void **st)
 		memcpy(old, all, (n - drop) * sizeof(*old));
 		fields_pack(b, old, &j);
 		back = acct_rec_unpack(ACCT_REC_JOB, buf_data(b), buf_len(b));
-		if (drop == 1 || (drop >= 3 && drop <= 5)) {
+		if (drop == 2 || (drop >= 4 && drop <= 6)) {
 			/* never written by any controller */
 			assert_null(back);
 		} else {
 			assert_non_null(back);
 			assert_int_equal(back->job_id, 5);
-			assert_int_equal(back->het_job_id, drop ? 0 : 4);
-			assert_int_equal(back->het_job_offset, drop ? 0 : 1);
-			if (drop > 2) {
+			assert_int_equal(back->time_suspended, drop ? 0 : 77);
+			assert_int_equal(back->het_job_id, drop > 1 ? 0 : 4);
+			assert_int_equal(back->het_job_offset, drop > 1 ? 0 : 1);
+			if (drop > 3) {
 				assert_null(back->container);
 				assert_null(back->wckey);
 				assert_int_equal(back->wckey_id, 0);
@@ -170,7 +173,7 @@ static void test_job_record_versions(void **st)
 				assert_int_equal(back->wckey_id, 3);
 				assert_int_equal(back->resv_id, 9);
 			}
-			if (drop == 7)
+			if (drop == 8)
 				assert_null(back->array_task_str);
 			else
 				assert_string_equal(back->array_task_str,

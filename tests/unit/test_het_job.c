@@ -2,7 +2,8 @@
  * partition and job tables (stubs as in test_sched.c): a submit makes
  * every component or none, the main scheduler and backfill start every
  * component together or none, backfill plans the job as one and never
- * delays it for a lower-priority job, the leader's end ends all. */
+ * delays it for a lower-priority job, the leader's end ends all, a
+ * requeue (asked, or a node failure under any component) is of all. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -227,6 +228,80 @@ static void test_cancel_rules(void **st)
 	end_all();
 }
 
+/* The nodes confirm the job is gone (a requeue's or an end's). */
+static void nodes_done(uint32_t id)
+{
+	job_record_t *j = J(id);
+	long idx[8], n = 0, i;
+
+	/* the last one frees the bitmap (pending again) */
+	for (i = j->node_bitmap ? bitmap_first_set(j->node_bitmap) : -1;
+	     i >= 0 && n < 8; i = bitmap_next_set(j->node_bitmap, i + 1))
+		idx[n++] = i;
+	for (i = 0; i < n; i++)
+		job_mgr_node_done(j, node_mgr_at(idx[i]));
+}
+
+/* A requeue is of the whole het job: refused for another component,
+ * the leader's takes every component back to pending. */
+static void test_requeue_whole(void **st)
+{
+	uint32_t lead;
+
+	(void) st;
+	lead = het_submit(1, 1, 1, 1, NULL, 10);
+	sched_run();
+	assert_int_equal(base(lead), JOB_RUNNING);
+	assert_int_equal(base(lead + 1), JOB_RUNNING);
+	assert_int_equal(het_job_requeue_check(J(lead + 1)),
+			 ESLURM_NOT_HET_JOB_LEADER);
+	assert_int_equal(het_job_requeue_check(J(lead)), 0);
+	assert_ptr_equal(het_job_leader(J(lead + 1)), J(lead));
+	assert_ptr_equal(het_job_leader(J(lead)), J(lead));
+	job_mgr_requeue_auto(J(lead));
+	assert_true(J(lead + 1)->info.job_state & JOB_REQUEUE);
+	nodes_done(lead);
+	nodes_done(lead + 1);
+	assert_int_equal(J(lead)->info.job_state, JOB_PENDING);
+	assert_int_equal(J(lead + 1)->info.job_state, JOB_PENDING);
+	assert_int_equal(J(lead)->info.restart_cnt, 1);
+	assert_int_equal(J(lead + 1)->info.restart_cnt, 1);
+	assert_int_equal(node_mgr_find("n1")->info.alloc_cpus +
+			 node_mgr_find("n2")->info.alloc_cpus, 0);
+	end_all();
+}
+
+/* A failed node under component 1 alone: the whole het job is requeued
+ * when the leader may be, else it ends NODE_FAIL. */
+static void test_node_fail_of_component(void **st)
+{
+	for (int requeue = 1; requeue >= 0; requeue--) {
+		uint32_t lead;
+		node_record_t *n;
+
+		(void) st;
+		lead = het_submit(2, 1, 2, 1, NULL, 10);   /* a node each */
+		sched_run();
+		assert_int_equal(base(lead + 1), JOB_RUNNING);
+		assert_string_not_equal(J(lead)->info.nodes,
+					J(lead + 1)->info.nodes);
+		J(lead)->info.requeue = requeue;
+		n = node_mgr_find(J(lead + 1)->info.nodes);
+		job_mgr_node_fail(n);
+		nodes_done(lead);
+		nodes_done(lead + 1);
+		if (requeue) {
+			assert_int_equal(base(lead), JOB_PENDING);
+			assert_int_equal(base(lead + 1), JOB_PENDING);
+			assert_int_equal(J(lead + 1)->info.restart_cnt, 1);
+		} else {
+			assert_int_equal(base(lead), JOB_NODE_FAIL);
+			assert_int_equal(base(lead + 1), JOB_NODE_FAIL);
+		}
+		end_all();
+	}
+}
+
 /* Backfill: a higher-priority hetjob needing both nodes waits for the
  * running job; a lower-priority job that would run past that start is
  * not started (it would delay the hetjob), a shorter one is. */
@@ -268,6 +343,8 @@ int main(void)
 		cmocka_unit_test(test_costart_same_node),
 		cmocka_unit_test(test_cancel_rules),
 		cmocka_unit_test(test_backfill_never_delays_hetjob),
+		cmocka_unit_test(test_requeue_whole),
+		cmocka_unit_test(test_node_fail_of_component),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -416,7 +416,8 @@ static void *sample(const msg_desc_t *d)
 		fill_fields(job_info_fields, &m->jobs[1]);
 		break;
 	}
-	case REQUEST_SUBMIT_BATCH_HET_JOB: {    /* no component: refused */
+	case REQUEST_SUBMIT_BATCH_HET_JOB:      /* no component: refused */
+	case REQUEST_HET_JOB_ALLOCATION: {
 		het_job_desc_msg_t *m = body;
 
 		m->cnt = 2;
