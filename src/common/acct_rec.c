@@ -7,6 +7,7 @@
 
 #include "common/acct_rec.h"
 #include "common/pack.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 
 #define F(st, m, t) FIELD(st, m, t)

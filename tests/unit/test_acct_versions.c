@@ -18,6 +18,7 @@
 #include "common/acct_rec.h"
 #include "common/msg_types.h"
 #include "common/pack.h"
+#include "common/parse_util.h"
 #include "common/proto_version.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
