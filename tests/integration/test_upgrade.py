@@ -63,6 +63,15 @@ def _env(tag, nodes, dbd=None, ctld=None):
     return e
 
 
+def _done(e, ok):
+    """Stop everything; remove the directory only when the test passed
+    (finish() also fails it on a sanitizer report)."""
+    if ok:
+        e.finish()
+    else:
+        e.stop()
+
+
 def _upgrade_dbd(e, path):
     e.stop_dbd()
     e.dbd_path = path
@@ -126,8 +135,7 @@ def test_slurmdbd_upgraded_under_old_controller(nb):
         assert "malformed" not in e.dbd_log_text()
         ok = True
     finally:
-        e.c.failed = not ok
-        e.finish() if ok else e.stop()
+        _done(e, ok)
 
 
 def _state_of(c, running, held):
@@ -149,7 +157,7 @@ def test_controller_upgraded_with_jobs_running(nb):
         c = e.c
         go = os.path.join(c.dir, "run", "go")
         wait = "while [ ! -e %s ]; do sleep 0.2; done" % go
-        running = [_sbatch(c, "sbatch", wait, "-w", n)
+        running = [_sbatch(c, "sbatch", wait, "-w", n, "-t", "10")
                    for n in c.node_names]
         for j in running:
             c.wait_state(j, "RUNNING")
@@ -217,8 +225,7 @@ def test_controller_upgraded_with_jobs_running(nb):
         assert _state_files(c) == before
         ok = True
     finally:
-        e.c.failed = not ok
-        e.finish() if ok else e.stop()
+        _done(e, ok)
 
 
 def test_controller_newer_than_slurmdbd_refused(nb):
@@ -241,8 +248,7 @@ def test_controller_newer_than_slurmdbd_refused(nb):
                         {str(j): "COMPLETED", "%d.batch" % j: "COMPLETED"})
         ok = True
     finally:
-        e.c.failed = not ok
-        e.finish() if ok else e.stop()
+        _done(e, ok)
 
 
 def _state_files(c):
