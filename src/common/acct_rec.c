@@ -1,9 +1,13 @@
 /* acct_rec.c — accounting record tables and the outbox frame format
  * (acct_rec.h). */
+#define _GNU_SOURCE     /* program_invocation_short_name */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/acct_rec.h"
 #include "common/pack.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 
 #define F(st, m, t) FIELD(st, m, t)
@@ -35,6 +39,9 @@ const field_desc_t acct_job_rec_fields[] = {
 	J(wckey, FT_STR), J(wckey_id, FT_U32), J(resv_id, FT_U32),
 	J(het_job_id, FT_U32), J(het_job_offset, FT_U32),
 	J(time_suspended, FT_TIME),
+#ifdef SLUICE_PROTO_NEXT
+	FIELD_SINCE(acct_job_rec_t, proto_next, FT_U32, PROTO_25_11, NO_VAL32),
+#endif
 	FIELD_END
 };
 #undef J
@@ -203,10 +210,15 @@ void acct_outbox_header(uint8_t *out, uint64_t epoch)
 	put64(out + 12, epoch);
 }
 
-int acct_outbox_header_parse(const uint8_t *in, size_t len, uint64_t *epoch)
+int acct_outbox_header_parse(const uint8_t *in, size_t len, uint64_t *epoch,
+			     uint32_t *format)
 {
-	if (len < ACCT_OUTBOX_HDR_LEN || memcmp(in, ACCT_OUTBOX_MAGIC, 8) ||
-	    get32(in + 8) != ACCT_OUTBOX_VERSION)
+	if (len < ACCT_OUTBOX_HDR_LEN || memcmp(in, ACCT_OUTBOX_MAGIC, 8))
+		return -1;
+	*format = get32(in + 8);
+	if (*format > ACCT_OUTBOX_VERSION)
+		return -2;
+	if (*format < ACCT_OUTBOX_V1)
 		return -1;
 	*epoch = get64(in + 12);
 	return 0;
@@ -214,58 +226,72 @@ int acct_outbox_header_parse(const uint8_t *in, size_t len, uint64_t *epoch)
 
 /* ---- frames ---- */
 
-void acct_frame_build(acct_frame_t *f, uint64_t seq, uint16_t kind,
-		      const void *rec)
+void acct_frame_build_at(acct_frame_t *f, uint64_t seq, uint16_t kind,
+			 const void *rec, uint16_t v)
 {
 	size_t size;
 	const field_desc_t *fields = acct_rec_fields(kind, &size);
 	buf_t *b = buf_create(256);
 	size_t len;
 
+	buf_set_proto(b, v);
 	fields_pack(b, fields, rec);
 	f->seq = seq;
 	f->kind = kind;
+	f->version = v;
 	f->data = buf_steal(b, &len);
 	f->len = (uint32_t)len;
 	buf_destroy(b);
 }
 
-/* Body on disk: seq (8), kind (2), data. */
+void acct_frame_build(acct_frame_t *f, uint64_t seq, uint16_t kind,
+		      const void *rec)
+{
+	acct_frame_build_at(f, seq, kind, rec, PROTO_OWN);
+}
+
+/* Body on disk: seq (8), kind (2), version (2), data. */
 uint8_t *acct_frame_encode(const acct_frame_t *f, size_t *len)
 {
-	uint32_t body = 10 + f->len;
+	uint32_t body = ACCT_FRAME_FIXED + f->len;
 	uint8_t *out = xmalloc(ACCT_FRAME_HDR_LEN + body);
 	uint8_t *p = out + ACCT_FRAME_HDR_LEN;
 
 	put64(p, f->seq);
 	p[8] = f->kind >> 8;
 	p[9] = (uint8_t)f->kind;
+	p[10] = f->version >> 8;
+	p[11] = (uint8_t)f->version;
 	if (f->len)
-		memcpy(p + 10, f->data, f->len);
+		memcpy(p + ACCT_FRAME_FIXED, f->data, f->len);
 	put32(out, body);
 	put32(out + 4, acct_crc32(p, body));
 	*len = ACCT_FRAME_HDR_LEN + body;
 	return out;
 }
 
-size_t acct_frame_decode(const uint8_t *in, size_t len, acct_frame_t *f)
+size_t acct_frame_decode(const uint8_t *in, size_t len, uint32_t format,
+			 acct_frame_t *f)
 {
-	uint32_t body;
+	uint32_t body, fixed = format == ACCT_OUTBOX_V1 ? 10 : ACCT_FRAME_FIXED;
 	const uint8_t *p = in + ACCT_FRAME_HDR_LEN;
 
 	memset(f, 0, sizeof(*f));
-	if (len < ACCT_FRAME_HDR_LEN)
+	if (len < ACCT_FRAME_HDR_LEN || format < ACCT_OUTBOX_V1 ||
+	    format > ACCT_OUTBOX_VERSION)
 		return 0;
 	body = get32(in);
-	if (body < 10 || body > ACCT_FRAME_MAX_BODY ||
+	if (body < fixed || body > ACCT_FRAME_MAX_BODY ||
 	    body > len - ACCT_FRAME_HDR_LEN ||
 	    acct_crc32(p, body) != get32(in + 4))
 		return 0;
 	f->seq = get64(p);
 	f->kind = (uint16_t)(p[8] << 8 | p[9]);
-	f->len = body - 10;
+	f->version = fixed > 10 ? (uint16_t)(p[10] << 8 | p[11])
+				: ACCT_REC_UNVERSIONED;
+	f->len = body - fixed;
 	f->data = xmalloc(f->len + 1);
-	memcpy(f->data, p + 10, f->len);
+	memcpy(f->data, p + fixed, f->len);
 	return ACCT_FRAME_HDR_LEN + body;
 }
 
@@ -285,6 +311,7 @@ static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 	buf_t *b = buf_view(data, len);
 	void *rec = xmalloc(size);
 
+	buf_set_proto(b, PROTO_25_05);
 	if (fields_unpack(b, v1, rec) < 0 || buf_remaining(b)) {
 		fields_free(v1, rec);
 		xfree(rec);
@@ -295,9 +322,20 @@ static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
 
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
 
-/* Job records lost trailing fields at each older version: 1
- * (time_suspended), then 2 (the hetjob ids), then 4 (container, wckey,
- * wckey_id, resv_id), then 1 more (array_task_str). */
+/* Rows of the base (25.05), before any a later version added. */
+static size_t base_rows(const field_desc_t *f)
+{
+	size_t n = 0;
+
+	while (f[n].name && !f[n].since)
+		n++;
+	return n;
+}
+
+/* Job records of unversioned outbox files (format 1) lost trailing
+ * fields at each older layout: 1 (time_suspended), then 2 (the hetjob
+ * ids), then 4 (container, wckey, wckey_id, resv_id), then 1 more
+ * (array_task_str). */
 static void *job_rec_old(const uint8_t *data, uint32_t len)
 {
 	static const size_t drop[] = { 1, 3, 7, 8 };
@@ -308,7 +346,7 @@ static void *job_rec_old(const uint8_t *data, uint32_t len)
 	for (size_t v = 0; v < OLD_CNT && !rec; v++) {
 		if (!old[v][0].name) {
 			memcpy(old[v], acct_job_rec_fields, sizeof(old[v]));
-			old[v][NFIELDS(old[v]) - 1 - drop[v]] =
+			old[v][base_rows(old[v]) - drop[v]] =
 				(field_desc_t)FIELD_END;
 		}
 		rec = rec_v1(old[v], sizeof(acct_job_rec_t), data, len);
@@ -322,30 +360,58 @@ static void *step_rec_v1(const uint8_t *data, uint32_t len)
 
 	if (!v1[0].name) {
 		memcpy(v1, acct_step_rec_fields, sizeof(v1));
-		v1[NFIELDS(v1) - 2] = (field_desc_t)FIELD_END;
+		v1[base_rows(v1) - 1] = (field_desc_t)FIELD_END;
 	}
 	return rec_v1(v1, sizeof(acct_step_rec_t), data, len);
 }
 
-void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len)
+bool acct_rec_version_ok(uint16_t v, char *why, size_t len)
+{
+	char rv[16], own[16], old[16];
+
+	if (v == ACCT_REC_UNVERSIONED || proto_supported(v))
+		return true;
+	if (!why)
+		return false;
+	proto_str(v, rv, sizeof(rv));
+	proto_str(PROTO_OWN, own, sizeof(own));
+	proto_str(proto_oldest(), old, sizeof(old));
+	if (v > PROTO_OWN)
+		snprintf(why, len, "accounting record of protocol version %s, "
+			 "newer than this %s's %s (reads %s to %s): slurmdbd "
+			 "must be upgraded first", rv,
+			 program_invocation_short_name, own, old, own);
+	else
+		snprintf(why, len, "accounting record of protocol version %s, "
+			 "older than the oldest this %s %s reads (%s to %s): "
+			 "send it through a slurmdbd of %s to %s first", rv,
+			 program_invocation_short_name, own, old, own, rv,
+			 old);
+	return false;
+}
+
+void *acct_rec_unpack(uint16_t kind, uint16_t version, const uint8_t *data,
+		      uint32_t len)
 {
 	size_t size;
 	const field_desc_t *fields = acct_rec_fields(kind, &size);
 	buf_t *b;
 	void *rec;
 
-	if (!fields)
+	if (!fields || !acct_rec_version_ok(version, NULL, 0))
 		return NULL;
 	b = buf_view(data, len);
+	buf_set_proto(b, version == ACCT_REC_UNVERSIONED ? PROTO_25_05
+							  : version);
 	rec = xmalloc(size);
 	if (fields_unpack(b, fields, rec) < 0 || buf_remaining(b)) {
 		fields_free(fields, rec);
 		xfree(rec);
 	}
 	buf_destroy(b);
-	if (!rec && kind == ACCT_REC_JOB)
+	if (!rec && version == ACCT_REC_UNVERSIONED && kind == ACCT_REC_JOB)
 		rec = job_rec_old(data, len);
-	if (!rec && kind == ACCT_REC_STEP)
+	if (!rec && version == ACCT_REC_UNVERSIONED && kind == ACCT_REC_STEP)
 		rec = step_rec_v1(data, len);
 	return rec;
 }

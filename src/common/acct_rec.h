@@ -8,10 +8,17 @@
  * unpacks them by kind.  Every record carries a sequence number that is
  * unique within its outbox epoch, so a record sent twice is stored once.
  *
- * Outbox file: a header ("SLACCTOB", u32 version, u64 epoch) then frames
+ * A record is packed at the protocol version of the controller that
+ * wrote it (proto_version.h) and carries that version, in the outbox and
+ * on the wire: a controller upgraded (or rolled back) with records still
+ * waiting sends them as they were written, and slurmdbd reads each at its
+ * own version (its own and the two before; others are refused, named).
+ *
+ * Outbox file: a header ("SLACCTOB", u32 format, u64 epoch) then frames
  * [u32 body length][u32 CRC-32 of body][body = u64 seq, u16 kind,
- * packed record].  A crash may leave a torn last frame: readers stop at
- * the first frame that is short or fails its CRC.
+ * u16 version (format 2 on), packed record].  A crash may leave a torn
+ * last frame: readers stop at the first frame that is short or fails its
+ * CRC.  Format 1 frames carry no version (read as ACCT_REC_UNVERSIONED).
  */
 #ifndef SLUICE_ACCT_REC_H
 #define SLUICE_ACCT_REC_H
@@ -22,6 +29,7 @@
 #include <time.h>
 
 #include "common/fields.h"
+#include "common/proto_version.h"
 
 typedef enum {
 	ACCT_REC_CLUSTER = 1,     /* acct_cluster_rec_t */
@@ -95,6 +103,9 @@ typedef struct {
 	 * job_table: the moment from which "now - it" is the seconds
 	 * suspended (so a running suspension grows without a record). */
 	time_t    time_suspended;
+	uint32_t  proto_next;     /* synthetic 25.11 field: the version of
+				     the controller that recorded it
+				     (NO_VAL32 from a 25.05 one) */
 } acct_job_rec_t;
 
 /* One step of a job; key (job, step_id).  Usage in microseconds / KB. */
@@ -240,41 +251,67 @@ const field_desc_t *acct_rec_fields(uint16_t kind, size_t *size);
 /* ---- outbox file ---- */
 
 #define ACCT_OUTBOX_MAGIC    "SLACCTOB"
-#define ACCT_OUTBOX_VERSION  1u
+#define ACCT_OUTBOX_VERSION  2u     /* the format written */
+#define ACCT_OUTBOX_V1       1u     /* frames without a version */
 #define ACCT_OUTBOX_HDR_LEN  20u     /* magic 8 + version 4 + epoch 8 */
 #define ACCT_FRAME_HDR_LEN   8u      /* length 4 + crc 4 */
+#define ACCT_FRAME_FIXED     12u     /* body: seq 8 + kind 2 + version 2 */
 #define ACCT_FRAME_MAX_BODY  (4u * 1024 * 1024)
 
 uint32_t acct_crc32(const void *data, size_t len);
 
 /* Encode the file header into out[ACCT_OUTBOX_HDR_LEN]. */
 void acct_outbox_header(uint8_t *out, uint64_t epoch);
-/* Check a header; 0 and *epoch, or -1. */
+/* Check a header: 0 with *epoch and *format (ACCT_OUTBOX_V1 or
+ * ACCT_OUTBOX_VERSION); -2 with *format for a format newer than this
+ * build reads (a newer controller's file: leave it alone); -1 if it is
+ * not an outbox header. */
 int  acct_outbox_header_parse(const uint8_t *in, size_t len,
-			      uint64_t *epoch);
+			      uint64_t *epoch, uint32_t *format);
 
 /* A framed record: what the outbox file holds and what is sent. */
+/* A frame's version when it has none: written to an outbox of format 1,
+ * before records carried one.  Read with the tables of 25.05 and the
+ * shorter layouts before them. */
+#define ACCT_REC_UNVERSIONED 0
+
 typedef struct {
 	uint64_t  seq;
 	uint16_t  kind;
+	uint16_t  version;        /* protocol version data is packed at */
 	uint32_t  len;            /* of data */
 	uint8_t  *data;           /* packed record body */
 } acct_frame_t;
 
-/* Pack rec of kind as a frame body; the caller owns *out (xfree). */
+/* Pack rec of kind as a frame body at this build's version (f->version);
+ * the caller owns f->data (acct_frame_free_members). */
 void acct_frame_build(acct_frame_t *f, uint64_t seq, uint16_t kind,
 		      const void *rec);
-/* The on-disk bytes of f (frame header + body); caller xfrees. */
+/* The same at version v (a supported one): tests, and tools writing for
+ * an older slurmdbd. */
+void acct_frame_build_at(acct_frame_t *f, uint64_t seq, uint16_t kind,
+			 const void *rec, uint16_t v);
+/* The on-disk bytes of f (frame header + body, format
+ * ACCT_OUTBOX_VERSION); caller xfrees. */
 uint8_t *acct_frame_encode(const acct_frame_t *f, size_t *len);
-/* Parse one on-disk frame at in[0..len).  Returns bytes consumed (> 0)
- * with *f filled (f->data xmalloc'd), 0 if the frame is incomplete or
- * corrupt (a torn tail: stop reading there). */
-size_t acct_frame_decode(const uint8_t *in, size_t len, acct_frame_t *f);
+/* Parse one on-disk frame of a file of format (acct_outbox_header_parse)
+ * at in[0..len).  Returns bytes consumed (> 0) with *f filled (f->data
+ * xmalloc'd), 0 if the frame is incomplete or corrupt (a torn tail: stop
+ * reading there). */
+size_t acct_frame_decode(const uint8_t *in, size_t len, uint32_t format,
+			 acct_frame_t *f);
 void   acct_frame_free_members(acct_frame_t *f);
 
-/* Unpack a frame's record into a new struct of its kind (free with
- * acct_rec_free).  NULL if the kind is unknown or the bytes are bad. */
-void *acct_rec_unpack(uint16_t kind, const uint8_t *data, uint32_t len);
+/* Whether this build reads records packed at version v: its own and the
+ * two before (proto_supported), or ACCT_REC_UNVERSIONED.  When not, and
+ * why is given, a message naming both versions and what to upgrade. */
+bool  acct_rec_version_ok(uint16_t v, char *why, size_t len);
+/* Unpack a frame's record, packed at version (acct_rec_version_ok), into
+ * a new struct of its kind (free with acct_rec_free); fields the version
+ * lacks get their rows' defaults.  NULL if the kind or version is unknown
+ * or the bytes are bad. */
+void *acct_rec_unpack(uint16_t kind, uint16_t version, const uint8_t *data,
+		      uint32_t len);
 void  acct_rec_free(uint16_t kind, void *rec);
 
 #endif

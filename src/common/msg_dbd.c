@@ -17,7 +17,10 @@ static const field_desc_t dbd_job_cond_fields[] = {
 };
 #undef Q
 
-/* REQUEST_DBD_RECORDS: cluster, epoch, count, then each frame. */
+/* REQUEST_DBD_RECORDS: cluster, epoch, count, then each frame: seq,
+ * kind, the version its record is packed at (acct_rec.h: a record keeps
+ * the version of the controller that wrote it, whatever the message's),
+ * the record. */
 void msg_dbd_records_pack(buf_t *b, const void *data)
 {
 	const dbd_records_msg_t *m = data;
@@ -28,6 +31,7 @@ void msg_dbd_records_pack(buf_t *b, const void *data)
 	for (uint32_t i = 0; i < m->cnt; i++) {
 		pack64(b, m->recs[i].seq);
 		pack16(b, m->recs[i].kind);
+		pack16(b, m->recs[i].version);
 		packmem(b, m->recs[i].data, m->recs[i].len);
 	}
 }
@@ -51,8 +55,8 @@ int msg_dbd_records_unpack(buf_t *b, void **data)
 	if (unpackstr(b, &m->cluster) < 0 || unpack64(b, &m->epoch) < 0 ||
 	    unpack32(b, &cnt) < 0)
 		goto error;
-	/* A record takes at least 14 bytes (seq, kind, length). */
-	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b) / 14)
+	/* A record takes at least 16 bytes (seq, kind, version, length). */
+	if (cnt > PACK_MAX_ARRAY_LEN || cnt > buf_remaining(b) / 16)
 		goto error;
 	m->recs = xcalloc(cnt ? cnt : 1, sizeof(*m->recs));
 	for (m->cnt = 0; m->cnt < cnt; m->cnt++) {
@@ -60,6 +64,7 @@ int msg_dbd_records_unpack(buf_t *b, void **data)
 		void *p = NULL;
 
 		if (unpack64(b, &f->seq) < 0 || unpack16(b, &f->kind) < 0 ||
+		    unpack16(b, &f->version) < 0 ||
 		    unpackmem(b, &p, &f->len, ACCT_FRAME_MAX_BODY) < 0)
 			goto error;
 		f->data = p;

@@ -283,6 +283,15 @@ static void peer_version_set(const char *key, uint16_t v)
 	pthread_mutex_unlock(&peers_lock);
 }
 
+/* Requests to slurmdbd (the 7000s): as in Slurm, slurmdbd is upgraded
+ * before everything that talks to it, so one older than us is refused,
+ * never stepped down to (an accounting record of ours it could not read
+ * would be lost to it). */
+static bool to_slurmdbd(uint16_t type)
+{
+	return type >= REQUEST_DBD_ACCT && type < RESPONSE_SLURM_RC;
+}
+
 /* A reply refusing the version we sent at: the older one the peer
  * speaks, to send again at, or 0 (logged when the peer is too new or too
  * old for us: what to upgrade). */
@@ -296,6 +305,16 @@ static uint16_t retry_version(const char *key, uint16_t type,
 	    r->rc != SLURM_PROTOCOL_VERSION_ERROR)
 		return 0;
 	sent = sent ? sent : PROTO_OWN;
+	if (resp->version < sent && to_slurmdbd(type)) {
+		error("%s: slurmdbd at %s speaks protocol version %s, older "
+		      "than this %s's %s: slurmdbd must be upgraded first "
+		      "(slurmdbd, then slurmctld, then the slurmd's, then the "
+		      "commands)", msg_type_name(type), key,
+		      proto_str(resp->version, pv, sizeof(pv)),
+		      program_invocation_short_name,
+		      proto_str(sent, own, sizeof(own)));
+		return 0;
+	}
 	if (resp->version < sent && proto_supported(resp->version)) {
 		debug("%s: %s speaks protocol version %s: sending at it",
 		      msg_type_name(type), key,

@@ -165,6 +165,7 @@ void acct_job_changed(job_record_t *j)
 		.array_task_id = i->array_task_id,
 		.het_job_id = i->het_job_id,
 		.het_job_offset = i->het_job_offset,
+		.proto_next = PROTO_OWN,
 		.name = i->name,
 		.uid = i->user_id,
 		.gid = i->group_id,

@@ -37,7 +37,7 @@ static struct {
 
 static size_t frame_disk_len(const acct_frame_t *f)
 {
-	return ACCT_FRAME_HDR_LEN + 10 + f->len;
+	return ACCT_FRAME_HDR_LEN + ACCT_FRAME_FIXED + f->len;
 }
 
 static void queue_push(const acct_frame_t *f)
@@ -151,17 +151,16 @@ static int read_file(uint8_t **data, size_t *len)
 	return 0;
 }
 
-/* Load the frames of an existing file; returns how many bytes are
- * valid (the rest is a torn tail), or 0 if the header is bad. */
-static size_t load_frames(const uint8_t *data, size_t len)
+/* Load the frames of an existing file of format; returns how many bytes
+ * are valid (the rest is a torn tail). */
+static size_t load_frames(const uint8_t *data, size_t len, uint32_t format)
 {
 	size_t off = ACCT_OUTBOX_HDR_LEN;
 
-	if (acct_outbox_header_parse(data, len, &ob.epoch) < 0)
-		return 0;
 	while (off < len) {
 		acct_frame_t f;
-		size_t n = acct_frame_decode(data + off, len - off, &f);
+		size_t n = acct_frame_decode(data + off, len - off, format,
+					     &f);
 
 		if (!n)
 			break;
@@ -177,6 +176,8 @@ int acct_outbox_open(const char *dir, char *err, size_t errlen)
 {
 	uint8_t *data;
 	size_t len, valid = 0;
+	uint32_t format = ACCT_OUTBOX_VERSION;
+	int hdr = -1;
 
 	ob.path = xstrdup_printf("%s/%s", dir, OUTBOX_FILE);
 	ob.next_seq = 1;
@@ -186,7 +187,21 @@ int acct_outbox_open(const char *dir, char *err, size_t errlen)
 		return -1;
 	}
 	if (data)
-		valid = load_frames(data, len);
+		hdr = acct_outbox_header_parse(data, len, &ob.epoch, &format);
+	if (hdr == -2) {
+		/* A newer slurmctld's (rolled back with records waiting):
+		 * its records are not ours to read or to drop. */
+		snprintf(err, errlen, "%s is of format %u, written by a newer "
+			 "slurmctld (this one reads formats %u to %u): start "
+			 "the newer slurmctld until its accounting records "
+			 "reach slurmdbd (the file is left as it is)",
+			 ob.path, format, ACCT_OUTBOX_V1, ACCT_OUTBOX_VERSION);
+		xfree(data);
+		xfree(ob.path);
+		return -1;
+	}
+	if (hdr == 0)
+		valid = load_frames(data, len, format);
 	if (data && !valid) {
 		char *bad = xstrdup_printf("%s.corrupt", ob.path);
 
@@ -198,7 +213,14 @@ int acct_outbox_open(const char *dir, char *err, size_t errlen)
 	/* With nothing left to send, numbering starts again at 1: that must
 	 * be a new epoch, or slurmdbd would skip the new records as already
 	 * stored. */
-	if (valid && ob.cnt) {
+	if (valid && ob.cnt && format != ACCT_OUTBOX_VERSION) {
+		/* An older format's records, kept with their (lack of a)
+		 * version: new ones are not appended to it. */
+		info("acct_outbox: %s: %zu records of format %u rewritten as "
+		     "format %u", ob.path, ob.cnt, format, ACCT_OUTBOX_VERSION);
+		if (rewrite_file() == 0)
+			sync_dir(dir);
+	} else if (valid && ob.cnt) {
 		if (valid < len) {
 			error("acct_outbox: %s: cutting a torn record at "
 			      "byte %zu (%zu bytes dropped)", ob.path, valid,

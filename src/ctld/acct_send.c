@@ -65,6 +65,8 @@ static int send_batch(acct_frame_t *recs, uint32_t cnt, char **why)
 			*why = xstrdup(r->msg);
 	} else if (resp.type == RESPONSE_SLURM_RC && resp.data) {
 		rc = ((return_code_msg_t *)resp.data)->rc;
+		if (rc && ((return_code_msg_t *)resp.data)->msg)
+			*why = xstrdup(((return_code_msg_t *)resp.data)->msg);
 		if (!rc)
 			rc = SLURM_UNEXPECTED_MSG_ERROR;
 	} else {

@@ -409,8 +409,17 @@ int state_save_unpack_header(buf_t *b, uint64_t *seq, uint64_t *gen,
 		snprintf(err, errlen, "state file has no valid header");
 		goto out;
 	}
-	if (unpack16(b, &ver) < 0 || ver < 1) {
-		snprintf(err, errlen, "state file version %u not supported", ver);
+	if (unpack16(b, &ver) < 0) {
+		snprintf(err, errlen, "state file header truncated");
+		goto out;
+	}
+	if (ver < STATE_SAVE_OLDEST) {
+		snprintf(err, errlen, "state file version %u is older than "
+			 "the oldest this slurmctld reads (%u to %u): "
+			 "StateSaveLocation was written by a release too old "
+			 "to upgrade from directly and is left untouched: run "
+			 "an intermediate release on it first", ver,
+			 STATE_SAVE_OLDEST, STATE_SAVE_VERSION);
 		goto out;
 	}
 	if (ver > STATE_SAVE_VERSION) {

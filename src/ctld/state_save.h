@@ -24,6 +24,10 @@
  * dynamic nodes before the node states (the jobs after them may name
  * those nodes; no file was ever written at 8); all are read. */
 #define STATE_SAVE_VERSION 9
+/* The oldest format read: a release that stops reading a format raises
+ * it (the formats of the releases more than two before, as Slurm), and a
+ * snapshot below it is refused, left untouched. */
+#define STATE_SAVE_OLDEST 1
 #define STATE_SAVE_CRONTAB 7     /* first version with crontabs */
 #define STATE_SAVE_DYN_NODES 9   /* first version with dynamic nodes */
 

@@ -36,7 +36,7 @@ typedef struct {
 
 static void whose(const acct_frame_t *f, whose_t *w)
 {
-	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
+	void *rec = acct_rec_unpack(f->kind, f->version, f->data, f->len);
 
 	*w = (whose_t){ .uid = 4294967294u };
 	if (rec && f->kind == ACCT_REC_JOB) {

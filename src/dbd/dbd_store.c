@@ -707,7 +707,7 @@ static int add_profile_or_aside(store_t *s, const acct_frame_t *f,
 
 static int apply(store_t *s, const acct_frame_t *f)
 {
-	void *rec = acct_rec_unpack(f->kind, f->data, f->len);
+	void *rec = acct_rec_unpack(f->kind, f->version, f->data, f->len);
 	int rc = 0;
 
 	if (!rec) {
@@ -951,6 +951,20 @@ void dbd_jobs_store(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 	if (!cluster_name_ok(req->cluster)) {
 		resp->rc = SLURM_ERROR;
 		resp->msg = xstrdup("invalid cluster name");
+		return;
+	}
+	for (uint32_t i = 0; i < req->cnt; i++) {
+		char why[256];
+
+		if (acct_rec_version_ok(req->recs[i].version, why,
+					sizeof(why)))
+			continue;
+		/* Nothing of the batch is stored: the records wait in the
+		 * controller's outbox for a slurmdbd that reads them. */
+		error("Cluster %s: record %" PRIu64 ": %s (%u records refused)",
+		      req->cluster, req->recs[i].seq, why, req->cnt);
+		resp->rc = SLURM_PROTOCOL_VERSION_ERROR;
+		resp->msg = xstrdup(why);
 		return;
 	}
 	if (store_txn(&s, req, &acked, false) < 0) {

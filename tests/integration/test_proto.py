@@ -13,60 +13,24 @@ submit, job info and node registration) against this one, both ways.
     format version above ours) is refused with a message and left
     untouched.
 
-The next tree is built once per run into $SLUICE_BUILD_DIR/proto-next
-(only slurmctld, slurmd, slurmstepd, sbatch and squeue; ccache when
-present; SLUICE_PROTO_NEXT_DIR overrides), incrementally on later runs.
-Its commands run as root: the scratch build need not be reachable by the
-test users."""
+The next tree is built once per run (proto_next.py, shared with
+test_upgrade.py)."""
 
 import os
-import shutil
 import socket
 import struct
-import subprocess
-import sys
-import time
 
 import pytest
 
 import cluster as cl
+import proto_next
 
 STATE_MAGIC_LEN = 4 + len("SLUICE_CTLD_STATE") + 1     # packstr
-
-NEXT_TARGETS = ["slurmctld", "slurmd", "slurmstepd", "sbatch", "squeue"]
-
-
-def _next_dir():
-    d = os.environ.get("SLUICE_PROTO_NEXT_DIR")
-    if d:
-        return os.path.abspath(d)
-    build = os.environ.get("SLUICE_BUILD_DIR", os.path.join(cl.REPO, "build"))
-    return os.path.join(os.path.abspath(build), "proto-next")
 
 
 @pytest.fixture(scope="module")
 def next_bins():
-    out = _next_dir()
-    t0 = time.time()
-    cfg = ["cmake", "-S", cl.REPO, "-B", out, "-DSLUICE_PROTO_NEXT=ON",
-           "-DSLUICE_BUILD_TESTS=OFF"]
-    if shutil.which("ccache"):
-        cfg.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
-    if not os.path.exists(os.path.join(out, "CMakeCache.txt")):
-        r = subprocess.run(cfg, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-        assert r.returncode == 0, r.stdout[-4000:]
-    r = subprocess.run(["cmake", "--build", out, "-j", str(os.cpu_count() or 2),
-                        "--target"] + NEXT_TARGETS,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
-    assert r.returncode == 0, r.stdout[-4000:]
-    sys.stderr.write("test_proto: next tree (%s) built in %.1f s\n" % (
-        ", ".join(NEXT_TARGETS), time.time() - t0))
-    bins = {n: os.path.join(out, "bin", n) for n in NEXT_TARGETS}
-    for n, p in bins.items():
-        assert os.access(p, os.X_OK), p
-    return bins
+    return proto_next.bins()
 
 
 def _cluster(tag, bins):
