@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "../../src/ctld/bf_map.c"
+#include "../../src/ctld/gres_sel.c"
 
 #define T0 1000000
 #define MIN 60
@@ -156,6 +157,78 @@ static void test_gpus_in_plan(void **st)
 	bitmap_destroy(nodes);
 }
 
+/* Typed GPUs: one node, a100 0-1 and h100 2-3 (gres_layout_parse).  An
+ * a100 held until +60, both h100s until +10.  A 2-a100 job plans for
+ * +60 (not +10, when two GPUs of the wrong type are free); its
+ * reservation holds a100s, so a 30-minute a100 job may not take the free
+ * a100 now while an h100 job may start at +10; any-type requests count
+ * every GPU; a type no node has never fits. */
+static void test_typed_gpus_in_plan(void **st)
+{
+	char err[128];
+	gres_layout_t *l = gres_layout_parse("gpu:a100:2,gpu:h100:2", err,
+					     sizeof(err));
+	select_node_t v[1], view[1];
+	bitmap_t *a = all(1), *nodes = bitmap_create(1);
+	bf_req_t a2 = { .node_cnt = 1, .cpus = 1, .gpus = 2,
+			.duration = 60 * MIN };
+	bf_req_t a1 = { .node_cnt = 1, .cpus = 1, .gpus = 1,
+			.duration = 30 * MIN };
+	bf_req_t h1 = { .node_cnt = 1, .cpus = 1, .gpus = 2,
+			.duration = 30 * MIN };
+	bf_req_t any3 = { .node_cnt = 1, .cpus = 1, .gpus = 3,
+			  .duration = 5 * MIN };
+	bf_req_t bad = { .node_cnt = 1, .cpus = 1, .gpus = 1,
+			 .duration = 5 * MIN };
+	bf_map_t *m;
+	time_t s;
+
+	assert_non_null(l);
+	nodes_init(v, 1);
+	v[0].gpus = 4;
+	v[0].gres = l;
+	v[0].gpu_used = 0x1 | 0xc;
+	m = bf_map_create(v, 1, T0, 60, 1440 * MIN);
+	bf_map_release_gpus(m, 0, T0 + 60 * MIN, 0x1);
+	bf_map_release_gpus(m, 0, T0 + 10 * MIN, 0xc);
+	bf_map_finalize(m);
+	a2.gpu_type = a1.gpu_type = bf_map_gpu_type(m, "a100");
+	h1.gpu_type = bf_map_gpu_type(m, "h100");
+	bad.gpu_type = bf_map_gpu_type(m, "v100");
+	assert_int_not_equal(a2.gpu_type, 0);
+	assert_int_not_equal(a2.gpu_type, h1.gpu_type);
+	assert_int_equal(bad.gpu_type, BF_GPU_TYPE_NONE);
+	assert_int_equal(bf_map_gpu_type(m, NULL), 0);
+
+	assert_int_equal(bf_map_earliest(m, a, &bad, T0, &s, nodes), -1);
+	assert_int_equal(bf_map_earliest(m, a, &any3, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 10 * MIN);
+	assert_int_equal(bf_map_earliest(m, a, &a2, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 60 * MIN);
+	bf_map_reserve(m, nodes, &a2, s);
+	/* the a100 free now is kept for the plan from +60: a 30-minute
+	 * a100 job fits now; a 2-hour one would reach into the plan */
+	assert_int_equal(bf_map_earliest(m, a, &a1, T0, &s, nodes), 0);
+	assert_int_equal(s, T0);
+	a1.duration = 120 * MIN;
+	assert_int_equal(bf_map_earliest(m, a, &a1, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 120 * MIN);
+	/* the h100s are not in the plan: free from +10 */
+	assert_int_equal(bf_map_earliest(m, a, &h1, T0, &s, nodes), 0);
+	assert_int_equal(s, T0 + 10 * MIN);
+	/* the view for a 2-hour job: the reserved a100s are taken (both),
+	 * the h100s too (held until +10), so no GPU at all */
+	bf_map_view(m, 120 * MIN, view);
+	assert_int_equal(view[0].gpu_used, 0xf);
+	/* for 30 minutes: a100 1 is free (the plan starts at +60) */
+	bf_map_view(m, 30 * MIN, view);
+	assert_int_equal(view[0].gpu_used, 0xd);
+	bf_map_destroy(m);
+	gres_layout_free(l);
+	bitmap_destroy(a);
+	bitmap_destroy(nodes);
+}
+
 /* A job that never fits inside the window, and one restricted to a node
  * set. */
 static void test_window_and_avail(void **st)
@@ -228,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_bad_requests),
 		cmocka_unit_test(test_hole_in_front_of_large_job),
 		cmocka_unit_test(test_gpus_in_plan),
+		cmocka_unit_test(test_typed_gpus_in_plan),
 		cmocka_unit_test(test_window_and_avail),
 		cmocka_unit_test(test_many_nodes),
 	};
