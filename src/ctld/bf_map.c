@@ -302,11 +302,44 @@ static bool _fits(const bf_map_t *m, const bf_node_t *n, const bf_pt_t *p,
 	       (!r->gpus || __builtin_popcountll(p->gpus & tm) >= r->gpus);
 }
 
+/* Earliest slot >= s where node n holds r for d slots with the same
+ * GPUs all along (each point having enough free is not enough: a GPU
+ * freed at one point may be taken at the next), or SLOT_INF. */
+static uint32_t _node_earliest_gpus(const bf_map_t *m, const bf_node_t *n,
+				    uint32_t s, uint32_t d, const bf_req_t *r)
+{
+	uint64_t tm = _type_mask(m, n, r->gpu_type);
+
+	for (uint32_t i0 = 0; i0 < n->cnt; i0++) {
+		uint32_t e0 = i0 + 1 < n->cnt ? n->pt[i0 + 1].slot : SLOT_INF;
+		uint32_t run = n->pt[i0].slot > s ? n->pt[i0].slot : s;
+		uint64_t keep = tm;
+
+		if (e0 <= s)
+			continue;
+		for (uint32_t i = i0; i < n->cnt; i++) {
+			uint32_t end = i + 1 < n->cnt ? n->pt[i + 1].slot :
+				SLOT_INF;
+
+			keep &= n->pt[i].gpus;
+			if (!_fits(m, n, &n->pt[i], r) ||
+			    __builtin_popcountll(keep) < r->gpus)
+				break;
+			if (end == SLOT_INF || end - run >= d)
+				return run;
+		}
+	}
+	return SLOT_INF;
+}
+
 /* Earliest slot >= s where node n holds r for d slots, or SLOT_INF. */
 static uint32_t _node_earliest(const bf_map_t *m, const bf_node_t *n,
 			       uint32_t s, uint32_t d, const bf_req_t *r)
 {
 	uint32_t run = SLOT_INF, i;
+
+	if (r->gpus && !r->exclusive)
+		return _node_earliest_gpus(m, n, s, d, r);
 
 	for (i = 0; i < n->cnt; i++) {
 		uint32_t end = i + 1 < n->cnt ? n->pt[i + 1].slot : SLOT_INF;

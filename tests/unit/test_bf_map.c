@@ -229,6 +229,93 @@ static void test_typed_gpus_in_plan(void **st)
 	bitmap_destroy(nodes);
 }
 
+/* Free GPUs of type t on node i over slots [s, e) (the least at any
+ * point). */
+static int free_of_type(const bf_map_t *m, size_t i, uint16_t t, uint32_t s,
+			uint32_t e)
+{
+	const bf_node_t *n = &m->nodes[i];
+	uint64_t f = UINT64_MAX;
+
+	for (uint32_t k = 0; k < n->cnt; k++) {
+		uint32_t end = k + 1 < n->cnt ? n->pt[k + 1].slot : SLOT_INF;
+
+		if (end > s && n->pt[k].slot < e)
+			f &= n->pt[k].gpus;
+	}
+	return __builtin_popcountll(f & _type_mask(m, n, t));
+}
+
+/* Plans in priority order on 8 nodes of a100 0-1 + h100 2-3, with
+ * random running jobs and random typed/untyped requests: each planned
+ * start has enough GPUs of the type over the whole interval, and its
+ * reservation takes exactly that many there, so no later (lower)
+ * request is ever shown them: a plan never double-books a GPU. */
+static void test_typed_plan_never_double_books(void **st)
+{
+	char err[128];
+	gres_layout_t *l = gres_layout_parse("gpu:a100:2,gpu:h100:2", err,
+					     sizeof(err));
+	select_node_t v[8];
+	bitmap_t *a = all(8), *nodes = bitmap_create(8);
+	const char *types[] = { NULL, "a100", "h100" };
+	unsigned seed = 7;
+
+	for (int round = 0; round < 20; round++) {
+		bf_map_t *m;
+
+		nodes_init(v, 8);
+		for (size_t i = 0; i < 8; i++) {
+			v[i].gpus = 4;
+			v[i].gres = l;
+			v[i].gpu_used = rand_r(&seed) & 0xf;
+		}
+		m = bf_map_create(v, 8, T0, 60, 1440 * MIN);
+		for (size_t i = 0; i < 8; i++)
+			for (int g = 0; g < 4; g++)
+				if (v[i].gpu_used & (1u << g))
+					bf_map_release_gpus(m, (uint32_t) i,
+						T0 + (rand_r(&seed) % 120 + 1) *
+						MIN, 1u << g);
+		bf_map_finalize(m);
+		for (int j = 0; j < 40; j++) {
+			bf_req_t r = { .node_cnt = 1 + rand_r(&seed) % 2,
+				       .cpus = 1,
+				       .gpus = 1 + rand_r(&seed) % 2,
+				       .duration = (rand_r(&seed) % 90 + 1) *
+					       MIN };
+			const char *t = types[rand_r(&seed) % 3];
+			uint32_t s0, e0;
+			int before[8];
+			time_t s;
+			long i;
+
+			r.gpu_type = bf_map_gpu_type(m, t);
+			if (bf_map_earliest(m, a, &r, T0, &s, nodes) < 0)
+				continue;
+			s0 = _slot_up(m, s);
+			e0 = s0 + _dur_slots(m, r.duration);
+
+			for (i = 0; i < 8; i++) {
+				before[i] = free_of_type(m, (size_t) i,
+							 r.gpu_type, s0, e0);
+				if (bitmap_test(nodes, (size_t) i))
+					assert_true(before[i] >= r.gpus);
+			}
+			bf_map_reserve(m, nodes, &r, s);
+			for (i = 0; i < 8; i++)
+				if (bitmap_test(nodes, (size_t) i))
+					assert_int_equal(free_of_type(m,
+						(size_t) i, r.gpu_type, s0,
+						e0), before[i] - r.gpus);
+		}
+		bf_map_destroy(m);
+	}
+	gres_layout_free(l);
+	bitmap_destroy(a);
+	bitmap_destroy(nodes);
+}
+
 /* A job that never fits inside the window, and one restricted to a node
  * set. */
 static void test_window_and_avail(void **st)
@@ -302,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_hole_in_front_of_large_job),
 		cmocka_unit_test(test_gpus_in_plan),
 		cmocka_unit_test(test_typed_gpus_in_plan),
+		cmocka_unit_test(test_typed_plan_never_double_books),
 		cmocka_unit_test(test_window_and_avail),
 		cmocka_unit_test(test_many_nodes),
 	};
