@@ -56,6 +56,7 @@ typedef struct {
 	uint64_t mem;
 	uint16_t cpus;
 	uint16_t gpus;
+	uint16_t gpu_type;
 	uint16_t exclusive;
 } shape_key_t;
 
@@ -200,8 +201,7 @@ static void _bf_add_running(void)
 				       j->node_cpus[k], j->node_mem[k]);
 			if (j->node_gpus && j->node_gpus[k])
 				bf_map_release_gpus(bf.map, i, end,
-					(uint16_t) __builtin_popcountll(
-						j->node_gpus[k]));
+						    j->node_gpus[k]);
 		}
 	}
 }
@@ -281,6 +281,7 @@ static bool _bf_le(const bf_req_t *a, const bf_req_t *b)
 {
 	return a->exclusive == b->exclusive && a->node_cnt <= b->node_cnt &&
 	       a->cpus <= b->cpus && a->mem <= b->mem && a->gpus <= b->gpus &&
+	       (!a->gpus || !a->gpu_type || a->gpu_type == b->gpu_type) &&
 	       a->duration <= b->duration;
 }
 
@@ -326,6 +327,8 @@ static void _bf_to_bf_req(const job_record_t *j, const select_req_t *s,
 	per = s->gpus_per_node + s->gpus_per_task * (per / s->cpus_per_task) +
 	      (s->gpus_per_job + s->min_nodes - 1) / s->min_nodes;
 	r->gpus = per > SELECT_MAX_GPUS ? SELECT_MAX_GPUS : (uint16_t) per;
+	/* a typed request waits for GPUs of its type */
+	r->gpu_type = r->gpus ? bf_map_gpu_type(bf.map, s->gpu_type) : 0;
 	r->exclusive = s->exclusive;
 	if (r->exclusive)
 		r->cpus = r->mem = 0;   /* whole nodes: one shape per size */
@@ -347,6 +350,7 @@ static shape_t *_bf_shape(const job_record_t *j, const bf_req_t *r)
 	k.mem = r->mem;
 	k.cpus = r->cpus;
 	k.gpus = r->gpus;
+	k.gpu_type = r->gpu_type;
 	k.exclusive = r->exclusive;
 	HASH_FIND(hh, bf.shapes, &k, sizeof(k), s);
 	if (!s) {
@@ -398,22 +402,6 @@ static const bitmap_t *_bf_limit_ids(size_t n, const bitmap_t *used,
 	return bf.tmp_used[n];
 }
 
-/* GPUs of a node marked used until no more than gpus - planned_used
- * stay free (the highest indexes are kept for the plan). */
-static uint64_t _bf_limit_gpus(uint64_t used, uint16_t gpus,
-			       uint16_t planned_used)
-{
-	int have = __builtin_popcountll(used);
-
-	for (int g = gpus - 1; g >= 0 && have < planned_used; g--) {
-		if (used & ((uint64_t) 1 << g))
-			continue;
-		used |= (uint64_t) 1 << g;
-		have++;
-	}
-	return used;
-}
-
 /* The live view, less whatever the plan keeps for reservations over the
  * next duration seconds. */
 static void _bf_start_view(uint32_t duration)
@@ -431,9 +419,9 @@ static void _bf_start_view(uint32_t duration)
 			bf.view[n].cpu_used = _bf_limit_ids(n,
 				bf.live[n].cpu_used, plan.cpus,
 				plan.cpus - plan.alloc_cpus);
-		bf.view[n].gpu_used = _bf_limit_gpus(bf.live[n].gpu_used,
-			plan.gpus, (uint16_t) __builtin_popcountll(
-				plan.gpu_used));
+		/* the very GPUs the plan keeps (a typed reservation holds
+		 * GPUs of its type) */
+		bf.view[n].gpu_used = bf.live[n].gpu_used | plan.gpu_used;
 	}
 }
 
@@ -456,7 +444,6 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r,
 			  const bf_lic_req_t *lr, size_t choice)
 {
 	select_result_t res = { 0 };
-	uint16_t *gpus;
 	long i, k = 0;
 
 	/* the main scheduler may have taken them since the plan was made */
@@ -469,18 +456,15 @@ static bool _bf_start_now(job_record_t *j, const bf_req_t *r,
 	if (job_res_select(j, bf.view, bf.node_cnt, bf.usable, false, &res) !=
 	    SELECT_OK)
 		return false;
-	gpus = xcalloc(res.node_cnt + 1, sizeof(*gpus));
 	for (i = bitmap_first_set(res.nodes); i >= 0;
 	     i = bitmap_next_set(res.nodes, i + 1), k++) {
 		bf.live[i].alloc_cpus += res.cpus[k];
 		bf.live[i].alloc_memory += res.mem[k];
 		bf.live[i].gpu_used |= res.gpus[k];
-		gpus[k] = (uint16_t) __builtin_popcountll(res.gpus[k]);
 	}
-	bf_map_take(bf.map, res.nodes, res.cpus, res.mem, gpus, bf.now,
+	bf_map_take(bf.map, res.nodes, res.cpus, res.mem, res.gpus, bf.now,
 		    r->duration);
 	_bf_lic_take(lr, choice, bf.now, r->duration);
-	xfree(gpus);
 	job_mgr_start(j, &res);
 	xfree(j->info.sched_name);
 	j->info.sched_name = xstrdup("Backfill");
@@ -693,7 +677,6 @@ static bool _bf_het_start(job_record_t **comps, size_t n, uint32_t dur)
 		return false;
 	}
 	for (size_t c = 0; c < n; c++) {
-		uint16_t *gpus = xcalloc(res[c].node_cnt + 1, sizeof(*gpus));
 		long i, k = 0;
 
 		for (i = bitmap_first_set(res[c].nodes); i >= 0;
@@ -701,11 +684,9 @@ static bool _bf_het_start(job_record_t **comps, size_t n, uint32_t dur)
 			bf.live[i].alloc_cpus += res[c].cpus[k];
 			bf.live[i].alloc_memory += res[c].mem[k];
 			bf.live[i].gpu_used |= res[c].gpus[k];
-			gpus[k] = (uint16_t) __builtin_popcountll(res[c].gpus[k]);
 		}
 		bf_map_take(bf.map, res[c].nodes, res[c].cpus, res[c].mem,
-			    gpus, bf.now, dur);
-		xfree(gpus);
+			    res[c].gpus, bf.now, dur);
 		job_mgr_start(comps[c], &res[c]);
 		xfree(comps[c]->info.sched_name);
 		comps[c]->info.sched_name = xstrdup("Backfill");

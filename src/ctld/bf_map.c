@@ -1,7 +1,10 @@
 /* bf_map.c — backfill's availability map (bf_map.h).
  *
- * Per node a sorted array of change points (slot, free cpus, free mem):
- * the free amount holds from that slot to the next point.  A query for
+ * Per node a sorted array of change points (slot, free cpus, free mem,
+ * free GPU indexes): the free amount holds from that slot to the next
+ * point.  GPU types are interned per map (type k+1 = types[k]); a node
+ * of typed GPUs keeps each type's index mask, so a typed request counts
+ * only the free GPUs of its type.  A query for
  * the earliest start scans the nodes once per candidate slot; a failed
  * scan yields the next candidate directly (the k-th smallest per-node
  * earliest start), and a per-slot total of free CPUs skips slots where
@@ -11,6 +14,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "ctld/bf_map.h"
 
 #define SLOT_INF UINT32_MAX
@@ -18,7 +22,7 @@
 typedef struct {
 	uint32_t slot;
 	uint16_t cpus;
-	uint16_t gpus;
+	uint64_t gpus;           /* free GPU indexes */
 	uint64_t mem;
 } bf_pt_t;
 
@@ -27,15 +31,18 @@ typedef struct {
 	uint32_t cnt, cap;
 	uint16_t cap_cpus;
 	uint16_t cap_gpus;
+	uint64_t cap_mask;       /* the node's GPU indexes */
 	uint64_t cap_mem;
 	uint32_t weight;
 } bf_node_t;
 
 typedef struct {
 	uint32_t node, slot;
-	uint16_t cpus, gpus;
-	uint64_t mem;
+	uint16_t cpus;
+	uint64_t gpus, mem;
 } bf_rel_t;
+
+#define BF_MAX_TYPES 32
 
 struct bf_map {
 	bf_node_t *nodes;
@@ -48,7 +55,74 @@ struct bf_map {
 	size_t     rel_cnt, rel_cap;
 	uint32_t  *scratch;      /* per-node earliest, for the k-th pick */
 	size_t     cursor;       /* where the next scan begins */
+	char      *types[BF_MAX_TYPES]; /* GPU type names seen */
+	size_t     type_cnt;
+	uint64_t  *tmask;        /* [node * BF_MAX_TYPES + k]: GPUs of
+				  * types[k], NULL if no node is typed */
 };
+
+/* Intern type, -1 when the table is full. */
+static int _type_idx(bf_map_t *m, const char *type, bool add)
+{
+	for (size_t k = 0; k < m->type_cnt; k++)
+		if (!strcmp(m->types[k], type))
+			return (int) k;
+	if (!add || m->type_cnt == BF_MAX_TYPES)
+		return -1;
+	m->types[m->type_cnt] = xstrdup(type);
+	return (int) m->type_cnt++;
+}
+
+/* Record the GPU masks of each type of node i. */
+static void _node_types(bf_map_t *m, size_t i, const select_node_t *s)
+{
+	const gres_layout_t *l = s->gres;
+
+	for (size_t k = 0; l && k < l->cnt; k++) {
+		const gres_item_t *it = &l->v[k];
+		int t;
+
+		if (strcmp(it->name, "gpu") || !it->type ||
+		    (t = _type_idx(m, it->type, true)) < 0)
+			continue;
+		if (!m->tmask)
+			m->tmask = xcalloc(m->node_cnt * BF_MAX_TYPES + 1,
+					   sizeof(uint64_t));
+		m->tmask[i * BF_MAX_TYPES + (size_t) t] |= it->mask;
+	}
+	if (!l && s->gpu_type && s->gpus) {
+		int t = _type_idx(m, s->gpu_type, true);
+
+		if (t < 0)
+			return;
+		if (!m->tmask)
+			m->tmask = xcalloc(m->node_cnt * BF_MAX_TYPES + 1,
+					   sizeof(uint64_t));
+		m->tmask[i * BF_MAX_TYPES + (size_t) t] = m->nodes[i].cap_mask;
+	}
+}
+
+uint16_t bf_map_gpu_type(const bf_map_t *m, const char *type)
+{
+	int t;
+
+	if (!type || !*type)
+		return 0;
+	t = _type_idx((bf_map_t *) m, type, false);
+	return t < 0 ? BF_GPU_TYPE_NONE : (uint16_t) (t + 1);
+}
+
+/* The GPUs of node i that a request of gpu_type may use. */
+static uint64_t _type_mask(const bf_map_t *m, const bf_node_t *n,
+			   uint16_t gpu_type)
+{
+	if (!gpu_type)
+		return n->cap_mask;
+	if (gpu_type == BF_GPU_TYPE_NONE || !m->tmask)
+		return 0;
+	return m->tmask[(size_t) (n - m->nodes) * BF_MAX_TYPES +
+			gpu_type - 1];
+}
 
 bf_map_t *bf_map_create(const select_node_t *nodes, size_t node_cnt,
 			time_t now, uint32_t resolution, uint32_t window)
@@ -81,10 +155,11 @@ bf_map_t *bf_map_create(const select_node_t *nodes, size_t node_cnt,
 			s->real_memory - s->alloc_memory;
 		n->cap_gpus = s->gpus > SELECT_MAX_GPUS ? SELECT_MAX_GPUS :
 			s->gpus;
-		n->pt[0].gpus = (uint16_t) __builtin_popcountll(
-			(n->cap_gpus >= 64 ? UINT64_MAX :
-			 ((uint64_t) 1 << n->cap_gpus) - 1) & ~s->gpu_used);
+		n->cap_mask = n->cap_gpus >= 64 ? UINT64_MAX :
+			((uint64_t) 1 << n->cap_gpus) - 1;
+		n->pt[0].gpus = n->cap_mask & ~s->gpu_used;
 		m->slot_free[0] += n->pt[0].cpus;
+		_node_types(m, i, s);
 	}
 	return m;
 }
@@ -99,6 +174,9 @@ void bf_map_destroy(bf_map_t *m)
 	xfree(m->slot_free);
 	xfree(m->rel);
 	xfree(m->scratch);
+	for (size_t k = 0; k < m->type_cnt; k++)
+		xfree(m->types[k]);
+	xfree(m->tmask);
 	xfree(m);
 }
 
@@ -109,6 +187,8 @@ size_t bf_map_bytes(const bf_map_t *m)
 
 	for (size_t i = 0; i < m->node_cnt; i++)
 		b += m->nodes[i].cap * sizeof(bf_pt_t);
+	if (m->tmask)
+		b += m->node_cnt * BF_MAX_TYPES * sizeof(uint64_t);
 	return b;
 }
 
@@ -131,7 +211,7 @@ static uint32_t _dur_slots(const bf_map_t *m, uint32_t secs)
 }
 
 static void _release(bf_map_t *m, uint32_t node, time_t end, uint16_t cpus,
-		     uint64_t mem, uint16_t gpus)
+		     uint64_t mem, uint64_t gpus)
 {
 	uint32_t s = _slot_up(m, end);
 
@@ -153,10 +233,10 @@ void bf_map_release(bf_map_t *m, uint32_t node, time_t end, uint16_t cpus,
 }
 
 void bf_map_release_gpus(bf_map_t *m, uint32_t node, time_t end,
-			 uint16_t gpus)
+			 uint64_t mask)
 {
-	if (gpus)
-		_release(m, node, end, 0, 0, gpus);
+	if (mask)
+		_release(m, node, end, 0, 0, mask);
 }
 
 static int _rel_cmp(const void *a, const void *b)
@@ -192,8 +272,7 @@ void bf_map_finalize(bf_map_t *m)
 		last.cpus = c > n->cap_cpus ? n->cap_cpus : c;
 		last.mem = last.mem + r->mem > n->cap_mem ? n->cap_mem :
 			last.mem + r->mem;
-		last.gpus = last.gpus + r->gpus > n->cap_gpus ? n->cap_gpus :
-			last.gpus + r->gpus;
+		last.gpus = (last.gpus | r->gpus) & n->cap_mask;
 		m->slot_free[r->slot] += last.cpus - n->pt[n->cnt - 1].cpus;
 		if (n->pt[n->cnt - 1].slot == r->slot)
 			n->pt[n->cnt - 1] = last;
@@ -210,27 +289,64 @@ void bf_map_finalize(bf_map_t *m)
 
 /* ---- queries ---- */
 
-static bool _fits(const bf_node_t *n, const bf_pt_t *p, const bf_req_t *r)
+static bool _fits(const bf_map_t *m, const bf_node_t *n, const bf_pt_t *p,
+		  const bf_req_t *r)
 {
+	uint64_t tm = r->gpus ? _type_mask(m, n, r->gpu_type) : 0;
+
 	if (r->exclusive)
 		return p->cpus >= n->cap_cpus && p->mem >= n->cap_mem &&
-		       p->gpus >= n->cap_gpus && n->cap_cpus &&
-		       n->cap_gpus >= r->gpus;
-	return p->cpus >= r->cpus && p->mem >= r->mem && p->gpus >= r->gpus;
+		       p->gpus == n->cap_mask && n->cap_cpus &&
+		       __builtin_popcountll(tm) >= r->gpus;
+	return p->cpus >= r->cpus && p->mem >= r->mem &&
+	       (!r->gpus || __builtin_popcountll(p->gpus & tm) >= r->gpus);
+}
+
+/* Earliest slot >= s where node n holds r for d slots with the same
+ * GPUs all along (each point having enough free is not enough: a GPU
+ * freed at one point may be taken at the next), or SLOT_INF. */
+static uint32_t _node_earliest_gpus(const bf_map_t *m, const bf_node_t *n,
+				    uint32_t s, uint32_t d, const bf_req_t *r)
+{
+	uint64_t tm = _type_mask(m, n, r->gpu_type);
+
+	for (uint32_t i0 = 0; i0 < n->cnt; i0++) {
+		uint32_t e0 = i0 + 1 < n->cnt ? n->pt[i0 + 1].slot : SLOT_INF;
+		uint32_t run = n->pt[i0].slot > s ? n->pt[i0].slot : s;
+		uint64_t keep = tm;
+
+		if (e0 <= s)
+			continue;
+		for (uint32_t i = i0; i < n->cnt; i++) {
+			uint32_t end = i + 1 < n->cnt ? n->pt[i + 1].slot :
+				SLOT_INF;
+
+			keep &= n->pt[i].gpus;
+			if (!_fits(m, n, &n->pt[i], r) ||
+			    __builtin_popcountll(keep) < r->gpus)
+				break;
+			if (end == SLOT_INF || end - run >= d)
+				return run;
+		}
+	}
+	return SLOT_INF;
 }
 
 /* Earliest slot >= s where node n holds r for d slots, or SLOT_INF. */
-static uint32_t _node_earliest(const bf_node_t *n, uint32_t s, uint32_t d,
-			       const bf_req_t *r)
+static uint32_t _node_earliest(const bf_map_t *m, const bf_node_t *n,
+			       uint32_t s, uint32_t d, const bf_req_t *r)
 {
 	uint32_t run = SLOT_INF, i;
+
+	if (r->gpus && !r->exclusive)
+		return _node_earliest_gpus(m, n, s, d, r);
 
 	for (i = 0; i < n->cnt; i++) {
 		uint32_t end = i + 1 < n->cnt ? n->pt[i + 1].slot : SLOT_INF;
 
 		if (end <= s)
 			continue;
-		if (!_fits(n, &n->pt[i], r)) {
+		if (!_fits(m, n, &n->pt[i], r)) {
 			run = SLOT_INF;
 			continue;
 		}
@@ -300,7 +416,7 @@ static int _scan(bf_map_t *m, const bitmap_t *avail, const bf_req_t *r,
 
 		for (i = bitmap_next_set(avail, from); i >= 0 && i < stop;
 		     i = bitmap_next_set(avail, i + 1)) {
-			uint32_t t = _node_earliest(&m->nodes[i], s, d, r);
+			uint32_t t = _node_earliest(m, &m->nodes[i], s, d, r);
 
 			if (t != s) {
 				m->scratch[k++] = t;
@@ -418,7 +534,7 @@ static uint32_t _split(bf_node_t *n, uint32_t s)
 }
 
 static void _node_take(bf_map_t *m, bf_node_t *n, uint32_t s, uint32_t e,
-		       uint16_t cpus, uint64_t mem, uint16_t gpus)
+		       uint16_t cpus, uint64_t mem, uint64_t gpus)
 {
 	uint32_t a, b, i, k;
 
@@ -437,8 +553,33 @@ static void _node_take(bf_map_t *m, bf_node_t *n, uint32_t s, uint32_t e,
 			m->slot_free[k] -= took;
 		p->cpus -= took;
 		p->mem = p->mem < mem ? 0 : p->mem - mem;
-		p->gpus = p->gpus < gpus ? 0 : p->gpus - gpus;
+		p->gpus &= ~gpus;
 	}
+}
+
+/* The GPUs of r's type free on n over [s, e), the lowest r->gpus of them
+ * (all there are if fewer: the request was planned without them). */
+static uint64_t _bf_pick_gpus(const bf_map_t *m, const bf_node_t *n, uint32_t s,
+			   uint32_t e, const bf_req_t *r)
+{
+	uint64_t free = UINT64_MAX, pick = 0;
+
+	if (!r->gpus)
+		return 0;
+	for (uint32_t i = 0; i < n->cnt; i++) {
+		uint32_t end = i + 1 < n->cnt ? n->pt[i + 1].slot : SLOT_INF;
+
+		if (end > s && n->pt[i].slot < e)
+			free &= n->pt[i].gpus;
+	}
+	free &= _type_mask(m, n, r->gpu_type);
+	for (uint16_t k = 0; k < r->gpus && free; k++) {
+		uint64_t low = free & -free;
+
+		pick |= low;
+		free &= ~low;
+	}
+	return pick;
 }
 
 void bf_map_reserve(bf_map_t *m, const bitmap_t *nodes, const bf_req_t *r,
@@ -455,12 +596,12 @@ void bf_map_reserve(bf_map_t *m, const bitmap_t *nodes, const bf_req_t *r,
 
 		_node_take(m, n, s, e, r->exclusive ? n->cap_cpus : r->cpus,
 			   r->exclusive ? n->cap_mem : r->mem,
-			   r->exclusive ? n->cap_gpus : r->gpus);
+			   r->exclusive ? n->cap_mask : _bf_pick_gpus(m, n, s, e, r));
 	}
 }
 
 void bf_map_take(bf_map_t *m, const bitmap_t *nodes, const uint16_t *cpus,
-		 const uint64_t *mem, const uint16_t *gpus, time_t start,
+		 const uint64_t *mem, const uint64_t *gpus, time_t start,
 		 uint32_t duration)
 {
 	uint32_t s = _slot_up(m, start), e = s + _dur_slots(m, duration);
@@ -480,20 +621,18 @@ void bf_map_view(const bf_map_t *m, uint32_t duration, select_node_t *view)
 
 	for (size_t i = 0; i < m->node_cnt; i++) {
 		const bf_node_t *n = &m->nodes[i];
-		uint16_t c = n->pt[0].cpus, g = n->pt[0].gpus;
-		uint64_t mem = n->pt[0].mem;
+		uint16_t c = n->pt[0].cpus;
+		uint64_t mem = n->pt[0].mem, g = n->pt[0].gpus;
 
 		for (uint32_t k = 1; k < n->cnt && n->pt[k].slot < d; k++) {
 			if (n->pt[k].cpus < c)
 				c = n->pt[k].cpus;
 			if (n->pt[k].mem < mem)
 				mem = n->pt[k].mem;
-			if (n->pt[k].gpus < g)
-				g = n->pt[k].gpus;
+			g &= n->pt[k].gpus;
 		}
 		view[i].gpus = n->cap_gpus;
-		view[i].gpu_used = n->cap_gpus - g >= 64 ? UINT64_MAX :
-			((uint64_t) 1 << (n->cap_gpus - g)) - 1;
+		view[i].gpu_used = n->cap_mask & ~g;
 		view[i].cpus = n->cap_cpus;
 		view[i].real_memory = n->cap_mem;
 		view[i].weight = n->weight;

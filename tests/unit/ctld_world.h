@@ -175,7 +175,8 @@ void acct_node_reason(node_record_t *n, const char *old_reason,
  * mkdtemp template, rewritten): slurm.conf is conf_text after the
  * cluster's name (t), its controller and StateSaveLocation=dir/state;
  * sched also starts the scheduler plugin (backfill's parameters).  Every
- * node registers with 2 CPUs (2 sockets of 1 core) and 1000 MB.  0, or
+ * node registers with 2 CPUs (2 sockets of 1 core), or its CPUs= when
+ * that is more, and 1000 MB.  0, or
  * -1 with the error on stderr. */
 static inline int world_up(char *dir, const char *conf_text, bool sched)
 {
@@ -206,7 +207,16 @@ static inline int world_up(char *dir, const char *conf_text, bool sched)
 					      .real_memory = 1000 };
 		slurm_msg_t m = { .data = &r };
 
-		r.node_name = node_mgr_at(i)->info.name;
+		const node_record_t *n = node_mgr_at(i);
+
+		if (n->cfg_cpus > 2) {     /* larger nodes as configured */
+			r.cpus = n->cfg_cpus;
+			r.sockets = n->cfg_sockets ? n->cfg_sockets :
+				n->cfg_cpus;
+			r.cores = n->cfg_cores ? n->cfg_cores : 1;
+			r.threads = n->cfg_threads ? n->cfg_threads : 1;
+		}
+		r.node_name = n->info.name;
 		node_mgr_rpc_register(NULL, &m);
 	}
 	return 0;
