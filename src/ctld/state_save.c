@@ -200,10 +200,18 @@ out:
 	return rc;
 }
 
-buf_t *state_save_pack(uint64_t seq, uint64_t gen)
+struct state_pack {
+	buf_t      *b;          /* header, nodes, jobs so far */
+	buf_t      *tail;       /* the tables after the jobs, as of seq */
+	job_pack_t *jobs;
+};
+
+static size_t last_len = 64 * 1024;
+
+state_pack_t *state_save_pack_begin(uint64_t seq, uint64_t gen)
 {
-	static size_t last_len = 64 * 1024;
-	buf_t *b = buf_create(last_len + last_len / 8);
+	state_pack_t *sp = xmalloc(sizeof(*sp));
+	buf_t *b = sp->b = buf_create(last_len + last_len / 8);
 
 	packstr(b, STATE_MAGIC);
 	pack16(b, STATE_SAVE_VERSION);
@@ -215,7 +223,8 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 	pack16(b, DYN_NODE_STATE_VERSION);  /* version 9 */
 	node_dyn_pack_state(b);
 	node_mgr_pack_state(b);
-	job_mgr_pack_state(b);
+	sp->jobs = job_mgr_pack_begin(b);
+	b = sp->tail = buf_create(16 * 1024);
 	pack16(b, RESV_STATE_VERSION);      /* version 4 */
 	resv_mgr_pack_state(b);
 	pack16(b, PART_STATE_VERSION);      /* version 5 */
@@ -224,9 +233,38 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 	trigger_pack_state(b);
 	pack16(b, CRONTAB_STATE_VERSION);   /* version 7 */
 	crontab_pack_state(b);
+	return sp;
+}
+
+buf_t *state_save_pack_step(state_pack_t *sp, size_t max)
+{
+	buf_t *b = sp->b;
+
+	if (!job_mgr_pack_some(sp->jobs, b, max))
+		return NULL;
+	job_mgr_pack_end(sp->jobs, b);
+	packbuf(b, sp->tail);
+	buf_destroy(sp->tail);
 	pack32(b, crc32c(0, buf_data(b), buf_len(b)));
 	last_len = buf_len(b);
+	xfree(sp);
 	return b;
+}
+
+void state_save_pack_abort(state_pack_t *sp)
+{
+	if (!sp)
+		return;
+	job_mgr_pack_end(sp->jobs, NULL);
+	buf_destroy(sp->tail);
+	buf_destroy(sp->b);
+	xfree(sp);
+}
+
+buf_t *state_save_pack(uint64_t seq, uint64_t gen)
+{
+	return state_save_pack_step(state_save_pack_begin(seq, gen),
+				    SIZE_MAX);
 }
 
 /* ---- journal records of what changed ---- */
