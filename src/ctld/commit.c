@@ -90,6 +90,7 @@ static struct {
 	batch_t         *to_write;     /* loop -> writer */
 	batch_t         *written;      /* writer -> loop */
 	buf_t           *snap_buf;     /* writer -> snapshot thread */
+	bool             snap_seal;    /* snap_buf lacks its CRC */
 	uint64_t         snap_seq, snap_gen;
 	bool             snap_done;
 	int              snap_rc;
@@ -247,6 +248,7 @@ static void _write_batch(batch_t *b)
 		return;
 	pthread_mutex_lock(&cm.mutex);
 	cm.snap_buf = b->snapshot;
+	cm.snap_seal = false;
 	cm.snap_seq = b->snap_seq;
 	cm.snap_gen = b->new_gen;
 	b->snapshot = NULL;
@@ -287,8 +289,11 @@ static void *_snapshotter(void *unused)
 			break;
 		buf_t *b = cm.snap_buf;
 		uint64_t seq = cm.snap_seq, gen = cm.snap_gen;
+		bool seal = cm.snap_seal;
 
 		pthread_mutex_unlock(&cm.mutex);
+		if (seal)               /* packed in slices: CRC here */
+			state_save_pack_seal(b);
 		int rc = _write_snapshot(b, seq, gen);
 		buf_destroy(b);
 		pthread_mutex_lock(&cm.mutex);
@@ -351,6 +356,7 @@ static void _pack_hand_over(void)
 		return;
 	pthread_mutex_lock(&cm.mutex);
 	cm.snap_buf = cm.packed;
+	cm.snap_seal = true;
 	cm.snap_seq = cm.pack_seq;
 	cm.snap_gen = cm.pack_gen;
 	pthread_cond_broadcast(&cm.cond);

@@ -206,12 +206,23 @@ struct state_pack {
 	job_pack_t *jobs;
 };
 
-static size_t last_len = 64 * 1024;
+static size_t last_len = 64 * 1024, last_per_job = 512;
+
+/* Room for the whole snapshot at once: a buffer grown while the jobs are
+ * packed in slices would copy itself inside one of them. */
+static size_t _pack_size(void)
+{
+	size_t by_jobs = (size_t) job_mgr_count() * last_per_job;
+
+	by_jobs += by_jobs / 8 + 64 * 1024;
+	return by_jobs > last_len + last_len / 8 ? by_jobs :
+	       last_len + last_len / 8;
+}
 
 state_pack_t *state_save_pack_begin(uint64_t seq, uint64_t gen)
 {
 	state_pack_t *sp = xmalloc(sizeof(*sp));
-	buf_t *b = sp->b = buf_create(last_len + last_len / 8);
+	buf_t *b = sp->b = buf_create(_pack_size());
 
 	packstr(b, STATE_MAGIC);
 	pack16(b, STATE_SAVE_VERSION);
@@ -242,13 +253,20 @@ buf_t *state_save_pack_step(state_pack_t *sp, size_t max)
 
 	if (!job_mgr_pack_some(sp->jobs, b, max))
 		return NULL;
+	if (job_mgr_count())
+		last_per_job = (buf_len(b) + job_mgr_count() - 1) /
+			       job_mgr_count();
 	job_mgr_pack_end(sp->jobs, b);
 	packbuf(b, sp->tail);
 	buf_destroy(sp->tail);
-	pack32(b, crc32c(0, buf_data(b), buf_len(b)));
-	last_len = buf_len(b);
+	last_len = buf_len(b) + 4;
 	xfree(sp);
 	return b;
+}
+
+void state_save_pack_seal(buf_t *b)
+{
+	pack32(b, crc32c(0, buf_data(b), buf_len(b)));
 }
 
 void state_save_pack_abort(state_pack_t *sp)
@@ -263,8 +281,11 @@ void state_save_pack_abort(state_pack_t *sp)
 
 buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 {
-	return state_save_pack_step(state_save_pack_begin(seq, gen),
-				    SIZE_MAX);
+	buf_t *b = state_save_pack_step(state_save_pack_begin(seq, gen),
+					SIZE_MAX);
+
+	state_save_pack_seal(b);
+	return b;
 }
 
 /* ---- journal records of what changed ---- */

@@ -125,6 +125,7 @@ static void measure(size_t size, double rss0)
 	}
 	printf("  pack slices:                %9.2f ms longest of %zu\n",
 	       max_slice, steps);
+	state_save_pack_seal(b);        /* the snapshot thread's */
 	t = now_ms();
 	if (state_save_write(conf->state_save_location, b) < 0)
 		perror("state_save_write");

@@ -333,6 +333,7 @@ static void test_snapshot_in_slices(void **st)
 	while (!(b = state_save_pack_step(sp, 5)))
 		steps++;
 	assert_true(steps > 5);
+	state_save_pack_seal(b);
 	assert_int_equal(state_save_write(d, b), 0);
 	buf_destroy(b);
 
