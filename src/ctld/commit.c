@@ -4,6 +4,12 @@
  * and fdatasyncs (slow) while the loop keeps serving; one snapshot thread
  * writes snapshots.  Replies wait in two batches: those covered by the
  * write in flight, and those queued since.
+ *
+ * A rotation's snapshot is packed on the loop in slices of PACK_SLICE_US
+ * (a million jobs take seconds to pack): the batch that starts the new
+ * journal file carries no snapshot, the slices pack the jobs as they are
+ * then (state_save_pack_begin), and the finished snapshot goes to the
+ * snapshot thread once that journal file is in use.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,10 +31,13 @@
 #include "ctld/job_files.h"
 #include "ctld/journal.h"
 #include "ctld/state_save.h"
+#include "ctld/stats.h"
 #include "slurm/slurm_errno.h"
 
 #define ROTATE_MIN_BYTES (16u * 1024 * 1024)
 #define RETRY_SEC 1
+#define PACK_SLICE_US 5000     /* loop time per slice of a snapshot */
+#define PACK_CHUNK 256         /* jobs between two looks at the clock */
 
 typedef struct reply {
 	net_conn_t    *conn;
@@ -52,6 +61,7 @@ typedef struct {
 	uint64_t  snap_seq;
 	uint64_t  new_gen;
 	bool      recover;     /* after a failure: snapshot, then new file */
+	bool      rotate;      /* new file; its snapshot is packed in slices */
 	bool      rotated;     /* the new journal file is in use */
 	int       rc;
 	int       err;
@@ -62,6 +72,11 @@ static struct {
 	struct event    *done_ev;
 	struct event    *snap_ev;
 	struct event    *retry_ev;
+	struct event    *pack_ev;
+	state_pack_t    *packing;      /* a snapshot being packed in slices */
+	buf_t           *packed;       /* packed, its journal file not yet */
+	uint64_t         pack_seq, pack_gen;
+	bool             pack_rotated; /* its journal file is in use */
 	reply_t         *waiting;
 	reply_t         *inflight;
 	bool             dirty;
@@ -75,6 +90,7 @@ static struct {
 	batch_t         *to_write;     /* loop -> writer */
 	batch_t         *written;      /* writer -> loop */
 	buf_t           *snap_buf;     /* writer -> snapshot thread */
+	bool             snap_seal;    /* snap_buf lacks its CRC */
 	uint64_t         snap_seq, snap_gen;
 	bool             snap_done;
 	int              snap_rc;
@@ -216,7 +232,7 @@ static void _write_batch(batch_t *b)
 	/* records only the accounting outbox holds (run tracking) */
 	if (cm.sync && acct_outbox_sync_wanted())
 		acct_outbox_sync();
-	if (!b->snapshot)
+	if (!b->snapshot && !b->rotate)
 		return;
 	if (!(nf = journal_create(cm.dir, b->new_gen, cm.sync))) {
 		error_errno("Unable to start journal generation %llu in %s; "
@@ -228,8 +244,11 @@ static void _write_batch(batch_t *b)
 	journal_close(cm.jf);
 	cm.jf = nf;
 	b->rotated = true;
+	if (!b->snapshot)
+		return;
 	pthread_mutex_lock(&cm.mutex);
 	cm.snap_buf = b->snapshot;
+	cm.snap_seal = false;
 	cm.snap_seq = b->snap_seq;
 	cm.snap_gen = b->new_gen;
 	b->snapshot = NULL;
@@ -270,8 +289,11 @@ static void *_snapshotter(void *unused)
 			break;
 		buf_t *b = cm.snap_buf;
 		uint64_t seq = cm.snap_seq, gen = cm.snap_gen;
+		bool seal = cm.snap_seal;
 
 		pthread_mutex_unlock(&cm.mutex);
+		if (seal)               /* packed in slices: CRC here */
+			state_save_pack_seal(b);
 		int rc = _write_snapshot(b, seq, gen);
 		buf_destroy(b);
 		pthread_mutex_lock(&cm.mutex);
@@ -313,6 +335,73 @@ static batch_t *_new_snapshot_batch(batch_t *b)
 	return b;
 }
 
+/* ---- the rotation's snapshot, packed in slices ---- */
+
+static void _pack_abort(void)
+{
+	if (!cm.packing && !cm.packed)
+		return;
+	state_save_pack_abort(cm.packing);
+	if (cm.packed)
+		buf_destroy(cm.packed);
+	cm.packing = NULL;
+	cm.packed = NULL;
+	cm.snap_busy = false;
+}
+
+/* Packed, and the journal file after it in use: to the snapshot thread. */
+static void _pack_hand_over(void)
+{
+	if (!cm.packed || !cm.pack_rotated)
+		return;
+	pthread_mutex_lock(&cm.mutex);
+	cm.snap_buf = cm.packed;
+	cm.snap_seal = true;
+	cm.snap_seq = cm.pack_seq;
+	cm.snap_gen = cm.pack_gen;
+	pthread_cond_broadcast(&cm.cond);
+	pthread_mutex_unlock(&cm.mutex);
+	cm.packed = NULL;
+}
+
+static void _on_pack(evutil_socket_t fd, short what, void *arg)
+{
+	uint64_t t0 = stats_now_usec(), t;
+	struct timeval now = { 0, 0 };
+	buf_t *b = NULL;
+
+	if (!cm.packing)
+		return;
+	do {
+		b = state_save_pack_step(cm.packing, PACK_CHUNK);
+		t = stats_now_usec();
+	} while (!b && t - t0 < PACK_SLICE_US);
+	if (!b) {
+		evtimer_add(cm.pack_ev, &now);  /* after the I/O waiting */
+		return;
+	}
+	cm.packing = NULL;
+	cm.packed = b;
+	_set_rotate_at(buf_len(b));
+	debug("Snapshot at seq %llu packed (%zu bytes)",
+	      (unsigned long long) cm.pack_seq, buf_len(b));
+	_pack_hand_over();
+}
+
+static void _start_pack(batch_t *b)
+{
+	struct timeval now = { 0, 0 };
+
+	b->new_gen = ++cm.gen;
+	b->snap_seq = cm.seq;
+	b->rotate = true;
+	cm.pack_seq = b->snap_seq;
+	cm.pack_gen = b->new_gen;
+	cm.pack_rotated = false;
+	cm.packing = state_save_pack_begin(cm.seq, b->new_gen);
+	evtimer_add(cm.pack_ev, &now);
+}
+
 static void _start_write(batch_t *b)
 {
 	cm.inflight = cm.waiting;
@@ -346,7 +435,7 @@ static void _on_commit(evutil_socket_t fd, short what, void *arg)
 		return;
 	} else if (cm.jbytes + buf_len(b->records) >= cm.rotate_at &&
 		   !cm.snap_busy) {
-		_new_snapshot_batch(b);
+		_start_pack(b);
 		cm.snap_busy = true;
 	}
 	_start_write(b);
@@ -377,6 +466,8 @@ static void _finish_write(batch_t *b)
 		errno = b->err;
 		if (b->snapshot && !b->recover)
 			cm.snap_busy = false;
+		if (b->rotate)
+			_pack_abort();
 		cm.broken = true;
 		n = _refuse_all(&cm.inflight);
 		if (n) {
@@ -400,10 +491,16 @@ static void _finish_write(batch_t *b)
 		debug("Journal rotated to generation %llu at seq %llu",
 		      (unsigned long long) b->new_gen,
 		      (unsigned long long) b->snap_seq);
+		if (b->rotate) {
+			cm.pack_rotated = true;
+			_pack_hand_over();
+		}
 	} else {
 		cm.jbytes += buf_len(b->records);
 		if (b->snapshot)
 			cm.snap_busy = false;
+		if (b->rotate)
+			_pack_abort();  /* its records are in the old file */
 	}
 	_send_all(&cm.inflight);
 }
@@ -525,7 +622,9 @@ int commit_init(struct event_base *base, const recover_t *r,
 	cm.done_ev = event_new(base, -1, 0, _on_done, NULL);
 	cm.snap_ev = event_new(base, -1, 0, _on_snap, NULL);
 	cm.retry_ev = evtimer_new(base, _on_retry, NULL);
-	if (!cm.commit_ev || !cm.done_ev || !cm.snap_ev || !cm.retry_ev)
+	cm.pack_ev = evtimer_new(base, _on_pack, NULL);
+	if (!cm.commit_ev || !cm.done_ev || !cm.snap_ev || !cm.retry_ev ||
+	    !cm.pack_ev)
 		return -1;
 	if (cm.broken)
 		evtimer_add(cm.retry_ev, &tv);
@@ -553,6 +652,7 @@ int commit_sync(void)
 	buf_t *b, *rec = buf_create(4096);
 	int rc;
 
+	_pack_abort();          /* the snapshot below has it all */
 	_wait_idle();
 	state_save_pack_changes(rec, &cm.seq);  /* in the snapshot below */
 	buf_destroy(rec);
@@ -589,7 +689,11 @@ void commit_fini(void)
 		event_free(cm.snap_ev);
 	if (cm.retry_ev)
 		event_free(cm.retry_ev);
+	if (cm.pack_ev)
+		event_free(cm.pack_ev);
+	_pack_abort();
 	cm.commit_ev = cm.done_ev = cm.snap_ev = cm.retry_ev = NULL;
+	cm.pack_ev = NULL;
 	journal_close(cm.jf);
 	cm.jf = NULL;
 	xfree(cm.dir);
@@ -639,6 +743,7 @@ bool commit_broken(void)
 
 void commit_quiesce(void)
 {
+	_pack_abort();
 	pthread_mutex_lock(&cm.snap_write_mutex);    /* never given back */
 }
 

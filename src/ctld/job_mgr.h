@@ -284,6 +284,17 @@ void          job_mgr_trial_add(job_record_t *j, const job_desc_t *d);
 
 /* Snapshot of every job record. */
 void          job_mgr_pack_state(buf_t *b);
+/* The same over several calls, the loop serving between them: _begin
+ * takes the ids of the jobs there are now and leaves room for the count;
+ * each _some packs up to max more of them as they are then (a job purged
+ * since is left out), true once all are; _end writes the count (b NULL:
+ * given up) and frees p.  A job changed after _begin is packed as it is
+ * then: its JREC_JOB after the snapshot's seq replays the same or a
+ * later state over it. */
+typedef struct job_pack job_pack_t;
+job_pack_t   *job_mgr_pack_begin(buf_t *b);
+bool          job_mgr_pack_some(job_pack_t *p, buf_t *b, size_t max);
+void          job_mgr_pack_end(job_pack_t *p, buf_t *b);
 /* Journal: a JREC_JOB record for every job changed (job_mgr_touch) and
  * a JREC_PURGE for every job purged since the last call, numbered from
  * *seq + 1 (*seq ends at the last one used). */

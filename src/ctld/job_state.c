@@ -85,20 +85,67 @@ void job_mgr_changes_reset(void)
 	xfree(purged);
 }
 
+struct job_pack {
+	uint32_t *ids;          /* the jobs there were at the start */
+	size_t    cnt, next;
+	size_t    count_at;     /* where the count goes in the buffer */
+	uint32_t  packed;
+};
+
+static void _take_ids(job_pack_t *p, const job_record_t *j, bool run_list)
+{
+	for (; j; j = run_list ? j->run_next : j->pend_next) {
+		if (p->cnt == job_mgr_count())
+			break;
+		p->ids[p->cnt++] = j->info.job_id;
+	}
+}
+
+job_pack_t *job_mgr_pack_begin(buf_t *b)
+{
+	job_pack_t *p = xmalloc(sizeof(*p));
+
+	p->ids = xcalloc(job_mgr_count() + 1, sizeof(uint32_t));
+	_take_ids(p, job_mgr_pending_first(), false);
+	_take_ids(p, job_mgr_running_first(), true);
+	_take_ids(p, job_mgr_finished_first(), true);
+	if (p->cnt != job_mgr_count())
+		error("state save: %zu of %u jobs on the lists", p->cnt,
+		      job_mgr_count());
+	p->count_at = buf_len(b);
+	pack32(b, 0);
+	return p;
+}
+
+bool job_mgr_pack_some(job_pack_t *p, buf_t *b, size_t max)
+{
+	size_t end = p->cnt - p->next > max ? p->next + max : p->cnt;
+
+	for (; p->next < end; p->next++) {
+		job_record_t *j = job_mgr_find(p->ids[p->next]);
+
+		if (!j)
+			continue;        /* purged since: the journal says so */
+		_pack_job(b, j);
+		p->packed++;
+	}
+	return p->next == p->cnt;
+}
+
+void job_mgr_pack_end(job_pack_t *p, buf_t *b)
+{
+	if (b)
+		pack32_at(b, p->count_at, p->packed);
+	xfree(p->ids);
+	xfree(p);
+}
+
 void job_mgr_pack_state(buf_t *b)
 {
-	job_record_t *j;
-	uint32_t n = 0;
+	job_pack_t *p = job_mgr_pack_begin(b);
 
-	pack32(b, job_mgr_count());
-	for (j = job_mgr_pending_first(); j; j = j->pend_next, n++)
-		_pack_job(b, j);
-	for (j = job_mgr_running_first(); j; j = j->run_next, n++)
-		_pack_job(b, j);
-	for (j = job_mgr_finished_first(); j; j = j->run_next, n++)
-		_pack_job(b, j);
-	if (n != job_mgr_count())
-		error("state save: packed %u of %u jobs", n, job_mgr_count());
+	job_mgr_pack_some(p, b, SIZE_MAX);
+	job_mgr_pack_end(p, b);
 }
 
 void job_mgr_attach(job_record_t *j)

@@ -200,10 +200,29 @@ out:
 	return rc;
 }
 
-buf_t *state_save_pack(uint64_t seq, uint64_t gen)
+struct state_pack {
+	buf_t      *b;          /* header, nodes, jobs so far */
+	buf_t      *tail;       /* the tables after the jobs, as of seq */
+	job_pack_t *jobs;
+};
+
+static size_t last_len = 64 * 1024, last_per_job = 512;
+
+/* Room for the whole snapshot at once: a buffer grown while the jobs are
+ * packed in slices would copy itself inside one of them. */
+static size_t _pack_size(void)
 {
-	static size_t last_len = 64 * 1024;
-	buf_t *b = buf_create(last_len + last_len / 8);
+	size_t by_jobs = (size_t) job_mgr_count() * last_per_job;
+
+	by_jobs += by_jobs / 8 + 64 * 1024;
+	return by_jobs > last_len + last_len / 8 ? by_jobs :
+	       last_len + last_len / 8;
+}
+
+state_pack_t *state_save_pack_begin(uint64_t seq, uint64_t gen)
+{
+	state_pack_t *sp = xmalloc(sizeof(*sp));
+	buf_t *b = sp->b = buf_create(_pack_size());
 
 	packstr(b, STATE_MAGIC);
 	pack16(b, STATE_SAVE_VERSION);
@@ -215,7 +234,8 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 	pack16(b, DYN_NODE_STATE_VERSION);  /* version 9 */
 	node_dyn_pack_state(b);
 	node_mgr_pack_state(b);
-	job_mgr_pack_state(b);
+	sp->jobs = job_mgr_pack_begin(b);
+	b = sp->tail = buf_create(16 * 1024);
 	pack16(b, RESV_STATE_VERSION);      /* version 4 */
 	resv_mgr_pack_state(b);
 	pack16(b, PART_STATE_VERSION);      /* version 5 */
@@ -224,8 +244,47 @@ buf_t *state_save_pack(uint64_t seq, uint64_t gen)
 	trigger_pack_state(b);
 	pack16(b, CRONTAB_STATE_VERSION);   /* version 7 */
 	crontab_pack_state(b);
+	return sp;
+}
+
+buf_t *state_save_pack_step(state_pack_t *sp, size_t max)
+{
+	buf_t *b = sp->b;
+
+	if (!job_mgr_pack_some(sp->jobs, b, max))
+		return NULL;
+	if (job_mgr_count())
+		last_per_job = (buf_len(b) + job_mgr_count() - 1) /
+			       job_mgr_count();
+	job_mgr_pack_end(sp->jobs, b);
+	packbuf(b, sp->tail);
+	buf_destroy(sp->tail);
+	last_len = buf_len(b) + 4;
+	xfree(sp);
+	return b;
+}
+
+void state_save_pack_seal(buf_t *b)
+{
 	pack32(b, crc32c(0, buf_data(b), buf_len(b)));
-	last_len = buf_len(b);
+}
+
+void state_save_pack_abort(state_pack_t *sp)
+{
+	if (!sp)
+		return;
+	job_mgr_pack_end(sp->jobs, NULL);
+	buf_destroy(sp->tail);
+	buf_destroy(sp->b);
+	xfree(sp);
+}
+
+buf_t *state_save_pack(uint64_t seq, uint64_t gen)
+{
+	buf_t *b = state_save_pack_step(state_save_pack_begin(seq, gen),
+					SIZE_MAX);
+
+	state_save_pack_seal(b);
 	return b;
 }
 

@@ -39,6 +39,17 @@ void   state_save_fini(void);
 /* Pack the whole snapshot (loop thread): the state as of journal record
  * seq, to be followed by journal generation gen. */
 buf_t *state_save_pack(uint64_t seq, uint64_t gen);
+/* The same in steps, the loop serving between them (a million jobs take
+ * seconds to pack): _begin packs all but the jobs as of seq; each _step
+ * packs up to max jobs as they are then and returns the snapshot
+ * (caller frees) once every job is in, else NULL; _seal appends its
+ * CRC-32C (any thread: a pass over the whole buffer); _abort gives up.  The jobs changed meanwhile have journal records after seq, whose
+ * replay over the snapshot restores them (job_mgr_pack_begin). */
+typedef struct state_pack state_pack_t;
+state_pack_t *state_save_pack_begin(uint64_t seq, uint64_t gen);
+buf_t        *state_save_pack_step(state_pack_t *sp, size_t max);
+void          state_save_pack_seal(buf_t *b);
+void          state_save_pack_abort(state_pack_t *sp);
 /* Write a packed snapshot durably (any thread).  0 or -1 (errno). */
 int    state_save_write(const char *dir, const buf_t *b);
 /* Frame every change since the last call as journal records numbered

@@ -297,6 +297,70 @@ static void test_journal_replay(void **st)
 	assert_int_equal(r.damaged_gen, 0);     /* a torn end is no damage */
 }
 
+/* A snapshot packed in slices while the queue changes (a rotation at a
+ * million jobs): a job ended after the start is packed as it is then,
+ * one purged meanwhile is left out, one submitted meanwhile is not in it
+ * (its record is after the snapshot's seq); recovery from the snapshot
+ * and the journal after it is the state in memory. */
+static void test_snapshot_in_slices(void **st)
+{
+	const char *d = conf->state_save_location;
+	time_t age = (time_t)ctld_conf()->min_job_age;
+	uint64_t seq = 200;
+	uint32_t ended, purged, added, cnt, next;
+	journal_file_t *f;
+	job_record_t *last;
+	state_pack_t *sp;
+	buf_t *b, *recs;
+	char err[256];
+	recover_t r;
+	int steps = 1;
+
+	for (int i = 0; i < 40; i++)
+		assert_int_not_equal(submit(NULL, 1, NO_VAL32, NO_VAL32, true), 0);
+	state_save_changes_reset();
+	sp = state_save_pack_begin(seq, 7);
+	assert_null(state_save_pack_step(sp, 5));
+	last = job_mgr_pending_first()->pend_prev;  /* packed last of all */
+	purged = last->info.job_id;
+	ended = last->pend_prev->info.job_id;
+	job_mgr_end(last, JOB_CANCELLED, WAIT_NO_REASON, 0);
+	_purge(time(NULL) + age + 1);
+	assert_null(job_mgr_find(purged));
+	job_mgr_end(job_mgr_find(ended), JOB_CANCELLED, WAIT_NO_REASON, 0);
+	added = submit(NULL, 1, NO_VAL32, NO_VAL32, true);
+	assert_int_not_equal(added, 0);
+	while (!(b = state_save_pack_step(sp, 5)))
+		steps++;
+	assert_true(steps > 5);
+	state_save_pack_seal(b);
+	assert_int_equal(state_save_write(d, b), 0);
+	buf_destroy(b);
+
+	f = journal_create(d, 7, true);
+	assert_non_null(f);
+	recs = buf_create(4096);
+	state_save_pack_changes(recs, &seq);
+	assert_true(seq > 200);
+	assert_int_equal(journal_append(f, buf_data(recs), buf_len(recs)), 0);
+	buf_destroy(recs);
+	journal_close(f);
+	cnt = job_mgr_count();
+	next = job_mgr_next_id();
+
+	job_mgr_fini();
+	node_mgr_init(conf);
+	part_mgr_init(conf, err, sizeof(err));
+	job_mgr_init();
+	assert_int_equal(recover_state(d, &r, err, sizeof(err)), 0);
+	assert_int_equal(job_mgr_count(), cnt);
+	assert_int_equal(job_mgr_next_id(), next);
+	assert_null(job_mgr_find(purged));
+	assert_int_equal(state(ended), JOB_CANCELLED);
+	assert_int_equal(state(added), JOB_PENDING);
+	assert_int_equal(r.seq, seq);
+}
+
 /* ---- the incremental pass ---- */
 
 static void fresh_world(void)
@@ -452,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_node_down_fails_jobs),
 		cmocka_unit_test(test_snapshot_roundtrip),
 		cmocka_unit_test(test_journal_replay),
+		cmocka_unit_test(test_snapshot_in_slices),
 		cmocka_unit_test(test_incremental_pass),
 		cmocka_unit_test(test_listing_after_purge),
 	};
