@@ -21,6 +21,13 @@ for the sacct and sreport timings, spread over BENCH_SACCT_DAYS (30) days,
 (the default) slurmdbd logs its SQL (DebugFlags=DB_QUERY) and each query
 a filter made is printed with MariaDB's EXPLAIN: the index it uses and
 the rows it reads.  The issue's size: BENCH_SACCT_JOBS=1000000.
+
+Archive and purge (BENCH_PURGE=1, the default): `sacctmgr archive dump
+Jobs Steps PurgeJobAfter=<half the days>` over those records, timed:
+records archived and purged per second (jobs and steps, counted in the
+database before and after), the archive files' size, and meanwhile
+`sacct -j` is run again and again to show that slurmdbd answers during
+the purge (its median and longest time).
 """
 
 import os
@@ -41,6 +48,7 @@ SACCT_JOBS = int(os.environ.get("BENCH_SACCT_JOBS", "100000"))
 FILL_SQL = os.environ.get("BENCH_FILL_SQL") == "1"
 DAYS = int(os.environ.get("BENCH_SACCT_DAYS", "30"))
 EXPLAIN = os.environ.get("BENCH_EXPLAIN", "1") == "1"
+PURGE = os.environ.get("BENCH_PURGE", "1") == "1"
 RUNS = 7
 
 
@@ -220,6 +228,56 @@ def sacct_latency(env):
         say(name, "%.1f (%d lines)" % (ms, lines))
 
 
+def count(env, table):
+    r = env.db.sql("SELECT COUNT(*) FROM %s" % table, db=env.db.db)
+    return int(r.stdout.split()[-1])
+
+
+def purge(env):
+    """ArchiveJobs + PurgeJobAfter over half the records, with sacct
+    asked again and again meanwhile."""
+    adir = os.path.join(env.dir, "archive")
+    os.makedirs(adir, exist_ok=True)
+    before = count(env, "job_table") + count(env, "step_table")
+    done = threading.Event()
+    lat = []
+    probe = [env.c.bins["sacct"], "-P", "-n", "-X", "-o", "JobIDRaw,State",
+             "-j", str(1000000 + SACCT_JOBS - 1)]
+
+    def asker():
+        while not done.is_set():
+            t0 = time.time()
+            r = env.c.run(probe, timeout=600)
+            lat.append(((time.time() - t0) * 1000, r.rc))
+    th = threading.Thread(target=asker)
+    t0 = time.time()
+    th.start()
+    r = env.c.run([env.c.bins["sacctmgr"], "-i", "archive", "dump", "Jobs",
+                   "Steps", "Directory=" + adir,
+                   "PurgeJobAfter=%ddays" % (DAYS // 2),
+                   "PurgeStepAfter=%ddays" % (DAYS // 2)], timeout=7200)
+    dt = time.time() - t0
+    done.set()
+    th.join()
+    if r.rc != 0:
+        raise SystemExit("archive dump failed: %r" % (r,))
+    after = count(env, "job_table") + count(env, "step_table")
+    gone = before - after
+    size = sum(os.path.getsize(os.path.join(adir, f))
+               for f in os.listdir(adir))
+    say("purge_records", "%d of %d (jobs and steps older than %d days)"
+        % (gone, before, DAYS // 2))
+    say("purge_s", "%.2f" % dt)
+    say("purge_records_per_s", "%.0f" % (gone / dt if dt else 0))
+    say("purge_archive_files", "%d, %d bytes" % (len(os.listdir(adir)),
+                                                 size))
+    ok = [ms for ms, rc in lat if rc == 0]
+    say("purge_sacct_probes", "%d (%d failed), median %.1f ms, longest "
+        "%.1f ms" % (len(lat), len(lat) - len(ok),
+                     statistics.median(ok) if ok else 0,
+                     max(ok) if ok else 0))
+
+
 def main():
     if os.geteuid() != 0:
         raise SystemExit("run as root")
@@ -232,6 +290,8 @@ def main():
         say("cpus", os.cpu_count())
         burst(env)
         sacct_latency(env)
+        if PURGE:
+            purge(env)
     finally:
         env.stop()
         env.cleanup()
