@@ -425,6 +425,13 @@ SACCTMGR_JSON = {
 }
 
 
+# What the table shows an association inherits from the accounts above it
+# when it has none of its own (as Slurm 22.05 prints them); --json shows
+# the association's own value (unset there).
+INHERITED = ("MaxJobs", "MaxSubmit", "MaxWall", "Priority", "DefaultQOS",
+             "MaxTRES", "MaxTRESPerNode", "MaxTRESMins")
+
+
 def _at(doc, path):
     for k in path.split("/"):
         doc = doc[k]
@@ -438,7 +445,7 @@ def test_sacctmgr_every_entity_table_parsable_json_agree(env):
     for args in (
             ["add", "qos", "jq", "Priority=10", "GrpJobs=4", "GraceTime=30",
              "MaxWall=90", "GrpWall=3000", "MaxTRESPU=cpu=4",
-             "GrpTRES=cpu=16,node=2", "MaxJobsPU=2", "MaxSubmitPU=5",
+             "GrpTRES=cpu=16,node=2", "MaxJobsPU=2", "MaxSubmitJobsPU=5",
              "UsageFactor=2", "Preempt=normal", "MaxTRESMins=cpu=600",
              "Description=json qos"],
             ["add", "account", "jsonacct", "Description=for json",
@@ -470,7 +477,10 @@ def test_sacctmgr_every_entity_table_parsable_json_agree(env):
         for row in par:
             rec = by_key[row[names.index(by)]]
             for (col, p, f), cell in zip(cols, row):
-                assert f(_at(rec, p)) == cell, (ent, col, cell, rec)
+                v = f(_at(rec, p))
+                if ent == "assoc" and col in INHERITED and v == "":
+                    continue
+                assert v == cell, (ent, col, cell, rec)
                 checked += bool(cell)
         assert checked >= len(par), (ent, par)
     # the values set above are there, not only empty cells
