@@ -173,11 +173,12 @@ def explain(env, log_from):
     import re
     text = env.dbd_log_text()[log_from:]
     seen = set()
-    for m in re.finditer(r"DB_QUERY: (SELECT .*)", text):
+    for m in re.finditer(r"DB_QUERY: ((?:SELECT|DELETE) .*)", text):
         q = m.group(1).strip()
-        if q in seen:
+        shape = re.sub(r"\d{6,}", "N", q)      # one of each, whatever the times
+        if shape in seen:
             continue
-        seen.add(q)
+        seen.add(shape)
         r = env.db.sql("EXPLAIN " + q, check=False, db=env.db.db)
         say("  sql", q[:300] + (" ..." if len(q) > 300 else ""))
         for row in r.stdout.splitlines():
@@ -251,6 +252,7 @@ def purge(env):
             r = env.c.run(probe, timeout=600)
             lat.append(((time.time() - t0) * 1000, r.rc))
     th = threading.Thread(target=asker)
+    log_from = len(env.dbd_log_text())
     t0 = time.time()
     th.start()
     r = env.c.run([env.c.bins["sacctmgr"], "-i", "archive", "dump", "Jobs",
@@ -277,6 +279,8 @@ def purge(env):
         "%.1f ms" % (len(lat), len(lat) - len(ok),
                      statistics.median(ok) if ok else 0,
                      max(ok) if ok else 0))
+    if EXPLAIN:
+        explain(env, log_from)
 
 
 def main():
