@@ -298,12 +298,16 @@ static int purge_cluster(dbd_db_t *db, const purge_t *k, const char *cluster,
 			 time_t cut, const char *archive_dir)
 {
 	char *cond = xstrdup("cluster=");
-	time_t to;
+	time_t to = 0;
 	int rc = 0;
 
 	dbd_db_quote(db, &cond, cluster);
 	do {
+		time_t prev = to;
+
 		to = chunk_cut(db, k, cond, cut);
+		if (to <= prev)
+			to = cut;       /* no progress: the rest at once */
 		rc = purge_chunk(db, k, cluster, to, archive_dir);
 		if (!rc && to < cut && chunk_yield)
 			chunk_yield();
