@@ -50,6 +50,7 @@ FILL_SQL = os.environ.get("BENCH_FILL_SQL") == "1"
 DAYS = int(os.environ.get("BENCH_SACCT_DAYS", "30"))
 EXPLAIN = os.environ.get("BENCH_EXPLAIN", "1") == "1"
 PURGE = os.environ.get("BENCH_PURGE", "1") == "1"
+SPAN_DAYS = DAYS
 RUNS = 7
 
 
@@ -143,8 +144,12 @@ def fill_dbd(env, n):
     path (dbd_fill), timed."""
     exe = os.path.join(os.path.dirname(env.c.bins["slurmctld"]), "..",
                        "tests", "dbd_fill")
-    base = int(time.time()) - DAYS * 86400
     gap = max(1, (DAYS * 86400 - 3600) // n)       # evenly over the days
+    # the last ends an hour ago (a whole-second gap may not fill DAYS:
+    # 1,000,000 jobs 2 s apart span 23 days)
+    base = int(time.time()) - 3600 - gap * n
+    global SPAN_DAYS
+    SPAN_DAYS = gap * n / 86400.0
     r = env.c.run([os.path.abspath(exe), "-b", str(base), "-g", str(gap),
                    str(n)], timeout=7200)
     if r.rc != 0:
@@ -195,7 +200,7 @@ def sacct_latency(env):
         fill(env, SACCT_JOBS)
     else:
         fill_dbd(env, SACCT_JOBS)
-    say("sacct_job_records", "%d over %d days" % (SACCT_JOBS, DAYS))
+    say("sacct_job_records", "%d over %.1f days" % (SACCT_JOBS, SPAN_DAYS))
     day = time.strftime("%Y-%m-%dT%H:%M:%S",
                         time.localtime(time.time() - 3 * 86400))
     day_end = time.strftime("%Y-%m-%dT%H:%M:%S",
@@ -241,6 +246,7 @@ def purge(env):
     adir = os.path.join(env.dir, "archive")
     os.makedirs(adir, exist_ok=True)
     before = count(env, "job_table") + count(env, "step_table")
+    half = max(1, int(SPAN_DAYS // 2))
     done = threading.Event()
     lat = []
     probe = [env.c.bins["sacct"], "-P", "-n", "-X", "-o", "JobIDRaw,State",
@@ -257,8 +263,8 @@ def purge(env):
     th.start()
     r = env.c.run([env.c.bins["sacctmgr"], "-i", "archive", "dump", "Jobs",
                    "Steps", "Directory=" + adir,
-                   "PurgeJobAfter=%ddays" % (DAYS // 2),
-                   "PurgeStepAfter=%ddays" % (DAYS // 2)], timeout=7200)
+                   "PurgeJobAfter=%ddays" % half,
+                   "PurgeStepAfter=%ddays" % half], timeout=7200)
     dt = time.time() - t0
     done.set()
     th.join()
@@ -269,7 +275,7 @@ def purge(env):
     size = sum(os.path.getsize(os.path.join(adir, f))
                for f in os.listdir(adir))
     say("purge_records", "%d of %d (jobs and steps older than %d days)"
-        % (gone, before, DAYS // 2))
+        % (gone, before, half))
     say("purge_s", "%.2f" % dt)
     say("purge_records_per_s", "%.0f" % (gone / dt if dt else 0))
     say("purge_archive_files", "%d, %d bytes" % (len(os.listdir(adir)),
