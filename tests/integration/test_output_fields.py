@@ -489,6 +489,18 @@ def test_sacctmgr_every_entity_table_parsable_json_agree(env):
     assert out.strip() == "4|01:30:00|cpu=4|2.000000|00:00:30", out
 
 
+def test_sreport_has_no_json(env):
+    """Slurm 25.05's sreport has no --json/--yaml: refused as an unknown
+    option, as Slurm's getopt does."""
+    for opt in ("--json", "--yaml"):
+        r = env.c.run([env.c.bins["sreport"], opt, "cluster",
+                       "utilization"])
+        assert r.rc == 1, r
+        assert r.out == "", r
+        assert r.err.endswith("unrecognized option '%s'\nTry \"sreport "
+                              "--help\" for more information\n" % opt), r
+
+
 def test_sstat_table_parsable_agree(env):
     jid = str(env.running)
     fields = ["JobID", "MaxRSS", "MaxRSSNode", "AveCPU", "NTasks"]
