@@ -48,6 +48,26 @@ def test_unknown_entity(env):
         '"WCKey"' in r.err
 
 
+def test_json_bad_input(env):
+    """--json takes the same refusals as the table: an unknown entity, a
+    where clause naming no column, a command other than show; nothing is
+    printed on stdout."""
+    r = mgr(env, "--json", "show", "frobs")
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err.startswith("No valid entity in list command\n"), r
+    r = mgr(env, "--json", "show", "user", "where", "bogus=1")
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err == (" Unknown condition: bogus=1\n Use keyword 'set' to "
+                     "modify value\n"), r
+    r = mgr(env, "--yaml", "show", "qos", "where", "colour=red")
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err.startswith(" Unknown condition: colour=red\n"), r
+    r = mgr(env, "--json", "add", "account", "jx")
+    assert (r.rc, r.out) == (1, ""), r
+    assert "--json and --yaml apply to show, list and ping only" in r.err
+    assert mgr(env, "-n", "-P", "show", "account", "jx").out == ""
+
+
 def test_not_supported_refused(env):
     r = mgr(env, "show", "federations")
     assert r.rc == 1
