@@ -51,7 +51,7 @@ DAYS = int(os.environ.get("BENCH_SACCT_DAYS", "30"))
 EXPLAIN = os.environ.get("BENCH_EXPLAIN", "1") == "1"
 PURGE = os.environ.get("BENCH_PURGE", "1") == "1"
 SPAN_DAYS = DAYS
-RUNS = 7
+RUNS = int(os.environ.get("BENCH_RUNS", "7"))
 
 
 def say(name, value):
@@ -115,11 +115,14 @@ def burst(env):
 def fill(env, n):
     """n finished jobs with a .batch step each, written as SQL (the
     controller would take minutes to run them on 2 cores)."""
-    now = int(time.time()) - 3600
-    rows, steps = [], []
+    global SPAN_DAYS
+    gap = max(1, (DAYS * 86400 - 3600) // n)       # as fill_dbd
+    base = int(time.time()) - 3600 - gap * n
+    SPAN_DAYS = gap * n / 86400.0
+    rows = []
     for i in range(n):
         jid = 1000000 + i
-        t = now + i % 3000
+        t = base + i * gap
         rows.append("('sluice',%d,0,4294967294,'job%d',0,0,'acct','debug',"
                     "'normal',3,0,4294967294,0,0,%d,%d,%d,%d,60,'n1',1,1,1,"
                     "'cpu=1,node=1','cpu=1,node=1','/tmp',%d)"
