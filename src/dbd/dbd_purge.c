@@ -14,7 +14,7 @@
 #define PURGE_HOUR 3600
 /* Records (of a kind's first table) purged in one transaction: the
  * requests queued meanwhile are served between two of them. */
-#define PURGE_CHUNK 50000
+#define PURGE_CHUNK 10000
 
 static void (*chunk_yield)(void);
 

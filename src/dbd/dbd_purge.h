@@ -12,7 +12,7 @@
  * suspend records: PurgeSuspendAfter and ArchiveSuspend have nothing to
  * act on.
  *
- * Each kind of each cluster goes oldest first in chunks of about 50,000
+ * Each kind of each cluster goes oldest first in chunks of about 10,000
  * records (those of a kind's first table: jobs with their steps, ...),
  * a transaction each: the rows are locked, written to
  * "<ArchiveDir>/<cluster>_<kind>_archive_<first>_<end>" (synced and
