@@ -4,7 +4,7 @@
  *
  * slurmdbd answers a list with a table of strings: named columns, one row
  * per record.  A row is printed through cli_sacctmgr_fields, whose getters
- * look their column up by name.
+ * look their column up by name; the same rows make its JSON.
  */
 #ifndef SLUICE_CLI_SACCTMGR_H
 #define SLUICE_CLI_SACCTMGR_H
@@ -59,7 +59,24 @@ typedef struct {
 	const char *format;
 } mgr_show_t;
 
-extern const cli_field_t cli_sacctmgr_fields[];
+/* Where a column sits in the JSON of the entities it is part of (Slurm
+ * 25.05's data_parser v0.0.43). */
+typedef struct {
+	uint32_t    ents;     /* 1 << DBD_ENT_x of each entity */
+	const char *key;      /* "max/jobs/per/count" */
+	cli_json_f  json;     /* NULL: the column's text as a string */
+} mgr_json_t;
+
+#define MGR_JSON_MAX 3
+
+/* A row of sacctmgr show's one table (cli_sacctmgr_fields.c): the column
+ * (f.name NULL: a JSON member only) and its JSON places. */
+typedef struct {
+	cli_field_t f;
+	mgr_json_t  js[MGR_JSON_MAX];
+} mgr_field_t;
+
+extern const mgr_field_t cli_sacctmgr_fields[];
 
 /* argv[0] is the command ("add", "show", ...).  0, or the exit code after
  * printing Slurm's message for an unknown command, entity or key. */
@@ -112,7 +129,7 @@ const char *cli_sacctmgr_cell(const mgr_row_t *row, const char *name);
 int cli_sacctmgr_show(const mgr_opts_t *o, const mgr_show_t *s,
 		      const dbd_acct_resp_msg_t *resp);
 
-/* ---- JSON (cli_sacctmgr_json.c) ---- */
+/* ---- JSON (cli_sacctmgr_fields.c, cli_sacctmgr_json.c) ---- */
 
 /* A list answer's records as Slurm 25.05's data_parser v0.0.43 shows
  * them: the array, and in *key the document member that holds it

@@ -64,6 +64,7 @@ static const struct {
 	{ "parent", "parent" }, { "description", "description" },
 	{ "organization", "organization" },
 	{ "defaultaccount", "defaultaccount" },
+	{ "defaultwckey", "defaultwckey" }, { "defwckey", "defaultwckey" },
 	{ "adminlevel", "adminlevel" }, { "fairshare", "fairshare" },
 	{ "share", "fairshare" }, { "shares", "fairshare" },
 	{ "grpjobs", "grpjobs" }, { "grpsubmitjobs", "grpsubmitjobs" },
@@ -152,7 +153,8 @@ static const char *const where_keys[] = {
 static const char *const set_keys[] = {
 	[DBD_ENT_CLUSTER] = ASSOC_KEYS,
 	[DBD_ENT_ACCOUNT] = "description organization parent " ASSOC_KEYS,
-	[DBD_ENT_USER] = "defaultaccount adminlevel " ASSOC_KEYS,
+	[DBD_ENT_USER] = "defaultaccount defaultwckey adminlevel "
+			 ASSOC_KEYS,
 	[DBD_ENT_QOS] = QOS_KEYS,
 	[DBD_ENT_ASSOC] = ASSOC_KEYS,
 	[DBD_ENT_RESOURCE] = "count servertype description percentallowed "

@@ -523,7 +523,12 @@ int main(int argc, char **argv)
 			break;
 		case 'v': gopt.verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
-		default: usage(stderr); exit(1);
+		default:
+			/* also --json/--yaml: Slurm 25.05's sreport has no
+			 * JSON form */
+			fprintf(stderr, "Try \"sreport --help\" for more "
+				"information\n");
+			exit(1);
 		}
 	}
 	cli_init("sreport", gopt.verbose);

@@ -118,6 +118,7 @@ static const dbd_cond_t user_conds[] = {
 static const dbd_setting_t user_sets[] = {
 	{ "defaultaccount", SET_ACCOUNT, false, "default_acct" },
 	{ "adminlevel", SET_ADMIN, false, "admin_level" },
+	{ "defaultwckey", SET_WCKEY, false, "is_def" },
 	ASSOC_SETS(true), { NULL }
 };
 
@@ -665,6 +666,9 @@ int dbd_req_set_value(dbd_req_t *r, const dbd_setting_t *s, const char *val,
 		return 0;
 	case SET_QOSLIST:
 		return set_qos_list(r, val, sql);
+	case SET_WCKEY:         /* not a column: set_default_wckey() */
+		return dbd_req_fail(r, SLURM_ERROR, " Unknown option: "
+				    "DefaultWCKey");
 	case SET_ACCOUNT: {
 		char *lower = xstrtolower(xstrdup(val));
 

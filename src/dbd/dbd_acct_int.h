@@ -52,6 +52,7 @@ typedef enum {
 	SET_DOUBLE,        /* floating point number */
 	SET_SECS,          /* duration in seconds, -1 = unset */
 	SET_QOSFLAGS,      /* QOS Flags=DenyOnLimit,... */
+	SET_WCKEY,         /* a user's DefaultWCKey (wckey_table.is_def) */
 } dbd_set_type_t;
 
 /* A "set" key: which column of which table it changes. */

@@ -51,6 +51,8 @@ static int build_sets(dbd_req_t *r, const dbd_entity_desc_t *e,
 		if (!s)
 			return dbd_req_fail(r, SLURM_ERROR,
 					    " Unknown option: %s", set[i]);
+		if (s->type == SET_WCKEY)
+			continue;       /* set_default_wckey() */
 		dst = s->on_assoc ? assoc_set : main_set;
 		xstrfmtcat(dst, "%s`%s`=", *dst ? ", " : "", s->column);
 		if (s->type == SET_TRES) {
@@ -147,6 +149,86 @@ static int check_default_account(dbd_req_t *r, const char *keys)
 	}
 	xfree(lower);
 	xfree(sql);
+	return rc;
+}
+
+/* DefaultWCKey=W: on each cluster (of the where clause's, if it names
+ * any) where a matched user has wckey W, W becomes the default and the
+ * user's other wckeys there are not; refused, nothing changed, if a
+ * user has W on none of them. */
+static int set_default_wckey(dbd_req_t *r, const char *keys)
+{
+	const char *w = dbd_kv_get(r->req->set, "defaultwckey");
+	char **cl = dbd_kv_list(r->req->where, "cluster");
+	char *on = NULL, *sql = NULL;
+	dbd_rows_t rows = { 0 };
+	int rc = -1;
+
+	if (r->req->entity != DBD_ENT_USER || !w) {
+		xstrarray_free(cl);
+		return 0;
+	}
+	if (!*w) {
+		rc = dbd_req_fail(r, SLURM_ERROR, " DefaultWCKey needs a "
+				  "wckey name");
+		goto out;
+	}
+	on = xstrdup("deleted=0 AND name=");
+	dbd_db_quote(r->db, &on, w);
+	if (cl) {
+		char *q = dbd_req_quoted(r, cl);
+
+		xstrfmtcat(&on, " AND cluster IN (%s)", q);
+		xfree(q);
+	}
+	sql = xstrdup_printf("SELECT name FROM user_table WHERE name IN (%s) "
+			     "AND name NOT IN (SELECT user_name FROM "
+			     "wckey_table WHERE %s) ORDER BY name", keys, on);
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		goto out;
+	}
+	if (rows.rows) {
+		rc = dbd_req_fail(r, SLURM_ERROR, " Can't modify because "
+				  "these users aren't associated with new "
+				  "default wckey '%s'...\n  %s", w,
+				  dbd_rows_get(&rows, 0, 0));
+		goto out;
+	}
+	dbd_rows_free(&rows);
+	xfree(sql);
+	sql = xstrdup_printf("SELECT user_name, cluster FROM wckey_table "
+			     "WHERE user_name IN (%s) AND %s ORDER BY "
+			     "user_name, cluster", keys, on);
+	if (dbd_db_select(r->db, sql, &rows) < 0) {
+		rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+		goto out;
+	}
+	rc = 0;
+	for (uint32_t i = 0; i < rows.rows && !rc; i++) {
+		const char *u = dbd_rows_get(&rows, i, 0);
+		const char *c = dbd_rows_get(&rows, i, 1);
+
+		xfree(sql);
+		sql = xstrdup("UPDATE wckey_table SET is_def=(name=");
+		dbd_db_quote(r->db, &sql, w);
+		xstrfmtcat(&sql, "), mod_time=%ld WHERE deleted=0 AND "
+			   "user_name=", (long)r->now);
+		dbd_db_quote(r->db, &sql, u);
+		xstrcat(&sql, " AND cluster=");
+		dbd_db_quote(r->db, &sql, c);
+		if (dbd_db_exec(r->db, sql) < 0) {
+			rc = dbd_req_fail(r, ESLURM_DB_CONNECTION, NULL);
+			break;
+		}
+		if (dbd_db_affected(r->db) > 0)
+			dbd_req_change(r, "user", u, c, NULL, NULL);
+	}
+out:
+	dbd_rows_free(&rows);
+	xstrarray_free(cl);
+	xfree(sql);
+	xfree(on);
 	return rc;
 }
 
@@ -335,7 +417,8 @@ int dbd_acct_modify(dbd_req_t *r)
 	}
 	keys = keys_of(r, &rows);
 	if (check_default_account(r, keys) < 0 ||
-	    check_parent(r, &rows, keys) < 0)
+	    check_parent(r, &rows, keys) < 0 ||
+	    set_default_wckey(r, keys) < 0)
 		goto out;
 	if (main_set && e->entity == DBD_ENT_ASSOC) {
 		match = xstrdup_printf("id IN (%s)", keys);

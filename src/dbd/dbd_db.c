@@ -564,6 +564,13 @@ static const char *const schema_v19[] = {
 	NULL
 };
 
+/* v20: PurgeStepAfter and its chunks read the steps started before the
+ * cut (without it, the whole step_table at every purge pass). */
+static const char *const schema_v20[] = {
+	"CREATE INDEX IF NOT EXISTS step_start ON step_table (time_start)",
+	NULL
+};
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -588,6 +595,7 @@ static const struct {
 	{ schema_v17, NULL },
 	{ schema_v18, NULL },
 	{ schema_v19, NULL },
+	{ schema_v20, NULL },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

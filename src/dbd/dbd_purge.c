@@ -12,6 +12,16 @@
 #include "dbd/dbd_archive_file.h"
 
 #define PURGE_HOUR 3600
+/* Records (of a kind's first table) purged in one transaction: the
+ * requests queued meanwhile are served between two of them. */
+#define PURGE_CHUNK 10000
+
+static void (*chunk_yield)(void);
+
+void dbd_purge_set_yield(void (*fn)(void))
+{
+	chunk_yield = fn;
+}
 
 time_t dbd_purge_cut(const dbd_purge_t *p, time_t now)
 {
@@ -41,6 +51,10 @@ typedef struct {
 	const char *table;
 	const char *where;
 	const char *order;        /* the archive's row order */
+	/* its DELETE when not "DELETE FROM table WHERE where" (same
+	 * arguments): MariaDB reads the whole table for a DELETE with
+	 * "IN (SELECT ...)", where a join uses the index */
+	const char *del;
 } part_t;
 
 #define PARTS_MAX 6
@@ -63,7 +77,10 @@ static const purge_t purges[] = {
 	{ DBD_PURGE_JOB, "PurgeJobAfter", "job", "time_submit", {
 	  { "job_table", JOBS_GONE, "job_db_inx" },
 	  { "step_table", "job_db_inx IN (SELECT job_db_inx FROM job_table "
-	    "WHERE " JOBS_GONE ")", "job_db_inx, id_step" } } },
+	    "WHERE " JOBS_GONE ")", "job_db_inx, id_step",
+	    "DELETE s FROM step_table s JOIN job_table j ON s.job_db_inx = "
+	    "j.job_db_inx WHERE j.%1$s AND j.time_end != 0 AND "
+	    "j.time_submit < " CUT } } },
 	{ DBD_PURGE_STEP, "PurgeStepAfter", "step", "time_start", {
 	  /* steps of the cluster's jobs, and steps whose job is gone */
 	  { "step_table", "time_end != 0 AND time_start < " CUT " AND "
@@ -177,8 +194,33 @@ static time_t period_start(dbd_db_t *db, const purge_t *k, const char *where)
 
 /* ---- one kind of one cluster ---- */
 
-static int purge_cluster(dbd_db_t *db, const purge_t *k, const char *cluster,
-			 time_t cut, const char *archive_dir)
+/* Where the next chunk ends: just after the PURGE_CHUNK-th oldest record
+ * (with every record of that second), or cut when fewer are left. */
+static time_t chunk_cut(dbd_db_t *db, const purge_t *k, const char *cond,
+			time_t cut)
+{
+	char *where = where_of(&k->parts[0], cond, cut);
+	char *sql = xstrdup_printf("SELECT %s FROM %s WHERE %s ORDER BY %s "
+				   "LIMIT 1 OFFSET %d", k->time_col,
+				   k->parts[0].table, where, k->time_col,
+				   PURGE_CHUNK - 1);
+	dbd_rows_t rows;
+	time_t t = cut;
+
+	if (dbd_db_select(db, sql, &rows) == 0) {
+		if (rows.rows)
+			t = (time_t)strtoll(dbd_rows_get(&rows, 0, 0), NULL,
+					    10) + 1;
+		dbd_rows_free(&rows);
+	}
+	xfree(sql);
+	xfree(where);
+	return t < cut ? t : cut;
+}
+
+/* The records before cut: one transaction, one archive file. */
+static int purge_chunk(dbd_db_t *db, const purge_t *k, const char *cluster,
+		       time_t cut, const char *archive_dir)
 {
 	archive_writer_t *w = NULL;
 	char *cond = xstrdup("cluster="), *path = NULL, err[512];
@@ -217,8 +259,12 @@ static int purge_cluster(dbd_db_t *db, const purge_t *k, const char *cluster,
 		if (!k->parts[i].table)
 			continue;
 		where = where_of(&k->parts[i], cond, cut);
-		sql = xstrdup_printf("DELETE FROM %s WHERE %s",
-				     k->parts[i].table, where);
+		if (k->parts[i].del)
+			sql = xstrdup_printf(k->parts[i].del, cond,
+					     (int64_t)cut);
+		else
+			sql = xstrdup_printf("DELETE FROM %s WHERE %s",
+					     k->parts[i].table, where);
 		r = dbd_db_exec(db, sql);
 		xfree(sql);
 		xfree(where);
@@ -252,6 +298,31 @@ out:
 	if (rc < 0)
 		dbd_db_rollback(db);
 	xfree(path);
+	xfree(cond);
+	return rc;
+}
+
+/* Chunk by chunk, oldest first; the queued requests are served between
+ * two chunks.  A failed chunk stops the kind (those before it stay
+ * purged and archived). */
+static int purge_cluster(dbd_db_t *db, const purge_t *k, const char *cluster,
+			 time_t cut, const char *archive_dir)
+{
+	char *cond = xstrdup("cluster=");
+	time_t to = 0;
+	int rc = 0;
+
+	dbd_db_quote(db, &cond, cluster);
+	do {
+		time_t prev = to;
+
+		to = chunk_cut(db, k, cond, cut);
+		if (to <= prev)
+			to = cut;       /* no progress: the rest at once */
+		rc = purge_chunk(db, k, cluster, to, archive_dir);
+		if (!rc && to < cut && chunk_yield)
+			chunk_yield();
+	} while (!rc && to < cut);
 	xfree(cond);
 	return rc;
 }

@@ -12,10 +12,15 @@
  * suspend records: PurgeSuspendAfter and ArchiveSuspend have nothing to
  * act on.
  *
- * Each kind is one transaction per cluster: the rows are locked, written
- * to "<ArchiveDir>/<cluster>_<kind>_archive_<first>_<cut>" (synced and
- * named), then deleted and the transaction committed.  If the archive
- * cannot be written nothing is deleted (logged).
+ * Each kind of each cluster goes oldest first in chunks of about 10,000
+ * records (those of a kind's first table: jobs with their steps, ...),
+ * a transaction each: the rows are locked, written to
+ * "<ArchiveDir>/<cluster>_<kind>_archive_<first>_<end>" (synced and
+ * named), then deleted and the transaction committed.  If an archive
+ * cannot be written nothing of its chunk is deleted (logged), and the
+ * kind stops there.  Between two chunks the yield function runs (the
+ * worker serves the requests queued meanwhile: sacct answers during a
+ * long purge).
  */
 #ifndef SLUICE_DBD_PURGE_H
 #define SLUICE_DBD_PURGE_H
@@ -37,6 +42,8 @@ int    dbd_purge_records(dbd_db_t *db, const dbd_conf_t *conf, time_t now);
  * archive bits (1 << kind) written to archive_dir first. */
 int    dbd_purge_kinds(dbd_db_t *db, const dbd_purge_t *purge,
 		       uint32_t archive, const char *archive_dir, time_t now);
+/* Called between two chunks of a purge, with no transaction open. */
+void   dbd_purge_set_yield(void (*fn)(void));
 /* Does Sluice keep records of kind (not suspend)? */
 bool   dbd_purge_kind_kept(dbd_purge_kind_t kind);
 /* Load an archive file on this host back in one transaction: 0 with the

@@ -15,6 +15,7 @@
 #include "dbd/dbd_jobs.h"
 #include "dbd/dbd_notify.h"
 #include "dbd/dbd_private.h"
+#include "dbd/dbd_purge.h"
 #include "dbd/dbd_report.h"
 #include "dbd/dbd_rollup.h"
 #include "dbd/dbd_stats.h"
@@ -250,6 +251,39 @@ static void run_job_timed(dbd_job_t *j)
 	}
 }
 
+/* Between two chunks of a long purge (dbd_purge.h; no transaction open):
+ * run the requests queued until now, except archive and roll-up ones,
+ * which keep their place. */
+static void serve_queued(void)
+{
+	dbd_queue_t keep = { 0 };
+	dbd_job_t *j;
+	size_t n = 0;
+
+	pthread_mutex_lock(&wk.mutex);
+	for (j = wk.todo.head; j; j = j->next)
+		n++;
+	while (n-- && (j = queue_pop(&wk.todo))) {
+		if (j->msg->type == REQUEST_DBD_ARCHIVE ||
+		    j->msg->type == REQUEST_DBD_ROLLUP) {
+			queue_push(&keep, j);
+			continue;
+		}
+		pthread_mutex_unlock(&wk.mutex);
+		run_job(j);
+		pthread_mutex_lock(&wk.mutex);
+		queue_push(&wk.done, j);
+		event_active(wk.done_ev, EV_READ, 0);
+	}
+	if (keep.head) {          /* back in front, in their order */
+		keep.tail->next = wk.todo.head;
+		wk.todo.head = keep.head;
+		if (!wk.todo.tail)
+			wk.todo.tail = keep.tail;
+	}
+	pthread_mutex_unlock(&wk.mutex);
+}
+
 static void *worker_main(void *arg)
 {
 	pthread_mutex_lock(&wk.mutex);
@@ -307,6 +341,7 @@ int dbd_worker_init(struct event_base *base, dbd_db_t *db,
 
 	wk.db = db;
 	wk.conf = conf;
+	dbd_purge_set_yield(serve_queued);
 	wk.done_ev = event_new(base, -1, 0, on_done, NULL);
 	if (!wk.done_ev)
 		return -1;

@@ -336,6 +336,171 @@ def test_sacctmgr_table_parsable_json_agree(env):
     assert "\n".join(out.splitlines()[:2]) == ORACLE["sacctmgr assoc%0"]
 
 
+# sacctmgr show's columns and where the same value sits in --json (Slurm
+# 25.05's data_parser v0.0.43), with how the table writes the JSON value.
+def _num(v):
+    return str(v["number"]) if v["set"] and not v["infinite"] else ""
+
+
+def _wall(v):
+    m = v["number"] if v["set"] and not v["infinite"] else None
+    if m is None:
+        return ""
+    d, h, mi = m // 1440, m // 60 % 24, m % 60
+    return ("%d-" % d if d else "") + "%02d:%02d:00" % (h, mi)
+
+
+def _secs(s):
+    d = s // 86400
+    return ("%d-" % d if d else "") + "%02d:%02d:%02d" % (
+        s // 3600 % 24, s // 60 % 60, s % 60)
+
+
+def _tres(v):
+    return ",".join("%s%s=%d" % (t["type"], "/" + t["name"] if t["name"]
+                                 else "", t["count"]) for t in v)
+
+
+def _same(v):
+    return v
+
+
+def _int(v):
+    return str(v)
+
+
+_ASSOC_LIMITS = [
+    ("GrpJobs", "max/jobs/active", _num),
+    ("GrpTRES", "max/tres/total", _tres),
+    ("GrpSubmit", "max/jobs/total", _num),
+    ("GrpWall", "max/per/account/wall_clock", _wall),
+    ("GrpTRESMins", "max/tres/group/minutes", _tres),
+    ("GrpTRESRunMins", "max/tres/group/active", _tres),
+    ("MaxJobs", "max/jobs/per/count", _num),
+    ("MaxTRES", "max/tres/per/job", _tres),
+    ("MaxTRESPerNode", "max/tres/per/node", _tres),
+    ("MaxSubmit", "max/jobs/per/submitted", _num),
+    ("MaxWall", "max/jobs/per/wall_clock", _wall),
+    ("MaxTRESMins", "max/tres/minutes/per/job", _tres),
+]
+SACCTMGR_JSON = {
+    "account": ("accounts", "Account", [
+        ("Account", "name", _same), ("Description", "description", _same),
+        ("Organization", "organization", _same)]),
+    "user": ("users", "User", [
+        ("User", "name", _same), ("DefaultAccount", "default/account", _same),
+        ("DefaultWCKey", "default/wckey", _same),
+        ("AdminLevel", "administrator_level", lambda v: v[0])]),
+    "assoc": ("associations", "ID", [
+        ("ID", "id", _int), ("Cluster", "cluster", _same),
+        ("Account", "account", _same), ("User", "user", _same),
+        ("Partition", "partition", _same), ("Share", "shares_raw", _int),
+        ("Priority", "priority", _num), ("QOS", "qos", ",".join),
+        ("DefaultQOS", "default/qos", _same)] + _ASSOC_LIMITS),
+    "qos": ("qos", "Name", [
+        ("Name", "name", _same), ("Description", "description", _same),
+        ("ID", "id", _int), ("Priority", "priority", _num),
+        ("GraceTime", "limits/grace_time", _secs),
+        ("Preempt", "preempt/list", ",".join),
+        ("UsageFactor", "usage_factor", lambda v: "%f" % v["number"]),
+        ("GrpJobs", "limits/max/active_jobs/count", _num),
+        ("GrpSubmit", "limits/max/jobs/count", _num),
+        ("GrpWall", "limits/max/wall_clock/per/qos", _wall),
+        ("GrpTRES", "limits/max/tres/total", _tres),
+        ("GrpTRESMins", "limits/max/tres/minutes/total", _tres),
+        ("GrpTRESRunMins", "limits/max/tres/minutes/per/qos", _tres),
+        ("MaxTRES", "limits/max/tres/per/job", _tres),
+        ("MaxTRESMins", "limits/max/tres/minutes/per/job", _tres),
+        ("MaxWall", "limits/max/wall_clock/per/job", _wall),
+        ("MaxTRESPU", "limits/max/tres/per/user", _tres),
+        ("MaxJobsPU", "limits/max/jobs/active_jobs/per/user", _num),
+        ("MaxSubmitPU", "limits/max/jobs/per/user", _num)]),
+    "cluster": ("clusters", "Cluster", [
+        ("Cluster", "name", _same), ("ControlHost", "controller/host", _same),
+        ("ControlPort", "controller/port", _int),
+        ("RPC", "rpc_version", _int)]),
+    "wckey": ("wckeys", "ID", [
+        ("ID", "id", _int), ("WCKey", "name", _same),
+        ("Cluster", "cluster", _same), ("User", "user", _same)]),
+}
+
+
+# What the table shows an association inherits from the accounts above it
+# when it has none of its own (as Slurm 22.05 prints them); --json shows
+# the association's own value (unset there).
+INHERITED = ("MaxJobs", "MaxSubmit", "MaxWall", "Priority", "DefaultQOS",
+             "MaxTRES", "MaxTRESPerNode", "MaxTRESMins")
+
+
+def _at(doc, path):
+    for k in path.split("/"):
+        doc = doc[k]
+    return doc
+
+
+def test_sacctmgr_every_entity_table_parsable_json_agree(env):
+    """For each entity with a JSON form: every column with a JSON place,
+    printed as a table (wide columns), -P and --json, agree value by
+    value, rows matched by their key."""
+    for args in (
+            ["add", "qos", "jq", "Priority=10", "GrpJobs=4", "GraceTime=30",
+             "MaxWall=90", "GrpWall=3000", "MaxTRESPU=cpu=4",
+             "GrpTRES=cpu=16,node=2", "MaxJobsPU=2", "MaxSubmitJobsPU=5",
+             "UsageFactor=2", "Preempt=normal", "MaxTRESMins=cpu=600",
+             "Description=json qos"],
+            ["add", "account", "jsonacct", "Description=for json",
+             "Organization=lab", "GrpJobs=7", "MaxWall=1-00:00:00",
+             "GrpTRES=cpu=8", "MaxTRES=cpu=2,node=1", "MaxSubmit=9",
+             "GrpTRESMins=cpu=1000", "Priority=3", "Fairshare=5"],
+            ["add", "user", B, "account=jsonacct", "MaxJobs=3",
+             "GrpSubmit=11", "GrpWall=120", "MaxTRESPerNode=cpu=1"],
+            ["add", "wckey", "wk1", "user=" + B],
+            ["add", "wckey", "wk2", "user=" + B]):
+        r = env.sacctmgr("-i", *args)
+        assert r.rc == 0, (args, r)
+    for ent, (key, by, cols) in SACCTMGR_JSON.items():
+        names = [c for c, _, _ in cols]
+        fmt = "format=" + ",".join("%s%%-60" % c for c in names)
+        tab = table_cells(run(env, "sacctmgr", "show", ent, fmt),
+                          [60] * len(names))
+        par = parsable_cells(run(env, "sacctmgr", "-P", "show", ent,
+                                 "format=" + ",".join(names)))
+        assert tab == par and par, (ent, tab, par)
+        doc = json.loads(run(env, "sacctmgr", "--json", "show", ent))
+        recs = doc[key]
+        assert len(recs) == len(par), (ent, recs, par)
+        path = dict((c, p) for c, p, _ in cols)[by]
+        conv = dict((c, f) for c, _, f in cols)[by]
+        by_key = {conv(_at(r, path)): r for r in recs}
+        assert len(by_key) == len(recs), (ent, recs)
+        checked = 0
+        for row in par:
+            rec = by_key[row[names.index(by)]]
+            for (col, p, f), cell in zip(cols, row):
+                v = f(_at(rec, p))
+                if ent == "assoc" and col in INHERITED and v == "":
+                    continue
+                assert v == cell, (ent, col, cell, rec)
+                checked += bool(cell)
+        assert checked >= len(par), (ent, par)
+    # the values set above are there, not only empty cells
+    out = run(env, "sacctmgr", "-P", "-n", "show", "qos", "jq",
+              "format=GrpJobs,MaxWall,MaxTRESPU,UsageFactor,GraceTime")
+    assert out.strip() == "4|01:30:00|cpu=4|2.000000|00:00:30", out
+
+
+def test_sreport_has_no_json(env):
+    """Slurm 25.05's sreport has no --json/--yaml: refused as an unknown
+    option, as Slurm's getopt does."""
+    for opt in ("--json", "--yaml"):
+        r = env.c.run([env.c.bins["sreport"], opt, "cluster",
+                       "utilization"])
+        assert r.rc == 1, r
+        assert r.out == "", r
+        assert r.err.endswith("unrecognized option '%s'\nTry \"sreport "
+                              "--help\" for more information\n" % opt), r
+
+
 def test_sstat_table_parsable_agree(env):
     jid = str(env.running)
     fields = ["JobID", "MaxRSS", "MaxRSSNode", "AveCPU", "NTasks"]

@@ -48,6 +48,26 @@ def test_unknown_entity(env):
         '"WCKey"' in r.err
 
 
+def test_json_bad_input(env):
+    """--json takes the same refusals as the table: an unknown entity, a
+    where clause naming no column, a command other than show; nothing is
+    printed on stdout."""
+    r = mgr(env, "--json", "show", "frobs")
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err.startswith("No valid entity in list command\n"), r
+    r = mgr(env, "--json", "show", "user", "where", "bogus=1")
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err == (" Unknown condition: bogus=1\n Use keyword 'set' to "
+                     "modify value\n"), r
+    r = mgr(env, "--yaml", "show", "qos", "where", "colour=red")
+    assert (r.rc, r.out) == (1, ""), r
+    assert r.err.startswith(" Unknown condition: colour=red\n"), r
+    r = mgr(env, "--json", "add", "account", "jx")
+    assert (r.rc, r.out) == (1, ""), r
+    assert "--json and --yaml apply to show, list and ping only" in r.err
+    assert mgr(env, "-n", "-P", "show", "account", "jx").out == ""
+
+
 def test_not_supported_refused(env):
     r = mgr(env, "show", "federations")
     assert r.rc == 1
@@ -181,6 +201,43 @@ def test_wckey_needs_known_user(env):
     r = mgr(env, "-i", "add", "wckey", "w2", "user=nosuchuser")
     assert r.rc == 1
     assert " User nosuchuser doesn't exist." in r.out + r.err
+
+
+def test_modify_user_default_wckey(env):
+    """DefaultWCKey= picks one of the user's wckeys (the first added is
+    the default); a wckey the user does not have is refused in Slurm's
+    words and nothing changes; the where form names the cluster."""
+    def default():
+        r = mgr(env, "-P", "-n", "show", "user", "root",
+                "format=DefaultWCKey")
+        assert r.rc == 0, r
+        return r.out.strip()
+
+    for w in ("wa", "wb"):
+        assert mgr(env, "-i", "add", "wckey", w, "user=root").rc == 0
+    try:
+        assert default() == "wa"
+        r = mgr(env, "-i", "modify", "user", "root", "set",
+                "DefaultWCKey=wb")
+        assert r.rc == 0, r
+        assert default() == "wb"
+        r = mgr(env, "-i", "modify", "user", "root", "set",
+                "DefaultWCKey=nope")
+        assert r.rc == 1, r
+        assert " Can't modify because these users aren't associated " \
+            "with new default wckey 'nope'...\n  root" in r.out + r.err, r
+        assert default() == "wb"
+        r = mgr(env, "-i", "modify", "user", "where", "name=root",
+                "cluster=nosuch", "set", "DefaultWCKey=wa")
+        assert default() == "wb", r
+        r = mgr(env, "-i", "modify", "user", "where", "name=root",
+                "cluster=sluice", "set", "defwckey=wa")
+        assert r.rc == 0, r
+        assert default() == "wa"
+        doc = json.loads(mgr(env, "--json", "show", "user", "root").out)
+        assert doc["users"][0]["default"]["wckey"] == "wa", doc
+    finally:
+        mgr(env, "-i", "delete", "wckey", "where", "name=wa,wb")
 
 
 # ---- resources ----

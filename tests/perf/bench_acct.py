@@ -8,7 +8,8 @@ it.  Run as root:
 
     SLUICE_BUILD_DIR=$PWD/build python3 tests/perf/bench_acct.py
 
-BENCH_BURST_JOBS (2000): jobs submitted while slurmdbd is stopped; their
+BENCH_BURST_JOBS (2000; 0 skips the phase, whose slurmdbd restart frees
+its port for a moment): jobs submitted while slurmdbd is stopped; their
 records (one per job, plus the cluster registration) wait in the
 controller's outbox and are timed from slurmdbd's start until the outbox
 is empty.  BENCH_SACCT_JOBS (100000): finished job records (each with a
@@ -21,6 +22,13 @@ for the sacct and sreport timings, spread over BENCH_SACCT_DAYS (30) days,
 (the default) slurmdbd logs its SQL (DebugFlags=DB_QUERY) and each query
 a filter made is printed with MariaDB's EXPLAIN: the index it uses and
 the rows it reads.  The issue's size: BENCH_SACCT_JOBS=1000000.
+
+Archive and purge (BENCH_PURGE=1, the default): `sacctmgr archive dump
+Jobs Steps PurgeJobAfter=<half the days>` over those records, timed:
+records archived and purged per second (jobs and steps, counted in the
+database before and after), the archive files' size, and meanwhile
+`sacct -j` is run again and again to show that slurmdbd answers during
+the purge (its median and longest time).
 """
 
 import os
@@ -41,7 +49,9 @@ SACCT_JOBS = int(os.environ.get("BENCH_SACCT_JOBS", "100000"))
 FILL_SQL = os.environ.get("BENCH_FILL_SQL") == "1"
 DAYS = int(os.environ.get("BENCH_SACCT_DAYS", "30"))
 EXPLAIN = os.environ.get("BENCH_EXPLAIN", "1") == "1"
-RUNS = 7
+PURGE = os.environ.get("BENCH_PURGE", "1") == "1"
+SPAN_DAYS = DAYS
+RUNS = int(os.environ.get("BENCH_RUNS", "7"))
 
 
 def say(name, value):
@@ -105,11 +115,14 @@ def burst(env):
 def fill(env, n):
     """n finished jobs with a .batch step each, written as SQL (the
     controller would take minutes to run them on 2 cores)."""
-    now = int(time.time()) - 3600
-    rows, steps = [], []
+    global SPAN_DAYS
+    gap = max(1, (DAYS * 86400 - 3600) // n)       # as fill_dbd
+    base = int(time.time()) - 3600 - gap * n
+    SPAN_DAYS = gap * n / 86400.0
+    rows = []
     for i in range(n):
         jid = 1000000 + i
-        t = now + i % 3000
+        t = base + i * gap
         rows.append("('sluice',%d,0,4294967294,'job%d',0,0,'acct','debug',"
                     "'normal',3,0,4294967294,0,0,%d,%d,%d,%d,60,'n1',1,1,1,"
                     "'cpu=1,node=1','cpu=1,node=1','/tmp',%d)"
@@ -134,8 +147,12 @@ def fill_dbd(env, n):
     path (dbd_fill), timed."""
     exe = os.path.join(os.path.dirname(env.c.bins["slurmctld"]), "..",
                        "tests", "dbd_fill")
-    base = int(time.time()) - DAYS * 86400
     gap = max(1, (DAYS * 86400 - 3600) // n)       # evenly over the days
+    # the last ends an hour ago (a whole-second gap may not fill DAYS:
+    # 1,000,000 jobs 2 s apart span 23 days)
+    base = int(time.time()) - 3600 - gap * n
+    global SPAN_DAYS
+    SPAN_DAYS = gap * n / 86400.0
     r = env.c.run([os.path.abspath(exe), "-b", str(base), "-g", str(gap),
                    str(n)], timeout=7200)
     if r.rc != 0:
@@ -164,11 +181,12 @@ def explain(env, log_from):
     import re
     text = env.dbd_log_text()[log_from:]
     seen = set()
-    for m in re.finditer(r"DB_QUERY: (SELECT .*)", text):
+    for m in re.finditer(r"DB_QUERY: ((?:SELECT|DELETE) .*)", text):
         q = m.group(1).strip()
-        if q in seen:
+        shape = re.sub(r"\d{6,}", "N", q)      # one of each, whatever the times
+        if shape in seen:
             continue
-        seen.add(q)
+        seen.add(shape)
         r = env.db.sql("EXPLAIN " + q, check=False, db=env.db.db)
         say("  sql", q[:300] + (" ..." if len(q) > 300 else ""))
         for row in r.stdout.splitlines():
@@ -185,7 +203,7 @@ def sacct_latency(env):
         fill(env, SACCT_JOBS)
     else:
         fill_dbd(env, SACCT_JOBS)
-    say("sacct_job_records", "%d over %d days" % (SACCT_JOBS, DAYS))
+    say("sacct_job_records", "%d over %.1f days" % (SACCT_JOBS, SPAN_DAYS))
     day = time.strftime("%Y-%m-%dT%H:%M:%S",
                         time.localtime(time.time() - 3 * 86400))
     day_end = time.strftime("%Y-%m-%dT%H:%M:%S",
@@ -220,6 +238,60 @@ def sacct_latency(env):
         say(name, "%.1f (%d lines)" % (ms, lines))
 
 
+def count(env, table):
+    r = env.db.sql("SELECT COUNT(*) FROM %s" % table, db=env.db.db)
+    return int(r.stdout.split()[-1])
+
+
+def purge(env):
+    """ArchiveJobs + PurgeJobAfter over half the records, with sacct
+    asked again and again meanwhile."""
+    adir = os.path.join(env.dir, "archive")
+    os.makedirs(adir, exist_ok=True)
+    before = count(env, "job_table") + count(env, "step_table")
+    half = max(1, int(SPAN_DAYS // 2))
+    done = threading.Event()
+    lat = []
+    probe = [env.c.bins["sacct"], "-P", "-n", "-X", "-o", "JobIDRaw,State",
+             "-j", str(1000000 + SACCT_JOBS - 1)]
+
+    def asker():
+        while not done.is_set():
+            t0 = time.time()
+            r = env.c.run(probe, timeout=600)
+            lat.append(((time.time() - t0) * 1000, r.rc))
+    th = threading.Thread(target=asker)
+    log_from = len(env.dbd_log_text())
+    t0 = time.time()
+    th.start()
+    r = env.c.run([env.c.bins["sacctmgr"], "-i", "archive", "dump", "Jobs",
+                   "Steps", "Directory=" + adir,
+                   "PurgeJobAfter=%ddays" % half,
+                   "PurgeStepAfter=%ddays" % half], timeout=7200)
+    dt = time.time() - t0
+    done.set()
+    th.join()
+    if r.rc != 0:
+        raise SystemExit("archive dump failed: %r" % (r,))
+    after = count(env, "job_table") + count(env, "step_table")
+    gone = before - after
+    size = sum(os.path.getsize(os.path.join(adir, f))
+               for f in os.listdir(adir))
+    say("purge_records", "%d of %d (jobs and steps older than %d days)"
+        % (gone, before, half))
+    say("purge_s", "%.2f" % dt)
+    say("purge_records_per_s", "%.0f" % (gone / dt if dt else 0))
+    say("purge_archive_files", "%d, %d bytes" % (len(os.listdir(adir)),
+                                                 size))
+    ok = [ms for ms, rc in lat if rc == 0]
+    say("purge_sacct_probes", "%d (%d failed), median %.1f ms, longest "
+        "%.1f ms" % (len(lat), len(lat) - len(ok),
+                     statistics.median(ok) if ok else 0,
+                     max(ok) if ok else 0))
+    if EXPLAIN:
+        explain(env, log_from)
+
+
 def main():
     if os.geteuid() != 0:
         raise SystemExit("run as root")
@@ -230,8 +302,11 @@ def main():
         env.start()
         env.start_cluster()
         say("cpus", os.cpu_count())
-        burst(env)
+        if BURST:
+            burst(env)
         sacct_latency(env)
+        if PURGE:
+            purge(env)
     finally:
         env.stop()
         env.cleanup()

@@ -42,13 +42,33 @@ static void canned(dbd_rows_t *out, uint32_t cols, const char *const *cells,
 		out->cells[i] = xstrdup(cells[i]);
 }
 
+static time_t chunk_at;      /* the purge chunk query's answer, once */
+static int yields;
+
+static void count_yield(void)
+{
+	yields++;
+}
+
 int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 {
 	static char ev[4][6][32];
 	char (*c)[32] = ev[0];
 
 	memset(out, 0, sizeof(*out));
-	if (strstr(sql, "FROM cluster_table")) {
+	if (strstr(sql, "LIMIT 1 OFFSET")) {
+		/* where the next purge chunk ends: chunk_at once, then the
+		 * rest is less than a chunk */
+		if (chunk_at) {
+			const char *rows[] = { c[5] };
+
+			snprintf(c[5], 32, "%ld", (long)chunk_at);
+			chunk_at = 0;
+			canned(out, 1, rows, 1);
+		} else {
+			out->cells = xcalloc(1, sizeof(char *));
+		}
+	} else if (strstr(sql, "FROM cluster_table")) {
 		const char *rows[] = { "c1" };
 
 		canned(out, 1, rows, 1);
@@ -259,9 +279,11 @@ static void test_purge_records(void **state)
 	assert_int_equal(dbd_purge_records(NULL, &c, now), 0);
 	assert_int_equal(begun, 2);
 	assert_int_equal(committed, 2);
-	expect_sql("DELETE FROM step_table WHERE job_db_inx IN (SELECT "
-		   "job_db_inx FROM job_table WHERE cluster='c1' AND time_end "
-		   "!= 0 AND time_submit < %ld)", T0 / 86400 * 86400 - 2 * 86400);
+	/* a join: MariaDB's DELETE ... IN (SELECT) read all the steps */
+	expect_sql("DELETE s FROM step_table s JOIN job_table j ON "
+		   "s.job_db_inx = j.job_db_inx WHERE j.cluster='c1' AND "
+		   "j.time_end != 0 AND j.time_submit < %ld",
+		   T0 / 86400 * 86400 - 2 * 86400);
 	expect_sql("DELETE FROM job_table WHERE cluster='c1' AND time_end != 0 "
 		   "AND time_submit < %ld", T0 / 86400 * 86400 - 2 * 86400);
 	expect_sql("DELETE FROM event_table WHERE cluster='c1' AND time_end != "
@@ -269,8 +291,37 @@ static void test_purge_records(void **state)
 	assert_null(strstr(execs, "resv_table"));
 	assert_null(strstr(execs, "DELETE FROM step_table WHERE time_end"));
 	/* steps go before their jobs */
-	assert_true(strstr(execs, "DELETE FROM step_table") <
+	assert_true(strstr(execs, "DELETE s FROM step_table") <
 		    strstr(execs, "DELETE FROM job_table"));
+	xfree(execs);
+}
+
+/* More than a chunk of records: the oldest chunk in one transaction, up
+ * to just after its last record's second, then the rest in another;
+ * the queued requests are served in between. */
+static void test_purge_in_chunks(void **state)
+{
+	dbd_conf_t c = { 0 };
+	time_t now = T0 + 1800;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	c.purge[DBD_PURGE_EVENT] = (dbd_purge_t){ 3, DBD_PURGE_HOURS };
+	dbd_purge_set_yield(count_yield);
+	chunk_at = T0 - 5 * HOUR;
+	yields = 0;
+	xfree(execs);
+	begun = committed = rolled_back = 0;
+	assert_int_equal(dbd_purge_records(NULL, &c, now), 0);
+	assert_int_equal(begun, 2);
+	assert_int_equal(committed, 2);
+	assert_int_equal(yields, 1);
+	expect_sql("DELETE FROM event_table WHERE cluster='c1' AND time_end != "
+		   "0 AND time_start < %ld", T0 - 5 * HOUR + 1);
+	expect_sql("DELETE FROM event_table WHERE cluster='c1' AND time_end != "
+		   "0 AND time_start < %ld", T0 - 3 * HOUR);
+	dbd_purge_set_yield(NULL);
 	xfree(execs);
 }
 
@@ -350,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_local_days_and_months),
 		cmocka_unit_test(test_purge_records),
+		cmocka_unit_test(test_purge_in_chunks),
 		cmocka_unit_test(test_archive_then_purge),
 	};
 
