@@ -5,8 +5,10 @@ The simulated start of at least 95% of the jobs must match the real one
 within the scheduler's granularity: bf_interval (1 s here) plus the 1 s
 resolution of the times sacct prints.
 
-SLUICE_SIM_VALIDATE_JOBS changes the number of jobs (default 100, for
-the suite's time budget; the figure in doc/simulator.md is of 150).
+SLUICE_SIM_VALIDATE_JOBS changes the number of jobs (default 100; the
+figure in doc/simulator.md is of 150).  It runs with SLUICE_SLOW_TESTS=1
+only: a few minutes of real jobs, and the bound is not met yet (the
+known gap below), so the suite's budget goes to tests that can fail.
 """
 
 import collections
@@ -40,9 +42,13 @@ KNOWN_GAP = pytest.mark.xfail(
 FIELDS = ("JobID,JobIDRaw,Submit,Start,End,Elapsed,Timelimit,NCPUS,NNodes,"
           "ReqCPUS,Partition,Account,User,State,Priority,QOS")
 
-pytestmark = pytest.mark.skipif(bool(mariadb.missing_tools()),
-                                reason="MariaDB server not installed: %s"
-                                % ", ".join(mariadb.missing_tools()))
+pytestmark = [
+    pytest.mark.skipif(
+        os.environ.get("SLUICE_SLOW_TESTS") != "1",
+        reason="slow (a few minutes of real jobs): SLUICE_SLOW_TESTS=1"),
+    pytest.mark.skipif(bool(mariadb.missing_tools()),
+                       reason="MariaDB server not installed: %s"
+                       % ", ".join(mariadb.missing_tools()))]
 
 
 def sim_path(c):
