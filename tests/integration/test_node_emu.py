@@ -40,9 +40,9 @@ def test_emulated_nodes_run_a_full_job_and_stop_cleanly(emu):
     r = c.run(["sinfo", "-h", "-N", "-o", "%N"])
     assert r.rc == 0 and len(r.out.split()) == NODES, r
 
-    jid = c.sbatch(["-N", str(NODES), "--wrap", "sleep 3"])
+    jid = c.sbatch(["-N", str(NODES), "--exclusive", "--wrap", "sleep 3"])
     c.wait_state(jid, ["RUNNING"], timeout=30)
-    r = c.run(["squeue", "-h", "-j", jid, "-o", "%T %D %N"])
+    r = c.run(["squeue", "-h", "-j", str(jid), "-o", "%T %D %N"])
     assert r.rc == 0, r
     assert r.out.split() == ["RUNNING", str(NODES), "n[1-%d]" % NODES], r
     assert _sinfo(c) == [(str(NODES), "allocated")]
@@ -51,8 +51,10 @@ def test_emulated_nodes_run_a_full_job_and_stop_cleanly(emu):
     cl.wait_for(lambda: _sinfo(c) == [(str(NODES), "idle")], timeout=30,
                 what="all %d nodes idle after the job" % NODES)
 
-    # 64 one-node jobs without a sleep end at once, on several nodes
-    ids = [c.sbatch(["--wrap", "true"]) for _ in range(64)]
+    # 64 one-node jobs: those without a sleep end at once; whole-node
+    # jobs that overlap are spread over several nodes
+    ids = [c.sbatch(["--wrap", "true"]) for _ in range(32)]
+    ids += [c.sbatch(["--exclusive", "--wrap", "sleep 4"]) for _ in range(32)]
     states = {j: c.wait_done(j, timeout=60) for j in ids}
     assert set(states.values()) == {"COMPLETED"}, states
     used = set()
