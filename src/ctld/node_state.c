@@ -371,11 +371,6 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 
 /* ---- ping ---- */
 
-typedef struct {
-	uint32_t gen;
-	uint32_t index;
-} ping_arg_t;
-
 static void _not_responding(node_record_t *n, time_t now)
 {
 	uint16_t tmo = ctld_conf()->slurmd_timeout;
@@ -448,18 +443,17 @@ static void _energy_ask(const node_record_t *n)
 	agent_queue_work(_energy_work, _energy_done, a);
 }
 
-static void _ping_done(int rc, void *arg)
+static void _ping_answer(uint32_t gen, uint32_t index, int rc)
 {
-	ping_arg_t *p = arg;
-	node_record_t *n = node_mgr_at(p->index);
+	node_record_t *n = node_mgr_at(index);
 	time_t now = time(NULL);
 
-	if (p->gen != node_mgr_generation() || !n)
-		goto out;
+	if (gen != node_mgr_generation() || !n)
+		return;
 	n->ping_pending = false;
 	if (rc) {
 		_not_responding(n, now);
-		goto out;
+		return;
 	}
 	n->last_response = now;
 	if (n->info.node_state & NODE_STATE_NO_RESPOND) {
@@ -468,36 +462,94 @@ static void _ping_done(int rc, void *arg)
 		sched_trigger();
 	}
 	_energy_ask(n);
-out:
+}
+
+/* One sweep's pings of one type, sent along the TreeWidth tree (as
+ * Slurm's agent does): at most TreeWidth connections from here, and
+ * every node's answer comes back in one RESPONSE_FORWARD per subtree. */
+typedef struct {
+	uint32_t  gen;
+	uint32_t  cnt;
+	uint32_t *index;
+} ping_tree_t;
+
+static void _ping_tree_done(const int *rc, uint32_t cnt, void *arg)
+{
+	ping_tree_t *p = arg;
+
+	for (uint32_t i = 0; i < cnt && i < p->cnt; i++)
+		_ping_answer(p->gen, p->index[i], rc[i]);
+	xfree(p->index);
 	xfree(p);
 }
 
+static void _ping_tree(uint32_t *index, uint32_t cnt, uint16_t type)
+{
+	ping_tree_t *p;
+	char **names, **addrs;
+
+	if (!cnt) {
+		xfree(index);
+		return;
+	}
+	p = xmalloc(sizeof(*p));
+	p->gen = node_mgr_generation();
+	p->cnt = cnt;
+	p->index = index;
+	names = xcalloc(cnt + 1, sizeof(char *));
+	addrs = xcalloc(cnt + 1, sizeof(char *));
+	for (uint32_t i = 0; i < cnt; i++) {
+		node_record_t *n = node_mgr_at(index[i]);
+
+		n->ping_pending = true;
+		names[i] = n->info.name;
+		addrs[i] = xstrdup_printf("%s:%u", n->info.node_addr,
+					  n->info.port);
+	}
+	agent_send_tree_cb(names, addrs, cnt, type, NULL,
+			   ctld_conf()->tree_width,
+			   ctld_conf()->message_timeout * 1000,
+			   _ping_tree_done, p);
+	for (uint32_t i = 0; i < cnt; i++)
+		xfree(addrs[i]);
+	xfree(addrs);
+	xfree(names);
+}
+
+/* One node now (an admin's resume): a tree of one. */
 static void _ping_one(node_record_t *n)
 {
-	ping_arg_t *p = xmalloc(sizeof(*p));
+	uint32_t *index = xmalloc(sizeof(uint32_t));
 	uint32_t base = BASE(n);
-	uint16_t type = (base == NODE_STATE_UNKNOWN || base == NODE_STATE_DOWN) ?
-		REQUEST_NODE_REGISTRATION_STATUS : REQUEST_PING;
 
-	p->gen = node_mgr_generation();
-	p->index = n->index;
-	n->ping_pending = true;
-	agent_send_rc(n->info.node_addr, n->info.port, type, NULL,
-		      ctld_conf()->message_timeout * 1000, _ping_done, p);
+	index[0] = n->index;
+	_ping_tree(index, 1, base == NODE_STATE_UNKNOWN ||
+		   base == NODE_STATE_DOWN ?
+		   REQUEST_NODE_REGISTRATION_STATUS : REQUEST_PING);
 }
 
 void node_mgr_ping(time_t now)
 {
-	size_t i;
+	size_t cnt = node_mgr_count();
+	uint32_t *ping = xcalloc(cnt + 1, sizeof(uint32_t));
+	uint32_t *reg = xcalloc(cnt + 1, sizeof(uint32_t));
+	uint32_t np = 0, nr = 0;
 
-	for (i = 0; i < node_mgr_count(); i++) {
+	for (size_t i = 0; i < cnt; i++) {
 		node_record_t *n = node_mgr_at(i);
+		uint32_t base = BASE(n);
 
-		if (BASE(n) == NODE_STATE_FUTURE || n->ping_pending ||
+		if (base == NODE_STATE_FUTURE || n->ping_pending ||
 		    power_save_no_ping(n))
 			continue;
-		_ping_one(n);
+		/* a node not (yet) registered is asked to register */
+		if (base == NODE_STATE_UNKNOWN || base == NODE_STATE_DOWN)
+			reg[nr++] = (uint32_t) i;
+		else
+			ping[np++] = (uint32_t) i;
 	}
+	_ping_tree(ping, np, REQUEST_PING);
+	_ping_tree(reg, nr, REQUEST_NODE_REGISTRATION_STATUS);
 }
 
 void node_mgr_shutdown_slurmds(void)

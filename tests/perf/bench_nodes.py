@@ -39,7 +39,7 @@ from bench_queue import cpu_s  # noqa: E402
 from bench_big import low_free_ports  # noqa: E402
 
 NODES = int(os.environ.get("NODES", 16384))
-EMU_PROCS = int(os.environ.get("EMU_PROCS", 1))
+EMU_PROCS = int(os.environ.get("EMU_PROCS", 2))
 RUNS = int(os.environ.get("RUNS", 5))
 SHORT = int(os.environ.get("SHORT", 2000))
 PING_TIMEOUT = int(os.environ.get("PING_TIMEOUT", 30))

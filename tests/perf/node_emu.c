@@ -531,12 +531,22 @@ static void raise_nofile(rlim_t want)
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return;
-	if (rl.rlim_max < want)
-		rl.rlim_max = want;   /* root may raise the hard limit */
+	if (rl.rlim_max < want) {
+		struct rlimit up = { want, want };
+
+		/* root may raise the hard limit, where it is allowed to */
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			return;
+	}
 	rl.rlim_cur = rl.rlim_max;
 	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
 		error("setrlimit(RLIMIT_NOFILE, %llu): %m",
-		      (unsigned long long) want);
+		      (unsigned long long) rl.rlim_max);
+	if (rl.rlim_cur < want)
+		info("RLIMIT_NOFILE is %llu: fewer nodes per node_emu "
+		     "process than %llu may be needed (-N)",
+		     (unsigned long long) rl.rlim_cur,
+		     (unsigned long long) want);
 }
 
 static hostlist_t *pick_nodes(const char *expr)
@@ -687,7 +697,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	hl = pick_nodes(node_expr);
-	raise_nofile(hostlist_count(hl) + 4096);
+	raise_nofile(hostlist_count(hl) + 1024);
 	signal(SIGPIPE, SIG_IGN);
 	auth_set_context(emu.conf->path, emu.conf->slurm_user_id, 1);
 	if (auth_init(emu.conf->auth_type, emu.conf->auth_info,
