@@ -294,7 +294,7 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	node_registration_msg_t *r = m->data;
 	node_record_t *n = r ? node_mgr_find(r->node_name) : NULL;
 	uint16_t rts = ctld_conf()->return_to_service;
-	bool valid;
+	bool valid, was_usable;
 	uint32_t i;
 
 	bool created = false;
@@ -331,6 +331,7 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 		      "version %s", n->info.name, r->startup, m->peer,
 		      proto_str(m->version, pv, sizeof(pv)));
 	}
+	was_usable = node_mgr_usable(n);
 	_record_registration(n, r);
 	if (n->info.node_state & NODE_STATE_NO_RESPOND) {
 		n->info.node_state &= ~NODE_STATE_NO_RESPOND;
@@ -359,7 +360,12 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 			_terminate_stray(n, r->job_ids[i]);
 	job_mgr_check_missing(n, r->job_ids, r->job_ids ? r->job_cnt : 0);
 	commit_dirty();
-	sched_trigger();
+	/* a pass only for a node that is new, restarted, or usable now (or
+	 * no longer): the same node registering again (asked by a ping)
+	 * changes nothing a pass sees, and 16,384 nodes registering at
+	 * once would ask for 16,384 passes over every node */
+	if (created || r->startup || node_mgr_usable(n) != was_usable)
+		sched_trigger();
 	/* acknowledged means on disk: the new node's JREC_DYN_NODES first
 	 * (a controller killed before it has none, and slurmd, unanswered,
 	 * registers it again with the next one) */

@@ -675,6 +675,15 @@ static int _pass(bool full)
 	stop = sc.params.max_sched_time ?
 		t0 + (uint64_t) sc.params.max_sched_time * 1000000 : UINT64_MAX;
 	preempt_resume_suspended();
+	if (!job_mgr_pending_first()) {
+		/* nothing to place: no view of every node to build (16,384
+		 * nodes registering ask for a pass each); the next pass
+		 * with jobs starts from a full one */
+		_base_drop();
+		sc.need_full = false;
+		sc.new_cnt = 0;
+		return 0;
+	}
 	_pass_init(&p);
 	if (!full && _base_valid(&p, limit)) {
 		started = _pass_new(&p);

@@ -86,6 +86,7 @@ def rest_nodes_ms(c, runs):
     cmd = "curl -sf --unix-socket %s -o /dev/null http://x/slurm/v0.0.43/nodes" % (
         shlex.quote(sock))
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        os.chmod(out.name, 0o666)     # hyperfine runs as USER
         p = subprocess.run(["runuser", "-u", USER, "--", "hyperfine", "-N",
                             "--style", "none", "--warmup", "1", "--runs",
                             str(runs), "--export-json", out.name, cmd],

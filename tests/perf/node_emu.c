@@ -65,14 +65,17 @@ struct emu_node {
 	ctld_sender_t     *sender;
 	size_t             sender_idx;
 	fake_job_t        *jobs;
+	bool               reg_queued;  /* a registration waits to be sent */
 };
 
-/* Batch completions queued on one sender, in order: each one's notify
- * byte (ctld_send.h) comes back in the same order on the pipe. */
+/* Registrations and batch completions queued on one sender, in order:
+ * each one's notify byte (ctld_send.h) comes back in the same order on
+ * the pipe. */
 typedef struct pend {
 	struct pend *next;
 	emu_node_t  *node;
 	uint32_t     job_id;
+	bool         reg;
 } pend_t;
 
 typedef struct {
@@ -114,12 +117,35 @@ static emu_node_t *emu_find(const char *name)
 
 /* ---- to the controller ---- */
 
+static void pend_push(emu_node_t *n, uint32_t job_id, bool reg)
+{
+	sender_slot_t *s = &emu.senders[n->sender_idx];
+	pend_t *p = xmalloc(sizeof(*p));
+
+	p->node = n;
+	p->job_id = job_id;
+	p->reg = reg;
+	if (s->tail)
+		s->tail->next = p;
+	else
+		s->head = p;
+	s->tail = p;
+}
+
 static void send_registration(emu_node_t *n, bool startup)
 {
 	node_registration_msg_t *r = xmalloc(sizeof(*r));
 	const conf_node_t *c = n->conf;
 	uint32_t cnt = 0;
 
+	/* one waiting is enough: the controller's sweeps ask every node
+	 * that has not registered yet again, and thousands of answers
+	 * queued behind the first ones would only repeat them */
+	if (n->reg_queued) {
+		xfree(r);
+		return;
+	}
+	n->reg_queued = true;
 	for (fake_job_t *j = n->jobs; j; j = j->next)
 		cnt++;
 	r->node_name = xstrdup(c->name);
@@ -143,7 +169,9 @@ static void send_registration(emu_node_t *n, bool startup)
 		r->job_ids[cnt++] = j->job_id;
 	r->job_cnt = cnt;
 	r->startup = startup;
-	ctld_sender_queue(n->sender, MESSAGE_NODE_REGISTRATION, r, -1);
+	pend_push(n, 0, true);
+	ctld_sender_queue(n->sender, MESSAGE_NODE_REGISTRATION, r,
+			  emu.senders[n->sender_idx].pipe[1]);
 }
 
 static void send_epilog_complete(emu_node_t *n, uint32_t job_id)
@@ -174,7 +202,9 @@ static void on_notify(evutil_socket_t fd, short what, void *arg)
 		s->head = p->next;
 		if (!s->head)
 			s->tail = NULL;
-		if (bytes[i] == CTLD_SEND_ENDED)
+		if (p->reg)
+			p->node->reg_queued = false;
+		else if (bytes[i] == CTLD_SEND_ENDED)
 			send_epilog_complete(p->node, p->job_id);
 		xfree(p);
 	}
@@ -184,18 +214,11 @@ static void send_batch_complete(emu_node_t *n, uint32_t job_id)
 {
 	batch_complete_msg_t *m = xmalloc(sizeof(*m));
 	sender_slot_t *s = &emu.senders[n->sender_idx];
-	pend_t *p = xmalloc(sizeof(*p));
 
 	m->job_id = job_id;
 	m->node_name = xstrdup(n->conf->name);
 	m->flags = BATCH_END_CLEAN;
-	p->node = n;
-	p->job_id = job_id;
-	if (s->tail)
-		s->tail->next = p;
-	else
-		s->head = p;
-	s->tail = p;
+	pend_push(n, job_id, false);
 	debug("JobId=%u: batch script ended on %s", job_id, n->conf->name);
 	ctld_sender_queue(n->sender, REQUEST_COMPLETE_BATCH_SCRIPT, m,
 			  s->pipe[1]);
