@@ -1,9 +1,12 @@
-"""Emulated nodes (tests/perf/node_emu.c): one process serves 256 NodeNames
-over the real protocol.  They register and go idle; a 256-node batch job
+"""Emulated nodes (tests/perf/node_emu.c): two processes serve 128 of 256
+NodeNames each over the real protocol (TreeWidth=3: the controller's
+fan-outs pass from one process's nodes to the other's).  They register and go idle; a 256-node batch job
 is launched through the TreeWidth tree, "runs" for its `sleep`, and ends
 on every node (epilog complete from all 256); squeue and sinfo say so at
-each step; short jobs spread over the nodes all complete; the emulator
-stops on SIGTERM with exit 0 and leaves no process behind."""
+each step; short jobs spread over the nodes all complete; the emulators
+stop on SIGTERM with exit 0 and leave no process behind."""
+
+import re
 
 import os
 
@@ -20,9 +23,9 @@ NODES = 256
 def emu(request, users):
     if not os.access(emu_cluster.node_emu_path(), os.X_OK):
         pytest.skip("node_emu not built")
-    c = _start(emu_cluster.EmuCluster, nodes=NODES, tag="node_emu",
-               debug="info", slurmd_timeout=30,
-               extra_conf="TreeWidth=16")
+    c = _start(emu_cluster.EmuCluster, nodes=NODES, emu_procs=2,
+               tag="node_emu", debug="info", slurmd_timeout=30,
+               extra_conf="TreeWidth=3")
     yield c
     _stop(c)
 
@@ -62,12 +65,20 @@ def test_emulated_nodes_run_a_full_job_and_stop_cleanly(emu):
         used.add(c.show_job(j)["NodeList"])
     assert len(used) > 1, used
 
-    # the emulator stops on SIGTERM, exit 0, nothing left behind
+    # every node still answers the pings (they cross processes)
+    assert _sinfo(c) == [(str(NODES), "idle")]
+    # the emulators stop on SIGTERM, exit 0, nothing left behind
     pids = [d.pid for d in c.emus]
-    assert c.stop_emu() == [0]
+    assert c.stop_emu() == [0, 0]
     assert not [p for p in pids if os.path.exists("/proc/%d" % p)]
-    text = open(c.emu_log(0)).read()
-    assert "emulating %d node(s)" % NODES in text
-    assert "stopping: 65 launch(es), 65 batch end(s)" in text
+    launches = ends = 0
+    for i in (0, 1):
+        text = open(c.emu_log(i)).read()
+        assert "emulating %d node(s)" % (NODES // 2) in text
+        m = re.search(r"stopping: (\d+) launch\(es\), (\d+) batch end", text)
+        assert m, text[-2000:]
+        launches += int(m.group(1))
+        ends += int(m.group(2))
+    assert (launches, ends) == (65, 65)
     # nodes stop answering: the controller notices (not at once: a ping
     # round), which is not waited for here

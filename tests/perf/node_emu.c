@@ -640,7 +640,10 @@ static void start_senders(void)
 				  on_notify, s);
 		event_add(s->ev, NULL);
 	}
-	if (pipe2(fwd_pipe, O_CLOEXEC) < 0)
+	/* the loop drains it: non-blocking (the threads' writes block,
+	 * which is fine) */
+	if (pipe2(fwd_pipe, O_CLOEXEC) < 0 ||
+	    fcntl(fwd_pipe[0], F_SETFL, O_NONBLOCK) < 0)
 		fatal("pipe: %m");
 	fwd_ev = event_new(emu.base, fwd_pipe[0], EV_READ | EV_PERSIST,
 			   on_fwd_done, NULL);
