@@ -20,6 +20,12 @@ TreeWidth fan-outs and batch launches/ends as from real slurmds.  Prints
   short_jobs_per_s       SHORT one-node `true` jobs submitted
                          (submit_rpc) until all are done
 
+ORACLE=1: Slurm 22.05 instead (tests/perf/oracle/up.sh, 4 slurmd and
+NODES-4 nodes configured without one, ORACLE_EXTRA_NODES; one slurmd per
+node is what its daemons need, so 16,384 of them do not fit here):
+start-up, the same queries with /usr/bin's commands, idle CPU per minute.
+ORACLE_DIR / ORACLE_PORT_BASE as for up.sh.
+
 Run as root: /usr/bin/python3 tests/perf/bench_nodes.py.  Needs
 RLIMIT_NOFILE above NODES for node_emu (it raises its own) and NODES
 free ports below 32768.  SLUICE_BUILD_DIR selects the build.
@@ -95,6 +101,52 @@ def rest_nodes_ms(c, runs):
             return "NA (%s)" % p.stderr.strip()[-200:]
         with open(out.name) as f:
             return "%.1f" % (json.load(f)["results"][0]["median"] * 1000)
+
+
+def oracle():
+    import json
+    import shlex
+    import tempfile
+    env = dict(os.environ, ORACLE_NODES="4", ORACLE_EXTRA_NODES=str(NODES - 4),
+               ORACLE_MIN_JOB_AGE="2")
+    env.setdefault("ORACLE_DIR", "/tmp/oracle-emu")
+    odir = env["ORACLE_DIR"]
+    up = os.path.join(HERE, "oracle", "up.sh")
+    down = os.path.join(HERE, "oracle", "down.sh")
+    say("machine", "%d cpus, %s, load %s (Slurm 22.05)" % (
+        os.cpu_count(), os.uname().release, load()))
+    t0 = time.time()
+    try:
+        subprocess.run([up, "--fresh"], env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        say("up_s", "%.1f (4 slurmd + %d nodes without one)" % (
+            time.time() - t0, NODES - 4))
+        conf = os.path.join(odir, "etc", "slurm.conf")
+        cenv = dict(os.environ, SLURM_CONF=conf)
+        pid = int(open(os.path.join(odir, "run", "slurmctld.pid")).read())
+        say("ctld_rss_mib", rss_mib(pid))
+        for name, argv in (("sinfo", ["sinfo"]), ("sinfo_N", ["sinfo", "-N"]),
+                           ("scontrol_show_node", ["scontrol", "show", "node"]),
+                           ("scontrol_show_node_one", ["scontrol", "show", "node", "n1"])):
+            a = cpu_s(pid)
+            with tempfile.NamedTemporaryFile(suffix=".json") as out:
+                p = subprocess.run(["hyperfine", "-N", "--style", "none",
+                                    "--warmup", "1", "--runs", str(RUNS),
+                                    "--export-json", out.name,
+                                    " ".join(shlex.quote(x) for x in ["/usr/bin/" + argv[0]] + argv[1:])],
+                                   env=cenv, capture_output=True, text=True)
+                ms = ("%.1f" % (json.load(open(out.name))["results"][0]["median"] * 1000)
+                      if p.returncode == 0 else "NA (%s)" % p.stderr.strip()[-200:])
+            b = cpu_s(pid)
+            say("%s_median_ms" % name, "%s  ctld_cpu_ms_per_call %.1f" % (
+                ms, (b - a) * 1000.0 / (RUNS + 1)))
+        a = cpu_s(pid)
+        time.sleep(IDLE_S)
+        b = cpu_s(pid)
+        say("idle_ctld_cpu_s_per_min", "%.2f" % ((b - a) * 60.0 / IDLE_S))
+    finally:
+        subprocess.run([down, "--purge"], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
 
 
 def main():
@@ -175,4 +227,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if os.environ.get("ORACLE") == "1":
+        oracle()
+    else:
+        main()

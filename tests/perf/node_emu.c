@@ -17,7 +17,11 @@
  * Usage (as root or SlurmUser, SLURM_CONF or -f):
  *   node_emu [-f slurm.conf] [-N hostlist] [-S senders] [-t] [-L log] [-v]
  * -N: the NodeNames to serve (default all); several node_emu processes
- * may share a cluster, each with its part.  Stops on SIGTERM/SIGINT.
+ * may share a cluster, each with its part.  -S: sender threads (default
+ * 64); a node's messages go through one of them, in order, and each
+ * waits for the controller's answer, which waits for its journal write:
+ * the senders are how many nodes talk to the controller at once (a
+ * real cluster has one per node).  Stops on SIGTERM/SIGINT.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,7 +51,7 @@
 #include "slurmd/common/ctld_send.h"
 
 #define EMU_CONN_TIMEOUT_MS 30000
-#define EMU_MAX_SENDERS     64
+#define EMU_MAX_SENDERS     256
 
 typedef struct emu_node emu_node_t;
 
@@ -541,7 +545,7 @@ static void usage(FILE *out)
 "Usage: node_emu [-f slurm.conf] [-N hostlist] [-S senders] [-t] [-L log] [-v]\n"
 "  -f config     slurm.conf (default $SLURM_CONF)\n"
 "  -N hostlist   the NodeNames to emulate (default: every node)\n"
-"  -S senders    threads sending to the controller (default 8)\n"
+"  -S senders    threads sending to the controller (default 64)\n"
 "  -t            a script without 'sleep N' runs until its time limit\n"
 "                (default: it ends at once, exit 0)\n"
 "  -L logfile    log here (default stderr)\n"
@@ -693,7 +697,7 @@ int main(int argc, char **argv)
 	char err[1024] = "";
 	int c, verbose = 0;
 
-	emu.sender_cnt = 8;
+	emu.sender_cnt = 64;
 	while ((c = getopt(argc, argv, "f:hN:S:tL:v")) != -1) {
 		switch (c) {
 		case 'f': conf_file = optarg; break;
