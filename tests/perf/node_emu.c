@@ -612,9 +612,13 @@ static void start_nodes(hostlist_t *hl)
 			continue;
 		fd = net_listen_tcp(c->addr, c->port ? c->port
 						     : emu.conf->slurmd_port);
-		if (fd < 0)
-			fatal("node %s: unable to bind %s:%u: %m", name,
+		if (fd < 0) {
+			/* as a slurmd that cannot bind: that node only is
+			 * missing (the controller sets it DOWN) */
+			error("node %s: unable to bind %s:%u: %m", name,
 			      c->addr ? c->addr : "*", c->port);
+			continue;
+		}
 		n->conf = c;
 		n->server = net_server_create(emu.base, fd, handle, n,
 					      EMU_CONN_TIMEOUT_MS);
