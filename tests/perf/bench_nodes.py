@@ -162,7 +162,7 @@ def oracle():
 
 
 def main():
-    c = EmuCluster(nodes=NODES, emu_procs=EMU_PROCS, min_job_age=2,
+    c = EmuCluster(nodes=NODES, emu_procs=EMU_PROCS, min_job_age=120,
                    slurmd_timeout=PING_TIMEOUT, debug="info", tag="nodes",
                    extra_conf="MaxJobCount=%d\n" % (SHORT + 10000))
     try:
