@@ -68,9 +68,9 @@ int fwd_unpack_hex(uint16_t type, const char *hex, uint16_t version,
 	int rc = 0;
 
 	*data = NULL;
-	if (!len || len % 2)
+	if (!hex || len % 2)    /* "": a request without a body */
 		return -1;
-	raw = xmalloc(len / 2);
+	raw = xmalloc(len / 2 + 1);
 	for (size_t i = 0; i < len / 2; i++) {
 		int hi = _nibble(hex[2 * i]), lo = _nibble(hex[2 * i + 1]);
 
@@ -128,7 +128,7 @@ static int _direct(group_t *g, uint32_t i)
 
 	if (_split_addr(r->addrs[i], host, sizeof(host), &port) < 0)
 		return ESLURM_INVALID_NODE_NAME;
-	if (!data) {
+	if (!data && (r->bodies || r->body)) {
 		const char *hex = r->bodies ? r->bodies[i] : r->body;
 
 		if (fwd_unpack_hex(r->type, hex, r->body_version, &own) < 0)
@@ -281,7 +281,8 @@ void fwd_send(const fwd_req_t *r, int *rc)
 			for (uint32_t i = 0; i < r->cnt; i++)
 				packed[i] = fwd_pack_hex(r->type, r->datas[i],
 							 0);
-		} else if (r->data) {
+		} else if (r->data || (!r->body && !r->bodies)) {
+			/* no data: a request without a body ("") */
 			shared = fwd_pack_hex(r->type, r->data, 0);
 			rr.body = shared;
 		}

@@ -200,6 +200,8 @@ typedef struct {
 	uint32_t   group_cnt;
 	int        timeout_ms;
 	int       *rc;
+	agent_tree_done_f done;
+	void      *done_arg;
 } tree_item_t;
 
 static void _tree_work(void *arg)
@@ -218,7 +220,9 @@ static void _tree_done(void *arg)
 {
 	tree_item_t *t = arg;
 
-	for (uint32_t i = 0; i < t->cnt; i++)
+	if (t->done)
+		t->done(t->rc, t->cnt, t->done_arg);
+	for (uint32_t i = 0; !t->done && i < t->cnt; i++)
 		if (t->rc[i])
 			info("agent: %s to node %s failed: %s",
 			     msg_type_name(t->type), t->names[i],
@@ -239,6 +243,15 @@ void agent_send_tree(char * const *names, char * const *addrs, uint32_t cnt,
 		     uint16_t type, void *req, uint16_t tree_width,
 		     int timeout_ms)
 {
+	agent_send_tree_cb(names, addrs, cnt, type, req, tree_width,
+			   timeout_ms, NULL, NULL);
+}
+
+void agent_send_tree_cb(char * const *names, char * const *addrs,
+			uint32_t cnt, uint16_t type, void *req,
+			uint16_t tree_width, int timeout_ms,
+			agent_tree_done_f done, void *arg)
+{
 	tree_item_t *t = xmalloc(sizeof(*t));
 
 	t->names = xcalloc(cnt + 1, sizeof(char *));
@@ -255,6 +268,8 @@ void agent_send_tree(char * const *names, char * const *addrs, uint32_t cnt,
 	t->tree_width = tree_width;
 	t->timeout_ms = timeout_ms;
 	t->rc = xcalloc(cnt + 1, sizeof(int));
+	t->done = done;
+	t->done_arg = arg;
 	log_flag(AGENT, "%s: %s to %u nodes queued, %u pending", __func__,
 		 msg_type_name(type), cnt, ag.pending + 1);
 	agent_queue_work(_tree_work, _tree_done, t);

@@ -35,6 +35,14 @@ void agent_send_rc(const char *host, uint16_t port, uint16_t type, void *req,
 void agent_send_tree(char * const *names, char * const *addrs, uint32_t cnt,
 		     uint16_t type, void *req, uint16_t tree_width,
 		     int timeout_ms);
+/* agent_send_tree, then done(rc, cnt, arg) on the loop with every node's
+ * answer (rc[i] for names[i]: its return code, or the transport error);
+ * done logs nothing, it is told. */
+typedef void (*agent_tree_done_f)(const int *rc, uint32_t cnt, void *arg);
+void agent_send_tree_cb(char * const *names, char * const *addrs,
+			uint32_t cnt, uint16_t type, void *req,
+			uint16_t tree_width, int timeout_ms,
+			agent_tree_done_f done, void *arg);
 /* Run work(arg) on a worker, then done(arg) on the loop. */
 void agent_queue_work(agent_work_f work, agent_done_f done, void *arg);
 /* Requests queued or running (for logs and tests). */

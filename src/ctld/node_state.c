@@ -294,7 +294,7 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 	node_registration_msg_t *r = m->data;
 	node_record_t *n = r ? node_mgr_find(r->node_name) : NULL;
 	uint16_t rts = ctld_conf()->return_to_service;
-	bool valid;
+	bool valid, was_usable;
 	uint32_t i;
 
 	bool created = false;
@@ -331,6 +331,7 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 		      "version %s", n->info.name, r->startup, m->peer,
 		      proto_str(m->version, pv, sizeof(pv)));
 	}
+	was_usable = node_mgr_usable(n);
 	_record_registration(n, r);
 	if (n->info.node_state & NODE_STATE_NO_RESPOND) {
 		n->info.node_state &= ~NODE_STATE_NO_RESPOND;
@@ -359,7 +360,12 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 			_terminate_stray(n, r->job_ids[i]);
 	job_mgr_check_missing(n, r->job_ids, r->job_ids ? r->job_cnt : 0);
 	commit_dirty();
-	sched_trigger();
+	/* a pass only for a node that is new, restarted, or usable now (or
+	 * no longer): the same node registering again (asked by a ping)
+	 * changes nothing a pass sees, and 16,384 nodes registering at
+	 * once would ask for 16,384 passes over every node */
+	if (created || r->startup || node_mgr_usable(n) != was_usable)
+		sched_trigger();
 	/* acknowledged means on disk: the new node's JREC_DYN_NODES first
 	 * (a controller killed before it has none, and slurmd, unanswered,
 	 * registers it again with the next one) */
@@ -370,11 +376,6 @@ void node_mgr_rpc_register(net_conn_t *c, slurm_msg_t *m)
 }
 
 /* ---- ping ---- */
-
-typedef struct {
-	uint32_t gen;
-	uint32_t index;
-} ping_arg_t;
 
 static void _not_responding(node_record_t *n, time_t now)
 {
@@ -448,18 +449,17 @@ static void _energy_ask(const node_record_t *n)
 	agent_queue_work(_energy_work, _energy_done, a);
 }
 
-static void _ping_done(int rc, void *arg)
+static void _ping_answer(uint32_t gen, uint32_t index, int rc)
 {
-	ping_arg_t *p = arg;
-	node_record_t *n = node_mgr_at(p->index);
+	node_record_t *n = node_mgr_at(index);
 	time_t now = time(NULL);
 
-	if (p->gen != node_mgr_generation() || !n)
-		goto out;
+	if (gen != node_mgr_generation() || !n)
+		return;
 	n->ping_pending = false;
 	if (rc) {
 		_not_responding(n, now);
-		goto out;
+		return;
 	}
 	n->last_response = now;
 	if (n->info.node_state & NODE_STATE_NO_RESPOND) {
@@ -468,36 +468,94 @@ static void _ping_done(int rc, void *arg)
 		sched_trigger();
 	}
 	_energy_ask(n);
-out:
+}
+
+/* One sweep's pings of one type, sent along the TreeWidth tree (as
+ * Slurm's agent does): at most TreeWidth connections from here, and
+ * every node's answer comes back in one RESPONSE_FORWARD per subtree. */
+typedef struct {
+	uint32_t  gen;
+	uint32_t  cnt;
+	uint32_t *index;
+} ping_tree_t;
+
+static void _ping_tree_done(const int *rc, uint32_t cnt, void *arg)
+{
+	ping_tree_t *p = arg;
+
+	for (uint32_t i = 0; i < cnt && i < p->cnt; i++)
+		_ping_answer(p->gen, p->index[i], rc[i]);
+	xfree(p->index);
 	xfree(p);
 }
 
+static void _ping_tree(uint32_t *index, uint32_t cnt, uint16_t type)
+{
+	ping_tree_t *p;
+	char **names, **addrs;
+
+	if (!cnt) {
+		xfree(index);
+		return;
+	}
+	p = xmalloc(sizeof(*p));
+	p->gen = node_mgr_generation();
+	p->cnt = cnt;
+	p->index = index;
+	names = xcalloc(cnt + 1, sizeof(char *));
+	addrs = xcalloc(cnt + 1, sizeof(char *));
+	for (uint32_t i = 0; i < cnt; i++) {
+		node_record_t *n = node_mgr_at(index[i]);
+
+		n->ping_pending = true;
+		names[i] = n->info.name;
+		addrs[i] = xstrdup_printf("%s:%u", n->info.node_addr,
+					  n->info.port);
+	}
+	agent_send_tree_cb(names, addrs, cnt, type, NULL,
+			   ctld_conf()->tree_width,
+			   ctld_conf()->message_timeout * 1000,
+			   _ping_tree_done, p);
+	for (uint32_t i = 0; i < cnt; i++)
+		xfree(addrs[i]);
+	xfree(addrs);
+	xfree(names);
+}
+
+/* One node now (an admin's resume): a tree of one. */
 static void _ping_one(node_record_t *n)
 {
-	ping_arg_t *p = xmalloc(sizeof(*p));
+	uint32_t *index = xmalloc(sizeof(uint32_t));
 	uint32_t base = BASE(n);
-	uint16_t type = (base == NODE_STATE_UNKNOWN || base == NODE_STATE_DOWN) ?
-		REQUEST_NODE_REGISTRATION_STATUS : REQUEST_PING;
 
-	p->gen = node_mgr_generation();
-	p->index = n->index;
-	n->ping_pending = true;
-	agent_send_rc(n->info.node_addr, n->info.port, type, NULL,
-		      ctld_conf()->message_timeout * 1000, _ping_done, p);
+	index[0] = n->index;
+	_ping_tree(index, 1, base == NODE_STATE_UNKNOWN ||
+		   base == NODE_STATE_DOWN ?
+		   REQUEST_NODE_REGISTRATION_STATUS : REQUEST_PING);
 }
 
 void node_mgr_ping(time_t now)
 {
-	size_t i;
+	size_t cnt = node_mgr_count();
+	uint32_t *ping = xcalloc(cnt + 1, sizeof(uint32_t));
+	uint32_t *reg = xcalloc(cnt + 1, sizeof(uint32_t));
+	uint32_t np = 0, nr = 0;
 
-	for (i = 0; i < node_mgr_count(); i++) {
+	for (size_t i = 0; i < cnt; i++) {
 		node_record_t *n = node_mgr_at(i);
+		uint32_t base = BASE(n);
 
-		if (BASE(n) == NODE_STATE_FUTURE || n->ping_pending ||
+		if (base == NODE_STATE_FUTURE || n->ping_pending ||
 		    power_save_no_ping(n))
 			continue;
-		_ping_one(n);
+		/* a node not (yet) registered is asked to register */
+		if (base == NODE_STATE_UNKNOWN || base == NODE_STATE_DOWN)
+			reg[nr++] = (uint32_t) i;
+		else
+			ping[np++] = (uint32_t) i;
 	}
+	_ping_tree(ping, np, REQUEST_PING);
+	_ping_tree(reg, nr, REQUEST_NODE_REGISTRATION_STATUS);
 }
 
 void node_mgr_shutdown_slurmds(void)

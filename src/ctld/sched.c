@@ -675,6 +675,14 @@ static int _pass(bool full)
 	stop = sc.params.max_sched_time ?
 		t0 + (uint64_t) sc.params.max_sched_time * 1000000 : UINT64_MAX;
 	preempt_resume_suspended();
+	if (!job_mgr_pending_first() && sc.base_ok &&
+	    sc.base_node_gen == node_mgr_generation()) {
+		/* nothing to place, and a base to check new jobs against
+		 * (_base_valid() sees what changed since): no view of every
+		 * node to build again (16,384 nodes registering ask for a
+		 * pass each) */
+		return 0;
+	}
 	_pass_init(&p);
 	if (!full && _base_valid(&p, limit)) {
 		started = _pass_new(&p);

@@ -159,6 +159,23 @@ static void test_hex_round_trip(void **state)
 	xfree(again);
 }
 
+/* A request without a body (REQUEST_PING) travels the tree as "". */
+static void test_hex_bodiless(void **state)
+{
+	char *h = fwd_pack_hex(REQUEST_PING, NULL, 0);
+	void *d = (void *) h;
+
+	assert_non_null(h);
+	assert_string_equal(h, "");
+	assert_int_equal(fwd_unpack_hex(REQUEST_PING, h, 0, &d), 0);
+	assert_null(d);
+	assert_int_equal(fwd_unpack_hex(REQUEST_PING, "00", 0, &d), -1);
+	assert_int_equal(fwd_unpack_hex(REQUEST_PING, NULL, 0, &d), -1);
+	/* a request with a body still needs one */
+	assert_null(fwd_pack_hex(REQUEST_TERMINATE_JOB, NULL, 0));
+	xfree(h);
+}
+
 static void test_subtree_timeout(void **state)
 {
 	/* hops: 1 node = 1; 32 nodes width 4: 32 -> 8 -> 2 -> 1 */
@@ -175,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_user_launch_only_as_self),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_hex_round_trip),
+		cmocka_unit_test(test_hex_bodiless),
 		cmocka_unit_test(test_subtree_timeout),
 	};
 
