@@ -333,8 +333,8 @@ def test_modify_job_sacct(env, users):
     jid = c.sbatch(["--wrap", "exit 3"], user=u)
     c.wait_done(jid)
     cl.wait_for(lambda: env.sacct("-n", "-X", "-j", str(jid),
-                                  "-o", "state").out.strip() != "",
-                what="job in sacct")
+                                  "-o", "state").out.strip() == "FAILED",
+                what="the job's end in sacct")
     r = mgr(env, "-i", "modify", "job", "where", "jobid=%d" % jid, "set",
             "DerivedExitCode=5", "Comment=hello")
     assert r.rc == 0, r
