@@ -270,7 +270,7 @@ void agent_send_tree_cb(char * const *names, char * const *addrs,
 	t->rc = xcalloc(cnt + 1, sizeof(int));
 	t->done = done;
 	t->done_arg = arg;
-	log_flag(AGENT, "%s: %s to %u nodes queued, %u pending", __func__,
+	log_flag(AGENT, "agent_send_tree: %s to %u nodes queued, %u pending",
 		 msg_type_name(type), cnt, ag.pending + 1);
 	agent_queue_work(_tree_work, _tree_done, t);
 }
