@@ -254,6 +254,9 @@ def submit(r, name):
     status, doc, text = r.req("POST", "/slurm/v0.0.43/job/submit", body={
         "script": "#!/bin/sh\nsleep 300\n",
         "job": {"name": name, "current_working_directory": "/tmp",
+                # not /tmp/slurm-%j.out: another run's file of that name
+                # (another owner, sticky /tmp) would fail the job
+                "standard_output": "/dev/null",
                 "environment": ["PATH=/bin:/usr/bin"]}})
     assert status == 200, text
     return doc["job_id"]
