@@ -100,12 +100,16 @@ def test_batch_job_runs_in_the_bundle(oci):
     assert "J=%d\n" % j in text, text
     # the script came in through MountSpoolDir
     assert "slurm_script" in text, text
-    # the generated task directories are gone
+    # the generated task directories go with the stepd (it ends just
+    # after it reported the job's end)
     spool = os.path.join(oci.dir, "spool")
-    left = [d for n in os.listdir(spool)
-            for d in os.listdir(os.path.join(spool, n))
-            if d.startswith("oci-job%d-" % j)]
-    assert not left, left
+
+    def left():
+        return [d for n in os.listdir(spool)
+                for d in os.listdir(os.path.join(spool, n))
+                if d.startswith("oci-job%d-" % j)]
+    cl.wait_for(lambda: not left(), timeout=20,
+                what="the task directories removed: %s" % left())
 
 
 def test_job_shows_its_container(oci):
