@@ -63,7 +63,9 @@ def test_over_memory_step_is_killed(env):
     r = c.run(["srun", "--mem=50M", "python3", "-c", HOG], user=U,
               timeout=60)
     assert r.rc != 0, r
-    assert "allocated" in r.out and "survived" not in r.out, r
+    # a sample may fall while the pages are being touched (killed before
+    # "allocated") or after: either way it never survives
+    assert "survived" not in r.out, r
     m = re.search(r"slurmstepd: error: StepId=(\d+)\.0 exceeded memory "
                   r"limit \((\d+) > 51200\), being killed", r.err)
     assert m, r.err
