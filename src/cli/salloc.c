@@ -40,20 +40,70 @@
 
 extern char **environ;
 
-enum { O_NO_SHELL = 0x80 };
+enum { O_NO_SHELL = 0x80, O_BELL, O_NO_BELL };
 
 static const struct option salloc_long[] = {
 	{ "no-shell", no_argument, NULL, O_NO_SHELL },
+	{ "kill-command", optional_argument, NULL, 'K' },
+	{ "bell", no_argument, NULL, O_BELL },
+	{ "no-bell", no_argument, NULL, O_NO_BELL },
 	{ NULL, 0, NULL, 0 },
 };
 
+/* salloc rings the terminal's bell when the allocation is granted after
+ * this long a wait (--bell: always; --no-bell: never), stdout a tty. */
+#define BELL_AFTER_WAIT 10
+
 static bool no_shell;
+static int kill_signal;                 /* -K: the command's signal */
+static enum { BELL_AFTER, BELL_ALWAYS, BELL_NEVER } bell = BELL_AFTER;
 
 static int _extra(cli_job_opts_t *o, int val, const char *arg)
 {
-	if (val == O_NO_SHELL)
+	(void) o;
+	switch (val) {
+	case O_NO_SHELL:
 		no_shell = true;
+		break;
+	case 'K':
+		/* no signal named: HUP for a terminal session, else TERM */
+		kill_signal = !arg ? (isatty(STDIN_FILENO) ? SIGHUP : SIGTERM) :
+			      cli_opt_signal_from_string(arg);
+		if (kill_signal <= 0 || kill_signal >= NSIG) {
+			error("Invalid --kill-command specification");
+			return -1;
+		}
+		break;
+	case O_BELL:
+		bell = BELL_ALWAYS;
+		break;
+	case O_NO_BELL:
+		bell = BELL_NEVER;
+		break;
+	}
 	return 0;
+}
+
+/* salloc's own input variables (salloc(1)); options given on the
+ * command line, parsed later, override them. */
+static void _salloc_env(void)
+{
+	const char *v;
+
+	if ((v = getenv("SALLOC_KILL_CMD")) &&
+	    _extra(NULL, 'K', *v ? v : NULL) < 0)
+		exit(1);
+	if (getenv("SALLOC_BELL"))
+		bell = BELL_ALWAYS;
+}
+
+static void _ring_bell(time_t waited)
+{
+	if (bell == BELL_NEVER || !isatty(STDOUT_FILENO) ||
+	    (bell == BELL_AFTER && waited <= BELL_AFTER_WAIT))
+		return;
+	fputc('\a', stdout);
+	fflush(stdout);
 }
 
 static void _early_exits(const cli_job_opts_t *o)
@@ -82,7 +132,7 @@ static void _het_add(cli_job_opts_t **oa, size_t *n)
 	c = &(*oa)[(*n)++];
 	cli_opt_init(c, CLI_CMD_SALLOC, "salloc");
 	c->extra_long = salloc_long;
-	c->extra_short = "";
+	c->extra_short = "K::";
 	c->extra_cb = _extra;
 	cli_filter_setup_defaults(c);
 }
@@ -143,6 +193,7 @@ static int _run(char **argv)
 		error("%s: %m", argv[0]);
 		_exit(errno == ENOENT ? 127 : 126);
 	}
+	salloc_msg_command(pid, kill_signal);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	sigaction(SIGINT, &old_int, NULL);
@@ -156,12 +207,14 @@ int main(int argc, char **argv)
 	job_info_t ji;
 	cli_x11_t x11 = { 0 };
 	uint32_t job_id;
+	time_t asked;
 	int first = argc, status, rc;
 	size_t n = 0;
 	cli_job_opts_t *o;
 
 	environ = xstrarray_dup(environ);    /* ours to change */
 	cli_init_noconf("salloc", 0);
+	_salloc_env();
 	_het_add(&oa, &n);
 	oa[0].spank = cli_spank_start(S_CTX_ALLOCATOR);
 	if (cli_opt_parse_argv(&oa[0], argc, argv, &first) < 0)
@@ -208,10 +261,12 @@ int main(int argc, char **argv)
 				       true, &job_id);
 	if (rc < 0)
 		exit(1);
+	asked = time(NULL);
 	if (cli_alloc_held(o, job_id, true) < 0 ||
 	    cli_alloc_wait(job_id, o->quiet, o->immediate, true, &ji) < 0)
 		exit(1);
 	cli_filter_post_submit(o, job_id, NO_VAL32);
+	_ring_bell(time(NULL) - asked);
 	if (!o->quiet)
 		info("Granted job allocation %u", job_id);
 	if (cli_alloc_wait_prolog(job_id, o->quiet, &ji) < 0) {
@@ -233,9 +288,11 @@ int main(int argc, char **argv)
 				      x11_flags_name(x11.flags));
 	job_info_free_members(&ji);
 	status = _run(argv + first);
-	if (!o->quiet)
-		info("Relinquishing job allocation %u", job_id);
-	cli_alloc_release(job_id, (uint32_t) status);
+	if (salloc_msg_release()) {     /* not if the controller ended it */
+		if (!o->quiet)
+			info("Relinquishing job allocation %u", job_id);
+		cli_alloc_release(job_id, (uint32_t) status);
+	}
 	cli_spank_finish(o);
 	cli_x11_free(&x11);
 	for (size_t k = 0; k < n; k++)

@@ -921,6 +921,8 @@ static const msg_desc_t table[] = {
 	ROW_FUNCS(RESPONSE_STEP_PIDS, step_pids_msg_t, msg_step_pids),
 	ROW_FIELDS(REQUEST_JOB_NOTIFY, job_notify_msg_t, msg_job_notify_fields),
 	ROW_FIELDS(SRUN_USER_MSG, job_notify_msg_t, msg_job_notify_fields),
+	ROW_FIELDS(SRUN_JOB_COMPLETE, srun_job_complete_msg_t,
+		   msg_srun_job_complete_fields),
 	ROW_FIELDS(REQUEST_CREATE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_FIELDS(REQUEST_DELETE_NODE, dyn_node_msg_t, msg_dyn_node_fields),
 	ROW_FIELDS(REQUEST_POWER_NODES, power_msg_t, msg_power_fields),

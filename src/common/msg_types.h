@@ -178,6 +178,10 @@ typedef enum {
 	 * allocation (job_info_t.resp_host:alloc_resp_port) */
 	SRUN_USER_MSG = 5150,               /* job_notify_msg_t;
 					     * RESPONSE_SLURM_RC */
+	/* the controller -> that salloc: its allocation ended under it
+	 * (scancel, time limit, node failure) */
+	SRUN_JOB_COMPLETE = 5151,           /* srun_job_complete_msg_t;
+					     * RESPONSE_SLURM_RC */
 	/* scrontab (msg_crontab.c) */
 	REQUEST_UPDATE_CRONTAB = 5110,      /* crontab_update_msg_t (install,
 					     * or remove: no text) */
@@ -317,6 +321,13 @@ typedef struct {
 	uint32_t  job_id;
 	char     *message;
 } job_notify_msg_t;
+
+/* SRUN_JOB_COMPLETE: the allocation salloc made has ended; job_state is
+ * the state it ended in (JOB_TIMEOUT: "exceeded its time limit"). */
+typedef struct {
+	uint32_t  job_id;
+	uint32_t  job_state;
+} srun_job_complete_msg_t;
 
 /* REQUEST_STEP_PIDS: the processes of the steps on a node (job_id 0:
  * every job).  The answer has one row per process: its job, step

@@ -26,6 +26,8 @@ MSG_BODY_FUNCS(msg_dbd_jobs);     /* RESPONSE_DBD_JOBS: dbd_jobs_msg_t */
 
 /* msg_notify.c */
 extern const field_desc_t msg_job_notify_fields[];  /* job_notify_msg_t */
+extern const field_desc_t msg_srun_job_complete_fields[];
+                                    /* srun_job_complete_msg_t */
 
 /* msg_steplist.c */
 MSG_BODY_FUNCS(msg_step_pids);    /* RESPONSE_STEP_PIDS: step_pids_msg_t */

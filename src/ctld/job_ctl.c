@@ -1046,6 +1046,7 @@ void job_mgr_rpc_complete_alloc(net_conn_t *c, slurm_msg_t *m)
 	st = r->job_rc;
 	info("_slurm_rpc_complete_job_allocation: JobId=%u rc=%u",
 	     j->info.job_id, st);
+	j->info.alloc_resp_port = 0;    /* salloc knows: no SRUN_JOB_COMPLETE */
 	if (BASE(j) == JOB_PENDING)
 		job_mgr_end(j, JOB_CANCELLED, j->info.state_reason, 0);
 	else if (WIFSIGNALED(st))

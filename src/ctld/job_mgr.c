@@ -31,6 +31,7 @@
 #include "ctld/gang.h"
 #include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_notify.h"
 #include "ctld/lic_mgr.h"
 #include "ctld/job_prolog.h"
 #include "ctld/job_res.h"
@@ -782,8 +783,10 @@ void job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
 	    !(state & JOB_REQUEUE))
 		job_mail(j, JOB_MAIL_END);
 	acct_job_changed(j);
-	if (!reending)
+	if (!reending) {
+		job_notify_alloc_end(j, was);   /* salloc's, if it listens */
 		het_job_ended(j);        /* the leader takes every component */
+	}
 	if (!j->node_bitmap || !j->on_run) {
 		_finished_add(j);
 		commit_dirty();

@@ -8,6 +8,7 @@
 #include "common/xstring.h"
 #include "ctld/agent.h"
 #include "ctld/controller.h"
+#include "ctld/het_job.h"
 #include "ctld/job_mgr.h"
 #include "ctld/job_notify.h"
 #include "ctld/node_mgr.h"
@@ -92,4 +93,36 @@ void job_notify_rpc(net_conn_t *c, slurm_msg_t *m)
 			      arg);
 	}
 	net_reply_rc(c, SLURM_SUCCESS);
+}
+
+/* A salloc gone before its allocation ended is no error. */
+static void _end_done(int rc, void *arg)
+{
+	uint32_t *job_id = arg;
+
+	if (rc)
+		debug("JobId=%u: salloc not told of its allocation's end: %s",
+		      *job_id, slurm_strerror(rc));
+	xfree(job_id);
+}
+
+void job_notify_alloc_end(const job_record_t *j, uint32_t was)
+{
+	srun_job_complete_msg_t *out;
+	uint32_t *arg;
+
+	if (!_to_salloc(j) || (was != JOB_RUNNING && was != JOB_SUSPENDED) ||
+	    (het_job_is_comp(j) && j->info.het_job_offset != 0))
+		return;
+	out = xmalloc(sizeof(*out));
+	out->job_id = j->info.job_id;
+	out->job_state = j->info.job_state & JOB_STATE_BASE;
+	arg = xmalloc(sizeof(*arg));
+	*arg = j->info.job_id;
+	debug("JobId=%u: allocation revoked: telling salloc at %s:%u",
+	      j->info.job_id, j->info.resp_host,
+	      (unsigned) j->info.alloc_resp_port);
+	agent_send_rc(j->info.resp_host, j->info.alloc_resp_port,
+		      SRUN_JOB_COMPLETE, out,
+		      ctld_conf()->message_timeout * 1000, _end_done, arg);
 }

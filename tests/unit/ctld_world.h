@@ -55,6 +55,7 @@
 #include "../../src/ctld/job_ckpt_criu.c"
 #include "../../src/ctld/sched.c"
 #include "../../src/ctld/het_job.c"
+#include "../../src/ctld/job_notify.c"
 #include "../../src/ctld/step_mgr.c"
 #include "../../src/ctld/step_rec.c"
 #include "../../src/ctld/resv_ports.c"
