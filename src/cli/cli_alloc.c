@@ -161,32 +161,25 @@ static int _request_reply(cli_job_opts_t *o, bool salloc, int rc,
 	return -1;
 }
 
-int cli_alloc_request(cli_job_opts_t *o, const char *name_default,
+int cli_alloc_request(cli_job_opts_t *o, size_t n, const char *name_default,
 		      bool salloc, uint32_t *job_id)
-{
-	slurm_msg_t resp = { 0 };
-	int rc;
-
-	_fill(&o->desc, name_default);
-	rc = cli_ctld_rpc(REQUEST_RESOURCE_ALLOCATION, &o->desc, &resp);
-	return _request_reply(o, salloc, rc, &resp, job_id);
-}
-
-int cli_alloc_request_het(cli_job_opts_t *o, size_t n,
-			  const char *name_default, uint32_t *job_id)
 {
 	het_job_desc_msg_t h = { .cnt = (uint32_t) n };
 	slurm_msg_t resp = { 0 };
 	int rc;
 
-	h.desc = xcalloc(n, sizeof(*h.desc));
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n; k++)
 		_fill(&o[k].desc, name_default);
-		h.desc[k] = o[k].desc;          /* lent, not copied */
+	if (n == 1)
+		rc = cli_ctld_rpc(REQUEST_RESOURCE_ALLOCATION, &o->desc, &resp);
+	else {
+		h.desc = xcalloc(n, sizeof(*h.desc));
+		for (size_t k = 0; k < n; k++)
+			h.desc[k] = o[k].desc;  /* lent, not copied */
+		rc = cli_ctld_rpc(REQUEST_HET_JOB_ALLOCATION, &h, &resp);
+		xfree(h.desc);
 	}
-	rc = cli_ctld_rpc(REQUEST_HET_JOB_ALLOCATION, &h, &resp);
-	xfree(h.desc);
-	return _request_reply(&o[0], true, rc, &resp, job_id);
+	return _request_reply(&o[0], salloc, rc, &resp, job_id);
 }
 
 /* 1 running, 0 still pending, -1 gone (message printed). */

@@ -11,16 +11,14 @@
 #include "cli/cli_opt.h"
 #include "common/job_info.h"
 
-/* Request the allocation for o (name defaults to name_default).  On error
- * prints Slurm's "Unable to allocate resources: ..." (salloc's own words
- * where they differ) and returns -1. */
-int  cli_alloc_request(cli_job_opts_t *o, const char *name_default,
+/* Request the allocation for the n components o[0..n) (name defaults to
+ * name_default): one job (REQUEST_RESOURCE_ALLOCATION) when n is 1, else
+ * one heterogeneous job (REQUEST_HET_JOB_ALLOCATION: all or none), whose
+ * leader's id is *job_id, the allocation to wait on and release.  On
+ * error prints Slurm's "Unable to allocate resources: ..." (salloc's own
+ * words where they differ) and returns -1. */
+int  cli_alloc_request(cli_job_opts_t *o, size_t n, const char *name_default,
 		       bool salloc, uint32_t *job_id);
-/* salloc "A : B": the n components o[0..n) as one heterogeneous job
- * (REQUEST_HET_JOB_ALLOCATION: all or none); *job_id is the leader's,
- * the allocation to wait on and release.  0 or -1 (message printed). */
-int  cli_alloc_request_het(cli_job_opts_t *o, size_t n,
-			   const char *name_default, uint32_t *job_id);
 /* --test-only: ask when and where the job would start, print Slurm's
  * "Job N to start at T using K processors on nodes L in partition P"
  * and exit 0 (or its error, exit 1); nothing is created.  name_default

@@ -251,14 +251,9 @@ int main(int argc, char **argv)
 			oa[k].desc.name = xstrdup(oa[k - 1].desc.name);
 		cli_opt_het_propagate(&oa[k].desc, &oa[k - 1].desc);
 	}
-	if (n > 1)
-		rc = cli_alloc_request_het(oa, n, first < argc ? argv[first] :
-					   no_shell ? "no-shell" :
-					   "interactive", &job_id);
-	else
-		rc = cli_alloc_request(o, first < argc ? argv[first] :
-				       no_shell ? "no-shell" : "interactive",
-				       true, &job_id);
+	rc = cli_alloc_request(oa, n, first < argc ? argv[first] :
+			       no_shell ? "no-shell" : "interactive", true,
+			       &job_id);
 	if (rc < 0)
 		exit(1);
 	asked = time(NULL);

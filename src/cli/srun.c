@@ -329,7 +329,8 @@ static void _job(srun_t *r)
 		exit(1);
 	}
 	cli_heartbeat_mark(&r->o.desc);       /* InactiveLimit applies */
-	if (cli_alloc_request(&r->o, _base(r->argv[0]), false, &r->job_id) < 0)
+	if (cli_alloc_request(&r->o, 1, _base(r->argv[0]), false,
+			      &r->job_id) < 0)
 		exit(1);
 	r->own_alloc = true;
 	if (cli_alloc_held(&r->o, r->job_id, false) < 0)

@@ -1,5 +1,6 @@
 /* step_mgr_int.h — step_mgr's records, shared by its modules only
- * (step_mgr.c: placement, RPCs; step_rec.c: saved state). */
+ * (step_mgr.c: records, signals, completion, info; step_create.c:
+ * placement and REQUEST_JOB_STEP_CREATE; step_rec.c: saved state). */
 #ifndef SLUICE_CTLD_STEP_MGR_INT_H
 #define SLUICE_CTLD_STEP_MGR_INT_H
 
@@ -9,6 +10,9 @@
 
 #include "common/bitmap.h"
 #include "ctld/job_mgr.h"
+#include "ctld/node_mgr.h"
+
+#define STEP_JOB_BASE(j) ((j)->info.job_state & JOB_STATE_BASE)
 
 typedef struct step_record {
 	uint32_t  step_id;
@@ -54,6 +58,14 @@ struct job_steps {
 	uint32_t       alloc_cnt;
 };
 
+/* The job's nodes in allocation order. */
+typedef struct {
+	uint32_t        cnt;
+	node_record_t **node;
+	uint16_t       *cpus;     /* job CPUs per node */
+	uint16_t       *used;     /* taken by steps */
+} sm_job_nodes_t;
+
 /* Free one step record. */
 void sm_step_free(sm_step_t *s);
 /* The job's step list, created empty on first use. */
@@ -61,6 +73,12 @@ struct job_steps *sm_steps(job_record_t *j);
 /* Every node has reported (or the step was aborted): account for it,
  * give its CPUs back, free it. */
 void sm_step_done(job_record_t *j, sm_step_t *s);
+/* The job's nodes (jn->node is the caller's to xfree). */
+void sm_job_nodes(job_record_t *j, sm_job_nodes_t *jn);
+/* Step accounting row: end 0 is its start (RUNNING), else its end
+ * with state and wait status. */
+void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
+	     uint32_t state, uint32_t rc);
 /* "1,2,3"; caller frees. */
 char *sm_join16(const uint16_t *v, uint32_t n);
 

@@ -57,6 +57,7 @@
 #include "../../src/ctld/het_job.c"
 #include "../../src/ctld/job_notify.c"
 #include "../../src/ctld/step_mgr.c"
+#include "../../src/ctld/step_create.c"
 #include "../../src/ctld/step_rec.c"
 #include "../../src/ctld/resv_ports.c"
 #include "../../src/ctld/assoc_mgr.c"
