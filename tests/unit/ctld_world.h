@@ -28,6 +28,8 @@
 #include "../../src/ctld/job_info_rpc.c"
 #include "../../src/ctld/job_inactive.c"
 #include "../../src/ctld/job_submit.c"
+#include "../../src/ctld/job_validate.c"
+#include "../../src/ctld/job_req.c"
 #include "../../src/ctld/job_state.c"
 #include "../../src/ctld/job_rec.c"
 #include "../../src/ctld/job_depend.c"
