@@ -270,7 +270,8 @@ job_record_t *job_mgr_trial(job_desc_t *d, const slurm_msg_t *m, int *rc,
 	job_record_t *j;
 
 	*msg = NULL;
-	*rc = d ? job_submit_plugin_submit(d, m->auth_uid, &s.msg) :
+	*rc = d ? job_submit_plugin_submit(d, m->auth_uid, m->version,
+					  &s.msg) :
 		ESLURM_JOB_SCRIPT_MISSING;
 	if (!*rc) {
 		xfree(s.msg);
@@ -350,7 +351,8 @@ static void _submit(net_conn_t *c, slurm_msg_t *m, bool batch)
 	gettimeofday(&t0, NULL);
 	if (d && !batch)
 		xfree(d->script);
-	rc = d ? job_submit_plugin_submit(d, m->auth_uid, &s.msg) :
+	rc = d ? job_submit_plugin_submit(d, m->auth_uid, m->version,
+					  &s.msg) :
 		 ESLURM_JOB_SCRIPT_MISSING;
 	if (!rc) {
 		char *plugin_msg = s.msg;

@@ -73,9 +73,10 @@
 #include "ctld_stubs.h"
 
 /* Site plugins and scripts: none configured. */
-int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, char **m)
+int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, uint16_t v,
+			     char **m)
 {
-	(void) d; (void) uid; (void) m;
+	(void) d; (void) uid; (void) v; (void) m;
 	return 0;
 }
 void jobcomp_job_end(const job_info_t *j) { (void) j; }
