@@ -13,7 +13,7 @@ import pytest
 
 import cluster as cl
 
-USER = "sluicetest1"
+USER = "sluice_u1"
 PROBE = os.path.join(cl.REPO, "tests", "integration", "plugins",
                      "js_view_probe.c")
 
