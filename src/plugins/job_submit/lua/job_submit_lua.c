@@ -296,7 +296,7 @@ static int desc_newindex(lua_State *L)
 	f = find_field(job_submit_view_fields, key);
 	if (!f || f->type == FT_STRLIST || f->type == FT_BITMAP ||
 	    !strcmp(key, "user_id") || !strcmp(key, "group_id") ||
-	    !strcmp(key, "script"))
+	    !strcmp(key, "script") || !strcmp(key, "client_version"))
 		return luaL_error(L, "job_desc.%s cannot be set", key);
 	p = (char *) d + f->offset;
 	if (f->type == FT_STR) {
