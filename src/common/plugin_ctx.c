@@ -96,11 +96,21 @@ static int resolve(const plugin_type_t *t, const char *name,
 	if (!item->handle)
 		return -1;
 	d = plugin_desc(item->handle);
-	if (d->ops_version != t->ops_version) {
-		snprintf(why, whylen,
-			 "%s: built for %s ops version %u, this is %u",
-			 plugin_path(item->handle), t->type, d->ops_version,
-			 t->ops_version);
+	if (d->ops_version > t->ops_version ||
+	    d->ops_version < (t->ops_version_min ? t->ops_version_min :
+			      t->ops_version)) {
+		if (t->ops_version_min && t->ops_version_min < t->ops_version)
+			snprintf(why, whylen,
+				 "%s: built for %s ops version %u, this is %u "
+				 "(which also serves %u..%u)",
+				 plugin_path(item->handle), t->type,
+				 d->ops_version, t->ops_version,
+				 t->ops_version_min, t->ops_version - 1);
+		else
+			snprintf(why, whylen,
+				 "%s: built for %s ops version %u, this is %u",
+				 plugin_path(item->handle), t->type,
+				 d->ops_version, t->ops_version);
 		return -1;
 	}
 	item->desc = d;
@@ -278,6 +288,11 @@ const char *plugin_ctx_name(const plugin_ctx_t *ctx, size_t i)
 const char *plugin_ctx_short_name(const plugin_ctx_t *ctx, size_t i)
 {
 	return ctx && i < ctx->count ? ctx->items[i].desc->name : NULL;
+}
+
+uint32_t plugin_ctx_ops_version(const plugin_ctx_t *ctx, size_t i)
+{
+	return ctx && i < ctx->count ? ctx->items[i].desc->ops_version : 0;
 }
 
 bool plugin_ctx_builtin(const plugin_ctx_t *ctx, size_t i)

@@ -42,6 +42,10 @@ typedef struct {
 	const char *type;         /* "select" */
 	const char *key;          /* "SelectType": named in errors */
 	uint32_t    ops_version;  /* what this binary's callers expect */
+	/* the oldest ops version still served (0: only ops_version); a
+	 * type whose ops take a versioned view (job_submit) fills the view
+	 * of the plugin's version, see plugin_ctx_ops_version() */
+	uint32_t    ops_version_min;
 	bool        list;         /* value is a comma-separated list */
 	/* only the built-ins: no .so is looked for (a type whose ops
 	 * Sluice does not call yet, where a loaded plugin would be
@@ -70,6 +74,8 @@ size_t      plugin_ctx_count(const plugin_ctx_t *ctx);
 const void *plugin_ctx_ops(const plugin_ctx_t *ctx, size_t i);
 const char *plugin_ctx_name(const plugin_ctx_t *ctx, size_t i);
 const char *plugin_ctx_short_name(const plugin_ctx_t *ctx, size_t i);
+/* The ops version the i-th plugin was built against; 0 past the end. */
+uint32_t    plugin_ctx_ops_version(const plugin_ctx_t *ctx, size_t i);
 /* true when the i-th plugin was compiled in (not dlopen'd) */
 bool        plugin_ctx_builtin(const plugin_ctx_t *ctx, size_t i);
 /* "task/affinity,task/cgroup": the resolved names, for logs */

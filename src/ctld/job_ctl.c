@@ -786,7 +786,7 @@ static void _apply_update(job_record_t *j, const job_update_msg_t *u)
 /* JobSubmitPlugins see the update as a job_desc of the fields being
  * changed, and may change them (or refuse). */
 static int _plugin_modify(job_record_t *j, job_update_msg_t *u, uid_t uid,
-			  char **user_msg)
+			  uint16_t version, char **user_msg)
 {
 	static const size_t strs[] = {
 		offsetof(job_update_msg_t, name), offsetof(job_update_msg_t, comment),
@@ -823,7 +823,7 @@ static int _plugin_modify(job_record_t *j, job_update_msg_t *u, uid_t uid,
 
 		*(char **)((char *) &d + dstrs[i]) = v ? xstrdup(v) : NULL;
 	}
-	rc = job_submit_plugin_modify(&d, &j->info, uid, user_msg);
+	rc = job_submit_plugin_modify(&d, &j->info, uid, version, user_msg);
 	if (!rc) {
 		u->time_limit = d.time_limit;
 		u->priority = d.priority;
@@ -870,7 +870,7 @@ void job_mgr_rpc_update(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_CANNOT_MODIFY_CRON_JOB);
 		return;
 	}
-	if ((rc = _plugin_modify(j, u, m->auth_uid, &user_msg))) {
+	if ((rc = _plugin_modify(j, u, m->auth_uid, m->version, &user_msg))) {
 		return_code_msg_t r = { .rc = rc, .msg = user_msg };
 
 		info("_update_job: JobId=%u: refused by job_submit plugin: %s",

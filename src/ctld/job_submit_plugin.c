@@ -10,12 +10,26 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/job_submit_stock.h"
+#include "ctld/js_view.h"
 #include "ctld/part_mgr.h"
 #include "slurm/slurm_errno.h"
 
+/* The ops of every view version served have job_submit_ops_t's shape;
+ * only the type the view pointer points to differs. */
 typedef struct {
-	const job_submit_ops_t *ops;
-	bool                    inited;   /* fini owed */
+	int  (*init)(const slurm_conf_t *conf, char *err, size_t errlen);
+	void (*fini)(void);
+	int  (*submit)(void *view, const part_info_t *parts, size_t part_cnt,
+		       uint32_t submit_uid, char **user_msg);
+	int  (*modify)(void *view, const job_info_t *job,
+		       const part_info_t *parts, size_t part_cnt,
+		       uint32_t modify_uid, char **user_msg);
+} js_ops_any_t;
+
+typedef struct {
+	const js_ops_any_t *ops;
+	uint32_t            view;     /* the view version it was built for */
+	bool                inited;   /* fini owed */
 } js_plugin_t;
 
 static plugin_ctx_t *ctx;
@@ -31,7 +45,8 @@ static const struct sluice_plugin *const builtins[] = {
 };
 const plugin_type_t job_submit_plugin_type = {
 	.type = "job_submit", .key = "JobSubmitPlugins",
-	.ops_version = JOB_SUBMIT_OPS_VERSION, .list = true,
+	.ops_version = JOB_SUBMIT_OPS_VERSION,
+	.ops_version_min = JS_VIEW_OLDEST, .list = true,
 	.builtins = builtins,
 };
 
@@ -71,6 +86,7 @@ int job_submit_plugin_init(const slurm_conf_t *conf, char *err, size_t errlen)
 		char perr[512] = "";
 
 		plugins[i].ops = plugin_ctx_ops(c, i);
+		plugins[i].view = plugin_ctx_ops_version(c, i);
 		if (plugins[i].ops->init &&
 		    plugins[i].ops->init(conf, perr, sizeof(perr)) < 0) {
 			snprintf(err, errlen, "%s: %s", plugin_ctx_name(c, i),
@@ -80,7 +96,13 @@ int job_submit_plugin_init(const slurm_conf_t *conf, char *err, size_t errlen)
 			return -1;
 		}
 		plugins[i].inited = true;
-		info("job_submit: loaded %s", plugin_ctx_name(c, i));
+		if (plugins[i].view != JOB_SUBMIT_VIEW_VERSION)
+			info("job_submit: loaded %s (built for job view %u, "
+			     "this slurmctld's is %u: served as %u)",
+			     plugin_ctx_name(c, i), plugins[i].view,
+			     JOB_SUBMIT_VIEW_VERSION, plugins[i].view);
+		else
+			info("job_submit: loaded %s", plugin_ctx_name(c, i));
 	}
 	if (plugin_ctx_init(c, err, errlen) < 0) {
 		unload();
@@ -157,39 +179,58 @@ typedef struct {
 	job_desc_t       *desc;
 	const job_info_t *job;        /* modify only */
 	uint32_t          uid;
+	uint16_t          client_version;
 } js_args_t;
+
+/* The plugin sees the view of its version, filled from the request; what
+ * it changed goes back into the request, refused or not (as before: a
+ * refusing plugin's changes are dropped with the request). */
+static int call_view(const js_plugin_t *p, const part_info_t *parts,
+		     size_t part_cnt, js_args_t *a, bool modify, char **msg)
+{
+	void *view = xmalloc(js_view_size(p->view));
+	int rc;
+
+	js_view_fill(p->view, view, a->desc, a->client_version);
+	rc = modify ? p->ops->modify(view, a->job, parts, part_cnt, a->uid,
+				     msg) :
+		p->ops->submit(view, parts, part_cnt, a->uid, msg);
+	js_view_take(p->view, view, a->desc);
+	xfree(view);
+	return rc;
+}
 
 static int call_submit(const js_plugin_t *p, const part_info_t *parts,
 		       size_t part_cnt, void *arg, char **msg)
 {
-	js_args_t *a = arg;
-
 	if (!p->ops->submit)
 		return 0;
-	return p->ops->submit(a->desc, parts, part_cnt, a->uid, msg);
+	return call_view(p, parts, part_cnt, arg, false, msg);
 }
 
 static int call_modify(const js_plugin_t *p, const part_info_t *parts,
 		       size_t part_cnt, void *arg, char **msg)
 {
-	js_args_t *a = arg;
-
 	if (!p->ops->modify)
 		return 0;
-	return p->ops->modify(a->desc, a->job, parts, part_cnt, a->uid, msg);
+	return call_view(p, parts, part_cnt, arg, true, msg);
 }
 
-int job_submit_plugin_submit(job_desc_t *desc, uint32_t uid, char **user_msg)
+int job_submit_plugin_submit(job_desc_t *desc, uint32_t uid,
+			     uint16_t client_version, char **user_msg)
 {
-	js_args_t a = { .desc = desc, .uid = uid };
+	js_args_t a = { .desc = desc, .uid = uid,
+			.client_version = client_version };
 
 	return run_chain(call_submit, &a, user_msg);
 }
 
 int job_submit_plugin_modify(job_desc_t *desc, const job_info_t *job,
-			     uint32_t uid, char **user_msg)
+			     uint32_t uid, uint16_t client_version,
+			     char **user_msg)
 {
-	js_args_t a = { .desc = desc, .job = job, .uid = uid };
+	js_args_t a = { .desc = desc, .job = job, .uid = uid,
+			.client_version = client_version };
 
 	return run_chain(call_modify, &a, user_msg);
 }

@@ -5,12 +5,19 @@
  * each is resolved as job_submit/<name> (built in: all_partitions,
  * defaults, logging, require_timelimit, throttle (job_submit_stock.h);
  * else PluginDir/job_submit_<name>.so, e.g. lua) and called in that
- * order.  A plugin exports ops of this type (see common/plugin.h).
+ * order.  A plugin exports ops of this type (see common/plugin.h) with
+ * .ops_version = JOB_SUBMIT_OPS_VERSION: the version of the job view it
+ * was built against (common/job_submit_view.h).  slurmctld also loads
+ * plugins of the view before (JS_VIEW_OLDEST, whose ops have the same
+ * shape over that version's view) and refuses any other at load, naming
+ * both versions.
  *
  * Threads: every op runs on the controller's loop thread and must not
  * block (no network, no waiting on a file system that may hang): slow
  * work belongs on a thread the plugin owns.  desc, job and parts are
- * valid only during the call.
+ * valid only during the call.  job (job_info_t) and parts (part_info_t)
+ * are not versioned views yet: a plugin that reads them is rebuilt with
+ * the controller.
  */
 #ifndef SLUICE_CTLD_JOB_SUBMIT_PLUGIN_H
 #define SLUICE_CTLD_JOB_SUBMIT_PLUGIN_H
@@ -20,10 +27,11 @@
 
 #include "common/conf.h"
 #include "common/job_info.h"
+#include "common/job_submit_view.h"
 #include "common/node_info.h"
 #include "common/plugin_ctx.h"
 
-#define JOB_SUBMIT_OPS_VERSION 1
+#define JOB_SUBMIT_OPS_VERSION JOB_SUBMIT_VIEW_VERSION
 
 typedef struct {
 	/* Once at load (and again at reconfigure); 0, or -1 with err. */
@@ -32,12 +40,12 @@ typedef struct {
 	/* A new job: desc may be changed.  Returns 0 or an error code (the
 	 * submission is refused); *user_msg (xmalloc'd, may be set either
 	 * way) is shown to the submitting user. */
-	int  (*submit)(job_desc_t *desc, const part_info_t *parts,
+	int  (*submit)(job_submit_view_t *desc, const part_info_t *parts,
 		       size_t part_cnt, uint32_t submit_uid, char **user_msg);
 	/* An update of an existing job: desc holds the fields being changed
 	 * (unset ones at NO_VAL / NULL) and may be changed; job is the job as
 	 * it is.  Same return convention. */
-	int  (*modify)(job_desc_t *desc, const job_info_t *job,
+	int  (*modify)(job_submit_view_t *desc, const job_info_t *job,
 		       const part_info_t *parts, size_t part_cnt,
 		       uint32_t modify_uid, char **user_msg);
 } job_submit_ops_t;
@@ -50,10 +58,14 @@ extern const plugin_type_t job_submit_plugin_type;
  * reconfigure the old plugins stay). */
 int  job_submit_plugin_init(const slurm_conf_t *conf, char *err, size_t errlen);
 void job_submit_plugin_fini(void);
-/* Run every plugin's submit / modify in order; the first error stops
- * the chain.  Messages of all plugins are joined with newlines. */
-int  job_submit_plugin_submit(job_desc_t *desc, uint32_t uid, char **user_msg);
+/* Run every plugin's submit / modify in order, each on the view of its
+ * version (filled from desc, taken back into it); the first error stops
+ * the chain.  Messages of all plugins are joined with newlines.
+ * client_version: the request's protocol version (the view shows it). */
+int  job_submit_plugin_submit(job_desc_t *desc, uint32_t uid,
+			      uint16_t client_version, char **user_msg);
 int  job_submit_plugin_modify(job_desc_t *desc, const job_info_t *job,
-			      uint32_t uid, char **user_msg);
+			      uint32_t uid, uint16_t client_version,
+			      char **user_msg);
 
 #endif

@@ -24,7 +24,7 @@ static const char *str_or_null(const char *s)
 
 /* ---- all_partitions ---- */
 
-static int ap_submit(job_desc_t *desc, const part_info_t *parts,
+static int ap_submit(job_submit_view_t *desc, const part_info_t *parts,
 		     size_t part_cnt, uint32_t uid, char **user_msg)
 {
 	char *list = NULL;
@@ -54,7 +54,7 @@ const struct sluice_plugin job_submit_defaults_plugin =
 
 /* ---- logging ---- */
 
-static int log_submit(job_desc_t *d, const part_info_t *parts,
+static int log_submit(job_submit_view_t *d, const part_info_t *parts,
 		      size_t part_cnt, uint32_t uid, char **user_msg)
 {
 	info("job_submit/logging: Job submit request: account:%s "
@@ -67,7 +67,7 @@ static int log_submit(job_desc_t *d, const part_info_t *parts,
 	return SLURM_SUCCESS;
 }
 
-static int log_modify(job_desc_t *d, const job_info_t *job,
+static int log_modify(job_submit_view_t *d, const job_info_t *job,
 		      const part_info_t *parts, size_t part_cnt, uint32_t uid,
 		      char **user_msg)
 {
@@ -89,7 +89,7 @@ const struct sluice_plugin job_submit_logging_plugin =
 
 /* ---- require_timelimit ---- */
 
-static int rt_submit(job_desc_t *d, const part_info_t *parts,
+static int rt_submit(job_submit_view_t *d, const part_info_t *parts,
 		     size_t part_cnt, uint32_t uid, char **user_msg)
 {
 	if (d->time_limit == NO_VAL32) {
@@ -105,7 +105,7 @@ static int rt_submit(job_desc_t *d, const part_info_t *parts,
 	return SLURM_SUCCESS;
 }
 
-static int rt_modify(job_desc_t *d, const job_info_t *job,
+static int rt_modify(job_submit_view_t *d, const job_info_t *job,
 		     const part_info_t *parts, size_t part_cnt, uint32_t uid,
 		     char **user_msg)
 {
@@ -190,7 +190,7 @@ static int th_init(const slurm_conf_t *conf, char *err, size_t errlen)
 	return 0;
 }
 
-static int th_submit(job_desc_t *d, const part_info_t *parts,
+static int th_submit(job_submit_view_t *d, const part_info_t *parts,
 		     size_t part_cnt, uint32_t uid, char **user_msg)
 {
 	time_t now = time(NULL);

@@ -30,6 +30,13 @@ SCRIPT = textwrap.dedent("""\
         if job_desc.comment == "mem" then
             job_desc.min_mem_per_node = 123
         end
+        if job_desc.comment == "version" then
+            -- the job view's client_version: shown, and read-only
+            local set = pcall(function() job_desc.client_version = 1 end)
+            job_desc.comment = string.format("client:%x:%s",
+                                             job_desc.client_version,
+                                             tostring(set))
+        end
         if part_list["debug"] == nil or part_list["debug"].flag_default ~= 1 then
             return slurm.ERROR
         end
@@ -111,6 +118,17 @@ def test_default_account_set_and_message_shown(lua_cluster):
     assert r.rc == 0, r
     assert "MinMemoryNode=123M" in c.run(["scontrol", "show", "job",
                                           r.out.split()[-1]]).out
+
+
+def test_view_shows_client_version_read_only(lua_cluster):
+    c = lua_cluster
+    r = c.run(["sbatch", "-t", "5", "--comment", "version", "--hold",
+               "--wrap", "true"], user="sluice_u1")
+    assert r.rc == 0, r
+    # sbatch speaks this build's protocol version (25.05 is 0x2505)
+    ver = c.run(["sbatch", "-V"]).out.split()[-1]
+    want = "client:%s%s:false" % tuple(ver.split(".")[:2])
+    assert c.show_job(r.out.split()[-1])["Comment"] == want
 
 
 def test_plain_error_is_unspecified(lua_cluster):

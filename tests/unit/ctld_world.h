@@ -28,6 +28,8 @@
 #include "../../src/ctld/job_info_rpc.c"
 #include "../../src/ctld/job_inactive.c"
 #include "../../src/ctld/job_submit.c"
+#include "../../src/ctld/job_validate.c"
+#include "../../src/ctld/job_req.c"
 #include "../../src/ctld/job_state.c"
 #include "../../src/ctld/job_rec.c"
 #include "../../src/ctld/job_depend.c"
@@ -73,9 +75,10 @@
 #include "ctld_stubs.h"
 
 /* Site plugins and scripts: none configured. */
-int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, char **m)
+int job_submit_plugin_submit(job_desc_t *d, uint32_t uid, uint16_t v,
+			     char **m)
 {
-	(void) d; (void) uid; (void) m;
+	(void) d; (void) uid; (void) v; (void) m;
 	return 0;
 }
 void jobcomp_job_end(const job_info_t *j) { (void) j; }

@@ -9,6 +9,26 @@
 #include <string.h>
 
 #include "../../src/ctld/job_submit_stock.c"
+#include "../../src/ctld/js_view.c"
+
+/* The plugins see the current view; the controller fills it from an
+ * unset request (js_view.h), as here. */
+static void view_init(job_submit_view_t *v)
+{
+	job_desc_t d;
+
+	job_desc_init(&d);
+	js_view_fill(JOB_SUBMIT_VIEW_VERSION, v, &d, PROTO_OWN);
+}
+
+static void view_free(job_submit_view_t *v)
+{
+	job_desc_t d;
+
+	job_desc_init(&d);
+	js_view_take(JOB_SUBMIT_VIEW_VERSION, v, &d);
+	job_desc_free_members(&d);
+}
 
 static const job_submit_ops_t *ops_of(const struct sluice_plugin *p)
 {
@@ -21,11 +41,11 @@ static void test_require_timelimit(void **state)
 {
 	const job_submit_ops_t *o = ops_of(&job_submit_require_timelimit_plugin);
 	job_info_t job = { .job_id = 7 };
-	job_desc_t d;
+	job_submit_view_t d;
 	char *msg = NULL;
 
 	(void) state;
-	job_desc_init(&d);
+	view_init(&d);
 	assert_int_equal(o->submit(&d, NULL, 0, 1001, &msg),
 			 ESLURM_MISSING_TIME_LIMIT);
 	assert_string_equal(slurm_strerror(ESLURM_MISSING_TIME_LIMIT),
@@ -40,7 +60,7 @@ static void test_require_timelimit(void **state)
 	d.time_limit = NO_VAL32;        /* an update that leaves it */
 	assert_int_equal(o->modify(&d, &job, NULL, 0, 0, &msg), 0);
 	assert_null(msg);
-	job_desc_free_members(&d);
+	view_free(&d);
 }
 
 static void test_all_partitions(void **state)
@@ -52,18 +72,18 @@ static void test_all_partitions(void **state)
 		{ .name = "down", .state_up = PARTITION_DOWN },
 		{ .name = "off", .state_up = PARTITION_INACTIVE },
 	};
-	job_desc_t d;
+	job_submit_view_t d;
 	char *msg = NULL;
 
 	(void) state;
-	job_desc_init(&d);
+	view_init(&d);
 	assert_int_equal(o->submit(&d, parts, 4, 1001, &msg), 0);
 	assert_string_equal(d.partition, "debug,down");
 	xfree(d.partition);
 	d.partition = xstrdup("mine");  /* given: kept */
 	assert_int_equal(o->submit(&d, parts, 4, 1001, &msg), 0);
 	assert_string_equal(d.partition, "mine");
-	job_desc_free_members(&d);
+	view_free(&d);
 }
 
 static void test_throttle_drain(void **state)
@@ -94,11 +114,11 @@ static void test_throttle_limit(void **state)
 	const job_submit_ops_t *o = ops_of(&job_submit_throttle_plugin);
 	slurm_conf_t conf = { .scheduler_parameters =
 		(char *) "bf_interval=30,jobs_per_user_per_hour=2" };
-	job_desc_t d;
+	job_submit_view_t d;
 	char *msg = NULL, err[256] = "";
 
 	(void) state;
-	job_desc_init(&d);
+	view_init(&d);
 	conf.scheduler_parameters = (char *) "jobs_per_user_per_hour=two";
 	assert_int_equal(o->init(&conf, err, sizeof(err)), -1);
 	assert_string_equal(err, "Invalid SchedulerParameters "
@@ -118,7 +138,7 @@ static void test_throttle_limit(void **state)
 	conf.scheduler_parameters = NULL;
 	assert_int_equal(o->init(&conf, err, sizeof(err)), 0);
 	assert_int_equal(o->submit(&d, NULL, 0, 1001, &msg), 0);
-	job_desc_free_members(&d);
+	view_free(&d);
 }
 
 int main(void)

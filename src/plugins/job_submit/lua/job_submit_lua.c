@@ -180,9 +180,9 @@ static void push_env(lua_State *L, char *const *env)
 	}
 }
 
-static job_desc_t *desc_of(lua_State *L)
+static job_submit_view_t *desc_of(lua_State *L)
 {
-	job_desc_t **box = luaL_checkudata(L, 1, JS_DESC_META);
+	job_submit_view_t **box = luaL_checkudata(L, 1, JS_DESC_META);
 
 	if (!*box)
 		luaL_error(L, "job_desc used after slurm_job_submit/modify returned");
@@ -191,7 +191,7 @@ static job_desc_t *desc_of(lua_State *L)
 
 static int desc_index(lua_State *L)
 {
-	job_desc_t *d = desc_of(L);
+	job_submit_view_t *d = desc_of(L);
 	const char *key = luaL_checkstring(L, 2);
 	const field_desc_t *f;
 
@@ -220,7 +220,7 @@ static int desc_index(lua_State *L)
 		key = "gres";
 	else if (!strcmp(key, "pn_min_tmp_disk"))
 		key = "tmp_disk";
-	f = find_field(job_desc_fields, key);
+	f = find_field(job_submit_view_fields, key);
 	if (!f) {
 		lua_pushnil(L);         /* fields Sluice does not have */
 		return 1;
@@ -275,7 +275,7 @@ range:
 
 static int desc_newindex(lua_State *L)
 {
-	job_desc_t *d = desc_of(L);
+	job_submit_view_t *d = desc_of(L);
 	const char *key = luaL_checkstring(L, 2);
 	const field_desc_t *f;
 	void *p;
@@ -293,10 +293,10 @@ static int desc_newindex(lua_State *L)
 		key = "gres";
 	else if (!strcmp(key, "pn_min_tmp_disk"))
 		key = "tmp_disk";
-	f = find_field(job_desc_fields, key);
+	f = find_field(job_submit_view_fields, key);
 	if (!f || f->type == FT_STRLIST || f->type == FT_BITMAP ||
 	    !strcmp(key, "user_id") || !strcmp(key, "group_id") ||
-	    !strcmp(key, "script"))
+	    !strcmp(key, "script") || !strcmp(key, "client_version"))
 		return luaL_error(L, "job_desc.%s cannot be set", key);
 	p = (char *) d + f->offset;
 	if (f->type == FT_STR) {
@@ -311,9 +311,9 @@ static int desc_newindex(lua_State *L)
 	return set_number(L, f, p);
 }
 
-static job_desc_t **push_desc(lua_State *L, job_desc_t *d)
+static job_submit_view_t **push_desc(lua_State *L, job_submit_view_t *d)
 {
-	job_desc_t **box = lua_newuserdatauv(L, sizeof(*box), 0);
+	job_submit_view_t **box = lua_newuserdatauv(L, sizeof(*box), 0);
 
 	*box = d;
 	luaL_setmetatable(L, JS_DESC_META);
@@ -421,7 +421,7 @@ static void js_fini(void)
 }
 
 /* Call fn with the nargs values on the stack; the result code. */
-static int call(const char *fn, int nargs, job_desc_t **box, char **user_msg)
+static int call(const char *fn, int nargs, job_submit_view_t **box, char **user_msg)
 {
 	lua_State *L = js.L;
 	int rc;
@@ -458,10 +458,10 @@ static bool script_ready(void)
 	return true;
 }
 
-static int js_submit(job_desc_t *desc, const part_info_t *parts,
+static int js_submit(job_submit_view_t *desc, const part_info_t *parts,
 		     size_t part_cnt, uint32_t uid, char **user_msg)
 {
-	job_desc_t **box;
+	job_submit_view_t **box;
 
 	if (!script_ready())
 		return SLURM_ERROR;
@@ -471,11 +471,11 @@ static int js_submit(job_desc_t *desc, const part_info_t *parts,
 	return call("slurm_job_submit", 3, box, user_msg);
 }
 
-static int js_modify(job_desc_t *desc, const job_info_t *job,
+static int js_modify(job_submit_view_t *desc, const job_info_t *job,
 		     const part_info_t *parts, size_t part_cnt, uint32_t uid,
 		     char **user_msg)
 {
-	job_desc_t **box;
+	job_submit_view_t **box;
 
 	if (!script_ready())
 		return SLURM_ERROR;
