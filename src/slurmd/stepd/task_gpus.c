@@ -36,6 +36,15 @@ static uint64_t _mask(const char *idx)
 	return m;
 }
 
+static bool _has_cores(const gres_conf_t *gc)
+{
+	for (size_t i = 0; gc && i < gc->cnt; i++)
+		if (!strcmp(gc->v[i].name, "gpu") && gc->v[i].cores &&
+		    *gc->v[i].cores)
+			return true;
+	return false;
+}
+
 task_gpus_t *task_gpus_create(const slurm_conf_t *conf, const char *node,
 			      uint32_t job_id, const char *gpu_idx,
 			      char *const *env, bool constrained)
@@ -60,7 +69,6 @@ task_gpus_t *task_gpus_create(const slurm_conf_t *conf, const char *node,
 		n = gres_conf_gpu_devices(gc, g->dev, MAX_GPUS);
 	for (size_t i = n; i < MAX_GPUS; i++)
 		g->dev[i] = (uint32_t) i;
-	gres_conf_destroy(gc);
 	xfree(path);
 	if (spec && *spec) {
 		if (gpu_bind_parse(spec, &g->bind, err, sizeof(err)) < 0)
@@ -69,6 +77,11 @@ task_gpus_t *task_gpus_create(const slurm_conf_t *conf, const char *node,
 		else
 			g->bound = true;
 	}
+	if (g->bound && g->bind.type == GPU_BIND_CLOSEST && _has_cores(gc))
+		info("JobId=%u: --gpu-bind=closest: GPUs are not chosen "
+		     "by gres.conf Cores= yet: each task sees all the "
+		     "step's GPUs", job_id);
+	gres_conf_destroy(gc);
 	return g;
 }
 
