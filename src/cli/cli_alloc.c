@@ -483,6 +483,8 @@ void cli_alloc_env(char ***env, const job_info_t *j, const cli_job_opts_t *o)
 		_setu(env, "SLURM_CPUS_PER_TASK", o->desc.cpus_per_task);
 	if (j->bitflags & JOB_OVERCOMMIT)
 		_set(env, "SLURM_OVERCOMMIT", "1");
+	if (o && o->gpu_bind)
+		_set(env, "SLURM_GPU_BIND", o->gpu_bind);
 	/* --container: the allocation's steps run in its bundle */
 	if (j->container && *j->container)
 		_set(env, "SLURM_CONTAINER", j->container);

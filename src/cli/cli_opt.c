@@ -39,6 +39,7 @@ void cli_opt_free(cli_job_opts_t *o)
 	xfree(o->export_file);
 	xfree(o->propagate);
 	xfree(o->gpus);
+	xfree(o->gpu_bind);
 	xfree(o->signal);
 	xfree(o->clusters);
 	xfree(o->distribution);

@@ -74,6 +74,8 @@ struct cli_job_opts {
 	char      *distribution;  /* -m as given: SLURM_DISTRIBUTION of the
 				   * job's steps (sbatch, salloc) */
 	uint32_t   ntasks_per_gpu;
+	char      *gpu_bind;      /* --gpu-bind as given (checked): the
+				   * steps' SLURM_GPU_BIND */
 	uint16_t   x11;           /* --x11[=all|first|last]: X11_FORWARD_*
 				   * (common/x11_fwd.h), 0 = none */
 

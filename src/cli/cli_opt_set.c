@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli_opt_int.h"
+#include "common/gpu_bind.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/oci_conf.h"
@@ -871,6 +872,25 @@ static int set_switches(cli_job_opts_t *o, const char *arg,
 	return rc;
 }
 
+/* --gpu-bind: checked here (Slurm's message), acted on by slurmstepd,
+ * which reads it from the steps' SLURM_GPU_BIND. */
+static int set_gpu_bind(cli_job_opts_t *o, const char *arg,
+			const cli_opt_def_t *d)
+{
+	gpu_bind_t b;
+	char err[256];
+
+	(void) d;
+	if (gpu_bind_parse(arg, &b, err, sizeof(err)) < 0) {
+		error("%s", err);
+		return -1;
+	}
+	gpu_bind_free(&b);
+	xfree(o->gpu_bind);
+	o->gpu_bind = xstrdup(arg);
+	return 0;
+}
+
 static int set_segment(cli_job_opts_t *o, const char *arg,
 		       const cli_opt_def_t *d)
 {
@@ -1058,7 +1078,9 @@ const cli_opt_def_t cli_opt_table[] = {
 	REF("extra", 0, REQ, "jobs carry no extra field"),
 	REF("extra-node-info", 'B', REQ, "sockets, cores and threads per node "
 	    "are not requested this way"),
-	REF("gpu-bind", 0, REQ, "tasks are not bound to GPUs"),
+	{ "gpu-bind", 0, REQ, OPT_GPU_BIND, ALL,
+	  { "SBATCH_GPU_BIND", "SALLOC_GPU_BIND", "SLURM_GPU_BIND" },
+	  FN(set_gpu_bind) },
 	REF("gpu-freq", 0, REQ, "steps do not set GPU frequencies"),
 	{ "gres-flags", 0, REQ, OPT_REFUSED, ALL, { 0 }, FN(set_gres_flags),
 	  "cores are not chosen by their GPU's Cores= in gres.conf, and "

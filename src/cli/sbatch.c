@@ -209,6 +209,9 @@ static void fill_desc(cli_job_opts_t *o, const char *path, int argc,
 		d->environment = cli_env_set(d->environment,
 					     "SLURM_DISTRIBUTION",
 					     o->distribution);
+	if (o->gpu_bind)                       /* for the job's sruns */
+		d->environment = cli_env_set(d->environment, "SLURM_GPU_BIND",
+					     o->gpu_bind);
 	if (d->bitflags & JOB_OVERCOMMIT)      /* -O: for the job's sruns */
 		d->environment = cli_env_set(d->environment,
 					     "SLURM_OVERCOMMIT", "1");

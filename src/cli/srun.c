@@ -467,6 +467,8 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 		env = cli_env_set(env, "SLURM_DISTRIBUTION", r->so.dist_str);
 	if (r->o.desc.bitflags & JOB_OVERCOMMIT)
 		env = cli_env_set(env, "SLURM_OVERCOMMIT", "1");
+	if (r->o.gpu_bind)        /* slurmstepd binds each task by it */
+		env = cli_env_set(env, "SLURM_GPU_BIND", r->o.gpu_bind);
 	if (!cli_env_get(env, "SLURM_CONF") && getenv("SLURM_CONF"))
 		env = cli_env_set(env, "SLURM_CONF", getenv("SLURM_CONF"));
 	env = cli_env_rlimits(env, r->o.propagate, cli_conf());

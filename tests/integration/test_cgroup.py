@@ -265,6 +265,31 @@ def test_constrain_devices_shard_job_opens_its_gpu(dev_cluster):
             "not permitted\n" % c.dev) in out, out
 
 
+def test_constrain_devices_lists_count_from_the_jobs_first_gpu(dev_cluster):
+    """Under ConstrainDevices CUDA sees only the job's GPUs, so the CUDA
+    lists count from 0 (Slurm's local index); SLURM_JOB_GPUS and
+    SLURM_STEP_GPUS keep the node's numbers; --gpu-bind ids count the
+    job's GPUs."""
+    c = dev_cluster
+    wd = c.workdir("sluice_u1")
+    hold = c.sbatch(["--gres=gpu:1", "-o", "/dev/null", "--wrap",
+                     "/usr/bin/sleep 60"], user="sluice_u1", cwd=wd)
+    c.wait_state(hold, "RUNNING", 30)          # it holds gpu0
+    show = ("echo $1 cuda=$CUDA_VISIBLE_DEVICES rocr=$ROCR_VISIBLE_DEVICES "
+            "job=$SLURM_JOB_GPUS step=$SLURM_STEP_GPUS")
+    script = "#!/bin/sh\n%s\n%s -n1 --gpu-bind=map_gpu:0 /bin/sh -c '%s' " \
+             "x step\n" % (show.replace("$1", "batch"), c.bin("srun"),
+                            show.replace("$1", "step"))
+    jobid, st, out = _run(c, script, ["--gres=gpu:1"], "devlocal")
+    c.run(["scancel", str(hold)])
+    c.wait_done(hold, 30)
+    _skip_without_devices(c, jobid)
+    assert st == "COMPLETED", out
+    assert "batch cuda=0 rocr=0 job=1 step=\n" in out, out
+    assert "step cuda=0 rocr=0 job=1 step=1\n" in out, out
+    assert "names no GPU" not in out, out
+
+
 SIGNAL_SCRIPT = """#!/bin/bash
 trap 'echo parent-usr1; got=1' USR1
 got=0

@@ -551,6 +551,11 @@ const char *cgroup_step_cpus(const cgroup_step_t *cg)
 	return cg ? cg->cpus : NULL;
 }
 
+bool cgroup_step_devices(const cgroup_step_t *cg)
+{
+	return cg && cg->devices;
+}
+
 /* ---- processes ---- */
 
 static bool is_zombie(pid_t pid)

@@ -86,6 +86,8 @@ typedef struct {
 int  cgroup_step_usage(const cgroup_step_t *cg, cgroup_usage_t *u);
 /* The machine CPUs the step may use ("0-1"), or NULL if not constrained. */
 const char *cgroup_step_cpus(const cgroup_step_t *cg);
+/* ConstrainDevices: the step may open only its own GPUs. */
+bool cgroup_step_devices(const cgroup_step_t *cg);
 /* Kill what is left, remove the step's directories (and the job's and
  * user's if now empty), free. */
 void cgroup_step_destroy(cgroup_step_t *cg);

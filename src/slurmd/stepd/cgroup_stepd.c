@@ -124,7 +124,8 @@ void step_cgroup_create(step_t *st)
 		step_cred_free(c);
 	}
 	st->cg = cgroup_step_create(&r);
-	xfree(gpus);
+	xfree(st->gpu_idx);
+	st->gpu_idx = gpus;           /* its tasks' GPUs (task_gpus.h) */
 	proctrack_use_cgroup(st->cg);
 }
 

@@ -11,6 +11,7 @@
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "slurmd/stepd/cgroup.h"
 
 #define UNLIMITED_END_SECS (365L * 24 * 3600)
 
@@ -187,8 +188,11 @@ static void set_site(char ***env, const stepd_t *sd)
 }
 
 /* Device numbers of the GPU indexes in idx ("0,2"), by gres.conf's
- * File= lines (the index itself without them); *cnt = how many. */
-static char *_devices(const stepd_t *sd, const bitmap_t *idx, unsigned *cnt)
+ * File= lines (the index itself without them); *cnt = how many.  rel:
+ * their places instead (0, 1, ...), as CUDA numbers the devices a
+ * ConstrainDevices cgroup leaves it. */
+static char *_devices(const stepd_t *sd, const bitmap_t *idx, bool rel,
+		      unsigned *cnt)
 {
 	gres_conf_t *g;
 	uint32_t dev[64];
@@ -203,7 +207,7 @@ static char *_devices(const stepd_t *sd, const bitmap_t *idx, unsigned *cnt)
 	ndev = g ? gres_conf_gpu_devices(g, dev, 64) : 0;
 	for (long i = bitmap_first_set(idx); i >= 0;
 	     i = bitmap_next_set(idx, i + 1), (*cnt)++)
-		xstrfmtcat(&list, "%s%u", list ? "," : "",
+		xstrfmtcat(&list, "%s%u", list ? "," : "", rel ? *cnt :
 			   (size_t) i < ndev ? dev[i] : (unsigned) i);
 	xfree(path);
 	gres_conf_destroy(g);
@@ -216,18 +220,21 @@ static void set_gpus(char ***env, const stepd_t *sd)
 {
 	const batch_launch_msg_t *j = sd->job;
 	bitmap_t *idx;
-	char *list;
+	char *list, *seen;
 	unsigned cnt;
 
 	if (!j->gpu_idx || !*j->gpu_idx ||
 	    !(idx = bitmap_from_str(j->gpu_idx, 64)))
 		return;
-	list = _devices(sd, idx, &cnt);
-	env_set(env, "CUDA_VISIBLE_DEVICES", list);
-	env_set(env, "GPU_DEVICE_ORDINAL", list);
+	list = _devices(sd, idx, false, &cnt);
+	seen = _devices(sd, idx, cgroup_step_devices(sd->cg), &cnt);
+	env_set(env, "CUDA_VISIBLE_DEVICES", seen);
+	env_set(env, "ROCR_VISIBLE_DEVICES", seen);
+	env_set(env, "GPU_DEVICE_ORDINAL", seen);
 	env_set(env, "SLURM_JOB_GPUS", list);
 	env_setf(env, "SLURM_GPUS_ON_NODE", "%u", cnt);
 	xfree(list);
+	xfree(seen);
 	bitmap_destroy(idx);
 }
 
@@ -258,7 +265,7 @@ static void set_shared(char ***env, const stepd_t *sd)
 		}
 	}
 	if (bitmap_count(idx) && !(sd->job->gpu_idx && *sd->job->gpu_idx)) {
-		list = _devices(sd, idx, &cnt);
+		list = _devices(sd, idx, cgroup_step_devices(sd->cg), &cnt);
 		env_set(env, "CUDA_VISIBLE_DEVICES", list);
 		xfree(list);
 	}

@@ -40,6 +40,7 @@
 #include "slurmd/stepd/step_pmix.h"
 #include "slurmd/stepd/step_pty.h"
 #include "slurmd/stepd/step_x11.h"
+#include "slurmd/stepd/task_gpus.h"
 
 #define STEP_CONN_TIMEOUT_MS 10000
 
@@ -453,6 +454,8 @@ static void _cleanup(step_t *st)
 	xfree(st->spool_dir);
 	xfree(st->sock_path);
 	xfree(st->cpu_ids);
+	xfree(st->gpu_idx);
+	task_gpus_destroy(st->gpus);
 	xfree(st->gids);
 	if (st->conf)
 		conf_destroy(st->conf);

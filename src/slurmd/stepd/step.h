@@ -95,6 +95,8 @@ typedef struct step {
 	struct step_energy *energy;       /* step_energy.h, or NULL */
 	uint32_t            node_cpus;    /* the step's CPUs here (cred) */
 	char               *cpu_ids;      /* their node CPU ids, or NULL */
+	char               *gpu_idx;      /* its GPUs here (cred), or NULL */
+	struct task_gpus   *gpus;         /* task_gpus.h, or NULL */
 	char               *gids;         /* the user's groups (cred), or NULL */
 	struct cgroup_step *cg;           /* cgroup_stepd.h, or NULL */
 	int                 jc_fd;        /* job_container.h, while tasks

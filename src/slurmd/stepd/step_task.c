@@ -44,6 +44,7 @@
 #include "slurmd/stepd/step_pmix.h"
 #include "slurmd/stepd/step_pty.h"
 #include "slurmd/stepd/spank_stepd.h"
+#include "slurmd/stepd/task_gpus.h"
 #include "slurmd/stepd/task_prolog.h"
 
 #define EXIT_EXEC_FAILED 2
@@ -159,6 +160,7 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
 		env_set(&env, "SLURM_MPI_TYPE", "pmi2");
 	}
 	task_plugin_env(&env);
+	task_gpus_env(st->gpus, t->lid, &env);
 	*pid_room = env_pid_room(&env);
 	return env;
 }
@@ -211,6 +213,7 @@ static void _child(const step_t *st, const step_task_t *t, char **env,
 	}
 	_child_io(st, t, fds[0], fds[1], fds[2]);
 	step_pty_child((step_task_t *) t);
+	task_gpus_verbose(st->gpus, t->lid);
 	rlimits_report(rl, STDERR_FILENO);
 	if (pmi_fd >= 0)
 		fcntl(pmi_fd, F_SETFD, 0);     /* crosses exec */
@@ -521,6 +524,10 @@ int step_tasks_start(step_t *st)
 	    !(st->pmix = step_pmix_create(st)))
 		return ESLURMD_EXECVE_FAILED;
 	_plan_binding(st);
+	task_gpus_destroy(st->gpus);
+	st->gpus = task_gpus_create(st->conf, st->node_name, st->m->job_id,
+				    st->gpu_idx, st->m->env,
+				    cgroup_step_devices(st->cg));
 	if ((rc = _spank_start(st)))
 		return rc;
 	/* job_container/tmpfs: the job's namespace (made if no extern
