@@ -571,6 +571,17 @@ static const char *const schema_v20[] = {
 	NULL
 };
 
+/* v21: sacct --name ranges on the name and the window's end time (the
+ * jobs still in the system and those that ended after the window's
+ * start) instead of reading every job of that name (tests/perf/
+ * bench_acct.py, a name shared by 37,000 of 1,000,000 jobs: 3 s). */
+static const char *const schema_v21[] = {
+	"CREATE INDEX IF NOT EXISTS job_name_end ON job_table "
+	"(job_name(64), time_end)",
+	"DROP INDEX IF EXISTS job_name ON job_table",
+	NULL
+};
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -596,6 +607,7 @@ static const struct {
 	{ schema_v18, NULL },
 	{ schema_v19, NULL },
 	{ schema_v20, NULL },
+	{ schema_v21, NULL },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -533,6 +533,54 @@ def test_node_events(mixed):
     assert "n2\tdisk check\t1" in rows
 
 
+def _job_indexes(env):
+    out = env.db.sql("SELECT DISTINCT INDEX_NAME FROM information_schema."
+                     "STATISTICS WHERE TABLE_SCHEMA='%s' AND TABLE_NAME="
+                     "'job_table'" % env.db.db, db=env.db.db).stdout
+    return set(out.split())
+
+
+def _window_answers(env):
+    """What a user asks most: the default window, a -S/-E window, names
+    and a state, each as a set of job ids."""
+    out = []
+    for args in ((), ("-S", "now-1hour", "-E", "now"),
+                 ("--name=fails,ok",), ("--name=fails", "-S", "now-1hour"),
+                 ("-s", "F", "-S", "now-1hour")):
+        r = env.sacct("-X", "-P", "-n", "-o", "JobIDRaw", *args, user=U1)
+        assert r.rc == 0, r
+        out.append(set(r.out.split()))
+    return out
+
+
+def test_schema_21_upgrade_keeps_answers(mixed):
+    """A database of schema version 20 (index job_name) is upgraded when
+    slurmdbd starts: the name and end-time index replaces job_name,
+    and sacct answers as before; a step interrupted after its indexes
+    were made runs again without harm."""
+    before = _window_answers(mixed)
+    j = mixed.jobs
+    assert before[2] == {str(j["fail"]), str(j["ok"])}, before
+    assert before[3] == {str(j["fail"])}, before
+    assert str(j["ok"]) in before[1], before
+    mixed.db.sql("DROP INDEX job_name_end ON job_table; "
+                 "CREATE INDEX job_name ON job_table (job_name(64)); "
+                 "DELETE FROM schema_version WHERE version >= 21",
+                 db=mixed.db.db)
+    assert "job_name_end" not in _job_indexes(mixed)
+    mixed.restart_dbd()
+    assert "to schema version 21" in mixed.dbd_log_text()
+    idx = _job_indexes(mixed)
+    assert "job_name_end" in idx and "job_name" not in idx, idx
+    assert _window_answers(mixed) == before
+    # interrupted after its DDL (each statement commits on its own)
+    mixed.db.sql("DELETE FROM schema_version WHERE version >= 21",
+                 db=mixed.db.db)
+    mixed.restart_dbd()
+    assert _job_indexes(mixed) == idx
+    assert _window_answers(mixed) == before
+
+
 # ---------------------------------------------------------------------------
 # faults: nothing lost, nothing twice
 
