@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/conf.h"
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -288,6 +289,8 @@ int main(int argc, char **argv)
 		       _lines(o.conf_path));
 		_die("%s", err);
 	}
+	/* DebugFlags=Backfill etc. log as the controller's would (-v -v) */
+	debug_flags_set_conf(conf->debug_flags);
 	if (trace_read_file(o.trace_path, &o.topts, &t, err, sizeof(err)) < 0)
 		_die("%s", err);
 	if (sim_engine_run(conf, &t, &r, err, sizeof(err)) < 0) {

@@ -129,6 +129,23 @@ static void test_backfill(void **st)
 	_check(2, T0 + 30, T0 + 130, "COMPLETED", true);
 }
 
+/* On 1-CPU nodes a 2-processor job needs 2 nodes: backfill plans it
+ * so (it once planned 1 node of 2 CPUs, which never fits, and left it
+ * waiting behind the wide job). */
+static void test_backfill_tasks_over_nodes(void **st)
+{
+	(void) st;
+	_sim("SchedulerParameters=bf_interval=30\n"
+	     "NodeName=n[1-8] CPUs=1 RealMemory=1000\n"
+	     "PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE\n",
+	     JOB(1, 0, 1000, 6, 1020) JOB(2, 1, 100, 8, 1020)
+	     JOB(3, 2, 100, 2, 240));
+	_check(0, T0, T0 + 1000, "COMPLETED", false);
+	_check(1, T0 + 1000, T0 + 1100, "COMPLETED", false);
+	_check(2, T0 + 30, T0 + 130, "COMPLETED", true);
+	assert_int_equal(res.jobs[2].nnodes, 2);
+}
+
 /* A run past the time limit ends TIMEOUT at the limit (+ OverTimeLimit);
  * a failed run ends FAILED. */
 static void test_timeout(void **st)
@@ -194,6 +211,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_fifo, _teardown),
 		cmocka_unit_test_teardown(test_backfill, _teardown),
+		cmocka_unit_test_teardown(test_backfill_tasks_over_nodes,
+					  _teardown),
 		cmocka_unit_test_teardown(test_timeout, _teardown),
 		cmocka_unit_test_teardown(test_priority_weights, _teardown),
 		cmocka_unit_test_teardown(test_preemption, _teardown),
