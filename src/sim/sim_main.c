@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -340,6 +341,17 @@ int main(int argc, char **argv)
 		_where(err, sizeof(err), conf_path, tmp_dir, o.conf_path,
 		       _lines(o.conf_path));
 		_die("%s", err);
+	}
+	if (r.full_refused) {
+		char when[64];
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S",
+			 gmtime_r(&r.full_first, &tm));
+		fprintf(stderr, "sluice-sim: warning: %zu jobs refused at "
+			"MaxJobCount=%u (the first submitted %s): raise it "
+			"with --set MaxJobCount=N to replay them\n",
+			r.full_refused, conf->max_job_count, when);
 	}
 	if (o.csv_path)
 		_write(o.csv_path, sim_report_csv, &t, &r);

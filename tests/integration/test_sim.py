@@ -116,6 +116,15 @@ def test_set_keeps_the_files_beside_slurm_conf(files):
     assert rows(files / "a.csv")["3"]["Start"] == str(T0 + 30)
 
 
+def test_max_job_count_refusals_are_reported(files):
+    p = run(files, "-t", "t.swf", "-o", "a.csv", "--set", "MaxJobCount=2")
+    r = rows(files / "a.csv")
+    assert r["3"]["State"] == "REFUSED" and r["4"]["State"] == "TIMEOUT"
+    assert ("warning: 1 jobs refused at MaxJobCount=2 (the first submitted "
+            "2026-01-01T00:00:02)") in p.stderr, p.stderr
+    assert "1 refused" in p.stdout
+
+
 def test_swf_partitions_and_refused(files):
     (files / "q.swf").write_text(swf(1, 0, 60, 4, 300, queue=2) +
                                  swf(2, 0, 60, 4, 3000, queue=2) +

@@ -146,6 +146,21 @@ static void test_backfill_tasks_over_nodes(void **st)
 	assert_int_equal(res.jobs[2].nnodes, 2);
 }
 
+/* MaxJobCount=2: the third job submitted while two are held is refused
+ * (EAGAIN, as sbatch is told) and counted; the fourth, after the first
+ * two ended and were purged (MinJobAge=10), runs. */
+static void test_max_job_count(void **st)
+{
+	(void) st;
+	_sim("MaxJobCount=2\nMinJobAge=10\n" CLUSTER,
+	     JOB(1, 0, 100, 16, 600) JOB(2, 1, 100, 16, 600)
+	     JOB(3, 2, 100, 4, 600) JOB(4, 500, 100, 4, 600));
+	assert_string_equal(res.jobs[2].state, "REFUSED");
+	assert_int_equal(res.full_refused, 1);
+	assert_int_equal(res.full_first, T0 + 2);
+	_check(3, T0 + 500, T0 + 600, "COMPLETED", false);
+}
+
 /* A run past the time limit ends TIMEOUT at the limit (+ OverTimeLimit);
  * a failed run ends FAILED. */
 static void test_timeout(void **st)
@@ -213,6 +228,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_backfill, _teardown),
 		cmocka_unit_test_teardown(test_backfill_tasks_over_nodes,
 					  _teardown),
+		cmocka_unit_test_teardown(test_max_job_count, _teardown),
 		cmocka_unit_test_teardown(test_timeout, _teardown),
 		cmocka_unit_test_teardown(test_priority_weights, _teardown),
 		cmocka_unit_test_teardown(test_preemption, _teardown),
