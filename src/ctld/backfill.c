@@ -77,6 +77,7 @@ typedef struct {
 typedef struct {
 	const part_record_t *part;
 	bitmap_t            *avail;   /* usable nodes of the partition */
+	uint32_t             max_cpus;  /* CPUs of its largest usable node */
 	bf_req_t             fails[MAX_FAILS];  /* requests that found no start */
 	size_t               fail_cnt;
 } part_avail_t;
@@ -268,6 +269,10 @@ static part_avail_t *_bf_part(const part_record_t *part)
 	pa->part = part;
 	pa->avail = bitmap_copy(bf.usable);
 	bitmap_and(pa->avail, part->node_bitmap);
+	for (long i = bitmap_first_set(pa->avail); i >= 0;
+	     i = bitmap_next_set(pa->avail, i + 1))
+		if (bf.live[i].cpus > pa->max_cpus)
+			pa->max_cpus = bf.live[i].cpus;
 	return pa;
 }
 
@@ -315,17 +320,27 @@ static void _bf_to_bf_req(const job_record_t *j, const select_req_t *s,
 
 	memset(r, 0, sizeof(*r));
 	r->node_cnt = s->min_nodes;
+	/* more tasks than min_nodes of the partition's nodes hold (-n 8 on
+	 * 4-CPU nodes): as many nodes as the tasks need, up to max_nodes,
+	 * as the selection itself would spread them */
+	if (!s->ntasks_per_node && j->part) {
+		uint32_t cap = _bf_part(j->part)->max_cpus / s->cpus_per_task;
+		uint32_t need = cap ? (s->num_tasks + cap - 1) / cap : 0;
+
+		if (need > r->node_cnt)
+			r->node_cnt = need < s->max_nodes ? need : s->max_nodes;
+	}
 	if (s->ntasks_per_node)
 		per = s->ntasks_per_node;
 	else
-		per = (s->num_tasks + s->min_nodes - 1) / s->min_nodes;
+		per = (s->num_tasks + r->node_cnt - 1) / r->node_cnt;
 	per *= s->cpus_per_task;
 	r->cpus = per > UINT16_MAX ? UINT16_MAX : (uint16_t) per;
 	r->mem = s->mem_per_node ? s->mem_per_node : s->mem_per_cpu * r->cpus;
 	/* GPUs per node: --gres/--gpus-per-node, --gpus-per-task for its
 	 * tasks there, and an even share of --gpus */
 	per = s->gpus_per_node + s->gpus_per_task * (per / s->cpus_per_task) +
-	      (s->gpus_per_job + s->min_nodes - 1) / s->min_nodes;
+	      (s->gpus_per_job + r->node_cnt - 1) / r->node_cnt;
 	r->gpus = per > SELECT_MAX_GPUS ? SELECT_MAX_GPUS : (uint16_t) per;
 	/* a typed request waits for GPUs of its type */
 	r->gpu_type = r->gpus ? bf_map_gpu_type(bf.map, s->gpu_type) : 0;

@@ -1,6 +1,7 @@
 /* sim_engine.c — the trace replayed through the controller's modules on
  * the virtual clock (sim_engine.h). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,8 @@ static void _submit(uint32_t idx)
 
 		if (trial)
 			job_mgr_trial_free(trial);
+		if (rc == EAGAIN && !se.res->full_refused++)
+			se.res->full_first = t->submit;
 		s->refused = xstrdup(msg && *msg ? msg : rc ?
 				     slurm_strerror(rc) : "refused");
 		s->state = "REFUSED";
@@ -549,14 +552,16 @@ int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
 			_event(&e, now);
 			changed = true;
 		}
+		/* the controller's periodic work (purges of old records:
+		 * MaxJobCount) is due before what arrives now sees it */
+		if (now - last_tick >= TICK_EVERY) {
+			job_mgr_tick(now);
+			last_tick = now;
+		}
 		while (next_sub < t->cnt &&
 		       t->jobs[se.order[next_sub]].submit <= now) {
 			_submit(se.order[next_sub++]);
 			changed = true;
-		}
-		if (now - last_tick >= TICK_EVERY) {
-			job_mgr_tick(now);
-			last_tick = now;
 		}
 		changed |= _drain_ends();
 		if (multi && now >= next_prio) {

@@ -44,6 +44,8 @@ typedef struct {
 	uint64_t   cpu_seconds; /* CPU-seconds the jobs held */
 	uint64_t   total_cpus;  /* of the cluster */
 	uint64_t   passes, bf_passes;
+	size_t     full_refused; /* refused at MaxJobCount (EAGAIN) */
+	time_t     full_first;   /* the first of them */
 	double     wall_seconds;
 } sim_result_t;
 

@@ -15,10 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 #include <unistd.h>
 
 #include "common/conf.h"
+#include "common/debug_flags.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -42,6 +44,20 @@ static void _usage(FILE *f)
 "                  [--assoc FILE] [--set KEY=VALUE]... [--swf-partitions N=name,...]\n"
 "                  [--skip-bad] [-o jobs.csv] [--summary summary.json]\n"
 "                  [--epoch TIME] [--quiet] [-v]\n");
+}
+
+/* The directory of the slurm.conf copy with the --set lines: it lives
+ * as long as the run (the engine reads topology.conf, gres.conf...
+ * through it after slurm.conf), removed at exit. */
+static char *tmp_dir;
+
+static void _rm_dir(const char *dir);
+
+static void _rm_tmp_dir(void)
+{
+	if (tmp_dir)
+		_rm_dir(tmp_dir);
+	xfree(tmp_dir);
 }
 
 static void _die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
@@ -212,27 +228,57 @@ static void _rm_dir(const char *dir)
 	rmdir(dir);
 }
 
-/* An error about the copy with the --set lines names what the user
- * wrote: the original file, or --set for a line of ours. */
-static void _where(char *err, size_t errlen, const char *copy,
-		   const char *orig, size_t orig_lines)
+/* err with every "from" replaced by "to". */
+static void _replace_all(char *err, size_t errlen, const char *from,
+			 const char *to)
 {
-	size_t cl = copy ? strlen(copy) : 0;
-	char *p, *rest, *out;
-	unsigned long line;
+	size_t fl = strlen(from);
+	char *out = NULL, *s = err, *p;
 
-	if (!copy || !(p = strstr(err, copy)) || p[cl] != ':')
+	if (!fl || !strstr(err, from))
 		return;
-	line = strtoul(p + cl + 1, &rest, 10);
-	if (rest == p + cl + 1)
-		return;
-	*p = '\0';
-	if (line > orig_lines)
-		out = xstrdup_printf("%s--set%s", err, rest);
-	else
-		out = xstrdup_printf("%s%s:%lu%s", err, orig, line, rest);
+	while ((p = strstr(s, from))) {
+		xstrfmtcat(&out, "%.*s%s", (int) (p - s), s, to);
+		s = p + fl;
+	}
+	xstrcat(&out, s);
 	snprintf(err, errlen, "%s", out);
 	xfree(out);
+}
+
+/* An error about the copy with the --set lines names what the user
+ * wrote: the original file, or --set for a line of ours; a file beside
+ * the copy (topology.conf, an Include: links to the user's) is named
+ * beside the original. */
+static void _where(char *err, size_t errlen, const char *copy,
+		   const char *tdir, const char *orig, size_t orig_lines)
+{
+	size_t cl = copy ? strlen(copy) : 0;
+	char *p, *rest, *out, *dir, *tmp_slash;
+	unsigned long line;
+
+	if (!copy)
+		return;
+	while ((p = strstr(err, copy)) && p[cl] == ':' &&
+	       (line = strtoul(p + cl + 1, &rest, 10)) &&
+	       rest != p + cl + 1) {
+		*p = '\0';
+		if (line > orig_lines)
+			out = xstrdup_printf("%s--set%s", err, rest);
+		else
+			out = xstrdup_printf("%s%s:%lu%s", err, orig, line,
+					     rest);
+		snprintf(err, errlen, "%s", out);
+		xfree(out);
+	}
+	_replace_all(err, errlen, copy, orig);
+	/* "dir/" of the user's slurm.conf, "" when it named none */
+	p = strrchr(orig, '/');
+	dir = p ? xstrndup(orig, (size_t) (p - orig) + 1) : xstrdup("");
+	tmp_slash = xstrdup_printf("%s/", tdir);
+	_replace_all(err, errlen, tmp_slash, dir);
+	xfree(tmp_slash);
+	xfree(dir);
 }
 
 static size_t _lines(const char *path)
@@ -267,7 +313,7 @@ int main(int argc, char **argv)
 	log_options_t lo = { .stderr_level = LOG_LEVEL_QUIET,
 			     .file_level = LOG_LEVEL_QUIET };
 	opts_t o = { 0 };
-	char err[1024] = "", *conf_path = NULL, *tmp_dir = NULL;
+	char err[1024] = "", *conf_path = NULL;
 	slurm_conf_t *conf;
 	trace_t t = { 0 };
 	sim_result_t r;
@@ -277,23 +323,35 @@ int main(int argc, char **argv)
 		lo.stderr_level = o.verbose > 1 ? LOG_LEVEL_DEBUG :
 			LOG_LEVEL_INFO;
 	log_init("sluice-sim", lo, NULL);
+	atexit(_rm_tmp_dir);
 	if (o.sets)
 		conf_path = _conf_with_sets(&o, &tmp_dir);
 	conf = conf_load(conf_path ? conf_path : o.conf_path, err,
 			 sizeof(err));
-	if (tmp_dir)
-		_rm_dir(tmp_dir);
 	if (!conf) {
-		_where(err, sizeof(err), conf_path, o.conf_path,
+		_where(err, sizeof(err), conf_path, tmp_dir, o.conf_path,
 		       _lines(o.conf_path));
 		_die("%s", err);
 	}
+	/* DebugFlags=Backfill etc. log as the controller's would (-v -v) */
+	debug_flags_set_conf(conf->debug_flags);
 	if (trace_read_file(o.trace_path, &o.topts, &t, err, sizeof(err)) < 0)
 		_die("%s", err);
 	if (sim_engine_run(conf, &t, &r, err, sizeof(err)) < 0) {
-		_where(err, sizeof(err), conf_path, o.conf_path,
+		_where(err, sizeof(err), conf_path, tmp_dir, o.conf_path,
 		       _lines(o.conf_path));
 		_die("%s", err);
+	}
+	if (r.full_refused) {
+		char when[64];
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S",
+			 gmtime_r(&r.full_first, &tm));
+		fprintf(stderr, "sluice-sim: warning: %zu jobs refused at "
+			"MaxJobCount=%u (the first submitted %s): raise it "
+			"with --set MaxJobCount=N to replay them\n",
+			r.full_refused, conf->max_job_count, when);
 	}
 	if (o.csv_path)
 		_write(o.csv_path, sim_report_csv, &t, &r);
@@ -308,6 +366,5 @@ int main(int argc, char **argv)
 	xstrarray_free(o.sets);
 	conf_destroy(conf);
 	xfree(conf_path);
-	xfree(tmp_dir);
 	return 0;
 }

@@ -5,7 +5,9 @@
  * cancelled before it ran), 4 run time, 5 allocated processors,
  * 8 requested processors, 9 requested time (s), 11 status (1 completed,
  * 0 failed, 5 cancelled), 12 user id, 13 group id, 15 queue number
- * (16 partition number when the queue is -1).  -1 is "not known". */
+ * (16 partition number when the queue is -1).  -1 is "not known".
+ * The user is named by its number, and the group is the account, named
+ * by its number too. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -113,6 +115,10 @@ static int _line(const char *s, const char *e, uint32_t line,
 	j->uid = v[F_UID] > 0 ? (uint32_t) v[F_UID] : 1;
 	j->gid = v[F_GID] > 0 ? (uint32_t) v[F_GID] : j->uid;
 	j->user = xstrdup_printf("%u", j->uid);
+	/* the group is the job's account (as the generator means it): named
+	 * by its number, as the user is; none when the trace has none */
+	if (v[F_GID] > 0)
+		j->account = xstrdup_printf("%lld", (long long) v[F_GID]);
 	j->submit = o->epoch + (time_t) v[F_SUBMIT];
 	j->ncpus = (uint32_t) procs;
 	j->time_limit = v[F_REQ_TIME] > 0 ?

@@ -72,6 +72,8 @@ def test_swf_replay_csv_and_summary(files):
     assert r["2"]["Wait"] == "999" and r["2"]["NNodes"] == "4"
     assert r["4"]["State"] == "TIMEOUT" and r["4"]["Runtime"] == "120"
     assert r["1"]["State"] == "COMPLETED" and r["1"]["Partition"] == "batch"
+    # SWF: the user is its number, the group (field 13) the account
+    assert r["2"]["User"] == "2" and r["2"]["Account"] == "1"
     s = json.loads((files / "s.json").read_text())
     assert s["jobs"] == 4 and s["skipped"] == 0
     assert s["makespan"] == 2120
@@ -81,6 +83,7 @@ def test_swf_replay_csv_and_summary(files):
     assert set(s["by_size"]) == {"1", "2-4", "5-16", "17-64", "65+"}
     assert s["by_size"]["1"]["jobs"] == 2
     assert s["by_partition"]["batch"]["jobs"] == 4
+    assert s["by_account"]["1"]["jobs"] == 4
     assert s["sim_seconds"] == 2120 and s["speedup"] > 0
     for k in ("utilisation", "bounded_slowdown", "by_account",
               "wall_seconds"):
@@ -95,6 +98,31 @@ def test_set_is_a_what_if(files):
     assert r["3"]["Start"] == str(T0 + 1100) and r["3"]["Backfilled"] == "0"
     # the slurm.conf itself is unchanged
     assert (files / "slurm.conf").read_text() == CONF
+
+
+def test_set_keeps_the_files_beside_slurm_conf(files):
+    """With --set, topology.conf is still the one beside the user's
+    slurm.conf, and an error in it names that file, not sluice-sim's
+    temporary copy."""
+    (files / "topology.conf").write_text("SwitchName=s0 Nodes=n[1-4\n")
+    p = run(files, "-t", "t.swf", "--set", "TopologyPlugin=topology/tree",
+            ok=False)
+    assert p.returncode == 1
+    assert "%s:1:" % (files / "topology.conf") in p.stderr, p.stderr
+    assert "sluice-sim." not in p.stderr.replace("sluice-sim: ", "")
+    (files / "topology.conf").write_text("SwitchName=s0 Nodes=n[1-4]\n")
+    run(files, "-t", "t.swf", "-o", "a.csv", "--quiet",
+        "--set", "TopologyPlugin=topology/tree")
+    assert rows(files / "a.csv")["3"]["Start"] == str(T0 + 30)
+
+
+def test_max_job_count_refusals_are_reported(files):
+    p = run(files, "-t", "t.swf", "-o", "a.csv", "--set", "MaxJobCount=2")
+    r = rows(files / "a.csv")
+    assert r["3"]["State"] == "REFUSED" and r["4"]["State"] == "TIMEOUT"
+    assert ("warning: 1 jobs refused at MaxJobCount=2 (the first submitted "
+            "2026-01-01T00:00:02)") in p.stderr, p.stderr
+    assert "1 refused" in p.stdout
 
 
 def test_swf_partitions_and_refused(files):

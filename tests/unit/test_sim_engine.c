@@ -129,6 +129,38 @@ static void test_backfill(void **st)
 	_check(2, T0 + 30, T0 + 130, "COMPLETED", true);
 }
 
+/* On 1-CPU nodes a 2-processor job needs 2 nodes: backfill plans it
+ * so (it once planned 1 node of 2 CPUs, which never fits, and left it
+ * waiting behind the wide job). */
+static void test_backfill_tasks_over_nodes(void **st)
+{
+	(void) st;
+	_sim("SchedulerParameters=bf_interval=30\n"
+	     "NodeName=n[1-8] CPUs=1 RealMemory=1000\n"
+	     "PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE\n",
+	     JOB(1, 0, 1000, 6, 1020) JOB(2, 1, 100, 8, 1020)
+	     JOB(3, 2, 100, 2, 240));
+	_check(0, T0, T0 + 1000, "COMPLETED", false);
+	_check(1, T0 + 1000, T0 + 1100, "COMPLETED", false);
+	_check(2, T0 + 30, T0 + 130, "COMPLETED", true);
+	assert_int_equal(res.jobs[2].nnodes, 2);
+}
+
+/* MaxJobCount=2: the third job submitted while two are held is refused
+ * (EAGAIN, as sbatch is told) and counted; the fourth, after the first
+ * two ended and were purged (MinJobAge=10), runs. */
+static void test_max_job_count(void **st)
+{
+	(void) st;
+	_sim("MaxJobCount=2\nMinJobAge=10\n" CLUSTER,
+	     JOB(1, 0, 100, 16, 600) JOB(2, 1, 100, 16, 600)
+	     JOB(3, 2, 100, 4, 600) JOB(4, 500, 100, 4, 600));
+	assert_string_equal(res.jobs[2].state, "REFUSED");
+	assert_int_equal(res.full_refused, 1);
+	assert_int_equal(res.full_first, T0 + 2);
+	_check(3, T0 + 500, T0 + 600, "COMPLETED", false);
+}
+
 /* A run past the time limit ends TIMEOUT at the limit (+ OverTimeLimit);
  * a failed run ends FAILED. */
 static void test_timeout(void **st)
@@ -194,6 +226,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_fifo, _teardown),
 		cmocka_unit_test_teardown(test_backfill, _teardown),
+		cmocka_unit_test_teardown(test_backfill_tasks_over_nodes,
+					  _teardown),
+		cmocka_unit_test_teardown(test_max_job_count, _teardown),
 		cmocka_unit_test_teardown(test_timeout, _teardown),
 		cmocka_unit_test_teardown(test_priority_weights, _teardown),
 		cmocka_unit_test_teardown(test_preemption, _teardown),

@@ -95,6 +95,10 @@ static void test_swf_good(void **st)
 	assert_int_equal(t.jobs[0].time_limit, 4);      /* 200 s, rounded up */
 	assert_int_equal(t.jobs[0].runtime, 100);
 	assert_int_equal(t.jobs[0].uid, 7);
+	/* the group (field 13) is the account, by its number */
+	assert_string_equal(t.jobs[0].user, "7");
+	assert_string_equal(t.jobs[0].account, "3");
+	assert_string_equal(t.jobs[2].account, "3");
 	assert_string_equal(t.jobs[0].partition, "batch");   /* queue 2 */
 	assert_int_equal(t.jobs[0].end, TRACE_COMPLETED);
 	/* cancelled before it ran, after waiting 30 s; queue -1: partition 1 */
