@@ -12,6 +12,7 @@ static struct {
 	uint64_t      pend_gen;    /* changes to the pending list */
 	job_record_t *running;     /* holding nodes */
 	job_record_t *finished;    /* by end time, for purge */
+	bool          bulk;        /* recovery: append now, sort once */
 } q;
 
 /* The table is emptied (job_mgr_fini): forget the lists. */
@@ -57,7 +58,7 @@ void job_mgr_pending_add(job_record_t *j)
 
 	if (j->on_pend)
 		return;
-	while (pos && _prio_cmp(j, pos) < 0)
+	while (pos && !q.bulk && _prio_cmp(j, pos) < 0)
 		pos = pos == q.pending ? NULL : pos->pend_prev;
 	if (!pos) {
 		DL_PREPEND2(q.pending, j, pend_prev, pend_next);
@@ -162,5 +163,17 @@ void job_mgr_finished_del(job_record_t *j)
 		return;
 	DL_DELETE2(q.finished, j, run_prev, run_next);
 	j->on_fin = false;
+}
+
+/* Recovery adds every pending job at once, in job id order, each with
+ * the priority it was saved with: inserting each in order from the tail
+ * walks the list (quadratic where priorities do not fall with the id, as
+ * multifactor's do not).  Between on and off they are appended; off
+ * sorts the list once. */
+void job_mgr_pending_bulk(bool on)
+{
+	q.bulk = on;
+	if (!on)
+		job_mgr_pending_sort();
 }
 

@@ -26,6 +26,8 @@ job_record_t *job_mgr_finished_first(void);
 void          job_mgr_finished_del(job_record_t *j);
 /* Put a job on the finished list (off the other two). */
 void          job_mgr_finished_add(job_record_t *j);
+/* Recovery: pending adds append until off, which sorts the list once. */
+void          job_mgr_pending_bulk(bool on);
 /* The table was emptied: forget the lists (job_mgr_fini). */
 void          job_mgr_lists_reset(void);
 
