@@ -162,25 +162,7 @@ uint32_t      job_mgr_count(void);
 job_record_t *const *job_mgr_all(uint32_t *cnt);
 uint32_t      job_mgr_next_id(void);
 void          job_mgr_set_next_id(uint32_t id);
-/* Pending list in scheduling order (first, then ->pend_next). */
-job_record_t *job_mgr_pending_first(void);
-/* Scheduling order: < 0 if a comes before b. */
-int           job_mgr_pending_cmp(const job_record_t *a, const job_record_t *b);
-/* Bumped by every change to the pending list (add, delete, re-sort). */
-uint64_t      job_mgr_pending_gen(void);
-/* Re-sort one pending job after its priority changed. */
-void          job_mgr_pending_resort(job_record_t *j);
-/* Re-sort the whole pending list (after priorities were recomputed). */
-void          job_mgr_pending_sort(void);
 
-/* --deadline: a pending job that can no longer end in time (its
- * --time-min, else its time limit, from now goes past the deadline, or
- * the deadline has passed) ends DEADLINE without running; true if it
- * did.  Both schedulers ask before they try a job, and the tick asks
- * for every pending one. */
-bool          job_mgr_deadline_end(job_record_t *j, time_t now);
-/* Start a pending job on the selected resources (state, nodes, launch). */
-void          job_mgr_start(job_record_t *j, const select_result_t *res);
 /* Fill the select request for a pending job (cached -w/-x bitmaps). */
 void          job_mgr_select_req(job_record_t *j, select_req_t *req);
 /* Why a pending job cannot be tried in its partition now (a reason), or
@@ -193,55 +175,10 @@ uint32_t      job_mgr_part_reason_in(job_record_t *j, const part_record_t *part,
 const bitmap_t *job_mgr_req_nodes(job_record_t *j);
 const bitmap_t *job_mgr_exc_nodes(job_record_t *j);
 
-/* End a job that holds nodes: state (with flags), reason, terminate on
- * its nodes, resources released as each node confirms. */
-void          job_mgr_end(job_record_t *j, uint32_t state, uint32_t reason,
-			  uint32_t exit_code);
-/* A recovered job that had already ended: the same bookkeeping as
- * job_mgr_end without the news (jobcomp record, statistics) it made when
- * it really ended. */
-void          job_mgr_reend(job_record_t *j);
-/* Before the batch script's end is recorded: is the batch stepd all
- * there is of j on its nodes (no step ever started this run, no extern
- * step), and is no launch of this start on its way to slurmd (one launch
- * sent, answered 0, not after a restart)?  Then its node may learn of
- * the end from the answer to its completion (job_mgr_term_reply):
- * slurmd would only pass the terminate on, as it has no step of the job
- * to end there.  (slurmd ignores a late launch of a run it was told
- * ended; without that message nothing may be late.) */
-bool job_mgr_batch_alone(const job_record_t *j);
-/* The batch script's end on node just ended j (job_mgr_batch_alone was
- * true): the terminate for that node, to send as the answer once the end
- * is saved; the save's own terminate leaves that node out (a resend does
- * not).  One message fewer per job, and slurmd is not involved.  clean
- * (BATCH_END_CLEAN): the node is done at once and the terminate says so
- * (TERM_NODE_DONE): no MESSAGE_EPILOG_COMPLETE either.  NULL if node is
- * not ending j. */
-node_signal_msg_t *job_mgr_term_reply(job_record_t *j, const char *node,
-				      bool clean);
-/* The same completion again (its first answer was refused or lost):
- * the same terminate, or NULL if node was not told so. */
-/* The batch script of a run already over (the job was requeued, e.g.
- * its launch was declared lost: BatchStartTimeout) reported its end:
- * the answer tells that node to clean it up, with no epilog report. */
-node_signal_msg_t *job_mgr_term_stale(job_record_t *j);
-node_signal_msg_t *job_mgr_term_again(job_record_t *j, const char *node);
-/* A node confirmed the job's processes are gone there. */
-void          job_mgr_node_done(job_record_t *j, node_record_t *n);
-/* Its node failed: every job on it ends NODE_FAIL. */
-void          job_mgr_node_fail(node_record_t *n);
-/* Once a second: time limits, purge of old finished jobs. */
-void          job_mgr_tick(time_t now);
 /* Partition pointers after a reconfigure. */
 void          job_mgr_reattach_parts(void);
 /* Does a job that has not finished name p (scontrol delete partition)? */
 bool          job_mgr_part_in_use(const part_record_t *p);
-/* Node n registered listing the jobs alive on it: batch jobs it should
- * be running but does not list (and that are not just being launched)
- * are lost: requeued (--requeue, JobRequeue=1) or ended NODE_FAIL; those
- * recovered at a restart are launched now. */
-void          job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
-				    uint32_t cnt);
 /* After a restart: the running batch jobs wait for their node's
  * registration.  Their start was saved before their launch was sent, so
  * the launch may never have left: a job the node does not list then is
@@ -249,12 +186,6 @@ void          job_mgr_check_missing(node_record_t *n, const uint32_t *ids,
 void          job_mgr_relaunch_running(void);
 /* Send a running batch job's launch again (no PrologSlurmctld). */
 void          job_mgr_relaunch(job_record_t *j);
-/* CompleteWait: is a job COMPLETING that ended less than CompleteWait
- * seconds ago?  Then neither scheduler starts anything (false when
- * CompleteWait is 0). */
-bool          job_mgr_complete_wait(time_t now);
-/* Is a job with this id still running/completing on node n? */
-bool          job_mgr_on_node(uint32_t job_id, const node_record_t *n);
 
 /* RPC handlers. */
 void          job_mgr_rpc_submit(net_conn_t *c, slurm_msg_t *m);
@@ -323,12 +254,8 @@ void          job_mgr_take_changes(uint32_t **dirty, size_t *dirty_cnt,
 				   uint32_t **purged, size_t *purged_cnt);
 job_record_t *job_mgr_create(uint32_t job_id);
 void          job_mgr_add(job_record_t *j);
-void          job_mgr_pending_add(job_record_t *j);
-void          job_mgr_pending_del(job_record_t *j);
-void          job_mgr_running_add(job_record_t *j);
-void          job_mgr_running_del(job_record_t *j);
-job_record_t *job_mgr_running_first(void);
-job_record_t *job_mgr_finished_first(void);
+/* Drop a finished job from the table and free it (purge). */
+void          job_mgr_remove(job_record_t *j);
 /* Priority counter (priority/basic counts down from 4294901759). */
 uint32_t      job_mgr_new_priority(void);
 void          job_mgr_restore_priorities(void);
@@ -339,15 +266,6 @@ void          job_mgr_launch_check(time_t now);
 /* After a restart: relaunch what PrologSlurmctld was holding. */
 void          job_mgr_launch_recover(void);
 /* REQUEST_SIGNAL_JOB to the job's nodes (KILL_JOB_BATCH: batch host). */
-/* Send req (ownership passes) to these nodes along the TreeWidth tree
- * (agent_send_tree), once the state as it is now is on disk
- * (commit_after): never for a change the journal refused. */
-void          job_mgr_send_nodes(const bitmap_t *nodes, uint16_t type,
-				 void *req);
-/* REQUEST_TERMINATE_JOB's body for j (caller sends or frees it). */
-node_signal_msg_t *job_mgr_term_msg(job_record_t *j);
-/* tres_alloc_str from the held CPUs, memory, nodes and licenses. */
-void          job_mgr_tres_alloc(job_record_t *j);
 void          job_mgr_signal_nodes(job_record_t *j, uint16_t sig,
 				   uint16_t flags);
 /* A requeued job's nodes are all clean (or it had none): pending again
@@ -375,7 +293,10 @@ bool          job_mgr_requeue_exit(job_record_t *j, uint32_t status);
  * is missing from its node): counted in Restarts, and past
  * MaxBatchRequeue held, JobHoldMaxRequeue (job_ops.c). */
 void          job_mgr_requeue_auto(job_record_t *j);
-/* Take a finished job off the finished list (requeue). */
-void          job_mgr_finished_del(job_record_t *j);
+
+/* The rest of the job manager, each file with its header. */
+#include "ctld/job_queue.h"
+#include "ctld/job_alloc.h"
+#include "ctld/job_tick.h"
 
 #endif

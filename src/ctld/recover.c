@@ -520,8 +520,10 @@ static void _install(replay_t *rp)
 		all[k++] = j;
 	}
 	qsort(all, k, sizeof(*all), _end_cmp);
+	job_mgr_pending_bulk(true);
 	for (size_t i = 0; i < k; i++)
 		job_mgr_attach(all[i]);
+	job_mgr_pending_bulk(false);
 	xfree(all);
 	job_mgr_restore_priorities();
 }

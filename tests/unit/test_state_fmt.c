@@ -689,10 +689,49 @@ static void test_reboot_state_round_trip(void **st)
 	_unworld();
 }
 
+/* Pending jobs whose priorities do not fall with their id (as
+ * multifactor's do not) come back from a snapshot in scheduling order:
+ * recovery appends them and sorts once. */
+static void test_recover_pending_order(void **st)
+{
+	char cmd[700], err[256];
+	job_record_t *j, *prev = NULL;
+	recover_t r;
+	buf_t *b;
+	uint32_t n = 0;
+
+	(void) st;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", state,
+		 state);
+	assert_int_equal(system(cmd), 0);
+	_world();
+	for (uint32_t id = 1; id <= 300; id++) {
+		j = job_mgr_create(id);
+		j->info.job_state = JOB_PENDING;
+		j->info.partition = xstrdup("debug");
+		j->info.priority = 1000 + (id * 2654435761u) % 5000;
+		job_mgr_attach(j);
+	}
+	b = state_save_pack(1, 2);
+	assert_int_equal(state_save_write(state, b), 0);
+	buf_destroy(b);
+	_unworld();
+
+	_world();
+	assert_int_equal(recover_state(state, &r, err, sizeof(err)), 0);
+	assert_int_equal(job_mgr_count(), 300);
+	for (j = job_mgr_pending_first(); j; prev = j, j = j->pend_next, n++)
+		if (prev)
+			assert_true(job_mgr_pending_cmp(prev, j) < 0);
+	assert_int_equal(n, 300);
+	_unworld();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tags_unique),
+		cmocka_unit_test(test_recover_pending_order),
 		cmocka_unit_test(test_tagged_unknown_missing_width),
 		cmocka_unit_test(test_fixture_fmt2),
 		cmocka_unit_test(test_newer_record_refused_untouched),

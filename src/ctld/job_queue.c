@@ -1,0 +1,179 @@
+/* job_queue.c — the pending (scheduling order), running and finished
+ * (end order, for purge) lists of job records (job_queue.h). */
+#include <utlist.h>
+#include <stdlib.h>
+
+#include "common/xmalloc.h"
+#include "ctld/assoc_mgr.h"
+#include "ctld/job_mgr.h"
+
+static struct {
+	job_record_t *pending;     /* scheduling order */
+	uint64_t      pend_gen;    /* changes to the pending list */
+	job_record_t *running;     /* holding nodes */
+	job_record_t *finished;    /* by end time, for purge */
+	bool          bulk;        /* recovery: append now, sort once */
+} q;
+
+/* The table is emptied (job_mgr_fini): forget the lists. */
+void job_mgr_lists_reset(void)
+{
+	q.pending = q.running = q.finished = NULL;
+	q.pend_gen++;
+}
+
+/* Partition PriorityTier first, then priority, then job id. */
+static int _prio_cmp(const job_record_t *a, const job_record_t *b)
+{
+	uint16_t ta = a->part ? a->part->info.priority_tier : 0;
+	uint16_t tb = b->part ? b->part->info.priority_tier : 0;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (a->info.priority != b->info.priority)
+		return a->info.priority > b->info.priority ? -1 : 1;
+	return a->info.job_id < b->info.job_id ? -1 : 1;
+}
+
+job_record_t *job_mgr_pending_first(void)
+{
+	return q.pending;
+}
+
+int job_mgr_pending_cmp(const job_record_t *a, const job_record_t *b)
+{
+	return a == b ? 0 : _prio_cmp(a, b);
+}
+
+uint64_t job_mgr_pending_gen(void)
+{
+	return q.pend_gen;
+}
+
+/* Insert in order, searching from the tail: new jobs have the lowest
+ * priority of all, so a submit costs O(1). */
+void job_mgr_pending_add(job_record_t *j)
+{
+	job_record_t *pos = q.pending ? q.pending->pend_prev : NULL;
+
+	if (j->on_pend)
+		return;
+	while (pos && !q.bulk && _prio_cmp(j, pos) < 0)
+		pos = pos == q.pending ? NULL : pos->pend_prev;
+	if (!pos) {
+		DL_PREPEND2(q.pending, j, pend_prev, pend_next);
+	} else if (!pos->pend_next) {
+		DL_APPEND2(q.pending, j, pend_prev, pend_next);
+	} else {
+		j->pend_next = pos->pend_next;
+		j->pend_prev = pos;
+		pos->pend_next->pend_prev = j;
+		pos->pend_next = j;
+	}
+	j->on_pend = true;
+	q.pend_gen++;
+	assoc_mgr_job_pending(j, 1);
+}
+
+void job_mgr_pending_del(job_record_t *j)
+{
+	if (!j->on_pend)
+		return;
+	DL_DELETE2(q.pending, j, pend_prev, pend_next);
+	j->on_pend = false;
+	q.pend_gen++;
+	assoc_mgr_job_pending(j, -1);
+}
+
+void job_mgr_pending_resort(job_record_t *j)
+{
+	job_mgr_touch(j);
+	job_mgr_pending_del(j);
+	job_mgr_pending_add(j);
+}
+
+static int _prio_qcmp(const void *a, const void *b)
+{
+	return _prio_cmp(*(job_record_t * const *) a,
+			 *(job_record_t * const *) b);
+}
+
+void job_mgr_pending_sort(void)
+{
+	job_record_t *j, **v;
+	size_t n = 0, k;
+
+	for (j = q.pending; j; j = j->pend_next)
+		n++;
+	if (n < 2)
+		return;
+	v = xcalloc(n, sizeof(*v));
+	for (j = q.pending, k = 0; j; j = j->pend_next)
+		v[k++] = j;
+	qsort(v, n, sizeof(*v), _prio_qcmp);
+	q.pend_gen++;
+	q.pending = NULL;
+	for (k = 0; k < n; k++)
+		DL_APPEND2(q.pending, v[k], pend_prev, pend_next);
+	xfree(v);
+}
+
+void job_mgr_running_add(job_record_t *j)
+{
+	if (j->on_run)
+		return;
+	DL_APPEND2(q.running, j, run_prev, run_next);
+	j->on_run = true;
+	assoc_mgr_job_running(j, 1);
+}
+
+void job_mgr_running_del(job_record_t *j)
+{
+	if (!j->on_run)
+		return;
+	DL_DELETE2(q.running, j, run_prev, run_next);
+	j->on_run = false;
+	assoc_mgr_job_running(j, -1);
+}
+
+job_record_t *job_mgr_running_first(void)
+{
+	return q.running;
+}
+
+job_record_t *job_mgr_finished_first(void)
+{
+	return q.finished;
+}
+
+/* The finished list reuses the run links: a job is on one or the other. */
+void job_mgr_finished_add(job_record_t *j)
+{
+	job_mgr_running_del(j);
+	job_mgr_pending_del(j);
+	if (j->on_fin)
+		return;
+	DL_APPEND2(q.finished, j, run_prev, run_next);
+	j->on_fin = true;
+}
+
+void job_mgr_finished_del(job_record_t *j)
+{
+	if (!j->on_fin)
+		return;
+	DL_DELETE2(q.finished, j, run_prev, run_next);
+	j->on_fin = false;
+}
+
+/* Recovery adds every pending job at once, in job id order, each with
+ * the priority it was saved with: inserting each in order from the tail
+ * walks the list (quadratic where priorities do not fall with the id, as
+ * multifactor's do not).  Between on and off they are appended; off
+ * sorts the list once. */
+void job_mgr_pending_bulk(bool on)
+{
+	q.bulk = on;
+	if (!on)
+		job_mgr_pending_sort();
+}
+
