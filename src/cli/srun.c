@@ -437,6 +437,16 @@ static void _setu(char ***env, const char *k, uint32_t v)
 	*env = cli_env_set(*env, k, b);
 }
 
+/* SLURM_NTASKS, SLURM_NPROCS, SLURM_NNODES: the step's, or with -E the
+ * values srun was given (the job's), as Slurm's srun. */
+static void _set_job_count(char ***env, const srun_t *r, const char *k,
+			   uint32_t v)
+{
+	if (r->so.preserve_env && cli_env_get(*env, k))
+		return;
+	_setu(env, k, v);
+}
+
 static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 			const uint32_t *counts)
 {
@@ -446,12 +456,12 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 
 	_setu(&env, "SLURM_STEP_ID", s->step_id);
 	_setu(&env, "SLURM_STEPID", s->step_id);
-	_setu(&env, "SLURM_NTASKS", s->num_tasks);
-	_setu(&env, "SLURM_NPROCS", s->num_tasks);
+	_set_job_count(&env, r, "SLURM_NTASKS", s->num_tasks);
+	_set_job_count(&env, r, "SLURM_NPROCS", s->num_tasks);
 	env = cli_env_set(env, "SLURM_STEP_NODELIST", s->node_list);
 	env = cli_env_set(env, "SLURM_NODELIST", s->node_list);
 	_setu(&env, "SLURM_STEP_NUM_NODES", nn);
-	_setu(&env, "SLURM_NNODES", nn);
+	_set_job_count(&env, r, "SLURM_NNODES", nn);
 	_setu(&env, "SLURM_STEP_NUM_TASKS", s->num_tasks);
 	if (s->resv_ports && *s->resv_ports)
 		env = cli_env_set(env, "SLURM_STEP_RESV_PORTS", s->resv_ports);

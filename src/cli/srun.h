@@ -32,6 +32,8 @@ typedef struct {
 	char     *task_epilog;
 	bool      multi_prog;     /* the command is a --multi-prog file */
 	bool      pty;            /* --pty */
+	bool      preserve_env;   /* -E: the tasks keep the job's
+				   * SLURM_NTASKS/SLURM_NNODES */
 	bool      debugger_test;  /* --debugger-test: tasks stay stopped at
 				   * their exec; srun prints where they are */
 	uint16_t  resv_ports;     /* --resv-ports[=count]: NO_VAL16 not

@@ -18,7 +18,7 @@ enum {
 	O_EXACT = 0x80, O_OVERLAP, O_MPI, O_JOBID, O_HET, O_CPU_BIND,
 	O_MULTI_PROG, O_PTY, O_TASK_PROLOG, O_TASK_EPILOG, O_DEBUGGER_TEST,
 	O_PROLOG, O_EPILOG, O_RESV_PORTS, O_BCAST, O_BCAST_EXCLUDE,
-	O_COMPRESS, O_SEND_LIBS,
+	O_COMPRESS, O_SEND_LIBS, O_MPI_COMBINE,
 };
 
 static const struct option srun_long[] = {
@@ -48,6 +48,8 @@ static const struct option srun_long[] = {
 	{ "bcast-exclude", required_argument, NULL, O_BCAST_EXCLUDE },
 	{ "compress", optional_argument, NULL, O_COMPRESS },
 	{ "send-libs", optional_argument, NULL, O_SEND_LIBS },
+	{ "preserve-env", no_argument, NULL, 'E' },
+	{ "mpi-combine", required_argument, NULL, O_MPI_COMBINE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -192,6 +194,15 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 		break;
 	case O_MULTI_PROG: so->multi_prog = true; break;
 	case O_PTY: so->pty = true; break;
+	case 'E': so->preserve_env = true; break;
+	case O_MPI_COMBINE:
+		/* one MPI world over a step's components or one each: a
+		 * step runs in one component here, so either is that one */
+		if (strcasecmp(arg, "yes") && strcasecmp(arg, "no")) {
+			error("Invalid --mpi-combine value: %s", arg);
+			return -1;
+		}
+		break;
 	default: return -1;
 	}
 	return 0;
@@ -219,6 +230,7 @@ static const struct {
 	{ "SLURM_BCAST_EXCLUDE", O_BCAST_EXCLUDE },
 	{ "SLURM_COMPRESS", O_COMPRESS },
 	{ "SLURM_SEND_LIBS", O_SEND_LIBS },
+	{ "SLURM_MPI_COMBINE", O_MPI_COMBINE },
 };
 
 int srun_opt_parse_env(cli_job_opts_t *o, char *const *envp)
@@ -249,7 +261,7 @@ void srun_opt_setup(cli_job_opts_t *o, srun_opts_t *so)
 	so->kill_bad_exit = -1;
 	so->wait_sec = -1;
 	o->extra_long = srun_long;
-	o->extra_short = "lur:K::W:m:";
+	o->extra_short = "lur:K::W:m:E";
 	o->extra_cb = _cb;
 	o->extra_ctx = so;
 }

@@ -387,6 +387,29 @@ def test_salloc_with_srun_inside(cluster):
         0: "0", 1: "0", 2: "1", 3: "1"}
 
 
+def test_preserve_env_keeps_the_jobs_counts(cluster):
+    """-E: the tasks get the job's SLURM_NTASKS/SLURM_NNODES, the step's
+    own counts only in SLURM_STEP_*, as Slurm's srun."""
+    names = ("SLURM_NTASKS", "SLURM_NPROCS", "SLURM_NNODES",
+             "SLURM_STEP_NUM_TASKS", "SLURM_STEP_NUM_NODES")
+    show = "; ".join("echo %s=$%s" % (n, n) for n in names)
+    srun = cluster.bin("srun")
+    r = cluster.run(["salloc", "-N2", "-n4", "sh", "-c",
+                     "%s -N1 -n1 sh -c '%s'; echo --; "
+                     "%s -E -N1 -n1 sh -c '%s'; "
+                     "%s --mpi-combine=maybe true" % (srun, show, srun, show,
+                                                       srun)],
+                    user=U)
+    plain, pres = r.out.split("--\n")
+    assert plain.split() == ["SLURM_NTASKS=1", "SLURM_NPROCS=1",
+                             "SLURM_NNODES=1", "SLURM_STEP_NUM_TASKS=1",
+                             "SLURM_STEP_NUM_NODES=1"], r
+    assert pres.split() == ["SLURM_NTASKS=4", "SLURM_NPROCS=4",
+                            "SLURM_NNODES=2", "SLURM_STEP_NUM_TASKS=1",
+                            "SLURM_STEP_NUM_NODES=1"], r
+    assert "srun: error: Invalid --mpi-combine value: maybe" in r.err, r
+
+
 def test_salloc_no_shell_and_immediate(cluster):
     r = cluster.run(["salloc", "--no-shell", "-N4", "--exclusive"], user=U)
     assert r.rc == 0, r
