@@ -140,7 +140,7 @@ static const char srun_usage[] =
 "            [-c ncpus] [-r n] [-p partition] [--hold] [-t minutes]\n"
 "            [-D path] [--immediate[=secs]] [--overcommit] [--overlap] [--no-kill]\n"
 "            [--oversubscribe] [--label] [--unbuffered] [-m dist] [-J jobname]\n"
-"            [--jobid=id] [--verbose] [--slurmd_debug=#] [--gres=list]\n"
+"            [--jobid=id] [--verbose] [--slurmd-debug=#] [--gres=list]\n"
 "            [-T threads] [-W sec] [--gres-flags=opts]\n"
 "            [--licenses=names] [--clusters=cluster_names]\n"
 "            [--qos=qos] [--time-min=minutes]\n"

@@ -18,7 +18,8 @@ enum {
 	O_EXACT = 0x80, O_OVERLAP, O_MPI, O_JOBID, O_HET, O_CPU_BIND,
 	O_MULTI_PROG, O_PTY, O_TASK_PROLOG, O_TASK_EPILOG, O_DEBUGGER_TEST,
 	O_PROLOG, O_EPILOG, O_RESV_PORTS, O_BCAST, O_BCAST_EXCLUDE,
-	O_COMPRESS, O_SEND_LIBS, O_MPI_COMBINE,
+	O_COMPRESS, O_SEND_LIBS, O_MPI_COMBINE, O_SLURMD_DEBUG,
+	O_CTRL_COMM_IFHN,
 };
 
 static const struct option srun_long[] = {
@@ -50,6 +51,8 @@ static const struct option srun_long[] = {
 	{ "send-libs", optional_argument, NULL, O_SEND_LIBS },
 	{ "preserve-env", no_argument, NULL, 'E' },
 	{ "mpi-combine", required_argument, NULL, O_MPI_COMBINE },
+	{ "slurmd-debug", required_argument, NULL, O_SLURMD_DEBUG },
+	{ "ctrl-comm-ifhn", required_argument, NULL, O_CTRL_COMM_IFHN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -203,6 +206,14 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 			return -1;
 		}
 		break;
+	case O_SLURMD_DEBUG:    /* refused, never dropped */
+		error("--slurmd-debug is not supported: a step's slurmstepd "
+		      "logs at the node's SlurmdDebug level");
+		return -1;
+	case O_CTRL_COMM_IFHN:
+		error("--ctrl-comm-ifhn is not supported: srun listens on the "
+		      "address it reaches the controller from");
+		return -1;
 	default: return -1;
 	}
 	return 0;

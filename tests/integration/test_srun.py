@@ -408,6 +408,10 @@ def test_preserve_env_keeps_the_jobs_counts(cluster):
                             "SLURM_NNODES=2", "SLURM_STEP_NUM_TASKS=1",
                             "SLURM_STEP_NUM_NODES=1"], r
     assert "srun: error: Invalid --mpi-combine value: maybe" in r.err, r
+    for opt in ("--slurmd-debug=3", "--ctrl-comm-ifhn=127.0.0.1"):
+        r = cluster.run(["srun", opt, "true"], user=U)
+        assert r.rc == 1 and "srun: error: %s is not supported: " % (
+            opt.split("=")[0]) in r.err, r
 
 
 def test_salloc_no_shell_and_immediate(cluster):
