@@ -22,6 +22,26 @@ uint32_t slurmd_tmp_disk_mb(const slurm_conf_t *conf)
 			   (1024 * 1024));
 }
 
+/* Just before each try (ctld_send.h): the jobs running now, not when
+ * the registration was queued: one that waited behind other messages
+ * would otherwise report a job launched meanwhile as missing, and the
+ * controller requeue it. */
+static void _reg_refresh(void *data, void *arg)
+{
+	node_registration_msg_t *r = data;
+	const slurmd_t *sd = arg;
+
+	xfree(r->job_ids);
+	r->job_cnt = spool_live_jobs(sd->spool_dir, r->node_name,
+				     &r->job_ids);
+}
+
+void slurmd_register_init(slurmd_t *sd)
+{
+	ctld_sender_set_refresh(sd->sender, MESSAGE_NODE_REGISTRATION,
+				_reg_refresh, sd);
+}
+
 void slurmd_register(slurmd_t *sd, bool startup)
 {
 	node_registration_msg_t *r = xmalloc(sizeof(*r));

@@ -391,6 +391,7 @@ static int run(slurmd_t *sd, int listen_fd, bool notify)
 	sd->sender = ctld_sender_create(sd->conf);
 	if (!sd->sender)
 		fatal("unable to start the controller sender");
+	slurmd_register_init(sd);
 	/* SPANK plugins' slurmd context: init now, slurmd_exit at the end */
 	spank = spank_stack_create(S_CTX_SLURMD, sd->conf->plugstack_config,
 				   sd->conf->plugin_dir, NULL);

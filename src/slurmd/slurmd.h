@@ -66,6 +66,9 @@ typedef struct {
 uint32_t slurmd_tmp_disk_mb(const slurm_conf_t *conf);
 /* Queue a MESSAGE_NODE_REGISTRATION (retried until acknowledged). */
 void slurmd_register(slurmd_t *sd, bool startup);
+/* Once the sender exists: registrations list the jobs running when they
+ * are sent, not when queued. */
+void slurmd_register_init(slurmd_t *sd);
 /* Queue a MESSAGE_EPILOG_COMPLETE for job_id. */
 void slurmd_epilog_complete(slurmd_t *sd, uint32_t job_id, int rc);
 /* Leave the event loop soon (after pending replies are flushed). */

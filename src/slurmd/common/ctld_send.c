@@ -35,6 +35,9 @@ struct ctld_sender {
 	bool            stop;
 	bool            direct;     /* try in the caller's thread first */
 	bool            started;    /* the thread runs */
+	uint16_t        refresh_type;
+	void          (*refresh)(void *data, void *arg);
+	void           *refresh_arg;
 };
 
 static void deadline_in(struct timespec *ts, int ms)
@@ -84,6 +87,8 @@ static bool try_send(ctld_sender_t *s, item_t *it, bool quiet)
 	const slurm_conf_t *c = s->conf;
 	int timeout = (c->message_timeout ? c->message_timeout : 10) * 1000;
 
+	if (s->refresh && it->type == s->refresh_type)
+		s->refresh(it->data, s->refresh_arg);
 	for (size_t i = 0; i < c->ctld_host_cnt; i++) {
 		int rc = 0;
 		int err = ask(s, it, c->ctld_addrs[i], &rc, timeout);
@@ -271,6 +276,16 @@ void ctld_sender_queue(ctld_sender_t *s, uint16_t type, void *data,
 		delay = delay * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : delay * 2;
 	}
 	item_finish(it);
+}
+
+void ctld_sender_set_refresh(ctld_sender_t *s, uint16_t type,
+			     void (*fn)(void *data, void *arg), void *arg)
+{
+	pthread_mutex_lock(&s->lock);
+	s->refresh_type = type;
+	s->refresh = fn;
+	s->refresh_arg = arg;
+	pthread_mutex_unlock(&s->lock);
 }
 
 int ctld_sender_flush(ctld_sender_t *s, int timeout_ms)

@@ -40,6 +40,13 @@ ctld_sender_t *ctld_sender_create_direct(const slurm_conf_t *conf);
  * acknowledged. */
 void ctld_sender_queue(ctld_sender_t *s, uint16_t type, void *data,
 		       int notify_fd);
+/* Messages of this type are brought up to date just before each try
+ * (in the sender's thread): fn(data, arg) may replace what the message
+ * says of the node's present state (a registration's running jobs, so
+ * one that waited in the queue does not report a job launched meanwhile
+ * as missing).  One hook per sender. */
+void ctld_sender_set_refresh(ctld_sender_t *s, uint16_t type,
+			     void (*fn)(void *data, void *arg), void *arg);
 /* Wait until everything queued so far is acknowledged; timeout_ms < 0
  * waits forever.  0, or -1 on timeout. */
 int  ctld_sender_flush(ctld_sender_t *s, int timeout_ms);
