@@ -167,3 +167,16 @@ def test_vsize_factor_kills_a_large_address_space(new_cluster):
                                                         "sleep(3)")],
               user=U, timeout=60)
     assert r.rc == 0 and "survived" in r.out, r
+
+
+def test_vsize_factor_alone_is_reported(users):
+    """VSizeFactor without OverMemoryKill limits nothing: slurmd says so
+    once when it starts, as it does for the other words it does not use."""
+    c = _start(tag="vsizewarn", nodes=1, extra_conf="VSizeFactor=50\n")
+    try:
+        log = c.log_text("n1")
+        assert len(re.findall(r"warning: VSizeFactor=50 has no effect "
+                              r"without JobAcctGatherParams=OverMemoryKill",
+                              log)) == 1, log[-2000:]
+    finally:
+        _stop(c)

@@ -7,6 +7,7 @@
 
 #include "common/acct_gather_energy.h"
 #include "common/cgroup_conf.h"
+#include "common/comm_params.h"
 #include "common/fixed_plugins.h"
 #include "common/log.h"
 #include "common/mpi_plugin.h"
@@ -123,6 +124,13 @@ void node_plugins_log_notes(const slurm_conf_t *c)
 	cgroup_conf_t cc;
 
 	log_oci_notes(c);
+	/* the virtual size is checked with the resident one, by
+	 * OverMemoryKill's sampling: alone, VSizeFactor limits nothing */
+	if (c->vsize_factor &&
+	    !(jag_params_parse(c->jag_params) & JAG_PARAM_OVER_MEMORY_KILL))
+		info("warning: VSizeFactor=%u has no effect without "
+		     "JobAcctGatherParams=OverMemoryKill",
+		     (unsigned) c->vsize_factor);
 	if (cgroup_conf_load(path, &cc, err, sizeof(err)) == 0 && cc.notes) {
 		char *save = NULL;
 
