@@ -726,6 +726,20 @@ int rest_cv_refuse(const rest_jd_prop_t *p, json_object *v,
 		      "not supported by Sluice");
 }
 
+/* x11*: Sluice forwards X11 per step through srun's own connection
+ * (srun/salloc --x11), so a REST submission has no display to relay:
+ * refused with Slurm's ESLURM_X11_NOT_AVAIL.  An empty value asks
+ * nothing. */
+int rest_cv_x11(const rest_jd_prop_t *p, json_object *v,
+		const char *path, rest_jd_ctx_t *c)
+{
+	if (rest_val_is_empty(v))
+		return 0;
+	c->rc = ESLURM_X11_NOT_AVAIL;
+	return rest_val_fail(c->err, path, "%s (use srun or salloc --x11)",
+			     slurm_strerror(ESLURM_X11_NOT_AVAIL));
+}
+
 /* Slurm ignores it too (a deprecated property). */
 int rest_cv_ignore(const rest_jd_prop_t *p, json_object *v,
 		   const char *path, rest_jd_ctx_t *c)

@@ -175,10 +175,10 @@ static const rest_jd_prop_t jd_props[] = {
 	RF("wait_all_nodes"),
 	RF("wait_for_switch"),
 	S("wckey", wckey, NOU),
-	RF("x11"),
-	RF("x11_magic_cookie"),
-	RF("x11_target_host"),
-	RF("x11_target_port"),
+	{ "x11", ALLV, rest_cv_x11, NOARGS, false },
+	{ "x11_magic_cookie", ALLV, rest_cv_x11, NOARGS, false },
+	{ "x11_target_host", ALLV, rest_cv_x11, NOARGS, false },
+	{ "x11_target_port", ALLV, rest_cv_x11, NOARGS, false },
 };
 #define N_PROPS (sizeof(jd_props) / sizeof(jd_props[0]))
 

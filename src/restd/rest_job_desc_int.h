@@ -102,6 +102,7 @@ int rest_cv_group(RJ_CONV_ARGS);
 int rest_cv_job_id(RJ_CONV_ARGS);
 int rest_cv_refuse(RJ_CONV_ARGS);
 int rest_cv_ignore(RJ_CONV_ARGS);
+int rest_cv_x11(RJ_CONV_ARGS);
 #undef RJ_CONV_ARGS
 
 #endif

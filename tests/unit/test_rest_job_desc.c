@@ -328,10 +328,6 @@ static const struct {
 	{ "tres_per_socket", "\"gres/gpu:1\"", "\"\"", 40, 43, NULL },
 	{ "wait_all_nodes", "true", "false", 40, 43, NULL },
 	{ "wait_for_switch", "10", "0", 40, 43, NULL },
-	{ "x11", "[\"BATCH_NODE\"]", "[]", 40, 43, NULL },
-	{ "x11_magic_cookie", "\"c\"", "\"\"", 40, 43, NULL },
-	{ "x11_target_host", "\"h\"", "\"\"", 40, 43, NULL },
-	{ "x11_target_port", "6000", "0", 40, 43, NULL },
 };
 
 static int submit_member(int ver, const char *name, const char *value,
@@ -377,6 +373,49 @@ static void test_refused(void **state)
 			}
 			/* never "unknown" where the version has it */
 			assert_int_equal(json_object_array_length(w), 0);
+			json_object_put(w);
+			xfree(want);
+		}
+	}
+}
+
+/* x11*: no display to relay from a REST submission: Slurm's
+ * ESLURM_X11_NOT_AVAIL, nothing set; an empty value asks nothing. */
+static void test_x11_refused(void **state)
+{
+	static const struct {
+		const char *name, *value, *empty;
+	} x[] = {
+		{ "x11", "[\"BATCH_NODE\"]", "[]" },
+		{ "x11_magic_cookie", "\"c\"", "\"\"" },
+		{ "x11_target_host", "\"h\"", "\"\"" },
+		{ "x11_target_port", "6000", "0" },
+	};
+
+	for (size_t i = 0; i < N(x); i++) {
+		for (int ver = 40; ver <= 43; ver++) {
+			char *want = xstrdup_printf("job.%s: X11 forwarding "
+						    "not available (use srun "
+						    "or salloc --x11)",
+						    x[i].name);
+			job_desc_t d;
+			json_object *w = json_object_new_array();
+			char *err = NULL;
+			int rc = submit_member(ver, x[i].name, x[i].value,
+					       &d, w, &err);
+
+			if (rc != ESLURM_X11_NOT_AVAIL || !err ||
+			    strcmp(err, want))
+				fail_msg("v%d %s: rc %d \"%s\"", ver,
+					 x[i].name, rc, err ? err : "");
+			assert_pristine(&d);
+			xfree(err);
+			rc = submit_member(ver, x[i].name, x[i].empty, &d, w,
+					   &err);
+			if (rc)
+				fail_msg("v%d %s empty: %s", ver, x[i].name,
+					 err ? err : "");
+			job_desc_free_members(&d);
 			json_object_put(w);
 			xfree(want);
 		}
@@ -926,6 +965,7 @@ int main(void)
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_bad_members),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_x11_refused),
 		cmocka_unit_test(test_unknown_fields_warn),
 		cmocka_unit_test(test_unknown_top_level_warns),
 		cmocka_unit_test(test_schema_properties),
