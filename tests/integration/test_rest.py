@@ -114,6 +114,8 @@ def test_drain_needs_an_operator(rest):
 
 def test_nodes_partitions_ping_diag_shares(rest):
     c, ra, rb, api = rest
+    # a job of its own, so that diag has one to count whatever ran before
+    jid = c.sbatch(["-J", "rest_diag", "--hold", "--wrap", "true"], user=A)
     for v in VERSIONS:
         r = Rest(c, ra.sock, A, ver=v)
         for op, key in (("nodes/", "nodes"), ("partitions/", "partitions"),
@@ -138,6 +140,7 @@ def test_nodes_partitions_ping_diag_shares(rest):
         doc["pings"][0]["mode"] == "primary", text
     status, doc, text = ra.get("diag/")
     assert doc["statistics"]["jobs_submitted"] >= 1, text
+    c.run(["scancel", str(jid)])
 
 
 def test_unknown_paths_and_methods(rest):
