@@ -316,11 +316,11 @@ def test_sacct_container_on_step_rows(oci_acct):
                "/etc/os-release"], timeout=60)
     assert r.rc == 0 and OS_RELEASE in r.out, r
     step_only = _granted(r)
-    r = c.run(["salloc", "-N1", "--container", b, c.bin("srun"), "true"],
+    r = c.run(["salloc", "-N1", "--container", b, c.bin("srun"), "echo", "ok"],
               timeout=60)
     assert r.rc == 0, r
     whole = _granted(r)
-    r = c.run(["srun", "--container", b, "true"], timeout=60)
+    r = c.run(["srun", "--container", b, "echo", "ok"], timeout=60)
     assert r.rc == 0, r
     batch = c.sbatch(["--container", b, "-o", "/dev/null", "--wrap",
                       "cat /etc/os-release"])
