@@ -365,7 +365,7 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 		.exc_nodes = d->exc_nodes, .name = (char *) _base(r->argv[0]),
 		.host = r->my_addr, .srun_pid = (uint32_t) getpid(),
 		.overcommit = d->bitflags & JOB_OVERCOMMIT,
-		.resv_ports = r->so.resv_ports,
+		.resv_ports = r->so.resv_ports, .container = d->container,
 	};
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	bool said = false;

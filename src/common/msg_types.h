@@ -1116,6 +1116,8 @@ typedef struct {
 	uint16_t  resv_ports;     /* --resv-ports: NO_VAL16 not given, 0 none,
 				   * NO_VAL16 - 1 one per task on a node,
 				   * else the count */
+	char     *container;      /* --container: the OCI bundle, or NULL
+				   * (recorded on the step for sacct) */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the

@@ -24,6 +24,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_nprolog.h"
+#include "ctld/job_validate.h"
 #include "ctld/rpc.h"
 #include "ctld/select.h"
 #include "ctld/user_groups.h"
@@ -349,6 +350,8 @@ static sm_step_t *sm_record(job_record_t *j,
 	s->nodes = hostlist_ranged(hl);
 	s->host = xstrdup(r->host);
 	s->srun_pid = r->srun_pid;
+	s->container = r->container && *r->container ?
+		xstrdup(r->container) : NULL;
 	hostlist_destroy(hl);
 	xfree(jn.node);
 	{
@@ -564,6 +567,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	if ((rc = sm_check_job(j, m->auth_uid)) || (rc = sm_limits(j, r)) ||
+	    (r->container && *r->container &&
+	     (rc = job_validate_container(r->container))) ||
 	    (rc = sm_place(j, r, &l)) ||
 	    (rc = sm_take_ports(j, r, &l, &ports))) {
 		sm_layout_free(&l);

@@ -30,6 +30,7 @@ typedef struct {
 	uint32_t  srun_pid;
 	uint64_t  user_usec, sys_usec, max_rss_kb, tot_rss_kb, max_vsize_kb,
 		  tot_vsize_kb, energy;
+	char     *container;
 } sm_saved_t;
 
 #define SV(m, t) FIELD(sm_saved_t, m, t)
@@ -43,6 +44,7 @@ static const field_desc_t sm_saved_fields[] = {
 	SV(user_usec, FT_U64), SV(sys_usec, FT_U64), SV(max_rss_kb, FT_U64),
 	SV(tot_rss_kb, FT_U64), SV(max_vsize_kb, FT_U64),
 	SV(tot_vsize_kb, FT_U64), SV(energy, FT_U64),
+	SV(container, FT_STR),
 	FIELD_END
 };
 #undef SV
@@ -81,7 +83,7 @@ void step_mgr_pack_saved(buf_t *b, const job_record_t *j)
 			.tot_rss_kb = s->tot_rss_kb,
 			.max_vsize_kb = s->max_vsize_kb,
 			.tot_vsize_kb = s->tot_vsize_kb,
-			.energy = s->energy,
+			.energy = s->energy, .container = s->container,
 		};
 		uint16_t *done = xcalloc(s->node_cnt + 1, sizeof(*done));
 		size_t r;
@@ -173,6 +175,7 @@ static sm_step_t *sm_from_saved(job_record_t *j, const sm_saved_t *v)
 	s->max_vsize_kb = v->max_vsize_kb;
 	s->tot_vsize_kb = v->tot_vsize_kb;
 	s->energy = v->energy;
+	s->container = xstrdup(v->container);
 	return s;
 }
 
