@@ -601,3 +601,23 @@ def test_tres_account_and_user_reports(tenv):
     for cluster, login, _p, accts, tres, used in rows:
         assert int(used) == sum(v for (_, u, k), v in use.items()
                                 if u == login and k == tres), (login, tres)
+
+
+def test_tres_from_the_records_after_the_rollups(tenv):
+    """The part of the window not rolled up comes from the job records:
+    the TRES's count read from tres_alloc (mem with its unit)."""
+    now = int(time.time())
+    tenv.data.fill(4000, 1, "-b", now - 1200, "-r", "-T", "mem=1G",
+                   "-U", _uid(U1), "-a", "a2")
+    start = now // HOUR * HOUR - HOUR
+    got = {}
+    for tres in ("cpu", "mem"):
+        r = sreport(tenv, "-t", "seconds", "-P", "-n", "-T", tres,
+                    "cluster", "UserUtilizationByAccount",
+                    "start=%s" % _iso(start), "end=now")
+        assert r.rc == 0 and r.err == "", r
+        rows = [ln.split("|") for ln in r.out.splitlines()]
+        assert [(x[1], x[3], x[4]) for x in rows] == [(U1, "a2", tres)], r
+        got[tres] = int(rows[0][5])
+    assert 1190 <= got["cpu"] <= now + 60 - (now - 1200), got
+    assert abs(got["mem"] - 1024 * got["cpu"]) <= 1024 * 3, got
