@@ -283,7 +283,11 @@ static uint64_t hour_secs(const chunk_t *c, uint32_t hi, int64_t s,
  * K, M, G, T, P may follow a number); 0 if absent. */
 uint64_t dbd_tres_get(const char *tres, uint32_t t)
 {
-	size_t n = strlen(tres_name[t]);
+	size_t n;
+
+	if (!dbd_tres_name(t))
+		return 0;
+	n = strlen(tres_name[t]);
 
 	for (const char *p = tres; p && *p; p = strchr(p, ',') ?
 	     strchr(p, ',') + 1 : NULL) {
