@@ -543,6 +543,9 @@ def test_tres_cluster_utilization(tenv):
     rows = [ln.split("|") for ln in r.out.splitlines()]
     # no energy row: the cluster reported none
     assert [x[1] for x in rows] == ["cpu", "mem", "node", "billing"], r
+    r2 = sreport(tenv, "-t", "seconds", "-P", "-n", "--tres=ALL",
+                 "cluster", "utilization")
+    assert r2.out == r.out, (r2, r)
     secs = y0 + 24 * HOUR - d.cluster_from
     count = {"cpu": CPUS, "mem": 32000, "node": 8, "billing": 16}
     for name, tres, alloc, down, pdown, idle, plan, rep in rows:
