@@ -453,6 +453,7 @@ static const field_desc_t dbd_records_resp_fields[] = {
 static const field_desc_t dbd_report_fields[] = {
 	RP(report, FT_U16), RP(cluster, FT_STR), RP(start, FT_TIME),
 	RP(end, FT_TIME), RP(users, FT_STRLIST), RP(accounts, FT_STRLIST),
+	RP(tres_id, FT_U32),
 	FIELD_END
 };
 #undef RP

@@ -1473,6 +1473,7 @@ typedef struct {
 	time_t    end;
 	char    **users;
 	char    **accounts;
+	uint32_t  tres_id;        /* the TRES of the figures (0: cpu) */
 } dbd_report_msg_t;
 
 /* sshare -> slurmctld.  Lists of names; NULL = all (users: with -a or
