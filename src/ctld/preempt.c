@@ -21,7 +21,13 @@
 #include "ctld/controller.h"
 #include "ctld/job_ckpt.h"
 #include "ctld/job_res.h"
+#include "ctld/job_view_fill.h"
 #include "ctld/preempt.h"
+
+_Static_assert(PREEMPT_VIEW_MODE_SUSPEND == PREEMPT_MODE_SUSPEND &&
+	       PREEMPT_VIEW_MODE_REQUEUE == PREEMPT_MODE_REQUEUE &&
+	       PREEMPT_VIEW_MODE_CANCEL == PREEMPT_MODE_CANCEL,
+	       "preempt_plugin.h's modes are enum preempt_mode's");
 
 static const preempt_ops_t pe_none_ops;
 
@@ -92,43 +98,50 @@ bool preempt_enabled(void)
 
 /* ---- the built-ins ---- */
 
+/* The built-ins read the controller's record behind a view. */
+#define REC(v) ((const job_record_t *) (v)->ctld)
+
 /* preempt/qos: the QOS of a job (NULL: none known) */
 static const assoc_qos_t *_pe_qos(const job_record_t *j)
 {
 	return j->info.qos && *j->info.qos ? assoc_mgr_qos(j->info.qos) : NULL;
 }
 
-static uint32_t _pp_tier(const job_record_t *j)
+static uint32_t _pp_tier(const job_view_t *v)
 {
+	const job_record_t *j = REC(v);
+
 	return j->part ? j->part->info.priority_tier : 0;
 }
 
-static bool _pp_preempts(const job_record_t *j, const job_record_t *r)
+static bool _pp_preempts(const job_view_t *j, const job_view_t *r)
 {
 	return _pp_tier(r) < _pp_tier(j);
 }
 
-static int _pp_mode(const job_record_t *r)
+static int _pp_mode(const job_view_t *r)
 {
-	return preempt_part_mode(r->part);
+	return preempt_part_mode(REC(r)->part);
 }
 
-static uint32_t _pp_grace(const job_record_t *r)
+static uint32_t _pp_grace(const job_view_t *v)
 {
+	const job_record_t *r = REC(v);
+
 	return r->part ? r->part->info.grace_time : 0;
 }
 
-static uint32_t _qos_tier(const job_record_t *j)
+static uint32_t _qos_tier(const job_view_t *v)
 {
-	const assoc_qos_t *q = _pe_qos(j);
+	const assoc_qos_t *q = _pe_qos(REC(v));
 
 	return q ? q->priority : 0;
 }
 
 /* Is r's QOS in the Preempt list of j's? */
-static bool _qos_preempts(const job_record_t *j, const job_record_t *r)
+static bool _qos_preempts(const job_view_t *j, const job_view_t *r)
 {
-	const assoc_qos_t *jq = _pe_qos(j), *rq = _pe_qos(r);
+	const assoc_qos_t *jq = _pe_qos(REC(j)), *rq = _pe_qos(REC(r));
 
 	if (!jq || !rq || jq == rq)
 		return false;
@@ -138,14 +151,14 @@ static bool _qos_preempts(const job_record_t *j, const job_record_t *r)
 	return false;
 }
 
-static int _qos_mode(const job_record_t *r)
+static int _qos_mode(const job_view_t *r)
 {
 	return pe.mode;
 }
 
-static uint32_t _qos_grace(const job_record_t *r)
+static uint32_t _qos_grace(const job_view_t *r)
 {
-	const assoc_qos_t *q = _pe_qos(r);
+	const assoc_qos_t *q = _pe_qos(REC(r));
 
 	return q && q->grace_time < UINT32_MAX ? (uint32_t) q->grace_time : 0;
 }
@@ -175,20 +188,45 @@ const plugin_type_t preempt_plugin_type = {
 	.ops_version = PREEMPT_OPS_VERSION, .builtins = pe_builtins,
 };
 
-/* The mode, GraceTime and tier of a job as the plugin says. */
+/* The mode, GraceTime and tier of a job as the plugin says (it sees
+ * the job's view). */
 static int _pe_mode(const job_record_t *r)
 {
-	return pe.ops->mode ? pe.ops->mode(r) : PREEMPT_MODE_OFF;
+	job_view_t v;
+
+	if (!pe.ops->mode)
+		return PREEMPT_MODE_OFF;
+	job_view_fill(&v, &r->info, r);
+	return pe.ops->mode(&v);
 }
 
 static uint32_t _pe_grace(const job_record_t *r)
 {
-	return pe.ops->grace ? pe.ops->grace(r) : 0;
+	job_view_t v;
+
+	if (!pe.ops->grace)
+		return 0;
+	job_view_fill(&v, &r->info, r);
+	return pe.ops->grace(&v);
 }
 
 static uint32_t _pe_tier(const job_record_t *j)
 {
-	return pe.ops->tier ? pe.ops->tier(j) : 0;
+	job_view_t v;
+
+	if (!pe.ops->tier)
+		return 0;
+	job_view_fill(&v, &j->info, j);
+	return pe.ops->tier(&v);
+}
+
+static bool _pe_preempts(const job_record_t *j, const job_record_t *r)
+{
+	job_view_t jv, rv;
+
+	job_view_fill(&jv, &j->info, j);
+	job_view_fill(&rv, &r->info, r);
+	return pe.ops->preempts(&jv, &rv);
 }
 
 int preempt_part_mode(const part_record_t *part)
@@ -330,7 +368,7 @@ static bool _pe_may_preempt(const job_record_t *j, const job_record_t *r,
 	if (r == j || !_pe_running(r) || r->info.preempt_time || !r->part ||
 	    !j->part)
 		return false;
-	if (!pe.ops->preempts(j, r))
+	if (!_pe_preempts(j, r))
 		return false;
 	if (_pe_mode(r) == PREEMPT_MODE_OFF)
 		return false;
