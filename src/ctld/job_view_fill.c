@@ -3,6 +3,15 @@
  * PriorityCalcPeriod and this is their whole cost of the view. */
 #include "ctld/job_view_fill.h"
 
+void job_view_fill_builtin(job_view_t *v, const job_info_t *i,
+			   const void *ctld)
+{
+	*v = (job_view_t) {
+		.version = JOB_VIEW_VERSION, .size = sizeof(*v), .ctld = ctld,
+		.job_id = i->job_id,
+	};
+}
+
 void job_view_fill(job_view_t *v, const job_info_t *i, const void *ctld)
 {
 	*v = (job_view_t) {

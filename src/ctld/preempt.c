@@ -38,7 +38,8 @@ static struct {
 	uint32_t exempt;            /* PreemptExemptTime, s */
 	plugin_ctx_t        *ctx;
 	const preempt_ops_t *ops;
-} pe = { .ops = &pe_none_ops };
+	bool     builtin;           /* ops compiled in: record-only views */
+} pe = { .ops = &pe_none_ops, .builtin = true };
 
 int preempt_mode_parse(const char *s)
 {
@@ -70,8 +71,10 @@ static void _pe_plugin(const slurm_conf_t *c)
 
 	if (plugin_ctx_replace(&pe.ctx, &preempt_plugin_type,
 			       type && *type ? type : "preempt/none",
-			       c->plugin_dir, "preempt/none"))
+			       c->plugin_dir, "preempt/none")) {
 		pe.ops = plugin_ctx_ops(pe.ctx, 0);
+		pe.builtin = plugin_ctx_builtin(pe.ctx, 0);
+	}
 }
 
 static void _pe_load(void)
@@ -188,6 +191,16 @@ const plugin_type_t preempt_plugin_type = {
 	.ops_version = PREEMPT_OPS_VERSION, .builtins = pe_builtins,
 };
 
+/* A built-in reads the record behind the view; any other plugin gets
+ * every member. */
+static void _pe_view(job_view_t *v, const job_record_t *j)
+{
+	if (pe.builtin)
+		job_view_fill_builtin(v, &j->info, j);
+	else
+		job_view_fill(v, &j->info, j);
+}
+
 /* The mode, GraceTime and tier of a job as the plugin says (it sees
  * the job's view). */
 static int _pe_mode(const job_record_t *r)
@@ -196,7 +209,7 @@ static int _pe_mode(const job_record_t *r)
 
 	if (!pe.ops->mode)
 		return PREEMPT_MODE_OFF;
-	job_view_fill(&v, &r->info, r);
+	_pe_view(&v, r);
 	return pe.ops->mode(&v);
 }
 
@@ -206,7 +219,7 @@ static uint32_t _pe_grace(const job_record_t *r)
 
 	if (!pe.ops->grace)
 		return 0;
-	job_view_fill(&v, &r->info, r);
+	_pe_view(&v, r);
 	return pe.ops->grace(&v);
 }
 
@@ -216,7 +229,7 @@ static uint32_t _pe_tier(const job_record_t *j)
 
 	if (!pe.ops->tier)
 		return 0;
-	job_view_fill(&v, &j->info, j);
+	_pe_view(&v, j);
 	return pe.ops->tier(&v);
 }
 
@@ -224,8 +237,8 @@ static bool _pe_preempts(const job_record_t *j, const job_record_t *r)
 {
 	job_view_t jv, rv;
 
-	job_view_fill(&jv, &j->info, j);
-	job_view_fill(&rv, &r->info, r);
+	_pe_view(&jv, j);
+	_pe_view(&rv, r);
 	return pe.ops->preempts(&jv, &rv);
 }
 

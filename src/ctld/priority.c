@@ -50,7 +50,8 @@ static struct {
 	plugin_ctx_t         *ctx;
 	const priority_ops_t *ops;
 	priority_totals_t     recalc_tot;  /* during priority_recalc */
-} pr = { .ops = &prio_basic_ops };
+	bool                  builtin;     /* ops compiled in */
+} pr = { .ops = &prio_basic_ops, .builtin = true };
 
 /* The built-ins read the controller's record behind a view. */
 #define REC(v) ((const job_record_t *) (v)->ctld)
@@ -383,6 +384,16 @@ const plugin_type_t priority_plugin_type = {
 	.ops_version = PRIORITY_OPS_VERSION, .builtins = prio_builtins,
 };
 
+/* A built-in reads the record behind the view; any other plugin gets
+ * every member. */
+static void _pr_view(job_view_t *v, const job_record_t *j)
+{
+	if (pr.builtin)
+		job_view_fill_builtin(v, &j->info, j);
+	else
+		job_view_fill(v, &j->info, j);
+}
+
 /* The plugin sees the job before nice (the caller applies it) and
  * eligible from now if it has no eligible time yet. */
 uint32_t priority_new_job(struct job_record *j, time_t now)
@@ -397,7 +408,7 @@ uint32_t priority_new_job(struct job_record *j, time_t now)
 	j->info.nice = NICE_OFFSET;
 	if (!j->info.eligible_time)
 		j->info.eligible_time = now;
-	job_view_fill(&v, &j->info, j);
+	_pr_view(&v, j);
 	p = pr.ops->new_job(&v, now);
 	j->info.nice = nice;
 	j->info.eligible_time = elig;
@@ -412,7 +423,7 @@ static uint32_t _pr_recalc_batch(job_record_t **recs, job_view_t *views,
 	uint32_t changed = 0;
 
 	for (size_t k = 0; k < n; k++) {
-		job_view_fill(&views[k], &recs[k]->info, recs[k]);
+		_pr_view(&views[k], recs[k]);
 		pj[k].job = &views[k];
 		pj[k].priority = recs[k]->info.priority;
 	}
@@ -493,6 +504,7 @@ static void _pr_plugin(const slurm_conf_t *c)
 	if (plugin_ctx_replace(&pr.ctx, &priority_plugin_type, type,
 			       c->plugin_dir, "priority/basic")) {
 		pr.ops = plugin_ctx_ops(pr.ctx, 0);
+		pr.builtin = plugin_ctx_builtin(pr.ctx, 0);
 		debug("priority: using %s", plugin_ctx_names(pr.ctx));
 	}
 }
@@ -525,6 +537,7 @@ void priority_fini(void)
 	plugin_ctx_destroy(pr.ctx);
 	pr.ctx = NULL;
 	pr.ops = &prio_basic_ops;
+	pr.builtin = true;
 }
 
 void priority_reconfig(void)

@@ -57,7 +57,7 @@ uint32_t priority_compute(const priority_conf_t *pc,
 			  priority_factors_t *out);
 
 /* Views per recalc call (bounds the memory of a pass). */
-#define PRIORITY_RECALC_BATCH 1024
+#define PRIORITY_RECALC_BATCH 256
 
 /* The type with its built-ins (ctld_plugins.c checks a new config). */
 extern const plugin_type_t priority_plugin_type;

@@ -92,6 +92,27 @@ static void test_strings_not_copied(void **state)
 	assert_null(v.ctld);
 }
 
+/* a built-in's view: the header and the id, nothing else */
+static void test_builtin_view(void **state)
+{
+	job_view_t v;
+	job_info_t i;
+	int rec = 0;
+
+	(void) state;
+	make_info(&i);
+	memset(&v, 0xa5, sizeof(v));
+	job_view_fill_builtin(&v, &i, &rec);
+	assert_int_equal(v.version, JOB_VIEW_VERSION);
+	assert_int_equal(v.size, sizeof(job_view_t));
+	assert_ptr_equal(v.ctld, &rec);
+	assert_int_equal(v.job_id, 101);
+	assert_null(v.name);
+	assert_int_equal(v.num_cpus, 0);
+	assert_null(v.tres_alloc_str);
+	assert_false(v.batch_flag);
+}
+
 /* Until JOB_VIEW_VERSION is bumped, view 1 is the fixture's, member by
  * member: a plugin built against the fixture reads what it expects. */
 static void test_view1_is_the_fixture(void **state)
@@ -117,6 +138,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fill_every_member),
 		cmocka_unit_test(test_strings_not_copied),
+		cmocka_unit_test(test_builtin_view),
 		cmocka_unit_test(test_view1_is_the_fixture),
 	};
 
