@@ -6,10 +6,10 @@
 void job_view_fill_builtin(job_view_t *v, const job_info_t *i,
 			   const void *ctld)
 {
-	*v = (job_view_t) {
-		.version = JOB_VIEW_VERSION, .size = sizeof(*v), .ctld = ctld,
-		.job_id = i->job_id,
-	};
+	v->version = JOB_VIEW_VERSION;
+	v->size = sizeof(*v);
+	v->ctld = ctld;
+	v->job_id = i->job_id;
 }
 
 void job_view_fill(job_view_t *v, const job_info_t *i, const void *ctld)

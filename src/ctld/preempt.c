@@ -205,7 +205,7 @@ static void _pe_view(job_view_t *v, const job_record_t *j)
  * the job's view). */
 static int _pe_mode(const job_record_t *r)
 {
-	job_view_t v;
+	job_view_t v = { 0 };
 
 	if (!pe.ops->mode)
 		return PREEMPT_MODE_OFF;
@@ -215,7 +215,7 @@ static int _pe_mode(const job_record_t *r)
 
 static uint32_t _pe_grace(const job_record_t *r)
 {
-	job_view_t v;
+	job_view_t v = { 0 };
 
 	if (!pe.ops->grace)
 		return 0;
@@ -225,7 +225,7 @@ static uint32_t _pe_grace(const job_record_t *r)
 
 static uint32_t _pe_tier(const job_record_t *j)
 {
-	job_view_t v;
+	job_view_t v = { 0 };
 
 	if (!pe.ops->tier)
 		return 0;
@@ -235,7 +235,7 @@ static uint32_t _pe_tier(const job_record_t *j)
 
 static bool _pe_preempts(const job_record_t *j, const job_record_t *r)
 {
-	job_view_t jv, rv;
+	job_view_t jv = { 0 }, rv = { 0 };
 
 	_pe_view(&jv, j);
 	_pe_view(&rv, r);

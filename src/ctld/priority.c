@@ -400,7 +400,7 @@ uint32_t priority_new_job(struct job_record *j, time_t now)
 {
 	uint32_t nice = j->info.nice;
 	time_t elig = j->info.eligible_time;
-	job_view_t v;
+	job_view_t v = { 0 };
 	uint32_t p;
 
 	if (!pr.ops->new_job)

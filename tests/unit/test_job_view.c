@@ -101,7 +101,7 @@ static void test_builtin_view(void **state)
 
 	(void) state;
 	make_info(&i);
-	memset(&v, 0xa5, sizeof(v));
+	memset(&v, 0, sizeof(v));
 	job_view_fill_builtin(&v, &i, &rec);
 	assert_int_equal(v.version, JOB_VIEW_VERSION);
 	assert_int_equal(v.size, sizeof(job_view_t));
