@@ -8,6 +8,7 @@
 
 #include <uthash.h>
 
+#include "common/hash_reserve.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
@@ -116,7 +117,9 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 			job_mgr_free_job(j);
 			goto corrupt;
 		}
-		_put_job(rp, j);
+		HASH_ADD(hh, rp->jobs, info.job_id, sizeof(uint32_t), j);
+		if (!k)         /* buckets for them all, not 32 doubled */
+			HASH_RESERVE(hh, rp->jobs, cnt);
 	}
 	if (ver >= 4) {
 		uint16_t rv;
@@ -491,23 +494,33 @@ static void _remove_orphan_files(const char *dir)
 	}
 }
 
+/* The purge list's order (end time, then job id), copied out of the
+ * records once: qsort reads its keys twenty times a record. */
+typedef struct {
+	time_t        end;
+	uint32_t      job_id;
+	job_record_t *j;
+} end_key_t;
+
 static int _end_cmp(const void *a, const void *b)
 {
-	const job_record_t *x = *(job_record_t *const *) a;
-	const job_record_t *y = *(job_record_t *const *) b;
+	const end_key_t *x = a, *y = b;
 
-	if (x->info.end_time != y->info.end_time)
-		return x->info.end_time < y->info.end_time ? -1 : 1;
-	return x->info.job_id < y->info.job_id ? -1 :
-	       x->info.job_id > y->info.job_id;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
 }
 
 /* Into the tables: nodes first (a job on a DOWN node ends), then the
- * jobs in end time order (the purge list is kept in that order). */
+ * jobs in end time order (the purge list is kept in that order).  The
+ * gathering table is walked in the order it was filled (the snapshot's,
+ * near the records' order in memory) and dropped whole: deleting record
+ * by record touches two neighbours each. */
 static void _install(replay_t *rp)
 {
 	size_t n = HASH_COUNT(rp->jobs), k = 0;
-	job_record_t **all = xcalloc(n + 1, sizeof(*all)), *j, *tmp;
+	end_key_t *all = xcalloc(n + 1, sizeof(*all));
+	job_record_t *j, *tmp;
 
 	if (rp->nodes &&
 	    node_mgr_unpack_state(rp->nodes, true, rp->nodes_ver) < 0)
@@ -516,13 +529,16 @@ static void _install(replay_t *rp)
 		job_mgr_set_next_id(rp->next_id);
 	_skip_lost_ids(rp);
 	HASH_ITER(hh, rp->jobs, j, tmp) {
-		HASH_DEL(rp->jobs, j);
-		all[k++] = j;
+		all[k].end = j->info.end_time;
+		all[k].job_id = j->info.job_id;
+		all[k++].j = j;
 	}
+	HASH_CLEAR(hh, rp->jobs);
 	qsort(all, k, sizeof(*all), _end_cmp);
+	job_mgr_reserve((uint32_t) k);
 	job_mgr_pending_bulk(true);
 	for (size_t i = 0; i < k; i++)
-		job_mgr_attach(all[i]);
+		job_mgr_attach(all[i].j);
 	job_mgr_pending_bulk(false);
 	xfree(all);
 	job_mgr_restore_priorities();
