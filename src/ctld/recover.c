@@ -91,7 +91,8 @@ static void _snap_drop(replay_t *rp, uint32_t id)
 		} else {
 			uint32_t idx = (uint32_t) rp->snap_ids[mid];
 
-			job_mgr_free_job(rp->snap[idx]);
+			if (rp->snap[idx])      /* not already replaced */
+				job_mgr_free_job(rp->snap[idx]);
 			rp->snap[idx] = NULL;
 			return;
 		}
