@@ -12,6 +12,7 @@
 #include "common/debug_flags.h"
 #include "common/conf_params.h"
 #include "common/fields.h"
+#include "common/hash_reserve.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
@@ -59,6 +60,7 @@ static struct {
 	uint32_t     *purged;      /* ids purged since the last commit */
 	size_t        purged_cnt, purged_cap;
 	time_t        last_change; /* of any job a client sees */
+	uint32_t      reserve;     /* job_mgr_reserve: buckets for so many */
 } jm;
 
 int job_mgr_init(void)
@@ -151,6 +153,7 @@ void job_mgr_fini(void)
 	jm.cnt = 0;
 	xfree(jm.all);
 	jm.all_cnt = jm.all_cap = jm.all_holes = 0;
+	jm.reserve = 0;
 	xfree(jm.dirty);
 	xfree(jm.purged);
 	jm.dirty_cnt = jm.dirty_cap = jm.purged_cnt = jm.purged_cap = 0;
@@ -253,6 +256,25 @@ static void _all_remove(job_record_t *j)
 	_all_compact();
 }
 
+/* Recovery is about to add n records: room for them in jm.all, and the
+ * hash's buckets sized at the first add (growing them one doubling at a
+ * time rehashes every record held, each a cache miss). */
+void job_mgr_reserve(uint32_t n)
+{
+	if (jm.all_cnt + (uint64_t) n > jm.all_cap) {
+		uint32_t ncap = jm.all_cnt + n;
+
+		jm.all = xrealloc_sz(jm.all, jm.all_cap * sizeof(*jm.all),
+				     ncap * sizeof(*jm.all));
+		jm.all_cap = ncap;
+	}
+	jm.reserve = jm.cnt + n;
+	if (jm.by_id) {
+		HASH_RESERVE(hh, jm.by_id, jm.reserve);
+		jm.reserve = 0;
+	}
+}
+
 void job_mgr_add(job_record_t *j)
 {
 	if (jm.all_cnt == jm.all_cap) {
@@ -265,6 +287,10 @@ void job_mgr_add(job_record_t *j)
 	j->all_idx = jm.all_cnt;
 	jm.all[jm.all_cnt++] = j;
 	HASH_ADD(hh, jm.by_id, info.job_id, sizeof(uint32_t), j);
+	if (jm.reserve) {
+		HASH_RESERVE(hh, jm.by_id, jm.reserve);
+		jm.reserve = 0;
+	}
 	jm.cnt++;
 	j->jdirty = false;
 	job_mgr_touch(j);

@@ -254,6 +254,8 @@ void          job_mgr_take_changes(uint32_t **dirty, size_t *dirty_cnt,
 				   uint32_t **purged, size_t *purged_cnt);
 job_record_t *job_mgr_create(uint32_t job_id);
 void          job_mgr_add(job_record_t *j);
+/* Recovery: n records are about to be added (table pre-sized). */
+void          job_mgr_reserve(uint32_t n);
 /* Drop a finished job from the table and free it (purge). */
 void          job_mgr_remove(job_record_t *j);
 /* Priority counter (priority/basic counts down from 4294901759). */

@@ -10,6 +10,7 @@
 static struct {
 	job_record_t *pending;     /* scheduling order */
 	uint64_t      pend_gen;    /* changes to the pending list */
+	size_t        pend_cnt;
 	job_record_t *running;     /* holding nodes */
 	job_record_t *finished;    /* by end time, for purge */
 	bool          bulk;        /* recovery: append now, sort once */
@@ -19,6 +20,7 @@ static struct {
 void job_mgr_lists_reset(void)
 {
 	q.pending = q.running = q.finished = NULL;
+	q.pend_cnt = 0;
 	q.pend_gen++;
 }
 
@@ -71,6 +73,7 @@ void job_mgr_pending_add(job_record_t *j)
 		pos->pend_next = j;
 	}
 	j->on_pend = true;
+	q.pend_cnt++;
 	q.pend_gen++;
 	assoc_mgr_job_pending(j, 1);
 }
@@ -81,6 +84,7 @@ void job_mgr_pending_del(job_record_t *j)
 		return;
 	DL_DELETE2(q.pending, j, pend_prev, pend_next);
 	j->on_pend = false;
+	q.pend_cnt--;
 	q.pend_gen++;
 	assoc_mgr_job_pending(j, -1);
 }
@@ -92,30 +96,83 @@ void job_mgr_pending_resort(job_record_t *j)
 	job_mgr_pending_add(j);
 }
 
-static int _prio_qcmp(const void *a, const void *b)
+/* What the order compares, copied out of the records once: sorting a
+ * million pointers by _prio_cmp reads two records (and their partitions)
+ * per comparison, twenty times a record, each read a cache miss in a
+ * table of gigabytes.  The keys sort in a few tens of MB. */
+typedef struct {
+	uint64_t rank;          /* PriorityTier, priority: lower first */
+	uint32_t job_id;
+	uint32_t idx;           /* in the order collected */
+} prio_key_t;
+
+static int _key_cmp(const void *a, const void *b)
 {
-	return _prio_cmp(*(job_record_t * const *) a,
-			 *(job_record_t * const *) b);
+	const prio_key_t *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
 }
 
+static void _key(prio_key_t *v, uint32_t idx, const job_record_t *j)
+{
+	uint16_t tier = j->part ? j->part->info.priority_tier : 0;
+
+	v->rank = (uint64_t) (UINT16_MAX - tier) << 32 |
+		  (UINT32_MAX - j->info.priority);
+	v->job_id = j->info.job_id;
+	v->idx = idx;
+}
+
+/* The records are collected from the table's array when they are most of
+ * it (recovery): following the list's links waits on memory at each of
+ * them, the array's loads overlap.  And the links are written in that
+ * order too, from the sorted keys' neighbours: writing them in priority
+ * order is a cache miss per record again. */
 void job_mgr_pending_sort(void)
 {
-	job_record_t *j, **v;
-	size_t n = 0, k;
+	size_t n = q.pend_cnt, m = 0, r;
+	job_record_t **rec, **prv, **nxt, *j;
+	prio_key_t *v;
 
-	for (j = q.pending; j; j = j->pend_next)
-		n++;
 	if (n < 2)
 		return;
 	v = xcalloc(n, sizeof(*v));
-	for (j = q.pending, k = 0; j; j = j->pend_next)
-		v[k++] = j;
-	qsort(v, n, sizeof(*v), _prio_qcmp);
+	rec = xcalloc(n, sizeof(*rec));
+	if (n * 2 >= job_mgr_count()) {
+		uint32_t cnt, k;
+		job_record_t *const *all = job_mgr_all(&cnt);
+
+		for (k = 0; k < cnt && m < n; k++)
+			if (all[k] && all[k]->on_pend) {
+				_key(&v[m], (uint32_t) m, all[k]);
+				rec[m++] = all[k];
+			}
+	}
+	if (m != n)      /* not from the array (or jobs on the list only) */
+		for (j = q.pending, m = 0; j && m < n; j = j->pend_next) {
+			_key(&v[m], (uint32_t) m, j);
+			rec[m++] = j;
+		}
+	n = m;
+	qsort(v, n, sizeof(*v), _key_cmp);
+	prv = xcalloc(n, sizeof(*prv));
+	nxt = xcalloc(n, sizeof(*nxt));
+	for (r = 0; r < n; r++) {   /* the DL list: head's prev is the tail */
+		prv[v[r].idx] = rec[v[r ? r - 1 : n - 1].idx];
+		nxt[v[r].idx] = r + 1 < n ? rec[v[r + 1].idx] : NULL;
+	}
+	for (r = 0; r < n; r++) {
+		rec[r]->pend_prev = prv[r];
+		rec[r]->pend_next = nxt[r];
+	}
+	q.pending = rec[v[0].idx];
 	q.pend_gen++;
-	q.pending = NULL;
-	for (k = 0; k < n; k++)
-		DL_APPEND2(q.pending, v[k], pend_prev, pend_next);
 	xfree(v);
+	xfree(rec);
+	xfree(prv);
+	xfree(nxt);
 }
 
 void job_mgr_running_add(job_record_t *j)

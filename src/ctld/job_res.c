@@ -260,11 +260,24 @@ void job_res_fill_req(job_record_t *j, select_req_t *r)
 
 void job_res_attach_parts(job_record_t *j)
 {
-	char **names = xstrsplit(j->info.partition ? j->info.partition : "",
-				 ",", NULL);
-	size_t n = xstrarray_len(names);
+	const char *pn = j->info.partition ? j->info.partition : "";
+	char **names;
+	size_t n;
 
 	xfree(j->part_list);
+	if (!strchr(pn, ',')) {         /* one partition: no split (recovery
+					 * attaches a million jobs) */
+		part_record_t *p = *pn ? part_mgr_find(pn) : NULL;
+
+		j->part_list = xcalloc(2, sizeof(*j->part_list));
+		j->part_cnt = 0;
+		if (p)
+			j->part_list[j->part_cnt++] = p;
+		j->part = p;
+		return;
+	}
+	names = xstrsplit(pn, ",", NULL);
+	n = xstrarray_len(names);
 	j->part_cnt = 0;
 	j->part_list = xcalloc(n + 1, sizeof(*j->part_list));
 	for (size_t k = 0; k < n; k++) {

@@ -92,25 +92,23 @@ struct job_pack {
 	uint32_t  packed;
 };
 
-static void _take_ids(job_pack_t *p, const job_record_t *j, bool run_list)
-{
-	for (; j; j = run_list ? j->run_next : j->pend_next) {
-		if (p->cnt == job_mgr_count())
-			break;
-		p->ids[p->cnt++] = j->info.job_id;
-	}
-}
-
+/* The jobs in the table's order (the order added, near their order in
+ * memory): walking the pending list (priority order) waited on memory at
+ * every record, and recovery allocates the records in the snapshot's
+ * order, which then is near the order it installs them in (end time,
+ * job id).  Readers take the records in any order. */
 job_pack_t *job_mgr_pack_begin(buf_t *b)
 {
 	job_pack_t *p = xmalloc(sizeof(*p));
+	uint32_t n, k;
+	job_record_t *const *all = job_mgr_all(&n);
 
 	p->ids = xcalloc(job_mgr_count() + 1, sizeof(uint32_t));
-	_take_ids(p, job_mgr_pending_first(), false);
-	_take_ids(p, job_mgr_running_first(), true);
-	_take_ids(p, job_mgr_finished_first(), true);
+	for (k = 0; k < n && p->cnt < job_mgr_count(); k++)
+		if (all[k])
+			p->ids[p->cnt++] = all[k]->info.job_id;
 	if (p->cnt != job_mgr_count())
-		error("state save: %zu of %u jobs on the lists", p->cnt,
+		error("state save: %zu of %u jobs in the table's array", p->cnt,
 		      job_mgr_count());
 	p->count_at = buf_len(b);
 	pack32(b, 0);

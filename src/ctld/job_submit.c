@@ -41,20 +41,24 @@ uint32_t job_mgr_new_priority(void)
 	return next_prio > 1 ? next_prio-- : 1;
 }
 
+/* Below the lowest priority of the pending and running jobs.  Walks the
+ * table's array (records in the order added, near that order in memory),
+ * not the pending list (priority order: a cache miss at every record). */
 void job_mgr_restore_priorities(void)
 {
-	job_record_t *j;
-	uint32_t low = PRIO_TOP + 1;
+	uint32_t low = PRIO_TOP + 1, n, k;
+	job_record_t *const *all = job_mgr_all(&n);
 
-	for (j = job_mgr_pending_first(); j; j = j->pend_next) {
+	for (k = 0; k < n; k++) {
+		const job_record_t *j = all[k];
+
+		if (!j || !(j->on_pend || j->on_run))
+			continue;
 		if (j->info.priority && j->info.priority < low)
 			low = j->info.priority;
-		if (j->prio_saved && j->prio_saved < low)
+		if (j->on_pend && j->prio_saved && j->prio_saved < low)
 			low = j->prio_saved;
 	}
-	for (j = job_mgr_running_first(); j; j = j->run_next)
-		if (j->info.priority && j->info.priority < low)
-			low = j->info.priority;
 	next_prio = low - 1;
 }
 

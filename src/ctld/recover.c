@@ -29,7 +29,13 @@
 
 typedef struct {
 	const char   *dir;
-	job_record_t *jobs;      /* by id (hh), not in the table yet */
+	/* The snapshot's jobs, in its order (an array: following a hash's
+	 * chains through a million records waits on memory at each), and
+	 * (job id << 32 | index) sorted, for the journal's records. */
+	job_record_t **snap;
+	uint64_t     *snap_ids;
+	size_t        snap_cnt;
+	job_record_t *jobs;      /* the journal's, by id (hh) */
 	buf_t        *nodes;     /* last JREC_NODES payload */
 	uint16_t      nodes_ver; /* its format */
 	uint32_t      next_id;   /* last JREC_NEXT_ID, 0 = none */
@@ -46,10 +52,58 @@ typedef struct {
  * StateSaveLocation is refused and left as it is, never cut as damage. */
 #define REPLAY_NEWER 2
 
+static int _u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Index the snapshot's jobs by id.  The first duplicate id, or 0. */
+static uint32_t _snap_index(replay_t *rp)
+{
+	size_t k;
+
+	rp->snap_ids = xcalloc(rp->snap_cnt + 1, sizeof(*rp->snap_ids));
+	for (k = 0; k < rp->snap_cnt; k++)
+		rp->snap_ids[k] = (uint64_t) rp->snap[k]->info.job_id << 32 | k;
+	qsort(rp->snap_ids, rp->snap_cnt, sizeof(*rp->snap_ids), _u64_cmp);
+	for (k = 1; k < rp->snap_cnt; k++)
+		if (rp->snap_ids[k] >> 32 == rp->snap_ids[k - 1] >> 32)
+			return (uint32_t) (rp->snap_ids[k] >> 32);
+	return 0;
+}
+
+/* Take the snapshot's record of job id out (the journal replaces or
+ * purges it): freed. */
+static void _snap_drop(replay_t *rp, uint32_t id)
+{
+	size_t lo = 0, hi = rp->snap_cnt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t mid_id = (uint32_t) (rp->snap_ids[mid] >> 32);
+
+		if (mid_id < id) {
+			lo = mid + 1;
+		} else if (mid_id > id) {
+			hi = mid;
+		} else {
+			uint32_t idx = (uint32_t) rp->snap_ids[mid];
+
+			if (rp->snap[idx])      /* not already replaced */
+				job_mgr_free_job(rp->snap[idx]);
+			rp->snap[idx] = NULL;
+			return;
+		}
+	}
+}
+
 static void _put_job(replay_t *rp, job_record_t *j)
 {
 	job_record_t *old = NULL;
 
+	_snap_drop(rp, j->info.job_id);
 	HASH_FIND(hh, rp->jobs, &j->info.job_id, sizeof(uint32_t), old);
 	if (old) {
 		HASH_DEL(rp->jobs, old);
@@ -62,6 +116,12 @@ static void _drop_jobs(replay_t *rp)
 {
 	job_record_t *j, *tmp;
 
+	for (size_t k = 0; k < rp->snap_cnt; k++)
+		if (rp->snap[k])
+			job_mgr_free_job(rp->snap[k]);
+	xfree(rp->snap);
+	xfree(rp->snap_ids);
+	rp->snap_cnt = 0;
 	HASH_ITER(hh, rp->jobs, j, tmp) {
 		HASH_DEL(rp->jobs, j);
 		job_mgr_free_job(j);
@@ -76,7 +136,7 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 	size_t len = 0;
 	char *data = state_save_read_file(path, &len);
 	buf_t *b = NULL;
-	uint32_t cnt, k;
+	uint32_t cnt, k, dup;
 	uint16_t rec_ver;
 	int rc = -1, ver;
 
@@ -104,19 +164,21 @@ static int _load_snapshot(replay_t *rp, uint64_t *gen, char *err,
 	    unpack32(b, &cnt) < 0 ||
 	    cnt > 64u * 1024 * 1024)
 		goto corrupt;
+	/* cnt is checked against what is left: a record is >= 4 bytes */
+	if (cnt > buf_remaining(b) / 4)
+		goto corrupt;
+	rp->snap = xcalloc(cnt + 1, sizeof(*rp->snap));
 	for (k = 0; k < cnt; k++) {
-		job_record_t *j = job_rec_unpack(b, rec_ver), *dup = NULL;
+		job_record_t *j = job_rec_unpack(b, rec_ver);
 
 		if (!j)
 			goto corrupt;
-		HASH_FIND(hh, rp->jobs, &j->info.job_id, sizeof(uint32_t), dup);
-		if (dup) {
-			error("Duplicate JobId=%u in the state file",
-			      j->info.job_id);
-			job_mgr_free_job(j);
-			goto corrupt;
-		}
-		_put_job(rp, j);
+		rp->snap[rp->snap_cnt++] = j;
+	}
+	dup = _snap_index(rp);
+	if (dup) {
+		error("Duplicate JobId=%u in the state file", dup);
+		goto corrupt;
 	}
 	if (ver >= 4) {
 		uint16_t rv;
@@ -270,6 +332,7 @@ static int _apply(replay_t *rp, const journal_rec_t *r, char *why,
 		if (r->len != 4)
 			break;
 		id = _u32(r->data);
+		_snap_drop(rp, id);
 		HASH_FIND(hh, rp->jobs, &id, sizeof(uint32_t), j);
 		if (j) {
 			HASH_DEL(rp->jobs, j);
@@ -491,23 +554,33 @@ static void _remove_orphan_files(const char *dir)
 	}
 }
 
+/* The purge list's order (end time, then job id), copied out of the
+ * records once: qsort reads its keys twenty times a record. */
+typedef struct {
+	time_t        end;
+	uint32_t      job_id;
+	job_record_t *j;
+} end_key_t;
+
 static int _end_cmp(const void *a, const void *b)
 {
-	const job_record_t *x = *(job_record_t *const *) a;
-	const job_record_t *y = *(job_record_t *const *) b;
+	const end_key_t *x = a, *y = b;
 
-	if (x->info.end_time != y->info.end_time)
-		return x->info.end_time < y->info.end_time ? -1 : 1;
-	return x->info.job_id < y->info.job_id ? -1 :
-	       x->info.job_id > y->info.job_id;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
 }
 
 /* Into the tables: nodes first (a job on a DOWN node ends), then the
- * jobs in end time order (the purge list is kept in that order). */
+ * jobs in end time order (the purge list is kept in that order).  The
+ * snapshot's jobs are taken from their array, in the order read (that of
+ * the records in memory); the journal's hash is dropped whole: deleting
+ * record by record touches two neighbours each. */
 static void _install(replay_t *rp)
 {
-	size_t n = HASH_COUNT(rp->jobs), k = 0;
-	job_record_t **all = xcalloc(n + 1, sizeof(*all)), *j, *tmp;
+	size_t n = rp->snap_cnt + HASH_COUNT(rp->jobs), k = 0;
+	end_key_t *all = xcalloc(n + 1, sizeof(*all));
+	job_record_t *j, *tmp;
 
 	if (rp->nodes &&
 	    node_mgr_unpack_state(rp->nodes, true, rp->nodes_ver) < 0)
@@ -515,14 +588,27 @@ static void _install(replay_t *rp)
 	if (rp->next_id)
 		job_mgr_set_next_id(rp->next_id);
 	_skip_lost_ids(rp);
-	HASH_ITER(hh, rp->jobs, j, tmp) {
-		HASH_DEL(rp->jobs, j);
-		all[k++] = j;
+	for (size_t i = 0; i < rp->snap_cnt; i++) {
+		if (!(j = rp->snap[i]))
+			continue;       /* replaced or purged by the journal */
+		all[k].end = j->info.end_time;
+		all[k].job_id = j->info.job_id;
+		all[k++].j = j;
 	}
+	xfree(rp->snap);
+	xfree(rp->snap_ids);
+	rp->snap_cnt = 0;
+	HASH_ITER(hh, rp->jobs, j, tmp) {
+		all[k].end = j->info.end_time;
+		all[k].job_id = j->info.job_id;
+		all[k++].j = j;
+	}
+	HASH_CLEAR(hh, rp->jobs);
 	qsort(all, k, sizeof(*all), _end_cmp);
+	job_mgr_reserve((uint32_t) k);
 	job_mgr_pending_bulk(true);
 	for (size_t i = 0; i < k; i++)
-		job_mgr_attach(all[i]);
+		job_mgr_attach(all[i].j);
 	job_mgr_pending_bulk(false);
 	xfree(all);
 	job_mgr_restore_priorities();

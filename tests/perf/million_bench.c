@@ -23,6 +23,10 @@
  * fall with the job id (as priority/multifactor's do not): what made
  * recovery's one-by-one ordered insertion quadratic.
  *
+ * MILLION_BENCH_PERF_CTL=fifo: "enable" / "disable" written to it
+ * around recover_state() (perf record -D -1 --control=fifo:FIFO): a
+ * profile of the recovery alone.
+ *
  * Usage: million_bench [-m] [size]...
  */
 #define _GNU_SOURCE
@@ -78,6 +82,18 @@ static void commit_frames(void)
 	buf_destroy(frames);
 	frames = buf_create(64 * 1024);
 	state_save_pack_changes(frames, &seq);
+}
+
+/* perf record --control: profile only what lies between on and off. */
+static void perf_ctl(const char *what)
+{
+	const char *path = getenv("MILLION_BENCH_PERF_CTL");
+	FILE *f = path ? fopen(path, "w") : NULL;
+
+	if (f) {
+		fprintf(f, "%s\n", what);
+		fclose(f);
+	}
 }
 
 static void measure(size_t size, double rss0)
@@ -151,10 +167,12 @@ static void measure(size_t size, double rss0)
 	node_mgr_init(conf);
 	part_mgr_init(conf, err, sizeof(err));
 	job_mgr_init();
+	perf_ctl("enable");
 	t = now_ms();
 	if (recover_state(conf->state_save_location, &r, err, sizeof(err)) < 0)
 		fprintf(stderr, "recover_state: %s\n", err);
 	rec_ms = now_ms() - t;
+	perf_ctl("disable");
 	printf("  recover:                    %9.1f ms (%u jobs)\n", rec_ms,
 	       job_mgr_count());
 	state_save_changes_reset();
