@@ -1116,6 +1116,9 @@ typedef struct {
 	uint16_t  resv_ports;     /* --resv-ports: NO_VAL16 not given, 0 none,
 				   * NO_VAL16 - 1 one per task on a node,
 				   * else the count */
+	uint32_t  step_id;        /* NO_VAL32: the next free one; else this
+				   * id (a het step: every component's step
+				   * has the first one's id) */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the
@@ -1294,6 +1297,8 @@ typedef struct {
 	uint16_t  x11_port;
 	char     *x11_cookie;     /* the user's MIT-MAGIC-COOKIE-1, hex */
 	uint16_t  x11_screen;     /* of srun's DISPLAY */
+	char     *pmi_jobid;      /* PMI's job id (kvsname): NULL "job.step";
+				   * a het step's components share one */
 } launch_tasks_request_msg_t;
 
 enum {
