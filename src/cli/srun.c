@@ -330,7 +330,52 @@ static void _job_wide_opts(const srun_t *r)
 			r->job_id);
 }
 
-static void _job(srun_t *r)
+/* The allocation for r alone, or (n > 1, "srun A : B" outside any
+ * allocation) one het job of the components c[0..n), as salloc A : B
+ * asks for it: each component takes what Slurm propagates from the one
+ * before.  0 or -1 (printed). */
+static int _request(srun_t *r, srun_t **c, size_t n)
+{
+	cli_job_opts_t *oa;
+	int rc;
+
+	if (n < 2)
+		return cli_alloc_request(&r->o, 1, _base(r->argv[0]), false,
+					 &r->job_id);
+	oa = xcalloc(n, sizeof(*oa));
+	for (size_t k = 0; k < n; k++) {
+		if (k && !c[k]->o.desc.name && c[k - 1]->o.desc.name)
+			c[k]->o.desc.name = xstrdup(c[k - 1]->o.desc.name);
+		if (k)
+			cli_opt_het_propagate(&c[k]->o.desc,
+					      &c[k - 1]->o.desc);
+		oa[k] = c[k]->o;
+	}
+	rc = cli_alloc_request(oa, n, _base(r->argv[0]), false, &r->job_id);
+	for (size_t k = 0; k < n; k++)
+		c[k]->o = oa[k];
+	xfree(oa);
+	return rc;
+}
+
+/* The het allocation srun made: its components' variables. */
+static void _het_alloc_env(srun_t *r, srun_t **c, size_t n)
+{
+	cli_job_opts_t *oa = xcalloc(n, sizeof(*oa));
+
+	for (size_t k = 0; k < n; k++)
+		oa[k] = c[k]->o;
+	if (cli_alloc_env_het(&environ, r->job_id, oa, n) < 0) {
+		error("Unable to read heterogeneous job %u's components",
+		      r->job_id);
+		xfree(oa);
+		cli_alloc_release(r->job_id, 1 << 8);
+		exit(1);
+	}
+	xfree(oa);
+}
+
+static void _job(srun_t *r, srun_t **c, size_t n)
 {
 	const char *id = getenv("SLURM_JOB_ID");
 	job_info_t ji;
@@ -362,8 +407,7 @@ static void _job(srun_t *r)
 		exit(1);
 	}
 	cli_heartbeat_mark(&r->o.desc);       /* InactiveLimit applies */
-	if (cli_alloc_request(&r->o, 1, _base(r->argv[0]), false,
-			      &r->job_id) < 0)
+	if (_request(r, c, n) < 0)
 		exit(1);
 	r->own_alloc = true;
 	if (cli_alloc_held(&r->o, r->job_id, false) < 0)
@@ -374,6 +418,8 @@ static void _job(srun_t *r)
 		exit(1);
 	cli_alloc_env(&environ, &ji, &r->o);
 	job_info_free_members(&ji);
+	if (n > 1)
+		_het_alloc_env(r, c, n);
 }
 
 /* ---- the step ---- */
@@ -786,7 +832,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	r.port = net_local_port(r.listen_fd);
-	_job(&r);
+	_job(&r, comps, ncomp);
 	srun_io_signals_init();
 	if (r.x11.flags && cli_x11_start(&r.x11, "srun") < 0)
 		rc = 1;

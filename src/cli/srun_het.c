@@ -94,15 +94,13 @@ void srun_het_parse(srun_t *r, int argc, char **argv, int colon,
 
 	c[0] = r;
 	r->het_group = groups ? groups[0] : 0;
-	if (!size && colon) {
-		error("Heterogeneous job steps ('A : B') outside a "
-		      "heterogeneous job allocation are not supported; "
-		      "allocate with salloc A : B (or sbatch) and run srun "
-		      "A : B inside it");
+	if (!size && colon && (r->so.jobid || getenv("SLURM_JOB_ID"))) {
+		error("srun A : B inside an allocation that is not a "
+		      "heterogeneous job: its components need one each");
 		exit(1);
 	}
 	while (colon && colon < argc) {           /* argv[colon] is ':' */
-		if (k >= size) {
+		if (size && k >= size) {
 			error("Attempt to run a job step with het group value "
 			      "of %zu, but the job allocation has maximum value "
 			      "of %u", k, size - 1);

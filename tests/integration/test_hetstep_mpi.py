@@ -82,11 +82,13 @@ ENV = ("echo E $SLURM_PROCID $SLURM_NTASKS $SLURM_HET_SIZE $SLURMD_NODENAME "
 
 
 def test_bad_specs_are_refused(hc):
-    # outside any allocation
-    r = hc.run(["srun", "-n1", "true", ":", "-n1", "true"], user=U1)
-    assert r.rc == 1 and r.out == "", r
-    assert "outside a heterogeneous job allocation are not supported" \
-        in r.err, r
+    # inside an allocation that is not a het job
+    r = hc.run(["salloc", "-n1", "sh", "-c",
+                "%s -n1 true : -n1 true; echo RC=$?" % hc.bin("srun")],
+               user=U1)
+    assert r.rc == 0 and "RC=1" in r.out, r
+    assert "srun: error: srun A : B inside an allocation that is not a " \
+        "heterogeneous job" in r.err, r
     r = hc.run(["srun", "--het-group=0,1", "true"], user=U1)
     assert r.rc == 1, r
     assert "not inside a heterogeneous job allocation" in r.err, r
@@ -110,6 +112,26 @@ echo DONE
     assert "No command given to execute" in r.err, r
     # nothing ran: no step was ever created
     assert " E " not in r.out
+
+
+def test_srun_creates_the_het_job_and_the_step(hc):
+    r = hc.run(["srun", "-l", "-n2", "sh", "-c",
+                "echo O $SLURM_PROCID $SLURM_NTASKS $SLURM_HET_SIZE "
+                "$SLURM_JOB_ID_HET_GROUP_1", ":", "-n1", "sh", "-c",
+                "echo O $SLURM_PROCID $SLURM_NTASKS $SLURM_HET_SIZE "
+                "$SLURM_JOB_ID_HET_GROUP_1; exit 4"], user=U1, timeout=90)
+    assert r.rc == 4, r
+    got = labelled(r.out, "O")
+    assert sorted(got) == [0, 1, 2], r
+    comp1 = int(got[0][3])
+    assert all(v[:3] == [str(k), "3", "2"] for k, v in got.items()), r
+    lead = comp1 - 1
+    # one het job, released by srun with the step's exit code: every
+    # component ends with it
+    cl.wait_for(lambda: hc.run(["squeue", "-h", "-t", "all", "-j",
+                                str(lead), "-o", "%i %T"]).out.split()
+                == ["%d+0" % lead, "FAILED", "%d+1" % lead, "FAILED"],
+                30, "both components ended")
 
 
 def test_het_group_list_one_step_global_ranks(hc):
