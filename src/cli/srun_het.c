@@ -23,6 +23,7 @@
 #include "cli/cli_filter.h"
 #include "cli/cli_step_io.h"
 #include "cli/srun_int.h"
+#include "common/hostlist.h"
 #include "common/log.h"
 #include "common/parse_util.h"
 #include "common/xmalloc.h"
@@ -167,40 +168,81 @@ static void _setu(char ***env, const char *k, uint32_t v)
 	*env = cli_env_set(*env, k, b);
 }
 
-/* The whole step in every component's environment: the task count over
- * every component, SLURM_HET_SIZE, and each component's step as
- * SLURM_STEP_*_HET_GROUP_<g>. */
-static void _het_env(char ***env, srun_t **c,
-		     job_step_create_response_msg_t **s, size_t n,
+typedef struct {
+	job_step_create_response_msg_t **s;
+	uint32_t **counts;
+	char     **env;         /* the first component's (prolog, epilog) */
+	char     **keys;
+	uint32_t  *node_off;
+	char     **names;       /* every component's nodes, not owned */
+	char      *mapping;
+	char      *pmi_id;
+} het_t;
+
+/* {2,2,1} -> "2(x2),1", as Slurm prints per-node counts. */
+static void _compress(char **out, const uint32_t *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n;) {
+		uint32_t k = i;
+
+		while (k + 1 < n && v[k + 1] == v[i])
+			k++;
+		xstrfmtcat(out, "%s%u", *out ? "," : "", v[i]);
+		if (k > i)
+			xstrfmtcat(out, "(x%u)", k - i + 1);
+		i = k + 1;
+	}
+}
+
+/* The whole step in every component's environment, as Slurm's srun sets
+ * it: SLURM_NTASKS, SLURM_NNODES, SLURM_NODELIST and SLURM_TASKS_PER_NODE
+ * (and their SLURM_STEP_ forms) of every component together,
+ * SLURM_HET_SIZE, and each component's as *_HET_GROUP_<g>. */
+static void _het_env(char ***env, srun_t **c, const het_t *h, size_t n,
 		     uint32_t total)
 {
-	char name[96];
+	hostlist_t *hl = hostlist_create();
+	char name[96], *all, *tpn = NULL;
+	uint32_t nodes = h->node_off[n];
 
+	for (uint32_t i = 0; i < nodes; i++)
+		hostlist_push_host(hl, h->names[i]);
+	all = hostlist_ranged(hl);
+	hostlist_destroy(hl);
 	_setu(env, "SLURM_HET_SIZE", (uint32_t) n);
 	if (!c[0]->so.preserve_env) {
 		_setu(env, "SLURM_NTASKS", total);
 		_setu(env, "SLURM_NPROCS", total);
+		_setu(env, "SLURM_NNODES", nodes);
 	}
 	_setu(env, "SLURM_STEP_NUM_TASKS", total);
+	_setu(env, "SLURM_STEP_NUM_NODES", nodes);
+	*env = cli_env_set(*env, "SLURM_STEP_NODELIST", all);
+	*env = cli_env_set(*env, "SLURM_NODELIST", all);
 	for (size_t k = 0; k < n; k++) {
-		uint32_t g = c[k]->het_group;
+		uint32_t g = c[k]->het_group, nn = h->node_off[k + 1] -
+						   h->node_off[k];
+		char *one = NULL;
 
-		snprintf(name, sizeof(name), "SLURM_STEP_NODELIST_HET_GROUP_%u",
-			 g);
-		*env = cli_env_set(*env, name, s[k]->node_list);
+		_compress(&one, h->counts[k], nn);
+		_compress(&tpn, h->counts[k], nn);
+		snprintf(name, sizeof(name), "SLURM_NTASKS_HET_GROUP_%u", g);
+		_setu(env, name, h->s[k]->num_tasks);
+		snprintf(name, sizeof(name), "SLURM_NPROCS_HET_GROUP_%u", g);
+		_setu(env, name, h->s[k]->num_tasks);
+		snprintf(name, sizeof(name), "SLURM_NNODES_HET_GROUP_%u", g);
+		_setu(env, name, nn);
+		snprintf(name, sizeof(name), "SLURM_NODELIST_HET_GROUP_%u", g);
+		*env = cli_env_set(*env, name, h->s[k]->node_list);
 		snprintf(name, sizeof(name),
-			 "SLURM_STEP_NUM_NODES_HET_GROUP_%u", g);
-		_setu(env, name, (uint32_t) xstrarray_len(s[k]->node_names));
-		snprintf(name, sizeof(name),
-			 "SLURM_STEP_NUM_TASKS_HET_GROUP_%u", g);
-		_setu(env, name, s[k]->num_tasks);
-		snprintf(name, sizeof(name),
-			 "SLURM_STEP_TASKS_PER_NODE_HET_GROUP_%u", g);
-		*env = cli_env_set(*env, name, s[k]->tasks_per_node);
-		snprintf(name, sizeof(name),
-			 "SLURM_STEP_TASK_OFFSET_HET_GROUP_%u", g);
-		_setu(env, name, c[k]->task_off);
+			 "SLURM_TASKS_PER_NODE_HET_GROUP_%u", g);
+		*env = cli_env_set(*env, name, one);
+		xfree(one);
 	}
+	*env = cli_env_set(*env, "SLURM_STEP_TASKS_PER_NODE", tpn);
+	*env = cli_env_set(*env, "SLURM_TASKS_PER_NODE", tpn);
+	xfree(tpn);
+	xfree(all);
 }
 
 /* Each component's job: SLURM_JOB_ID_HET_GROUP_<g> of the allocation. */
@@ -222,16 +264,6 @@ static int _job_ids(srun_t **c, size_t n)
 	return 0;
 }
 
-typedef struct {
-	job_step_create_response_msg_t **s;
-	uint32_t **counts;
-	char     **env;         /* the first component's (prolog, epilog) */
-	char     **keys;
-	uint32_t  *node_off;
-	char     **names;       /* every component's nodes, not owned */
-	char      *mapping;
-	char      *pmi_id;
-} het_t;
 
 static void _free(het_t *h, size_t n)
 {
@@ -316,7 +348,7 @@ static int _launch_all(srun_t **c, size_t n, het_t *h, srun_step_t *st)
 		char **env = srun_step_env(c[k], h->s[k], h->counts[k]);
 		int rc;
 
-		_het_env(&env, c, h->s, n, st->num_tasks);
+		_het_env(&env, c, h, n, st->num_tasks);
 		c[k]->het_mapping = h->mapping;
 		c[k]->het_io_key = h->keys[k];
 		c[k]->het_pmi_id = h->pmi_id;

@@ -304,6 +304,7 @@ int srun_launch(srun_t *r, job_step_create_response_msg_t *s,
 		m->io_key = (char *) (r->het_io_key ? r->het_io_key :
 				      st->io_key);
 		m->pmi_jobid = (char *) r->het_pmi_id;
+		m->node_offset = r->node_off;
 		m->ofname = srun_per_task(r->o.desc.std_out) ? r->o.desc.std_out : NULL;
 		m->efname = srun_per_task(r->o.desc.std_err) ? r->o.desc.std_err : NULL;
 		m->ifname = ifname;

@@ -438,7 +438,7 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(container, FT_STR),
 	LT(x11, FT_U16), LT(x11_host, FT_STR), LT(x11_port, FT_U16),
 	LT(x11_cookie, FT_STR), LT(x11_screen, FT_U16),
-	LT(pmi_jobid, FT_STR),
+	LT(pmi_jobid, FT_STR), LT(node_offset, FT_U32),
 	FIELD_END
 };
 #undef LT

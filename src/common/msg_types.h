@@ -1299,6 +1299,9 @@ typedef struct {
 	uint16_t  x11_screen;     /* of srun's DISPLAY */
 	char     *pmi_jobid;      /* PMI's job id (kvsname): NULL "job.step";
 				   * a het step's components share one */
+	uint32_t  node_offset;    /* a het step: nodes of the components
+				   * before this one (SLURM_NODEID runs over
+				   * the whole step), else 0 */
 } launch_tasks_request_msg_t;
 
 enum {

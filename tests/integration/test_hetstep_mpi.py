@@ -76,9 +76,10 @@ def labelled(out, marker):
 
 
 ENV = ("echo E $SLURM_PROCID $SLURM_NTASKS $SLURM_HET_SIZE $SLURMD_NODENAME "
-       "$SLURM_STEP_ID $SLURM_STEP_NUM_TASKS_HET_GROUP_0 "
-       "$SLURM_STEP_NUM_TASKS_HET_GROUP_1 "
-       "$SLURM_STEP_TASK_OFFSET_HET_GROUP_1 $SLURM_LOCALID")
+       "$SLURM_STEP_ID $SLURM_NTASKS_HET_GROUP_0 $SLURM_NTASKS_HET_GROUP_1 "
+       "$SLURM_NODEID $SLURM_LOCALID $SLURM_STEP_NUM_NODES "
+       "$SLURM_STEP_TASKS_PER_NODE $SLURM_TASKS_PER_NODE_HET_GROUP_1 "
+       "$SLURM_JOB_ID")
 
 
 def test_bad_specs_are_refused(hc):
@@ -138,20 +139,25 @@ def test_het_group_list_one_step_global_ranks(hc):
     r = in_het(hc, """
 {srun} --het-group=1 true
 {srun} --het-group=0,1 -l sh -c '%s'
-echo RC=$?
+echo RC=$? LEAD=$SLURM_JOB_ID
 """ % ENV)
     assert r.rc == 0, r
     got = labelled(r.out, "E")
     assert sorted(got) == [0, 1, 2], r
     nodes = {k: v[3] for k, v in got.items()}
     assert nodes[0] == nodes[1] != nodes[2], r
+    lead = r.out.split("LEAD=")[1].split()[0]
     for rank, v in got.items():
         # rank, total tasks, components, -, step 1 in both (component
-        # 1 had used step 0), per-group counts, group 1's first rank
+        # 1 had used step 0), per-group task counts, node index over the
+        # whole step, local id, the step's nodes and tasks per node (as
+        # Slurm 22.05 sets them), the leader's job id
         assert v[0] == str(rank), (rank, v)
         assert v[1:3] == ["3", "2"], (rank, v)
-        assert v[4:8] == ["1", "2", "1", "2"], (rank, v)
-    assert [got[k][8] for k in (0, 1, 2)] == ["0", "1", "0"], r
+        assert v[4:7] == ["1", "2", "1"], (rank, v)
+        assert v[9:13] == ["2", "2,1", "1", lead], (rank, v)
+    assert [got[k][7:9] for k in (0, 1, 2)] == [["0", "0"], ["0", "1"],
+                                                 ["1", "0"]], r
     assert "RC=0" in r.out, r
 
 
@@ -292,6 +298,5 @@ def test_sacct_step_row_per_component(hc):
         x = hc.acct.sacct("-P", "-n", "-o", "JobIDRaw,NTasks,State",
                           "-j", "%s,%d" % (lead, int(lead) + 1), user=U1)
         return [l for l in x.out.splitlines() if ".0|" in l]
-    cl.wait_for(lambda: len(rows()) == 2, 30, "both step rows")
-    assert sorted(rows()) == ["%s.0|2|COMPLETED" % lead,
-                              "%d.0|1|COMPLETED" % (int(lead) + 1)], rows()
+    want = ["%s.0|2|COMPLETED" % lead, "%d.0|1|COMPLETED" % (int(lead) + 1)]
+    cl.wait_for(lambda: sorted(rows()) == want, 30, "both step rows")

@@ -132,7 +132,7 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
 
 	env_setf(&env, "SLURM_PROCID", "%u", t->gtid);
 	env_setf(&env, "SLURM_LOCALID", "%u", t->lid);
-	env_setf(&env, "SLURM_NODEID", "%u", m->node_id);
+	env_setf(&env, "SLURM_NODEID", "%u", m->node_id + m->node_offset);
 	if (st->node_cpus)        /* the step's CPUs here, as srun(1) says */
 		env_setf(&env, "SLURM_CPUS_ON_NODE", "%u", st->node_cpus);
 	env_set(&env, "SLURMD_NODENAME", st->node_name);
