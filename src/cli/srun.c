@@ -35,6 +35,7 @@
 #include "cli/cli_step_io.h"
 #include "cli/cli_x11.h"
 #include "cli/srun.h"
+#include "cli/srun_int.h"
 #include "common/fixed_plugins.h"
 #include "common/fname.h"
 #include "common/forward.h"
@@ -49,22 +50,7 @@
 
 extern char **environ;
 
-typedef struct {
-	cli_job_opts_t o;
-	srun_opts_t    so;
-	char         **argv;       /* the command */
-	uint32_t       job_id;
-	bool           own_alloc;
-	char          *my_addr;    /* what the nodes connect back to */
-	int            listen_fd;
-	uint16_t       port;
-	char          *mp_text;    /* --multi-prog file's text */
-	uint16_t       mpi_flags;  /* the mpi plugin's LAUNCH_PMI* */
-	char          *bcast_dest; /* --bcast: the copy the nodes run */
-	bool           bcast_per_node; /* ... with the node's name after */
-	char          *bcast_libdir;   /* --send-libs: its libraries */
-	cli_x11_t      x11;        /* --x11 (or salloc's): the relay */
-} srun_t;
+/* srun_t: srun_int.h */
 
 /* ---- options ---- */
 
@@ -119,17 +105,21 @@ static int _mpi_resolve(srun_t *r)
 	return -1;
 }
 
-/* --het-group=N inside a heterogeneous job (SLURM_HET_SIZE): the step
- * runs in component N's allocation.  A group past the job's components
- * is Slurm's error; several groups (one step, one MPI world over several
- * components) are refused: Sluice does not span a step over them. */
+/* A het step (srun_het.c): the groups of --het-group, or the ':'
+ * components, and where the first ':' is in argv (0: none). */
+static uint32_t *het_groups;
+static size_t    het_ngroups;
+static int       het_colon;
+
+/* --het-group=expr inside a heterogeneous job (SLURM_HET_SIZE): the
+ * groups it names, in order, into het_groups.  A group past the job's
+ * components is Slurm's error. */
 static void _het_group(srun_t *r)
 {
 	const char *size_s = getenv("SLURM_HET_SIZE");
-	uint32_t size = 0, g = 0;
-	char *end, name[64];
-	const char *p = r->so.het_group ? r->so.het_group : "0", *id;
-	size_t groups = 0;
+	uint32_t size = 0;
+	char *end;
+	const char *p = r->so.het_group ? r->so.het_group : "0";
 
 	if (!size_s || parse_u32(size_s, &size) < 0 || !size) {
 		error("--het-group: not inside a heterogeneous job allocation");
@@ -149,20 +139,32 @@ static void _het_group(srun_t *r)
 			      "of %u", b, size - 1);
 			exit(1);
 		}
-		groups += b - a + 1;
-		g = (uint32_t) a;
+		for (unsigned long g = a; g <= b; g++) {
+			for (size_t k = 0; k < het_ngroups; k++)
+				if (het_groups[k] == g) {
+					error("Invalid --het-group "
+					      "specification: group %lu twice",
+					      g);
+					exit(1);
+				}
+			het_groups = xrealloc(het_groups, (het_ngroups + 1) *
+					      sizeof(*het_groups));
+			het_groups[het_ngroups++] = (uint32_t) g;
+		}
 		if (*end && *end != ',') {
 			error("Invalid --het-group specification");
 			exit(1);
 		}
 		p = *end ? end + 1 : end;
 	}
-	if (groups != 1) {
-		error("--het-group=%s: one step over several heterogeneous job "
-		      "components (a single MPI world across them) is not "
-		      "supported; run one srun per component", r->so.het_group);
-		exit(1);
-	}
+}
+
+/* srun --het-group=N alone: the step runs in component N's allocation. */
+static void _het_one(uint32_t g)
+{
+	char name[64];
+	const char *id;
+
 	snprintf(name, sizeof(name), "SLURM_JOB_ID_HET_GROUP_%u", g);
 	if (!(id = getenv(name))) {
 		error("--het-group=%u: %s is not set", g, name);
@@ -172,19 +174,23 @@ static void _het_group(srun_t *r)
 	setenv("SLURM_JOBID", id, 1);
 }
 
-static void _checks(srun_t *r, int argc, char **argv, int first)
+static void _checks(srun_t *r, int argc, char **argv, int first, int end)
 {
-	if (first < argc && !strcmp(argv[first], ":")) {
-		error("Heterogeneous job allocations and steps from srun ('A : "
-		      "B') are not supported; submit with sbatch or salloc ... "
-		      ": ... and use srun --het-group");
-		exit(1);
-	}
-	if (r->so.het)
+	if (end < argc) {               /* "A : B" */
+		if (r->so.het) {
+			error("--het-group cannot be used with ':' separated "
+			      "heterogeneous step components");
+			exit(1);
+		}
+		het_colon = end;
+	} else if (r->so.het) {
 		_het_group(r);
+		if (het_ngroups == 1)
+			_het_one(het_groups[0]);
+	}
 	if (_mpi_resolve(r) < 0)
 		exit(1);
-	if (first >= argc) {
+	if (first >= end && !het_colon) {
 		fprintf(stderr, "srun: fatal: No command given to execute.\n");
 		exit(1);
 	}
@@ -239,8 +245,11 @@ static void _multi_prog(srun_t *r)
 
 /* Options from the environment count only where the command line did not
  * set them; a node count inherited from the allocation (SLURM_NNODES)
- * gives way to -n on the command line. */
-static void _parse(srun_t *r, int argc, char **argv)
+ * gives way to -n on the command line.  envp: the environment to read
+ * (a het step's further components read their group's values); main:
+ * the first component, which has the SPANK options and may exit early.
+ * The index of the command (or of a ':' or argc) in argv. */
+int srun_parse_opts(srun_t *r, int argc, char **argv, char **envp, bool main)
 {
 	int first = argc;
 	cli_job_opts_t *o = &r->o;
@@ -248,16 +257,20 @@ static void _parse(srun_t *r, int argc, char **argv)
 
 	cli_opt_init(o, CLI_CMD_SRUN, "srun");
 	srun_opt_setup(o, &r->so);
-	o->spank = cli_spank_start(S_CTX_LOCAL);
+	r->want_step_id = NO_VAL32;
+	if (main)
+		o->spank = cli_spank_start(S_CTX_LOCAL);
 	cli_filter_setup_defaults(o);
-	if (srun_opt_parse_env(o, environ) < 0 ||
+	if (srun_opt_parse_env(o, envp) < 0 ||
 	    cli_opt_parse_argv(o, argc, argv, &first) < 0)
 		exit(cli_opt_err_exit());
-	_early_exits(r);
+	if (main)
+		_early_exits(r);
 	n_argv = o->desc.num_tasks != NO_VAL32;
 	N_argv = o->desc.min_nodes != NO_VAL32;
-	if (cli_opt_parse_env(o, environ) < 0 ||
-	    cli_spank_env_options(o, environ) < 0 || cli_opt_check_times(o) < 0)
+	if (cli_opt_parse_env(o, envp) < 0 ||
+	    (main && cli_spank_env_options(o, envp) < 0) ||
+	    cli_opt_check_times(o) < 0)
 		exit(1);
 	if (n_argv && !N_argv && o->desc.min_nodes != NO_VAL32 &&
 	    o->desc.num_tasks < o->desc.min_nodes)
@@ -268,13 +281,33 @@ static void _parse(srun_t *r, int argc, char **argv)
 		     o->desc.num_tasks);
 		o->desc.min_nodes = o->desc.num_tasks;
 	}
-	_checks(r, argc, argv, first);
-	cli_filter_pre_submit(o);
-	r->argv = xcalloc((size_t) (argc - first) + 1, sizeof(char *));
-	for (int i = first; i < argc; i++)
+	return first;
+}
+
+/* The command of a component: argv[first] up to a ':' (or the end);
+ * the index after it. */
+int srun_take_command(srun_t *r, int argc, char **argv, int first)
+{
+	int end = first;
+
+	while (end < argc && strcmp(argv[end], ":"))
+		end++;
+	r->argv = xcalloc((size_t) (end - first) + 1, sizeof(char *));
+	for (int i = first; i < end; i++)
 		r->argv[i - first] = xstrdup(argv[i]);
-	if (r->so.multi_prog)
+	if (r->so.multi_prog && r->argv[0])
 		_multi_prog(r);
+	return end;
+}
+
+static void _parse(srun_t *r, int argc, char **argv)
+{
+	int first = srun_parse_opts(r, argc, argv, environ, true);
+	int end;
+
+	end = srun_take_command(r, argc, argv, first);
+	_checks(r, argc, argv, first, end);
+	cli_filter_pre_submit(&r->o);
 }
 
 /* ---- our address and port ---- */
@@ -303,7 +336,52 @@ static void _job_wide_opts(const srun_t *r)
 			r->job_id);
 }
 
-static void _job(srun_t *r)
+/* The allocation for r alone, or (n > 1, "srun A : B" outside any
+ * allocation) one het job of the components c[0..n), as salloc A : B
+ * asks for it: each component takes what Slurm propagates from the one
+ * before.  0 or -1 (printed). */
+static int _request(srun_t *r, srun_t **c, size_t n)
+{
+	cli_job_opts_t *oa;
+	int rc;
+
+	if (n < 2)
+		return cli_alloc_request(&r->o, 1, _base(r->argv[0]), false,
+					 &r->job_id);
+	oa = xcalloc(n, sizeof(*oa));
+	for (size_t k = 0; k < n; k++) {
+		if (k && !c[k]->o.desc.name && c[k - 1]->o.desc.name)
+			c[k]->o.desc.name = xstrdup(c[k - 1]->o.desc.name);
+		if (k)
+			cli_opt_het_propagate(&c[k]->o.desc,
+					      &c[k - 1]->o.desc);
+		oa[k] = c[k]->o;
+	}
+	rc = cli_alloc_request(oa, n, _base(r->argv[0]), false, &r->job_id);
+	for (size_t k = 0; k < n; k++)
+		c[k]->o = oa[k];
+	xfree(oa);
+	return rc;
+}
+
+/* The het allocation srun made: its components' variables. */
+static void _het_alloc_env(srun_t *r, srun_t **c, size_t n)
+{
+	cli_job_opts_t *oa = xcalloc(n, sizeof(*oa));
+
+	for (size_t k = 0; k < n; k++)
+		oa[k] = c[k]->o;
+	if (cli_alloc_env_het(&environ, r->job_id, oa, n) < 0) {
+		error("Unable to read heterogeneous job %u's components",
+		      r->job_id);
+		xfree(oa);
+		cli_alloc_release(r->job_id, 1 << 8);
+		exit(1);
+	}
+	xfree(oa);
+}
+
+static void _job(srun_t *r, srun_t **c, size_t n)
 {
 	const char *id = getenv("SLURM_JOB_ID");
 	job_info_t ji;
@@ -335,8 +413,7 @@ static void _job(srun_t *r)
 		exit(1);
 	}
 	cli_heartbeat_mark(&r->o.desc);       /* InactiveLimit applies */
-	if (cli_alloc_request(&r->o, 1, _base(r->argv[0]), false,
-			      &r->job_id) < 0)
+	if (_request(r, c, n) < 0)
 		exit(1);
 	r->own_alloc = true;
 	if (cli_alloc_held(&r->o, r->job_id, false) < 0)
@@ -347,11 +424,13 @@ static void _job(srun_t *r)
 		exit(1);
 	cli_alloc_env(&environ, &ji, &r->o);
 	job_info_free_members(&ji);
+	if (n > 1)
+		_het_alloc_env(r, c, n);
 }
 
 /* ---- the step ---- */
 
-static job_step_create_response_msg_t *_create(srun_t *r)
+job_step_create_response_msg_t *srun_create(srun_t *r)
 {
 	const job_desc_t *d = &r->o.desc;
 	job_step_create_request_msg_t q = {
@@ -366,6 +445,7 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 		.host = r->my_addr, .srun_pid = (uint32_t) getpid(),
 		.overcommit = d->bitflags & JOB_OVERCOMMIT,
 		.resv_ports = r->so.resv_ports, .container = d->container,
+		.step_id = r->want_step_id,
 	};
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	bool said = false;
@@ -453,7 +533,7 @@ static void _set_job_count(char ***env, const srun_t *r, const char *k,
 	_setu(env, k, v);
 }
 
-static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
+char **srun_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 			const uint32_t *counts)
 {
 	char **env = cli_env_export(r->o.desc.export_env, environ);
@@ -492,342 +572,6 @@ static char **_step_env(srun_t *r, const job_step_create_response_msg_t *s,
 		exit(1);
 	xfree(tpn);
 	return env;
-}
-
-/* "2,2,1" -> "2(x2),1(x1)", srun -v's cpu counts. */
-static char *_cpu_counts(const char *csv)
-{
-	char **v = xstrsplit(csv ? csv : "", ",", NULL);
-	char *out = NULL;
-
-	for (size_t i = 0; v[i]; ) {
-		size_t k = i;
-
-		while (v[k + 1] && !strcmp(v[k + 1], v[i]))
-			k++;
-		xstrfmtcat(&out, "%s%s(x%zu)", out ? "," : "", v[i], k - i + 1);
-		i = k + 1;
-	}
-	xstrarray_free(v);
-	return out ? out : xstrdup("");
-}
-
-/* Task ids as srun -v lists them: "2", "[0-1]", "[0,2-3]". */
-static char *_task_ids(const uint32_t *ids, uint32_t n)
-{
-	char *out = NULL;
-
-	for (uint32_t i = 0; i < n; ) {
-		uint32_t k = i;
-
-		while (k + 1 < n && ids[k + 1] == ids[k] + 1)
-			k++;
-		if (k > i)
-			xstrfmtcat(&out, "%s%u-%u", out ? "," : "", ids[i], ids[k]);
-		else
-			xstrfmtcat(&out, "%s%u", out ? "," : "", ids[i]);
-		i = k + 1;
-	}
-	if (n > 1) {
-		char *b = xstrdup_printf("[%s]", out);
-
-		xfree(out);
-		out = b;
-	}
-	return out ? out : xstrdup("");
-}
-
-/* srun -v: "jobid N: nodes(K):`list', cpu counts: 2(x1),1(x1)". */
-static void _say_layout(const job_step_create_response_msg_t *s)
-{
-	char *c = _cpu_counts(s->cpus_per_node);
-
-	verbose("jobid %u: nodes(%zu):`%s', cpu counts: %s", s->job_id,
-		xstrarray_len(s->node_names), s->node_list, c);
-	xfree(c);
-}
-
-/* srun -v: "launching StepId=N.S on host H, T tasks: [0-1]". */
-static void _say_launch(const job_step_create_response_msg_t *s,
-			const char *node, const uint32_t *ids, uint32_t cnt)
-{
-	char *t = _task_ids(ids, cnt);
-
-	verbose("launching StepId=%u.%u on host %s, %u tasks: %s", s->job_id,
-		s->step_id, node, cnt, t);
-	xfree(t);
-}
-
-/* ---- launch ---- */
-
-typedef struct {
-	launch_tasks_request_msg_t m;
-	int   rc;
-	const char *node;
-	char **argv;          /* --bcast: the command with ... */
-	char  *argv0;         /* ... the node's copy first */
-} launch_t;
-
-/* --mpi, else MpiDefault: LAUNCH_PMI (pmi2), LAUNCH_PMIX or 0, as the
- * mpi plugin says (resolved in _checks). */
-static uint16_t _want_pmi(const srun_t *r)
-{
-	return r->mpi_flags;
-}
-
-/* PMI_process_mapping: (vector,(start_node,node_count,tasks_per_node)...)
- * describing which node each rank is on, in rank order. */
-static char *_pmi_mapping(const uint32_t *task_node, uint32_t ntasks)
-{
-	char *s = xstrdup("(vector");
-	uint32_t r = 0;
-
-	while (r < ntasks) {
-		uint32_t n0 = task_node[r], tpn = 0, nodes = 0;
-
-		while (r + tpn < ntasks && task_node[r + tpn] == n0)
-			tpn++;
-		for (;;) {
-			uint32_t k = 0, base = r + nodes * tpn;
-
-			while (k < tpn && base + k < ntasks &&
-			       task_node[base + k] == n0 + nodes)
-				k++;
-			if (k != tpn)
-				break;
-			nodes++;
-		}
-		xstrfmtcat(&s, ",(%u,%u,%u)", n0, nodes, tpn);
-		r += nodes * tpn;
-	}
-	xstrcat(&s, ")");
-	return s;
-}
-
-static bool _per_task(const char *pat)
-{
-	return pat && (strstr(pat, "%t") || strstr(pat, "%n") ||
-		       strstr(pat, "%N"));
-}
-
-/* Input: "all" (default), "none", a task number, or a file. */
-static int _in_task(srun_t *r, char **ifname)
-{
-	const char *in = r->o.desc.std_in;
-	uint32_t v;
-
-	*ifname = NULL;
-	if (r->so.pty)
-		return 0;                /* the terminal belongs to task 0 */
-	if (!in || !strcasecmp(in, "all"))
-		return -1;
-	if (!strcasecmp(in, "none"))
-		return -2;
-	if (parse_u32(in, &v) == 0)
-		return (int) v;
-	*ifname = xstrdup(in);
-	return -2;
-}
-
-/* -o/-e without per-task or per-node parts: srun writes the file. */
-static int _local_out(srun_t *r, const char *pat, uint32_t step_id, int dflt)
-{
-	fname_ctx_t fc = { .job_id = r->job_id, .step_id = step_id,
-			   .array_task_id = NO_VAL32,
-			   .job_name = r->o.desc.name,
-			   .user_name = getenv("USER") };
-	char *path;
-	int fd;
-
-	if (!pat || _per_task(pat))
-		return dflt;
-	if (!strcasecmp(pat, "none"))
-		return open("/dev/null", O_WRONLY | O_CLOEXEC);
-	path = fname_expand(pat, &fc);
-	/* never waits (a FIFO nobody reads fails at once, ENXIO) */
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK |
-		  (r->o.desc.open_mode == 1 ? O_APPEND : O_TRUNC), 0644);
-	if (fd >= 0)
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	if (fd < 0) {
-		error("Could not open stdout file %s: %m", path);
-		fd = dflt;
-	}
-	xfree(path);
-	return fd;
-}
-
-/* Testing aid: with SLUICE_TEST_LAUNCH_DUMP=DIR set, each node's
- * REQUEST_LAUNCH_TASKS body is written as hex (fwd_pack_hex) to
- * DIR/launch.<node> before it is sent, so the integration tests can replay
- * or alter a captured launch (tests/tools/sluice_send.c).  Nothing secret
- * is exposed: the user can read their own launch message anyway. */
-static void _dump_launch(const char *node, const void *m)
-{
-	const char *dir = getenv("SLUICE_TEST_LAUNCH_DUMP");
-	char *hex, *path;
-	FILE *f;
-
-	if (!dir || !*dir)
-		return;
-	hex = fwd_pack_hex(REQUEST_LAUNCH_TASKS, m, 0);
-	path = xstrdup_printf("%s/launch.%s", dir, node);
-	f = fopen(path, "w");
-	if (!f || !hex || fprintf(f, "%s\n", hex) < 0)
-		error("SLUICE_TEST_LAUNCH_DUMP: cannot write %s: %m", path);
-	if (f)
-		fclose(f);
-	xfree(path);
-	xfree(hex);
-}
-
-/* ... and with SLUICE_TEST_LAUNCH_DUMP_ONLY=1 as well, nothing is sent
- * (the launch fails on every node): the captured credentials stay unused. */
-static bool _dump_only(void)
-{
-	const char *d = getenv("SLUICE_TEST_LAUNCH_DUMP"),
-		   *o = getenv("SLUICE_TEST_LAUNCH_DUMP_ONLY");
-
-	return d && *d && o && !strcmp(o, "1");
-}
-
-static int _launch(srun_t *r, job_step_create_response_msg_t *s,
-		   srun_step_t *st, char **env)
-{
-	uint32_t nn = st->node_cnt, *counts = xcalloc(nn + 1, sizeof(uint32_t));
-	uint32_t **ids = xcalloc(nn + 1, sizeof(uint32_t *));
-	launch_t *l = xcalloc(nn + 1, sizeof(launch_t));
-	const void **datas = xcalloc(nn + 1, sizeof(void *));
-	int *rcs = xcalloc(nn + 1, sizeof(int));
-	fwd_req_t fr = { .type = REQUEST_LAUNCH_TASKS };
-	char cwd[PATH_MAX], *ifname = NULL, *mapping = NULL;
-	const char *wd = r->o.desc.work_dir;
-	int rc = 0;
-
-	if (!getcwd(cwd, sizeof(cwd)))
-		snprintf(cwd, sizeof(cwd), "/tmp");
-	srun_parse_counts(s->tasks_per_node, nn, counts);
-	srun_layout(r->so.dist, r->so.plane, counts, nn, ids);
-	st->task_node = xcalloc(s->num_tasks + 1, sizeof(uint32_t));
-	st->in_task = _in_task(r, &ifname);
-	for (uint32_t n = 0; n < nn; n++)
-		for (uint32_t k = 0; k < counts[n]; k++)
-			if (ids[n][k] < s->num_tasks)
-				st->task_node[ids[n][k]] = n;
-	if (_want_pmi(r))
-		mapping = _pmi_mapping(st->task_node, s->num_tasks);
-	for (uint32_t n = 0; n < nn; n++) {
-		launch_tasks_request_msg_t *m = &l[n].m;
-
-		m->job_id = s->job_id;
-		m->step_id = s->step_id;
-		m->uid = getuid();
-		m->gid = getgid();
-		m->user_name = getenv("USER");
-		m->cred_payload = s->cred_payload;
-		m->cred_sig = s->cred_sigs[n];
-		m->node_list = s->node_list;
-		m->node_id = n;
-		m->num_tasks = s->num_tasks;
-		m->gtids = xstrdup("");
-		for (uint32_t k = 0; k < counts[n]; k++) {
-			xstrfmtcat(&m->gtids, "%s%u", k ? "," : "", ids[n][k]);
-			if (ids[n][k] < s->num_tasks)
-				st->task_node[ids[n][k]] = n;
-		}
-		m->cpus_per_task = s->cpus_per_task;
-		m->argv = r->argv;
-		if (r->bcast_dest) {
-			size_t na = xstrarray_len(r->argv);
-
-			l[n].argv = xcalloc(na + 1, sizeof(char *));
-			memcpy(l[n].argv, r->argv, na * sizeof(char *));
-			l[n].argv0 = r->bcast_per_node ?
-				xstrdup_printf("%s%s", r->bcast_dest,
-					       s->node_names[n]) :
-				xstrdup(r->bcast_dest);
-			l[n].argv[0] = l[n].argv0;
-			m->argv = l[n].argv;
-		}
-		m->env = env;
-		m->cwd = (char *) (wd ? wd : cwd);
-		m->srun_host = r->my_addr;
-		m->srun_port = r->port;
-		m->io_key = st->io_key;
-		m->ofname = _per_task(r->o.desc.std_out) ? r->o.desc.std_out : NULL;
-		m->efname = _per_task(r->o.desc.std_err) ? r->o.desc.std_err : NULL;
-		m->ifname = ifname;
-		m->input_task = st->in_task == -1 ? 0xffffffffu :
-			st->in_task < 0 ? NO_VAL32 : (uint32_t) st->in_task;
-		m->flags = (r->so.unbuffered ? LAUNCH_UNBUFFERED : 0) |
-			(st->in_task == -2 && !ifname ? LAUNCH_STDIN_NONE : 0) |
-			(r->so.debugger_test ? LAUNCH_DEBUG_STOP : 0);
-		m->kill_wait = cli_conf()->kill_wait;
-		if (r->so.pty) {
-			struct winsize ws = { 0 };
-
-			m->flags |= LAUNCH_PTY | LAUNCH_UNBUFFERED;
-			if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0) {
-				m->pty_rows = ws.ws_row;
-				m->pty_cols = ws.ws_col;
-			}
-		}
-		m->cpu_bind = r->so.cpu_bind;
-		m->task_prolog = r->so.task_prolog;
-		m->task_epilog = r->so.task_epilog;
-		if (mapping) {
-			m->flags |= _want_pmi(r);
-			m->pmi_mapping = mapping;
-		}
-		m->multi_prog = r->mp_text;
-		m->container = r->o.desc.container;
-		if (cli_x11_node_wanted(&r->x11, s->node_names[n])) {
-			m->x11 = r->x11.flags;
-			m->x11_host = r->my_addr;
-			m->x11_port = r->x11.port;
-			m->x11_cookie = r->x11.cookie;
-			m->x11_screen = (uint16_t) r->x11.screen;
-		}
-		l[n].node = s->node_names[n];
-		datas[n] = m;
-		_say_launch(s, l[n].node, ids[n], counts[n]);
-		_dump_launch(l[n].node, m);
-	}
-	/* along a tree of TreeWidth (common/forward.h) */
-	fr.cnt = nn;
-	fr.names = s->node_names;
-	fr.addrs = s->node_addrs;
-	fr.datas = datas;
-	fr.tree_width = cli_conf()->tree_width;
-	fr.timeout_ms = cli_conf()->message_timeout * 1000;
-	fr.orig_uid = (uint32_t) getuid();
-	if (_dump_only())               /* testing aid, see _dump_launch() */
-		for (uint32_t n = 0; n < nn; n++)
-			rcs[n] = SLURM_ERROR;
-	else
-		fwd_send(&fr, rcs);
-	for (uint32_t n = 0; n < nn; n++) {
-		l[n].rc = rcs[n];
-		if (l[n].rc) {          /* every node that failed, as Slurm */
-			error("Task launch for StepId=%u.%u failed on node %s: %s",
-			      s->job_id, s->step_id, l[n].node,
-			      slurm_strerror(l[n].rc));
-			if (!rc)
-				rc = l[n].rc;
-		}
-		xfree(l[n].m.gtids);
-		xfree(l[n].argv);
-		xfree(l[n].argv0);
-		xfree(ids[n]);
-	}
-	xfree(ifname);
-	xfree(mapping);
-	xfree(counts);
-	xfree(ids);
-	xfree(l);
-	xfree(datas);
-	xfree(rcs);
-	return rc;
 }
 
 /* --pty: the local terminal passes every key to task 0 (Ctrl-C, Ctrl-D
@@ -935,7 +679,7 @@ static int _bcast(srun_t *r, const job_step_create_response_msg_t *s,
 
 /* The step was created but will not run: end it at the controller, so
  * it does not stay behind holding the job's CPUs. */
-static void _abort_step(const job_step_create_response_msg_t *s)
+void srun_abort_step(const job_step_create_response_msg_t *s)
 {
 	step_abort_msg_t a = { .job_id = s->job_id, .step_id = s->step_id,
 			       .rc = 1 << 8 };
@@ -954,11 +698,11 @@ static int _run_step(srun_t *r)
 	char **env;
 	int rc;
 
-	s = _create(r);
+	s = srun_create(r);
 	if (!s)
 		return 1;
 	cli_filter_post_submit(&r->o, s->job_id, s->step_id);
-	_say_layout(s);
+	srun_say_layout(s);
 	st.job_id = s->job_id;
 	st.step_id = s->step_id;
 	st.node_cnt = (uint32_t) xstrarray_len(s->node_names);
@@ -967,10 +711,10 @@ static int _run_step(srun_t *r)
 	st.listen_fd = r->listen_fd;
 	st.io_key = cli_io_key();
 	st.executable = r->argv[0];
-	st.out_fd = _local_out(r, r->o.desc.std_out, s->step_id, STDOUT_FILENO);
+	st.out_fd = srun_local_out(r, r->o.desc.std_out, s->step_id, STDOUT_FILENO);
 	st.err_fd = r->o.desc.std_err ?
-		_local_out(r, r->o.desc.std_err, s->step_id, STDERR_FILENO) :
-		(r->o.desc.std_out && !_per_task(r->o.desc.std_out) ?
+		srun_local_out(r, r->o.desc.std_err, s->step_id, STDERR_FILENO) :
+		(r->o.desc.std_out && !srun_per_task(r->o.desc.std_out) ?
 		 st.out_fd : STDERR_FILENO);
 	counts = xcalloc(st.node_cnt + 1, sizeof(uint32_t));
 	if (srun_parse_counts(s->tasks_per_node, st.node_cnt, counts) < 0) {
@@ -978,7 +722,7 @@ static int _run_step(srun_t *r)
 		rc = 1;
 		goto abort;
 	}
-	env = _step_env(r, s, counts);
+	env = srun_step_env(r, s, counts);
 	if (r->so.bcast && _bcast(r, s, &env) < 0) {
 		xstrarray_free(env);
 		rc = 1;
@@ -989,7 +733,7 @@ static int _run_step(srun_t *r)
 		rc = 1;
 		goto abort;
 	}
-	rc = _launch(r, s, &st, env);
+	rc = srun_launch(r, s, &st, env);
 	if (rc) {
 		xstrarray_free(env);
 		rc = 1;
@@ -1002,7 +746,7 @@ static int _run_step(srun_t *r)
 	xstrarray_free(env);
 	goto out;
 abort:
-	_abort_step(s);
+	srun_abort_step(s);
 out:
 	xfree(counts);
 	xfree(st.io_key);
@@ -1011,19 +755,82 @@ out:
 	return rc;
 }
 
+int srun_pre_launch(srun_t *r, const job_step_create_response_msg_t *s,
+		    char ***env)
+{
+	if (_srun_prolog(r, *env) < 0 || _local_user_init(r, s, env) < 0)
+		return -1;
+	return 0;
+}
+
+void srun_post_run(srun_t *r, char **env)
+{
+	_srun_epilog(r, env);
+}
+
+void srun_free(srun_t *r)
+{
+	xstrarray_free(r->argv);
+	xfree(r->so.mpi);
+	xfree(r->so.het_group);
+	xfree(r->so.cpu_bind);
+	xfree(r->so.task_prolog);
+	xfree(r->so.task_epilog);
+	xfree(r->so.prolog);
+	xfree(r->so.epilog);
+	xfree(r->so.dist_str);
+	xfree(r->mp_text);
+	xfree(r->bcast_dest);
+	xfree(r->bcast_libdir);
+	xfree(r->so.bcast_dest);
+	xfree(r->so.bcast_exclude);
+	xfree(r->so.bcast_dir);
+	cli_x11_free(&r->x11);
+	cli_opt_free(&r->o);
+}
+
+/* srun --het-group=N (one group) inside a het job: the options it
+ * inherits from the allocation (SLURM_NTASKS, ...) are component N's, so
+ * its environment is read as N's before the options are. */
+static void _het_one_env(int argc, char **argv)
+{
+	const char *v = NULL;
+	uint32_t g;
+
+	for (int i = 1; i < argc && strcmp(argv[i], ":"); i++) {
+		if (!strncmp(argv[i], "--het-group=", 12))
+			v = argv[i] + 12;
+		else if (!strcmp(argv[i], "--het-group") && i + 1 < argc)
+			v = argv[++i];
+	}
+	if (v && getenv("SLURM_HET_SIZE") && parse_u32(v, &g) == 0 && g) {
+		char **env = srun_het_group_env(g);
+
+		xstrarray_free(environ);
+		environ = env;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	srun_t r = { .listen_fd = -1 };
+	srun_t r = { .listen_fd = -1 }, **comps = NULL;
+	size_t ncomp = 0;
 	int rc;
 
 	environ = xstrarray_dup(environ);    /* ours to change */
 	cli_init_noconf("srun", 0);
+	_het_one_env(argc, argv);
 	_parse(&r, argc, argv);
+	if (het_colon || het_ngroups > 1)
+		srun_het_parse(&r, argc, argv, het_colon, het_groups,
+			       het_ngroups, &comps, &ncomp);
 	cli_init("srun", r.o.verbose - r.o.quiet);
 	/* -M: the allocation and its steps' requests go to that cluster */
 	if (cli_opt_check_clusters(&r.o, cli_conf()->cluster_name) < 0)
 		exit(1);
 	srun_opt_conf_defaults(&r.so, cli_conf());
+	for (size_t k = 1; k < ncomp; k++)
+		srun_opt_conf_defaults(&comps[k]->so, cli_conf());
 	cli_spank_post_opt(&r.o);
 	r.my_addr = cli_my_addr();
 	r.listen_fd = net_listen_tcp(NULL, 0);
@@ -1032,10 +839,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	r.port = net_local_port(r.listen_fd);
-	_job(&r);
+	_job(&r, comps, ncomp);
 	srun_io_signals_init();
 	if (r.x11.flags && cli_x11_start(&r.x11, "srun") < 0)
 		rc = 1;
+	else if (ncomp)
+		rc = srun_het_run(comps, ncomp);
 	else
 		rc = _run_step(&r);
 	if (r.own_alloc)
@@ -1043,22 +852,12 @@ int main(int argc, char **argv)
 	cli_spank_finish(&r.o);
 	close(r.listen_fd);
 	xfree(r.my_addr);
-	xstrarray_free(r.argv);
-	xfree(r.so.mpi);
-	xfree(r.so.het_group);
-	xfree(r.so.cpu_bind);
-	xfree(r.so.task_prolog);
-	xfree(r.so.task_epilog);
-	xfree(r.so.prolog);
-	xfree(r.so.epilog);
-	xfree(r.so.dist_str);
-	xfree(r.mp_text);
-	xfree(r.bcast_dest);
-	xfree(r.bcast_libdir);
-	xfree(r.so.bcast_dest);
-	xfree(r.so.bcast_exclude);
-	xfree(r.so.bcast_dir);
-	cli_x11_free(&r.x11);
-	cli_opt_free(&r.o);
+	for (size_t k = 1; k < ncomp; k++) {
+		srun_free(comps[k]);
+		xfree(comps[k]);
+	}
+	xfree(comps);
+	xfree(het_groups);
+	srun_free(&r);
 	return rc;
 }

@@ -27,6 +27,7 @@ typedef struct {
 	uint32_t  jobid;          /* --jobid, 0 = none */
 	bool      het;
 	char     *het_group;      /* --het-group as given */
+	bool      mpi_no_combine; /* --mpi-combine=no */
 	char     *cpu_bind;       /* --cpu-bind (checked), --task-prolog, */
 	char     *task_prolog;    /* --task-epilog: for slurmstepd */
 	char     *task_epilog;
@@ -98,6 +99,12 @@ typedef struct {
 	int        out_fd;        /* where stdout goes (1 or a file) */
 	int        err_fd;
 	const char *executable;   /* the command as given (--debugger-test) */
+	/* a het step (srun_het.c): one I/O key per component, whose nodes
+	 * are key_node_off[k] .. key_node_off[k + 1] - 1 of node_names;
+	 * key_cnt 0: io_key alone */
+	uint32_t   key_cnt;
+	char     **keys;
+	uint32_t  *key_node_off;
 } srun_step_t;
 
 /* Catch srun's signals from now on (queued until srun_io_run). */

@@ -169,14 +169,34 @@ static void _task_pid(io_t *io, uint32_t task, uint32_t pid)
 		     s->executable ? s->executable : "");
 }
 
+/* IO_INIT: the node's index in the step, by its key and its index in
+ * its component (a het step); -1 if the frame is not a good IO_INIT. */
+static int _init_node(const srun_step_t *s, const io_frame_t *f,
+		      const uint8_t *p)
+{
+	if (f->type != IO_INIT)
+		return -1;
+	if (!s->key_cnt)
+		return f->task < s->node_cnt && f->len == strlen(s->io_key) &&
+		       !memcmp(p, s->io_key, f->len) ? (int) f->task : -1;
+	for (uint32_t k = 0; k < s->key_cnt; k++) {
+		uint32_t lo = s->key_node_off[k], hi = s->key_node_off[k + 1];
+
+		if (f->len == strlen(s->keys[k]) &&
+		    !memcmp(p, s->keys[k], f->len))
+			return f->task < hi - lo ? (int) (lo + f->task) : -1;
+	}
+	return -1;
+}
+
 static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
 {
 	if (c->node < 0) {
-		if (f->type != IO_INIT || f->task >= io->s->node_cnt ||
-		    f->len != strlen(io->s->io_key) ||
-		    memcmp(p, io->s->io_key, f->len))
+		int node = _init_node(io->s, f, p);
+
+		if (node < 0)
 			return -1;
-		c->node = (int) f->task;
+		c->node = node;
 		io->connected++;
 		if (io->killed) {       /* the step was killed before it came */
 			uint8_t be[4] = { 0, 0, 0, SIGKILL };

@@ -199,12 +199,13 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 	case O_PTY: so->pty = true; break;
 	case 'E': so->preserve_env = true; break;
 	case O_MPI_COMBINE:
-		/* one MPI world over a step's components or one each: a
-		 * step runs in one component here, so either is that one */
+		/* one MPI world over a het step's components or one each
+		 * (srun_het.c refuses "no" where it would matter) */
 		if (strcasecmp(arg, "yes") && strcasecmp(arg, "no")) {
 			error("Invalid --mpi-combine value: %s", arg);
 			return -1;
 		}
+		so->mpi_no_combine = !strcasecmp(arg, "no");
 		break;
 	case O_SLURMD_DEBUG:    /* refused, never dropped */
 		error("--slurmd-debug is not supported: a step's slurmstepd "

@@ -339,7 +339,7 @@ static const field_desc_t step_create_fields[] = {
 	SC(mem_per_node, FT_U64), SC(exact, FT_BOOL), SC(overlap, FT_BOOL),
 	SC(node_list, FT_STR), SC(exc_nodes, FT_STR), SC(name, FT_STR),
 	SC(host, FT_STR), SC(srun_pid, FT_U32), SC(overcommit, FT_BOOL),
-	SC(resv_ports, FT_U16), SC(container, FT_STR),
+	SC(resv_ports, FT_U16), SC(container, FT_STR), SC(step_id, FT_U32),
 	FIELD_END
 };
 #undef SC
@@ -438,6 +438,7 @@ static const field_desc_t launch_tasks_fields[] = {
 	LT(container, FT_STR),
 	LT(x11, FT_U16), LT(x11_host, FT_STR), LT(x11_port, FT_U16),
 	LT(x11_cookie, FT_STR), LT(x11_screen, FT_U16),
+	LT(pmi_jobid, FT_STR), LT(node_offset, FT_U32),
 	FIELD_END
 };
 #undef LT

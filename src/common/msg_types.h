@@ -1118,6 +1118,9 @@ typedef struct {
 				   * else the count */
 	char     *container;      /* --container: the OCI bundle, or NULL
 				   * (recorded on the step for sacct) */
+	uint32_t  step_id;        /* NO_VAL32: the next free one; else this
+				   * id (a het step: every component's step
+				   * has the first one's id) */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the
@@ -1296,6 +1299,11 @@ typedef struct {
 	uint16_t  x11_port;
 	char     *x11_cookie;     /* the user's MIT-MAGIC-COOKIE-1, hex */
 	uint16_t  x11_screen;     /* of srun's DISPLAY */
+	char     *pmi_jobid;      /* PMI's job id (kvsname): NULL "job.step";
+				   * a het step's components share one */
+	uint32_t  node_offset;    /* a het step: nodes of the components
+				   * before this one (SLURM_NODEID runs over
+				   * the whole step), else 0 */
 } launch_tasks_request_msg_t;
 
 enum {

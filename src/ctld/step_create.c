@@ -23,6 +23,7 @@
 #include "ctld/acct_outbox.h"
 #include "ctld/commit.h"
 #include "ctld/controller.h"
+#include "ctld/het_job.h"
 #include "ctld/job_nprolog.h"
 #include "ctld/job_validate.h"
 #include "ctld/rpc.h"
@@ -317,6 +318,51 @@ out:
 
 /* ---- create ---- */
 
+/* The id a new step of j gets: the one asked for (a het step's further
+ * components, checked by sm_check_step_id), else the next free one.  In
+ * a het job that is past every component's last id, so that one step
+ * over several components finds its id free in each of them. */
+static uint32_t sm_pick_step_id(job_record_t *j, uint32_t want)
+{
+	struct job_steps *js = sm_steps(j);
+	job_record_t **comps;
+	size_t n = 0;
+	uint32_t id;
+
+	if (want != NO_VAL32) {
+		if (want >= js->next_id)
+			js->next_id = want + 1;
+		return want;
+	}
+	id = js->next_id;
+	comps = het_job_comps(j, &n);
+	for (size_t i = 0; i < n; i++)
+		if (comps[i] != j && comps[i]->steps &&
+		    comps[i]->steps->next_id > id)
+			id = comps[i]->steps->next_id;
+	xfree(comps);
+	js->next_id = id + 1;
+	return id;
+}
+
+/* A step id asked for: only in a het job component, below the ids of
+ * the special steps, and not one j has used already. */
+static int sm_check_step_id(job_record_t *j, uint32_t want)
+{
+	struct job_steps *js = sm_steps(j);
+
+	if (want == NO_VAL32)
+		return 0;
+	if (!het_job_is_comp(j) || want >= SM_SPECIAL_STEP_MIN)
+		return ESLURM_INVALID_JOB_ID;
+	for (sm_step_t *s = js->list; s; s = s->next)
+		if (s->step_id == want)
+			return ESLURM_DUPLICATE_STEP_ID;
+	if (want < js->next_id)         /* used once, since ended */
+		return ESLURM_DUPLICATE_STEP_ID;
+	return 0;
+}
+
 static sm_step_t *sm_record(job_record_t *j,
 			      const job_step_create_request_msg_t *r,
 			      sm_layout_t *l, uid_t uid)
@@ -327,7 +373,7 @@ static sm_step_t *sm_record(job_record_t *j,
 	sm_job_nodes_t jn;
 
 	sm_job_nodes(j, &jn);
-	s->step_id = js->next_id++;
+	s->step_id = sm_pick_step_id(j, r->step_id);
 	s->name = xstrdup(r->name && *r->name ? r->name : "srun");
 	s->uid = uid;
 	s->start = time(NULL);
@@ -566,7 +612,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, SLURM_UNEXPECTED_MSG_ERROR);
 		return;
 	}
-	if ((rc = sm_check_job(j, m->auth_uid)) || (rc = sm_limits(j, r)) ||
+	if ((rc = sm_check_job(j, m->auth_uid)) ||
+	    (rc = sm_check_step_id(j, r->step_id)) || (rc = sm_limits(j, r)) ||
 	    (r->container && *r->container &&
 	     (rc = job_validate_container(r->container))) ||
 	    (rc = sm_place(j, r, &l)) ||

@@ -1,6 +1,7 @@
 /* step_mgr.c — job steps in the controller (step_mgr.h). */
 #include "ctld/step_mgr.h"
 #include "ctld/step_mgr_int.h"
+#include "ctld/het_job.h"
 #include "ctld/resv_ports.h"
 #include "ctld/power_save.h"
 
@@ -212,7 +213,7 @@ void step_mgr_extern_start(job_record_t *j)
 	commit_dirty();
 }
 
-int step_mgr_signal(job_record_t *j, uint32_t step_id, uint16_t sig)
+static int sm_signal_one(job_record_t *j, uint32_t step_id, uint16_t sig)
 {
 	sm_step_t *s = NULL;
 	sm_job_nodes_t jn;
@@ -245,6 +246,25 @@ int step_mgr_signal(job_record_t *j, uint32_t step_id, uint16_t sig)
 	job_mgr_send_nodes(to, REQUEST_SIGNAL_JOB, m);
 	bitmap_destroy(to);
 	return 0;
+}
+
+/* A step of a het job's leader is also the step of that id in every
+ * other component (one srun over several components, srun(1)): the
+ * signal reaches all of them, as Slurm's scancel J.S does. */
+int step_mgr_signal(job_record_t *j, uint32_t step_id, uint16_t sig)
+{
+	int rc = sm_signal_one(j, step_id, sig);
+	job_record_t **comps;
+	size_t n = 0;
+
+	if (step_id >= SM_SPECIAL_STEP_MIN || !het_job_is_comp(j) ||
+	    j->info.het_job_offset != 0 || !(comps = het_job_comps(j, &n)))
+		return rc;
+	for (size_t i = 1; i < n; i++)
+		if (sm_signal_one(comps[i], step_id, sig) == 0)
+			rc = 0;
+	xfree(comps);
+	return rc;
 }
 
 

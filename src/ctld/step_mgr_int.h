@@ -52,6 +52,10 @@ typedef struct step_record {
 	struct step_record *next;
 } sm_step_t;
 
+/* Step ids from here up are Slurm's special steps (interactive 0xfffffffa,
+ * batch, extern, pending): never an srun step's. */
+#define SM_SPECIAL_STEP_MIN 0xfffffff0u
+
 struct job_steps {
 	sm_step_t *list;
 	uint32_t       next_id;

@@ -260,7 +260,9 @@ step_pmi_t *step_pmi_create(step_t *st)
 
 	p->st = st;
 	p->c = xcalloc(st->ntasks + 1, sizeof(pmi_client_t));
-	p->kvsname = xstrdup_printf("%u.%u", st->m->job_id, st->m->step_id);
+	p->kvsname = st->m->pmi_jobid && *st->m->pmi_jobid ?
+		xstrdup(st->m->pmi_jobid) :
+		xstrdup_printf("%u.%u", st->m->job_id, st->m->step_id);
 	if (st->m->pmi_mapping)
 		_kv_add(p, "PMI_process_mapping", st->m->pmi_mapping);
 	for (uint32_t i = 0; i < st->ntasks; i++)

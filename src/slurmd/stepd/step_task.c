@@ -132,7 +132,7 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
 
 	env_setf(&env, "SLURM_PROCID", "%u", t->gtid);
 	env_setf(&env, "SLURM_LOCALID", "%u", t->lid);
-	env_setf(&env, "SLURM_NODEID", "%u", m->node_id);
+	env_setf(&env, "SLURM_NODEID", "%u", m->node_id + m->node_offset);
 	if (st->node_cpus)        /* the step's CPUs here, as srun(1) says */
 		env_setf(&env, "SLURM_CPUS_ON_NODE", "%u", st->node_cpus);
 	env_set(&env, "SLURMD_NODENAME", st->node_name);
@@ -156,7 +156,11 @@ static char **_task_env(const step_t *st, const step_task_t *t, int pmi_fd,
 		env_setf(&env, "PMI_FD", "%d", pmi_fd);
 		env_setf(&env, "PMI_RANK", "%u", t->gtid);
 		env_setf(&env, "PMI_SIZE", "%u", m->num_tasks);
-		env_setf(&env, "PMI_JOBID", "%u.%u", m->job_id, m->step_id);
+		if (m->pmi_jobid && *m->pmi_jobid)
+			env_set(&env, "PMI_JOBID", m->pmi_jobid);
+		else
+			env_setf(&env, "PMI_JOBID", "%u.%u", m->job_id,
+				 m->step_id);
 		env_set(&env, "SLURM_MPI_TYPE", "pmi2");
 	}
 	task_plugin_env(&env);

@@ -1,0 +1,302 @@
+"""One srun step over several het job components (issue 28).
+
+Inside `salloc -N1 -n2 : -N1 -n1`, `srun --het-group=0,1 cmd` and
+`srun [opts] cmd0 : [opts] cmd1` launch one step: a step in each
+component (J+0.S and J+1.S, the same S), tasks numbered 0..2 across the
+components, SLURM_NTASKS=3 in every task, SLURM_HET_SIZE and the
+SLURM_STEP_*_HET_GROUP_<n> variables; -l labels with the global rank; the
+exit code is the highest task's.  --mpi=pmi2 makes one PMI world: a put,
+fence and get across the components sees every rank's key.  What Sluice
+cannot do is refused before anything runs; scancel J.S of the leader's
+step ends the step in every component.
+
+One cluster: 2 nodes of 2 CPUs (each component on a node of its own).
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+import cluster as cl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mariadb  # noqa: E402
+
+U1 = "sluice_u1"
+SCHED = "SchedulerParameters=bf_interval=1,sched_min_interval=0"
+
+
+@pytest.fixture(scope="module")
+def hc(users):
+    if mariadb.missing_tools():
+        c = cl.Cluster(nodes=2, cpus=2, tag="hetmpi", extra_conf=SCHED)
+        c.acct = None
+        try:
+            c.start()
+            yield c
+        finally:
+            c.stop()
+            if not c.failed:
+                c.cleanup()
+        return
+    e = mariadb.AcctEnv(tag="hetmpi", nodes=2)
+    e.c.extra_conf += "\n" + SCHED
+    e.c.acct = e
+    try:
+        e.start()
+        e.start_cluster()
+    except BaseException:
+        e.stop()
+        raise
+    yield e.c
+    e.finish()
+
+
+def in_het(c, script, timeout=90):
+    """Run script under `salloc -N1 -n2 : -N1 -n1` as U1; {srun} etc. in
+    it are the commands' paths."""
+    cmd = script.format(srun=c.bin("srun"), squeue=c.bin("squeue"),
+                        scancel=c.bin("scancel"), sacct=c.bin("sacct"))
+    return c.run(["salloc", "-N1", "-n2", ":", "-N1", "-n1", "sh", "-c",
+                  cmd], user=U1, cwd=c.workdir(U1), timeout=timeout)
+
+
+def labelled(out, marker):
+    """'-l' lines 'R: marker ...' as {rank: [words after marker]}."""
+    got = {}
+    for line in out.splitlines():
+        rank, _, rest = line.partition(": ")
+        w = rest.split()
+        if w and w[0] == marker and rank.strip().isdigit():
+            got[int(rank)] = w[1:]
+    return got
+
+
+ENV = ("echo E $SLURM_PROCID $SLURM_NTASKS $SLURM_HET_SIZE $SLURMD_NODENAME "
+       "$SLURM_STEP_ID $SLURM_NTASKS_HET_GROUP_0 $SLURM_NTASKS_HET_GROUP_1 "
+       "$SLURM_NODEID $SLURM_LOCALID $SLURM_STEP_NUM_NODES "
+       "$SLURM_STEP_TASKS_PER_NODE $SLURM_TASKS_PER_NODE_HET_GROUP_1 "
+       "$SLURM_JOB_ID")
+
+
+def test_bad_specs_are_refused(hc):
+    # inside an allocation that is not a het job
+    r = hc.run(["salloc", "-n1", "sh", "-c",
+                "%s -n1 true : -n1 true; echo RC=$?" % hc.bin("srun")],
+               user=U1)
+    assert r.rc == 0 and "RC=1" in r.out, r
+    assert "srun: error: srun A : B inside an allocation that is not a " \
+        "heterogeneous job" in r.err, r
+    r = hc.run(["srun", "--het-group=0,1", "true"], user=U1)
+    assert r.rc == 1, r
+    assert "not inside a heterogeneous job allocation" in r.err, r
+    r = in_het(hc, """
+{srun} -n1 true : -n1 true : -n1 true; echo THREE=$?
+{srun} --het-group=0,0 true; echo TWICE=$?
+{srun} --het-group=0-2 true; echo PAST=$?
+{srun} --het-group=0,1 --mpi=pmix true; echo PMIX=$?
+{srun} --het-group=0 true : -n1 true; echo BOTH=$?
+{srun} -n1 : -n1; echo NOCMD=$?
+echo DONE
+""")
+    assert r.rc == 0, r
+    for k in ("THREE", "TWICE", "PAST", "PMIX", "BOTH", "NOCMD"):
+        assert "%s=1" % k in r.out, (k, r)
+    assert ("srun: error: Attempt to run a job step with het group value "
+            "of 2, but the job allocation has maximum value of 1") in r.err
+    assert "--mpi=pmix (use --mpi=pmi2) is not supported in a step over " \
+        "several heterogeneous job components" in r.err, r
+    assert "--het-group cannot be used with ':'" in r.err, r
+    assert "No command given to execute" in r.err, r
+    # nothing ran: no step was ever created
+    assert " E " not in r.out
+
+
+def test_srun_creates_the_het_job_and_the_step(hc):
+    r = hc.run(["srun", "-l", "-n2", "sh", "-c",
+                "echo O $SLURM_PROCID $SLURM_NTASKS $SLURM_HET_SIZE "
+                "$SLURM_JOB_ID_HET_GROUP_1", ":", "-n1", "sh", "-c",
+                "echo O $SLURM_PROCID $SLURM_NTASKS $SLURM_HET_SIZE "
+                "$SLURM_JOB_ID_HET_GROUP_1; exit 4"], user=U1, timeout=90)
+    assert r.rc == 4, r
+    got = labelled(r.out, "O")
+    assert sorted(got) == [0, 1, 2], r
+    comp1 = int(got[0][3])
+    assert all(v[:3] == [str(k), "3", "2"] for k, v in got.items()), r
+    lead = comp1 - 1
+    # one het job, released by srun with the step's exit code: every
+    # component ends with it
+    cl.wait_for(lambda: hc.run(["squeue", "-h", "-t", "all", "-j",
+                                str(lead), "-o", "%i %T"]).out.split()
+                == ["%d+0" % lead, "FAILED", "%d+1" % lead, "FAILED"],
+                30, "both components ended")
+
+
+def test_het_group_list_one_step_global_ranks(hc):
+    r = in_het(hc, """
+{srun} --het-group=1 true
+{srun} --het-group=0,1 -l sh -c '%s'
+echo RC=$? LEAD=$SLURM_JOB_ID
+""" % ENV)
+    assert r.rc == 0, r
+    got = labelled(r.out, "E")
+    assert sorted(got) == [0, 1, 2], r
+    nodes = {k: v[3] for k, v in got.items()}
+    assert nodes[0] == nodes[1] != nodes[2], r
+    lead = r.out.split("LEAD=")[1].split()[0]
+    for rank, v in got.items():
+        # rank, total tasks, components, -, step 1 in both (component
+        # 1 had used step 0), per-group task counts, node index over the
+        # whole step, local id, the step's nodes and tasks per node (as
+        # Slurm 22.05 sets them), the leader's job id
+        assert v[0] == str(rank), (rank, v)
+        assert v[1:3] == ["3", "2"], (rank, v)
+        assert v[4:7] == ["1", "2", "1"], (rank, v)
+        assert v[9:13] == ["2", "2,1", "1", lead], (rank, v)
+    assert [got[k][7:9] for k in (0, 1, 2)] == [["0", "0"], ["0", "1"],
+                                                 ["1", "0"]], r
+    assert "RC=0" in r.out, r
+
+
+def test_colon_components_commands_and_exit_code(hc):
+    r = in_het(hc, """
+{srun} -l -n2 sh -c 'echo A $SLURM_PROCID $SLURM_NTASKS' : -n1 sh -c 'echo B $SLURM_PROCID $SLURM_NTASKS'
+echo RC1=$?
+{srun} -n1 sh -c 'exit 3' : -n1 sh -c 'exit 5'
+echo RC2=$?
+{srun} -n1 : -n1 sh -c 'echo SAME $SLURM_PROCID'
+""")
+    assert r.rc == 0, r
+    assert labelled(r.out, "A") == {0: ["0", "3"], 1: ["1", "3"]}, r
+    assert labelled(r.out, "B") == {2: ["2", "3"]}, r
+    assert "RC1=0" in r.out and "RC2=5" in r.out, r
+    assert sorted(l for l in r.out.splitlines() if l.startswith("SAME")) \
+        == ["SAME 0", "SAME 1"], r
+
+
+PMI_CLIENT = r'''
+import os, socket
+fd = int(os.environ["PMI_FD"])
+s = socket.socket(fileno=fd)
+f = s.makefile("rw")
+def cmd(line):
+    f.write(line + "\n"); f.flush()
+    return dict(kv.split("=", 1) for kv in f.readline().split())
+r = cmd("cmd=init pmi_version=1 pmi_subversion=1")
+assert r["rc"] == "0", r
+kvs = cmd("cmd=get_my_kvsname")["kvsname"]
+rank, size = int(os.environ["PMI_RANK"]), int(os.environ["PMI_SIZE"])
+node = os.environ["SLURMD_NODENAME"]
+assert cmd("cmd=put kvsname=%s key=k%d value=%s" % (kvs, rank, node))["rc"] == "0"
+assert cmd("cmd=barrier_in")["cmd"] == "barrier_out"
+seen = [cmd("cmd=get kvsname=%s key=k%d" % (kvs, o))["value"]
+        for o in range(size)]
+m = cmd("cmd=get kvsname=%s key=PMI_process_mapping" % kvs)["value"]
+print("PMI %d %d %s %s %s" % (rank, size, kvs, ",".join(seen), m))
+assert cmd("cmd=finalize")["cmd"] == "finalize_ack"
+'''
+
+
+def test_pmi2_exchange_across_components(hc):
+    d = hc.workdir(U1)
+    path = hc.write_file(U1, os.path.join(d, "het_pmi.py"), PMI_CLIENT)
+    r = in_het(hc, """
+{srun} --mpi=pmi2 --het-group=0,1 /usr/bin/python3 %s
+echo RC=$?
+""" % path)
+    assert r.rc == 0 and "RC=0" in r.out, r
+    lines = sorted(l.split() for l in r.out.splitlines()
+                   if l.startswith("PMI "))
+    assert [l[1] for l in lines] == ["0", "1", "2"], r
+    # one world: same size and job id, every rank saw every rank's key
+    # (ranks 0-1 on component 0's node, rank 2 on component 1's)
+    assert {l[2] for l in lines} == {"3"}, r
+    assert len({l[3] for l in lines}) == 1, r
+    seen = {l[4] for l in lines}
+    assert len(seen) == 1, r
+    a, b, c = seen.pop().split(",")
+    assert a == b != c, r
+    assert {l[5] for l in lines} == {"(vector,(0,1,2),(1,1,1))"}, r
+
+
+PMI2_PROG = r'''
+#include <slurm/pmi2.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void)
+{
+	int spawned, size, rank, appnum, len, sum = 0;
+	char jobid[256], key[64], val[PMI2_MAX_VALLEN];
+
+	if (PMI2_Init(&spawned, &size, &rank, &appnum) ||
+	    PMI2_Job_GetId(jobid, sizeof(jobid)))
+		return 1;
+	snprintf(key, sizeof(key), "k%d", rank);
+	snprintf(val, sizeof(val), "%d", (rank + 1) * 10);
+	if (PMI2_KVS_Put(key, val) || PMI2_KVS_Fence())
+		return 2;
+	for (int r = 0; r < size; r++) {
+		snprintf(key, sizeof(key), "k%d", r);
+		if (PMI2_KVS_Get(jobid, r, key, val, sizeof(val), &len))
+			return 3;
+		sum += atoi(val);
+	}
+	printf("P2 %d of %d sum %d\n", rank, size, sum);
+	return PMI2_Finalize() ? 4 : 0;
+}
+'''
+
+
+def test_libpmi2_across_components(hc):
+    if not os.path.exists("/usr/include/slurm/pmi2.h"):
+        pytest.skip("libpmi2-0-dev is not installed (scripts/install-deps.sh)")
+    d = hc.workdir(U1)
+    src = hc.write_file(U1, os.path.join(d, "het_pmi2.c"), PMI2_PROG)
+    exe = os.path.join(d, "het_pmi2")
+    subprocess.run(["cc", "-o", exe, src, "-lpmi2"], check=True)
+    os.chmod(exe, 0o755)
+    r = in_het(hc, "{srun} --mpi=pmi2 -n2 %s : -n1 %s" % (exe, exe))
+    assert r.rc == 0, r
+    assert sorted(l for l in r.out.splitlines() if l.startswith("P2")) == \
+        ["P2 %d of 3 sum 60" % k for k in range(3)], r
+
+
+def test_squeue_steps_and_scancel_of_the_step(hc):
+    r = in_het(hc, """
+{srun} --het-group=0,1 sleep 120 &
+sleep 3
+echo LEAD=$SLURM_JOB_ID_HET_GROUP_0
+{squeue} -h -s -o '%i' | grep -v extern | sort
+{scancel} $SLURM_JOB_ID_HET_GROUP_0.0
+wait $!; echo SRUN=$?
+{squeue} -h -s -o '%i' | grep -v extern | sort; echo LEFT
+""", timeout=120)
+    assert r.rc == 0, r
+    lead = int(r.out.split("LEAD=")[1].split()[0])
+    before, after = r.out.split("SRUN=")
+    # each component's step, the same step id (shown by component id)
+    assert before.split() == ["LEAD=%d" % lead, "%d.0" % lead,
+                              "%d.0" % (lead + 1)], r
+    assert not after.startswith("0"), r
+    assert after.split() [1:] == ["LEFT"], r
+    for jid in (lead, lead + 1):
+        assert "*** STEP %d.0 ON n" % jid in r.err, r
+
+
+def test_sacct_step_row_per_component(hc):
+    if not hc.acct:
+        pytest.skip("no MariaDB here: " + ", ".join(mariadb.missing_tools()))
+    r = in_het(hc, "{srun} -n2 true : -n1 true; echo LEAD=$SLURM_JOB_ID")
+    assert r.rc == 0, r
+    lead = r.out.split("LEAD=")[1].split()[0]
+
+    def rows():
+        x = hc.acct.sacct("-P", "-n", "-o", "JobIDRaw,NTasks,State",
+                          "-j", "%s,%d" % (lead, int(lead) + 1), user=U1)
+        return [l for l in x.out.splitlines() if ".0|" in l]
+    want = ["%s.0|2|COMPLETED" % lead, "%d.0|1|COMPLETED" % (int(lead) + 1)]
+    cl.wait_for(lambda: sorted(rows()) == want, 30, "both step rows")
