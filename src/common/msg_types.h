@@ -1116,6 +1116,11 @@ typedef struct {
 	uint16_t  resv_ports;     /* --resv-ports: NO_VAL16 not given, 0 none,
 				   * NO_VAL16 - 1 one per task on a node,
 				   * else the count */
+	/* the step's GRES (srun in an allocation; all NULL = the job's,
+	 * tres_per_node "none" = none), spelled as the job's */
+	char     *tres_per_step;  /* --gpus: "gres/gpu:2" */
+	char     *tres_per_node;  /* --gres, --gpus-per-node */
+	char     *tres_per_task;  /* --gpus-per-task, --tres-per-task */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the
