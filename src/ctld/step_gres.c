@@ -10,13 +10,13 @@
 
 #define STEP_GRES_MAX_GPUS 64u
 
-static bool _is_none(const char *s)
+static bool sg_is_none(const char *s)
 {
 	return s && !strcasecmp(s, "none");
 }
 
 /* Add one TRES string's items to q; its GPUs to *gpus.  -1 if bad. */
-static int _add(step_gres_req_t *q, const char *spec, uint32_t *gpus,
+static int sg_add(step_gres_req_t *q, const char *spec, uint32_t *gpus,
 		bool others)
 {
 	char err[128];
@@ -66,13 +66,13 @@ int step_gres_parse(const char *per_step, const char *per_node,
 	    !(per_task && *per_task))
 		return 0;
 	q->mode = STEP_GRES_ASK;
-	if (_is_none(per_node))
+	if (sg_is_none(per_node))
 		per_node = NULL;
-	else if (_is_none(per_step) || _is_none(per_task))
+	else if (sg_is_none(per_step) || sg_is_none(per_task))
 		goto bad;
-	if (_add(q, per_step, &q->per_step, false) < 0 ||
-	    _add(q, per_node, &q->per_node, true) < 0 ||
-	    _add(q, per_task, &q->per_task, false) < 0)
+	if (sg_add(q, per_step, &q->per_step, false) < 0 ||
+	    sg_add(q, per_node, &q->per_node, true) < 0 ||
+	    sg_add(q, per_task, &q->per_task, false) < 0)
 		goto bad;
 	if (!q->per_step && !q->per_node && !q->per_task && !q->other_cnt)
 		q->mode = STEP_GRES_NONE;
@@ -89,13 +89,13 @@ void step_gres_req_free(step_gres_req_t *q)
 	memset(q, 0, sizeof(*q));
 }
 
-static uint32_t _pop(uint64_t m)
+static uint32_t sg_pop(uint64_t m)
 {
 	return (uint32_t) __builtin_popcountll(m);
 }
 
 /* The n lowest set bits of m. */
-static uint64_t _lowest(uint64_t m, uint32_t n)
+static uint64_t sg_lowest(uint64_t m, uint32_t n)
 {
 	uint64_t out = 0;
 
@@ -110,7 +110,7 @@ static uint64_t _lowest(uint64_t m, uint32_t n)
 
 /* GPUs node i needs whatever others get: its per-node count, its
  * tasks' per-task count, and its even share of --gpus. */
-static uint32_t _want(const step_gres_req_t *q, uint32_t cnt,
+static uint32_t sg_want(const step_gres_req_t *q, uint32_t cnt,
 		      const uint16_t *tasks, uint32_t i)
 {
 	uint32_t want = q->per_node, t = (uint32_t) tasks[i] * q->per_task;
@@ -133,35 +133,35 @@ int step_gres_pick(const step_gres_req_t *q, uint32_t cnt,
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint64_t mine = job[i] & typed[i];
 
-		if (_pop(mine) < _want(q, cnt, tasks, i))
+		if (sg_pop(mine) < sg_want(q, cnt, tasks, i))
 			return ESLURM_INVALID_GRES;
-		have += _pop(mine);
+		have += sg_pop(mine);
 	}
 	if (have < q->per_step)
 		return ESLURM_INVALID_GRES;
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint64_t free = job[i] & typed[i] & ~busy[i];
-		uint32_t want = _want(q, cnt, tasks, i);
+		uint32_t want = sg_want(q, cnt, tasks, i);
 
-		if (_pop(free) < want)
+		if (sg_pop(free) < want)
 			return ESLURM_NODES_BUSY;
-		out[i] = _lowest(free, want);
+		out[i] = sg_lowest(free, want);
 	}
 	/* --gpus=N: what the even shares did not give, from the free GPUs
 	 * node by node */
 	for (uint32_t i = 0; i < cnt; i++)
-		left = left > _pop(out[i]) ? left - _pop(out[i]) : 0;
+		left = left > sg_pop(out[i]) ? left - sg_pop(out[i]) : 0;
 	for (uint32_t i = 0; i < cnt && left; i++) {
 		uint64_t more = job[i] & typed[i] & ~busy[i] & ~out[i];
-		uint32_t n = _pop(more) < left ? _pop(more) : left;
+		uint32_t n = sg_pop(more) < left ? sg_pop(more) : left;
 
-		out[i] |= _lowest(more, n);
+		out[i] |= sg_lowest(more, n);
 		left -= n;
 	}
 	return left ? ESLURM_NODES_BUSY : 0;
 }
 
-static uint64_t _held(const gres_alloc_item_t *a, int n, const char *name,
+static uint64_t sg_held(const gres_alloc_item_t *a, int n, const char *name,
 		      const char *type)
 {
 	uint64_t sum = 0;
@@ -173,7 +173,7 @@ static uint64_t _held(const gres_alloc_item_t *a, int n, const char *name,
 	return sum;
 }
 
-static bool _asked(const step_gres_req_t *q, const char *name)
+static bool sg_asked(const step_gres_req_t *q, const char *name)
 {
 	for (size_t i = 0; i < q->other_cnt; i++)
 		if (!strcmp(q->other[i].name, name))
@@ -197,7 +197,7 @@ char *step_gres_other(const step_gres_req_t *q, const char *job_alloc,
 	if (n < 0)
 		n = 0;
 	for (size_t i = 0; i < q->other_cnt; i++) {
-		uint64_t held = _held(a, n, q->other[i].name, q->other[i].type);
+		uint64_t held = sg_held(a, n, q->other[i].name, q->other[i].type);
 
 		if (held < q->other[i].count) {
 			*rc = ESLURM_INVALID_GRES;
@@ -209,7 +209,7 @@ char *step_gres_other(const step_gres_req_t *q, const char *job_alloc,
 		}
 	}
 	for (int k = 0; k < n; k++) {
-		if (!_asked(q, a[k].name))
+		if (!sg_asked(q, a[k].name))
 			continue;
 		if (a[k].gpu >= 0)
 			xstrfmtcat(&out, "%s%s:%llu@%d/%llu", out ? "," : "",
@@ -229,6 +229,6 @@ char *step_gres_tres(const uint64_t *gpus, uint32_t cnt)
 	uint32_t sum = 0;
 
 	for (uint32_t i = 0; gpus && i < cnt; i++)
-		sum += _pop(gpus[i]);
+		sum += sg_pop(gpus[i]);
 	return sum ? xstrdup_printf("gres/gpu=%u", sum) : xstrdup("");
 }

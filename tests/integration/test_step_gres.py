@@ -90,7 +90,7 @@ def test_more_than_the_job_has_is_refused(gc, job, args):
     assert "CVD=" not in r.out, r
 
 
-@pytest.mark.parametrize("spec", ["--gres=gpu:x", "--gpus=gpu:a:b:c"])
+@pytest.mark.parametrize("spec", ["--gres=gpu:1x", "--gpus=gpu:a:b:c"])
 def test_malformed_request_is_refused(gc, job, spec):
     r = step(gc, job, ["-N1", spec])
     assert r.rc != 0, r
@@ -199,7 +199,10 @@ def test_controller_restart_keeps_the_steps_gpus(gc, job):
         ["scontrol", "show", "steps", str(job)]).out, 20, "the step running")
     c.kill_ctld(signal.SIGKILL)
     c.start_ctld()
-    c.wait_ready(timeout=30)
+    # the recovered step still shows its GPUs
+    cl.wait_for(lambda: "gres/gpu=2" in c.run(
+        ["scontrol", "show", "steps", str(job)]).out, 30,
+        "the step recovered")
     # n1's GPUs are still the step's: a step asking one there waits
     r = step(c, job, ["-N1", "-w", "n1", "-n1", "--exact", "--gpus=1"],
              timeout=6)

@@ -15,7 +15,7 @@
 static void test_parse_bad(void **st)
 {
 	static const char *bad[][3] = {
-		{ "gres/gpu:x", NULL, NULL },
+		{ "gres/gpu:1x", NULL, NULL },
 		{ NULL, "gpu:a100:1,gpu:h100:1", NULL },
 		{ NULL, "gpu:65", NULL },
 		{ "gres/nic:1", NULL, NULL },     /* --gpus is GPUs only */
