@@ -211,3 +211,35 @@ def test_controller_restart_keeps_the_steps_gpus(gc, job):
     # on n2 they are free
     r = step(c, job, ["-N1", "-w", "n2", "-n1", "--exact", "--gpus=1"])
     assert r.rc == 0 and seen(r.out) == {"n2": {"30"}}, r
+
+
+def test_sacct_step_alloc_tres_counts_its_gpus(users):
+    """sacct's AllocTRES of a step is its GPUs, not the job's."""
+    import mariadb
+    if mariadb.missing_tools():
+        pytest.skip("MariaDB server not installed: %s"
+                    % ", ".join(mariadb.missing_tools()))
+    e = mariadb.AcctEnv(tag="stepgrestres", nodes=1, node_extra="Gres=gpu:2")
+    e.c.extra_conf += "\nGresTypes=gpu\n"
+    try:
+        e.start()
+        e.start_cluster()
+        srun = e.c.bin("srun")
+        jid = e.c.sbatch(["-n2", "--gres=gpu:2", "-o", "/dev/null", "--wrap",
+                          "%s -n1 --gpus=1 true && %s -n1 --gres=none true"
+                          % (srun, srun)], user=U)
+        assert e.c.wait_done(jid, 60) == "COMPLETED"
+        deadline = time.time() + 90
+        rows = {}
+        while time.time() < deadline:
+            r = e.sacct("-P", "-n", "-o", "JobID,AllocTRES", "-j", str(jid))
+            rows = dict(l.split("|", 1) for l in r.out.splitlines()
+                        if "|" in l)
+            if "%d.1" % jid in rows:
+                break
+            time.sleep(0.5)
+        assert "gres/gpu=2" in rows.get(str(jid), ""), rows
+        assert rows.get("%d.0" % jid, "").endswith(",gres/gpu=1"), rows
+        assert "gres/gpu" not in rows.get("%d.1" % jid, "x"), rows
+    finally:
+        e.finish()
