@@ -375,6 +375,11 @@ static bool *sm_gres_nodes(job_record_t *j,
 	sm_job_nodes_t jn;
 	bool *ok;
 
+	/* on one node (-N1 or -n1) --gpus=N all come from it */
+	if (q->per_step > need &&
+	    (r->min_nodes == 1 || r->num_tasks == 1))
+		need = q->per_step;
+
 	if (q->mode != STEP_GRES_ASK || r->overlap || !need)
 		return NULL;
 	sm_job_nodes(j, &jn);

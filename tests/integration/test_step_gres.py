@@ -208,9 +208,12 @@ def test_controller_restart_keeps_the_steps_gpus(gc, job):
              timeout=6)
     assert r.rc == -9 and "CVD=" not in r.out, r
     assert "step creation temporarily disabled" in r.err, r
-    # on n2 they are free
+    # on n2 they are free, and a one-task step goes there by itself
     r = step(c, job, ["-N1", "-w", "n2", "-n1", "--exact", "--gpus=1"])
     assert r.rc == 0 and seen(r.out) == {"n2": {"30"}}, r
+    r = step(c, job, ["-n1", "--exact", "--gpus=2"], timeout=20)
+    assert r.rc == 0 and seen(r.out) == {"n2": {"30,31"}}, r
+    assert "temporarily disabled" not in r.err, r
 
 
 def test_sacct_step_alloc_tres_counts_its_gpus(users):
