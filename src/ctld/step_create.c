@@ -67,6 +67,20 @@ static bitmap_t *sm_pick_ids(const job_record_t *j, const struct job_steps *js,
 
 /* ---- placement ---- */
 
+/* What a step's GPU request allows on each job node (step_gres.h):
+ * whether it has now the GPUs one task needs, and how many tasks its
+ * GPUs allow (--gpus-per-task) at all and now. */
+typedef struct {
+	bool     *ok;
+	uint32_t *cap_all;
+	uint32_t *cap_now;
+} sm_gpu_fit_t;
+
+static uint32_t sm_min(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
 
 typedef struct {
 	uint32_t  cnt;            /* chosen nodes */
@@ -214,12 +228,12 @@ static uint32_t sm_want_nodes(const job_step_create_request_msg_t *r,
 /* Choose nodes and tasks: 0, ESLURM_NODES_BUSY (later), or an error
  * that will not go away. */
 static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
-		  const bool *gres_ok, sm_layout_t *l)
+		  const sm_gpu_fit_t *fit, sm_layout_t *l)
 {
 	sm_job_nodes_t jn;
 	bool *req = NULL, *exc = NULL;
 	uint32_t *order = NULL, *caps = NULL, req_cnt, exc_cnt, ncand = 0;
-	uint32_t start = 0, want, total_cap = 0, k, i;
+	uint32_t start = 0, want, total_cap = 0, gpu_cap = 0, k, i;
 	int rc;
 
 	sm_job_nodes(j, &jn);
@@ -250,11 +264,17 @@ static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
 		rc = ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 		goto out;
 	}
-	/* could it ever fit (nothing else running)? */
-	for (i = 0; i < ncand; i++)
-		total_cap += sm_cap(&jn, order[i], r, l->cpt, false);
-	if (total_cap < l->num_tasks) {
-		rc = ESLURM_TOO_MANY_REQUESTED_CPUS;
+	/* could it ever fit (nothing else running)?  With the CPUs, and
+	 * with the GPUs its tasks ask for */
+	for (i = 0; i < ncand; i++) {
+		uint32_t c = sm_cap(&jn, order[i], r, l->cpt, false);
+
+		total_cap += c;
+		gpu_cap += sm_min(c, fit ? fit->cap_all[order[i]] : UINT32_MAX);
+	}
+	if (total_cap < l->num_tasks || gpu_cap < l->num_tasks) {
+		rc = total_cap < l->num_tasks ? ESLURM_TOO_MANY_REQUESTED_CPUS :
+		     ESLURM_INVALID_GRES;
 		goto out;
 	}
 	l->pos = xcalloc(want + 1, sizeof(uint32_t));
@@ -268,7 +288,7 @@ static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
 			if ((pass == 0) != req[k])
 				continue;
 			if (!sm_usable_now(&jn, k, r, l->cpt) ||
-			    (gres_ok && !gres_ok[k])) {
+			    (fit && !fit->ok[k])) {
 				if (req[k]) {
 					rc = ESLURM_NODES_BUSY;
 					goto out;
@@ -291,9 +311,22 @@ static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
 			l->pos[m - 1] = t;
 		}
 	for (i = 0; i < l->cnt; i++)
-		caps[i] = sm_cap(&jn, l->pos[i], r, l->cpt, true);
+		caps[i] = sm_min(sm_cap(&jn, l->pos[i], r, l->cpt, true),
+				 fit ? fit->cap_now[l->pos[i]] : UINT32_MAX);
 	if (sm_spread(l, caps, r) < 0) {
 		rc = r->exact ? ESLURM_NODES_BUSY : ESLURM_TOO_MANY_REQUESTED_CPUS;
+		if (fit) {      /* its GPUs are short there, for ever or now */
+			uint64_t all = 0, now = 0;
+
+			for (i = 0; i < l->cnt; i++) {
+				all += fit->cap_all[l->pos[i]];
+				now += fit->cap_now[l->pos[i]];
+			}
+			if (all < l->num_tasks)
+				rc = ESLURM_INVALID_GRES;
+			else if (now < l->num_tasks)
+				rc = ESLURM_NODES_BUSY;
+		}
 		goto out;
 	}
 	for (i = 0; i < l->cnt; i++) {
@@ -365,34 +398,44 @@ static uint64_t sm_typed(const node_record_t *n, const char *type)
 
 /* Before placement: per job node, whether it has now the GPUs one task
  * of the step needs (a node that never will stays usable, so that the
- * pick says the request is invalid rather than waiting for ever); NULL
- * when GPUs do not restrict the nodes. */
-static bool *sm_gres_nodes(job_record_t *j,
-			   const job_step_create_request_msg_t *r,
-			   const step_gres_req_t *q)
+ * pick says the request is invalid rather than waiting for ever), and
+ * the tasks its GPUs allow; 0 when GPUs do not restrict the nodes. */
+static int sm_gpu_fit(job_record_t *j, const job_step_create_request_msg_t *r,
+		      const step_gres_req_t *q, sm_gpu_fit_t *f)
 {
 	uint32_t need = q->per_node > q->per_task ? q->per_node : q->per_task;
 	sm_job_nodes_t jn;
-	bool *ok;
 
+	memset(f, 0, sizeof(*f));
 	/* on one node (-N1 or -n1) --gpus=N all come from it */
 	if (q->per_step > need &&
 	    (r->min_nodes == 1 || r->num_tasks == 1))
 		need = q->per_step;
-
-	if (q->mode != STEP_GRES_ASK || r->overlap || !need)
-		return NULL;
+	if (q->mode != STEP_GRES_ASK || !need)
+		return 0;
 	sm_job_nodes(j, &jn);
-	ok = xcalloc(jn.cnt + 1, sizeof(bool));
+	f->ok = xcalloc(jn.cnt + 1, sizeof(bool));
+	f->cap_all = xcalloc(jn.cnt + 1, sizeof(uint32_t));
+	f->cap_now = xcalloc(jn.cnt + 1, sizeof(uint32_t));
 	for (uint32_t k = 0; k < jn.cnt; k++) {
 		uint64_t mine = sm_job_gpus(j, k) & sm_typed(jn.node[k], q->type);
+		uint64_t free = r->overlap ? mine : mine & ~sm_gpus_busy(j, k);
+		uint32_t all = (uint32_t) __builtin_popcountll(mine);
+		uint32_t now = (uint32_t) __builtin_popcountll(free);
 
-		ok[k] = (uint32_t) __builtin_popcountll(mine) < need ||
-			(uint32_t) __builtin_popcountll(
-				mine & ~sm_gpus_busy(j, k)) >= need;
+		f->ok[k] = all < need || now >= need;
+		f->cap_all[k] = q->per_task ? all / q->per_task : UINT32_MAX;
+		f->cap_now[k] = q->per_task ? now / q->per_task : UINT32_MAX;
 	}
 	xfree(jn.node);
-	return ok;
+	return 1;
+}
+
+static void sm_gpu_fit_free(sm_gpu_fit_t *f)
+{
+	xfree(f->ok);
+	xfree(f->cap_all);
+	xfree(f->cap_now);
 }
 
 /* The step's GPUs and other GRES on the nodes of l: 0,
@@ -686,7 +729,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 	sm_layout_t l = { 0 };
 	sm_step_t *s, ports = { 0 };
 	sm_gres_t g = { 0 };
-	bool *gres_ok = NULL;
+	sm_gpu_fit_t fit = { 0 };
+	bool fits = false;
 	int rc;
 
 	if (!r) {
@@ -696,13 +740,13 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 	if (!(rc = sm_check_job(j, m->auth_uid)) && !(rc = sm_limits(j, r)) &&
 	    !(rc = step_gres_parse(r->tres_per_step, r->tres_per_node,
 				   r->tres_per_task, &g.q)))
-		gres_ok = sm_gres_nodes(j, r, &g.q);
-	if (rc || (rc = sm_place(j, r, gres_ok, &l)) ||
+		fits = sm_gpu_fit(j, r, &g.q, &fit);
+	if (rc || (rc = sm_place(j, r, fits ? &fit : NULL, &l)) ||
 	    (rc = sm_gres(j, r, &l, &g)) ||
 	    (rc = sm_take_ports(j, r, &l, &ports))) {
 		sm_layout_free(&l);
 		sm_gres_free(&g);
-		xfree(gres_ok);
+		sm_gpu_fit_free(&fit);
 		if (rc == ESLURM_NODES_BUSY || rc == ESLURM_PROLOG_RUNNING ||
 		    rc == ESLURM_PORTS_BUSY)
 			debug("_slurm_rpc_job_step_create: JobId=%u: %s",
@@ -714,7 +758,7 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, rc);
 		return;
 	}
-	xfree(gres_ok);
+	sm_gpu_fit_free(&fit);
 	s = sm_record(j, r, &l, &g, m->auth_uid);
 	s->port_nodes = ports.port_nodes;
 	s->ports = ports.ports;

@@ -124,6 +124,15 @@ def test_two_nodes_get_one_gpu_each(gc, job, args):
     assert seen(r.out) == {"n1": {"20"}, "n2": {"30"}}, r
 
 
+def test_tasks_are_laid_out_by_their_gpus(gc, job):
+    # 4 CPUs a node would put the 4 tasks on n1; 2 GPUs a node put 2 there
+    r = step(gc, job, ["-n4", "--gpus-per-task=1"])
+    assert r.rc == 0, r
+    assert seen(r.out) == {"n1": {"20,21"}, "n2": {"30,31"}}, r
+    r = step(gc, job, ["-n5", "--gpus-per-task=1"])
+    assert r.rc == 1 and r.err.endswith(BAD + "\n"), r
+
+
 def test_step_tres_shows_its_gpus(gc, job):
     d = gc.workdir(U)
     out = os.path.join(d, "tres-%d.out" % job)
