@@ -61,14 +61,14 @@ static int percpu_init(const slurm_conf_t *conf, char *err, size_t errlen)
 	return 0;
 }
 
-static int32_t factor_of(const job_info_t *job)
+static int32_t factor_of(const job_view_t *job)
 {
 	int64_t f = (int64_t) per_cpu * job->num_cpus;
 
 	return f > max_factor ? max_factor : (int32_t) f;
 }
 
-static void percpu_set(const job_info_t *job, int32_t *factor)
+static void percpu_set(const job_view_t *job, int32_t *factor)
 {
 	*factor = factor_of(job);
 }

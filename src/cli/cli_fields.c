@@ -164,6 +164,23 @@ void cli_fields_show(FILE *out, const cli_field_t *tab, const void *rec,
 	xfree(line);
 }
 
+void cli_fields_report(FILE *out, const cli_field_t *tab, const void *rec,
+		       const cli_ctx_t *ctx)
+{
+	for (const cli_field_t *f = tab; !row_end(f); f++) {
+		char *v = NULL;
+
+		if (!f->show_key || !f->text)
+			continue;
+		f->text(&v, rec, ctx);
+		if (!v)
+			continue;
+		fprintf(out, "%s%s%s\n", (f->flags & CF_SHOW_NL) ? "\n" : "",
+			f->show_key, v);
+		xfree(v);
+	}
+}
+
 /* ---- JSON value helpers ---- */
 
 /* The shared shapes are written once, for the sink (cli_jv.c); these

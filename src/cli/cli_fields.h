@@ -118,6 +118,12 @@ void cli_fields_show(FILE *out, const cli_field_t *tab, const void *rec,
 		     const cli_ctx_t *ctx, bool one_liner, bool detail,
 		     const char *end_multi, const char *end_one);
 
+/* A report of "Label: value" lines (sdiag): every row with a show_key
+ * whose text is not NULL, as show_key then the text; CF_SHOW_NL puts a
+ * blank line before it. */
+void cli_fields_report(FILE *out, const cli_field_t *tab, const void *rec,
+		       const cli_ctx_t *ctx);
+
 /* A sinfo row: the nodes of one partition that print alike. */
 typedef struct {
 	const part_info_t  *part;       /* NULL: not grouped by partition */

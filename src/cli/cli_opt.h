@@ -104,6 +104,9 @@ void cli_opt_free(cli_job_opts_t *o);
  * information'). */
 int  cli_opt_parse_argv(cli_job_opts_t *o, int argc, char **argv,
 			int *first_arg);
+/* The exit status for the option error just reported, as Slurm's
+ * sbatch, srun and salloc give it: 1 for a malformed number, else 255. */
+int  cli_opt_err_exit(void);
 /* Input environment variables (envp NULL-terminated, "K=V").  A bad
  * value is reported ('"SBATCH_X=v" -- invalid value, ignoring...') and
  * skipped, as Slurm does; returns 0. */

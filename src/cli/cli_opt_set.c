@@ -50,9 +50,19 @@ static int opt_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+/* Slurm's commands exit 1 after a malformed number, 255 after any other
+ * option error: the status of the last one (cli_opt_err_exit) */
+static int opt_err_exit = 255;
+
+int cli_opt_err_exit(void)
+{
+	return opt_err_exit;
+}
+
 static int opt_bad_number(const char *arg, const cli_opt_def_t *d)
 {
 	error("Invalid numeric value \"%s\" for --%s.", arg ? arg : "", d->name);
+	opt_err_exit = 1;
 	return -1;
 }
 
@@ -122,6 +132,7 @@ static int set_flag(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 
 		if (arg && opt_long(arg, 0, 0xffff, &secs) < 0) {
 			error("Invalid numeric value \"%s\" for immediate.", arg);
+			opt_err_exit = 1;
 			return -1;
 		}
 		o->desc.immediate = 1;
@@ -857,11 +868,12 @@ static int set_switches(cli_job_opts_t *o, const char *arg,
 	uint32_t n, secs = 0;
 	int rc = 0;
 
-	(void) d;
 	if (at)
 		*at++ = '\0';
-	if (parse_u32(dup, &n) < 0 || (at && (parse_duration_sec(at, &secs) <
-					     0 || secs == INFINITE32))) {
+	if (parse_u32(dup, &n) < 0) {
+		rc = opt_bad_number(dup, d);
+	} else if (at && (parse_duration_sec(at, &secs) < 0 ||
+			  secs == INFINITE32)) {
 		error("Invalid --switches specification: %s", arg);
 		rc = -1;
 	} else {

@@ -237,9 +237,17 @@ JOB_ONLY_STR(g_workdir, work_dir)
 JOB_ONLY_STR(g_comment, comment)
 JOB_ONLY_STR(g_submitline, submit_line)
 JOB_ONLY_STR(g_constraints, constraints)
-JOB_ONLY_STR(g_container, container)
 JOB_ONLY_STR(g_reqtres, tres_req)
 JOB_ONLY_STR(g_cluster, cluster)
+
+/* The job's bundle on its row, each step's on the step's (Slurm 25.05
+ * records both; its --json has it on the job only). */
+static void g_container(char **out, const void *rec, const cli_ctx_t *ctx)
+{
+	const sacct_row_t *r = rec;
+
+	put(out, STEP(r) ? STEP(r)->container : JOB(r)->container);
+}
 
 static void g_account(char **out, const void *rec, const cli_ctx_t *ctx)
 {
@@ -630,7 +638,7 @@ const sacct_field_t sacct_fields[] = {
 	  "comment/job", NULL, NULL },
 	{ SF("Constraints", 19, g_constraints), "constraints", NULL,
 	  "constraints", NULL, NULL },
-	{ SF("Container", 19, g_container), "container", NULL,
+	{ SF("Container", 19, g_container), "container", "container",
 	  "container", NULL, NULL },
 	{ SF("ConsumedEnergy", 14, g_energy), NULL, "consumed_energy" },
 	{ SF("ConsumedEnergyRaw", 17, g_energy_raw), NULL, "consumed_energy",

@@ -66,6 +66,9 @@ typedef struct {
 	uint32_t   top_count;      /* TopCount (10) */
 	uint32_t  *grouping;       /* job size bounds, ascending */
 	uint32_t   grouping_cnt;
+	uint32_t   tres[8];        /* -T: TRES ids (none: cpu, no TRES
+				    * Name column) */
+	uint32_t   ntres;
 } sreport_t;
 
 /* A column a report offers: its cli_table.h row (format= name, header,
@@ -82,6 +85,8 @@ typedef struct {
 typedef struct {
 	char     *text;            /* not a usage value */
 	uint64_t  secs;            /* a usage value */
+	uint64_t  total;           /* its percentages' base (0: the
+				    * table's) */
 } sr_cell_t;
 
 typedef struct {
@@ -103,6 +108,9 @@ void sr_table_add(sr_table_t *t, const sr_field_t *f, int width);
 void sr_table_row(sr_table_t *t);
 void sr_table_str(sr_table_t *t, const char *col, const char *v);
 void sr_table_secs(sr_table_t *t, const char *col, uint64_t secs);
+/* A usage value whose percentage is of total (one TRES's row). */
+void sr_table_secs_of(sr_table_t *t, const char *col, uint64_t secs,
+		      uint64_t total);
 void sr_table_free(sr_table_t *t);
 
 /* The banner: dashes, title, units, dashes (nothing with -n). */
@@ -110,8 +118,13 @@ void sr_banner(const sreport_t *o, const char *title, const char *units);
 /* Header, dash line and rows. */
 void sr_table_print(const sreport_t *o, sr_table_t *t);
 
-/* Build and print report o->kind from slurmdbd's answer. */
-int  sr_report(const sreport_t *o, const table_resp_msg_t *r);
+/* Build and print report o->kind from slurmdbd's answers: one per
+ * TRES of o->tres (one, for cpu, when o->ntres is 0). */
+int  sr_report(const sreport_t *o, table_resp_msg_t *const *r, uint32_t n);
+/* -T's TRES names and ids: id of name (case-insensitive), 0 if not one
+ * sreport counts; name of id. */
+uint32_t    sr_tres_id(const char *name);
+const char *sr_tres_name(uint32_t id);
 
 /* "Cluster Utilization 2026-11-20T10:00:00 - 2026-11-20T11:59:59" */
 char *sr_window(const sreport_t *o, const char *what, bool secs);

@@ -177,6 +177,17 @@ void sr_table_secs(sr_table_t *t, const char *col, uint64_t secs)
 		c->secs = secs;
 }
 
+void sr_table_secs_of(sr_table_t *t, const char *col, uint64_t secs,
+		      uint64_t total)
+{
+	sr_cell_t *c = cell_of(t, col);
+
+	if (c) {
+		c->secs = secs;
+		c->total = total;
+	}
+}
+
 void sr_table_free(sr_table_t *t)
 {
 	for (size_t i = 0; i < (size_t)t->rows * t->ncols; i++)
@@ -239,7 +250,8 @@ void sr_table_print(const sreport_t *o, sr_table_t *t)
 							c];
 
 			texts[c] = sr_field_of(t->tab.cols[c].field)->usage ?
-				usage_text(o->tf, cl->secs, t->total) :
+				usage_text(o->tf, cl->secs, cl->total ?
+					   cl->total : t->total) :
 				xstrdup(cl->text ? cl->text : "");
 		}
 		cli_table_row_texts(stdout, &t->tab, &out,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli_sreport.h"
 #include "cli/cli_sreport_int.h"
@@ -123,12 +124,42 @@ void sr_user_names(uint32_t uid, char **login, char **proper)
 			   pw->pw_gecos ? strcspn(pw->pw_gecos, ",") : 0);
 }
 
+/* The TRES sreport counts (slurmdbd's roll-ups: Slurm's fixed ids). */
+static const char *const tres_names[] = {
+	NULL, "cpu", "mem", "energy", "node", "billing"
+};
+#define NTRES (sizeof(tres_names) / sizeof(tres_names[0]))
+
+uint32_t sr_tres_id(const char *name)
+{
+	for (uint32_t i = 1; i < NTRES; i++)
+		if (!strcasecmp(tres_names[i], name))
+			return i;
+	return 0;
+}
+
+const char *sr_tres_name(uint32_t id)
+{
+	return id && id < NTRES ? tres_names[id] : "cpu";
+}
+
+/* -T's TRES k (cpu when -T was not given). */
+static const char *tres_k(const sreport_t *o, uint32_t k)
+{
+	return sr_tres_name(o->ntres ? o->tres[k] : 1);
+}
+
 void sr_usage_banner(const sreport_t *o, const char *title)
 {
 	char units[128];
+	bool cpu = !o->ntres || (o->ntres == 1 && o->tres[0] == 1);
+	const char *tu = sr_time_units(o->tf, false);
 
-	snprintf(units, sizeof(units), "Usage reported in %s",
-		 sr_time_units(o->tf, true));
+	if (cpu || o->tf == SR_TIME_PERCENT)
+		snprintf(units, sizeof(units), "Usage reported in %s",
+			 sr_time_units(o->tf, true));
+	else
+		snprintf(units, sizeof(units), "Usage reported in TRES %s", tu);
 	sr_banner(o, title, units);
 }
 
@@ -152,17 +183,20 @@ static const char *const util_default[] = {
 	"Cluster", "Allocated", "Down", "PlannedDown", "Idle", "Planned",
 	"Reported", NULL
 };
+static const char *const util_tres_default[] = {
+	"Cluster", "TresName", "Allocated", "Down", "PlannedDown", "Idle",
+	"Planned", "Reported", NULL
+};
 
-static int cluster_util(const sreport_t *o, sr_data_t *d)
+/* The cluster's row of one TRES (none if the cluster had none of it). */
+static void util_row(const sreport_t *o, sr_table_t *t, const sr_data_t *d,
+		     const char *tres)
 {
-	sr_table_t t = { 0 };
 	uint64_t down, pdown, alloc, avail, plan;
-	char *title = sr_window(o, "Cluster Utilization", false);
 	char n[32];
-	int rc = sr_table_cols(&t, util_fields, util_default, o->format);
 
-	sr_usage_banner(o, title);
-	xfree(title);
+	if (!d->cap)
+		return;
 	/* allocated first, as the roll-ups (doc/dev/accounting-schema.md) */
 	alloc = d->alloc < d->cap ? d->alloc : d->cap;
 	down = d->down < d->cap - alloc ? d->down : d->cap - alloc;
@@ -171,21 +205,32 @@ static int cluster_util(const sreport_t *o, sr_data_t *d)
 	down += pdown;
 	avail = d->cap - down - alloc;
 	plan = d->plan < avail ? d->plan : avail;
-	t.total = d->cap;
-	if (d->cap) {
-		sr_table_row(&t);
-		sr_table_str(&t, "Cluster", o->cluster);
-		sr_table_secs(&t, "Allocated", alloc);
-		sr_table_secs(&t, "Down", down - pdown);
-		sr_table_secs(&t, "PlannedDown", pdown);
-		sr_table_secs(&t, "Idle", avail - plan);
-		sr_table_secs(&t, "Planned", plan);
-		sr_table_secs(&t, "Reported", d->cap);
-		sr_table_secs(&t, "OverCommitted", d->plan - plan + d->over);
-		snprintf(n, sizeof(n), "%" PRIu64, d->cpus);
-		sr_table_str(&t, "TresCount", n);
-		sr_table_str(&t, "TresName", "cpu");
-	}
+	sr_table_row(t);
+	sr_table_str(t, "Cluster", o->cluster);
+	sr_table_secs_of(t, "Allocated", alloc, d->cap);
+	sr_table_secs_of(t, "Down", down - pdown, d->cap);
+	sr_table_secs_of(t, "PlannedDown", pdown, d->cap);
+	sr_table_secs_of(t, "Idle", avail - plan, d->cap);
+	sr_table_secs_of(t, "Planned", plan, d->cap);
+	sr_table_secs_of(t, "Reported", d->cap, d->cap);
+	sr_table_secs_of(t, "OverCommitted", d->plan - plan + d->over, d->cap);
+	snprintf(n, sizeof(n), "%" PRIu64, d->cpus);
+	sr_table_str(t, "TresCount", n);
+	sr_table_str(t, "TresName", tres);
+}
+
+static int cluster_util(const sreport_t *o, sr_data_t *d, uint32_t nd)
+{
+	sr_table_t t = { 0 };
+	char *title = sr_window(o, "Cluster Utilization", false);
+	int rc = sr_table_cols(&t, util_fields, o->ntres ? util_tres_default :
+			       util_default, o->format);
+
+	sr_usage_banner(o, title);
+	xfree(title);
+	t.total = d[0].cap;
+	for (uint32_t k = 0; k < nd; k++)
+		util_row(o, &t, &d[k], tres_k(o, k));
 	sr_table_print(o, &t);
 	sr_table_free(&t);
 	return rc;
@@ -244,9 +289,23 @@ static const char *const acct_user_default[] = {
 static const char *const user_acct_default[] = {
 	"Cluster", "Login", "Proper", "Accounts", "Used", "Energy", NULL
 };
+/* with -T: a TRES Name column instead of Energy (a TRES itself) */
+static const char *const acct_user_tres_default[] = {
+	"Cluster", "Accounts", "Login", "Proper", "TresName", "Used", NULL
+};
+static const char *const user_acct_tres_default[] = {
+	"Cluster", "Login", "Proper", "Accounts", "TresName", "Used", NULL
+};
 
-static void assoc_row(const sreport_t *o, sr_table_t *t, const char *acct,
-		      uint32_t uid, bool user, uint64_t secs)
+/* The figures of every TRES asked for: d[k] for TRES k. */
+typedef struct {
+	sr_data_t *d;
+	uint32_t   n;
+} sr_multi_t;
+
+static void assoc_row_of(const sreport_t *o, sr_table_t *t, const char *acct,
+			 uint32_t uid, bool user, uint64_t secs,
+			 const char *tres, uint64_t total)
 {
 	sr_table_row(t);
 	sr_table_str(t, "Cluster", o->cluster);
@@ -260,10 +319,41 @@ static void assoc_row(const sreport_t *o, sr_table_t *t, const char *acct,
 		xfree(login);
 		xfree(proper);
 	}
-	sr_table_secs(t, "Used", secs);
+	sr_table_secs_of(t, "Used", secs, total);
 	sr_table_secs(t, "Energy", 0);
 	sr_table_str(t, "TresCount", "");
-	sr_table_str(t, "TresName", "cpu");
+	sr_table_str(t, "TresName", tres);
+}
+
+/* An account's row (uses NULL) or a user's in it, once per TRES. */
+static void multi_rows(const sreport_t *o, const sr_multi_t *m,
+		       sr_table_t *t, const char *shown, const char *acct,
+		       const sr_use_t *use)
+{
+	for (uint32_t k = 0; k < m->n; k++) {
+		sr_data_t *d = &m->d[k];
+		uint64_t secs = 0;
+
+		if (!use) {
+			sr_acct_t *a = acct_find(d, acct);
+
+			secs = a ? a->sub_secs : 0;
+		} else {
+			for (uint32_t i = 0; i < d->nuse; i++)
+				if (d->uses[i].uid == use->uid &&
+				    !strcmp(d->uses[i].account, acct))
+					secs += d->uses[i].secs;
+		}
+		assoc_row_of(o, t, shown, use ? use->uid : 0, use != NULL,
+			     secs, tres_k(o, k), d->cap);
+	}
+}
+
+/* A cpu row (percentages of the table's total). */
+static void assoc_row(const sreport_t *o, sr_table_t *t, const char *acct,
+		      uint32_t uid, bool user, uint64_t secs)
+{
+	assoc_row_of(o, t, acct, uid, user, secs, "cpu", 0);
 }
 
 /* AccountUtilizationByQOS: an account's row per QOS it ran under. */
@@ -305,24 +395,45 @@ static int by_login(const void *a, const void *b)
 }
 
 /* One account, its users, then the accounts below it. */
-static void acct_visit(const sreport_t *o, sr_data_t *d, sr_table_t *t,
-		       sr_acct_t *a, int depth)
+static void acct_visit(const sreport_t *o, const sr_multi_t *m,
+		       sr_table_t *t, sr_acct_t *a, int depth)
 {
-	const sr_use_t **users = xcalloc(d->nuse + 1, sizeof(*users));
+	sr_data_t *d = &m->d[0];
+	const sr_use_t **users;
 	sr_acct_t **kids = xcalloc(d->nacct + 1, sizeof(*kids));
-	bool by_qos = o->kind == SR_ACCT_BY_QOS;
-	uint32_t nu = 0, nk = 0;
+	bool by_qos = o->kind == SR_ACCT_BY_QOS, ran = false;
+	uint32_t nu = 0, nk = 0, nuse = 0;
 	char *name;
 
-	if (!a->sub_count || depth > 64)
+	/* shown if it ran jobs with any of the TRES; its users: those
+	 * of every TRES, once each */
+	for (uint32_t k = 0; k < m->n; k++) {
+		sr_acct_t *x = acct_find(&m->d[k], a->name);
+
+		ran |= x && x->sub_count;
+		nuse += m->d[k].nuse;
+	}
+	users = xcalloc(nuse + 1, sizeof(*users));
+	if (!ran || depth > 64)
 		goto out;
 	name = o->tree ? xstrdup_printf("%*s%s", depth, "", a->name) :
 		xstrdup(a->name);
-	if (!o->users)
+	if (!o->users && by_qos)
 		assoc_row(o, t, name, 0, false, a->sub_secs);
-	for (uint32_t i = 0; i < d->nuse; i++)
-		if (!strcmp(d->uses[i].account, a->name))
-			users[nu++] = &d->uses[i];
+	else if (!o->users)
+		multi_rows(o, m, t, name, a->name, NULL);
+	for (uint32_t k = 0; k < m->n; k++)
+		for (uint32_t i = 0; i < m->d[k].nuse; i++) {
+			const sr_use_t *u = &m->d[k].uses[i];
+			bool seen = false;
+
+			if (strcmp(u->account, a->name))
+				continue;
+			for (uint32_t j = 0; j < nu && k; j++)
+				seen |= users[j]->uid == u->uid;
+			if (!seen)
+				users[nu++] = u;
+		}
 	qsort(users, nu, sizeof(*users), by_qos ? by_key : by_login);
 	xfree(name);
 	name = o->tree ? xstrdup_printf("%*s%s", depth + 1, "", a->name) :
@@ -331,8 +442,7 @@ static void acct_visit(const sreport_t *o, sr_data_t *d, sr_table_t *t,
 		if (by_qos)
 			qos_row(o, t, name, users[i]->key, users[i]->secs);
 		else
-			assoc_row(o, t, name, users[i]->uid, true,
-				  users[i]->secs);
+			multi_rows(o, m, t, name, a->name, users[i]);
 	xfree(name);
 	for (uint32_t i = 0; i < d->nacct; i++)
 		if (!strcmp(d->accts[i].parent, a->name) &&
@@ -340,14 +450,15 @@ static void acct_visit(const sreport_t *o, sr_data_t *d, sr_table_t *t,
 			kids[nk++] = &d->accts[i];
 	qsort(kids, nk, sizeof(*kids), by_name);
 	for (uint32_t i = 0; i < nk; i++)
-		acct_visit(o, d, t, kids[i], depth + 1);
+		acct_visit(o, m, t, kids[i], depth + 1);
 out:
 	xfree(users);
 	xfree(kids);
 }
 
-static int acct_by_user(const sreport_t *o, sr_data_t *d)
+static int acct_by_user(const sreport_t *o, sr_data_t *d, uint32_t nd)
 {
+	sr_multi_t m = { d, nd };
 	sr_table_t t = { 0 };
 	bool by_qos = o->kind == SR_ACCT_BY_QOS;
 	char *title = sr_window(o, by_qos ? "Cluster/Account/QOS Utilization" :
@@ -356,6 +467,7 @@ static int acct_by_user(const sreport_t *o, sr_data_t *d)
 		sr_table_cols(&t, o->tree ? qos_tree_fields : qos_fields,
 			      acct_qos_default, o->format) :
 		sr_table_cols(&t, o->tree ? assoc_tree_fields : assoc_fields,
+			      o->ntres ? acct_user_tres_default :
 			      acct_user_default, o->format);
 
 	sr_usage_banner(o, title);
@@ -366,10 +478,10 @@ static int acct_by_user(const sreport_t *o, sr_data_t *d)
 			sr_acct_t *a = acct_find(d, o->accounts[i]);
 
 			if (a)
-				acct_visit(o, d, &t, a, 0);
+				acct_visit(o, &m, &t, a, 0);
 		}
 	} else if (acct_find(d, "root")) {
-		acct_visit(o, d, &t, acct_find(d, "root"), 0);
+		acct_visit(o, &m, &t, acct_find(d, "root"), 0);
 	}
 	sr_table_print(o, &t);
 	sr_table_free(&t);
@@ -391,13 +503,29 @@ static int by_usage(const void *a, const void *b)
 
 /* UserUtilizationByAccount and TopUsage: one row per user and account
  * (or per user with Group), most usage first. */
-static int user_rows(const sreport_t *o, sr_data_t *d, bool top)
+/* Row r's usage of TRES k: its user's in its account (or, grouped,
+ * in every account). */
+static uint64_t urow_secs(const sr_data_t *d, const sr_urow_t *r, bool grp)
 {
+	uint64_t secs = 0;
+
+	for (uint32_t i = 0; i < d->nuse; i++)
+		if (d->uses[i].uid == r->uid &&
+		    (grp || !strcmp(d->uses[i].account, r->accounts)))
+			secs += d->uses[i].secs;
+	return secs;
+}
+
+static int user_rows(const sreport_t *o, sr_data_t *all, uint32_t nd,
+		     bool top)
+{
+	sr_data_t *d = &all[0];
 	sr_table_t t = { 0 };
-	sr_urow_t *rows = xcalloc(d->nuse + 1, sizeof(*rows));
-	uint32_t n = 0, limit;
+	sr_urow_t *rows;
+	uint32_t n = 0, limit, nuse = 0;
 	char *title;
-	int rc = sr_table_cols(&t, assoc_fields, user_acct_default,
+	int rc = sr_table_cols(&t, assoc_fields, o->ntres ?
+			       user_acct_tres_default : user_acct_default,
 			       o->format);
 
 	if (top) {
@@ -410,6 +538,9 @@ static int user_rows(const sreport_t *o, sr_data_t *d, bool top)
 	}
 	sr_usage_banner(o, title);
 	xfree(title);
+	for (uint32_t k = 0; k < nd; k++)
+		nuse += all[k].nuse;
+	rows = xcalloc(nuse + 1, sizeof(*rows));
 	for (uint32_t i = 0; i < d->nuse; i++) {
 		const sr_use_t *u = &d->uses[i];
 		uint32_t k = n;
@@ -427,12 +558,30 @@ static int user_rows(const sreport_t *o, sr_data_t *d, bool top)
 		}
 		rows[k].secs += u->secs;
 	}
+	/* users with none of the first TRES but some of another */
+	for (uint32_t k = 1; k < nd; k++)
+		for (uint32_t i = 0; i < all[k].nuse; i++) {
+			const sr_use_t *u = &all[k].uses[i];
+			uint32_t j;
+
+			for (j = 0; j < n; j++)
+				if (rows[j].uid == u->uid &&
+				    ((top && o->group) ||
+				     !strcmp(rows[j].accounts, u->account)))
+					break;
+			if (u->count && j == n)
+				rows[n++] = (sr_urow_t){ .uid = u->uid,
+					.accounts = xstrdup(u->account) };
+		}
 	qsort(rows, n, sizeof(*rows), by_usage);
 	limit = top && o->top_count < n ? o->top_count : n;
 	t.total = d->cap;
 	for (uint32_t i = 0; i < limit; i++)
-		assoc_row(o, &t, rows[i].accounts, rows[i].uid, true,
-			  rows[i].secs);
+		for (uint32_t k = 0; k < nd; k++)
+			assoc_row_of(o, &t, rows[i].accounts, rows[i].uid,
+				     true, k ? urow_secs(&all[k], &rows[i],
+							 top && o->group) :
+				     rows[i].secs, tres_k(o, k), all[k].cap);
 	for (uint32_t i = 0; i < n; i++)
 		xfree(rows[i].accounts);
 	xfree(rows);
@@ -643,38 +792,46 @@ static int job_sizes(const sreport_t *o, sr_data_t *d)
 	return rc;
 }
 
-int sr_report(const sreport_t *o, const table_resp_msg_t *r)
+int sr_report(const sreport_t *o, table_resp_msg_t *const *r, uint32_t n)
 {
-	sr_data_t d = { 0 };
-	int rc;
+	sr_data_t *d;
+	int rc = 0;
 
 	if (o->kind == SR_RESV_UTIL)
-		return sr_resv_util(o, r);
-	if (parse(r, &d) < 0) {
-		error("Unexpected answer from slurmdbd");
-		return -1;
-	}
-	switch (o->kind) {
+		return sr_resv_util(o, r[0]);
+	d = xcalloc(n + 1, sizeof(*d));
+	for (uint32_t k = 0; k < n && !rc; k++)
+		if (parse(r[k], &d[k]) < 0) {
+			error("Unexpected answer from slurmdbd");
+			rc = -1;
+		}
+	switch (rc ? 0 : o->kind) {
+	case 0:
+		break;
 	case SR_CLUSTER_UTIL:
-		rc = cluster_util(o, &d);
+		rc = cluster_util(o, d, n);
 		break;
 	case SR_ACCT_BY_USER:
+		rc = acct_by_user(o, d, n);
+		break;
 	case SR_ACCT_BY_QOS:
-		rc = acct_by_user(o, &d);
+		rc = acct_by_user(o, d, 1);
 		break;
 	case SR_USER_BY_WCKEY:
 	case SR_WCKEY_BY_USER:
-		rc = sr_wckey_usage(o, &d);
+		rc = sr_wckey_usage(o, &d[0]);
 		break;
 	case SR_USER_BY_ACCT:
-		rc = user_rows(o, &d, false);
+		rc = user_rows(o, d, n, false);
 		break;
 	case SR_USER_TOP:
-		rc = user_rows(o, &d, true);
+		rc = user_rows(o, d, n, true);
 		break;
 	default:
-		rc = job_sizes(o, &d);
+		rc = job_sizes(o, &d[0]);
 	}
-	data_free(&d);
+	for (uint32_t k = 0; k < n; k++)
+		data_free(&d[k]);
+	xfree(d);
 	return rc;
 }

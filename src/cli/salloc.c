@@ -147,7 +147,7 @@ static void _het_parse(cli_job_opts_t **oa, size_t *n, int argc,
 		_het_add(oa, n);
 		if (cli_opt_parse_argv(&(*oa)[*n - 1], argc - *first,
 				       argv + *first, &f) < 0)
-			exit(1);
+			exit(cli_opt_err_exit());
 		*first += f;
 	}
 	for (size_t k = 1; k < *n; k++) {
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 	_het_add(&oa, &n);
 	oa[0].spank = cli_spank_start(S_CTX_ALLOCATOR);
 	if (cli_opt_parse_argv(&oa[0], argc, argv, &first) < 0)
-		exit(1);
+		exit(cli_opt_err_exit());
 	_early_exits(&oa[0]);
 	_het_parse(&oa, &n, argc, argv, &first);
 	o = &oa[0];             /* the leader's: oa moves no more */

@@ -426,14 +426,14 @@ int main(int argc, char **argv)
 	o[0].spank = cli_spank_start(S_CTX_ALLOCATOR);
 	cli_filter_setup_defaults(&o[0]);
 	if (cli_opt_parse_argv(&o[0], argc, argv, &first) < 0)
-		exit(255);
+		exit(cli_opt_err_exit());
 	early_exits(&o[0]);
 	/* "A : B": each ':' starts the next component's options */
 	while (first < argc && !strcmp(argv[first], ":")) {
 		het_add(&o, &n);
 		if (cli_opt_parse_argv(&o[n - 1], argc - first, argv + first,
 				       &f) < 0)
-			exit(255);
+			exit(cli_opt_err_exit());
 		first += f;
 	}
 	ncli = n;
@@ -461,20 +461,20 @@ int main(int argc, char **argv)
 		/* a command line without ':' sets every component */
 		if (ncli == 1 && cli_opt_parse_argv(&o[n - 1], argc, argv,
 						    &f) < 0)
-			exit(255);
+			exit(cli_opt_err_exit());
 	}
 	for (size_t k = 0; k < n; k++) {
 		if (cli_opt_parse_env(&o[k], environ) < 0 ||
 		    (!k && cli_spank_env_options(&o[k], environ) < 0))
-			exit(255);
+			exit(cli_opt_err_exit());
 		if (k < nsec && cli_opt_parse_script(&o[k], secs[k],
 						     strlen(secs[k]),
 						     "#SBATCH") < 0)
-			exit(255);
+			exit(cli_opt_err_exit());
 	}
 	xstrarray_free(secs);
 	if (cli_opt_parse_wrapper(&o[0], script, len) < 0)
-		exit(255);
+		exit(cli_opt_err_exit());
 	for (size_t k = 0; k < n; k++) {
 		if (cli_opt_validate(&o[k]) < 0)
 			exit(1);

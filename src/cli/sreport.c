@@ -35,6 +35,8 @@ static struct {
 	bool      quiet;
 	int       verbose;
 	char     *cluster;
+	uint32_t  tres[8];        /* -T */
+	uint32_t  ntres;
 } gopt = { .tf = SR_TIME_MINS };
 
 static void usage(FILE *out)
@@ -48,7 +50,7 @@ static void usage(FILE *out)
 "  -P, --parsable2      '|' between fields\n"
 "  -Q, --quiet          no warnings\n"
 "  -t <format>          SecPer MinPer HourPer Seconds Minutes Hours Percent\n"
-"  -T, --tres=cpu       the TRES to report (cpu only)\n"
+"  -T, --tres=list      the TRES to report: cpu mem energy node billing, ALL\n"
 "  -v, --verbose        more logging\n"
 "  -V, --version        print the version\n"
 "\n"
@@ -58,6 +60,48 @@ static void usage(FILE *out)
 "  job SizesByAccount\n"
 "  Options: Start= End= Format= Accounts= Users= Clusters= Tree Group\n"
 "           TopCount= Grouping= PrintJobCount FlatView\n");
+}
+
+/* -T cpu,mem / ALL.  The roll-ups count Slurm's fixed TRES only: a
+ * gres/ or license/ TRES is refused, not reported as zero. */
+static int parse_tres(const char *arg)
+{
+	char **v = xstrsplit(arg, ",", NULL);
+	uint32_t n = 0;
+	int rc = 0;
+
+	for (size_t i = 0; v[i] && !rc; i++) {
+		uint32_t id = sr_tres_id(v[i]);
+
+		if (!v[i][0])
+			continue;
+		if (!strcasecmp(v[i], "all")) {
+			for (id = 1; sr_tres_id(sr_tres_name(id)) == id &&
+			     n < 8; id++)
+				gopt.tres[n++] = id;
+			continue;
+		}
+		if (!id) {
+			fprintf(stderr, "sreport: error: TRES %s is not "
+				"counted: Sluice's usage roll-ups keep cpu, "
+				"mem, energy, node and billing\n", v[i]);
+			rc = -1;
+		} else if (n < 8) {
+			bool seen = false;
+
+			for (uint32_t k = 0; k < n; k++)
+				seen |= gopt.tres[k] == id;
+			if (!seen)
+				gopt.tres[n++] = id;
+		}
+	}
+	xstrarray_free(v);
+	if (!rc && !n) {
+		fprintf(stderr, "sreport: error: no TRES given to -T\n");
+		rc = -1;
+	}
+	gopt.ntres = rc ? 0 : n;
+	return rc;
 }
 
 /* ---- the window ---- */
@@ -335,7 +379,7 @@ static int parse_report(int argc, char **argv, sr_kind_t *kind)
 	return -1;
 }
 
-static table_resp_msg_t *query(const sreport_t *o)
+static table_resp_msg_t *query(const sreport_t *o, uint32_t tres)
 {
 	static const uint16_t kinds[] = {
 		[SR_CLUSTER_UTIL] = DBD_REPORT_CLUSTER,
@@ -356,7 +400,7 @@ static table_resp_msg_t *query(const sreport_t *o)
 	dbd_report_msg_t req = {
 		.report = kinds[o->kind], .cluster = o->cluster,
 		.start = o->start, .end = o->end, .users = o->users,
-		.accounts = o->accounts,
+		.accounts = o->accounts, .tres_id = tres,
 	};
 	slurm_msg_t resp;
 	table_resp_msg_t *r;
@@ -406,11 +450,23 @@ static int run_command(int argc, char **argv)
 	static const uint32_t def_grouping[] = { 50, 250, 500, 1000 };
 	sreport_t o = { .tf = gopt.tf, .parsable = gopt.parsable,
 			.noheader = gopt.noheader, .top_count = 10 };
-	table_resp_msg_t *r;
+	table_resp_msg_t *r[8] = { 0 };
+	uint32_t nq;
 	int rc = 0;
 
 	if (parse_report(argc, argv, &o.kind) < 0)
 		return 1;
+	memcpy(o.tres, gopt.tres, sizeof(o.tres));
+	o.ntres = gopt.ntres;
+	if (o.ntres && (o.ntres > 1 || o.tres[0] != 1) &&
+	    o.kind != SR_CLUSTER_UTIL && o.kind != SR_ACCT_BY_USER &&
+	    o.kind != SR_USER_BY_ACCT && o.kind != SR_USER_TOP) {
+		fprintf(stderr, "sreport: error: this report counts cpu "
+			"only (-T other TRES: cluster Utilization, "
+			"AccountUtilizationByUser, UserUtilizationByAccount, "
+			"user TopUsage)\n");
+		return 1;
+	}
 	o.cluster = xstrdup(gopt.cluster ? gopt.cluster :
 			    cli_conf()->cluster_name);
 	o.grouping = xmalloc(sizeof(def_grouping));
@@ -423,14 +479,19 @@ static int run_command(int argc, char **argv)
 		sreport_free(&o);
 		return 1;
 	}
-	r = query(&o);
-	if (!r) {
-		sreport_free(&o);
-		return 1;
+	nq = o.ntres && o.kind != SR_RESV_UTIL ? o.ntres : 1;
+	for (uint32_t k = 0; k < nq; k++) {
+		r[k] = query(&o, o.ntres ? o.tres[k] : 0);
+		if (!r[k]) {
+			rc = 1;
+			break;
+		}
 	}
-	if (sr_report(&o, r) < 0)
+	if (!rc && sr_report(&o, r, nq) < 0)
 		rc = 1;
-	msg_body_free(RESPONSE_DBD_REPORT, r);
+	for (uint32_t k = 0; k < nq; k++)
+		if (r[k])
+			msg_body_free(RESPONSE_DBD_REPORT, r[k]);
 	sreport_free(&o);
 	return rc;
 }
@@ -515,11 +576,8 @@ int main(int argc, char **argv)
 				gopt.tf = tf;
 			break;
 		case 'T':
-			if (strcasecmp(optarg, "cpu")) {
-				fprintf(stderr, "sreport: error: only the cpu "
-					"TRES is reported\n");
+			if (parse_tres(optarg) < 0)
 				exit(1);
-			}
 			break;
 		case 'v': gopt.verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);

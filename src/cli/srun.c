@@ -95,10 +95,16 @@ static void _early_exits(srun_t *r)
  * too, which only srun reads.  0, or -1 with Slurm's errors printed. */
 static int _mpi_resolve(srun_t *r)
 {
-	const slurm_conf_t *c = cli_conf();
-	const char *t = r->so.mpi ? r->so.mpi : c->mpi_default;
-	char err[1024];
+	char err[1024] = "";
+	const slurm_conf_t *c = cli_conf_load(err, sizeof(err));
+	const char *t;
 
+	if (!c) {       /* no slurm.conf: what cli_init would say */
+		error("%s", err[0] ? err : "Unable to process configuration "
+		      "file");
+		exit(1);
+	}
+	t = r->so.mpi ? r->so.mpi : c->mpi_default;
 	if (fixed_plugin_check(&launch_type, c->launch_type && *c->launch_type
 			       ? c->launch_type : "launch/slurm",
 			       c->plugin_dir, NULL, err, sizeof(err)) < 0) {
@@ -246,7 +252,7 @@ static void _parse(srun_t *r, int argc, char **argv)
 	cli_filter_setup_defaults(o);
 	if (srun_opt_parse_env(o, environ) < 0 ||
 	    cli_opt_parse_argv(o, argc, argv, &first) < 0)
-		exit(1);
+		exit(cli_opt_err_exit());
 	_early_exits(r);
 	n_argv = o->desc.num_tasks != NO_VAL32;
 	N_argv = o->desc.min_nodes != NO_VAL32;
@@ -359,7 +365,7 @@ static job_step_create_response_msg_t *_create(srun_t *r)
 		.exc_nodes = d->exc_nodes, .name = (char *) _base(r->argv[0]),
 		.host = r->my_addr, .srun_pid = (uint32_t) getpid(),
 		.overcommit = d->bitflags & JOB_OVERCOMMIT,
-		.resv_ports = r->so.resv_ports,
+		.resv_ports = r->so.resv_ports, .container = d->container,
 	};
 	/* in an existing allocation the step asks for its own GRES (its
 	 * own allocation is the request itself: the step gets it all) */

@@ -159,6 +159,7 @@ static const str_field_t step_create_strs[] = {
 	SN(job_step_create_request_msg_t, exc_nodes, ACCT_LIM_OTHER, "exc_nodes"),
 	S(job_step_create_request_msg_t, name, ACCT_LIM_STEP_NAME),
 	SN(job_step_create_request_msg_t, host, ACCT_LIM_OTHER, "host"),
+	S(job_step_create_request_msg_t, container, ACCT_LIM_PATH),
 	SN(job_step_create_request_msg_t, tres_per_step, ACCT_LIM_OTHER,
 	   "tres_per_step"),
 	SN(job_step_create_request_msg_t, tres_per_node, ACCT_LIM_OTHER,

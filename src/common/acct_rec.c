@@ -55,7 +55,8 @@ const field_desc_t acct_step_rec_fields[] = {
 	S(num_cpus, FT_U32), S(tres_alloc, FT_STR), S(user_usec, FT_U64),
 	S(sys_usec, FT_U64), S(max_rss_kb, FT_U64), S(max_vsize_kb, FT_U64),
 	S(ave_rss_kb, FT_U64), S(ave_vsize_kb, FT_U64),
-	S(consumed_energy, FT_U64),
+	/* records of older controllers end before these (step_rec_old) */
+	S(consumed_energy, FT_U64), S(container, FT_STR),
 	FIELD_END
 };
 #undef S
@@ -304,14 +305,15 @@ void acct_frame_free_members(acct_frame_t *f)
 /* A record from an outbox written before the last fields of its table
  * existed (job: array_task_str, then container/wckey/wckey_id/resv_id,
  * then het_job_id/het_job_offset, then time_suspended; step:
- * consumed_energy). */
+ * consumed_energy, then container). */
 static void *rec_v1(const field_desc_t *v1, size_t size, const uint8_t *data,
-		    uint32_t len)
+		    uint32_t len, uint16_t version)
 {
 	buf_t *b = buf_view(data, len);
 	void *rec = xmalloc(size);
 
-	buf_set_proto(b, PROTO_25_05);
+	buf_set_proto(b, version == ACCT_REC_UNVERSIONED ? PROTO_25_05
+							  : version);
 	if (fields_unpack(b, v1, rec) < 0 || buf_remaining(b)) {
 		fields_free(v1, rec);
 		xfree(rec);
@@ -349,20 +351,33 @@ static void *job_rec_old(const uint8_t *data, uint32_t len)
 			old[v][base_rows(old[v]) - drop[v]] =
 				(field_desc_t)FIELD_END;
 		}
-		rec = rec_v1(old[v], sizeof(acct_job_rec_t), data, len);
+		rec = rec_v1(old[v], sizeof(acct_job_rec_t), data, len,
+			     ACCT_REC_UNVERSIONED);
 	}
 	return rec;
 }
 
-static void *step_rec_v1(const uint8_t *data, uint32_t len)
+/* Step records of older controllers: without container (any version:
+ * a Sluice controller of the same protocol before schema 22), then
+ * without consumed_energy too (unversioned outbox files only). */
+static void *step_rec_old(const uint8_t *data, uint32_t len, uint16_t version)
 {
-	static field_desc_t v1[NFIELDS(acct_step_rec_fields)];
+	static const size_t drop[] = { 1, 2 };
+	enum { OLD_CNT = sizeof(drop) / sizeof(drop[0]) };
+	static field_desc_t old[OLD_CNT][NFIELDS(acct_step_rec_fields)];
+	size_t cnt = version == ACCT_REC_UNVERSIONED ? OLD_CNT : 1;
+	void *rec = NULL;
 
-	if (!v1[0].name) {
-		memcpy(v1, acct_step_rec_fields, sizeof(v1));
-		v1[base_rows(v1) - 1] = (field_desc_t)FIELD_END;
+	for (size_t v = 0; v < cnt && !rec; v++) {
+		if (!old[v][0].name) {
+			memcpy(old[v], acct_step_rec_fields, sizeof(old[v]));
+			old[v][base_rows(old[v]) - drop[v]] =
+				(field_desc_t)FIELD_END;
+		}
+		rec = rec_v1(old[v], sizeof(acct_step_rec_t), data, len,
+			     version);
 	}
-	return rec_v1(v1, sizeof(acct_step_rec_t), data, len);
+	return rec;
 }
 
 bool acct_rec_version_ok(uint16_t v, char *why, size_t len)
@@ -411,8 +426,8 @@ void *acct_rec_unpack(uint16_t kind, uint16_t version, const uint8_t *data,
 	buf_destroy(b);
 	if (!rec && version == ACCT_REC_UNVERSIONED && kind == ACCT_REC_JOB)
 		rec = job_rec_old(data, len);
-	if (!rec && version == ACCT_REC_UNVERSIONED && kind == ACCT_REC_STEP)
-		rec = step_rec_v1(data, len);
+	if (!rec && kind == ACCT_REC_STEP)
+		rec = step_rec_old(data, len, version);
 	return rec;
 }
 

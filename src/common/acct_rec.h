@@ -131,6 +131,7 @@ typedef struct {
 	uint64_t  ave_rss_kb;
 	uint64_t  ave_vsize_kb;
 	uint64_t  consumed_energy; /* joules, summed over the step's nodes */
+	char     *container;      /* --container: the OCI bundle, or NULL */
 } acct_step_rec_t;
 
 /* A node went down/drained (end = 0) or came back (end set). */

@@ -339,8 +339,9 @@ static const field_desc_t step_create_fields[] = {
 	SC(mem_per_node, FT_U64), SC(exact, FT_BOOL), SC(overlap, FT_BOOL),
 	SC(node_list, FT_STR), SC(exc_nodes, FT_STR), SC(name, FT_STR),
 	SC(host, FT_STR), SC(srun_pid, FT_U32), SC(overcommit, FT_BOOL),
-	SC(resv_ports, FT_U16), SC(tres_per_step, FT_STR),
-	SC(tres_per_node, FT_STR), SC(tres_per_task, FT_STR),
+	SC(resv_ports, FT_U16), SC(container, FT_STR),
+	SC(tres_per_step, FT_STR), SC(tres_per_node, FT_STR),
+	SC(tres_per_task, FT_STR),
 	FIELD_END
 };
 #undef SC
@@ -454,6 +455,7 @@ static const field_desc_t dbd_records_resp_fields[] = {
 static const field_desc_t dbd_report_fields[] = {
 	RP(report, FT_U16), RP(cluster, FT_STR), RP(start, FT_TIME),
 	RP(end, FT_TIME), RP(users, FT_STRLIST), RP(accounts, FT_STRLIST),
+	RP(tres_id, FT_U32),
 	FIELD_END
 };
 #undef RP

@@ -1116,6 +1116,8 @@ typedef struct {
 	uint16_t  resv_ports;     /* --resv-ports: NO_VAL16 not given, 0 none,
 				   * NO_VAL16 - 1 one per task on a node,
 				   * else the count */
+	char     *container;      /* --container: the OCI bundle, or NULL
+				   * (recorded on the step for sacct) */
 	/* the step's GRES (srun in an allocation; all NULL = the job's,
 	 * tres_per_node "none" = none), spelled as the job's */
 	char     *tres_per_step;  /* --gpus: "gres/gpu:2" */
@@ -1476,6 +1478,7 @@ typedef struct {
 	time_t    end;
 	char    **users;
 	char    **accounts;
+	uint32_t  tres_id;        /* the TRES of the figures (0: cpu) */
 } dbd_report_msg_t;
 
 /* sshare -> slurmctld.  Lists of names; NULL = all (users: with -a or

@@ -43,8 +43,9 @@ typedef struct {
 	const char *key;          /* "SelectType": named in errors */
 	uint32_t    ops_version;  /* what this binary's callers expect */
 	/* the oldest ops version still served (0: only ops_version); a
-	 * type whose ops take a versioned view (job_submit) fills the view
-	 * of the plugin's version, see plugin_ctx_ops_version() */
+	 * type whose ops take a versioned view (job_submit, site_factor,
+	 * jobcomp) calls a plugin with what its version promised, see
+	 * plugin_ctx_ops_version() */
 	uint32_t    ops_version_min;
 	bool        list;         /* value is a comma-separated list */
 	/* only the built-ins: no .so is looked for (a type whose ops

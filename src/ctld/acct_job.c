@@ -288,6 +288,7 @@ static void batch_step(job_record_t *j, acct_step_rec_t *s)
 		.num_nodes = 1,
 		.ntasks = 1,
 		.num_cpus = cpus,
+		.container = i->container,   /* as Slurm's batch step */
 	};
 	s->tres_alloc = xstrdup_printf("cpu=%u", cpus);
 	if (mem) {

@@ -487,7 +487,7 @@ static bool _x11_on(void)
 /* --container=BUNDLE: ESLURMD_CONTAINER_RUNTIME_INVALID ("Container
  * runtime not configured or invalid") without oci.conf beside slurm.conf,
  * EINVAL for a path that is not absolute or has "..". */
-static int _check_container(const char *bundle)
+int job_validate_container(const char *bundle)
 {
 	char *oci = conf_sibling_path(ctld_conf(), "oci.conf"), why[128];
 	bool present = oci_conf_present(oci);
@@ -625,7 +625,7 @@ int job_validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 	/* --container: oci.conf beside slurm.conf turns it on (the nodes
 	 * read it); a bundle path with ".." is refused */
 	if (d->container && *d->container &&
-	    (rc = _check_container(d->container)))
+	    (rc = job_validate_container(d->container)))
 		return rc;
 	if (d->array_inx && *d->array_inx &&
 	    (rc = job_array_check(d->array_inx)))

@@ -51,6 +51,9 @@ int      job_validate(const job_desc_t *d, const slurm_msg_t *m, submit_t *s,
 		      bool batch);
 /* The tasks the job's CPUs are counted for (with -O, one per node). */
 uint32_t job_validate_alloc_tasks(const submit_t *s);
+/* --container=BUNDLE of a job or step: ESLURMD_CONTAINER_RUNTIME_INVALID
+ * without oci.conf, EINVAL for a path not absolute or with "..". */
+int      job_validate_container(const char *bundle);
 /* Frees what job_validate() allocated in *s, except s->msg. */
 void     job_validate_free(submit_t *s);
 

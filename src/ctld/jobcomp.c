@@ -11,9 +11,18 @@
 #include "common/xstring.h"
 #include "ctld/commit.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_view_fill.h"
+
+/* Ops version 1, frozen: job_end took job_info_t. */
+typedef struct {
+	int  (*init)(const slurm_conf_t *conf, char *err, size_t errlen);
+	void (*fini)(void);
+	void (*job_end)(const job_info_t *job);
+} jobcomp_ops_v1_t;
 
 static plugin_ctx_t        *ctx;
 static const jobcomp_ops_t *ops;
+static uint32_t             ops_ver;   /* the plugin's ops version */
 
 static const jobcomp_ops_t none_ops;   /* records nothing */
 static const struct sluice_plugin jobcomp_none = {
@@ -23,7 +32,8 @@ static const struct sluice_plugin jobcomp_none = {
 static const struct sluice_plugin *const builtins[] = { &jobcomp_none, NULL };
 const plugin_type_t jobcomp_plugin_type = {
 	.type = "jobcomp", .key = "JobCompType",
-	.ops_version = JOBCOMP_OPS_VERSION, .builtins = builtins,
+	.ops_version = JOBCOMP_OPS_VERSION,
+	.ops_version_min = JOBCOMP_OPS_OLDEST, .builtins = builtins,
 };
 
 int jobcomp_init(const slurm_conf_t *conf, char *err, size_t errlen)
@@ -50,7 +60,14 @@ int jobcomp_init(const slurm_conf_t *conf, char *err, size_t errlen)
 	}
 	ctx = c;
 	ops = o;
-	info("jobcomp: using %s", plugin_ctx_names(c));
+	ops_ver = plugin_ctx_ops_version(c, 0);
+	if (ops_ver != JOBCOMP_OPS_VERSION)
+		info("jobcomp: using %s (built for jobcomp ops version %u, "
+		     "this slurmctld's is %u: served as %u)",
+		     plugin_ctx_names(c), ops_ver, JOBCOMP_OPS_VERSION,
+		     ops_ver);
+	else
+		info("jobcomp: using %s", plugin_ctx_names(c));
 	return 0;
 }
 
@@ -75,6 +92,7 @@ static void _job_end_saved(void *arg)
 	jc_end_t *e = arg;
 	job_record_t *j = job_mgr_find(e->job_id);
 	job_info_t tmp;
+	job_view_t v;
 
 	if (j && ops && ops->job_end) {
 		log_flag(JOBCOMP, "%s: JobId=%u state %u exit %u recorded",
@@ -84,7 +102,13 @@ static void _job_end_saved(void *arg)
 		tmp.state_reason = e->reason;
 		tmp.exit_code = e->exit_code;
 		tmp.end_time = e->end_time;
-		ops->job_end(&tmp);
+		if (ops_ver == 1) {
+			((const jobcomp_ops_v1_t *) (const void *) ops)
+				->job_end(&tmp);
+		} else {
+			job_view_fill(&v, &tmp, j);
+			ops->job_end(&v);
+		}
 	}
 	xfree(e);
 }

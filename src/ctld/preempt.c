@@ -21,7 +21,13 @@
 #include "ctld/controller.h"
 #include "ctld/job_ckpt.h"
 #include "ctld/job_res.h"
+#include "ctld/job_view_fill.h"
 #include "ctld/preempt.h"
+
+_Static_assert(PREEMPT_VIEW_MODE_SUSPEND == PREEMPT_MODE_SUSPEND &&
+	       PREEMPT_VIEW_MODE_REQUEUE == PREEMPT_MODE_REQUEUE &&
+	       PREEMPT_VIEW_MODE_CANCEL == PREEMPT_MODE_CANCEL,
+	       "preempt_plugin.h's modes are enum preempt_mode's");
 
 static const preempt_ops_t pe_none_ops;
 
@@ -32,7 +38,8 @@ static struct {
 	uint32_t exempt;            /* PreemptExemptTime, s */
 	plugin_ctx_t        *ctx;
 	const preempt_ops_t *ops;
-} pe = { .ops = &pe_none_ops };
+	bool     builtin;           /* ops compiled in: record-only views */
+} pe = { .ops = &pe_none_ops, .builtin = true };
 
 int preempt_mode_parse(const char *s)
 {
@@ -64,8 +71,10 @@ static void _pe_plugin(const slurm_conf_t *c)
 
 	if (plugin_ctx_replace(&pe.ctx, &preempt_plugin_type,
 			       type && *type ? type : "preempt/none",
-			       c->plugin_dir, "preempt/none"))
+			       c->plugin_dir, "preempt/none")) {
 		pe.ops = plugin_ctx_ops(pe.ctx, 0);
+		pe.builtin = plugin_ctx_builtin(pe.ctx, 0);
+	}
 }
 
 static void _pe_load(void)
@@ -92,43 +101,50 @@ bool preempt_enabled(void)
 
 /* ---- the built-ins ---- */
 
+/* The built-ins read the controller's record behind a view. */
+#define REC(v) ((const job_record_t *) (v)->ctld)
+
 /* preempt/qos: the QOS of a job (NULL: none known) */
 static const assoc_qos_t *_pe_qos(const job_record_t *j)
 {
 	return j->info.qos && *j->info.qos ? assoc_mgr_qos(j->info.qos) : NULL;
 }
 
-static uint32_t _pp_tier(const job_record_t *j)
+static uint32_t _pp_tier(const job_view_t *v)
 {
+	const job_record_t *j = REC(v);
+
 	return j->part ? j->part->info.priority_tier : 0;
 }
 
-static bool _pp_preempts(const job_record_t *j, const job_record_t *r)
+static bool _pp_preempts(const job_view_t *j, const job_view_t *r)
 {
 	return _pp_tier(r) < _pp_tier(j);
 }
 
-static int _pp_mode(const job_record_t *r)
+static int _pp_mode(const job_view_t *r)
 {
-	return preempt_part_mode(r->part);
+	return preempt_part_mode(REC(r)->part);
 }
 
-static uint32_t _pp_grace(const job_record_t *r)
+static uint32_t _pp_grace(const job_view_t *v)
 {
+	const job_record_t *r = REC(v);
+
 	return r->part ? r->part->info.grace_time : 0;
 }
 
-static uint32_t _qos_tier(const job_record_t *j)
+static uint32_t _qos_tier(const job_view_t *v)
 {
-	const assoc_qos_t *q = _pe_qos(j);
+	const assoc_qos_t *q = _pe_qos(REC(v));
 
 	return q ? q->priority : 0;
 }
 
 /* Is r's QOS in the Preempt list of j's? */
-static bool _qos_preempts(const job_record_t *j, const job_record_t *r)
+static bool _qos_preempts(const job_view_t *j, const job_view_t *r)
 {
-	const assoc_qos_t *jq = _pe_qos(j), *rq = _pe_qos(r);
+	const assoc_qos_t *jq = _pe_qos(REC(j)), *rq = _pe_qos(REC(r));
 
 	if (!jq || !rq || jq == rq)
 		return false;
@@ -138,14 +154,14 @@ static bool _qos_preempts(const job_record_t *j, const job_record_t *r)
 	return false;
 }
 
-static int _qos_mode(const job_record_t *r)
+static int _qos_mode(const job_view_t *r)
 {
 	return pe.mode;
 }
 
-static uint32_t _qos_grace(const job_record_t *r)
+static uint32_t _qos_grace(const job_view_t *r)
 {
-	const assoc_qos_t *q = _pe_qos(r);
+	const assoc_qos_t *q = _pe_qos(REC(r));
 
 	return q && q->grace_time < UINT32_MAX ? (uint32_t) q->grace_time : 0;
 }
@@ -175,20 +191,55 @@ const plugin_type_t preempt_plugin_type = {
 	.ops_version = PREEMPT_OPS_VERSION, .builtins = pe_builtins,
 };
 
-/* The mode, GraceTime and tier of a job as the plugin says. */
+/* A built-in reads the record behind the view; any other plugin gets
+ * every member. */
+static void _pe_view(job_view_t *v, const job_record_t *j)
+{
+	if (pe.builtin)
+		job_view_fill_builtin(v, &j->info, j);
+	else
+		job_view_fill(v, &j->info, j);
+}
+
+/* The mode, GraceTime and tier of a job as the plugin says (it sees
+ * the job's view). */
 static int _pe_mode(const job_record_t *r)
 {
-	return pe.ops->mode ? pe.ops->mode(r) : PREEMPT_MODE_OFF;
+	job_view_t v = { 0 };
+
+	if (!pe.ops->mode)
+		return PREEMPT_MODE_OFF;
+	_pe_view(&v, r);
+	return pe.ops->mode(&v);
 }
 
 static uint32_t _pe_grace(const job_record_t *r)
 {
-	return pe.ops->grace ? pe.ops->grace(r) : 0;
+	job_view_t v = { 0 };
+
+	if (!pe.ops->grace)
+		return 0;
+	_pe_view(&v, r);
+	return pe.ops->grace(&v);
 }
 
 static uint32_t _pe_tier(const job_record_t *j)
 {
-	return pe.ops->tier ? pe.ops->tier(j) : 0;
+	job_view_t v = { 0 };
+
+	if (!pe.ops->tier)
+		return 0;
+	_pe_view(&v, j);
+	return pe.ops->tier(&v);
+}
+
+static bool _pe_preempts(const job_record_t *j, const job_record_t *r)
+{
+	job_view_t jv = { 0 }, rv = { 0 };
+
+	_pe_view(&jv, j);
+	_pe_view(&rv, r);
+	return pe.ops->preempts(&jv, &rv);
 }
 
 int preempt_part_mode(const part_record_t *part)
@@ -330,7 +381,7 @@ static bool _pe_may_preempt(const job_record_t *j, const job_record_t *r,
 	if (r == j || !_pe_running(r) || r->info.preempt_time || !r->part ||
 	    !j->part)
 		return false;
-	if (!pe.ops->preempts(j, r))
+	if (!_pe_preempts(j, r))
 		return false;
 	if (_pe_mode(r) == PREEMPT_MODE_OFF)
 		return false;

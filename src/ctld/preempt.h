@@ -12,9 +12,9 @@
  * preempt/qos (jobs whose QOS is in the Preempt list of the pending
  * job's QOS; tier = QOS Priority; global PreemptMode, the QOS's
  * GraceTime).  Any other name is PluginDir/preempt_<name>.so exporting
- * preempt_ops_t (built against this source tree: the ops see job
- * records).  The ops run on the controller's loop, once per candidate
- * job in the scheduler's pass: they must not block.  Cancel and
+ * preempt_ops_t (ctld/preempt_plugin.h: the ops see job views,
+ * common/job_view.h).  The ops run on the controller's loop, once per
+ * candidate job in the scheduler's pass: they must not block.  Cancel and
  * requeue wait the partition's GraceTime: the job's steps get SIGCONT and
  * SIGTERM at once, its end time moves to now + GraceTime and it is ended
  * then.  A job suspended by preemption gives back its CPUs and is resumed
@@ -30,6 +30,7 @@
 
 #include "common/plugin_ctx.h"
 #include "ctld/job_mgr.h"
+#include "ctld/preempt_plugin.h"
 #include "ctld/select.h"
 
 enum preempt_mode {
@@ -42,19 +43,6 @@ enum preempt_mode {
 				    * cancelled, as Slurm's mode did */
 };
 
-#define PREEMPT_OPS_VERSION 1
-
-typedef struct {
-	/* May pending j preempt running r (r is past PreemptExemptTime and
-	 * its mode is not OFF)?  NULL: nothing is ever preempted. */
-	bool     (*preempts)(const job_record_t *j, const job_record_t *r);
-	/* r's rank as a victim: lower tiers go first. */
-	uint32_t (*tier)(const job_record_t *r);
-	/* What happens to victim r (enum preempt_mode) and its GraceTime
-	 * in seconds. */
-	int      (*mode)(const job_record_t *r);
-	uint32_t (*grace)(const job_record_t *r);
-} preempt_ops_t;
 
 /* The type with its built-ins (ctld_plugins.c checks a new config). */
 extern const plugin_type_t preempt_plugin_type;

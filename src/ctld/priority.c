@@ -30,6 +30,7 @@
 #include "ctld/assoc_mgr.h"
 #include "ctld/controller.h"
 #include "ctld/job_mgr.h"
+#include "ctld/job_view_fill.h"
 #include "ctld/node_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/priority.h"
@@ -48,7 +49,12 @@ static struct {
 	time_t                last_calc;
 	plugin_ctx_t         *ctx;
 	const priority_ops_t *ops;
-} pr = { .ops = &prio_basic_ops };
+	priority_totals_t     recalc_tot;  /* during priority_recalc */
+	bool                  builtin;     /* ops compiled in */
+} pr = { .ops = &prio_basic_ops, .builtin = true };
+
+/* The built-ins read the controller's record behind a view. */
+#define REC(v) ((const job_record_t *) (v)->ctld)
 
 /* ---- configuration ---- */
 
@@ -317,61 +323,43 @@ static void _pr_totals(priority_totals_t *t)
 
 /* ---- the built-ins ---- */
 
-static uint32_t _basic_new_job(struct job_record *j, time_t now)
+static uint32_t _basic_new_job(const job_view_t *v, time_t now)
 {
 	return job_mgr_new_priority();
 }
 
-static uint32_t _mf_new_job(struct job_record *j, time_t now)
+static uint32_t _mf_new_job(const job_view_t *v, time_t now)
 {
 	priority_totals_t t;
-	job_info_t save = j->info;
-	uint32_t p;
 
 	_pr_totals(&t);
-	/* nice is applied by the caller */
-	j->info.nice = NICE_OFFSET;
-	if (!j->info.eligible_time)
-		j->info.eligible_time = now;
-	p = priority_compute(&pr.pc, &t, j, now, NULL);
-	j->info.nice = save.nice;
-	j->info.eligible_time = save.eligible_time;
+	return priority_compute(&pr.pc, &t, REC(v), now, NULL);
+}
+
+static void _mf_recalc(priority_job_t *jobs, size_t cnt, time_t now)
+{
+	for (size_t k = 0; k < cnt; k++)
+		jobs[k].priority = priority_compute(&pr.pc, &pr.recalc_tot,
+						    REC(jobs[k].job), now,
+						    NULL);
+}
+
+static uint32_t _mf_factors(const priority_totals_t *t, const job_view_t *v,
+			    time_t now, priority_factors_view_t *out)
+{
+	priority_factors_t f = { 0 };
+	uint32_t p = priority_compute(&pr.pc, t, REC(v), now, &f);
+
+	*out = (priority_factors_view_t) {
+		.site = f.site, .age = f.age, .fairshare = f.fairshare,
+		.job_size = f.job_size, .part = f.part, .qos = f.qos_f,
+		.assoc = f.assoc, .norm_age = f.norm_age,
+		.norm_fairshare = f.norm_fairshare,
+		.norm_job_size = f.norm_job_size, .norm_part = f.norm_part,
+		.norm_qos = f.norm_qos, .norm_assoc = f.norm_assoc,
+		.tres = f.tres, .norm_tres = f.norm_tres,
+	};
 	return p;
-}
-
-static void _mf_recalc(time_t now)
-{
-	priority_totals_t t;
-	job_record_t *j;
-	uint32_t changed = 0;
-
-	site_factor_update();
-	_pr_totals(&t);
-	pr.last_calc = now;
-	for (j = job_mgr_pending_first(); j; j = j->pend_next) {
-		uint32_t p;
-
-		if (!j->info.priority || j->prio_fixed)
-			continue;
-		p = priority_compute(&pr.pc, &t, j, now, NULL);
-		if (p != j->info.priority) {
-			j->info.priority = p;
-			j->prio_saved = p;
-			job_mgr_touch(j);
-			changed++;
-		}
-	}
-	if (changed)
-		job_mgr_pending_sort();
-	debug2("priority_recalc: %u pending jobs changed priority", changed);
-	log_flag(PRIO, "%s: %u pending jobs changed priority", __func__,
-		 changed);
-}
-
-static uint32_t _mf_factors(const priority_totals_t *t, struct job_record *j,
-			    time_t now, priority_factors_t *out)
-{
-	return priority_compute(&pr.pc, t, j, now, out);
 }
 
 static const priority_ops_t prio_basic_ops = { .new_job = _basic_new_job };
@@ -396,16 +384,98 @@ const plugin_type_t priority_plugin_type = {
 	.ops_version = PRIORITY_OPS_VERSION, .builtins = prio_builtins,
 };
 
+/* A built-in reads the record behind the view; any other plugin gets
+ * every member. */
+static void _pr_view(job_view_t *v, const job_record_t *j)
+{
+	if (pr.builtin)
+		job_view_fill_builtin(v, &j->info, j);
+	else
+		job_view_fill(v, &j->info, j);
+}
+
+/* The plugin sees the job before nice (the caller applies it) and
+ * eligible from now if it has no eligible time yet. */
 uint32_t priority_new_job(struct job_record *j, time_t now)
 {
-	return pr.ops->new_job ? pr.ops->new_job(j, now) :
-		job_mgr_new_priority();
+	uint32_t nice = j->info.nice;
+	time_t elig = j->info.eligible_time;
+	job_view_t v = { 0 };
+	uint32_t p;
+
+	if (!pr.ops->new_job)
+		return job_mgr_new_priority();
+	j->info.nice = NICE_OFFSET;
+	if (!j->info.eligible_time)
+		j->info.eligible_time = now;
+	_pr_view(&v, j);
+	p = pr.ops->new_job(&v, now);
+	j->info.nice = nice;
+	j->info.eligible_time = elig;
+	return p;
+}
+
+/* One batch of pending jobs through the plugin's recalc: the changed
+ * priorities back into the records.  Returns how many changed. */
+static uint32_t _pr_recalc_batch(job_record_t **recs, job_view_t *views,
+				 priority_job_t *pj, size_t n, time_t now)
+{
+	uint32_t changed = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		_pr_view(&views[k], recs[k]);
+		pj[k].job = &views[k];
+		pj[k].priority = recs[k]->info.priority;
+	}
+	pr.ops->recalc(pj, n, now);
+	for (size_t k = 0; k < n; k++) {
+		job_record_t *j = recs[k];
+		uint32_t p = pj[k].priority ? pj[k].priority : 1;
+
+		if (p != j->info.priority) {
+			j->info.priority = p;
+			j->prio_saved = p;
+			job_mgr_touch(j);
+			changed++;
+		}
+	}
+	return changed;
 }
 
 void priority_recalc(time_t now)
 {
-	if (pr.ops->recalc)
-		pr.ops->recalc(now);
+	job_record_t *recs[PRIORITY_RECALC_BATCH];
+	priority_job_t *pj;
+	job_view_t *views;
+	uint32_t changed = 0;
+	size_t n = 0;
+
+	if (!pr.ops->recalc)
+		return;
+	site_factor_update();
+	_pr_totals(&pr.recalc_tot);
+	pr.last_calc = now;
+	views = xcalloc(PRIORITY_RECALC_BATCH, sizeof(*views));
+	pj = xcalloc(PRIORITY_RECALC_BATCH, sizeof(*pj));
+	/* held jobs (priority 0) and operators' priorities stay */
+	for (job_record_t *j = job_mgr_pending_first(); j; j = j->pend_next) {
+		if (!j->info.priority || j->prio_fixed)
+			continue;
+		recs[n++] = j;
+		if (n == PRIORITY_RECALC_BATCH) {
+			changed += _pr_recalc_batch(recs, views, pj, n, now);
+			n = 0;
+		}
+	}
+	if (n)
+		changed += _pr_recalc_batch(recs, views, pj, n, now);
+	xfree(views);
+	xfree(pj);
+	if (changed)
+		job_mgr_pending_sort();
+	debug2("priority_recalc: %u pending jobs changed priority", changed);
+	log_flag(PRIO, "%s: %u pending jobs changed priority", __func__,
+		 changed);
 }
 
 static void _pr_on_calc(evutil_socket_t fd, short what, void *arg)
@@ -434,6 +504,7 @@ static void _pr_plugin(const slurm_conf_t *c)
 	if (plugin_ctx_replace(&pr.ctx, &priority_plugin_type, type,
 			       c->plugin_dir, "priority/basic")) {
 		pr.ops = plugin_ctx_ops(pr.ctx, 0);
+		pr.builtin = plugin_ctx_builtin(pr.ctx, 0);
 		debug("priority: using %s", plugin_ctx_names(pr.ctx));
 	}
 }
@@ -466,6 +537,7 @@ void priority_fini(void)
 	plugin_ctx_destroy(pr.ctx);
 	pr.ctx = NULL;
 	pr.ops = &prio_basic_ops;
+	pr.builtin = true;
 }
 
 void priority_reconfig(void)
@@ -509,6 +581,38 @@ static bool _pr_wanted(const priority_factors_request_msg_t *q,
 	       _pr_user_in(q->users, j->info.user_id, j->info.user_name);
 }
 
+/* The plugin's factors of j in partition p (j->part is p) into f. */
+static uint32_t _pr_factors(const priority_totals_t *t, job_record_t *j,
+			    const part_record_t *p, time_t now,
+			    priority_factors_t *f)
+{
+	priority_factors_view_t o = { 0 };
+	job_view_t v;
+	uint32_t prio;
+
+	job_view_fill(&v, &j->info, j);
+	if (p)
+		v.partition = p->info.name;
+	prio = pr.ops->factors(t, &v, now, &o);
+	f->site = o.site;
+	f->age = o.age;
+	f->fairshare = o.fairshare;
+	f->job_size = o.job_size;
+	f->part = o.part;
+	f->qos_f = o.qos;
+	f->assoc = o.assoc;
+	f->norm_age = o.norm_age;
+	f->norm_fairshare = o.norm_fairshare;
+	f->norm_job_size = o.norm_job_size;
+	f->norm_part = o.norm_part;
+	f->norm_qos = o.norm_qos;
+	f->norm_assoc = o.norm_assoc;
+	f->tres = o.tres;
+	f->norm_tres = o.norm_tres;
+	f->nice = (int32_t) ((int64_t) j->info.nice - NICE_OFFSET);
+	return prio;
+}
+
 void priority_rpc_factors(net_conn_t *c, slurm_msg_t *m)
 {
 	priority_factors_request_msg_t *q = m->data;
@@ -543,7 +647,7 @@ void priority_rpc_factors(net_conn_t *c, slurm_msg_t *m)
 			f = &r.jobs[r.cnt++];
 			j->part = p;
 			prio = pr.ops->factors ?
-				pr.ops->factors(&t, j, now, f) :
+				_pr_factors(&t, j, p, now, f) :
 				j->info.priority;
 			j->part = save;
 			f->job_id = j->info.job_id;

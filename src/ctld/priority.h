@@ -3,12 +3,13 @@
  * priority/multifactor (weighted age, fair-share, job size, partition,
  * QOS, TRES, minus nice), recomputed for pending jobs every
  * PriorityCalcPeriod.  Any other name is PluginDir/priority_<name>.so
- * exporting priority_ops_t; its ops see the controller's job records, so
- * it is built against this source tree.
+ * exporting priority_ops_t (ctld/priority_plugin.h): its ops see job
+ * views (common/job_view.h), not the controller's records.
  *
  * Every op runs on the controller's loop thread and must not block:
  * new_job on each submission, recalc over the whole pending queue every
- * PriorityCalcPeriod, factors per job of a sprio request.
+ * PriorityCalcPeriod (in batches of PRIORITY_RECALC_BATCH views), factors
+ * per job of a sprio request.
  *
  * Fair-share comes from a hook the accounting side installs; without one
  * the factor is 1.0.  A priority set by an operator (sbatch --priority,
@@ -24,6 +25,7 @@
 #include "common/msg_types.h"
 #include "common/net.h"
 #include "common/plugin_ctx.h"
+#include "ctld/priority_plugin.h"
 
 struct event_base;
 struct job_record;
@@ -46,13 +48,6 @@ int  priority_conf_load(const slurm_conf_t *conf, priority_conf_t *pc,
 			char *err, size_t errlen);
 void priority_conf_free(priority_conf_t *pc);
 
-/* Cluster totals the job size and TRES factors divide by. */
-typedef struct {
-	uint32_t nodes;
-	uint64_t cpus;
-	uint64_t mem;              /* MB */
-	uint16_t max_part_factor;  /* highest PriorityJobFactor */
-} priority_totals_t;
 
 /* Factors of j at now (out's norm_* and weighted values).  Pure: used
  * by the controller and by unit tests on synthetic jobs. */
@@ -61,22 +56,8 @@ uint32_t priority_compute(const priority_conf_t *pc,
 			  const struct job_record *j, time_t now,
 			  priority_factors_t *out);
 
-#define PRIORITY_OPS_VERSION 1
-
-typedef struct {
-	/* A new job's priority before nice (the caller applies nice and
-	 * keeps an operator's --priority instead).  NULL: as basic. */
-	uint32_t (*new_job)(struct job_record *j, time_t now);
-	/* Every PriorityCalcPeriod and after a reconfigure: set the pending
-	 * jobs' priorities (not those fixed by an operator) and resort the
-	 * queue if one changed.  NULL: priorities never change by time. */
-	void     (*recalc)(time_t now);
-	/* sprio: j's factors at now into out, returns its priority.  NULL:
-	 * the plugin has no factors (sprio says only multifactor has). */
-	uint32_t (*factors)(const priority_totals_t *tot,
-			    struct job_record *j, time_t now,
-			    priority_factors_t *out);
-} priority_ops_t;
+/* Views per recalc call (bounds the memory of a pass). */
+#define PRIORITY_RECALC_BATCH 256
 
 /* The type with its built-ins (ctld_plugins.c checks a new config). */
 extern const plugin_type_t priority_plugin_type;

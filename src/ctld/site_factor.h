@@ -20,6 +20,11 @@
  * (no network, no waiting on a file system that may hang): slow work
  * belongs on a thread the plugin owns, whose results set/update pick up.
  * The job views are valid only during the call.
+ *
+ * Ops version 2 (this header) hands the plugin job views
+ * (common/job_view.h, view 1); slurmctld also serves ops version 1,
+ * whose ops took the wire's job_info_t (tests/fixtures/plugin_ops_v1/
+ * ctld/site_factor.h), and refuses any other at load naming both.
  */
 #ifndef SLUICE_CTLD_SITE_FACTOR_H
 #define SLUICE_CTLD_SITE_FACTOR_H
@@ -29,13 +34,16 @@
 
 #include "common/conf.h"
 #include "common/job_info.h"
+#include "common/job_view.h"
 #include "common/plugin_ctx.h"
 
-#define SITE_FACTOR_OPS_VERSION 1
+#define SITE_FACTOR_OPS_VERSION 2
+/* the oldest ops version slurmctld still serves */
+#define SITE_FACTOR_OPS_OLDEST 1
 
 /* One pending job in update(): its factor may be rewritten. */
 typedef struct {
-	const job_info_t *job;
+	const job_view_t *job;
 	int32_t           factor;   /* in: as it is; out: the new one */
 } site_factor_job_t;
 
@@ -48,7 +56,7 @@ typedef struct {
 	void (*fini)(void);
 	/* A job was submitted (before its first priority) or updated;
 	 * *factor holds its current one (0 for a new job). */
-	void (*set)(const job_info_t *job, int32_t *factor);
+	void (*set)(const job_view_t *job, int32_t *factor);
 	/* Every PriorityCalcPeriod, with all pending jobs. */
 	void (*update)(site_factor_job_t *jobs, size_t cnt);
 } site_factor_ops_t;

@@ -24,6 +24,7 @@
 #include "ctld/commit.h"
 #include "ctld/controller.h"
 #include "ctld/job_nprolog.h"
+#include "ctld/job_validate.h"
 #include "ctld/rpc.h"
 #include "ctld/select.h"
 #include "ctld/gres_sel.h"
@@ -522,6 +523,8 @@ static sm_step_t *sm_record(job_record_t *j,
 	g->gpus = NULL;
 	s->gpu_excl = g->q.mode == STEP_GRES_ASK && !r->overlap;
 	sm_step_tres(s);
+	s->container = r->container && *r->container ?
+		xstrdup(r->container) : NULL;
 	hostlist_destroy(hl);
 	xfree(jn.node);
 	{
@@ -738,6 +741,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		return;
 	}
 	if (!(rc = sm_check_job(j, m->auth_uid)) && !(rc = sm_limits(j, r)) &&
+	    !(r->container && *r->container &&
+	      (rc = job_validate_container(r->container))) &&
 	    !(rc = step_gres_parse(r->tres_per_step, r->tres_per_node,
 				   r->tres_per_task, &g.q)))
 		fits = sm_gpu_fit(j, r, &g.q, &fit);

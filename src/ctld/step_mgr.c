@@ -37,6 +37,7 @@ void sm_step_free(sm_step_t *s)
 	xfree(s->done);
 	xfree(s->nodes);
 	xfree(s->host);
+	xfree(s->container);
 	for (uint32_t i = 0; s->ids && i < s->node_cnt; i++)
 		bitmap_destroy(s->ids[i]);
 	xfree(s->ids);
@@ -157,6 +158,7 @@ void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
 		.ave_vsize_kb = s->num_tasks ?
 			s->tot_vsize_kb / s->num_tasks : 0,
 		.consumed_energy = s->energy,
+		.container = s->container,
 	};
 	if (s->step_id == SLURM_EXTERN_CONT)      /* as Slurm: the job's */
 		r.num_cpus = j->info.num_cpus;

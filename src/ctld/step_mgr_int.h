@@ -33,6 +33,7 @@ typedef struct step_record {
 	char     *nodes;
 	char     *host;
 	uint32_t  srun_pid;
+	char     *container;      /* --container bundle, or NULL */
 	/* usage reported by the nodes so far */
 	uint64_t  user_usec;
 	uint64_t  sys_usec;

@@ -31,6 +31,7 @@ typedef struct {
 	uint32_t  srun_pid;
 	uint64_t  user_usec, sys_usec, max_rss_kb, tot_rss_kb, max_vsize_kb,
 		  tot_vsize_kb, energy;
+	char     *container;
 	char     *gpus;           /* per node: its GPU index mask */
 	uint16_t  gpu_excl;
 } sm_saved_t;
@@ -45,8 +46,8 @@ static const field_desc_t sm_saved_fields[] = {
 	SV(nodes, FT_STR), SV(host, FT_STR), SV(srun_pid, FT_U32),
 	SV(user_usec, FT_U64), SV(sys_usec, FT_U64), SV(max_rss_kb, FT_U64),
 	SV(tot_rss_kb, FT_U64), SV(max_vsize_kb, FT_U64),
-	SV(tot_vsize_kb, FT_U64), SV(energy, FT_U64), SV(gpus, FT_STR),
-	SV(gpu_excl, FT_U16),
+	SV(tot_vsize_kb, FT_U64), SV(energy, FT_U64),
+	SV(container, FT_STR), SV(gpus, FT_STR), SV(gpu_excl, FT_U16),
 	FIELD_END
 };
 #undef SV
@@ -85,7 +86,8 @@ void step_mgr_pack_saved(buf_t *b, const job_record_t *j)
 			.tot_rss_kb = s->tot_rss_kb,
 			.max_vsize_kb = s->max_vsize_kb,
 			.tot_vsize_kb = s->tot_vsize_kb,
-			.energy = s->energy, .gpu_excl = s->gpu_excl,
+			.energy = s->energy, .container = s->container,
+			.gpu_excl = s->gpu_excl,
 		};
 		uint16_t *done = xcalloc(s->node_cnt + 1, sizeof(*done));
 		size_t r;
@@ -200,6 +202,7 @@ static sm_step_t *sm_from_saved(job_record_t *j, const sm_saved_t *v)
 	s->max_vsize_kb = v->max_vsize_kb;
 	s->tot_vsize_kb = v->tot_vsize_kb;
 	s->energy = v->energy;
+	s->container = xstrdup(v->container);
 	/* its GPUs: held again by the restarted controller (a record of
 	 * before steps had them holds none) */
 	if (v->gpus) {

@@ -389,6 +389,9 @@ typedef struct {
 	const purge_t  *kind;
 	dbd_rows_t      cols;        /* the table's columns now */
 	int             inx_col;     /* job_db_inx in the file's columns */
+	bool            gen[ARCHIVE_COLS_MAX]; /* file column MariaDB
+					      * computes (span_cls): not
+					      * inserted */
 	int             map_jobs;    /* 1: job_table rows get new indexes */
 	inx_map_t      *map;
 	size_t          nmap, cap;
@@ -456,9 +459,17 @@ static int load_table(load_t *l, const archive_reader_t *r, char *err,
 	for (uint32_t i = 0; i < r->ncols; i++) {
 		bool known = false;
 
-		for (uint32_t c = 0; c < l->cols.rows && !known; c++)
+		l->gen[i] = false;
+		for (uint32_t c = 0; c < l->cols.rows && !known; c++) {
+			const char *extra = dbd_rows_get(&l->cols, c, 5);
+
 			known = !strcmp(r->cols[i],
 					dbd_rows_get(&l->cols, c, 0));
+			l->gen[i] = known && extra &&
+				    (strstr(extra, "GENERATED") ||
+				     strstr(extra, "PERSISTENT") ||
+				     strstr(extra, "VIRTUAL"));
+		}
 		if (!known) {
 			snprintf(err, errlen, "line %" PRIu64 ": %s has no "
 				 "column %s", r->lineno, r->table, r->cols[i]);
@@ -489,7 +500,7 @@ static int load_row(load_t *l, const archive_reader_t *r, char *err,
 		return -1;
 	}
 	for (uint32_t i = 0; i < r->ncols; i++) {
-		if (l->map_jobs && (int)i == l->inx_col)
+		if ((l->map_jobs && (int)i == l->inx_col) || l->gen[i])
 			continue;       /* the table gives a new one */
 		xstrfmtcat(&sql, "%s`%s`", first ? "" : ",", r->cols[i]);
 		first = false;
@@ -497,7 +508,7 @@ static int load_row(load_t *l, const archive_reader_t *r, char *err,
 	xstrcat(&sql, ") VALUES (");
 	first = true;
 	for (uint32_t i = 0; i < r->ncols; i++) {
-		if (l->map_jobs && (int)i == l->inx_col)
+		if ((l->map_jobs && (int)i == l->inx_col) || l->gen[i])
 			continue;
 		if (!first)
 			xstrcatc(&sql, ',');

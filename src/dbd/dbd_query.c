@@ -64,6 +64,7 @@ static const col_t step_cols[] = {
 	{ "max_rss_kb", "s.max_rss" }, { "max_vsize_kb", "s.max_vsize" },
 	{ "ave_rss_kb", "s.ave_rss" }, { "ave_vsize_kb", "s.ave_vsize" },
 	{ "consumed_energy", "s.consumed_energy" },
+	{ "container", "s.container" },
 	{ NULL, NULL }
 };
 
@@ -329,24 +330,58 @@ static void order_steps(acct_step_rec_t *s, uint32_t cnt)
 	}
 }
 
-/* The index of a plain window (no ids, users, names or states, which
- * have their own): job_end ranges over the jobs that ended since the
- * window's start and those still in the system, job_submit_id over those
- * submitted before its end.  MariaDB picks neither well: job_submit_id to
- * skip a sort, or job_end by its cluster alone (tests/perf/bench_acct.py,
- * 1,000,000 jobs: 6 s for a one-day window three days back).  The
- * smaller range, taking the records as evenly spread over time: the
- * window's distance from now against its end's from the first submit. */
-static char *jobs_table(dbd_db_t *db, const dbd_job_cond_msg_t *c)
+/* A plain window (no ids, users, names or states, which have their own
+ * indexes) over the named clusters? */
+static bool plain_window(const dbd_job_cond_msg_t *c)
+{
+	return !(c->job_ids && c->job_ids[0]) && !(c->users && c->users[0]) &&
+	       !(c->names && c->names[0]) && !(c->states && c->states[0]) &&
+	       c->cluster && c->cluster[0];
+}
+
+/* The window's rows by span class (schema v22, dbd_db.c): a job that
+ * ended at or after start took less than 2^k seconds from submit to end
+ * (class k), so it was submitted after start - 2^k; still in the system
+ * (class 0), submitted before end.  A conjunct every row of the window
+ * meets (the same rows), which job_span (cluster, span_cls, time_submit,
+ * time_end) reads as one range per class. */
+static void span_bound(char **sql, time_t start, time_t end)
+{
+	xstrfmtcat(sql, " AND ((t.span_cls = 0 AND t.time_submit <= %" PRId64
+		   ")", (int64_t)end);
+	for (int k = 1; k < 64; k++) {
+		int64_t lo = (int64_t)start - ((int64_t)1 << k);
+
+		if (k == 63 || lo <= 0) {
+			xstrfmtcat(sql, " OR (t.span_cls >= %d AND "
+				   "t.time_submit <= %" PRId64 ")", k,
+				   (int64_t)end);
+			break;
+		}
+		xstrfmtcat(sql, " OR (t.span_cls = %d AND t.time_submit "
+			   "BETWEEN %" PRId64 " AND %" PRId64 ")", k, lo,
+			   (int64_t)end);
+	}
+	xstrcatc(sql, ')');
+}
+
+/* The table of a plain window, and (*bound) the conjunct that makes
+ * its range: job_span's class ranges (span_bound()), unless the window
+ * holds most of the records (from the first submit to now, taken as
+ * evenly spread), when job_submit_id reads them in the order wanted
+ * without a sort.  (Before v22: job_end, the jobs that ended since the
+ * window's start and those still running, or job_submit_id, those
+ * submitted before its end; 1.3-1.9 s for a one-day window over
+ * 1,000,000 jobs, tests/perf/bench_acct.py.) */
+static char *jobs_table(dbd_db_t *db, const dbd_job_cond_msg_t *c,
+			char **bound)
 {
 	time_t now = time(NULL), end = c->end ? c->end : now, first;
 	char **names, *sql = NULL;
 	dbd_rows_t r;
 	int rc;
 
-	if ((c->job_ids && c->job_ids[0]) || (c->users && c->users[0]) ||
-	    (c->names && c->names[0]) || (c->states && c->states[0]) ||
-	    !c->cluster || !c->cluster[0])
+	if (!plain_window(c))
 		return xstrdup("job_table t");
 	names = xstrsplit(c->cluster, ",", NULL);
 	xstrcat(&sql, "SELECT MIN(time_submit) FROM job_table WHERE ");
@@ -359,9 +394,10 @@ static char *jobs_table(dbd_db_t *db, const dbd_job_cond_msg_t *c)
 	first = r.rows && dbd_rows_get(&r, 0, 0) ?
 		(time_t)strtoll(dbd_rows_get(&r, 0, 0), NULL, 10) : now;
 	dbd_rows_free(&r);
-	return xstrdup_printf("job_table t FORCE INDEX (%s)",
-			      now - c->start <= end - first ?
-			      "job_end" : "job_submit_id");
+	if (c->start <= first || 2 * (end - c->start) >= now - first)
+		return xstrdup("job_table t FORCE INDEX (job_submit_id)");
+	span_bound(bound, c->start, end);
+	return xstrdup("job_table t FORCE INDEX (job_span)");
 }
 
 /* The steps of the jobs selected by where (no list of ids: a sacct over
@@ -453,7 +489,7 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 {
 	query_t q = { .db = db, .c = req, .resp = resp };
 	cols_t c;
-	char *where, *sql = NULL, *table = NULL;
+	char *where, *sql = NULL, *table = NULL, *bound = NULL;
 	int rc;
 
 	resp->job_fields = req->job_fields;
@@ -474,9 +510,10 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		resp->rc = SLURM_ERROR;
 		goto out;
 	}
-	table = jobs_table(db, req);
+	bound = xstrdup(where);
+	table = jobs_table(db, req, &bound);
 	xstrfmtcat(&sql, " FROM %s WHERE 1%s ORDER BY "
-		   "t.time_submit, t.id_job", table, where);
+		   "t.time_submit, t.id_job", table, bound);
 	resp->jobs = select_recs(db, sql, &c, sizeof(acct_job_rec_t),
 				 &resp->job_cnt, &rc);
 	if (rc < 0) {
@@ -484,7 +521,7 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		goto out;
 	}
 	if (!(req->flags & DBD_JOBS_NO_STEPS) && resp->job_cnt &&
-	    load_steps(&q, table, where) < 0)
+	    load_steps(&q, table, bound) < 0)
 		resp->rc = ESLURM_DB_CONNECTION;
 	if (req->flags & (DBD_JOBS_SCRIPT | DBD_JOBS_ENV) && resp->job_cnt &&
 	    load_scripts(&q, where) < 0)
@@ -492,5 +529,6 @@ void dbd_jobs_query(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 out:
 	xfree(sql);
 	xfree(where);
+	xfree(bound);
 	xfree(table);
 }

@@ -23,6 +23,7 @@ typedef struct {
 	int64_t                 start;
 	int64_t                 end;      /* min(end, now) */
 	int64_t                 now;
+	uint32_t                tres;      /* id_tres of the figures */
 	int64_t                 roll_end;  /* [start, roll_end) from roll-ups */
 	const char             *table;     /* "hour", "day" or "month" */
 	char                  **cells;
@@ -62,14 +63,20 @@ static void row(rep_t *r, const char *kind, const char *acct,
 	cell(r, n);
 }
 
-/* "cpu=N,..." -> N */
-static uint64_t tres_cpus(const char *tres)
+/* The report's TRES in a TRES string. */
+static uint64_t tres_of(const rep_t *r, const char *tres)
 {
-	const char *p = tres ? strstr(tres, "cpu=") : NULL;
+	return dbd_tres_get(tres, r->tres);
+}
 
-	if (!p || (p != tres && p[-1] != ','))
-		return 0;
-	return strtoull(p + 4, NULL, 10);
+/* SQL: the report's TRES of job t, allocated (or requested). */
+static void job_tres(const rep_t *r, char **sql, bool req)
+{
+	if (r->tres == DBD_TRES_CPU)
+		xstrcat(sql, req ? "t.cpus_req" : "t.cpus_alloc");
+	else
+		dbd_tres_sql(sql, req ? "t.tres_req" : "t.tres_alloc",
+			     r->tres);
 }
 
 static void where_cluster(rep_t *r, char **sql, const char *col)
@@ -100,7 +107,7 @@ static int events(rep_t *r, bool cluster, uint64_t *secs, uint64_t *cpus)
 	for (uint32_t i = 0; i < rows.rows; i++) {
 		int64_t s = strtoll(dbd_rows_get(&rows, i, 0), NULL, 10);
 		int64_t e = strtoll(dbd_rows_get(&rows, i, 1), NULL, 10);
-		uint64_t n = tres_cpus(dbd_rows_get(&rows, i, 2));
+		uint64_t n = tres_of(r, dbd_rows_get(&rows, i, 2));
 
 		if (!e || e > r->end)
 			e = r->end;
@@ -143,19 +150,21 @@ static int maint(rep_t *r, uint64_t *secs)
 		if (s < r->start)
 			s = r->start;
 		if (e > s)
-			*secs += tres_cpus(dbd_rows_get(&rows, i, 2)) *
+			*secs += tres_of(r, dbd_rows_get(&rows, i, 2)) *
 				 (uint64_t)(e - s);
 	}
 	dbd_rows_free(&rows);
 	return 0;
 }
 
-/* SQL for a job's CPU-seconds allocated inside the window. */
+/* SQL for a job's TRES-seconds allocated inside the window. */
 static void alloc_expr(rep_t *r, char **sql)
 {
-	xstrfmtcat(sql, "SUM(t.cpus_alloc * GREATEST(0, LEAST(IF(t.time_end"
-		   "=0, %" PRId64 ", t.time_end), %" PRId64 ") - GREATEST("
-		   "t.time_start, %" PRId64 ")))", r->now, r->end, r->start);
+	xstrcat(sql, "SUM(");
+	job_tres(r, sql, false);
+	xstrfmtcat(sql, " * GREATEST(0, LEAST(IF(t.time_end=0, %" PRId64
+		   ", t.time_end), %" PRId64 ") - GREATEST(t.time_start, %"
+		   PRId64 ")))", r->now, r->end, r->start);
 }
 
 /* PrivateData=usage: own usage, and a coordinator's accounts' (and
@@ -203,15 +212,17 @@ static int one_number(rep_t *r, const char *sql, uint64_t *out)
 	return 0;
 }
 
-/* CPU-seconds eligible jobs waited inside the window. */
+/* TRES-seconds eligible jobs waited inside the window. */
 static int waited(rep_t *r, uint64_t *out)
 {
-	char *sql = xstrdup_printf(
-		"SELECT SUM(t.cpus_req * GREATEST(0, LEAST(IF(t.time_start"
-		"=0, IF(t.time_end=0, %" PRId64 ", t.time_end), t.time_start), "
-		"%" PRId64 ") - GREATEST(t.time_eligible, %" PRId64 "))) "
-		"FROM job_table t WHERE t.cluster=", r->now, r->end, r->start);
+	char *sql = xstrdup("SELECT SUM(");
 	int rc;
+
+	job_tres(r, &sql, true);
+	xstrfmtcat(&sql, " * GREATEST(0, LEAST(IF(t.time_start=0, IF("
+		   "t.time_end=0, %" PRId64 ", t.time_end), t.time_start), %"
+		   PRId64 ") - GREATEST(t.time_eligible, %" PRId64 "))) FROM "
+		   "job_table t WHERE t.cluster=", r->now, r->end, r->start);
 
 	dbd_db_quote(r->db, &sql, r->req->cluster);
 	xstrfmtcat(&sql, " AND t.time_eligible != 0 AND t.time_eligible < %"
@@ -260,9 +271,8 @@ static int rolled_span(rep_t *r)
 static void rolled_where(rep_t *r, char **sql)
 {
 	where_cluster(r, sql, "cluster");
-	xstrfmtcat(sql, " AND id_tres=%d AND time_start >= %" PRId64 " AND "
-		   "time_start < %" PRId64, DBD_TRES_CPU, r->start,
-		   r->roll_end);
+	xstrfmtcat(sql, " AND id_tres=%u AND time_start >= %" PRId64 " AND "
+		   "time_start < %" PRId64, r->tres, r->start, r->roll_end);
 }
 
 static int rolled_cluster(rep_t *r)
@@ -537,6 +547,16 @@ static int check(const dbd_report_msg_t *req, table_resp_msg_t *resp)
 		resp->msg = xstrdup("No cluster given");
 		return -1;
 	}
+	if (req->tres_id && !dbd_tres_name(req->tres_id)) {
+		resp->msg = xstrdup_printf("TRES id %u is not counted",
+					   req->tres_id);
+		return -1;
+	}
+	if (req->tres_id > DBD_TRES_CPU && req->report != DBD_REPORT_CLUSTER &&
+	    req->report != DBD_REPORT_ASSOC) {
+		resp->msg = xstrdup("This report counts cpu only");
+		return -1;
+	}
 	if (req->start < 0 || req->end <= req->start) {
 		resp->msg = xstrdup("The report's end is not after its start");
 		return -1;
@@ -554,7 +574,8 @@ void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		       const dbd_report_msg_t *req, table_resp_msg_t *resp)
 {
 	static const char *const cols[] = DBD_REPORT_COLS;
-	rep_t r = { .db = db, .req = req, .now = time(NULL) };
+	rep_t r = { .db = db, .req = req, .now = time(NULL),
+		    .tres = req->tres_id ? req->tres_id : DBD_TRES_CPU };
 	int rc;
 
 	if (check(req, resp) < 0) {

@@ -162,15 +162,26 @@ static int first_time(dbd_db_t *db, const char *cluster, time_t *first)
 /* ---- hours: one fetch of records per chunk of hours ---- */
 
 typedef struct {
-	uint64_t total, down, pdown, alloc, plan, cpus;
+	uint64_t total, down, pdown, alloc, plan, cpus;   /* cpus: count */
 } hour_fig_t;
 
 typedef struct {
 	uint32_t hour;
 	uint32_t assoc;
+	uint32_t tres;           /* id_tres */
 	uint64_t secs;
 	uint64_t jobs;
 } use_ent_t;
+
+#define NTRES DBD_TRES_MAX
+static const char *const tres_name[NTRES] = {
+	NULL, "cpu", "mem", "energy", "node", "billing"
+};
+
+const char *dbd_tres_name(uint32_t id)
+{
+	return id < NTRES ? tres_name[id] : NULL;
+}
 
 typedef struct {
 	char     *acct;
@@ -268,14 +279,54 @@ static uint64_t hour_secs(const chunk_t *c, uint32_t hi, int64_t s,
 	return e > s ? (uint64_t)(e - s) : 0;
 }
 
-/* "cpu=N,..." -> N */
-static uint64_t tres_cpus(const char *tres)
+/* TRES t's count in "cpu=N,mem=2G,node=1,..." (memory in MB; a unit
+ * K, M, G, T, P may follow a number); 0 if absent. */
+uint64_t dbd_tres_get(const char *tres, uint32_t t)
 {
-	const char *p = tres ? strstr(tres, "cpu=") : NULL;
+	size_t n;
 
-	if (!p || (p != tres && p[-1] != ','))
+	if (!dbd_tres_name(t))
 		return 0;
-	return strtoull(p + 4, NULL, 10);
+	n = strlen(tres_name[t]);
+
+	for (const char *p = tres; p && *p; p = strchr(p, ',') ?
+	     strchr(p, ',') + 1 : NULL) {
+		char *end;
+		uint64_t v;
+
+		if (strncmp(p, tres_name[t], n) || p[n] != '=')
+			continue;
+		v = strtoull(p + n + 1, &end, 10);
+		switch (*end) {
+		case 'K': case 'k': return v / 1024;
+		case 'G': case 'g': return v * 1024;
+		case 'T': case 't': return v << 20;
+		case 'P': case 'p': return v << 30;
+		default: return v;
+		}
+	}
+	return 0;
+}
+
+void dbd_tres_sql(char **sql, const char *col, uint32_t t)
+{
+	char *v = xstrdup_printf("SUBSTRING_INDEX(SUBSTRING_INDEX(CONCAT("
+				 "',', %s, ','), ',%s=', -1), ',', 1)", col,
+				 tres_name[t]);
+
+	/* absent: the inner SUBSTRING_INDEX keeps the whole string,
+	 * which does not start with a digit */
+	xstrfmtcat(sql, "(IF(LOCATE(',%s=', CONCAT(',', %s)) = 0, 0, "
+		   "CAST(%s AS UNSIGNED) * CASE UPPER(RIGHT(%s, 1)) WHEN 'G' "
+		   "THEN 1024 WHEN 'T' THEN 1048576 WHEN 'P' THEN 1073741824 "
+		   "ELSE 1 END DIV IF(UPPER(RIGHT(%s, 1)) = 'K', 1024, 1)))",
+		   tres_name[t], col, v, v, v);
+	xfree(v);
+}
+
+static hour_fig_t *fig(chunk_t *c, uint32_t hi, uint32_t t)
+{
+	return &c->h[(size_t)hi * NTRES + t];
 }
 
 static char *chunk_where(chunk_t *c, const char *prefix)
@@ -304,20 +355,24 @@ static int chunk_events(chunk_t *c)
 		bool cluster = atoi(dbd_rows_get(&rows, i, 0)) != 0;
 		int64_t s = strtoll(dbd_rows_get(&rows, i, 1), NULL, 10);
 		int64_t e = strtoll(dbd_rows_get(&rows, i, 2), NULL, 10);
-		uint64_t n = tres_cpus(dbd_rows_get(&rows, i, 3));
+		const char *tres = dbd_rows_get(&rows, i, 3);
 		uint32_t h0, h1;
 
 		if (!e || e > c->now)
 			e = c->now;
 		hour_span(c, s, e, &h0, &h1);
-		for (uint32_t hi = h0; hi < h1; hi++) {
-			uint64_t secs = hour_secs(c, hi, s, e);
+		for (uint32_t t = 1; t < NTRES; t++) {
+			uint64_t n = dbd_tres_get(tres, t);
 
-			if (cluster) {
-				c->h[hi].total += n * secs;
-				c->h[hi].cpus = n;
-			} else {
-				c->h[hi].down += n * secs;
+			for (uint32_t hi = h0; n && hi < h1; hi++) {
+				uint64_t secs = hour_secs(c, hi, s, e);
+
+				if (cluster) {
+					fig(c, hi, t)->total += n * secs;
+					fig(c, hi, t)->cpus = n;
+				} else {
+					fig(c, hi, t)->down += n * secs;
+				}
 			}
 		}
 	}
@@ -342,7 +397,7 @@ static int chunk_maint(chunk_t *c)
 	if (rc < 0)
 		return -1;
 	for (uint32_t i = 0; i < rows.rows; i++) {
-		uint64_t n = tres_cpus(dbd_rows_get(&rows, i, 0));
+		const char *tres = dbd_rows_get(&rows, i, 0);
 		int64_t s = strtoll(dbd_rows_get(&rows, i, 1), NULL, 10);
 		int64_t e = strtoll(dbd_rows_get(&rows, i, 2), NULL, 10);
 		uint32_t h0, h1;
@@ -350,29 +405,34 @@ static int chunk_maint(chunk_t *c)
 		if (!e || e > c->now)
 			e = c->now;
 		hour_span(c, s, e, &h0, &h1);
-		for (uint32_t hi = h0; hi < h1; hi++)
-			c->h[hi].pdown += n * hour_secs(c, hi, s, e);
+		for (uint32_t t = 1; t < NTRES; t++) {
+			uint64_t n = dbd_tres_get(tres, t);
+
+			for (uint32_t hi = h0; n && hi < h1; hi++)
+				fig(c, hi, t)->pdown +=
+					n * hour_secs(c, hi, s, e);
+		}
 	}
 	dbd_rows_free(&rows);
 	return 0;
 }
 
 static void use_add(chunk_t *c, uint32_t hour, uint32_t assoc,
-		    uint64_t secs)
+		    uint32_t tres, uint64_t secs)
 {
 	if (c->nuse == c->capuse) {
 		c->capuse = c->capuse ? c->capuse * 2 : 1024;
 		c->use = xrealloc(c->use, c->capuse * sizeof(*c->use));
 	}
-	c->use[c->nuse++] = (use_ent_t){ hour, assoc, secs, 1 };
+	c->use[c->nuse++] = (use_ent_t){ hour, assoc, tres, secs, 1 };
 }
 
 static int chunk_jobs(chunk_t *c)
 {
 	dbd_rows_t rows;
 	char *sql = chunk_where(c, "SELECT account, id_user, cpus_alloc, "
-				"time_start, time_end FROM job_table WHERE "
-				"cluster=");
+				"time_start, time_end, tres_alloc FROM "
+				"job_table WHERE cluster=");
 	int rc;
 
 	xstrfmtcat(&sql, " AND time_start != 0 AND time_start < %" PRId64
@@ -385,11 +445,17 @@ static int chunk_jobs(chunk_t *c)
 	for (uint32_t i = 0; i < rows.rows; i++) {
 		uint32_t uid = (uint32_t)strtoul(dbd_rows_get(&rows, i, 1),
 						 NULL, 10);
-		uint64_t n = strtoull(dbd_rows_get(&rows, i, 2), NULL, 10);
+		uint64_t n[NTRES];
 		int64_t s = strtoll(dbd_rows_get(&rows, i, 3), NULL, 10);
 		int64_t e = strtoll(dbd_rows_get(&rows, i, 4), NULL, 10);
 		uint32_t a = UINT32_MAX, h0, h1;
 
+		/* CPUs from cpus_alloc (every job has it), the others
+		 * from the job's TRES */
+		for (uint32_t t = 1; t < NTRES; t++)
+			n[t] = t == DBD_TRES_CPU ?
+			       strtoull(dbd_rows_get(&rows, i, 2), NULL, 10) :
+			       dbd_tres_get(dbd_rows_get(&rows, i, 5), t);
 		if (!e || e > c->now)
 			e = c->now;    /* still running: up to now */
 		hour_span(c, s, e, &h0, &h1);
@@ -399,8 +465,12 @@ static int chunk_jobs(chunk_t *c)
 			if (a == UINT32_MAX)
 				a = assoc_index(c, dbd_rows_get(&rows, i, 0),
 						uid);
-			c->h[hi].alloc += n * secs;
-			use_add(c, hi, a, n * secs);
+			for (uint32_t t = 1; t < NTRES; t++) {
+				if (!n[t] && t != DBD_TRES_CPU)
+					continue;
+				fig(c, hi, t)->alloc += n[t] * secs;
+				use_add(c, hi, a, t, n[t] * secs);
+			}
 		}
 	}
 	dbd_rows_free(&rows);
@@ -412,8 +482,8 @@ static int chunk_waits(chunk_t *c)
 {
 	dbd_rows_t rows;
 	char *sql = chunk_where(c, "SELECT cpus_req, time_eligible, "
-				"IF(time_start=0, time_end, time_start) "
-				"FROM job_table WHERE cluster=");
+				"IF(time_start=0, time_end, time_start), "
+				"tres_req FROM job_table WHERE cluster=");
 	int rc;
 
 	xstrfmtcat(&sql, " AND time_eligible != 0 AND time_eligible < %"
@@ -425,7 +495,6 @@ static int chunk_waits(chunk_t *c)
 	if (rc < 0)
 		return -1;
 	for (uint32_t i = 0; i < rows.rows; i++) {
-		uint64_t n = strtoull(dbd_rows_get(&rows, i, 0), NULL, 10);
 		int64_t s = strtoll(dbd_rows_get(&rows, i, 1), NULL, 10);
 		int64_t e = strtoll(dbd_rows_get(&rows, i, 2), NULL, 10);
 		uint32_t h0, h1;
@@ -433,8 +502,15 @@ static int chunk_waits(chunk_t *c)
 		if (!e || e > c->now)
 			e = c->now;
 		hour_span(c, s, e, &h0, &h1);
-		for (uint32_t hi = h0; hi < h1; hi++)
-			c->h[hi].plan += n * hour_secs(c, hi, s, e);
+		for (uint32_t t = 1; t < NTRES; t++) {
+			uint64_t n = t == DBD_TRES_CPU ?
+				strtoull(dbd_rows_get(&rows, i, 0), NULL, 10) :
+				dbd_tres_get(dbd_rows_get(&rows, i, 3), t);
+
+			for (uint32_t hi = h0; n && hi < h1; hi++)
+				fig(c, hi, t)->plan +=
+					n * hour_secs(c, hi, s, e);
+		}
 	}
 	dbd_rows_free(&rows);
 	return 0;
@@ -446,10 +522,12 @@ static int by_hour_assoc(const void *x, const void *y)
 
 	if (a->hour != b->hour)
 		return a->hour < b->hour ? -1 : 1;
-	return a->assoc < b->assoc ? -1 : a->assoc > b->assoc;
+	if (a->assoc != b->assoc)
+		return a->assoc < b->assoc ? -1 : 1;
+	return a->tres < b->tres ? -1 : a->tres > b->tres;
 }
 
-/* Sum entries of the same (hour, association). */
+/* Sum entries of the same (hour, association, TRES). */
 static void use_merge(chunk_t *c)
 {
 	size_t o = 0;
@@ -457,7 +535,8 @@ static void use_merge(chunk_t *c)
 	qsort(c->use, c->nuse, sizeof(*c->use), by_hour_assoc);
 	for (size_t i = 0; i < c->nuse; i++) {
 		if (o && c->use[o - 1].hour == c->use[i].hour &&
-		    c->use[o - 1].assoc == c->use[i].assoc) {
+		    c->use[o - 1].assoc == c->use[i].assoc &&
+		    c->use[o - 1].tres == c->use[i].tres) {
 			c->use[o - 1].secs += c->use[i].secs;
 			c->use[o - 1].jobs += c->use[i].jobs;
 		} else {
@@ -477,25 +556,26 @@ static void chunk_free(chunk_t *c)
 	xfree(c->h);
 }
 
-/* Rows for hour hi (use entries from *u on), then the mark, in one
- * transaction. */
-static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
+/* The cluster row of TRES t for hour hi (appended to *sql), if the
+ * hour has figures for it.  What cannot fit in the hour: allocated first
+ * (a node drained while still running jobs was working: Slurm records
+ * its drain only once it is idle), then down, then planned down; the
+ * waiting beyond what is left is over-committed. */
+static void cluster_row(chunk_t *c, uint32_t hi, uint32_t t, const char *cl,
+			char **sql, uint32_t *nrows)
 {
-	hour_fig_t f = c->h[hi];
-	int64_t t = (int64_t)(c->a + hi * HOUR);
+	hour_fig_t f = *fig(c, hi, t);
+	int64_t ts = (int64_t)(c->a + hi * HOUR);
 	uint64_t avail, plan, over;
-	char *cl = NULL, *sql;
-	uint32_t rows = 0;
-	int rc = 0;
 
-	/* What cannot fit in the hour: allocated first (a node drained
-	 * while still running jobs was working: Slurm records its drain
-	 * only once it is idle), then down, then planned down; the waiting
-	 * beyond what is left is over-committed. */
+	if (!f.total && !f.alloc && !f.down && !f.pdown && !f.plan)
+		return;
+	if (!f.total && t != DBD_TRES_CPU)
+		return;         /* the cluster reported none of it */
 	if (f.alloc > f.total) {
-		debug("Cluster %s hour %" PRId64 ": allocated %" PRIu64
-		      " > reported %" PRIu64, c->cluster, t, f.alloc,
-		      f.total);
+		debug("Cluster %s hour %" PRId64 " %s: allocated %" PRIu64
+		      " > reported %" PRIu64, c->cluster, ts, tres_name[t],
+		      f.alloc, f.total);
 		f.alloc = f.total;
 	}
 	if (f.down > f.total - f.alloc)
@@ -505,6 +585,22 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 	avail = f.total - f.down - f.pdown - f.alloc;
 	plan = f.plan < avail ? f.plan : avail;
 	over = f.plan - plan;
+	xstrfmtcat(sql, "%s(%s,%" PRId64 ",%u,%" PRIu64 ",%" PRIu64 ",%"
+		   PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+		   PRIu64 ",%" PRId64 ")", (*nrows)++ ? "," : "", cl, ts, t,
+		   f.cpus, f.alloc, f.down, f.pdown, avail - plan, plan, over, f.total,
+		   (int64_t)c->now);
+}
+
+/* Rows for hour hi (use entries from *u on), then the mark, in one
+ * transaction. */
+static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
+{
+	int64_t t = (int64_t)(c->a + hi * HOUR);
+	char *cl = NULL, *sql;
+	uint32_t rows = 0;
+	int rc = 0;
+
 	dbd_db_quote(c->db, &cl, c->cluster);
 	if (dbd_db_begin(c->db) < 0) {
 		xfree(cl);
@@ -521,18 +617,17 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 		rc = dbd_db_exec(c->db, sql);
 		xfree(sql);
 	}
-	if (!rc && (f.total || f.alloc || f.down || f.pdown || f.plan)) {
-		sql = xstrdup_printf(
-			"INSERT INTO cluster_usage_hour_table (cluster, "
-			"time_start, id_tres, count, alloc_secs, down_secs, "
-			"pdown_secs, idle_secs, plan_secs, over_secs, "
-			"total_secs, mod_time) VALUES (%s,%" PRId64 ",%d,%"
-			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ")",
-			cl, t, DBD_TRES_CPU, f.cpus, f.alloc, f.down, f.pdown,
-			avail - plan, plan, over, f.total, (int64_t)c->now);
-		rc = dbd_db_exec(c->db, sql);
+	if (!rc) {
+		sql = xstrdup("INSERT INTO cluster_usage_hour_table (cluster, "
+			      "time_start, id_tres, count, alloc_secs, "
+			      "down_secs, pdown_secs, idle_secs, plan_secs, "
+			      "over_secs, total_secs, mod_time) VALUES ");
+		for (uint32_t k = 1; k < NTRES; k++)
+			cluster_row(c, hi, k, cl, &sql, &rows);
+		if (rows)
+			rc = dbd_db_exec(c->db, sql);
 		xfree(sql);
+		rows = 0;
 	}
 	sql = NULL;
 	for (; !rc && *u < c->nuse && c->use[*u].hour == hi; (*u)++) {
@@ -547,8 +642,8 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 			xstrcatc(&sql, ',');
 		xstrfmtcat(&sql, "(%s,%" PRId64 ",", cl, t);
 		dbd_db_quote(c->db, &sql, c->assoc[e->assoc].acct);
-		xstrfmtcat(&sql, ",%u,%d,%" PRIu64 ",%" PRIu64 ",%" PRId64
-			   ")", c->assoc[e->assoc].uid, DBD_TRES_CPU,
+		xstrfmtcat(&sql, ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRId64
+			   ")", c->assoc[e->assoc].uid, e->tres,
 			   e->secs, e->jobs, (int64_t)c->now);
 		if (++rows == ASSOC_ROWS_MAX) {
 			rc = dbd_db_exec(c->db, sql);
@@ -586,7 +681,7 @@ static int roll_hours(dbd_db_t *db, const char *cluster, time_t a,
 	int done = 0;
 
 	c.nh = (uint32_t)((b - a) / HOUR);
-	c.h = xcalloc(c.nh + 1, sizeof(hour_fig_t));
+	c.h = xcalloc((size_t)(c.nh + 1) * NTRES, sizeof(hour_fig_t));
 	if (chunk_events(&c) < 0 || chunk_maint(&c) < 0 ||
 	    chunk_jobs(&c) < 0 || chunk_waits(&c) < 0) {
 		chunk_free(&c);

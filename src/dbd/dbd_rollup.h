@@ -25,6 +25,17 @@
 #include "dbd/dbd_db.h"
 
 #define DBD_TRES_CPU 1
+/* The TRES the roll-ups and sreport count: ids 1..DBD_TRES_MAX - 1
+ * (cpu, mem, energy, node, billing: Slurm's fixed ids). */
+#define DBD_TRES_MAX 6
+
+/* The name of TRES id ("cpu"...), NULL if not counted. */
+const char *dbd_tres_name(uint32_t id);
+/* TRES id's count in "cpu=N,mem=2G,node=1,..." (memory in MB); 0 if
+ * absent. */
+uint64_t dbd_tres_get(const char *tres, uint32_t id);
+/* SQL for that count in a TRES string column col (appended to *sql). */
+void dbd_tres_sql(char **sql, const char *col, uint32_t id);
 
 /* Start of the hour, local day and local month holding t; and the
  * start of the next day / month. */

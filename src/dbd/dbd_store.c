@@ -285,10 +285,10 @@ static const char step_insert[] =
 	"INSERT INTO step_table (job_db_inx, id_step, step_name, time_start, "
 	"time_end, state, exit_code, requid, nodelist, nodes_alloc, tasks, "
 	"cpus_alloc, tres_alloc, user_sec, user_usec, sys_sec, sys_usec, "
-	"max_rss, max_vsize, ave_rss, ave_vsize, consumed_energy) SELECT "
-	"t.job_db_inx, v.st, v.nm, v.ts, v.te, v.sa, v.ec, v.rq, v.nl, v.nn, "
-	"v.tk, v.cp, v.tr, v.us, v.uu, v.ss, v.su, v.mr, v.mv, v.ar, v.av, "
-	"v.en FROM (";
+	"max_rss, max_vsize, ave_rss, ave_vsize, consumed_energy, container) "
+	"SELECT t.job_db_inx, v.st, v.nm, v.ts, v.te, v.sa, v.ec, v.rq, v.nl, "
+	"v.nn, v.tk, v.cp, v.tr, v.us, v.uu, v.ss, v.su, v.mr, v.mv, v.ar, "
+	"v.av, v.en, v.ct FROM (";
 static const char step_update[] =
 	" ON DUPLICATE KEY UPDATE step_name=VALUES(step_name), "
 	"time_start=VALUES(time_start), time_end=VALUES(time_end), "
@@ -301,7 +301,8 @@ static const char step_update[] =
 	"sys_sec=VALUES(sys_sec), sys_usec=VALUES(sys_usec), "
 	"max_rss=VALUES(max_rss), max_vsize=VALUES(max_vsize), "
 	"ave_rss=VALUES(ave_rss), ave_vsize=VALUES(ave_vsize), "
-	"consumed_energy=VALUES(consumed_energy)";
+	"consumed_energy=VALUES(consumed_energy), "
+	"container=IFNULL(VALUES(container), step_table.container)";
 
 /* Store the buffered steps: one INSERT ... SELECT joining their rows to
  * their jobs (stored first). */
@@ -360,18 +361,21 @@ static int add_step(store_t *s, const acct_step_rec_t *st)
 	xstrfmtcat(sql, " AS tr, %" PRIu64 " AS us, %" PRIu64 " AS uu, %"
 		   PRIu64 " AS ss, %" PRIu64 " AS su, %" PRIu64 " AS mr, %"
 		   PRIu64 " AS mv, %" PRIu64 " AS ar, %" PRIu64 " AS av, %"
-		   PRIu64 " AS en",
+		   PRIu64 " AS en, ",
 		   st->user_usec / 1000000, st->user_usec % 1000000,
 		   st->sys_usec / 1000000, st->sys_usec % 1000000,
 		   st->max_rss_kb, st->max_vsize_kb, st->ave_rss_kb,
 		   st->ave_vsize_kb, st->consumed_energy);
+	qn(s, sql, st->container);
+	xstrcat(sql, " AS ct");
 	s->step_keys = xrealloc(s->step_keys, (s->step_rows + 1) *
 				sizeof(*s->step_keys));
 	s->step_keys[s->step_rows].job = st->job_id;
 	s->step_keys[s->step_rows].submit = (int64_t)st->submit;
 	s->step_keys[s->step_rows].step = st->step_id;
 	s->steps_bytes += 1024 + 2 * (slen(st->name) + slen(st->nodes) +
-				      slen(st->tres_alloc));
+				      slen(st->tres_alloc) +
+				      slen(st->container));
 	if (++s->step_rows >= STEP_ROWS_MAX || s->steps_bytes >= SQL_BYTES_MAX)
 		return flush_steps(s);
 	return 0;

@@ -54,6 +54,27 @@ CASES = [
      ["scontrol", "show", "partition", "nosuch"], None,
      "Partition nosuch not found\n", "", 1),
     ("sinfo_p_nonexistent", ["sinfo", "-p", "nosuch"], None, SINFO_HEADER, "", 0),
+    # Slurm's exit statuses for option errors: 255, but 1 for a malformed
+    # number (as Slurm 22.05's srun, salloc and sbatch give them)
+    ("srun_unknown_option", ["srun", "--bogus", "true"], None, "",
+     "srun: unrecognized option '--bogus'\n"
+     "Try \"srun --help\" for more information\n", 255),
+    ("srun_bad_time", ["srun", "--time=abc", "true"], None, "",
+     "srun: error: Invalid --time specification\n", 255),
+    ("srun_bad_ntasks", ["srun", "-n", "abc", "true"], None, "",
+     "srun: error: Invalid numeric value \"abc\" for --ntasks.\n", 1),
+    ("salloc_unknown_option", ["salloc", "--bogus", "true"], None, "",
+     "salloc: unrecognized option '--bogus'\n"
+     "Try \"salloc --help\" for more information\n", 255),
+    ("salloc_bad_signal", ["salloc", "--signal=bogus", "true"], None, "",
+     "salloc: error: Invalid --signal specification\n", 255),
+    ("salloc_bad_immediate", ["salloc", "--immediate=x", "true"], None, "",
+     "salloc: error: Invalid numeric value \"x\" for immediate.\n", 1),
+    ("sbatch_bad_ntasks", ["sbatch", "-n", "abc", "--wrap", "true"], None, "",
+     "sbatch: error: Invalid numeric value \"abc\" for --ntasks.\n", 1),
+    ("sbatch_bad_switches", ["sbatch", "--switches=x", "--wrap", "true"],
+     None, "", "sbatch: error: Invalid numeric value \"x\" for --switches.\n",
+     1),
 ]
 
 
@@ -176,6 +197,14 @@ def test_command_unknown_key_fails(cluster):
     assert names_file_line_key(r.err, path, line, "ThirdBogusKey"), r
     r = c.run(["sbatch", "--wrap", "true"], user=USER, conf=path)
     assert r.rc != 0 and r.out == "", r
+
+
+def test_srun_without_slurm_conf(cluster, tmp_path):
+    """No slurm.conf where SLURM_CONF points: the error, not a crash."""
+    missing = str(tmp_path / "none" / "slurm.conf")
+    r = cluster.run(["srun", "true"], conf=missing)
+    assert r.rc == 1, r
+    assert "srun: error: " in r.err and "slurm.conf" in r.err, r
 
 
 def test_queue_intact_after_bad_input(cluster, busy):

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -250,3 +251,89 @@ def test_create_start_batch_job_and_cancel(create_start):
     assert oci.wait_done(j, timeout=60) == "CANCELLED"
     r = subprocess.run([CRUN, "list"], capture_output=True, text=True)
     assert (".%d." % j) not in r.stdout, r.stdout
+
+
+# ---------------------------------------------------------------------------
+# accounting: sacct's Container on job and step rows (schema v22)
+
+
+@pytest.fixture(scope="module")
+def oci_acct(users):
+    import mariadb
+    if mariadb.missing_tools():
+        pytest.skip("MariaDB server not installed")
+    e = mariadb.AcctEnv(tag="oci-acct", nodes=1, cpus=2)
+    try:
+        e.start()
+        c = e.c
+        c.oci_conf = os.path.join(c.dir, "etc", "oci.conf")
+        with open(c.oci_conf, "w") as f:
+            f.write(OCI_CONF % {"crun": crun_cmd(c.dir)})
+        c.bundle = make_bundle(os.path.join(c.dir, "bundle"))
+        e.start_cluster()
+    except BaseException:
+        e.stop()
+        raise
+    yield e
+    e.finish()
+
+
+def _granted(r):
+    import re
+    m = re.search(r"Granted job allocation (\d+)", r.err)
+    assert m, r
+    return m.group(1)
+
+
+def _containers(env, ids, want):
+    """sacct's JobID|Container rows of the jobs ids once they are want."""
+    got = None
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        r = env.sacct("-P", "-n", "-o", "JobID,Container", "-j",
+                      ",".join(ids))
+        assert r.rc == 0, r
+        got = dict(l.split("|", 1) for l in r.out.splitlines())
+        if got == want:
+            break
+        time.sleep(0.5)
+    return got
+
+
+def test_sacct_container_on_step_rows(oci_acct):
+    """A step started with srun --container records its bundle, in a job
+    without one; the steps of a job given --container (srun inherits
+    SLURM_CONTAINER) and a --container batch job's batch step record the
+    job's; sacct prints them on the step rows, and --json on the job."""
+    e, c = oci_acct, oci_acct.c
+    b = c.bundle
+    # bad input first: a step's bundle that escapes with ".." is refused
+    r = c.run(["salloc", "-N1", c.bin("srun"), "--container",
+               b + "/../bundle", "true"], timeout=60)
+    assert r.rc != 0 and "Invalid container bundle path" in r.err, r
+    plain = _granted(r)
+    r = c.run(["salloc", "-N1", c.bin("srun"), "--container", b, "cat",
+               "/etc/os-release"], timeout=60)
+    assert r.rc == 0 and OS_RELEASE in r.out, r
+    step_only = _granted(r)
+    r = c.run(["salloc", "-N1", "--container", b, c.bin("srun"), "echo", "ok"],
+              timeout=60)
+    assert r.rc == 0, r
+    whole = _granted(r)
+    r = c.run(["srun", "--container", b, "echo", "ok"], timeout=60)
+    assert r.rc == 0, r
+    batch = c.sbatch(["--container", b, "-o", "/dev/null", "--wrap",
+                      "cat /etc/os-release"])
+    assert c.wait_done(batch, timeout=60) == "COMPLETED"
+    ids = [plain, step_only, whole, str(batch)]
+    want = {plain: "", step_only: "", step_only + ".0": b,
+            whole: b, whole + ".0": b,
+            str(batch): b, "%d.batch" % batch: b}
+    got = _containers(e, ids, want)
+    assert got == want, got
+    r = e.sacct("--json", "-j", str(batch))
+    assert r.rc == 0, r
+    import json
+    job = json.loads(r.out)["jobs"][0]
+    assert job["container"] == b, job
+    assert [s["step"]["name"] for s in job["steps"]] == ["batch"], job

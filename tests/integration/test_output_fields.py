@@ -553,3 +553,155 @@ def test_sreport_table_parsable_agree(env):
                    "format=cluster,nosuch,idle"])
     assert r.rc == 1 and " Unknown field 'nosuch'" in r.err, r
     assert r.out.splitlines()[4].split() == ["Cluster", "Idle"], r.out
+
+
+# ---- sdiag: one row per figure (src/cli/cli_diag.c) ----------------------
+
+# sdiag's label of each figure and its member in --json (Slurm 25.05's
+# stats_msg, the same document as slurmrestd's GET diag).
+SDIAG = [
+    ("Server thread count:", "server_thread_count"),
+    ("Agent queue size:", "agent_queue_size"),
+    ("Agent count:", "agent_count"),
+    ("Agent thread count:", "agent_thread_count"),
+    ("DBD Agent queue size:", "dbd_agent_queue_size"),
+    ("Jobs submitted:", "jobs_submitted"),
+    ("Jobs started:", "jobs_started"),
+    ("Jobs completed:", "jobs_completed"),
+    ("Jobs canceled:", "jobs_canceled"),
+    ("Jobs failed:", "jobs_failed"),
+    ("Jobs pending:", "jobs_pending"),
+    ("Jobs running:", "jobs_running"),
+    ("Total backfilled jobs (since last slurm start):", "bf_backfilled_jobs"),
+    ("Total backfilled jobs (since last stats cycle start):",
+     "bf_last_backfilled_jobs"),
+]
+
+
+# Slurm 22.05's sdiag lines up to the RPC lists, numbers and dates
+# replaced by N (oracle, sched/backfill, no jobs yet).
+ORACLE_SDIAG = """\
+*******************************************************
+sdiag output at D
+Data since      D
+*******************************************************
+Server thread count:  N
+Agent queue size:     N
+Agent count:          N
+Agent thread count:   N
+DBD Agent queue size: N
+
+Jobs submitted: N
+Jobs started:   N
+Jobs completed: N
+Jobs canceled:  N
+Jobs failed:    N
+
+Job states ts:  D
+Jobs pending:   N
+Jobs running:   N
+
+Main schedule statistics (microseconds):
+\tLast cycle:   N
+\tMax cycle:    N
+\tTotal cycles: N
+\tMean cycle:   N
+\tMean depth cycle:  N
+\tLast queue length: N
+
+Backfilling stats
+\tTotal backfilled jobs (since last slurm start): N
+\tTotal backfilled jobs (since last stats cycle start): N
+\tTotal backfilled heterogeneous job components: N
+\tTotal cycles: N
+\tLast cycle when: N/A
+\tLast cycle: N
+\tMax cycle:  N
+\tLast depth cycle: N
+\tLast depth cycle (try sched): N
+\tLast queue length: N
+\tLast table size: N
+
+Latency for N calls to gettimeofday(): N microseconds
+
+Remote Procedure Call statistics by message type
+"""
+
+
+def _sdiag_masked(out):
+    import re
+    out = re.sub(r"\w{3} \w{3} \d\d \d\d:\d\d:\d\d \d{4} \(\d+\)", "D", out)
+    out = re.sub(r"\d+", "N", out)
+    # 22.05 prints "Cycles per minute" only after a minute
+    return "\n".join(ln for ln in out.split("\n")
+                     if "Cycles per minute" not in ln)
+
+
+def _sdiag_text(out):
+    vals = {}
+    for line in out.splitlines():
+        if ":" in line and not line.startswith("\t" * 2):
+            k, _, v = line.strip().rpartition(":")
+            vals.setdefault(k + ":", v.strip())
+    return vals
+
+
+def test_sdiag_text_and_json_agree(env):
+    # bad input first: Slurm's messages, nothing printed on stdout
+    r = env.c.run([env.c.bins["sdiag"], "--bogus"])
+    assert r.rc != 0 and "sdiag --help" in r.err and not r.out, r
+    r = env.c.run([env.c.bins["sdiag"], "extra"])
+    assert r.rc != 0 and "Unknown argument: extra" in r.err, r
+    # the controller's counters move only with jobs: none start here
+    doc = json.loads(run(env, "sdiag", "--json"))
+    text = run(env, "sdiag")
+    again = json.loads(run(env, "sdiag", "--json"))
+    st, st2 = doc["statistics"], again["statistics"]
+    vals = _sdiag_text(text)
+    for label, key in SDIAG:
+        assert st[key] == st2[key], key
+        assert vals[label] == str(st[key]), (label, key, text)
+    # every member Slurm 25.05's stats_msg has, with its shape
+    for key in ("schedule_queue_length", "schedule_cycle_per_minute",
+                "gettimeofday_latency", "bf_backfilled_het_jobs",
+                "parts_packed", "pending_rpcs", "pending_rpcs_by_hostlist",
+                "rpcs_by_message_type", "rpcs_by_user", "bf_exit",
+                "schedule_exit", "req_time", "job_states_ts"):
+        assert key in st, key
+    assert "schedule_queue_len" not in st
+    assert isinstance(st["pending_rpcs"], list)
+    assert set(st["schedule_exit"]) == {
+        "end_job_queue", "default_queue_depth", "max_job_start",
+        "max_rpc_cnt", "max_sched_time", "licenses"}
+    assert st["req_time"]["set"] and st["req_time"]["number"] > 0
+    # the RPC lines are the JSON's rows (sdiag's own call counts between)
+    lines = [ln for ln in text.split(
+        "Remote Procedure Call statistics by message type\n")[1]
+        .split("\n\n")[0].splitlines()]
+    types = {r["message_type"] for r in st["rpcs_by_message_type"]}
+    assert {ln.split("(")[0].strip() for ln in lines} == types | {
+        "REQUEST_STATS_INFO"}
+    counts = [r["count"] for r in st["rpcs_by_message_type"]]
+    assert counts == sorted(counts, reverse=True)
+    # -i sorts by id, in the text and the JSON alike
+    ids = [r["type_id"] for r in json.loads(
+        run(env, "sdiag", "-i", "--json"))["statistics"]
+        ["rpcs_by_message_type"]]
+    assert ids == sorted(ids)
+    # Slurm 22.05's layout, line by line (this cluster has run jobs:
+    # the backfill figures that 22.05 prints only then are left out)
+    masked = _sdiag_masked(text)
+    head = masked.split("Remote Procedure Call statistics by message "
+                        "type\n")[0]
+    keep = [ln for ln in head.split("\n")
+            if not ln.startswith(("\tMean cycle: N", "\tDepth Mean",
+                                  "\tQueue length mean", "\tMean table"))
+            or "Mean cycle:   " in ln]
+    want = ORACLE_SDIAG.split("Remote Procedure Call statistics by "
+                              "message type\n")[0].split("\n")
+    want = [ln.replace("Last cycle when: N/A", "Last cycle when: D")
+            if "Last cycle when" in ln and "N/A" not in head else ln
+            for ln in want]
+    assert keep == want, (keep, want)
+    y = run(env, "sdiag", "--yaml")
+    assert "statistics:" in y and "jobs_submitted:" in y

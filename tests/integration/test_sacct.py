@@ -581,6 +581,43 @@ def test_schema_21_upgrade_keeps_answers(mixed):
     assert _window_answers(mixed) == before
 
 
+def _steps_and_spans(env):
+    """Every job and step row (sacct -P) and the jobs whose span_cls is
+    not what v22 computes."""
+    r = env.sacct("-P", "-n", "-a", "-o", "JobID,State,Container", "-S",
+                  "now-1day")
+    assert r.rc == 0, r
+    bad = env.db.sql("SELECT COUNT(*) FROM job_table WHERE span_cls != "
+                     "IF(time_end = 0, 0, LENGTH(BIN(GREATEST(time_end - "
+                     "time_submit, 0))))", db=env.db.db).stdout.split()
+    return r.out, bad
+
+
+def test_schema_22_upgrade_keeps_answers(mixed):
+    """A database of schema version 21 (no step container, no span
+    class) is upgraded when slurmdbd starts: every job's class is
+    computed, the window index made, and sacct answers as before (steps
+    without a container); run again after an interruption, no harm."""
+    before = _window_answers(mixed)
+    rows, bad = _steps_and_spans(mixed)
+    assert bad == ["0"], bad
+    mixed.db.sql("DROP INDEX job_span ON job_table; ALTER TABLE job_table "
+                 "DROP COLUMN span_cls; ALTER TABLE step_table DROP COLUMN "
+                 "container; DELETE FROM schema_version WHERE version >= 22",
+                 db=mixed.db.db)
+    assert "job_span" not in _job_indexes(mixed)
+    mixed.restart_dbd()
+    assert "to schema version 22" in mixed.dbd_log_text()
+    assert "job_span" in _job_indexes(mixed)
+    assert _window_answers(mixed) == before
+    assert _steps_and_spans(mixed) == (rows, ["0"])
+    mixed.db.sql("DELETE FROM schema_version WHERE version >= 22",
+                 db=mixed.db.db)
+    mixed.restart_dbd()
+    assert _window_answers(mixed) == before
+    assert _steps_and_spans(mixed) == (rows, ["0"])
+
+
 # ---------------------------------------------------------------------------
 # faults: nothing lost, nothing twice
 

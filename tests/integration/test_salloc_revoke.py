@@ -125,7 +125,7 @@ def test_bad_kill_command_is_refused(cluster):
     before = c.run(["squeue", "-h", "-o", "%i"]).out
     for args in (["-KBOGUS"], ["--kill-command=0"], ["--kill-command=99"]):
         r = c.run(["salloc", "-N1"] + args + ["true"], user=USER)
-        assert r.rc == 1, r
+        assert r.rc == 255, r           # an option error, as Slurm's
         assert "salloc: error: Invalid --kill-command specification" in \
             r.err, r
     assert c.run(["squeue", "-h", "-o", "%i"]).out == before

@@ -442,7 +442,7 @@ def test_crash_mid_rollup_and_months(users):
         assert rollup(e).rc == 0
         r = e.db.sql("SELECT COUNT(*), COUNT(DISTINCT time_start), "
                      "MIN(time_start), MAX(time_start) FROM "
-                     "cluster_usage_hour_table", db=e.db.db)
+                     "cluster_usage_hour_table WHERE id_tres=1", db=e.db.db)
         cnt, dist, lo, hi = map(int, r.stdout.split())
         assert (cnt, dist, lo, hi) == ((top - m0) // HOUR,) * 2 + \
             (m0, top - HOUR), r.stdout
@@ -452,3 +452,175 @@ def test_crash_mid_rollup_and_months(users):
         check_window(e, d.y0, d.y0 + 24 * HOUR)
     finally:
         e.finish()
+
+
+# ---- -T: every TRES the jobs and the cluster have ------------------------
+
+MB = {"K": 1.0 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024}
+
+
+def _tres_counts(s):
+    """"billing=3,cpu=2,mem=2G,node=1" -> {name: count} (mem in MB)."""
+    out = {}
+    for item in filter(None, s.split(",")):
+        k, _, v = item.partition("=")
+        if v and v[-1] in MB:
+            out[k] = int(float(v[:-1]) * MB[v[-1]])
+        else:
+            out[k] = int(v)
+    return out
+
+
+@pytest.fixture(scope="module")
+def tenv(users):
+    e = mariadb.AcctEnv(tag="rolltres", nodes=1)
+    try:
+        e.start()
+        for args in (["add", "cluster", "sluice"],
+                     ["add", "account", "a1,a2"],
+                     ["add", "user", U1, "account=a1"],
+                     ["add", "user", U1, U2, "account=a2"]):
+            assert e.sacctmgr("-i", *args).rc == 0
+        d = Data(e)
+        y0, u1, u2 = d.y0, _uid(U1), _uid(U2)
+        d.fill(1000, 3, "-C", CPUS, "-K", "mem=32000M,node=8,billing=16",
+               "-b", y0 + 10 * HOUR, "-g", 3000, "-l", 2400, "-c", 2,
+               "-T", "mem=2G,billing=3", "-U", u1, "-a", "a1")
+        d.cluster_from = y0 + 10 * HOUR
+        d.fill(2000, 2, "-b", y0 + 11 * HOUR, "-g", 600, "-l", 5000,
+               "-T", "mem=500M", "-U", u2, "-a", "a2")
+        d.fill(3000, 1, "-b", y0 + 12 * HOUR, "-l", 4000, "-T",
+               "billing=5", "-U", u1, "-a", "a2")
+        assert rollup(e).rc == 0
+        e.data = d
+    except BaseException:
+        e.stop()
+        raise
+    yield e
+    e.finish()
+
+
+def _tres_use(e):
+    """{(account, user, tres): TRES-seconds} from sacct's AllocTRES and
+    Start/End (all of yesterday's jobs)."""
+    r = e.sacct("-a", "-X", "-P", "-n", "-o",
+                "JobIDRaw,User,Account,AllocTRES,Start,End", "-j",
+                ",".join(map(str, e.data.ids)))
+    assert r.rc == 0, r
+    use = {}
+    for line in r.out.splitlines():
+        _id, user, acct, tres, st, en = line.split("|")
+        secs = int(time.mktime(time.strptime(en, "%Y-%m-%dT%H:%M:%S"))) - \
+            int(time.mktime(time.strptime(st, "%Y-%m-%dT%H:%M:%S")))
+        for k, n in _tres_counts(tres).items():
+            use[(acct, user, k)] = use.get((acct, user, k), 0) + n * secs
+    return use
+
+
+def test_tres_bad_input(tenv):
+    for args, msg in (
+            (["-T", "gres/gpu", "cluster", "utilization"],
+             "TRES gres/gpu is not counted"),
+            (["-T", "license/matlab", "user", "topusage"],
+             "TRES license/matlab is not counted"),
+            (["-T", "bogus", "cluster", "utilization"],
+             "TRES bogus is not counted"),
+            (["-T", ",", "cluster", "utilization"], "no TRES given"),
+            (["-T", "mem", "job", "sizesbyaccount"], "counts cpu only")):
+        r = sreport(tenv, *args)
+        assert r.rc == 1 and msg in r.err and r.out == "", (args, r)
+
+
+def test_tres_cluster_utilization(tenv):
+    """One row per TRES with its name; allocated = sacct's AllocTRES x
+    elapsed; reported = the cluster's count x the seconds it had it."""
+    use = _tres_use(tenv)
+    d = tenv.data
+    y0 = d.y0
+    r = sreport(tenv, "-t", "seconds", "-P", "-n", "-T",
+                "cpu,mem,node,billing,energy", "cluster", "utilization")
+    assert r.rc == 0 and r.err == "", r
+    rows = [ln.split("|") for ln in r.out.splitlines()]
+    # no energy row: the cluster reported none
+    assert [x[1] for x in rows] == ["cpu", "mem", "node", "billing"], r
+    r2 = sreport(tenv, "-t", "seconds", "-P", "-n", "--tres=ALL",
+                 "cluster", "utilization")
+    assert r2.out == r.out, (r2, r)
+    secs = y0 + 24 * HOUR - d.cluster_from
+    count = {"cpu": CPUS, "mem": 32000, "node": 8, "billing": 16}
+    for name, tres, alloc, down, pdown, idle, plan, rep in rows:
+        assert name == "sluice"
+        assert int(alloc) == sum(v for (_, _, k), v in use.items()
+                                 if k == tres), (tres, r.out, use)
+        assert int(rep) == count[tres] * secs, (tres, r.out)
+        assert int(alloc) + int(down) + int(pdown) + int(idle) + \
+            int(plan) == int(rep)
+    # the default layout with -T: a TRES Name column, TRES units
+    r = sreport(tenv, "-t", "hours", "-T", "mem", "cluster", "utilization")
+    lines = r.out.splitlines()
+    assert lines[2] == "Usage reported in TRES Hours", r.out
+    assert lines[4].split() == ["Cluster", "TRES", "Name", "Allocated",
+                                "Down", "PLND", "Dow", "Idle", "Planned",
+                                "Reported"] or "TRES Name" in lines[4], r.out
+    # -T cpu alone: CPU units as without -T
+    r = sreport(tenv, "-T", "cpu", "cluster", "utilization")
+    assert r.out.splitlines()[2] == "Usage reported in CPU Minutes", r.out
+
+
+def test_tres_account_and_user_reports(tenv):
+    use = _tres_use(tenv)
+    r = sreport(tenv, "-t", "seconds", "-P", "-n", "-T", "mem,billing",
+                "cluster", "AccountUtilizationByUser")
+    assert r.rc == 0 and r.err == "", r
+    got = {}
+    for line in r.out.splitlines():
+        cluster, acct, login, _proper, tres, used = line.split("|")
+        got[(acct, login, tres)] = int(used)
+    for tres in ("mem", "billing"):
+        for acct in ("a1", "a2"):
+            want = sum(v for (a, _, k), v in use.items()
+                       if a == acct and k == tres)
+            assert got.get((acct, "", tres), 0) == want, (acct, tres, got)
+            for user in (U1, U2):
+                v = use.get((acct, user, tres), 0)
+                if (acct, user, tres) in got or v:
+                    assert got[(acct, user, tres)] == v, (acct, user, tres)
+        assert got[("root", "", tres)] == sum(
+            v for (_, _, k), v in use.items() if k == tres)
+    # each account's rows: one per TRES, in -T's order
+    lines = r.out.splitlines()
+    assert lines[0].split("|")[4] == "mem" and \
+        lines[1].split("|")[4] == "billing", r.out
+    r = sreport(tenv, "-t", "seconds", "-P", "-n", "-T", "mem",
+                "cluster", "UserUtilizationByAccount")
+    assert r.rc == 0, r
+    for line in r.out.splitlines():
+        cluster, login, _proper, acct, tres, used = line.split("|")
+        assert tres == "mem" and int(used) == use[(acct, login, "mem")]
+    r = sreport(tenv, "-t", "seconds", "-P", "-n", "-T", "cpu,mem",
+                "user", "topusage", "group")
+    rows = [ln.split("|") for ln in r.out.splitlines()]
+    assert [x[4] for x in rows] == ["cpu", "mem"] * (len(rows) // 2), r
+    for cluster, login, _p, accts, tres, used in rows:
+        assert int(used) == sum(v for (_, u, k), v in use.items()
+                                if u == login and k == tres), (login, tres)
+
+
+def test_tres_from_the_records_after_the_rollups(tenv):
+    """The part of the window not rolled up comes from the job records:
+    the TRES's count read from tres_alloc (mem with its unit)."""
+    now = int(time.time())
+    tenv.data.fill(4000, 1, "-b", now - 1200, "-r", "-T", "mem=1G",
+                   "-U", _uid(U1), "-a", "a2")
+    start = now // HOUR * HOUR - HOUR
+    got = {}
+    for tres in ("cpu", "mem"):
+        r = sreport(tenv, "-t", "seconds", "-P", "-n", "-T", tres,
+                    "cluster", "UserUtilizationByAccount",
+                    "start=%s" % _iso(start), "end=now")
+        assert r.rc == 0 and r.err == "", r
+        rows = [ln.split("|") for ln in r.out.splitlines()]
+        assert [(x[1], x[3], x[4]) for x in rows] == [(U1, "a2", tres)], r
+        got[tres] = int(rows[0][5])
+    assert 1190 <= got["cpu"] <= now + 60 - (now - 1200), got
+    assert abs(got["mem"] - 1024 * got["cpu"]) <= 1024 * 3, got

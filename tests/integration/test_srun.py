@@ -411,7 +411,7 @@ def test_preserve_env_keeps_the_jobs_counts(cluster):
     assert "srun: error: Invalid --mpi-combine value: maybe" in r.err, r
     for opt in ("--slurmd-debug=3", "--ctrl-comm-ifhn=127.0.0.1"):
         r = cluster.run(["srun", opt, "true"], user=U)
-        assert r.rc == 1 and "srun: error: %s is not supported: " % (
+        assert r.rc == 255 and "srun: error: %s is not supported: " % (
             opt.split("=")[0]) in r.err, r
 
 

@@ -16,7 +16,9 @@
  * with CPUS CPUs: past usage for the roll-ups and sreport.  -w WAIT:
  * jobs were eligible WAIT s before they started; -r: they still run;
  * -g GAP: job i starts at BASE + i * GAP instead; -M START,END,CPUS: a
- * MAINT reservation of CPUS CPUs (planned down).
+ * MAINT reservation of CPUS CPUs (planned down).  -T TRES: more of the
+ * jobs' TRES after "cpu=N,node=1" ("mem=2G,billing=3"); -K TRES: more of
+ * the cluster's after "cpu=N" (with -C).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -85,13 +87,14 @@ typedef struct {
 	uint32_t  maint_cpus;
 	long      wait, gap;
 	bool      running;
+	const char *job_tres, *cluster_tres;   /* -T, -K */
 } fill_opts_t;
 
 static int parse_args(int argc, char **argv, fill_opts_t *o)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "b:s:l:c:U:a:C:D:w:rg:M:")) != -1) {
+	while ((ch = getopt(argc, argv, "b:s:l:c:U:a:C:D:w:rg:M:T:K:")) != -1) {
 		switch (ch) {
 		case 'b': o->base = atol(optarg); break;
 		case 's': o->spread = atol(optarg); break;
@@ -102,6 +105,8 @@ static int parse_args(int argc, char **argv, fill_opts_t *o)
 		case 'r': o->running = true; break;
 		case 'g': o->gap = atol(optarg); break;
 		case 'C': o->cluster_cpus = (uint32_t)atol(optarg); break;
+		case 'T': o->job_tres = optarg; break;
+		case 'K': o->cluster_tres = optarg; break;
 		case 'U':
 			for (char *p = optarg; *p; p += *p == ',') {
 				o->uids = xrealloc(o->uids, (o->nuids + 1) *
@@ -142,14 +147,16 @@ static int parse_args(int argc, char **argv, fill_opts_t *o)
 static void fill_events(const fill_opts_t *o, dbd_records_msg_t *m,
 			uint64_t *seq)
 {
-	char tres[32];
+	char tres[256];
 
 	if (o->cluster_cpus) {
 		acct_event_rec_t e = { .node_name = "", .reason = "",
 				       .reason_uid = NO_VAL32,
 				       .start = o->base, .tres = tres };
 
-		snprintf(tres, sizeof(tres), "cpu=%u", o->cluster_cpus);
+		snprintf(tres, sizeof(tres), "cpu=%u%s%s", o->cluster_cpus,
+			 o->cluster_tres ? "," : "",
+			 o->cluster_tres ? o->cluster_tres : "");
 		acct_frame_build(&m->recs[m->cnt++], ++*seq,
 				 ACCT_REC_NODE_EVENT, &e);
 	}
@@ -183,7 +190,7 @@ int main(int argc, char **argv)
 	fill_opts_t o = { .base = time(NULL) - 3600, .spread = 3000,
 			  .len = 5, .cpus = 1, .account = "acct" };
 	int first_arg;
-	char tres[64];
+	char tres[256];
 	log_options_t lo = { LOG_LEVEL_ERROR, LOG_LEVEL_QUIET, true, false };
 	dbd_records_msg_t m = { 0 };
 	slurm_conf_t *c;
@@ -203,7 +210,8 @@ int main(int argc, char **argv)
 	n = atol(argv[first_arg]);
 	if (first_arg + 1 < argc)
 		first = atol(argv[first_arg + 1]);
-	snprintf(tres, sizeof(tres), "cpu=%u,node=1", o.cpus);
+	snprintf(tres, sizeof(tres), "cpu=%u,node=1%s%s", o.cpus,
+		 o.job_tres ? "," : "", o.job_tres ? o.job_tres : "");
 	log_init("dbd_fill", lo, NULL);
 	c = conf_load(NULL, err, sizeof(err));
 	if (!c || auth_init(c->auth_type, c->auth_info, c->plugin_dir)) {

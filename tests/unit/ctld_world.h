@@ -40,6 +40,7 @@
 #include "../../src/ctld/job_array.c"
 #include "../../src/ctld/stats.c"
 #include "../../src/ctld/user_groups.c"
+#include "../../src/ctld/job_view_fill.c"
 #include "../../src/ctld/priority.c"
 #include "../../src/ctld/site_factor.c"
 #include "../../src/ctld/bf_map.c"

@@ -62,7 +62,7 @@ static const char *s(const char *v)
 	return v ? v : "";
 }
 
-static void ft_job_end(const job_info_t *j)
+static void ft_job_end(const job_view_t *j)
 {
 	char start[32], end[32], submit[32], elig[32], ec[16], dec[16];
 	char limit[16], *line, *array = NULL;

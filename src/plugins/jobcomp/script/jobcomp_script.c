@@ -137,7 +137,7 @@ static char **addu(char **env, const char *name, unsigned long long v)
 	return add(env, name, buf);
 }
 
-static void js_job_end(const job_info_t *j)
+static void js_job_end(const job_view_t *j)
 {
 	char **env = xcalloc(1, sizeof(char *));
 	char buf[32];
