@@ -107,7 +107,11 @@ JSN(sj_cpus)
 TXT(si_tres)
 {
 	(void)c;
-	if (!special(ST(r)))
+	if (special(ST(r)))
+		return;
+	if (ST(r)->tres && *ST(r)->tres)   /* with gres/gpu=N */
+		xstrcat(o, ST(r)->tres);
+	else
 		xstrfmtcat(o, "cpu=%u,node=%u", ST(r)->num_cpus,
 			   ST(r)->node_cnt);
 }

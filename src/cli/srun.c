@@ -447,6 +447,13 @@ job_step_create_response_msg_t *srun_create(srun_t *r)
 		.resv_ports = r->so.resv_ports, .container = d->container,
 		.step_id = r->want_step_id,
 	};
+	/* in an existing allocation the step asks for its own GRES (its
+	 * own allocation is the request itself: the step gets it all) */
+	if (!r->own_alloc) {
+		q.tres_per_step = d->tres_per_job;
+		q.tres_per_node = d->gres;
+		q.tres_per_task = d->tres_per_task;
+	}
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	bool said = false;
 
@@ -460,7 +467,8 @@ job_step_create_response_msg_t *srun_create(srun_t *r)
 			resp.data = NULL;
 			msg_free(&resp);
 			if (said)
-				info("Step created for job %u", s->job_id);
+				info("Step created for StepId=%u.%u",
+				     s->job_id, s->step_id);
 			return s;
 		}
 		if (!rc)

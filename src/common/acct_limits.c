@@ -160,6 +160,12 @@ static const str_field_t step_create_strs[] = {
 	S(job_step_create_request_msg_t, name, ACCT_LIM_STEP_NAME),
 	SN(job_step_create_request_msg_t, host, ACCT_LIM_OTHER, "host"),
 	S(job_step_create_request_msg_t, container, ACCT_LIM_PATH),
+	SN(job_step_create_request_msg_t, tres_per_step, ACCT_LIM_OTHER,
+	   "tres_per_step"),
+	SN(job_step_create_request_msg_t, tres_per_node, ACCT_LIM_OTHER,
+	   "tres_per_node"),
+	SN(job_step_create_request_msg_t, tres_per_task, ACCT_LIM_OTHER,
+	   "tres_per_task"),
 	S_END
 };
 

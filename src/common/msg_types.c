@@ -340,6 +340,8 @@ static const field_desc_t step_create_fields[] = {
 	SC(node_list, FT_STR), SC(exc_nodes, FT_STR), SC(name, FT_STR),
 	SC(host, FT_STR), SC(srun_pid, FT_U32), SC(overcommit, FT_BOOL),
 	SC(resv_ports, FT_U16), SC(container, FT_STR), SC(step_id, FT_U32),
+	SC(tres_per_step, FT_STR), SC(tres_per_node, FT_STR),
+	SC(tres_per_task, FT_STR),
 	FIELD_END
 };
 #undef SC

@@ -1121,6 +1121,11 @@ typedef struct {
 	uint32_t  step_id;        /* NO_VAL32: the next free one; else this
 				   * id (a het step: every component's step
 				   * has the first one's id) */
+	/* the step's GRES (srun in an allocation; all NULL = the job's,
+	 * tres_per_node "none" = none), spelled as the job's */
+	char     *tres_per_step;  /* --gpus: "gres/gpu:2" */
+	char     *tres_per_node;  /* --gres, --gpus-per-node */
+	char     *tres_per_task;  /* --gpus-per-task, --tres-per-task */
 } job_step_create_request_msg_t;
 
 /* The step: its nodes, their slurmd addresses, the task layout and the

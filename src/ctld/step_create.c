@@ -28,6 +28,8 @@
 #include "ctld/job_validate.h"
 #include "ctld/rpc.h"
 #include "ctld/select.h"
+#include "ctld/gres_sel.h"
+#include "ctld/step_gres.h"
 #include "ctld/user_groups.h"
 #include "slurm/slurm_errno.h"
 /* The node CPU ids a new step gets on job node k: cnt of the job's ids
@@ -66,6 +68,20 @@ static bitmap_t *sm_pick_ids(const job_record_t *j, const struct job_steps *js,
 
 
 /* ---- placement ---- */
+
+/* What a step's GPU request allows on each job node (step_gres.h):
+ * whether it has now the GPUs one task needs, and how many tasks its
+ * GPUs allow (--gpus-per-task) at all and now. */
+typedef struct {
+	bool     *ok;
+	uint32_t *cap_all;
+	uint32_t *cap_now;
+} sm_gpu_fit_t;
+
+static uint32_t sm_min(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
 
 
 typedef struct {
@@ -214,12 +230,12 @@ static uint32_t sm_want_nodes(const job_step_create_request_msg_t *r,
 /* Choose nodes and tasks: 0, ESLURM_NODES_BUSY (later), or an error
  * that will not go away. */
 static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
-		  sm_layout_t *l)
+		  const sm_gpu_fit_t *fit, sm_layout_t *l)
 {
 	sm_job_nodes_t jn;
 	bool *req = NULL, *exc = NULL;
 	uint32_t *order = NULL, *caps = NULL, req_cnt, exc_cnt, ncand = 0;
-	uint32_t start = 0, want, total_cap = 0, k, i;
+	uint32_t start = 0, want, total_cap = 0, gpu_cap = 0, k, i;
 	int rc;
 
 	sm_job_nodes(j, &jn);
@@ -250,11 +266,17 @@ static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
 		rc = ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 		goto out;
 	}
-	/* could it ever fit (nothing else running)? */
-	for (i = 0; i < ncand; i++)
-		total_cap += sm_cap(&jn, order[i], r, l->cpt, false);
-	if (total_cap < l->num_tasks) {
-		rc = ESLURM_TOO_MANY_REQUESTED_CPUS;
+	/* could it ever fit (nothing else running)?  With the CPUs, and
+	 * with the GPUs its tasks ask for */
+	for (i = 0; i < ncand; i++) {
+		uint32_t c = sm_cap(&jn, order[i], r, l->cpt, false);
+
+		total_cap += c;
+		gpu_cap += sm_min(c, fit ? fit->cap_all[order[i]] : UINT32_MAX);
+	}
+	if (total_cap < l->num_tasks || gpu_cap < l->num_tasks) {
+		rc = total_cap < l->num_tasks ? ESLURM_TOO_MANY_REQUESTED_CPUS :
+		     ESLURM_INVALID_GRES;
 		goto out;
 	}
 	l->pos = xcalloc(want + 1, sizeof(uint32_t));
@@ -267,7 +289,8 @@ static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
 			k = order[i];
 			if ((pass == 0) != req[k])
 				continue;
-			if (!sm_usable_now(&jn, k, r, l->cpt)) {
+			if (!sm_usable_now(&jn, k, r, l->cpt) ||
+			    (fit && !fit->ok[k])) {
 				if (req[k]) {
 					rc = ESLURM_NODES_BUSY;
 					goto out;
@@ -290,9 +313,22 @@ static int sm_place(job_record_t *j, const job_step_create_request_msg_t *r,
 			l->pos[m - 1] = t;
 		}
 	for (i = 0; i < l->cnt; i++)
-		caps[i] = sm_cap(&jn, l->pos[i], r, l->cpt, true);
+		caps[i] = sm_min(sm_cap(&jn, l->pos[i], r, l->cpt, true),
+				 fit ? fit->cap_now[l->pos[i]] : UINT32_MAX);
 	if (sm_spread(l, caps, r) < 0) {
 		rc = r->exact ? ESLURM_NODES_BUSY : ESLURM_TOO_MANY_REQUESTED_CPUS;
+		if (fit) {      /* its GPUs are short there, for ever or now */
+			uint64_t all = 0, now = 0;
+
+			for (i = 0; i < l->cnt; i++) {
+				all += fit->cap_all[l->pos[i]];
+				now += fit->cap_now[l->pos[i]];
+			}
+			if (all < l->num_tasks)
+				rc = ESLURM_INVALID_GRES;
+			else if (now < l->num_tasks)
+				rc = ESLURM_NODES_BUSY;
+		}
 		goto out;
 	}
 	for (i = 0; i < l->cnt; i++) {
@@ -313,6 +349,139 @@ out:
 	xfree(exc);
 	xfree(order);
 	xfree(caps);
+	return rc;
+}
+
+/* ---- GRES (step_gres.h) ---- */
+
+typedef struct {
+	step_gres_req_t q;
+	uint64_t *gpus;           /* per step node: its whole GPUs */
+	char    **other;          /* per step node: its other GRES, or NULL */
+	uint32_t  cnt;
+} sm_gres_t;
+
+static void sm_gres_free(sm_gres_t *g)
+{
+	for (uint32_t i = 0; g->other && i < g->cnt; i++)
+		xfree(g->other[i]);
+	xfree(g->other);
+	xfree(g->gpus);
+	step_gres_req_free(&g->q);
+	g->cnt = 0;
+}
+
+static uint64_t sm_job_gpus(const job_record_t *j, uint32_t k)
+{
+	return j->node_gpus && k < j->alloc_cnt ? j->node_gpus[k] : 0;
+}
+
+/* GPUs of job node k held by steps that asked for theirs. */
+static uint64_t sm_gpus_busy(const job_record_t *j, uint32_t k)
+{
+	uint64_t m = 0;
+
+	for (const sm_step_t *o = j->steps ? j->steps->list : NULL; o;
+	     o = o->next)
+		for (uint32_t i = 0; o->gpu_excl && o->gpus && i < o->node_cnt;
+		     i++)
+			if (o->pos[i] == k)
+				m |= o->gpus[i];
+	return m;
+}
+
+/* The GPUs of type on node n (all if no type). */
+static uint64_t sm_typed(const node_record_t *n, const char *type)
+{
+	if (!type)
+		return UINT64_MAX;
+	return n->gres ? gres_gpu_mask(n->gres, type) : 0;
+}
+
+/* Before placement: per job node, whether it has now the GPUs one task
+ * of the step needs (a node that never will stays usable, so that the
+ * pick says the request is invalid rather than waiting for ever), and
+ * the tasks its GPUs allow; 0 when GPUs do not restrict the nodes. */
+static int sm_gpu_fit(job_record_t *j, const job_step_create_request_msg_t *r,
+		      const step_gres_req_t *q, sm_gpu_fit_t *f)
+{
+	uint32_t need = q->per_node > q->per_task ? q->per_node : q->per_task;
+	sm_job_nodes_t jn;
+
+	memset(f, 0, sizeof(*f));
+	/* on one node (-N1 or -n1) --gpus=N all come from it */
+	if (q->per_step > need &&
+	    (r->min_nodes == 1 || r->num_tasks == 1))
+		need = q->per_step;
+	if (q->mode != STEP_GRES_ASK || !need)
+		return 0;
+	sm_job_nodes(j, &jn);
+	f->ok = xcalloc(jn.cnt + 1, sizeof(bool));
+	f->cap_all = xcalloc(jn.cnt + 1, sizeof(uint32_t));
+	f->cap_now = xcalloc(jn.cnt + 1, sizeof(uint32_t));
+	for (uint32_t k = 0; k < jn.cnt; k++) {
+		uint64_t mine = sm_job_gpus(j, k) & sm_typed(jn.node[k], q->type);
+		uint64_t free = r->overlap ? mine : mine & ~sm_gpus_busy(j, k);
+		uint32_t all = (uint32_t) __builtin_popcountll(mine);
+		uint32_t now = (uint32_t) __builtin_popcountll(free);
+
+		f->ok[k] = all < need || now >= need;
+		f->cap_all[k] = q->per_task ? all / q->per_task : UINT32_MAX;
+		f->cap_now[k] = q->per_task ? now / q->per_task : UINT32_MAX;
+	}
+	xfree(jn.node);
+	return 1;
+}
+
+static void sm_gpu_fit_free(sm_gpu_fit_t *f)
+{
+	xfree(f->ok);
+	xfree(f->cap_all);
+	xfree(f->cap_now);
+}
+
+/* The step's GPUs and other GRES on the nodes of l: 0,
+ * ESLURM_INVALID_GRES, ESLURM_NOT_SUPPORTED or ESLURM_NODES_BUSY. */
+static int sm_gres(job_record_t *j, const job_step_create_request_msg_t *r,
+		   const sm_layout_t *l, sm_gres_t *g)
+{
+	uint64_t *job = xcalloc(l->cnt + 1, sizeof(uint64_t));
+	uint64_t *typed = xcalloc(l->cnt + 1, sizeof(uint64_t));
+	uint64_t *busy = xcalloc(l->cnt + 1, sizeof(uint64_t));
+	sm_job_nodes_t jn;
+	int rc = 0;
+
+	sm_job_nodes(j, &jn);
+	g->cnt = l->cnt;
+	g->gpus = xcalloc(l->cnt + 1, sizeof(uint64_t));
+	g->other = xcalloc(l->cnt + 1, sizeof(char *));
+	for (uint32_t i = 0; i < l->cnt; i++) {
+		uint32_t k = l->pos[i];
+
+		job[i] = sm_job_gpus(j, k);
+		typed[i] = sm_typed(jn.node[k], g->q.type);
+		busy[i] = r->overlap ? 0 : sm_gpus_busy(j, k);
+		if (g->q.mode == STEP_GRES_ALL)
+			g->gpus[i] = job[i];
+	}
+	if (g->q.mode == STEP_GRES_ASK)
+		rc = step_gres_pick(&g->q, l->cnt, l->tasks, job, typed, busy,
+				    g->gpus);
+	for (uint32_t i = 0; !rc && i < l->cnt; i++) {
+		uint32_t k = l->pos[i];
+
+		g->other[i] = step_gres_other(&g->q, j->node_gres &&
+					      k < j->alloc_cnt ?
+					      j->node_gres[k] : NULL, &rc);
+		if (rc == ESLURM_NOT_SUPPORTED)
+			info("JobId=%u: a step gets all the job's GRES of a "
+			     "name on a node (%s) or none of it, not a part",
+			     j->info.job_id, j->node_gres[k]);
+	}
+	xfree(job);
+	xfree(typed);
+	xfree(busy);
+	xfree(jn.node);
 	return rc;
 }
 
@@ -365,7 +534,7 @@ static int sm_check_step_id(job_record_t *j, uint32_t want)
 
 static sm_step_t *sm_record(job_record_t *j,
 			      const job_step_create_request_msg_t *r,
-			      sm_layout_t *l, uid_t uid)
+			      sm_layout_t *l, sm_gres_t *g, uid_t uid)
 {
 	struct job_steps *js = sm_steps(j);
 	sm_step_t *s = xmalloc(sizeof(*s));
@@ -396,6 +565,10 @@ static sm_step_t *sm_record(job_record_t *j,
 	s->nodes = hostlist_ranged(hl);
 	s->host = xstrdup(r->host);
 	s->srun_pid = r->srun_pid;
+	s->gpus = g->gpus;
+	g->gpus = NULL;
+	s->gpu_excl = g->q.mode == STEP_GRES_ASK && !r->overlap;
+	sm_step_tres(s);
 	s->container = r->container && *r->container ?
 		xstrdup(r->container) : NULL;
 	hostlist_destroy(hl);
@@ -412,7 +585,7 @@ static sm_step_t *sm_record(job_record_t *j,
 }
 
 static job_step_create_response_msg_t *
-sm_response(job_record_t *j, const sm_step_t *s)
+sm_response(job_record_t *j, const sm_step_t *s, const sm_gres_t *g)
 {
 	job_step_create_response_msg_t *resp = xmalloc(sizeof(*resp));
 	step_cred_t cred = { 0 };
@@ -449,14 +622,12 @@ sm_response(job_record_t *j, const sm_step_t *s)
 		char *ids = s->ids && s->ids[i] ? bitmap_to_str(s->ids[i])
 						: NULL;
 
-		uint32_t k = s->pos[i];
 		/* its GPUs, and those its shards/MPS are on: the step may
 		 * open them (ConstrainDevices) */
-		uint64_t g = (j->node_gpus && k < j->alloc_cnt ?
-			      j->node_gpus[k] : 0) |
-			(j->node_gres && k < j->alloc_cnt ?
-			 gres_alloc_gpu_mask(j->node_gres[k]) : 0);
-		char *gpus = g ? select_gpu_idx_str(g) : NULL;
+		uint64_t m = (s->gpus ? s->gpus[i] : 0) |
+			(g->other && g->other[i] ?
+			 gres_alloc_gpu_mask(g->other[i]) : 0);
+		char *gpus = m ? select_gpu_idx_str(m) : NULL;
 
 		xstrfmtcat(&cred.cpu_ids, "%s%s", i ? ";" : "",
 			   ids ? ids : "");
@@ -606,19 +777,28 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 	job_step_create_response_msg_t *resp;
 	sm_layout_t l = { 0 };
 	sm_step_t *s, ports = { 0 };
+	sm_gres_t g = { 0 };
+	sm_gpu_fit_t fit = { 0 };
+	bool fits = false;
 	int rc;
 
 	if (!r) {
 		net_reply_rc(c, SLURM_UNEXPECTED_MSG_ERROR);
 		return;
 	}
-	if ((rc = sm_check_job(j, m->auth_uid)) ||
-	    (rc = sm_check_step_id(j, r->step_id)) || (rc = sm_limits(j, r)) ||
-	    (r->container && *r->container &&
-	     (rc = job_validate_container(r->container))) ||
-	    (rc = sm_place(j, r, &l)) ||
+	if (!(rc = sm_check_job(j, m->auth_uid)) &&
+	    !(rc = sm_check_step_id(j, r->step_id)) && !(rc = sm_limits(j, r)) &&
+	    !(r->container && *r->container &&
+	      (rc = job_validate_container(r->container))) &&
+	    !(rc = step_gres_parse(r->tres_per_step, r->tres_per_node,
+				   r->tres_per_task, &g.q)))
+		fits = sm_gpu_fit(j, r, &g.q, &fit);
+	if (rc || (rc = sm_place(j, r, fits ? &fit : NULL, &l)) ||
+	    (rc = sm_gres(j, r, &l, &g)) ||
 	    (rc = sm_take_ports(j, r, &l, &ports))) {
 		sm_layout_free(&l);
+		sm_gres_free(&g);
+		sm_gpu_fit_free(&fit);
 		if (rc == ESLURM_NODES_BUSY || rc == ESLURM_PROLOG_RUNNING ||
 		    rc == ESLURM_PORTS_BUSY)
 			debug("_slurm_rpc_job_step_create: JobId=%u: %s",
@@ -630,7 +810,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, rc);
 		return;
 	}
-	s = sm_record(j, r, &l, m->auth_uid);
+	sm_gpu_fit_free(&fit);
+	s = sm_record(j, r, &l, &g, m->auth_uid);
 	s->port_nodes = ports.port_nodes;
 	s->ports = ports.ports;
 	s->port_cnt = ports.port_cnt;
@@ -638,7 +819,8 @@ void step_mgr_rpc_create(net_conn_t *c, slurm_msg_t *m)
 	log_flag(STEPS, "%s: StepId=%u.%u created on %s: %u tasks, uid=%u",
 		 __func__, j->info.job_id, s->step_id, s->nodes,
 		 r->num_tasks, (unsigned) m->auth_uid);
-	resp = sm_response(j, s);
+	resp = sm_response(j, s, &g);
+	sm_gres_free(&g);
 	info("_slurm_rpc_job_step_create: StepId=%u.%u %s usec=0",
 	     j->info.job_id, s->step_id, s->nodes);
 	sm_acct(j, s, 0, JOB_RUNNING, 0);

@@ -2,6 +2,7 @@
 #include "ctld/step_mgr.h"
 #include "ctld/step_mgr_int.h"
 #include "ctld/het_job.h"
+#include "ctld/step_gres.h"
 #include "ctld/resv_ports.h"
 #include "ctld/power_save.h"
 
@@ -50,6 +51,8 @@ void sm_step_free(sm_step_t *s)
 	xstrarray_free(s->port_nodes);
 	xfree(s->ports);
 	xfree(s->resv_ports);
+	xfree(s->gpus);
+	xfree(s->tres);
 	xfree(s);
 }
 
@@ -115,6 +118,16 @@ static uint32_t sm_num_cpus(const sm_step_t *s)
 	return n;
 }
 
+void sm_step_tres(sm_step_t *s)
+{
+	char *g = step_gres_tres(s->gpus, s->node_cnt);
+
+	xfree(s->tres);
+	s->tres = xstrdup_printf("cpu=%u,node=%u%s%s", sm_num_cpus(s),
+				 s->node_cnt, *g ? "," : "", g);
+	xfree(g);
+}
+
 /* end 0: the step started (RUNNING); else its end with state and
  * wait status. */
 void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
@@ -150,8 +163,11 @@ void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
 	};
 	if (s->step_id == SLURM_EXTERN_CONT)      /* as Slurm: the job's */
 		r.num_cpus = j->info.num_cpus;
-	r.tres_alloc = xstrdup_printf("cpu=%u,node=%u", r.num_cpus,
-				      r.num_nodes);
+	if (s->tres && s->step_id != SLURM_EXTERN_CONT)
+		r.tres_alloc = xstrdup(s->tres);
+	else
+		r.tres_alloc = xstrdup_printf("cpu=%u,node=%u", r.num_cpus,
+					      r.num_nodes);
 	acct_record(ACCT_REC_STEP, &r);
 	xfree(r.tres_alloc);
 }
@@ -435,6 +451,7 @@ static void sm_info_fill(job_step_info_t *o, const job_record_t *j,
 	o->task_dist = s->dist;
 	o->srun_host = s->host;
 	o->srun_pid = s->srun_pid;
+	o->tres = s->tres;
 }
 
 static bool sm_step_wanted(const job_step_info_request_msg_t *r,

@@ -49,6 +49,12 @@ typedef struct step_record {
 	bitmap_t **ids;           /* per step node: its CPU ids, or NULL
 				     (not saved: a restarted controller
 				     picks again from the first) */
+	uint64_t *gpus;           /* per step node: its whole GPUs (gres
+				     indexes), or NULL for none */
+	bool      gpu_excl;       /* it asked for GPUs and did not
+				     --overlap: no other such step gets
+				     them while it runs */
+	char     *tres;           /* its TRES: "cpu=2,node=1,gres/gpu=1" */
 	struct step_record *next;
 } sm_step_t;
 
@@ -84,6 +90,8 @@ void sm_job_nodes(job_record_t *j, sm_job_nodes_t *jn);
  * with state and wait status. */
 void sm_acct(const job_record_t *j, const sm_step_t *s, time_t end,
 	     uint32_t state, uint32_t rc);
+/* Set s->tres from its CPUs, nodes and GPUs. */
+void sm_step_tres(sm_step_t *s);
 /* "1,2,3"; caller frees. */
 char *sm_join16(const uint16_t *v, uint32_t n);
 

@@ -1,5 +1,6 @@
 /* step_rec.c — job steps as saved state (step_mgr.h:
  * step_mgr_pack_saved, step_mgr_unpack_saved). */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "common/fields.h"
@@ -31,6 +32,8 @@ typedef struct {
 	uint64_t  user_usec, sys_usec, max_rss_kb, tot_rss_kb, max_vsize_kb,
 		  tot_vsize_kb, energy;
 	char     *container;
+	char     *gpus;           /* per node: its GPU index mask */
+	uint16_t  gpu_excl;
 } sm_saved_t;
 
 #define SV(m, t) FIELD(sm_saved_t, m, t)
@@ -44,7 +47,7 @@ static const field_desc_t sm_saved_fields[] = {
 	SV(user_usec, FT_U64), SV(sys_usec, FT_U64), SV(max_rss_kb, FT_U64),
 	SV(tot_rss_kb, FT_U64), SV(max_vsize_kb, FT_U64),
 	SV(tot_vsize_kb, FT_U64), SV(energy, FT_U64),
-	SV(container, FT_STR),
+	SV(container, FT_STR), SV(gpus, FT_STR), SV(gpu_excl, FT_U16),
 	FIELD_END
 };
 #undef SV
@@ -84,6 +87,7 @@ void step_mgr_pack_saved(buf_t *b, const job_record_t *j)
 			.max_vsize_kb = s->max_vsize_kb,
 			.tot_vsize_kb = s->tot_vsize_kb,
 			.energy = s->energy, .container = s->container,
+			.gpu_excl = s->gpu_excl,
 		};
 		uint16_t *done = xcalloc(s->node_cnt + 1, sizeof(*done));
 		size_t r;
@@ -94,6 +98,9 @@ void step_mgr_pack_saved(buf_t *b, const job_record_t *j)
 		v.cpus = sm_join16(s->cpus, s->node_cnt);
 		v.tasks = sm_join16(s->tasks, s->node_cnt);
 		v.done = sm_join16(done, s->node_cnt);
+		for (uint32_t i = 0; s->gpus && i < s->node_cnt; i++)
+			xstrfmtcat(&v.gpus, "%s%llu", i ? "," : "",
+				   (unsigned long long) s->gpus[i]);
 		r = tagrec_begin(b, STEP_MAGIC);
 		tagrec_pack(b, &sm_saved_tab, &v);
 		tagrec_end(b, r);
@@ -101,8 +108,28 @@ void step_mgr_pack_saved(buf_t *b, const job_record_t *j)
 		xfree(v.cpus);
 		xfree(v.tasks);
 		xfree(v.done);
+		xfree(v.gpus);
 		xfree(done);
 	}
+}
+
+/* Exactly n comma-separated 64-bit numbers (GPU masks). */
+static int sm_parse_masks(const char *str, uint32_t n, uint64_t *out)
+{
+	const char *p = str;
+
+	for (uint32_t i = 0; i < n; i++) {
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		out[i] = strtoull(p, &end, 10);
+		if (errno || (*end && *end != ',') || (!*end && i + 1 < n))
+			return -1;
+		p = *end ? end + 1 : end;
+	}
+	return *p ? -1 : 0;
 }
 
 /* Exactly n comma-separated numbers, each <= max. */
@@ -176,6 +203,17 @@ static sm_step_t *sm_from_saved(job_record_t *j, const sm_saved_t *v)
 	s->tot_vsize_kb = v->tot_vsize_kb;
 	s->energy = v->energy;
 	s->container = xstrdup(v->container);
+	/* its GPUs: held again by the restarted controller (a record of
+	 * before steps had them holds none) */
+	if (v->gpus) {
+		s->gpus = xcalloc(n + 1, sizeof(*s->gpus));
+		if (sm_parse_masks(v->gpus, n, s->gpus)) {
+			sm_step_free(s);
+			return NULL;
+		}
+		s->gpu_excl = v->gpu_excl != 0;
+	}
+	sm_step_tres(s);
 	return s;
 }
 

@@ -151,6 +151,37 @@ def test_shards_share_one_gpu(gres_cluster):
     finish(c, w)
 
 
+def test_steps_typed_gpus_and_shards(gres_cluster):
+    """Steps of a job holding typed GPUs and shards (step GRES): a typed
+    request gets that type, a type the job lacks is refused; shards are
+    given whole (all the job's, or none), a part is refused."""
+    c = gres_cluster
+    j, _ = job(c, ["-w", "n1", "-n2", "--gres=gpu:h100:1,shard:2"],
+               "steptyped", sleep=60)
+    c.wait_state(j, "RUNNING", 30)
+
+    def step(*args):
+        return c.run(["srun", "--jobid=%d" % j, "-n1"] + list(args) +
+                     ["/bin/sh", "-c", ENV], user="sluice_u1")
+
+    r = step("--gpus=h100:1")
+    assert r.rc == 0 and "CVD=12 " in r.out, r
+    r = step("--gpus=a100:1")
+    assert r.rc == 1 and r.err.endswith(
+        "Invalid generic resource (gres) specification\n"), r
+    r = step("--gres=shard:1")
+    assert r.rc == 1 and r.err.endswith(
+        "Requested operation not supported on this system\n"), r
+    r = step("--gres=shard:3")
+    assert r.rc == 1 and r.err.endswith(
+        "Invalid generic resource (gres) specification\n"), r
+    r = step("--gres=shard:2")
+    assert r.rc == 0, r
+    r = step("--gres=none")
+    assert r.rc == 0 and "CVD= " in r.out, r
+    finish(c, j)
+
+
 def test_mps_percent(gres_cluster):
     c = gres_cluster
     m, out = job(c, ["--gres=mps:50", "-w", "n2"], "mps")

@@ -60,7 +60,7 @@ def test_busy_ports_wait_and_are_released(c):
     assert r.rc == 0, r
     assert re.search(r"srun: Job \d+ step creation temporarily disabled, "
                      r"retrying \(Required ports are in use\)", r.err), r.err
-    assert re.search(r"srun: Step created for job \d+", r.err), r.err
+    assert re.search(r"srun: Step created for StepId=\d+\.\d+", r.err), r.err
     assert time.time() - t0 > 1
     assert r.out.split() == ["21000"]
     # on the other node the ports were free all along

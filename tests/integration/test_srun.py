@@ -254,10 +254,11 @@ def test_busy_step_waits_for_cpus(cluster):
     assert cluster.wait_state(jid, {"COMPLETED", "FAILED"}, timeout=60) \
         == "COMPLETED"
     out = _out_file(cluster, jid)
-    # Slurm 22.05's two lines
+    # Slurm's two lines (25.05 names the step)
     assert ("srun: Job %d step creation temporarily disabled, retrying "
             "(Requested nodes are busy)\n" % jid) in out, out
-    assert "srun: Step created for job %d\n" % jid in out, out
+    assert re.search(r"srun: Step created for StepId=%d\.\d+\n" % jid, out), \
+        out
     assert out.rstrip().endswith("after"), out
 
 

@@ -65,6 +65,7 @@
 #include "../../src/ctld/step_mgr.c"
 #include "../../src/ctld/step_create.c"
 #include "../../src/ctld/step_rec.c"
+#include "../../src/ctld/step_gres.c"
 #include "../../src/ctld/resv_ports.c"
 #include "../../src/ctld/assoc_mgr.c"
 #include "../../src/ctld/assoc_limits.c"
