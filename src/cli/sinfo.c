@@ -39,6 +39,14 @@
 #define FMT_REASON "%20E %9u %19H %N"
 #define FMT_REASON_LONG "%20E %12U %19H %6t %N"
 
+/* One -t state: a base state and/or flags; drained and draining also ask
+ * whether the node still runs jobs, as Slurm tells them apart. */
+struct state_want {
+	uint32_t base;     /* NODE_STATE_END: any base */
+	uint32_t flags;
+	enum { WANT_ANY, WANT_IDLE, WANT_BUSY } busy;
+};
+
 static struct {
 	int         verbose, iterate;
 	bool        all, dead, responding, no_header, long_fmt, node_flag;
@@ -48,8 +56,9 @@ static struct {
 	char       *format, *format_long, *sort;
 	char      **parts;
 	hostlist_t *nodes;
-	uint32_t   *state_base, *state_flags;
+	struct state_want *states;  /* -t */
 	size_t      state_cnt;
+	bool        state_and;     /* -t a&b: every one must match */
 } opt;
 
 static void usage(FILE *out)
@@ -90,25 +99,33 @@ static void help(void)
 
 static int parse_states(const char *arg)
 {
-	char **items = xstrsplit(arg, ",", NULL);
+	char **items = xstrsplit(arg, ",&", NULL);
 	int rc = 0;
 
+	opt.state_and = strchr(arg, '&') != NULL;
 	for (size_t i = 0; items && items[i]; i++) {
-		uint32_t base, flags;
+		struct state_want w = { .busy = WANT_ANY };
 
 		if (!strcasecmp(items[i], "all"))
 			continue;
-		if (node_state_from_string(items[i], &base, &flags) < 0) {
-			error("Invalid node state specified: %s", items[i]);
+		if (node_state_from_string(items[i], &w.base, &w.flags) < 0) {
+			error("Bad state string: \"%s\"", items[i]);
+			error("valid states: unknown,down,idle,allocated,mixed,"
+			      "future,drain,drained,draining,no_respond,"
+			      "reserved,cloud,completing,powering_down,"
+			      "powered_down,power_down,powering_up,fail,maint,"
+			      "reboot,planned");
 			rc = -1;
 			break;
 		}
-		opt.state_base = xrealloc(opt.state_base,
-					  (opt.state_cnt + 1) * sizeof(uint32_t));
-		opt.state_flags = xrealloc(opt.state_flags,
-					   (opt.state_cnt + 1) * sizeof(uint32_t));
-		opt.state_base[opt.state_cnt] = base;
-		opt.state_flags[opt.state_cnt++] = flags;
+		if (!strcasecmp(items[i], "drained"))
+			w.busy = WANT_IDLE;
+		else if (!strcasecmp(items[i], "draining") ||
+			 !strcasecmp(items[i], "drng"))
+			w.busy = WANT_BUSY;
+		opt.states = xrealloc(opt.states,
+				      (opt.state_cnt + 1) * sizeof(*opt.states));
+		opt.states[opt.state_cnt++] = w;
 	}
 	xstrarray_free(items);
 	return rc;
@@ -243,6 +260,21 @@ static void parse_env(void)
 
 /* ---- which nodes ---- */
 
+static bool state_matches(const struct state_want *w, uint32_t s)
+{
+	uint32_t base = s & NODE_STATE_BASE;
+	bool busy = base == NODE_STATE_ALLOCATED || base == NODE_STATE_MIXED ||
+		    (s & NODE_STATE_COMPLETING);
+
+	if (w->busy == WANT_IDLE && busy)
+		return false;
+	if (w->busy == WANT_BUSY && !busy)
+		return false;
+	if (w->base != NODE_STATE_END)
+		return base == w->base && (!w->flags || (s & w->flags));
+	return (s & w->flags) != 0;
+}
+
 static bool state_match(const node_info_t *n)
 {
 	uint32_t s = n->node_state;
@@ -258,15 +290,14 @@ static bool state_match(const node_info_t *n)
 	if (!opt.state_cnt)
 		return true;
 	for (size_t i = 0; i < opt.state_cnt; i++) {
-		if (opt.state_base[i] != NODE_STATE_END &&
-		    (s & NODE_STATE_BASE) == opt.state_base[i] &&
-		    (!opt.state_flags[i] || (s & opt.state_flags[i])))
+		bool m = state_matches(&opt.states[i], s);
+
+		if (m && !opt.state_and)
 			return true;
-		if (opt.state_base[i] == NODE_STATE_END &&
-		    (s & opt.state_flags[i]))
-			return true;
+		if (!m && opt.state_and)
+			return false;
 	}
-	return false;
+	return opt.state_and;
 }
 
 static bool node_wanted(const node_info_t *n)
