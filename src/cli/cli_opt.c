@@ -239,8 +239,7 @@ int cli_opt_parse_env(cli_job_opts_t *o, char *const *envp)
 		    (d->has_arg == optional_argument && !*val))
 			val = NULL;
 		if (cli_opt_apply(o, d, val, CLI_SRC_ENV) < 0)
-			error("\"%.*s=%s\" -- invalid value, ignoring...",
-			      (int)name_len, name, val ? val : "");
+			return -1;
 	}
 	return 0;
 }

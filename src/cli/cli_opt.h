@@ -107,9 +107,15 @@ int  cli_opt_parse_argv(cli_job_opts_t *o, int argc, char **argv,
 /* The exit status for the option error just reported, as Slurm's
  * sbatch, srun and salloc give it: 1 for a malformed number, else 255. */
 int  cli_opt_err_exit(void);
+/* Slurm's error for a malformed number ('Invalid numeric value "x" for
+ * --name.'); the exit status becomes 1.  Returns -1. */
+int  cli_opt_bad_number(const char *arg, const char *name);
+/* -m/--distribution's grammar: block|cyclic|arbitrary|plane=N|*, then up
+ * to two of block|cyclic|fcyclic|* after ':', then ,Pack or ,NoPack. */
+bool cli_dist_valid(const char *arg);
 /* Input environment variables (envp NULL-terminated, "K=V").  A bad
- * value is reported ('"SBATCH_X=v" -- invalid value, ignoring...') and
- * skipped, as Slurm does; returns 0. */
+ * value is refused as the option's would be (Slurm's commands stop with
+ * the option's error: exit with cli_opt_err_exit()); 0 or -1. */
 int  cli_opt_parse_env(cli_job_opts_t *o, char *const *envp);
 /* "#SBATCH" lines of the script's leading comment block (prefix is
  * "#SBATCH").  0 or -1. */

@@ -59,11 +59,16 @@ int cli_opt_err_exit(void)
 	return opt_err_exit;
 }
 
-static int opt_bad_number(const char *arg, const cli_opt_def_t *d)
+int cli_opt_bad_number(const char *arg, const char *name)
 {
-	error("Invalid numeric value \"%s\" for --%s.", arg ? arg : "", d->name);
+	error("Invalid numeric value \"%s\" for --%s.", arg ? arg : "", name);
 	opt_err_exit = 1;
 	return -1;
+}
+
+static int opt_bad_number(const char *arg, const cli_opt_def_t *d)
+{
+	return cli_opt_bad_number(arg, d->name);
 }
 
 static int opt_bad_spec(const cli_opt_def_t *d)
@@ -375,7 +380,7 @@ static int set_open_mode(cli_job_opts_t *o, const char *arg,
 	} else if (arg && (arg[0] == 't' || arg[0] == 'T')) {
 		o->desc.open_mode = 2;
 	} else {
-		error("Invalid --open-mode argument: %s.", arg ? arg : "");
+		error("Invalid --open-mode specification");
 		return -1;
 	}
 	return 0;
@@ -395,7 +400,7 @@ static int set_shared(cli_job_opts_t *o, const char *arg,
 	} else if (!strcasecmp(arg, "topo")) {
 		o->desc.shared = JOB_SHARED_TOPO;
 	} else {
-		error("invalid exclusive option %s", arg);
+		error("Invalid --exclusive specification");
 		return -1;
 	}
 	return 0;
@@ -440,6 +445,7 @@ static int set_hint(cli_job_opts_t *o, const char *arg, const cli_opt_def_t *d)
 		} else {
 			error("unrecognized --hint argument \"%s\", see "
 			      "--hint=help", w);
+			opt_err_exit = 1;    /* as Slurm's */
 			rc = -1;
 		}
 	}
@@ -597,9 +603,16 @@ static int set_kill_inv_dep(cli_job_opts_t *o, const char *arg,
 	return 0;
 }
 
+/* --get-user-env[=timeout][mode]: seconds, then S or L */
 static int set_get_user_env(cli_job_opts_t *o, const char *arg,
 			    const cli_opt_def_t *d)
 {
+	const char *p = arg;
+
+	while (p && isdigit((unsigned char)*p))
+		p++;
+	if (p && *p && (strchr("SsLl", *p) == NULL || p[1]))
+		return opt_bad_spec(d);
 	o->get_user_env = true;
 	return 0;
 }
@@ -810,10 +823,53 @@ static int set_spec(cli_job_opts_t *o, const char *arg,
 
 /* -m/--distribution for sbatch and salloc: the default of the job's
  * steps (srun checks it). */
+static bool dist_word(const char *w, size_t n, bool first)
+{
+	static const char *const words[] = { "block", "cyclic", "*",
+					     "fcyclic", "arbitrary" };
+	size_t last = first ? 5 : 4;
+
+	if (first && n > 6 && !strncasecmp(w, "plane=", 6)) {
+		for (size_t i = 6; i < n; i++)
+			if (!isdigit((unsigned char)w[i]))
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < last; i++) {
+		if (first && i == 3)
+			continue;       /* fcyclic: sockets and cores only */
+		if (strlen(words[i]) == n && !strncasecmp(w, words[i], n))
+			return true;
+	}
+	return false;
+}
+
+bool cli_dist_valid(const char *arg)
+{
+	const char *comma = strchr(arg, ','), *p = arg;
+	size_t end = comma ? (size_t)(comma - arg) : strlen(arg);
+	int level = 0;
+
+	if (comma && strcasecmp(comma + 1, "Pack") &&
+	    strcasecmp(comma + 1, "NoPack"))
+		return false;
+	while (p <= arg + end) {
+		size_t n = strcspn(p, ":,");
+
+		if (p + n > arg + end)
+			n = (size_t)(arg + end - p);
+		if (level > 2 || !dist_word(p, n, level == 0))
+			return false;
+		level++;
+		p += n + 1;
+	}
+	return true;
+}
+
 static int set_distribution(cli_job_opts_t *o, const char *arg,
 			    const cli_opt_def_t *d)
 {
-	if (!arg || !*arg)
+	if (!arg || !*arg || !cli_dist_valid(arg))
 		return opt_bad_spec(d);
 	xfree(o->distribution);
 	o->distribution = xstrdup(arg);
@@ -838,6 +894,7 @@ static int set_profile(cli_job_opts_t *o, const char *arg,
 
 	(void) d;
 	if (profile_parse(arg, &o->desc.profile, why, sizeof(why)) < 0) {
+		error("invalid --profile=%s option", arg ? arg : "");
 		error("%s", why);
 		return -1;
 	}
@@ -851,6 +908,7 @@ static int set_acctg_freq(cli_job_opts_t *o, const char *arg,
 
 	(void) d;
 	if (acctg_freq_check(arg, why, sizeof(why)) < 0) {
+		error("Invalid --acctg-freq specification: %s", arg ? arg : "");
 		error("%s", why);
 		return -1;
 	}

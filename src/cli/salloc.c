@@ -153,8 +153,9 @@ static void _het_parse(cli_job_opts_t **oa, size_t *n, int argc,
 	for (size_t k = 1; k < *n; k++) {
 		cli_job_opts_t *c = &(*oa)[k];
 
-		if (cli_opt_parse_env(c, environ) < 0 ||
-		    cli_opt_validate(c) < 0)
+		if (cli_opt_parse_env(c, environ) < 0)
+			exit(cli_opt_err_exit());
+		if (cli_opt_validate(c) < 0)
 			exit(1);
 		if (c->test_only || (*oa)[0].test_only) {
 			error("--test-only is not supported with "
@@ -223,8 +224,9 @@ int main(int argc, char **argv)
 	_het_parse(&oa, &n, argc, argv, &first);
 	o = &oa[0];             /* the leader's: oa moves no more */
 
-	if (cli_opt_parse_env(o, environ) < 0 ||
-	    cli_spank_env_options(o, environ) < 0 || cli_opt_validate(o) < 0)
+	if (cli_opt_parse_env(o, environ) < 0)
+		exit(cli_opt_err_exit());
+	if (cli_spank_env_options(o, environ) < 0 || cli_opt_validate(o) < 0)
 		exit(1);
 	cli_filter_pre_submit(o);
 	cli_init("salloc", o->verbose - o->quiet);

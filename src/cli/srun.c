@@ -268,8 +268,9 @@ int srun_parse_opts(srun_t *r, int argc, char **argv, char **envp, bool main)
 		_early_exits(r);
 	n_argv = o->desc.num_tasks != NO_VAL32;
 	N_argv = o->desc.min_nodes != NO_VAL32;
-	if (cli_opt_parse_env(o, envp) < 0 ||
-	    (main && cli_spank_env_options(o, envp) < 0) ||
+	if (cli_opt_parse_env(o, envp) < 0)
+		exit(cli_opt_err_exit());
+	if ((main && cli_spank_env_options(o, envp) < 0) ||
 	    cli_opt_check_times(o) < 0)
 		exit(1);
 	if (n_argv && !N_argv && o->desc.min_nodes != NO_VAL32 &&

@@ -61,8 +61,15 @@ static int _dist(srun_opts_t *so, const char *arg)
 	char *s = xstrdup(arg), *colon = strchr(s, ':');
 	int rc = 0;
 
+	if (!cli_dist_valid(arg)) {
+		error("Invalid --distribution specification");
+		xfree(s);
+		return -1;
+	}
 	if (colon)
 		*colon = '\0';          /* :block|cyclic for cores: no effect */
+	else if ((colon = strchr(s, ',')))
+		*colon = '\0';          /* ,Pack|NoPack */
 	if (!strcasecmp(s, "block")) {
 		so->dist = STEP_DIST_BLOCK;
 	} else if (!strcasecmp(s, "cyclic")) {
@@ -94,19 +101,23 @@ static int _cb(cli_job_opts_t *o, int val, const char *arg)
 	switch (val) {
 	case 'l': so->label = true; break;
 	case 'u': so->unbuffered = true; break;
-	case 'K': so->kill_bad_exit = !arg || atoi(arg) != 0; break;
+	case 'K':
+		if (arg && parse_u32(arg, &v) < 0)
+			return cli_opt_bad_number(arg, "kill-on-bad-exit");
+		so->kill_bad_exit = !arg || v != 0;
+		break;
 	case 'r':
-		if (parse_u32(arg, &v) < 0 || v > 65533) {
+		if (parse_u32(arg, &v) < 0)
+			return cli_opt_bad_number(arg, "relative");
+		if (v > 65533) {
 			error("Invalid --relative specification");
 			return -1;
 		}
 		so->relative = (uint16_t) v;
 		break;
 	case 'W':
-		if (parse_u32(arg, &v) < 0) {
-			error("Invalid --wait specification");
-			return -1;
-		}
+		if (parse_u32(arg, &v) < 0)
+			return cli_opt_bad_number(arg, "wait");
 		so->wait_sec = (int) v;
 		break;
 	case 'm': return _dist(so, arg);
@@ -257,8 +268,7 @@ int srun_opt_parse_env(cli_job_opts_t *o, char *const *envp)
 			    envp[e][n] != '=')
 				continue;
 			if (_cb(o, srun_env[i].val, val) < 0)
-				error("\"%s=%s\" -- invalid value, ignoring...",
-				      srun_env[i].name, val);
+				return -1;
 			break;
 		}
 	}

@@ -75,7 +75,53 @@ CASES = [
     ("sbatch_bad_switches", ["sbatch", "--switches=x", "--wrap", "true"],
      None, "", "sbatch: error: Invalid numeric value \"x\" for --switches.\n",
      1),
+    ("sbatch_bad_distribution",
+     ["sbatch", "-m", "block:bogus", "--wrap", "true"], None, "",
+     "sbatch: error: Invalid --distribution specification\n", 255),
+    ("sbatch_bad_get_user_env", ["sbatch", "--get-user-env=x", "--wrap", "true"],
+     None, "", "sbatch: error: Invalid --get-user-env specification\n", 255),
+    ("sbatch_bad_open_mode", ["sbatch", "--open-mode=x", "--wrap", "true"],
+     None, "", "sbatch: error: Invalid --open-mode specification\n", 255),
+    ("srun_bad_exclusive", ["srun", "--exclusive=x", "true"], None, "",
+     "srun: error: Invalid --exclusive specification\n", 255),
+    ("srun_bad_hint", ["srun", "--hint=x", "true"], None, "",
+     "srun: error: unrecognized --hint argument \"x\", see --hint=help\n", 1),
+    ("srun_bad_wait", ["srun", "-W", "x", "true"], None, "",
+     "srun: error: Invalid numeric value \"x\" for --wait.\n", 1),
+    ("srun_bad_relative", ["srun", "-r", "x", "true"], None, "",
+     "srun: error: Invalid numeric value \"x\" for --relative.\n", 1),
 ]
+
+# Input variables with a bad value stop the command as the option would
+# (Slurm 22.05's sbatch, salloc and srun: the option's error and status)
+ENV_CASES = [
+    ("SBATCH_TIMELIMIT", "bogus", ["sbatch", "--wrap", "true"],
+     "sbatch: error: Invalid --time specification\n", 255),
+    ("SBATCH_DISTRIBUTION", "bogus", ["sbatch", "--wrap", "true"],
+     "sbatch: error: Invalid --distribution specification\n", 255),
+    ("SBATCH_OPEN_MODE", "x", ["sbatch", "--wrap", "true"],
+     "sbatch: error: Invalid --open-mode specification\n", 255),
+    ("SALLOC_TIMELIMIT", "x", ["salloc", "true"],
+     "salloc: error: Invalid --time specification\n", 255),
+    ("SLURM_TIMELIMIT", "bogus", ["srun", "true"],
+     "srun: error: Invalid --time specification\n", 255),
+    ("SLURM_DISTRIBUTION", "bogus", ["srun", "true"],
+     "srun: error: Invalid --distribution specification\n", 255),
+    ("SLURM_KILL_BAD_EXIT", "x", ["srun", "true"],
+     "srun: error: Invalid numeric value \"x\" for --kill-on-bad-exit.\n", 1),
+    ("SLURM_WAIT", "x", ["srun", "true"],
+     "srun: error: Invalid numeric value \"x\" for --wait.\n", 1),
+]
+
+
+@pytest.mark.parametrize("case", ENV_CASES, ids=[x[0] for x in ENV_CASES])
+def test_bad_input_variable(cluster, busy, case):
+    c = cluster
+    var, val, argv, err, rc = case
+    before = queue(c)
+    r = c.run(argv, user=USER, env={var: val})
+    assert (r.out, r.err, r.rc) == ("", err, rc), r
+    assert queue(c) == before
 
 
 def queue(c):
