@@ -20,6 +20,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_opt.h"
 #include "common/hostlist.h"
+#include "common/job_info.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
@@ -133,6 +134,47 @@ static void set_signal(scancel_opts_t *o, const char *arg)
 	}
 }
 
+/* -t: Slurm's scancel acts on pending, running or suspended jobs only */
+static void set_states(scancel_opts_t *o, const char *arg)
+{
+	char **items = xstrsplit(arg, ",", NULL);
+
+	for (size_t i = 0; items && items[i]; i++) {
+		uint32_t st;
+
+		if (job_state_from_string(items[i], &st) < 0 ||
+		    (st != JOB_PENDING && st != JOB_RUNNING &&
+		     st != JOB_SUSPENDED)) {
+			fprintf(stderr, "Invalid job state specified: %s\n"
+				"Valid job states are PENDING, RUNNING, and "
+				"SUSPENDED\n", items[i]);
+			exit(1);
+		}
+	}
+	xstrarray_free(items);
+	o->states = split_list(o->states, arg);
+}
+
+/* -u: user names or numeric ids of this system */
+static void set_users(scancel_opts_t *o, const char *arg)
+{
+	char **items = xstrsplit(arg, ",", NULL);
+
+	for (size_t i = 0; items && items[i]; i++) {
+		char *end = NULL;
+
+		if (getpwnam(items[i]))
+			continue;
+		(void) strtoul(items[i], &end, 10);
+		if (isdigit((unsigned char)items[i][0]) && end && !*end)
+			continue;
+		error("Invalid user name: %s", items[i]);
+		exit(1);
+	}
+	xstrarray_free(items);
+	o->users = split_list(o->users, arg);
+}
+
 static void parse_opt(scancel_opts_t *o, int c, const char *arg)
 {
 	char *me;
@@ -149,8 +191,8 @@ static void parse_opt(scancel_opts_t *o, int c, const char *arg)
 	case 'q': o->qos = split_list(o->qos, arg); break;
 	case 'Q': o->quiet++; break;
 	case 's': set_signal(o, arg); break;
-	case 't': o->states = split_list(o->states, arg); break;
-	case 'u': o->users = split_list(o->users, arg); break;
+	case 't': set_states(o, arg); break;
+	case 'u': set_users(o, arg); break;
 	case 'v': o->verbose++; break;
 	case 'w': xfree(o->nodelist); o->nodelist = xstrdup(arg); break;
 	case OPT_WCKEY: o->wckeys = split_list(o->wckeys, arg); break;

@@ -494,7 +494,7 @@ static int cmd_show(int argc, char **argv)
 			return scontrol_lic_show(strchr(what, '=') + 1,
 						 sc.one_liner, show_doc());
 	}
-	fprintf(stderr, "invalid entity:%s for keyword:show\n", what);
+	fprintf(stderr, "invalid entity:%s for keyword:show \n", what);
 	return 1;
 }
 
@@ -527,9 +527,15 @@ static int cmd_create(int argc, char **argv)
 			"%s\n", argv[0]);
 		return 1;
 	}
+	if (scontrol_kw(argv[0], "partitionname", 3)) {
+		/* a partition without its name */
+		fprintf(stderr, "scontrol: error: Invalid input: %s  "
+			"Request aborted\n", argv[0]);
+		return 1;
+	}
 	if (!scontrol_kw(argv[0], "reservation", 3)) {
-		fprintf(stderr, "invalid entity:%s for keyword:create\n",
-			argv[0]);
+		fprintf(stderr, "scontrol: error: Invalid creation entity: "
+			"%s\n", argv[0]);
 		return 1;
 	}
 	need_conf();

@@ -23,7 +23,7 @@ BAD_STATE = ("squeue: error: Invalid job state specified: bogus\n"
              "COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,PREEMPTED,BOOT_FAIL,"
              "DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,RESV_DEL_HOLD,"
              "REQUEUED,REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,"
-             "STAGE_OUT,STOPPED\n")
+             "STAGE_OUT,STOPPED\n\n")
 SINFO_HEADER = "PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST\n"
 
 # (id, argv, stdin, stdout, stderr, exit)
@@ -88,6 +88,18 @@ CASES = [
      "srun: error: unrecognized --hint argument \"x\", see --hint=help\n", 1),
     ("srun_bad_wait", ["srun", "-W", "x", "true"], None, "",
      "srun: error: Invalid numeric value \"x\" for --wait.\n", 1),
+    ("scancel_bad_state", ["scancel", "-t", "bogus"], None, "",
+     "Invalid job state specified: bogus\n"
+     "Valid job states are PENDING, RUNNING, and SUSPENDED\n", 1),
+    ("scancel_bad_user", ["scancel", "-u", "nosuchuser"], None, "",
+     "scancel: error: Invalid user name: nosuchuser\n", 1),
+    ("scontrol_show_bogus", ["scontrol", "show", "bogus"], None, "",
+     "invalid entity:bogus for keyword:show \n", 1),
+    ("scontrol_create_bogus", ["scontrol", "create", "bogus"], None, "",
+     "scontrol: error: Invalid creation entity: bogus\n", 1),
+    ("scontrol_create_partition_unnamed", ["scontrol", "create", "partition"],
+     None, "", "scontrol: error: Invalid input: partition  Request aborted\n",
+     1),
     ("srun_bad_relative", ["srun", "-r", "x", "true"], None, "",
      "srun: error: Invalid numeric value \"x\" for --relative.\n", 1),
 ]
@@ -147,7 +159,7 @@ def test_bad_input(cluster, busy, case):
     name, argv, stdin, out, err, rc = case
     before = queue(c)
     r = c.run(argv, user=USER, input=stdin if stdin is not None else None)
-    assert (r.out, r.err.rstrip("\n"), r.rc) == (out, err.rstrip("\n"), rc), r
+    assert (r.out, r.err, r.rc) == (out, err, rc), r
     assert queue(c) == before
 
 
