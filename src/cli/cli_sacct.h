@@ -67,6 +67,12 @@ static inline const sacct_field_t *sacct_field_of(const cli_field_t *f)
 
 extern const sacct_field_t sacct_fields[];
 
+/* How memory counts print: SACCT_UNITS_EXACT (the default: the largest
+ * unit that keeps the value exact to a half), SACCT_UNITS_NONE
+ * (--noconvert: as kept, K), or 0-4 (--units=K/M/G/T/P). */
+enum { SACCT_UNITS_EXACT = -1, SACCT_UNITS_NONE = -2 };
+void sacct_set_units(int mode);
+
 /* Add the record members f reads to job and step; -1 if its list names
  * one the tables do not have. */
 int  sacct_field_needs(const sacct_field_t *f, fields_sel_t *job,

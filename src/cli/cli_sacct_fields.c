@@ -72,21 +72,40 @@ static void fmt_cpu(char **out, uint64_t usec)
 			   s / 60, s % 60, ms);
 }
 
-/* KB counts as Slurm prints them: the unit grows only while exact. */
+static int units_mode = SACCT_UNITS_EXACT;
+
+void sacct_set_units(int mode)
+{
+	units_mode = mode;
+}
+
+/* KB counts as Slurm prints them: by default the unit grows while the
+ * value stays exact to a half (1536K is 1.50M, 1537K stays); --noconvert
+ * keeps K; --units=X prints X, with two decimals where it is not whole. */
 static void fmt_kb(char **out, uint64_t kb)
 {
 	static const char units[] = "KMGTP";
+	double v = (double)kb;
 	int u = 0;
 
 	if (!kb) {
 		put(out, "0");
 		return;
 	}
-	while (kb >= 1024 && !(kb % 1024) && u < 4) {
-		kb /= 1024;
-		u++;
+	if (units_mode >= 0) {
+		for (; u < units_mode; u++)
+			v /= 1024;
+	} else if (units_mode == SACCT_UNITS_EXACT) {
+		while (v >= 1024 && u < 4 && !((uint64_t)v % 512) &&
+		       (double)(uint64_t)v == v) {
+			v /= 1024;
+			u++;
+		}
 	}
-	xstrfmtcat(out, "%" PRIu64 "%c", kb, units[u]);
+	if ((double)(uint64_t)v == v)
+		xstrfmtcat(out, "%" PRIu64 "%c", (uint64_t)v, units[u]);
+	else
+		xstrfmtcat(out, "%.2f%c", v, units[u]);
 }
 
 static void fmt_when(char **out, time_t t)

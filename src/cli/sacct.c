@@ -5,6 +5,7 @@
  * prints a row per job and, unless -X, one per step, through the field
  * table in cli_sacct_fields.c.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <grp.h>
 #include <pwd.h>
@@ -73,6 +74,14 @@ static struct {
 	bool       helpformat;
 	char      *clusters;         /* -M */
 	bool       all_clusters;      /* -L */
+	bool       truncate;          /* -T: times cut to the window */
+	/* Filters applied to the answer's jobs (sacct_filter_t) */
+	uint32_t   nnodes[2], ncpus[2]; /* -i, -I: min and max; 0 0 none */
+	uint32_t   tlimit[2];         /* -k, -K: minutes; NO_VAL32 none */
+	char     **wckeys;            /* -W */
+	char     **constraints;       /* -C */
+	int       *reasons;           /* -R */
+	size_t     reason_cnt;
 } opt;
 
 static void usage(FILE *out)
@@ -102,6 +111,16 @@ static void usage(FILE *out)
 "  -n, --noheader       no header line\n"
 "      --name=list      only jobs with these names\n"
 "  -N, --nodelist=list  only jobs that ran on these nodes\n"
+"  -i, --nnodes=min[-max] only jobs that ran on this many nodes\n"
+"  -I, --ncpus=min[-max]  only jobs that had this many CPUs\n"
+"  -k, --timelimit-min=t only jobs with this time limit (-K: to this one)\n"
+"  -K, --timelimit-max=t the top of the -k range\n"
+"  -C, --constraints=list only jobs that asked for these constraints\n"
+"  -R, --reason=list    only jobs pending for these reasons\n"
+"  -W, --wckeys=list    only jobs with these wckeys\n"
+"  -T, --truncate       cut start and end times to the -S/-E window\n"
+"      --units=[KMGTP]  memory values in this unit\n"
+"      --noconvert      memory values in the unit they are kept in\n"
 "  -o, --format=list    fields to show (Name%%width)\n"
 "  -p, --parsable       '|' after every field\n"
 "  -P, --parsable2      '|' between fields\n"
@@ -168,8 +187,10 @@ static void add_users(const char *csv)
 
 		if (!items[i][0])
 			continue;
-		if (parse_uid(items[i], &uid) < 0)
-			fatal("Invalid user id: %s", items[i]);
+		if (parse_uid(items[i], &uid) < 0) {
+			error("Invalid user id: %s", items[i]);
+			exit(1);
+		}
 		snprintf(num, sizeof(num), "%u", (unsigned)uid);
 		opt.cond.users = xstrarray_append(opt.cond.users, num);
 	}
@@ -186,8 +207,10 @@ static void add_groups(const char *csv)
 
 		if (!items[i][0])
 			continue;
-		if (parse_gid(items[i], &gid) < 0)
-			fatal("Invalid group id: %s", items[i]);
+		if (parse_gid(items[i], &gid) < 0) {
+			error("Invalid group id: %s", items[i]);
+			exit(1);
+		}
 		snprintf(num, sizeof(num), "%u", (unsigned)gid);
 		opt.cond.gids = xstrarray_append(opt.cond.gids, num);
 	}
@@ -248,7 +271,7 @@ static void add_states(const char *csv)
 		if (!items[i][0])
 			continue;
 		if (job_state_from_string(items[i], &st) < 0)
-			fatal("Invalid state: %s", items[i]);
+			fatal("unrecognized job state value '%s'", items[i]);
 		snprintf(num, sizeof(num), "%u", st & JOB_STATE_BASE);
 		opt.cond.states = xstrarray_append(opt.cond.states, num);
 	}
@@ -267,8 +290,66 @@ static time_t parse_when(const char *s, const char *what)
 enum {
 	OPT_DELIM = 0x100, OPT_NAME, OPT_USAGE, OPT_NOCONVERT, OPT_UNITS,
 	OPT_JSON, OPT_ARRAY, OPT_LOCAL, OPT_YAML, OPT_ENV_VARS, OPT_METRICS, OPT_EVENTS,
-	OPT_PROFILE,
+	OPT_PROFILE, OPT_FEDERATION, OPT_WHOLE_HET, OPT_LOCAL_UID,
 };
+
+/* -i / -I: "min[-max]" counts */
+static void parse_range(const char *arg, uint32_t r[2], const char *what)
+{
+	char *dup = xstrdup(arg), *dash = strchr(dup, '-');
+
+	if (dash)
+		*dash = '\0';
+	if (parse_u32(dup, &r[0]) < 0 ||
+	    (dash && parse_u32(dash + 1, &r[1]) < 0) ||
+	    (dash && r[1] < r[0]))
+		fatal("Invalid %s specification: %s", what, arg);
+	if (!dash)
+		r[1] = r[0];
+	xfree(dup);
+}
+
+static void parse_tlimit(const char *arg, int k)
+{
+	if (parse_duration_min(arg, &opt.tlimit[k]) < 0)
+		fatal("Invalid time limit specification");
+}
+
+static void add_reasons(const char *csv)
+{
+	char **items = xstrsplit(csv, ",", NULL);
+
+	for (size_t i = 0; items[i]; i++) {
+		int r = job_reason_from_string(items[i]);
+
+		if (r < 0)
+			fatal("Invalid reason: %s", items[i]);
+		opt.reasons = xrealloc(opt.reasons, (opt.reason_cnt + 1) *
+				       sizeof(*opt.reasons));
+		opt.reasons[opt.reason_cnt++] = r;
+	}
+	xstrarray_free(items);
+}
+
+/* --units: Slurm's letters; --noconvert (cli_sacct.h) */
+static void set_units(const char *arg)
+{
+	const char *units = "KMGTP", *p = arg && arg[0] && !arg[1] ?
+		strchr(units, toupper((unsigned char)arg[0])) : NULL;
+
+	if (!p) {
+		error("Invalid unit type '%s'. Possible options are 'KMGTP'",
+		      arg ? arg : "");
+		fatal("Invalid unit type");
+	}
+	sacct_set_units((int)(p - units));
+}
+
+/* What sacct cannot do here: refused with the reason, never ignored */
+static void refuse(const char *what, const char *why)
+{
+	fatal("%s is not supported: %s", what, why);
+}
 
 static void parse_opts(int argc, char **argv)
 {
@@ -315,11 +396,28 @@ static void parse_opts(int argc, char **argv)
 		{ "local", no_argument, NULL, OPT_LOCAL },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "yaml", no_argument, NULL, OPT_YAML },
+		{ "nnodes", required_argument, NULL, 'i' },
+		{ "ncpus", required_argument, NULL, 'I' },
+		{ "timelimit-min", required_argument, NULL, 'k' },
+		{ "timelimit-max", required_argument, NULL, 'K' },
+		{ "constraints", required_argument, NULL, 'C' },
+		{ "reason", required_argument, NULL, 'R' },
+		{ "wckeys", required_argument, NULL, 'W' },
+		{ "associations", required_argument, NULL, 'x' },
+		{ "completion", no_argument, NULL, 'c' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "flags", required_argument, NULL, 'F' },
+		{ "federation", no_argument, NULL, OPT_FEDERATION },
+		{ "whole-hetjob", optional_argument, NULL, OPT_WHOLE_HET },
+		{ "use-local-uid", no_argument, NULL, OPT_LOCAL_UID },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "aA:bBDeE:g:hj:lLM:nN:o:pPq:r:s:S:Tu:vVX",
+	opt.tlimit[0] = opt.tlimit[1] = NO_VAL32;
+	while ((c = getopt_long(argc, argv,
+				"aA:bBcC:DeE:f:F:g:hi:I:j:k:K:lLM:nN:o:pPq:r:R:"
+				"s:S:Tu:vVW:x:X",
 				lopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': opt.all_users = true; break;
@@ -340,8 +438,31 @@ static void parse_opts(int argc, char **argv)
 		case 'l': opt.longfmt = true; break;
 		case 'L': opt.all_clusters = true; break;
 		case 'M': xfree(opt.clusters); opt.clusters = xstrdup(optarg); break;
-		case 'T': case OPT_NOCONVERT: case OPT_UNITS:
-		case OPT_ARRAY: case OPT_LOCAL: break;
+		case 'T': opt.truncate = true; break;
+		case OPT_NOCONVERT: sacct_set_units(SACCT_UNITS_NONE); break;
+		case OPT_UNITS: set_units(optarg); break;
+		/* no federation: the local cluster's jobs are all there is;
+		 * user names always come from the local uid; array tasks
+		 * are each a row (a pending array's unsplit tasks: one) */
+		case OPT_ARRAY: case OPT_LOCAL: case OPT_FEDERATION:
+		case OPT_LOCAL_UID: break;
+		case 'i': parse_range(optarg, opt.nnodes, "--nnodes"); break;
+		case 'I': parse_range(optarg, opt.ncpus, "--ncpus"); break;
+		case 'k': parse_tlimit(optarg, 0); break;
+		case 'K': parse_tlimit(optarg, 1); break;
+		case 'C': opt.constraints = list_add(opt.constraints, optarg); break;
+		case 'R': add_reasons(optarg); break;
+		case 'W': opt.wckeys = list_add(opt.wckeys, optarg); break;
+		case 'x': refuse("-x/--associations", "job records do not "
+				 "keep their association id"); break;
+		case 'c': refuse("-c/--completion", "read the job completion "
+				 "plugin's own output (JobCompLoc)"); break;
+		case 'f': refuse("-f/--file", "sacct reads slurmdbd only");
+			break;
+		case 'F': refuse("-F/--flags", "job records do not keep how "
+				 "they were scheduled"); break;
+		case OPT_WHOLE_HET: refuse("--whole-hetjob", "give each "
+					   "component with -j 123+N"); break;
 		case OPT_JSON: opt.json = 1; break;
 		case OPT_YAML: opt.json = 2; break;
 		case 'n': opt.noheader = true; break;
@@ -362,7 +483,7 @@ static void parse_opts(int argc, char **argv)
 		case 'v': opt.verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);
 		case 'X': opt.allocations = true; break;
-		default: usage(stderr); exit(1);
+		default: exit(1);    /* getopt said which, as Slurm's */
 		}
 	}
 	if (optind < argc)
@@ -472,6 +593,24 @@ static void choose_fields(const cli_table_t *t)
 	}
 	if (opt.nodelist)
 		rc |= fields_sel_add(job, acct_job_rec_fields, "nodes");
+	if (opt.nnodes[1])
+		rc |= fields_sel_add(job, acct_job_rec_fields, "num_nodes");
+	if (opt.ncpus[1])
+		rc |= fields_sel_add(job, acct_job_rec_fields, "num_cpus");
+	if (opt.tlimit[0] != NO_VAL32)
+		rc |= fields_sel_add(job, acct_job_rec_fields, "time_limit");
+	if (opt.wckeys)
+		rc |= fields_sel_add(job, acct_job_rec_fields, "wckey");
+	if (opt.constraints)
+		rc |= fields_sel_add(job, acct_job_rec_fields, "constraints");
+	if (opt.reason_cnt)
+		rc |= fields_sel_add(job, acct_job_rec_fields, "reason");
+	if (opt.truncate) {
+		rc |= fields_sel_add_list(job, acct_job_rec_fields,
+					  "start,end");
+		rc |= fields_sel_add_list(step, acct_step_rec_fields,
+					  "start,end");
+	}
 	if (!cli_conf()->cluster_name)   /* several clusters' records */
 		rc |= fields_sel_add(job, acct_job_rec_fields, "cluster");
 	if (rc < 0) {   /* a list names a member the tables lack: all */
@@ -548,6 +687,54 @@ static bool sel_match(const acct_job_rec_t *j, const acct_step_rec_t *s)
 	return !any_sel;
 }
 
+static bool in_list(char *const *list, const char *s)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		if (s && !strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+/* -i, -I, -k/-K, -W, -C, -R over a job of the answer */
+static bool filter_match(const acct_job_rec_t *j)
+{
+	const char *wckey = j->wckey && j->wckey[0] == '*' ? j->wckey + 1 :
+			    j->wckey;
+	bool hit = !opt.reason_cnt;
+
+	if (opt.nnodes[1] && (j->num_nodes < opt.nnodes[0] ||
+			      j->num_nodes > opt.nnodes[1]))
+		return false;
+	if (opt.ncpus[1] && (j->num_cpus < opt.ncpus[0] ||
+			     j->num_cpus > opt.ncpus[1]))
+		return false;
+	if (opt.tlimit[0] != NO_VAL32) {
+		uint32_t hi = opt.tlimit[1] != NO_VAL32 ? opt.tlimit[1] :
+			      opt.tlimit[0];
+
+		if (j->time_limit < opt.tlimit[0] || j->time_limit > hi)
+			return false;
+	}
+	if (opt.wckeys && !in_list(opt.wckeys, wckey))
+		return false;
+	if (opt.constraints && !in_list(opt.constraints, j->constraints))
+		return false;
+	for (size_t i = 0; i < opt.reason_cnt; i++)
+		hit |= (uint32_t)opt.reasons[i] == j->reason;
+	return hit;
+}
+
+/* -T: a time outside the -S/-E window is cut to its edge */
+static void truncate_times(time_t *start, time_t *end)
+{
+	if (!opt.truncate || !*start)
+		return;
+	if (opt.cond.start && *start < opt.cond.start)
+		*start = opt.cond.start;
+	if (opt.cond.end && (!*end || *end > opt.cond.end))
+		*end = opt.cond.end;
+}
+
 /* ---- output ---- */
 
 /* The table, -p/-P, --delimiter and -n (cli_table.h). */
@@ -581,11 +768,15 @@ typedef struct {
 static bool print_job(const sacct_row_t *row, void *arg)
 {
 	const print_arg_t *p = arg;
-	const acct_job_rec_t *j = row->job;
+	acct_job_rec_t jc = *row->job;
+	const acct_job_rec_t *j = &jc;
+	sacct_row_t jr = *row;
 
+	if (!filter_match(j))
+		return true;
+	truncate_times(&jc.start, &jc.end);
+	jr.job = j;
 	if (p->list) {
-		sacct_row_t jr = *row;
-
 		if (opt.allocations)
 			jr.nsteps = 0;
 		if (sel_match(j, NULL))
@@ -593,13 +784,14 @@ static bool print_job(const sacct_row_t *row, void *arg)
 		return true;
 	}
 	if (sel_match(j, NULL))
-		print_row(p->t, row);
+		print_row(p->t, &jr);
 	for (uint32_t k = 0; k < row->nsteps && !opt.allocations; k++) {
-		sacct_row_t sr = { .job = j, .step = &row->steps[k],
-				   .now = row->now };
+		acct_step_rec_t sc = row->steps[k];
+		sacct_row_t sr = { .job = j, .step = &sc, .now = row->now };
 
 		if (opt.sel_cnt && !sel_match(j, &row->steps[k]))
 			continue;
+		truncate_times(&sc.start, &sc.end);
 		print_row(p->t, &sr);
 	}
 	return true;

@@ -301,9 +301,86 @@ def test_bad_input(mixed):
     r = mixed.sacct("-o", "JobID,Bogus", user=U1)
     assert r.rc == 1 and "Bogus" in r.err and r.out == ""
     r = mixed.sacct("-s", "NOTASTATE", user=U1)
-    assert r.rc == 1 and r.out == ""
+    assert (r.rc, r.out, r.err) == (
+        1, "", "sacct: fatal: unrecognized job state value 'NOTASTATE'\n")
+    r = mixed.sacct("-u", "nosuchuser", user=U1)
+    assert (r.rc, r.out, r.err) == (
+        1, "", "sacct: error: Invalid user id: nosuchuser\n")
+    r = mixed.sacct("--bogus", user=U1)
+    assert r.rc == 1 and r.out == "" and r.err.endswith(
+        "unrecognized option '--bogus'\n"), r
     r = mixed.sacct("-e")
     assert r.rc == 0 and "JobIDRaw" in r.out and "CPUTimeRAW" in r.out
+
+
+def _mem(kb, unit):
+    """A KB count as --units=unit prints it."""
+    v = kb / 1024 ** "KMGTP".index(unit)
+    return ("%d%s" % (v, unit)) if v == int(v) else ("%.2f%s" % (v, unit))
+
+
+def test_filters_truncate_and_units(mixed):
+    """-i/-I/-k/-K/-W/-C/-R select among the answer's jobs, -T cuts the
+    times to the window, --units/--noconvert print memory as asked."""
+    j = mixed.jobs
+    allx = ("-X", "-P", "-n", "-o", "JobIDRaw", "-S", "now-1hour")
+    mine = {str(v) for k, v in j.items() if k not in ("other", "held")}
+    r = mixed.sacct(*allx, "-k", "1", user=U1)
+    assert r.out.split() == [str(j["timeout"])], r
+    r = mixed.sacct(*allx, "-k", "1", "-K", "2", user=U1)
+    assert r.out.split() == [str(j["timeout"])], r
+    r = mixed.sacct(*allx, "-k", "2", "-K", "5", user=U1)
+    assert r.out == "", r
+    r = mixed.sacct(*allx, "-i", "1", user=U1)
+    assert set(r.out.split()) == mine, r
+    r = mixed.sacct(*allx, "-i", "2-5", user=U1)
+    assert r.out == "", r
+    r = mixed.sacct(*allx, "-I", "1-1", user=U1)
+    assert set(r.out.split()) == mine, r
+    r = mixed.sacct(*allx, "-W", "nosuchwckey", user=U1)
+    assert (r.rc, r.out) == (0, ""), r
+    r = mixed.sacct(*allx, "-C", "nosuchfeature", user=U1)
+    assert (r.rc, r.out) == (0, ""), r
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw", "-j",
+                    "%d,%d" % (j["held"], j["ok"]), "-R", "JobHeldUser",
+                    user=U1)
+    assert r.out.split() == [str(j["held"])], r
+    # -T: the timed-out job ran about a minute; a window inside its run
+    r = mixed.sacct("-X", "-P", "-n", "-o", "Start,End", "-j",
+                    str(j["timeout"]), user=U1)
+    start, end = r.out.split()[0].split("|")
+    t0 = time.mktime(time.strptime(start, "%Y-%m-%dT%H:%M:%S"))
+    t1 = time.mktime(time.strptime(end, "%Y-%m-%dT%H:%M:%S"))
+    assert t1 - t0 >= 40, r
+    s = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t0 + 10))
+    e = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t1 - 10))
+    r = mixed.sacct("-X", "-P", "-n", "-o", "JobIDRaw,Start,End,Elapsed",
+                    "-S", s, "-E", e, "-T", "--name=tlimit", user=U1)
+    secs = int(t1 - t0 - 20)
+    assert r.out == "%d|%s|%s|%02d:%02d:%02d\n" % (
+        j["timeout"], s, e, secs // 3600, secs % 3600 // 60, secs % 60), r
+    r = mixed.sacct("-X", "-P", "-n", "-o", "Start,End", "-S", s, "-E", e,
+                    "--name=tlimit", user=U1)
+    assert r.out == "%s|%s\n" % (start, end), r
+    # memory: the batch step's MaxRSS as kept, and in M and G
+    r = mixed.sacct("-P", "-n", "-o", "JobID,MaxRSS", "--noconvert", "-j",
+                    str(j["ok"]), user=U1)
+    rss = dict(line.split("|") for line in r.out.splitlines())
+    kept = rss["%d.batch" % j["ok"]]
+    assert re.fullmatch(r"\d+K", kept), r
+    kb = int(kept[:-1])
+    for unit in ("M", "G"):
+        r = mixed.sacct("-P", "-n", "-o", "JobID,MaxRSS", "--units=" + unit,
+                        "-j", str(j["ok"]), user=U1)
+        got = dict(line.split("|") for line in r.out.splitlines())
+        assert got["%d.batch" % j["ok"]] == _mem(kb, unit), r
+    r = mixed.sacct("--units=X", user=U1)
+    assert (r.rc, r.out, r.err) == (
+        1, "", "sacct: error: Invalid unit type 'X'. Possible options are "
+        "'KMGTP'\nsacct: fatal: Invalid unit type\n"), r
+    for bad in (["-x", "1"], ["-c"], ["-f", "/tmp/x"], ["--whole-hetjob"]):
+        r = mixed.sacct(*bad, user=U1)
+        assert r.rc == 1 and "is not supported" in r.err, r
 
 
 def _validate(doc, schema):
