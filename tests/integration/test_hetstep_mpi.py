@@ -347,6 +347,16 @@ def test_sacct_step_row_per_component(hc):
     x = hc.acct.sacct("-P", "-n", "-o", "JobID", "-j", lead + "+1.0",
                       user=U1)
     assert x.out.split() == ["%s+1.0" % lead], x
+    x = hc.acct.sacct("-P", "-n", "-X", "-o", "JobID", "-j", lead + "+1",
+                      user=U1)
+    assert x.out.split() == ["%s+1" % lead], x
+    # the leader's step id names that step in every component (Slurm)
+    x = hc.acct.sacct("-P", "-n", "-o", "JobID", "-j", lead + ".0",
+                      user=U1)
+    assert sorted(x.out.split()) == ["%s+0.0" % lead, "%s+1.0" % lead], x
+    x = hc.acct.sacct("-P", "-n", "-o", "JobID", "-j", lead + "+x",
+                      user=U1)
+    assert x.rc == 1 and "Bad job/step specified: %s+x" % lead in x.err, x
 
 
 def test_srun_wide_options_apply_per_component(hc):
@@ -421,9 +431,10 @@ def test_failed_component_launch_reaps_started_tasks(hc):
     script = """
 echo $SLURM_JOB_NODELIST_HET_GROUP_1 > {flag}.tmp; mv {flag}.tmp {flag}
 while [ ! -f {go} ]; do sleep 0.2; done
-{srun} -n1 sh -c 'exec sleep 4171' : -n1 true
+S=4171
+{srun} -n1 sh -c "exec sleep $S" : -n1 true
 echo RC=$?
-pgrep -f 'sleep 4171' >/dev/null && echo ORPHAN || echo CLEAN
+pgrep -f "sleep $S" >/dev/null && echo ORPHAN || echo CLEAN
 touch {done}
 while [ -f {go} ]; do sleep 0.2; done
 """.replace("{flag}", flag).replace("{go}", go).replace("{done}", done)
@@ -449,5 +460,7 @@ while [ -f {go} ]; do sleep 0.2; done
     assert r.rc == 0, r
     assert "RC=1" in r.out and "CLEAN" in r.out, r
     assert "Task launch for StepId=" in r.err, r
+    # srun saw component 0's task end: it killed and waited for it
+    assert ": task 0: Killed" in r.err, r
     assert not cl.live_procs_matching("sleep 4171"), r
     hc.wait_ready(60)
