@@ -10,7 +10,9 @@
  * one process mapping whose node indexes run over the components' nodes
  * in order, and one fence that srun completes once every component's
  * nodes are in.  srun tells the components' nodes apart by their I/O key,
- * one per component.
+ * one per component.  As in Slurm, -l, -u, -K, -W, -o, -e, --open-mode
+ * are each component's (taken from the one before where not given); the
+ * I/O loop looks them up by the task's component (srun_comp_io_t).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
