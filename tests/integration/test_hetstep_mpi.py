@@ -15,45 +15,23 @@ One cluster: 2 nodes of 2 CPUs (each component on a node of its own).
 
 import os
 import subprocess
-import threading
 import sys
-import time
+import threading
 
 import pytest
 
 import cluster as cl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import het_cluster  # noqa: E402
 import mariadb  # noqa: E402
 
 U1 = "sluice_u1"
-SCHED = "SchedulerParameters=bf_interval=1,sched_min_interval=0"
 
 
 @pytest.fixture(scope="module")
 def hc(users):
-    if mariadb.missing_tools():
-        c = cl.Cluster(nodes=2, cpus=2, tag="hetmpi", extra_conf=SCHED)
-        c.acct = None
-        try:
-            c.start()
-            yield c
-        finally:
-            c.stop()
-            if not c.failed:
-                c.cleanup()
-        return
-    e = mariadb.AcctEnv(tag="hetmpi", nodes=2)
-    e.c.extra_conf += "\n" + SCHED
-    e.c.acct = e
-    try:
-        e.start()
-        e.start_cluster()
-    except BaseException:
-        e.stop()
-        raise
-    yield e.c
-    e.finish()
+    yield from het_cluster.run("hetmpi")
 
 
 def in_het(c, script, timeout=90):
