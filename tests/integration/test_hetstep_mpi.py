@@ -349,6 +349,8 @@ def test_srun_wide_options_apply_per_component(hc):
 {srun} -o d_%j.out -n1 echo A4 : -n1 echo B4
 {srun} -o same.out -n1 echo A5 : -n1 echo B5
 {srun} -n1 echo A6 : -o e1.out -n1 echo B6
+{srun} --open-mode=append -o app_%j.out -n1 echo A7 : -n1 echo B7
+{srun} --open-mode=append -o app_%j.out -n1 echo A7 : -n1 echo B7
 {srun} -n1 true : -i none -n1 true; echo INPUT=$?
 T=$(date +%s); {srun} -n1 sleep 60 : -K -n1 sh -c 'exit 3'
 echo KILL=$? $(( $(date +%s) - T ))
@@ -384,6 +386,9 @@ echo LEAD=$SLURM_JOB_ID
     # -o in the second only: the first writes to srun's stdout
     assert "A6" in lines and "B6" not in lines, r
     assert step["e1.out"] == ["B6"], step
+    # --open-mode propagates with -o: each component appends to its own
+    assert step["app_%d.out" % lead] == ["A7", "A7"], step
+    assert step["app_%d.out" % (lead + 1)] == ["B7", "B7"], step
     # stdin is the whole step's: a different -i later is refused
     assert "INPUT=1" in r.out, r
     assert "srun: error: --input applies to the whole step: give it in " \
