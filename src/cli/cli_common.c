@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
+#include "common/parse_util.h"
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "slurm/slurm_errno.h"
@@ -393,4 +394,39 @@ const char *cli_comm_strerror(int err)
 	default:
 		return slurm_strerror(err);
 	}
+}
+
+int cli_het_comp(const char *spec, uint32_t *job_id, const char **rest)
+{
+	job_info_request_msg_t req = { .job_id_cnt = 1, .user_id = NO_VAL32 };
+	const job_info_msg_t *m;
+	slurm_msg_t resp;
+	unsigned long lead, off;
+	uint32_t id32;
+	char *end;
+	int rc = -1;
+
+	if (!strchr(spec, '+'))
+		return 1;
+	lead = strtoul(spec, &end, 10);
+	if (end == spec || *end != '+' || !lead || lead >= NO_VAL32)
+		return -1;
+	spec = end + 1;
+	off = strtoul(spec, &end, 10);
+	if (end == spec || (*end && *end != '.') || off >= NO_VAL32)
+		return -1;
+	id32 = (uint32_t) lead;
+	req.job_ids = &id32;
+	if (cli_ctld_rpc(REQUEST_JOB_INFO, &req, &resp))
+		return -1;
+	m = resp.type == RESPONSE_JOB_INFO ? resp.data : NULL;
+	for (uint32_t i = 0; m && i < m->cnt; i++)
+		if (m->jobs[i].het_job_id == id32 &&
+		    m->jobs[i].het_job_offset == off) {
+			*job_id = m->jobs[i].job_id;
+			*rest = end;
+			rc = 0;
+		}
+	msg_free(&resp);
+	return rc;
 }

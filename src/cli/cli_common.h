@@ -62,4 +62,10 @@ const char *cli_comm_strerror(int err);
  * controller): after them another controller may still answer. */
 bool cli_err_is_transport(int rc);
 
+/* "J+K[.S]" (a hetjob component, as squeue and sacct name it): the
+ * component's own job id into *job_id and the rest (".S" or "") into
+ * *rest.  1 if spec has no '+' (nothing set), 0, or -1 when it is
+ * malformed or the controller knows no such component. */
+int cli_het_comp(const char *spec, uint32_t *job_id, const char **rest);
+
 #endif

@@ -49,8 +49,20 @@ int cli_show_steps(const char *id, bool one_liner, cli_doc_t doc)
 	const job_step_info_msg_t *m;
 	slurm_msg_t resp;
 	uint32_t shown = 0;
+	char het_id[64];
 	int rc;
 
+	if (id && strchr(id, '+')) {   /* "J+K.S": the component's own */
+		const char *rest;
+		uint32_t comp;
+
+		if (cli_het_comp(id, &comp, &rest) < 0) {
+			fprintf(stderr, "Invalid job step id: %s\n", id);
+			return 1;
+		}
+		snprintf(het_id, sizeof(het_id), "%u%s", comp, rest);
+		id = het_id;
+	}
 	if (_parse_id(id, &req.job_id, &req.step_id) < 0) {
 		fprintf(stderr, "Invalid job step id: %s\n", id);
 		return 1;

@@ -227,7 +227,23 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-/* "123", "123_4", "123.batch", "123_4.0" */
+/* "123+1": a hetjob component (the leader's id, '+', its offset). */
+static bool het_id(const char *s)
+{
+	const char *plus = strchr(s, '+');
+	char *lead;
+	bool ok;
+
+	if (!plus)
+		return false;
+	lead = xstrndup(s, (size_t)(plus - s));
+	ok = all_digits(lead) && all_digits(plus + 1);
+	xfree(lead);
+	return ok;
+}
+
+/* "123", "123_4", "123+1" (a hetjob component: its leader is asked for,
+ * the rows are picked here), "123.batch", "123_4.0", "123+1.0" */
 static void add_jobs(const char *csv)
 {
 	char **items = xstrsplit(csv, ",", NULL);
@@ -242,7 +258,8 @@ static void add_jobs(const char *csv)
 		s.job = dot ? xstrndup(id, dot - id) : xstrdup(id);
 		s.step = dot ? xstrdup(dot + 1) : NULL;
 		us = strchr(s.job, '_');
-		ok = us ? (us > s.job && all_digits(us + 1)) : all_digits(s.job);
+		ok = us ? (us > s.job && all_digits(us + 1)) :
+		     all_digits(s.job) || het_id(s.job);
 		if (us && ok) {
 			*us = '\0';
 			ok = all_digits(s.job);
@@ -256,6 +273,9 @@ static void add_jobs(const char *csv)
 		opt.sel = xrealloc(opt.sel, (opt.sel_cnt + 1) * sizeof(*opt.sel));
 		opt.sel[opt.sel_cnt++] = s;
 		opt.cond.job_ids = xstrarray_append(opt.cond.job_ids, s.job);
+		us = opt.cond.job_ids[xstrarray_len(opt.cond.job_ids) - 1];
+		if ((us = strchr(us, '+')))
+			*us = '\0';       /* the leader names every component */
 	}
 	xstrarray_free(items);
 }
@@ -588,7 +608,9 @@ static void choose_fields(const cli_table_t *t)
 				  "job_id,submit,array_job_id");
 	rc |= fields_sel_add_list(step, acct_step_rec_fields, "job_id,submit");
 	if (opt.sel_cnt) {
-		rc |= fields_sel_add(job, acct_job_rec_fields, "array_task_id");
+		rc |= fields_sel_add_list(job, acct_job_rec_fields,
+					  "array_task_id,het_job_id,"
+					  "het_job_offset");
 		rc |= fields_sel_add(step, acct_step_rec_fields, "step_id");
 	}
 	if (opt.nodelist)
@@ -659,7 +681,7 @@ static const char *step_name(const acct_step_rec_t *s, char *buf, size_t n)
 static bool sel_match(const acct_job_rec_t *j, const acct_step_rec_t *s)
 {
 	char id[32], buf[16];
-	bool any_sel = false;
+	bool any_sel = false, other_comp = false;
 
 	if (!opt.sel_cnt)
 		return true;
@@ -669,6 +691,17 @@ static bool sel_match(const acct_job_rec_t *j, const acct_step_rec_t *s)
 
 		snprintf(id, sizeof(id), "%u", j->job_id);
 		job_hit = !strcmp(sel->job, id);
+		if (!job_hit && j->het_job_id) {  /* "123" or "123+1" */
+			snprintf(id, sizeof(id), "%u", j->het_job_id);
+			job_hit = !strcmp(sel->job, id);
+			snprintf(id, sizeof(id), "%u+%u", j->het_job_id,
+				 j->het_job_offset);
+			job_hit = job_hit || !strcmp(sel->job, id);
+			/* "123+1" asked: 123's other components are not */
+			snprintf(id, sizeof(id), "%u+", j->het_job_id);
+			other_comp = other_comp || (!job_hit &&
+				!strncmp(sel->job, id, strlen(id)));
+		}
 		if (!job_hit && j->array_job_id) {
 			snprintf(id, sizeof(id), "%u", j->array_job_id);
 			job_hit = !strcmp(sel->job, id);
@@ -684,7 +717,7 @@ static bool sel_match(const acct_job_rec_t *j, const acct_step_rec_t *s)
 		if (s && !strcmp(sel->step, step_name(s, buf, sizeof(buf))))
 			return true;
 	}
-	return !any_sel;
+	return !any_sel && !other_comp;
 }
 
 static bool in_list(char *const *list, const char *s)

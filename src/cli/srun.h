@@ -84,6 +84,15 @@ int  srun_bcast(const srun_opts_t *so, const char *exe, const char *work_dir,
 		uint32_t job_id, uint32_t step_id, char **dest, bool *per_node,
 		char **libdir);
 
+/* A het step's component, as the I/O loop sees it: its srun options
+ * (-l, -K, -W apply per component, as Slurm's) and where its output
+ * goes (its own -o/-e). */
+typedef struct {
+	const srun_opts_t *so;
+	int        out_fd;
+	int        err_fd;
+} srun_comp_io_t;
+
 /* What the I/O loop needs. */
 typedef struct {
 	const srun_opts_t *so;
@@ -105,6 +114,9 @@ typedef struct {
 	uint32_t   key_cnt;
 	char     **keys;
 	uint32_t  *key_node_off;
+	const srun_comp_io_t *key_io;   /* per key, or NULL: so, out_fd, ... */
+	bool       kill_now;      /* SIGKILL every node as it connects (a
+				   * launch failed: reap what started) */
 } srun_step_t;
 
 /* Catch srun's signals from now on (queued until srun_io_run). */

@@ -10,12 +10,15 @@
  * one process mapping whose node indexes run over the components' nodes
  * in order, and one fence that srun completes once every component's
  * nodes are in.  srun tells the components' nodes apart by their I/O key,
- * one per component.
+ * one per component.  As in Slurm, -l, -u, -K, -W, -o, -e, --open-mode
+ * are each component's (taken from the one before where not given); the
+ * I/O loop looks them up by the task's component (srun_comp_io_t).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_common.h"
@@ -85,6 +88,25 @@ static int _comp(srun_t *c, const srun_t *r, uint32_t g, int argc,
 	return end;
 }
 
+/* What c takes from the component before it where it gave none: the
+ * job options Slurm propagates (cli_opt_het_propagate: -o, -e, -i,
+ * --open-mode, -t, ...) and srun's own -l, -u, -K, -W, --task-prolog,
+ * --task-epilog (heterogeneous_jobs.html, "propagated options"). */
+static void _propagate(srun_t *c, const srun_t *prev)
+{
+	cli_opt_het_propagate(&c->o.desc, &prev->o.desc);
+	c->so.label = c->so.label || prev->so.label;
+	c->so.unbuffered = c->so.unbuffered || prev->so.unbuffered;
+	if (c->so.kill_bad_exit < 0)
+		c->so.kill_bad_exit = prev->so.kill_bad_exit;
+	if (c->so.wait_sec < 0)
+		c->so.wait_sec = prev->so.wait_sec;
+	if (!c->so.task_prolog && prev->so.task_prolog)
+		c->so.task_prolog = xstrdup(prev->so.task_prolog);
+	if (!c->so.task_epilog && prev->so.task_epilog)
+		c->so.task_epilog = xstrdup(prev->so.task_epilog);
+}
+
 void srun_het_parse(srun_t *r, int argc, char **argv, int colon,
 		    const uint32_t *groups, size_t ngroups, srun_t ***comps,
 		    size_t *n)
@@ -118,6 +140,8 @@ void srun_het_parse(srun_t *r, int argc, char **argv, int colon,
 		c[k] = xcalloc(1, sizeof(srun_t));
 		_comp(c[k], r, groups[i], argc, argv, false);
 	}
+	for (size_t i = 1; i < k; i++)
+		_propagate(c[i], c[i - 1]);
 	/* a component without a command runs the next one's */
 	for (size_t i = k; i-- > 0;) {
 		if (c[i]->argv && c[i]->argv[0])
@@ -139,9 +163,20 @@ void srun_het_parse(srun_t *r, int argc, char **argv, int colon,
 	*n = k;
 }
 
+static bool _same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 /* What a het step cannot do, said before anything is created. */
 static int _refuse(srun_t **c, size_t n)
 {
+	for (size_t k = 1; k < n; k++)
+		if (!_same_str(c[k]->o.desc.std_in, c[0]->o.desc.std_in)) {
+			error("--input applies to the whole step: give it "
+			      "in the first component");
+			return -1;
+		}
 	for (size_t k = 0; k < n; k++) {
 		const char *what = c[k]->mpi_flags & LAUNCH_PMIX ?
 			"--mpi=pmix (use --mpi=pmi2)" :
@@ -342,7 +377,10 @@ static int _lay_out(srun_t **c, size_t n, het_t *h, srun_step_t *st)
 	return 0;
 }
 
-static int _launch_all(srun_t **c, size_t n, het_t *h, srun_step_t *st)
+/* Launch every component in turn; *started: how many were (those
+ * before a failed one have tasks running). */
+static int _launch_all(srun_t **c, size_t n, het_t *h, srun_step_t *st,
+		       size_t *started)
 {
 	for (size_t k = 0; k < n; k++) {
 		char **env = srun_step_env(c[k], h->s[k], h->counts[k]);
@@ -363,8 +401,83 @@ static int _launch_all(srun_t **c, size_t n, het_t *h, srun_step_t *st)
 			xstrarray_free(env);
 		if (rc)
 			return -1;
+		*started = k + 1;
 	}
 	return 0;
+}
+
+/* A later component's launch failed: the earlier ones' tasks run.
+ * Kill them and wait for their nodes (no orphans), as far as srun's I/O
+ * sees them; the controller's step abort kills what a half-launched
+ * component started. */
+static void _reap(srun_step_t *st, size_t started, const het_t *h)
+{
+	if (!started)
+		return;
+	st->kill_now = true;
+	st->key_cnt = (uint32_t) started;
+	st->node_cnt = h->node_off[started];
+	(void) srun_io_run(st);
+}
+
+/* fd, or an earlier one of io[0..k] (out and err) that is the same
+ * file: two components naming one output file share it. */
+static int _same_file(const srun_comp_io_t *io, size_t k, int fd)
+{
+	struct stat a, b;
+
+	if (fd <= STDERR_FILENO || fstat(fd, &a) < 0)
+		return fd;
+	for (size_t j = 0; j <= k; j++) {
+		int o[2] = { io[j].out_fd, j < k ? io[j].err_fd : -1 };
+
+		for (int i = 0; i < 2; i++)
+			if (o[i] > STDERR_FILENO && o[i] != fd &&
+			    fstat(o[i], &b) == 0 && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				close(fd);
+				return o[i];
+			}
+	}
+	return fd;
+}
+
+/* Each component's -o/-e that srun writes (not per task): its own file,
+ * its own job id in %j, as Slurm's srun does per component. */
+static void _comp_outs(srun_t **c, size_t n, uint32_t step_id,
+		       srun_comp_io_t *io)
+{
+	for (size_t k = 0; k < n; k++) {
+		const char *out = c[k]->o.desc.std_out,
+			   *err = c[k]->o.desc.std_err;
+
+		io[k].so = &c[k]->so;
+		io[k].out_fd = -1;
+		io[k].out_fd = _same_file(io, k, srun_local_out(c[k], out,
+				step_id, STDOUT_FILENO));
+		io[k].err_fd = err ? _same_file(io, k, srun_local_out(c[k],
+				err, step_id, STDERR_FILENO)) :
+			out && !srun_per_task(out) ? io[k].out_fd :
+			STDERR_FILENO;
+	}
+}
+
+static void _close_outs(srun_comp_io_t *io, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		for (int i = 0; i < 2; i++) {
+			int fd = i ? io[k].err_fd : io[k].out_fd;
+
+			if (fd <= STDERR_FILENO)
+				continue;
+			close(fd);
+			for (size_t j = k; j < n; j++) {   /* shared: once */
+				if (io[j].out_fd == fd)
+					io[j].out_fd = -1;
+				if (io[j].err_fd == fd)
+					io[j].err_fd = -1;
+			}
+		}
 }
 
 int srun_het_run(srun_t **c, size_t n)
@@ -372,10 +485,14 @@ int srun_het_run(srun_t **c, size_t n)
 	het_t h = { 0 };
 	srun_step_t st = { .so = &c[0]->so, .listen_fd = c[0]->listen_fd,
 			   .executable = c[0]->argv[0] };
+	srun_comp_io_t *io = xcalloc(n + 1, sizeof(*io));
+	size_t started = 0;
 	int rc = 1;
 
-	if (_refuse(c, n) < 0 || _job_ids(c, n) < 0)
+	if (_refuse(c, n) < 0 || _job_ids(c, n) < 0) {
+		xfree(io);
 		return 1;
+	}
 	h.s = xcalloc(n + 1, sizeof(*h.s));
 	h.counts = xcalloc(n + 1, sizeof(*h.counts));
 	h.keys = xcalloc(n + 1, sizeof(*h.keys));
@@ -390,14 +507,11 @@ int srun_het_run(srun_t **c, size_t n)
 	st.io_key = h.keys[0];
 	if (_create_all(c, n, &h) < 0 || _lay_out(c, n, &h, &st) < 0)
 		goto abort;
-	st.out_fd = srun_local_out(c[0], c[0]->o.desc.std_out, st.step_id,
-				   STDOUT_FILENO);
-	st.err_fd = c[0]->o.desc.std_err ?
-		srun_local_out(c[0], c[0]->o.desc.std_err, st.step_id,
-			       STDERR_FILENO) :
-		(c[0]->o.desc.std_out && !srun_per_task(c[0]->o.desc.std_out) ?
-		 st.out_fd : STDERR_FILENO);
-	if (_launch_all(c, n, &h, &st) < 0)
+	_comp_outs(c, n, st.step_id, io);
+	st.key_io = io;
+	st.out_fd = io[0].out_fd;
+	st.err_fd = io[0].err_fd;
+	if (_launch_all(c, n, &h, &st, &started) < 0)
 		goto abort;
 	rc = srun_io_run(&st);
 	srun_post_run(c[0], h.env);
@@ -406,7 +520,10 @@ abort:
 	for (size_t k = 0; k < n; k++)
 		if (h.s[k])
 			srun_abort_step(h.s[k]);
+	_reap(&st, started, &h);
 out:
+	_close_outs(io, n);
+	xfree(io);
 	for (size_t k = 1; k < n; k++)
 		c[k]->my_addr = NULL;       /* the first one's */
 	xfree(st.task_node);

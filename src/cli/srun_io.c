@@ -42,7 +42,7 @@ typedef struct {
 	int         *status;      /* per task, -1 = running */
 	bool         killed;
 	time_t       last_int;
-	time_t       first_exit;
+	time_t      *first_exit;  /* per component (one if not het) */
 	bool         stdin_open;
 	int          sig_pipe[1];  /* read end of the signal pipe */
 	int          label_width;
@@ -95,16 +95,41 @@ static void _signal_tasks(io_t *io, int sig)
 	_send(io, -1, IO_SIGNAL, 0, be, sizeof(be));
 }
 
+/* The component of task t in a het step (0 otherwise). */
+static uint32_t _comp(const io_t *io, uint32_t t)
+{
+	const srun_step_t *s = io->s;
+	uint32_t node;
+
+	if (!s->key_io || t >= s->num_tasks)
+		return 0;
+	node = s->task_node[t];
+	for (uint32_t k = 0; k + 1 < s->key_cnt; k++)
+		if (node < s->key_node_off[k + 1])
+			return k;
+	return s->key_cnt ? s->key_cnt - 1 : 0;
+}
+
+/* Task t's srun options: its component's (-l, -K, -W are per
+ * component in a het step, as Slurm's). */
+static const srun_opts_t *_so(const io_t *io, uint32_t t)
+{
+	return io->s->key_io ? io->s->key_io[_comp(io, t)].so : io->s->so;
+}
+
 /* ---- output ---- */
 
 static void _output(io_t *io, uint16_t type, uint32_t task, const uint8_t *p,
 		    size_t len)
 {
-	int fd = type == IO_STDERR ? io->s->err_fd : io->s->out_fd;
+	const srun_comp_io_t *k = io->s->key_io ?
+		&io->s->key_io[_comp(io, task)] : NULL;
+	int fd = type == IO_STDERR ? (k ? k->err_fd : io->s->err_fd) :
+		 (k ? k->out_fd : io->s->out_fd);
 	char *out = NULL;
 	size_t i = 0;
 
-	if (!io->s->so->label) {
+	if (!_so(io, task)->label) {
 		fd_write_all(fd, p, len);
 		return;
 	}
@@ -144,9 +169,9 @@ static void _task_exit(io_t *io, uint32_t task, uint32_t status)
 	if (task >= io->s->num_tasks)
 		return;
 	io->status[task] = (int) status;
-	if (!io->first_exit)
-		io->first_exit = time(NULL);
-	if (io->s->so->kill_bad_exit && status && !io->killed) {
+	if (!io->first_exit[_comp(io, task)])
+		io->first_exit[_comp(io, task)] = time(NULL);
+	if (_so(io, task)->kill_bad_exit && status && !io->killed) {
 		io->killed = true;
 		_signal_tasks(io, SIGKILL);
 	}
@@ -198,7 +223,7 @@ static int _frame(io_t *io, conn_t *c, const io_frame_t *f, const uint8_t *p)
 			return -1;
 		c->node = node;
 		io->connected++;
-		if (io->killed) {       /* the step was killed before it came */
+		if (io->killed || io->s->kill_now) { /* killed before it came */
 			uint8_t be[4] = { 0, 0, 0, SIGKILL };
 
 			_send(io, c->node, IO_SIGNAL, 0, be, sizeof(be));
@@ -483,15 +508,40 @@ static int _report(io_t *io)
 	return rc;
 }
 
+/* -W: a component whose first task exited its --wait seconds ago ends
+ * the step (each component's own -W, as Slurm's). */
+static void _check_wait(io_t *io)
+{
+	uint32_t n = io->s->key_io ? io->s->key_cnt : 1;
+
+	for (uint32_t k = 0; k < n && !io->killed; k++) {
+		const srun_opts_t *so = io->s->key_io ? io->s->key_io[k].so :
+					io->s->so;
+
+		if (so->wait_sec && io->first_exit[k] &&
+		    time(NULL) - io->first_exit[k] >= so->wait_sec) {
+			error("First task exited %ds ago", so->wait_sec);
+			io->killed = true;
+			_signal_tasks(io, SIGKILL);
+		}
+	}
+}
+
+/* Seconds srun waits for the nodes of a step it kills at once
+ * (kill_now) before it gives up on them. */
+#define KILL_NOW_WAIT 32
+
 int srun_io_run(srun_step_t *s)
 {
 	io_t io = { .s = s };
 	struct pollfd *p = NULL;
+	time_t start = time(NULL);
 	int rc;
 
 	io.node_done = xcalloc(s->node_cnt + 1, sizeof(bool));
 	io.nodes_left = s->node_cnt;
 	io.status = xcalloc(s->num_tasks + 1, sizeof(int));
+	io.first_exit = xcalloc(s->key_cnt + 1, sizeof(time_t));
 	for (uint32_t t = 0; t < s->num_tasks; t++)
 		io.status[t] = -1;
 	if (s->so->debugger_test) {
@@ -507,7 +557,8 @@ int srun_io_run(srun_step_t *s)
 		io.label_width = 1;
 	srun_io_signals_init();
 	io.sig_pipe[0] = sig_pipe[0];
-	while (io.nodes_left) {
+	while (io.nodes_left &&
+	       !(s->kill_now && time(NULL) - start > KILL_NOW_WAIT)) {
 		size_t np = 0;
 		int timeout = 1000;
 
@@ -535,12 +586,7 @@ int srun_io_run(srun_step_t *s)
 		for (size_t i = 0; i < io.nconn && 3 + i < np; i++)
 			if (p[3 + i].revents & (POLLIN | POLLHUP | POLLERR))
 				_conn_read(&io, &io.conns[i]);
-		if (s->so->wait_sec && io.first_exit && !io.killed &&
-		    time(NULL) - io.first_exit >= s->so->wait_sec) {
-			error("First task exited %ds ago", s->so->wait_sec);
-			io.killed = true;
-			_signal_tasks(&io, SIGKILL);
-		}
+		_check_wait(&io);
 	}
 	rc = _report(&io);
 	for (size_t i = 0; i < io.nconn; i++)
@@ -555,6 +601,7 @@ int srun_io_run(srun_step_t *s)
 	xfree(io.fence);
 	xfree(io.node_done);
 	xfree(io.status);
+	xfree(io.first_exit);
 	xfree(io.pids);
 	xfree(p);
 	return rc;

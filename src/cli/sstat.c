@@ -376,7 +376,7 @@ static int stat_step(const job_step_info_t *s)
 	return row.any ? 0 : rc;
 }
 
-static void stat_job(const char *spec)
+static void stat_id(const char *spec)
 {
 	job_step_info_request_msg_t req = { .step_id = NO_VAL32,
 					    .user_id = NO_VAL32 };
@@ -427,6 +427,28 @@ static void stat_job(const char *spec)
 	else if (!any)
 		error("couldn't get steps for job %u", req.job_id);
 	msg_free(&resp);
+}
+
+/* "J+K.S" (a hetjob component's step, as sacct names it) is the
+ * component's own id "C.S". */
+static void stat_job(const char *spec)
+{
+	const char *rest;
+	uint32_t comp;
+	char *id;
+	int rc = cli_het_comp(spec, &comp, &rest);
+
+	if (rc > 0) {
+		stat_id(spec);
+		return;
+	}
+	if (rc < 0) {
+		error("Invalid job id: %s", spec);
+		return;
+	}
+	id = xstrdup_printf("%u%s", comp, rest);
+	stat_id(id);
+	xfree(id);
 }
 
 static void usage(FILE *out)

@@ -349,12 +349,20 @@ static int _cancel_step(const char *id, const char *dot,
 		xfree(job);
 		return ESLURM_INVALID_JOB_ID;
 	}
-	if (job_array_select(job, &sel)) {
+	if (strchr(job, '+')) {          /* "123+1.0": a hetjob component's */
+		memset(&sel, 0, sizeof(sel));
+		if (!(j = het_job_find_str(job))) {
+			xfree(job);
+			return ESLURM_ALREADY_DONE;
+		}
+	} else if (job_array_select(job, &sel)) {
 		job_array_sel_free(&sel);
 		xfree(job);
 		return ESLURM_ALREADY_DONE;      /* no such job (any more) */
 	}
-	if (sel.cnt == 1)
+	if (j)
+		;                         /* the hetjob component */
+	else if (sel.cnt == 1)
 		j = sel.recs[0];
 	else if (!sel.cnt && sel.meta)
 		j = sel.meta;             /* tasks not started: pending */

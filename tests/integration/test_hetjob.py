@@ -17,6 +17,7 @@ import pytest
 import cluster as cl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import het_cluster  # noqa: E402
 import mariadb  # noqa: E402
 
 U1 = "sluice_u1"
@@ -34,33 +35,9 @@ echo "JOBID=$SLURM_JOB_ID"
 """
 
 
-SCHED = "SchedulerParameters=bf_interval=1,sched_min_interval=0"
-
-
 @pytest.fixture(scope="module")
 def hc(users):
-    if mariadb.missing_tools():
-        c = cl.Cluster(nodes=2, cpus=2, tag="het", extra_conf=SCHED)
-        c.acct = None
-        try:
-            c.start()
-            yield c
-        finally:
-            c.stop()
-            if not c.failed:
-                c.cleanup()
-        return
-    e = mariadb.AcctEnv(tag="het", nodes=2)
-    e.c.extra_conf += "\n" + SCHED
-    e.c.acct = e
-    try:
-        e.start()
-        e.start_cluster()
-    except BaseException:
-        e.stop()
-        raise
-    yield e.c
-    e.finish()
+    yield from het_cluster.run("het")
 
 
 def squeue_lines(c, fmt="%i %T %r"):

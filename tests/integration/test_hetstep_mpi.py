@@ -16,50 +16,30 @@ One cluster: 2 nodes of 2 CPUs (each component on a node of its own).
 import os
 import subprocess
 import sys
-import time
+import threading
 
 import pytest
 
 import cluster as cl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import het_cluster  # noqa: E402
 import mariadb  # noqa: E402
 
 U1 = "sluice_u1"
-SCHED = "SchedulerParameters=bf_interval=1,sched_min_interval=0"
 
 
 @pytest.fixture(scope="module")
 def hc(users):
-    if mariadb.missing_tools():
-        c = cl.Cluster(nodes=2, cpus=2, tag="hetmpi", extra_conf=SCHED)
-        c.acct = None
-        try:
-            c.start()
-            yield c
-        finally:
-            c.stop()
-            if not c.failed:
-                c.cleanup()
-        return
-    e = mariadb.AcctEnv(tag="hetmpi", nodes=2)
-    e.c.extra_conf += "\n" + SCHED
-    e.c.acct = e
-    try:
-        e.start()
-        e.start_cluster()
-    except BaseException:
-        e.stop()
-        raise
-    yield e.c
-    e.finish()
+    yield from het_cluster.run("hetmpi")
 
 
 def in_het(c, script, timeout=90):
     """Run script under `salloc -N1 -n2 : -N1 -n1` as U1; {srun} etc. in
     it are the commands' paths."""
     cmd = script.format(srun=c.bin("srun"), squeue=c.bin("squeue"),
-                        scancel=c.bin("scancel"), sacct=c.bin("sacct"))
+                        scancel=c.bin("scancel"), sacct=c.bin("sacct"),
+                        scontrol=c.bin("scontrol"), sstat=c.bin("sstat"))
     return c.run(["salloc", "-N1", "-n2", ":", "-N1", "-n1", "sh", "-c",
                   cmd], user=U1, cwd=c.workdir(U1), timeout=timeout)
 
@@ -287,6 +267,41 @@ wait $!; echo SRUN=$?
         assert "*** STEP %d.0 ON n" % jid in r.err, r
 
 
+def test_component_step_by_het_id(hc):
+    # "J+K.S" names component K's step S (its own id is C.S, as squeue -s
+    # and scontrol show it, like Slurm): scontrol show step, sstat and
+    # scancel take it; a component that does not exist is an error.
+    r = in_het(hc, """
+{srun} --het-group=1 sleep 120 &
+sleep 2
+{srun} --het-group=0 sleep 120 &
+sleep 2
+L=$SLURM_JOB_ID
+echo LEAD=$L
+{scontrol} -o show step $L+1.0 | cut -d' ' -f1
+{sstat} -n -P -j $L+1.0 -o JobID,NTasks | sed 's/^/SSTAT /'
+{scontrol} show step $L+7.0; echo SHOW7=$?
+{scancel} $L+7.0; echo CANCEL7=$?
+{scancel} $L+1.0; echo CANCEL1=$?
+sleep 2
+{squeue} -h -s -o '%i' | grep -v extern | sed 's/^/LEFT /'
+{scancel} $L.1
+wait
+""", timeout=120)
+    lead = int(r.out.split("LEAD=")[1].split()[0])
+    comp = lead + 1
+    assert "StepId=%d.0" % comp in r.out.split(), r
+    assert "SSTAT %d.0|1" % comp in r.out, r
+    assert "SHOW7=1" in r.out and "CANCEL7=1" in r.out, r
+    assert "Invalid job step id: %d+7.0" % lead in r.err, r
+    assert "CANCEL1=0" in r.out, r
+    left = [l.split()[1] for l in r.out.splitlines()
+            if l.startswith("LEFT ")]
+    # the component's step went; the leader's (step 1: the id is kept
+    # free in every component) runs on
+    assert left == ["%d.1" % lead], r
+
+
 def test_sacct_step_row_per_component(hc):
     if not hc.acct:
         pytest.skip("no MariaDB here: " + ", ".join(mariadb.missing_tools()))
@@ -300,3 +315,135 @@ def test_sacct_step_row_per_component(hc):
         return [l for l in x.out.splitlines() if ".0|" in l]
     want = ["%s.0|2|COMPLETED" % lead, "%d.0|1|COMPLETED" % (int(lead) + 1)]
     cl.wait_for(lambda: sorted(rows()) == want, 30, "both step rows")
+    # JobID names a component's step J+K.S (JobIDRaw keeps C.S), as
+    # Slurm's sacct; -j J+1.0 selects that one
+    x = hc.acct.sacct("-P", "-n", "-o", "JobID,JobIDRaw", "-j", lead,
+                      user=U1)
+    got = [l for l in x.out.splitlines() if ".0|" in l]
+    assert sorted(got) == ["%s+0.0|%s.0" % (lead, lead),
+                           "%s+1.0|%d.0" % (lead, int(lead) + 1)], x
+    x = hc.acct.sacct("-P", "-n", "-o", "JobID", "-j", lead + "+1.0",
+                      user=U1)
+    assert x.out.split() == ["%s+1.0" % lead], x
+    x = hc.acct.sacct("-P", "-n", "-X", "-o", "JobID", "-j", lead + "+1",
+                      user=U1)
+    assert x.out.split() == ["%s+1" % lead], x
+    # the leader's step id names that step in every component (Slurm)
+    x = hc.acct.sacct("-P", "-n", "-o", "JobID", "-j", lead + ".0",
+                      user=U1)
+    assert sorted(x.out.split()) == ["%s+0.0" % lead, "%s+1.0" % lead], x
+    x = hc.acct.sacct("-P", "-n", "-o", "JobID", "-j", lead + "+x",
+                      user=U1)
+    assert x.rc == 1 and "Bad job/step specified: %s+x" % lead in x.err, x
+
+
+def test_srun_wide_options_apply_per_component(hc):
+    # As Slurm's srun: -l, -o/-e, -K, -W are each component's own, and a
+    # later component takes what the one before gave where it gives none
+    # (heterogeneous_jobs.html, propagated options).
+    d = hc.workdir(U1)
+    r = in_het(hc, """
+{srun} -n1 echo A1 : -l -n1 echo B1
+{srun} -l -n1 echo A2 : -n1 echo B2
+{srun} -o c0_%j_%s.out -n1 echo A3 : -o c1_%j_%s.out -n1 echo B3
+{srun} -o d_%j.out -n1 echo A4 : -n1 echo B4
+{srun} -o same.out -n1 echo A5 : -n1 echo B5
+{srun} -n1 echo A6 : -o e1.out -n1 echo B6
+{srun} --open-mode=append -o app_%j.out -n1 echo A7 : -n1 echo B7
+{srun} --open-mode=append -o app_%j.out -n1 echo A7 : -n1 echo B7
+{srun} -n1 true : -i none -n1 true; echo INPUT=$?
+T=$(date +%s); {srun} -n1 sleep 60 : -K -n1 sh -c 'exit 3'
+echo KILL=$? $(( $(date +%s) - T ))
+T=$(date +%s); {srun} -K -n1 sh -c 'exit 3' : -n1 sleep 60
+echo KILL0=$? $(( $(date +%s) - T ))
+T=$(date +%s); {srun} -n1 sleep 60 : -W 1 -n1 true
+echo WAIT=$? $(( $(date +%s) - T ))
+echo LEAD=$SLURM_JOB_ID
+""", timeout=150)
+    assert r.rc == 0, r
+    lines = r.out.splitlines()
+    lead = int(r.out.split("LEAD=")[1].split()[0])
+    # -l only in the second component labels only its tasks
+    assert "A1" in lines and "1: B1" in lines, r
+    # -l in the first: both (propagated)
+    assert "0: A2" in lines and "1: B2" in lines, r
+    # each component's own file, its own job id in %j
+    step = {}
+    for name in os.listdir(d):
+        if name.endswith(".out"):
+            with open(os.path.join(d, name)) as f:
+                step[name] = f.read().split()
+    c0 = [n for n in step if n.startswith("c0_%d_" % lead)]
+    c1 = [n for n in step if n.startswith("c1_%d_" % (lead + 1))]
+    assert len(c0) == len(c1) == 1, (step, r)
+    assert step[c0[0]] == ["A3"] and step[c1[0]] == ["B3"], step
+    assert c0[0].split("_")[2] == c1[0].split("_")[2], step  # one step id
+    # -o in the first only: propagated, one file per component
+    assert step["d_%d.out" % lead] == ["A4"], step
+    assert step["d_%d.out" % (lead + 1)] == ["B4"], step
+    # one name for both: one file with both components' output
+    assert sorted(step["same.out"]) == ["A5", "B5"], step
+    # -o in the second only: the first writes to srun's stdout
+    assert "A6" in lines and "B6" not in lines, r
+    assert step["e1.out"] == ["B6"], step
+    # --open-mode propagates with -o: each component appends to its own
+    assert step["app_%d.out" % lead] == ["A7", "A7"], step
+    assert step["app_%d.out" % (lead + 1)] == ["B7", "B7"], step
+    # stdin is the whole step's: a different -i later is refused
+    assert "INPUT=1" in r.out, r
+    assert "srun: error: --input applies to the whole step: give it in " \
+        "the first component" in r.err, r
+    # -K (given in either component) ends the step when one of its
+    # component's tasks fails; -W likewise
+    for k in ("KILL", "KILL0", "WAIT"):
+        rc, secs = r.out.split(k + "=")[1].split()[:2]
+        assert rc != "0" and int(secs) < 30, (k, r)
+    assert "First task exited 1s ago" in r.err, r
+
+
+def test_failed_component_launch_reaps_started_tasks(hc):
+    # Component 1's node refuses the launch (its slurmd is gone) after
+    # component 0's tasks started: srun kills and waits for them, so none
+    # outlives srun, and it exits 1.
+    d = hc.workdir(U1)
+    flag, go = os.path.join(d, "hetfail.node"), os.path.join(d, "hetfail.go")
+    done = os.path.join(d, "hetfail.done")
+    for p in (flag, go, done):
+        if os.path.exists(p):
+            os.unlink(p)
+    script = """
+echo $SLURM_JOB_NODELIST_HET_GROUP_1 > {flag}.tmp; mv {flag}.tmp {flag}
+while [ ! -f {go} ]; do sleep 0.2; done
+S=4171
+{srun} -n1 sh -c "exec sleep $S" : -n1 true
+echo RC=$?
+pgrep -f "sleep $S" >/dev/null && echo ORPHAN || echo CLEAN
+touch {done}
+while [ -f {go} ]; do sleep 0.2; done
+""".replace("{flag}", flag).replace("{go}", go).replace("{done}", done)
+    res, node = {}, None
+    t = threading.Thread(target=lambda: res.update(r=in_het(hc, script,
+                                                            timeout=150)))
+    t.start()
+    try:
+        cl.wait_for(lambda: os.path.exists(flag), 60, "the allocation")
+        with open(flag) as f:
+            node = f.read().strip()
+        hc.kill_slurmd(node)
+        open(go, "w").close()
+        cl.wait_for(lambda: os.path.exists(done), 90, "srun's end")
+    finally:
+        if node and (hc.slurmds.get(node) is None or
+                     not hc.slurmds[node].alive()):
+            hc.start_slurmd(node)
+        if os.path.exists(go):
+            os.unlink(go)
+        t.join(150)
+    r = res["r"]
+    assert r.rc == 0, r
+    assert "RC=1" in r.out and "CLEAN" in r.out, r
+    assert "Task launch for StepId=" in r.err, r
+    # srun saw component 0's task end: it killed and waited for it
+    assert ": task 0: Killed" in r.err, r
+    assert not cl.live_procs_matching("sleep 4171"), r
+    hc.wait_ready(60)
