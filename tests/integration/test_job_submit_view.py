@@ -29,7 +29,11 @@ def _build(d, name, view, claim=None):
         inc = [os.path.join(cl.REPO, "tests", "fixtures",
                             "job_submit_ops_v2")]
     else:
-        inc = [os.path.join(cl.REPO, "src", "ctld")]
+        # ops 3 over the frozen job and partition views (the fixtures
+        # shadow common/job_view.h and common/part_view.h)
+        inc = [os.path.join(cl.REPO, "src", "ctld"),
+               os.path.join(cl.REPO, "tests", "fixtures", "job_view_v1"),
+               os.path.join(cl.REPO, "tests", "fixtures", "part_view_v1")]
     inc += [os.path.join(cl.REPO, "src"),
             os.path.join(cl.REPO, "src", "include")]
     argv = ["cc", "-Wall", "-Werror", "-shared", "-fPIC",
