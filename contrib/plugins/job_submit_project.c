@@ -18,7 +18,7 @@
 #define HINT "Please say which project this job is for: " \
 	"sbatch --comment=<project> ..."
 
-static int project_submit(job_submit_view_t *desc, const part_info_t *parts,
+static int project_submit(job_submit_view_t *desc, const part_view_t *const *parts,
 			  size_t part_cnt, uint32_t submit_uid,
 			  char **user_msg)
 {
@@ -30,8 +30,8 @@ static int project_submit(job_submit_view_t *desc, const part_info_t *parts,
 	return ESLURM_INVALID_ACCOUNT;
 }
 
-static int project_modify(job_submit_view_t *desc, const job_info_t *job,
-			  const part_info_t *parts, size_t part_cnt,
+static int project_modify(job_submit_view_t *desc, const job_view_t *job,
+			  const part_view_t *const *parts, size_t part_cnt,
 			  uint32_t modify_uid, char **user_msg)
 {
 	if (!desc->comment || *desc->comment)

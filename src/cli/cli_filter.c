@@ -22,7 +22,7 @@ static const struct sluice_plugin *const builtins[] = {
 	&cli_filter_none_plugin, &cli_filter_user_defaults_plugin,
 	&cli_filter_syslog_plugin, NULL,
 };
-static const plugin_type_t cli_filter_type = {
+const plugin_type_t cli_filter_type = {
 	.type = "cli_filter", .key = "CliFilterPlugins",
 	.ops_version = CLI_FILTER_OPS_VERSION, .list = true,
 	.builtins = builtins,

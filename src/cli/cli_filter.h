@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "common/conf.h"
+#include "common/plugin_ctx.h"
 
 #define CLI_FILTER_OPS_VERSION 1
 
@@ -74,6 +75,9 @@ struct cli_job_opts;
 
 /* Each exits 1 with Slurm's messages when CliFilterPlugins does not load
  * or pre_submit refuses. */
+/* The type (built-ins and the .so search) */
+extern const plugin_type_t cli_filter_type;
+
 void cli_filter_setup_defaults(struct cli_job_opts *o);
 void cli_filter_pre_submit(struct cli_job_opts *o);
 void cli_filter_post_submit(struct cli_job_opts *o, uint32_t job_id,

@@ -3,14 +3,14 @@
  * from the wire, so that a plugin built against an older view keeps
  * working when the controller's structures change.
  *
- * A plugin declares the view it was built against as its ops version
- * (JOB_SUBMIT_OPS_VERSION, job_submit_plugin.h, equals
- * JOB_SUBMIT_VIEW_VERSION).  slurmctld fills the view of that version
- * before each call and reads it back after; it serves the current view
- * and the one before it and refuses any other at load, naming both
- * versions.  Unset numbers are NO_VAL16/NO_VAL32/NO_VAL64 as in Slurm;
- * strings and string lists are xmalloc'd: a plugin that replaces one
- * xfree()s the old value and stores an xmalloc'd one.
+ * A plugin's ops version (JOB_SUBMIT_OPS_VERSION, job_submit_plugin.h)
+ * names the view it was built against (ops 1: view 1; ops 2 and 3: view
+ * 2).  slurmctld fills the view of that version before each call and
+ * reads it back after; it serves the ops versions job_submit_plugin.h
+ * lists and refuses any other at load, naming both versions.  Unset
+ * numbers are NO_VAL16/NO_VAL32/NO_VAL64 as in Slurm; strings and string
+ * lists are xmalloc'd: a plugin that replaces one xfree()s the old value
+ * and stores an xmalloc'd one.
  *
  * Versions:
  *   1  Sluice 25.05's job_desc_t as it was (kept by slurmctld as a frozen

@@ -17,7 +17,8 @@
  *
  * Versions:
  *   1  Sluice 25.05 (priority ops 2, preempt ops 2, site_factor ops 2,
- *      jobcomp ops 2).  tests/fixtures/job_view_v1/ holds a frozen copy.
+ *      jobcomp ops 2, job_submit ops 3).  tests/fixtures/job_view_v1/
+ *      holds a frozen copy.
  */
 #ifndef SLUICE_JOB_VIEW_H
 #define SLUICE_JOB_VIEW_H
@@ -31,8 +32,10 @@
 typedef struct job_view {
 	uint32_t    version;        /* JOB_VIEW_VERSION of the filler */
 	uint32_t    size;           /* sizeof the view it filled */
-	/* the controller's own record, for the built-in plugins; opaque
-	 * (and not stable) to any other */
+	/* the controller's own record, for the built-in plugins (and
+	 * job_submit/lua, built with the controller: job_submit's modify
+	 * points it at the job's job_info_t); opaque (and not stable) to
+	 * any other */
 	const void *ctld;
 
 	uint32_t    job_id;

@@ -65,6 +65,44 @@ static int bare_name(const plugin_type_t *t, const char *item, char **out,
 	return 0;
 }
 
+int plugin_ctx_check_builtins(const plugin_type_t *t, char *err,
+			      size_t errlen)
+{
+	for (size_t i = 0; t->builtins && t->builtins[i]; i++) {
+		const struct sluice_plugin *d = t->builtins[i];
+		const char *what = NULL;
+		uint32_t have = 0, want = 0;
+
+		if (!d->ops) {
+			snprintf(err, errlen, "built-in %s/%s has no ops (a "
+				 "build bug)", t->type, d->name);
+			return -1;
+		}
+		if (strcmp(d->type, t->type))
+			what = "type";
+		else if (d->abi_version != SLUICE_PLUGIN_ABI)
+			what = "ABI", have = d->abi_version,
+			want = SLUICE_PLUGIN_ABI;
+		else if (d->ops_version != t->ops_version)
+			what = "ops version", have = d->ops_version,
+			want = t->ops_version;
+		if (!what)
+			continue;
+		if (have || want)
+			snprintf(err, errlen, *what == 'A' ?
+				 "built-in %s/%s has %s %s %#x, this is %#x (a "
+				 "build bug: not updated with its header)" :
+				 "built-in %s/%s has %s %s %u, this is %u (a "
+				 "build bug: not updated with its header)",
+				 t->type, d->name, t->type, what, have, want);
+		else
+			snprintf(err, errlen, "built-in %s/%s is of type %s "
+				 "(a build bug)", t->type, d->name, d->type);
+		return -1;
+	}
+	return 0;
+}
+
 /* Resolve one bare name into item; -1 with the reason in why. */
 static int resolve(const plugin_type_t *t, const char *name,
 		   const char *plugin_dir, ctx_item_t *item, char *why,
@@ -196,10 +234,18 @@ plugin_ctx_t *plugin_ctx_create(const plugin_type_t *t, const char *names,
 				char *err, size_t errlen)
 {
 	plugin_ctx_t *ctx = xmalloc(sizeof(*ctx));
-	char **list;
+	char **list, why[400] = "";
 	size_t n = 0;
 
 	ctx->type = t;
+	/* every built-in of the type, not only the one named: a stale one
+	 * fails whichever daemon makes a context of its type first */
+	if (plugin_ctx_check_builtins(t, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: cannot create %s context: %s",
+			 t->key, t->type, why);
+		xfree(ctx);
+		return NULL;
+	}
 	list = xstrsplit(names ? names : "", ",", NULL);
 	for (size_t i = 0; list && list[i]; i++) {
 		char *item = xstrtrim(list[i]);

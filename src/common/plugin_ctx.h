@@ -101,6 +101,14 @@ int plugin_ctx_check(const plugin_type_t *t, const char *names,
 		     const char *plugin_dir, const char *where, char *err,
 		     size_t errlen);
 
+/* Every built-in of t is of type t, for this ABI and for t's current ops
+ * version (a built-in is compiled with its header: anything else is a
+ * build bug, which plugin_ctx_create() also refuses).  0, or -1 with err
+ * naming the built-in and both versions.  tests/unit/
+ * test_plugin_builtins.c runs it over every type. */
+int plugin_ctx_check_builtins(const plugin_type_t *t, char *err,
+			      size_t errlen);
+
 /* The built-in names of a type, for help texts: "cons_tres, linear". */
 char *plugin_ctx_builtin_list(const plugin_type_t *t);
 

@@ -27,7 +27,7 @@ static const char no_ops[1];
 static const struct sluice_plugin mcs_none = NOOP("mcs", "none");
 #undef NOOP
 static const struct sluice_plugin *const mcs_builtins[] = { &mcs_none, NULL };
-static const plugin_type_t mcs_plugin_type = {
+const plugin_type_t mcs_plugin_type = {
 	.type = "mcs", .key = "MCSPlugin", .ops_version = 1,
 	.builtins = mcs_builtins, .builtin_only = true,
 };

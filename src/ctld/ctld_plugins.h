@@ -12,6 +12,10 @@
 #include <stddef.h>
 
 #include "common/conf.h"
+#include "common/plugin_ctx.h"
+
+/* MCSPlugin (only mcs/none), for the check of every built-in */
+extern const plugin_type_t mcs_plugin_type;
 
 int ctld_plugins_check(const slurm_conf_t *c, char *err, size_t errlen);
 

@@ -6,18 +6,23 @@
  * defaults, logging, require_timelimit, throttle (job_submit_stock.h);
  * else PluginDir/job_submit_<name>.so, e.g. lua) and called in that
  * order.  A plugin exports ops of this type (see common/plugin.h) with
- * .ops_version = JOB_SUBMIT_OPS_VERSION: the version of the job view it
- * was built against (common/job_submit_view.h).  slurmctld also loads
- * plugins of the view before (JS_VIEW_OLDEST, whose ops have the same
- * shape over that version's view) and refuses any other at load, naming
- * both versions.
+ * .ops_version = JOB_SUBMIT_OPS_VERSION.  Everything the ops see is a
+ * versioned view: the request (common/job_submit_view.h), the job as it
+ * is (common/job_view.h, modify) and the partitions
+ * (common/part_view.h).  slurmctld also serves the ops before
+ * (JOB_SUBMIT_OPS_OLDEST..JOB_SUBMIT_OPS_VERSION - 1, through frozen
+ * copies: ops 1 and 2 took job_info_t and part_info_t, ops 1 view 1 of
+ * the request) and refuses any other at load, naming both versions.
+ *
+ * Ops versions:
+ *   1  request view 1, job_info_t, part_info_t array
+ *   2  request view 2, job_info_t, part_info_t array
+ *   3  request view 2, job_view_t (modify), part_view_t pointers
  *
  * Threads: every op runs on the controller's loop thread and must not
  * block (no network, no waiting on a file system that may hang): slow
  * work belongs on a thread the plugin owns.  desc, job and parts are
- * valid only during the call.  job (job_info_t) and parts (part_info_t)
- * are not versioned views yet: a plugin that reads them is rebuilt with
- * the controller.
+ * valid only during the call.
  */
 #ifndef SLUICE_CTLD_JOB_SUBMIT_PLUGIN_H
 #define SLUICE_CTLD_JOB_SUBMIT_PLUGIN_H
@@ -28,10 +33,12 @@
 #include "common/conf.h"
 #include "common/job_info.h"
 #include "common/job_submit_view.h"
-#include "common/node_info.h"
+#include "common/job_view.h"
+#include "common/part_view.h"
 #include "common/plugin_ctx.h"
 
-#define JOB_SUBMIT_OPS_VERSION JOB_SUBMIT_VIEW_VERSION
+#define JOB_SUBMIT_OPS_VERSION 3
+#define JOB_SUBMIT_OPS_OLDEST  1    /* still served */
 
 typedef struct {
 	/* Once at load (and again at reconfigure); 0, or -1 with err. */
@@ -40,13 +47,14 @@ typedef struct {
 	/* A new job: desc may be changed.  Returns 0 or an error code (the
 	 * submission is refused); *user_msg (xmalloc'd, may be set either
 	 * way) is shown to the submitting user. */
-	int  (*submit)(job_submit_view_t *desc, const part_info_t *parts,
-		       size_t part_cnt, uint32_t submit_uid, char **user_msg);
+	int  (*submit)(job_submit_view_t *desc,
+		       const part_view_t *const *parts, size_t part_cnt,
+		       uint32_t submit_uid, char **user_msg);
 	/* An update of an existing job: desc holds the fields being changed
 	 * (unset ones at NO_VAL / NULL) and may be changed; job is the job as
-	 * it is.  Same return convention. */
-	int  (*modify)(job_submit_view_t *desc, const job_info_t *job,
-		       const part_info_t *parts, size_t part_cnt,
+	 * it is (read-only).  Same return convention. */
+	int  (*modify)(job_submit_view_t *desc, const job_view_t *job,
+		       const part_view_t *const *parts, size_t part_cnt,
 		       uint32_t modify_uid, char **user_msg);
 } job_submit_ops_t;
 

@@ -24,7 +24,7 @@ static const char *str_or_null(const char *s)
 
 /* ---- all_partitions ---- */
 
-static int ap_submit(job_submit_view_t *desc, const part_info_t *parts,
+static int ap_submit(job_submit_view_t *desc, const part_view_t *const *parts,
 		     size_t part_cnt, uint32_t uid, char **user_msg)
 {
 	char *list = NULL;
@@ -33,10 +33,10 @@ static int ap_submit(job_submit_view_t *desc, const part_info_t *parts,
 		return SLURM_SUCCESS;
 	for (size_t i = 0; i < part_cnt; i++) {
 		/* DRAIN and INACTIVE take no new jobs */
-		if (parts[i].state_up != PARTITION_UP &&
-		    parts[i].state_up != PARTITION_DOWN)
+		if (parts[i]->state_up != PART_VIEW_UP &&
+		    parts[i]->state_up != PART_VIEW_DOWN)
 			continue;
-		xstrfmtcat(&list, "%s%s", list ? "," : "", parts[i].name);
+		xstrfmtcat(&list, "%s%s", list ? "," : "", parts[i]->name);
 	}
 	desc->partition = list;
 	return SLURM_SUCCESS;
@@ -54,7 +54,7 @@ const struct sluice_plugin job_submit_defaults_plugin =
 
 /* ---- logging ---- */
 
-static int log_submit(job_submit_view_t *d, const part_info_t *parts,
+static int log_submit(job_submit_view_t *d, const part_view_t *const *parts,
 		      size_t part_cnt, uint32_t uid, char **user_msg)
 {
 	info("job_submit/logging: Job submit request: account:%s "
@@ -67,8 +67,8 @@ static int log_submit(job_submit_view_t *d, const part_info_t *parts,
 	return SLURM_SUCCESS;
 }
 
-static int log_modify(job_submit_view_t *d, const job_info_t *job,
-		      const part_info_t *parts, size_t part_cnt, uint32_t uid,
+static int log_modify(job_submit_view_t *d, const job_view_t *job,
+		      const part_view_t *const *parts, size_t part_cnt, uint32_t uid,
 		      char **user_msg)
 {
 	info("job_submit/logging: Job modify request: account:%s "
@@ -89,7 +89,7 @@ const struct sluice_plugin job_submit_logging_plugin =
 
 /* ---- require_timelimit ---- */
 
-static int rt_submit(job_submit_view_t *d, const part_info_t *parts,
+static int rt_submit(job_submit_view_t *d, const part_view_t *const *parts,
 		     size_t part_cnt, uint32_t uid, char **user_msg)
 {
 	if (d->time_limit == NO_VAL32) {
@@ -105,8 +105,8 @@ static int rt_submit(job_submit_view_t *d, const part_info_t *parts,
 	return SLURM_SUCCESS;
 }
 
-static int rt_modify(job_submit_view_t *d, const job_info_t *job,
-		     const part_info_t *parts, size_t part_cnt, uint32_t uid,
+static int rt_modify(job_submit_view_t *d, const job_view_t *job,
+		     const part_view_t *const *parts, size_t part_cnt, uint32_t uid,
 		     char **user_msg)
 {
 	if (d->time_limit != INFINITE32)
@@ -190,7 +190,7 @@ static int th_init(const slurm_conf_t *conf, char *err, size_t errlen)
 	return 0;
 }
 
-static int th_submit(job_submit_view_t *d, const part_info_t *parts,
+static int th_submit(job_submit_view_t *d, const part_view_t *const *parts,
 		     size_t part_cnt, uint32_t uid, char **user_msg)
 {
 	time_t now = time(NULL);

@@ -70,7 +70,7 @@ def test_every_installed_header_compiles_alone(prefix, tmp_path):
     for want in ("common/plugin.h", "ctld/job_submit_plugin.h",
                  "ctld/site_factor.h", "ctld/jobcomp.h",
                  "ctld/priority_plugin.h", "ctld/preempt_plugin.h",
-                 "common/job_view.h",
+                 "common/job_view.h", "common/part_view.h",
                  "cli/cli_filter.h", "common/auth.h",
                  "common/acct_gather_energy.h", "common/mpi_plugin.h",
                  "common/prep.h", "slurmd/stepd/proctrack.h",

@@ -40,7 +40,7 @@ static const job_submit_ops_t *ops_of(const struct sluice_plugin *p)
 static void test_require_timelimit(void **state)
 {
 	const job_submit_ops_t *o = ops_of(&job_submit_require_timelimit_plugin);
-	job_info_t job = { .job_id = 7 };
+	job_view_t job = { .job_id = 7 };
 	job_submit_view_t d;
 	char *msg = NULL;
 
@@ -66,12 +66,13 @@ static void test_require_timelimit(void **state)
 static void test_all_partitions(void **state)
 {
 	const job_submit_ops_t *o = ops_of(&job_submit_all_partitions_plugin);
-	part_info_t parts[4] = {
-		{ .name = "debug", .state_up = PARTITION_UP },
-		{ .name = "drained", .state_up = PARTITION_DRAIN },
-		{ .name = "down", .state_up = PARTITION_DOWN },
-		{ .name = "off", .state_up = PARTITION_INACTIVE },
+	part_view_t pv[4] = {
+		{ .name = "debug", .state_up = PART_VIEW_UP },
+		{ .name = "drained", .state_up = PART_VIEW_DRAIN },
+		{ .name = "down", .state_up = PART_VIEW_DOWN },
+		{ .name = "off", .state_up = PART_VIEW_INACTIVE },
 	};
+	const part_view_t *const parts[4] = { &pv[0], &pv[1], &pv[2], &pv[3] };
 	job_submit_view_t d;
 	char *msg = NULL;
 

@@ -29,9 +29,12 @@ NODE_JOBACCT_GATHER_BUILTINS(DECLARE)
 #else
 /* slurmd: the same names; the ops are slurmstepd's */
 static const int stepd_ops;
+#define OPSV_proctrack PROCTRACK_OPS_VERSION
+#define OPSV_task TASK_OPS_VERSION
+#define OPSV_jobacct_gather JOBACCT_GATHER_OPS_VERSION
 #define REF(t, n) &(const struct sluice_plugin) { \
 	.type = #t, .name = #n, .abi_version = SLUICE_PLUGIN_ABI, \
-	.ops = &stepd_ops },
+	.ops_version = OPSV_##t, .ops = &stepd_ops },
 #endif
 
 static const struct sluice_plugin *const proctrack_builtins[] = {

@@ -25,6 +25,7 @@
 
 #include "common/fields.h"
 #include "common/log.h"
+#include "common/node_info.h"
 #include "plugins/lua/slurm_lua.h"
 #include "common/parse_util.h"
 #include "common/plugin.h"
@@ -320,14 +321,18 @@ static job_submit_view_t **push_desc(lua_State *L, job_submit_view_t *d)
 	return box;
 }
 
-static void push_parts(lua_State *L, const part_info_t *parts, size_t cnt)
+/* Built with the controller, this plugin reads the records behind the
+ * views (ctld: part_info_t, job_info_t), as Slurm's Lua scripts see every
+ * member of them; an out-of-tree plugin reads the views only. */
+static void push_parts(lua_State *L, const part_view_t *const *parts,
+		       size_t cnt)
 {
 	lua_newtable(L);
 	for (size_t i = 0; i < cnt; i++) {
-		push_record(L, part_info_fields, &parts[i]);
-		lua_pushinteger(L, parts[i].is_default);
+		push_record(L, part_info_fields, parts[i]->ctld);
+		lua_pushinteger(L, parts[i]->is_default);
 		lua_setfield(L, -2, "flag_default");
-		lua_setfield(L, -2, parts[i].name);
+		lua_setfield(L, -2, parts[i]->name);
 	}
 }
 
@@ -458,8 +463,9 @@ static bool script_ready(void)
 	return true;
 }
 
-static int js_submit(job_submit_view_t *desc, const part_info_t *parts,
-		     size_t part_cnt, uint32_t uid, char **user_msg)
+static int js_submit(job_submit_view_t *desc,
+		     const part_view_t *const *parts, size_t part_cnt,
+		     uint32_t uid, char **user_msg)
 {
 	job_submit_view_t **box;
 
@@ -471,16 +477,16 @@ static int js_submit(job_submit_view_t *desc, const part_info_t *parts,
 	return call("slurm_job_submit", 3, box, user_msg);
 }
 
-static int js_modify(job_submit_view_t *desc, const job_info_t *job,
-		     const part_info_t *parts, size_t part_cnt, uint32_t uid,
-		     char **user_msg)
+static int js_modify(job_submit_view_t *desc, const job_view_t *job,
+		     const part_view_t *const *parts, size_t part_cnt,
+		     uint32_t uid, char **user_msg)
 {
 	job_submit_view_t **box;
 
 	if (!script_ready())
 		return SLURM_ERROR;
 	box = push_desc(js.L, desc);
-	push_record(js.L, job_info_fields, job);
+	push_record(js.L, job_info_fields, job->ctld);
 	push_parts(js.L, parts, part_cnt);
 	lua_pushinteger(js.L, uid);
 	return call("slurm_job_modify", 4, box, user_msg);
