@@ -91,11 +91,11 @@ def test_bad_gres_flags(bind_cluster):
     c = bind_cluster
     for flags in ("bogus", "enforce-binding,disable-binding", ""):
         r = sbatch(c, ["--gres=gpu:1", "--gres-flags=%s" % flags])
-        assert r.rc == 1, (flags, r)
+        assert r.rc == 255, (flags, r)     # exit(-1), as Slurm
         assert "sbatch: error: Invalid --gres-flags specification" in \
             r.err, (flags, r.err)
     r = sbatch(c, ["--gres=gpu:1", "--gres-flags=one-task-per-sharing"])
-    assert r.rc == 1, r
+    assert r.rc == 255, r
     assert "--gres-flags=one-task-per-sharing is not supported" in r.err
     r = c.run(["squeue", "-h", "-u", "sluice_u1"])
     assert r.out.strip() == "", r
