@@ -222,6 +222,14 @@ static int opt_cmd_index(cli_cmd_t cmd)
 	}
 }
 
+cli_src_t cli_opt_source(const cli_job_opts_t *o, const char *name)
+{
+	for (size_t i = 0; i < cli_opt_table_len; i++)
+		if (cli_opt_table[i].name && !strcmp(cli_opt_table[i].name, name))
+			return (cli_src_t) o->set_by[cli_opt_table[i].id];
+	return CLI_SRC_NONE;
+}
+
 int cli_opt_parse_env(cli_job_opts_t *o, char *const *envp)
 {
 	int k = opt_cmd_index(o->cmd);

@@ -171,6 +171,9 @@ const char *cli_opt_name_at(const cli_job_opts_t *o, size_t i);
 void cli_opt_raw_free(cli_job_opts_t *o);
 
 /* sbatch --help / --usage text. */
+/* Where option name (long name, "gres") was set from; CLI_SRC_NONE if
+ * not set or unknown. */
+cli_src_t cli_opt_source(const cli_job_opts_t *o, const char *name);
 void cli_opt_print_help(const cli_job_opts_t *o);
 void cli_opt_print_usage(const cli_job_opts_t *o);
 

@@ -738,22 +738,26 @@ static int set_refused(cli_job_opts_t *o, const char *arg,
 	return -1;
 }
 
-/* --gres-flags: disable-binding and multiple-tasks-per-sharing are what
- * Sluice does (taken); enforce-binding and one-task-per-sharing are
- * refused, never dropped; anything else is Slurm's error. */
+/* --gres-flags: enforce-binding is kept in the job's bitflags;
+ * disable-binding and multiple-tasks-per-sharing are what Sluice does
+ * without a flag (taken); one-task-per-sharing is refused, never
+ * dropped; anything else, or enforce- with disable-binding, is Slurm's
+ * error. */
 static int set_gres_flags(cli_job_opts_t *o, const char *arg,
 			  const cli_opt_def_t *d)
 {
 	char **w = xstrsplit(arg ? arg : "", ",", NULL);
+	bool enforce = false, disable = false;
 	int rc = 0;
 
-	(void) o;
 	for (size_t k = 0; w[k] && !rc; k++) {
-		if (!strcasecmp(w[k], "disable-binding") ||
-		    !strcasecmp(w[k], "multiple-tasks-per-sharing"))
+		if (!strcasecmp(w[k], "enforce-binding"))
+			enforce = true;
+		else if (!strcasecmp(w[k], "disable-binding"))
+			disable = true;
+		else if (!strcasecmp(w[k], "multiple-tasks-per-sharing"))
 			continue;
-		if (!strcasecmp(w[k], "enforce-binding") ||
-		    !strcasecmp(w[k], "one-task-per-sharing")) {
+		else if (!strcasecmp(w[k], "one-task-per-sharing")) {
 			error("--%s=%s is not supported: %s", d->name, w[k],
 			      d->why);
 			rc = -1;
@@ -762,12 +766,17 @@ static int set_gres_flags(cli_job_opts_t *o, const char *arg,
 			rc = -1;
 		}
 	}
-	if (!w[0]) {
+	if (!w[0] || (enforce && disable)) {
 		error("Invalid --gres-flags specification");
 		rc = -1;
 	}
 	xstrarray_free(w);
-	return rc;
+	if (rc < 0)
+		return rc;
+	o->desc.bitflags &= ~JOB_GRES_ENFORCE_BIND;
+	if (enforce)
+		o->desc.bitflags |= JOB_GRES_ENFORCE_BIND;
+	return 0;
 }
 
 /* --container: the OCI bundle, made absolute against the working
@@ -1152,9 +1161,10 @@ const cli_opt_def_t cli_opt_table[] = {
 	  { "SBATCH_GPU_BIND", "SALLOC_GPU_BIND", "SLURM_GPU_BIND" },
 	  FN(set_gpu_bind) },
 	REF("gpu-freq", 0, REQ, "steps do not set GPU frequencies"),
-	{ "gres-flags", 0, REQ, OPT_REFUSED, ALL, { 0 }, FN(set_gres_flags),
-	  "cores are not chosen by their GPU's Cores= in gres.conf, and "
-	  "shared GRES are not split per task" },
+	{ "gres-flags", 0, REQ, OPT_REFUSED, ALL,
+	  { "SBATCH_GRES_FLAGS", "SALLOC_GRES_FLAGS", "SLURM_GRES_FLAGS" },
+	  FN(set_gres_flags),
+	  "shared GRES (shard, mps) are not split per task" },
 	REF("gpus-per-socket", 0, REQ, "GPUs are not placed per socket"),
 	{ "hint", 0, REQ, OPT_HINT, ALL,
 	  { "SBATCH_HINT", "SALLOC_HINT", "SLURM_HINT" }, FN(set_hint) },

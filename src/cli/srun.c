@@ -451,9 +451,15 @@ job_step_create_response_msg_t *srun_create(srun_t *r)
 	/* in an existing allocation the step asks for its own GRES (its
 	 * own allocation is the request itself: the step gets it all) */
 	if (!r->own_alloc) {
+		const char *sg = getenv("SLURM_STEP_GRES");
+
 		q.tres_per_step = d->tres_per_job;
 		q.tres_per_node = d->gres;
 		q.tres_per_task = d->tres_per_task;
+		/* SLURM_STEP_GRES: --gres for steps only, over SLURM_GRES;
+		 * the command line still wins */
+		if (sg && *sg && cli_opt_source(&r->o, "gres") < CLI_SRC_ARGV)
+			q.tres_per_node = (char *) sg;
 	}
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	bool said = false;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/bitmap.h"
 #include "common/gres.h"
 #include "common/hostlist.h"
 #include "common/parse_util.h"
@@ -221,6 +222,14 @@ static int _pair(const char *k, const char *v, const char *node,
 		if (r->files || _files(v, r, why, wl) < 0)
 			goto bad;
 	} else if (!strcasecmp(k, "Cores") || !strcasecmp(k, "CPUs")) {
+		bitmap_t *b = bitmap_from_str(v, GRES_MAX_CORES);
+
+		if (!b || !bitmap_count(b)) {
+			if (b)
+				bitmap_destroy(b);
+			goto bad;
+		}
+		bitmap_destroy(b);
 		xfree(r->cores);
 		r->cores = xstrdup(v);
 	} else if (!strcasecmp(k, "NodeName")) {
@@ -239,8 +248,8 @@ bad:
 }
 
 /* Key=Value tokens of one line (already without comment). */
-static int _line(gres_conf_t *g, char *line, const char *node, char *why,
-		 size_t wl)
+static int _line(gres_conf_t *g, char *line, unsigned lineno,
+		 const char *node, char *why, size_t wl)
 {
 	gres_conf_rec_t r = { 0 };
 	bool mine = true, has_count = false, any = false, only_auto = true;
@@ -299,6 +308,7 @@ static int _line(gres_conf_t *g, char *line, const char *node, char *why,
 		_rec_free(&r);
 		return 0;
 	}
+	r.line = lineno;
 	g->v = xrealloc(g->v, (g->cnt + 1) * sizeof(*g->v));
 	g->v[g->cnt++] = r;
 	return 0;
@@ -324,7 +334,7 @@ gres_conf_t *gres_conf_parse(const char *text, const char *node, char *err,
 		lineno++;
 		if (hash)
 			*hash = '\0';
-		rc = _line(g, line, node, why, sizeof(why));
+		rc = _line(g, line, (unsigned) lineno, node, why, sizeof(why));
 		xfree(line);
 		if (rc < 0) {
 			snprintf(err, errlen, "line %zu: %s", lineno, why);
@@ -488,4 +498,123 @@ uint64_t gres_alloc_gpu_mask(const char *alloc)
 		if (a[k].gpu >= 0 && a[k].gpu < 64)
 			m |= (uint64_t) 1 << a[k].gpu;
 	return m;
+}
+
+/* ---- Cores= ---- */
+
+int gres_conf_check_cores(const gres_conf_t *g, uint32_t ncores, char *err,
+			  size_t errlen)
+{
+	for (size_t i = 0; g && i < g->cnt; i++) {
+		const gres_conf_rec_t *r = &g->v[i];
+		bitmap_t *b;
+
+		if (!r->cores)
+			continue;
+		if (!(b = bitmap_from_str(r->cores, ncores ? ncores : 1))) {
+			snprintf(err, errlen, "line %u: Cores=%s is out of "
+				 "range: the node has %u cores (0-%u)",
+				 r->line, r->cores, ncores,
+				 ncores ? ncores - 1 : 0);
+			return -1;
+		}
+		bitmap_destroy(b);
+	}
+	return 0;
+}
+
+char *gres_conf_cores_msg(const gres_conf_t *g)
+{
+	char *out = NULL;
+	bool any = false;
+
+	for (size_t i = 0; g && i < g->cnt; i++) {
+		const gres_conf_rec_t *r = &g->v[i];
+
+		if (strcmp(r->name, "gpu"))
+			continue;
+		any |= r->cores != NULL;
+		for (uint64_t k = 0; k < r->count && k < 64; k++)
+			xstrfmtcat(&out, "%s%s@%s", out ? ";" : "",
+				   r->type ? r->type : "",
+				   r->cores ? r->cores : "");
+	}
+	if (!any)
+		xfree(out);
+	return out;
+}
+
+int gres_cores_msg_parse(const char *msg, gres_gpu_cores_t *out, size_t max)
+{
+	char **w;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!msg || !*msg)
+		return 0;
+	w = xstrsplit(msg, ";", &n);
+	if (n > max)
+		rc = -1;
+	for (size_t k = 0; !rc && k < n; k++) {
+		char *at = strchr(w[k], '@');
+
+		if (!at || (size_t) (at - w[k]) >= sizeof(out[k].type) ||
+		    (at != w[k] && (*at = '\0', !_ident(w[k]))) ||
+		    strlen(at + 1) >= sizeof(out[k].cores)) {
+			rc = -1;
+			break;
+		}
+		snprintf(out[k].type, sizeof(out[k].type), "%s",
+			 at == w[k] ? "" : w[k]);
+		snprintf(out[k].cores, sizeof(out[k].cores), "%s", at + 1);
+	}
+	xstrarray_free(w);
+	return rc < 0 ? -1 : (int) n;
+}
+
+/* ---- GPU counts of a request ---- */
+
+int gres_specs_gpus(const char *spec, bool keep_others, uint64_t max,
+		    uint64_t *gpus, char **type, gres_spec_t **others,
+		    size_t *others_cnt)
+{
+	char err[128];
+	size_t cnt = 0;
+	gres_spec_t *v;
+	uint64_t sum = 0;
+	int rc = -1;
+
+	*gpus = 0;
+	if (!spec || !*spec)
+		return 0;
+	if (!(v = gres_specs_parse(spec, &cnt, err, sizeof(err))))
+		return -1;
+	for (size_t i = 0; i < cnt; i++) {
+		if (strcmp(v[i].name, "gpu")) {
+			if (!keep_others)
+				goto out;
+			if (!others || !v[i].count)
+				continue;
+			*others = xrealloc(*others, (*others_cnt + 1) *
+					   sizeof(**others));
+			(*others)[(*others_cnt)++] = v[i];
+			v[i].name = v[i].type = NULL;
+			continue;
+		}
+		sum += v[i].count;
+		if (sum > max)
+			goto out;
+		/* one GPU type a request: gpu:a100:1,gpu:h100:1 is refused,
+		 * and so is an untyped count before a typed one */
+		if ((*type && (!v[i].type || strcmp(*type, v[i].type))) ||
+		    (!*type && v[i].type && sum > v[i].count))
+			goto out;
+		if (v[i].type && !*type)
+			*type = xstrdup(v[i].type);
+	}
+	*gpus = sum;
+	rc = 0;
+out:
+	gres_specs_free(v, cnt);
+	return rc;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #define GRES_MAX_COUNT 1000000u
+#define GRES_MAX_CORES 65536u    /* Cores= ids of a node */
 
 typedef struct {
 	char     *name;     /* "gpu" */
@@ -41,7 +42,8 @@ typedef struct {
 	char     *type;
 	uint64_t  count;    /* from Count=, else the number of files */
 	char    **files;    /* expanded File=, NULL-terminated, or NULL */
-	char     *cores;
+	char     *cores;    /* Cores= as written ("0-3,8"), or NULL */
+	unsigned  line;     /* its line in the file */
 } gres_conf_rec_t;
 
 typedef struct {
@@ -64,6 +66,34 @@ void         gres_conf_destroy(gres_conf_t *g);
  * were written to dev (at most max). */
 size_t       gres_conf_gpu_devices(const gres_conf_t *g, uint32_t *dev,
 				   size_t max);
+
+/* Cores= of every line against a node of ncores cores: 0, or -1 with
+ * "line N: Cores=... is out of range ..." in err. */
+int          gres_conf_check_cores(const gres_conf_t *g, uint32_t ncores,
+				   char *err, size_t errlen);
+/* The node's GPUs and their Cores= as slurmd registers them, one entry
+ * a GPU in gres.conf order: "a100@0-3;a100@0-3;h100@" ("" type when
+ * untyped, "" cores when not bound); NULL when no gpu line has Cores=
+ * (caller frees). */
+char        *gres_conf_cores_msg(const gres_conf_t *g);
+
+/* One GPU of a registration's Cores= string. */
+typedef struct {
+	char type[32];      /* "" if untyped */
+	char cores[96];     /* "0-3", "" = every core */
+} gres_gpu_cores_t;
+/* Parse it into at most max entries: how many, -1 if malformed. */
+int          gres_cores_msg_parse(const char *msg, gres_gpu_cores_t *out,
+				  size_t max);
+
+/* The GPUs of a request spec list ("gpu:a100:2,nic:1"): their count in
+ * *gpus (at most max) and their one type in *type (xmalloc'd, NULL if
+ * untyped; a second type is an error).  Other names are an error unless
+ * keep_others; then those with a count are moved to others (if not
+ * NULL), *others_cnt counting them.  0, or -1 (malformed). */
+int          gres_specs_gpus(const char *spec, bool keep_others,
+			     uint64_t max, uint64_t *gpus, char **type,
+			     gres_spec_t **others, size_t *others_cnt);
 
 /* A job's GRES on one node other than whole GPUs, as the controller
  * keeps it and sends it to the node (ctld/gres_sel.h):

@@ -272,6 +272,9 @@ typedef struct {
 /* srun/salloc --x11: refused without PrologFlags=X11 (the tunnel itself
  * is srun's and the step's: common/x11_fwd.h) */
 #define JOB_X11 0x00000080u
+/* --gres-flags=enforce-binding: a job's CPUs on a node only among the
+ * cores gres.conf's Cores= binds its GPUs to (ctld/gres_bind.h) */
+#define JOB_GRES_ENFORCE_BIND 0x00010000u
 
 #define NICE_OFFSET 0x80000000u
 

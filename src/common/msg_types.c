@@ -25,7 +25,7 @@ static const field_desc_t registration_fields[] = {
 	R(threads, FT_U16), R(real_memory, FT_U64), R(free_mem, FT_U64),
 	R(tmp_disk, FT_U32), R(cpu_load, FT_U32), R(boot_time, FT_TIME),
 	R(slurmd_start_time, FT_TIME), R(config_hash, FT_U32),
-	R(startup, FT_BOOL),
+	R(startup, FT_BOOL), R(gres_cores, FT_STR),
 #ifdef SLUICE_PROTO_NEXT
 	FIELD_SINCE(node_registration_msg_t, proto_next, FT_STR, PROTO_25_11,
 		    0),

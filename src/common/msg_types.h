@@ -275,6 +275,8 @@ typedef struct {
 	bool      startup;        /* first registration since slurmd started */
 	char     *dyn_conf;       /* slurmd -Z: its --conf words with Port=
 				   * (a dynamic node), else NULL */
+	char     *gres_cores;     /* gres.conf's GPUs with their Cores=
+				   * (gres.h gres_conf_cores_msg), or NULL */
 #ifdef SLUICE_PROTO_NEXT
 	char     *proto_next;     /* synthetic 25.11 field: "25.11" from a
 				   * slurmd of it, NULL from 25.05 */

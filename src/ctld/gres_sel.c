@@ -27,6 +27,11 @@ void gres_layout_free(gres_layout_t *l)
 		xfree(l->v[i].type);
 	}
 	xfree(l->v);
+	for (uint16_t g = 0; l->gpu_cpus && g < l->gpus; g++)
+		if (l->gpu_cpus[g])
+			bitmap_destroy(l->gpu_cpus[g]);
+	xfree(l->gpu_cpus);
+	xfree(l->gpu_sockets);
 	xfree(l);
 }
 

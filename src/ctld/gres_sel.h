@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bitmap.h"
 #include "common/gres.h"
 
 enum { GRES_SHARE_SHARD = 0, GRES_SHARE_MPS = 1, GRES_SHARE_KINDS = 2 };
@@ -42,6 +43,12 @@ typedef struct {
 	size_t       cnt;
 	uint16_t     gpus;                      /* GPUs (<= 64) */
 	uint64_t     per_gpu[GRES_SHARE_KINDS]; /* shard/mps units a GPU */
+	bitmap_t   **gpu_cpus;   /* per GPU index: the CPU ids of the cores
+				  * gres.conf's Cores= binds it to (NULL
+				  * entry = every CPU); NULL = no Cores=
+				  * known (gres_bind.h) */
+	uint32_t    *gpu_sockets; /* per GPU index: its sockets' bits
+				   * (socket s = bit s, s < 32), or NULL */
 } gres_layout_t;
 
 typedef struct {

@@ -28,34 +28,8 @@ uint8_t job_res_cr(void)
 static int _gpus_of(const char *spec, uint64_t *out, char **type,
 		    bool others)
 {
-	char err[128];
-	size_t cnt = 0;
-	gres_spec_t *v;
-
-	*out = 0;
-	if (!spec || !*spec)
-		return 0;
-	if (!(v = gres_specs_parse(spec, &cnt, err, sizeof(err))))
-		return -1;
-	for (size_t i = 0; i < cnt; i++) {
-		if (strcmp(v[i].name, "gpu")) {
-			if (others)
-				continue;
-			gres_specs_free(v, cnt);
-			return -1;
-		}
-		*out += v[i].count;
-		/* one GPU type a job (gpu:a100:1,gpu:h100:1 is refused) */
-		if ((*type && (!v[i].type || strcmp(*type, v[i].type))) ||
-		    (!*type && v[i].type && *out > v[i].count)) {
-			gres_specs_free(v, cnt);
-			return -1;
-		}
-		if (v[i].type && !*type)
-			*type = xstrdup(v[i].type);
-	}
-	gres_specs_free(v, cnt);
-	return 0;
+	return gres_specs_gpus(spec, others, UINT32_MAX, out, type, NULL,
+			       NULL);
 }
 
 int job_res_parse_gpus(const char *per_node, const char *per_task,
@@ -245,6 +219,7 @@ void job_res_fill_req(job_record_t *j, select_req_t *r)
 	_per_gpu(j, r);
 	r->contiguous = i->contiguous && i->contiguous != NO_VAL16;
 	r->spread = i->bitflags & JOB_SPREAD;
+	r->gres_bind = i->bitflags & JOB_GRES_ENFORCE_BIND;
 	if (i->features && *i->features) {
 		if (!j->feat_bitmap || j->feat_gen != node_mgr_generation()) {
 			if (j->feat_bitmap)

@@ -240,6 +240,7 @@ static void _select_req_from(const job_desc_t *d, const submit_t *s,
 	r->gres_cnt = s->gres_cnt;
 	r->contiguous = d->contiguous && d->contiguous != NO_VAL16;
 	r->spread = d->bitflags & JOB_SPREAD;
+	r->gres_bind = d->bitflags & JOB_GRES_ENFORCE_BIND;
 }
 
 /* Partition limits the job exceeds (time, node counts): 0 or the error

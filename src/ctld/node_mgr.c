@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/controller.h"
+#include "ctld/gres_bind.h"
 #include "ctld/node_mgr.h"
 #include "ctld/node_state.h"
 #include "ctld/power_save.h"
@@ -121,6 +122,51 @@ static void _cfg_gres(node_record_t *n, const conf_node_t *cn)
 			n->gpu_type = xstrdup(l->v[i].type);
 }
 
+/* The registered Cores= bound into the layout; Gres= shows the sockets
+ * ("gpu:a100:2(S:0-1)") once a GPU is bound. */
+static void _bind_gres(node_record_t *n)
+{
+	gres_bind_shape_t sh = { .cpus = n->cfg_cpus,
+				 .sockets = n->cfg_sockets,
+				 .cores = n->cfg_cores,
+				 .threads = n->cfg_threads };
+	char err[160], *show;
+
+	if (!n->gres)
+		return;
+	if (gres_bind_set(n->gres, n->gres_cores, &sh, err, sizeof(err)) < 0) {
+		error("node %s: gres.conf Cores= not used: %s", n->info.name,
+		      err);
+		gres_bind_set(n->gres, NULL, &sh, err, sizeof(err));
+	}
+	if ((show = gres_bind_show(n->gres))) {
+		xfree(n->info.gres);
+		n->info.gres = show;
+	}
+}
+
+void node_mgr_set_gres_cores(node_record_t *n, const char *msg)
+{
+	if (!xstrcmp(n->gres_cores, msg && *msg ? msg : NULL))
+		return;
+	xfree(n->gres_cores);
+	n->gres_cores = msg && *msg ? xstrdup(msg) : NULL;
+	if (!n->gres_cores && n->gres && n->gres->gpu_cpus) {
+		/* no longer bound: Gres= as slurm.conf has it */
+		char *plain = NULL;
+
+		for (size_t k = 0; k < n->gres->cnt; k++)
+			xstrfmtcat(&plain, "%s%s%s%s:%llu", plain ? "," : "",
+				   n->gres->v[k].name,
+				   n->gres->v[k].type ? ":" : "",
+				   n->gres->v[k].type ? n->gres->v[k].type :
+				   "", (unsigned long long) n->gres->v[k].count);
+		xfree(n->info.gres);
+		n->info.gres = plain;
+	}
+	_bind_gres(n);
+}
+
 /* GresUsed as scontrol -d and sinfo print it:
  * "gpu:a100:1(IDX:0),gpu:h100:0(IDX:N/A),nic:2". */
 static void _gres_used(node_record_t *n)
@@ -168,6 +214,7 @@ static void _apply_conf(node_record_t *n, const conf_node_t *cn)
 	xfree(i->gres);
 	i->gres = xstrdup(cn->gres);
 	_cfg_gres(n, cn);
+	_bind_gres(n);
 	if (!n->cpu_used || bitmap_size(n->cpu_used) != (cn->cpus ? cn->cpus : 1u)) {
 		n->cpu_used = n->cpu_used ? bitmap_resize(n->cpu_used,
 							  cn->cpus ? cn->cpus : 1) :
@@ -230,6 +277,7 @@ static void _free_node(node_record_t *n)
 		bitmap_destroy(n->cpu_used);
 	xfree(n->cpu_share);
 	xfree(n->gpu_type);
+	xfree(n->gres_cores);
 	gres_use_free(n->gres_use);
 	gres_layout_free(n->gres);
 	xfree(n);

@@ -47,6 +47,8 @@ typedef struct node_record {
 	gres_layout_t *gres;       /* Gres= laid out (typed GPUs, counted and
 				    * shared GRES), NULL if none */
 	gres_use_t *gres_use;      /* what jobs hold of gres */
+	char       *gres_cores;    /* its GPUs' Cores= as slurmd registered
+				    * them (gres_bind.h), or NULL */
 	time_t      boot_req_time; /* REBOOT_ISSUED since (node_reboot.c) */
 	bool        reboot_asap;   /* scontrol reboot ASAP drained it */
 	bool        vacant;        /* a free slot for a dynamic node: no
@@ -128,6 +130,9 @@ void           node_mgr_share(node_record_t *n, const bitmap_t *cpu_ids,
 void           node_mgr_share_blocked(const node_record_t *n,
 				      const bitmap_t *used, uint16_t max,
 				      bitmap_t *out);
+/* The GPUs' Cores= a registration carries (NULL = none bound): kept,
+ * bound into n's layout and shown in its Gres=. */
+void           node_mgr_set_gres_cores(node_record_t *n, const char *msg);
 /* Is name (of type, if not NULL) in some node's Gres=? */
 bool           node_mgr_has_gres(const char *name, const char *type);
 

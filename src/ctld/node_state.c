@@ -241,6 +241,7 @@ static void _record_registration(node_record_t *n,
 	i->slurmd_start_time = r->slurmd_start_time;
 	i->free_mem = r->free_mem;
 	i->cpu_load = r->cpu_load;
+	node_mgr_set_gres_cores(n, r->gres_cores);
 	n->last_response = time(NULL);
 	if (!i->last_busy)
 		i->last_busy = n->last_response;

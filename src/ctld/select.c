@@ -15,6 +15,7 @@
 
 #include "common/xmalloc.h"
 #include "common/xstring.h"
+#include "ctld/gres_bind.h"
 #include "ctld/select.h"
 
 typedef struct {
@@ -189,6 +190,91 @@ static uint32_t _gpu_cap(const sel_ctx_t *s, const select_node_t *n)
 	return UINT32_MAX;
 }
 
+/* --gres-flags=enforce-binding on a node whose GPUs have Cores=. */
+static bool _binds(const select_req_t *r, const select_node_t *n)
+{
+	return r->gres_bind && n->gres && n->gres->gpu_cpus &&
+	       _wants_gpus(r) && !_exclusive(r);
+}
+
+/* The GPUs a bound request may take on n, best first (gres_bind_order). */
+static size_t _bind_order(const sel_ctx_t *s, const select_node_t *n,
+			  uint8_t *ord)
+{
+	uint64_t free = _gpu_mask(n, s->req->gpu_type) &
+		~(s->ignore_alloc ? 0 : _gpu_busy(n));
+
+	return gres_bind_order(n->gres, free,
+			       s->ignore_alloc ? NULL : n->cpu_used, ord);
+}
+
+static uint64_t _first_gpus(const uint8_t *ord, size_t k)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < k; i++)
+		m |= (uint64_t) 1 << ord[i];
+	return m;
+}
+
+/* CPU ids of n not free for a job bound to gpus: held, or off their
+ * cores (a new bitmap, NULL when the GPUs bind every core). */
+static bitmap_t *_bind_blocked(const sel_ctx_t *s, const select_node_t *n,
+			       uint64_t gpus)
+{
+	bitmap_t *b = gres_bind_cpus(n->gres, gpus, n->cpus);
+
+	if (!b)
+		return NULL;
+	bitmap_not(b);
+	if (!s->ignore_alloc && n->cpu_used &&
+	    bitmap_size(n->cpu_used) == bitmap_size(b))
+		bitmap_or(b, n->cpu_used);
+	return b;
+}
+
+/* Free CPUs for a job bound to the first k GPUs of ord. */
+static uint32_t _bind_free(const sel_ctx_t *s, const select_node_t *n,
+			   const uint8_t *ord, size_t k)
+{
+	bitmap_t *b = _bind_blocked(s, n, _first_gpus(ord, k));
+	uint32_t free;
+
+	if (!b)
+		return _free_cpus(s, n);
+	free = _free_ids(b, n->cpus, _thr(n, s->req->cr));
+	bitmap_destroy(b);
+	return free;
+}
+
+/* Tasks n can take when its CPUs must sit on the cores of its GPUs:
+ * each count of GPUs is taken best first (most free CPUs on their
+ * cores), and the tasks must fit on the cores of those.  With --gpus
+ * (spread by _share_gpus later) every free GPU may be used. */
+static uint32_t _bind_cap(const sel_ctx_t *s, const select_node_t *n,
+			  uint32_t most)
+{
+	const select_req_t *r = s->req;
+	uint8_t ord[SELECT_MAX_GPUS];
+	size_t k = _bind_order(s, n, ord), want;
+	uint32_t t, best = 0;
+
+	if (!r->gpus_per_task) {
+		want = r->gpus_per_job ? k : r->gpus_per_node;
+		if (want > k || !want)
+			return 0;
+		return _bind_free(s, n, ord, want) / r->cpus_per_task;
+	}
+	for (t = 1; t <= most; t++) {
+		want = r->gpus_per_node + (size_t) r->gpus_per_task * t;
+		if (want > k ||
+		    _bind_free(s, n, ord, want) / r->cpus_per_task < t)
+			break;
+		best = t;
+	}
+	return best;
+}
+
 /* How many tasks of req node n could take now (or when empty). */
 static uint32_t _node_cap(const sel_ctx_t *s, const select_node_t *n)
 {
@@ -227,6 +313,11 @@ static uint32_t _node_cap(const sel_ctx_t *s, const select_node_t *n)
 	g = _gpu_cap(s, n);
 	if (t > g)
 		t = g;
+	if (t && _binds(r, n)) {
+		g = _bind_cap(s, n, (uint32_t) t);
+		if (t > g)
+			t = g;
+	}
 	if (r->gres_cnt && !gres_sel_fits(n->gres,
 			s->ignore_alloc ? NULL : n->gres_use,
 			s->ignore_alloc ? 0 : n->gpu_used, r->gres,
@@ -467,22 +558,27 @@ static int _place(sel_ctx_t *s, size_t node_cnt)
 	return 0;
 }
 
-/* Lowest free CPU ids (whole cores under SELECT_CR_CORE). */
+/* Lowest free CPU ids (whole cores under SELECT_CR_CORE), none of
+ * blocked (NULL = no more blocked than held); *got how many. */
 static bitmap_t *_pick_cpus(const sel_ctx_t *s, const select_node_t *n,
-			    uint32_t want)
+			    uint32_t want, const bitmap_t *blocked,
+			    uint32_t *got)
 {
 	uint16_t thr = _thr(n, s->req->cr);
 	bitmap_t *b = bitmap_create(n->cpus ? n->cpus : 1);
-	uint32_t c, t, got = 0;
+	uint32_t c, t;
 
-	for (c = 0; c + thr <= n->cpus && got < want; c += thr) {
-		for (t = 0; t < thr && !s->ignore_alloc; t++)
-			if (bitmap_test(n->cpu_used, c + t))
+	*got = 0;
+	for (c = 0; c + thr <= n->cpus && *got < want; c += thr) {
+		for (t = 0; t < thr; t++)
+			if ((!s->ignore_alloc &&
+			     bitmap_test(n->cpu_used, c + t)) ||
+			    (blocked && bitmap_test(blocked, c + t)))
 				break;
-		if (!s->ignore_alloc && t < thr)
+		if (t < thr)
 			continue;
 		bitmap_set_range(b, c, c + thr - 1);
-		got += thr;
+		*got += thr;
 	}
 	return b;
 }
@@ -504,12 +600,36 @@ static uint64_t _pick_gpus(const sel_ctx_t *s, const select_node_t *n,
 	return out;
 }
 
-static void _fill_node(const sel_ctx_t *s, size_t i, uint32_t j,
+/* A bound request's GPUs on n (best first) and the CPUs off their
+ * cores; -1 when their cores hold too few free CPUs. */
+static int _fill_bound(const sel_ctx_t *s, const select_node_t *n,
+		       uint32_t g, uint32_t cpus, uint32_t j,
 		       select_result_t *res)
+{
+	uint8_t ord[SELECT_MAX_GPUS];
+	size_t k = _bind_order(s, n, ord);
+	bitmap_t *blocked;
+	uint32_t got = cpus;
+
+	if (k < g)
+		return -1;
+	res->gpus[j] = _first_gpus(ord, g);
+	blocked = _bind_blocked(s, n, res->gpus[j]);
+	if (res->cpu_ids && n->cpu_used)
+		res->cpu_ids[j] = _pick_cpus(s, n, cpus, blocked, &got);
+	else if (blocked)
+		got = _free_ids(blocked, n->cpus, _thr(n, s->req->cr));
+	if (blocked)
+		bitmap_destroy(blocked);
+	return got < cpus ? -1 : 0;
+}
+
+static int _fill_node(const sel_ctx_t *s, size_t i, uint32_t j,
+		      select_result_t *res)
 {
 	const select_req_t *r = s->req;
 	const select_node_t *n = &s->nodes[i];
-	uint32_t cpus, g;
+	uint32_t cpus, g, got;
 
 	cpus = _exclusive(r) ? n->cpus :
 		select_cpus_for(n, r->cr, s->tasks[i] * r->cpus_per_task);
@@ -521,12 +641,17 @@ static void _fill_node(const sel_ctx_t *s, size_t i, uint32_t j,
 		res->mem[j] = r->mem_per_node;
 	else if (r->mem_per_cpu)
 		res->mem[j] = r->mem_per_cpu * cpus;
-	if (res->cpu_ids && n->cpu_used)
-		res->cpu_ids[j] = _pick_cpus(s, n, cpus);
 	g = r->gpus_per_node + r->gpus_per_task * s->tasks[i] + s->gpus[i];
 	if (_exclusive(r))
 		g = n->gpus;          /* whole nodes come with all their GPUs */
-	res->gpus[j] = g ? _pick_gpus(s, n, g) : 0;
+	if (g && _binds(r, n)) {
+		if (_fill_bound(s, n, g, cpus, j, res) < 0)
+			return -1;
+	} else {
+		if (res->cpu_ids && n->cpu_used)
+			res->cpu_ids[j] = _pick_cpus(s, n, cpus, NULL, &got);
+		res->gpus[j] = g ? _pick_gpus(s, n, g) : 0;
+	}
 	res->gpu_cnt += (uint32_t) __builtin_popcountll(res->gpus[j]);
 	res->cpu_cnt += cpus;
 	if (res->gres_alloc)
@@ -534,9 +659,11 @@ static void _fill_node(const sel_ctx_t *s, size_t i, uint32_t j,
 			s->ignore_alloc ? NULL : n->gres_use,
 			(s->ignore_alloc ? 0 : n->gpu_used) | res->gpus[j],
 			r->gres, r->gres_cnt);
+	return 0;
 }
 
-static void _fill_result(const sel_ctx_t *s, size_t node_cnt,
+/* 0, or -1 (res freed) when a bound node's cores fell short. */
+static int _fill_result(const sel_ctx_t *s, size_t node_cnt,
 			 select_result_t *res)
 {
 	bool ids = false;
@@ -564,9 +691,13 @@ static void _fill_result(const sel_ctx_t *s, size_t node_cnt,
 		if (!s->tasks[i])
 			continue;
 		bitmap_set(res->nodes, i);
-		_fill_node(s, i, j, res);
+		if (_fill_node(s, i, j, res) < 0) {
+			select_result_free(res);
+			return -1;
+		}
 		j++;
 	}
+	return 0;
 }
 
 static bool _valid(const select_req_t *req)
@@ -601,7 +732,8 @@ int select_job_test(const select_node_t *nodes, size_t node_cnt,
 	s.gpus = xcalloc(cnt, sizeof(uint32_t));
 	if (_place(&s, node_cnt) < 0)
 		goto out;
-	_fill_result(&s, node_cnt, res);
+	if (_fill_result(&s, node_cnt, res) < 0)
+		goto out;
 	rc = SELECT_OK;
 out:
 	xfree(s.order);

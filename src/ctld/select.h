@@ -70,6 +70,9 @@ typedef struct {
 	const gres_spec_t *gres;   /* other GRES per node (nic:2, shard:1,
 				    * mps:50), placed by gres_sel */
 	size_t    gres_cnt;
+	bool      gres_bind;       /* --gres-flags=enforce-binding: CPUs
+				    * only among the cores bound to the GPUs
+				    * taken (gres_bind.h) */
 	const bitmap_t *feature_nodes; /* nodes matching -C, NULL = all */
 	bool      contiguous;      /* consecutive nodes (--contiguous) */
 	bool      spread;          /* as many nodes as possible (--spread-job) */

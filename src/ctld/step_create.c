@@ -409,13 +409,25 @@ static int sm_gpu_fit(job_record_t *j, const job_step_create_request_msg_t *r,
 	sm_job_nodes_t jn;
 
 	memset(f, 0, sizeof(*f));
-	/* on one node (-N1 or -n1) --gpus=N all come from it */
+	if (q->mode != STEP_GRES_ASK)
+		return 0;
+	sm_job_nodes(j, &jn);
+	/* on one node (-N1 or -n1) --gpus=N all come from it; on several,
+	 * each needs its even share (step_gres_pick): nodes without it
+	 * free now are passed over while the step need not use all */
 	if (q->per_step > need &&
 	    (r->min_nodes == 1 || r->num_tasks == 1))
 		need = q->per_step;
-	if (q->mode != STEP_GRES_ASK || !need)
+	else if (q->per_step) {
+		uint32_t n = sm_want_nodes(r, jn.cnt, 0);
+
+		if (n && q->per_step / n > need)
+			need = q->per_step / n;
+	}
+	if (!need) {
+		xfree(jn.node);
 		return 0;
-	sm_job_nodes(j, &jn);
+	}
 	f->ok = xcalloc(jn.cnt + 1, sizeof(bool));
 	f->cap_all = xcalloc(jn.cnt + 1, sizeof(uint32_t));
 	f->cap_now = xcalloc(jn.cnt + 1, sizeof(uint32_t));

@@ -19,43 +19,13 @@ static bool sg_is_none(const char *s)
 static int sg_add(step_gres_req_t *q, const char *spec, uint32_t *gpus,
 		bool others)
 {
-	char err[128];
-	size_t cnt = 0;
-	gres_spec_t *v;
-	uint64_t sum = 0;
+	uint64_t n = 0;
 
-	if (!spec || !*spec)
-		return 0;
-	if (!(v = gres_specs_parse(spec, &cnt, err, sizeof(err))))
+	if (gres_specs_gpus(spec, others, STEP_GRES_MAX_GPUS, &n, &q->type,
+			    &q->other, &q->other_cnt) < 0)
 		return -1;
-	for (size_t i = 0; i < cnt; i++) {
-		if (strcmp(v[i].name, "gpu")) {
-			if (!others)
-				goto bad;
-			if (!v[i].count)
-				continue;
-			q->other = xrealloc(q->other, (q->other_cnt + 1) *
-					    sizeof(*q->other));
-			q->other[q->other_cnt++] = v[i];
-			v[i].name = v[i].type = NULL;
-			continue;
-		}
-		sum += v[i].count;
-		if (sum > STEP_GRES_MAX_GPUS)
-			goto bad;
-		if (!v[i].type)
-			continue;
-		if (q->type && strcmp(q->type, v[i].type))
-			goto bad;     /* one GPU type a step, as a job */
-		if (!q->type)
-			q->type = xstrdup(v[i].type);
-	}
-	*gpus = (uint32_t) sum;
-	gres_specs_free(v, cnt);
+	*gpus = (uint32_t) n;
 	return 0;
-bad:
-	gres_specs_free(v, cnt);
-	return -1;
 }
 
 int step_gres_parse(const char *per_step, const char *per_node,

@@ -1,11 +1,13 @@
 /* gres_detect.c — gres.conf at slurmd start, AutoDetect=nvml (gres_detect.h). */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common/gres.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "common/xstring.h"
 #include "slurmd/gres_detect.h"
 
 #define NVML_LIB "libnvidia-ml.so.1"
@@ -56,19 +58,32 @@ static int _nvml_count(void)
 	return (int) n;
 }
 
-void gres_detect_at_start(const slurm_conf_t *conf, const char *node)
+int gres_detect_at_start(const slurm_conf_t *conf, const conf_node_t *node,
+			 char **cores, char *err, size_t errlen)
 {
-	char err[512], *path = conf_sibling_path(conf, "gres.conf");
-	gres_conf_t *g = gres_conf_load(path, node, err, sizeof(err));
-	uint32_t dev[64];
+	char *path = conf_sibling_path(conf, "gres.conf");
+	gres_conf_t *g = gres_conf_load(path, node->name, err, errlen);
+	uint32_t dev[64], ncores = (uint32_t) (node->sockets ? node->sockets :
+					       1) * (node->cores_per_socket ?
+						     node->cores_per_socket : 1);
 	size_t gpus;
 	int seen;
 
-	xfree(path);
+	*cores = NULL;
 	if (!g) {
-		error("gres.conf: %s", err);
-		return;
+		xfree(path);
+		return -1;
 	}
+	if (gres_conf_check_cores(g, ncores, err, errlen) < 0) {
+		char *tmp = xstrdup_printf("%s %s", path, err);
+
+		snprintf(err, errlen, "%s", tmp);
+		xfree(tmp);
+		xfree(path);
+		gres_conf_destroy(g);
+		return -1;
+	}
+	xfree(path);
 	gpus = gres_conf_gpu_devices(g, dev, 64);
 	if (g->autodetect && strcasecmp(g->autodetect, "off") &&
 	    strcasecmp(g->autodetect, "nvml"))
@@ -79,9 +94,11 @@ void gres_detect_at_start(const slurm_conf_t *conf, const char *node)
 		if ((size_t) seen != gpus)
 			error("gpu/nvml: NVML sees %d GPUs, gres.conf names "
 			      "%zu on %s; jobs get the devices of gres.conf",
-			      seen, gpus, node);
+			      seen, gpus, node->name);
 		else
 			info("gpu/nvml: %d GPUs, as gres.conf names", seen);
 	}
+	*cores = gres_conf_cores_msg(g);
 	gres_conf_destroy(g);
+	return 0;
 }

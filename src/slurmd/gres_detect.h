@@ -7,8 +7,12 @@
 
 #include "common/conf.h"
 
-/* Read gres.conf for node (errors logged with file and line) and, with
- * AutoDetect=nvml, count the GPUs NVML sees and compare them with it. */
-void gres_detect_at_start(const slurm_conf_t *conf, const char *node);
+/* Read gres.conf for node and, with AutoDetect=nvml, count the GPUs NVML
+ * sees and compare them with it.  *cores gets the GPUs' Cores= as the
+ * registration carries them (gres.h gres_conf_cores_msg; caller frees),
+ * NULL if none is bound.  -1 with "<file> line N: why" in err when the
+ * file is bad or a Cores= is past the node's cores (slurmd stops). */
+int gres_detect_at_start(const slurm_conf_t *conf, const conf_node_t *node,
+			 char **cores, char *err, size_t errlen);
 
 #endif

@@ -66,6 +66,7 @@ void slurmd_register(slurmd_t *sd, bool startup)
 				     &r->job_ids);
 	r->startup = startup;
 	r->dyn_conf = xstrdup(sd->dyn_line);
+	r->gres_cores = xstrdup(sd->gres_cores);
 #ifdef SLUICE_PROTO_NEXT
 	r->proto_next = xstrdup("25.11");
 #endif

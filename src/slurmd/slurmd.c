@@ -456,7 +456,12 @@ int main(int argc, char **argv)
 	sd.stepd_path = stepd_path();
 	setup_logging(&sd, &o);
 	check_plugins(&sd, &o);
-	gres_detect_at_start(sd.conf, sd.node->name);
+	if (gres_detect_at_start(sd.conf, sd.node, &sd.gres_cores, err,
+				 sizeof(err)) < 0) {
+		if (!o.foreground)
+			fprintf(stderr, "slurmd: fatal: gres.conf: %s\n", err);
+		fatal("gres.conf: %s", err);
+	}
 	if (job_container_node_init(sd.conf, sd.node->name, err,
 				    sizeof(err)) < 0) {
 		if (!o.foreground)

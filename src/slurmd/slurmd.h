@@ -43,6 +43,8 @@ typedef struct {
 	char               *cache_dir;   /* configless: SlurmdSpoolDir/
 					  * conf-cache, else NULL */
 	char               *dyn_line;    /* -Z: the NodeName line registered */
+	char               *gres_cores;  /* gres.conf GPUs' Cores= as
+					  * registered (gres_detect.h) */
 	conf_node_t        *dyn_node;    /* -Z: node points here */
 	char               *conf_path;   /* absolute, passed to slurmstepd */
 	char               *spool_dir;   /* SlurmdSpoolDir, %n/%h expanded */

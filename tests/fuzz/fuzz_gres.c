@@ -1,4 +1,6 @@
-/* fuzz_gres.c — arbitrary text as gres.conf, as a GRES spec list, as a
+/* fuzz_gres.c — arbitrary text as gres.conf (and its Cores= as slurmd
+ * registers them), as a registration's GPU cores bound to a node, as a
+ * GRES spec list (and its GPU count), as a
  * node's Gres= layout (placing and releasing GRES on it), as a job's
  * per-node GRES allocation string and as a -C/--constraint expression.  Anything that parses must be internally
  * consistent (Count matches File= entries, matching a valid expression
@@ -13,6 +15,7 @@
 #include "common/xmalloc.h"
 #include "common/xstring.h"
 #include "ctld/gres_sel.c"
+#include "ctld/gres_bind.c"
 
 /* Gres= as a layout: what is placed on it is given back exactly. */
 static void _layout(const char *text)
@@ -86,6 +89,59 @@ static void _conf(const char *text)
 	gres_conf_destroy(g);
 }
 
+/* Text as a registration's GPU cores, bound to a fixed layout: bound
+ * GPUs show their sockets; a failure leaves the layout unbound. */
+static void _cores(const char *text)
+{
+	static const gres_bind_shape_t sh = { .cpus = 16, .sockets = 2,
+					      .cores = 4, .threads = 2 };
+	char err[256], *s;
+	gres_gpu_cores_t e[8];
+	gres_layout_t *l = gres_layout_parse("gpu:a100:2,gpu:2,nic:1", err,
+					     sizeof(err));
+	int n = gres_cores_msg_parse(text, e, 8);
+
+	for (int k = 0; k < n; k++)
+		if (strlen(e[k].type) >= sizeof(e[k].type))
+			abort();
+	if (gres_bind_set(l, text, &sh, err, sizeof(err)) < 0) {
+		if (l->gpu_cpus)
+			abort();
+	} else {
+		uint8_t ord[64];
+		bitmap_t *b = gres_bind_cpus(l, 0xf, 16);
+		size_t k = gres_bind_order(l, 0xf, NULL, ord);
+
+		if (k != 4)
+			abort();
+		if (b)
+			bitmap_destroy(b);
+	}
+	s = gres_bind_show(l);
+	if (s && !l->gpu_cpus)
+		abort();
+	xfree(s);
+	gres_layout_free(l);
+}
+
+/* A gres.conf's Cores= as slurmd registers them, parsed back as the
+ * controller does. */
+static void _conf_cores(const char *text)
+{
+	char err[256], *m;
+	gres_gpu_cores_t e[64];
+	gres_conf_t *g = gres_conf_parse(text, NULL, err, sizeof(err));
+
+	if (!g)
+		return;
+	gres_conf_check_cores(g, 8, err, sizeof(err));
+	m = gres_conf_cores_msg(g);
+	if (m && gres_cores_msg_parse(m, e, 64) == 0)
+		abort();      /* a message names at least one GPU */
+	xfree(m);
+	gres_conf_destroy(g);
+}
+
 static void _spec(const char *text)
 {
 	char err[256];
@@ -99,6 +155,18 @@ static void _spec(const char *text)
 			abort();
 	gres_specs_count(v, n, "gpu", NULL);
 	gres_specs_free(v, n);
+	{
+		uint64_t gpus;
+		char *type = NULL;
+		gres_spec_t *o = NULL;
+		size_t oc = 0;
+
+		if (gres_specs_gpus(text, true, 64, &gpus, &type, &o, &oc) == 0
+		    && gpus > 64)
+			abort();
+		xfree(type);
+		gres_specs_free(o, oc);
+	}
 }
 
 static void _constraint(const char *text)
@@ -120,6 +188,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	_spec(text);
 	_layout(text);
 	_alloc(text);
+	_cores(text);
+	_conf_cores(text);
 	_constraint(text);
 	{
 		uint64_t v;

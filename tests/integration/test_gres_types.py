@@ -244,9 +244,9 @@ def test_autodetect_nvml_falls_back_to_gres_conf(gres_cluster):
 
 
 @pytest.mark.parametrize("flags,err", [
-    ("enforce-binding", "sbatch: error: --gres-flags=enforce-binding is not "
-     "supported: cores are not chosen by their GPU's Cores= in gres.conf, "
-     "and shared GRES are not split per task\n"),
+    ("one-task-per-sharing", "sbatch: error: --gres-flags=one-task-per-"
+     "sharing is not supported: shared GRES (shard, mps) are not split "
+     "per task\n"),
     ("bogus", "sbatch: error: Invalid --gres-flags specification\n"),
 ])
 def test_gres_flags_refused(gres_cluster, flags, err):

@@ -9,6 +9,7 @@
 
 #include "../../src/ctld/select.c"
 #include "../../src/ctld/gres_sel.c"
+#include "../../src/ctld/gres_bind.c"
 #include "../../src/ctld/commit.c"
 #include "../../src/ctld/state_save.c"
 #include "../../src/ctld/job_seg.c"

@@ -10,6 +10,7 @@
 
 #include "../../src/ctld/select.c"
 #include "../../src/ctld/gres_sel.c"
+#include "../../src/ctld/gres_bind.c"
 
 static gres_layout_t *_layout(const char *g)
 {

@@ -8,6 +8,7 @@
 
 #include "../../src/ctld/select.c"
 #include "../../src/ctld/gres_sel.c"
+#include "../../src/ctld/gres_bind.c"
 
 #define NODES 4
 

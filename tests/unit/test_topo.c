@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../../src/ctld/gres_sel.c"
+#include "../../src/ctld/gres_bind.c"
 #include "../../src/ctld/select.c"
 #include "../../src/ctld/topo.c"
 #include "common/topo_conf.h"
