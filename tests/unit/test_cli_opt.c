@@ -395,10 +395,11 @@ static void test_env_bad_value(void **state)
 	char *envp[] = { "SBATCH_TIMELIMIT=whenever", NULL };
 	cli_job_opts_t o;
 
-	/* reported and ignored, as Slurm does */
+	/* refused as the option would be: Slurm's commands stop (255) */
 	opts_new(&o);
-	assert_int_equal(cli_opt_parse_env(&o, envp), 0);
+	assert_int_equal(cli_opt_parse_env(&o, envp), -1);
 	assert_int_equal(o.desc.time_limit, NO_VAL32);
+	assert_int_equal(cli_opt_err_exit(), 255);
 	cli_opt_free(&o);
 }
 
