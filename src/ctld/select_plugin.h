@@ -21,7 +21,7 @@
 #include "common/plugin_ctx.h"
 #include "ctld/select.h"
 
-#define SELECT_OPS_VERSION 1
+#define SELECT_OPS_VERSION 2
 
 typedef struct {
 	/* SelectTypeParameters as written (NULL if unset) to enum select_cr
