@@ -7,8 +7,9 @@
  * jobs' waiting CPU-seconds; a day from its hours, a month from its days
  * (local time, as Slurm).  Every live TRES of the TRES table
  * (dbd_tres.h) is counted: each record's TRES string is read once.  rollup_table keeps, per cluster, the end of
- * the last rolled-up hour, day and month.  Each period is one
- * transaction that replaces its rows and moves the mark, so a crash in
+ * the last rolled-up hour, day and month.  Each day or month, and each
+ * chunk of up to 24 hours, is one transaction that replaces its rows
+ * and moves the mark, so a crash in
  * the middle loses nothing and counts nothing twice; rolling a period
  * again gives the same rows.  Records that arrive for times already
  * rolled up move the mark back (dbd_rollup_reset), as Slurm does.
