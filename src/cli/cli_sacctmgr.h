@@ -147,10 +147,8 @@ void cli_sacctmgr_json_assocs(json_object *list, uint16_t entity,
  * from coords (a coordinator list answer: user, account). */
 void cli_sacctmgr_json_coords(json_object *accounts,
 			      const dbd_acct_resp_msg_t *coords);
-/* sacctmgr show tres / GET tres: the TRES Sluice counts (tres_list),
- * and their table (Type, Name, ID; -n, -p, -P as o says). */
+/* GET tres: Slurm's fixed TRES (sacctmgr show tres asks slurmdbd). */
 json_object *cli_sacctmgr_tres_json(void);
-void cli_sacctmgr_show_tres(FILE *out, const mgr_opts_t *o);
 
 /* ---- dump and load (cli_sacctmgr_dump.c, cli_sacctmgr_load.c) ---- */
 

@@ -386,6 +386,13 @@ JSN(j_empty_str)
 	return str("");
 }
 
+JSN(j_zero)
+{
+	(void)rec;
+	(void)ctx;
+	return json_object_new_int64(0);
+}
+
 JSN(j_unset)
 {
 	(void)rec;
@@ -498,6 +505,7 @@ JSN(j_root)
 #define QOS      E(QOS)
 #define CLUS     E(CLUSTER)
 #define WCKEY    E(WCKEY)
+#define TRESE    E(TRES)
 
 /* A column: name (format=), header, getter, default width (< 0
  * left-justified), then its JSON places { entities, key, builder (NULL:
@@ -573,12 +581,12 @@ const mgr_field_t cli_sacctmgr_fields[] = {
 	  { USER, "default/wckey", NULL }),
 	F("AdminLevel", "Admin", g_admin, 9,
 	  { USER, "administrator_level", j_admin }),
-	F("Name", "Name", g_name, 10, { QOS, "name", NULL }),
+	F("Name", "Name", g_name, 10, { QOS | TRESE, "name", NULL }),
 	/* the stored parent, also of a user's association (the column
 	 * shows it only for an account's) */
 	F("ParentName", "ParentName", g_parent, 10,
 	  { ASSOC, "parent_account", j_parent }),
-	F("ID", "ID", g_id, 6, { ASSOC | QOS | WCKEY, "id", j_id }),
+	F("ID", "ID", g_id, 6, { ASSOC | QOS | WCKEY | TRESE, "id", j_id }),
 	F("GraceTime", "GraceTime", g_grace, 10,
 	  { QOS, "limits/grace_time", j_grace }),
 	F("Preempt", "Preempt", g_preempt, 10,
@@ -628,7 +636,7 @@ const mgr_field_t cli_sacctmgr_fields[] = {
 	F("Duration", "Duration", g_duration, 13, NOJ),
 	F("WCKey", "WCKey", g_wckey, 10, { WCKEY, "name", NULL }),
 	F("Server", "Server", g_server, 10, NOJ),
-	F("Type", "Type", g_rtype, 8, NOJ),
+	F("Type", "Type", g_rtype, 8, { TRESE, "type", NULL }),
 	F("Count", "Count", g_count, 6, NOJ),
 	F("Allocated", "% Allocated", g_allocated, 11, NOJ),
 	F("ServerType", "ServerType", g_servertype, 10, NOJ),
@@ -648,6 +656,9 @@ const mgr_field_t cli_sacctmgr_fields[] = {
 	JO(QOS, "limits/min/priority_threshold", j_unset),
 	/* slurmdbd keeps no usage per wckey */
 	JO(WCKEY, "accounting", j_empty_list),
+	/* a TRES's count is what a controller registered of it: slurmdbd
+	 * keeps the names only */
+	JO(TRESE, "count", j_zero),
 	/* nodes, select_plugin and tres: slurmdbd does not keep what the
 	 * controller registers of them, so they are left out rather than
 	 * shown empty */
@@ -667,6 +678,7 @@ static const struct {
 	{ DBD_ENT_ACCOUNT, "accounts" }, { DBD_ENT_USER, "users" },
 	{ DBD_ENT_ASSOC, "associations" }, { DBD_ENT_QOS, "qos" },
 	{ DBD_ENT_CLUSTER, "clusters" }, { DBD_ENT_WCKEY, "wckeys" },
+	{ DBD_ENT_TRES, "TRES" },
 };
 
 #define NFIELDS (sizeof(cli_sacctmgr_fields) / sizeof(cli_sacctmgr_fields[0]))

@@ -104,8 +104,8 @@ void cli_sacctmgr_json_coords(json_object *accounts,
 	}
 }
 
-/* The TRES Sluice counts: sacctmgr show tres (table, -p/-P, --json) and
- * GET /slurmdb/.../tres from this one list. */
+/* Slurm's fixed TRES for slurmrestd's GET /slurmdb/.../tres (sacctmgr
+ * show tres lists slurmdbd's TRES table, registered ones included). */
 static const struct {
 	const char *type, *name;
 	int         id;
@@ -132,24 +132,4 @@ json_object *cli_sacctmgr_tres_json(void)
 		json_object_array_add(a, t);
 	}
 	return a;
-}
-
-void cli_sacctmgr_show_tres(FILE *out, const mgr_opts_t *o)
-{
-	const char *end = o->parsable ? "|" : "";
-
-	if (o->parsable || o->parsable2) {
-		if (!o->noheader)
-			fprintf(out, "Type|Name|ID%s\n", end);
-		for (size_t i = 0; i < NTRES; i++)
-			fprintf(out, "%s|%s|%d%s\n", tres_list[i].type,
-				tres_list[i].name, tres_list[i].id, end);
-		return;
-	}
-	if (!o->noheader)
-		fprintf(out, "%8s %15s %6s \n-------- --------------- ------ \n",
-			"Type", "Name", "ID");
-	for (size_t i = 0; i < NTRES; i++)
-		fprintf(out, "%8s %15s %6d \n", tres_list[i].type,
-			tres_list[i].name, tres_list[i].id);
 }

@@ -46,6 +46,7 @@ static const struct {
 	{ "reservations", 4, DBD_ENT_RESV, true },
 	{ "resources", 4, DBD_ENT_RESOURCE, false },
 	{ "transactions", 3, DBD_ENT_TXN, true },
+	{ "tres", 3, DBD_ENT_TRES, true },
 	{ "txn", 3, DBD_ENT_TXN, true },
 	{ "users", 1, DBD_ENT_USER, false },
 	{ "wckeys", 1, DBD_ENT_WCKEY, false },
@@ -149,8 +150,9 @@ static const char *const where_keys[] = {
 			     "type ",
 	[DBD_ENT_TXN] = "id actor user cluster action start end ",
 	[DBD_ENT_JOB] = "jobid cluster ",
+	[DBD_ENT_TRES] = "type name id ",
 };
-static const char *const set_keys[] = {
+static const char *const set_keys[DBD_ENT_TRES + 1] = {
 	[DBD_ENT_CLUSTER] = ASSOC_KEYS,
 	[DBD_ENT_ACCOUNT] = "description organization parent " ASSOC_KEYS,
 	[DBD_ENT_USER] = "defaultaccount defaultwckey adminlevel "
@@ -161,7 +163,7 @@ static const char *const set_keys[] = {
 			     "allowed ",
 	[DBD_ENT_JOB] = "derivedexitcode comment admincomment ",
 };
-static const char *const add_keys[] = {
+static const char *const add_keys[DBD_ENT_TRES + 1] = {
 	[DBD_ENT_CLUSTER] = "name " ASSOC_KEYS,
 	[DBD_ENT_ACCOUNT] = "name description organization parent cluster "
 			    ASSOC_KEYS,
@@ -595,6 +597,8 @@ const char *cli_sacctmgr_plural(uint16_t entity)
 		return "transactions";
 	case DBD_ENT_JOB:
 		return "jobs";
+	case DBD_ENT_TRES:
+		return "tres";
 	default:
 		return "associations";
 	}

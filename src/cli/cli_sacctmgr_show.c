@@ -55,6 +55,7 @@ static const char *const default_formats[] = {
 	[DBD_ENT_WCKEY] = "WCKey,Cluster,User",
 	[DBD_ENT_RESOURCE] = "Name,Server,Type,Count,Allocated,ServerType",
 	[DBD_ENT_TXN] = "Time,Action,Actor,Where,Info",
+	[DBD_ENT_TRES] = "Type,Name%15,ID",
 	[DBD_ENT_QOS] = "Name,Priority,GraceTime,Preempt,PreemptExemptTime,"
 		"PreemptMode,Flags%40,UsageThres,UsageFactor,GrpTRES,GrpTRESMins,"
 		"GrpTRESRunMins,GrpJobs,GrpSubmit,GrpWall,MaxTRES,"

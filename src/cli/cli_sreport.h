@@ -47,6 +47,8 @@ typedef enum {
 	SR_RESV_UTIL,              /* reservation Utilization */
 } sr_kind_t;
 
+#define SR_TRES_MAX 64
+
 /* Everything the command line said. */
 typedef struct {
 	sr_kind_t  kind;
@@ -66,8 +68,9 @@ typedef struct {
 	uint32_t   top_count;      /* TopCount (10) */
 	uint32_t  *grouping;       /* job size bounds, ascending */
 	uint32_t   grouping_cnt;
-	uint32_t   tres[8];        /* -T: TRES ids (none: cpu, no TRES
-				    * Name column) */
+	uint32_t   tres[SR_TRES_MAX]; /* -T: TRES ids (none: cpu, no
+				       * TRES Name column) */
+	char      *tres_name[SR_TRES_MAX];   /* and their names */
 	uint32_t   ntres;
 } sreport_t;
 
@@ -121,10 +124,11 @@ void sr_table_print(const sreport_t *o, sr_table_t *t);
 /* Build and print report o->kind from slurmdbd's answers: one per
  * TRES of o->tres (one, for cpu, when o->ntres is 0). */
 int  sr_report(const sreport_t *o, table_resp_msg_t *const *r, uint32_t n);
-/* -T's TRES names and ids: id of name (case-insensitive), 0 if not one
- * sreport counts; name of id. */
-uint32_t    sr_tres_id(const char *name);
-const char *sr_tres_name(uint32_t id);
+/* -T's list ("cpu,gres/gpu", "ALL"; case-insensitive) into o->tres and
+ * o->tres_name from slurmdbd's TRES table (cli_sreport_tres.c).  Names
+ * not in it are dropped (a warning unless quiet); none left: Slurm's
+ * fatal message and -1. */
+int         sr_tres_resolve(const char *arg, sreport_t *o, bool quiet);
 
 /* "Cluster Utilization 2026-11-20T10:00:00 - 2026-11-20T11:59:59" */
 char *sr_window(const sreport_t *o, const char *what, bool secs);

@@ -37,8 +37,9 @@ typedef struct {
 void sr_user_names(uint32_t uid, char **login, char **proper);
 /* The banner with "Usage reported in CPU Minutes" (or the -t units). */
 void sr_usage_banner(const sreport_t *o, const char *title);
-/* UserUtilizationByWckey and WCKeyUtilizationByUser. */
-int  sr_wckey_usage(const sreport_t *o, const sr_data_t *d);
+/* UserUtilizationByWckey and WCKeyUtilizationByUser: d[k] the figures
+ * of -T's TRES k (n of them), rows of each TRES after the other's. */
+int  sr_wckey_usage(const sreport_t *o, const sr_data_t *d, uint32_t n);
 /* reservation Utilization from DBD_REPORT_RESV_COLS rows
  * (cli_sreport_resv.c). */
 int  sr_resv_util(const sreport_t *o, const table_resp_msg_t *r);

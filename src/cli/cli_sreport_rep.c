@@ -124,29 +124,10 @@ void sr_user_names(uint32_t uid, char **login, char **proper)
 			   pw->pw_gecos ? strcspn(pw->pw_gecos, ",") : 0);
 }
 
-/* The TRES sreport counts (slurmdbd's roll-ups: Slurm's fixed ids). */
-static const char *const tres_names[] = {
-	NULL, "cpu", "mem", "energy", "node", "billing"
-};
-#define NTRES (sizeof(tres_names) / sizeof(tres_names[0]))
-
-uint32_t sr_tres_id(const char *name)
-{
-	for (uint32_t i = 1; i < NTRES; i++)
-		if (!strcasecmp(tres_names[i], name))
-			return i;
-	return 0;
-}
-
-const char *sr_tres_name(uint32_t id)
-{
-	return id && id < NTRES ? tres_names[id] : "cpu";
-}
-
 /* -T's TRES k (cpu when -T was not given). */
 static const char *tres_k(const sreport_t *o, uint32_t k)
 {
-	return sr_tres_name(o->ntres ? o->tres[k] : 1);
+	return o->ntres ? o->tres_name[k] : "cpu";
 }
 
 void sr_usage_banner(const sreport_t *o, const char *title)
@@ -283,6 +264,9 @@ static const sr_field_t qos_tree_fields[] = {
 static const char *const acct_qos_default[] = {
 	"Cluster", "Accounts", "QOS", "Used", "Energy", NULL
 };
+static const char *const acct_qos_tres_default[] = {
+	"Cluster", "Accounts", "QOS", "TresName", "Used", NULL
+};
 static const char *const acct_user_default[] = {
 	"Cluster", "Accounts", "Login", "Proper", "Used", "Energy", NULL
 };
@@ -301,6 +285,7 @@ static const char *const user_acct_tres_default[] = {
 typedef struct {
 	sr_data_t *d;
 	uint32_t   n;
+	uint32_t   k0;           /* d[0] is -T's TRES k0 */
 } sr_multi_t;
 
 static void assoc_row_of(const sreport_t *o, sr_table_t *t, const char *acct,
@@ -345,23 +330,20 @@ static void multi_rows(const sreport_t *o, const sr_multi_t *m,
 					secs += d->uses[i].secs;
 		}
 		assoc_row_of(o, t, shown, use ? use->uid : 0, use != NULL,
-			     secs, tres_k(o, k), d->cap);
+			     secs, tres_k(o, m->k0 + k), d->cap);
 	}
 }
 
-/* A cpu row (percentages of the table's total). */
-static void assoc_row(const sreport_t *o, sr_table_t *t, const char *acct,
-		      uint32_t uid, bool user, uint64_t secs)
+/* AccountUtilizationByQOS: an account's row (qos NULL) or its row per
+ * QOS it ran under, of TRES m->k0 (percentages of the table's total). */
+static void qos_row(const sreport_t *o, const sr_multi_t *m,
+		    sr_table_t *t, const char *acct, const char *qos,
+		    uint64_t secs)
 {
-	assoc_row_of(o, t, acct, uid, user, secs, "cpu", 0);
-}
-
-/* AccountUtilizationByQOS: an account's row per QOS it ran under. */
-static void qos_row(const sreport_t *o, sr_table_t *t, const char *acct,
-		    const char *qos, uint64_t secs)
-{
-	assoc_row(o, t, acct, 0, false, secs);
-	sr_table_str(t, "QOS", qos);
+	assoc_row_of(o, t, acct, 0, false, secs, tres_k(o, m->k0),
+		     m->d->cap);
+	if (qos)
+		sr_table_str(t, "QOS", qos);
 }
 
 static int by_key(const void *a, const void *b)
@@ -419,7 +401,7 @@ static void acct_visit(const sreport_t *o, const sr_multi_t *m,
 	name = o->tree ? xstrdup_printf("%*s%s", depth, "", a->name) :
 		xstrdup(a->name);
 	if (!o->users && by_qos)
-		assoc_row(o, t, name, 0, false, a->sub_secs);
+		qos_row(o, m, t, name, NULL, a->sub_secs);
 	else if (!o->users)
 		multi_rows(o, m, t, name, a->name, NULL);
 	for (uint32_t k = 0; k < m->n; k++)
@@ -440,7 +422,8 @@ static void acct_visit(const sreport_t *o, const sr_multi_t *m,
 		xstrdup(a->name);
 	for (uint32_t i = 0; i < nu; i++)
 		if (by_qos)
-			qos_row(o, t, name, users[i]->key, users[i]->secs);
+			qos_row(o, m, t, name, users[i]->key,
+				users[i]->secs);
 		else
 			multi_rows(o, m, t, name, a->name, users[i]);
 	xfree(name);
@@ -458,13 +441,14 @@ out:
 
 static int acct_by_user(const sreport_t *o, sr_data_t *d, uint32_t nd)
 {
-	sr_multi_t m = { d, nd };
+	sr_multi_t m = { d, nd, 0 };
 	sr_table_t t = { 0 };
 	bool by_qos = o->kind == SR_ACCT_BY_QOS;
 	char *title = sr_window(o, by_qos ? "Cluster/Account/QOS Utilization" :
 				"Cluster/Account/User Utilization", true);
 	int rc = by_qos ?
 		sr_table_cols(&t, o->tree ? qos_tree_fields : qos_fields,
+			      o->ntres ? acct_qos_tres_default :
 			      acct_qos_default, o->format) :
 		sr_table_cols(&t, o->tree ? assoc_tree_fields : assoc_fields,
 			      o->ntres ? acct_user_tres_default :
@@ -473,15 +457,21 @@ static int acct_by_user(const sreport_t *o, sr_data_t *d, uint32_t nd)
 	sr_usage_banner(o, title);
 	xfree(title);
 	t.total = d->cap;
-	if (o->accounts) {
-		for (size_t i = 0; o->accounts[i]; i++) {
-			sr_acct_t *a = acct_find(d, o->accounts[i]);
+	/* by QOS: the tree once per TRES (its rows carry one figure) */
+	for (uint32_t k = 0; k < (by_qos ? nd : 1); k++) {
+		if (by_qos)
+			m = (sr_multi_t){ &d[k], 1, k };
+		if (o->accounts) {
+			for (size_t i = 0; o->accounts[i]; i++) {
+				sr_acct_t *a = acct_find(m.d,
+							 o->accounts[i]);
 
-			if (a)
-				acct_visit(o, &m, &t, a, 0);
+				if (a)
+					acct_visit(o, &m, &t, a, 0);
+			}
+		} else if (acct_find(m.d, "root")) {
+			acct_visit(o, &m, &t, acct_find(m.d, "root"), 0);
 		}
-	} else if (acct_find(d, "root")) {
-		acct_visit(o, &m, &t, acct_find(d, "root"), 0);
 	}
 	sr_table_print(o, &t);
 	sr_table_free(&t);
@@ -710,24 +700,28 @@ static int job_sizes(const sreport_t *o, sr_data_t *d)
 			      o->format) :
 		sr_table_cols(&t, size_fields, size_default, o->format);
 	uint32_t fixed = t.ncols;
+	bool cpu = !o->ntres || !strcmp(tres_k(o, 0), "cpu");
 
 	if (o->job_count)
-		snprintf(units, sizeof(units), "Units are in number of jobs "
-			 "ran");
+		snprintf(units, sizeof(units), "%s%s%sUnits are in number of "
+			 "jobs ran", cpu ? "" : "TRES type is ",
+			 cpu ? "" : tres_k(o, 0), cpu ? "" : "\n");
 	else
-		snprintf(units, sizeof(units), "Time reported in %s",
-			 sr_time_units(o->tf, false));
+		snprintf(units, sizeof(units), "%s%s%sTime reported in %s",
+			 cpu ? "" : "TRES type is ", cpu ? "" : tres_k(o, 0),
+			 cpu ? "" : "\n", sr_time_units(o->tf, false));
 	sr_banner(o, title, units);
 	xfree(title);
 	for (uint32_t b = 0; b < nb; b++) {
 		bf[b] = bin_field;
 		if (b == o->grouping_cnt)
-			heads[b] = xstrdup_printf(">= %u CPUs",
-						  b ? o->grouping[b - 1] : 0);
+			heads[b] = xstrdup_printf(">= %u %s",
+						  b ? o->grouping[b - 1] : 0,
+						  cpu ? "CPUs" : "TRES");
 		else
-			heads[b] = xstrdup_printf("%u-%u CPUs",
+			heads[b] = xstrdup_printf("%u-%u %s",
 				b ? o->grouping[b - 1] : 0,
-				o->grouping[b] - 1);
+				o->grouping[b] - 1, cpu ? "CPUs" : "TRES");
 		bf[b].f.header = heads[b];
 		sr_table_add(&t, &bf[b], 13);
 	}
@@ -815,11 +809,11 @@ int sr_report(const sreport_t *o, table_resp_msg_t *const *r, uint32_t n)
 		rc = acct_by_user(o, d, n);
 		break;
 	case SR_ACCT_BY_QOS:
-		rc = acct_by_user(o, d, 1);
+		rc = acct_by_user(o, d, n);
 		break;
 	case SR_USER_BY_WCKEY:
 	case SR_WCKEY_BY_USER:
-		rc = sr_wckey_usage(o, &d[0]);
+		rc = sr_wckey_usage(o, d, n);
 		break;
 	case SR_USER_BY_ACCT:
 		rc = user_rows(o, d, n, false);

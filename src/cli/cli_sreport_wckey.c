@@ -25,6 +25,13 @@ static const char *const user_wckey_default[] = {
 static const char *const wckey_user_default[] = {
 	"Cluster", "Wckey", "Login", "Proper", "Used", NULL
 };
+/* with -T: a TRES Name column before Used */
+static const char *const user_wckey_tres_default[] = {
+	"Cluster", "Login", "Proper", "Wckey", "TresName", "Used", NULL
+};
+static const char *const wckey_user_tres_default[] = {
+	"Cluster", "Wckey", "Login", "Proper", "TresName", "Used", NULL
+};
 
 typedef struct {
 	const sr_use_t *u;
@@ -59,32 +66,28 @@ static bool wanted(const sreport_t *o, const char *w)
 }
 
 static void one_row(const sreport_t *o, sr_table_t *t, const char *wckey,
-		    const char *login, const char *proper, uint64_t secs)
+		    const char *login, const char *proper, uint64_t secs,
+		    const char *tres, uint64_t total)
 {
 	sr_table_row(t);
 	sr_table_str(t, "Cluster", o->cluster);
 	sr_table_str(t, "Wckey", wckey);
 	sr_table_str(t, "Login", login);
 	sr_table_str(t, "Proper", proper);
-	sr_table_secs(t, "Used", secs);
+	sr_table_secs_of(t, "Used", secs, total);
 	sr_table_secs(t, "Energy", 0);
 	sr_table_str(t, "TresCount", "");
-	sr_table_str(t, "TresName", "cpu");
+	sr_table_str(t, "TresName", tres);
 }
 
-int sr_wckey_usage(const sreport_t *o, const sr_data_t *d)
+/* The rows of one TRES's figures d. */
+static void tres_rows(const sreport_t *o, sr_table_t *t,
+		      const sr_data_t *d, const char *tres)
 {
 	bool by_user = o->kind == SR_USER_BY_WCKEY;
 	urow_t *rows = xcalloc(d->nuse + 1, sizeof(*rows));
-	sr_table_t t = { 0 };
 	uint32_t n = 0;
-	char *title = sr_window(o, by_user ? "Cluster/User/WCKey Utilization" :
-				"Cluster/WCKey/User Utilization", true);
-	int rc = sr_table_cols(&t, wckey_fields, by_user ? user_wckey_default :
-			       wckey_user_default, o->format);
 
-	sr_usage_banner(o, title);
-	xfree(title);
 	for (uint32_t i = 0; i < d->nuse; i++) {
 		const sr_use_t *u = &d->uses[i];
 		char *proper;
@@ -98,7 +101,6 @@ int sr_wckey_usage(const sreport_t *o, const sr_data_t *d)
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), by_user ? by_usage : by_wckey_login);
-	t.total = d->cap;
 	for (uint32_t i = 0; i < n; i++) {
 		const char *w = rows[i].u->key;
 		char *login, *proper;
@@ -110,16 +112,36 @@ int sr_wckey_usage(const sreport_t *o, const sr_data_t *d)
 			for (uint32_t k = i; k < n &&
 			     !strcmp(rows[k].u->key, w); k++)
 				sum += rows[k].u->secs;
-			one_row(o, &t, w, "", "", sum);
+			one_row(o, t, w, "", "", sum, tres, d->cap);
 		}
 		sr_user_names(rows[i].u->uid, &login, &proper);
-		one_row(o, &t, w, login, proper, rows[i].u->secs);
+		one_row(o, t, w, login, proper, rows[i].u->secs, tres,
+			d->cap);
 		xfree(login);
 		xfree(proper);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		xfree(rows[i].login);
 	xfree(rows);
+}
+
+int sr_wckey_usage(const sreport_t *o, const sr_data_t *d, uint32_t nd)
+{
+	bool by_user = o->kind == SR_USER_BY_WCKEY;
+	sr_table_t t = { 0 };
+	char *title = sr_window(o, by_user ? "Cluster/User/WCKey Utilization" :
+				"Cluster/WCKey/User Utilization", true);
+	int rc = sr_table_cols(&t, wckey_fields, by_user ?
+			       (o->ntres ? user_wckey_tres_default :
+				user_wckey_default) :
+			       (o->ntres ? wckey_user_tres_default :
+				wckey_user_default), o->format);
+
+	sr_usage_banner(o, title);
+	xfree(title);
+	t.total = d[0].cap;
+	for (uint32_t k = 0; k < nd; k++)
+		tres_rows(o, &t, &d[k], o->ntres ? o->tres_name[k] : "cpu");
 	sr_table_print(o, &t);
 	sr_table_free(&t);
 	return rc;

@@ -314,15 +314,6 @@ static bool json_command(const char *word)
 	       !strcasecmp(word, "ping");
 }
 
-/* "show tres" / "list tres": the TRES Sluice counts, known without
- * slurmdbd (no conditions: Sluice's list is fixed). */
-static bool is_show_tres(int argc, char **argv)
-{
-	return argc == 2 && (!strcasecmp(argv[0], "show") ||
-			     !strcasecmp(argv[0], "list")) &&
-	       !strcasecmp(argv[1], "tres");
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -433,18 +424,6 @@ int main(int argc, char **argv)
 		cli_init("sacctmgr", opts.verbose);
 		return !strcasecmp(argv[first], "ping") ? dbd_ping() :
 			dbd_shutdown();
-	}
-	if (is_show_tres(argc - first, argv + first)) {
-		if (opts.json) {
-			json_object *doc = cli_output_doc(
-				"TRES", cli_sacctmgr_tres_json(), 0);
-
-			json_object_object_del(doc, "last_update");
-			cli_output_doc_print(stdout, doc, opts.json == 2);
-		} else {
-			cli_sacctmgr_show_tres(stdout, &opts);
-		}
-		return 0;
 	}
 	if (cli_sacctmgr_is_config(argc - first, argv + first) &&
 	    !opts.json) {

@@ -35,8 +35,7 @@ static struct {
 	bool      quiet;
 	int       verbose;
 	char     *cluster;
-	uint32_t  tres[8];        /* -T */
-	uint32_t  ntres;
+	char     *tres;           /* -T, resolved per command */
 } gopt = { .tf = SR_TIME_MINS };
 
 static void usage(FILE *out)
@@ -50,7 +49,7 @@ static void usage(FILE *out)
 "  -P, --parsable2      '|' between fields\n"
 "  -Q, --quiet          no warnings\n"
 "  -t <format>          SecPer MinPer HourPer Seconds Minutes Hours Percent\n"
-"  -T, --tres=list      the TRES to report: cpu mem energy node billing, ALL\n"
+"  -T, --tres=list      the TRES to report (sacctmgr show tres), or ALL\n"
 "  -v, --verbose        more logging\n"
 "  -V, --version        print the version\n"
 "\n"
@@ -60,48 +59,6 @@ static void usage(FILE *out)
 "  job SizesByAccount\n"
 "  Options: Start= End= Format= Accounts= Users= Clusters= Tree Group\n"
 "           TopCount= Grouping= PrintJobCount FlatView\n");
-}
-
-/* -T cpu,mem / ALL.  The roll-ups count Slurm's fixed TRES only: a
- * gres/ or license/ TRES is refused, not reported as zero. */
-static int parse_tres(const char *arg)
-{
-	char **v = xstrsplit(arg, ",", NULL);
-	uint32_t n = 0;
-	int rc = 0;
-
-	for (size_t i = 0; v[i] && !rc; i++) {
-		uint32_t id = sr_tres_id(v[i]);
-
-		if (!v[i][0])
-			continue;
-		if (!strcasecmp(v[i], "all")) {
-			for (id = 1; sr_tres_id(sr_tres_name(id)) == id &&
-			     n < 8; id++)
-				gopt.tres[n++] = id;
-			continue;
-		}
-		if (!id) {
-			fprintf(stderr, "sreport: error: TRES %s is not "
-				"counted: Sluice's usage roll-ups keep cpu, "
-				"mem, energy, node and billing\n", v[i]);
-			rc = -1;
-		} else if (n < 8) {
-			bool seen = false;
-
-			for (uint32_t k = 0; k < n; k++)
-				seen |= gopt.tres[k] == id;
-			if (!seen)
-				gopt.tres[n++] = id;
-		}
-	}
-	xstrarray_free(v);
-	if (!rc && !n) {
-		fprintf(stderr, "sreport: error: no TRES given to -T\n");
-		rc = -1;
-	}
-	gopt.ntres = rc ? 0 : n;
-	return rc;
 }
 
 /* ---- the window ---- */
@@ -442,6 +399,8 @@ static void sreport_free(sreport_t *o)
 	xstrarray_free(o->wckeys);
 	xfree(o->format);
 	xfree(o->grouping);
+	for (uint32_t k = 0; k < o->ntres; k++)
+		xfree(o->tres_name[k]);
 }
 
 /* One command ("cluster utilization start=..."): 0, or 1 on error. */
@@ -450,21 +409,23 @@ static int run_command(int argc, char **argv)
 	static const uint32_t def_grouping[] = { 50, 250, 500, 1000 };
 	sreport_t o = { .tf = gopt.tf, .parsable = gopt.parsable,
 			.noheader = gopt.noheader, .top_count = 10 };
-	table_resp_msg_t *r[8] = { 0 };
+	table_resp_msg_t *r[SR_TRES_MAX] = { 0 };
 	uint32_t nq;
 	int rc = 0;
 
 	if (parse_report(argc, argv, &o.kind) < 0)
 		return 1;
-	memcpy(o.tres, gopt.tres, sizeof(o.tres));
-	o.ntres = gopt.ntres;
-	if (o.ntres && (o.ntres > 1 || o.tres[0] != 1) &&
-	    o.kind != SR_CLUSTER_UTIL && o.kind != SR_ACCT_BY_USER &&
-	    o.kind != SR_USER_BY_ACCT && o.kind != SR_USER_TOP) {
-		fprintf(stderr, "sreport: error: this report counts cpu "
-			"only (-T other TRES: cluster Utilization, "
-			"AccountUtilizationByUser, UserUtilizationByAccount, "
-			"user TopUsage)\n");
+	if (gopt.tres && sr_tres_resolve(gopt.tres, &o, gopt.quiet) < 0) {
+		sreport_free(&o);
+		return 1;
+	}
+	if (o.ntres > 1 && (o.kind == SR_JOB_SIZES ||
+			    o.kind == SR_JOB_SIZES_WCKEY ||
+			    o.kind == SR_JOB_SIZES_ACCT_WCKEY)) {
+		fprintf(stderr, " Job report only supports a single --tres "
+			"type.\n Generate a separate report for each TRES "
+			"type.\n");
+		sreport_free(&o);
 		return 1;
 	}
 	o.cluster = xstrdup(gopt.cluster ? gopt.cluster :
@@ -576,8 +537,13 @@ int main(int argc, char **argv)
 				gopt.tf = tf;
 			break;
 		case 'T':
-			if (parse_tres(optarg) < 0)
+			if (!optarg[strspn(optarg, ", ")]) {
+				fprintf(stderr, "sreport: fatal: No valid "
+					"TRES given\n");
 				exit(1);
+			}
+			xfree(gopt.tres);
+			gopt.tres = xstrdup(optarg);
 			break;
 		case 'v': gopt.verbose++; break;
 		case 'V': printf("slurm %s\n", SLUICE_VERSION_STRING); exit(0);

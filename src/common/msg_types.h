@@ -926,6 +926,7 @@ typedef enum {
 	DBD_ENT_RESOURCE,         /* remote licenses (name@server) */
 	DBD_ENT_TXN,              /* the changes made (list only) */
 	DBD_ENT_JOB,              /* job records (modify only) */
+	DBD_ENT_TRES,             /* the TRES table (list only) */
 } dbd_entity_t;
 
 enum {

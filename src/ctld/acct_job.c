@@ -16,6 +16,9 @@
 #include "ctld/ha.h"
 #include "ctld/acct_storage.h"
 #include "ctld/fairshare.h"
+#include "ctld/gres_sel.h"
+#include "ctld/job_res.h"
+#include "ctld/lic_mgr.h"
 
 static bool enabled;
 
@@ -42,23 +45,50 @@ bool acct_enabled(void)
 	return enabled;
 }
 
-/* The cluster's CPUs from now on: an event with no node name, as
- * Slurm keeps them (sreport's reported time). */
+/* The cluster's TRES from now on: an event with no node name, as
+ * Slurm keeps them (sreport's reported time): CPUs, memory, nodes,
+ * billing (a CPU each), GPUs, and the GRES and licenses that
+ * AccountingStorageTRES names (slurmdbd gives those names ids). */
 static void register_cluster_tres(time_t now)
 {
 	acct_event_rec_t e = { .node_name = "", .start = now,
 			       .reason = "Cluster Registered TRES" };
-	uint64_t cpus = 0;
+	uint64_t cpus = 0, mem = 0, gpus = 0;
 	size_t n = node_mgr_count();
-	char tres[64];
+	gres_tally_t t = { .cnt = 0 };
+	char *tres;
 
-	for (size_t i = 0; i < n; i++)
-		cpus += node_mgr_at(i)->info.cpus;
-	snprintf(tres, sizeof(tres), "cpu=%llu,node=%zu",
-		 (unsigned long long)cpus, node_mgr_used());
+	for (size_t i = 0; i < n; i++) {
+		const node_record_t *nd = node_mgr_at(i);
+
+		cpus += nd->info.cpus;
+		mem += nd->info.real_memory;
+		for (size_t k = 0; nd->gres && k < nd->gres->cnt; k++) {
+			const gres_item_t *g = &nd->gres->v[k];
+
+			if (!strcmp(g->name, "gpu"))
+				gpus += g->count;
+			else
+				gres_tally_add(&t, g->name, NULL, g->count);
+			if (g->type)
+				gres_tally_add(&t, g->name, g->type, g->count);
+		}
+	}
+	tres = xstrdup_printf("cpu=%llu,mem=%lluM,node=%zu,billing=%llu",
+			      (unsigned long long)cpus,
+			      (unsigned long long)mem, node_mgr_used(),
+			      (unsigned long long)cpus);
+	if (gpus)
+		xstrfmtcat(&tres, ",gres/gpu=%llu", (unsigned long long)gpus);
+	for (size_t k = 0; k < t.cnt; k++)
+		if (job_res_tres_tracked(t.key[k]))
+			xstrfmtcat(&tres, ",gres/%s=%llu", t.key[k],
+				   (unsigned long long)t.n[k]);
+	lic_mgr_cluster_tres(&tres);
 	e.tres = tres;
 	e.reason_uid = NO_VAL32;
 	acct_record(ACCT_REC_NODE_EVENT, &e);
+	xfree(tres);
 }
 
 static void register_cluster(const slurm_conf_t *c)

@@ -528,7 +528,7 @@ static char *_detail(const job_record_t *j)
 
 /* Is gres/<key> in AccountingStorageTRES (typed GPUs and other GRES are
  * recorded only when listed there, as Slurm does)? */
-static bool _tres_tracked(const char *key)
+bool job_res_tres_tracked(const char *key)
 {
 	const char *tres = conf_get(ctld_conf(), "AccountingStorageTRES");
 	char **w = xstrsplit(tres ? tres : "", ",", NULL);
@@ -555,7 +555,7 @@ static void _describe_other(job_record_t *j)
 				j->node_gpus ? j->node_gpus[k] : 0,
 				j->node_gres ? j->node_gres[k] : NULL);
 	for (size_t x = 0; x < t.cnt; x++) {
-		if (i->tres_alloc_str && _tres_tracked(t.key[x]))
+		if (i->tres_alloc_str && job_res_tres_tracked(t.key[x]))
 			xstrfmtcat(&i->tres_alloc_str, ",gres/%s=%llu",
 				   t.key[x], (unsigned long long) t.n[x]);
 		if (strncmp(t.key[x], "gpu:", 4) && !strchr(t.key[x], ':'))

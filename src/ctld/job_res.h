@@ -25,6 +25,8 @@ int      job_res_parse_gpus(const char *per_node, const char *per_task,
  * NULL); NULL/empty -> 0; -1 if malformed or not gpu. */
 /* Is name one of GresTypes' words? */
 bool     job_res_gres_listed(const char *name);
+/* Is gres/<key> ("nic", "gpu:a100") in AccountingStorageTRES? */
+bool     job_res_tres_tracked(const char *key);
 /* Every GRES name (and type) of a request list is in GresTypes and on
  * some node's Gres= (NULL or "" is). */
 bool     job_res_gres_known(const char *spec);

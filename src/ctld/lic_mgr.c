@@ -437,6 +437,14 @@ void lic_mgr_tres(const job_record_t *j, char **tres)
 	lic_list_free(&l);
 }
 
+void lic_mgr_cluster_tres(char **tres)
+{
+	for (size_t i = 0; i < lm.cnt; i++)
+		if (lm.lics[i].tres)
+			xstrfmtcat(tres, ",license/%s=%u", lm.lics[i].name,
+				   lm.lics[i].total);
+}
+
 void lic_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	info_request_msg_t *req = m->data;

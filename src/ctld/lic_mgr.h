@@ -63,6 +63,9 @@ void lic_mgr_job_prefer(struct job_record *j, size_t choice);
 /* Accounting: ",license/<name>=<count>" appended to *tres for each
  * license j holds that AccountingStorageTRES names. */
 void lic_mgr_tres(const struct job_record *j, char **tres);
+/* ",license/<name>=<total>" for each license AccountingStorageTRES
+ * names (the cluster's registered TRES). */
+void lic_mgr_cluster_tres(char **tres);
 
 /* REQUEST_LICENSE_INFO. */
 void lic_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m);

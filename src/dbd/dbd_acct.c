@@ -965,7 +965,8 @@ void dbd_acct_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		rc = dbd_acct_list(&r);
 	else if (req->entity == DBD_ENT_RESV ||   /* the controller's */
 		 req->entity == DBD_ENT_EVENT || req->entity == DBD_ENT_TXN ||
-		 req->entity == DBD_ENT_PROBLEM)  /* and slurmdbd's records */
+		 req->entity == DBD_ENT_PROBLEM ||  /* and slurmdbd's records */
+		 req->entity == DBD_ENT_TRES)       /* (registered TRES) */
 		rc = dbd_req_fail(&r, ESLURM_ACCESS_DENIED, NULL);
 	else if (!dbd_acct_ext_own_perm(req) && !may_change(&r))
 		rc = refuse_change(&r);

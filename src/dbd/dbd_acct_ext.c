@@ -84,6 +84,16 @@ static const dbd_cond_t job_conds[] = {
 	{ "dbinx", "t.job_db_inx IN (%s)" }, { NULL, NULL }
 };
 
+/* The TRES table (dbd_tres.h): its name is '' for a type alone. */
+static const dbd_col_t tres_cols[] = {
+	{ "type", "t.type" }, { "name", "t.name" }, { "id", "t.id" },
+	{ NULL, NULL }
+};
+static const dbd_cond_t tres_conds[] = {
+	{ "type", "t.type IN (%s)" }, { "name", "t.name IN (%s)" },
+	{ "id", "t.id IN (%s)" }, { NULL, NULL }
+};
+
 static const dbd_entity_desc_t ext_entities[] = {
 	{ DBD_ENT_WCKEY, "wckeys", "wckey_table", "wckey_table t",
 	  "t.deleted=0", "t.name, t.cluster, t.user_name", "t.id", NULL,
@@ -96,6 +106,8 @@ static const dbd_entity_desc_t ext_entities[] = {
 	{ DBD_ENT_JOB, "jobs", "job_table", "job_table t",
 	  "t.time_end=0 AND t.state<3",
 	  "t.id_job", "t.job_db_inx", NULL, job_cols, job_conds, no_sets },
+	{ DBD_ENT_TRES, "tres", "tres_table", "tres_table t", "t.deleted=0",
+	  "t.id", "t.id", NULL, tres_cols, tres_conds, no_sets },
 };
 
 const dbd_entity_desc_t *dbd_acct_ext_find(uint16_t entity)

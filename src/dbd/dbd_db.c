@@ -609,6 +609,32 @@ static char **schema_v22(dbd_db_t *db)
 	return out;
 }
 
+/* v23 (issue 31): the TRES table.  Slurm's fixed ids 1-8 (fs/disk,
+ * vmem and pages are listed but never counted: no record carries them),
+ * a deleted "dynamic_offset" row at 1000 so that the TRES controllers
+ * register (gres/gpu, license/matlab, ...: dbd_tres.c) get ids from 1001
+ * on, as Slurm's.  The roll-ups count every TRES of this table. */
+static const char *const schema_v23[] = {
+	"CREATE TABLE IF NOT EXISTS tres_table ("
+	"creation_time BIGINT NOT NULL DEFAULT 0, "
+	"deleted TINYINT NOT NULL DEFAULT 0, "
+	"id INT UNSIGNED NOT NULL AUTO_INCREMENT, "
+	"type VARCHAR(64) NOT NULL, name VARCHAR(64) NOT NULL DEFAULT '', "
+	"PRIMARY KEY (id), UNIQUE KEY tres_type_name (type, name)) "
+	"ENGINE=InnoDB AUTO_INCREMENT=1001",
+	"INSERT IGNORE INTO tres_table (creation_time, deleted, id, type, "
+	"name) VALUES (UNIX_TIMESTAMP(), 0, 1, 'cpu', ''), "
+	"(UNIX_TIMESTAMP(), 0, 2, 'mem', ''), "
+	"(UNIX_TIMESTAMP(), 0, 3, 'energy', ''), "
+	"(UNIX_TIMESTAMP(), 0, 4, 'node', ''), "
+	"(UNIX_TIMESTAMP(), 0, 5, 'billing', ''), "
+	"(UNIX_TIMESTAMP(), 0, 6, 'fs', 'disk'), "
+	"(UNIX_TIMESTAMP(), 0, 7, 'vmem', ''), "
+	"(UNIX_TIMESTAMP(), 0, 8, 'pages', ''), "
+	"(UNIX_TIMESTAMP(), 1, 1000, 'dynamic_offset', '')",
+	NULL
+};
+
 /* A migration: fixed statements, or ones built from tables. */
 static const struct {
 	const char *const *stmts;
@@ -636,6 +662,7 @@ static const struct {
 	{ schema_v20, NULL },
 	{ schema_v21, NULL },
 	{ NULL, schema_v22 },
+	{ schema_v23, NULL },
 };
 #define MIGRATION_CNT ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -12,6 +12,7 @@
 #include "dbd/dbd_private.h"
 #include "dbd/dbd_report.h"
 #include "dbd/dbd_rollup.h"
+#include "dbd/dbd_tres.h"
 #include "slurm/slurm_errno.h"
 
 typedef struct {
@@ -24,6 +25,7 @@ typedef struct {
 	int64_t                 end;      /* min(end, now) */
 	int64_t                 now;
 	uint32_t                tres;      /* id_tres of the figures */
+	char                   *tres_name; /* its name ("gres/gpu") */
 	int64_t                 roll_end;  /* [start, roll_end) from roll-ups */
 	const char             *table;     /* "hour", "day" or "month" */
 	char                  **cells;
@@ -66,7 +68,7 @@ static void row(rep_t *r, const char *kind, const char *acct,
 /* The report's TRES in a TRES string. */
 static uint64_t tres_of(const rep_t *r, const char *tres)
 {
-	return dbd_tres_get(tres, r->tres);
+	return dbd_tres_count(tres, r->tres_name);
 }
 
 /* SQL: the report's TRES of job t, allocated (or requested). */
@@ -75,8 +77,8 @@ static void job_tres(const rep_t *r, char **sql, bool req)
 	if (r->tres == DBD_TRES_CPU)
 		xstrcat(sql, req ? "t.cpus_req" : "t.cpus_alloc");
 	else
-		dbd_tres_sql(sql, req ? "t.tres_req" : "t.tres_alloc",
-			     r->tres);
+		dbd_tres_sql(r->db, sql, req ? "t.tres_req" : "t.tres_alloc",
+			     r->tres_name);
 }
 
 static void where_cluster(rep_t *r, char **sql, const char *col)
@@ -415,13 +417,13 @@ static int account_tree(rep_t *r)
 /* One row per (account, second key) with allocated seconds and jobs. */
 static int grouped_rows(rep_t *r, const char *key, dbd_rows_t *rows)
 {
-	char *sql = xstrdup_printf("SELECT t.account, t.%s, ", key);
+	char *sql = xstrdup_printf("SELECT t.account, %s, ", key);
 	int rc;
 
 	alloc_expr(r, &sql);
 	xstrcat(&sql, ", COUNT(*)");
 	alloc_where(r, &sql);
-	xstrfmtcat(&sql, " GROUP BY t.account, t.%s", key);
+	xstrfmtcat(&sql, " GROUP BY 1, 2");
 	rc = dbd_db_select(r->db, sql, rows);
 	xfree(sql);
 	return rc;
@@ -437,7 +439,7 @@ static int uses(rep_t *r)
 
 	if (rolled_use(r) < 0)
 		return -1;
-	if (live_part(r, &start) && grouped_rows(r, "id_user", &live) < 0) {
+	if (live_part(r, &start) && grouped_rows(r, "t.id_user", &live) < 0) {
 		r->start = start;
 		return -1;
 	}
@@ -473,12 +475,18 @@ static int uses(rep_t *r)
 	return 0;
 }
 
-/* Job sizes: from the records (as Slurm's job reports). */
+/* Job sizes: from the records (as Slurm's job reports), by the count
+ * of the report's TRES. */
 static int sizes(rep_t *r)
 {
 	dbd_rows_t rows;
+	char *key = NULL;
+	int rc;
 
-	if (grouped_rows(r, "cpus_alloc", &rows) < 0)
+	job_tres(r, &key, false);
+	rc = grouped_rows(r, key, &rows);
+	xfree(key);
+	if (rc < 0)
 		return -1;
 	for (uint32_t i = 0; i < rows.rows; i++)
 		row(r, "size", dbd_rows_get(&rows, i, 0), NULL, NULL,
@@ -497,18 +505,21 @@ static int keyed(rep_t *r, const char *kind)
 	static const char wck[] = "IF(LEFT(t.wckey, 1)='*', "
 				  "SUBSTRING(t.wckey, 2), t.wckey)";
 	bool wuse = !strcmp(kind, "wuse"), wsize = !strcmp(kind, "wsize");
-	const char *keys = wuse ? "t.id_user" :
-			   wsize ? "t.account, t.cpus_alloc" : "t.account";
-	char *sql = xstrdup_printf("SELECT %s, %s, ", keys,
-				   wuse || wsize ? wck : "t.qos");
+	char *keys = xstrdup(wuse ? "t.id_user" : "t.account"), *sql;
 	dbd_rows_t rows;
 	int rc;
 
+	if (wsize) {            /* by the count of the report's TRES */
+		xstrcat(&keys, ", ");
+		job_tres(r, &keys, false);
+	}
+	sql = xstrdup_printf("SELECT %s, %s, ", keys,
+			     wuse || wsize ? wck : "t.qos");
 	alloc_expr(r, &sql);
 	xstrcat(&sql, ", COUNT(*)");
 	alloc_where(r, &sql);
-	xstrfmtcat(&sql, " GROUP BY %s, %s", keys,
-		   wuse || wsize ? wck : "t.qos");
+	xstrfmtcat(&sql, " GROUP BY %s", wsize ? "1, 2, 3" : "1, 2");
+	xfree(keys);
 	rc = dbd_db_select(r->db, sql, &rows);
 	xfree(sql);
 	if (rc < 0)
@@ -547,16 +558,6 @@ static int check(const dbd_report_msg_t *req, table_resp_msg_t *resp)
 		resp->msg = xstrdup("No cluster given");
 		return -1;
 	}
-	if (req->tres_id && !dbd_tres_name(req->tres_id)) {
-		resp->msg = xstrdup_printf("TRES id %u is not counted",
-					   req->tres_id);
-		return -1;
-	}
-	if (req->tres_id > DBD_TRES_CPU && req->report != DBD_REPORT_CLUSTER &&
-	    req->report != DBD_REPORT_ASSOC) {
-		resp->msg = xstrdup("This report counts cpu only");
-		return -1;
-	}
 	if (req->start < 0 || req->end <= req->start) {
 		resp->msg = xstrdup("The report's end is not after its start");
 		return -1;
@@ -567,6 +568,24 @@ static int check(const dbd_report_msg_t *req, table_resp_msg_t *resp)
 						   req->users[i]);
 			return -1;
 		}
+	return 0;
+}
+
+/* The report's TRES must be a live one of the TRES table. */
+static int tres_known(rep_t *r, table_resp_msg_t *resp)
+{
+	dbd_tres_list_t l;
+
+	if (dbd_tres_load(r->db, &l) < 0) {
+		resp->msg = xstrdup("Cannot read the TRES table");
+		return -1;
+	}
+	r->tres_name = xstrdup(dbd_tres_list_name(&l, r->tres));
+	dbd_tres_list_free(&l);
+	if (!r->tres_name) {
+		resp->msg = xstrdup_printf("Unknown TRES id %u", r->tres);
+		return -1;
+	}
 	return 0;
 }
 
@@ -614,6 +633,11 @@ void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		resp->cols = xstrarray_dup((char *const *)rcols);
 		return;
 	}
+	if (tres_known(&r, resp) < 0) {
+		resp->rc = SLURM_ERROR;
+		xstrarray_free(r.users);
+		return;
+	}
 	switch (req->report) {
 	case DBD_REPORT_CLUSTER:
 		rc = cluster_report(&r);
@@ -638,6 +662,7 @@ void dbd_report_handle(dbd_db_t *db, const dbd_acct_ctx_t *ctx,
 		     sizes(&r) < 0 ? -1 : 0;
 	}
 	xstrarray_free(r.users);
+	xfree(r.tres_name);
 	dbd_rows_free(&r.r_use);
 	if (rc < 0) {
 		for (size_t i = 0; i < r.ncells; i++)

@@ -12,6 +12,7 @@
 #include "common/xstring.h"
 #include "dbd/dbd_rollup.h"
 #include "dbd/dbd_purge.h"
+#include "dbd/dbd_tres.h"
 
 #define HOUR 3600
 #define CHUNK_HOURS 24     /* hours computed from one fetch of records */
@@ -173,16 +174,6 @@ typedef struct {
 	uint64_t jobs;
 } use_ent_t;
 
-#define NTRES DBD_TRES_MAX
-static const char *const tres_name[NTRES] = {
-	NULL, "cpu", "mem", "energy", "node", "billing"
-};
-
-const char *dbd_tres_name(uint32_t id)
-{
-	return id < NTRES ? tres_name[id] : NULL;
-}
-
 typedef struct {
 	char     *acct;
 	uint32_t  uid;
@@ -201,6 +192,9 @@ typedef struct {
 	uint32_t     nassoc, capassoc;
 	uint32_t    *slots;          /* hash: assoc index + 1, 0 = empty */
 	uint32_t     nslots;
+	dbd_tres_list_t tres;        /* what is counted: fig() index k */
+	int          cpu;            /* the index of cpu, -1 if none */
+	uint64_t    *n;              /* a record's counts, one per TRES */
 } chunk_t;
 
 static uint32_t key_hash(const char *acct, uint32_t uid)
@@ -279,54 +273,30 @@ static uint64_t hour_secs(const chunk_t *c, uint32_t hi, int64_t s,
 	return e > s ? (uint64_t)(e - s) : 0;
 }
 
-/* TRES t's count in "cpu=N,mem=2G,node=1,..." (memory in MB; a unit
- * K, M, G, T, P may follow a number); 0 if absent. */
-uint64_t dbd_tres_get(const char *tres, uint32_t t)
+/* The counts of tres ("cpu=4,mem=2G,gres/gpu=1") into c->n, one pass
+ * over the string; the CPUs from cpus when it is not NULL (every job
+ * record has cpus_alloc / cpus_req). */
+static void counts(chunk_t *c, const char *tres, const char *cpus)
 {
-	size_t n;
-
-	if (!dbd_tres_name(t))
-		return 0;
-	n = strlen(tres_name[t]);
-
+	memset(c->n, 0, c->tres.n * sizeof(*c->n));
 	for (const char *p = tres; p && *p; p = strchr(p, ',') ?
 	     strchr(p, ',') + 1 : NULL) {
-		char *end;
-		uint64_t v;
+		size_t len = strcspn(p, "=,");
+		int k;
 
-		if (strncmp(p, tres_name[t], n) || p[n] != '=')
+		if (p[len] != '=')
 			continue;
-		v = strtoull(p + n + 1, &end, 10);
-		switch (*end) {
-		case 'K': case 'k': return v / 1024;
-		case 'G': case 'g': return v * 1024;
-		case 'T': case 't': return v << 20;
-		case 'P': case 'p': return v << 30;
-		default: return v;
-		}
+		k = dbd_tres_list_find(&c->tres, p, len);
+		if (k >= 0)
+			c->n[k] = dbd_tres_value(p + len + 1, NULL);
 	}
-	return 0;
-}
-
-void dbd_tres_sql(char **sql, const char *col, uint32_t t)
-{
-	char *v = xstrdup_printf("SUBSTRING_INDEX(SUBSTRING_INDEX(CONCAT("
-				 "',', %s, ','), ',%s=', -1), ',', 1)", col,
-				 tres_name[t]);
-
-	/* absent: the inner SUBSTRING_INDEX keeps the whole string,
-	 * which does not start with a digit */
-	xstrfmtcat(sql, "(IF(LOCATE(',%s=', CONCAT(',', %s)) = 0, 0, "
-		   "CAST(%s AS UNSIGNED) * CASE UPPER(RIGHT(%s, 1)) WHEN 'G' "
-		   "THEN 1024 WHEN 'T' THEN 1048576 WHEN 'P' THEN 1073741824 "
-		   "ELSE 1 END DIV IF(UPPER(RIGHT(%s, 1)) = 'K', 1024, 1)))",
-		   tres_name[t], col, v, v, v);
-	xfree(v);
+	if (cpus && c->cpu >= 0)
+		c->n[c->cpu] = strtoull(cpus, NULL, 10);
 }
 
 static hour_fig_t *fig(chunk_t *c, uint32_t hi, uint32_t t)
 {
-	return &c->h[(size_t)hi * NTRES + t];
+	return &c->h[(size_t)hi * c->tres.n + t];
 }
 
 static char *chunk_where(chunk_t *c, const char *prefix)
@@ -361,8 +331,9 @@ static int chunk_events(chunk_t *c)
 		if (!e || e > c->now)
 			e = c->now;
 		hour_span(c, s, e, &h0, &h1);
-		for (uint32_t t = 1; t < NTRES; t++) {
-			uint64_t n = dbd_tres_get(tres, t);
+		counts(c, tres, NULL);
+		for (uint32_t t = 0; h0 < h1 && t < c->tres.n; t++) {
+			uint64_t n = c->n[t];
 
 			for (uint32_t hi = h0; n && hi < h1; hi++) {
 				uint64_t secs = hour_secs(c, hi, s, e);
@@ -405,8 +376,9 @@ static int chunk_maint(chunk_t *c)
 		if (!e || e > c->now)
 			e = c->now;
 		hour_span(c, s, e, &h0, &h1);
-		for (uint32_t t = 1; t < NTRES; t++) {
-			uint64_t n = dbd_tres_get(tres, t);
+		counts(c, tres, NULL);
+		for (uint32_t t = 0; h0 < h1 && t < c->tres.n; t++) {
+			uint64_t n = c->n[t];
 
 			for (uint32_t hi = h0; n && hi < h1; hi++)
 				fig(c, hi, t)->pdown +=
@@ -445,31 +417,27 @@ static int chunk_jobs(chunk_t *c)
 	for (uint32_t i = 0; i < rows.rows; i++) {
 		uint32_t uid = (uint32_t)strtoul(dbd_rows_get(&rows, i, 1),
 						 NULL, 10);
-		uint64_t n[NTRES];
 		int64_t s = strtoll(dbd_rows_get(&rows, i, 3), NULL, 10);
 		int64_t e = strtoll(dbd_rows_get(&rows, i, 4), NULL, 10);
 		uint32_t a = UINT32_MAX, h0, h1;
 
-		/* CPUs from cpus_alloc (every job has it), the others
-		 * from the job's TRES */
-		for (uint32_t t = 1; t < NTRES; t++)
-			n[t] = t == DBD_TRES_CPU ?
-			       strtoull(dbd_rows_get(&rows, i, 2), NULL, 10) :
-			       dbd_tres_get(dbd_rows_get(&rows, i, 5), t);
 		if (!e || e > c->now)
 			e = c->now;    /* still running: up to now */
 		hour_span(c, s, e, &h0, &h1);
+		if (h0 < h1)
+			counts(c, dbd_rows_get(&rows, i, 5),
+			       dbd_rows_get(&rows, i, 2));
 		for (uint32_t hi = h0; hi < h1; hi++) {
 			uint64_t secs = hour_secs(c, hi, s, e);
 
 			if (a == UINT32_MAX)
 				a = assoc_index(c, dbd_rows_get(&rows, i, 0),
 						uid);
-			for (uint32_t t = 1; t < NTRES; t++) {
-				if (!n[t] && t != DBD_TRES_CPU)
+			for (uint32_t t = 0; t < c->tres.n; t++) {
+				if (!c->n[t] && (int)t != c->cpu)
 					continue;
-				fig(c, hi, t)->alloc += n[t] * secs;
-				use_add(c, hi, a, t, n[t] * secs);
+				fig(c, hi, t)->alloc += c->n[t] * secs;
+				use_add(c, hi, a, t, c->n[t] * secs);
 			}
 		}
 	}
@@ -502,10 +470,11 @@ static int chunk_waits(chunk_t *c)
 		if (!e || e > c->now)
 			e = c->now;
 		hour_span(c, s, e, &h0, &h1);
-		for (uint32_t t = 1; t < NTRES; t++) {
-			uint64_t n = t == DBD_TRES_CPU ?
-				strtoull(dbd_rows_get(&rows, i, 0), NULL, 10) :
-				dbd_tres_get(dbd_rows_get(&rows, i, 3), t);
+		if (h0 < h1)
+			counts(c, dbd_rows_get(&rows, i, 3),
+			       dbd_rows_get(&rows, i, 0));
+		for (uint32_t t = 0; h0 < h1 && t < c->tres.n; t++) {
+			uint64_t n = c->n[t];
 
 			for (uint32_t hi = h0; n && hi < h1; hi++)
 				fig(c, hi, t)->plan +=
@@ -554,6 +523,8 @@ static void chunk_free(chunk_t *c)
 	xfree(c->slots);
 	xfree(c->use);
 	xfree(c->h);
+	xfree(c->n);
+	dbd_tres_list_free(&c->tres);
 }
 
 /* The cluster row of TRES t for hour hi (appended to *sql), if the
@@ -570,11 +541,11 @@ static void cluster_row(chunk_t *c, uint32_t hi, uint32_t t, const char *cl,
 
 	if (!f.total && !f.alloc && !f.down && !f.pdown && !f.plan)
 		return;
-	if (!f.total && t != DBD_TRES_CPU)
+	if (!f.total && (int)t != c->cpu)
 		return;         /* the cluster reported none of it */
 	if (f.alloc > f.total) {
 		debug("Cluster %s hour %" PRId64 " %s: allocated %" PRIu64
-		      " > reported %" PRIu64, c->cluster, ts, tres_name[t],
+		      " > reported %" PRIu64, c->cluster, ts, c->tres.v[t].name,
 		      f.alloc, f.total);
 		f.alloc = f.total;
 	}
@@ -587,13 +558,14 @@ static void cluster_row(chunk_t *c, uint32_t hi, uint32_t t, const char *cl,
 	over = f.plan - plan;
 	xstrfmtcat(sql, "%s(%s,%" PRId64 ",%u,%" PRIu64 ",%" PRIu64 ",%"
 		   PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
-		   PRIu64 ",%" PRId64 ")", (*nrows)++ ? "," : "", cl, ts, t,
+		   PRIu64 ",%" PRId64 ")", (*nrows)++ ? "," : "", cl, ts,
+		   c->tres.v[t].id,
 		   f.cpus, f.alloc, f.down, f.pdown, avail - plan, plan, over, f.total,
 		   (int64_t)c->now);
 }
 
-/* Rows for hour hi (use entries from *u on), then the mark, in one
- * transaction. */
+/* Rows for hour hi (use entries from *u on), then the mark, inside the
+ * caller's transaction. */
 static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 {
 	int64_t t = (int64_t)(c->a + hi * HOUR);
@@ -602,10 +574,6 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 	int rc = 0;
 
 	dbd_db_quote(c->db, &cl, c->cluster);
-	if (dbd_db_begin(c->db) < 0) {
-		xfree(cl);
-		return -1;
-	}
 	sql = xstrdup_printf("DELETE FROM cluster_usage_hour_table WHERE "
 			     "cluster=%s AND time_start=%" PRId64, cl, t);
 	rc = dbd_db_exec(c->db, sql);
@@ -622,7 +590,7 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 			      "time_start, id_tres, count, alloc_secs, "
 			      "down_secs, pdown_secs, idle_secs, plan_secs, "
 			      "over_secs, total_secs, mod_time) VALUES ");
-		for (uint32_t k = 1; k < NTRES; k++)
+		for (uint32_t k = 0; k < c->tres.n; k++)
 			cluster_row(c, hi, k, cl, &sql, &rows);
 		if (rows)
 			rc = dbd_db_exec(c->db, sql);
@@ -643,7 +611,7 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 		xstrfmtcat(&sql, "(%s,%" PRId64 ",", cl, t);
 		dbd_db_quote(c->db, &sql, c->assoc[e->assoc].acct);
 		xstrfmtcat(&sql, ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRId64
-			   ")", c->assoc[e->assoc].uid, e->tres,
+			   ")", c->assoc[e->assoc].uid, c->tres.v[e->tres].id,
 			   e->secs, e->jobs, (int64_t)c->now);
 		if (++rows == ASSOC_ROWS_MAX) {
 			rc = dbd_db_exec(c->db, sql);
@@ -663,11 +631,7 @@ static int write_hour(chunk_t *c, uint32_t hi, size_t *u)
 		xfree(sql);
 	}
 	xfree(cl);
-	if (rc) {
-		dbd_db_rollback(c->db);
-		return -1;
-	}
-	return dbd_db_commit(c->db);
+	return rc ? -1 : 0;
 }
 
 /* Hours [a, b) of cluster; stops early (committed hours stay) when the
@@ -681,15 +645,31 @@ static int roll_hours(dbd_db_t *db, const char *cluster, time_t a,
 	int done = 0;
 
 	c.nh = (uint32_t)((b - a) / HOUR);
-	c.h = xcalloc((size_t)(c.nh + 1) * NTRES, sizeof(hour_fig_t));
+	if (dbd_tres_load(db, &c.tres) < 0)
+		return -1;
+	c.cpu = -1;
+	for (uint32_t k = 0; k < c.tres.n; k++)
+		if (c.tres.v[k].id == DBD_TRES_CPU)
+			c.cpu = (int)k;
+	c.n = xcalloc(c.tres.n + 1, sizeof(*c.n));
+	c.h = xcalloc((size_t)(c.nh + 1) * (c.tres.n + 1),
+		      sizeof(hour_fig_t));
 	if (chunk_events(&c) < 0 || chunk_maint(&c) < 0 ||
 	    chunk_jobs(&c) < 0 || chunk_waits(&c) < 0) {
 		chunk_free(&c);
 		return -1;
 	}
 	use_merge(&c);
+	/* the chunk's hours in one transaction (one commit, not one per
+	 * hour: tests/perf/bench_rollup.py), cut short when the budget is
+	 * spent; each hour's rows and mark stay together either way */
+	if (dbd_db_begin(db) < 0) {
+		chunk_free(&c);
+		return -1;
+	}
 	for (uint32_t hi = 0; hi < c.nh; hi++) {
 		if (write_hour(&c, hi, &u) < 0) {
+			dbd_db_rollback(db);
 			chunk_free(&c);
 			return -1;
 		}
@@ -698,7 +678,7 @@ static int roll_hours(dbd_db_t *db, const char *cluster, time_t a,
 			break;
 	}
 	chunk_free(&c);
-	return done;
+	return dbd_db_commit(db) < 0 ? -1 : done;
 }
 
 /* ---- days from hours, months from days ---- */

@@ -5,9 +5,11 @@
  * registration events, node name ""), node down/drain events, jobs'
  * allocated CPU-seconds (a running job counts up to now) and eligible
  * jobs' waiting CPU-seconds; a day from its hours, a month from its days
- * (local time, as Slurm).  rollup_table keeps, per cluster, the end of
- * the last rolled-up hour, day and month.  Each period is one
- * transaction that replaces its rows and moves the mark, so a crash in
+ * (local time, as Slurm).  Every live TRES of the TRES table
+ * (dbd_tres.h) is counted: each record's TRES string is read once.  rollup_table keeps, per cluster, the end of
+ * the last rolled-up hour, day and month.  Each day or month, and each
+ * chunk of up to 24 hours, is one transaction that replaces its rows
+ * and moves the mark, so a crash in
  * the middle loses nothing and counts nothing twice; rolling a period
  * again gives the same rows.  Records that arrive for times already
  * rolled up move the mark back (dbd_rollup_reset), as Slurm does.
@@ -23,19 +25,7 @@
 
 #include "dbd/dbd_conf.h"
 #include "dbd/dbd_db.h"
-
-#define DBD_TRES_CPU 1
-/* The TRES the roll-ups and sreport count: ids 1..DBD_TRES_MAX - 1
- * (cpu, mem, energy, node, billing: Slurm's fixed ids). */
-#define DBD_TRES_MAX 6
-
-/* The name of TRES id ("cpu"...), NULL if not counted. */
-const char *dbd_tres_name(uint32_t id);
-/* TRES id's count in "cpu=N,mem=2G,node=1,..." (memory in MB); 0 if
- * absent. */
-uint64_t dbd_tres_get(const char *tres, uint32_t id);
-/* SQL for that count in a TRES string column col (appended to *sql). */
-void dbd_tres_sql(char **sql, const char *col, uint32_t id);
+#include "dbd/dbd_tres.h"
 
 /* Start of the hour, local day and local month holding t; and the
  * start of the next day / month. */

@@ -15,6 +15,7 @@
 #include "dbd/dbd_aside.h"
 #include "dbd/dbd_jobs.h"
 #include "dbd/dbd_rollup.h"
+#include "dbd/dbd_tres.h"
 #include "slurm/slurm_errno.h"
 
 #define JOB_ROWS_MAX 500      /* rows per multi-row INSERT */
@@ -420,6 +421,10 @@ static int add_event(store_t *s, const acct_event_rec_t *e)
 		"state=IF(VALUES(time_end)=0, VALUES(state), state)");
 	rc = dbd_db_exec(s->db, sql);
 	xfree(sql);
+	/* the cluster's TRES: names not seen before get ids (gres/gpu,
+	 * license/matlab: AccountingStorageTRES) */
+	if (!rc && (!e->node_name || !e->node_name[0]))
+		rc = dbd_tres_register(s->db, e->tres);
 	return rc;
 }
 

@@ -256,9 +256,14 @@ void rest_op_dbd_wckey_get(rest_req_t *r)
 	list_answer(r, &by_name_op[4], "id", r->param[0]);
 }
 
+/* slurmdbd's TRES table, registered TRES included (sacctmgr show
+ * tres --json from the same rows). */
 void rest_op_dbd_tres(rest_req_t *r)
 {
-	json_object_object_add(r->resp, "TRES", cli_sacctmgr_tres_json());
+	static const list_op_t tres_op = {
+		DBD_ENT_TRES, "slurmdb_tres_get", no_params };
+
+	list_answer(r, &tres_op, NULL, NULL);
 }
 
 /* GET config: everything at once, as sacctmgr dump would read it. */

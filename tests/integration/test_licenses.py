@@ -303,5 +303,13 @@ def test_sacct_license_tres(users):
         assert tres.get("license/matlab") == "2", got
         assert "license/ansys" not in tres, got
         assert tres.get("cpu") == "1", got
+        # the controller registered it with the cluster's TRES: slurmdbd
+        # gave it the first id after Slurm's fixed ones
+        r = e.sacctmgr("-P", "-n", "show", "tres", "type=license")
+        assert r.rc == 0 and r.out == "license|matlab|1001\n", r
+        r = e.c.run([e.c.bins["sreport"], "-P", "-n", "-T",
+                     "license/matlab,license/ansys", "cluster",
+                     "utilization"])
+        assert r.rc == 0 and "license/ansys" in r.err, r
     finally:
         e.finish()

@@ -422,6 +422,9 @@ SACCTMGR_JSON = {
     "wckey": ("wckeys", "ID", [
         ("ID", "id", _int), ("WCKey", "name", _same),
         ("Cluster", "cluster", _same), ("User", "user", _same)]),
+    "tres": ("TRES", "ID", [
+        ("ID", "id", _int), ("Type", "type", _same),
+        ("Name", "name", _same)]),
 }
 
 

@@ -519,14 +519,17 @@ def _tres_use(e):
 
 def test_tres_bad_input(tenv):
     for args, msg in (
+            # not registered by this cluster (test_tres_table.py: ones
+            # that are)
             (["-T", "gres/gpu", "cluster", "utilization"],
-             "TRES gres/gpu is not counted"),
+             "sreport: fatal: No valid TRES given"),
             (["-T", "license/matlab", "user", "topusage"],
-             "TRES license/matlab is not counted"),
+             "sreport: fatal: No valid TRES given"),
             (["-T", "bogus", "cluster", "utilization"],
-             "TRES bogus is not counted"),
-            (["-T", ",", "cluster", "utilization"], "no TRES given"),
-            (["-T", "mem", "job", "sizesbyaccount"], "counts cpu only")):
+             "sreport: fatal: No valid TRES given"),
+            (["-T", ",", "cluster", "utilization"], "No valid TRES given"),
+            (["-T", "mem,cpu", "job", "sizesbyaccount"],
+             "Job report only supports a single --tres type")):
         r = sreport(tenv, *args)
         assert r.rc == 1 and msg in r.err and r.out == "", (args, r)
 

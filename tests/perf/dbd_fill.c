@@ -18,7 +18,8 @@
  * -g GAP: job i starts at BASE + i * GAP instead; -M START,END,CPUS: a
  * MAINT reservation of CPUS CPUs (planned down).  -T TRES: more of the
  * jobs' TRES after "cpu=N,node=1" ("mem=2G,billing=3"); -K TRES: more of
- * the cluster's after "cpu=N" (with -C).
+ * the cluster's after "cpu=N" (with -C).  -Q QOS, -W WCKEY: the jobs'
+ * QOS (normal) and wckey (none).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -88,13 +89,14 @@ typedef struct {
 	long      wait, gap;
 	bool      running;
 	const char *job_tres, *cluster_tres;   /* -T, -K */
+	const char *qos, *wckey;               /* -Q, -W */
 } fill_opts_t;
 
 static int parse_args(int argc, char **argv, fill_opts_t *o)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "b:s:l:c:U:a:C:D:w:rg:M:T:K:")) != -1) {
+	while ((ch = getopt(argc, argv, "b:s:l:c:U:a:C:D:w:rg:M:T:K:Q:W:")) != -1) {
 		switch (ch) {
 		case 'b': o->base = atol(optarg); break;
 		case 's': o->spread = atol(optarg); break;
@@ -107,6 +109,8 @@ static int parse_args(int argc, char **argv, fill_opts_t *o)
 		case 'C': o->cluster_cpus = (uint32_t)atol(optarg); break;
 		case 'T': o->job_tres = optarg; break;
 		case 'K': o->cluster_tres = optarg; break;
+		case 'Q': o->qos = optarg; break;
+		case 'W': o->wckey = optarg; break;
 		case 'U':
 			for (char *p = optarg; *p; p += *p == ',') {
 				o->uids = xrealloc(o->uids, (o->nuids + 1) *
@@ -232,7 +236,9 @@ int main(int argc, char **argv)
 			.uid = o.nuids ? o.uids[i % o.nuids] :
 				(uint32_t)(i % 50),
 			.gid = 0, .account = o.account,
-			.partition = "debug", .qos = "normal",
+			.partition = "debug",
+			.qos = (char *)(o.qos ? o.qos : "normal"),
+			.wckey = (char *)o.wckey,
 			.state = o.running ? JOB_RUNNING : JOB_COMPLETE,
 			.requid = NO_VAL32,
 			.submit = t - o.wait, .eligible = t - o.wait,

@@ -1,7 +1,8 @@
 /* test_dbd_rollup.c — the hourly roll-up's arithmetic without a database:
  * records spread over the hours they overlap, Slurm's caps (allocated
  * first, then down, planned down, planned; the rest of the waiting is
- * over-committed), one transaction per hour with its mark, and local-time
+ * over-committed), one transaction per chunk of hours with their marks,
+ * and local-time
  * day and month boundaries across DST changes.
  *
  * dbd_rollup.c is compiled in directly; its database calls go to the
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "dbd/dbd_rollup.c"
+#include "dbd/dbd_tres.c"
 #include "dbd/dbd_purge.c"
 #include "dbd/dbd_archive_file.c"
 
@@ -68,6 +70,12 @@ int dbd_db_select(dbd_db_t *db, const char *sql, dbd_rows_t *out)
 		} else {
 			out->cells = xcalloc(1, sizeof(char *));
 		}
+	} else if (strstr(sql, "FROM tres_table")) {
+		const char *rows[] = { "1", "cpu", "2", "mem", "3", "energy",
+				       "4", "node", "5", "billing",
+				       "1001", "gres/gpu" };
+
+		canned(out, 2, rows, 6);
 	} else if (strstr(sql, "FROM cluster_table")) {
 		const char *rows[] = { "c1" };
 
@@ -183,6 +191,26 @@ static void expect_sql(const char *fmt, ...)
 		fail_msg("missing \"%s\" in:\n%s", want, execs);
 }
 
+/* TRES strings: bad counts first (no number: 0), units, names that
+ * only start alike. */
+static void test_tres_counts(void **state)
+{
+	(void)state;
+	assert_int_equal(dbd_tres_count("", "cpu"), 0);
+	assert_int_equal(dbd_tres_count(NULL, "cpu"), 0);
+	assert_int_equal(dbd_tres_count("cpu=", "cpu"), 0);
+	assert_int_equal(dbd_tres_count("cpu=x", "cpu"), 0);
+	assert_int_equal(dbd_tres_count("cpus=4", "cpu"), 0);
+	assert_int_equal(dbd_tres_count("gres/gpu:a100=1", "gres/gpu"), 0);
+	assert_int_equal(dbd_tres_count("cpu=4,gres/gpu:a100=1,gres/gpu=3",
+					 "gres/gpu"), 3);
+	assert_int_equal(dbd_tres_count("cpu=4,mem=2G", "mem"), 2048);
+	assert_int_equal(dbd_tres_count("mem=2048K", "mem"), 2);
+	assert_int_equal(dbd_tres_count("mem=1T", "mem"), 1048576);
+	assert_int_equal(dbd_tres_count("license/matlab=2", "license/matlab"),
+			 2);
+}
+
 static void test_hours(void **state)
 {
 	setenv("TZ", "UTC", 1);
@@ -191,8 +219,9 @@ static void test_hours(void **state)
 	begun = committed = rolled_back = 0;
 	assert_int_equal(roll_hours(NULL, "c", T0, T0 + 3 * HOUR,
 				    T0 + 4 * HOUR, 0), 3);
-	assert_int_equal(begun, 3);
-	assert_int_equal(committed, 3);
+	/* the chunk's hours in one transaction */
+	assert_int_equal(begun, 1);
+	assert_int_equal(committed, 1);
 	assert_int_equal(rolled_back, 0);
 	/* (count, alloc, down, pdown, idle, plan, over, total) */
 	/* 00: 4 CPUs x 2700 s allocated; down 7200 cut to the 3600 left;
@@ -397,6 +426,7 @@ static void test_archive_then_purge(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tres_counts),
 		cmocka_unit_test(test_hours),
 		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_local_days_and_months),
