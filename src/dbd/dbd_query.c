@@ -397,7 +397,7 @@ static char *jobs_table(dbd_db_t *db, const dbd_job_cond_msg_t *c,
 	if (c->start <= first || 2 * (end - c->start) >= now - first)
 		return xstrdup("job_table t FORCE INDEX (job_submit_id)");
 	span_bound(bound, c->start, end);
-	return xstrdup("job_table t FORCE INDEX (job_span)");
+	return xstrdup("job_table t FORCE INDEX (job_window)");
 }
 
 /* The steps of the jobs selected by where (no list of ids: a sacct over

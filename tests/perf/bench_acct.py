@@ -272,6 +272,8 @@ def sacct_latency(env):
              ["-S", at(7 * 86400)]),
             ("sacct_one_job_ms", short + ["-j", str(1000000 +
                                                     SACCT_JOBS // 2)]),
+            ("sacct_job_list_ms", short + ["-j", ",".join(
+                str(1000000 + SACCT_JOBS * k // 10) for k in range(10))]),
             ("sacct_name_ms", ["-a", "--name=job7"] + short +
              ["-S", at(2 * 86400)])):
         if ONLY and name not in ONLY:
