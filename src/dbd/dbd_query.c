@@ -343,8 +343,10 @@ static bool plain_window(const dbd_job_cond_msg_t *c)
  * ended at or after start took less than 2^k seconds from submit to end
  * (class k), so it was submitted after start - 2^k; still in the system
  * (class 0), submitted before end.  A conjunct every row of the window
- * meets (the same rows), which job_span (cluster, span_cls, time_submit,
- * time_end) reads as one range per class. */
+ * meets (the same rows), which job_window (cluster, span_cls,
+ * time_submit, time_end, ...: v22's job_span, then what the window's test
+ * and a short -X format read, so those read no row) reads as one range
+ * per class. */
 static void span_bound(char **sql, time_t start, time_t end)
 {
 	xstrfmtcat(sql, " AND ((t.span_cls = 0 AND t.time_submit <= %" PRId64
@@ -366,7 +368,7 @@ static void span_bound(char **sql, time_t start, time_t end)
 }
 
 /* The table of a plain window, and (*bound) the conjunct that makes
- * its range: job_span's class ranges (span_bound()), unless the window
+ * its range: job_window's class ranges (span_bound()), unless the window
  * holds most of the records (from the first submit to now, taken as
  * evenly spread), when job_submit_id reads them in the order wanted
  * without a sort.  (Before v22: job_end, the jobs that ended since the
@@ -397,7 +399,7 @@ static char *jobs_table(dbd_db_t *db, const dbd_job_cond_msg_t *c,
 	if (c->start <= first || 2 * (end - c->start) >= now - first)
 		return xstrdup("job_table t FORCE INDEX (job_submit_id)");
 	span_bound(bound, c->start, end);
-	return xstrdup("job_table t FORCE INDEX (job_span)");
+	return xstrdup("job_table t FORCE INDEX (job_window)");
 }
 
 /* The steps of the jobs selected by where (no list of ids: a sacct over

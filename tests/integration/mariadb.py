@@ -56,8 +56,10 @@ def missing_tools():
 class MariaDB:
     """One private mariadbd under dir/."""
 
-    def __init__(self, dir, port, user="slurm", db="slurm_acct_db"):
+    def __init__(self, dir, port, user="slurm", db="slurm_acct_db",
+                 buffer_pool="64M"):
         self.dir = dir
+        self.buffer_pool = buffer_pool
         self.port = port
         self.user = user
         self.db = db
@@ -94,7 +96,7 @@ class MariaDB:
                 "--port=%d" % self.port, "--bind-address=127.0.0.1",
                 "--skip-name-resolve", "--log-error=" + self.log,
                 "--pid-file=" + os.path.join(self.dir, "mariadbd.pid"),
-                "--innodb-buffer-pool-size=64M",
+                "--innodb-buffer-pool-size=" + self.buffer_pool,
                 "--innodb-log-file-size=16M", "--skip-log-bin"]
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL,
@@ -117,6 +119,9 @@ class MariaDB:
         for host in ("127.0.0.1", "localhost"):
             stmts += [
                 "CREATE USER IF NOT EXISTS '%s'@'%s' IDENTIFIED BY '%s'"
+                % (self.user, host, self.password),
+                # a kept datadir (tests/perf/bench_acct.py): this run's
+                "ALTER USER '%s'@'%s' IDENTIFIED BY '%s'"
                 % (self.user, host, self.password),
                 "GRANT ALL ON `%s`.* TO '%s'@'%s'" % (self.db, self.user,
                                                       host)]

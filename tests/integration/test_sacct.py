@@ -678,14 +678,17 @@ def test_schema_22_upgrade_keeps_answers(mixed):
     before = _window_answers(mixed)
     rows, bad = _steps_and_spans(mixed)
     assert bad == ["0"], bad
-    mixed.db.sql("DROP INDEX job_span ON job_table; ALTER TABLE job_table "
-                 "DROP COLUMN span_cls; ALTER TABLE step_table DROP COLUMN "
-                 "container; DELETE FROM schema_version WHERE version >= 22",
-                 db=mixed.db.db)
-    assert "job_span" not in _job_indexes(mixed)
+    mixed.db.sql("DROP INDEX IF EXISTS job_window ON job_table; "
+                 "DROP INDEX IF EXISTS job_span ON job_table; ALTER TABLE "
+                 "job_table DROP COLUMN span_cls; ALTER TABLE step_table "
+                 "DROP COLUMN container; DELETE FROM schema_version WHERE "
+                 "version >= 22", db=mixed.db.db)
+    assert "job_window" not in _job_indexes(mixed)
     mixed.restart_dbd()
     assert "to schema version 22" in mixed.dbd_log_text()
-    assert "job_span" in _job_indexes(mixed)
+    # the later step's covering index replaces v22's job_span
+    idx = _job_indexes(mixed)
+    assert "job_window" in idx and "job_span" not in idx, idx
     assert _window_answers(mixed) == before
     assert _steps_and_spans(mixed) == (rows, ["0"])
     mixed.db.sql("DELETE FROM schema_version WHERE version >= 22",
@@ -693,6 +696,37 @@ def test_schema_22_upgrade_keeps_answers(mixed):
     mixed.restart_dbd()
     assert _window_answers(mixed) == before
     assert _steps_and_spans(mixed) == (rows, ["0"])
+
+
+def _last_version(env):
+    return int(env.db.sql("SELECT MAX(version) FROM schema_version",
+                          db=env.db.db).stdout.split()[0])
+
+
+def test_schema_window_index_upgrade_keeps_answers(mixed):
+    """A database with v22's job_span and not the step that makes the
+    covering job_window (issue 31) is upgraded when slurmdbd starts:
+    job_window replaces job_span and sacct answers as before; run again
+    after an interruption (its DDL done, its version not written), no
+    harm."""
+    before = _window_answers(mixed)
+    rows, _ = _steps_and_spans(mixed)
+    last = _last_version(mixed)
+    mixed.db.sql("DROP INDEX job_window ON job_table; CREATE INDEX job_span "
+                 "ON job_table (cluster, span_cls, time_submit, time_end); "
+                 "DELETE FROM schema_version WHERE version >= %d" % last,
+                 db=mixed.db.db)
+    mixed.restart_dbd()
+    assert "to schema version %d" % last in mixed.dbd_log_text()
+    idx = _job_indexes(mixed)
+    assert "job_window" in idx and "job_span" not in idx, idx
+    assert _window_answers(mixed) == before
+    assert _steps_and_spans(mixed) == (rows, ["0"])
+    mixed.db.sql("DELETE FROM schema_version WHERE version >= %d" % last,
+                 db=mixed.db.db)
+    mixed.restart_dbd()
+    assert _job_indexes(mixed) == idx
+    assert _window_answers(mixed) == before
 
 
 # ---------------------------------------------------------------------------
