@@ -580,10 +580,130 @@ static int cmp_key(const job_info_t *a, const job_info_t *b, char k)
 	return rc;
 }
 
+/* Up to FAST_KEYS sort keys of the common kinds (ids, priority, users,
+ * partition, state: the default P,t,-p) are copied out of the records
+ * once, as ranks that order as cmp_key does, so that a comparison reads
+ * its two items alone: at a million jobs, reading two records per
+ * comparison (cache misses) was most of the sort. */
+#define FAST_KEYS 4
+#define FAST_STRS 64    /* distinct partitions or states ranked, at most */
+
 typedef struct {
 	const job_info_t *job;
 	size_t            order;
+	uint32_t          k[FAST_KEYS];
 } sort_item_t;
+
+/* Distinct strings (partitions) or states seen, and their ranks. */
+typedef struct {
+	size_t      n;
+	bool        full;
+	uint32_t    val[FAST_STRS];         /* states */
+	const char *str[FAST_STRS];
+	uint32_t    rank[FAST_STRS];
+} rank_tab_t;
+
+static const char *state_text(uint32_t st, char k)
+{
+	return k == 't' ? job_state_string_compact(st) : job_state_string(st);
+}
+
+/* The index of (v, str) in t, added if new; -1 when t is full. */
+static int rank_slot(rank_tab_t *t, uint32_t v, const char *str, bool by_str)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (by_str ? !xstrcmp(t->str[i], str) : t->val[i] == v)
+			return (int)i;
+	if (t->n == FAST_STRS) {
+		t->full = true;
+		return -1;
+	}
+	t->val[t->n] = v;
+	t->str[t->n] = str;
+	return (int)t->n++;
+}
+
+/* Rank = how many distinct strings sort before this one (equal strings,
+ * as two states' texts may be, share a rank). */
+static void rank_fill(rank_tab_t *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		t->rank[i] = 0;
+		for (size_t j = 0; j < t->n; j++)
+			if (xstrcmp(t->str[j], t->str[i]) < 0)
+				t->rank[i]++;
+	}
+}
+
+static bool fast_key(char k)
+{
+	return k && strchr("iApQUGPtT", k);
+}
+
+/* Copy the keys of items[0..n) out; false when a key is not of the
+ * kinds above (or too many distinct values): cmp_jobs then. */
+static bool fast_keys_fill(sort_item_t *items, size_t n)
+{
+	rank_tab_t *tabs;
+	int *slot;
+	bool ok = sort_key_cnt <= FAST_KEYS;
+
+	for (size_t i = 0; ok && i < sort_key_cnt; i++)
+		ok = fast_key(sort_keys[i].letter);
+	if (!ok || !n)
+		return false;
+	tabs = xcalloc(FAST_KEYS, sizeof(*tabs));
+	slot = xcalloc(n * FAST_KEYS, sizeof(*slot));
+	for (size_t i = 0; i < n && ok; i++) {
+		const job_info_t *j = items[i].job;
+
+		for (size_t q = 0; q < sort_key_cnt; q++) {
+			char k = sort_keys[q].letter;
+			uint32_t *v = &items[i].k[q];
+
+			switch (k) {
+			case 'i': case 'A': *v = j->job_id; break;
+			case 'p': case 'Q': *v = j->priority; break;
+			case 'U': *v = j->user_id; break;
+			case 'G': *v = j->group_id; break;
+			case 'P':
+				slot[i * FAST_KEYS + q] = rank_slot(&tabs[q], 0,
+						j->partition, true);
+				break;
+			default:        /* t, T */
+				slot[i * FAST_KEYS + q] = rank_slot(&tabs[q],
+						j->job_state,
+						state_text(j->job_state, k), false);
+			}
+			if (tabs[q].full)
+				ok = false;
+		}
+	}
+	for (size_t q = 0; ok && q < sort_key_cnt; q++)
+		rank_fill(&tabs[q]);
+	for (size_t i = 0; ok && i < n; i++)
+		for (size_t q = 0; q < sort_key_cnt; q++) {
+			char k = sort_keys[q].letter;
+
+			if (k == 'P' || k == 't' || k == 'T')
+				items[i].k[q] = tabs[q].rank[slot[i * FAST_KEYS + q]];
+			if (sort_keys[q].desc)
+				items[i].k[q] = ~items[i].k[q];
+		}
+	xfree(slot);
+	xfree(tabs);
+	return ok;
+}
+
+static int cmp_fast(const void *pa, const void *pb)
+{
+	const sort_item_t *a = pa, *b = pb;
+
+	for (size_t i = 0; i < sort_key_cnt; i++)
+		if (a->k[i] != b->k[i])
+			return a->k[i] < b->k[i] ? -1 : 1;
+	return cmp_u64(a->order, b->order);
+}
 
 static int cmp_jobs(const void *pa, const void *pb)
 {
@@ -738,7 +858,8 @@ static const job_info_t **select_jobs(const job_info_msg_t *m, expanded_t *ex,
 		n++;
 	}
 	if (n)
-		qsort(items, n, sizeof(*items), cmp_jobs);
+		qsort(items, n, sizeof(*items),
+		      fast_keys_fill(items, n) ? cmp_fast : cmp_jobs);
 	out = xcalloc(n + 1, sizeof(*out));
 	for (size_t i = 0; i < n; i++)
 		out[i] = items[i].job;

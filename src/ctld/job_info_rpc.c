@@ -3,6 +3,8 @@
  * REQUEST_BATCH_SCRIPT (scontrol write batch_script). */
 #include "ctld/job_info_rpc.h"
 
+#include <event2/event.h>
+
 #include "common/fields.h"
 #include "common/msg_types.h"
 #include "common/parse_util.h"
@@ -15,6 +17,7 @@
 #include "ctld/job_mgr.h"
 #include "ctld/part_mgr.h"
 #include "ctld/rpc.h"
+#include "ctld/stats.h"
 #include "slurm/slurm_errno.h"
 
 static bool _wanted(const job_info_request_msg_t *r, const job_record_t *j)
@@ -50,9 +53,35 @@ static bool _names_array(const job_info_request_msg_t *r)
 	return false;
 }
 
-/* How many records ahead job_mgr_rpc_info asks for the strings of a
- * record (and, twice as far, for its fields). */
+/* ---- the whole queue, packed in slices ----
+ *
+ * An answer over every job (squeue, scontrol show job, GET jobs) is packed
+ * on the loop in slices of INFO_SLICE_US, the loop serving its other
+ * events between them (a million jobs take seconds to pack: the loop
+ * would stall for all of it).  The answer is the jobs in the table's
+ * array when the request came, each as it is when its slice packs it:
+ * a job purged meanwhile is left out, one added meanwhile is not in (it
+ * came after the request), one changed meanwhile shows its new state.
+ * The array is not compacted while a pack walks it (job_mgr_all_hold), so
+ * an index stays the same record or a hole.  A consistent copy-on-write
+ * snapshot would need every writer of a record to copy it first; each
+ * record here is consistent by itself, as each line of a Slurm reply is. */
+
+#define INFO_SLICE_US 5000     /* loop time per slice */
+#define INFO_CHUNK 256         /* jobs between two looks at the clock */
+/* How many records ahead a step asks for a record's strings (and, twice
+ * as far, for its fields and what _wanted reads). */
 #define PACK_AHEAD 8
+
+struct job_info_pack {
+	job_info_request_msg_t r;   /* shallow: its ids are the caller's */
+	rpc_viewer_t  v;
+	fields_plan_t plan;
+	buf_t        *body;
+	size_t        count_at;    /* where the count goes in body */
+	uint32_t      end, next;   /* jm.all slots to walk, the next one */
+	uint32_t      cnt;         /* jobs packed */
+};
 
 /* The lines of j that _wanted and job_array_sync read. */
 static void _prefetch_wanted(const job_record_t *j)
@@ -63,37 +92,160 @@ static void _prefetch_wanted(const job_record_t *j)
 	__builtin_prefetch(&j->array);
 }
 
-/* The jobs r asks for that v may see, in the order they were added, into
- * sel (room for job_mgr_count()); how many. */
-static uint32_t _list_jobs(const job_info_request_msg_t *r,
-			   const rpc_viewer_t *v, job_record_t **sel)
+static buf_t *_body_begin(const job_info_request_msg_t *r, uint16_t version,
+			  time_t now, size_t jobs, size_t *count_at)
 {
-	uint32_t n = 0, cnt;
-	job_record_t *const *all = job_mgr_all(&cnt);
-	job_record_t *j;
+	/* RESPONSE_JOB_INFO's body as msg_job_list.c packs a
+	 * job_info_msg_t: only the fields the client asked for (squeue:
+	 * those its format, filters and sort read). */
+	buf_t *body = buf_create(64 + jobs *
+				 (fields_sel_is_all(&r->fields) ? 640 : 96));
 
-	for (uint32_t k = 0; k < cnt; k++) {
-		if (k + PACK_AHEAD < cnt && all[k + PACK_AHEAD])
-			_prefetch_wanted(all[k + PACK_AHEAD]);
-		if (!(j = all[k]) || !_wanted(r, j) || rpc_hides_job(v, j))
+	buf_set_proto(body, version);           /* the requester's */
+	pack_time(body, now);
+	*count_at = buf_len(body);
+	pack32(body, 0);
+	fields_sel_pack(body, &r->fields);
+	return body;
+}
+
+job_info_pack_t *job_info_pack_begin(const job_info_request_msg_t *r,
+				     const rpc_viewer_t *v, uint16_t version,
+				     time_t now)
+{
+	job_info_pack_t *p = xmalloc(sizeof(*p));
+
+	p->r = *r;
+	p->v = *v;
+	job_mgr_all(&p->end);
+	job_mgr_all_hold(true);
+	p->body = _body_begin(r, version, now, job_mgr_count(), &p->count_at);
+	fields_plan_init(&p->plan, job_info_fields, &r->fields);
+	return p;
+}
+
+buf_t *job_info_pack_step(job_info_pack_t *p, size_t max)
+{
+	uint32_t n, end = p->end - p->next > max ? p->next + max : p->end;
+	job_record_t *const *all = job_mgr_all(&n);
+	job_record_t *j;
+	buf_t *body;
+
+	for (uint32_t k = p->next; k < end; k++) {
+		if (k + 2 * PACK_AHEAD < end && all[k + 2 * PACK_AHEAD]) {
+			_prefetch_wanted(all[k + 2 * PACK_AHEAD]);
+			fields_plan_prefetch(&p->plan,
+					     &all[k + 2 * PACK_AHEAD]->info);
+		}
+		if (k + PACK_AHEAD < end && all[k + PACK_AHEAD])
+			fields_plan_prefetch_strs(&p->plan,
+						  &all[k + PACK_AHEAD]->info);
+		if (!(j = all[k]) || !_wanted(&p->r, j) || rpc_hides_job(&p->v, j))
 			continue;
 		job_array_sync(j);
-		sel[n++] = j;
+		fields_plan_pack(p->body, &p->plan, &j->info);
+		p->cnt++;
 	}
-	return n;
+	p->next = end;
+	if (p->next < p->end)
+		return NULL;
+	pack32_at(p->body, p->count_at, p->cnt);
+	body = p->body;
+	p->body = NULL;
+	job_info_pack_abort(p);
+	return body;
+}
+
+void job_info_pack_abort(job_info_pack_t *p)
+{
+	if (!p)
+		return;
+	job_mgr_all_hold(false);
+	buf_destroy(p->body);
+	xfree(p);
+}
+
+/* A reply being packed in slices, and its connection. */
+typedef struct {
+	job_info_pack_t *p;
+	net_conn_t      *c;
+	struct event    *ev;
+} job_info_stream_t;
+
+/* One slice; true when the reply is gone (s freed). */
+static bool _stream_slice(job_info_stream_t *s)
+{
+	uint64_t t0 = stats_now_usec();
+	buf_t *body;
+
+	do {
+		body = job_info_pack_step(s->p, INFO_CHUNK);
+	} while (!body && stats_now_usec() - t0 < INFO_SLICE_US);
+	if (!body)
+		return false;
+	net_reply_body(s->c, RESPONSE_JOB_INFO, body);
+	if (s->ev)
+		event_free(s->ev);
+	xfree(s);
+	return true;
+}
+
+static void _on_slice(evutil_socket_t fd, short what, void *arg)
+{
+	job_info_stream_t *s = arg;
+	struct timeval now = { 0, 0 };
+
+	if (!_stream_slice(s))
+		evtimer_add(s->ev, &now);       /* after the I/O waiting */
+}
+
+/* The whole queue (or a long list of ids) for c: the first slice now (a
+ * small queue is answered at once), the rest from the loop. */
+static void _stream_start(net_conn_t *c, const job_info_request_msg_t *r,
+			  const rpc_viewer_t *v, time_t now)
+{
+	job_info_stream_t *s = xmalloc(sizeof(*s));
+	struct timeval zero = { 0, 0 };
+
+	s->c = c;
+	s->p = job_info_pack_begin(r, v, net_conn_version(c), now);
+	if (_stream_slice(s))
+		return;
+	s->ev = evtimer_new(ctld_base(), _on_slice, s);
+	evtimer_add(s->ev, &zero);
+}
+
+/* A few jobs named by id: found in the hash, packed at once. */
+static void _reply_by_id(net_conn_t *c, const job_info_request_msg_t *r,
+			 const rpc_viewer_t *v, time_t now)
+{
+	fields_plan_t plan;
+	size_t count_at;
+	uint32_t cnt = 0;
+	buf_t *body = _body_begin(r, net_conn_version(c), now, r->job_id_cnt,
+				  &count_at);
+
+	fields_plan_init(&plan, job_info_fields, &r->fields);
+	for (uint32_t k = 0; k < r->job_id_cnt; k++) {
+		job_record_t *j = job_mgr_find(r->job_ids[k]);
+
+		if (!j || (r->user_id != NO_VAL32 &&
+			   r->user_id != j->info.user_id) ||
+		    rpc_hides_job(v, j))
+			continue;
+		fields_plan_pack(body, &plan, &j->info);
+		cnt++;
+	}
+	pack32_at(body, count_at, cnt);
+	net_reply_body(c, RESPONSE_JOB_INFO, body);
 }
 
 void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 {
 	job_info_request_msg_t all = { .user_id = NO_VAL32 }, *r = m->data;
-	job_info_msg_t resp = { .last_update = time(NULL) };
 	job_record_t *j = NULL;
-	bool by_id;
-
 	rpc_viewer_t v = rpc_viewer(m);         /* PrivateData=jobs */
-	job_record_t **sel;
-	fields_plan_t plan;
-	buf_t *body;
+	time_t now = time(NULL);
 
 	if (!r)
 		r = &all;
@@ -111,41 +263,12 @@ void job_mgr_rpc_info(net_conn_t *c, slurm_msg_t *m)
 		net_reply_rc(c, ESLURM_ACCESS_DENIED);
 		return;
 	}
-	by_id = r->job_id_cnt && r->job_ids && r->job_id_cnt < job_mgr_count() / 4 &&
-		!_names_array(r);
-	/* Pointers to the records, packed straight from them (no copy of
-	 * each job_info_t: 600 bytes x 50,000 jobs); sized for the answer. */
-	sel = xmalloc(((by_id ? r->job_id_cnt : job_mgr_count()) + 1) * sizeof(*sel));
-	if (by_id) {
-		for (uint32_t k = 0; k < r->job_id_cnt; k++) {
-			j = job_mgr_find(r->job_ids[k]);
-			if (j && (r->user_id == NO_VAL32 ||
-				  r->user_id == j->info.user_id) &&
-			    !rpc_hides_job(&v, j))
-				sel[resp.cnt++] = j;
-		}
-	} else {
-		resp.cnt = _list_jobs(r, &v, sel);
+	if (r->job_id_cnt && r->job_ids && r->job_id_cnt < job_mgr_count() / 4 &&
+	    !_names_array(r)) {
+		_reply_by_id(c, r, &v, now);
+		return;
 	}
-	/* RESPONSE_JOB_INFO's body as msg_job_list.c packs a job_info_msg_t:
-	 * only the fields the client asked for (squeue: those its format,
-	 * filters and sort read). */
-	body = buf_create(64 + (size_t)resp.cnt *
-			  (fields_sel_is_all(&r->fields) ? 640 : 96));
-	buf_set_proto(body, m->version);        /* the requester's */
-	pack_time(body, resp.last_update);
-	pack32(body, resp.cnt);
-	fields_sel_pack(body, &r->fields);
-	fields_plan_init(&plan, job_info_fields, &r->fields);
-	for (uint32_t k = 0; k < resp.cnt; k++) {
-		if (k + 2 * PACK_AHEAD < resp.cnt)
-			fields_plan_prefetch(&plan, &sel[k + 2 * PACK_AHEAD]->info);
-		if (k + PACK_AHEAD < resp.cnt)
-			fields_plan_prefetch_strs(&plan, &sel[k + PACK_AHEAD]->info);
-		fields_plan_pack(body, &plan, &sel[k]->info);
-	}
-	xfree(sel);
-	net_reply_body(c, RESPONSE_JOB_INFO, body);
+	_stream_start(c, r, &v, now);
 }
 
 void job_mgr_rpc_batch_script(net_conn_t *c, slurm_msg_t *m)

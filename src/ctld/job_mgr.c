@@ -53,6 +53,7 @@ static struct {
 	 * 50,000 of them); from an array the CPU fetches several at once. */
 	job_record_t **all;
 	uint32_t      all_cnt, all_cap, all_holes;
+	uint32_t      all_held;     /* job_mgr_all_hold: no compaction */
 	uint32_t      cnt;
 	uint32_t      next_id;
 	uint32_t     *dirty;       /* ids changed since the last commit */
@@ -237,7 +238,8 @@ static void _all_compact(void)
 {
 	uint32_t n = 0;
 
-	if (jm.all_holes < 1024 || jm.all_holes < jm.all_cnt / 2)
+	if (jm.all_held || jm.all_holes < 1024 ||
+	    jm.all_holes < jm.all_cnt / 2)
 		return;
 	for (uint32_t i = 0; i < jm.all_cnt; i++) {
 		if (!jm.all[i])
@@ -247,6 +249,14 @@ static void _all_compact(void)
 	}
 	jm.all_cnt = n;
 	jm.all_holes = 0;
+}
+
+void job_mgr_all_hold(bool hold)
+{
+	if (hold)
+		jm.all_held++;
+	else if (jm.all_held && !--jm.all_held)
+		_all_compact();
 }
 
 static void _all_remove(job_record_t *j)

@@ -160,6 +160,10 @@ uint32_t      job_mgr_count(void);
 /* Every record in the order added (*cnt slots), NULL where one was
  * purged: what a whole-queue answer walks. */
 job_record_t *const *job_mgr_all(uint32_t *cnt);
+/* While held (a count), the slots of job_mgr_all keep their records or
+ * holes: a walk over several turns of the loop finds each where it was.
+ * New records still go after them. */
+void          job_mgr_all_hold(bool hold);
 uint32_t      job_mgr_next_id(void);
 void          job_mgr_set_next_id(uint32_t id);
 

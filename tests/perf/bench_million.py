@@ -16,6 +16,9 @@ what sbatch sends, from PAR threads), and at each size:
   stall_ms     the longest a REQUEST_PING waited for the controller during
                the fill to this size (tests/loop_probe pings every 10 ms):
                snapshots written while the queue grows are in it
+  <query>_stall
+               the same while that query's calls ran (the loop packs a
+               whole-queue answer in slices, job_info_rpc.c)
   answer_s, sched_s, recovered
                SIGKILL of slurmctld at this size, then as bench_recovery.py:
                from its exec until squeue lists the whole queue, until a
@@ -206,8 +209,10 @@ def main():
                                ("sinfo", ["sinfo"]),
                                ("scontrol_show_job", ["scontrol", "show",
                                                       "job"])):
+                qprobe = Probe(s)
                 r[name] = wall(s, argv, 1 if name == "scontrol_show_job"
                                and size >= 1000000 else RUNS)
+                r[name + "_stall"] = qprobe.finish()[0]
             r["rss_mib"] = rss_mib(s.ctld_pid())
             r["kib_per_job"] = (r["rss_mib"] - idle) * 1024.0 / size
             r["main_ms"], r["bf_ms"] = sdiag(s)
@@ -229,7 +234,10 @@ def main():
             fn()
     figs = (("fill_rate", "%.0f jobs/s"), ("squeue", "%.2f s"),
             ("squeue_iT", "%.2f s"), ("sinfo", "%.3f s"),
-            ("scontrol_show_job", "%.2f s"), ("rss_mib", "%.0f MiB"),
+            ("scontrol_show_job", "%.2f s"),
+            ("squeue_stall", "%.0f ms"), ("squeue_iT_stall", "%.0f ms"),
+            ("sinfo_stall", "%.0f ms"), ("scontrol_show_job_stall", "%.0f ms"),
+            ("rss_mib", "%.0f MiB"),
             ("kib_per_job", "%.2f KiB"), ("main_ms", "%.1f ms"),
             ("bf_ms", "%.1f ms"), ("stall_ms", "%.0f ms"),
             ("answer_s", "%.2f s"), ("sched_s", "%.2f s"),

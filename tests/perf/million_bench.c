@@ -12,6 +12,8 @@
  *
  *   submit        jobs/s of the last min(size, 10000) submits
  *   rss/job       (VmRSS - VmRSS before the first job) / jobs
+ *   job info      REQUEST_JOB_INFO's body for squeue -o '%i %T' and
+ *                 scontrol show job: in one go, and the longest slice
  *   pack whole    state_save_pack(): the loop's stall per journal
  *                 rotation when the snapshot was packed in one go
  *   pack slices   state_save_pack_begin/_step of 256 jobs at a time, as
@@ -84,6 +86,43 @@ static void commit_frames(void)
 	state_save_pack_changes(frames, &seq);
 }
 
+/* REQUEST_JOB_INFO's body for the fields of names ("" all: scontrol show
+ * job): packed in one go (what the loop was held for before the reply was
+ * packed in slices), and in slices of 256 jobs (the longest; the loop
+ * looks at its clock between them, job_info_rpc.c). */
+static void job_info_figures(const char *what, const char *names)
+{
+	job_info_request_msg_t r = { .user_id = NO_VAL32 };
+	rpc_viewer_t v = { 0 };
+	job_info_pack_t *p;
+	double t, slice, max_slice = 0;
+	size_t steps = 0, len;
+	buf_t *b;
+
+	if (*names && fields_sel_add_list(&r.fields, job_info_fields,
+					  names) < 0)
+		return;
+	p = job_info_pack_begin(&r, &v, 0, time(NULL));
+	t = now_ms();
+	b = job_info_pack_step(p, SIZE_MAX);
+	t = now_ms() - t;
+	len = buf_len(b);
+	buf_destroy(b);
+	p = job_info_pack_begin(&r, &v, 0, time(NULL));
+	for (b = NULL; !b; steps++) {
+		double t0 = now_ms();
+
+		b = job_info_pack_step(p, 256);
+		slice = now_ms() - t0;
+		if (slice > max_slice)
+			max_slice = slice;
+	}
+	buf_destroy(b);
+	printf("  job info %-10s whole: %9.1f ms (%.1f MiB); slices: "
+	       "%.2f ms longest of %zu\n", what, t, len / 1048576.0,
+	       max_slice, steps);
+}
+
 /* perf record --control: profile only what lies between on and off. */
 static void perf_ctl(const char *what)
 {
@@ -125,6 +164,11 @@ static void measure(size_t size, double rss0)
 	printf("  submit (in the controller): %9.0f jobs/s\n", w * 1e3 / t);
 	printf("  rss/job:                    %9.2f KiB\n",
 	       (rss_mib() - rss0) * 1024.0 / cnt);
+
+	job_info_figures("%i %T", "job_id,array_job_id,array_task_id,"
+			 "array_task_str,job_state,het_job_id,partition,"
+			 "priority");
+	job_info_figures("all", "");
 
 	if (mixed)              /* a spread like multifactor's, saved */
 		for (job_record_t *j = job_mgr_pending_first(); j;

@@ -139,20 +139,37 @@ static void test_node_down_fails_jobs(void **st)
 	assert_false(node_mgr_usable(n2));
 }
 
+/* REQUEST_JOB_INFO's body for the whole queue, packed in steps of step
+ * jobs, between which mid(k) runs (k: steps so far); unpacked. */
+static job_info_msg_t *list_in_steps(size_t step, void (*mid)(int k))
+{
+	job_info_request_msg_t all = { .user_id = NO_VAL32 };
+	rpc_viewer_t sees_all = { .hide = false };
+	job_info_pack_t *p = job_info_pack_begin(&all, &sees_all, 0, 1);
+	void *data = NULL;
+	buf_t *b = NULL;
+
+	for (int k = 0; !(b = job_info_pack_step(p, step)); k++)
+		if (mid)
+			mid(k);
+	buf_set_offset(b, 0);
+	assert_int_equal(msg_body_unpack(RESPONSE_JOB_INFO, b, &data), 0);
+	buf_destroy(b);
+	return data;
+}
+
 /* What squeue is sent: every live job in the order submitted, after
  * purges have left holes in (and then compacted) the controller's list. */
 static void assert_listing_is_every_job(void)
 {
-	job_info_request_msg_t all = { .user_id = NO_VAL32 };
-	job_record_t **sel = xcalloc((size_t)job_mgr_count() + 1, sizeof(*sel));
+	job_info_msg_t *m = list_in_steps(1000, NULL);
 	job_record_t *j, *tmp;
-	rpc_viewer_t sees_all = { .hide = false };
-	uint32_t n = _list_jobs(&all, &sees_all, sel), k = 0;
+	uint32_t k = 0;
 
-	assert_int_equal(n, job_mgr_count());
+	assert_int_equal(m->cnt, job_mgr_count());
 	HASH_ITER(hh, jm.by_id, j, tmp)         /* the hash's own order */
-		assert_ptr_equal(sel[k++], j);
-	xfree(sel);
+		assert_int_equal(m->jobs[k++].job_id, j->info.job_id);
+	msg_body_free(RESPONSE_JOB_INFO, m);
 }
 
 static void test_listing_after_purge(void **st)
@@ -191,6 +208,62 @@ static void test_listing_after_purge(void **st)
 	id = submit(NULL, 1, NO_VAL32, NO_VAL32, true);
 	assert_int_equal(id, last + 1);
 	assert_ptr_equal(jm.all[jm.all_cnt - 1], job_mgr_find(id));
+	assert_listing_is_every_job();
+}
+
+/* Between two slices of a whole-queue answer, jobs end and are purged
+ * (ahead of the slice, behind it, enough to compact the list) and one is
+ * submitted: the answer is the jobs of the request's time still there
+ * when their slice came, each once, in order; the list is compacted only
+ * once the answer is packed. */
+static uint32_t slice_first, slice_new;
+static size_t slice_slots;
+
+static void purge_between(int k)
+{
+	time_t age = (time_t)ctld_conf()->min_job_age;
+
+	if (k != 0)
+		return;
+	slice_slots = jm.all_cnt;
+	for (uint32_t id = slice_first; id < slice_first + 2400; id++)
+		if (id % 4 != 1)
+			job_mgr_end(job_mgr_find(id), JOB_CANCELLED,
+				    WAIT_NO_REASON, 0);
+	_purge(time(NULL) + age + 1);
+	assert_int_equal(jm.all_cnt, slice_slots);      /* held: no compaction */
+	slice_new = submit(NULL, 1, NO_VAL32, NO_VAL32, true);
+	assert_int_not_equal(slice_new, 0);
+}
+
+static void test_listing_in_slices(void **st)
+{
+	uint32_t before = job_mgr_count(), seen_first = 0, id;
+	job_info_msg_t *m;
+
+	slice_first = 0;
+	for (int i = 0; i < 2500; i++) {
+		id = submit(NULL, 1, NO_VAL32, NO_VAL32, true);
+		assert_int_not_equal(id, 0);
+		if (!slice_first)
+			slice_first = id;
+	}
+	before += 2500;
+	m = list_in_steps(before - 2000, purge_between);
+	for (uint32_t k = 0; k < m->cnt; k++) {
+		assert_int_not_equal(m->jobs[k].job_id, slice_new);
+		if (k)
+			assert_true(m->jobs[k].job_id > m->jobs[k - 1].job_id);
+		if (m->jobs[k].job_id >= slice_first &&
+		    m->jobs[k].job_id < slice_first + 2400)
+			seen_first++;
+	}
+	/* the first slice had all but 2,000 of them; the rest, purged ahead
+	 * of it, are left out (every fourth stayed) */
+	assert_true(seen_first < 2400);
+	assert_true(seen_first >= 600);
+	msg_body_free(RESPONSE_JOB_INFO, m);
+	assert_true(jm.all_cnt < slice_slots);          /* compacted after */
 	assert_listing_is_every_job();
 }
 
@@ -519,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_in_slices),
 		cmocka_unit_test(test_incremental_pass),
 		cmocka_unit_test(test_listing_after_purge),
+		cmocka_unit_test(test_listing_in_slices),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
