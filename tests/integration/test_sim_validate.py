@@ -81,25 +81,33 @@ def env(users):
     e.stop()
 
 
-def _submit_phase():
-    """Wait until the current second is in SUBMIT_PHASE."""
+def _submit_phase(last):
+    """Wait until the current second is in SUBMIT_PHASE and later than
+    the second of the last submission: two submissions in one second
+    are one instant to the simulator, and when the later one outranks
+    the earlier, the controller's pass between them started the earlier
+    one on nodes the simulator gives the later one."""
     lo, hi = SUBMIT_PHASE
-    ph = time.time() % 1
-    if not lo <= ph <= hi:
-        time.sleep((lo - ph) % 1)
+    while True:
+        now = time.time()
+        ph = now % 1
+        if int(now) > last and lo <= ph <= hi:
+            return
+        time.sleep((lo - ph) % 1 or 1)
 
 
 def submit_workload(c, rng):
     """JOBS jobs of 1-8 whole nodes sleeping 5-20 s (ending at END_PHASE
     of a second), time limits of 1-5 min, priority by size, submitted
     over time by two users; returns their ids."""
-    ids = []
+    ids, last = [], 0
     for i in range(JOBS):
         n = rng.choice(SIZES)
         secs = rng.randint(5, 20)
         limit = rng.choice(LIMITS)
         user = ("sluice_u1", "sluice_u2")[i % 2]
-        _submit_phase()
+        _submit_phase(last)
+        last = int(time.time())
         ids.append(c.sbatch(["-N", str(n), "-n", str(n), "-t", str(limit),
                              "-o", "/dev/null", "--wrap", JOB % secs],
                             user=user))
