@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/event.h>
 #include <uthash.h>
@@ -119,6 +120,27 @@ static void _bf_arm(uint64_t usec)
 	event_add(bf.ev, &tv);
 }
 
+/* The next pass: BF_PHASE after the first point after now of the wall
+ * clock's grid of bf_interval seconds since the epoch (not one closer
+ * than 50 ms: a timer fired a hair early).  A known phase: sluice-sim
+ * runs its passes at the same instants, before what happens during that
+ * second.  BF_PHASE: time() lags the clock by up to a kernel tick, and
+ * the jobs a pass starts must be stamped with the pass's second. */
+#define BF_PHASE 20000
+static void _bf_arm_interval(void)
+{
+	uint64_t every = (uint64_t) sched_params()->bf_interval * 1000000;
+	struct timespec ts;
+	uint64_t now, wait;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+	if (!every)
+		every = 1000000;
+	wait = every - (now + every - BF_PHASE) % every;
+	_bf_arm(wait < 50000 ? wait + every : wait);
+}
+
 int backfill_init(struct event_base *base)
 {
 	if (!base)
@@ -126,7 +148,7 @@ int backfill_init(struct event_base *base)
 	bf.ev = event_new(base, -1, 0, _bf_on_event, NULL);
 	if (!bf.ev)
 		return -1;
-	_bf_arm((uint64_t) sched_params()->bf_interval * 1000000);
+	_bf_arm_interval();
 	return 0;
 }
 
@@ -960,7 +982,7 @@ static void _bf_on_event(evutil_socket_t fd, short what, void *arg)
 			      "after testing %u(%u) jobs", bf.depth,
 			      bf.depth_try);
 			_bf_end();
-			_bf_arm((uint64_t) p->bf_interval * 1000000);
+			_bf_arm_interval();
 			return;
 		}
 		bf.gen = sched_change_gen();
@@ -968,7 +990,7 @@ static void _bf_on_event(evutil_socket_t fd, short what, void *arg)
 	}
 	if (_bf_step(p->bf_yield_interval)) {
 		_bf_end();
-		_bf_arm((uint64_t) p->bf_interval * 1000000);
+		_bf_arm_interval();
 		return;
 	}
 	_bf_arm(p->bf_yield_sleep);
@@ -993,7 +1015,7 @@ void backfill_reconfig(void)
 		_bf_free_pass();
 	if (bf.ev) {
 		event_del(bf.ev);
-		_bf_arm((uint64_t) sched_params()->bf_interval * 1000000);
+		_bf_arm_interval();
 	}
 }
 

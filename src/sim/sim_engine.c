@@ -500,7 +500,10 @@ int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
 	p = sched_params();
 	multi = priority_is_multifactor();
 	next_sched = now + p->sched_interval;
-	next_bf = now + p->bf_interval;
+	/* the controller's backfill timer is on the wall clock's grid of
+	 * bf_interval seconds (ctld/backfill.c) */
+	next_bf = p->bf_interval ?
+		(now / p->bf_interval + 1) * p->bf_interval : now;
 	next_prio = now + se.calc_period;
 	last_tick = now;
 
@@ -543,6 +546,17 @@ int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
 		next_bf = _align(next_bf, now, p->bf_interval);
 		next_prio = _align(next_prio, now, se.calc_period);
 
+		/* the backfill timer fires at the whole second, before what
+		 * happens during that second (ends and submissions recorded
+		 * with this second came a fraction of a second later) */
+		if (p->bf_interval && now >= next_bf) {
+			if (sched_plugin_has_pass() && job_mgr_pending_first()) {
+				sched_plugin_run();
+				r->bf_passes++;
+			}
+			next_bf = now + p->bf_interval;
+			_drain_starts(now);
+		}
 		changed = wake && now >= wake;  /* a job became eligible */
 		while (se.heap_cnt && se.heap[0].t <= now) {
 			ev_t e = _ev_pop();
@@ -576,14 +590,6 @@ int sim_engine_run(const slurm_conf_t *c, trace_t *t, sim_result_t *r,
 			sched_run();
 			r->passes++;
 			next_sched = now + p->sched_interval;
-		}
-		_drain_starts(now);
-		if (p->bf_interval && now >= next_bf) {
-			if (sched_plugin_has_pass() && job_mgr_pending_first()) {
-				sched_plugin_run();
-				r->bf_passes++;
-			}
-			next_bf = now + p->bf_interval;
 		}
 		_drain_starts(now);
 		/* jobs preempted in these passes are gone from their nodes
