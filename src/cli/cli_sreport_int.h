@@ -44,4 +44,9 @@ int  sr_wckey_usage(const sreport_t *o, const sr_data_t *d, uint32_t n);
  * (cli_sreport_resv.c). */
 int  sr_resv_util(const sreport_t *o, const table_resp_msg_t *r);
 
+/* One request to slurmdbd answered by resp_type: the answer's body
+ * (the caller frees it), or NULL after Slurm's "Problem talking to the
+ * database" error. */
+void *sreport_dbd_call(uint16_t type, void *req, uint16_t resp_type);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/cli_sreport.h"
+#include "cli/cli_sreport_int.h"
 #include "common/log.h"
 #include "common/msg_types.h"
 #include "common/net.h"
@@ -17,31 +18,12 @@
 /* slurmdbd's TRES table: rows of (type, name, id). */
 static dbd_acct_resp_msg_t *tres_table(void)
 {
-	const slurm_conf_t *c = cli_conf();
 	dbd_acct_msg_t req = { .op = DBD_OP_LIST, .entity = DBD_ENT_TRES };
-	const char *host = c->accounting_storage_host ?
-		c->accounting_storage_host : "localhost";
-	slurm_msg_t resp = { 0 };
 	dbd_acct_resp_msg_t *r;
-	int rc;
 
-	rc = net_rpc(host, c->accounting_storage_port, REQUEST_DBD_ACCT, &req,
-		     &resp, c->message_timeout * 1000 * 3);
-	if (rc) {
-		error("Problem talking to the database: %s",
-		      slurm_strerror(rc));
+	if (!(r = sreport_dbd_call(REQUEST_DBD_ACCT, &req,
+				   RESPONSE_DBD_ACCT)))
 		return NULL;
-	}
-	if (resp.type != RESPONSE_DBD_ACCT || !resp.data) {
-		rc = cli_resp_rc(&resp);
-		error("Problem talking to the database: %s",
-		      slurm_strerror(rc ? rc : SLURM_UNEXPECTED_MSG_ERROR));
-		msg_free(&resp);
-		return NULL;
-	}
-	r = resp.data;
-	resp.data = NULL;
-	msg_free(&resp);
 	if (r->rc || xstrarray_len(r->cols) != 3) {
 		error("Problem with query: %s", r->msg ? r->msg :
 		      slurm_strerror(r->rc ? r->rc : SLURM_ERROR));

@@ -336,6 +336,35 @@ static int parse_report(int argc, char **argv, sr_kind_t *kind)
 	return -1;
 }
 
+void *sreport_dbd_call(uint16_t type, void *req, uint16_t resp_type)
+{
+	const slurm_conf_t *c = cli_conf();
+	const char *host = c->accounting_storage_host ?
+		c->accounting_storage_host : "localhost";
+	slurm_msg_t resp = { 0 };
+	void *data;
+	int rc;
+
+	rc = net_rpc(host, c->accounting_storage_port, type, req, &resp,
+		     c->message_timeout * 1000 * 3);
+	if (rc) {
+		error("Problem talking to the database: %s",
+		      slurm_strerror(rc));
+		return NULL;
+	}
+	if (resp.type != resp_type || !resp.data) {
+		rc = cli_resp_rc(&resp);
+		error("Problem talking to the database: %s",
+		      slurm_strerror(rc ? rc : SLURM_UNEXPECTED_MSG_ERROR));
+		msg_free(&resp);
+		return NULL;
+	}
+	data = resp.data;
+	resp.data = NULL;
+	msg_free(&resp);
+	return data;
+}
+
 static table_resp_msg_t *query(const sreport_t *o, uint32_t tres)
 {
 	static const uint16_t kinds[] = {
@@ -351,35 +380,16 @@ static table_resp_msg_t *query(const sreport_t *o, uint32_t tres)
 		[SR_JOB_SIZES_ACCT_WCKEY] = DBD_REPORT_WCKEY_SIZES,
 		[SR_RESV_UTIL] = DBD_REPORT_RESV,
 	};
-	const slurm_conf_t *c = cli_conf();
-	const char *host = c->accounting_storage_host ?
-		c->accounting_storage_host : "localhost";
 	dbd_report_msg_t req = {
 		.report = kinds[o->kind], .cluster = o->cluster,
 		.start = o->start, .end = o->end, .users = o->users,
 		.accounts = o->accounts, .tres_id = tres,
 	};
-	slurm_msg_t resp;
 	table_resp_msg_t *r;
-	int rc;
 
-	rc = net_rpc(host, c->accounting_storage_port, REQUEST_DBD_REPORT,
-		     &req, &resp, c->message_timeout * 1000 * 3);
-	if (rc) {
-		error("Problem talking to the database: %s",
-		      slurm_strerror(rc));
+	if (!(r = sreport_dbd_call(REQUEST_DBD_REPORT, &req,
+				   RESPONSE_DBD_REPORT)))
 		return NULL;
-	}
-	if (resp.type != RESPONSE_DBD_REPORT || !resp.data) {
-		rc = cli_resp_rc(&resp);
-		error("Problem talking to the database: %s",
-		      slurm_strerror(rc ? rc : SLURM_UNEXPECTED_MSG_ERROR));
-		msg_free(&resp);
-		return NULL;
-	}
-	r = resp.data;
-	resp.data = NULL;
-	msg_free(&resp);
 	if (r->rc) {
 		if (r->msg)
 			error("%s", r->msg);
